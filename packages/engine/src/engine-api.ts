@@ -1,0 +1,122 @@
+/**
+ * The public shape of an engine, as services, the HTTP adapter and the benchmarks use it.
+ * @module
+ */
+import type { Readable } from 'node:stream';
+import type { WebsiteConfig } from './config.js';
+import type {
+  BundleResponse, EventAck, Product, RecommendParams, RecommendResponse, SearchResponse,
+} from './types.js';
+
+/** A product line the loader could not take. */
+export interface SkippedLine {
+  /** 1-based line number in an NDJSON feed; 1-based element index in a JSON array or batch. */
+  line: number;
+  message: string;
+}
+
+/** What a catalog load or upsert did. */
+export interface LoadSummary {
+  /** Products inserted or updated. */
+  loaded: number;
+  /** Lines or elements skipped (only with `onError: 'skip'`). */
+  skipped: SkippedLine[];
+  /** Live products in the catalog afterwards. */
+  catalogSize: number;
+}
+
+/** Options of catalog loads. */
+export interface LoadOptions {
+  /** `'reject'` (default for the library) aborts the whole load on the first bad record and changes nothing; `'skip'` reports and skips it. */
+  onError?: 'skip' | 'reject';
+  /** Called now and then with the number of records read so far (and bytes when reading a stream). */
+  onProgress?: (progress: { records: number; bytes?: number }) => void;
+}
+
+/** A product feed: a file path, a byte stream (NDJSON or a JSON array), or product objects. */
+export type ProductSource = string | Readable | Iterable<Product> | AsyncIterable<Product>;
+
+/** Outcome of the coupon call. */
+export interface CouponUseResult {
+  code: string;
+  websiteId: string;
+  usedAt: string;
+}
+
+/** A coupon issued through the admin API. */
+export interface CouponIssue {
+  code: string;
+  /** Bound customer; when absent, the first purchase carrying the code binds it. */
+  customerId?: string;
+  discount?: number;
+}
+
+/** Counters of one website. */
+export interface WebsiteStats {
+  websiteId: string;
+  products: number;
+  views: number;
+  purchases: number;
+  orders: number;
+  coupons: { issued: number; used: number };
+}
+
+/** One line of an attribution report. */
+export interface AttributionLine {
+  key: string;
+  revenue: number;
+  orders: number;
+  units: number;
+}
+
+/** Attribution figures of one website (see docs/recommendations.md for how they reconcile). */
+export interface AttributionReport {
+  websiteId: string;
+  from?: string;
+  to?: string;
+  totals: { revenue: number; orders: number; units: number; attributedRevenue: number };
+  byRecommender: AttributionLine[];
+  byWidget: AttributionLine[];
+  byCampaign: AttributionLine[];
+  byTactic: AttributionLine[];
+  byAtsModel: AttributionLine[];
+  retailMedia: { adSetId: string; units: number; revenue: number; spend: number; clicksCost: number; milleCost: number; flagged: number }[];
+  priceBeat: { code: string; discount: number; orders: number; reused: number }[];
+  flagged: { orderId: string; refId: string; reason: string }[];
+}
+
+/** The engine: many websites, each with its catalog, models and events. */
+export interface Engine {
+  /** Insert or update products by refId. */
+  upsertProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary>;
+  /** Replace the whole catalog atomically: searches see all of the old or all of the new. */
+  replaceProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary>;
+  /** Delete products by refId; unknown refIds are ignored. */
+  deleteProducts(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }>;
+  /** The documented search request body → the documented response. Throws `AisleError`. */
+  search(body: unknown): Promise<SearchResponse>;
+  /** A recommendation method (segment as in the spec) with its parsed query parameters. */
+  recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse>;
+  /** The bundle call. */
+  bundles(websiteId: string, body: unknown): Promise<BundleResponse>;
+  /** Validates, stores durably, then acknowledges. Throws `ValidationError` with problem details. */
+  recordPurchases(websiteId: string, body: unknown): Promise<EventAck>;
+  /** Same as purchases, for the views extension. */
+  recordViews(websiteId: string, body: unknown): Promise<EventAck>;
+  /** Marks a price-beat code used; `client` is the website id or its client shortcode. */
+  markCouponUsed(client: string, code: string): Promise<CouponUseResult>;
+  /** Issues codes (admin API). */
+  issueCoupons(websiteId: string, coupons: readonly CouponIssue[]): Promise<{ issued: number }>;
+  stats(websiteId: string): Promise<WebsiteStats>;
+  attributionReport(websiteId: string, range?: { from?: string; to?: string }): Promise<AttributionReport>;
+  /** The configuration of a website, or undefined. */
+  website(websiteId: string): WebsiteConfig | undefined;
+  /** All configured websites. */
+  websites(): readonly WebsiteConfig[];
+  /** Adds a website at run time (the demo and tests use it). */
+  addWebsite(config: WebsiteConfig): Promise<void>;
+  /** Writes every catalog's snapshot to the data directory (no-op in memory). */
+  saveSnapshots(): Promise<void>;
+  /** Flushes the store, stops the workers. */
+  close(): Promise<void>;
+}
