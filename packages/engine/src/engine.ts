@@ -1,0 +1,239 @@
+/**
+ * `createEngine`: wires the parts of one engine together — per website a catalog and its
+ * recommendation models; one search pool; one event service over the configured store — and
+ * routes each public operation to the part that owns it. The logic lives in those parts.
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { Catalog, loadCatalogSnapshot, saveCatalogSnapshot } from './catalog/index.js';
+import { validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig } from './config.js';
+import type {
+  AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, WebsiteStats,
+} from './engine-api.js';
+import { AisleError } from './errors.js';
+import { EventService } from './events/event-service.js';
+import { RecommendationModels } from './recommend/recommendation-models.js';
+import { executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
+import type {
+  BundleResponse, EventAck, PurchaseRecord, RecommendParams, RecommendResponse, SearchResponse, ViewRecord,
+} from './types.js';
+
+/** The `settings.ats_model` value when a website enables semantic search without naming a model. */
+export const DEFAULT_ATS_MODEL = 'aisle-bm25f-1';
+
+/** Delay between the last catalog change and the snapshot write, so a burst of upserts writes once. */
+const SNAPSHOT_DEBOUNCE_MS = 2_000;
+
+interface WebsiteState {
+  config: WebsiteConfig;
+  catalog: Catalog;
+  models: RecommendationModels;
+  snapshotTimer?: NodeJS.Timeout;
+  snapshotWrite?: Promise<void>;
+}
+
+/** The directory name is the website id percent-encoded, so any id maps to one safe file name. */
+function snapshotPath(dataDir: string, websiteId: string): string {
+  return path.join(dataDir, 'catalogs', `${encodeURIComponent(websiteId)}.aislesnap`);
+}
+
+/** Without a store and a data directory everything stays in memory; with a data directory, SQLite. */
+function resolveStore(options: EngineOptions): StoreConfig | undefined {
+  if (options.store) return options.store;
+  return options.dataDir ? { type: 'embedded' } : undefined;
+}
+
+class AisleEngine implements Engine {
+  private readonly sites = new Map<string, WebsiteState>();
+  private events!: EventService;
+  private closed = false;
+
+  constructor(
+    private readonly options: EngineOptions,
+    private readonly pool: SearchPool | undefined,
+  ) {}
+
+  async open(): Promise<void> {
+    if (this.options.dataDir) await mkdir(path.join(this.options.dataDir, 'catalogs'), { recursive: true });
+    for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
+    this.events = await EventService.open({
+      store: resolveStore(this.options),
+      dataDir: this.options.dataDir,
+      websites: [...this.sites.values()].map((s) => s.config),
+      sink: {
+        onPurchase: (purchase: PurchaseRecord) => this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase),
+        onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
+      },
+    });
+    await this.events.replay();
+  }
+
+  private async openWebsite(config: WebsiteConfig): Promise<WebsiteState> {
+    const catalogOptions = { fieldWeights: config.settings?.fieldWeights, synonyms: config.settings?.synonyms };
+    const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
+    const catalog = file && existsSync(file) ? await loadCatalogSnapshot(file, catalogOptions) : new Catalog(catalogOptions);
+    return { config, catalog, models: new RecommendationModels({ website: config, catalog }) };
+  }
+
+  private site(websiteId: string): WebsiteState {
+    if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
+    const state = typeof websiteId === 'string' ? this.sites.get(websiteId) : undefined;
+    if (!state) throw new AisleError('WEBSITE_NOT_FOUND', `unknown website_id "${String(websiteId)}"`);
+    return state;
+  }
+
+  private scheduleSnapshot(state: WebsiteState): void {
+    if (!this.options.dataDir) return;
+    clearTimeout(state.snapshotTimer);
+    state.snapshotTimer = setTimeout(() => void this.writeSnapshot(state).catch(() => undefined), SNAPSHOT_DEBOUNCE_MS);
+    state.snapshotTimer.unref();
+  }
+
+  private async writeSnapshot(state: WebsiteState): Promise<void> {
+    if (!this.options.dataDir) return;
+    clearTimeout(state.snapshotTimer);
+    state.snapshotTimer = undefined;
+    // Writes of one website are chained so two never interleave on the same temp file.
+    const previous = state.snapshotWrite ?? Promise.resolve();
+    const write = previous.catch(() => undefined).then(() => saveCatalogSnapshot(state.catalog, snapshotPath(this.options.dataDir!, state.config.websiteId)));
+    state.snapshotWrite = write;
+    await write;
+  }
+
+  async upsertProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
+    const state = this.site(websiteId);
+    const summary = await state.catalog.upsert(products, options);
+    this.scheduleSnapshot(state);
+    return summary;
+  }
+
+  async replaceProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
+    const state = this.site(websiteId);
+    const summary = await state.catalog.replace(products, options);
+    this.scheduleSnapshot(state);
+    return summary;
+  }
+
+  async deleteProducts(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }> {
+    const state = this.site(websiteId);
+    if (!Array.isArray(refIds) || refIds.some((id) => typeof id !== 'string')) {
+      throw new AisleError('CATALOG_BAD_INPUT', 'refIds must be an array of strings');
+    }
+    const result = state.catalog.delete(refIds);
+    if (result.deleted > 0) this.scheduleSnapshot(state);
+    return result;
+  }
+
+  async search(body: unknown): Promise<SearchResponse> {
+    const request = validateSearchRequest(body);
+    const state = this.site(request.website_id);
+    if (request.client !== state.config.client) {
+      throw new AisleError('CLIENT_NOT_FOUND', `client "${request.client}" does not belong to website "${request.website_id}"`);
+    }
+    const settings = state.config.settings ?? {};
+    if (settings.personalization && !request.customer_id) {
+      throw new AisleError('SEARCH_BAD_REQUEST', 'customer_id is required: personalization is enabled for this website');
+    }
+    const payload = await executeSearch(state.catalog, request, { pool: this.pool, settings });
+    const response: SearchResponse = { type: 1, payload };
+    if (settings.semanticSearch) response.settings = { ats_model: settings.atsModel ?? DEFAULT_ATS_MODEL };
+    return response;
+  }
+
+  async recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse> {
+    return this.site(websiteId).models.recommend(method, params);
+  }
+
+  async bundles(websiteId: string, body: unknown): Promise<BundleResponse> {
+    return this.site(websiteId).models.bundles(body);
+  }
+
+  async recordPurchases(websiteId: string, body: unknown): Promise<EventAck> {
+    this.site(websiteId);
+    return this.events.recordPurchases(websiteId, body);
+  }
+
+  async recordViews(websiteId: string, body: unknown): Promise<EventAck> {
+    this.site(websiteId);
+    return this.events.recordViews(websiteId, body);
+  }
+
+  async markCouponUsed(client: string, code: string): Promise<CouponUseResult> {
+    if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
+    return this.events.markCouponUsed(client, code);
+  }
+
+  async issueCoupons(websiteId: string, coupons: readonly CouponIssue[]): Promise<{ issued: number }> {
+    this.site(websiteId);
+    return this.events.issueCoupons(websiteId, coupons);
+  }
+
+  async stats(websiteId: string): Promise<WebsiteStats> {
+    const state = this.site(websiteId);
+    const counts = await this.events.counts(websiteId);
+    return { websiteId, products: state.catalog.liveCount, ...counts };
+  }
+
+  async attributionReport(websiteId: string, range?: { from?: string; to?: string }): Promise<AttributionReport> {
+    this.site(websiteId);
+    return this.events.attributionReport(websiteId, range);
+  }
+
+  website(websiteId: string): WebsiteConfig | undefined {
+    return this.sites.get(websiteId)?.config;
+  }
+
+  websites(): readonly WebsiteConfig[] {
+    return [...this.sites.values()].map((s) => s.config);
+  }
+
+  async addWebsite(config: WebsiteConfig): Promise<void> {
+    if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
+    const all = [...this.websites().filter((w) => w.websiteId !== config.websiteId), config];
+    validateEngineOptions({ websites: all });
+    const existing = this.sites.get(config.websiteId);
+    if (existing) {
+      existing.config = config;
+      existing.models.setWebsite(config);
+      return;
+    }
+    this.sites.set(config.websiteId, await this.openWebsite(config));
+    this.events.addWebsite(config);
+  }
+
+  async saveSnapshots(): Promise<void> {
+    await Promise.all([...this.sites.values()].map((s) => this.writeSnapshot(s)));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);
+    await Promise.all(pending.map((s) => this.writeSnapshot(s)));
+    await Promise.all([...this.sites.values()].map((s) => s.snapshotWrite?.catch(() => undefined)));
+    await this.events.close();
+    await this.pool?.close();
+  }
+}
+
+/**
+ * Creates an engine from options of the config file's shape (see docs/operations.md). Loads catalog
+ * snapshots from `dataDir`, opens the store, and rebuilds the recommendation models from the stored
+ * events before resolving. Throws `CONFIG_INVALID` naming the first bad key.
+ */
+export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
+  validateEngineOptions(options);
+  const workers = options.workers ?? Math.min(2, availableParallelism());
+  const pool = workers > 0 ? new SearchPool({ workers, threshold: options.poolThreshold }) : undefined;
+  const engine = new AisleEngine(options, pool);
+  try {
+    await engine.open();
+  } catch (err) {
+    await pool?.close();
+    throw err;
+  }
+  return engine;
+}
