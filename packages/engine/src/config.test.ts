@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { validateEngineOptions } from './config.js';
+import { isAisleError } from './errors.js';
+
+const site = { websiteId: 'a', client: 'ca', tokens: ['t-a'], hmacSecret: 's' };
+
+function configError(raw: unknown): string {
+  try {
+    validateEngineOptions(raw);
+  } catch (err) {
+    if (isAisleError(err)) {
+      expect(err.code).toBe('CONFIG_INVALID');
+      return err.message;
+    }
+    throw err;
+  }
+  throw new Error('expected a config error');
+}
+
+describe('validateEngineOptions', () => {
+  it('accepts the documented config shape, settings and each of its keys optional', () => {
+    const config = {
+      store: { type: 'embedded', path: 'aisle.sqlite' },
+      adminTokens: ['adm'],
+      websites: [{ ...site, settings: {
+        personalization: false, semanticSearch: true, fieldWeights: { title: 3 }, synonyms: [['tv', 'television']],
+        redirects: [{ queries: ['help'], url: 'https://shop.example/help' }],
+        retailMedia: { adSets: [{ adSetId: '6f9619ff-8b86-d011-b42d-00c04fc964ff', version: 1, products: ['p1'], costPerClick: 0.3 }] },
+        retailBoost: { collections: [{ campaignId: '7f9619ff-8b86-d011-b42d-00c04fc964ff', products: ['p2'] }] },
+        cors: { origins: ['https://shop.example'] },
+      } }, { websiteId: 'b', client: 'cb', tokens: ['t-b'], hmacSecret: 's2' }],
+    };
+    expect(validateEngineOptions(config)).toBe(config);
+    expect(validateEngineOptions({})).toEqual({});
+  });
+
+  it('names the key at fault', () => {
+    expect(configError(null)).toMatch(/\(root\)/);
+    expect(configError({ store: { type: 'mysql' } })).toMatch(/store\.type/);
+    expect(configError({ store: { type: 'postgres' } })).toMatch(/store\.url/);
+    expect(configError({ workers: -1 })).toMatch(/workers/);
+    expect(configError({ adminTokens: [''] })).toMatch(/adminTokens\[0\]/);
+    expect(configError({ websites: [{ ...site, client: 3 }] })).toMatch(/websites\[0\]\.client/);
+    expect(configError({ websites: [{ ...site, tokn: [] }] })).toMatch(/websites\[0\]\.tokn is not a known key/);
+    expect(configError({ websites: [site, { ...site, tokens: ['x'] }] })).toMatch(/websites\[1\]\.websiteId repeats/);
+    expect(configError({ websites: [site, { ...site, websiteId: 'b' }] })).toMatch(/websites\[1\]\.tokens\[0\].*another website/);
+    expect(configError({ websites: [{ ...site, settings: { fieldWeights: { title: 'x' } } }] })).toMatch(/settings\.fieldWeights\.title/);
+    expect(configError({ websites: [{ ...site, settings: { retailMedia: { adSets: [{ adSetId: 'x', version: 1, products: [] }] } } }] }))
+      .toMatch(/adSets\[0\] needs at least one of costPerClick/);
+    expect(configError({ websites: [{ ...site, settings: { cors: { origins: 'x' } } }] })).toMatch(/settings\.cors\.origins/);
+    expect(configError({ websites: [{ ...site, settings: { colour: 1 } }] })).toMatch(/settings\.colour/);
+  });
+});
