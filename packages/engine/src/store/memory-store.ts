@@ -1,0 +1,144 @@
+/**
+ * The in-memory store: the same semantics as the durable stores, kept in this process only (tests,
+ * benchmarks, embedding in a service that persists elsewhere).
+ * @module
+ */
+import { GroupCommitter } from './group-commit.js';
+import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type EventRow } from './plan.js';
+import {
+  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type PurchaseAppend,
+  type PurchaseAppendResult, type Store, type StoreCounts, type StoredEvent, type ViewAppend,
+} from './store.js';
+import { rowToStoredEvent } from './rows.js';
+
+/** A {@link Store} held in memory. */
+export class MemoryStore implements Store {
+  readonly kind = 'memory' as const;
+  private readonly events: (EventRow & { seq: number })[] = [];
+  private readonly orders = new Map<string, string>();
+  private readonly coupons = new Map<string, CouponRecord>();
+  private readonly committer = new GroupCommitter<AppendOp, AppendOpResult>((ops) => this.commitBatch(ops));
+  private closed = false;
+
+  private commitBatch(ops: AppendOp[]): AppendOpResult[] {
+    const keys = batchLookupKeys(ops);
+    const existingOrders = new Map<string, string>();
+    for (const k of keys.orders) {
+      const key = orderKey(k.websiteId, k.orderId);
+      const tx = this.orders.get(key);
+      if (tx !== undefined) existingOrders.set(key, tx);
+    }
+    const existingCoupons = new Map<string, CouponRecord>();
+    for (const k of keys.coupons) {
+      const key = couponKey(k.websiteId, k.code);
+      const c = this.coupons.get(key);
+      if (c !== undefined) existingCoupons.set(key, c);
+    }
+    const plan = planBatch(ops, existingOrders, existingCoupons);
+    for (const row of plan.rows) {
+      this.events.push({ ...row, seq: this.events.length + 1 });
+      if (row.orderId !== null) this.orders.set(orderKey(row.websiteId, row.orderId), row.transactionId);
+    }
+    for (const w of plan.couponWrites) {
+      const key = couponKey(w.record.websiteId, w.record.code);
+      const current = this.coupons.get(key);
+      if (current === undefined) this.coupons.set(key, { ...w.record });
+      else if (current.customerId === null) current.customerId = w.record.customerId;
+    }
+    return plan.results;
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new Error('store is closed');
+  }
+
+  async appendPurchases(append: PurchaseAppend): Promise<PurchaseAppendResult> {
+    this.checkOpen();
+    return (await this.committer.submit({ kind: 'purchase', append })) as PurchaseAppendResult;
+  }
+
+  async appendViews(append: ViewAppend): Promise<{ recorded: number }> {
+    this.checkOpen();
+    return (await this.committer.submit({ kind: 'view', append })) as { recorded: number };
+  }
+
+  async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<number> {
+    this.checkOpen();
+    await this.committer.flush();
+    let issued = 0;
+    for (const c of coupons) {
+      const key = couponKey(websiteId, c.code);
+      if (this.coupons.has(key)) continue;
+      this.coupons.set(key, {
+        websiteId, code: c.code, customerId: c.customerId ?? null, discount: c.discount ?? null,
+        state: 'issued', source: 'admin', issuedAt, usedAt: null,
+      });
+      issued++;
+    }
+    return issued;
+  }
+
+  async markCouponUsed(websiteId: string, code: string, usedAt: number): Promise<MarkUsedOutcome> {
+    this.checkOpen();
+    await this.committer.flush();
+    const coupon = this.coupons.get(couponKey(websiteId, code));
+    if (coupon === undefined) return { status: 'not_found' };
+    if (coupon.state === 'used') return { status: 'already_used', usedAt: coupon.usedAt ?? usedAt };
+    coupon.state = 'used';
+    coupon.usedAt = usedAt;
+    return { status: 'used', usedAt };
+  }
+
+  async getCoupon(websiteId: string, code: string): Promise<CouponRecord | undefined> {
+    const c = this.coupons.get(couponKey(websiteId, code));
+    return c === undefined ? undefined : { ...c };
+  }
+
+  async counts(websiteId: string): Promise<StoreCounts> {
+    let views = 0;
+    let orders = 0;
+    const transactions = new Set<string>();
+    for (const e of this.events) {
+      if (e.websiteId !== websiteId) continue;
+      if (e.kind === 'view') views++;
+      else {
+        orders++;
+        transactions.add(e.transactionId);
+      }
+    }
+    let issued = 0;
+    let used = 0;
+    for (const c of this.coupons.values()) {
+      if (c.websiteId !== websiteId) continue;
+      issued++;
+      if (c.state === 'used') used++;
+    }
+    return { views, purchases: transactions.size, orders, coupons: { issued, used } };
+  }
+
+  async readEvents(query: EventQuery): Promise<StoredEvent[]> {
+    const limit = Math.min(Math.max(1, query.limit), MAX_READ_PAGE);
+    const out: StoredEvent[] = [];
+    // seq = index + 1, so the cursor is a direct offset.
+    for (let i = Math.max(0, query.afterSeq); i < this.events.length && out.length < limit; i++) {
+      const row = this.events[i]!;
+      if (query.websiteId !== undefined && row.websiteId !== query.websiteId) continue;
+      if (query.kind !== undefined && row.kind !== query.kind) continue;
+      out.push(rowToStoredEvent(row));
+    }
+    return out;
+  }
+
+  async lastSequence(): Promise<number> {
+    return this.events.length;
+  }
+
+  flush(): Promise<void> {
+    return this.committer.flush();
+  }
+
+  async close(): Promise<void> {
+    await this.committer.flush();
+    this.closed = true;
+  }
+}

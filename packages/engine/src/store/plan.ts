@@ -1,0 +1,146 @@
+/**
+ * The pure heart of every store's group commit: given the writes of one batch (in arrival order) and
+ * what the store already holds for the keys they touch, decide which rows to insert, which coupons to
+ * create or bind, and what each write answers. Stores only look the keys up and write the plan inside
+ * one transaction, so all three implementations share the same idempotency and coupon semantics.
+ * @module
+ */
+import type {
+  CouponRecord, OrderOutcome, PurchaseAppend, PurchaseAppendResult, PurchaseEventData, ViewAppend,
+} from './store.js';
+
+/** One write waiting in a group-commit batch. */
+export type AppendOp = { kind: 'purchase'; append: PurchaseAppend } | { kind: 'view'; append: ViewAppend };
+
+/** What one write answers once its batch has committed. */
+export type AppendOpResult = PurchaseAppendResult | { recorded: number };
+
+/** A row of the `events` table. */
+export interface EventRow {
+  websiteId: string;
+  kind: 'purchase' | 'view';
+  /** Null for views. */
+  orderId: string | null;
+  transactionId: string;
+  customerId: string;
+  sessionId: string;
+  eventTime: number;
+  origin: string;
+  receivedAt: number;
+  /** JSON of the {@link PurchaseEventData} or view data. */
+  payload: string;
+}
+
+/** A coupon to insert (`isNew`) or whose customer binding to set (only where still unbound). */
+export interface CouponWrite {
+  record: CouponRecord;
+  isNew: boolean;
+}
+
+/** The writes of one batch and the answers of its operations (same order as the ops). */
+export interface BatchPlan {
+  rows: EventRow[];
+  couponWrites: CouponWrite[];
+  results: AppendOpResult[];
+}
+
+const SEP = '\u0000';
+
+/** Map key of an order: (websiteId, orderId). */
+export function orderKey(websiteId: string, orderId: string): string {
+  return websiteId + SEP + orderId;
+}
+
+/** Map key of a coupon: (websiteId, code). */
+export function couponKey(websiteId: string, code: string): string {
+  return websiteId + SEP + code;
+}
+
+/** The order and coupon keys a batch touches, deduplicated, for the stores' look-ups. */
+export function batchLookupKeys(ops: readonly AppendOp[]): {
+  orders: { websiteId: string; orderId: string }[];
+  coupons: { websiteId: string; code: string }[];
+} {
+  const orders = new Map<string, { websiteId: string; orderId: string }>();
+  const coupons = new Map<string, { websiteId: string; code: string }>();
+  for (const op of ops) {
+    if (op.kind !== 'purchase') continue;
+    const { websiteId } = op.append;
+    for (const event of op.append.events) {
+      orders.set(orderKey(websiteId, event.orderId), { websiteId, orderId: event.orderId });
+      for (const promo of event.priceBeatPromotions) coupons.set(couponKey(websiteId, promo.code), { websiteId, code: promo.code });
+    }
+  }
+  return { orders: [...orders.values()], coupons: [...coupons.values()] };
+}
+
+/**
+ * Plans a batch. `existingOrders` maps {@link orderKey} → first transactionId; `existingCoupons` maps
+ * {@link couponKey} → coupon, for the keys of {@link batchLookupKeys} (missing = not stored).
+ */
+export function planBatch(
+  ops: readonly AppendOp[],
+  existingOrders: ReadonlyMap<string, string>,
+  existingCoupons: ReadonlyMap<string, CouponRecord>,
+): BatchPlan {
+  const rows: EventRow[] = [];
+  const results: AppendOpResult[] = [];
+  const seenOrders = new Map<string, string>(existingOrders);
+  const coupons = new Map<string, CouponRecord>(existingCoupons);
+  const couponWrites = new Map<string, CouponWrite>();
+
+  for (const op of ops) {
+    if (op.kind === 'view') {
+      const a = op.append;
+      for (const view of a.views) {
+        rows.push({
+          websiteId: a.websiteId, kind: 'view', orderId: null, transactionId: a.transactionId, customerId: a.customerId,
+          sessionId: a.sessionId, eventTime: view.eventTimeMs, origin: a.origin, receivedAt: a.receivedAt, payload: JSON.stringify(view),
+        });
+      }
+      results.push({ recorded: a.views.length });
+      continue;
+    }
+    const a = op.append;
+    const orders: OrderOutcome[] = [];
+    let recorded = 0;
+    for (const event of a.events) {
+      const key = orderKey(a.websiteId, event.orderId);
+      const firstTransaction = seenOrders.get(key);
+      if (firstTransaction !== undefined) {
+        orders.push({ orderId: event.orderId, status: 'duplicate', transactionId: firstTransaction });
+        continue;
+      }
+      seenOrders.set(key, a.transactionId);
+      const stored: PurchaseEventData = { ...event, priceBeatPromotions: event.priceBeatPromotions.map((promo) => {
+        const ck = couponKey(a.websiteId, promo.code);
+        const coupon = coupons.get(ck);
+        if (coupon === undefined) {
+          const record: CouponRecord = {
+            websiteId: a.websiteId, code: promo.code, customerId: a.customerId, discount: promo.discount,
+            state: 'issued', source: 'purchase', issuedAt: a.receivedAt, usedAt: null,
+          };
+          coupons.set(ck, record);
+          couponWrites.set(ck, { record, isNew: true });
+          return { code: promo.code, discount: promo.discount };
+        }
+        const reused = coupon.state === 'used' && (coupon.customerId === null || coupon.customerId === a.customerId);
+        if (coupon.customerId === null) {
+          const record: CouponRecord = { ...coupon, customerId: a.customerId };
+          coupons.set(ck, record);
+          couponWrites.set(ck, { record, isNew: couponWrites.get(ck)?.isNew ?? false });
+        }
+        return reused ? { code: promo.code, discount: promo.discount, reused: true } : { code: promo.code, discount: promo.discount };
+      }) };
+      rows.push({
+        websiteId: a.websiteId, kind: 'purchase', orderId: event.orderId, transactionId: a.transactionId, customerId: a.customerId,
+        sessionId: a.sessionId, eventTime: event.eventTimeMs, origin: a.origin, receivedAt: a.receivedAt, payload: JSON.stringify(stored),
+      });
+      orders.push({ orderId: event.orderId, status: 'recorded', transactionId: a.transactionId, event: stored });
+      recorded++;
+    }
+    const transactionId = recorded > 0 || orders.length === 0 ? a.transactionId : orders[0]!.transactionId;
+    results.push({ transactionId, orders });
+  }
+  return { rows, couponWrites: [...couponWrites.values()], results };
+}

@@ -1,0 +1,223 @@
+/**
+ * The one store interface of aisle, and the shapes of what it keeps: purchase events (one row per
+ * order), view events, and the coupon ledger. Implementations: {@link MemoryStore} (tests, embedding),
+ * `SqliteStore` (embedded, the default) and `PostgresStore` (several replicas sharing one state). All of
+ * them pass the same contract suite (`store-contract.ts`).
+ *
+ * Every write is durable when its promise resolves. Concurrent writes are group-committed: the writes
+ * queued while a transaction is being written go into the next single transaction, and none of them
+ * resolves before that transaction has committed.
+ * @module
+ */
+
+/** Why a product's retail-media data was not honoured (it is stored, but excluded from spend). */
+export type RetailMediaFlag = 'hmac_invalid' | 'timestamp_in_future' | 'timestamp_too_old';
+
+/** Retail-media slot data carried by a purchased product, as validated. */
+export interface RetailMediaData {
+  adSetId: string;
+  adSetVersion: number;
+  costPerClick?: number;
+  costPerAction?: number;
+  costPerMille?: number;
+  /** As sent (the HMAC covers the exact string). */
+  timeStamp: string;
+  hmacSalt: string;
+  hmac: string;
+  bannerId?: string;
+  placementId?: string;
+  /** Set by the event service when the data does not verify or lies outside the attribution window. */
+  flag?: RetailMediaFlag;
+}
+
+/** One purchased product line, as validated (GUIDs lower-cased, decimals as numbers). */
+export interface PurchaseProductData {
+  refId: string;
+  quantity: number;
+  price: number;
+  routeId?: string;
+  widgetId?: string;
+  recommenderId?: string;
+  campaignId?: string;
+  tacticId?: string;
+  clickId?: string;
+  referralUrl?: string;
+  tacticLabel?: string;
+  atsModel?: string;
+  supplierId?: string;
+  retailBoostCollectionCampaignId?: string;
+  retailMedia?: RetailMediaData;
+}
+
+/** One price-beat promotion code carried by a purchase. */
+export interface PriceBeatPromotionData {
+  code: string;
+  discount: number;
+  /** Set by the store: the code was already used and this purchase's customer carries it again. */
+  reused?: boolean;
+}
+
+/** One purchase event (one order), as validated. */
+export interface PurchaseEventData {
+  orderId: string;
+  currentUrl: string;
+  /** ISO 8601, as sent. */
+  eventTime: string;
+  /** `eventTime` in ms since the epoch (UTC; a time without offset is read as UTC). */
+  eventTimeMs: number;
+  paymentMethod?: string;
+  /** Upper-cased. */
+  currencyCode?: string;
+  recommenderId?: string;
+  campaignId?: string;
+  tacticId?: string;
+  products: PurchaseProductData[];
+  priceBeatPromotions: PriceBeatPromotionData[];
+}
+
+/** One view event (extension), as validated. */
+export interface ViewEventData {
+  refId: string;
+  currentUrl: string;
+  eventTime: string;
+  eventTimeMs: number;
+  referralUrl?: string;
+  recommenderId?: string;
+  tacticId?: string;
+  clickId?: string;
+}
+
+/** Fields common to both kinds of append. */
+interface AppendBase {
+  websiteId: string;
+  /** The GUID answered to this request (unless every order is a replay). */
+  transactionId: string;
+  customerId: string;
+  sessionId: string;
+  /** The writing replica (an `EventService` instance); pollers skip their own events. */
+  origin: string;
+  /** Arrival time, ms since the epoch. */
+  receivedAt: number;
+}
+
+/** A purchase request to append: its events are stored in order, one row per new order. */
+export interface PurchaseAppend extends AppendBase {
+  events: readonly PurchaseEventData[];
+}
+
+/** A views request to append. */
+export interface ViewAppend extends AppendBase {
+  views: readonly ViewEventData[];
+}
+
+/** What happened to one order of a purchase append. */
+export interface OrderOutcome {
+  orderId: string;
+  /** `recorded`: stored now; `duplicate`: the website already had this orderId (nothing stored). */
+  status: 'recorded' | 'duplicate';
+  /** The transaction id under which the order is stored (the first one, for duplicates). */
+  transactionId: string;
+  /** The event as stored (with `reused` flags on its promotions); absent for duplicates. */
+  event?: PurchaseEventData;
+}
+
+/** The result of a purchase append. */
+export interface PurchaseAppendResult {
+  /**
+   * The id to acknowledge: the request's own transactionId when at least one order was recorded now,
+   * otherwise the first event's original transactionId (a pure replay answers its first id).
+   */
+  transactionId: string;
+  orders: OrderOutcome[];
+}
+
+/** The state of one coupon code. Codes become `issued` (known) and move once to `used`. */
+export interface CouponRecord {
+  websiteId: string;
+  code: string;
+  /** Bound customer (admin issue, or the first purchase carrying the code). */
+  customerId: string | null;
+  discount: number | null;
+  state: 'issued' | 'used';
+  source: 'admin' | 'purchase';
+  issuedAt: number;
+  usedAt: number | null;
+}
+
+/** A coupon to issue (admin). */
+export interface CouponIssueData {
+  code: string;
+  customerId?: string;
+  discount?: number;
+}
+
+/** Outcome of the atomic "mark as used" transition. */
+export type MarkUsedOutcome =
+  | { status: 'used'; usedAt: number }
+  | { status: 'already_used'; usedAt: number }
+  | { status: 'not_found' };
+
+/** Counters of one website, as the store sees them. */
+export interface StoreCounts {
+  views: number;
+  /** Accepted purchase requests that recorded at least one new order (distinct transaction ids). */
+  purchases: number;
+  /** Distinct orders recorded. */
+  orders: number;
+  coupons: { issued: number; used: number };
+}
+
+/** Fields every stored event has. */
+interface StoredEventBase {
+  /** Store-wide sequence number, increasing in commit order. */
+  seq: number;
+  websiteId: string;
+  transactionId: string;
+  customerId: string;
+  sessionId: string;
+  origin: string;
+  receivedAt: number;
+}
+
+/** A stored event, as read back in sequence order. */
+export type StoredEvent =
+  | (StoredEventBase & { kind: 'purchase'; purchase: PurchaseEventData })
+  | (StoredEventBase & { kind: 'view'; view: ViewEventData });
+
+/** A page query over stored events. */
+export interface EventQuery {
+  /** Events with `seq` greater than this (0 = from the start). */
+  afterSeq: number;
+  /** Page size (at most 10,000). */
+  limit: number;
+  websiteId?: string;
+  kind?: 'purchase' | 'view';
+}
+
+/** The one store interface; see the module comment for the durability guarantee. */
+export interface Store {
+  /** `memory`, `embedded` or `postgres`. */
+  readonly kind: 'memory' | 'embedded' | 'postgres';
+  /** Stores the new orders of a request (idempotent per (websiteId, orderId)) and binds/flags coupons. */
+  appendPurchases(append: PurchaseAppend): Promise<PurchaseAppendResult>;
+  /** Stores views in order. */
+  appendViews(append: ViewAppend): Promise<{ recorded: number }>;
+  /** Makes codes known (state `issued`); codes already known are left as they are. Returns how many were new. */
+  issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<number>;
+  /** The atomic `issued` → `used` move: of concurrent calls for one code, exactly one gets `used`. */
+  markCouponUsed(websiteId: string, code: string, usedAt: number): Promise<MarkUsedOutcome>;
+  /** One coupon, or undefined. */
+  getCoupon(websiteId: string, code: string): Promise<CouponRecord | undefined>;
+  counts(websiteId: string): Promise<StoreCounts>;
+  /** Events in sequence order after a cursor (for replay, replica polling and reports). */
+  readEvents(query: EventQuery): Promise<StoredEvent[]>;
+  /** The highest sequence number committed so far (0 when empty). */
+  lastSequence(): Promise<number>;
+  /** Resolves once every write submitted so far has committed. */
+  flush(): Promise<void>;
+  /** Flushes, then releases files and connections. */
+  close(): Promise<void>;
+}
+
+/** Largest page {@link Store.readEvents} returns. */
+export const MAX_READ_PAGE = 10_000;
