@@ -1,0 +1,84 @@
+/**
+ * Bearer-token authentication. A website token opens exactly that website; an admin token opens the
+ * admin API. Tokens are kept only as SHA-256 digests; a presented token is hashed and the digests are
+ * compared with `timingSafeEqual` (the map lookup is keyed by the digest, which says nothing usable
+ * about the token). Tokens are never logged.
+ * @module
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Engine } from '@aisle/engine';
+import { HttpError } from './errors.js';
+
+function digest(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
+/** The bearer token of a request, or undefined when the header is absent or not of the Bearer form. */
+export function bearerToken(req: IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  if (!header || header.length < 8 || header.length > 4096) return undefined;
+  if (header.slice(0, 7).toLowerCase() !== 'bearer ') return undefined;
+  const token = header.slice(7).trim();
+  return token.length > 0 ? token : undefined;
+}
+
+/** Resolves tokens to websites (from the engine's website configs) and recognises admin tokens. */
+export class TokenIndex {
+  private readonly byDigest = new Map<string, { digest: Buffer; websiteId: string }>();
+  private readonly adminDigests: Buffer[];
+  private indexedWebsites = -1;
+
+  constructor(private readonly engine: Pick<Engine, 'websites'>, adminTokens: readonly string[] = []) {
+    this.adminDigests = adminTokens.map(digest);
+    this.rebuild();
+  }
+
+  /** Re-reads the websites' tokens (done automatically when the number of websites changes). */
+  rebuild(): void {
+    this.byDigest.clear();
+    const websites = this.engine.websites();
+    for (const website of websites) {
+      for (const token of website.tokens) {
+        const d = digest(token);
+        this.byDigest.set(d.toString('base64'), { digest: d, websiteId: website.websiteId });
+      }
+    }
+    this.indexedWebsites = websites.length;
+  }
+
+  /** The website a token opens, or undefined. */
+  websiteOf(token: string): string | undefined {
+    const presented = digest(token);
+    let entry = this.byDigest.get(presented.toString('base64'));
+    if (!entry && this.engine.websites().length !== this.indexedWebsites) {
+      this.rebuild();
+      entry = this.byDigest.get(presented.toString('base64'));
+    }
+    return entry && timingSafeEqual(entry.digest, presented) ? entry.websiteId : undefined;
+  }
+
+  /** True when `token` is an admin token (every admin digest is compared, in constant time each). */
+  isAdmin(token: string): boolean {
+    const presented = digest(token);
+    let match = false;
+    for (const d of this.adminDigests) match = timingSafeEqual(d, presented) || match;
+    return match;
+  }
+
+  /** The website opened by the request's token; 401 when the token is missing or unknown. */
+  requireWebsite(req: IncomingMessage): string {
+    const token = bearerToken(req);
+    if (!token) throw new HttpError(401, 'missing bearer token: send Authorization: Bearer <token>', { key: 'Authorization' });
+    const websiteId = this.websiteOf(token);
+    if (websiteId === undefined) throw new HttpError(401, 'invalid bearer token', { key: 'Authorization' });
+    return websiteId;
+  }
+
+  /** 401 unless the request carries an admin token. */
+  requireAdmin(req: IncomingMessage): void {
+    const token = bearerToken(req);
+    if (!token) throw new HttpError(401, 'missing bearer token: send Authorization: Bearer <admin token>', { key: 'Authorization' });
+    if (!this.isAdmin(token)) throw new HttpError(401, 'invalid admin token', { key: 'Authorization' });
+  }
+}

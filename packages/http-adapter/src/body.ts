@@ -1,0 +1,171 @@
+/**
+ * Request-body reading with limits: byte size (413), JSON nesting depth and array lengths (400),
+ * Content-Type checks (415). Bodies that a framework (Express/Connect body parsers) already read are
+ * taken from `req.body`.
+ * @module
+ */
+import type { IncomingMessage } from 'node:http';
+import { HttpError } from './errors.js';
+
+/** Limits applied to JSON request bodies. */
+export interface BodyLimits {
+  /** Maximum body size in bytes. */
+  maxBytes: number;
+  /** Maximum nesting depth of objects and arrays. */
+  maxDepth: number;
+  /** Maximum number of elements of any array in the body. */
+  maxArrayLength: number;
+}
+
+/** The media type of a request (lowercase, without parameters), or '' when absent. */
+export function mediaType(req: IncomingMessage): string {
+  const header = req.headers['content-type'];
+  if (!header) return '';
+  const semi = header.indexOf(';');
+  return (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase();
+}
+
+/** Throws 415 unless the request's media type is one of `accepted`. */
+export function requireMediaType(req: IncomingMessage, accepted: readonly string[]): string {
+  const type = mediaType(req);
+  if (!accepted.includes(type)) {
+    throw new HttpError(415, `Content-Type must be ${accepted.join(' or ')}${type ? ` (got ${type})` : ''}`, { key: '$' });
+  }
+  return type;
+}
+
+interface FrameworkRequest extends IncomingMessage {
+  body?: unknown;
+  _body?: boolean;
+}
+
+/** Bytes beyond the limit that are still read and discarded so a keep-alive connection stays usable. */
+const DRAIN_FACTOR = 8;
+
+/** Reads the raw body, failing with 413 once it exceeds `maxBytes`. */
+export function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  return new Promise((resolve, reject) => {
+    const tooLarge = () => new HttpError(413, `request body exceeds the limit of ${maxBytes} bytes`);
+    if (Number.isFinite(declared) && declared > maxBytes * DRAIN_FACTOR) {
+      // Far too large to drain: answer now; node discards what the client still sends.
+      reject(tooLarge());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let exceeded = Number.isFinite(declared) && declared > maxBytes;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) exceeded = true;
+      if (exceeded) {
+        chunks.length = 0;
+        if (size > maxBytes * DRAIN_FACTOR) {
+          cleanup();
+          reject(tooLarge());
+        }
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      cleanup();
+      if (exceeded) reject(tooLarge());
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(new HttpError(400, `request body could not be read: ${err.message}`));
+    };
+    const onAborted = () => {
+      cleanup();
+      reject(new HttpError(400, 'request aborted by the client'));
+    };
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('aborted', onAborted);
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('aborted', onAborted);
+  });
+}
+
+/**
+ * Scans raw JSON for its nesting depth without parsing (so a hostile body cannot make the parser
+ * recurse deeply); returns false as soon as `maxDepth` is exceeded.
+ */
+export function jsonDepthWithin(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth) return false;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return true;
+}
+
+function formatPath(parent: string, key: string | number): string {
+  if (typeof key === 'number') return `${parent}[${key}]`;
+  return parent ? `${parent}.${key}` : key;
+}
+
+/** Throws 400 naming the path of the first array longer than `maxArrayLength`. */
+export function checkArrayLengths(value: unknown, maxArrayLength: number, path = ''): void {
+  if (Array.isArray(value)) {
+    if (value.length > maxArrayLength) {
+      throw new HttpError(400, `${path || 'the body'} has ${value.length} elements; at most ${maxArrayLength} are accepted`, { key: path || '$' });
+    }
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      if (item !== null && typeof item === 'object') checkArrayLengths(item, maxArrayLength, formatPath(path, i));
+    }
+  } else if (value !== null && typeof value === 'object') {
+    for (const key in value) {
+      const item = (value as Record<string, unknown>)[key];
+      if (item !== null && typeof item === 'object') checkArrayLengths(item, maxArrayLength, formatPath(path, key));
+    }
+  }
+}
+
+/** Parses JSON text within the limits; malformed JSON → 400 with the key `$`. */
+export function parseJson(text: string, limits: BodyLimits): unknown {
+  if (!jsonDepthWithin(text, limits.maxDepth)) {
+    throw new HttpError(400, `JSON nesting is deeper than ${limits.maxDepth} levels`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new HttpError(400, `request body is not valid JSON: ${(err as Error).message}`);
+  }
+  checkArrayLengths(value, limits.maxArrayLength);
+  return value;
+}
+
+/** Reads and parses a JSON body within the limits (or takes one a framework already parsed). */
+export async function readJsonBody(req: IncomingMessage, limits: BodyLimits): Promise<unknown> {
+  const framework = req as FrameworkRequest;
+  if (framework.body !== undefined && (framework._body === true || req.readableEnded)) {
+    const body = framework.body;
+    if (Buffer.isBuffer(body) || typeof body === 'string') {
+      const text = body.toString();
+      if (Buffer.byteLength(text) > limits.maxBytes) throw new HttpError(413, `request body exceeds the limit of ${limits.maxBytes} bytes`);
+      return parseJson(text, limits);
+    }
+    checkArrayLengths(body, limits.maxArrayLength);
+    return body;
+  }
+  const raw = await readRawBody(req, limits.maxBytes);
+  if (raw.length === 0) throw new HttpError(400, 'request body is empty; a JSON document is required');
+  return parseJson(raw.toString('utf8'), limits);
+}

@@ -1,0 +1,71 @@
+/**
+ * Precompiled codecs built once from the schemas module: fast-json-stringify serialisers for every
+ * response body and ajv validators for the request bodies the adapter checks itself.
+ * @module
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import fastJson from 'fast-json-stringify';
+import { inlineRefs, schemas, type SchemaName } from './schemas.js';
+
+type Serializer = (doc: unknown) => string;
+
+function compileSerializer(name: SchemaName): Serializer {
+  return fastJson(inlineRefs(schemas[name]) as fastJson.AnySchema) as Serializer;
+}
+
+/** Response serialisers, by schema name. */
+export const serialize = {
+  SearchResponse: compileSerializer('SearchResponse'),
+  RecommendResponse: compileSerializer('RecommendResponse'),
+  BundleResponse: compileSerializer('BundleResponse'),
+  EventAck: compileSerializer('EventAck'),
+  CouponUsed: compileSerializer('CouponUsed'),
+  ErrorEnvelope: compileSerializer('ErrorEnvelope'),
+  ProblemDetails: compileSerializer('ProblemDetails'),
+  LoadSummary: compileSerializer('LoadSummary'),
+  DeleteResult: compileSerializer('DeleteResult'),
+  CouponIssueResult: compileSerializer('CouponIssueResult'),
+  WebsiteStats: compileSerializer('WebsiteStats'),
+  AttributionReport: compileSerializer('AttributionReport'),
+  Health: compileSerializer('Health'),
+} satisfies Partial<Record<SchemaName, Serializer>>;
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+
+function compileValidator(name: SchemaName): ValidateFunction {
+  return ajv.compile(inlineRefs(schemas[name]));
+}
+
+/** Request-body validators, by schema name. */
+export const validate = {
+  SearchRequest: compileValidator('SearchRequest'),
+  BundleRequest: compileValidator('BundleRequest'),
+  CouponIssueRequest: compileValidator('CouponIssueRequest'),
+};
+
+/**
+ * The first ajv error as `{path, message}` with the path in the dotted/indexed form used on the wire
+ * (`scope.price.min`, `sort_fields[0]`), so the message names the field.
+ */
+export function describeAjvError(errors: ErrorObject[] | null | undefined): { path: string; message: string } {
+  const e = errors?.[0];
+  if (!e) return { path: '$', message: 'invalid request body' };
+  let path = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
+  let message = e.message ?? 'is invalid';
+  if (e.keyword === 'required') {
+    const missing = (e.params as { missingProperty: string }).missingProperty;
+    path = path ? `${path}.${missing}` : missing;
+    message = 'is required';
+  } else if (e.keyword === 'enum') {
+    message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  } else if (e.keyword === 'anyOf') {
+    message = 'must be an array of strings, {not: [strings]} or {min?, max?, not?: [numbers]}';
+  } else if (e.keyword === 'additionalProperties') {
+    message = `has an unknown property "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+  }
+  return { path: path || '$', message };
+}

@@ -1,0 +1,36 @@
+/**
+ * CORS for the browser-called endpoints (recommendations, bundle, coupon): the allowed origins come
+ * from the website's `settings.cors.origins` (`"*"` allows any origin).
+ * @module
+ */
+import type { IncomingMessage } from 'node:http';
+import type { WebsiteConfig } from '@aisle/engine';
+
+/** Methods announced in preflight responses. */
+const ALLOW_METHODS = 'GET, POST, OPTIONS';
+/** Request headers a browser may send. */
+const ALLOW_HEADERS = 'Content-Type, X-Request-Id';
+
+/** The CORS headers for a request from `origin` to a website, or undefined when the origin is not allowed. */
+export function corsHeaders(req: IncomingMessage, website: WebsiteConfig | undefined, preflight: boolean): Record<string, string> | undefined {
+  const origin = req.headers.origin;
+  if (!origin || !website) return undefined;
+  const origins = website.settings?.cors?.origins;
+  if (!origins || !(origins.includes(origin) || origins.includes('*'))) return undefined;
+  const headers: Record<string, string> = {
+    'access-control-allow-origin': origin,
+    vary: 'Origin',
+    'access-control-expose-headers': 'X-Request-Id',
+  };
+  if (preflight) {
+    headers['access-control-allow-methods'] = ALLOW_METHODS;
+    headers['access-control-allow-headers'] = ALLOW_HEADERS;
+    headers['access-control-max-age'] = '600';
+  }
+  return headers;
+}
+
+/** The website a coupon call names: `client` is the website id or its client shortcode. */
+export function websiteForClient(websites: readonly WebsiteConfig[], client: string): WebsiteConfig | undefined {
+  return websites.find((w) => w.websiteId === client) ?? websites.find((w) => w.client === client);
+}

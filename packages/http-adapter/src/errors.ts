@@ -1,0 +1,103 @@
+/**
+ * The adapter's errors, in one place: the engine's error codes mapped to HTTP statuses, and the
+ * rendering of an error into the documented wire shape of each endpoint family.
+ *
+ * - `envelope` (search, recommendations, bundle, coupon, unmatched paths): `{type: -1, code: <status>, message}`.
+ * - `problem` (purchases, views, admin): RFC 7807 problem details, `application/problem+json`,
+ *   with `errors` keyed by property path (`$` for the request as a whole) and a `traceId`.
+ * @module
+ */
+import { isAisleError, newTraceId, type ErrorCode, type ProblemDetails } from '@aisle/engine';
+
+/** The HTTP status of each engine error code. The single source of that mapping for the adapter. */
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  SEARCH_BAD_REQUEST: 400,
+  WEBSITE_NOT_FOUND: 404,
+  CLIENT_NOT_FOUND: 404,
+  RECOMMEND_BAD_PARAMS: 400,
+  UNKNOWN_METHOD: 404,
+  EVENT_VALIDATION_FAILED: 400,
+  COUPON_BAD_REQUEST: 400,
+  COUPON_NOT_FOUND: 404,
+  COUPON_ALREADY_USED: 409,
+  CATALOG_BAD_INPUT: 400,
+  SNAPSHOT_INVALID: 500,
+  CONFIG_INVALID: 500,
+  LIMIT_EXCEEDED: 413,
+  STORE_FAILURE: 503,
+  ENGINE_CLOSED: 503,
+};
+
+/** Which documented error shape an endpoint uses. */
+export type ErrorShape = 'envelope' | 'problem';
+
+/** An error raised by the adapter itself (bad query parameter, auth, limits, content type …). */
+export class HttpError extends Error {
+  readonly status: number;
+  /** Property path for problem details (`$` = the request as a whole). */
+  readonly key: string;
+  /** Extra response headers (e.g. `Allow` on 405). */
+  readonly headers?: Record<string, string>;
+
+  constructor(status: number, message: string, options: { key?: string; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = status;
+    this.key = options.key ?? '$';
+    this.headers = options.headers;
+  }
+}
+
+/** Reason phrases and RFC 9110 section anchors of the statuses the adapter produces. */
+const STATUS_INFO: Record<number, { title: string; section: string }> = {
+  400: { title: 'One or more validation errors occurred.', section: '15.5.1' },
+  401: { title: 'Unauthorized', section: '15.5.2' },
+  403: { title: 'Forbidden', section: '15.5.4' },
+  404: { title: 'Not Found', section: '15.5.5' },
+  405: { title: 'Method Not Allowed', section: '15.5.6' },
+  408: { title: 'Request Timeout', section: '15.5.9' },
+  409: { title: 'Conflict', section: '15.5.10' },
+  413: { title: 'Content Too Large', section: '15.5.14' },
+  415: { title: 'Unsupported Media Type', section: '15.5.16' },
+  500: { title: 'Internal Server Error', section: '15.6.1' },
+  503: { title: 'Service Unavailable', section: '15.6.4' },
+};
+
+/** The RFC 9110 reference URL used as the problem `type` for a status. */
+export function problemTypeFor(status: number): string {
+  return `https://tools.ietf.org/html/rfc9110#section-${(STATUS_INFO[status] ?? STATUS_INFO[500]!).section}`;
+}
+
+/** Problem details for one message, keyed by `key`. */
+export function problemFor(status: number, key: string, message: string, traceId: string = newTraceId()): ProblemDetails {
+  return {
+    type: problemTypeFor(status),
+    title: (STATUS_INFO[status] ?? STATUS_INFO[500]!).title,
+    status,
+    errors: { [key]: [message] },
+    traceId,
+  };
+}
+
+/** An error reduced to what the wire needs. */
+export interface WireError {
+  status: number;
+  message: string;
+  /** Problem-details key (`$` unless an adapter check named a parameter). */
+  key: string;
+  /** Set for the engine's ValidationError: sent as is. */
+  problem?: ProblemDetails;
+  headers?: Record<string, string>;
+  /** True for unexpected errors: logged with their stack, never shown to the caller. */
+  internal: boolean;
+}
+
+/** Maps any thrown value to a {@link WireError}. */
+export function toWireError(err: unknown): WireError {
+  if (err instanceof HttpError) return { status: err.status, message: err.message, key: err.key, headers: err.headers, internal: false };
+  if (isAisleError(err)) {
+    const status = STATUS_BY_CODE[err.code] ?? 500;
+    return { status, message: err.message, key: '$', problem: err.problem, internal: status >= 500 && err.code !== 'ENGINE_CLOSED' && err.code !== 'STORE_FAILURE' };
+  }
+  return { status: 500, message: 'internal error', key: '$', internal: true };
+}

@@ -1,0 +1,15 @@
+/**
+ * aisle's HTTP adapter: a node:http request listener for the documented paths, a server with graceful
+ * shutdown, the JSON schemas of the surface and its OpenAPI 3.1 description.
+ * @module
+ */
+export { createListener, DEFAULT_LIMITS, type AisleListener, type ListenerOptions, type NextFunction } from './listener.js';
+export { createServer, type AisleServer, type ServerOptions } from './server.js';
+export type { ListenerLimits } from './context.js';
+export { HttpError, STATUS_BY_CODE, problemFor, toWireError, type ErrorShape, type WireError } from './errors.js';
+export { HttpMetrics } from './metrics.js';
+export { TokenIndex, bearerToken } from './auth.js';
+export { buildOpenApi } from './openapi.js';
+export { schemas, inlineRefs, RECOMMEND_METHODS, type JsonSchema, type SchemaName, type RecommendMethod } from './schemas.js';
+export { routes, recommendRoutes, matchRoute } from './router.js';
+export { parseRecommendParams, parseQueryString } from './query.js';

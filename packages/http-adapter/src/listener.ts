@@ -1,0 +1,155 @@
+/**
+ * `createListener`: a thin node:http request listener over an engine, usable as
+ * `http.createServer(listener)`, as Express/Connect middleware (unknown paths go to `next()`), and
+ * under a path prefix.
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Engine } from '@aisle/engine';
+import type { Logger } from 'pino';
+import { TokenIndex } from './auth.js';
+import type { ListenerLimits, ListenerState, RequestContext } from './context.js';
+import { corsHeaders, websiteForClient } from './cors.js';
+import { HttpError } from './errors.js';
+import { HttpMetrics } from './metrics.js';
+import { buildOpenApi } from './openapi.js';
+import { send, sendError } from './reply.js';
+import { matchRoute, routes, unmatchedRoute, type RouteMatch } from './router.js';
+
+/** Default limits (each can be overridden through `ListenerOptions.limits`). */
+export const DEFAULT_LIMITS: Readonly<ListenerLimits> = Object.freeze({
+  maxBytes: 1024 * 1024,
+  maxDepth: 32,
+  maxArrayLength: 1000,
+  adminMaxBytes: 256 * 1024 * 1024,
+  maxQueryItems: 100,
+  handlerTimeoutMs: 30_000,
+});
+
+/** Options of {@link createListener}. */
+export interface ListenerOptions {
+  /** Mount the surface under this path prefix (e.g. `/aisle`); other paths go to `next()` or get 404. */
+  prefix?: string;
+  /** Tokens that open the admin API. */
+  adminTokens?: readonly string[];
+  /** A pino logger for request logs (one line per request, with the request id); `false` or absent = no logs. */
+  logger?: Logger | false;
+  /** Metrics registry wrapper; absent = a fresh one; `false` = no metrics (`/metrics` answers 404). */
+  metrics?: HttpMetrics | false;
+  /** Limits; see {@link DEFAULT_LIMITS}. */
+  limits?: Partial<ListenerLimits>;
+  /** Readiness beyond "not shutting down" (e.g. the demo still loading). Default: always ready. */
+  isReady?: () => boolean;
+}
+
+/** The `next` callback of Express/Connect. */
+export type NextFunction = (err?: unknown) => void;
+
+/** A request listener with the handles a server needs. */
+export interface AisleListener {
+  (req: IncomingMessage, res: ServerResponse, next?: NextFunction): void;
+  readonly engine: Engine;
+  readonly metrics: HttpMetrics | undefined;
+  readonly tokens: TokenIndex;
+  /** Marks the listener as shutting down: `/readyz` answers 503 and responses carry `Connection: close`. */
+  beginShutdown(): void;
+}
+
+const REQUEST_ID = /^[\w.:@-]{1,128}$/;
+
+function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+function normalisePrefix(prefix: string | undefined): string {
+  if (!prefix || prefix === '/') return '';
+  const withSlash = prefix.startsWith('/') ? prefix : `/${prefix}`;
+  return withSlash.endsWith('/') ? withSlash.slice(0, -1) : withSlash;
+}
+
+/** Creates the request listener over `engine`. */
+export function createListener(engine: Engine, options: ListenerOptions = {}): AisleListener {
+  const prefix = normalisePrefix(options.prefix);
+  const metrics = options.metrics === false ? undefined : options.metrics ?? new HttpMetrics();
+  let openApiText: string | undefined;
+  const state: ListenerState = {
+    engine,
+    tokens: new TokenIndex(engine, options.adminTokens ?? []),
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    logger: options.logger || undefined,
+    metrics,
+    isReady: options.isReady ?? (() => true),
+    closing: false,
+    openApiText: () => (openApiText ??= JSON.stringify(buildOpenApi({ prefix }))),
+  };
+
+  const websiteOf = (match: RouteMatch, query: string) => {
+    if (match.route === routes.coupon) {
+      const client = new URLSearchParams(query).get('client');
+      return client ? engine.website(client) ?? websiteForClient(engine.websites(), client) : undefined;
+    }
+    return engine.website(match.params[0]!);
+  };
+
+  const listener = (req: IncomingMessage, res: ServerResponse, next?: NextFunction): void => {
+    const startedAt = process.hrtime.bigint();
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    let path = q === -1 ? url : url.slice(0, q);
+    const query = q === -1 ? '' : url.slice(q + 1);
+    let match: RouteMatch | undefined;
+    let matchError: unknown;
+    if (prefix) {
+      if (path === prefix) path = '/';
+      else if (path.startsWith(`${prefix}/`)) path = path.slice(prefix.length);
+      else path = '';
+    }
+    if (path) {
+      try {
+        match = matchRoute(path);
+      } catch (err) {
+        matchError = err;
+      }
+    }
+    if (!match && !matchError && next) {
+      next();
+      return;
+    }
+    const ctx: RequestContext = {
+      req, res, route: match?.route ?? unmatchedRoute, params: match?.params ?? [], query,
+      requestId: requestIdOf(req), startedAt, done: false,
+    };
+    if (!match) {
+      sendError(ctx, state, matchError ?? new HttpError(404, `no such path: ${path || url}`));
+      return;
+    }
+    const { route } = match;
+    const method = req.method ?? 'GET';
+    if (route.cors) ctx.headers = corsHeaders(req, websiteOf(match, query), method === 'OPTIONS');
+    const allow = route.methods.includes('GET') ? [...route.methods, 'HEAD', 'OPTIONS'] : [...route.methods, 'OPTIONS'];
+    if (method === 'OPTIONS') {
+      send(ctx, state, 204, undefined, '', { allow: allow.join(', ') });
+      return;
+    }
+    if (!route.methods.includes(method) && !(method === 'HEAD' && route.methods.includes('GET'))) {
+      sendError(ctx, state, new HttpError(405, `method ${method} is not allowed on ${route.template}; allowed: ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } }));
+      return;
+    }
+    if (state.limits.handlerTimeoutMs > 0 && route !== routes.products) {
+      ctx.timer = setTimeout(() => sendError(ctx, state, new HttpError(503, `the request did not complete within ${state.limits.handlerTimeoutMs} ms`)), state.limits.handlerTimeoutMs);
+      ctx.timer.unref();
+    }
+    route.handler(ctx, state).catch((err: unknown) => sendError(ctx, state, err));
+  };
+
+  return Object.assign(listener, {
+    engine,
+    metrics,
+    tokens: state.tokens,
+    beginShutdown(): void {
+      state.closing = true;
+    },
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * Prometheus metrics of the listener: request counts and latency histograms per route template
+ * (never raw paths, so ids do not explode the label space). Each listener has its own registry.
+ * @module
+ */
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+/** The listener's metrics. */
+export class HttpMetrics {
+  readonly registry: Registry;
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly duration: Histogram<'method' | 'route'>;
+  private readonly counterChildren = new Map<string, { inc(): void }>();
+  private readonly histogramChildren = new Map<string, { observe(v: number): void }>();
+
+  constructor(options: { registry?: Registry; defaultMetrics?: boolean } = {}) {
+    this.registry = options.registry ?? new Registry();
+    this.requests = new Counter({
+      name: 'aisle_http_requests_total',
+      help: 'HTTP requests by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [this.registry],
+    });
+    this.duration = new Histogram({
+      name: 'aisle_http_request_duration_seconds',
+      help: 'HTTP request latency by method and route template',
+      labelNames: ['method', 'route'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [this.registry],
+    });
+    if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'aisle_' });
+  }
+
+  /** Records one finished request. */
+  observe(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${route} ${status}`;
+    let counter = this.counterChildren.get(key);
+    if (!counter) {
+      counter = this.requests.labels(method, route, String(status));
+      this.counterChildren.set(key, counter);
+    }
+    counter.inc();
+    const hKey = `${method} ${route}`;
+    let histogram = this.histogramChildren.get(hKey);
+    if (!histogram) {
+      histogram = this.duration.labels(method, route);
+      this.histogramChildren.set(hKey, histogram);
+    }
+    histogram.observe(seconds);
+  }
+
+  /** The Prometheus text exposition. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}

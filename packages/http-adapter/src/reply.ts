@@ -1,0 +1,70 @@
+/**
+ * Writing responses: every response of the listener goes through {@link send}, which adds the
+ * request id and per-request headers, records metrics and writes the request log line once.
+ * @module
+ */
+import { newTraceId } from '@aisle/engine';
+import { serialize } from './codecs.js';
+import type { ListenerState, RequestContext } from './context.js';
+import { problemFor, toWireError } from './errors.js';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
+
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']);
+
+/** Sends a response once; records metrics and the log line. */
+export function send(
+  ctx: RequestContext,
+  state: ListenerState,
+  status: number,
+  contentType: string | undefined,
+  body: string,
+  headers?: Record<string, string>,
+): void {
+  if (ctx.done) return;
+  ctx.done = true;
+  if (ctx.timer) clearTimeout(ctx.timer);
+  const { res } = ctx;
+  if (res.headersSent || res.writableEnded) return;
+  const out: Record<string, string | number> = { 'x-request-id': ctx.requestId };
+  if (contentType) {
+    out['content-type'] = contentType;
+    out['content-length'] = Buffer.byteLength(body);
+  }
+  if (ctx.headers) Object.assign(out, ctx.headers);
+  if (headers) Object.assign(out, headers);
+  if (state.closing) out.connection = 'close';
+  res.writeHead(status, out);
+  res.end(body);
+  const seconds = Number(process.hrtime.bigint() - ctx.startedAt) / 1e9;
+  const method = KNOWN_METHODS.has(ctx.req.method ?? '') ? ctx.req.method! : 'OTHER';
+  state.metrics?.observe(method, ctx.route.template, status, seconds);
+  state.logger?.info({ reqId: ctx.requestId, method, route: ctx.route.template, status, ms: Math.round(seconds * 1e6) / 1e3 }, 'request');
+}
+
+/** Sends a JSON body. */
+export function sendJson(ctx: RequestContext, state: ListenerState, status: number, body: string, headers?: Record<string, string>): void {
+  send(ctx, state, status, JSON_TYPE, body, headers);
+}
+
+/** The W3C trace id of a request: from a valid incoming `traceparent`, else a fresh one. */
+function traceIdOf(ctx: RequestContext): string {
+  const header = ctx.req.headers.traceparent;
+  return typeof header === 'string' && /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/.test(header) ? header : newTraceId();
+}
+
+/** Renders any thrown value in the documented error shape of the request's endpoint. */
+export function sendError(ctx: RequestContext, state: ListenerState, err: unknown): void {
+  if (ctx.done) return;
+  const wire = toWireError(err);
+  if (wire.internal) {
+    state.logger?.error({ reqId: ctx.requestId, route: ctx.route.template, err }, 'request failed');
+  }
+  if (ctx.route.shape === 'problem') {
+    const problem = wire.problem ?? problemFor(wire.status, wire.key, wire.message, traceIdOf(ctx));
+    send(ctx, state, problem.status, PROBLEM_TYPE, serialize.ProblemDetails(problem), wire.headers);
+  } else {
+    sendJson(ctx, state, wire.status, serialize.ErrorEnvelope({ type: -1, code: wire.status, message: wire.message }), wire.headers);
+  }
+}

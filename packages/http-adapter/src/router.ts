@@ -1,0 +1,102 @@
+/**
+ * The route table: a switch on the first path segment and fixed segment counts, no regex scan over a
+ * list. Path parameters are percent-decoded.
+ * @module
+ */
+import type { Handler, Route } from './context.js';
+import type { ErrorShape } from './errors.js';
+import { HttpError } from './errors.js';
+import * as h from './handlers.js';
+import { RECOMMEND_METHODS } from './schemas.js';
+
+function route(template: string, methods: readonly string[], shape: ErrorShape, cors: boolean, handler: Handler): Route {
+  return { template, methods, shape, cors, handler };
+}
+
+/** Every route of the surface, by a stable name (used by the OpenAPI builder and the tests). */
+export const routes = {
+  search: route('/v1.4/search', ['POST'], 'envelope', false, h.search),
+  bundle: route('/1.0/ClientRecom/{website_id}/bundle', ['POST'], 'envelope', true, h.bundle),
+  unknownMethod: route('/1.0/ClientRecom/{website_id}/{method}', ['GET'], 'envelope', true, h.unknownMethod),
+  purchases: route('/3.0/events/purchases', ['POST'], 'problem', false, h.events('purchases')),
+  views: route('/3.0/events/views', ['POST'], 'problem', false, h.events('views')),
+  coupon: route('/b2b/coupon/mark_as_used', ['GET'], 'envelope', true, h.markCouponUsed),
+  products: route('/admin/v1/websites/{websiteId}/products', ['PUT'], 'problem', false, h.putProducts),
+  product: route('/admin/v1/websites/{websiteId}/products/{refId}', ['DELETE'], 'problem', false, h.deleteProduct),
+  coupons: route('/admin/v1/websites/{websiteId}/coupons', ['POST'], 'problem', false, h.issueCoupons),
+  stats: route('/admin/v1/websites/{websiteId}/stats', ['GET'], 'problem', false, h.stats),
+  attribution: route('/admin/v1/websites/{websiteId}/reports/attribution', ['GET'], 'problem', false, h.attribution),
+  healthz: route('/healthz', ['GET'], 'envelope', false, h.healthz),
+  readyz: route('/readyz', ['GET'], 'envelope', false, h.readyz),
+  metrics: route('/metrics', ['GET'], 'envelope', false, h.metrics),
+  openapi: route('/openapi.json', ['GET'], 'envelope', false, h.openapi),
+} as const;
+
+/** The recommendation routes, one per method segment. */
+export const recommendRoutes: ReadonlyMap<string, Route> = new Map(
+  RECOMMEND_METHODS.map((m) => [m, route(`/1.0/ClientRecom/{website_id}/${m}`, ['GET'], 'envelope', true, h.recommend(m))]),
+);
+
+/** The pseudo-route of paths that match nothing (metrics label `unmatched`). */
+export const unmatchedRoute: Route = route('unmatched', [], 'envelope', false, async () => {
+  throw new HttpError(404, 'no such path');
+});
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, `path segment "${segment}" is not valid percent-encoding`);
+  }
+}
+
+/** A matched route with its decoded path parameters. */
+export interface RouteMatch {
+  route: Route;
+  params: string[];
+}
+
+/** Finds the route of a path (without prefix and query), or undefined. Throws 400 on bad percent-encoding. */
+export function matchRoute(path: string): RouteMatch | undefined {
+  const s = path.split('/');
+  const n = s.length;
+  if (s[0] !== '') return undefined;
+  switch (s[1]) {
+    case 'v1.4':
+      return n === 3 && s[2] === 'search' ? { route: routes.search, params: [] } : undefined;
+    case '1.0': {
+      if (n !== 5 || s[2] !== 'ClientRecom' || s[3] === '' || s[4] === '') return undefined;
+      const websiteId = decode(s[3]!);
+      if (s[4] === 'bundle') return { route: routes.bundle, params: [websiteId] };
+      const known = recommendRoutes.get(s[4]!);
+      return known ? { route: known, params: [websiteId] } : { route: routes.unknownMethod, params: [websiteId, decode(s[4]!)] };
+    }
+    case '3.0':
+      if (n !== 4 || s[2] !== 'events') return undefined;
+      if (s[3] === 'purchases') return { route: routes.purchases, params: [] };
+      if (s[3] === 'views') return { route: routes.views, params: [] };
+      return undefined;
+    case 'b2b':
+      return n === 4 && s[2] === 'coupon' && s[3] === 'mark_as_used' ? { route: routes.coupon, params: [] } : undefined;
+    case 'admin': {
+      if (n < 6 || s[2] !== 'v1' || s[3] !== 'websites' || s[4] === '') return undefined;
+      const websiteId = decode(s[4]!);
+      if (n === 6) {
+        switch (s[5]) {
+          case 'products': return { route: routes.products, params: [websiteId] };
+          case 'coupons': return { route: routes.coupons, params: [websiteId] };
+          case 'stats': return { route: routes.stats, params: [websiteId] };
+          default: return undefined;
+        }
+      }
+      if (n === 7 && s[5] === 'products' && s[6] !== '') return { route: routes.product, params: [websiteId, decode(s[6]!)] };
+      if (n === 7 && s[5] === 'reports' && s[6] === 'attribution') return { route: routes.attribution, params: [websiteId] };
+      return undefined;
+    }
+    case 'healthz': return n === 2 ? { route: routes.healthz, params: [] } : undefined;
+    case 'readyz': return n === 2 ? { route: routes.readyz, params: [] } : undefined;
+    case 'metrics': return n === 2 ? { route: routes.metrics, params: [] } : undefined;
+    case 'openapi.json': return n === 2 ? { route: routes.openapi, params: [] } : undefined;
+    default: return undefined;
+  }
+}

@@ -1,0 +1,343 @@
+/**
+ * Every JSON schema of the HTTP surface, in one place. The same objects are used three ways:
+ * ajv validates request bodies with them, fast-json-stringify compiles response serialisers from
+ * them, and `buildOpenApi` publishes them under `components.schemas`. Keep them to the keyword subset
+ * that JSON Schema 2020-12 (OpenAPI 3.1), draft-07 (ajv default) and fast-json-stringify share.
+ * Cross references use `#/components/schemas/<Name>`; {@link inlineRefs} resolves them for the
+ * validators and serialisers.
+ * @module
+ */
+
+/** A JSON schema object (loosely typed: these are data, checked by the OpenAPI validator test). */
+export type JsonSchema = Record<string, unknown>;
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const str = (description?: string): JsonSchema => (description ? { type: 'string', description } : { type: 'string' });
+const int = (description?: string): JsonSchema => (description ? { type: 'integer', description } : { type: 'integer' });
+const num = (description?: string): JsonSchema => (description ? { type: 'number', description } : { type: 'number' });
+const strArray = (description?: string): JsonSchema => ({ type: 'array', items: { type: 'string' }, ...(description ? { description } : {}) });
+
+/** The seventeen recommendation method segments of the spec, in its order. */
+export const RECOMMEND_METHODS = [
+  'Personalized', 'ProductDetail', 'Cart', 'ViewedTogetherAttributes', 'ViewedTogetherVisuallySimilar',
+  'SimilarAttributesViewedTogether', 'VisuallySimilarViewedTogether', 'PopularItems', 'ViewedTogether', 'BoughtTogether',
+  'OnlyVisuallySimilar', 'OnlySimilarAttributes', 'BoughtTogetherCartContent', 'BoughtTogetherRecentlyViewed',
+  'ViewedTogetherRecentlyViewed', 'RecentlyViewed', 'HistoricViewed',
+] as const;
+
+/** One recommendation method segment. */
+export type RecommendMethod = (typeof RECOMMEND_METHODS)[number];
+
+const retailMediaSlot: JsonSchema = {
+  type: 'object',
+  description: 'Retail-media data of a sponsored slot; echo it unchanged in the purchase product object.',
+  required: ['adSetId', 'adSetVersion', 'timeStamp', 'hmacSalt', 'hmac'],
+  properties: {
+    adSetId: str(), adSetVersion: int(), costPerClick: num(), costPerAction: num(), costPerMille: num(),
+    timeStamp: str(), hmacSalt: str(), hmac: str(), bannerId: str(), placementId: str(),
+  },
+};
+
+/** The component schemas, by name. */
+export const schemas = {
+  SearchRequest: {
+    type: 'object',
+    description: 'The documented search request body.',
+    required: ['website_id', 'q', 'client', 'start'],
+    properties: {
+      customer_id: str('Customer id; required when personalization is enabled for the website.'),
+      website_id: { type: 'string', minLength: 1 },
+      q: str('Query text; "" matches every product (category browsing).'),
+      client: { type: 'string', minLength: 1 },
+      start: { type: 'integer', minimum: 0, description: 'Offset of the first result.' },
+      size: { type: 'integer', minimum: 0, default: 20, description: 'Maximum number of results (default 20).' },
+      scope: {
+        type: 'object',
+        description: 'Filters by field: text fields take an array of values (OR) or {not: [...]}; numeric fields take {min?, max?, not?}. Keys combine with AND.',
+        additionalProperties: {
+          anyOf: [
+            { type: 'array', items: { type: 'string' } },
+            { type: 'object', required: ['not'], properties: { not: { type: 'array', items: { type: 'string' } } }, additionalProperties: false },
+            {
+              type: 'object',
+              properties: { min: num(), max: num(), not: { type: 'array', items: { type: 'number' } } },
+              additionalProperties: false,
+            },
+          ],
+        },
+      },
+      aggregations: strArray('Text fields for which a document count per value is returned.'),
+      range_fields: strArray('Numeric fields for which min and max are returned.'),
+      sort_fields: {
+        type: 'array',
+        description: 'Ordered sort keys; each element has exactly one key, the field name.',
+        items: {
+          type: 'object',
+          minProperties: 1,
+          maxProperties: 1,
+          additionalProperties: {
+            type: 'object',
+            required: ['order'],
+            properties: { order: { type: 'string', enum: ['asc', 'desc'] }, type: { type: 'string', enum: ['number', 'text'] } },
+          },
+        },
+      },
+    },
+  },
+  FacetBucket: {
+    type: 'object',
+    required: ['key', 'doc_count'],
+    properties: { key: str(), doc_count: int() },
+  },
+  NumericRange: {
+    type: 'object',
+    required: ['min', 'max'],
+    properties: { min: { type: ['number', 'null'] }, max: { type: ['number', 'null'] } },
+  },
+  SearchResponse: {
+    type: 'object',
+    required: ['type', 'payload'],
+    properties: {
+      type: { type: 'integer', description: '1 on success.' },
+      payload: {
+        type: 'object',
+        required: ['result', 'total_results', 'suggestions', 'redirects'],
+        properties: {
+          result: { type: 'array', items: { type: 'object', additionalProperties: true, description: 'A product exactly as loaded.' } },
+          total_results: int(),
+          aggregations: { type: 'object', additionalProperties: { type: 'array', items: ref('FacetBucket') } },
+          ranges: { type: 'object', additionalProperties: ref('NumericRange') },
+          suggestions: { type: 'object', properties: { corrected_query: str(), queries: strArray() } },
+          redirects: { type: 'object', properties: { url: str() } },
+        },
+      },
+      settings: { type: 'object', properties: { ats_model: str('Echo as atsModel in purchase products.') } },
+    },
+  },
+  ErrorEnvelope: {
+    type: 'object',
+    description: 'Error body of search, recommendation, bundle, coupon and unmatched paths: a negative type, the HTTP status as code, and a message.',
+    required: ['type', 'code', 'message'],
+    properties: { type: { type: 'integer', description: 'Always -1.' }, code: int('The HTTP status.'), message: str() },
+  },
+  ProblemDetails: {
+    type: 'object',
+    description: 'RFC 7807 problem details (purchase, view and admin endpoints).',
+    required: ['type', 'title', 'status', 'errors', 'traceId'],
+    properties: {
+      type: str('URL of the HTTP status definition.'),
+      title: str(),
+      status: int(),
+      errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'Messages keyed by property path; "$" is the request as a whole.' },
+      traceId: str('W3C traceparent form.'),
+    },
+  },
+  RetailMediaSlot: retailMediaSlot,
+  RecommendationSlot: {
+    type: 'object',
+    required: ['refId', 'tacticLabel', 'tacticId'],
+    properties: {
+      refId: str(), tacticLabel: str(), tacticId: str(),
+      retailMedia: ref('RetailMediaSlot'),
+      retailBoost: { type: 'object', required: ['retailBoostCollectionCampaignId'], properties: { retailBoostCollectionCampaignId: str() } },
+    },
+  },
+  RecommendResponse: {
+    type: 'object',
+    required: ['type', 'code', 'payload'],
+    properties: {
+      type: int('1 on success.'),
+      code: int('0 on success.'),
+      payload: strArray('Product reference ids.'),
+      slots: { type: 'array', items: ref('RecommendationSlot'), description: 'One per payload entry, same order.' },
+      recommenderId: str(),
+    },
+  },
+  BundleRequest: {
+    type: 'object',
+    required: ['product_ref_ids'],
+    properties: {
+      product_ref_ids: strArray('RefIds every bundle contains.'),
+      setCount: { type: 'integer', minimum: 1, default: 1, description: 'Number of bundles (default 1).' },
+      count: { type: 'integer', minimum: 1, description: 'Items per bundle (default 1 + number of product_ref_ids).' },
+      filter_out_of_stock: { type: 'boolean' },
+    },
+  },
+  BundleResponse: {
+    type: 'object',
+    required: ['type', 'code', 'payload'],
+    properties: {
+      type: int(), code: int(),
+      payload: { type: 'array', items: strArray(), description: 'A list of bundles, each a list of RefIds.' },
+      recommenderId: str(),
+    },
+  },
+  PurchaseProduct: {
+    type: 'object',
+    required: ['refId', 'quantity', 'price'],
+    properties: {
+      refId: str(), quantity: int(), price: num(),
+      routeId: str(), widgetId: str(), recommenderId: str(), campaignId: str(), tacticId: str(), clickId: str(),
+      referralUrl: str(), tacticLabel: str(), atsModel: str(), supplierId: str(),
+      retailBoostCollectionCampaignId: str(),
+      adSetId: str(), adSetVersion: int(), costPerClick: num(), costPerAction: num(), costPerMille: num(),
+      timeStamp: str(), hmacSalt: { type: 'string', minLength: 16, maxLength: 16 }, hmac: str(), bannerId: str(), placementId: str(),
+    },
+  },
+  PurchaseEvent: {
+    type: 'object',
+    required: ['currentUrl', 'eventTime', 'orderId', 'products'],
+    properties: {
+      currentUrl: str(), eventTime: { type: 'string', description: 'UTC date-time.' }, orderId: str(),
+      paymentMethod: str(), currencyCode: { type: 'string', minLength: 3, maxLength: 3 },
+      products: { type: 'array', minItems: 1, items: ref('PurchaseProduct') },
+      priceBeatPromotions: { type: 'array', items: { type: 'object', required: ['code', 'discount'], properties: { code: str(), discount: num() } } },
+      recommenderId: str(), campaignId: str(), tacticId: str(),
+    },
+  },
+  PurchaseRequest: {
+    type: 'object',
+    required: ['customerId', 'sessionId', 'events'],
+    properties: { customerId: str('GUID.'), sessionId: str('GUID.'), events: { type: 'array', items: ref('PurchaseEvent') } },
+  },
+  ViewEvent: {
+    type: 'object',
+    required: ['currentUrl', 'eventTime', 'refId'],
+    properties: {
+      currentUrl: str(), eventTime: str(), refId: str(), referralUrl: str(), recommenderId: str(), tacticId: str(), clickId: str(),
+    },
+  },
+  ViewRequest: {
+    type: 'object',
+    required: ['customerId', 'sessionId', 'events'],
+    properties: { customerId: str(), sessionId: str(), events: { type: 'array', items: ref('ViewEvent') } },
+  },
+  EventAck: {
+    type: 'object',
+    required: ['transactionId', 'status'],
+    properties: { transactionId: str(), status: { type: 'string', enum: ['Accepted'] } },
+  },
+  CouponUsed: {
+    type: 'object',
+    description: 'Body of a successful coupon call (the spec leaves it open).',
+    required: ['type', 'code', 'payload'],
+    properties: {
+      type: int('1.'), code: int('0.'),
+      payload: { type: 'object', required: ['code', 'websiteId', 'usedAt'], properties: { code: str(), websiteId: str(), usedAt: str() } },
+    },
+  },
+  Product: {
+    type: 'object',
+    required: ['refId'],
+    additionalProperties: true,
+    properties: {
+      refId: str(), availability: int('0 out of stock, -1 not tracked, >0 in stock.'), style_id: str(),
+      image_vector: { type: 'array', items: { type: 'number' } },
+    },
+  },
+  LoadSummary: {
+    type: 'object',
+    required: ['loaded', 'skipped', 'catalogSize'],
+    properties: {
+      loaded: int(),
+      skipped: { type: 'array', items: { type: 'object', required: ['line', 'message'], properties: { line: int(), message: str() } } },
+      catalogSize: int(),
+    },
+  },
+  DeleteResult: {
+    type: 'object',
+    required: ['deleted', 'catalogSize'],
+    properties: { deleted: int(), catalogSize: int() },
+  },
+  CouponIssueRequest: {
+    type: 'object',
+    required: ['coupons'],
+    properties: {
+      coupons: {
+        type: 'array',
+        items: { type: 'object', required: ['code'], properties: { code: { type: 'string', minLength: 1 }, customerId: str(), discount: num() }, additionalProperties: false },
+      },
+    },
+  },
+  CouponIssueResult: {
+    type: 'object',
+    required: ['issued'],
+    properties: { issued: int() },
+  },
+  WebsiteStats: {
+    type: 'object',
+    required: ['websiteId', 'products', 'views', 'purchases', 'orders', 'coupons'],
+    properties: {
+      websiteId: str(), products: int(), views: int(), purchases: int(), orders: int(),
+      coupons: { type: 'object', required: ['issued', 'used'], properties: { issued: int(), used: int() } },
+    },
+  },
+  AttributionLine: {
+    type: 'object',
+    required: ['key', 'revenue', 'orders', 'units'],
+    properties: { key: str(), revenue: num(), orders: int(), units: num() },
+  },
+  AttributionReport: {
+    type: 'object',
+    required: ['websiteId', 'totals', 'byRecommender', 'byWidget', 'byCampaign', 'byTactic', 'byAtsModel', 'retailMedia', 'priceBeat', 'flagged'],
+    properties: {
+      websiteId: str(), from: str(), to: str(),
+      totals: {
+        type: 'object',
+        required: ['revenue', 'orders', 'units', 'attributedRevenue'],
+        properties: { revenue: num(), orders: int(), units: num(), attributedRevenue: num() },
+      },
+      byRecommender: { type: 'array', items: ref('AttributionLine') },
+      byWidget: { type: 'array', items: ref('AttributionLine') },
+      byCampaign: { type: 'array', items: ref('AttributionLine') },
+      byTactic: { type: 'array', items: ref('AttributionLine') },
+      byAtsModel: { type: 'array', items: ref('AttributionLine') },
+      retailMedia: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['adSetId', 'units', 'revenue', 'spend', 'clicksCost', 'milleCost', 'flagged'],
+          properties: { adSetId: str(), units: num(), revenue: num(), spend: num(), clicksCost: num(), milleCost: num(), flagged: int() },
+        },
+      },
+      priceBeat: {
+        type: 'array',
+        items: { type: 'object', required: ['code', 'discount', 'orders', 'reused'], properties: { code: str(), discount: num(), orders: int(), reused: int() } },
+      },
+      flagged: {
+        type: 'array',
+        items: { type: 'object', required: ['orderId', 'refId', 'reason'], properties: { orderId: str(), refId: str(), reason: str() } },
+      },
+    },
+  },
+  Health: {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { type: 'string', enum: ['ok', 'ready', 'not ready'] } },
+  },
+} satisfies Record<string, JsonSchema>;
+
+/** The name of one component schema. */
+export type SchemaName = keyof typeof schemas;
+
+/**
+ * Returns a deep copy of `schema` with every `#/components/schemas/<Name>` reference replaced by the
+ * schema itself (the component graph has no cycles), for ajv and fast-json-stringify.
+ */
+export function inlineRefs(schema: unknown): JsonSchema {
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (node === null || typeof node !== 'object') return node;
+    const obj = node as Record<string, unknown>;
+    if (typeof obj.$ref === 'string') {
+      const name = obj.$ref.replace('#/components/schemas/', '') as SchemaName;
+      const target = schemas[name];
+      if (!target) throw new Error(`unknown schema reference ${obj.$ref}`);
+      return visit(target);
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(obj)) out[k] = visit(v);
+    return out;
+  };
+  return visit(schema) as JsonSchema;
+}

@@ -1,0 +1,114 @@
+/**
+ * `createServer`: an HTTP server around the listener, with limits on headers and request time, and a
+ * graceful shutdown: stop accepting, let in-flight requests finish (responses then carry
+ * `Connection: close`), close idle keep-alive connections, then close the engine.
+ * @module
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createEngine, type Engine, type EngineOptions } from '@aisle/engine';
+import { pino, type Logger } from 'pino';
+import { createListener, type AisleListener, type ListenerOptions } from './listener.js';
+
+/** Options of {@link createServer}. */
+export interface ServerOptions extends Omit<ListenerOptions, 'logger' | 'adminTokens'> {
+  /** An engine to serve; when absent one is created from `engineOptions`. */
+  engine?: Engine;
+  /** Options of `createEngine` (also the source of `adminTokens`). */
+  engineOptions?: EngineOptions;
+  /** Admin tokens (default: `engineOptions.adminTokens`). */
+  adminTokens?: readonly string[];
+  /** Port (default 8080; 0 picks a free one). */
+  port?: number;
+  /** Host (default 0.0.0.0). */
+  host?: string;
+  /** pino logger; default a JSON logger on stdout at level info; `false` disables logs. */
+  logger?: Logger | false;
+  /** Maximum size of the request headers in bytes (default 16 KiB; larger → 431). */
+  maxHeaderSize?: number;
+  /** Time to receive the whole request (default 60 s; → 408). */
+  requestTimeoutMs?: number;
+  /** Time to receive the headers (default 10 s). */
+  headersTimeoutMs?: number;
+  /** Idle keep-alive time (default 5 s). */
+  keepAliveTimeoutMs?: number;
+  /** After this long, connections still open at shutdown are cut (default 10 s). */
+  shutdownTimeoutMs?: number;
+  /** Shut down gracefully on SIGTERM and SIGINT (default false; the CLI turns it on). */
+  handleSignals?: boolean;
+  /** Close the engine on shutdown (default true). */
+  closeEngine?: boolean;
+}
+
+/** A running server. */
+export interface AisleServer {
+  readonly server: http.Server;
+  readonly listener: AisleListener;
+  readonly engine: Engine;
+  /** `http://host:port` (127.0.0.1 when bound to all interfaces). */
+  readonly url: string;
+  readonly port: number;
+  /** Graceful shutdown; resolves when the server and the engine are closed. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Creates the engine (unless given), the listener and the server, and starts listening. */
+export async function createServer(options: ServerOptions = {}): Promise<AisleServer> {
+  const logger = options.logger === false ? undefined : options.logger ?? pino({ name: 'aisle' });
+  const engine = options.engine ?? await createEngine(options.engineOptions ?? {});
+  const listener = createListener(engine, {
+    ...options,
+    adminTokens: options.adminTokens ?? options.engineOptions?.adminTokens ?? [],
+    logger: logger ?? false,
+  });
+  const server = http.createServer({ maxHeaderSize: options.maxHeaderSize ?? 16 * 1024 }, listener);
+  server.requestTimeout = options.requestTimeoutMs ?? 60_000;
+  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 8080, options.host ?? '0.0.0.0', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address.includes(':') ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    logger?.info({ signal }, 'shutting down');
+    void close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger?.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      if (options.handleSignals) {
+        process.off('SIGTERM', onSignal);
+        process.off('SIGINT', onSignal);
+      }
+      listener.beginShutdown();
+      const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), options.shutdownTimeoutMs ?? 10_000);
+      force.unref();
+      await serverClosed;
+      clearTimeout(force);
+      if (options.closeEngine ?? true) await engine.close();
+      logger?.info('stopped');
+    })();
+    return closing;
+  };
+  if (options.handleSignals) {
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+  }
+  return { server, listener, engine, url, port: address.port, close };
+}
