@@ -1,0 +1,273 @@
+/**
+ * The PostgreSQL store, for several engine replicas sharing one state. Tables live in one schema
+ * (default `aisle`; tests use their own); versioned migrations in `<schema>.schema_migrations` are
+ * applied at open under an advisory lock, so replicas may start together.
+ *
+ * Writes are group-committed: one transaction per batch, with a handful of round trips whatever the
+ * batch size (look-ups and inserts go through `unnest` arrays). Each write transaction first takes a
+ * transaction-scoped advisory lock of the schema, so write transactions of all replicas commit one after
+ * another and sequence numbers become visible in increasing order: a replica reading "events with seq
+ * greater than my cursor" never skips an event that commits later with a smaller seq.
+ * @module
+ */
+import pg from 'pg';
+import { GroupCommitter } from './group-commit.js';
+import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
+import { rowToStoredEvent } from './rows.js';
+import {
+  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type PurchaseAppend,
+  type PurchaseAppendResult, type Store, type StoreCounts, type StoredEvent, type ViewAppend,
+} from './store.js';
+
+/** Default schema of the PostgreSQL store. */
+export const DEFAULT_PG_SCHEMA = 'aisle';
+
+/** Options of {@link PostgresStore.open}. */
+export interface PostgresStoreOptions {
+  /** Connection string, e.g. `postgres://user@host:5432/db`. */
+  url: string;
+  /** Schema holding the tables (created when missing); letters, digits and `_`. Default `aisle`. */
+  schema?: string;
+  /** Connections in the pool (default 4). */
+  poolSize?: number;
+}
+
+/** Schema migrations; `{s}` is the quoted schema. Version = index + 1. Append only. */
+const PG_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE {s}.events (
+     seq BIGSERIAL PRIMARY KEY,
+     website_id TEXT NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('purchase', 'view')),
+     order_id TEXT,
+     transaction_id TEXT NOT NULL,
+     customer_id TEXT NOT NULL,
+     session_id TEXT NOT NULL,
+     event_time BIGINT NOT NULL,
+     origin TEXT NOT NULL,
+     received_at BIGINT NOT NULL,
+     payload TEXT NOT NULL,
+     CONSTRAINT events_order UNIQUE (website_id, order_id)
+   );
+   CREATE INDEX events_website_kind ON {s}.events (website_id, kind, seq);
+   CREATE TABLE {s}.coupons (
+     website_id TEXT NOT NULL,
+     code TEXT NOT NULL,
+     customer_id TEXT,
+     discount DOUBLE PRECISION,
+     state TEXT NOT NULL CHECK (state IN ('issued', 'used')),
+     source TEXT NOT NULL,
+     issued_at BIGINT NOT NULL,
+     used_at BIGINT,
+     PRIMARY KEY (website_id, code)
+   );`,
+];
+
+interface CouponRow {
+  website_id: string; code: string; customer_id: string | null; discount: number | null;
+  state: 'issued' | 'used'; source: 'admin' | 'purchase'; issued_at: string; used_at: string | null;
+}
+
+function couponFromRow(r: CouponRow): CouponRecord {
+  return {
+    websiteId: r.website_id, code: r.code, customerId: r.customer_id, discount: r.discount, state: r.state,
+    source: r.source, issuedAt: Number(r.issued_at), usedAt: r.used_at === null ? null : Number(r.used_at),
+  };
+}
+
+/** The PostgreSQL {@link Store}. */
+export class PostgresStore implements Store {
+  readonly kind = 'postgres' as const;
+  private readonly committer: GroupCommitter<AppendOp, AppendOpResult>;
+  private closed = false;
+
+  private constructor(private readonly pool: pg.Pool, private readonly schema: string) {
+    this.committer = new GroupCommitter<AppendOp, AppendOpResult>((ops) => this.commitBatch(ops));
+  }
+
+  private get s(): string {
+    return `"${this.schema}"`;
+  }
+
+  /** Connects, creates the schema when missing and applies pending migrations. */
+  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+    const schema = options.schema ?? DEFAULT_PG_SCHEMA;
+    if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new Error(`postgres schema "${schema}" must be letters, digits and _ (at most 63)`);
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 4 });
+    pool.on('error', () => { /* an idle client died; the pool replaces it on next use */ });
+    try {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1), 1)', [schema]);
+        await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+        await client.query(`CREATE TABLE IF NOT EXISTS "${schema}".schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+        const { rows } = await client.query<{ v: number | null }>(`SELECT MAX(version) AS v FROM "${schema}".schema_migrations`);
+        for (let v = rows[0]?.v ?? 0; v < PG_MIGRATIONS.length; v++) {
+          await client.query(PG_MIGRATIONS[v]!.replaceAll('{s}', `"${schema}"`));
+          await client.query(`INSERT INTO "${schema}".schema_migrations (version) VALUES ($1)`, [v + 1]);
+        }
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    } catch (err) {
+      await pool.end().catch(() => undefined);
+      throw err;
+    }
+    return new PostgresStore(pool, schema);
+  }
+
+  private async commitBatch(ops: AppendOp[]): Promise<AppendOpResult[]> {
+    const s = this.s;
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtext('${this.schema}'), 2)`);
+      const keys = batchLookupKeys(ops);
+      const existingOrders = new Map<string, string>();
+      if (keys.orders.length > 0) {
+        const { rows } = await client.query<{ website_id: string; order_id: string; transaction_id: string }>(
+          `SELECT e.website_id, e.order_id, e.transaction_id FROM ${s}.events e
+           JOIN unnest($1::text[], $2::text[]) AS k(website_id, order_id) ON e.website_id = k.website_id AND e.order_id = k.order_id`,
+          [keys.orders.map((k) => k.websiteId), keys.orders.map((k) => k.orderId)]);
+        for (const r of rows) existingOrders.set(orderKey(r.website_id, r.order_id), r.transaction_id);
+      }
+      const existingCoupons = new Map<string, CouponRecord>();
+      if (keys.coupons.length > 0) {
+        const { rows } = await client.query<CouponRow>(
+          `SELECT c.* FROM ${s}.coupons c
+           JOIN unnest($1::text[], $2::text[]) AS k(website_id, code) ON c.website_id = k.website_id AND c.code = k.code
+           FOR UPDATE OF c`,
+          [keys.coupons.map((k) => k.websiteId), keys.coupons.map((k) => k.code)]);
+        for (const r of rows) existingCoupons.set(couponKey(r.website_id, r.code), couponFromRow(r));
+      }
+      const plan = planBatch(ops, existingOrders, existingCoupons);
+      if (plan.rows.length > 0) {
+        const r = plan.rows;
+        await client.query(
+          `INSERT INTO ${s}.events (website_id, kind, order_id, transaction_id, customer_id, session_id, event_time, origin, received_at, payload)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::text[], $9::bigint[], $10::text[])`,
+          [r.map((x) => x.websiteId), r.map((x) => x.kind), r.map((x) => x.orderId), r.map((x) => x.transactionId), r.map((x) => x.customerId),
+            r.map((x) => x.sessionId), r.map((x) => x.eventTime), r.map((x) => x.origin), r.map((x) => x.receivedAt), r.map((x) => x.payload)]);
+      }
+      const fresh = plan.couponWrites.filter((w) => w.isNew).map((w) => w.record);
+      if (fresh.length > 0) {
+        await client.query(
+          `INSERT INTO ${s}.coupons (website_id, code, customer_id, discount, state, source, issued_at, used_at)
+           SELECT w, c, cu, d, st, so, ia, NULL FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::text[], $6::text[], $7::bigint[]) AS t(w, c, cu, d, st, so, ia)
+           ON CONFLICT (website_id, code) DO UPDATE SET customer_id = COALESCE(${s}.coupons.customer_id, EXCLUDED.customer_id)`,
+          [fresh.map((c) => c.websiteId), fresh.map((c) => c.code), fresh.map((c) => c.customerId), fresh.map((c) => c.discount),
+            fresh.map((c) => c.state), fresh.map((c) => c.source), fresh.map((c) => c.issuedAt)]);
+      }
+      const bound = plan.couponWrites.filter((w) => !w.isNew).map((w) => w.record);
+      if (bound.length > 0) {
+        await client.query(
+          `UPDATE ${s}.coupons c SET customer_id = t.cu FROM unnest($1::text[], $2::text[], $3::text[]) AS t(w, co, cu)
+           WHERE c.website_id = t.w AND c.code = t.co AND c.customer_id IS NULL`,
+          [bound.map((c) => c.websiteId), bound.map((c) => c.code), bound.map((c) => c.customerId)]);
+      }
+      await client.query('COMMIT');
+      return plan.results;
+    } catch (err) {
+      broken = err instanceof Error ? err : new Error(String(err));
+      await client.query('ROLLBACK').then(() => { broken = undefined; }, () => undefined);
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new Error('store is closed');
+  }
+
+  async appendPurchases(append: PurchaseAppend): Promise<PurchaseAppendResult> {
+    this.checkOpen();
+    return (await this.committer.submit({ kind: 'purchase', append })) as PurchaseAppendResult;
+  }
+
+  async appendViews(append: ViewAppend): Promise<{ recorded: number }> {
+    this.checkOpen();
+    return (await this.committer.submit({ kind: 'view', append })) as { recorded: number };
+  }
+
+  async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<number> {
+    this.checkOpen();
+    await this.committer.flush();
+    if (coupons.length === 0) return 0;
+    const r = await this.pool.query(
+      `INSERT INTO ${this.s}.coupons (website_id, code, customer_id, discount, state, source, issued_at, used_at)
+       SELECT $1, c, cu, d, 'issued', 'admin', $2, NULL FROM unnest($3::text[], $4::text[], $5::float8[]) AS t(c, cu, d)
+       ON CONFLICT (website_id, code) DO NOTHING`,
+      [websiteId, issuedAt, coupons.map((c) => c.code), coupons.map((c) => c.customerId ?? null), coupons.map((c) => c.discount ?? null)]);
+    return r.rowCount ?? 0;
+  }
+
+  async markCouponUsed(websiteId: string, code: string, usedAt: number): Promise<MarkUsedOutcome> {
+    this.checkOpen();
+    await this.committer.flush();
+    // One statement: the row lock makes a concurrent second UPDATE re-check `state` and match nothing.
+    const r = await this.pool.query(
+      `UPDATE ${this.s}.coupons SET state = 'used', used_at = $1 WHERE website_id = $2 AND code = $3 AND state = 'issued'`,
+      [usedAt, websiteId, code]);
+    if (r.rowCount === 1) return { status: 'used', usedAt };
+    const coupon = await this.getCoupon(websiteId, code);
+    return coupon === undefined ? { status: 'not_found' } : { status: 'already_used', usedAt: coupon.usedAt ?? usedAt };
+  }
+
+  async getCoupon(websiteId: string, code: string): Promise<CouponRecord | undefined> {
+    const { rows } = await this.pool.query<CouponRow>(`SELECT * FROM ${this.s}.coupons WHERE website_id = $1 AND code = $2`, [websiteId, code]);
+    return rows[0] === undefined ? undefined : couponFromRow(rows[0]);
+  }
+
+  async counts(websiteId: string): Promise<StoreCounts> {
+    const [e, c] = await Promise.all([
+      this.pool.query<{ views: string; orders: string; purchases: string }>(
+        `SELECT COUNT(*) FILTER (WHERE kind = 'view') AS views, COUNT(*) FILTER (WHERE kind = 'purchase') AS orders,
+           COUNT(DISTINCT transaction_id) FILTER (WHERE kind = 'purchase') AS purchases
+         FROM ${this.s}.events WHERE website_id = $1`, [websiteId]),
+      this.pool.query<{ issued: string; used: string }>(
+        `SELECT COUNT(*) AS issued, COUNT(*) FILTER (WHERE state = 'used') AS used FROM ${this.s}.coupons WHERE website_id = $1`, [websiteId]),
+    ]);
+    const er = e.rows[0]!;
+    const cr = c.rows[0]!;
+    return { views: Number(er.views), purchases: Number(er.purchases), orders: Number(er.orders), coupons: { issued: Number(cr.issued), used: Number(cr.used) } };
+  }
+
+  async readEvents(query: EventQuery): Promise<StoredEvent[]> {
+    const limit = Math.min(Math.max(1, Math.floor(query.limit)), MAX_READ_PAGE);
+    const where = ['seq > $1'];
+    const params: (string | number)[] = [query.afterSeq];
+    if (query.websiteId !== undefined) { params.push(query.websiteId); where.push(`website_id = $${params.length}`); }
+    if (query.kind !== undefined) { params.push(query.kind); where.push(`kind = $${params.length}`); }
+    params.push(limit);
+    const { rows } = await this.pool.query<{
+      seq: string; website_id: string; kind: 'purchase' | 'view'; order_id: string | null; transaction_id: string; customer_id: string;
+      session_id: string; event_time: string; origin: string; received_at: string; payload: string;
+    }>(`SELECT * FROM ${this.s}.events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT $${params.length}`, params);
+    return rows.map((r) => rowToStoredEvent({
+      seq: Number(r.seq), websiteId: r.website_id, kind: r.kind, orderId: r.order_id, transactionId: r.transaction_id,
+      customerId: r.customer_id, sessionId: r.session_id, eventTime: Number(r.event_time), origin: r.origin,
+      receivedAt: Number(r.received_at), payload: r.payload,
+    }));
+  }
+
+  async lastSequence(): Promise<number> {
+    const { rows } = await this.pool.query<{ seq: string | null }>(`SELECT MAX(seq) AS seq FROM ${this.s}.events`);
+    return rows[0]?.seq == null ? 0 : Number(rows[0].seq);
+  }
+
+  flush(): Promise<void> {
+    return this.committer.flush();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.committer.flush();
+    this.closed = true;
+    await this.pool.end();
+  }
+}
