@@ -1,0 +1,247 @@
+/**
+ * Builds one immutable catalog version from the products in doc order: columns chosen from the
+ * values seen, the inverted index for full text, everything hot on SharedArrayBuffers.
+ * @module
+ */
+import type { Product } from '../types.js';
+import { Growable, sharedArray } from './shared-arrays.js';
+import { charMask, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type VectorColumn } from './catalog-index.js';
+import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from './field-values.js';
+import { tokenize } from './tokenizer.js';
+
+/** Options of {@link buildCatalogState}. */
+export interface BuildOptions {
+  catalogId: string;
+  version: number;
+  /** A field given weight 0 here is left out of the full-text index. */
+  fieldWeights?: Record<string, number>;
+}
+
+/** Full-text field numbers are stored in a Uint8Array: fields beyond this many are not full-text indexed. */
+export const MAX_FULL_TEXT_FIELDS = 255;
+const MAX_TF = 65535;
+
+function fieldNamesOf(products: readonly Product[]): string[] {
+  const seen = new Set<string>();
+  for (const p of products) for (const k in p) seen.add(k);
+  return [...seen];
+}
+
+function buildTextColumn(
+  products: readonly Product[], name: string,
+): { column?: TextColumn; dictionary: string[] } {
+  const n = products.length;
+  const offsets = sharedArray(Uint32Array, n + 1);
+  const tempCodes = new Growable(Uint32Array);
+  const codeOf = new Map<string, number>();
+  const values: string[] = [];
+  for (let d = 0; d < n; d++) {
+    const vals = textValues(products[d][name]);
+    const start = tempCodes.length;
+    for (const v of vals) {
+      let code = codeOf.get(v);
+      if (code === undefined) {
+        code = values.length;
+        values.push(v);
+        codeOf.set(v, code);
+      }
+      // Distinct per doc: a multi-valued field counts a value once per product.
+      let dup = false;
+      for (let i = start; i < tempCodes.length; i++) if (tempCodes.get(i) === code) { dup = true; break; }
+      if (!dup) tempCodes.push(code);
+    }
+    offsets[d + 1] = tempCodes.length;
+  }
+  if (values.length === 0) return { dictionary: [] };
+  // Codes follow the JS (UTF-16) order of the values, so "key ascending" is "code ascending".
+  const order = values.map((_, i) => i).sort((a, b) => (values[a] < values[b] ? -1 : values[a] > values[b] ? 1 : 0));
+  const remap = new Uint32Array(values.length);
+  const dictionary: string[] = new Array(values.length);
+  order.forEach((temp, code) => { remap[temp] = code; dictionary[code] = values[temp]; });
+  const codes = sharedArray(Uint32Array, tempCodes.length);
+  const counts = new Uint32Array(values.length + 1);
+  for (let i = 0; i < tempCodes.length; i++) {
+    const c = remap[tempCodes.get(i)];
+    codes[i] = c;
+    counts[c + 1]++;
+  }
+  const valueOffsets = sharedArray(Uint32Array, values.length + 1);
+  for (let c = 0; c < values.length; c++) valueOffsets[c + 1] = valueOffsets[c] + counts[c + 1];
+  const cursor = valueOffsets.slice(0, values.length);
+  const valueDocs = sharedArray(Uint32Array, tempCodes.length);
+  for (let d = 0; d < n; d++) for (let i = offsets[d]; i < offsets[d + 1]; i++) valueDocs[cursor[codes[i]]++] = d;
+  // Text sort compares lower-cased values in JS string order; equal lower-cased values tie.
+  const lower = dictionary.map((v) => v.toLowerCase());
+  const byLower = dictionary.map((_, i) => i).sort((a, b) => (lower[a] < lower[b] ? -1 : lower[a] > lower[b] ? 1 : 0));
+  const sortRank = sharedArray(Uint32Array, values.length);
+  let rank = 0;
+  byLower.forEach((code, i) => {
+    if (i > 0 && lower[code] !== lower[byLower[i - 1]]) rank++;
+    sortRank[code] = rank;
+  });
+  return { column: { offsets, codes, dictSize: values.length, valueOffsets, valueDocs, sortRank }, dictionary };
+}
+
+function buildNumericColumn(products: readonly Product[], name: string): { numeric?: Float64Array; allNumeric: boolean } {
+  const n = products.length;
+  let numeric: Float64Array | undefined;
+  let allNumeric = true;
+  for (let d = 0; d < n; d++) {
+    const v = products[d][name];
+    if (!isPresent(v)) continue;
+    const x = numericValue(v);
+    if (Number.isNaN(x)) { allNumeric = false; continue; }
+    if (!numeric) numeric = sharedArray(Float64Array, n).fill(NaN);
+    numeric[d] = x;
+  }
+  return { numeric, allNumeric: allNumeric && numeric !== undefined };
+}
+
+function buildVectors(products: readonly Product[]): VectorColumn | undefined {
+  let dimension = 0;
+  for (const p of products) {
+    const v = p[IMAGE_VECTOR_FIELD];
+    if (Array.isArray(v) && v.length > 0) { dimension = v.length; break; }
+  }
+  if (dimension === 0) return undefined;
+  const n = products.length;
+  const data = sharedArray(Float32Array, n * dimension);
+  const present = sharedArray(Uint8Array, n);
+  for (let d = 0; d < n; d++) {
+    const v = products[d][IMAGE_VECTOR_FIELD];
+    if (!Array.isArray(v) || v.length !== dimension || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) continue;
+    data.set(v as number[], d * dimension);
+    present[d] = 1;
+  }
+  return { dimension, data, present };
+}
+
+function buildFullText(
+  products: readonly Product[], fields: FieldIndex[], fieldWeights: Record<string, number> | undefined,
+): { fullText: FullTextIndex; vocabulary: string[]; termMasks: Uint32Array } {
+  const n = products.length;
+  const fieldIds: number[] = [];
+  fields.forEach((f, i) => {
+    const weight = fieldWeights?.[f.name] ?? DEFAULT_FIELD_WEIGHTS[f.name] ?? 1;
+    if (f.kind === 'text' && weight > 0 && !NOT_FULL_TEXT_FIELDS.has(f.name) && fieldIds.length < MAX_FULL_TEXT_FIELDS) fieldIds.push(i);
+  });
+  const names = fieldIds.map((i) => fields[i].name);
+  const fieldLengths = sharedArray(Uint32Array, fieldIds.length * n);
+  const termIds = new Map<string, number>();
+  const terms: string[] = [];
+  const stamp = new Growable(Int32Array);
+  const tf = new Growable(Uint32Array);
+  const eTerm = new Growable(Uint32Array);
+  const eDoc = new Growable(Uint32Array);
+  const eField = new Growable(Uint8Array);
+  const eTf = new Growable(Uint16Array);
+  const touched: number[] = [];
+  let pass = 0;
+  // Doc-major, then field: entries of a term come out sorted by doc then field, which scoring relies on.
+  for (let d = 0; d < n; d++) {
+    const p = products[d];
+    for (let f = 0; f < names.length; f++) {
+      const vals = textValues(p[names[f]]);
+      if (vals.length === 0) continue;
+      pass++;
+      let length = 0;
+      for (const v of vals) {
+        for (const word of tokenize(v)) {
+          length++;
+          let tid = termIds.get(word);
+          if (tid === undefined) {
+            tid = terms.length;
+            terms.push(word);
+            termIds.set(word, tid);
+            stamp.ensure(tid + 1);
+            tf.ensure(tid + 1);
+          }
+          if (stamp.get(tid) !== pass) {
+            stamp.set(tid, pass);
+            tf.set(tid, 1);
+            touched.push(tid);
+          } else tf.set(tid, tf.get(tid) + 1);
+        }
+      }
+      fieldLengths[f * n + d] = length;
+      for (const tid of touched) {
+        eTerm.push(tid);
+        eDoc.push(d);
+        eField.push(f);
+        eTf.push(Math.min(MAX_TF, tf.get(tid)));
+      }
+      touched.length = 0;
+    }
+  }
+  const avgFieldLengths = names.map((_, f) => {
+    let sum = 0;
+    let docs = 0;
+    for (let d = 0; d < n; d++) {
+      const len = fieldLengths[f * n + d];
+      if (len > 0) { sum += len; docs++; }
+    }
+    return docs === 0 ? 1 : sum / docs;
+  });
+  // The vocabulary is sorted so a prefix is a contiguous range of term ids (binary search).
+  const order = terms.map((_, i) => i).sort((a, b) => (terms[a] < terms[b] ? -1 : terms[a] > terms[b] ? 1 : 0));
+  const rank = new Uint32Array(terms.length);
+  const vocabulary: string[] = new Array(terms.length);
+  order.forEach((temp, id) => { rank[temp] = id; vocabulary[id] = terms[temp]; });
+  const termMasks = new Uint32Array(terms.length);
+  for (let t = 0; t < terms.length; t++) termMasks[t] = charMask(vocabulary[t]);
+  const entries = eTerm.length;
+  const termOffsets = sharedArray(Uint32Array, terms.length + 1);
+  for (let i = 0; i < entries; i++) termOffsets[rank[eTerm.get(i)] + 1]++;
+  for (let t = 0; t < terms.length; t++) termOffsets[t + 1] += termOffsets[t];
+  const cursor = termOffsets.slice(0, terms.length);
+  const postDocs = sharedArray(Uint32Array, entries);
+  const postFields = sharedArray(Uint8Array, entries);
+  const postTf = sharedArray(Uint16Array, entries);
+  for (let i = 0; i < entries; i++) {
+    const at = cursor[rank[eTerm.get(i)]]++;
+    postDocs[at] = eDoc.get(i);
+    postFields[at] = eField.get(i);
+    postTf[at] = eTf.get(i);
+  }
+  const termDocFreq = sharedArray(Uint32Array, terms.length);
+  for (let t = 0; t < terms.length; t++) {
+    let df = 0;
+    for (let i = termOffsets[t]; i < termOffsets[t + 1]; i++) if (i === termOffsets[t] || postDocs[i] !== postDocs[i - 1]) df++;
+    termDocFreq[t] = df;
+  }
+  return {
+    fullText: { fieldIds, termCount: terms.length, termOffsets, postDocs, postFields, postTf, termDocFreq, fieldLengths, avgFieldLengths },
+    vocabulary,
+    termMasks,
+  };
+}
+
+/**
+ * Builds a catalog version from products in doc order (refIds already unique). Pure apart from
+ * allocating SharedArrayBuffers.
+ */
+export function buildCatalogState(products: Product[], options: BuildOptions): CatalogState {
+  const names = fieldNamesOf(products);
+  const fields: FieldIndex[] = [];
+  const dictionaries: string[][] = [];
+  for (const name of names) {
+    const { numeric, allNumeric } = buildNumericColumn(products, name);
+    const { column, dictionary } = name === IMAGE_VECTOR_FIELD ? { column: undefined, dictionary: [] } : buildTextColumn(products, name);
+    const kind = allNumeric ? 'numeric' : column ? 'text' : 'none';
+    fields.push({ name, kind, text: column, numeric });
+    dictionaries.push(dictionary);
+  }
+  const { fullText, vocabulary, termMasks } = buildFullText(products, fields, options.fieldWeights);
+  const docByRefId = new Map<string, number>();
+  products.forEach((p, d) => docByRefId.set(p.refId, d));
+  return {
+    index: { catalogId: options.catalogId, version: options.version, docCount: products.length, fields, fullText },
+    products,
+    docByRefId,
+    fieldByName: new Map(names.map((name, i) => [name, i])),
+    dictionaries,
+    vocabulary,
+    termMasks,
+    vectors: buildVectors(products),
+  };
+}

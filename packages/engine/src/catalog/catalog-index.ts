@@ -1,0 +1,99 @@
+/**
+ * The shapes of a built catalog. A {@link CatalogIndex} holds only numbers and typed arrays on
+ * SharedArrayBuffers, so it can be posted to a search worker (structured clone shares the memory,
+ * copies nothing). A {@link CatalogState} adds what only the owning thread needs: the products as
+ * given, refId lookup, dictionaries and the vocabulary.
+ *
+ * Both are immutable once built: a change builds a new state and swaps one reference (see catalog.ts).
+ * @module
+ */
+import type { Product } from '../types.js';
+
+/** How a field's values are treated by scope, ranges and validation. */
+export type FieldKind = 'numeric' | 'text' | 'none';
+
+/** Dictionary-encoded text values of one field (multi-valued fields have several codes per doc). */
+export interface TextColumn {
+  /** Doc `d` has the codes `codes[offsets[d] .. offsets[d+1])` (distinct, in the order given). */
+  offsets: Uint32Array;
+  codes: Uint32Array;
+  /** Dictionary size; code order is the JS string order of the values (so facet key order = code order). */
+  dictSize: number;
+  /** Inverted column: docs having code `c` are `valueDocs[valueOffsets[c] .. valueOffsets[c+1])`, ascending. */
+  valueOffsets: Uint32Array;
+  valueDocs: Uint32Array;
+  /** Per code, rank of its lower-cased value (equal lower-cased values share a rank): text sort order. */
+  sortRank: Uint32Array;
+}
+
+/** One field's columns. */
+export interface FieldIndex {
+  name: string;
+  kind: FieldKind;
+  /** Present when at least one product has a text value for the field. */
+  text?: TextColumn;
+  /** Per doc numeric value (NaN = missing); present when at least one product has one. */
+  numeric?: Float64Array;
+}
+
+/** The inverted index for full text (BM25F): postings per term, one entry per (doc, field). */
+export interface FullTextIndex {
+  /** Field index (into {@link CatalogIndex.fields}) of each full-text field, by full-text field number. */
+  fieldIds: number[];
+  /** Number of terms; term ids follow the sorted vocabulary. */
+  termCount: number;
+  /** Term `t` has the entries `[termOffsets[t], termOffsets[t+1])`, sorted by doc then field. */
+  termOffsets: Uint32Array;
+  postDocs: Uint32Array;
+  /** Full-text field number of the entry. */
+  postFields: Uint8Array;
+  /** Term frequency in that field of that doc (saturates at 65535). */
+  postTf: Uint16Array;
+  /** Number of distinct docs containing each term (for IDF). */
+  termDocFreq: Uint32Array;
+  /** Tokens of full-text field `f` in doc `d`: `fieldLengths[f * docCount + d]`. */
+  fieldLengths: Uint32Array;
+  /** Mean field length per full-text field (over docs having the field). */
+  avgFieldLengths: number[];
+}
+
+/** The worker-shareable part of a catalog version. */
+export interface CatalogIndex {
+  /** Unique per Catalog instance; with `version`, keys worker-side caches. */
+  catalogId: string;
+  version: number;
+  docCount: number;
+  fields: FieldIndex[];
+  fullText: FullTextIndex;
+}
+
+/** Image vectors (field `image_vector`), fixed dimension, for visual similarity. */
+export interface VectorColumn {
+  dimension: number;
+  /** Doc `d`'s vector is `data[d*dimension .. (d+1)*dimension)` when `present[d]` is 1. */
+  data: Float32Array;
+  present: Uint8Array;
+}
+
+/** One immutable version of a catalog. */
+export interface CatalogState {
+  index: CatalogIndex;
+  /** Products as given, by doc id (insertion order; an update keeps its position). */
+  products: Product[];
+  docByRefId: Map<string, number>;
+  fieldByName: Map<string, number>;
+  /** Per field, its dictionary (code → value); empty when the field has no text column. */
+  dictionaries: string[][];
+  /** Sorted vocabulary: term id → word. */
+  vocabulary: string[];
+  /** Per term, a 32-bit mask of the characters it contains (cheap typo-candidate filter). */
+  termMasks: Uint32Array;
+  vectors?: VectorColumn;
+}
+
+/** The mask used to prefilter typo candidates: bit `code % 32` per character. */
+export function charMask(word: string): number {
+  let mask = 0;
+  for (let i = 0; i < word.length; i++) mask |= 1 << (word.charCodeAt(i) & 31);
+  return mask >>> 0;
+}

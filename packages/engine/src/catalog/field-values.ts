@@ -1,0 +1,69 @@
+/**
+ * How a product's JSON value is read by the columns: its text values (facets, text scope, text sort,
+ * full text), its numeric value (ranges, numeric scope, number sort). Pure functions; the catalog builder
+ * and the tests' reference implementation both rely on these exact rules.
+ * @module
+ */
+
+// A decimal number written as text, e.g. "12.50", "-3", ".5", "1e3" (surrounding spaces allowed).
+const NUMERIC_STRING = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/**
+ * The numeric value of a field value: a finite JSON number, or a string that spells one ("12.50");
+ * otherwise NaN (missing). Arrays have no numeric value: numeric columns are single-valued.
+ */
+export function numericValue(value: unknown): number {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : NaN;
+  if (typeof value === 'string' && NUMERIC_STRING.test(value)) {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : NaN;
+  }
+  return NaN;
+}
+
+function scalarText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return undefined;
+}
+
+/**
+ * The text values of a field value, as facets and text scopes see them: a string as given, a number
+ * as `String(n)`, a boolean as `"true"`/`"false"`; an array gives each of its scalar elements
+ * (multi-valued field); null, objects and nested arrays give nothing.
+ */
+export function textValues(value: unknown): string[] {
+  if (value === null || value === undefined) return [];
+  if (Array.isArray(value)) {
+    const out: string[] = [];
+    for (const item of value) {
+      const s = scalarText(item);
+      if (s !== undefined) out.push(s);
+    }
+    return out;
+  }
+  const s = scalarText(value);
+  return s === undefined ? [] : [s];
+}
+
+/**
+ * True when a value counts as present for the field-kind decision (not null/undefined/object):
+ * a field is numeric when every present value has a numeric value.
+ */
+export function isPresent(value: unknown): boolean {
+  if (value === null || value === undefined) return false;
+  if (Array.isArray(value)) return true;
+  return typeof value !== 'object';
+}
+
+/** Field names never indexed for full text: identifiers and links whose words only bloat the vocabulary. */
+export const NOT_FULL_TEXT_FIELDS: ReadonlySet<string> = new Set([
+  'refId', 'url', 'link', 'image', 'images', 'image_url', 'imageUrl', 'image_vector', 'style_id',
+]);
+
+/** The reserved field holding a product's image embedding (a vector column, not text). */
+export const IMAGE_VECTOR_FIELD = 'image_vector';
+
+/** Default BM25F field weights; every other text field weighs 1. */
+export const DEFAULT_FIELD_WEIGHTS: Readonly<Record<string, number>> = { title: 3, brand: 2, search_category: 1.5 };

@@ -1,0 +1,51 @@
+/**
+ * Typed arrays backed by SharedArrayBuffers (so search workers read catalog columns without a copy),
+ * and growable builders used while a catalog is being built.
+ * @module
+ */
+
+type TypedArrayCtor<T> = { new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): T; BYTES_PER_ELEMENT: number };
+
+/** A zero-filled typed array of `length` elements on a fresh SharedArrayBuffer. */
+export function sharedArray<T>(ctor: TypedArrayCtor<T>, length: number): T {
+  // A zero-length SharedArrayBuffer is legal; keep at least one element so views stay well-formed.
+  return new ctor(new SharedArrayBuffer(Math.max(1, length) * ctor.BYTES_PER_ELEMENT), 0, length);
+}
+
+/** A growable Uint32/Int32/Float64 buffer; `toShared()` copies the used part onto a SharedArrayBuffer. */
+export class Growable<T extends Uint32Array | Int32Array | Float64Array | Uint16Array | Uint8Array> {
+  private data: T;
+  length = 0;
+  constructor(private readonly ctor: TypedArrayCtor<T> & { new (length: number): T }, capacity = 1024) {
+    this.data = new ctor(capacity);
+  }
+  push(value: number): void {
+    if (this.length === this.data.length) this.grow(this.length * 2);
+    this.data[this.length++] = value;
+  }
+  get(i: number): number {
+    return this.data[i];
+  }
+  set(i: number, value: number): void {
+    this.data[i] = value;
+  }
+  /** Ensures index `i` exists (new slots are 0). */
+  ensure(length: number): void {
+    if (length > this.data.length) this.grow(Math.max(length, this.data.length * 2));
+    if (length > this.length) this.length = length;
+  }
+  private grow(capacity: number): void {
+    const next = new this.ctor(capacity);
+    next.set(this.data as never);
+    this.data = next;
+  }
+  /** The used part, as a view (not shared, not copied). */
+  view(): T {
+    return this.data.subarray(0, this.length) as T;
+  }
+  toShared(): T {
+    const out = sharedArray(this.ctor, this.length);
+    (out as unknown as { set(a: T): void }).set(this.view());
+    return out;
+  }
+}

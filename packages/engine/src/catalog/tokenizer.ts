@@ -1,0 +1,33 @@
+/**
+ * The tokenizer shared by indexing and querying: one definition of a "word", so that what the index
+ * stores and what a query looks up can never drift apart.
+ * @module
+ */
+
+// Letters and digits of any script; everything else separates words.
+const WORD = /[\p{L}\p{N}]+/gu;
+// Combining marks left after NFKD (accents): stripped so "café" and "cafe" are the same word.
+const MARKS = /\p{M}+/gu;
+// Pure ASCII needs neither normalisation nor mark stripping: the common case skips both (fast path).
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * Folds text for matching: lower case, compatibility decomposition (NFKD), accents removed.
+ * `"Ångström ＡＢＣ"` → `"angstrom abc"`.
+ */
+export function foldText(text: string): string {
+  const lower = text.toLowerCase();
+  if (!NON_ASCII.test(lower)) return lower;
+  return lower.normalize('NFKD').replace(MARKS, '').toLowerCase();
+}
+
+/**
+ * Splits text into search words: unicode-aware, case- and accent-insensitive (NFKD, marks removed),
+ * runs of letters and digits of any script; punctuation and spaces separate words.
+ * `tokenize("Women's Café-Shorts 2XL")` → `["women", "s", "cafe", "shorts", "2xl"]`.
+ * Scripts written without spaces (CJK) give one word per run of characters.
+ */
+export function tokenize(text: string): string[] {
+  const folded = foldText(text);
+  return folded.match(WORD) ?? [];
+}

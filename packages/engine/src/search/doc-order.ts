@@ -1,0 +1,63 @@
+/**
+ * The order of results: sort keys (missing values last in both orders), then relevance score
+ * (descending), then doc id (insertion order). Pure; the same comparator selects the top-k inside a
+ * range and merges the ranges of the pool, so inline and pooled execution agree exactly.
+ * @module
+ */
+import type { CatalogIndex } from '../catalog/catalog-index.js';
+import type { PlanSortKey } from './search-plan.js';
+import type { DocComparator } from './top-k.js';
+
+// Per-doc text sort keys (rank of the first value's lower-cased form; NaN = missing), per catalog
+// version and field. Cached because building one is linear in the catalog; bounded so that old
+// versions are dropped.
+const textKeyCache = new Map<string, Float64Array>();
+const TEXT_KEY_CACHE_LIMIT = 64;
+
+/** Per-doc text sort keys of `field` (NaN for docs without a text value). */
+export function textSortKeys(index: CatalogIndex, field: number): Float64Array {
+  const cacheKey = `${index.catalogId}:${index.version}:${field}`;
+  let keys = textKeyCache.get(cacheKey);
+  if (keys) return keys;
+  const column = index.fields[field].text!;
+  keys = new Float64Array(index.docCount);
+  for (let d = 0; d < index.docCount; d++) {
+    keys[d] = column.offsets[d] < column.offsets[d + 1] ? column.sortRank[column.codes[column.offsets[d]]] : NaN;
+  }
+  if (textKeyCache.size >= TEXT_KEY_CACHE_LIMIT) textKeyCache.delete(textKeyCache.keys().next().value!);
+  textKeyCache.set(cacheKey, keys);
+  return keys;
+}
+
+/** The per-doc key arrays of the plan's sort keys (NaN = missing). */
+export function sortKeyArrays(index: CatalogIndex, sort: readonly PlanSortKey[]): Float64Array[] {
+  return sort.map((k) => (k.type === 'number' ? index.fields[k.field].numeric! : textSortKeys(index, k.field)));
+}
+
+/**
+ * The comparator of result order. `scoreOf` is omitted when there is no query text (every score is
+ * equal), which leaves insertion order after the sort keys.
+ */
+export function makeDocComparator(keys: readonly Float64Array[], desc: readonly boolean[], scoreOf?: (doc: number) => number): DocComparator {
+  const k = keys.length;
+  return (a, b) => {
+    for (let i = 0; i < k; i++) {
+      const va = keys[i][a];
+      const vb = keys[i][b];
+      if (va !== vb) {
+        if (va !== va) {
+          if (vb !== vb) continue; // both missing: the next key decides
+          return 1; // missing (NaN) goes last, in both orders
+        }
+        if (vb !== vb) return -1;
+        return desc[i] ? (va < vb ? 1 : -1) : (va < vb ? -1 : 1);
+      }
+    }
+    if (scoreOf) {
+      const sa = scoreOf(a);
+      const sb = scoreOf(b);
+      if (sa !== sb) return sa > sb ? -1 : 1;
+    }
+    return a - b;
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * The search operation: validated request → compiled plan → candidate ranges (inline, or fanned out
+ * over the worker pool for large catalogs) → merged payload.
+ * @module
+ */
+import type { Catalog } from '../catalog/catalog.js';
+import type { WebsiteSettings } from '../config.js';
+import type { SearchPayload, SearchRequest } from '../types.js';
+import { assemblePayload } from './assemble-payload.js';
+import { runPartial } from './run-partial.js';
+import { compileSearchPlan } from './search-plan.js';
+import type { SearchPool } from './search-pool.js';
+
+/** Where and how a search runs. */
+export interface SearchContext {
+  /** Catalogs with at least `pool.threshold` products run on the pool; smaller ones inline. */
+  pool?: SearchPool;
+  /** The website's settings: field weights, synonyms and redirects are used here. */
+  settings?: WebsiteSettings;
+}
+
+/**
+ * Runs a (validated) search request against a catalog and returns the documented payload. The
+ * catalog version is read once at the start, so a concurrent upsert or replace is seen entirely or
+ * not at all. Throws `AisleError('SEARCH_BAD_REQUEST')` for requests that do not fit the catalog
+ * (a range over a text field, a numeric bound on a text field, a list of values on a numeric field).
+ */
+export async function executeSearch(catalog: Catalog, request: SearchRequest, context: SearchContext = {}): Promise<SearchPayload> {
+  const state = catalog.state;
+  const settings = context.settings;
+  const { plan, extras } = compileSearchPlan(state, request, {
+    fieldWeights: { ...catalog.options.fieldWeights, ...settings?.fieldWeights },
+    synonyms: [...(catalog.options.synonyms ?? []), ...(settings?.synonyms ?? [])],
+  });
+  const n = state.index.docCount;
+  const pool = context.pool;
+  const partials = pool && !plan.matchNothing && n > 0 && n >= pool.threshold
+    ? await pool.runPartials(state.index, plan)
+    : [runPartial(state.index, plan, 0, n)];
+  return assemblePayload(state, plan, extras, partials, request, settings);
+}

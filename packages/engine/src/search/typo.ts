@@ -1,0 +1,59 @@
+/**
+ * Typo tolerance: how many edits a query word may have, and a bounded optimal-string-alignment
+ * (Damerau–Levenshtein without repeated edits of a substring) distance. Pure.
+ * @module
+ */
+
+/** Edits allowed for a query word: 0 below 5 characters, 1 from 5, 2 from 9. */
+export function allowedEdits(word: string): number {
+  return word.length >= 9 ? 2 : word.length >= 5 ? 1 : 0;
+}
+
+// Reused rows (three for OSA): distance() is synchronous, so one set per thread is safe.
+let rowA = new Int32Array(64);
+let rowB = new Int32Array(64);
+let rowC = new Int32Array(64);
+
+/**
+ * OSA distance between `a` and `b` (insert, delete, substitute, swap of two adjacent characters each
+ * cost 1), or `max + 1` as soon as it is known to exceed `max`.
+ */
+export function boundedOsaDistance(a: string, b: string, max: number): number {
+  const la = a.length;
+  const lb = b.length;
+  if (Math.abs(la - lb) > max) return max + 1;
+  if (la === 0) return lb;
+  if (lb === 0) return la;
+  if (rowA.length <= lb) { rowA = new Int32Array(lb * 2); rowB = new Int32Array(lb * 2); rowC = new Int32Array(lb * 2); }
+  let prev2 = rowA; // row i-2
+  let prev = rowB; // row i-1
+  let cur = rowC;
+  for (let j = 0; j <= lb; j++) prev[j] = j;
+  for (let i = 1; i <= la; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= lb; j++) {
+      const cb = b.charCodeAt(j - 1);
+      const cost = ca === cb ? 0 : 1;
+      let v = prev[j - 1] + cost;
+      const del = prev[j] + 1;
+      if (del < v) v = del;
+      const ins = cur[j - 1] + 1;
+      if (ins < v) v = ins;
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) {
+        const swap = prev2[j - 2] + 1;
+        if (swap < v) v = swap;
+      }
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    const t = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = t;
+  }
+  const d = prev[lb];
+  return d > max ? max + 1 : d;
+}
