@@ -1,0 +1,135 @@
+/**
+ * The attribution report of one website, computed from its stored purchase events. Pure.
+ *
+ * A product line's revenue is price × quantity. A line is *attributed* when it carries any of
+ * recommenderId, widgetId, campaignId, tacticId (each inherited from the event when the product has
+ * none), atsModel, retailBoostCollectionCampaignId, or retail-media data that verified. Per dimension,
+ * `revenue` and `units` sum the lines carrying that key and `orders` counts the distinct orders with at
+ * least one such line; `totals.attributedRevenue` is the sum over attributed lines. Retail-media spend is
+ * CPA × units over verified lines; CPC and CPM are summed as given, once per verified line. Flagged lines
+ * (HMAC invalid, timeStamp out of window) count in `flagged` and never in spend.
+ * @module
+ */
+import type { AttributionLine, AttributionReport } from '../engine-api.js';
+import type { PurchaseEventData } from '../store/store.js';
+
+/** Money and counts are rounded to this many decimals in the report. */
+export const REPORT_DECIMALS = 6;
+
+function round(n: number): number {
+  const f = 10 ** REPORT_DECIMALS;
+  return Math.round(n * f) / f;
+}
+
+class LineTable {
+  private readonly lines = new Map<string, { revenue: number; units: number; orders: Set<string> }>();
+
+  add(key: string | undefined, orderId: string, revenue: number, units: number): void {
+    if (key === undefined) return;
+    let line = this.lines.get(key);
+    if (line === undefined) this.lines.set(key, (line = { revenue: 0, units: 0, orders: new Set() }));
+    line.revenue += revenue;
+    line.units += units;
+    line.orders.add(orderId);
+  }
+
+  toLines(): AttributionLine[] {
+    return [...this.lines.entries()]
+      .map(([key, l]) => ({ key, revenue: round(l.revenue), orders: l.orders.size, units: l.units }))
+      .sort((a, b) => b.revenue - a.revenue || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+}
+
+/** Whether a product line counts as attributed (see the module comment). */
+export function isAttributedLine(event: PurchaseEventData, product: PurchaseEventData['products'][number]): boolean {
+  return (product.recommenderId ?? event.recommenderId ?? product.widgetId ?? product.campaignId ?? event.campaignId
+    ?? product.tacticId ?? event.tacticId ?? product.atsModel ?? product.retailBoostCollectionCampaignId) !== undefined
+    || (product.retailMedia !== undefined && product.retailMedia.flag === undefined);
+}
+
+/**
+ * Builds the report over `events` whose event time lies in [from, to] (ms, both optional).
+ * Every event must belong to `websiteId` and appear once (the store guarantees one row per order).
+ */
+export function buildAttributionReport(
+  websiteId: string,
+  events: Iterable<PurchaseEventData>,
+  range: { from?: string; to?: string; fromMs?: number; toMs?: number } = {},
+): AttributionReport {
+  const byRecommender = new LineTable();
+  const byWidget = new LineTable();
+  const byCampaign = new LineTable();
+  const byTactic = new LineTable();
+  const byAtsModel = new LineTable();
+  const adSets = new Map<string, { units: number; revenue: number; spend: number; clicksCost: number; milleCost: number; flagged: number }>();
+  const priceBeat = new Map<string, { discount: number; orders: number; reused: number }>();
+  const flagged: AttributionReport['flagged'] = [];
+  let revenue = 0;
+  let attributedRevenue = 0;
+  let orders = 0;
+  let units = 0;
+
+  for (const event of events) {
+    if (range.fromMs !== undefined && event.eventTimeMs < range.fromMs) continue;
+    if (range.toMs !== undefined && event.eventTimeMs > range.toMs) continue;
+    orders++;
+    const orderId = event.orderId;
+    for (const p of event.products) {
+      const lineRevenue = p.price * p.quantity;
+      revenue += lineRevenue;
+      units += p.quantity;
+      if (isAttributedLine(event, p)) attributedRevenue += lineRevenue;
+      byRecommender.add(p.recommenderId ?? event.recommenderId, orderId, lineRevenue, p.quantity);
+      byWidget.add(p.widgetId, orderId, lineRevenue, p.quantity);
+      const campaign = p.campaignId ?? event.campaignId;
+      byCampaign.add(campaign, orderId, lineRevenue, p.quantity);
+      if (p.retailBoostCollectionCampaignId !== undefined && p.retailBoostCollectionCampaignId !== campaign) {
+        byCampaign.add(p.retailBoostCollectionCampaignId, orderId, lineRevenue, p.quantity);
+      }
+      byTactic.add(p.tacticId ?? event.tacticId, orderId, lineRevenue, p.quantity);
+      byAtsModel.add(p.atsModel, orderId, lineRevenue, p.quantity);
+      const rm = p.retailMedia;
+      if (rm !== undefined) {
+        let a = adSets.get(rm.adSetId);
+        if (a === undefined) adSets.set(rm.adSetId, (a = { units: 0, revenue: 0, spend: 0, clicksCost: 0, milleCost: 0, flagged: 0 }));
+        if (rm.flag !== undefined) {
+          a.flagged++;
+          flagged.push({ orderId, refId: p.refId, reason: rm.flag });
+        } else {
+          a.units += p.quantity;
+          a.revenue += lineRevenue;
+          a.spend += (rm.costPerAction ?? 0) * p.quantity;
+          a.clicksCost += rm.costPerClick ?? 0;
+          a.milleCost += rm.costPerMille ?? 0;
+        }
+      }
+    }
+    const codesInOrder = new Set<string>();
+    for (const promo of event.priceBeatPromotions) {
+      let pb = priceBeat.get(promo.code);
+      if (pb === undefined) priceBeat.set(promo.code, (pb = { discount: 0, orders: 0, reused: 0 }));
+      pb.discount += promo.discount;
+      if (!codesInOrder.has(promo.code)) pb.orders++;
+      codesInOrder.add(promo.code);
+      if (promo.reused === true) pb.reused++;
+    }
+  }
+
+  return {
+    websiteId,
+    ...(range.from !== undefined && { from: range.from }),
+    ...(range.to !== undefined && { to: range.to }),
+    totals: { revenue: round(revenue), orders, units, attributedRevenue: round(attributedRevenue) },
+    byRecommender: byRecommender.toLines(),
+    byWidget: byWidget.toLines(),
+    byCampaign: byCampaign.toLines(),
+    byTactic: byTactic.toLines(),
+    byAtsModel: byAtsModel.toLines(),
+    retailMedia: [...adSets.entries()].map(([adSetId, a]) => ({
+      adSetId, units: a.units, revenue: round(a.revenue), spend: round(a.spend), clicksCost: round(a.clicksCost), milleCost: round(a.milleCost), flagged: a.flagged,
+    })).sort((x, y) => (x.adSetId < y.adSetId ? -1 : 1)),
+    priceBeat: [...priceBeat.entries()].map(([code, pb]) => ({ code, discount: round(pb.discount), orders: pb.orders, reused: pb.reused }))
+      .sort((x, y) => (x.code < y.code ? -1 : 1)),
+    flagged,
+  };
+}

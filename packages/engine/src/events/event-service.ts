@@ -1,0 +1,346 @@
+/**
+ * The event service: validates purchase and view bodies, checks retail-media slot data, stores events
+ * durably (group commit), acknowledges, then feeds the recommendation models through an
+ * {@link EventSink}. It also runs the coupon ledger and the attribution report, and — on PostgreSQL —
+ * polls the store for events written by other replicas.
+ * @module
+ */
+import type { StoreConfig, WebsiteConfig } from '../config.js';
+import type { AttributionReport, CouponIssue, CouponUseResult } from '../engine-api.js';
+import { AisleError, ValidationError, isAisleError } from '../errors.js';
+import { verifyRetailMedia } from '../retail-media/hmac.js';
+import { openStore } from '../store/open-store.js';
+import type { PurchaseEventData, RetailMediaFlag, Store, StoredEvent } from '../store/store.js';
+import type { EventAck, PurchaseRecord, ViewRecord } from '../types.js';
+import { randomGuid } from '../util/ids.js';
+import { buildAttributionReport } from './attribution.js';
+import { ErrorCollector, FieldChecker, isRecord, parseIsoDateTime, problemDetails } from './validate-common.js';
+import { MAX_COUPON_CODE_LENGTH, validatePurchaseRequest } from './validate-purchases.js';
+import { validateViewRequest } from './validate-views.js';
+
+/** Receives every event once it is durable (and, on replay, every stored event in order). */
+export interface EventSink {
+  onPurchase(purchase: PurchaseRecord): void;
+  onView(view: ViewRecord): void;
+}
+
+/** Options of {@link EventService.open}. */
+export interface EventServiceOptions {
+  /** Where events live; see {@link openStore} for the choice when absent. */
+  store?: StoreConfig;
+  dataDir?: string;
+  websites: readonly WebsiteConfig[];
+  sink: EventSink;
+  /** Clock (ms since the epoch); default `Date.now`. */
+  now?: () => number;
+  /** Called when the sink throws (the event stays stored and acknowledged). Default: a process warning. */
+  onSinkError?: (err: unknown) => void;
+}
+
+/** Retail-media timeStamps more than this far after the event time are flagged. */
+export const RETAIL_MEDIA_MAX_FUTURE_MS = 5 * 60_000;
+/** Default attribution window (days) when the website sets no `attributionWindowDays`. */
+export const DEFAULT_ATTRIBUTION_WINDOW_DAYS = 30;
+/** Default replica polling interval on PostgreSQL. */
+export const DEFAULT_POLL_INTERVAL_MS = 1000;
+/** Events read per page by replay, polling and reports. */
+const PAGE = 5000;
+
+/**
+ * Flags each product's retail-media data that does not verify under the website's secret, or whose
+ * timeStamp lies more than 5 minutes after, or more than the attribution window before, the event time.
+ * Pure; returns a new event.
+ */
+export function checkRetailMedia(event: PurchaseEventData, website: WebsiteConfig): PurchaseEventData {
+  if (!event.products.some((p) => p.retailMedia !== undefined)) return event;
+  const windowMs = (website.settings?.attributionWindowDays ?? DEFAULT_ATTRIBUTION_WINDOW_DAYS) * 86_400_000;
+  return {
+    ...event,
+    products: event.products.map((p) => {
+      const rm = p.retailMedia;
+      if (rm === undefined) return p;
+      let flag: RetailMediaFlag | undefined;
+      if (!verifyRetailMedia(rm, rm.hmac, website.hmacSecret)) flag = 'hmac_invalid';
+      else {
+        const ts = parseIsoDateTime(rm.timeStamp)!;
+        if (ts > event.eventTimeMs + RETAIL_MEDIA_MAX_FUTURE_MS) flag = 'timestamp_in_future';
+        else if (ts < event.eventTimeMs - windowMs) flag = 'timestamp_too_old';
+      }
+      return flag === undefined ? p : { ...p, retailMedia: { ...rm, flag } };
+    }),
+  };
+}
+
+function purchaseRecord(websiteId: string, customerId: string, sessionId: string, e: PurchaseEventData): PurchaseRecord {
+  return {
+    websiteId, customerId, sessionId, orderId: e.orderId, eventTime: e.eventTimeMs,
+    items: e.products.map((p) => ({ refId: p.refId, quantity: p.quantity, price: p.price })),
+  };
+}
+
+function storeFailure(err: unknown): never {
+  if (isAisleError(err)) throw err;
+  throw new AisleError('STORE_FAILURE', `The event store failed; nothing was acknowledged: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+}
+
+/** The event service; see the module comment and docs/events-and-stores.md. */
+export class EventService {
+  private readonly byId = new Map<string, WebsiteConfig>();
+  private readonly byClient = new Map<string, WebsiteConfig>();
+  /** This instance's id, stored with every event it writes; pollers skip their own events. */
+  private readonly origin = randomGuid();
+  private readonly now: () => number;
+  private pollCursor = 0;
+  private pollTimer: NodeJS.Timeout | undefined;
+  /** Serialises polling and replay so the sink sees each stored event in order. */
+  private readerChain: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  private constructor(
+    /** The store in use. */
+    readonly store: Store,
+    private readonly sink: EventSink,
+    options: EventServiceOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.onSinkError = options.onSinkError ?? ((err) => process.emitWarning(`aisle: event sink failed: ${(err as Error)?.stack ?? String(err)}`));
+    for (const w of options.websites) this.addWebsite(w);
+  }
+
+  private readonly onSinkError: (err: unknown) => void;
+
+  /**
+   * Opens the store (memory without `store` and `dataDir`; SQLite in `dataDir` by default; PostgreSQL
+   * when configured) and, on PostgreSQL, starts polling for other replicas' events every
+   * `pollIntervalMs` (default 1000 ms) from the store's current end.
+   */
+  static async open(options: EventServiceOptions): Promise<EventService> {
+    let store: Store;
+    try {
+      store = await openStore(options.store, options.dataDir);
+    } catch (err) {
+      storeFailure(err);
+    }
+    const service = new EventService(store, options.sink, options);
+    if (options.store?.type === 'postgres') {
+      service.pollCursor = await store.lastSequence();
+      const interval = options.store.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+      service.pollTimer = setInterval(() => { void service.pollOnce().catch(() => undefined); }, interval);
+      service.pollTimer.unref();
+    }
+    return service;
+  }
+
+  /** Adds (or replaces) a website. */
+  addWebsite(config: WebsiteConfig): void {
+    const previous = this.byId.get(config.websiteId);
+    if (previous !== undefined) this.byClient.delete(previous.client);
+    this.byId.set(config.websiteId, config);
+    this.byClient.set(config.client, config);
+  }
+
+  private website(websiteId: string): WebsiteConfig {
+    if (this.closed) throw new AisleError('ENGINE_CLOSED', 'The event service is closed.');
+    const w = this.byId.get(websiteId);
+    if (w === undefined) throw new AisleError('WEBSITE_NOT_FOUND', `Unknown website "${websiteId}".`, { details: { websiteId } });
+    return w;
+  }
+
+  private feed(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.onSinkError(err);
+    }
+  }
+
+  /**
+   * Validates a purchase body, stores its new orders durably and acknowledges. Orders already recorded
+   * for the website are not stored again; a request whose every order was already recorded answers the
+   * first event's original transactionId, otherwise the request's new one.
+   * @throws {ValidationError} for an invalid body (nothing is stored).
+   */
+  async recordPurchases(websiteId: string, body: unknown): Promise<EventAck> {
+    const website = this.website(websiteId);
+    const request = validatePurchaseRequest(body);
+    const events = request.events.map((e) => checkRetailMedia(e, website));
+    let result;
+    try {
+      result = await this.store.appendPurchases({
+        websiteId, transactionId: randomGuid(), customerId: request.customerId, sessionId: request.sessionId,
+        origin: this.origin, receivedAt: this.now(), events,
+      });
+    } catch (err) {
+      storeFailure(err);
+    }
+    for (const order of result.orders) {
+      if (order.status === 'recorded' && order.event !== undefined) {
+        const event = order.event;
+        this.feed(() => this.sink.onPurchase(purchaseRecord(websiteId, request.customerId, request.sessionId, event)));
+      }
+    }
+    return { transactionId: result.transactionId, status: 'Accepted' };
+  }
+
+  /**
+   * Validates a views body (extension), stores it durably and acknowledges.
+   * @throws {ValidationError} for an invalid body (nothing is stored).
+   */
+  async recordViews(websiteId: string, body: unknown): Promise<EventAck> {
+    this.website(websiteId);
+    const request = validateViewRequest(body);
+    const transactionId = randomGuid();
+    try {
+      await this.store.appendViews({
+        websiteId, transactionId, customerId: request.customerId, sessionId: request.sessionId,
+        origin: this.origin, receivedAt: this.now(), views: request.events,
+      });
+    } catch (err) {
+      storeFailure(err);
+    }
+    for (const v of request.events) {
+      this.feed(() => this.sink.onView({ websiteId, customerId: request.customerId, sessionId: request.sessionId, refId: v.refId, eventTime: v.eventTimeMs }));
+    }
+    return { transactionId, status: 'Accepted' };
+  }
+
+  /**
+   * The coupon call: marks a code used. `client` is the website id or its client shortcode.
+   * @throws {AisleError} `COUPON_BAD_REQUEST` (missing/empty), `COUPON_NOT_FOUND` (unknown code or client), `COUPON_ALREADY_USED`.
+   */
+  async markCouponUsed(client: string, code: string): Promise<CouponUseResult> {
+    if (this.closed) throw new AisleError('ENGINE_CLOSED', 'The event service is closed.');
+    if (typeof code !== 'string' || code.trim() === '') throw new AisleError('COUPON_BAD_REQUEST', 'The code parameter is required.', { details: { field: 'code' } });
+    if (typeof client !== 'string' || client.trim() === '') throw new AisleError('COUPON_BAD_REQUEST', 'The client parameter is required.', { details: { field: 'client' } });
+    const website = this.byId.get(client) ?? this.byClient.get(client);
+    if (website === undefined) throw new AisleError('COUPON_NOT_FOUND', `Unknown client "${client}".`, { details: { field: 'client' } });
+    let outcome;
+    try {
+      outcome = await this.store.markCouponUsed(website.websiteId, code, this.now());
+    } catch (err) {
+      storeFailure(err);
+    }
+    if (outcome.status === 'not_found') throw new AisleError('COUPON_NOT_FOUND', `Unknown coupon code "${code}".`, { details: { field: 'code' } });
+    if (outcome.status === 'already_used') {
+      throw new AisleError('COUPON_ALREADY_USED', `The coupon code "${code}" was already used at ${new Date(outcome.usedAt).toISOString()}.`, { details: { usedAt: new Date(outcome.usedAt).toISOString() } });
+    }
+    return { code, websiteId: website.websiteId, usedAt: new Date(outcome.usedAt).toISOString() };
+  }
+
+  /**
+   * Issues codes (admin API): each becomes known in state `issued`; codes already known are left as
+   * they are and not counted. Customer ids in GUID form are lower-cased like those of purchases.
+   * @throws {ValidationError} with paths `coupons[0].Code`, … for bad entries (nothing is issued).
+   */
+  async issueCoupons(websiteId: string, coupons: readonly CouponIssue[]): Promise<{ issued: number }> {
+    this.website(websiteId);
+    const errors = new ErrorCollector();
+    if (!Array.isArray(coupons)) {
+      errors.add('coupons', 'The coupons must be an array.');
+      errors.throwIfAny();
+    }
+    const valid: CouponIssue[] = [];
+    coupons.forEach((c, i) => {
+      const path = `coupons[${i}]`;
+      if (!isRecord(c)) return errors.add(path, 'The coupon must be an object.');
+      const fc = new FieldChecker(c, path, errors);
+      const code = fc.string('code', { required: true, max: MAX_COUPON_CODE_LENGTH });
+      const customerId = fc.string('customerId');
+      const discount = fc.decimal('discount', { min: 0 });
+      if (code === undefined) return;
+      valid.push({
+        code,
+        ...(customerId !== undefined && { customerId: /^[0-9a-fA-F-]{36}$/.test(customerId) ? customerId.toLowerCase() : customerId }),
+        ...(discount !== undefined && { discount }),
+      });
+    });
+    errors.throwIfAny();
+    try {
+      return { issued: await this.store.issueCoupons(websiteId, valid, this.now()) };
+    } catch (err) {
+      storeFailure(err);
+    }
+  }
+
+  /** Counters of a website: views, purchase requests, orders, coupons issued and used. */
+  async counts(websiteId: string): Promise<{ views: number; purchases: number; orders: number; coupons: { issued: number; used: number } }> {
+    this.website(websiteId);
+    return this.store.counts(websiteId);
+  }
+
+  /**
+   * The attribution report over the website's purchases with event time in [from, to] (ISO 8601, both
+   * optional, inclusive).
+   * @throws {ValidationError} for an unparseable `from` or `to`.
+   */
+  async attributionReport(websiteId: string, range: { from?: string; to?: string } = {}): Promise<AttributionReport> {
+    this.website(websiteId);
+    const errors: Record<string, string[]> = {};
+    const fromMs = range.from === undefined ? undefined : parseIsoDateTime(range.from);
+    const toMs = range.to === undefined ? undefined : parseIsoDateTime(range.to);
+    if (range.from !== undefined && fromMs === undefined) errors.from = ['The from parameter must be an ISO 8601 date-time.'];
+    if (range.to !== undefined && toMs === undefined) errors.to = ['The to parameter must be an ISO 8601 date-time.'];
+    if (Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
+    const events: PurchaseEventData[] = [];
+    for (let after = 0; ;) {
+      const page = await this.store.readEvents({ afterSeq: after, limit: PAGE, websiteId, kind: 'purchase' });
+      for (const e of page) if (e.kind === 'purchase') events.push(e.purchase);
+      if (page.length < PAGE) break;
+      after = page.at(-1)!.seq;
+    }
+    return buildAttributionReport(websiteId, events, {
+      ...(range.from !== undefined && { from: range.from, fromMs }), ...(range.to !== undefined && { to: range.to, toMs }),
+    });
+  }
+
+  private feedStored(e: StoredEvent): void {
+    if (!this.byId.has(e.websiteId)) return;
+    if (e.kind === 'purchase') this.feed(() => this.sink.onPurchase(purchaseRecord(e.websiteId, e.customerId, e.sessionId, e.purchase)));
+    else this.feed(() => this.sink.onView({ websiteId: e.websiteId, customerId: e.customerId, sessionId: e.sessionId, refId: e.view.refId, eventTime: e.view.eventTimeMs }));
+  }
+
+  private exclusive(fn: () => Promise<void>): Promise<void> {
+    const run = this.readerChain.then(fn);
+    this.readerChain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Feeds the sink with every stored event of the configured websites, in store order (model rebuild at start). */
+  replay(): Promise<void> {
+    return this.exclusive(async () => {
+      let after = 0;
+      for (;;) {
+        const page = await this.store.readEvents({ afterSeq: after, limit: PAGE });
+        for (const e of page) this.feedStored(e);
+        if (page.length > 0) after = page.at(-1)!.seq;
+        if (page.length < PAGE) break;
+      }
+      this.pollCursor = Math.max(this.pollCursor, after);
+    });
+  }
+
+  /**
+   * Reads the events other replicas stored since the last poll and feeds them to the sink (PostgreSQL;
+   * runs every `pollIntervalMs` on its own, callable directly).
+   */
+  pollOnce(): Promise<void> {
+    return this.exclusive(async () => {
+      if (this.closed) return;
+      for (;;) {
+        const page = await this.store.readEvents({ afterSeq: this.pollCursor, limit: PAGE });
+        for (const e of page) if (e.origin !== this.origin) this.feedStored(e);
+        if (page.length > 0) this.pollCursor = page.at(-1)!.seq;
+        if (page.length < PAGE) break;
+      }
+    });
+  }
+
+  /** Stops polling, flushes pending batches and closes the store. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.pollTimer !== undefined) clearInterval(this.pollTimer);
+    await this.readerChain;
+    this.closed = true;
+    await this.store.close();
+  }
+}

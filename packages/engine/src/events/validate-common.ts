@@ -1,0 +1,260 @@
+/**
+ * Building blocks of event-body validation: an error collector keyed by property path, field look-up
+ * (camelCase as in the spec, PascalCase accepted too), and checks for the spec's types (GUID, ISO 8601
+ * date-time, integer, decimal, bounded strings). Pure functions.
+ * @module
+ */
+import type { ProblemDetails } from '../types.js';
+import { ValidationError } from '../errors.js';
+import { newTraceId } from '../util/ids.js';
+
+/** The `type` of validation problem details (as in the spec's sample). */
+export const VALIDATION_PROBLEM_TYPE = 'https://tools.ietf.org/html/rfc9110#section-15.5.1';
+/** The `title` of validation problem details. */
+export const VALIDATION_PROBLEM_TITLE = 'One or more validation errors occurred.';
+/** At most this many error paths are listed; beyond, the key `$` says the list was cut. */
+export const MAX_LISTED_ERRORS = 200;
+/** Longest id-like string (orderId, refId, paymentMethod, tacticLabel, atsModel, codes…), in UTF-16 code units. */
+export const MAX_ID_LENGTH = 256;
+/** Longest URL (currentUrl, referralUrl), in UTF-16 code units. */
+export const MAX_URL_LENGTH = 2048;
+/** Largest accepted decimal magnitude (prices, discounts, costs). */
+export const MAX_DECIMAL = 1e12;
+
+/** Collects validation messages per path, in insertion order. */
+export class ErrorCollector {
+  readonly errors: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  private count = 0;
+  private truncated = false;
+
+  add(path: string, message: string): void {
+    const list = this.errors[path];
+    if (list !== undefined) {
+      list.push(message);
+      return;
+    }
+    if (this.count >= MAX_LISTED_ERRORS) {
+      this.truncated = true;
+      return;
+    }
+    this.count++;
+    this.errors[path] = [message];
+  }
+
+  get hasErrors(): boolean {
+    return this.count > 0;
+  }
+
+  /** Throws the {@link ValidationError} when anything was collected. */
+  throwIfAny(): void {
+    if (!this.hasErrors) return;
+    const errors: Record<string, string[]> = {};
+    for (const [k, v] of Object.entries(this.errors)) errors[k] = v;
+    if (this.truncated) (errors.$ ??= []).push(`More than ${MAX_LISTED_ERRORS} fields are invalid; only the first ${MAX_LISTED_ERRORS} are listed.`);
+    throw new ValidationError(problemDetails(errors));
+  }
+}
+
+/** Problem details of a validation failure, with a fresh trace id. */
+export function problemDetails(errors: Record<string, string[]>): ProblemDetails {
+  return { type: VALIDATION_PROBLEM_TYPE, title: VALIDATION_PROBLEM_TITLE, status: 400, errors, traceId: newTraceId() };
+}
+
+/** A plain JSON object (not an array, not null). */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** `refId` → `RefId`. */
+export function pascal(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+/** A field read from a body object: its value (undefined when absent or null) and the key it was sent under. */
+export interface FieldValue {
+  value: unknown;
+  /** The key as sent (camelCase or PascalCase); the camelCase name when absent. */
+  sentAs: string;
+}
+
+/** Reads `name` (camelCase) or its PascalCase form; own properties only; `null` counts as absent. */
+export function field(obj: Record<string, unknown>, name: string): FieldValue {
+  if (Object.hasOwn(obj, name) && obj[name] !== null) return { value: obj[name], sentAs: name };
+  const p = pascal(name);
+  if (Object.hasOwn(obj, p) && obj[p] !== null) return { value: obj[p], sentAs: p };
+  return { value: undefined, sentAs: name };
+}
+
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+// eslint-disable-next-line no-control-regex
+const BAD_CHARS = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+const DECIMAL_STRING = /^[+-]?\d{1,15}(?:\.\d{1,12})?$/;
+
+/** Parses an ISO 8601 date-time (RFC 3339 profile; no offset = UTC; years 1970–9999) to ms, or undefined. */
+export function parseIsoDateTime(s: string): number | undefined {
+  const m = ISO_DATE_TIME.exec(s);
+  if (m === null) return undefined;
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  const millis = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, '0'));
+  if (year < 1970 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > daysInMonth) return undefined;
+  let offsetMinutes = 0;
+  const zone = m[8];
+  if (zone !== undefined && zone !== 'Z' && zone !== 'z') {
+    const sign = zone[0] === '-' ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    const oh = Number(digits.slice(0, 2));
+    const om = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
+    if (oh > 23 || om > 59) return undefined;
+    offsetMinutes = sign * (oh * 60 + om);
+  }
+  return Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
+}
+
+/** Checks of one object's fields, reporting under `prefix` + PascalCase field name. */
+export class FieldChecker {
+  constructor(
+    private readonly obj: Record<string, unknown>,
+    private readonly prefix: string,
+    private readonly errors: ErrorCollector,
+    /** Top-level objects report the key as sent; nested ones in PascalCase. */
+    private readonly topLevel = false,
+  ) {}
+
+  /** The error path of a field. */
+  path(name: string, sentAs?: string): string {
+    const key = this.topLevel ? (sentAs ?? name) : pascal(name);
+    return this.prefix === '' ? key : `${this.prefix}.${key}`;
+  }
+
+  /** True when the field is present (not undefined/null) under either spelling. */
+  has(name: string): boolean {
+    return field(this.obj, name).value !== undefined;
+  }
+
+  raw(name: string): FieldValue {
+    return field(this.obj, name);
+  }
+
+  private required(name: string, f: FieldValue): void {
+    this.errors.add(this.path(name, f.sentAs), `The ${pascal(name)} field is required.`);
+  }
+
+  /** A string; required ones must not be empty or blank. */
+  string(name: string, opts: { required?: boolean; max?: number } = {}): string | undefined {
+    const f = field(this.obj, name);
+    const max = opts.max ?? MAX_ID_LENGTH;
+    if (f.value === undefined) {
+      if (opts.required) this.required(name, f);
+      return undefined;
+    }
+    const p = this.path(name, f.sentAs);
+    if (typeof f.value !== 'string') {
+      this.errors.add(p, `The ${pascal(name)} field must be a string.`);
+      return undefined;
+    }
+    if (f.value.trim() === '') {
+      if (opts.required) this.required(name, f);
+      else this.errors.add(p, `The ${pascal(name)} field must not be empty when present.`);
+      return undefined;
+    }
+    if (f.value.length > max) {
+      this.errors.add(p, `The ${pascal(name)} field must be at most ${max} characters long.`);
+      return undefined;
+    }
+    if (BAD_CHARS.test(f.value)) {
+      this.errors.add(p, `The ${pascal(name)} field must not contain NUL characters or unpaired surrogates.`);
+      return undefined;
+    }
+    return f.value;
+  }
+
+  /** A GUID (8-4-4-4-12 hex digits), returned lower-cased. */
+  guid(name: string, opts: { required?: boolean } = {}): string | undefined {
+    const f = field(this.obj, name);
+    if (f.value === undefined || f.value === '') {
+      if (opts.required) this.required(name, f);
+      else if (f.value === '') this.errors.add(this.path(name, f.sentAs), `The ${pascal(name)} field must be a GUID when present.`);
+      return undefined;
+    }
+    if (typeof f.value !== 'string' || !GUID.test(f.value)) {
+      this.errors.add(this.path(name, f.sentAs), `The ${pascal(name)} field must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx).`);
+      return undefined;
+    }
+    return f.value.toLowerCase();
+  }
+
+  /** An ISO 8601 date-time string; returns it as sent and in ms. */
+  dateTime(name: string, opts: { required?: boolean } = {}): { text: string; ms: number } | undefined {
+    const f = field(this.obj, name);
+    if (f.value === undefined || f.value === '') {
+      if (opts.required) this.required(name, f);
+      return undefined;
+    }
+    const ms = typeof f.value === 'string' && f.value.length <= 64 ? parseIsoDateTime(f.value) : undefined;
+    if (ms === undefined) {
+      this.errors.add(this.path(name, f.sentAs), `The ${pascal(name)} field must be an ISO 8601 date-time such as 2024-05-01T12:00:00Z (years 1970-9999).`);
+      return undefined;
+    }
+    return { text: f.value as string, ms };
+  }
+
+  /** A JSON integer within [min, max]. */
+  integer(name: string, opts: { required?: boolean; min: number; max: number }): number | undefined {
+    const f = field(this.obj, name);
+    if (f.value === undefined) {
+      if (opts.required) this.required(name, f);
+      return undefined;
+    }
+    if (typeof f.value !== 'number' || !Number.isSafeInteger(f.value) || f.value < opts.min || f.value > opts.max) {
+      this.errors.add(this.path(name, f.sentAs), `The ${pascal(name)} field must be an integer from ${opts.min} to ${opts.max}.`);
+      return undefined;
+    }
+    return f.value;
+  }
+
+  /** A decimal: a JSON number or a decimal string such as "12.50", within [min, max]. */
+  decimal(name: string, opts: { required?: boolean; min: number; max?: number }): number | undefined {
+    const f = field(this.obj, name);
+    if (f.value === undefined || f.value === '') {
+      if (opts.required) this.required(name, f);
+      else if (f.value === '') this.errors.add(this.path(name, f.sentAs), `The ${pascal(name)} field must be a decimal number when present.`);
+      return undefined;
+    }
+    const max = opts.max ?? MAX_DECIMAL;
+    let n: number | undefined;
+    if (typeof f.value === 'number') n = f.value;
+    else if (typeof f.value === 'string' && f.value.length <= 40 && DECIMAL_STRING.test(f.value)) n = Number(f.value);
+    if (n === undefined || !Number.isFinite(n) || n < opts.min || n > max) {
+      this.errors.add(this.path(name, f.sentAs), `The ${pascal(name)} field must be a decimal number from ${opts.min} to ${max}.`);
+      return undefined;
+    }
+    return n === 0 ? 0 : n; // no -0
+  }
+
+  /** An array of at least `min` and at most `max` elements. */
+  array(name: string, opts: { required?: boolean; min: number; max: number }): { items: unknown[]; path: string } | undefined {
+    const f = field(this.obj, name);
+    if (f.value === undefined) {
+      if (opts.required) this.required(name, f);
+      return undefined;
+    }
+    const p = this.path(name, f.sentAs);
+    if (!Array.isArray(f.value)) {
+      this.errors.add(p, `The ${pascal(name)} field must be an array.`);
+      return undefined;
+    }
+    if (f.value.length < opts.min) {
+      this.errors.add(p, `The ${pascal(name)} field must contain at least ${opts.min} item${opts.min === 1 ? '' : 's'}.`);
+      return undefined;
+    }
+    if (f.value.length > opts.max) {
+      this.errors.add(p, `The ${pascal(name)} field must contain at most ${opts.max} items.`);
+      return undefined;
+    }
+    return { items: f.value, path: p };
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Validation of the views body (extension `POST {events_url}/3.0/events/views`):
+ * `{customerId, sessionId, events: [{currentUrl, eventTime, refId, referralUrl?, recommenderId?, tacticId?, clickId?}]}`.
+ * Same conventions and error shape as purchases.
+ * @module
+ */
+import type { ViewEventData } from '../store/store.js';
+import { ErrorCollector, FieldChecker, MAX_URL_LENGTH, isRecord } from './validate-common.js';
+
+/** Most view events in one request. */
+export const MAX_VIEWS_PER_REQUEST = 500;
+
+/** A validated views request. */
+export interface ValidViewRequest {
+  customerId: string;
+  sessionId: string;
+  events: ViewEventData[];
+}
+
+/**
+ * Validates a views body; see {@link validatePurchaseRequest} for the conventions.
+ * @throws {ValidationError} listing every failure.
+ */
+export function validateViewRequest(body: unknown): ValidViewRequest {
+  const errors = new ErrorCollector();
+  if (!isRecord(body)) {
+    errors.add('$', 'The request body must be a JSON object.');
+    errors.throwIfAny();
+  }
+  const c = new FieldChecker(body as Record<string, unknown>, '', errors, true);
+  const customerId = c.guid('customerId', { required: true });
+  const sessionId = c.guid('sessionId', { required: true });
+  const events: ViewEventData[] = [];
+  const list = c.array('events', { required: true, min: 1, max: MAX_VIEWS_PER_REQUEST });
+  list?.items.forEach((e, i) => {
+    const path = `${list.path}[${i}]`;
+    if (!isRecord(e)) {
+      errors.add(path, 'The event must be a JSON object.');
+      return;
+    }
+    const ec = new FieldChecker(e, path, errors);
+    const currentUrl = ec.string('currentUrl', { required: true, max: MAX_URL_LENGTH });
+    const eventTime = ec.dateTime('eventTime', { required: true });
+    const refId = ec.string('refId', { required: true });
+    const referralUrl = ec.string('referralUrl', { max: MAX_URL_LENGTH });
+    const recommenderId = ec.guid('recommenderId');
+    const tacticId = ec.guid('tacticId');
+    const clickId = ec.guid('clickId');
+    if (currentUrl === undefined || eventTime === undefined || refId === undefined) return;
+    events.push({
+      refId, currentUrl, eventTime: eventTime.text, eventTimeMs: eventTime.ms,
+      ...(referralUrl !== undefined && { referralUrl }), ...(recommenderId !== undefined && { recommenderId }),
+      ...(tacticId !== undefined && { tacticId }), ...(clickId !== undefined && { clickId }),
+    });
+  });
+  errors.throwIfAny();
+  return { customerId: customerId!, sessionId: sessionId!, events };
+}
