@@ -1,0 +1,85 @@
+/** fast-check arbitraries of small catalogs and search requests built from their words. */
+import fc from 'fast-check';
+import type { Product, SearchRequest, SortFieldSpec } from '../../types.js';
+
+export const WORDS = ['Red', 'red', 'Café', 'cafe', 'shirt', 'shirts', 'blue', 'Ångström', 'über', 'phone', 'iphone',
+  'smartphone', 'television', 'televisions', 'tv', 'Shoes', 'shoe', 'garden', 'gardening', 'x'];
+export const BRANDS = ['Acme', 'acme', 'Zeta', 'Ålpha', 'Beta', 'β'];
+export const TAGS = ['new', 'sale', 'eco', 'Eco', ''];
+
+const maybe = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(arb, { nil: undefined, freq: 3 });
+// Present about one time in five: several rare scope keys still combine now and then.
+const rarely = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
+  fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
+
+const priceArb = fc.oneof(
+  fc.integer({ min: -5, max: 50 }),
+  fc.constantFrom(0, -0, 12.5, 1e300, -1e300, 0.1),
+  fc.constantFrom('12.50', '7', ' 3 ', '1e2'),
+);
+
+const productBody = fc.record({
+  title: maybe(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }).map((w) => w.join(' '))),
+  brand: maybe(fc.oneof(fc.constantFrom(...BRANDS), fc.constant(null))),
+  tags: maybe(fc.array(fc.constantFrom(...TAGS), { maxLength: 3 })),
+  price: maybe(priceArb),
+  rating: maybe(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constant(null))),
+  color: maybe(fc.oneof(fc.constantFrom('Red', 'blue', 'Blue', 'grün'), fc.integer({ min: 1, max: 3 }))),
+  stock: maybe(fc.constantFrom('1', '2', '10', '-1')),
+});
+
+/** Catalogs of 0..n products with unique refIds and optional fields. */
+export function catalogArb(maxProducts = 100): fc.Arbitrary<Product[]> {
+  // Small catalogs find edge cases; bigger ones (more than 32 products) split into several pool ranges.
+  const bodies = fc.oneof(fc.array(productBody, { maxLength: maxProducts }), fc.array(productBody, { minLength: Math.min(40, maxProducts), maxLength: maxProducts }));
+  return bodies.map((bodies) => bodies.map((b, i) => {
+    const p: Product = { refId: `p${i}` };
+    for (const [k, v] of Object.entries(b)) if (v !== undefined) p[k] = v;
+    return p;
+  }));
+}
+
+const typo = (w: string): string => (w.length > 5 ? w.slice(0, 2) + w[3] + w[2] + w.slice(4) : w);
+
+const queryArb = fc.oneof(
+  { weight: 3, arbitrary: fc.constant('') },
+  { weight: 1, arbitrary: fc.constantFrom('  ', '!!', '-') },
+  { weight: 4, arbitrary: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 2 }).map((w) => w.join(' ')) },
+  { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...WORDS), fc.integer({ min: 1, max: 4 })).map(([w, n]) => w.slice(0, n)) },
+  { weight: 1, arbitrary: fc.constantFrom(...WORDS).map(typo) },
+  { weight: 1, arbitrary: fc.constant('zzzz') },
+);
+
+const scopeArb = fc.record({
+  brand: rarely(fc.oneof(fc.subarray(BRANDS), fc.subarray(BRANDS).map((not) => ({ not })))),
+  tags: rarely(fc.subarray(TAGS)),
+  price: rarely(fc.record({ min: maybe(fc.integer({ min: -5, max: 50 })), max: maybe(fc.integer({ min: -5, max: 60 })), not: rarely(fc.array(fc.constantFrom(7, 12.5, 0), { maxLength: 2 })) })
+    .map((c) => Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)))),
+  stock: rarely(fc.record({ min: fc.integer({ min: -1, max: 5 }) })),
+  color: rarely(fc.subarray(['Red', 'blue', '2'])),
+  nope: rarely(fc.constantFrom(['a'], { min: 1 }, { not: ['a'] })),
+}).map((s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)));
+
+const sortArb: fc.Arbitrary<SortFieldSpec[]> = fc.array(
+  fc.tuple(fc.constantFrom('price', 'brand', 'title', 'color', 'rating', 'stock', 'nope'), fc.constantFrom('asc', 'desc'), fc.constantFrom('number', 'text'))
+    .map(([field, order, type]) => ({ [field]: { order, type } }) as SortFieldSpec),
+  { maxLength: 3 },
+);
+
+/** Random requests over the generated catalogs' fields. */
+export const requestArb: fc.Arbitrary<SearchRequest> = fc.record({
+  q: queryArb,
+  start: fc.integer({ min: 0, max: 12 }),
+  size: fc.integer({ min: 0, max: 12 }),
+  scope: maybe(scopeArb),
+  aggregations: maybe(fc.subarray(['brand', 'tags', 'color', 'title', 'price', 'nope'])),
+  range_fields: maybe(fc.oneof({ weight: 5, arbitrary: fc.subarray(['price', 'rating', 'stock', 'nope']) }, { weight: 1, arbitrary: fc.constant(['brand']) })),
+  sort_fields: maybe(sortArb),
+}).map((r) => {
+  const request: SearchRequest = { website_id: 'w', client: 'c', q: r.q, start: r.start, size: r.size };
+  if (r.scope) request.scope = r.scope as SearchRequest['scope'];
+  if (r.aggregations) request.aggregations = r.aggregations;
+  if (r.range_fields) request.range_fields = r.range_fields;
+  if (r.sort_fields) request.sort_fields = r.sort_fields;
+  return request;
+});

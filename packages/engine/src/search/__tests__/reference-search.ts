@@ -1,0 +1,138 @@
+/**
+ * A plain reference implementation of search semantics over an array of objects (filter, count,
+ * min/max, sort), written for clarity, not speed. Property tests compare the engine against it.
+ */
+import { DEFAULT_FIELD_WEIGHTS, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from '../../catalog/field-values.js';
+import { tokenize } from '../../catalog/tokenizer.js';
+import type { FacetBucket, NumericRange, NumericScope, Product, SearchRequest, TextScope } from '../../types.js';
+
+export class ReferenceBadRequest extends Error {}
+
+/** Plain OSA distance (no bound). */
+export function osa(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+export type Kind = 'numeric' | 'text' | 'none' | 'unknown';
+
+export function fieldKind(products: readonly Product[], field: string): Kind {
+  const present = products.map((p) => p[field]).filter((v) => isPresent(v));
+  if (products.every((p) => !(field in p))) return 'unknown';
+  if (present.length > 0 && present.every((v) => !Number.isNaN(numericValue(v)))) return 'numeric';
+  if (field !== 'image_vector' && products.some((p) => textValues(p[field]).length > 0)) return 'text';
+  return 'none';
+}
+
+function docTokens(kindOf: (field: string) => Kind, p: Product, weights: Record<string, number>): Set<string> {
+  const tokens = new Set<string>();
+  for (const field of Object.keys(p)) {
+    const weight = weights[field] ?? DEFAULT_FIELD_WEIGHTS[field] ?? 1;
+    if (weight <= 0 || NOT_FULL_TEXT_FIELDS.has(field) || kindOf(field) !== 'text') continue;
+    for (const v of textValues(p[field])) for (const t of tokenize(v)) tokens.add(t);
+  }
+  return tokens;
+}
+
+function wordMatches(word: string, isLast: boolean, tokens: Set<string>, synonyms: string[]): boolean {
+  if (tokens.has(word) || synonyms.some((s) => tokens.has(s))) return true;
+  const edits = word.length >= 9 ? 2 : word.length >= 5 ? 1 : 0;
+  for (const t of tokens) {
+    if (isLast && t.startsWith(word)) return true;
+    if (edits > 0 && osa(word, t) <= edits) return true;
+  }
+  return false;
+}
+
+function scopeMatcher(products: readonly Product[], name: string, cond: TextScope | NumericScope): ((p: Product) => boolean) | undefined {
+  const kind = fieldKind(products, name);
+  if (Array.isArray(cond)) {
+    if (kind === 'numeric') throw new ReferenceBadRequest(name);
+    return (p) => textValues(p[name]).some((v) => cond.includes(v));
+  }
+  const c = cond as NumericScope & { not?: unknown[] };
+  if (c.min === undefined && c.max === undefined && Array.isArray(c.not) && c.not.length > 0 && typeof c.not[0] === 'string') {
+    if (kind === 'numeric') throw new ReferenceBadRequest(name);
+    return (p) => !textValues(p[name]).some((v) => (c.not as unknown[]).includes(v));
+  }
+  const exclusionOnly = c.min === undefined && c.max === undefined && c.not !== undefined;
+  if (exclusionOnly && c.not!.length === 0) return undefined;
+  if (kind === 'text') throw new ReferenceBadRequest(name);
+  if (kind !== 'numeric') return exclusionOnly ? undefined : () => false;
+  return (p) => {
+    const v = numericValue(p[name]);
+    if (Number.isNaN(v)) return exclusionOnly;
+    return v >= (c.min ?? -Infinity) && v <= (c.max ?? Infinity) && !(c.not ?? []).includes(v);
+  };
+}
+
+export interface ReferenceResult {
+  /** All matches, ordered by sort keys then doc order (relevance ignored). */
+  matches: Product[];
+  total: number;
+  aggregations: Record<string, FacetBucket[]>;
+  ranges: Record<string, NumericRange>;
+}
+
+/** Sort key tuple of a product for the request's sort_fields (undefined = missing). */
+export function sortTuple(p: Product, request: SearchRequest): (number | string | undefined)[] {
+  return (request.sort_fields ?? []).map((spec) => {
+    const [name, { type }] = Object.entries(spec)[0];
+    if (type === 'number') {
+      const v = numericValue(p[name]);
+      return Number.isNaN(v) ? undefined : v;
+    }
+    const first = textValues(p[name])[0];
+    return first === undefined ? undefined : first.toLowerCase();
+  });
+}
+
+export function compareTuples(a: (number | string | undefined)[], b: (number | string | undefined)[], request: SearchRequest): number {
+  const specs = request.sort_fields ?? [];
+  for (let i = 0; i < a.length; i++) {
+    const va = a[i];
+    const vb = b[i];
+    if (va === vb) continue;
+    if (va === undefined) return 1;
+    if (vb === undefined) return -1;
+    const desc = Object.values(specs[i])[0].order === 'desc';
+    return (va < vb ? -1 : 1) * (desc ? -1 : 1);
+  }
+  return 0;
+}
+
+/** The reference search. Throws ReferenceBadRequest where the engine must answer 400. */
+export function referenceSearch(products: readonly Product[], request: SearchRequest, synonymGroups: string[][] = []): ReferenceResult {
+  const words = tokenize(request.q);
+  const synonymsOf = (w: string): string[] => synonymGroups.filter((g) => g.includes(w)).flat().filter((s) => s !== w);
+  const conditions = Object.entries(request.scope ?? {}).map(([name, cond]) => scopeMatcher(products, name, cond));
+  for (const name of request.range_fields ?? []) if (fieldKind(products, name) === 'text') throw new ReferenceBadRequest(name);
+  const kinds = new Map<string, Kind>();
+  const kindOf = (field: string): Kind => kinds.get(field) ?? kinds.set(field, fieldKind(products, field)).get(field)!;
+  let matches = products.filter((p) => {
+    const tokens = words.length > 0 ? docTokens(kindOf, p, {}) : new Set<string>();
+    return words.every((w, i) => wordMatches(w, i === words.length - 1, tokens, synonymsOf(w))) && conditions.every((c) => !c || c(p));
+  });
+  const aggregations: Record<string, FacetBucket[]> = {};
+  for (const name of request.aggregations ?? []) {
+    const counts = new Map<string, number>();
+    if (name !== 'image_vector') for (const p of matches) for (const v of new Set(textValues(p[name]))) counts.set(v, (counts.get(v) ?? 0) + 1);
+    aggregations[name] = [...counts].map(([key, doc_count]) => ({ key, doc_count }))
+      .sort((a, b) => b.doc_count - a.doc_count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+  const ranges: Record<string, NumericRange> = {};
+  for (const name of request.range_fields ?? []) {
+    const values = fieldKind(products, name) === 'numeric' ? matches.map((p) => numericValue(p[name])).filter((v) => !Number.isNaN(v)) : [];
+    ranges[name] = values.length === 0 ? { min: null, max: null } : { min: Math.min(...values), max: Math.max(...values) };
+  }
+  const order = new Map(products.map((p, i) => [p, i]));
+  matches = matches.slice().sort((a, b) => compareTuples(sortTuple(a, request), sortTuple(b, request), request) || order.get(a)! - order.get(b)!);
+  return { matches, total: matches.length, aggregations, ranges };
+}

@@ -1,0 +1,65 @@
+/**
+ * The engine against a plain reference implementation, on random catalogs and requests: totals,
+ * facets, ranges and the order of sorted pages must be identical — inline and on the worker pool
+ * (threshold 0, so every search fans out). One contract suite, two executions.
+ */
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Catalog } from '../catalog/catalog.js';
+import { isAisleError } from '../errors.js';
+import type { Product, SearchPayload, SearchRequest } from '../types.js';
+import { executeSearch } from './execute-search.js';
+import { SearchPool } from './search-pool.js';
+import { validateSearchRequest } from './validate-search-request.js';
+import { compareTuples, ReferenceBadRequest, referenceSearch, sortTuple } from './__tests__/reference-search.js';
+import { catalogArb, requestArb } from './__tests__/random-catalog.js';
+
+type Run = (catalog: Catalog, request: SearchRequest) => Promise<SearchPayload>;
+
+async function checkAgainstReference(run: Run, products: Product[], request: SearchRequest): Promise<void> {
+  validateSearchRequest(request); // the generator only makes valid bodies
+  const catalog = new Catalog();
+  await catalog.upsert(products);
+  let expected;
+  try {
+    expected = referenceSearch(products, request);
+  } catch (err) {
+    if (!(err instanceof ReferenceBadRequest)) throw err;
+    await expect(run(catalog, request)).rejects.toSatisfy((e: unknown) => isAisleError(e) && e.code === 'SEARCH_BAD_REQUEST');
+    return;
+  }
+  const payload = await run(catalog, request);
+  expect(payload.total_results).toBe(expected.total);
+  expect(payload.aggregations ?? {}).toEqual(expected.aggregations);
+  expect(payload.ranges ?? {}).toEqual(expected.ranges);
+  const size = request.size ?? 20;
+  const page = expected.matches.slice(request.start, request.start + size);
+  expect(payload.result.length).toBe(page.length);
+  if (request.q.trim() === '' || payload.result.length === 0) {
+    // No text: the order is fully determined (sort keys, then insertion order).
+    expect(payload.result.map((p) => p.refId)).toEqual(page.map((p) => p.refId));
+  } else {
+    // With text, ties of the sort keys are ordered by relevance: compare the keys of the page.
+    const matched = new Set(expected.matches.map((p) => p.refId));
+    for (const p of payload.result) expect(matched.has(p.refId)).toBe(true);
+    const keys = (list: Product[]) => list.map((p) => sortTuple(p, request));
+    expect(keys(payload.result)).toEqual(keys(page));
+    for (let i = 1; i < payload.result.length; i++) {
+      expect(compareTuples(sortTuple(payload.result[i - 1], request), sortTuple(payload.result[i], request), request)).toBeLessThanOrEqual(0);
+    }
+  }
+}
+
+function contract(name: string, run: Run, numRuns: number): void {
+  describe(name, () => {
+    it('matches the reference implementation on random catalogs and requests', async () => {
+      await fc.assert(fc.asyncProperty(catalogArb(100), requestArb, (products, request) => checkAgainstReference(run, products, request)), { numRuns });
+    });
+  });
+}
+
+contract('executeSearch inline', (catalog, request) => executeSearch(catalog, request), 200);
+
+const pool = new SearchPool({ workers: 2, threshold: 0 });
+afterAll(() => pool.close());
+contract('executeSearch on the pool (threshold 0)', (catalog, request) => executeSearch(catalog, request, { pool }), 100);
