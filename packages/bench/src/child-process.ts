@@ -1,0 +1,58 @@
+/**
+ * Running a benchmark step in its own Node process (so that one engine's heap, JIT state and garbage
+ * do not colour another's figures): fork a script, send it one message, await one reply.
+ * @module
+ */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** Runs `script` (a path relative to this package's src/ or dist/ directory, without extension) with `input`. */
+export function runInChild<I, O>(script: string, input: I, options: { timeoutMs: number; maxOldSpaceMb?: number }): Promise<O> {
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  const path = fileURLToPath(new URL(`./${script}${ext}`, import.meta.url));
+  const execArgv = [...process.execArgv.filter((a) => !a.startsWith('--max-old-space-size')), '--expose-gc',
+    `--max-old-space-size=${options.maxOldSpaceMb ?? 8192}`];
+  return new Promise<O>((resolve, reject) => {
+    const child = fork(path, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let settled = false;
+    const timer = setTimeout(() => {
+      if (settled) return;
+      settled = true;
+      child.kill('SIGKILL');
+      reject(new Error(`timed out after ${Math.round(options.timeoutMs / 1000)} s`));
+    }, options.timeoutMs);
+    child.once('message', (message: { ok: boolean; result?: O; error?: string }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (message.ok) resolve(message.result as O);
+      else reject(new Error(message.error ?? 'child failed'));
+      child.disconnect();
+    });
+    child.once('exit', (code, signal) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(new Error(`child exited (${signal ?? code}) without a result`));
+    });
+    child.send(input as object);
+  });
+}
+
+/** In a child: receives the input, runs `work`, replies, and exits. */
+export function serveChild<I, O>(work: (input: I) => Promise<O>): void {
+  process.once('message', (input: I) => {
+    work(input).then(
+      (result) => process.send!({ ok: true, result }, () => process.exit(0)),
+      (err: unknown) => process.send!({ ok: false, error: err instanceof Error ? `${err.message}` : String(err) }, () => process.exit(1)),
+    );
+  });
+}
+
+/** Retained memory: heap used + array buffers (after a full GC when exposed). */
+export function retainedBytes(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) { gc(); gc(); }
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}

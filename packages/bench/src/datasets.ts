@@ -1,0 +1,44 @@
+/**
+ * Loading a dataset from its description: a generated catalog (the engine's seeded demo generator) or
+ * an NDJSON file read with the engine's streaming feed reader. Each process loads its own copy.
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { importEngine } from './engine-module.js';
+import type { DatasetSpec, Product } from './types.js';
+
+interface DemoModule {
+  generateCatalogStream(options: { count: number; seed?: number }): Iterable<Product>;
+}
+interface FeedReaderModule {
+  readProductFeed(source: string, options: { skipped: unknown[]; onError?: 'skip' | 'reject' }): AsyncIterable<Product>;
+}
+
+/** The real catalog (never copied into the repository). */
+export const FLIPKART_PATH = '/work/shared/datasets/flipkart-products.ndjson';
+
+export function flipkartSpec(limit?: number): DatasetSpec | undefined {
+  return existsSync(FLIPKART_PATH) ? { kind: 'file', path: FLIPKART_PATH, label: 'Flipkart 20k (real)', limit } : undefined;
+}
+
+/** Yields the dataset's products, at most `limit` of them. */
+export async function* datasetProducts(spec: DatasetSpec, limit = Infinity): AsyncGenerator<Product> {
+  let n = 0;
+  if (spec.kind === 'generated') {
+    const demo = await importEngine<DemoModule>('demo/index');
+    for (const p of demo.generateCatalogStream({ count: Math.min(spec.count, limit), seed: spec.seed })) yield p;
+    return;
+  }
+  const { readProductFeed } = await importEngine<FeedReaderModule>('catalog/feed-reader');
+  const max = Math.min(spec.limit ?? Infinity, limit);
+  for await (const p of readProductFeed(spec.path, { skipped: [], onError: 'skip' })) {
+    if (n++ >= max) return;
+    yield p;
+  }
+}
+
+export async function loadDataset(spec: DatasetSpec, limit = Infinity): Promise<Product[]> {
+  const out: Product[] = [];
+  for await (const p of datasetProducts(spec, limit)) out.push(p);
+  return out;
+}

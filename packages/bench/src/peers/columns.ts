@@ -1,0 +1,164 @@
+/**
+ * What adapters of id-only engines (and the plain scan) do by hand after the text match: scope
+ * filters, facet counts, min/max, sorting and paging, over per-field columns built once.
+ * @module
+ */
+import type { Product, SearchOutcome, SearchRequest } from '../types.js';
+
+function toNumber(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && value.trim() !== '') {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : NaN;
+  }
+  return NaN;
+}
+
+/** Per-field columns over a product array (text: string | undefined; numbers: Float64Array, NaN = missing). */
+export class Columns {
+  private readonly text = new Map<string, (string | undefined)[]>();
+  private readonly numeric = new Map<string, Float64Array>();
+
+  constructor(readonly products: readonly Product[]) {}
+
+  textColumn(field: string): (string | undefined)[] {
+    let col = this.text.get(field);
+    if (!col) {
+      col = this.products.map((p) => (typeof p[field] === 'string' ? (p[field] as string) : undefined));
+      this.text.set(field, col);
+    }
+    return col;
+  }
+
+  numericColumn(field: string): Float64Array {
+    let col = this.numeric.get(field);
+    if (!col) {
+      col = Float64Array.from(this.products, (p) => toNumber(p[field]));
+      this.numeric.set(field, col);
+    }
+    return col;
+  }
+
+  /** Builds the columns a workload uses up front, so the first query does not pay for them. */
+  prepare(textFields: string[], numericFields: string[]): void {
+    for (const f of textFields) this.textColumn(f);
+    for (const f of numericFields) this.numericColumn(f);
+  }
+}
+
+/** A predicate for the request's scope, or undefined when there is none. */
+export function scopePredicate(request: SearchRequest, columns: Columns): ((doc: number) => boolean) | undefined {
+  const scope = request.scope;
+  if (!scope || Object.keys(scope).length === 0) return undefined;
+  const tests: ((doc: number) => boolean)[] = [];
+  for (const [field, condition] of Object.entries(scope)) {
+    if (Array.isArray(condition)) {
+      const accepted = new Set(condition);
+      const col = columns.textColumn(field);
+      tests.push((doc) => { const v = col[doc]; return v !== undefined && accepted.has(v); });
+    } else {
+      const col = columns.numericColumn(field);
+      const min = condition.min ?? -Infinity;
+      const max = condition.max ?? Infinity;
+      tests.push((doc) => { const v = col[doc]!; return v >= min && v <= max; });
+    }
+  }
+  return tests.length === 1 ? tests[0] : (doc) => tests.every((t) => t(doc));
+}
+
+/** Compares two docs by the request's sort keys (missing values last); 0 when there are none. */
+export function sortComparator(request: SearchRequest, columns: Columns): ((a: number, b: number) => number) | undefined {
+  const keys = (request.sort_fields ?? []).map((spec) => {
+    const [field, { order, type }] = Object.entries(spec)[0]!;
+    const dir = order === 'desc' ? -1 : 1;
+    if (type === 'number') {
+      const col = columns.numericColumn(field);
+      return (a: number, b: number): number => {
+        const x = col[a]!, y = col[b]!;
+        if (Number.isNaN(x)) return Number.isNaN(y) ? 0 : 1;
+        if (Number.isNaN(y)) return -1;
+        return (x - y) * dir;
+      };
+    }
+    const col = columns.textColumn(field);
+    return (a: number, b: number): number => {
+      const x = col[a], y = col[b];
+      if (x === undefined) return y === undefined ? 0 : 1;
+      if (y === undefined) return -1;
+      return (x < y ? -1 : x > y ? 1 : 0) * dir;
+    };
+  });
+  if (keys.length === 0) return undefined;
+  return (a, b) => {
+    for (const k of keys) {
+      const c = k(a, b);
+      if (c !== 0) return c;
+    }
+    return a - b;
+  };
+}
+
+/**
+ * Applies scope, facets, ranges, sort and paging to text-matched docs (in relevance order) and returns
+ * the outcome. `prefiltered` says the scope was already applied by the engine.
+ */
+export function finishRequest(matched: ArrayLike<number>, request: SearchRequest, columns: Columns, prefiltered = false): SearchOutcome {
+  const predicate = prefiltered ? undefined : scopePredicate(request, columns);
+  let docs: number[];
+  if (predicate) {
+    docs = [];
+    for (let i = 0; i < matched.length; i++) if (predicate(matched[i]!)) docs.push(matched[i]!);
+  } else docs = Array.from(matched);
+  const outcome: SearchOutcome = { total: docs.length, ids: [] };
+  if (request.aggregations?.length) {
+    outcome.aggregations = {};
+    for (const field of request.aggregations) {
+      const col = columns.textColumn(field);
+      const counts = new Map<string, number>();
+      for (const d of docs) {
+        const v = col[d];
+        if (v !== undefined) counts.set(v, (counts.get(v) ?? 0) + 1);
+      }
+      outcome.aggregations[field] = [...counts.entries()]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .map(([key, doc_count]) => ({ key, doc_count }));
+    }
+  }
+  if (request.range_fields?.length) {
+    outcome.ranges = {};
+    for (const field of request.range_fields) {
+      const col = columns.numericColumn(field);
+      let min = Infinity, max = -Infinity;
+      for (const d of docs) {
+        const v = col[d]!;
+        if (v < min) min = v;
+        if (v > max) max = v;
+      }
+      outcome.ranges[field] = min <= max ? { min, max } : { min: null, max: null };
+    }
+  }
+  const start = request.start ?? 0;
+  const size = request.size ?? 20;
+  const compare = sortComparator(request, columns);
+  const page = compare ? topK(docs, start + size, compare).slice(start) : docs.slice(start, start + size);
+  outcome.ids = page.map((d) => columns.products[d]!.refId);
+  return outcome;
+}
+
+/** The first k docs by `compare` (partial selection: a bounded sorted buffer, not a full sort). */
+export function topK(docs: readonly number[], k: number, compare: (a: number, b: number) => number): number[] {
+  if (docs.length <= k * 4) return [...docs].sort(compare).slice(0, k);
+  const best: number[] = [];
+  for (const d of docs) {
+    if (best.length === k && compare(d, best[k - 1]!) >= 0) continue;
+    let lo = 0, hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compare(best[mid]!, d) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, d);
+    if (best.length > k) best.pop();
+  }
+  return best;
+}

@@ -1,0 +1,80 @@
+/**
+ * The parent side of a peer comparison: one child process per engine, in turn (never two at once, so
+ * they do not compete for the two cores), the same dataset and queries for all; totals checked
+ * against the plain scan's.
+ * @module
+ */
+import { runInChild } from '../child-process.js';
+import { loadDataset } from '../datasets.js';
+import { datasetLabel, REQUEST_TYPES, type DatasetSpec, type RequestType } from '../types.js';
+import { buildWorkload } from '../workloads/index.js';
+import type { EngineKey } from './adapter.js';
+import type { PeerRunInput, PeerRunResult } from './child.js';
+
+export interface CompareOptions {
+  dataset: DatasetSpec;
+  engines: EngineKey[];
+  queries: number;
+  budgetMs: number;
+  warmup: number;
+  checkSample: number;
+  timeoutMs: number;
+  workers?: number;
+  log?: (line: string) => void;
+}
+
+/** How many of the checked totals equal the scan's. */
+export type Agreement = Partial<Record<RequestType, { equal: number; within5: number; of: number }>>;
+
+export interface PeerComparison {
+  dataset: string;
+  queriesPerType: number;
+  results: PeerRunResult[];
+  failures: { engine: EngineKey; error: string }[];
+  agreement: Partial<Record<EngineKey, Agreement>>;
+}
+
+export async function comparePeers(options: CompareOptions): Promise<PeerComparison> {
+  const log = options.log ?? (() => {});
+  const sample = await loadDataset(options.dataset, 20_000);
+  const workload = buildWorkload(sample, options.queries);
+  const comparison: PeerComparison = {
+    dataset: datasetLabel(options.dataset), queriesPerType: options.queries, results: [], failures: [], agreement: {},
+  };
+  for (const engine of options.engines) {
+    const input: PeerRunInput = {
+      engine, workers: options.workers, dataset: options.dataset, workload, maxQueries: options.queries,
+      budgetMs: options.budgetMs, warmup: options.warmup, checkSample: options.checkSample,
+    };
+    const started = Date.now();
+    try {
+      const result = await runInChild<PeerRunInput, PeerRunResult>('peers/child', input, { timeoutMs: options.timeoutMs });
+      comparison.results.push(result);
+      log(`  ${result.name}: build ${(result.buildMs / 1000).toFixed(2)} s, ${REQUEST_TYPES.map((t) => `${t} ${result.latency[t]?.median.toFixed(2) ?? 'err'}`).join(', ')} ms (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+      for (const [type, error] of Object.entries(result.errors)) log(`    ${type}: ${error}`);
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      comparison.failures.push({ engine, error });
+      log(`  ${engine}: FAILED ${error}`);
+    }
+  }
+  const scan = comparison.results.find((r) => r.engine === 'scan');
+  if (scan) {
+    for (const r of comparison.results) {
+      const agreement: Agreement = {};
+      for (const type of REQUEST_TYPES) {
+        const ref = scan.totals[type] ?? [];
+        const got = r.totals[type] ?? [];
+        const n = Math.min(ref.length, got.length);
+        let equal = 0, within5 = 0;
+        for (let i = 0; i < n; i++) {
+          if (got[i] === ref[i]) equal++;
+          if (Math.abs(got[i]! - ref[i]!) <= Math.max(1, 0.05 * ref[i]!)) within5++;
+        }
+        agreement[type] = { equal, within5, of: n };
+      }
+      comparison.agreement[r.engine] = agreement;
+    }
+  }
+  return comparison;
+}

@@ -1,0 +1,47 @@
+/**
+ * FlexSearch 0.8.212: an id-only full-text index. As its users do, the adapter asks for every matching
+ * id (no limit, so totals are exact) and does scope, facets, ranges and sorting itself; a category
+ * browse uses a category → ids map (what FlexSearch's tags hold, without their limit-before-intersect
+ * pitfall).
+ * @module
+ */
+import FlexSearch from 'flexsearch';
+import type { Product, SearchOutcome, SearchRequest } from '../types.js';
+import type { SearchAdapter } from './adapter.js';
+import { Columns, finishRequest } from './columns.js';
+
+export class FlexSearchAdapter implements SearchAdapter {
+  readonly name = 'flexsearch 0.8.212';
+  private index = new FlexSearch.Index({ tokenize: 'strict' });
+  private columns = new Columns([]);
+  private byCategory = new Map<string, number[]>();
+  private all: number[] = [];
+
+  build(products: Product[]): void {
+    for (let i = 0; i < products.length; i++) {
+      const title = products[i]!.title;
+      if (typeof title === 'string') this.index.add(i, title);
+      const category = products[i]!.search_category;
+      if (typeof category === 'string') {
+        let list = this.byCategory.get(category);
+        if (!list) this.byCategory.set(category, (list = []));
+        list.push(i);
+      }
+    }
+    this.all = Array.from(products, (_, i) => i);
+    this.columns = new Columns(products);
+    this.columns.prepare(['brand', 'search_category'], ['price', 'ratings']);
+  }
+
+  search(request: SearchRequest): SearchOutcome {
+    const q = request.q.trim();
+    let matched: ArrayLike<number>;
+    if (q === '') {
+      const categories = request.scope?.search_category;
+      matched = Array.isArray(categories) && categories.length === 1 ? (this.byCategory.get(categories[0]!) ?? []) : this.all;
+    } else {
+      matched = this.index.search(q, { limit: this.all.length || 1 }) as number[];
+    }
+    return finishRequest(matched, request, this.columns);
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The benchmark suite's one command. Runs the peer comparisons, the micro-benchmarks, the HTTP load
+ * runs and the scaling run, and writes docs/benchmarks.md (and the scaling plot beside it).
+ *
+ *   node packages/bench/dist/run.js [--quick] [--only peers,micro,http,scaling] [--out docs/benchmarks.md]
+ *   node --import tsx packages/bench/src/run.ts --quick        (from sources, during development)
+ *
+ * Full mode is sized to finish within 15 minutes on a 2-core machine; --quick in a minute or two.
+ * @module
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { flipkartSpec } from './datasets.js';
+import { machineInfo } from './machine.js';
+import type { EngineKey } from './peers/adapter.js';
+import { comparePeers, type CompareOptions } from './peers/compare.js';
+import { machineSection, METHODOLOGY, peerSection, type ReportContext } from './report.js';
+import type { DatasetSpec } from './types.js';
+
+const SUITES = ['peers', 'micro', 'http', 'scaling'] as const;
+type Suite = (typeof SUITES)[number];
+
+interface PeerPlan extends Omit<CompareOptions, 'log'> {}
+
+interface Plan {
+  mode: 'quick' | 'full';
+  peers: PeerPlan[];
+  microTimeMs: number;
+  httpDurationS: number;
+  httpProducts: number;
+  scalingSizes: number[];
+  scalingQueries: number;
+}
+
+const ALL: EngineKey[] = ['aisle', 'flexsearch', 'minisearch', 'orama', 'itemsjs', 'scan'];
+const FAST: EngineKey[] = ['aisle', 'flexsearch', 'minisearch', 'scan'];
+
+function plan(quick: boolean): Plan {
+  const flipkart = flipkartSpec();
+  const generated = (count: number): DatasetSpec => ({ kind: 'generated', count, seed: 1 });
+  if (quick) {
+    const peers: PeerPlan[] = [
+      { dataset: generated(10_000), engines: ALL, queries: 40, budgetMs: 2_000, warmup: 3, checkSample: 20, timeoutMs: 120_000 },
+    ];
+    if (flipkart) peers.push({ dataset: flipkart, engines: ALL, queries: 30, budgetMs: 2_000, warmup: 3, checkSample: 20, timeoutMs: 120_000 });
+    return { mode: 'quick', peers, microTimeMs: 100, httpDurationS: 2, httpProducts: 10_000, scalingSizes: [10_000, 50_000], scalingQueries: 30 };
+  }
+  // Sized for < 15 minutes on 2 cores: every engine at 100k; the engines that answer at 1M in
+  // reasonable time at 1M (Orama and itemsjs take seconds per query there, see PEERS.md).
+  const peers: PeerPlan[] = [
+    { dataset: generated(100_000), engines: ALL, queries: 300, budgetMs: 6_000, warmup: 5, checkSample: 20, timeoutMs: 240_000 },
+    { dataset: generated(1_000_000), engines: FAST, queries: 300, budgetMs: 6_000, warmup: 3, checkSample: 10, timeoutMs: 300_000 },
+  ];
+  if (flipkart) peers.splice(1, 0, { dataset: flipkart, engines: ALL, queries: 300, budgetMs: 3_000, warmup: 5, checkSample: 20, timeoutMs: 120_000 });
+  return { mode: 'full', peers, microTimeMs: 400, httpDurationS: 8, httpProducts: 100_000, scalingSizes: [10_000, 100_000, 1_000_000], scalingQueries: 100 };
+}
+
+function parseArgs(argv: string[]): { quick: boolean; only: Suite[]; out: string } {
+  const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+  let quick = false;
+  let only: Suite[] = [...SUITES];
+  let out = resolve(repoRoot, 'docs/benchmarks.md');
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--quick') quick = true;
+    else if (a === '--only') only = argv[++i]!.split(',').map((s) => s.trim()) as Suite[];
+    else if (a.startsWith('--only=')) only = a.slice(7).split(',') as Suite[];
+    else if (a === '--out') out = resolve(argv[++i]!);
+    else if (a.startsWith('--out=')) out = resolve(a.slice(6));
+    else if (a === '--help' || a === '-h') {
+      console.log('usage: run [--quick] [--only peers,micro,http,scaling] [--out docs/benchmarks.md]');
+      process.exit(0);
+    } else throw new Error(`unknown argument ${a}`);
+  }
+  for (const s of only) if (!SUITES.includes(s)) throw new Error(`unknown suite ${s} (known: ${SUITES.join(', ')})`);
+  return { quick, only, out };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const p = plan(args.quick);
+  const started = Date.now();
+  const ctx: ReportContext = {
+    machine: machineInfo(),
+    command: `node ${process.execArgv.join(' ')} ${process.argv.slice(1).map((a) => a.replace(/^.*\/packages\//, 'packages/')).join(' ')}`.replace(/\s+/g, ' ').trim(),
+    mode: p.mode,
+  };
+  const sections: string[] = [];
+  const log = (line: string): void => console.log(line);
+  const write = (): void => {
+    ctx.durationS = (Date.now() - started) / 1000;
+    mkdirSync(dirname(args.out), { recursive: true });
+    writeFileSync(args.out, [METHODOLOGY, machineSection(ctx), ...sections].join('\n'));
+  };
+
+  if (args.only.includes('peers')) {
+    const parts: string[] = ['## Search: aisle and its peers', ''];
+    if (!flipkartSpec()) parts.push('_The real catalog (/work/shared/datasets/flipkart-products.ndjson) was absent: skipped._', '');
+    for (const peerPlan of p.peers) {
+      log(`peers: ${peerPlan.dataset.kind === 'generated' ? `generated ${peerPlan.dataset.count}` : peerPlan.dataset.label}`);
+      const comparison = await comparePeers({ ...peerPlan, log });
+      parts.push(peerSection(comparison));
+      sections.splice(0, sections.length, parts.join('\n'));
+      write();
+    }
+  }
+  const optional: [Suite, string, (plan: Plan, log: (l: string) => void, outDir: string) => Promise<string>][] = [
+    ['micro', './micro/index.js', async (pl, lg) => (await import('./micro/index.js')).runMicroSuite({ timeMs: pl.microTimeMs, log: lg })],
+    ['http', './http/index.js', async (pl, lg) => (await import('./http/index.js')).runHttpSuite({ durationS: pl.httpDurationS, products: pl.httpProducts, log: lg })],
+    ['scaling', './scaling.js', async (pl, lg, dir) => (await import('./scaling.js')).runScaling({ sizes: pl.scalingSizes, queries: pl.scalingQueries, log: lg, outDir: dir, quick: pl.mode === 'quick' })],
+  ];
+  for (const [suite, , runSuite] of optional) {
+    if (!args.only.includes(suite)) continue;
+    log(`${suite}:`);
+    try {
+      sections.push(await runSuite(p, log, dirname(args.out)));
+    } catch (err) {
+      sections.push(`## ${suite}\n\n_Failed: ${err instanceof Error ? err.message : String(err)}_\n`);
+      log(`  ${suite} failed: ${err instanceof Error ? err.stack : String(err)}`);
+    }
+    write();
+  }
+  write();
+  log(`wrote ${args.out} in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
