@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+/**
+ * The `aisle` command line: `aisle serve` (HTTP service; a demo website without a config) and
+ * `aisle load` (load a product feed with a progress bar). Operator mistakes (bad config, missing
+ * file, unknown website) print one message naming the cause and exit with code 1, no stack trace.
+ * @module
+ */
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createEngine, isAisleError, type EngineOptions, type LoadSummary } from '@aisle/engine';
+import { SingleBar, Presets } from 'cli-progress';
+import { Command, InvalidArgumentError } from 'commander';
+import { pino } from 'pino';
+import { ConfigFileError, loadConfigFile } from './config-file.js';
+import { demoBanner, demoEngineOptions, demoIdentity, seedDemo } from './demo.js';
+import { createServer } from './server.js';
+
+/** An operator-facing failure: printed as `aisle: <message>`, exit code 1. */
+class CliError extends Error {}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new InvalidArgumentError('must be an integer from 0 to 65535');
+  return port;
+}
+
+function parsePositive(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+}
+
+/** The data directory: the flag, else the config's `dataDir`, else ./data. */
+function resolveDataDir(flag: string | undefined, config: EngineOptions | undefined): string {
+  return path.resolve(flag ?? config?.dataDir ?? './data');
+}
+
+interface ServeFlags { config?: string; port: number; host: string; dataDir?: string; demoProducts: number }
+
+async function serve(flags: ServeFlags): Promise<void> {
+  const logger = pino({ name: 'aisle' });
+  const config = flags.config ? loadConfigFile(flags.config) : undefined;
+  const dataDir = resolveDataDir(flags.dataDir, config);
+  if (config) {
+    const engineOptions: EngineOptions = { ...config, dataDir };
+    const app = await createServer({ engineOptions, port: flags.port, host: flags.host, logger, handleSignals: true });
+    logger.info({ url: app.url, websites: app.engine.websites().map((w) => w.websiteId), dataDir }, `aisle listening on ${app.url}`);
+    return;
+  }
+  const identity = demoIdentity(dataDir, flags.demoProducts);
+  const engine = await createEngine(demoEngineOptions(dataDir, identity));
+  const seeded = await seedDemo(engine, identity);
+  logger.info({ websiteId: identity.websiteId, dataDir, ...seeded }, seeded.products || seeded.views ? 'demo data generated' : 'demo data loaded from the data directory');
+  const app = await createServer({ engine, adminTokens: [identity.adminToken], port: flags.port, host: flags.host, logger, handleSignals: true });
+  const popular = await engine.recommend(identity.websiteId, 'PopularItems', { count: 1 });
+  const sample = popular.payload[0] ?? (await engine.search({ website_id: identity.websiteId, client: identity.client, q: '', start: 0, size: 1 })).payload.result[0]?.refId ?? 'P1';
+  logger.info({ url: app.url, websiteId: identity.websiteId, client: identity.client }, `aisle listening on ${app.url} (demo website "${identity.websiteId}")`);
+  process.stdout.write(`${demoBanner(app.url, identity, sample)}\n`);
+}
+
+interface LoadFlags { website: string; config?: string; dataDir?: string; replace?: boolean; skipBad?: boolean }
+
+async function load(file: string, flags: LoadFlags): Promise<void> {
+  if (!existsSync(file)) throw new CliError(`cannot read ${file}: no such file`);
+  const config = flags.config ? loadConfigFile(flags.config) : undefined;
+  const dataDir = resolveDataDir(flags.dataDir, config);
+  let engineOptions: EngineOptions;
+  if (config) engineOptions = { ...config, dataDir, workers: 0 };
+  else if (existsSync(path.join(dataDir, 'demo.json'))) engineOptions = { ...demoEngineOptions(dataDir, demoIdentity(dataDir, 0)), workers: 0 };
+  else throw new CliError(`no --config given and no demo website in ${dataDir}; pass --config or run "aisle serve" once`);
+  const engine = await createEngine(engineOptions);
+  try {
+    if (!engine.website(flags.website)) {
+      throw new CliError(`unknown website "${flags.website}" (known: ${engine.websites().map((w) => w.websiteId).join(', ') || 'none'})`);
+    }
+    const total = statSync(file).size;
+    const bar = process.stderr.isTTY
+      ? new SingleBar({ format: 'loading {bar} {percentage}% | {records} records | {eta_formatted} left', stream: process.stderr }, Presets.shades_classic)
+      : undefined;
+    bar?.start(total, 0, { records: 0 });
+    const options = {
+      onError: flags.skipBad ? ('skip' as const) : ('reject' as const),
+      onProgress: ({ records, bytes }: { records: number; bytes?: number }) => bar?.update(bytes ?? 0, { records }),
+    };
+    let summary: LoadSummary;
+    try {
+      summary = flags.replace
+        ? await engine.replaceProducts(flags.website, file, options)
+        : await engine.upsertProducts(flags.website, file, options);
+      bar?.update(total);
+    } finally {
+      bar?.stop();
+    }
+    await engine.saveSnapshots();
+    const lines = [`loaded ${summary.loaded} products into "${flags.website}" (${flags.replace ? 'catalog replaced' : 'upserted'}); catalog size ${summary.catalogSize}`];
+    if (summary.skipped.length > 0) {
+      lines.push(`skipped ${summary.skipped.length}:`);
+      for (const s of summary.skipped.slice(0, 20)) lines.push(`  line ${s.line}: ${s.message}`);
+      if (summary.skipped.length > 20) lines.push(`  … and ${summary.skipped.length - 20} more`);
+    } else {
+      lines.push('skipped 0');
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    await engine.close();
+  }
+}
+
+/** Builds the command line program (exported for tests). */
+export function buildProgram(): Command {
+  const program = new Command();
+  program.name('aisle').description('Self-hosted search, recommendation and purchase-event engine for online shops').version('0.1.0');
+  program
+    .command('serve')
+    .description('serve the HTTP API (without --config: a demo website with generated data)')
+    .option('--config <file>', 'config file (JSON; see docs/operations.md)')
+    .option('--port <port>', 'port to listen on', parsePort, 8080)
+    .option('--host <host>', 'address to bind', '0.0.0.0')
+    .option('--data-dir <dir>', 'data directory (default: the config\'s dataDir, else ./data)')
+    .option('--demo-products <n>', 'number of generated demo products', parsePositive, 5000)
+    .action((flags: ServeFlags) => serve(flags));
+  program
+    .command('load')
+    .description('load a product feed (NDJSON or JSON array, optionally gzipped) into a website')
+    .argument('<file>', 'the feed file')
+    .requiredOption('--website <id>', 'website id')
+    .option('--config <file>', 'config file (JSON)')
+    .option('--data-dir <dir>', 'data directory (default: the config\'s dataDir, else ./data)')
+    .option('--replace', 'replace the whole catalog atomically instead of upserting')
+    .option('--skip-bad', 'skip bad records (reported with their line numbers) instead of aborting')
+    .action((file: string, flags: LoadFlags) => load(file, flags));
+  return program;
+}
+
+/** Runs the CLI; operator errors print one line and exit 1. */
+export async function main(argv: string[] = process.argv): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (err) {
+    const known = err instanceof CliError || err instanceof ConfigFileError || (isAisleError(err) && err.status < 500) || (isAisleError(err) && err.code === 'CONFIG_INVALID');
+    const message = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`aisle: ${known ? message : `unexpected error: ${message}`}\n`);
+    if (!known && process.env.AISLE_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
+    process.exit(1);
+  }
+}
+
+function invokedDirectly(): boolean {
+  if (!process.argv[1]) return false;
+  try {
+    return realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+if (invokedDirectly()) void main();

@@ -1,0 +1,108 @@
+/**
+ * The demo website of `aisle serve` without a config: generated catalog and interactions recorded
+ * through the engine into the embedded store of the data directory. Its identity (tokens, secret)
+ * is kept in `<dataDir>/demo.json`, and the data is seeded only when the store has none, so a restart
+ * neither changes the tokens nor duplicates the data.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { generateCatalog, generateInteractions, stableGuid, type Engine, type EngineOptions, type WebsiteConfig } from '@aisle/engine';
+
+/** What `demo.json` holds. */
+export interface DemoIdentity {
+  websiteId: string;
+  client: string;
+  token: string;
+  adminToken: string;
+  hmacSecret: string;
+  productCount: number;
+  seed: number;
+}
+
+/** The demo's fixed coupon code (issued at seeding, usable once with the coupon call). */
+export const DEMO_COUPON = 'DEMO-PRICEBEAT-10';
+
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+/** Reads `<dataDir>/demo.json`, creating it (with fresh tokens) the first time. */
+export function demoIdentity(dataDir: string, productCount: number): DemoIdentity {
+  const file = path.join(dataDir, 'demo.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as DemoIdentity;
+  const identity: DemoIdentity = {
+    websiteId: 'demo', client: 'demo', token: `demo-${hex(16)}`, adminToken: `admin-${hex(16)}`, hmacSecret: hex(32), productCount, seed: 42,
+  };
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, `${JSON.stringify(identity, null, 2)}\n`, { mode: 0o600 });
+  return identity;
+}
+
+/** The demo website's configuration (retail media on a few products so slot data shows up). */
+export function demoWebsite(identity: DemoIdentity): WebsiteConfig {
+  const sponsored = generateCatalog({ count: Math.min(identity.productCount, 50), seed: identity.seed }).slice(0, 5).map((p) => p.refId);
+  return {
+    websiteId: identity.websiteId,
+    client: identity.client,
+    tokens: [identity.token],
+    hmacSecret: identity.hmacSecret,
+    settings: {
+      semanticSearch: true,
+      synonyms: [['tv', 'television'], ['sofa', 'couch']],
+      retailMedia: { adSets: [{ adSetId: stableGuid('demo', 'ad-set-1'), version: 1, products: sponsored, costPerClick: 0.35 }] },
+      cors: { origins: ['*'] },
+    },
+  };
+}
+
+/** Engine options of the demo. */
+export function demoEngineOptions(dataDir: string, identity: DemoIdentity): EngineOptions {
+  return { dataDir, store: { type: 'embedded' }, websites: [demoWebsite(identity)], adminTokens: [identity.adminToken] };
+}
+
+/** Seeds the demo website when its catalog or its events are empty; returns what was done. */
+export async function seedDemo(engine: Engine, identity: DemoIdentity): Promise<{ products: number; views: number; purchases: number }> {
+  const done = { products: 0, views: 0, purchases: 0 };
+  const stats = await engine.stats(identity.websiteId);
+  const products = generateCatalog({ count: identity.productCount, seed: identity.seed });
+  if (stats.products === 0) {
+    done.products = (await engine.upsertProducts(identity.websiteId, products)).loaded;
+  }
+  if (stats.views === 0 && stats.purchases === 0) {
+    const { views, purchases } = generateInteractions({ products, seed: identity.seed });
+    for (const body of views) await engine.recordViews(identity.websiteId, body);
+    for (const body of purchases) await engine.recordPurchases(identity.websiteId, body);
+    done.views = views.length;
+    done.purchases = purchases.length;
+    await engine.issueCoupons(identity.websiteId, [{ code: DEMO_COUPON, discount: 10 }]);
+  }
+  if (done.products > 0) await engine.saveSnapshots();
+  return done;
+}
+
+/** The startup banner: ids, tokens and one curl command per kind of endpoint. */
+export function demoBanner(url: string, identity: DemoIdentity, sampleRefId: string): string {
+  const { websiteId, client, token, adminToken } = identity;
+  const now = new Date().toISOString();
+  return [
+    '',
+    'aisle demo website',
+    `  website id:   ${websiteId}`,
+    `  client:       ${client}`,
+    `  token:        ${token}`,
+    `  admin token:  ${adminToken}`,
+    '',
+    'Try:',
+    `  curl -s ${url}/v1.4/search -H 'Content-Type: application/json' -H 'Authorization: Bearer ${token}' \\`,
+    `    -d '{"website_id":"${websiteId}","client":"${client}","q":"shirt","start":0,"size":5,"aggregations":["brand"],"range_fields":["price"]}'`,
+    `  curl -s '${url}/1.0/ClientRecom/${websiteId}/ProductDetail?productRef=${encodeURIComponent(sampleRefId)}&filterOutOfStock=true'`,
+    `  curl -s '${url}/1.0/ClientRecom/${websiteId}/PopularItems?count=5'`,
+    `  curl -s ${url}/1.0/ClientRecom/${websiteId}/bundle -H 'Content-Type: application/json' -d '{"product_ref_ids":["${sampleRefId}"],"setCount":2,"count":3}'`,
+    `  curl -s ${url}/3.0/events/purchases -H 'Content-Type: application/json' -H 'Authorization: Bearer ${token}' \\`,
+    `    -d '{"customerId":"7d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10","sessionId":"0b7f1e0c-3d2a-4c55-8e1f-2a9b6c4d8e21","events":[{"currentUrl":"https://shop.example/checkout","eventTime":"${now}","orderId":"demo-order-1","products":[{"refId":"${sampleRefId}","quantity":1,"price":19.99}]}]}'`,
+    `  curl -s '${url}/b2b/coupon/mark_as_used?code=${DEMO_COUPON}&client=${websiteId}'`,
+    `  curl -s ${url}/admin/v1/websites/${websiteId}/stats -H 'Authorization: Bearer ${adminToken}'`,
+    `  curl -s ${url}/openapi.json`,
+    '',
+  ].join('\n');
+}
