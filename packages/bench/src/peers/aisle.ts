@@ -34,9 +34,33 @@ export async function startAisle(products: Iterable<Product>, workers: number, e
   return engine;
 }
 
+interface CatalogModule {
+  Catalog: new () => { replace(source: Iterable<Product>): Promise<unknown> };
+}
+interface SearchModule {
+  executeSearch(catalog: unknown, request: unknown, context?: { pool?: unknown }): Promise<SearchPayloadLike>;
+  validateSearchRequest(body: unknown): unknown;
+  SearchPool: new (options: { workers: number; threshold?: number }) => { close?(): Promise<void>; destroy?(): Promise<void> };
+}
+
+/** `Catalog` + `executeSearch` directly (what the engine does per website), for when the entry point is not ready. */
+async function startCatalogSearch(products: Product[], workers: number, cause: unknown): Promise<{ search(request: SearchRequest): Promise<SearchPayloadLike>; close(): Promise<void> }> {
+  if (!engineModuleExists('catalog/index') || !engineModuleExists('search/index')) throw cause;
+  const { Catalog } = await importEngine<CatalogModule>('catalog/index');
+  const { executeSearch, validateSearchRequest, SearchPool } = await importEngine<SearchModule>('search/index');
+  const catalog = new Catalog();
+  await catalog.replace(products);
+  const pool = workers > 0 ? new SearchPool({ workers }) : undefined;
+  return {
+    search: (request) => executeSearch(catalog, validateSearchRequest(request), { pool }),
+    close: async () => { await (pool?.close?.() ?? pool?.destroy?.()); },
+  };
+}
+
 export class AisleAdapter implements SearchAdapter {
-  readonly name: string;
+  name: string;
   private engine?: EngineLike;
+  private fallback?: { search(request: SearchRequest): Promise<SearchPayloadLike>; close(): Promise<void> };
   private readonly workers: number;
 
   constructor(options: { workers?: number } = {}) {
@@ -45,11 +69,17 @@ export class AisleAdapter implements SearchAdapter {
   }
 
   async build(products: Product[]): Promise<void> {
-    this.engine = await startAisle(products, this.workers);
+    try {
+      this.engine = await startAisle(products, this.workers);
+    } catch (err) {
+      // The entry point is not usable yet: measure the search path itself.
+      this.fallback = await startCatalogSearch(products, this.workers, err);
+      this.name = `aisle (Catalog + executeSearch, workers ${this.workers})`;
+    }
   }
 
   async search(request: SearchRequest): Promise<SearchOutcome> {
-    const { payload } = await this.engine!.search(request);
+    const payload = this.engine ? (await this.engine.search(request)).payload : await this.fallback!.search(request);
     return {
       total: payload.total_results,
       ids: payload.result.map((p) => p.refId),
@@ -60,5 +90,6 @@ export class AisleAdapter implements SearchAdapter {
 
   async close(): Promise<void> {
     await this.engine?.close();
+    await this.fallback?.close();
   }
 }
