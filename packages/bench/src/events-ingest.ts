@@ -1,0 +1,152 @@
+/**
+ * Ingestion benchmark of the event service: purchase events acknowledged per second (durable: each
+ * acknowledgement waits for its group-committed transaction) on the memory, embedded SQLite and
+ * PostgreSQL stores, with many requests in flight.
+ *
+ *   node --import tsx packages/bench/src/events-ingest.ts [--events 50000] [--pg postgres://postgres@127.0.0.1:5432/test] [--no-pg]
+ *
+ * Prints one line per (store, request shape): events/s, requests/s, ack latency median and p99.
+ * PostgreSQL runs in a fresh schema that is dropped afterwards; it is skipped when unreachable.
+ * @module
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { engineModuleUrl, importEngine } from './engine-module.js';
+import { machineInfo } from './machine.js';
+import { ms, summarize } from './stats.js';
+
+/** The small part of the engine's event service this benchmark uses. */
+interface EventServiceLike {
+  recordPurchases(websiteId: string, body: unknown): Promise<{ transactionId: string }>;
+  counts(websiteId: string): Promise<{ orders: number }>;
+  close(): Promise<void>;
+}
+interface EventsModule {
+  EventService: {
+    open(options: {
+      store?: { type: 'memory' } | { type: 'embedded'; path?: string } | { type: 'postgres'; url: string; schema?: string };
+      dataDir?: string;
+      websites: { websiteId: string; client: string; tokens: string[]; hmacSecret: string }[];
+      sink: { onPurchase(p: unknown): void; onView(v: unknown): void };
+    }): Promise<EventServiceLike>;
+  };
+}
+
+interface Scenario {
+  eventsPerRequest: number;
+  concurrency: number;
+}
+
+const SCENARIOS: Scenario[] = [
+  { eventsPerRequest: 1, concurrency: 256 },
+  { eventsPerRequest: 10, concurrency: 64 },
+];
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const CUSTOMERS = Array.from({ length: 64 }, (_, i) => `3f2504e0-4f89-11d3-9a0c-${i.toString(16).padStart(12, '0')}`);
+
+/** Pre-built request bodies (2 products per event, unique order ids per run). */
+function bodies(run: string, totalEvents: number, eventsPerRequest: number): unknown[] {
+  const out: unknown[] = [];
+  for (let n = 0; n < totalEvents; n += eventsPerRequest) {
+    const events = [];
+    for (let j = 0; j < eventsPerRequest && n + j < totalEvents; j++) {
+      events.push({
+        currentUrl: 'https://shop.example/checkout/thanks', eventTime: '2024-05-01T12:00:00Z', orderId: `${run}-${n + j}`, currencyCode: 'EUR',
+        products: [
+          { refId: `sku-${(n + j) % 997}`, quantity: 1, price: 19.99, recommenderId: '11111111-1111-4111-8111-111111111111' },
+          { refId: `sku-${(n + j * 7) % 991}`, quantity: 2, price: 5.5 },
+        ],
+      });
+    }
+    out.push({ customerId: CUSTOMERS[n % CUSTOMERS.length], sessionId: '6ba7b810-9dad-11d1-80b4-00c04fd430c8', events });
+  }
+  return out;
+}
+
+async function runScenario(service: EventServiceLike, run: string, totalEvents: number, s: Scenario) {
+  const requests = bodies(run, totalEvents, s.eventsPerRequest);
+  const latencies: number[] = new Array(requests.length);
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: s.concurrency }, async () => {
+    for (let i = next++; i < requests.length; i = next++) {
+      const t0 = performance.now();
+      await service.recordPurchases('bench', requests[i]);
+      latencies[i] = performance.now() - t0;
+    }
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  return { eventsPerSecond: totalEvents / seconds, requestsPerSecond: requests.length / seconds, latency: summarize(latencies) };
+}
+
+async function main(): Promise<void> {
+  const totalEvents = Number(arg('events') ?? 50_000);
+  const pgUrl = arg('pg') ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const { EventService } = await importEngine<EventsModule>('events/index');
+  const website = { websiteId: 'bench', client: 'bench', tokens: [], hmacSecret: 'bench-secret' };
+  const sink = { onPurchase() {}, onView() {} };
+  const m = machineInfo();
+  console.log(`events-ingest: ${totalEvents} purchase events per scenario; ${m.cpu}, ${m.cores} cores, load ${m.loadAverage}, node ${m.node}`);
+  console.log('store      events/req  in-flight  events/s   requests/s  ack median ms  ack p99 ms');
+
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'aisle-bench-events-'));
+  const require = createRequire(fileURLToPath(engineModuleUrl('index')));
+  const pg = require('pg') as typeof import('pg');
+  const schema = `aisle_bench_${process.pid}_${Date.now()}`;
+  const targets: { name: string; open: () => Promise<EventServiceLike>; events: number }[] = [
+    { name: 'memory', events: totalEvents, open: () => EventService.open({ store: { type: 'memory' }, websites: [website], sink }) },
+    { name: 'embedded', events: totalEvents, open: () => EventService.open({ store: { type: 'embedded' }, dataDir, websites: [website], sink }) },
+  ];
+  let pgReachable = false;
+  if (!process.argv.includes('--no-pg')) {
+    const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 3000 });
+    try {
+      await client.connect();
+      pgReachable = true;
+    } catch (err) {
+      console.log(`postgres: skipped (${(err as Error).message})`);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+    if (pgReachable) {
+      targets.push({ name: 'postgres', events: totalEvents, open: () => EventService.open({ store: { type: 'postgres', url: pgUrl, schema }, websites: [website], sink }) });
+    }
+  }
+
+  try {
+    for (const target of targets) {
+      const service = await target.open();
+      try {
+        for (const [k, s] of SCENARIOS.entries()) {
+          // A short warm-up, then the measured run.
+          await runScenario(service, `${target.name}-warm-${k}`, Math.min(2000, target.events), s);
+          const r = await runScenario(service, `${target.name}-run-${k}`, target.events, s);
+          console.log(`${target.name.padEnd(10)} ${String(s.eventsPerRequest).padStart(10)} ${String(s.concurrency).padStart(10)} ${Math.round(r.eventsPerSecond).toString().padStart(9)} ${Math.round(r.requestsPerSecond).toString().padStart(12)} ${ms(r.latency.median).padStart(14)} ${ms(r.latency.p99).padStart(11)}`);
+        }
+        const orders = (await service.counts('bench')).orders;
+        const expected = SCENARIOS.length * (target.events + Math.min(2000, target.events));
+        if (orders !== expected) console.log(`  WARNING: ${target.name} holds ${orders} orders, expected ${expected}`);
+      } finally {
+        await service.close();
+      }
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (pgReachable) {
+      const client = new pg.Client({ connectionString: pgUrl });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+    }
+  }
+}
+
+await main();
