@@ -35,6 +35,15 @@ interface EventsModule {
   };
 }
 
+/** The part of `pg` (the engine's dependency) used to probe the server and drop the bench schema. */
+interface PgModule {
+  Client: new (config: { connectionString: string; connectionTimeoutMillis?: number }) => {
+    connect(): Promise<void>;
+    query(sql: string): Promise<unknown>;
+    end(): Promise<void>;
+  };
+}
+
 interface Scenario {
   eventsPerRequest: number;
   concurrency: number;
@@ -99,7 +108,7 @@ async function main(): Promise<void> {
 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'aisle-bench-events-'));
   const require = createRequire(fileURLToPath(engineModuleUrl('index')));
-  const pg = require('pg') as typeof import('pg');
+  const pg = require('pg') as PgModule;
   const schema = `aisle_bench_${process.pid}_${Date.now()}`;
   const targets: { name: string; open: () => Promise<EventServiceLike>; events: number }[] = [
     { name: 'memory', events: totalEvents, open: () => EventService.open({ store: { type: 'memory' }, websites: [website], sink }) },
