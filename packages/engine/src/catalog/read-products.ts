@@ -3,14 +3,14 @@
  * non-empty string `refId`) rejects the whole batch, or is listed in `skipped` with `onError: 'skip'`.
  * @module
  */
-import type { Readable } from 'node:stream';
 import type { LoadOptions, ProductSource, SkippedLine } from '../engine-api.js';
 import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
+import { readProductFeed } from './feed-reader.js';
 
 const PROGRESS_EVERY = 10_000;
 
-/** Why a record is not a product, or undefined when it is one. */
+/** Why a record is not a product, or undefined when it is one (same rule as the feed reader). */
 export function productProblem(record: unknown): string | undefined {
   if (typeof record !== 'object' || record === null || Array.isArray(record)) return 'is not a JSON object';
   const refId = (record as { refId?: unknown }).refId;
@@ -18,18 +18,12 @@ export function productProblem(record: unknown): string | undefined {
   return undefined;
 }
 
-type FeedReader = (source: ProductSource, options: LoadOptions & { skipped: SkippedLine[] }) => AsyncIterable<Product>;
-
-// File paths and byte streams go through the feed reader (NDJSON or JSON array, streamed). It is
-// imported lazily so that in-memory batches never load stream code.
-async function feedReader(): Promise<FeedReader> {
-  const specifier = './feed-reader.js';
-  const mod = (await import(specifier)) as { readProductFeed: FeedReader };
-  return mod.readProductFeed;
+function isIterable(source: unknown): source is Iterable<unknown> {
+  return typeof source === 'object' && source !== null && typeof (source as Iterable<unknown>)[Symbol.iterator] === 'function';
 }
 
-function isIterable(source: unknown): source is Iterable<unknown> {
-  return typeof (source as Iterable<unknown>)[Symbol.iterator] === 'function';
+function isAsyncIterable(source: unknown): boolean {
+  return typeof (source as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
 }
 
 /**
@@ -53,16 +47,14 @@ export async function readProducts(source: ProductSource, options: LoadOptions =
     products.push(record as Product);
     if (options.onProgress && records % PROGRESS_EVERY === 0) options.onProgress({ records });
   };
-  if (typeof source === 'string' || typeof (source as Readable).pipe === 'function') {
-    const read = await feedReader();
-    for await (const product of read(source, { ...options, onError, skipped })) take(product);
-  } else if (isIterable(source) && typeof source !== 'string') {
+  if (Array.isArray(source) || (typeof source !== 'string' && isIterable(source) && !isAsyncIterable(source))) {
+    // In-memory batches: a plain loop (no promise per element).
     for (const record of source as Iterable<unknown>) take(record);
-  } else if (typeof (source as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function') {
-    for await (const record of source as AsyncIterable<unknown>) take(record);
+    options.onProgress?.({ records });
   } else {
-    throw new AisleError('CATALOG_BAD_INPUT', 'catalog: the product source must be a file path, a stream, or an (async) iterable of products');
+    // File paths, byte streams (NDJSON, JSON array, gzip) and async iterables: the streaming feed
+    // reader checks records, numbers lines and reports progress itself.
+    for await (const product of readProductFeed(source, { ...options, onError, skipped })) products.push(product);
   }
-  options.onProgress?.({ records });
   return { products, skipped };
 }

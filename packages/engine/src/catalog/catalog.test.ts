@@ -1,0 +1,180 @@
+import { existsSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { isAisleError } from '../errors.js';
+import { executeSearch } from '../search/execute-search.js';
+import type { Product, SearchRequest } from '../types.js';
+import { Catalog } from './catalog.js';
+
+const request = (q: string, extra: Partial<SearchRequest> = {}): SearchRequest => ({ website_id: 'w', client: 'c', q, start: 0, size: 100, ...extra });
+const refIds = async (catalog: Catalog, q: string, extra: Partial<SearchRequest> = {}) =>
+  (await executeSearch(catalog, request(q, extra))).result.map((p) => p.refId);
+
+describe('Catalog', () => {
+  it('starts empty', () => {
+    const catalog = new Catalog();
+    expect(catalog.liveCount).toBe(0);
+    expect(catalog.version).toBe(0);
+    expect(catalog.has('a')).toBe(false);
+    expect(catalog.getProduct('a')).toBeUndefined();
+  });
+
+  it('returns products exactly as given (original JSON types)', async () => {
+    const catalog = new Catalog();
+    const product = { refId: 'a', price: '12.50', org_price: 20, tags: ['x'], nested: { k: [1, null] }, ratings: null, ok: true };
+    await catalog.upsert([product]);
+    expect(catalog.getProduct('a')).toEqual(product);
+    expect((await executeSearch(catalog, request(''))).result[0]).toEqual(product);
+  });
+
+  it('upserts by refId: an update keeps its position, new products are appended, the version increases', async () => {
+    const catalog = new Catalog();
+    const s1 = await catalog.upsert([{ refId: 'a', title: 'one' }, { refId: 'b', title: 'two' }]);
+    expect(s1).toEqual({ loaded: 2, skipped: [], catalogSize: 2 });
+    const v1 = catalog.version;
+    await catalog.upsert([{ refId: 'c', title: 'three' }, { refId: 'a', title: 'uno' }]);
+    expect(catalog.version).toBeGreaterThan(v1);
+    expect(await refIds(catalog, '')).toEqual(['a', 'b', 'c']);
+    expect(catalog.getProduct('a')?.title).toBe('uno');
+    expect(await refIds(catalog, 'one')).toEqual([]);
+    expect(await refIds(catalog, 'uno')).toEqual(['a']);
+  });
+
+  it('keeps the last of duplicated refIds within a batch', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a', v: 1 }, { refId: 'b' }, { refId: 'a', v: 2 }]);
+    expect(catalog.liveCount).toBe(2);
+    expect(catalog.getProduct('a')?.v).toBe(2);
+  });
+
+  it('rejects a batch with a bad record as a whole, naming its index, and changes nothing', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'keep' }]);
+    const version = catalog.version;
+    for (const bad of [null, 3, 'x', [], {}, { refId: 7 }, { refId: '' }]) {
+      const err = await catalog.upsert([{ refId: 'new' }, bad as unknown as Product]).catch((e: unknown) => e);
+      expect(isAisleError(err) && err.code === 'CATALOG_BAD_INPUT').toBe(true);
+      expect((err as Error).message).toContain('product 2');
+    }
+    await expect(catalog.replace([{ refId: 'x' }, { title: 'no id' } as unknown as Product])).rejects.toThrow(/product 2/);
+    expect(catalog.version).toBe(version);
+    expect(catalog.has('new')).toBe(false);
+    expect(catalog.has('keep')).toBe(true);
+  });
+
+  it("skips bad records with onError 'skip', listing their 1-based index", async () => {
+    const catalog = new Catalog();
+    const summary = await catalog.upsert([{ refId: 'a' }, { nope: 1 } as unknown as Product, { refId: 'b' }, null as unknown as Product], { onError: 'skip' });
+    expect(summary.loaded).toBe(2);
+    expect(summary.catalogSize).toBe(2);
+    expect(summary.skipped.map((s) => s.line)).toEqual([2, 4]);
+  });
+
+  it('accepts async iterables and reports progress', async () => {
+    const catalog = new Catalog();
+    async function* feed() { for (let i = 0; i < 25_000; i++) yield { refId: `p${i}`, title: `item ${i % 7}` }; }
+    const seen: number[] = [];
+    const summary = await catalog.upsert(feed(), { onProgress: ({ records }) => seen.push(records) });
+    expect(summary.catalogSize).toBe(25_000);
+    expect(seen.at(-1)).toBe(25_000);
+    expect(seen.length).toBeGreaterThan(1);
+  });
+
+  it('deletes by refId, ignoring unknown ones', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a', title: 'red' }, { refId: 'b', title: 'red' }, { refId: 'c', title: 'blue' }]);
+    expect(catalog.delete(['b', 'zz'])).toEqual({ deleted: 1, catalogSize: 2 });
+    expect(await refIds(catalog, 'red')).toEqual(['a']);
+    const version = catalog.version;
+    expect(catalog.delete(['zz'])).toEqual({ deleted: 0, catalogSize: 2 });
+    expect(catalog.version).toBe(version);
+    const seen: string[] = [];
+    catalog.forEachProduct((p) => seen.push(p.refId));
+    expect(seen).toEqual(['a', 'c']);
+  });
+
+  it('replaces the whole catalog', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a', brand: 'X' }]);
+    const summary = await catalog.replace([{ refId: 'b', brand: 'Y' }, { refId: 'c', brand: 'Y' }]);
+    expect(summary).toEqual({ loaded: 2, skipped: [], catalogSize: 2 });
+    expect(catalog.has('a')).toBe(false);
+    const payload = await executeSearch(catalog, request('', { aggregations: ['brand'] }));
+    expect(payload.aggregations?.brand).toEqual([{ key: 'Y', doc_count: 2 }]);
+  });
+
+  it('a search running during a replace sees the old or the new catalog, never a mix', async () => {
+    const catalog = new Catalog();
+    const gen = (tag: string, n: number) => Array.from({ length: n }, (_, i) => ({ refId: `${tag}${i}`, brand: tag, title: 'thing' }));
+    await catalog.replace(gen('old', 300));
+    const searches: Promise<{ total: number; brands: string[] }>[] = [];
+    let replaced = false;
+    async function* slowFeed() {
+      for (const p of gen('new', 500)) {
+        // Searches interleave with the read of the new feed and right after the swap.
+        if (Number(p.refId.slice(3)) % 100 === 0) {
+          searches.push(executeSearch(catalog, request('thing', { aggregations: ['brand'] }))
+            .then((r) => ({ total: r.total_results, brands: r.aggregations!.brand.map((b) => b.key) })));
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        yield p;
+      }
+    }
+    const replace = catalog.replace(slowFeed()).then(() => { replaced = true; });
+    await replace;
+    expect(replaced).toBe(true);
+    searches.push(executeSearch(catalog, request('thing', { aggregations: ['brand'] }))
+      .then((r) => ({ total: r.total_results, brands: r.aggregations!.brand.map((b) => b.key) })));
+    const results = await Promise.all(searches);
+    for (const r of results) expect([{ total: 300, brands: ['old'] }, { total: 500, brands: ['new'] }]).toContainEqual(r);
+    expect(results.at(-1)).toEqual({ total: 500, brands: ['new'] });
+  });
+
+  it('keeps catalogs independent', async () => {
+    const a = new Catalog();
+    const b = new Catalog();
+    await a.upsert([{ refId: 'x', title: 'apple' }]);
+    await b.upsert([{ refId: 'y', title: 'banana' }]);
+    expect(await refIds(a, 'banana')).toEqual([]);
+    expect(await refIds(b, 'banana')).toEqual(['y']);
+    expect(a.id).not.toBe(b.id);
+  });
+
+  it('tells stock from availability (0 out; -1, missing or positive in)', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a', availability: 0 }, { refId: 'b', availability: -1 }, { refId: 'c' }, { refId: 'd', availability: 3 }]);
+    expect(['a', 'b', 'c', 'd', 'zz'].map((r) => catalog.isInStock(r))).toEqual([false, true, true, true, false]);
+  });
+
+  it('stores image vectors as Float32 and does not index them as text', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a', image_vector: [0.5, 1, 2] }, { refId: 'b', image_vector: 'bad' }, { refId: 'c' }]);
+    expect(Array.from(catalog.getImageVector('a')!)).toEqual([0.5, 1, 2]);
+    expect(catalog.getImageVector('b')).toBeUndefined();
+    expect(catalog.state.vocabulary).toEqual([]);
+  });
+
+  it('puts the hot arrays on SharedArrayBuffers', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a', title: 'red shirt', price: 3, tags: ['x'] }]);
+    const { index } = catalog.state;
+    for (const f of index.fields) {
+      if (f.numeric) expect(f.numeric.buffer).toBeInstanceOf(SharedArrayBuffer);
+      if (f.text) expect(f.text.codes.buffer).toBeInstanceOf(SharedArrayBuffer);
+    }
+    expect(index.fullText.postDocs.buffer).toBeInstanceOf(SharedArrayBuffer);
+  });
+
+  it('rejects sources of the wrong kind', async () => {
+    await expect(new Catalog().upsert(42 as unknown as Product[])).rejects.toThrow(/source/);
+  });
+
+  const feedReader = fileURLToPath(new URL('./feed-reader.ts', import.meta.url));
+  it.skipIf(!existsSync(feedReader))('reads byte streams through the feed reader (skipped until feed-reader.ts exists)', async () => {
+    const catalog = new Catalog();
+    const summary = await catalog.upsert(Readable.from(['{"refId":"a","title":"red"}\n{"refId":"b"}\n']));
+    expect(summary.catalogSize).toBe(2);
+    expect(await refIds(catalog, 'red')).toEqual(['a']);
+  });
+});

@@ -1,0 +1,209 @@
+import { describe, expect, it } from 'vitest';
+import { Catalog } from '../catalog/catalog.js';
+import type { WebsiteSettings } from '../config.js';
+import { isAisleError } from '../errors.js';
+import type { Product, SearchRequest } from '../types.js';
+import { executeSearch } from './execute-search.js';
+
+const request = (q: string, extra: Partial<SearchRequest> = {}): SearchRequest => ({ website_id: 'w', client: 'c', q, start: 0, size: 50, ...extra });
+
+async function catalogOf(products: Product[], options?: ConstructorParameters<typeof Catalog>[0]): Promise<Catalog> {
+  const catalog = new Catalog(options);
+  await catalog.upsert(products);
+  return catalog;
+}
+
+const ids = (r: { result: Product[] }) => r.result.map((p) => p.refId);
+
+async function badRequest(promise: Promise<unknown>, field: string): Promise<void> {
+  const err = await promise.then(() => undefined, (e: unknown) => e);
+  expect(isAisleError(err) && err.code === 'SEARCH_BAD_REQUEST').toBe(true);
+  expect((err as Error).message).toContain(field);
+}
+
+const shop: Product[] = [
+  { refId: 'p1', title: 'Red Cotton Shirt', brand: 'Acme', search_category: 'Shirts', price: 20, tags: ['new', 'sale'], availability: 1 },
+  { refId: 'p2', title: 'Blue Denim Shirt', brand: 'Zeta', search_category: 'Shirts', price: '35.50', tags: ['sale'], availability: 0 },
+  { refId: 'p3', title: 'Café au lait mug', brand: 'Ålpha', search_category: 'Kitchen', price: 8, tags: [], availability: -1 },
+  { refId: 'p4', title: 'Red running shoes', brand: 'Acme', search_category: 'Shoes', price: 120, tags: ['new'] },
+  { refId: 'p5', title: 'Television 55 inch', brand: 'Zeta', search_category: 'TV', price: 1e9, rating: 4.5 },
+  { refId: 'p6', title: 'Shirtless hanger', brand: null, search_category: 'Home' },
+];
+
+describe('executeSearch: text', () => {
+  it('matches every product for an empty, blank or punctuation-only query, in insertion order', async () => {
+    const catalog = await catalogOf(shop);
+    for (const q of ['', '   ', '?!', '-']) {
+      const r = await executeSearch(catalog, request(q));
+      expect(r.total_results).toBe(6);
+      expect(ids(r)).toEqual(['p1', 'p2', 'p3', 'p4', 'p5', 'p6']);
+    }
+  });
+  it('requires every word, case- and accent-insensitively', async () => {
+    const catalog = await catalogOf(shop);
+    expect(ids(await executeSearch(catalog, request('RED shirt')))).toEqual(['p1']);
+    expect(ids(await executeSearch(catalog, request('cafe')))).toEqual(['p3']);
+    expect(ids(await executeSearch(catalog, request('CAFÉ MUG')))).toEqual(['p3']);
+    expect(ids(await executeSearch(catalog, request('alpha')))).toEqual(['p3']); // brand Ålpha
+    expect((await executeSearch(catalog, request('red banana'))).total_results).toBe(0);
+  });
+  it('matches the last word as a prefix, exact matches first', async () => {
+    const catalog = await catalogOf(shop);
+    const r = await executeSearch(catalog, request('shirt'));
+    expect(ids(r).slice(0, 2).sort()).toEqual(['p1', 'p2']);
+    expect(ids(r)[2]).toBe('p6'); // "shirtless": prefix only
+    expect(ids(await executeSearch(catalog, request('televi')))).toEqual(['p5']);
+    expect(ids(await executeSearch(catalog, request('shirt red')))).toEqual(['p1']);
+  });
+  it('does not treat words before the last as prefixes', async () => {
+    const catalog = await catalogOf(shop);
+    expect((await executeSearch(catalog, request('tele inch'))).total_results).toBe(0);
+  });
+  it('tolerates typos (1 edit from 5 letters, 2 from 9; a swap is one edit) and suggests the correction', async () => {
+    const catalog = await catalogOf(shop);
+    const r = await executeSearch(catalog, request('shrit'));
+    expect(ids(r)).toContain('p1');
+    expect(r.suggestions).toEqual({ corrected_query: 'shirt' });
+    expect(ids(await executeSearch(catalog, request('televsiion')))).toEqual(['p5']);
+    expect(ids(await executeSearch(catalog, request('tlevisoin')))).toEqual(['p5']);
+    expect((await executeSearch(catalog, request('rde'))).total_results).toBe(0); // 3 letters: no typo allowed
+    expect((await executeSearch(catalog, request('shirt'))).suggestions).toEqual({});
+  });
+  it('ranks exact matches above typo matches', async () => {
+    const catalog = await catalogOf([
+      { refId: 'typo', title: 'shorts shorts shorts' },
+      { refId: 'exact', title: 'a long title about many things and also shirts' },
+    ]);
+    expect(ids(await executeSearch(catalog, request('shirts')))).toEqual(['exact', 'typo']);
+  });
+  it('weights fields (title above description) and lets settings override the weights', async () => {
+    const catalog = await catalogOf([
+      { refId: 'desc', title: 'Plain item', description: 'lamp' },
+      { refId: 'title', title: 'Lamp', description: 'plain item' },
+    ]);
+    expect(ids(await executeSearch(catalog, request('lamp')))).toEqual(['title', 'desc']);
+    const settings: WebsiteSettings = { fieldWeights: { title: 0.1, description: 10 } };
+    expect(ids(await executeSearch(catalog, request('lamp'), { settings }))).toEqual(['desc', 'title']);
+    expect(ids(await executeSearch(catalog, request('lamp'), { settings: { fieldWeights: { description: 0 } } }))).toEqual(['title']);
+  });
+  it('breaks relevance ties by insertion order', async () => {
+    const catalog = await catalogOf(Array.from({ length: 40 }, (_, i) => ({ refId: `p${i}`, title: 'same words' })));
+    expect(ids(await executeSearch(catalog, request('same', { size: 40 })))).toEqual(Array.from({ length: 40 }, (_, i) => `p${i}`));
+  });
+  it('expands synonyms from the catalog options and the settings', async () => {
+    const catalog = await catalogOf(shop, { synonyms: [['tv', 'television']] });
+    expect(ids(await executeSearch(catalog, request('tv')))).toEqual(['p5']);
+    expect(ids(await executeSearch(catalog, request('telly'), { settings: { synonyms: [['telly', 'Television']] } }))).toEqual(['p5']);
+  });
+  it('sets redirects.url when a rule matches the normalised query', async () => {
+    const catalog = await catalogOf(shop);
+    const settings: WebsiteSettings = { redirects: [{ queries: ['Gift Cards!'], url: 'https://shop/gifts' }] };
+    expect((await executeSearch(catalog, request('  gift   CARDS '), { settings })).redirects).toEqual({ url: 'https://shop/gifts' });
+    expect((await executeSearch(catalog, request('gift'), { settings })).redirects).toEqual({});
+  });
+});
+
+describe('executeSearch: scope', () => {
+  it('ORs values within a field, ANDs fields, and mixes text and numeric conditions', async () => {
+    const catalog = await catalogOf(shop);
+    expect(ids(await executeSearch(catalog, request('', { scope: { brand: ['Acme', 'Zeta'] } })))).toEqual(['p1', 'p2', 'p4', 'p5']);
+    expect(ids(await executeSearch(catalog, request('', { scope: { brand: ['Acme', 'Zeta'], price: { max: 50 } } })))).toEqual(['p1', 'p2']);
+    expect(ids(await executeSearch(catalog, request('', { scope: { price: { min: 35.5, max: 120 } } })))).toEqual(['p2', 'p4']);
+    expect(ids(await executeSearch(catalog, request('', { scope: { price: { min: 100 } } })))).toEqual(['p4', 'p5']);
+  });
+  it('matches a multi-valued field when any value is listed', async () => {
+    const catalog = await catalogOf(shop);
+    expect(ids(await executeSearch(catalog, request('', { scope: { tags: ['new'] } })))).toEqual(['p1', 'p4']);
+  });
+  it('matches nothing for a field no product has, or a value none has', async () => {
+    const catalog = await catalogOf(shop);
+    expect((await executeSearch(catalog, request('', { scope: { nope: ['x'] } }))).total_results).toBe(0);
+    expect((await executeSearch(catalog, request('', { scope: { nope: { min: 1 } } }))).total_results).toBe(0);
+    expect((await executeSearch(catalog, request('', { scope: { brand: ['Nobody'] } }))).total_results).toBe(0);
+  });
+  it('supports the exclusion extension (text and numeric; missing values are kept)', async () => {
+    const catalog = await catalogOf(shop);
+    expect(ids(await executeSearch(catalog, request('', { scope: { availability: { not: [0] } } })))).toEqual(['p1', 'p3', 'p4', 'p5', 'p6']);
+    expect(ids(await executeSearch(catalog, request('', { scope: { brand: { not: ['Acme'] } } })))).toEqual(['p2', 'p3', 'p5', 'p6']);
+    expect(ids(await executeSearch(catalog, request('', { scope: { price: { min: 0, not: [8, 120] } } })))).toEqual(['p1', 'p2', 'p5']);
+  });
+  it('rejects a numeric range on a text field and a list on a numeric field', async () => {
+    const catalog = await catalogOf(shop);
+    await badRequest(executeSearch(catalog, request('', { scope: { brand: { min: 1 } } })), 'scope.brand');
+    await badRequest(executeSearch(catalog, request('', { scope: { price: ['20'] } })), 'scope.price');
+    await badRequest(executeSearch(catalog, request('', { scope: { price: { not: ['20'] } } })), 'scope.price');
+  });
+});
+
+describe('executeSearch: aggregations and ranges', () => {
+  it('counts documents per value over all matches, count desc then key asc, multi-valued values each', async () => {
+    const catalog = await catalogOf(shop);
+    const r = await executeSearch(catalog, request('', { size: 1, aggregations: ['brand', 'tags', 'nope', 'price'] }));
+    expect(r.aggregations).toEqual({
+      brand: [{ key: 'Acme', doc_count: 2 }, { key: 'Zeta', doc_count: 2 }, { key: 'Ålpha', doc_count: 1 }],
+      tags: [{ key: 'new', doc_count: 2 }, { key: 'sale', doc_count: 2 }],
+      nope: [],
+      price: [{ key: '1000000000', doc_count: 1 }, { key: '120', doc_count: 1 }, { key: '20', doc_count: 1 }, { key: '35.50', doc_count: 1 }, { key: '8', doc_count: 1 }],
+    });
+    const scoped = await executeSearch(catalog, request('red', { aggregations: ['search_category'] }));
+    expect(scoped.aggregations?.search_category).toEqual([{ key: 'Shirts', doc_count: 1 }, { key: 'Shoes', doc_count: 1 }]);
+  });
+  it('gives min and max over matches, numeric strings and huge values included', async () => {
+    const catalog = await catalogOf(shop);
+    const r = await executeSearch(catalog, request('', { range_fields: ['price', 'rating', 'nope'] }));
+    expect(r.ranges).toEqual({ price: { min: 8, max: 1e9 }, rating: { min: 4.5, max: 4.5 }, nope: { min: null, max: null } });
+    const none = await executeSearch(catalog, request('shirt', { range_fields: ['rating'] }));
+    expect(none.ranges).toEqual({ rating: { min: null, max: null } });
+  });
+  it('rejects a range over a text field', async () => {
+    const catalog = await catalogOf(shop);
+    await badRequest(executeSearch(catalog, request('', { range_fields: ['price', 'brand'] })), 'range_fields[1]');
+  });
+  it('works on an empty catalog', async () => {
+    const r = await executeSearch(new Catalog(), request('anything', { aggregations: ['brand'], range_fields: ['price'], sort_fields: [{ price: { order: 'asc', type: 'number' } }] }));
+    expect(r).toEqual({ result: [], total_results: 0, aggregations: { brand: [] }, ranges: { price: { min: null, max: null } }, suggestions: {}, redirects: {} });
+  });
+});
+
+describe('executeSearch: sort and paging', () => {
+  it('sorts numbers numerically (numeric strings too), missing values last in both orders', async () => {
+    const catalog = await catalogOf(shop);
+    const asc = await executeSearch(catalog, request('', { sort_fields: [{ price: { order: 'asc', type: 'number' } }] }));
+    expect(ids(asc)).toEqual(['p3', 'p1', 'p2', 'p4', 'p5', 'p6']);
+    const desc = await executeSearch(catalog, request('', { sort_fields: [{ price: { order: 'desc', type: 'number' } }] }));
+    expect(ids(desc)).toEqual(['p5', 'p4', 'p2', 'p1', 'p3', 'p6']);
+  });
+  it('sorts text by lower-cased value, then the next key, then insertion order', async () => {
+    const catalog = await catalogOf([
+      { refId: 'a', brand: 'beta', price: 2 }, { refId: 'b', brand: 'Alpha', price: 1 }, { refId: 'c', brand: 'Beta', price: 1 },
+      { refId: 'd', price: 0 }, { refId: 'e', brand: 'alpha', price: 1 },
+    ]);
+    const r = await executeSearch(catalog, request('', { sort_fields: [{ brand: { order: 'asc', type: 'text' } }, { price: { order: 'asc', type: 'number' } }] }));
+    expect(ids(r)).toEqual(['b', 'e', 'c', 'a', 'd']);
+    const d = await executeSearch(catalog, request('', { sort_fields: [{ brand: { order: 'desc', type: 'text' } }] }));
+    expect(ids(d)).toEqual(['a', 'c', 'b', 'e', 'd']);
+  });
+  it('pages with start and size; start beyond the end gives an empty page with the right total', async () => {
+    const catalog = await catalogOf(Array.from({ length: 100 }, (_, i) => ({ refId: `p${i}`, n: 100 - i })));
+    const sort = [{ n: { order: 'asc' as const, type: 'number' as const } }];
+    expect(ids(await executeSearch(catalog, request('', { start: 10, size: 3, sort_fields: sort })))).toEqual(['p89', 'p88', 'p87']);
+    expect(ids(await executeSearch(catalog, request('', { start: 10, size: 3 })))).toEqual(['p10', 'p11', 'p12']);
+    const beyond = await executeSearch(catalog, request('', { start: 500, size: 10 }));
+    expect(beyond.result).toEqual([]);
+    expect(beyond.total_results).toBe(100);
+    const none = await executeSearch(catalog, request('', { size: 0 }));
+    expect(none.result).toEqual([]);
+    expect(none.total_results).toBe(100);
+    expect((await executeSearch(catalog, { website_id: 'w', client: 'c', q: '', start: 0 })).result).toHaveLength(20);
+  });
+  it('orders ties of the sort keys by relevance when there is query text', async () => {
+    const catalog = await catalogOf([
+      { refId: 'weak', title: 'lamp shade', description: 'a lamp', price: 5 },
+      { refId: 'strong', title: 'lamp lamp lamp', price: 5 },
+      { refId: 'cheap', title: 'lamp', price: 1 },
+    ]);
+    const r = await executeSearch(catalog, request('lamp', { sort_fields: [{ price: { order: 'asc', type: 'number' } }] }));
+    expect(ids(r)[0]).toBe('cheap');
+    expect(ids(r)).toHaveLength(3);
+  });
+});
