@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createEngine, type Engine, type EngineOptions } from '@aisle/engine';
 import { pino, type Logger } from 'pino';
 import { createListener, type AisleListener, type ListenerOptions } from './listener.js';
+import { HttpMetrics } from './metrics.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions extends Omit<ListenerOptions, 'logger' | 'adminTokens'> {
@@ -58,6 +59,7 @@ export async function createServer(options: ServerOptions = {}): Promise<AisleSe
   const engine = options.engine ?? await createEngine(options.engineOptions ?? {});
   const listener = createListener(engine, {
     ...options,
+    metrics: options.metrics ?? new HttpMetrics({ defaultMetrics: true }),
     adminTokens: options.adminTokens ?? options.engineOptions?.adminTokens ?? [],
     logger: logger ?? false,
   });

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, bearer, expectDocumented, startService, TOKEN_A, type TestService } from './helpers.js';
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(() => svc.close());
+
+const products = '/admin/v1/websites/{websiteId}/products';
+type Problem = { status: number; errors: Record<string, string[]> };
+
+function put(url: string, body: string, type: string, headers: Record<string, string> = bearer(ADMIN_TOKEN)): Promise<Response> {
+  return fetch(url, { method: 'PUT', headers: { 'content-type': type, ...headers }, body });
+}
+
+describe('admin API', () => {
+  it('PUT products: JSON array upsert', async () => {
+    const res = await put(`${svc.url}/admin/v1/websites/site-b/products`, JSON.stringify([{ refId: 'NEW-1', title: 'Alpine tent', price: 120 }, { refId: 'NEW-2', title: 'Alpine stove', price: '35.50' }]), 'application/json');
+    expect(res.status).toBe(200);
+    const summary = (await expectDocumented(res, products, 'PUT')) as { loaded: number; skipped: unknown[]; catalogSize: number };
+    expect(summary).toMatchObject({ loaded: 2, skipped: [] });
+    expect(summary.catalogSize).toBe(52);
+  });
+
+  it('PUT products: NDJSON with a bad line, skipped with its line number; rejected by default', async () => {
+    const ndjson = '{"refId":"ND-1","title":"one"}\nnot json\n{"refId":"ND-2","title":"two"}\n';
+    const skip = await put(`${svc.url}/admin/v1/websites/site-b/products?onError=skip`, ndjson, 'application/x-ndjson');
+    expect(skip.status).toBe(200);
+    const summary = (await expectDocumented(skip, products, 'PUT')) as { loaded: number; skipped: { line: number }[] };
+    expect(summary.loaded).toBe(2);
+    expect(summary.skipped.map((s) => s.line)).toEqual([2]);
+    const reject = await put(`${svc.url}/admin/v1/websites/site-b/products`, ndjson, 'application/x-ndjson');
+    expect(reject.status).toBe(400);
+    expect(reject.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    await expectDocumented(reject, products, 'PUT');
+  });
+
+  it('PUT products ?mode=replace swaps the whole catalog', async () => {
+    const res = await put(`${svc.url}/admin/v1/websites/site-b/products?mode=replace`, JSON.stringify([{ refId: 'ONLY-1', title: 'only' }]), 'application/json');
+    expect(res.status).toBe(200);
+    expect(await expectDocumented(res, products, 'PUT')).toMatchObject({ loaded: 1, catalogSize: 1 });
+    const bad = await put(`${svc.url}/admin/v1/websites/site-b/products?mode=merge`, '[]', 'application/json');
+    expect(bad.status).toBe(400);
+    expect(((await expectDocumented(bad, products, 'PUT')) as Problem).errors).toHaveProperty('mode');
+  });
+
+  it('DELETE a product (idempotent)', async () => {
+    const path = '/admin/v1/websites/{websiteId}/products/{refId}';
+    const res = await fetch(`${svc.url}/admin/v1/websites/site-a/products/KNOWN-2`, { method: 'DELETE', headers: bearer(ADMIN_TOKEN) });
+    expect(res.status).toBe(200);
+    expect(await expectDocumented(res, path, 'DELETE')).toMatchObject({ deleted: 1 });
+    const again = await fetch(`${svc.url}/admin/v1/websites/site-a/products/KNOWN-2`, { method: 'DELETE', headers: bearer(ADMIN_TOKEN) });
+    expect(await expectDocumented(again, path, 'DELETE')).toMatchObject({ deleted: 0 });
+  });
+
+  it('stats and the attribution report', async () => {
+    const stats = await fetch(`${svc.url}/admin/v1/websites/site-a/stats`, { headers: bearer(ADMIN_TOKEN) });
+    expect(stats.status).toBe(200);
+    const s = (await expectDocumented(stats, '/admin/v1/websites/{websiteId}/stats', 'GET')) as { websiteId: string; products: number; views: number };
+    expect(s.websiteId).toBe('site-a');
+    expect(s.views).toBeGreaterThan(0);
+    const report = await fetch(`${svc.url}/admin/v1/websites/site-a/reports/attribution?from=2000-01-01T00:00:00Z`, { headers: bearer(ADMIN_TOKEN) });
+    expect(report.status).toBe(200);
+    expect(await expectDocumented(report, '/admin/v1/websites/{websiteId}/reports/attribution', 'GET')).toMatchObject({ websiteId: 'site-a' });
+    const badDate = await fetch(`${svc.url}/admin/v1/websites/site-a/reports/attribution?from=yesterday`, { headers: bearer(ADMIN_TOKEN) });
+    expect(badDate.status).toBe(400);
+    expect(((await expectDocumented(badDate, '/admin/v1/websites/{websiteId}/reports/attribution', 'GET')) as Problem).errors).toHaveProperty('from');
+  });
+
+  it('401 without an admin token (a website token is not one), 404 unknown website, 415, 405', async () => {
+    for (const headers of [{}, bearer(TOKEN_A), bearer('nope')]) {
+      const res = await fetch(`${svc.url}/admin/v1/websites/site-a/stats`, { headers });
+      expect(res.status).toBe(401);
+      expect(((await expectDocumented(res, '/admin/v1/websites/{websiteId}/stats', 'GET')) as Problem).status).toBe(401);
+    }
+    const unknown = await fetch(`${svc.url}/admin/v1/websites/nowhere/stats`, { headers: bearer(ADMIN_TOKEN) });
+    expect(unknown.status).toBe(404);
+    await expectDocumented(unknown, '/admin/v1/websites/{websiteId}/stats', 'GET');
+    const type = await put(`${svc.url}/admin/v1/websites/site-a/products`, 'x', 'text/csv');
+    expect(type.status).toBe(415);
+    await expectDocumented(type, products, 'PUT');
+    const method = await fetch(`${svc.url}/admin/v1/websites/site-a/products`, { method: 'POST', headers: bearer(ADMIN_TOKEN) });
+    expect(method.status).toBe(405);
+    expect(method.headers.get('allow')).toBe('PUT, OPTIONS');
+    await expectDocumented(method, products, 'PUT');
+    const coupons = await fetch(`${svc.url}/admin/v1/websites/site-a/coupons`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(ADMIN_TOKEN) }, body: '{"coupons":[{"code":""}]}' });
+    expect(coupons.status).toBe(400);
+    expect(((await expectDocumented(coupons, '/admin/v1/websites/{websiteId}/coupons', 'POST')) as Problem).errors).toHaveProperty(['coupons[0].code']);
+  });
+});

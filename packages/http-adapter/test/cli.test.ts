@@ -1,0 +1,121 @@
+/**
+ * The CLI as a user runs it: a child process (TypeScript sources through tsx, the engine mapped to its
+ * sources by test/tsconfig.cli.json, so no build is needed).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const cli = path.join(here, '..', 'src', 'cli.ts');
+const env = { ...process.env, TSX_TSCONFIG_PATH: path.join(here, 'tsconfig.cli.json'), NODE_NO_WARNINGS: '1' };
+const tmp = mkdtempSync(path.join(tmpdir(), 'aisle-cli-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function start(args: string[]): ChildProcess & { out: () => string; err: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { env, cwd: tmp });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return Object.assign(child, { out: () => out, err: () => err, exited });
+}
+
+async function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const child = start(args);
+  const code = await child.exited;
+  return { code, out: child.out(), err: child.err() };
+}
+
+async function waitFor(child: { out: () => string; exited: Promise<number | null> }, pattern: RegExp): Promise<RegExpMatchArray> {
+  let exited = false;
+  void child.exited.then(() => { exited = true; });
+  for (;;) {
+    const m = child.out().match(pattern);
+    if (m) return m;
+    if (exited) throw new Error(`process exited before printing ${pattern}: ${child.out()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('aisle serve --config', () => {
+  it('a bad config stops the start with a message naming the key, exit 1, no stack trace', async () => {
+    const file = path.join(tmp, 'bad.json');
+    writeFileSync(file, JSON.stringify({ websites: [{ websiteId: 'a', client: 'c', tokens: 'not-an-array', hmacSecret: 's' }] }));
+    const { code, err } = await run(['serve', '--config', file, '--port', '0']);
+    expect(code).toBe(1);
+    expect(err).toContain('websites[0].tokens');
+    expect(err).not.toMatch(/\n\s+at /);
+  });
+
+  it('unparseable and missing config files are named', async () => {
+    const file = path.join(tmp, 'broken.json');
+    writeFileSync(file, '{ "websites": [ ');
+    const broken = await run(['serve', '--config', file]);
+    expect(broken.code).toBe(1);
+    expect(broken.err).toContain('broken.json is not valid JSON');
+    const missing = await run(['serve', '--config', path.join(tmp, 'absent.json')]);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain('absent.json');
+  });
+
+  it('a bad flag is refused', async () => {
+    const { code, err } = await run(['serve', '--port', 'eighty']);
+    expect(code).toBe(1);
+    expect(err).toContain('--port');
+  });
+});
+
+describe('aisle serve (demo) and aisle load', () => {
+  const dataDir = path.join(tmp, 'data');
+
+  async function serveDemo(): Promise<{ child: ReturnType<typeof start>; url: string; token: string; adminToken: string }> {
+    const child = start(['serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--demo-products', '300']);
+    const url = (await waitFor(child, /curl -s (http:\/\/[\d.:]+)\/openapi\.json/))[1]!;
+    const token = child.out().match(/ token: +(\S+)/)![1]!;
+    const adminToken = child.out().match(/admin token: +(\S+)/)![1]!;
+    return { child, url, token, adminToken };
+  }
+
+  it('serves a demo website, prints its ids and tokens, shuts down on SIGTERM, and does not duplicate the demo on restart', async () => {
+    const first = await serveDemo();
+    expect(first.child.out()).toContain('website id:   demo');
+    const search = await fetch(`${first.url}/v1.4/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${first.token}` },
+      body: JSON.stringify({ website_id: 'demo', client: 'demo', q: '', start: 0, size: 3 }),
+    });
+    expect(search.status).toBe(200);
+    expect(((await search.json()) as { payload: { total_results: number } }).payload.total_results).toBe(300);
+    const stats1 = await (await fetch(`${first.url}/admin/v1/websites/demo/stats`, { headers: { authorization: `Bearer ${first.adminToken}` } })).json();
+    first.child.kill('SIGTERM');
+    expect(await first.child.exited).toBe(0);
+
+    const second = await serveDemo();
+    expect(second.token).toBe(first.token);
+    const stats2 = await (await fetch(`${second.url}/admin/v1/websites/demo/stats`, { headers: { authorization: `Bearer ${second.adminToken}` } })).json();
+    expect(stats2).toEqual(stats1);
+    second.child.kill('SIGTERM');
+    expect(await second.child.exited).toBe(0);
+  });
+
+  it('loads an NDJSON feed, reporting skipped lines; without --skip-bad a bad line fails the load', async () => {
+    const feed = path.join(tmp, 'feed.ndjson');
+    writeFileSync(feed, '{"refId":"L-1","title":"one"}\n{"title":"no refId"}\n{"refId":"L-2","title":"two"}\n');
+    const skipped = await run(['load', '--website', 'demo', '--data-dir', dataDir, '--skip-bad', feed]);
+    expect(skipped.err).toBe('');
+    expect(skipped.code).toBe(0);
+    expect(skipped.out).toContain('loaded 2 products');
+    expect(skipped.out).toMatch(/line 2: /);
+    const rejected = await run(['load', '--website', 'demo', '--data-dir', dataDir, feed]);
+    expect(rejected.code).toBe(1);
+    expect(rejected.err).toMatch(/^aisle: .*line 2/m);
+    const unknown = await run(['load', '--website', 'nope', '--data-dir', dataDir, feed]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('unknown website "nope"');
+  });
+});
