@@ -1,0 +1,98 @@
+import { mkdtemp, readFile, rm, writeFile, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAisleError } from '../errors.js';
+import { executeSearch } from '../search/execute-search.js';
+import { catalogArb, requestArb } from '../search/__tests__/random-catalog.js';
+import type { Product, SearchRequest } from '../types.js';
+import { Catalog } from './catalog.js';
+import { loadCatalogSnapshot, saveCatalogSnapshot } from './snapshot.js';
+
+let dir: string;
+beforeAll(async () => { dir = await mkdtemp(path.join(tmpdir(), 'aisle-snapshot-')); });
+afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+
+async function outcome(catalog: Catalog, request: SearchRequest): Promise<unknown> {
+  try {
+    return await executeSearch(catalog, request);
+  } catch (err) {
+    return isAisleError(err) ? err.code : err;
+  }
+}
+
+async function expectInvalid(promise: Promise<unknown>): Promise<void> {
+  const err = await promise.then(() => undefined, (e: unknown) => e);
+  expect(isAisleError(err) && err.code === 'SNAPSHOT_INVALID').toBe(true);
+}
+
+describe('catalog snapshots', () => {
+  it('round-trips: identical products, refIds, vectors and search results', async () => {
+    const file = path.join(dir, 'round.aislesnap');
+    await fc.assert(fc.asyncProperty(catalogArb(60), fc.array(requestArb, { minLength: 3, maxLength: 3 }), async (products, requests) => {
+      const original = new Catalog({ synonyms: [['tv', 'television']] });
+      await original.upsert([...products, { refId: 'vec', image_vector: [1, 2.5, -3], title: 'Télévision' }]);
+      await saveCatalogSnapshot(original, file);
+      const loaded = await loadCatalogSnapshot(file, { synonyms: [['tv', 'television']] });
+      expect(loaded.liveCount).toBe(original.liveCount);
+      const all = (c: Catalog) => { const out: Product[] = []; c.forEachProduct((p) => out.push(p)); return out; };
+      // Products travel as JSON (as they came in): compare JSON values (-0 is written as 0).
+      expect(all(loaded)).toEqual(JSON.parse(JSON.stringify(all(original))));
+      expect(Array.from(loaded.getImageVector('vec')!)).toEqual([1, 2.5, -3]);
+      for (const request of [...requests, { website_id: 'w', client: 'c', q: 'tv', start: 0 }]) {
+        // Compared as the JSON the adapter would send (-0 is written as 0 either way).
+        expect(JSON.stringify(await outcome(loaded, request))).toBe(JSON.stringify(await outcome(original, request)));
+      }
+    }), { numRuns: 40 });
+  });
+
+  it('keeps working after load: upserts rebuild from the loaded products', async () => {
+    const file = path.join(dir, 'live.aislesnap');
+    const original = new Catalog();
+    await original.upsert([{ refId: 'a', title: 'red lamp', price: '12.50' }]);
+    await saveCatalogSnapshot(original, file);
+    const loaded = await loadCatalogSnapshot(file);
+    await loaded.upsert([{ refId: 'b', title: 'red chair', price: 3 }]);
+    const r = await executeSearch(loaded, { website_id: 'w', client: 'c', q: 'red', start: 0, range_fields: ['price'] });
+    expect(r.total_results).toBe(2);
+    expect(r.ranges).toEqual({ price: { min: 3, max: 12.5 } });
+    expect(loaded.getProduct('a')).toEqual({ refId: 'a', title: 'red lamp', price: '12.50' });
+  });
+
+  it('writes atomically: no temporary file is left behind', async () => {
+    const sub = await mkdtemp(path.join(dir, 'atomic-'));
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a' }]);
+    await saveCatalogSnapshot(catalog, path.join(sub, 'c.aislesnap'));
+    await saveCatalogSnapshot(catalog, path.join(sub, 'c.aislesnap'));
+    expect(await readdir(sub)).toEqual(['c.aislesnap']);
+  });
+
+  it('rejects missing, truncated, foreign and corrupted files with SNAPSHOT_INVALID', async () => {
+    const file = path.join(dir, 'good.aislesnap');
+    const catalog = new Catalog();
+    await catalog.upsert(Array.from({ length: 50 }, (_, i) => ({ refId: `p${i}`, title: `item ${i}`, price: i })));
+    await saveCatalogSnapshot(catalog, file);
+    const bytes = await readFile(file);
+    await expectInvalid(loadCatalogSnapshot(path.join(dir, 'missing.aislesnap')));
+    const bad = path.join(dir, 'bad.aislesnap');
+    for (const content of [bytes.subarray(0, bytes.length - 10), bytes.subarray(0, 5), Buffer.from('{"not":"a snapshot"}'), Buffer.alloc(0),
+      Buffer.concat([bytes, Buffer.from([0])])]) {
+      await writeFile(bad, content);
+      await expectInvalid(loadCatalogSnapshot(bad));
+    }
+    const foreign = Buffer.from(bytes);
+    foreign.write('XXXX', 8); // file identifier
+    await writeFile(bad, foreign);
+    await expectInvalid(loadCatalogSnapshot(bad));
+    // Random byte damage must never crash the process with anything but SNAPSHOT_INVALID or a still-valid catalog.
+    for (let i = 0; i < 30; i++) {
+      const damaged = Buffer.from(bytes);
+      for (let j = 0; j < 5; j++) damaged[12 + Math.floor(Math.random() * (damaged.length - 12))] ^= 0xff;
+      await writeFile(bad, damaged);
+      const err = await loadCatalogSnapshot(bad).then(() => undefined, (e: unknown) => e);
+      if (err !== undefined) expect(isAisleError(err) && err.code === 'SNAPSHOT_INVALID').toBe(true);
+    }
+  });
+});
