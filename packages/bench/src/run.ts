@@ -27,6 +27,7 @@ interface Plan {
   mode: 'quick' | 'full';
   peers: PeerPlan[];
   microTimeMs: number;
+  microProducts: number;
   httpDurationS: number;
   httpProducts: number;
   scalingSizes: number[];
@@ -44,7 +45,7 @@ function plan(quick: boolean): Plan {
       { dataset: generated(10_000), engines: ALL, queries: 40, budgetMs: 2_000, warmup: 3, checkSample: 20, timeoutMs: 120_000 },
     ];
     if (flipkart) peers.push({ dataset: flipkart, engines: ALL, queries: 30, budgetMs: 2_000, warmup: 3, checkSample: 20, timeoutMs: 120_000 });
-    return { mode: 'quick', peers, microTimeMs: 100, httpDurationS: 2, httpProducts: 10_000, scalingSizes: [10_000, 50_000], scalingQueries: 30 };
+    return { mode: 'quick', peers, microTimeMs: 100, microProducts: 20_000, httpDurationS: 2, httpProducts: 10_000, scalingSizes: [10_000, 50_000], scalingQueries: 30 };
   }
   // Sized for < 15 minutes on 2 cores: every engine at 100k; the engines that answer at 1M in
   // reasonable time at 1M (Orama and itemsjs take seconds per query there, see PEERS.md).
@@ -53,7 +54,7 @@ function plan(quick: boolean): Plan {
     { dataset: generated(1_000_000), engines: FAST, queries: 300, budgetMs: 6_000, warmup: 3, checkSample: 10, timeoutMs: 300_000 },
   ];
   if (flipkart) peers.splice(1, 0, { dataset: flipkart, engines: ALL, queries: 300, budgetMs: 3_000, warmup: 5, checkSample: 20, timeoutMs: 120_000 });
-  return { mode: 'full', peers, microTimeMs: 400, httpDurationS: 8, httpProducts: 100_000, scalingSizes: [10_000, 100_000, 1_000_000], scalingQueries: 100 };
+  return { mode: 'full', peers, microTimeMs: 400, microProducts: 100_000, httpDurationS: 8, httpProducts: 100_000, scalingSizes: [10_000, 100_000, 1_000_000], scalingQueries: 100 };
 }
 
 function parseArgs(argv: string[]): { quick: boolean; only: Suite[]; out: string } {
@@ -106,7 +107,7 @@ async function main(): Promise<void> {
     }
   }
   const optional: [Suite, string, (plan: Plan, log: (l: string) => void, outDir: string) => Promise<string>][] = [
-    ['micro', './micro/index.js', async (pl, lg) => (await import('./micro/index.js')).runMicroSuite({ timeMs: pl.microTimeMs, log: lg })],
+    ['micro', './micro/index.js', async (pl, lg) => (await import('./micro/index.js')).runMicroSuite({ timeMs: pl.microTimeMs, products: pl.microProducts, log: lg })],
     ['http', './http/index.js', async (pl, lg) => (await import('./http/index.js')).runHttpSuite({ durationS: pl.httpDurationS, products: pl.httpProducts, log: lg })],
     ['scaling', './scaling.js', async (pl, lg, dir) => (await import('./scaling.js')).runScaling({ sizes: pl.scalingSizes, queries: pl.scalingQueries, log: lg, outDir: dir, quick: pl.mode === 'quick' })],
   ];

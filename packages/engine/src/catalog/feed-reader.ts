@@ -105,6 +105,12 @@ function rejoin(first: Uint8Array | string, rest: AsyncIterator<unknown>): Reada
  * Blank lines and a UTF-8 byte-order mark are ignored.
  */
 export async function* readProductFeed(source: ProductSource, options: FeedReadOptions): AsyncGenerator<Product> {
+  // Products travel in batches (one per input chunk) through the inner generators and are flattened
+  // only here: one async hop per product instead of one per generator level.
+  for await (const batch of productBatches(source, options)) yield* batch;
+}
+
+async function* productBatches(source: ProductSource, options: FeedReadOptions): AsyncGenerator<Product[]> {
   if (typeof source === 'string') {
     const lower = source.toLowerCase();
     const base = lower.endsWith('.gz') ? lower.slice(0, -3) : lower;
@@ -133,10 +139,12 @@ export async function* readProductFeed(source: ProductSource, options: FeedReadO
   throw new AisleError('CATALOG_BAD_INPUT', 'product source must be a file path, a byte stream or an iterable of products');
 }
 
-async function* readObjects(source: Iterable<unknown> | AsyncIterable<unknown>, options: FeedReadOptions): AsyncGenerator<Product> {
+async function* readObjects(source: Iterable<unknown> | AsyncIterable<unknown>, options: FeedReadOptions): AsyncGenerator<Product[]> {
   const rejecter = new Rejecter(options, 'element');
   const progress = new Progress(options.onProgress, false);
   let index = 0;
+  const sync = !(Symbol.asyncIterator in (source as object));
+  let batch: Product[] = [];
   for await (const item of source as AsyncIterable<unknown>) {
     index++;
     const problem = productProblem(item);
@@ -145,12 +153,18 @@ async function* readObjects(source: Iterable<unknown> | AsyncIterable<unknown>, 
       continue;
     }
     progress.record();
-    yield item as Product;
+    batch.push(item as Product);
+    // A synchronous iterable is batched; an asynchronous one is passed on item by item (it may be live).
+    if (!sync || batch.length >= 1000) {
+      yield batch;
+      batch = [];
+    }
   }
+  if (batch.length > 0) yield batch;
   progress.report();
 }
 
-async function* readByteStream(stream: Readable, format: Format, options: FeedReadOptions): AsyncGenerator<Product> {
+async function* readByteStream(stream: Readable, format: Format, options: FeedReadOptions): AsyncGenerator<Product[]> {
   const iterator = (stream[Symbol.asyncIterator]() as AsyncIterator<unknown>);
   let first = await iterator.next();
   // Skip empty leading chunks so the sniffing below sees real bytes.
@@ -219,7 +233,7 @@ async function* decode(chunks: AsyncIterator<unknown>, progress: Progress): Asyn
   if (rest.length > 0) yield rest;
 }
 
-async function* parseText(chunks: AsyncIterator<unknown>, format: Format, options: FeedReadOptions): AsyncGenerator<Product> {
+async function* parseText(chunks: AsyncIterator<unknown>, format: Format, options: FeedReadOptions): AsyncGenerator<Product[]> {
   const progress = new Progress(options.onProgress, true);
   const texts = decode(chunks, progress);
   let kind = format;
@@ -245,13 +259,14 @@ async function* parseText(chunks: AsyncIterator<unknown>, format: Format, option
   progress.report();
 }
 
-async function* parseNdjson(texts: AsyncIterable<string>, options: FeedReadOptions, progress: Progress): AsyncGenerator<Product> {
+async function* parseNdjson(texts: AsyncIterable<string>, options: FeedReadOptions, progress: Progress): AsyncGenerator<Product[]> {
   const rejecter = new Rejecter(options, 'line');
   // The current incomplete line, as pieces (joined only once its end is seen: a huge line that
   // arrives in many chunks is not re-concatenated at every chunk).
   let pieces: string[] = [];
   let lineNumber = 0;
-  function* take(line: string): Generator<Product> {
+  let batch: Product[] = [];
+  function take(line: string): void {
     lineNumber++;
     if (line.length === 0 || !/\S/.test(line)) return;
     const parsed = parseRecord(line);
@@ -265,7 +280,7 @@ async function* parseNdjson(texts: AsyncIterable<string>, options: FeedReadOptio
       return;
     }
     progress.record();
-    yield parsed.value as Product;
+    batch.push(parsed.value as Product);
   }
   for await (const text of texts) {
     let from = 0;
@@ -279,16 +294,21 @@ async function* parseNdjson(texts: AsyncIterable<string>, options: FeedReadOptio
         pieces = [];
       }
       if (line.endsWith('\r')) line = line.slice(0, -1);
-      yield* take(line);
+      take(line);
       from = nl + 1;
     }
     if (from < text.length) pieces.push(from === 0 ? text : text.slice(from));
+    if (batch.length > 0) {
+      yield batch;
+      batch = [];
+    }
   }
   if (pieces.length > 0) {
     let line = pieces.join('');
     if (line.endsWith('\r')) line = line.slice(0, -1);
-    yield* take(line);
+    take(line);
   }
+  if (batch.length > 0) yield batch;
 }
 
 const OPEN_BRACE = 0x7b, CLOSE_BRACE = 0x7d, OPEN_BRACKET = 0x5b, CLOSE_BRACKET = 0x5d;
@@ -303,7 +323,7 @@ function isSpace(c: number): boolean {
  * inside a string (and after a backslash there), and the nesting depth. An element ends at a comma or
  * the closing bracket at depth 0.
  */
-async function* parseArray(texts: AsyncIterable<string>, options: FeedReadOptions, progress: Progress): AsyncGenerator<Product> {
+async function* parseArray(texts: AsyncIterable<string>, options: FeedReadOptions, progress: Progress): AsyncGenerator<Product[]> {
   const rejecter = new Rejecter(options, 'element');
   type State = 'before-array' | 'before-element' | 'in-element' | 'after-element' | 'done';
   let state: State = 'before-array';
@@ -314,7 +334,8 @@ async function* parseArray(texts: AsyncIterable<string>, options: FeedReadOption
   let index = 0;
   let trailingGarbage = false;
 
-  function* finish(text: string): Generator<Product> {
+  let batch: Product[] = [];
+  function finish(text: string): void {
     index++;
     const parsed = parseRecord(text);
     if (parsed.error !== undefined) {
@@ -327,7 +348,7 @@ async function* parseArray(texts: AsyncIterable<string>, options: FeedReadOption
       return;
     }
     progress.record();
-    yield parsed.value as Product;
+    batch.push(parsed.value as Product);
   }
 
   for await (const text of texts) {
@@ -367,7 +388,7 @@ async function* parseArray(texts: AsyncIterable<string>, options: FeedReadOption
             pieces.push(text.slice(start, i));
             const element = pieces.join('');
             pieces = [];
-            yield* finish(element);
+            finish(element);
             state = 'done';
             continue;
           }
@@ -375,7 +396,7 @@ async function* parseArray(texts: AsyncIterable<string>, options: FeedReadOption
           pieces.push(text.slice(start, i));
           const element = pieces.join('');
           pieces = [];
-          yield* finish(element);
+          finish(element);
           state = 'before-element';
           continue;
         }
@@ -384,7 +405,7 @@ async function* parseArray(texts: AsyncIterable<string>, options: FeedReadOption
           pieces.push(text.slice(start, i + 1));
           const element = pieces.join('');
           pieces = [];
-          yield* finish(element);
+          finish(element);
           state = 'after-element';
         }
         continue;
@@ -423,6 +444,10 @@ async function* parseArray(texts: AsyncIterable<string>, options: FeedReadOption
           break;
       }
       if (trailingGarbage) break;
+    }
+    if (batch.length > 0) {
+      yield batch;
+      batch = [];
     }
     if (trailingGarbage) break;
     if (state === 'in-element') pieces.push(start <= 0 ? text : text.slice(start));

@@ -1,0 +1,26 @@
+/** `validatePurchaseRequest` / `validateViewRequest` (events): validating wire bodies. @module */
+import { type MicroCase, type MicroContext, consume } from './context.js';
+
+export const measures = 'validatePurchaseRequest, validateViewRequest';
+
+interface EventsModule {
+  validatePurchaseRequest(body: unknown): unknown;
+  validateViewRequest(body: unknown): unknown;
+}
+interface DemoModule {
+  generateInteractions(options: { products: unknown[]; sessions: number; seed: number }): { views: unknown[]; purchases: { events: { products: unknown[] }[] }[] };
+}
+
+export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
+  const { validatePurchaseRequest, validateViewRequest } = await ctx.engine<EventsModule>('events/index');
+  const { generateInteractions } = await ctx.engine<DemoModule>('demo/index');
+  const { views, purchases } = generateInteractions({ products: ctx.products.slice(0, 5000), sessions: 400, seed: 3 });
+  const purchase = purchases.find((p) => p.events[0]!.products.length >= 2) ?? purchases[0]!;
+  const view = views[0]!;
+  const invalid = { customerId: 'not-a-guid', sessionId: '', events: [{ orderId: '', products: [{ refId: '', quantity: -1 }] }] };
+  return [
+    { name: 'a valid purchase (one order, 2+ products)', fn: () => consume(validatePurchaseRequest(purchase)) },
+    { name: 'an invalid purchase (problem details built)', fn: () => { try { validatePurchaseRequest(invalid); } catch (err) { consume(err); } } },
+    { name: 'a valid views body (one session)', fn: () => consume(validateViewRequest(view)) },
+  ];
+}
