@@ -6,17 +6,22 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const cli = path.join(here, '..', 'src', 'cli.ts');
+/** tsx's loader by absolute URL: the child runs in a temporary directory where 'tsx' does not resolve. */
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const env = { ...process.env, TSX_TSCONFIG_PATH: path.join(here, 'tsconfig.cli.json'), NODE_NO_WARNINGS: '1' };
+/** The engine's search workers load tsx by name when running from sources, so the child runs at the repo root. */
+const repoRoot = path.join(here, '..', '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'aisle-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 function start(args: string[]): ChildProcess & { out: () => string; err: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { env, cwd: tmp });
+  const child = spawn(process.execPath, ['--import', tsxLoader, cli, ...args], { env, cwd: repoRoot });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
