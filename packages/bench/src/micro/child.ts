@@ -28,11 +28,11 @@ async function run(input: MicroInput): Promise<MicroOutput> {
   const out: MicroOutput = { rows: [], skipped: [] };
   try {
     for (const file of MICRO_FILES) {
-      let measures = file;
+      let measures: string = file;
       let cases: MicroCase[];
       try {
         const mod = (await import(`./${file}.js`)) as { measures: string; cases(ctx: MicroContext): Promise<MicroCase[]> };
-        measures = mod.measures as typeof measures;
+        measures = mod.measures;
         cases = await mod.cases(ctx);
       } catch (err) {
         out.skipped.push({ file, reason: err instanceof Unavailable ? err.message : `setup failed: ${err instanceof Error ? err.message : String(err)}` });
