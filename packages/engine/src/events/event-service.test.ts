@@ -196,6 +196,11 @@ describe('EventService store selection and replay', () => {
     expect((await again.counts('site-a')).orders).toBe(1);
   });
 
+  it('fails to open with STORE_FAILURE when PostgreSQL is unreachable', async () => {
+    const err = await rejection(EventService.open({ store: { type: 'postgres', url: 'postgres://postgres@127.0.0.1:1/none' }, websites: [], sink: new RecordingSink() }));
+    expect(err.code).toBe('STORE_FAILURE');
+  });
+
   it('adds websites at run time and refuses calls after close', async () => {
     const s = await EventService.open({ websites: [], sink: new RecordingSink() });
     s.addWebsite(WEBSITE);
