@@ -1,0 +1,229 @@
+/**
+ * Offline evaluation of the recommendation models on the UCI Online Retail purchase log.
+ *
+ *   node --import tsx packages/bench/src/recommend-eval.ts [--json]
+ *
+ * Protocol (docs/recommendations.md, "Offline evaluation"):
+ * - catalog: /work/shared/datasets/uci-online-retail-items.ndjson (3,941 items);
+ * - training: every 'purchase' invoice before 2011-10-01, fed in time order through
+ *   `RecommendationModels.applyPurchase` (one PurchaseRecord per invoice);
+ * - test: later invoices with at least 2 distinct items; the seed is the invoice's first item; a hit
+ *   when any other item of the invoice is in the top 10 of `recommend('BoughtTogether', {productRef})`;
+ *   hit@10 and MRR@10 (reciprocal rank of the first hit). Baseline: `recommend('PopularItems')`.
+ * - sessions: deterministic generated browsing sessions (one per invoice: the invoice's items in a
+ *   seeded shuffle, plus 1–3 noise items drawn by popularity) fed through `applyView`; for test
+ *   sessions the seed is the first viewed item and a hit is any other item of the session in the top 10
+ *   of ViewedTogether / the ProductDetail cascade (customer unknown to the models, so it is product based),
+ *   against PopularItems.
+ * The figures therefore describe the product's own code paths.
+ * @module
+ */
+import { createReadStream, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+import { RecommendationModels, type RecommendationTuning } from '../../engine/src/recommend/recommendation-models.js';
+import type { CatalogView, Product } from '../../engine/src/types.js';
+
+const DATA_DIR = process.env.AISLE_DATASETS ?? '/work/shared/datasets';
+const EVENTS = `${DATA_DIR}/uci-online-retail-events.ndjson.gz`;
+const ITEMS = `${DATA_DIR}/uci-online-retail-items.ndjson`;
+const CUTOFF = Date.parse('2011-10-01T00:00:00Z');
+const K = 10;
+
+interface Invoice {
+  id: string;
+  time: number;
+  userId: string | null;
+  items: { refId: string; quantity: number; price: number }[];
+}
+
+/** A read-only catalog over an array of products. */
+class ArrayCatalog implements CatalogView {
+  readonly version = 1;
+  private readonly byRef = new Map<string, Product>();
+  constructor(products: Product[]) {
+    for (const p of products) this.byRef.set(p.refId, p);
+  }
+  get liveCount(): number {
+    return this.byRef.size;
+  }
+  has(refId: string): boolean {
+    return this.byRef.has(refId);
+  }
+  getProduct(refId: string): Product | undefined {
+    return this.byRef.get(refId);
+  }
+  isInStock(refId: string): boolean {
+    const a = this.byRef.get(refId)?.availability;
+    return a !== 0;
+  }
+  forEachProduct(visit: (product: Product) => void): void {
+    for (const p of this.byRef.values()) visit(p);
+  }
+}
+
+async function loadInvoices(): Promise<Invoice[]> {
+  const byId = new Map<string, Invoice>();
+  const lines = createInterface({ input: createReadStream(EVENTS).pipe(createGunzip()), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (!line) continue;
+    const e = JSON.parse(line) as { eventType: string; invoiceId: string; userId: string | null; itemId: string; quantity: number; unitPrice: number; timestamp: string };
+    if (e.eventType !== 'purchase') continue;
+    let inv = byId.get(e.invoiceId);
+    if (!inv) {
+      inv = { id: e.invoiceId, time: Date.parse(`${e.timestamp}Z`), userId: e.userId, items: [] };
+      byId.set(e.invoiceId, inv);
+    }
+    if (!inv.items.some((i) => i.refId === e.itemId)) inv.items.push({ refId: e.itemId, quantity: e.quantity, price: e.unitPrice });
+  }
+  // Stable by time (the file is in invoice order; equal times keep it).
+  return [...byId.values()].sort((a, b) => a.time - b.time);
+}
+
+/** mulberry32: a small deterministic PRNG. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Score {
+  cases: number;
+  hits: number;
+  rr: number;
+}
+
+function scoreOf(s: Score): { hitAt10: number; mrrAt10: number; cases: number } {
+  return { hitAt10: round(s.hits / s.cases), mrrAt10: round(s.rr / s.cases), cases: s.cases };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+function judge(score: Score, list: readonly string[], relevant: ReadonlySet<string>): void {
+  score.cases++;
+  for (let r = 0; r < Math.min(K, list.length); r++) {
+    if (relevant.has(list[r]!)) {
+      score.hits++;
+      score.rr += 1 / (r + 1);
+      return;
+    }
+  }
+}
+
+const website = { websiteId: 'uci-eval', client: 'uci', tokens: [], hmacSecret: 'eval' };
+
+function tuningFromEnv(): Partial<RecommendationTuning> {
+  const raw = process.env.AISLE_TUNING;
+  return raw ? (JSON.parse(raw) as Partial<RecommendationTuning>) : {};
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const products = readFileSync(ITEMS, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Product);
+  const catalog = new ArrayCatalog(products);
+  const invoices = await loadInvoices();
+  const train = invoices.filter((i) => i.time < CUTOFF);
+  const test = invoices.filter((i) => i.time >= CUTOFF && i.items.length >= 2);
+
+  // --- purchases: BoughtTogether vs PopularItems -------------------------------------------------
+  const models = new RecommendationModels({ website, catalog, tuning: tuningFromEnv() });
+  const applyStart = process.hrtime.bigint();
+  for (const inv of train) {
+    models.applyPurchase({ websiteId: website.websiteId, customerId: inv.userId ?? '', sessionId: inv.id, orderId: inv.id, eventTime: inv.time, items: inv.items });
+  }
+  const applyNs = Number(process.hrtime.bigint() - applyStart) / train.length;
+  const bought: Score = { cases: 0, hits: 0, rr: 0 };
+  const popular: Score = { cases: 0, hits: 0, rr: 0 };
+  const popularList = models.recommend('PopularItems', {}).payload;
+  const lookupNs: number[] = [];
+  for (const inv of test) {
+    const seed = inv.items[0]!.refId;
+    const relevant = new Set(inv.items.slice(1).map((i) => i.refId));
+    const t0 = process.hrtime.bigint();
+    const list = models.recommend('BoughtTogether', { productRef: seed, count: K }).payload;
+    lookupNs.push(Number(process.hrtime.bigint() - t0));
+    judge(bought, list, relevant);
+    judge(popular, popularList.filter((r) => r !== seed).slice(0, K), relevant);
+  }
+  lookupNs.sort((a, b) => a - b);
+
+  // --- generated sessions: ViewedTogether / ProductDetail vs PopularItems --------------------------
+  const sessionModels = new RecommendationModels({ website, catalog, tuning: tuningFromEnv() });
+  const rand = prng(20111001);
+  // Noise items drawn by training popularity (cumulative table).
+  const freq = new Map<string, number>();
+  for (const inv of train) for (const i of inv.items) freq.set(i.refId, (freq.get(i.refId) ?? 0) + 1);
+  const noiseRefs = [...freq.keys()];
+  const cumulative: number[] = [];
+  let total = 0;
+  for (const r of noiseRefs) cumulative.push((total += freq.get(r)!));
+  const drawNoise = (): string => {
+    const x = rand() * total;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return noiseRefs[lo]!;
+  };
+  const sessionOf = (inv: Invoice): string[] => {
+    const refs = inv.items.slice(0, 12).map((i) => i.refId);
+    for (let k = refs.length - 1; k > 0; k--) {
+      const j = Math.floor(rand() * (k + 1));
+      [refs[k], refs[j]] = [refs[j]!, refs[k]!];
+    }
+    const noise = 1 + Math.floor(rand() * 3);
+    for (let n = 0; n < noise; n++) refs.splice(Math.floor(rand() * (refs.length + 1)), 0, drawNoise());
+    return [...new Set(refs)];
+  };
+  let views = 0;
+  const viewStart = process.hrtime.bigint();
+  for (const inv of train) {
+    const refs = sessionOf(inv);
+    refs.forEach((refId, k) => {
+      sessionModels.applyView({ websiteId: website.websiteId, customerId: `c-${inv.userId ?? inv.id}`, sessionId: `s-${inv.id}`, refId, eventTime: inv.time + k * 30_000 });
+      views++;
+    });
+  }
+  const viewNs = Number(process.hrtime.bigint() - viewStart) / views;
+  const viewedTogether: Score = { cases: 0, hits: 0, rr: 0 };
+  const productDetail: Score = { cases: 0, hits: 0, rr: 0 };
+  const sessionPopular: Score = { cases: 0, hits: 0, rr: 0 };
+  const sessionPopularList = sessionModels.recommend('PopularItems', {}).payload;
+  for (const inv of test) {
+    const refs = sessionOf(inv);
+    if (refs.length < 2) continue;
+    const seed = refs[0]!;
+    const relevant = new Set(refs.slice(1));
+    judge(viewedTogether, sessionModels.recommend('ViewedTogether', { productRef: seed, count: K }).payload, relevant);
+    judge(productDetail, sessionModels.recommend('ProductDetail', { productRef: seed, customerId: 'eval-visitor', count: K }).payload, relevant);
+    judge(sessionPopular, sessionPopularList.filter((r) => r !== seed).slice(0, K), relevant);
+  }
+
+  const report = {
+    protocol: { trainInvoices: train.length, testInvoices: test.length, cutoff: '2011-10-01', k: K },
+    purchases: { BoughtTogether: scoreOf(bought), PopularItems: scoreOf(popular) },
+    sessions: { views, ViewedTogether: scoreOf(viewedTogether), ProductDetail: scoreOf(productDetail), PopularItems: scoreOf(sessionPopular) },
+    timing: {
+      applyPurchaseMeanUs: round(applyNs / 1000),
+      applyViewMeanUs: round(viewNs / 1000),
+      boughtTogetherMedianMs: round(lookupNs[Math.floor(lookupNs.length / 2)]! / 1e6),
+      boughtTogetherP99Ms: round(lookupNs[Math.floor(lookupNs.length * 0.99)]! / 1e6),
+    },
+    models: models.modelStats(),
+    seconds: round((Date.now() - started) / 1000),
+  };
+  if (process.argv.includes('--json')) console.log(JSON.stringify(report));
+  else console.log(JSON.stringify(report, null, 2));
+}
+
+await main();

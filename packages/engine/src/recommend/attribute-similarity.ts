@@ -1,0 +1,161 @@
+/**
+ * "Similar Attributes": products sharing weighted attribute features with the seed.
+ *
+ * Features of a product (weights in {@link ATTRIBUTE_WEIGHTS}):
+ * - category: `search_category`, `category` and each entry of `categories` (deeper path levels weigh more);
+ * - brand, type (`brand`, `type`);
+ * - price band: the bucket of `price` (or `sale_price`) on a ×1.5 logarithmic scale;
+ * - title words: lower-cased words of `title` / `name` of at least 3 letters, minus stop words;
+ * - custom attributes: every other top-level string/number/boolean field (short values), and every
+ *   key/value of an `attributes` object.
+ * A feature shared by many products says little, so each weight is multiplied by an IDF factor
+ * `log(1 + N / df)`. The score of a candidate is the sum over shared features.
+ *
+ * The index (feature → products) is built lazily from the catalog and rebuilt when `catalog.version`
+ * changes. Posting lists longer than `maxPosting` are scanned only up to that length (the first
+ * products in catalog order) to bound a look-up on very large catalogs; results are cached per seed
+ * until the next rebuild.
+ * @module
+ */
+import type { CatalogView, Product } from '../types.js';
+import type { Interner } from './interner.js';
+import type { ScoredItem } from './popularity.js';
+
+/** Documented feature weights of the attribute similarity. */
+export const ATTRIBUTE_WEIGHTS = {
+  category: 3,
+  brand: 2,
+  type: 2,
+  priceBand: 1,
+  titleWord: 1,
+  customAttribute: 0.5,
+} as const;
+
+/** Fields that are not attributes (identity, media, stock, or handled above). */
+const NOT_ATTRIBUTES = new Set([
+  'refId', 'title', 'name', 'description', 'image_vector', 'style_id', 'availability', 'price', 'sale_price', 'org_price',
+  'retailPrice', 'search_category', 'category', 'categories', 'categoryPathRaw', 'brand', 'type', 'url', 'image', 'images',
+  'attributes', 'ratings', 'overallRating', 'popularity', 'crawlTimestamp', 'sku', 'pid', 'currency', 'purchaseLines',
+  'unitsSold', 'distinctCustomers', 'height',
+]);
+
+const STOP_WORDS = new Set(['the', 'and', 'for', 'with', 'of', 'set', 'in', 'on', 'to', 'by', 'from', 'a', 'an', 'or', 'pack', 'new']);
+
+function num(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return undefined;
+}
+
+function norm(v: unknown): string | undefined {
+  if (typeof v === 'string') {
+    const s = v.trim().toLowerCase();
+    return s === '' ? undefined : s;
+  }
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return undefined;
+}
+
+/** The weighted features of a product (pure; exported for tests and docs). */
+export function productFeatures(p: Product): Map<string, number> {
+  const f = new Map<string, number>();
+  const put = (key: string, w: number): void => {
+    f.set(key, Math.max(f.get(key) ?? 0, w));
+  };
+  for (const field of ['search_category', 'category'] as const) {
+    const c = norm(p[field]);
+    if (c) put(`c:${c}`, ATTRIBUTE_WEIGHTS.category);
+  }
+  if (Array.isArray(p.categories)) {
+    const n = p.categories.length;
+    p.categories.forEach((c, i) => {
+      const v = norm(c);
+      // Deeper levels are more specific: the leaf weighs the full category weight, the root a third.
+      if (v) put(`c:${v}`, ATTRIBUTE_WEIGHTS.category * ((i + 1) / n) ** 0.6);
+    });
+  }
+  const brand = norm(p.brand);
+  if (brand) put(`b:${brand}`, ATTRIBUTE_WEIGHTS.brand);
+  const type = norm(p.type);
+  if (type) put(`t:${type}`, ATTRIBUTE_WEIGHTS.type);
+  const price = num(p.price) ?? num(p.sale_price);
+  if (price !== undefined && price > 0) put(`p:${Math.floor(Math.log(price) / Math.log(1.5))}`, ATTRIBUTE_WEIGHTS.priceBand);
+  const title = typeof p.title === 'string' ? p.title : typeof p.name === 'string' ? p.name : '';
+  for (const word of title.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (word.length >= 3 && !STOP_WORDS.has(word)) put(`w:${word}`, ATTRIBUTE_WEIGHTS.titleWord);
+  }
+  for (const [key, value] of Object.entries(p)) {
+    if (NOT_ATTRIBUTES.has(key)) continue;
+    const v = norm(value);
+    if (v !== undefined && v.length <= 60) put(`a:${key}=${v}`, ATTRIBUTE_WEIGHTS.customAttribute);
+  }
+  if (typeof p.attributes === 'object' && p.attributes !== null && !Array.isArray(p.attributes)) {
+    for (const [key, value] of Object.entries(p.attributes as Record<string, unknown>)) {
+      const v = norm(value);
+      if (v !== undefined && v.length <= 60) put(`a:${key.toLowerCase()}=${v}`, ATTRIBUTE_WEIGHTS.customAttribute);
+    }
+  }
+  return f;
+}
+
+/** The lazily built feature index of one catalog version. */
+export class AttributeSimilarity {
+  private builtVersion = -1;
+  private postings = new Map<string, number[]>();
+  private featuresOf = new Map<number, Map<string, number>>();
+  private idf = new Map<string, number>();
+  private readonly cache = new Map<number, { limit: number; ranked: ScoredItem[] }>();
+
+  constructor(private readonly catalog: CatalogView, private readonly items: Interner, readonly maxPosting = 5000, readonly cacheSize = 10_000) {}
+
+  /** Products most similar to `seed` (interned id), best first, at most `limit`. */
+  similar(seed: number, limit: number): ScoredItem[] {
+    this.ensureBuilt();
+    const cached = this.cache.get(seed);
+    if (cached && cached.limit >= limit) return cached.ranked.slice(0, limit);
+    const features = this.featuresOf.get(seed);
+    if (!features) return [];
+    const scores = new Map<number, number>();
+    for (const [key, w] of features) {
+      const list = this.postings.get(key);
+      if (!list || list.length < 2) continue;
+      const idf = this.idf.get(key)!;
+      const end = Math.min(list.length, this.maxPosting);
+      for (let k = 0; k < end; k++) {
+        const other = list[k]!;
+        if (other === seed) continue;
+        const ow = this.featuresOf.get(other)!.get(key)!;
+        scores.set(other, (scores.get(other) ?? 0) + idf * Math.min(w, ow));
+      }
+    }
+    const ranked: ScoredItem[] = [];
+    for (const [item, score] of scores) ranked.push({ item, score });
+    ranked.sort((x, y) => y.score - x.score || x.item - y.item);
+    const keep = Math.max(limit, 200);
+    const kept = ranked.slice(0, keep);
+    if (this.cache.size >= this.cacheSize) this.cache.clear();
+    this.cache.set(seed, { limit: keep, ranked: kept });
+    return kept.slice(0, limit);
+  }
+
+  private ensureBuilt(): void {
+    if (this.builtVersion === this.catalog.version) return;
+    this.postings = new Map();
+    this.featuresOf = new Map();
+    this.cache.clear();
+    this.catalog.forEachProduct((p) => {
+      const id = this.items.intern(p.refId);
+      const f = productFeatures(p);
+      this.featuresOf.set(id, f);
+      for (const key of f.keys()) {
+        let list = this.postings.get(key);
+        if (!list) this.postings.set(key, (list = []));
+        list.push(id);
+      }
+    });
+    const n = this.featuresOf.size;
+    this.idf = new Map();
+    for (const [key, list] of this.postings) this.idf.set(key, Math.log(1 + n / list.length));
+    this.builtVersion = this.catalog.version;
+  }
+}

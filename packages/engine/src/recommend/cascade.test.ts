@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { cleanCandidates, runCascade, runFill, type Tactic } from './cascade.js';
+
+const list = (...items: string[]) => items.map((item, k) => ({ item, score: items.length - k }));
+
+describe('runCascade', () => {
+  it('returns the first tactic with a non-empty result, in order', () => {
+    const calls: string[] = [];
+    const tactics: Tactic<string>[] = [
+      { label: 'A', run: () => (calls.push('A'), []) },
+      { label: 'B', run: () => (calls.push('B'), list('x', 'y')) },
+      { label: 'C', run: () => (calls.push('C'), list('z')) },
+    ];
+    const out = runCascade(tactics, { accept: () => true, count: 10 });
+    expect(out.label).toBe('B');
+    expect(out.picked).toEqual([{ item: 'x', label: 'B' }, { item: 'y', label: 'B' }]);
+    expect(calls).toEqual(['A', 'B']);
+  });
+
+  it('falls through a tactic whose items are all filtered out', () => {
+    const tactics: Tactic<string>[] = [
+      { label: 'A', run: () => list('input', 'gone') },
+      { label: 'B', run: () => list('ok') },
+    ];
+    const out = runCascade(tactics, { accept: (i) => i === 'ok', count: 10 });
+    expect(out.label).toBe('B');
+    expect(out.picked.map((p) => p.item)).toEqual(['ok']);
+  });
+
+  it('is empty when every tactic is empty', () => {
+    expect(runCascade([{ label: 'A', run: () => [] }], { accept: () => true, count: 3 })).toEqual({ label: undefined, picked: [], candidates: [] });
+  });
+
+  it('cuts to count but keeps all accepted candidates', () => {
+    const out = runCascade([{ label: 'A', run: () => list('a', 'b', 'c', 'd') }], { accept: () => true, count: 2 });
+    expect(out.picked.map((p) => p.item)).toEqual(['a', 'b']);
+    expect(out.candidates).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('applies the boost multiplier before cutting (stable for ties)', () => {
+    const out = runCascade([{ label: 'A', run: () => [{ item: 'a', score: 3 }, { item: 'b', score: 2 }, { item: 'c', score: 1 }] }], {
+      accept: () => true,
+      count: 2,
+      boost: (i) => (i === 'c' ? 2.5 : 1),
+    });
+    expect(out.picked.map((p) => p.item)).toEqual(['a', 'c']);
+  });
+});
+
+describe('cleanCandidates', () => {
+  it('drops duplicates (first wins) and rejected items', () => {
+    const out = cleanCandidates([{ item: 1, score: 5 }, { item: 2, score: 4 }, { item: 1, score: 3 }, { item: 3, score: 2 }], { accept: (i) => i !== 2 });
+    expect(out).toEqual([{ item: 1, score: 5 }, { item: 3, score: 2 }]);
+  });
+});
+
+describe('runFill', () => {
+  it('back-fills from later tactics without repeats, labelling each item', () => {
+    const out = runFill(
+      [
+        { label: 'A', run: () => list('a', 'b') },
+        { label: 'P', run: () => list('b', 'p1', 'p2', 'p3') },
+      ],
+      { accept: () => true, count: 4 },
+    );
+    expect(out.picked).toEqual([
+      { item: 'a', label: 'A' },
+      { item: 'b', label: 'A' },
+      { item: 'p1', label: 'P' },
+      { item: 'p2', label: 'P' },
+    ]);
+    expect(out.label).toBe('A');
+  });
+
+  it('does not run later tactics once full', () => {
+    let ran = false;
+    const out = runFill([{ label: 'A', run: () => list('a', 'b') }, { label: 'B', run: () => ((ran = true), list('c')) }], { accept: () => true, count: 2 });
+    expect(out.picked).toHaveLength(2);
+    expect(ran).toBe(false);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * Cascades as pure functions. A tactic is a label and a function producing scored candidates (best
+ * first); a cascade tries its tactics in order and the first one whose result is non-empty AFTER the
+ * filters wins. Retailer boost re-ranks the winning candidates before the list is cut to `count`.
+ * @module
+ */
+
+/** A candidate with its score (higher is better). */
+export interface Scored<T> {
+  item: T;
+  score: number;
+}
+
+/** One step of a cascade. */
+export interface Tactic<T> {
+  label: string;
+  /** Candidates, best first (may contain duplicates or filtered items; the cascade cleans them up). */
+  run: () => readonly Scored<T>[];
+}
+
+/** How candidates are filtered and ranked. */
+export interface CascadeOptions<T> {
+  /** False for items never to recommend (inputs, cart items, out of stock, deleted, unknown). */
+  accept: (item: T) => boolean;
+  /** Length of the list. */
+  count: number;
+  /** Score multiplier for boosted items (retailer boost); 1 for the rest. */
+  boost?: (item: T) => number;
+}
+
+/** An item of the result with the tactic that produced it. */
+export interface Picked<T> {
+  item: T;
+  label: string;
+}
+
+/** The outcome of a cascade. */
+export interface CascadeOutcome<T> {
+  /** The winning tactic, or undefined when every tactic was empty. */
+  label: string | undefined;
+  /** At most `count` items. */
+  picked: Picked<T>[];
+  /** Every accepted candidate of the winning tactic, ranked (retail media may pick its ad from here). */
+  candidates: T[];
+}
+
+/** Drops rejected and repeated items, applies the boost multiplier and ranks (stable for equal scores). */
+export function cleanCandidates<T>(raw: readonly Scored<T>[], options: Pick<CascadeOptions<T>, 'accept' | 'boost'>): Scored<T>[] {
+  const seen = new Set<T>();
+  const out: Scored<T>[] = [];
+  for (const c of raw) {
+    if (seen.has(c.item)) continue;
+    seen.add(c.item);
+    if (!options.accept(c.item)) continue;
+    out.push(options.boost ? { item: c.item, score: c.score * options.boost(c.item) } : c);
+  }
+  if (options.boost) {
+    // Stable sort: equal scores keep the tactic's own order.
+    const indexed = out.map((c, i) => ({ c, i }));
+    indexed.sort((x, y) => y.c.score - x.c.score || x.i - y.i);
+    return indexed.map((x) => x.c);
+  }
+  return out;
+}
+
+/** Runs tactics in order; the first with a non-empty filtered result wins. */
+export function runCascade<T>(tactics: readonly Tactic<T>[], options: CascadeOptions<T>): CascadeOutcome<T> {
+  for (const tactic of tactics) {
+    const ranked = cleanCandidates(tactic.run(), options);
+    if (ranked.length > 0) {
+      return {
+        label: tactic.label,
+        picked: ranked.slice(0, options.count).map((c) => ({ item: c.item, label: tactic.label })),
+        candidates: ranked.map((c) => c.item),
+      };
+    }
+  }
+  return { label: undefined, picked: [], candidates: [] };
+}
+
+/**
+ * Fills the list from the tactics in order: the first tactic's items, then the next one's items that
+ * are not there yet, until `count` (used for back-filled single-tactic methods such as BoughtTogether).
+ */
+export function runFill<T>(tactics: readonly Tactic<T>[], options: CascadeOptions<T>): CascadeOutcome<T> {
+  const picked: Picked<T>[] = [];
+  const taken = new Set<T>();
+  const candidates: T[] = [];
+  const listed = new Set<T>();
+  let label: string | undefined;
+  for (const tactic of tactics) {
+    if (picked.length >= options.count) break;
+    const ranked = cleanCandidates(tactic.run(), { accept: (item) => !taken.has(item) && options.accept(item), boost: options.boost });
+    for (const c of ranked) {
+      if (!listed.has(c.item)) {
+        listed.add(c.item);
+        candidates.push(c.item);
+      }
+      if (picked.length < options.count) {
+        picked.push({ item: c.item, label: tactic.label });
+        taken.add(c.item);
+        label ??= tactic.label;
+      }
+    }
+  }
+  return { label, picked, candidates };
+}

@@ -1,0 +1,83 @@
+/**
+ * What each customer viewed and bought, bounded per customer:
+ * - the latest session's views, newest first, deduplicated (at most `sessionCap`);
+ * - views of earlier sessions, newest first, deduplicated, at most `historicCap` (spec: 20);
+ * - the latest distinct purchased items, newest first (at most `purchasedCap`), for customer-level
+ *   co-purchase.
+ *
+ * A view whose session id differs from the customer's current one starts a new session: the current
+ * session's items move to the historic list. Views of one customer are expected in time order (as they
+ * arrive live and as they are replayed); a late view of an older session is counted in the current one.
+ * @module
+ */
+
+/** The bounded history of one customer (item ids are interned RefIds). */
+export interface CustomerState {
+  sessionId: string;
+  /** Latest session, newest first, distinct. */
+  recent: number[];
+  /** Earlier sessions, newest first, distinct. */
+  historic: number[];
+  /** Purchased items, newest first, distinct. */
+  purchased: number[];
+  lastViewAt: number;
+}
+
+/** Moves `item` to the front of `list` (dropping an older copy), keeping at most `cap` entries. Returns true when it was new. */
+export function pushFront(list: number[], item: number, cap: number): boolean {
+  const at = list.indexOf(item);
+  if (at === 0) return false;
+  if (at > 0) list.splice(at, 1);
+  list.unshift(item);
+  if (list.length > cap) list.length = cap;
+  return at < 0;
+}
+
+/** Customers' view and purchase histories. */
+export class CustomerHistory {
+  private readonly customers = new Map<string, CustomerState>();
+
+  constructor(readonly sessionCap: number, readonly historicCap: number, readonly purchasedCap: number) {}
+
+  get(customerId: string): CustomerState | undefined {
+    return this.customers.get(customerId);
+  }
+
+  get size(): number {
+    return this.customers.size;
+  }
+
+  /**
+   * Records a view. Returns the items viewed earlier in the same session when `item` is new to it
+   * (the pairs to count as viewed together), or undefined when the item was already in the session.
+   */
+  recordView(customerId: string, sessionId: string, item: number, time: number): { newInSession: boolean; sessionItems: readonly number[] } {
+    let state = this.customers.get(customerId);
+    if (!state) {
+      state = { sessionId, recent: [], historic: [], purchased: [], lastViewAt: time };
+      this.customers.set(customerId, state);
+    } else if (state.sessionId !== sessionId) {
+      // A new session: the previous one becomes history (oldest of it last).
+      for (let k = state.recent.length - 1; k >= 0; k--) pushFront(state.historic, state.recent[k]!, this.historicCap);
+      state.recent = [];
+      state.sessionId = sessionId;
+    }
+    state.lastViewAt = Math.max(state.lastViewAt, time);
+    const before = state.recent.slice();
+    const isNew = pushFront(state.recent, item, this.sessionCap);
+    return { newInSession: isNew, sessionItems: isNew ? before : [] };
+  }
+
+  /** Records a purchase of `items`; returns the customer's items bought before (excluding these). */
+  recordPurchase(customerId: string, items: readonly number[]): number[] {
+    let state = this.customers.get(customerId);
+    if (!state) {
+      state = { sessionId: '', recent: [], historic: [], purchased: [], lastViewAt: Number.NEGATIVE_INFINITY };
+      this.customers.set(customerId, state);
+    }
+    const set = new Set(items);
+    const earlier = state.purchased.filter((i) => !set.has(i));
+    for (let k = items.length - 1; k >= 0; k--) pushFront(state.purchased, items[k]!, this.purchasedCap);
+    return earlier;
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The recommendation methods of the spec table: canonical segment, parameters and tactic order.
+ *
+ * Segments are matched case-insensitively (`productdetail` and `ProductDetail` are the same method;
+ * the response's `recommenderId` is derived from the canonical spelling). Anything else is
+ * `UNKNOWN_METHOD` (404).
+ * @module
+ */
+import { AisleError } from '../errors.js';
+import type { RecommendParams } from '../types.js';
+
+/** Tactic labels (the spec's names, used in `slots[].tacticLabel`). */
+export const TacticLabels = {
+  viewedWith: 'Viewed With',
+  boughtWith: 'Bought With',
+  visuallySimilar: 'Visually Similar',
+  viewedWithRecentlyViewed: 'Viewed With Recently Viewed',
+  boughtWithRecentlyViewed: 'Bought With Recently Viewed',
+  boughtWithCartContents: 'Bought With Cart Contents',
+  recentlyViewed: 'Recently Viewed',
+  historicViewed: 'Historic Viewed',
+  popularItems: 'Popular Items',
+  jaccardViewedTogether: 'Jaccard Items Viewed Together',
+  similarAttributes: 'Similar Attributes',
+  viewedTogether: 'Viewed Together',
+  boughtTogether: 'Bought Together',
+} as const;
+
+/** One tactic key of {@link TacticLabels}. */
+export type TacticKey = keyof typeof TacticLabels;
+
+/** Which parameter a method needs. */
+export type RequiredParam = 'customerId' | 'productRef' | 'items' | 'productRefOrStyle' | 'none';
+
+/** A method of the spec table. */
+export interface MethodSpec {
+  /** Canonical segment, as in the spec. */
+  name: string;
+  required: RequiredParam;
+  /** Tactic order. */
+  tactics: readonly TacticKey[];
+  /** `cascade`: first non-empty tactic wins; `fill`: later tactics back-fill up to `count`. */
+  mode: 'cascade' | 'fill';
+  /** Needs `productStyleId` when the website sets `useStyleIdForVisualSimilarity`. */
+  styleWhenConfigured?: boolean;
+}
+
+const PRODUCT_PAGE: readonly TacticKey[] = [
+  'viewedWith', 'boughtWith', 'visuallySimilar', 'viewedWithRecentlyViewed', 'boughtWithCartContents', 'recentlyViewed', 'popularItems',
+];
+
+/** The seventeen methods, in the spec's order. */
+export const METHODS: readonly MethodSpec[] = [
+  { name: 'Personalized', required: 'customerId', mode: 'cascade', tactics: ['viewedWithRecentlyViewed', 'boughtWithRecentlyViewed', 'recentlyViewed', 'popularItems'] },
+  { name: 'ProductDetail', required: 'productRef', mode: 'cascade', tactics: PRODUCT_PAGE },
+  { name: 'Cart', required: 'items', mode: 'cascade', tactics: PRODUCT_PAGE },
+  { name: 'ViewedTogetherAttributes', required: 'productRef', mode: 'cascade', tactics: ['jaccardViewedTogether', 'similarAttributes', 'popularItems'] },
+  { name: 'ViewedTogetherVisuallySimilar', required: 'productRef', mode: 'cascade', styleWhenConfigured: true, tactics: ['jaccardViewedTogether', 'visuallySimilar', 'popularItems'] },
+  { name: 'SimilarAttributesViewedTogether', required: 'productRef', mode: 'cascade', tactics: ['similarAttributes', 'jaccardViewedTogether', 'popularItems'] },
+  { name: 'VisuallySimilarViewedTogether', required: 'productRef', mode: 'cascade', styleWhenConfigured: true, tactics: ['visuallySimilar', 'jaccardViewedTogether', 'popularItems'] },
+  { name: 'PopularItems', required: 'none', mode: 'cascade', tactics: ['popularItems'] },
+  { name: 'ViewedTogether', required: 'productRef', mode: 'cascade', tactics: ['viewedTogether'] },
+  { name: 'BoughtTogether', required: 'productRef', mode: 'fill', tactics: ['boughtTogether', 'popularItems'] },
+  { name: 'OnlyVisuallySimilar', required: 'productRefOrStyle', mode: 'cascade', styleWhenConfigured: true, tactics: ['visuallySimilar'] },
+  { name: 'OnlySimilarAttributes', required: 'productRef', mode: 'cascade', tactics: ['similarAttributes'] },
+  { name: 'BoughtTogetherCartContent', required: 'items', mode: 'cascade', tactics: ['boughtWithCartContents'] },
+  { name: 'BoughtTogetherRecentlyViewed', required: 'customerId', mode: 'cascade', tactics: ['boughtWithRecentlyViewed'] },
+  { name: 'ViewedTogetherRecentlyViewed', required: 'customerId', mode: 'cascade', tactics: ['viewedWithRecentlyViewed'] },
+  { name: 'RecentlyViewed', required: 'customerId', mode: 'cascade', tactics: ['recentlyViewed'] },
+  { name: 'HistoricViewed', required: 'customerId', mode: 'cascade', tactics: ['historicViewed'] },
+];
+
+const BY_LOWER = new Map(METHODS.map((m) => [m.name.toLowerCase(), m]));
+
+/** The method of a path segment (case-insensitive), or throws `UNKNOWN_METHOD`. */
+export function resolveMethod(segment: string): MethodSpec {
+  const spec = typeof segment === 'string' ? BY_LOWER.get(segment.toLowerCase()) : undefined;
+  if (!spec) {
+    throw new AisleError('UNKNOWN_METHOD', `unknown recommendation method "${String(segment)}" (known: ${METHODS.map((m) => m.name).join(', ')})`, {
+      details: { method: segment },
+    });
+  }
+  return spec;
+}
+
+/** Default and maximum list length. */
+export const DEFAULT_COUNT = 10;
+export const MAX_COUNT = 100;
+
+/** Parameters after validation. */
+export interface CheckedParams {
+  customerId?: string;
+  productRef?: string;
+  productStyleId?: string;
+  items: string[];
+  filterOutOfStock: boolean;
+  count: number;
+}
+
+function bad(param: string, problem: string): never {
+  throw new AisleError('RECOMMEND_BAD_PARAMS', `${param} ${problem}`, { details: { param } });
+}
+
+function optionalString(params: Record<string, unknown>, key: string): string | undefined {
+  const v = params[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') bad(key, 'must be a string');
+  return v === '' ? undefined : v;
+}
+
+/** Checks the parameters of `spec`; throws `RECOMMEND_BAD_PARAMS` naming the parameter. */
+export function checkParams(spec: MethodSpec, params: RecommendParams | undefined, useStyleId: boolean): CheckedParams {
+  const raw = (params ?? {}) as Record<string, unknown>;
+  if (typeof raw !== 'object' || Array.isArray(raw)) bad('params', 'must be an object');
+  const customerId = optionalString(raw, 'customerId');
+  const productRef = optionalString(raw, 'productRef');
+  const productStyleId = optionalString(raw, 'productStyleId');
+  let items: string[] = [];
+  if (raw.items !== undefined && raw.items !== null) {
+    if (!Array.isArray(raw.items)) bad('items', 'must be an array of RefIds (items[0], items[1], …)');
+    raw.items.forEach((v, i) => {
+      if (typeof v !== 'string' || v === '') bad(`items[${i}]`, 'must be a non-empty RefId string');
+    });
+    items = raw.items as string[];
+  }
+  const filter = raw.filterOutOfStock;
+  if (filter !== undefined && filter !== null && typeof filter !== 'boolean') bad('filterOutOfStock', 'must be true or false');
+  let count = DEFAULT_COUNT;
+  if (raw.count !== undefined && raw.count !== null) {
+    if (typeof raw.count !== 'number' || !Number.isInteger(raw.count) || raw.count < 1 || raw.count > MAX_COUNT) {
+      bad('count', `must be an integer from 1 to ${MAX_COUNT}`);
+    }
+    count = raw.count;
+  }
+  switch (spec.required) {
+    case 'customerId':
+      if (customerId === undefined) bad('customerId', `is required by ${spec.name}`);
+      break;
+    case 'productRef':
+      if (productRef === undefined) bad('productRef', `is required by ${spec.name}`);
+      break;
+    case 'items':
+      if (items.length === 0) bad('items', `is required by ${spec.name} (at least one RefId as items[0])`);
+      break;
+    case 'productRefOrStyle':
+      if (productRef === undefined && productStyleId === undefined) bad('productRef', `or productStyleId is required by ${spec.name}`);
+      break;
+    case 'none':
+      break;
+  }
+  if (spec.styleWhenConfigured && useStyleId && productStyleId === undefined) {
+    bad('productStyleId', `is required by ${spec.name} because the website uses style ids for visual similarity`);
+  }
+  return { customerId, productRef, productStyleId, items, filterOutOfStock: filter === true, count };
+}

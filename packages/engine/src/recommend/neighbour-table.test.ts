@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { NeighbourTable } from './neighbour-table.js';
+
+describe('NeighbourTable', () => {
+  it('accumulates weights per edge and reports them', () => {
+    const t = new NeighbourTable(8, 2);
+    t.add(0, 1, 1);
+    t.add(0, 1, 2);
+    t.add(0, 2, 0.5);
+    t.add(5000, 3, 1);
+    expect(t.weight(0, 1)).toBe(3);
+    expect(t.weight(0, 2)).toBe(0.5);
+    expect(t.weight(1, 0)).toBe(0);
+    expect(t.weight(5000, 3)).toBe(1);
+    expect(t.degree(0)).toBe(2);
+    const seen: [number, number][] = [];
+    t.forEachNeighbour(0, (b, w) => seen.push([b, w]));
+    expect(seen.sort()).toEqual([[1, 3], [2, 0.5]]);
+  });
+
+  it('keeps at most cap neighbours and never evicts a heavy one (space-saving)', () => {
+    const t = new NeighbourTable(4);
+    t.add(0, 100, 50);
+    for (let b = 1; b <= 40; b++) t.add(0, b, 1);
+    expect(t.degree(0)).toBe(4);
+    expect(t.weight(0, 100)).toBe(50);
+  });
+
+  it('matches exact counts while under the cap, across block growth and many items', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 15 })), { maxLength: 400 }), (edges) => {
+        const t = new NeighbourTable(16, 1);
+        const exact = new Map<string, number>();
+        for (const [a, b] of edges) {
+          t.add(a, b, 1);
+          exact.set(`${a}:${b}`, (exact.get(`${a}:${b}`) ?? 0) + 1);
+        }
+        for (const [key, w] of exact) {
+          const [a, b] = key.split(':').map(Number) as [number, number];
+          expect(t.weight(a, b)).toBe(w);
+        }
+      }),
+    );
+  });
+
+  it('scales all weights', () => {
+    const t = new NeighbourTable(4);
+    t.add(1, 2, 4);
+    t.scale(0.5);
+    expect(t.weight(1, 2)).toBe(2);
+  });
+});

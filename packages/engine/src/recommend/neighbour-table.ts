@@ -1,0 +1,155 @@
+/**
+ * A capped, weighted neighbour list per item, stored in two slabs (ids in an Int32Array, weights in a
+ * Float32Array) so that a million items cost a few typed arrays rather than millions of small objects.
+ *
+ * Each item owns a block of the slabs; a block doubles when full until `cap` entries. When an item
+ * already holds `cap` neighbours, a new neighbour replaces the weakest one and inherits its weight
+ * plus the increment ("space-saving" heavy-hitter counting): strong neighbours are never evicted by a
+ * stream of one-off co-occurrences, and the error of any kept weight is at most the evicted weight.
+ * @module
+ */
+
+const NO_BLOCK = -1;
+
+/** Neighbour lists of all items: `add(a, b, w)` strengthens the edge a→b. */
+export class NeighbourTable {
+  private ids: Int32Array;
+  private weights: Float32Array;
+  /** Per item: offset of its block in the slabs, or NO_BLOCK. */
+  private offsets: Int32Array;
+  /** Per item: number of neighbours held. */
+  private sizes: Uint16Array;
+  /** Per item: capacity of its block. */
+  private capacities: Uint16Array;
+  /** Next free slab position (bump allocation). */
+  private top = 0;
+  /** Freed blocks by capacity, reused before bumping. */
+  private readonly freeBlocks = new Map<number, number[]>();
+
+  /** @param cap neighbours kept per item (at most 65535). */
+  constructor(readonly cap: number, initialItems = 1024) {
+    if (!(cap >= 1 && cap <= 65535)) throw new RangeError('cap must be 1..65535');
+    this.ids = new Int32Array(initialItems * 4);
+    this.weights = new Float32Array(initialItems * 4);
+    this.offsets = new Int32Array(initialItems).fill(NO_BLOCK);
+    this.sizes = new Uint16Array(initialItems);
+    this.capacities = new Uint16Array(initialItems);
+  }
+
+  /** Adds `w` to the weight of the edge `a → b`. */
+  add(a: number, b: number, w: number): void {
+    this.ensureItem(a);
+    let off = this.offsets[a]!;
+    const size = this.sizes[a]!;
+    if (off !== NO_BLOCK) {
+      for (let k = off, end = off + size; k < end; k++) {
+        if (this.ids[k] === b) {
+          this.weights[k]! += w;
+          return;
+        }
+      }
+    }
+    if (size < this.capacities[a]!) {
+      this.ids[off + size] = b;
+      this.weights[off + size] = w;
+      this.sizes[a] = size + 1;
+      return;
+    }
+    if (size < this.cap) {
+      off = this.grow(a);
+      this.ids[off + size] = b;
+      this.weights[off + size] = w;
+      this.sizes[a] = size + 1;
+      return;
+    }
+    // Full: replace the weakest neighbour (space-saving).
+    let minK = off;
+    for (let k = off + 1, end = off + size; k < end; k++) if (this.weights[k]! < this.weights[minK]!) minK = k;
+    this.ids[minK] = b;
+    this.weights[minK]! += w;
+  }
+
+  /** The weight of `a → b` (0 when absent). */
+  weight(a: number, b: number): number {
+    if (a >= this.offsets.length) return 0;
+    const off = this.offsets[a]!;
+    if (off === NO_BLOCK) return 0;
+    for (let k = off, end = off + this.sizes[a]!; k < end; k++) if (this.ids[k] === b) return this.weights[k]!;
+    return 0;
+  }
+
+  /** Number of neighbours of `a`. */
+  degree(a: number): number {
+    return a < this.sizes.length ? this.sizes[a]! : 0;
+  }
+
+  /** Visits every neighbour of `a` with its weight (unordered). */
+  forEachNeighbour(a: number, visit: (b: number, w: number) => void): void {
+    if (a >= this.offsets.length) return;
+    const off = this.offsets[a]!;
+    if (off === NO_BLOCK) return;
+    for (let k = off, end = off + this.sizes[a]!; k < end; k++) visit(this.ids[k]!, this.weights[k]!);
+  }
+
+  /** Multiplies every weight by `factor` (rebasing of time-decayed weights). */
+  scale(factor: number): void {
+    for (let k = 0; k < this.top; k++) this.weights[k]! *= factor;
+  }
+
+  /** Bytes held by the slabs and per-item arrays (for the memory figures in the docs). */
+  get byteSize(): number {
+    return this.ids.byteLength + this.weights.byteLength + this.offsets.byteLength + this.sizes.byteLength + this.capacities.byteLength;
+  }
+
+  private ensureItem(a: number): void {
+    if (a < this.offsets.length) return;
+    let n = this.offsets.length;
+    while (n <= a) n *= 2;
+    const offsets = new Int32Array(n).fill(NO_BLOCK);
+    offsets.set(this.offsets);
+    const sizes = new Uint16Array(n);
+    sizes.set(this.sizes);
+    const caps = new Uint16Array(n);
+    caps.set(this.capacities);
+    this.offsets = offsets;
+    this.sizes = sizes;
+    this.capacities = caps;
+  }
+
+  /** Moves item `a` to a block twice as large (capped); returns the new offset. */
+  private grow(a: number): number {
+    const oldCap = this.capacities[a]!;
+    const newCap = oldCap === 0 ? Math.min(4, this.cap) : Math.min(oldCap * 2, this.cap);
+    const off = this.allocate(newCap);
+    const oldOff = this.offsets[a]!;
+    if (oldOff !== NO_BLOCK) {
+      const size = this.sizes[a]!;
+      this.ids.copyWithin(off, oldOff, oldOff + size);
+      this.weights.copyWithin(off, oldOff, oldOff + size);
+      let list = this.freeBlocks.get(oldCap);
+      if (!list) this.freeBlocks.set(oldCap, (list = []));
+      list.push(oldOff);
+    }
+    this.offsets[a] = off;
+    this.capacities[a] = newCap;
+    return off;
+  }
+
+  private allocate(capacity: number): number {
+    const reuse = this.freeBlocks.get(capacity)?.pop();
+    if (reuse !== undefined) return reuse;
+    if (this.top + capacity > this.ids.length) {
+      let n = this.ids.length;
+      while (this.top + capacity > n) n *= 2;
+      const ids = new Int32Array(n);
+      ids.set(this.ids.subarray(0, this.top));
+      const weights = new Float32Array(n);
+      weights.set(this.weights.subarray(0, this.top));
+      this.ids = ids;
+      this.weights = weights;
+    }
+    const off = this.top;
+    this.top += capacity;
+    return off;
+  }
+}

@@ -1,0 +1,416 @@
+/**
+ * The recommendation models of one website and the recommendation operations over them.
+ *
+ * Models, updated incrementally by `applyView` / `applyPurchase` (see docs/recommendations.md):
+ * - viewed together: per item, its co-viewed items (same session, any customer) with the number of
+ *   sessions in which both were viewed, plus the number of sessions per item (for Jaccard);
+ * - bought together: per item, its co-bought items; an order of n distinct items adds 1/n to each of
+ *   its pairs (a huge order says less about each pair than a small one), and an order also pairs its
+ *   items with the customer's earlier purchases at a lower weight (`customerCoPurchaseWeight` / n);
+ * - popularity: purchases (then views) per item over a trailing window, from the newest event time;
+ * - customer histories: latest session, earlier sessions (≤ 20), purchased items;
+ * - attribute and visual similarity: built lazily from the catalog, rebuilt when its version changes.
+ * All item ids are interned integers; neighbour lists are capped and live in typed-array slabs.
+ * @module
+ */
+import type { WebsiteConfig } from '../config.js';
+import type { BundleResponse, CatalogView, PurchaseRecord, RecommendParams, RecommendResponse, ViewRecord } from '../types.js';
+import { AttributeSimilarity } from './attribute-similarity.js';
+import { assembleBundles, checkBundleBody } from './bundles.js';
+import { runCascade, runFill, type CascadeOutcome, type Scored, type Tactic } from './cascade.js';
+import { CustomerHistory } from './customer-history.js';
+import { GrowableFloat64, Interner } from './interner.js';
+import { checkParams, resolveMethod, TacticLabels, type CheckedParams, type TacticKey } from './methods.js';
+import { NeighbourTable } from './neighbour-table.js';
+import { PopularityKind, PopularityWindow } from './popularity.js';
+import {
+  boostCampaigns, buildSlots, chooseSponsored, DEFAULT_SLOT_POSITION, placeSponsored, productCategories, recommenderIdOf,
+  signRetailMediaSlot,
+} from './slots.js';
+import { VisualSimilarity } from './visual-similarity.js';
+
+const DAY_MS = 86_400_000;
+
+/** Tunable constants of the models (all documented in docs/recommendations.md). */
+export interface RecommendationTuning {
+  /** Co-viewed neighbours kept per item. */
+  viewNeighbourCap: number;
+  /** Co-bought neighbours kept per item. */
+  purchaseNeighbourCap: number;
+  /** Distinct items of one session that are paired and kept as "recently viewed". */
+  sessionCap: number;
+  /** Items of the historic-viewed list (spec: at most 20). */
+  historicCap: number;
+  /** Distinct purchased items remembered per customer (customer-level co-purchase). */
+  purchasedCap: number;
+  /** Distinct items of one order that are paired (the first ones of the order). */
+  orderItemCap: number;
+  /** Weight of pairing an order's items with the same customer's earlier purchases, relative to same-order pairs. */
+  customerCoPurchaseWeight: number;
+  /** Added to the Jaccard denominator so that items seen in one session do not reach similarity 1. */
+  jaccardDamping: number;
+  /** Trailing window of Popular Items. */
+  popularWindowMs: number;
+  /** Wall time between re-rankings of the popular list when it changed. */
+  popularRefreshMs: number;
+  /** Score multiplier of retailer-boosted products among the candidates. */
+  boostFactor: number;
+}
+
+/** The defaults of {@link RecommendationTuning}. */
+export const DEFAULT_TUNING: Readonly<RecommendationTuning> = {
+  viewNeighbourCap: 64,
+  purchaseNeighbourCap: 128,
+  sessionCap: 30,
+  historicCap: 20,
+  purchasedCap: 30,
+  orderItemCap: 50,
+  customerCoPurchaseWeight: 0.1,
+  jaccardDamping: 2,
+  popularWindowMs: 7 * DAY_MS,
+  popularRefreshMs: 1000,
+  boostFactor: 1.5,
+};
+
+/** Options of {@link RecommendationModels}. */
+export interface RecommendationModelsOptions {
+  website: WebsiteConfig;
+  catalog: CatalogView;
+  /** Wall clock in ms (slot time stamps, cache refresh); default `Date.now`. */
+  now?: () => number;
+  tuning?: Partial<RecommendationTuning>;
+}
+
+/** A seed of an aggregating tactic with its weight. */
+interface Seed {
+  item: number;
+  weight: number;
+}
+
+/** The per-request context of the tactics. */
+interface RequestContext {
+  params: CheckedParams;
+  productSeed: number;
+  cartSeeds: number[];
+  /** Seeds of the per-product tactics: the product, or (Cart) the cart items. */
+  productSeeds: Seed[];
+  recentSeeds: Seed[];
+  customerHistoric: number[];
+  candidateLimit: number;
+}
+
+/** Recommendation models and methods of one website. */
+export class RecommendationModels {
+  private website: WebsiteConfig;
+  private readonly catalog: CatalogView;
+  private readonly now: () => number;
+  private readonly tuning: RecommendationTuning;
+  private readonly items = new Interner();
+  private readonly viewCo: NeighbourTable;
+  private readonly viewSessions = new GrowableFloat64();
+  private readonly boughtCo: NeighbourTable;
+  private readonly orderCounts = new GrowableFloat64();
+  private readonly popularity: PopularityWindow;
+  private readonly customers: CustomerHistory;
+  private readonly attributes: AttributeSimilarity;
+  private readonly visual: VisualSimilarity;
+  private boosted = new Map<string, string>();
+
+  constructor(options: RecommendationModelsOptions) {
+    this.website = options.website;
+    this.catalog = options.catalog;
+    this.now = options.now ?? Date.now;
+    this.tuning = { ...DEFAULT_TUNING, ...options.tuning };
+    this.viewCo = new NeighbourTable(this.tuning.viewNeighbourCap);
+    this.boughtCo = new NeighbourTable(this.tuning.purchaseNeighbourCap);
+    this.popularity = new PopularityWindow(this.tuning.popularWindowMs, this.tuning.popularRefreshMs, this.now);
+    this.customers = new CustomerHistory(this.tuning.sessionCap, this.tuning.historicCap, this.tuning.purchasedCap);
+    this.attributes = new AttributeSimilarity(this.catalog, this.items);
+    this.visual = new VisualSimilarity(this.catalog, this.items);
+    this.setWebsite(options.website);
+  }
+
+  /** Settings changed (retail media, boost, style-id use, secret). */
+  setWebsite(config: WebsiteConfig): void {
+    this.website = config;
+    this.boosted = boostCampaigns(config.settings?.retailBoost?.collections);
+  }
+
+  /** Feeds one durable view (live or replayed). Views of another website are ignored. */
+  applyView(view: ViewRecord): void {
+    if (view.websiteId !== undefined && view.websiteId !== this.website.websiteId) return;
+    if (typeof view.refId !== 'string' || view.refId === '' || !Number.isFinite(view.eventTime)) return;
+    const item = this.items.intern(view.refId);
+    this.popularity.record(item, PopularityKind.View, view.eventTime);
+    const { newInSession, sessionItems } = this.customers.recordView(view.customerId, view.sessionId, item, view.eventTime);
+    if (!newInSession) return;
+    this.viewSessions.add(item, 1);
+    for (const other of sessionItems) {
+      this.viewCo.add(item, other, 1);
+      this.viewCo.add(other, item, 1);
+    }
+  }
+
+  /** Feeds one durable purchase event (one order). Purchases of another website are ignored. */
+  applyPurchase(purchase: PurchaseRecord): void {
+    if (purchase.websiteId !== undefined && purchase.websiteId !== this.website.websiteId) return;
+    if (!Number.isFinite(purchase.eventTime) || !Array.isArray(purchase.items)) return;
+    const distinct: number[] = [];
+    const seen = new Set<number>();
+    for (const line of purchase.items) {
+      if (typeof line?.refId !== 'string' || line.refId === '') continue;
+      const item = this.items.intern(line.refId);
+      if (seen.has(item)) continue;
+      seen.add(item);
+      distinct.push(item);
+    }
+    if (distinct.length === 0) return;
+    for (const item of distinct) {
+      this.popularity.record(item, PopularityKind.Purchase, purchase.eventTime);
+      this.orderCounts.add(item, 1);
+    }
+    const paired = distinct.length > this.tuning.orderItemCap ? distinct.slice(0, this.tuning.orderItemCap) : distinct;
+    const w = 1 / paired.length;
+    for (let i = 0; i < paired.length; i++) {
+      for (let j = i + 1; j < paired.length; j++) {
+        this.boughtCo.add(paired[i]!, paired[j]!, w);
+        this.boughtCo.add(paired[j]!, paired[i]!, w);
+      }
+    }
+    if (typeof purchase.customerId === 'string' && purchase.customerId !== '') {
+      const earlier = this.customers.recordPurchase(purchase.customerId, paired);
+      const cw = this.tuning.customerCoPurchaseWeight / paired.length;
+      if (cw > 0) {
+        for (const a of paired) {
+          for (const b of earlier) {
+            this.boughtCo.add(a, b, cw);
+            this.boughtCo.add(b, a, cw);
+          }
+        }
+      }
+    }
+  }
+
+  /** Runs a recommendation method (segment as in the spec, case-insensitive). */
+  recommend(method: string, params: RecommendParams): RecommendResponse {
+    const spec = resolveMethod(method);
+    const checked = checkParams(spec, params, this.website.settings?.useStyleIdForVisualSimilarity === true);
+    const excluded = new Set<number>();
+    const productSeed = checked.productRef === undefined ? -1 : this.items.lookup(checked.productRef);
+    if (productSeed >= 0) excluded.add(productSeed);
+    const cartSeeds: number[] = [];
+    for (const ref of checked.items) {
+      const id = this.items.lookup(ref);
+      if (id >= 0) {
+        excluded.add(id);
+        cartSeeds.push(id);
+      }
+    }
+    const customer = checked.customerId === undefined ? undefined : this.customers.get(checked.customerId);
+    const recentSeeds = (customer?.recent ?? []).map((item, k) => ({ item, weight: 1 / (1 + 0.5 * k) }));
+    const productSeeds =
+      checked.productRef !== undefined
+        ? productSeed >= 0 ? [{ item: productSeed, weight: 1 }] : []
+        : cartSeeds.map((item) => ({ item, weight: 1 }));
+    const ctx: RequestContext = {
+      params: checked,
+      productSeed,
+      cartSeeds,
+      productSeeds,
+      recentSeeds,
+      customerHistoric: customer?.historic ?? [],
+      candidateLimit: Math.max(50, checked.count * 3 + excluded.size),
+    };
+    const accept = (item: number): boolean => {
+      if (excluded.has(item)) return false;
+      const ref = this.items.name(item);
+      if (!this.catalog.has(ref)) return false;
+      return !checked.filterOutOfStock || this.catalog.isInStock(ref);
+    };
+    const boostFactor = this.tuning.boostFactor;
+    const boost = this.boosted.size === 0 ? undefined : (item: number) => (this.boosted.has(this.items.name(item)) ? boostFactor : 1);
+    const count = spec.name === 'HistoricViewed' ? Math.min(checked.count, this.tuning.historicCap) : checked.count;
+    const tactics: Tactic<number>[] = spec.tactics.map((key) => ({ label: TacticLabels[key], run: () => this.runTactic(key, ctx) }));
+    const outcome: CascadeOutcome<number> = (spec.mode === 'fill' ? runFill : runCascade)(tactics, { accept, count, boost });
+
+    let picked = outcome.picked.map((p) => ({ item: this.items.name(p.item), label: p.label }));
+    const websiteId = this.website.websiteId;
+    let sponsored: { refId: string; data: ReturnType<typeof signRetailMediaSlot> } | undefined;
+    const adSets = this.website.settings?.retailMedia?.adSets ?? [];
+    if (picked.length > 0 && adSets.length > 0) {
+      const candidates = new Set(outcome.candidates);
+      const contextCategories = new Set<string>();
+      const inputs = [...(checked.productRef ? [checked.productRef] : []), ...checked.items, ...picked.map((p) => p.item)];
+      for (const ref of inputs) for (const c of productCategories(this.catalog.getProduct(ref))) contextCategories.add(c);
+      const choice = chooseSponsored(adSets, (refId) => {
+        const id = this.items.lookup(refId);
+        if (id >= 0 && excluded.has(id)) return false;
+        if (checked.items.includes(refId) || refId === checked.productRef) return false;
+        if (!this.catalog.has(refId) || (checked.filterOutOfStock && !this.catalog.isInStock(refId))) return false;
+        if (id >= 0 && candidates.has(id)) return true;
+        return productCategories(this.catalog.getProduct(refId)).some((c) => contextCategories.has(c));
+      });
+      if (choice) {
+        const position = this.website.settings?.retailMedia?.slotPosition ?? DEFAULT_SLOT_POSITION;
+        picked = placeSponsored(picked, choice.refId, position, count);
+        sponsored = { refId: choice.refId, data: signRetailMediaSlot(choice.adSet, this.website.hmacSecret, this.now()) };
+      }
+    }
+    return {
+      type: 1,
+      code: 0,
+      payload: picked.map((p) => p.item),
+      slots: buildSlots(websiteId, picked, { sponsored, boosted: this.boosted }),
+      recommenderId: recommenderIdOf(websiteId, spec.name),
+    };
+  }
+
+  /** The bundle call: validates `body` (RECOMMEND_BAD_PARAMS naming the field) and assembles bundles. */
+  bundles(body: unknown): BundleResponse {
+    const checked = checkBundleBody(body);
+    const inputs = checked.productRefIds.filter((ref) => this.catalog.has(ref));
+    const seeds = inputs.map((ref) => this.items.lookup(ref)).filter((id) => id >= 0);
+    const excluded = new Set(seeds);
+    const accept = (item: number): boolean => {
+      if (excluded.has(item)) return false;
+      const ref = this.items.name(item);
+      return this.catalog.has(ref) && (!checked.filterOutOfStock || this.catalog.isInStock(ref));
+    };
+    const perBundle = checked.count - checked.productRefIds.length;
+    const wanted = perBundle + checked.setCount - 1;
+    const companions: number[] = [];
+    const taken = new Set<number>();
+    const take = (list: readonly Scored<number>[]): void => {
+      for (const c of list) {
+        if (companions.length >= wanted) return;
+        if (taken.has(c.item) || !accept(c.item)) continue;
+        taken.add(c.item);
+        companions.push(c.item);
+      }
+    };
+    if (inputs.length > 0) {
+      // 1. Items bought with every input, then with fewer of them (coverage first, then summed normalised strength).
+      take(this.boughtWithAll(seeds));
+      // 2. Fallback: items viewed with the inputs; 3. popular items.
+      if (companions.length < wanted) take(this.aggregate(seeds.map((item) => ({ item, weight: 1 })), (s) => this.viewedWith(s)));
+      if (companions.length < wanted) take(this.popularity.ranking(wanted + excluded.size + 200));
+    }
+    const bundles = inputs.length === 0 ? [] : assembleBundles(inputs, companions.map((id) => this.items.name(id)), perBundle, checked.setCount);
+    return { type: 1, code: 0, payload: bundles, recommenderId: recommenderIdOf(this.website.websiteId, 'bundle') };
+  }
+
+  /** Sizes of the models (for stats and the docs' memory figures). */
+  modelStats(): { items: number; customers: number; viewNeighbourBytes: number; purchaseNeighbourBytes: number } {
+    return {
+      items: this.items.size,
+      customers: this.customers.size,
+      viewNeighbourBytes: this.viewCo.byteSize,
+      purchaseNeighbourBytes: this.boughtCo.byteSize,
+    };
+  }
+
+  private runTactic(key: TacticKey, ctx: RequestContext): readonly Scored<number>[] {
+    const limit = ctx.candidateLimit;
+    switch (key) {
+      case 'viewedWith':
+        return this.aggregate(ctx.productSeeds, (s) => this.viewedWith(s));
+      case 'viewedTogether':
+        return ctx.productSeed >= 0 ? this.viewedWith(ctx.productSeed) : [];
+      case 'boughtWith':
+        return this.aggregate(ctx.productSeeds, (s) => this.boughtWith(s));
+      case 'boughtTogether':
+        return ctx.productSeed >= 0 ? this.boughtWith(ctx.productSeed) : [];
+      case 'visuallySimilar':
+        return this.visuallySimilar(ctx, limit);
+      case 'viewedWithRecentlyViewed':
+        return this.aggregate(ctx.recentSeeds, (s) => this.viewedWith(s));
+      case 'boughtWithRecentlyViewed':
+        return this.aggregate(ctx.recentSeeds, (s) => this.boughtWith(s));
+      case 'boughtWithCartContents':
+        return this.aggregate(ctx.cartSeeds.map((item) => ({ item, weight: 1 })), (s) => this.boughtWith(s));
+      case 'recentlyViewed':
+        return ctx.recentSeeds.map((s, k) => ({ item: s.item, score: ctx.recentSeeds.length - k }));
+      case 'historicViewed':
+        return ctx.customerHistoric.map((item, k) => ({ item, score: ctx.customerHistoric.length - k }));
+      case 'popularItems':
+        return this.popularity.ranking(limit + 200);
+      case 'jaccardViewedTogether':
+        return ctx.productSeed >= 0 ? this.jaccard(ctx.productSeed) : [];
+      case 'similarAttributes':
+        return ctx.productSeed >= 0 ? this.attributes.similar(ctx.productSeed, limit) : [];
+    }
+  }
+
+  private visuallySimilar(ctx: RequestContext, limit: number): readonly Scored<number>[] {
+    if (ctx.params.productStyleId !== undefined) return this.visual.byStyle(ctx.params.productStyleId, limit);
+    return this.aggregate(ctx.productSeeds, (s) => this.visual.byProduct(s, limit));
+  }
+
+  /** Co-viewed items of `seed` by number of shared sessions (ties: more sessions, then id). */
+  private viewedWith(seed: number): Scored<number>[] {
+    const out: Scored<number>[] = [];
+    this.viewCo.forEachNeighbour(seed, (item, w) => out.push({ item, score: w }));
+    return out.sort((x, y) => y.score - x.score || this.viewSessions.get(y.item) - this.viewSessions.get(x.item) || x.item - y.item);
+  }
+
+  /** Damped Jaccard over sessions: c / (n_seed + n_item − c + damping). */
+  private jaccard(seed: number): Scored<number>[] {
+    const ns = this.viewSessions.get(seed);
+    const damping = this.tuning.jaccardDamping;
+    const out: Scored<number>[] = [];
+    this.viewCo.forEachNeighbour(seed, (item, c) => out.push({ item, score: c / (ns + this.viewSessions.get(item) - c + damping) }));
+    return out.sort((x, y) => y.score - x.score || x.item - y.item);
+  }
+
+  /** Co-bought items of `seed` by order-normalised strength (ties: more orders, then id). */
+  private boughtWith(seed: number): Scored<number>[] {
+    const out: Scored<number>[] = [];
+    this.boughtCo.forEachNeighbour(seed, (item, w) => out.push({ item, score: w }));
+    return out.sort((x, y) => y.score - x.score || this.orderCounts.get(y.item) - this.orderCounts.get(x.item) || x.item - y.item);
+  }
+
+  /** Items bought with all seeds first (number of seeds covered, then summed normalised strength). */
+  private boughtWithAll(seeds: readonly number[]): Scored<number>[] {
+    const cover = new Map<number, number>();
+    const strength = new Map<number, number>();
+    for (const s of seeds) {
+      const list = this.boughtWith(s);
+      const top = list.length > 0 ? list[0]!.score : 1;
+      for (const c of list) {
+        cover.set(c.item, (cover.get(c.item) ?? 0) + 1);
+        strength.set(c.item, (strength.get(c.item) ?? 0) + c.score / top);
+      }
+    }
+    const n = Math.max(1, seeds.length);
+    const out: Scored<number>[] = [];
+    // Coverage dominates: strength / n is below 1, so a candidate covering more seeds always ranks higher.
+    for (const [item, c] of cover) out.push({ item, score: c + strength.get(item)! / (n + 1) });
+    return out.sort((x, y) => y.score - x.score || x.item - y.item);
+  }
+
+  /**
+   * Sums the neighbour lists of several seeds: each list is normalised by its best score, weighted by
+   * the seed's weight; the seeds themselves are not returned.
+   */
+  private aggregate(seeds: readonly Seed[], neighbours: (seed: number) => readonly Scored<number>[]): Scored<number>[] {
+    if (seeds.length === 0) return [];
+    if (seeds.length === 1) {
+      const only = seeds[0]!.item;
+      return neighbours(only).filter((c) => c.item !== only);
+    }
+    const seedSet = new Set(seeds.map((s) => s.item));
+    const scores = new Map<number, number>();
+    for (const seed of seeds) {
+      const list = neighbours(seed.item);
+      if (list.length === 0) continue;
+      const top = list[0]!.score > 0 ? list[0]!.score : 1;
+      for (const c of list) {
+        if (seedSet.has(c.item)) continue;
+        scores.set(c.item, (scores.get(c.item) ?? 0) + (seed.weight * c.score) / top);
+      }
+    }
+    const out: Scored<number>[] = [];
+    for (const [item, score] of scores) out.push({ item, score });
+    return out.sort((x, y) => y.score - x.score || x.item - y.item);
+  }
+}
