@@ -65,9 +65,16 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** `refId` → `RefId`. */
+const pascalCache = new Map<string, string>();
+
+/** `refId` → `RefId` (cached: the same few dozen field names are converted on every request). */
 export function pascal(name: string): string {
-  return name.charAt(0).toUpperCase() + name.slice(1);
+  let p = pascalCache.get(name);
+  if (p === undefined) {
+    p = name.charAt(0).toUpperCase() + name.slice(1);
+    if (pascalCache.size < 1000) pascalCache.set(name, p);
+  }
+  return p;
 }
 
 /** A field read from a body object: its value (undefined when absent or null) and the key it was sent under. */
