@@ -85,7 +85,7 @@ describe('EventService on PostgreSQL with several replicas', () => {
     const schema = schemas.next();
     const a = await replica(schema);
     await a.s.issueCoupons('site-a', [{ code: 'PROC' }]);
-    const children = [0, 1].map(() => spawnTs('./pg-coupon-child.ts', [TEST_PG_URL, schema, 'PROC']));
+    const children = [0, 1].map(() => spawnTs('./coupon-child.ts', [TEST_PG_URL, schema, 'PROC']));
     try {
       const readers = children.map(lineReader);
       await Promise.all(readers.map((r) => r.waitFor((l) => l === 'ready')));

@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { StoreConfig } from '../config.js';
 import { AisleError, ValidationError } from '../errors.js';
 import { EventService } from './event-service.js';
+import { lineReader, spawnTs } from './__tests__/child-process.js';
 import {
   AD_SET, CAMPAIGN, CUSTOMER, CUSTOMER_2, REC, RecordingSink, SESSION, TACTIC, WEBSITE, WEBSITE_B, WIDGET, event, product, purchaseBody,
   signedRetailMedia, viewBody,
@@ -199,6 +200,24 @@ describe('EventService store selection and replay', () => {
   it('fails to open with STORE_FAILURE when PostgreSQL is unreachable', async () => {
     const err = await rejection(EventService.open({ store: { type: 'postgres', url: 'postgres://postgres@127.0.0.1:1/none' }, websites: [], sink: new RecordingSink() }));
     expect(err.code).toBe('STORE_FAILURE');
+  });
+
+  it('lets exactly one coupon call succeed across two processes on one SQLite file', async () => {
+    const d = mkdtempSync(path.join(dir, 'procs-'));
+    const s = await EventService.open({ dataDir: d, websites: [WEBSITE], sink: new RecordingSink() });
+    open.push(s);
+    await s.issueCoupons('site-a', [{ code: 'PROC' }]);
+    const children = [0, 1].map(() => spawnTs('./coupon-child.ts', [d, '-', 'PROC']));
+    try {
+      const readers = children.map(lineReader);
+      await Promise.all(readers.map((r) => r.waitFor((l) => l === 'ready')));
+      for (const c of children) c.stdin.write('go\n');
+      const outcomes = (await Promise.all(readers.map((r) => r.waitFor((l) => l.startsWith('['))))).flatMap((l) => JSON.parse(l) as string[]);
+      expect(outcomes.filter((o) => o === 'used')).toHaveLength(1);
+      expect(outcomes.filter((o) => o === 'COUPON_ALREADY_USED')).toHaveLength(9);
+    } finally {
+      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    }
   });
 
   it('adds websites at run time and refuses calls after close', async () => {

@@ -1,6 +1,6 @@
 /**
- * Child process of the cross-process coupon test: opens an EventService on the given PostgreSQL
- * schema, prints "ready", waits for a line on stdin, then calls mark-as-used several times at once
+ * Child process of the cross-process coupon tests: opens an EventService on the given PostgreSQL
+ * schema (first argument a postgres URL) or on SQLite in the given data directory, prints "ready", waits for a line on stdin, then calls mark-as-used several times at once
  * and prints one JSON line with the outcomes.
  */
 import { createInterface } from 'node:readline';
@@ -8,7 +8,7 @@ import { EventService } from '../event-service.js';
 
 const [url, schema, code] = process.argv.slice(2) as [string, string, string];
 const service = await EventService.open({
-  store: { type: 'postgres', url, schema }, websites: [{ websiteId: 'site-a', client: 'client-a', tokens: [], hmacSecret: 's' }],
+  store: url.startsWith('postgres') ? { type: 'postgres', url, schema } : { type: 'embedded' }, dataDir: url, websites: [{ websiteId: 'site-a', client: 'client-a', tokens: [], hmacSecret: 's' }],
   sink: { onPurchase() {}, onView() {} },
 });
 process.stdout.write('ready\n');
