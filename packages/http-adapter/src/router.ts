@@ -32,9 +32,9 @@ export const routes = {
   openapi: route('/openapi.json', ['GET'], 'envelope', false, h.openapi),
 } as const;
 
-/** The recommendation routes, one per method segment. */
+/** The recommendation routes, one per method segment, keyed by the lowercased segment (matching is case-insensitive, as in the engine). */
 export const recommendRoutes: ReadonlyMap<string, Route> = new Map(
-  RECOMMEND_METHODS.map((m) => [m, route(`/1.0/ClientRecom/{website_id}/${m}`, ['GET'], 'envelope', true, h.recommend(m))]),
+  RECOMMEND_METHODS.map((m) => [m.toLowerCase(), route(`/1.0/ClientRecom/{website_id}/${m}`, ['GET'], 'envelope', true, h.recommend(m))]),
 );
 
 /** The pseudo-route of paths that match nothing (metrics label `unmatched`). */
@@ -68,7 +68,7 @@ export function matchRoute(path: string): RouteMatch | undefined {
       if (n !== 5 || s[2] !== 'ClientRecom' || s[3] === '' || s[4] === '') return undefined;
       const websiteId = decode(s[3]!);
       if (s[4] === 'bundle') return { route: routes.bundle, params: [websiteId] };
-      const known = recommendRoutes.get(s[4]!);
+      const known = recommendRoutes.get(s[4]!.toLowerCase());
       return known ? { route: known, params: [websiteId] } : { route: routes.unknownMethod, params: [websiteId, decode(s[4]!)] };
     }
     case '3.0':

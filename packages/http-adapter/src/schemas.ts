@@ -157,9 +157,9 @@ export const schemas = {
     type: 'object',
     required: ['product_ref_ids'],
     properties: {
-      product_ref_ids: strArray('RefIds every bundle contains.'),
-      setCount: { type: 'integer', minimum: 1, default: 1, description: 'Number of bundles (default 1).' },
-      count: { type: 'integer', minimum: 1, description: 'Items per bundle (default 1 + number of product_ref_ids).' },
+      product_ref_ids: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, maxItems: 100, description: 'RefIds every bundle contains.' },
+      setCount: { type: 'integer', minimum: 1, maximum: 20, default: 1, description: 'Number of bundles (default 1, at most 20).' },
+      count: { type: 'integer', minimum: 2, maximum: 100, description: 'Items per bundle including the inputs (default 1 + number of product_ref_ids, at most 100).' },
       filter_out_of_stock: { type: 'boolean' },
     },
   },

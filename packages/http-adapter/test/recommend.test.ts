@@ -59,6 +59,15 @@ describe('GET /1.0/ClientRecom/{website_id}/{Method}', () => {
     }
   });
 
+  it('400 naming a missing required parameter; method segments match case-insensitively', async () => {
+    const res = await fetch(`${svc.url}/1.0/ClientRecom/site-a/Personalized`);
+    expect(res.status).toBe(400);
+    expect(((await expectDocumented(res, '/1.0/ClientRecom/{website_id}/Personalized', 'GET')) as { message: string }).message).toContain('customerId');
+    const lower = await fetch(`${svc.url}/1.0/ClientRecom/site-a/popularitems?count=2`);
+    expect(lower.status).toBe(200);
+    expect(((await lower.json()) as { payload: string[] }).payload).toHaveLength(2);
+  });
+
   it('404 for an unknown website or method, 405 for POST', async () => {
     const site = await fetch(`${svc.url}/1.0/ClientRecom/nowhere/PopularItems`);
     expect(site.status).toBe(404);
