@@ -1,1 +1,121 @@
-export async function runHttpSuite(_o: { durationS: number; products: number; log: (l: string) => void }): Promise<string> { return '## HTTP\n\n_not yet written_\n'; }
+/**
+ * HTTP load: autocannon (in this process) against the server (in its own process) for search, a
+ * recommendation method, purchases and views, beside a bare node:http hello-world in the same run —
+ * the ceiling of what this machine's Node does per second.
+ * @module
+ */
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { loadDataset } from '../datasets.js';
+import { adapterModuleExists, engineModuleExists } from '../engine-module.js';
+import { mb, ms } from '../stats.js';
+import type { ServerChildInput, ServerChildMessage } from './server-child.js';
+import { scenarios, type Scenario } from './scenarios.js';
+
+interface RunningServer {
+  url: string;
+  setupMs: number;
+  refIds: string[];
+  stop(): Promise<number>;
+}
+
+function startServer(input: ServerChildInput): Promise<RunningServer> {
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  const child = fork(fileURLToPath(new URL(`./server-child${ext}`, import.meta.url)), [], {
+    execArgv: [...process.execArgv, '--max-old-space-size=8192'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('server did not start within 300 s')); }, 300_000);
+    child.once('message', (m: ServerChildMessage) => {
+      clearTimeout(timer);
+      if (m.type !== 'ready') {
+        child.kill('SIGKILL');
+        reject(new Error(m.type === 'error' ? m.error : 'unexpected message'));
+        return;
+      }
+      resolve({
+        url: m.url, setupMs: m.setupMs, refIds: m.sample.refIds,
+        stop: () => new Promise<number>((res) => {
+          const killer = setTimeout(() => { child.kill('SIGKILL'); res(NaN); }, 20_000);
+          child.once('message', (s: ServerChildMessage) => { clearTimeout(killer); res(s.type === 'stopped' ? s.rssBytes : NaN); });
+          child.send('stop');
+        }),
+      });
+    });
+    child.send(input);
+  });
+}
+
+interface LoadResult {
+  scenario: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+}
+
+async function load(url: string, scenario: Scenario, durationS: number, connections: number): Promise<LoadResult> {
+  const result = await autocannon({
+    url, connections, duration: durationS, pipelining: 1,
+    requests: scenario.requests as autocannon.Request[],
+  });
+  return {
+    scenario: scenario.name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    total: result.requests.total,
+  };
+}
+
+export async function runHttpSuite(options: { durationS: number; products: number; sessions?: number; connections?: number; log: (line: string) => void }): Promise<string> {
+  const connections = options.connections ?? 10;
+  const lines = ['## HTTP load (autocannon)', ''];
+  if (!engineModuleExists('index') || !adapterModuleExists('index')) {
+    lines.push('_The engine entry point or the HTTP adapter does not exist yet: skipped._', '');
+    return lines.join('\n');
+  }
+  const sessions = options.sessions ?? Math.min(20_000, Math.floor(options.products / 5));
+  const sample = await loadDataset({ kind: 'generated', count: options.products, seed: 1 }, 20_000);
+  const results: LoadResult[] = [];
+  const hello = await startServer({ kind: 'hello', products: 0, sessions: 0 });
+  const all = scenarios(sample, []);
+  try {
+    results.push(await load(hello.url, all[0]!, options.durationS, connections));
+    options.log(`  ${all[0]!.name}: ${Math.round(results[0]!.requestsPerSecond)} req/s`);
+  } finally {
+    await hello.stop();
+  }
+  const aisle = await startServer({ kind: 'aisle', products: options.products, sessions });
+  let rss = NaN;
+  try {
+    for (const scenario of scenarios(sample, aisle.refIds).filter((s) => s.server === 'aisle')) {
+      const r = await load(aisle.url, scenario, options.durationS, connections);
+      results.push(r);
+      options.log(`  ${scenario.name}: ${Math.round(r.requestsPerSecond)} req/s, p99 ${r.p99} ms, non-2xx ${r.non2xx}`);
+    }
+  } finally {
+    rss = await aisle.stop();
+  }
+  const ceiling = results[0]!.requestsPerSecond;
+  lines.push(
+    `The server runs in its own process (aisle: \`createServer\` from @aisle/http-adapter around an engine with ${options.products.toLocaleString('en-US')} generated products, `
+      + `${sessions.toLocaleString('en-US')} replayed sessions of views and purchases, the embedded SQLite store in a temporary data directory, `
+      + `${(aisle.setupMs / 1000).toFixed(1)} s to set up, ${mb(rss)} MB RSS at the end); autocannon runs in the parent with ${connections} connections for ${options.durationS} s per scenario. `
+      + 'Search and recommendation requests cycle through 50–100 different bodies or products; purchases are new orders. '
+      + 'The last column is the share of the hello-world ceiling reached on the same machine in the same run.',
+    '',
+    '| scenario | req/s | latency p50 ms | p99 ms | requests | non-2xx | errors | of hello world |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+  );
+  for (const r of results) {
+    lines.push(`| ${r.scenario} | ${Math.round(r.requestsPerSecond).toLocaleString('en-US')} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.total.toLocaleString('en-US')} | ${r.non2xx} | ${r.errors} | ${(100 * r.requestsPerSecond / ceiling).toFixed(0)}% |`);
+  }
+  lines.push('');
+  return lines.join('\n');
+}

@@ -1,0 +1,83 @@
+/**
+ * The server side of the HTTP load runs, in its own process: either aisle (`createServer` from the
+ * HTTP adapter around a real engine with a generated catalog and replayed interactions, embedded store
+ * in a temporary data directory) or a bare node:http hello-world. It reports its URL, serves until
+ * told to stop, then reports its memory.
+ * @module
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadDataset } from '../datasets.js';
+import { importAdapter, importEngine } from '../engine-module.js';
+import { BENCH_WEBSITE } from '../peers/aisle.js';
+import type { Product } from '../types.js';
+
+export interface ServerChildInput {
+  kind: 'aisle' | 'hello';
+  products: number;
+  sessions: number;
+  workers?: number;
+}
+
+export type ServerChildMessage =
+  | { type: 'ready'; url: string; setupMs: number; sample: { refIds: string[] } }
+  | { type: 'stopped'; rssBytes: number }
+  | { type: 'error'; error: string };
+
+interface EngineLike {
+  replaceProducts(websiteId: string, products: Product[]): Promise<unknown>;
+  recordViews(websiteId: string, body: unknown): Promise<unknown>;
+  recordPurchases(websiteId: string, body: unknown): Promise<unknown>;
+  close(): Promise<void>;
+}
+interface DemoModule {
+  generateInteractions(options: { products: Product[]; sessions: number; seed: number; now?: number }): { views: unknown[]; purchases: unknown[] };
+}
+
+async function start(input: ServerChildInput): Promise<{ url: string; close(): Promise<void>; refIds: string[] }> {
+  if (input.kind === 'hello') {
+    const server = createHttpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('hello world');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    return { url: `http://127.0.0.1:${port}`, refIds: [], close: () => new Promise((r) => server.close(() => r())) };
+  }
+  const products = await loadDataset({ kind: 'generated', count: input.products, seed: 1 });
+  const dataDir = mkdtempSync(join(tmpdir(), 'aisle-http-bench-'));
+  const { createEngine } = await importEngine<{ createEngine(o: unknown): Promise<EngineLike> }>('index');
+  const { generateInteractions } = await importEngine<DemoModule>('demo/index');
+  const { createServer } = await importAdapter<{ createServer(o: unknown): Promise<{ url: string; close(): Promise<void> }> }>('index');
+  const engine = await createEngine({ dataDir, workers: input.workers, websites: [BENCH_WEBSITE] });
+  await engine.replaceProducts(BENCH_WEBSITE.websiteId, products);
+  const { views, purchases } = generateInteractions({ products, sessions: input.sessions, seed: 7, now: Date.now() });
+  for (const body of views) await engine.recordViews(BENCH_WEBSITE.websiteId, body);
+  for (const body of purchases) await engine.recordPurchases(BENCH_WEBSITE.websiteId, body);
+  const server = await createServer({ engine, port: 0, host: '127.0.0.1', logger: false });
+  // The most viewed products, for recommendation requests that have an answer.
+  const refIds = products.slice(0, 2000).map((p) => p.refId);
+  return {
+    url: server.url,
+    refIds,
+    close: async () => {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+process.once('message', (input: ServerChildInput) => {
+  const t0 = performance.now();
+  start(input).then((running) => {
+    process.send!({ type: 'ready', url: running.url, setupMs: performance.now() - t0, sample: { refIds: running.refIds } } satisfies ServerChildMessage);
+    process.once('message', () => {
+      const rssBytes = process.memoryUsage().rss;
+      running.close().finally(() => process.send!({ type: 'stopped', rssBytes } satisfies ServerChildMessage, () => process.exit(0)));
+    });
+  }, (err: unknown) => {
+    process.send!({ type: 'error', error: err instanceof Error ? err.stack ?? err.message : String(err) } satisfies ServerChildMessage, () => process.exit(1));
+  });
+});
