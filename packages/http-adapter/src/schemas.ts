@@ -7,6 +7,7 @@
  * validators and serialisers.
  * @module
  */
+import { DEFAULT_SEARCH_SIZE, MAX_QUERY_LENGTH, MAX_SEARCH_SIZE } from '@aisle/engine';
 
 /** A JSON schema object (loosely typed: these are data, checked by the OpenAPI validator test). */
 export type JsonSchema = Record<string, unknown>;
@@ -47,10 +48,10 @@ export const schemas = {
     properties: {
       customer_id: str('Customer id; required when personalization is enabled for the website.'),
       website_id: { type: 'string', minLength: 1 },
-      q: str('Query text; "" matches every product (category browsing).'),
+      q: { type: 'string', maxLength: MAX_QUERY_LENGTH, description: 'Query text; "" matches every product (category browsing).' },
       client: { type: 'string', minLength: 1 },
       start: { type: 'integer', minimum: 0, description: 'Offset of the first result.' },
-      size: { type: 'integer', minimum: 0, default: 20, description: 'Maximum number of results (default 20).' },
+      size: { type: 'integer', minimum: 0, maximum: MAX_SEARCH_SIZE, default: DEFAULT_SEARCH_SIZE, description: `Maximum number of results (default ${DEFAULT_SEARCH_SIZE}, at most ${MAX_SEARCH_SIZE}).` },
       scope: {
         type: 'object',
         description: 'Filters by field: text fields take an array of values (OR) or {not: [...]}; numeric fields take {min?, max?, not?}. Keys combine with AND.',
@@ -77,7 +78,8 @@ export const schemas = {
           maxProperties: 1,
           additionalProperties: {
             type: 'object',
-            required: ['order'],
+            required: ['order', 'type'],
+            additionalProperties: false,
             properties: { order: { type: 'string', enum: ['asc', 'desc'] }, type: { type: 'string', enum: ['number', 'text'] } },
           },
         },

@@ -1,6 +1,6 @@
 /**
  * Writes the OpenAPI document to docs/openapi.json (or the path given as the first argument):
- * `node packages/http-adapter/dist/write-openapi.js` or `npx tsx packages/http-adapter/src/write-openapi.ts`.
+ * `node packages/http-adapter/dist/write-openapi.js` after a build.
  * @module
  */
 import { writeFileSync } from 'node:fs';
