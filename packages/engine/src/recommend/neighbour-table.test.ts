@@ -19,12 +19,17 @@ describe('NeighbourTable', () => {
     expect(seen.sort()).toEqual([[1, 3], [2, 0.5]]);
   });
 
-  it('keeps at most cap neighbours and never evicts a heavy one (space-saving)', () => {
-    const t = new NeighbourTable(4);
-    t.add(0, 100, 50);
-    for (let b = 1; b <= 40; b++) t.add(0, b, 1);
-    expect(t.degree(0)).toBe(4);
-    expect(t.weight(0, 100)).toBe(50);
+  it('keeps at most cap neighbours and never evicts a heavy one', () => {
+    for (const inherit of [false, true]) {
+      const t = new NeighbourTable(4, 16, inherit);
+      t.add(0, 100, 50);
+      for (let b = 1; b <= 40; b++) t.add(0, b, 1);
+      expect(t.degree(0)).toBe(4);
+      expect(t.weight(0, 100)).toBe(50);
+      // The newest neighbour replaced the weakest: with inheritance it carries the evicted weight.
+      if (inherit) expect(t.weight(0, 40)).toBeGreaterThan(1);
+      else expect(t.weight(0, 40)).toBe(1);
+    }
   });
 
   it('matches exact counts while under the cap, across block growth and many items', () => {

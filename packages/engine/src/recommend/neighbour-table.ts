@@ -26,8 +26,11 @@ export class NeighbourTable {
   /** Freed blocks by capacity, reused before bumping. */
   private readonly freeBlocks = new Map<number, number[]>();
 
-  /** @param cap neighbours kept per item (at most 65535). */
-  constructor(readonly cap: number, initialItems = 1024) {
+  /**
+   * @param cap neighbours kept per item (at most 65535).
+   * @param inherit when true, a newcomer inherits the evicted weight (space-saving); else it starts at its own weight.
+   */
+  constructor(readonly cap: number, initialItems = 1024, readonly inherit = false) {
     if (!(cap >= 1 && cap <= 65535)) throw new RangeError('cap must be 1..65535');
     this.ids = new Int32Array(initialItems * 4);
     this.weights = new Float32Array(initialItems * 4);
@@ -62,11 +65,12 @@ export class NeighbourTable {
       this.sizes[a] = size + 1;
       return;
     }
-    // Full: replace the weakest neighbour (space-saving).
+    // Full: the weakest neighbour makes room.
     let minK = off;
     for (let k = off + 1, end = off + size; k < end; k++) if (this.weights[k]! < this.weights[minK]!) minK = k;
     this.ids[minK] = b;
-    this.weights[minK]! += w;
+    if (this.inherit) this.weights[minK]! += w;
+    else this.weights[minK] = w;
   }
 
   /** The weight of `a → b` (0 when absent). */

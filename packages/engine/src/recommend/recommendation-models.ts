@@ -196,11 +196,11 @@ export class RecommendationModels {
     const spec = resolveMethod(method);
     const checked = checkParams(spec, params, this.website.settings?.useStyleIdForVisualSimilarity === true);
     const excluded = new Set<number>();
-    const productSeed = checked.productRef === undefined ? -1 : this.items.lookup(checked.productRef);
+    const productSeed = checked.productRef === undefined ? -1 : this.seedId(checked.productRef);
     if (productSeed >= 0) excluded.add(productSeed);
     const cartSeeds: number[] = [];
     for (const ref of checked.items) {
-      const id = this.items.lookup(ref);
+      const id = this.seedId(ref);
       if (id >= 0) {
         excluded.add(id);
         cartSeeds.push(id);
@@ -269,7 +269,7 @@ export class RecommendationModels {
   bundles(body: unknown): BundleResponse {
     const checked = checkBundleBody(body);
     const inputs = checked.productRefIds.filter((ref) => this.catalog.has(ref));
-    const seeds = inputs.map((ref) => this.items.lookup(ref)).filter((id) => id >= 0);
+    const seeds = inputs.map((ref) => this.seedId(ref)).filter((id) => id >= 0);
     const excluded = new Set(seeds);
     const accept = (item: number): boolean => {
       if (excluded.has(item)) return false;
@@ -307,6 +307,13 @@ export class RecommendationModels {
       viewNeighbourBytes: this.viewCo.byteSize,
       purchaseNeighbourBytes: this.boughtCo.byteSize,
     };
+  }
+
+  /** The interned id of an input RefId: known from events, or a catalog product (interned now); else -1. */
+  private seedId(refId: string): number {
+    const id = this.items.lookup(refId);
+    if (id >= 0 || !this.catalog.has(refId)) return id;
+    return this.items.intern(refId);
   }
 
   private runTactic(key: TacticKey, ctx: RequestContext): readonly Scored<number>[] {
