@@ -123,7 +123,12 @@ export class EventService {
     }
     const service = new EventService(store, options.sink, options);
     if (options.store?.type === 'postgres') {
-      service.pollCursor = await store.lastSequence();
+      try {
+        service.pollCursor = await store.lastSequence();
+      } catch (err) {
+        await store.close().catch(() => undefined);
+        storeFailure(err);
+      }
       const interval = options.store.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
       service.pollTimer = setInterval(() => { void service.pollOnce().catch(() => undefined); }, interval);
       service.pollTimer.unref();
