@@ -53,33 +53,16 @@ function buildTextColumn(
     offsets[d + 1] = tempCodes.length;
   }
   if (values.length === 0) return { dictionary: [] };
-  // Codes follow the JS (UTF-16) order of the values, so "key ascending" is "code ascending".
-  const order = values.map((_, i) => i).sort((a, b) => (values[a] < values[b] ? -1 : values[a] > values[b] ? 1 : 0));
-  const remap = new Uint32Array(values.length);
-  const dictionary: string[] = new Array(values.length);
-  order.forEach((temp, code) => { remap[temp] = code; dictionary[code] = values[temp]; });
-  const codes = sharedArray(Uint32Array, tempCodes.length);
-  const counts = new Uint32Array(values.length + 1);
-  for (let i = 0; i < tempCodes.length; i++) {
-    const c = remap[tempCodes.get(i)];
-    codes[i] = c;
-    counts[c + 1]++;
-  }
+  // Codes stay in first-seen order: no sort at build time. Lookups by value and text-sort ranks
+  // are derived lazily, only for fields a request scopes or sorts on (see text-column-lookups.ts).
+  const codes = tempCodes.toShared();
   const valueOffsets = sharedArray(Uint32Array, values.length + 1);
-  for (let c = 0; c < values.length; c++) valueOffsets[c + 1] = valueOffsets[c] + counts[c + 1];
+  for (let i = 0; i < codes.length; i++) valueOffsets[codes[i] + 1]++;
+  for (let c = 0; c < values.length; c++) valueOffsets[c + 1] += valueOffsets[c];
   const cursor = valueOffsets.slice(0, values.length);
-  const valueDocs = sharedArray(Uint32Array, tempCodes.length);
+  const valueDocs = sharedArray(Uint32Array, codes.length);
   for (let d = 0; d < n; d++) for (let i = offsets[d]; i < offsets[d + 1]; i++) valueDocs[cursor[codes[i]]++] = d;
-  // Text sort compares lower-cased values in JS string order; equal lower-cased values tie.
-  const lower = dictionary.map((v) => v.toLowerCase());
-  const byLower = dictionary.map((_, i) => i).sort((a, b) => (lower[a] < lower[b] ? -1 : lower[a] > lower[b] ? 1 : 0));
-  const sortRank = sharedArray(Uint32Array, values.length);
-  let rank = 0;
-  byLower.forEach((code, i) => {
-    if (i > 0 && lower[code] !== lower[byLower[i - 1]]) rank++;
-    sortRank[code] = rank;
-  });
-  return { column: { offsets, codes, dictSize: values.length, valueOffsets, valueDocs, sortRank }, dictionary };
+  return { column: { offsets, codes, dictSize: values.length, valueOffsets, valueDocs }, dictionary: values };
 }
 
 function buildNumericColumn(products: readonly Product[], name: string): { numeric?: Float64Array; allNumeric: boolean } {
@@ -117,7 +100,7 @@ function buildVectors(products: readonly Product[]): VectorColumn | undefined {
 }
 
 function buildFullText(
-  products: readonly Product[], fields: FieldIndex[], fieldWeights: Record<string, number> | undefined,
+  products: readonly Product[], fields: FieldIndex[], dictionaries: string[][], fieldWeights: Record<string, number> | undefined,
 ): { fullText: FullTextIndex; vocabulary: string[]; termMasks: Uint32Array } {
   const n = products.length;
   const fieldIds: number[] = [];
@@ -125,12 +108,32 @@ function buildFullText(
     const weight = fieldWeights?.[f.name] ?? DEFAULT_FIELD_WEIGHTS[f.name] ?? 1;
     if (f.kind === 'text' && weight > 0 && !NOT_FULL_TEXT_FIELDS.has(f.name) && fieldIds.length < MAX_FULL_TEXT_FIELDS) fieldIds.push(i);
   });
-  const names = fieldIds.map((i) => fields[i].name);
-  const fieldLengths = sharedArray(Uint32Array, fieldIds.length * n);
+  // Each distinct value of a field is tokenised once (its dictionary entry), not once per product:
+  // low-cardinality fields (brand, category) cost almost nothing. Per field: tokens of code c are
+  // tokenIds[tokenOffsets[c] .. tokenOffsets[c+1]).
   const termIds = new Map<string, number>();
   const terms: string[] = [];
-  const stamp = new Growable(Int32Array);
-  const tf = new Growable(Uint32Array);
+  const tokenized = fieldIds.map((fid) => {
+    const dictionary = dictionaries[fid];
+    const tokenOffsets = new Uint32Array(dictionary.length + 1);
+    const tokenIds = new Growable(Uint32Array);
+    for (let c = 0; c < dictionary.length; c++) {
+      for (const word of tokenize(dictionary[c])) {
+        let tid = termIds.get(word);
+        if (tid === undefined) {
+          tid = terms.length;
+          terms.push(word);
+          termIds.set(word, tid);
+        }
+        tokenIds.push(tid);
+      }
+      tokenOffsets[c + 1] = tokenIds.length;
+    }
+    return { column: fields[fid].text!, tokenOffsets, tokenIds: tokenIds.view() };
+  });
+  const fieldLengths = sharedArray(Uint32Array, fieldIds.length * n);
+  const stamp = new Int32Array(terms.length);
+  const tf = new Uint32Array(terms.length);
   const eTerm = new Growable(Uint32Array);
   const eDoc = new Growable(Uint32Array);
   const eField = new Growable(Uint8Array);
@@ -139,28 +142,23 @@ function buildFullText(
   let pass = 0;
   // Doc-major, then field: entries of a term come out sorted by doc then field, which scoring relies on.
   for (let d = 0; d < n; d++) {
-    const p = products[d];
-    for (let f = 0; f < names.length; f++) {
-      const vals = textValues(p[names[f]]);
-      if (vals.length === 0) continue;
+    for (let f = 0; f < tokenized.length; f++) {
+      const { column, tokenOffsets, tokenIds } = tokenized[f];
+      const from = column.offsets[d];
+      const to = column.offsets[d + 1];
+      if (from === to) continue;
       pass++;
       let length = 0;
-      for (const v of vals) {
-        for (const word of tokenize(v)) {
+      for (let i = from; i < to; i++) {
+        const code = column.codes[i];
+        for (let k = tokenOffsets[code]; k < tokenOffsets[code + 1]; k++) {
+          const tid = tokenIds[k];
           length++;
-          let tid = termIds.get(word);
-          if (tid === undefined) {
-            tid = terms.length;
-            terms.push(word);
-            termIds.set(word, tid);
-            stamp.ensure(tid + 1);
-            tf.ensure(tid + 1);
-          }
-          if (stamp.get(tid) !== pass) {
-            stamp.set(tid, pass);
-            tf.set(tid, 1);
+          if (stamp[tid] !== pass) {
+            stamp[tid] = pass;
+            tf[tid] = 1;
             touched.push(tid);
-          } else tf.set(tid, tf.get(tid) + 1);
+          } else tf[tid]++;
         }
       }
       fieldLengths[f * n + d] = length;
@@ -168,12 +166,12 @@ function buildFullText(
         eTerm.push(tid);
         eDoc.push(d);
         eField.push(f);
-        eTf.push(Math.min(MAX_TF, tf.get(tid)));
+        eTf.push(Math.min(MAX_TF, tf[tid]));
       }
       touched.length = 0;
     }
   }
-  const avgFieldLengths = names.map((_, f) => {
+  const avgFieldLengths = fieldIds.map((_, f) => {
     let sum = 0;
     let docs = 0;
     for (let d = 0; d < n; d++) {
@@ -183,10 +181,9 @@ function buildFullText(
     return docs === 0 ? 1 : sum / docs;
   });
   // The vocabulary is sorted so a prefix is a contiguous range of term ids (binary search).
-  const order = terms.map((_, i) => i).sort((a, b) => (terms[a] < terms[b] ? -1 : terms[a] > terms[b] ? 1 : 0));
+  const vocabulary = terms.slice().sort();
   const rank = new Uint32Array(terms.length);
-  const vocabulary: string[] = new Array(terms.length);
-  order.forEach((temp, id) => { rank[temp] = id; vocabulary[id] = terms[temp]; });
+  for (let id = 0; id < vocabulary.length; id++) rank[termIds.get(vocabulary[id])!] = id;
   const termMasks = new Uint32Array(terms.length);
   for (let t = 0; t < terms.length; t++) termMasks[t] = charMask(vocabulary[t]);
   const entries = eTerm.length;
@@ -231,7 +228,7 @@ export function buildCatalogState(products: Product[], options: BuildOptions): C
     fields.push({ name, kind, text: column, numeric });
     dictionaries.push(dictionary);
   }
-  const { fullText, vocabulary, termMasks } = buildFullText(products, fields, options.fieldWeights);
+  const { fullText, vocabulary, termMasks } = buildFullText(products, fields, dictionaries, options.fieldWeights);
   const docByRefId = new Map<string, number>();
   products.forEach((p, d) => docByRefId.set(p.refId, d));
   return {

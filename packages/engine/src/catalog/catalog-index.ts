@@ -17,13 +17,16 @@ export interface TextColumn {
   /** Doc `d` has the codes `codes[offsets[d] .. offsets[d+1])` (distinct, in the order given). */
   offsets: Uint32Array;
   codes: Uint32Array;
-  /** Dictionary size; code order is the JS string order of the values (so facet key order = code order). */
+  /** Dictionary size; codes are in first-seen order. */
   dictSize: number;
   /** Inverted column: docs having code `c` are `valueDocs[valueOffsets[c] .. valueOffsets[c+1])`, ascending. */
   valueOffsets: Uint32Array;
   valueDocs: Uint32Array;
-  /** Per code, rank of its lower-cased value (equal lower-cased values share a rank): text sort order. */
-  sortRank: Uint32Array;
+  /**
+   * Per code, rank of its lower-cased value (equal lower-cased values share a rank): text sort order.
+   * Derived on first use (a text sort on the field) by `ensureTextSortRanks`; absent until then.
+   */
+  sortRank?: Uint32Array;
 }
 
 /** One field's columns. */

@@ -13,10 +13,11 @@ const NUMERIC_STRING = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
  * otherwise NaN (missing). Arrays have no numeric value: numeric columns are single-valued.
  */
 export function numericValue(value: unknown): number {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : NaN;
+  // -0 reads as 0: ranges and sorts then never depend on which zero came first.
+  if (typeof value === 'number') return Number.isFinite(value) ? value + 0 : NaN;
   if (typeof value === 'string' && NUMERIC_STRING.test(value)) {
     const n = Number(value);
-    return Number.isFinite(n) ? n : NaN;
+    return Number.isFinite(n) ? n + 0 : NaN;
   }
   return NaN;
 }

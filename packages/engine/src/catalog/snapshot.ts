@@ -39,7 +39,8 @@ function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
     if (f.text) {
       const t = f.text;
       arrays.set(`f${i}.offsets`, t.offsets).set(`f${i}.codes`, t.codes).set(`f${i}.valueOffsets`, t.valueOffsets)
-        .set(`f${i}.valueDocs`, t.valueDocs).set(`f${i}.sortRank`, t.sortRank);
+        .set(`f${i}.valueDocs`, t.valueDocs);
+      if (t.sortRank) arrays.set(`f${i}.sortRank`, t.sortRank);
     }
     if (f.numeric) arrays.set(`f${i}.numeric`, f.numeric);
   });
@@ -160,7 +161,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
       text: f.hasText ? {
         offsets: need(`f${i}.offsets`, Uint32Array, n + 1), codes: need(`f${i}.codes`, Uint32Array), dictSize: f.dictSize!,
         valueOffsets: need(`f${i}.valueOffsets`, Uint32Array, f.dictSize! + 1), valueDocs: need(`f${i}.valueDocs`, Uint32Array),
-        sortRank: need(`f${i}.sortRank`, Uint32Array, f.dictSize!),
+        sortRank: arrays.has(`f${i}.sortRank`) ? need(`f${i}.sortRank`, Uint32Array, f.dictSize!) : undefined,
       } : undefined,
     }));
     const ft = meta.fullText;

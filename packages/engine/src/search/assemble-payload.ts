@@ -12,11 +12,11 @@ import type { PartialResult } from './run-partial.js';
 import type { PlanExtras, SearchPlan } from './search-plan.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 
-/** Facet buckets from per-code counts: count descending, then key ascending (= code ascending). */
+/** Facet buckets from per-code counts: count descending, then key ascending (JS string order). */
 export function facetBuckets(counts: Uint32Array, dictionary: readonly string[]): FacetBucket[] {
   const codes: number[] = [];
   for (let c = 0; c < counts.length; c++) if (counts[c] > 0) codes.push(c);
-  codes.sort((a, b) => counts[b] - counts[a] || a - b);
+  codes.sort((a, b) => counts[b] - counts[a] || (dictionary[a] < dictionary[b] ? -1 : 1)); // keys are distinct
   return codes.map((c) => ({ key: dictionary[c], doc_count: counts[c] }));
 }
 

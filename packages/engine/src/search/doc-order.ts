@@ -20,9 +20,10 @@ export function textSortKeys(index: CatalogIndex, field: number): Float64Array {
   let keys = textKeyCache.get(cacheKey);
   if (keys) return keys;
   const column = index.fields[field].text!;
+  const sortRank = column.sortRank!; // filled in by the plan compiler (ensureTextSortRanks)
   keys = new Float64Array(index.docCount);
   for (let d = 0; d < index.docCount; d++) {
-    keys[d] = column.offsets[d] < column.offsets[d + 1] ? column.sortRank[column.codes[column.offsets[d]]] : NaN;
+    keys[d] = column.offsets[d] < column.offsets[d + 1] ? sortRank[column.codes[column.offsets[d]]] : NaN;
   }
   if (textKeyCache.size >= TEXT_KEY_CACHE_LIMIT) textKeyCache.delete(textKeyCache.keys().next().value!);
   textKeyCache.set(cacheKey, keys);

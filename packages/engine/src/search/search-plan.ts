@@ -9,6 +9,7 @@
 import type { CatalogState } from '../catalog/catalog-index.js';
 import { charMask } from '../catalog/catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
+import { codeLookup, ensureTextSortRanks } from '../catalog/text-column-lookups.js';
 import { tokenize } from '../catalog/tokenizer.js';
 import { AisleError } from '../errors.js';
 import type { NumericScope, SearchRequest, TextScope } from '../types.js';
@@ -178,11 +179,11 @@ function isTextNot(cond: TextScope | NumericScope): cond is { not: string[] } {
 }
 
 function textCodes(state: CatalogState, field: number, values: readonly string[]): number[] {
-  const dictionary = state.dictionaries[field];
+  const lookup = codeLookup(state, field);
   const codes = new Set<number>();
   for (const v of values) {
-    const c = findSorted(dictionary, v);
-    if (c >= 0) codes.add(c);
+    const c = lookup.get(v);
+    if (c !== undefined) codes.add(c);
   }
   return [...codes].sort((a, b) => a - b);
 }
@@ -266,6 +267,7 @@ export function compileSearchPlan(state: CatalogState, request: SearchRequest, s
     const fid = state.fieldByName.get(name);
     const field = fid === undefined ? undefined : index.fields[fid];
     const usable = type === 'number' ? field?.numeric !== undefined : field?.text !== undefined;
+    if (usable && type === 'text') ensureTextSortRanks(state, fid!);
     return { field: usable ? fid! : -1, type, desc: order === 'desc' };
   }).filter((k) => k.field >= 0); // a key every product misses changes no order
   const size = request.size ?? DEFAULT_SEARCH_SIZE;

@@ -1,0 +1,47 @@
+/**
+ * Structures derived from a text column on first use, so that building a catalog never sorts or
+ * hashes a dictionary twice: value → code lookup (text scopes) and lower-cased sort ranks (text
+ * sort). Both are pure functions of an immutable catalog version, computed at most once per version.
+ * @module
+ */
+import type { CatalogState } from './catalog-index.js';
+import { sharedArray } from './shared-arrays.js';
+
+const lookups = new WeakMap<CatalogState, Map<number, Map<string, number>>>();
+
+/** The code of each value of field `field` (a Map built once per catalog version and field). */
+export function codeLookup(state: CatalogState, field: number): Map<string, number> {
+  let perField = lookups.get(state);
+  if (!perField) lookups.set(state, (perField = new Map()));
+  let lookup = perField.get(field);
+  if (!lookup) {
+    lookup = new Map();
+    const dictionary = state.dictionaries[field];
+    for (let c = 0; c < dictionary.length; c++) lookup.set(dictionary[c], c);
+    perField.set(field, lookup);
+  }
+  return lookup;
+}
+
+/**
+ * Per code, the rank of its lower-cased value in JS string order (equal lower-cased values tie).
+ * Pure.
+ */
+export function textSortRanks(dictionary: readonly string[]): Uint32Array {
+  const sortRank = sharedArray(Uint32Array, dictionary.length);
+  const lower = dictionary.map((v) => v.toLowerCase());
+  const distinct = [...new Set(lower)].sort();
+  const rankOf = new Map<string, number>();
+  distinct.forEach((v, rank) => rankOf.set(v, rank));
+  for (let c = 0; c < dictionary.length; c++) sortRank[c] = rankOf.get(lower[c])!;
+  return sortRank;
+}
+
+/**
+ * Makes sure field `field` has its text sort ranks (on a SharedArrayBuffer, so workers get them with
+ * the index). Filling in a derived, deterministic array does not change what the version means.
+ */
+export function ensureTextSortRanks(state: CatalogState, field: number): void {
+  const column = state.index.fields[field].text;
+  if (column && !column.sortRank) column.sortRank = textSortRanks(state.dictionaries[field]);
+}
