@@ -11,9 +11,12 @@ const envelope = json('ErrorEnvelope');
 
 const errorResponse = (description: string, shape: 'envelope' | 'problem') => ({ description, content: shape === 'problem' ? problem : envelope });
 
+/** Every endpoint can answer 503: the engine is closing, the store failed, or the engine did not answer in time. */
+const UNAVAILABLE = 'The engine is closing, the store failed (nothing was recorded), or the engine did not answer in time.';
+
 function errors(shape: 'envelope' | 'problem', statuses: Record<number, string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [status, description] of Object.entries(statuses)) out[status] = errorResponse(description, shape);
+  for (const [status, description] of Object.entries({ ...statuses, 503: UNAVAILABLE })) out[status] = errorResponse(description, shape);
   return out;
 }
 
@@ -82,7 +85,7 @@ export function buildOpenApi(options: { prefix?: string } = {}): Record<string, 
   };
   const eventErrors = errors('problem', {
     400: 'Validation errors keyed by property path; malformed JSON under "$".', 401: 'Missing or invalid token.',
-    405: 'Method not allowed.', 413: 'Body too large.', 415: common415, 503: 'The store failed; nothing was recorded.',
+    405: 'Method not allowed.', 413: 'Body too large.', 415: common415,
   });
   paths['/3.0/events/purchases'] = {
     post: {
