@@ -32,23 +32,41 @@ function buildTextColumn(
 ): { column?: TextColumn; dictionary: string[] } {
   const n = products.length;
   const offsets = sharedArray(Uint32Array, n + 1);
+  if (name === 'refId') {
+    // refIds are unique and present: code = doc id, no hashing needed.
+    const codes = sharedArray(Uint32Array, n);
+    const valueOffsets = sharedArray(Uint32Array, n + 1);
+    for (let d = 0; d < n; d++) { offsets[d + 1] = d + 1; codes[d] = d; valueOffsets[d + 1] = d + 1; }
+    return { column: n === 0 ? undefined : { offsets, codes, dictSize: n, valueOffsets, valueDocs: codes }, dictionary: products.map((p) => p.refId) };
+  }
   const tempCodes = new Growable(Uint32Array);
   const codeOf = new Map<string, number>();
   const values: string[] = [];
+  const codeFor = (v: string): number => {
+    let code = codeOf.get(v);
+    if (code === undefined) {
+      code = values.length;
+      values.push(v);
+      codeOf.set(v, code);
+    }
+    return code;
+  };
   for (let d = 0; d < n; d++) {
-    const vals = textValues(products[d][name]);
-    const start = tempCodes.length;
-    for (const v of vals) {
-      let code = codeOf.get(v);
-      if (code === undefined) {
-        code = values.length;
-        values.push(v);
-        codeOf.set(v, code);
+    const raw = products[d][name];
+    // Scalars (the common case) take no array allocation; arrays go through textValues.
+    if (typeof raw === 'string') tempCodes.push(codeFor(raw));
+    else if (raw !== null && raw !== undefined && typeof raw !== 'object') {
+      const vals = textValues(raw);
+      if (vals.length === 1) tempCodes.push(codeFor(vals[0]));
+    } else if (Array.isArray(raw)) {
+      const start = tempCodes.length;
+      for (const v of textValues(raw)) {
+        const code = codeFor(v);
+        // Distinct per doc: a multi-valued field counts a value once per product.
+        let dup = false;
+        for (let i = start; i < tempCodes.length; i++) if (tempCodes.get(i) === code) { dup = true; break; }
+        if (!dup) tempCodes.push(code);
       }
-      // Distinct per doc: a multi-valued field counts a value once per product.
-      let dup = false;
-      for (let i = start; i < tempCodes.length; i++) if (tempCodes.get(i) === code) { dup = true; break; }
-      if (!dup) tempCodes.push(code);
     }
     offsets[d + 1] = tempCodes.length;
   }

@@ -41,16 +41,21 @@ export function assemblePayload(
   let total = 0;
   for (const p of partials) total += p.total;
 
-  // Top-k of the union = top-k of the ranges' top-k lists, under the same comparator.
+  // Top-k of the union = top-k of the ranges' top-k lists, under the same comparator (applied to
+  // positions in the concatenated lists, with the keys gathered per position).
   let docs: Int32Array;
   if (partials.length === 1) docs = partials[0].topDocs;
   else {
-    const scoreByDoc = new Map<number, number>();
-    const all: number[] = [];
-    for (const p of partials) p.topDocs.forEach((d, i) => { all.push(d); scoreByDoc.set(d, p.topScores[i]); });
-    const scoreOf = plan.words.length > 0 ? (d: number) => scoreByDoc.get(d)! : undefined;
-    const before = makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scoreOf);
-    docs = Int32Array.from(all.sort(before).slice(0, plan.limit));
+    let count = 0;
+    for (const p of partials) count += p.topDocs.length;
+    const allDocs = new Int32Array(count);
+    const allScores = new Float64Array(count);
+    let at = 0;
+    for (const p of partials) { allDocs.set(p.topDocs, at); allScores.set(p.topScores, at); at += p.topDocs.length; }
+    const keys = sortKeyArrays(index, plan.sort).map((column) => Float64Array.from(allDocs, (d) => column[d]));
+    const before = makeDocComparator(keys, plan.sort.map((k) => k.desc), plan.words.length > 0 ? allScores : undefined, 0, allDocs);
+    const positions = Array.from({ length: count }, (_, i) => i).sort(before).slice(0, plan.limit);
+    docs = Int32Array.from(positions, (i) => allDocs[i]);
   }
   const size = request.size ?? DEFAULT_SEARCH_SIZE;
   const result = Array.from(docs.subarray(request.start, request.start + size), (d) => state.products[d]);

@@ -36,11 +36,22 @@ export function sortKeyArrays(index: CatalogIndex, sort: readonly PlanSortKey[])
 }
 
 /**
- * The comparator of result order. `scoreOf` is omitted when there is no query text (every score is
- * equal), which leaves insertion order after the sort keys.
+ * The comparator of result order over items `a`, `b`: sort keys `keys[i][item]`, then score
+ * `scores[item - scoreBase]` descending (omitted when there is no query text: every score is equal),
+ * then doc id (`docs[item]` when given, else the item itself) ascending.
  */
-export function makeDocComparator(keys: readonly Float64Array[], desc: readonly boolean[], scoreOf?: (doc: number) => number): DocComparator {
+export function makeDocComparator(
+  keys: readonly Float64Array[], desc: readonly boolean[], scores?: Float64Array, scoreBase = 0, docs?: Int32Array,
+): DocComparator {
   const k = keys.length;
+  if (k === 0 && scores && !docs) {
+    // Relevance only (the common text query): one array read per side.
+    return (a, b) => {
+      const sa = scores[a - scoreBase];
+      const sb = scores[b - scoreBase];
+      return sa !== sb ? (sa > sb ? -1 : 1) : a - b;
+    };
+  }
   return (a, b) => {
     for (let i = 0; i < k; i++) {
       const va = keys[i][a];
@@ -54,11 +65,11 @@ export function makeDocComparator(keys: readonly Float64Array[], desc: readonly 
         return desc[i] ? (va < vb ? 1 : -1) : (va < vb ? -1 : 1);
       }
     }
-    if (scoreOf) {
-      const sa = scoreOf(a);
-      const sb = scoreOf(b);
+    if (scores) {
+      const sa = scores[a - scoreBase];
+      const sb = scores[b - scoreBase];
       if (sa !== sb) return sa > sb ? -1 : 1;
     }
-    return a - b;
+    return docs ? docs[a] - docs[b] : a - b;
   };
 }

@@ -111,6 +111,12 @@ describe('executeSearch: scope', () => {
     expect(ids(await executeSearch(catalog, request('', { scope: { price: { min: 35.5, max: 120 } } })))).toEqual(['p2', 'p4']);
     expect(ids(await executeSearch(catalog, request('', { scope: { price: { min: 100 } } })))).toEqual(['p4', 'p5']);
   });
+  it('filters and facets on refId like any text field', async () => {
+    const catalog = await catalogOf(shop);
+    const r = await executeSearch(catalog, request('', { scope: { refId: ['p4', 'p2', 'nope'] }, aggregations: ['refId'] }));
+    expect(ids(r)).toEqual(['p2', 'p4']);
+    expect(r.aggregations?.refId).toEqual([{ key: 'p2', doc_count: 1 }, { key: 'p4', doc_count: 1 }]);
+  });
   it('matches a multi-valued field when any value is listed', async () => {
     const catalog = await catalogOf(shop);
     expect(ids(await executeSearch(catalog, request('', { scope: { tags: ['new'] } })))).toEqual(['p1', 'p4']);

@@ -5,7 +5,7 @@
  * @module
  */
 import type { CatalogIndex } from '../catalog/catalog-index.js';
-import { andInto, bitsetWords, fullBitset } from '../catalog/bitset.js';
+import { andInto, fullBitset, popcount } from '../catalog/bitset.js';
 import { BM25_B, BM25_K1, type PlanCondition, type PlanWord, type SearchPlan } from './search-plan.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import { TopK } from './top-k.js';
@@ -113,24 +113,89 @@ function applyCondition(index: CatalogIndex, cond: PlanCondition, lo: number, hi
   }
 }
 
+// Score scratch, reused across calls (runPartial is synchronous, so one pair per thread suffices):
+// allocating two catalog-sized arrays per text query would churn the GC. Kept all-zero between calls.
+let scoreScratch = new Float64Array(0);
+let wordScratch = new Float64Array(0);
+
+function scratch(len: number): { scores: Float64Array; wordScore: Float64Array } {
+  if (scoreScratch.length < len) {
+    scoreScratch = new Float64Array(len);
+    wordScratch = new Float64Array(len);
+  }
+  return { scores: scoreScratch, wordScore: wordScratch };
+}
+
+/** Zeroes `target[local]` for every bit of `bits`. */
+function clearBits(target: Float64Array, bits: Uint32Array): void {
+  for (let wi = 0; wi < bits.length; wi++) {
+    let b = bits[wi];
+    while (b !== 0) {
+      const low = b & -b;
+      target[(wi << 5) + 31 - Math.clz32(low)] = 0;
+      b ^= low;
+    }
+  }
+}
+
+/** Adds, per code, the candidates having it. */
+function countFacets(offsets: Uint32Array, codes: Uint32Array, counts: Uint32Array, candidates: Uint32Array, lo: number): void {
+  for (let wi = 0; wi < candidates.length; wi++) {
+    let word = candidates[wi];
+    while (word !== 0) {
+      const low = word & -word;
+      const d = lo + (wi << 5) + 31 - Math.clz32(low);
+      word ^= low;
+      for (let j = offsets[d], end = offsets[d + 1]; j < end; j++) counts[codes[j]]++;
+    }
+  }
+}
+
+/** Facet counts when every doc of [lo, hi) matches: posting lengths, no per-doc work. */
+function countAllFacets(valueOffsets: Uint32Array, valueDocs: Uint32Array, counts: Uint32Array, lo: number, hi: number, docCount: number): void {
+  const whole = lo === 0 && hi >= docCount;
+  for (let c = 0; c < counts.length; c++) {
+    const from = valueOffsets[c];
+    const to = valueOffsets[c + 1];
+    counts[c] = whole ? to - from : seek(valueDocs, from, to, hi) - seek(valueDocs, from, to, lo);
+  }
+}
+
+/** Min and max of `values` over the candidates (NaN = missing, skipped), into ranges[2r], ranges[2r+1]. */
+function minMax(values: Float64Array, candidates: Uint32Array, lo: number, ranges: Float64Array, r: number): void {
+  let min = ranges[2 * r];
+  let max = ranges[2 * r + 1];
+  for (let wi = 0; wi < candidates.length; wi++) {
+    let word = candidates[wi];
+    while (word !== 0) {
+      const low = word & -word;
+      const v = values[lo + (wi << 5) + 31 - Math.clz32(low)];
+      word ^= low;
+      if (v < min) min = v; // NaN compares false: missing values are skipped
+      if (v > max) max = v;
+    }
+  }
+  ranges[2 * r] = min;
+  ranges[2 * r + 1] = max;
+}
+
 /** Runs `plan` over docs [lo, hi) of `index` (lo a multiple of 32). */
 export function runPartial(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number): PartialResult {
   const len = Math.max(0, hi - lo);
   const facetCounts = plan.aggregationFields.map((fid) => new Uint32Array(fid >= 0 ? index.fields[fid].text!.dictSize : 0));
   const ranges = new Float64Array(plan.rangeFields.length * 2);
   for (let r = 0; r < plan.rangeFields.length; r++) { ranges[2 * r] = Infinity; ranges[2 * r + 1] = -Infinity; }
-  const empty: PartialResult = { lo, total: 0, facetCounts, ranges, topDocs: new Int32Array(0), topScores: new Float64Array(0) };
-  if (plan.matchNothing || len === 0) return empty;
+  if (plan.matchNothing || len === 0) return { lo, total: 0, facetCounts, ranges, topDocs: new Int32Array(0), topScores: new Float64Array(0) };
+  if (plan.words.length === 0) return collect(index, plan, lo, hi, fullBitset(len), undefined, facetCounts, ranges);
 
   // 1. Text: every word must match; a doc's score is the sum over words of its best term score.
-  let candidates: Uint32Array;
-  let scores: Float64Array | undefined;
-  if (plan.words.length > 0) {
-    scores = new Float64Array(len);
-    const wordScore = new Float64Array(len);
-    candidates = fullBitset(len);
+  const { scores, wordScore } = scratch(len);
+  const candidates = fullBitset(len);
+  let firstBits: Uint32Array | undefined;
+  try {
     for (const word of plan.words) {
-      const bits = new Uint32Array(bitsetWords(len));
+      const bits = new Uint32Array(candidates.length);
+      firstBits ??= bits;
       matchWord(index, plan, word, lo, hi, bits, wordScore);
       andInto(candidates, bits);
       for (let wi = 0; wi < bits.length; wi++) {
@@ -145,48 +210,57 @@ export function runPartial(index: CatalogIndex, plan: SearchPlan, lo: number, hi
         }
       }
     }
-  } else candidates = fullBitset(len);
-
-  // 2. Scope.
-  for (const cond of plan.conditions) applyCondition(index, cond, lo, hi, candidates);
-
-  // 3. One pass over the candidates: count, facets, ranges, top-k.
-  const aggs = plan.aggregationFields.map((fid, i) => (fid >= 0 ? { column: index.fields[fid].text!, counts: facetCounts[i] } : undefined))
-    .filter((a) => a !== undefined);
-  const rangeColumns = plan.rangeFields.map((fid) => (fid >= 0 ? index.fields[fid].numeric! : undefined));
-  const limit = Math.min(plan.limit, len);
-  const localScores = scores;
-  const scoreOf = localScores ? (doc: number) => localScores[doc - lo] : undefined;
-  const ordered = plan.sort.length > 0 || scoreOf !== undefined;
-  const top = ordered
-    ? new TopK(limit, makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scoreOf))
-    : undefined;
-  const firstDocs: number[] = [];
-  let total = 0;
-  for (let wi = 0; wi < candidates.length; wi++) {
-    let word = candidates[wi];
-    while (word !== 0) {
-      const low = word & -word;
-      const d = lo + (wi << 5) + 31 - Math.clz32(low);
-      word ^= low;
-      total++;
-      for (const agg of aggs) {
-        const { offsets, codes } = agg.column;
-        for (let j = offsets[d]; j < offsets[d + 1]; j++) agg.counts[codes[j]]++;
-      }
-      for (let r = 0; r < rangeColumns.length; r++) {
-        const column = rangeColumns[r];
-        if (!column) continue;
-        const v = column[d];
-        if (v < ranges[2 * r]) ranges[2 * r] = v; // NaN compares false: missing values are skipped
-        if (v > ranges[2 * r + 1]) ranges[2 * r + 1] = v;
-      }
-      if (top) top.offer(d);
-      else if (firstDocs.length < limit) firstDocs.push(d); // insertion order: the first ones win
-    }
+    return collect(index, plan, lo, hi, candidates, scores, facetCounts, ranges);
+  } finally {
+    // Only docs of the first word ever got a score: clearing those restores the all-zero scratch.
+    if (firstBits) clearBits(scores, firstBits);
   }
-  const topDocs = top ? top.sorted() : Int32Array.from(firstDocs);
+}
+
+/** Scope, then one pass per output over the candidates: count, facets, ranges, top-k. */
+function collect(
+  index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, candidates: Uint32Array, scores: Float64Array | undefined,
+  facetCounts: Uint32Array[], ranges: Float64Array,
+): PartialResult {
+  for (const cond of plan.conditions) applyCondition(index, cond, lo, hi, candidates);
+  const everything = scores === undefined && plan.conditions.length === 0;
+  const total = everything ? hi - lo : popcount(candidates);
+  plan.aggregationFields.forEach((fid, i) => {
+    if (fid < 0) return;
+    const column = index.fields[fid].text!;
+    if (everything) countAllFacets(column.valueOffsets, column.valueDocs, facetCounts[i], lo, hi, index.docCount);
+    else countFacets(column.offsets, column.codes, facetCounts[i], candidates, lo);
+  });
+  plan.rangeFields.forEach((fid, r) => { if (fid >= 0) minMax(index.fields[fid].numeric!, candidates, lo, ranges, r); });
+
+  const limit = Math.min(plan.limit, total);
+  let topDocs: Int32Array;
+  if (limit === 0) topDocs = new Int32Array(0);
+  else if (plan.sort.length === 0 && !scores) {
+    // Insertion order: the first `limit` candidates.
+    topDocs = new Int32Array(limit);
+    let n = 0;
+    for (let wi = 0; wi < candidates.length && n < limit; wi++) {
+      let word = candidates[wi];
+      while (word !== 0 && n < limit) {
+        const low = word & -word;
+        topDocs[n++] = lo + (wi << 5) + 31 - Math.clz32(low);
+        word ^= low;
+      }
+    }
+  } else {
+    const top = new TopK(limit, makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scores, lo));
+    for (let wi = 0; wi < candidates.length; wi++) {
+      let word = candidates[wi];
+      while (word !== 0) {
+        const low = word & -word;
+        top.offer(lo + (wi << 5) + 31 - Math.clz32(low));
+        word ^= low;
+      }
+    }
+    topDocs = top.sorted();
+  }
   const topScores = new Float64Array(topDocs.length);
-  if (localScores) for (let i = 0; i < topDocs.length; i++) topScores[i] = localScores[topDocs[i] - lo];
+  if (scores) for (let i = 0; i < topDocs.length; i++) topScores[i] = scores[topDocs[i] - lo];
   return { lo, total, facetCounts, ranges, topDocs, topScores };
 }
