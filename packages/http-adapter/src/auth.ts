@@ -7,7 +7,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Engine } from '@aisle/engine';
+import type { Engine, WebsiteConfig } from '@aisle/engine';
 import { HttpError } from './errors.js';
 
 function digest(token: string): Buffer {
@@ -25,37 +25,44 @@ export function bearerToken(req: IncomingMessage): string | undefined {
 
 /** Resolves tokens to websites (from the engine's website configs) and recognises admin tokens. */
 export class TokenIndex {
-  private readonly byDigest = new Map<string, { digest: Buffer; websiteId: string }>();
+  private readonly byDigest = new Map<string, { digest: Buffer; website: WebsiteConfig }>();
   private readonly adminDigests: Buffer[];
-  private indexedWebsites = -1;
+  /** The website configs the index was built from (compared by identity to notice changes). */
+  private indexed: readonly WebsiteConfig[] = [];
 
-  constructor(private readonly engine: Pick<Engine, 'websites'>, adminTokens: readonly string[] = []) {
+  constructor(private readonly engine: Pick<Engine, 'websites' | 'website'>, adminTokens: readonly string[] = []) {
     this.adminDigests = adminTokens.map(digest);
     this.rebuild();
   }
 
-  /** Re-reads the websites' tokens (done automatically when the number of websites changes). */
+  /** Re-reads the websites' tokens (done automatically when a website is added or its config replaced). */
   rebuild(): void {
     this.byDigest.clear();
-    const websites = this.engine.websites();
-    for (const website of websites) {
+    this.indexed = this.engine.websites();
+    for (const website of this.indexed) {
       for (const token of website.tokens) {
         const d = digest(token);
-        this.byDigest.set(d.toString('base64'), { digest: d, websiteId: website.websiteId });
+        this.byDigest.set(d.toString('base64'), { digest: d, website });
       }
     }
-    this.indexedWebsites = websites.length;
+  }
+
+  private changed(): boolean {
+    const now = this.engine.websites();
+    return now.length !== this.indexed.length || now.some((w, i) => w !== this.indexed[i]);
   }
 
   /** The website a token opens, or undefined. */
   websiteOf(token: string): string | undefined {
     const presented = digest(token);
-    let entry = this.byDigest.get(presented.toString('base64'));
-    if (!entry && this.engine.websites().length !== this.indexedWebsites) {
+    const key = presented.toString('base64');
+    let entry = this.byDigest.get(key);
+    // A hit whose website config was replaced (tokens rotated), or a miss after websites changed: re-index once.
+    if (entry ? this.engine.website(entry.website.websiteId) !== entry.website : this.changed()) {
       this.rebuild();
-      entry = this.byDigest.get(presented.toString('base64'));
+      entry = this.byDigest.get(key);
     }
-    return entry && timingSafeEqual(entry.digest, presented) ? entry.websiteId : undefined;
+    return entry && timingSafeEqual(entry.digest, presented) ? entry.website.websiteId : undefined;
   }
 
   /** True when `token` is an admin token (every admin digest is compared, in constant time each). */

@@ -122,5 +122,11 @@ describe('aisle serve (demo) and aisle load', () => {
     const unknown = await run(['load', '--website', 'nope', '--data-dir', dataDir, feed]);
     expect(unknown.code).toBe(1);
     expect(unknown.err).toContain('unknown website "nope"');
+    const array = path.join(tmp, 'feed.json');
+    writeFileSync(array, JSON.stringify([{ refId: 'J-1', title: 'one' }, { refId: 'J-2', title: 'two' }]));
+    const replaced = await run(['load', '--website', 'demo', '--data-dir', dataDir, '--replace', array]);
+    expect(replaced.code).toBe(0);
+    expect(replaced.out).toContain('loaded 2 products into "demo" (catalog replaced); catalog size 2');
+    expect(replaced.out).toContain('skipped 0');
   });
 });

@@ -22,7 +22,7 @@ describe('operations endpoints', () => {
     expect(await expectDocumented(ready, '/readyz', 'GET')).toEqual({ status: 'ready' });
     const doc = await fetch(`${svc.url}/openapi.json`);
     expect(doc.status).toBe(200);
-    expect(((await doc.json()) as { openapi: string }).openapi).toBe('3.1.0');
+    expect(((await expectDocumented(doc, '/openapi.json', 'GET')) as { openapi: string }).openapi).toBe('3.1.0');
     const head = await fetch(`${svc.url}/healthz`, { method: 'HEAD' });
     expect(head.status).toBe(200);
   });
@@ -33,7 +33,7 @@ describe('operations endpoints', () => {
     const res = await fetch(`${svc.url}/metrics`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
-    const text = await res.text();
+    const text = (await expectDocumented(res, '/metrics', 'GET')) as string;
     expect(text).toContain('aisle_http_requests_total{method="GET",route="/1.0/ClientRecom/{website_id}/PopularItems",status="200"}');
     expect(text).toContain('aisle_http_request_duration_seconds_bucket{le="0.005",method="POST",route="/v1.4/search"}');
     expect(text).not.toContain('site-a');
@@ -57,6 +57,23 @@ describe('operations endpoints', () => {
 });
 
 describe('transport', () => {
+  it('tokens follow website changes: a website added at run time, then its token rotated', async () => {
+    const url = `${svc.url}/v1.4/search`;
+    const body = { website_id: 'site-c', client: 'client-c', q: '', start: 0 };
+    const site = { websiteId: 'site-c', client: 'client-c', tokens: ['token-c-1'], hmacSecret: 's' };
+    await svc.engine.addWebsite(site);
+    const first = await post(url, body, bearer('token-c-1'));
+    expect(first.status).toBe(200);
+    await first.text();
+    await svc.engine.addWebsite({ ...site, tokens: ['token-c-2'] });
+    const old = await post(url, body, bearer('token-c-1'));
+    expect(old.status).toBe(401);
+    await old.text();
+    const rotated = await post(url, body, bearer('token-c-2'));
+    expect(rotated.status).toBe(200);
+    await rotated.text();
+  });
+
   it('unknown paths: 404 in JSON', async () => {
     for (const p of ['/nope', '/v1.4/search/extra', '/1.0/ClientRecom/site-a', '/admin/v1/websites/site-a/other']) {
       const res = await fetch(`${svc.url}${p}`);
