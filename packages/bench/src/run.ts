@@ -9,6 +9,7 @@
  * @module
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { flipkartSpec } from './datasets.js';
@@ -16,6 +17,7 @@ import { machineInfo } from './machine.js';
 import type { EngineKey } from './peers/adapter.js';
 import { comparePeers, type CompareOptions } from './peers/compare.js';
 import { machineSection, METHODOLOGY, peerSection, type ReportContext } from './report.js';
+import type { PeerRunResult } from './peers/child.js';
 import type { DatasetSpec } from './types.js';
 
 const SUITES = ['peers', 'micro', 'http', 'scaling'] as const;
@@ -25,6 +27,8 @@ interface PeerPlan extends Omit<CompareOptions, 'log'> {}
 
 interface Plan {
   mode: 'quick' | 'full';
+  /** The whole run stops starting new steps past this (ms). */
+  budgetMs: number;
   peers: PeerPlan[];
   microTimeMs: number;
   microProducts: number;
@@ -45,16 +49,16 @@ function plan(quick: boolean): Plan {
       { dataset: generated(10_000), engines: ALL, queries: 40, budgetMs: 2_000, warmup: 3, checkSample: 20, timeoutMs: 120_000 },
     ];
     if (flipkart) peers.push({ dataset: flipkart, engines: ALL, queries: 30, budgetMs: 2_000, warmup: 3, checkSample: 20, timeoutMs: 120_000 });
-    return { mode: 'quick', peers, microTimeMs: 100, microProducts: 20_000, httpDurationS: 2, httpProducts: 10_000, scalingSizes: [10_000, 50_000], scalingQueries: 30 };
+    return { mode: 'quick', budgetMs: 10 * 60_000, peers, microTimeMs: 100, microProducts: 20_000, httpDurationS: 2, httpProducts: 10_000, scalingSizes: [10_000, 50_000], scalingQueries: 30 };
   }
   // Sized for < 15 minutes on 2 cores: every engine at 100k; the engines that answer at 1M in
   // reasonable time at 1M (Orama and itemsjs take seconds per query there, see PEERS.md).
   const peers: PeerPlan[] = [
-    { dataset: generated(100_000), engines: ALL, queries: 300, budgetMs: 6_000, warmup: 5, checkSample: 20, timeoutMs: 240_000 },
-    { dataset: generated(1_000_000), engines: FAST, queries: 300, budgetMs: 6_000, warmup: 3, checkSample: 10, timeoutMs: 300_000 },
+    { dataset: generated(100_000), engines: ALL, queries: 300, budgetMs: 4_000, warmup: 5, checkSample: 20, timeoutMs: 240_000 },
+    { dataset: generated(1_000_000), engines: FAST, queries: 300, budgetMs: 4_000, warmup: 3, checkSample: 10, timeoutMs: 300_000 },
   ];
-  if (flipkart) peers.splice(1, 0, { dataset: flipkart, engines: ALL, queries: 300, budgetMs: 3_000, warmup: 5, checkSample: 20, timeoutMs: 120_000 });
-  return { mode: 'full', peers, microTimeMs: 400, microProducts: 100_000, httpDurationS: 8, httpProducts: 100_000, scalingSizes: [10_000, 100_000, 1_000_000], scalingQueries: 100 };
+  if (flipkart) peers.splice(1, 0, { dataset: flipkart, engines: ALL, queries: 300, budgetMs: 2_500, warmup: 5, checkSample: 20, timeoutMs: 120_000 });
+  return { mode: 'full', budgetMs: 14 * 60_000 + 30_000, peers, microTimeMs: 400, microProducts: 100_000, httpDurationS: 8, httpProducts: 100_000, scalingSizes: [10_000, 100_000, 1_000_000], scalingQueries: 100 };
 }
 
 function parseArgs(argv: string[]): { quick: boolean; only: Suite[]; out: string } {
@@ -89,6 +93,10 @@ async function main(): Promise<void> {
   };
   const sections: string[] = [];
   const log = (line: string): void => console.log(line);
+  const remainingMs = (): number => started + p.budgetMs - Date.now();
+  // aisle's peer-comparison runs on generated catalogs, reused as scaling points (the engine's default worker count).
+  const aisleRuns: { size: number; workers: number; result: PeerRunResult }[] = [];
+  const defaultWorkers = Math.min(2, availableParallelism());
   const write = (): void => {
     ctx.durationS = (Date.now() - started) / 1000;
     mkdirSync(dirname(args.out), { recursive: true });
@@ -100,7 +108,9 @@ async function main(): Promise<void> {
     if (!flipkartSpec()) parts.push('_The real catalog (/work/shared/datasets/flipkart-products.ndjson) was absent: skipped._', '');
     for (const peerPlan of p.peers) {
       log(`peers: ${peerPlan.dataset.kind === 'generated' ? `generated ${peerPlan.dataset.count}` : peerPlan.dataset.label}`);
-      const comparison = await comparePeers({ ...peerPlan, log });
+      const comparison = await comparePeers({ ...peerPlan, log, remainingMs });
+      const aisle = comparison.results.find((r) => r.engine === 'aisle');
+      if (aisle && peerPlan.dataset.kind === 'generated') aisleRuns.push({ size: peerPlan.dataset.count, workers: defaultWorkers, result: aisle });
       parts.push(peerSection(comparison));
       sections.splice(0, sections.length, parts.join('\n'));
       write();
@@ -109,10 +119,15 @@ async function main(): Promise<void> {
   const optional: [Suite, string, (plan: Plan, log: (l: string) => void, outDir: string) => Promise<string>][] = [
     ['micro', './micro/index.js', async (pl, lg) => (await import('./micro/index.js')).runMicroSuite({ timeMs: pl.microTimeMs, products: pl.microProducts, log: lg })],
     ['http', './http/index.js', async (pl, lg) => (await import('./http/index.js')).runHttpSuite({ durationS: pl.httpDurationS, products: pl.httpProducts, log: lg })],
-    ['scaling', './scaling.js', async (pl, lg, dir) => (await import('./scaling.js')).runScaling({ sizes: pl.scalingSizes, queries: pl.scalingQueries, log: lg, outDir: dir, quick: pl.mode === 'quick' })],
+    ['scaling', './scaling.js', async (pl, lg, dir) => (await import('./scaling.js')).runScaling({ sizes: pl.scalingSizes, queries: pl.scalingQueries, log: lg, outDir: dir, quick: pl.mode === 'quick', reuse: aisleRuns, remainingMs })],
   ];
   for (const [suite, , runSuite] of optional) {
     if (!args.only.includes(suite)) continue;
+    if (remainingMs() < (suite === 'micro' ? 60_000 : 90_000)) {
+      sections.push(`## ${suite}\n\n_Skipped: the run's time budget was used up._\n`);
+      log(`${suite}: skipped (time budget)`);
+      continue;
+    }
     log(`${suite}:`);
     try {
       sections.push(await runSuite(p, log, dirname(args.out)));

@@ -44,7 +44,7 @@ export function ms(x: number | undefined): string {
 export function ratio(peer: number | undefined, aisle: number | undefined): string {
   if (peer === undefined || aisle === undefined || !Number.isFinite(peer) || !Number.isFinite(aisle) || aisle <= 0) return '–';
   const r = peer / aisle;
-  return r >= 10 ? `×${r.toFixed(0)}` : `×${r.toFixed(1)}`;
+  return r >= 10 ? `×${r.toFixed(0)}` : r >= 0.1 ? `×${r.toFixed(1)}` : `×${r.toPrecision(1)}`;
 }
 
 /** Memory in MB with no decimals past 10 MB. */

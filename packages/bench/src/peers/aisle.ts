@@ -26,10 +26,10 @@ interface EngineModule {
 export const BENCH_WEBSITE = { websiteId: 'bench', client: 'bench', tokens: ['bench-token'], hmacSecret: 'bench-secret' };
 
 /** Starts an engine with one website holding `products` (used by the peers, HTTP and scaling runs). */
-export async function startAisle(products: Iterable<Product>, workers: number, extra: Record<string, unknown> = {}): Promise<EngineLike> {
+export async function startAisle(products: Iterable<Product>, workers: number | undefined, extra: Record<string, unknown> = {}): Promise<EngineLike> {
   if (!engineModuleExists('index')) throw new Error('the engine entry point (packages/engine/src/index.ts) does not exist yet');
   const { createEngine } = await importEngine<EngineModule>('index');
-  const engine = await createEngine({ workers, websites: [BENCH_WEBSITE], ...extra });
+  const engine = await createEngine({ ...(workers === undefined ? {} : { workers }), websites: [BENCH_WEBSITE], ...extra });
   await engine.replaceProducts(BENCH_WEBSITE.websiteId, products);
   return engine;
 }
@@ -44,13 +44,13 @@ interface SearchModule {
 }
 
 /** `Catalog` + `executeSearch` directly (what the engine does per website), for when the entry point is not ready. */
-async function startCatalogSearch(products: Product[], workers: number, cause: unknown): Promise<{ search(request: SearchRequest): Promise<SearchPayloadLike>; close(): Promise<void> }> {
+async function startCatalogSearch(products: Product[], workers: number | undefined, cause: unknown): Promise<{ search(request: SearchRequest): Promise<SearchPayloadLike>; close(): Promise<void> }> {
   if (!engineModuleExists('catalog/index') || !engineModuleExists('search/index')) throw cause;
   const { Catalog } = await importEngine<CatalogModule>('catalog/index');
   const { executeSearch, validateSearchRequest, SearchPool } = await importEngine<SearchModule>('search/index');
   const catalog = new Catalog();
   await catalog.replace(products);
-  const pool = workers > 0 ? new SearchPool({ workers }) : undefined;
+  const pool = (workers ?? 2) > 0 ? new SearchPool({ workers: workers ?? 2 }) : undefined;
   return {
     search: (request) => executeSearch(catalog, validateSearchRequest(request), { pool }),
     close: async () => { await (pool?.close?.() ?? pool?.destroy?.()); },
@@ -61,11 +61,12 @@ export class AisleAdapter implements SearchAdapter {
   name: string;
   private engine?: EngineLike;
   private fallback?: { search(request: SearchRequest): Promise<SearchPayloadLike>; close(): Promise<void> };
-  private readonly workers: number;
+  private readonly workers: number | undefined;
 
+  /** `workers` undefined: the engine's default (min(2, cores)), as a user gets it. */
   constructor(options: { workers?: number } = {}) {
-    this.workers = options.workers ?? 0;
-    this.name = `aisle (workers ${this.workers})`;
+    this.workers = options.workers;
+    this.name = this.workers === undefined ? 'aisle' : `aisle (${this.workers} worker${this.workers === 1 ? '' : 's'})`;
   }
 
   async build(products: Product[]): Promise<void> {
@@ -74,7 +75,7 @@ export class AisleAdapter implements SearchAdapter {
     } catch (err) {
       // The entry point is not usable yet: measure the search path itself.
       this.fallback = await startCatalogSearch(products, this.workers, err);
-      this.name = `aisle (Catalog + executeSearch, workers ${this.workers})`;
+      this.name = `aisle (Catalog + executeSearch, workers ${this.workers ?? 2})`;
     }
   }
 

@@ -21,6 +21,8 @@ export interface CompareOptions {
   timeoutMs: number;
   workers?: number;
   log?: (line: string) => void;
+  /** Milliseconds left in the run's time budget (engines are skipped when it is nearly used up). */
+  remainingMs?: () => number;
 }
 
 /** How many of the checked totals equal the scan's. */
@@ -47,8 +49,14 @@ export async function comparePeers(options: CompareOptions): Promise<PeerCompari
       budgetMs: options.budgetMs, warmup: options.warmup, checkSample: options.checkSample,
     };
     const started = Date.now();
+    const remaining = options.remainingMs?.() ?? Infinity;
+    if (remaining < 45_000) {
+      comparison.failures.push({ engine, error: 'skipped: the run\'s time budget was used up' });
+      log(`  ${engine}: skipped (time budget)`);
+      continue;
+    }
     try {
-      const result = await runInChild<PeerRunInput, PeerRunResult>('peers/child', input, { timeoutMs: options.timeoutMs });
+      const result = await runInChild<PeerRunInput, PeerRunResult>('peers/child', input, { timeoutMs: Math.min(options.timeoutMs, remaining - 20_000) });
       comparison.results.push(result);
       log(`  ${result.name}: build ${(result.buildMs / 1000).toFixed(2)} s, ${REQUEST_TYPES.map((t) => `${t} ${result.latency[t]?.median.toFixed(2) ?? 'err'}`).join(', ')} ms (${((Date.now() - started) / 1000).toFixed(0)} s)`);
       for (const [type, error] of Object.entries(result.errors)) log(`    ${type}: ${error}`);
