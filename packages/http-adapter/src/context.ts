@@ -41,6 +41,8 @@ export interface Route {
   template: string;
   /** Allowed methods (HEAD is implied by GET; OPTIONS is always answered). */
   methods: readonly string[];
+  /** The `Allow` header value (methods plus HEAD when GET is allowed, plus OPTIONS). */
+  allow: string;
   /** Error shape of the endpoint. */
   shape: ErrorShape;
   /** Browser-called: CORS headers per the website's settings. */

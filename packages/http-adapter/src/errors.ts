@@ -88,7 +88,7 @@ export interface WireError {
   /** Set for the engine's ValidationError: sent as is. */
   problem?: ProblemDetails;
   headers?: Record<string, string>;
-  /** True for unexpected errors: logged with their stack, never shown to the caller. */
+  /** True for unexpected (non-engine, non-adapter) errors: their message is never shown to the caller. */
   internal: boolean;
 }
 
@@ -97,7 +97,7 @@ export function toWireError(err: unknown): WireError {
   if (err instanceof HttpError) return { status: err.status, message: err.message, key: err.key, headers: err.headers, internal: false };
   if (isAisleError(err)) {
     const status = STATUS_BY_CODE[err.code] ?? 500;
-    return { status, message: err.message, key: '$', problem: err.problem, internal: status >= 500 && err.code !== 'ENGINE_CLOSED' && err.code !== 'STORE_FAILURE' };
+    return { status, message: err.message, key: '$', problem: err.problem, internal: false };
   }
   return { status: 500, message: 'internal error', key: '$', internal: true };
 }

@@ -4,7 +4,8 @@
  * @module
  */
 import { Readable } from 'node:stream';
-import type { CouponIssue, SearchRequest } from '@aisle/engine';
+import type { CouponIssue, Product, SearchRequest } from '@aisle/engine';
+import type { ValidateFunction } from 'ajv';
 import { readJsonBody, readRawBody, requireMediaType, jsonDepthWithin } from './body.js';
 import { describeAjvError, serialize, validate } from './codecs.js';
 import type { Handler, ListenerState, RequestContext } from './context.js';
@@ -16,7 +17,7 @@ const JSON_ONLY = ['application/json'] as const;
 const PRODUCT_FEED_TYPES = ['application/json', 'application/x-ndjson', 'application/ndjson', 'application/jsonl'] as const;
 
 /** Validates with an ajv validator; 400 naming the field otherwise. */
-function check<T>(validator: ((v: unknown) => boolean) & { errors?: Parameters<typeof describeAjvError>[0] }, body: unknown): T {
+function check<T>(validator: ValidateFunction, body: unknown): T {
   if (!validator(body)) {
     const { path, message } = describeAjvError(validator.errors);
     throw new HttpError(400, path === '$' ? message : `${path} ${message}`, { key: path });
@@ -102,7 +103,7 @@ export const putProducts: Handler = async (ctx, state) => {
   const raw = await readRawBody(ctx.req, state.limits.adminMaxBytes);
   const text = raw.toString('utf8');
   if (text.trim() === '') throw new HttpError(400, 'request body is empty; send a JSON array or NDJSON of products');
-  let source: Readable | unknown[];
+  let source: Readable | Product[];
   if (type === 'application/json') {
     if (!jsonDepthWithin(text, state.limits.maxDepth + 1)) throw new HttpError(400, `JSON nesting is deeper than ${state.limits.maxDepth} levels`);
     let parsed: unknown;
@@ -112,14 +113,14 @@ export const putProducts: Handler = async (ctx, state) => {
       throw new HttpError(400, `request body is not valid JSON: ${(err as Error).message}`);
     }
     if (!Array.isArray(parsed)) throw new HttpError(400, 'request body must be a JSON array of products (or NDJSON with Content-Type application/x-ndjson)');
-    source = parsed;
+    source = parsed as Product[]; // each record is checked by the engine (refId etc.)
   } else {
     source = Readable.from([raw]);
   }
   const options = { onError: onError as 'reject' | 'skip' };
   const summary = mode === 'replace'
-    ? await state.engine.replaceProducts(websiteId, source as never, options)
-    : await state.engine.upsertProducts(websiteId, source as never, options);
+    ? await state.engine.replaceProducts(websiteId, source, options)
+    : await state.engine.upsertProducts(websiteId, source, options);
   sendJson(ctx, state, 200, serialize.LoadSummary(summary));
 };
 

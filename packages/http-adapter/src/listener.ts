@@ -128,13 +128,12 @@ export function createListener(engine: Engine, options: ListenerOptions = {}): A
     const { route } = match;
     const method = req.method ?? 'GET';
     if (route.cors) ctx.headers = corsHeaders(req, websiteOf(match, query), method === 'OPTIONS');
-    const allow = route.methods.includes('GET') ? [...route.methods, 'HEAD', 'OPTIONS'] : [...route.methods, 'OPTIONS'];
     if (method === 'OPTIONS') {
-      send(ctx, state, 204, undefined, '', { allow: allow.join(', ') });
+      send(ctx, state, 204, undefined, '', { allow: route.allow });
       return;
     }
     if (!route.methods.includes(method) && !(method === 'HEAD' && route.methods.includes('GET'))) {
-      sendError(ctx, state, new HttpError(405, `method ${method} is not allowed on ${route.template}; allowed: ${allow.join(', ')}`, { headers: { allow: allow.join(', ') } }));
+      sendError(ctx, state, new HttpError(405, `method ${method} is not allowed on ${route.template}; allowed: ${route.allow}`, { headers: { allow: route.allow } }));
       return;
     }
     if (state.limits.handlerTimeoutMs > 0 && route !== routes.products) {

@@ -58,7 +58,8 @@ function traceIdOf(ctx: RequestContext): string {
 export function sendError(ctx: RequestContext, state: ListenerState, err: unknown): void {
   if (ctx.done) return;
   const wire = toWireError(err);
-  if (wire.internal) {
+  if (wire.status >= 500) {
+    // Server-side failures are logged with the error (and its stack); the caller sees only the wire message.
     state.logger?.error({ reqId: ctx.requestId, route: ctx.route.template, err }, 'request failed');
   }
   if (ctx.route.shape === 'problem') {

@@ -10,7 +10,8 @@ import * as h from './handlers.js';
 import { RECOMMEND_METHODS } from './schemas.js';
 
 function route(template: string, methods: readonly string[], shape: ErrorShape, cors: boolean, handler: Handler): Route {
-  return { template, methods, shape, cors, handler };
+  const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+  return { template, methods, allow, shape, cors, handler };
 }
 
 /** Every route of the surface, by a stable name (used by the OpenAPI builder and the tests). */
