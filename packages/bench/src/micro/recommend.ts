@@ -1,0 +1,45 @@
+/**
+ * `Engine.recommend` (the engine's recommendation look-up through its public API): cascades over the
+ * co-occurrence, popularity and similarity models after replaying generated sessions.
+ * @module
+ */
+import { type MicroCase, type MicroContext, consume } from './context.js';
+
+export const measures = 'recommend';
+
+interface EngineLike {
+  replaceProducts(websiteId: string, products: unknown[]): Promise<unknown>;
+  recordViews(websiteId: string, body: unknown): Promise<unknown>;
+  recordPurchases(websiteId: string, body: unknown): Promise<unknown>;
+  recommend(websiteId: string, method: string, params: Record<string, unknown>): Promise<{ payload: string[] }>;
+}
+interface DemoModule {
+  generateInteractions(options: { products: unknown[]; sessions: number; seed: number; now: number }): {
+    views: { customerId: string }[]; purchases: unknown[];
+  };
+}
+
+export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
+  const { createEngine } = await ctx.engine<{ createEngine(o: unknown): Promise<EngineLike> }>('index');
+  const { generateInteractions } = await ctx.engine<DemoModule>('demo/index');
+  const site = { websiteId: 'micro', client: 'micro', tokens: ['micro-token'], hmacSecret: 'micro-secret' };
+  const engine = await createEngine({ workers: 0, websites: [site] });
+  await engine.replaceProducts(site.websiteId, ctx.products);
+  const sessions = Math.min(5000, Math.floor(ctx.products.length / 4));
+  const { views, purchases } = generateInteractions({ products: ctx.products, sessions, seed: 5, now: Date.now() });
+  for (const body of views) await engine.recordViews(site.websiteId, body);
+  for (const body of purchases) await engine.recordPurchases(site.websiteId, body);
+  const refs = ctx.products.slice(0, 500).map((p) => p.refId);
+  const customers = views.slice(-200).map((v) => v.customerId);
+  let i = 0;
+  const next = <T>(list: T[]): T => list[i++ % list.length]!;
+  const call = (method: string, params: () => Record<string, unknown>) => async () => consume((await engine.recommend(site.websiteId, method, params())).payload);
+  const label = `${ctx.products.length.toLocaleString('en-US')} products, ${sessions.toLocaleString('en-US')} sessions`;
+  return [
+    { name: `ViewedTogether (${label})`, fn: call('ViewedTogether', () => ({ productRef: next(refs) })) },
+    { name: `BoughtTogether (${label})`, fn: call('BoughtTogether', () => ({ productRef: next(refs) })) },
+    { name: `ProductDetail cascade, filterOutOfStock (${label})`, fn: call('ProductDetail', () => ({ productRef: next(refs), customerId: next(customers), filterOutOfStock: true })) },
+    { name: `OnlyVisuallySimilar (${label})`, fn: call('OnlyVisuallySimilar', () => ({ productRef: next(refs) })) },
+    { name: `PopularItems (${label})`, fn: call('PopularItems', () => ({})) },
+  ];
+}
