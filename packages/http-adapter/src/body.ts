@@ -52,6 +52,11 @@ export function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Buf
       reject(tooLarge());
       return;
     }
+    if (req.readableEnded) {
+      // Already consumed upstream (a framework read it without leaving req.body): nothing more will come.
+      resolve(Buffer.alloc(0));
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     let exceeded = Number.isFinite(declared) && declared > maxBytes;
