@@ -68,13 +68,22 @@ export function problemTypeFor(status: number): string {
   return `https://tools.ietf.org/html/rfc9110#section-${(STATUS_INFO[status] ?? STATUS_INFO[500]!).section}`;
 }
 
+/**
+ * A property path in the problem-details form: the top-level property as sent, deeper properties in
+ * PascalCase (`events[0].products` → `events[0].Products`), as the engine writes its validation errors.
+ */
+export function problemPath(path: string): string {
+  const segments = path.split('.');
+  return segments.map((seg, i) => (i === 0 ? seg : seg.charAt(0).toUpperCase() + seg.slice(1))).join('.');
+}
+
 /** Problem details for one message, keyed by `key`. */
 export function problemFor(status: number, key: string, message: string, traceId: string = newTraceId()): ProblemDetails {
   return {
     type: problemTypeFor(status),
     title: (STATUS_INFO[status] ?? STATUS_INFO[500]!).title,
     status,
-    errors: { [key]: [message] },
+    errors: { [problemPath(key)]: [message] },
     traceId,
   };
 }

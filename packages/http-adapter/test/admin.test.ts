@@ -86,6 +86,6 @@ describe('admin API', () => {
     await expectDocumented(method, products, 'PUT');
     const coupons = await fetch(`${svc.url}/admin/v1/websites/site-a/coupons`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(ADMIN_TOKEN) }, body: '{"coupons":[{"code":""}]}' });
     expect(coupons.status).toBe(400);
-    expect(((await expectDocumented(coupons, '/admin/v1/websites/{websiteId}/coupons', 'POST')) as Problem).errors).toHaveProperty(['coupons[0].code']);
+    expect(((await expectDocumented(coupons, '/admin/v1/websites/{websiteId}/coupons', 'POST')) as Problem).errors).toHaveProperty(['coupons[0].Code']);
   });
 });

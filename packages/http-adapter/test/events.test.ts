@@ -65,7 +65,7 @@ describe('POST /3.0/events/purchases', () => {
     many.events[0]!.products = Array.from({ length: 21 }, () => ({ refId: 'KNOWN-1', quantity: 1, price: 1 }));
     const res = await post(`${svc.url}${path}`, many, bearer(TOKEN_A));
     expect(res.status).toBe(400);
-    expect(Object.keys(((await expectDocumented(res, path, 'POST')) as Problem).errors)).toEqual(['events[0].products']);
+    expect(Object.keys(((await expectDocumented(res, path, 'POST')) as Problem).errors)).toEqual(['events[0].Products']);
   });
 
   it('the token names the website: a purchase with token B is recorded for site-b', async () => {
