@@ -50,8 +50,11 @@ export interface FullTextIndex {
   postDocs: Uint32Array;
   /** Full-text field number of the entry. */
   postFields: Uint8Array;
-  /** Term frequency in that field of that doc (saturates at 65535). */
-  postTf: Uint16Array;
+  /**
+   * Length-normalised term frequency of the entry: `tf / (1 - b + b * fieldLength / avgFieldLength)`
+   * (BM25F, b = 0.75; tf saturates at 65535). Field weights and k1 are applied at query time.
+   */
+  postNorm: Float32Array;
   /** Number of distinct docs containing each term (for IDF). */
   termDocFreq: Uint32Array;
   /** Tokens of full-text field `f` in doc `d`: `fieldLengths[f * docCount + d]`. */

@@ -13,7 +13,7 @@ import { Catalog, type CatalogOptions } from './catalog.js';
 import { charMask, type CatalogState, type FieldIndex, type FieldKind } from './catalog-index.js';
 
 const FILE_IDENTIFIER = 'AISL';
-const FORMAT_VERSION = 1;
+const FORMAT_VERSION = 2;
 
 type AnyTypedArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
 const ELEMENT_TYPES = [undefined, Uint8Array, Uint16Array, Uint32Array, Int32Array, Float32Array, Float64Array] as const;
@@ -46,7 +46,7 @@ function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
   });
   const ft = state.index.fullText;
   arrays.set('ft.termOffsets', ft.termOffsets).set('ft.postDocs', ft.postDocs).set('ft.postFields', ft.postFields)
-    .set('ft.postTf', ft.postTf).set('ft.termDocFreq', ft.termDocFreq).set('ft.fieldLengths', ft.fieldLengths);
+    .set('ft.postNorm', ft.postNorm).set('ft.termDocFreq', ft.termDocFreq).set('ft.fieldLengths', ft.fieldLengths);
   if (state.vectors) arrays.set('vec.data', state.vectors.data).set('vec.present', state.vectors.present);
   return arrays;
 }
@@ -168,7 +168,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
     const fullText = {
       fieldIds: ft.fieldIds, termCount: ft.termCount, avgFieldLengths: ft.avgFieldLengths,
       termOffsets: need('ft.termOffsets', Uint32Array, ft.termCount + 1), postDocs: need('ft.postDocs', Uint32Array),
-      postFields: need('ft.postFields', Uint8Array), postTf: need('ft.postTf', Uint16Array),
+      postFields: need('ft.postFields', Uint8Array), postNorm: need('ft.postNorm', Float32Array),
       termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths: need('ft.fieldLengths', Uint32Array, ft.fieldIds.length * n),
     };
     if (meta.vocabulary.length !== ft.termCount || meta.dictionaries.length !== fields.length) invalid(label, 'has an inconsistent index');

@@ -6,7 +6,7 @@
  */
 import type { CatalogIndex } from '../catalog/catalog-index.js';
 import { andInto, fullBitset, popcount } from '../catalog/bitset.js';
-import { BM25_B, BM25_K1, type PlanCondition, type PlanWord, type SearchPlan } from './search-plan.js';
+import { BM25_K1, type PlanCondition, type PlanWord, type SearchPlan } from './search-plan.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import { TopK } from './top-k.js';
 
@@ -44,8 +44,7 @@ function seek(docs: Uint32Array, from: number, to: number, doc: number): number 
  */
 function matchWord(index: CatalogIndex, plan: SearchPlan, word: PlanWord, lo: number, hi: number, bits: Uint32Array, wordScore: Float64Array): void {
   const ft = index.fullText;
-  const { termOffsets, postDocs, postFields, postTf, fieldLengths, avgFieldLengths } = ft;
-  const n = index.docCount;
+  const { termOffsets, postDocs, postFields, postNorm } = ft;
   const weights = plan.fieldWeights;
   for (let w = 0; w < word.termIds.length; w++) {
     const t = word.termIds[w];
@@ -61,10 +60,7 @@ function matchWord(index: CatalogIndex, plan: SearchPlan, word: PlanWord, lo: nu
       while (i < end && postDocs[i] === d) {
         const f = postFields[i];
         const weight = weights[f];
-        if (weight > 0) {
-          const norm = 1 - BM25_B + (BM25_B * fieldLengths[f * n + d]) / avgFieldLengths[f];
-          tfw += (weight * postTf[i]) / norm;
-        }
+        if (weight > 0) tfw += weight * postNorm[i];
         i++;
       }
       if (tfw <= 0) continue;

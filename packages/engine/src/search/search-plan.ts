@@ -64,9 +64,8 @@ export interface PlanExtras {
   correctedQuery?: string;
 }
 
-/** BM25 saturation and length normalisation. */
+/** BM25 saturation (`b`, the length normalisation, is applied at build time: see FullTextIndex.postNorm). */
 export const BM25_K1 = 1.2;
-export const BM25_B = 0.75;
 
 function bad(field: string, problem: string): never {
   throw new AisleError('SEARCH_BAD_REQUEST', `search request: ${field} ${problem}`, { details: { field } });
