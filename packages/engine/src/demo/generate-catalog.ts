@@ -13,7 +13,7 @@
  */
 import type { Product } from '../types.js';
 import { Random, Zipf, shuffled } from './random.js';
-import { ADJECTIVES, BRAND_HEADS, BRAND_TAILS, COLOURS, DEPARTMENTS, MATERIALS, VARIANTS } from './vocabulary.js';
+import { ADJECTIVES, BRAND_HEADS, BRAND_TAILS, COLOURS, DEPARTMENT_VARIANT_KIND, DEPARTMENTS, MATERIALS, VARIANTS_BY_KIND } from './vocabulary.js';
 
 /** Options of {@link generateCatalog} and {@link generateCatalogStream}. */
 export interface GenerateCatalogOptions {
@@ -65,7 +65,7 @@ interface CatalogModel {
   adjectiveZipf: Zipf;
   colourZipf: Zipf;
   materialZipf: Zipf;
-  variantZipf: Zipf;
+  variantZipfs: Map<number, Zipf>;
   centroids: Float64Array[];
   dims: number;
   vectorShare: number;
@@ -94,7 +94,7 @@ function buildModel(seed: number, dims: number, vectorShare: number): CatalogMod
     adjectiveZipf: new Zipf(ADJECTIVES.length, 1.0),
     colourZipf: new Zipf(COLOURS.length, 1.0),
     materialZipf: new Zipf(MATERIALS.length, 1.0),
-    variantZipf: new Zipf(VARIANTS.length, 0.8),
+    variantZipfs: new Map(Object.values(VARIANTS_BY_KIND).map((list) => [list.length, new Zipf(list.length, 0.8)])),
     centroids,
     dims,
     vectorShare,
@@ -168,7 +168,8 @@ export function* generateCatalogStream(options: GenerateCatalogOptions): Generat
       let colour: string = COLOURS[model.colourZipf.sample(random)]!;
       if (usedColours.has(colour)) colour = COLOURS[(COLOURS.indexOf(colour as (typeof COLOURS)[number]) + v) % COLOURS.length]!;
       usedColours.add(colour);
-      const variant = random.chance(0.55) ? VARIANTS[model.variantZipf.sample(random)]! : undefined;
+      const variantWords = VARIANTS_BY_KIND[DEPARTMENT_VARIANT_KIND[dept.name] ?? 'general'];
+      const variant = random.chance(0.55) ? variantWords[model.variantZipfs.get(variantWords.length)!.sample(random)]! : undefined;
       const words = [brand, ...adjectives, colour];
       if (material) words.push(material);
       words.push(category.noun);

@@ -153,12 +153,24 @@ export const MATERIALS = [
   'polyester', 'rubber', 'suede', 'velvet', 'cast iron', 'silicone', 'brass', 'canvas', 'nylon', 'marble', 'jute',
 ] as const;
 
-/** Size / pack / capacity words appended as the variant part of a title. */
-export const VARIANTS = [
-  'S', 'M', 'L', 'XL', 'XXL', 'pack of 2', 'pack of 3', 'set of 4', '500 ml', '1 l', '250 g', '1 kg', '32 gb', '64 gb', '128 gb',
-  '10 inch', '12 inch', '15.6 inch', '2 pcs', 'single', 'double', 'queen', 'king', 'size 8', 'size 9', 'size 10', '2000 mah',
-  '10000 mah', '1.5 m', '2 m', 'family pack', 'travel size',
-] as const;
+/** Size / pack / capacity words appended as the variant part of a title, by kind of department. */
+export const VARIANTS_BY_KIND = {
+  apparel: ['S', 'M', 'L', 'XL', 'XXL', 'XS', 'pack of 2', 'pack of 3', 'regular fit', 'slim fit'],
+  shoes: ['size 8', 'size 9', 'size 10', 'size 7', 'size 11', 'size 6', 'wide fit', 'pair'],
+  tech: ['32 gb', '64 gb', '128 gb', '256 gb', '2000 mah', '10000 mah', '10 inch', '15.6 inch', '1.5 m', '2 m', 'usb-c', '4k'],
+  home: ['single', 'double', 'queen', 'king', 'set of 2', 'set of 4', '2 pcs', '120 cm', '160 cm', 'large', 'small'],
+  consumable: ['500 ml', '1 l', '250 g', '1 kg', '100 ml', 'family pack', 'travel size', 'pack of 6', '50 ml', '2 kg'],
+  general: ['pack of 2', 'set of 4', '2 pcs', 'single', 'large', 'small', 'mini', 'xl', 'starter kit', 'refill'],
+} as const;
+
+/** Which variant words each department uses. */
+export const DEPARTMENT_VARIANT_KIND: Record<string, keyof typeof VARIANTS_BY_KIND> = {
+  'Clothing': 'apparel', 'Footwear': 'shoes', 'Electronics': 'tech', 'Computers': 'tech', 'Mobiles & Accessories': 'tech',
+  'Kitchen & Dining': 'home', 'Home Decor': 'home', 'Home Furnishing': 'home', 'Furniture': 'home', 'Beauty': 'consumable',
+  'Jewellery': 'general', 'Watches': 'general', 'Sports & Fitness': 'general', 'Toys & Games': 'general', 'Baby Care': 'consumable',
+  'Bags & Luggage': 'general', 'Automotive': 'general', 'Books & Stationery': 'general', 'Garden & Outdoors': 'general',
+  'Pet Supplies': 'consumable', 'Tools & Hardware': 'general', 'Grocery': 'consumable',
+};
 
 /** Syllables combined into the brand names. */
 export const BRAND_HEADS = [
