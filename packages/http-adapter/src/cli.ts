@@ -138,7 +138,8 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (err) {
-    const known = err instanceof CliError || err instanceof ConfigFileError || (isAisleError(err) && err.status < 500) || (isAisleError(err) && err.code === 'CONFIG_INVALID');
+    // Engine errors (bad feed, bad config, unreadable snapshot, store down) are written for the operator too.
+    const known = err instanceof CliError || err instanceof ConfigFileError || isAisleError(err);
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(`aisle: ${known ? message : `unexpected error: ${message}`}\n`);
     if (!known && process.env.AISLE_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
