@@ -20,16 +20,15 @@ describe('NeighbourTable', () => {
   });
 
   it('keeps at most cap neighbours and never evicts a heavy one', () => {
-    for (const inherit of [false, true]) {
-      const t = new NeighbourTable(4, 16, inherit);
-      t.add(0, 100, 50);
-      for (let b = 1; b <= 40; b++) t.add(0, b, 1);
-      expect(t.degree(0)).toBe(4);
-      expect(t.weight(0, 100)).toBe(50);
-      // The newest neighbour replaced the weakest: with inheritance it carries the evicted weight.
-      if (inherit) expect(t.weight(0, 40)).toBeGreaterThan(1);
-      else expect(t.weight(0, 40)).toBe(1);
-    }
+    const t = new NeighbourTable(4, 16);
+    t.add(0, 100, 50);
+    for (let b = 1; b <= 40; b++) t.add(0, b, 1);
+    expect(t.degree(0)).toBe(4);
+    expect(t.weight(0, 100)).toBe(50);
+    // The newest neighbour replaced the weakest; it ranks by what it earned since (not the inherited part).
+    expect(t.weight(0, 40)).toBe(1);
+    t.add(0, 40, 2);
+    expect(t.weight(0, 40)).toBe(3);
   });
 
   it('matches exact counts while under the cap, across block growth and many items', () => {

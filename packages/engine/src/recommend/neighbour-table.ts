@@ -3,9 +3,11 @@
  * Float32Array) so that a million items cost a few typed arrays rather than millions of small objects.
  *
  * Each item owns a block of the slabs; a block doubles when full until `cap` entries. When an item
- * already holds `cap` neighbours, a new neighbour replaces the weakest one and inherits its weight
- * plus the increment ("space-saving" heavy-hitter counting): strong neighbours are never evicted by a
- * stream of one-off co-occurrences, and the error of any kept weight is at most the evicted weight.
+ * already holds `cap` neighbours, a new neighbour replaces the weakest one ("space-saving" heavy-hitter
+ * counting): for eviction it inherits the evicted estimate, so that a newcomer is not the next victim
+ * of a stream of one-off co-occurrences; for ranking only what it earned since it entered counts (the
+ * estimate minus the inherited part, a lower bound of its true weight). Strong neighbours are never
+ * evicted by a stream of weak ones.
  * @module
  */
 
@@ -15,6 +17,8 @@ const NO_BLOCK = -1;
 export class NeighbourTable {
   private ids: Int32Array;
   private weights: Float32Array;
+  /** Inherited part of each weight (space-saving error); ranking uses weight − error. */
+  private errors: Float32Array;
   /** Per item: offset of its block in the slabs, or NO_BLOCK. */
   private offsets: Int32Array;
   /** Per item: number of neighbours held. */
@@ -26,14 +30,12 @@ export class NeighbourTable {
   /** Freed blocks by capacity, reused before bumping. */
   private readonly freeBlocks = new Map<number, number[]>();
 
-  /**
-   * @param cap neighbours kept per item (at most 65535).
-   * @param inherit when true, a newcomer inherits the evicted weight (space-saving); else it starts at its own weight.
-   */
-  constructor(readonly cap: number, initialItems = 1024, readonly inherit = false) {
+  /** @param cap neighbours kept per item (at most 65535). */
+  constructor(readonly cap: number, initialItems = 1024) {
     if (!(cap >= 1 && cap <= 65535)) throw new RangeError('cap must be 1..65535');
     this.ids = new Int32Array(initialItems * 4);
     this.weights = new Float32Array(initialItems * 4);
+    this.errors = new Float32Array(initialItems * 4);
     this.offsets = new Int32Array(initialItems).fill(NO_BLOCK);
     this.sizes = new Uint16Array(initialItems);
     this.capacities = new Uint16Array(initialItems);
@@ -52,16 +54,11 @@ export class NeighbourTable {
         }
       }
     }
-    if (size < this.capacities[a]!) {
-      this.ids[off + size] = b;
-      this.weights[off + size] = w;
-      this.sizes[a] = size + 1;
-      return;
-    }
     if (size < this.cap) {
-      off = this.grow(a);
+      if (size >= this.capacities[a]!) off = this.grow(a);
       this.ids[off + size] = b;
       this.weights[off + size] = w;
+      this.errors[off + size] = 0;
       this.sizes[a] = size + 1;
       return;
     }
@@ -69,16 +66,16 @@ export class NeighbourTable {
     let minK = off;
     for (let k = off + 1, end = off + size; k < end; k++) if (this.weights[k]! < this.weights[minK]!) minK = k;
     this.ids[minK] = b;
-    if (this.inherit) this.weights[minK]! += w;
-    else this.weights[minK] = w;
+    this.errors[minK] = this.weights[minK]!;
+    this.weights[minK]! += w;
   }
 
-  /** The weight of `a → b` (0 when absent). */
+  /** The weight of `a → b` earned while listed (0 when absent). */
   weight(a: number, b: number): number {
     if (a >= this.offsets.length) return 0;
     const off = this.offsets[a]!;
     if (off === NO_BLOCK) return 0;
-    for (let k = off, end = off + this.sizes[a]!; k < end; k++) if (this.ids[k] === b) return this.weights[k]!;
+    for (let k = off, end = off + this.sizes[a]!; k < end; k++) if (this.ids[k] === b) return this.weights[k]! - this.errors[k]!;
     return 0;
   }
 
@@ -87,22 +84,25 @@ export class NeighbourTable {
     return a < this.sizes.length ? this.sizes[a]! : 0;
   }
 
-  /** Visits every neighbour of `a` with its weight (unordered). */
+  /** Visits every neighbour of `a` with its earned weight (unordered). */
   forEachNeighbour(a: number, visit: (b: number, w: number) => void): void {
     if (a >= this.offsets.length) return;
     const off = this.offsets[a]!;
     if (off === NO_BLOCK) return;
-    for (let k = off, end = off + this.sizes[a]!; k < end; k++) visit(this.ids[k]!, this.weights[k]!);
+    for (let k = off, end = off + this.sizes[a]!; k < end; k++) visit(this.ids[k]!, this.weights[k]! - this.errors[k]!);
   }
 
   /** Multiplies every weight by `factor` (rebasing of time-decayed weights). */
   scale(factor: number): void {
-    for (let k = 0; k < this.top; k++) this.weights[k]! *= factor;
+    for (let k = 0; k < this.top; k++) {
+      this.weights[k]! *= factor;
+      this.errors[k]! *= factor;
+    }
   }
 
   /** Bytes held by the slabs and per-item arrays (for the memory figures in the docs). */
   get byteSize(): number {
-    return this.ids.byteLength + this.weights.byteLength + this.offsets.byteLength + this.sizes.byteLength + this.capacities.byteLength;
+    return this.ids.byteLength + this.weights.byteLength + this.errors.byteLength + this.offsets.byteLength + this.sizes.byteLength + this.capacities.byteLength;
   }
 
   private ensureItem(a: number): void {
@@ -130,6 +130,7 @@ export class NeighbourTable {
       const size = this.sizes[a]!;
       this.ids.copyWithin(off, oldOff, oldOff + size);
       this.weights.copyWithin(off, oldOff, oldOff + size);
+      this.errors.copyWithin(off, oldOff, oldOff + size);
       let list = this.freeBlocks.get(oldCap);
       if (!list) this.freeBlocks.set(oldCap, (list = []));
       list.push(oldOff);
@@ -149,8 +150,11 @@ export class NeighbourTable {
       ids.set(this.ids.subarray(0, this.top));
       const weights = new Float32Array(n);
       weights.set(this.weights.subarray(0, this.top));
+      const errors = new Float32Array(n);
+      errors.set(this.errors.subarray(0, this.top));
       this.ids = ids;
       this.weights = weights;
+      this.errors = errors;
     }
     const off = this.top;
     this.top += capacity;

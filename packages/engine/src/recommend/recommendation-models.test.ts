@@ -178,6 +178,34 @@ describe('RecommendationModels — single-tactic methods', () => {
     expect(r.slots.at(-1)).toMatchObject({ refId: 'p9', tacticLabel: 'Popular Items' });
   });
 
+  it('weighs newer orders more (forward decay, half-life 180 days by default)', () => {
+    const { models } = setup();
+    buy(models, 'a', ['p1', 'p2'], T0);
+    buy(models, 'b', ['p1', 'p3'], T0 + 200 * DAY);
+    expect(rec(models, 'BoughtTogether', { productRef: 'p1', count: 2 }).payload).toEqual(['p3', 'p2']);
+    const catalog = new MapCatalog(products());
+    const flat = new RecommendationModels({ website: website(), catalog, tuning: { boughtHalfLifeDays: 0 } });
+    buy(flat, 'a', ['p1', 'p2'], T0);
+    buy(flat, 'b', ['p1', 'p3'], T0 + 200 * DAY);
+    expect(rec(flat, 'BoughtTogether', { productRef: 'p1', count: 2 }).payload).toEqual(['p2', 'p3']);
+  });
+
+  it('keeps decayed weights in range over many half-lives', () => {
+    const catalog = new MapCatalog(products());
+    const m = new RecommendationModels({ website: website(), catalog, tuning: { boughtHalfLifeDays: 1, customerCoPurchaseWeight: 0 } });
+    buy(m, 'a', ['p1', 'p2'], T0);
+    buy(m, 'b', ['p1', 'p3'], T0 + 50 * DAY);
+    buy(m, 'c', ['p1', 'p4'], T0 + 100 * DAY); // 100 half-lives after the origin: the table is rescaled
+    buy(m, 'd', ['p1', 'p4'], T0 + 100 * DAY);
+    expect(rec(m, 'BoughtTogether', { productRef: 'p1', count: 3 }).payload).toEqual(['p4', 'p3', 'p2']);
+    // Finite weights: one more old-style pair still ranks below two fresh ones.
+    buy(m, 'e', ['p1', 'p3'], T0 + 100 * DAY);
+    expect(rec(m, 'BoughtTogether', { productRef: 'p1', count: 3 }).payload).toEqual(['p4', 'p3', 'p2']);
+    buy(m, 'f', ['p1', 'p3'], T0 + 100 * DAY);
+    buy(m, 'g', ['p1', 'p3'], T0 + 100 * DAY);
+    expect(rec(m, 'BoughtTogether', { productRef: 'p1', count: 1 }).payload).toEqual(['p3']);
+  });
+
   it('customer-level co-purchase links items of separate orders of one customer (weaker than same order)', () => {
     const { models } = setup();
     buy(models, 'a', ['p1', 'p2']);

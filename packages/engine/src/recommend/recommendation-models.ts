@@ -55,6 +55,12 @@ export interface RecommendationTuning {
   popularRefreshMs: number;
   /** Score multiplier of retailer-boosted products among the candidates. */
   boostFactor: number;
+  /**
+   * Half-life of bought-together evidence in days (0 = no decay): an order's pairs count
+   * 2^((eventTime − t₀)/halfLife), so newer orders weigh more ("forward decay": nothing is rewritten
+   * when time passes; the table is rescaled now and then to stay within float range).
+   */
+  boughtHalfLifeDays: number;
 }
 
 /** The defaults of {@link RecommendationTuning}. */
@@ -64,12 +70,13 @@ export const DEFAULT_TUNING: Readonly<RecommendationTuning> = {
   sessionCap: 30,
   historicCap: 20,
   purchasedCap: 30,
-  orderItemCap: 50,
+  orderItemCap: 25,
   customerCoPurchaseWeight: 0.1,
   jaccardDamping: 2,
   popularWindowMs: 7 * DAY_MS,
   popularRefreshMs: 1000,
   boostFactor: 1.5,
+  boughtHalfLifeDays: 180,
 };
 
 /** Options of {@link RecommendationModels}. */
@@ -115,6 +122,8 @@ export class RecommendationModels {
   private readonly attributes: AttributeSimilarity;
   private readonly visual: VisualSimilarity;
   private boosted = new Map<string, string>();
+  /** Origin of the forward-decay weights of bought-together (ms); set by the first purchase. */
+  private decayOrigin = Number.NaN;
 
   constructor(options: RecommendationModelsOptions) {
     this.website = options.website;
@@ -170,7 +179,8 @@ export class RecommendationModels {
       this.orderCounts.add(item, 1);
     }
     const paired = distinct.length > this.tuning.orderItemCap ? distinct.slice(0, this.tuning.orderItemCap) : distinct;
-    const w = 1 / paired.length;
+    const recency = this.recencyWeight(purchase.eventTime);
+    const w = recency / paired.length;
     for (let i = 0; i < paired.length; i++) {
       for (let j = i + 1; j < paired.length; j++) {
         this.boughtCo.add(paired[i]!, paired[j]!, w);
@@ -179,7 +189,7 @@ export class RecommendationModels {
     }
     if (typeof purchase.customerId === 'string' && purchase.customerId !== '') {
       const earlier = this.customers.recordPurchase(purchase.customerId, paired);
-      const cw = this.tuning.customerCoPurchaseWeight / paired.length;
+      const cw = (recency * this.tuning.customerCoPurchaseWeight) / paired.length;
       if (cw > 0) {
         for (const a of paired) {
           for (const b of earlier) {
@@ -307,6 +317,21 @@ export class RecommendationModels {
       viewNeighbourBytes: this.viewCo.byteSize,
       purchaseNeighbourBytes: this.boughtCo.byteSize,
     };
+  }
+
+  /** Forward-decay multiplier of an order at `time` (1 without decay); rescales the table when it grows large. */
+  private recencyWeight(time: number): number {
+    const half = this.tuning.boughtHalfLifeDays * DAY_MS;
+    if (!(half > 0)) return 1;
+    if (Number.isNaN(this.decayOrigin)) this.decayOrigin = time;
+    let exponent = (time - this.decayOrigin) / half;
+    while (exponent > 64) {
+      // Keep Float32 weights in range: shift the origin by 64 half-lives and scale everything down alike.
+      this.boughtCo.scale(2 ** -64);
+      this.decayOrigin += 64 * half;
+      exponent -= 64;
+    }
+    return 2 ** Math.max(-64, exponent);
   }
 
   /** The interned id of an input RefId: known from events, or a catalog product (interned now); else -1. */
