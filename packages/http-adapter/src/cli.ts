@@ -39,7 +39,8 @@ function resolveDataDir(flag: string | undefined, config: EngineOptions | undefi
 interface ServeFlags { config?: string; port: number; host: string; dataDir?: string; demoProducts: number }
 
 async function serve(flags: ServeFlags): Promise<void> {
-  const logger = pino({ name: 'aisle' });
+  // One JSON line per request at level info; AISLE_LOG_LEVEL=warn keeps only problems.
+  const logger = pino({ name: 'aisle', level: process.env.AISLE_LOG_LEVEL ?? 'info' });
   const config = flags.config ? loadConfigFile(flags.config) : undefined;
   const dataDir = resolveDataDir(flags.dataDir, config);
   if (config) {
