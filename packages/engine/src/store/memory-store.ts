@@ -3,24 +3,22 @@
  * benchmarks, embedding in a service that persists elsewhere).
  * @module
  */
-import { GroupCommitter } from './group-commit.js';
+import { GroupCommitStore } from './group-commit-store.js';
 import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type EventRow } from './plan.js';
 import {
-  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type PurchaseAppend,
-  type PurchaseAppendResult, type Store, type StoreCounts, type StoredEvent, type ViewAppend,
+  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
+  type Store, type StoreCounts, type StoredEvent,
 } from './store.js';
 import { rowToStoredEvent } from './rows.js';
 
 /** A {@link Store} held in memory. */
-export class MemoryStore implements Store {
+export class MemoryStore extends GroupCommitStore implements Store {
   readonly kind = 'memory' as const;
   private readonly events: (EventRow & { seq: number })[] = [];
   private readonly orders = new Map<string, string>();
   private readonly coupons = new Map<string, CouponRecord>();
-  private readonly committer = new GroupCommitter<AppendOp, AppendOpResult>((ops) => this.commitBatch(ops));
-  private closed = false;
 
-  private commitBatch(ops: AppendOp[]): AppendOpResult[] {
+  protected commitBatch(ops: AppendOp[]): AppendOpResult[] {
     const keys = batchLookupKeys(ops);
     const existingOrders = new Map<string, string>();
     for (const k of keys.orders) {
@@ -46,20 +44,6 @@ export class MemoryStore implements Store {
       else if (current.customerId === null) current.customerId = w.record.customerId;
     }
     return plan.results;
-  }
-
-  private checkOpen(): void {
-    if (this.closed) throw new Error('store is closed');
-  }
-
-  async appendPurchases(append: PurchaseAppend): Promise<PurchaseAppendResult> {
-    this.checkOpen();
-    return (await this.committer.submit({ kind: 'purchase', append })) as PurchaseAppendResult;
-  }
-
-  async appendViews(append: ViewAppend): Promise<{ recorded: number }> {
-    this.checkOpen();
-    return (await this.committer.submit({ kind: 'view', append })) as { recorded: number };
   }
 
   async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<number> {
@@ -131,10 +115,6 @@ export class MemoryStore implements Store {
 
   async lastSequence(): Promise<number> {
     return this.events.length;
-  }
-
-  flush(): Promise<void> {
-    return this.committer.flush();
   }
 
   async close(): Promise<void> {

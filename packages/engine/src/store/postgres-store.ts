@@ -11,12 +11,12 @@
  * @module
  */
 import pg from 'pg';
-import { GroupCommitter } from './group-commit.js';
+import { GroupCommitStore } from './group-commit-store.js';
 import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
 import { rowToStoredEvent } from './rows.js';
 import {
-  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type PurchaseAppend,
-  type PurchaseAppendResult, type Store, type StoreCounts, type StoredEvent, type ViewAppend,
+  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
+  type Store, type StoreCounts, type StoredEvent,
 } from './store.js';
 
 /** Default schema of the PostgreSQL store. */
@@ -75,13 +75,11 @@ function couponFromRow(r: CouponRow): CouponRecord {
 }
 
 /** The PostgreSQL {@link Store}. */
-export class PostgresStore implements Store {
+export class PostgresStore extends GroupCommitStore implements Store {
   readonly kind = 'postgres' as const;
-  private readonly committer: GroupCommitter<AppendOp, AppendOpResult>;
-  private closed = false;
 
   private constructor(private readonly pool: pg.Pool, private readonly schema: string) {
-    this.committer = new GroupCommitter<AppendOp, AppendOpResult>((ops) => this.commitBatch(ops));
+    super();
   }
 
   private get s(): string {
@@ -120,7 +118,7 @@ export class PostgresStore implements Store {
     return new PostgresStore(pool, schema);
   }
 
-  private async commitBatch(ops: AppendOp[]): Promise<AppendOpResult[]> {
+  protected async commitBatch(ops: AppendOp[]): Promise<AppendOpResult[]> {
     const s = this.s;
     const client = await this.pool.connect();
     let broken: Error | undefined;
@@ -178,20 +176,6 @@ export class PostgresStore implements Store {
     } finally {
       client.release(broken);
     }
-  }
-
-  private checkOpen(): void {
-    if (this.closed) throw new Error('store is closed');
-  }
-
-  async appendPurchases(append: PurchaseAppend): Promise<PurchaseAppendResult> {
-    this.checkOpen();
-    return (await this.committer.submit({ kind: 'purchase', append })) as PurchaseAppendResult;
-  }
-
-  async appendViews(append: ViewAppend): Promise<{ recorded: number }> {
-    this.checkOpen();
-    return (await this.committer.submit({ kind: 'view', append })) as { recorded: number };
   }
 
   async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<number> {
@@ -258,10 +242,6 @@ export class PostgresStore implements Store {
   async lastSequence(): Promise<number> {
     const { rows } = await this.pool.query<{ seq: string | null }>(`SELECT MAX(seq) AS seq FROM ${this.s}.events`);
     return rows[0]?.seq == null ? 0 : Number(rows[0].seq);
-  }
-
-  flush(): Promise<void> {
-    return this.committer.flush();
   }
 
   async close(): Promise<void> {

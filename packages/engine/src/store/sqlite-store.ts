@@ -8,12 +8,12 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { GroupCommitter } from './group-commit.js';
+import { GroupCommitStore } from './group-commit-store.js';
 import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
 import { rowToStoredEvent, type StoredRow } from './rows.js';
 import {
-  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type PurchaseAppend,
-  type PurchaseAppendResult, type Store, type StoreCounts, type StoredEvent, type ViewAppend,
+  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
+  type Store, type StoreCounts, type StoredEvent,
 } from './store.js';
 
 /** Schema migrations; index + 1 is the version recorded in `user_version`. Append only. */
@@ -68,14 +68,14 @@ const EVENT_COLUMNS = `seq, website_id AS websiteId, kind, order_id AS orderId, 
   customer_id AS customerId, session_id AS sessionId, event_time AS eventTime, origin, received_at AS receivedAt, payload`;
 
 /** The embedded SQLite {@link Store}. */
-export class SqliteStore implements Store {
+export class SqliteStore extends GroupCommitStore implements Store {
   readonly kind = 'embedded' as const;
   private readonly db: Database.Database;
-  private readonly committer: GroupCommitter<AppendOp, AppendOpResult>;
   private readonly stmts;
-  private closed = false;
+  private readonly commitTx: Database.Transaction<(ops: AppendOp[]) => AppendOpResult[]>;
 
   private constructor(db: Database.Database) {
+    super();
     this.db = db;
     this.stmts = {
       findOrder: db.prepare<[string, string], { transaction_id: string }>('SELECT transaction_id FROM events WHERE website_id = ? AND order_id = ?'),
@@ -96,8 +96,7 @@ export class SqliteStore implements Store {
         "SELECT COUNT(*) AS issued, COALESCE(SUM(state = 'used'), 0) AS used FROM coupons WHERE website_id = ?"),
       lastSeq: db.prepare<[], { seq: number | null }>('SELECT MAX(seq) AS seq FROM events'),
     };
-    const commitTx = db.transaction((ops: AppendOp[]) => this.commitInTransaction(ops));
-    this.committer = new GroupCommitter<AppendOp, AppendOpResult>((ops) => commitTx.immediate(ops));
+    this.commitTx = db.transaction((ops: AppendOp[]) => this.commitInTransaction(ops));
   }
 
   /** Opens (creating when missing) the database file and applies pending migrations. */
@@ -116,6 +115,10 @@ export class SqliteStore implements Store {
     });
     migrate.immediate();
     return new SqliteStore(db);
+  }
+
+  protected commitBatch(ops: AppendOp[]): AppendOpResult[] {
+    return this.commitTx.immediate(ops);
   }
 
   private commitInTransaction(ops: AppendOp[]): AppendOpResult[] {
@@ -139,20 +142,6 @@ export class SqliteStore implements Store {
       else this.stmts.bindCoupon.run(c.customerId, c.websiteId, c.code);
     }
     return plan.results;
-  }
-
-  private checkOpen(): void {
-    if (this.closed) throw new Error('store is closed');
-  }
-
-  async appendPurchases(append: PurchaseAppend): Promise<PurchaseAppendResult> {
-    this.checkOpen();
-    return (await this.committer.submit({ kind: 'purchase', append })) as PurchaseAppendResult;
-  }
-
-  async appendViews(append: ViewAppend): Promise<{ recorded: number }> {
-    this.checkOpen();
-    return (await this.committer.submit({ kind: 'view', append })) as { recorded: number };
   }
 
   async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<number> {
@@ -201,10 +190,6 @@ export class SqliteStore implements Store {
 
   async lastSequence(): Promise<number> {
     return this.stmts.lastSeq.get()?.seq ?? 0;
-  }
-
-  flush(): Promise<void> {
-    return this.committer.flush();
   }
 
   async close(): Promise<void> {
