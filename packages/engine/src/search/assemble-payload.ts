@@ -42,7 +42,7 @@ export function assemblePayload(
   for (const p of partials) total += p.total;
 
   // Top-k of the union = top-k of the ranges' top-k lists, under the same comparator (applied to
-  // positions in the concatenated lists, with the keys gathered per position).
+  // positions in the concatenated lists).
   let docs: Int32Array;
   if (partials.length === 1) docs = partials[0].topDocs;
   else {
@@ -52,8 +52,7 @@ export function assemblePayload(
     const allScores = new Float64Array(count);
     let at = 0;
     for (const p of partials) { allDocs.set(p.topDocs, at); allScores.set(p.topScores, at); at += p.topDocs.length; }
-    const keys = sortKeyArrays(index, plan.sort).map((column) => Float64Array.from(allDocs, (d) => column[d]));
-    const before = makeDocComparator(keys, plan.sort.map((k) => k.desc), plan.words.length > 0 ? allScores : undefined, 0, allDocs);
+    const before = makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), plan.words.length > 0 ? allScores : undefined, 0, allDocs);
     const positions = Array.from({ length: count }, (_, i) => i).sort(before).slice(0, plan.limit);
     docs = Int32Array.from(positions, (i) => allDocs[i]);
   }

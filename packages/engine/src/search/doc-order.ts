@@ -36,26 +36,29 @@ export function sortKeyArrays(index: CatalogIndex, sort: readonly PlanSortKey[])
 }
 
 /**
- * The comparator of result order over items `a`, `b`: sort keys `keys[i][item]`, then score
- * `scores[item - scoreBase]` descending (omitted when there is no query text: every score is equal),
- * then doc id (`docs[item]` when given, else the item itself) ascending.
+ * The comparator of result order over items `a`, `b`: an item stands for doc `docs[item]` (or the
+ * item itself without `docs`). Sort keys `keys[i][doc]` first (missing = NaN last, both orders), then
+ * score `scores[item - scoreBase]` descending (omitted when there is no query text: every score is
+ * equal), then doc id ascending (insertion order).
  */
 export function makeDocComparator(
   keys: readonly Float64Array[], desc: readonly boolean[], scores?: Float64Array, scoreBase = 0, docs?: Int32Array,
 ): DocComparator {
   const k = keys.length;
-  if (k === 0 && scores && !docs) {
-    // Relevance only (the common text query): one array read per side.
+  if (k === 0 && scores && docs) {
+    // Relevance only (the common text query): one read per side, doc order for ties.
     return (a, b) => {
       const sa = scores[a - scoreBase];
       const sb = scores[b - scoreBase];
-      return sa !== sb ? (sa > sb ? -1 : 1) : a - b;
+      return sa !== sb ? (sa > sb ? -1 : 1) : docs[a] - docs[b];
     };
   }
   return (a, b) => {
+    const da = docs ? docs[a] : a;
+    const db = docs ? docs[b] : b;
     for (let i = 0; i < k; i++) {
-      const va = keys[i][a];
-      const vb = keys[i][b];
+      const va = keys[i][da];
+      const vb = keys[i][db];
       if (va !== vb) {
         if (va !== va) {
           if (vb !== vb) continue; // both missing: the next key decides
@@ -70,6 +73,6 @@ export function makeDocComparator(
       const sb = scores[b - scoreBase];
       if (sa !== sb) return sa > sb ? -1 : 1;
     }
-    return docs ? docs[a] - docs[b] : a - b;
+    return da - db;
   };
 }
