@@ -52,6 +52,24 @@ export function machineSection(ctx: ReportContext): string {
   ].join('\n');
 }
 
+/**
+ * The figures of /work/shared/PEERS.md (same kind of machine and data, measured earlier), shown under
+ * a comparison of the same size as a calibration: how loaded this run's machine was.
+ * [build s, memory MB, median/p99 per request type in report order].
+ */
+const PEERS_REFERENCE: Record<string, [string, number, number, string[]][]> = {
+  'generated 1M': [
+    ['flexsearch 0.8.212', 10.6, 466, ['0.15 / 90', '2.74 / 92', '10.7 / 105', '9.74 / 172', '6.44 / 382']],
+    ['minisearch 7.2.0', 12.4, 719, ['11.9 / 301', '16.1 / 237', '30.3 / 381', '812 / 1675', '32.3 / 618']],
+    ['@orama/orama 3.1.18', 41.2, 1508, ['27.7 / 10921', '86.3 / 10017', '336 / 10682', '87.8 / 677', '428 / 11684']],
+    ['itemsjs 2.4.4', 28.1, 1439, ['652 / 1517', '731 / 1767', '824 / 3745', '674 / 2098', '709 / 3333']],
+    ['a plain linear scan', 0.75, 638, ['47.6 / 56', '50.0 / 85', '51.1 / 83', '43.6 / 222', '51.2 / 384']],
+  ],
+  'generated 100k': [
+    ['flexsearch 0.8.212', 0.81, 87, ['0.04 / 6.7', '0.32 / 7.2', '0.82 / 6.6', '0.69 / 6.5', '0.42 / 16']],
+  ],
+};
+
 export function peerSection(c: PeerComparison): string {
   const lines: string[] = [];
   lines.push(`### ${c.dataset}`, '');
@@ -67,6 +85,13 @@ export function peerSection(c: PeerComparison): string {
   }
   for (const f of c.failures) lines.push(`| ${f.engine} | – | failed: ${f.error.replace(/\|/g, '/').slice(0, 120)} | | | | | | |`);
   lines.push('');
+  const reference = PEERS_REFERENCE[c.dataset];
+  if (reference) {
+    lines.push('For calibration, the same engines in /work/shared/PEERS.md (measured earlier on this kind of machine, other queries of the same types):', '');
+    lines.push(`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`);
+    for (const [name, build, memory, cells] of reference) lines.push(`| ${name} (PEERS.md) | – | ${build} | ${memory} | ${cells.join(' | ')} |`);
+    lines.push('');
+  }
   const aisle = c.results.find((r) => r.engine === 'aisle');
   if (aisle) {
     lines.push('Ratios peer / aisle (medians; build time; memory):', '');
