@@ -1,8 +1,11 @@
 /**
- * FlexSearch 0.8.212: an id-only full-text index. As its users do, the adapter asks for every matching
- * id (no limit, so totals are exact) and does scope, facets, ranges and sorting itself; a category
- * browse uses a category → ids map (what FlexSearch's tags hold, without their limit-before-intersect
- * pitfall).
+ * FlexSearch 0.8.212: an id-only full-text index (no counts, facets, numeric filters or field sorts).
+ * As its users do, the adapter asks for every matching id (limit = catalog size, so totals are exact)
+ * and does scope, facets, ranges and sorting itself over arrays it keeps; a category browse reads a
+ * category → ids map. That is what FlexSearch's tags would hold, without the pitfall of
+ * `search({query, tag})` in this version, which applies the limit before the tag intersection and
+ * loses hits (PEERS.md); intersecting on the adapter side gives the same exact totals as its
+ * Resolver API would.
  * @module
  */
 import FlexSearch from 'flexsearch';
