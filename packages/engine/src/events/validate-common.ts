@@ -265,3 +265,29 @@ export class FieldChecker {
     return { items: f.value, path: p };
   }
 }
+
+/** The envelope shared by purchase and view requests: `{customerId, sessionId, events: [...]}`. */
+export interface EventEnvelope {
+  errors: ErrorCollector;
+  customerId: string | undefined;
+  sessionId: string | undefined;
+  /** The events array with its error path, when present and of an allowed length. */
+  list: { items: unknown[]; path: string } | undefined;
+}
+
+/**
+ * Checks the envelope of an event request; a body that is not an object fails at once under `$`.
+ * The caller validates each event, then calls `errors.throwIfAny()`.
+ */
+export function checkEventEnvelope(body: unknown, maxEvents: number): EventEnvelope {
+  const errors = new ErrorCollector();
+  if (!isRecord(body)) {
+    errors.add('$', 'The request body must be a JSON object.');
+    errors.throwIfAny();
+  }
+  const c = new FieldChecker(body as Record<string, unknown>, '', errors, true);
+  const customerId = c.guid('customerId', { required: true });
+  const sessionId = c.guid('sessionId', { required: true });
+  const list = c.array('events', { required: true, min: 1, max: maxEvents });
+  return { errors, customerId, sessionId, list };
+}

@@ -6,7 +6,7 @@
  */
 import type { PriceBeatPromotionData, PurchaseEventData, PurchaseProductData, RetailMediaData } from '../store/store.js';
 import { HMAC_SALT_LENGTH } from '../retail-media/hmac.js';
-import { ErrorCollector, FieldChecker, MAX_URL_LENGTH, isRecord } from './validate-common.js';
+import { checkEventEnvelope, ErrorCollector, FieldChecker, MAX_URL_LENGTH, isRecord } from './validate-common.js';
 
 /** Most events in one purchase request. */
 export const MAX_EVENTS_PER_REQUEST = 100;
@@ -177,16 +177,8 @@ function validateEvent(value: unknown, path: string, errors: ErrorCollector): Pu
  * @throws {ValidationError} listing every failure (up to {@link MAX_LISTED_ERRORS} paths).
  */
 export function validatePurchaseRequest(body: unknown): ValidPurchaseRequest {
-  const errors = new ErrorCollector();
-  if (!isRecord(body)) {
-    errors.add('$', 'The request body must be a JSON object.');
-    errors.throwIfAny();
-  }
-  const c = new FieldChecker(body as Record<string, unknown>, '', errors, true);
-  const customerId = c.guid('customerId', { required: true });
-  const sessionId = c.guid('sessionId', { required: true });
+  const { errors, customerId, sessionId, list } = checkEventEnvelope(body, MAX_EVENTS_PER_REQUEST);
   const events: PurchaseEventData[] = [];
-  const list = c.array('events', { required: true, min: 1, max: MAX_EVENTS_PER_REQUEST });
   if (list !== undefined) {
     const firstIndexOfOrder = new Map<string, number>();
     list.items.forEach((e, i) => {

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ViewEventData } from '../store/store.js';
-import { ErrorCollector, FieldChecker, MAX_URL_LENGTH, isRecord } from './validate-common.js';
+import { checkEventEnvelope, FieldChecker, MAX_URL_LENGTH, isRecord } from './validate-common.js';
 
 /** Most view events in one request. */
 export const MAX_VIEWS_PER_REQUEST = 500;
@@ -22,16 +22,8 @@ export interface ValidViewRequest {
  * @throws {ValidationError} listing every failure.
  */
 export function validateViewRequest(body: unknown): ValidViewRequest {
-  const errors = new ErrorCollector();
-  if (!isRecord(body)) {
-    errors.add('$', 'The request body must be a JSON object.');
-    errors.throwIfAny();
-  }
-  const c = new FieldChecker(body as Record<string, unknown>, '', errors, true);
-  const customerId = c.guid('customerId', { required: true });
-  const sessionId = c.guid('sessionId', { required: true });
+  const { errors, customerId, sessionId, list } = checkEventEnvelope(body, MAX_VIEWS_PER_REQUEST);
   const events: ViewEventData[] = [];
-  const list = c.array('events', { required: true, min: 1, max: MAX_VIEWS_PER_REQUEST });
   list?.items.forEach((e, i) => {
     const path = `${list.path}[${i}]`;
     if (!isRecord(e)) {
