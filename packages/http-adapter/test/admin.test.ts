@@ -69,11 +69,23 @@ describe('admin API', () => {
   });
 
   it('401 without an admin token (a website token is not one), 404 unknown website, 415, 405', async () => {
-    for (const headers of [{}, bearer(TOKEN_A), bearer('nope')]) {
-      const res = await fetch(`${svc.url}/admin/v1/websites/site-a/stats`, { headers });
-      expect(res.status).toBe(401);
-      expect(((await expectDocumented(res, '/admin/v1/websites/{websiteId}/stats', 'GET')) as Problem).status).toBe(401);
+    const adminCalls: [string, string, string][] = [
+      ['PUT', '/admin/v1/websites/site-a/products', '/admin/v1/websites/{websiteId}/products'],
+      ['DELETE', '/admin/v1/websites/site-a/products/KNOWN-1', '/admin/v1/websites/{websiteId}/products/{refId}'],
+      ['POST', '/admin/v1/websites/site-a/coupons', '/admin/v1/websites/{websiteId}/coupons'],
+      ['GET', '/admin/v1/websites/site-a/stats', '/admin/v1/websites/{websiteId}/stats'],
+      ['GET', '/admin/v1/websites/site-a/reports/attribution', '/admin/v1/websites/{websiteId}/reports/attribution'],
+    ];
+    for (const [method, url, template] of adminCalls) {
+      for (const headers of [{}, bearer(TOKEN_A), bearer('nope')]) {
+        const body = method === 'PUT' ? '[]' : method === 'POST' ? '{"coupons":[]}' : undefined;
+        const res = await fetch(`${svc.url}${url}`, { method, headers: { 'content-type': 'application/json', ...headers }, body });
+        expect(res.status, `${method} ${url}`).toBe(401);
+        expect(((await expectDocumented(res, template, method)) as Problem).errors).toHaveProperty('Authorization');
+      }
     }
+    expect(svc.engine.website('site-a')).toBeDefined();
+    expect((await svc.engine.stats('site-a')).products).toBeGreaterThan(0);
     const unknown = await fetch(`${svc.url}/admin/v1/websites/nowhere/stats`, { headers: bearer(ADMIN_TOKEN) });
     expect(unknown.status).toBe(404);
     await expectDocumented(unknown, '/admin/v1/websites/{websiteId}/stats', 'GET');
