@@ -16,6 +16,12 @@
  *   of ViewedTogether / the ProductDetail cascade (customer unknown to the models, so it is product based),
  *   against PopularItems.
  * The figures therefore describe the product's own code paths.
+ *
+ *   node --import tsx packages/bench/src/recommend-eval.ts --scale [--views 10000000] [--products 1000000]
+ *
+ * Scale run: a synthetic website (1M products by default, Zipf-like item draws, sessions of 8 views,
+ * 200k customers) fed N views (default 2M) and N/20 orders of 1–8 items, then 20k look-ups
+ * (ProductDetail and BoughtTogether); reports µs per event, look-up median/p99 and memory.
  * @module
  */
 import { createReadStream, readFileSync } from 'node:fs';
@@ -226,4 +232,64 @@ async function main(): Promise<void> {
   else console.log(JSON.stringify(report, null, 2));
 }
 
-await main();
+function argValue(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name);
+  return at >= 0 && process.argv[at + 1] !== undefined ? Number(process.argv[at + 1]) : fallback;
+}
+
+/** The synthetic scale run (see the module notes). */
+async function scale(): Promise<void> {
+  const productCount = argValue('--products', 1_000_000);
+  const viewCount = argValue('--views', 2_000_000);
+  const orderCount = Math.floor(viewCount / 20);
+  const catalog: CatalogView = {
+    version: 1,
+    liveCount: productCount,
+    has: (refId) => refId.startsWith('p'),
+    getProduct: (refId) => (refId.startsWith('p') ? { refId } : undefined),
+    isInStock: () => true,
+    forEachProduct: () => {},
+  };
+  const rand = prng(7);
+  // Skewed item draws: a few items are hot, most of the catalog is a long tail.
+  const draw = (): string => `p${Math.floor(productCount * rand() ** 3)}`;
+  const before = process.memoryUsage();
+  const models = new RecommendationModels({ website, catalog, tuning: tuningFromEnv() });
+  const start = Date.UTC(2026, 0, 1);
+  let t0 = process.hrtime.bigint();
+  for (let i = 0; i < viewCount; i++) {
+    const session = Math.floor(i / 8);
+    models.applyView({ websiteId: website.websiteId, customerId: `c${session % 200_000}`, sessionId: `s${session}`, refId: draw(), eventTime: start + i * 100 });
+  }
+  const viewUs = Number(process.hrtime.bigint() - t0) / viewCount / 1000;
+  t0 = process.hrtime.bigint();
+  for (let i = 0; i < orderCount; i++) {
+    const n = 1 + Math.floor(rand() * 8);
+    const items = Array.from({ length: n }, () => ({ refId: draw(), quantity: 1, price: 1 }));
+    models.applyPurchase({ websiteId: website.websiteId, customerId: `c${i % 200_000}`, sessionId: 's', orderId: `o${i}`, eventTime: start + viewCount * 100 + i * 1000, items });
+  }
+  const purchaseUs = Number(process.hrtime.bigint() - t0) / orderCount / 1000;
+  const lookups: number[] = [];
+  for (let i = 0; i < 20_000; i++) {
+    const a = process.hrtime.bigint();
+    models.recommend(i % 2 ? 'ProductDetail' : 'BoughtTogether', { productRef: draw(), customerId: `c${i % 200_000}` });
+    lookups.push(Number(process.hrtime.bigint() - a));
+  }
+  lookups.sort((a, b) => a - b);
+  if (globalThis.gc) globalThis.gc();
+  const after = process.memoryUsage();
+  console.log(JSON.stringify({
+    products: productCount,
+    views: viewCount,
+    orders: orderCount,
+    applyViewMeanUs: round(viewUs),
+    applyPurchaseMeanUs: round(purchaseUs),
+    recommendMedianMs: round(lookups[lookups.length >> 1]! / 1e6),
+    recommendP99Ms: round(lookups[Math.floor(lookups.length * 0.99)]! / 1e6),
+    memoryMB: round((after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers) / 1e6),
+    models: models.modelStats(),
+  }, null, 2));
+}
+
+if (process.argv.includes('--scale')) await scale();
+else await main();

@@ -66,12 +66,12 @@ export interface RecommendationTuning {
 /** The defaults of {@link RecommendationTuning}. */
 export const DEFAULT_TUNING: Readonly<RecommendationTuning> = {
   viewNeighbourCap: 64,
-  purchaseNeighbourCap: 128,
+  purchaseNeighbourCap: 192,
   sessionCap: 30,
   historicCap: 20,
   purchasedCap: 30,
   orderItemCap: 25,
-  customerCoPurchaseWeight: 0.1,
+  customerCoPurchaseWeight: 0.05,
   jaccardDamping: 2,
   popularWindowMs: 7 * DAY_MS,
   popularRefreshMs: 1000,
