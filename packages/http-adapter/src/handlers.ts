@@ -6,7 +6,7 @@
 import { Readable } from 'node:stream';
 import type { CouponIssue, Product, SearchRequest } from '@aisle/engine';
 import type { ValidateFunction } from 'ajv';
-import { readJsonBody, readRawBody, requireMediaType, jsonDepthWithin } from './body.js';
+import { parseJson, readJsonBody, readRawBody, requireMediaType } from './body.js';
 import { describeAjvError, serialize, validate } from './codecs.js';
 import type { Handler, ListenerState, RequestContext } from './context.js';
 import { HttpError } from './errors.js';
@@ -101,17 +101,12 @@ export const putProducts: Handler = async (ctx, state) => {
   const onError = scalar(query, 'onError') ?? 'reject';
   if (onError !== 'reject' && onError !== 'skip') throw new HttpError(400, 'query parameter onError must be reject or skip', { key: 'onError' });
   const raw = await readRawBody(ctx.req, state.limits.adminMaxBytes);
-  const text = raw.toString('utf8');
-  if (text.trim() === '') throw new HttpError(400, 'request body is empty; send a JSON array or NDJSON of products');
+  // An empty body is refused rather than read as "no products" (with mode=replace it would empty the catalog).
+  if (!raw.some((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09)) throw new HttpError(400, 'request body is empty; send a JSON array or NDJSON of products');
   let source: Readable | Product[];
   if (type === 'application/json') {
-    if (!jsonDepthWithin(text, state.limits.maxDepth + 1)) throw new HttpError(400, `JSON nesting is deeper than ${state.limits.maxDepth} levels`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (err) {
-      throw new HttpError(400, `request body is not valid JSON: ${(err as Error).message}`);
-    }
+    // A catalog is one array of many products: only the nesting limit applies (one level for the array).
+    const parsed = parseJson(raw.toString('utf8'), { ...state.limits, maxDepth: state.limits.maxDepth + 1, maxArrayLength: Number.POSITIVE_INFINITY });
     if (!Array.isArray(parsed)) throw new HttpError(400, 'request body must be a JSON array of products (or NDJSON with Content-Type application/x-ndjson)');
     source = parsed as Product[]; // each record is checked by the engine (refId etc.)
   } else {

@@ -40,6 +40,13 @@ describe('admin API', () => {
     const res = await put(`${svc.url}/admin/v1/websites/site-b/products?mode=replace`, JSON.stringify([{ refId: 'ONLY-1', title: 'only' }]), 'application/json');
     expect(res.status).toBe(200);
     expect(await expectDocumented(res, products, 'PUT')).toMatchObject({ loaded: 1, catalogSize: 1 });
+    const empty = await put(`${svc.url}/admin/v1/websites/site-b/products?mode=replace`, ' \n', 'application/x-ndjson');
+    expect(empty.status).toBe(400);
+    await expectDocumented(empty, products, 'PUT');
+    const notArray = await put(`${svc.url}/admin/v1/websites/site-b/products?mode=replace`, '{"refId":"X"}', 'application/json');
+    expect(notArray.status).toBe(400);
+    await expectDocumented(notArray, products, 'PUT');
+    expect((await svc.engine.stats('site-b')).products).toBe(1);
     const bad = await put(`${svc.url}/admin/v1/websites/site-b/products?mode=merge`, '[]', 'application/json');
     expect(bad.status).toBe(400);
     expect(((await expectDocumented(bad, products, 'PUT')) as Problem).errors).toHaveProperty('mode');

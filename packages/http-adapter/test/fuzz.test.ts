@@ -1,0 +1,523 @@
+/**
+ * Fuzzing over real sockets: a server from `createServer` on port 0 around a real engine on the embedded
+ * (SQLite) store of a temporary directory. Random and mutated bodies go to the event endpoints, random
+ * bodies to search, random query strings to the recommendation and coupon endpoints.
+ *
+ * Properties: never a 5xx; every 4xx is in the documented error shape of its endpoint (and its status
+ * and body are in the OpenAPI document); a 202 only for a body the engine's own validator accepts, and
+ * then the order is counted (admin stats) and a replay answers the recorded transactionId; a rejected
+ * request leaves the store's counts unchanged; the process is still up at the end.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { generateCatalog, type Engine, type WebsiteStats } from '@aisle/engine';
+// fast-check is a dev dependency of the engine package only; its path is stable inside the workspace.
+import fc from '../../engine/node_modules/fast-check/lib/fast-check.js';
+import { ValidationError } from '../../engine/src/errors.js';
+import { validatePurchaseRequest } from '../../engine/src/events/validate-purchases.js';
+import { validateViewRequest } from '../../engine/src/events/validate-views.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type AisleServer } from '../src/index.js';
+import { RECOMMEND_METHODS } from '../src/schemas.js';
+import { ADMIN_TOKEN, SITE_A, SITE_B, TOKEN_A, bearer, expectDocumented } from './helpers.js';
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'aisle-fuzz-'));
+let srv: AisleServer;
+let engine: Engine;
+const products = [
+  ...generateCatalog({ count: 60, seed: 11 }),
+  { refId: 'KNOWN-1', title: 'Zanzibar espresso machine', brand: 'Zanzibar', search_category: 'Coffee', price: 199.5, availability: 3 },
+  { refId: 'KNOWN-2', title: 'Zanzibar milk frother', brand: 'Zanzibar', search_category: 'Coffee', price: 49, availability: 0 },
+];
+const refIds = products.map((p) => p.refId);
+const ISSUED_CODES = ['FZ-COUPON-1', 'FZ-COUPON-2', 'FZ-COUPON-3', 'FZ-COUPON-4'];
+/** A prefix that keeps this run's order ids apart from anything else in the store. */
+const RUN = `fz${Date.now().toString(36)}`;
+
+beforeAll(async () => {
+  srv = await createServer({
+    engineOptions: { dataDir: tmp, workers: 0, websites: [SITE_A, SITE_B], adminTokens: [ADMIN_TOKEN] },
+    port: 0, host: '127.0.0.1', logger: false,
+  });
+  engine = srv.engine;
+  await engine.upsertProducts('site-a', products);
+  await engine.issueCoupons('site-a', ISSUED_CODES.map((code) => ({ code })));
+  // Some interactions so that the recommendation models have something to say.
+  const customerId = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';
+  await engine.recordViews('site-a', {
+    customerId, sessionId: '6ba7b810-9dad-11d1-80b4-00c04fd430c8',
+    events: refIds.slice(0, 6).map((refId) => ({ currentUrl: `https://shop.example/p/${refId}`, eventTime: '2026-11-20T10:00:00Z', refId })),
+  });
+  await engine.recordPurchases('site-a', {
+    customerId, sessionId: '6ba7b810-9dad-11d1-80b4-00c04fd430c8',
+    events: [{ currentUrl: 'https://shop.example/thanks', eventTime: '2026-11-20T10:05:00Z', orderId: `${RUN}-seed`, products: refIds.slice(0, 3).map((refId) => ({ refId, quantity: 1, price: 10 })) }],
+  });
+});
+
+afterAll(async () => {
+  await srv?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------------------------------------------
+// Shapes
+
+const TRACE_ID = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+interface Problem { type: string; title: string; status: number; errors: Record<string, string[]>; traceId: string }
+
+/** Problem details as documented for purchases and views. */
+function expectProblem(res: Response, body: unknown, status: number): Problem {
+  expect(res.headers.get('content-type') ?? '').toMatch(/^application\/problem\+json/);
+  const p = body as Problem;
+  expect(p.status).toBe(status);
+  expect(typeof p.title).toBe('string');
+  expect(p.title.length).toBeGreaterThan(0);
+  expect(p.type).toMatch(/^https?:\/\//);
+  expect(p.traceId).toMatch(TRACE_ID);
+  expect(typeof p.errors).toBe('object');
+  expect(p.errors).not.toBeNull();
+  expect(Object.keys(p.errors).length).toBeGreaterThan(0);
+  for (const messages of Object.values(p.errors)) {
+    expect(Array.isArray(messages)).toBe(true);
+    expect(messages.length).toBeGreaterThan(0);
+    for (const m of messages) expect(typeof m).toBe('string');
+  }
+  return p;
+}
+
+/** The envelope of search, recommendations and the coupon call. */
+function expectEnvelope(res: Response, body: unknown, status: number): void {
+  expect(res.headers.get('content-type') ?? '').toMatch(/^application\/json/);
+  const e = body as { type: number; code: number; message: string };
+  expect(e.type).toBe(-1);
+  expect(e.code).toBe(status);
+  expect(typeof e.message).toBe('string');
+  expect(e.message.length).toBeGreaterThan(0);
+}
+
+function expectNo5xx(res: Response, what: string): void {
+  expect(res.status, `${what} answered ${res.status}`).toBeLessThan(500);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A model of what the adapter does with an event body (its documented limits), then the engine's own
+// validator as the oracle for acceptance.
+
+const LIMITS = { maxBytes: 1024 * 1024, maxDepth: 32, maxArrayLength: 1000 };
+
+function depth(v: unknown): number {
+  if (Array.isArray(v)) return 1 + v.reduce<number>((m, x) => Math.max(m, depth(x)), 0);
+  if (v !== null && typeof v === 'object') return 1 + Object.values(v).reduce<number>((m, x) => Math.max(m, depth(x)), 0);
+  return 0;
+}
+
+function longestArray(v: unknown): number {
+  if (Array.isArray(v)) return Math.max(v.length, ...v.map(longestArray));
+  if (v !== null && typeof v === 'object') return Math.max(0, ...Object.values(v).map(longestArray));
+  return 0;
+}
+
+type Expected =
+  | { status: 415 | 413 | 400; problem?: Problem['errors'] }
+  | { status: 202; orderIds: string[]; views: number };
+
+function expectedEventOutcome(kind: 'purchases' | 'views', contentType: string | undefined, text: string): Expected {
+  const media = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (media !== 'application/json') return { status: 415 };
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length > LIMITS.maxBytes) return { status: 413 };
+  const received = bytes.toString('utf8');
+  if (received.length === 0) return { status: 400 };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(received);
+  } catch {
+    return { status: 400 };
+  }
+  if (depth(parsed) > LIMITS.maxDepth || longestArray(parsed) > LIMITS.maxArrayLength) return { status: 400 };
+  try {
+    if (kind === 'purchases') return { status: 202, orderIds: validatePurchaseRequest(parsed).events.map((e) => e.orderId), views: 0 };
+    return { status: 202, orderIds: [], views: validateViewRequest(parsed).events.length };
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    return { status: 400, problem: err.problem.errors };
+  }
+}
+
+/** Orders this file saw acknowledged, with the transactionId each is recorded under. */
+const recorded = new Map<string, string>();
+const stats = (): Promise<WebsiteStats> => engine.stats('site-a');
+
+interface RawRequest { contentType: string | undefined; text: string }
+
+/** Statuses seen per endpoint: the generators must reach every outcome, not only the easy ones. */
+const seen = new Map<string, Set<number>>();
+function tally(what: string, status: number): void {
+  if (!seen.has(what)) seen.set(what, new Set());
+  seen.get(what)!.add(status);
+}
+
+async function sendEvent(kind: 'purchases' | 'views', req: RawRequest): Promise<void> {
+  const expected = expectedEventOutcome(kind, req.contentType, req.text);
+  const before = await stats();
+  const headers: Record<string, string> = { ...bearer(TOKEN_A) };
+  if (req.contentType !== undefined) headers['content-type'] = req.contentType;
+  const res = await fetch(`${srv.url}/3.0/events/${kind}`, { method: 'POST', headers, body: req.text });
+  const what = `POST /3.0/events/${kind} ${req.contentType} ${req.text.slice(0, 300)}`;
+  expectNo5xx(res, what);
+  tally(kind, res.status);
+  const body = await expectDocumented(res, `/3.0/events/${kind}`, 'POST');
+  expect(res.status, what).toBe(expected.status);
+  const after = await stats();
+  if (expected.status !== 202) {
+    const problem = expectProblem(res, body, expected.status);
+    if (expected.problem) expect(problem.errors).toEqual(expected.problem);
+    expect(after, `a rejected request changes nothing: ${what}`).toEqual(before);
+    return;
+  }
+  const ack = body as { transactionId: string; status: string };
+  expect(ack.status).toBe('Accepted');
+  expect(typeof ack.transactionId).toBe('string');
+  if (kind === 'views') {
+    expect(after.views - before.views).toBe(expected.views);
+    expect(after.orders).toBe(before.orders);
+    return;
+  }
+  const fresh = expected.orderIds.filter((id) => !recorded.has(id));
+  expect(after.orders - before.orders, `new orders counted once: ${what}`).toBe(fresh.length);
+  expect(after.purchases - before.purchases).toBe(fresh.length > 0 ? 1 : 0);
+  if (fresh.length === 0) {
+    expect(ack.transactionId, 'a pure replay answers the first event\'s recorded transactionId').toBe(recorded.get(expected.orderIds[0]!));
+  } else {
+    expect([...recorded.values()]).not.toContain(ack.transactionId);
+    for (const id of fresh) recorded.set(id, ack.transactionId);
+  }
+  // Sending the same body again is a replay: same answer as recorded, nothing counted.
+  const again = await fetch(`${srv.url}/3.0/events/${kind}`, { method: 'POST', headers, body: req.text });
+  expect(again.status).toBe(202);
+  expect(((await again.json()) as { transactionId: string }).transactionId).toBe(recorded.get(expected.orderIds[0]!));
+  expect((await stats()).orders).toBe(after.orders);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Generators
+
+const guid = fc.uuid();
+const isoTime = fc.date({ min: new Date('2024-01-01T00:00:00Z'), max: new Date('2026-11-20T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+const refId = fc.constantFrom(...refIds);
+const price = fc.integer({ min: 0, max: 50_000 }).map((c) => c / 100);
+
+const productLine = fc.record({
+  refId, quantity: fc.integer({ min: 1, max: 5 }), price,
+  recommenderId: guid, campaignId: guid, tacticId: guid, widgetId: guid, atsModel: fc.constantFrom('aisle-bm25f-1', 'm2'),
+  referralUrl: fc.constantFrom('https://shop.example/', 'https://shop.example/p/1?x=é'),
+}, { requiredKeys: ['refId', 'quantity', 'price'] });
+
+const purchaseEvent = fc.record({
+  currentUrl: fc.constantFrom('https://shop.example/thanks', 'https://shop.example/checkout/done?ü=1'),
+  eventTime: isoTime,
+  orderId: fc.integer({ min: 0, max: 300 }).map((n) => `${RUN}-${n}`),
+  paymentMethod: fc.constantFrom('card', 'paypal'),
+  currencyCode: fc.constantFrom('EUR', 'usd'),
+  products: fc.array(productLine, { minLength: 1, maxLength: 3 }),
+  priceBeatPromotions: fc.array(fc.record({ code: fc.constantFrom('PB-1', 'PB-2'), discount: price }), { maxLength: 1 }),
+}, { requiredKeys: ['currentUrl', 'eventTime', 'orderId', 'products'] });
+
+const purchaseBody = fc.record({
+  customerId: guid, sessionId: guid,
+  events: fc.uniqueArray(purchaseEvent, { minLength: 1, maxLength: 3, selector: (e) => e.orderId }),
+});
+
+const viewBody = fc.record({
+  customerId: guid, sessionId: guid,
+  events: fc.array(fc.record({
+    currentUrl: fc.constantFrom('https://shop.example/p/x', 'https://shop.example/p/ÿ'),
+    eventTime: isoTime, refId, referralUrl: fc.constant('https://shop.example/'), recommenderId: guid, clickId: guid,
+  }, { requiredKeys: ['currentUrl', 'eventTime', 'refId'] }), { minLength: 1, maxLength: 4 }),
+});
+
+function nest(levels: number): unknown {
+  let v: unknown = 'deep';
+  for (let i = 0; i < levels; i++) v = i % 2 ? { a: v } : [v];
+  return v;
+}
+
+/** Values that break types, lengths and encodings. */
+const nasty: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom(
+    null, '', ' ', '\t', 0, -1, 1.5, 1e13, -0.01, true, false, [], {}, [1, 2], { x: 1 },
+    'ab\u0000cd', '\u0000', '\uD800', 'x\uDC00y', '\u{1F600}\u0301é', '١٢٣', 'ÆØÅ', '12.50', '2024-02-30T00:00:00Z',
+    '2024-05-01T25:00:00Z', '3F2504E0-4F89-11D3-9A0C-0305E82C3301', 'not-a-guid', 'x'.repeat(257), 'x'.repeat(2049),
+    'é'.repeat(3000), Array.from({ length: 1001 }, (_, i) => i), Array.from({ length: 501 }, () => ({ refId: 'a', quantity: 1, price: 1 })),
+    nest(10), nest(40),
+  ),
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.double(),
+  fc.integer(),
+);
+
+type Json = unknown;
+type Path = (string | number)[];
+
+function allPaths(value: Json, prefix: Path = []): Path[] {
+  const out: Path[] = [prefix];
+  if (Array.isArray(value)) value.forEach((v, i) => out.push(...allPaths(v, [...prefix, i])));
+  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) out.push(...allPaths(v, [...prefix, k]));
+  return out;
+}
+
+type Mutation =
+  | { kind: 'delete'; pick: number }
+  | { kind: 'replace'; pick: number; value: unknown }
+  | { kind: 'pascal'; pick: number }
+  | { kind: 'extra'; pick: number; name: string; value: unknown }
+  | { kind: 'repeat'; pick: number; times: number };
+
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant('replace' as const), pick: fc.nat(), value: nasty }),
+  fc.record({ kind: fc.constant('pascal' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant('extra' as const), pick: fc.nat(), name: fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'OrderId', 'RefId', 'Events')), value: nasty }),
+  fc.record({ kind: fc.constant('repeat' as const), pick: fc.nat(), times: fc.constantFrom(2, 50, 501, 1001) }),
+);
+
+/** Applies a mutation to a copy of a JSON document (a path is picked among all of its paths). */
+function applyMutation(doc: Json, m: Mutation): Json {
+  const copy = structuredClone(doc) as Json;
+  const paths = allPaths(copy);
+  const target = paths[m.pick % paths.length]!;
+  if (target.length === 0) {
+    if (m.kind === 'replace') return m.value;
+    if (m.kind === 'delete') return undefined;
+  }
+  let parent = copy as Record<string | number, unknown>;
+  for (const key of target.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+  const last = target.at(-1);
+  const node = last === undefined ? copy : parent[last];
+  switch (m.kind) {
+    case 'delete':
+      if (Array.isArray(parent)) parent.splice(last as number, 1);
+      else delete parent[last!];
+      break;
+    case 'replace':
+      parent[last!] = m.value;
+      break;
+    case 'pascal':
+      if (typeof last === 'string' && !Array.isArray(parent)) {
+        const value = parent[last];
+        delete parent[last];
+        parent[last[0]!.toUpperCase() + last.slice(1)] = value;
+      }
+      break;
+    case 'extra':
+      if (node !== null && typeof node === 'object' && !Array.isArray(node)) Object.defineProperty(node, m.name, { value: m.value, enumerable: true, writable: true, configurable: true });
+      break;
+    case 'repeat':
+      if (Array.isArray(node) && node.length > 0) {
+        const first = node[0];
+        node.length = 0;
+        for (let i = 0; i < m.times; i++) node.push(structuredClone(first));
+      }
+      break;
+  }
+  return copy;
+}
+
+type TextMutation = 'none' | 'truncate' | 'garbage' | 'rawNul' | 'bom' | 'empty' | 'loneSurrogate';
+const textMutation: fc.Arbitrary<{ kind: TextMutation; at: number }> = fc.record({
+  kind: fc.oneof(
+    { weight: 6, arbitrary: fc.constant('none' as const) },
+    { weight: 1, arbitrary: fc.constantFrom<TextMutation>('truncate', 'garbage', 'rawNul', 'bom', 'empty', 'loneSurrogate') },
+  ),
+  at: fc.nat(),
+});
+
+function mutateText(text: string, m: { kind: TextMutation; at: number }): string {
+  const at = text.length === 0 ? 0 : m.at % text.length;
+  switch (m.kind) {
+    case 'none': return text;
+    case 'truncate': return text.slice(0, at);
+    case 'garbage': return `${text}}{,`;
+    case 'rawNul': return `${text.slice(0, at)}\u0000${text.slice(at)}`;
+    case 'bom': return `\uFEFF${text}`;
+    case 'empty': return '';
+    case 'loneSurrogate': return text.replace('"customerId"', '"customerId\uD800"');
+  }
+}
+
+const contentType = fc.oneof(
+  { weight: 8, arbitrary: fc.constant('application/json') },
+  { weight: 1, arbitrary: fc.constantFrom('application/json; charset=utf-8', 'APPLICATION/JSON', 'text/plain', 'application/x-www-form-urlencoded', 'application/problem+json', 'application/xml', '', undefined) },
+);
+
+function eventRequest(base: fc.Arbitrary<Json>): fc.Arbitrary<RawRequest> {
+  return fc.tuple(base, fc.array(mutation, { maxLength: 3 }), textMutation, contentType).map(([doc, mutations, tm, ct]) => {
+    const mutated = mutations.reduce<Json>((d, m) => applyMutation(d, m), doc);
+    const text = mutated === undefined ? '' : JSON.stringify(mutated);
+    return { contentType: ct, text: mutateText(text, tm) };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+describe('fuzz over a real socket (embedded SQLite store)', () => {
+  it('POST /3.0/events/purchases: mutated and random bodies', async () => {
+    const ordersBefore = (await stats()).orders;
+    await fc.assert(fc.asyncProperty(
+      fc.oneof({ weight: 4, arbitrary: eventRequest(purchaseBody) }, { weight: 1, arbitrary: fc.anything().map((v) => ({ contentType: 'application/json', text: JSON.stringify(v) ?? '' })) }),
+      (req) => sendEvent('purchases', req),
+    ), { numRuns: 160 });
+    // The documented counter over HTTP agrees with every order this test saw acknowledged.
+    const res = await fetch(`${srv.url}/admin/v1/websites/site-a/stats`, { headers: bearer(ADMIN_TOKEN) });
+    const s = (await expectDocumented(res, '/admin/v1/websites/{websiteId}/stats', 'GET')) as WebsiteStats;
+    expect(s.orders - ordersBefore).toBe(recorded.size);
+    expect(recorded.size).toBeGreaterThan(5); // the generator does produce acceptable bodies
+  });
+
+  it('POST /3.0/events/views: mutated and random bodies', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.oneof({ weight: 4, arbitrary: eventRequest(viewBody) }, { weight: 1, arbitrary: fc.anything().map((v) => ({ contentType: 'application/json', text: JSON.stringify(v) ?? '' })) }),
+      (req) => sendEvent('views', req),
+    ), { numRuns: 80 });
+  });
+
+  it('a body above the size limit is 413 in problem details and stores nothing', async () => {
+    const before = await stats();
+    const huge = JSON.stringify({ customerId: 'x', sessionId: 'y', events: [{ pad: 'x'.repeat(LIMITS.maxBytes) }] });
+    const res = await fetch(`${srv.url}/3.0/events/purchases`, { method: 'POST', headers: { ...bearer(TOKEN_A), 'content-type': 'application/json' }, body: huge });
+    expectProblem(res, await res.json(), 413);
+    expect(await stats()).toEqual(before);
+  });
+
+  it('POST /v1.4/search: random and mutated bodies answer 200 or the envelope', async () => {
+    const field = fc.constantFrom('brand', 'price', 'title', 'search_category', 'availability', 'refId', 'nope', '', '__proto__');
+    const searchBody = fc.record({
+      website_id: fc.oneof({ weight: 6, arbitrary: fc.constant('site-a') }, { weight: 1, arbitrary: fc.constantFrom('site-b', 'nope', '') }),
+      client: fc.oneof({ weight: 6, arbitrary: fc.constant('client-a') }, { weight: 1, arbitrary: fc.constantFrom('client-b', 'x') }),
+      q: fc.oneof(fc.constantFrom('', 'zanzibar', 'zanzbar espreso', 'coffee machine', '"*?%'), fc.string({ unit: 'grapheme', maxLength: 30 })),
+      start: fc.integer({ min: 0, max: 100 }),
+      size: fc.integer({ min: 0, max: 50 }),
+      scope: fc.dictionary(field, fc.oneof(
+        fc.array(fc.string({ maxLength: 10 }), { maxLength: 3 }),
+        fc.record({ min: fc.double({ noNaN: true }), max: fc.double({ noNaN: true }) }, { requiredKeys: [] }),
+        fc.record({ not: fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 5 })), { maxLength: 3 }) }),
+      ), { maxKeys: 3 }),
+      aggregations: fc.array(field, { maxLength: 3 }),
+      range_fields: fc.array(field, { maxLength: 3 }),
+      sort_fields: fc.array(fc.dictionary(field, fc.record({ order: fc.constantFrom('asc', 'desc', 'up'), type: fc.constantFrom('number', 'text', 'date') }, { requiredKeys: [] }), { minKeys: 1, maxKeys: 2 }), { maxLength: 2 }),
+    }, { requiredKeys: ['website_id', 'client', 'q', 'start'] });
+    const request = fc.oneof(
+      { weight: 4, arbitrary: eventRequest(searchBody) },
+      { weight: 1, arbitrary: fc.anything().map((v) => ({ contentType: 'application/json', text: JSON.stringify(v) ?? '' })) },
+    );
+    let ok = 0;
+    await fc.assert(fc.asyncProperty(request, async (req) => {
+      const headers: Record<string, string> = { ...bearer(TOKEN_A) };
+      if (req.contentType !== undefined) headers['content-type'] = req.contentType;
+      const res = await fetch(`${srv.url}/v1.4/search`, { method: 'POST', headers, body: req.text });
+      const what = `search ${req.contentType} ${req.text.slice(0, 300)}`;
+      expectNo5xx(res, what);
+      tally('search', res.status);
+      const body = await expectDocumented(res, '/v1.4/search', 'POST');
+      if (res.status === 200) {
+        ok++;
+        const r = body as { type: number; payload: { result: unknown[]; total_results: number } };
+        expect(r.type).toBe(1);
+        expect(Array.isArray(r.payload.result)).toBe(true);
+        expect(Number.isInteger(r.payload.total_results)).toBe(true);
+      } else {
+        expect([400, 401, 404, 413, 415], what).toContain(res.status);
+        expectEnvelope(res, body, res.status);
+      }
+    }), { numRuns: 100 });
+    expect(ok).toBeGreaterThan(0);
+  });
+
+  it('GET recommendations: random query strings answer 200 or a negative type with a message', async () => {
+    const key = fc.oneof(
+      fc.constantFrom('customerId', 'productRef', 'productStyleId', 'items[0]', 'items[1]', 'items[7]', 'items', 'items[]', 'items[x]', 'items[-1]', 'items[99999999999]', 'count', 'filterOutOfStock', 'utm_source'),
+      fc.string({ maxLength: 6 }),
+    );
+    const value = fc.oneof(
+      refId, fc.constantFrom('', '0', '1', '10', '100', '101', '-3', '1e2', 'true', 'FALSE', 'maybe', '3f2504e0-4f89-11d3-9a0c-0305e82c3301', 'x'.repeat(5000), '\u0000', '%', '%zz'),
+      fc.string({ unit: 'grapheme', maxLength: 12 }),
+    );
+    const encoded = fc.array(fc.tuple(key, value), { maxLength: 6 }).map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
+    const raw = fc.constantFrom('%', '%zz', 'a=%E0%A4%A', 'items[0]=%ff', '&&&==', 'count', 'count=1&count=2', 'items=' + 'a&items='.repeat(120) + 'a');
+    const website = fc.oneof({ weight: 6, arbitrary: fc.constant('site-a') }, { weight: 1, arbitrary: fc.constantFrom('site-b', 'nope', '%E2%82%AC', '%zz') });
+    const method = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...RECOMMEND_METHODS) }, { weight: 1, arbitrary: fc.constantFrom('popularitems', 'NoSuchMethod', 'bundle') });
+    await fc.assert(fc.asyncProperty(website, method, fc.oneof({ weight: 5, arbitrary: encoded }, { weight: 1, arbitrary: raw }), async (site, m, query) => {
+      const res = await fetch(`${srv.url}/1.0/ClientRecom/${site}/${m}?${query}`);
+      const what = `GET /1.0/ClientRecom/${site}/${m}?${query.slice(0, 200)}`;
+      expectNo5xx(res, what);
+      tally('recommend', res.status);
+      const documented = RECOMMEND_METHODS.find((x) => x === m);
+      const body = documented ? await expectDocumented(res, `/1.0/ClientRecom/{website_id}/${documented}`, 'GET') : await res.json();
+      if (res.status === 200) {
+        const r = body as { type: number; payload: unknown[] };
+        expect(r.type, what).toBeGreaterThan(0);
+        expect(r.payload.every((x) => typeof x === 'string'), what).toBe(true);
+      } else {
+        expect([400, 404, 405], what).toContain(res.status);
+        const e = body as { type: number; message: string };
+        expect(e.type, what).toBeLessThan(0);
+        expect(typeof e.message).toBe('string');
+        expectEnvelope(res, body, res.status);
+      }
+    }), { numRuns: 120 });
+  });
+
+  it('GET /b2b/coupon/mark_as_used: random query strings; 200 once per issued code, then 409', async () => {
+    const used = new Set<string>();
+    const codeValue = fc.oneof(fc.constantFrom(...ISSUED_CODES), fc.constantFrom('', 'fz-coupon-1', 'NOPE', '\u0000', 'x'.repeat(3000)), fc.string({ unit: 'grapheme', maxLength: 10 }));
+    const clientValue = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('site-a', 'client-a') }, { weight: 1, arbitrary: fc.constantFrom('', 'site-b', 'nope') }, fc.string({ maxLength: 5 }));
+    const pair = fc.oneof(
+      fc.tuple(fc.constant('code'), codeValue), fc.tuple(fc.constant('client'), clientValue),
+      fc.tuple(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 })),
+    );
+    const query = fc.oneof(
+      { weight: 5, arbitrary: fc.array(pair, { maxLength: 4 }).map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')) },
+      { weight: 1, arbitrary: fc.constantFrom('code=%zz&client=site-a', 'code&client', '%', 'code=FZ-COUPON-1&code=FZ-COUPON-2&client=site-a') },
+    );
+    await fc.assert(fc.asyncProperty(query, async (q) => {
+      const res = await fetch(`${srv.url}/b2b/coupon/mark_as_used?${q}`);
+      const what = `GET /b2b/coupon/mark_as_used?${q.slice(0, 200)}`;
+      expectNo5xx(res, what);
+      tally('coupon', res.status);
+      const body = await expectDocumented(res, '/b2b/coupon/mark_as_used', 'GET');
+      if (res.status === 200) {
+        const r = body as { type: number; payload: { code: string; websiteId: string } };
+        expect(r.type).toBe(1);
+        expect(ISSUED_CODES, what).toContain(r.payload.code);
+        expect(used.has(r.payload.code), `${what}: a used code is not used twice`).toBe(false);
+        used.add(r.payload.code);
+      } else {
+        expect([400, 404, 409], what).toContain(res.status);
+        expectEnvelope(res, body, res.status);
+      }
+    }), { numRuns: 80 });
+    // Every issued code that was used is now 409; the others still answer 200 once.
+    for (const code of ISSUED_CODES) {
+      const res = await fetch(`${srv.url}/b2b/coupon/mark_as_used?code=${code}&client=site-a`);
+      expect(res.status, code).toBe(used.has(code) ? 409 : 200);
+    }
+  });
+
+  it('the generators reached the interesting outcomes', () => {
+    if (process.env.AISLE_FUZZ_VERBOSE) console.log(Object.fromEntries([...seen].map(([k, v]) => [k, [...v].sort()])));
+    expect([...seen.get('purchases') ?? []]).toEqual(expect.arrayContaining([202, 400, 415]));
+    expect([...seen.get('views') ?? []]).toEqual(expect.arrayContaining([202, 400]));
+    expect([...seen.get('search') ?? []]).toEqual(expect.arrayContaining([200, 400]));
+    expect([...seen.get('recommend') ?? []]).toEqual(expect.arrayContaining([200, 400, 404]));
+    expect([...seen.get('coupon') ?? []]).toEqual(expect.arrayContaining([200, 400, 404]));
+  });
+
+  it('the process is still up and answers healthz', async () => {
+    const res = await fetch(`${srv.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+});
