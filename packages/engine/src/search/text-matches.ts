@@ -1,6 +1,6 @@
 /**
  * Full-text matching over one doc range as compact, doc-sorted lists (doc ids + scores): each query
- * word merges the posting lists of its terms (k-way, by doc), keeping per doc the best term score;
+ * word merges the posting lists of its terms (pairwise, by doc), keeping per doc the best term score;
  * words are intersected with two pointers, summing scores. Everything is sequential over arrays as
  * long as the hits, so cost follows the hits, not the catalog size (no catalog-sized scratch whose
  * random writes miss the cache).
@@ -31,74 +31,70 @@ export function seek(docs: Uint32Array, from: number, to: number, doc: number): 
   return lo;
 }
 
-/** The docs of [lo, hi) matching `word`, each with its best term score (tier + BM25F). */
-export function matchWord(index: CatalogIndex, plan: SearchPlan, word: PlanWord, lo: number, hi: number): TextMatches {
+/** The docs of one term's postings in [lo, hi) with the term's score (tier + BM25F) per doc. */
+function matchTerm(index: CatalogIndex, plan: SearchPlan, word: PlanWord, t: number, lo: number, hi: number): TextMatches {
   const { termOffsets, postDocs, postFields, postNorm } = index.fullText;
   const weights = plan.fieldWeights;
-  const terms = word.termIds.length;
-  const pos = new Int32Array(terms);
-  const end = new Int32Array(terms);
-  let capacity = 0;
-  for (let t = 0; t < terms; t++) {
-    const id = word.termIds[t];
-    pos[t] = seek(postDocs, termOffsets[id], termOffsets[id + 1], lo);
-    end[t] = seek(postDocs, pos[t], termOffsets[id + 1], hi);
-    capacity += end[t] - pos[t];
-  }
-  const docs = new Int32Array(capacity);
-  const scores = new Float64Array(capacity);
+  const id = word.termIds[t];
+  const tier = word.qualities[t] * MATCH_TIER;
+  const idf = word.idfs[t];
+  let i = seek(postDocs, termOffsets[id], termOffsets[id + 1], lo);
+  const end = seek(postDocs, i, termOffsets[id + 1], hi);
+  const docs = new Int32Array(end - i);
+  const scores = new Float64Array(end - i);
   let length = 0;
-  // Min-heap of terms by the doc at their cursor.
-  const heap = new Int32Array(terms);
-  let size = 0;
-  const docAt = (t: number): number => postDocs[pos[t]];
-  const siftDown = (i: number): void => {
-    const t = heap[i];
-    const d = docAt(t);
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= size) break;
-      const r = l + 1;
-      const c = r < size && docAt(heap[r]) < docAt(heap[l]) ? r : l;
-      if (docAt(heap[c]) >= d) break;
-      heap[i] = heap[c];
-      i = c;
-    }
-    heap[i] = t;
-  };
-  for (let t = 0; t < terms; t++) if (pos[t] < end[t]) heap[size++] = t;
-  for (let i = (size >> 1) - 1; i >= 0; i--) siftDown(i);
-  while (size > 0) {
-    const d = docAt(heap[0]);
-    let best = -1;
-    while (size > 0 && docAt(heap[0]) === d) {
-      const t = heap[0];
-      // The term's entries for doc d are contiguous (one per field): BM25F sums them.
-      let tfw = 0;
-      let i = pos[t];
-      const e = end[t];
-      while (i < e && postDocs[i] === d) {
-        const weight = weights[postFields[i]];
-        if (weight > 0) tfw += weight * postNorm[i];
-        i++;
-      }
-      pos[t] = i;
-      if (tfw > 0) {
-        const score = word.qualities[t] * MATCH_TIER + (word.idfs[t] * tfw * (BM25_K1 + 1)) / (tfw + BM25_K1);
-        if (score > best) best = score;
-      }
-      if (i < e) siftDown(0);
-      else {
-        heap[0] = heap[--size];
-        if (size > 0) siftDown(0);
-      }
-    }
-    if (best >= 0) {
+  while (i < end) {
+    const d = postDocs[i];
+    // The term's entries for doc d are contiguous (one per field): BM25F sums them.
+    let tfw = 0;
+    do {
+      const weight = weights[postFields[i]];
+      if (weight > 0) tfw += weight * postNorm[i];
+      i++;
+    } while (i < end && postDocs[i] === d);
+    if (tfw > 0) {
       docs[length] = d;
-      scores[length++] = best;
+      scores[length++] = tier + (idf * tfw * (BM25_K1 + 1)) / (tfw + BM25_K1);
     }
   }
   return { docs, scores, length };
+}
+
+/** Union of two doc-sorted lists, keeping the higher score for a doc in both. */
+function mergeBest(a: TextMatches, b: TextMatches): TextMatches {
+  const docs = new Int32Array(a.length + b.length);
+  const scores = new Float64Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) {
+    const da = a.docs[i];
+    const db = b.docs[j];
+    if (da < db) { docs[k] = da; scores[k++] = a.scores[i++]; }
+    else if (da > db) { docs[k] = db; scores[k++] = b.scores[j++]; }
+    else { docs[k] = da; scores[k++] = Math.max(a.scores[i++], b.scores[j++]); }
+  }
+  while (i < a.length) { docs[k] = a.docs[i]; scores[k++] = a.scores[i++]; }
+  while (j < b.length) { docs[k] = b.docs[j]; scores[k++] = b.scores[j++]; }
+  return { docs, scores, length: k };
+}
+
+/**
+ * The docs of [lo, hi) matching `word`, each with its best term score. Each term's postings become
+ * a list in one sequential pass; the lists are merged pairwise, smallest first, in rounds (every
+ * step sequential; measured several times faster than a k-way heap merge).
+ */
+export function matchWord(index: CatalogIndex, plan: SearchPlan, word: PlanWord, lo: number, hi: number): TextMatches {
+  let lists: TextMatches[] = [];
+  for (let t = 0; t < word.termIds.length; t++) lists.push(matchTerm(index, plan, word, t, lo, hi));
+  if (lists.length === 0) return { docs: new Int32Array(0), scores: new Float64Array(0), length: 0 };
+  lists.sort((a, b) => a.length - b.length);
+  while (lists.length > 1) {
+    const next: TextMatches[] = [];
+    for (let i = 0; i < lists.length; i += 2) next.push(i + 1 < lists.length ? mergeBest(lists[i], lists[i + 1]) : lists[i]);
+    lists = next;
+  }
+  return lists[0];
 }
 
 /** Keeps in `into` the docs also in `other`, adding their scores (both lists ascending). */
