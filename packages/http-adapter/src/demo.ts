@@ -64,11 +64,14 @@ export function demoEngineOptions(dataDir: string, identity: DemoIdentity): Engi
 export async function seedDemo(engine: Engine, identity: DemoIdentity): Promise<{ products: number; views: number; purchases: number }> {
   const done = { products: 0, views: 0, purchases: 0 };
   const stats = await engine.stats(identity.websiteId);
+  const needsProducts = stats.products === 0;
+  const needsEvents = stats.views === 0 && stats.purchases === 0;
+  if (!needsProducts && !needsEvents) return done; // a restart: everything is in the data directory
   const products = generateCatalog({ count: identity.productCount, seed: identity.seed });
-  if (stats.products === 0) {
+  if (needsProducts) {
     done.products = (await engine.upsertProducts(identity.websiteId, products)).loaded;
   }
-  if (stats.views === 0 && stats.purchases === 0) {
+  if (needsEvents) {
     const { views, purchases } = generateInteractions({ products, seed: identity.seed });
     for (const body of views) await engine.recordViews(identity.websiteId, body);
     for (const body of purchases) await engine.recordPurchases(identity.websiteId, body);
