@@ -15,6 +15,8 @@ export interface BuildOptions {
   version: number;
   /** A field given weight 0 here is left out of the full-text index. */
   fieldWeights?: Record<string, number>;
+  /** refId → doc id of `products`, when the caller already has it (saves rebuilding the map). */
+  docByRefId?: Map<string, number>;
 }
 
 /** Full-text field numbers are stored in a Uint8Array: fields beyond this many are not full-text indexed. */
@@ -253,8 +255,11 @@ export function buildCatalogState(products: Product[], options: BuildOptions): C
     dictionaries.push(dictionary);
   }
   const { fullText, vocabulary, termMasks } = buildFullText(products, fields, dictionaries, options.fieldWeights);
-  const docByRefId = new Map<string, number>();
-  products.forEach((p, d) => docByRefId.set(p.refId, d));
+  let docByRefId = options.docByRefId;
+  if (!docByRefId) {
+    docByRefId = new Map<string, number>();
+    for (let d = 0; d < products.length; d++) docByRefId.set(products[d].refId, d);
+  }
   return {
     index: { catalogId: options.catalogId, version: options.version, docCount: products.length, fields, fullText },
     products,

@@ -25,19 +25,21 @@ export interface CatalogOptions {
   synonyms?: string[][];
 }
 
-/** Products in order, the last occurrence of a refId winning at the position of its first. */
-function mergeByRefId(base: readonly Product[], batch: readonly Product[]): Product[] {
-  const out = base.slice();
-  const position = new Map<string, number>();
-  out.forEach((p, i) => position.set(p.refId, i));
+/**
+ * Products in order, the last occurrence of a refId winning at the position of its first; with the
+ * refId → position map (the new version's doc ids, handed to the builder so it is not rebuilt).
+ */
+function mergeByRefId(base: readonly Product[], baseDocs: ReadonlyMap<string, number>, batch: readonly Product[]): { products: Product[]; docByRefId: Map<string, number> } {
+  const products = base.slice();
+  const docByRefId = new Map(baseDocs);
   for (const p of batch) {
-    const at = position.get(p.refId);
+    const at = docByRefId.get(p.refId);
     if (at === undefined) {
-      position.set(p.refId, out.length);
-      out.push(p);
-    } else out[at] = p;
+      docByRefId.set(p.refId, products.length);
+      products.push(p);
+    } else products[at] = p;
   }
-  return out;
+  return { products, docByRefId };
 }
 
 /**
@@ -106,9 +108,9 @@ export class Catalog implements CatalogView {
   /** Name of the reserved vector field. */
   static readonly imageVectorField = IMAGE_VECTOR_FIELD;
 
-  private swap(products: Product[]): void {
+  private swap(products: Product[], docByRefId?: Map<string, number>): void {
     this.current = buildCatalogState(products, {
-      catalogId: this.id, version: this.current.index.version + 1, fieldWeights: this.options.fieldWeights,
+      catalogId: this.id, version: this.current.index.version + 1, fieldWeights: this.options.fieldWeights, docByRefId,
     });
   }
 
@@ -119,14 +121,18 @@ export class Catalog implements CatalogView {
   async upsert(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const { products, skipped } = await readProducts(source, options);
     // Merged against the state current *now* (after the read), synchronously: no lost update.
-    if (products.length > 0) this.swap(mergeByRefId(this.current.products, products));
+    if (products.length > 0) {
+      const merged = mergeByRefId(this.current.products, this.current.docByRefId, products);
+      this.swap(merged.products, merged.docByRefId);
+    }
     return { loaded: products.length, skipped, catalogSize: this.liveCount };
   }
 
   /** Replaces the whole catalog atomically with the products of `source`. */
   async replace(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const { products, skipped } = await readProducts(source, options);
-    this.swap(mergeByRefId([], products));
+    const merged = mergeByRefId([], new Map(), products);
+    this.swap(merged.products, merged.docByRefId);
     return { loaded: products.length, skipped, catalogSize: this.liveCount };
   }
 

@@ -14,6 +14,8 @@ export function codeLookup(state: CatalogState, field: number): Map<string, numb
   let perField = lookups.get(state);
   if (!perField) lookups.set(state, (perField = new Map()));
   let lookup = perField.get(field);
+  // refId codes are doc ids (see buildTextColumn): the catalog's own map is the lookup.
+  if (!lookup && state.index.fields[field].name === 'refId') lookup = state.docByRefId;
   if (!lookup) {
     lookup = new Map();
     const dictionary = state.dictionaries[field];
