@@ -77,7 +77,7 @@ export class PopularityWindow {
 
   /**
    * Items by purchases in the window, then views, then id (deterministic); `limit` first entries.
-   * The score is `purchases + views / (1 + maxViews)`, so a purchase always outranks any number of views.
+   * The score is `purchases + views / (views + 1)`, so a purchase always outranks any number of views.
    */
   ranking(limit: number): ScoredItem[] {
     const t = this.now();
@@ -90,13 +90,25 @@ export class PopularityWindow {
     return this.cache!.length > limit ? this.cache!.slice(0, limit) : this.cache!;
   }
 
+  /** Top `limit` in one pass over the live items, pruning below the running threshold (no full sort). */
   private rebuild(limit: number): void {
-    let maxViews = 0;
-    for (const item of this.live) maxViews = Math.max(maxViews, this.views.get(item));
-    const all: ScoredItem[] = [];
-    for (const item of this.live) all.push({ item, score: this.purchases.get(item) + this.views.get(item) / (1 + maxViews) });
-    all.sort((x, y) => y.score - x.score || x.item - y.item);
-    this.cache = all.length > limit ? all.slice(0, limit) : all;
+    const kept: ScoredItem[] = [];
+    let floor = -Infinity;
+    const byRank = (x: ScoredItem, y: ScoredItem): number => y.score - x.score || x.item - y.item;
+    for (const item of this.live) {
+      const views = this.views.get(item);
+      const score = this.purchases.get(item) + views / (views + 1);
+      if (kept.length >= limit && score < floor) continue;
+      kept.push({ item, score });
+      if (kept.length >= limit * 2) {
+        kept.sort(byRank);
+        kept.length = limit;
+        floor = kept[limit - 1]!.score;
+      }
+    }
+    kept.sort(byRank);
+    if (kept.length > limit) kept.length = limit;
+    this.cache = kept;
   }
 
   private push(item: number, kind: PopularityKind, time: number): void {
