@@ -68,6 +68,31 @@ describe('aisle serve --config', () => {
     expect(missing.err).toContain('absent.json');
   });
 
+  it('a good config serves its websites with their tokens until SIGTERM', async () => {
+    const file = path.join(tmp, 'good.json');
+    writeFileSync(file, JSON.stringify({
+      store: { type: 'memory' }, workers: 0, adminTokens: ['cfg-admin'],
+      websites: [{ websiteId: 'shop-1', client: 'shop1', tokens: ['cfg-token'], hmacSecret: 'cfg-secret' }],
+    }));
+    const child = start(['serve', '--config', file, '--port', '0', '--host', '127.0.0.1', '--data-dir', path.join(tmp, 'cfg-data')]);
+    const url = (await waitFor(child, /"url":"(http:\/\/[\d.:]+)"/))[1]!;
+    const load = await fetch(`${url}/admin/v1/websites/shop-1/products`, {
+      method: 'PUT', headers: { 'content-type': 'application/json', authorization: 'Bearer cfg-admin' },
+      body: JSON.stringify([{ refId: 'A1', title: 'linen shirt' }]),
+    });
+    expect(load.status).toBe(200);
+    await load.text();
+    const search = await fetch(`${url}/v1.4/search`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer cfg-token' },
+      body: JSON.stringify({ website_id: 'shop-1', client: 'shop1', q: 'linen', start: 0 }),
+    });
+    expect(search.status).toBe(200);
+    expect(((await search.json()) as { payload: { total_results: number } }).payload.total_results).toBe(1);
+    expect(child.out()).not.toContain('cfg-token');
+    child.kill('SIGTERM');
+    expect(await child.exited).toBe(0);
+  });
+
   it('a bad flag is refused', async () => {
     const { code, err } = await run(['serve', '--port', 'eighty']);
     expect(code).toBe(1);
