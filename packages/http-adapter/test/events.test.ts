@@ -97,7 +97,7 @@ describe('GET /b2b/coupon/mark_as_used', () => {
   it('200 the first time, 409 after, 404 unknown, 400 missing parameter; CORS for the website', async () => {
     const issue = await post(`${svc.url}/admin/v1/websites/site-a/coupons`, { coupons: [{ code: 'BEAT-1', discount: 5 }] }, bearer(ADMIN_TOKEN));
     expect(issue.status).toBe(201);
-    await issue.text();
+    expect(await expectDocumented(issue, '/admin/v1/websites/{websiteId}/coupons', 'POST')).toEqual({ issued: 1 });
     const first = await fetch(`${svc.url}${path}?code=BEAT-1&client=site-a`, { headers: { origin: ORIGIN_A } });
     expect(first.status).toBe(200);
     expect(first.headers.get('access-control-allow-origin')).toBe(ORIGIN_A);
