@@ -4,27 +4,18 @@
  * plan over its range reading the catalog's SharedArrayBuffers, and the calling thread merges.
  * @module
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { CatalogIndex } from '../catalog/catalog-index.js';
 import type { PartialResult } from './run-partial.js';
 import type { SearchPlan } from './search-plan.js';
-import type { SearchTask } from './search-worker.js';
+import { workerFile } from '../util/worker-file.js';
+import type { SearchTask, SearchTaskResult } from './search-worker.js';
 
 /**
  * Catalog size from which searches fan out over the pool by default (measured: see
  * docs/architecture-search.md; below it, the task round trip costs more than the work saved).
  */
 export const DEFAULT_POOL_THRESHOLD = 50_000;
-
-// Built code has search-worker.js beside this file; under vitest/tsx only the .ts source exists,
-// and the worker then needs tsx to load it.
-function workerFile(): { filename: string; execArgv: string[] } {
-  const built = new URL('./search-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(built))) return { filename: built.href, execArgv: [] };
-  return { filename: new URL('./search-worker.ts', import.meta.url).href, execArgv: ['--import', 'tsx'] };
-}
 
 /** Options of a {@link SearchPool}. */
 export interface SearchPoolOptions {
@@ -44,20 +35,42 @@ export class SearchPool {
   constructor(options: SearchPoolOptions) {
     this.workers = Math.max(1, Math.floor(options.workers));
     this.threshold = options.threshold ?? DEFAULT_POOL_THRESHOLD;
-    const { filename, execArgv } = workerFile();
-    this.piscina = new Piscina({ filename, execArgv, minThreads: this.workers, maxThreads: this.workers });
+    // Built code has search-worker.js beside this file; from sources the worker loads the .ts with tsx.
+    const { url, execArgv } = workerFile(import.meta.url, './search-worker');
+    this.piscina = new Piscina({ filename: url.href, execArgv, minThreads: this.workers, maxThreads: this.workers });
   }
+
+  // How many tasks carried each index (by `catalogId:version`): after a few per worker, tasks go
+  // without it and a worker that still lacks it asks (see search-worker.ts).
+  private readonly sent = new Map<string, number>();
 
   /** Runs `plan` over the whole index, one doc range per worker; partial results in range order. */
   async runPartials(index: CatalogIndex, plan: SearchPlan): Promise<PartialResult[]> {
     const n = index.docCount;
+    const key = `${index.catalogId}:${index.version}`;
+    const sortRanks = plan.sort.filter((k) => k.type === 'text').map((k) => ({ field: k.field, ranks: index.fields[k.field].text!.sortRank! }));
     const step = Math.max(32, Math.ceil(n / this.workers / 32) * 32);
     const tasks: Promise<PartialResult>[] = [];
     for (let lo = 0; lo < n; lo += step) {
-      const task: SearchTask = { index, plan, lo, hi: Math.min(n, lo + step) };
-      tasks.push(this.piscina.run(task) as Promise<PartialResult>);
+      const hi = Math.min(n, lo + step);
+      const sent = this.sent.get(key) ?? 0;
+      if (sent === 0) {
+        if (this.sent.size >= 64) this.sent.delete(this.sent.keys().next().value!);
+        this.sent.set(key, 0);
+      }
+      const withIndex = sent < 2 * this.workers;
+      if (withIndex) this.sent.set(key, sent + 1);
+      tasks.push(this.run({ key, index: withIndex ? index : undefined, sortRanks, plan, lo, hi }, index));
     }
     return Promise.all(tasks);
+  }
+
+  private async run(task: SearchTask, index: CatalogIndex): Promise<PartialResult> {
+    const result = (await this.piscina.run(task)) as SearchTaskResult;
+    if ('partial' in result) return result.partial;
+    const retry = (await this.piscina.run({ ...task, index })) as SearchTaskResult;
+    if ('partial' in retry) return retry.partial;
+    throw new Error('search worker did not take the catalog index');
   }
 
   /** Stops the workers (pending searches finish first). */
