@@ -50,6 +50,7 @@ function mergeByRefId(base: readonly Product[], baseDocs: ReadonlyMap<string, nu
 export class Catalog implements CatalogView {
   /** Unique id of this catalog instance (keys worker-side caches together with the version). */
   readonly id: string = randomUUID();
+  /** The options given at creation (field weights, synonyms); searches combine them with the website settings. */
   readonly options: Readonly<CatalogOptions>;
   private current: CatalogState;
 
@@ -70,28 +71,34 @@ export class Catalog implements CatalogView {
     return this.current;
   }
 
+  /** Increases on every change (0 for a new, empty catalog). */
   get version(): number {
     return this.current.index.version;
   }
 
+  /** Number of products. */
   get liveCount(): number {
     return this.current.products.length;
   }
 
+  /** True when a product with this refId is in the catalog. */
   has(refId: string): boolean {
     return this.current.docByRefId.has(refId);
   }
 
+  /** The product exactly as given, or undefined. */
   getProduct(refId: string): Product | undefined {
     const doc = this.current.docByRefId.get(refId);
     return doc === undefined ? undefined : this.current.products[doc];
   }
 
+  /** Known and `availability` is not 0 (missing, -1 or positive count as in stock). */
   isInStock(refId: string): boolean {
     const product = this.getProduct(refId);
     return product !== undefined && numericValue(product.availability) !== 0;
   }
 
+  /** Visits every product in doc (insertion) order. */
   forEachProduct(visit: (product: Product) => void): void {
     for (const p of this.current.products) visit(p);
   }

@@ -2,6 +2,8 @@
  * Search: request validation, execution (inline or on a worker pool) and the pool itself.
  * @module
  */
-export { validateSearchRequest, MAX_SEARCH_SIZE, DEFAULT_SEARCH_SIZE, MAX_QUERY_LENGTH } from './validate-search-request.js';
+export {
+  validateSearchRequest, MAX_SEARCH_SIZE, DEFAULT_SEARCH_SIZE, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SCOPE_VALUES,
+} from './validate-search-request.js';
 export { executeSearch, type SearchContext } from './execute-search.js';
 export { SearchPool, DEFAULT_POOL_THRESHOLD, type SearchPoolOptions } from './search-pool.js';
