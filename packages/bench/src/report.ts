@@ -121,3 +121,26 @@ export function peerSection(c: PeerComparison): string {
   }
   return lines.join('\n');
 }
+
+/** A few lines up front: per dataset and request type, aisle against the fastest peer and the scan. */
+export function summarySection(comparisons: readonly PeerComparison[]): string {
+  const lines = ['## Summary', '', 'Median latency per request, aisle against the fastest other engine and the plain scan in the same run (ratio = other / aisle; above 1: aisle faster).', ''];
+  lines.push('| dataset | request | aisle ms | fastest other (ms) | ratio | plain scan ms | ratio |', '|---|---|---:|---|---:|---:|---:|');
+  let rows = 0;
+  for (const c of comparisons) {
+    const aisle = c.results.find((r) => r.engine === 'aisle');
+    if (!aisle) continue;
+    const scan = c.results.find((r) => r.engine === 'scan');
+    for (const t of REQUEST_TYPES) {
+      const mine = aisle.latency[t]?.median;
+      const others = c.results.filter((r) => r !== aisle && r.engine !== 'scan' && r.latency[t]);
+      const best = others.sort((a, b) => a.latency[t]!.median - b.latency[t]!.median)[0];
+      const scanMedian = scan?.latency[t]?.median;
+      lines.push(`| ${c.dataset} | ${REQUEST_LABELS[t]} | ${ms(mine)} | ${best ? `${best.name} (${ms(best.latency[t]!.median)})` : '–'} | ${ratio(best?.latency[t]?.median, mine)} | ${ms(scanMedian)} | ${ratio(scanMedian, mine)} |`);
+      rows++;
+    }
+  }
+  if (rows === 0) return '';
+  lines.push('');
+  return lines.join('\n');
+}

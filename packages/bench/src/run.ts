@@ -15,8 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { flipkartSpec } from './datasets.js';
 import { machineInfo } from './machine.js';
 import type { EngineKey } from './peers/adapter.js';
-import { comparePeers, type CompareOptions } from './peers/compare.js';
-import { machineSection, METHODOLOGY, peerSection, type ReportContext } from './report.js';
+import { comparePeers, type CompareOptions, type PeerComparison } from './peers/compare.js';
+import { machineSection, METHODOLOGY, peerSection, summarySection, type ReportContext } from './report.js';
 import type { PeerRunResult } from './peers/child.js';
 import type { DatasetSpec } from './types.js';
 
@@ -97,10 +97,11 @@ async function main(): Promise<void> {
   // aisle's peer-comparison runs on generated catalogs, reused as scaling points (the engine's default worker count).
   const aisleRuns: { size: number; workers: number; result: PeerRunResult }[] = [];
   const defaultWorkers = Math.min(2, availableParallelism());
+  const comparisons: PeerComparison[] = [];
   const write = (): void => {
     ctx.durationS = (Date.now() - started) / 1000;
     mkdirSync(dirname(args.out), { recursive: true });
-    writeFileSync(args.out, [METHODOLOGY, machineSection(ctx), ...sections].join('\n'));
+    writeFileSync(args.out, [METHODOLOGY, machineSection(ctx), summarySection(comparisons), ...sections].join('\n'));
   };
 
   if (args.only.includes('peers')) {
@@ -109,6 +110,7 @@ async function main(): Promise<void> {
     for (const peerPlan of p.peers) {
       log(`peers: ${peerPlan.dataset.kind === 'generated' ? `generated ${peerPlan.dataset.count}` : peerPlan.dataset.label}`);
       const comparison = await comparePeers({ ...peerPlan, log, remainingMs });
+      comparisons.push(comparison);
       const aisle = comparison.results.find((r) => r.engine === 'aisle');
       if (aisle && peerPlan.dataset.kind === 'generated') aisleRuns.push({ size: peerPlan.dataset.count, workers: defaultWorkers, result: aisle });
       parts.push(peerSection(comparison));
