@@ -52,7 +52,9 @@ export async function runScaling(options: ScalingOptions): Promise<string> {
         options.log(`  ${formatCount(size)} / ${workers} worker(s): reused from the peer comparison`);
         continue;
       }
-      if (remaining() < 60_000) {
+      // Roughly what a point costs on this kind of machine (generation + build + queries), so a point
+      // that cannot finish within the budget is not started.
+      if (remaining() < 40_000 + (size / 1_000_000) * 120_000) {
         points.push({ size, workers, error: 'skipped: the run\'s time budget was used up' });
         continue;
       }
