@@ -105,7 +105,7 @@ export const schemas = {
         type: 'object',
         required: ['result', 'total_results', 'suggestions', 'redirects'],
         properties: {
-          result: { type: 'array', items: { type: 'object', additionalProperties: true, description: 'A product exactly as loaded.' } },
+          result: { type: 'array', items: ref('Product'), description: 'The products of the page, each exactly as loaded.' },
           total_results: int(),
           aggregations: { type: 'object', additionalProperties: { type: 'array', items: ref('FacetBucket') } },
           ranges: { type: 'object', additionalProperties: ref('NumericRange') },
@@ -324,9 +324,10 @@ export type SchemaName = keyof typeof schemas;
 
 /**
  * Returns a deep copy of `schema` with every `#/components/schemas/<Name>` reference replaced by the
- * schema itself (the component graph has no cycles), for ajv and fast-json-stringify.
+ * schema itself (the component graph has no cycles), for ajv and fast-json-stringify. References to
+ * the schemas named in `anyFor` become `{}` (any value).
  */
-export function inlineRefs(schema: unknown): JsonSchema {
+export function inlineRefs(schema: unknown, options: { anyFor?: readonly SchemaName[] } = {}): JsonSchema {
   const visit = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(visit);
     if (node === null || typeof node !== 'object') return node;
@@ -335,6 +336,7 @@ export function inlineRefs(schema: unknown): JsonSchema {
       const name = obj.$ref.replace('#/components/schemas/', '') as SchemaName;
       const target = schemas[name];
       if (!target) throw new Error(`unknown schema reference ${obj.$ref}`);
+      if (options.anyFor?.includes(name)) return {};
       return visit(target);
     }
     const out: Record<string, unknown> = {};
