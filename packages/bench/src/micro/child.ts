@@ -18,7 +18,7 @@ export const MICRO_FILES = [
 ] as const;
 
 export interface MicroInput { timeMs: number; products: number }
-export interface MicroRow { file: string; measures: string; name: string; opsPerSecond: number; meanMs: number; p99Ms: number; samples: number }
+export interface MicroRow { file: string; measures: string; name: string; opsPerSecond: number; meanMs: number; medianMs: number; p99Ms: number; samples: number }
 export interface MicroOutput { rows: MicroRow[]; skipped: { file: string; reason: string }[] }
 
 async function run(input: MicroInput): Promise<MicroOutput> {
@@ -40,17 +40,19 @@ async function run(input: MicroInput): Promise<MicroOutput> {
       }
       const bench = new Bench({ time: input.timeMs, warmupTime: Math.max(20, input.timeMs / 4), iterations: 5 });
       for (const c of cases) bench.add(c.name, c.fn);
+      const measuredBy = new Map(cases.map((c) => [c.name, c.measures ?? measures]));
       await bench.run();
       for (const task of bench.tasks) {
-        const r = task.result as { error?: Error; latency?: { mean: number; p99?: number; samplesCount?: number }; throughput?: { mean: number }; samples?: number[] } | undefined;
+        const r = task.result as { error?: Error; latency?: { mean: number; p50?: number; p99?: number; samplesCount?: number }; samples?: number[] } | undefined;
         if (!r || r.error || !r.latency) {
           out.skipped.push({ file, reason: `${task.name}: ${r?.error?.message ?? 'no result'}` });
           continue;
         }
         out.rows.push({
-          file, measures, name: task.name,
-          opsPerSecond: r.throughput?.mean ?? 1000 / r.latency.mean,
-          meanMs: r.latency.mean, p99Ms: r.latency.p99 ?? NaN,
+          file, measures: measuredBy.get(task.name) ?? measures, name: task.name,
+          // Iterations per second as 1000 / mean latency (consistent with the mean column).
+          opsPerSecond: 1000 / r.latency.mean,
+          meanMs: r.latency.mean, medianMs: r.latency.p50 ?? NaN, p99Ms: r.latency.p99 ?? NaN,
           samples: r.latency.samplesCount ?? r.samples?.length ?? 0,
         });
       }

@@ -20,6 +20,8 @@ export interface MicroCase {
   /** What one iteration does. */
   name: string;
   fn: () => unknown;
+  /** The function measured, when the file measures several (default: the file's `measures`). */
+  measures?: string;
 }
 
 export class Unavailable extends Error {}

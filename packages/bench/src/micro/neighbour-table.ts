@@ -28,6 +28,7 @@ export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
   return [
     {
       name: 'top-10 neighbours of an item (100k items, 1M edges)',
+      measures: 'NeighbourTable.forEachNeighbour',
       fn: () => {
         const best: number[] = [];
         const weights: number[] = [];
@@ -40,6 +41,6 @@ export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
         consume(best);
       },
     },
-    { name: 'add one co-occurrence edge', fn: () => { const a = next() % items; table.add(a, next() % items, 1); } },
+    { name: 'add one co-occurrence edge', measures: 'NeighbourTable.add', fn: () => { const a = next() % items; table.add(a, next() % items, 1); } },
   ];
 }

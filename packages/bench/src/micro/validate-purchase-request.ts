@@ -19,8 +19,8 @@ export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
   const view = views[0]!;
   const invalid = { customerId: 'not-a-guid', sessionId: '', events: [{ orderId: '', products: [{ refId: '', quantity: -1 }] }] };
   return [
-    { name: 'a valid purchase (one order, 2+ products)', fn: () => consume(validatePurchaseRequest(purchase)) },
-    { name: 'an invalid purchase (problem details built)', fn: () => { try { validatePurchaseRequest(invalid); } catch (err) { consume(err); } } },
-    { name: 'a valid views body (one session)', fn: () => consume(validateViewRequest(view)) },
+    { name: 'a valid purchase (one order, 2+ products)', measures: 'validatePurchaseRequest', fn: () => consume(validatePurchaseRequest(purchase)) },
+    { name: 'an invalid purchase (problem details built)', measures: 'validatePurchaseRequest', fn: () => { try { validatePurchaseRequest(invalid); } catch (err) { consume(err); } } },
+    { name: 'a valid views body (one session)', measures: 'validateViewRequest', fn: () => consume(validateViewRequest(view)) },
   ];
 }
