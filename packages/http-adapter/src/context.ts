@@ -47,6 +47,8 @@ export interface Route {
   shape: ErrorShape;
   /** Browser-called: CORS headers per the website's settings. */
   cors: boolean;
+  /** Subject to `handlerTimeoutMs` (not the product upload, whose duration grows with the feed). */
+  timed: boolean;
   handler: Handler;
 }
 

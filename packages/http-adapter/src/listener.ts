@@ -136,7 +136,7 @@ export function createListener(engine: Engine, options: ListenerOptions = {}): A
       sendError(ctx, state, new HttpError(405, `method ${method} is not allowed on ${route.template}; allowed: ${route.allow}`, { headers: { allow: route.allow } }));
       return;
     }
-    if (state.limits.handlerTimeoutMs > 0 && route !== routes.products) {
+    if (state.limits.handlerTimeoutMs > 0 && route.timed) {
       ctx.timer = setTimeout(() => sendError(ctx, state, new HttpError(503, `the request did not complete within ${state.limits.handlerTimeoutMs} ms`)), state.limits.handlerTimeoutMs);
       ctx.timer.unref();
     }

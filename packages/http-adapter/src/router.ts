@@ -9,9 +9,9 @@ import { HttpError } from './errors.js';
 import * as h from './handlers.js';
 import { RECOMMEND_METHODS } from './schemas.js';
 
-function route(template: string, methods: readonly string[], shape: ErrorShape, cors: boolean, handler: Handler): Route {
+function route(template: string, methods: readonly string[], shape: ErrorShape, cors: boolean, handler: Handler, timed = true): Route {
   const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-  return { template, methods, allow, shape, cors, handler };
+  return { template, methods, allow, shape, cors, timed, handler };
 }
 
 /** Every route of the surface, by a stable name (used by the OpenAPI builder and the tests). */
@@ -22,7 +22,7 @@ export const routes = {
   purchases: route('/3.0/events/purchases', ['POST'], 'problem', false, h.events('purchases')),
   views: route('/3.0/events/views', ['POST'], 'problem', false, h.events('views')),
   coupon: route('/b2b/coupon/mark_as_used', ['GET'], 'envelope', true, h.markCouponUsed),
-  products: route('/admin/v1/websites/{websiteId}/products', ['PUT'], 'problem', false, h.putProducts),
+  products: route('/admin/v1/websites/{websiteId}/products', ['PUT'], 'problem', false, h.putProducts, false),
   product: route('/admin/v1/websites/{websiteId}/products/{refId}', ['DELETE'], 'problem', false, h.deleteProduct),
   coupons: route('/admin/v1/websites/{websiteId}/coupons', ['POST'], 'problem', false, h.issueCoupons),
   stats: route('/admin/v1/websites/{websiteId}/stats', ['GET'], 'problem', false, h.stats),
