@@ -100,6 +100,11 @@ export class NeighbourTable {
     }
   }
 
+  /** Bytes of the slabs actually handed out to items (blocks in use or on the free lists). */
+  get usedBytes(): number {
+    return this.top * 12 + this.offsets.byteLength + this.sizes.byteLength + this.capacities.byteLength;
+  }
+
   /** Bytes held by the slabs and per-item arrays (for the memory figures in the docs). */
   get byteSize(): number {
     return this.ids.byteLength + this.weights.byteLength + this.errors.byteLength + this.offsets.byteLength + this.sizes.byteLength + this.capacities.byteLength;
@@ -144,8 +149,9 @@ export class NeighbourTable {
     const reuse = this.freeBlocks.get(capacity)?.pop();
     if (reuse !== undefined) return reuse;
     if (this.top + capacity > this.ids.length) {
+      // Grow by half (not double): the slabs are the bulk of a large website's model memory.
       let n = this.ids.length;
-      while (this.top + capacity > n) n *= 2;
+      while (this.top + capacity > n) n = Math.ceil(n * 1.5);
       const ids = new Int32Array(n);
       ids.set(this.ids.subarray(0, this.top));
       const weights = new Float32Array(n);

@@ -310,12 +310,14 @@ export class RecommendationModels {
   }
 
   /** Sizes of the models (for stats and the docs' memory figures). */
-  modelStats(): { items: number; customers: number; viewNeighbourBytes: number; purchaseNeighbourBytes: number } {
+  modelStats(): { items: number; customers: number; viewNeighbourBytes: number; purchaseNeighbourBytes: number; viewNeighbourUsedBytes: number; purchaseNeighbourUsedBytes: number } {
     return {
       items: this.items.size,
       customers: this.customers.size,
       viewNeighbourBytes: this.viewCo.byteSize,
       purchaseNeighbourBytes: this.boughtCo.byteSize,
+      viewNeighbourUsedBytes: this.viewCo.usedBytes,
+      purchaseNeighbourUsedBytes: this.boughtCo.usedBytes,
     };
   }
 
