@@ -4,7 +4,7 @@
  * @module
  */
 import type { IncomingMessage } from 'node:http';
-import type { WebsiteConfig } from '@aisle/engine';
+import type { Engine, WebsiteConfig } from '@aisle/engine';
 
 /** Methods announced in preflight responses. */
 const ALLOW_METHODS = 'GET, POST, OPTIONS';
@@ -31,6 +31,6 @@ export function corsHeaders(req: IncomingMessage, website: WebsiteConfig | undef
 }
 
 /** The website a coupon call names: `client` is the website id or its client shortcode. */
-export function websiteForClient(websites: readonly WebsiteConfig[], client: string): WebsiteConfig | undefined {
-  return websites.find((w) => w.websiteId === client) ?? websites.find((w) => w.client === client);
+export function websiteForClient(engine: Pick<Engine, 'website' | 'websites'>, client: string): WebsiteConfig | undefined {
+  return engine.website(client) ?? engine.websites().find((w) => w.client === client);
 }

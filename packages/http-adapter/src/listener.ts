@@ -88,7 +88,7 @@ export function createListener(engine: Engine, options: ListenerOptions = {}): A
   const websiteOf = (match: RouteMatch, query: string) => {
     if (match.route === routes.coupon) {
       const client = new URLSearchParams(query).get('client');
-      return client ? engine.website(client) ?? websiteForClient(engine.websites(), client) : undefined;
+      return client ? websiteForClient(engine, client) : undefined;
     }
     return engine.website(match.params[0]!);
   };

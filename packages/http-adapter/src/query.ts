@@ -83,9 +83,6 @@ export function arrayParam(query: RawQuery, name: string, maxLength: number): st
   return items;
 }
 
-/** The names of the recommendation query parameters (for unknown-name tolerance and docs). */
-export const RECOMMEND_QUERY_PARAMS = ['customerId', 'productRef', 'productStyleId', 'items', 'filterOutOfStock', 'count'] as const;
-
 /** Parses the recommendation query parameters. Unknown names (cache busters, tracking) are ignored. */
 export function parseRecommendParams(query: RawQuery, maxItems: number): RecommendParams {
   const params: RecommendParams = {};
