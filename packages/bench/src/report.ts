@@ -48,6 +48,7 @@ export function machineSection(ctx: ReportContext): string {
     `- Date: ${m.date}`,
     `- Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB memory (${m.freeMemoryGb} GB free at start), ${m.platform}; load average at start ${m.loadAverage}`,
     `- Node ${m.node}`,
+    ...(ctx.mode === 'quick' ? ['', '_Quick mode: small catalogs and few queries, for development. The full mode (no `--quick`) measures 100k and 1M products._'] : []),
     '',
   ].join('\n');
 }
