@@ -46,12 +46,15 @@ export class NeighbourTable {
     this.ensureItem(a);
     let off = this.offsets[a]!;
     const size = this.sizes[a]!;
+    // One pass finds the edge and, in case the list is full, its weakest entry.
+    let minK = off;
     if (off !== NO_BLOCK) {
       for (let k = off, end = off + size; k < end; k++) {
         if (this.ids[k] === b) {
           this.weights[k]! += w;
           return;
         }
+        if (this.weights[k]! < this.weights[minK]!) minK = k;
       }
     }
     if (size < this.cap) {
@@ -63,8 +66,6 @@ export class NeighbourTable {
       return;
     }
     // Full: the weakest neighbour makes room.
-    let minK = off;
-    for (let k = off + 1, end = off + size; k < end; k++) if (this.weights[k]! < this.weights[minK]!) minK = k;
     this.ids[minK] = b;
     this.errors[minK] = this.weights[minK]!;
     this.weights[minK]! += w;

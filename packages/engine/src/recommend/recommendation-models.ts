@@ -69,7 +69,7 @@ export const DEFAULT_TUNING: Readonly<RecommendationTuning> = {
   purchaseNeighbourCap: 192,
   sessionCap: 30,
   historicCap: 20,
-  purchasedCap: 30,
+  purchasedCap: 10,
   orderItemCap: 25,
   customerCoPurchaseWeight: 0.05,
   jaccardDamping: 2,
@@ -191,7 +191,9 @@ export class RecommendationModels {
       const earlier = this.customers.recordPurchase(purchase.customerId, paired);
       const cw = (recency * this.tuning.customerCoPurchaseWeight) / paired.length;
       if (cw > 0) {
-        for (const a of paired) {
+        // Bounded: the order's first `purchasedCap` items × the customer's latest `purchasedCap` earlier items.
+        const cap = this.tuning.purchasedCap;
+        for (const a of paired.length > cap ? paired.slice(0, cap) : paired) {
           for (const b of earlier) {
             this.boughtCo.add(a, b, cw);
             this.boughtCo.add(b, a, cw);
