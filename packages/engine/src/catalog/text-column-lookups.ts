@@ -47,3 +47,36 @@ export function ensureTextSortRanks(state: CatalogState, field: number): void {
   const column = state.index.fields[field].text;
   if (column && !column.sortRank) column.sortRank = textSortRanks(state.dictionaries[field]);
 }
+
+/** A field's values in key order (JS string order): code → rank and rank → code. */
+export interface KeyOrder {
+  rankOfCode: Uint32Array;
+  codeOfRank: Uint32Array;
+}
+
+const keyOrders = new WeakMap<CatalogState, Map<number, KeyOrder>>();
+
+/**
+ * The key order of field `field`'s dictionary, computed once per catalog version and field (a native
+ * sort of the values), so facet buckets order ties by a number instead of comparing strings.
+ */
+export function keyOrder(state: CatalogState, field: number): KeyOrder {
+  let perField = keyOrders.get(state);
+  if (!perField) keyOrders.set(state, (perField = new Map()));
+  let order = perField.get(field);
+  if (!order) {
+    const dictionary = state.dictionaries[field];
+    const sorted = dictionary.slice().sort();
+    const lookup = codeLookup(state, field);
+    const codeOfRank = new Uint32Array(dictionary.length);
+    const rankOfCode = new Uint32Array(dictionary.length);
+    for (let rank = 0; rank < sorted.length; rank++) {
+      const code = lookup.get(sorted[rank])!;
+      codeOfRank[rank] = code;
+      rankOfCode[code] = rank;
+    }
+    order = { rankOfCode, codeOfRank };
+    perField.set(field, order);
+  }
+  return order;
+}

@@ -4,6 +4,7 @@
  * @module
  */
 import type { CatalogState } from '../catalog/catalog-index.js';
+import { keyOrder, type KeyOrder } from '../catalog/text-column-lookups.js';
 import { tokenize } from '../catalog/tokenizer.js';
 import type { WebsiteSettings } from '../config.js';
 import type { FacetBucket, NumericRange, SearchPayload, SearchRequest } from '../types.js';
@@ -12,12 +13,49 @@ import type { PartialResult } from './run-partial.js';
 import type { PlanExtras, SearchPlan } from './search-plan.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 
-/** Facet buckets from per-code counts: count descending, then key ascending (JS string order). */
-export function facetBuckets(counts: Uint32Array, dictionary: readonly string[]): FacetBucket[] {
+/**
+ * Facet buckets from per-code counts: count descending, then key ascending (JS string order). Sorts
+ * one number per bucket natively — `(maxCount - count) * dictSize + keyRank` — instead of calling a
+ * comparator that compares strings (measured ~8 ms → well under 1 ms for 4 600 buckets).
+ */
+export function facetBuckets(counts: Uint32Array, dictionary: readonly string[], order: KeyOrder): FacetBucket[] {
+  const size = counts.length;
+  let max = 0;
+  let nonZero = 0;
+  for (let c = 0; c < size; c++) if (counts[c] > 0) { nonZero++; if (counts[c] > max) max = counts[c]; }
+  if (nonZero === 0) return [];
+  const buckets: FacetBucket[] = new Array(nonZero);
+  if ((max + 1) * size < 2 ** 52) {
+    const keys = new Float64Array(nonZero);
+    let k = 0;
+    for (let c = 0; c < size; c++) if (counts[c] > 0) keys[k++] = (max - counts[c]) * size + order.rankOfCode[c];
+    keys.sort();
+    for (let i = 0; i < nonZero; i++) {
+      const code = order.codeOfRank[keys[i] % size];
+      buckets[i] = { key: dictionary[code], doc_count: counts[code] };
+    }
+    return buckets;
+  }
   const codes: number[] = [];
-  for (let c = 0; c < counts.length; c++) if (counts[c] > 0) codes.push(c);
-  codes.sort((a, b) => counts[b] - counts[a] || (dictionary[a] < dictionary[b] ? -1 : 1)); // keys are distinct
+  for (let c = 0; c < size; c++) if (counts[c] > 0) codes.push(c);
+  codes.sort((a, b) => counts[b] - counts[a] || order.rankOfCode[a] - order.rankOfCode[b]);
   return codes.map((c) => ({ key: dictionary[c], doc_count: counts[c] }));
+}
+
+// Facet buckets over the whole catalog (q = "" without scope: category landing pages) are the same for
+// every such request on a version: kept per version and field, handed out as copies of the list.
+const wholeCatalogBuckets = new WeakMap<CatalogState, Map<number, readonly FacetBucket[]>>();
+
+function cachedWholeCatalogBuckets(state: CatalogState, fid: number, compute: () => FacetBucket[]): FacetBucket[] {
+  let perField = wholeCatalogBuckets.get(state);
+  if (!perField) wholeCatalogBuckets.set(state, (perField = new Map()));
+  let buckets = perField.get(fid);
+  if (!buckets) {
+    // The buckets are frozen; the array is not (a frozen array's slice takes a slow path).
+    buckets = compute().map((b) => Object.freeze(b));
+    perField.set(fid, buckets);
+  }
+  return buckets.slice();
 }
 
 /** The normalised form of a query for redirect rules: its words joined by single spaces. */
@@ -61,16 +99,19 @@ export function assemblePayload(
 
   const payload: SearchPayload = { result, total_results: total, suggestions: {}, redirects: {} };
   if (request.aggregations) {
+    const wholeCatalog = !plan.matchNothing && plan.words.length === 0 && plan.conditions.length === 0;
     const aggregations: Record<string, FacetBucket[]> = {};
     request.aggregations.forEach((name, i) => {
       const fid = plan.aggregationFields[i];
       if (fid < 0) { aggregations[name] = []; return; }
-      let counts = partials[0].facetCounts[i];
-      if (partials.length > 1) {
-        counts = new Uint32Array(counts.length);
+      const merged = (): Uint32Array => {
+        if (partials.length === 1) return partials[0].facetCounts[i];
+        const counts = new Uint32Array(partials[0].facetCounts[i].length);
         for (const p of partials) for (let c = 0; c < counts.length; c++) counts[c] += p.facetCounts[i][c];
-      }
-      aggregations[name] = facetBuckets(counts, state.dictionaries[fid]);
+        return counts;
+      };
+      const compute = () => facetBuckets(merged(), state.dictionaries[fid], keyOrder(state, fid));
+      aggregations[name] = wholeCatalog ? cachedWholeCatalogBuckets(state, fid, compute) : compute();
     });
     payload.aggregations = aggregations;
   }

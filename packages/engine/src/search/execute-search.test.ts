@@ -154,6 +154,16 @@ describe('executeSearch: aggregations and ranges', () => {
     const scoped = await executeSearch(catalog, request('red', { aggregations: ['search_category'] }));
     expect(scoped.aggregations?.search_category).toEqual([{ key: 'Shirts', doc_count: 1 }, { key: 'Shoes', doc_count: 1 }]);
   });
+  it('serves whole-catalog facets from a per-version cache without sharing the lists', async () => {
+    const catalog = await catalogOf(shop);
+    const first = await executeSearch(catalog, request('', { aggregations: ['brand'] }));
+    first.aggregations!.brand.push({ key: 'junk', doc_count: 99 });
+    const second = await executeSearch(catalog, request('', { aggregations: ['brand'] }));
+    expect(second.aggregations!.brand).toEqual([{ key: 'Acme', doc_count: 2 }, { key: 'Zeta', doc_count: 2 }, { key: 'Ålpha', doc_count: 1 }]);
+    await catalog.upsert([{ refId: 'p7', brand: 'Zeta' }]);
+    const third = await executeSearch(catalog, request('', { aggregations: ['brand'] }));
+    expect(third.aggregations!.brand[0]).toEqual({ key: 'Zeta', doc_count: 3 });
+  });
   it('gives min and max over matches, numeric strings and huge values included', async () => {
     const catalog = await catalogOf(shop);
     const r = await executeSearch(catalog, request('', { range_fields: ['price', 'rating', 'nope'] }));
