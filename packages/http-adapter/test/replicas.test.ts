@@ -1,0 +1,260 @@
+/**
+ * Two engine replicas as separate processes (test/fixtures/replica-server.ts through tsx), each serving
+ * HTTP on its own port, both on one PostgreSQL schema (a random name per run, dropped afterwards), with
+ * a short poll interval: the coupon ledger, order idempotency, model propagation between replicas and a
+ * SIGKILL in the middle of a purchase stream, all through the documented HTTP API.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { generateCatalog, type EngineOptions, type WebsiteStats } from '@aisle/engine';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_PG_URL, TestSchemas, requirePostgres } from '../../engine/src/store/pg-test-env.js';
+import { ADMIN_TOKEN, SITE_A, TOKEN_A, bearer, post } from './helpers.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const fixture = path.join(here, 'fixtures', 'replica-server.ts');
+/** As in cli.test.ts: tsx by absolute URL, the engine mapped to its sources, the child at the repo root. */
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const env = { ...process.env, TSX_TSCONFIG_PATH: path.join(here, 'tsconfig.cli.json'), NODE_NO_WARNINGS: '1' };
+const repoRoot = path.join(here, '..', '..', '..');
+
+const POLL_INTERVAL_MS = 100;
+/** Documented delay: pollIntervalMs plus the read time, plus the popular-items cache refresh (1 s); with slack for a loaded machine. */
+const PROPAGATION_DEADLINE_MS = 8_000;
+
+const schemas = new TestSchemas();
+const tmp = mkdtempSync(path.join(tmpdir(), 'aisle-replicas-'));
+let schema: string;
+
+interface Replica {
+  name: string;
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+  exited: Promise<void>;
+}
+const running = new Set<Replica>();
+
+function engineOptions(name: string): EngineOptions {
+  return {
+    dataDir: path.join(tmp, name),
+    store: { type: 'postgres', url: TEST_PG_URL, schema, pollIntervalMs: POLL_INTERVAL_MS },
+    workers: 0,
+    websites: [SITE_A],
+    adminTokens: [ADMIN_TOKEN],
+  };
+}
+
+async function startReplica(name: string): Promise<Replica> {
+  const child = spawn(process.execPath, ['--import', tsxLoader, fixture, JSON.stringify({ engineOptions: engineOptions(name) })], { env, cwd: repoRoot });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.on('exit', (code, signal) => reject(new Error(`replica ${name} exited (${code ?? signal}) before listening: ${err}`)));
+  });
+  const replica = { name, child, url, stderr: () => err, exited };
+  running.add(replica);
+  return replica;
+}
+
+async function kill(replica: Replica, signal: NodeJS.Signals): Promise<void> {
+  replica.child.kill(signal);
+  await replica.exited;
+  running.delete(replica);
+}
+
+const catalog = [
+  ...generateCatalog({ count: 40, seed: 5 }),
+  { refId: 'POP-X', title: 'Replica bestseller', brand: 'Acme', price: 10, availability: 5 },
+  { refId: 'KILL-Y', title: 'Restart special', brand: 'Acme', price: 12, availability: 5 },
+];
+const refIds = catalog.map((p) => p.refId);
+
+async function loadCatalog(r: Replica): Promise<void> {
+  const res = await fetch(`${r.url}/admin/v1/websites/site-a/products`, {
+    method: 'PUT', headers: { ...bearer(ADMIN_TOKEN), 'content-type': 'application/json' }, body: JSON.stringify(catalog),
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  expect(((await res.json()) as { catalogSize: number }).catalogSize).toBe(catalog.length);
+}
+
+async function stats(r: Replica): Promise<WebsiteStats> {
+  const res = await fetch(`${r.url}/admin/v1/websites/site-a/stats`, { headers: bearer(ADMIN_TOKEN) });
+  expect(res.status).toBe(200);
+  return (await res.json()) as WebsiteStats;
+}
+
+async function popular(r: Replica, count = 5): Promise<string[]> {
+  const res = await fetch(`${r.url}/1.0/ClientRecom/site-a/PopularItems?count=${count}`);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { payload: string[] }).payload;
+}
+
+/** Polls `probe` until it returns true or the deadline passes (then fails with `describe()`). */
+async function eventually(probe: () => Promise<boolean>, describe: () => Promise<string> | string, deadlineMs = PROPAGATION_DEADLINE_MS): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    if (await probe()) return;
+    if (Date.now() > end) throw new Error(`not reached within ${deadlineMs} ms: ${await describe()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const CUSTOMER = '7d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10';
+const SESSION = '0b7f1e0c-3d2a-4c55-8e1f-2a9b6c4d8e21';
+const eventTime = () => new Date().toISOString();
+
+function purchase(orderId: string, lines: string[]): Record<string, unknown> {
+  return {
+    customerId: CUSTOMER, sessionId: SESSION,
+    events: [{ currentUrl: 'https://shop.example/thanks', eventTime: eventTime(), orderId, products: lines.map((refId) => ({ refId, quantity: 1, price: 10 })) }],
+  };
+}
+
+async function sendPurchase(r: Replica, body: Record<string, unknown>): Promise<{ status: number; transactionId?: string }> {
+  const res = await post(`${r.url}/3.0/events/purchases`, body, bearer(TOKEN_A));
+  const json = (await res.json()) as { transactionId?: string };
+  return { status: res.status, transactionId: json.transactionId };
+}
+
+let r1: Replica;
+let r2: Replica;
+
+beforeAll(async () => {
+  await requirePostgres();
+  schema = schemas.next();
+  // The first replica creates the schema and runs the migrations; the second then starts on it.
+  r1 = await startReplica('r1');
+  r2 = await startReplica('r2');
+  await Promise.all([loadCatalog(r1), loadCatalog(r2)]);
+  // docs/operations.md: the catalog snapshot `catalogs/<websiteId>.aislesnap` of the data directory is
+  // written two seconds after the last change; (d) restarts r2 from it.
+  await eventually(async () => existsSync(path.join(tmp, 'r2', 'catalogs', 'site-a.aislesnap')), () => 'no catalog snapshot of r2', 20_000);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([...running].map((r) => kill(r, 'SIGTERM')));
+  await schemas.dropAll();
+  rmSync(tmp, { recursive: true, force: true });
+}, 60_000);
+
+describe('two replicas (processes) on one PostgreSQL schema', () => {
+  it('(a) a coupon issued through replica 1 and used through replica 2 is 409 on replica 1', async () => {
+    const issued = await post(`${r1.url}/admin/v1/websites/site-a/coupons`, { coupons: [{ code: 'REPLICA-BEAT-1', discount: 5 }] }, bearer(ADMIN_TOKEN));
+    expect(issued.status).toBe(201);
+    expect(await issued.json()).toEqual({ issued: 1 });
+    const used = await fetch(`${r2.url}/b2b/coupon/mark_as_used?code=REPLICA-BEAT-1&client=site-a`);
+    expect(used.status).toBe(200);
+    expect(((await used.json()) as { payload: { code: string } }).payload.code).toBe('REPLICA-BEAT-1');
+    const again = await fetch(`${r1.url}/b2b/coupon/mark_as_used?code=REPLICA-BEAT-1&client=client-a`);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ type: -1, code: 409 });
+    expect((await stats(r1)).coupons).toEqual({ issued: 1, used: 1 });
+    expect((await stats(r2)).coupons).toEqual({ issued: 1, used: 1 });
+  });
+
+  it('(b) concurrent duplicate orderIds sent to both replicas at once are counted once, with one transactionId', async () => {
+    const before = await stats(r1);
+    const n = 20;
+    const bodies = Array.from({ length: n }, (_, i) => purchase(`dup-${i}`, [refIds[i % 40]!, refIds[(i + 7) % 40]!]));
+    const acks = await Promise.all(bodies.flatMap((body) => [sendPurchase(r1, body), sendPurchase(r2, body)]));
+    for (let i = 0; i < n; i++) {
+      expect(acks[2 * i]!.status).toBe(202);
+      expect(acks[2 * i + 1]!.status).toBe(202);
+      expect(acks[2 * i]!.transactionId, `dup-${i}`).toBe(acks[2 * i + 1]!.transactionId);
+    }
+    expect(new Set(acks.map((a) => a.transactionId)).size).toBe(n);
+    const [s1, s2] = await Promise.all([stats(r1), stats(r2)]);
+    expect(s1.orders - before.orders).toBe(n);
+    expect(s1.purchases - before.purchases).toBe(n);
+    expect(s2.orders).toBe(s1.orders);
+    expect(s2.purchases).toBe(s1.purchases);
+  });
+
+  it('(c) purchases through replica 1 reach the PopularItems of replica 2', async () => {
+    for (let i = 0; i < 12; i++) expect((await sendPurchase(r1, purchase(`pop-${i}`, ['POP-X', refIds[i]!]))).status).toBe(202);
+    await eventually(async () => (await popular(r2))[0] === 'POP-X', async () => `replica 2 PopularItems: ${(await popular(r2)).join(', ')}`);
+    expect((await popular(r1))[0]).toBe('POP-X');
+  });
+
+  it('(d) SIGKILL of replica 2 while purchases stream into it: every acknowledged order is counted once, and the restarted replica rebuilds its models', async () => {
+    const before = await stats(r1);
+    const acknowledged = new Map<string, string>();
+    const attempted: string[] = [];
+    const unexpected: string[] = [];
+    let next = 0;
+    let stop = false;
+    const target = r2;
+    const stream = async () => {
+      while (!stop) {
+        const orderId = `kill-${next++}`;
+        attempted.push(orderId);
+        let ack: { status: number; transactionId?: string };
+        try {
+          ack = await sendPurchase(target, purchase(orderId, ['KILL-Y', refIds[next % 40]!]));
+        } catch {
+          return; // the connection died with the replica: not acknowledged
+        }
+        if (ack.status === 202) acknowledged.set(orderId, ack.transactionId!);
+        else unexpected.push(`${orderId} answered ${ack.status}`);
+      }
+    };
+    const streams = Array.from({ length: 4 }, stream);
+    await eventually(async () => acknowledged.size >= 30, () => `only ${acknowledged.size} acknowledged`, 30_000);
+    await kill(r2, 'SIGKILL');
+    stop = true;
+    await Promise.all(streams);
+    expect(acknowledged.size).toBeGreaterThanOrEqual(30);
+    expect(unexpected).toEqual([]);
+    // Each stream had a request in flight (or about to be sent) when the replica died.
+    expect(attempted.length).toBeGreaterThan(acknowledged.size);
+
+    r2 = await startReplica('r2');
+    // The catalog comes back from the snapshot of r2's data directory (written before the stream began).
+    expect((await stats(r2)).products).toBe(catalog.length);
+    // Its models were rebuilt from the store at start: the bestseller of (c), which r2 only ever
+    // learnt by polling, and the orders it took before the kill.
+    const rebuilt = await popular(r2, 10);
+    expect(rebuilt.length).toBeGreaterThan(0);
+    expect(rebuilt).toContain('POP-X');
+    expect(rebuilt).toContain('KILL-Y');
+
+    // Every acknowledged order is stored: sending it again to either replica is a replay with the
+    // acknowledged transactionId, and nothing is counted again.
+    const afterRestart = await stats(r1);
+    expect(afterRestart.orders - before.orders).toBeGreaterThanOrEqual(acknowledged.size);
+    expect(afterRestart.orders - before.orders).toBeLessThanOrEqual(attempted.length);
+    let i = 0;
+    for (const [orderId, transactionId] of acknowledged) {
+      const replica = i++ % 2 ? r1 : r2;
+      const replay = await sendPurchase(replica, purchase(orderId, ['KILL-Y']));
+      expect(replay, orderId).toEqual({ status: 202, transactionId });
+    }
+    expect((await stats(r1)).orders).toBe(afterRestart.orders);
+    // The orders in flight at the kill were either stored whole or not at all: sending them all again
+    // makes the count exactly one per attempted order.
+    for (const orderId of attempted) if (!acknowledged.has(orderId)) expect((await sendPurchase(r1, purchase(orderId, ['KILL-Y']))).status).toBe(202);
+    const [s1, s2] = await Promise.all([stats(r1), stats(r2)]);
+    expect(s1.orders - before.orders).toBe(attempted.length);
+    expect(s2.orders).toBe(s1.orders);
+
+    // Both replicas end with the same popular items (r2 by replay and polling, r1 by polling).
+    await eventually(
+      async () => JSON.stringify(await popular(r1, 10)) === JSON.stringify(await popular(r2, 10)),
+      async () => `r1 ${(await popular(r1, 10)).join(',')} / r2 ${(await popular(r2, 10)).join(',')}`,
+    );
+    const health = await fetch(`${r2.url}/healthz`);
+    expect(health.status).toBe(200);
+  });
+});
