@@ -125,9 +125,19 @@ export function createListener(engine: Engine, options: ListenerOptions = {}): A
       sendError(ctx, state, matchError ?? new HttpError(404, `no such path: ${path || url}`));
       return;
     }
+    try {
+      dispatch(ctx, match);
+    } catch (err) {
+      // Nothing before the handler is expected to throw; if it does, the caller still gets an answer.
+      sendError(ctx, state, err);
+    }
+  };
+
+  const dispatch = (ctx: RequestContext, match: RouteMatch): void => {
+    const { req } = ctx;
     const { route } = match;
     const method = req.method ?? 'GET';
-    if (route.cors) ctx.headers = corsHeaders(req, websiteOf(match, query), method === 'OPTIONS');
+    if (route.cors) ctx.headers = corsHeaders(req, websiteOf(match, ctx.query), method === 'OPTIONS');
     if (method === 'OPTIONS') {
       send(ctx, state, 204, undefined, '', { allow: route.allow });
       return;
