@@ -82,7 +82,8 @@ export function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Buf
       cleanup();
       reject(new HttpError(400, `request body could not be read: ${err.message}`));
     };
-    const onAborted = () => {
+    const onClose = () => {
+      if (req.complete) return;
       cleanup();
       reject(new HttpError(400, 'request aborted by the client'));
     };
@@ -90,12 +91,12 @@ export function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Buf
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
-      req.off('aborted', onAborted);
+      req.off('close', onClose);
     };
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
-    req.on('aborted', onAborted);
+    req.on('close', onClose);
   });
 }
 
