@@ -41,7 +41,9 @@ function buildTextColumn(
     const codes = sharedArray(Uint32Array, n);
     const valueOffsets = sharedArray(Uint32Array, n + 1);
     for (let d = 0; d < n; d++) { offsets[d + 1] = d + 1; codes[d] = d; valueOffsets[d + 1] = d + 1; }
-    return { column: n === 0 ? undefined : { offsets, codes, dictSize: n, valueOffsets, valueDocs: codes }, dictionary: products.map((p) => p.refId) };
+    const single = sharedArray(Int32Array, n);
+    single.set(codes);
+    return { column: n === 0 ? undefined : { offsets, codes, single, dictSize: n, valueOffsets, valueDocs: codes }, dictionary: products.map((p) => p.refId) };
   }
   const tempCodes = new Growable(Uint32Array);
   const codeOf = new Map<string, number>();
@@ -84,7 +86,16 @@ function buildTextColumn(
   const cursor = valueOffsets.slice(0, values.length);
   const valueDocs = sharedArray(Uint32Array, codes.length);
   for (let d = 0; d < n; d++) for (let i = offsets[d]; i < offsets[d + 1]; i++) valueDocs[cursor[codes[i]]++] = d;
-  return { column: { offsets, codes, dictSize: values.length, valueOffsets, valueDocs }, dictionary: values };
+  return { column: { offsets, codes, single: singleCodes(offsets, codes), dictSize: values.length, valueOffsets, valueDocs }, dictionary: values };
+}
+
+/** Per doc its code or -1, when every doc has at most one value; otherwise undefined. */
+function singleCodes(offsets: Uint32Array, codes: Uint32Array): Int32Array | undefined {
+  const n = offsets.length - 1;
+  for (let d = 0; d < n; d++) if (offsets[d + 1] - offsets[d] > 1) return undefined;
+  const single = sharedArray(Int32Array, n).fill(-1);
+  for (let d = 0; d < n; d++) if (offsets[d + 1] > offsets[d]) single[d] = codes[offsets[d]];
+  return single;
 }
 
 function buildNumericColumn(products: readonly Product[], name: string): { numeric?: Float64Array; allNumeric: boolean } {

@@ -17,6 +17,11 @@ export interface TextColumn {
   /** Doc `d` has the codes `codes[offsets[d] .. offsets[d+1])` (distinct, in the order given). */
   offsets: Uint32Array;
   codes: Uint32Array;
+  /**
+   * When no doc has more than one value: the doc's code, or -1 (one read per doc instead of three in
+   * facet counting and per-doc scope checks).
+   */
+  single?: Int32Array;
   /** Dictionary size; codes are in first-seen order. */
   dictSize: number;
   /** Inverted column: docs having code `c` are `valueDocs[valueOffsets[c] .. valueOffsets[c+1])`, ascending. */

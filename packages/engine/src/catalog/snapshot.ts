@@ -41,6 +41,7 @@ function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
       arrays.set(`f${i}.offsets`, t.offsets).set(`f${i}.codes`, t.codes).set(`f${i}.valueOffsets`, t.valueOffsets)
         .set(`f${i}.valueDocs`, t.valueDocs);
       if (t.sortRank) arrays.set(`f${i}.sortRank`, t.sortRank);
+      if (t.single) arrays.set(`f${i}.single`, t.single);
     }
     if (f.numeric) arrays.set(`f${i}.numeric`, f.numeric);
   });
@@ -162,6 +163,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
         offsets: need(`f${i}.offsets`, Uint32Array, n + 1), codes: need(`f${i}.codes`, Uint32Array), dictSize: f.dictSize!,
         valueOffsets: need(`f${i}.valueOffsets`, Uint32Array, f.dictSize! + 1), valueDocs: need(`f${i}.valueDocs`, Uint32Array),
         sortRank: arrays.has(`f${i}.sortRank`) ? need(`f${i}.sortRank`, Uint32Array, f.dictSize!) : undefined,
+        single: arrays.has(`f${i}.single`) ? need(`f${i}.single`, Int32Array, n) : undefined,
       } : undefined,
     }));
     const ft = meta.fullText;

@@ -89,7 +89,19 @@ function countAllFacets(valueOffsets: Uint32Array, valueDocs: Uint32Array, count
   }
 }
 
-function countFacetsOfBitset(offsets: Uint32Array, codes: Uint32Array, counts: Uint32Array, candidates: Uint32Array, lo: number): void {
+function countFacetsOfBitset(offsets: Uint32Array, codes: Uint32Array, single: Int32Array | undefined, counts: Uint32Array, candidates: Uint32Array, lo: number): void {
+  if (single) {
+    for (let wi = 0; wi < candidates.length; wi++) {
+      let word = candidates[wi];
+      while (word !== 0) {
+        const low = word & -word;
+        const code = single[lo + (wi << 5) + 31 - Math.clz32(low)];
+        word ^= low;
+        if (code >= 0) counts[code]++;
+      }
+    }
+    return;
+  }
   for (let wi = 0; wi < candidates.length; wi++) {
     let word = candidates[wi];
     while (word !== 0) {
@@ -127,7 +139,7 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
     if (fid < 0) return;
     const column = index.fields[fid].text!;
     if (everything) countAllFacets(column.valueOffsets, column.valueDocs, facetCounts[i], lo, hi, index.docCount);
-    else countFacetsOfBitset(column.offsets, column.codes, facetCounts[i], candidates, lo);
+    else countFacetsOfBitset(column.offsets, column.codes, column.single, facetCounts[i], candidates, lo);
   });
   plan.rangeFields.forEach((fid, r) => { if (fid >= 0) minMaxOfBitset(index.fields[fid].numeric!, candidates, lo, ranges, r); });
 
@@ -169,15 +181,17 @@ function applyConditionToMatches(index: CatalogIndex, cond: PlanCondition, m: Te
   const { docs, scores } = m;
   let k = 0;
   if (cond.kind === 'in' || cond.kind === 'notIn') {
-    const { offsets, codes } = field.text!;
+    const { offsets, codes, single } = field.text!;
     // A marker per code for long lists; a short list is scanned directly.
     const marker = cond.codes.length > 16 ? new Uint8Array(field.text!.dictSize) : undefined;
     if (marker) for (const c of cond.codes) marker[c] = 1;
+    const isListed = (code: number): boolean => (marker ? marker[code] === 1 : cond.codes.includes(code));
     const want = cond.kind === 'in';
     for (let i = 0; i < m.length; i++) {
       const d = docs[i];
       let listed = false;
-      for (let j = offsets[d], end = offsets[d + 1]; j < end && !listed; j++) listed = marker ? marker[codes[j]] === 1 : cond.codes.includes(codes[j]);
+      if (single) listed = single[d] >= 0 && isListed(single[d]);
+      else for (let j = offsets[d], end = offsets[d + 1]; j < end && !listed; j++) listed = isListed(codes[j]);
       if (listed === want) { docs[k] = d; scores[k++] = scores[i]; }
     }
   } else {
@@ -192,9 +206,14 @@ function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, m: Te
   const { docs, scores, length: total } = m;
   plan.aggregationFields.forEach((fid, i) => {
     if (fid < 0) return;
-    const { offsets, codes } = index.fields[fid].text!;
+    const { offsets, codes, single } = index.fields[fid].text!;
     const counts = facetCounts[i];
-    for (let k = 0; k < total; k++) for (let j = offsets[docs[k]], end = offsets[docs[k] + 1]; j < end; j++) counts[codes[j]]++;
+    if (single) {
+      for (let k = 0; k < total; k++) {
+        const code = single[docs[k]];
+        if (code >= 0) counts[code]++;
+      }
+    } else for (let k = 0; k < total; k++) for (let j = offsets[docs[k]], end = offsets[docs[k] + 1]; j < end; j++) counts[codes[j]]++;
   });
   plan.rangeFields.forEach((fid, r) => {
     if (fid < 0) return;
