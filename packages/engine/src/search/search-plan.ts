@@ -17,8 +17,11 @@ import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 import { popcount32 } from '../catalog/bitset.js';
 import { allowedEdits, boundedOsaDistance } from './typo.js';
 
-/** How a term matched a query word; higher ranks first (exact above prefix above typo). */
-export const MatchQuality = { Typo: 0, Prefix: 1, Exact: 2 } as const;
+/**
+ * How a term matched a query word; higher ranks first: exact (or synonym), prefix, one typo, two typos.
+ * The score tier of a match is `quality * 1000`, far above any BM25 difference.
+ */
+export const MatchQuality = { TwoTypos: 0, OneTypo: 1, Prefix: 2, Exact: 3 } as const;
 
 /** One query word: the terms it matches and how. */
 export interface PlanWord {
@@ -139,6 +142,7 @@ function compileWord(
   }
   const sure = quality.size > 0;
   let correction: string | undefined;
+  let typoMaxDf = 0;
   const edits = allowedEdits(word);
   if (edits > 0) {
     const buckets = termsByLength(state);
@@ -153,7 +157,8 @@ function compileWord(
         if (popcount32(termMasks[t] ^ mask) > 2 * edits || quality.has(t)) continue;
         const distance = boundedOsaDistance(word, vocabulary[t], edits);
         if (distance > edits) continue;
-        quality.set(t, MatchQuality.Typo);
+        quality.set(t, distance === 1 ? MatchQuality.OneTypo : MatchQuality.TwoTypos);
+        if (termDocFreq[t] > typoMaxDf) typoMaxDf = termDocFreq[t];
         if (distance < bestDistance || (distance === bestDistance && (termDocFreq[t] > termDocFreq[best]
           || (termDocFreq[t] === termDocFreq[best] && vocabulary[t] < vocabulary[best])))) {
           best = t;
@@ -166,7 +171,14 @@ function compileWord(
   const termIds = [...quality.keys()].sort((a, b) => a - b);
   const docCount = state.index.docCount;
   return {
-    planWord: { word, termIds, qualities: termIds.map((t) => quality.get(t)!), idfs: termIds.map((t) => idf(docCount, termDocFreq[t])) },
+    planWord: {
+      word,
+      termIds,
+      qualities: termIds.map((t) => quality.get(t)!),
+      // Typo matches share one IDF (that of the most common of them): otherwise a rare misspelt-looking
+      // word would outrank the common word the user most likely meant ("sharee": "saree" before "shree").
+      idfs: termIds.map((t) => idf(docCount, quality.get(t)! <= MatchQuality.OneTypo ? typoMaxDf : termDocFreq[t])),
+    },
     correction,
   };
 }
