@@ -98,12 +98,23 @@ export function productFeatures(p: Product): Map<string, number> {
   return f;
 }
 
-/** The lazily built feature index of one catalog version. */
+/** The lazily built feature index of one catalog version, in compressed-row typed arrays. */
 export class AttributeSimilarity {
   private builtVersion = -1;
-  private postings = new Map<string, number[]>();
-  private featuresOf = new Map<number, Map<string, number>>();
-  private idf = new Map<string, number>();
+  /** Row of each interned item id (-1: not in the index). */
+  private rowOf = new Int32Array(0);
+  private rowItem = new Int32Array(0);
+  /** Features of row r: featIds/featWeights[featStart[r] .. featStart[r+1]). */
+  private featStart = new Int32Array(1);
+  private featIds = new Int32Array(0);
+  private featWeights = new Float32Array(0);
+  /** Rows of feature f with their weight: postRows/postWeights[postStart[f] .. postStart[f+1]). */
+  private postStart = new Int32Array(1);
+  private postRows = new Int32Array(0);
+  private postWeights = new Float32Array(0);
+  private idf = new Float32Array(0);
+  /** Per-row score accumulator, reused by every look-up (all zero between look-ups). */
+  private scratch = new Float64Array(0);
   private readonly cache = new Map<number, { limit: number; ranked: ScoredItem[] }>();
 
   constructor(private readonly catalog: CatalogView, private readonly items: Interner, readonly maxPosting = 5000, readonly cacheSize = 10_000) {}
@@ -113,26 +124,32 @@ export class AttributeSimilarity {
     this.ensureBuilt();
     const cached = this.cache.get(seed);
     if (cached && cached.limit >= limit) return cached.ranked.slice(0, limit);
-    const features = this.featuresOf.get(seed);
-    if (!features) return [];
-    const scores = new Map<number, number>();
-    for (const [key, w] of features) {
-      const list = this.postings.get(key);
-      if (!list || list.length < 2) continue;
-      const idf = this.idf.get(key)!;
-      const end = Math.min(list.length, this.maxPosting);
-      for (let k = 0; k < end; k++) {
-        const other = list[k]!;
-        if (other === seed) continue;
-        const ow = this.featuresOf.get(other)!.get(key)!;
-        scores.set(other, (scores.get(other) ?? 0) + idf * Math.min(w, ow));
+    const row = seed < this.rowOf.length ? this.rowOf[seed]! : -1;
+    if (row < 0) return [];
+    const touched: number[] = [];
+    const scratch = this.scratch;
+    for (let k = this.featStart[row]!, end = this.featStart[row + 1]!; k < end; k++) {
+      const f = this.featIds[k]!;
+      const w = this.featWeights[k]!;
+      const idf = this.idf[f]!;
+      const from = this.postStart[f]!;
+      const to = Math.min(this.postStart[f + 1]!, from + this.maxPosting);
+      if (to - from < 2) continue;
+      for (let p = from; p < to; p++) {
+        const other = this.postRows[p]!;
+        if (other === row) continue;
+        if (scratch[other] === 0) touched.push(other);
+        scratch[other]! += idf * Math.min(w, this.postWeights[p]!);
       }
     }
     const ranked: ScoredItem[] = [];
-    for (const [item, score] of scores) ranked.push({ item, score });
+    for (const r of touched) {
+      ranked.push({ item: this.rowItem[r]!, score: scratch[r]! });
+      scratch[r] = 0;
+    }
     ranked.sort((x, y) => y.score - x.score || x.item - y.item);
     const keep = Math.max(limit, 200);
-    const kept = ranked.slice(0, keep);
+    const kept = ranked.length > keep ? ranked.slice(0, keep) : ranked;
     if (this.cache.size >= this.cacheSize) this.cache.clear();
     this.cache.set(seed, { limit: keep, ranked: kept });
     return kept.slice(0, limit);
@@ -140,22 +157,52 @@ export class AttributeSimilarity {
 
   private ensureBuilt(): void {
     if (this.builtVersion === this.catalog.version) return;
-    this.postings = new Map();
-    this.featuresOf = new Map();
-    this.cache.clear();
+    const featureIds = new Map<string, number>();
+    const rowItems: number[] = [];
+    const starts: number[] = [0];
+    const ids: number[] = [];
+    const weights: number[] = [];
+    const df: number[] = [];
     this.catalog.forEachProduct((p) => {
-      const id = this.items.intern(p.refId);
-      const f = productFeatures(p);
-      this.featuresOf.set(id, f);
-      for (const key of f.keys()) {
-        let list = this.postings.get(key);
-        if (!list) this.postings.set(key, (list = []));
-        list.push(id);
+      rowItems.push(this.items.intern(p.refId));
+      for (const [key, w] of productFeatures(p)) {
+        let f = featureIds.get(key);
+        if (f === undefined) {
+          f = df.length;
+          featureIds.set(key, f);
+          df.push(0);
+        }
+        df[f]!++;
+        ids.push(f);
+        weights.push(w);
       }
+      starts.push(ids.length);
     });
-    const n = this.featuresOf.size;
-    this.idf = new Map();
-    for (const [key, list] of this.postings) this.idf.set(key, Math.log(1 + n / list.length));
+    const rows = rowItems.length;
+    const features = df.length;
+    this.rowItem = Int32Array.from(rowItems);
+    this.rowOf = new Int32Array(this.items.size).fill(-1);
+    rowItems.forEach((item, r) => (this.rowOf[item] = r));
+    this.featStart = Int32Array.from(starts);
+    this.featIds = Int32Array.from(ids);
+    this.featWeights = Float32Array.from(weights);
+    // Postings by counting sort: rows of each feature, in catalog order.
+    this.postStart = new Int32Array(features + 1);
+    for (let f = 0; f < features; f++) this.postStart[f + 1] = this.postStart[f]! + df[f]!;
+    const fill = this.postStart.slice(0, features);
+    this.postRows = new Int32Array(ids.length);
+    this.postWeights = new Float32Array(ids.length);
+    for (let r = 0; r < rows; r++) {
+      for (let k = starts[r]!; k < starts[r + 1]!; k++) {
+        const at = fill[ids[k]!]!++;
+        this.postRows[at] = r;
+        this.postWeights[at] = weights[k]!;
+      }
+    }
+    this.idf = new Float32Array(features);
+    for (let f = 0; f < features; f++) this.idf[f] = Math.log(1 + rows / df[f]!);
+    this.scratch = new Float64Array(rows);
+    this.cache.clear();
     this.builtVersion = this.catalog.version;
   }
 }

@@ -66,26 +66,61 @@ export class VisualSimilarity {
     qn = Math.sqrt(qn);
     if (qn === 0) return [];
     const keep = Math.max(limit, 100);
-    const ranked: ScoredItem[] = [];
-    let floor = -Infinity;
+    // Top `keep` by a binary min-heap in typed arrays: the heap is touched only when a row beats its minimum.
+    const heapScore = new Float64Array(keep);
+    const heapRow = new Int32Array(keep);
+    let heapSize = 0;
+    const dim = this.dim;
+    const m = this.matrix;
     const rows = this.rowItem.length;
     for (let r = 0; r < rows; r++) {
-      const item = this.rowItem[r]!;
-      if (item === self || (style !== undefined && this.rowStyle[r] === style)) continue;
-      let dot = 0;
-      const base = r * this.dim;
-      for (let d = 0; d < this.dim; d++) dot += q[d]! * this.matrix[base + d]!;
-      const score = dot / qn;
-      if (ranked.length >= keep && score <= floor) continue;
-      ranked.push({ item, score });
-      if (ranked.length >= keep * 2) {
-        ranked.sort((x, y) => y.score - x.score || x.item - y.item);
-        ranked.length = keep;
-        floor = ranked[keep - 1]!.score;
+      if (this.rowItem[r] === self || (style !== undefined && this.rowStyle[r] === style)) continue;
+      const base = r * dim;
+      let d0 = 0;
+      let d1 = 0;
+      let d2 = 0;
+      let d3 = 0;
+      let d = 0;
+      for (; d + 3 < dim; d += 4) {
+        d0 += q[d]! * m[base + d]!;
+        d1 += q[d + 1]! * m[base + d + 1]!;
+        d2 += q[d + 2]! * m[base + d + 2]!;
+        d3 += q[d + 3]! * m[base + d + 3]!;
+      }
+      for (; d < dim; d++) d0 += q[d]! * m[base + d]!;
+      const score = (d0 + d1 + d2 + d3) / qn;
+      if (heapSize < keep) {
+        // Sift up.
+        let i = heapSize++;
+        while (i > 0) {
+          const parent = (i - 1) >> 1;
+          if (heapScore[parent]! <= score) break;
+          heapScore[i] = heapScore[parent]!;
+          heapRow[i] = heapRow[parent]!;
+          i = parent;
+        }
+        heapScore[i] = score;
+        heapRow[i] = r;
+      } else if (score > heapScore[0]!) {
+        // Replace the minimum and sift down.
+        let i = 0;
+        for (;;) {
+          const left = 2 * i + 1;
+          if (left >= keep) break;
+          const right = left + 1;
+          const child = right < keep && heapScore[right]! < heapScore[left]! ? right : left;
+          if (heapScore[child]! >= score) break;
+          heapScore[i] = heapScore[child]!;
+          heapRow[i] = heapRow[child]!;
+          i = child;
+        }
+        heapScore[i] = score;
+        heapRow[i] = r;
       }
     }
+    const ranked: ScoredItem[] = [];
+    for (let i = 0; i < heapSize; i++) ranked.push({ item: this.rowItem[heapRow[i]!]!, score: heapScore[i]! });
     ranked.sort((x, y) => y.score - x.score || x.item - y.item);
-    if (ranked.length > keep) ranked.length = keep;
     if (this.cache.size >= this.cacheSize) this.cache.clear();
     this.cache.set(key, { limit: keep, ranked });
     return ranked.slice(0, limit);

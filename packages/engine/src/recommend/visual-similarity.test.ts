@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { CatalogView, Product } from '../types.js';
+import { Interner } from './interner.js';
+import { VisualSimilarity } from './visual-similarity.js';
+
+function catalogOf(products: Product[]): CatalogView {
+  const map = new Map(products.map((p) => [p.refId, p]));
+  return { version: 1, liveCount: map.size, has: (r) => map.has(r), getProduct: (r) => map.get(r), isInStock: () => true, forEachProduct: (v) => products.forEach(v) };
+}
+
+describe('VisualSimilarity', () => {
+  it('returns the exact cosine top-k over many vectors (heap selection = full sort)', () => {
+    let s = 42;
+    const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32) - 0.5;
+    const products: Product[] = Array.from({ length: 700 }, (_, i) => ({ refId: `p${i}`, image_vector: Array.from({ length: 7 }, rnd), style_id: i % 50 === 0 ? 'S0' : `s${i}` }));
+    products.push({ refId: 'novec', title: 'x' }, { refId: 'bad', image_vector: [1, 2] });
+    const items = new Interner();
+    const visual = new VisualSimilarity(catalogOf(products), items);
+    const seed = items.intern('p0');
+    const got = visual.byProduct(seed, 150);
+    const norm = (v: number[]) => Math.hypot(...v);
+    const q = products[0]!.image_vector as number[];
+    const expected = products
+      .filter((p) => Array.isArray(p.image_vector) && (p.image_vector as number[]).length === 7 && p.style_id !== 'S0')
+      .map((p) => {
+        const v = p.image_vector as number[];
+        return { refId: p.refId, score: v.reduce((acc, x, d) => acc + x * q[d]!, 0) / (norm(v) * norm(q)) };
+      })
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 150);
+    expect(got.map((g) => items.name(g.item))).toEqual(expected.map((e) => e.refId));
+    for (const [k, g] of got.entries()) expect(g.score).toBeCloseTo(expected[k]!.score, 5);
+    expect(visual.byProduct(items.intern('novec'), 10)).toEqual([]);
+    expect(visual.byProduct(items.intern('bad'), 10)).toEqual([]);
+    // By style: the style's own products are excluded.
+    expect(visual.byStyle('S0', 700).some((g) => products.find((p) => p.refId === items.name(g.item))!.style_id === 'S0')).toBe(false);
+    expect(visual.byStyle('nope', 10)).toEqual([]);
+  });
+});
