@@ -48,6 +48,23 @@ describe('SearchPool', () => {
     expect('partial' in cached && cached.partial.total).toBe(1);
   });
 
+  it('a pooled search in flight during a replace answers from the version it started on', async () => {
+    const catalog = new Catalog();
+    const gen = (tag: string, n: number) => Array.from({ length: n }, (_, i) => ({ refId: `${tag}${i}`, brand: tag, title: 'thing', price: i }));
+    await catalog.replace(gen('old', 400));
+    const body = request({ q: 'thing', aggregations: ['brand'], range_fields: ['price'], sort_fields: [{ price: { order: 'desc', type: 'number' } }], size: 3 });
+    const inFlight = executeSearch(catalog, body, { pool }); // dispatched to the workers, not finished
+    await catalog.replace(gen('new', 600));
+    const before = await inFlight;
+    expect(before.total_results).toBe(400);
+    expect(before.aggregations?.brand).toEqual([{ key: 'old', doc_count: 400 }]);
+    expect(before.ranges?.price).toEqual({ min: 0, max: 399 });
+    expect(before.result.map((p) => p.refId)).toEqual(['old399', 'old398', 'old397']);
+    const after = await executeSearch(catalog, body, { pool });
+    expect(after.total_results).toBe(600);
+    expect(after.result.map((p) => p.refId)).toEqual(['new599', 'new598', 'new597']);
+  });
+
   it('runs searches of different catalogs and versions side by side', async () => {
     const a = new Catalog();
     const b = new Catalog();
