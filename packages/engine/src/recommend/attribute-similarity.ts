@@ -116,6 +116,10 @@ export class AttributeSimilarity {
   /** Per-row score accumulator, reused by every look-up (all zero between look-ups). */
   private scratch = new Float64Array(0);
   private readonly cache = new Map<number, { limit: number; ranked: ScoredItem[] }>();
+  /** Feature keys → ids, kept across rebuilds so that rows of unchanged products can be copied. */
+  private readonly featureIds = new Map<string, number>();
+  /** Row of each product object in the current build (a rebuild copies unchanged products' features). */
+  private rowOfProduct = new WeakMap<Product, number>();
 
   constructor(private readonly catalog: CatalogView, private readonly items: Interner, readonly maxPosting = 5000, readonly cacheSize = 10_000) {}
 
@@ -157,27 +161,46 @@ export class AttributeSimilarity {
 
   private ensureBuilt(): void {
     if (this.builtVersion === this.catalog.version) return;
-    const featureIds = new Map<string, number>();
+    // A catalog change usually touches a few products: rows of product objects already indexed are
+    // copied from the previous build; only new objects go through feature extraction.
+    const featureIds = this.featureIds;
+    const oldRowOf = this.rowOfProduct;
+    const oldStart = this.featStart;
+    const oldIds = this.featIds;
+    const oldWeights = this.featWeights;
+    const rowOfProduct = new WeakMap<Product, number>();
     const rowItems: number[] = [];
     const starts: number[] = [0];
     const ids: number[] = [];
     const weights: number[] = [];
-    const df: number[] = [];
+    const df: number[] = new Array<number>(featureIds.size).fill(0);
     this.catalog.forEachProduct((p) => {
+      rowOfProduct.set(p, rowItems.length);
       rowItems.push(this.items.intern(p.refId));
-      for (const [key, w] of productFeatures(p)) {
-        let f = featureIds.get(key);
-        if (f === undefined) {
-          f = df.length;
-          featureIds.set(key, f);
-          df.push(0);
+      const old = oldRowOf.get(p);
+      if (old !== undefined) {
+        for (let k = oldStart[old]!, end = oldStart[old + 1]!; k < end; k++) {
+          const f = oldIds[k]!;
+          df[f]!++;
+          ids.push(f);
+          weights.push(oldWeights[k]!);
         }
-        df[f]!++;
-        ids.push(f);
-        weights.push(w);
+      } else {
+        for (const [key, w] of productFeatures(p)) {
+          let f = featureIds.get(key);
+          if (f === undefined) {
+            f = featureIds.size;
+            featureIds.set(key, f);
+            df.push(0);
+          }
+          df[f]!++;
+          ids.push(f);
+          weights.push(w);
+        }
       }
       starts.push(ids.length);
     });
+    this.rowOfProduct = rowOfProduct;
     const rows = rowItems.length;
     const features = df.length;
     this.rowItem = Int32Array.from(rowItems);
@@ -200,7 +223,7 @@ export class AttributeSimilarity {
       }
     }
     this.idf = new Float32Array(features);
-    for (let f = 0; f < features; f++) this.idf[f] = Math.log(1 + rows / df[f]!);
+    for (let f = 0; f < features; f++) this.idf[f] = df[f]! > 0 ? Math.log(1 + rows / df[f]!) : 0;
     this.scratch = new Float64Array(rows);
     this.cache.clear();
     this.builtVersion = this.catalog.version;

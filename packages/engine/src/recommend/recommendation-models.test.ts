@@ -423,6 +423,11 @@ describe('RecommendationModels — filters and limits', () => {
     expect(rec(models, 'OnlySimilarAttributes', { productRef: 'lonely' }).payload).toEqual([]);
     catalog.upsert({ refId: 'lonely2', title: 'Lonely twin', search_category: 'Misc' });
     expect(rec(models, 'OnlySimilarAttributes', { productRef: 'lonely' }).payload).toEqual(['lonely2']);
+    // A changed product is re-read (new object); unchanged ones keep their features.
+    catalog.upsert({ refId: 'lonely2', title: 'Something else', search_category: 'Plates' });
+    expect(rec(models, 'OnlySimilarAttributes', { productRef: 'lonely' }).payload).toEqual([]);
+    expect(rec(models, 'OnlySimilarAttributes', { productRef: 'lonely2' }).payload.slice(0, 1)).toEqual(['p11']);
+    expect(rec(models, 'OnlySimilarAttributes', { productRef: 'p1' }).payload[0]).toBe('p3');
     catalog.upsert({ refId: 'v4', title: 'shirt', image_vector: [1, 0, 0.01] });
     expect(rec(models, 'OnlyVisuallySimilar', { productRef: 'v1' }).payload[0]).toBe('v4');
   });
