@@ -73,7 +73,7 @@ export const requestArb: fc.Arbitrary<SearchRequest> = fc.record({
   size: fc.integer({ min: 0, max: 12 }),
   scope: maybe(scopeArb),
   aggregations: maybe(fc.subarray(['brand', 'tags', 'color', 'title', 'price', 'nope'])),
-  range_fields: maybe(fc.oneof({ weight: 5, arbitrary: fc.subarray(['price', 'rating', 'stock', 'nope']) }, { weight: 1, arbitrary: fc.constant(['brand']) })),
+  range_fields: maybe(fc.oneof({ weight: 5, arbitrary: fc.subarray(['price', 'rating', 'stock', 'nope']) }, { weight: 1, arbitrary: fc.constant(['brand'] as string[]) })),
   sort_fields: maybe(sortArb),
 }).map((r) => {
   const request: SearchRequest = { website_id: 'w', client: 'c', q: r.q, start: r.start, size: r.size };
