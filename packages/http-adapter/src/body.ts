@@ -5,6 +5,7 @@
  * @module
  */
 import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import { HttpError } from './errors.js';
 
 /** Limits applied to JSON request bodies. */
@@ -98,6 +99,56 @@ export function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Buf
     req.on('error', onError);
     req.on('close', onClose);
   });
+}
+
+const isSpace = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/** A request body handed on as a stream, after a look at its first byte. */
+export interface PeekedBody {
+  /** The first non-whitespace byte, or undefined when the body is blank. */
+  first: number | undefined;
+  /** The whole body (what was read to find `first`, then the rest); fails with 413 past the limit. */
+  stream: Readable;
+  /** True once the stream failed because the body went past the limit. */
+  exceeded(): boolean;
+}
+
+/**
+ * Streams a large body (a product feed) to a consumer without holding it whole: reads just enough to
+ * find its first non-whitespace byte (so blank bodies and wrong formats are refused before anything is
+ * changed), then replays it. Past `maxBytes` the stream fails; the caller answers 413.
+ */
+export async function peekBodyStream(req: IncomingMessage, maxBytes: number): Promise<PeekedBody> {
+  const tooLarge = () => new HttpError(413, `request body exceeds the limit of ${maxBytes} bytes`, { headers: { connection: 'close' } });
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
+  const chunks = req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const head: Buffer[] = [];
+  let size = 0;
+  let first: number | undefined;
+  let exceeded = false;
+  while (first === undefined) {
+    const next = await chunks.next();
+    if (next.done) break;
+    size += next.value.length;
+    if (size > maxBytes) throw tooLarge();
+    head.push(next.value);
+    first = next.value.find((byte) => !isSpace(byte));
+  }
+  async function* replay(): AsyncGenerator<Buffer> {
+    yield* head;
+    for (;;) {
+      const next = await chunks.next();
+      if (next.done) return;
+      size += next.value.length;
+      if (size > maxBytes) {
+        exceeded = true;
+        throw tooLarge();
+      }
+      yield next.value;
+    }
+  }
+  return { first, stream: Readable.from(replay(), { objectMode: false }), exceeded: () => exceeded };
 }
 
 /**

@@ -3,10 +3,9 @@
  * Errors are thrown and rendered by the listener in the endpoint's documented shape.
  * @module
  */
-import { Readable } from 'node:stream';
-import type { CouponIssue, Product, SearchRequest } from '@aisle/engine';
+import type { CouponIssue, LoadSummary, SearchRequest } from '@aisle/engine';
 import type { ValidateFunction } from 'ajv';
-import { parseJson, readJsonBody, readRawBody, requireMediaType } from './body.js';
+import { peekBodyStream, readJsonBody, requireMediaType } from './body.js';
 import { describeAjvError, serialize, validate } from './codecs.js';
 import type { Handler, ListenerState, RequestContext } from './context.js';
 import { HttpError } from './errors.js';
@@ -100,22 +99,25 @@ export const putProducts: Handler = async (ctx, state) => {
   if (mode !== 'upsert' && mode !== 'replace') throw new HttpError(400, 'query parameter mode must be upsert or replace', { key: 'mode' });
   const onError = scalar(query, 'onError') ?? 'reject';
   if (onError !== 'reject' && onError !== 'skip') throw new HttpError(400, 'query parameter onError must be reject or skip', { key: 'onError' });
-  const raw = await readRawBody(ctx.req, state.limits.adminMaxBytes);
-  // An empty body is refused rather than read as "no products" (with mode=replace it would empty the catalog).
-  if (!raw.some((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09)) throw new HttpError(400, 'request body is empty; send a JSON array or NDJSON of products');
-  let source: Readable | Product[];
-  if (type === 'application/json') {
-    // A catalog is one array of many products: only the nesting limit applies (one level for the array).
-    const parsed = parseJson(raw.toString('utf8'), { ...state.limits, maxDepth: state.limits.maxDepth + 1, maxArrayLength: Number.POSITIVE_INFINITY });
-    if (!Array.isArray(parsed)) throw new HttpError(400, 'request body must be a JSON array of products (or NDJSON with Content-Type application/x-ndjson)');
-    source = parsed as Product[]; // each record is checked by the engine (refId etc.)
-  } else {
-    source = Readable.from([raw]);
+  // The feed is streamed into the engine; its first byte is checked before anything changes: a blank
+  // body is refused (with mode=replace it would empty the catalog), and a JSON upload must be an array.
+  const body = await peekBodyStream(ctx.req, state.limits.adminMaxBytes);
+  if (body.first === undefined) throw new HttpError(400, 'request body is empty; send a JSON array or NDJSON of products');
+  if (type === 'application/json' && body.first !== 0x5b) {
+    throw new HttpError(400, 'request body must be a JSON array of products (or NDJSON with Content-Type application/x-ndjson)');
   }
   const options = { onError: onError as 'reject' | 'skip' };
-  const summary = mode === 'replace'
-    ? await state.engine.replaceProducts(websiteId, source, options)
-    : await state.engine.upsertProducts(websiteId, source, options);
+  let summary: LoadSummary;
+  try {
+    summary = mode === 'replace'
+      ? await state.engine.replaceProducts(websiteId, body.stream, options)
+      : await state.engine.upsertProducts(websiteId, body.stream, options);
+  } catch (err) {
+    if (body.exceeded()) throw new HttpError(413, `request body exceeds the limit of ${state.limits.adminMaxBytes} bytes; nothing was changed`, { headers: { connection: 'close' } });
+    // The rest of a rejected feed is not read: the connection closes after the answer.
+    if (!ctx.req.readableEnded) ctx.res.setHeader('connection', 'close');
+    throw err;
+  }
   sendJson(ctx, state, 200, serialize.LoadSummary(summary));
 };
 

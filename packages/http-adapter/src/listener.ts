@@ -22,7 +22,7 @@ export const DEFAULT_LIMITS: Readonly<ListenerLimits> = Object.freeze({
   maxBytes: 1024 * 1024,
   maxDepth: 32,
   maxArrayLength: 1000,
-  adminMaxBytes: 256 * 1024 * 1024,
+  adminMaxBytes: 1024 * 1024 * 1024,
   maxQueryItems: 100,
   handlerTimeoutMs: 30_000,
 });

@@ -133,7 +133,7 @@ export function buildOpenApi(options: { prefix?: string } = {}): Record<string, 
           'application/x-ndjson': { schema: { type: 'string', description: 'One product object per line.' } },
         },
       },
-      responses: { 200: { description: 'What the load did.', content: json('LoadSummary') }, ...adminErrors({ 413: 'Body too large.', 415: 'Not JSON or NDJSON.' }) },
+      responses: { 200: { description: 'What the load did.', content: json('LoadSummary') }, ...adminErrors({ 413: 'Upload above the limit (default 1 GiB); nothing was changed.', 415: 'Not JSON or NDJSON.' }) },
     },
   };
   paths['/admin/v1/websites/{websiteId}/products/{refId}'] = {

@@ -1,4 +1,7 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createListener } from '../src/listener.js';
 import { ADMIN_TOKEN, bearer, expectDocumented, startService, TOKEN_A, type TestService } from './helpers.js';
 
 let svc: TestService;
@@ -106,5 +109,36 @@ describe('admin API', () => {
     const coupons = await fetch(`${svc.url}/admin/v1/websites/site-a/coupons`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(ADMIN_TOKEN) }, body: '{"coupons":[{"code":""}]}' });
     expect(coupons.status).toBe(400);
     expect(((await expectDocumented(coupons, '/admin/v1/websites/{websiteId}/coupons', 'POST')) as Problem).errors).toHaveProperty(['coupons[0].Code']);
+  });
+
+  it('streams uploads: past the upload limit 413 and nothing changed; a rejected feed leaves the server usable', async () => {
+    const listener = createListener(svc.engine, { adminTokens: [ADMIN_TOKEN], logger: false, limits: { adminMaxBytes: 2048 } });
+    const server = http.createServer(listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const before = (await svc.engine.stats('site-a')).products;
+      const lines = Array.from({ length: 100 }, (_, i) => JSON.stringify({ refId: `BIG-${i}`, title: 'big feed line' })).join('\n');
+      const declared = await put(`${base}/admin/v1/websites/site-a/products?mode=replace`, lines, 'application/x-ndjson');
+      expect(declared.status).toBe(413);
+      expect(((await expectDocumented(declared, products, 'PUT')) as Problem).status).toBe(413);
+      const chunked = await fetch(`${base}/admin/v1/websites/site-a/products?mode=replace`, {
+        method: 'PUT', headers: { 'content-type': 'application/x-ndjson', ...bearer(ADMIN_TOKEN) }, duplex: 'half',
+        body: new ReadableStream({ start(controller) { for (const line of lines.split('\n')) controller.enqueue(new TextEncoder().encode(`${line}\n`)); controller.close(); } }),
+      } as RequestInit);
+      expect(chunked.status).toBe(413);
+      await expectDocumented(chunked, products, 'PUT');
+      expect((await svc.engine.stats('site-a')).products).toBe(before);
+      const rejected = await put(`${base}/admin/v1/websites/site-a/products?mode=replace`, '{"refId":"R-1"}\n{"title":"no refId"}\n', 'application/x-ndjson');
+      expect(rejected.status).toBe(400);
+      expect(((await expectDocumented(rejected, products, 'PUT')) as Problem).errors.$![0]).toMatch(/line 2/);
+      expect((await svc.engine.stats('site-a')).products).toBe(before);
+      const after = await fetch(`${base}/healthz`);
+      expect(after.status).toBe(200);
+      await after.text();
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
