@@ -412,6 +412,13 @@ describe('RecommendationModels — filters and limits', () => {
     expect(rec(models, 'PopularItems', { filterOutOfStock: true }).payload).not.toContain('oos');
   });
 
+  it('does not pool views without a customer id into one visitor', () => {
+    const { models } = setup();
+    view(models, '', 'anon-1', ['p1', 'p2']);
+    view(models, '', 'anon-2', ['p3', 'p4']);
+    expect(rec(models, 'ViewedTogether', { productRef: 'p1' }).payload).toEqual(['p2']);
+  });
+
   it('ignores events of another website', () => {
     const { models } = setup();
     models.applyPurchase({ websiteId: 'other', customerId: 'a', sessionId: 's', orderId: 'x', eventTime: T0, items: [{ refId: 'p1', quantity: 1, price: 1 }] });

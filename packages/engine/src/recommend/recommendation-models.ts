@@ -151,7 +151,9 @@ export class RecommendationModels {
     if (typeof view.refId !== 'string' || view.refId === '' || !Number.isFinite(view.eventTime)) return;
     const item = this.items.intern(view.refId);
     this.popularity.record(item, PopularityKind.View, view.eventTime);
-    const { newInSession, sessionItems } = this.customers.recordView(view.customerId, view.sessionId, item, view.eventTime);
+    // Without a customer id the session stands for the visitor (never pool anonymous views together).
+    const visitor = typeof view.customerId === 'string' && view.customerId !== '' ? view.customerId : `\u0000session:${String(view.sessionId)}`;
+    const { newInSession, sessionItems } = this.customers.recordView(visitor, String(view.sessionId ?? ''), item, view.eventTime);
     if (!newInSession) return;
     this.viewSessions.add(item, 1);
     for (const other of sessionItems) {
