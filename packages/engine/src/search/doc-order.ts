@@ -9,10 +9,10 @@ import type { PlanSortKey } from './search-plan.js';
 import type { DocComparator } from './top-k.js';
 
 // Per-doc text sort keys (rank of the first value's lower-cased form; NaN = missing), per catalog
-// version and field. Cached because building one is linear in the catalog; bounded so that old
-// versions are dropped.
+// version and field. Cached because building one is linear in the catalog; a new version of a catalog
+// drops the old version's keys, and the cache is bounded (8 bytes per doc each).
 const textKeyCache = new Map<string, Float64Array>();
-const TEXT_KEY_CACHE_LIMIT = 64;
+const TEXT_KEY_CACHE_LIMIT = 16;
 
 /** Per-doc text sort keys of `field` (NaN for docs without a text value). */
 export function textSortKeys(index: CatalogIndex, field: number): Float64Array {
@@ -25,6 +25,9 @@ export function textSortKeys(index: CatalogIndex, field: number): Float64Array {
   for (let d = 0; d < index.docCount; d++) {
     keys[d] = column.offsets[d] < column.offsets[d + 1] ? sortRank[column.codes[column.offsets[d]]] : NaN;
   }
+  const catalogPrefix = `${index.catalogId}:`;
+  const versionPrefix = `${index.catalogId}:${index.version}:`;
+  for (const k of textKeyCache.keys()) if (k.startsWith(catalogPrefix) && !k.startsWith(versionPrefix)) textKeyCache.delete(k);
   if (textKeyCache.size >= TEXT_KEY_CACHE_LIMIT) textKeyCache.delete(textKeyCache.keys().next().value!);
   textKeyCache.set(cacheKey, keys);
   return keys;

@@ -14,7 +14,8 @@ import { referenceSearch } from './__tests__/reference-search.js';
 const DATASET = '/work/shared/datasets/flipkart-products.ndjson';
 const request = (q: string, extra: Partial<SearchRequest> = {}): SearchRequest => ({ website_id: 'w', client: 'c', q, start: 0, size: 20, ...extra });
 
-describe.skipIf(!existsSync(DATASET))(`real catalog ${DATASET} (skipped: dataset absent)`, () => {
+const present = existsSync(DATASET);
+describe.skipIf(!present)(present ? `real catalog ${DATASET}` : `real catalog ${DATASET}: dataset absent, skipped`, () => {
   const products: Product[] = [];
   const catalog = new Catalog();
   beforeAll(async () => {

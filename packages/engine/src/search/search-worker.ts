@@ -25,17 +25,23 @@ export interface SearchTask {
 /** A task's answer: the partial result, or a request to resend with the index. */
 export type SearchTaskResult = { partial: PartialResult } | { needIndex: true };
 
-const CACHE_LIMIT = 16;
+// One index per catalog (its newest version seen), at most this many catalogs: an old version's
+// buffers must not stay pinned in every worker after a replace (a 1M catalog holds ~375 MB).
+const CACHE_LIMIT = 32;
 const cache = new Map<string, CatalogIndex>();
+
+function remember(key: string, index: CatalogIndex): void {
+  for (const [k, cached] of cache) if (cached.catalogId === index.catalogId) cache.delete(k);
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  cache.set(key, index);
+}
 
 /** Piscina entry point. */
 export default function runSearchTask(task: SearchTask): SearchTaskResult {
   let index = cache.get(task.key);
   if (task.index) {
     index = task.index;
-    cache.delete(task.key);
-    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-    cache.set(task.key, index);
+    remember(task.key, index);
   }
   if (!index) return { needIndex: true };
   for (const { field, ranks } of task.sortRanks) {
