@@ -416,6 +416,8 @@ describe('fuzz over a real socket (embedded SQLite store)', () => {
 
   it('POST /v1.4/search: random and mutated bodies answer 200 or the envelope', async () => {
     const field = fc.constantFrom('brand', 'price', 'title', 'search_category', 'availability', 'refId', 'nope', '', '__proto__');
+    // '__proto__' as an aggregation or range field is a known bug (see the it.fails below): left out here.
+    const listedField = fc.constantFrom('brand', 'price', 'title', 'search_category', 'availability', 'refId', 'nope', '');
     const searchBody = fc.record({
       website_id: fc.oneof({ weight: 6, arbitrary: fc.constant('site-a') }, { weight: 1, arbitrary: fc.constantFrom('site-b', 'nope', '') }),
       client: fc.oneof({ weight: 6, arbitrary: fc.constant('client-a') }, { weight: 1, arbitrary: fc.constantFrom('client-b', 'x') }),
@@ -427,8 +429,8 @@ describe('fuzz over a real socket (embedded SQLite store)', () => {
         fc.record({ min: fc.double({ noNaN: true }), max: fc.double({ noNaN: true }) }, { requiredKeys: [] }),
         fc.record({ not: fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 5 })), { maxLength: 3 }) }),
       ), { maxKeys: 3 }),
-      aggregations: fc.array(field, { maxLength: 3 }),
-      range_fields: fc.array(field, { maxLength: 3 }),
+      aggregations: fc.array(listedField, { maxLength: 3 }),
+      range_fields: fc.array(listedField, { maxLength: 3 }),
       sort_fields: fc.array(fc.dictionary(field, fc.record({ order: fc.constantFrom('asc', 'desc', 'up'), type: fc.constantFrom('number', 'text', 'date') }, { requiredKeys: [] }), { minKeys: 1, maxKeys: 2 }), { maxLength: 2 }),
     }, { requiredKeys: ['website_id', 'client', 'q', 'start'] });
     const request = fc.oneof(
@@ -446,16 +448,49 @@ describe('fuzz over a real socket (embedded SQLite store)', () => {
       const body = await documentedBody(res, '/v1.4/search', 'POST');
       if (res.status === 200) {
         ok++;
-        const r = body as { type: number; payload: { result: unknown[]; total_results: number } };
+        const r = body as { type: number; payload: { result: unknown[]; total_results: number; aggregations?: Record<string, unknown>; ranges?: Record<string, unknown> } };
         expect(r.type).toBe(1);
         expect(Array.isArray(r.payload.result)).toBe(true);
         expect(Number.isInteger(r.payload.total_results)).toBe(true);
+        // A 200 means the body was valid: the page is the documented slice of the matches.
+        const sent = JSON.parse(req.text) as { start: number; size?: number; aggregations?: string[]; range_fields?: string[] };
+        const size = sent.size ?? 20;
+        expect(r.payload.result.length, what).toBe(Math.max(0, Math.min(size, r.payload.total_results - sent.start)));
+        for (const f of sent.aggregations ?? []) expect(Object.keys(r.payload.aggregations ?? {}), what).toContain(f);
+        for (const f of sent.range_fields ?? []) expect(Object.keys(r.payload.ranges ?? {}), what).toContain(f);
       } else {
         expect([400, 401, 404, 413, 415], what).toContain(res.status);
         expectEnvelope(res, body, res.status);
       }
     }), { numRuns: 100 });
     expect(ok).toBeGreaterThan(0);
+  });
+
+  const searchBase = { website_id: 'site-a', client: 'client-a', q: '', start: 0, size: 0 };
+  const searchWith = (extra: Record<string, unknown>) => fetch(`${srv.url}/v1.4/search`, {
+    method: 'POST', headers: { ...bearer(TOKEN_A), 'content-type': 'application/json' }, body: JSON.stringify({ ...searchBase, ...extra }),
+  });
+
+  it.fails('BUG: range_fields naming an unknown field answers 200 with {min: null, max: null}, not the documented 400', async () => {
+    // docs/http-api.md (search body table): "range_fields … a non-numeric or unknown field → 400";
+    // DESIGN.md, search errors: "HTTP 400 (… unknown or non-numeric range_fields …)".
+    const res = await searchWith({ range_fields: ['no_such_field'] });
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(400);
+    expectEnvelope(res, body, 400);
+  });
+
+  it.fails('BUG: an aggregation named "__proto__" is missing from the answer (every other unknown name gets [])', async () => {
+    const control = await searchWith({ aggregations: ['no_such_field'] });
+    expect(control.status).toBe(200);
+    expect(((await control.json()) as { payload: { aggregations: Record<string, unknown> } }).payload.aggregations).toEqual({ no_such_field: [] });
+    const res = await searchWith({ aggregations: ['__proto__'] });
+    const text = await res.text();
+    // Either refused, or answered like any other name: JSON.parse keeps "__proto__" as an own key.
+    if (res.status !== 400) {
+      const aggregations = (JSON.parse(text) as { payload: { aggregations: object } }).payload.aggregations;
+      expect(Object.hasOwn(aggregations, '__proto__'), text).toBe(true);
+    }
   });
 
   it('GET recommendations: random query strings answer 200 or a negative type with a message', async () => {
@@ -468,10 +503,16 @@ describe('fuzz over a real socket (embedded SQLite store)', () => {
       fc.string({ unit: 'grapheme', maxLength: 12 }),
     );
     const encoded = fc.array(fc.tuple(key, value), { maxLength: 6 }).map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
-    const raw = fc.constantFrom('%', '%zz', 'a=%E0%A4%A', 'items[0]=%ff', '&&&==', 'count', 'count=1&count=2', 'items=' + 'a&items='.repeat(120) + 'a');
+    const rawQuery = fc.constantFrom('%', '%zz', 'a=%E0%A4%A', 'items[0]=%ff', '&&&==', 'count', 'count=1&count=2', 'items=' + 'a&items='.repeat(120) + 'a');
     const website = fc.oneof({ weight: 6, arbitrary: fc.constant('site-a') }, { weight: 1, arbitrary: fc.constantFrom('site-b', 'nope', '%E2%82%AC', '%zz') });
     const method = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...RECOMMEND_METHODS) }, { weight: 1, arbitrary: fc.constantFrom('popularitems', 'NoSuchMethod', 'bundle') });
-    await fc.assert(fc.asyncProperty(website, method, fc.oneof({ weight: 5, arbitrary: encoded }, { weight: 1, arbitrary: raw }), async (site, m, query) => {
+    const outOfStock = products.filter((p) => p.availability === 0).map((p) => p.refId);
+    expect(outOfStock.length).toBeGreaterThan(0);
+    const queries = fc.oneof(
+      { weight: 5, arbitrary: encoded.map((query) => ({ query, raw: false })) },
+      { weight: 1, arbitrary: rawQuery.map((query) => ({ query, raw: true })) },
+    );
+    await fc.assert(fc.asyncProperty(website, method, queries, async (site, m, { query, raw }) => {
       const res = await fetch(`${srv.url}/1.0/ClientRecom/${site}/${m}?${query}`);
       const what = `GET /1.0/ClientRecom/${site}/${m}?${query.slice(0, 200)}`;
       expectNo5xx(res, what);
@@ -482,6 +523,16 @@ describe('fuzz over a real socket (embedded SQLite store)', () => {
         const r = body as { type: number; payload: unknown[] };
         expect(r.type, what).toBeGreaterThan(0);
         expect(r.payload.every((x) => typeof x === 'string'), what).toBe(true);
+        if (!raw) {
+          // Documented: at most `count` (default 10), no repeats, never an input product or cart item,
+          // never an out-of-stock product with filterOutOfStock.
+          const params = new URLSearchParams(query);
+          expect(r.payload.length, what).toBeLessThanOrEqual(Number(params.get('count') ?? 10));
+          expect(new Set(r.payload).size, what).toBe(r.payload.length);
+          const inputs = [...params].filter(([k]) => k === 'productRef' || /^items(\[\d*\])?$/.test(k)).map(([, v]) => v);
+          for (const input of inputs) expect(r.payload, what).not.toContain(input);
+          if (/^(true|1)$/i.test(params.get('filterOutOfStock') ?? '')) for (const out of outOfStock) expect(r.payload, what).not.toContain(out);
+        }
       } else {
         expect([400, 404, 405], what).toContain(res.status);
         const e = body as { type: number; message: string };

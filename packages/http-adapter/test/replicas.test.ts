@@ -164,6 +164,23 @@ describe('two replicas (processes) on one PostgreSQL schema', () => {
     expect((await stats(r2)).coupons).toEqual({ issued: 1, used: 1 });
   });
 
+  it('(a\') a code made known by a purchase through replica 2 is used through replica 1; its reuse is flagged in either replica\'s report', async () => {
+    const withCode = (orderId: string) => ({
+      customerId: CUSTOMER, sessionId: SESSION,
+      events: [{ currentUrl: 'https://shop.example/thanks', eventTime: eventTime(), orderId, products: [{ refId: refIds[0], quantity: 1, price: 20 }], priceBeatPromotions: [{ code: 'REPLICA-PB-2', discount: 2 }] }],
+    });
+    expect((await sendPurchase(r2, withCode('pb-1'))).status).toBe(202);
+    expect((await fetch(`${r1.url}/b2b/coupon/mark_as_used?code=REPLICA-PB-2&client=site-a`)).status).toBe(200);
+    expect((await fetch(`${r2.url}/b2b/coupon/mark_as_used?code=REPLICA-PB-2&client=site-a`)).status).toBe(409);
+    expect((await sendPurchase(r2, withCode('pb-2'))).status).toBe(202);
+    for (const r of [r1, r2]) {
+      const res = await fetch(`${r.url}/admin/v1/websites/site-a/reports/attribution`, { headers: bearer(ADMIN_TOKEN) });
+      expect(res.status).toBe(200);
+      const report = (await res.json()) as { priceBeat: { code: string; orders: number; reused: number }[] };
+      expect(report.priceBeat.find((p) => p.code === 'REPLICA-PB-2'), r.name).toMatchObject({ orders: 2, reused: 1 });
+    }
+  });
+
   it('(b) concurrent duplicate orderIds sent to both replicas at once are counted once, with one transactionId', async () => {
     const before = await stats(r1);
     const n = 20;
@@ -186,6 +203,25 @@ describe('two replicas (processes) on one PostgreSQL schema', () => {
     for (let i = 0; i < 12; i++) expect((await sendPurchase(r1, purchase(`pop-${i}`, ['POP-X', refIds[i]!]))).status).toBe(202);
     await eventually(async () => (await popular(r2))[0] === 'POP-X', async () => `replica 2 PopularItems: ${(await popular(r2)).join(', ')}`);
     expect((await popular(r1))[0]).toBe('POP-X');
+  });
+
+  it('(c\') views through replica 1 reach the RecentlyViewed of replica 2', async () => {
+    const viewer = '5c0e7d2a-1b3f-4a6e-9d8c-7f1e2a3b4c5d';
+    const viewed = [refIds[3]!, refIds[4]!];
+    const res = await post(`${r1.url}/3.0/events/views`, {
+      customerId: viewer, sessionId: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d',
+      events: viewed.map((refId) => ({ currentUrl: `https://shop.example/p/${refId}`, eventTime: eventTime(), refId })),
+    }, bearer(TOKEN_A));
+    expect(res.status).toBe(202);
+    const recent = async () => {
+      const r = await fetch(`${r2.url}/1.0/ClientRecom/site-a/RecentlyViewed?customerId=${viewer}`);
+      expect(r.status).toBe(200);
+      return ((await r.json()) as { payload: string[] }).payload;
+    };
+    await eventually(async () => {
+      const payload = await recent();
+      return viewed.every((v) => payload.includes(v));
+    }, async () => `replica 2 RecentlyViewed: ${(await recent()).join(', ')}`);
   });
 
   it('(d) SIGKILL of replica 2 while purchases stream into it: every acknowledged order is counted once, and the restarted replica rebuilds its models', async () => {
