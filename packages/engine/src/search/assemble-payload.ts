@@ -100,10 +100,10 @@ export function assemblePayload(
   const payload: SearchPayload = { result, total_results: total, suggestions: {}, redirects: {} };
   if (request.aggregations) {
     const wholeCatalog = !plan.matchNothing && plan.words.length === 0 && plan.conditions.length === 0;
-    const aggregations: Record<string, FacetBucket[]> = {};
+    const aggregations: [string, FacetBucket[]][] = [];
     request.aggregations.forEach((name, i) => {
       const fid = plan.aggregationFields[i];
-      if (fid < 0) { aggregations[name] = []; return; }
+      if (fid < 0) { aggregations.push([name, []]); return; }
       const merged = (): Uint32Array => {
         if (partials.length === 1) return partials[0].facetCounts[i];
         const counts = new Uint32Array(partials[0].facetCounts[i].length);
@@ -111,12 +111,13 @@ export function assemblePayload(
         return counts;
       };
       const compute = () => facetBuckets(merged(), state.dictionaries[fid], keyOrder(state, fid));
-      aggregations[name] = wholeCatalog ? cachedWholeCatalogBuckets(state, fid, compute) : compute();
+      aggregations.push([name, wholeCatalog ? cachedWholeCatalogBuckets(state, fid, compute) : compute()]);
     });
-    payload.aggregations = aggregations;
+    // fromEntries defines own properties: a field named "__proto__" stays a key of the answer.
+    payload.aggregations = Object.fromEntries(aggregations);
   }
   if (request.range_fields) {
-    const ranges: Record<string, NumericRange> = {};
+    const ranges: [string, NumericRange][] = [];
     request.range_fields.forEach((name, r) => {
       let min = Infinity;
       let max = -Infinity;
@@ -124,9 +125,9 @@ export function assemblePayload(
         if (p.ranges[2 * r] < min) min = p.ranges[2 * r];
         if (p.ranges[2 * r + 1] > max) max = p.ranges[2 * r + 1];
       }
-      ranges[name] = min <= max ? { min, max } : { min: null, max: null };
+      ranges.push([name, min <= max ? { min, max } : { min: null, max: null }]);
     });
-    payload.ranges = ranges;
+    payload.ranges = Object.fromEntries(ranges);
   }
   if (extras.correctedQuery !== undefined) payload.suggestions.corrected_query = extras.correctedQuery;
   const url = redirectFor(request.q, settings);

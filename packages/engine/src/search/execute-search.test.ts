@@ -4,6 +4,7 @@ import type { WebsiteSettings } from '../config.js';
 import { isAisleError } from '../errors.js';
 import type { Product, SearchRequest } from '../types.js';
 import { executeSearch } from './execute-search.js';
+import { validateSearchRequest } from './validate-search-request.js';
 
 const request = (q: string, extra: Partial<SearchRequest> = {}): SearchRequest => ({ website_id: 'w', client: 'c', q, start: 0, size: 50, ...extra });
 
@@ -174,6 +175,14 @@ describe('executeSearch: aggregations and ranges', () => {
   it('rejects a range over a text field', async () => {
     const catalog = await catalogOf(shop);
     await badRequest(executeSearch(catalog, request('', { range_fields: ['price', 'brand'] })), 'range_fields[1]');
+  });
+  it('treats a field named __proto__ like any other field', async () => {
+    const catalog = await catalogOf([JSON.parse('{"refId":"a","__proto__":"x","n":1}'), JSON.parse('{"refId":"b","__proto__":"y","n":2}')]);
+    const body = JSON.parse('{"website_id":"w","client":"c","q":"","start":0,"scope":{"__proto__":["x"]},"aggregations":["__proto__"],"range_fields":["n"]}');
+    const r = await executeSearch(catalog, validateSearchRequest(body));
+    expect(ids(r)).toEqual(['a']);
+    expect(Object.keys(r.aggregations!)).toEqual(['__proto__']);
+    expect(JSON.stringify(r.aggregations)).toBe('{"__proto__":[{"key":"x","doc_count":1}]}');
   });
   it('works on an empty catalog', async () => {
     const r = await executeSearch(new Catalog(), request('anything', { aggregations: ['brand'], range_fields: ['price'], sort_fields: [{ price: { order: 'asc', type: 'number' } }] }));

@@ -116,9 +116,8 @@ export function validateSearchRequest(body: unknown): SearchRequest {
     if (!isObject(body.scope)) bad('scope', 'must be an object whose keys are field names');
     const keys = Object.keys(body.scope);
     if (keys.length > MAX_REQUEST_FIELDS) bad('scope', `must have at most ${MAX_REQUEST_FIELDS} keys`);
-    const scope: Record<string, TextScope | NumericScope> = {};
-    for (const k of keys) scope[k] = scopeCondition(body.scope[k], `scope.${k}`);
-    request.scope = scope;
+    // fromEntries defines own properties: a field named "__proto__" stays a field.
+    request.scope = Object.fromEntries(keys.map((k) => [k, scopeCondition((body.scope as Record<string, unknown>)[k], `scope.${k}`)]));
   }
   if (body.aggregations !== undefined) request.aggregations = stringList(body.aggregations, 'aggregations');
   if (body.range_fields !== undefined) request.range_fields = stringList(body.range_fields, 'range_fields');
