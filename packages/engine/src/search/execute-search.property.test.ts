@@ -16,13 +16,13 @@ import { catalogArb, requestArb } from './__tests__/random-catalog.js';
 
 type Run = (catalog: Catalog, request: SearchRequest) => Promise<SearchPayload>;
 
-async function checkAgainstReference(run: Run, products: Product[], request: SearchRequest): Promise<void> {
+async function checkAgainstReference(run: Run, products: Product[], request: SearchRequest, synonyms: string[][] = []): Promise<void> {
   validateSearchRequest(request); // the generator only makes valid bodies
-  const catalog = new Catalog();
+  const catalog = new Catalog({ synonyms });
   await catalog.upsert(products);
   let expected;
   try {
-    expected = referenceSearch(products, request);
+    expected = referenceSearch(products, request, synonyms);
   } catch (err) {
     if (!(err instanceof ReferenceBadRequest)) throw err;
     await expect(run(catalog, request)).rejects.toSatisfy((e: unknown) => isAisleError(e) && e.code === 'SEARCH_BAD_REQUEST');
@@ -59,6 +59,14 @@ function contract(name: string, run: Run, numRuns: number): void {
 }
 
 contract('executeSearch inline', (catalog, request) => executeSearch(catalog, request), 200);
+
+describe('executeSearch with synonyms', () => {
+  it('matches the reference when query words have synonyms', async () => {
+    const synonyms = [['tv', 'television'], ['phone', 'smartphone', 'garden']];
+    await fc.assert(fc.asyncProperty(catalogArb(60), requestArb, (products, request) =>
+      checkAgainstReference((c, r) => executeSearch(c, r), products, request, synonyms)), { numRuns: 60 });
+  });
+});
 
 const pool = new SearchPool({ workers: 2, threshold: 0 });
 afterAll(() => pool.close());
