@@ -135,3 +135,18 @@ describe('createEngine', () => {
     await expectCode(engine.addWebsite({ ...siteB, websiteId: 'site-c', tokens: ['token-a'] }), 'CONFIG_INVALID');
   });
 });
+
+describe('createEngine with an unreadable snapshot', () => {
+  it('refuses to start, naming the file, the website and the way back', async () => {
+    const { writeFile, mkdir } = await import('node:fs/promises');
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'aisle-engine-'));
+    try {
+      await mkdir(path.join(dataDir, 'catalogs'), { recursive: true });
+      await writeFile(path.join(dataDir, 'catalogs', 'site-a.aislesnap'), 'not a snapshot');
+      await expect(createEngine({ dataDir, workers: 0, websites: [siteA] }))
+        .rejects.toThrow(/site-a\.aislesnap.*website "site-a" cannot be read: move .* reload the feed/s);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -13,7 +13,7 @@ import { validateEngineOptions, type EngineOptions, type StoreConfig, type Websi
 import type {
   AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, WebsiteStats,
 } from './engine-api.js';
-import { AisleError } from './errors.js';
+import { AisleError, isAisleError } from './errors.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
 import { executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
@@ -38,6 +38,20 @@ interface WebsiteState {
 /** The directory name is the website id percent-encoded, so any id maps to one safe file name. */
 function snapshotPath(dataDir: string, websiteId: string): string {
   return path.join(dataDir, 'catalogs', `${encodeURIComponent(websiteId)}.aislesnap`);
+}
+
+/**
+ * A snapshot that cannot be read stops the start rather than silently serving an empty catalog; the
+ * message says how to recover (the events are in the store, only the catalog needs reloading).
+ */
+async function loadSnapshotOrExplain(file: string, websiteId: string, options: ConstructorParameters<typeof Catalog>[0]): Promise<Catalog> {
+  try {
+    return await loadCatalogSnapshot(file, options);
+  } catch (err) {
+    if (!isAisleError(err) || err.code !== 'SNAPSHOT_INVALID') throw err;
+    throw new AisleError('SNAPSHOT_INVALID', `${err.message}. The catalog of website "${websiteId}" cannot be read: move ${file} `
+      + 'away and reload the feed (aisle load, or the admin API); events, orders and coupons are kept in the store.', { cause: err, details: err.details });
+  }
 }
 
 /** Without a store and a data directory everything stays in memory; with a data directory, SQLite. */
@@ -68,13 +82,18 @@ class AisleEngine implements Engine {
         onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
       },
     });
-    await this.events.replay();
+    try {
+      await this.events.replay();
+    } catch (err) {
+      await this.events.close().catch(() => undefined);
+      throw err;
+    }
   }
 
   private async openWebsite(config: WebsiteConfig): Promise<WebsiteState> {
     const catalogOptions = { fieldWeights: config.settings?.fieldWeights, synonyms: config.settings?.synonyms };
     const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
-    const catalog = file && existsSync(file) ? await loadCatalogSnapshot(file, catalogOptions) : new Catalog(catalogOptions);
+    const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions) : new Catalog(catalogOptions);
     return { config, catalog, models: new RecommendationModels({ website: config, catalog }) };
   }
 
