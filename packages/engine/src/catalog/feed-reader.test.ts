@@ -143,6 +143,20 @@ describe('readProductFeed', () => {
     expect((await rejection(join(dir, 'missing.ndjson'))).message).toMatch(/cannot read/);
   });
 
+  it("closes a file it opened when the read stops early, and leaves a caller's stream open", async () => {
+    const path = file('early.ndjson', ndjson);
+    const before = (await import('node:fs')).readdirSync('/proc/self/fd').length;
+    for (let i = 0; i < 20; i++) {
+      for await (const _ of readProductFeed(path, { skipped: [] })) break;
+      await expect(collect(file('bad-early.ndjson', '{"refId":"a"}\n{oops}\n' + ndjson))).rejects.toThrow(/line 2/);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await import('node:fs')).readdirSync('/proc/self/fd').length).toBeLessThanOrEqual(before + 2);
+    const stream = chunked('{"refId":"a"}\n{oops}\n' + ndjson, 4);
+    await expect(collect(stream)).rejects.toThrow(/line 2/);
+    expect(stream.destroyed).toBe(false);
+  });
+
   it('calls onProgress every 10k records and at the end, with bytes for streams', async () => {
     const lines: string[] = [];
     for (let i = 0; i < 25_000; i++) lines.push(JSON.stringify({ refId: `p${i}` }));

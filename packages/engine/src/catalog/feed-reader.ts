@@ -125,11 +125,11 @@ async function* productBatches(source: ProductSource, options: FeedReadOptions):
     } catch (err) {
       throw new AisleError('CATALOG_BAD_INPUT', `cannot read product feed ${source}: ${(err as Error).message}`, { cause: err });
     }
-    yield* readByteStream(stream, format, options);
+    yield* readByteStream(stream, format, options, true);
     return;
   }
   if (isReadable(source)) {
-    yield* readByteStream(source, 'sniff', options);
+    yield* readByteStream(source, 'sniff', options, false);
     return;
   }
   if (typeof source === 'object' && source !== null && (Symbol.asyncIterator in source || Symbol.iterator in source)) {
@@ -164,8 +164,19 @@ async function* readObjects(source: Iterable<unknown> | AsyncIterable<unknown>, 
   progress.report();
 }
 
-async function* readByteStream(stream: Readable, format: Format, options: FeedReadOptions): AsyncGenerator<Product[]> {
+async function* readByteStream(stream: Readable, format: Format, options: FeedReadOptions, ownStream: boolean): AsyncGenerator<Product[]> {
   const iterator = (stream[Symbol.asyncIterator]() as AsyncIterator<unknown>);
+  try {
+    yield* readChunks(iterator, format, options);
+  } finally {
+    // A file opened here is closed however the read ends (the consumer broke off, or a bad record
+    // rejected the feed). A caller's stream is left to the caller: an HTTP request, for one, must stay
+    // open so that the error response can still be written.
+    if (ownStream && !stream.destroyed) stream.destroy();
+  }
+}
+
+async function* readChunks(iterator: AsyncIterator<unknown>, format: Format, options: FeedReadOptions): AsyncGenerator<Product[]> {
   let first = await iterator.next();
   // Skip empty leading chunks so the sniffing below sees real bytes.
   while (!first.done && isByteChunk(first.value) && first.value.length === 0) first = await iterator.next();
