@@ -42,6 +42,12 @@ export interface FieldIndex {
   text?: TextColumn;
   /** Per doc numeric value (NaN = missing); present when at least one product has one. */
   numeric?: Float64Array;
+  /**
+   * The docs having a numeric value, by (value, doc) ascending. Derived on first use (a browse with a
+   * range or a number sort on the field) by `ensureNumericOrder`; lets min/max and top-k walk from the
+   * ends instead of visiting every candidate.
+   */
+  order?: Uint32Array;
 }
 
 /** The inverted index for full text (BM25F): postings per term, one entry per (doc, field). */

@@ -44,6 +44,7 @@ function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
       if (t.single) arrays.set(`f${i}.single`, t.single);
     }
     if (f.numeric) arrays.set(`f${i}.numeric`, f.numeric);
+    if (f.order) arrays.set(`f${i}.order`, f.order);
   });
   const ft = state.index.fullText;
   arrays.set('ft.termOffsets', ft.termOffsets).set('ft.postDocs', ft.postDocs).set('ft.postFields', ft.postFields)
@@ -159,6 +160,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
       name: f.name,
       kind: f.kind,
       numeric: f.hasNumeric ? need(`f${i}.numeric`, Float64Array, n) : undefined,
+      order: arrays.has(`f${i}.order`) ? need(`f${i}.order`, Uint32Array) : undefined,
       text: f.hasText ? {
         offsets: need(`f${i}.offsets`, Uint32Array, n + 1), codes: need(`f${i}.codes`, Uint32Array), dictSize: f.dictSize!,
         valueOffsets: need(`f${i}.valueOffsets`, Uint32Array, f.dictSize! + 1), valueDocs: need(`f${i}.valueDocs`, Uint32Array),

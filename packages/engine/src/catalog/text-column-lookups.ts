@@ -1,7 +1,8 @@
 /**
- * Structures derived from a text column on first use, so that building a catalog never sorts or
- * hashes a dictionary twice: value → code lookup (text scopes) and lower-cased sort ranks (text
- * sort). Both are pure functions of an immutable catalog version, computed at most once per version.
+ * Structures derived from columns on first use, so that building a catalog never sorts or hashes
+ * what no request needs: value → code lookup (text scopes), lower-cased sort ranks (text sort), key
+ * order (facet buckets), numeric order (browse ranges and number sorts). All are pure functions of an
+ * immutable catalog version, computed at most once per version.
  * @module
  */
 import type { CatalogState } from './catalog-index.js';
@@ -79,4 +80,21 @@ export function keyOrder(state: CatalogState, field: number): KeyOrder {
     perField.set(field, order);
   }
   return order;
+}
+
+/**
+ * Makes sure field `field` has its numeric order (docs with a value by (value, doc) ascending, on a
+ * SharedArrayBuffer so workers get it with the task). Derived and deterministic, like the sort ranks.
+ */
+export function ensureNumericOrder(state: CatalogState, field: number): void {
+  const f = state.index.fields[field];
+  if (!f.numeric || f.order) return;
+  const values = f.numeric;
+  let count = 0;
+  for (let d = 0; d < values.length; d++) if (values[d] === values[d]) count++;
+  const order = sharedArray(Uint32Array, count);
+  let k = 0;
+  for (let d = 0; d < values.length; d++) if (values[d] === values[d]) order[k++] = d;
+  order.sort((a, b) => values[a] - values[b] || a - b);
+  f.order = order;
 }

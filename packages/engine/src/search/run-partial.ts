@@ -130,6 +130,71 @@ function minMaxOfBitset(values: Float64Array, candidates: Uint32Array, lo: numbe
   ranges[2 * r + 1] = max;
 }
 
+function hasBit(candidates: Uint32Array, lo: number, hi: number, d: number): boolean {
+  if (d < lo || d >= hi) return false;
+  const local = d - lo;
+  return (candidates[local >>> 5] & (1 << (local & 31))) !== 0;
+}
+
+/**
+ * Min and max over the candidates by walking the field's numeric order from both ends: the first
+ * candidate met is the answer. Expected steps: catalog size / candidates; gives up (undefined) after
+ * `budget` steps, and the caller scans instead.
+ */
+function walkMinMax(values: Float64Array, order: Uint32Array, candidates: Uint32Array, lo: number, hi: number, budget: number): [number, number] | undefined {
+  let min = Infinity;
+  let steps = 0;
+  for (let i = 0; i < order.length; i++) {
+    if (++steps > budget) return undefined;
+    if (hasBit(candidates, lo, hi, order[i])) { min = values[order[i]]; break; }
+  }
+  if (min === Infinity) return steps > budget ? undefined : [Infinity, -Infinity];
+  let max = -Infinity;
+  for (let i = order.length - 1; i >= 0; i--) {
+    if (++steps > budget) return undefined;
+    if (hasBit(candidates, lo, hi, order[i])) { max = values[order[i]]; break; }
+  }
+  return [min, max];
+}
+
+/**
+ * Top-k when the first sort key is a number: walk the field's order from the wanted end, collecting
+ * candidates until `limit` are found and the value changes (ties at the boundary are all kept), then
+ * let the full comparator order them. Candidates without a value come last (both orders): they are
+ * added only when the walk found fewer than `limit`. Undefined when the walk exceeds `budget` steps.
+ */
+function walkTopK(
+  values: Float64Array, order: Uint32Array, desc: boolean, candidates: Uint32Array, lo: number, hi: number, limit: number,
+  budget: number, before: (a: number, b: number) => number,
+): Int32Array | undefined {
+  const top = new TopK(limit, before);
+  let found = 0;
+  let boundary = NaN;
+  let steps = 0;
+  for (let k = 0; k < order.length; k++) {
+    if (++steps > budget) return undefined;
+    const d = order[desc ? order.length - 1 - k : k];
+    if (!hasBit(candidates, lo, hi, d)) continue;
+    const v = values[d];
+    if (found >= limit && v !== boundary) break;
+    top.offer(d);
+    if (++found === limit) boundary = v;
+  }
+  if (found < limit) {
+    // Every candidate with a value is in; those without one follow.
+    for (let wi = 0; wi < candidates.length; wi++) {
+      let word = candidates[wi];
+      while (word !== 0) {
+        const low = word & -word;
+        const d = lo + (wi << 5) + 31 - Math.clz32(low);
+        word ^= low;
+        if (values[d] !== values[d]) top.offer(d);
+      }
+    }
+  }
+  return top.sorted();
+}
+
 function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, facetCounts: Uint32Array[], ranges: Float64Array): PartialResult {
   const candidates = fullBitset(hi - lo);
   for (const cond of plan.conditions) applyConditionToBitset(index, cond, lo, hi, candidates);
@@ -141,7 +206,16 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
     if (everything) countAllFacets(column.valueOffsets, column.valueDocs, facetCounts[i], lo, hi, index.docCount);
     else countFacetsOfBitset(column.offsets, column.codes, column.single, facetCounts[i], candidates, lo);
   });
-  plan.rangeFields.forEach((fid, r) => { if (fid >= 0) minMaxOfBitset(index.fields[fid].numeric!, candidates, lo, ranges, r); });
+  // Walking a numeric order pays when candidates are dense enough that the ends are reached soon
+  // (catalog / candidates steps) — cheaper than visiting every candidate (random reads of the column).
+  const n = index.docCount;
+  plan.rangeFields.forEach((fid, r) => {
+    if (fid < 0) return;
+    const { numeric, order } = index.fields[fid];
+    const walked = order && total * total > n ? walkMinMax(numeric!, order, candidates, lo, hi, (8 * n) / Math.max(1, total) + 256) : undefined;
+    if (walked) { ranges[2 * r] = walked[0]; ranges[2 * r + 1] = walked[1]; }
+    else minMaxOfBitset(numeric!, candidates, lo, ranges, r);
+  });
 
   const limit = Math.min(plan.limit, total);
   let topDocs: Int32Array;
@@ -159,16 +233,26 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
       }
     }
   } else {
-    const top = new TopK(limit, makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc)));
-    for (let wi = 0; wi < candidates.length; wi++) {
-      let word = candidates[wi];
-      while (word !== 0) {
-        const low = word & -word;
-        top.offer(lo + (wi << 5) + 31 - Math.clz32(low));
-        word ^= low;
-      }
+    const before = makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc));
+    const first = plan.sort[0];
+    const field = index.fields[first.field];
+    let walked: Int32Array | undefined;
+    if (first.type === 'number' && field.order && total * total > limit * n) {
+      walked = walkTopK(field.numeric!, field.order, first.desc, candidates, lo, hi, limit, (8 * (limit + 1) * n) / Math.max(1, total) + 1024, before);
     }
-    topDocs = top.sorted();
+    if (walked) topDocs = walked;
+    else {
+      const top = new TopK(limit, before);
+      for (let wi = 0; wi < candidates.length; wi++) {
+        let word = candidates[wi];
+        while (word !== 0) {
+          const low = word & -word;
+          top.offer(lo + (wi << 5) + 31 - Math.clz32(low));
+          word ^= low;
+        }
+      }
+      topDocs = top.sorted();
+    }
   }
   return { lo, total, facetCounts, ranges, topDocs, topScores: new Float64Array(topDocs.length) };
 }

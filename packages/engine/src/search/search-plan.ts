@@ -9,7 +9,7 @@
 import type { CatalogState } from '../catalog/catalog-index.js';
 import { charMask } from '../catalog/catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
-import { codeLookup, ensureTextSortRanks } from '../catalog/text-column-lookups.js';
+import { codeLookup, ensureNumericOrder, ensureTextSortRanks } from '../catalog/text-column-lookups.js';
 import { tokenize } from '../catalog/tokenizer.js';
 import { AisleError } from '../errors.js';
 import type { NumericScope, SearchRequest, TextScope } from '../types.js';
@@ -281,6 +281,11 @@ export function compileSearchPlan(state: CatalogState, request: SearchRequest, s
     if (usable && type === 'text') ensureTextSortRanks(state, fid!);
     return { field: usable ? fid! : -1, type, desc: order === 'desc' };
   }).filter((k) => k.field >= 0); // a key every product misses changes no order
+  if (planWords.length === 0 && !matchNothing) {
+    // Browsing walks numeric orders for min/max and a leading number sort (see run-partial.ts).
+    for (const fid of rangeFields) if (fid >= 0) ensureNumericOrder(state, fid);
+    if (sort.length > 0 && sort[0].type === 'number') ensureNumericOrder(state, sort[0].field);
+  }
   const size = request.size ?? DEFAULT_SEARCH_SIZE;
   return {
     plan: { matchNothing, words: planWords, fieldWeights, conditions, aggregationFields, rangeFields, sort, limit: request.start + size },

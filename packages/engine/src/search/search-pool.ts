@@ -49,6 +49,8 @@ export class SearchPool {
     const n = index.docCount;
     const key = `${index.catalogId}:${index.version}`;
     const sortRanks = plan.sort.filter((k) => k.type === 'text').map((k) => ({ field: k.field, ranks: index.fields[k.field].text!.sortRank! }));
+    const orders = [...new Set([...plan.rangeFields, ...plan.sort.map((k) => k.field)])]
+      .filter((f) => f >= 0 && index.fields[f].order).map((f) => ({ field: f, order: index.fields[f].order! }));
     const step = Math.max(32, Math.ceil(n / this.workers / 32) * 32);
     const tasks: Promise<PartialResult>[] = [];
     for (let lo = 0; lo < n; lo += step) {
@@ -60,7 +62,7 @@ export class SearchPool {
       }
       const withIndex = sent < 2 * this.workers;
       if (withIndex) this.sent.set(key, sent + 1);
-      tasks.push(this.run({ key, index: withIndex ? index : undefined, sortRanks, plan, lo, hi }, index));
+      tasks.push(this.run({ key, index: withIndex ? index : undefined, sortRanks, orders, plan, lo, hi }, index));
     }
     return Promise.all(tasks);
   }

@@ -17,6 +17,8 @@ export interface SearchTask {
   index?: CatalogIndex;
   /** Text sort ranks derived after the index was first sent (field number → ranks). */
   sortRanks: { field: number; ranks: Uint32Array }[];
+  /** Numeric orders derived after the index was first sent (field number → order). */
+  orders?: { field: number; order: Uint32Array }[];
   plan: SearchPlan;
   lo: number;
   hi: number;
@@ -48,5 +50,6 @@ export default function runSearchTask(task: SearchTask): SearchTaskResult {
     const column = index.fields[field].text;
     if (column && !column.sortRank) column.sortRank = ranks;
   }
+  for (const { field, order } of task.orders ?? []) if (!index.fields[field].order) index.fields[field].order = order;
   return { partial: runPartial(index, task.plan, task.lo, task.hi) };
 }
