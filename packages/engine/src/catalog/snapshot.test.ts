@@ -47,6 +47,22 @@ describe('catalog snapshots', () => {
     }), { numRuns: 40 });
   });
 
+  it('saves the structures derived by earlier searches (numeric orders, text sort ranks) and reuses them', async () => {
+    const file = path.join(dir, 'derived.aislesnap');
+    const original = new Catalog();
+    await original.upsert(Array.from({ length: 200 }, (_, i) => ({ refId: `p${i}`, brand: ['b', 'A', 'c'][i % 3], price: (i * 7) % 50 })));
+    const body: SearchRequest = { website_id: 'w', client: 'c', q: '', start: 3, size: 5, range_fields: ['price'],
+      sort_fields: [{ price: { order: 'desc', type: 'number' } }, { brand: { order: 'asc', type: 'text' } }] };
+    const before = await executeSearch(original, body);
+    expect(original.state.index.fields[original.state.fieldByName.get('price')!].order).toBeDefined();
+    await saveCatalogSnapshot(original, file);
+    const loaded = await loadCatalogSnapshot(file);
+    const { fields } = loaded.state.index;
+    expect(fields[loaded.state.fieldByName.get('price')!].order).toBeDefined();
+    expect(fields[loaded.state.fieldByName.get('brand')!].text?.sortRank).toBeDefined();
+    expect(await executeSearch(loaded, body)).toEqual(before);
+  });
+
   it('keeps working after load: upserts rebuild from the loaded products', async () => {
     const file = path.join(dir, 'live.aislesnap');
     const original = new Catalog();
