@@ -66,6 +66,13 @@ afterAll(async () => {
 
 const TRACE_ID = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
 
+const PROBLEM_STATUS: Record<number, [section: string, title: string]> = {
+  400: ['15.5.1', 'One or more validation errors occurred.'],
+  401: ['15.5.2', 'Unauthorized'],
+  413: ['15.5.14', 'Content Too Large'],
+  415: ['15.5.16', 'Unsupported Media Type'],
+};
+
 interface Problem { type: string; title: string; status: number; errors: Record<string, string[]>; traceId: string }
 
 /** Problem details as documented for purchases and views. */
@@ -73,9 +80,11 @@ function expectProblem(res: Response, body: unknown, status: number): Problem {
   expect(res.headers.get('content-type') ?? '').toMatch(/^application\/problem\+json/);
   const p = body as Problem;
   expect(p.status).toBe(status);
-  expect(typeof p.title).toBe('string');
-  expect(p.title.length).toBeGreaterThan(0);
-  expect(p.type).toMatch(/^https?:\/\//);
+  // Documented: `type` is the RFC 9110 section of the status; `title` the validation title for 400,
+  // else the reason phrase.
+  const [section, title] = PROBLEM_STATUS[status] ?? ['?', '?'];
+  expect(p.type).toBe(`https://tools.ietf.org/html/rfc9110#section-${section}`);
+  expect(p.title).toBe(title);
   expect(p.traceId).toMatch(TRACE_ID);
   expect(typeof p.errors).toBe('object');
   expect(p.errors).not.toBeNull();
@@ -165,7 +174,12 @@ function expectedEventOutcome(kind: 'purchases' | 'views', { authorization, cont
 const recorded = new Map<string, string>();
 const stats = (): Promise<WebsiteStats> => engine.stats('site-a');
 
-interface RawRequest { contentType: string | undefined; text: string; authorization?: string }
+interface RawRequest { contentType: string | undefined; text: string; authorization?: string; requestId?: string; traceparent?: string }
+
+/** docs/http-api.md: `X-Request-Id` is echoed when it is 1–128 of `A-Z a-z 0-9 _ . : @ -`, else a UUID is generated. */
+const VALID_REQUEST_ID = /^[A-Za-z0-9_.:@-]{1,128}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const TRACEPARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
 /** Statuses seen per endpoint: the generators must reach every outcome, not only the easy ones. */
 const seen = new Map<string, Set<number>>();
@@ -180,16 +194,25 @@ async function sendEvent(kind: 'purchases' | 'views', req: RawRequest): Promise<
   const before = await stats();
   const headers: Record<string, string> = authorization ? { authorization } : {};
   if (req.contentType !== undefined) headers['content-type'] = req.contentType;
+  if (req.requestId !== undefined) headers['x-request-id'] = req.requestId;
+  if (req.traceparent !== undefined) headers.traceparent = req.traceparent;
   const res = await fetch(`${srv.url}/3.0/events/${kind}`, { method: 'POST', headers, body: req.text });
   const what = `POST /3.0/events/${kind} ${authorization} ${req.contentType} ${req.text.slice(0, 300)}`;
   expectNo5xx(res, what);
   tally(kind, res.status);
   const body = await documentedBody(res, `/3.0/events/${kind}`, 'POST');
   expect(res.status, what).toBe(expected.status);
+  const sentId = req.requestId?.trim();
+  if (sentId !== undefined && VALID_REQUEST_ID.test(sentId)) expect(res.headers.get('x-request-id')).toBe(sentId);
+  else expect(res.headers.get('x-request-id')).toMatch(UUID);
   const after = await stats();
   if (expected.status !== 202) {
     const problem = expectProblem(res, body, expected.status);
     if (expected.problem) expect(problem.errors).toEqual(expected.problem);
+    // The adapter's own problems (every one but the engine's validation) reuse a valid traceparent.
+    const adapterMade = !(expected.status === 400 && expected.problem);
+    if (adapterMade && req.traceparent === TRACEPARENT) expect(problem.traceId).toBe(TRACEPARENT);
+    else if (req.traceparent !== undefined && req.traceparent !== TRACEPARENT) expect(problem.traceId).not.toBe(req.traceparent);
     expect(after, `a rejected request changes nothing: ${what}`).toEqual(before);
     return;
   }
@@ -375,12 +398,23 @@ const authorizationHeader = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('', `Basic ${TOKEN_A}`, 'Bearer ', `Bearer ${TOKEN_A}x`, `bearer${TOKEN_A}`) },
 );
 
+/** Printable ASCII (what a header value can carry), sometimes within the request-id alphabet. */
+const requestIdHeader = fc.option(fc.oneof(
+  fc.stringMatching(/^[A-Za-z0-9_.:@-]{1,130}$/),
+  fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 20 }),
+  fc.constant('x'.repeat(129)),
+), { nil: undefined });
+const traceparentHeader = fc.option(fc.constantFrom(
+  TRACEPARENT, TRACEPARENT.toUpperCase(), '01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', '00-4bf92f3577b34da6-00f067aa0ba902b7-01', 'garbage',
+), { nil: undefined });
+
 function eventRequest(base: fc.Arbitrary<Json>): fc.Arbitrary<RawRequest> {
-  return fc.tuple(base, fc.array(mutation, { maxLength: 3 }), textMutation, contentType, authorizationHeader).map(([doc, mutations, tm, ct, auth]) => {
-    const mutated = mutations.reduce<Json>((d, m) => applyMutation(d, m), doc);
-    const text = mutated === undefined ? '' : JSON.stringify(mutated);
-    return { contentType: ct, text: mutateText(text, tm), authorization: auth };
-  });
+  return fc.tuple(base, fc.array(mutation, { maxLength: 3 }), textMutation, contentType, authorizationHeader, requestIdHeader, traceparentHeader)
+    .map(([doc, mutations, tm, ct, auth, requestId, traceparent]) => {
+      const mutated = mutations.reduce<Json>((d, m) => applyMutation(d, m), doc);
+      const text = mutated === undefined ? '' : JSON.stringify(mutated);
+      return { contentType: ct, text: mutateText(text, tm), authorization: auth, requestId, traceparent };
+    });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -404,6 +438,15 @@ describe('fuzz over a real socket (embedded SQLite store)', () => {
       fc.oneof({ weight: 4, arbitrary: eventRequest(viewBody) }, { weight: 1, arbitrary: fc.anything().map((v) => ({ contentType: 'application/json', text: JSON.stringify(v) ?? '' })) }),
       (req) => sendEvent('views', req),
     ), { numRuns: 80 });
+  });
+
+  it.fails('BUG: a traceparent with an all-zero trace-id (invalid in W3C Trace Context; same for an all-zero parent-id) is reused as traceId', async () => {
+    // docs/http-api.md: "a valid W3C traceparent is reused as traceId"; W3C Trace Context: an all-zero
+    // trace-id (or parent-id) is invalid and the header MUST be ignored.
+    const invalid = '00-00000000000000000000000000000000-00f067aa0ba902b7-01';
+    const res = await fetch(`${srv.url}/3.0/events/purchases`, { method: 'POST', headers: { ...bearer(TOKEN_A), 'content-type': 'text/plain', traceparent: invalid }, body: '{}' });
+    const problem = expectProblem(res, await res.json(), 415);
+    expect(problem.traceId).not.toBe(invalid);
   });
 
   it('a body above the size limit is 413 in problem details and stores nothing', async () => {
