@@ -144,7 +144,7 @@ function longestArray(v: unknown): number {
 
 type Expected =
   | { status: 401 | 415 | 413 | 400; problem?: Problem['errors'] }
-  | { status: 202; orderIds: string[]; views: number };
+  | { status: 202; orderIds: string[]; views: number; lines?: Map<string, { revenue: number; units: number }> };
 
 function expectedEventOutcome(kind: 'purchases' | 'views', { authorization, contentType, text }: RawRequest): Expected {
   if (authorization !== `Bearer ${TOKEN_A}`) return { status: 401, problem: { Authorization: expect.any(Array) as string[] } };
@@ -162,7 +162,14 @@ function expectedEventOutcome(kind: 'purchases' | 'views', { authorization, cont
   }
   if (depth(parsed) > LIMITS.maxDepth || longestArray(parsed) > LIMITS.maxArrayLength) return { status: 400 };
   try {
-    if (kind === 'purchases') return { status: 202, orderIds: validatePurchaseRequest(parsed).events.map((e) => e.orderId), views: 0 };
+    if (kind === 'purchases') {
+      const valid = validatePurchaseRequest(parsed);
+      const lines = new Map(valid.events.map((e) => [e.orderId, {
+        revenue: e.products.reduce((sum, p) => sum + p.price * p.quantity, 0),
+        units: e.products.reduce((sum, p) => sum + p.quantity, 0),
+      }]));
+      return { status: 202, orderIds: valid.events.map((e) => e.orderId), views: 0, lines };
+    }
     return { status: 202, orderIds: [], views: validateViewRequest(parsed).events.length };
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
@@ -172,6 +179,8 @@ function expectedEventOutcome(kind: 'purchases' | 'views', { authorization, cont
 
 /** Orders this file saw acknowledged, with the transactionId each is recorded under. */
 const recorded = new Map<string, string>();
+/** Revenue and units of the recorded orders, as the engine's validator read them (first version of each order). */
+const recordedTotals = { revenue: 0, units: 0 };
 const stats = (): Promise<WebsiteStats> => engine.stats('site-a');
 
 interface RawRequest { contentType: string | undefined; text: string; authorization?: string; requestId?: string; traceparent?: string }
@@ -231,7 +240,11 @@ async function sendEvent(kind: 'purchases' | 'views', req: RawRequest): Promise<
     expect(ack.transactionId, 'a pure replay answers the first event\'s recorded transactionId').toBe(recorded.get(expected.orderIds[0]!));
   } else {
     expect([...recorded.values()]).not.toContain(ack.transactionId);
-    for (const id of fresh) recorded.set(id, ack.transactionId);
+    for (const id of fresh) {
+      recorded.set(id, ack.transactionId);
+      recordedTotals.revenue += expected.lines!.get(id)!.revenue;
+      recordedTotals.units += expected.lines!.get(id)!.units;
+    }
   }
   // Sending the same body again is a replay: same answer as recorded, nothing counted.
   const again = await fetch(`${srv.url}/3.0/events/${kind}`, { method: 'POST', headers, body: req.text });
@@ -431,6 +444,13 @@ describe('fuzz over a real socket (embedded SQLite store)', () => {
     const s = (await expectDocumented(res, '/admin/v1/websites/{websiteId}/stats', 'GET')) as WebsiteStats;
     expect(s.orders - ordersBefore).toBe(recorded.size);
     expect(recorded.size).toBeGreaterThan(5); // the generator does produce acceptable bodies
+    // What was stored is what was accepted: the attribution report's totals over every purchase of the
+    // website equal the recorded orders' lines (plus the seed order: 3 lines of 1 × 10).
+    const report = await fetch(`${srv.url}/admin/v1/websites/site-a/reports/attribution`, { headers: bearer(ADMIN_TOKEN) });
+    const totals = ((await expectDocumented(report, '/admin/v1/websites/{websiteId}/reports/attribution', 'GET')) as { totals: { revenue: number; orders: number; units: number } }).totals;
+    expect(totals.orders).toBe(recorded.size + 1);
+    expect(totals.units).toBe(recordedTotals.units + 3);
+    expect(totals.revenue).toBeCloseTo(recordedTotals.revenue + 30, 4);
   });
 
   it('POST /3.0/events/views: mutated and random bodies', async () => {

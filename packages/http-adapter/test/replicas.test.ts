@@ -300,6 +300,14 @@ describe('two replicas (processes) on one PostgreSQL schema', () => {
       const [p1, p2] = await Promise.all([popular(r1, 100), popular(r2, 100)]);
       return JSON.stringify([...p1].sort()) === JSON.stringify([...p2].sort()) && p1.slice(0, 2).join() === 'KILL-Y,POP-X' && p2.slice(0, 2).join() === 'KILL-Y,POP-X';
     }, async () => `r1 ${(await popular(r1, 100)).join(',')} / r2 ${(await popular(r2, 100)).join(',')}`);
+    // The reports, computed from the shared store, agree.
+    const reports = await Promise.all([r1, r2].map(async (r) => {
+      const res = await fetch(`${r.url}/admin/v1/websites/site-a/reports/attribution`, { headers: bearer(ADMIN_TOKEN) });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { totals: { orders: number } }).totals;
+    }));
+    expect(reports[1]).toEqual(reports[0]);
+    expect(reports[0]!.orders).toBe(s1.orders);
     const health = await fetch(`${r2.url}/healthz`);
     expect(health.status).toBe(200);
   });
