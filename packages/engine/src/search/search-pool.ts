@@ -15,7 +15,7 @@ import type { SearchTask, SearchTaskResult } from './search-worker.js';
  * Catalog size from which searches fan out over the pool by default (measured: see
  * docs/architecture-search.md; below it, the task round trip costs more than the work saved).
  */
-export const DEFAULT_POOL_THRESHOLD = 500_000;
+export const DEFAULT_POOL_THRESHOLD = 1_500_000;
 
 /** Options of a {@link SearchPool}. */
 export interface SearchPoolOptions {
