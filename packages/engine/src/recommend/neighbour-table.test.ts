@@ -48,6 +48,48 @@ describe('NeighbourTable', () => {
     );
   });
 
+  it('addAll equals repeated add for distinct targets while under the cap', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.array(fc.integer({ min: 0, max: 3000 }), { maxLength: 12 })), { maxLength: 60 }),
+        (batches) => {
+          const batched = new NeighbourTable(1000, 1);
+          const single = new NeighbourTable(1000, 1);
+          for (const [a, bs] of batches) {
+            batched.addAll(a, bs, 0.5);
+            for (const b of new Set(bs)) if (b !== a) single.add(a, b, 0.5);
+          }
+          for (let a = 0; a <= 20; a++) {
+            expect(batched.degree(a)).toBe(single.degree(a));
+            single.forEachNeighbour(a, (b, w) => expect(batched.weight(a, b)).toBe(w));
+          }
+        },
+      ),
+    );
+  });
+
+  it('addAll past the cap replaces the weakest entries and keeps the strong ones', () => {
+    const t = new NeighbourTable(4);
+    t.add(0, 100, 50);
+    t.add(0, 101, 40);
+    t.add(0, 1, 1);
+    t.add(0, 2, 2);
+    t.addAll(0, [0, 5, 6, 7, 100], 1);
+    expect(t.degree(0)).toBe(4);
+    expect(t.weight(0, 100)).toBe(51);
+    expect(t.weight(0, 101)).toBe(40);
+    expect(t.weight(0, 1)).toBe(0);
+    expect(t.weight(0, 2)).toBe(0);
+    // As with three add() calls: 5 replaced 1, 6 replaced 2, then 7 replaced 5 (the weakest by estimate).
+    const seq = new NeighbourTable(4);
+    seq.add(0, 100, 50);
+    seq.add(0, 101, 40);
+    seq.add(0, 1, 1);
+    seq.add(0, 2, 2);
+    for (const b of [5, 6, 7, 100]) seq.add(0, b, 1);
+    for (const b of [1, 2, 5, 6, 7, 100, 101]) expect(t.weight(0, b)).toBe(seq.weight(0, b));
+  });
+
   it('scales all weights', () => {
     const t = new NeighbourTable(4);
     t.add(1, 2, 4);

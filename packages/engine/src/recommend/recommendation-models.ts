@@ -183,23 +183,17 @@ export class RecommendationModels {
     const paired = distinct.length > this.tuning.orderItemCap ? distinct.slice(0, this.tuning.orderItemCap) : distinct;
     const recency = this.recencyWeight(purchase.eventTime);
     const w = recency / paired.length;
-    for (let i = 0; i < paired.length; i++) {
-      for (let j = i + 1; j < paired.length; j++) {
-        this.boughtCo.add(paired[i]!, paired[j]!, w);
-        this.boughtCo.add(paired[j]!, paired[i]!, w);
-      }
-    }
+    if (paired.length > 1) for (const a of paired) this.boughtCo.addAll(a, paired, w);
     if (typeof purchase.customerId === 'string' && purchase.customerId !== '') {
       const earlier = this.customers.recordPurchase(purchase.customerId, paired);
       const cw = (recency * this.tuning.customerCoPurchaseWeight) / paired.length;
       if (cw > 0) {
         // Bounded: the order's first `purchasedCap` items × the customer's latest `purchasedCap` earlier items.
         const cap = this.tuning.purchasedCap;
-        for (const a of paired.length > cap ? paired.slice(0, cap) : paired) {
-          for (const b of earlier) {
-            this.boughtCo.add(a, b, cw);
-            this.boughtCo.add(b, a, cw);
-          }
+        const sources = paired.length > cap ? paired.slice(0, cap) : paired;
+        if (earlier.length > 0) {
+          for (const a of sources) this.boughtCo.addAll(a, earlier, cw);
+          for (const b of earlier) this.boughtCo.addAll(b, sources, cw);
         }
       }
     }
