@@ -35,7 +35,7 @@ export function runPartial(index: CatalogIndex, plan: SearchPlan, lo: number, hi
   const ranges = new Float64Array(plan.rangeFields.length * 2);
   for (let r = 0; r < plan.rangeFields.length; r++) { ranges[2 * r] = Infinity; ranges[2 * r + 1] = -Infinity; }
   if (plan.matchNothing || len === 0) return { lo, total: 0, facetCounts, ranges, topDocs: new Int32Array(0), topScores: new Float64Array(0) };
-  if (plan.words.length > 0) return collectMatches(index, plan, lo, matchText(index, plan, lo, hi), facetCounts, ranges);
+  if (plan.words.length > 0) return collectMatches(index, plan, lo, hi, matchText(index, plan, lo, hi), facetCounts, ranges);
   return collectBitset(index, plan, lo, hi, facetCounts, ranges);
 }
 
@@ -285,7 +285,7 @@ function applyConditionToMatches(index: CatalogIndex, cond: PlanCondition, m: Te
   m.length = k;
 }
 
-function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, m: TextMatches, facetCounts: Uint32Array[], ranges: Float64Array): PartialResult {
+function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, m: TextMatches, facetCounts: Uint32Array[], ranges: Float64Array): PartialResult {
   for (const cond of plan.conditions) applyConditionToMatches(index, cond, m);
   const { docs, scores, length: total } = m;
   plan.aggregationFields.forEach((fid, i) => {
@@ -299,9 +299,20 @@ function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, m: Te
       }
     } else for (let k = 0; k < total; k++) for (let j = offsets[docs[k]], end = offsets[docs[k] + 1]; j < end; j++) counts[codes[j]]++;
   });
+  // Many hits: min/max by walking numeric orders against a bitset of the hits (as when browsing).
+  let hitBits: Uint32Array | undefined;
   plan.rangeFields.forEach((fid, r) => {
     if (fid < 0) return;
     const values = index.fields[fid].numeric!;
+    const order = index.fields[fid].order;
+    if (order && total * total > index.docCount) {
+      if (!hitBits) {
+        hitBits = new Uint32Array((hi - lo + 31) >>> 5);
+        for (let k = 0; k < total; k++) { const local = docs[k] - lo; hitBits[local >>> 5] |= 1 << (local & 31); }
+      }
+      const walked = walkMinMax(values, order, hitBits, lo, hi, (8 * index.docCount) / Math.max(1, total) + 256);
+      if (walked) { ranges[2 * r] = walked[0]; ranges[2 * r + 1] = walked[1]; return; }
+    }
     let min = ranges[2 * r];
     let max = ranges[2 * r + 1];
     for (let k = 0; k < total; k++) {

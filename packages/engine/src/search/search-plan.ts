@@ -281,10 +281,10 @@ export function compileSearchPlan(state: CatalogState, request: SearchRequest, s
     if (usable && type === 'text') ensureTextSortRanks(state, fid!);
     return { field: usable ? fid! : -1, type, desc: order === 'desc' };
   }).filter((k) => k.field >= 0); // a key every product misses changes no order
-  if (planWords.length === 0 && !matchNothing) {
-    // Browsing walks numeric orders for min/max and a leading number sort (see run-partial.ts).
+  if (!matchNothing) {
+    // Min/max (and, when browsing, a leading number sort) walk numeric orders (see run-partial.ts).
     for (const fid of rangeFields) if (fid >= 0) ensureNumericOrder(state, fid);
-    if (sort.length > 0 && sort[0].type === 'number') ensureNumericOrder(state, sort[0].field);
+    if (planWords.length === 0 && sort.length > 0 && sort[0].type === 'number') ensureNumericOrder(state, sort[0].field);
   }
   const size = request.size ?? DEFAULT_SEARCH_SIZE;
   return {
