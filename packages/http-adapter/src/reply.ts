@@ -49,9 +49,12 @@ export function sendJson(ctx: RequestContext, state: ListenerState, status: numb
 }
 
 /** The W3C trace id of a request: from a valid incoming `traceparent`, else a fresh one. */
+/** W3C Trace Context: version 00, a trace id and a parent id that are not all zeros (all-zero ids are invalid). */
+const VALID_TRACEPARENT = /^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
+
 function traceIdOf(ctx: RequestContext): string {
   const header = ctx.req.headers.traceparent;
-  return typeof header === 'string' && /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/.test(header) ? header : newTraceId();
+  return typeof header === 'string' && VALID_TRACEPARENT.test(header) ? header : newTraceId();
 }
 
 /** Renders any thrown value in the documented error shape of the request's endpoint. */
