@@ -5,7 +5,10 @@
  *
  *   node --import tsx packages/bench/src/events-ingest.ts [--events 50000] [--pg postgres://postgres@127.0.0.1:5432/test] [--no-pg]
  *
- * Prints one line per (store, request shape): events/s, requests/s, ack latency median and p99.
+ * Prints one line per (store, request shape; "in-flight" is the client count, or the request rate of
+ * the paced scenario): events/s, requests/s, ack latency median and p99, and the
+ * delay of the bench's own event loop during the measured run (`monitorEventLoopDelay`, 1 ms resolution:
+ * p50/p99/max): how long any other work of the process (a search, a recommendation) would have waited.
  * PostgreSQL runs in a fresh schema that is dropped afterwards; it is skipped when unreachable.
  * @module
  */
@@ -14,6 +17,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { engineModuleUrl, importEngine } from './engine-module.js';
 import { machineInfo } from './machine.js';
 import { ms, summarize } from './stats.js';
@@ -44,15 +48,26 @@ interface PgModule {
   };
 }
 
-interface Scenario {
-  eventsPerRequest: number;
-  concurrency: number;
-}
+/**
+ * Closed loop (`concurrency` clients, each sending its next request when the last was acknowledged:
+ * throughput) or paced (`ratePerSecond` requests sent on schedule whatever the acks: the event-loop
+ * delay of a process that is not saturated, i.e. what a search waits for while purchases are stored).
+ */
+type Scenario = { eventsPerRequest: number } & ({ concurrency: number } | { ratePerSecond: number });
 
 const SCENARIOS: Scenario[] = [
   { eventsPerRequest: 1, concurrency: 256 },
   { eventsPerRequest: 10, concurrency: 64 },
+  { eventsPerRequest: 1, ratePerSecond: 2000 },
 ];
+
+/** Paced scenarios run this many seconds (at most the requested event count). */
+const PACED_SECONDS = 5;
+
+/** Events a scenario sends when the run asks for `total`. */
+function scenarioEvents(s: Scenario, total: number): number {
+  return 'ratePerSecond' in s ? Math.min(total, s.ratePerSecond * s.eventsPerRequest * PACED_SECONDS) : total;
+}
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -84,16 +99,40 @@ async function runScenario(service: EventServiceLike, run: string, totalEvents: 
   const requests = bodies(run, totalEvents, s.eventsPerRequest);
   const latencies: number[] = new Array(requests.length);
   let next = 0;
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   const started = performance.now();
-  await Promise.all(Array.from({ length: s.concurrency }, async () => {
-    for (let i = next++; i < requests.length; i = next++) {
-      const t0 = performance.now();
-      await service.recordPurchases('bench', requests[i]);
-      latencies[i] = performance.now() - t0;
-    }
-  }));
+  if ('concurrency' in s) {
+    await Promise.all(Array.from({ length: s.concurrency }, async () => {
+      for (let i = next++; i < requests.length; i = next++) {
+        const t0 = performance.now();
+        await service.recordPurchases('bench', requests[i]);
+        latencies[i] = performance.now() - t0;
+      }
+    }));
+  } else {
+    const acks: Promise<void>[] = [];
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        const due = Math.min(requests.length, Math.floor(((performance.now() - started) / 1000) * s.ratePerSecond));
+        for (; next < due; next++) {
+          const i = next;
+          const t0 = performance.now();
+          acks.push(service.recordPurchases('bench', requests[i]).then(() => { latencies[i] = performance.now() - t0; }));
+        }
+        if (next >= requests.length) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 2);
+    });
+    await Promise.all(acks);
+  }
   const seconds = (performance.now() - started) / 1000;
-  return { eventsPerSecond: totalEvents / seconds, requestsPerSecond: requests.length / seconds, latency: summarize(latencies) };
+  loop.disable();
+  // The histogram is in ns and includes the 1 ms sampling resolution; report ms.
+  const loopDelay = { p50: loop.percentile(50) / 1e6, p99: loop.percentile(99) / 1e6, max: loop.max / 1e6 };
+  return { eventsPerSecond: totalEvents / seconds, requestsPerSecond: requests.length / seconds, latency: summarize(latencies), loopDelay };
 }
 
 async function main(): Promise<void> {
@@ -104,7 +143,7 @@ async function main(): Promise<void> {
   const sink = { onPurchase() {}, onView() {} };
   const m = machineInfo();
   console.log(`events-ingest: ${totalEvents} purchase events per scenario; ${m.cpu}, ${m.cores} cores, load ${m.loadAverage}, node ${m.node}`);
-  console.log('store      events/req  in-flight  events/s   requests/s  ack median ms  ack p99 ms');
+  console.log('store      events/req  in-flight  events/s   requests/s  ack median ms  ack p99 ms  loop delay p50 / p99 / max ms');
 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'aisle-bench-events-'));
   const require = createRequire(fileURLToPath(engineModuleUrl('index')));
@@ -137,11 +176,12 @@ async function main(): Promise<void> {
         for (const [k, s] of SCENARIOS.entries()) {
           // A short warm-up, then the measured run.
           await runScenario(service, `${target.name}-warm-${k}`, Math.min(2000, target.events), s);
-          const r = await runScenario(service, `${target.name}-run-${k}`, target.events, s);
-          console.log(`${target.name.padEnd(10)} ${String(s.eventsPerRequest).padStart(10)} ${String(s.concurrency).padStart(10)} ${Math.round(r.eventsPerSecond).toString().padStart(9)} ${Math.round(r.requestsPerSecond).toString().padStart(12)} ${ms(r.latency.median).padStart(14)} ${ms(r.latency.p99).padStart(11)}`);
+          const r = await runScenario(service, `${target.name}-run-${k}`, scenarioEvents(s, target.events), s);
+          const shape = 'concurrency' in s ? String(s.concurrency) : `${s.ratePerSecond}/s`;
+          console.log(`${target.name.padEnd(10)} ${String(s.eventsPerRequest).padStart(10)} ${shape.padStart(10)} ${Math.round(r.eventsPerSecond).toString().padStart(9)} ${Math.round(r.requestsPerSecond).toString().padStart(12)} ${ms(r.latency.median).padStart(14)} ${ms(r.latency.p99).padStart(11)}  ${ms(r.loopDelay.p50)} / ${ms(r.loopDelay.p99)} / ${ms(r.loopDelay.max)}`);
         }
         const orders = (await service.counts('bench')).orders;
-        const expected = SCENARIOS.length * (target.events + Math.min(2000, target.events));
+        const expected = SCENARIOS.reduce((sum, s) => sum + scenarioEvents(s, target.events) + Math.min(2000, target.events), 0);
         if (orders !== expected) console.log(`  WARNING: ${target.name} holds ${orders} orders, expected ${expected}`);
       } finally {
         await service.close();

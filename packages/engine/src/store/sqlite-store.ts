@@ -3,48 +3,26 @@
  * `synchronous = FULL`, so a committed transaction survives a crash of the process and of the machine.
  * Concurrent writes are group-committed (one `BEGIN IMMEDIATE … COMMIT`, one fsync, per batch).
  * Schema versions are tracked in `PRAGMA user_version` and applied at open.
+ *
+ * better-sqlite3 is synchronous, so the connection lives on a dedicated worker thread
+ * (`sqlite-worker.ts`, running {@link SqliteDb}): this thread keeps the group committer and sends each
+ * batch as one message (its ops as JSON text); the worker runs the messages one at a time, in order, and
+ * replies with the results (purchase answers without their stored events, rebuilt here from the ops) or
+ * the error (rebuilt here with its class, message and `code`). Coupon calls, counts and reads go the same
+ * way. The event loop of the service never waits for a transaction or its fsync.
  * @module
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { startWorker } from '../util/worker-file.js';
 import { GroupCommitStore } from './group-commit-store.js';
-import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
-import { rowToStoredEvent, type StoredRow } from './rows.js';
-import {
-  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
-  type Store, type StoreCounts, type StoredEvent,
+import type { AppendOp, AppendOpResult } from './plan.js';
+import { rowToStoredEvent } from './rows.js';
+import { SqliteDb, type SqliteMethod, type WireResult } from './sqlite-db.js';
+import type { SqliteReply, SqliteRequest, SqliteWorkerData, WireError } from './sqlite-worker.js';
+import type {
+  CouponIssueData, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PurchaseEventData, Store, StoreCounts, StoredEvent,
 } from './store.js';
-
-/** Schema migrations; index + 1 is the version recorded in `user_version`. Append only. */
-const SQLITE_MIGRATIONS: readonly string[] = [
-  `CREATE TABLE events (
-     seq INTEGER PRIMARY KEY AUTOINCREMENT,
-     website_id TEXT NOT NULL,
-     kind TEXT NOT NULL CHECK (kind IN ('purchase', 'view')),
-     order_id TEXT,
-     transaction_id TEXT NOT NULL,
-     customer_id TEXT NOT NULL,
-     session_id TEXT NOT NULL,
-     event_time INTEGER NOT NULL,
-     origin TEXT NOT NULL,
-     received_at INTEGER NOT NULL,
-     payload TEXT NOT NULL
-   );
-   CREATE UNIQUE INDEX events_order ON events (website_id, order_id);
-   CREATE INDEX events_website_kind ON events (website_id, kind, seq);
-   CREATE TABLE coupons (
-     website_id TEXT NOT NULL,
-     code TEXT NOT NULL,
-     customer_id TEXT,
-     discount REAL,
-     state TEXT NOT NULL CHECK (state IN ('issued', 'used')),
-     source TEXT NOT NULL,
-     issued_at INTEGER NOT NULL,
-     used_at INTEGER,
-     PRIMARY KEY (website_id, code)
-   );`,
-];
 
 /** Options of {@link SqliteStore.open}. */
 export interface SqliteStoreOptions {
@@ -52,150 +30,170 @@ export interface SqliteStoreOptions {
   file: string;
 }
 
-interface CouponRow {
-  website_id: string; code: string; customer_id: string | null; discount: number | null;
-  state: 'issued' | 'used'; source: 'admin' | 'purchase'; issued_at: number; used_at: number | null;
+const ERROR_TYPES: Record<string, new (message: string) => Error> = {
+  Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError,
+};
+
+/** Rebuilds an error of the worker with its class (SqliteError, TypeError, …), message, code and stack. */
+function reviveError(e: WireError): Error {
+  const err = e.name === 'SqliteError' && typeof e.code === 'string'
+    ? new Database.SqliteError(e.message, e.code)
+    : new (ERROR_TYPES[e.name] ?? Error)(e.message);
+  if (err.name !== e.name) err.name = e.name;
+  if (e.code !== undefined) (err as { code?: unknown }).code = e.code;
+  if (e.stack !== undefined) err.stack = e.stack;
+  return err;
 }
 
-function couponFromRow(r: CouponRow): CouponRecord {
+/** What better-sqlite3 throws when a closed connection is used (so calls after close fail as before). */
+function notOpen(): TypeError {
+  return new TypeError('The database connection is not open');
+}
+
+/**
+ * The answer of one op from its {@link WireResult}: a recorded order's stored event is the op's event
+ * with its promotions rewritten as `planBatch` stores them (`{code, discount}`, plus `reused: true` where
+ * flagged). The test "answers as the memory store does" keeps the two in step.
+ */
+function fromWireResult(op: AppendOp, result: WireResult): AppendOpResult {
+  if (op.kind === 'view' || 'recorded' in result) return result;
+  const events = op.append.events;
   return {
-    websiteId: r.website_id, code: r.code, customerId: r.customer_id, discount: r.discount, state: r.state,
-    source: r.source, issuedAt: r.issued_at, usedAt: r.used_at,
+    transactionId: result.transactionId,
+    orders: result.orders.map((o, i): OrderOutcome => {
+      if (o.reused === undefined) return { orderId: o.orderId, status: o.status, transactionId: o.transactionId };
+      const event: PurchaseEventData = events[i]!;
+      const reused = new Set(o.reused);
+      const stored: PurchaseEventData = { ...event, priceBeatPromotions: event.priceBeatPromotions.map((promo, j) => (reused.has(j)
+        ? { code: promo.code, discount: promo.discount, reused: true }
+        : { code: promo.code, discount: promo.discount })) };
+      return { orderId: o.orderId, status: o.status, transactionId: o.transactionId, event: stored };
+    }),
   };
 }
 
-const EVENT_COLUMNS = `seq, website_id AS websiteId, kind, order_id AS orderId, transaction_id AS transactionId,
-  customer_id AS customerId, session_id AS sessionId, event_time AS eventTime, origin, received_at AS receivedAt, payload`;
+interface PendingCall {
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
 
 /** The embedded SQLite {@link Store}. */
 export class SqliteStore extends GroupCommitStore implements Store {
   readonly kind = 'embedded' as const;
-  private readonly db: Database.Database;
-  private readonly stmts;
-  private readonly commitTx: Database.Transaction<(ops: AppendOp[]) => AppendOpResult[]>;
+  private readonly worker: Worker;
+  private readonly calls = new Map<number, PendingCall>();
+  private nextCallId = 1;
+  /** Set once the worker is gone (terminated by close, or failed): calls then reject at once. */
+  private gone: Error | undefined;
+  private stopping = false;
+  private closing: Promise<void> | undefined;
 
-  private constructor(db: Database.Database) {
+  private constructor(file: string) {
     super();
-    this.db = db;
-    this.stmts = {
-      findOrder: db.prepare<[string, string], { transaction_id: string }>('SELECT transaction_id FROM events WHERE website_id = ? AND order_id = ?'),
-      findCoupon: db.prepare<[string, string], CouponRow>('SELECT * FROM coupons WHERE website_id = ? AND code = ?'),
-      insertEvent: db.prepare(`INSERT INTO events (website_id, kind, order_id, transaction_id, customer_id, session_id, event_time, origin, received_at, payload)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      insertCoupon: db.prepare(`INSERT INTO coupons (website_id, code, customer_id, discount, state, source, issued_at, used_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (website_id, code) DO UPDATE SET customer_id = COALESCE(customer_id, excluded.customer_id)`),
-      issueCoupon: db.prepare(`INSERT INTO coupons (website_id, code, customer_id, discount, state, source, issued_at, used_at)
-        VALUES (?, ?, ?, ?, 'issued', 'admin', ?, NULL) ON CONFLICT (website_id, code) DO NOTHING`),
-      bindCoupon: db.prepare('UPDATE coupons SET customer_id = ? WHERE website_id = ? AND code = ? AND customer_id IS NULL'),
-      markUsed: db.prepare<[number, string, string]>("UPDATE coupons SET state = 'used', used_at = ? WHERE website_id = ? AND code = ? AND state = 'issued'"),
-      counts: db.prepare<[string], { views: number; orders: number; purchases: number }>(`SELECT
-          COALESCE(SUM(kind = 'view'), 0) AS views, COALESCE(SUM(kind = 'purchase'), 0) AS orders,
-          COUNT(DISTINCT CASE WHEN kind = 'purchase' THEN transaction_id END) AS purchases
-        FROM events WHERE website_id = ?`),
-      couponCounts: db.prepare<[string], { issued: number; used: number }>(
-        "SELECT COUNT(*) AS issued, COALESCE(SUM(state = 'used'), 0) AS used FROM coupons WHERE website_id = ?"),
-      lastSeq: db.prepare<[], { seq: number | null }>('SELECT MAX(seq) AS seq FROM events'),
-    };
-    this.commitTx = db.transaction((ops: AppendOp[]) => this.commitInTransaction(ops));
+    this.worker = startWorker(import.meta.url, './sqlite-worker', { workerData: { file } satisfies SqliteWorkerData });
+    // Like the synchronous connection it replaces, an idle store does not keep the process alive;
+    // the worker is referenced only while a call is pending (see call/settle).
+    this.worker.unref();
+    this.worker.on('message', (reply: SqliteReply) => this.settle(reply));
+    this.worker.on('error', (err) => this.fail(err));
+    this.worker.on('exit', (code) => this.fail(new Error(`the SQLite worker exited (code ${code})`)));
   }
 
-  /** Opens (creating when missing) the database file and applies pending migrations. */
+  /**
+   * Opens (creating when missing) the database file and applies pending migrations — here, so that a
+   * file that cannot be opened throws now — then starts the worker, which opens its own connection.
+   * Calls made before the worker is up are queued.
+   */
   static open(options: SqliteStoreOptions): SqliteStore {
-    mkdirSync(path.dirname(path.resolve(options.file)), { recursive: true });
-    const db = new Database(options.file);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
-    db.pragma('busy_timeout = 10000');
-    const migrate = db.transaction(() => {
-      const version = db.pragma('user_version', { simple: true }) as number;
-      for (let v = version; v < SQLITE_MIGRATIONS.length; v++) {
-        db.exec(SQLITE_MIGRATIONS[v]!);
-        db.pragma(`user_version = ${v + 1}`);
+    SqliteDb.prepareFile(options.file);
+    return new SqliteStore(options.file);
+  }
+
+  /** Runs `method` on the worker's connection; calls run one at a time, in call order. */
+  private call<M extends SqliteMethod>(method: M, ...args: Parameters<SqliteDb[M]>): Promise<ReturnType<SqliteDb[M]>> {
+    return new Promise((resolve, reject) => {
+      if (this.gone !== undefined) {
+        reject(this.gone);
+        return;
       }
+      const id = this.nextCallId++;
+      try {
+        this.worker.postMessage({ id, method, args } satisfies SqliteRequest);
+      } catch (err) {
+        reject(err);
+        return;
+      }
+      if (this.calls.size === 0) this.worker.ref();
+      this.calls.set(id, { resolve: resolve as (value: unknown) => void, reject });
     });
-    migrate.immediate();
-    return new SqliteStore(db);
   }
 
-  protected commitBatch(ops: AppendOp[]): AppendOpResult[] {
-    return this.commitTx.immediate(ops);
+  private settle(reply: SqliteReply): void {
+    const call = this.calls.get(reply.id);
+    if (call === undefined) return;
+    this.calls.delete(reply.id);
+    if (this.calls.size === 0) this.worker.unref();
+    if (reply.ok) call.resolve(reply.value);
+    else call.reject(reviveError(reply.error));
   }
 
-  private commitInTransaction(ops: AppendOp[]): AppendOpResult[] {
-    const keys = batchLookupKeys(ops);
-    const existingOrders = new Map<string, string>();
-    for (const k of keys.orders) {
-      const row = this.stmts.findOrder.get(k.websiteId, k.orderId);
-      if (row !== undefined) existingOrders.set(orderKey(k.websiteId, k.orderId), row.transaction_id);
-    }
-    const existingCoupons = new Map<string, CouponRecord>();
-    for (const k of keys.coupons) {
-      const row = this.stmts.findCoupon.get(k.websiteId, k.code);
-      if (row !== undefined) existingCoupons.set(couponKey(k.websiteId, k.code), couponFromRow(row));
-    }
-    const plan = planBatch(ops, existingOrders, existingCoupons);
-    for (const r of plan.rows) {
-      this.stmts.insertEvent.run(r.websiteId, r.kind, r.orderId, r.transactionId, r.customerId, r.sessionId, r.eventTime, r.origin, r.receivedAt, r.payload);
-    }
-    for (const { record: c, isNew } of plan.couponWrites) {
-      if (isNew) this.stmts.insertCoupon.run(c.websiteId, c.code, c.customerId, c.discount, c.state, c.source, c.issuedAt, c.usedAt);
-      else this.stmts.bindCoupon.run(c.customerId, c.websiteId, c.code);
-    }
-    return plan.results;
+  /** The worker is gone: every pending and later call rejects. */
+  private fail(err: Error): void {
+    this.gone ??= this.stopping ? notOpen() : err;
+    const pending = [...this.calls.values()];
+    this.calls.clear();
+    for (const call of pending) call.reject(this.gone);
+  }
+
+  protected async commitBatch(ops: AppendOp[]): Promise<AppendOpResult[]> {
+    // JSON rather than a structured clone of the ops: cheaper on this thread (see SqliteDb.commitJson).
+    const results = await this.call('commitJson', JSON.stringify(ops));
+    return results.map((r, i) => fromWireResult(ops[i]!, r));
   }
 
   async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<number> {
     this.checkOpen();
     await this.committer.flush();
-    const tx = this.db.transaction(() => {
-      let issued = 0;
-      for (const c of coupons) issued += this.stmts.issueCoupon.run(websiteId, c.code, c.customerId ?? null, c.discount ?? null, issuedAt).changes;
-      return issued;
-    });
-    return tx.immediate();
+    return this.call('issueCoupons', websiteId, coupons, issuedAt);
   }
 
   async markCouponUsed(websiteId: string, code: string, usedAt: number): Promise<MarkUsedOutcome> {
     this.checkOpen();
     await this.committer.flush();
-    const tx = this.db.transaction((): MarkUsedOutcome => {
-      if (this.stmts.markUsed.run(usedAt, websiteId, code).changes === 1) return { status: 'used', usedAt };
-      const row = this.stmts.findCoupon.get(websiteId, code);
-      return row === undefined ? { status: 'not_found' } : { status: 'already_used', usedAt: row.used_at ?? usedAt };
-    });
-    return tx.immediate();
+    return this.call('markCouponUsed', websiteId, code, usedAt);
   }
 
-  async getCoupon(websiteId: string, code: string): Promise<CouponRecord | undefined> {
-    const row = this.stmts.findCoupon.get(websiteId, code);
-    return row === undefined ? undefined : couponFromRow(row);
+  getCoupon(websiteId: string, code: string): Promise<CouponRecord | undefined> {
+    return this.call('getCoupon', websiteId, code);
   }
 
-  async counts(websiteId: string): Promise<StoreCounts> {
-    const e = this.stmts.counts.get(websiteId)!;
-    const c = this.stmts.couponCounts.get(websiteId)!;
-    return { views: e.views, purchases: e.purchases, orders: e.orders, coupons: { issued: c.issued, used: c.used } };
+  counts(websiteId: string): Promise<StoreCounts> {
+    return this.call('counts', websiteId);
   }
 
   async readEvents(query: EventQuery): Promise<StoredEvent[]> {
-    const limit = Math.min(Math.max(1, Math.floor(query.limit)), MAX_READ_PAGE);
-    const where = ['seq > ?'];
-    const params: (string | number)[] = [query.afterSeq];
-    if (query.websiteId !== undefined) { where.push('website_id = ?'); params.push(query.websiteId); }
-    if (query.kind !== undefined) { where.push('kind = ?'); params.push(query.kind); }
-    params.push(limit);
-    const rows = this.db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(...params) as StoredRow[];
-    return rows.map(rowToStoredEvent);
+    return (await this.call('readRows', query)).map(rowToStoredEvent);
   }
 
-  async lastSequence(): Promise<number> {
-    return this.stmts.lastSeq.get()?.seq ?? 0;
+  lastSequence(): Promise<number> {
+    return this.call('lastSequence');
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /** Flushes, closes the connection and stops the worker. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
     await this.committer.flush();
     this.closed = true;
-    this.db.close();
+    try {
+      if (this.gone === undefined) await this.call('close');
+    } finally {
+      this.stopping = true;
+      this.gone ??= notOpen();
+      await this.worker.terminate();
+    }
   }
 }

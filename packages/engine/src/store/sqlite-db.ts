@@ -1,0 +1,235 @@
+/**
+ * The synchronous database work of the embedded store: one better-sqlite3 connection, in WAL mode with
+ * `synchronous = FULL`, schema migrations tracked in `PRAGMA user_version`, the group-commit batch
+ * transaction and the coupon, count and read statements. {@link SqliteStore} runs it on its own worker
+ * thread (`sqlite-worker.ts`), so a commit's fsync never blocks the service's event loop.
+ * @module
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
+import type { StoredRow } from './rows.js';
+import {
+  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type StoreCounts,
+} from './store.js';
+
+/** Schema migrations; index + 1 is the version recorded in `user_version`. Append only. */
+const SQLITE_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE events (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     website_id TEXT NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('purchase', 'view')),
+     order_id TEXT,
+     transaction_id TEXT NOT NULL,
+     customer_id TEXT NOT NULL,
+     session_id TEXT NOT NULL,
+     event_time INTEGER NOT NULL,
+     origin TEXT NOT NULL,
+     received_at INTEGER NOT NULL,
+     payload TEXT NOT NULL
+   );
+   CREATE UNIQUE INDEX events_order ON events (website_id, order_id);
+   CREATE INDEX events_website_kind ON events (website_id, kind, seq);
+   CREATE TABLE coupons (
+     website_id TEXT NOT NULL,
+     code TEXT NOT NULL,
+     customer_id TEXT,
+     discount REAL,
+     state TEXT NOT NULL CHECK (state IN ('issued', 'used')),
+     source TEXT NOT NULL,
+     issued_at INTEGER NOT NULL,
+     used_at INTEGER,
+     PRIMARY KEY (website_id, code)
+   );`,
+];
+
+interface CouponRow {
+  website_id: string; code: string; customer_id: string | null; discount: number | null;
+  state: 'issued' | 'used'; source: 'admin' | 'purchase'; issued_at: number; used_at: number | null;
+}
+
+function couponFromRow(r: CouponRow): CouponRecord {
+  return {
+    websiteId: r.website_id, code: r.code, customerId: r.customer_id, discount: r.discount, state: r.state,
+    source: r.source, issuedAt: r.issued_at, usedAt: r.used_at,
+  };
+}
+
+const EVENT_COLUMNS = `seq, website_id AS websiteId, kind, order_id AS orderId, transaction_id AS transactionId,
+  customer_id AS customerId, session_id AS sessionId, event_time AS eventTime, origin, received_at AS receivedAt, payload`;
+
+/** Opens (creating when missing) the database file and applies pending migrations. */
+function openDatabase(file: string): Database.Database {
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('busy_timeout = 10000');
+    const migrate = db.transaction(() => {
+      const version = db.pragma('user_version', { simple: true }) as number;
+      for (let v = version; v < SQLITE_MIGRATIONS.length; v++) {
+        db.exec(SQLITE_MIGRATIONS[v]!);
+        db.pragma(`user_version = ${v + 1}`);
+      }
+    });
+    migrate.immediate();
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** The operations the worker runs, by name; see {@link SqliteDb}. */
+export type SqliteMethod = 'commitJson' | 'issueCoupons' | 'markCouponUsed' | 'getCoupon' | 'counts' | 'readRows' | 'lastSequence' | 'close';
+
+/** One order of a purchase answer as it crosses threads: `reused` (indexes of the promotions flagged) replaces the stored event. */
+export interface WireOrder {
+  orderId: string;
+  status: 'recorded' | 'duplicate';
+  transactionId: string;
+  /** Present for recorded orders (their event is rebuilt by the caller from its own op). */
+  reused?: number[];
+}
+
+/** An {@link AppendOpResult} as it crosses threads (see {@link WireOrder}). */
+export type WireResult = { recorded: number } | { transactionId: string; orders: WireOrder[] };
+
+/** Drops the stored events of a batch's answers; the caller rebuilds them with its own ops. */
+function toWireResult(result: AppendOpResult): WireResult {
+  if ('recorded' in result) return result;
+  return {
+    transactionId: result.transactionId,
+    orders: result.orders.map((o): WireOrder => {
+      if (o.event === undefined) return { orderId: o.orderId, status: o.status, transactionId: o.transactionId };
+      const reused: number[] = [];
+      o.event.priceBeatPromotions.forEach((promo, i) => { if (promo.reused === true) reused.push(i); });
+      return { orderId: o.orderId, status: o.status, transactionId: o.transactionId, reused };
+    }),
+  };
+}
+
+/** One synchronous connection to the embedded store's file and everything done through it. */
+export class SqliteDb {
+  private readonly stmts;
+  private readonly commitTx: Database.Transaction<(ops: AppendOp[]) => AppendOpResult[]>;
+
+  private constructor(private readonly db: Database.Database) {
+    this.stmts = {
+      findOrder: db.prepare<[string, string], { transaction_id: string }>('SELECT transaction_id FROM events WHERE website_id = ? AND order_id = ?'),
+      findCoupon: db.prepare<[string, string], CouponRow>('SELECT * FROM coupons WHERE website_id = ? AND code = ?'),
+      insertEvent: db.prepare(`INSERT INTO events (website_id, kind, order_id, transaction_id, customer_id, session_id, event_time, origin, received_at, payload)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertCoupon: db.prepare(`INSERT INTO coupons (website_id, code, customer_id, discount, state, source, issued_at, used_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (website_id, code) DO UPDATE SET customer_id = COALESCE(customer_id, excluded.customer_id)`),
+      issueCoupon: db.prepare(`INSERT INTO coupons (website_id, code, customer_id, discount, state, source, issued_at, used_at)
+        VALUES (?, ?, ?, ?, 'issued', 'admin', ?, NULL) ON CONFLICT (website_id, code) DO NOTHING`),
+      bindCoupon: db.prepare('UPDATE coupons SET customer_id = ? WHERE website_id = ? AND code = ? AND customer_id IS NULL'),
+      markUsed: db.prepare<[number, string, string]>("UPDATE coupons SET state = 'used', used_at = ? WHERE website_id = ? AND code = ? AND state = 'issued'"),
+      counts: db.prepare<[string], { views: number; orders: number; purchases: number }>(`SELECT
+          COALESCE(SUM(kind = 'view'), 0) AS views, COALESCE(SUM(kind = 'purchase'), 0) AS orders,
+          COUNT(DISTINCT CASE WHEN kind = 'purchase' THEN transaction_id END) AS purchases
+        FROM events WHERE website_id = ?`),
+      couponCounts: db.prepare<[string], { issued: number; used: number }>(
+        "SELECT COUNT(*) AS issued, COALESCE(SUM(state = 'used'), 0) AS used FROM coupons WHERE website_id = ?"),
+      lastSeq: db.prepare<[], { seq: number | null }>('SELECT MAX(seq) AS seq FROM events'),
+    };
+    this.commitTx = db.transaction((ops: AppendOp[]) => this.commitInTransaction(ops));
+  }
+
+  /** Opens (creating when missing) the database file and applies pending migrations. */
+  static open(file: string): SqliteDb {
+    return new SqliteDb(openDatabase(file));
+  }
+
+  /** Creates the file and applies pending migrations, then closes it (errors are thrown here). */
+  static prepareFile(file: string): void {
+    openDatabase(file).close();
+  }
+
+  /** Writes one group-commit batch in one `BEGIN IMMEDIATE … COMMIT`; one result per op, in order. */
+  commit(ops: AppendOp[]): AppendOpResult[] {
+    return this.commitTx.immediate(ops);
+  }
+
+  /**
+   * {@link commit} for the worker: the batch comes as JSON text and the answers go back without their
+   * stored events (cloning both ways would cost the main thread more than the commit it hands off).
+   */
+  commitJson(opsJson: string): WireResult[] {
+    return this.commit(JSON.parse(opsJson) as AppendOp[]).map(toWireResult);
+  }
+
+  private commitInTransaction(ops: AppendOp[]): AppendOpResult[] {
+    const keys = batchLookupKeys(ops);
+    const existingOrders = new Map<string, string>();
+    for (const k of keys.orders) {
+      const row = this.stmts.findOrder.get(k.websiteId, k.orderId);
+      if (row !== undefined) existingOrders.set(orderKey(k.websiteId, k.orderId), row.transaction_id);
+    }
+    const existingCoupons = new Map<string, CouponRecord>();
+    for (const k of keys.coupons) {
+      const row = this.stmts.findCoupon.get(k.websiteId, k.code);
+      if (row !== undefined) existingCoupons.set(couponKey(k.websiteId, k.code), couponFromRow(row));
+    }
+    const plan = planBatch(ops, existingOrders, existingCoupons);
+    for (const r of plan.rows) {
+      this.stmts.insertEvent.run(r.websiteId, r.kind, r.orderId, r.transactionId, r.customerId, r.sessionId, r.eventTime, r.origin, r.receivedAt, r.payload);
+    }
+    for (const { record: c, isNew } of plan.couponWrites) {
+      if (isNew) this.stmts.insertCoupon.run(c.websiteId, c.code, c.customerId, c.discount, c.state, c.source, c.issuedAt, c.usedAt);
+      else this.stmts.bindCoupon.run(c.customerId, c.websiteId, c.code);
+    }
+    return plan.results;
+  }
+
+  issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): number {
+    const tx = this.db.transaction(() => {
+      let issued = 0;
+      for (const c of coupons) issued += this.stmts.issueCoupon.run(websiteId, c.code, c.customerId ?? null, c.discount ?? null, issuedAt).changes;
+      return issued;
+    });
+    return tx.immediate();
+  }
+
+  markCouponUsed(websiteId: string, code: string, usedAt: number): MarkUsedOutcome {
+    const tx = this.db.transaction((): MarkUsedOutcome => {
+      if (this.stmts.markUsed.run(usedAt, websiteId, code).changes === 1) return { status: 'used', usedAt };
+      const row = this.stmts.findCoupon.get(websiteId, code);
+      return row === undefined ? { status: 'not_found' } : { status: 'already_used', usedAt: row.used_at ?? usedAt };
+    });
+    return tx.immediate();
+  }
+
+  getCoupon(websiteId: string, code: string): CouponRecord | undefined {
+    const row = this.stmts.findCoupon.get(websiteId, code);
+    return row === undefined ? undefined : couponFromRow(row);
+  }
+
+  counts(websiteId: string): StoreCounts {
+    const e = this.stmts.counts.get(websiteId)!;
+    const c = this.stmts.couponCounts.get(websiteId)!;
+    return { views: e.views, purchases: e.purchases, orders: e.orders, coupons: { issued: c.issued, used: c.used } };
+  }
+
+  /** The rows of a {@link EventQuery} page (payload still JSON text; the caller parses it). */
+  readRows(query: EventQuery): StoredRow[] {
+    const limit = Math.min(Math.max(1, Math.floor(query.limit)), MAX_READ_PAGE);
+    const where = ['seq > ?'];
+    const params: (string | number)[] = [query.afterSeq];
+    if (query.websiteId !== undefined) { where.push('website_id = ?'); params.push(query.websiteId); }
+    if (query.kind !== undefined) { where.push('kind = ?'); params.push(query.kind); }
+    params.push(limit);
+    return this.db.prepare(`SELECT ${EVENT_COLUMNS} FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`).all(...params) as StoredRow[];
+  }
+
+  lastSequence(): number {
+    return this.stmts.lastSeq.get()?.seq ?? 0;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
