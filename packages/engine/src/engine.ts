@@ -141,7 +141,7 @@ class AisleEngine implements Engine {
     if (!Array.isArray(refIds) || refIds.some((id) => typeof id !== 'string')) {
       throw new AisleError('CATALOG_BAD_INPUT', 'refIds must be an array of strings');
     }
-    const result = state.catalog.delete(refIds);
+    const result = await state.catalog.delete(refIds);
     if (result.deleted > 0) this.scheduleSnapshot(state);
     return result;
   }

@@ -1,6 +1,10 @@
 /**
  * Builds one immutable catalog version from the products in doc order: columns chosen from the
  * values seen, the inverted index for full text, everything hot on SharedArrayBuffers.
+ *
+ * The build is a generator ({@link buildCatalogSteps}) that yields every {@link STEP} units of work
+ * (docs, dictionary values or postings) so a caller can run it in time slices and let the event loop
+ * serve searches in between (see `time-slices.ts`); {@link buildCatalogState} runs it in one go.
  * @module
  */
 import type { Product } from '../types.js';
@@ -22,28 +26,45 @@ export interface BuildOptions {
 /** Full-text field numbers are stored in a Uint8Array: fields beyond this many are not full-text indexed. */
 export const MAX_FULL_TEXT_FIELDS = 255;
 const MAX_TF = 65535;
+/**
+ * Work units (docs, values, postings) between two yields of a build: small enough that a yield point
+ * comes every fraction of a millisecond on any loop of the build, so a time-sliced driver can keep
+ * its slices short; a yield that does not pause costs ~0.1 µs.
+ */
+export const STEP = 4096;
+const STEP_MASK = STEP - 1;
+/** A build in steps: yields between units of work, returns its result. */
+export type Steps<T> = Generator<void, T, void>;
 /** BM25 length normalisation (the `b` parameter); `k1` is applied at query time. */
 export const BM25_B = 0.75;
 
-function fieldNamesOf(products: readonly Product[]): string[] {
+function* fieldNamesOf(products: readonly Product[]): Steps<string[]> {
   const seen = new Set<string>();
-  for (const p of products) for (const k in p) seen.add(k);
+  for (let d = 0; d < products.length; d++) {
+    for (const k in products[d]) seen.add(k);
+    if ((d & STEP_MASK) === STEP_MASK) yield;
+  }
   return [...seen];
 }
 
-function buildTextColumn(
+function* buildTextColumn(
   products: readonly Product[], name: string,
-): { column?: TextColumn; dictionary: string[] } {
+): Steps<{ column?: TextColumn; dictionary: string[] }> {
   const n = products.length;
   const offsets = sharedArray(Uint32Array, n + 1);
   if (name === 'refId') {
     // refIds are unique and present: code = doc id, no hashing needed.
     const codes = sharedArray(Uint32Array, n);
     const valueOffsets = sharedArray(Uint32Array, n + 1);
-    for (let d = 0; d < n; d++) { offsets[d + 1] = d + 1; codes[d] = d; valueOffsets[d + 1] = d + 1; }
+    const dictionary = new Array<string>(n);
+    for (let d = 0; d < n; d++) {
+      offsets[d + 1] = d + 1; codes[d] = d; valueOffsets[d + 1] = d + 1;
+      dictionary[d] = products[d].refId;
+      if ((d & STEP_MASK) === STEP_MASK) yield;
+    }
     const single = sharedArray(Int32Array, n);
     single.set(codes);
-    return { column: n === 0 ? undefined : { offsets, codes, single, dictSize: n, valueOffsets, valueDocs: codes }, dictionary: products.map((p) => p.refId) };
+    return { column: n === 0 ? undefined : { offsets, codes, single, dictSize: n, valueOffsets, valueDocs: codes }, dictionary };
   }
   const tempCodes = new Growable(Uint32Array);
   const codeOf = new Map<string, number>();
@@ -75,34 +96,52 @@ function buildTextColumn(
       }
     }
     offsets[d + 1] = tempCodes.length;
+    if ((d & STEP_MASK) === STEP_MASK) yield;
   }
   if (values.length === 0) return { dictionary: [] };
   // Codes stay in first-seen order: no sort at build time. Lookups by value and text-sort ranks
   // are derived lazily, only for fields a request scopes or sorts on (see text-column-lookups.ts).
   const codes = tempCodes.toShared();
   const valueOffsets = sharedArray(Uint32Array, values.length + 1);
-  for (let i = 0; i < codes.length; i++) valueOffsets[codes[i] + 1]++;
-  for (let c = 0; c < values.length; c++) valueOffsets[c + 1] += valueOffsets[c];
+  for (let i = 0; i < codes.length; i++) {
+    valueOffsets[codes[i] + 1]++;
+    if ((i & STEP_MASK) === STEP_MASK) yield;
+  }
+  for (let c = 0; c < values.length; c++) {
+    valueOffsets[c + 1] += valueOffsets[c];
+    if ((c & STEP_MASK) === STEP_MASK) yield;
+  }
   const cursor = valueOffsets.slice(0, values.length);
   const valueDocs = sharedArray(Uint32Array, codes.length);
-  for (let d = 0; d < n; d++) for (let i = offsets[d]; i < offsets[d + 1]; i++) valueDocs[cursor[codes[i]]++] = d;
-  return { column: { offsets, codes, single: singleCodes(offsets, codes), dictSize: values.length, valueOffsets, valueDocs }, dictionary: values };
+  for (let d = 0; d < n; d++) {
+    for (let i = offsets[d]; i < offsets[d + 1]; i++) valueDocs[cursor[codes[i]]++] = d;
+    if ((d & STEP_MASK) === STEP_MASK) yield;
+  }
+  const single = yield* singleCodes(offsets, codes);
+  return { column: { offsets, codes, single, dictSize: values.length, valueOffsets, valueDocs }, dictionary: values };
 }
 
 /** Per doc its code or -1, when every doc has at most one value; otherwise undefined. */
-function singleCodes(offsets: Uint32Array, codes: Uint32Array): Int32Array | undefined {
+function* singleCodes(offsets: Uint32Array, codes: Uint32Array): Steps<Int32Array | undefined> {
   const n = offsets.length - 1;
-  for (let d = 0; d < n; d++) if (offsets[d + 1] - offsets[d] > 1) return undefined;
+  for (let d = 0; d < n; d++) {
+    if (offsets[d + 1] - offsets[d] > 1) return undefined;
+    if ((d & STEP_MASK) === STEP_MASK) yield;
+  }
   const single = sharedArray(Int32Array, n).fill(-1);
-  for (let d = 0; d < n; d++) if (offsets[d + 1] > offsets[d]) single[d] = codes[offsets[d]];
+  for (let d = 0; d < n; d++) {
+    if (offsets[d + 1] > offsets[d]) single[d] = codes[offsets[d]];
+    if ((d & STEP_MASK) === STEP_MASK) yield;
+  }
   return single;
 }
 
-function buildNumericColumn(products: readonly Product[], name: string): { numeric?: Float64Array; allNumeric: boolean } {
+function* buildNumericColumn(products: readonly Product[], name: string): Steps<{ numeric?: Float64Array; allNumeric: boolean }> {
   const n = products.length;
   let numeric: Float64Array | undefined;
   let allNumeric = true;
   for (let d = 0; d < n; d++) {
+    if ((d & STEP_MASK) === STEP_MASK) yield;
     const v = products[d][name];
     if (!isPresent(v)) continue;
     const x = numericValue(v);
@@ -113,7 +152,7 @@ function buildNumericColumn(products: readonly Product[], name: string): { numer
   return { numeric, allNumeric: allNumeric && numeric !== undefined };
 }
 
-function buildVectors(products: readonly Product[]): VectorColumn | undefined {
+function* buildVectors(products: readonly Product[]): Steps<VectorColumn | undefined> {
   let dimension = 0;
   for (const p of products) {
     const v = p[IMAGE_VECTOR_FIELD];
@@ -124,6 +163,7 @@ function buildVectors(products: readonly Product[]): VectorColumn | undefined {
   const data = sharedArray(Float32Array, n * dimension);
   const present = sharedArray(Uint8Array, n);
   for (let d = 0; d < n; d++) {
+    if ((d & STEP_MASK) === STEP_MASK) yield;
     const v = products[d][IMAGE_VECTOR_FIELD];
     if (!Array.isArray(v) || v.length !== dimension || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) continue;
     data.set(v as number[], d * dimension);
@@ -132,9 +172,9 @@ function buildVectors(products: readonly Product[]): VectorColumn | undefined {
   return { dimension, data, present };
 }
 
-function buildFullText(
+function* buildFullText(
   products: readonly Product[], fields: FieldIndex[], dictionaries: string[][], fieldWeights: Record<string, number> | undefined,
-): { fullText: FullTextIndex; vocabulary: string[]; termMasks: Uint32Array } {
+): Steps<{ fullText: FullTextIndex; vocabulary: string[]; termMasks: Uint32Array }> {
   const n = products.length;
   const fieldIds: number[] = [];
   fields.forEach((f, i) => {
@@ -146,7 +186,8 @@ function buildFullText(
   // tokenIds[tokenOffsets[c] .. tokenOffsets[c+1]).
   const termIds = new Map<string, number>();
   const terms: string[] = [];
-  const tokenized = fieldIds.map((fid) => {
+  const tokenized: { column: TextColumn; tokenOffsets: Uint32Array; tokenIds: Uint32Array }[] = [];
+  for (const fid of fieldIds) {
     const dictionary = dictionaries[fid];
     const tokenOffsets = new Uint32Array(dictionary.length + 1);
     const tokenIds = new Growable(Uint32Array);
@@ -161,9 +202,10 @@ function buildFullText(
         tokenIds.push(tid);
       }
       tokenOffsets[c + 1] = tokenIds.length;
+      if ((c & STEP_MASK) === STEP_MASK) yield;
     }
-    return { column: fields[fid].text!, tokenOffsets, tokenIds: tokenIds.view() };
-  });
+    tokenized.push({ column: fields[fid].text!, tokenOffsets, tokenIds: tokenIds.view() });
+  }
   const fieldLengths = sharedArray(Uint32Array, fieldIds.length * n);
   const stamp = new Int32Array(terms.length);
   const tf = new Uint32Array(terms.length);
@@ -175,6 +217,7 @@ function buildFullText(
   let pass = 0;
   // Doc-major, then field: entries of a term come out sorted by doc then field, which scoring relies on.
   for (let d = 0; d < n; d++) {
+    if ((d & STEP_MASK) === STEP_MASK) yield;
     for (let f = 0; f < tokenized.length; f++) {
       const { column, tokenOffsets, tokenIds } = tokenized[f];
       const from = column.offsets[d];
@@ -204,15 +247,17 @@ function buildFullText(
       touched.length = 0;
     }
   }
-  const avgFieldLengths = fieldIds.map((_, f) => {
+  const avgFieldLengths: number[] = [];
+  for (let f = 0; f < fieldIds.length; f++) {
     let sum = 0;
     let docs = 0;
     for (let d = 0; d < n; d++) {
       const len = fieldLengths[f * n + d];
       if (len > 0) { sum += len; docs++; }
+      if ((d & STEP_MASK) === STEP_MASK) yield;
     }
-    return docs === 0 ? 1 : sum / docs;
-  });
+    avgFieldLengths.push(docs === 0 ? 1 : sum / docs);
+  }
   // The vocabulary is sorted so a prefix is a contiguous range of term ids (binary search).
   const vocabulary = terms.slice().sort();
   const rank = new Uint32Array(terms.length);
@@ -221,7 +266,10 @@ function buildFullText(
   for (let t = 0; t < terms.length; t++) termMasks[t] = charMask(vocabulary[t]);
   const entries = eTerm.length;
   const termOffsets = sharedArray(Uint32Array, terms.length + 1);
-  for (let i = 0; i < entries; i++) termOffsets[rank[eTerm.get(i)] + 1]++;
+  for (let i = 0; i < entries; i++) {
+    termOffsets[rank[eTerm.get(i)] + 1]++;
+    if ((i & STEP_MASK) === STEP_MASK) yield;
+  }
   for (let t = 0; t < terms.length; t++) termOffsets[t + 1] += termOffsets[t];
   const cursor = termOffsets.slice(0, terms.length);
   const postDocs = sharedArray(Uint32Array, entries);
@@ -230,6 +278,7 @@ function buildFullText(
   // sequentially instead of a field length per entry (a cache miss each on large catalogs).
   const postNorm = sharedArray(Float32Array, entries);
   for (let i = 0; i < entries; i++) {
+    if ((i & STEP_MASK) === STEP_MASK) yield;
     const at = cursor[rank[eTerm.get(i)]]++;
     postDocs[at] = eDoc.get(i);
     postFields[at] = eField.get(i);
@@ -238,10 +287,13 @@ function buildFullText(
     postNorm[at] = eTf.get(i) / (1 - BM25_B + (BM25_B * fieldLengths[f * n + d]) / avgFieldLengths[f]);
   }
   const termDocFreq = sharedArray(Uint32Array, terms.length);
+  let work = 0;
   for (let t = 0; t < terms.length; t++) {
     let df = 0;
     for (let i = termOffsets[t]; i < termOffsets[t + 1]; i++) if (i === termOffsets[t] || postDocs[i] !== postDocs[i - 1]) df++;
     termDocFreq[t] = df;
+    work += 1 + termOffsets[t + 1] - termOffsets[t];
+    if (work >= STEP) { work = 0; yield; }
   }
   return {
     fullText: { fieldIds, termCount: terms.length, termOffsets, postDocs, postFields, postNorm, termDocFreq, fieldLengths, avgFieldLengths },
@@ -251,26 +303,46 @@ function buildFullText(
 }
 
 /**
- * Builds a catalog version from products in doc order (refIds already unique). Pure apart from
- * allocating SharedArrayBuffers.
+ * Builds a catalog version from products in doc order (refIds already unique), in one go. Pure apart
+ * from allocating SharedArrayBuffers.
  */
 export function buildCatalogState(products: Product[], options: BuildOptions): CatalogState {
-  const names = fieldNamesOf(products);
+  return runSteps(buildCatalogSteps(products, options));
+}
+
+/** Runs steps to the end, synchronously. */
+export function runSteps<T>(steps: Steps<T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/**
+ * {@link buildCatalogState} as steps: yields every {@link STEP} units of work. Nothing is shared with
+ * the caller until it returns, so abandoning it midway leaves nothing behind.
+ */
+export function* buildCatalogSteps(products: Product[], options: BuildOptions): Steps<CatalogState> {
+  const names = yield* fieldNamesOf(products);
   const fields: FieldIndex[] = [];
   const dictionaries: string[][] = [];
   for (const name of names) {
-    const { numeric, allNumeric } = buildNumericColumn(products, name);
-    const { column, dictionary } = name === IMAGE_VECTOR_FIELD ? { column: undefined, dictionary: [] } : buildTextColumn(products, name);
+    const { numeric, allNumeric } = yield* buildNumericColumn(products, name);
+    const { column, dictionary } = name === IMAGE_VECTOR_FIELD ? { column: undefined, dictionary: [] } : yield* buildTextColumn(products, name);
     const kind = allNumeric ? 'numeric' : column ? 'text' : 'none';
     fields.push({ name, kind, text: column, numeric });
     dictionaries.push(dictionary);
   }
-  const { fullText, vocabulary, termMasks } = buildFullText(products, fields, dictionaries, options.fieldWeights);
+  const { fullText, vocabulary, termMasks } = yield* buildFullText(products, fields, dictionaries, options.fieldWeights);
   let docByRefId = options.docByRefId;
   if (!docByRefId) {
     docByRefId = new Map<string, number>();
-    for (let d = 0; d < products.length; d++) docByRefId.set(products[d].refId, d);
+    for (let d = 0; d < products.length; d++) {
+      docByRefId.set(products[d].refId, d);
+      if ((d & STEP_MASK) === STEP_MASK) yield;
+    }
   }
+  const vectors = yield* buildVectors(products);
   return {
     index: { catalogId: options.catalogId, version: options.version, docCount: products.length, fields, fullText },
     products,
@@ -279,6 +351,6 @@ export function buildCatalogState(products: Product[], options: BuildOptions): C
     dictionaries,
     vocabulary,
     termMasks,
-    vectors: buildVectors(products),
+    vectors,
   };
 }

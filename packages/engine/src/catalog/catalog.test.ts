@@ -84,10 +84,10 @@ describe('Catalog', () => {
   it('deletes by refId, ignoring unknown ones', async () => {
     const catalog = new Catalog();
     await catalog.upsert([{ refId: 'a', title: 'red' }, { refId: 'b', title: 'red' }, { refId: 'c', title: 'blue' }]);
-    expect(catalog.delete(['b', 'zz'])).toEqual({ deleted: 1, catalogSize: 2 });
+    expect(await catalog.delete(['b', 'zz'])).toEqual({ deleted: 1, catalogSize: 2 });
     expect(await refIds(catalog, 'red')).toEqual(['a']);
     const version = catalog.version;
-    expect(catalog.delete(['zz'])).toEqual({ deleted: 0, catalogSize: 2 });
+    expect(await catalog.delete(['zz'])).toEqual({ deleted: 0, catalogSize: 2 });
     expect(catalog.version).toBe(version);
     const seen: string[] = [];
     catalog.forEachProduct((p) => seen.push(p.refId));
@@ -176,5 +176,88 @@ describe('Catalog', () => {
     const summary = await catalog.upsert(Readable.from(['{"refId":"a","title":"red"}\n{"refId":"b"}\n']));
     expect(summary.catalogSize).toBe(2);
     expect(await refIds(catalog, 'red')).toEqual(['a']);
+  });
+});
+
+describe('Catalog changes on a live catalog (time-sliced builds, one queue per catalog)', () => {
+  // sliceMs 0: the build pauses for a turn of the event loop at every step; syncLimit 0: even these
+  // small catalogs take the time-sliced path that big ones take.
+  const sliced = { sliceMs: 0, syncLimit: 0 };
+  const gen = (tag: string, n: number) => Array.from({ length: n }, (_, i) => ({ refId: `${tag}${i}`, brand: tag, title: `thing ${tag} w${i % 7}`, price: i }));
+  const view = async (catalog: Catalog, q: string) => {
+    const r = await executeSearch(catalog, request(q, { aggregations: ['brand'], range_fields: ['price'], size: 1000 }));
+    return { total: r.total_results, refIds: r.result.map((p) => p.refId), brands: r.aggregations!.brand, price: r.ranges!.price };
+  };
+
+  it('applies many concurrent upserts and deletes in order, none lost, as one or few rebuilds', async () => {
+    const catalog = new Catalog({}, sliced);
+    await catalog.replace(gen('base', 2000));
+    const v0 = catalog.version;
+    const calls: Promise<unknown>[] = [];
+    for (let i = 0; i < 40; i++) calls.push(catalog.upsert([{ refId: `new${i}`, brand: 'new', title: `fresh item ${i}`, price: 5000 + i }]));
+    calls.push(catalog.upsert([{ refId: 'base3', brand: 'upd', title: 'first' }]));
+    // A delete is queued when called, an upsert once its batch is read (here: a microtask later).
+    calls.push(catalog.delete(['base5', 'base6', 'nope']));
+    calls.push(catalog.upsert([{ refId: 'base3', brand: 'upd', title: 'second' }, { refId: 'base5', brand: 'back', title: 'again' }]));
+    const results = await Promise.all(calls);
+    expect(results[41]).toEqual({ deleted: 2, catalogSize: 1998 });
+    expect(results[0]).toMatchObject({ loaded: 1, catalogSize: 1999 });
+    expect(results[42]).toMatchObject({ loaded: 2, catalogSize: 2039 });
+    expect(catalog.liveCount).toBe(2039);
+    for (let i = 0; i < 40; i++) expect(catalog.getProduct(`new${i}`)?.title).toBe(`fresh item ${i}`);
+    expect(catalog.getProduct('base3')?.title).toBe('second');
+    expect(catalog.has('base6')).toBe(false);
+    expect(catalog.version - v0).toBeLessThan(40);
+    // The index agrees with one built in one go from the same products in the same order.
+    const products: Product[] = [];
+    catalog.forEachProduct((p) => products.push(p));
+    expect(products.at(-1)?.refId).toBe('base5');
+    const fresh = new Catalog();
+    await fresh.replace(products);
+    for (const q of ['', 'fresh', 'thing w3', 'again second']) expect(await view(catalog, q)).toEqual(await view(fresh, q));
+  });
+
+  it('keeps answering searches during a big replace, each from the full old or the full new catalog', async () => {
+    const catalog = new Catalog({}, sliced);
+    await catalog.replace(gen('old', 300));
+    const oldView = await view(catalog, 'thing');
+    let pending = true;
+    const replace = catalog.replace(gen('new', 3000)).finally(() => { pending = false; });
+    const seen: { total: number; brands: string[] }[] = [];
+    let answeredDuringBuild = 0;
+    while (pending) {
+      const r = await executeSearch(catalog, request('thing', { aggregations: ['brand'] }));
+      if (pending) answeredDuringBuild++;
+      seen.push({ total: r.total_results, brands: r.aggregations!.brand.map((b) => b.key) });
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await replace;
+    seen.push({ total: (await view(catalog, 'thing')).total, brands: ['new'] });
+    expect(answeredDuringBuild).toBeGreaterThan(0);
+    for (const s of seen) expect([{ total: 300, brands: ['old'] }, { total: 3000, brands: ['new'] }]).toContainEqual(s);
+    expect(oldView.total).toBe(300);
+    expect((await view(catalog, 'thing')).brands).toEqual([{ key: 'new', doc_count: 3000 }]);
+  });
+
+  it('a change queued behind a running build starts from that build\'s version', async () => {
+    const catalog = new Catalog({}, sliced);
+    const first = catalog.replace(gen('a', 1500));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(catalog.version).toBe(0); // still building
+    const second = catalog.upsert([{ refId: 'late', title: 'late one' }]);
+    const third = catalog.delete(['a0']);
+    await Promise.all([first, second, third]);
+    expect(catalog.liveCount).toBe(1500);
+    expect(catalog.has('late')).toBe(true);
+    expect(catalog.has('a0')).toBe(false);
+    expect(await refIds(catalog, 'late')).toEqual(['late']);
+  });
+
+  it('changes a small idle catalog within the call (visible even before the promise is awaited)', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a' }, { refId: 'b' }]);
+    const deleting = catalog.delete(['a']);
+    expect(catalog.has('a')).toBe(false);
+    expect(await deleting).toEqual({ deleted: 1, catalogSize: 1 });
   });
 });

@@ -7,15 +7,22 @@
  * a batch, never half of one, and workers can keep reading the old version's SharedArrayBuffers
  * while the new one is built. The cost is a full rebuild per batch (linear in the catalog): aisle
  * expects feeds in batches, not product-by-product writes; see docs/architecture-search.md.
+ *
+ * Builds run in time slices (`time-slices.ts`): the event loop keeps serving searches (from the
+ * previous version), recommendations and events while a big catalog is rebuilt. Changes of one
+ * catalog go through one queue: a build starts from the version the previous build produced, and
+ * the changes that arrive during a build are applied together by the next one (each in order), so
+ * none is lost and a burst of small upserts costs one rebuild, not one each.
  * @module
  */
 import { randomUUID } from 'node:crypto';
 import type { LoadOptions, LoadSummary, ProductSource } from '../engine-api.js';
 import type { CatalogView, Product } from '../types.js';
-import { buildCatalogState } from './build-catalog-state.js';
+import { buildCatalogState, buildCatalogSteps, runSteps, STEP, type Steps } from './build-catalog-state.js';
 import type { CatalogState } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, numericValue } from './field-values.js';
 import { readProducts } from './read-products.js';
+import { runInSlices, SLICE_MS } from './time-slices.js';
 
 /** Options of a {@link Catalog}. */
 export interface CatalogOptions {
@@ -26,20 +33,125 @@ export interface CatalogOptions {
 }
 
 /**
- * Products in order, the last occurrence of a refId winning at the position of its first; with the
- * refId → position map (the new version's doc ids, handed to the builder so it is not rebuilt).
+ * How builds are run (internal; tests set them to exercise the time-sliced path on small catalogs).
  */
-function mergeByRefId(base: readonly Product[], baseDocs: ReadonlyMap<string, number>, batch: readonly Product[]): { products: Product[]; docByRefId: Map<string, number> } {
-  const products = base.slice();
-  const docByRefId = new Map(baseDocs);
-  for (const p of batch) {
-    const at = docByRefId.get(p.refId);
-    if (at === undefined) {
-      docByRefId.set(p.refId, products.length);
-      products.push(p);
-    } else products[at] = p;
+export interface CatalogBuildTuning {
+  /** Milliseconds of build work between two turns of the event loop (default {@link SLICE_MS}). */
+  sliceMs?: number;
+  /**
+   * Changes leaving the catalog at most this big (products before plus products given) are built
+   * synchronously, in the call (default {@link SYNC_BUILD_LIMIT}).
+   */
+  syncLimit?: number;
+}
+
+/**
+ * Up to this many products a rebuild takes a few milliseconds (~15 µs a product): it runs in the
+ * call, so a change of a small catalog is visible as soon as the call returns, even unawaited.
+ */
+export const SYNC_BUILD_LIMIT = 1000;
+
+/** One queued change. */
+type Change =
+  | { kind: 'upsert'; products: Product[] }
+  | { kind: 'replace'; products: Product[] }
+  | { kind: 'delete'; refIds: readonly string[] };
+
+/** What a change did: products it loaded or deleted, and the catalog's size right after it. */
+interface ChangeResult { count: number; catalogSize: number }
+
+interface QueuedChange {
+  change: Change;
+  resolve(result: ChangeResult): void;
+  reject(error: unknown): void;
+}
+
+/** refId → doc id of `products`, in steps. */
+function* docsByRefId(products: readonly Product[]): Steps<Map<string, number>> {
+  const docs = new Map<string, number>();
+  for (let d = 0; d < products.length; d++) {
+    docs.set(products[d].refId, d);
+    if ((d & (STEP - 1)) === STEP - 1) yield;
   }
-  return { products, docByRefId };
+  return docs;
+}
+
+/** A copy of a map, in steps. */
+function* copyMap(source: ReadonlyMap<string, number>): Steps<Map<string, number>> {
+  const copy = new Map<string, number>();
+  let i = 0;
+  for (const [k, v] of source) {
+    copy.set(k, v);
+    if ((++i & (STEP - 1)) === 0) yield;
+  }
+  return copy;
+}
+
+/**
+ * Applies changes in order to the products of `base` (never modified: arrays and maps are copied on
+ * first write). Upsert: the last occurrence of a refId wins, at the position of its first. Delete
+ * closes the gaps (the refId map is then rebuilt, by the next change needing it or by the builder).
+ * `changed` is false when nothing changed (deletes of unknown refIds only): no new version.
+ */
+function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
+  products: Product[]; docByRefId?: Map<string, number>; changed: boolean; results: ChangeResult[];
+}> {
+  let products = base.products;
+  let ownProducts = false;
+  let docs: Map<string, number> | undefined = base.docByRefId;
+  let ownDocs = false;
+  let changed = false;
+  const results: ChangeResult[] = [];
+  for (const change of changes) {
+    if (change.kind === 'replace') {
+      products = [];
+      ownProducts = true;
+      docs = new Map();
+      ownDocs = true;
+      changed = true;
+    }
+    if (!docs) {
+      docs = yield* docsByRefId(products);
+      ownDocs = true;
+    }
+    if (change.kind === 'delete') {
+      const known = docs;
+      const gone = new Set(change.refIds.filter((r) => known.has(r)));
+      if (gone.size > 0) {
+        const kept: Product[] = [];
+        for (let d = 0; d < products.length; d++) {
+          if (!gone.has(products[d].refId)) kept.push(products[d]);
+          if ((d & (STEP - 1)) === STEP - 1) yield;
+        }
+        products = kept;
+        ownProducts = true;
+        docs = undefined;
+        changed = true;
+      }
+      results.push({ count: gone.size, catalogSize: products.length });
+      continue;
+    }
+    for (let i = 0; i < change.products.length; i++) {
+      const p = change.products[i];
+      if (!ownProducts) {
+        products = products.slice();
+        ownProducts = true;
+      }
+      const at = docs.get(p.refId);
+      if (at === undefined) {
+        if (!ownDocs) {
+          docs = yield* copyMap(docs);
+          ownDocs = true;
+        }
+        docs.set(p.refId, products.length);
+        products.push(p);
+      } else products[at] = p;
+      changed = true;
+      if ((i & (STEP - 1)) === STEP - 1) yield;
+    }
+    results.push({ count: change.products.length, catalogSize: products.length });
+  }
+  return { products, docByRefId: docs, changed, results };
 }
 
 /**
@@ -53,9 +165,18 @@ export class Catalog implements CatalogView {
   /** The options given at creation (field weights, synonyms); searches combine them with the website settings. */
   readonly options: Readonly<CatalogOptions>;
   private current: CatalogState;
+  /** Changes waiting for the next build. */
+  private readonly queue: QueuedChange[] = [];
+  /** True while a build runs (its changes are out of the queue). */
+  private building = false;
+  private readonly sliceMs: number;
+  private readonly syncLimit: number;
 
-  constructor(options: CatalogOptions = {}) {
+  /** `tuning` is internal (tests). */
+  constructor(options: CatalogOptions = {}, tuning: CatalogBuildTuning = {}) {
     this.options = { fieldWeights: options.fieldWeights, synonyms: options.synonyms };
+    this.sliceMs = tuning.sliceMs ?? SLICE_MS;
+    this.syncLimit = tuning.syncLimit ?? SYNC_BUILD_LIMIT;
     this.current = buildCatalogState([], { catalogId: this.id, version: 0, fieldWeights: options.fieldWeights });
   }
 
@@ -115,38 +236,89 @@ export class Catalog implements CatalogView {
   /** Name of the reserved vector field. */
   static readonly imageVectorField = IMAGE_VECTOR_FIELD;
 
-  private swap(products: Product[], docByRefId?: Map<string, number>): void {
-    this.current = buildCatalogState(products, {
-      catalogId: this.id, version: this.current.index.version + 1, fieldWeights: this.options.fieldWeights, docByRefId,
+  /** Queues a change; resolves once a version containing it is the current one. */
+  private enqueue(change: Change): Promise<ChangeResult> {
+    return new Promise<ChangeResult>((resolve, reject) => {
+      this.queue.push({ change, resolve, reject });
+      if (!this.building) this.buildNext();
     });
   }
 
   /**
+   * Builds one version from the current one and every queued change, then swaps it in and starts
+   * the next build if changes arrived meanwhile. Small catalogs are built synchronously; big ones in
+   * time slices, searches reading the previous version in between.
+   */
+  private buildNext(): void {
+    const batch = this.queue.splice(0);
+    if (batch.length === 0) return;
+    this.building = true;
+    const base = this.current;
+    const changes = batch.map((q) => q.change);
+    const id = this.id;
+    const fieldWeights = this.options.fieldWeights;
+    function* steps(): Steps<{ state?: CatalogState; results: ChangeResult[] }> {
+      const applied = yield* applyChanges(base, changes);
+      if (!applied.changed) return { results: applied.results };
+      const state = yield* buildCatalogSteps(applied.products, {
+        catalogId: id, version: base.index.version + 1, fieldWeights, docByRefId: applied.docByRefId,
+      });
+      return { state, results: applied.results };
+    }
+    const done = (out: { state?: CatalogState; results: ChangeResult[] }): void => {
+      // The one reference swap: a search started before this line keeps the previous version.
+      if (out.state) this.current = out.state;
+      this.building = false;
+      batch.forEach((q, i) => q.resolve(out.results[i]));
+      this.buildNext();
+    };
+    const failed = (error: unknown): void => {
+      this.building = false;
+      for (const q of batch) q.reject(error);
+      this.buildNext();
+    };
+    let size = base.products.length;
+    for (const c of changes) size += c.kind === 'delete' ? 0 : c.products.length;
+    if (size <= this.syncLimit) {
+      let out: { state?: CatalogState; results: ChangeResult[] };
+      try {
+        out = runSteps(steps());
+      } catch (error) {
+        failed(error);
+        return;
+      }
+      done(out);
+    } else {
+      runInSlices(steps(), this.sliceMs).then(done, failed);
+    }
+  }
+
+  /**
    * Inserts or updates products by refId (an update keeps the product's position). The batch is
-   * read completely first; a bad record rejects it whole (default) and nothing changes.
+   * read completely first; a bad record rejects it whole (default) and nothing changes. Resolves
+   * once the new version is the current one; changes of one catalog apply in the order their reads
+   * complete.
    */
   async upsert(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const { products, skipped } = await readProducts(source, options);
-    // Merged against the state current *now* (after the read), synchronously: no lost update.
-    if (products.length > 0) {
-      const merged = mergeByRefId(this.current.products, this.current.docByRefId, products);
-      this.swap(merged.products, merged.docByRefId);
-    }
-    return { loaded: products.length, skipped, catalogSize: this.liveCount };
+    if (products.length === 0) return { loaded: 0, skipped, catalogSize: this.liveCount };
+    const { catalogSize } = await this.enqueue({ kind: 'upsert', products });
+    return { loaded: products.length, skipped, catalogSize };
   }
 
   /** Replaces the whole catalog atomically with the products of `source`. */
   async replace(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const { products, skipped } = await readProducts(source, options);
-    const merged = mergeByRefId([], new Map(), products);
-    this.swap(merged.products, merged.docByRefId);
-    return { loaded: products.length, skipped, catalogSize: this.liveCount };
+    const { catalogSize } = await this.enqueue({ kind: 'replace', products });
+    return { loaded: products.length, skipped, catalogSize };
   }
 
-  /** Deletes products by refId; unknown refIds are ignored. */
-  delete(refIds: readonly string[]): { deleted: number; catalogSize: number } {
-    const gone = new Set(refIds.filter((r) => this.current.docByRefId.has(r)));
-    if (gone.size > 0) this.swap(this.current.products.filter((p) => !gone.has(p.refId)));
-    return { deleted: gone.size, catalogSize: this.liveCount };
+  /**
+   * Deletes products by refId; unknown refIds are ignored. Resolves once the new version is the
+   * current one (on a small, idle catalog that is already so when the call returns).
+   */
+  async delete(refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }> {
+    const { count, catalogSize } = await this.enqueue({ kind: 'delete', refIds: refIds.slice() });
+    return { deleted: count, catalogSize };
   }
 }
