@@ -11,13 +11,17 @@
  * A feature shared by many products says little, so each weight is multiplied by an IDF factor
  * `log(1 + N / df)`. The score of a candidate is the sum over shared features.
  *
- * The index (feature → products) is built lazily from the catalog and rebuilt when `catalog.version`
- * changes. Posting lists longer than `maxPosting` are scanned only up to that length (the first
- * products in catalog order) to bound a look-up on very large catalogs; results are cached per seed
- * until the next rebuild.
+ * The index (feature → products) is built from the catalog and rebuilt when `catalog.version`
+ * changes — in the request for a small catalog, otherwise in the background in time slices
+ * ({@link BackgroundIndex}); a rebuild reuses the rows of unchanged product objects. Until it is
+ * swapped in, look-ups answer from the previous index with products the catalog no longer has
+ * dropped (before the first index exists: nothing). Posting lists longer than `maxPosting` are
+ * scanned only up to that length (the first products in catalog order) to bound a look-up on very
+ * large catalogs; results are cached per seed and index.
  * @module
  */
 import type { CatalogView, Product } from '../types.js';
+import { BackgroundIndex, type BuildSteps } from './background-build.js';
 import type { Interner } from './interner.js';
 import type { ScoredItem } from './popularity.js';
 
@@ -98,92 +102,165 @@ export function productFeatures(p: Product): Map<string, number> {
   return f;
 }
 
-/** The lazily built feature index of one catalog version, in compressed-row typed arrays. */
-export class AttributeSimilarity {
-  private builtVersion = -1;
-  /** Row of each interned item id (-1: not in the index). */
-  private rowOf = new Int32Array(0);
-  private rowItem = new Int32Array(0);
+/** Growable typed arrays used while building (no intermediate JS arrays). */
+class Int32Builder {
+  data = new Int32Array(1024);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = new Int32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+  finish(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+class Float32Builder {
+  data = new Float32Array(1024);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = new Float32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+  finish(): Float32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+/** The feature index of one catalog version, in compressed-row typed arrays (immutable once built). */
+export interface AttributeIndex {
+  readonly version: number;
+  /** Row of each interned item id (-1 or beyond the end: not in the index). */
+  readonly rowOf: Int32Array;
+  readonly rowItem: Int32Array;
   /** Features of row r: featIds/featWeights[featStart[r] .. featStart[r+1]). */
-  private featStart = new Int32Array(1);
-  private featIds = new Int32Array(0);
-  private featWeights = new Float32Array(0);
+  readonly featStart: Int32Array;
+  readonly featIds: Int32Array;
+  readonly featWeights: Float32Array;
   /** Rows of feature f with their weight: postRows/postWeights[postStart[f] .. postStart[f+1]). */
-  private postStart = new Int32Array(1);
-  private postRows = new Int32Array(0);
-  private postWeights = new Float32Array(0);
-  private idf = new Float32Array(0);
+  readonly postStart: Int32Array;
+  readonly postRows: Int32Array;
+  readonly postWeights: Float32Array;
+  readonly idf: Float32Array;
   /** Per-row score accumulator, reused by every look-up (all zero between look-ups). */
-  private scratch = new Float64Array(0);
-  private readonly cache = new Map<number, { limit: number; ranked: ScoredItem[] }>();
+  readonly scratch: Float64Array;
+  readonly cache: Map<number, { limit: number; ranked: ScoredItem[] }>;
+  /** Row of each product object (a rebuild copies unchanged products' features). */
+  readonly rowOfProduct: WeakMap<Product, number>;
+}
+
+/** Steps between two yields of a build (a few hundred products). */
+const CHUNK = 64;
+
+/** "Similar Attributes" over the catalog: an {@link AttributeIndex} kept up to date off the request path. */
+export class AttributeSimilarity {
+  private readonly index: BackgroundIndex<AttributeIndex>;
   /** Feature keys → ids, kept across rebuilds so that rows of unchanged products can be copied. */
   private readonly featureIds = new Map<string, number>();
-  /** Row of each product object in the current build (a rebuild copies unchanged products' features). */
-  private rowOfProduct = new WeakMap<Product, number>();
 
-  constructor(private readonly catalog: CatalogView, private readonly items: Interner, readonly maxPosting = 5000, readonly cacheSize = 10_000) {}
+  /**
+   * @param syncLimit catalogs of at most this many live products are indexed in the request (a few ms);
+   *   larger ones in the background.
+   */
+  constructor(
+    private readonly catalog: CatalogView,
+    private readonly items: Interner,
+    readonly maxPosting = 5000,
+    readonly cacheSize = 10_000,
+    syncLimit = 1000,
+  ) {
+    this.index = new BackgroundIndex(catalog, (previous, products, version) => this.build(previous, products, version), syncLimit);
+  }
+
+  /** Resolves when the index reflects the current catalog version (test hook; starts the build if needed). */
+  whenReady(): Promise<void> {
+    return this.index.whenReady();
+  }
+
+  /** Whether look-ups answer from an index of the current catalog version. */
+  get upToDate(): boolean {
+    return this.index.upToDate;
+  }
 
   /** Products most similar to `seed` (interned id), best first, at most `limit`. */
   similar(seed: number, limit: number): ScoredItem[] {
-    this.ensureBuilt();
-    const cached = this.cache.get(seed);
+    const ix = this.index.get();
+    if (ix === undefined) return [];
+    const ranked = this.rank(ix, seed, limit);
+    if (ix.version === this.catalog.version) return ranked;
+    // A previous index while the new one is built: never return products the catalog no longer has.
+    return ranked.filter((r) => this.catalog.has(this.items.name(r.item)));
+  }
+
+  private rank(ix: AttributeIndex, seed: number, limit: number): ScoredItem[] {
+    const cached = ix.cache.get(seed);
     if (cached && cached.limit >= limit) return cached.ranked.slice(0, limit);
-    const row = seed < this.rowOf.length ? this.rowOf[seed]! : -1;
+    const row = seed < ix.rowOf.length ? ix.rowOf[seed]! : -1;
     if (row < 0) return [];
     const touched: number[] = [];
-    const scratch = this.scratch;
-    for (let k = this.featStart[row]!, end = this.featStart[row + 1]!; k < end; k++) {
-      const f = this.featIds[k]!;
-      const w = this.featWeights[k]!;
-      const idf = this.idf[f]!;
-      const from = this.postStart[f]!;
-      const to = Math.min(this.postStart[f + 1]!, from + this.maxPosting);
+    const scratch = ix.scratch;
+    for (let k = ix.featStart[row]!, end = ix.featStart[row + 1]!; k < end; k++) {
+      const f = ix.featIds[k]!;
+      const w = ix.featWeights[k]!;
+      const idf = ix.idf[f]!;
+      const from = ix.postStart[f]!;
+      const to = Math.min(ix.postStart[f + 1]!, from + this.maxPosting);
       if (to - from < 2) continue;
       for (let p = from; p < to; p++) {
-        const other = this.postRows[p]!;
+        const other = ix.postRows[p]!;
         if (other === row) continue;
         if (scratch[other] === 0) touched.push(other);
-        scratch[other]! += idf * Math.min(w, this.postWeights[p]!);
+        scratch[other]! += idf * Math.min(w, ix.postWeights[p]!);
       }
     }
     const ranked: ScoredItem[] = [];
     for (const r of touched) {
-      ranked.push({ item: this.rowItem[r]!, score: scratch[r]! });
+      ranked.push({ item: ix.rowItem[r]!, score: scratch[r]! });
       scratch[r] = 0;
     }
     ranked.sort((x, y) => y.score - x.score || x.item - y.item);
     const keep = Math.max(limit, 200);
     const kept = ranked.length > keep ? ranked.slice(0, keep) : ranked;
-    if (this.cache.size >= this.cacheSize) this.cache.clear();
-    this.cache.set(seed, { limit: keep, ranked: kept });
+    if (ix.cache.size >= this.cacheSize) ix.cache.clear();
+    ix.cache.set(seed, { limit: keep, ranked: kept });
     return kept.slice(0, limit);
   }
 
-  private ensureBuilt(): void {
-    if (this.builtVersion === this.catalog.version) return;
-    // A catalog change usually touches a few products: rows of product objects already indexed are
-    // copied from the previous build; only new objects go through feature extraction.
+  /**
+   * Builds the index of `products` (catalog `version`). A catalog change usually touches a few
+   * products: rows of product objects already indexed are copied from `previous`; only new objects go
+   * through feature extraction.
+   */
+  private *build(previous: AttributeIndex | undefined, products: readonly Product[], version: number): BuildSteps<AttributeIndex> {
     const featureIds = this.featureIds;
-    const oldRowOf = this.rowOfProduct;
-    const oldStart = this.featStart;
-    const oldIds = this.featIds;
-    const oldWeights = this.featWeights;
+    const oldRowOf = previous?.rowOfProduct;
     const rowOfProduct = new WeakMap<Product, number>();
-    const rowItems: number[] = [];
-    const starts: number[] = [0];
-    const ids: number[] = [];
-    const weights: number[] = [];
-    const df: number[] = new Array<number>(featureIds.size).fill(0);
-    this.catalog.forEachProduct((p) => {
-      rowOfProduct.set(p, rowItems.length);
-      rowItems.push(this.items.intern(p.refId));
-      const old = oldRowOf.get(p);
-      if (old !== undefined) {
-        for (let k = oldStart[old]!, end = oldStart[old + 1]!; k < end; k++) {
-          const f = oldIds[k]!;
+    const rows = products.length;
+    const rowItem = new Int32Array(rows);
+    const featStart = new Int32Array(rows + 1);
+    const ids = new Int32Builder();
+    const weights = new Float32Builder();
+    let df = new Int32Array(Math.max(16, featureIds.size));
+    for (let r = 0; r < rows; r++) {
+      if (r % CHUNK === CHUNK - 1) yield;
+      const p = products[r]!;
+      rowOfProduct.set(p, r);
+      rowItem[r] = this.items.intern(p.refId);
+      const old = oldRowOf?.get(p);
+      if (previous !== undefined && old !== undefined) {
+        for (let k = previous.featStart[old]!, end = previous.featStart[old + 1]!; k < end; k++) {
+          const f = previous.featIds[k]!;
           df[f]!++;
           ids.push(f);
-          weights.push(oldWeights[k]!);
+          weights.push(previous.featWeights[k]!);
         }
       } else {
         for (const [key, w] of productFeatures(p)) {
@@ -191,41 +268,46 @@ export class AttributeSimilarity {
           if (f === undefined) {
             f = featureIds.size;
             featureIds.set(key, f);
-            df.push(0);
+          }
+          if (f >= df.length) {
+            const grown = new Int32Array(Math.max(f + 1, df.length * 2));
+            grown.set(df);
+            df = grown;
           }
           df[f]!++;
           ids.push(f);
           weights.push(w);
         }
       }
-      starts.push(ids.length);
-    });
-    this.rowOfProduct = rowOfProduct;
-    const rows = rowItems.length;
-    const features = df.length;
-    this.rowItem = Int32Array.from(rowItems);
-    this.rowOf = new Int32Array(this.items.size).fill(-1);
-    rowItems.forEach((item, r) => (this.rowOf[item] = r));
-    this.featStart = Int32Array.from(starts);
-    this.featIds = Int32Array.from(ids);
-    this.featWeights = Float32Array.from(weights);
+      featStart[r + 1] = ids.length;
+    }
+    const features = featureIds.size;
+    const featIds = ids.finish();
+    const featWeights = weights.finish();
+    yield;
+    const rowOf = new Int32Array(this.items.size).fill(-1);
+    for (let r = 0; r < rows; r++) rowOf[rowItem[r]!] = r;
+    yield;
     // Postings by counting sort: rows of each feature, in catalog order.
-    this.postStart = new Int32Array(features + 1);
-    for (let f = 0; f < features; f++) this.postStart[f + 1] = this.postStart[f]! + df[f]!;
-    const fill = this.postStart.slice(0, features);
-    this.postRows = new Int32Array(ids.length);
-    this.postWeights = new Float32Array(ids.length);
+    const postStart = new Int32Array(features + 1);
+    for (let f = 0; f < features; f++) postStart[f + 1] = postStart[f]! + (df[f] ?? 0);
+    const fill = postStart.slice(0, features);
+    const postRows = new Int32Array(featIds.length);
+    const postWeights = new Float32Array(featIds.length);
     for (let r = 0; r < rows; r++) {
-      for (let k = starts[r]!; k < starts[r + 1]!; k++) {
-        const at = fill[ids[k]!]!++;
-        this.postRows[at] = r;
-        this.postWeights[at] = weights[k]!;
+      if (r % (CHUNK * 8) === CHUNK * 8 - 1) yield;
+      for (let k = featStart[r]!; k < featStart[r + 1]!; k++) {
+        const at = fill[featIds[k]!]!++;
+        postRows[at] = r;
+        postWeights[at] = featWeights[k]!;
       }
     }
-    this.idf = new Float32Array(features);
-    for (let f = 0; f < features; f++) this.idf[f] = df[f]! > 0 ? Math.log(1 + rows / df[f]!) : 0;
-    this.scratch = new Float64Array(rows);
-    this.cache.clear();
-    this.builtVersion = this.catalog.version;
+    yield;
+    const idf = new Float32Array(features);
+    for (let f = 0; f < features; f++) idf[f] = (df[f] ?? 0) > 0 ? Math.log(1 + rows / df[f]!) : 0;
+    return {
+      version, rowOf, rowItem, featStart, featIds, featWeights, postStart, postRows, postWeights, idf,
+      scratch: new Float64Array(rows), cache: new Map(), rowOfProduct,
+    };
   }
 }

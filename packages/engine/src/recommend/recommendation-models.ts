@@ -9,7 +9,8 @@
  *   items with the customer's earlier purchases at a lower weight (`customerCoPurchaseWeight` / n);
  * - popularity: purchases (then views) per item over a trailing window, from the newest event time;
  * - customer histories: latest session, earlier sessions (≤ 20), purchased items;
- * - attribute and visual similarity: built lazily from the catalog, rebuilt when its version changes.
+ * - attribute and visual similarity: derived from the catalog, rebuilt when its version changes — in
+ *   the request for small catalogs, else in the background (look-ups use the previous index meanwhile).
  * All item ids are interned integers; neighbour lists are capped and live in typed-array slabs.
  * @module
  */
@@ -61,6 +62,13 @@ export interface RecommendationTuning {
    * when time passes; the table is rescaled now and then to stay within float range).
    */
   boughtHalfLifeDays: number;
+  /**
+   * Catalogs of at most this many live products have their attribute and vector indexes built in the
+   * request (a few ms); larger ones in the background, in time slices, never blocking a look-up.
+   */
+  indexSyncLimit: number;
+  /** Number of image vectors from which Visually Similar uses the approximate (IVF) index. */
+  visualAnnThreshold: number;
 }
 
 /** The defaults of {@link RecommendationTuning}. */
@@ -77,6 +85,8 @@ export const DEFAULT_TUNING: Readonly<RecommendationTuning> = {
   popularRefreshMs: 1000,
   boostFactor: 1.5,
   boughtHalfLifeDays: 180,
+  indexSyncLimit: 1000,
+  visualAnnThreshold: 20_000,
 };
 
 /** Options of {@link RecommendationModels}. */
@@ -134,8 +144,8 @@ export class RecommendationModels {
     this.boughtCo = new NeighbourTable(this.tuning.purchaseNeighbourCap);
     this.popularity = new PopularityWindow(this.tuning.popularWindowMs, this.tuning.popularRefreshMs, this.now);
     this.customers = new CustomerHistory(this.tuning.sessionCap, this.tuning.historicCap, this.tuning.purchasedCap);
-    this.attributes = new AttributeSimilarity(this.catalog, this.items);
-    this.visual = new VisualSimilarity(this.catalog, this.items);
+    this.attributes = new AttributeSimilarity(this.catalog, this.items, undefined, undefined, this.tuning.indexSyncLimit);
+    this.visual = new VisualSimilarity(this.catalog, this.items, { syncLimit: this.tuning.indexSyncLimit, annThreshold: this.tuning.visualAnnThreshold });
     this.setWebsite(options.website);
   }
 
@@ -305,6 +315,20 @@ export class RecommendationModels {
     }
     const bundles = inputs.length === 0 ? [] : assembleBundles(inputs, companions.map((id) => this.items.name(id)), perBundle, checked.setCount);
     return { type: 1, code: 0, payload: bundles, recommenderId: recommenderIdOf(this.website.websiteId, 'bundle') };
+  }
+
+  /**
+   * Resolves when the attribute and vector indexes reflect the catalog version current at the call
+   * (starting their builds if needed). `recommend` never waits for them; this is for tests, warm-up
+   * after a catalog load, and benchmarks.
+   */
+  async whenIndexesReady(): Promise<void> {
+    await Promise.all([this.attributes.whenReady(), this.visual.whenReady()]);
+  }
+
+  /** Whether the attribute and vector indexes answering now reflect the current catalog version. */
+  indexesUpToDate(): boolean {
+    return this.attributes.upToDate && this.visual.upToDate;
   }
 
   /** Sizes of the models (for stats and the docs' memory figures). */

@@ -2,14 +2,25 @@
  * "Visually Similar": cosine similarity over the products' `image_vector` (an array of numbers).
  *
  * The vectors of the catalog are packed, L2-normalised, into one Float32Array (rows of the dimension
- * of the first vector met; vectors of another dimension are ignored) — built lazily and rebuilt when
- * `catalog.version` changes. A look-up scans all rows (exact, brute force) and is cached per seed.
- * Products sharing the seed's `style_id` are excluded (they are variants of the same thing).
- * Looking up by style id uses the mean of that style's vectors as the query.
- * A product without a vector has no visual neighbours.
+ * of the first vector met; vectors of another dimension are ignored). The index is rebuilt when
+ * `catalog.version` changes — in the request for a small catalog, otherwise in the background in
+ * time slices ({@link BackgroundIndex}); a rebuild copies the rows of unchanged product objects.
+ * Until it is swapped in, look-ups answer from the previous index with products the catalog no
+ * longer has dropped (before the first index exists: nothing, so the cascade moves on).
+ *
+ * Below `annThreshold` vectors a look-up scans all rows (exact). From it on, the index also holds an
+ * IVF (inverted file): `nlist ≈ 2·√n` centroids trained by spherical k-means on a sample, each row
+ * filed under its nearest centroid; a look-up scores the centroids, scans the rows of the best
+ * `nprobe` lists (more when they hold fewer than `minCandidates` rows) and ranks them exactly.
+ * A rebuild keeps the centroids (while the number of vectors stays within a factor 2 of the trained
+ * size) and the list of every unchanged row, so only new or changed products are assigned.
+ * Results are cached per seed and index. Products sharing the seed's `style_id` are excluded (they
+ * are variants of the same thing). Looking up by style id uses the mean of that style's vectors as
+ * the query. A product without a vector has no visual neighbours.
  * @module
  */
-import type { CatalogView } from '../types.js';
+import type { CatalogView, Product } from '../types.js';
+import { BackgroundIndex, type BuildSteps } from './background-build.js';
 import type { Interner } from './interner.js';
 import type { ScoredItem } from './popularity.js';
 
@@ -19,145 +30,363 @@ function styleOf(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The lazily built vector matrix of one catalog version. */
-export class VisualSimilarity {
-  private builtVersion = -1;
-  private dim = 0;
-  private matrix = new Float32Array(0);
-  private rowItem = new Int32Array(0);
-  private rowStyle: (string | undefined)[] = [];
-  private rowOf = new Map<number, number>();
-  private rowsOfStyle = new Map<string, number[]>();
-  private readonly cache = new Map<string, { limit: number; ranked: ScoredItem[] }>();
+/** Options of {@link VisualSimilarity}. */
+export interface VisualSimilarityOptions {
+  cacheSize?: number;
+  /** Catalogs of at most this many live products are indexed in the request. Default 1000. */
+  syncLimit?: number;
+  /** Number of vectors from which the approximate (IVF) index is used. Default 20,000. */
+  annThreshold?: number;
+  /** Lists scanned per look-up at least. Default: max(8, ⌈nlist / 32⌉). */
+  nprobe?: number;
+  /** Rows scanned per look-up at least (more lists are probed until reached). Default 1,000. */
+  minCandidates?: number;
+}
 
-  constructor(private readonly catalog: CatalogView, private readonly items: Interner, readonly cacheSize = 10_000) {}
+/** The inverted file of an {@link VisualIndex}. */
+interface Ivf {
+  nlist: number;
+  /** L2-normalised centroids, nlist × dim. */
+  centroids: Float32Array;
+  /** Number of rows the centroids were trained for. */
+  trainedRows: number;
+  /** List of each row. */
+  rowList: Int32Array;
+  /** Rows of list l: listRows[listStart[l] .. listStart[l+1]). */
+  listStart: Int32Array;
+  listRows: Int32Array;
+}
+
+/** The vector matrix (and IVF) of one catalog version; immutable once built. */
+export interface VisualIndex {
+  readonly version: number;
+  readonly dim: number;
+  readonly matrix: Float32Array;
+  readonly rowItem: Int32Array;
+  readonly rowStyle: (string | undefined)[];
+  readonly rowOf: Map<number, number>;
+  readonly rowsOfStyle: Map<string, number[]>;
+  readonly rowOfProduct: WeakMap<Product, number>;
+  readonly ivf: Ivf | undefined;
+  readonly cache: Map<string, { limit: number; ranked: ScoredItem[] }>;
+}
+
+const CHUNK = 256;
+
+/** Deterministic pseudo-random numbers (k-means seeding). */
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+}
+
+function dot(a: Float32Array, ao: number, b: Float32Array, bo: number, dim: number): number {
+  let d0 = 0;
+  let d1 = 0;
+  let d2 = 0;
+  let d3 = 0;
+  let d = 0;
+  for (; d + 3 < dim; d += 4) {
+    d0 += a[ao + d]! * b[bo + d]!;
+    d1 += a[ao + d + 1]! * b[bo + d + 1]!;
+    d2 += a[ao + d + 2]! * b[bo + d + 2]!;
+    d3 += a[ao + d + 3]! * b[bo + d + 3]!;
+  }
+  for (; d < dim; d++) d0 += a[ao + d]! * b[bo + d]!;
+  return d0 + d1 + d2 + d3;
+}
+
+/** Index of the centroid with the largest dot product with row `r` of `m`. */
+function nearest(centroids: Float32Array, nlist: number, m: Float32Array, r: number, dim: number): number {
+  let best = 0;
+  let bestScore = -Infinity;
+  for (let c = 0; c < nlist; c++) {
+    const s = dot(centroids, c * dim, m, r * dim, dim);
+    if (s > bestScore) {
+      bestScore = s;
+      best = c;
+    }
+  }
+  return best;
+}
+
+/** Top-k by score in a binary min-heap over typed arrays. */
+class TopK {
+  readonly score: Float64Array;
+  readonly row: Int32Array;
+  size = 0;
+  constructor(readonly k: number) {
+    this.score = new Float64Array(k);
+    this.row = new Int32Array(k);
+  }
+  offer(score: number, r: number): void {
+    const hs = this.score;
+    const hr = this.row;
+    const keep = this.k;
+    if (this.size < keep) {
+      let i = this.size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (hs[parent]! <= score) break;
+        hs[i] = hs[parent]!;
+        hr[i] = hr[parent]!;
+        i = parent;
+      }
+      hs[i] = score;
+      hr[i] = r;
+    } else if (score > hs[0]!) {
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        if (left >= keep) break;
+        const right = left + 1;
+        const child = right < keep && hs[right]! < hs[left]! ? right : left;
+        if (hs[child]! >= score) break;
+        hs[i] = hs[child]!;
+        hr[i] = hr[child]!;
+        i = child;
+      }
+      hs[i] = score;
+      hr[i] = r;
+    }
+  }
+}
+
+/** "Visually Similar" over the catalog: a {@link VisualIndex} kept up to date off the request path. */
+export class VisualSimilarity {
+  private readonly index: BackgroundIndex<VisualIndex>;
+  readonly cacheSize: number;
+  readonly annThreshold: number;
+  private readonly nprobe: number | undefined;
+  private readonly minCandidates: number;
+
+  constructor(private readonly catalog: CatalogView, private readonly items: Interner, options: VisualSimilarityOptions = {}) {
+    this.cacheSize = options.cacheSize ?? 10_000;
+    this.annThreshold = options.annThreshold ?? 20_000;
+    this.nprobe = options.nprobe;
+    this.minCandidates = options.minCandidates ?? 1000;
+    this.index = new BackgroundIndex(catalog, (previous, products, version) => this.build(previous, products, version), options.syncLimit ?? 1000);
+  }
+
+  /** Resolves when the index reflects the current catalog version (test hook; starts the build if needed). */
+  whenReady(): Promise<void> {
+    return this.index.whenReady();
+  }
+
+  /** Whether look-ups answer from an index of the current catalog version. */
+  get upToDate(): boolean {
+    return this.index.upToDate;
+  }
+
+  /** Whether the current index answers approximately (IVF). */
+  get approximate(): boolean {
+    return this.index.get()?.ivf !== undefined;
+  }
 
   /** Neighbours of a product (interned id); empty when it has no vector. */
   byProduct(seed: number, limit: number): ScoredItem[] {
-    this.ensureBuilt();
-    const row = this.rowOf.get(seed);
-    if (row === undefined) return [];
-    return this.query(`p:${seed}`, this.matrix.subarray(row * this.dim, (row + 1) * this.dim), this.rowStyle[row], seed, limit);
+    const ix = this.index.get();
+    const row = ix?.rowOf.get(seed);
+    if (ix === undefined || row === undefined) return [];
+    return this.live(ix, this.query(ix, `p:${seed}`, ix.matrix.subarray(row * ix.dim, (row + 1) * ix.dim), ix.rowStyle[row], seed, limit, false));
+  }
+
+  /** Exact neighbours of a product, scanning every vector (the reference of the recall measurement). */
+  exactByProduct(seed: number, limit: number): ScoredItem[] {
+    const ix = this.index.get();
+    const row = ix?.rowOf.get(seed);
+    if (ix === undefined || row === undefined) return [];
+    return this.live(ix, this.query(ix, `x:${seed}`, ix.matrix.subarray(row * ix.dim, (row + 1) * ix.dim), ix.rowStyle[row], seed, limit, true));
   }
 
   /** Neighbours of a style (mean of its products' vectors); the style's own products are excluded. */
   byStyle(styleId: string, limit: number): ScoredItem[] {
-    this.ensureBuilt();
-    const rows = this.rowsOfStyle.get(styleId);
-    if (!rows || rows.length === 0) return [];
-    const q = new Float32Array(this.dim);
-    for (const r of rows) for (let d = 0; d < this.dim; d++) q[d]! += this.matrix[r * this.dim + d]!;
-    return this.query(`s:${styleId}`, q, styleId, -1, limit);
+    const ix = this.index.get();
+    const rows = ix?.rowsOfStyle.get(styleId);
+    if (ix === undefined || !rows || rows.length === 0) return [];
+    const q = new Float32Array(ix.dim);
+    for (const r of rows) for (let d = 0; d < ix.dim; d++) q[d]! += ix.matrix[r * ix.dim + d]!;
+    return this.live(ix, this.query(ix, `s:${styleId}`, q, styleId, -1, limit, false));
   }
 
   /** The style id of a product (interned id), if any. */
   styleOfItem(item: number): string | undefined {
-    this.ensureBuilt();
-    const row = this.rowOf.get(item);
-    if (row !== undefined) return this.rowStyle[row];
+    const ix = this.index.get();
+    const row = ix?.rowOf.get(item);
+    if (ix !== undefined && row !== undefined) return ix.rowStyle[row];
     return styleOf(this.catalog.getProduct(this.items.name(item))?.style_id);
   }
 
-  private query(key: string, q: Float32Array, style: string | undefined, self: number, limit: number): ScoredItem[] {
-    const cached = this.cache.get(key);
+  /** Results of a previous index are filtered against the live catalog (deleted products never appear). */
+  private live(ix: VisualIndex, ranked: ScoredItem[]): ScoredItem[] {
+    if (ix.version === this.catalog.version) return ranked;
+    return ranked.filter((r) => this.catalog.has(this.items.name(r.item)));
+  }
+
+  private query(ix: VisualIndex, key: string, q: Float32Array, style: string | undefined, self: number, limit: number, exact: boolean): ScoredItem[] {
+    const cached = ix.cache.get(key);
     if (cached && cached.limit >= limit) return cached.ranked.slice(0, limit);
+    const dim = ix.dim;
     let qn = 0;
-    for (let d = 0; d < this.dim; d++) qn += q[d]! * q[d]!;
+    for (let d = 0; d < dim; d++) qn += q[d]! * q[d]!;
     qn = Math.sqrt(qn);
     if (qn === 0) return [];
     const keep = Math.max(limit, 100);
-    // Top `keep` by a binary min-heap in typed arrays: the heap is touched only when a row beats its minimum.
-    const heapScore = new Float64Array(keep);
-    const heapRow = new Int32Array(keep);
-    let heapSize = 0;
-    const dim = this.dim;
-    const m = this.matrix;
-    const rows = this.rowItem.length;
-    for (let r = 0; r < rows; r++) {
-      if (this.rowItem[r] === self || (style !== undefined && this.rowStyle[r] === style)) continue;
-      const base = r * dim;
-      let d0 = 0;
-      let d1 = 0;
-      let d2 = 0;
-      let d3 = 0;
-      let d = 0;
-      for (; d + 3 < dim; d += 4) {
-        d0 += q[d]! * m[base + d]!;
-        d1 += q[d + 1]! * m[base + d + 1]!;
-        d2 += q[d + 2]! * m[base + d + 2]!;
-        d3 += q[d + 3]! * m[base + d + 3]!;
-      }
-      for (; d < dim; d++) d0 += q[d]! * m[base + d]!;
-      const score = (d0 + d1 + d2 + d3) / qn;
-      if (heapSize < keep) {
-        // Sift up.
-        let i = heapSize++;
-        while (i > 0) {
-          const parent = (i - 1) >> 1;
-          if (heapScore[parent]! <= score) break;
-          heapScore[i] = heapScore[parent]!;
-          heapRow[i] = heapRow[parent]!;
-          i = parent;
-        }
-        heapScore[i] = score;
-        heapRow[i] = r;
-      } else if (score > heapScore[0]!) {
-        // Replace the minimum and sift down.
-        let i = 0;
-        for (;;) {
-          const left = 2 * i + 1;
-          if (left >= keep) break;
-          const right = left + 1;
-          const child = right < keep && heapScore[right]! < heapScore[left]! ? right : left;
-          if (heapScore[child]! >= score) break;
-          heapScore[i] = heapScore[child]!;
-          heapRow[i] = heapRow[child]!;
-          i = child;
-        }
-        heapScore[i] = score;
-        heapRow[i] = r;
+    const top = new TopK(keep);
+    const m = ix.matrix;
+    const rowItem = ix.rowItem;
+    const rowStyle = ix.rowStyle;
+    const scan = (r: number): void => {
+      if (rowItem[r] === self || (style !== undefined && rowStyle[r] === style)) return;
+      top.offer(dot(q, 0, m, r * dim, dim) / qn, r);
+    };
+    const ivf = exact ? undefined : ix.ivf;
+    if (ivf === undefined) {
+      for (let r = 0, rows = rowItem.length; r < rows; r++) scan(r);
+    } else {
+      // Score the centroids, then scan the best lists.
+      const order = Array.from({ length: ivf.nlist }, (_, c) => c);
+      const cs = new Float64Array(ivf.nlist);
+      for (let c = 0; c < ivf.nlist; c++) cs[c] = dot(ivf.centroids, c * dim, q, 0, dim);
+      order.sort((a, b) => cs[b]! - cs[a]!);
+      const nprobe = this.nprobe ?? Math.max(8, Math.ceil(ivf.nlist / 32));
+      const minCandidates = Math.max(this.minCandidates, 2 * keep);
+      let scanned = 0;
+      for (let k = 0; k < ivf.nlist && (k < nprobe || scanned < minCandidates); k++) {
+        const l = order[k]!;
+        for (let p = ivf.listStart[l]!, end = ivf.listStart[l + 1]!; p < end; p++) scan(ivf.listRows[p]!);
+        scanned += ivf.listStart[l + 1]! - ivf.listStart[l]!;
       }
     }
     const ranked: ScoredItem[] = [];
-    for (let i = 0; i < heapSize; i++) ranked.push({ item: this.rowItem[heapRow[i]!]!, score: heapScore[i]! });
+    for (let i = 0; i < top.size; i++) ranked.push({ item: rowItem[top.row[i]!]!, score: top.score[i]! });
     ranked.sort((x, y) => y.score - x.score || x.item - y.item);
-    if (this.cache.size >= this.cacheSize) this.cache.clear();
-    this.cache.set(key, { limit: keep, ranked });
+    if (ix.cache.size >= this.cacheSize) ix.cache.clear();
+    ix.cache.set(key, { limit: keep, ranked });
     return ranked.slice(0, limit);
   }
 
-  private ensureBuilt(): void {
-    if (this.builtVersion === this.catalog.version) return;
-    const vectors: { item: number; v: number[]; style: string | undefined }[] = [];
+  /** Packs the vectors of `products` (reusing rows of unchanged objects), then the IVF when large enough. */
+  private *build(previous: VisualIndex | undefined, products: readonly Product[], version: number): BuildSteps<VisualIndex> {
+    // Dimension: that of the first valid vector met (in catalog order, as before).
     let dim = 0;
-    this.catalog.forEachProduct((p) => {
+    const valid = (v: unknown): v is number[] =>
+      Array.isArray(v) && v.length > 0 && (dim === 0 || v.length === dim) && v.every((x) => typeof x === 'number' && Number.isFinite(x));
+    const kept: Product[] = [];
+    const oldRows: number[] = [];
+    for (let i = 0; i < products.length; i++) {
+      if (i % (CHUNK * 4) === CHUNK * 4 - 1) yield;
+      const p = products[i]!;
+      const old = previous?.rowOfProduct.get(p);
+      if (old !== undefined) {
+        if (dim === 0) dim = previous!.dim;
+        if (previous!.dim !== dim) continue;
+        kept.push(p);
+        oldRows.push(old);
+        continue;
+      }
       const v = p.image_vector;
-      if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) return;
+      if (!valid(v)) continue;
       if (dim === 0) dim = v.length;
-      if (v.length !== dim) return;
-      vectors.push({ item: this.items.intern(p.refId), v: v as number[], style: styleOf(p.style_id) });
-    });
-    this.dim = dim;
-    this.matrix = new Float32Array(vectors.length * dim);
-    this.rowItem = new Int32Array(vectors.length);
-    this.rowStyle = [];
-    this.rowOf = new Map();
-    this.rowsOfStyle = new Map();
-    vectors.forEach(({ item, v, style }, r) => {
-      let n = 0;
-      for (const x of v) n += x * x;
-      n = Math.sqrt(n) || 1;
-      for (let d = 0; d < dim; d++) this.matrix[r * dim + d] = v[d]! / n;
-      this.rowItem[r] = item;
-      this.rowStyle.push(style);
-      this.rowOf.set(item, r);
+      kept.push(p);
+      oldRows.push(-1);
+    }
+    const rows = kept.length;
+    const matrix = new Float32Array(rows * dim);
+    const rowItem = new Int32Array(rows);
+    const rowStyle: (string | undefined)[] = new Array<string | undefined>(rows);
+    const rowOf = new Map<number, number>();
+    const rowsOfStyle = new Map<string, number[]>();
+    const rowOfProduct = new WeakMap<Product, number>();
+    for (let r = 0; r < rows; r++) {
+      if (r % CHUNK === CHUNK - 1) yield;
+      const p = kept[r]!;
+      const old = oldRows[r]!;
+      if (old >= 0) {
+        matrix.set(previous!.matrix.subarray(old * dim, (old + 1) * dim), r * dim);
+      } else {
+        const v = p.image_vector as number[];
+        let n = 0;
+        for (const x of v) n += x * x;
+        n = Math.sqrt(n) || 1;
+        for (let d = 0; d < dim; d++) matrix[r * dim + d] = v[d]! / n;
+      }
+      const item = this.items.intern(p.refId);
+      const style = styleOf(p.style_id);
+      rowItem[r] = item;
+      rowStyle[r] = style;
+      rowOf.set(item, r);
+      rowOfProduct.set(p, r);
       if (style !== undefined) {
-        let list = this.rowsOfStyle.get(style);
-        if (!list) this.rowsOfStyle.set(style, (list = []));
+        let list = rowsOfStyle.get(style);
+        if (!list) rowsOfStyle.set(style, (list = []));
         list.push(r);
       }
-    });
-    this.cache.clear();
-    this.builtVersion = this.catalog.version;
+    }
+    let ivf: Ivf | undefined;
+    if (rows >= this.annThreshold && rows > 0 && dim > 0) {
+      const reuse = previous?.ivf !== undefined && previous.dim === dim && rows <= 2 * previous.ivf.trainedRows && rows * 2 >= previous.ivf.trainedRows;
+      const centroids = reuse ? previous.ivf!.centroids : yield* trainCentroids(matrix, rows, dim);
+      const nlist = centroids.length / dim;
+      const rowList = new Int32Array(rows);
+      for (let r = 0; r < rows; r++) {
+        if (r % 64 === 63) yield;
+        const old = oldRows[r]!;
+        rowList[r] = reuse && old >= 0 ? previous.ivf!.rowList[old]! : nearest(centroids, nlist, matrix, r, dim);
+      }
+      const listStart = new Int32Array(nlist + 1);
+      for (let r = 0; r < rows; r++) listStart[rowList[r]! + 1]!++;
+      for (let l = 0; l < nlist; l++) listStart[l + 1]! += listStart[l]!;
+      const fill = listStart.slice(0, nlist);
+      const listRows = new Int32Array(rows);
+      for (let r = 0; r < rows; r++) listRows[fill[rowList[r]!]!++] = r;
+      ivf = { nlist, centroids, trainedRows: reuse ? previous.ivf!.trainedRows : rows, rowList, listStart, listRows };
+    }
+    return { version, dim, matrix, rowItem, rowStyle, rowOf, rowsOfStyle, rowOfProduct, ivf, cache: new Map() };
   }
+}
+
+/** Spherical k-means (`nlist ≈ 2·√rows`) on a deterministic sample of at most 25 rows per centroid; 6 iterations. */
+function* trainCentroids(matrix: Float32Array, rows: number, dim: number): Generator<void, Float32Array, void> {
+  const nlist = Math.max(1, Math.min(4096, Math.round(2 * Math.sqrt(rows)), rows));
+  const random = lcg(0x9e3779b9);
+  const sampleSize = Math.min(rows, nlist * 25);
+  // Sample rows by a partial Fisher–Yates shuffle of the row indexes.
+  const perm = new Int32Array(rows);
+  for (let r = 0; r < rows; r++) perm[r] = r;
+  for (let i = 0; i < sampleSize; i++) {
+    const j = i + Math.floor(random() * (rows - i));
+    const t = perm[i]!;
+    perm[i] = perm[j]!;
+    perm[j] = t;
+  }
+  const sample = perm.subarray(0, sampleSize);
+  const centroids = new Float32Array(nlist * dim);
+  for (let c = 0; c < nlist; c++) centroids.set(matrix.subarray(sample[c]! * dim, (sample[c]! + 1) * dim), c * dim);
+  const sums = new Float64Array(nlist * dim);
+  const counts = new Int32Array(nlist);
+  yield;
+  for (let iter = 0; iter < 6; iter++) {
+    sums.fill(0);
+    counts.fill(0);
+    for (let i = 0; i < sampleSize; i++) {
+      if (i % 64 === 63) yield;
+      const r = sample[i]!;
+      const c = nearest(centroids, nlist, matrix, r, dim);
+      counts[c]!++;
+      for (let d = 0; d < dim; d++) sums[c * dim + d]! += matrix[r * dim + d]!;
+    }
+    for (let c = 0; c < nlist; c++) {
+      if (counts[c] === 0) {
+        // An empty list takes a random sample row.
+        const r = sample[Math.floor(random() * sampleSize)]!;
+        centroids.set(matrix.subarray(r * dim, (r + 1) * dim), c * dim);
+        continue;
+      }
+      let n = 0;
+      for (let d = 0; d < dim; d++) n += sums[c * dim + d]! ** 2;
+      n = Math.sqrt(n) || 1;
+      for (let d = 0; d < dim; d++) centroids[c * dim + d] = sums[c * dim + d]! / n;
+    }
+  }
+  return centroids;
 }

@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import type { CatalogView, Product } from '../types.js';
+import { BackgroundIndex, runSliced, runSync, type BuildSteps } from './background-build.js';
+import { RecommendationModels } from './recommendation-models.js';
+
+/** A Map-based CatalogView whose version changes on every write. */
+class MapCatalog implements CatalogView {
+  version = 1;
+  private readonly byRef = new Map<string, Product>();
+  constructor(products: Product[]) {
+    for (const p of products) this.byRef.set(p.refId, p);
+  }
+  get liveCount(): number {
+    return this.byRef.size;
+  }
+  has(refId: string): boolean {
+    return this.byRef.has(refId);
+  }
+  getProduct(refId: string): Product | undefined {
+    return this.byRef.get(refId);
+  }
+  isInStock(): boolean {
+    return true;
+  }
+  forEachProduct(visit: (p: Product) => void): void {
+    for (const p of this.byRef.values()) visit(p);
+  }
+  upsert(p: Product): void {
+    this.byRef.set(p.refId, p);
+    this.version++;
+  }
+  delete(refId: string): void {
+    this.byRef.delete(refId);
+    this.version++;
+  }
+}
+
+const website = { websiteId: 'site-a', client: 'c', tokens: ['t'], hmacSecret: 's' };
+const T0 = Date.UTC(2026, 0, 10);
+
+function catalog(): MapCatalog {
+  const list: Product[] = [];
+  for (let i = 1; i <= 40; i++) list.push({ refId: `m${i}`, title: `Mug ${i}`, search_category: 'Mugs', brand: i % 2 ? 'Acme' : 'Zen' });
+  for (let i = 1; i <= 40; i++) list.push({ refId: `v${i}`, title: `Shirt ${i}`, search_category: 'Shirts', image_vector: [1, i / 40, 0], style_id: `S${i}` });
+  return new MapCatalog(list);
+}
+
+const rec = (m: RecommendationModels, method: string, params = {}) => m.recommend(method, params);
+
+describe('background index builds (indexSyncLimit 0: every build off the request path)', () => {
+  it('answers the next tactic before the first build, then the index once ready', async () => {
+    const cat = catalog();
+    const models = new RecommendationModels({ website, catalog: cat, now: () => T0, tuning: { indexSyncLimit: 0, popularRefreshMs: 0 } });
+    models.applyPurchase({ websiteId: 'site-a', customerId: 'c', sessionId: 's', orderId: 'o', eventTime: T0, items: [{ refId: 'm9', quantity: 1, price: 1 }] });
+    // No index yet: the tactic answers nothing, the cascade moves on.
+    expect(rec(models, 'OnlySimilarAttributes', { productRef: 'm1' }).payload).toEqual([]);
+    expect(rec(models, 'OnlyVisuallySimilar', { productRef: 'v1' }).payload).toEqual([]);
+    expect(rec(models, 'SimilarAttributesViewedTogether', { productRef: 'm1' }).slots[0]!.tacticLabel).toBe('Popular Items');
+    expect(models.indexesUpToDate()).toBe(false);
+    await models.whenIndexesReady();
+    expect(models.indexesUpToDate()).toBe(true);
+    expect(rec(models, 'OnlySimilarAttributes', { productRef: 'm1' }).payload).toHaveLength(10);
+    expect(rec(models, 'OnlyVisuallySimilar', { productRef: 'v1' }).payload[0]).toBe('v2');
+  });
+
+  it('never returns deleted products while a rebuild runs, and reflects the new catalog once it is done', async () => {
+    const cat = catalog();
+    const models = new RecommendationModels({ website, catalog: cat, tuning: { indexSyncLimit: 0 } });
+    await models.whenIndexesReady();
+    const before = rec(models, 'OnlySimilarAttributes', { productRef: 'm1', count: 100 }).payload;
+    expect(before).toContain('m3');
+    expect(rec(models, 'OnlyVisuallySimilar', { productRef: 'v1' }).payload[0]).toBe('v2');
+    cat.delete('m3');
+    cat.delete('v2');
+    cat.upsert({ refId: 'v0', title: 'Shirt zero', search_category: 'Shirts', image_vector: [1, 0.001, 0], style_id: 'S0' });
+    cat.upsert({ refId: 'm0', title: 'Mug zero', search_category: 'Mugs', brand: 'Acme' });
+    // The rebuild is running (or about to): answers come from the previous index, filtered.
+    const during = rec(models, 'OnlySimilarAttributes', { productRef: 'm1', count: 100 }).payload;
+    expect(models.indexesUpToDate()).toBe(false);
+    expect(during).not.toContain('m3');
+    expect(during).not.toContain('m0');
+    const visualDuring = rec(models, 'OnlyVisuallySimilar', { productRef: 'v1', count: 100 }).payload;
+    expect(visualDuring).not.toContain('v2');
+    expect(visualDuring[0]).toBe('v3');
+    expect(rec(models, 'OnlyVisuallySimilar', { productStyleId: 'S1', count: 100 }).payload).not.toContain('v2');
+    // More changes while the build runs: the next look-up after it starts another build.
+    cat.delete('m5');
+    expect(rec(models, 'OnlySimilarAttributes', { productRef: 'm1', count: 100 }).payload).not.toContain('m5');
+    await models.whenIndexesReady();
+    expect(models.indexesUpToDate()).toBe(true);
+    const after = rec(models, 'OnlySimilarAttributes', { productRef: 'm1', count: 100 }).payload;
+    expect(after).toContain('m0');
+    expect(after).not.toContain('m3');
+    expect(after).not.toContain('m5');
+    expect(rec(models, 'OnlyVisuallySimilar', { productRef: 'v1', count: 100 }).payload[0]).toBe('v0');
+  });
+
+  it('a small catalog (within indexSyncLimit) is indexed in the request, as before', () => {
+    const cat = catalog();
+    const models = new RecommendationModels({ website, catalog: cat });
+    expect(rec(models, 'OnlyVisuallySimilar', { productRef: 'v1' }).payload[0]).toBe('v2');
+    cat.upsert({ refId: 'v0', title: 'Shirt zero', image_vector: [1, 0.001, 0] });
+    expect(rec(models, 'OnlyVisuallySimilar', { productRef: 'v1' }).payload[0]).toBe('v0');
+  });
+});
+
+describe('BackgroundIndex', () => {
+  function* steps(n: number, version: number, log: string[]): BuildSteps<{ version: number; n: number }> {
+    for (let i = 0; i < n; i++) {
+      log.push(`step${i}`);
+      yield;
+    }
+    return { version, n };
+  }
+
+  it('runSync runs every step; runSliced yields to the event loop between slices', async () => {
+    const log: string[] = [];
+    expect(runSync(steps(3, 1, log))).toEqual({ version: 1, n: 3 });
+    expect(log).toHaveLength(3);
+    const sliced: string[] = [];
+    const done = runSliced(steps(5, 1, sliced), 0);
+    setImmediate(() => sliced.push('other work'));
+    await done;
+    expect(sliced).toContain('other work');
+    expect(sliced.indexOf('other work')).toBeLessThan(sliced.length - 1);
+  });
+
+  it('keeps the previous index until the new one is built; whenReady waits for the current version', async () => {
+    const cat = catalog();
+    const ix = new BackgroundIndex(cat, (_prev, products, version) => steps(products.length, version, []), 0, 0);
+    expect(ix.get()).toBeUndefined();
+    await ix.whenReady();
+    const first = ix.get()!;
+    expect(first.version).toBe(cat.version);
+    cat.delete('m1');
+    expect(ix.get()).toBe(first);
+    await ix.whenReady();
+    expect(ix.get()!.version).toBe(cat.version);
+    expect(ix.get()!.n).toBe(79);
+  });
+});
