@@ -3,7 +3,9 @@
  * against plain scans of the same products.
  */
 import { createReadStream, existsSync } from 'node:fs';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../catalog/catalog.js';
 import { tokenize } from '../catalog/tokenizer.js';
@@ -11,7 +13,9 @@ import type { Product, SearchRequest } from '../types.js';
 import { executeSearch } from './execute-search.js';
 import { referenceSearch } from './__tests__/reference-search.js';
 
-const DATASET = '/work/shared/datasets/flipkart-products.ndjson';
+// ../shared/datasets beside the repository (AISLE_DATASETS overrides the folder).
+const DATASETS = process.env.AISLE_DATASETS ?? fileURLToPath(new URL('../../../../../shared/datasets/', import.meta.url));
+const DATASET = path.join(DATASETS, 'flipkart-products.ndjson');
 const request = (q: string, extra: Partial<SearchRequest> = {}): SearchRequest => ({ website_id: 'w', client: 'c', q, start: 0, size: 20, ...extra });
 
 const present = existsSync(DATASET);
