@@ -8,7 +8,8 @@
  * @module
  */
 import type { Product } from '../types.js';
-import { Growable, sharedArray } from './shared-arrays.js';
+import { PagedBuilder, sharedArray } from './shared-arrays.js';
+import { StringMap } from './string-map.js';
 import { charMask, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type VectorColumn } from './catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from './field-values.js';
 import { tokenize } from './tokenizer.js';
@@ -20,7 +21,7 @@ export interface BuildOptions {
   /** A field given weight 0 here is left out of the full-text index. */
   fieldWeights?: Record<string, number>;
   /** refId → doc id of `products`, when the caller already has it (saves rebuilding the map). */
-  docByRefId?: Map<string, number>;
+  docByRefId?: StringMap<number>;
 }
 
 /** Full-text field numbers are stored in a Uint8Array: fields beyond this many are not full-text indexed. */
@@ -66,8 +67,8 @@ function* buildTextColumn(
     single.set(codes);
     return { column: n === 0 ? undefined : { offsets, codes, single, dictSize: n, valueOffsets, valueDocs: codes }, dictionary };
   }
-  const tempCodes = new Growable(Uint32Array);
-  const codeOf = new Map<string, number>();
+  const tempCodes = new PagedBuilder(Uint32Array);
+  const codeOf = new StringMap<number>();
   const values: string[] = [];
   const codeFor = (v: string): number => {
     let code = codeOf.get(v);
@@ -101,7 +102,8 @@ function* buildTextColumn(
   if (values.length === 0) return { dictionary: [] };
   // Codes stay in first-seen order: no sort at build time. Lookups by value and text-sort ranks
   // are derived lazily, only for fields a request scopes or sorts on (see text-column-lookups.ts).
-  const codes = tempCodes.toShared();
+  const codes = sharedArray(Uint32Array, tempCodes.length);
+  yield* tempCodes.copyTo(codes);
   const valueOffsets = sharedArray(Uint32Array, values.length + 1);
   for (let i = 0; i < codes.length; i++) {
     valueOffsets[codes[i] + 1]++;
@@ -184,13 +186,13 @@ function* buildFullText(
   // Each distinct value of a field is tokenised once (its dictionary entry), not once per product:
   // low-cardinality fields (brand, category) cost almost nothing. Per field: tokens of code c are
   // tokenIds[tokenOffsets[c] .. tokenOffsets[c+1]).
-  const termIds = new Map<string, number>();
+  const termIds = new StringMap<number>();
   const terms: string[] = [];
   const tokenized: { column: TextColumn; tokenOffsets: Uint32Array; tokenIds: Uint32Array }[] = [];
   for (const fid of fieldIds) {
     const dictionary = dictionaries[fid];
     const tokenOffsets = new Uint32Array(dictionary.length + 1);
-    const tokenIds = new Growable(Uint32Array);
+    const tokenIds = new PagedBuilder(Uint32Array);
     for (let c = 0; c < dictionary.length; c++) {
       for (const word of tokenize(dictionary[c])) {
         let tid = termIds.get(word);
@@ -204,15 +206,17 @@ function* buildFullText(
       tokenOffsets[c + 1] = tokenIds.length;
       if ((c & STEP_MASK) === STEP_MASK) yield;
     }
-    tokenized.push({ column: fields[fid].text!, tokenOffsets, tokenIds: tokenIds.view() });
+    const ids = new Uint32Array(tokenIds.length);
+    yield* tokenIds.copyTo(ids);
+    tokenized.push({ column: fields[fid].text!, tokenOffsets, tokenIds: ids });
   }
   const fieldLengths = sharedArray(Uint32Array, fieldIds.length * n);
   const stamp = new Int32Array(terms.length);
   const tf = new Uint32Array(terms.length);
-  const eTerm = new Growable(Uint32Array);
-  const eDoc = new Growable(Uint32Array);
-  const eField = new Growable(Uint8Array);
-  const eTf = new Growable(Uint16Array);
+  const eTerm = new PagedBuilder(Uint32Array);
+  const eDoc = new PagedBuilder(Uint32Array);
+  const eField = new PagedBuilder(Uint8Array);
+  const eTf = new PagedBuilder(Uint16Array);
   const touched: number[] = [];
   let pass = 0;
   // Doc-major, then field: entries of a term come out sorted by doc then field, which scoring relies on.
@@ -259,11 +263,17 @@ function* buildFullText(
     avgFieldLengths.push(docs === 0 ? 1 : sum / docs);
   }
   // The vocabulary is sorted so a prefix is a contiguous range of term ids (binary search).
-  const vocabulary = terms.slice().sort();
+  const vocabulary = yield* sortStrings(terms);
   const rank = new Uint32Array(terms.length);
-  for (let id = 0; id < vocabulary.length; id++) rank[termIds.get(vocabulary[id])!] = id;
+  for (let id = 0; id < vocabulary.length; id++) {
+    rank[termIds.get(vocabulary[id])!] = id;
+    if ((id & STEP_MASK) === STEP_MASK) yield;
+  }
   const termMasks = new Uint32Array(terms.length);
-  for (let t = 0; t < terms.length; t++) termMasks[t] = charMask(vocabulary[t]);
+  for (let t = 0; t < terms.length; t++) {
+    termMasks[t] = charMask(vocabulary[t]);
+    if ((t & STEP_MASK) === STEP_MASK) yield;
+  }
   const entries = eTerm.length;
   const termOffsets = sharedArray(Uint32Array, terms.length + 1);
   for (let i = 0; i < entries; i++) {
@@ -303,6 +313,40 @@ function* buildFullText(
 }
 
 /**
+ * The strings sorted in JS order (UTF-16 code units, as `Array.prototype.sort`), in steps: runs of
+ * {@link STEP} sorted natively, then merged pairwise (a native sort of a large vocabulary takes
+ * hundreds of milliseconds in one go).
+ */
+export function* sortStrings(values: readonly string[]): Steps<string[]> {
+  const n = values.length;
+  let a = values.slice();
+  for (let lo = 0; lo < n; lo += STEP) {
+    const run = a.slice(lo, lo + STEP).sort();
+    for (let i = 0; i < run.length; i++) a[lo + i] = run[i];
+    yield;
+  }
+  let b = new Array<string>(n);
+  let work = 0;
+  for (let width = STEP; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width);
+      const hi = Math.min(n, lo + 2 * width);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) {
+        b[k++] = a[j] < a[i] ? a[j++] : a[i++];
+        if (++work === STEP) { work = 0; yield; }
+      }
+      while (i < mid) b[k++] = a[i++];
+      while (j < hi) b[k++] = a[j++];
+    }
+    [a, b] = [b, a];
+  }
+  return a;
+}
+
+/**
  * Builds a catalog version from products in doc order (refIds already unique), in one go. Pure apart
  * from allocating SharedArrayBuffers.
  */
@@ -336,7 +380,7 @@ export function* buildCatalogSteps(products: Product[], options: BuildOptions): 
   const { fullText, vocabulary, termMasks } = yield* buildFullText(products, fields, dictionaries, options.fieldWeights);
   let docByRefId = options.docByRefId;
   if (!docByRefId) {
-    docByRefId = new Map<string, number>();
+    docByRefId = new StringMap<number>();
     for (let d = 0; d < products.length; d++) {
       docByRefId.set(products[d].refId, d);
       if ((d & STEP_MASK) === STEP_MASK) yield;

@@ -8,6 +8,7 @@
  * @module
  */
 import type { Product } from '../types.js';
+import type { StringMap } from './string-map.js';
 
 /** How a field's values are treated by scope, ranges and validation. */
 export type FieldKind = 'numeric' | 'text' | 'none';
@@ -97,7 +98,8 @@ export interface CatalogState {
   index: CatalogIndex;
   /** Products as given, by doc id (insertion order; an update keeps its position). */
   products: Product[];
-  docByRefId: Map<string, number>;
+  /** refId → doc id (sharded: see string-map.ts). */
+  docByRefId: StringMap<number>;
   fieldByName: Map<string, number>;
   /** Per field, its dictionary (code → value); empty when the field has no text column. */
   dictionaries: string[][];

@@ -22,6 +22,7 @@ import { buildCatalogState, buildCatalogSteps, runSteps, STEP, type Steps } from
 import type { CatalogState } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, numericValue } from './field-values.js';
 import { readProducts } from './read-products.js';
+import { StringMap } from './string-map.js';
 import { runInSlices, SLICE_MS } from './time-slices.js';
 
 /** Options of a {@link Catalog}. */
@@ -67,8 +68,8 @@ interface QueuedChange {
 }
 
 /** refId → doc id of `products`, in steps. */
-function* docsByRefId(products: readonly Product[]): Steps<Map<string, number>> {
-  const docs = new Map<string, number>();
+function* docsByRefId(products: readonly Product[]): Steps<StringMap<number>> {
+  const docs = new StringMap<number>();
   for (let d = 0; d < products.length; d++) {
     docs.set(products[d].refId, d);
     if ((d & (STEP - 1)) === STEP - 1) yield;
@@ -77,10 +78,10 @@ function* docsByRefId(products: readonly Product[]): Steps<Map<string, number>> 
 }
 
 /** A copy of a map, in steps. */
-function* copyMap(source: ReadonlyMap<string, number>): Steps<Map<string, number>> {
-  const copy = new Map<string, number>();
+function* copyMap(source: StringMap<number>): Steps<StringMap<number>> {
+  const copy = new StringMap<number>();
   let i = 0;
-  for (const [k, v] of source) {
+  for (const [k, v] of source.entries()) {
     copy.set(k, v);
     if ((++i & (STEP - 1)) === 0) yield;
   }
@@ -94,11 +95,11 @@ function* copyMap(source: ReadonlyMap<string, number>): Steps<Map<string, number
  * `changed` is false when nothing changed (deletes of unknown refIds only): no new version.
  */
 function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
-  products: Product[]; docByRefId?: Map<string, number>; changed: boolean; results: ChangeResult[];
+  products: Product[]; docByRefId?: StringMap<number>; changed: boolean; results: ChangeResult[];
 }> {
   let products = base.products;
   let ownProducts = false;
-  let docs: Map<string, number> | undefined = base.docByRefId;
+  let docs: StringMap<number> | undefined = base.docByRefId;
   let ownDocs = false;
   let changed = false;
   const results: ChangeResult[] = [];
@@ -106,7 +107,7 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
     if (change.kind === 'replace') {
       products = [];
       ownProducts = true;
-      docs = new Map();
+      docs = new StringMap();
       ownDocs = true;
       changed = true;
     }

@@ -11,6 +11,7 @@ import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
 import { Catalog, type CatalogOptions } from './catalog.js';
 import { charMask, type CatalogState, type FieldIndex, type FieldKind } from './catalog-index.js';
+import { StringMap } from './string-map.js';
 
 const FILE_IDENTIFIER = 'AISL';
 const FORMAT_VERSION = 2;
@@ -180,7 +181,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
       ? { dimension: meta.vectorDimension, data: need('vec.data', Float32Array, n * meta.vectorDimension), present: need('vec.present', Uint8Array, n) }
       : undefined;
     const termMasks = Uint32Array.from(meta.vocabulary, charMask);
-    const docByRefId = new Map<string, number>();
+    const docByRefId = new StringMap<number>();
     products.forEach((p, d) => docByRefId.set(p.refId, d));
     const fieldByName = new Map(fields.map((f, i) => [f.name, i]));
     const makeState = (catalogId: string): CatalogState => ({

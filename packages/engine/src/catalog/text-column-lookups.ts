@@ -7,21 +7,22 @@
  */
 import type { CatalogState } from './catalog-index.js';
 import { sharedArray } from './shared-arrays.js';
+import type { StringLookup } from './string-map.js';
 
-const lookups = new WeakMap<CatalogState, Map<number, Map<string, number>>>();
+const lookups = new WeakMap<CatalogState, Map<number, StringLookup<number>>>();
 
 /** The code of each value of field `field` (a Map built once per catalog version and field). */
-export function codeLookup(state: CatalogState, field: number): Map<string, number> {
+export function codeLookup(state: CatalogState, field: number): StringLookup<number> {
   let perField = lookups.get(state);
   if (!perField) lookups.set(state, (perField = new Map()));
   let lookup = perField.get(field);
   // refId codes are doc ids (see buildTextColumn): the catalog's own map is the lookup.
   if (!lookup && state.index.fields[field].name === 'refId') lookup = state.docByRefId;
   if (!lookup) {
-    lookup = new Map();
+    const built = new Map<string, number>();
     const dictionary = state.dictionaries[field];
-    for (let c = 0; c < dictionary.length; c++) lookup.set(dictionary[c], c);
-    perField.set(field, lookup);
+    for (let c = 0; c < dictionary.length; c++) built.set(dictionary[c], c);
+    perField.set(field, (lookup = built));
   }
   return lookup;
 }
