@@ -90,6 +90,57 @@ describe('NeighbourTable', () => {
     for (const b of [1, 2, 5, 6, 7, 100, 101]) expect(t.weight(0, b)).toBe(seq.weight(0, b));
   });
 
+  it('addAll on a full list equals the reference: update the listed targets, then each newcomer replaces the weakest (weight, position)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 12, maxLength: 12 }),
+        fc.uniqueArray(fc.integer({ min: 0, max: 40 }), { minLength: 3, maxLength: 20 }),
+        fc.integer({ min: 1, max: 4 }),
+        (initial, bs, w) => {
+          const cap = 12;
+          const t = new NeighbourTable(cap);
+          // Neighbours 100..111 with small integer weights (ties included).
+          initial.forEach((weight, i) => t.add(1, 100 + i, weight));
+          const targets = [...bs.map((b) => (b < 12 ? 100 + b : b)), 1];
+          const ref: { id: number; weight: number; error: number }[] = initial.map((weight, i) => ({ id: 100 + i, weight, error: 0 }));
+          const distinct = [...new Set(targets)].filter((b) => b !== 1);
+          const listed = new Set(ref.map((e) => e.id));
+          for (const e of ref) if (distinct.includes(e.id)) e.weight += w;
+          for (const b of distinct) {
+            if (listed.has(b)) continue;
+            let min = 0;
+            for (let k = 1; k < ref.length; k++) if (ref[k]!.weight < ref[min]!.weight) min = k;
+            ref[min] = { id: b, weight: ref[min]!.weight + w, error: ref[min]!.weight };
+          }
+          t.addAll(1, targets, w);
+          const got: [number, number][] = [];
+          t.forEachNeighbour(1, (b, earned) => got.push([b, earned]));
+          expect(got).toEqual(ref.map((e) => [e.id, e.weight - e.error]));
+        },
+      ),
+    );
+  });
+
+  it('addAll with maxEvictions admits at most that many newcomers into a full list; evict=false none', () => {
+    const t = new NeighbourTable(4);
+    for (const [b, w] of [[100, 50], [101, 40], [1, 1], [2, 2]] as const) t.add(0, b, w);
+    t.addAll(0, [5, 6, 7, 100], 1, true, 1);
+    expect(t.weight(0, 100)).toBe(51);
+    expect(t.weight(0, 5)).toBe(1);
+    expect(t.weight(0, 6) + t.weight(0, 7)).toBe(0);
+    expect(t.degree(0)).toBe(4);
+    t.addAll(0, [8, 9, 101], 1, false);
+    expect(t.weight(0, 101)).toBe(41);
+    expect(t.weight(0, 8) + t.weight(0, 9)).toBe(0);
+    // Not full: free places are filled, then at most maxEvictions newcomers replace entries.
+    const u = new NeighbourTable(4);
+    u.add(0, 100, 5);
+    u.addAll(0, [1, 2, 3, 4, 5, 6], 1, true, 1);
+    expect(u.degree(0)).toBe(4);
+    // 1, 2, 3 fill the free places; 4 replaces the weakest (1); 5 and 6 are dropped.
+    expect([1, 2, 3, 4, 5, 6].filter((b) => u.weight(0, b) > 0)).toEqual([2, 3, 4]);
+  });
+
   it('scales all weights', () => {
     const t = new NeighbourTable(4);
     t.add(1, 2, 4);

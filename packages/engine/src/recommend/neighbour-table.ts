@@ -13,6 +13,34 @@
 
 const NO_BLOCK = -1;
 
+/** Slab position x is weaker than y: smaller weight, then earlier position (as in `add`). */
+function weaker(weights: Float32Array, x: number, y: number): boolean {
+  const wx = weights[x]!;
+  const wy = weights[y]!;
+  return wx < wy || (wx === wy && x < y);
+}
+
+/** Sifts heap[i] down a heap of slab positions: a min-heap by weakness (`minHeap`) or a max-heap. */
+function siftDown(heap: Int32Array, weights: Float32Array, i: number, n: number, minHeap: boolean): void {
+  const item = heap[i]!;
+  for (;;) {
+    const l = 2 * i + 1;
+    if (l >= n) break;
+    const r = l + 1;
+    let c = l;
+    if (minHeap) {
+      if (r < n && weaker(weights, heap[r]!, heap[l]!)) c = r;
+      if (!weaker(weights, heap[c]!, item)) break;
+    } else {
+      if (r < n && weaker(weights, heap[l]!, heap[r]!)) c = r;
+      if (!weaker(weights, item, heap[c]!)) break;
+    }
+    heap[i] = heap[c]!;
+    i = c;
+  }
+  heap[i] = item;
+}
+
 /** Neighbour lists of all items: `add(a, b, w)` strengthens the edge a→b. */
 export class NeighbourTable {
   private ids: Int32Array;
@@ -32,6 +60,8 @@ export class NeighbourTable {
   /** Per item: generation stamp of `addAll` ("this item is a pending target of the current batch"). */
   private marks = new Int32Array(1024);
   private stamp = 0;
+  /** Scratch heap of `evictFor` (slab positions). */
+  private heapScratch = new Int32Array(256);
 
   /** @param cap neighbours kept per item (at most 65535). */
   constructor(readonly cap: number, initialItems = 1024) {
@@ -78,10 +108,12 @@ export class NeighbourTable {
    * Adds `w` to every edge `a → b` for the distinct `bs` (except `a` itself) in one pass over a's list:
    * O(degree + bs) instead of O(degree × bs) — the cost of an order's pairs. When the list overflows,
    * the newcomers replace the weakest entries (one each, weakest first), inheriting their weights as
-   * in {@link add}.
+   * in {@link add}. With `evict = false` newcomers only fill free places of the list (a weak, secondary
+   * signal that should not push out neighbours, and costs no eviction pass over a full list). At most
+   * `maxEvictions` newcomers (the first ones of `bs`) replace entries; the others are dropped.
    */
-  addAll(a: number, bs: readonly number[], w: number): void {
-    if (bs.length <= 2) {
+  addAll(a: number, bs: readonly number[], w: number, evict = true, maxEvictions = Infinity): void {
+    if (bs.length <= 2 && evict) {
       for (const b of bs) if (b !== a) this.add(a, b, w);
       return;
     }
@@ -94,6 +126,10 @@ export class NeighbourTable {
     if (a < this.marks.length) this.marks[a] = 0;
     let off = this.offsets[a]!;
     let size = this.sizes[a]!;
+    if (evict && off !== NO_BLOCK && size === this.cap) {
+      this.addAllFull(off, size, bs, w, pending, maxEvictions);
+      return;
+    }
     if (off !== NO_BLOCK) {
       for (let k = off, end = off + size; k < end; k++) {
         const b = this.ids[k]!;
@@ -118,7 +154,68 @@ export class NeighbourTable {
       this.errors[off + size] = 0;
       this.sizes[a] = ++size;
     }
-    if (next < newcomers.length) this.evictFor(off, size, newcomers, next, w);
+    if (newcomers.length - next > maxEvictions) newcomers.length = next + maxEvictions;
+    if (next < newcomers.length && evict) this.evictFor(off, size, newcomers, next, w);
+  }
+
+  /**
+   * {@link addAll} on a full list, in one pass: while the targets already listed are strengthened, the
+   * `bs.length` weakest entries (after the update; by weight, then position) are selected in a bounded
+   * max-heap; then each newcomer (in `bs` order) replaces the weakest of the selection — the same
+   * result as {@link evictFor} (a popped entry is always one of the selected or a newcomer that took
+   * the place of one), without a second pass over the list.
+   */
+  private addAllFull(off: number, size: number, bs: readonly number[], w: number, pending: number, maxEvictions: number): void {
+    const k = Math.min(bs.length, size, maxEvictions);
+    if (k <= 0) {
+      for (let p = off, end = off + size; p < end; p++) {
+        const b = this.ids[p]!;
+        if (b < this.marks.length && this.marks[b] === pending) {
+          this.weights[p]! += w;
+          this.marks[b] = 0;
+        }
+      }
+      for (const b of bs) this.marks[b] = 0;
+      return;
+    }
+    if (this.heapScratch.length < k) this.heapScratch = new Int32Array(Math.max(k, 2 * this.heapScratch.length));
+    const heap = this.heapScratch;
+    const ids = this.ids;
+    const weights = this.weights;
+    const errors = this.errors;
+    const marks = this.marks;
+    let filled = 0;
+    for (let p = off, end = off + size; p < end; p++) {
+      const b = ids[p]!;
+      if (b < marks.length && marks[b] === pending) {
+        weights[p]! += w;
+        marks[b] = 0;
+      }
+      if (filled < k) {
+        heap[filled++] = p;
+        if (filled === k) for (let i = (k >> 1) - 1; i >= 0; i--) siftDown(heap, weights, i, k, false);
+      } else if (weights[p]! < weights[heap[0]!]!) {
+        // (Equal weights: p comes after every selected position, so it is not weaker.)
+        heap[0] = p;
+        siftDown(heap, weights, 0, k, false);
+      }
+    }
+    let heapified = false;
+    let admitted = 0;
+    for (const b of bs) {
+      if (marks[b] !== pending) continue;
+      marks[b] = 0;
+      if (admitted++ >= maxEvictions) continue;
+      if (!heapified) {
+        for (let i = (k >> 1) - 1; i >= 0; i--) siftDown(heap, weights, i, k, true);
+        heapified = true;
+      }
+      const pos = heap[0]!;
+      ids[pos] = b;
+      errors[pos] = weights[pos]!;
+      weights[pos]! += w;
+      siftDown(heap, weights, 0, k, true);
+    }
   }
 
   /**
@@ -141,54 +238,32 @@ export class NeighbourTable {
       }
       return;
     }
-    // Min-heap of slab positions by (weight, position): ties resolve to the first entry, as in add().
-    const heap = new Int32Array(size);
-    for (let i = 0; i < size; i++) heap[i] = off + i;
-    for (let start = (size >> 1) - 1; start >= 0; start--) {
-      let i = start;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= size) break;
-        const r = l + 1;
-        let c = l;
-        if (r < size) {
-          const wr = weights[heap[r]!]!;
-          const wl = weights[heap[l]!]!;
-          if (wr < wl || (wr === wl && heap[r]! < heap[l]!)) c = r;
-        }
-        const wc = weights[heap[c]!]!;
-        const wi = weights[heap[i]!]!;
-        if (wc > wi || (wc === wi && heap[c]! > heap[i]!)) break;
-        const t = heap[i]!;
-        heap[i] = heap[c]!;
-        heap[c] = t;
-        i = c;
+    // Only the k weakest entries (by weight, then position) can be replaced by k newcomers: a popped
+    // entry is either one of them or a newcomer that entered in place of one (at min + w). So the
+    // k weakest are selected in one pass with a bounded max-heap, then the replacements run on a
+    // min-heap of those k — the same sequence as k add() calls, in O(size + k·log k).
+    const k = Math.min(newcomers.length - from, size);
+    if (this.heapScratch.length < size) this.heapScratch = new Int32Array(Math.max(size, 2 * this.heapScratch.length));
+    const heap = this.heapScratch;
+    // 1. Select the k weakest: a max-heap (strongest of the selection on top).
+    for (let i = 0; i < k; i++) heap[i] = off + i;
+    for (let start = (k >> 1) - 1; start >= 0; start--) siftDown(heap, weights, start, k, false);
+    for (let pos = off + k, end = off + size; pos < end; pos++) {
+      const top = heap[0]!;
+      if (weights[pos]! < weights[top]!) {
+        // (Equal weights: pos > top, so pos is not weaker.)
+        heap[0] = pos;
+        siftDown(heap, weights, 0, k, false);
       }
     }
+    // 2. Min-heap of the selection; each newcomer replaces its minimum and enters at that weight + w.
+    for (let start = (k >> 1) - 1; start >= 0; start--) siftDown(heap, weights, start, k, true);
     for (let n = from; n < newcomers.length; n++) {
-      const k = heap[0]!;
-      ids[k] = newcomers[n]!;
-      errors[k] = weights[k]!;
-      weights[k]! += w;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= size) break;
-        const r = l + 1;
-        let c = l;
-        if (r < size) {
-          const wr = weights[heap[r]!]!;
-          const wl = weights[heap[l]!]!;
-          if (wr < wl || (wr === wl && heap[r]! < heap[l]!)) c = r;
-        }
-        const wc = weights[heap[c]!]!;
-        const wi = weights[heap[i]!]!;
-        if (wc > wi || (wc === wi && heap[c]! > heap[i]!)) break;
-        const t = heap[i]!;
-        heap[i] = heap[c]!;
-        heap[c] = t;
-        i = c;
-      }
+      const pos = heap[0]!;
+      ids[pos] = newcomers[n]!;
+      errors[pos] = weights[pos]!;
+      weights[pos]! += w;
+      siftDown(heap, weights, 0, k, true);
     }
   }
 

@@ -67,6 +67,8 @@ export interface RecommendationTuning {
    * request (a few ms); larger ones in the background, in time slices, never blocking a look-up.
    */
   indexSyncLimit: number;
+  /** Newcomers an order may bring into one item's full co-bought list (the rest only strengthen listed neighbours). */
+  orderEvictionCap: number;
   /** Number of image vectors from which Visually Similar uses the approximate (IVF) index. */
   visualAnnThreshold: number;
 }
@@ -86,6 +88,7 @@ export const DEFAULT_TUNING: Readonly<RecommendationTuning> = {
   boostFactor: 1.5,
   boughtHalfLifeDays: 180,
   indexSyncLimit: 1000,
+  orderEvictionCap: 2,
   visualAnnThreshold: 20_000,
 };
 
@@ -193,7 +196,7 @@ export class RecommendationModels {
     const paired = distinct.length > this.tuning.orderItemCap ? distinct.slice(0, this.tuning.orderItemCap) : distinct;
     const recency = this.recencyWeight(purchase.eventTime);
     const w = recency / paired.length;
-    if (paired.length > 1) for (const a of paired) this.boughtCo.addAll(a, paired, w);
+    if (paired.length > 1) for (const a of paired) this.boughtCo.addAll(a, paired, w, true, this.tuning.orderEvictionCap);
     if (typeof purchase.customerId === 'string' && purchase.customerId !== '') {
       const earlier = this.customers.recordPurchase(purchase.customerId, paired);
       const cw = (recency * this.tuning.customerCoPurchaseWeight) / paired.length;
@@ -202,8 +205,9 @@ export class RecommendationModels {
         const cap = this.tuning.purchasedCap;
         const sources = paired.length > cap ? paired.slice(0, cap) : paired;
         if (earlier.length > 0) {
-          for (const a of sources) this.boughtCo.addAll(a, earlier, cw);
-          for (const b of earlier) this.boughtCo.addAll(b, sources, cw);
+          // A weak second signal: it strengthens listed neighbours and fills free places, never evicts.
+          for (const a of sources) this.boughtCo.addAll(a, earlier, cw, false);
+          for (const b of earlier) this.boughtCo.addAll(b, sources, cw, false);
         }
       }
     }
