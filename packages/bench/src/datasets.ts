@@ -4,6 +4,8 @@
  * @module
  */
 import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { importEngine } from './engine-module.js';
 import type { DatasetSpec, Product } from './types.js';
 
@@ -14,8 +16,11 @@ interface FeedReaderModule {
   readProductFeed(source: string, options: { skipped: unknown[]; onError?: 'skip' | 'reject' }): AsyncIterable<Product>;
 }
 
-/** The real catalog (never copied into the repository). */
-export const FLIPKART_PATH = '/work/shared/datasets/flipkart-products.ndjson';
+/** `../shared/datasets` beside the repository (from src/ and dist/ alike); `AISLE_DATASETS` overrides it. */
+export const DATASETS_DIR = process.env.AISLE_DATASETS ?? fileURLToPath(new URL('../../../../shared/datasets/', import.meta.url));
+
+/** The real catalog (read where it is, never copied into the repository). */
+export const FLIPKART_PATH = path.join(DATASETS_DIR, 'flipkart-products.ndjson');
 
 export function flipkartSpec(limit?: number): DatasetSpec | undefined {
   return existsSync(FLIPKART_PATH) ? { kind: 'file', path: FLIPKART_PATH, label: 'Flipkart 20k (real)', limit } : undefined;

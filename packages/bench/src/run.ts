@@ -12,7 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { flipkartSpec } from './datasets.js';
+import { FLIPKART_PATH, flipkartSpec } from './datasets.js';
 import { machineInfo } from './machine.js';
 import type { EngineKey } from './peers/adapter.js';
 import { comparePeers, type CompareOptions, type PeerComparison } from './peers/compare.js';
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
 
   if (args.only.includes('peers')) {
     const parts: string[] = ['## Search: aisle and its peers', ''];
-    if (!flipkartSpec()) parts.push('_The real catalog (/work/shared/datasets/flipkart-products.ndjson) was absent: skipped._', '');
+    if (!flipkartSpec()) parts.push(`_The real catalog (${FLIPKART_PATH}) was absent: skipped._`, '');
     for (const peerPlan of p.peers) {
       log(`peers: ${peerPlan.dataset.kind === 'generated' ? `generated ${peerPlan.dataset.count}` : peerPlan.dataset.label}`);
       const comparison = await comparePeers({ ...peerPlan, log, remainingMs });
