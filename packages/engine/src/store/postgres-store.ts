@@ -13,7 +13,7 @@
 import pg from 'pg';
 import { GroupCommitStore } from './group-commit-store.js';
 import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
-import { rowToStoredEvent } from './rows.js';
+import { couponFromRow, rowToStoredEvent, type CouponRow } from './rows.js';
 import {
   MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type Store, type StoreCounts, type StoredEvent,
@@ -62,17 +62,6 @@ const PG_MIGRATIONS: readonly string[] = [
    );`,
 ];
 
-interface CouponRow {
-  website_id: string; code: string; customer_id: string | null; discount: number | null;
-  state: 'issued' | 'used'; source: 'admin' | 'purchase'; issued_at: string; used_at: string | null;
-}
-
-function couponFromRow(r: CouponRow): CouponRecord {
-  return {
-    websiteId: r.website_id, code: r.code, customerId: r.customer_id, discount: r.discount, state: r.state,
-    source: r.source, issuedAt: Number(r.issued_at), usedAt: r.used_at === null ? null : Number(r.used_at),
-  };
-}
 
 /** The PostgreSQL {@link Store}. */
 export class PostgresStore extends GroupCommitStore implements Store {

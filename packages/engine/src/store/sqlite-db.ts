@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
-import type { StoredRow } from './rows.js';
+import { couponFromRow, type CouponRow, type StoredRow } from './rows.js';
 import {
   MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type StoreCounts,
 } from './store.js';
@@ -44,17 +44,6 @@ const SQLITE_MIGRATIONS: readonly string[] = [
    );`,
 ];
 
-interface CouponRow {
-  website_id: string; code: string; customer_id: string | null; discount: number | null;
-  state: 'issued' | 'used'; source: 'admin' | 'purchase'; issued_at: number; used_at: number | null;
-}
-
-function couponFromRow(r: CouponRow): CouponRecord {
-  return {
-    websiteId: r.website_id, code: r.code, customerId: r.customer_id, discount: r.discount, state: r.state,
-    source: r.source, issuedAt: r.issued_at, usedAt: r.used_at,
-  };
-}
 
 const EVENT_COLUMNS = `seq, website_id AS websiteId, kind, order_id AS orderId, transaction_id AS transactionId,
   customer_id AS customerId, session_id AS sessionId, event_time AS eventTime, origin, received_at AS receivedAt, payload`;
@@ -198,7 +187,7 @@ export class SqliteDb {
     const tx = this.db.transaction((): MarkUsedOutcome => {
       if (this.stmts.markUsed.run(usedAt, websiteId, code).changes === 1) return { status: 'used', usedAt };
       const row = this.stmts.findCoupon.get(websiteId, code);
-      return row === undefined ? { status: 'not_found' } : { status: 'already_used', usedAt: row.used_at ?? usedAt };
+      return row === undefined ? { status: 'not_found' } : { status: 'already_used', usedAt: couponFromRow(row).usedAt ?? usedAt };
     });
     return tx.immediate();
   }
