@@ -10,22 +10,13 @@
  * @module
  */
 
+import type { RetailMediaSlotData } from '../types.js';
+
 /** Why a product's retail-media data was not honoured (it is stored, but excluded from spend). */
 export type RetailMediaFlag = 'hmac_invalid' | 'timestamp_in_future' | 'timestamp_too_old';
 
-/** Retail-media slot data carried by a purchased product, as validated. */
-export interface RetailMediaData {
-  adSetId: string;
-  adSetVersion: number;
-  costPerClick?: number;
-  costPerAction?: number;
-  costPerMille?: number;
-  /** As sent (the HMAC covers the exact string). */
-  timeStamp: string;
-  hmacSalt: string;
-  hmac: string;
-  bannerId?: string;
-  placementId?: string;
+/** Retail-media slot data carried by a purchased product, as validated: the slot's fields plus a flag. */
+export interface RetailMediaData extends RetailMediaSlotData {
   /** Set by the event service when the data does not verify or lies outside the attribution window. */
   flag?: RetailMediaFlag;
 }
