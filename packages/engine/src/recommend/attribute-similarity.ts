@@ -104,8 +104,11 @@ export function productFeatures(p: Product): Map<string, number> {
 
 /** Growable typed arrays used while building (no intermediate JS arrays). */
 class Int32Builder {
-  data = new Int32Array(1024);
+  data: Int32Array;
   length = 0;
+  constructor(capacity: number) {
+    this.data = new Int32Array(Math.max(1024, capacity));
+  }
   push(v: number): void {
     if (this.length === this.data.length) {
       const next = new Int32Array(this.data.length * 2);
@@ -114,14 +117,18 @@ class Int32Builder {
     }
     this.data[this.length++] = v;
   }
+  /** The filled part (a view: no copy of a large array in one step). */
   finish(): Int32Array {
-    return this.data.slice(0, this.length);
+    return this.data.subarray(0, this.length);
   }
 }
 
 class Float32Builder {
-  data = new Float32Array(1024);
+  data: Float32Array;
   length = 0;
+  constructor(capacity: number) {
+    this.data = new Float32Array(Math.max(1024, capacity));
+  }
   push(v: number): void {
     if (this.length === this.data.length) {
       const next = new Float32Array(this.data.length * 2);
@@ -130,8 +137,9 @@ class Float32Builder {
     }
     this.data[this.length++] = v;
   }
+  /** The filled part (a view: no copy of a large array in one step). */
   finish(): Float32Array {
-    return this.data.slice(0, this.length);
+    return this.data.subarray(0, this.length);
   }
 }
 
@@ -246,8 +254,13 @@ export class AttributeSimilarity {
     const rows = products.length;
     const rowItem = new Int32Array(rows);
     const featStart = new Int32Array(rows + 1);
-    const ids = new Int32Builder();
-    const weights = new Float32Builder();
+    // Sized from the previous build (features per product), so that a rebuild never doubles (copies) a
+    // large array in one step.
+    const expected = previous !== undefined && previous.rowItem.length > 0
+      ? Math.ceil((previous.featIds.length / previous.rowItem.length) * rows * 1.1) + 1024
+      : rows * 16;
+    const ids = new Int32Builder(expected);
+    const weights = new Float32Builder(expected);
     let df = new Int32Array(Math.max(16, featureIds.size));
     for (let r = 0; r < rows; r++) {
       if (r % CHUNK === CHUNK - 1) yield;
