@@ -14,6 +14,9 @@ function digest(token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest();
 }
 
+/** Presented tokens whose digests are remembered (bounded: a flood of made-up tokens only resets it). */
+const DIGEST_CACHE_SIZE = 1024;
+
 /** The bearer token of a request, or undefined when the header is absent or not of the Bearer form. */
 export function bearerToken(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
@@ -29,6 +32,8 @@ export class TokenIndex {
   private readonly adminDigests: Buffer[];
   /** The website configs the index was built from (compared by identity to notice changes). */
   private indexed: readonly WebsiteConfig[] = [];
+  /** SHA-256 of recently presented tokens, so a client's token is hashed once, not on every request. */
+  private readonly digests = new Map<string, Buffer>();
 
   constructor(private readonly engine: Pick<Engine, 'websites' | 'website'>, adminTokens: readonly string[] = []) {
     this.adminDigests = adminTokens.map(digest);
@@ -52,9 +57,20 @@ export class TokenIndex {
     return now.length !== this.indexed.length || now.some((w, i) => w !== this.indexed[i]);
   }
 
+  /** The digest of a presented token (cached; the comparison that follows stays constant-time on digests). */
+  private digestOf(token: string): Buffer {
+    let d = this.digests.get(token);
+    if (d === undefined) {
+      if (this.digests.size >= DIGEST_CACHE_SIZE) this.digests.clear();
+      d = digest(token);
+      this.digests.set(token, d);
+    }
+    return d;
+  }
+
   /** The website a token opens, or undefined. */
   websiteOf(token: string): string | undefined {
-    const presented = digest(token);
+    const presented = this.digestOf(token);
     const key = presented.toString('base64');
     let entry = this.byDigest.get(key);
     // A hit whose website config was replaced (tokens rotated), or a miss after websites changed: re-index once.
@@ -67,7 +83,7 @@ export class TokenIndex {
 
   /** True when `token` is an admin token (every admin digest is compared, in constant time each). */
   isAdmin(token: string): boolean {
-    const presented = digest(token);
+    const presented = this.digestOf(token);
     let match = false;
     for (const d of this.adminDigests) match = timingSafeEqual(d, presented) || match;
     return match;

@@ -10,8 +10,8 @@ export class HttpMetrics {
   readonly registry: Registry;
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly duration: Histogram<'method' | 'route'>;
-  private readonly counterChildren = new Map<string, { inc(): void }>();
-  private readonly histogramChildren = new Map<string, { observe(v: number): void }>();
+  /** Label children by method, then route template, then status: no key string is built per request. */
+  private readonly children = new Map<string, Map<string, { histogram: { observe(v: number): void }; counters: Map<number, { inc(): void }> }>>();
 
   constructor(options: { registry?: Registry; defaultMetrics?: boolean } = {}) {
     this.registry = options.registry ?? new Registry();
@@ -33,20 +33,14 @@ export class HttpMetrics {
 
   /** Records one finished request. */
   observe(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${route} ${status}`;
-    let counter = this.counterChildren.get(key);
-    if (!counter) {
-      counter = this.requests.labels(method, route, String(status));
-      this.counterChildren.set(key, counter);
-    }
+    let byRoute = this.children.get(method);
+    if (!byRoute) this.children.set(method, byRoute = new Map());
+    let entry = byRoute.get(route);
+    if (!entry) byRoute.set(route, entry = { histogram: this.duration.labels(method, route), counters: new Map() });
+    let counter = entry.counters.get(status);
+    if (!counter) entry.counters.set(status, counter = this.requests.labels(method, route, String(status)));
     counter.inc();
-    const hKey = `${method} ${route}`;
-    let histogram = this.histogramChildren.get(hKey);
-    if (!histogram) {
-      histogram = this.duration.labels(method, route);
-      this.histogramChildren.set(hKey, histogram);
-    }
-    histogram.observe(seconds);
+    entry.histogram.observe(seconds);
   }
 
   /** The Prometheus text exposition. */

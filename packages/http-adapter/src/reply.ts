@@ -37,10 +37,14 @@ export function send(
   if (state.closing) out.connection = 'close';
   res.writeHead(status, out);
   res.end(body);
+  const { metrics, logger } = state;
+  // Skip the clock, the label and the log object entirely when neither metrics nor info logs are on.
+  const logging = logger !== undefined && (typeof logger.isLevelEnabled !== 'function' || logger.isLevelEnabled('info'));
+  if (!metrics && !logging) return;
   const seconds = Number(process.hrtime.bigint() - ctx.startedAt) / 1e9;
   const method = KNOWN_METHODS.has(ctx.req.method ?? '') ? ctx.req.method! : 'OTHER';
-  state.metrics?.observe(method, ctx.route.template, status, seconds);
-  state.logger?.info({ reqId: ctx.requestId, method, route: ctx.route.template, status, ms: Math.round(seconds * 1e6) / 1e3 }, 'request');
+  metrics?.observe(method, ctx.route.template, status, seconds);
+  if (logging) logger.info({ reqId: ctx.requestId, method, route: ctx.route.template, status, ms: Math.round(seconds * 1e6) / 1e3 }, 'request');
 }
 
 /** Sends a JSON body. */

@@ -1,6 +1,6 @@
 /**
- * HTTP load: autocannon (in this process) against the server (in its own process) for search, a
- * recommendation method, purchases and views, beside a bare node:http hello-world in the same run —
+ * HTTP load: autocannon (in this process) against the server (in its own process) for simple requests
+ * (`/healthz`, PopularItems?count=3), search, a recommendation method, purchases and views, beside a bare node:http hello-world in the same run —
  * the ceiling of what this machine's Node does per second.
  * @module
  */

@@ -33,6 +33,13 @@ export function scenarios(sample: Product[], refIds: string[]): Scenario[] {
   const customer = randomUUID();
   return [
     { name: 'bare node:http hello world', server: 'hello', requests: [{ method: 'GET', path: '/' }] },
+    // Simple requests: what the adapter itself costs beside hello world (no engine work to speak of).
+    { name: 'GET /healthz', server: 'aisle', requests: [{ method: 'GET', path: '/healthz' }] },
+    {
+      name: 'GET /1.0/ClientRecom/{id}/PopularItems?count=3',
+      server: 'aisle',
+      requests: [{ method: 'GET', path: `/1.0/ClientRecom/${BENCH_WEBSITE.websiteId}/PopularItems?count=3` }],
+    },
     {
       name: 'POST /v1.4/search (text + facets + min/max)',
       server: 'aisle',
