@@ -24,14 +24,28 @@ export const RETAIL_MEDIA_LABEL = 'Retail Media';
 /** Default 0-based position of the sponsored slot. */
 export const DEFAULT_SLOT_POSITION = 2;
 
+// Ids are a SHA-1 each; a response carries one per slot, so they are derived once per (website, name).
+const stableIds = new Map<string, string>();
+
+function cachedStableGuid(websiteId: string, kind: string, name: string): string {
+  const key = `${websiteId}\u0000${kind}\u0000${name}`;
+  let id = stableIds.get(key);
+  if (id === undefined) {
+    // Bounded: websites × (methods + tactic labels) in practice; cleared if something feeds it names.
+    if (stableIds.size >= 100_000) stableIds.clear();
+    stableIds.set(key, (id = stableGuid(websiteId, kind, name)));
+  }
+  return id;
+}
+
 /** The stable recommender id of a method (canonical spelling) of a website. */
 export function recommenderIdOf(websiteId: string, method: string): string {
-  return stableGuid(websiteId, 'recommender', method);
+  return cachedStableGuid(websiteId, 'recommender', method);
 }
 
 /** The stable tactic id of a tactic label of a website. */
 export function tacticIdOf(websiteId: string, label: string): string {
-  return stableGuid(websiteId, 'tactic', label);
+  return cachedStableGuid(websiteId, 'tactic', label);
 }
 
 /** Signs fresh retail-media slot data for an ad set. `timeMs` becomes the ISO `timeStamp`. */
