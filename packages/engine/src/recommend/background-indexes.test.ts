@@ -2,38 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogView, Product } from '../types.js';
 import { BackgroundIndex, runSliced, runSync, type BuildSteps } from './background-build.js';
 import { RecommendationModels } from './recommendation-models.js';
-
-/** A Map-based CatalogView whose version changes on every write. */
-class MapCatalog implements CatalogView {
-  version = 1;
-  private readonly byRef = new Map<string, Product>();
-  constructor(products: Product[]) {
-    for (const p of products) this.byRef.set(p.refId, p);
-  }
-  get liveCount(): number {
-    return this.byRef.size;
-  }
-  has(refId: string): boolean {
-    return this.byRef.has(refId);
-  }
-  getProduct(refId: string): Product | undefined {
-    return this.byRef.get(refId);
-  }
-  isInStock(): boolean {
-    return true;
-  }
-  forEachProduct(visit: (p: Product) => void): void {
-    for (const p of this.byRef.values()) visit(p);
-  }
-  upsert(p: Product): void {
-    this.byRef.set(p.refId, p);
-    this.version++;
-  }
-  delete(refId: string): void {
-    this.byRef.delete(refId);
-    this.version++;
-  }
-}
+import { MapCatalog } from './__tests__/map-catalog.js';
 
 const website = { websiteId: 'site-a', client: 'c', tokens: ['t'], hmacSecret: 's' };
 const T0 = Date.UTC(2026, 0, 10);

@@ -6,38 +6,7 @@ import type { CatalogView, Product, PurchaseRecord, RecommendParams } from '../t
 import { stableGuid } from '../util/ids.js';
 import { METHODS } from './methods.js';
 import { RecommendationModels } from './recommendation-models.js';
-
-/** A test double of CatalogView over a Map. */
-class MapCatalog implements CatalogView {
-  version = 1;
-  private readonly byRef = new Map<string, Product>();
-  constructor(products: Product[]) {
-    for (const p of products) this.byRef.set(p.refId, p);
-  }
-  get liveCount(): number {
-    return this.byRef.size;
-  }
-  has(refId: string): boolean {
-    return this.byRef.has(refId);
-  }
-  getProduct(refId: string): Product | undefined {
-    return this.byRef.get(refId);
-  }
-  isInStock(refId: string): boolean {
-    return this.byRef.get(refId)?.availability !== 0;
-  }
-  forEachProduct(visit: (p: Product) => void): void {
-    for (const p of this.byRef.values()) visit(p);
-  }
-  upsert(p: Product): void {
-    this.byRef.set(p.refId, p);
-    this.version++;
-  }
-  delete(refId: string): void {
-    this.byRef.delete(refId);
-    this.version++;
-  }
-}
+import { MapCatalog } from './__tests__/map-catalog.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 10);
