@@ -38,6 +38,9 @@ describe('validateEngineOptions', () => {
     expect(configError(null)).toMatch(/\(root\)/);
     expect(configError({ store: { type: 'mysql' } })).toMatch(/store\.type/);
     expect(configError({ store: { type: 'postgres' } })).toMatch(/store\.url/);
+    expect(configError({ websties: [] })).toMatch(/websties is not a known key/);
+    expect(configError({ store: { type: 'embedded', file: 'x' } })).toMatch(/store\.file is not a known key/);
+    expect(configError({ store: { type: 'postgres', url: 'postgres://x', pool: 3 } })).toMatch(/store\.pool is not a known key/);
     expect(configError({ workers: -1 })).toMatch(/workers/);
     expect(configError({ adminTokens: [''] })).toMatch(/adminTokens\[0\]/);
     expect(configError({ websites: [{ ...site, client: 3 }] })).toMatch(/websites\[0\]\.client/);

@@ -179,6 +179,8 @@ function validateSettings(s: unknown, key: string): void {
  */
 export function validateEngineOptions(raw: unknown): EngineOptions {
   if (!isObject(raw)) fail('(root)', 'must be a JSON object');
+  // A misspelt key would otherwise be ignored silently (e.g. "websties": no website at all).
+  checkKnownKeys(raw, ['dataDir', 'store', 'workers', 'poolThreshold', 'websites', 'adminTokens'], '');
   checkString(raw.dataDir, 'dataDir', { optional: true });
   checkNumber(raw.workers, 'workers', { optional: true, min: 0, integer: true });
   checkNumber(raw.poolThreshold, 'poolThreshold', { optional: true, min: 0, integer: true });
@@ -186,8 +188,11 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
   if (raw.store !== undefined) {
     const st = raw.store;
     if (!isObject(st)) fail('store', 'must be an object with a type');
-    if (st.type === 'embedded') checkString(st.path, 'store.path', { optional: true });
-    else if (st.type === 'postgres') {
+    if (st.type === 'embedded') {
+      checkKnownKeys(st, ['type', 'path'], 'store.');
+      checkString(st.path, 'store.path', { optional: true });
+    } else if (st.type === 'postgres') {
+      checkKnownKeys(st, ['type', 'url', 'schema', 'pollIntervalMs'], 'store.');
       checkString(st.url, 'store.url');
       checkString(st.schema, 'store.schema', { optional: true });
       checkNumber(st.pollIntervalMs, 'store.pollIntervalMs', { optional: true, min: 10, integer: true });
