@@ -12,6 +12,8 @@ import type { Product } from '../types.js';
 import { Catalog, type CatalogOptions } from './catalog.js';
 import { charMask, type CatalogState, type FieldIndex, type FieldKind } from './catalog-index.js';
 import { StringMap } from './string-map.js';
+import { runSteps, type Steps } from './build-catalog-state.js';
+import { runInSlices } from './time-slices.js';
 
 const FILE_IDENTIFIER = 'AISL';
 const FORMAT_VERSION = 2;
@@ -56,6 +58,18 @@ function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
 
 /** Encodes a catalog version as snapshot bytes. */
 export function encodeCatalogSnapshot(state: CatalogState): Uint8Array {
+  return runSteps(encodeCatalogSnapshotSteps(state));
+}
+
+/** Products encoded between two pauses of {@link encodeCatalogSnapshotSteps}. */
+const PRODUCTS_PER_STEP = 2048;
+
+/**
+ * The encoding as steps (see `runInSlices`), so that writing the snapshot of a large catalog does not
+ * hold the event loop for the whole encoding: it pauses after each column and every
+ * {@link PRODUCTS_PER_STEP} products.
+ */
+function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
   const { index } = state;
   const meta: SnapshotMeta = {
     docCount: index.docCount,
@@ -75,9 +89,15 @@ export function encodeCatalogSnapshot(state: CatalogState): Uint8Array {
     b.addFieldInt8(1, elementType(array), 0);
     b.addFieldOffset(2, bytes, 0);
     namedArrays.push(b.endObject());
+    yield;
   }
   const arraysVector = offsetVector(b, namedArrays);
-  const productsVector = offsetVector(b, state.products.map((p) => b.createString(JSON.stringify(p))));
+  const productOffsets = new Array<number>(state.products.length);
+  for (let i = 0; i < state.products.length; i++) {
+    productOffsets[i] = b.createString(JSON.stringify(state.products[i]));
+    if (i % PRODUCTS_PER_STEP === PRODUCTS_PER_STEP - 1) yield;
+  }
+  const productsVector = offsetVector(b, productOffsets);
   const metaOffset = b.createString(JSON.stringify(meta));
   b.startObject(4);
   b.addFieldInt32(0, FORMAT_VERSION, 0);
@@ -99,7 +119,7 @@ function offsetVector(b: Builder, offsets: number[]): number {
  * rename, so a crash never leaves a half-written snapshot under the final name.
  */
 export async function saveCatalogSnapshot(catalog: Catalog, filePath: string): Promise<void> {
-  const bytes = encodeCatalogSnapshot(catalog.state);
+  const bytes = await runInSlices(encodeCatalogSnapshotSteps(catalog.state));
   const temp = `${filePath}.${randomUUID()}.tmp`;
   try {
     await writeFile(temp, bytes);
