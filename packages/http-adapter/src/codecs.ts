@@ -18,9 +18,41 @@ function compileSerializer(name: SchemaName): Serializer {
   return fastJson(inlineRefs(schemas[name], { anyFor: ['Product'] }) as fastJson.AnySchema) as Serializer;
 }
 
+const serializeSearchEnvelope = compileSerializer('SearchResponse');
+
+/**
+ * The JSON text of products already sent, by product object. The catalog hands out the same object for
+ * a product until it changes (a changed product is a new object), so a hit can never be stale; popular
+ * products recur on many pages, and their JSON is most of a search answer. Bounded: cleared when full.
+ */
+const productJson = new Map<object, string>();
+const PRODUCT_JSON_CACHE_SIZE = 50_000;
+
+function jsonOfProduct(product: unknown): string {
+  if (typeof product !== 'object' || product === null) return JSON.stringify(product) ?? 'null';
+  let text = productJson.get(product);
+  if (text === undefined) {
+    text = JSON.stringify(product);
+    if (productJson.size >= PRODUCT_JSON_CACHE_SIZE) productJson.clear();
+    productJson.set(product, text);
+  }
+  return text;
+}
+
+// The envelope is serialised with an empty page, which its schema writes first, then the page is spliced in.
+const EMPTY_PAGE_PREFIX = '{"type":1,"payload":{"result":[]';
+
+function serializeSearchResponse(doc: unknown): string {
+  const response = doc as { type: number; payload: { result: unknown[] } & Record<string, unknown> };
+  const envelope = serializeSearchEnvelope({ ...response, payload: { ...response.payload, result: [] } });
+  if (!envelope.startsWith(EMPTY_PAGE_PREFIX)) return serializeSearchEnvelope(doc);
+  const page = response.payload.result.map(jsonOfProduct).join(',');
+  return `${EMPTY_PAGE_PREFIX.slice(0, -1)}${page}]${envelope.slice(EMPTY_PAGE_PREFIX.length)}`;
+}
+
 /** Response serialisers, by schema name. */
 export const serialize = {
-  SearchResponse: compileSerializer('SearchResponse'),
+  SearchResponse: serializeSearchResponse,
   RecommendResponse: compileSerializer('RecommendResponse'),
   BundleResponse: compileSerializer('BundleResponse'),
   EventAck: compileSerializer('EventAck'),
