@@ -3,7 +3,8 @@
  *
  * Loads N generated products (default 1 000 000) into a Catalog, then, while a search loop runs
  * (one search, then `setImmediate`, again), upserts one product (an update of an existing refId,
- * then an insert of a new one) and reports per change: its wall time, the event-loop delay during
+ * then an insert of a new one), then value-only updates (new prices and stock: the column patch of
+ * `patch-values.ts`) of 1 and 10,000 products, and reports per change: its wall time, the event-loop delay during
  * it (perf_hooks `monitorEventLoopDelay`: max and p99), and the search loop's answers during it
  * (count of searches due during it, latency median / p99 / max from the moment a search was due to its answer).
  *
@@ -110,4 +111,10 @@ rows.push(await measure('idle (no change, 2 s)', () => new Promise((resolve) => 
 const first = products[0];
 rows.push(await measure('upsert 1 product (update)', () => catalog.upsert([{ ...first, title: `${String(first.title)} renamed` }])));
 rows.push(await measure('upsert 1 product (insert)', () => catalog.upsert([{ ...first, refId: 'bench-new-product' }])));
+// Value-only updates (price, stock) of known products take the column patch, not a rebuild.
+const numeric = (v: unknown) => (typeof v === 'number' ? v : 0);
+rows.push(await measure('upsert 1 product (new price: value patch)', () => catalog.upsert([{ ...products[1], price: numeric(products[1].price) + 1 }])));
+rows.push(await measure('upsert 10,000 products (new prices and stock: value patch)', () => catalog.upsert(
+  products.slice(2, 10_002).map((p) => ({ ...p, price: numeric(p.price) + 1, availability: numeric(p.availability) === 0 ? 5 : 0 })),
+)));
 if (asJson) console.log(JSON.stringify({ count, loadSeconds, rows }));

@@ -3,10 +3,12 @@
  *
  * Change model — rebuild-and-swap: every batch (upsert, replace, delete) builds a complete new
  * immutable {@link CatalogState} from the previous products plus the batch, then swaps one reference.
+ * The exception is a batch that only changes numeric values of known products (price and stock
+ * updates): it patches copies of the touched columns and shares the rest (`patch-values.ts`).
  * A search takes that reference once when it starts, so it sees the catalog entirely before or after
  * a batch, never half of one, and workers can keep reading the old version's SharedArrayBuffers
- * while the new one is built. The cost is a full rebuild per batch (linear in the catalog): aisle
- * expects feeds in batches, not product-by-product writes; see docs/architecture-search.md.
+ * while the new one is built. The cost of any other change is a full rebuild per batch (linear in the
+ * catalog); see docs/architecture-search.md.
  *
  * Builds run in time slices (`time-slices.ts`): the event loop keeps serving searches (from the
  * previous version), recommendations and events while a big catalog is rebuilt. Changes of one
@@ -21,6 +23,7 @@ import type { CatalogView, Product } from '../types.js';
 import { buildCatalogState, buildCatalogSteps, runSteps, STEP, type Steps } from './build-catalog-state.js';
 import type { CatalogState } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, numericValue } from './field-values.js';
+import { applyValuePatch, planValuePatch } from './patch-values.js';
 import { readProducts } from './read-products.js';
 import { StringMap } from './string-map.js';
 import { runInSlices, SLICE_MS } from './time-slices.js';
@@ -44,6 +47,8 @@ export interface CatalogBuildTuning {
    * synchronously, in the call (default {@link SYNC_BUILD_LIMIT}).
    */
   syncLimit?: number;
+  /** Value patches: above one changed doc in this many, rebuild a field's order linearly (default 64). */
+  patchLinearRatio?: number;
 }
 
 /**
@@ -172,12 +177,14 @@ export class Catalog implements CatalogView {
   private building = false;
   private readonly sliceMs: number;
   private readonly syncLimit: number;
+  private readonly patchLinearRatio: number | undefined;
 
   /** `tuning` is internal (tests). */
   constructor(options: CatalogOptions = {}, tuning: CatalogBuildTuning = {}) {
     this.options = { fieldWeights: options.fieldWeights, synonyms: options.synonyms };
     this.sliceMs = tuning.sliceMs ?? SLICE_MS;
     this.syncLimit = tuning.syncLimit ?? SYNC_BUILD_LIMIT;
+    this.patchLinearRatio = tuning.patchLinearRatio;
     this.current = buildCatalogState([], { catalogId: this.id, version: 0, fieldWeights: options.fieldWeights });
   }
 
@@ -258,7 +265,14 @@ export class Catalog implements CatalogView {
     const changes = batch.map((q) => q.change);
     const id = this.id;
     const fieldWeights = this.options.fieldWeights;
+    const linearRatio = this.patchLinearRatio;
     function* steps(): Steps<{ state?: CatalogState; results: ChangeResult[] }> {
+      if (changes.every((c) => c.kind === 'upsert')) {
+        // Value-only updates of known products (prices, stock) patch the touched columns only.
+        const plan = yield* planValuePatch(base, changes.map((c) => (c as { products: Product[] }).products));
+        const state = plan && (yield* applyValuePatch(base, plan, base.index.version + 1, linearRatio));
+        if (state) return { state, results: changes.map((c) => ({ count: (c as { products: Product[] }).products.length, catalogSize: base.products.length })) };
+      }
       const applied = yield* applyChanges(base, changes);
       if (!applied.changed) return { results: applied.results };
       const state = yield* buildCatalogSteps(applied.products, {
