@@ -4,7 +4,7 @@
  *   node --import tsx packages/bench/src/recommend-eval.ts [--json]
  *
  * Protocol (docs/recommendations.md, "Offline evaluation"):
- * - catalog: /work/shared/datasets/uci-online-retail-items.ndjson (3,941 items);
+ * - catalog: ../shared/datasets/uci-online-retail-items.ndjson (3,941 items);
  * - training: every 'purchase' invoice before 2011-10-01, fed in time order through
  *   `RecommendationModels.applyPurchase` (one PurchaseRecord per invoice);
  * - test: later invoices with at least 2 distinct items; the seed is the invoice's first item; a hit
@@ -39,8 +39,9 @@ import { Interner } from '../../engine/src/recommend/interner.js';
 import { RecommendationModels, type RecommendationTuning } from '../../engine/src/recommend/recommendation-models.js';
 import { VisualSimilarity } from '../../engine/src/recommend/visual-similarity.js';
 import type { CatalogView, Product } from '../../engine/src/types.js';
+import { DATASETS_DIR } from './datasets.js';
 
-const DATA_DIR = process.env.AISLE_DATASETS ?? '/work/shared/datasets';
+const DATA_DIR = DATASETS_DIR;
 const EVENTS = `${DATA_DIR}/uci-online-retail-events.ndjson.gz`;
 const ITEMS = `${DATA_DIR}/uci-online-retail-items.ndjson`;
 const CUTOFF = Date.parse('2011-10-01T00:00:00Z');
