@@ -10,13 +10,15 @@ import autocannon from 'autocannon';
 import { loadDataset } from '../datasets.js';
 import { adapterModuleExists, engineModuleExists } from '../engine-module.js';
 import { mb, ms } from '../stats.js';
-import type { ServerChildInput, ServerChildMessage } from './server-child.js';
+import type { ServerChildInput, ServerChildMessage, ServerUsage } from './server-child.js';
 import { scenarios, type Scenario } from './scenarios.js';
 
 interface RunningServer {
   url: string;
   setupMs: number;
   refIds: string[];
+  /** The server process's CPU and engine time so far. */
+  usage(): Promise<ServerUsage>;
   stop(): Promise<number>;
 }
 
@@ -36,6 +38,10 @@ function startServer(input: ServerChildInput): Promise<RunningServer> {
       }
       resolve({
         url: m.url, setupMs: m.setupMs, refIds: m.sample.refIds,
+        usage: () => new Promise<ServerUsage>((res) => {
+          child.once('message', (u: ServerChildMessage) => res(u.type === 'usage' ? u.usage : { cpuUs: NaN, engineUs: NaN, engineCalls: 0 }));
+          child.send('usage');
+        }),
         stop: () => new Promise<number>((res) => {
           const killer = setTimeout(() => { child.kill('SIGKILL'); res(NaN); }, 20_000);
           child.once('message', (s: ServerChildMessage) => { clearTimeout(killer); res(s.type === 'stopped' ? s.rssBytes : NaN); });
@@ -55,14 +61,23 @@ interface LoadResult {
   non2xx: number;
   errors: number;
   total: number;
+  /** CPU of the server process per request answered (all its threads), µs. */
+  cpuUsPerRequest: number;
+  /** Time inside engine.search / engine.recommend per request, µs (NaN when the scenario calls neither). */
+  engineUsPerRequest: number;
 }
 
-async function load(url: string, scenario: Scenario, durationS: number, connections: number): Promise<LoadResult> {
+async function load(server: RunningServer, scenario: Scenario, durationS: number, connections: number): Promise<LoadResult> {
+  const before = await server.usage();
   const result = await autocannon({
-    url, connections, duration: durationS, pipelining: 1,
+    url: server.url, connections, duration: durationS, pipelining: 1,
     requests: scenario.requests as autocannon.Request[],
   });
+  const after = await server.usage();
+  const calls = after.engineCalls - before.engineCalls;
   return {
+    cpuUsPerRequest: (after.cpuUs - before.cpuUs) / result.requests.total,
+    engineUsPerRequest: calls > 0 ? (after.engineUs - before.engineUs) / calls : NaN,
     scenario: scenario.name,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
@@ -86,7 +101,7 @@ export async function runHttpSuite(options: { durationS: number; products: numbe
   const hello = await startServer({ kind: 'hello', products: 0, sessions: 0 });
   const all = scenarios(sample, []);
   try {
-    results.push(await load(hello.url, all[0]!, options.durationS, connections));
+    results.push(await load(hello, all[0]!, options.durationS, connections));
     options.log(`  ${all[0]!.name}: ${Math.round(results[0]!.requestsPerSecond)} req/s`);
   } finally {
     await hello.stop();
@@ -95,7 +110,7 @@ export async function runHttpSuite(options: { durationS: number; products: numbe
   let rss = NaN;
   try {
     for (const scenario of scenarios(sample, aisle.refIds).filter((s) => s.server === 'aisle')) {
-      const r = await load(aisle.url, scenario, options.durationS, connections);
+      const r = await load(aisle, scenario, options.durationS, connections);
       results.push(r);
       options.log(`  ${scenario.name}: ${Math.round(r.requestsPerSecond)} req/s, p99 ${r.p99} ms, non-2xx ${r.non2xx}`);
     }
@@ -108,13 +123,21 @@ export async function runHttpSuite(options: { durationS: number; products: numbe
       + `${sessions.toLocaleString('en-US')} replayed sessions of views and purchases, the embedded SQLite store in a temporary data directory, `
       + `${(aisle.setupMs / 1000).toFixed(1)} s to set up, ${mb(rss)} MB RSS at the end); autocannon runs in the parent with ${connections} connections for ${options.durationS} s per scenario. `
       + 'Search and recommendation requests cycle through 50–100 different bodies or products; purchases are new orders. '
-      + 'The last column is the share of the hello-world ceiling reached on the same machine in the same run.',
+      + '"Of hello world" is the share of the hello-world ceiling reached on the same machine in the same run. '
+      + 'The server process also measures itself: its CPU per request answered (user + system, all threads, from `process.cpuUsage`), '
+      + 'and the time spent inside `engine.search` / `engine.recommend` per call. What is left, minus the hello world\'s CPU per request '
+      + '(node:http\'s own floor: parsing, sockets, the event loop), is the adapter\'s own cost (routing, auth, body read and validation, '
+      + 'serialisation, writing the answer, metrics); its last column relates it to the engine\'s time.',
     '',
-    '| scenario | req/s | latency p50 ms | p99 ms | requests | non-2xx | errors | of hello world |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | req/s | latency p50 ms | p99 ms | requests | non-2xx | errors | of hello world | server CPU µs / request | in the engine µs | adapter µs (above node:http) | adapter / engine |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
+  const floor = results[0]!.cpuUsPerRequest;
   for (const r of results) {
-    lines.push(`| ${r.scenario} | ${Math.round(r.requestsPerSecond).toLocaleString('en-US')} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.total.toLocaleString('en-US')} | ${r.non2xx} | ${r.errors} | ${(100 * r.requestsPerSecond / ceiling).toFixed(0)}% |`);
+    const adapter = r === results[0] ? NaN : r.cpuUsPerRequest - floor - (Number.isNaN(r.engineUsPerRequest) ? 0 : r.engineUsPerRequest);
+    const share = Number.isNaN(r.engineUsPerRequest) || Number.isNaN(adapter) ? '–' : `${(100 * adapter / r.engineUsPerRequest).toFixed(0)}%`;
+    const us = (x: number) => (Number.isNaN(x) ? '–' : x.toFixed(0));
+    lines.push(`| ${r.scenario} | ${Math.round(r.requestsPerSecond).toLocaleString('en-US')} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.total.toLocaleString('en-US')} | ${r.non2xx} | ${r.errors} | ${(100 * r.requestsPerSecond / ceiling).toFixed(0)}% | ${us(r.cpuUsPerRequest)} | ${us(r.engineUsPerRequest)} | ${us(adapter)} | ${share} |`);
   }
   lines.push('');
   return lines.join('\n');

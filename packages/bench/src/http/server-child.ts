@@ -23,8 +23,34 @@ export interface ServerChildInput {
 
 export type ServerChildMessage =
   | { type: 'ready'; url: string; setupMs: number; sample: { refIds: string[] } }
+  | { type: 'usage'; usage: ServerUsage }
   | { type: 'stopped'; rssBytes: number }
   | { type: 'error'; error: string };
+
+/**
+ * What the server process has spent so far: CPU of the whole process (user + system, all threads) and
+ * the time inside the engine's search and recommend calls (these run on the calling thread for the
+ * catalogs benchmarked here, so their wall time is their CPU), with their number.
+ */
+export interface ServerUsage { cpuUs: number; engineUs: number; engineCalls: number }
+
+const engineTime = { us: 0, calls: 0 };
+
+/** Wraps the engine's request methods so their time is counted in {@link engineTime}. */
+function countEngineTime(engine: Record<string, unknown>, methods: string[]): void {
+  for (const name of methods) {
+    const inner = (engine[name] as (...args: unknown[]) => Promise<unknown>).bind(engine);
+    engine[name] = async (...args: unknown[]) => {
+      const t0 = performance.now();
+      try {
+        return await inner(...args);
+      } finally {
+        engineTime.us += (performance.now() - t0) * 1000;
+        engineTime.calls++;
+      }
+    };
+  }
+}
 
 interface EngineLike {
   replaceProducts(websiteId: string, products: Product[]): Promise<unknown>;
@@ -56,6 +82,7 @@ async function start(input: ServerChildInput): Promise<{ url: string; close(): P
   const { views, purchases } = generateInteractions({ products, sessions: input.sessions, seed: 7, now: Date.now() });
   for (const body of views) await engine.recordViews(BENCH_WEBSITE.websiteId, body);
   for (const body of purchases) await engine.recordPurchases(BENCH_WEBSITE.websiteId, body);
+  countEngineTime(engine as unknown as Record<string, unknown>, ['search', 'recommend']);
   const server = await createServer({ engine, port: 0, host: '127.0.0.1', logger: false });
   // The most viewed products, for recommendation requests that have an answer.
   const refIds = products.slice(0, 2000).map((p) => p.refId);
@@ -73,7 +100,12 @@ process.once('message', (input: ServerChildInput) => {
   const t0 = performance.now();
   start(input).then((running) => {
     process.send!({ type: 'ready', url: running.url, setupMs: performance.now() - t0, sample: { refIds: running.refIds } } satisfies ServerChildMessage);
-    process.once('message', () => {
+    const usage = (): void => {
+      const cpu = process.cpuUsage();
+      process.send!({ type: 'usage', usage: { cpuUs: cpu.user + cpu.system, engineUs: engineTime.us, engineCalls: engineTime.calls } } satisfies ServerChildMessage);
+    };
+    process.on('message', (m: unknown) => {
+      if (m === 'usage') { usage(); return; }
       const rssBytes = process.memoryUsage().rss;
       running.close().finally(() => process.send!({ type: 'stopped', rssBytes } satisfies ServerChildMessage, () => process.exit(0)));
     });

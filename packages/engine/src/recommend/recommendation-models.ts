@@ -21,6 +21,7 @@ import { assembleBundles, checkBundleBody } from './bundles.js';
 import { runCascade, runFill, type CascadeOutcome, type Scored, type Tactic } from './cascade.js';
 import { CustomerHistory } from './customer-history.js';
 import { GrowableFloat64, Interner } from './interner.js';
+import { ItemStatus } from './item-status.js';
 import { checkParams, resolveMethod, TacticLabels, type CheckedParams, type TacticKey } from './methods.js';
 import { NeighbourTable } from './neighbour-table.js';
 import { PopularityKind, PopularityWindow } from './popularity.js';
@@ -134,6 +135,7 @@ export class RecommendationModels {
   private readonly customers: CustomerHistory;
   private readonly attributes: AttributeSimilarity;
   private readonly visual: VisualSimilarity;
+  private readonly status: ItemStatus;
   private boosted = new Map<string, string>();
   /** Origin of the forward-decay weights of bought-together (ms); set by the first purchase. */
   private decayOrigin = Number.NaN;
@@ -148,6 +150,7 @@ export class RecommendationModels {
     this.popularity = new PopularityWindow(this.tuning.popularWindowMs, this.tuning.popularRefreshMs, this.now);
     this.customers = new CustomerHistory(this.tuning.sessionCap, this.tuning.historicCap, this.tuning.purchasedCap);
     this.attributes = new AttributeSimilarity(this.catalog, this.items, undefined, undefined, this.tuning.indexSyncLimit);
+    this.status = new ItemStatus(this.catalog, this.items);
     this.visual = new VisualSimilarity(this.catalog, this.items, { syncLimit: this.tuning.indexSyncLimit, annThreshold: this.tuning.visualAnnThreshold });
     this.setWebsite(options.website);
   }
@@ -243,12 +246,7 @@ export class RecommendationModels {
       customerHistoric: customer?.historic ?? [],
       candidateLimit: Math.max(50, checked.count * 3 + excluded.size),
     };
-    const accept = (item: number): boolean => {
-      if (excluded.has(item)) return false;
-      const ref = this.items.name(item);
-      if (!this.catalog.has(ref)) return false;
-      return !checked.filterOutOfStock || this.catalog.isInStock(ref);
-    };
+    const accept = (item: number): boolean => !excluded.has(item) && this.status.accepts(item, checked.filterOutOfStock);
     const boostFactor = this.tuning.boostFactor;
     const boost = this.boosted.size === 0 ? undefined : (item: number) => (this.boosted.has(this.items.name(item)) ? boostFactor : 1);
     const count = spec.name === 'HistoricViewed' ? Math.min(checked.count, this.tuning.historicCap) : checked.count;
@@ -293,11 +291,7 @@ export class RecommendationModels {
     const inputs = checked.productRefIds.filter((ref) => this.catalog.has(ref));
     const seeds = inputs.map((ref) => this.seedId(ref)).filter((id) => id >= 0);
     const excluded = new Set(seeds);
-    const accept = (item: number): boolean => {
-      if (excluded.has(item)) return false;
-      const ref = this.items.name(item);
-      return this.catalog.has(ref) && (!checked.filterOutOfStock || this.catalog.isInStock(ref));
-    };
+    const accept = (item: number): boolean => !excluded.has(item) && this.status.accepts(item, checked.filterOutOfStock);
     const perBundle = checked.count - checked.productRefIds.length;
     const wanted = perBundle + checked.setCount - 1;
     const companions: number[] = [];

@@ -1,0 +1,15 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { loadDataset } from '../datasets.js';
+import { scenarios } from './scenarios.js';
+const which = process.argv[2] ?? 'search';
+const child = fork(fileURLToPath(new URL('../../dist/http/server-child.js', import.meta.url)), [], { execArgv: ['--cpu-prof', '--cpu-prof-dir=/tmp/sprof'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const ready: any = await new Promise((r) => { child.once('message', r); child.send({ kind: 'aisle', products: 100000, sessions: 20000 }); });
+const sample = await loadDataset({ kind: 'generated', count: 100000, seed: 1 }, 20000);
+const sc = scenarios(sample, ready.sample.refIds).filter((s) => s.server === 'aisle' && s.name.includes(which))[0]!;
+console.log(sc.name);
+await autocannon({ url: ready.url, connections: 10, duration: 3, requests: sc.requests as any });
+const res = await autocannon({ url: ready.url, connections: 10, duration: 10, requests: sc.requests as any });
+console.log(res.requests.average);
+await new Promise((r) => { child.once('message', r); child.send('stop'); });
