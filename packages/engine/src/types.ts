@@ -178,4 +178,10 @@ export interface CatalogView {
   isInStock(refId: string): boolean;
   /** Visits every live product. */
   forEachProduct(visit: (product: Product) => void): void;
+  /**
+   * True when every change since `version` only changed numeric values of known products (value
+   * patches) of fields for which `matters` is false: an index derived from `version` that reads no
+   * such field is still exact. Optional: without it, derived indexes rebuild on every change.
+   */
+  valuesOnlyChangedSince?(version: number, matters: (field: string) => boolean): boolean;
 }

@@ -108,6 +108,11 @@ export interface CatalogState {
   /** Per term, a 32-bit mask of the characters it contains (cheap typo-candidate filter). */
   termMasks: Uint32Array;
   vectors?: VectorColumn;
+  /**
+   * Set on a version made by value patches only (`patch-values.ts`) since the full build of `version`:
+   * the names of the fields those patches changed. Absent on a built version.
+   */
+  patchedSince?: { version: number; fields: ReadonlySet<string> };
 }
 
 /** The mask used to prefilter typo candidates: bit `code % 32` per character. */

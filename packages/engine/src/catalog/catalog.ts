@@ -227,6 +227,16 @@ export class Catalog implements CatalogView {
     return product !== undefined && numericValue(product.availability) !== 0;
   }
 
+  /** See {@link CatalogView.valuesOnlyChangedSince}. */
+  valuesOnlyChangedSince(version: number, matters: (field: string) => boolean): boolean {
+    const current = this.current;
+    if (version === current.index.version) return true;
+    const patched = current.patchedSince;
+    if (patched === undefined || version < patched.version || version > current.index.version) return false;
+    for (const field of patched.fields) if (matters(field)) return false;
+    return true;
+  }
+
   /** Visits every product in doc (insertion) order. */
   forEachProduct(visit: (product: Product) => void): void {
     for (const p of this.current.products) visit(p);

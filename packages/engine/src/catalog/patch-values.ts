@@ -338,10 +338,13 @@ export function* applyValuePatch(
     dictionaries[fid] = patched.dictionary;
     yield;
   }
+  const patchedFields = new Set(base.patchedSince?.fields);
+  for (const fid of plan.fields.keys()) patchedFields.add(base.index.fields[fid].name);
   return {
     ...base,
     index: { ...base.index, version, fields },
     products,
     dictionaries,
+    patchedSince: { version: base.patchedSince?.version ?? base.index.version, fields: patchedFields },
   };
 }

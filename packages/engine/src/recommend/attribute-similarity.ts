@@ -43,6 +43,10 @@ const NOT_ATTRIBUTES = new Set([
   'unitsSold', 'distinctCustomers', 'height',
 ]);
 
+/** Fields no feature reads (the non-attributes above that are not read as category, brand, type, price or title). */
+const NEVER_FEATURES: ReadonlySet<string> = new Set([...NOT_ATTRIBUTES].filter((f) =>
+  !['title', 'name', 'price', 'sale_price', 'search_category', 'category', 'categories', 'brand', 'type', 'attributes'].includes(f)));
+
 const STOP_WORDS = new Set(['the', 'and', 'for', 'with', 'of', 'set', 'in', 'on', 'to', 'by', 'from', 'a', 'an', 'or', 'pack', 'new']);
 
 function num(v: unknown): number | undefined {
@@ -185,7 +189,11 @@ export class AttributeSimilarity {
     readonly cacheSize = 10_000,
     syncLimit = 1000,
   ) {
-    this.index = new BackgroundIndex(catalog, (previous, products, version) => this.build(previous, products, version), syncLimit);
+    this.index = new BackgroundIndex(
+      catalog, (previous, products, version) => this.build(previous, products, version), syncLimit, undefined,
+      // Stock and rating updates (value patches of fields no feature reads) leave the index as it was.
+      (previous, version) => (catalog.valuesOnlyChangedSince?.(previous.version, (f) => !NEVER_FEATURES.has(f)) ? { ...previous, version } : undefined),
+    );
   }
 
   /** Resolves when the index reflects the current catalog version (test hook; starts the build if needed). */

@@ -58,12 +58,25 @@ export class BackgroundIndex<T extends VersionedIndex> {
   /** Number of builds finished (for tests and stats). */
   builds = 0;
 
+  /**
+   * `rebase` (optional) carries an index over to a newer catalog version when the changes since its own
+   * cannot have changed it (see {@link CatalogView.valuesOnlyChangedSince}), instead of a rebuild.
+   */
   constructor(
     private readonly catalog: CatalogView,
     private readonly build: (previous: T | undefined, products: readonly Product[], version: number) => BuildSteps<T>,
     private readonly syncLimit: number,
     private readonly sliceMs = 8,
+    private readonly rebase?: (previous: T, version: number) => T | undefined,
   ) {}
+
+  /** The current index carried over to `version`, when `rebase` allows it. */
+  private rebased(version: number): T | undefined {
+    if (this.current === undefined || this.rebase === undefined || this.current.version >= version) return undefined;
+    const next = this.rebase(this.current, version);
+    if (next !== undefined) this.current = next;
+    return next;
+  }
 
   /**
    * The index to answer from, without ever blocking on a large build: the up-to-date one; or, for a
@@ -74,6 +87,7 @@ export class BackgroundIndex<T extends VersionedIndex> {
   get(): T | undefined {
     const version = this.catalog.version;
     if (this.current !== undefined && this.current.version === version) return this.current;
+    if (this.building === undefined && this.rebased(version)) return this.current;
     if (this.building === undefined && this.catalog.liveCount <= this.syncLimit) {
       this.current = runSync(this.build(this.current, snapshot(this.catalog), version));
       this.builds++;
@@ -92,6 +106,7 @@ export class BackgroundIndex<T extends VersionedIndex> {
   kick(): void {
     if (this.building !== undefined) return;
     const version = this.catalog.version;
+    if (this.rebased(version)) return;
     // The products are captured now (one synchronous pass over the catalog); a product changed later
     // is a new object, picked up by the next build.
     const products = snapshot(this.catalog);

@@ -164,7 +164,11 @@ export class VisualSimilarity {
     this.annThreshold = options.annThreshold ?? 20_000;
     this.nprobe = options.nprobe;
     this.minCandidates = options.minCandidates ?? 1000;
-    this.index = new BackgroundIndex(catalog, (previous, products, version) => this.build(previous, products, version), options.syncLimit ?? 1000);
+    this.index = new BackgroundIndex(
+      catalog, (previous, products, version) => this.build(previous, products, version), options.syncLimit ?? 1000, undefined,
+      // Price and stock updates (value patches) leave vectors and styles as they were: same index.
+      (previous, version) => (catalog.valuesOnlyChangedSince?.(previous.version, (f) => f === 'image_vector' || f === 'style_id') ? { ...previous, version } : undefined),
+    );
   }
 
   /** Resolves when the index reflects the current catalog version (test hook; starts the build if needed). */
