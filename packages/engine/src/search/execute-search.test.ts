@@ -3,6 +3,7 @@ import { Catalog } from '../catalog/catalog.js';
 import type { WebsiteSettings } from '../config.js';
 import { isAisleError } from '../errors.js';
 import type { Product, SearchRequest } from '../types.js';
+import { MAX_FACET_BUCKETS } from './assemble-payload.js';
 import { executeSearch } from './execute-search.js';
 import { validateSearchRequest } from './validate-search-request.js';
 
@@ -183,6 +184,19 @@ describe('executeSearch: aggregations and ranges', () => {
     expect(ids(r)).toEqual(['a']);
     expect(Object.keys(r.aggregations!)).toEqual(['__proto__']);
     expect(JSON.stringify(r.aggregations)).toBe('{"__proto__":[{"key":"x","doc_count":1}]}');
+  });
+  it('returns at most MAX_FACET_BUCKETS buckets per field: the largest, then by key', async () => {
+    const products: Product[] = [];
+    for (let i = 0; i < MAX_FACET_BUCKETS + 50; i++) products.push({ refId: `p${String(i).padStart(5, '0')}`, color: i < 3 ? 'red' : 'blue', title: 'mug' });
+    const catalog = await catalogOf(products);
+    for (const q of ['', 'mug']) {
+      const r = await executeSearch(catalog, request(q, { size: 1, aggregations: ['refId', 'color'] }));
+      expect(r.aggregations!.refId).toHaveLength(MAX_FACET_BUCKETS);
+      expect(r.aggregations!.refId[0]).toEqual({ key: 'p00000', doc_count: 1 });
+      expect(r.aggregations!.refId.at(-1)).toEqual({ key: `p0${MAX_FACET_BUCKETS - 1}`, doc_count: 1 });
+      expect(r.aggregations!.color).toEqual([{ key: 'blue', doc_count: MAX_FACET_BUCKETS + 47 }, { key: 'red', doc_count: 3 }]);
+      expect(r.total_results).toBe(MAX_FACET_BUCKETS + 50);
+    }
   });
   it('works on an empty catalog', async () => {
     const r = await executeSearch(new Catalog(), request('anything', { aggregations: ['brand'], range_fields: ['price'], sort_fields: [{ price: { order: 'asc', type: 'number' } }] }));
