@@ -8,6 +8,8 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { CatalogChangeLog } from './catalog/change-log.js';
+import { lockDataDir, type DataDirLock } from './catalog/data-dir-lock.js';
 import { Catalog, loadCatalogSnapshot, saveCatalogSnapshot } from './catalog/index.js';
 import { validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig } from './config.js';
 import type {
@@ -26,16 +28,25 @@ export const DEFAULT_ATS_MODEL = 'aisle-bm25f-1';
 
 /** Delay between the last catalog change and the snapshot write, so a burst of upserts writes once. */
 const SNAPSHOT_DEBOUNCE_MS = 2_000;
+/**
+ * Longest wait for a snapshot under a steady stream of changes (each would push the debounce back):
+ * it bounds the change log a restart replays.
+ */
+const SNAPSHOT_MAX_DELAY_MS = 60_000;
 
 interface WebsiteState {
   config: WebsiteConfig;
   catalog: Catalog;
   models: RecommendationModels;
+  /** The catalog's write-ahead log (with a data directory). */
+  log?: CatalogChangeLog;
   snapshotTimer?: NodeJS.Timeout;
+  /** When the oldest change not in a snapshot was made (ms), while a snapshot is due. */
+  unsavedSince?: number;
   snapshotWrite?: Promise<void>;
 }
 
-/** The directory name is the website id percent-encoded, so any id maps to one safe file name. */
+/** The file name is the website id percent-encoded, so any id maps to one safe file name. */
 function snapshotPath(dataDir: string, websiteId: string): string {
   return path.join(dataDir, 'catalogs', `${encodeURIComponent(websiteId)}.aislesnap`);
 }
@@ -64,6 +75,7 @@ class AisleEngine implements Engine {
   private readonly sites = new Map<string, WebsiteState>();
   private events!: EventService;
   private closed = false;
+  private lock: DataDirLock | undefined;
 
   constructor(
     private readonly options: EngineOptions,
@@ -71,21 +83,32 @@ class AisleEngine implements Engine {
   ) {}
 
   async open(): Promise<void> {
-    if (this.options.dataDir) await mkdir(path.join(this.options.dataDir, 'catalogs'), { recursive: true });
-    for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
-    this.events = await EventService.open({
-      store: resolveStore(this.options),
-      dataDir: this.options.dataDir,
-      websites: [...this.sites.values()].map((s) => s.config),
-      sink: {
-        onPurchase: (purchase: PurchaseRecord) => this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase),
-        onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
-      },
-    });
+    if (this.options.dataDir) {
+      await mkdir(path.join(this.options.dataDir, 'catalogs'), { recursive: true });
+      this.lock = await lockDataDir(path.join(this.options.dataDir, 'catalogs'));
+    }
     try {
-      await this.events.replay();
+      for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
+      this.events = await EventService.open({
+        store: resolveStore(this.options),
+        dataDir: this.options.dataDir,
+        websites: [...this.sites.values()].map((s) => s.config),
+        sink: {
+          onPurchase: (purchase: PurchaseRecord) => this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase),
+          onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
+        },
+      });
+      try {
+        await this.events.replay();
+      } catch (err) {
+        await this.events.close().catch(() => undefined);
+        throw err;
+      }
     } catch (err) {
-      await this.events.close().catch(() => undefined);
+      // A failed start leaves nothing open: another attempt (or process) can take the directory.
+      for (const s of this.sites.values()) clearTimeout(s.snapshotTimer);
+      await Promise.all([...this.sites.values()].map((s) => s.log?.close().catch(() => undefined)));
+      await this.lock?.release().catch(() => undefined);
       throw err;
     }
   }
@@ -94,7 +117,21 @@ class AisleEngine implements Engine {
     const catalogOptions = { fieldWeights: config.settings?.fieldWeights, synonyms: config.settings?.synonyms };
     const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
     const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions) : new Catalog(catalogOptions);
-    return { config, catalog, models: new RecommendationModels({ website: config, catalog }) };
+    const state: WebsiteState = { config, catalog, models: new RecommendationModels({ website: config, catalog }) };
+    if (file) {
+      // Changes acknowledged after the snapshot was written are in the log: replay them over it.
+      const { log, pending } = await CatalogChangeLog.open(path.dirname(file), encodeURIComponent(config.websiteId));
+      for (const change of pending) {
+        if (change.kind === 'delete') await catalog.delete(change.refIds);
+        else if (change.kind === 'upsert') await catalog.upsert(change.products);
+        else await catalog.replace(change.products);
+      }
+      log.markReplayed(catalog.lastQueuedSeq);
+      catalog.setChangeLogger((change, seq) => log.append(change, seq));
+      state.log = log;
+      if (pending.length > 0) this.scheduleSnapshot(state);
+    }
+    return state;
   }
 
   private site(websiteId: string): WebsiteState {
@@ -106,8 +143,11 @@ class AisleEngine implements Engine {
 
   private scheduleSnapshot(state: WebsiteState): void {
     if (!this.options.dataDir) return;
+    const now = Date.now();
+    state.unsavedSince ??= now;
     clearTimeout(state.snapshotTimer);
-    state.snapshotTimer = setTimeout(() => void this.writeSnapshot(state).catch(() => undefined), SNAPSHOT_DEBOUNCE_MS);
+    const delay = Math.max(0, Math.min(SNAPSHOT_DEBOUNCE_MS, state.unsavedSince + SNAPSHOT_MAX_DELAY_MS - now));
+    state.snapshotTimer = setTimeout(() => void this.writeSnapshot(state).catch(() => undefined), delay);
     state.snapshotTimer.unref();
   }
 
@@ -115,9 +155,17 @@ class AisleEngine implements Engine {
     if (!this.options.dataDir) return;
     clearTimeout(state.snapshotTimer);
     state.snapshotTimer = undefined;
+    state.unsavedSince = undefined;
     // Writes of one website are chained so two never interleave on the same temp file.
     const previous = state.snapshotWrite ?? Promise.resolve();
-    const write = previous.catch(() => undefined).then(() => saveCatalogSnapshot(state.catalog, snapshotPath(this.options.dataDir!, state.config.websiteId)));
+    const write = previous.catch(() => undefined).then(async () => {
+      // In one synchronous step: the version written, the last change it holds, and the log rotated
+      // (later changes go to a new segment), so the segments it covers can go once it is on disk.
+      const applied = state.catalog.appliedSeq;
+      state.log?.rotate();
+      await saveCatalogSnapshot(state.catalog, snapshotPath(this.options.dataDir!, state.config.websiteId));
+      await state.log?.dropCovered(applied);
+    });
     state.snapshotWrite = write;
     await write;
   }
@@ -233,6 +281,8 @@ class AisleEngine implements Engine {
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);
     await Promise.all(pending.map((s) => this.writeSnapshot(s)));
     await Promise.all([...this.sites.values()].map((s) => s.snapshotWrite?.catch(() => undefined)));
+    await Promise.all([...this.sites.values()].map((s) => s.log?.close().catch(() => undefined)));
+    await this.lock?.release().catch(() => undefined);
     await this.events.close();
     await this.pool?.close();
   }

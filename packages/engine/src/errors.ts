@@ -31,6 +31,8 @@ export const ErrorCodes = {
   SNAPSHOT_INVALID: { status: 500 },
   /** The engine or website configuration is invalid (message names the key). */
   CONFIG_INVALID: { status: 500 },
+  /** Another live process has the data directory's catalogs open (message names its pid). */
+  DATA_DIR_LOCKED: { status: 500 },
   /** A size or count limit was exceeded. */
   LIMIT_EXCEEDED: { status: 413 },
   /** The store failed; nothing was acknowledged. */

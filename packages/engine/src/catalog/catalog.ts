@@ -63,11 +63,18 @@ type Change =
   | { kind: 'replace'; products: Product[] }
   | { kind: 'delete'; refIds: readonly string[] };
 
+/**
+ * Persists change number `seq` (write-ahead log); the change's call resolves only once both the new
+ * version is current and this promise has resolved. Called synchronously when the change is queued.
+ */
+export type ChangeLogger = (change: Change, seq: number) => Promise<void>;
+
 /** What a change did: products it loaded or deleted, and the catalog's size right after it. */
 interface ChangeResult { count: number; catalogSize: number }
 
 interface QueuedChange {
   change: Change;
+  seq: number;
   resolve(result: ChangeResult): void;
   reject(error: unknown): void;
 }
@@ -177,6 +184,10 @@ export class Catalog implements CatalogView {
   private building = false;
   private readonly sliceMs: number;
   private readonly syncLimit: number;
+  /** Changes queued so far (each gets the next number) and the last one the current version holds. */
+  private queuedSeq = 0;
+  private appliedSeqNumber = 0;
+  private logger: ChangeLogger | undefined;
   private readonly patchLinearRatio: number | undefined;
 
   /** `tuning` is internal (tests). */
@@ -254,12 +265,34 @@ export class Catalog implements CatalogView {
   /** Name of the reserved vector field. */
   static readonly imageVectorField = IMAGE_VECTOR_FIELD;
 
-  /** Queues a change; resolves once a version containing it is the current one. */
+  /**
+   * Logs every later change through `logger` before its call resolves (the engine's write-ahead log;
+   * see change-log.ts). Undefined stops logging.
+   */
+  setChangeLogger(logger: ChangeLogger | undefined): void {
+    this.logger = logger;
+  }
+
+  /** Number of the last change queued (changes are numbered from 1 in queue order). */
+  get lastQueuedSeq(): number {
+    return this.queuedSeq;
+  }
+
+  /** Number of the last change the current version holds (with every change before it). */
+  get appliedSeq(): number {
+    return this.appliedSeqNumber;
+  }
+
+  /** Queues a change; resolves once a version containing it is the current one (and it is logged). */
   private enqueue(change: Change): Promise<ChangeResult> {
-    return new Promise<ChangeResult>((resolve, reject) => {
-      this.queue.push({ change, resolve, reject });
+    const seq = ++this.queuedSeq;
+    const applied = new Promise<ChangeResult>((resolve, reject) => {
+      this.queue.push({ change, seq, resolve, reject });
       if (!this.building) this.buildNext();
     });
+    const logged = this.logger?.(change, seq);
+    if (!logged) return applied;
+    return Promise.all([applied, logged]).then(([result]) => result);
   }
 
   /**
@@ -293,6 +326,7 @@ export class Catalog implements CatalogView {
     const done = (out: { state?: CatalogState; results: ChangeResult[] }): void => {
       // The one reference swap: a search started before this line keeps the previous version.
       if (out.state) this.current = out.state;
+      this.appliedSeqNumber = batch[batch.length - 1].seq;
       this.building = false;
       batch.forEach((q, i) => q.resolve(out.results[i]));
       this.buildNext();

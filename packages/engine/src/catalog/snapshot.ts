@@ -5,7 +5,8 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { Builder, ByteBuffer } from 'flatbuffers';
 import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
@@ -115,18 +116,32 @@ function offsetVector(b: Builder, offsets: number[]): number {
 }
 
 /**
- * Writes the catalog's current version to `filePath` atomically: a temporary file beside it, then a
- * rename, so a crash never leaves a half-written snapshot under the final name.
+ * Writes the catalog's current version (taken when called) to `filePath` atomically and durably: a
+ * temporary file beside it, flushed to disk, renamed over the final name, then the directory flushed —
+ * so a crash leaves either the previous snapshot or this one, never a half-written file, and once this
+ * resolves the change log it covers may be deleted.
  */
 export async function saveCatalogSnapshot(catalog: Catalog, filePath: string): Promise<void> {
   const bytes = await runInSlices(encodeCatalogSnapshotSteps(catalog.state));
   const temp = `${filePath}.${randomUUID()}.tmp`;
   try {
-    await writeFile(temp, bytes);
+    const file = await open(temp, 'w');
+    try {
+      await file.writeFile(bytes);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
     await rename(temp, filePath);
   } catch (err) {
     await rm(temp, { force: true });
     throw err;
+  }
+  const dir = await open(path.dirname(filePath), 'r');
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
   }
 }
 

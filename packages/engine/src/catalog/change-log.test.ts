@@ -1,0 +1,114 @@
+import { appendFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../engine.js';
+import { CatalogChangeLog, parseLogSegment, type LoggedChange } from './change-log.js';
+
+const dirs: string[] = [];
+afterAll(async () => { for (const d of dirs) await rm(d, { recursive: true, force: true }); });
+async function tempDir(): Promise<string> {
+  const d = await mkdtemp(path.join(tmpdir(), 'aisle-change-log-'));
+  dirs.push(d);
+  return d;
+}
+
+const changes: LoggedChange[] = [
+  { kind: 'upsert', products: [{ refId: 'a', title: 'Café ☕', price: '1.50' }, { refId: 'b', tags: ['x', 'y'], nested: { k: null } }] },
+  { kind: 'delete', refIds: ['b', 'zz'] },
+  { kind: 'replace', products: [] },
+  { kind: 'upsert', products: [{ refId: 'line\nbreak', title: 'a "quoted" title' }] },
+];
+
+describe('CatalogChangeLog', () => {
+  it('reads back what it appended, in order, across segments', async () => {
+    const dir = await tempDir();
+    const { log, pending } = await CatalogChangeLog.open(dir, 'w');
+    expect(pending).toEqual([]);
+    await log.append(changes[0], 1);
+    log.rotate();
+    await Promise.all([log.append(changes[1], 2), log.append(changes[2], 3), log.append(changes[3], 4)]);
+    await log.close();
+    expect((await readdir(dir)).sort()).toEqual(['w.log.1', 'w.log.2']);
+    const reopened = await CatalogChangeLog.open(dir, 'w');
+    expect(reopened.pending).toEqual(changes);
+    await reopened.log.close();
+  });
+
+  it('ignores an entry cut by a crash (never acknowledged), and everything after it', async () => {
+    const dir = await tempDir();
+    const { log } = await CatalogChangeLog.open(dir, 'w');
+    await log.append(changes[0], 1);
+    await log.close();
+    const file = path.join(dir, 'w.log.1');
+    for (const tail of ['{"op":"upsert","count":2}\n{"refId":"c"}\n', '{"op":"upsert","count":1}\n{"refId":"c"', '{"op":"del', '{"op":"upsert","count":1}\nnot json\n']) {
+      await writeFile(file, '');
+      const fresh = await CatalogChangeLog.open(dir, 'w');
+      await fresh.log.append(changes[0], 1);
+      await fresh.log.close();
+      await appendFile(file, tail);
+      const { pending, log: again } = await CatalogChangeLog.open(dir, 'w');
+      expect(pending).toEqual([changes[0]]);
+      await again.close();
+      await rm(path.join(dir, 'w.log.2'), { force: true });
+    }
+    expect(parseLogSegment('')).toEqual([]);
+    expect(parseLogSegment('{"op":"upsert","count":0}\n')).toEqual([{ kind: 'upsert', products: [] }]);
+  });
+
+  it('drops only the segments whose every change a snapshot holds', async () => {
+    const dir = await tempDir();
+    const { log } = await CatalogChangeLog.open(dir, 'w');
+    await log.append(changes[0], 1);
+    await log.append(changes[1], 2);
+    log.rotate();
+    await log.append(changes[3], 3);
+    log.rotate();
+    await log.dropCovered(1);
+    expect((await readdir(dir)).sort()).toEqual(['w.log.1', 'w.log.2']);
+    await log.dropCovered(2);
+    expect((await readdir(dir)).sort()).toEqual(['w.log.2']);
+    await log.dropCovered(3);
+    expect(await readdir(dir)).toEqual([]);
+    await log.close();
+  });
+});
+
+describe('engine: catalog changes and snapshots', () => {
+  it('keeps a change queued while a snapshot was taken (the snapshot does not hold it, the log does)', async () => {
+    const dataDir = await tempDir();
+    const site = { websiteId: 'site-a', client: 'client-a', tokens: ['token-a'], hmacSecret: 'secret-a' };
+    const first = await createEngine({ dataDir, workers: 0, websites: [site] });
+    // Big enough to build in time slices: the snapshot below is taken before the upsert is applied.
+    const products = Array.from({ length: 3000 }, (_, i) => ({ refId: `p${i}`, title: `mug ${i}`, price: i }));
+    const upsert = first.upsertProducts('site-a', products);
+    await new Promise((resolve) => setImmediate(resolve));
+    await first.saveSnapshots();
+    await upsert;
+    // A crash now: a second engine opens the same data directory without the first one closing.
+    const second = await createEngine({ dataDir, workers: 0, websites: [site] });
+    const found = await second.search({ website_id: 'site-a', client: 'client-a', q: '', start: 0, size: 1 });
+    expect(found.payload.total_results).toBe(3000);
+    await second.close();
+    await first.close();
+  });
+});
+
+describe('data directory lock', () => {
+  it('refuses a second live process, takes over a dead one, and is released on close', async () => {
+    const { lockDataDir } = await import('./data-dir-lock.js');
+    const { spawn } = await import('node:child_process');
+    const dir = await tempDir();
+    // A live other process holding the lock.
+    const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    await writeFile(path.join(dir, 'LOCK'), `${sleeper.pid}\n`);
+    await expect(lockDataDir(dir)).rejects.toMatchObject({ code: 'DATA_DIR_LOCKED', message: expect.stringContaining(String(sleeper.pid)) });
+    sleeper.kill('SIGKILL');
+    await new Promise((resolve) => sleeper.on('exit', resolve));
+    // Its process is gone: the lock is taken over, and released again.
+    const lock = await lockDataDir(dir);
+    expect((await readdir(dir))).toContain('LOCK');
+    await lock.release();
+    expect(await readdir(dir)).not.toContain('LOCK');
+  });
+});
