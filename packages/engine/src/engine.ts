@@ -26,11 +26,16 @@ import type {
 /** The `settings.ats_model` value when a website enables semantic search without naming a model. */
 export const DEFAULT_ATS_MODEL = 'aisle-bm25f-1';
 
-/** Delay between the last catalog change and the snapshot write, so a burst of upserts writes once. */
+/**
+ * Delay between the last catalog change and the snapshot write, so a burst of upserts writes once —
+ * at least this, or 5× the last write's duration: a million-product snapshot takes seconds of CPU, and
+ * the change log already makes every change durable, so snapshots of big catalogs are spaced out to
+ * cost at most a small share of the time.
+ */
 const SNAPSHOT_DEBOUNCE_MS = 2_000;
 /**
  * Longest wait for a snapshot under a steady stream of changes (each would push the debounce back):
- * it bounds the change log a restart replays.
+ * at least this, or 10× the last write's duration. It bounds the change log a restart replays.
  */
 const SNAPSHOT_MAX_DELAY_MS = 60_000;
 
@@ -43,6 +48,8 @@ interface WebsiteState {
   snapshotTimer?: NodeJS.Timeout;
   /** When the oldest change not in a snapshot was made (ms), while a snapshot is due. */
   unsavedSince?: number;
+  /** How long the last snapshot write took (ms). */
+  lastWriteMs?: number;
   snapshotWrite?: Promise<void>;
 }
 
@@ -121,11 +128,7 @@ class AisleEngine implements Engine {
     if (file) {
       // Changes acknowledged after the snapshot was written are in the log: replay them over it.
       const { log, pending } = await CatalogChangeLog.open(path.dirname(file), encodeURIComponent(config.websiteId));
-      for (const change of pending) {
-        if (change.kind === 'delete') await catalog.delete(change.refIds);
-        else if (change.kind === 'upsert') await catalog.upsert(change.products);
-        else await catalog.replace(change.products);
-      }
+      await catalog.replay(pending);
       log.markReplayed(catalog.lastQueuedSeq);
       catalog.setChangeLogger((change, seq) => log.append(change, seq));
       state.log = log;
@@ -146,7 +149,10 @@ class AisleEngine implements Engine {
     const now = Date.now();
     state.unsavedSince ??= now;
     clearTimeout(state.snapshotTimer);
-    const delay = Math.max(0, Math.min(SNAPSHOT_DEBOUNCE_MS, state.unsavedSince + SNAPSHOT_MAX_DELAY_MS - now));
+    const lastWrite = state.lastWriteMs ?? 0;
+    const debounce = Math.max(SNAPSHOT_DEBOUNCE_MS, 5 * lastWrite);
+    const maxDelay = Math.max(SNAPSHOT_MAX_DELAY_MS, 10 * lastWrite);
+    const delay = Math.max(0, Math.min(debounce, state.unsavedSince + maxDelay - now));
     state.snapshotTimer = setTimeout(() => void this.writeSnapshot(state).catch(() => undefined), delay);
     state.snapshotTimer.unref();
   }
@@ -163,7 +169,9 @@ class AisleEngine implements Engine {
       // (later changes go to a new segment), so the segments it covers can go once it is on disk.
       const applied = state.catalog.appliedSeq;
       state.log?.rotate();
+      const started = performance.now();
       await saveCatalogSnapshot(state.catalog, snapshotPath(this.options.dataDir!, state.config.websiteId));
+      state.lastWriteMs = performance.now() - started;
       await state.log?.dropCovered(applied);
     });
     state.snapshotWrite = write;

@@ -23,6 +23,7 @@ import type { CatalogView, Product } from '../types.js';
 import { buildCatalogState, buildCatalogSteps, runSteps, STEP, type Steps } from './build-catalog-state.js';
 import type { CatalogState } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, numericValue } from './field-values.js';
+import type { LoggedChange } from './change-log.js';
 import { applyValuePatch, planValuePatch } from './patch-values.js';
 import { readProducts } from './read-products.js';
 import { StringMap } from './string-map.js';
@@ -281,6 +282,29 @@ export class Catalog implements CatalogView {
   /** Number of the last change the current version holds (with every change before it). */
   get appliedSeq(): number {
     return this.appliedSeqNumber;
+  }
+
+  /**
+   * Applies changes read back from the change log, in order, as one batch (one build, not one per
+   * change: a restart after many logged changes of a big catalog costs one rebuild). They were
+   * validated when first made and are not logged again.
+   */
+  async replay(changes: readonly LoggedChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    const pending: Promise<ChangeResult>[] = [];
+    const idle = !this.building;
+    // Queued together before any build starts, so the next build takes them all.
+    this.building = true;
+    for (const change of changes) {
+      const queued: Change = change.kind === 'delete' ? { kind: 'delete', refIds: change.refIds.slice() } : { kind: change.kind, products: change.products.slice() };
+      const seq = ++this.queuedSeq;
+      pending.push(new Promise<ChangeResult>((resolve, reject) => this.queue.push({ change: queued, seq, resolve, reject })));
+    }
+    if (idle) {
+      this.building = false;
+      this.buildNext();
+    }
+    await Promise.all(pending);
   }
 
   /** Queues a change; resolves once a version containing it is the current one (and it is logged). */

@@ -112,3 +112,26 @@ describe('data directory lock', () => {
     expect(await readdir(dir)).not.toContain('LOCK');
   });
 });
+
+describe('Catalog.replay', () => {
+  it('applies logged changes in order as one build', async () => {
+    const { Catalog } = await import('./catalog.js');
+    const logged: LoggedChange[] = [];
+    for (let i = 0; i < 20; i++) {
+      logged.push({ kind: 'upsert', products: [{ refId: `p${i}`, price: i }, { refId: `p${i % 3}`, price: 100 + i }] });
+      if (i % 4 === 3) logged.push({ kind: 'delete', refIds: [`p${i - 2}`] });
+      if (i === 10) logged.push({ kind: 'replace', products: [{ refId: 'r', price: 1 }] });
+    }
+    const replayed = new Catalog();
+    await replayed.replay(logged);
+    expect(replayed.version).toBe(1);
+    const oneByOne = new Catalog();
+    for (const c of logged) {
+      if (c.kind === 'delete') await oneByOne.delete(c.refIds);
+      else if (c.kind === 'upsert') await oneByOne.upsert(c.products.slice());
+      else await oneByOne.replace(c.products.slice());
+    }
+    expect(replayed.state.products).toEqual(oneByOne.state.products);
+    expect(replayed.appliedSeq).toBe(logged.length);
+  });
+});
