@@ -292,18 +292,13 @@ export class Catalog implements CatalogView {
   async replay(changes: readonly LoggedChange[]): Promise<void> {
     if (changes.length === 0) return;
     const pending: Promise<ChangeResult>[] = [];
-    const idle = !this.building;
-    // Queued together before any build starts, so the next build takes them all.
-    this.building = true;
+    // All queued before a build is started, so the next build takes them all.
     for (const change of changes) {
       const queued: Change = change.kind === 'delete' ? { kind: 'delete', refIds: change.refIds.slice() } : { kind: change.kind, products: change.products.slice() };
       const seq = ++this.queuedSeq;
       pending.push(new Promise<ChangeResult>((resolve, reject) => this.queue.push({ change: queued, seq, resolve, reject })));
     }
-    if (idle) {
-      this.building = false;
-      this.buildNext();
-    }
+    if (!this.building) this.buildNext();
     await Promise.all(pending);
   }
 
