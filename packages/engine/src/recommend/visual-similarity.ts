@@ -9,7 +9,7 @@
  * longer has dropped (before the first index exists: nothing, so the cascade moves on).
  *
  * Below `annThreshold` vectors a look-up scans all rows (exact). From it on, the index also holds an
- * IVF (inverted file): `nlist ≈ 2·√n` centroids trained by spherical k-means on a sample, each row
+ * IVF (inverted file): `nlist ≈ √n` centroids trained by spherical k-means on a sample, each row
  * filed under its nearest centroid; a look-up scores the centroids, scans the rows of the best
  * `nprobe` lists (more when they hold fewer than `minCandidates` rows) and ranks them exactly.
  * A rebuild keeps the centroids (while the number of vectors stays within a factor 2 of the trained
@@ -349,9 +349,9 @@ export class VisualSimilarity {
   }
 }
 
-/** Spherical k-means (`nlist ≈ 2·√rows`) on a deterministic sample of at most 25 rows per centroid; 6 iterations. */
+/** Spherical k-means (`nlist ≈ √rows`) on a deterministic sample of at most 25 rows per centroid; 6 iterations. */
 function* trainCentroids(matrix: Float32Array, rows: number, dim: number): Generator<void, Float32Array, void> {
-  const nlist = Math.max(1, Math.min(4096, Math.round(2 * Math.sqrt(rows)), rows));
+  const nlist = Math.max(1, Math.min(4096, Math.round(Math.sqrt(rows)), rows));
   const random = lcg(0x9e3779b9);
   const sampleSize = Math.min(rows, nlist * 25);
   // Sample rows by a partial Fisher–Yates shuffle of the row indexes.
