@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -54,6 +54,20 @@ describe('CatalogChangeLog', () => {
     }
     expect(parseLogSegment('')).toEqual([]);
     expect(parseLogSegment('{"op":"upsert","count":0}\n')).toEqual([{ kind: 'upsert', products: [] }]);
+  });
+
+  it('fails an append it cannot write with STORE_FAILURE, and goes on with the next ones', async () => {
+    const dir = await tempDir();
+    const { log } = await CatalogChangeLog.open(dir, 'w');
+    // The segment's name is taken by a directory: the write cannot happen.
+    await mkdir(path.join(dir, 'w.log.1'));
+    await expect(log.append(changes[0], 1)).rejects.toMatchObject({ code: 'STORE_FAILURE' });
+    await rm(path.join(dir, 'w.log.1'), { recursive: true });
+    // The failed segment is left behind: the next append goes to a new one.
+    await log.append(changes[1], 2);
+    await log.close();
+    expect(await readdir(dir)).toEqual(['w.log.2']);
+    expect((await CatalogChangeLog.open(dir, 'w')).pending).toEqual([changes[1]]);
   });
 
   it('drops only the segments whose every change a snapshot holds', async () => {

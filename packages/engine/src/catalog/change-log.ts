@@ -35,6 +35,11 @@ interface Segment {
   file: string;
   /** Highest change sequence number appended to it (0: none). */
   lastSeq: number;
+  /**
+   * A write to it failed: it may end in a partial entry, after which replay reads nothing, so nothing
+   * more is written to it (later appends go to a new segment; those already queued fail).
+   */
+  failed?: boolean;
 }
 
 /** The entries of one segment's text, stopping at the first incomplete one. Pure. */
@@ -133,6 +138,7 @@ export class CatalogChangeLog {
     if (!this.handle) this.handle = open(segment.file, 'a');
     const handle = this.handle;
     const write = this.tail.then(async () => {
+      if (segment.failed) throw new Error('an earlier write to this segment failed');
       const fh = await handle;
       let chunk = '';
       const put = async (line: string): Promise<void> => {
@@ -146,6 +152,11 @@ export class CatalogChangeLog {
       }
       if (chunk) await fh.write(chunk);
       await fh.datasync();
+    }).catch((err: unknown) => {
+      // Disk full, I/O error: the change is not durable, so the call that made it must not succeed.
+      segment.failed = true;
+      if (this.current === segment) this.rotate();
+      throw new AisleError('STORE_FAILURE', `the catalog change could not be written to ${segment.file}: ${(err as Error).message}`, { cause: err });
     });
     // The chain goes on after a failed write (that change's caller gets the error).
     this.tail = write.catch(() => undefined);
