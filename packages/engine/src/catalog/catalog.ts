@@ -24,6 +24,7 @@ import { buildCatalogState, buildCatalogSteps, runSteps, STEP, type Steps } from
 import type { CatalogState } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, numericValue } from './field-values.js';
 import type { LoggedChange } from './change-log.js';
+import { appendProducts, planAppend } from './append-products.js';
 import { applyValuePatch, planValuePatch } from './patch-values.js';
 import { readProducts } from './read-products.js';
 import { StringMap } from './string-map.js';
@@ -330,10 +331,18 @@ export class Catalog implements CatalogView {
     const linearRatio = this.patchLinearRatio;
     function* steps(): Steps<{ state?: CatalogState; results: ChangeResult[] }> {
       if (changes.every((c) => c.kind === 'upsert')) {
+        const batches = changes.map((c) => (c as { products: Product[] }).products);
         // Value-only updates of known products (prices, stock) patch the touched columns only.
-        const plan = yield* planValuePatch(base, changes.map((c) => (c as { products: Product[] }).products));
-        const state = plan && (yield* applyValuePatch(base, plan, base.index.version + 1, linearRatio));
-        if (state) return { state, results: changes.map((c) => ({ count: (c as { products: Product[] }).products.length, catalogSize: base.products.length })) };
+        const plan = yield* planValuePatch(base, batches);
+        const patched = plan && (yield* applyValuePatch(base, plan, base.index.version + 1, linearRatio));
+        if (patched) return { state: patched, results: batches.map((b) => ({ count: b.length, catalogSize: base.products.length })) };
+        // Only new products, fitting the columns as they are: appended at the end of every column.
+        const added = yield* planAppend(base, batches);
+        if (added) {
+          const state = yield* appendProducts(base, added, base.index.version + 1);
+          const seen = new Set<string>();
+          return { state, results: batches.map((b) => { for (const p of b) seen.add(p.refId); return { count: b.length, catalogSize: base.products.length + seen.size }; }) };
+        }
       }
       const applied = yield* applyChanges(base, changes);
       if (!applied.changed) return { results: applied.results };

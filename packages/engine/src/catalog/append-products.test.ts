@@ -1,0 +1,101 @@
+/**
+ * The append fast path against the full rebuild: a catalog grown by appends must be the version a
+ * rebuild of the same products makes — every column, dictionary, posting and normalised frequency —
+ * and answer every request alike.
+ */
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isAisleError } from '../errors.js';
+import { executeSearch } from '../search/execute-search.js';
+import { SearchPool } from '../search/search-pool.js';
+import { catalogArb, requestArb } from '../search/__tests__/random-catalog.js';
+import type { Product, SearchRequest } from '../types.js';
+import { planAppend } from './append-products.js';
+import { runSteps } from './build-catalog-state.js';
+import type { CatalogState } from './catalog-index.js';
+import { Catalog } from './catalog.js';
+import { ensureNumericOrder } from './text-column-lookups.js';
+
+const pool = new SearchPool({ workers: 2, threshold: 0 });
+afterAll(() => pool.close());
+
+/** Everything a version holds, as plain values (the lazily derived orders derived on both sides). */
+function contents(state: CatalogState): unknown {
+  const arr = (a: ArrayLike<number> | undefined) => (a ? Array.from(a) : undefined);
+  state.index.fields.forEach((f, fid) => { if (f.numeric) ensureNumericOrder(state, fid); });
+  const ft = state.index.fullText;
+  return {
+    docCount: state.index.docCount,
+    fields: state.index.fields.map((f) => ({
+      name: f.name, kind: f.kind, numeric: arr(f.numeric), order: arr(f.order),
+      text: f.text && { offsets: arr(f.text.offsets), codes: arr(f.text.codes), single: arr(f.text.single), dictSize: f.text.dictSize, valueOffsets: arr(f.text.valueOffsets), valueDocs: arr(f.text.valueDocs) },
+    })),
+    fullText: {
+      fieldIds: ft.fieldIds, termCount: ft.termCount, termOffsets: arr(ft.termOffsets), postDocs: arr(ft.postDocs), postFields: arr(ft.postFields),
+      postNorm: arr(ft.postNorm), termDocFreq: arr(ft.termDocFreq), fieldLengths: arr(ft.fieldLengths), avgFieldLengths: ft.avgFieldLengths,
+    },
+    dictionaries: state.dictionaries,
+    vocabulary: state.vocabulary,
+    termMasks: arr(state.termMasks),
+    refIds: [...state.docByRefId.entries()].sort((a, b) => a[1] - b[1]),
+    vectors: state.vectors && { dimension: state.vectors.dimension, data: arr(state.vectors.data), present: arr(state.vectors.present) },
+    products: state.products,
+  };
+}
+
+async function sameAnswer(a: Catalog, b: Catalog, request: SearchRequest, onPool: boolean): Promise<void> {
+  const run = (c: Catalog) => executeSearch(c, request, onPool ? { pool } : {}).then(
+    (payload) => ({ payload }),
+    (error: unknown) => ({ error: isAisleError(error) ? error.code : String(error) }),
+  );
+  expect(await run(a)).toEqual(await run(b));
+}
+
+const withVectors = (products: Product[], dims: number[]): Product[] =>
+  products.map((p, i) => (dims[i % dims.length] > 0 ? { ...p, image_vector: Array.from({ length: dims[i % dims.length] }, (_, d) => ((i * 7 + d) % 5) / 5) } : p));
+
+describe('appending new products', () => {
+  it('makes exactly the version a rebuild makes, and the same answers', async () => {
+    let appended = 0;
+    let runs = 0;
+    await fc.assert(fc.asyncProperty(
+      catalogArb(60), fc.double({ min: 0.3, max: 0.95, noNaN: true }), fc.integer({ min: 1, max: 3 }), fc.array(fc.constantFrom(0, 0, 3), { minLength: 1, maxLength: 4 }),
+      fc.array(requestArb, { minLength: 3, maxLength: 3 }),
+      async (generated, split, batches, dims, requests) => {
+        const products = withVectors(generated, dims);
+        const at = Math.max(1, Math.floor(products.length * split));
+        if (products.length < 2 || at >= products.length) return;
+        runs++;
+        const grownCatalog = new Catalog();
+        await grownCatalog.upsert(products.slice(0, at));
+        // Derived orders exist on the base, so the append merges them.
+        await executeSearch(grownCatalog, { website_id: 'w', client: 'c', q: '', start: 0, range_fields: ['price', 'rating', 'stock'] }).catch(() => undefined);
+        const rest = products.slice(at);
+        const parts = Array.from({ length: batches }, (_, b) => rest.slice(Math.floor((b * rest.length) / batches), Math.floor(((b + 1) * rest.length) / batches)));
+        if (runSteps(planAppend(grownCatalog.state, parts))) appended++;
+        await Promise.all(parts.map((part) => grownCatalog.upsert(part)));
+        const rebuilt = new Catalog();
+        await rebuilt.upsert(products);
+        expect(contents(grownCatalog.state)).toEqual(contents(rebuilt.state));
+        for (const request of requests) {
+          await sameAnswer(grownCatalog, rebuilt, request, false);
+          await sameAnswer(grownCatalog, rebuilt, request, true);
+        }
+      },
+    ), { numRuns: 150 });
+    // The fast path is what is being tested: it must have been taken often.
+    expect(appended).toBeGreaterThan(runs / 4);
+  });
+
+  it('takes the rebuild for a known refId, a new field, or a value changing a field kind', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a', title: 'red shoe', price: 10, tags: [] }, { refId: 'b', title: 'blue shoe', price: 20 }]);
+    const plan = (products: Product[]) => runSteps(planAppend(catalog.state, [products]));
+    expect(plan([{ refId: 'c', title: 'green shoe', price: 5 }])).toHaveLength(1);
+    expect(plan([{ refId: 'c', title: 'green shoe', price: '5.50', tags: [] }])).toHaveLength(1);
+    expect(plan([{ refId: 'a', title: 'red shoe', price: 11 }])).toBeUndefined();
+    expect(plan([{ refId: 'c', title: 'green shoe', colour: 'green' }])).toBeUndefined();
+    expect(plan([{ refId: 'c', title: 'green shoe', price: 'n/a' }])).toBeUndefined();
+    expect(plan([{ refId: 'c', title: 'green shoe', tags: ['x'] }])).toBeUndefined();
+  });
+});

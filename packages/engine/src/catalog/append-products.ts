@@ -1,0 +1,418 @@
+/**
+ * The second fast path of a catalog change: a batch that only adds new products (new refIds, fields
+ * the catalog already has, values that keep every field's kind) extends the previous version instead
+ * of rebuilding it. New docs take the next doc ids, so every column grows at its end: text columns
+ * append codes (new values get new codes, as a rebuild would give them in first-seen order), inverted
+ * columns and posting lists get the new docs at the end of their lists (block copies of the rest), new
+ * words are merged into the sorted vocabulary.
+ *
+ * The result is the version a rebuild would make, bit for bit: the one part every new doc changes for
+ * all others is BM25F length normalisation (the mean field length moves), so every posting's
+ * normalised frequency is recomputed — from its term frequency, recovered exactly from the stored
+ * value (an integer below 65,536, stored in a float32 with 24 bits of precision) — with the build's own
+ * formula. The property test (`append-products.test.ts`) compares every structure with a rebuild.
+ *
+ * Anything else — an update of a known refId, a new field, a value that would change a field's kind
+ * (text in a numeric field, a first text value in a field without any) — takes the full rebuild.
+ * @module
+ */
+import type { Product } from '../types.js';
+import { BM25_B, STEP, type Steps } from './build-catalog-state.js';
+import { charMask, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type VectorColumn } from './catalog-index.js';
+import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from './field-values.js';
+import { sharedArray } from './shared-arrays.js';
+import { StringMap } from './string-map.js';
+import { codeLookup } from './text-column-lookups.js';
+import { tokenize } from './tokenizer.js';
+
+const STEP_MASK = STEP - 1;
+/** Term frequencies saturate here in the build (see build-catalog-state.ts). */
+const MAX_TF = 65535;
+
+/** Whether field `fid` of `state` takes value `v` of a new product without changing kind or columns. Pure. */
+function fitsField(state: CatalogState, fid: number, v: unknown): boolean {
+  const field = state.index.fields[fid];
+  if (field.name === IMAGE_VECTOR_FIELD) return true;
+  if (field.name === 'refId') return true; // checked by the caller (a new string refId)
+  if (!isPresent(v)) return true;
+  const texts = textValues(v);
+  const x = numericValue(v);
+  if (field.kind === 'numeric') return !Number.isNaN(x);
+  if (field.kind === 'text') return texts.length === 0 || field.text !== undefined;
+  // Kind none: present values without text (an empty array) keep it so.
+  return texts.length === 0;
+}
+
+/**
+ * The new products of upsert batches on `base` (each refId at its first position, its last value), or
+ * undefined when a batch needs the full rebuild. Pure; in steps.
+ */
+export function* planAppend(base: CatalogState, batches: readonly (readonly Product[])[]): Steps<Product[] | undefined> {
+  const order: string[] = [];
+  const last = new Map<string, Product>();
+  let i = 0;
+  for (const batch of batches) {
+    for (const product of batch) {
+      if (base.docByRefId.has(product.refId)) return undefined;
+      if (!last.has(product.refId)) order.push(product.refId);
+      last.set(product.refId, product);
+      if ((++i & 255) === 0) yield;
+    }
+  }
+  const added = order.map((refId) => last.get(refId)!);
+  for (let k = 0; k < added.length; k++) {
+    const p = added[k];
+    for (const key in p) {
+      const fid = base.fieldByName.get(key);
+      if (fid === undefined || !fitsField(base, fid, p[key])) return undefined;
+    }
+    if ((k & 255) === 255) yield;
+  }
+  return added;
+}
+
+/** The distinct text values of a product's field, in the order given (as the build keeps them). */
+function distinctTexts(v: unknown): string[] {
+  const out: string[] = [];
+  for (const t of textValues(v)) if (!out.includes(t)) out.push(t);
+  return out;
+}
+
+/** A typed array `length` long on a SharedArrayBuffer, starting with a copy of `source`. */
+function grown<T extends Float64Array | Uint32Array | Int32Array | Float32Array | Uint8Array>(source: T, length: number): T {
+  const ctor = source.constructor as unknown as { new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): T; BYTES_PER_ELEMENT: number };
+  const out = sharedArray(ctor, length);
+  out.set(source.subarray(0, Math.min(source.length, length)) as never);
+  return out;
+}
+
+/**
+ * A text column with docs `n .. n + k) appended: their codes (`docCodes[j]` for new doc j) and the
+ * inverted column with each new doc at the end of its codes' lists. Pure.
+ */
+function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], dictSize: number): TextColumn {
+  const k = docCodes.length;
+  const oldEntries = column.offsets[n];
+  let added = 0;
+  for (const codes of docCodes) added += codes.length;
+  const offsets = grown(column.offsets, n + k + 1);
+  const codes = grown(column.codes, oldEntries + added);
+  let at = oldEntries;
+  let singleOk = column.single !== undefined;
+  for (let j = 0; j < k; j++) {
+    for (const c of docCodes[j]) codes[at++] = c;
+    offsets[n + j + 1] = at;
+    if (docCodes[j].length > 1) singleOk = false;
+  }
+  let single: Int32Array | undefined;
+  if (singleOk) {
+    single = grown(column.single!, n + k);
+    for (let j = 0; j < k; j++) single[n + j] = docCodes[j].length === 1 ? docCodes[j][0] : -1;
+  }
+  // Inverted column: per code, its old docs then its new ones (new doc ids are the highest).
+  const newDocs = new Map<number, number[]>();
+  for (let j = 0; j < k; j++) {
+    for (const c of docCodes[j]) {
+      let list = newDocs.get(c);
+      if (!list) newDocs.set(c, (list = []));
+      list.push(n + j);
+    }
+  }
+  const oldSize = column.dictSize;
+  const valueOffsets = sharedArray(Uint32Array, dictSize + 1);
+  for (let c = 0; c < dictSize; c++) {
+    const old = c < oldSize ? column.valueOffsets[c + 1] - column.valueOffsets[c] : 0;
+    valueOffsets[c + 1] = valueOffsets[c] + old + (newDocs.get(c)?.length ?? 0);
+  }
+  const valueDocs = sharedArray(Uint32Array, oldEntries + added);
+  const touched = [...newDocs.keys()].sort((a, b) => a - b);
+  let c = 0;
+  for (const t of touched) {
+    // Codes c .. t (t's old list included) are copied as one block, shifted by the docs added before.
+    if (c < oldSize) {
+      const end = Math.min(t + 1, oldSize);
+      valueDocs.set(column.valueDocs.subarray(column.valueOffsets[c], column.valueOffsets[end]), valueOffsets[c]);
+    }
+    const list = newDocs.get(t)!;
+    valueDocs.set(list, valueOffsets[t + 1] - list.length);
+    c = t + 1;
+  }
+  if (c < oldSize) valueDocs.set(column.valueDocs.subarray(column.valueOffsets[c], column.valueOffsets[oldSize]), valueOffsets[c]);
+  return { offsets, codes, single, dictSize, valueOffsets, valueDocs };
+}
+
+/** The order (docs with a value by (value, doc)) with new docs `n ..` merged in. Pure. */
+function appendToOrder(order: Uint32Array, values: Float64Array, n: number): Uint32Array {
+  const added: number[] = [];
+  for (let d = n; d < values.length; d++) if (values[d] === values[d]) added.push(d);
+  added.sort((a, b) => values[a] - values[b] || a - b);
+  const out = sharedArray(Uint32Array, order.length + added.length);
+  let k = 0;
+  let m = 0;
+  for (let i = 0; i < order.length; i++) {
+    const d = order[i];
+    // Old docs have lower ids: on equal values they come first.
+    while (m < added.length && values[added[m]] < values[d]) out[k++] = added[m++];
+    out[k++] = d;
+  }
+  while (m < added.length) out[k++] = added[m++];
+  return out;
+}
+
+/** Index of the first vocabulary word not below `word`. */
+function lowerBoundWord(vocabulary: readonly string[], word: string): number {
+  let lo = 0;
+  let hi = vocabulary.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (vocabulary[mid] < word) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The full-text index with docs `n .. n + k)` appended, given per new doc and full-text field its
+ * distinct values' words. In steps (the normalisation pass visits every posting).
+ */
+function* appendFullText(
+  base: CatalogState, n: number, docWords: string[][][],
+): Steps<{ fullText: FullTextIndex; vocabulary: string[]; termMasks: Uint32Array }> {
+  const old = base.index.fullText;
+  const oldVocabulary = base.vocabulary;
+  const F = old.fieldIds.length;
+  const k = docWords.length;
+  const N = n + k;
+  // New words, sorted; old term t moves to t + (new words before it).
+  const fresh = new Set<string>();
+  for (const perField of docWords) for (const words of perField) for (const w of words) {
+    const at = lowerBoundWord(oldVocabulary, w);
+    if (at >= oldVocabulary.length || oldVocabulary[at] !== w) fresh.add(w);
+  }
+  const freshSorted = [...fresh].sort();
+  const vocabulary: string[] = new Array(oldVocabulary.length + freshSorted.length);
+  const newIdOfOld = new Uint32Array(oldVocabulary.length);
+  const isFresh = new Uint8Array(vocabulary.length);
+  for (let i = 0, j = 0, t = 0; t < vocabulary.length; t++) {
+    if (j < freshSorted.length && (i >= oldVocabulary.length || freshSorted[j] < oldVocabulary[i])) {
+      vocabulary[t] = freshSorted[j++];
+      isFresh[t] = 1;
+    } else {
+      newIdOfOld[i] = t;
+      vocabulary[t] = oldVocabulary[i++];
+    }
+    if ((t & STEP_MASK) === STEP_MASK) yield;
+  }
+  const termIdOf = (w: string): number => lowerBoundWord(vocabulary, w);
+  // New postings (doc-major, then field: per term they come out sorted by doc then field) and lengths.
+  const fieldLengths = sharedArray(Uint32Array, F * N);
+  for (let f = 0; f < F; f++) fieldLengths.set(old.fieldLengths.subarray(f * n, (f + 1) * n), f * N);
+  const addTerm: number[] = [];
+  const addDoc: number[] = [];
+  const addField: number[] = [];
+  const addTf: number[] = [];
+  for (let j = 0; j < k; j++) {
+    for (let f = 0; f < F; f++) {
+      const words = docWords[j][f];
+      if (words.length === 0) continue;
+      const tf = new Map<number, number>();
+      for (const w of words) {
+        const t = termIdOf(w);
+        tf.set(t, (tf.get(t) ?? 0) + 1);
+      }
+      fieldLengths[f * N + n + j] = words.length;
+      for (const [t, count] of tf) {
+        addTerm.push(t);
+        addDoc.push(n + j);
+        addField.push(f);
+        addTf.push(Math.min(MAX_TF, count));
+      }
+    }
+  }
+  yield;
+  // Mean field lengths over every doc with the field, summed as the build does (integers: exact).
+  const avgFieldLengths: number[] = [];
+  for (let f = 0; f < F; f++) {
+    let sum = 0;
+    let docs = 0;
+    for (let d = 0; d < N; d++) {
+      const len = fieldLengths[f * N + d];
+      if (len > 0) { sum += len; docs++; }
+      if ((d & STEP_MASK) === STEP_MASK) yield;
+    }
+    avgFieldLengths.push(docs === 0 ? 1 : sum / docs);
+  }
+  // Term layout: per new term id, its old entries then its new ones.
+  const T = vocabulary.length;
+  const addCount = new Uint32Array(T);
+  for (const t of addTerm) addCount[t]++;
+  const termOffsets = sharedArray(Uint32Array, T + 1);
+  const oldIdOfNew = new Int32Array(T).fill(-1);
+  for (let i = 0; i < newIdOfOld.length; i++) oldIdOfNew[newIdOfOld[i]] = i;
+  for (let t = 0; t < T; t++) {
+    const o = oldIdOfNew[t];
+    const oldCount = o >= 0 ? old.termOffsets[o + 1] - old.termOffsets[o] : 0;
+    termOffsets[t + 1] = termOffsets[t] + oldCount + addCount[t];
+  }
+  const entries = termOffsets[T];
+  const postDocs = sharedArray(Uint32Array, entries);
+  const postFields = sharedArray(Uint8Array, entries);
+  const postNorm = sharedArray(Float32Array, entries);
+  const termDocFreq = sharedArray(Uint32Array, T);
+  // Old entries, in runs of consecutive old terms without new entries or new terms between them.
+  const oldTfOf = (i: number, d: number, f: number): number =>
+    Math.round(old.postNorm[i] * (1 - BM25_B + (BM25_B * old.fieldLengths[f * n + d]) / old.avgFieldLengths[f]));
+  let work = 0;
+  for (let t = 0; t < T; t++) {
+    const o = oldIdOfNew[t];
+    let at = termOffsets[t];
+    if (o >= 0) {
+      const from = old.termOffsets[o];
+      const to = old.termOffsets[o + 1];
+      postDocs.set(old.postDocs.subarray(from, to), at);
+      postFields.set(old.postFields.subarray(from, to), at);
+      for (let i = from; i < to; i++, at++) {
+        const d = old.postDocs[i];
+        const f = old.postFields[i];
+        postNorm[at] = oldTfOf(i, d, f) / (1 - BM25_B + (BM25_B * fieldLengths[f * N + d]) / avgFieldLengths[f]);
+      }
+      termDocFreq[t] = old.termDocFreq[o];
+      work += to - from;
+    }
+    if (work >= STEP) { work = 0; yield; }
+  }
+  // New entries, at the end of their terms' lists (in emission order: doc, then field).
+  const cursor = new Uint32Array(T);
+  for (let t = 0; t < T; t++) cursor[t] = termOffsets[t + 1] - addCount[t];
+  const lastDocOfTerm = new Int32Array(T).fill(-1);
+  for (let i = 0; i < addTerm.length; i++) {
+    const t = addTerm[i];
+    const d = addDoc[i];
+    const f = addField[i];
+    const at = cursor[t]++;
+    postDocs[at] = d;
+    postFields[at] = f;
+    postNorm[at] = addTf[i] / (1 - BM25_B + (BM25_B * fieldLengths[f * N + d]) / avgFieldLengths[f]);
+    if (lastDocOfTerm[t] !== d) { termDocFreq[t]++; lastDocOfTerm[t] = d; }
+  }
+  const termMasks = new Uint32Array(T);
+  for (let t = 0; t < T; t++) termMasks[t] = isFresh[t] ? charMask(vocabulary[t]) : base.termMasks[oldIdOfNew[t]];
+  return {
+    fullText: { fieldIds: old.fieldIds, termCount: T, termOffsets, postDocs, postFields, postNorm, termDocFreq, fieldLengths, avgFieldLengths },
+    vocabulary,
+    termMasks,
+  };
+}
+
+/** The vector column with the new products' vectors appended (or created by them). Pure. */
+function appendVectors(base: VectorColumn | undefined, added: readonly Product[], n: number): VectorColumn | undefined {
+  let dimension = base?.dimension ?? 0;
+  if (dimension === 0) {
+    for (const p of added) {
+      const v = p[IMAGE_VECTOR_FIELD];
+      if (Array.isArray(v) && v.length > 0) { dimension = v.length; break; }
+    }
+  }
+  if (dimension === 0) return undefined;
+  const N = n + added.length;
+  const data = base ? grown(base.data, N * dimension) : sharedArray(Float32Array, N * dimension);
+  const present = base ? grown(base.present, N) : sharedArray(Uint8Array, N);
+  added.forEach((p, j) => {
+    const v = p[IMAGE_VECTOR_FIELD];
+    if (!Array.isArray(v) || v.length !== dimension || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) return;
+    data.set(v as number[], (n + j) * dimension);
+    present[n + j] = 1;
+  });
+  return { dimension, data, present };
+}
+
+/** A copy of a map, in steps. */
+function* copyMap(source: StringMap<number>): Steps<StringMap<number>> {
+  const copy = new StringMap<number>();
+  let i = 0;
+  for (const [key, value] of source.entries()) {
+    copy.set(key, value);
+    if ((++i & STEP_MASK) === 0) yield;
+  }
+  return copy;
+}
+
+/** The version `version` of the catalog: `base` with `added` (new products, in order) at its end. */
+export function* appendProducts(base: CatalogState, added: readonly Product[], version: number): Steps<CatalogState> {
+  const n = base.products.length;
+  const k = added.length;
+  const N = n + k;
+  const products = base.products.slice();
+  for (const p of added) products.push(p);
+  const fields: FieldIndex[] = [];
+  const dictionaries = base.dictionaries.slice();
+  const fullTextNumber = new Map<number, number>(base.index.fullText.fieldIds.map((fid, f) => [fid, f]));
+  const docWords: string[][][] = added.map(() => base.index.fullText.fieldIds.map(() => []));
+  for (let fid = 0; fid < base.index.fields.length; fid++) {
+    const field = base.index.fields[fid];
+    const name = field.name;
+    let numeric = field.numeric;
+    let order = field.order;
+    const anyNumeric = added.some((p) => !Number.isNaN(numericValue(p[name])));
+    if (numeric || anyNumeric) {
+      numeric = numeric ? grown(numeric, N) : sharedArray(Float64Array, N).fill(Number.NaN);
+      numeric.fill(Number.NaN, n);
+      for (let j = 0; j < k; j++) {
+        const x = numericValue(added[j][name]);
+        if (!Number.isNaN(x)) numeric[n + j] = x;
+      }
+      order = order ? appendToOrder(order, numeric, n) : undefined;
+    }
+    let text = field.text;
+    if (text && name === 'refId') {
+      // refId codes are doc ids (see buildTextColumn).
+      const dictionary = base.dictionaries[fid].slice();
+      const codes = grown(text.codes, N);
+      const offsets = grown(text.offsets, N + 1);
+      const valueOffsets = grown(text.valueOffsets, N + 1);
+      for (let d = n; d < N; d++) { codes[d] = d; offsets[d + 1] = d + 1; valueOffsets[d + 1] = d + 1; dictionary.push(products[d].refId); }
+      const single = grown(text.single!, N);
+      for (let d = n; d < N; d++) single[d] = d;
+      text = { offsets, codes, single, dictSize: N, valueOffsets, valueDocs: codes };
+      dictionaries[fid] = dictionary;
+    } else if (text) {
+      const lookup = codeLookup(base, fid);
+      let dictionary = base.dictionaries[fid];
+      const fresh = new Map<string, number>();
+      const docCodes: number[][] = [];
+      for (let j = 0; j < k; j++) {
+        const codes: number[] = [];
+        for (const value of name === IMAGE_VECTOR_FIELD ? [] : distinctTexts(added[j][name])) {
+          let code = lookup.get(value) ?? fresh.get(value);
+          if (code === undefined) {
+            if (dictionary === base.dictionaries[fid]) dictionary = dictionary.slice();
+            code = dictionary.length;
+            dictionary.push(value);
+            fresh.set(value, code);
+          }
+          codes.push(code);
+        }
+        docCodes.push(codes);
+        const f = fullTextNumber.get(fid);
+        if (f !== undefined) for (const c of codes) docWords[j][f].push(...tokenize(dictionary[c]));
+      }
+      text = appendTextColumn(text, n, docCodes, dictionary.length);
+      dictionaries[fid] = dictionary;
+    }
+    fields.push({ name, kind: field.kind, text, numeric, order });
+    yield;
+  }
+  const { fullText, vocabulary, termMasks } = yield* appendFullText(base, n, docWords);
+  const docByRefId = yield* copyMap(base.docByRefId);
+  for (let d = n; d < N; d++) docByRefId.set(products[d].refId, d);
+  return {
+    index: { catalogId: base.index.catalogId, version, docCount: N, fields, fullText },
+    products,
+    docByRefId,
+    fieldByName: base.fieldByName,
+    dictionaries,
+    vocabulary,
+    termMasks,
+    vectors: appendVectors(base.vectors, added, n),
+  };
+}
