@@ -87,6 +87,22 @@ describe('appending new products', () => {
     expect(appended).toBeGreaterThan(runs / 4);
   });
 
+  it('keeps value lookups right over many appends in a row (stacked, then flattened)', async () => {
+    const catalog = new Catalog();
+    const all: Product[] = [{ refId: 'p0', title: 'mug zero', brand: 'B0' }, { refId: 'p1', title: 'mug one', brand: 'B1' }];
+    await catalog.upsert(all);
+    for (let i = 2; i < 20; i++) {
+      const product = { refId: `p${i}`, title: `mug ${i}`, brand: `B${i % 7}` };
+      all.push(product);
+      await catalog.upsert([product]);
+      const rebuilt = new Catalog();
+      await rebuilt.upsert(all);
+      const request: SearchRequest = { website_id: 'w', client: 'c', q: 'mug', start: 0, size: 50, scope: { brand: ['B3', `B${i % 7}`], refId: [`p${i}`, 'p3', 'p10'] }, aggregations: ['brand'] };
+      await sameAnswer(catalog, rebuilt, request, false);
+      expect((await executeSearch(catalog, request)).total_results).toBeGreaterThan(0);
+    }
+  });
+
   it('takes the rebuild for a known refId, a new field, or a value changing a field kind', async () => {
     const catalog = new Catalog();
     await catalog.upsert([{ refId: 'a', title: 'red shoe', price: 10, tags: [] }, { refId: 'b', title: 'blue shoe', price: 20 }]);

@@ -22,7 +22,8 @@ import { charMask, type CatalogState, type FieldIndex, type FullTextIndex, type 
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray } from './shared-arrays.js';
 import { StringMap } from './string-map.js';
-import { codeLookup } from './text-column-lookups.js';
+import type { StringLookup } from './string-map.js';
+import { existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
 import { tokenize } from './tokenizer.js';
 
 const STEP_MASK = STEP - 1;
@@ -326,6 +327,49 @@ function appendVectors(base: VectorColumn | undefined, added: readonly Product[]
   return { dimension, data, present };
 }
 
+/**
+ * A dictionary's value → code lookup: the version's own when it has one, else built here in steps (a
+ * title dictionary holds a value per product: one synchronous build of it would stall the event loop
+ * for a second at a million products). Registered for `base` too, so searches on it reuse it.
+ */
+function* lookupOf(base: CatalogState, fid: number): Steps<StringLookup<number>> {
+  const existing = existingCodeLookup(base, fid);
+  if (existing) return existing;
+  const map = yield* lookupOfDictionary(base.dictionaries[fid]);
+  setCodeLookup(base, fid, map);
+  return map;
+}
+
+/** value → code of a dictionary, in steps. */
+function* lookupOfDictionary(dictionary: readonly string[]): Steps<StringMap<number>> {
+  const map = new StringMap<number>();
+  for (let c = 0; c < dictionary.length; c++) {
+    map.set(dictionary[c], c);
+    if ((c & STEP_MASK) === STEP_MASK) yield;
+  }
+  return map;
+}
+
+/** Lookups stacked by consecutive appends before one is flattened into a fresh map. */
+const MAX_LOOKUP_DEPTH = 8;
+
+/** The previous version's lookup plus the values an append added (the previous one is never written). */
+class StackedLookup implements StringLookup<number> {
+  readonly depth: number;
+  constructor(private readonly below: StringLookup<number>, private readonly added: ReadonlyMap<string, number>) {
+    this.depth = below instanceof StackedLookup ? below.depth + 1 : 1;
+  }
+  get(key: string): number | undefined {
+    return this.added.get(key) ?? this.below.get(key);
+  }
+  has(key: string): boolean {
+    return this.added.has(key) || this.below.has(key);
+  }
+  get size(): number {
+    return this.below.size + this.added.size;
+  }
+}
+
 /** A copy of a map, in steps. */
 function* copyMap(source: StringMap<number>): Steps<StringMap<number>> {
   const copy = new StringMap<number>();
@@ -344,10 +388,12 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
   const N = n + k;
   const products = base.products.slice();
   for (const p of added) products.push(p);
+  yield;
   const fields: FieldIndex[] = [];
   const dictionaries = base.dictionaries.slice();
   const fullTextNumber = new Map<number, number>(base.index.fullText.fieldIds.map((fid, f) => [fid, f]));
   const docWords: string[][][] = added.map(() => base.index.fullText.fieldIds.map(() => []));
+  const carried: [number, StringLookup<number>][] = [];
   for (let fid = 0; fid < base.index.fields.length; fid++) {
     const field = base.index.fields[fid];
     const name = field.name;
@@ -375,8 +421,9 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
       for (let d = n; d < N; d++) single[d] = d;
       text = { offsets, codes, single, dictSize: N, valueOffsets, valueDocs: codes };
       dictionaries[fid] = dictionary;
+      yield;
     } else if (text) {
-      const lookup = codeLookup(base, fid);
+      const lookup = yield* lookupOf(base, fid);
       let dictionary = base.dictionaries[fid];
       const fresh = new Map<string, number>();
       const docCodes: number[][] = [];
@@ -398,6 +445,8 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
       }
       text = appendTextColumn(text, n, docCodes, dictionary.length);
       dictionaries[fid] = dictionary;
+      const stacked = new StackedLookup(lookup, fresh);
+      carried.push([fid, stacked.depth <= MAX_LOOKUP_DEPTH ? stacked : yield* lookupOfDictionary(dictionary)]);
     }
     fields.push({ name, kind: field.kind, text, numeric, order });
     yield;
@@ -405,7 +454,9 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
   const { fullText, vocabulary, termMasks } = yield* appendFullText(base, n, docWords);
   const docByRefId = yield* copyMap(base.docByRefId);
   for (let d = n; d < N; d++) docByRefId.set(products[d].refId, d);
-  return {
+  const vectors = appendVectors(base.vectors, added, n);
+  yield;
+  const state: CatalogState = {
     index: { catalogId: base.index.catalogId, version, docCount: N, fields, fullText },
     products,
     docByRefId,
@@ -413,6 +464,8 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
     dictionaries,
     vocabulary,
     termMasks,
-    vectors: appendVectors(base.vectors, added, n),
+    vectors,
   };
+  for (const [fid, lookup] of carried) setCodeLookup(state, fid, lookup);
+  return state;
 }

@@ -11,6 +11,21 @@ import type { StringLookup } from './string-map.js';
 
 const lookups = new WeakMap<CatalogState, Map<number, StringLookup<number>>>();
 
+/**
+ * Sets the value → code lookup of field `field` of `state` (a version derived from another one may
+ * bring its lookup instead of having it rebuilt on first use).
+ */
+export function setCodeLookup(state: CatalogState, field: number, lookup: StringLookup<number>): void {
+  let perField = lookups.get(state);
+  if (!perField) lookups.set(state, (perField = new Map()));
+  perField.set(field, lookup);
+}
+
+/** The lookup of field `field` of `state` if already built (never builds it). */
+export function existingCodeLookup(state: CatalogState, field: number): StringLookup<number> | undefined {
+  return lookups.get(state)?.get(field);
+}
+
 /** The code of each value of field `field` (a Map built once per catalog version and field). */
 export function codeLookup(state: CatalogState, field: number): StringLookup<number> {
   let perField = lookups.get(state);
