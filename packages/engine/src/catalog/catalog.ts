@@ -3,8 +3,9 @@
  *
  * Change model — rebuild-and-swap: every batch (upsert, replace, delete) builds a complete new
  * immutable {@link CatalogState} from the previous products plus the batch, then swaps one reference.
- * The exception is a batch that only changes numeric values of known products (price and stock
- * updates): it patches copies of the touched columns and shares the rest (`patch-values.ts`).
+ * Two exceptions: a batch that only changes numeric values of known products (price and stock
+ * updates) patches copies of the touched columns and shares the rest (`patch-values.ts`); a batch of
+ * new products fitting the columns is appended to them (`append-products.ts`).
  * A search takes that reference once when it starts, so it sees the catalog entirely before or after
  * a batch, never half of one, and workers can keep reading the old version's SharedArrayBuffers
  * while the new one is built. The cost of any other change is a full rebuild per batch (linear in the
