@@ -17,18 +17,16 @@
  * @module
  */
 import type { Product } from '../types.js';
-import { BM25_B, STEP, type Steps } from './build-catalog-state.js';
-import { charMask, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type VectorColumn } from './catalog-index.js';
+import { lengthNorm, MAX_TF, meanFieldLengths, STEP, type Steps } from './build-catalog-state.js';
+import { charMask, lowerBound, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type VectorColumn } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray } from './shared-arrays.js';
-import { StringMap } from './string-map.js';
+import { copyInSteps, StringMap } from './string-map.js';
 import type { StringLookup } from './string-map.js';
 import { existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
 import { tokenize } from './tokenizer.js';
 
 const STEP_MASK = STEP - 1;
-/** Term frequencies saturate here in the build (see build-catalog-state.ts). */
-const MAX_TF = 65535;
 
 /** Whether field `fid` of `state` takes value `v` of a new product without changing kind or columns. Pure. */
 function fitsField(state: CatalogState, fid: number, v: unknown): boolean {
@@ -160,18 +158,6 @@ function appendToOrder(order: Uint32Array, values: Float64Array, n: number): Uin
   return out;
 }
 
-/** Index of the first vocabulary word not below `word`. */
-function lowerBoundWord(vocabulary: readonly string[], word: string): number {
-  let lo = 0;
-  let hi = vocabulary.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (vocabulary[mid] < word) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * The full-text index with docs `n .. n + k)` appended, given per new doc and full-text field its
  * distinct values' words. In steps (the normalisation pass visits every posting).
@@ -187,7 +173,7 @@ function* appendFullText(
   // New words, sorted; old term t moves to t + (new words before it).
   const fresh = new Set<string>();
   for (const perField of docWords) for (const words of perField) for (const w of words) {
-    const at = lowerBoundWord(oldVocabulary, w);
+    const at = lowerBound(oldVocabulary, w);
     if (at >= oldVocabulary.length || oldVocabulary[at] !== w) fresh.add(w);
   }
   const freshSorted = [...fresh].sort();
@@ -204,7 +190,7 @@ function* appendFullText(
     }
     if ((t & STEP_MASK) === STEP_MASK) yield;
   }
-  const termIdOf = (w: string): number => lowerBoundWord(vocabulary, w);
+  const termIdOf = (w: string): number => lowerBound(vocabulary, w);
   // New postings (doc-major, then field: per term they come out sorted by doc then field) and lengths.
   const fieldLengths = sharedArray(Uint32Array, F * N);
   for (let f = 0; f < F; f++) fieldLengths.set(old.fieldLengths.subarray(f * n, (f + 1) * n), f * N);
@@ -232,17 +218,7 @@ function* appendFullText(
   }
   yield;
   // Mean field lengths over every doc with the field, summed as the build does (integers: exact).
-  const avgFieldLengths: number[] = [];
-  for (let f = 0; f < F; f++) {
-    let sum = 0;
-    let docs = 0;
-    for (let d = 0; d < N; d++) {
-      const len = fieldLengths[f * N + d];
-      if (len > 0) { sum += len; docs++; }
-      if ((d & STEP_MASK) === STEP_MASK) yield;
-    }
-    avgFieldLengths.push(docs === 0 ? 1 : sum / docs);
-  }
+  const avgFieldLengths = yield* meanFieldLengths(fieldLengths, F, N);
   // Term layout: per new term id, its old entries then its new ones.
   const T = vocabulary.length;
   const addCount = new Uint32Array(T);
@@ -262,7 +238,7 @@ function* appendFullText(
   const termDocFreq = sharedArray(Uint32Array, T);
   // Old entries, in runs of consecutive old terms without new entries or new terms between them.
   const oldTfOf = (i: number, d: number, f: number): number =>
-    Math.round(old.postNorm[i] * (1 - BM25_B + (BM25_B * old.fieldLengths[f * n + d]) / old.avgFieldLengths[f]));
+    Math.round(old.postNorm[i] * lengthNorm(old.fieldLengths[f * n + d], old.avgFieldLengths[f]));
   let work = 0;
   for (let t = 0; t < T; t++) {
     const o = oldIdOfNew[t];
@@ -275,7 +251,7 @@ function* appendFullText(
       for (let i = from; i < to; i++, at++) {
         const d = old.postDocs[i];
         const f = old.postFields[i];
-        postNorm[at] = oldTfOf(i, d, f) / (1 - BM25_B + (BM25_B * fieldLengths[f * N + d]) / avgFieldLengths[f]);
+        postNorm[at] = oldTfOf(i, d, f) / lengthNorm(fieldLengths[f * N + d], avgFieldLengths[f]);
       }
       termDocFreq[t] = old.termDocFreq[o];
       work += to - from;
@@ -293,7 +269,7 @@ function* appendFullText(
     const at = cursor[t]++;
     postDocs[at] = d;
     postFields[at] = f;
-    postNorm[at] = addTf[i] / (1 - BM25_B + (BM25_B * fieldLengths[f * N + d]) / avgFieldLengths[f]);
+    postNorm[at] = addTf[i] / lengthNorm(fieldLengths[f * N + d], avgFieldLengths[f]);
     if (lastDocOfTerm[t] !== d) { termDocFreq[t]++; lastDocOfTerm[t] = d; }
   }
   const termMasks = new Uint32Array(T);
@@ -370,17 +346,6 @@ class StackedLookup implements StringLookup<number> {
   }
 }
 
-/** A copy of a map, in steps. */
-function* copyMap(source: StringMap<number>): Steps<StringMap<number>> {
-  const copy = new StringMap<number>();
-  let i = 0;
-  for (const [key, value] of source.entries()) {
-    copy.set(key, value);
-    if ((++i & STEP_MASK) === 0) yield;
-  }
-  return copy;
-}
-
 /** The version `version` of the catalog: `base` with `added` (new products, in order) at its end. */
 export function* appendProducts(base: CatalogState, added: readonly Product[], version: number): Steps<CatalogState> {
   const n = base.products.length;
@@ -452,7 +417,7 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
     yield;
   }
   const { fullText, vocabulary, termMasks } = yield* appendFullText(base, n, docWords);
-  const docByRefId = yield* copyMap(base.docByRefId);
+  const docByRefId = yield* copyInSteps(base.docByRefId, STEP);
   for (let d = n; d < N; d++) docByRefId.set(products[d].refId, d);
   const vectors = appendVectors(base.vectors, added, n);
   yield;

@@ -26,7 +26,6 @@ export interface BuildOptions {
 
 /** Full-text field numbers are stored in a Uint8Array: fields beyond this many are not full-text indexed. */
 export const MAX_FULL_TEXT_FIELDS = 255;
-const MAX_TF = 65535;
 /**
  * Work units (docs, values, postings) between two yields of a build: small enough that a yield point
  * comes every fraction of a millisecond on any loop of the build, so a time-sliced driver can keep
@@ -38,6 +37,35 @@ const STEP_MASK = STEP - 1;
 export type Steps<T> = Generator<void, T, void>;
 /** BM25 length normalisation (the `b` parameter); `k1` is applied at query time. */
 export const BM25_B = 0.75;
+/** Term frequencies saturate here (postings store them in 16 bits while building). */
+export const MAX_TF = 65535;
+
+/**
+ * BM25F's length normalisation of a field `length` tokens long: a posting stores `tf / lengthNorm`.
+ * One expression for the build and the append path (`append-products.ts`), so both store the same bits.
+ */
+export function lengthNorm(length: number, avgLength: number): number {
+  return 1 - BM25_B + (BM25_B * length) / avgLength;
+}
+
+/**
+ * Mean field length per full-text field over the docs having it (1 when none has), from the
+ * `fieldLengths` layout `[f * docCount + d]`. Sums of integers: exact in any order.
+ */
+export function* meanFieldLengths(fieldLengths: Uint32Array, fieldCount: number, docCount: number): Steps<number[]> {
+  const means: number[] = [];
+  for (let f = 0; f < fieldCount; f++) {
+    let sum = 0;
+    let docs = 0;
+    for (let d = 0; d < docCount; d++) {
+      const len = fieldLengths[f * docCount + d];
+      if (len > 0) { sum += len; docs++; }
+      if ((d & STEP_MASK) === STEP_MASK) yield;
+    }
+    means.push(docs === 0 ? 1 : sum / docs);
+  }
+  return means;
+}
 
 function* fieldNamesOf(products: readonly Product[]): Steps<string[]> {
   const seen = new Set<string>();
@@ -251,17 +279,7 @@ function* buildFullText(
       touched.length = 0;
     }
   }
-  const avgFieldLengths: number[] = [];
-  for (let f = 0; f < fieldIds.length; f++) {
-    let sum = 0;
-    let docs = 0;
-    for (let d = 0; d < n; d++) {
-      const len = fieldLengths[f * n + d];
-      if (len > 0) { sum += len; docs++; }
-      if ((d & STEP_MASK) === STEP_MASK) yield;
-    }
-    avgFieldLengths.push(docs === 0 ? 1 : sum / docs);
-  }
+  const avgFieldLengths = yield* meanFieldLengths(fieldLengths, fieldIds.length, n);
   // The vocabulary is sorted so a prefix is a contiguous range of term ids (binary search).
   const vocabulary = yield* sortStrings(terms);
   const rank = new Uint32Array(terms.length);
@@ -294,7 +312,7 @@ function* buildFullText(
     postFields[at] = eField.get(i);
     const f = eField.get(i);
     const d = eDoc.get(i);
-    postNorm[at] = eTf.get(i) / (1 - BM25_B + (BM25_B * fieldLengths[f * n + d]) / avgFieldLengths[f]);
+    postNorm[at] = eTf.get(i) / lengthNorm(fieldLengths[f * n + d], avgFieldLengths[f]);
   }
   const termDocFreq = sharedArray(Uint32Array, terms.length);
   let work = 0;

@@ -115,6 +115,18 @@ export interface CatalogState {
   patchedSince?: { version: number; fields: ReadonlySet<string> };
 }
 
+/** First index in the sorted `list` whose value is >= `value` (JS string order, as the vocabulary's). */
+export function lowerBound(list: readonly string[], value: string): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The mask used to prefilter typo candidates: bit `code % 32` per character. */
 export function charMask(word: string): number {
   let mask = 0;

@@ -28,7 +28,7 @@ import type { LoggedChange } from './change-log.js';
 import { appendProducts, planAppend } from './append-products.js';
 import { applyValuePatch, planValuePatch } from './patch-values.js';
 import { readProducts } from './read-products.js';
-import { StringMap } from './string-map.js';
+import { copyInSteps, StringMap } from './string-map.js';
 import { runInSlices, SLICE_MS } from './time-slices.js';
 
 /** Options of a {@link Catalog}. */
@@ -92,17 +92,6 @@ function* docsByRefId(products: readonly Product[]): Steps<StringMap<number>> {
   return docs;
 }
 
-/** A copy of a map, in steps. */
-function* copyMap(source: StringMap<number>): Steps<StringMap<number>> {
-  const copy = new StringMap<number>();
-  let i = 0;
-  for (const [k, v] of source.entries()) {
-    copy.set(k, v);
-    if ((++i & (STEP - 1)) === 0) yield;
-  }
-  return copy;
-}
-
 /**
  * Applies changes in order to the products of `base` (never modified: arrays and maps are copied on
  * first write). Upsert: the last occurrence of a refId wins, at the position of its first. Delete
@@ -156,7 +145,7 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
       const at = docs.get(p.refId);
       if (at === undefined) {
         if (!ownDocs) {
-          docs = yield* copyMap(docs);
+          docs = yield* copyInSteps(docs, STEP);
           ownDocs = true;
         }
         docs.set(p.refId, products.length);

@@ -124,7 +124,7 @@ function sharedCopy<T extends Float64Array | Uint32Array | Int32Array>(source: T
 }
 
 /** Position of doc `d` with value `v` in an order sorted by (value, doc): the first entry not before it. */
-function lowerBound(order: Uint32Array, values: Float64Array, v: number, d: number): number {
+function positionInOrder(order: Uint32Array, values: Float64Array, v: number, d: number): number {
   let lo = 0;
   let hi = order.length;
   while (lo < hi) {
@@ -148,9 +148,9 @@ export function mergeNumericOrder(order: Uint32Array, before: Float64Array, afte
   // An edit's position is in the old order: a removal drops the entry there; an insert goes before
   // the old entry there (found by its new value among the old values: entries being removed are
   // skipped anyway, so they do not shift it).
-  const removals = Array.from(changed, (d) => lowerBound(order, before, before[d], d)).sort((a, b) => a - b);
+  const removals = Array.from(changed, (d) => positionInOrder(order, before, before[d], d)).sort((a, b) => a - b);
   const moved = Array.from(changed).sort((a, b) => after[a] - after[b] || a - b);
-  const inserts = moved.map((d) => lowerBound(order, before, after[d], d));
+  const inserts = moved.map((d) => positionInOrder(order, before, after[d], d));
   const out = sharedArray(Uint32Array, order.length);
   let from = 0; // next old entry to copy
   let k = 0; // next free slot of out

@@ -62,3 +62,14 @@ export class StringMap<V> implements StringLookup<V> {
     for (const shard of this.shards) yield* shard.entries();
   }
 }
+
+/** A copy of `source`, pausing (yielding) every `step` entries so a time-sliced caller can interleave. */
+export function* copyInSteps<V>(source: StringMap<V>, step: number): Generator<void, StringMap<V>, void> {
+  const copy = new StringMap<V>();
+  let i = 0;
+  for (const [key, value] of source.entries()) {
+    copy.set(key, value);
+    if (++i % step === 0) yield;
+  }
+  return copy;
+}

@@ -7,7 +7,7 @@
  * @module
  */
 import type { CatalogState } from '../catalog/catalog-index.js';
-import { charMask } from '../catalog/catalog-index.js';
+import { charMask, lowerBound } from '../catalog/catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
 import { codeLookup, ensureNumericOrder, ensureTextSortRanks } from '../catalog/text-column-lookups.js';
 import { tokenize } from '../catalog/tokenizer.js';
@@ -72,18 +72,6 @@ export const BM25_K1 = 1.2;
 
 function bad(field: string, problem: string): never {
   throw new AisleError('SEARCH_BAD_REQUEST', `search request: ${field} ${problem}`, { details: { field } });
-}
-
-/** First index in the sorted `list` whose value is >= `value` (JS string order). */
-export function lowerBound(list: readonly string[], value: string): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function findSorted(list: readonly string[], value: string): number {
