@@ -20,7 +20,7 @@ import type { Product } from '../types.js';
 import { lengthNorm, MAX_TF, meanFieldLengths, STEP, type Steps } from './build-catalog-state.js';
 import { charMask, lowerBound, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type VectorColumn } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from './field-values.js';
-import { sharedArray } from './shared-arrays.js';
+import { sharedArray, sharedCopy } from './shared-arrays.js';
 import { copyInSteps, StringMap } from './string-map.js';
 import type { StringLookup } from './string-map.js';
 import { existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
@@ -77,14 +77,6 @@ function distinctTexts(v: unknown): string[] {
   return out;
 }
 
-/** A typed array `length` long on a SharedArrayBuffer, starting with a copy of `source`. */
-function grown<T extends Float64Array | Uint32Array | Int32Array | Float32Array | Uint8Array>(source: T, length: number): T {
-  const ctor = source.constructor as unknown as { new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): T; BYTES_PER_ELEMENT: number };
-  const out = sharedArray(ctor, length);
-  out.set(source.subarray(0, Math.min(source.length, length)) as never);
-  return out;
-}
-
 /**
  * A text column with docs `n .. n + k) appended: their codes (`docCodes[j]` for new doc j) and the
  * inverted column with each new doc at the end of its codes' lists. Pure.
@@ -94,8 +86,8 @@ function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], d
   const oldEntries = column.offsets[n];
   let added = 0;
   for (const codes of docCodes) added += codes.length;
-  const offsets = grown(column.offsets, n + k + 1);
-  const codes = grown(column.codes, oldEntries + added);
+  const offsets = sharedCopy(column.offsets, n + k + 1);
+  const codes = sharedCopy(column.codes, oldEntries + added);
   let at = oldEntries;
   let singleOk = column.single !== undefined;
   for (let j = 0; j < k; j++) {
@@ -105,7 +97,7 @@ function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], d
   }
   let single: Int32Array | undefined;
   if (singleOk) {
-    single = grown(column.single!, n + k);
+    single = sharedCopy(column.single!, n + k);
     for (let j = 0; j < k; j++) single[n + j] = docCodes[j].length === 1 ? docCodes[j][0] : -1;
   }
   // Inverted column: per code, its old docs then its new ones (new doc ids are the highest).
@@ -292,8 +284,8 @@ function appendVectors(base: VectorColumn | undefined, added: readonly Product[]
   }
   if (dimension === 0) return undefined;
   const N = n + added.length;
-  const data = base ? grown(base.data, N * dimension) : sharedArray(Float32Array, N * dimension);
-  const present = base ? grown(base.present, N) : sharedArray(Uint8Array, N);
+  const data = base ? sharedCopy(base.data, N * dimension) : sharedArray(Float32Array, N * dimension);
+  const present = base ? sharedCopy(base.present, N) : sharedArray(Uint8Array, N);
   added.forEach((p, j) => {
     const v = p[IMAGE_VECTOR_FIELD];
     if (!Array.isArray(v) || v.length !== dimension || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) return;
@@ -366,7 +358,7 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
     let order = field.order;
     const anyNumeric = added.some((p) => !Number.isNaN(numericValue(p[name])));
     if (numeric || anyNumeric) {
-      numeric = numeric ? grown(numeric, N) : sharedArray(Float64Array, N).fill(Number.NaN);
+      numeric = numeric ? sharedCopy(numeric, N) : sharedArray(Float64Array, N).fill(Number.NaN);
       numeric.fill(Number.NaN, n);
       for (let j = 0; j < k; j++) {
         const x = numericValue(added[j][name]);
@@ -378,11 +370,11 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
     if (text && name === 'refId') {
       // refId codes are doc ids (see buildTextColumn).
       const dictionary = base.dictionaries[fid].slice();
-      const codes = grown(text.codes, N);
-      const offsets = grown(text.offsets, N + 1);
-      const valueOffsets = grown(text.valueOffsets, N + 1);
+      const codes = sharedCopy(text.codes, N);
+      const offsets = sharedCopy(text.offsets, N + 1);
+      const valueOffsets = sharedCopy(text.valueOffsets, N + 1);
       for (let d = n; d < N; d++) { codes[d] = d; offsets[d + 1] = d + 1; valueOffsets[d + 1] = d + 1; dictionary.push(products[d].refId); }
-      const single = grown(text.single!, N);
+      const single = sharedCopy(text.single!, N);
       for (let d = n; d < N; d++) single[d] = d;
       text = { offsets, codes, single, dictSize: N, valueOffsets, valueDocs: codes };
       dictionaries[fid] = dictionary;

@@ -22,7 +22,7 @@ import type { Product } from '../types.js';
 import type { CatalogState, FieldIndex, TextColumn } from './catalog-index.js';
 import { numericValue, textValues } from './field-values.js';
 import { STEP, type Steps } from './build-catalog-state.js';
-import { sharedArray } from './shared-arrays.js';
+import { sharedArray, sharedCopy } from './shared-arrays.js';
 import { codeLookup } from './text-column-lookups.js';
 
 /** Which products a value patch replaces, and which docs of which numeric fields change. */
@@ -113,14 +113,6 @@ export function* planValuePatch(base: CatalogState, batches: readonly (readonly 
   const fields = new Map<number, Int32Array>();
   for (const [fid, docs] of docsByField) fields.set(fid, Int32Array.from(docs).sort());
   return { products: last, fields };
-}
-
-/** A copy of a typed array on a fresh SharedArrayBuffer. */
-function sharedCopy<T extends Float64Array | Uint32Array | Int32Array>(source: T): T {
-  const ctor = source.constructor as unknown as { new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): T; BYTES_PER_ELEMENT: number };
-  const copy = sharedArray(ctor, source.length);
-  copy.set(source as never);
-  return copy;
 }
 
 /** Position of doc `d` with value `v` in an order sorted by (value, doc): the first entry not before it. */

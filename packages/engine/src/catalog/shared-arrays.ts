@@ -12,6 +12,17 @@ export function sharedArray<T>(ctor: TypedArrayCtor<T>, length: number): T {
   return new ctor(new SharedArrayBuffer(Math.max(1, length) * ctor.BYTES_PER_ELEMENT), 0, length);
 }
 
+/**
+ * A copy of `source` on a fresh SharedArrayBuffer, `length` elements long (default: as long; longer: the
+ * rest zero-filled). Versions of a catalog never share a column they change.
+ */
+export function sharedCopy<T extends Float64Array | Float32Array | Uint32Array | Int32Array | Uint8Array>(source: T, length = source.length): T {
+  const ctor = source.constructor as unknown as TypedArrayCtor<T>;
+  const out = sharedArray(ctor, length);
+  out.set(source.subarray(0, Math.min(source.length, length)) as never);
+  return out;
+}
+
 /** A growable Uint32/Int32/Float64 buffer; `toShared()` copies the used part onto a SharedArrayBuffer. */
 export class Growable<T extends Uint32Array | Int32Array | Float64Array | Uint16Array | Uint8Array> {
   private data: T;
