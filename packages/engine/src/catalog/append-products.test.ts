@@ -87,6 +87,43 @@ describe('appending new products', () => {
     expect(appended).toBeGreaterThan(runs / 4);
   });
 
+  it('patches and appends in one batch (price updates of known products + new products) as a rebuild answers', async () => {
+    let mixed = 0;
+    let runs = 0;
+    await fc.assert(fc.asyncProperty(
+      catalogArb(60), fc.double({ min: 0.3, max: 0.9, noNaN: true }), fc.array(fc.tuple(fc.nat(), fc.integer({ min: -5, max: 80 })), { minLength: 1, maxLength: 8 }),
+      fc.array(requestArb, { minLength: 3, maxLength: 3 }),
+      async (products, split, updates, requests) => {
+        const at = Math.max(1, Math.floor(products.length * split));
+        if (products.length < 2 || at >= products.length) return;
+        runs++;
+        const catalog = new Catalog();
+        await catalog.upsert(products.slice(0, at));
+        await executeSearch(catalog, { website_id: 'w', client: 'c', q: '', start: 0, range_fields: ['price'], sort_fields: [{ price: { order: 'asc', type: 'number' } }] }).catch(() => undefined);
+        const final = products.slice();
+        const changed: Product[] = [];
+        for (const [i, price] of updates) {
+          const k = i % at;
+          if (typeof final[k].price !== 'number') continue;
+          final[k] = { ...final[k], price };
+          changed.push(final[k]);
+        }
+        // Both fast paths apply when the new products fit (the price updates always do).
+        if (changed.length > 0 && runSteps(planAppend(catalog.state, [products.slice(at)]))) mixed++;
+        await catalog.upsert([...changed, ...products.slice(at)]);
+        const rebuilt = new Catalog();
+        await rebuilt.upsert(final);
+        expect(catalog.state.products).toEqual(rebuilt.state.products);
+        for (const request of requests) {
+          await sameAnswer(catalog, rebuilt, request, false);
+          await sameAnswer(catalog, rebuilt, request, true);
+        }
+        await sameAnswer(catalog, rebuilt, { website_id: 'w', client: 'c', q: '', start: 0, size: 100, aggregations: ['price'], range_fields: ['price'], sort_fields: [{ price: { order: 'desc', type: 'number' } }] }, false);
+      },
+    ), { numRuns: 120 });
+    expect(mixed).toBeGreaterThan(runs / 5);
+  });
+
   it('keeps value lookups right over many appends in a row (stacked, then flattened)', async () => {
     const catalog = new Catalog();
     const all: Product[] = [{ refId: 'p0', title: 'mug zero', brand: 'B0' }, { refId: 'p1', title: 'mug one', brand: 'B1' }];

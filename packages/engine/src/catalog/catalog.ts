@@ -160,6 +160,40 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
 }
 
 /**
+ * The fast paths of upsert batches, planned before anything is built: value-only updates of known
+ * products (prices, stock) patch the touched columns; new products that fit the columns as they are
+ * are appended to them; a mix does both, the patch first (new docs come after every known one, as in a
+ * rebuild). Undefined when any product needs the full rebuild.
+ */
+function* patchOrAppend(
+  base: CatalogState, batches: readonly Product[][], linearRatio: number | undefined,
+): Steps<{ state: CatalogState; results: ChangeResult[] } | undefined> {
+  const known = batches.map((b) => b.filter((p) => base.docByRefId.has(p.refId)));
+  const fresh = batches.map((b) => b.filter((p) => !base.docByRefId.has(p.refId)));
+  const anyKnown = known.some((b) => b.length > 0);
+  const anyFresh = fresh.some((b) => b.length > 0);
+  const plan = anyKnown ? yield* planValuePatch(base, known) : undefined;
+  if (anyKnown && !plan) return undefined;
+  // A patch changes no field's kind, so new products fit the patched version exactly when they fit this one.
+  const added = anyFresh ? yield* planAppend(base, fresh) : undefined;
+  if (anyFresh && !added) return undefined;
+  const version = base.index.version + 1;
+  let state = base;
+  if (plan) {
+    const patched = yield* applyValuePatch(base, plan, version, linearRatio);
+    if (!patched) return undefined;
+    state = patched;
+  }
+  if (added) state = yield* appendProducts(state, added, version);
+  const seen = new Set<string>();
+  const results = batches.map((b) => {
+    for (const p of b) if (!base.docByRefId.has(p.refId)) seen.add(p.refId);
+    return { count: b.length, catalogSize: base.products.length + seen.size };
+  });
+  return { state, results };
+}
+
+/**
  * A website's product catalog (implements {@link CatalogView}). Products are kept exactly as given;
  * columns (text dictionaries, numbers, vectors), filter postings and the full-text index are built
  * from them on SharedArrayBuffers. Nothing is shared between two catalogs.
@@ -321,18 +355,8 @@ export class Catalog implements CatalogView {
     const linearRatio = this.patchLinearRatio;
     function* steps(): Steps<{ state?: CatalogState; results: ChangeResult[] }> {
       if (changes.every((c) => c.kind === 'upsert')) {
-        const batches = changes.map((c) => (c as { products: Product[] }).products);
-        // Value-only updates of known products (prices, stock) patch the touched columns only.
-        const plan = yield* planValuePatch(base, batches);
-        const patched = plan && (yield* applyValuePatch(base, plan, base.index.version + 1, linearRatio));
-        if (patched) return { state: patched, results: batches.map((b) => ({ count: b.length, catalogSize: base.products.length })) };
-        // Only new products, fitting the columns as they are: appended at the end of every column.
-        const added = yield* planAppend(base, batches);
-        if (added) {
-          const state = yield* appendProducts(base, added, base.index.version + 1);
-          const seen = new Set<string>();
-          return { state, results: batches.map((b) => { for (const p of b) seen.add(p.refId); return { count: b.length, catalogSize: base.products.length + seen.size }; }) };
-        }
+        const fast = yield* patchOrAppend(base, changes.map((c) => (c as { products: Product[] }).products), linearRatio);
+        if (fast) return fast;
       }
       const applied = yield* applyChanges(base, changes);
       if (!applied.changed) return { results: applied.results };
