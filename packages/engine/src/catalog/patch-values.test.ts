@@ -59,6 +59,8 @@ const warmUp: SearchRequest[] = [
   { website_id: 'w', client: 'c', q: '', start: 0, size: 5, range_fields: ['price', 'rating', 'stock'], sort_fields: [{ price: { order: 'asc', type: 'number' } }] },
   { website_id: 'w', client: 'c', q: '', start: 0, size: 5, sort_fields: [{ stock: { order: 'desc', type: 'text' } }, { rating: { order: 'asc', type: 'number' } }] },
   { website_id: 'w', client: 'c', q: '', start: 0, size: 5, scope: { price: ['7'] } as never, aggregations: ['price', 'stock'] },
+  // Builds value lookups on the base, which a patch carries over for the fields it does not touch.
+  { website_id: 'w', client: 'c', q: '', start: 0, size: 5, scope: { brand: ['Acme', 'β'], tags: ['eco'], color: ['Red', '2'] } as never },
 ];
 
 describe('value patches (numeric-only upserts)', () => {

@@ -23,7 +23,7 @@ import type { CatalogState, FieldIndex, TextColumn } from './catalog-index.js';
 import { numericValue, textValues } from './field-values.js';
 import { STEP, type Steps } from './build-catalog-state.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
-import { codeLookup } from './text-column-lookups.js';
+import { codeLookup, existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
 
 /** Which products a value patch replaces, and which docs of which numeric fields change. */
 export interface ValuePatchPlan {
@@ -332,11 +332,17 @@ export function* applyValuePatch(
   }
   const patchedFields = new Set(base.patchedSince?.fields);
   for (const fid of plan.fields.keys()) patchedFields.add(base.index.fields[fid].name);
-  return {
+  const state: CatalogState = {
     ...base,
     index: { ...base.index, version, fields },
     products,
     dictionaries,
     patchedSince: { version: base.patchedSince?.version ?? base.index.version, fields: patchedFields },
   };
+  // Untouched fields keep their dictionaries, so their value lookups serve the new version as they are.
+  for (let fid = 0; fid < fields.length; fid++) {
+    const lookup = plan.fields.has(fid) ? undefined : existingCodeLookup(base, fid);
+    if (lookup) setCodeLookup(state, fid, lookup);
+  }
+  return state;
 }
