@@ -23,8 +23,8 @@ export function sharedCopy<T extends Float64Array | Float32Array | Uint32Array |
   return out;
 }
 
-/** A growable Uint32/Int32/Float64 buffer; `toShared()` copies the used part onto a SharedArrayBuffer. */
-export class Growable<T extends Uint32Array | Int32Array | Float64Array | Uint16Array | Uint8Array> {
+/** A growable typed buffer (doubling); `toShared()` copies the used part onto a SharedArrayBuffer. */
+export class Growable<T extends Uint32Array | Int32Array | Float64Array | Float32Array | Uint16Array | Uint8Array> {
   private data: T;
   length = 0;
   constructor(private readonly ctor: TypedArrayCtor<T> & { new (length: number): T }, capacity = 1024) {

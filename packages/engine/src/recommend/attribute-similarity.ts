@@ -20,6 +20,7 @@
  * large catalogs; results are cached per seed and index.
  * @module
  */
+import { Growable } from '../catalog/shared-arrays.js';
 import type { CatalogView, Product } from '../types.js';
 import { BackgroundIndex, type BuildSteps } from './background-build.js';
 import type { Interner } from './interner.js';
@@ -104,47 +105,6 @@ export function productFeatures(p: Product): Map<string, number> {
     }
   }
   return f;
-}
-
-/** Growable typed arrays used while building (no intermediate JS arrays). */
-class Int32Builder {
-  data: Int32Array;
-  length = 0;
-  constructor(capacity: number) {
-    this.data = new Int32Array(Math.max(1024, capacity));
-  }
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = new Int32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = v;
-  }
-  /** The filled part (a view: no copy of a large array in one step). */
-  finish(): Int32Array {
-    return this.data.subarray(0, this.length);
-  }
-}
-
-class Float32Builder {
-  data: Float32Array;
-  length = 0;
-  constructor(capacity: number) {
-    this.data = new Float32Array(Math.max(1024, capacity));
-  }
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = new Float32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = v;
-  }
-  /** The filled part (a view: no copy of a large array in one step). */
-  finish(): Float32Array {
-    return this.data.subarray(0, this.length);
-  }
 }
 
 /** The feature index of one catalog version, in compressed-row typed arrays (immutable once built). */
@@ -267,8 +227,9 @@ export class AttributeSimilarity {
     const expected = previous !== undefined && previous.rowItem.length > 0
       ? Math.ceil((previous.featIds.length / previous.rowItem.length) * rows * 1.1) + 1024
       : rows * 16;
-    const ids = new Int32Builder(expected);
-    const weights = new Float32Builder(expected);
+    // Growable typed arrays (no intermediate JS arrays); the result is a view of the filled part.
+    const ids = new Growable(Int32Array, Math.max(1024, expected));
+    const weights = new Growable(Float32Array, Math.max(1024, expected));
     let df = new Int32Array(Math.max(16, featureIds.size));
     for (let r = 0; r < rows; r++) {
       if (r % CHUNK === CHUNK - 1) yield;
@@ -303,8 +264,8 @@ export class AttributeSimilarity {
       featStart[r + 1] = ids.length;
     }
     const features = featureIds.size;
-    const featIds = ids.finish();
-    const featWeights = weights.finish();
+    const featIds = ids.view();
+    const featWeights = weights.view();
     yield;
     const rowOf = new Int32Array(this.items.size).fill(-1);
     for (let r = 0; r < rows; r++) rowOf[rowItem[r]!] = r;
