@@ -21,9 +21,8 @@ import { lengthNorm, MAX_TF, meanFieldLengths, STEP, type Steps } from './build-
 import { charMask, lowerBound, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type VectorColumn } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
-import { copyInSteps, StringMap } from './string-map.js';
-import type { StringLookup } from './string-map.js';
-import { existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
+import { copyInSteps, type StringLookup } from './string-map.js';
+import { codeLookupSteps, dictionaryLookup, setCodeLookup } from './text-column-lookups.js';
 import { tokenize } from './tokenizer.js';
 
 const STEP_MASK = STEP - 1;
@@ -295,29 +294,6 @@ function appendVectors(base: VectorColumn | undefined, added: readonly Product[]
   return { dimension, data, present };
 }
 
-/**
- * A dictionary's value → code lookup: the version's own when it has one, else built here in steps (a
- * title dictionary holds a value per product: one synchronous build of it would stall the event loop
- * for a second at a million products). Registered for `base` too, so searches on it reuse it.
- */
-function* lookupOf(base: CatalogState, fid: number): Steps<StringLookup<number>> {
-  const existing = existingCodeLookup(base, fid);
-  if (existing) return existing;
-  const map = yield* lookupOfDictionary(base.dictionaries[fid]);
-  setCodeLookup(base, fid, map);
-  return map;
-}
-
-/** value → code of a dictionary, in steps. */
-function* lookupOfDictionary(dictionary: readonly string[]): Steps<StringMap<number>> {
-  const map = new StringMap<number>();
-  for (let c = 0; c < dictionary.length; c++) {
-    map.set(dictionary[c], c);
-    if ((c & STEP_MASK) === STEP_MASK) yield;
-  }
-  return map;
-}
-
 /** Lookups stacked by consecutive appends before one is flattened into a fresh map. */
 const MAX_LOOKUP_DEPTH = 8;
 
@@ -380,7 +356,7 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
       dictionaries[fid] = dictionary;
       yield;
     } else if (text) {
-      const lookup = yield* lookupOf(base, fid);
+      const lookup = yield* codeLookupSteps(base, fid);
       let dictionary = base.dictionaries[fid];
       const fresh = new Map<string, number>();
       const docCodes: number[][] = [];
@@ -403,7 +379,7 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
       text = appendTextColumn(text, n, docCodes, dictionary.length);
       dictionaries[fid] = dictionary;
       const stacked = new StackedLookup(lookup, fresh);
-      carried.push([fid, stacked.depth <= MAX_LOOKUP_DEPTH ? stacked : yield* lookupOfDictionary(dictionary)]);
+      carried.push([fid, stacked.depth <= MAX_LOOKUP_DEPTH ? stacked : yield* dictionaryLookup(dictionary)]);
     }
     fields.push({ name, kind: field.kind, text, numeric, order });
     yield;

@@ -23,7 +23,7 @@ import type { CatalogState, FieldIndex, TextColumn } from './catalog-index.js';
 import { numericValue, textValues } from './field-values.js';
 import { STEP, type Steps } from './build-catalog-state.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
-import { codeLookup, existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
+import { codeLookupSteps, existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
 
 /** Which products a value patch replaces, and which docs of which numeric fields change. */
 export interface ValuePatchPlan {
@@ -278,7 +278,7 @@ function* patchField(
   const numeric = sharedCopy(field.numeric!);
   const codes = sharedCopy(text.codes);
   const newSingle = sharedCopy(single);
-  const lookup = codeLookup(base, fid);
+  const lookup = yield* codeLookupSteps(base, fid);
   const baseDictionary = base.dictionaries[fid];
   let dictionary = baseDictionary;
   const added = new Map<string, number>();

@@ -7,7 +7,8 @@
  */
 import type { CatalogState } from './catalog-index.js';
 import { sharedArray } from './shared-arrays.js';
-import type { StringLookup } from './string-map.js';
+import { runSteps, STEP, type Steps } from './build-catalog-state.js';
+import { StringMap, type StringLookup } from './string-map.js';
 
 const lookups = new WeakMap<CatalogState, Map<number, StringLookup<number>>>();
 
@@ -26,20 +27,36 @@ export function existingCodeLookup(state: CatalogState, field: number): StringLo
   return lookups.get(state)?.get(field);
 }
 
-/** The code of each value of field `field` (a Map built once per catalog version and field). */
-export function codeLookup(state: CatalogState, field: number): StringLookup<number> {
+/**
+ * value → code of a dictionary, in steps (a title dictionary holds a value per product: a catalog
+ * change building it in one go would stall the event loop for a second at a million products).
+ */
+export function* dictionaryLookup(dictionary: readonly string[]): Steps<StringMap<number>> {
+  const map = new StringMap<number>();
+  for (let c = 0; c < dictionary.length; c++) {
+    map.set(dictionary[c], c);
+    if (c % STEP === STEP - 1) yield;
+  }
+  return map;
+}
+
+/** {@link codeLookup} in steps: the version's lookup of the field, built and kept on first use. */
+export function* codeLookupSteps(state: CatalogState, field: number): Steps<StringLookup<number>> {
   let perField = lookups.get(state);
   if (!perField) lookups.set(state, (perField = new Map()));
   let lookup = perField.get(field);
   // refId codes are doc ids (see buildTextColumn): the catalog's own map is the lookup.
   if (!lookup && state.index.fields[field].name === 'refId') lookup = state.docByRefId;
   if (!lookup) {
-    const built = new Map<string, number>();
-    const dictionary = state.dictionaries[field];
-    for (let c = 0; c < dictionary.length; c++) built.set(dictionary[c], c);
+    const built = yield* dictionaryLookup(state.dictionaries[field]);
     perField.set(field, (lookup = built));
   }
   return lookup;
+}
+
+/** The code of each value of field `field` (built once per catalog version and field). */
+export function codeLookup(state: CatalogState, field: number): StringLookup<number> {
+  return runSteps(codeLookupSteps(state, field));
 }
 
 /**
