@@ -168,10 +168,24 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
 function* patchOrAppend(
   base: CatalogState, batches: readonly Product[][], linearRatio: number | undefined,
 ): Steps<{ state: CatalogState; results: ChangeResult[] } | undefined> {
-  const known = batches.map((b) => b.filter((p) => base.docByRefId.has(p.refId)));
-  const fresh = batches.map((b) => b.filter((p) => !base.docByRefId.has(p.refId)));
+  const known: Product[][] = [];
+  const fresh: Product[][] = [];
+  // Per batch, the catalog size right after it (new refIds counted once).
+  const sizes: number[] = [];
+  const newRefIds = new Set<string>();
+  for (const batch of batches) {
+    const k: Product[] = [];
+    const f: Product[] = [];
+    for (const p of batch) {
+      if (base.docByRefId.has(p.refId)) k.push(p);
+      else { f.push(p); newRefIds.add(p.refId); }
+    }
+    known.push(k);
+    fresh.push(f);
+    sizes.push(base.products.length + newRefIds.size);
+  }
   const anyKnown = known.some((b) => b.length > 0);
-  const anyFresh = fresh.some((b) => b.length > 0);
+  const anyFresh = newRefIds.size > 0;
   const plan = anyKnown ? yield* planValuePatch(base, known) : undefined;
   if (anyKnown && !plan) return undefined;
   // A patch changes no field's kind, so new products fit the patched version exactly when they fit this one.
@@ -185,12 +199,7 @@ function* patchOrAppend(
     state = patched;
   }
   if (added) state = yield* appendProducts(state, added, version);
-  const seen = new Set<string>();
-  const results = batches.map((b) => {
-    for (const p of b) if (!base.docByRefId.has(p.refId)) seen.add(p.refId);
-    return { count: b.length, catalogSize: base.products.length + seen.size };
-  });
-  return { state, results };
+  return { state, results: batches.map((b, i) => ({ count: b.length, catalogSize: sizes[i] })) };
 }
 
 /**
