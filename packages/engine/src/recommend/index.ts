@@ -5,7 +5,7 @@
  */
 export { RecommendationModels, DEFAULT_TUNING, type RecommendationModelsOptions, type RecommendationTuning } from './recommendation-models.js';
 export { METHODS, TacticLabels, resolveMethod, checkParams, DEFAULT_COUNT, MAX_COUNT, type MethodSpec, type TacticKey, type CheckedParams } from './methods.js';
-export { runCascade, runFill, cleanCandidates, type Scored, type Tactic, type CascadeOptions, type CascadeOutcome, type Picked } from './cascade.js';
+export { runFill, cleanCandidates, type Scored, type Tactic, type CascadeOptions, type CascadeOutcome, type Picked } from './cascade.js';
 export {
   signRetailMediaSlot, placeSponsored, chooseSponsored, buildSlots, boostCampaigns, productCategories, recommenderIdOf, tacticIdOf,
   RETAIL_MEDIA_LABEL, DEFAULT_SLOT_POSITION,

@@ -18,7 +18,7 @@ import type { WebsiteConfig } from '../config.js';
 import type { BundleResponse, CatalogView, PurchaseRecord, RecommendParams, RecommendResponse, ViewRecord } from '../types.js';
 import { AttributeSimilarity } from './attribute-similarity.js';
 import { assembleBundles, checkBundleBody } from './bundles.js';
-import { runCascade, runFill, type CascadeOutcome, type Scored, type Tactic } from './cascade.js';
+import { runFill, type CascadeOutcome, type Scored, type Tactic } from './cascade.js';
 import { CustomerHistory } from './customer-history.js';
 import { GrowableFloat64, Interner } from './interner.js';
 import { ItemStatus } from './item-status.js';
@@ -26,8 +26,8 @@ import { checkParams, resolveMethod, TacticLabels, type CheckedParams, type Tact
 import { NeighbourTable } from './neighbour-table.js';
 import { PopularityKind, PopularityWindow } from './popularity.js';
 import {
-  boostCampaigns, buildSlots, chooseSponsored, DEFAULT_SLOT_POSITION, placeSponsored, productCategories, recommenderIdOf,
-  signRetailMediaSlot,
+  boostCampaigns, buildSlots, chooseSponsored, placeSponsored, productCategories, recommenderIdOf, signRetailMediaSlot,
+  sponsoredPosition,
 } from './slots.js';
 import { VisualSimilarity } from './visual-similarity.js';
 
@@ -250,19 +250,33 @@ export class RecommendationModels {
     const boostFactor = this.tuning.boostFactor;
     const boost = this.boosted.size === 0 ? undefined : (item: number) => (this.boosted.has(this.items.name(item)) ? boostFactor : 1);
     const count = spec.name === 'HistoricViewed' ? Math.min(checked.count, this.tuning.historicCap) : checked.count;
-    const tactics: Tactic<number>[] = spec.tactics.map((key) => ({ label: TacticLabels[key], run: () => this.runTactic(key, ctx) }));
-    const outcome: CascadeOutcome<number> = (spec.mode === 'fill' ? runFill : runCascade)(tactics, { accept, count, boost });
+    // The shopper has seen the latest session's items: the other tactics set them aside, and the history
+    // tactics (Recently Viewed) may answer when nothing else does but do not pad another tactic's list.
+    const seen = spec.skipSessionItems && customer !== undefined && customer.recent.length > 0 ? new Set(customer.recent) : undefined;
+    const tactics: Tactic<number>[] = spec.tactics.map((key) => {
+      const history = key === 'recentlyViewed' || key === 'historicViewed';
+      return {
+        label: TacticLabels[key],
+        onlyToLead: spec.skipSessionItems === true && history,
+        run: () => {
+          const found = this.runTactic(key, ctx);
+          return seen === undefined || history ? found : found.filter((c) => !seen.has(c.item));
+        },
+      };
+    });
+    const outcome: CascadeOutcome<number> = runFill(tactics, { accept, count, boost });
 
     let picked = outcome.picked.map((p) => ({ item: this.items.name(p.item), label: p.label }));
     const websiteId = this.website.websiteId;
     let sponsored: { refId: string; data: ReturnType<typeof signRetailMediaSlot> } | undefined;
-    const adSets = this.website.settings?.retailMedia?.adSets ?? [];
-    if (picked.length > 0 && adSets.length > 0) {
+    const retailMedia = this.website.settings?.retailMedia;
+    const position = sponsoredPosition(spec, retailMedia);
+    if (picked.length > 0 && position !== undefined && retailMedia !== undefined && retailMedia.adSets.length > 0) {
       const candidates = new Set(outcome.candidates);
       const contextCategories = new Set<string>();
       const inputs = [...(checked.productRef ? [checked.productRef] : []), ...checked.items, ...picked.map((p) => p.item)];
       for (const ref of inputs) for (const c of productCategories(this.catalog.getProduct(ref))) contextCategories.add(c);
-      const choice = chooseSponsored(adSets, (refId) => {
+      const choice = chooseSponsored(retailMedia.adSets, (refId) => {
         const id = this.items.lookup(refId);
         if (id >= 0 && excluded.has(id)) return false;
         if (checked.items.includes(refId) || refId === checked.productRef) return false;
@@ -271,7 +285,6 @@ export class RecommendationModels {
         return productCategories(this.catalog.getProduct(refId)).some((c) => contextCategories.has(c));
       });
       if (choice) {
-        const position = this.website.settings?.retailMedia?.slotPosition ?? DEFAULT_SLOT_POSITION;
         picked = placeSponsored(picked, choice.refId, position, count);
         sponsored = { refId: choice.refId, data: signRetailMediaSlot(choice.adSet, this.website.hmacSecret, this.now()) };
       }
