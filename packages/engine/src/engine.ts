@@ -13,7 +13,7 @@ import { lockDataDir, type DataDirLock } from './catalog/data-dir-lock.js';
 import { Catalog, loadCatalogSnapshot, saveCatalogSnapshot } from './catalog/index.js';
 import { validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig } from './config.js';
 import type {
-  AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, WebsiteStats,
+  AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, WebsiteStats,
 } from './engine-api.js';
 import { AisleError, isAisleError } from './errors.js';
 import { EventService } from './events/event-service.js';
@@ -255,6 +255,16 @@ class AisleEngine implements Engine {
   async attributionReport(websiteId: string, range?: { from?: string; to?: string }): Promise<AttributionReport> {
     this.site(websiteId);
     return this.events.attributionReport(websiteId, range);
+  }
+
+  recommendationIndexStatus(): RecommendationIndexStatus {
+    const websites = [...this.sites.values()].map((s) => ({ websiteId: s.config.websiteId, ...s.models.indexReadiness() }));
+    const first = websites.find((w) => !w.ready);
+    return first ? { ready: false, reason: `website "${first.websiteId}": ${first.reason}`, websites } : { ready: true, websites };
+  }
+
+  recommendationIndexesReady(): boolean {
+    return this.recommendationIndexStatus().ready;
   }
 
   website(websiteId: string): WebsiteConfig | undefined {

@@ -17,6 +17,7 @@
 import type { WebsiteConfig } from '../config.js';
 import type { BundleResponse, CatalogView, PurchaseRecord, RecommendParams, RecommendResponse, ViewRecord } from '../types.js';
 import { AttributeSimilarity } from './attribute-similarity.js';
+import { indexReadiness } from './background-build.js';
 import { assembleBundles, checkBundleBody } from './bundles.js';
 import { runFill, type CascadeOutcome, type Scored, type Tactic } from './cascade.js';
 import { CustomerHistory } from './customer-history.js';
@@ -153,12 +154,40 @@ export class RecommendationModels {
     this.status = new ItemStatus(this.catalog, this.items);
     this.visual = new VisualSimilarity(this.catalog, this.items, { syncLimit: this.tuning.indexSyncLimit, annThreshold: this.tuning.visualAnnThreshold });
     this.setWebsite(options.website);
+    // Derived indexes are (re)built when the catalog changes, never at a look-up: the same request gets
+    // the same answer, and readiness can wait for the first build.
+    options.catalog.onNewVersion?.(() => this.refreshIndexes());
+    this.refreshIndexes();
   }
 
-  /** Settings changed (retail media, boost, style-id use, secret). */
+  /** Settings changed (retail media, boost, style-id use, secret, field roles — the latter rebuild the attribute index). */
   setWebsite(config: WebsiteConfig): void {
     this.website = config;
     this.boosted = boostCampaigns(config.settings?.retailBoost?.collections);
+    this.attributes.setFieldRoles(config.settings?.fieldRoles);
+  }
+
+  /**
+   * Starts the builds the catalog (or the field roles) need: synchronously for a small catalog, else in
+   * the background; the previous index answers until its replacement is swapped in. Called on every new
+   * catalog version; never waits.
+   */
+  refreshIndexes(): void {
+    this.attributes.index.refresh();
+    this.visual.index.refresh();
+  }
+
+  /**
+   * Whether the Similar Attributes and Visually Similar indexes may serve: built for the loaded catalog
+   * (during a later rebuild the previous index serves, so this stays true), with the reason when not.
+   */
+  indexReadiness(): { ready: boolean; reason?: string } {
+    const live = this.catalog.liveCount;
+    for (const [name, index] of [['similar-attributes', this.attributes.index], ['visually-similar', this.visual.index]] as const) {
+      const r = indexReadiness(name, index.status(), live);
+      if (!r.ready) return r;
+    }
+    return { ready: true };
   }
 
   /** Feeds one durable view (live or replayed). Views of another website are ignored. */
