@@ -65,6 +65,13 @@ export interface RecommendationTuning {
    */
   boughtHalfLifeDays: number;
   /**
+   * Bought-together scores are multiplied by (orders of the candidate + 1)^this: below 0 discounts items
+   * bought with everything (an IDF-like weight), above 0 favours them.
+   */
+  boughtPopularityExponent: number;
+  /** Each pair of an order of n distinct items gains r(t) / n^this (1: split evenly; 0: every pair counts fully). */
+  basketSizeExponent: number;
+  /**
    * Catalogs of at most this many live products have their attribute and vector indexes built in the
    * request (a few ms); larger ones in the background, in time slices, never blocking a look-up.
    */
@@ -89,6 +96,8 @@ export const DEFAULT_TUNING: Readonly<RecommendationTuning> = {
   popularRefreshMs: 1000,
   boostFactor: 1.5,
   boughtHalfLifeDays: 180,
+  boughtPopularityExponent: 0.1,
+  basketSizeExponent: 0.5,
   indexSyncLimit: 1000,
   orderEvictionCap: 2,
   visualAnnThreshold: 20_000,
@@ -227,7 +236,8 @@ export class RecommendationModels {
     }
     const paired = distinct.length > this.tuning.orderItemCap ? distinct.slice(0, this.tuning.orderItemCap) : distinct;
     const recency = this.recencyWeight(purchase.eventTime);
-    const w = recency / paired.length;
+    // A 3-item basket says more about each of its pairs than a 25-line wholesale order: 1/√n per pair.
+    const w = recency / paired.length ** this.tuning.basketSizeExponent;
     if (paired.length > 1) for (const a of paired) this.boughtCo.addAll(a, paired, w, true, this.tuning.orderEvictionCap);
     if (typeof purchase.customerId === 'string' && purchase.customerId !== '') {
       const earlier = this.customers.recordPurchase(purchase.customerId, paired);
@@ -461,7 +471,9 @@ export class RecommendationModels {
   /** Co-bought items of `seed` by order-normalised strength (ties: more orders, then id). */
   private boughtWith(seed: number): Scored<number>[] {
     const out: Scored<number>[] = [];
-    this.boughtCo.forEachNeighbour(seed, (item, w) => out.push({ item, score: w }));
+    const beta = this.tuning.boughtPopularityExponent;
+    if (beta === 0) this.boughtCo.forEachNeighbour(seed, (item, w) => out.push({ item, score: w }));
+    else this.boughtCo.forEachNeighbour(seed, (item, w) => out.push({ item, score: w * (this.orderCounts.get(item) + 1) ** beta }));
     return out.sort((x, y) => y.score - x.score || this.orderCounts.get(y.item) - this.orderCounts.get(x.item) || x.item - y.item);
   }
 
