@@ -52,6 +52,8 @@ export interface RecommendationTuning {
   customerCoPurchaseWeight: number;
   /** Added to the Jaccard denominator so that items seen in one session do not reach similarity 1. */
   jaccardDamping: number;
+  /** The k-th newest recently viewed item (0-based) seeds the "… Recently Viewed" tactics with weight 1 / (1 + this·k). */
+  recentSeedDecay: number;
   /** Trailing window of Popular Items. */
   popularWindowMs: number;
   /** Wall time between re-rankings of the popular list when it changed. */
@@ -84,7 +86,7 @@ export interface RecommendationTuning {
 
 /** The defaults of {@link RecommendationTuning}. */
 export const DEFAULT_TUNING: Readonly<RecommendationTuning> = {
-  viewNeighbourCap: 64,
+  viewNeighbourCap: 128,
   purchaseNeighbourCap: 192,
   sessionCap: 30,
   historicCap: 20,
@@ -92,6 +94,7 @@ export const DEFAULT_TUNING: Readonly<RecommendationTuning> = {
   orderItemCap: 25,
   customerCoPurchaseWeight: 0.05,
   jaccardDamping: 2,
+  recentSeedDecay: 4,
   popularWindowMs: 7 * DAY_MS,
   popularRefreshMs: 1000,
   boostFactor: 1.5,
@@ -271,7 +274,8 @@ export class RecommendationModels {
       }
     }
     const customer = checked.customerId === undefined ? undefined : this.customers.get(checked.customerId);
-    const recentSeeds = (customer?.recent ?? []).map((item, k) => ({ item, weight: 1 / (1 + 0.5 * k) }));
+    const decay = this.tuning.recentSeedDecay;
+    const recentSeeds = (customer?.recent ?? []).map((item, k) => ({ item, weight: 1 / (1 + decay * k) }));
     const productSeeds =
       checked.productRef !== undefined
         ? productSeed >= 0 ? [{ item: productSeed, weight: 1 }] : []
