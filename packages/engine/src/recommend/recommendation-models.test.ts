@@ -138,6 +138,20 @@ describe('RecommendationModels — single-tactic methods', () => {
     expect(rec(models, 'ViewedTogether', { productRef: 'unknown' }).payload).toEqual([]);
   });
 
+  it('ViewedTogether weighs items viewed one right after the other above items merely in the same session', () => {
+    const { models } = setup();
+    // p1 → p2 → p3 and p1 → p3 → p2 once each: p2 and p3 share p1's sessions alike, but p2 followed p1 directly more often.
+    view(models, 'a', 'sa', ['p1', 'p2', 'p3']);
+    view(models, 'b', 'sb', ['p1', 'p2', 'p3']);
+    view(models, 'c', 'sc', ['p1', 'p3', 'p2']);
+    expect(rec(models, 'ViewedTogether', { productRef: 'p1' }).payload).toEqual(['p2', 'p3']);
+    const flat = new RecommendationModels({ website: website(), catalog: new MapCatalog(products()), tuning: { viewAdjacencyBonus: 0 } });
+    view(flat, 'a', 'sa', ['p1', 'p3', 'p2']);
+    view(flat, 'b', 'sb', ['p1', 'p2', 'p3']);
+    // Without the bonus: equal counts, ties by sessions overall then id.
+    expect(rec(flat, 'ViewedTogether', { productRef: 'p1' }).payload).toEqual(['p2', 'p3']);
+  });
+
   it('BoughtTogether favours small orders and lists only co-bought items (no popular back-fill)', () => {
     const { models } = setup();
     buy(models, 'a', ['p1', 'p2']);

@@ -52,6 +52,8 @@ export interface RecommendationTuning {
   customerCoPurchaseWeight: number;
   /** Added to the Jaccard denominator so that items seen in one session do not reach similarity 1. */
   jaccardDamping: number;
+  /** Extra co-view weight of two items viewed one right after the other (in either order) in a session. */
+  viewAdjacencyBonus: number;
   /** The k-th newest recently viewed item (0-based) seeds the "… Recently Viewed" tactics with weight 1 / (1 + this·k). */
   recentSeedDecay: number;
   /** Trailing window of Popular Items. */
@@ -86,7 +88,7 @@ export interface RecommendationTuning {
 
 /** The defaults of {@link RecommendationTuning}. */
 export const DEFAULT_TUNING: Readonly<RecommendationTuning> = {
-  viewNeighbourCap: 128,
+  viewNeighbourCap: 64,
   purchaseNeighbourCap: 192,
   sessionCap: 30,
   historicCap: 20,
@@ -95,6 +97,7 @@ export const DEFAULT_TUNING: Readonly<RecommendationTuning> = {
   customerCoPurchaseWeight: 0.05,
   jaccardDamping: 2,
   recentSeedDecay: 4,
+  viewAdjacencyBonus: 3,
   popularWindowMs: 7 * DAY_MS,
   popularRefreshMs: 1000,
   boostFactor: 1.5,
@@ -213,10 +216,14 @@ export class RecommendationModels {
     const { newInSession, sessionItems } = this.customers.recordView(visitor, String(view.sessionId ?? ''), item, view.eventTime);
     if (!newInSession) return;
     this.viewSessions.add(item, 1);
-    for (const other of sessionItems) {
-      this.viewCo.add(item, other, 1);
-      this.viewCo.add(other, item, 1);
-    }
+    // sessionItems is newest first: [0] is the item viewed just before this one. Viewed one after the
+    // other says more than viewed in the same session (browsing follows relations: accessories, alternatives).
+    const bonus = this.tuning.viewAdjacencyBonus;
+    sessionItems.forEach((other, k) => {
+      const w = k === 0 ? 1 + bonus : 1;
+      this.viewCo.add(item, other, w);
+      this.viewCo.add(other, item, w);
+    });
   }
 
   /** Feeds one durable purchase event (one order). Purchases of another website are ignored. */
@@ -463,12 +470,17 @@ export class RecommendationModels {
     return out.sort((x, y) => y.score - x.score || this.viewSessions.get(y.item) - this.viewSessions.get(x.item) || x.item - y.item);
   }
 
-  /** Damped Jaccard over sessions: c / (n_seed + n_item − c + damping). */
+  /** Damped Jaccard over sessions: c / (n_seed + n_item − c + damping), c the co-view weight clipped to min(n_seed, n_item). */
   private jaccard(seed: number): Scored<number>[] {
     const ns = this.viewSessions.get(seed);
     const damping = this.tuning.jaccardDamping;
     const out: Scored<number>[] = [];
-    this.viewCo.forEachNeighbour(seed, (item, c) => out.push({ item, score: c / (ns + this.viewSessions.get(item) - c + damping) }));
+    this.viewCo.forEachNeighbour(seed, (item, w) => {
+      const ni = this.viewSessions.get(item);
+      // The co-view weight counts shared sessions plus the adjacency bonus: clipped to what can be shared.
+      const c = Math.min(w, ns, ni);
+      out.push({ item, score: c / (ns + ni - c + damping) });
+    });
     return out.sort((x, y) => y.score - x.score || x.item - y.item);
   }
 
