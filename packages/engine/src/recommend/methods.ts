@@ -52,8 +52,8 @@ export interface MethodSpec {
    * tactics themselves (Recently Viewed, Historic Viewed): the shopper has seen them already.
    */
   skipSessionItems?: boolean;
-  /** Where the retail-media slot may go by default (`settings.retailMedia.placements` overrides per method). */
-  sponsoredByDefault: boolean;
+  /** The list is the customer's own history (RecentlyViewed, HistoricViewed): never a sponsored slot. */
+  ownHistory?: boolean;
   /** Needs `productStyleId` when the website sets `useStyleIdForVisualSimilarity`. */
   styleWhenConfigured?: boolean;
 }
@@ -64,28 +64,27 @@ const PRODUCT_PAGE: readonly TacticKey[] = [
 
 /** The seventeen methods, in the spec's order. */
 export const METHODS: readonly MethodSpec[] = [
-  { name: 'Personalized', required: 'customerId', skipSessionItems: true, sponsoredByDefault: true, tactics: ['viewedWithRecentlyViewed', 'boughtWithRecentlyViewed', 'recentlyViewed', 'popularItems'] },
-  { name: 'ProductDetail', required: 'productOrCustomer', skipSessionItems: true, sponsoredByDefault: true, tactics: PRODUCT_PAGE },
-  { name: 'Cart', required: 'itemsOrCustomer', skipSessionItems: true, sponsoredByDefault: true, tactics: PRODUCT_PAGE },
-  { name: 'ViewedTogetherAttributes', required: 'productRef', sponsoredByDefault: true, tactics: ['jaccardViewedTogether', 'similarAttributes', 'popularItems'] },
-  { name: 'ViewedTogetherVisuallySimilar', required: 'productRef', sponsoredByDefault: true, styleWhenConfigured: true, tactics: ['jaccardViewedTogether', 'visuallySimilar', 'popularItems'] },
-  { name: 'SimilarAttributesViewedTogether', required: 'productRef', sponsoredByDefault: true, tactics: ['similarAttributes', 'jaccardViewedTogether', 'popularItems'] },
-  { name: 'VisuallySimilarViewedTogether', required: 'productRef', sponsoredByDefault: true, styleWhenConfigured: true, tactics: ['visuallySimilar', 'jaccardViewedTogether', 'popularItems'] },
-  { name: 'PopularItems', required: 'none', sponsoredByDefault: true, tactics: ['popularItems'] },
-  { name: 'ViewedTogether', required: 'productRef', sponsoredByDefault: true, tactics: ['viewedTogether'] },
-  { name: 'BoughtTogether', required: 'productRef', sponsoredByDefault: true, tactics: ['boughtTogether'] },
-  { name: 'OnlyVisuallySimilar', required: 'productRefOrStyle', sponsoredByDefault: true, styleWhenConfigured: true, tactics: ['visuallySimilar'] },
-  { name: 'OnlySimilarAttributes', required: 'productRef', sponsoredByDefault: true, tactics: ['similarAttributes'] },
-  { name: 'BoughtTogetherCartContent', required: 'items', sponsoredByDefault: true, tactics: ['boughtWithCartContents'] },
-  { name: 'BoughtTogetherRecentlyViewed', required: 'customerId', skipSessionItems: true, sponsoredByDefault: true, tactics: ['boughtWithRecentlyViewed'] },
-  { name: 'ViewedTogetherRecentlyViewed', required: 'customerId', skipSessionItems: true, sponsoredByDefault: true, tactics: ['viewedWithRecentlyViewed'] },
-  // A customer's own history: never a place for a sponsored product.
-  { name: 'RecentlyViewed', required: 'customerId', sponsoredByDefault: false, tactics: ['recentlyViewed'] },
-  { name: 'HistoricViewed', required: 'customerId', sponsoredByDefault: false, tactics: ['historicViewed'] },
+  { name: 'Personalized', required: 'customerId', skipSessionItems: true, tactics: ['viewedWithRecentlyViewed', 'boughtWithRecentlyViewed', 'recentlyViewed', 'popularItems'] },
+  { name: 'ProductDetail', required: 'productOrCustomer', skipSessionItems: true, tactics: PRODUCT_PAGE },
+  { name: 'Cart', required: 'itemsOrCustomer', skipSessionItems: true, tactics: PRODUCT_PAGE },
+  { name: 'ViewedTogetherAttributes', required: 'productRef', tactics: ['jaccardViewedTogether', 'similarAttributes', 'popularItems'] },
+  { name: 'ViewedTogetherVisuallySimilar', required: 'productRef', styleWhenConfigured: true, tactics: ['jaccardViewedTogether', 'visuallySimilar', 'popularItems'] },
+  { name: 'SimilarAttributesViewedTogether', required: 'productRef', tactics: ['similarAttributes', 'jaccardViewedTogether', 'popularItems'] },
+  { name: 'VisuallySimilarViewedTogether', required: 'productRef', styleWhenConfigured: true, tactics: ['visuallySimilar', 'jaccardViewedTogether', 'popularItems'] },
+  { name: 'PopularItems', required: 'none', tactics: ['popularItems'] },
+  { name: 'ViewedTogether', required: 'productRef', tactics: ['viewedTogether'] },
+  { name: 'BoughtTogether', required: 'productRef', tactics: ['boughtTogether'] },
+  { name: 'OnlyVisuallySimilar', required: 'productRefOrStyle', styleWhenConfigured: true, tactics: ['visuallySimilar'] },
+  { name: 'OnlySimilarAttributes', required: 'productRef', tactics: ['similarAttributes'] },
+  { name: 'BoughtTogetherCartContent', required: 'items', tactics: ['boughtWithCartContents'] },
+  { name: 'BoughtTogetherRecentlyViewed', required: 'customerId', skipSessionItems: true, tactics: ['boughtWithRecentlyViewed'] },
+  { name: 'ViewedTogetherRecentlyViewed', required: 'customerId', skipSessionItems: true, tactics: ['viewedWithRecentlyViewed'] },
+  { name: 'RecentlyViewed', required: 'customerId', ownHistory: true, tactics: ['recentlyViewed'] },
+  { name: 'HistoricViewed', required: 'customerId', ownHistory: true, tactics: ['historicViewed'] },
 ];
 
 /** Methods whose lists are a customer's own history: a sponsored slot is never placed there, whatever the settings say. */
-export const HISTORY_METHODS: ReadonlySet<string> = new Set(['RecentlyViewed', 'HistoricViewed']);
+export const HISTORY_METHODS: ReadonlySet<string> = new Set(METHODS.filter((m) => m.ownHistory).map((m) => m.name));
 
 const BY_LOWER = new Map(METHODS.map((m) => [m.name.toLowerCase(), m]));
 
