@@ -5,7 +5,8 @@
 import type { Readable } from 'node:stream';
 import type { WebsiteConfig } from './config.js';
 import type {
-  BundleResponse, EventAck, Product, RecommendParams, RecommendResponse, SearchResponse,
+  BundleRequest, BundleResponse, EventAck, Product, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
+  SearchResponse, ViewRequest,
 } from './types.js';
 
 /** A product line the loader could not take. */
@@ -93,16 +94,19 @@ export interface Engine {
   replaceProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary>;
   /** Delete products by refId; unknown refIds are ignored. */
   deleteProducts(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }>;
-  /** The documented search request body → the documented response. Throws `AisleError`. */
-  search(body: unknown): Promise<SearchResponse>;
+  /**
+   * The documented search request body → the documented response. The body is validated at run time
+   * (throws `AisleError`), so a parsed JSON body may be passed with a cast.
+   */
+  search(body: SearchRequest): Promise<SearchResponse>;
   /** A recommendation method (segment as in the spec) with its parsed query parameters. */
   recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse>;
-  /** The bundle call. */
-  bundles(websiteId: string, body: unknown): Promise<BundleResponse>;
+  /** The bundle call; the body is validated at run time (throws `AisleError`). */
+  bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse>;
   /** Validates, stores durably, then acknowledges. Throws `ValidationError` with problem details. */
-  recordPurchases(websiteId: string, body: unknown): Promise<EventAck>;
+  recordPurchases(websiteId: string, body: PurchaseRequest): Promise<EventAck>;
   /** Same as purchases, for the views extension. */
-  recordViews(websiteId: string, body: unknown): Promise<EventAck>;
+  recordViews(websiteId: string, body: ViewRequest): Promise<EventAck>;
   /** Marks a price-beat code used; `client` is the website id or its client shortcode. */
   markCouponUsed(client: string, code: string): Promise<CouponUseResult>;
   /** Issues codes (admin API). */

@@ -20,7 +20,8 @@ import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
 import { executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import type {
-  BundleResponse, EventAck, PurchaseRecord, RecommendParams, RecommendResponse, SearchResponse, ViewRecord,
+  BundleRequest, BundleResponse, EventAck, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
+  SearchResponse, ViewRecord, ViewRequest,
 } from './types.js';
 
 /** The `settings.ats_model` value when a website enables semantic search without naming a model. */
@@ -202,7 +203,7 @@ class AisleEngine implements Engine {
     return result;
   }
 
-  async search(body: unknown): Promise<SearchResponse> {
+  async search(body: SearchRequest): Promise<SearchResponse> {
     const request = validateSearchRequest(body);
     const state = this.site(request.website_id);
     if (request.client !== state.config.client) {
@@ -222,16 +223,16 @@ class AisleEngine implements Engine {
     return this.site(websiteId).models.recommend(method, params);
   }
 
-  async bundles(websiteId: string, body: unknown): Promise<BundleResponse> {
+  async bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse> {
     return this.site(websiteId).models.bundles(body);
   }
 
-  async recordPurchases(websiteId: string, body: unknown): Promise<EventAck> {
+  async recordPurchases(websiteId: string, body: PurchaseRequest): Promise<EventAck> {
     this.site(websiteId);
     return this.events.recordPurchases(websiteId, body);
   }
 
-  async recordViews(websiteId: string, body: unknown): Promise<EventAck> {
+  async recordViews(websiteId: string, body: ViewRequest): Promise<EventAck> {
     this.site(websiteId);
     return this.events.recordViews(websiteId, body);
   }

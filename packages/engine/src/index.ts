@@ -3,7 +3,9 @@
  * recommendation models and their cascades; purchase and view events with attribution, retail-media
  * HMAC checks and price-beat coupons; embedded (SQLite) and PostgreSQL stores.
  *
- * Start with {@link createEngine}.
+ * Start with {@link createEngine}. This entry point is the public API only; the demo data generator is
+ * `@aisle/engine/demo`, and the internals the benchmarks measure are `@aisle/engine/internal` (no
+ * stability promise).
  * @module
  */
 export { createEngine, DEFAULT_ATS_MODEL } from './engine.js';
@@ -16,6 +18,7 @@ export {
   type RetailMediaSignedFields,
 } from './retail-media/hmac.js';
 export { stableGuid, randomGuid, newTraceId } from './util/ids.js';
-export * from './catalog/index.js';
-export * from './search/index.js';
-export * from './demo/index.js';
+export {
+  MAX_SEARCH_SIZE, DEFAULT_SEARCH_SIZE, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SCOPE_VALUES,
+} from './search/validate-search-request.js';
+export { MAX_FACET_BUCKETS } from './search/assemble-payload.js';

@@ -1,13 +1,11 @@
 /** `readProductFeed` (catalog/feed-reader): streaming an NDJSON and a JSON-array feed into products. @module */
+import { readProductFeed } from '@aisle/engine/internal';
 import { Readable } from 'node:stream';
 import { type MicroCase, type MicroContext, consume } from './context.js';
 
 export const measures = 'readProductFeed';
 
-interface FeedModule { readProductFeed(source: unknown, options: { skipped: unknown[] }): AsyncIterable<unknown> }
-
 export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
-  const { readProductFeed } = await ctx.engine<FeedModule>('catalog/feed-reader');
   const products = ctx.products.slice(0, 10_000);
   const ndjson = Buffer.from(products.map((p) => JSON.stringify(p)).join('\n'));
   const array = Buffer.from(JSON.stringify(products));
