@@ -130,7 +130,7 @@ class AisleEngine implements Engine {
       const { log, pending } = await CatalogChangeLog.open(path.dirname(file), encodeURIComponent(config.websiteId));
       await catalog.replay(pending);
       log.markReplayed(catalog.lastQueuedSeq);
-      catalog.setChangeLogger((change, seq) => log.append(change, seq));
+      catalog.setChangeLogger((changes, lastSeq) => log.appendBatch(changes, lastSeq));
       state.log = log;
       if (pending.length > 0) this.scheduleSnapshot(state);
     }
