@@ -15,12 +15,20 @@ export interface SkippedLine {
   message: string;
 }
 
+/** Most skipped records a {@link LoadSummary} lists (the rest are only counted). */
+export const MAX_REPORTED_SKIPS = 100;
+
 /** What a catalog load or upsert did. */
 export interface LoadSummary {
   /** Products inserted or updated. */
   loaded: number;
-  /** Lines or elements skipped (only with `onError: 'skip'`). */
+  /**
+   * The first {@link MAX_REPORTED_SKIPS} lines or elements skipped (only with `onError: 'skip'`), so a
+   * feed of a million bad records answers a short summary; `skippedCount` counts them all.
+   */
   skipped: SkippedLine[];
+  /** How many records were skipped in all. */
+  skippedCount: number;
   /** Live products in the catalog afterwards. */
   catalogSize: number;
 }

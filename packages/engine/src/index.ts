@@ -8,6 +8,7 @@
  */
 export { createEngine, DEFAULT_ATS_MODEL } from './engine.js';
 export type * from './engine-api.js';
+export { MAX_REPORTED_SKIPS } from './engine-api.js';
 export type * from './types.js';
 export * from './config.js';
 export { AisleError, ValidationError, ErrorCodes, isAisleError, type ErrorCode } from './errors.js';

@@ -239,10 +239,11 @@ export const schemas = {
   },
   LoadSummary: {
     type: 'object',
-    required: ['loaded', 'skipped', 'catalogSize'],
+    required: ['loaded', 'skipped', 'skippedCount', 'catalogSize'],
     properties: {
       loaded: int(),
       skipped: { type: 'array', items: { type: 'object', required: ['line', 'message'], properties: { line: int(), message: str() } } },
+      skippedCount: int(),
       catalogSize: int(),
     },
   },

@@ -434,16 +434,16 @@ export class Catalog implements CatalogView {
    */
   async upsert(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const { products, skipped } = await readProducts(source, options);
-    if (products.length === 0) return { loaded: 0, skipped, catalogSize: this.liveCount };
+    if (products.length === 0) return { loaded: 0, skipped: skipped.first, skippedCount: skipped.count, catalogSize: this.liveCount };
     const { catalogSize } = await this.enqueue({ kind: 'upsert', products });
-    return { loaded: products.length, skipped, catalogSize };
+    return { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
   }
 
   /** Replaces the whole catalog atomically with the products of `source`. */
   async replace(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const { products, skipped } = await readProducts(source, options);
     const { catalogSize } = await this.enqueue({ kind: 'replace', products });
-    return { loaded: products.length, skipped, catalogSize };
+    return { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
   }
 
   /**

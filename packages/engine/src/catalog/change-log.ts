@@ -138,7 +138,7 @@ export class CatalogChangeLog {
       } catch (err) {
         throw new AisleError('SNAPSHOT_INVALID', `catalog change log ${segment.file} cannot be read: ${(err as Error).message}`, { cause: err });
       }
-      pending.push(...parseLogSegment(text));
+      for (const entry of parseLogSegment(text)) pending.push(entry);
       log.closed.push(segment);
     }
     log.current = log.segment((ids.at(-1) ?? 0) + 1);
