@@ -2,6 +2,8 @@
  * The public shape of an engine, as services, the HTTP adapter and the benchmarks use it.
  * @module
  */
+import type { BackgroundTask } from './background-failures.js';
+import type { Readiness } from './readiness.js';
 import type { Readable } from 'node:stream';
 import type { WebsiteConfig } from './config.js';
 import type {
@@ -123,6 +125,14 @@ export interface Engine {
   websites(): readonly WebsiteConfig[];
   /** Adds a website at run time (the demo and tests use it). */
   addWebsite(config: WebsiteConfig): Promise<void>;
+  /**
+   * Whether the engine can serve now: the store answers, the data directory is writable, every
+   * catalog is loaded and the recommendation indexes reflect the current catalogs; each failed check
+   * carries its reason. Checking starts index builds that are due.
+   */
+  readiness(): Promise<Readiness>;
+  /** Background failures so far (logged and passed to `onError` as they happen), per task. */
+  backgroundFailures(): Record<BackgroundTask, number>;
   /** Writes every catalog's snapshot to the data directory (no-op in memory). */
   saveSnapshots(): Promise<void>;
   /** Flushes the store, stops the workers. */

@@ -73,6 +73,7 @@ function normalisePrefix(prefix: string | undefined): string {
 export function createListener(engine: Engine, options: ListenerOptions = {}): AisleListener {
   const prefix = normalisePrefix(options.prefix);
   const metrics = options.metrics === false ? undefined : options.metrics ?? new HttpMetrics();
+  metrics?.trackEngine(engine);
   let openApiText: string | undefined;
   const state: ListenerState = {
     engine,

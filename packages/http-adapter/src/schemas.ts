@@ -316,7 +316,14 @@ export const schemas = {
   Health: {
     type: 'object',
     required: ['status'],
-    properties: { status: { type: 'string', enum: ['ok', 'ready', 'not ready'] } },
+    properties: {
+      status: { type: 'string', enum: ['ok', 'ready', 'not ready'] },
+      checks: {
+        type: 'array',
+        description: 'Readiness only: each check (listener, store, disk, recommendations) with the reason when it fails.',
+        items: { type: 'object', required: ['name', 'ok'], properties: { name: str(), ok: { type: 'boolean' }, reason: str() } },
+      },
+    },
   },
 } satisfies Record<string, JsonSchema>;
 

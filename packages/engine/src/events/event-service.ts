@@ -5,6 +5,7 @@
  * polls the store for events written by other replicas.
  * @module
  */
+import { FailureReporter } from '../background-failures.js';
 import type { StoreConfig, WebsiteConfig } from '../config.js';
 import type { AttributionReport, CouponIssue, CouponUseResult } from '../engine-api.js';
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
@@ -35,6 +36,8 @@ export interface EventServiceOptions {
   now?: () => number;
   /** Called when the sink throws (the event stays stored and acknowledged). Default: a process warning. */
   onSinkError?: (err: unknown) => void;
+  /** Where background failures go (replica polls, the sink, closing after a failed start). */
+  reporter?: FailureReporter;
 }
 
 /** Retail-media timeStamps more than this far after the event time are flagged. */
@@ -103,7 +106,8 @@ export class EventService {
     options: EventServiceOptions,
   ) {
     this.now = options.now ?? Date.now;
-    this.onSinkError = options.onSinkError ?? ((err) => process.emitWarning(`aisle: event sink failed: ${(err as Error)?.stack ?? String(err)}`));
+    const reporter = options.reporter ?? new FailureReporter();
+    this.onSinkError = options.onSinkError ?? ((err) => reporter.report('event-sink', err));
     for (const w of options.websites) this.addWebsite(w);
   }
 
@@ -115,6 +119,7 @@ export class EventService {
    * `pollIntervalMs` (default 1000 ms) from the store's current end.
    */
   static async open(options: EventServiceOptions): Promise<EventService> {
+    const reporter = options.reporter ?? new FailureReporter();
     let store: Store;
     try {
       store = await openStore(options.store, options.dataDir);
@@ -126,11 +131,14 @@ export class EventService {
       try {
         service.pollCursor = await store.lastSequence();
       } catch (err) {
-        await store.close().catch(() => undefined);
+        // The start fails with the store's error; closing what was opened is best effort.
+        await store.close().catch((closeError: unknown) => reporter.report('shutdown', closeError));
         storeFailure(err);
       }
       const interval = options.store.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-      service.pollTimer = setInterval(() => { void service.pollOnce().catch(() => undefined); }, interval);
+      service.pollTimer = setInterval(() => {
+        void service.pollOnce().then(() => reporter.recovered('replica-poll'), (err: unknown) => reporter.report('replica-poll', err));
+      }, interval);
       service.pollTimer.unref();
     }
     return service;
@@ -306,7 +314,8 @@ export class EventService {
 
   private exclusive(fn: () => Promise<void>): Promise<void> {
     const run = this.readerChain.then(fn);
-    this.readerChain = run.catch(() => undefined);
+    // The chain only orders the readers; each run's failure goes to its own caller.
+    this.readerChain = run.then(() => undefined, () => undefined);
     return run;
   }
 
@@ -338,6 +347,19 @@ export class EventService {
         if (page.length < PAGE) break;
       }
     });
+  }
+
+  /**
+   * Reason the store cannot be used now (a cheap read), or undefined when it answers.
+   */
+  async storeProblem(): Promise<string | undefined> {
+    if (this.closed) return 'the store is closed';
+    try {
+      await this.store.lastSequence();
+      return undefined;
+    } catch (err) {
+      return `the store is not reachable: ${(err as Error)?.message ?? String(err)}`;
+    }
   }
 
   /** Stops polling, flushes pending batches and closes the store. */
