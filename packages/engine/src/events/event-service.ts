@@ -74,9 +74,23 @@ export function checkRetailMedia(event: PurchaseEventData, website: WebsiteConfi
   };
 }
 
-function purchaseRecord(websiteId: string, customerId: string, sessionId: string, e: PurchaseEventData): PurchaseRecord {
+/**
+ * How far after its arrival an event's `eventTime` may lie for the recommendation models. A sender's
+ * clock that is wrong (a purchase dated 2099) must not move the trailing windows (popular items, the
+ * last fallback of every cascade) into the future. The event is stored and acknowledged as sent (the
+ * sale is real; attribution reports show the time given); the models take its time as at most its
+ * arrival plus this skew. Documented in docs/events-and-stores.md.
+ */
+export const MAX_EVENT_TIME_SKEW_MS = 5 * 60_000;
+
+/** The event time the models use: as sent, but never later than arrival + {@link MAX_EVENT_TIME_SKEW_MS}. Pure. */
+export function modelEventTime(eventTimeMs: number, receivedAt: number): number {
+  return Math.min(eventTimeMs, receivedAt + MAX_EVENT_TIME_SKEW_MS);
+}
+
+function purchaseRecord(websiteId: string, customerId: string, sessionId: string, e: PurchaseEventData, receivedAt: number): PurchaseRecord {
   return {
-    websiteId, customerId, sessionId, orderId: e.orderId, eventTime: e.eventTimeMs,
+    websiteId, customerId, sessionId, orderId: e.orderId, eventTime: modelEventTime(e.eventTimeMs, receivedAt),
     items: e.products.map((p) => ({ refId: p.refId, quantity: p.quantity, price: p.price })),
   };
 }
@@ -178,10 +192,11 @@ export class EventService {
     const request = validatePurchaseRequest(body);
     const events = request.events.map((e) => checkRetailMedia(e, website));
     let result;
+    const receivedAt = this.now();
     try {
       result = await this.store.appendPurchases({
         websiteId, transactionId: randomGuid(), customerId: request.customerId, sessionId: request.sessionId,
-        origin: this.origin, receivedAt: this.now(), events,
+        origin: this.origin, receivedAt, events,
       });
     } catch (err) {
       storeFailure(err);
@@ -189,7 +204,7 @@ export class EventService {
     for (const order of result.orders) {
       if (order.status === 'recorded' && order.event !== undefined) {
         const event = order.event;
-        this.feed(() => this.sink.onPurchase(purchaseRecord(websiteId, request.customerId, request.sessionId, event)));
+        this.feed(() => this.sink.onPurchase(purchaseRecord(websiteId, request.customerId, request.sessionId, event, receivedAt)));
       }
     }
     return { transactionId: result.transactionId, status: 'Accepted' };
@@ -203,16 +218,17 @@ export class EventService {
     this.website(websiteId);
     const request = validateViewRequest(body);
     const transactionId = randomGuid();
+    const receivedAt = this.now();
     try {
       await this.store.appendViews({
         websiteId, transactionId, customerId: request.customerId, sessionId: request.sessionId,
-        origin: this.origin, receivedAt: this.now(), views: request.events,
+        origin: this.origin, receivedAt, views: request.events,
       });
     } catch (err) {
       storeFailure(err);
     }
     for (const v of request.events) {
-      this.feed(() => this.sink.onView({ websiteId, customerId: request.customerId, sessionId: request.sessionId, refId: v.refId, eventTime: v.eventTimeMs }));
+      this.feed(() => this.sink.onView({ websiteId, customerId: request.customerId, sessionId: request.sessionId, refId: v.refId, eventTime: modelEventTime(v.eventTimeMs, receivedAt) }));
     }
     return { transactionId, status: 'Accepted' };
   }
@@ -308,8 +324,8 @@ export class EventService {
 
   private feedStored(e: StoredEvent): void {
     if (!this.byId.has(e.websiteId)) return;
-    if (e.kind === 'purchase') this.feed(() => this.sink.onPurchase(purchaseRecord(e.websiteId, e.customerId, e.sessionId, e.purchase)));
-    else this.feed(() => this.sink.onView({ websiteId: e.websiteId, customerId: e.customerId, sessionId: e.sessionId, refId: e.view.refId, eventTime: e.view.eventTimeMs }));
+    if (e.kind === 'purchase') this.feed(() => this.sink.onPurchase(purchaseRecord(e.websiteId, e.customerId, e.sessionId, e.purchase, e.receivedAt)));
+    else this.feed(() => this.sink.onView({ websiteId: e.websiteId, customerId: e.customerId, sessionId: e.sessionId, refId: e.view.refId, eventTime: modelEventTime(e.view.eventTimeMs, e.receivedAt) }));
   }
 
   private exclusive(fn: () => Promise<void>): Promise<void> {
