@@ -2,6 +2,8 @@
  * The public shape of an engine, as services, the HTTP adapter and the benchmarks use it.
  * @module
  */
+import type { BackgroundTask } from './background-failures.js';
+import type { Readiness } from './readiness.js';
 import type { Readable } from 'node:stream';
 import type { WebsiteConfig } from './config.js';
 import type {
@@ -16,12 +18,20 @@ export interface SkippedLine {
   message: string;
 }
 
+/** Most skipped records a {@link LoadSummary} lists (the rest are only counted). */
+export const MAX_REPORTED_SKIPS = 100;
+
 /** What a catalog load or upsert did. */
 export interface LoadSummary {
   /** Products inserted or updated. */
   loaded: number;
-  /** Lines or elements skipped (only with `onError: 'skip'`). */
+  /**
+   * The first {@link MAX_REPORTED_SKIPS} lines or elements skipped (only with `onError: 'skip'`), so a
+   * feed of a million bad records answers a short summary; `skippedCount` counts them all.
+   */
   skipped: SkippedLine[];
+  /** How many records were skipped in all. */
+  skippedCount: number;
   /** Live products in the catalog afterwards. */
   catalogSize: number;
 }
@@ -119,6 +129,14 @@ export interface Engine {
   websites(): readonly WebsiteConfig[];
   /** Adds a website at run time (the demo and tests use it). */
   addWebsite(config: WebsiteConfig): Promise<void>;
+  /**
+   * Whether the engine can serve now: the store answers, the data directory is writable, every
+   * catalog is loaded and the recommendation indexes reflect the current catalogs; each failed check
+   * carries its reason. Checking starts index builds that are due.
+   */
+  readiness(): Promise<Readiness>;
+  /** Background failures so far (logged and passed to `onError` as they happen), per task. */
+  backgroundFailures(): Record<BackgroundTask, number>;
   /** Writes every catalog's snapshot to the data directory (no-op in memory). */
   saveSnapshots(): Promise<void>;
   /** Flushes the store, stops the workers. */

@@ -10,6 +10,9 @@
  */
 export { createEngine, DEFAULT_ATS_MODEL } from './engine.js';
 export type * from './engine-api.js';
+export { MAX_REPORTED_SKIPS } from './engine-api.js';
+export { BACKGROUND_TASKS, type BackgroundTask, type BackgroundFailure, type EngineHooks, type EngineLogger } from './background-failures.js';
+export { READINESS_CHECK_TIMEOUT_MS, READY_MIN_FREE_BYTES, type Readiness, type ReadinessCheck } from './readiness.js';
 export type * from './types.js';
 export * from './config.js';
 export { AisleError, ValidationError, ErrorCodes, isAisleError, type ErrorCode } from './errors.js';

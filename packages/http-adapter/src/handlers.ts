@@ -161,10 +161,18 @@ export const healthz: Handler = async (ctx, state) => {
   sendJson(ctx, state, 200, serialize.Health({ status: 'ok' }));
 };
 
-/** `GET /readyz`: 503 while starting or shutting down. */
+/**
+ * `GET /readyz`: 200 only when the engine's readiness checks all pass (store reachable, data directory
+ * writable, recommendation indexes built) and the listener is neither starting nor shutting down;
+ * otherwise 503 with every check and the reason of each failed one.
+ */
 export const readyz: Handler = async (ctx, state) => {
-  const ready = !state.closing && state.isReady();
-  sendJson(ctx, state, ready ? 200 : 503, serialize.Health({ status: ready ? 'ready' : 'not ready' }));
+  const checks = [
+    { name: 'listener', ok: !state.closing && state.isReady(), ...(state.closing ? { reason: 'shutting down' } : !state.isReady() ? { reason: 'starting' } : {}) },
+    ...(state.closing ? [] : (await state.engine.readiness()).checks),
+  ];
+  const ready = checks.every((c) => c.ok);
+  sendJson(ctx, state, ready ? 200 : 503, serialize.Health({ status: ready ? 'ready' : 'not ready', checks }));
 };
 
 /** `GET /metrics`: Prometheus text format. */
