@@ -20,7 +20,7 @@ import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
 import { executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import type {
-  BundleResponse, EventAck, PurchaseRecord, RecommendParams, RecommendResponse, SearchResponse, ViewRecord,
+  BundleResponse, EventAck, Product, PurchaseRecord, RecommendParams, RecommendResponse, SearchResponse, ViewRecord,
 } from './types.js';
 
 /** The `settings.ats_model` value when a website enables semantic search without naming a model. */
@@ -190,6 +190,17 @@ class AisleEngine implements Engine {
     const summary = await state.catalog.replace(products, options);
     this.scheduleSnapshot(state);
     return summary;
+  }
+
+  async patchProducts(websiteId: string, patches: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
+    const state = this.site(websiteId);
+    const summary = await state.catalog.patch(patches, options);
+    if (summary.loaded > 0) this.scheduleSnapshot(state);
+    return summary;
+  }
+
+  async getProduct(websiteId: string, refId: string): Promise<Product | undefined> {
+    return this.site(websiteId).catalog.getProduct(refId);
   }
 
   async deleteProducts(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }> {

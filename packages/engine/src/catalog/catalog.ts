@@ -27,6 +27,7 @@ import { IMAGE_VECTOR_FIELD, numericValue } from './field-values.js';
 import type { LoggedChange } from './change-log.js';
 import { appendProducts, planAppend } from './append-products.js';
 import { applyValuePatch, planValuePatch } from './patch-values.js';
+import { mergeProductPatches } from './merge-patch.js';
 import { readProducts } from './read-products.js';
 import { copyInSteps, StringMap } from './string-map.js';
 import { runInSlices, SLICE_MS } from './time-slices.js';
@@ -223,6 +224,8 @@ export class Catalog implements CatalogView {
   private queuedSeq = 0;
   private appliedSeqNumber = 0;
   private logger: ChangeLogger | undefined;
+  /** Resolved when no build runs and nothing is queued (see {@link Catalog.patch}). */
+  private idleWaiters: (() => void)[] = [];
   private readonly patchLinearRatio: number | undefined;
 
   /** `tuning` is internal (tests). */
@@ -381,11 +384,13 @@ export class Catalog implements CatalogView {
       this.building = false;
       batch.forEach((q, i) => q.resolve(out.results[i]));
       this.buildNext();
+      this.wakeIdle();
     };
     const failed = (error: unknown): void => {
       this.building = false;
       for (const q of batch) q.reject(error);
       this.buildNext();
+      this.wakeIdle();
     };
     let size = base.products.length;
     for (const c of changes) size += c.kind === 'delete' ? 0 : c.products.length;
@@ -401,6 +406,32 @@ export class Catalog implements CatalogView {
     } else {
       runInSlices(steps(), this.sliceMs).then(done, failed);
     }
+  }
+
+  private wakeIdle(): void {
+    if (this.building || this.queue.length > 0) return;
+    for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  /**
+   * Partial updates: merges each patch (a partial product with `refId`) into the stored product
+   * (JSON Merge Patch, RFC 7396: `null` removes a field), then upserts the merged products — so a
+   * patch that only changes numbers takes the value-patch fast path. A refId not in the catalog is an
+   * error for its record (`onError` as for {@link Catalog.upsert}). Patches are merged against the
+   * version holding every change queued before the call: it waits for them, then merges and queues in
+   * one synchronous step, so no change can slip in between.
+   */
+  async patch(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
+    const positions: number[] = [];
+    const { products: patches, skipped } = await readProducts(source, options, positions);
+    // The check and the merge below run in one synchronous step: nothing can be queued in between.
+    while (this.building || this.queue.length > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    const merged = mergeProductPatches(patches, positions, (refId) => this.getProduct(refId), options?.onError ?? 'reject');
+    if (merged.skipped.length > 0) skipped.push(...merged.skipped);
+    skipped.sort((a, b) => a.line - b.line);
+    if (merged.products.length === 0) return { loaded: 0, skipped, catalogSize: this.liveCount };
+    const { catalogSize } = await this.enqueue({ kind: 'upsert', products: merged.products });
+    return { loaded: merged.products.length, skipped, catalogSize };
   }
 
   /**

@@ -17,7 +17,11 @@ import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
 
 /** Options of {@link readProductFeed}: the load options plus the list that collects skipped records. */
-export type FeedReadOptions = LoadOptions & { skipped: SkippedLine[] };
+export type FeedReadOptions = LoadOptions & {
+  skipped: SkippedLine[];
+  /** When given, receives the 1-based line (NDJSON) or element index of each product read, in order. */
+  positions?: number[];
+};
 
 /** How often (in records) `onProgress` is called. */
 export const PROGRESS_EVERY = 10_000;
@@ -153,6 +157,7 @@ async function* readObjects(source: Iterable<unknown> | AsyncIterable<unknown>, 
       continue;
     }
     progress.record();
+    options.positions?.push(index);
     batch.push(item as Product);
     // A synchronous iterable is batched; an asynchronous one is passed on item by item (it may be live).
     if (!sync || batch.length >= 1000) {
@@ -291,6 +296,7 @@ async function* parseNdjson(texts: AsyncIterable<string>, options: FeedReadOptio
       return;
     }
     progress.record();
+    options.positions?.push(lineNumber);
     batch.push(parsed.value as Product);
   }
   for await (const text of texts) {
@@ -359,6 +365,7 @@ async function* parseArray(texts: AsyncIterable<string>, options: FeedReadOption
       return;
     }
     progress.record();
+    options.positions?.push(index);
     batch.push(parsed.value as Product);
   }
 
