@@ -18,6 +18,9 @@ import type {
 import { AisleError, isAisleError } from './errors.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
+import { CatalogReplication } from './replication/catalog-replication.js';
+import { DEFAULT_PG_SCHEMA } from './store/postgres-store.js';
+import { DEFAULT_POLL_INTERVAL_MS } from './events/event-service.js';
 import { executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import type {
   BundleResponse, EventAck, Product, PurchaseRecord, RecommendParams, RecommendResponse, SearchResponse, ViewRecord,
@@ -83,6 +86,8 @@ class AisleEngine implements Engine {
   private events!: EventService;
   private closed = false;
   private lock: DataDirLock | undefined;
+  /** With the PostgreSQL store: the catalogs are shared through its change log (replication/catalog-replication.ts). */
+  private replication: CatalogReplication | undefined;
 
   constructor(
     private readonly options: EngineOptions,
@@ -95,7 +100,17 @@ class AisleEngine implements Engine {
       this.lock = await lockDataDir(path.join(this.options.dataDir, 'catalogs'));
     }
     try {
+      const store = this.options.store;
+      if (store?.type === 'postgres') {
+        this.replication = await CatalogReplication.open({
+          url: store.url, schema: store.schema ?? DEFAULT_PG_SCHEMA, pollIntervalMs: store.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+          snapshotIntervalMs: store.catalogSnapshotIntervalMs,
+          onError: (what, err) => process.emitWarning(`aisle: ${what} failed: ${(err as Error)?.message ?? String(err)}`),
+        });
+      }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
+      // Every catalog holds the shared log's changes before the engine is handed out (and so is ready).
+      await this.replication?.start();
       this.events = await EventService.open({
         store: resolveStore(this.options),
         dataDir: this.options.dataDir,
@@ -115,6 +130,7 @@ class AisleEngine implements Engine {
       // A failed start leaves nothing open: another attempt (or process) can take the directory.
       for (const s of this.sites.values()) clearTimeout(s.snapshotTimer);
       await Promise.all([...this.sites.values()].map((s) => s.log?.close().catch(() => undefined)));
+      await this.replication?.close().catch(() => undefined);
       await this.lock?.release().catch(() => undefined);
       throw err;
     }
@@ -122,6 +138,13 @@ class AisleEngine implements Engine {
 
   private async openWebsite(config: WebsiteConfig): Promise<WebsiteState> {
     const catalogOptions = { fieldWeights: config.settings?.fieldWeights, synonyms: config.settings?.synonyms };
+    if (this.replication) {
+      // PostgreSQL holds the catalog (snapshot + change log); the data directory keeps no catalog files.
+      const catalog = this.events === undefined
+        ? await this.replication.loadCatalog(config.websiteId, catalogOptions)
+        : await this.replication.addWebsite(config.websiteId, catalogOptions);
+      return { config, catalog, models: new RecommendationModels({ website: config, catalog }) };
+    }
     const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
     const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions) : new Catalog(catalogOptions);
     const state: WebsiteState = { config, catalog, models: new RecommendationModels({ website: config, catalog }) };
@@ -145,7 +168,7 @@ class AisleEngine implements Engine {
   }
 
   private scheduleSnapshot(state: WebsiteState): void {
-    if (!this.options.dataDir) return;
+    if (!this.options.dataDir || this.replication) return;
     const now = Date.now();
     state.unsavedSince ??= now;
     clearTimeout(state.snapshotTimer);
@@ -158,7 +181,7 @@ class AisleEngine implements Engine {
   }
 
   private async writeSnapshot(state: WebsiteState): Promise<void> {
-    if (!this.options.dataDir) return;
+    if (!this.options.dataDir || this.replication) return;
     clearTimeout(state.snapshotTimer);
     state.snapshotTimer = undefined;
     state.unsavedSince = undefined;
@@ -180,6 +203,7 @@ class AisleEngine implements Engine {
 
   async upsertProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const state = this.site(websiteId);
+    if (this.replication) return this.replication.upsert(websiteId, products, options);
     const summary = await state.catalog.upsert(products, options);
     this.scheduleSnapshot(state);
     return summary;
@@ -187,6 +211,7 @@ class AisleEngine implements Engine {
 
   async replaceProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const state = this.site(websiteId);
+    if (this.replication) return this.replication.replace(websiteId, products, options);
     const summary = await state.catalog.replace(products, options);
     this.scheduleSnapshot(state);
     return summary;
@@ -194,6 +219,7 @@ class AisleEngine implements Engine {
 
   async patchProducts(websiteId: string, patches: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const state = this.site(websiteId);
+    if (this.replication) return this.replication.patch(websiteId, patches, options);
     const summary = await state.catalog.patch(patches, options);
     if (summary.loaded > 0) this.scheduleSnapshot(state);
     return summary;
@@ -208,6 +234,7 @@ class AisleEngine implements Engine {
     if (!Array.isArray(refIds) || refIds.some((id) => typeof id !== 'string')) {
       throw new AisleError('CATALOG_BAD_INPUT', 'refIds must be an array of strings');
     }
+    if (this.replication) return this.replication.delete(websiteId, refIds);
     const result = await state.catalog.delete(refIds);
     if (result.deleted > 0) this.scheduleSnapshot(state);
     return result;
@@ -301,6 +328,7 @@ class AisleEngine implements Engine {
     await Promise.all(pending.map((s) => this.writeSnapshot(s)));
     await Promise.all([...this.sites.values()].map((s) => s.snapshotWrite?.catch(() => undefined)));
     await Promise.all([...this.sites.values()].map((s) => s.log?.close().catch(() => undefined)));
+    await this.replication?.close();
     await this.lock?.release().catch(() => undefined);
     await this.events.close();
     await this.pool?.close();

@@ -74,7 +74,7 @@ type Change =
 export type ChangeLogger = (change: Change, seq: number) => Promise<void>;
 
 /** What a change did: products it loaded or deleted, and the catalog's size right after it. */
-interface ChangeResult { count: number; catalogSize: number }
+export interface ChangeResult { count: number; catalogSize: number }
 
 interface QueuedChange {
   change: Change;
@@ -326,8 +326,8 @@ export class Catalog implements CatalogView {
    * change: a restart after many logged changes of a big catalog costs one rebuild). They were
    * validated when first made and are not logged again.
    */
-  async replay(changes: readonly LoggedChange[]): Promise<void> {
-    if (changes.length === 0) return;
+  async replay(changes: readonly LoggedChange[]): Promise<ChangeResult[]> {
+    if (changes.length === 0) return [];
     const pending: Promise<ChangeResult>[] = [];
     // All queued before a build is started, so the next build takes them all.
     for (const change of changes) {
@@ -336,7 +336,7 @@ export class Catalog implements CatalogView {
       pending.push(new Promise<ChangeResult>((resolve, reject) => this.queue.push({ change: queued, seq, resolve, reject })));
     }
     if (!this.building) this.buildNext();
-    await Promise.all(pending);
+    return Promise.all(pending);
   }
 
   /** Queues a change; resolves once a version containing it is the current one (and it is logged). */
@@ -424,14 +424,22 @@ export class Catalog implements CatalogView {
   async patch(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const positions: number[] = [];
     const { products: patches, skipped } = await readProducts(source, options, positions);
+    const summary = await this.patchRecords(patches, positions, options?.onError ?? 'reject');
+    if (skipped.length > 0) summary.skipped = [...skipped, ...summary.skipped].sort((a, b) => a.line - b.line);
+    return summary;
+  }
+
+  /**
+   * {@link Catalog.patch} of records already read and checked; `positions[i]` is patch i's record
+   * number in its request (named by errors and `skipped`). Replicas apply a logged patch with it.
+   */
+  async patchRecords(patches: readonly Product[], positions: readonly number[], onError: 'reject' | 'skip'): Promise<LoadSummary> {
     // The check and the merge below run in one synchronous step: nothing can be queued in between.
     while (this.building || this.queue.length > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
-    const merged = mergeProductPatches(patches, positions, (refId) => this.getProduct(refId), options?.onError ?? 'reject');
-    if (merged.skipped.length > 0) skipped.push(...merged.skipped);
-    skipped.sort((a, b) => a.line - b.line);
-    if (merged.products.length === 0) return { loaded: 0, skipped, catalogSize: this.liveCount };
-    const { catalogSize } = await this.enqueue({ kind: 'upsert', products: merged.products });
-    return { loaded: merged.products.length, skipped, catalogSize };
+    const { products, skipped } = mergeProductPatches(patches, positions, (refId) => this.getProduct(refId), onError);
+    if (products.length === 0) return { loaded: 0, skipped, catalogSize: this.liveCount };
+    const { catalogSize } = await this.enqueue({ kind: 'upsert', products });
+    return { loaded: products.length, skipped, catalogSize };
   }
 
   /**
