@@ -7,12 +7,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
 import type { Engine } from '../engine-api.js';
 import type { EngineOptions, WebsiteConfig } from '../config.js';
-import { TEST_PG_URL, TestSchemas, requirePostgres } from '../store/pg-test-env.js';
+import { TEST_PG_URL, TestSchemas, queryTestDb, requirePostgres } from '../store/pg-test-env.js';
 import type { Product } from '../types.js';
 import { decodeChange, encodeChange } from './catalog-replication.js';
 
@@ -54,15 +53,7 @@ async function eventually(probe: () => Promise<boolean>, describe: () => Promise
   }
 }
 
-async function sql<T extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: TEST_PG_URL });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const sql = queryTestDb;
 
 /** Every product of an engine's catalog, by refId (via search of everything). */
 async function products(engine: Engine): Promise<Record<string, Product>> {
