@@ -5,6 +5,7 @@
  * on an empty data directory starts from the stored snapshot plus the log, old rows are pruned.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,10 +35,10 @@ const SITE: WebsiteConfig = { websiteId: 'site-r', client: 'client-r', tokens: [
 let schema: string;
 const engines: Engine[] = [];
 
-async function open(name: string): Promise<Engine> {
+async function open(name: string, url = TEST_PG_URL): Promise<Engine> {
   const options: EngineOptions = {
     dataDir: path.join(tmp, name), workers: 0, websites: [SITE],
-    store: { type: 'postgres', url: TEST_PG_URL, schema, pollIntervalMs: 200, catalogSnapshotIntervalMs: 300 },
+    store: { type: 'postgres', url, schema, pollIntervalMs: 200, catalogSnapshotIntervalMs: 300 },
   };
   const engine = await createEngine(options);
   engines.push(engine);
@@ -140,4 +141,78 @@ describe('two engines on one PostgreSQL schema', () => {
     expect(Number(n)).toBe(0);
     await eventually(async () => (await c.getProduct(SITE.websiteId, 'LATER')) !== undefined, async () => 'LATER not on c');
   });
+});
+
+/** A TCP proxy in front of the test server whose link can be cut and restored: a PostgreSQL outage as one replica sees it. */
+class CuttableProxy {
+  private readonly sockets = new Set<net.Socket>();
+  private up = true;
+  private readonly server = net.createServer((socket) => {
+    if (!this.up) { socket.destroy(); return; }
+    const target = new URL(TEST_PG_URL);
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    for (const s of [socket, upstream]) {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+      s.on('error', () => { socket.destroy(); upstream.destroy(); });
+    }
+    socket.pipe(upstream).pipe(socket);
+  });
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    const url = new URL(TEST_PG_URL);
+    url.hostname = '127.0.0.1';
+    url.port = String((this.server.address() as net.AddressInfo).port);
+    return url.toString();
+  }
+
+  cut(): void {
+    this.up = false;
+    for (const s of this.sockets) s.destroy();
+  }
+
+  restore(): void {
+    this.up = true;
+  }
+
+  async close(): Promise<void> {
+    this.cut();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+describe('a PostgreSQL outage seen by one replica', () => {
+  it('refuses catalog changes (STORE_FAILURE), keeps serving searches, and catches up once PostgreSQL is back', async () => {
+    const proxy = new CuttableProxy();
+    const d = await open('d-outage', await proxy.start());
+    try {
+      expect(await products(d)).toEqual(await products(a));
+      const warnings: string[] = [];
+      const onWarning = (w: Error) => warnings.push(w.message);
+      process.on('warning', onWarning);
+      proxy.cut();
+      await expect(d.upsertProducts(SITE.websiteId, [{ refId: 'DURING', title: 'during the outage' }])).rejects.toMatchObject({ code: 'STORE_FAILURE' });
+      await expect(d.patchProducts(SITE.websiteId, [{ refId: 'R9', price: 5 }])).rejects.toMatchObject({ code: 'STORE_FAILURE' });
+      // Reads are served from memory.
+      expect((await d.search({ website_id: SITE.websiteId, client: SITE.client, q: 'item', start: 0 })).payload.total_results).toBeGreaterThan(0);
+      expect(await d.getProduct(SITE.websiteId, 'R9')).toBeDefined();
+      // Meanwhile another replica changes the catalog.
+      await a.patchProducts(SITE.websiteId, [{ refId: 'R9', price: 777 }]);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect((await d.getProduct(SITE.websiteId, 'R9'))?.price).not.toBe(777);
+      proxy.restore();
+      await eventually(async () => (await d.getProduct(SITE.websiteId, 'R9'))?.price === 777, async () => JSON.stringify(await d.getProduct(SITE.websiteId, 'R9')));
+      expect(await d.upsertProducts(SITE.websiteId, [{ refId: 'AFTER-OUTAGE', title: 'back' }])).toMatchObject({ loaded: 1 });
+      await eventually(async () => (await a.getProduct(SITE.websiteId, 'AFTER-OUTAGE')) !== undefined, async () => 'not on a');
+      expect(await a.getProduct(SITE.websiteId, 'DURING')).toBeUndefined();
+      process.off('warning', onWarning);
+      // The outage was reported once, not at every poll.
+      expect(warnings.filter((w) => w.includes('reading the change log')).length).toBe(1);
+    } finally {
+      await d.close();
+      engines.splice(engines.indexOf(d), 1);
+      await proxy.close();
+    }
+  }, 60_000);
 });

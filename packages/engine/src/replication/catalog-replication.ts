@@ -133,6 +133,8 @@ export class CatalogReplication {
   private pollTimer: NodeJS.Timeout | undefined;
   private snapshotTimer: NodeJS.Timeout | undefined;
   private snapshotting = false;
+  /** Since when reading the log fails (ms), while it does. */
+  private failing: number | undefined;
   private closed = false;
 
   private constructor(private readonly feed: PgChangeFeed, private readonly options: CatalogReplicationOptions) {}
@@ -272,7 +274,17 @@ export class CatalogReplication {
   /** Runs the applier now (or once more after the current run). `poll` also checks for pruned rows. */
   private wake(poll = false): void {
     if (this.closed) return;
-    void this.catchUp(poll).catch((err: unknown) => this.options.onError('catalog replication', err));
+    void this.catchUp(poll).then(
+      () => {
+        if (this.failing) this.options.onError('catalog replication', new Error(`recovered after ${Date.now() - this.failing} ms`));
+        this.failing = undefined;
+      },
+      (err: unknown) => {
+        // Reported once per outage, not at every poll while PostgreSQL is away.
+        if (this.failing === undefined) this.options.onError('catalog replication (reading the change log)', err);
+        this.failing ??= Date.now();
+      },
+    );
   }
 
   /** Runs `work` when no catch-up runs (and none starts meanwhile). */

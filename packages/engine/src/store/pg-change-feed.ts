@@ -99,7 +99,8 @@ export class PgChangeFeed {
   /** Connects and creates the tables when missing. */
   static async open(options: PgChangeFeedOptions): Promise<PgChangeFeed> {
     if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(options.schema)) throw new Error(`postgres schema "${options.schema}" must be letters, digits and _ (at most 63)`);
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 3 });
+    // A connection attempt fails after 5 s instead of waiting on an unreachable server indefinitely.
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 3, connectionTimeoutMillis: 5000 });
     pool.on('error', () => { /* an idle client died; the pool replaces it on next use */ });
     const feed = new PgChangeFeed(pool, options);
     try {
@@ -115,8 +116,24 @@ export class PgChangeFeed {
     return feed;
   }
 
-  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  /**
+   * A pooled connection whose loss while checked out (e.g. during a snapshot's encoding, between two
+   * queries) is not an uncaught 'error' event: the next query on it fails instead.
+   */
+  private async checkout(): Promise<pg.PoolClient & { done(broken?: Error): void }> {
     const client = await this.pool.connect();
+    const ignore = (): void => { /* surfaces as the failure of the next query */ };
+    client.on('error', ignore);
+    return Object.assign(client, {
+      done: (broken?: Error) => {
+        client.off('error', ignore);
+        client.release(broken);
+      },
+    });
+  }
+
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.checkout();
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
@@ -128,7 +145,7 @@ export class PgChangeFeed {
       await client.query('ROLLBACK').then(() => { broken = undefined; }, () => undefined);
       throw err;
     } finally {
-      client.release(broken);
+      client.done(broken);
     }
   }
 
@@ -179,7 +196,7 @@ export class PgChangeFeed {
 
   /** The latest stored snapshot of a website (read in one consistent view), or undefined. */
   async readSnapshot(websiteId: string): Promise<{ seq: number; data: Uint8Array } | undefined> {
-    const client = await this.pool.connect();
+    const client = await this.checkout();
     let broken: Error | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -207,7 +224,7 @@ export class PgChangeFeed {
       await client.query('ROLLBACK').then(() => { broken = undefined; }, () => undefined);
       throw err;
     } finally {
-      client.release(broken);
+      client.done(broken);
     }
   }
 
@@ -252,16 +269,19 @@ export class PgChangeFeed {
    * loss (`onError` hears of each failure; polling covers the gap).
    */
   listen(wake: () => void, onError: (err: unknown) => void): void {
+    // Reported once per outage, not at every reconnection attempt.
+    let failing = false;
     const connect = async (): Promise<void> => {
       if (this.closed) return;
-      const client = new pg.Client({ connectionString: this.options.url });
+      const client = new pg.Client({ connectionString: this.options.url, connectionTimeoutMillis: 5000 });
       const retry = (err: unknown): void => {
         if (this.listener === client) this.listener = undefined;
         client.removeAllListeners();
         client.on('error', () => undefined);
         void client.end().catch(() => undefined);
         if (this.closed) return;
-        onError(err);
+        if (!failing) onError(err);
+        failing = true;
         clearTimeout(this.reconnectTimer);
         this.reconnectTimer = setTimeout(() => void connect(), 1000);
         this.reconnectTimer.unref();
@@ -274,6 +294,7 @@ export class PgChangeFeed {
         await client.query(`LISTEN ${CHANGE_CHANNEL}`);
         if (this.closed) { await client.end(); return; }
         this.listener = client;
+        failing = false;
         // Changes committed while this connection was down are picked up now.
         wake();
       } catch (err) {
