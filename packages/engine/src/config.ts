@@ -8,7 +8,11 @@ import { AisleError } from './errors.js';
 /** Where durable state lives. */
 export type StoreConfig =
   | { type: 'embedded'; path?: string }
-  | { type: 'postgres'; url: string; schema?: string; pollIntervalMs?: number }
+  | {
+    type: 'postgres'; url: string; schema?: string; pollIntervalMs?: number;
+    /** How often a replica tries to store a new catalog snapshot in PostgreSQL (ms, default 30 000; one replica writes). */
+    catalogSnapshotIntervalMs?: number;
+  }
   | { type: 'memory' };
 
 /** A retail-media ad set: sponsored products and their costs. */
@@ -192,10 +196,11 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
       checkKnownKeys(st, ['type', 'path'], 'store.');
       checkString(st.path, 'store.path', { optional: true });
     } else if (st.type === 'postgres') {
-      checkKnownKeys(st, ['type', 'url', 'schema', 'pollIntervalMs'], 'store.');
+      checkKnownKeys(st, ['type', 'url', 'schema', 'pollIntervalMs', 'catalogSnapshotIntervalMs'], 'store.');
       checkString(st.url, 'store.url');
       checkString(st.schema, 'store.schema', { optional: true });
       checkNumber(st.pollIntervalMs, 'store.pollIntervalMs', { optional: true, min: 10, integer: true });
+      checkNumber(st.catalogSnapshotIntervalMs, 'store.catalogSnapshotIntervalMs', { optional: true, min: 100, integer: true });
     } else if (st.type !== 'memory') fail('store.type', 'must be "embedded", "postgres" or "memory"');
   }
   if (raw.websites !== undefined) {

@@ -102,6 +102,16 @@ export interface Engine {
   upsertProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary>;
   /** Replace the whole catalog atomically: searches see all of the old or all of the new. */
   replaceProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary>;
+  /**
+   * Partial updates: each patch (a partial product with `refId`) is merged into the stored product
+   * (JSON Merge Patch, RFC 7396: `null` removes a field). A refId not in the catalog is an error for
+   * that record: the whole call is refused (`CATALOG_BAD_INPUT`, default `onError: 'reject'`) or the
+   * record is listed in `skipped` (`onError: 'skip'`). A patch changing only numbers is applied as a
+   * value patch (milliseconds, no rebuild).
+   */
+  patchProducts(websiteId: string, patches: ProductSource, options?: LoadOptions): Promise<LoadSummary>;
+  /** The stored product exactly as given (after patches), or undefined for an unknown refId. */
+  getProduct(websiteId: string, refId: string): Promise<Product | undefined>;
   /** Delete products by refId; unknown refIds are ignored. */
   deleteProducts(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }>;
   /**

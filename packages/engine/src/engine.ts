@@ -20,9 +20,12 @@ import { AisleError, isAisleError } from './errors.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
+import { CatalogReplication } from './replication/catalog-replication.js';
+import { DEFAULT_PG_SCHEMA } from './store/postgres-store.js';
+import { DEFAULT_POLL_INTERVAL_MS } from './events/event-service.js';
 import { executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import type {
-  BundleRequest, BundleResponse, EventAck, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
+  BundleRequest, BundleResponse, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
   SearchResponse, ViewRecord, ViewRequest,
 } from './types.js';
 
@@ -89,6 +92,8 @@ class AisleEngine implements Engine {
   private readonly reporter: FailureReporter;
   /** Index builds started by a readiness check, per website (so a probe does not start another). */
   private readonly indexBuilds = new Map<string, Promise<void>>();
+  /** With the PostgreSQL store: the catalogs are shared through its change log (replication/catalog-replication.ts). */
+  private replication: CatalogReplication | undefined;
 
   constructor(
     private readonly options: EngineOptions,
@@ -113,7 +118,17 @@ class AisleEngine implements Engine {
       this.lock = await lockDataDir(path.join(this.options.dataDir, 'catalogs'));
     }
     try {
+      const store = this.options.store;
+      if (store?.type === 'postgres') {
+        this.replication = await CatalogReplication.open({
+          url: store.url, schema: store.schema ?? DEFAULT_PG_SCHEMA, pollIntervalMs: store.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+          snapshotIntervalMs: store.catalogSnapshotIntervalMs,
+          onError: (what, err) => process.emitWarning(`aisle: ${what} failed: ${(err as Error)?.message ?? String(err)}`),
+        });
+      }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
+      // Every catalog holds the shared log's changes before the engine is handed out (and so is ready).
+      await this.replication?.start();
       this.events = await EventService.open({
         store: resolveStore(this.options),
         dataDir: this.options.dataDir,
@@ -134,6 +149,7 @@ class AisleEngine implements Engine {
       // A failed start leaves nothing open: another attempt (or process) can take the directory.
       for (const s of this.sites.values()) clearTimeout(s.snapshotTimer);
       await Promise.all([...this.sites.values()].map((s) => this.settleReported(s.log?.close(), 'shutdown', s.config.websiteId)));
+      await this.settleReported(this.replication?.close(), 'shutdown');
       await this.settleReported(this.lock?.release(), 'shutdown');
       throw err;
     }
@@ -141,6 +157,13 @@ class AisleEngine implements Engine {
 
   private async openWebsite(config: WebsiteConfig): Promise<WebsiteState> {
     const catalogOptions = { fieldWeights: config.settings?.fieldWeights, synonyms: config.settings?.synonyms };
+    if (this.replication) {
+      // PostgreSQL holds the catalog (snapshot + change log); the data directory keeps no catalog files.
+      const catalog = this.events === undefined
+        ? await this.replication.loadCatalog(config.websiteId, catalogOptions)
+        : await this.replication.addWebsite(config.websiteId, catalogOptions);
+      return { config, catalog, models: new RecommendationModels({ website: config, catalog }) };
+    }
     const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
     const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions) : new Catalog(catalogOptions);
     const state: WebsiteState = { config, catalog, models: new RecommendationModels({ website: config, catalog }) };
@@ -165,7 +188,7 @@ class AisleEngine implements Engine {
   }
 
   private scheduleSnapshot(state: WebsiteState): void {
-    if (!this.options.dataDir) return;
+    if (!this.options.dataDir || this.replication) return;
     const now = Date.now();
     state.unsavedSince ??= now;
     clearTimeout(state.snapshotTimer);
@@ -185,7 +208,7 @@ class AisleEngine implements Engine {
   }
 
   private async writeSnapshot(state: WebsiteState): Promise<void> {
-    if (!this.options.dataDir) return;
+    if (!this.options.dataDir || this.replication) return;
     clearTimeout(state.snapshotTimer);
     state.snapshotTimer = undefined;
     state.unsavedSince = undefined;
@@ -208,6 +231,7 @@ class AisleEngine implements Engine {
 
   async upsertProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const state = this.site(websiteId);
+    if (this.replication) return this.replication.upsert(websiteId, products, options);
     const summary = await state.catalog.upsert(products, options);
     this.scheduleSnapshot(state);
     return summary;
@@ -215,9 +239,22 @@ class AisleEngine implements Engine {
 
   async replaceProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const state = this.site(websiteId);
+    if (this.replication) return this.replication.replace(websiteId, products, options);
     const summary = await state.catalog.replace(products, options);
     this.scheduleSnapshot(state);
     return summary;
+  }
+
+  async patchProducts(websiteId: string, patches: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
+    const state = this.site(websiteId);
+    if (this.replication) return this.replication.patch(websiteId, patches, options);
+    const summary = await state.catalog.patch(patches, options);
+    if (summary.loaded > 0) this.scheduleSnapshot(state);
+    return summary;
+  }
+
+  async getProduct(websiteId: string, refId: string): Promise<Product | undefined> {
+    return this.site(websiteId).catalog.getProduct(refId);
   }
 
   async deleteProducts(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }> {
@@ -225,6 +262,7 @@ class AisleEngine implements Engine {
     if (!Array.isArray(refIds) || refIds.some((id) => typeof id !== 'string')) {
       throw new AisleError('CATALOG_BAD_INPUT', 'refIds must be an array of strings');
     }
+    if (this.replication) return this.replication.delete(websiteId, refIds);
     const result = await state.catalog.delete(refIds);
     if (result.deleted > 0) this.scheduleSnapshot(state);
     return result;
@@ -359,6 +397,7 @@ class AisleEngine implements Engine {
     // Writes a timer started: each reports its own failure (above, or in scheduleSnapshot).
     await Promise.all([...this.sites.values()].map((s) => s.snapshotWrite?.then(() => undefined, () => undefined)));
     await Promise.all([...this.sites.values()].map((s) => this.settleReported(s.log?.close(), 'shutdown', s.config.websiteId)));
+    await this.settleReported(this.replication?.close(), 'shutdown');
     await this.settleReported(this.lock?.release(), 'shutdown');
     await this.events.close();
     await this.pool?.close();
