@@ -3,7 +3,7 @@
  * @module
  */
 import type { Readable } from 'node:stream';
-import type { WebsiteConfig } from './config.js';
+import type { WebsiteConfig, WebsiteSettings } from './config.js';
 import type {
   BundleResponse, EventAck, Product, RecommendParams, RecommendResponse, SearchResponse,
 } from './types.js';
@@ -95,6 +95,20 @@ export interface Engine {
   deleteProducts(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }>;
   /** The documented search request body → the documented response. Throws `AisleError`. */
   search(body: unknown): Promise<SearchResponse>;
+  /**
+   * The website's settings: every key, those not set at their default (see docs/operations.md). The
+   * stored settings when any were written through {@link Engine.updateSettings} (or the settings API),
+   * otherwise the config file's.
+   */
+  getSettings(websiteId: string): Promise<WebsiteSettings>;
+  /**
+   * Replaces the website's settings (or, with `merge: true`, merges `settings` into them as a JSON Merge
+   * Patch, RFC 7396: `null` removes a key, back to its default). Validated as the config file is
+   * (`SETTINGS_INVALID` naming the key, nothing changed), written to the store (every replica applies
+   * it within ~1 s on PostgreSQL), and used from the next request on: no restart, no re-index.
+   * Returns the settings as {@link Engine.getSettings} does.
+   */
+  updateSettings(websiteId: string, settings: unknown, options?: { merge?: boolean }): Promise<WebsiteSettings>;
   /** A recommendation method (segment as in the spec) with its parsed query parameters. */
   recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse>;
   /** The bundle call. */

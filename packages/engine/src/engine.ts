@@ -11,7 +11,7 @@ import path from 'node:path';
 import { CatalogChangeLog } from './catalog/change-log.js';
 import { lockDataDir, type DataDirLock } from './catalog/data-dir-lock.js';
 import { Catalog, loadCatalogSnapshot, saveCatalogSnapshot } from './catalog/index.js';
-import { validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig } from './config.js';
+import { validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings } from './config.js';
 import type {
   AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, WebsiteStats,
 } from './engine-api.js';
@@ -19,6 +19,8 @@ import { AisleError, isAisleError } from './errors.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
 import { executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
+import { checkWebsiteSettings, mergePatch, settingsWithDefaults } from './settings/website-settings.js';
+import type { StoredSettings } from './store/store.js';
 import type {
   BundleResponse, EventAck, PurchaseRecord, RecommendParams, RecommendResponse, SearchResponse, ViewRecord,
 } from './types.js';
@@ -39,8 +41,22 @@ const SNAPSHOT_DEBOUNCE_MS = 2_000;
  */
 const SNAPSHOT_MAX_DELAY_MS = 60_000;
 
+/**
+ * How often a replica on PostgreSQL asks the store for settings written by other replicas (one indexed
+ * query for all websites): a change is applied everywhere within about this long.
+ */
+const SETTINGS_POLL_MS = 1_000;
+/** Attempts of a settings update that keeps losing the compare-and-set to concurrent writers. */
+const SETTINGS_WRITE_ATTEMPTS = 5;
+
 interface WebsiteState {
   config: WebsiteConfig;
+  /** The config file's (or addWebsite's) settings: the initial value while the store has none. */
+  seedSettings: WebsiteSettings;
+  /** Version of the stored settings in use (0: none stored, the seed applies). */
+  settingsVersion: number;
+  /** The settings update in progress (updates of one website run one after another). */
+  settingsWrite?: Promise<void>;
   catalog: Catalog;
   models: RecommendationModels;
   /** The catalog's write-ahead log (with a data directory). */
@@ -72,6 +88,10 @@ async function loadSnapshotOrExplain(file: string, websiteId: string, options: C
   }
 }
 
+function settingsStoreFailure(err: unknown): AisleError {
+  return new AisleError('STORE_FAILURE', `the store failed; the settings were not changed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+}
+
 /** Without a store and a data directory everything stays in memory; with a data directory, SQLite. */
 function resolveStore(options: EngineOptions): StoreConfig | undefined {
   if (options.store) return options.store;
@@ -83,6 +103,10 @@ class AisleEngine implements Engine {
   private events!: EventService;
   private closed = false;
   private lock: DataDirLock | undefined;
+  /** Highest settings version applied (store-wide), the cursor of settings polling. */
+  private settingsCursor = 0;
+  private settingsTimer: NodeJS.Timeout | undefined;
+  private settingsPoll: Promise<void> | undefined;
 
   constructor(
     private readonly options: EngineOptions,
@@ -106,10 +130,20 @@ class AisleEngine implements Engine {
         },
       });
       try {
+        await this.pollSettings();
         await this.events.replay();
       } catch (err) {
         await this.events.close().catch(() => undefined);
         throw err;
+      }
+      const store = this.options.store;
+      if (store?.type === 'postgres') {
+        this.settingsTimer = setInterval(() => {
+          this.settingsPoll ??= this.pollSettings()
+            .catch((err) => process.emitWarning(`aisle: reading settings changes from the store failed: ${(err as Error)?.message ?? String(err)}`))
+            .finally(() => { this.settingsPoll = undefined; });
+        }, Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));
+        this.settingsTimer.unref();
       }
     } catch (err) {
       // A failed start leaves nothing open: another attempt (or process) can take the directory.
@@ -121,10 +155,14 @@ class AisleEngine implements Engine {
   }
 
   private async openWebsite(config: WebsiteConfig): Promise<WebsiteState> {
-    const catalogOptions = { fieldWeights: config.settings?.fieldWeights, synonyms: config.settings?.synonyms };
+    // Build-time field weights decide which text fields get a full-text index (weight > 0); query-time
+    // settings (weights, synonyms) are read from the website's current settings at each search.
+    const catalogOptions = { fieldWeights: config.settings?.fieldWeights };
     const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
     const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions) : new Catalog(catalogOptions);
-    const state: WebsiteState = { config, catalog, models: new RecommendationModels({ website: config, catalog }) };
+    const state: WebsiteState = {
+      config, seedSettings: config.settings ?? {}, settingsVersion: 0, catalog, models: new RecommendationModels({ website: config, catalog }),
+    };
     if (file) {
       // Changes acknowledged after the snapshot was written are in the log: replay them over it.
       const { log, pending } = await CatalogChangeLog.open(path.dirname(file), encodeURIComponent(config.websiteId));
@@ -218,6 +256,69 @@ class AisleEngine implements Engine {
     return response;
   }
 
+  async getSettings(websiteId: string): Promise<WebsiteSettings> {
+    return settingsWithDefaults(this.site(websiteId).config.settings);
+  }
+
+  async updateSettings(websiteId: string, settings: unknown, options: { merge?: boolean } = {}): Promise<WebsiteSettings> {
+    const state = this.site(websiteId);
+    // One update of a website at a time in this process; the store's compare-and-set orders replicas.
+    const previous = state.settingsWrite ?? Promise.resolve();
+    const update = previous.then(() => this.writeSettings(state, websiteId, settings, options), () => this.writeSettings(state, websiteId, settings, options));
+    state.settingsWrite = update.then(() => undefined, () => undefined);
+    return update;
+  }
+
+  private async writeSettings(state: WebsiteState, websiteId: string, settings: unknown, options: { merge?: boolean }): Promise<WebsiteSettings> {
+    const store = this.events.store;
+    for (let attempt = 0; attempt < SETTINGS_WRITE_ATTEMPTS; attempt++) {
+      let stored: StoredSettings | undefined;
+      try {
+        stored = await store.getSettings(websiteId);
+      } catch (err) {
+        throw settingsStoreFailure(err);
+      }
+      const base = stored?.settings ?? state.seedSettings;
+      const next = checkWebsiteSettings(options.merge ? mergePatch(base, settings) : settings);
+      let written: StoredSettings | undefined;
+      try {
+        written = await store.putSettings(websiteId, next as Record<string, unknown>, stored?.version ?? 0);
+      } catch (err) {
+        throw settingsStoreFailure(err);
+      }
+      if (written) {
+        this.applySettings(written);
+        return settingsWithDefaults(next);
+      }
+      // Another replica (or call) wrote first: merge into its value and try again.
+    }
+    throw new AisleError('STORE_FAILURE', `settings of website "${websiteId}" changed concurrently ${SETTINGS_WRITE_ATTEMPTS} times; nothing was written, try again`);
+  }
+
+  /** Takes settings read from the store (this replica's write, or another's seen by polling). */
+  private applySettings(row: StoredSettings): void {
+    if (row.version > this.settingsCursor) this.settingsCursor = row.version;
+    const state = this.sites.get(row.websiteId);
+    if (!state || row.version <= state.settingsVersion) return;
+    let settings: WebsiteSettings;
+    try {
+      settings = checkWebsiteSettings(row.settings);
+    } catch (err) {
+      // Written by a replica whose version knows keys this one does not: keep the settings in use.
+      process.emitWarning(`aisle: stored settings of website "${row.websiteId}" (version ${row.version}) are not valid here; kept the current ones: ${(err as Error).message}`);
+      return;
+    }
+    state.settingsVersion = row.version;
+    state.config = { ...state.config, settings };
+    state.models.setWebsite(state.config);
+    this.events.addWebsite(state.config);
+  }
+
+  /** Applies settings written since the last poll (all of them at start). */
+  private async pollSettings(): Promise<void> {
+    for (const row of await this.events.store.settingsSince(this.settingsCursor)) this.applySettings(row);
+  }
+
   async recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse> {
     return this.site(websiteId).models.recommend(method, params);
   }
@@ -271,12 +372,18 @@ class AisleEngine implements Engine {
     validateEngineOptions({ websites: all });
     const existing = this.sites.get(config.websiteId);
     if (existing) {
-      existing.config = config;
-      existing.models.setWebsite(config);
+      existing.seedSettings = config.settings ?? {};
+      // Settings stored through the settings API stay in force over the new seed.
+      existing.config = existing.settingsVersion > 0 ? { ...config, settings: existing.config.settings } : config;
+      existing.models.setWebsite(existing.config);
+      this.events.addWebsite(existing.config);
       return;
     }
-    this.sites.set(config.websiteId, await this.openWebsite(config));
+    const state = await this.openWebsite(config);
+    this.sites.set(config.websiteId, state);
     this.events.addWebsite(config);
+    const stored = await this.events.store.getSettings(config.websiteId);
+    if (stored) this.applySettings(stored);
   }
 
   async saveSnapshots(): Promise<void> {
@@ -286,6 +393,8 @@ class AisleEngine implements Engine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.settingsTimer);
+    await this.settingsPoll;
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);
     await Promise.all(pending.map((s) => this.writeSnapshot(s)));
     await Promise.all([...this.sites.values()].map((s) => s.snapshotWrite?.catch(() => undefined)));

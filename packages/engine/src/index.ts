@@ -10,6 +10,7 @@ export { createEngine, DEFAULT_ATS_MODEL } from './engine.js';
 export type * from './engine-api.js';
 export type * from './types.js';
 export * from './config.js';
+export { DEFAULT_WEBSITE_SETTINGS, checkWebsiteSettings, mergePatch, settingsWithDefaults } from './settings/website-settings.js';
 export { AisleError, ValidationError, ErrorCodes, isAisleError, type ErrorCode } from './errors.js';
 export {
   canonicalRetailMediaString, generateHmacSalt, signRetailMedia, verifyRetailMedia, HMAC_SALT_LENGTH,

@@ -27,6 +27,7 @@ export const routes = {
   coupons: route('/admin/v1/websites/{websiteId}/coupons', ['POST'], 'problem', false, h.issueCoupons),
   stats: route('/admin/v1/websites/{websiteId}/stats', ['GET'], 'problem', false, h.stats),
   attribution: route('/admin/v1/websites/{websiteId}/reports/attribution', ['GET'], 'problem', false, h.attribution),
+  settings: route('/admin/v1/websites/{websiteId}/settings', ['GET', 'PUT', 'PATCH'], 'problem', false, h.settings),
   healthz: route('/healthz', ['GET'], 'envelope', false, h.healthz),
   readyz: route('/readyz', ['GET'], 'envelope', false, h.readyz),
   metrics: route('/metrics', ['GET'], 'envelope', false, h.metrics),
@@ -87,6 +88,7 @@ export function matchRoute(path: string): RouteMatch | undefined {
           case 'products': return { route: routes.products, params: [websiteId] };
           case 'coupons': return { route: routes.coupons, params: [websiteId] };
           case 'stats': return { route: routes.stats, params: [websiteId] };
+          case 'settings': return { route: routes.settings, params: [websiteId] };
           default: return undefined;
         }
       }

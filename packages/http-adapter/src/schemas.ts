@@ -279,6 +279,23 @@ export const schemas = {
     required: ['key', 'revenue', 'orders', 'units'],
     properties: { key: str(), revenue: num(), orders: int(), units: num() },
   },
+  WebsiteSettings: {
+    type: 'object',
+    description: 'A website\'s settings (every key described in docs/operations.md, "Website settings"). GET answers every key, '
+      + 'defaults filled in; PUT replaces; PATCH merges (JSON Merge Patch, RFC 7396: null removes a key). The engine validates '
+      + 'them with the config file\'s validator: an unknown key or a bad value answers 400 naming the key.',
+    additionalProperties: true,
+    properties: {
+      personalization: {}, semanticSearch: {}, atsModel: str(), fieldWeights: { type: 'object', additionalProperties: num() },
+      synonyms: { type: 'array' }, redirects: { type: 'array' }, retailMedia: { type: 'object' }, retailBoost: { type: 'object' },
+      cors: { type: 'object' }, attributionWindowDays: num(), useStyleIdForVisualSimilarity: { type: 'boolean' },
+      rules: {
+        type: 'array',
+        description: 'Merchandising rules: [{id, query, match: exact|contains, pin: [{refId, position}], hide: [refId], boost: [{scope, weight}], from?, until?}].',
+        items: { type: 'object', additionalProperties: true },
+      },
+    },
+  },
   AttributionReport: {
     type: 'object',
     required: ['websiteId', 'totals', 'byRecommender', 'byWidget', 'byCampaign', 'byTactic', 'byAtsModel', 'retailMedia', 'priceBeat', 'flagged'],

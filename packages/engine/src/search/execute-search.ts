@@ -29,8 +29,9 @@ export async function executeSearch(catalog: Catalog, request: SearchRequest, co
   const state = catalog.state;
   const settings = context.settings;
   const { plan, extras } = compileSearchPlan(state, request, {
-    fieldWeights: { ...catalog.options.fieldWeights, ...settings?.fieldWeights },
-    synonyms: [...(catalog.options.synonyms ?? []), ...(settings?.synonyms ?? [])],
+    // The website's current settings when given (they change at run time), else the catalog's options.
+    fieldWeights: settings?.fieldWeights ?? catalog.options.fieldWeights,
+    synonyms: settings?.synonyms ?? catalog.options.synonyms,
   });
   const n = state.index.docCount;
   const pool = context.pool;

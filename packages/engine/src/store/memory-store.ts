@@ -7,7 +7,7 @@ import { GroupCommitStore } from './group-commit-store.js';
 import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type EventRow } from './plan.js';
 import {
   MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
-  type Store, type StoreCounts, type StoredEvent,
+  type Store, type StoreCounts, type StoredEvent, type StoredSettings,
 } from './store.js';
 import { rowToStoredEvent } from './rows.js';
 
@@ -115,6 +115,26 @@ export class MemoryStore extends GroupCommitStore implements Store {
 
   async lastSequence(): Promise<number> {
     return this.events.length;
+  }
+
+  private readonly settings = new Map<string, StoredSettings>();
+  private settingsVersion = 0;
+
+  async getSettings(websiteId: string): Promise<StoredSettings | undefined> {
+    const row = this.settings.get(websiteId);
+    return row === undefined ? undefined : structuredClone(row);
+  }
+
+  async putSettings(websiteId: string, settings: Record<string, unknown>, ifVersion: number): Promise<StoredSettings | undefined> {
+    this.checkOpen();
+    if ((this.settings.get(websiteId)?.version ?? 0) !== ifVersion) return undefined;
+    const row: StoredSettings = { websiteId, settings: structuredClone(settings), version: ++this.settingsVersion };
+    this.settings.set(websiteId, row);
+    return structuredClone(row);
+  }
+
+  async settingsSince(version: number): Promise<StoredSettings[]> {
+    return [...this.settings.values()].filter((r) => r.version > version).sort((a, b) => a.version - b.version).map((r) => structuredClone(r));
   }
 
   async close(): Promise<void> {

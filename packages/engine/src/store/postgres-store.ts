@@ -16,7 +16,7 @@ import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type Ap
 import { couponFromRow, rowToStoredEvent, type CouponRow } from './rows.js';
 import {
   MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
-  type Store, type StoreCounts, type StoredEvent,
+  type Store, type StoreCounts, type StoredEvent, type StoredSettings,
 } from './store.js';
 
 /** Default schema of the PostgreSQL store. */
@@ -60,6 +60,15 @@ const PG_MIGRATIONS: readonly string[] = [
      used_at BIGINT,
      PRIMARY KEY (website_id, code)
    );`,
+  // Website settings (settings API): the object as set, and a store-wide increasing version.
+  `CREATE SEQUENCE {s}.settings_version;
+   CREATE TABLE {s}.website_settings (
+     website_id TEXT PRIMARY KEY,
+     settings TEXT NOT NULL,
+     version BIGINT NOT NULL,
+     updated_at BIGINT NOT NULL
+   );
+   CREATE INDEX website_settings_version ON {s}.website_settings (version);`,
 ];
 
 
@@ -231,6 +240,47 @@ export class PostgresStore extends GroupCommitStore implements Store {
   async lastSequence(): Promise<number> {
     const { rows } = await this.pool.query<{ seq: string | null }>(`SELECT MAX(seq) AS seq FROM ${this.s}.events`);
     return rows[0]?.seq == null ? 0 : Number(rows[0].seq);
+  }
+
+  async getSettings(websiteId: string): Promise<StoredSettings | undefined> {
+    const { rows } = await this.pool.query<{ settings: string; version: string }>(
+      `SELECT settings, version FROM ${this.s}.website_settings WHERE website_id = $1`, [websiteId]);
+    const row = rows[0];
+    return row === undefined ? undefined : { websiteId, settings: JSON.parse(row.settings) as Record<string, unknown>, version: Number(row.version) };
+  }
+
+  async putSettings(websiteId: string, settings: Record<string, unknown>, ifVersion: number): Promise<StoredSettings | undefined> {
+    this.checkOpen();
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      // The advisory lock orders settings writes of all replicas, so versions become visible in
+      // increasing order and a poller reading "after my cursor" never skips one.
+      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtext('${this.schema}'), 3)`);
+      const { rows } = await client.query<{ version: string }>(`SELECT version FROM ${this.s}.website_settings WHERE website_id = $1`, [websiteId]);
+      if (Number(rows[0]?.version ?? 0) !== ifVersion) {
+        await client.query('ROLLBACK');
+        return undefined;
+      }
+      const { rows: written } = await client.query<{ version: string }>(
+        `INSERT INTO ${this.s}.website_settings (website_id, settings, version, updated_at) VALUES ($1, $2, nextval('${this.s}.settings_version'), $3)
+         ON CONFLICT (website_id) DO UPDATE SET settings = EXCLUDED.settings, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
+         RETURNING version`, [websiteId, JSON.stringify(settings), Date.now()]);
+      await client.query('COMMIT');
+      return { websiteId, settings, version: Number(written[0]!.version) };
+    } catch (err) {
+      broken = err instanceof Error ? err : new Error(String(err));
+      await client.query('ROLLBACK').then(() => { broken = undefined; }, () => undefined);
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async settingsSince(version: number): Promise<StoredSettings[]> {
+    const { rows } = await this.pool.query<{ website_id: string; settings: string; version: string }>(
+      `SELECT website_id, settings, version FROM ${this.s}.website_settings WHERE version > $1 ORDER BY version`, [version]);
+    return rows.map((r) => ({ websiteId: r.website_id, settings: JSON.parse(r.settings) as Record<string, unknown>, version: Number(r.version) }));
   }
 
   async close(): Promise<void> {

@@ -11,8 +11,14 @@ import Database from 'better-sqlite3';
 import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
 import { couponFromRow, type CouponRow, type StoredRow } from './rows.js';
 import {
-  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type StoreCounts,
+  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type StoreCounts, type StoredSettings,
 } from './store.js';
+
+interface SettingsRow { websiteId: string; settings: string; version: number }
+
+function settingsFromRow(row: SettingsRow): StoredSettings {
+  return { websiteId: row.websiteId, settings: JSON.parse(row.settings) as Record<string, unknown>, version: row.version };
+}
 
 /** Schema migrations; index + 1 is the version recorded in `user_version`. Append only. */
 const SQLITE_MIGRATIONS: readonly string[] = [
@@ -42,6 +48,14 @@ const SQLITE_MIGRATIONS: readonly string[] = [
      used_at INTEGER,
      PRIMARY KEY (website_id, code)
    );`,
+  // Website settings (settings API): the object as set, and a store-wide increasing version.
+  `CREATE TABLE website_settings (
+     website_id TEXT PRIMARY KEY,
+     settings TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE INDEX website_settings_version ON website_settings (version);`,
 ];
 
 
@@ -72,7 +86,8 @@ function openDatabase(file: string): Database.Database {
 }
 
 /** The operations the worker runs, by name; see {@link SqliteDb}. */
-export type SqliteMethod = 'commitJson' | 'issueCoupons' | 'markCouponUsed' | 'getCoupon' | 'counts' | 'readRows' | 'lastSequence' | 'close';
+export type SqliteMethod = 'commitJson' | 'issueCoupons' | 'markCouponUsed' | 'getCoupon' | 'counts' | 'readRows' | 'lastSequence'
+  | 'getSettings' | 'putSettings' | 'settingsSince' | 'close';
 
 /** One order of a purchase answer as it crosses threads: `reused` (indexes of the promotions flagged) replaces the stored event. */
 export interface WireOrder {
@@ -216,6 +231,29 @@ export class SqliteDb {
 
   lastSequence(): number {
     return this.stmts.lastSeq.get()?.seq ?? 0;
+  }
+
+  getSettings(websiteId: string): StoredSettings | undefined {
+    const row = this.db.prepare<[string], SettingsRow>('SELECT website_id AS websiteId, settings, version FROM website_settings WHERE website_id = ?').get(websiteId);
+    return row === undefined ? undefined : settingsFromRow(row);
+  }
+
+  putSettings(websiteId: string, settings: Record<string, unknown>, ifVersion: number): StoredSettings | undefined {
+    const tx = this.db.transaction((): StoredSettings | undefined => {
+      const current = this.db.prepare<[string], { version: number }>('SELECT version FROM website_settings WHERE website_id = ?').get(websiteId);
+      if ((current?.version ?? 0) !== ifVersion) return undefined;
+      const version = (this.db.prepare<[], { v: number | null }>('SELECT MAX(version) AS v FROM website_settings').get()?.v ?? 0) + 1;
+      this.db.prepare(`INSERT INTO website_settings (website_id, settings, version, updated_at) VALUES (?, ?, ?, ?)
+        ON CONFLICT (website_id) DO UPDATE SET settings = excluded.settings, version = excluded.version, updated_at = excluded.updated_at`)
+        .run(websiteId, JSON.stringify(settings), version, Date.now());
+      return { websiteId, settings, version };
+    });
+    return tx.immediate();
+  }
+
+  settingsSince(version: number): StoredSettings[] {
+    return this.db.prepare<[number], SettingsRow>('SELECT website_id AS websiteId, settings, version FROM website_settings WHERE version > ? ORDER BY version')
+      .all(version).map(settingsFromRow);
   }
 
   close(): void {

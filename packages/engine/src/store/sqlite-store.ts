@@ -22,6 +22,7 @@ import { SqliteDb, type SqliteMethod, type WireResult } from './sqlite-db.js';
 import type { SqliteReply, SqliteRequest, SqliteWorkerData, WireError } from './sqlite-worker.js';
 import type {
   CouponIssueData, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PurchaseEventData, Store, StoreCounts, StoredEvent,
+  StoredSettings,
 } from './store.js';
 
 /** Options of {@link SqliteStore.open}. */
@@ -177,6 +178,19 @@ export class SqliteStore extends GroupCommitStore implements Store {
 
   lastSequence(): Promise<number> {
     return this.call('lastSequence');
+  }
+
+  getSettings(websiteId: string): Promise<StoredSettings | undefined> {
+    return this.call('getSettings', websiteId);
+  }
+
+  putSettings(websiteId: string, settings: Record<string, unknown>, ifVersion: number): Promise<StoredSettings | undefined> {
+    this.checkOpen();
+    return this.call('putSettings', websiteId, settings, ifVersion);
+  }
+
+  settingsSince(version: number): Promise<StoredSettings[]> {
+    return this.call('settingsSince', version);
   }
 
   /** Flushes, closes the connection and stops the worker. */

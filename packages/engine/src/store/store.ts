@@ -185,6 +185,14 @@ export interface EventQuery {
   kind?: 'purchase' | 'view';
 }
 
+/** A website's settings as stored (as set: keys at their default are absent), with their version. */
+export interface StoredSettings {
+  websiteId: string;
+  settings: Record<string, unknown>;
+  /** Store-wide, increasing with every settings write (of any website), visible in increasing order. */
+  version: number;
+}
+
 /** The one store interface; see the module comment for the durability guarantee. */
 export interface Store {
   /** `memory`, `embedded` or `postgres`. */
@@ -204,6 +212,15 @@ export interface Store {
   readEvents(query: EventQuery): Promise<StoredEvent[]>;
   /** The highest sequence number committed so far (0 when empty). */
   lastSequence(): Promise<number>;
+  /** The stored settings of a website, or undefined when none were ever written. */
+  getSettings(websiteId: string): Promise<StoredSettings | undefined>;
+  /**
+   * Writes a website's settings when its stored version is still `ifVersion` (0: nothing stored yet)
+   * and returns them with their new version; undefined (nothing written) when another write came first.
+   */
+  putSettings(websiteId: string, settings: Record<string, unknown>, ifVersion: number): Promise<StoredSettings | undefined>;
+  /** Every website's settings written after `version`, in version order (replicas poll this). */
+  settingsSince(version: number): Promise<StoredSettings[]>;
   /** Resolves once every write submitted so far has committed. */
   flush(): Promise<void>;
   /** Flushes, then releases files and connections. */
