@@ -8,15 +8,18 @@ import type { WebsiteSettings } from '../config.js';
 import type { SearchPayload, SearchRequest } from '../types.js';
 import { assemblePayload } from './assemble-payload.js';
 import { runPartial } from './run-partial.js';
-import { compileSearchPlan } from './search-plan.js';
+import { compileMerchandising } from './merchandising.js';
+import { compileScope, compileSearchPlan } from './search-plan.js';
 import type { SearchPool } from './search-pool.js';
 
 /** Where and how a search runs. */
 export interface SearchContext {
   /** Catalogs with at least `pool.threshold` products run on the pool; smaller ones inline. */
   pool?: SearchPool;
-  /** The website's settings: field weights, synonyms and redirects are used here. */
+  /** The website's settings: field weights, synonyms, redirects and rules are used here. */
   settings?: WebsiteSettings;
+  /** The time rules' `from`/`until` are compared with (ms since the epoch; default now). */
+  now?: number;
 }
 
 /**
@@ -33,6 +36,14 @@ export async function executeSearch(catalog: Catalog, request: SearchRequest, co
     fieldWeights: settings?.fieldWeights ?? catalog.options.fieldWeights,
     synonyms: settings?.synonyms ?? catalog.options.synonyms,
   });
+  const merch = compileMerchandising(state, request, settings?.rules, context.now ?? Date.now(), (scope) => compileScope(state, scope));
+  if (merch) {
+    plan.merch = merch;
+    // A pinned doc among the best is moved, not counted twice: select one more per pin.
+    plan.limit += merch.pins.length;
+    // No pinned doc can pass a filter that matches nothing.
+    if (request.scope && compileScope(state, request.scope).nothing) merch.pins = [];
+  }
   const n = state.index.docCount;
   const pool = context.pool;
   const partials = pool && !plan.matchNothing && n > 0 && n >= pool.threshold
