@@ -69,6 +69,9 @@ export const schemas = {
       },
       aggregations: strArray('Text fields for which a document count per value is returned.'),
       range_fields: strArray('Numeric fields for which min and max are returned.'),
+      disjunctive_facets: strArray('Fields whose aggregation counts ignore the field\'s own scope condition (other conditions still apply); '
+        + 'each is aggregated even when aggregations does not name it.'),
+      highlight: { type: 'boolean', description: 'When true, each result item carries _highlight: {<field>: "HTML-escaped text with <em>matched</em> words"} for the text fields that matched.' },
       sort_fields: {
         type: 'array',
         description: 'Ordered sort keys; each element has exactly one key, the field name.',
@@ -234,6 +237,7 @@ export const schemas = {
     additionalProperties: true,
     properties: {
       refId: str(), availability: int('0 out of stock, -1 not tracked, >0 in stock.'), style_id: str(),
+      _highlight: { type: 'object', additionalProperties: str(), description: 'Search with highlight: true only. Field → its HTML-escaped text with the matched words in <em>…</em>.' },
       image_vector: { type: 'array', items: { type: 'number' } },
     },
   },

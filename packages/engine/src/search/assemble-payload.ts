@@ -89,7 +89,7 @@ export function assemblePayload(
   for (const p of partials) total += p.total;
   // Pinned products: those among the matches, and those that pass the filters without matching the
   // text (they join the totals, facets and ranges: the list, the counts and the facets agree).
-  const pins = plan.merch ? pinsInResults(index, plan, partials) : { placed: [], extra: [] };
+  const pins = plan.merch ? pinsInResults(index, plan, partials) : { placed: [], extra: [], nearMiss: [] };
   total += pins.extra.length;
 
   // Top-k of the union = top-k of the ranges' top-k lists, under the same comparator (applied to
@@ -126,6 +126,7 @@ export function assemblePayload(
           for (const p of partials) for (let c = 0; c < counts.length; c++) counts[c] += p.facetCounts[i][c];
         }
         for (const doc of pins.extra) addDocToFacetCounts(index, fid, doc, counts);
+        for (const miss of pins.nearMiss) if (miss.aggregations.includes(i)) addDocToFacetCounts(index, fid, miss.doc, counts);
         return counts;
       };
       const compute = () => facetBuckets(merged(), state.dictionaries[fid], keyOrder(state, fid));

@@ -16,6 +16,7 @@ import type { MerchandisingRule } from '../config.js';
 import { isAisleError } from '../errors.js';
 import type { SearchRequest } from '../types.js';
 import type { PartialResult } from './run-partial.js';
+import { nearMissAggregations } from './disjunctive-facets.js';
 import type { PlanCondition, SearchPlan } from './search-plan.js';
 
 /** One boost or bury, resolved: docs passing every condition get their relevance multiplied by `weight`. */
@@ -217,20 +218,31 @@ export function placePins(ranked: Int32Array, pinDocs: readonly { doc: number; p
  * among the matches of some range plus `extra`, those that did not match (the query text) but pass
  * every filter of the request.
  */
-export function pinsInResults(index: CatalogIndex, plan: SearchPlan, partials: readonly PartialResult[]): { placed: PlanMerch['pins']; extra: number[] } {
+export function pinsInResults(
+  index: CatalogIndex, plan: SearchPlan, partials: readonly PartialResult[],
+): { placed: PlanMerch['pins']; extra: number[]; nearMiss: { doc: number; aggregations: number[] }[] } {
   const merch = plan.merch!;
   const matched = new Set<number>();
-  for (const p of partials) for (const i of p.pinsMatched ?? []) matched.add(i);
+  const seen = new Set<number>();
+  for (const p of partials) {
+    for (const i of p.pinsMatched ?? []) matched.add(i);
+    for (const i of p.pinsSeen ?? []) seen.add(i);
+  }
   const placed: PlanMerch['pins'] = [];
   const extra: number[] = [];
+  const nearMiss: { doc: number; aggregations: number[] }[] = [];
   merch.pins.forEach((pin, i) => {
     if (matched.has(i)) placed.push(pin);
     else if (docPassesAll(index, plan.conditions, pin.doc)) {
       placed.push(pin);
       extra.push(pin.doc);
+    } else if (!seen.has(i)) {
+      // Not a result: still a near miss of one disjunctive facet, unless its range counted it already.
+      const aggregations = nearMissAggregations(index, plan, pin.doc);
+      if (aggregations.length > 0) nearMiss.push({ doc: pin.doc, aggregations });
     }
   });
-  return { placed, extra };
+  return { placed, extra, nearMiss };
 }
 
 /** Adds one doc's values of text field `fid` to its facet counts. */

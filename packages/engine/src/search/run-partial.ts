@@ -14,7 +14,8 @@ import type { PlanCondition, SearchPlan } from './search-plan.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import { matchText, seek, type TextMatches } from './text-matches.js';
 import { TopK } from './top-k.js';
-import { boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
+import { addDocToFacetCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
+import { sharedConditions, splitBitset, splitMatches } from './disjunctive-facets.js';
 
 /** What one range contributes; merged by `assemblePayload`. */
 export interface PartialResult {
@@ -29,6 +30,11 @@ export interface PartialResult {
   topScores: Float64Array;
   /** Indexes into `plan.merch.pins` of the pinned docs of this range that are among its matches. */
   pinsMatched?: number[];
+  /**
+   * With disjunctive facets: the pinned docs that were candidates before the held-back conditions
+   * (matched or counted here as near misses; the calling thread must not count them again).
+   */
+  pinsSeen?: number[];
 }
 
 /** Runs `plan` over docs [lo, hi) of `index` (lo a multiple of 32). */
@@ -201,9 +207,19 @@ function walkTopK(
 
 function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, facetCounts: Uint32Array[], ranges: Float64Array): PartialResult {
   const candidates = fullBitset(hi - lo);
-  for (const cond of plan.conditions) applyConditionToBitset(index, cond, lo, hi, candidates);
+  for (const cond of sharedConditions(plan)) applyConditionToBitset(index, cond, lo, hi, candidates);
   const merch = plan.merch;
   if (merch) hideFromBitset(merch, lo, hi, candidates);
+  let pinsSeen: number[] | undefined;
+  if (plan.disjunctive && plan.disjunctive.length > 0) {
+    if (merch) pinsSeen = pinsMatched(merch, lo, hi, (d) => hasBit(candidates, lo, hi, d));
+    splitBitset(plan, candidates, (cond, bits) => applyConditionToBitset(index, cond, lo, hi, bits), (a, bits) => {
+      const fid = plan.aggregationFields[a];
+      if (fid < 0) return;
+      const column = index.fields[fid].text!;
+      countFacetsOfBitset(column.offsets, column.codes, column.single, facetCounts[a], bits, lo);
+    });
+  }
   const everything = plan.conditions.length === 0 && !merch?.hidden.some((d) => d >= lo && d < hi);
   const total = everything ? hi - lo : popcount(candidates);
   plan.aggregationFields.forEach((fid, i) => {
@@ -268,6 +284,7 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
     lo, total, facetCounts, ranges, topDocs,
     topScores: scores ? Float64Array.from(topDocs, (d) => scores[d - lo]) : new Float64Array(topDocs.length),
     pinsMatched: merch && pinsMatched(merch, lo, hi, (d) => hasBit(candidates, lo, hi, d)),
+    pinsSeen,
   };
 }
 
@@ -300,12 +317,17 @@ function applyConditionToMatches(index: CatalogIndex, cond: PlanCondition, m: Te
 }
 
 function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, m: TextMatches, facetCounts: Uint32Array[], ranges: Float64Array): PartialResult {
-  for (const cond of plan.conditions) applyConditionToMatches(index, cond, m);
+  for (const cond of sharedConditions(plan)) applyConditionToMatches(index, cond, m);
   const merch = plan.merch;
-  if (merch) {
-    m.length = hideFromMatches(merch, m.docs, m.scores, m.length);
-    boostMatches(index, merch, m.docs, m.scores, m.length);
+  if (merch) m.length = hideFromMatches(merch, m.docs, m.scores, m.length);
+  let pinsSeen: number[] | undefined;
+  if (plan.disjunctive && plan.disjunctive.length > 0) {
+    if (merch) pinsSeen = pinsMatched(merch, lo, hi, (d) => isListedDoc(m.docs, m.length, d));
+    m.length = splitMatches(index, plan, m.docs, m.scores, m.length, (a, d) => {
+      if (plan.aggregationFields[a] >= 0) addDocToFacetCounts(index, plan.aggregationFields[a], d, facetCounts[a]);
+    });
   }
+  if (merch) boostMatches(index, merch, m.docs, m.scores, m.length);
   const { docs, scores, length: total } = m;
   plan.aggregationFields.forEach((fid, i) => {
     if (fid < 0) return;
@@ -350,11 +372,15 @@ function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, hi: n
     lo, total, facetCounts, ranges,
     topDocs: Int32Array.from(positions, (k) => docs[k]),
     topScores: Float64Array.from(positions, (k) => scores[k]),
-    pinsMatched: merch && pinsMatched(merch, lo, hi, (d) => {
-      const k = seekDoc(docs, total, d);
-      return k < total && docs[k] === d;
-    }),
+    pinsMatched: merch && pinsMatched(merch, lo, hi, (d) => isListedDoc(docs, total, d)),
+    pinsSeen,
   };
+}
+
+/** Whether `doc` is among the ascending `docs[0, length)`. */
+function isListedDoc(docs: Int32Array, length: number, doc: number): boolean {
+  const k = seekDoc(docs, length, doc);
+  return k < length && docs[k] === doc;
 }
 
 /** First position in the ascending `docs[0, length)` whose doc is >= `doc`. */

@@ -17,6 +17,7 @@ import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 import { popcount32 } from '../catalog/bitset.js';
 import { allowedEdits, boundedOsaDistance } from './typo.js';
 import type { PlanMerch } from './merchandising.js';
+import type { PlanDisjunctive } from './disjunctive-facets.js';
 
 /**
  * How a term matched a query word; higher ranks first: exact (or synonym), prefix, one typo, two typos.
@@ -63,6 +64,8 @@ export interface SearchPlan {
   limit: number;
   /** Merchandising rules that apply to this request (see merchandising.ts). */
   merch?: PlanMerch;
+  /** Conditions held back for disjunctive facets (see disjunctive-facets.ts). */
+  disjunctive?: PlanDisjunctive[];
 }
 
 /** Query word corrections for `suggestions.corrected_query` (main thread only). */
