@@ -85,6 +85,17 @@ export interface AttributionReport {
   flagged: { orderId: string; refId: string; reason: string }[];
 }
 
+/** The searches report of one website (see docs/http-api.md). */
+export interface SearchReport {
+  websiteId: string;
+  from?: string;
+  to?: string;
+  /** Most searched normalised queries: searches, and their mean result count. */
+  top: { query: string; count: number; avgResults: number }[];
+  /** Queries whose searches found nothing, by how many did. */
+  noResults: { query: string; count: number }[];
+}
+
 /** The engine: many websites, each with its catalog, models and events. */
 export interface Engine {
   /** Insert or update products by refId. */
@@ -123,6 +134,12 @@ export interface Engine {
   issueCoupons(websiteId: string, coupons: readonly CouponIssue[]): Promise<{ issued: number }>;
   stats(websiteId: string): Promise<WebsiteStats>;
   attributionReport(websiteId: string, range?: { from?: string; to?: string }): Promise<AttributionReport>;
+  /**
+   * Top queries and no-result queries of the website's searches whose hour lies in [from, to] (ISO 8601,
+   * both optional; the log counts searches per hour, see docs/operations.md), `limit` (1–1000, default
+   * 20) of each. Throws `ValidationError` naming a bad parameter.
+   */
+  searchReport(websiteId: string, range?: { from?: string; to?: string; limit?: number | string }): Promise<SearchReport>;
   /** The configuration of a website, or undefined. */
   website(websiteId: string): WebsiteConfig | undefined;
   /** All configured websites. */

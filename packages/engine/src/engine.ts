@@ -13,13 +13,16 @@ import { lockDataDir, type DataDirLock } from './catalog/data-dir-lock.js';
 import { Catalog, loadCatalogSnapshot, saveCatalogSnapshot } from './catalog/index.js';
 import { validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings } from './config.js';
 import type {
-  AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, WebsiteStats,
+  AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, SearchReport, WebsiteStats,
 } from './engine-api.js';
-import { AisleError, isAisleError } from './errors.js';
+import { AisleError, isAisleError, ValidationError } from './errors.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
 import { executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import { checkWebsiteSettings, mergePatch, settingsWithDefaults } from './settings/website-settings.js';
+import { SearchLog } from './analytics/search-log.js';
+import { mergeSuggestions, vocabularyCompletions } from './search/query-suggestions.js';
+import { parseIsoDateTime, problemDetails } from './events/validate-common.js';
 import type { StoredSettings } from './store/store.js';
 import type {
   BundleResponse, EventAck, PurchaseRecord, RecommendParams, RecommendResponse, SearchResponse, ViewRecord,
@@ -46,6 +49,10 @@ const SNAPSHOT_MAX_DELAY_MS = 60_000;
  * query for all websites): a change is applied everywhere within about this long.
  */
 const SETTINGS_POLL_MS = 1_000;
+/** Most entries of `payload.suggestions.queries`. */
+export const MAX_SUGGESTED_QUERIES = 5;
+/** Default and largest `limit` of the searches report. */
+export const SEARCH_REPORT_LIMITS = { default: 20, max: 1_000 } as const;
 /** Attempts of a settings update that keeps losing the compare-and-set to concurrent writers. */
 const SETTINGS_WRITE_ATTEMPTS = 5;
 
@@ -107,6 +114,7 @@ class AisleEngine implements Engine {
   private settingsCursor = 0;
   private settingsTimer: NodeJS.Timeout | undefined;
   private settingsPoll: Promise<void> | undefined;
+  private searchLog!: SearchLog;
 
   constructor(
     private readonly options: EngineOptions,
@@ -129,8 +137,12 @@ class AisleEngine implements Engine {
           onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
         },
       });
+      this.searchLog = new SearchLog(this.events.store, {
+        onError: (err) => process.emitWarning(`aisle: writing the search log failed (kept for the next attempt): ${(err as Error)?.message ?? String(err)}`),
+      });
       try {
         await this.pollSettings();
+        for (const id of this.sites.keys()) await this.searchLog.load(id);
         await this.events.replay();
       } catch (err) {
         await this.events.close().catch(() => undefined);
@@ -251,6 +263,12 @@ class AisleEngine implements Engine {
       throw new AisleError('SEARCH_BAD_REQUEST', 'customer_id is required: personalization is enabled for this website');
     }
     const payload = await executeSearch(state.catalog, request, { pool: this.pool, settings });
+    // The first page of a query is one search for the log (paging through it is not another).
+    if (request.start === 0) this.searchLog.record(request.website_id, request.q, payload.total_results);
+    const logged = this.searchLog.completions(request.website_id, request.q, MAX_SUGGESTED_QUERIES);
+    const queries = logged.length >= MAX_SUGGESTED_QUERIES ? logged
+      : mergeSuggestions(request.q, logged, vocabularyCompletions(state.catalog.state, request.q, MAX_SUGGESTED_QUERIES), MAX_SUGGESTED_QUERIES);
+    if (queries.length > 0) payload.suggestions.queries = queries;
     const response: SearchResponse = { type: 1, payload };
     if (settings.semanticSearch) response.settings = { ats_model: settings.atsModel ?? DEFAULT_ATS_MODEL };
     return response;
@@ -358,6 +376,28 @@ class AisleEngine implements Engine {
     return this.events.attributionReport(websiteId, range);
   }
 
+  async searchReport(websiteId: string, range: { from?: string; to?: string; limit?: number | string } = {}): Promise<SearchReport> {
+    this.site(websiteId);
+    const errors: Record<string, string[]> = {};
+    const fromMs = range.from === undefined ? 0 : parseIsoDateTime(range.from);
+    const toMs = range.to === undefined ? Date.now() : parseIsoDateTime(range.to);
+    if (fromMs === undefined) errors.from = ['The from parameter must be an ISO 8601 date-time.'];
+    if (toMs === undefined) errors.to = ['The to parameter must be an ISO 8601 date-time.'];
+    const limit = range.limit === undefined ? SEARCH_REPORT_LIMITS.default : Number(range.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_REPORT_LIMITS.max) {
+      errors.limit = [`The limit parameter must be an integer from 1 to ${SEARCH_REPORT_LIMITS.max}.`];
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
+    // Searches still in the batch are part of the report.
+    await this.searchLog.flush();
+    try {
+      const totals = await this.searchLog.report(websiteId, fromMs!, toMs!, limit);
+      return { websiteId, ...(range.from !== undefined && { from: range.from }), ...(range.to !== undefined && { to: range.to }), ...totals };
+    } catch (err) {
+      throw new AisleError('STORE_FAILURE', `the store failed to read the search log: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    }
+  }
+
   website(websiteId: string): WebsiteConfig | undefined {
     return this.sites.get(websiteId)?.config;
   }
@@ -384,6 +424,7 @@ class AisleEngine implements Engine {
     this.events.addWebsite(config);
     const stored = await this.events.store.getSettings(config.websiteId);
     if (stored) this.applySettings(stored);
+    await this.searchLog.load(config.websiteId);
   }
 
   async saveSnapshots(): Promise<void> {
@@ -395,6 +436,7 @@ class AisleEngine implements Engine {
     this.closed = true;
     clearInterval(this.settingsTimer);
     await this.settingsPoll;
+    await this.searchLog.close();
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);
     await Promise.all(pending.map((s) => this.writeSnapshot(s)));
     await Promise.all([...this.sites.values()].map((s) => s.snapshotWrite?.catch(() => undefined)));

@@ -155,6 +155,18 @@ export const attribution: Handler = async (ctx, state) => {
   sendJson(ctx, state, 200, serialize.AttributionReport(await state.engine.attributionReport(websiteId, range)));
 };
 
+/** `GET /admin/v1/websites/{websiteId}/reports/searches[?from=&to=&limit=]` (the engine checks them). */
+export const searchReport: Handler = async (ctx, state) => {
+  const websiteId = adminWebsite(ctx, state);
+  const query = parseQueryString(ctx.query);
+  const range: { from?: string; to?: string; limit?: string } = {};
+  for (const key of ['from', 'to', 'limit'] as const) {
+    const value = scalar(query, key);
+    if (value !== undefined) range[key] = value;
+  }
+  sendJson(ctx, state, 200, serialize.SearchReport(await state.engine.searchReport(websiteId, range)));
+};
+
 /** Media types of a settings body: JSON, or the JSON Merge Patch type of RFC 7396 (PATCH). */
 const SETTINGS_TYPES = ['application/json', 'application/merge-patch+json'] as const;
 

@@ -169,6 +169,18 @@ export function buildOpenApi(options: { prefix?: string } = {}): Record<string, 
       responses: { 200: { description: 'The report.', content: json('AttributionReport') }, ...adminErrors() },
     },
   };
+  paths['/admin/v1/websites/{websiteId}/reports/searches'] = {
+    get: {
+      operationId: 'searchReport', tags: ['admin'], summary: 'Top queries and queries without results, from the search log.', security: admin,
+      parameters: [
+        websiteParam,
+        queryParam('from', { type: 'string' }, 'ISO 8601 date-time: searches from the hour holding it (inclusive).'),
+        queryParam('to', { type: 'string' }, 'ISO 8601 date-time: searches of hours starting at or before it (default now).'),
+        queryParam('limit', { type: 'integer', minimum: 1, maximum: 1000, default: 20 }, 'Entries of each list (default 20, at most 1000).'),
+      ],
+      responses: { 200: { description: 'The report.', content: json('SearchReport') }, ...adminErrors() },
+    },
+  };
   paths['/admin/v1/websites/{websiteId}/settings'] = {
     get: {
       operationId: 'getSettings', tags: ['admin'], summary: 'The website\'s settings: every key, defaults filled in.', security: admin,

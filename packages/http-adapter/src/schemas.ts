@@ -300,6 +300,23 @@ export const schemas = {
       },
     },
   },
+  SearchReport: {
+    type: 'object',
+    required: ['websiteId', 'top', 'noResults'],
+    properties: {
+      websiteId: str(), from: str(), to: str(),
+      top: {
+        type: 'array',
+        description: 'Most searched normalised queries (count descending, then query), with the mean number of results.',
+        items: { type: 'object', required: ['query', 'count', 'avgResults'], properties: { query: str(), count: int(), avgResults: num() } },
+      },
+      noResults: {
+        type: 'array',
+        description: 'Queries whose searches found nothing, by the number of such searches.',
+        items: { type: 'object', required: ['query', 'count'], properties: { query: str(), count: int() } },
+      },
+    },
+  },
   AttributionReport: {
     type: 'object',
     required: ['websiteId', 'totals', 'byRecommender', 'byWidget', 'byCampaign', 'byTactic', 'byAtsModel', 'retailMedia', 'priceBeat', 'flagged'],

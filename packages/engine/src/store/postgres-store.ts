@@ -17,6 +17,7 @@ import { couponFromRow, rowToStoredEvent, type CouponRow } from './rows.js';
 import {
   MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
+  type SearchLogRow, type SearchLogTotals, type SearchLogWindow,
 } from './store.js';
 
 /** Default schema of the PostgreSQL store. */
@@ -69,6 +70,17 @@ const PG_MIGRATIONS: readonly string[] = [
      updated_at BIGINT NOT NULL
    );
    CREATE INDEX website_settings_version ON {s}.website_settings (version);`,
+  // The search log, one row per website, hour and normalised query (see SearchLogRow).
+  `CREATE TABLE {s}.search_log (
+     website_id TEXT NOT NULL,
+     hour BIGINT NOT NULL,
+     query TEXT NOT NULL,
+     searches BIGINT NOT NULL,
+     results BIGINT NOT NULL,
+     no_results BIGINT NOT NULL,
+     PRIMARY KEY (website_id, hour, query)
+   );
+   CREATE INDEX search_log_hour ON {s}.search_log (hour);`,
 ];
 
 
@@ -275,6 +287,56 @@ export class PostgresStore extends GroupCommitStore implements Store {
     } finally {
       client.release(broken);
     }
+  }
+
+  async addSearchLog(rows: readonly SearchLogRow[], deleteBefore: number): Promise<void> {
+    this.checkOpen();
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      if (rows.length > 0) {
+        // Rows of one call have distinct keys (the caller aggregates), as one INSERT … ON CONFLICT needs.
+        await client.query(
+          `INSERT INTO ${this.s}.search_log AS l (website_id, hour, query, searches, results, no_results)
+           SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
+           ON CONFLICT (website_id, hour, query) DO UPDATE SET searches = l.searches + EXCLUDED.searches,
+             results = l.results + EXCLUDED.results, no_results = l.no_results + EXCLUDED.no_results`,
+          [rows.map((r) => r.websiteId), rows.map((r) => r.hour), rows.map((r) => r.query), rows.map((r) => r.searches),
+            rows.map((r) => r.results), rows.map((r) => r.noResults)]);
+      }
+      await client.query(`DELETE FROM ${this.s}.search_log WHERE hour < $1`, [deleteBefore]);
+      await client.query('COMMIT');
+    } catch (err) {
+      broken = err instanceof Error ? err : new Error(String(err));
+      await client.query('ROLLBACK').then(() => { broken = undefined; }, () => undefined);
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async searchLogTotals(websiteId: string, window: SearchLogWindow): Promise<SearchLogTotals> {
+    const params = [websiteId, window.fromHour, window.toHour, window.limit];
+    const [top, noResults] = await Promise.all([
+      this.pool.query<{ query: string; count: string; avg: number }>(
+        `SELECT query, SUM(searches) AS count, SUM(results)::float8 / SUM(searches) AS avg FROM ${this.s}.search_log
+         WHERE website_id = $1 AND hour >= $2 AND hour <= $3 GROUP BY query ORDER BY count DESC, query COLLATE "C" LIMIT $4`, params),
+      this.pool.query<{ query: string; count: string }>(
+        `SELECT query, SUM(no_results) AS count FROM ${this.s}.search_log WHERE website_id = $1 AND hour >= $2 AND hour <= $3
+         GROUP BY query HAVING SUM(no_results) > 0 ORDER BY count DESC, query COLLATE "C" LIMIT $4`, params),
+    ]);
+    return {
+      top: top.rows.map((r) => ({ query: r.query, count: Number(r.count), avgResults: Number(r.avg) })),
+      noResults: noResults.rows.map((r) => ({ query: r.query, count: Number(r.count) })),
+    };
+  }
+
+  async successfulQueries(websiteId: string, sinceHour: number, limit: number): Promise<{ query: string; count: number }[]> {
+    const { rows } = await this.pool.query<{ query: string; count: string }>(
+      `SELECT query, SUM(searches - no_results) AS count FROM ${this.s}.search_log WHERE website_id = $1 AND hour >= $2
+       GROUP BY query HAVING SUM(searches - no_results) > 0 ORDER BY count DESC, query COLLATE "C" LIMIT $3`, [websiteId, sinceHour, limit]);
+    return rows.map((r) => ({ query: r.query, count: Number(r.count) }));
   }
 
   async settingsSince(version: number): Promise<StoredSettings[]> {

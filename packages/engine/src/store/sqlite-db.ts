@@ -12,6 +12,7 @@ import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type Ap
 import { couponFromRow, type CouponRow, type StoredRow } from './rows.js';
 import {
   MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type StoreCounts, type StoredSettings,
+  type SearchLogRow, type SearchLogTotals, type SearchLogWindow,
 } from './store.js';
 
 interface SettingsRow { websiteId: string; settings: string; version: number }
@@ -56,6 +57,17 @@ const SQLITE_MIGRATIONS: readonly string[] = [
      updated_at INTEGER NOT NULL
    );
    CREATE INDEX website_settings_version ON website_settings (version);`,
+  // The search log, one row per website, hour and normalised query (see SearchLogRow).
+  `CREATE TABLE search_log (
+     website_id TEXT NOT NULL,
+     hour INTEGER NOT NULL,
+     query TEXT NOT NULL,
+     searches INTEGER NOT NULL,
+     results INTEGER NOT NULL,
+     no_results INTEGER NOT NULL,
+     PRIMARY KEY (website_id, hour, query)
+   );
+   CREATE INDEX search_log_hour ON search_log (hour);`,
 ];
 
 
@@ -87,7 +99,7 @@ function openDatabase(file: string): Database.Database {
 
 /** The operations the worker runs, by name; see {@link SqliteDb}. */
 export type SqliteMethod = 'commitJson' | 'issueCoupons' | 'markCouponUsed' | 'getCoupon' | 'counts' | 'readRows' | 'lastSequence'
-  | 'getSettings' | 'putSettings' | 'settingsSince' | 'close';
+  | 'getSettings' | 'putSettings' | 'settingsSince' | 'addSearchLog' | 'searchLogTotals' | 'successfulQueries' | 'close';
 
 /** One order of a purchase answer as it crosses threads: `reused` (indexes of the promotions flagged) replaces the stored event. */
 export interface WireOrder {
@@ -254,6 +266,31 @@ export class SqliteDb {
   settingsSince(version: number): StoredSettings[] {
     return this.db.prepare<[number], SettingsRow>('SELECT website_id AS websiteId, settings, version FROM website_settings WHERE version > ? ORDER BY version')
       .all(version).map(settingsFromRow);
+  }
+
+  addSearchLog(rows: readonly SearchLogRow[], deleteBefore: number): void {
+    const add = this.db.prepare(`INSERT INTO search_log (website_id, hour, query, searches, results, no_results) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (website_id, hour, query) DO UPDATE SET searches = searches + excluded.searches,
+        results = results + excluded.results, no_results = no_results + excluded.no_results`);
+    const expire = this.db.prepare('DELETE FROM search_log WHERE hour < ?');
+    this.db.transaction(() => {
+      for (const r of rows) add.run(r.websiteId, r.hour, r.query, r.searches, r.results, r.noResults);
+      expire.run(deleteBefore);
+    }).immediate();
+  }
+
+  searchLogTotals(websiteId: string, window: SearchLogWindow): SearchLogTotals {
+    const params = [websiteId, window.fromHour, window.toHour, window.limit];
+    const top = this.db.prepare(`SELECT query, SUM(searches) AS count, CAST(SUM(results) AS REAL) / SUM(searches) AS avgResults
+      FROM search_log WHERE website_id = ? AND hour >= ? AND hour <= ? GROUP BY query ORDER BY count DESC, query LIMIT ?`).all(...params);
+    const noResults = this.db.prepare(`SELECT query, SUM(no_results) AS count FROM search_log WHERE website_id = ? AND hour >= ? AND hour <= ?
+      GROUP BY query HAVING SUM(no_results) > 0 ORDER BY count DESC, query LIMIT ?`).all(...params);
+    return { top, noResults } as SearchLogTotals;
+  }
+
+  successfulQueries(websiteId: string, sinceHour: number, limit: number): { query: string; count: number }[] {
+    return this.db.prepare(`SELECT query, SUM(searches - no_results) AS count FROM search_log WHERE website_id = ? AND hour >= ?
+      GROUP BY query HAVING SUM(searches - no_results) > 0 ORDER BY count DESC, query LIMIT ?`).all(websiteId, sinceHour, limit) as { query: string; count: number }[];
   }
 
   close(): void {

@@ -22,7 +22,7 @@ import { SqliteDb, type SqliteMethod, type WireResult } from './sqlite-db.js';
 import type { SqliteReply, SqliteRequest, SqliteWorkerData, WireError } from './sqlite-worker.js';
 import type {
   CouponIssueData, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PurchaseEventData, Store, StoreCounts, StoredEvent,
-  StoredSettings,
+  StoredSettings, SearchLogRow, SearchLogTotals, SearchLogWindow,
 } from './store.js';
 
 /** Options of {@link SqliteStore.open}. */
@@ -191,6 +191,19 @@ export class SqliteStore extends GroupCommitStore implements Store {
 
   settingsSince(version: number): Promise<StoredSettings[]> {
     return this.call('settingsSince', version);
+  }
+
+  addSearchLog(rows: readonly SearchLogRow[], deleteBefore: number): Promise<void> {
+    this.checkOpen();
+    return this.call('addSearchLog', rows, deleteBefore);
+  }
+
+  searchLogTotals(websiteId: string, window: SearchLogWindow): Promise<SearchLogTotals> {
+    return this.call('searchLogTotals', websiteId, window);
+  }
+
+  successfulQueries(websiteId: string, sinceHour: number, limit: number): Promise<{ query: string; count: number }[]> {
+    return this.call('successfulQueries', websiteId, sinceHour, limit);
   }
 
   /** Flushes, closes the connection and stops the worker. */

@@ -192,6 +192,26 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect((await store.getSettings('w1'))!.settings).toEqual(winners[0]!.settings);
     });
 
+    it('adds up the search log per hour and query, reports a window, expires old hours', async () => {
+      const store = await fresh();
+      const H = 3_600_000;
+      const row = (websiteId: string, hour: number, query: string, searches: number, results: number, noResults: number) => ({ websiteId, hour: hour * H, query, searches, results, noResults });
+      await store.addSearchLog([row('w1', 10, 'shoe', 3, 30, 0), row('w1', 10, 'sofa', 2, 0, 2), row('w1', 11, 'shoe', 1, 6, 0), row('w2', 10, 'shoe', 9, 9, 0)], 0);
+      await store.addSearchLog([row('w1', 10, 'shoe', 1, 4, 0), row('w1', 12, 'hat', 4, 4, 3), row('w1', 12, 'été', 1, 0, 1)], 0);
+      expect(await store.searchLogTotals('w1', { fromHour: 0, toHour: 100 * H, limit: 10 })).toEqual({
+        top: [{ query: 'shoe', count: 5, avgResults: 8 }, { query: 'hat', count: 4, avgResults: 1 }, { query: 'sofa', count: 2, avgResults: 0 }, { query: 'été', count: 1, avgResults: 0 }],
+        noResults: [{ query: 'hat', count: 3 }, { query: 'sofa', count: 2 }, { query: 'été', count: 1 }],
+      });
+      expect(await store.searchLogTotals('w1', { fromHour: 11 * H, toHour: 11 * H, limit: 10 })).toEqual({ top: [{ query: 'shoe', count: 1, avgResults: 6 }], noResults: [] });
+      expect((await store.searchLogTotals('w1', { fromHour: 0, toHour: 100 * H, limit: 1 })).top).toHaveLength(1);
+      expect(await store.successfulQueries('w1', 0, 10)).toEqual([{ query: 'shoe', count: 5 }, { query: 'hat', count: 1 }]);
+      expect(await store.successfulQueries('w1', 12 * H, 10)).toEqual([{ query: 'hat', count: 1 }]);
+      // Retention: hours before the cutoff go (every website's).
+      await store.addSearchLog([], 11 * H);
+      expect((await store.searchLogTotals('w1', { fromHour: 0, toHour: 100 * H, limit: 10 })).top.map((t) => [t.query, t.count])).toEqual([['hat', 4], ['shoe', 1], ['été', 1]]);
+      expect((await store.searchLogTotals('w2', { fromHour: 0, toHour: 100 * H, limit: 10 })).top).toEqual([]);
+    });
+
     if (options.reopen !== undefined) {
       const reopen = options.reopen;
       it('keeps settings across a reopen', async () => {
