@@ -128,12 +128,31 @@ export class PostgresStore extends GroupCommitStore implements Store {
     return new PostgresStore(pool, schema);
   }
 
-  protected async commitBatch(ops: AppendOp[]): Promise<AppendOpResult[]> {
-    const s = this.s;
+  /**
+   * Runs `work` in one transaction on one pooled connection (after taking the schema's advisory lock
+   * `lock` when given): committed when it resolves, rolled back when it throws. A connection whose
+   * rollback fails is discarded rather than returned to the pool.
+   */
+  private async inTransaction<T>(lock: number | undefined, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtext('${this.schema}'), 2)`);
+      await client.query(lock === undefined ? 'BEGIN' : `BEGIN; SELECT pg_advisory_xact_lock(hashtext('${this.schema}'), ${lock})`);
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      broken = err instanceof Error ? err : new Error(String(err));
+      await client.query('ROLLBACK').then(() => { broken = undefined; }, () => undefined);
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  protected async commitBatch(ops: AppendOp[]): Promise<AppendOpResult[]> {
+    const s = this.s;
+    return this.inTransaction(2, async (client) => {
       const keys = batchLookupKeys(ops);
       const existingOrders = new Map<string, string>();
       if (keys.orders.length > 0) {
@@ -177,15 +196,8 @@ export class PostgresStore extends GroupCommitStore implements Store {
            WHERE c.website_id = t.w AND c.code = t.co AND c.customer_id IS NULL`,
           [bound.map((c) => c.websiteId), bound.map((c) => c.code), bound.map((c) => c.customerId)]);
       }
-      await client.query('COMMIT');
       return plan.results;
-    } catch (err) {
-      broken = err instanceof Error ? err : new Error(String(err));
-      await client.query('ROLLBACK').then(() => { broken = undefined; }, () => undefined);
-      throw err;
-    } finally {
-      client.release(broken);
-    }
+    });
   }
 
   async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<number> {
@@ -263,38 +275,22 @@ export class PostgresStore extends GroupCommitStore implements Store {
 
   async putSettings(websiteId: string, settings: Record<string, unknown>, ifVersion: number): Promise<StoredSettings | undefined> {
     this.checkOpen();
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
-      // The advisory lock orders settings writes of all replicas, so versions become visible in
-      // increasing order and a poller reading "after my cursor" never skips one.
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtext('${this.schema}'), 3)`);
+    // The advisory lock orders settings writes of all replicas, so versions become visible in
+    // increasing order and a poller reading "after my cursor" never skips one.
+    return this.inTransaction(3, async (client) => {
       const { rows } = await client.query<{ version: string }>(`SELECT version FROM ${this.s}.website_settings WHERE website_id = $1`, [websiteId]);
-      if (Number(rows[0]?.version ?? 0) !== ifVersion) {
-        await client.query('ROLLBACK');
-        return undefined;
-      }
+      if (Number(rows[0]?.version ?? 0) !== ifVersion) return undefined;
       const { rows: written } = await client.query<{ version: string }>(
         `INSERT INTO ${this.s}.website_settings (website_id, settings, version, updated_at) VALUES ($1, $2, nextval('${this.s}.settings_version'), $3)
          ON CONFLICT (website_id) DO UPDATE SET settings = EXCLUDED.settings, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
          RETURNING version`, [websiteId, JSON.stringify(settings), Date.now()]);
-      await client.query('COMMIT');
       return { websiteId, settings, version: Number(written[0]!.version) };
-    } catch (err) {
-      broken = err instanceof Error ? err : new Error(String(err));
-      await client.query('ROLLBACK').then(() => { broken = undefined; }, () => undefined);
-      throw err;
-    } finally {
-      client.release(broken);
-    }
+    });
   }
 
   async addSearchLog(rows: readonly SearchLogRow[], deleteBefore: number): Promise<void> {
     this.checkOpen();
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
+    await this.inTransaction(undefined, async (client) => {
       if (rows.length > 0) {
         // Rows of one call have distinct keys (the caller aggregates), as one INSERT … ON CONFLICT needs.
         await client.query(
@@ -306,14 +302,7 @@ export class PostgresStore extends GroupCommitStore implements Store {
             rows.map((r) => r.results), rows.map((r) => r.noResults)]);
       }
       await client.query(`DELETE FROM ${this.s}.search_log WHERE hour < $1`, [deleteBefore]);
-      await client.query('COMMIT');
-    } catch (err) {
-      broken = err instanceof Error ? err : new Error(String(err));
-      await client.query('ROLLBACK').then(() => { broken = undefined; }, () => undefined);
-      throw err;
-    } finally {
-      client.release(broken);
-    }
+    });
   }
 
   async searchLogTotals(websiteId: string, window: SearchLogWindow): Promise<SearchLogTotals> {
