@@ -4,6 +4,8 @@
  * @module
  */
 import { AisleError } from './errors.js';
+import { validateScope } from './search/validate-search-request.js';
+import type { NumericScope, TextScope } from './types.js';
 
 /** Where durable state lives. */
 export type StoreConfig =
@@ -39,6 +41,46 @@ export interface RedirectRule {
   url: string;
 }
 
+/** A product placed at a 1-based position of the ranked list by a {@link MerchandisingRule}. */
+export interface RulePin {
+  refId: string;
+  /** 1-based; a position beyond the list puts the product last. */
+  position: number;
+}
+
+/** Multiplies the relevance of the products its scope selects: weight > 1 boosts, 0 < weight < 1 buries. */
+export interface RuleBoost {
+  /** Same syntax as the search request's `scope`. */
+  scope: Record<string, TextScope | NumericScope>;
+  weight: number;
+}
+
+/**
+ * A merchandising rule (see docs/operations.md, "Merchandising rules"): for the queries it matches
+ * and within its time window, pins, hides, boosts and buries products. Applied after filtering and
+ * before paging, so totals and facets agree with the list.
+ */
+export interface MerchandisingRule {
+  id: string;
+  /** Compared with the request's `q` after normalisation (lower case, words joined by one space). */
+  query: string;
+  /**
+   * `exact` (default): the normalised query equals the rule's; `contains`: the rule's words appear as
+   * consecutive whole words of the query (`""` with `contains` applies to every query).
+   */
+  match?: 'exact' | 'contains';
+  pin?: RulePin[];
+  hide?: string[];
+  boost?: RuleBoost[];
+  /** ISO 8601 date-time from which the rule applies (inclusive). */
+  from?: string;
+  /** ISO 8601 date-time until which the rule applies (exclusive). */
+  until?: string;
+}
+
+/** Most rules per website, and most entries of one rule's lists (a settings body stays small). */
+export const RULE_LIMITS = { rules: 1_000, pins: 100, hides: 1_000, boosts: 20 } as const;
+
 /** Per-website settings; every key is optional. */
 export interface WebsiteSettings {
   /** When true, search requires `customer_id`. */
@@ -52,6 +94,8 @@ export interface WebsiteSettings {
   /** Groups of equivalent words, e.g. `[["tv", "television"]]`. */
   synonyms?: string[][];
   redirects?: RedirectRule[];
+  /** Merchandising rules: pin, hide, boost, bury per query and time window. */
+  rules?: MerchandisingRule[];
   retailMedia?: { adSets: AdSetConfig[]; slotPosition?: number };
   retailBoost?: { collections: RetailBoostCollectionConfig[] };
   cors?: { origins: string[] };
@@ -117,10 +161,68 @@ function checkKnownKeys(obj: Record<string, unknown>, known: readonly string[], 
   for (const k of Object.keys(obj)) if (!known.includes(k)) fail(`${prefix}${k}`, `is not a known key (known: ${known.join(', ')})`);
 }
 
-function validateSettings(s: unknown, key: string): void {
+function checkIsoTime(v: unknown, key: string): number | undefined {
+  if (v === undefined) return undefined;
+  const ms = typeof v === 'string' ? Date.parse(v) : NaN;
+  if (!Number.isFinite(ms)) fail(key, 'must be an ISO 8601 date-time string');
+  return ms;
+}
+
+function checkList(v: unknown, key: string, max: number, what: string): unknown[] {
+  if (!Array.isArray(v)) fail(key, `must be an array of ${what}`);
+  if (v.length > max) fail(key, `must have at most ${max} entries`);
+  return v;
+}
+
+function validateRules(v: unknown, key: string): void {
+  const ids = new Set<string>();
+  checkList(v, key, RULE_LIMITS.rules, 'rules {id, query, match, pin, hide, boost, from, until}').forEach((r, i) => {
+    const k = `${key}[${i}]`;
+    if (!isObject(r)) fail(k, 'must be an object {id, query, match?, pin?, hide?, boost?, from?, until?}');
+    checkKnownKeys(r, ['id', 'query', 'match', 'pin', 'hide', 'boost', 'from', 'until'], `${k}.`);
+    checkString(r.id, `${k}.id`);
+    if (ids.has(r.id as string)) fail(`${k}.id`, `repeats "${String(r.id)}"`);
+    ids.add(r.id as string);
+    if (typeof r.query !== 'string') fail(`${k}.query`, 'must be a string ("" with match "contains" applies to every query)');
+    if (r.match !== undefined && r.match !== 'exact' && r.match !== 'contains') fail(`${k}.match`, 'must be "exact" or "contains"');
+    if (r.pin !== undefined) {
+      checkList(r.pin, `${k}.pin`, RULE_LIMITS.pins, '{refId, position}').forEach((p, j) => {
+        if (!isObject(p)) fail(`${k}.pin[${j}]`, 'must be an object {refId, position}');
+        checkKnownKeys(p, ['refId', 'position'], `${k}.pin[${j}].`);
+        checkString(p.refId, `${k}.pin[${j}].refId`);
+        checkNumber(p.position, `${k}.pin[${j}].position`, { integer: true, min: 1 });
+      });
+    }
+    if (r.hide !== undefined) {
+      checkList(r.hide, `${k}.hide`, RULE_LIMITS.hides, 'refIds');
+      checkStringArray(r.hide, `${k}.hide`);
+    }
+    if (r.boost !== undefined) {
+      checkList(r.boost, `${k}.boost`, RULE_LIMITS.boosts, '{scope, weight}').forEach((b, j) => {
+        const bk = `${k}.boost[${j}]`;
+        if (!isObject(b)) fail(bk, 'must be an object {scope, weight}');
+        checkKnownKeys(b, ['scope', 'weight'], `${bk}.`);
+        if (b.scope === undefined) fail(`${bk}.scope`, 'is required (same syntax as the search request\'s scope)');
+        validateScope(b.scope, `${bk}.scope`, fail);
+        checkNumber(b.weight, `${bk}.weight`);
+        if ((b.weight as number) <= 0) fail(`${bk}.weight`, 'must be greater than 0 (> 1 boosts, < 1 buries)');
+      });
+    }
+    const from = checkIsoTime(r.from, `${k}.from`);
+    const until = checkIsoTime(r.until, `${k}.until`);
+    if (from !== undefined && until !== undefined && from >= until) fail(`${k}.until`, 'must be later than from');
+  });
+}
+
+/**
+ * Checks a website's `settings` object; `key` is where it sits (`websites[0].settings` in the config
+ * file, `settings` for the settings API). Throws `CONFIG_INVALID` naming the first bad key: the ONE
+ * settings validator of the config file, `createEngine` and `engine.updateSettings`.
+ */
+export function validateSettings(s: unknown, key: string): void {
   if (s === undefined) return;
   if (!isObject(s)) fail(key, 'must be an object');
-  checkKnownKeys(s, ['personalization', 'semanticSearch', 'atsModel', 'fieldWeights', 'synonyms', 'redirects', 'retailMedia',
+  checkKnownKeys(s, ['personalization', 'semanticSearch', 'atsModel', 'fieldWeights', 'synonyms', 'redirects', 'rules', 'retailMedia',
     'retailBoost', 'cors', 'attributionWindowDays', 'useStyleIdForVisualSimilarity'], `${key}.`);
   checkBoolean(s.personalization, `${key}.personalization`);
   checkBoolean(s.semanticSearch, `${key}.semanticSearch`);
@@ -143,6 +245,7 @@ function validateSettings(s: unknown, key: string): void {
       checkString(r.url, `${key}.redirects[${i}].url`);
     });
   }
+  if (s.rules !== undefined) validateRules(s.rules, `${key}.rules`);
   if (s.retailMedia !== undefined) {
     const rm = s.retailMedia;
     if (!isObject(rm) || !Array.isArray(rm.adSets)) fail(`${key}.retailMedia.adSets`, 'must be an array');

@@ -35,6 +35,14 @@ export interface SearchRequest {
   aggregations?: string[];
   range_fields?: string[];
   sort_fields?: SortFieldSpec[];
+  /**
+   * Fields whose aggregation counts ignore the field's own scope condition (other conditions still
+   * apply): the counts a shopper would add by also picking a sibling value. A field listed here is
+   * aggregated even when `aggregations` does not name it.
+   */
+  disjunctive_facets?: string[];
+  /** When true, each result item carries `_highlight: {<field>: "text with <em>…</em>"}` for the text fields that matched. */
+  highlight?: boolean;
 }
 
 /** One facet bucket of `payload.aggregations.<field>`. */
