@@ -107,6 +107,18 @@ export interface SearchReport {
   noResults: { query: string; count: number }[];
 }
 
+/**
+ * Readiness of the recommendation indexes (Similar Attributes, Visually Similar) of every website:
+ * `ready` when each website's indexes are built for its loaded catalog. They are built when a catalog
+ * is loaded or changed (never at a first look-up); during a rebuild after a change the previous index
+ * keeps serving, so readiness stays true. `reason` names the first website and index that is not ready.
+ */
+export interface RecommendationIndexStatus {
+  ready: boolean;
+  reason?: string;
+  websites: { websiteId: string; ready: boolean; reason?: string }[];
+}
+
 /** The engine: many websites, each with its catalog, models and events. */
 export interface Engine {
   /** Insert or update products by refId. */
@@ -164,6 +176,10 @@ export interface Engine {
    * 20) of each. Throws `ValidationError` naming a bad parameter.
    */
   searchReport(websiteId: string, range?: { from?: string; to?: string; limit?: number | string }): Promise<SearchReport>;
+  /** Readiness of the recommendation indexes, with the reason when not ready (for `/readyz`). */
+  recommendationIndexStatus(): RecommendationIndexStatus;
+  /** `recommendationIndexStatus().ready`. */
+  recommendationIndexesReady(): boolean;
   /** The configuration of a website, or undefined. */
   website(websiteId: string): WebsiteConfig | undefined;
   /** All configured websites. */

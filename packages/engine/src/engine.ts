@@ -13,7 +13,8 @@ import { lockDataDir, type DataDirLock } from './catalog/data-dir-lock.js';
 import { Catalog, loadCatalogSnapshot, saveCatalogSnapshot } from './catalog/index.js';
 import { validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings } from './config.js';
 import type {
-  AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, SearchReport, WebsiteStats,
+  AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, SearchReport,
+  WebsiteStats,
 } from './engine-api.js';
 import { FailureReporter, type BackgroundTask, type EngineHooks } from './background-failures.js';
 import { AisleError, isAisleError, ValidationError } from './errors.js';
@@ -116,8 +117,6 @@ class AisleEngine implements Engine {
   private closed = false;
   private lock: DataDirLock | undefined;
   private readonly reporter: FailureReporter;
-  /** Index builds started by a readiness check, per website (so a probe does not start another). */
-  private readonly indexBuilds = new Map<string, Promise<void>>();
   /** With the PostgreSQL store: the catalogs are shared through its change log (replication/catalog-replication.ts). */
   private replication: CatalogReplication | undefined;
   /** Highest settings version applied (store-wide), the cursor of settings polling. */
@@ -467,6 +466,16 @@ class AisleEngine implements Engine {
     }
   }
 
+  recommendationIndexStatus(): RecommendationIndexStatus {
+    const websites = [...this.sites.values()].map((s) => ({ websiteId: s.config.websiteId, ...s.models.indexReadiness() }));
+    const first = websites.find((w) => !w.ready);
+    return first ? { ready: false, reason: `website "${first.websiteId}": ${first.reason}`, websites } : { ready: true, websites };
+  }
+
+  recommendationIndexesReady(): boolean {
+    return this.recommendationIndexStatus().ready;
+  }
+
   website(websiteId: string): WebsiteConfig | undefined {
     return this.sites.get(websiteId)?.config;
   }
@@ -510,24 +519,13 @@ class AisleEngine implements Engine {
   }
 
   /**
-   * Websites whose recommendation indexes (similar attributes, visual similarity) do not reflect the
-   * current catalog yet; starts their builds (reporting a failed build) so readiness converges.
+   * Why the recommendation indexes cannot answer yet (a website's first build after loading its
+   * catalog), or undefined. A rebuild after a change is not a problem: the previous index keeps
+   * serving until its replacement is built.
    */
   private recommendationIndexesProblem(): string | undefined {
-    const building: string[] = [];
-    for (const [websiteId, s] of this.sites) {
-      if (s.models.indexesUpToDate()) continue;
-      if (!this.indexBuilds.has(websiteId)) {
-        // Small catalogs are indexed synchronously by this call; big ones in the background.
-        const build = s.models.whenIndexesReady().then(
-          () => this.reporter.recovered('index-build'),
-          (err: unknown) => this.reporter.report('index-build', err, websiteId),
-        ).finally(() => this.indexBuilds.delete(websiteId));
-        this.indexBuilds.set(websiteId, build);
-      }
-      if (!s.models.indexesUpToDate()) building.push(websiteId);
-    }
-    return building.length === 0 ? undefined : `recommendation indexes are being built for: ${building.join(', ')}`;
+    const status = this.recommendationIndexStatus();
+    return status.ready ? undefined : status.reason;
   }
 
   backgroundFailures(): Record<BackgroundTask, number> {

@@ -283,4 +283,10 @@ export interface CatalogView {
    * such field is still exact. Optional: without it, derived indexes rebuild on every change.
    */
   valuesOnlyChangedSince?(version: number, matters: (field: string) => boolean): boolean;
+  /**
+   * Calls `listener` after every new version is swapped in (derived indexes start their rebuild then,
+   * not at the first look-up). Returns a function that removes the listener. Optional: without it,
+   * derived indexes notice a change at their next look-up.
+   */
+  onNewVersion?(listener: () => void): () => void;
 }
