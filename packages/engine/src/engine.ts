@@ -18,6 +18,7 @@ import type {
 import { AisleError, isAisleError } from './errors.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
+import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
 import { executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import type {
   BundleResponse, EventAck, PurchaseRecord, RecommendParams, RecommendResponse, SearchResponse, ViewRecord,
@@ -83,6 +84,7 @@ class AisleEngine implements Engine {
   private events!: EventService;
   private closed = false;
   private lock: DataDirLock | undefined;
+  private searchKeys: SearchKeyService | undefined;
 
   constructor(
     private readonly options: EngineOptions,
@@ -255,6 +257,42 @@ class AisleEngine implements Engine {
   async attributionReport(websiteId: string, range?: { from?: string; to?: string }): Promise<AttributionReport> {
     this.site(websiteId);
     return this.events.attributionReport(websiteId, range);
+  }
+
+  private get keys(): SearchKeyService {
+    this.searchKeys ??= new SearchKeyService(this.events.store);
+    return this.searchKeys;
+  }
+
+  async createSearchKey(websiteId: string, body: unknown): Promise<CreatedSearchKey> {
+    this.site(websiteId);
+    return this.storeCall(() => this.keys.create(websiteId, body));
+  }
+
+  async listSearchKeys(websiteId: string): Promise<SearchKeyInfo[]> {
+    this.site(websiteId);
+    return this.storeCall(() => this.keys.list(websiteId));
+  }
+
+  async revokeSearchKey(websiteId: string, keyOrId: string): Promise<void> {
+    this.site(websiteId);
+    return this.storeCall(() => this.keys.revoke(websiteId, keyOrId));
+  }
+
+  async resolveSearchKey(key: string): Promise<SearchKeyInfo | undefined> {
+    if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
+    const record = await this.storeCall(() => this.keys.resolve(key));
+    return record === undefined ? undefined : searchKeyInfo(record, Date.now());
+  }
+
+  /** Runs a store call; a failure of the store (not an engine error) becomes `STORE_FAILURE`. */
+  private async storeCall<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (isAisleError(err)) throw err;
+      throw new AisleError('STORE_FAILURE', `the store failed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    }
   }
 
   website(websiteId: string): WebsiteConfig | undefined {

@@ -19,3 +19,4 @@ export { stableGuid, randomGuid, newTraceId } from './util/ids.js';
 export * from './catalog/index.js';
 export * from './search/index.js';
 export * from './demo/index.js';
+export * from './keys/index.js';

@@ -13,7 +13,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
 import { pino } from 'pino';
 import { ConfigFileError, loadConfigFile } from './config-file.js';
-import { demoBanner, demoEngineOptions, demoIdentity, seedDemo } from './demo.js';
+import { demoBanner, demoEngineOptions, demoIdentity, ensureDemoSearchKey, seedDemo } from './demo.js';
 import { createServer } from './server.js';
 
 /** An operator-facing failure: printed as `aisle: <message>`, exit code 1. */
@@ -52,6 +52,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   const identity = demoIdentity(dataDir, flags.demoProducts);
   const engine = await createEngine(demoEngineOptions(dataDir, identity));
   const seeded = await seedDemo(engine, identity);
+  await ensureDemoSearchKey(engine, identity, dataDir);
   logger.info({ websiteId: identity.websiteId, dataDir, ...seeded }, seeded.products || seeded.views ? 'demo data generated' : 'demo data loaded from the data directory');
   const app = await createServer({ engine, adminTokens: [identity.adminToken], port: flags.port, host: flags.host, logger, handleSignals: true });
   const popular = await engine.recommend(identity.websiteId, 'PopularItems', { count: 1 });

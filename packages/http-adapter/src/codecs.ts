@@ -65,6 +65,8 @@ export const serialize = {
   WebsiteStats: compileSerializer('WebsiteStats'),
   AttributionReport: compileSerializer('AttributionReport'),
   Health: compileSerializer('Health'),
+  CreatedSearchKey: compileSerializer('CreatedSearchKey'),
+  SearchKeyList: compileSerializer('SearchKeyList'),
 } satisfies Partial<Record<SchemaName, Serializer>>;
 
 const ajv = new Ajv({ allErrors: false, strict: false });

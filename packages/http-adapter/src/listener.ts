@@ -86,6 +86,7 @@ export function createListener(engine: Engine, options: ListenerOptions = {}): A
   };
 
   const websiteOf = (match: RouteMatch, query: string) => {
+    if (match.route === routes.search) return engine.websites(); // narrowed by the handler; see cors.ts
     if (match.route === routes.coupon) {
       const client = new URLSearchParams(query).get('client');
       return client ? websiteForClient(engine, client) : undefined;

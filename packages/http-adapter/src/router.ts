@@ -16,7 +16,7 @@ function route(template: string, methods: readonly string[], shape: ErrorShape, 
 
 /** Every route of the surface, by a stable name (used by the OpenAPI builder and the tests). */
 export const routes = {
-  search: route('/v1.4/search', ['POST'], 'envelope', false, h.search),
+  search: route('/v1.4/search', ['POST'], 'envelope', true, h.search),
   bundle: route('/1.0/ClientRecom/{website_id}/bundle', ['POST'], 'envelope', true, h.bundle),
   unknownMethod: route('/1.0/ClientRecom/{website_id}/{method}', ['GET'], 'envelope', true, h.unknownMethod),
   purchases: route('/3.0/events/purchases', ['POST'], 'problem', false, h.events('purchases')),
@@ -26,6 +26,8 @@ export const routes = {
   product: route('/admin/v1/websites/{websiteId}/products/{refId}', ['DELETE'], 'problem', false, h.deleteProduct),
   coupons: route('/admin/v1/websites/{websiteId}/coupons', ['POST'], 'problem', false, h.issueCoupons),
   stats: route('/admin/v1/websites/{websiteId}/stats', ['GET'], 'problem', false, h.stats),
+  keys: route('/admin/v1/websites/{websiteId}/keys', ['GET', 'POST'], 'problem', false, h.searchKeys),
+  key: route('/admin/v1/websites/{websiteId}/keys/{key}', ['DELETE'], 'problem', false, h.revokeSearchKey),
   attribution: route('/admin/v1/websites/{websiteId}/reports/attribution', ['GET'], 'problem', false, h.attribution),
   healthz: route('/healthz', ['GET'], 'envelope', false, h.healthz),
   readyz: route('/readyz', ['GET'], 'envelope', false, h.readyz),
@@ -87,10 +89,12 @@ export function matchRoute(path: string): RouteMatch | undefined {
           case 'products': return { route: routes.products, params: [websiteId] };
           case 'coupons': return { route: routes.coupons, params: [websiteId] };
           case 'stats': return { route: routes.stats, params: [websiteId] };
+          case 'keys': return { route: routes.keys, params: [websiteId] };
           default: return undefined;
         }
       }
       if (n === 7 && s[5] === 'products' && s[6] !== '') return { route: routes.product, params: [websiteId, decode(s[6]!)] };
+      if (n === 7 && s[5] === 'keys' && s[6] !== '') return { route: routes.key, params: [websiteId, decode(s[6]!)] };
       if (n === 7 && s[5] === 'reports' && s[6] === 'attribution') return { route: routes.attribution, params: [websiteId] };
       return undefined;
     }

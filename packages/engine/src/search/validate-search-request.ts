@@ -113,11 +113,7 @@ export function validateSearchRequest(body: unknown): SearchRequest {
     request.customer_id = body.customer_id;
   }
   if (body.scope !== undefined) {
-    if (!isObject(body.scope)) bad('scope', 'must be an object whose keys are field names');
-    const keys = Object.keys(body.scope);
-    if (keys.length > MAX_REQUEST_FIELDS) bad('scope', `must have at most ${MAX_REQUEST_FIELDS} keys`);
-    // fromEntries defines own properties: a field named "__proto__" stays a field.
-    request.scope = Object.fromEntries(keys.map((k) => [k, scopeCondition((body.scope as Record<string, unknown>)[k], `scope.${k}`)]));
+    request.scope = validateScope(body.scope);
   }
   if (body.aggregations !== undefined) request.aggregations = stringList(body.aggregations, 'aggregations');
   if (body.range_fields !== undefined) request.range_fields = stringList(body.range_fields, 'range_fields');
@@ -127,4 +123,16 @@ export function validateSearchRequest(body: unknown): SearchRequest {
     request.sort_fields = body.sort_fields.map((s, i) => sortSpec(s, `sort_fields[${i}]`));
   }
   return request;
+}
+
+/**
+ * Checks a `scope` object (the request's, or a search key's forced scope) and returns it typed.
+ * Throws `AisleError('SEARCH_BAD_REQUEST')` naming the offending key under `at`.
+ */
+export function validateScope(scope: unknown, at = 'scope'): Record<string, TextScope | NumericScope> {
+  if (!isObject(scope)) bad(at, 'must be an object whose keys are field names');
+  const keys = Object.keys(scope);
+  if (keys.length > MAX_REQUEST_FIELDS) bad(at, `must have at most ${MAX_REQUEST_FIELDS} keys`);
+  // fromEntries defines own properties: a field named "__proto__" stays a field.
+  return Object.fromEntries(keys.map((k) => [k, scopeCondition(scope[k], `${at}.${k}`)]));
 }

@@ -5,7 +5,7 @@
  */
 export type {
   CouponIssueData, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PriceBeatPromotionData, PurchaseAppend,
-  PurchaseAppendResult, PurchaseEventData, PurchaseProductData, RetailMediaData, RetailMediaFlag, Store, StoreCounts,
+  PurchaseAppendResult, PurchaseEventData, PurchaseProductData, RetailMediaData, RetailMediaFlag, SearchKeyRecord, Store, StoreCounts,
   StoredEvent, ViewAppend, ViewEventData,
 } from './store.js';
 export { MAX_READ_PAGE } from './store.js';

@@ -9,9 +9,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
-import { couponFromRow, type CouponRow, type StoredRow } from './rows.js';
+import { couponFromRow, SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type SearchKeyRow, type StoredRow } from './rows.js';
 import {
-  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type StoreCounts,
+  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type SearchKeyRecord, type StoreCounts,
 } from './store.js';
 
 /** Schema migrations; index + 1 is the version recorded in `user_version`. Append only. */
@@ -42,6 +42,18 @@ const SQLITE_MIGRATIONS: readonly string[] = [
      used_at INTEGER,
      PRIMARY KEY (website_id, code)
    );`,
+  // Browser search keys: the SHA-256 digest only, never the key.
+  `CREATE TABLE search_keys (
+     website_id TEXT NOT NULL,
+     id TEXT PRIMARY KEY,
+     key_hash TEXT NOT NULL UNIQUE,
+     key_prefix TEXT NOT NULL,
+     actions TEXT NOT NULL,
+     scope TEXT,
+     expires_at INTEGER,
+     created_at INTEGER NOT NULL
+   );
+   CREATE INDEX search_keys_website ON search_keys (website_id, created_at);`,
 ];
 
 
@@ -72,7 +84,8 @@ function openDatabase(file: string): Database.Database {
 }
 
 /** The operations the worker runs, by name; see {@link SqliteDb}. */
-export type SqliteMethod = 'commitJson' | 'issueCoupons' | 'markCouponUsed' | 'getCoupon' | 'counts' | 'readRows' | 'lastSequence' | 'close';
+export type SqliteMethod = 'commitJson' | 'issueCoupons' | 'markCouponUsed' | 'getCoupon' | 'counts' | 'readRows' | 'lastSequence'
+  | 'insertSearchKey' | 'listSearchKeys' | 'findSearchKey' | 'deleteSearchKey' | 'close';
 
 /** One order of a purchase answer as it crosses threads: `reused` (indexes of the promotions flagged) replaces the stored event. */
 export interface WireOrder {
@@ -216,6 +229,23 @@ export class SqliteDb {
 
   lastSequence(): number {
     return this.stmts.lastSeq.get()?.seq ?? 0;
+  }
+
+  insertSearchKey(record: SearchKeyRecord): void {
+    this.db.prepare(`INSERT INTO search_keys (${SEARCH_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(...searchKeyValues(record));
+  }
+
+  listSearchKeys(websiteId: string): SearchKeyRecord[] {
+    return (this.db.prepare('SELECT * FROM search_keys WHERE website_id = ? ORDER BY created_at, id').all(websiteId) as SearchKeyRow[]).map(searchKeyFromRow);
+  }
+
+  findSearchKey(keyHash: string): SearchKeyRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM search_keys WHERE key_hash = ?').get(keyHash) as SearchKeyRow | undefined;
+    return row === undefined ? undefined : searchKeyFromRow(row);
+  }
+
+  deleteSearchKey(websiteId: string, id: string): boolean {
+    return this.db.prepare('DELETE FROM search_keys WHERE website_id = ? AND id = ?').run(websiteId, id).changes === 1;
   }
 
   close(): void {

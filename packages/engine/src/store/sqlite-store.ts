@@ -21,7 +21,7 @@ import { rowToStoredEvent } from './rows.js';
 import { SqliteDb, type SqliteMethod, type WireResult } from './sqlite-db.js';
 import type { SqliteReply, SqliteRequest, SqliteWorkerData, WireError } from './sqlite-worker.js';
 import type {
-  CouponIssueData, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PurchaseEventData, Store, StoreCounts, StoredEvent,
+  CouponIssueData, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PurchaseEventData, SearchKeyRecord, Store, StoreCounts, StoredEvent,
 } from './store.js';
 
 /** Options of {@link SqliteStore.open}. */
@@ -177,6 +177,24 @@ export class SqliteStore extends GroupCommitStore implements Store {
 
   lastSequence(): Promise<number> {
     return this.call('lastSequence');
+  }
+
+  async insertSearchKey(record: SearchKeyRecord): Promise<void> {
+    this.checkOpen();
+    await this.call('insertSearchKey', record);
+  }
+
+  listSearchKeys(websiteId: string): Promise<SearchKeyRecord[]> {
+    return this.call('listSearchKeys', websiteId);
+  }
+
+  findSearchKey(keyHash: string): Promise<SearchKeyRecord | undefined> {
+    return this.call('findSearchKey', keyHash);
+  }
+
+  async deleteSearchKey(websiteId: string, id: string): Promise<boolean> {
+    this.checkOpen();
+    return this.call('deleteSearchKey', websiteId, id);
   }
 
   /** Flushes, closes the connection and stops the worker. */
