@@ -8,6 +8,7 @@ export default defineConfig({
     alias: {
       '@aisle/engine': fileURLToPath(new URL('./packages/engine/src/index.ts', import.meta.url)),
       '@aisle/http-adapter': fileURLToPath(new URL('./packages/http-adapter/src/index.ts', import.meta.url)),
+      '@aisle/instantsearch': fileURLToPath(new URL('./packages/instantsearch/src/index.ts', import.meta.url)),
     },
   },
   test: {

@@ -111,7 +111,7 @@ export function searchKeyInfo(record: SearchKeyRecord, now: number): SearchKeyIn
   return info;
 }
 
-/** Creates, lists, revokes and resolves search keys over a {@link Store}. */
+/** Creates, lists, revokes and resolves search keys over a store (any of the three). */
 export class SearchKeyService {
   /** Resolved digests: the record, or null for "no such key", with the time the entry stops counting. */
   private readonly cache = new Map<string, { record: SearchKeyRecord | null; until: number }>();
