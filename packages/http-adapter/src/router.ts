@@ -6,6 +6,7 @@
 import type { Handler, Route } from './context.js';
 import type { ErrorShape } from './errors.js';
 import { HttpError } from './errors.js';
+import { dashboardAsset, dashboardPage } from './dashboard.js';
 import * as h from './handlers.js';
 import { RECOMMEND_METHODS } from './schemas.js';
 
@@ -33,6 +34,8 @@ export const routes = {
   readyz: route('/readyz', ['GET'], 'envelope', false, h.readyz),
   metrics: route('/metrics', ['GET'], 'envelope', false, h.metrics),
   openapi: route('/openapi.json', ['GET'], 'envelope', false, h.openapi),
+  dashboard: route('/', ['GET'], 'envelope', false, dashboardPage),
+  dashboardAsset: route('/dashboard/{file}', ['GET'], 'envelope', false, dashboardAsset),
 } as const;
 
 /** The recommendation routes, one per method segment, keyed by the lowercased segment (matching is case-insensitive, as in the engine). */
@@ -102,6 +105,8 @@ export function matchRoute(path: string): RouteMatch | undefined {
     case 'readyz': return n === 2 ? { route: routes.readyz, params: [] } : undefined;
     case 'metrics': return n === 2 ? { route: routes.metrics, params: [] } : undefined;
     case 'openapi.json': return n === 2 ? { route: routes.openapi, params: [] } : undefined;
+    case '': return n === 2 ? { route: routes.dashboard, params: [] } : undefined;
+    case 'dashboard': return n === 3 && s[2] !== '' ? { route: routes.dashboardAsset, params: [decode(s[2]!)] } : undefined;
     default: return undefined;
   }
 }
