@@ -8,6 +8,12 @@ const INDEX = 'products';
 
 let current: InstantSearch | undefined;
 
+/** A numeric value with two decimals (prices arrive as numbers or numeric strings); other values as given. */
+function formatNumber(value: unknown): string {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(n) ? n.toFixed(2) : String(value ?? '');
+}
+
 /** Starts (or restarts) InstantSearch for a connection; `onOpen` opens a product. */
 export function startSearch(conn: Connection, onOpen: (refId: string, title: string) => void, onError: (message: string) => void): void {
   current?.dispose();
@@ -63,7 +69,7 @@ export function startSearch(conn: Connection, onOpen: (refId: string, title: str
             <h3>${components.Highlight({ hit, attribute: 'title' })}</h3>
             <p class="meta">${String(hit.brand ?? '')} · ${String(hit.search_category ?? '')}</p>
           </div>
-          <div class="hit-side"><span class="price">${price && hit[price] !== undefined ? String(hit[price]) : ''}</span>
+          <div class="hit-side"><span class="price">${price ? formatNumber(hit[price]) : ''}</span>
           <button type="button" class="open" data-ref=${hit.objectID} data-title=${String(hit.title ?? hit.objectID)}>View</button></div>
         </article>`,
         empty: (results, { html }) => html`<p class="empty">No products match “${results.query}”.</p>`,
