@@ -164,6 +164,8 @@ export interface EngineOptions {
   poolThreshold?: number;
   websites?: WebsiteConfig[];
   adminTokens?: string[];
+  /** Read by the HTTP adapter: serve the built-in dashboard at `/` (default true; `false` turns it off). */
+  dashboard?: boolean;
 }
 
 function fail(key: string, problem: string): never {
@@ -351,7 +353,8 @@ export function validateSettings(s: unknown, key: string): void {
 export function validateEngineOptions(raw: unknown): EngineOptions {
   if (!isObject(raw)) fail('(root)', 'must be a JSON object');
   // A misspelt key would otherwise be ignored silently (e.g. "websties": no website at all).
-  checkKnownKeys(raw, ['dataDir', 'store', 'workers', 'poolThreshold', 'websites', 'adminTokens'], '');
+  checkKnownKeys(raw, ['dataDir', 'store', 'workers', 'poolThreshold', 'websites', 'adminTokens', 'dashboard'], '');
+  if (raw.dashboard !== undefined) checkBoolean(raw.dashboard, 'dashboard');
   checkString(raw.dataDir, 'dataDir', { optional: true });
   checkNumber(raw.workers, 'workers', { optional: true, min: 0, integer: true });
   checkNumber(raw.poolThreshold, 'poolThreshold', { optional: true, min: 0, integer: true });
