@@ -109,6 +109,12 @@ export interface Engine {
   issueCoupons(websiteId: string, coupons: readonly CouponIssue[]): Promise<{ issued: number }>;
   stats(websiteId: string): Promise<WebsiteStats>;
   attributionReport(websiteId: string, range?: { from?: string; to?: string }): Promise<AttributionReport>;
+  /**
+   * The website's built-in semantic model (`aisle-ri`) once no training is running or due: its id and
+   * version, or undefined when semantic search does not use it. Resolves after the catalog's latest
+   * change has been learnt (tests, benchmarks, warm-up).
+   */
+  semanticModel(websiteId: string): Promise<{ id: string; version: string } | undefined>;
   /** The configuration of a website, or undefined. */
   website(websiteId: string): WebsiteConfig | undefined;
   /** All configured websites. */

@@ -11,20 +11,25 @@ import path from 'node:path';
 import { CatalogChangeLog } from './catalog/change-log.js';
 import { lockDataDir, type DataDirLock } from './catalog/data-dir-lock.js';
 import { Catalog, loadCatalogSnapshot, saveCatalogSnapshot } from './catalog/index.js';
-import { validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig } from './config.js';
+import {
+  personalizationWeight, semanticSearchOf, validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig,
+} from './config.js';
 import type {
   AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, WebsiteStats,
 } from './engine-api.js';
 import { AisleError, isAisleError } from './errors.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
-import { executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
+import { executeRankedSearch, SearchPool, validateSearchRequest } from './search/index.js';
+import { affinityOf, affinityProfile, DEFAULT_AFFINITY_ROLES } from './search/personalize.js';
+import { makeReranker, type RerankInputs } from './search/rerank.js';
+import { tokenize } from './catalog/tokenizer.js';
+import type { Embedder } from './semantic/embedder.js';
+import { TEXT_MODEL_ID } from './semantic/text-model.js';
+import { WebsiteSemantics } from './semantic/website-semantics.js';
 import type {
   BundleResponse, EventAck, PurchaseRecord, RecommendParams, RecommendResponse, SearchResponse, ViewRecord,
 } from './types.js';
-
-/** The `settings.ats_model` value when a website enables semantic search without naming a model. */
-export const DEFAULT_ATS_MODEL = 'aisle-bm25f-1';
 
 /**
  * Delay between the last catalog change and the snapshot write, so a burst of upserts writes once —
@@ -43,6 +48,8 @@ interface WebsiteState {
   config: WebsiteConfig;
   catalog: Catalog;
   models: RecommendationModels;
+  /** Semantic models of the website (the built-in one trains only while a setting uses it). */
+  semantics: WebsiteSemantics;
   /** The catalog's write-ahead log (with a data directory). */
   log?: CatalogChangeLog;
   snapshotTimer?: NodeJS.Timeout;
@@ -83,11 +90,16 @@ class AisleEngine implements Engine {
   private events!: EventService;
   private closed = false;
   private lock: DataDirLock | undefined;
+  private readonly embedders: ReadonlyMap<string, Embedder>;
+  /** Semantic model trainings that failed (the previous model kept ranking). */
+  semanticFailures = 0;
 
   constructor(
     private readonly options: EngineOptions,
     private readonly pool: SearchPool | undefined,
-  ) {}
+  ) {
+    this.embedders = new Map((options.embedders ?? []).map((e) => [e.id, e]));
+  }
 
   async open(): Promise<void> {
     if (this.options.dataDir) {
@@ -124,7 +136,15 @@ class AisleEngine implements Engine {
     const catalogOptions = { fieldWeights: config.settings?.fieldWeights, synonyms: config.settings?.synonyms };
     const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
     const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions) : new Catalog(catalogOptions);
-    const state: WebsiteState = { config, catalog, models: new RecommendationModels({ website: config, catalog }) };
+    const semantics = new WebsiteSemantics(catalog, {
+      embedders: this.embedders,
+      retrainDelayMs: this.options.semanticRetrainDelayMs,
+      onError: (err) => {
+        this.semanticFailures++;
+        process.emitWarning(`aisle: semantic model training of website "${config.websiteId}" failed: ${(err as Error)?.stack ?? String(err)}`);
+      },
+    });
+    const state: WebsiteState = { config, catalog, models: new RecommendationModels({ website: config, catalog }), semantics };
     if (file) {
       // Changes acknowledged after the snapshot was written are in the log: replay them over it.
       const { log, pending } = await CatalogChangeLog.open(path.dirname(file), encodeURIComponent(config.websiteId));
@@ -134,6 +154,7 @@ class AisleEngine implements Engine {
       state.log = log;
       if (pending.length > 0) this.scheduleSnapshot(state);
     }
+    semantics.setBuiltInWanted(semanticSearchOf(config.settings?.semanticSearch)?.model === TEXT_MODEL_ID);
     return state;
   }
 
@@ -182,6 +203,7 @@ class AisleEngine implements Engine {
     const state = this.site(websiteId);
     const summary = await state.catalog.upsert(products, options);
     this.scheduleSnapshot(state);
+    state.semantics.catalogChanged();
     return summary;
   }
 
@@ -189,6 +211,7 @@ class AisleEngine implements Engine {
     const state = this.site(websiteId);
     const summary = await state.catalog.replace(products, options);
     this.scheduleSnapshot(state);
+    state.semantics.catalogChanged();
     return summary;
   }
 
@@ -198,7 +221,10 @@ class AisleEngine implements Engine {
       throw new AisleError('CATALOG_BAD_INPUT', 'refIds must be an array of strings');
     }
     const result = await state.catalog.delete(refIds);
-    if (result.deleted > 0) this.scheduleSnapshot(state);
+    if (result.deleted > 0) {
+      this.scheduleSnapshot(state);
+      state.semantics.catalogChanged();
+    }
     return result;
   }
 
@@ -209,12 +235,34 @@ class AisleEngine implements Engine {
       throw new AisleError('CLIENT_NOT_FOUND', `client "${request.client}" does not belong to website "${request.website_id}"`);
     }
     const settings = state.config.settings ?? {};
-    if (settings.personalization && !request.customer_id) {
+    const personalization = personalizationWeight(settings.personalization);
+    // The spec: customer_id is "required only when personalization is enabled" (the wire contract).
+    if (personalization !== undefined && !request.customer_id) {
       throw new AisleError('SEARCH_BAD_REQUEST', 'customer_id is required: personalization is enabled for this website');
     }
-    const payload = await executeSearch(state.catalog, request, { pool: this.pool, settings });
+    const inputs: RerankInputs = {};
+    const semantic = semanticSearchOf(settings.semanticSearch);
+    if (semantic && tokenize(request.q).length > 0) {
+      inputs.semantic = {
+        weight: semantic.weight,
+        scores: async (candidates) => {
+          const scored = await state.semantics.scores(semantic.model, request.q, candidates);
+          return scored && { label: `${scored.model.id}@${scored.model.version}`, similarities: scored.similarities };
+        },
+      };
+    }
+    if (personalization !== undefined && request.customer_id) {
+      const activity = state.models.customerActivity(request.customer_id);
+      const catalogState = state.catalog.state;
+      const profile = activity && affinityProfile(activity, (refId) => {
+        const doc = catalogState.docByRefId.get(refId);
+        return doc === undefined ? undefined : catalogState.products[doc];
+      }, DEFAULT_AFFINITY_ROLES);
+      if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
+    }
+    const { payload, rankedBy } = await executeRankedSearch(state.catalog, request, { pool: this.pool, settings, rerank: makeReranker(inputs) });
     const response: SearchResponse = { type: 1, payload };
-    if (settings.semanticSearch) response.settings = { ats_model: settings.atsModel ?? DEFAULT_ATS_MODEL };
+    if (rankedBy !== undefined) response.settings = { ats_model: rankedBy };
     return response;
   }
 
@@ -257,6 +305,13 @@ class AisleEngine implements Engine {
     return this.events.attributionReport(websiteId, range);
   }
 
+  async semanticModel(websiteId: string): Promise<{ id: string; version: string } | undefined> {
+    const semantics = this.site(websiteId).semantics;
+    await semantics.settled();
+    const model = semantics.textModel;
+    return model && { id: model.id, version: model.version };
+  }
+
   website(websiteId: string): WebsiteConfig | undefined {
     return this.sites.get(websiteId)?.config;
   }
@@ -268,11 +323,12 @@ class AisleEngine implements Engine {
   async addWebsite(config: WebsiteConfig): Promise<void> {
     if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
     const all = [...this.websites().filter((w) => w.websiteId !== config.websiteId), config];
-    validateEngineOptions({ websites: all });
+    validateEngineOptions({ websites: all, embedders: this.options.embedders });
     const existing = this.sites.get(config.websiteId);
     if (existing) {
       existing.config = config;
       existing.models.setWebsite(config);
+      existing.semantics.setBuiltInWanted(semanticSearchOf(config.settings?.semanticSearch)?.model === TEXT_MODEL_ID);
       return;
     }
     this.sites.set(config.websiteId, await this.openWebsite(config));
@@ -286,6 +342,7 @@ class AisleEngine implements Engine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const s of this.sites.values()) s.semantics.close();
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);
     await Promise.all(pending.map((s) => this.writeSnapshot(s)));
     await Promise.all([...this.sites.values()].map((s) => s.snapshotWrite?.catch(() => undefined)));

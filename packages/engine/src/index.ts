@@ -6,7 +6,9 @@
  * Start with {@link createEngine}.
  * @module
  */
-export { createEngine, DEFAULT_ATS_MODEL } from './engine.js';
+export { createEngine } from './engine.js';
+export type { Embedder } from './semantic/embedder.js';
+export { TextModel, TEXT_MODEL_ID, trainTextModel, productText, type TextModelOptions } from './semantic/text-model.js';
 export type * from './engine-api.js';
 export type * from './types.js';
 export * from './config.js';

@@ -10,6 +10,8 @@ import { assemblePayload } from './assemble-payload.js';
 import { runPartial } from './run-partial.js';
 import { compileSearchPlan } from './search-plan.js';
 import type { SearchPool } from './search-pool.js';
+import { RERANK_DEPTH, type SearchReranker } from './rerank.js';
+import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 
 /** Where and how a search runs. */
 export interface SearchContext {
@@ -17,6 +19,36 @@ export interface SearchContext {
   pool?: SearchPool;
   /** The website's settings: field weights, synonyms and redirects are used here. */
   settings?: WebsiteSettings;
+  /**
+   * The re-rank stage (personalization, semantic similarity): reorders the best {@link RERANK_DEPTH}
+   * results of requests ranked by relevance (no `sort_fields`). Never changes the set, totals or facets.
+   */
+  rerank?: SearchReranker;
+}
+
+/** A search's payload and the semantic model that took part in ranking it, if any. */
+export interface RankedSearch {
+  payload: SearchPayload;
+  /** `id@version` of the semantic model whose similarities ranked the results. */
+  rankedBy?: string;
+}
+
+/**
+ * {@link executeSearch}, plus the re-rank stage when the context has one: the plain search selects the
+ * best `max(start + size, RERANK_DEPTH)` (same totals and facets), the stage reorders the first
+ * RERANK_DEPTH of them, and the page is cut from the reordered list.
+ */
+export async function executeRankedSearch(catalog: Catalog, request: SearchRequest, context: SearchContext = {}): Promise<RankedSearch> {
+  const rerank = context.rerank;
+  if (!rerank || (request.sort_fields?.length ?? 0) > 0) return { payload: await executeSearch(catalog, request, context) };
+  const size = request.size ?? DEFAULT_SEARCH_SIZE;
+  const end = request.start + size;
+  const payload = await executeSearch(catalog, { ...request, start: 0, size: Math.max(end, RERANK_DEPTH) }, context);
+  const window = payload.result.slice(0, RERANK_DEPTH);
+  const { order, rankedBy } = await rerank.reorder(window);
+  const reordered = order.map((i) => window[i]);
+  payload.result = reordered.concat(payload.result.slice(RERANK_DEPTH)).slice(request.start, end);
+  return { payload, rankedBy };
 }
 
 /**

@@ -1,0 +1,99 @@
+/**
+ * The re-rank stage of search: the one place where signals beyond the text match — the customer's
+ * affinities (personalization) and semantic similarity — change the order of results. It reorders the
+ * best {@link RERANK_DEPTH} results of the plain ranking and nothing else: the result set, the totals
+ * and the facets are those of the plain search, and the same window is reordered the same way whatever
+ * page is asked, so paging stays consistent.
+ *
+ * Blend: each candidate at plain position `i` (0-based) starts from the reciprocal-rank score
+ * `K / (K + i)` (1 for the first; K = {@link RERANK_K}, the usual constant of reciprocal rank fusion),
+ * plus `weight × signal` for each signal in [0, 1]. Ranks rather than raw BM25 scores are blended, so the
+ * weights mean the same on every catalog and query: a signal of weight 0.3 can lift a product that is
+ * fully similar over those that are not by about as much as it takes to climb from position 26 to 1.
+ * @module
+ */
+import type { Product } from '../types.js';
+
+/** How many of the best plain-order results the stage may reorder. */
+export const RERANK_DEPTH = 100;
+
+/** Reciprocal-rank constant of the plain order's share of the blend. */
+export const RERANK_K = 60;
+
+/** One signal over the candidates: a value in [0, 1] per candidate (in plain order) and its weight. */
+export interface RerankSignal {
+  values: ArrayLike<number>;
+  weight: number;
+}
+
+/**
+ * The new order of `count` candidates (given in plain order) under the blend of the module doc: indexes
+ * into the plain order, best first. Ties keep the plain order. Pure.
+ */
+export function blendOrder(count: number, signals: readonly RerankSignal[]): number[] {
+  const score = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    let s = RERANK_K / (RERANK_K + i);
+    for (const sig of signals) s += sig.weight * sig.values[i];
+    score[i] = s;
+  }
+  return Array.from({ length: count }, (_, i) => i).sort((a, b) => score[b] - score[a] || a - b);
+}
+
+/** Rescales values to [0, 1] by their min and max over the window (all 0 when they are all equal). */
+export function minMaxScale(values: ArrayLike<number>): Float64Array {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] < min) min = values[i];
+    if (values[i] > max) max = values[i];
+  }
+  const out = new Float64Array(values.length);
+  if (!(max > min)) return out;
+  for (let i = 0; i < values.length; i++) out[i] = (values[i] - min) / (max - min);
+  return out;
+}
+
+/** The outcome of a re-rank: the new order and the semantic model that took part, if one did. */
+export interface RerankOutcome {
+  /** Indexes into the candidates, best first. */
+  order: readonly number[];
+  /** `id@version` of the semantic model whose similarities were blended in (for `settings.ats_model`). */
+  rankedBy?: string;
+}
+
+/** A re-rank stage for one search: computes its signals over the candidates (best first). */
+export interface SearchReranker {
+  reorder(candidates: readonly Product[]): Promise<RerankOutcome>;
+}
+
+/** What the stage blends for one search. */
+export interface RerankInputs {
+  /** Semantic similarity of the query to each candidate (undefined when the model cannot rank). */
+  semantic?: { weight: number; scores: (candidates: readonly Product[]) => Promise<{ label: string; similarities: ArrayLike<number> } | undefined> };
+  /** The customer's affinity for a product, in [0, 1]. */
+  personalization?: { weight: number; affinity: (product: Product) => number };
+}
+
+/** Builds the re-rank stage from its inputs (see module doc); undefined when there is nothing to blend. */
+export function makeReranker(inputs: RerankInputs): SearchReranker | undefined {
+  const { semantic, personalization } = inputs;
+  if (!semantic && !personalization) return undefined;
+  return {
+    async reorder(candidates) {
+      const signals: RerankSignal[] = [];
+      let rankedBy: string | undefined;
+      if (semantic && semantic.weight > 0 && candidates.length > 1) {
+        const scored = await semantic.scores(candidates);
+        if (scored) {
+          signals.push({ values: minMaxScale(scored.similarities), weight: semantic.weight });
+          rankedBy = scored.label;
+        }
+      }
+      if (personalization && personalization.weight > 0) {
+        signals.push({ values: candidates.map(personalization.affinity), weight: personalization.weight });
+      }
+      return { order: blendOrder(candidates.length, signals), rankedBy };
+    },
+  };
+}
