@@ -10,7 +10,7 @@ import { assemblePayload } from './assemble-payload.js';
 import { runPartial } from './run-partial.js';
 import { compileSearchPlan } from './search-plan.js';
 import type { SearchPool } from './search-pool.js';
-import { RERANK_DEPTH, type SearchReranker } from './rerank.js';
+import type { SearchReranker } from './rerank.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 
 /** Where and how a search runs. */
@@ -20,8 +20,8 @@ export interface SearchContext {
   /** The website's settings: field weights, synonyms and redirects are used here. */
   settings?: WebsiteSettings;
   /**
-   * The re-rank stage (personalization, semantic similarity): reorders the best {@link RERANK_DEPTH}
-   * results of requests ranked by relevance (no `sort_fields`). Never changes the set, totals or facets.
+   * The re-rank stage (personalization, semantic similarity): reorders the best `rerank.depth` results
+   * of requests ranked by relevance (no `sort_fields`). Never changes the set, totals or facets.
    */
   rerank?: SearchReranker;
 }
@@ -35,19 +35,20 @@ export interface RankedSearch {
 
 /**
  * {@link executeSearch}, plus the re-rank stage when the context has one: the plain search selects the
- * best `max(start + size, RERANK_DEPTH)` (same totals and facets), the stage reorders the first
- * RERANK_DEPTH of them, and the page is cut from the reordered list.
+ * best `max(start + size, depth)` (same totals and facets), the stage reorders the first `depth` of
+ * them, and the page is cut from the reordered list.
  */
 export async function executeRankedSearch(catalog: Catalog, request: SearchRequest, context: SearchContext = {}): Promise<RankedSearch> {
   const rerank = context.rerank;
   if (!rerank || (request.sort_fields?.length ?? 0) > 0) return { payload: await executeSearch(catalog, request, context) };
   const size = request.size ?? DEFAULT_SEARCH_SIZE;
   const end = request.start + size;
-  const payload = await executeSearch(catalog, { ...request, start: 0, size: Math.max(end, RERANK_DEPTH) }, context);
-  const window = payload.result.slice(0, RERANK_DEPTH);
+  const depth = rerank.depth;
+  const payload = await executeSearch(catalog, { ...request, start: 0, size: Math.max(end, depth) }, context);
+  const window = payload.result.slice(0, depth);
   const { order, rankedBy } = await rerank.reorder(window);
   const reordered = order.map((i) => window[i]);
-  payload.result = reordered.concat(payload.result.slice(RERANK_DEPTH)).slice(request.start, end);
+  payload.result = reordered.concat(payload.result.slice(depth)).slice(request.start, end);
   return { payload, rankedBy };
 }
 

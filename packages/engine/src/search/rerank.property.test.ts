@@ -10,7 +10,7 @@ import { Catalog } from '../catalog/catalog.js';
 import { isAisleError } from '../errors.js';
 import type { Product, SearchRequest } from '../types.js';
 import { executeRankedSearch, executeSearch, type SearchContext } from './execute-search.js';
-import { blendOrder, makeReranker, RERANK_DEPTH } from './rerank.js';
+import { blendOrder, makeReranker } from './rerank.js';
 import { SearchPool } from './search-pool.js';
 import { catalogArb, requestArb } from './__tests__/random-catalog.js';
 
@@ -26,7 +26,7 @@ async function checkRerank(products: Product[], request: SearchRequest, seed: nu
   await catalog.upsert(products);
   const rerank = makeReranker({
     semantic: { weight: weights[0], scores: async (c) => ({ label: 'test@1', similarities: c.map((p) => noise(seed, p.refId) * 2 - 1) }) },
-    personalization: { weight: weights[1], affinity: (p) => noise(seed + 1, p.refId) },
+    personalization: weights[1] < 0 ? undefined : { weight: weights[1], affinity: (p) => noise(seed + 1, p.refId) },
   });
   let plain;
   try {
@@ -46,29 +46,31 @@ async function checkRerank(products: Product[], request: SearchRequest, seed: nu
     expect(rankedBy).toBeUndefined();
     return;
   }
-  // The whole plain list, reordered in its first RERANK_DEPTH the way the stage does.
+  // The whole plain list, reordered in its first `depth` the way the stage does.
+  const depth = rerank!.depth;
   const all = (await executeSearch(catalog, { ...request, start: 0, size: Math.max(plain.total_results, 1) }, context)).result;
-  const window = all.slice(0, RERANK_DEPTH);
+  const window = all.slice(0, depth);
   const { order } = await rerank!.reorder(window);
   expect([...order].sort((a, b) => a - b)).toEqual(window.map((_, i) => i));
-  const expected = order.map((i) => window[i]).concat(all.slice(RERANK_DEPTH));
+  const expected = order.map((i) => window[i]).concat(all.slice(depth));
   const size = request.size ?? 20;
   expect(page.map((p) => p.refId)).toEqual(expected.slice(request.start, request.start + size).map((p) => p.refId));
   expect(rankedBy === 'test@1').toBe(weights[0] > 0 && Math.min(window.length, plain.total_results) > 1);
 }
 
-const weightsArb = fc.tuple(fc.constantFrom(0, 0.3, 5), fc.constantFrom(0, 0.3, 5));
+// Personalization undefined (weight -1 here) keeps the narrower semantic window: both depths are exercised.
+const weightsArb = fc.tuple(fc.constantFrom(0, 0.3, 5), fc.constantFrom(-1, 0, 0.3, 5));
 
 describe('re-rank stage', () => {
   it('keeps the set, totals, facets and ranges of the plain search (inline)', async () => {
-    await fc.assert(fc.asyncProperty(catalogArb(150), requestArb, fc.nat(), weightsArb,
+    await fc.assert(fc.asyncProperty(catalogArb(160), requestArb, fc.nat(), weightsArb,
       (products, request, seed, weights) => checkRerank(products, request, seed, weights, {})), { numRuns: 120 });
   });
 
   const pool = new SearchPool({ workers: 2, threshold: 0 });
   afterAll(() => pool.close());
   it('keeps them on the worker pool too', async () => {
-    await fc.assert(fc.asyncProperty(catalogArb(150), requestArb, fc.nat(), weightsArb,
+    await fc.assert(fc.asyncProperty(catalogArb(160), requestArb, fc.nat(), weightsArb,
       (products, request, seed, weights) => checkRerank(products, request, seed, weights, { pool })), { numRuns: 40 });
   });
 

@@ -1,9 +1,10 @@
 /**
  * The re-rank stage of search: the one place where signals beyond the text match — the customer's
  * affinities (personalization) and semantic similarity — change the order of results. It reorders the
- * best {@link RERANK_DEPTH} results of the plain ranking and nothing else: the result set, the totals
- * and the facets are those of the plain search, and the same window is reordered the same way whatever
- * page is asked, so paging stays consistent.
+ * best results of the plain ranking (a window of {@link SEMANTIC_DEPTH}, or {@link PERSONALIZATION_DEPTH}
+ * with personalization) and nothing else: the result set, the totals and the facets are those of the
+ * plain search, and the same window is reordered the same way whatever page is asked, so paging stays
+ * consistent.
  *
  * Blend: each candidate at plain position `i` (0-based) starts from the reciprocal-rank score
  * `K / (K + i)` (1 for the first; K = {@link RERANK_K}, the usual constant of reciprocal rank fusion),
@@ -14,8 +15,19 @@
  */
 import type { Product } from '../types.js';
 
-/** How many of the best plain-order results the stage may reorder. */
-export const RERANK_DEPTH = 100;
+/**
+ * How many of the best plain-order results semantic similarity scores (each costs an embedding, cached).
+ * Beyond it the plain ranking is trusted: a product past position 100 for the query's words rarely
+ * becomes the best answer by similarity alone.
+ */
+export const SEMANTIC_DEPTH = 100;
+
+/**
+ * How many of the best plain-order results personalization may reorder: broad queries ("shirt") have
+ * hundreds of equally good matches, and the customer's brand may first appear far down; an affinity is a
+ * few map look-ups, so the window is wider (measured in docs/personalization.md).
+ */
+export const PERSONALIZATION_DEPTH = 500;
 
 /** Reciprocal-rank constant of the plain order's share of the blend. */
 export const RERANK_K = 60;
@@ -64,6 +76,8 @@ export interface RerankOutcome {
 
 /** A re-rank stage for one search: computes its signals over the candidates (best first). */
 export interface SearchReranker {
+  /** How many of the best plain-order results it reorders. */
+  depth: number;
   reorder(candidates: readonly Product[]): Promise<RerankOutcome>;
 }
 
@@ -80,13 +94,17 @@ export function makeReranker(inputs: RerankInputs): SearchReranker | undefined {
   const { semantic, personalization } = inputs;
   if (!semantic && !personalization) return undefined;
   return {
+    depth: personalization ? PERSONALIZATION_DEPTH : SEMANTIC_DEPTH,
     async reorder(candidates) {
       const signals: RerankSignal[] = [];
       let rankedBy: string | undefined;
       if (semantic && semantic.weight > 0 && candidates.length > 1) {
-        const scored = await semantic.scores(candidates);
+        const scored = await semantic.scores(candidates.slice(0, SEMANTIC_DEPTH));
         if (scored) {
-          signals.push({ values: minMaxScale(scored.similarities), weight: semantic.weight });
+          // Candidates past SEMANTIC_DEPTH count as the least similar (0 after scaling).
+          const values = new Float64Array(candidates.length);
+          values.set(minMaxScale(scored.similarities));
+          signals.push({ values, weight: semantic.weight });
           rankedBy = scored.label;
         }
       }
