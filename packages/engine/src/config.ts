@@ -245,7 +245,7 @@ export function semanticSearchOf(setting: SemanticSearchSetting | undefined): { 
 export const DEFAULT_PERSONALIZATION_WEIGHT = 0.3;
 
 /** Weight of semantic similarity in the re-rank blend when `semanticSearch` is `true` (see search/rerank.ts). */
-export const DEFAULT_SEMANTIC_WEIGHT = 0.3;
+export const DEFAULT_SEMANTIC_WEIGHT = 0.5;
 
 /**
  * Checks an engine configuration (the config file's content, or `createEngine` options) and returns

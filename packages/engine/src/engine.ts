@@ -24,6 +24,7 @@ import { executeRankedSearch, SearchPool, validateSearchRequest } from './search
 import { affinityOf, affinityProfile, DEFAULT_AFFINITY_ROLES } from './search/personalize.js';
 import { makeReranker, type RerankInputs } from './search/rerank.js';
 import { tokenize } from './catalog/tokenizer.js';
+import { DEFAULT_FIELD_WEIGHTS } from './catalog/field-values.js';
 import type { Embedder } from './semantic/embedder.js';
 import { TEXT_MODEL_ID } from './semantic/text-model.js';
 import { WebsiteSemantics } from './semantic/website-semantics.js';
@@ -246,7 +247,8 @@ class AisleEngine implements Engine {
       inputs.semantic = {
         weight: semantic.weight,
         scores: async (candidates) => {
-          const scored = await state.semantics.scores(semantic.model, request.q, candidates);
+          const weights = { ...state.catalog.options.fieldWeights, ...settings.fieldWeights };
+          const scored = await state.semantics.scores(semantic.model, request.q, candidates, (f) => weights[f] ?? DEFAULT_FIELD_WEIGHTS[f] ?? 1);
           return scored && { label: `${scored.model.id}@${scored.model.version}`, similarities: scored.similarities };
         },
       };

@@ -8,9 +8,11 @@
  *
  * Blend: each candidate at plain position `i` (0-based) starts from the reciprocal-rank score
  * `K / (K + i)` (1 for the first; K = {@link RERANK_K}, the usual constant of reciprocal rank fusion),
- * plus `weight × signal` for each signal in [0, 1]. Ranks rather than raw BM25 scores are blended, so the
- * weights mean the same on every catalog and query: a signal of weight 0.3 can lift a product that is
- * fully similar over those that are not by about as much as it takes to climb from position 26 to 1.
+ * plus `weight × signal` for each signal in [0, 1] (semantic: the cosine similarity, floored at 0;
+ * personalization: the affinity). Ranks rather than raw BM25 scores are blended, so the weights mean the
+ * same on every catalog and query, whatever the scoring of the text match (which may change): a signal
+ * of weight 0.3 lifts a product that has it fully over those that have none by about as much as it
+ * takes to climb from position 26 to 1.
  * @module
  */
 import type { Product } from '../types.js';
@@ -52,20 +54,6 @@ export function blendOrder(count: number, signals: readonly RerankSignal[]): num
   return Array.from({ length: count }, (_, i) => i).sort((a, b) => score[b] - score[a] || a - b);
 }
 
-/** Rescales values to [0, 1] by their min and max over the window (all 0 when they are all equal). */
-export function minMaxScale(values: ArrayLike<number>): Float64Array {
-  let min = Infinity;
-  let max = -Infinity;
-  for (let i = 0; i < values.length; i++) {
-    if (values[i] < min) min = values[i];
-    if (values[i] > max) max = values[i];
-  }
-  const out = new Float64Array(values.length);
-  if (!(max > min)) return out;
-  for (let i = 0; i < values.length; i++) out[i] = (values[i] - min) / (max - min);
-  return out;
-}
-
 /** The outcome of a re-rank: the new order and the semantic model that took part, if one did. */
 export interface RerankOutcome {
   /** Indexes into the candidates, best first. */
@@ -101,9 +89,11 @@ export function makeReranker(inputs: RerankInputs): SearchReranker | undefined {
       if (semantic && semantic.weight > 0 && candidates.length > 1) {
         const scored = await semantic.scores(candidates.slice(0, SEMANTIC_DEPTH));
         if (scored) {
-          // Candidates past SEMANTIC_DEPTH count as the least similar (0 after scaling).
+          // The cosine itself, not rescaled over the window: when every candidate is about as similar
+          // (a precise query), the plain order stands; rescaling would turn noise into order (measured:
+          // docs/semantic-search.md). Candidates past SEMANTIC_DEPTH count as unrelated (0).
           const values = new Float64Array(candidates.length);
-          values.set(minMaxScale(scored.similarities));
+          for (let i = 0; i < scored.similarities.length; i++) values[i] = Math.max(0, scored.similarities[i]);
           signals.push({ values, weight: semantic.weight });
           rankedBy = scored.label;
         }

@@ -63,15 +63,17 @@ function addIndexVector(target: Float32Array, offset: number, word: string, weig
   }
 }
 
+/** The text of one field of a product (a string, or the strings of an array). */
+export function fieldText(product: Product, field: string): string {
+  const v = (product as Record<string, unknown>)[field];
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return v.filter((item): item is string => typeof item === 'string').join(' \n ');
+  return '';
+}
+
 /** The text of a product that the models read: the values of `fields` (strings, string arrays), in order. */
 export function productText(product: Product, fields: readonly string[]): string {
-  const parts: string[] = [];
-  for (const f of fields) {
-    const v = (product as Record<string, unknown>)[f];
-    if (typeof v === 'string') parts.push(v);
-    else if (Array.isArray(v)) for (const item of v) if (typeof item === 'string') parts.push(item);
-  }
-  return parts.join(' \n ');
+  return fields.map((f) => fieldText(product, f)).filter((t) => t !== '').join(' \n ');
 }
 
 function distinctWords(text: string, max: number): string[] {
@@ -104,12 +106,31 @@ export class TextModel implements Embedder {
 
   /** Embeds one text: the IDF-weighted sum of its words' unit context vectors, normalised (zeros when no word is known). */
   embedOne(text: string): Float32Array {
+    return this.embedWeighted([{ text, weight: 1 }]);
+  }
+
+  /**
+   * Embeds a product from its fields, each word weighted by IDF × the highest weight of a field it is
+   * in (the website's BM25F field weights: a title word says more about the product than a word deep in
+   * its description). Heavier fields are read first, so the word cap keeps their words.
+   */
+  embedWeighted(parts: readonly { text: string; weight: number }[]): Float32Array {
     const dims = this.dimensions;
     const out = new Float32Array(dims);
-    for (const w of distinctWords(text, this.maxWordsPerText)) {
+    const wordWeight = new Map<string, number>();
+    for (const { text, weight } of [...parts].sort((a, b) => b.weight - a.weight)) {
+      if (!(weight > 0)) continue;
+      for (const w of distinctWords(text, this.maxWordsPerText)) {
+        if (!wordWeight.has(w)) {
+          if (wordWeight.size >= this.maxWordsPerText) break;
+          wordWeight.set(w, weight);
+        }
+      }
+    }
+    for (const [w, fieldWeight] of wordWeight) {
       const row = this.rowOf.get(w);
       if (row === undefined) continue;
-      const weight = this.idf[row];
+      const weight = this.idf[row] * fieldWeight;
       const base = row * dims;
       for (let i = 0; i < dims; i++) out[i] += weight * this.vectors[base + i];
     }

@@ -10,7 +10,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import { runInSlices } from '../catalog/time-slices.js';
 import type { Product } from '../types.js';
 import { cosine, type Embedder, modelLabel } from './embedder.js';
-import { productText, TEXT_MODEL_ID, trainTextModel, type TextModel, type TextModelOptions } from './text-model.js';
+import { fieldText, productText, TEXT_MODEL_ID, TextModel, trainTextModel, type TextModelOptions } from './text-model.js';
 
 /** Wait after the last catalog change before retraining, so a burst of upserts trains once. */
 export const RETRAIN_DELAY_MS = 2_000;
@@ -123,13 +123,16 @@ export class WebsiteSemantics {
 
   /**
    * Similarity of `query` to each candidate under `model`. Undefined when the model cannot rank: not
-   * trained yet, or the query has no word it knows (an all-zero vector ranks nothing).
+   * trained yet, or the query has no word it knows (an all-zero vector ranks nothing). `fieldWeight`
+   * (the search's BM25F field weights) weighs the words of each field in the built-in model's product
+   * vectors; a host embedder gets the product's text as one string.
    */
-  async scores(model: string, query: string, candidates: readonly Product[]): Promise<SemanticScores | undefined> {
+  async scores(model: string, query: string, candidates: readonly Product[], fieldWeight: (field: string) => number = () => 1): Promise<SemanticScores | undefined> {
     const embedder = this.embedder(model);
     if (!embedder || candidates.length === 0) return undefined;
-    const label = modelLabel(embedder);
     const fields = textFields(this.catalog);
+    // The cache key includes the field weights the built-in model used (they are query-time settings).
+    const label = embedder instanceof TextModel ? `${modelLabel(embedder)}|${fields.map((f) => fieldWeight(f)).join(',')}` : modelLabel(embedder);
     const missing: number[] = [];
     const vectors: (Float32Array | undefined)[] = candidates.map((p, i) => {
       const hit = this.cache.get(p);
@@ -142,7 +145,9 @@ export class WebsiteSemantics {
       return undefined;
     });
     const texts = [query, ...missing.map((i) => productText(candidates[i], fields))];
-    const embedded = await embedder.embed(texts);
+    const embedded = embedder instanceof TextModel
+      ? [embedder.embedOne(query), ...missing.map((i) => embedder.embedWeighted(fields.map((f) => ({ text: fieldText(candidates[i], f), weight: fieldWeight(f) }))))]
+      : await embedder.embed(texts);
     if (!Array.isArray(embedded) || embedded.length !== texts.length) {
       throw new Error(`embedder "${embedder.id}" returned ${Array.isArray(embedded) ? embedded.length : 'no'} vectors for ${texts.length} texts`);
     }
