@@ -46,7 +46,7 @@ export const schemas = {
     description: 'The documented search request body.',
     required: ['website_id', 'q', 'client', 'start'],
     properties: {
-      customer_id: str('Customer id; required when personalization is enabled for the website.'),
+      customer_id: str('Customer id; required when personalization is enabled for the website, and then the best results are re-ranked toward what this customer viewed and bought (same set, totals and facets).'),
       website_id: { type: 'string', minLength: 1 },
       q: { type: 'string', maxLength: MAX_QUERY_LENGTH, description: 'Query text; "" matches every product (category browsing).' },
       client: { type: 'string', minLength: 1 },
@@ -113,7 +113,7 @@ export const schemas = {
           redirects: { type: 'object', properties: { url: str() } },
         },
       },
-      settings: { type: 'object', properties: { ats_model: str('Echo as atsModel in purchase products.') } },
+      settings: { type: 'object', description: 'Present only when a semantic model took part in ranking the results.', properties: { ats_model: str('The semantic model that ranked the results, as "id@version"; echo as atsModel in purchase products.') } },
     },
   },
   ErrorEnvelope: {
