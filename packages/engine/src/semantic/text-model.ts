@@ -191,20 +191,25 @@ export function* trainTextModel(products: readonly Product[], fields: readonly s
   const idfOf = (id: number): number => Math.log(1 + n / df[id]);
 
   // The words that get a vector: frequent enough, at most maxWords (most frequent first).
-  let kept = words.map((_, id) => id).filter((id) => df[id] >= o.minDocFreq);
+  let kept: number[] = [];
+  for (let id = 0; id < words.length; id++) {
+    if (df[id] >= o.minDocFreq) kept.push(id);
+    if (id % 16_384 === 0) yield;
+  }
   if (kept.length > o.maxWords) kept = kept.sort((a, b) => df[b] - df[a] || a - b).slice(0, o.maxWords).sort((a, b) => a - b);
   yield;
   const rowOfId = new Int32Array(words.length).fill(-1);
   const rowOf = new Map<string, number>();
   const idf = new Float32Array(kept.length);
   let fingerprint = fnv1a(`${n}:${kept.length}`);
-  kept.forEach((id, row) => {
+  for (let row = 0; row < kept.length; row++) {
+    const id = kept[row];
     rowOfId[id] = row;
     rowOf.set(words[id], row);
     idf[row] = idfOf(id);
     fingerprint = fnv1a(`${words[id]}:${df[id]};`, fingerprint);
-  });
-  yield;
+    if (row % 4096 === 0) yield;
+  }
 
   // Pass 2: each kept word adds the IDF-weighted index vectors of the other words of its product
   // (the product's context sum minus its own share).
