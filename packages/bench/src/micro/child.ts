@@ -13,7 +13,7 @@ import { makeContext, Unavailable, type MicroCase, type MicroContext } from './c
 
 /** The micro files, each named after the function it measures. */
 export const MICRO_FILES = [
-  'tokenize', 'and-into', 'popcount', 'run-partial', 'top-k', 'execute-search', 'bounded-osa-distance',
+  'tokenize', 'and-into', 'popcount', 'run-partial', 'top-k', 'execute-search', 'execute-ranked-search', 'bounded-osa-distance',
   'load-catalog-snapshot', 'catalog-upsert', 'neighbour-table', 'recommend', 'sign-retail-media', 'validate-purchase-request', 'read-product-feed',
 ] as const;
 

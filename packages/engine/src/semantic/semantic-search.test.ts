@@ -51,8 +51,10 @@ describe('semantic search in the engine', () => {
   afterEach(async () => {
     for (const e of engines.splice(0)) await e.close();
   });
-  async function open(settings: Record<string, unknown>, embedders?: Embedder[]): Promise<Engine> {
-    const engine = await createEngine({ workers: 0, semanticRetrainDelayMs: 0, embedders, websites: [{ ...site, settings }] });
+  async function open(settings: Record<string, unknown>, embedders?: Embedder[], pooled = false): Promise<Engine> {
+    const engine = await createEngine({
+      workers: pooled ? 1 : 0, poolThreshold: pooled ? 0 : undefined, semanticRetrainDelayMs: 0, embedders, websites: [{ ...site, settings }],
+    });
     engines.push(engine);
     await engine.upsertProducts(site.websiteId, products);
     return engine;
@@ -83,6 +85,17 @@ describe('semantic search in the engine', () => {
     const off = await open({ semanticSearch: { weight: 0 } });
     await off.semanticModel(site.websiteId);
     expect((await search(off, { q: 'phone' })).settings).toBeUndefined();
+  });
+
+  it('ranks the same when the match fans out over the worker pool', async () => {
+    const inline = await open({ semanticSearch: true });
+    const pooled = await open({ semanticSearch: true }, undefined, true);
+    await inline.semanticModel(site.websiteId);
+    await pooled.semanticModel(site.websiteId);
+    for (const q of ['phone', 'case phone', 'charger', 'dining']) {
+      const body = { q, aggregations: ['search_category'] };
+      expect(await search(pooled, body)).toEqual(await search(inline, body));
+    }
   });
 
   it('retrains after a catalog change, with a new version', async () => {
