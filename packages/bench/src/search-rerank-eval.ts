@@ -28,12 +28,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine } from '../../engine/src/engine.js';
-import type { Engine } from '../../engine/src/engine-api.js';
-import { tokenize } from '../../engine/src/catalog/tokenizer.js';
-import { generateCatalog } from '../../engine/src/demo/generate-catalog.js';
-import { stableGuid } from '../../engine/src/util/ids.js';
-import type { Product } from '../../engine/src/types.js';
+import { createEngine, stableGuid, type Engine, type Product } from '@aisle/engine';
+import { generateCatalog } from '@aisle/engine/demo';
+import { tokenize } from '@aisle/engine/internal';
 import { DATASETS_DIR } from './datasets.js';
 
 const SITE = { websiteId: 'eval', client: 'eval', tokens: ['eval-token'], hmacSecret: 'eval-secret' };

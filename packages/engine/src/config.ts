@@ -278,6 +278,12 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
     if (!Array.isArray(raw.websites)) fail('websites', 'must be an array');
     const ids = new Set<string>();
     const tokens = new Set<string>();
+    // The coupon call names a website by its id or its client shortcode: each name must pick one website.
+    const names = new Map<string, number>();
+    raw.websites.forEach((w: unknown, i: number) => {
+      if (isObject(w) && typeof w.websiteId === 'string') names.set(w.websiteId, i);
+    });
+    const clients = new Set<string>();
     raw.websites.forEach((w: unknown, i: number) => {
       const k = `websites[${i}]`;
       if (!isObject(w)) fail(k, 'must be an object');
@@ -288,6 +294,11 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
       checkString(w.hmacSecret, `${k}.hmacSecret`);
       if (ids.has(w.websiteId as string)) fail(`${k}.websiteId`, `repeats "${String(w.websiteId)}"`);
       ids.add(w.websiteId as string);
+      const client = w.client as string;
+      if (clients.has(client)) fail(`${k}.client`, `repeats "${client}" (a client shortcode names exactly one website)`);
+      const other = names.get(client);
+      if (other !== undefined && other !== i) fail(`${k}.client`, `"${client}" is the websiteId of websites[${other}] (a client shortcode names exactly one website)`);
+      clients.add(client);
       for (const [j, t] of (w.tokens as string[]).entries()) {
         if (tokens.has(t)) fail(`${k}.tokens[${j}]`, 'is already used by another website (a token opens exactly one website)');
         tokens.add(t);

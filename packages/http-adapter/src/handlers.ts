@@ -3,7 +3,7 @@
  * Errors are thrown and rendered by the listener in the endpoint's documented shape.
  * @module
  */
-import type { CouponIssue, LoadSummary, SearchRequest } from '@aisle/engine';
+import type { BundleRequest, CouponIssue, LoadSummary, PurchaseRequest, SearchRequest, ViewRequest } from '@aisle/engine';
 import type { ValidateFunction } from 'ajv';
 import { peekBodyStream, readJsonBody, requireMediaType } from './body.js';
 import { describeAjvError, serialize, validate } from './codecs.js';
@@ -53,7 +53,7 @@ export const unknownMethod: Handler = async (ctx) => {
 /** `POST /1.0/ClientRecom/{website_id}/bundle` */
 export const bundle: Handler = async (ctx, state) => {
   requireMediaType(ctx.req, JSON_ONLY);
-  const body = check(validate.BundleRequest, await readJsonBody(ctx.req, state.limits));
+  const body = check<BundleRequest>(validate.BundleRequest, await readJsonBody(ctx.req, state.limits));
   const response = await state.engine.bundles(ctx.params[0]!, body);
   sendJson(ctx, state, 200, serialize.BundleResponse(response));
 };
@@ -63,10 +63,11 @@ export function events(kind: 'purchases' | 'views'): Handler {
   return async (ctx, state) => {
     const websiteId = state.tokens.requireWebsite(ctx.req);
     requireMediaType(ctx.req, JSON_ONLY);
+    // No schema here: the engine validates event bodies itself (every failure under its path, RFC 7807).
     const body = await readJsonBody(ctx.req, state.limits);
     const ack = kind === 'purchases'
-      ? await state.engine.recordPurchases(websiteId, body)
-      : await state.engine.recordViews(websiteId, body);
+      ? await state.engine.recordPurchases(websiteId, body as PurchaseRequest)
+      : await state.engine.recordViews(websiteId, body as ViewRequest);
     sendJson(ctx, state, 202, serialize.EventAck(ack));
   };
 }
@@ -160,10 +161,18 @@ export const healthz: Handler = async (ctx, state) => {
   sendJson(ctx, state, 200, serialize.Health({ status: 'ok' }));
 };
 
-/** `GET /readyz`: 503 while starting or shutting down. */
+/**
+ * `GET /readyz`: 200 only when the engine's readiness checks all pass (store reachable, data directory
+ * writable, recommendation indexes built) and the listener is neither starting nor shutting down;
+ * otherwise 503 with every check and the reason of each failed one.
+ */
 export const readyz: Handler = async (ctx, state) => {
-  const ready = !state.closing && state.isReady();
-  sendJson(ctx, state, ready ? 200 : 503, serialize.Health({ status: ready ? 'ready' : 'not ready' }));
+  const checks = [
+    { name: 'listener', ok: !state.closing && state.isReady(), ...(state.closing ? { reason: 'shutting down' } : !state.isReady() ? { reason: 'starting' } : {}) },
+    ...(state.closing ? [] : (await state.engine.readiness()).checks),
+  ];
+  const ready = checks.every((c) => c.ok);
+  sendJson(ctx, state, ready ? 200 : 503, serialize.Health({ status: ready ? 'ready' : 'not ready', checks }));
 };
 
 /** `GET /metrics`: Prometheus text format. */

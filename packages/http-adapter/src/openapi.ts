@@ -174,7 +174,8 @@ export function buildOpenApi(options: { prefix?: string } = {}): Record<string, 
   };
   paths['/readyz'] = {
     get: {
-      operationId: 'readyz', tags: ['operations'], summary: 'Readiness (503 while starting or shutting down).',
+      operationId: 'readyz', tags: ['operations'], summary: 'Readiness (503 with the failed checks and their reasons).',
+      description: 'Not ready (503) while the store is unreachable, the data directory is not writable, recommendation indexes are being built, or the server is starting or shutting down.',
       responses: { 200: { description: 'Ready.', content: json('Health') }, 503: { description: 'Not ready.', content: json('Health') } },
     },
   };

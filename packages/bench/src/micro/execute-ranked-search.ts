@@ -4,29 +4,15 @@
  * beside the same search without it (`execute-search.ts`), so the stage's cost reads as the difference.
  * @module
  */
+import {
+  affinityOf, affinityProfile, DEFAULT_AFFINITY_ROLES, executeRankedSearch, makeReranker, trainTextModel, validateSearchRequest,
+} from '@aisle/engine/internal';
 import type { Product } from '../types.js';
 import { type MicroCase, type MicroContext, consume, contextCatalog } from './context.js';
 
 export const measures = 'executeRankedSearch';
 
-interface Embedding { embedOne(text: string): Float32Array; embedWeighted(parts: { text: string; weight: number }[]): Float32Array }
-interface RankedModule {
-  executeRankedSearch(catalog: unknown, request: unknown, context: { rerank?: unknown }): Promise<unknown>;
-  validateSearchRequest(body: unknown): unknown;
-}
-interface RerankModule { makeReranker(inputs: unknown): unknown }
-interface TextModelModule { trainTextModel(products: Product[], fields: string[]): Generator<void, Embedding, void> }
-interface PersonalizeModule {
-  affinityProfile(activity: unknown, productOf: (refId: string) => Product | undefined, roles: unknown): unknown;
-  affinityOf(profile: unknown, product: Product): number;
-  DEFAULT_AFFINITY_ROLES: unknown;
-}
-
 export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
-  const { executeRankedSearch, validateSearchRequest } = await ctx.engine<RankedModule>('search/index');
-  const { makeReranker } = await ctx.engine<RerankModule>('search/rerank');
-  const { trainTextModel } = await ctx.engine<TextModelModule>('semantic/text-model');
-  const personalize = await ctx.engine<PersonalizeModule>('search/personalize');
   const catalog = await contextCatalog(ctx);
   const fields = ['title', 'brand', 'search_category'];
   const steps = trainTextModel(ctx.products, fields);
@@ -38,7 +24,7 @@ export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
   const semantic = makeReranker({
     semantic: {
       weight: 0.5,
-      scores: async (candidates: Product[]) => {
+      scores: async (candidates) => {
         const q = model.embedOne('black');
         return {
           label: 'aisle-ri@bench',
@@ -52,10 +38,10 @@ export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
       },
     },
   });
-  const byRef = new Map(ctx.products.map((p) => [p.refId, p]));
+  const byRef = new Map<string, Product>(ctx.products.map((p) => [p.refId, p]));
   const history = ctx.products.slice(0, 20).map((p) => p.refId);
-  const profile = personalize.affinityProfile({ purchased: history.slice(0, 3), recent: history.slice(3, 10), historic: history.slice(10) }, (id) => byRef.get(id), personalize.DEFAULT_AFFINITY_ROLES);
-  const personal = makeReranker({ personalization: { weight: 0.3, affinity: (p: Product) => personalize.affinityOf(profile, p) } });
+  const profile = affinityProfile({ purchased: history.slice(0, 3), recent: history.slice(3, 10), historic: history.slice(10) }, (id) => byRef.get(id), DEFAULT_AFFINITY_ROLES);
+  const personal = makeReranker({ personalization: { weight: 0.3, affinity: (p) => (profile ? affinityOf(profile, p) : 0) } });
   const n = ctx.products.length.toLocaleString('en-US');
   return [
     { name: `text "black" + semantic re-rank of 100 (uncached vectors), ${n} products`, fn: async () => consume(await executeRankedSearch(catalog, request, { rerank: semantic })) },

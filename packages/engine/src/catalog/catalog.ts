@@ -67,10 +67,11 @@ type Change =
   | { kind: 'delete'; refIds: readonly string[] };
 
 /**
- * Persists change number `seq` (write-ahead log); the change's call resolves only once both the new
- * version is current and this promise has resolved. Called synchronously when the change is queued.
+ * Makes a batch of changes durable (write-ahead log), the last numbered `lastSeq`, all or nothing.
+ * Called once the version holding them is built and before it is published: when it rejects, the
+ * version is dropped and every change of the batch fails.
  */
-export type ChangeLogger = (change: Change, seq: number) => Promise<void>;
+export type ChangeLogger = (changes: readonly Change[], lastSeq: number) => Promise<void>;
 
 /** What a change did: products it loaded or deleted, and the catalog's size right after it. */
 interface ChangeResult { count: number; catalogSize: number }
@@ -336,16 +337,14 @@ export class Catalog implements CatalogView {
     await Promise.all(pending);
   }
 
-  /** Queues a change; resolves once a version containing it is the current one (and it is logged). */
+  /** Queues a change; resolves once a version containing it is durable and the current one. */
   private enqueue(change: Change): Promise<ChangeResult> {
     const seq = ++this.queuedSeq;
     const applied = new Promise<ChangeResult>((resolve, reject) => {
       this.queue.push({ change, seq, resolve, reject });
       if (!this.building) this.buildNext();
     });
-    const logged = this.logger?.(change, seq);
-    if (!logged) return applied;
-    return Promise.all([applied, logged]).then(([result]) => result);
+    return applied;
   }
 
   /**
@@ -374,19 +373,8 @@ export class Catalog implements CatalogView {
       });
       return { state, results: applied.results };
     }
-    const done = (out: { state?: CatalogState; results: ChangeResult[] }): void => {
-      // The one reference swap: a search started before this line keeps the previous version.
-      if (out.state) this.current = out.state;
-      this.appliedSeqNumber = batch[batch.length - 1].seq;
-      this.building = false;
-      batch.forEach((q, i) => q.resolve(out.results[i]));
-      this.buildNext();
-    };
-    const failed = (error: unknown): void => {
-      this.building = false;
-      for (const q of batch) q.reject(error);
-      this.buildNext();
-    };
+    const done = (out: { state?: CatalogState; results: ChangeResult[] }): void => this.commit(batch, out);
+    const failed = (error: unknown): void => this.settle(batch, undefined, error);
     let size = base.products.length;
     for (const c of changes) size += c.kind === 'delete' ? 0 : c.products.length;
     if (size <= this.syncLimit) {
@@ -404,6 +392,41 @@ export class Catalog implements CatalogView {
   }
 
   /**
+   * The one all-or-nothing apply path of every catalog change: the new version `out.state` is built
+   * but not yet visible; the batch is made durable (change log, `fdatasync`) and only then published
+   * by one reference swap, which cannot fail. When the log write fails, the version is dropped and
+   * every change of the batch fails: nothing of it is visible now or replayed after a restart.
+   * A batch that changes nothing (deletes of unknown refIds) is neither logged nor published.
+   */
+  private commit(batch: readonly QueuedChange[], out: { state?: CatalogState; results: ChangeResult[] }): void {
+    const logger = this.logger;
+    if (!out.state || !logger) {
+      this.settle(batch, out);
+      return;
+    }
+    let durable: Promise<void>;
+    try {
+      durable = logger(batch.map((q) => q.change), batch[batch.length - 1].seq);
+    } catch (error) {
+      durable = Promise.reject(error);
+    }
+    durable.then(() => this.settle(batch, out), (error: unknown) => this.settle(batch, undefined, error));
+  }
+
+  /** Publishes a built batch (or fails it), answers its calls and starts the next build. */
+  private settle(batch: readonly QueuedChange[], out: { state?: CatalogState; results: ChangeResult[] } | undefined, error?: unknown): void {
+    if (out) {
+      // The one reference swap: a search started before this line keeps the previous version.
+      if (out.state) this.current = out.state;
+      this.appliedSeqNumber = batch[batch.length - 1].seq;
+    }
+    this.building = false;
+    if (out) batch.forEach((q, i) => q.resolve(out.results[i]));
+    else for (const q of batch) q.reject(error);
+    this.buildNext();
+  }
+
+  /**
    * Inserts or updates products by refId (an update keeps the product's position). The batch is
    * read completely first; a bad record rejects it whole (default) and nothing changes. Resolves
    * once the new version is the current one; changes of one catalog apply in the order their reads
@@ -411,16 +434,16 @@ export class Catalog implements CatalogView {
    */
   async upsert(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const { products, skipped } = await readProducts(source, options);
-    if (products.length === 0) return { loaded: 0, skipped, catalogSize: this.liveCount };
+    if (products.length === 0) return { loaded: 0, skipped: skipped.first, skippedCount: skipped.count, catalogSize: this.liveCount };
     const { catalogSize } = await this.enqueue({ kind: 'upsert', products });
-    return { loaded: products.length, skipped, catalogSize };
+    return { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
   }
 
   /** Replaces the whole catalog atomically with the products of `source`. */
   async replace(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const { products, skipped } = await readProducts(source, options);
     const { catalogSize } = await this.enqueue({ kind: 'replace', products });
-    return { loaded: products.length, skipped, catalogSize };
+    return { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
   }
 
   /**

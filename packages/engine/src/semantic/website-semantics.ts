@@ -24,7 +24,7 @@ export interface WebsiteSemanticsOptions {
   embedders?: ReadonlyMap<string, Embedder>;
   retrainDelayMs?: number;
   textModel?: TextModelOptions;
-  /** Called when a training fails (the previous model keeps ranking). */
+  /** Called when a training fails (the previous model keeps ranking): the engine reports it as `semantic-training`. */
   onError?: (err: unknown) => void;
 }
 

@@ -1,0 +1,19 @@
+/**
+ * The records a load skipped (`onError: 'skip'`): all counted, the first few kept with their
+ * messages, so the summary of a feed with a million bad records stays small.
+ * @module
+ */
+import { MAX_REPORTED_SKIPS, type SkippedLine } from '../engine-api.js';
+
+/** Collects skipped records for a {@link LoadSummary}. */
+export class SkipReport {
+  /** Every record skipped. */
+  count = 0;
+  /** The first {@link MAX_REPORTED_SKIPS} of them. */
+  readonly first: SkippedLine[] = [];
+
+  add(line: SkippedLine): void {
+    this.count++;
+    if (this.first.length < MAX_REPORTED_SKIPS) this.first.push(line);
+  }
+}
