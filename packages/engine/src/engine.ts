@@ -270,8 +270,15 @@ class AisleEngine implements Engine {
         weight: semantic.weight,
         scores: async (candidates) => {
           const weights = { ...state.catalog.options.fieldWeights, ...settings.fieldWeights };
-          const scored = await state.semantics.scores(semantic.model, request.q, candidates, (f) => weights[f] ?? DEFAULT_FIELD_WEIGHTS[f] ?? 1);
-          return scored && { label: `${scored.model.id}@${scored.model.version}`, similarities: scored.similarities };
+          try {
+            const scored = await state.semantics.scores(semantic.model, request.q, candidates, (f) => weights[f] ?? DEFAULT_FIELD_WEIGHTS[f] ?? 1);
+            return scored && { label: `${scored.model.id}@${scored.model.version}`, similarities: scored.similarities };
+          } catch (err) {
+            // A failing embedder (a remote model down, a contract broken) must not take search down: the
+            // plain order is served, without `ats_model` (the model did not rank), and the failure is reported.
+            this.reporter.report('semantic-embedding', err, state.config.websiteId);
+            return undefined;
+          }
         },
       };
     }

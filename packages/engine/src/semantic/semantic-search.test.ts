@@ -151,10 +151,28 @@ describe('semantic search in the engine', () => {
       (e: unknown) => isAisleError(e) && (e.details as { key: string }).key === 'embedders[0].dimensions');
   });
 
-  it('fails the search clearly when an embedder breaks its contract', async () => {
+  it('answers in the plain order and reports it when an embedder fails or breaks its contract', async () => {
+    const failures: { task: string; message: string }[] = [];
+    const plain = await search(await open({}), { q: 'phone' });
     const broken: Embedder = { id: 'broken', version: '1', dimensions: 4, embed: (texts) => texts.map(() => new Float32Array(3)) };
-    const engine = await open({ semanticSearch: { model: 'broken' } }, [broken]);
-    await expect(search(engine, { q: 'phone' })).rejects.toThrow(/broken.*Float32Array of 4/);
+    const down: Embedder = { id: 'down', version: '1', dimensions: 4, embed: async () => { throw new Error('model service unreachable'); } };
+    const engine = await createEngine({
+      workers: 0, embedders: [broken, down], onError: (err, f) => failures.push({ task: f.task, message: (err as Error).message }),
+      websites: [{ ...site, settings: { semanticSearch: { model: 'broken' } } }, { ...site, websiteId: 'site-t', client: 'client-t', tokens: ['token-t'], settings: { semanticSearch: { model: 'down' } } }],
+    });
+    engines.push(engine);
+    await engine.upsertProducts(site.websiteId, products);
+    await engine.upsertProducts('site-t', products);
+    const a = await search(engine, { q: 'phone' });
+    const b = await engine.search({ website_id: 'site-t', client: 'client-t', start: 0, q: 'phone' });
+    for (const r of [a, b]) {
+      expect(r.settings).toBeUndefined();
+      expect(r.payload).toEqual(plain.payload);
+    }
+    expect(failures).toEqual([
+      { task: 'semantic-embedding', message: expect.stringMatching(/broken.*Float32Array of 4/) },
+      { task: 'semantic-embedding', message: 'model service unreachable' },
+    ]);
   });
 
   it('attributes purchases carrying the ats_model to the model, end to end', async () => {
