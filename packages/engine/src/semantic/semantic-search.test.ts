@@ -11,6 +11,8 @@ import type { Product } from '../types.js';
 import type { Embedder } from './embedder.js';
 import { TEXT_MODEL_ID, trainTextModel } from './text-model.js';
 import { cosine } from './embedder.js';
+import { Catalog } from '../catalog/catalog.js';
+import { WebsiteSemantics } from './website-semantics.js';
 
 const site = { websiteId: 'site-s', client: 'client-s', tokens: ['token-s'], hmacSecret: 'secret-s' };
 
@@ -43,6 +45,29 @@ describe('built-in text model', () => {
     let n2 = again.next();
     while (!n2.done) n2 = again.next();
     expect(n2.value.version).toBe(model.version);
+  });
+});
+
+describe('WebsiteSemantics', () => {
+  it('retrains when the words change, not when only prices do', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert(products.map((p) => ({ ...p, price: 10 })));
+    const semantics = new WebsiteSemantics(catalog, { retrainDelayMs: 0 });
+    semantics.setBuiltInWanted(true);
+    await semantics.settled();
+    const first = semantics.textModel!;
+    expect(semantics.trainings).toBe(1);
+    await catalog.upsert([{ ...products[0], price: 12 }]);
+    semantics.catalogChanged();
+    await semantics.settled();
+    expect(semantics.trainings).toBe(1);
+    expect(semantics.textModel).toBe(first);
+    await catalog.upsert([{ ...products[0], title: 'Slim case for tablet' }]);
+    semantics.catalogChanged();
+    await semantics.settled();
+    expect(semantics.trainings).toBe(2);
+    expect(semantics.textModel!.version).not.toBe(first.version);
+    semantics.close();
   });
 });
 

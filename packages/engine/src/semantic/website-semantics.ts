@@ -51,6 +51,8 @@ export class WebsiteSemantics {
   private closed = false;
   private readonly cache = new Map<Product, { label: string; vector: Float32Array }>();
   private readonly embedders: ReadonlyMap<string, Embedder>;
+  /** Trainings completed (tests, metrics). */
+  trainings = 0;
 
   constructor(private readonly catalog: Catalog, private readonly options: WebsiteSemanticsOptions = {}) {
     this.embedders = options.embedders ?? new Map();
@@ -76,7 +78,13 @@ export class WebsiteSemantics {
     if (this.training || this.closed) return;
     const version = this.catalog.version;
     const state = this.catalog.state;
-    const steps = trainTextModel(state.products, textFields(this.catalog), this.options.textModel);
+    // Price and stock updates (value patches of other fields) leave the words as they were: no retraining.
+    const fields = textFields(this.catalog);
+    if (this.model && this.catalog.valuesOnlyChangedSince(this.trainedVersion, (f) => fields.includes(f))) {
+      this.trainedVersion = version;
+      return;
+    }
+    const steps = trainTextModel(state.products, fields, this.options.textModel);
     const isClosed = (): boolean => this.closed;
     // A closed engine stops the training at the next slice instead of finishing it for nobody.
     function* untilClosed(): Generator<void, TextModel | undefined, void> {
@@ -92,6 +100,7 @@ export class WebsiteSemantics {
         if (!model) return;
         this.model = model;
         this.trainedVersion = version;
+        this.trainings++;
       }, (err: unknown) => this.options.onError?.(err))
       .finally(() => {
         this.training = undefined;
