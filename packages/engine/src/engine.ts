@@ -23,7 +23,7 @@ import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './re
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
 import { executeRankedSearch, SearchPool, validateSearchRequest } from './search/index.js';
-import { affinityOf, affinityProfile, DEFAULT_AFFINITY_ROLES } from './search/personalize.js';
+import { affinityOf, affinityProfile, affinityRolesOf } from './search/personalize.js';
 import { makeReranker, type RerankInputs } from './search/rerank.js';
 import { tokenize } from './catalog/tokenizer.js';
 import { DEFAULT_FIELD_WEIGHTS } from './catalog/field-values.js';
@@ -288,7 +288,7 @@ class AisleEngine implements Engine {
       const profile = activity && affinityProfile(activity, (refId) => {
         const doc = catalogState.docByRefId.get(refId);
         return doc === undefined ? undefined : catalogState.products[doc];
-      }, DEFAULT_AFFINITY_ROLES);
+      }, affinityRolesOf(undefined)); // settings.fieldRoles once the website settings carry it
       if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
     }
     const { payload, rankedBy } = await executeRankedSearch(state.catalog, request, { pool: this.pool, settings, rerank: makeReranker(inputs) });

@@ -8,7 +8,7 @@ import { createEngine } from '../engine.js';
 import type { Engine } from '../engine-api.js';
 import { isAisleError } from '../errors.js';
 import type { Product } from '../types.js';
-import { affinityOf, affinityProfile, DEFAULT_AFFINITY_ROLES } from './personalize.js';
+import { affinityOf, affinityProfile, affinityRolesOf, DEFAULT_AFFINITY_ROLES } from './personalize.js';
 
 const site = { websiteId: 'site-p', client: 'client-p', tokens: ['token-p'], hmacSecret: 'secret-p' };
 const brands = ['Alpha', 'Beta', 'Gamma', 'Delta'];
@@ -33,6 +33,8 @@ describe('affinity profile', () => {
     const custom = affinityProfile({ purchased: [], recent: [], historic: ['a'] }, () => ({ refId: 'a', path: ['Home', 'Lamps'] }), { category: ['path'] })!;
     expect(affinityOf(custom, { refId: 'b', path: ['Garden', 'Lamps'] })).toBeCloseTo(0.4);
     expect(affinityOf(custom, { refId: 'c', path: 'Lamps' })).toBeCloseTo(0.4);
+    expect(affinityRolesOf({ brand: 'maker' })).toEqual({ brand: 'maker', category: 'search_category' });
+    expect(affinityRolesOf(undefined)).toEqual(DEFAULT_AFFINITY_ROLES);
   });
 });
 

@@ -24,6 +24,11 @@ export interface AffinityRoles {
 /** The spec's own field names, used when the website names no field roles. */
 export const DEFAULT_AFFINITY_ROLES: Readonly<AffinityRoles> = { brand: 'brand', category: 'search_category' };
 
+/** The roles personalization reads: the website's field roles where it names them, else the defaults. */
+export function affinityRolesOf(fieldRoles: AffinityRoles | undefined): AffinityRoles {
+  return { brand: fieldRoles?.brand ?? DEFAULT_AFFINITY_ROLES.brand, category: fieldRoles?.category ?? DEFAULT_AFFINITY_ROLES.category };
+}
+
 /** Weight of one history entry by kind: a purchase says more than a view of this session, more than an older view. */
 export const ACTIVITY_WEIGHTS = { purchased: 1, recent: 0.6, historic: 0.4 } as const;
 

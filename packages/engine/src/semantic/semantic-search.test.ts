@@ -182,7 +182,7 @@ describe('semantic search in the engine', () => {
     const broken: Embedder = { id: 'broken', version: '1', dimensions: 4, embed: (texts) => texts.map(() => new Float32Array(3)) };
     const down: Embedder = { id: 'down', version: '1', dimensions: 4, embed: async () => { throw new Error('model service unreachable'); } };
     const engine = await createEngine({
-      workers: 0, embedders: [broken, down], onError: (err, f) => failures.push({ task: f.task, message: (err as Error).message }),
+      workers: 0, embedders: [broken, down], logger: { error: () => undefined, warn: () => undefined, info: () => undefined }, onError: (err, f) => failures.push({ task: f.task, message: (err as Error).message }),
       websites: [{ ...site, settings: { semanticSearch: { model: 'broken' } } }, { ...site, websiteId: 'site-t', client: 'client-t', tokens: ['token-t'], settings: { semanticSearch: { model: 'down' } } }],
     });
     engines.push(engine);
