@@ -8,7 +8,8 @@
  * stability promise).
  * @module
  */
-export { createEngine } from './engine.js';
+export { createEngine, MAX_SUGGESTED_QUERIES, SEARCH_REPORT_LIMITS } from './engine.js';
+export { SEARCH_LOG_RETENTION_DAYS, MAX_LOGGED_QUERY_LENGTH } from './analytics/search-log.js';
 export type { Embedder } from './semantic/embedder.js';
 export { TextModel, TEXT_MODEL_ID, trainTextModel, productText, type TextModelOptions } from './semantic/text-model.js';
 export type * from './engine-api.js';
@@ -17,6 +18,7 @@ export { BACKGROUND_TASKS, type BackgroundTask, type BackgroundFailure, type Eng
 export { READINESS_CHECK_TIMEOUT_MS, READY_MIN_FREE_BYTES, type Readiness, type ReadinessCheck } from './readiness.js';
 export type * from './types.js';
 export * from './config.js';
+export { DEFAULT_WEBSITE_SETTINGS, checkWebsiteSettings, mergePatch, settingsWithDefaults } from './settings/website-settings.js';
 export { AisleError, ValidationError, ErrorCodes, isAisleError, type ErrorCode } from './errors.js';
 export {
   canonicalRetailMediaString, generateHmacSalt, signRetailMedia, verifyRetailMedia, HMAC_SALT_LENGTH,

@@ -34,11 +34,13 @@ export const routes = {
   purchases: route('/3.0/events/purchases', ['POST'], 'problem', false, h.events('purchases')),
   views: route('/3.0/events/views', ['POST'], 'problem', false, h.events('views')),
   coupon: route('/b2b/coupon/mark_as_used', ['GET'], 'envelope', true, h.markCouponUsed, { getChangesState: true }),
-  products: route('/admin/v1/websites/{websiteId}/products', ['PUT'], 'problem', false, h.putProducts, { timed: false }),
-  product: route('/admin/v1/websites/{websiteId}/products/{refId}', ['DELETE'], 'problem', false, h.deleteProduct),
+  products: route('/admin/v1/websites/{websiteId}/products', ['PUT', 'PATCH'], 'problem', false, h.products, { timed: false }),
+  product: route('/admin/v1/websites/{websiteId}/products/{refId}', ['GET', 'DELETE'], 'problem', false, h.product),
   coupons: route('/admin/v1/websites/{websiteId}/coupons', ['POST'], 'problem', false, h.issueCoupons),
   stats: route('/admin/v1/websites/{websiteId}/stats', ['GET'], 'problem', false, h.stats),
   attribution: route('/admin/v1/websites/{websiteId}/reports/attribution', ['GET'], 'problem', false, h.attribution),
+  searchReport: route('/admin/v1/websites/{websiteId}/reports/searches', ['GET'], 'problem', false, h.searchReport),
+  settings: route('/admin/v1/websites/{websiteId}/settings', ['GET', 'PUT', 'PATCH'], 'problem', false, h.settings),
   healthz: route('/healthz', ['GET'], 'envelope', false, h.healthz),
   readyz: route('/readyz', ['GET'], 'envelope', false, h.readyz),
   metrics: route('/metrics', ['GET'], 'envelope', false, h.metrics),
@@ -99,11 +101,13 @@ export function matchRoute(path: string): RouteMatch | undefined {
           case 'products': return { route: routes.products, params: [websiteId] };
           case 'coupons': return { route: routes.coupons, params: [websiteId] };
           case 'stats': return { route: routes.stats, params: [websiteId] };
+          case 'settings': return { route: routes.settings, params: [websiteId] };
           default: return undefined;
         }
       }
       if (n === 7 && s[5] === 'products' && s[6] !== '') return { route: routes.product, params: [websiteId, decode(s[6]!)] };
       if (n === 7 && s[5] === 'reports' && s[6] === 'attribution') return { route: routes.attribution, params: [websiteId] };
+      if (n === 7 && s[5] === 'reports' && s[6] === 'searches') return { route: routes.searchReport, params: [websiteId] };
       return undefined;
     }
     case 'healthz': return n === 2 ? { route: routes.healthz, params: [] } : undefined;

@@ -82,6 +82,25 @@ describe('personalized search', () => {
     expect(sorted.payload.result[0].refId).toBe('s39');
   });
 
+  it('keeps products pinned by merchandising rules at their positions and reorders the others around them', async () => {
+    const engine = await createEngine({ workers: 0, websites: [{ ...site, settings: {
+      personalization: { weight: 3 }, rules: [{ id: 'pin-s39', query: 'shirt', pin: [{ refId: 's39', position: 1 }, { refId: 's1', position: 4 }] }],
+    } }] });
+    engines.push(engine);
+    await engine.upsertProducts(site.websiteId, products);
+    await engine.recordViews(site.websiteId, {
+      customerId: CUSTOMER, sessionId: '7c9e6679-7425-40de-944b-e07fc1f90ae9',
+      events: ['s2', 's6'].map((refId, i) => ({ currentUrl: `https://shop.example/p/${refId}`, eventTime: `2026-11-20T09:0${i}:00Z`, refId })),
+    });
+    const r = await search(engine, { customer_id: CUSTOMER, size: 10, highlight: true });
+    const ids = r.payload.result.map((p) => p.refId);
+    expect(ids[0]).toBe('s39');
+    expect(ids[3]).toBe('s1');
+    for (const i of [1, 2, 4]) expect(r.payload.result[i].brand).toBe('Gamma');
+    expect(r.payload.result[1]._highlight).toBeDefined(); // the page is highlighted after the re-rank
+    expect(r.payload.total_results).toBe(40);
+  });
+
   it('a purchase counts more than views; the weight sets how far', async () => {
     const engine = await open({ weight: 0.05 });
     await engine.recordPurchases(site.websiteId, {

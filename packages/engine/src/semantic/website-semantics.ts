@@ -64,6 +64,16 @@ export class WebsiteSemantics {
     if (wanted && this.trainedVersion !== this.catalog.version) this.startTraining();
   }
 
+  /**
+   * Called by searches that use the built-in model: starts its training if nothing asked for it yet, and
+   * schedules a retraining when the catalog changed by a path that did not say so (changes applied from
+   * another replica's log, patches).
+   */
+  private keepFresh(): void {
+    if (!this.wanted) this.setBuiltInWanted(true);
+    else if (this.catalog.version !== this.trainedVersion && !this.training && !this.timer) this.catalogChanged();
+  }
+
   /** The catalog changed: retrain the built-in model after a quiet moment (when it is in use). */
   catalogChanged(): void {
     if (!this.wanted || this.closed) return;
@@ -137,6 +147,7 @@ export class WebsiteSemantics {
    * vectors; a host embedder gets the product's text as one string.
    */
   async scores(model: string, query: string, candidates: readonly Product[], fieldWeight: (field: string) => number = () => 1): Promise<SemanticScores | undefined> {
+    if (model === TEXT_MODEL_ID) this.keepFresh();
     const embedder = this.embedder(model);
     if (!embedder || candidates.length === 0) return undefined;
     const fields = textFields(this.catalog);
