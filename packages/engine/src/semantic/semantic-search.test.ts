@@ -159,6 +159,21 @@ describe('semantic search in the engine', () => {
     expect(calls[1]).toEqual(['phone']);
   });
 
+  it('follows settings changed at run time: turned on, pointed at a host embedder, turned off', async () => {
+    const toy: Embedder = { id: 'toy', version: '1', dimensions: 1, embed: (texts) => texts.map(() => Float32Array.of(1)) };
+    const engine = await open({}, [toy]);
+    expect((await search(engine, { q: 'phone' })).settings).toBeUndefined();
+    await engine.updateSettings(site.websiteId, { semanticSearch: true }, { merge: true });
+    const model = await engine.semanticModel(site.websiteId);
+    expect((await search(engine, { q: 'phone' })).settings).toEqual({ ats_model: `${model!.id}@${model!.version}` });
+    await engine.updateSettings(site.websiteId, { semanticSearch: { model: 'toy' } }, { merge: true });
+    expect((await search(engine, { q: 'phone' })).settings).toEqual({ ats_model: 'toy@1' });
+    await expect(engine.updateSettings(site.websiteId, { semanticSearch: { model: 'nope' } }, { merge: true })).rejects.toSatisfy(
+      (e: unknown) => isAisleError(e) && e.code === 'SETTINGS_INVALID' && /semanticSearch\.model names no known model \(known: aisle-ri, toy\)/.test(e.message));
+    await engine.updateSettings(site.websiteId, { semanticSearch: false }, { merge: true });
+    expect((await search(engine, { q: 'phone' })).settings).toBeUndefined();
+  });
+
   it('refuses a model it does not know, and bad settings, naming the key', async () => {
     const bad = async (settings: unknown, key: string) => {
       await expect(createEngine({ workers: 0, websites: [{ ...site, settings } as never] })).rejects.toSatisfy(
