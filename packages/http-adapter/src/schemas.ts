@@ -61,7 +61,7 @@ export const schemas = {
     description: 'The documented search request body.',
     required: ['website_id', 'q', 'client', 'start'],
     properties: {
-      customer_id: str('Customer id; required when personalization is enabled for the website.'),
+      customer_id: str('Customer id; required when personalization is enabled for the website, and then the best results are re-ranked toward what this customer viewed and bought (same set, totals and facets).'),
       website_id: { type: 'string', minLength: 1 },
       q: { type: 'string', maxLength: MAX_QUERY_LENGTH, description: 'Query text; "" matches every product (category browsing).' },
       client: { type: 'string', minLength: 1 },
@@ -117,7 +117,7 @@ export const schemas = {
           redirects: { type: 'object', properties: { url: str() } },
         },
       },
-      settings: { type: 'object', properties: { ats_model: str('Echo as atsModel in purchase products.') } },
+      settings: { type: 'object', description: 'Present only when a semantic model took part in ranking the results.', properties: { ats_model: str('The semantic model that ranked the results, as "id@version"; echo as atsModel in purchase products.') } },
     },
   },
   ErrorEnvelope: {
@@ -292,7 +292,9 @@ export const schemas = {
       + 'them with the config file\'s validator: an unknown key or a bad value answers 400 naming the key.',
     additionalProperties: true,
     properties: {
-      personalization: {}, semanticSearch: {}, atsModel: str(), fieldWeights: { type: 'object', additionalProperties: num() },
+      personalization: { description: 'true | false | {weight: number >= 0} (docs/personalization.md).' },
+      semanticSearch: { description: 'true | false | {model: string, weight: number >= 0} (docs/semantic-search.md).' },
+      fieldWeights: { type: 'object', additionalProperties: num() },
       synonyms: { type: 'array' }, redirects: { type: 'array' }, retailMedia: { type: 'object' }, retailBoost: { type: 'object' },
       cors: { type: 'object' }, attributionWindowDays: num(), useStyleIdForVisualSimilarity: { type: 'boolean' },
       rules: {
