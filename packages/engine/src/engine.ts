@@ -121,7 +121,9 @@ class AisleEngine implements Engine {
   }
 
   private async openWebsite(config: WebsiteConfig): Promise<WebsiteState> {
-    const catalogOptions = { fieldWeights: config.settings?.fieldWeights, synonyms: config.settings?.synonyms };
+    // Settings are read per search (they may change at runtime): nothing of them is built into the catalog,
+    // so every text field is indexed and a weight of 0 in the settings only stops it matching.
+    const catalogOptions = {};
     const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
     const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions) : new Catalog(catalogOptions);
     const state: WebsiteState = { config, catalog, models: new RecommendationModels({ website: config, catalog }) };

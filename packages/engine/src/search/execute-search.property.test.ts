@@ -30,6 +30,11 @@ async function checkAgainstReference(run: Run, products: Product[], request: Sea
   }
   const payload = await run(catalog, request);
   expect(payload.total_results).toBe(expected.total);
+  // Dropped words: those the best result does not match, only when some word had to be dropped.
+  const best = payload.result[0] ?? undefined;
+  if (expected.dropping && request.start === 0 && best) {
+    expect(payload.suggestions.dropped_words ?? []).toEqual(expected.droppedOf(products.find((p) => p.refId === best.refId)!));
+  } else if (!expected.dropping) expect(payload.suggestions.dropped_words).toBeUndefined();
   expect(payload.aggregations ?? {}).toEqual(expected.aggregations);
   expect(payload.ranges ?? {}).toEqual(expected.ranges);
   const size = request.size ?? 20;

@@ -1,41 +1,66 @@
 /**
  * The search operation: validated request → compiled plan → candidate ranges (inline, or fanned out
- * over the worker pool for large catalogs) → merged payload.
+ * over the worker pool for large catalogs) → merged payload. When no product matches every query word,
+ * the search runs again requiring one word fewer, until something matches (see {@link executeSearch}).
  * @module
  */
 import type { Catalog } from '../catalog/catalog.js';
+import type { CatalogState } from '../catalog/catalog-index.js';
 import type { WebsiteSettings } from '../config.js';
 import type { SearchPayload, SearchRequest } from '../types.js';
-import { assemblePayload } from './assemble-payload.js';
-import { runPartial } from './run-partial.js';
-import { compileSearchPlan } from './search-plan.js';
+import { assemblePayload, rankedDocs } from './assemble-payload.js';
+import { resolveRelevance } from './relevance-settings.js';
+import { runPartial, type PartialResult } from './run-partial.js';
+import { compileSearchPlan, type PlanExtras, type SearchPlan } from './search-plan.js';
 import type { SearchPool } from './search-pool.js';
+import { docMatchesWord } from './text-matches.js';
 
 /** Where and how a search runs. */
 export interface SearchContext {
   /** Catalogs with at least `pool.threshold` products run on the pool; smaller ones inline. */
   pool?: SearchPool;
-  /** The website's settings: field weights, synonyms and redirects are used here. */
+  /**
+   * The website's current settings, read for this search: relevance settings (language, stop words,
+   * synonyms, typo tolerance, ranking, field weights) and redirects.
+   */
   settings?: WebsiteSettings;
+}
+
+async function runPlan(state: CatalogState, plan: SearchPlan, pool: SearchPool | undefined): Promise<PartialResult[]> {
+  const n = state.index.docCount;
+  return pool && !plan.matchNothing && n > 0 && n >= pool.threshold
+    ? pool.runPartials(state.index, plan)
+    : [runPartial(state.index, plan, 0, n)];
 }
 
 /**
  * Runs a (validated) search request against a catalog and returns the documented payload. The
  * catalog version is read once at the start, so a concurrent upsert or replace is seen entirely or
- * not at all. Throws `AisleError('SEARCH_BAD_REQUEST')` for requests that do not fit the catalog
- * (a range over a text field, a numeric bound on a text field, a list of values on a numeric field).
+ * not at all. When nothing matches all the query words, the results are the products matching the
+ * most words (each run requires one word fewer, filters still apply), and
+ * `suggestions.dropped_words` lists the words the best of them does not match. Throws
+ * `AisleError('SEARCH_BAD_REQUEST')` for requests that do not fit the catalog (a range over a text
+ * field, a numeric bound on a text field, a list of values on a numeric field).
  */
 export async function executeSearch(catalog: Catalog, request: SearchRequest, context: SearchContext = {}): Promise<SearchPayload> {
   const state = catalog.state;
   const settings = context.settings;
-  const { plan, extras } = compileSearchPlan(state, request, {
-    fieldWeights: { ...catalog.options.fieldWeights, ...settings?.fieldWeights },
-    synonyms: [...(catalog.options.synonyms ?? []), ...(settings?.synonyms ?? [])],
-  });
-  const n = state.index.docCount;
-  const pool = context.pool;
-  const partials = pool && !plan.matchNothing && n > 0 && n >= pool.threshold
-    ? await pool.runPartials(state.index, plan)
-    : [runPartial(state.index, plan, 0, n)];
+  const relevance = resolveRelevance(settings);
+  // The catalog's own options (library users) come under the website's settings.
+  relevance.fieldWeights = { ...catalog.options.fieldWeights, ...relevance.fieldWeights };
+  relevance.synonyms = [...(catalog.options.synonyms ?? []), ...relevance.synonyms];
+  const { plan, extras } = compileSearchPlan(state, request, relevance);
+  let partials = await runPlan(state, plan, context.pool);
+  while (!plan.matchNothing && plan.minWords > 1 && partials.every((p) => p.total === 0)) {
+    plan.minWords--;
+    partials = await runPlan(state, plan, context.pool);
+  }
+  if (plan.minWords < plan.words.length) setDroppedWords(state, plan, extras, partials);
   return assemblePayload(state, plan, extras, partials, request, settings);
+}
+
+function setDroppedWords(state: CatalogState, plan: SearchPlan, extras: PlanExtras, partials: readonly PartialResult[]): void {
+  const best = rankedDocs(state, plan, extras, partials)[0];
+  if (best === undefined) return;
+  extras.droppedWords = plan.words.filter((w) => !docMatchesWord(state.index, plan, w, best)).map((w) => w.word);
 }
