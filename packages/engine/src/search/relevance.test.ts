@@ -86,6 +86,16 @@ describe('typo tolerance settings', () => {
   });
 });
 
+describe('typo widening before dropping words', () => {
+  it('gives a correctly spelt word its typo variants only when the words find nothing together', async () => {
+    const catalog = await catalogOf([{ refId: 'a', title: 'all sorts of things' }, { refId: 'b', title: 'cotton shorts' }, { refId: 'c', title: 'shorts' }]);
+    expect(ids(await search(catalog, 'sorts'))).toEqual(['a']); // alone: never widened
+    const r = await search(catalog, 'sorts cotton');
+    expect(ids(r)).toEqual(['b']);
+    expect(r.suggestions).toEqual({});
+  });
+});
+
 describe('dropped words', () => {
   it('ranks first the products matching the most words, and names the dropped ones', async () => {
     const catalog = await catalogOf([

@@ -168,6 +168,8 @@ interface WordContext {
   state: CatalogState;
   lang: Language;
   typo: ResolvedRelevance['typoTolerance'];
+  /** Typo variants for every word, also those with exact, stem, prefix or synonym matches. */
+  widen: boolean;
 }
 
 /** Exact and same-stem terms of a word: `quality` gets Exact for the word, Prefix for its stem variants. */
@@ -226,7 +228,8 @@ function compileWord(
   }
   let correction: string | undefined;
   let typoMaxDf = 0;
-  const edits = quality.size > 0 || phrases.length > 0 ? 0 : allowedEdits(word, ctx.typo);
+  const sure = quality.size > 0 || phrases.length > 0;
+  const edits = sure && !ctx.widen ? 0 : allowedEdits(word, ctx.typo);
   if (edits > 0) {
     const buckets = termsByLength(vocabulary);
     const mask = charMask(word);
@@ -237,7 +240,7 @@ function compileWord(
       for (let i = 0; i < bucket.length; i++) {
         const t = bucket[i];
         // Each edit changes at most two characters of the set: a cheap filter before the DP.
-        if (popcount32(termMasks[t] ^ mask) > 2 * edits) continue;
+        if (popcount32(termMasks[t] ^ mask) > 2 * edits || quality.has(t)) continue;
         const distance = boundedOsaDistance(word, vocabulary[t], edits);
         if (distance > edits) continue;
         quality.set(t, distance === 1 ? MatchQuality.OneTypo : MatchQuality.TwoTypos);
@@ -249,7 +252,7 @@ function compileWord(
         }
       }
     }
-    if (best >= 0) correction = vocabulary[best];
+    if (best >= 0 && !sure) correction = vocabulary[best];
   }
   return { planWord: { word, ...toPlanTerms(ctx, quality, typoMaxDf), phrases }, correction };
 }
@@ -334,14 +337,15 @@ function compileScope(state: CatalogState, scope: Record<string, TextScope | Num
 
 /**
  * Compiles `request` against `state` (see module doc) with the website's relevance settings
- * (`settings`, defaults filled in) and the catalog's own synonyms.
+ * (`settings`, defaults filled in). `widenTypos` gives every word its typo variants, also a word with
+ * exact matches (the second attempt of a search whose words found nothing together).
  */
 export function compileSearchPlan(
-  state: CatalogState, request: SearchRequest, settings: ResolvedRelevance = resolveRelevance(undefined),
+  state: CatalogState, request: SearchRequest, settings: ResolvedRelevance = resolveRelevance(undefined), options: { widenTypos?: boolean } = {},
 ): { plan: SearchPlan; extras: PlanExtras } {
   const { index } = state;
   const lang = LANGUAGES.get(settings.language) ?? LANGUAGES.get(DEFAULT_LANGUAGE)!;
-  const ctx: WordContext = { state, lang, typo: settings.typoTolerance };
+  const ctx: WordContext = { state, lang, typo: settings.typoTolerance, widen: options.widenTypos === true };
   const words = queryWords(request.q, lang, settings.stopWords);
   const targets = synonymTargetsPerWord(words, synonymRules(settings.synonyms));
   const planWords: PlanWord[] = [];

@@ -133,13 +133,26 @@ export function referenceSearch(products: readonly Product[], request: SearchReq
   const vocabulary = new Set(tokensOf.flatMap((t) => [...t]));
   // A word with a sure match anywhere in the catalog is never widened by typos.
   const sure = words.map((w, i) => [...vocabulary].some((t) => sureMatch(w, i === words.length - 1, t, synonymsOf(w))));
-  const matchedWords = (doc: number): boolean[] => words.map((w, i) => [...tokensOf[doc]].some((t) =>
-    (sure[i] ? sureMatch(w, i === words.length - 1, t, synonymsOf(w)) : typoMatch(w, t))));
+  const matchedWords = (doc: number, widen = false): boolean[] => words.map((w, i) => [...tokensOf[doc]].some((t) =>
+    (sure[i] ? sureMatch(w, i === words.length - 1, t, synonymsOf(w)) || (widen && typoMatch(w, t)) : typoMatch(w, t))));
   const filtered = products.map((_, d) => d).filter((d) => conditions.every((c) => !c || c(products[d])));
-  const counts = new Map(filtered.map((d) => [d, matchedWords(d).filter(Boolean).length]));
-  // Every word; when nothing matches them all, the products matching the most words (at least one).
-  const most = Math.max(0, ...counts.values());
-  let matches = filtered.filter((d) => words.length === 0 || (most > 0 && counts.get(d) === most)).map((d) => products[d]);
+  const count = (m: boolean[]) => m.filter(Boolean).length;
+  // Words matching some term of the catalog: a word matching none is dropped at once.
+  const usable = words.filter((w, i) => sure[i] || [...vocabulary].some((t) => typoMatch(w, t))).length;
+  let widened = false;
+  let chosen = filtered.filter((d) => usable > 0 && count(matchedWords(d)) >= usable);
+  if (chosen.length === 0 && usable > 0) {
+    // Nothing together: every word also matches its typo variants.
+    chosen = filtered.filter((d) => count(matchedWords(d, true)) >= usable);
+    widened = chosen.length > 0;
+  }
+  let most = usable;
+  if (chosen.length === 0) {
+    // Still nothing: the products matching the most words (at least one), without widening.
+    most = Math.max(0, ...filtered.map((d) => count(matchedWords(d))));
+    chosen = most > 0 ? filtered.filter((d) => count(matchedWords(d)) === most) : [];
+  }
+  let matches = (words.length === 0 ? filtered : chosen).map((d) => products[d]);
   const aggregations: Record<string, FacetBucket[]> = {};
   for (const name of request.aggregations ?? []) {
     const counts = new Map<string, number>();
@@ -157,7 +170,7 @@ export function referenceSearch(products: readonly Product[], request: SearchReq
   return {
     matches, total: matches.length, aggregations, ranges, words,
     droppedOf: (p: Product) => {
-      const m = matchedWords(products.indexOf(p));
+      const m = matchedWords(products.indexOf(p), widened);
       return words.filter((_, i) => !m[i]);
     },
     dropping: words.length > 0 && most < words.length,
