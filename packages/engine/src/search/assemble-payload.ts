@@ -128,7 +128,7 @@ export function assemblePayload(
   let total = 0;
   for (const p of partials) total += p.total;
 
-  const docs = rankedDocs(state, plan, extras, partials);
+  const docs = extras.ranked ?? rankedDocs(state, plan, extras, partials);
   const size = request.size ?? DEFAULT_SEARCH_SIZE;
   const result = Array.from(docs.subarray(request.start, request.start + size), (d) => state.products[d]);
 

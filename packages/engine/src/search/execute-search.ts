@@ -78,7 +78,8 @@ function termCount(plan: SearchPlan): number {
 }
 
 function setDroppedWords(state: CatalogState, plan: SearchPlan, extras: PlanExtras, partials: readonly PartialResult[]): void {
-  const best = rankedDocs(state, plan, extras, partials)[0];
+  extras.ranked = rankedDocs(state, plan, extras, partials);
+  const best = extras.ranked[0];
   if (best === undefined) return;
   extras.droppedWords = plan.words.filter((w) => !docMatchesWord(state.index, plan, w, best)).map((w) => w.word);
 }

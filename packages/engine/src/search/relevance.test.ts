@@ -71,6 +71,11 @@ describe('synonyms', () => {
     expect(ids(await search(catalog, 'cellphone', settings)).sort()).toEqual(['cell', 'phone']);
     expect(ids(await search(catalog, 'smart phone', settings)).sort()).toEqual(['cell', 'phone']);
   });
+  it('phrases lose their stop words as queries do', async () => {
+    const catalog = await catalogOf([{ refId: 'case', title: 'iphone case' }, { refId: 'cover', title: 'phone cover' }]);
+    const settings: WebsiteSettings = { synonyms: [{ from: 'case for iphone', to: ['phone cover'] }] };
+    expect(ids(await search(catalog, 'case for the iphone', settings)).sort()).toEqual(['case', 'cover']);
+  });
 });
 
 describe('typo tolerance settings', () => {

@@ -104,6 +104,8 @@ export interface PlanExtras {
   termWords?: Map<string, number>;
   /** `suggestions.dropped_words`: the query words the best result does not match (set by executeSearch). */
   droppedWords?: string[];
+  /** The ranked docs when executeSearch already computed them (for the dropped words). */
+  ranked?: Int32Array;
 }
 
 /** BM25 saturation (`b`, the length normalisation, is applied at build time: see FullTextIndex.postNorm). */
@@ -261,10 +263,9 @@ function compileWord(
  * The words of `q` that take part in matching: at most {@link MAX_QUERY_WORDS}, stop words removed
  * (unless the query has nothing else: "the who" still searches).
  */
-export function queryWords(q: string, lang: Language, extraStopWords: readonly string[]): string[] {
+export function queryWords(q: string, isStopWord: (word: string) => boolean): string[] {
   const words = tokenize(q).slice(0, MAX_QUERY_WORDS);
-  const extra = new Set(extraStopWords.flatMap((w) => tokenize(w)));
-  const kept = words.filter((w) => !lang.stopWords.has(w) && !extra.has(w));
+  const kept = words.filter((w) => !isStopWord(w));
   return kept.length > 0 ? kept : words;
 }
 
@@ -346,8 +347,13 @@ export function compileSearchPlan(
   const { index } = state;
   const lang = LANGUAGES.get(settings.language) ?? LANGUAGES.get(DEFAULT_LANGUAGE)!;
   const ctx: WordContext = { state, lang, typo: settings.typoTolerance, widen: options.widenTypos === true };
-  const words = queryWords(request.q, lang, settings.stopWords);
-  const targets = synonymTargetsPerWord(words, synonymRules(settings.synonyms));
+  const extraStops = new Set(settings.stopWords.flatMap((w) => tokenize(w)));
+  const isStop = (w: string) => lang.stopWords.has(w) || extraStops.has(w);
+  const words = queryWords(request.q, isStop);
+  // Synonym phrases lose their stop words as the query does ("case for iphone" → "case iphone").
+  const content = (phrase: string[]) => (phrase.every(isStop) ? phrase : phrase.filter((w) => !isStop(w)));
+  const rules = synonymRules(settings.synonyms).map((r) => ({ from: content(r.from), to: r.to.map(content) }));
+  const targets = synonymTargetsPerWord(words, rules);
   const planWords: PlanWord[] = [];
   const corrected: string[] = [];
   let anyCorrection = false;
