@@ -6,6 +6,7 @@ import { isAisleError } from '../errors.js';
 import type { Product, SearchRequest } from '../types.js';
 import { executeSearch } from './execute-search.js';
 import { proximityOf } from './proximity.js';
+import { tokenize } from '../catalog/tokenizer.js';
 
 const request = (q: string, extra: Partial<SearchRequest> = {}): SearchRequest => ({ website_id: 'w', client: 'c', q, start: 0, size: 50, ...extra });
 const ids = (r: { result: Product[] }) => r.result.map((p) => p.refId);
@@ -129,11 +130,12 @@ describe('proximity and order', () => {
   });
   it('scores pairs of words by distance and order', () => {
     const words = new Map([['red', 1], ['shirt', 2]]);
-    expect(proximityOf(['red shirt'], words, 2)).toBe(1);
-    expect(proximityOf(['shirt red'], words, 2)).toBe(0.5);
-    expect(proximityOf(['red cotton shirt'], words, 2)).toBe(0.5);
-    expect(proximityOf(['red', 'shirt'], words, 2)).toBe(0); // separate values are not neighbours
-    expect(proximityOf(['red a b c d e f shirt'], words, 2)).toBe(0);
+    const of = (values: string[]) => proximityOf(values.map((v) => tokenize(v)), words, 2);
+    expect(of(['red shirt'])).toBe(1);
+    expect(of(['shirt red'])).toBe(0.5);
+    expect(of(['red cotton shirt'])).toBe(0.5);
+    expect(of(['red', 'shirt'])).toBe(0); // separate values are not neighbours
+    expect(of(['red a b c d e f shirt'])).toBe(0);
   });
 });
 

@@ -115,7 +115,7 @@ export const BM25_K1 = 1.2;
 export const MAX_QUERY_WORDS = 32;
 
 /** The best matches re-ranked by word proximity (see assemble-payload.ts). */
-export const PROXIMITY_WINDOW = 100;
+export const PROXIMITY_WINDOW = 50;
 
 function bad(field: string, problem: string): never {
   throw new AisleError('SEARCH_BAD_REQUEST', `search request: ${field} ${problem}`, { details: { field } });
