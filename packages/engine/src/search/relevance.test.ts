@@ -85,10 +85,13 @@ describe('typo tolerance settings', () => {
     const c = await catalog;
     expect(ids(await search(c, 'amor'))).toEqual(['armor']);
     expect((await search(c, 'amor')).suggestions).toEqual({ corrected_query: 'armor' });
-    expect((await search(c, 'amor', { typoTolerance: { minWordSizeOneTypo: 5 } })).total_results).toBe(0);
+    expect((await search(c, 'amo', { typoTolerance: { minWordSizeOneTypo: 5 } })).total_results).toBe(0);
     expect((await search(c, 'armro', { typoTolerance: { enabled: false } })).total_results).toBe(0);
     expect(ids(await search(c, 'cronograhp'))).toEqual(['chrono']); // 2 edits from 8 letters (and a swap)
     expect((await search(c, 'cronograhp', { typoTolerance: { minWordSizeTwoTypos: 11 } })).total_results).toBe(0);
+    // One letter short of the one-typo size: a missing letter only ("amor" for "armor"), no substitution.
+    expect(ids(await search(c, 'amor', { typoTolerance: { minWordSizeOneTypo: 5 } }))).toEqual(['armor']);
+    expect((await search(c, 'amxr', { typoTolerance: { minWordSizeOneTypo: 5 } })).total_results).toBe(0);
   });
 });
 

@@ -198,6 +198,18 @@ function toPlanTerms(ctx: WordContext, quality: Map<number, number>, typoMaxDf: 
 }
 
 /**
+ * The typos a typed word may have and the term lengths they reach: `allowedEdits` within
+ * `length ± edits`; and a word one letter shorter than `minWordSizeOneTypo` may be a word of that size
+ * with a letter missing ("cse" for "case"): 1 edit, to terms one letter longer only.
+ */
+export function typoLengths(word: string, typo: ResolvedRelevance['typoTolerance']): { edits: number; minLength: number; maxLength: number } {
+  const edits = allowedEdits(word, typo);
+  if (edits > 0) return { edits, minLength: Math.max(1, word.length - edits), maxLength: word.length + edits };
+  if (typo.enabled && word.length > 0 && word.length + 1 === typo.minWordSizeOneTypo) return { edits: 1, minLength: word.length + 1, maxLength: word.length + 1 };
+  return { edits: 0, minLength: 0, maxLength: -1 };
+}
+
+/**
  * Compiles one query word: its exact term and same-stem terms, its synonyms, every term it prefixes
  * when it is the last word; and only when none of these exists, the terms within the allowed edits
  * (so a correctly spelt word is never widened by typo variants: `shirt` does not find `skirt`).
@@ -231,13 +243,13 @@ function compileWord(
   let correction: string | undefined;
   let typoMaxDf = 0;
   const sure = quality.size > 0 || phrases.length > 0;
-  const edits = sure && !ctx.widen ? 0 : allowedEdits(word, ctx.typo);
+  const { edits, minLength, maxLength } = sure && !ctx.widen ? { edits: 0, minLength: 0, maxLength: -1 } : typoLengths(word, ctx.typo);
   if (edits > 0) {
     const buckets = termsByLength(vocabulary);
     const mask = charMask(word);
     let best = -1;
     let bestDistance = edits + 1;
-    for (let len = Math.max(1, word.length - edits); len <= word.length + edits && len < buckets.length; len++) {
+    for (let len = minLength; len <= maxLength && len < buckets.length; len++) {
       const bucket = buckets[len];
       for (let i = 0; i < bucket.length; i++) {
         const t = bucket[i];

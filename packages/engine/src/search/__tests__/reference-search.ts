@@ -50,10 +50,11 @@ function sureMatch(word: string, isLast: boolean, token: string, synonyms: strin
   return same(word) || synonyms.some(same) || (isLast && token.startsWith(word));
 }
 
-/** Default typo tolerance: 1 edit from 4 letters, 2 from 8. */
+/** Default typo tolerance: 1 edit from 4 letters, 2 from 8; a 3-letter word may miss one letter of a 4-letter term. */
 function typoMatch(word: string, token: string): boolean {
   const edits = word.length >= 8 ? 2 : word.length >= 4 ? 1 : 0;
-  return edits > 0 && osa(word, token) <= edits;
+  if (edits === 0) return word.length === 3 && token.length === 4 && osa(word, token) <= 1;
+  return osa(word, token) <= edits;
 }
 
 function scopeMatcher(products: readonly Product[], name: string, cond: TextScope | NumericScope): ((p: Product) => boolean) | undefined {
