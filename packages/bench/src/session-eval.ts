@@ -30,8 +30,8 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import { RecommendationModels } from '../../engine/src/recommend/recommendation-models.js';
-import type { CatalogView, Product } from '../../engine/src/types.js';
+import type { CatalogView, Product } from '@aisle/engine';
+import { RecommendationModels } from '@aisle/engine/internal';
 import { DATASETS_DIR } from './datasets.js';
 
 const K = 20;

@@ -6,6 +6,9 @@
 
 // Letters and digits of any script; everything else separates words.
 const WORD = /[\p{L}\p{N}]+/gu;
+// The same on lower-cased ASCII text (its only letters and digits are a-z and 0-9), without the cost
+// of a unicode property match.
+const ASCII_WORD = /[a-z0-9]+/g;
 // Combining marks left after NFKD (accents): stripped so "café" and "cafe" are the same word.
 const MARKS = /\p{M}+/gu;
 // Pure ASCII needs neither normalisation nor mark stripping: the common case skips both (fast path).
@@ -22,6 +25,18 @@ export function foldText(text: string): string {
 }
 
 /**
+ * Counts the words {@link tokenize} would find in `text`, stopping at `stopAt` (so a huge text costs
+ * no more than that many matches). The raw text is counted, unfolded: a combining mark splits a word
+ * here where folding would strip it, so the count may be a little higher — it only bounds a limit.
+ */
+export function countWords(text: string, stopAt: number): number {
+  const word = new RegExp(WORD.source, WORD.flags);
+  let count = 0;
+  while (count < stopAt && word.exec(text) !== null) count++;
+  return count;
+}
+
+/**
  * Splits text into search words: unicode-aware, case- and accent-insensitive (NFKD, marks removed),
  * runs of letters and digits of any script; punctuation and spaces separate words.
  * `tokenize("Women's Café-Shorts 2XL")` → `["women", "s", "cafe", "shorts", "2xl"]`.
@@ -29,5 +44,5 @@ export function foldText(text: string): string {
  */
 export function tokenize(text: string): string[] {
   const folded = foldText(text);
-  return folded.match(WORD) ?? [];
+  return folded.match(NON_ASCII.test(folded) ? WORD : ASCII_WORD) ?? [];
 }
