@@ -6,10 +6,10 @@
  * PostgreSQL (durable) and applied on the replica that took it; the others are woken by
  * LISTEN/NOTIFY and, as the fallback, poll every `pollIntervalMs`.
  *
- * Applying is a thin caller of the catalog's own functions: runs of upserts, replaces and deletes go
- * to {@link Catalog.replay} (one build for a burst, as at a restart), patches to
- * {@link Catalog.patchRecords} (merged on each replica against the same preceding changes, so a patch
- * never overwrites a concurrent change made through another replica).
+ * Applying is a thin caller of the catalog's own functions: the changes read together go to
+ * {@link Catalog.replay} as one batch (one build for a burst, as at a restart); a patch is merged with
+ * the catalog's merge (`merge-patch.ts`) on each replica against the same preceding changes, so a
+ * patch never overwrites a concurrent change made through another replica.
  *
  * Start: each website's catalog is loaded from the latest snapshot stored in PostgreSQL (or empty),
  * then the log after it is applied; the engine resolves its creation (and so answers /readyz) only
@@ -18,10 +18,11 @@
  * behind those deleted rows reloads the snapshot (as a replace) and goes on from there.
  * @module
  */
-import type { LoadOptions, LoadSummary, ProductSource } from '../engine-api.js';
+import type { LoadOptions, LoadSummary, ProductSource, SkippedLine } from '../engine-api.js';
 import { AisleError } from '../errors.js';
 import { Catalog, type CatalogOptions, type ChangeResult } from '../catalog/catalog.js';
 import type { LoggedChange } from '../catalog/change-log.js';
+import { mergeProductPatches } from '../catalog/merge-patch.js';
 import { readProducts } from '../catalog/read-products.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshotInSlices } from '../catalog/snapshot.js';
 import { PgChangeFeed, type ChangeRow } from '../store/pg-change-feed.js';
@@ -348,8 +349,12 @@ export class CatalogReplication {
     for (const row of rows) {
       if (row.kind !== CATALOG_KIND) continue;
       current.push(row);
-      if (row.final) {
-        complete.push({ seq: row.seq, websiteId: row.websiteId, origin: row.origin, rows: current });
+      // The rows of one change are consecutive (one statement under the append lock); it is complete
+      // once its final part and every part before it are here.
+      const final = current.find((r) => r.final);
+      if (final !== undefined && current.length === final.part + 1) {
+        current.sort((x, y) => x.part - y.part);
+        complete.push({ seq: Math.max(...current.map((r) => r.seq)), websiteId: row.websiteId, origin: row.origin, rows: current });
         current = [];
       }
     }
@@ -364,38 +369,56 @@ export class CatalogReplication {
     return { localId, own: this.own.get(localId) };
   }
 
-  /** Applies one website's changes in order: runs of upserts/replaces/deletes as one replay, patches one by one. */
+  /**
+   * Applies one website's changes in order, as one {@link Catalog.replay} (one build for the lot, as
+   * at a restart). A patch is merged here with the catalog's own merge ({@link mergeProductPatches})
+   * against the products as the changes before it in this batch leave them, and goes in as the
+   * upsert of the merged products (so a numbers-only patch still takes the value-patch path).
+   */
   private async applySite(site: Site, changes: readonly ReadChange[]): Promise<void> {
-    let run: { change: LoggedChange; read: ReadChange }[] = [];
-    const flushRun = async (): Promise<void> => {
-      if (run.length === 0) return;
-      const batch = run;
-      run = [];
-      try {
-        const results = await site.catalog.replay(batch.map((b) => b.change));
-        batch.forEach((b, i) => this.settle(b.read, (own) => own.resolve(results[i]!)));
-      } catch (err) {
-        this.options.onError(`applying catalog changes of "${site.websiteId}"`, err);
-        for (const b of batch) this.settle(b.read, (own) => own.reject(err));
-      }
+    // The products as the changes taken so far leave them: changed ones here (null: deleted), the
+    // others in the catalog (unless a replace came first).
+    const overlay = new Map<string, Product | null>();
+    let replaced = false;
+    const lookup = (refId: string): Product | undefined => {
+      const changed = overlay.get(refId);
+      if (changed !== undefined) return changed ?? undefined;
+      return replaced ? undefined : site.catalog.getProduct(refId);
     };
+    const batch: { change: LoggedChange; read: ReadChange; patchSkipped?: SkippedLine[] }[] = [];
     for (const read of changes) {
       const change = await this.changeOf(read);
-      if (change.kind !== 'patch') {
-        run.push({ change, read });
+      if (change.kind === 'patch') {
+        let merged;
+        try {
+          merged = mergeProductPatches(change.patches, change.positions, lookup, change.onError);
+        } catch (err) {
+          // A patch naming a product deleted meanwhile fails the same way on every replica: it changes nothing.
+          this.settle(read, (own) => own.reject(err));
+          continue;
+        }
+        for (const p of merged.products) overlay.set(p.refId, p);
+        batch.push({ change: { kind: 'upsert', products: merged.products }, read, patchSkipped: merged.skipped });
         continue;
       }
-      await flushRun();
-      try {
-        const summary = await site.catalog.patchRecords(change.patches, change.positions, change.onError);
-        this.settle(read, (own) => own.resolve(summary));
-      } catch (err) {
-        // A patch naming a product deleted meanwhile fails the same way on every replica: not a fault of this one.
-        if (!(err instanceof AisleError && err.code === 'CATALOG_BAD_INPUT')) this.options.onError(`applying a catalog patch of "${site.websiteId}"`, err);
-        this.settle(read, (own) => own.reject(err));
+      if (change.kind === 'replace') {
+        overlay.clear();
+        replaced = true;
       }
+      if (change.kind === 'delete') for (const refId of change.refIds) overlay.set(refId, null);
+      else for (const p of change.products) overlay.set(p.refId, p);
+      batch.push({ change, read });
     }
-    await flushRun();
+    if (batch.length === 0) return;
+    try {
+      const results = await site.catalog.replay(batch.map((b) => b.change));
+      batch.forEach((b, i) => this.settle(b.read, (own) => own.resolve(b.patchSkipped === undefined
+        ? results[i]!
+        : { loaded: results[i]!.count, skipped: b.patchSkipped, catalogSize: results[i]!.catalogSize })));
+    } catch (err) {
+      this.options.onError(`applying catalog changes of "${site.websiteId}"`, err);
+      for (const b of batch) this.settle(b.read, (own) => own.reject(err));
+    }
   }
 
   private settle(read: ReadChange, action: (own: OwnChange) => void): void {

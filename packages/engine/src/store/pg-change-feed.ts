@@ -19,6 +19,10 @@
  * @module
  */
 import pg from 'pg';
+import { GroupCommitter } from './group-commit.js';
+
+/** One change to append. */
+interface AppendOp { kind: string; websiteId: string; origin: string; parts: readonly string[] }
 
 /** Bytes per stored snapshot part (the hex text of one part stays far below JavaScript's string limit). */
 export const SNAPSHOT_PART_BYTES = 16 << 20;
@@ -150,22 +154,30 @@ export class PgChangeFeed {
   }
 
   /**
-   * Appends one change (its payload parts in order) in one transaction and notifies the replicas;
-   * resolves with the seq of its last row once committed (durable).
+   * Appends one change (its payload parts in order) and notifies the replicas; resolves with the seq
+   * of its last row once committed (durable). Changes appended while a transaction is being written
+   * are group-committed together in the next one (one commit, one fsync, for a burst of changes).
    */
-  async append(kind: string, websiteId: string, origin: string, parts: readonly string[]): Promise<number> {
-    if (parts.length === 0) throw new Error('a change has at least one part');
-    return this.transaction(async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1), $2)', [this.options.schema, APPEND_LOCK]);
+  append(kind: string, websiteId: string, origin: string, parts: readonly string[]): Promise<number> {
+    if (parts.length === 0) return Promise.reject(new Error('a change has at least one part'));
+    return this.appends.submit({ kind, websiteId, origin, parts });
+  }
+
+  private readonly appends = new GroupCommitter<AppendOp, number>((ops) => this.transaction(async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1), $2)', [this.options.schema, APPEND_LOCK]);
+    const seqs: number[] = [];
+    // One statement per change: the rows of a change get consecutive seqs, in part order.
+    for (const op of ops) {
       const { rows } = await client.query<{ seq: string }>(
         `INSERT INTO ${this.s}.change_log (kind, website_id, origin, part, final, payload)
-         SELECT $1, $2, $3, p - 1, p = $5, payload FROM unnest($4::text[]) WITH ORDINALITY AS t(payload, p)
+         SELECT $1, $2, $3, p - 1, p = $5, payload FROM unnest($4::text[]) WITH ORDINALITY AS t(payload, p) ORDER BY p
          RETURNING seq`,
-        [kind, websiteId, origin, parts, parts.length]);
-      await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, this.options.schema]);
-      return Math.max(...rows.map((r) => Number(r.seq)));
-    });
-  }
+        [op.kind, op.websiteId, op.origin, op.parts, op.parts.length]);
+      seqs.push(Math.max(...rows.map((r) => Number(r.seq))));
+    }
+    await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, this.options.schema]);
+    return seqs;
+  }), 100);
 
   /**
    * Rows after `afterSeq` in seq order, at most `limit` (the rest of a change cut by the limit comes
