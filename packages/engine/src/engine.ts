@@ -105,7 +105,7 @@ class AisleEngine implements Engine {
         this.replication = await CatalogReplication.open({
           url: store.url, schema: store.schema ?? DEFAULT_PG_SCHEMA, pollIntervalMs: store.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
           snapshotIntervalMs: store.catalogSnapshotIntervalMs,
-          onError: (what, err) => process.emitWarning(`aisle: ${what} failed: ${(err as Error)?.message ?? String(err)}`),
+          onError: (task, err, websiteId) => process.emitWarning(`aisle: background ${task} failed${websiteId ? ` (website ${websiteId})` : ''}: ${err.message}`),
         });
       }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));

@@ -208,7 +208,7 @@ describe('a PostgreSQL outage seen by one replica', () => {
       expect(await a.getProduct(SITE.websiteId, 'DURING')).toBeUndefined();
       process.off('warning', onWarning);
       // The outage was reported once, not at every poll.
-      expect(warnings.filter((w) => w.includes('reading the change log')).length).toBe(1);
+      expect(warnings.filter((w) => w.includes('reading the catalog change log')).length).toBe(1);
     } finally {
       await d.close();
       engines.splice(engines.indexOf(d), 1);

@@ -33,15 +33,23 @@ import { randomGuid } from '../util/ids.js';
 export const CATALOG_KIND = 'catalog';
 /** Default interval between snapshot attempts (each replica tries; one writes). */
 export const DEFAULT_CATALOG_SNAPSHOT_INTERVAL_MS = 30_000;
-/** Rows read per page. */
-const PAGE = 500;
-/** Target size of one stored payload part (a big replace spans several rows of one transaction). */
-const PART_CHARS = 8 << 20;
+/** Rows read per page (at most about PAGE × PART_CHARS of text). */
+const PAGE = 100;
+/** Target size of one stored payload part (a big replace spans several rows of one transaction; the driver reads many small values faster than a few big ones). */
+const PART_CHARS = 1 << 20;
 
 /** A catalog change as replicated: the logged kinds plus a patch (merged on each replica). */
 export type ReplicatedChange =
   | LoggedChange
   | { kind: 'patch'; patches: readonly Product[]; positions: readonly number[]; onError: 'reject' | 'skip' };
+
+/** The kinds of background work of the replication whose failures are reported. */
+export type ReplicationTask = 'replica-poll' | 'change-log' | 'snapshot-write';
+
+/** `err` with what was being done in front of its message. */
+function failure(doing: string, err: unknown): Error {
+  return new Error(`${doing}: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+}
 
 /** Options of {@link CatalogReplication.open}. */
 export interface CatalogReplicationOptions {
@@ -51,8 +59,11 @@ export interface CatalogReplicationOptions {
   pollIntervalMs: number;
   /** How often a replica tries to store a new snapshot (ms; default 30 s). */
   snapshotIntervalMs?: number;
-  /** Hears of every failure of background work (polling, LISTEN, applying, snapshot writes). */
-  onError: (what: string, err: unknown) => void;
+  /**
+   * Hears of every failure of background work: `replica-poll` (reading the log, the LISTEN
+   * connection; once per outage), `change-log` (applying changes), `snapshot-write` (storing a snapshot).
+   */
+  onError: (task: ReplicationTask, err: Error, websiteId?: string) => void;
 }
 
 interface Site {
@@ -171,7 +182,7 @@ export class CatalogReplication {
     const applied = [...this.sites.values()].map((s) => s.applied);
     this.cursor = applied.length > 0 ? Math.min(...applied) : await this.feed.lastSeq();
     await this.catchUp();
-    this.feed.listen(() => this.wake(), (err) => this.options.onError('LISTEN connection', err));
+    this.feed.listen(() => this.wake(), (err) => this.options.onError('replica-poll', failure('the LISTEN connection to PostgreSQL', err)));
     this.pollTimer = setInterval(() => this.wake(true), this.options.pollIntervalMs);
     this.pollTimer.unref();
     const interval = this.options.snapshotIntervalMs ?? DEFAULT_CATALOG_SNAPSHOT_INTERVAL_MS;
@@ -276,13 +287,10 @@ export class CatalogReplication {
   private wake(poll = false): void {
     if (this.closed) return;
     void this.catchUp(poll).then(
-      () => {
-        if (this.failing) this.options.onError('catalog replication', new Error(`recovered after ${Date.now() - this.failing} ms`));
-        this.failing = undefined;
-      },
+      () => { this.failing = undefined; },
       (err: unknown) => {
         // Reported once per outage, not at every poll while PostgreSQL is away.
-        if (this.failing === undefined) this.options.onError('catalog replication (reading the change log)', err);
+        if (this.failing === undefined) this.options.onError('replica-poll', failure('reading the catalog change log', err));
         this.failing ??= Date.now();
       },
     );
@@ -416,7 +424,7 @@ export class CatalogReplication {
         ? results[i]!
         : { loaded: results[i]!.count, skipped: b.patchSkipped, catalogSize: results[i]!.catalogSize })));
     } catch (err) {
-      this.options.onError(`applying catalog changes of "${site.websiteId}"`, err);
+      this.options.onError('change-log', failure('applying catalog changes', err), site.websiteId);
       for (const b of batch) this.settle(b.read, (own) => own.reject(err));
     }
   }
@@ -471,7 +479,7 @@ export class CatalogReplication {
         try {
           if (await this.feed.writeSnapshot(site.websiteId, seq, () => encodeCatalogSnapshotInSlices(state))) site.snapshotSeq = seq;
         } catch (err) {
-          this.options.onError(`storing the catalog snapshot of "${site.websiteId}" in PostgreSQL`, err);
+          this.options.onError('snapshot-write', failure('storing the catalog snapshot in PostgreSQL', err), site.websiteId);
         }
       }
     } finally {
