@@ -19,8 +19,23 @@ describe('StoredJson', () => {
     products.forEach((p, d) => expect(stored.get(d)).toEqual(p));
     expect(stored.page([2, 0])).toEqual([products[2], products[0]]);
     expect(stored.text(1)).toBe('{"refId":"B"}');
-    const textBytes = products.reduce((n, p) => n + Buffer.byteLength(JSON.stringify(p)), 0);
-    expect(stored.byteLength).toBe(textBytes + 4 * 4);
+    // Keys are kept once per shape: the bytes are the values' JSON arrays, the offsets and the shape ids.
+    const valueBytes = products.reduce((n, p) => n + Buffer.byteLength(JSON.stringify(Object.values(p))), 0);
+    expect(stored.byteLength).toBe(valueBytes + 4 * 4 + 3 * 4);
+    expect(stored.shapeCount).toBe(3);
+    expect(Object.keys(stored.get(0))).toEqual(Object.keys(products[0]!));
+  });
+
+  it('products sharing their keys share one shape; key order and "__proto__" keys are kept', () => {
+    const products = JSON.parse('[{"refId":"a","x":1,"y":"u"},{"refId":"b","x":2,"y":"v"},{"y":"w","refId":"c","x":3},{"refId":"d","__proto__":{"p":1}}]') as Product[];
+    const stored = StoredJson.from(products);
+    expect(stored.shapeCount).toBe(3);
+    products.forEach((p, d) => {
+      expect(stored.text(d)).toBe(JSON.stringify(p));
+      expect(Object.getPrototypeOf(stored.get(d))).toBe(Object.prototype);
+    });
+    const undefinedValue = { refId: 'e', gone: undefined, kept: 1 } as unknown as Product;
+    expect(StoredJson.from([undefinedValue]).get(0)).toEqual({ refId: 'e', kept: 1 });
   });
 
   it('an empty list holds nothing', () => {

@@ -229,18 +229,21 @@ export class CatalogReplication {
     return { loaded: products.length, skipped, catalogSize };
   }
 
-  /** Delete through the log (a delete of refIds none of which is known is not logged). */
+  /**
+   * Delete through the log. Logged even when this replica does not know the refIds: one created a
+   * moment ago through another replica may not be applied here yet, and the log decides.
+   */
   async delete(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }> {
-    const site = this.site(websiteId);
-    if (!refIds.some((r) => site.catalog.has(r))) return { deleted: 0, catalogSize: site.catalog.liveCount };
+    this.site(websiteId);
     const { count, catalogSize } = await this.write(websiteId, { kind: 'delete', refIds: refIds.slice() }) as ChangeResult;
     return { deleted: count, catalogSize };
   }
 
   /**
-   * Patch through the log. With `onError: 'reject'` a refId this replica does not know refuses the
-   * request before anything is logged; a refId deleted meanwhile through another replica is found
-   * when the patch is applied, identically on every replica.
+   * Patch through the log. Whether each refId exists is decided where the patch is applied, in log
+   * order, identically on every replica (a product created a moment ago through another replica may
+   * not be applied here yet); with `onError: 'reject'` a patch naming an unknown refId is answered
+   * with the error and changes nothing anywhere.
    */
   async patch(websiteId: string, source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const site = this.site(websiteId);
@@ -248,15 +251,6 @@ export class CatalogReplication {
     const positions: number[] = [];
     const { products: patches, skipped } = await readProducts(source, options, positions);
     if (patches.length === 0) return { loaded: 0, skipped, catalogSize: site.catalog.liveCount };
-    if (onError === 'reject') {
-      const batch = new Set<string>();
-      patches.forEach((p, i) => {
-        if (!site.catalog.has(p.refId) && !batch.has(p.refId)) {
-          throw new AisleError('CATALOG_BAD_INPUT', `catalog: record ${positions[i]}: no product with refId ${JSON.stringify(p.refId)} to patch (PUT creates products)`, { details: { line: positions[i], refId: p.refId } });
-        }
-        batch.add(p.refId);
-      });
-    }
     const summary = await this.write(websiteId, { kind: 'patch', patches, positions, onError }) as LoadSummary;
     return { ...summary, skipped: [...skipped, ...summary.skipped].sort((a, b) => a.line - b.line) };
   }
