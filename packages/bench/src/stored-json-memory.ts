@@ -12,8 +12,9 @@
  * Figures are recorded in docs/benchmarks.md ("Stored JSON").
  * @module
  */
+import { generateCatalogStream } from '@aisle/engine/demo';
+import { StoredJson } from '@aisle/engine/internal';
 import { runInChild, serveChild, retainedBytes } from './child-process.js';
-import { importEngine } from './engine-module.js';
 import type { Product } from './types.js';
 
 interface Input { count: number }
@@ -26,11 +27,7 @@ interface Output {
   pageOf20Us: number;
 }
 
-interface StoredJsonLike { byteLength: number; page(docs: ArrayLike<number>): Product[] }
-
 async function measure({ count }: Input): Promise<Output> {
-  const { generateCatalogStream } = await importEngine<{ generateCatalogStream(o: { count: number; seed?: number }): Iterable<Product> }>('demo/generate-catalog');
-  const { StoredJson } = await importEngine<{ StoredJson: { from(p: readonly Product[]): StoredJsonLike } }>('catalog/stored-json');
   const base = retainedBytes();
   // As a feed load makes them: each product parsed from its own JSON text.
   let products: Product[] | undefined = [];

@@ -7,13 +7,11 @@
  * and exiting.
  * @module
  */
-import { importAdapter } from '../engine-module.js';
+import type { EngineOptions } from '@aisle/engine';
+import { createServer, type AisleServer } from '@aisle/http-adapter';
 
-interface ServerLike { url: string; close(): Promise<void> }
-const { createServer } = await importAdapter<{ createServer(o: object): Promise<ServerLike> }>('server');
-
-let server: ServerLike | undefined;
-process.on('message', (message: { cmd: 'start'; engineOptions: object; adminToken: string } | { cmd: 'memory' } | { cmd: 'stop' }) => {
+let server: AisleServer | undefined;
+process.on('message', (message: { cmd: 'start'; engineOptions: EngineOptions; adminToken: string } | { cmd: 'memory' } | { cmd: 'stop' }) => {
   void (async () => {
     if (message.cmd === 'start') {
       const started = performance.now();

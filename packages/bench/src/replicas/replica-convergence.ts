@@ -22,14 +22,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importEngine } from '../engine-module.js';
+import { generateCatalog } from '@aisle/engine/demo';
+import pg from 'pg';
 import { BENCH_WEBSITE } from '../peers/aisle.js';
-import type { Product } from '../types.js';
 
-const { generateCatalog } = await importEngine<{ generateCatalog(o: { count: number; seed?: number }): Product[] }>('demo/generate-catalog');
-const { TEST_PG_URL, queryTestDb } = await importEngine<{
-  TEST_PG_URL: string; queryTestDb<T>(text: string, params?: unknown[]): Promise<T[]>;
-}>('store/pg-test-env');
+/** The test server, as the engine's PostgreSQL tests use it. */
+const TEST_PG_URL = process.env.AISLE_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function queryTestDb<T extends pg.QueryResultRow>(text: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: TEST_PG_URL });
+  await client.connect();
+  try {
+    return (await client.query<T>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
 
 const args = process.argv.slice(2);
 const count = Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000);

@@ -29,6 +29,7 @@ import { appendProducts, planAppend } from './append-products.js';
 import { applyValuePatch, planValuePatch } from './patch-values.js';
 import { mergeProductPatches } from './merge-patch.js';
 import { readProducts } from './read-products.js';
+import { withEarlierSkips } from './skip-report.js';
 import { copyInSteps, StringMap } from './string-map.js';
 import { runInSlices, SLICE_MS } from './time-slices.js';
 
@@ -68,10 +69,11 @@ type Change =
   | { kind: 'delete'; refIds: readonly string[] };
 
 /**
- * Persists change number `seq` (write-ahead log); the change's call resolves only once both the new
- * version is current and this promise has resolved. Called synchronously when the change is queued.
+ * Makes a batch of changes durable (write-ahead log), the last numbered `lastSeq`, all or nothing.
+ * Called once the version holding them is built and before it is published: when it rejects, the
+ * version is dropped and every change of the batch fails.
  */
-export type ChangeLogger = (change: Change, seq: number) => Promise<void>;
+export type ChangeLogger = (changes: readonly Change[], lastSeq: number) => Promise<void>;
 
 /** What a change did: products it loaded or deleted, and the catalog's size right after it. */
 export interface ChangeResult { count: number; catalogSize: number }
@@ -227,6 +229,7 @@ export class Catalog implements CatalogView {
   /** Resolved when no build runs and nothing is queued (see {@link Catalog.patch}). */
   private idleWaiters: (() => void)[] = [];
   private readonly patchLinearRatio: number | undefined;
+  private readonly versionListeners = new Set<() => void>();
 
   /** `tuning` is internal (tests). */
   constructor(options: CatalogOptions = {}, tuning: CatalogBuildTuning = {}) {
@@ -286,6 +289,27 @@ export class Catalog implements CatalogView {
     return true;
   }
 
+  /** See {@link CatalogView.onNewVersion}. */
+  onNewVersion(listener: () => void): () => void {
+    this.versionListeners.add(listener);
+    return () => this.versionListeners.delete(listener);
+  }
+
+  /**
+   * Tells the listeners. Listeners record their own failures (derived indexes keep theirs for the
+   * readiness status); one that throws anyway does not stop the others nor the change, which has
+   * succeeded: its error is reported as a process warning.
+   */
+  private announceVersion(): void {
+    for (const listener of this.versionListeners) {
+      try {
+        listener();
+      } catch (err) {
+        process.emitWarning(`catalog version listener failed: ${err instanceof Error ? err.message : String(err)}`, 'AisleCatalogListenerWarning');
+      }
+    }
+  }
+
   /** Visits every product in doc (insertion) order. */
   forEachProduct(visit: (product: Product) => void): void {
     for (const p of this.current.products) visit(p);
@@ -339,16 +363,14 @@ export class Catalog implements CatalogView {
     return Promise.all(pending);
   }
 
-  /** Queues a change; resolves once a version containing it is the current one (and it is logged). */
+  /** Queues a change; resolves once a version containing it is durable and the current one. */
   private enqueue(change: Change): Promise<ChangeResult> {
     const seq = ++this.queuedSeq;
     const applied = new Promise<ChangeResult>((resolve, reject) => {
       this.queue.push({ change, seq, resolve, reject });
       if (!this.building) this.buildNext();
     });
-    const logged = this.logger?.(change, seq);
-    if (!logged) return applied;
-    return Promise.all([applied, logged]).then(([result]) => result);
+    return applied;
   }
 
   /**
@@ -377,21 +399,8 @@ export class Catalog implements CatalogView {
       });
       return { state, results: applied.results };
     }
-    const done = (out: { state?: CatalogState; results: ChangeResult[] }): void => {
-      // The one reference swap: a search started before this line keeps the previous version.
-      if (out.state) this.current = out.state;
-      this.appliedSeqNumber = batch[batch.length - 1].seq;
-      this.building = false;
-      batch.forEach((q, i) => q.resolve(out.results[i]));
-      this.buildNext();
-      this.wakeIdle();
-    };
-    const failed = (error: unknown): void => {
-      this.building = false;
-      for (const q of batch) q.reject(error);
-      this.buildNext();
-      this.wakeIdle();
-    };
+    const done = (out: { state?: CatalogState; results: ChangeResult[] }): void => this.commit(batch, out);
+    const failed = (error: unknown): void => this.settle(batch, undefined, error);
     let size = base.products.length;
     for (const c of changes) size += c.kind === 'delete' ? 0 : c.products.length;
     if (size <= this.syncLimit) {
@@ -424,9 +433,7 @@ export class Catalog implements CatalogView {
   async patch(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const positions: number[] = [];
     const { products: patches, skipped } = await readProducts(source, options, positions);
-    const summary = await this.patchRecords(patches, positions, options?.onError ?? 'reject');
-    if (skipped.length > 0) summary.skipped = [...skipped, ...summary.skipped].sort((a, b) => a.line - b.line);
-    return summary;
+    return withEarlierSkips(await this.patchRecords(patches, positions, options?.onError ?? 'reject'), skipped);
   }
 
   /**
@@ -437,9 +444,46 @@ export class Catalog implements CatalogView {
     // The check and the merge below run in one synchronous step: nothing can be queued in between.
     while (this.building || this.queue.length > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     const { products, skipped } = mergeProductPatches(patches, positions, (refId) => this.getProduct(refId), onError);
-    if (products.length === 0) return { loaded: 0, skipped, catalogSize: this.liveCount };
+    if (products.length === 0) return { loaded: 0, skipped, skippedCount: skipped.length, catalogSize: this.liveCount };
     const { catalogSize } = await this.enqueue({ kind: 'upsert', products });
-    return { loaded: products.length, skipped, catalogSize };
+    return { loaded: products.length, skipped, skippedCount: skipped.length, catalogSize };
+  }
+
+  /**
+   * The one all-or-nothing apply path of every catalog change: the new version `out.state` is built
+   * but not yet visible; the batch is made durable (change log, `fdatasync`) and only then published
+   * by one reference swap, which cannot fail. When the log write fails, the version is dropped and
+   * every change of the batch fails: nothing of it is visible now or replayed after a restart.
+   * A batch that changes nothing (deletes of unknown refIds) is neither logged nor published.
+   */
+  private commit(batch: readonly QueuedChange[], out: { state?: CatalogState; results: ChangeResult[] }): void {
+    const logger = this.logger;
+    if (!out.state || !logger) {
+      this.settle(batch, out);
+      return;
+    }
+    let durable: Promise<void>;
+    try {
+      durable = logger(batch.map((q) => q.change), batch[batch.length - 1].seq);
+    } catch (error) {
+      durable = Promise.reject(error);
+    }
+    durable.then(() => this.settle(batch, out), (error: unknown) => this.settle(batch, undefined, error));
+  }
+
+  /** Publishes a built batch (or fails it), answers its calls and starts the next build. */
+  private settle(batch: readonly QueuedChange[], out: { state?: CatalogState; results: ChangeResult[] } | undefined, error?: unknown): void {
+    if (out) {
+      // The one reference swap: a search started before this line keeps the previous version.
+      if (out.state) this.current = out.state;
+      this.appliedSeqNumber = batch[batch.length - 1].seq;
+    }
+    this.building = false;
+    if (out?.state) this.announceVersion();
+    if (out) batch.forEach((q, i) => q.resolve(out.results[i]));
+    else for (const q of batch) q.reject(error);
+    this.buildNext();
+    this.wakeIdle();
   }
 
   /**
@@ -450,16 +494,16 @@ export class Catalog implements CatalogView {
    */
   async upsert(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const { products, skipped } = await readProducts(source, options);
-    if (products.length === 0) return { loaded: 0, skipped, catalogSize: this.liveCount };
+    if (products.length === 0) return { loaded: 0, skipped: skipped.first, skippedCount: skipped.count, catalogSize: this.liveCount };
     const { catalogSize } = await this.enqueue({ kind: 'upsert', products });
-    return { loaded: products.length, skipped, catalogSize };
+    return { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
   }
 
   /** Replaces the whole catalog atomically with the products of `source`. */
   async replace(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const { products, skipped } = await readProducts(source, options);
     const { catalogSize } = await this.enqueue({ kind: 'replace', products });
-    return { loaded: products.length, skipped, catalogSize };
+    return { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
   }
 
   /**

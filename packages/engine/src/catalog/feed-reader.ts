@@ -12,13 +12,15 @@ import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
-import type { LoadOptions, ProductSource, SkippedLine } from '../engine-api.js';
+import type { LoadOptions, ProductSource } from '../engine-api.js';
 import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
+import { productProblem } from './product-limits.js';
+import type { SkipReport } from './skip-report.js';
 
-/** Options of {@link readProductFeed}: the load options plus the list that collects skipped records. */
+/** Options of {@link readProductFeed}: the load options plus the report that collects skipped records. */
 export type FeedReadOptions = LoadOptions & {
-  skipped: SkippedLine[];
+  skipped: SkipReport;
   /** When given, receives the 1-based line (NDJSON) or element index of each product read, in order. */
   positions?: number[];
 };
@@ -28,13 +30,6 @@ export const PROGRESS_EVERY = 10_000;
 
 type Format = 'ndjson' | 'array' | 'sniff';
 
-/** Checks one parsed record; returns the problem, or undefined when it is a usable product. */
-function productProblem(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
-  const refId = (value as { refId?: unknown }).refId;
-  if (typeof refId !== 'string' || refId.length === 0) return 'missing or non-string refId';
-  return undefined;
-}
 
 /** Records or throws for one bad record, as `onError` says. */
 class Rejecter {
@@ -42,7 +37,7 @@ class Rejecter {
 
   bad(position: number, message: string): void {
     if ((this.options.onError ?? 'reject') === 'skip') {
-      this.options.skipped.push({ line: position, message });
+      this.options.skipped.add({ line: position, message });
       return;
     }
     throw new AisleError('CATALOG_BAD_INPUT', `${this.unit} ${position}: ${message}`, { details: { [this.unit]: position } });

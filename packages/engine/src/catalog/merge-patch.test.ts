@@ -83,7 +83,7 @@ describe('Catalog.patch', () => {
     await catalog.upsert(products);
     const version = catalog.version;
     const summary = await catalog.patch([{ refId: 'P3', price: 99 }, { refId: 'P4', availability: 0 }]);
-    expect(summary).toEqual({ loaded: 2, skipped: [], catalogSize: 30 });
+    expect(summary).toEqual({ loaded: 2, skipped: [], skippedCount: 0, catalogSize: 30 });
     expect(catalog.getProduct('P3')).toEqual({ ...products[3], price: 99 });
     expect(catalog.state.patchedSince?.version).toBe(version);
     expect([...catalog.state.patchedSince!.fields].sort()).toEqual(['availability', 'price']);
@@ -136,7 +136,7 @@ describe('Catalog.patch', () => {
     const catalog = new Catalog();
     await catalog.upsert(products);
     const version = catalog.version;
-    expect(await catalog.patch([])).toEqual({ loaded: 0, skipped: [], catalogSize: 30 });
+    expect(await catalog.patch([])).toEqual({ loaded: 0, skipped: [], skippedCount: 0, catalogSize: 30 });
     expect(catalog.version).toBe(version);
   });
 });

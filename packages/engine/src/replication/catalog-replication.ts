@@ -18,12 +18,13 @@
  * behind those deleted rows reloads the snapshot (as a replace) and goes on from there.
  * @module
  */
-import type { LoadOptions, LoadSummary, ProductSource, SkippedLine } from '../engine-api.js';
+import { MAX_REPORTED_SKIPS, type LoadOptions, type LoadSummary, type ProductSource, type SkippedLine } from '../engine-api.js';
 import { AisleError } from '../errors.js';
 import { Catalog, type CatalogOptions, type ChangeResult } from '../catalog/catalog.js';
 import type { LoggedChange } from '../catalog/change-log.js';
 import { mergeProductPatches } from '../catalog/merge-patch.js';
 import { readProducts } from '../catalog/read-products.js';
+import { withEarlierSkips } from '../catalog/skip-report.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshotInSlices } from '../catalog/snapshot.js';
 import { PgChangeFeed, type ChangeRow } from '../store/pg-change-feed.js';
 import type { Product } from '../types.js';
@@ -216,9 +217,9 @@ export class CatalogReplication {
   async upsert(websiteId: string, source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const site = this.site(websiteId);
     const { products, skipped } = await readProducts(source, options);
-    if (products.length === 0) return { loaded: 0, skipped, catalogSize: site.catalog.liveCount };
+    if (products.length === 0) return { loaded: 0, skipped: skipped.first, skippedCount: skipped.count, catalogSize: site.catalog.liveCount };
     const { catalogSize } = await this.write(websiteId, { kind: 'upsert', products }) as ChangeResult;
-    return { loaded: products.length, skipped, catalogSize };
+    return { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
   }
 
   /** Replace through the log. */
@@ -226,7 +227,7 @@ export class CatalogReplication {
     this.site(websiteId);
     const { products, skipped } = await readProducts(source, options);
     const { catalogSize } = await this.write(websiteId, { kind: 'replace', products }) as ChangeResult;
-    return { loaded: products.length, skipped, catalogSize };
+    return { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
   }
 
   /**
@@ -250,9 +251,9 @@ export class CatalogReplication {
     const onError = options?.onError ?? 'reject';
     const positions: number[] = [];
     const { products: patches, skipped } = await readProducts(source, options, positions);
-    if (patches.length === 0) return { loaded: 0, skipped, catalogSize: site.catalog.liveCount };
+    if (patches.length === 0) return { loaded: 0, skipped: skipped.first, skippedCount: skipped.count, catalogSize: site.catalog.liveCount };
     const summary = await this.write(websiteId, { kind: 'patch', patches, positions, onError }) as LoadSummary;
-    return { ...summary, skipped: [...skipped, ...summary.skipped].sort((a, b) => a.line - b.line) };
+    return withEarlierSkips(summary, skipped);
   }
 
   private site(websiteId: string): Site {
@@ -416,7 +417,7 @@ export class CatalogReplication {
       const results = await site.catalog.replay(batch.map((b) => b.change));
       batch.forEach((b, i) => this.settle(b.read, (own) => own.resolve(b.patchSkipped === undefined
         ? results[i]!
-        : { loaded: results[i]!.count, skipped: b.patchSkipped, catalogSize: results[i]!.catalogSize })));
+        : { loaded: results[i]!.count, skipped: b.patchSkipped.slice(0, MAX_REPORTED_SKIPS), skippedCount: b.patchSkipped.length, catalogSize: results[i]!.catalogSize })));
     } catch (err) {
       this.options.onError('change-log', failure('applying catalog changes', err), site.websiteId);
       for (const b of batch) this.settle(b.read, (own) => own.reject(err));
