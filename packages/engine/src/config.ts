@@ -185,6 +185,8 @@ export interface EngineOptions {
   semanticRetrainDelayMs?: number;
   websites?: WebsiteConfig[];
   adminTokens?: string[];
+  /** Read by the HTTP adapter: serve the built-in dashboard at `/` (default true; `false` turns it off). */
+  dashboard?: boolean;
 }
 
 function fail(key: string, problem: string): never {
@@ -426,7 +428,8 @@ export const DEFAULT_SEMANTIC_WEIGHT = 0.5;
 export function validateEngineOptions(raw: unknown): EngineOptions {
   if (!isObject(raw)) fail('(root)', 'must be a JSON object');
   // A misspelt key would otherwise be ignored silently (e.g. "websties": no website at all).
-  checkKnownKeys(raw, ['dataDir', 'store', 'workers', 'poolThreshold', 'embedders', 'semanticRetrainDelayMs', 'websites', 'adminTokens'], '');
+  checkKnownKeys(raw, ['dataDir', 'store', 'workers', 'poolThreshold', 'embedders', 'semanticRetrainDelayMs', 'websites', 'adminTokens', 'dashboard'], '');
+  if (raw.dashboard !== undefined) checkBoolean(raw.dashboard, 'dashboard');
   const models = [TEXT_MODEL_ID, ...validateEmbedders(raw.embedders)];
   checkString(raw.dataDir, 'dataDir', { optional: true });
   checkNumber(raw.workers, 'workers', { optional: true, min: 0, integer: true });

@@ -32,6 +32,7 @@ import { TEXT_MODEL_ID } from './semantic/text-model.js';
 import { WebsiteSemantics } from './semantic/website-semantics.js';
 import type { CatalogReplication } from './replication/catalog-replication.js';
 import { DEFAULT_POLL_INTERVAL_MS } from './events/event-service.js';
+import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
 import { executeRankedSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import { checkWebsiteSettings, mergePatch, settingsWithDefaults } from './settings/website-settings.js';
 import { SearchLog } from './analytics/search-log.js';
@@ -138,6 +139,7 @@ class AisleEngine implements Engine {
   private settingsTimer: NodeJS.Timeout | undefined;
   private settingsPoll: Promise<void> | undefined;
   private searchLog!: SearchLog;
+  private searchKeys: SearchKeyService | undefined;
 
   constructor(
     private readonly options: EngineOptions,
@@ -545,6 +547,42 @@ class AisleEngine implements Engine {
 
   recommendationIndexesReady(): boolean {
     return this.recommendationIndexStatus().ready;
+  }
+
+  private get keys(): SearchKeyService {
+    this.searchKeys ??= new SearchKeyService(this.events.store);
+    return this.searchKeys;
+  }
+
+  async createSearchKey(websiteId: string, body: unknown): Promise<CreatedSearchKey> {
+    this.site(websiteId);
+    return this.storeCall(() => this.keys.create(websiteId, body));
+  }
+
+  async listSearchKeys(websiteId: string): Promise<SearchKeyInfo[]> {
+    this.site(websiteId);
+    return this.storeCall(() => this.keys.list(websiteId));
+  }
+
+  async revokeSearchKey(websiteId: string, keyOrId: string): Promise<void> {
+    this.site(websiteId);
+    return this.storeCall(() => this.keys.revoke(websiteId, keyOrId));
+  }
+
+  async resolveSearchKey(key: string): Promise<SearchKeyInfo | undefined> {
+    if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
+    const record = await this.storeCall(() => this.keys.resolve(key));
+    return record === undefined ? undefined : searchKeyInfo(record, Date.now());
+  }
+
+  /** Runs a store call; a failure of the store (not an engine error) becomes `STORE_FAILURE`. */
+  private async storeCall<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (isAisleError(err)) throw err;
+      throw new AisleError('STORE_FAILURE', `the store failed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    }
   }
 
   website(websiteId: string): WebsiteConfig | undefined {

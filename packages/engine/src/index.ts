@@ -29,3 +29,4 @@ export {
   MAX_SEARCH_SIZE, DEFAULT_SEARCH_SIZE, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SCOPE_VALUES,
 } from './search/validate-search-request.js';
 export { MAX_FACET_BUCKETS } from './search/assemble-payload.js';
+export { applyForcedScope, restrictFacetBuckets, type CreatedSearchKey, type SearchKeyInfo, type SearchKeyRequest } from './keys/index.js';
