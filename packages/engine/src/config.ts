@@ -129,6 +129,14 @@ export interface FieldRoles {
   ignore?: string[];
 }
 
+/**
+ * The defaults of {@link FieldRoles}: the spec's own field names (service interface: `search_category`,
+ * `brand`, `type`, `price`). Similar Attributes and personalization both read them from here.
+ */
+export const DEFAULT_FIELD_ROLES: Readonly<Required<Omit<FieldRoles, 'attributes'>>> = {
+  category: 'search_category', brand: 'brand', type: 'type', price: 'price', ignore: [],
+};
+
 /** Per-website settings; every key is optional. */
 export interface WebsiteSettings {
   /**

@@ -21,7 +21,7 @@
  * @module
  */
 import { Growable } from '../catalog/shared-arrays.js';
-import type { FieldRoles } from '../config.js';
+import { DEFAULT_FIELD_ROLES, type FieldRoles } from '../config.js';
 import type { CatalogView, Product } from '../types.js';
 import { BackgroundIndex, type BuildSteps } from './background-build.js';
 import type { Interner } from './interner.js';
@@ -47,11 +47,6 @@ export interface ResolvedFieldRoles {
   attributes: readonly string[] | undefined;
   ignore: ReadonlySet<string>;
 }
-
-/** The defaults name the spec's fields (service interface: `search_category`, `brand`, `type`, `price`). */
-export const DEFAULT_FIELD_ROLES: Readonly<Required<Omit<FieldRoles, 'attributes'>>> = {
-  category: 'search_category', brand: 'brand', type: 'type', price: 'price', ignore: [],
-};
 
 /**
  * Fields of the spec's product that describe identity, text, media, stock, price or rating — never an

@@ -4,6 +4,7 @@
  * (which product field holds the brand, which the category), never through a data set's own names.
  * @module
  */
+import { DEFAULT_FIELD_ROLES } from '../config.js';
 import type { Product } from '../types.js';
 
 /** A customer's history, newest first (RefIds), as the recommendation models keep it. */
@@ -22,7 +23,7 @@ export interface AffinityRoles {
 }
 
 /** The spec's own field names, used when the website names no field roles. */
-export const DEFAULT_AFFINITY_ROLES: Readonly<AffinityRoles> = { brand: 'brand', category: 'search_category' };
+export const DEFAULT_AFFINITY_ROLES: Readonly<AffinityRoles> = { brand: DEFAULT_FIELD_ROLES.brand, category: DEFAULT_FIELD_ROLES.category };
 
 /** The roles personalization reads: the website's field roles where it names them, else the defaults. */
 export function affinityRolesOf(fieldRoles: AffinityRoles | undefined): AffinityRoles {
