@@ -251,12 +251,14 @@ export class RecommendationModels {
     const boost = this.boosted.size === 0 ? undefined : (item: number) => (this.boosted.has(this.items.name(item)) ? boostFactor : 1);
     const count = spec.name === 'HistoricViewed' ? Math.min(checked.count, this.tuning.historicCap) : checked.count;
     const tactics: Tactic<number>[] = spec.tactics.map((key) => ({ label: TacticLabels[key], run: () => this.runTactic(key, ctx) }));
-    const outcome: CascadeOutcome<number> = (spec.mode === 'fill' ? runFill : runCascade)(tactics, { accept, count, boost });
+    const adSets = this.website.settings?.retailMedia?.adSets ?? [];
+    // Retail media may pick its ad among every accepted candidate; otherwise the cascade checks only what it returns.
+    const keepCandidates = adSets.length > 0;
+    const outcome: CascadeOutcome<number> = (spec.mode === 'fill' ? runFill : runCascade)(tactics, { accept, count, boost, keepCandidates });
 
     let picked = outcome.picked.map((p) => ({ item: this.items.name(p.item), label: p.label }));
     const websiteId = this.website.websiteId;
     let sponsored: { refId: string; data: ReturnType<typeof signRetailMediaSlot> } | undefined;
-    const adSets = this.website.settings?.retailMedia?.adSets ?? [];
     if (picked.length > 0 && adSets.length > 0) {
       const candidates = new Set(outcome.candidates);
       const contextCategories = new Set<string>();
