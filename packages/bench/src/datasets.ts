@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateCatalogStream } from '@aisle/engine/demo';
-import { readProductFeed } from '@aisle/engine/internal';
+import { readProductFeed, SkipReport } from '@aisle/engine/internal';
 import type { DatasetSpec, Product } from './types.js';
 
 /** `../shared/datasets` beside the repository (from src/ and dist/ alike); `AISLE_DATASETS` overrides it. */
@@ -28,7 +28,7 @@ export async function* datasetProducts(spec: DatasetSpec, limit = Infinity): Asy
     return;
   }
   const max = Math.min(spec.limit ?? Infinity, limit);
-  for await (const p of readProductFeed(spec.path, { skipped: [], onError: 'skip' })) {
+  for await (const p of readProductFeed(spec.path, { skipped: new SkipReport(), onError: 'skip' })) {
     if (n++ >= max) return;
     yield p;
   }

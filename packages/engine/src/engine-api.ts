@@ -2,8 +2,10 @@
  * The public shape of an engine, as services, the HTTP adapter and the benchmarks use it.
  * @module
  */
+import type { BackgroundTask } from './background-failures.js';
+import type { Readiness } from './readiness.js';
 import type { Readable } from 'node:stream';
-import type { WebsiteConfig } from './config.js';
+import type { WebsiteConfig, WebsiteSettings } from './config.js';
 import type {
   BundleRequest, BundleResponse, EventAck, Product, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
   SearchResponse, ViewRequest,
@@ -16,12 +18,20 @@ export interface SkippedLine {
   message: string;
 }
 
+/** Most skipped records a {@link LoadSummary} lists (the rest are only counted). */
+export const MAX_REPORTED_SKIPS = 100;
+
 /** What a catalog load or upsert did. */
 export interface LoadSummary {
   /** Products inserted or updated. */
   loaded: number;
-  /** Lines or elements skipped (only with `onError: 'skip'`). */
+  /**
+   * The first {@link MAX_REPORTED_SKIPS} lines or elements skipped (only with `onError: 'skip'`), so a
+   * feed of a million bad records answers a short summary; `skippedCount` counts them all.
+   */
   skipped: SkippedLine[];
+  /** How many records were skipped in all. */
+  skippedCount: number;
   /** Live products in the catalog afterwards. */
   catalogSize: number;
 }
@@ -86,12 +96,45 @@ export interface AttributionReport {
   flagged: { orderId: string; refId: string; reason: string }[];
 }
 
+/** The searches report of one website (see docs/http-api.md). */
+export interface SearchReport {
+  websiteId: string;
+  from?: string;
+  to?: string;
+  /** Most searched normalised queries: searches, and their mean result count. */
+  top: { query: string; count: number; avgResults: number }[];
+  /** Queries whose searches found nothing, by how many did. */
+  noResults: { query: string; count: number }[];
+}
+
+/**
+ * Readiness of the recommendation indexes (Similar Attributes, Visually Similar) of every website:
+ * `ready` when each website's indexes are built for its loaded catalog. They are built when a catalog
+ * is loaded or changed (never at a first look-up); during a rebuild after a change the previous index
+ * keeps serving, so readiness stays true. `reason` names the first website and index that is not ready.
+ */
+export interface RecommendationIndexStatus {
+  ready: boolean;
+  reason?: string;
+  websites: { websiteId: string; ready: boolean; reason?: string }[];
+}
+
 /** The engine: many websites, each with its catalog, models and events. */
 export interface Engine {
   /** Insert or update products by refId. */
   upsertProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary>;
   /** Replace the whole catalog atomically: searches see all of the old or all of the new. */
   replaceProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary>;
+  /**
+   * Partial updates: each patch (a partial product with `refId`) is merged into the stored product
+   * (JSON Merge Patch, RFC 7396: `null` removes a field). A refId not in the catalog is an error for
+   * that record: the whole call is refused (`CATALOG_BAD_INPUT`, default `onError: 'reject'`) or the
+   * record is listed in `skipped` (`onError: 'skip'`). A patch changing only numbers is applied as a
+   * value patch (milliseconds, no rebuild).
+   */
+  patchProducts(websiteId: string, patches: ProductSource, options?: LoadOptions): Promise<LoadSummary>;
+  /** The stored product exactly as given (after patches), or undefined for an unknown refId. */
+  getProduct(websiteId: string, refId: string): Promise<Product | undefined>;
   /** Delete products by refId; unknown refIds are ignored. */
   deleteProducts(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }>;
   /**
@@ -99,6 +142,20 @@ export interface Engine {
    * (throws `AisleError`), so a parsed JSON body may be passed with a cast.
    */
   search(body: SearchRequest): Promise<SearchResponse>;
+  /**
+   * The website's settings: every key, those not set at their default (see docs/operations.md). The
+   * stored settings when any were written through {@link Engine.updateSettings} (or the settings API),
+   * otherwise the config file's.
+   */
+  getSettings(websiteId: string): Promise<WebsiteSettings>;
+  /**
+   * Replaces the website's settings (or, with `merge: true`, merges `settings` into them as a JSON Merge
+   * Patch, RFC 7396: `null` removes a key, back to its default). Validated as the config file is
+   * (`SETTINGS_INVALID` naming the key, nothing changed), written to the store (every replica applies
+   * it within ~1 s on PostgreSQL), and used from the next request on: no restart, no re-index.
+   * Returns the settings as {@link Engine.getSettings} does.
+   */
+  updateSettings(websiteId: string, settings: unknown, options?: { merge?: boolean }): Promise<WebsiteSettings>;
   /** A recommendation method (segment as in the spec) with its parsed query parameters. */
   recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse>;
   /** The bundle call; the body is validated at run time (throws `AisleError`). */
@@ -113,12 +170,30 @@ export interface Engine {
   issueCoupons(websiteId: string, coupons: readonly CouponIssue[]): Promise<{ issued: number }>;
   stats(websiteId: string): Promise<WebsiteStats>;
   attributionReport(websiteId: string, range?: { from?: string; to?: string }): Promise<AttributionReport>;
+  /**
+   * Top queries and no-result queries of the website's searches whose hour lies in [from, to] (ISO 8601,
+   * both optional; the log counts searches per hour, see docs/operations.md), `limit` (1–1000, default
+   * 20) of each. Throws `ValidationError` naming a bad parameter.
+   */
+  searchReport(websiteId: string, range?: { from?: string; to?: string; limit?: number | string }): Promise<SearchReport>;
+  /** Readiness of the recommendation indexes, with the reason when not ready (for `/readyz`). */
+  recommendationIndexStatus(): RecommendationIndexStatus;
+  /** `recommendationIndexStatus().ready`. */
+  recommendationIndexesReady(): boolean;
   /** The configuration of a website, or undefined. */
   website(websiteId: string): WebsiteConfig | undefined;
   /** All configured websites. */
   websites(): readonly WebsiteConfig[];
   /** Adds a website at run time (the demo and tests use it). */
   addWebsite(config: WebsiteConfig): Promise<void>;
+  /**
+   * Whether the engine can serve now: the store answers, the data directory is writable, every
+   * catalog is loaded and the recommendation indexes reflect the current catalogs; each failed check
+   * carries its reason. Checking starts index builds that are due.
+   */
+  readiness(): Promise<Readiness>;
+  /** Background failures so far (logged and passed to `onError` as they happen), per task. */
+  backgroundFailures(): Record<BackgroundTask, number>;
   /** Writes every catalog's snapshot to the data directory (no-op in memory). */
   saveSnapshots(): Promise<void>;
   /** Flushes the store, stops the workers. */

@@ -1,5 +1,5 @@
 /** `readProductFeed` (catalog/feed-reader): streaming an NDJSON and a JSON-array feed into products. @module */
-import { readProductFeed } from '@aisle/engine/internal';
+import { readProductFeed, SkipReport } from '@aisle/engine/internal';
 import { Readable } from 'node:stream';
 import { type MicroCase, type MicroContext, consume } from './context.js';
 
@@ -12,7 +12,7 @@ export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
   const chunks = (buf: Buffer): Buffer[] => { const out: Buffer[] = []; for (let i = 0; i < buf.length; i += 65536) out.push(buf.subarray(i, i + 65536)); return out; };
   const read = async (buf: Buffer): Promise<void> => {
     let n = 0;
-    for await (const _ of readProductFeed(Readable.from(chunks(buf), { objectMode: false }), { skipped: [] })) n++;
+    for await (const _ of readProductFeed(Readable.from(chunks(buf), { objectMode: false }), { skipped: new SkipReport() })) n++;
     consume(n);
   };
   const mb = (b: Buffer): string => (b.length / 1048576).toFixed(1);
