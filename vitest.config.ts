@@ -14,6 +14,7 @@ export default defineConfig({
       { find: /^@aisle\/engine\/demo$/, replacement: src('engine/src/demo/index.ts') },
       { find: /^@aisle\/engine\/internal$/, replacement: src('engine/src/internal.ts') },
       { find: /^@aisle\/http-adapter$/, replacement: src('http-adapter/src/index.ts') },
+      { find: /^@aisle\/instantsearch$/, replacement: src('instantsearch/src/index.ts') },
     ],
   },
   test: {

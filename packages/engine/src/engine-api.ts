@@ -6,6 +6,7 @@ import type { BackgroundTask } from './background-failures.js';
 import type { Readiness } from './readiness.js';
 import type { Readable } from 'node:stream';
 import type { WebsiteConfig, WebsiteSettings } from './config.js';
+import type { CreatedSearchKey, SearchKeyInfo } from './keys/search-key-service.js';
 import type {
   BundleRequest, BundleResponse, EventAck, Product, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
   SearchResponse, ViewRequest,
@@ -180,6 +181,20 @@ export interface Engine {
   recommendationIndexStatus(): RecommendationIndexStatus;
   /** `recommendationIndexStatus().ready`. */
   recommendationIndexesReady(): boolean;
+  /** Creates a browser search key (`{actions: ["search"], expiresAt?, scope?}`); the answer holds the key, shown this once. */
+  createSearchKey(websiteId: string, body: unknown): Promise<CreatedSearchKey>;
+  /** The website's search keys (without the keys themselves). */
+  listSearchKeys(websiteId: string): Promise<SearchKeyInfo[]>;
+  /** Revokes a search key given by its id or by the key; `KEY_NOT_FOUND` when the website has none such. */
+  revokeSearchKey(websiteId: string, keyOrId: string): Promise<void>;
+  /** The live search key a caller presents (any website; the caller checks which), or undefined. */
+  resolveSearchKey(key: string): Promise<SearchKeyInfo | undefined>;
+  /**
+   * The website's built-in semantic model (`aisle-ri`) once no training is running or due: its id and
+   * version, or undefined when semantic search does not use it. Resolves after the catalog's latest
+   * change has been learnt (tests, benchmarks, warm-up).
+   */
+  semanticModel(websiteId: string): Promise<{ id: string; version: string } | undefined>;
   /** The configuration of a website, or undefined. */
   website(websiteId: string): WebsiteConfig | undefined;
   /** All configured websites. */

@@ -4,9 +4,11 @@
  * @module
  */
 import type { BundleRequest, CouponIssue, LoadSummary, PurchaseRequest, SearchRequest, ViewRequest } from '@aisle/engine';
+import { applyForcedScope, restrictFacetBuckets } from '@aisle/engine';
 import type { ValidateFunction } from 'ajv';
 import { peekBodyStream, readJsonBody, requireMediaType } from './body.js';
 import { describeAjvError, serialize, validate } from './codecs.js';
+import { corsHeaders } from './cors.js';
 import type { Handler, ListenerState, RequestContext } from './context.js';
 import { HttpError } from './errors.js';
 import { parseQueryString, parseRecommendParams, scalar } from './query.js';
@@ -26,13 +28,22 @@ function check<T>(validator: ValidateFunction, body: unknown): T {
 
 /** `POST /v1.4/search` */
 export const search: Handler = async (ctx, state) => {
-  const websiteId = state.tokens.requireWebsite(ctx.req);
+  const { websiteId, key } = await state.tokens.requireSearchCaller(ctx.req, state.engine);
+  // From here on, CORS headers only when the searched website allows the origin (see cors.ts).
+  ctx.headers = corsHeaders(ctx.req, state.engine.website(websiteId), false);
   requireMediaType(ctx.req, JSON_ONLY);
   const body = check<SearchRequest>(validate.SearchRequest, await readJsonBody(ctx.req, state.limits));
   if (body.website_id !== websiteId) {
     throw new HttpError(401, `the bearer token does not open website_id "${body.website_id}"`, { key: 'Authorization' });
   }
+  const forced = key?.scope;
+  if (forced) body.scope = applyForcedScope(forced, body.scope);
   const response = await state.engine.search(body);
+  if (forced) {
+    const disjunctive = (body as { disjunctive_facets?: unknown }).disjunctive_facets;
+    const aggregations = restrictFacetBuckets(response.payload.aggregations, forced, Array.isArray(disjunctive) ? disjunctive as string[] : undefined);
+    if (aggregations !== undefined) response.payload = { ...response.payload, aggregations };
+  }
   sendJson(ctx, state, 200, serialize.SearchResponse(response));
 };
 
@@ -205,6 +216,25 @@ export const settings: Handler = async (ctx, state) => {
   const body = await readJsonBody(ctx.req, state.limits);
   const updated = await state.engine.updateSettings(websiteId, body, { merge: method === 'PATCH' });
   sendJson(ctx, state, 200, serialize.WebsiteSettings(updated));
+};
+
+/** `GET|POST /admin/v1/websites/{websiteId}/keys`: list the website's search keys, or create one. */
+export const searchKeys: Handler = async (ctx, state) => {
+  const websiteId = adminWebsite(ctx, state);
+  if (ctx.req.method === 'POST') {
+    requireMediaType(ctx.req, JSON_ONLY);
+    const created = await state.engine.createSearchKey(websiteId, await readJsonBody(ctx.req, state.limits));
+    sendJson(ctx, state, 201, serialize.CreatedSearchKey(created));
+    return;
+  }
+  sendJson(ctx, state, 200, serialize.SearchKeyList({ keys: await state.engine.listSearchKeys(websiteId) }));
+};
+
+/** `DELETE /admin/v1/websites/{websiteId}/keys/{key}`: revoke by key or by id (404 when the website has none such). */
+export const revokeSearchKey: Handler = async (ctx, state) => {
+  const websiteId = adminWebsite(ctx, state);
+  await state.engine.revokeSearchKey(websiteId, ctx.params[1]!);
+  send(ctx, state, 204, undefined, '');
 };
 
 /** `GET /healthz`: the process is up. */

@@ -48,7 +48,7 @@ export function buildOpenApi(options: { prefix?: string } = {}): Record<string, 
   paths['/v1.4/search'] = {
     post: {
       operationId: 'search', tags: ['search'], summary: 'Search products (facets, ranges, scope, sorting).',
-      security: bearer,
+      security: [...bearer, { searchKey: [] }],
       requestBody: { required: true, content: json('SearchRequest') },
       responses: {
         200: { description: 'A page of results.', content: json('SearchResponse') },
@@ -180,6 +180,27 @@ export function buildOpenApi(options: { prefix?: string } = {}): Record<string, 
       responses: { 200: { description: 'Counters.', content: json('WebsiteStats') }, ...adminErrors() },
     },
   };
+  paths['/admin/v1/websites/{websiteId}/keys'] = {
+    get: {
+      operationId: 'listSearchKeys', tags: ['admin'], summary: 'The website\'s browser search keys (without the keys themselves).', security: admin,
+      parameters: [websiteParam],
+      responses: { 200: { description: 'The keys, oldest first.', content: json('SearchKeyList') }, ...adminErrors() },
+    },
+    post: {
+      operationId: 'createSearchKey', tags: ['admin'],
+      summary: 'Create a browser search key: it opens only search on this website, with an optional forced scope and expiry.', security: admin,
+      parameters: [websiteParam],
+      requestBody: { required: true, content: json('SearchKeyRequest') },
+      responses: { 201: { description: 'Created; `key` is shown this once.', content: json('CreatedSearchKey') }, ...adminErrors({ 413: 'Body too large, or the website already has the most keys allowed.', 415: common415 }) },
+    },
+  };
+  paths['/admin/v1/websites/{websiteId}/keys/{key}'] = {
+    delete: {
+      operationId: 'revokeSearchKey', tags: ['admin'], summary: 'Revoke a search key, given by the key or by its id.', security: admin,
+      parameters: [websiteParam, pathParam('key', 'The key, or its id.')],
+      responses: { 204: { description: 'Revoked (every replica refuses it within 2 s).' }, ...adminErrors({ 404: 'Unknown website, or the website has no such key.' }) },
+    },
+  };
   paths['/admin/v1/websites/{websiteId}/reports/attribution'] = {
     get: {
       operationId: 'attributionReport', tags: ['admin'], summary: 'Attributed revenue, retail-media spend, price-beat discounts.', security: admin,
@@ -269,6 +290,7 @@ export function buildOpenApi(options: { prefix?: string } = {}): Record<string, 
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A website token: opens exactly one website.' },
         adminBearer: { type: 'http', scheme: 'bearer', description: 'An admin token (adminTokens in the config file).' },
+        searchKey: { type: 'http', scheme: 'bearer', description: 'A browser search key (POST /admin/v1/websites/{websiteId}/keys): opens only search on its website, with its forced scope.' },
       },
     },
   };

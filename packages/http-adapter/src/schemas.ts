@@ -41,32 +41,33 @@ const retailMediaSlot: JsonSchema = {
 
 /** The component schemas, by name. */
 export const schemas = {
+  Scope: {
+    type: 'object',
+    description: 'Filters by field: text fields take an array of values (OR) or {not: [...]}; numeric fields take {min?, max?, not?}. Keys combine with AND.',
+    additionalProperties: {
+      anyOf: [
+        { type: 'array', items: { type: 'string' } },
+        { type: 'object', required: ['not'], properties: { not: { type: 'array', items: { type: 'string' } } }, additionalProperties: false },
+        {
+          type: 'object',
+          properties: { min: num(), max: num(), not: { type: 'array', items: { type: 'number' } } },
+          additionalProperties: false,
+        },
+      ],
+    },
+  },
   SearchRequest: {
     type: 'object',
     description: 'The documented search request body.',
     required: ['website_id', 'q', 'client', 'start'],
     properties: {
-      customer_id: str('Customer id; required when personalization is enabled for the website.'),
+      customer_id: str('Customer id; required when personalization is enabled for the website, and then the best results are re-ranked toward what this customer viewed and bought (same set, totals and facets).'),
       website_id: { type: 'string', minLength: 1 },
       q: { type: 'string', maxLength: MAX_QUERY_LENGTH, description: 'Query text; "" matches every product (category browsing).' },
       client: { type: 'string', minLength: 1 },
       start: { type: 'integer', minimum: 0, description: 'Offset of the first result.' },
       size: { type: 'integer', minimum: 0, maximum: MAX_SEARCH_SIZE, default: DEFAULT_SEARCH_SIZE, description: `Maximum number of results (default ${DEFAULT_SEARCH_SIZE}, at most ${MAX_SEARCH_SIZE}).` },
-      scope: {
-        type: 'object',
-        description: 'Filters by field: text fields take an array of values (OR) or {not: [...]}; numeric fields take {min?, max?, not?}. Keys combine with AND.',
-        additionalProperties: {
-          anyOf: [
-            { type: 'array', items: { type: 'string' } },
-            { type: 'object', required: ['not'], properties: { not: { type: 'array', items: { type: 'string' } } }, additionalProperties: false },
-            {
-              type: 'object',
-              properties: { min: num(), max: num(), not: { type: 'array', items: { type: 'number' } } },
-              additionalProperties: false,
-            },
-          ],
-        },
-      },
+      scope: ref('Scope'),
       aggregations: strArray('Text fields for which a document count per value is returned.'),
       range_fields: strArray('Numeric fields for which min and max are returned.'),
       disjunctive_facets: strArray('Fields whose aggregation counts ignore the field\'s own scope condition (other conditions still apply); '
@@ -74,7 +75,7 @@ export const schemas = {
       highlight: { type: 'boolean', description: 'When true, each result item carries _highlight: {<field>: "HTML-escaped text with <em>matched</em> words"} for the text fields that matched.' },
       sort_fields: {
         type: 'array',
-        description: 'Ordered sort keys; each element has exactly one key, the field name.',
+        description: 'Ordered sort keys; each element has exactly one key, the field name, or the pseudo-field `_score` (relevance) to place relevance among the keys (otherwise it comes after them, before the website\'s tie-breakers).',
         items: {
           type: 'object',
           minProperties: 1,
@@ -112,11 +113,18 @@ export const schemas = {
           total_results: int(),
           aggregations: { type: 'object', additionalProperties: { type: 'array', items: ref('FacetBucket') } },
           ranges: { type: 'object', additionalProperties: ref('NumericRange') },
-          suggestions: { type: 'object', properties: { corrected_query: str(), queries: strArray() } },
+          suggestions: {
+            type: 'object',
+            properties: {
+              corrected_query: str('The query with each word that matched only by typo replaced by its best correction.'),
+              dropped_words: strArray('When no product matches every query word: the words the best result does not match (the results are the products matching the most words).'),
+              queries: strArray(),
+            },
+          },
           redirects: { type: 'object', properties: { url: str() } },
         },
       },
-      settings: { type: 'object', properties: { ats_model: str('Echo as atsModel in purchase products.') } },
+      settings: { type: 'object', description: 'Present only when a semantic model took part in ranking the results.', properties: { ats_model: str('The semantic model that ranked the results, as "id@version"; echo as atsModel in purchase products.') } },
     },
   },
   ErrorEnvelope: {
@@ -291,7 +299,9 @@ export const schemas = {
       + 'them with the config file\'s validator: an unknown key or a bad value answers 400 naming the key.',
     additionalProperties: true,
     properties: {
-      personalization: {}, semanticSearch: {}, atsModel: str(), fieldWeights: { type: 'object', additionalProperties: num() },
+      personalization: { description: 'true | false | {weight: number >= 0} (docs/personalization.md).' },
+      semanticSearch: { description: 'true | false | {model: string, weight: number >= 0} (docs/semantic-search.md).' },
+      fieldWeights: { type: 'object', additionalProperties: num() },
       synonyms: { type: 'array' }, redirects: { type: 'array' }, retailMedia: { type: 'object' }, retailBoost: { type: 'object' },
       cors: { type: 'object' }, attributionWindowDays: num(), useStyleIdForVisualSimilarity: { type: 'boolean' },
       rules: {
@@ -350,6 +360,46 @@ export const schemas = {
         items: { type: 'object', required: ['orderId', 'refId', 'reason'], properties: { orderId: str(), refId: str(), reason: str() } },
       },
     },
+  },
+  SearchKeyRequest: {
+    type: 'object',
+    description: 'A browser search key to create.',
+    required: ['actions'],
+    additionalProperties: false,
+    properties: {
+      actions: { type: 'array', minItems: 1, items: { type: 'string', enum: ['search'] }, description: 'What the key opens; only "search" exists.' },
+      expiresAt: { type: 'string', format: 'date-time', description: 'When the key stops working (ISO 8601, in the future). Absent: never.' },
+      scope: { ...ref('Scope'), description: 'Forced scope ANDed with every request made with the key (the caller cannot widen it).' },
+    },
+  },
+  SearchKey: {
+    type: 'object',
+    description: 'A search key as listed; the key itself is shown only once, when created.',
+    required: ['id', 'websiteId', 'keyPrefix', 'actions', 'createdAt', 'expired'],
+    properties: {
+      id: str('Public id (accepted by DELETE …/keys/{key} instead of the key).'),
+      websiteId: str(),
+      keyPrefix: str('The first characters of the key, to recognise it.'),
+      actions: strArray(),
+      scope: ref('Scope'),
+      expiresAt: str('ISO 8601.'),
+      createdAt: str('ISO 8601.'),
+      expired: { type: 'boolean' },
+    },
+  },
+  CreatedSearchKey: {
+    type: 'object',
+    description: 'A key just created: the listed fields plus `key`, shown this once (only its SHA-256 is stored).',
+    required: ['key', 'id', 'websiteId', 'keyPrefix', 'actions', 'createdAt', 'expired'],
+    properties: {
+      key: str('The key: send it as `Authorization: Bearer <key>` to POST /v1.4/search.'),
+      id: str(), websiteId: str(), keyPrefix: str(), actions: strArray(), scope: ref('Scope'), expiresAt: str(), createdAt: str(), expired: { type: 'boolean' },
+    },
+  },
+  SearchKeyList: {
+    type: 'object',
+    required: ['keys'],
+    properties: { keys: { type: 'array', items: ref('SearchKey') } },
   },
   Health: {
     type: 'object',

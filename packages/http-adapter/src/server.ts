@@ -63,6 +63,7 @@ export async function createServer(options: ServerOptions = {}): Promise<AisleSe
     ...options,
     metrics: options.metrics ?? new HttpMetrics({ defaultMetrics: true }),
     adminTokens: options.adminTokens ?? options.engineOptions?.adminTokens ?? [],
+    dashboard: options.dashboard ?? options.engineOptions?.dashboard ?? true,
     logger: logger ?? false,
   });
   const server = http.createServer({ maxHeaderSize: options.maxHeaderSize ?? 16 * 1024 }, listener);
