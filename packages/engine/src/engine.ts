@@ -174,7 +174,8 @@ class AisleEngine implements Engine {
         this.replication = await CatalogReplication.open({
           url: store.url, schema: store.schema ?? DEFAULT_PG_SCHEMA, pollIntervalMs: store.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
           snapshotIntervalMs: store.catalogSnapshotIntervalMs,
-          onError: (_what, err) => this.reporter.report('replica-poll', err),
+          // Reported once per outage by the replication itself; `what` says which step failed.
+          onError: (what, err) => this.reporter.report('replica-poll', new Error(`${what} failed: ${(err as Error)?.message ?? String(err)}`, { cause: err })),
         });
       }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
