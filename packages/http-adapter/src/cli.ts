@@ -14,6 +14,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { pino } from 'pino';
 import { ConfigFileError, loadConfigFile } from './config-file.js';
 import { demoBanner, demoEngineOptions, demoIdentity, ensureDemoSearchKey, seedDemo } from './demo.js';
+import { logDestination } from './log-destination.js';
 import { createServer } from './server.js';
 
 /** An operator-facing failure: printed as `aisle: <message>`, exit code 1. */
@@ -40,13 +41,14 @@ interface ServeFlags { config?: string; port: number; host: string; dataDir?: st
 
 async function serve(flags: ServeFlags): Promise<void> {
   // One JSON line per request at level info; AISLE_LOG_LEVEL=warn keeps only problems.
-  const logger = pino({ name: 'aisle', level: process.env.AISLE_LOG_LEVEL ?? 'info' });
+  const logger = pino({ name: 'aisle', level: process.env.AISLE_LOG_LEVEL ?? 'info' }, logDestination());
   const config = flags.config ? loadConfigFile(flags.config) : undefined;
   const dataDir = resolveDataDir(flags.dataDir, config);
   if (config) {
     const engineOptions: EngineOptions = { ...config, dataDir };
     const app = await createServer({ engineOptions, port: flags.port, host: flags.host, logger, handleSignals: true });
     logger.info({ url: app.url, websites: app.engine.websites().map((w) => w.websiteId), dataDir }, `aisle listening on ${app.url}`);
+    logger.flush(); // the log is buffered: show the operator the start now
     return;
   }
   const identity = demoIdentity(dataDir, flags.demoProducts);
@@ -61,6 +63,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   const popular = await engine.recommend(identity.websiteId, 'PopularItems', { count: 1 });
   const sample = popular.payload[0] ?? (await engine.search({ website_id: identity.websiteId, client: identity.client, q: '', start: 0, size: 1 })).payload.result[0]?.refId ?? 'P1';
   logger.info({ url: app.url, websiteId: identity.websiteId, client: identity.client }, `aisle listening on ${app.url} (demo website "${identity.websiteId}")`);
+  logger.flush();
   process.stdout.write(`${demoBanner(app.url, identity, sample)}\n`);
 }
 

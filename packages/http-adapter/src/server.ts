@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createEngine, type Engine, type EngineOptions } from '@aisle/engine';
 import { pino, type Logger } from 'pino';
 import { createListener, type AisleListener, type ListenerOptions } from './listener.js';
+import { logDestination } from './log-destination.js';
 import { HttpMetrics } from './metrics.js';
 
 /** Options of {@link createServer}. */
@@ -23,7 +24,7 @@ export interface ServerOptions extends Omit<ListenerOptions, 'logger' | 'adminTo
   port?: number;
   /** Host (default 0.0.0.0). */
   host?: string;
-  /** pino logger; default a JSON logger on stdout at level info; `false` disables logs. */
+  /** pino logger; default a JSON logger on stdout at level info (buffered: {@link logDestination}); `false` disables logs. */
   logger?: Logger | false;
   /** Maximum size of the request headers in bytes (default 16 KiB; larger → 431). */
   maxHeaderSize?: number;
@@ -55,7 +56,7 @@ export interface AisleServer {
 
 /** Creates the engine (unless given), the listener and the server, and starts listening. */
 export async function createServer(options: ServerOptions = {}): Promise<AisleServer> {
-  const logger = options.logger === false ? undefined : options.logger ?? pino({ name: 'aisle' });
+  const logger = options.logger === false ? undefined : options.logger ?? pino({ name: 'aisle' }, logDestination());
   // The engine logs its background failures (snapshot writes, replica polls, …) through the same logger.
   const engine = options.engine ?? await createEngine({ ...options.engineOptions, ...(logger && { logger: logger.child({ component: 'engine' }) }) });
   const listener = createListener(engine, {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogView, Product } from '../types.js';
 import { BackgroundIndex, runSliced, runSync, type BuildSteps } from './background-build.js';
 import { RecommendationModels } from './recommendation-models.js';
-import { MapCatalog } from './__tests__/map-catalog.js';
+import { MapCatalog } from './map-catalog.js';
 
 const website = { websiteId: 'site-a', client: 'c', tokens: ['t'], hmacSecret: 's' };
 const T0 = Date.UTC(2026, 0, 10);

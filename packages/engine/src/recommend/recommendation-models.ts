@@ -318,14 +318,16 @@ export class RecommendationModels {
         },
       };
     });
-    const outcome: CascadeOutcome<number> = runFill(tactics, { accept, count, boost });
+    const retailMedia = this.website.settings?.retailMedia;
+    const position = sponsoredPosition(spec, retailMedia);
+    // Retail media may pick its ad among every accepted candidate; otherwise the cascade checks only what it returns.
+    const keepCandidates = position !== undefined && retailMedia !== undefined && retailMedia.adSets.length > 0;
+    const outcome: CascadeOutcome<number> = runFill(tactics, { accept, count, boost, keepCandidates });
 
     let picked = outcome.picked.map((p) => ({ item: this.items.name(p.item), label: p.label }));
     const websiteId = this.website.websiteId;
     let sponsored: { refId: string; data: ReturnType<typeof signRetailMediaSlot> } | undefined;
-    const retailMedia = this.website.settings?.retailMedia;
-    const position = sponsoredPosition(spec, retailMedia);
-    if (picked.length > 0 && position !== undefined && retailMedia !== undefined && retailMedia.adSets.length > 0) {
+    if (picked.length > 0 && keepCandidates && position !== undefined && retailMedia !== undefined) {
       const candidates = new Set(outcome.candidates);
       const contextCategories = new Set<string>();
       const inputs = [...(checked.productRef ? [checked.productRef] : []), ...checked.items, ...picked.map((p) => p.item)];
