@@ -31,7 +31,7 @@ describe('Catalog', () => {
   it('upserts by refId: an update keeps its position, new products are appended, the version increases', async () => {
     const catalog = new Catalog();
     const s1 = await catalog.upsert([{ refId: 'a', title: 'one' }, { refId: 'b', title: 'two' }]);
-    expect(s1).toEqual({ loaded: 2, skipped: [], catalogSize: 2 });
+    expect(s1).toEqual({ loaded: 2, skipped: [], skippedCount: 0, catalogSize: 2 });
     const v1 = catalog.version;
     await catalog.upsert([{ refId: 'c', title: 'three' }, { refId: 'a', title: 'uno' }]);
     expect(catalog.version).toBeGreaterThan(v1);
@@ -98,7 +98,7 @@ describe('Catalog', () => {
     const catalog = new Catalog();
     await catalog.upsert([{ refId: 'a', brand: 'X' }]);
     const summary = await catalog.replace([{ refId: 'b', brand: 'Y' }, { refId: 'c', brand: 'Y' }]);
-    expect(summary).toEqual({ loaded: 2, skipped: [], catalogSize: 2 });
+    expect(summary).toEqual({ loaded: 2, skipped: [], skippedCount: 0, catalogSize: 2 });
     expect(catalog.has('a')).toBe(false);
     const payload = await executeSearch(catalog, request('', { aggregations: ['brand'] }));
     expect(payload.aggregations?.brand).toEqual([{ key: 'Y', doc_count: 2 }]);
@@ -259,5 +259,25 @@ describe('Catalog changes on a live catalog (time-sliced builds, one queue per c
     const deleting = catalog.delete(['a']);
     expect(catalog.has('a')).toBe(false);
     expect(await deleting).toEqual({ deleted: 1, catalogSize: 1 });
+  });
+});
+
+describe('stray values in a numeric field', () => {
+  it('keep the field numeric (ranges work), read as missing, and are reported in the load summary', async () => {
+    const { Catalog } = await import('./catalog.js');
+    const { executeSearch } = await import('../search/index.js');
+    const catalog = new Catalog();
+    const products = Array.from({ length: 200 }, (_, i) => ({ refId: `p${i}`, title: 'mug', price: i + 1 }));
+    await catalog.upsert(products);
+    const summary = await catalog.upsert([{ refId: 'odd', title: 'mug', price: 'N/A' }]);
+    expect(summary.strayValues).toEqual([{ field: 'price', count: 1, refIds: ['odd'] }]);
+    expect(catalog.state.index.fields.find((f) => f.name === 'price')!.kind).toBe('numeric');
+    const found = await executeSearch(catalog, { website_id: 'w', client: 'c', q: '', start: 0, size: 300, range_fields: ['price'], scope: { price: { min: 100 } } } as never);
+    expect(found.total_results).toBe(101);
+    expect(found.ranges!.price).toEqual({ min: 100, max: 200 });
+    // Many such values do make it text (a field of words, not numbers).
+    const words = new Catalog();
+    await words.upsert([...products.slice(0, 10), ...Array.from({ length: 5 }, (_, i) => ({ refId: `w${i}`, price: 'ask us' }))]);
+    expect(words.state.index.fields.find((f) => f.name === 'price')!.kind).toBe('text');
   });
 });
