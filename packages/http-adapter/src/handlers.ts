@@ -15,6 +15,25 @@ import { JSON_TYPE, send, sendJson } from './reply.js';
 const JSON_ONLY = ['application/json'] as const;
 const PRODUCT_FEED_TYPES = ['application/json', 'application/x-ndjson', 'application/ndjson', 'application/jsonl'] as const;
 
+/**
+ * The point after which a write request is carried through to its true answer: the request timer
+ * (`handlerTimeoutMs`) covers reading and checking the request, never the commit — a 503 "did not
+ * complete" must mean nothing was stored. If the timer already answered (a slow body), the request is
+ * abandoned here, before anything is written.
+ */
+function commitPoint(ctx: RequestContext): void {
+  if (ctx.done) throw new AbandonedRequest();
+  if (ctx.timer) clearTimeout(ctx.timer);
+  ctx.timer = undefined;
+}
+
+/** A request already answered (by the timer) whose handler stops before writing anything. */
+export class AbandonedRequest extends Error {
+  constructor() {
+    super('the request was answered before its write started (timeout); nothing was written');
+  }
+}
+
 /** Validates with an ajv validator; 400 naming the field otherwise. */
 function check<T>(validator: ValidateFunction, body: unknown): T {
   if (!validator(body)) {
@@ -64,6 +83,7 @@ export function events(kind: 'purchases' | 'views'): Handler {
     const websiteId = state.tokens.requireWebsite(ctx.req);
     requireMediaType(ctx.req, JSON_ONLY);
     const body = await readJsonBody(ctx.req, state.limits);
+    commitPoint(ctx);
     const ack = kind === 'purchases'
       ? await state.engine.recordPurchases(websiteId, body)
       : await state.engine.recordViews(websiteId, body);
@@ -78,6 +98,7 @@ export const markCouponUsed: Handler = async (ctx, state) => {
   const client = scalar(query, 'client');
   if (!code) throw new HttpError(400, 'query parameter code is required', { key: 'code' });
   if (!client) throw new HttpError(400, 'query parameter client is required', { key: 'client' });
+  commitPoint(ctx);
   const result = await state.engine.markCouponUsed(client, code);
   sendJson(ctx, state, 200, serialize.CouponUsed({ type: 1, code: 0, payload: result }));
 };
@@ -124,6 +145,7 @@ export const putProducts: Handler = async (ctx, state) => {
 /** `DELETE /admin/v1/websites/{websiteId}/products/{refId}` (idempotent: unknown refId → deleted 0). */
 export const deleteProduct: Handler = async (ctx, state) => {
   const websiteId = adminWebsite(ctx, state);
+  commitPoint(ctx);
   const result = await state.engine.deleteProducts(websiteId, [ctx.params[1]!]);
   sendJson(ctx, state, 200, serialize.DeleteResult(result));
 };
@@ -133,6 +155,7 @@ export const issueCoupons: Handler = async (ctx, state) => {
   const websiteId = adminWebsite(ctx, state);
   requireMediaType(ctx.req, JSON_ONLY);
   const body = check<{ coupons: CouponIssue[] }>(validate.CouponIssueRequest, await readJsonBody(ctx.req, state.limits));
+  commitPoint(ctx);
   const result = await state.engine.issueCoupons(websiteId, body.coupons);
   sendJson(ctx, state, 201, serialize.CouponIssueResult(result));
 };
