@@ -32,6 +32,9 @@ export interface PostgresStoreOptions {
   poolSize?: number;
 }
 
+/** Longest wait for a PostgreSQL connection before the call fails. */
+const PG_CONNECT_TIMEOUT_MS = 5_000;
+
 /** Schema migrations; `{s}` is the quoted schema. Version = index + 1. Append only. */
 const PG_MIGRATIONS: readonly string[] = [
   `CREATE TABLE {s}.events (
@@ -79,7 +82,10 @@ export class PostgresStore extends GroupCommitStore implements Store {
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
     const schema = options.schema ?? DEFAULT_PG_SCHEMA;
     if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new Error(`postgres schema "${schema}" must be letters, digits and _ (at most 63)`);
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 4 });
+    // A connection that cannot be made within the timeout fails the call (503, nothing written) instead
+    // of hanging it; a statement already sent is never timed out here, since the client cannot know
+    // whether the server committed it (the answer would not tell the truth).
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 4, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS });
     pool.on('error', () => { /* an idle client died; the pool replaces it on next use */ });
     try {
       const client = await pool.connect();
