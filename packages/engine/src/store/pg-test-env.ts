@@ -43,3 +43,15 @@ export class TestSchemas {
     }
   }
 }
+
+/** Ends the server sessions of the connections made from these client ports (fault tests). */
+export async function terminateBackends(clientPorts: readonly number[]): Promise<number> {
+  const client = new pg.Client({ connectionString: TEST_PG_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE client_port = ANY($1::int[])', [clientPorts]);
+    return rows.length;
+  } finally {
+    await client.end();
+  }
+}

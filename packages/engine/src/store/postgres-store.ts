@@ -87,6 +87,11 @@ export class PostgresStore extends GroupCommitStore implements Store {
     // whether the server committed it (the answer would not tell the truth).
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 4, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS });
     pool.on('error', () => { /* an idle client died; the pool replaces it on next use */ });
+    // A client checked out of the pool has no error listener of the pool's: a connection the server
+    // ends while it is checked out (pg_terminate_backend, a network cut) would emit an unhandled
+    // 'error' and crash the process. The call using the client fails with that error itself (and is
+    // answered 503), and the client is released as broken.
+    pool.on('connect', (client) => client.on('error', () => { /* reported through the failing call */ }));
     try {
       const client = await pool.connect();
       try {
