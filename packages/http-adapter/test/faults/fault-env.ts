@@ -3,44 +3,9 @@
  * or in this process, purchase bodies with known order ids, and the checks every fault test makes —
  * an acknowledged write survives, a refused one leaves no trace, `/readyz` tells the truth.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { EngineOptions } from '@aisle/engine';
 import { ADMIN_TOKEN, TOKEN_A, bearer, post } from '../helpers.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const fixture = path.join(here, '..', 'fixtures', 'replica-server.ts');
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const env = { ...process.env, TSX_TSCONFIG_PATH: path.join(here, '..', 'tsconfig.cli.json'), NODE_NO_WARNINGS: '1' };
-const repoRoot = path.join(here, '..', '..', '..', '..');
-
-/** A server in a child process. */
-export interface ChildServer {
-  child: ChildProcess;
-  url: string;
-  stderr(): string;
-  exited: Promise<void>;
-}
-
-/** Starts `createServer` around `engineOptions` in a child process; resolves once it listens. */
-export async function startChild(engineOptions: EngineOptions): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', tsxLoader, fixture, JSON.stringify({ engineOptions })], { env, cwd: repoRoot });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.on('exit', (code, signal) => reject(new Error(`server exited (${code ?? signal}) before listening: ${err}`)));
-  });
-  return { child, url, stderr: () => err, exited };
-}
+export { startChild, type ChildServer } from '../child-server.js';
 
 const CUSTOMER = '7d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10';
 const SESSION = '0b7f1e0c-3d2a-4c55-8e1f-2a9b6c4d8e21';
