@@ -7,6 +7,7 @@ import type { Engine } from '@aisle/engine';
 import type { Logger } from 'pino';
 import type { TokenIndex } from './auth.js';
 import type { BodyLimits } from './body.js';
+import type { DashboardAssets, DashboardOptions } from './dashboard.js';
 import type { ErrorShape } from './errors.js';
 import type { HttpMetrics } from './metrics.js';
 
@@ -30,6 +31,8 @@ export interface ListenerState {
   isReady: () => boolean;
   closing: boolean;
   openApiText: () => string;
+  /** The built-in dashboard, unless turned off. */
+  dashboard?: { assets: DashboardAssets; options: DashboardOptions };
 }
 
 /** A handler of one route. */

@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { generateCatalog, generateInteractions, stableGuid, type Engine, type EngineOptions, type WebsiteConfig } from '@aisle/engine';
+import { stableGuid, type Engine, type EngineOptions, type WebsiteConfig } from '@aisle/engine';
+import { generateCatalog, generateInteractions } from '@aisle/engine/demo';
 
 /** What `demo.json` holds. */
 export interface DemoIdentity {
@@ -19,6 +20,8 @@ export interface DemoIdentity {
   hmacSecret: string;
   productCount: number;
   seed: number;
+  /** A browser search key of the demo website (created at the first start; see {@link ensureDemoSearchKey}). */
+  searchKey?: string;
 }
 
 /** The demo's fixed coupon code (issued at seeding, usable once with the coupon call). */
@@ -89,12 +92,26 @@ export async function seedDemo(engine: Engine, identity: DemoIdentity): Promise<
 }
 
 /**
- * The startup banner: ids, where the tokens are, and one curl command per kind of endpoint. It prints
- * no token or secret (stdout is often collected with the logs): the tokens stay in the demo identity
- * file (mode 0600 in the data directory), which the commands read into shell variables.
+ * Makes sure the demo has a live browser search key: the one in `demo.json` when the store still knows
+ * it, else a new one (written back to `demo.json`, which only its owner may read). Returns the key.
+ */
+export async function ensureDemoSearchKey(engine: Engine, identity: DemoIdentity, dataDir: string): Promise<string> {
+  if (identity.searchKey !== undefined && (await engine.resolveSearchKey(identity.searchKey)) !== undefined) return identity.searchKey;
+  const created = await engine.createSearchKey(identity.websiteId, { actions: ['search'] });
+  identity.searchKey = created.key;
+  writeFileSync(demoIdentityFile(dataDir), `${JSON.stringify(identity, null, 2)}\n`, { mode: 0o600 });
+  return created.key;
+}
+
+/**
+ * The startup banner: ids, where the tokens are, the browser search key, and one curl command per kind
+ * of endpoint. It prints no token or secret (stdout is often collected with the logs): the website and
+ * admin tokens stay in the demo identity file (mode 0600 in the data directory), which the commands
+ * read into shell variables. The search key is printed: it is a browser key, public by design (it
+ * opens only search on the demo website, and every page that uses it shows it).
  */
 export function demoBanner(url: string, identity: DemoIdentity, sampleRefId: string, identityFile: string): string {
-  const { websiteId, client } = identity;
+  const { websiteId, client, searchKey } = identity;
   const now = new Date().toISOString();
   const read = (key: string) => `$(node -p 'require(${JSON.stringify(path.resolve(identityFile))}).${key}')`;
   return [
@@ -103,6 +120,9 @@ export function demoBanner(url: string, identity: DemoIdentity, sampleRefId: str
     `  website id:   ${websiteId}`,
     `  client:       ${client}`,
     `  tokens:       in ${identityFile} (token, adminToken)`,
+    ...(searchKey ? [`  search key:   ${searchKey}   (browser key: opens only search on "${websiteId}")`] : []),
+    '',
+    `Dashboard: ${url}/   (search, recommendations and reports in the browser)`,
     '',
     'Try:',
     `  export TOKEN=${read('token')} ADMIN=${read('adminToken')}`,

@@ -65,6 +65,7 @@ export async function createServer(options: ServerOptions = {}): Promise<AisleSe
     ...options,
     metrics: options.metrics ?? new HttpMetrics({ defaultMetrics: true }),
     adminTokens: options.adminTokens ?? options.engineOptions?.adminTokens ?? [],
+    dashboard: options.dashboard ?? options.engineOptions?.dashboard ?? true,
     logger: logger ?? false,
   });
   // Node checks the header and request timeouts only every connectionsCheckingInterval (30 s by

@@ -103,16 +103,18 @@ describe('aisle serve --config', () => {
 describe('aisle serve (demo) and aisle load', () => {
   const dataDir = path.join(tmp, 'data');
 
-  async function serveDemo(): Promise<{ child: ReturnType<typeof start>; url: string; token: string; adminToken: string }> {
+  async function serveDemo(): Promise<{ child: ReturnType<typeof start>; url: string; token: string; adminToken: string; searchKey: string }> {
     // No --host: the default binds this machine only.
     const child = start(['serve', '--port', '0', '--data-dir', dataDir, '--demo-products', '300']);
     const url = (await waitFor(child, /curl -s (http:\/\/[\d.:]+)\/openapi\.json/))[1]!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:/);
-    // The banner prints no token: they are in the demo identity file it names.
+    // The banner prints no token: they are in the demo identity file it names. The browser search key
+    // (public by design) is printed.
     expect(child.out()).not.toMatch(/demo-[0-9a-f]{32}|admin-[0-9a-f]{32}/);
     const identityFile = child.out().match(/tokens: +in (\S+)/)![1]!;
     const { token, adminToken } = JSON.parse(readFileSync(identityFile, 'utf8')) as { token: string; adminToken: string };
-    return { child, url, token, adminToken };
+    const searchKey = child.out().match(/search key: +(\S+)/)![1]!;
+    return { child, url, token, adminToken, searchKey };
   }
 
   it('serves a demo website, prints its ids and tokens, shuts down on SIGTERM, and does not duplicate the demo on restart', async () => {
@@ -125,12 +127,21 @@ describe('aisle serve (demo) and aisle load', () => {
     });
     expect(search.status).toBe(200);
     expect(((await search.json()) as { payload: { total_results: number } }).payload.total_results).toBe(300);
+    // The printed browser key opens search (and nothing else).
+    const keyed = await fetch(`${first.url}/v1.4/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${first.searchKey}` },
+      body: JSON.stringify({ website_id: 'demo', client: 'demo', q: '', start: 0, size: 3 }),
+    });
+    expect(keyed.status).toBe(200);
+    expect((await fetch(`${first.url}/admin/v1/websites/demo/stats`, { headers: { authorization: `Bearer ${first.searchKey}` } })).status).toBe(401);
     const stats1 = await (await fetch(`${first.url}/admin/v1/websites/demo/stats`, { headers: { authorization: `Bearer ${first.adminToken}` } })).json();
     first.child.kill('SIGTERM');
     expect(await first.child.exited).toBe(0);
 
     const second = await serveDemo();
     expect(second.token).toBe(first.token);
+    expect(second.searchKey).toBe(first.searchKey);
     const stats2 = await (await fetch(`${second.url}/admin/v1/websites/demo/stats`, { headers: { authorization: `Bearer ${second.adminToken}` } })).json();
     expect(stats2).toEqual(stats1);
     second.child.kill('SIGTERM');

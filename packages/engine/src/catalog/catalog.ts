@@ -27,8 +27,9 @@ import { IMAGE_VECTOR_FIELD, isPresent, numericValue } from './field-values.js';
 import type { LoggedChange } from './change-log.js';
 import { appendProducts, planAppend } from './append-products.js';
 import { applyValuePatch, planValuePatch } from './patch-values.js';
+import { mergeProductPatches } from './merge-patch.js';
 import { readProducts } from './read-products.js';
-import type { SkipReport } from './skip-report.js';
+import { withEarlierSkips, type SkipReport } from './skip-report.js';
 import { copyInSteps, StringMap } from './string-map.js';
 import { runInSlices, SLICE_MS } from './time-slices.js';
 
@@ -75,7 +76,7 @@ type Change =
 export type ChangeLogger = (changes: readonly Change[], lastSeq: number) => Promise<void>;
 
 /** What a change did: products it loaded or deleted, and the catalog's size right after it. */
-interface ChangeResult { count: number; catalogSize: number }
+export interface ChangeResult { count: number; catalogSize: number }
 
 interface QueuedChange {
   change: Change;
@@ -246,7 +247,10 @@ export class Catalog implements CatalogView {
   private queuedSeq = 0;
   private appliedSeqNumber = 0;
   private logger: ChangeLogger | undefined;
+  /** Resolved when no build runs and nothing is queued (see {@link Catalog.patch}). */
+  private idleWaiters: (() => void)[] = [];
   private readonly patchLinearRatio: number | undefined;
+  private readonly versionListeners = new Set<() => void>();
 
   /** `tuning` is internal (tests). */
   constructor(options: CatalogOptions = {}, tuning: CatalogBuildTuning = {}) {
@@ -306,6 +310,27 @@ export class Catalog implements CatalogView {
     return true;
   }
 
+  /** See {@link CatalogView.onNewVersion}. */
+  onNewVersion(listener: () => void): () => void {
+    this.versionListeners.add(listener);
+    return () => this.versionListeners.delete(listener);
+  }
+
+  /**
+   * Tells the listeners. Listeners record their own failures (derived indexes keep theirs for the
+   * readiness status); one that throws anyway does not stop the others nor the change, which has
+   * succeeded: its error is reported as a process warning.
+   */
+  private announceVersion(): void {
+    for (const listener of this.versionListeners) {
+      try {
+        listener();
+      } catch (err) {
+        process.emitWarning(`catalog version listener failed: ${err instanceof Error ? err.message : String(err)}`, 'AisleCatalogListenerWarning');
+      }
+    }
+  }
+
   /** Visits every product in doc (insertion) order. */
   forEachProduct(visit: (product: Product) => void): void {
     for (const p of this.current.products) visit(p);
@@ -346,8 +371,8 @@ export class Catalog implements CatalogView {
    * change: a restart after many logged changes of a big catalog costs one rebuild). They were
    * validated when first made and are not logged again.
    */
-  async replay(changes: readonly LoggedChange[]): Promise<void> {
-    if (changes.length === 0) return;
+  async replay(changes: readonly LoggedChange[]): Promise<ChangeResult[]> {
+    if (changes.length === 0) return [];
     const pending: Promise<ChangeResult>[] = [];
     // All queued before a build is started, so the next build takes them all.
     for (const change of changes) {
@@ -356,7 +381,7 @@ export class Catalog implements CatalogView {
       pending.push(new Promise<ChangeResult>((resolve, reject) => this.queue.push({ change: queued, seq, resolve, reject })));
     }
     if (!this.building) this.buildNext();
-    await Promise.all(pending);
+    return Promise.all(pending);
   }
 
   /** Queues a change; resolves once a version containing it is durable and the current one. */
@@ -413,6 +438,38 @@ export class Catalog implements CatalogView {
     }
   }
 
+  private wakeIdle(): void {
+    if (this.building || this.queue.length > 0) return;
+    for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  /**
+   * Partial updates: merges each patch (a partial product with `refId`) into the stored product
+   * (JSON Merge Patch, RFC 7396: `null` removes a field), then upserts the merged products — so a
+   * patch that only changes numbers takes the value-patch fast path. A refId not in the catalog is an
+   * error for its record (`onError` as for {@link Catalog.upsert}). Patches are merged against the
+   * version holding every change queued before the call: it waits for them, then merges and queues in
+   * one synchronous step, so no change can slip in between.
+   */
+  async patch(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
+    const positions: number[] = [];
+    const { products: patches, skipped } = await readProducts(source, options, positions);
+    return withEarlierSkips(await this.patchRecords(patches, positions, options?.onError ?? 'reject'), skipped);
+  }
+
+  /**
+   * {@link Catalog.patch} of records already read and checked; `positions[i]` is patch i's record
+   * number in its request (named by errors and `skipped`). Replicas apply a logged patch with it.
+   */
+  async patchRecords(patches: readonly Product[], positions: readonly number[], onError: 'reject' | 'skip'): Promise<LoadSummary> {
+    // The check and the merge below run in one synchronous step: nothing can be queued in between.
+    while (this.building || this.queue.length > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    const { products, skipped } = mergeProductPatches(patches, positions, (refId) => this.getProduct(refId), onError);
+    if (products.length === 0) return { loaded: 0, skipped, skippedCount: skipped.length, catalogSize: this.liveCount };
+    const { catalogSize } = await this.enqueue({ kind: 'upsert', products });
+    return { loaded: products.length, skipped, skippedCount: skipped.length, catalogSize };
+  }
+
   /**
    * The one all-or-nothing apply path of every catalog change: the new version `out.state` is built
    * but not yet visible; the batch is made durable (change log, `fdatasync`) and only then published
@@ -443,9 +500,11 @@ export class Catalog implements CatalogView {
       this.appliedSeqNumber = batch[batch.length - 1].seq;
     }
     this.building = false;
+    if (out?.state) this.announceVersion();
     if (out) batch.forEach((q, i) => q.resolve(out.results[i]));
     else for (const q of batch) q.reject(error);
     this.buildNext();
+    this.wakeIdle();
   }
 
   /**

@@ -19,7 +19,11 @@ import { productProblem } from './product-limits.js';
 import type { SkipReport } from './skip-report.js';
 
 /** Options of {@link readProductFeed}: the load options plus the report that collects skipped records. */
-export type FeedReadOptions = LoadOptions & { skipped: SkipReport };
+export type FeedReadOptions = LoadOptions & {
+  skipped: SkipReport;
+  /** When given, receives the 1-based line (NDJSON) or element index of each product read, in order. */
+  positions?: number[];
+};
 
 /** How often (in records) `onProgress` is called. */
 export const PROGRESS_EVERY = 10_000;
@@ -148,6 +152,7 @@ async function* readObjects(source: Iterable<unknown> | AsyncIterable<unknown>, 
       continue;
     }
     progress.record();
+    options.positions?.push(index);
     batch.push(item as Product);
     // A synchronous iterable is batched; an asynchronous one is passed on item by item (it may be live).
     if (!sync || batch.length >= 1000) {
@@ -286,6 +291,7 @@ async function* parseNdjson(texts: AsyncIterable<string>, options: FeedReadOptio
       return;
     }
     progress.record();
+    options.positions?.push(lineNumber);
     batch.push(parsed.value as Product);
   }
   for await (const text of texts) {
@@ -354,6 +360,7 @@ async function* parseArray(texts: AsyncIterable<string>, options: FeedReadOption
       return;
     }
     progress.record();
+    options.positions?.push(index);
     batch.push(parsed.value as Product);
   }
 

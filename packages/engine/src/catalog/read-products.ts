@@ -25,9 +25,10 @@ function isAsyncIterable(source: unknown): boolean {
 
 /**
  * All records of `source`, checked, in order. With `onError: 'reject'` (default) the first bad record
- * throws `CATALOG_BAD_INPUT` naming its 1-based index (line for feeds).
+ * throws `CATALOG_BAD_INPUT` naming its 1-based index (line for feeds). `positions`, when given,
+ * receives each product's 1-based index (line for feeds), so a later check can name the record.
  */
-export async function readProducts(source: ProductSource, options: LoadOptions = {}): Promise<{ products: Product[]; skipped: SkipReport }> {
+export async function readProducts(source: ProductSource, options: LoadOptions = {}, positions?: number[]): Promise<{ products: Product[]; skipped: SkipReport }> {
   const onError = options.onError ?? 'reject';
   const skipped = new SkipReport();
   const products: Product[] = [];
@@ -42,6 +43,7 @@ export async function readProducts(source: ProductSource, options: LoadOptions =
       return;
     }
     products.push(record as Product);
+    positions?.push(records);
     if (options.onProgress && records % PROGRESS_EVERY === 0) options.onProgress({ records });
   };
   if (Array.isArray(source) || (typeof source !== 'string' && isIterable(source) && !isAsyncIterable(source))) {
@@ -55,7 +57,7 @@ export async function readProducts(source: ProductSource, options: LoadOptions =
   } else {
     // File paths, byte streams (NDJSON, JSON array, gzip) and async iterables: the streaming feed
     // reader checks records, numbers lines and reports progress itself.
-    for await (const product of readProductFeed(source, { ...options, onError, skipped })) products.push(product);
+    for await (const product of readProductFeed(source, { ...options, onError, skipped, positions })) products.push(product);
   }
   return { products, skipped };
 }

@@ -17,3 +17,13 @@ export class SkipReport {
     if (this.first.length < MAX_REPORTED_SKIPS) this.first.push(line);
   }
 }
+
+/**
+ * A summary that also counts the records skipped before it was made (while reading): their messages
+ * go first in line order, still at most {@link MAX_REPORTED_SKIPS} of them.
+ */
+export function withEarlierSkips<S extends { skipped: SkippedLine[]; skippedCount: number }>(summary: S, earlier: SkipReport): S {
+  if (earlier.count === 0) return summary;
+  const skipped = [...earlier.first, ...summary.skipped].sort((a, b) => a.line - b.line).slice(0, MAX_REPORTED_SKIPS);
+  return { ...summary, skipped, skippedCount: earlier.count + summary.skippedCount };
+}

@@ -8,15 +8,43 @@ import type { WebsiteSettings } from '../config.js';
 import type { SearchPayload, SearchRequest } from '../types.js';
 import { assemblePayload } from './assemble-payload.js';
 import { runPartial } from './run-partial.js';
-import { compileSearchPlan } from './search-plan.js';
+import { compileMerchandising } from './merchandising.js';
+import { deadDisjunctiveFields, planDisjunctive, withDisjunctiveAggregations } from './disjunctive-facets.js';
+import { highlightProducts } from './highlight.js';
+import { compileScope, compileSearchPlan, type SearchPlan } from './search-plan.js';
 import type { SearchPool } from './search-pool.js';
+import type { SearchReranker } from './rerank.js';
+import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
+import type { CatalogState } from '../catalog/catalog-index.js';
 
 /** Where and how a search runs. */
 export interface SearchContext {
   /** Catalogs with at least `pool.threshold` products run on the pool; smaller ones inline. */
   pool?: SearchPool;
-  /** The website's settings: field weights, synonyms and redirects are used here. */
+  /** The website's settings: field weights, synonyms, redirects and rules are used here. */
   settings?: WebsiteSettings;
+  /** The time rules' `from`/`until` are compared with (ms since the epoch; default now). */
+  now?: number;
+  /**
+   * The re-rank stage (personalization, semantic similarity): reorders the best `rerank.depth` results
+   * of requests ranked by relevance (no `sort_fields`), pinned products staying in place. Never changes
+   * the set, totals or facets. Used by {@link executeRankedSearch}.
+   */
+  rerank?: SearchReranker;
+}
+
+/** A search's payload and the semantic model that took part in ranking it, if any. */
+export interface RankedSearch {
+  payload: SearchPayload;
+  /** `id@version` of the semantic model whose similarities ranked the results. */
+  rankedBy?: string;
+}
+
+/** One run of the plain search: its payload (no highlighting yet) and what it was computed from. */
+interface SearchRun {
+  payload: SearchPayload;
+  state: CatalogState;
+  plan: SearchPlan;
 }
 
 /**
@@ -25,17 +53,65 @@ export interface SearchContext {
  * not at all. Throws `AisleError('SEARCH_BAD_REQUEST')` for requests that do not fit the catalog
  * (a range over a text field, a numeric bound on a text field, a list of values on a numeric field).
  */
-export async function executeSearch(catalog: Catalog, request: SearchRequest, context: SearchContext = {}): Promise<SearchPayload> {
+export async function executeSearch(catalog: Catalog, asked: SearchRequest, context: SearchContext = {}): Promise<SearchPayload> {
+  const { payload, state, plan } = await runSearch(catalog, asked, context);
+  if (asked.highlight) payload.result = highlightProducts(state, plan, payload.result);
+  return payload;
+}
+
+/**
+ * {@link executeSearch}, plus the re-rank stage when the context has one: the plain search selects the
+ * best `max(start + size, depth)` (same totals and facets), the stage reorders the first `depth` of
+ * them — products pinned by merchandising rules keep their positions, the others are reordered around
+ * them — and the page is cut from the reordered list (then highlighted).
+ */
+export async function executeRankedSearch(catalog: Catalog, request: SearchRequest, context: SearchContext = {}): Promise<RankedSearch> {
+  const rerank = context.rerank;
+  if (!rerank || (request.sort_fields?.length ?? 0) > 0) return { payload: await executeSearch(catalog, request, context) };
+  const size = request.size ?? DEFAULT_SEARCH_SIZE;
+  const end = request.start + size;
+  const depth = rerank.depth;
+  const { payload, state, plan } = await runSearch(catalog, { ...request, start: 0, size: Math.max(end, depth) }, context);
+  const window = payload.result.slice(0, depth);
+  const pinnedDocs = new Set((plan.merch?.pins ?? []).map((p) => p.doc));
+  const pinned = window.map((p) => pinnedDocs.size > 0 && pinnedDocs.has(state.docByRefId.get(p.refId) ?? -1));
+  const free = window.filter((_, i) => !pinned[i]);
+  const { order, rankedBy } = await rerank.reorder(free);
+  let next = 0;
+  const reordered = window.map((p, i) => (pinned[i] ? p : free[order[next++]]));
+  let page = reordered.concat(payload.result.slice(depth)).slice(request.start, end);
+  if (request.highlight) page = highlightProducts(state, plan, page);
+  payload.result = page;
+  return { payload, rankedBy };
+}
+
+async function runSearch(catalog: Catalog, asked: SearchRequest, context: SearchContext): Promise<SearchRun> {
   const state = catalog.state;
   const settings = context.settings;
-  const { plan, extras } = compileSearchPlan(state, request, {
-    fieldWeights: { ...catalog.options.fieldWeights, ...settings?.fieldWeights },
-    synonyms: [...(catalog.options.synonyms ?? []), ...(settings?.synonyms ?? [])],
+  const request = withDisjunctiveAggregations(asked);
+  // A disjunctive field's condition that matches nothing (only unknown values) must not empty the
+  // whole plan: it is compiled apart, as a held-back condition with no value.
+  const dead = deadDisjunctiveFields(state, request, (scope) => compileScope(state, scope));
+  const planned = dead.length === 0 ? request : { ...request, scope: Object.fromEntries(Object.entries(request.scope!).filter(([k]) => !dead.includes(k))) };
+  const { plan, extras } = compileSearchPlan(state, planned, {
+    // The website's current settings when given (they change at run time), else the catalog's options.
+    fieldWeights: settings?.fieldWeights ?? catalog.options.fieldWeights,
+    synonyms: settings?.synonyms ?? catalog.options.synonyms,
   });
+  for (const name of dead) plan.conditions.push({ kind: 'in', field: state.fieldByName.get(name)!, codes: [] });
+  if (request.disjunctive_facets && request.disjunctive_facets.length > 0) plan.disjunctive = planDisjunctive(state, request, plan);
+  const merch = compileMerchandising(state, request, settings?.rules, context.now ?? Date.now(), (scope) => compileScope(state, scope));
+  if (merch) {
+    plan.merch = merch;
+    // A pinned doc among the best is moved, not counted twice: select one more per pin.
+    plan.limit += merch.pins.length;
+    // No pinned doc can pass a filter that matches nothing.
+    if (request.scope && compileScope(state, request.scope).nothing) merch.pins = [];
+  }
   const n = state.index.docCount;
   const pool = context.pool;
   const partials = pool && !plan.matchNothing && n > 0 && n >= pool.threshold
     ? await pool.runPartials(state.index, plan)
     : [runPartial(state.index, plan, 0, n)];
-  return assemblePayload(state, plan, extras, partials, request, settings);
+  return { payload: assemblePayload(state, plan, extras, partials, request, settings), state, plan };
 }

@@ -44,13 +44,12 @@ export class TestSchemas {
   }
 }
 
-/** Ends the server sessions of the connections made from these client ports (fault tests). */
-export async function terminateBackends(clientPorts: readonly number[]): Promise<number> {
+/** Runs one statement on the test server (tests outside the engine package have no `pg` of their own). */
+export async function queryTestDb<T extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: TEST_PG_URL });
   await client.connect();
   try {
-    const { rows } = await client.query('SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE client_port = ANY($1::int[])', [clientPorts]);
-    return rows.length;
+    return (await client.query<T>(text, params)).rows;
   } finally {
     await client.end();
   }
