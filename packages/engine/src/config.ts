@@ -9,6 +9,9 @@ import { TEXT_MODEL_ID } from './semantic/text-model.js';
 import { validateScope } from './search/validate-search-request.js';
 import type { NumericScope, TextScope } from './types.js';
 import { HISTORY_METHODS, METHODS } from './recommend/methods.js';
+import {
+  RELEVANCE_KEYS, validateRelevanceSettings, type RankingSettings, type SynonymEntry, type TypoToleranceSettings,
+} from './search/relevance-settings.js';
 
 /** Where durable state lives. */
 export type StoreConfig =
@@ -140,10 +143,21 @@ export interface WebsiteSettings {
    * see docs/semantic-search.md. `settings.ats_model` names the model when it ranked the results.
    */
   semanticSearch?: SemanticSearchSetting;
-  /** BM25F weight per text field (overrides the defaults). */
+  /** BM25F weight per text field (overrides the defaults; 0: the field does not match). Query-time. */
   fieldWeights?: Record<string, number>;
-  /** Groups of equivalent words, e.g. `[["tv", "television"]]`. */
-  synonyms?: string[][];
+  /**
+   * Synonyms, query-time: groups of equivalent words or phrases (`[["tv", "television"]]`, two-way) and
+   * one-way entries (`{ from: "tv", to: ["television"] }`: `tv` also finds `television`, not the reverse).
+   */
+  synonyms?: SynonymEntry[];
+  /** Language of the catalog and queries (ISO 639-1, default `"en"`): stemming and default stop words. */
+  language?: string;
+  /** Stop words added to the language's defaults (`[]` keeps the defaults). Query-time. */
+  stopWords?: string[];
+  /** Typo tolerance by word length (defaults: enabled, 1 edit from 4 letters, 2 from 8). Query-time. */
+  typoTolerance?: TypoToleranceSettings;
+  /** Tie-breakers applied after relevance and after `sort_fields`. Query-time. */
+  ranking?: RankingSettings;
   redirects?: RedirectRule[];
   /** Merchandising rules: pin, hide, boost, bury per query and time window. */
   rules?: MerchandisingRule[];
@@ -323,20 +337,13 @@ function validateFieldRoles(v: unknown, key: string): void {
 export function validateSettings(s: unknown, key: string, models: readonly string[] = [TEXT_MODEL_ID]): void {
   if (s === undefined) return;
   if (!isObject(s)) fail(key, 'must be an object');
-  checkKnownKeys(s, ['personalization', 'semanticSearch', 'fieldWeights', 'synonyms', 'redirects', 'rules', 'retailMedia',
-    'retailBoost', 'cors', 'attributionWindowDays', 'useStyleIdForVisualSimilarity', 'fieldRoles'], `${key}.`);
+  checkKnownKeys(s, ['personalization', 'semanticSearch', 'redirects', 'rules', 'retailMedia',
+    'retailBoost', 'cors', 'attributionWindowDays', 'useStyleIdForVisualSimilarity', 'fieldRoles', ...RELEVANCE_KEYS], `${key}.`);
+  validateRelevanceSettings(s, key);
   validatePersonalization(s.personalization, `${key}.personalization`);
   validateSemanticSearch(s.semanticSearch, `${key}.semanticSearch`, models);
   checkBoolean(s.useStyleIdForVisualSimilarity, `${key}.useStyleIdForVisualSimilarity`);
   checkNumber(s.attributionWindowDays, `${key}.attributionWindowDays`, { optional: true, min: 0 });
-  if (s.fieldWeights !== undefined) {
-    if (!isObject(s.fieldWeights)) fail(`${key}.fieldWeights`, 'must be an object of field -> weight');
-    for (const [f, w] of Object.entries(s.fieldWeights)) checkNumber(w, `${key}.fieldWeights.${f}`, { min: 0 });
-  }
-  if (s.synonyms !== undefined) {
-    if (!Array.isArray(s.synonyms)) fail(`${key}.synonyms`, 'must be an array of arrays of words');
-    s.synonyms.forEach((g, i) => checkStringArray(g, `${key}.synonyms[${i}]`));
-  }
   if (s.redirects !== undefined) {
     if (!Array.isArray(s.redirects)) fail(`${key}.redirects`, 'must be an array of {queries, url}');
     s.redirects.forEach((r, i) => {

@@ -220,9 +220,9 @@ class AisleEngine implements Engine {
   }
 
   private async openWebsite(config: WebsiteConfig): Promise<WebsiteState> {
-    // Build-time field weights decide which text fields get a full-text index (weight > 0); query-time
-    // settings (weights, synonyms) are read from the website's current settings at each search.
-    const catalogOptions = { fieldWeights: config.settings?.fieldWeights };
+    // Settings are read per search (they may change at runtime): nothing of them is built into the catalog,
+    // so every text field is indexed and a weight of 0 in the settings only stops it matching.
+    const catalogOptions = {};
     const siteState = (catalog: Catalog): WebsiteState => {
       const semantics = new WebsiteSemantics(catalog, {
         embedders: this.embedders,

@@ -75,7 +75,7 @@ export const schemas = {
       highlight: { type: 'boolean', description: 'When true, each result item carries _highlight: {<field>: "HTML-escaped text with <em>matched</em> words"} for the text fields that matched.' },
       sort_fields: {
         type: 'array',
-        description: 'Ordered sort keys; each element has exactly one key, the field name.',
+        description: 'Ordered sort keys; each element has exactly one key, the field name, or the pseudo-field `_score` (relevance) to place relevance among the keys (otherwise it comes after them, before the website\'s tie-breakers).',
         items: {
           type: 'object',
           minProperties: 1,
@@ -113,7 +113,14 @@ export const schemas = {
           total_results: int(),
           aggregations: { type: 'object', additionalProperties: { type: 'array', items: ref('FacetBucket') } },
           ranges: { type: 'object', additionalProperties: ref('NumericRange') },
-          suggestions: { type: 'object', properties: { corrected_query: str(), queries: strArray() } },
+          suggestions: {
+            type: 'object',
+            properties: {
+              corrected_query: str('The query with each word that matched only by typo replaced by its best correction.'),
+              dropped_words: strArray('When no product matches every query word: the words the best result does not match (the results are the products matching the most words).'),
+              queries: strArray(),
+            },
+          },
           redirects: { type: 'object', properties: { url: str() } },
         },
       },

@@ -49,6 +49,28 @@ describe('POST /v1.4/search', () => {
     }
   });
 
+  it('suggests corrected_query for a typo and dropped_words when no product has every word', async () => {
+    const typo = await post(`${svc.url}${path}`, body({ q: 'espreso machine' }), bearer(TOKEN_A));
+    expect(typo.status).toBe(200);
+    const typoJson = (await expectDocumented(typo, path, 'POST')) as { payload: { result: { refId: string }[]; suggestions: Record<string, unknown> } };
+    expect(typoJson.payload.result[0].refId).toBe('KNOWN-1');
+    expect(typoJson.payload.suggestions).toEqual({ corrected_query: 'espresso machine' });
+    const dropped = await post(`${svc.url}${path}`, body({ q: 'zanzibar frother qqqqxz' }), bearer(TOKEN_A));
+    expect(dropped.status).toBe(200);
+    const droppedJson = (await expectDocumented(dropped, path, 'POST')) as { payload: { result: { refId: string }[]; suggestions: Record<string, unknown> } };
+    expect(droppedJson.payload.result.map((p) => p.refId)).toEqual(['KNOWN-2']);
+    expect(droppedJson.payload.suggestions).toEqual({ dropped_words: ['qqqqxz'] });
+  });
+
+  it('accepts _score among sort_fields', async () => {
+    const res = await post(`${svc.url}${path}`, body({
+      q: 'zanzibar', sort_fields: [{ _score: { order: 'desc', type: 'number' } }, { price: { order: 'asc', type: 'number' } }],
+    }), bearer(TOKEN_A));
+    expect(res.status).toBe(200);
+    const json = (await expectDocumented(res, path, 'POST')) as { payload: { result: { refId: string }[] } };
+    expect(json.payload.result.map((p) => p.refId)).toContain('KNOWN-1');
+  });
+
   it('filters with scope and sorts with sort_fields', async () => {
     const res = await post(`${svc.url}${path}`, body({ scope: { brand: ['Zanzibar'] }, sort_fields: [{ price: { order: 'asc', type: 'number' } }] }), bearer(TOKEN_A));
     const json = (await expectDocumented(res, path, 'POST')) as { payload: { result: { refId: string }[] } };
