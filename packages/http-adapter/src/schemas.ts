@@ -256,6 +256,11 @@ export const schemas = {
       loaded: int(),
       skipped: { type: 'array', items: { type: 'object', required: ['line', 'message'], properties: { line: int(), message: str() } } },
       skippedCount: int(),
+      strayValues: {
+        type: 'array',
+        description: 'Values of a numeric field that are not numbers (e.g. "N/A"): kept, missing for ranges and number sorts.',
+        items: { type: 'object', required: ['field', 'count', 'refIds'], properties: { field: str(), count: int(), refIds: { type: 'array', items: str() } } },
+      },
       catalogSize: int(),
     },
   },

@@ -4,24 +4,15 @@
  * a short poll interval: the coupon ledger, order idempotency, model propagation between replicas and a
  * SIGKILL in the middle of a purchase stream, all through the documented HTTP API.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { EngineOptions, WebsiteStats } from '@aisle/engine';
 import { generateCatalog } from '@aisle/engine/demo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PG_URL, TestSchemas, requirePostgres } from '../../engine/src/store/pg-test-env.js';
+import { startChild, type ChildServer } from './child-server.js';
 import { ADMIN_TOKEN, SITE_A, TOKEN_A, bearer, post } from './helpers.js';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const fixture = path.join(here, 'fixtures', 'replica-server.ts');
-/** As in cli.test.ts: tsx by absolute URL, the engine mapped to its sources, the child at the repo root. */
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const env = { ...process.env, TSX_TSCONFIG_PATH: path.join(here, 'tsconfig.cli.json'), NODE_NO_WARNINGS: '1' };
-const repoRoot = path.join(here, '..', '..', '..');
 
 const POLL_INTERVAL_MS = 100;
 /** Documented delay: pollIntervalMs plus the read time, plus the popular-items cache refresh (1 s); with slack for a loaded machine. */
@@ -31,12 +22,8 @@ const schemas = new TestSchemas();
 const tmp = mkdtempSync(path.join(tmpdir(), 'aisle-replicas-'));
 let schema: string;
 
-interface Replica {
+interface Replica extends ChildServer {
   name: string;
-  child: ChildProcess;
-  url: string;
-  stderr: () => string;
-  exited: Promise<void>;
 }
 const running = new Set<Replica>();
 
@@ -51,20 +38,7 @@ function engineOptions(name: string): EngineOptions {
 }
 
 async function startReplica(name: string): Promise<Replica> {
-  const child = spawn(process.execPath, ['--import', tsxLoader, fixture, JSON.stringify({ engineOptions: engineOptions(name) })], { env, cwd: repoRoot });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.on('exit', (code, signal) => reject(new Error(`replica ${name} exited (${code ?? signal}) before listening: ${err}`)));
-  });
-  const replica = { name, child, url, stderr: () => err, exited };
+  const replica = { name, ...await startChild(engineOptions(name)) };
   running.add(replica);
   return replica;
 }

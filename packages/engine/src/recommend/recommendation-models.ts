@@ -113,6 +113,8 @@ export interface RecommendationModelsOptions {
   /** Wall clock in ms (slot time stamps, cache refresh); default `Date.now`. */
   now?: () => number;
   tuning?: Partial<RecommendationTuning>;
+  /** Called with each failed build of a derived index (similar attributes, visual similarity). */
+  onIndexError?: (error: unknown) => void;
 }
 
 /** A seed of an aggregating tactic with its weight. */
@@ -165,6 +167,8 @@ export class RecommendationModels {
     this.attributes = new AttributeSimilarity(this.catalog, this.items, undefined, undefined, this.tuning.indexSyncLimit);
     this.status = new ItemStatus(this.catalog, this.items);
     this.visual = new VisualSimilarity(this.catalog, this.items, { syncLimit: this.tuning.indexSyncLimit, annThreshold: this.tuning.visualAnnThreshold });
+    this.attributes.index.onError = options.onIndexError;
+    this.visual.index.onError = options.onIndexError;
     this.setWebsite(options.website);
     // Derived indexes are (re)built when the catalog changes, never at a look-up: the same request gets
     // the same answer, and readiness can wait for the first build.
