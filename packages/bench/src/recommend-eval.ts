@@ -34,11 +34,9 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import { generateCatalog } from '../../engine/src/demo/generate-catalog.js';
-import { Interner } from '../../engine/src/recommend/interner.js';
-import { RecommendationModels, type RecommendationTuning } from '../../engine/src/recommend/recommendation-models.js';
-import { VisualSimilarity } from '../../engine/src/recommend/visual-similarity.js';
-import type { CatalogView, Product } from '../../engine/src/types.js';
+import type { CatalogView, Product } from '@aisle/engine';
+import { generateCatalog } from '@aisle/engine/demo';
+import { Interner, RecommendationModels, VisualSimilarity, type RecommendationTuning } from '@aisle/engine/internal';
 import { DATASETS_DIR } from './datasets.js';
 
 const DATA_DIR = DATASETS_DIR;

@@ -46,7 +46,9 @@ describe('validateEngineOptions', () => {
     expect(configError({ websites: [{ ...site, client: 3 }] })).toMatch(/websites\[0\]\.client/);
     expect(configError({ websites: [{ ...site, tokn: [] }] })).toMatch(/websites\[0\]\.tokn is not a known key/);
     expect(configError({ websites: [site, { ...site, tokens: ['x'] }] })).toMatch(/websites\[1\]\.websiteId repeats/);
-    expect(configError({ websites: [site, { ...site, websiteId: 'b' }] })).toMatch(/websites\[1\]\.tokens\[0\].*another website/);
+    expect(configError({ websites: [site, { ...site, websiteId: 'b', client: 'client-b' }] })).toMatch(/websites\[1\]\.tokens\[0\].*another website/);
+    expect(configError({ websites: [site, { ...site, websiteId: 'b', tokens: ['y'] }] })).toMatch(/websites\[1\]\.client repeats/);
+    expect(configError({ websites: [site, { ...site, websiteId: 'b', client: site.websiteId, tokens: ['y'] }] })).toMatch(/websites\[1\]\.client .* is the websiteId of websites\[0\]/);
     expect(configError({ websites: [{ ...site, settings: { fieldWeights: { title: 'x' } } }] })).toMatch(/settings\.fieldWeights\.title/);
     expect(configError({ websites: [{ ...site, settings: { retailMedia: { adSets: [{ adSetId: 'x', version: 1, products: [] }] } } }] }))
       .toMatch(/adSets\[0\] needs at least one of costPerClick/);

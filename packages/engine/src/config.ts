@@ -8,7 +8,11 @@ import { AisleError } from './errors.js';
 /** Where durable state lives. */
 export type StoreConfig =
   | { type: 'embedded'; path?: string }
-  | { type: 'postgres'; url: string; schema?: string; pollIntervalMs?: number }
+  | {
+    type: 'postgres'; url: string; schema?: string; pollIntervalMs?: number;
+    /** How often a replica tries to store a new catalog snapshot in PostgreSQL (ms, default 30 000; one replica writes). */
+    catalogSnapshotIntervalMs?: number;
+  }
   | { type: 'memory' };
 
 /** A retail-media ad set: sponsored products and their costs. */
@@ -195,16 +199,23 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
       checkKnownKeys(st, ['type', 'path'], 'store.');
       checkString(st.path, 'store.path', { optional: true });
     } else if (st.type === 'postgres') {
-      checkKnownKeys(st, ['type', 'url', 'schema', 'pollIntervalMs'], 'store.');
+      checkKnownKeys(st, ['type', 'url', 'schema', 'pollIntervalMs', 'catalogSnapshotIntervalMs'], 'store.');
       checkString(st.url, 'store.url');
       checkString(st.schema, 'store.schema', { optional: true });
       checkNumber(st.pollIntervalMs, 'store.pollIntervalMs', { optional: true, min: 10, integer: true });
+      checkNumber(st.catalogSnapshotIntervalMs, 'store.catalogSnapshotIntervalMs', { optional: true, min: 100, integer: true });
     } else if (st.type !== 'memory') fail('store.type', 'must be "embedded", "postgres" or "memory"');
   }
   if (raw.websites !== undefined) {
     if (!Array.isArray(raw.websites)) fail('websites', 'must be an array');
     const ids = new Set<string>();
     const tokens = new Set<string>();
+    // The coupon call names a website by its id or its client shortcode: each name must pick one website.
+    const names = new Map<string, number>();
+    raw.websites.forEach((w: unknown, i: number) => {
+      if (isObject(w) && typeof w.websiteId === 'string') names.set(w.websiteId, i);
+    });
+    const clients = new Set<string>();
     raw.websites.forEach((w: unknown, i: number) => {
       const k = `websites[${i}]`;
       if (!isObject(w)) fail(k, 'must be an object');
@@ -215,6 +226,11 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
       checkString(w.hmacSecret, `${k}.hmacSecret`);
       if (ids.has(w.websiteId as string)) fail(`${k}.websiteId`, `repeats "${String(w.websiteId)}"`);
       ids.add(w.websiteId as string);
+      const client = w.client as string;
+      if (clients.has(client)) fail(`${k}.client`, `repeats "${client}" (a client shortcode names exactly one website)`);
+      const other = names.get(client);
+      if (other !== undefined && other !== i) fail(`${k}.client`, `"${client}" is the websiteId of websites[${other}] (a client shortcode names exactly one website)`);
+      clients.add(client);
       for (const [j, t] of (w.tokens as string[]).entries()) {
         if (tokens.has(t)) fail(`${k}.tokens[${j}]`, 'is already used by another website (a token opens exactly one website)');
         tokens.add(t);

@@ -2,11 +2,14 @@
  * The public shape of an engine, as services, the HTTP adapter and the benchmarks use it.
  * @module
  */
+import type { BackgroundTask } from './background-failures.js';
+import type { Readiness } from './readiness.js';
 import type { Readable } from 'node:stream';
 import type { WebsiteConfig } from './config.js';
 import type { CreatedSearchKey, SearchKeyInfo } from './keys/search-key-service.js';
 import type {
-  BundleResponse, EventAck, Product, RecommendParams, RecommendResponse, SearchResponse,
+  BundleRequest, BundleResponse, EventAck, Product, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
+  SearchResponse, ViewRequest,
 } from './types.js';
 
 /** A product line the loader could not take. */
@@ -16,12 +19,20 @@ export interface SkippedLine {
   message: string;
 }
 
+/** Most skipped records a {@link LoadSummary} lists (the rest are only counted). */
+export const MAX_REPORTED_SKIPS = 100;
+
 /** What a catalog load or upsert did. */
 export interface LoadSummary {
   /** Products inserted or updated. */
   loaded: number;
-  /** Lines or elements skipped (only with `onError: 'skip'`). */
+  /**
+   * The first {@link MAX_REPORTED_SKIPS} lines or elements skipped (only with `onError: 'skip'`), so a
+   * feed of a million bad records answers a short summary; `skippedCount` counts them all.
+   */
   skipped: SkippedLine[];
+  /** How many records were skipped in all. */
+  skippedCount: number;
   /** Live products in the catalog afterwards. */
   catalogSize: number;
 }
@@ -92,18 +103,31 @@ export interface Engine {
   upsertProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary>;
   /** Replace the whole catalog atomically: searches see all of the old or all of the new. */
   replaceProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary>;
+  /**
+   * Partial updates: each patch (a partial product with `refId`) is merged into the stored product
+   * (JSON Merge Patch, RFC 7396: `null` removes a field). A refId not in the catalog is an error for
+   * that record: the whole call is refused (`CATALOG_BAD_INPUT`, default `onError: 'reject'`) or the
+   * record is listed in `skipped` (`onError: 'skip'`). A patch changing only numbers is applied as a
+   * value patch (milliseconds, no rebuild).
+   */
+  patchProducts(websiteId: string, patches: ProductSource, options?: LoadOptions): Promise<LoadSummary>;
+  /** The stored product exactly as given (after patches), or undefined for an unknown refId. */
+  getProduct(websiteId: string, refId: string): Promise<Product | undefined>;
   /** Delete products by refId; unknown refIds are ignored. */
   deleteProducts(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }>;
-  /** The documented search request body → the documented response. Throws `AisleError`. */
-  search(body: unknown): Promise<SearchResponse>;
+  /**
+   * The documented search request body → the documented response. The body is validated at run time
+   * (throws `AisleError`), so a parsed JSON body may be passed with a cast.
+   */
+  search(body: SearchRequest): Promise<SearchResponse>;
   /** A recommendation method (segment as in the spec) with its parsed query parameters. */
   recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse>;
-  /** The bundle call. */
-  bundles(websiteId: string, body: unknown): Promise<BundleResponse>;
+  /** The bundle call; the body is validated at run time (throws `AisleError`). */
+  bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse>;
   /** Validates, stores durably, then acknowledges. Throws `ValidationError` with problem details. */
-  recordPurchases(websiteId: string, body: unknown): Promise<EventAck>;
+  recordPurchases(websiteId: string, body: PurchaseRequest): Promise<EventAck>;
   /** Same as purchases, for the views extension. */
-  recordViews(websiteId: string, body: unknown): Promise<EventAck>;
+  recordViews(websiteId: string, body: ViewRequest): Promise<EventAck>;
   /** Marks a price-beat code used; `client` is the website id or its client shortcode. */
   markCouponUsed(client: string, code: string): Promise<CouponUseResult>;
   /** Issues codes (admin API). */
@@ -124,6 +148,14 @@ export interface Engine {
   websites(): readonly WebsiteConfig[];
   /** Adds a website at run time (the demo and tests use it). */
   addWebsite(config: WebsiteConfig): Promise<void>;
+  /**
+   * Whether the engine can serve now: the store answers, the data directory is writable, every
+   * catalog is loaded and the recommendation indexes reflect the current catalogs; each failed check
+   * carries its reason. Checking starts index builds that are due.
+   */
+  readiness(): Promise<Readiness>;
+  /** Background failures so far (logged and passed to `onError` as they happen), per task. */
+  backgroundFailures(): Record<BackgroundTask, number>;
   /** Writes every catalog's snapshot to the data directory (no-op in memory). */
   saveSnapshots(): Promise<void>;
   /** Flushes the store, stops the workers. */

@@ -15,13 +15,19 @@ import { validateEngineOptions, type EngineOptions, type StoreConfig, type Websi
 import type {
   AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, WebsiteStats,
 } from './engine-api.js';
+import { FailureReporter, type BackgroundTask, type EngineHooks } from './background-failures.js';
 import { AisleError, isAisleError } from './errors.js';
+import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
+import { CatalogReplication } from './replication/catalog-replication.js';
+import { DEFAULT_PG_SCHEMA } from './store/postgres-store.js';
+import { DEFAULT_POLL_INTERVAL_MS } from './events/event-service.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
 import { executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import type {
-  BundleResponse, EventAck, PurchaseRecord, RecommendParams, RecommendResponse, SearchResponse, ViewRecord,
+  BundleRequest, BundleResponse, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
+  SearchResponse, ViewRecord, ViewRequest,
 } from './types.js';
 
 /** The `settings.ats_model` value when a website enables semantic search without naming a model. */
@@ -84,12 +90,29 @@ class AisleEngine implements Engine {
   private events!: EventService;
   private closed = false;
   private lock: DataDirLock | undefined;
+  private readonly reporter: FailureReporter;
+  /** Index builds started by a readiness check, per website (so a probe does not start another). */
+  private readonly indexBuilds = new Map<string, Promise<void>>();
+  /** With the PostgreSQL store: the catalogs are shared through its change log (replication/catalog-replication.ts). */
+  private replication: CatalogReplication | undefined;
   private searchKeys: SearchKeyService | undefined;
 
   constructor(
     private readonly options: EngineOptions,
     private readonly pool: SearchPool | undefined,
-  ) {}
+    hooks: EngineHooks,
+  ) {
+    this.reporter = new FailureReporter(hooks);
+  }
+
+  /** Waits for `work` during shutdown or cleanup: a failure is reported, not thrown. */
+  private async settleReported(work: Promise<unknown> | undefined, task: BackgroundTask, websiteId?: string): Promise<void> {
+    try {
+      await work;
+    } catch (err) {
+      this.reporter.report(task, err, websiteId);
+    }
+  }
 
   async open(): Promise<void> {
     if (this.options.dataDir) {
@@ -97,11 +120,22 @@ class AisleEngine implements Engine {
       this.lock = await lockDataDir(path.join(this.options.dataDir, 'catalogs'));
     }
     try {
+      const store = this.options.store;
+      if (store?.type === 'postgres') {
+        this.replication = await CatalogReplication.open({
+          url: store.url, schema: store.schema ?? DEFAULT_PG_SCHEMA, pollIntervalMs: store.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+          snapshotIntervalMs: store.catalogSnapshotIntervalMs,
+          onError: (what, err) => process.emitWarning(`aisle: ${what} failed: ${(err as Error)?.message ?? String(err)}`),
+        });
+      }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
+      // Every catalog holds the shared log's changes before the engine is handed out (and so is ready).
+      await this.replication?.start();
       this.events = await EventService.open({
         store: resolveStore(this.options),
         dataDir: this.options.dataDir,
         websites: [...this.sites.values()].map((s) => s.config),
+        reporter: this.reporter,
         sink: {
           onPurchase: (purchase: PurchaseRecord) => this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase),
           onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
@@ -110,20 +144,28 @@ class AisleEngine implements Engine {
       try {
         await this.events.replay();
       } catch (err) {
-        await this.events.close().catch(() => undefined);
+        await this.settleReported(this.events.close(), 'shutdown');
         throw err;
       }
     } catch (err) {
       // A failed start leaves nothing open: another attempt (or process) can take the directory.
       for (const s of this.sites.values()) clearTimeout(s.snapshotTimer);
-      await Promise.all([...this.sites.values()].map((s) => s.log?.close().catch(() => undefined)));
-      await this.lock?.release().catch(() => undefined);
+      await Promise.all([...this.sites.values()].map((s) => this.settleReported(s.log?.close(), 'shutdown', s.config.websiteId)));
+      await this.settleReported(this.replication?.close(), 'shutdown');
+      await this.settleReported(this.lock?.release(), 'shutdown');
       throw err;
     }
   }
 
   private async openWebsite(config: WebsiteConfig): Promise<WebsiteState> {
     const catalogOptions = { fieldWeights: config.settings?.fieldWeights, synonyms: config.settings?.synonyms };
+    if (this.replication) {
+      // PostgreSQL holds the catalog (snapshot + change log); the data directory keeps no catalog files.
+      const catalog = this.events === undefined
+        ? await this.replication.loadCatalog(config.websiteId, catalogOptions)
+        : await this.replication.addWebsite(config.websiteId, catalogOptions);
+      return { config, catalog, models: new RecommendationModels({ website: config, catalog }) };
+    }
     const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
     const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions) : new Catalog(catalogOptions);
     const state: WebsiteState = { config, catalog, models: new RecommendationModels({ website: config, catalog }) };
@@ -132,7 +174,8 @@ class AisleEngine implements Engine {
       const { log, pending } = await CatalogChangeLog.open(path.dirname(file), encodeURIComponent(config.websiteId));
       await catalog.replay(pending);
       log.markReplayed(catalog.lastQueuedSeq);
-      catalog.setChangeLogger((change, seq) => log.append(change, seq));
+      catalog.setChangeLogger((changes, lastSeq) => log.appendBatch(changes, lastSeq));
+      log.onError = (err) => this.reporter.report('change-log', err, config.websiteId);
       state.log = log;
       if (pending.length > 0) this.scheduleSnapshot(state);
     }
@@ -147,7 +190,7 @@ class AisleEngine implements Engine {
   }
 
   private scheduleSnapshot(state: WebsiteState): void {
-    if (!this.options.dataDir) return;
+    if (!this.options.dataDir || this.replication) return;
     const now = Date.now();
     state.unsavedSince ??= now;
     clearTimeout(state.snapshotTimer);
@@ -155,18 +198,26 @@ class AisleEngine implements Engine {
     const debounce = Math.max(SNAPSHOT_DEBOUNCE_MS, 5 * lastWrite);
     const maxDelay = Math.max(SNAPSHOT_MAX_DELAY_MS, 10 * lastWrite);
     const delay = Math.max(0, Math.min(debounce, state.unsavedSince + maxDelay - now));
-    state.snapshotTimer = setTimeout(() => void this.writeSnapshot(state).catch(() => undefined), delay);
+    state.snapshotTimer = setTimeout(() => {
+      this.writeSnapshot(state).then(
+        () => this.reporter.recovered('snapshot-write'),
+        // The change log still holds every change: nothing is lost, the log just grows until a
+        // later snapshot succeeds (the next change schedules one; so does shutdown).
+        (err: unknown) => this.reporter.report('snapshot-write', err, state.config.websiteId),
+      );
+    }, delay);
     state.snapshotTimer.unref();
   }
 
   private async writeSnapshot(state: WebsiteState): Promise<void> {
-    if (!this.options.dataDir) return;
+    if (!this.options.dataDir || this.replication) return;
     clearTimeout(state.snapshotTimer);
     state.snapshotTimer = undefined;
     state.unsavedSince = undefined;
     // Writes of one website are chained so two never interleave on the same temp file.
     const previous = state.snapshotWrite ?? Promise.resolve();
-    const write = previous.catch(() => undefined).then(async () => {
+    // The previous write's failure went to its own caller; this one starts after it either way.
+    const write = previous.then(() => undefined, () => undefined).then(async () => {
       // In one synchronous step: the version written, the last change it holds, and the log rotated
       // (later changes go to a new segment), so the segments it covers can go once it is on disk.
       const applied = state.catalog.appliedSeq;
@@ -182,6 +233,7 @@ class AisleEngine implements Engine {
 
   async upsertProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const state = this.site(websiteId);
+    if (this.replication) return this.replication.upsert(websiteId, products, options);
     const summary = await state.catalog.upsert(products, options);
     this.scheduleSnapshot(state);
     return summary;
@@ -189,9 +241,22 @@ class AisleEngine implements Engine {
 
   async replaceProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const state = this.site(websiteId);
+    if (this.replication) return this.replication.replace(websiteId, products, options);
     const summary = await state.catalog.replace(products, options);
     this.scheduleSnapshot(state);
     return summary;
+  }
+
+  async patchProducts(websiteId: string, patches: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
+    const state = this.site(websiteId);
+    if (this.replication) return this.replication.patch(websiteId, patches, options);
+    const summary = await state.catalog.patch(patches, options);
+    if (summary.loaded > 0) this.scheduleSnapshot(state);
+    return summary;
+  }
+
+  async getProduct(websiteId: string, refId: string): Promise<Product | undefined> {
+    return this.site(websiteId).catalog.getProduct(refId);
   }
 
   async deleteProducts(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }> {
@@ -199,12 +264,13 @@ class AisleEngine implements Engine {
     if (!Array.isArray(refIds) || refIds.some((id) => typeof id !== 'string')) {
       throw new AisleError('CATALOG_BAD_INPUT', 'refIds must be an array of strings');
     }
+    if (this.replication) return this.replication.delete(websiteId, refIds);
     const result = await state.catalog.delete(refIds);
     if (result.deleted > 0) this.scheduleSnapshot(state);
     return result;
   }
 
-  async search(body: unknown): Promise<SearchResponse> {
+  async search(body: SearchRequest): Promise<SearchResponse> {
     const request = validateSearchRequest(body);
     const state = this.site(request.website_id);
     if (request.client !== state.config.client) {
@@ -224,16 +290,16 @@ class AisleEngine implements Engine {
     return this.site(websiteId).models.recommend(method, params);
   }
 
-  async bundles(websiteId: string, body: unknown): Promise<BundleResponse> {
+  async bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse> {
     return this.site(websiteId).models.bundles(body);
   }
 
-  async recordPurchases(websiteId: string, body: unknown): Promise<EventAck> {
+  async recordPurchases(websiteId: string, body: PurchaseRequest): Promise<EventAck> {
     this.site(websiteId);
     return this.events.recordPurchases(websiteId, body);
   }
 
-  async recordViews(websiteId: string, body: unknown): Promise<EventAck> {
+  async recordViews(websiteId: string, body: ViewRequest): Promise<EventAck> {
     this.site(websiteId);
     return this.events.recordViews(websiteId, body);
   }
@@ -317,6 +383,44 @@ class AisleEngine implements Engine {
     this.events.addWebsite(config);
   }
 
+  async readiness(): Promise<Readiness> {
+    if (this.closed) return combineChecks([{ name: 'engine', ok: false, reason: 'the engine is closed' }]);
+    const dataDir = this.options.dataDir;
+    const checks = [
+      runCheck('store', () => this.events.storeProblem()),
+      ...(dataDir ? [runCheck('disk', () => checkDiskWritable(path.join(dataDir, 'catalogs')))] : []),
+      // No "catalogs" check: every catalog is loaded (snapshot + change log replayed) before
+      // createEngine resolves, and a website added at run time before addWebsite resolves.
+      runCheck('recommendations', async () => this.recommendationIndexesProblem()),
+    ];
+    return combineChecks(await Promise.all(checks));
+  }
+
+  /**
+   * Websites whose recommendation indexes (similar attributes, visual similarity) do not reflect the
+   * current catalog yet; starts their builds (reporting a failed build) so readiness converges.
+   */
+  private recommendationIndexesProblem(): string | undefined {
+    const building: string[] = [];
+    for (const [websiteId, s] of this.sites) {
+      if (s.models.indexesUpToDate()) continue;
+      if (!this.indexBuilds.has(websiteId)) {
+        // Small catalogs are indexed synchronously by this call; big ones in the background.
+        const build = s.models.whenIndexesReady().then(
+          () => this.reporter.recovered('index-build'),
+          (err: unknown) => this.reporter.report('index-build', err, websiteId),
+        ).finally(() => this.indexBuilds.delete(websiteId));
+        this.indexBuilds.set(websiteId, build);
+      }
+      if (!s.models.indexesUpToDate()) building.push(websiteId);
+    }
+    return building.length === 0 ? undefined : `recommendation indexes are being built for: ${building.join(', ')}`;
+  }
+
+  backgroundFailures(): Record<BackgroundTask, number> {
+    return this.reporter.failureCounts();
+  }
+
   async saveSnapshots(): Promise<void> {
     await Promise.all([...this.sites.values()].map((s) => this.writeSnapshot(s)));
   }
@@ -325,10 +429,14 @@ class AisleEngine implements Engine {
     if (this.closed) return;
     this.closed = true;
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);
-    await Promise.all(pending.map((s) => this.writeSnapshot(s)));
-    await Promise.all([...this.sites.values()].map((s) => s.snapshotWrite?.catch(() => undefined)));
-    await Promise.all([...this.sites.values()].map((s) => s.log?.close().catch(() => undefined)));
-    await this.lock?.release().catch(() => undefined);
+    // A snapshot that cannot be written at shutdown loses nothing (the change log holds the changes,
+    // replayed at the next start): it is reported, and shutdown goes on.
+    await Promise.all(pending.map((s) => this.settleReported(this.writeSnapshot(s), 'snapshot-write', s.config.websiteId)));
+    // Writes a timer started: each reports its own failure (above, or in scheduleSnapshot).
+    await Promise.all([...this.sites.values()].map((s) => s.snapshotWrite?.then(() => undefined, () => undefined)));
+    await Promise.all([...this.sites.values()].map((s) => this.settleReported(s.log?.close(), 'shutdown', s.config.websiteId)));
+    await this.settleReported(this.replication?.close(), 'shutdown');
+    await this.settleReported(this.lock?.release(), 'shutdown');
     await this.events.close();
     await this.pool?.close();
   }
@@ -339,11 +447,12 @@ class AisleEngine implements Engine {
  * snapshots from `dataDir`, opens the store, and rebuilds the recommendation models from the stored
  * events before resolving. Throws `CONFIG_INVALID` naming the first bad key.
  */
-export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
-  validateEngineOptions(options);
+export async function createEngine(options: EngineOptions & EngineHooks = {}): Promise<Engine> {
+  const { logger, onError, ...config } = options;
+  validateEngineOptions(config);
   const workers = options.workers ?? Math.min(2, availableParallelism());
   const pool = workers > 0 ? new SearchPool({ workers, threshold: options.poolThreshold }) : undefined;
-  const engine = new AisleEngine(options, pool);
+  const engine = new AisleEngine(config, pool, { logger, onError });
   try {
     await engine.open();
   } catch (err) {

@@ -99,10 +99,11 @@ async function load(file: string, flags: LoadFlags): Promise<void> {
     }
     await engine.saveSnapshots();
     const lines = [`loaded ${summary.loaded} products into "${flags.website}" (${flags.replace ? 'catalog replaced' : 'upserted'}); catalog size ${summary.catalogSize}`];
-    if (summary.skipped.length > 0) {
-      lines.push(`skipped ${summary.skipped.length}:`);
+    if (summary.skippedCount > 0) {
+      lines.push(`skipped ${summary.skippedCount}:`);
       for (const s of summary.skipped.slice(0, 20)) lines.push(`  line ${s.line}: ${s.message}`);
-      if (summary.skipped.length > 20) lines.push(`  … and ${summary.skipped.length - 20} more`);
+      const shown = Math.min(20, summary.skipped.length);
+      if (summary.skippedCount > shown) lines.push(`  … and ${summary.skippedCount - shown} more`);
     } else {
       lines.push('skipped 0');
     }

@@ -42,10 +42,12 @@ export type Handler = (ctx: RequestContext, state: ListenerState) => Promise<voi
 export interface Route {
   /** Route template, used as the metrics label and in logs (`/1.0/ClientRecom/{website_id}/Cart`). */
   template: string;
-  /** Allowed methods (HEAD is implied by GET; OPTIONS is always answered). */
+  /** Allowed methods (HEAD is implied by a GET that changes nothing; OPTIONS is always answered). */
   methods: readonly string[];
-  /** The `Allow` header value (methods plus HEAD when GET is allowed, plus OPTIONS). */
+  /** The `Allow` header value (methods plus HEAD when allowed, plus OPTIONS). */
   allow: string;
+  /** HEAD is answered like GET (without a body): every GET except one that changes state. */
+  allowsHead: boolean;
   /** Error shape of the endpoint. */
   shape: ErrorShape;
   /** Browser-called: CORS headers per the website's settings. */

@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { generateCatalog, generateInteractions, stableGuid, type Engine, type EngineOptions, type WebsiteConfig } from '@aisle/engine';
+import { stableGuid, type Engine, type EngineOptions, type WebsiteConfig } from '@aisle/engine';
+import { generateCatalog, generateInteractions } from '@aisle/engine/demo';
 
 /** What `demo.json` holds. */
 export interface DemoIdentity {

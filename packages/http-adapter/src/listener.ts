@@ -76,6 +76,7 @@ function normalisePrefix(prefix: string | undefined): string {
 export function createListener(engine: Engine, options: ListenerOptions = {}): AisleListener {
   const prefix = normalisePrefix(options.prefix);
   const metrics = options.metrics === false ? undefined : options.metrics ?? new HttpMetrics();
+  metrics?.trackEngine(engine);
   let openApiText: string | undefined;
   const state: ListenerState = {
     engine,
@@ -150,7 +151,7 @@ export function createListener(engine: Engine, options: ListenerOptions = {}): A
       send(ctx, state, 204, undefined, '', { allow: route.allow });
       return;
     }
-    if (!route.methods.includes(method) && !(method === 'HEAD' && route.methods.includes('GET'))) {
+    if (!route.methods.includes(method) && !(method === 'HEAD' && route.allowsHead)) {
       sendError(ctx, state, new HttpError(405, `method ${method} is not allowed on ${route.template}; allowed: ${route.allow}`, { headers: { allow: route.allow } }));
       return;
     }

@@ -135,8 +135,30 @@ export function buildOpenApi(options: { prefix?: string } = {}): Record<string, 
       },
       responses: { 200: { description: 'What the load did.', content: json('LoadSummary') }, ...adminErrors({ 413: 'Upload above the limit (default 1 GiB); nothing was changed.', 415: 'Not JSON or NDJSON.' }) },
     },
+    patch: {
+      operationId: 'patchProducts', tags: ['admin'],
+      summary: 'Partial updates: each record (with refId) is merged into the stored product (JSON Merge Patch, RFC 7396; null removes a field).',
+      security: admin,
+      parameters: [
+        websiteParam,
+        queryParam('onError', { type: 'string', enum: ['reject', 'skip'], default: 'reject' }, 'reject: a bad record or an unknown refId refuses the whole request and changes nothing; skip: such records are reported and skipped.'),
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Product' } } },
+          'application/x-ndjson': { schema: { type: 'string', description: 'One partial product object (with refId) per line.' } },
+        },
+      },
+      responses: { 200: { description: 'What the patch did (loaded = products changed).', content: json('LoadSummary') }, ...adminErrors({ 400: 'Invalid request, or (onError=reject) a record whose refId is not in the catalog; nothing was changed.', 413: 'Upload above the limit (default 1 GiB); nothing was changed.', 415: 'Not JSON or NDJSON.' }) },
+    },
   };
   paths['/admin/v1/websites/{websiteId}/products/{refId}'] = {
+    get: {
+      operationId: 'getProduct', tags: ['admin'], summary: 'The stored product exactly as given (after patches).', security: admin,
+      parameters: [websiteParam, pathParam('refId', 'Product reference id.')],
+      responses: { 200: { description: 'The product.', content: json('Product') }, ...adminErrors({ 404: 'Unknown website or refId.' }) },
+    },
     delete: {
       operationId: 'deleteProduct', tags: ['admin'], summary: 'Delete one product (idempotent).', security: admin,
       parameters: [websiteParam, pathParam('refId', 'Product reference id.')],
@@ -195,7 +217,8 @@ export function buildOpenApi(options: { prefix?: string } = {}): Record<string, 
   };
   paths['/readyz'] = {
     get: {
-      operationId: 'readyz', tags: ['operations'], summary: 'Readiness (503 while starting or shutting down).',
+      operationId: 'readyz', tags: ['operations'], summary: 'Readiness (503 with the failed checks and their reasons).',
+      description: 'Not ready (503) while the store is unreachable, the data directory is not writable, recommendation indexes are being built, or the server is starting or shutting down.',
       responses: { 200: { description: 'Ready.', content: json('Health') }, 503: { description: 'Not ready.', content: json('Health') } },
     },
   };

@@ -10,9 +10,21 @@ import { dashboardAsset, dashboardPage } from './dashboard.js';
 import * as h from './handlers.js';
 import { RECOMMEND_METHODS } from './schemas.js';
 
-function route(template: string, methods: readonly string[], shape: ErrorShape, cors: boolean, handler: Handler, timed = true): Route {
-  const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-  return { template, methods, allow, shape, cors, timed, handler };
+/** Per-route options beyond the common ones. */
+interface RouteOptions {
+  /** Subject to `handlerTimeoutMs` (default true). */
+  timed?: boolean;
+  /**
+   * A GET that changes state (the spec's coupon call): HEAD is not implied, so a HEAD request (link
+   * checkers, prefetchers) is answered 405 and changes nothing.
+   */
+  getChangesState?: boolean;
+}
+
+function route(template: string, methods: readonly string[], shape: ErrorShape, cors: boolean, handler: Handler, options: RouteOptions = {}): Route {
+  const allowsHead = methods.includes('GET') && !options.getChangesState;
+  const allow = [...methods, ...(allowsHead ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+  return { template, methods, allow, allowsHead, shape, cors, timed: options.timed ?? true, handler };
 }
 
 /** Every route of the surface, by a stable name (used by the OpenAPI builder and the tests). */
@@ -22,9 +34,9 @@ export const routes = {
   unknownMethod: route('/1.0/ClientRecom/{website_id}/{method}', ['GET'], 'envelope', true, h.unknownMethod),
   purchases: route('/3.0/events/purchases', ['POST'], 'problem', false, h.events('purchases')),
   views: route('/3.0/events/views', ['POST'], 'problem', false, h.events('views')),
-  coupon: route('/b2b/coupon/mark_as_used', ['GET'], 'envelope', true, h.markCouponUsed),
-  products: route('/admin/v1/websites/{websiteId}/products', ['PUT'], 'problem', false, h.putProducts, false),
-  product: route('/admin/v1/websites/{websiteId}/products/{refId}', ['DELETE'], 'problem', false, h.deleteProduct),
+  coupon: route('/b2b/coupon/mark_as_used', ['GET'], 'envelope', true, h.markCouponUsed, { getChangesState: true }),
+  products: route('/admin/v1/websites/{websiteId}/products', ['PUT', 'PATCH'], 'problem', false, h.products, { timed: false }),
+  product: route('/admin/v1/websites/{websiteId}/products/{refId}', ['GET', 'DELETE'], 'problem', false, h.product),
   coupons: route('/admin/v1/websites/{websiteId}/coupons', ['POST'], 'problem', false, h.issueCoupons),
   stats: route('/admin/v1/websites/{websiteId}/stats', ['GET'], 'problem', false, h.stats),
   keys: route('/admin/v1/websites/{websiteId}/keys', ['GET', 'POST'], 'problem', false, h.searchKeys),

@@ -240,10 +240,11 @@ export const schemas = {
   },
   LoadSummary: {
     type: 'object',
-    required: ['loaded', 'skipped', 'catalogSize'],
+    required: ['loaded', 'skipped', 'skippedCount', 'catalogSize'],
     properties: {
       loaded: int(),
       skipped: { type: 'array', items: { type: 'object', required: ['line', 'message'], properties: { line: int(), message: str() } } },
+      skippedCount: int(),
       catalogSize: int(),
     },
   },
@@ -356,7 +357,14 @@ export const schemas = {
   Health: {
     type: 'object',
     required: ['status'],
-    properties: { status: { type: 'string', enum: ['ok', 'ready', 'not ready'] } },
+    properties: {
+      status: { type: 'string', enum: ['ok', 'ready', 'not ready'] },
+      checks: {
+        type: 'array',
+        description: 'Readiness only: each check (listener, store, disk, recommendations) with the reason when it fails.',
+        items: { type: 'object', required: ['name', 'ok'], properties: { name: str(), ok: { type: 'boolean' }, reason: str() } },
+      },
+    },
   },
 } satisfies Record<string, JsonSchema>;
 

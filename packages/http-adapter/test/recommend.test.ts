@@ -12,7 +12,7 @@ afterAll(() => svc.close());
 
 const customerOf = async () => {
   // a customer with views: any generated view body's customer
-  const { generateInteractions } = await import('@aisle/engine');
+  const { generateInteractions } = await import('@aisle/engine/demo');
   return generateInteractions({ products: svc.products, sessions: 150, seed: 7 }).views[0] as { customerId: string; events: { refId: string }[] };
 };
 

@@ -19,7 +19,7 @@ describe('operations endpoints', () => {
     const health = await fetch(`${svc.url}/healthz`);
     expect(await expectDocumented(health, '/healthz', 'GET')).toEqual({ status: 'ok' });
     const ready = await fetch(`${svc.url}/readyz`);
-    expect(await expectDocumented(ready, '/readyz', 'GET')).toEqual({ status: 'ready' });
+    expect(await expectDocumented(ready, '/readyz', 'GET')).toMatchObject({ status: 'ready', checks: [{ name: 'listener', ok: true }, { name: 'store', ok: true }, { name: 'recommendations', ok: true }] });
     const doc = await fetch(`${svc.url}/openapi.json`);
     expect(doc.status).toBe(200);
     expect(((await expectDocumented(doc, '/openapi.json', 'GET')) as { openapi: string }).openapi).toBe('3.1.0');

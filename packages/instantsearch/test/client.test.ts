@@ -4,7 +4,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEngine, generateCatalog, type Engine } from '@aisle/engine';
+import { createEngine, type Engine } from '@aisle/engine';
+import { generateCatalog } from '@aisle/engine/demo';
 import { createListener } from '@aisle/http-adapter';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aisleSearchClient, AisleSearchError, type AisleSearchClientOptions } from '../src/index.js';
