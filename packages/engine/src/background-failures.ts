@@ -17,7 +17,7 @@ export interface EngineLogger {
 }
 
 /** The kinds of background work whose failures are reported. */
-export const BACKGROUND_TASKS = ['snapshot-write', 'replica-poll', 'event-sink', 'change-log', 'index-build', 'shutdown'] as const;
+export const BACKGROUND_TASKS = ['snapshot-write', 'replica-poll', 'settings-poll', 'search-log', 'event-sink', 'change-log', 'index-build', 'shutdown'] as const;
 
 /** One kind of background work. */
 export type BackgroundTask = (typeof BACKGROUND_TASKS)[number];

@@ -4,6 +4,9 @@
  * @module
  */
 import { AisleError } from './errors.js';
+import { validateScope } from './search/validate-search-request.js';
+import type { NumericScope, TextScope } from './types.js';
+import { HISTORY_METHODS, METHODS } from './recommend/methods.js';
 
 /** Where durable state lives. */
 export type StoreConfig =
@@ -39,6 +42,82 @@ export interface RedirectRule {
   url: string;
 }
 
+/** A product placed at a 1-based position of the ranked list by a {@link MerchandisingRule}. */
+export interface RulePin {
+  refId: string;
+  /** 1-based; a position beyond the list puts the product last. */
+  position: number;
+}
+
+/** Multiplies the relevance of the products its scope selects: weight > 1 boosts, 0 < weight < 1 buries. */
+export interface RuleBoost {
+  /** Same syntax as the search request's `scope`. */
+  scope: Record<string, TextScope | NumericScope>;
+  weight: number;
+}
+
+/**
+ * A merchandising rule (see docs/operations.md, "Merchandising rules"): for the queries it matches
+ * and within its time window, pins, hides, boosts and buries products. Applied after filtering and
+ * before paging, so totals and facets agree with the list.
+ */
+export interface MerchandisingRule {
+  id: string;
+  /** Compared with the request's `q` after normalisation (lower case, words joined by one space). */
+  query: string;
+  /**
+   * `exact` (default): the normalised query equals the rule's; `contains`: the rule's words appear as
+   * consecutive whole words of the query (`""` with `contains` applies to every query).
+   */
+  match?: 'exact' | 'contains';
+  pin?: RulePin[];
+  hide?: string[];
+  boost?: RuleBoost[];
+  /** ISO 8601 date-time from which the rule applies (inclusive). */
+  from?: string;
+  /** ISO 8601 date-time until which the rule applies (exclusive). */
+  until?: string;
+}
+
+/** Most rules per website, and most entries of one rule's lists (a settings body stays small). */
+export const RULE_LIMITS = { rules: 1_000, pins: 100, hides: 1_000, boosts: 20 } as const;
+
+/** `settings.retailMedia`: the ad sets and where their sponsored slot goes (docs/recommendations.md, "Retail media"). */
+export interface RetailMediaSettings {
+  adSets: AdSetConfig[];
+  /** Default 0-based position of the sponsored slot (default 2). */
+  slotPosition?: number;
+  /**
+   * Per recommendation method (canonical name, e.g. `"ProductDetail"`): the 0-based slot position, or
+   * `false` for no sponsored slot in that method. Methods not listed use `slotPosition`.
+   * RecentlyViewed and HistoricViewed (a customer's own history) never carry one and may not be listed.
+   */
+  placements?: Record<string, number | false>;
+}
+
+/**
+ * `settings.fieldRoles`: which product fields Similar Attributes (and personalization) read. Nothing in
+ * the engine is tuned to one data set's field names: a website names its own.
+ */
+export interface FieldRoles {
+  /** Category field(s); an array value is a path (root first; deeper levels weigh more). Default `"search_category"`. */
+  category?: string | string[];
+  /** Default `"brand"`. */
+  brand?: string;
+  /** Default `"type"`. */
+  type?: string;
+  /** Price field: only refines the ranking of products that share an attribute. Default `"price"`. */
+  price?: string;
+  /**
+   * Further attribute fields (top-level, or `attributes.<key>` inside an `attributes` object). When
+   * absent, every other top-level text or boolean field of at most 60 characters is an attribute
+   * (numbers only when listed: counts, sizes and timestamps rarely mean "alike" by equality).
+   */
+  attributes?: string[];
+  /** Fields never read as attributes. */
+  ignore?: string[];
+}
+
 /** Per-website settings; every key is optional. */
 export interface WebsiteSettings {
   /** When true, search requires `customer_id`. */
@@ -52,7 +131,11 @@ export interface WebsiteSettings {
   /** Groups of equivalent words, e.g. `[["tv", "television"]]`. */
   synonyms?: string[][];
   redirects?: RedirectRule[];
-  retailMedia?: { adSets: AdSetConfig[]; slotPosition?: number };
+  /** Merchandising rules: pin, hide, boost, bury per query and time window. */
+  rules?: MerchandisingRule[];
+  retailMedia?: RetailMediaSettings;
+  /** Which fields Similar Attributes read (see {@link FieldRoles}). */
+  fieldRoles?: FieldRoles;
   retailBoost?: { collections: RetailBoostCollectionConfig[] };
   cors?: { origins: string[] };
   /** Trailing window in days within which retail-media slot data is honoured by purchases (default 30). */
@@ -119,11 +202,91 @@ function checkKnownKeys(obj: Record<string, unknown>, known: readonly string[], 
   for (const k of Object.keys(obj)) if (!known.includes(k)) fail(`${prefix}${k}`, `is not a known key (known: ${known.join(', ')})`);
 }
 
-function validateSettings(s: unknown, key: string): void {
+function checkIsoTime(v: unknown, key: string): number | undefined {
+  if (v === undefined) return undefined;
+  const ms = typeof v === 'string' ? Date.parse(v) : NaN;
+  if (!Number.isFinite(ms)) fail(key, 'must be an ISO 8601 date-time string');
+  return ms;
+}
+
+function checkList(v: unknown, key: string, max: number, what: string): unknown[] {
+  if (!Array.isArray(v)) fail(key, `must be an array of ${what}`);
+  if (v.length > max) fail(key, `must have at most ${max} entries`);
+  return v;
+}
+
+function validateRules(v: unknown, key: string): void {
+  const ids = new Set<string>();
+  checkList(v, key, RULE_LIMITS.rules, 'rules {id, query, match, pin, hide, boost, from, until}').forEach((r, i) => {
+    const k = `${key}[${i}]`;
+    if (!isObject(r)) fail(k, 'must be an object {id, query, match?, pin?, hide?, boost?, from?, until?}');
+    checkKnownKeys(r, ['id', 'query', 'match', 'pin', 'hide', 'boost', 'from', 'until'], `${k}.`);
+    checkString(r.id, `${k}.id`);
+    if (ids.has(r.id as string)) fail(`${k}.id`, `repeats "${String(r.id)}"`);
+    ids.add(r.id as string);
+    if (typeof r.query !== 'string') fail(`${k}.query`, 'must be a string ("" with match "contains" applies to every query)');
+    if (r.match !== undefined && r.match !== 'exact' && r.match !== 'contains') fail(`${k}.match`, 'must be "exact" or "contains"');
+    if (r.pin !== undefined) {
+      checkList(r.pin, `${k}.pin`, RULE_LIMITS.pins, '{refId, position}').forEach((p, j) => {
+        if (!isObject(p)) fail(`${k}.pin[${j}]`, 'must be an object {refId, position}');
+        checkKnownKeys(p, ['refId', 'position'], `${k}.pin[${j}].`);
+        checkString(p.refId, `${k}.pin[${j}].refId`);
+        checkNumber(p.position, `${k}.pin[${j}].position`, { integer: true, min: 1 });
+      });
+    }
+    if (r.hide !== undefined) {
+      checkList(r.hide, `${k}.hide`, RULE_LIMITS.hides, 'refIds');
+      checkStringArray(r.hide, `${k}.hide`);
+    }
+    if (r.boost !== undefined) {
+      checkList(r.boost, `${k}.boost`, RULE_LIMITS.boosts, '{scope, weight}').forEach((b, j) => {
+        const bk = `${k}.boost[${j}]`;
+        if (!isObject(b)) fail(bk, 'must be an object {scope, weight}');
+        checkKnownKeys(b, ['scope', 'weight'], `${bk}.`);
+        if (b.scope === undefined) fail(`${bk}.scope`, 'is required (same syntax as the search request\'s scope)');
+        validateScope(b.scope, `${bk}.scope`, fail);
+        checkNumber(b.weight, `${bk}.weight`);
+        if ((b.weight as number) <= 0) fail(`${bk}.weight`, 'must be greater than 0 (> 1 boosts, < 1 buries)');
+      });
+    }
+    const from = checkIsoTime(r.from, `${k}.from`);
+    const until = checkIsoTime(r.until, `${k}.until`);
+    if (from !== undefined && until !== undefined && from >= until) fail(`${k}.until`, 'must be later than from');
+  });
+}
+
+function validatePlacements(v: unknown, key: string): void {
+  if (v === undefined) return;
+  if (!isObject(v)) fail(key, 'must be an object of method name -> slot position (0-based integer) or false');
+  for (const [method, placement] of Object.entries(v)) {
+    const spec = METHODS.find((m) => m.name === method);
+    if (!spec) fail(`${key}.${method}`, `is not a recommendation method (known: ${METHODS.map((m) => m.name).join(', ')})`);
+    if (HISTORY_METHODS.has(method)) fail(`${key}.${method}`, 'cannot carry a sponsored slot: it lists the customer\'s own history');
+    if (placement !== false) checkNumber(placement, `${key}.${method}`, { min: 0, integer: true });
+  }
+}
+
+function validateFieldRoles(v: unknown, key: string): void {
+  if (v === undefined) return;
+  if (!isObject(v)) fail(key, 'must be an object {category, brand, type, price, attributes, ignore}');
+  checkKnownKeys(v, ['category', 'brand', 'type', 'price', 'attributes', 'ignore'], `${key}.`);
+  if (Array.isArray(v.category)) checkStringArray(v.category, `${key}.category`);
+  else checkString(v.category, `${key}.category`, { optional: true });
+  for (const role of ['brand', 'type', 'price'] as const) checkString(v[role], `${key}.${role}`, { optional: true });
+  checkStringArray(v.attributes, `${key}.attributes`, { optional: true });
+  checkStringArray(v.ignore, `${key}.ignore`, { optional: true });
+}
+
+/**
+ * Checks a website's `settings` object; `key` is where it sits (`websites[0].settings` in the config
+ * file, `settings` for the settings API). Throws `CONFIG_INVALID` naming the first bad key: the ONE
+ * settings validator of the config file, `createEngine` and `engine.updateSettings`.
+ */
+export function validateSettings(s: unknown, key: string): void {
   if (s === undefined) return;
   if (!isObject(s)) fail(key, 'must be an object');
-  checkKnownKeys(s, ['personalization', 'semanticSearch', 'atsModel', 'fieldWeights', 'synonyms', 'redirects', 'retailMedia',
-    'retailBoost', 'cors', 'attributionWindowDays', 'useStyleIdForVisualSimilarity'], `${key}.`);
+  checkKnownKeys(s, ['personalization', 'semanticSearch', 'atsModel', 'fieldWeights', 'synonyms', 'redirects', 'rules', 'retailMedia',
+    'retailBoost', 'cors', 'attributionWindowDays', 'useStyleIdForVisualSimilarity', 'fieldRoles'], `${key}.`);
   checkBoolean(s.personalization, `${key}.personalization`);
   checkBoolean(s.semanticSearch, `${key}.semanticSearch`);
   checkBoolean(s.useStyleIdForVisualSimilarity, `${key}.useStyleIdForVisualSimilarity`);
@@ -145,10 +308,13 @@ function validateSettings(s: unknown, key: string): void {
       checkString(r.url, `${key}.redirects[${i}].url`);
     });
   }
+  if (s.rules !== undefined) validateRules(s.rules, `${key}.rules`);
   if (s.retailMedia !== undefined) {
     const rm = s.retailMedia;
     if (!isObject(rm) || !Array.isArray(rm.adSets)) fail(`${key}.retailMedia.adSets`, 'must be an array');
+    checkKnownKeys(rm, ['adSets', 'slotPosition', 'placements'], `${key}.retailMedia.`);
     checkNumber(rm.slotPosition, `${key}.retailMedia.slotPosition`, { optional: true, min: 0, integer: true });
+    validatePlacements(rm.placements, `${key}.retailMedia.placements`);
     rm.adSets.forEach((a: unknown, i: number) => {
       const k = `${key}.retailMedia.adSets[${i}]`;
       if (!isObject(a)) fail(k, 'must be an object');
@@ -173,6 +339,7 @@ function validateSettings(s: unknown, key: string): void {
       checkStringArray(c.products, `${k}.products`);
     });
   }
+  validateFieldRoles(s.fieldRoles, `${key}.fieldRoles`);
   if (s.cors !== undefined) {
     if (!isObject(s.cors)) fail(`${key}.cors`, 'must be an object {origins}');
     checkStringArray(s.cors.origins, `${key}.cors.origins`);

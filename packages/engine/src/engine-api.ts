@@ -5,7 +5,7 @@
 import type { BackgroundTask } from './background-failures.js';
 import type { Readiness } from './readiness.js';
 import type { Readable } from 'node:stream';
-import type { WebsiteConfig } from './config.js';
+import type { WebsiteConfig, WebsiteSettings } from './config.js';
 import type { CreatedSearchKey, SearchKeyInfo } from './keys/search-key-service.js';
 import type {
   BundleRequest, BundleResponse, EventAck, Product, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
@@ -97,6 +97,29 @@ export interface AttributionReport {
   flagged: { orderId: string; refId: string; reason: string }[];
 }
 
+/** The searches report of one website (see docs/http-api.md). */
+export interface SearchReport {
+  websiteId: string;
+  from?: string;
+  to?: string;
+  /** Most searched normalised queries: searches, and their mean result count. */
+  top: { query: string; count: number; avgResults: number }[];
+  /** Queries whose searches found nothing, by how many did. */
+  noResults: { query: string; count: number }[];
+}
+
+/**
+ * Readiness of the recommendation indexes (Similar Attributes, Visually Similar) of every website:
+ * `ready` when each website's indexes are built for its loaded catalog. They are built when a catalog
+ * is loaded or changed (never at a first look-up); during a rebuild after a change the previous index
+ * keeps serving, so readiness stays true. `reason` names the first website and index that is not ready.
+ */
+export interface RecommendationIndexStatus {
+  ready: boolean;
+  reason?: string;
+  websites: { websiteId: string; ready: boolean; reason?: string }[];
+}
+
 /** The engine: many websites, each with its catalog, models and events. */
 export interface Engine {
   /** Insert or update products by refId. */
@@ -120,6 +143,20 @@ export interface Engine {
    * (throws `AisleError`), so a parsed JSON body may be passed with a cast.
    */
   search(body: SearchRequest): Promise<SearchResponse>;
+  /**
+   * The website's settings: every key, those not set at their default (see docs/operations.md). The
+   * stored settings when any were written through {@link Engine.updateSettings} (or the settings API),
+   * otherwise the config file's.
+   */
+  getSettings(websiteId: string): Promise<WebsiteSettings>;
+  /**
+   * Replaces the website's settings (or, with `merge: true`, merges `settings` into them as a JSON Merge
+   * Patch, RFC 7396: `null` removes a key, back to its default). Validated as the config file is
+   * (`SETTINGS_INVALID` naming the key, nothing changed), written to the store (every replica applies
+   * it within ~1 s on PostgreSQL), and used from the next request on: no restart, no re-index.
+   * Returns the settings as {@link Engine.getSettings} does.
+   */
+  updateSettings(websiteId: string, settings: unknown, options?: { merge?: boolean }): Promise<WebsiteSettings>;
   /** A recommendation method (segment as in the spec) with its parsed query parameters. */
   recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse>;
   /** The bundle call; the body is validated at run time (throws `AisleError`). */
@@ -134,6 +171,16 @@ export interface Engine {
   issueCoupons(websiteId: string, coupons: readonly CouponIssue[]): Promise<{ issued: number }>;
   stats(websiteId: string): Promise<WebsiteStats>;
   attributionReport(websiteId: string, range?: { from?: string; to?: string }): Promise<AttributionReport>;
+  /**
+   * Top queries and no-result queries of the website's searches whose hour lies in [from, to] (ISO 8601,
+   * both optional; the log counts searches per hour, see docs/operations.md), `limit` (1–1000, default
+   * 20) of each. Throws `ValidationError` naming a bad parameter.
+   */
+  searchReport(websiteId: string, range?: { from?: string; to?: string; limit?: number | string }): Promise<SearchReport>;
+  /** Readiness of the recommendation indexes, with the reason when not ready (for `/readyz`). */
+  recommendationIndexStatus(): RecommendationIndexStatus;
+  /** `recommendationIndexStatus().ready`. */
+  recommendationIndexesReady(): boolean;
   /** Creates a browser search key (`{actions: ["search"], expiresAt?, scope?}`); the answer holds the key, shown this once. */
   createSearchKey(websiteId: string, body: unknown): Promise<CreatedSearchKey>;
   /** The website's search keys (without the keys themselves). */

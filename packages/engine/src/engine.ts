@@ -11,20 +11,25 @@ import path from 'node:path';
 import { CatalogChangeLog } from './catalog/change-log.js';
 import { lockDataDir, type DataDirLock } from './catalog/data-dir-lock.js';
 import { Catalog, loadCatalogSnapshot, saveCatalogSnapshot } from './catalog/index.js';
-import { validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig } from './config.js';
+import { validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings } from './config.js';
 import type {
-  AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, WebsiteStats,
+  AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, SearchReport,
+  WebsiteStats,
 } from './engine-api.js';
 import { FailureReporter, type BackgroundTask, type EngineHooks } from './background-failures.js';
-import { AisleError, isAisleError } from './errors.js';
+import { AisleError, isAisleError, ValidationError } from './errors.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
-import { CatalogReplication } from './replication/catalog-replication.js';
-import { DEFAULT_PG_SCHEMA } from './store/postgres-store.js';
+import type { CatalogReplication } from './replication/catalog-replication.js';
 import { DEFAULT_POLL_INTERVAL_MS } from './events/event-service.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
 import { executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
+import { checkWebsiteSettings, mergePatch, settingsWithDefaults } from './settings/website-settings.js';
+import { SearchLog } from './analytics/search-log.js';
+import { mergeSuggestions, vocabularyCompletions } from './search/query-suggestions.js';
+import { parseIsoDateTime, problemDetails } from './events/validate-common.js';
+import type { StoredSettings } from './store/store.js';
 import type {
   BundleRequest, BundleResponse, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
   SearchResponse, ViewRecord, ViewRequest,
@@ -46,8 +51,26 @@ const SNAPSHOT_DEBOUNCE_MS = 2_000;
  */
 const SNAPSHOT_MAX_DELAY_MS = 60_000;
 
+/**
+ * How often a replica on PostgreSQL asks the store for settings written by other replicas (one indexed
+ * query for all websites): a change is applied everywhere within about this long.
+ */
+const SETTINGS_POLL_MS = 1_000;
+/** Most entries of `payload.suggestions.queries`. */
+export const MAX_SUGGESTED_QUERIES = 5;
+/** Default and largest `limit` of the searches report. */
+export const SEARCH_REPORT_LIMITS = { default: 20, max: 1_000 } as const;
+/** Attempts of a settings update that keeps losing the compare-and-set to concurrent writers. */
+const SETTINGS_WRITE_ATTEMPTS = 5;
+
 interface WebsiteState {
   config: WebsiteConfig;
+  /** The config file's (or addWebsite's) settings: the initial value while the store has none. */
+  seedSettings: WebsiteSettings;
+  /** Version of the stored settings in use (0: none stored, the seed applies). */
+  settingsVersion: number;
+  /** The settings update in progress (updates of one website run one after another). */
+  settingsWrite?: Promise<void>;
   catalog: Catalog;
   models: RecommendationModels;
   /** The catalog's write-ahead log (with a data directory). */
@@ -79,6 +102,10 @@ async function loadSnapshotOrExplain(file: string, websiteId: string, options: C
   }
 }
 
+function settingsStoreFailure(err: unknown): AisleError {
+  return new AisleError('STORE_FAILURE', `the store failed; the settings were not changed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+}
+
 /** Without a store and a data directory everything stays in memory; with a data directory, SQLite. */
 function resolveStore(options: EngineOptions): StoreConfig | undefined {
   if (options.store) return options.store;
@@ -91,10 +118,13 @@ class AisleEngine implements Engine {
   private closed = false;
   private lock: DataDirLock | undefined;
   private readonly reporter: FailureReporter;
-  /** Index builds started by a readiness check, per website (so a probe does not start another). */
-  private readonly indexBuilds = new Map<string, Promise<void>>();
   /** With the PostgreSQL store: the catalogs are shared through its change log (replication/catalog-replication.ts). */
   private replication: CatalogReplication | undefined;
+  /** Highest settings version applied (store-wide), the cursor of settings polling. */
+  private settingsCursor = 0;
+  private settingsTimer: NodeJS.Timeout | undefined;
+  private settingsPoll: Promise<void> | undefined;
+  private searchLog!: SearchLog;
   private searchKeys: SearchKeyService | undefined;
 
   constructor(
@@ -122,10 +152,14 @@ class AisleEngine implements Engine {
     try {
       const store = this.options.store;
       if (store?.type === 'postgres') {
+        // Imported here so that an engine without PostgreSQL never loads its driver.
+        const [{ CatalogReplication }, { DEFAULT_PG_SCHEMA }] = await Promise.all([
+          import('./replication/catalog-replication.js'), import('./store/postgres-store.js'),
+        ]);
         this.replication = await CatalogReplication.open({
           url: store.url, schema: store.schema ?? DEFAULT_PG_SCHEMA, pollIntervalMs: store.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
           snapshotIntervalMs: store.catalogSnapshotIntervalMs,
-          onError: (what, err) => process.emitWarning(`aisle: ${what} failed: ${(err as Error)?.message ?? String(err)}`),
+          onError: (_what, err) => this.reporter.report('replica-poll', err),
         });
       }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
@@ -141,11 +175,24 @@ class AisleEngine implements Engine {
           onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
         },
       });
+      this.searchLog = new SearchLog(this.events.store, {
+        onError: (err) => this.reporter.report('search-log', err),
+      });
       try {
+        await this.pollSettings();
+        for (const id of this.sites.keys()) await this.searchLog.load(id);
         await this.events.replay();
       } catch (err) {
         await this.settleReported(this.events.close(), 'shutdown');
         throw err;
+      }
+      if (store?.type === 'postgres') {
+        this.settingsTimer = setInterval(() => {
+          this.settingsPoll ??= this.pollSettings()
+            .then(() => this.reporter.recovered('settings-poll'), (err: unknown) => this.reporter.report('settings-poll', err))
+            .finally(() => { this.settingsPoll = undefined; });
+        }, Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));
+        this.settingsTimer.unref();
       }
     } catch (err) {
       // A failed start leaves nothing open: another attempt (or process) can take the directory.
@@ -158,17 +205,22 @@ class AisleEngine implements Engine {
   }
 
   private async openWebsite(config: WebsiteConfig): Promise<WebsiteState> {
-    const catalogOptions = { fieldWeights: config.settings?.fieldWeights, synonyms: config.settings?.synonyms };
+    // Build-time field weights decide which text fields get a full-text index (weight > 0); query-time
+    // settings (weights, synonyms) are read from the website's current settings at each search.
+    const catalogOptions = { fieldWeights: config.settings?.fieldWeights };
+    const siteState = (catalog: Catalog): WebsiteState => ({
+      config, seedSettings: config.settings ?? {}, settingsVersion: 0, catalog, models: new RecommendationModels({ website: config, catalog }),
+    });
     if (this.replication) {
       // PostgreSQL holds the catalog (snapshot + change log); the data directory keeps no catalog files.
       const catalog = this.events === undefined
         ? await this.replication.loadCatalog(config.websiteId, catalogOptions)
         : await this.replication.addWebsite(config.websiteId, catalogOptions);
-      return { config, catalog, models: new RecommendationModels({ website: config, catalog }) };
+      return siteState(catalog);
     }
     const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
     const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions) : new Catalog(catalogOptions);
-    const state: WebsiteState = { config, catalog, models: new RecommendationModels({ website: config, catalog }) };
+    const state = siteState(catalog);
     if (file) {
       // Changes acknowledged after the snapshot was written are in the log: replay them over it.
       const { log, pending } = await CatalogChangeLog.open(path.dirname(file), encodeURIComponent(config.websiteId));
@@ -281,9 +333,78 @@ class AisleEngine implements Engine {
       throw new AisleError('SEARCH_BAD_REQUEST', 'customer_id is required: personalization is enabled for this website');
     }
     const payload = await executeSearch(state.catalog, request, { pool: this.pool, settings });
+    // The first page of a query is one search for the log (paging through it is not another).
+    if (request.start === 0) this.searchLog.record(request.website_id, request.q, payload.total_results);
+    const logged = this.searchLog.completions(request.website_id, request.q, MAX_SUGGESTED_QUERIES);
+    const queries = logged.length >= MAX_SUGGESTED_QUERIES ? logged
+      : mergeSuggestions(request.q, logged, vocabularyCompletions(state.catalog.state, request.q, MAX_SUGGESTED_QUERIES), MAX_SUGGESTED_QUERIES);
+    if (queries.length > 0) payload.suggestions.queries = queries;
     const response: SearchResponse = { type: 1, payload };
     if (settings.semanticSearch) response.settings = { ats_model: settings.atsModel ?? DEFAULT_ATS_MODEL };
     return response;
+  }
+
+  async getSettings(websiteId: string): Promise<WebsiteSettings> {
+    return settingsWithDefaults(this.site(websiteId).config.settings);
+  }
+
+  async updateSettings(websiteId: string, settings: unknown, options: { merge?: boolean } = {}): Promise<WebsiteSettings> {
+    const state = this.site(websiteId);
+    // One update of a website at a time in this process; the store's compare-and-set orders replicas.
+    const previous = state.settingsWrite ?? Promise.resolve();
+    const update = previous.then(() => this.writeSettings(state, websiteId, settings, options), () => this.writeSettings(state, websiteId, settings, options));
+    state.settingsWrite = update.then(() => undefined, () => undefined);
+    return update;
+  }
+
+  private async writeSettings(state: WebsiteState, websiteId: string, settings: unknown, options: { merge?: boolean }): Promise<WebsiteSettings> {
+    const store = this.events.store;
+    for (let attempt = 0; attempt < SETTINGS_WRITE_ATTEMPTS; attempt++) {
+      let stored: StoredSettings | undefined;
+      try {
+        stored = await store.getSettings(websiteId);
+      } catch (err) {
+        throw settingsStoreFailure(err);
+      }
+      const base = stored?.settings ?? state.seedSettings;
+      const next = checkWebsiteSettings(options.merge ? mergePatch(base, settings) : settings);
+      let written: StoredSettings | undefined;
+      try {
+        written = await store.putSettings(websiteId, next as Record<string, unknown>, stored?.version ?? 0);
+      } catch (err) {
+        throw settingsStoreFailure(err);
+      }
+      if (written) {
+        this.applySettings(written);
+        return settingsWithDefaults(next);
+      }
+      // Another replica (or call) wrote first: merge into its value and try again.
+    }
+    throw new AisleError('STORE_FAILURE', `settings of website "${websiteId}" changed concurrently ${SETTINGS_WRITE_ATTEMPTS} times; nothing was written, try again`);
+  }
+
+  /** Takes settings read from the store (this replica's write, or another's seen by polling). */
+  private applySettings(row: StoredSettings): void {
+    if (row.version > this.settingsCursor) this.settingsCursor = row.version;
+    const state = this.sites.get(row.websiteId);
+    if (!state || row.version <= state.settingsVersion) return;
+    let settings: WebsiteSettings;
+    try {
+      settings = checkWebsiteSettings(row.settings);
+    } catch (err) {
+      // Written by a replica whose version knows keys this one does not: keep the settings in use.
+      this.reporter.report('settings-poll', new Error(`stored settings (version ${row.version}) are not valid here; kept the current ones: ${(err as Error).message}`), row.websiteId);
+      return;
+    }
+    state.settingsVersion = row.version;
+    state.config = { ...state.config, settings };
+    state.models.setWebsite(state.config);
+    this.events.addWebsite(state.config);
+  }
+
+  /** Applies settings written since the last poll (all of them at start). */
+  private async pollSettings(): Promise<void> {
+    for (const row of await this.events.store.settingsSince(this.settingsCursor)) this.applySettings(row);
   }
 
   async recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse> {
@@ -323,6 +444,38 @@ class AisleEngine implements Engine {
   async attributionReport(websiteId: string, range?: { from?: string; to?: string }): Promise<AttributionReport> {
     this.site(websiteId);
     return this.events.attributionReport(websiteId, range);
+  }
+
+  async searchReport(websiteId: string, range: { from?: string; to?: string; limit?: number | string } = {}): Promise<SearchReport> {
+    this.site(websiteId);
+    const errors: Record<string, string[]> = {};
+    const fromMs = range.from === undefined ? 0 : parseIsoDateTime(range.from);
+    const toMs = range.to === undefined ? Date.now() : parseIsoDateTime(range.to);
+    if (fromMs === undefined) errors.from = ['The from parameter must be an ISO 8601 date-time.'];
+    if (toMs === undefined) errors.to = ['The to parameter must be an ISO 8601 date-time.'];
+    const limit = range.limit === undefined ? SEARCH_REPORT_LIMITS.default : Number(range.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_REPORT_LIMITS.max) {
+      errors.limit = [`The limit parameter must be an integer from 1 to ${SEARCH_REPORT_LIMITS.max}.`];
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
+    // Searches still in the batch are part of the report.
+    await this.searchLog.flush();
+    try {
+      const totals = await this.searchLog.report(websiteId, fromMs!, toMs!, limit);
+      return { websiteId, ...(range.from !== undefined && { from: range.from }), ...(range.to !== undefined && { to: range.to }), ...totals };
+    } catch (err) {
+      throw new AisleError('STORE_FAILURE', `the store failed to read the search log: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    }
+  }
+
+  recommendationIndexStatus(): RecommendationIndexStatus {
+    const websites = [...this.sites.values()].map((s) => ({ websiteId: s.config.websiteId, ...s.models.indexReadiness() }));
+    const first = websites.find((w) => !w.ready);
+    return first ? { ready: false, reason: `website "${first.websiteId}": ${first.reason}`, websites } : { ready: true, websites };
+  }
+
+  recommendationIndexesReady(): boolean {
+    return this.recommendationIndexStatus().ready;
   }
 
   private get keys(): SearchKeyService {
@@ -375,12 +528,19 @@ class AisleEngine implements Engine {
     validateEngineOptions({ websites: all });
     const existing = this.sites.get(config.websiteId);
     if (existing) {
-      existing.config = config;
-      existing.models.setWebsite(config);
+      existing.seedSettings = config.settings ?? {};
+      // Settings stored through the settings API stay in force over the new seed.
+      existing.config = existing.settingsVersion > 0 ? { ...config, settings: existing.config.settings } : config;
+      existing.models.setWebsite(existing.config);
+      this.events.addWebsite(existing.config);
       return;
     }
-    this.sites.set(config.websiteId, await this.openWebsite(config));
+    const state = await this.openWebsite(config);
+    this.sites.set(config.websiteId, state);
     this.events.addWebsite(config);
+    const stored = await this.events.store.getSettings(config.websiteId);
+    if (stored) this.applySettings(stored);
+    await this.searchLog.load(config.websiteId);
   }
 
   async readiness(): Promise<Readiness> {
@@ -397,24 +557,13 @@ class AisleEngine implements Engine {
   }
 
   /**
-   * Websites whose recommendation indexes (similar attributes, visual similarity) do not reflect the
-   * current catalog yet; starts their builds (reporting a failed build) so readiness converges.
+   * Why the recommendation indexes cannot answer yet (a website's first build after loading its
+   * catalog), or undefined. A rebuild after a change is not a problem: the previous index keeps
+   * serving until its replacement is built.
    */
   private recommendationIndexesProblem(): string | undefined {
-    const building: string[] = [];
-    for (const [websiteId, s] of this.sites) {
-      if (s.models.indexesUpToDate()) continue;
-      if (!this.indexBuilds.has(websiteId)) {
-        // Small catalogs are indexed synchronously by this call; big ones in the background.
-        const build = s.models.whenIndexesReady().then(
-          () => this.reporter.recovered('index-build'),
-          (err: unknown) => this.reporter.report('index-build', err, websiteId),
-        ).finally(() => this.indexBuilds.delete(websiteId));
-        this.indexBuilds.set(websiteId, build);
-      }
-      if (!s.models.indexesUpToDate()) building.push(websiteId);
-    }
-    return building.length === 0 ? undefined : `recommendation indexes are being built for: ${building.join(', ')}`;
+    const status = this.recommendationIndexStatus();
+    return status.ready ? undefined : status.reason;
   }
 
   backgroundFailures(): Record<BackgroundTask, number> {
@@ -428,6 +577,9 @@ class AisleEngine implements Engine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.settingsTimer);
+    await this.settingsPoll;
+    await this.searchLog.close();
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);
     // A snapshot that cannot be written at shutdown loses nothing (the change log holds the changes,
     // replayed at the next start): it is reported, and shutdown goes on.

@@ -8,13 +8,15 @@
  * stability promise).
  * @module
  */
-export { createEngine, DEFAULT_ATS_MODEL } from './engine.js';
+export { createEngine, DEFAULT_ATS_MODEL, MAX_SUGGESTED_QUERIES, SEARCH_REPORT_LIMITS } from './engine.js';
+export { SEARCH_LOG_RETENTION_DAYS, MAX_LOGGED_QUERY_LENGTH } from './analytics/search-log.js';
 export type * from './engine-api.js';
 export { MAX_REPORTED_SKIPS } from './engine-api.js';
 export { BACKGROUND_TASKS, type BackgroundTask, type BackgroundFailure, type EngineHooks, type EngineLogger } from './background-failures.js';
 export { READINESS_CHECK_TIMEOUT_MS, READY_MIN_FREE_BYTES, type Readiness, type ReadinessCheck } from './readiness.js';
 export type * from './types.js';
 export * from './config.js';
+export { DEFAULT_WEBSITE_SETTINGS, checkWebsiteSettings, mergePatch, settingsWithDefaults } from './settings/website-settings.js';
 export { AisleError, ValidationError, ErrorCodes, isAisleError, type ErrorCode } from './errors.js';
 export {
   canonicalRetailMediaString, generateHmacSalt, signRetailMedia, verifyRetailMedia, HMAC_SALT_LENGTH,

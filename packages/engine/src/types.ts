@@ -35,6 +35,14 @@ export interface SearchRequest {
   aggregations?: string[];
   range_fields?: string[];
   sort_fields?: SortFieldSpec[];
+  /**
+   * Fields whose aggregation counts ignore the field's own scope condition (other conditions still
+   * apply): the counts a shopper would add by also picking a sibling value. A field listed here is
+   * aggregated even when `aggregations` does not name it.
+   */
+  disjunctive_facets?: string[];
+  /** When true, each result item carries `_highlight: {<field>: "text with <em>…</em>"}` for the text fields that matched. */
+  highlight?: boolean;
 }
 
 /** One facet bucket of `payload.aggregations.<field>`. */
@@ -275,4 +283,10 @@ export interface CatalogView {
    * such field is still exact. Optional: without it, derived indexes rebuild on every change.
    */
   valuesOnlyChangedSince?(version: number, matters: (field: string) => boolean): boolean;
+  /**
+   * Calls `listener` after every new version is swapped in (derived indexes start their rebuild then,
+   * not at the first look-up). Returns a function that removes the listener. Optional: without it,
+   * derived indexes notice a change at their next look-up.
+   */
+  onNewVersion?(listener: () => void): () => void;
 }

@@ -64,6 +64,9 @@ export const serialize = {
   CouponIssueResult: compileSerializer('CouponIssueResult'),
   WebsiteStats: compileSerializer('WebsiteStats'),
   AttributionReport: compileSerializer('AttributionReport'),
+  SearchReport: compileSerializer('SearchReport'),
+  // Settings are an open object whose keys grow with the engine: written as they are.
+  WebsiteSettings: (doc: unknown) => JSON.stringify(doc),
   Health: compileSerializer('Health'),
   CreatedSearchKey: compileSerializer('CreatedSearchKey'),
   SearchKeyList: compileSerializer('SearchKeyList'),

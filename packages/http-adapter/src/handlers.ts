@@ -41,8 +41,7 @@ export const search: Handler = async (ctx, state) => {
   if (forced) body.scope = applyForcedScope(forced, body.scope);
   const response = await state.engine.search(body);
   if (forced) {
-    const disjunctive = (body as { disjunctive_facets?: unknown }).disjunctive_facets;
-    const aggregations = restrictFacetBuckets(response.payload.aggregations, forced, Array.isArray(disjunctive) ? disjunctive as string[] : undefined);
+    const aggregations = restrictFacetBuckets(response.payload.aggregations, forced, body.disjunctive_facets);
     if (aggregations !== undefined) response.payload = { ...response.payload, aggregations };
   }
   sendJson(ctx, state, 200, serialize.SearchResponse(response));
@@ -185,6 +184,38 @@ export const attribution: Handler = async (ctx, state) => {
   if (from !== undefined) range.from = from;
   if (to !== undefined) range.to = to;
   sendJson(ctx, state, 200, serialize.AttributionReport(await state.engine.attributionReport(websiteId, range)));
+};
+
+/** `GET /admin/v1/websites/{websiteId}/reports/searches[?from=&to=&limit=]` (the engine checks them). */
+export const searchReport: Handler = async (ctx, state) => {
+  const websiteId = adminWebsite(ctx, state);
+  const query = parseQueryString(ctx.query);
+  const range: { from?: string; to?: string; limit?: string } = {};
+  for (const key of ['from', 'to', 'limit'] as const) {
+    const value = scalar(query, key);
+    if (value !== undefined) range[key] = value;
+  }
+  sendJson(ctx, state, 200, serialize.SearchReport(await state.engine.searchReport(websiteId, range)));
+};
+
+/** Media types of a settings body: JSON, or the JSON Merge Patch type of RFC 7396 (PATCH). */
+const SETTINGS_TYPES = ['application/json', 'application/merge-patch+json'] as const;
+
+/**
+ * `GET|PUT|PATCH /admin/v1/websites/{websiteId}/settings`: GET answers every key (defaults filled in),
+ * PUT replaces, PATCH merges (RFC 7396). The engine validates (400 naming the key) and stores.
+ */
+export const settings: Handler = async (ctx, state) => {
+  const websiteId = adminWebsite(ctx, state);
+  const method = ctx.req.method;
+  if (method === 'GET' || method === 'HEAD') {
+    sendJson(ctx, state, 200, serialize.WebsiteSettings(await state.engine.getSettings(websiteId)));
+    return;
+  }
+  requireMediaType(ctx.req, method === 'PATCH' ? SETTINGS_TYPES : JSON_ONLY);
+  const body = await readJsonBody(ctx.req, state.limits);
+  const updated = await state.engine.updateSettings(websiteId, body, { merge: method === 'PATCH' });
+  sendJson(ctx, state, 200, serialize.WebsiteSettings(updated));
 };
 
 /** `GET|POST /admin/v1/websites/{websiteId}/keys`: list the website's search keys, or create one. */

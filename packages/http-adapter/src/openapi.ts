@@ -212,6 +212,46 @@ export function buildOpenApi(options: { prefix?: string } = {}): Record<string, 
       responses: { 200: { description: 'The report.', content: json('AttributionReport') }, ...adminErrors() },
     },
   };
+  paths['/admin/v1/websites/{websiteId}/reports/searches'] = {
+    get: {
+      operationId: 'searchReport', tags: ['admin'], summary: 'Top queries and queries without results, from the search log.', security: admin,
+      parameters: [
+        websiteParam,
+        queryParam('from', { type: 'string' }, 'ISO 8601 date-time: searches from the hour holding it (inclusive).'),
+        queryParam('to', { type: 'string' }, 'ISO 8601 date-time: searches of hours starting at or before it (default now).'),
+        queryParam('limit', { type: 'integer', minimum: 1, maximum: 1000, default: 20 }, 'Entries of each list (default 20, at most 1000).'),
+      ],
+      responses: { 200: { description: 'The report.', content: json('SearchReport') }, ...adminErrors() },
+    },
+  };
+  paths['/admin/v1/websites/{websiteId}/settings'] = {
+    get: {
+      operationId: 'getSettings', tags: ['admin'], summary: 'The website\'s settings: every key, defaults filled in.', security: admin,
+      parameters: [websiteParam],
+      responses: { 200: { description: 'The settings.', content: json('WebsiteSettings') }, ...adminErrors() },
+    },
+    put: {
+      operationId: 'putSettings', tags: ['admin'], summary: 'Replace the settings (applied to the next request; stored for every replica).', security: admin,
+      parameters: [websiteParam],
+      requestBody: { required: true, content: json('WebsiteSettings') },
+      responses: {
+        200: { description: 'The settings now in force (every key).', content: json('WebsiteSettings') },
+        ...adminErrors({ 400: 'Invalid settings; the message names the key. Nothing was changed.', 413: 'Body too large.', 415: common415 }),
+      },
+    },
+    patch: {
+      operationId: 'patchSettings', tags: ['admin'], summary: 'Merge into the settings (JSON Merge Patch, RFC 7396; null removes a key).', security: admin,
+      parameters: [websiteParam],
+      requestBody: {
+        required: true,
+        content: { ...json('WebsiteSettings'), 'application/merge-patch+json': { schema: { $ref: '#/components/schemas/WebsiteSettings' } } },
+      },
+      responses: {
+        200: { description: 'The settings now in force (every key).', content: json('WebsiteSettings') },
+        ...adminErrors({ 400: 'Invalid settings after the merge; the message names the key. Nothing was changed.', 413: 'Body too large.', 415: 'Not JSON.' }),
+      },
+    },
+  };
   paths['/healthz'] = {
     get: { operationId: 'healthz', tags: ['operations'], summary: 'Liveness.', responses: { 200: { description: 'Up.', content: json('Health') } } },
   };

@@ -42,6 +42,8 @@ export const routes = {
   keys: route('/admin/v1/websites/{websiteId}/keys', ['GET', 'POST'], 'problem', false, h.searchKeys),
   key: route('/admin/v1/websites/{websiteId}/keys/{key}', ['DELETE'], 'problem', false, h.revokeSearchKey),
   attribution: route('/admin/v1/websites/{websiteId}/reports/attribution', ['GET'], 'problem', false, h.attribution),
+  searchReport: route('/admin/v1/websites/{websiteId}/reports/searches', ['GET'], 'problem', false, h.searchReport),
+  settings: route('/admin/v1/websites/{websiteId}/settings', ['GET', 'PUT', 'PATCH'], 'problem', false, h.settings),
   healthz: route('/healthz', ['GET'], 'envelope', false, h.healthz),
   readyz: route('/readyz', ['GET'], 'envelope', false, h.readyz),
   metrics: route('/metrics', ['GET'], 'envelope', false, h.metrics),
@@ -104,6 +106,7 @@ export function matchRoute(path: string): RouteMatch | undefined {
           case 'products': return { route: routes.products, params: [websiteId] };
           case 'coupons': return { route: routes.coupons, params: [websiteId] };
           case 'stats': return { route: routes.stats, params: [websiteId] };
+          case 'settings': return { route: routes.settings, params: [websiteId] };
           case 'keys': return { route: routes.keys, params: [websiteId] };
           default: return undefined;
         }
@@ -111,6 +114,7 @@ export function matchRoute(path: string): RouteMatch | undefined {
       if (n === 7 && s[5] === 'products' && s[6] !== '') return { route: routes.product, params: [websiteId, decode(s[6]!)] };
       if (n === 7 && s[5] === 'keys' && s[6] !== '') return { route: routes.key, params: [websiteId, decode(s[6]!)] };
       if (n === 7 && s[5] === 'reports' && s[6] === 'attribution') return { route: routes.attribution, params: [websiteId] };
+      if (n === 7 && s[5] === 'reports' && s[6] === 'searches') return { route: routes.searchReport, params: [websiteId] };
       return undefined;
     }
     case 'healthz': return n === 2 ? { route: routes.healthz, params: [] } : undefined;

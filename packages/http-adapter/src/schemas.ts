@@ -70,6 +70,9 @@ export const schemas = {
       scope: ref('Scope'),
       aggregations: strArray('Text fields for which a document count per value is returned.'),
       range_fields: strArray('Numeric fields for which min and max are returned.'),
+      disjunctive_facets: strArray('Fields whose aggregation counts ignore the field\'s own scope condition (other conditions still apply); '
+        + 'each is aggregated even when aggregations does not name it.'),
+      highlight: { type: 'boolean', description: 'When true, each result item carries _highlight: {<field>: "HTML-escaped text with <em>matched</em> words"} for the text fields that matched.' },
       sort_fields: {
         type: 'array',
         description: 'Ordered sort keys; each element has exactly one key, the field name.',
@@ -235,6 +238,7 @@ export const schemas = {
     additionalProperties: true,
     properties: {
       refId: str(), availability: int('0 out of stock, -1 not tracked, >0 in stock.'), style_id: str(),
+      _highlight: { type: 'object', additionalProperties: str(), description: 'Search with highlight: true only. Field → its HTML-escaped text with the matched words in <em>…</em>.' },
       image_vector: { type: 'array', items: { type: 'number' } },
     },
   },
@@ -280,6 +284,40 @@ export const schemas = {
     type: 'object',
     required: ['key', 'revenue', 'orders', 'units'],
     properties: { key: str(), revenue: num(), orders: int(), units: num() },
+  },
+  WebsiteSettings: {
+    type: 'object',
+    description: 'A website\'s settings (every key described in docs/operations.md, "Website settings"). GET answers every key, '
+      + 'defaults filled in; PUT replaces; PATCH merges (JSON Merge Patch, RFC 7396: null removes a key). The engine validates '
+      + 'them with the config file\'s validator: an unknown key or a bad value answers 400 naming the key.',
+    additionalProperties: true,
+    properties: {
+      personalization: {}, semanticSearch: {}, atsModel: str(), fieldWeights: { type: 'object', additionalProperties: num() },
+      synonyms: { type: 'array' }, redirects: { type: 'array' }, retailMedia: { type: 'object' }, retailBoost: { type: 'object' },
+      cors: { type: 'object' }, attributionWindowDays: num(), useStyleIdForVisualSimilarity: { type: 'boolean' },
+      rules: {
+        type: 'array',
+        description: 'Merchandising rules: [{id, query, match: exact|contains, pin: [{refId, position}], hide: [refId], boost: [{scope, weight}], from?, until?}].',
+        items: { type: 'object', additionalProperties: true },
+      },
+    },
+  },
+  SearchReport: {
+    type: 'object',
+    required: ['websiteId', 'top', 'noResults'],
+    properties: {
+      websiteId: str(), from: str(), to: str(),
+      top: {
+        type: 'array',
+        description: 'Most searched normalised queries (count descending, then query), with the mean number of results.',
+        items: { type: 'object', required: ['query', 'count', 'avgResults'], properties: { query: str(), count: int(), avgResults: num() } },
+      },
+      noResults: {
+        type: 'array',
+        description: 'Queries whose searches found nothing, by the number of such searches.',
+        items: { type: 'object', required: ['query', 'count'], properties: { query: str(), count: int() } },
+      },
+    },
   },
   AttributionReport: {
     type: 'object',

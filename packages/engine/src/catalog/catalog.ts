@@ -229,6 +229,7 @@ export class Catalog implements CatalogView {
   /** Resolved when no build runs and nothing is queued (see {@link Catalog.patch}). */
   private idleWaiters: (() => void)[] = [];
   private readonly patchLinearRatio: number | undefined;
+  private readonly versionListeners = new Set<() => void>();
 
   /** `tuning` is internal (tests). */
   constructor(options: CatalogOptions = {}, tuning: CatalogBuildTuning = {}) {
@@ -286,6 +287,27 @@ export class Catalog implements CatalogView {
     if (patched === undefined || version < patched.version || version > current.index.version) return false;
     for (const field of patched.fields) if (matters(field)) return false;
     return true;
+  }
+
+  /** See {@link CatalogView.onNewVersion}. */
+  onNewVersion(listener: () => void): () => void {
+    this.versionListeners.add(listener);
+    return () => this.versionListeners.delete(listener);
+  }
+
+  /**
+   * Tells the listeners. Listeners record their own failures (derived indexes keep theirs for the
+   * readiness status); one that throws anyway does not stop the others nor the change, which has
+   * succeeded: its error is reported as a process warning.
+   */
+  private announceVersion(): void {
+    for (const listener of this.versionListeners) {
+      try {
+        listener();
+      } catch (err) {
+        process.emitWarning(`catalog version listener failed: ${err instanceof Error ? err.message : String(err)}`, 'AisleCatalogListenerWarning');
+      }
+    }
   }
 
   /** Visits every product in doc (insertion) order. */
@@ -457,6 +479,7 @@ export class Catalog implements CatalogView {
       this.appliedSeqNumber = batch[batch.length - 1].seq;
     }
     this.building = false;
+    if (out?.state) this.announceVersion();
     if (out) batch.forEach((q, i) => q.resolve(out.results[i]));
     else for (const q of batch) q.reject(error);
     this.buildNext();

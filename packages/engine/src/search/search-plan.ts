@@ -16,6 +16,8 @@ import type { NumericScope, SearchRequest, TextScope } from '../types.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 import { popcount32 } from '../catalog/bitset.js';
 import { allowedEdits, boundedOsaDistance } from './typo.js';
+import type { PlanMerch } from './merchandising.js';
+import type { PlanDisjunctive } from './disjunctive-facets.js';
 
 /**
  * How a term matched a query word; higher ranks first: exact (or synonym), prefix, one typo, two typos.
@@ -58,8 +60,12 @@ export interface SearchPlan {
   /** Field number per requested range (-1: no product has it, null/null). */
   rangeFields: number[];
   sort: PlanSortKey[];
-  /** `start + size`: how many of the best matches to select. */
+  /** `start + size`: how many of the best matches to select (plus one per pinned product). */
   limit: number;
+  /** Merchandising rules that apply to this request (see merchandising.ts). */
+  merch?: PlanMerch;
+  /** Conditions held back for disjunctive facets (see disjunctive-facets.ts). */
+  disjunctive?: PlanDisjunctive[];
 }
 
 /** Query word corrections for `suggestions.corrected_query` (main thread only). */
@@ -187,7 +193,8 @@ function textCodes(state: CatalogState, field: number, values: readonly string[]
   return [...codes].sort((a, b) => a - b);
 }
 
-function compileScope(state: CatalogState, scope: Record<string, TextScope | NumericScope>): { conditions: PlanCondition[]; nothing: boolean } {
+/** Resolves a scope (request or rule) into conditions; `nothing` when some condition can match nothing. */
+export function compileScope(state: CatalogState, scope: Record<string, TextScope | NumericScope>): { conditions: PlanCondition[]; nothing: boolean } {
   const conditions: PlanCondition[] = [];
   let nothing = false;
   for (const [name, cond] of Object.entries(scope)) {
