@@ -32,3 +32,4 @@ export {
   hashSearchKey, KEY_ACTIONS, KEY_CACHE_TTL_MS, MAX_KEYS_PER_WEBSITE, SEARCH_KEY_PREFIX,
   type CreatedSearchKey, type SearchKeyInfo, type SearchKeyRequest,
 } from './keys/search-key-service.js';
+export { DEFAULT_FIELD_ROLES } from './recommend/attribute-similarity.js';

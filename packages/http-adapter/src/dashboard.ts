@@ -12,7 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Engine } from '@aisle/engine';
+import { DEFAULT_FIELD_ROLES, type Engine } from '@aisle/engine';
 import type { Handler } from './context.js';
 import { HttpError } from './errors.js';
 import { JSON_TYPE, send } from './reply.js';
@@ -84,13 +84,14 @@ export function contentTypeOf(name: string): string {
 export function dashboardConfig(engine: Pick<Engine, 'websites'>, options: DashboardOptions): Record<string, unknown> {
   return {
     websites: engine.websites().map((w) => {
-      const roles = (w.settings as { fieldRoles?: { brand?: string; category?: string; price?: string } } | undefined)?.fieldRoles;
+      const roles = w.settings?.fieldRoles;
+      const category = roles?.category ?? DEFAULT_FIELD_ROLES.category;
       const site: Record<string, unknown> = {
         websiteId: w.websiteId,
         client: w.client,
-        // The spec's field names unless the website names its own roles (settings.fieldRoles).
-        facets: [roles?.brand ?? 'brand', roles?.category ?? 'search_category'],
-        numericFields: [roles?.price ?? 'price'],
+        // The website's field roles (settings.fieldRoles; a category path facets on its root).
+        facets: [roles?.brand ?? DEFAULT_FIELD_ROLES.brand, Array.isArray(category) ? category[0] : category],
+        numericFields: [roles?.price ?? DEFAULT_FIELD_ROLES.price],
       };
       const key = options.searchKeys?.[w.websiteId];
       if (key !== undefined) site.searchKey = key;
