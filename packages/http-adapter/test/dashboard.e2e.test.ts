@@ -9,6 +9,8 @@
  * browser tests are skipped with that message; the HTTP checks of the dashboard still run.
  */
 import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -98,7 +100,20 @@ describe('dashboard over HTTP', () => {
     const html = await page.text();
     // No CDN: every script and stylesheet comes from this server.
     expect(html).not.toMatch(/(src|href)="https?:/);
-    expect((await fetch(`${app.url}/dashboard/app.js`)).headers.get('content-type')).toMatch(/^text\/javascript/);
+    const plain = await fetch(`${app.url}/dashboard/app.js`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const script = await plain.text();
+    // A browser that accepts gzip gets the precompressed copy of the same bytes.
+    const zipped = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
+      http.get(`${app.url}/dashboard/app.js`, { headers: { 'accept-encoding': 'gzip, deflate' } }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c)).on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(parts) })).on('error', reject);
+      }).on('error', reject);
+    });
+    expect(zipped.encoding).toBe('gzip');
+    expect(gunzipSync(zipped.body).toString('utf8')).toBe(script);
+    expect(zipped.body.length).toBeLessThan(script.length / 2);
     const config = (await (await fetch(`${app.url}/dashboard/config.json`)).json()) as { websites: { websiteId: string; searchKey?: string }[]; recommendMethods: string[] };
     expect(config.websites).toEqual([expect.objectContaining({ websiteId: 'demo', client: 'demo', searchKey })]);
     expect(config.recommendMethods).toHaveLength(17);
