@@ -3,9 +3,8 @@
  * Errors are thrown and rendered by the listener in the endpoint's documented shape.
  * @module
  */
-import {
-  applyForcedScope, restrictFacetBuckets, type BundleRequest, type CouponIssue, type LoadSummary, type PurchaseRequest, type SearchRequest, type ViewRequest,
-} from '@aisle/engine';
+import type { BundleRequest, CouponIssue, LoadSummary, PurchaseRequest, SearchRequest, ViewRequest } from '@aisle/engine';
+import { applyForcedScope, restrictFacetBuckets } from '@aisle/engine';
 import type { ValidateFunction } from 'ajv';
 import { peekBodyStream, readJsonBody, requireMediaType } from './body.js';
 import { describeAjvError, serialize, validate } from './codecs.js';

@@ -7,7 +7,8 @@ import { GroupCommitStore } from './group-commit-store.js';
 import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type EventRow } from './plan.js';
 import {
   MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
-  type SearchLogRow, type SearchLogTotals, type SearchLogWindow, type Store, type StoreCounts, type StoredEvent, type StoredSettings, type SearchKeyRecord,
+  type SearchLogRow, type SearchLogTotals, type SearchLogWindow, type Store, type StoreCounts, type StoredEvent, type StoredSettings,
+  type SearchKeyRecord,
 } from './store.js';
 import { searchLogKey, totalsOfSearchLog } from './search-log-rows.js';
 import { rowToStoredEvent } from './rows.js';

@@ -16,8 +16,9 @@ import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type Ap
 import { couponFromRow, rowToStoredEvent, SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type SearchKeyRow } from './rows.js';
 import {
   MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
-  type Store, type StoreCounts, type StoredEvent, type StoredSettings, type SearchKeyRecord,
+  type Store, type StoreCounts, type StoredEvent, type StoredSettings,
   type SearchLogRow, type SearchLogTotals, type SearchLogWindow,
+  type SearchKeyRecord,
 } from './store.js';
 
 /** Default schema of the PostgreSQL store. */

@@ -11,8 +11,9 @@ import Database from 'better-sqlite3';
 import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
 import { couponFromRow, SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type SearchKeyRow, type StoredRow } from './rows.js';
 import {
-  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type StoreCounts, type StoredSettings, type SearchKeyRecord,
+  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type StoreCounts, type StoredSettings,
   type SearchLogRow, type SearchLogTotals, type SearchLogWindow,
+  type SearchKeyRecord,
 } from './store.js';
 
 interface SettingsRow { websiteId: string; settings: string; version: number }

@@ -22,7 +22,8 @@ import { SqliteDb, type SqliteMethod, type WireResult } from './sqlite-db.js';
 import type { SqliteReply, SqliteRequest, SqliteWorkerData, WireError } from './sqlite-worker.js';
 import type {
   CouponIssueData, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PurchaseEventData, Store, StoreCounts, StoredEvent,
-  StoredSettings, SearchKeyRecord, SearchLogRow, SearchLogTotals, SearchLogWindow,
+  StoredSettings, SearchLogRow, SearchLogTotals, SearchLogWindow,
+  SearchKeyRecord,
 } from './store.js';
 
 /** Options of {@link SqliteStore.open}. */

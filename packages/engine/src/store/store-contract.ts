@@ -253,7 +253,7 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
         open.push(again);
         expect(await again.getSettings('w1')).toEqual(written);
         expect((await again.putSettings('w1', {}, written!.version))!.version).toBeGreaterThan(written!.version);
-    });
+      });
 
       it('keeps search keys across a reopen', async () => {
         const store = await fresh();
