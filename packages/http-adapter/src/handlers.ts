@@ -59,8 +59,7 @@ export const search: Handler = async (ctx, state) => {
   if (forced) body.scope = applyForcedScope(forced, body.scope);
   const response = await state.engine.search(body);
   if (forced) {
-    const disjunctive = (body as { disjunctive_facets?: unknown }).disjunctive_facets;
-    const aggregations = restrictFacetBuckets(response.payload.aggregations, forced, Array.isArray(disjunctive) ? disjunctive as string[] : undefined);
+    const aggregations = restrictFacetBuckets(response.payload.aggregations, forced, body.disjunctive_facets);
     if (aggregations !== undefined) response.payload = { ...response.payload, aggregations };
   }
   sendJson(ctx, state, 200, serialize.SearchResponse(response));

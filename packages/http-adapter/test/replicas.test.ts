@@ -164,6 +164,22 @@ describe('two replicas (processes) on one PostgreSQL schema', () => {
     }
   });
 
+  it('(e) a search key created through replica 1 opens search on replica 2; revoked through replica 1, replica 2 refuses it', async () => {
+    const created = await post(`${r1.url}/admin/v1/websites/site-a/keys`, { actions: ['search'], scope: { brand: ['Acme'] } }, bearer(ADMIN_TOKEN));
+    expect(created.status).toBe(201);
+    const { key, id } = (await created.json()) as { key: string; id: string };
+    const searchOn = (r: Replica) => post(`${r.url}/v1.4/search`, { website_id: 'site-a', client: 'client-a', q: '', start: 0, size: 50 }, bearer(key));
+    // Found in the store at its first use on the other replica.
+    const first = await searchOn(r2);
+    expect(first.status).toBe(200);
+    const brands = ((await first.json()) as { payload: { result: { brand?: string }[] } }).payload.result.map((p) => p.brand);
+    expect(brands.length).toBeGreaterThan(0);
+    expect(new Set(brands)).toEqual(new Set(['Acme']));
+    expect((await fetch(`${r1.url}/admin/v1/websites/site-a/keys/${id}`, { method: 'DELETE', headers: bearer(ADMIN_TOKEN) })).status).toBe(204);
+    expect((await searchOn(r1)).status).toBe(401);
+    await eventually(async () => (await searchOn(r2)).status === 401, 'replica 2 still accepts the revoked key');
+  });
+
   it('(b) concurrent duplicate orderIds sent to both replicas at once are counted once, with one transactionId', async () => {
     const before = await stats(r1);
     const n = 20;
