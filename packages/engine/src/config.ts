@@ -7,11 +7,20 @@ import { AisleError } from './errors.js';
 import {
   RELEVANCE_KEYS, validateRelevanceSettings, type RankingSettings, type SynonymEntry, type TypoToleranceSettings,
 } from './search/relevance-settings.js';
+import type { Embedder } from './semantic/embedder.js';
+import { TEXT_MODEL_ID } from './semantic/text-model.js';
+import { validateScope } from './search/validate-search-request.js';
+import type { NumericScope, TextScope } from './types.js';
+import { HISTORY_METHODS, METHODS } from './recommend/methods.js';
 
 /** Where durable state lives. */
 export type StoreConfig =
   | { type: 'embedded'; path?: string }
-  | { type: 'postgres'; url: string; schema?: string; pollIntervalMs?: number }
+  | {
+    type: 'postgres'; url: string; schema?: string; pollIntervalMs?: number;
+    /** How often a replica tries to store a new catalog snapshot in PostgreSQL (ms, default 30 000; one replica writes). */
+    catalogSnapshotIntervalMs?: number;
+  }
   | { type: 'memory' };
 
 /** A retail-media ad set: sponsored products and their costs. */
@@ -38,14 +47,102 @@ export interface RedirectRule {
   url: string;
 }
 
+/** `settings.personalization`: off, on with the default weight, or on with a weight. */
+export type PersonalizationSetting = boolean | { weight?: number };
+
+/** `settings.semanticSearch`: off, on with the built-in model, or a model (an embedder id) and a weight. */
+export type SemanticSearchSetting = boolean | { model?: string; weight?: number };
+
+/** A product placed at a 1-based position of the ranked list by a {@link MerchandisingRule}. */
+export interface RulePin {
+  refId: string;
+  /** 1-based; a position beyond the list puts the product last. */
+  position: number;
+}
+
+/** Multiplies the relevance of the products its scope selects: weight > 1 boosts, 0 < weight < 1 buries. */
+export interface RuleBoost {
+  /** Same syntax as the search request's `scope`. */
+  scope: Record<string, TextScope | NumericScope>;
+  weight: number;
+}
+
+/**
+ * A merchandising rule (see docs/operations.md, "Merchandising rules"): for the queries it matches
+ * and within its time window, pins, hides, boosts and buries products. Applied after filtering and
+ * before paging, so totals and facets agree with the list.
+ */
+export interface MerchandisingRule {
+  id: string;
+  /** Compared with the request's `q` after normalisation (lower case, words joined by one space). */
+  query: string;
+  /**
+   * `exact` (default): the normalised query equals the rule's; `contains`: the rule's words appear as
+   * consecutive whole words of the query (`""` with `contains` applies to every query).
+   */
+  match?: 'exact' | 'contains';
+  pin?: RulePin[];
+  hide?: string[];
+  boost?: RuleBoost[];
+  /** ISO 8601 date-time from which the rule applies (inclusive). */
+  from?: string;
+  /** ISO 8601 date-time until which the rule applies (exclusive). */
+  until?: string;
+}
+
+/** Most rules per website, and most entries of one rule's lists (a settings body stays small). */
+export const RULE_LIMITS = { rules: 1_000, pins: 100, hides: 1_000, boosts: 20 } as const;
+
+/** `settings.retailMedia`: the ad sets and where their sponsored slot goes (docs/recommendations.md, "Retail media"). */
+export interface RetailMediaSettings {
+  adSets: AdSetConfig[];
+  /** Default 0-based position of the sponsored slot (default 2). */
+  slotPosition?: number;
+  /**
+   * Per recommendation method (canonical name, e.g. `"ProductDetail"`): the 0-based slot position, or
+   * `false` for no sponsored slot in that method. Methods not listed use `slotPosition`.
+   * RecentlyViewed and HistoricViewed (a customer's own history) never carry one and may not be listed.
+   */
+  placements?: Record<string, number | false>;
+}
+
+/**
+ * `settings.fieldRoles`: which product fields Similar Attributes (and personalization) read. Nothing in
+ * the engine is tuned to one data set's field names: a website names its own.
+ */
+export interface FieldRoles {
+  /** Category field(s); an array value is a path (root first; deeper levels weigh more). Default `"search_category"`. */
+  category?: string | string[];
+  /** Default `"brand"`. */
+  brand?: string;
+  /** Default `"type"`. */
+  type?: string;
+  /** Price field: only refines the ranking of products that share an attribute. Default `"price"`. */
+  price?: string;
+  /**
+   * Further attribute fields (top-level, or `attributes.<key>` inside an `attributes` object). When
+   * absent, every other top-level text or boolean field of at most 60 characters is an attribute
+   * (numbers only when listed: counts, sizes and timestamps rarely mean "alike" by equality).
+   */
+  attributes?: string[];
+  /** Fields never read as attributes. */
+  ignore?: string[];
+}
+
 /** Per-website settings; every key is optional. */
 export interface WebsiteSettings {
-  /** When true, search requires `customer_id`. */
-  personalization?: boolean;
-  /** When true, search responses carry `settings.ats_model`. */
-  semanticSearch?: boolean;
-  /** The `ats_model` value returned when semantic search is on. */
-  atsModel?: string;
+  /**
+   * Personalized ranking: with a `customer_id`, the best results are re-ranked toward the customer's
+   * affinities (see docs/personalization.md). `true` uses the default weight; `customer_id` is then
+   * required, as the spec says.
+   */
+  personalization?: PersonalizationSetting;
+  /**
+   * Hybrid semantic ranking: the best text matches are re-ranked by their similarity to the query under
+   * a model (the built-in `aisle-ri`, trained on the catalog, or an embedder given to `createEngine`);
+   * see docs/semantic-search.md. `settings.ats_model` names the model when it ranked the results.
+   */
+  semanticSearch?: SemanticSearchSetting;
   /** BM25F weight per text field (overrides the defaults; 0: the field does not match). Query-time. */
   fieldWeights?: Record<string, number>;
   /**
@@ -62,7 +159,11 @@ export interface WebsiteSettings {
   /** Tie-breakers applied after relevance and after `sort_fields`. Query-time. */
   ranking?: RankingSettings;
   redirects?: RedirectRule[];
-  retailMedia?: { adSets: AdSetConfig[]; slotPosition?: number };
+  /** Merchandising rules: pin, hide, boost, bury per query and time window. */
+  rules?: MerchandisingRule[];
+  retailMedia?: RetailMediaSettings;
+  /** Which fields Similar Attributes read (see {@link FieldRoles}). */
+  fieldRoles?: FieldRoles;
   retailBoost?: { collections: RetailBoostCollectionConfig[] };
   cors?: { origins: string[] };
   /** Trailing window in days within which retail-media slot data is honoured by purchases (default 30). */
@@ -89,8 +190,17 @@ export interface EngineOptions {
   workers?: number;
   /** Catalogs with at least this many products fan out over the worker pool. */
   poolThreshold?: number;
+  /**
+   * Text embedders of the host service, for semantic search: a website names one by its `id` in
+   * `settings.semanticSearch.model` (library use only; a config file cannot hold code).
+   */
+  embedders?: Embedder[];
+  /** Quiet time after a catalog change before the built-in semantic model retrains (ms, default 2000). */
+  semanticRetrainDelayMs?: number;
   websites?: WebsiteConfig[];
   adminTokens?: string[];
+  /** Read by the HTTP adapter: serve the built-in dashboard at `/` (default true; `false` turns it off). */
+  dashboard?: boolean;
 }
 
 function fail(key: string, problem: string): never {
@@ -127,16 +237,112 @@ function checkKnownKeys(obj: Record<string, unknown>, known: readonly string[], 
   for (const k of Object.keys(obj)) if (!known.includes(k)) fail(`${prefix}${k}`, `is not a known key (known: ${known.join(', ')})`);
 }
 
-function validateSettings(s: unknown, key: string): void {
+function validatePersonalization(v: unknown, key: string): void {
+  if (v === undefined || typeof v === 'boolean') return;
+  if (!isObject(v)) fail(key, 'must be true, false or {"weight": number}');
+  checkKnownKeys(v, ['weight'], `${key}.`);
+  checkNumber(v.weight, `${key}.weight`, { optional: true, min: 0 });
+}
+
+function validateSemanticSearch(v: unknown, key: string, models: readonly string[]): void {
+  if (v === undefined || typeof v === 'boolean') return;
+  if (!isObject(v)) fail(key, 'must be true, false or {"model": string, "weight": number}');
+  checkKnownKeys(v, ['model', 'weight'], `${key}.`);
+  checkString(v.model, `${key}.model`, { optional: true });
+  if (v.model !== undefined && !models.includes(v.model as string)) fail(`${key}.model`, `names no known model (known: ${models.join(', ')})`);
+  checkNumber(v.weight, `${key}.weight`, { optional: true, min: 0 });
+}
+
+function checkIsoTime(v: unknown, key: string): number | undefined {
+  if (v === undefined) return undefined;
+  const ms = typeof v === 'string' ? Date.parse(v) : NaN;
+  if (!Number.isFinite(ms)) fail(key, 'must be an ISO 8601 date-time string');
+  return ms;
+}
+
+function checkList(v: unknown, key: string, max: number, what: string): unknown[] {
+  if (!Array.isArray(v)) fail(key, `must be an array of ${what}`);
+  if (v.length > max) fail(key, `must have at most ${max} entries`);
+  return v;
+}
+
+function validateRules(v: unknown, key: string): void {
+  const ids = new Set<string>();
+  checkList(v, key, RULE_LIMITS.rules, 'rules {id, query, match, pin, hide, boost, from, until}').forEach((r, i) => {
+    const k = `${key}[${i}]`;
+    if (!isObject(r)) fail(k, 'must be an object {id, query, match?, pin?, hide?, boost?, from?, until?}');
+    checkKnownKeys(r, ['id', 'query', 'match', 'pin', 'hide', 'boost', 'from', 'until'], `${k}.`);
+    checkString(r.id, `${k}.id`);
+    if (ids.has(r.id as string)) fail(`${k}.id`, `repeats "${String(r.id)}"`);
+    ids.add(r.id as string);
+    if (typeof r.query !== 'string') fail(`${k}.query`, 'must be a string ("" with match "contains" applies to every query)');
+    if (r.match !== undefined && r.match !== 'exact' && r.match !== 'contains') fail(`${k}.match`, 'must be "exact" or "contains"');
+    if (r.pin !== undefined) {
+      checkList(r.pin, `${k}.pin`, RULE_LIMITS.pins, '{refId, position}').forEach((p, j) => {
+        if (!isObject(p)) fail(`${k}.pin[${j}]`, 'must be an object {refId, position}');
+        checkKnownKeys(p, ['refId', 'position'], `${k}.pin[${j}].`);
+        checkString(p.refId, `${k}.pin[${j}].refId`);
+        checkNumber(p.position, `${k}.pin[${j}].position`, { integer: true, min: 1 });
+      });
+    }
+    if (r.hide !== undefined) {
+      checkList(r.hide, `${k}.hide`, RULE_LIMITS.hides, 'refIds');
+      checkStringArray(r.hide, `${k}.hide`);
+    }
+    if (r.boost !== undefined) {
+      checkList(r.boost, `${k}.boost`, RULE_LIMITS.boosts, '{scope, weight}').forEach((b, j) => {
+        const bk = `${k}.boost[${j}]`;
+        if (!isObject(b)) fail(bk, 'must be an object {scope, weight}');
+        checkKnownKeys(b, ['scope', 'weight'], `${bk}.`);
+        if (b.scope === undefined) fail(`${bk}.scope`, 'is required (same syntax as the search request\'s scope)');
+        validateScope(b.scope, `${bk}.scope`, fail);
+        checkNumber(b.weight, `${bk}.weight`);
+        if ((b.weight as number) <= 0) fail(`${bk}.weight`, 'must be greater than 0 (> 1 boosts, < 1 buries)');
+      });
+    }
+    const from = checkIsoTime(r.from, `${k}.from`);
+    const until = checkIsoTime(r.until, `${k}.until`);
+    if (from !== undefined && until !== undefined && from >= until) fail(`${k}.until`, 'must be later than from');
+  });
+}
+
+function validatePlacements(v: unknown, key: string): void {
+  if (v === undefined) return;
+  if (!isObject(v)) fail(key, 'must be an object of method name -> slot position (0-based integer) or false');
+  for (const [method, placement] of Object.entries(v)) {
+    const spec = METHODS.find((m) => m.name === method);
+    if (!spec) fail(`${key}.${method}`, `is not a recommendation method (known: ${METHODS.map((m) => m.name).join(', ')})`);
+    if (HISTORY_METHODS.has(method)) fail(`${key}.${method}`, 'cannot carry a sponsored slot: it lists the customer\'s own history');
+    if (placement !== false) checkNumber(placement, `${key}.${method}`, { min: 0, integer: true });
+  }
+}
+
+function validateFieldRoles(v: unknown, key: string): void {
+  if (v === undefined) return;
+  if (!isObject(v)) fail(key, 'must be an object {category, brand, type, price, attributes, ignore}');
+  checkKnownKeys(v, ['category', 'brand', 'type', 'price', 'attributes', 'ignore'], `${key}.`);
+  if (Array.isArray(v.category)) checkStringArray(v.category, `${key}.category`);
+  else checkString(v.category, `${key}.category`, { optional: true });
+  for (const role of ['brand', 'type', 'price'] as const) checkString(v[role], `${key}.${role}`, { optional: true });
+  checkStringArray(v.attributes, `${key}.attributes`, { optional: true });
+  checkStringArray(v.ignore, `${key}.ignore`, { optional: true });
+}
+
+/**
+ * Checks a website's `settings` object; `key` is where it sits (`websites[0].settings` in the config
+ * file, `settings` for the settings API). Throws `CONFIG_INVALID` naming the first bad key: the ONE
+ * settings validator of the config file, `createEngine` and `engine.updateSettings`. `models` are the
+ * semantic models `semanticSearch.model` may name (the built-in one and the engine's embedders).
+ */
+export function validateSettings(s: unknown, key: string, models: readonly string[] = [TEXT_MODEL_ID]): void {
   if (s === undefined) return;
   if (!isObject(s)) fail(key, 'must be an object');
-  checkKnownKeys(s, ['personalization', 'semanticSearch', 'atsModel', 'redirects', 'retailMedia',
-    'retailBoost', 'cors', 'attributionWindowDays', 'useStyleIdForVisualSimilarity', ...RELEVANCE_KEYS], `${key}.`);
+  checkKnownKeys(s, ['personalization', 'semanticSearch', 'redirects', 'rules', 'retailMedia',
+    'retailBoost', 'cors', 'attributionWindowDays', 'useStyleIdForVisualSimilarity', 'fieldRoles', ...RELEVANCE_KEYS], `${key}.`);
   validateRelevanceSettings(s, key);
-  checkBoolean(s.personalization, `${key}.personalization`);
-  checkBoolean(s.semanticSearch, `${key}.semanticSearch`);
+  validatePersonalization(s.personalization, `${key}.personalization`);
+  validateSemanticSearch(s.semanticSearch, `${key}.semanticSearch`, models);
   checkBoolean(s.useStyleIdForVisualSimilarity, `${key}.useStyleIdForVisualSimilarity`);
-  checkString(s.atsModel, `${key}.atsModel`, { optional: true });
   checkNumber(s.attributionWindowDays, `${key}.attributionWindowDays`, { optional: true, min: 0 });
   if (s.redirects !== undefined) {
     if (!Array.isArray(s.redirects)) fail(`${key}.redirects`, 'must be an array of {queries, url}');
@@ -146,10 +352,13 @@ function validateSettings(s: unknown, key: string): void {
       checkString(r.url, `${key}.redirects[${i}].url`);
     });
   }
+  if (s.rules !== undefined) validateRules(s.rules, `${key}.rules`);
   if (s.retailMedia !== undefined) {
     const rm = s.retailMedia;
     if (!isObject(rm) || !Array.isArray(rm.adSets)) fail(`${key}.retailMedia.adSets`, 'must be an array');
+    checkKnownKeys(rm, ['adSets', 'slotPosition', 'placements'], `${key}.retailMedia.`);
     checkNumber(rm.slotPosition, `${key}.retailMedia.slotPosition`, { optional: true, min: 0, integer: true });
+    validatePlacements(rm.placements, `${key}.retailMedia.placements`);
     rm.adSets.forEach((a: unknown, i: number) => {
       const k = `${key}.retailMedia.adSets[${i}]`;
       if (!isObject(a)) fail(k, 'must be an object');
@@ -174,11 +383,50 @@ function validateSettings(s: unknown, key: string): void {
       checkStringArray(c.products, `${k}.products`);
     });
   }
+  validateFieldRoles(s.fieldRoles, `${key}.fieldRoles`);
   if (s.cors !== undefined) {
     if (!isObject(s.cors)) fail(`${key}.cors`, 'must be an object {origins}');
     checkStringArray(s.cors.origins, `${key}.cors.origins`);
   }
 }
+
+/** Checks `createEngine`'s `embedders`; returns their ids. */
+function validateEmbedders(v: unknown): string[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) fail('embedders', 'must be an array of embedders');
+  const ids: string[] = [];
+  v.forEach((e: unknown, i: number) => {
+    const k = `embedders[${i}]`;
+    if (!isObject(e)) fail(k, 'must be an object {id, version, dimensions, embed}');
+    checkString(e.id, `${k}.id`);
+    if (!/^[A-Za-z0-9._-]+$/.test(e.id as string)) fail(`${k}.id`, 'may hold only letters, digits, ".", "_" and "-"');
+    if (e.id === TEXT_MODEL_ID || ids.includes(e.id as string)) fail(`${k}.id`, `repeats "${String(e.id)}"`);
+    checkString(e.version, `${k}.version`);
+    checkNumber(e.dimensions, `${k}.dimensions`, { integer: true, min: 1 });
+    if (typeof e.embed !== 'function') fail(`${k}.embed`, 'must be a function (texts) => Float32Array[]');
+    ids.push(e.id as string);
+  });
+  return ids;
+}
+
+/** Effective personalization: undefined when off, else its weight. */
+export function personalizationWeight(setting: PersonalizationSetting | undefined): number | undefined {
+  if (!setting) return undefined;
+  return setting === true ? DEFAULT_PERSONALIZATION_WEIGHT : setting.weight ?? DEFAULT_PERSONALIZATION_WEIGHT;
+}
+
+/** Effective semantic search: undefined when off, else the model id and weight. */
+export function semanticSearchOf(setting: SemanticSearchSetting | undefined): { model: string; weight: number } | undefined {
+  if (!setting) return undefined;
+  if (setting === true) return { model: TEXT_MODEL_ID, weight: DEFAULT_SEMANTIC_WEIGHT };
+  return { model: setting.model ?? TEXT_MODEL_ID, weight: setting.weight ?? DEFAULT_SEMANTIC_WEIGHT };
+}
+
+/** Weight of the customer's affinity in the re-rank blend when `personalization` is `true` (see search/rerank.ts). */
+export const DEFAULT_PERSONALIZATION_WEIGHT = 0.3;
+
+/** Weight of semantic similarity in the re-rank blend when `semanticSearch` is `true` (see search/rerank.ts). */
+export const DEFAULT_SEMANTIC_WEIGHT = 0.5;
 
 /**
  * Checks an engine configuration (the config file's content, or `createEngine` options) and returns
@@ -187,10 +435,13 @@ function validateSettings(s: unknown, key: string): void {
 export function validateEngineOptions(raw: unknown): EngineOptions {
   if (!isObject(raw)) fail('(root)', 'must be a JSON object');
   // A misspelt key would otherwise be ignored silently (e.g. "websties": no website at all).
-  checkKnownKeys(raw, ['dataDir', 'store', 'workers', 'poolThreshold', 'websites', 'adminTokens'], '');
+  checkKnownKeys(raw, ['dataDir', 'store', 'workers', 'poolThreshold', 'embedders', 'semanticRetrainDelayMs', 'websites', 'adminTokens', 'dashboard'], '');
+  if (raw.dashboard !== undefined) checkBoolean(raw.dashboard, 'dashboard');
+  const models = [TEXT_MODEL_ID, ...validateEmbedders(raw.embedders)];
   checkString(raw.dataDir, 'dataDir', { optional: true });
   checkNumber(raw.workers, 'workers', { optional: true, min: 0, integer: true });
   checkNumber(raw.poolThreshold, 'poolThreshold', { optional: true, min: 0, integer: true });
+  checkNumber(raw.semanticRetrainDelayMs, 'semanticRetrainDelayMs', { optional: true, min: 0 });
   checkStringArray(raw.adminTokens, 'adminTokens', { optional: true });
   if (raw.store !== undefined) {
     const st = raw.store;
@@ -199,16 +450,23 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
       checkKnownKeys(st, ['type', 'path'], 'store.');
       checkString(st.path, 'store.path', { optional: true });
     } else if (st.type === 'postgres') {
-      checkKnownKeys(st, ['type', 'url', 'schema', 'pollIntervalMs'], 'store.');
+      checkKnownKeys(st, ['type', 'url', 'schema', 'pollIntervalMs', 'catalogSnapshotIntervalMs'], 'store.');
       checkString(st.url, 'store.url');
       checkString(st.schema, 'store.schema', { optional: true });
       checkNumber(st.pollIntervalMs, 'store.pollIntervalMs', { optional: true, min: 10, integer: true });
+      checkNumber(st.catalogSnapshotIntervalMs, 'store.catalogSnapshotIntervalMs', { optional: true, min: 100, integer: true });
     } else if (st.type !== 'memory') fail('store.type', 'must be "embedded", "postgres" or "memory"');
   }
   if (raw.websites !== undefined) {
     if (!Array.isArray(raw.websites)) fail('websites', 'must be an array');
     const ids = new Set<string>();
     const tokens = new Set<string>();
+    // The coupon call names a website by its id or its client shortcode: each name must pick one website.
+    const names = new Map<string, number>();
+    raw.websites.forEach((w: unknown, i: number) => {
+      if (isObject(w) && typeof w.websiteId === 'string') names.set(w.websiteId, i);
+    });
+    const clients = new Set<string>();
     raw.websites.forEach((w: unknown, i: number) => {
       const k = `websites[${i}]`;
       if (!isObject(w)) fail(k, 'must be an object');
@@ -219,11 +477,16 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
       checkString(w.hmacSecret, `${k}.hmacSecret`);
       if (ids.has(w.websiteId as string)) fail(`${k}.websiteId`, `repeats "${String(w.websiteId)}"`);
       ids.add(w.websiteId as string);
+      const client = w.client as string;
+      if (clients.has(client)) fail(`${k}.client`, `repeats "${client}" (a client shortcode names exactly one website)`);
+      const other = names.get(client);
+      if (other !== undefined && other !== i) fail(`${k}.client`, `"${client}" is the websiteId of websites[${other}] (a client shortcode names exactly one website)`);
+      clients.add(client);
       for (const [j, t] of (w.tokens as string[]).entries()) {
         if (tokens.has(t)) fail(`${k}.tokens[${j}]`, 'is already used by another website (a token opens exactly one website)');
         tokens.add(t);
       }
-      validateSettings(w.settings, `${k}.settings`);
+      validateSettings(w.settings, `${k}.settings`, models);
     });
   }
   return raw as EngineOptions;

@@ -11,20 +11,38 @@ import path from 'node:path';
 import { CatalogChangeLog } from './catalog/change-log.js';
 import { lockDataDir, type DataDirLock } from './catalog/data-dir-lock.js';
 import { Catalog, loadCatalogSnapshot, saveCatalogSnapshot } from './catalog/index.js';
-import { validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig } from './config.js';
+import {
+  personalizationWeight, semanticSearchOf, validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings,
+} from './config.js';
 import type {
-  AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, WebsiteStats,
+  AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, SearchReport,
+  WebsiteStats,
 } from './engine-api.js';
-import { AisleError, isAisleError } from './errors.js';
+import { FailureReporter, type BackgroundTask, type EngineHooks } from './background-failures.js';
+import { AisleError, isAisleError, ValidationError } from './errors.js';
+import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
-import { executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
+import { affinityOf, affinityProfile, affinityRolesOf } from './search/personalize.js';
+import { makeReranker, type RerankInputs } from './search/rerank.js';
+import { tokenize } from './catalog/tokenizer.js';
+import { DEFAULT_FIELD_WEIGHTS } from './catalog/field-values.js';
+import type { Embedder } from './semantic/embedder.js';
+import { TEXT_MODEL_ID } from './semantic/text-model.js';
+import { WebsiteSemantics } from './semantic/website-semantics.js';
+import type { CatalogReplication } from './replication/catalog-replication.js';
+import { DEFAULT_POLL_INTERVAL_MS } from './events/event-service.js';
+import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
+import { executeRankedSearch, SearchPool, validateSearchRequest } from './search/index.js';
+import { checkWebsiteSettings, mergePatch, settingsWithDefaults } from './settings/website-settings.js';
+import { SearchLog } from './analytics/search-log.js';
+import { mergeSuggestions, vocabularyCompletions } from './search/query-suggestions.js';
+import { parseIsoDateTime, problemDetails } from './events/validate-common.js';
+import type { StoredSettings } from './store/store.js';
 import type {
-  BundleResponse, EventAck, PurchaseRecord, RecommendParams, RecommendResponse, SearchResponse, ViewRecord,
+  BundleRequest, BundleResponse, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
+  SearchResponse, ViewRecord, ViewRequest,
 } from './types.js';
-
-/** The `settings.ats_model` value when a website enables semantic search without naming a model. */
-export const DEFAULT_ATS_MODEL = 'aisle-bm25f-1';
 
 /**
  * Delay between the last catalog change and the snapshot write, so a burst of upserts writes once —
@@ -39,10 +57,30 @@ const SNAPSHOT_DEBOUNCE_MS = 2_000;
  */
 const SNAPSHOT_MAX_DELAY_MS = 60_000;
 
+/**
+ * How often a replica on PostgreSQL asks the store for settings written by other replicas (one indexed
+ * query for all websites): a change is applied everywhere within about this long.
+ */
+const SETTINGS_POLL_MS = 1_000;
+/** Most entries of `payload.suggestions.queries`. */
+export const MAX_SUGGESTED_QUERIES = 5;
+/** Default and largest `limit` of the searches report. */
+export const SEARCH_REPORT_LIMITS = { default: 20, max: 1_000 } as const;
+/** Attempts of a settings update that keeps losing the compare-and-set to concurrent writers. */
+const SETTINGS_WRITE_ATTEMPTS = 5;
+
 interface WebsiteState {
   config: WebsiteConfig;
+  /** The config file's (or addWebsite's) settings: the initial value while the store has none. */
+  seedSettings: WebsiteSettings;
+  /** Version of the stored settings in use (0: none stored, the seed applies). */
+  settingsVersion: number;
+  /** The settings update in progress (updates of one website run one after another). */
+  settingsWrite?: Promise<void>;
   catalog: Catalog;
   models: RecommendationModels;
+  /** Semantic models of the website (the built-in one trains only while a setting uses it). */
+  semantics: WebsiteSemantics;
   /** The catalog's write-ahead log (with a data directory). */
   log?: CatalogChangeLog;
   snapshotTimer?: NodeJS.Timeout;
@@ -72,6 +110,15 @@ async function loadSnapshotOrExplain(file: string, websiteId: string, options: C
   }
 }
 
+function settingsStoreFailure(err: unknown): AisleError {
+  return new AisleError('STORE_FAILURE', `the store failed; the settings were not changed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+}
+
+/** True when the settings rank with the built-in semantic model (so it must be trained). */
+function usesBuiltInModel(settings: WebsiteSettings | undefined): boolean {
+  return semanticSearchOf(settings?.semanticSearch)?.model === TEXT_MODEL_ID;
+}
+
 /** Without a store and a data directory everything stays in memory; with a data directory, SQLite. */
 function resolveStore(options: EngineOptions): StoreConfig | undefined {
   if (options.store) return options.store;
@@ -83,11 +130,34 @@ class AisleEngine implements Engine {
   private events!: EventService;
   private closed = false;
   private lock: DataDirLock | undefined;
+  private readonly embedders: ReadonlyMap<string, Embedder>;
+  private readonly reporter: FailureReporter;
+  /** With the PostgreSQL store: the catalogs are shared through its change log (replication/catalog-replication.ts). */
+  private replication: CatalogReplication | undefined;
+  /** Highest settings version applied (store-wide), the cursor of settings polling. */
+  private settingsCursor = 0;
+  private settingsTimer: NodeJS.Timeout | undefined;
+  private settingsPoll: Promise<void> | undefined;
+  private searchLog!: SearchLog;
+  private searchKeys: SearchKeyService | undefined;
 
   constructor(
     private readonly options: EngineOptions,
     private readonly pool: SearchPool | undefined,
-  ) {}
+    hooks: EngineHooks,
+  ) {
+    this.reporter = new FailureReporter(hooks);
+    this.embedders = new Map((options.embedders ?? []).map((e) => [e.id, e]));
+  }
+
+  /** Waits for `work` during shutdown or cleanup: a failure is reported, not thrown. */
+  private async settleReported(work: Promise<unknown> | undefined, task: BackgroundTask, websiteId?: string): Promise<void> {
+    try {
+      await work;
+    } catch (err) {
+      this.reporter.report(task, err, websiteId);
+    }
+  }
 
   async open(): Promise<void> {
     if (this.options.dataDir) {
@@ -95,44 +165,92 @@ class AisleEngine implements Engine {
       this.lock = await lockDataDir(path.join(this.options.dataDir, 'catalogs'));
     }
     try {
+      const store = this.options.store;
+      if (store?.type === 'postgres') {
+        // Imported here so that an engine without PostgreSQL never loads its driver.
+        const [{ CatalogReplication }, { DEFAULT_PG_SCHEMA }] = await Promise.all([
+          import('./replication/catalog-replication.js'), import('./store/postgres-store.js'),
+        ]);
+        this.replication = await CatalogReplication.open({
+          url: store.url, schema: store.schema ?? DEFAULT_PG_SCHEMA, pollIntervalMs: store.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+          snapshotIntervalMs: store.catalogSnapshotIntervalMs,
+          onError: (_what, err) => this.reporter.report('replica-poll', err),
+        });
+      }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
+      // Every catalog holds the shared log's changes before the engine is handed out (and so is ready).
+      await this.replication?.start();
       this.events = await EventService.open({
         store: resolveStore(this.options),
         dataDir: this.options.dataDir,
         websites: [...this.sites.values()].map((s) => s.config),
+        reporter: this.reporter,
         sink: {
           onPurchase: (purchase: PurchaseRecord) => this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase),
           onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
         },
       });
+      this.searchLog = new SearchLog(this.events.store, {
+        onError: (err) => this.reporter.report('search-log', err),
+      });
       try {
+        await this.pollSettings();
+        for (const id of this.sites.keys()) await this.searchLog.load(id);
         await this.events.replay();
       } catch (err) {
-        await this.events.close().catch(() => undefined);
+        await this.settleReported(this.events.close(), 'shutdown');
         throw err;
+      }
+      if (store?.type === 'postgres') {
+        this.settingsTimer = setInterval(() => {
+          this.settingsPoll ??= this.pollSettings()
+            .then(() => this.reporter.recovered('settings-poll'), (err: unknown) => this.reporter.report('settings-poll', err))
+            .finally(() => { this.settingsPoll = undefined; });
+        }, Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));
+        this.settingsTimer.unref();
       }
     } catch (err) {
       // A failed start leaves nothing open: another attempt (or process) can take the directory.
       for (const s of this.sites.values()) clearTimeout(s.snapshotTimer);
-      await Promise.all([...this.sites.values()].map((s) => s.log?.close().catch(() => undefined)));
-      await this.lock?.release().catch(() => undefined);
+      await Promise.all([...this.sites.values()].map((s) => this.settleReported(s.log?.close(), 'shutdown', s.config.websiteId)));
+      await this.settleReported(this.replication?.close(), 'shutdown');
+      await this.settleReported(this.lock?.release(), 'shutdown');
       throw err;
     }
   }
 
   private async openWebsite(config: WebsiteConfig): Promise<WebsiteState> {
-    // Settings are read per search (they may change at runtime): nothing of them is built into the catalog,
-    // so every text field is indexed and a weight of 0 in the settings only stops it matching.
-    const catalogOptions = {};
+    // Build-time field weights decide which text fields get a full-text index (weight > 0); query-time
+    // settings (weights, synonyms) are read from the website's current settings at each search.
+    const catalogOptions = { fieldWeights: config.settings?.fieldWeights };
+    const siteState = (catalog: Catalog): WebsiteState => {
+      const semantics = new WebsiteSemantics(catalog, {
+        embedders: this.embedders,
+        retrainDelayMs: this.options.semanticRetrainDelayMs,
+        onError: (err) => this.reporter.report('semantic-training', err, config.websiteId),
+      });
+      semantics.setBuiltInWanted(usesBuiltInModel(config.settings));
+      return {
+        config, seedSettings: config.settings ?? {}, settingsVersion: 0, catalog, models: new RecommendationModels({ website: config, catalog }), semantics,
+      };
+    };
+    if (this.replication) {
+      // PostgreSQL holds the catalog (snapshot + change log); the data directory keeps no catalog files.
+      const catalog = this.events === undefined
+        ? await this.replication.loadCatalog(config.websiteId, catalogOptions)
+        : await this.replication.addWebsite(config.websiteId, catalogOptions);
+      return siteState(catalog);
+    }
     const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
     const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions) : new Catalog(catalogOptions);
-    const state: WebsiteState = { config, catalog, models: new RecommendationModels({ website: config, catalog }) };
+    const state = siteState(catalog);
     if (file) {
       // Changes acknowledged after the snapshot was written are in the log: replay them over it.
       const { log, pending } = await CatalogChangeLog.open(path.dirname(file), encodeURIComponent(config.websiteId));
       await catalog.replay(pending);
       log.markReplayed(catalog.lastQueuedSeq);
-      catalog.setChangeLogger((change, seq) => log.append(change, seq));
+      catalog.setChangeLogger((changes, lastSeq) => log.appendBatch(changes, lastSeq));
+      log.onError = (err) => this.reporter.report('change-log', err, config.websiteId);
       state.log = log;
       if (pending.length > 0) this.scheduleSnapshot(state);
     }
@@ -147,7 +265,7 @@ class AisleEngine implements Engine {
   }
 
   private scheduleSnapshot(state: WebsiteState): void {
-    if (!this.options.dataDir) return;
+    if (!this.options.dataDir || this.replication) return;
     const now = Date.now();
     state.unsavedSince ??= now;
     clearTimeout(state.snapshotTimer);
@@ -155,18 +273,26 @@ class AisleEngine implements Engine {
     const debounce = Math.max(SNAPSHOT_DEBOUNCE_MS, 5 * lastWrite);
     const maxDelay = Math.max(SNAPSHOT_MAX_DELAY_MS, 10 * lastWrite);
     const delay = Math.max(0, Math.min(debounce, state.unsavedSince + maxDelay - now));
-    state.snapshotTimer = setTimeout(() => void this.writeSnapshot(state).catch(() => undefined), delay);
+    state.snapshotTimer = setTimeout(() => {
+      this.writeSnapshot(state).then(
+        () => this.reporter.recovered('snapshot-write'),
+        // The change log still holds every change: nothing is lost, the log just grows until a
+        // later snapshot succeeds (the next change schedules one; so does shutdown).
+        (err: unknown) => this.reporter.report('snapshot-write', err, state.config.websiteId),
+      );
+    }, delay);
     state.snapshotTimer.unref();
   }
 
   private async writeSnapshot(state: WebsiteState): Promise<void> {
-    if (!this.options.dataDir) return;
+    if (!this.options.dataDir || this.replication) return;
     clearTimeout(state.snapshotTimer);
     state.snapshotTimer = undefined;
     state.unsavedSince = undefined;
     // Writes of one website are chained so two never interleave on the same temp file.
     const previous = state.snapshotWrite ?? Promise.resolve();
-    const write = previous.catch(() => undefined).then(async () => {
+    // The previous write's failure went to its own caller; this one starts after it either way.
+    const write = previous.then(() => undefined, () => undefined).then(async () => {
       // In one synchronous step: the version written, the last change it holds, and the log rotated
       // (later changes go to a new segment), so the segments it covers can go once it is on disk.
       const applied = state.catalog.appliedSeq;
@@ -182,16 +308,32 @@ class AisleEngine implements Engine {
 
   async upsertProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const state = this.site(websiteId);
+    if (this.replication) return this.replication.upsert(websiteId, products, options);
     const summary = await state.catalog.upsert(products, options);
     this.scheduleSnapshot(state);
+    state.semantics.catalogChanged();
     return summary;
   }
 
   async replaceProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const state = this.site(websiteId);
+    if (this.replication) return this.replication.replace(websiteId, products, options);
     const summary = await state.catalog.replace(products, options);
     this.scheduleSnapshot(state);
+    state.semantics.catalogChanged();
     return summary;
+  }
+
+  async patchProducts(websiteId: string, patches: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
+    const state = this.site(websiteId);
+    if (this.replication) return this.replication.patch(websiteId, patches, options);
+    const summary = await state.catalog.patch(patches, options);
+    if (summary.loaded > 0) this.scheduleSnapshot(state);
+    return summary;
+  }
+
+  async getProduct(websiteId: string, refId: string): Promise<Product | undefined> {
+    return this.site(websiteId).catalog.getProduct(refId);
   }
 
   async deleteProducts(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }> {
@@ -199,41 +341,150 @@ class AisleEngine implements Engine {
     if (!Array.isArray(refIds) || refIds.some((id) => typeof id !== 'string')) {
       throw new AisleError('CATALOG_BAD_INPUT', 'refIds must be an array of strings');
     }
+    if (this.replication) return this.replication.delete(websiteId, refIds);
     const result = await state.catalog.delete(refIds);
-    if (result.deleted > 0) this.scheduleSnapshot(state);
+    if (result.deleted > 0) {
+      this.scheduleSnapshot(state);
+      state.semantics.catalogChanged();
+    }
     return result;
   }
 
-  async search(body: unknown): Promise<SearchResponse> {
+  async search(body: SearchRequest): Promise<SearchResponse> {
     const request = validateSearchRequest(body);
     const state = this.site(request.website_id);
     if (request.client !== state.config.client) {
       throw new AisleError('CLIENT_NOT_FOUND', `client "${request.client}" does not belong to website "${request.website_id}"`);
     }
     const settings = state.config.settings ?? {};
-    if (settings.personalization && !request.customer_id) {
+    const personalization = personalizationWeight(settings.personalization);
+    // The spec: customer_id is "required only when personalization is enabled" (the wire contract).
+    if (personalization !== undefined && !request.customer_id) {
       throw new AisleError('SEARCH_BAD_REQUEST', 'customer_id is required: personalization is enabled for this website');
     }
-    const payload = await executeSearch(state.catalog, request, { pool: this.pool, settings });
+    const inputs: RerankInputs = {};
+    const semantic = semanticSearchOf(settings.semanticSearch);
+    if (semantic && tokenize(request.q).length > 0) {
+      inputs.semantic = {
+        weight: semantic.weight,
+        scores: async (candidates) => {
+          const weights = { ...state.catalog.options.fieldWeights, ...settings.fieldWeights };
+          try {
+            const scored = await state.semantics.scores(semantic.model, request.q, candidates, (f) => weights[f] ?? DEFAULT_FIELD_WEIGHTS[f] ?? 1);
+            return scored && { label: `${scored.model.id}@${scored.model.version}`, similarities: scored.similarities };
+          } catch (err) {
+            // A failing embedder (a remote model down, a contract broken) must not take search down: the
+            // plain order is served, without `ats_model` (the model did not rank), and the failure is reported.
+            this.reporter.report('semantic-embedding', err, state.config.websiteId);
+            return undefined;
+          }
+        },
+      };
+    }
+    if (personalization !== undefined && request.customer_id) {
+      const activity = state.models.customerActivity(request.customer_id);
+      const catalogState = state.catalog.state;
+      const profile = activity && affinityProfile(activity, (refId) => {
+        const doc = catalogState.docByRefId.get(refId);
+        return doc === undefined ? undefined : catalogState.products[doc];
+      }, affinityRolesOf(settings.fieldRoles));
+      if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
+    }
+    const { payload, rankedBy } = await executeRankedSearch(state.catalog, request, { pool: this.pool, settings, rerank: makeReranker(inputs) });
+    // The first page of a query is one search for the log (paging through it is not another).
+    if (request.start === 0) this.searchLog.record(request.website_id, request.q, payload.total_results);
+    const logged = this.searchLog.completions(request.website_id, request.q, MAX_SUGGESTED_QUERIES);
+    const queries = logged.length >= MAX_SUGGESTED_QUERIES ? logged
+      : mergeSuggestions(request.q, logged, vocabularyCompletions(state.catalog.state, request.q, MAX_SUGGESTED_QUERIES), MAX_SUGGESTED_QUERIES);
+    if (queries.length > 0) payload.suggestions.queries = queries;
     const response: SearchResponse = { type: 1, payload };
-    if (settings.semanticSearch) response.settings = { ats_model: settings.atsModel ?? DEFAULT_ATS_MODEL };
+    if (rankedBy !== undefined) response.settings = { ats_model: rankedBy };
     return response;
+  }
+
+  async getSettings(websiteId: string): Promise<WebsiteSettings> {
+    return settingsWithDefaults(this.site(websiteId).config.settings);
+  }
+
+  async updateSettings(websiteId: string, settings: unknown, options: { merge?: boolean } = {}): Promise<WebsiteSettings> {
+    const state = this.site(websiteId);
+    // One update of a website at a time in this process; the store's compare-and-set orders replicas.
+    const previous = state.settingsWrite ?? Promise.resolve();
+    const update = previous.then(() => this.writeSettings(state, websiteId, settings, options), () => this.writeSettings(state, websiteId, settings, options));
+    state.settingsWrite = update.then(() => undefined, () => undefined);
+    return update;
+  }
+
+  private async writeSettings(state: WebsiteState, websiteId: string, settings: unknown, options: { merge?: boolean }): Promise<WebsiteSettings> {
+    const store = this.events.store;
+    for (let attempt = 0; attempt < SETTINGS_WRITE_ATTEMPTS; attempt++) {
+      let stored: StoredSettings | undefined;
+      try {
+        stored = await store.getSettings(websiteId);
+      } catch (err) {
+        throw settingsStoreFailure(err);
+      }
+      const base = stored?.settings ?? state.seedSettings;
+      const next = checkWebsiteSettings(options.merge ? mergePatch(base, settings) : settings, this.modelIds());
+      let written: StoredSettings | undefined;
+      try {
+        written = await store.putSettings(websiteId, next as Record<string, unknown>, stored?.version ?? 0);
+      } catch (err) {
+        throw settingsStoreFailure(err);
+      }
+      if (written) {
+        this.applySettings(written);
+        return settingsWithDefaults(next);
+      }
+      // Another replica (or call) wrote first: merge into its value and try again.
+    }
+    throw new AisleError('STORE_FAILURE', `settings of website "${websiteId}" changed concurrently ${SETTINGS_WRITE_ATTEMPTS} times; nothing was written, try again`);
+  }
+
+  /** Takes settings read from the store (this replica's write, or another's seen by polling). */
+  private applySettings(row: StoredSettings): void {
+    if (row.version > this.settingsCursor) this.settingsCursor = row.version;
+    const state = this.sites.get(row.websiteId);
+    if (!state || row.version <= state.settingsVersion) return;
+    let settings: WebsiteSettings;
+    try {
+      settings = checkWebsiteSettings(row.settings, this.modelIds());
+    } catch (err) {
+      // Written by a replica whose version knows keys this one does not: keep the settings in use.
+      this.reporter.report('settings-poll', new Error(`stored settings (version ${row.version}) are not valid here; kept the current ones: ${(err as Error).message}`), row.websiteId);
+      return;
+    }
+    state.settingsVersion = row.version;
+    state.config = { ...state.config, settings };
+    state.models.setWebsite(state.config);
+    state.semantics.setBuiltInWanted(usesBuiltInModel(settings));
+    this.events.addWebsite(state.config);
+  }
+
+  /** The semantic models a website's settings may name: the built-in one and the host's embedders. */
+  private modelIds(): string[] {
+    return [TEXT_MODEL_ID, ...this.embedders.keys()];
+  }
+
+  /** Applies settings written since the last poll (all of them at start). */
+  private async pollSettings(): Promise<void> {
+    for (const row of await this.events.store.settingsSince(this.settingsCursor)) this.applySettings(row);
   }
 
   async recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse> {
     return this.site(websiteId).models.recommend(method, params);
   }
 
-  async bundles(websiteId: string, body: unknown): Promise<BundleResponse> {
+  async bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse> {
     return this.site(websiteId).models.bundles(body);
   }
 
-  async recordPurchases(websiteId: string, body: unknown): Promise<EventAck> {
+  async recordPurchases(websiteId: string, body: PurchaseRequest): Promise<EventAck> {
     this.site(websiteId);
     return this.events.recordPurchases(websiteId, body);
   }
 
-  async recordViews(websiteId: string, body: unknown): Promise<EventAck> {
+  async recordViews(websiteId: string, body: ViewRequest): Promise<EventAck> {
     this.site(websiteId);
     return this.events.recordViews(websiteId, body);
   }
@@ -259,6 +510,81 @@ class AisleEngine implements Engine {
     return this.events.attributionReport(websiteId, range);
   }
 
+  async semanticModel(websiteId: string): Promise<{ id: string; version: string } | undefined> {
+    const semantics = this.site(websiteId).semantics;
+    await semantics.settled();
+    const model = semantics.textModel;
+    return model && { id: model.id, version: model.version };
+  }
+
+  async searchReport(websiteId: string, range: { from?: string; to?: string; limit?: number | string } = {}): Promise<SearchReport> {
+    this.site(websiteId);
+    const errors: Record<string, string[]> = {};
+    const fromMs = range.from === undefined ? 0 : parseIsoDateTime(range.from);
+    const toMs = range.to === undefined ? Date.now() : parseIsoDateTime(range.to);
+    if (fromMs === undefined) errors.from = ['The from parameter must be an ISO 8601 date-time.'];
+    if (toMs === undefined) errors.to = ['The to parameter must be an ISO 8601 date-time.'];
+    const limit = range.limit === undefined ? SEARCH_REPORT_LIMITS.default : Number(range.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_REPORT_LIMITS.max) {
+      errors.limit = [`The limit parameter must be an integer from 1 to ${SEARCH_REPORT_LIMITS.max}.`];
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
+    // Searches still in the batch are part of the report.
+    await this.searchLog.flush();
+    try {
+      const totals = await this.searchLog.report(websiteId, fromMs!, toMs!, limit);
+      return { websiteId, ...(range.from !== undefined && { from: range.from }), ...(range.to !== undefined && { to: range.to }), ...totals };
+    } catch (err) {
+      throw new AisleError('STORE_FAILURE', `the store failed to read the search log: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    }
+  }
+
+  recommendationIndexStatus(): RecommendationIndexStatus {
+    const websites = [...this.sites.values()].map((s) => ({ websiteId: s.config.websiteId, ...s.models.indexReadiness() }));
+    const first = websites.find((w) => !w.ready);
+    return first ? { ready: false, reason: `website "${first.websiteId}": ${first.reason}`, websites } : { ready: true, websites };
+  }
+
+  recommendationIndexesReady(): boolean {
+    return this.recommendationIndexStatus().ready;
+  }
+
+  private get keys(): SearchKeyService {
+    this.searchKeys ??= new SearchKeyService(this.events.store);
+    return this.searchKeys;
+  }
+
+  async createSearchKey(websiteId: string, body: unknown): Promise<CreatedSearchKey> {
+    this.site(websiteId);
+    return this.storeCall(() => this.keys.create(websiteId, body));
+  }
+
+  async listSearchKeys(websiteId: string): Promise<SearchKeyInfo[]> {
+    this.site(websiteId);
+    return this.storeCall(() => this.keys.list(websiteId));
+  }
+
+  async revokeSearchKey(websiteId: string, keyOrId: string): Promise<void> {
+    this.site(websiteId);
+    return this.storeCall(() => this.keys.revoke(websiteId, keyOrId));
+  }
+
+  async resolveSearchKey(key: string): Promise<SearchKeyInfo | undefined> {
+    if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
+    const record = await this.storeCall(() => this.keys.resolve(key));
+    return record === undefined ? undefined : searchKeyInfo(record, Date.now());
+  }
+
+  /** Runs a store call; a failure of the store (not an engine error) becomes `STORE_FAILURE`. */
+  private async storeCall<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (isAisleError(err)) throw err;
+      throw new AisleError('STORE_FAILURE', `the store failed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    }
+  }
+
   website(websiteId: string): WebsiteConfig | undefined {
     return this.sites.get(websiteId)?.config;
   }
@@ -270,15 +596,50 @@ class AisleEngine implements Engine {
   async addWebsite(config: WebsiteConfig): Promise<void> {
     if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
     const all = [...this.websites().filter((w) => w.websiteId !== config.websiteId), config];
-    validateEngineOptions({ websites: all });
+    validateEngineOptions({ websites: all, embedders: this.options.embedders });
     const existing = this.sites.get(config.websiteId);
     if (existing) {
-      existing.config = config;
-      existing.models.setWebsite(config);
+      existing.seedSettings = config.settings ?? {};
+      // Settings stored through the settings API stay in force over the new seed.
+      existing.config = existing.settingsVersion > 0 ? { ...config, settings: existing.config.settings } : config;
+      existing.models.setWebsite(existing.config);
+      this.events.addWebsite(existing.config);
+      existing.semantics.setBuiltInWanted(usesBuiltInModel(existing.config.settings));
       return;
     }
-    this.sites.set(config.websiteId, await this.openWebsite(config));
+    const state = await this.openWebsite(config);
+    this.sites.set(config.websiteId, state);
     this.events.addWebsite(config);
+    const stored = await this.events.store.getSettings(config.websiteId);
+    if (stored) this.applySettings(stored);
+    await this.searchLog.load(config.websiteId);
+  }
+
+  async readiness(): Promise<Readiness> {
+    if (this.closed) return combineChecks([{ name: 'engine', ok: false, reason: 'the engine is closed' }]);
+    const dataDir = this.options.dataDir;
+    const checks = [
+      runCheck('store', () => this.events.storeProblem()),
+      ...(dataDir ? [runCheck('disk', () => checkDiskWritable(path.join(dataDir, 'catalogs')))] : []),
+      // No "catalogs" check: every catalog is loaded (snapshot + change log replayed) before
+      // createEngine resolves, and a website added at run time before addWebsite resolves.
+      runCheck('recommendations', async () => this.recommendationIndexesProblem()),
+    ];
+    return combineChecks(await Promise.all(checks));
+  }
+
+  /**
+   * Why the recommendation indexes cannot answer yet (a website's first build after loading its
+   * catalog), or undefined. A rebuild after a change is not a problem: the previous index keeps
+   * serving until its replacement is built.
+   */
+  private recommendationIndexesProblem(): string | undefined {
+    const status = this.recommendationIndexStatus();
+    return status.ready ? undefined : status.reason;
+  }
+
+  backgroundFailures(): Record<BackgroundTask, number> {
+    return this.reporter.failureCounts();
   }
 
   async saveSnapshots(): Promise<void> {
@@ -288,11 +649,19 @@ class AisleEngine implements Engine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const s of this.sites.values()) s.semantics.close();
+    clearInterval(this.settingsTimer);
+    await this.settingsPoll;
+    await this.searchLog.close();
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);
-    await Promise.all(pending.map((s) => this.writeSnapshot(s)));
-    await Promise.all([...this.sites.values()].map((s) => s.snapshotWrite?.catch(() => undefined)));
-    await Promise.all([...this.sites.values()].map((s) => s.log?.close().catch(() => undefined)));
-    await this.lock?.release().catch(() => undefined);
+    // A snapshot that cannot be written at shutdown loses nothing (the change log holds the changes,
+    // replayed at the next start): it is reported, and shutdown goes on.
+    await Promise.all(pending.map((s) => this.settleReported(this.writeSnapshot(s), 'snapshot-write', s.config.websiteId)));
+    // Writes a timer started: each reports its own failure (above, or in scheduleSnapshot).
+    await Promise.all([...this.sites.values()].map((s) => s.snapshotWrite?.then(() => undefined, () => undefined)));
+    await Promise.all([...this.sites.values()].map((s) => this.settleReported(s.log?.close(), 'shutdown', s.config.websiteId)));
+    await this.settleReported(this.replication?.close(), 'shutdown');
+    await this.settleReported(this.lock?.release(), 'shutdown');
     await this.events.close();
     await this.pool?.close();
   }
@@ -303,11 +672,12 @@ class AisleEngine implements Engine {
  * snapshots from `dataDir`, opens the store, and rebuilds the recommendation models from the stored
  * events before resolving. Throws `CONFIG_INVALID` naming the first bad key.
  */
-export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
-  validateEngineOptions(options);
+export async function createEngine(options: EngineOptions & EngineHooks = {}): Promise<Engine> {
+  const { logger, onError, ...config } = options;
+  validateEngineOptions(config);
   const workers = options.workers ?? Math.min(2, availableParallelism());
   const pool = workers > 0 ? new SearchPool({ workers, threshold: options.poolThreshold }) : undefined;
-  const engine = new AisleEngine(options, pool);
+  const engine = new AisleEngine(config, pool, { logger, onError });
   try {
     await engine.open();
   } catch (err) {

@@ -29,6 +29,8 @@ export const ErrorCodes = {
   CATALOG_BAD_INPUT: { status: 400 },
   /** A snapshot file is missing, truncated or of another format version. */
   SNAPSHOT_INVALID: { status: 500 },
+  /** Website settings sent at run time are invalid (message names the key, as for the config file). */
+  SETTINGS_INVALID: { status: 400 },
   /** The engine or website configuration is invalid (message names the key). */
   CONFIG_INVALID: { status: 500 },
   /** Another live process has the data directory's catalogs open (message names its pid). */
@@ -39,6 +41,10 @@ export const ErrorCodes = {
   STORE_FAILURE: { status: 503 },
   /** The engine is closed or closing. */
   ENGINE_CLOSED: { status: 503 },
+  /** A search-key request is malformed (message names the field). */
+  KEY_BAD_REQUEST: { status: 400 },
+  /** No such search key for the website. */
+  KEY_NOT_FOUND: { status: 404 },
 } as const;
 
 /** One of the engine's error codes. */

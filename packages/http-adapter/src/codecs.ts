@@ -64,7 +64,12 @@ export const serialize = {
   CouponIssueResult: compileSerializer('CouponIssueResult'),
   WebsiteStats: compileSerializer('WebsiteStats'),
   AttributionReport: compileSerializer('AttributionReport'),
+  SearchReport: compileSerializer('SearchReport'),
+  // Settings are an open object whose keys grow with the engine: written as they are.
+  WebsiteSettings: (doc: unknown) => JSON.stringify(doc),
   Health: compileSerializer('Health'),
+  CreatedSearchKey: compileSerializer('CreatedSearchKey'),
+  SearchKeyList: compileSerializer('SearchKeyList'),
 } satisfies Partial<Record<SchemaName, Serializer>>;
 
 const ajv = new Ajv({ allErrors: false, strict: false });

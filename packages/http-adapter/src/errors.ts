@@ -22,11 +22,14 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   COUPON_ALREADY_USED: 409,
   CATALOG_BAD_INPUT: 400,
   SNAPSHOT_INVALID: 500,
+  SETTINGS_INVALID: 400,
   CONFIG_INVALID: 500,
   DATA_DIR_LOCKED: 500,
   LIMIT_EXCEEDED: 413,
   STORE_FAILURE: 503,
   ENGINE_CLOSED: 503,
+  KEY_BAD_REQUEST: 400,
+  KEY_NOT_FOUND: 404,
 };
 
 /** Which documented error shape an endpoint uses. */
@@ -107,7 +110,8 @@ export function toWireError(err: unknown): WireError {
   if (err instanceof HttpError) return { status: err.status, message: err.message, key: err.key, headers: err.headers, internal: false };
   if (isAisleError(err)) {
     const status = STATUS_BY_CODE[err.code] ?? 500;
-    return { status, message: err.message, key: '$', problem: err.problem, internal: false };
+    const key = typeof err.details?.key === 'string' ? err.details.key : '$';
+    return { status, message: err.message, key, problem: err.problem, internal: false };
   }
   return { status: 500, message: 'internal error', key: '$', internal: true };
 }

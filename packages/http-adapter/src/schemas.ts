@@ -41,34 +41,38 @@ const retailMediaSlot: JsonSchema = {
 
 /** The component schemas, by name. */
 export const schemas = {
+  Scope: {
+    type: 'object',
+    description: 'Filters by field: text fields take an array of values (OR) or {not: [...]}; numeric fields take {min?, max?, not?}. Keys combine with AND.',
+    additionalProperties: {
+      anyOf: [
+        { type: 'array', items: { type: 'string' } },
+        { type: 'object', required: ['not'], properties: { not: { type: 'array', items: { type: 'string' } } }, additionalProperties: false },
+        {
+          type: 'object',
+          properties: { min: num(), max: num(), not: { type: 'array', items: { type: 'number' } } },
+          additionalProperties: false,
+        },
+      ],
+    },
+  },
   SearchRequest: {
     type: 'object',
     description: 'The documented search request body.',
     required: ['website_id', 'q', 'client', 'start'],
     properties: {
-      customer_id: str('Customer id; required when personalization is enabled for the website.'),
+      customer_id: str('Customer id; required when personalization is enabled for the website, and then the best results are re-ranked toward what this customer viewed and bought (same set, totals and facets).'),
       website_id: { type: 'string', minLength: 1 },
       q: { type: 'string', maxLength: MAX_QUERY_LENGTH, description: 'Query text; "" matches every product (category browsing).' },
       client: { type: 'string', minLength: 1 },
       start: { type: 'integer', minimum: 0, description: 'Offset of the first result.' },
       size: { type: 'integer', minimum: 0, maximum: MAX_SEARCH_SIZE, default: DEFAULT_SEARCH_SIZE, description: `Maximum number of results (default ${DEFAULT_SEARCH_SIZE}, at most ${MAX_SEARCH_SIZE}).` },
-      scope: {
-        type: 'object',
-        description: 'Filters by field: text fields take an array of values (OR) or {not: [...]}; numeric fields take {min?, max?, not?}. Keys combine with AND.',
-        additionalProperties: {
-          anyOf: [
-            { type: 'array', items: { type: 'string' } },
-            { type: 'object', required: ['not'], properties: { not: { type: 'array', items: { type: 'string' } } }, additionalProperties: false },
-            {
-              type: 'object',
-              properties: { min: num(), max: num(), not: { type: 'array', items: { type: 'number' } } },
-              additionalProperties: false,
-            },
-          ],
-        },
-      },
+      scope: ref('Scope'),
       aggregations: strArray('Text fields for which a document count per value is returned.'),
       range_fields: strArray('Numeric fields for which min and max are returned.'),
+      disjunctive_facets: strArray('Fields whose aggregation counts ignore the field\'s own scope condition (other conditions still apply); '
+        + 'each is aggregated even when aggregations does not name it.'),
+      highlight: { type: 'boolean', description: 'When true, each result item carries _highlight: {<field>: "HTML-escaped text with <em>matched</em> words"} for the text fields that matched.' },
       sort_fields: {
         type: 'array',
         description: 'Ordered sort keys; each element has exactly one key, the field name, or the pseudo-field `_score` (relevance) to place relevance among the keys (otherwise it comes after them, before the website\'s tie-breakers).',
@@ -120,7 +124,7 @@ export const schemas = {
           redirects: { type: 'object', properties: { url: str() } },
         },
       },
-      settings: { type: 'object', properties: { ats_model: str('Echo as atsModel in purchase products.') } },
+      settings: { type: 'object', description: 'Present only when a semantic model took part in ranking the results.', properties: { ats_model: str('The semantic model that ranked the results, as "id@version"; echo as atsModel in purchase products.') } },
     },
   },
   ErrorEnvelope: {
@@ -241,15 +245,17 @@ export const schemas = {
     additionalProperties: true,
     properties: {
       refId: str(), availability: int('0 out of stock, -1 not tracked, >0 in stock.'), style_id: str(),
+      _highlight: { type: 'object', additionalProperties: str(), description: 'Search with highlight: true only. Field → its HTML-escaped text with the matched words in <em>…</em>.' },
       image_vector: { type: 'array', items: { type: 'number' } },
     },
   },
   LoadSummary: {
     type: 'object',
-    required: ['loaded', 'skipped', 'catalogSize'],
+    required: ['loaded', 'skipped', 'skippedCount', 'catalogSize'],
     properties: {
       loaded: int(),
       skipped: { type: 'array', items: { type: 'object', required: ['line', 'message'], properties: { line: int(), message: str() } } },
+      skippedCount: int(),
       catalogSize: int(),
     },
   },
@@ -286,6 +292,42 @@ export const schemas = {
     required: ['key', 'revenue', 'orders', 'units'],
     properties: { key: str(), revenue: num(), orders: int(), units: num() },
   },
+  WebsiteSettings: {
+    type: 'object',
+    description: 'A website\'s settings (every key described in docs/operations.md, "Website settings"). GET answers every key, '
+      + 'defaults filled in; PUT replaces; PATCH merges (JSON Merge Patch, RFC 7396: null removes a key). The engine validates '
+      + 'them with the config file\'s validator: an unknown key or a bad value answers 400 naming the key.',
+    additionalProperties: true,
+    properties: {
+      personalization: { description: 'true | false | {weight: number >= 0} (docs/personalization.md).' },
+      semanticSearch: { description: 'true | false | {model: string, weight: number >= 0} (docs/semantic-search.md).' },
+      fieldWeights: { type: 'object', additionalProperties: num() },
+      synonyms: { type: 'array' }, redirects: { type: 'array' }, retailMedia: { type: 'object' }, retailBoost: { type: 'object' },
+      cors: { type: 'object' }, attributionWindowDays: num(), useStyleIdForVisualSimilarity: { type: 'boolean' },
+      rules: {
+        type: 'array',
+        description: 'Merchandising rules: [{id, query, match: exact|contains, pin: [{refId, position}], hide: [refId], boost: [{scope, weight}], from?, until?}].',
+        items: { type: 'object', additionalProperties: true },
+      },
+    },
+  },
+  SearchReport: {
+    type: 'object',
+    required: ['websiteId', 'top', 'noResults'],
+    properties: {
+      websiteId: str(), from: str(), to: str(),
+      top: {
+        type: 'array',
+        description: 'Most searched normalised queries (count descending, then query), with the mean number of results.',
+        items: { type: 'object', required: ['query', 'count', 'avgResults'], properties: { query: str(), count: int(), avgResults: num() } },
+      },
+      noResults: {
+        type: 'array',
+        description: 'Queries whose searches found nothing, by the number of such searches.',
+        items: { type: 'object', required: ['query', 'count'], properties: { query: str(), count: int() } },
+      },
+    },
+  },
   AttributionReport: {
     type: 'object',
     required: ['websiteId', 'totals', 'byRecommender', 'byWidget', 'byCampaign', 'byTactic', 'byAtsModel', 'retailMedia', 'priceBeat', 'flagged'],
@@ -319,10 +361,57 @@ export const schemas = {
       },
     },
   },
+  SearchKeyRequest: {
+    type: 'object',
+    description: 'A browser search key to create.',
+    required: ['actions'],
+    additionalProperties: false,
+    properties: {
+      actions: { type: 'array', minItems: 1, items: { type: 'string', enum: ['search'] }, description: 'What the key opens; only "search" exists.' },
+      expiresAt: { type: 'string', format: 'date-time', description: 'When the key stops working (ISO 8601, in the future). Absent: never.' },
+      scope: { ...ref('Scope'), description: 'Forced scope ANDed with every request made with the key (the caller cannot widen it).' },
+    },
+  },
+  SearchKey: {
+    type: 'object',
+    description: 'A search key as listed; the key itself is shown only once, when created.',
+    required: ['id', 'websiteId', 'keyPrefix', 'actions', 'createdAt', 'expired'],
+    properties: {
+      id: str('Public id (accepted by DELETE …/keys/{key} instead of the key).'),
+      websiteId: str(),
+      keyPrefix: str('The first characters of the key, to recognise it.'),
+      actions: strArray(),
+      scope: ref('Scope'),
+      expiresAt: str('ISO 8601.'),
+      createdAt: str('ISO 8601.'),
+      expired: { type: 'boolean' },
+    },
+  },
+  CreatedSearchKey: {
+    type: 'object',
+    description: 'A key just created: the listed fields plus `key`, shown this once (only its SHA-256 is stored).',
+    required: ['key', 'id', 'websiteId', 'keyPrefix', 'actions', 'createdAt', 'expired'],
+    properties: {
+      key: str('The key: send it as `Authorization: Bearer <key>` to POST /v1.4/search.'),
+      id: str(), websiteId: str(), keyPrefix: str(), actions: strArray(), scope: ref('Scope'), expiresAt: str(), createdAt: str(), expired: { type: 'boolean' },
+    },
+  },
+  SearchKeyList: {
+    type: 'object',
+    required: ['keys'],
+    properties: { keys: { type: 'array', items: ref('SearchKey') } },
+  },
   Health: {
     type: 'object',
     required: ['status'],
-    properties: { status: { type: 'string', enum: ['ok', 'ready', 'not ready'] } },
+    properties: {
+      status: { type: 'string', enum: ['ok', 'ready', 'not ready'] },
+      checks: {
+        type: 'array',
+        description: 'Readiness only: each check (listener, store, disk, recommendations) with the reason when it fails.',
+        items: { type: 'object', required: ['name', 'ok'], properties: { name: str(), ok: { type: 'boolean' }, reason: str() } },
+      },
+    },
   },
 } satisfies Record<string, JsonSchema>;
 

@@ -5,7 +5,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { createEngine, generateCatalog, generateInteractions, type Engine, type Product, type WebsiteConfig } from '@aisle/engine';
+import { createEngine, type Engine, type Product, type WebsiteConfig } from '@aisle/engine';
+import { generateCatalog, generateInteractions } from '@aisle/engine/demo';
 import { expect } from 'vitest';
 import { buildOpenApi } from '../src/openapi.js';
 import { createListener, type AisleListener, type ListenerOptions } from '../src/listener.js';
@@ -45,6 +46,8 @@ export async function startService(options: ListenerOptions & { wrapEngine?: (en
   const products = testProducts();
   await engine.upsertProducts('site-a', products);
   await engine.upsertProducts('site-b', products.slice(0, 50));
+  // Site A ranks with the built-in semantic model: wait until it has learnt the catalog.
+  await engine.semanticModel('site-a');
   const { views, purchases } = generateInteractions({ products, sessions: 150, seed: 7 });
   for (const body of views) await engine.recordViews('site-a', body);
   for (const body of purchases) await engine.recordPurchases('site-a', body);

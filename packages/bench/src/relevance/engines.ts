@@ -8,7 +8,7 @@
 import { create, insertMultiple, search as oramaSearch, type AnyOrama } from '@orama/orama';
 import FlexSearch from 'flexsearch';
 import MiniSearch from 'minisearch';
-import { importEngine } from '../engine-module.js';
+import { Catalog, executeSearch } from '@aisle/engine/internal';
 import type { Product } from '../types.js';
 
 /** The best `limit` refIds for a query, and how many products matched. */
@@ -33,24 +33,15 @@ function fieldText(p: Product, field: string): string {
   return typeof v === 'string' ? v : Array.isArray(v) ? v.filter((x) => typeof x === 'string').join(' ') : '';
 }
 
-interface EngineModule {
-  Catalog: new () => { upsert(products: Product[]): Promise<unknown> };
-  executeSearch(catalog: unknown, request: unknown): Promise<{ result: Product[]; total_results: number; suggestions: { dropped_words?: string[] } }>;
-}
-
 class AisleEngine implements RelevanceEngine {
   readonly name = 'aisle';
-  private catalog: unknown;
-  private mod!: EngineModule;
+  private catalog = new Catalog();
   async build(products: readonly Product[]): Promise<void> {
-    this.mod = await importEngine<EngineModule>('index');
-    const catalog = new this.mod.Catalog();
-    await catalog.upsert([...products]);
-    this.catalog = catalog;
+    await this.catalog.upsert(products.map((p) => ({ ...p })) as never);
   }
   async search(q: string, limit: number): Promise<RankedAnswer> {
-    const r = await this.mod.executeSearch(this.catalog, { website_id: 'w', client: 'c', q, start: 0, size: limit });
-    return { ids: r.result.map((p) => p.refId), total: r.total_results, droppedWords: r.suggestions.dropped_words };
+    const r = await executeSearch(this.catalog, { website_id: 'w', client: 'c', q, start: 0, size: limit });
+    return { ids: r.result.map((p) => String(p.refId)), total: r.total_results, droppedWords: r.suggestions.dropped_words };
   }
 }
 

@@ -13,6 +13,7 @@ import type { PartialResult } from './run-partial.js';
 import { PROXIMITY_WINDOW, type PlanExtras, type SearchPlan } from './search-plan.js';
 import { proximityBonuses } from './proximity.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
+import { addDocToFacetCounts, addDocToRange, pinsInResults, placePins } from './merchandising.js';
 
 /**
  * Most buckets one aggregation returns: the largest ones (count descending, then key). A facet on a
@@ -102,7 +103,8 @@ export function rankedDocs(state: CatalogState, plan: SearchPlan, extras: PlanEx
     const allScores = new Float64Array(count);
     let at = 0;
     for (const p of partials) { allDocs.set(p.topDocs, at); allScores.set(p.topScores, at); at += p.topDocs.length; }
-    const before = makeDocComparator(keys, desc, plan.words.length > 0 ? allScores : undefined, 0, allDocs);
+    const scored = plan.words.length > 0 || (plan.merch?.boosts.length ?? 0) > 0;
+    const before = makeDocComparator(keys, desc, scored ? allScores : undefined, 0, allDocs);
     const positions = Array.from({ length: count }, (_, i) => i).sort(before).slice(0, plan.limit);
     docs = Int32Array.from(positions, (i) => allDocs[i]);
     scores = Float64Array.from(positions, (i) => allScores[i]);
@@ -127,22 +129,31 @@ export function assemblePayload(
   const { index } = state;
   let total = 0;
   for (const p of partials) total += p.total;
+  // Pinned products: those among the matches, and those that pass the filters without matching the
+  // text (they join the totals, facets and ranges: the list, the counts and the facets agree).
+  const pins = plan.merch ? pinsInResults(index, plan, partials) : { placed: [], extra: [], nearMiss: [] };
+  total += pins.extra.length;
 
-  const docs = extras.ranked ?? rankedDocs(state, plan, extras, partials);
+  let docs = extras.ranked ?? rankedDocs(state, plan, extras, partials);
   const size = request.size ?? DEFAULT_SEARCH_SIZE;
+  if (plan.merch) docs = placePins(docs, pins.placed, request.start + size);
   const result = Array.from(docs.subarray(request.start, request.start + size), (d) => state.products[d]);
 
   const payload: SearchPayload = { result, total_results: total, suggestions: {}, redirects: {} };
   if (request.aggregations) {
-    const wholeCatalog = !plan.matchNothing && plan.words.length === 0 && plan.conditions.length === 0;
+    const wholeCatalog = !plan.matchNothing && plan.words.length === 0 && plan.conditions.length === 0 && plan.merch === undefined;
     const aggregations: [string, FacetBucket[]][] = [];
     request.aggregations.forEach((name, i) => {
       const fid = plan.aggregationFields[i];
       if (fid < 0) { aggregations.push([name, []]); return; }
       const merged = (): Uint32Array => {
-        if (partials.length === 1) return partials[0].facetCounts[i];
-        const counts = new Uint32Array(partials[0].facetCounts[i].length);
-        for (const p of partials) for (let c = 0; c < counts.length; c++) counts[c] += p.facetCounts[i][c];
+        let counts = partials[0].facetCounts[i];
+        if (partials.length > 1) {
+          counts = new Uint32Array(partials[0].facetCounts[i].length);
+          for (const p of partials) for (let c = 0; c < counts.length; c++) counts[c] += p.facetCounts[i][c];
+        }
+        for (const doc of pins.extra) addDocToFacetCounts(index, fid, doc, counts);
+        for (const miss of pins.nearMiss) if (miss.aggregations.includes(i)) addDocToFacetCounts(index, fid, miss.doc, counts);
         return counts;
       };
       const compute = () => facetBuckets(merged(), state.dictionaries[fid], keyOrder(state, fid));
@@ -160,6 +171,7 @@ export function assemblePayload(
         if (p.ranges[2 * r] < min) min = p.ranges[2 * r];
         if (p.ranges[2 * r + 1] > max) max = p.ranges[2 * r + 1];
       }
+      for (const doc of pins.extra) [min, max] = addDocToRange(index, plan.rangeFields[r], doc, min, max);
       ranges.push([name, min <= max ? { min, max } : { min: null, max: null }]);
     });
     payload.ranges = Object.fromEntries(ranges);

@@ -5,7 +5,7 @@
 export {
   validateSearchRequest, MAX_SEARCH_SIZE, DEFAULT_SEARCH_SIZE, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SCOPE_VALUES,
 } from './validate-search-request.js';
-export { executeSearch, type SearchContext } from './execute-search.js';
+export { executeSearch, executeRankedSearch, type SearchContext, type RankedSearch } from './execute-search.js';
 export { MAX_FACET_BUCKETS } from './assemble-payload.js';
 export { SearchPool, DEFAULT_POOL_THRESHOLD, type SearchPoolOptions } from './search-pool.js';
 export {

@@ -14,6 +14,8 @@ import type { PlanCondition, SearchPlan } from './search-plan.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import { matchText, seek, type TextMatches } from './text-matches.js';
 import { TopK } from './top-k.js';
+import { addDocToFacetCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
+import { sharedConditions, splitBitset, splitMatches } from './disjunctive-facets.js';
 
 /** What one range contributes; merged by `assemblePayload`. */
 export interface PartialResult {
@@ -26,6 +28,13 @@ export interface PartialResult {
   /** The range's best `limit` docs, best first, and their relevance scores (same order). */
   topDocs: Int32Array;
   topScores: Float64Array;
+  /** Indexes into `plan.merch.pins` of the pinned docs of this range that are among its matches. */
+  pinsMatched?: number[];
+  /**
+   * With disjunctive facets: the pinned docs that were candidates before the held-back conditions
+   * (matched or counted here as near misses; the calling thread must not count them again).
+   */
+  pinsSeen?: number[];
 }
 
 /** Runs `plan` over docs [lo, hi) of `index` (lo a multiple of 32). */
@@ -41,7 +50,8 @@ export function runPartial(index: CatalogIndex, plan: SearchPlan, lo: number, hi
 
 // ---- Browse: candidates as a bitset over [lo, hi) -------------------------------------------
 
-function applyConditionToBitset(index: CatalogIndex, cond: PlanCondition, lo: number, hi: number, candidates: Uint32Array): void {
+/** Narrows a candidate bitset over [lo, hi) to the docs passing `cond`. */
+export function applyConditionToBitset(index: CatalogIndex, cond: PlanCondition, lo: number, hi: number, candidates: Uint32Array): void {
   const field = index.fields[cond.field];
   if (cond.kind === 'in' || cond.kind === 'notIn') {
     // OR of the listed values' postings, then AND (or AND NOT): work follows the listed docs.
@@ -197,8 +207,20 @@ function walkTopK(
 
 function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, facetCounts: Uint32Array[], ranges: Float64Array): PartialResult {
   const candidates = fullBitset(hi - lo);
-  for (const cond of plan.conditions) applyConditionToBitset(index, cond, lo, hi, candidates);
-  const everything = plan.conditions.length === 0;
+  for (const cond of sharedConditions(plan)) applyConditionToBitset(index, cond, lo, hi, candidates);
+  const merch = plan.merch;
+  if (merch) hideFromBitset(merch, lo, hi, candidates);
+  let pinsSeen: number[] | undefined;
+  if (plan.disjunctive && plan.disjunctive.length > 0) {
+    if (merch) pinsSeen = pinsMatched(merch, lo, hi, (d) => hasBit(candidates, lo, hi, d));
+    splitBitset(plan, candidates, (cond, bits) => applyConditionToBitset(index, cond, lo, hi, bits), (a, bits) => {
+      const fid = plan.aggregationFields[a];
+      if (fid < 0) return;
+      const column = index.fields[fid].text!;
+      countFacetsOfBitset(column.offsets, column.codes, column.single, facetCounts[a], bits, lo);
+    });
+  }
+  const everything = plan.conditions.length === 0 && !merch?.hidden.some((d) => d >= lo && d < hi);
   const total = everything ? hi - lo : popcount(candidates);
   plan.aggregationFields.forEach((fid, i) => {
     if (fid < 0) return;
@@ -218,9 +240,13 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
   });
 
   const limit = Math.min(plan.limit, total);
+  // Boosts give browsing a relevance (1 × the weights of the boosts a doc's scope passes).
+  const scores = merch && merch.boosts.length > 0
+    ? boostScoresOfRange(merch, lo, hi, (cond, bits) => applyConditionToBitset(index, cond, lo, hi, bits))
+    : undefined;
   let topDocs: Int32Array;
   if (limit === 0) topDocs = new Int32Array(0);
-  else if (plan.sort.length === 0) {
+  else if (plan.sort.length === 0 && !scores) {
     // Insertion order: the first `limit` candidates.
     topDocs = new Int32Array(limit);
     let n = 0;
@@ -233,11 +259,11 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
       }
     }
   } else {
-    const before = makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc));
+    const before = makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scores, lo);
     const first = plan.sort[0];
-    const field = index.fields[first.field];
+    const field = first && index.fields[first.field];
     let walked: Int32Array | undefined;
-    if (first.type === 'number' && field.order && total * total > limit * n) {
+    if (first && first.type === 'number' && field.order && total * total > limit * n) {
       walked = walkTopK(field.numeric!, field.order, first.desc, candidates, lo, hi, limit, (8 * (limit + 1) * n) / Math.max(1, total) + 1024, before);
     }
     if (walked) topDocs = walked;
@@ -254,7 +280,12 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
       topDocs = top.sorted();
     }
   }
-  return { lo, total, facetCounts, ranges, topDocs, topScores: new Float64Array(topDocs.length) };
+  return {
+    lo, total, facetCounts, ranges, topDocs,
+    topScores: scores ? Float64Array.from(topDocs, (d) => scores[d - lo]) : new Float64Array(topDocs.length),
+    pinsMatched: merch && pinsMatched(merch, lo, hi, (d) => hasBit(candidates, lo, hi, d)),
+    pinsSeen,
+  };
 }
 
 // ---- Text: candidates as a compact doc-sorted list with scores ------------------------------
@@ -286,7 +317,17 @@ function applyConditionToMatches(index: CatalogIndex, cond: PlanCondition, m: Te
 }
 
 function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, m: TextMatches, facetCounts: Uint32Array[], ranges: Float64Array): PartialResult {
-  for (const cond of plan.conditions) applyConditionToMatches(index, cond, m);
+  for (const cond of sharedConditions(plan)) applyConditionToMatches(index, cond, m);
+  const merch = plan.merch;
+  if (merch) m.length = hideFromMatches(merch, m.docs, m.scores, m.length);
+  let pinsSeen: number[] | undefined;
+  if (plan.disjunctive && plan.disjunctive.length > 0) {
+    if (merch) pinsSeen = pinsMatched(merch, lo, hi, (d) => isListedDoc(m.docs, m.length, d));
+    m.length = splitMatches(index, plan, m.docs, m.scores, m.length, (a, d) => {
+      if (plan.aggregationFields[a] >= 0) addDocToFacetCounts(index, plan.aggregationFields[a], d, facetCounts[a]);
+    });
+  }
+  if (merch) boostMatches(index, merch, m.docs, m.scores, m.length);
   const { docs, scores, length: total } = m;
   plan.aggregationFields.forEach((fid, i) => {
     if (fid < 0) return;
@@ -331,5 +372,25 @@ function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, hi: n
     lo, total, facetCounts, ranges,
     topDocs: Int32Array.from(positions, (k) => docs[k]),
     topScores: Float64Array.from(positions, (k) => scores[k]),
+    pinsMatched: merch && pinsMatched(merch, lo, hi, (d) => isListedDoc(docs, total, d)),
+    pinsSeen,
   };
+}
+
+/** Whether `doc` is among the ascending `docs[0, length)`. */
+function isListedDoc(docs: Int32Array, length: number, doc: number): boolean {
+  const k = seekDoc(docs, length, doc);
+  return k < length && docs[k] === doc;
+}
+
+/** First position in the ascending `docs[0, length)` whose doc is >= `doc`. */
+function seekDoc(docs: Int32Array, length: number, doc: number): number {
+  let a = 0;
+  let b = length;
+  while (a < b) {
+    const mid = (a + b) >>> 1;
+    if (docs[mid] < doc) a = mid + 1;
+    else b = mid;
+  }
+  return a;
 }

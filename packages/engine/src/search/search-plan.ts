@@ -16,6 +16,8 @@ import type { NumericScope, SearchRequest, TextScope } from '../types.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 import { popcount32 } from '../catalog/bitset.js';
 import { allowedEdits, boundedOsaDistance } from './typo.js';
+import type { PlanMerch } from './merchandising.js';
+import type { PlanDisjunctive } from './disjunctive-facets.js';
 import { DEFAULT_LANGUAGE, LANGUAGES, stemIndex, stemOf, type Language } from './language.js';
 import { resolveRelevance, type ResolvedRelevance, type SynonymEntry } from './relevance-settings.js';
 
@@ -92,8 +94,17 @@ export interface SearchPlan {
   rangeFields: number[];
   /** The result order: `sort_fields`, relevance (when there are words), then the tie-breakers; doc id last. */
   sort: PlanSortKey[];
-  /** How many of the best matches to select: `start + size`, or the proximity window when larger. */
+  /** Where in `sort` relevance goes when it is added later (merchandising boosts give browsing a score). */
+  scoreKeyAt: number;
+  /**
+   * How many of the best matches to select: `start + size`, or the proximity window when larger (plus
+   * one per pinned product).
+   */
   limit: number;
+  /** Merchandising rules that apply to this request (see merchandising.ts). */
+  merch?: PlanMerch;
+  /** Conditions held back for disjunctive facets (see disjunctive-facets.ts). */
+  disjunctive?: PlanDisjunctive[];
 }
 
 /** What the calling thread keeps beside the plan (not sent to workers). */
@@ -312,7 +323,8 @@ function textCodes(state: CatalogState, field: number, values: readonly string[]
   return [...codes].sort((a, b) => a - b);
 }
 
-function compileScope(state: CatalogState, scope: Record<string, TextScope | NumericScope>): { conditions: PlanCondition[]; nothing: boolean } {
+/** Resolves a scope (request or rule) into conditions; `nothing` when some condition can match nothing. */
+export function compileScope(state: CatalogState, scope: Record<string, TextScope | NumericScope>): { conditions: PlanCondition[]; nothing: boolean } {
   const conditions: PlanCondition[] = [];
   let nothing = false;
   for (const [name, cond] of Object.entries(scope)) {
@@ -346,6 +358,14 @@ function compileScope(state: CatalogState, scope: Record<string, TextScope | Num
   // Cheap, selective conditions first: postings ORs before per-doc checks.
   conditions.sort((a, b) => (a.kind === 'in' ? 0 : 1) - (b.kind === 'in' ? 0 : 1));
   return { conditions, nothing };
+}
+
+/**
+ * Gives the plan a relevance key (descending, where relevance goes: after `sort_fields`, before the
+ * tie-breakers) when it has none: browsing gets a score from merchandising boosts.
+ */
+export function ensureScoreKey(plan: SearchPlan): void {
+  if (!plan.sort.some((k) => k.type === 'score')) plan.sort.splice(plan.scoreKeyAt, 0, { field: -1, type: 'score', desc: true });
 }
 
 /**
@@ -411,6 +431,7 @@ export function compileSearchPlan(
     const key = name === SCORE_FIELD ? (hasText ? { field: -1, type: 'score' as const, desc: order === 'desc' } : undefined) : fieldKey(name, type, order === 'desc');
     if (key) sort.push(key);
   }
+  const scoreKeyAt = sort.length;
   if (hasText && !sort.some((k) => k.type === 'score')) sort.push({ field: -1, type: 'score', desc: true });
   for (const tb of settings.ranking.tieBreakers) {
     const key = fieldKey(tb.field, tb.type ?? 'number', tb.order === 'desc');
@@ -429,7 +450,7 @@ export function compileSearchPlan(
     extras.termWords = termWordMasks(state.vocabulary, planWords);
   }
   return {
-    plan: { matchNothing, words: planWords, minWords: wordsWithTerms, fieldWeights, conditions, aggregationFields, rangeFields, sort, limit },
+    plan: { matchNothing, words: planWords, minWords: wordsWithTerms, fieldWeights, conditions, aggregationFields, rangeFields, sort, scoreKeyAt, limit },
     extras,
   };
 }

@@ -19,9 +19,11 @@ export const MAX_REQUEST_FIELDS = 100;
 /** Most values in one scope condition list (`[...]` or `not`). */
 export const MAX_SCOPE_VALUES = 10_000;
 
-function bad(field: string, problem: string): never {
+function badRequest(field: string, problem: string): never {
   throw new AisleError('SEARCH_BAD_REQUEST', `search request: ${field} ${problem}`, { details: { field } });
 }
+
+const bad: FailAt = badRequest;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -47,12 +49,19 @@ function stringList(v: unknown, key: string): string[] {
   return v as string[];
 }
 
-function finite(v: unknown, key: string): number {
-  if (typeof v !== 'number' || !Number.isFinite(v)) bad(key, 'must be a finite number');
-  return v;
-}
+/** Reports a problem at a key and throws (each validator says in which words). */
+export type FailAt = (key: string, problem: string) => never;
 
-function scopeCondition(v: unknown, key: string): TextScope | NumericScope {
+/**
+ * Checks one scope condition (`[values]`, `{not: [values]}` or `{min?, max?, not?}`) and returns it
+ * typed. Shared by the search request and the settings that carry a scope (merchandising rules), so
+ * the two accept exactly the same syntax; `fail` words the error for its caller.
+ */
+export function scopeCondition(v: unknown, key: string, bad: FailAt = badRequest): TextScope | NumericScope {
+  const finite = (x: unknown, at: string): number => {
+    if (typeof x !== 'number' || !Number.isFinite(x)) bad(at, 'must be a finite number');
+    return x;
+  };
   if (Array.isArray(v)) {
     if (v.length > MAX_SCOPE_VALUES) bad(key, `must list at most ${MAX_SCOPE_VALUES} values`);
     v.forEach((item, i) => { if (typeof item !== 'string') bad(`${key}[${i}]`, 'must be a string (text condition: an array of strings)'); });
@@ -74,6 +83,18 @@ function scopeCondition(v: unknown, key: string): TextScope | NumericScope {
     v.not.forEach((x, i) => finite(x, `${key}.not[${i}]`));
   }
   return v as NumericScope;
+}
+
+/**
+ * Checks a whole scope object (field name → condition: the request's, a rule's, or a search key's forced
+ * scope) and returns it typed; see {@link scopeCondition}.
+ */
+export function validateScope(v: unknown, key = 'scope', bad: FailAt = badRequest): Record<string, TextScope | NumericScope> {
+  if (!isObject(v)) bad(key, 'must be an object whose keys are field names');
+  const keys = Object.keys(v);
+  if (keys.length > MAX_REQUEST_FIELDS) bad(key, `must have at most ${MAX_REQUEST_FIELDS} keys`);
+  // fromEntries defines own properties: a field named "__proto__" stays a field.
+  return Object.fromEntries(keys.map((k) => [k, scopeCondition(v[k], `${key}.${k}`, bad)]));
 }
 
 function sortSpec(v: unknown, key: string): SortFieldSpec {
@@ -112,14 +133,13 @@ export function validateSearchRequest(body: unknown): SearchRequest {
     if (typeof body.customer_id !== 'string') bad('customer_id', 'must be a string');
     request.customer_id = body.customer_id;
   }
-  if (body.scope !== undefined) {
-    if (!isObject(body.scope)) bad('scope', 'must be an object whose keys are field names');
-    const keys = Object.keys(body.scope);
-    if (keys.length > MAX_REQUEST_FIELDS) bad('scope', `must have at most ${MAX_REQUEST_FIELDS} keys`);
-    // fromEntries defines own properties: a field named "__proto__" stays a field.
-    request.scope = Object.fromEntries(keys.map((k) => [k, scopeCondition((body.scope as Record<string, unknown>)[k], `scope.${k}`)]));
-  }
+  if (body.scope !== undefined) request.scope = validateScope(body.scope, 'scope');
   if (body.aggregations !== undefined) request.aggregations = stringList(body.aggregations, 'aggregations');
+  if (body.disjunctive_facets !== undefined) request.disjunctive_facets = stringList(body.disjunctive_facets, 'disjunctive_facets');
+  if (body.highlight !== undefined) {
+    if (typeof body.highlight !== 'boolean') bad('highlight', 'must be true or false');
+    request.highlight = body.highlight;
+  }
   if (body.range_fields !== undefined) request.range_fields = stringList(body.range_fields, 'range_fields');
   if (body.sort_fields !== undefined) {
     if (!Array.isArray(body.sort_fields)) bad('sort_fields', 'must be an array of {<field>: {order, type}}');
@@ -128,3 +148,4 @@ export function validateSearchRequest(body: unknown): SearchRequest {
   }
   return request;
 }
+

@@ -7,8 +7,10 @@ import { GroupCommitStore } from './group-commit-store.js';
 import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type EventRow } from './plan.js';
 import {
   MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
-  type Store, type StoreCounts, type StoredEvent,
+  type SearchLogRow, type SearchLogTotals, type SearchLogWindow, type Store, type StoreCounts, type StoredEvent, type StoredSettings,
+  type SearchKeyRecord,
 } from './store.js';
+import { searchLogKey, totalsOfSearchLog } from './search-log-rows.js';
 import { rowToStoredEvent } from './rows.js';
 
 /** A {@link Store} held in memory. */
@@ -17,6 +19,8 @@ export class MemoryStore extends GroupCommitStore implements Store {
   private readonly events: (EventRow & { seq: number })[] = [];
   private readonly orders = new Map<string, string>();
   private readonly coupons = new Map<string, CouponRecord>();
+  /** Search keys by id. */
+  private readonly searchKeys = new Map<string, SearchKeyRecord>();
 
   protected commitBatch(ops: AppendOp[]): AppendOpResult[] {
     const keys = batchLookupKeys(ops);
@@ -115,6 +119,80 @@ export class MemoryStore extends GroupCommitStore implements Store {
 
   async lastSequence(): Promise<number> {
     return this.events.length;
+  }
+
+  private readonly settings = new Map<string, StoredSettings>();
+  private settingsVersion = 0;
+
+  async getSettings(websiteId: string): Promise<StoredSettings | undefined> {
+    const row = this.settings.get(websiteId);
+    return row === undefined ? undefined : structuredClone(row);
+  }
+
+  async putSettings(websiteId: string, settings: Record<string, unknown>, ifVersion: number): Promise<StoredSettings | undefined> {
+    this.checkOpen();
+    if ((this.settings.get(websiteId)?.version ?? 0) !== ifVersion) return undefined;
+    const row: StoredSettings = { websiteId, settings: structuredClone(settings), version: ++this.settingsVersion };
+    this.settings.set(websiteId, row);
+    return structuredClone(row);
+  }
+
+  private readonly searchLog = new Map<string, SearchLogRow>();
+
+  async addSearchLog(rows: readonly SearchLogRow[], deleteBefore: number): Promise<void> {
+    this.checkOpen();
+    for (const row of rows) {
+      const key = searchLogKey(row);
+      const current = this.searchLog.get(key);
+      if (current === undefined) this.searchLog.set(key, { ...row });
+      else {
+        current.searches += row.searches;
+        current.results += row.results;
+        current.noResults += row.noResults;
+      }
+    }
+    for (const [key, row] of this.searchLog) if (row.hour < deleteBefore) this.searchLog.delete(key);
+  }
+
+  async searchLogTotals(websiteId: string, window: SearchLogWindow): Promise<SearchLogTotals> {
+    return totalsOfSearchLog([...this.searchLog.values()].filter((r) => r.websiteId === websiteId && r.hour >= window.fromHour && r.hour <= window.toHour), window.limit);
+  }
+
+  async successfulQueries(websiteId: string, sinceHour: number, limit: number): Promise<{ query: string; count: number }[]> {
+    const hits = new Map<string, number>();
+    for (const r of this.searchLog.values()) {
+      if (r.websiteId === websiteId && r.hour >= sinceHour && r.searches > r.noResults) hits.set(r.query, (hits.get(r.query) ?? 0) + r.searches - r.noResults);
+    }
+    return [...hits].map(([query, count]) => ({ query, count })).sort((a, b) => b.count - a.count || (a.query < b.query ? -1 : 1)).slice(0, limit);
+  }
+
+  async settingsSince(version: number): Promise<StoredSettings[]> {
+    return [...this.settings.values()].filter((r) => r.version > version).sort((a, b) => a.version - b.version).map((r) => structuredClone(r));
+  }
+
+  async insertSearchKey(record: SearchKeyRecord): Promise<void> {
+    this.checkOpen();
+    for (const k of this.searchKeys.values()) {
+      if (k.id === record.id || k.keyHash === record.keyHash) throw new Error(`search key ${record.id} already exists`);
+    }
+    this.searchKeys.set(record.id, structuredClone(record));
+  }
+
+  async listSearchKeys(websiteId: string): Promise<SearchKeyRecord[]> {
+    return [...this.searchKeys.values()].filter((k) => k.websiteId === websiteId)
+      .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1)).map((k) => structuredClone(k));
+  }
+
+  async findSearchKey(keyHash: string): Promise<SearchKeyRecord | undefined> {
+    for (const k of this.searchKeys.values()) if (k.keyHash === keyHash) return structuredClone(k);
+    return undefined;
+  }
+
+  async deleteSearchKey(websiteId: string, id: string): Promise<boolean> {
+    this.checkOpen();
+    const k = this.searchKeys.get(id);
+    if (k === undefined || k.websiteId !== websiteId) return false;
+    return this.searchKeys.delete(id);
   }
 
   async close(): Promise<void> {

@@ -13,10 +13,12 @@
 import pg from 'pg';
 import { GroupCommitStore } from './group-commit-store.js';
 import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
-import { couponFromRow, rowToStoredEvent, type CouponRow } from './rows.js';
+import { couponFromRow, rowToStoredEvent, SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type SearchKeyRow } from './rows.js';
 import {
   MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
-  type Store, type StoreCounts, type StoredEvent,
+  type Store, type StoreCounts, type StoredEvent, type StoredSettings,
+  type SearchLogRow, type SearchLogTotals, type SearchLogWindow,
+  type SearchKeyRecord,
 } from './store.js';
 
 /** Default schema of the PostgreSQL store. */
@@ -60,6 +62,38 @@ const PG_MIGRATIONS: readonly string[] = [
      used_at BIGINT,
      PRIMARY KEY (website_id, code)
    );`,
+  // Website settings (settings API): the object as set, and a store-wide increasing version.
+  `CREATE SEQUENCE {s}.settings_version;
+   CREATE TABLE {s}.website_settings (
+     website_id TEXT PRIMARY KEY,
+     settings TEXT NOT NULL,
+     version BIGINT NOT NULL,
+     updated_at BIGINT NOT NULL
+   );
+   CREATE INDEX website_settings_version ON {s}.website_settings (version);`,
+  // The search log, one row per website, hour and normalised query (see SearchLogRow).
+  `CREATE TABLE {s}.search_log (
+     website_id TEXT NOT NULL,
+     hour BIGINT NOT NULL,
+     query TEXT NOT NULL,
+     searches BIGINT NOT NULL,
+     results BIGINT NOT NULL,
+     no_results BIGINT NOT NULL,
+     PRIMARY KEY (website_id, hour, query)
+   );
+   CREATE INDEX search_log_hour ON {s}.search_log (hour);`,
+  // Browser search keys: the SHA-256 digest only, never the key.
+  `CREATE TABLE {s}.search_keys (
+     website_id TEXT NOT NULL,
+     id TEXT PRIMARY KEY,
+     key_hash TEXT NOT NULL UNIQUE,
+     key_prefix TEXT NOT NULL,
+     actions TEXT NOT NULL,
+     scope TEXT,
+     expires_at BIGINT,
+     created_at BIGINT NOT NULL
+   );
+   CREATE INDEX search_keys_website ON {s}.search_keys (website_id, created_at);`,
 ];
 
 
@@ -107,12 +141,31 @@ export class PostgresStore extends GroupCommitStore implements Store {
     return new PostgresStore(pool, schema);
   }
 
-  protected async commitBatch(ops: AppendOp[]): Promise<AppendOpResult[]> {
-    const s = this.s;
+  /**
+   * Runs `work` in one transaction on one pooled connection (after taking the schema's advisory lock
+   * `lock` when given): committed when it resolves, rolled back when it throws. A connection whose
+   * rollback fails is discarded rather than returned to the pool.
+   */
+  private async inTransaction<T>(lock: number | undefined, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtext('${this.schema}'), 2)`);
+      await client.query(lock === undefined ? 'BEGIN' : `BEGIN; SELECT pg_advisory_xact_lock(hashtext('${this.schema}'), ${lock})`);
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      broken = err instanceof Error ? err : new Error(String(err));
+      await client.query('ROLLBACK').then(() => { broken = undefined; }, () => undefined);
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  protected async commitBatch(ops: AppendOp[]): Promise<AppendOpResult[]> {
+    const s = this.s;
+    return this.inTransaction(2, async (client) => {
       const keys = batchLookupKeys(ops);
       const existingOrders = new Map<string, string>();
       if (keys.orders.length > 0) {
@@ -156,15 +209,8 @@ export class PostgresStore extends GroupCommitStore implements Store {
            WHERE c.website_id = t.w AND c.code = t.co AND c.customer_id IS NULL`,
           [bound.map((c) => c.websiteId), bound.map((c) => c.code), bound.map((c) => c.customerId)]);
       }
-      await client.query('COMMIT');
       return plan.results;
-    } catch (err) {
-      broken = err instanceof Error ? err : new Error(String(err));
-      await client.query('ROLLBACK').then(() => { broken = undefined; }, () => undefined);
-      throw err;
-    } finally {
-      client.release(broken);
-    }
+    });
   }
 
   async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<number> {
@@ -231,6 +277,95 @@ export class PostgresStore extends GroupCommitStore implements Store {
   async lastSequence(): Promise<number> {
     const { rows } = await this.pool.query<{ seq: string | null }>(`SELECT MAX(seq) AS seq FROM ${this.s}.events`);
     return rows[0]?.seq == null ? 0 : Number(rows[0].seq);
+  }
+
+  async getSettings(websiteId: string): Promise<StoredSettings | undefined> {
+    const { rows } = await this.pool.query<{ settings: string; version: string }>(
+      `SELECT settings, version FROM ${this.s}.website_settings WHERE website_id = $1`, [websiteId]);
+    const row = rows[0];
+    return row === undefined ? undefined : { websiteId, settings: JSON.parse(row.settings) as Record<string, unknown>, version: Number(row.version) };
+  }
+
+  async putSettings(websiteId: string, settings: Record<string, unknown>, ifVersion: number): Promise<StoredSettings | undefined> {
+    this.checkOpen();
+    // The advisory lock orders settings writes of all replicas, so versions become visible in
+    // increasing order and a poller reading "after my cursor" never skips one.
+    return this.inTransaction(3, async (client) => {
+      const { rows } = await client.query<{ version: string }>(`SELECT version FROM ${this.s}.website_settings WHERE website_id = $1`, [websiteId]);
+      if (Number(rows[0]?.version ?? 0) !== ifVersion) return undefined;
+      const { rows: written } = await client.query<{ version: string }>(
+        `INSERT INTO ${this.s}.website_settings (website_id, settings, version, updated_at) VALUES ($1, $2, nextval('${this.s}.settings_version'), $3)
+         ON CONFLICT (website_id) DO UPDATE SET settings = EXCLUDED.settings, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
+         RETURNING version`, [websiteId, JSON.stringify(settings), Date.now()]);
+      return { websiteId, settings, version: Number(written[0]!.version) };
+    });
+  }
+
+  async addSearchLog(rows: readonly SearchLogRow[], deleteBefore: number): Promise<void> {
+    this.checkOpen();
+    await this.inTransaction(undefined, async (client) => {
+      if (rows.length > 0) {
+        // Rows of one call have distinct keys (the caller aggregates), as one INSERT … ON CONFLICT needs.
+        await client.query(
+          `INSERT INTO ${this.s}.search_log AS l (website_id, hour, query, searches, results, no_results)
+           SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
+           ON CONFLICT (website_id, hour, query) DO UPDATE SET searches = l.searches + EXCLUDED.searches,
+             results = l.results + EXCLUDED.results, no_results = l.no_results + EXCLUDED.no_results`,
+          [rows.map((r) => r.websiteId), rows.map((r) => r.hour), rows.map((r) => r.query), rows.map((r) => r.searches),
+            rows.map((r) => r.results), rows.map((r) => r.noResults)]);
+      }
+      await client.query(`DELETE FROM ${this.s}.search_log WHERE hour < $1`, [deleteBefore]);
+    });
+  }
+
+  async searchLogTotals(websiteId: string, window: SearchLogWindow): Promise<SearchLogTotals> {
+    const params = [websiteId, window.fromHour, window.toHour, window.limit];
+    const [top, noResults] = await Promise.all([
+      this.pool.query<{ query: string; count: string; avg: number }>(
+        `SELECT query, SUM(searches) AS count, SUM(results)::float8 / SUM(searches) AS avg FROM ${this.s}.search_log
+         WHERE website_id = $1 AND hour >= $2 AND hour <= $3 GROUP BY query ORDER BY count DESC, query COLLATE "C" LIMIT $4`, params),
+      this.pool.query<{ query: string; count: string }>(
+        `SELECT query, SUM(no_results) AS count FROM ${this.s}.search_log WHERE website_id = $1 AND hour >= $2 AND hour <= $3
+         GROUP BY query HAVING SUM(no_results) > 0 ORDER BY count DESC, query COLLATE "C" LIMIT $4`, params),
+    ]);
+    return {
+      top: top.rows.map((r) => ({ query: r.query, count: Number(r.count), avgResults: Number(r.avg) })),
+      noResults: noResults.rows.map((r) => ({ query: r.query, count: Number(r.count) })),
+    };
+  }
+
+  async successfulQueries(websiteId: string, sinceHour: number, limit: number): Promise<{ query: string; count: number }[]> {
+    const { rows } = await this.pool.query<{ query: string; count: string }>(
+      `SELECT query, SUM(searches - no_results) AS count FROM ${this.s}.search_log WHERE website_id = $1 AND hour >= $2
+       GROUP BY query HAVING SUM(searches - no_results) > 0 ORDER BY count DESC, query COLLATE "C" LIMIT $3`, [websiteId, sinceHour, limit]);
+    return rows.map((r) => ({ query: r.query, count: Number(r.count) }));
+  }
+
+  async settingsSince(version: number): Promise<StoredSettings[]> {
+    const { rows } = await this.pool.query<{ website_id: string; settings: string; version: string }>(
+      `SELECT website_id, settings, version FROM ${this.s}.website_settings WHERE version > $1 ORDER BY version`, [version]);
+    return rows.map((r) => ({ websiteId: r.website_id, settings: JSON.parse(r.settings) as Record<string, unknown>, version: Number(r.version) }));
+  }
+
+  async insertSearchKey(record: SearchKeyRecord): Promise<void> {
+    this.checkOpen();
+    await this.pool.query(`INSERT INTO ${this.s}.search_keys (${SEARCH_KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, searchKeyValues(record));
+  }
+
+  async listSearchKeys(websiteId: string): Promise<SearchKeyRecord[]> {
+    const { rows } = await this.pool.query<SearchKeyRow>(`SELECT * FROM ${this.s}.search_keys WHERE website_id = $1 ORDER BY created_at, id`, [websiteId]);
+    return rows.map(searchKeyFromRow);
+  }
+
+  async findSearchKey(keyHash: string): Promise<SearchKeyRecord | undefined> {
+    const { rows } = await this.pool.query<SearchKeyRow>(`SELECT * FROM ${this.s}.search_keys WHERE key_hash = $1`, [keyHash]);
+    return rows[0] === undefined ? undefined : searchKeyFromRow(rows[0]);
+  }
+
+  async deleteSearchKey(websiteId: string, id: string): Promise<boolean> {
+    this.checkOpen();
+    const r = await this.pool.query(`DELETE FROM ${this.s}.search_keys WHERE website_id = $1 AND id = $2`, [websiteId, id]);
+    return r.rowCount === 1;
   }
 
   async close(): Promise<void> {

@@ -9,10 +9,18 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
-import { couponFromRow, type CouponRow, type StoredRow } from './rows.js';
+import { couponFromRow, SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type SearchKeyRow, type StoredRow } from './rows.js';
 import {
-  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type StoreCounts,
+  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type StoreCounts, type StoredSettings,
+  type SearchLogRow, type SearchLogTotals, type SearchLogWindow,
+  type SearchKeyRecord,
 } from './store.js';
+
+interface SettingsRow { websiteId: string; settings: string; version: number }
+
+function settingsFromRow(row: SettingsRow): StoredSettings {
+  return { websiteId: row.websiteId, settings: JSON.parse(row.settings) as Record<string, unknown>, version: row.version };
+}
 
 /** Schema migrations; index + 1 is the version recorded in `user_version`. Append only. */
 const SQLITE_MIGRATIONS: readonly string[] = [
@@ -42,6 +50,37 @@ const SQLITE_MIGRATIONS: readonly string[] = [
      used_at INTEGER,
      PRIMARY KEY (website_id, code)
    );`,
+  // Website settings (settings API): the object as set, and a store-wide increasing version.
+  `CREATE TABLE website_settings (
+     website_id TEXT PRIMARY KEY,
+     settings TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE INDEX website_settings_version ON website_settings (version);`,
+  // The search log, one row per website, hour and normalised query (see SearchLogRow).
+  `CREATE TABLE search_log (
+     website_id TEXT NOT NULL,
+     hour INTEGER NOT NULL,
+     query TEXT NOT NULL,
+     searches INTEGER NOT NULL,
+     results INTEGER NOT NULL,
+     no_results INTEGER NOT NULL,
+     PRIMARY KEY (website_id, hour, query)
+   );
+   CREATE INDEX search_log_hour ON search_log (hour);`,
+  // Browser search keys: the SHA-256 digest only, never the key.
+  `CREATE TABLE search_keys (
+     website_id TEXT NOT NULL,
+     id TEXT PRIMARY KEY,
+     key_hash TEXT NOT NULL UNIQUE,
+     key_prefix TEXT NOT NULL,
+     actions TEXT NOT NULL,
+     scope TEXT,
+     expires_at INTEGER,
+     created_at INTEGER NOT NULL
+   );
+   CREATE INDEX search_keys_website ON search_keys (website_id, created_at);`,
 ];
 
 
@@ -72,7 +111,9 @@ function openDatabase(file: string): Database.Database {
 }
 
 /** The operations the worker runs, by name; see {@link SqliteDb}. */
-export type SqliteMethod = 'commitJson' | 'issueCoupons' | 'markCouponUsed' | 'getCoupon' | 'counts' | 'readRows' | 'lastSequence' | 'close';
+export type SqliteMethod = 'commitJson' | 'issueCoupons' | 'markCouponUsed' | 'getCoupon' | 'counts' | 'readRows' | 'lastSequence'
+  | 'getSettings' | 'putSettings' | 'settingsSince' | 'addSearchLog' | 'searchLogTotals' | 'successfulQueries'
+  | 'insertSearchKey' | 'listSearchKeys' | 'findSearchKey' | 'deleteSearchKey' | 'close';
 
 /** One order of a purchase answer as it crosses threads: `reused` (indexes of the promotions flagged) replaces the stored event. */
 export interface WireOrder {
@@ -216,6 +257,71 @@ export class SqliteDb {
 
   lastSequence(): number {
     return this.stmts.lastSeq.get()?.seq ?? 0;
+  }
+
+  getSettings(websiteId: string): StoredSettings | undefined {
+    const row = this.db.prepare<[string], SettingsRow>('SELECT website_id AS websiteId, settings, version FROM website_settings WHERE website_id = ?').get(websiteId);
+    return row === undefined ? undefined : settingsFromRow(row);
+  }
+
+  putSettings(websiteId: string, settings: Record<string, unknown>, ifVersion: number): StoredSettings | undefined {
+    const tx = this.db.transaction((): StoredSettings | undefined => {
+      const current = this.db.prepare<[string], { version: number }>('SELECT version FROM website_settings WHERE website_id = ?').get(websiteId);
+      if ((current?.version ?? 0) !== ifVersion) return undefined;
+      const version = (this.db.prepare<[], { v: number | null }>('SELECT MAX(version) AS v FROM website_settings').get()?.v ?? 0) + 1;
+      this.db.prepare(`INSERT INTO website_settings (website_id, settings, version, updated_at) VALUES (?, ?, ?, ?)
+        ON CONFLICT (website_id) DO UPDATE SET settings = excluded.settings, version = excluded.version, updated_at = excluded.updated_at`)
+        .run(websiteId, JSON.stringify(settings), version, Date.now());
+      return { websiteId, settings, version };
+    });
+    return tx.immediate();
+  }
+
+  settingsSince(version: number): StoredSettings[] {
+    return this.db.prepare<[number], SettingsRow>('SELECT website_id AS websiteId, settings, version FROM website_settings WHERE version > ? ORDER BY version')
+      .all(version).map(settingsFromRow);
+  }
+
+  addSearchLog(rows: readonly SearchLogRow[], deleteBefore: number): void {
+    const add = this.db.prepare(`INSERT INTO search_log (website_id, hour, query, searches, results, no_results) VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (website_id, hour, query) DO UPDATE SET searches = searches + excluded.searches,
+        results = results + excluded.results, no_results = no_results + excluded.no_results`);
+    const expire = this.db.prepare('DELETE FROM search_log WHERE hour < ?');
+    this.db.transaction(() => {
+      for (const r of rows) add.run(r.websiteId, r.hour, r.query, r.searches, r.results, r.noResults);
+      expire.run(deleteBefore);
+    }).immediate();
+  }
+
+  searchLogTotals(websiteId: string, window: SearchLogWindow): SearchLogTotals {
+    const params = [websiteId, window.fromHour, window.toHour, window.limit];
+    const top = this.db.prepare(`SELECT query, SUM(searches) AS count, CAST(SUM(results) AS REAL) / SUM(searches) AS avgResults
+      FROM search_log WHERE website_id = ? AND hour >= ? AND hour <= ? GROUP BY query ORDER BY count DESC, query LIMIT ?`).all(...params);
+    const noResults = this.db.prepare(`SELECT query, SUM(no_results) AS count FROM search_log WHERE website_id = ? AND hour >= ? AND hour <= ?
+      GROUP BY query HAVING SUM(no_results) > 0 ORDER BY count DESC, query LIMIT ?`).all(...params);
+    return { top, noResults } as SearchLogTotals;
+  }
+
+  successfulQueries(websiteId: string, sinceHour: number, limit: number): { query: string; count: number }[] {
+    return this.db.prepare(`SELECT query, SUM(searches - no_results) AS count FROM search_log WHERE website_id = ? AND hour >= ?
+      GROUP BY query HAVING SUM(searches - no_results) > 0 ORDER BY count DESC, query LIMIT ?`).all(websiteId, sinceHour, limit) as { query: string; count: number }[];
+  }
+
+  insertSearchKey(record: SearchKeyRecord): void {
+    this.db.prepare(`INSERT INTO search_keys (${SEARCH_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(...searchKeyValues(record));
+  }
+
+  listSearchKeys(websiteId: string): SearchKeyRecord[] {
+    return (this.db.prepare('SELECT * FROM search_keys WHERE website_id = ? ORDER BY created_at, id').all(websiteId) as SearchKeyRow[]).map(searchKeyFromRow);
+  }
+
+  findSearchKey(keyHash: string): SearchKeyRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM search_keys WHERE key_hash = ?').get(keyHash) as SearchKeyRow | undefined;
+    return row === undefined ? undefined : searchKeyFromRow(row);
+  }
+
+  deleteSearchKey(websiteId: string, id: string): boolean {
+    return this.db.prepare('DELETE FROM search_keys WHERE website_id = ? AND id = ?').run(websiteId, id).changes === 1;
   }
 
   close(): void {

@@ -22,6 +22,8 @@ import { SqliteDb, type SqliteMethod, type WireResult } from './sqlite-db.js';
 import type { SqliteReply, SqliteRequest, SqliteWorkerData, WireError } from './sqlite-worker.js';
 import type {
   CouponIssueData, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PurchaseEventData, Store, StoreCounts, StoredEvent,
+  StoredSettings, SearchLogRow, SearchLogTotals, SearchLogWindow,
+  SearchKeyRecord,
 } from './store.js';
 
 /** Options of {@link SqliteStore.open}. */
@@ -177,6 +179,50 @@ export class SqliteStore extends GroupCommitStore implements Store {
 
   lastSequence(): Promise<number> {
     return this.call('lastSequence');
+  }
+
+  getSettings(websiteId: string): Promise<StoredSettings | undefined> {
+    return this.call('getSettings', websiteId);
+  }
+
+  putSettings(websiteId: string, settings: Record<string, unknown>, ifVersion: number): Promise<StoredSettings | undefined> {
+    this.checkOpen();
+    return this.call('putSettings', websiteId, settings, ifVersion);
+  }
+
+  settingsSince(version: number): Promise<StoredSettings[]> {
+    return this.call('settingsSince', version);
+  }
+
+  addSearchLog(rows: readonly SearchLogRow[], deleteBefore: number): Promise<void> {
+    this.checkOpen();
+    return this.call('addSearchLog', rows, deleteBefore);
+  }
+
+  searchLogTotals(websiteId: string, window: SearchLogWindow): Promise<SearchLogTotals> {
+    return this.call('searchLogTotals', websiteId, window);
+  }
+
+  successfulQueries(websiteId: string, sinceHour: number, limit: number): Promise<{ query: string; count: number }[]> {
+    return this.call('successfulQueries', websiteId, sinceHour, limit);
+  }
+
+  async insertSearchKey(record: SearchKeyRecord): Promise<void> {
+    this.checkOpen();
+    await this.call('insertSearchKey', record);
+  }
+
+  listSearchKeys(websiteId: string): Promise<SearchKeyRecord[]> {
+    return this.call('listSearchKeys', websiteId);
+  }
+
+  findSearchKey(keyHash: string): Promise<SearchKeyRecord | undefined> {
+    return this.call('findSearchKey', keyHash);
+  }
+
+  async deleteSearchKey(websiteId: string, id: string): Promise<boolean> {
+    this.checkOpen();
+    return this.call('deleteSearchKey', websiteId, id);
   }
 
   /** Flushes, closes the connection and stops the worker. */

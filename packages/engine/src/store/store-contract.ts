@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PurchaseAppend, PurchaseEventData, Store, ViewAppend } from './store.js';
+import type { PurchaseAppend, PurchaseEventData, SearchKeyRecord, Store, ViewAppend } from './store.js';
 
 /** Options of {@link runStoreContract}. */
 export interface StoreContractOptions {
@@ -163,8 +163,107 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect(await store.getCoupon('w1', 'X')).toBeUndefined();
     });
 
+    it('stores website settings with increasing versions, compare-and-set, per website', async () => {
+      const store = await fresh();
+      expect(await store.getSettings('w1')).toBeUndefined();
+      expect(await store.settingsSince(0)).toEqual([]);
+      const first = await store.putSettings('w1', { synonyms: [['tv', 'télé']], rules: [{ id: 'r', query: '' }] }, 0);
+      expect(first).toMatchObject({ websiteId: 'w1', settings: { synonyms: [['tv', 'télé']] } });
+      // A writer that read an older version loses; nothing is written.
+      expect(await store.putSettings('w1', { synonyms: [] }, 0)).toBeUndefined();
+      const second = await store.putSettings('w1', { personalization: true }, first!.version);
+      expect(second!.version).toBeGreaterThan(first!.version);
+      expect(await store.getSettings('w1')).toEqual({ websiteId: 'w1', settings: { personalization: true }, version: second!.version });
+      const odd = JSON.parse('{"__proto__": 1, "nested": {"a": [1, {"b": null}]}}') as Record<string, unknown>;
+      const other = await store.putSettings('w2', odd, 0);
+      expect(other!.version).toBeGreaterThan(second!.version);
+      expect(JSON.stringify((await store.getSettings('w2'))!.settings)).toBe(JSON.stringify(odd));
+      expect((await store.settingsSince(0)).map((r) => [r.websiteId, r.version])).toEqual([['w1', second!.version], ['w2', other!.version]]);
+      expect((await store.settingsSince(second!.version)).map((r) => r.websiteId)).toEqual(['w2']);
+      expect(await store.getSettings('w3')).toBeUndefined();
+    });
+
+    it('lets exactly one of concurrent settings writes from one version win', async () => {
+      const store = await fresh();
+      const base = await store.putSettings('w1', { n: 0 }, 0);
+      const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => store.putSettings('w1', { n: i + 1 }, base!.version)));
+      const winners = outcomes.filter((o) => o !== undefined);
+      expect(winners).toHaveLength(1);
+      expect((await store.getSettings('w1'))!.settings).toEqual(winners[0]!.settings);
+    });
+
+    it('adds up the search log per hour and query, reports a window, expires old hours', async () => {
+      const store = await fresh();
+      const H = 3_600_000;
+      const row = (websiteId: string, hour: number, query: string, searches: number, results: number, noResults: number) => ({ websiteId, hour: hour * H, query, searches, results, noResults });
+      await store.addSearchLog([row('w1', 10, 'shoe', 3, 30, 0), row('w1', 10, 'sofa', 2, 0, 2), row('w1', 11, 'shoe', 1, 6, 0), row('w2', 10, 'shoe', 9, 9, 0)], 0);
+      await store.addSearchLog([row('w1', 10, 'shoe', 1, 4, 0), row('w1', 12, 'hat', 4, 4, 3), row('w1', 12, 'été', 1, 0, 1)], 0);
+      expect(await store.searchLogTotals('w1', { fromHour: 0, toHour: 100 * H, limit: 10 })).toEqual({
+        top: [{ query: 'shoe', count: 5, avgResults: 8 }, { query: 'hat', count: 4, avgResults: 1 }, { query: 'sofa', count: 2, avgResults: 0 }, { query: 'été', count: 1, avgResults: 0 }],
+        noResults: [{ query: 'hat', count: 3 }, { query: 'sofa', count: 2 }, { query: 'été', count: 1 }],
+      });
+      expect(await store.searchLogTotals('w1', { fromHour: 11 * H, toHour: 11 * H, limit: 10 })).toEqual({ top: [{ query: 'shoe', count: 1, avgResults: 6 }], noResults: [] });
+      expect((await store.searchLogTotals('w1', { fromHour: 0, toHour: 100 * H, limit: 1 })).top).toHaveLength(1);
+      expect(await store.successfulQueries('w1', 0, 10)).toEqual([{ query: 'shoe', count: 5 }, { query: 'hat', count: 1 }]);
+      expect(await store.successfulQueries('w1', 12 * H, 10)).toEqual([{ query: 'hat', count: 1 }]);
+      // Retention: hours before the cutoff go (every website's).
+      await store.addSearchLog([], 11 * H);
+      expect((await store.searchLogTotals('w1', { fromHour: 0, toHour: 100 * H, limit: 10 })).top.map((t) => [t.query, t.count])).toEqual([['hat', 4], ['shoe', 1], ['été', 1]]);
+      expect((await store.searchLogTotals('w2', { fromHour: 0, toHour: 100 * H, limit: 10 })).top).toEqual([]);
+    });
+
+    const key = (websiteId: string, id: string, extra: Partial<SearchKeyRecord> = {}): SearchKeyRecord => ({
+      websiteId, id, keyHash: `${id}`.padEnd(64, '0'), keyPrefix: `sk_${id}`, actions: ['search'], scope: null, expiresAt: null, createdAt: 1000, ...extra,
+    });
+
+    it('stores, finds, lists and deletes search keys per website', async () => {
+      const store = await fresh();
+      const scoped = key('w1', 'k2', { scope: { brand: ['Acme', 'Ünï'], price: { min: 1, max: 9.5 } }, expiresAt: 9_000_000_000_000, createdAt: 2000 });
+      await store.insertSearchKey(key('w1', 'k1'));
+      await store.insertSearchKey(scoped);
+      await store.insertSearchKey(key('w2', 'k3'));
+      expect(await store.findSearchKey(scoped.keyHash)).toEqual(scoped);
+      expect(await store.findSearchKey('f'.repeat(64))).toBeUndefined();
+      expect((await store.listSearchKeys('w1')).map((k) => k.id)).toEqual(['k1', 'k2']);
+      expect(await store.listSearchKeys('nobody')).toEqual([]);
+      // A website cannot delete another website's key.
+      expect(await store.deleteSearchKey('w1', 'k3')).toBe(false);
+      expect(await store.findSearchKey(key('w2', 'k3').keyHash)).toBeDefined();
+      expect(await store.deleteSearchKey('w1', 'k1')).toBe(true);
+      expect(await store.deleteSearchKey('w1', 'k1')).toBe(false);
+      expect(await store.findSearchKey(key('w1', 'k1').keyHash)).toBeUndefined();
+      expect((await store.listSearchKeys('w1')).map((k) => k.id)).toEqual(['k2']);
+    });
+
+    it('refuses a second search key with the same id or hash', async () => {
+      const store = await fresh();
+      await store.insertSearchKey(key('w1', 'k1'));
+      await expect(store.insertSearchKey(key('w2', 'k1', { keyHash: 'a'.repeat(64) }))).rejects.toThrow();
+      await expect(store.insertSearchKey(key('w2', 'other', { keyHash: key('w1', 'k1').keyHash }))).rejects.toThrow();
+      expect((await store.listSearchKeys('w2'))).toEqual([]);
+    });
+
     if (options.reopen !== undefined) {
       const reopen = options.reopen;
+      it('keeps settings across a reopen', async () => {
+        const store = await fresh();
+        const written = await store.putSettings('w1', { redirects: [{ queries: ['help'], url: '/help' }] }, 0);
+        open.splice(open.indexOf(store), 1);
+        const again = await reopen(store);
+        open.push(again);
+        expect(await again.getSettings('w1')).toEqual(written);
+        expect((await again.putSettings('w1', {}, written!.version))!.version).toBeGreaterThan(written!.version);
+      });
+
+      it('keeps search keys across a reopen', async () => {
+        const store = await fresh();
+        await store.insertSearchKey(key('w1', 'k1', { scope: { brand: { not: ['x'] } } }));
+        open.splice(open.indexOf(store), 1);
+        const again = await reopen(store);
+        open.push(again);
+        expect(await again.listSearchKeys('w1')).toEqual([key('w1', 'k1', { scope: { brand: { not: ['x'] } } })]);
+      });
+
       it('keeps everything across a reopen', async () => {
         const store = await fresh();
         const a = contractPurchaseAppend('w1', [contractPurchaseEvent('o1', { priceBeatPromotions: [{ code: 'K', discount: 2 }] })]);

@@ -185,6 +185,44 @@ export interface EventQuery {
   kind?: 'purchase' | 'view';
 }
 
+/** A website's settings as stored (as set: keys at their default are absent), with their version. */
+export interface StoredSettings {
+  websiteId: string;
+  settings: Record<string, unknown>;
+  /** Store-wide, increasing with every settings write (of any website), visible in increasing order. */
+  version: number;
+}
+
+/** Searches of one normalised query on one website within one hour, as the search log stores them. */
+export interface SearchLogRow {
+  websiteId: string;
+  /** Start of the hour (ms since the epoch, a multiple of 3 600 000). */
+  hour: number;
+  /** The normalised query (words joined by one space). */
+  query: string;
+  /** Searches made. */
+  searches: number;
+  /** Sum of their result counts (`total_results`). */
+  results: number;
+  /** Searches that found nothing. */
+  noResults: number;
+}
+
+/** A time window over the search log: hours whose start is within [fromHour, toHour]. */
+export interface SearchLogWindow {
+  fromHour: number;
+  toHour: number;
+  limit: number;
+}
+
+/** Per-query totals of a window of the search log. */
+export interface SearchLogTotals {
+  /** Most searched queries: searches, and the mean result count. */
+  top: { query: string; count: number; avgResults: number }[];
+  /** Queries with searches that found nothing, by how many did. */
+  noResults: { query: string; count: number }[];
+}
+
 /** The one store interface; see the module comment for the durability guarantee. */
 export interface Store {
   /** `memory`, `embedded` or `postgres`. */
@@ -204,6 +242,32 @@ export interface Store {
   readEvents(query: EventQuery): Promise<StoredEvent[]>;
   /** The highest sequence number committed so far (0 when empty). */
   lastSequence(): Promise<number>;
+  /** The stored settings of a website, or undefined when none were ever written. */
+  getSettings(websiteId: string): Promise<StoredSettings | undefined>;
+  /**
+   * Writes a website's settings when its stored version is still `ifVersion` (0: nothing stored yet)
+   * and returns them with their new version; undefined (nothing written) when another write came first.
+   */
+  putSettings(websiteId: string, settings: Record<string, unknown>, ifVersion: number): Promise<StoredSettings | undefined>;
+  /** Every website's settings written after `version`, in version order (replicas poll this). */
+  settingsSince(version: number): Promise<StoredSettings[]>;
+  /**
+   * Adds search counts (rows with the same key add up) and deletes the rows of hours before
+   * `deleteBefore` (retention), in one transaction.
+   */
+  addSearchLog(rows: readonly SearchLogRow[], deleteBefore: number): Promise<void>;
+  /** Per-query totals of a website over a window, most first (ties: query in code-unit order). */
+  searchLogTotals(websiteId: string, window: SearchLogWindow): Promise<SearchLogTotals>;
+  /** The queries of a website's searches that found something since `sinceHour`, most such searches first. */
+  successfulQueries(websiteId: string, sinceHour: number, limit: number): Promise<{ query: string; count: number }[]>;
+  /** Stores a new search key (its hash, never the key itself); `id` and `keyHash` are unique. */
+  insertSearchKey(record: SearchKeyRecord): Promise<void>;
+  /** The search keys of one website, oldest first. */
+  listSearchKeys(websiteId: string): Promise<SearchKeyRecord[]>;
+  /** The search key with this SHA-256 digest (hex), of any website, or undefined. */
+  findSearchKey(keyHash: string): Promise<SearchKeyRecord | undefined>;
+  /** Deletes a website's search key by id; true when one was deleted. */
+  deleteSearchKey(websiteId: string, id: string): Promise<boolean>;
   /** Resolves once every write submitted so far has committed. */
   flush(): Promise<void>;
   /** Flushes, then releases files and connections. */
@@ -212,3 +276,24 @@ export interface Store {
 
 /** Largest page {@link Store.readEvents} returns. */
 export const MAX_READ_PAGE = 10_000;
+
+/**
+ * A browser key as stored: only the SHA-256 digest of the key is kept (the key is shown once, when
+ * created). `scope` is the forced search scope, kept as validated JSON.
+ */
+export interface SearchKeyRecord {
+  websiteId: string;
+  /** Public id of the key (listed, and accepted by the revoke call). */
+  id: string;
+  /** SHA-256 of the key, lower-case hex. */
+  keyHash: string;
+  /** The key's first characters (e.g. `sk_AbC1`), so a listed key can be recognised. */
+  keyPrefix: string;
+  /** What the key opens (`["search"]`). */
+  actions: string[];
+  /** Forced scope added to every search made with the key, or null. */
+  scope: Record<string, unknown> | null;
+  /** Expiry in ms since the epoch, or null (never expires). */
+  expiresAt: number | null;
+  createdAt: number;
+}

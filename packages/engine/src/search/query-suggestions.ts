@@ -1,0 +1,37 @@
+/**
+ * `suggestions.queries` from the catalog vocabulary: the query with its last word completed by the
+ * catalog's words that start with it, the words found in most products first. Used after the
+ * website's own successful searches (see analytics/search-log.ts) to fill up to five suggestions.
+ * @module
+ */
+import type { CatalogState } from '../catalog/catalog-index.js';
+import { lowerBound } from '../catalog/catalog-index.js';
+import { tokenize } from '../catalog/tokenizer.js';
+
+/** Most vocabulary words with the typed prefix looked at (a one-letter prefix may start thousands). */
+export const MAX_COMPLETION_SCAN = 5_000;
+
+/** Up to `limit` completions of `q`'s last word from the vocabulary, most frequent words first. */
+export function vocabularyCompletions(state: CatalogState, q: string, limit: number): string[] {
+  const words = tokenize(q);
+  const last = words.at(-1);
+  if (last === undefined || limit <= 0) return [];
+  const { vocabulary } = state;
+  const docFreq = state.index.fullText.termDocFreq;
+  const found: number[] = [];
+  const start = lowerBound(vocabulary, last);
+  for (let t = start; t < vocabulary.length && t - start < MAX_COMPLETION_SCAN && vocabulary[t].startsWith(last); t++) {
+    if (vocabulary[t] !== last && docFreq[t] > 0) found.push(t);
+  }
+  found.sort((a, b) => docFreq[b] - docFreq[a] || a - b);
+  const head = words.slice(0, -1).join(' ');
+  return found.slice(0, limit).map((t) => (head ? `${head} ${vocabulary[t]}` : vocabulary[t]));
+}
+
+/** Up to `limit` distinct suggestions: `logged` first, then `fromVocabulary`, none equal to `q` normalised. */
+export function mergeSuggestions(q: string, logged: readonly string[], fromVocabulary: readonly string[], limit: number): string[] {
+  const typed = tokenize(q).join(' ');
+  const out: string[] = [];
+  for (const s of [...logged, ...fromVocabulary]) if (s !== typed && !out.includes(s) && out.length < limit) out.push(s);
+  return out;
+}

@@ -1,0 +1,76 @@
+/**
+ * Website settings at run time: the defaults every key falls back to, JSON Merge Patch (RFC 7396) for
+ * `PATCH`, and the check of a settings object sent through the API — the config file's validator
+ * (`validateSettings` in config.ts), with its error raised as `SETTINGS_INVALID` (400) instead of a
+ * start-up failure. Pure; generic over the settings object, so a key added to `WebsiteSettings` and
+ * its validator needs nothing here beyond (optionally) its default.
+ * @module
+ */
+import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
+import { validateSettings, type WebsiteSettings } from '../config.js';
+import { AisleError, isAisleError } from '../errors.js';
+import { DEFAULT_ATTRIBUTION_WINDOW_DAYS } from '../events/event-service.js';
+import { DEFAULT_LANGUAGE } from '../search/language.js';
+import { DEFAULT_TYPO_TOLERANCE } from '../search/relevance-settings.js';
+
+/**
+ * The value of each key a website has not set. `GET …/settings` answers the stored settings over
+ * these; a key absent here (and unset) is absent from the answer.
+ */
+export const DEFAULT_WEBSITE_SETTINGS: Readonly<WebsiteSettings> = Object.freeze({
+  personalization: false,
+  semanticSearch: false,
+  fieldWeights: { ...DEFAULT_FIELD_WEIGHTS },
+  synonyms: [],
+  language: DEFAULT_LANGUAGE,
+  stopWords: [],
+  typoTolerance: { ...DEFAULT_TYPO_TOLERANCE },
+  ranking: { tieBreakers: [] },
+  redirects: [],
+  rules: [],
+  retailMedia: { adSets: [] },
+  retailBoost: { collections: [] },
+  cors: { origins: [] },
+  attributionWindowDays: DEFAULT_ATTRIBUTION_WINDOW_DAYS,
+  useStyleIdForVisualSimilarity: false,
+});
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Every key of the settings: the set ones as they are, the others at their default (a fresh copy). */
+export function settingsWithDefaults(settings: WebsiteSettings | undefined): WebsiteSettings {
+  return { ...structuredClone(DEFAULT_WEBSITE_SETTINGS), ...settings };
+}
+
+/**
+ * RFC 7396 JSON Merge Patch: an object patch merges key by key (`null` removes the key), anything
+ * else replaces the target. Returns a new value; neither argument is changed.
+ */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return structuredClone(patch);
+  const result: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete result[key];
+    // defineProperty: a key named "__proto__" stays a key (as JSON.parse made it).
+    else Object.defineProperty(result, key, { value: mergePatch(result[key], value), enumerable: true, writable: true, configurable: true });
+  }
+  return result;
+}
+
+/**
+ * Checks settings sent through the API (or `engine.updateSettings`) with the config file's validator;
+ * throws `SETTINGS_INVALID` whose message names the key (`settings.rules[0].pin[1].position must be …`).
+ * `models`: the semantic models `semanticSearch.model` may name (default: the built-in one).
+ */
+export function checkWebsiteSettings(raw: unknown, models?: readonly string[]): WebsiteSettings {
+  try {
+    validateSettings(raw, 'settings', models);
+  } catch (err) {
+    if (!isAisleError(err) || err.code !== 'CONFIG_INVALID') throw err;
+    throw new AisleError('SETTINGS_INVALID', err.message.replace(/^config: /, ''), { details: err.details });
+  }
+  if (raw === undefined) throw new AisleError('SETTINGS_INVALID', 'settings must be an object', { details: { key: 'settings' } });
+  return raw as WebsiteSettings;
+}

@@ -1,0 +1,133 @@
+/**
+ * The website settings API over a real socket: GET (defaults filled in), PUT (replace), PATCH (JSON
+ * Merge Patch), validation naming the key, and the next search using the new settings.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_WEBSITE_SETTINGS } from '@aisle/engine';
+import { ADMIN_TOKEN, TOKEN_A, bearer, expectDocumented, post, startService, type TestService } from './helpers.js';
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(() => svc.close());
+
+const path = '/admin/v1/websites/{websiteId}/settings';
+const url = (site = 'site-a') => `${svc.url}/admin/v1/websites/${site}/settings`;
+type Problem = { status: number; errors: Record<string, string[]> };
+
+function send(method: string, body: unknown, site = 'site-a', type = 'application/json'): Promise<Response> {
+  return post(url(site), body, { ...bearer(ADMIN_TOKEN), 'content-type': type }, method);
+}
+
+async function search(q: string, extra: Record<string, unknown> = {}): Promise<{ payload: { total_results: number; redirects: { url?: string }; result: { refId: string }[] } }> {
+  const res = await post(`${svc.url}/v1.4/search`, { website_id: 'site-a', client: 'client-a', q, start: 0, ...extra }, bearer(TOKEN_A));
+  expect(res.status).toBe(200);
+  return res.json() as never;
+}
+
+async function expectBad(res: Response, key: string, words: RegExp): Promise<void> {
+  expect(res.status).toBe(400);
+  const problem = (await expectDocumented(res, path, 'PUT')) as Problem;
+  const messages = Object.values(problem.errors).flat().join(' ');
+  expect(messages).toContain(key);
+  expect(messages).toMatch(words);
+}
+
+describe('settings API', () => {
+  it('GET answers every key, the config file\'s settings over the defaults', async () => {
+    const res = await fetch(url(), { headers: bearer(ADMIN_TOKEN) });
+    expect(res.status).toBe(200);
+    const settings = (await expectDocumented(res, path, 'GET')) as Record<string, unknown>;
+    for (const key of Object.keys(DEFAULT_WEBSITE_SETTINGS)) expect(settings).toHaveProperty(key);
+    expect(settings).toMatchObject({ semanticSearch: true, cors: { origins: ['https://shop-a.example'] }, rules: [], synonyms: [] });
+  });
+
+  it('PUT replaces, applied to the next search (synonyms, redirects) with no restart', async () => {
+    expect((await search('zanzibar')).payload.total_results).toBe(2);
+    expect((await search('kilimanjaro')).payload.total_results).toBe(0);
+    const res = await send('PUT', {
+      semanticSearch: true, cors: { origins: ['https://shop-a.example'] },
+      synonyms: [['kilimanjaro', 'zanzibar']], redirects: [{ queries: ['help me'], url: 'https://shop-a.example/help' }],
+    });
+    expect(res.status).toBe(200);
+    const settings = (await expectDocumented(res, path, 'PUT')) as Record<string, unknown>;
+    expect(settings).toMatchObject({ synonyms: [['kilimanjaro', 'zanzibar']], personalization: false, rules: [] });
+    expect((await search('kilimanjaro')).payload.total_results).toBe(2);
+    expect((await search('Help  ME')).payload.redirects.url).toBe('https://shop-a.example/help');
+    // PUT replaces: keys not sent go back to their defaults.
+    const again = await send('PUT', { semanticSearch: true, cors: { origins: ['https://shop-a.example'] } });
+    expect(((await again.json()) as { synonyms: unknown[] }).synonyms).toEqual([]);
+    expect((await search('kilimanjaro')).payload.total_results).toBe(0);
+    expect((await search('help me')).payload.redirects.url).toBeUndefined();
+  });
+
+  it('PATCH merges as RFC 7396 (null removes a key), also as application/merge-patch+json', async () => {
+    let res = await send('PATCH', { redirects: [{ queries: ['returns'], url: '/returns' }], fieldWeights: { title: 4 } });
+    expect(res.status).toBe(200);
+    let settings = (await expectDocumented(res, path, 'PATCH')) as Record<string, unknown>;
+    expect(settings).toMatchObject({ semanticSearch: true, redirects: [{ queries: ['returns'], url: '/returns' }], fieldWeights: { title: 4 } });
+    res = await send('PATCH', { fieldWeights: { brand: 5 }, redirects: null }, 'site-a', 'application/merge-patch+json');
+    expect(res.status).toBe(200);
+    settings = (await res.json()) as Record<string, unknown>;
+    expect(settings.fieldWeights).toEqual({ title: 4, brand: 5 });
+    expect(settings.redirects).toEqual([]);
+    expect(settings.semanticSearch).toBe(true);
+    const got = (await (await fetch(url(), { headers: bearer(ADMIN_TOKEN) })).json()) as Record<string, unknown>;
+    expect(got).toEqual(settings);
+  });
+
+  it('refuses bad settings with a 400 naming the key, and changes nothing', async () => {
+    const before = await (await fetch(url(), { headers: bearer(ADMIN_TOKEN) })).text();
+    await expectBad(await send('PUT', { synonyms: 'tv' }), 'settings.synonyms', /must be an array/);
+    await expectBad(await send('PUT', { personalisation: true }), 'settings.personalisation', /not a known key/);
+    await expectBad(await send('PUT', { rules: [{ id: 'a', query: 'x', pin: [{ refId: 'KNOWN-1', position: 0 }] }] }), 'settings.rules[0].pin[0].position', /at least 1/);
+    await expectBad(await send('PUT', { rules: [{ id: 'a', query: 'x', boost: [{ scope: { brand: 'Zanzibar' }, weight: 2 }] }] }), 'settings.rules[0].boost[0].scope.brand', /array of strings/);
+    await expectBad(await send('PUT', { rules: [{ id: 'a', query: 'x', boost: [{ scope: {}, weight: -1 }] }] }), 'settings.rules[0].boost[0].weight', /greater than 0/);
+    await expectBad(await send('PUT', { rules: [{ id: 'a', query: 'x' }, { id: 'a', query: 'y' }] }), 'settings.rules[1].id', /repeats/);
+    await expectBad(await send('PUT', { rules: [{ id: 'a', query: 'x', from: 'yesterday' }] }), 'settings.rules[0].from', /ISO 8601/);
+    await expectBad(await send('PUT', { rules: [{ id: 'a', query: 'x', from: '2030-01-02T00:00:00Z', until: '2030-01-01T00:00:00Z' }] }), 'settings.rules[0].until', /later/);
+    await expectBad(await send('PATCH', { fieldWeights: { title: 'heavy' } }), 'settings.fieldWeights.title', /number/);
+    await expectBad(await send('PUT', []), 'settings', /object/);
+    await expectBad(await send('PUT', 'null'), 'settings', /object/);
+    // Deeply nested: refused by the body reader before the engine sees it.
+    let deep: unknown = 1;
+    for (let i = 0; i < 100; i++) deep = { a: deep };
+    const nested = await send('PUT', { fieldWeights: deep });
+    expect(nested.status).toBe(400);
+    await expectDocumented(nested, path, 'PUT');
+    // Huge: more rules than allowed (400), a body over the size limit (413).
+    const many = Array.from({ length: 1001 }, (_, i) => ({ id: `r${i}`, query: 'x' }));
+    expect((await send('PUT', { rules: many })).status).toBe(400);
+    const huge = await send('PUT', { synonyms: [['a'.repeat(2_000_000)]] });
+    expect(huge.status).toBe(413);
+    await expectDocumented(huge, path, 'PUT');
+    expect(await (await fetch(url(), { headers: bearer(ADMIN_TOKEN) })).text()).toBe(before);
+  });
+
+  it('needs the admin token, knows only configured websites, checks the media type', async () => {
+    expect((await fetch(url())).status).toBe(401);
+    expect((await fetch(url(), { headers: bearer(TOKEN_A) })).status).toBe(401);
+    const unknown = await fetch(url('nope'), { headers: bearer(ADMIN_TOKEN) });
+    expect(unknown.status).toBe(404);
+    await expectDocumented(unknown, path, 'GET');
+    expect((await send('PUT', {}, 'site-a', 'text/plain')).status).toBe(415);
+    expect((await send('POST', {})).status).toBe(405);
+  });
+
+  it('keeps each website\'s settings its own', async () => {
+    expect((await send('PATCH', { synonyms: [['b1', 'b2']] }, 'site-b')).status).toBe(200);
+    const a = (await (await fetch(url('site-a'), { headers: bearer(ADMIN_TOKEN) })).json()) as { synonyms: unknown[] };
+    const b = (await (await fetch(url('site-b'), { headers: bearer(ADMIN_TOKEN) })).json()) as { synonyms: unknown[]; semanticSearch: boolean };
+    expect(a.synonyms).toEqual([]);
+    expect(b).toMatchObject({ synonyms: [['b1', 'b2']], semanticSearch: false });
+  });
+
+  it('answers concurrent PATCHes of different keys without losing one', async () => {
+    const keys = Array.from({ length: 8 }, (_, i) => `f${i}`);
+    const results = await Promise.all(keys.map((k, i) => send('PATCH', { fieldWeights: { [k]: i + 1 } }, 'site-b')));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const b = (await (await fetch(url('site-b'), { headers: bearer(ADMIN_TOKEN) })).json()) as { fieldWeights: Record<string, number> };
+    for (const [i, k] of keys.entries()) expect(b.fieldWeights[k]).toBe(i + 1);
+  });
+});
