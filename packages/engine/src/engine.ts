@@ -174,7 +174,7 @@ class AisleEngine implements Engine {
         this.replication = await CatalogReplication.open({
           url: store.url, schema: store.schema ?? DEFAULT_PG_SCHEMA, pollIntervalMs: store.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
           snapshotIntervalMs: store.catalogSnapshotIntervalMs,
-          onError: (_what, err) => this.reporter.report('replica-poll', err),
+          onError: (task, err, websiteId) => this.reporter.report(task, err, websiteId),
         });
       }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
@@ -220,9 +220,9 @@ class AisleEngine implements Engine {
   }
 
   private async openWebsite(config: WebsiteConfig): Promise<WebsiteState> {
-    // Build-time field weights decide which text fields get a full-text index (weight > 0); query-time
-    // settings (weights, synonyms) are read from the website's current settings at each search.
-    const catalogOptions = { fieldWeights: config.settings?.fieldWeights };
+    // Settings are read per search (they may change at runtime): nothing of them is built into the catalog,
+    // so every text field is indexed and a weight of 0 in the settings only stops it matching.
+    const catalogOptions = {};
     const siteState = (catalog: Catalog): WebsiteState => {
       const semantics = new WebsiteSemantics(catalog, {
         embedders: this.embedders,

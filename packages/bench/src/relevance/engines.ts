@@ -37,11 +37,12 @@ class AisleEngine implements RelevanceEngine {
   readonly name = 'aisle';
   private catalog = new Catalog();
   async build(products: readonly Product[]): Promise<void> {
-    await this.catalog.upsert(products.map((p) => ({ ...p })) as never);
+    this.catalog = new Catalog();
+    await this.catalog.upsert([...products]);
   }
   async search(q: string, limit: number): Promise<RankedAnswer> {
     const r = await executeSearch(this.catalog, { website_id: 'w', client: 'c', q, start: 0, size: limit });
-    return { ids: r.result.map((p) => String(p.refId)), total: r.total_results, droppedWords: r.suggestions.dropped_words };
+    return { ids: r.result.map((p) => p.refId), total: r.total_results, droppedWords: r.suggestions.dropped_words };
   }
 }
 

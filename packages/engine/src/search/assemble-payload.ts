@@ -103,6 +103,7 @@ export function rankedDocs(state: CatalogState, plan: SearchPlan, extras: PlanEx
     const allScores = new Float64Array(count);
     let at = 0;
     for (const p of partials) { allDocs.set(p.topDocs, at); allScores.set(p.topScores, at); at += p.topDocs.length; }
+    // Scores order the docs when there are query words, or boost rules that multiply them.
     const scored = plan.words.length > 0 || (plan.merch?.boosts.length ?? 0) > 0;
     const before = makeDocComparator(keys, desc, scored ? allScores : undefined, 0, allDocs);
     const positions = Array.from({ length: count }, (_, i) => i).sort(before).slice(0, plan.limit);

@@ -1,25 +1,24 @@
 /**
  * The search operation: validated request → compiled plan → candidate ranges (inline, or fanned out
  * over the worker pool for large catalogs) → merged payload. When no product matches every query word,
- * the words get their typo variants, then the search runs again requiring one word fewer, until
- * something matches (see {@link executeSearch}).
+ * the search runs again requiring one word fewer, until something matches (see {@link executeSearch}).
  * @module
  */
 import type { Catalog } from '../catalog/catalog.js';
+import type { CatalogState } from '../catalog/catalog-index.js';
 import type { WebsiteSettings } from '../config.js';
 import type { SearchPayload, SearchRequest } from '../types.js';
 import { assemblePayload, rankedDocs } from './assemble-payload.js';
 import { resolveRelevance, type ResolvedRelevance } from './relevance-settings.js';
 import { runPartial, type PartialResult } from './run-partial.js';
-import { docMatchesWord } from './text-matches.js';
-import { compileMerchandising } from './merchandising.js';
+import { compileMerchandising, type PlanMerch } from './merchandising.js';
 import { deadDisjunctiveFields, planDisjunctive, withDisjunctiveAggregations } from './disjunctive-facets.js';
 import { highlightProducts } from './highlight.js';
-import { compileScope, compileSearchPlan, ensureScoreKey, type PlanExtras, type SearchPlan } from './search-plan.js';
+import { compileScope, compileSearchPlan, type PlanExtras, type SearchPlan } from './search-plan.js';
 import type { SearchPool } from './search-pool.js';
 import type { SearchReranker } from './rerank.js';
+import { docMatchesWord } from './text-matches.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
-import type { CatalogState } from '../catalog/catalog-index.js';
 
 /** Where and how a search runs. */
 export interface SearchContext {
@@ -27,7 +26,7 @@ export interface SearchContext {
   pool?: SearchPool;
   /**
    * The website's current settings, read for this search: relevance settings (language, stop words,
-   * synonyms, typo tolerance, ranking, field weights), redirects and rules.
+   * synonyms, typo tolerance, ranking, field weights), redirects and merchandising rules.
    */
   settings?: WebsiteSettings;
   /** The time rules' `from`/`until` are compared with (ms since the epoch; default now). */
@@ -54,6 +53,13 @@ interface SearchRun {
   plan: SearchPlan;
 }
 
+async function runPlan(state: CatalogState, plan: SearchPlan, pool: SearchPool | undefined): Promise<PartialResult[]> {
+  const n = state.index.docCount;
+  return pool && !plan.matchNothing && n > 0 && n >= pool.threshold
+    ? pool.runPartials(state.index, plan)
+    : [runPartial(state.index, plan, 0, n)];
+}
+
 /**
  * Runs a (validated) search request against a catalog and returns the documented payload. The
  * catalog version is read once at the start, so a concurrent upsert or replace is seen entirely or
@@ -78,7 +84,7 @@ export async function executeSearch(catalog: Catalog, asked: SearchRequest, cont
  */
 export async function executeRankedSearch(catalog: Catalog, request: SearchRequest, context: SearchContext = {}): Promise<RankedSearch> {
   const rerank = context.rerank;
-  if (!rerank || (request.sort_fields?.length ?? 0) > 0) return { payload: await executeSearch(catalog, request, context) };
+  if (!rerank || !orderedByRelevance(request)) return { payload: await executeSearch(catalog, request, context) };
   const size = request.size ?? DEFAULT_SEARCH_SIZE;
   const end = request.start + size;
   const depth = rerank.depth;
@@ -96,25 +102,15 @@ export async function executeRankedSearch(catalog: Catalog, request: SearchReque
   return { payload, rankedBy };
 }
 
-async function runPlan(state: CatalogState, plan: SearchPlan, pool: SearchPool | undefined): Promise<PartialResult[]> {
-  const n = state.index.docCount;
-  return pool && !plan.matchNothing && n > 0 && n >= pool.threshold
-    ? pool.runPartials(state.index, plan)
-    : [runPartial(state.index, plan, 0, n)];
-}
-
-function termCount(plan: SearchPlan): number {
-  let n = 0;
-  for (const w of plan.words) n += w.termIds.length;
-  return n;
-}
-
-/** The relevance settings of a search: the website's current ones, else the catalog's options. */
-function relevanceOf(catalog: Catalog, settings: WebsiteSettings | undefined): ResolvedRelevance {
-  const relevance = resolveRelevance(settings);
-  relevance.fieldWeights = settings?.fieldWeights ?? catalog.options.fieldWeights ?? {};
-  relevance.synonyms = settings?.synonyms ?? catalog.options.synonyms ?? [];
-  return relevance;
+/**
+ * True when the request leaves the order to relevance: no `sort_fields`, or only the pseudo-field
+ * `_score` descending. Any other sort key is an order the caller asked for, which no re-rank may change.
+ */
+function orderedByRelevance(request: SearchRequest): boolean {
+  return (request.sort_fields ?? []).every((key) => {
+    const [name, spec] = Object.entries(key)[0] ?? [];
+    return name === '_score' && spec?.order === 'desc';
+  });
 }
 
 async function runSearch(catalog: Catalog, asked: SearchRequest, context: SearchContext): Promise<SearchRun> {
@@ -125,31 +121,25 @@ async function runSearch(catalog: Catalog, asked: SearchRequest, context: Search
   // whole plan: it is compiled apart, as a held-back condition with no value.
   const dead = deadDisjunctiveFields(state, request, (scope) => compileScope(state, scope));
   const planned = dead.length === 0 ? request : { ...request, scope: Object.fromEntries(Object.entries(request.scope!).filter(([k]) => !dead.includes(k))) };
-  const relevance = relevanceOf(catalog, settings);
+  const relevance = resolveRelevance(settings);
+  // The catalog's own options (library users) come under the website's settings.
+  relevance.fieldWeights = { ...catalog.options.fieldWeights, ...relevance.fieldWeights };
+  relevance.synonyms = [...(catalog.options.synonyms ?? []), ...relevance.synonyms];
   const now = context.now ?? Date.now();
-  const compile = (widenTypos: boolean): { plan: SearchPlan; extras: PlanExtras } => {
-    const { plan, extras } = compileSearchPlan(state, planned, relevance, { widenTypos });
-    for (const name of dead) plan.conditions.push({ kind: 'in', field: state.fieldByName.get(name)!, codes: [] });
-    if (request.disjunctive_facets && request.disjunctive_facets.length > 0) plan.disjunctive = planDisjunctive(state, request, plan);
+  const compile = (options?: { widenTypos?: boolean }): { plan: SearchPlan; extras: PlanExtras } => {
+    // Compiled per plan: pins and the pin count of the selection are the plan's own.
     const merch = compileMerchandising(state, request, settings?.rules, now, (scope) => compileScope(state, scope));
-    if (merch) {
-      plan.merch = merch;
-      // Boosts give browsing a relevance: it takes its place among the keys.
-      if (merch.boosts.length > 0) ensureScoreKey(plan);
-      // A pinned doc among the best is moved, not counted twice: select one more per pin.
-      plan.limit += merch.pins.length;
-      // No pinned doc can pass a filter that matches nothing.
-      if (request.scope && compileScope(state, request.scope).nothing) merch.pins = [];
-    }
-    return { plan, extras };
+    const compiled = compileSearchPlan(state, planned, relevance, { ...options, scoredWithoutText: (merch?.boosts.length ?? 0) > 0 });
+    completePlan(state, request, compiled.plan, dead, merch);
+    return compiled;
   };
-  let { plan, extras } = compile(false);
+  let { plan, extras } = compile();
   let partials = await runPlan(state, plan, context.pool);
   const none = (list: readonly PartialResult[]) => list.every((p) => p.total === 0);
   if (none(partials) && !plan.matchNothing && plan.words.length > 0) {
     // The words found nothing together: before dropping any, let every word also match its typo
     // variants ("sorts" in "sorts cotton" may be a typo of "shorts" although "sorts" is a word).
-    const wide = compile(true);
+    const wide = compile({ widenTypos: true });
     if (termCount(wide.plan) > termCount(plan)) {
       const widePartials = await runPlan(state, wide.plan, context.pool);
       if (!none(widePartials)) ({ plan, extras, partials } = { ...wide, partials: widePartials });
@@ -162,6 +152,25 @@ async function runSearch(catalog: Catalog, asked: SearchRequest, context: Search
   }
   if (plan.minWords < plan.words.length) setDroppedWords(state, plan, extras, partials);
   return { payload: assemblePayload(state, plan, extras, partials, request, settings), state, plan };
+}
+
+/** Adds to a compiled plan what does not depend on the words: held-back disjunctive conditions and merchandising rules. */
+function completePlan(state: CatalogState, request: SearchRequest, plan: SearchPlan, dead: readonly string[], merch: PlanMerch | undefined): void {
+  for (const name of dead) plan.conditions.push({ kind: 'in', field: state.fieldByName.get(name)!, codes: [] });
+  if (request.disjunctive_facets && request.disjunctive_facets.length > 0) plan.disjunctive = planDisjunctive(state, request, plan);
+  if (merch) {
+    plan.merch = merch;
+    // A pinned doc among the best is moved, not counted twice: select one more per pin.
+    plan.limit += merch.pins.length;
+    // No pinned doc can pass a filter that matches nothing.
+    if (request.scope && compileScope(state, request.scope).nothing) merch.pins = [];
+  }
+}
+
+function termCount(plan: SearchPlan): number {
+  let n = 0;
+  for (const w of plan.words) n += w.termIds.length;
+  return n;
 }
 
 function setDroppedWords(state: CatalogState, plan: SearchPlan, extras: PlanExtras, partials: readonly PartialResult[]): void {

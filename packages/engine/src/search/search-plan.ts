@@ -94,12 +94,7 @@ export interface SearchPlan {
   rangeFields: number[];
   /** The result order: `sort_fields`, relevance (when there are words), then the tie-breakers; doc id last. */
   sort: PlanSortKey[];
-  /** Where in `sort` relevance goes when it is added later (merchandising boosts give browsing a score). */
-  scoreKeyAt: number;
-  /**
-   * How many of the best matches to select: `start + size`, or the proximity window when larger (plus
-   * one per pinned product).
-   */
+  /** How many of the best matches to select: `start + size` or the proximity window when larger, plus one per pinned product. */
   limit: number;
   /** Merchandising rules that apply to this request (see merchandising.ts). */
   merch?: PlanMerch;
@@ -361,20 +356,13 @@ export function compileScope(state: CatalogState, scope: Record<string, TextScop
 }
 
 /**
- * Gives the plan a relevance key (descending, where relevance goes: after `sort_fields`, before the
- * tie-breakers) when it has none: browsing gets a score from merchandising boosts.
- */
-export function ensureScoreKey(plan: SearchPlan): void {
-  if (!plan.sort.some((k) => k.type === 'score')) plan.sort.splice(plan.scoreKeyAt, 0, { field: -1, type: 'score', desc: true });
-}
-
-/**
  * Compiles `request` against `state` (see module doc) with the website's relevance settings
  * (`settings`, defaults filled in). `widenTypos` gives every word its typo variants, also a word with
  * exact matches (the second attempt of a search whose words found nothing together).
  */
 export function compileSearchPlan(
-  state: CatalogState, request: SearchRequest, settings: ResolvedRelevance = resolveRelevance(undefined), options: { widenTypos?: boolean } = {},
+  state: CatalogState, request: SearchRequest, settings: ResolvedRelevance = resolveRelevance(undefined),
+  options: { widenTypos?: boolean; scoredWithoutText?: boolean } = {},
 ): { plan: SearchPlan; extras: PlanExtras } {
   const { index } = state;
   const lang = LANGUAGES.get(settings.language) ?? LANGUAGES.get(DEFAULT_LANGUAGE)!;
@@ -423,7 +411,8 @@ export function compileSearchPlan(
     if (type === 'text') ensureTextSortRanks(state, fid!);
     return { field: fid!, type, desc };
   };
-  const hasText = planWords.length > 0;
+  // Scores rank the matches when there is query text, or boost rules that give browsing a relevance.
+  const hasText = planWords.length > 0 || options.scoredWithoutText === true;
   const sort: PlanSortKey[] = [];
   for (const spec of request.sort_fields ?? []) {
     const [name, { order, type }] = Object.entries(spec)[0];
@@ -431,7 +420,6 @@ export function compileSearchPlan(
     const key = name === SCORE_FIELD ? (hasText ? { field: -1, type: 'score' as const, desc: order === 'desc' } : undefined) : fieldKey(name, type, order === 'desc');
     if (key) sort.push(key);
   }
-  const scoreKeyAt = sort.length;
   if (hasText && !sort.some((k) => k.type === 'score')) sort.push({ field: -1, type: 'score', desc: true });
   for (const tb of settings.ranking.tieBreakers) {
     const key = fieldKey(tb.field, tb.type ?? 'number', tb.order === 'desc');
@@ -450,7 +438,7 @@ export function compileSearchPlan(
     extras.termWords = termWordMasks(state.vocabulary, planWords);
   }
   return {
-    plan: { matchNothing, words: planWords, minWords: wordsWithTerms, fieldWeights, conditions, aggregationFields, rangeFields, sort, scoreKeyAt, limit },
+    plan: { matchNothing, words: planWords, minWords: wordsWithTerms, fieldWeights, conditions, aggregationFields, rangeFields, sort, limit },
     extras,
   };
 }
