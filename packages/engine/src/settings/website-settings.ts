@@ -10,6 +10,8 @@ import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
 import { validateSettings, type WebsiteSettings } from '../config.js';
 import { AisleError, isAisleError } from '../errors.js';
 import { DEFAULT_ATTRIBUTION_WINDOW_DAYS } from '../events/event-service.js';
+import { DEFAULT_LANGUAGE } from '../search/language.js';
+import { DEFAULT_TYPO_TOLERANCE } from '../search/relevance-settings.js';
 
 /**
  * The value of each key a website has not set. `GET …/settings` answers the stored settings over
@@ -20,6 +22,10 @@ export const DEFAULT_WEBSITE_SETTINGS: Readonly<WebsiteSettings> = Object.freeze
   semanticSearch: false,
   fieldWeights: { ...DEFAULT_FIELD_WEIGHTS },
   synonyms: [],
+  language: DEFAULT_LANGUAGE,
+  stopWords: [],
+  typoTolerance: { ...DEFAULT_TYPO_TOLERANCE },
+  ranking: { tieBreakers: [] },
   redirects: [],
   rules: [],
   retailMedia: { adSets: [] },
