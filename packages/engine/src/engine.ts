@@ -15,15 +15,13 @@ import { validateEngineOptions, type EngineOptions, type StoreConfig, type Websi
 import type {
   AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, SearchReport, WebsiteStats,
 } from './engine-api.js';
-import { AisleError, isAisleError, ValidationError } from './errors.js';
+import { AisleError, isAisleError } from './errors.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
 import { executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
-import { checkWebsiteSettings, mergePatch, settingsWithDefaults } from './settings/website-settings.js';
+import { settingsWithDefaults } from './settings/website-settings.js';
+import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
 import { SearchLog } from './analytics/search-log.js';
-import { mergeSuggestions, vocabularyCompletions } from './search/query-suggestions.js';
-import { parseIsoDateTime, problemDetails } from './events/validate-common.js';
-import type { StoredSettings } from './store/store.js';
 import type {
   BundleResponse, EventAck, PurchaseRecord, RecommendParams, RecommendResponse, SearchResponse, ViewRecord,
 } from './types.js';
@@ -44,26 +42,10 @@ const SNAPSHOT_DEBOUNCE_MS = 2_000;
  */
 const SNAPSHOT_MAX_DELAY_MS = 60_000;
 
-/**
- * How often a replica on PostgreSQL asks the store for settings written by other replicas (one indexed
- * query for all websites): a change is applied everywhere within about this long.
- */
-const SETTINGS_POLL_MS = 1_000;
-/** Most entries of `payload.suggestions.queries`. */
-export const MAX_SUGGESTED_QUERIES = 5;
-/** Default and largest `limit` of the searches report. */
-export const SEARCH_REPORT_LIMITS = { default: 20, max: 1_000 } as const;
-/** Attempts of a settings update that keeps losing the compare-and-set to concurrent writers. */
-const SETTINGS_WRITE_ATTEMPTS = 5;
-
 interface WebsiteState {
   config: WebsiteConfig;
   /** The config file's (or addWebsite's) settings: the initial value while the store has none. */
   seedSettings: WebsiteSettings;
-  /** Version of the stored settings in use (0: none stored, the seed applies). */
-  settingsVersion: number;
-  /** The settings update in progress (updates of one website run one after another). */
-  settingsWrite?: Promise<void>;
   catalog: Catalog;
   models: RecommendationModels;
   /** The catalog's write-ahead log (with a data directory). */
@@ -95,10 +77,6 @@ async function loadSnapshotOrExplain(file: string, websiteId: string, options: C
   }
 }
 
-function settingsStoreFailure(err: unknown): AisleError {
-  return new AisleError('STORE_FAILURE', `the store failed; the settings were not changed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
-}
-
 /** Without a store and a data directory everything stays in memory; with a data directory, SQLite. */
 function resolveStore(options: EngineOptions): StoreConfig | undefined {
   if (options.store) return options.store;
@@ -110,10 +88,7 @@ class AisleEngine implements Engine {
   private events!: EventService;
   private closed = false;
   private lock: DataDirLock | undefined;
-  /** Highest settings version applied (store-wide), the cursor of settings polling. */
-  private settingsCursor = 0;
-  private settingsTimer: NodeJS.Timeout | undefined;
-  private settingsPoll: Promise<void> | undefined;
+  private settings!: SettingsService;
   private searchLog!: SearchLog;
 
   constructor(
@@ -137,11 +112,18 @@ class AisleEngine implements Engine {
           onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
         },
       });
+      this.settings = new SettingsService({
+        store: this.events.store,
+        seed: (websiteId) => this.sites.get(websiteId)?.seedSettings ?? {},
+        knows: (websiteId) => this.sites.has(websiteId),
+        apply: (websiteId, settings) => this.applySettings(this.sites.get(websiteId)!, settings),
+        warn: (message) => process.emitWarning(`aisle: ${message}`),
+      });
       this.searchLog = new SearchLog(this.events.store, {
         onError: (err) => process.emitWarning(`aisle: writing the search log failed (kept for the next attempt): ${(err as Error)?.message ?? String(err)}`),
       });
       try {
-        await this.pollSettings();
+        await this.settings.poll();
         for (const id of this.sites.keys()) await this.searchLog.load(id);
         await this.events.replay();
       } catch (err) {
@@ -149,14 +131,7 @@ class AisleEngine implements Engine {
         throw err;
       }
       const store = this.options.store;
-      if (store?.type === 'postgres') {
-        this.settingsTimer = setInterval(() => {
-          this.settingsPoll ??= this.pollSettings()
-            .catch((err) => process.emitWarning(`aisle: reading settings changes from the store failed: ${(err as Error)?.message ?? String(err)}`))
-            .finally(() => { this.settingsPoll = undefined; });
-        }, Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));
-        this.settingsTimer.unref();
-      }
+      if (store?.type === 'postgres') this.settings.startPolling(Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));
     } catch (err) {
       // A failed start leaves nothing open: another attempt (or process) can take the directory.
       for (const s of this.sites.values()) clearTimeout(s.snapshotTimer);
@@ -172,9 +147,7 @@ class AisleEngine implements Engine {
     const catalogOptions = { fieldWeights: config.settings?.fieldWeights };
     const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
     const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions) : new Catalog(catalogOptions);
-    const state: WebsiteState = {
-      config, seedSettings: config.settings ?? {}, settingsVersion: 0, catalog, models: new RecommendationModels({ website: config, catalog }),
-    };
+    const state: WebsiteState = { config, seedSettings: config.settings ?? {}, catalog, models: new RecommendationModels({ website: config, catalog }) };
     if (file) {
       // Changes acknowledged after the snapshot was written are in the log: replay them over it.
       const { log, pending } = await CatalogChangeLog.open(path.dirname(file), encodeURIComponent(config.websiteId));
@@ -265,9 +238,7 @@ class AisleEngine implements Engine {
     const payload = await executeSearch(state.catalog, request, { pool: this.pool, settings });
     // The first page of a query is one search for the log (paging through it is not another).
     if (request.start === 0) this.searchLog.record(request.website_id, request.q, payload.total_results);
-    const logged = this.searchLog.completions(request.website_id, request.q, MAX_SUGGESTED_QUERIES);
-    const queries = logged.length >= MAX_SUGGESTED_QUERIES ? logged
-      : mergeSuggestions(request.q, logged, vocabularyCompletions(state.catalog.state, request.q, MAX_SUGGESTED_QUERIES), MAX_SUGGESTED_QUERIES);
+    const queries = this.searchLog.suggestions(request.website_id, request.q, state.catalog.state);
     if (queries.length > 0) payload.suggestions.queries = queries;
     const response: SearchResponse = { type: 1, payload };
     if (settings.semanticSearch) response.settings = { ats_model: settings.atsModel ?? DEFAULT_ATS_MODEL };
@@ -279,62 +250,15 @@ class AisleEngine implements Engine {
   }
 
   async updateSettings(websiteId: string, settings: unknown, options: { merge?: boolean } = {}): Promise<WebsiteSettings> {
-    const state = this.site(websiteId);
-    // One update of a website at a time in this process; the store's compare-and-set orders replicas.
-    const previous = state.settingsWrite ?? Promise.resolve();
-    const update = previous.then(() => this.writeSettings(state, websiteId, settings, options), () => this.writeSettings(state, websiteId, settings, options));
-    state.settingsWrite = update.then(() => undefined, () => undefined);
-    return update;
+    this.site(websiteId);
+    return this.settings.update(websiteId, settings, options.merge === true);
   }
 
-  private async writeSettings(state: WebsiteState, websiteId: string, settings: unknown, options: { merge?: boolean }): Promise<WebsiteSettings> {
-    const store = this.events.store;
-    for (let attempt = 0; attempt < SETTINGS_WRITE_ATTEMPTS; attempt++) {
-      let stored: StoredSettings | undefined;
-      try {
-        stored = await store.getSettings(websiteId);
-      } catch (err) {
-        throw settingsStoreFailure(err);
-      }
-      const base = stored?.settings ?? state.seedSettings;
-      const next = checkWebsiteSettings(options.merge ? mergePatch(base, settings) : settings);
-      let written: StoredSettings | undefined;
-      try {
-        written = await store.putSettings(websiteId, next as Record<string, unknown>, stored?.version ?? 0);
-      } catch (err) {
-        throw settingsStoreFailure(err);
-      }
-      if (written) {
-        this.applySettings(written);
-        return settingsWithDefaults(next);
-      }
-      // Another replica (or call) wrote first: merge into its value and try again.
-    }
-    throw new AisleError('STORE_FAILURE', `settings of website "${websiteId}" changed concurrently ${SETTINGS_WRITE_ATTEMPTS} times; nothing was written, try again`);
-  }
-
-  /** Takes settings read from the store (this replica's write, or another's seen by polling). */
-  private applySettings(row: StoredSettings): void {
-    if (row.version > this.settingsCursor) this.settingsCursor = row.version;
-    const state = this.sites.get(row.websiteId);
-    if (!state || row.version <= state.settingsVersion) return;
-    let settings: WebsiteSettings;
-    try {
-      settings = checkWebsiteSettings(row.settings);
-    } catch (err) {
-      // Written by a replica whose version knows keys this one does not: keep the settings in use.
-      process.emitWarning(`aisle: stored settings of website "${row.websiteId}" (version ${row.version}) are not valid here; kept the current ones: ${(err as Error).message}`);
-      return;
-    }
-    state.settingsVersion = row.version;
+  /** Puts settings in force: the next search, recommendation and event reads them. */
+  private applySettings(state: WebsiteState, settings: WebsiteSettings): void {
     state.config = { ...state.config, settings };
     state.models.setWebsite(state.config);
     this.events.addWebsite(state.config);
-  }
-
-  /** Applies settings written since the last poll (all of them at start). */
-  private async pollSettings(): Promise<void> {
-    for (const row of await this.events.store.settingsSince(this.settingsCursor)) this.applySettings(row);
   }
 
   async recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse> {
@@ -378,24 +302,7 @@ class AisleEngine implements Engine {
 
   async searchReport(websiteId: string, range: { from?: string; to?: string; limit?: number | string } = {}): Promise<SearchReport> {
     this.site(websiteId);
-    const errors: Record<string, string[]> = {};
-    const fromMs = range.from === undefined ? 0 : parseIsoDateTime(range.from);
-    const toMs = range.to === undefined ? Date.now() : parseIsoDateTime(range.to);
-    if (fromMs === undefined) errors.from = ['The from parameter must be an ISO 8601 date-time.'];
-    if (toMs === undefined) errors.to = ['The to parameter must be an ISO 8601 date-time.'];
-    const limit = range.limit === undefined ? SEARCH_REPORT_LIMITS.default : Number(range.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_REPORT_LIMITS.max) {
-      errors.limit = [`The limit parameter must be an integer from 1 to ${SEARCH_REPORT_LIMITS.max}.`];
-    }
-    if (Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
-    // Searches still in the batch are part of the report.
-    await this.searchLog.flush();
-    try {
-      const totals = await this.searchLog.report(websiteId, fromMs!, toMs!, limit);
-      return { websiteId, ...(range.from !== undefined && { from: range.from }), ...(range.to !== undefined && { to: range.to }), ...totals };
-    } catch (err) {
-      throw new AisleError('STORE_FAILURE', `the store failed to read the search log: ${(err as Error)?.message ?? String(err)}`, { cause: err });
-    }
+    return this.searchLog.report(websiteId, range);
   }
 
   website(websiteId: string): WebsiteConfig | undefined {
@@ -414,7 +321,7 @@ class AisleEngine implements Engine {
     if (existing) {
       existing.seedSettings = config.settings ?? {};
       // Settings stored through the settings API stay in force over the new seed.
-      existing.config = existing.settingsVersion > 0 ? { ...config, settings: existing.config.settings } : config;
+      existing.config = this.settings.hasStored(config.websiteId) ? { ...config, settings: existing.config.settings } : config;
       existing.models.setWebsite(existing.config);
       this.events.addWebsite(existing.config);
       return;
@@ -422,8 +329,7 @@ class AisleEngine implements Engine {
     const state = await this.openWebsite(config);
     this.sites.set(config.websiteId, state);
     this.events.addWebsite(config);
-    const stored = await this.events.store.getSettings(config.websiteId);
-    if (stored) this.applySettings(stored);
+    await this.settings.load(config.websiteId);
     await this.searchLog.load(config.websiteId);
   }
 
@@ -434,8 +340,7 @@ class AisleEngine implements Engine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.settingsTimer);
-    await this.settingsPoll;
+    await this.settings.close();
     await this.searchLog.close();
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);
     await Promise.all(pending.map((s) => this.writeSnapshot(s)));

@@ -6,8 +6,8 @@
  * Start with {@link createEngine}.
  * @module
  */
-export { createEngine, DEFAULT_ATS_MODEL, MAX_SUGGESTED_QUERIES, SEARCH_REPORT_LIMITS } from './engine.js';
-export { SEARCH_LOG_RETENTION_DAYS, MAX_LOGGED_QUERY_LENGTH } from './analytics/search-log.js';
+export { createEngine, DEFAULT_ATS_MODEL } from './engine.js';
+export { SEARCH_LOG_RETENTION_DAYS, MAX_LOGGED_QUERY_LENGTH, MAX_SUGGESTED_QUERIES, SEARCH_REPORT_LIMITS } from './analytics/search-log.js';
 export type * from './engine-api.js';
 export type * from './types.js';
 export * from './config.js';

@@ -14,9 +14,13 @@
  * kept up to date by this process's own searches (other replicas' searches arrive at the next start).
  * @module
  */
-import { lowerBound } from '../catalog/catalog-index.js';
+import { lowerBound, type CatalogState } from '../catalog/catalog-index.js';
 import { tokenize } from '../catalog/tokenizer.js';
-import type { SearchLogRow, SearchLogTotals, Store } from '../store/store.js';
+import type { SearchReport } from '../engine-api.js';
+import { AisleError, ValidationError } from '../errors.js';
+import { parseIsoDateTime, problemDetails } from '../events/validate-common.js';
+import { mergeSuggestions, vocabularyCompletions } from '../search/query-suggestions.js';
+import type { SearchLogRow, Store } from '../store/store.js';
 
 /** Days of search log kept in the store. */
 export const SEARCH_LOG_RETENTION_DAYS = 90;
@@ -28,6 +32,10 @@ export const MAX_LOGGED_QUERY_LENGTH = 200;
 export const MAX_PENDING_ROWS = 50_000;
 /** Most distinct successful queries kept in memory per website for completions. */
 export const MAX_INDEXED_QUERIES = 20_000;
+/** Most entries of `payload.suggestions.queries`. */
+export const MAX_SUGGESTED_QUERIES = 5;
+/** Default and largest `limit` of the searches report. */
+export const SEARCH_REPORT_LIMITS = { default: 20, max: 1_000 } as const;
 
 const HOUR_MS = 3_600_000;
 
@@ -161,9 +169,40 @@ export class SearchLog {
     }
   }
 
-  /** The searches report: per-query totals of the hours whose start lies in [from, to]. */
-  report(websiteId: string, fromMs: number, toMs: number, limit: number): Promise<SearchLogTotals> {
-    return this.store.searchLogTotals(websiteId, { fromHour: hourOf(fromMs), toHour: toMs, limit });
+  /**
+   * `suggestions.queries` for `q`: completions from the website's successful searches, then from the
+   * catalog vocabulary, at most {@link MAX_SUGGESTED_QUERIES}.
+   */
+  suggestions(websiteId: string, q: string, catalog: CatalogState): string[] {
+    const logged = this.completions(websiteId, q, MAX_SUGGESTED_QUERIES);
+    if (logged.length >= MAX_SUGGESTED_QUERIES) return logged;
+    return mergeSuggestions(q, logged, vocabularyCompletions(catalog, q, MAX_SUGGESTED_QUERIES), MAX_SUGGESTED_QUERIES);
+  }
+
+  /**
+   * The searches report: per-query totals of the hours whose start lies in [hour of `from`, `to`]
+   * (ISO 8601, both optional; `to` defaults to now), `limit` of each list. Throws `ValidationError`
+   * naming a bad parameter, `STORE_FAILURE` when the store cannot be read.
+   */
+  async report(websiteId: string, range: { from?: string; to?: string; limit?: number | string }): Promise<SearchReport> {
+    const errors: Record<string, string[]> = {};
+    const fromMs = range.from === undefined ? 0 : parseIsoDateTime(range.from);
+    const toMs = range.to === undefined ? this.now() : parseIsoDateTime(range.to);
+    if (fromMs === undefined) errors.from = ['The from parameter must be an ISO 8601 date-time.'];
+    if (toMs === undefined) errors.to = ['The to parameter must be an ISO 8601 date-time.'];
+    const limit = range.limit === undefined ? SEARCH_REPORT_LIMITS.default : Number(range.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_REPORT_LIMITS.max) {
+      errors.limit = [`The limit parameter must be an integer from 1 to ${SEARCH_REPORT_LIMITS.max}.`];
+    }
+    if (fromMs === undefined || toMs === undefined || Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
+    // Searches still in the batch are part of the report.
+    await this.flush();
+    try {
+      const totals = await this.store.searchLogTotals(websiteId, { fromHour: hourOf(fromMs), toHour: toMs, limit });
+      return { websiteId, ...(range.from !== undefined && { from: range.from }), ...(range.to !== undefined && { to: range.to }), ...totals };
+    } catch (err) {
+      throw new AisleError('STORE_FAILURE', `the store failed to read the search log: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    }
   }
 
   /** Stops the timer and writes what is pending. */
