@@ -16,21 +16,8 @@
  * @module
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { importEngine } from './engine-module.js';
-
-interface ProductLike { refId: string; [field: string]: unknown }
-interface CatalogLike {
-  readonly liveCount: number;
-  readonly version: number;
-  upsert(source: ProductLike[]): Promise<{ catalogSize: number }>;
-  replace(source: ProductLike[]): Promise<{ catalogSize: number }>;
-}
-interface SearchPayloadLike { total_results: number }
-
-const { Catalog } = await importEngine<{ Catalog: new (options?: object, tuning?: { sliceMs?: number }) => CatalogLike }>('catalog/catalog');
-const { executeSearch } = await importEngine<{ executeSearch(c: CatalogLike, r: unknown): Promise<SearchPayloadLike> }>('search/execute-search');
-const { validateSearchRequest } = await importEngine<{ validateSearchRequest(body: unknown): unknown }>('search/validate-search-request');
-const { generateCatalog } = await importEngine<{ generateCatalog(o: { count: number }): ProductLike[] }>('demo/generate-catalog');
+import { generateCatalog } from '@aisle/engine/demo';
+import { Catalog, executeSearch, validateSearchRequest } from '@aisle/engine/internal';
 
 const count = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 1_000_000);
 const asJson = process.argv.includes('--json');

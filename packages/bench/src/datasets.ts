@@ -6,15 +6,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importEngine } from './engine-module.js';
+import { generateCatalogStream } from '@aisle/engine/demo';
+import { readProductFeed, SkipReport } from '@aisle/engine/internal';
 import type { DatasetSpec, Product } from './types.js';
-
-interface DemoModule {
-  generateCatalogStream(options: { count: number; seed?: number }): Iterable<Product>;
-}
-interface FeedReaderModule {
-  readProductFeed(source: string, options: { skipped: unknown[]; onError?: 'skip' | 'reject' }): AsyncIterable<Product>;
-}
 
 /** `../shared/datasets` beside the repository (from src/ and dist/ alike); `AISLE_DATASETS` overrides it. */
 export const DATASETS_DIR = process.env.AISLE_DATASETS ?? fileURLToPath(new URL('../../../../shared/datasets/', import.meta.url));
@@ -30,13 +24,11 @@ export function flipkartSpec(limit?: number): DatasetSpec | undefined {
 export async function* datasetProducts(spec: DatasetSpec, limit = Infinity): AsyncGenerator<Product> {
   let n = 0;
   if (spec.kind === 'generated') {
-    const demo = await importEngine<DemoModule>('demo/index');
-    for (const p of demo.generateCatalogStream({ count: Math.min(spec.count, limit), seed: spec.seed })) yield p;
+    for (const p of generateCatalogStream({ count: Math.min(spec.count, limit), seed: spec.seed })) yield p;
     return;
   }
-  const { readProductFeed } = await importEngine<FeedReaderModule>('catalog/feed-reader');
   const max = Math.min(spec.limit ?? Infinity, limit);
-  for await (const p of readProductFeed(spec.path, { skipped: [], onError: 'skip' })) {
+  for await (const p of readProductFeed(spec.path, { skipped: new SkipReport(), onError: 'skip' })) {
     if (n++ >= max) return;
     yield p;
   }

@@ -18,26 +18,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { engineModuleUrl, importEngine } from './engine-module.js';
+import { EventService } from '@aisle/engine/internal';
 import { machineInfo } from './machine.js';
 import { ms, summarize } from './stats.js';
-
-/** The small part of the engine's event service this benchmark uses. */
-interface EventServiceLike {
-  recordPurchases(websiteId: string, body: unknown): Promise<{ transactionId: string }>;
-  counts(websiteId: string): Promise<{ orders: number }>;
-  close(): Promise<void>;
-}
-interface EventsModule {
-  EventService: {
-    open(options: {
-      store?: { type: 'memory' } | { type: 'embedded'; path?: string } | { type: 'postgres'; url: string; schema?: string };
-      dataDir?: string;
-      websites: { websiteId: string; client: string; tokens: string[]; hmacSecret: string }[];
-      sink: { onPurchase(p: unknown): void; onView(v: unknown): void };
-    }): Promise<EventServiceLike>;
-  };
-}
 
 /** The part of `pg` (the engine's dependency) used to probe the server and drop the bench schema. */
 interface PgModule {
@@ -95,7 +78,7 @@ function bodies(run: string, totalEvents: number, eventsPerRequest: number): unk
   return out;
 }
 
-async function runScenario(service: EventServiceLike, run: string, totalEvents: number, s: Scenario) {
+async function runScenario(service: EventService, run: string, totalEvents: number, s: Scenario) {
   const requests = bodies(run, totalEvents, s.eventsPerRequest);
   const latencies: number[] = new Array(requests.length);
   let next = 0;
@@ -138,7 +121,6 @@ async function runScenario(service: EventServiceLike, run: string, totalEvents: 
 async function main(): Promise<void> {
   const totalEvents = Number(arg('events') ?? 50_000);
   const pgUrl = arg('pg') ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const { EventService } = await importEngine<EventsModule>('events/index');
   const website = { websiteId: 'bench', client: 'bench', tokens: [], hmacSecret: 'bench-secret' };
   const sink = { onPurchase() {}, onView() {} };
   const m = machineInfo();
@@ -146,10 +128,11 @@ async function main(): Promise<void> {
   console.log('store      events/req  in-flight  events/s   requests/s  ack median ms  ack p99 ms  loop delay p50 / p99 / max ms');
 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'aisle-bench-events-'));
-  const require = createRequire(fileURLToPath(engineModuleUrl('index')));
+  // pg is the engine's dependency, not the bench's: resolve it from the engine's package.
+  const require = createRequire(fileURLToPath(import.meta.resolve('@aisle/engine')));
   const pg = require('pg') as PgModule;
   const schema = `aisle_bench_${process.pid}_${Date.now()}`;
-  const targets: { name: string; open: () => Promise<EventServiceLike>; events: number }[] = [
+  const targets: { name: string; open: () => Promise<EventService>; events: number }[] = [
     { name: 'memory', events: totalEvents, open: () => EventService.open({ store: { type: 'memory' }, websites: [website], sink }) },
     { name: 'embedded', events: totalEvents, open: () => EventService.open({ store: { type: 'embedded' }, dataDir, websites: [website], sink }) },
   ];

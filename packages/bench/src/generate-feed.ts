@@ -7,10 +7,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { importEngine } from './engine-module.js';
-import type { Product } from './types.js';
-
-interface DemoModule { generateCatalogStream(options: { count: number; seed?: number }): Iterable<Product> }
+import { generateCatalogStream } from '@aisle/engine/demo';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -22,7 +19,6 @@ async function main(): Promise<void> {
   const seed = Number(value('seed', '1'));
   const out = value('out', 'catalog.ndjson');
   if (!Number.isInteger(count) || count < 0 || !Number.isFinite(seed)) throw new Error('usage: generate-feed --count N [--seed S] [--out file.ndjson]');
-  const { generateCatalogStream } = await importEngine<DemoModule>('demo/index');
   const file = createWriteStream(out);
   let n = 0;
   for (const product of generateCatalogStream({ count, seed })) {

@@ -8,8 +8,10 @@
  * - training: every 'purchase' invoice before 2011-10-01, fed in time order through
  *   `RecommendationModels.applyPurchase` (one PurchaseRecord per invoice);
  * - test: later invoices with at least 2 distinct items; the seed is the invoice's first item; a hit
- *   when any other item of the invoice is in the top 10 of `recommend('BoughtTogether', {productRef})`;
- *   hit@10 and MRR@10 (reciprocal rank of the first hit). Baseline: `recommend('PopularItems')`.
+ *   when any other item of the invoice is in the top 10 of `recommend('BoughtTogether', {productRef})`
+ *   (pure: only co-bought items) and of the ProductDetail cascade; hit@10 and MRR@10 (reciprocal rank of
+ *   the first hit). Baselines: `recommend('PopularItems')`; references computed here: plain
+ *   co-occurrence counts, and co-occurrence completed with the all-time best sellers.
  * - sessions: deterministic generated browsing sessions (one per invoice: the invoice's items in a
  *   seeded shuffle, plus 1–3 noise items drawn by popularity) fed through `applyView`; for test
  *   sessions the seed is the first viewed item and a hit is any other item of the session in the top 10
@@ -34,11 +36,9 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import { generateCatalog } from '../../engine/src/demo/generate-catalog.js';
-import { Interner } from '../../engine/src/recommend/interner.js';
-import { RecommendationModels, type RecommendationTuning } from '../../engine/src/recommend/recommendation-models.js';
-import { VisualSimilarity } from '../../engine/src/recommend/visual-similarity.js';
-import type { CatalogView, Product } from '../../engine/src/types.js';
+import type { CatalogView, Product } from '@aisle/engine';
+import { generateCatalog } from '@aisle/engine/demo';
+import { Interner, RecommendationModels, VisualSimilarity, type RecommendationTuning } from '@aisle/engine/internal';
 import { DATASETS_DIR } from './datasets.js';
 
 const DATA_DIR = DATASETS_DIR;
@@ -156,7 +156,28 @@ async function main(): Promise<void> {
     models.applyPurchase({ websiteId: website.websiteId, customerId: inv.userId ?? '', sessionId: inv.id, orderId: inv.id, eventTime: inv.time, items: inv.items });
   }
   const applyNs = Number(process.hrtime.bigint() - applyStart) / train.length;
+  // References, computed here (not through the library): plain co-occurrence counts over the training
+  // invoices (ties: more orders), alone and completed with the all-time best sellers.
+  const co = new Map<string, Map<string, number>>();
+  const orders = new Map<string, number>();
+  for (const inv of train) {
+    const refs = [...new Set(inv.items.map((i) => i.refId))];
+    for (const a of refs) {
+      orders.set(a, (orders.get(a) ?? 0) + 1);
+      let row = co.get(a);
+      if (!row) co.set(a, (row = new Map()));
+      for (const b of refs) if (b !== a) row.set(b, (row.get(b) ?? 0) + 1);
+    }
+  }
+  const bestSellers = [...orders.entries()].sort((x, y) => y[1] - x[1]).map(([r]) => r);
+  const coOccurring = (seed: string): string[] =>
+    [...(co.get(seed) ?? new Map<string, number>()).entries()]
+      .sort((x, y) => y[1] - x[1] || (orders.get(y[0]) ?? 0) - (orders.get(x[0]) ?? 0))
+      .slice(0, K).map(([r]) => r);
+  const coRef: Score = { cases: 0, hits: 0, rr: 0 };
+  const coPopRef: Score = { cases: 0, hits: 0, rr: 0 };
   const bought: Score = { cases: 0, hits: 0, rr: 0 };
+  const detail: Score = { cases: 0, hits: 0, rr: 0 };
   const popular: Score = { cases: 0, hits: 0, rr: 0 };
   const popularList = models.recommend('PopularItems', {}).payload;
   const lookupNs: number[] = [];
@@ -167,6 +188,10 @@ async function main(): Promise<void> {
     const list = models.recommend('BoughtTogether', { productRef: seed, count: K }).payload;
     lookupNs.push(Number(process.hrtime.bigint() - t0));
     judge(bought, list, relevant);
+    judge(detail, models.recommend('ProductDetail', { productRef: seed, count: K }).payload, relevant);
+    const plain = coOccurring(seed);
+    judge(coRef, plain, relevant);
+    judge(coPopRef, [...plain, ...bestSellers.filter((r) => r !== seed && !plain.includes(r))].slice(0, K), relevant);
     judge(popular, popularList.filter((r) => r !== seed).slice(0, K), relevant);
   }
   lookupNs.sort((a, b) => a - b);
@@ -228,7 +253,10 @@ async function main(): Promise<void> {
 
   const report = {
     protocol: { trainInvoices: train.length, testInvoices: test.length, cutoff: '2011-10-01', k: K },
-    purchases: { BoughtTogether: scoreOf(bought), PopularItems: scoreOf(popular) },
+    purchases: {
+      BoughtTogether: scoreOf(bought), ProductDetail: scoreOf(detail), PopularItems: scoreOf(popular),
+      referenceCoOccurrence: scoreOf(coRef), referenceCoOccurrenceThenPopular: scoreOf(coPopRef),
+    },
     sessions: { views, ViewedTogether: scoreOf(viewedTogether), ProductDetail: scoreOf(productDetail), PopularItems: scoreOf(sessionPopular) },
     timing: {
       applyPurchaseMeanUs: round(applyNs / 1000),

@@ -2,8 +2,12 @@
  * The benchmark suite's one command. Runs the peer comparisons, the micro-benchmarks, the HTTP load
  * runs and the scaling run, and writes docs/benchmarks.md (and the scaling plot beside it).
  *
- *   node packages/bench/dist/run.js [--quick] [--only peers,micro,http,scaling] [--out docs/benchmarks.md]
- *   node --import tsx packages/bench/src/run.ts --quick        (from sources, during development)
+ *   node packages/bench/dist/run.js [--quick] [--only peers,micro,http,scaling] [--out <file> | --write-docs]
+ *   node --import tsx packages/bench/src/run.ts --quick        (the bench from its sources; the engine and
+ *                                                               adapter from their build)
+ *
+ * A full run writes docs/benchmarks.md; a quick run writes a temporary file (its path is printed) unless
+ * `--write-docs` or `--out` says otherwise.
  *
  * Full mode is sized to finish within 15 minutes on a 2-core machine; --quick in a minute or two.
  * @module
@@ -13,6 +17,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FLIPKART_PATH, flipkartSpec } from './datasets.js';
+import { reportPath } from './report-path.js';
 import { machineInfo } from './machine.js';
 import type { EngineKey } from './peers/adapter.js';
 import { comparePeers, type CompareOptions, type PeerComparison } from './peers/compare.js';
@@ -62,31 +67,40 @@ function plan(quick: boolean): Plan {
   return { mode: 'full', budgetMs: 14 * 60_000 + 30_000, peers, microTimeMs: 300, microProducts: 100_000, httpDurationS: 6, httpProducts: 100_000, scalingSizes: [10_000, 100_000, 1_000_000], scalingQueries: 100 };
 }
 
+const USAGE = 'usage: run [--quick] [--only peers,micro,http,scaling] [--out <file> | --write-docs]\n'
+  + '  full mode writes docs/benchmarks.md; --quick writes a temporary file (its path is printed) unless\n'
+  + '  --write-docs (docs/benchmarks.md) or --out names the file.';
+
 function parseArgs(argv: string[]): { quick: boolean; only: Suite[]; out: string } {
   const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
   let quick = false;
+  let writeDocs = false;
   let only: Suite[] = [...SUITES];
-  let out = resolve(repoRoot, 'docs/benchmarks.md');
+  let out: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--quick') quick = true;
+    else if (a === '--write-docs') writeDocs = true;
     else if (a === '--only') only = argv[++i]!.split(',').map((s) => s.trim()) as Suite[];
     else if (a.startsWith('--only=')) only = a.slice(7).split(',') as Suite[];
-    else if (a === '--out') out = resolve(argv[++i]!);
-    else if (a.startsWith('--out=')) out = resolve(a.slice(6));
+    else if (a === '--out') out = argv[++i]!;
+    else if (a.startsWith('--out=')) out = a.slice(6);
     else if (a === '--help' || a === '-h') {
-      console.log('usage: run [--quick] [--only peers,micro,http,scaling] [--out docs/benchmarks.md]');
+      console.log(USAGE);
       process.exit(0);
-    } else throw new Error(`unknown argument ${a}`);
+    } else if (a === '--') continue; // a separator some script runners pass through
+    else throw new Error(`unknown argument ${a}\n${USAGE}`);
   }
   for (const s of only) if (!SUITES.includes(s)) throw new Error(`unknown suite ${s} (known: ${SUITES.join(', ')})`);
-  return { quick, only, out };
+  if (out !== undefined && writeDocs) throw new Error(`--out and --write-docs name two different files\n${USAGE}`);
+  return { quick, only, out: reportPath({ quick, writeDocs, out }, repoRoot) };
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const p = plan(args.quick);
   const started = Date.now();
+  console.log(`writing the report to ${args.out}`);
   const ctx: ReportContext = {
     machine: machineInfo(),
     command: `node ${process.execArgv.join(' ')} ${process.argv.slice(1).map((a) => a.replace(/^.*\/packages\//, 'packages/')).join(' ')}`.replace(/\s+/g, ' ').trim(),

@@ -1,30 +1,15 @@
 /**
- * The shapes the benchmarks exchange. Declared here (the same shapes as the engine's types.ts) so the
- * bench type-checks on its own while the engine is still being written beside it.
+ * The shapes the benchmarks exchange. Products and requests are the engine's own types.
  * @module
  */
+import type { SearchRequest as EngineSearchRequest } from '@aisle/engine';
 
-/** A product: a string `refId` plus any JSON fields. */
-export interface Product {
-  refId: string;
-  [field: string]: unknown;
-}
+export type { Product, SortFieldSpec } from '@aisle/engine';
 
-/** One `sort_fields` element. */
-export type SortFieldSpec = Record<string, { order: 'asc' | 'desc'; type: 'number' | 'text' }>;
-
-/** A search request body as the spec documents it (`POST /v1.4/search`). */
-export interface SearchRequest {
-  website_id: string;
-  client: string;
-  q: string;
-  start: number;
-  size?: number;
+/** The engine's search request, narrowed to what the workloads send (no `not` exclusions), so every peer can run it. */
+export type SearchRequest = Omit<EngineSearchRequest, 'scope'> & {
   scope?: Record<string, string[] | { min?: number; max?: number }>;
-  aggregations?: string[];
-  range_fields?: string[];
-  sort_fields?: SortFieldSpec[];
-}
+};
 
 /** What every adapter returns for a request: enough to check it did the same work. */
 export interface SearchOutcome {

@@ -34,6 +34,26 @@ describe('validateEngineOptions', () => {
     expect(validateEngineOptions({})).toEqual({});
   });
 
+  it('checks fieldRoles and retailMedia.placements, naming the key', () => {
+    const ok = (settings: object) => validateEngineOptions({ websites: [{ ...site, settings }] });
+    const err = (settings: object) => configError({ websites: [{ ...site, settings }] });
+    const adSets = [{ adSetId: 'x', version: 1, products: ['p1'], costPerClick: 1 }];
+    expect(() => ok({ fieldRoles: { category: ['categories'], brand: 'maker', type: 'kind', price: 'cost', attributes: ['height', 'attributes.Material'], ignore: ['sku'] } })).not.toThrow();
+    expect(() => ok({ fieldRoles: {}, retailMedia: { adSets, placements: { ProductDetail: 0, Personalized: false } } })).not.toThrow();
+    expect(err({ fieldRoles: 'brand' })).toBe('config: websites[0].settings.fieldRoles must be an object {category, brand, type, price, attributes, ignore}');
+    expect(err({ fieldRoles: { colour: 'c' } })).toMatch(/^config: websites\[0\]\.settings\.fieldRoles\.colour is not a known key/);
+    expect(err({ fieldRoles: { brand: 3 } })).toBe('config: websites[0].settings.fieldRoles.brand must be a non-empty string');
+    expect(err({ fieldRoles: { attributes: ['ok', ''] } })).toBe('config: websites[0].settings.fieldRoles.attributes[1] must be a non-empty string');
+    expect(err({ fieldRoles: { category: [7] } })).toBe('config: websites[0].settings.fieldRoles.category[0] must be a non-empty string');
+    expect(err({ retailMedia: { adSets, placements: { RecentlyViewed: 1 } } }))
+      .toBe("config: websites[0].settings.retailMedia.placements.RecentlyViewed cannot carry a sponsored slot: it lists the customer's own history");
+    expect(err({ retailMedia: { adSets, placements: { Nope: 1 } } })).toMatch(/^config: websites\[0\]\.settings\.retailMedia\.placements\.Nope is not a recommendation method/);
+    expect(err({ retailMedia: { adSets, placements: { Cart: -1 } } })).toBe('config: websites[0].settings.retailMedia.placements.Cart must be at least 0');
+    expect(err({ retailMedia: { adSets, placements: { Cart: true } } })).toBe('config: websites[0].settings.retailMedia.placements.Cart must be a finite number');
+    expect(err({ retailMedia: { adSets, placements: [] } })).toMatch(/placements must be an object/);
+    expect(err({ retailMedia: { adSets, slotPositon: 1 } })).toMatch(/retailMedia\.slotPositon is not a known key/);
+  });
+
   it('names the key at fault', () => {
     expect(configError(null)).toMatch(/\(root\)/);
     expect(configError({ store: { type: 'mysql' } })).toMatch(/store\.type/);
@@ -46,7 +66,9 @@ describe('validateEngineOptions', () => {
     expect(configError({ websites: [{ ...site, client: 3 }] })).toMatch(/websites\[0\]\.client/);
     expect(configError({ websites: [{ ...site, tokn: [] }] })).toMatch(/websites\[0\]\.tokn is not a known key/);
     expect(configError({ websites: [site, { ...site, tokens: ['x'] }] })).toMatch(/websites\[1\]\.websiteId repeats/);
-    expect(configError({ websites: [site, { ...site, websiteId: 'b' }] })).toMatch(/websites\[1\]\.tokens\[0\].*another website/);
+    expect(configError({ websites: [site, { ...site, websiteId: 'b', client: 'client-b' }] })).toMatch(/websites\[1\]\.tokens\[0\].*another website/);
+    expect(configError({ websites: [site, { ...site, websiteId: 'b', tokens: ['y'] }] })).toMatch(/websites\[1\]\.client repeats/);
+    expect(configError({ websites: [site, { ...site, websiteId: 'b', client: site.websiteId, tokens: ['y'] }] })).toMatch(/websites\[1\]\.client .* is the websiteId of websites\[0\]/);
     expect(configError({ websites: [{ ...site, settings: { fieldWeights: { title: 'x' } } }] })).toMatch(/settings\.fieldWeights\.title/);
     expect(configError({ websites: [{ ...site, settings: { retailMedia: { adSets: [{ adSetId: 'x', version: 1, products: [] }] } } }] }))
       .toMatch(/adSets\[0\] needs at least one of costPerClick/);

@@ -6,11 +6,16 @@
 import { AisleError } from './errors.js';
 import { validateScope } from './search/validate-search-request.js';
 import type { NumericScope, TextScope } from './types.js';
+import { HISTORY_METHODS, METHODS } from './recommend/methods.js';
 
 /** Where durable state lives. */
 export type StoreConfig =
   | { type: 'embedded'; path?: string }
-  | { type: 'postgres'; url: string; schema?: string; pollIntervalMs?: number }
+  | {
+    type: 'postgres'; url: string; schema?: string; pollIntervalMs?: number;
+    /** How often a replica tries to store a new catalog snapshot in PostgreSQL (ms, default 30 000; one replica writes). */
+    catalogSnapshotIntervalMs?: number;
+  }
   | { type: 'memory' };
 
 /** A retail-media ad set: sponsored products and their costs. */
@@ -77,6 +82,42 @@ export interface MerchandisingRule {
 /** Most rules per website, and most entries of one rule's lists (a settings body stays small). */
 export const RULE_LIMITS = { rules: 1_000, pins: 100, hides: 1_000, boosts: 20 } as const;
 
+/** `settings.retailMedia`: the ad sets and where their sponsored slot goes (docs/recommendations.md, "Retail media"). */
+export interface RetailMediaSettings {
+  adSets: AdSetConfig[];
+  /** Default 0-based position of the sponsored slot (default 2). */
+  slotPosition?: number;
+  /**
+   * Per recommendation method (canonical name, e.g. `"ProductDetail"`): the 0-based slot position, or
+   * `false` for no sponsored slot in that method. Methods not listed use `slotPosition`.
+   * RecentlyViewed and HistoricViewed (a customer's own history) never carry one and may not be listed.
+   */
+  placements?: Record<string, number | false>;
+}
+
+/**
+ * `settings.fieldRoles`: which product fields Similar Attributes (and personalization) read. Nothing in
+ * the engine is tuned to one data set's field names: a website names its own.
+ */
+export interface FieldRoles {
+  /** Category field(s); an array value is a path (root first; deeper levels weigh more). Default `"search_category"`. */
+  category?: string | string[];
+  /** Default `"brand"`. */
+  brand?: string;
+  /** Default `"type"`. */
+  type?: string;
+  /** Price field: only refines the ranking of products that share an attribute. Default `"price"`. */
+  price?: string;
+  /**
+   * Further attribute fields (top-level, or `attributes.<key>` inside an `attributes` object). When
+   * absent, every other top-level text or boolean field of at most 60 characters is an attribute
+   * (numbers only when listed: counts, sizes and timestamps rarely mean "alike" by equality).
+   */
+  attributes?: string[];
+  /** Fields never read as attributes. */
+  ignore?: string[];
+}
+
 /** Per-website settings; every key is optional. */
 export interface WebsiteSettings {
   /** When true, search requires `customer_id`. */
@@ -92,7 +133,9 @@ export interface WebsiteSettings {
   redirects?: RedirectRule[];
   /** Merchandising rules: pin, hide, boost, bury per query and time window. */
   rules?: MerchandisingRule[];
-  retailMedia?: { adSets: AdSetConfig[]; slotPosition?: number };
+  retailMedia?: RetailMediaSettings;
+  /** Which fields Similar Attributes read (see {@link FieldRoles}). */
+  fieldRoles?: FieldRoles;
   retailBoost?: { collections: RetailBoostCollectionConfig[] };
   cors?: { origins: string[] };
   /** Trailing window in days within which retail-media slot data is honoured by purchases (default 30). */
@@ -121,6 +164,8 @@ export interface EngineOptions {
   poolThreshold?: number;
   websites?: WebsiteConfig[];
   adminTokens?: string[];
+  /** Read by the HTTP adapter: serve the built-in dashboard at `/` (default true; `false` turns it off). */
+  dashboard?: boolean;
 }
 
 function fail(key: string, problem: string): never {
@@ -210,6 +255,28 @@ function validateRules(v: unknown, key: string): void {
   });
 }
 
+function validatePlacements(v: unknown, key: string): void {
+  if (v === undefined) return;
+  if (!isObject(v)) fail(key, 'must be an object of method name -> slot position (0-based integer) or false');
+  for (const [method, placement] of Object.entries(v)) {
+    const spec = METHODS.find((m) => m.name === method);
+    if (!spec) fail(`${key}.${method}`, `is not a recommendation method (known: ${METHODS.map((m) => m.name).join(', ')})`);
+    if (HISTORY_METHODS.has(method)) fail(`${key}.${method}`, 'cannot carry a sponsored slot: it lists the customer\'s own history');
+    if (placement !== false) checkNumber(placement, `${key}.${method}`, { min: 0, integer: true });
+  }
+}
+
+function validateFieldRoles(v: unknown, key: string): void {
+  if (v === undefined) return;
+  if (!isObject(v)) fail(key, 'must be an object {category, brand, type, price, attributes, ignore}');
+  checkKnownKeys(v, ['category', 'brand', 'type', 'price', 'attributes', 'ignore'], `${key}.`);
+  if (Array.isArray(v.category)) checkStringArray(v.category, `${key}.category`);
+  else checkString(v.category, `${key}.category`, { optional: true });
+  for (const role of ['brand', 'type', 'price'] as const) checkString(v[role], `${key}.${role}`, { optional: true });
+  checkStringArray(v.attributes, `${key}.attributes`, { optional: true });
+  checkStringArray(v.ignore, `${key}.ignore`, { optional: true });
+}
+
 /**
  * Checks a website's `settings` object; `key` is where it sits (`websites[0].settings` in the config
  * file, `settings` for the settings API). Throws `CONFIG_INVALID` naming the first bad key: the ONE
@@ -219,7 +286,7 @@ export function validateSettings(s: unknown, key: string): void {
   if (s === undefined) return;
   if (!isObject(s)) fail(key, 'must be an object');
   checkKnownKeys(s, ['personalization', 'semanticSearch', 'atsModel', 'fieldWeights', 'synonyms', 'redirects', 'rules', 'retailMedia',
-    'retailBoost', 'cors', 'attributionWindowDays', 'useStyleIdForVisualSimilarity'], `${key}.`);
+    'retailBoost', 'cors', 'attributionWindowDays', 'useStyleIdForVisualSimilarity', 'fieldRoles'], `${key}.`);
   checkBoolean(s.personalization, `${key}.personalization`);
   checkBoolean(s.semanticSearch, `${key}.semanticSearch`);
   checkBoolean(s.useStyleIdForVisualSimilarity, `${key}.useStyleIdForVisualSimilarity`);
@@ -245,7 +312,9 @@ export function validateSettings(s: unknown, key: string): void {
   if (s.retailMedia !== undefined) {
     const rm = s.retailMedia;
     if (!isObject(rm) || !Array.isArray(rm.adSets)) fail(`${key}.retailMedia.adSets`, 'must be an array');
+    checkKnownKeys(rm, ['adSets', 'slotPosition', 'placements'], `${key}.retailMedia.`);
     checkNumber(rm.slotPosition, `${key}.retailMedia.slotPosition`, { optional: true, min: 0, integer: true });
+    validatePlacements(rm.placements, `${key}.retailMedia.placements`);
     rm.adSets.forEach((a: unknown, i: number) => {
       const k = `${key}.retailMedia.adSets[${i}]`;
       if (!isObject(a)) fail(k, 'must be an object');
@@ -270,6 +339,7 @@ export function validateSettings(s: unknown, key: string): void {
       checkStringArray(c.products, `${k}.products`);
     });
   }
+  validateFieldRoles(s.fieldRoles, `${key}.fieldRoles`);
   if (s.cors !== undefined) {
     if (!isObject(s.cors)) fail(`${key}.cors`, 'must be an object {origins}');
     checkStringArray(s.cors.origins, `${key}.cors.origins`);
@@ -283,7 +353,8 @@ export function validateSettings(s: unknown, key: string): void {
 export function validateEngineOptions(raw: unknown): EngineOptions {
   if (!isObject(raw)) fail('(root)', 'must be a JSON object');
   // A misspelt key would otherwise be ignored silently (e.g. "websties": no website at all).
-  checkKnownKeys(raw, ['dataDir', 'store', 'workers', 'poolThreshold', 'websites', 'adminTokens'], '');
+  checkKnownKeys(raw, ['dataDir', 'store', 'workers', 'poolThreshold', 'websites', 'adminTokens', 'dashboard'], '');
+  if (raw.dashboard !== undefined) checkBoolean(raw.dashboard, 'dashboard');
   checkString(raw.dataDir, 'dataDir', { optional: true });
   checkNumber(raw.workers, 'workers', { optional: true, min: 0, integer: true });
   checkNumber(raw.poolThreshold, 'poolThreshold', { optional: true, min: 0, integer: true });
@@ -295,16 +366,23 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
       checkKnownKeys(st, ['type', 'path'], 'store.');
       checkString(st.path, 'store.path', { optional: true });
     } else if (st.type === 'postgres') {
-      checkKnownKeys(st, ['type', 'url', 'schema', 'pollIntervalMs'], 'store.');
+      checkKnownKeys(st, ['type', 'url', 'schema', 'pollIntervalMs', 'catalogSnapshotIntervalMs'], 'store.');
       checkString(st.url, 'store.url');
       checkString(st.schema, 'store.schema', { optional: true });
       checkNumber(st.pollIntervalMs, 'store.pollIntervalMs', { optional: true, min: 10, integer: true });
+      checkNumber(st.catalogSnapshotIntervalMs, 'store.catalogSnapshotIntervalMs', { optional: true, min: 100, integer: true });
     } else if (st.type !== 'memory') fail('store.type', 'must be "embedded", "postgres" or "memory"');
   }
   if (raw.websites !== undefined) {
     if (!Array.isArray(raw.websites)) fail('websites', 'must be an array');
     const ids = new Set<string>();
     const tokens = new Set<string>();
+    // The coupon call names a website by its id or its client shortcode: each name must pick one website.
+    const names = new Map<string, number>();
+    raw.websites.forEach((w: unknown, i: number) => {
+      if (isObject(w) && typeof w.websiteId === 'string') names.set(w.websiteId, i);
+    });
+    const clients = new Set<string>();
     raw.websites.forEach((w: unknown, i: number) => {
       const k = `websites[${i}]`;
       if (!isObject(w)) fail(k, 'must be an object');
@@ -315,6 +393,11 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
       checkString(w.hmacSecret, `${k}.hmacSecret`);
       if (ids.has(w.websiteId as string)) fail(`${k}.websiteId`, `repeats "${String(w.websiteId)}"`);
       ids.add(w.websiteId as string);
+      const client = w.client as string;
+      if (clients.has(client)) fail(`${k}.client`, `repeats "${client}" (a client shortcode names exactly one website)`);
+      const other = names.get(client);
+      if (other !== undefined && other !== i) fail(`${k}.client`, `"${client}" is the websiteId of websites[${other}] (a client shortcode names exactly one website)`);
+      clients.add(client);
       for (const [j, t] of (w.tokens as string[]).entries()) {
         if (tokens.has(t)) fail(`${k}.tokens[${j}]`, 'is already used by another website (a token opens exactly one website)');
         tokens.add(t);

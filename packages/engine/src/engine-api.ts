@@ -2,10 +2,14 @@
  * The public shape of an engine, as services, the HTTP adapter and the benchmarks use it.
  * @module
  */
+import type { BackgroundTask } from './background-failures.js';
+import type { Readiness } from './readiness.js';
 import type { Readable } from 'node:stream';
 import type { WebsiteConfig, WebsiteSettings } from './config.js';
+import type { CreatedSearchKey, SearchKeyInfo } from './keys/search-key-service.js';
 import type {
-  BundleResponse, EventAck, Product, RecommendParams, RecommendResponse, SearchResponse,
+  BundleRequest, BundleResponse, EventAck, Product, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
+  SearchResponse, ViewRequest,
 } from './types.js';
 
 /** A product line the loader could not take. */
@@ -15,12 +19,20 @@ export interface SkippedLine {
   message: string;
 }
 
+/** Most skipped records a {@link LoadSummary} lists (the rest are only counted). */
+export const MAX_REPORTED_SKIPS = 100;
+
 /** What a catalog load or upsert did. */
 export interface LoadSummary {
   /** Products inserted or updated. */
   loaded: number;
-  /** Lines or elements skipped (only with `onError: 'skip'`). */
+  /**
+   * The first {@link MAX_REPORTED_SKIPS} lines or elements skipped (only with `onError: 'skip'`), so a
+   * feed of a million bad records answers a short summary; `skippedCount` counts them all.
+   */
   skipped: SkippedLine[];
+  /** How many records were skipped in all. */
+  skippedCount: number;
   /** Live products in the catalog afterwards. */
   catalogSize: number;
 }
@@ -96,16 +108,41 @@ export interface SearchReport {
   noResults: { query: string; count: number }[];
 }
 
+/**
+ * Readiness of the recommendation indexes (Similar Attributes, Visually Similar) of every website:
+ * `ready` when each website's indexes are built for its loaded catalog. They are built when a catalog
+ * is loaded or changed (never at a first look-up); during a rebuild after a change the previous index
+ * keeps serving, so readiness stays true. `reason` names the first website and index that is not ready.
+ */
+export interface RecommendationIndexStatus {
+  ready: boolean;
+  reason?: string;
+  websites: { websiteId: string; ready: boolean; reason?: string }[];
+}
+
 /** The engine: many websites, each with its catalog, models and events. */
 export interface Engine {
   /** Insert or update products by refId. */
   upsertProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary>;
   /** Replace the whole catalog atomically: searches see all of the old or all of the new. */
   replaceProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary>;
+  /**
+   * Partial updates: each patch (a partial product with `refId`) is merged into the stored product
+   * (JSON Merge Patch, RFC 7396: `null` removes a field). A refId not in the catalog is an error for
+   * that record: the whole call is refused (`CATALOG_BAD_INPUT`, default `onError: 'reject'`) or the
+   * record is listed in `skipped` (`onError: 'skip'`). A patch changing only numbers is applied as a
+   * value patch (milliseconds, no rebuild).
+   */
+  patchProducts(websiteId: string, patches: ProductSource, options?: LoadOptions): Promise<LoadSummary>;
+  /** The stored product exactly as given (after patches), or undefined for an unknown refId. */
+  getProduct(websiteId: string, refId: string): Promise<Product | undefined>;
   /** Delete products by refId; unknown refIds are ignored. */
   deleteProducts(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }>;
-  /** The documented search request body → the documented response. Throws `AisleError`. */
-  search(body: unknown): Promise<SearchResponse>;
+  /**
+   * The documented search request body → the documented response. The body is validated at run time
+   * (throws `AisleError`), so a parsed JSON body may be passed with a cast.
+   */
+  search(body: SearchRequest): Promise<SearchResponse>;
   /**
    * The website's settings: every key, those not set at their default (see docs/operations.md). The
    * stored settings when any were written through {@link Engine.updateSettings} (or the settings API),
@@ -122,12 +159,12 @@ export interface Engine {
   updateSettings(websiteId: string, settings: unknown, options?: { merge?: boolean }): Promise<WebsiteSettings>;
   /** A recommendation method (segment as in the spec) with its parsed query parameters. */
   recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse>;
-  /** The bundle call. */
-  bundles(websiteId: string, body: unknown): Promise<BundleResponse>;
+  /** The bundle call; the body is validated at run time (throws `AisleError`). */
+  bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse>;
   /** Validates, stores durably, then acknowledges. Throws `ValidationError` with problem details. */
-  recordPurchases(websiteId: string, body: unknown): Promise<EventAck>;
+  recordPurchases(websiteId: string, body: PurchaseRequest): Promise<EventAck>;
   /** Same as purchases, for the views extension. */
-  recordViews(websiteId: string, body: unknown): Promise<EventAck>;
+  recordViews(websiteId: string, body: ViewRequest): Promise<EventAck>;
   /** Marks a price-beat code used; `client` is the website id or its client shortcode. */
   markCouponUsed(client: string, code: string): Promise<CouponUseResult>;
   /** Issues codes (admin API). */
@@ -140,12 +177,32 @@ export interface Engine {
    * 20) of each. Throws `ValidationError` naming a bad parameter.
    */
   searchReport(websiteId: string, range?: { from?: string; to?: string; limit?: number | string }): Promise<SearchReport>;
+  /** Readiness of the recommendation indexes, with the reason when not ready (for `/readyz`). */
+  recommendationIndexStatus(): RecommendationIndexStatus;
+  /** `recommendationIndexStatus().ready`. */
+  recommendationIndexesReady(): boolean;
+  /** Creates a browser search key (`{actions: ["search"], expiresAt?, scope?}`); the answer holds the key, shown this once. */
+  createSearchKey(websiteId: string, body: unknown): Promise<CreatedSearchKey>;
+  /** The website's search keys (without the keys themselves). */
+  listSearchKeys(websiteId: string): Promise<SearchKeyInfo[]>;
+  /** Revokes a search key given by its id or by the key; `KEY_NOT_FOUND` when the website has none such. */
+  revokeSearchKey(websiteId: string, keyOrId: string): Promise<void>;
+  /** The live search key a caller presents (any website; the caller checks which), or undefined. */
+  resolveSearchKey(key: string): Promise<SearchKeyInfo | undefined>;
   /** The configuration of a website, or undefined. */
   website(websiteId: string): WebsiteConfig | undefined;
   /** All configured websites. */
   websites(): readonly WebsiteConfig[];
   /** Adds a website at run time (the demo and tests use it). */
   addWebsite(config: WebsiteConfig): Promise<void>;
+  /**
+   * Whether the engine can serve now: the store answers, the data directory is writable, every
+   * catalog is loaded and the recommendation indexes reflect the current catalogs; each failed check
+   * carries its reason. Checking starts index builds that are due.
+   */
+  readiness(): Promise<Readiness>;
+  /** Background failures so far (logged and passed to `onError` as they happen), per task. */
+  backgroundFailures(): Record<BackgroundTask, number>;
   /** Writes every catalog's snapshot to the data directory (no-op in memory). */
   saveSnapshots(): Promise<void>;
   /** Flushes the store, stops the workers. */

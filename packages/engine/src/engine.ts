@@ -13,17 +13,24 @@ import { lockDataDir, type DataDirLock } from './catalog/data-dir-lock.js';
 import { Catalog, loadCatalogSnapshot, saveCatalogSnapshot } from './catalog/index.js';
 import { validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings } from './config.js';
 import type {
-  AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, SearchReport, WebsiteStats,
+  AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, SearchReport,
+  WebsiteStats,
 } from './engine-api.js';
+import { FailureReporter, type BackgroundTask, type EngineHooks } from './background-failures.js';
 import { AisleError, isAisleError } from './errors.js';
+import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
+import type { CatalogReplication } from './replication/catalog-replication.js';
+import { DEFAULT_POLL_INTERVAL_MS } from './events/event-service.js';
+import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
 import { executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import { settingsWithDefaults } from './settings/website-settings.js';
 import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
 import { SearchLog } from './analytics/search-log.js';
 import type {
-  BundleResponse, EventAck, PurchaseRecord, RecommendParams, RecommendResponse, SearchResponse, ViewRecord,
+  BundleRequest, BundleResponse, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
+  SearchResponse, ViewRecord, ViewRequest,
 } from './types.js';
 
 /** The `settings.ats_model` value when a website enables semantic search without naming a model. */
@@ -89,12 +96,28 @@ class AisleEngine implements Engine {
   private closed = false;
   private lock: DataDirLock | undefined;
   private settings!: SettingsService;
+  private readonly reporter: FailureReporter;
+  /** With the PostgreSQL store: the catalogs are shared through its change log (replication/catalog-replication.ts). */
+  private replication: CatalogReplication | undefined;
   private searchLog!: SearchLog;
+  private searchKeys: SearchKeyService | undefined;
 
   constructor(
     private readonly options: EngineOptions,
     private readonly pool: SearchPool | undefined,
-  ) {}
+    hooks: EngineHooks,
+  ) {
+    this.reporter = new FailureReporter(hooks);
+  }
+
+  /** Waits for `work` during shutdown or cleanup: a failure is reported, not thrown. */
+  private async settleReported(work: Promise<unknown> | undefined, task: BackgroundTask, websiteId?: string): Promise<void> {
+    try {
+      await work;
+    } catch (err) {
+      this.reporter.report(task, err, websiteId);
+    }
+  }
 
   async open(): Promise<void> {
     if (this.options.dataDir) {
@@ -102,11 +125,26 @@ class AisleEngine implements Engine {
       this.lock = await lockDataDir(path.join(this.options.dataDir, 'catalogs'));
     }
     try {
+      const store = this.options.store;
+      if (store?.type === 'postgres') {
+        // Imported here so that an engine without PostgreSQL never loads its driver.
+        const [{ CatalogReplication }, { DEFAULT_PG_SCHEMA }] = await Promise.all([
+          import('./replication/catalog-replication.js'), import('./store/postgres-store.js'),
+        ]);
+        this.replication = await CatalogReplication.open({
+          url: store.url, schema: store.schema ?? DEFAULT_PG_SCHEMA, pollIntervalMs: store.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+          snapshotIntervalMs: store.catalogSnapshotIntervalMs,
+          onError: (_what, err) => this.reporter.report('replica-poll', err),
+        });
+      }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
+      // Every catalog holds the shared log's changes before the engine is handed out (and so is ready).
+      await this.replication?.start();
       this.events = await EventService.open({
         store: resolveStore(this.options),
         dataDir: this.options.dataDir,
         websites: [...this.sites.values()].map((s) => s.config),
+        reporter: this.reporter,
         sink: {
           onPurchase: (purchase: PurchaseRecord) => this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase),
           onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
@@ -117,26 +155,27 @@ class AisleEngine implements Engine {
         seed: (websiteId) => this.sites.get(websiteId)?.seedSettings ?? {},
         knows: (websiteId) => this.sites.has(websiteId),
         apply: (websiteId, settings) => this.applySettings(this.sites.get(websiteId)!, settings),
-        warn: (message) => process.emitWarning(`aisle: ${message}`),
+        report: (err, websiteId) => this.reporter.report('settings-poll', err, websiteId),
+        recovered: () => this.reporter.recovered('settings-poll'),
       });
       this.searchLog = new SearchLog(this.events.store, {
-        onError: (err) => process.emitWarning(`aisle: writing the search log failed (kept for the next attempt): ${(err as Error)?.message ?? String(err)}`),
+        onError: (err) => this.reporter.report('search-log', err),
       });
       try {
         await this.settings.poll();
         for (const id of this.sites.keys()) await this.searchLog.load(id);
         await this.events.replay();
       } catch (err) {
-        await this.events.close().catch(() => undefined);
+        await this.settleReported(this.events.close(), 'shutdown');
         throw err;
       }
-      const store = this.options.store;
       if (store?.type === 'postgres') this.settings.startPolling(Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));
     } catch (err) {
       // A failed start leaves nothing open: another attempt (or process) can take the directory.
       for (const s of this.sites.values()) clearTimeout(s.snapshotTimer);
-      await Promise.all([...this.sites.values()].map((s) => s.log?.close().catch(() => undefined)));
-      await this.lock?.release().catch(() => undefined);
+      await Promise.all([...this.sites.values()].map((s) => this.settleReported(s.log?.close(), 'shutdown', s.config.websiteId)));
+      await this.settleReported(this.replication?.close(), 'shutdown');
+      await this.settleReported(this.lock?.release(), 'shutdown');
       throw err;
     }
   }
@@ -145,15 +184,26 @@ class AisleEngine implements Engine {
     // Build-time field weights decide which text fields get a full-text index (weight > 0); query-time
     // settings (weights, synonyms) are read from the website's current settings at each search.
     const catalogOptions = { fieldWeights: config.settings?.fieldWeights };
+    const siteState = (catalog: Catalog): WebsiteState => ({
+      config, seedSettings: config.settings ?? {}, catalog, models: new RecommendationModels({ website: config, catalog }),
+    });
+    if (this.replication) {
+      // PostgreSQL holds the catalog (snapshot + change log); the data directory keeps no catalog files.
+      const catalog = this.events === undefined
+        ? await this.replication.loadCatalog(config.websiteId, catalogOptions)
+        : await this.replication.addWebsite(config.websiteId, catalogOptions);
+      return siteState(catalog);
+    }
     const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
     const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions) : new Catalog(catalogOptions);
-    const state: WebsiteState = { config, seedSettings: config.settings ?? {}, catalog, models: new RecommendationModels({ website: config, catalog }) };
+    const state = siteState(catalog);
     if (file) {
       // Changes acknowledged after the snapshot was written are in the log: replay them over it.
       const { log, pending } = await CatalogChangeLog.open(path.dirname(file), encodeURIComponent(config.websiteId));
       await catalog.replay(pending);
       log.markReplayed(catalog.lastQueuedSeq);
-      catalog.setChangeLogger((change, seq) => log.append(change, seq));
+      catalog.setChangeLogger((changes, lastSeq) => log.appendBatch(changes, lastSeq));
+      log.onError = (err) => this.reporter.report('change-log', err, config.websiteId);
       state.log = log;
       if (pending.length > 0) this.scheduleSnapshot(state);
     }
@@ -168,7 +218,7 @@ class AisleEngine implements Engine {
   }
 
   private scheduleSnapshot(state: WebsiteState): void {
-    if (!this.options.dataDir) return;
+    if (!this.options.dataDir || this.replication) return;
     const now = Date.now();
     state.unsavedSince ??= now;
     clearTimeout(state.snapshotTimer);
@@ -176,18 +226,26 @@ class AisleEngine implements Engine {
     const debounce = Math.max(SNAPSHOT_DEBOUNCE_MS, 5 * lastWrite);
     const maxDelay = Math.max(SNAPSHOT_MAX_DELAY_MS, 10 * lastWrite);
     const delay = Math.max(0, Math.min(debounce, state.unsavedSince + maxDelay - now));
-    state.snapshotTimer = setTimeout(() => void this.writeSnapshot(state).catch(() => undefined), delay);
+    state.snapshotTimer = setTimeout(() => {
+      this.writeSnapshot(state).then(
+        () => this.reporter.recovered('snapshot-write'),
+        // The change log still holds every change: nothing is lost, the log just grows until a
+        // later snapshot succeeds (the next change schedules one; so does shutdown).
+        (err: unknown) => this.reporter.report('snapshot-write', err, state.config.websiteId),
+      );
+    }, delay);
     state.snapshotTimer.unref();
   }
 
   private async writeSnapshot(state: WebsiteState): Promise<void> {
-    if (!this.options.dataDir) return;
+    if (!this.options.dataDir || this.replication) return;
     clearTimeout(state.snapshotTimer);
     state.snapshotTimer = undefined;
     state.unsavedSince = undefined;
     // Writes of one website are chained so two never interleave on the same temp file.
     const previous = state.snapshotWrite ?? Promise.resolve();
-    const write = previous.catch(() => undefined).then(async () => {
+    // The previous write's failure went to its own caller; this one starts after it either way.
+    const write = previous.then(() => undefined, () => undefined).then(async () => {
       // In one synchronous step: the version written, the last change it holds, and the log rotated
       // (later changes go to a new segment), so the segments it covers can go once it is on disk.
       const applied = state.catalog.appliedSeq;
@@ -203,6 +261,7 @@ class AisleEngine implements Engine {
 
   async upsertProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const state = this.site(websiteId);
+    if (this.replication) return this.replication.upsert(websiteId, products, options);
     const summary = await state.catalog.upsert(products, options);
     this.scheduleSnapshot(state);
     return summary;
@@ -210,9 +269,22 @@ class AisleEngine implements Engine {
 
   async replaceProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const state = this.site(websiteId);
+    if (this.replication) return this.replication.replace(websiteId, products, options);
     const summary = await state.catalog.replace(products, options);
     this.scheduleSnapshot(state);
     return summary;
+  }
+
+  async patchProducts(websiteId: string, patches: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
+    const state = this.site(websiteId);
+    if (this.replication) return this.replication.patch(websiteId, patches, options);
+    const summary = await state.catalog.patch(patches, options);
+    if (summary.loaded > 0) this.scheduleSnapshot(state);
+    return summary;
+  }
+
+  async getProduct(websiteId: string, refId: string): Promise<Product | undefined> {
+    return this.site(websiteId).catalog.getProduct(refId);
   }
 
   async deleteProducts(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }> {
@@ -220,12 +292,13 @@ class AisleEngine implements Engine {
     if (!Array.isArray(refIds) || refIds.some((id) => typeof id !== 'string')) {
       throw new AisleError('CATALOG_BAD_INPUT', 'refIds must be an array of strings');
     }
+    if (this.replication) return this.replication.delete(websiteId, refIds);
     const result = await state.catalog.delete(refIds);
     if (result.deleted > 0) this.scheduleSnapshot(state);
     return result;
   }
 
-  async search(body: unknown): Promise<SearchResponse> {
+  async search(body: SearchRequest): Promise<SearchResponse> {
     const request = validateSearchRequest(body);
     const state = this.site(request.website_id);
     if (request.client !== state.config.client) {
@@ -265,16 +338,16 @@ class AisleEngine implements Engine {
     return this.site(websiteId).models.recommend(method, params);
   }
 
-  async bundles(websiteId: string, body: unknown): Promise<BundleResponse> {
+  async bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse> {
     return this.site(websiteId).models.bundles(body);
   }
 
-  async recordPurchases(websiteId: string, body: unknown): Promise<EventAck> {
+  async recordPurchases(websiteId: string, body: PurchaseRequest): Promise<EventAck> {
     this.site(websiteId);
     return this.events.recordPurchases(websiteId, body);
   }
 
-  async recordViews(websiteId: string, body: unknown): Promise<EventAck> {
+  async recordViews(websiteId: string, body: ViewRequest): Promise<EventAck> {
     this.site(websiteId);
     return this.events.recordViews(websiteId, body);
   }
@@ -305,6 +378,52 @@ class AisleEngine implements Engine {
     return this.searchLog.report(websiteId, range);
   }
 
+  recommendationIndexStatus(): RecommendationIndexStatus {
+    const websites = [...this.sites.values()].map((s) => ({ websiteId: s.config.websiteId, ...s.models.indexReadiness() }));
+    const first = websites.find((w) => !w.ready);
+    return first ? { ready: false, reason: `website "${first.websiteId}": ${first.reason}`, websites } : { ready: true, websites };
+  }
+
+  recommendationIndexesReady(): boolean {
+    return this.recommendationIndexStatus().ready;
+  }
+
+  private get keys(): SearchKeyService {
+    this.searchKeys ??= new SearchKeyService(this.events.store);
+    return this.searchKeys;
+  }
+
+  async createSearchKey(websiteId: string, body: unknown): Promise<CreatedSearchKey> {
+    this.site(websiteId);
+    return this.storeCall(() => this.keys.create(websiteId, body));
+  }
+
+  async listSearchKeys(websiteId: string): Promise<SearchKeyInfo[]> {
+    this.site(websiteId);
+    return this.storeCall(() => this.keys.list(websiteId));
+  }
+
+  async revokeSearchKey(websiteId: string, keyOrId: string): Promise<void> {
+    this.site(websiteId);
+    return this.storeCall(() => this.keys.revoke(websiteId, keyOrId));
+  }
+
+  async resolveSearchKey(key: string): Promise<SearchKeyInfo | undefined> {
+    if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
+    const record = await this.storeCall(() => this.keys.resolve(key));
+    return record === undefined ? undefined : searchKeyInfo(record, Date.now());
+  }
+
+  /** Runs a store call; a failure of the store (not an engine error) becomes `STORE_FAILURE`. */
+  private async storeCall<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (isAisleError(err)) throw err;
+      throw new AisleError('STORE_FAILURE', `the store failed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    }
+  }
+
   website(websiteId: string): WebsiteConfig | undefined {
     return this.sites.get(websiteId)?.config;
   }
@@ -333,6 +452,33 @@ class AisleEngine implements Engine {
     await this.searchLog.load(config.websiteId);
   }
 
+  async readiness(): Promise<Readiness> {
+    if (this.closed) return combineChecks([{ name: 'engine', ok: false, reason: 'the engine is closed' }]);
+    const dataDir = this.options.dataDir;
+    const checks = [
+      runCheck('store', () => this.events.storeProblem()),
+      ...(dataDir ? [runCheck('disk', () => checkDiskWritable(path.join(dataDir, 'catalogs')))] : []),
+      // No "catalogs" check: every catalog is loaded (snapshot + change log replayed) before
+      // createEngine resolves, and a website added at run time before addWebsite resolves.
+      runCheck('recommendations', async () => this.recommendationIndexesProblem()),
+    ];
+    return combineChecks(await Promise.all(checks));
+  }
+
+  /**
+   * Why the recommendation indexes cannot answer yet (a website's first build after loading its
+   * catalog), or undefined. A rebuild after a change is not a problem: the previous index keeps
+   * serving until its replacement is built.
+   */
+  private recommendationIndexesProblem(): string | undefined {
+    const status = this.recommendationIndexStatus();
+    return status.ready ? undefined : status.reason;
+  }
+
+  backgroundFailures(): Record<BackgroundTask, number> {
+    return this.reporter.failureCounts();
+  }
+
   async saveSnapshots(): Promise<void> {
     await Promise.all([...this.sites.values()].map((s) => this.writeSnapshot(s)));
   }
@@ -343,10 +489,14 @@ class AisleEngine implements Engine {
     await this.settings.close();
     await this.searchLog.close();
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);
-    await Promise.all(pending.map((s) => this.writeSnapshot(s)));
-    await Promise.all([...this.sites.values()].map((s) => s.snapshotWrite?.catch(() => undefined)));
-    await Promise.all([...this.sites.values()].map((s) => s.log?.close().catch(() => undefined)));
-    await this.lock?.release().catch(() => undefined);
+    // A snapshot that cannot be written at shutdown loses nothing (the change log holds the changes,
+    // replayed at the next start): it is reported, and shutdown goes on.
+    await Promise.all(pending.map((s) => this.settleReported(this.writeSnapshot(s), 'snapshot-write', s.config.websiteId)));
+    // Writes a timer started: each reports its own failure (above, or in scheduleSnapshot).
+    await Promise.all([...this.sites.values()].map((s) => s.snapshotWrite?.then(() => undefined, () => undefined)));
+    await Promise.all([...this.sites.values()].map((s) => this.settleReported(s.log?.close(), 'shutdown', s.config.websiteId)));
+    await this.settleReported(this.replication?.close(), 'shutdown');
+    await this.settleReported(this.lock?.release(), 'shutdown');
     await this.events.close();
     await this.pool?.close();
   }
@@ -357,11 +507,12 @@ class AisleEngine implements Engine {
  * snapshots from `dataDir`, opens the store, and rebuilds the recommendation models from the stored
  * events before resolving. Throws `CONFIG_INVALID` naming the first bad key.
  */
-export async function createEngine(options: EngineOptions = {}): Promise<Engine> {
-  validateEngineOptions(options);
+export async function createEngine(options: EngineOptions & EngineHooks = {}): Promise<Engine> {
+  const { logger, onError, ...config } = options;
+  validateEngineOptions(config);
   const workers = options.workers ?? Math.min(2, availableParallelism());
   const pool = workers > 0 ? new SearchPool({ workers, threshold: options.poolThreshold }) : undefined;
-  const engine = new AisleEngine(options, pool);
+  const engine = new AisleEngine(config, pool, { logger, onError });
   try {
     await engine.open();
   } catch (err) {

@@ -41,6 +41,10 @@ export const ErrorCodes = {
   STORE_FAILURE: { status: 503 },
   /** The engine is closed or closing. */
   ENGINE_CLOSED: { status: 503 },
+  /** A search-key request is malformed (message names the field). */
+  KEY_BAD_REQUEST: { status: 400 },
+  /** No such search key for the website. */
+  KEY_NOT_FOUND: { status: 404 },
 } as const;
 
 /** One of the engine's error codes. */

@@ -3,12 +3,17 @@
  * recommendation models and their cascades; purchase and view events with attribution, retail-media
  * HMAC checks and price-beat coupons; embedded (SQLite) and PostgreSQL stores.
  *
- * Start with {@link createEngine}.
+ * Start with {@link createEngine}. This entry point is the public API only; the demo data generator is
+ * `@aisle/engine/demo`, and the internals the benchmarks measure are `@aisle/engine/internal` (no
+ * stability promise).
  * @module
  */
 export { createEngine, DEFAULT_ATS_MODEL } from './engine.js';
 export { SEARCH_LOG_RETENTION_DAYS, MAX_LOGGED_QUERY_LENGTH, MAX_SUGGESTED_QUERIES, SEARCH_REPORT_LIMITS } from './analytics/search-log.js';
 export type * from './engine-api.js';
+export { MAX_REPORTED_SKIPS } from './engine-api.js';
+export { BACKGROUND_TASKS, type BackgroundTask, type BackgroundFailure, type EngineHooks, type EngineLogger } from './background-failures.js';
+export { READINESS_CHECK_TIMEOUT_MS, READY_MIN_FREE_BYTES, type Readiness, type ReadinessCheck } from './readiness.js';
 export type * from './types.js';
 export * from './config.js';
 export { DEFAULT_WEBSITE_SETTINGS, checkWebsiteSettings, mergePatch, settingsWithDefaults } from './settings/website-settings.js';
@@ -18,6 +23,8 @@ export {
   type RetailMediaSignedFields,
 } from './retail-media/hmac.js';
 export { stableGuid, randomGuid, newTraceId } from './util/ids.js';
-export * from './catalog/index.js';
-export * from './search/index.js';
-export * from './demo/index.js';
+export {
+  MAX_SEARCH_SIZE, DEFAULT_SEARCH_SIZE, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SCOPE_VALUES,
+} from './search/validate-search-request.js';
+export { MAX_FACET_BUCKETS } from './search/assemble-payload.js';
+export { applyForcedScope, restrictFacetBuckets, type CreatedSearchKey, type SearchKeyInfo, type SearchKeyRequest } from './keys/index.js';

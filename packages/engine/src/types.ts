@@ -134,6 +134,97 @@ export interface BundleResponse {
   recommenderId: string;
 }
 
+/**
+ * A decimal on the events wire: a JSON number, or a string such as `"12.50"` (shops often send money
+ * as strings). Validated and converted at run time.
+ */
+export type WireDecimal = number | string;
+
+/** Retail-media data of a purchased product, echoed from the sponsored slot it was clicked in. */
+export interface PurchaseRetailMedia {
+  adSetId: string;
+  adSetVersion: number;
+  costPerClick?: WireDecimal;
+  costPerAction?: WireDecimal;
+  costPerMille?: WireDecimal;
+  timeStamp: string;
+  hmacSalt: string;
+  hmac: string;
+  bannerId?: string;
+  placementId?: string;
+}
+
+/** One product line of a purchase event. */
+export interface PurchaseProductBody extends Partial<PurchaseRetailMedia> {
+  refId: string;
+  quantity: number;
+  price: WireDecimal;
+  routeId?: string;
+  widgetId?: string;
+  recommenderId?: string;
+  campaignId?: string;
+  tacticId?: string;
+  clickId?: string;
+  supplierId?: string;
+  retailBoostCollectionCampaignId?: string;
+  referralUrl?: string;
+  tacticLabel?: string;
+  atsModel?: string;
+  /** The slot's retail-media object, instead of the flat fields (not both). */
+  retailMedia?: PurchaseRetailMedia;
+  /** The slot's retailer-boost object, instead of the flat field. */
+  retailBoost?: { retailBoostCollectionCampaignId: string };
+}
+
+/** One purchase event (one order) of a purchase request. */
+export interface PurchaseEventBody {
+  currentUrl: string;
+  /** ISO 8601 date-time. */
+  eventTime: string;
+  orderId: string;
+  currencyCode?: string;
+  paymentMethod?: string;
+  recommenderId?: string;
+  campaignId?: string;
+  tacticId?: string;
+  products: PurchaseProductBody[];
+  priceBeatPromotions?: { code: string; discount: WireDecimal }[];
+}
+
+/**
+ * The purchase request body (`POST {events_url}/3.0/events/purchases`), in the spec's camelCase. The
+ * engine validates every body at run time (PascalCase names are accepted too, `null` counts as absent),
+ * so a parsed JSON body from elsewhere may be passed with a cast.
+ */
+export interface PurchaseRequest {
+  /** A GUID. */
+  customerId: string;
+  /** A GUID. */
+  sessionId: string;
+  events: PurchaseEventBody[];
+}
+
+/** One view event of a views request. */
+export interface ViewEventBody {
+  currentUrl: string;
+  /** ISO 8601 date-time. */
+  eventTime: string;
+  refId: string;
+  referralUrl?: string;
+  recommenderId?: string;
+  tacticId?: string;
+  clickId?: string;
+}
+
+/** The views request body (extension `POST {events_url}/3.0/events/views`); validated like purchases. */
+export interface ViewRequest {
+  /** A GUID. */
+  customerId: string;
+  /** A GUID. */
+  sessionId: string;
+  events: ViewEventBody[];
+}
+
 /** The acknowledgement of an accepted (durable) purchase or view request. */
 export interface EventAck {
   transactionId: string;
@@ -192,4 +283,10 @@ export interface CatalogView {
    * such field is still exact. Optional: without it, derived indexes rebuild on every change.
    */
   valuesOnlyChangedSince?(version: number, matters: (field: string) => boolean): boolean;
+  /**
+   * Calls `listener` after every new version is swapped in (derived indexes start their rebuild then,
+   * not at the first look-up). Returns a function that removes the listener. Optional: without it,
+   * derived indexes notice a change at their next look-up.
+   */
+  onNewVersion?(listener: () => void): () => void;
 }

@@ -7,7 +7,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Engine, WebsiteConfig } from '@aisle/engine';
+import type { Engine, SearchKeyInfo, WebsiteConfig } from '@aisle/engine';
 import { HttpError } from './errors.js';
 
 function digest(token: string): Buffer {
@@ -96,6 +96,20 @@ export class TokenIndex {
     const websiteId = this.websiteOf(token);
     if (websiteId === undefined) throw new HttpError(401, 'invalid bearer token', { key: 'Authorization' });
     return websiteId;
+  }
+
+  /**
+   * The caller of a search: a website token, or a browser search key (which names its website and may
+   * force a scope). 401 when the token is missing, unknown, expired, revoked or does not open search.
+   */
+  async requireSearchCaller(req: IncomingMessage, engine: Pick<Engine, 'resolveSearchKey'>): Promise<{ websiteId: string; key?: SearchKeyInfo }> {
+    const token = bearerToken(req);
+    if (!token) throw new HttpError(401, 'missing bearer token: send Authorization: Bearer <token or search key>', { key: 'Authorization' });
+    const websiteId = this.websiteOf(token);
+    if (websiteId !== undefined) return { websiteId };
+    const key = await engine.resolveSearchKey(token);
+    if (key === undefined || !key.actions.includes('search')) throw new HttpError(401, 'invalid bearer token', { key: 'Authorization' });
+    return { websiteId: key.websiteId, key };
   }
 
   /** 401 unless the request carries an admin token. */

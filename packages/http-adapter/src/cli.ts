@@ -13,7 +13,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
 import { pino } from 'pino';
 import { ConfigFileError, loadConfigFile } from './config-file.js';
-import { demoBanner, demoEngineOptions, demoIdentity, seedDemo } from './demo.js';
+import { demoBanner, demoEngineOptions, demoIdentity, ensureDemoSearchKey, seedDemo } from './demo.js';
 import { createServer } from './server.js';
 
 /** An operator-facing failure: printed as `aisle: <message>`, exit code 1. */
@@ -52,8 +52,12 @@ async function serve(flags: ServeFlags): Promise<void> {
   const identity = demoIdentity(dataDir, flags.demoProducts);
   const engine = await createEngine(demoEngineOptions(dataDir, identity));
   const seeded = await seedDemo(engine, identity);
+  const searchKey = await ensureDemoSearchKey(engine, identity, dataDir);
   logger.info({ websiteId: identity.websiteId, dataDir, ...seeded }, seeded.products || seeded.views ? 'demo data generated' : 'demo data loaded from the data directory');
-  const app = await createServer({ engine, adminTokens: [identity.adminToken], port: flags.port, host: flags.host, logger, handleSignals: true });
+  const app = await createServer({
+    engine, adminTokens: [identity.adminToken], port: flags.port, host: flags.host, logger, handleSignals: true,
+    dashboard: { searchKeys: { [identity.websiteId]: searchKey } },
+  });
   const popular = await engine.recommend(identity.websiteId, 'PopularItems', { count: 1 });
   const sample = popular.payload[0] ?? (await engine.search({ website_id: identity.websiteId, client: identity.client, q: '', start: 0, size: 1 })).payload.result[0]?.refId ?? 'P1';
   logger.info({ url: app.url, websiteId: identity.websiteId, client: identity.client }, `aisle listening on ${app.url} (demo website "${identity.websiteId}")`);
@@ -95,10 +99,11 @@ async function load(file: string, flags: LoadFlags): Promise<void> {
     }
     await engine.saveSnapshots();
     const lines = [`loaded ${summary.loaded} products into "${flags.website}" (${flags.replace ? 'catalog replaced' : 'upserted'}); catalog size ${summary.catalogSize}`];
-    if (summary.skipped.length > 0) {
-      lines.push(`skipped ${summary.skipped.length}:`);
+    if (summary.skippedCount > 0) {
+      lines.push(`skipped ${summary.skippedCount}:`);
       for (const s of summary.skipped.slice(0, 20)) lines.push(`  line ${s.line}: ${s.message}`);
-      if (summary.skipped.length > 20) lines.push(`  … and ${summary.skipped.length - 20} more`);
+      const shown = Math.min(20, summary.skipped.length);
+      if (summary.skippedCount > shown) lines.push(`  … and ${summary.skippedCount - shown} more`);
     } else {
       lines.push('skipped 0');
     }

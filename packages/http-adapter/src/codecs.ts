@@ -68,6 +68,8 @@ export const serialize = {
   // Settings are an open object whose keys grow with the engine: written as they are.
   WebsiteSettings: (doc: unknown) => JSON.stringify(doc),
   Health: compileSerializer('Health'),
+  CreatedSearchKey: compileSerializer('CreatedSearchKey'),
+  SearchKeyList: compileSerializer('SearchKeyList'),
 } satisfies Partial<Record<SchemaName, Serializer>>;
 
 const ajv = new Ajv({ allErrors: false, strict: false });

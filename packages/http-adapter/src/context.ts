@@ -7,6 +7,7 @@ import type { Engine } from '@aisle/engine';
 import type { Logger } from 'pino';
 import type { TokenIndex } from './auth.js';
 import type { BodyLimits } from './body.js';
+import type { DashboardAssets, DashboardOptions } from './dashboard.js';
 import type { ErrorShape } from './errors.js';
 import type { HttpMetrics } from './metrics.js';
 
@@ -30,6 +31,8 @@ export interface ListenerState {
   isReady: () => boolean;
   closing: boolean;
   openApiText: () => string;
+  /** The built-in dashboard, unless turned off. */
+  dashboard?: { assets: DashboardAssets; options: DashboardOptions };
 }
 
 /** A handler of one route. */
@@ -39,10 +42,12 @@ export type Handler = (ctx: RequestContext, state: ListenerState) => Promise<voi
 export interface Route {
   /** Route template, used as the metrics label and in logs (`/1.0/ClientRecom/{website_id}/Cart`). */
   template: string;
-  /** Allowed methods (HEAD is implied by GET; OPTIONS is always answered). */
+  /** Allowed methods (HEAD is implied by a GET that changes nothing; OPTIONS is always answered). */
   methods: readonly string[];
-  /** The `Allow` header value (methods plus HEAD when GET is allowed, plus OPTIONS). */
+  /** The `Allow` header value (methods plus HEAD when allowed, plus OPTIONS). */
   allow: string;
+  /** HEAD is answered like GET (without a body): every GET except one that changes state. */
+  allowsHead: boolean;
   /** Error shape of the endpoint. */
   shape: ErrorShape;
   /** Browser-called: CORS headers per the website's settings. */

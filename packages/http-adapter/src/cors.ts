@@ -1,6 +1,9 @@
 /**
- * CORS for the browser-called endpoints (recommendations, bundle, coupon): the allowed origins come
- * from the website's `settings.cors.origins` (`"*"` allows any origin).
+ * CORS for the browser-called endpoints (recommendations, bundle, coupon, and search with a browser
+ * search key): the allowed origins come from the website's `settings.cors.origins` (`"*"` allows any
+ * origin). A search names its website in the body, which a preflight does not carry: the preflight and
+ * the errors answered before the body is read are allowed for an origin that any website allows, and the
+ * answer of a search carries the headers only when the searched website allows the origin.
  * @module
  */
 import type { IncomingMessage } from 'node:http';
@@ -9,14 +12,19 @@ import type { Engine, WebsiteConfig } from '@aisle/engine';
 /** Methods announced in preflight responses. */
 const ALLOW_METHODS = 'GET, POST, OPTIONS';
 /** Request headers a browser may send. */
-const ALLOW_HEADERS = 'Content-Type, X-Request-Id';
+const ALLOW_HEADERS = 'Authorization, Content-Type, X-Request-Id';
 
 /** The CORS headers for a request from `origin` to a website, or undefined when the origin is not allowed. */
-export function corsHeaders(req: IncomingMessage, website: WebsiteConfig | undefined, preflight: boolean): Record<string, string> | undefined {
+export function corsHeaders(
+  req: IncomingMessage, website: WebsiteConfig | readonly WebsiteConfig[] | undefined, preflight: boolean,
+): Record<string, string> | undefined {
   const origin = req.headers.origin;
   if (!origin || !website) return undefined;
-  const origins = website.settings?.cors?.origins;
-  if (!origins || !(origins.includes(origin) || origins.includes('*'))) return undefined;
+  const allows = (w: WebsiteConfig) => {
+    const origins = w.settings?.cors?.origins;
+    return origins !== undefined && (origins.includes(origin) || origins.includes('*'));
+  };
+  if (!(Array.isArray(website) ? (website as readonly WebsiteConfig[]).some(allows) : allows(website as WebsiteConfig))) return undefined;
   const headers: Record<string, string> = {
     'access-control-allow-origin': origin,
     vary: 'Origin',

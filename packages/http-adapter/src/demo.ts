@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { generateCatalog, generateInteractions, stableGuid, type Engine, type EngineOptions, type WebsiteConfig } from '@aisle/engine';
+import { stableGuid, type Engine, type EngineOptions, type WebsiteConfig } from '@aisle/engine';
+import { generateCatalog, generateInteractions } from '@aisle/engine/demo';
 
 /** What `demo.json` holds. */
 export interface DemoIdentity {
@@ -19,6 +20,8 @@ export interface DemoIdentity {
   hmacSecret: string;
   productCount: number;
   seed: number;
+  /** A browser search key of the demo website (created at the first start; see {@link ensureDemoSearchKey}). */
+  searchKey?: string;
 }
 
 /** The demo's fixed coupon code (issued at seeding, usable once with the coupon call). */
@@ -83,9 +86,21 @@ export async function seedDemo(engine: Engine, identity: DemoIdentity): Promise<
   return done;
 }
 
+/**
+ * Makes sure the demo has a live browser search key: the one in `demo.json` when the store still knows
+ * it, else a new one (written back to `demo.json`, which only its owner may read). Returns the key.
+ */
+export async function ensureDemoSearchKey(engine: Engine, identity: DemoIdentity, dataDir: string): Promise<string> {
+  if (identity.searchKey !== undefined && (await engine.resolveSearchKey(identity.searchKey)) !== undefined) return identity.searchKey;
+  const created = await engine.createSearchKey(identity.websiteId, { actions: ['search'] });
+  identity.searchKey = created.key;
+  writeFileSync(path.join(dataDir, 'demo.json'), `${JSON.stringify(identity, null, 2)}\n`, { mode: 0o600 });
+  return created.key;
+}
+
 /** The startup banner: ids, tokens and one curl command per kind of endpoint. */
 export function demoBanner(url: string, identity: DemoIdentity, sampleRefId: string): string {
-  const { websiteId, client, token, adminToken } = identity;
+  const { websiteId, client, token, adminToken, searchKey } = identity;
   const now = new Date().toISOString();
   return [
     '',
@@ -94,6 +109,9 @@ export function demoBanner(url: string, identity: DemoIdentity, sampleRefId: str
     `  client:       ${client}`,
     `  token:        ${token}`,
     `  admin token:  ${adminToken}`,
+    ...(searchKey ? [`  search key:   ${searchKey}   (browser key: opens only search on "${websiteId}")`] : []),
+    '',
+    `Dashboard: ${url}/   (search, recommendations and reports in the browser)`,
     '',
     'Try:',
     `  curl -s ${url}/v1.4/search -H 'Content-Type: application/json' -H 'Authorization: Bearer ${token}' \\`,

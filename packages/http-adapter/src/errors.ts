@@ -28,6 +28,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   LIMIT_EXCEEDED: 413,
   STORE_FAILURE: 503,
   ENGINE_CLOSED: 503,
+  KEY_BAD_REQUEST: 400,
+  KEY_NOT_FOUND: 404,
 };
 
 /** Which documented error shape an endpoint uses. */

@@ -3,10 +3,12 @@
  * Errors are thrown and rendered by the listener in the endpoint's documented shape.
  * @module
  */
-import type { CouponIssue, LoadSummary, SearchRequest } from '@aisle/engine';
+import type { BundleRequest, CouponIssue, LoadSummary, PurchaseRequest, SearchRequest, ViewRequest } from '@aisle/engine';
+import { applyForcedScope, restrictFacetBuckets } from '@aisle/engine';
 import type { ValidateFunction } from 'ajv';
 import { peekBodyStream, readJsonBody, requireMediaType } from './body.js';
 import { describeAjvError, serialize, validate } from './codecs.js';
+import { corsHeaders } from './cors.js';
 import type { Handler, ListenerState, RequestContext } from './context.js';
 import { HttpError } from './errors.js';
 import { parseQueryString, parseRecommendParams, scalar } from './query.js';
@@ -26,13 +28,22 @@ function check<T>(validator: ValidateFunction, body: unknown): T {
 
 /** `POST /v1.4/search` */
 export const search: Handler = async (ctx, state) => {
-  const websiteId = state.tokens.requireWebsite(ctx.req);
+  const { websiteId, key } = await state.tokens.requireSearchCaller(ctx.req, state.engine);
+  // From here on, CORS headers only when the searched website allows the origin (see cors.ts).
+  ctx.headers = corsHeaders(ctx.req, state.engine.website(websiteId), false);
   requireMediaType(ctx.req, JSON_ONLY);
   const body = check<SearchRequest>(validate.SearchRequest, await readJsonBody(ctx.req, state.limits));
   if (body.website_id !== websiteId) {
     throw new HttpError(401, `the bearer token does not open website_id "${body.website_id}"`, { key: 'Authorization' });
   }
+  const forced = key?.scope;
+  if (forced) body.scope = applyForcedScope(forced, body.scope);
   const response = await state.engine.search(body);
+  if (forced) {
+    const disjunctive = (body as { disjunctive_facets?: unknown }).disjunctive_facets;
+    const aggregations = restrictFacetBuckets(response.payload.aggregations, forced, Array.isArray(disjunctive) ? disjunctive as string[] : undefined);
+    if (aggregations !== undefined) response.payload = { ...response.payload, aggregations };
+  }
   sendJson(ctx, state, 200, serialize.SearchResponse(response));
 };
 
@@ -53,7 +64,7 @@ export const unknownMethod: Handler = async (ctx) => {
 /** `POST /1.0/ClientRecom/{website_id}/bundle` */
 export const bundle: Handler = async (ctx, state) => {
   requireMediaType(ctx.req, JSON_ONLY);
-  const body = check(validate.BundleRequest, await readJsonBody(ctx.req, state.limits));
+  const body = check<BundleRequest>(validate.BundleRequest, await readJsonBody(ctx.req, state.limits));
   const response = await state.engine.bundles(ctx.params[0]!, body);
   sendJson(ctx, state, 200, serialize.BundleResponse(response));
 };
@@ -63,10 +74,11 @@ export function events(kind: 'purchases' | 'views'): Handler {
   return async (ctx, state) => {
     const websiteId = state.tokens.requireWebsite(ctx.req);
     requireMediaType(ctx.req, JSON_ONLY);
+    // No schema here: the engine validates event bodies itself (every failure under its path, RFC 7807).
     const body = await readJsonBody(ctx.req, state.limits);
     const ack = kind === 'purchases'
-      ? await state.engine.recordPurchases(websiteId, body)
-      : await state.engine.recordViews(websiteId, body);
+      ? await state.engine.recordPurchases(websiteId, body as PurchaseRequest)
+      : await state.engine.recordViews(websiteId, body as ViewRequest);
     sendJson(ctx, state, 202, serialize.EventAck(ack));
   };
 }
@@ -90,28 +102,36 @@ function adminWebsite(ctx: RequestContext, state: ListenerState): string {
   return websiteId;
 }
 
-/** `PUT /admin/v1/websites/{websiteId}/products[?mode=replace][&onError=skip]` (JSON array or NDJSON). */
-export const putProducts: Handler = async (ctx, state) => {
+/**
+ * `PUT /admin/v1/websites/{websiteId}/products[?mode=replace][&onError=skip]` (JSON array or NDJSON):
+ * upserts whole products; `PATCH` with the same body forms merges partial products (RFC 7396).
+ */
+export const products: Handler = async (ctx, state) => {
   const websiteId = adminWebsite(ctx, state);
   const type = requireMediaType(ctx.req, PRODUCT_FEED_TYPES);
   const query = parseQueryString(ctx.query);
+  const patch = ctx.req.method === 'PATCH';
   const mode = scalar(query, 'mode') ?? 'upsert';
   if (mode !== 'upsert' && mode !== 'replace') throw new HttpError(400, 'query parameter mode must be upsert or replace', { key: 'mode' });
+  if (patch && mode !== 'upsert') throw new HttpError(400, 'query parameter mode is not accepted by PATCH (a patch merges into stored products)', { key: 'mode' });
   const onError = scalar(query, 'onError') ?? 'reject';
   if (onError !== 'reject' && onError !== 'skip') throw new HttpError(400, 'query parameter onError must be reject or skip', { key: 'onError' });
   // The feed is streamed into the engine; its first byte is checked before anything changes: a blank
   // body is refused (with mode=replace it would empty the catalog), and a JSON upload must be an array.
   const body = await peekBodyStream(ctx.req, state.limits.adminMaxBytes);
-  if (body.first === undefined) throw new HttpError(400, 'request body is empty; send a JSON array or NDJSON of products');
+  const what = patch ? 'partial products with refId' : 'products';
+  if (body.first === undefined) throw new HttpError(400, `request body is empty; send a JSON array or NDJSON of ${what}`);
   if (type === 'application/json' && body.first !== 0x5b) {
-    throw new HttpError(400, 'request body must be a JSON array of products (or NDJSON with Content-Type application/x-ndjson)');
+    throw new HttpError(400, `request body must be a JSON array of ${what} (or NDJSON with Content-Type application/x-ndjson)`);
   }
   const options = { onError: onError as 'reject' | 'skip' };
   let summary: LoadSummary;
   try {
-    summary = mode === 'replace'
-      ? await state.engine.replaceProducts(websiteId, body.stream, options)
-      : await state.engine.upsertProducts(websiteId, body.stream, options);
+    summary = patch
+      ? await state.engine.patchProducts(websiteId, body.stream, options)
+      : mode === 'replace'
+        ? await state.engine.replaceProducts(websiteId, body.stream, options)
+        : await state.engine.upsertProducts(websiteId, body.stream, options);
   } catch (err) {
     if (body.exceeded()) throw new HttpError(413, `request body exceeds the limit of ${state.limits.adminMaxBytes} bytes; nothing was changed`, { headers: { connection: 'close' } });
     // The rest of a rejected feed is not read: the connection closes after the answer.
@@ -121,11 +141,22 @@ export const putProducts: Handler = async (ctx, state) => {
   sendJson(ctx, state, 200, serialize.LoadSummary(summary));
 };
 
-/** `DELETE /admin/v1/websites/{websiteId}/products/{refId}` (idempotent: unknown refId → deleted 0). */
-export const deleteProduct: Handler = async (ctx, state) => {
+/**
+ * `GET /admin/v1/websites/{websiteId}/products/{refId}` (the stored product as given; 404 unknown) and
+ * `DELETE` (idempotent: unknown refId → deleted 0).
+ */
+export const product: Handler = async (ctx, state) => {
   const websiteId = adminWebsite(ctx, state);
-  const result = await state.engine.deleteProducts(websiteId, [ctx.params[1]!]);
-  sendJson(ctx, state, 200, serialize.DeleteResult(result));
+  const refId = ctx.params[1]!;
+  if (ctx.req.method === 'DELETE') {
+    const result = await state.engine.deleteProducts(websiteId, [refId]);
+    sendJson(ctx, state, 200, serialize.DeleteResult(result));
+    return;
+  }
+  const found = await state.engine.getProduct(websiteId, refId);
+  if (found === undefined) throw new HttpError(404, `no product with refId ${JSON.stringify(refId)} in website "${websiteId}"`, { key: 'refId' });
+  // Products are free-form JSON: serialised as given, not through a fixed schema.
+  send(ctx, state, 200, JSON_TYPE, JSON.stringify(found));
 };
 
 /** `POST /admin/v1/websites/{websiteId}/coupons` with `{coupons: [{code, customerId?, discount?}]}`. */
@@ -187,15 +218,42 @@ export const settings: Handler = async (ctx, state) => {
   sendJson(ctx, state, 200, serialize.WebsiteSettings(updated));
 };
 
+/** `GET|POST /admin/v1/websites/{websiteId}/keys`: list the website's search keys, or create one. */
+export const searchKeys: Handler = async (ctx, state) => {
+  const websiteId = adminWebsite(ctx, state);
+  if (ctx.req.method === 'POST') {
+    requireMediaType(ctx.req, JSON_ONLY);
+    const created = await state.engine.createSearchKey(websiteId, await readJsonBody(ctx.req, state.limits));
+    sendJson(ctx, state, 201, serialize.CreatedSearchKey(created));
+    return;
+  }
+  sendJson(ctx, state, 200, serialize.SearchKeyList({ keys: await state.engine.listSearchKeys(websiteId) }));
+};
+
+/** `DELETE /admin/v1/websites/{websiteId}/keys/{key}`: revoke by key or by id (404 when the website has none such). */
+export const revokeSearchKey: Handler = async (ctx, state) => {
+  const websiteId = adminWebsite(ctx, state);
+  await state.engine.revokeSearchKey(websiteId, ctx.params[1]!);
+  send(ctx, state, 204, undefined, '');
+};
+
 /** `GET /healthz`: the process is up. */
 export const healthz: Handler = async (ctx, state) => {
   sendJson(ctx, state, 200, serialize.Health({ status: 'ok' }));
 };
 
-/** `GET /readyz`: 503 while starting or shutting down. */
+/**
+ * `GET /readyz`: 200 only when the engine's readiness checks all pass (store reachable, data directory
+ * writable, recommendation indexes built) and the listener is neither starting nor shutting down;
+ * otherwise 503 with every check and the reason of each failed one.
+ */
 export const readyz: Handler = async (ctx, state) => {
-  const ready = !state.closing && state.isReady();
-  sendJson(ctx, state, ready ? 200 : 503, serialize.Health({ status: ready ? 'ready' : 'not ready' }));
+  const checks = [
+    { name: 'listener', ok: !state.closing && state.isReady(), ...(state.closing ? { reason: 'shutting down' } : !state.isReady() ? { reason: 'starting' } : {}) },
+    ...(state.closing ? [] : (await state.engine.readiness()).checks),
+  ];
+  const ready = checks.every((c) => c.ok);
+  sendJson(ctx, state, ready ? 200 : 503, serialize.Health({ status: ready ? 'ready' : 'not ready', checks }));
 };
 
 /** `GET /metrics`: Prometheus text format. */

@@ -13,3 +13,4 @@ export { buildOpenApi } from './openapi.js';
 export { schemas, inlineRefs, RECOMMEND_METHODS, type JsonSchema, type SchemaName, type RecommendMethod } from './schemas.js';
 export { routes, recommendRoutes, matchRoute } from './router.js';
 export { parseRecommendParams, parseQueryString } from './query.js';
+export { DEFAULT_DASHBOARD_DIR, dashboardConfig, type DashboardOptions } from './dashboard.js';

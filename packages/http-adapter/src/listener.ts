@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { TokenIndex } from './auth.js';
 import type { ListenerLimits, ListenerState, RequestContext } from './context.js';
 import { corsHeaders, websiteForClient } from './cors.js';
+import { DashboardAssets, DEFAULT_DASHBOARD_DIR, type DashboardOptions } from './dashboard.js';
 import { HttpError } from './errors.js';
 import { HttpMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
@@ -39,6 +40,8 @@ export interface ListenerOptions {
   metrics?: HttpMetrics | false;
   /** Limits; see {@link DEFAULT_LIMITS}. */
   limits?: Partial<ListenerLimits>;
+  /** The built-in dashboard at `GET /` (default on; `false` turns it off, as `dashboard: false` in the config file). */
+  dashboard?: boolean | DashboardOptions;
   /** Readiness beyond "not shutting down" (e.g. the demo still loading). Default: always ready. */
   isReady?: () => boolean;
 }
@@ -73,6 +76,7 @@ function normalisePrefix(prefix: string | undefined): string {
 export function createListener(engine: Engine, options: ListenerOptions = {}): AisleListener {
   const prefix = normalisePrefix(options.prefix);
   const metrics = options.metrics === false ? undefined : options.metrics ?? new HttpMetrics();
+  metrics?.trackEngine(engine);
   let openApiText: string | undefined;
   const state: ListenerState = {
     engine,
@@ -84,8 +88,13 @@ export function createListener(engine: Engine, options: ListenerOptions = {}): A
     closing: false,
     openApiText: () => (openApiText ??= JSON.stringify(buildOpenApi({ prefix }))),
   };
+  if (options.dashboard !== false) {
+    const dashboardOptions: DashboardOptions = typeof options.dashboard === 'object' ? options.dashboard : {};
+    state.dashboard = { assets: new DashboardAssets(dashboardOptions.assetsDir ?? DEFAULT_DASHBOARD_DIR), options: dashboardOptions };
+  }
 
   const websiteOf = (match: RouteMatch, query: string) => {
+    if (match.route === routes.search) return engine.websites(); // narrowed by the handler; see cors.ts
     if (match.route === routes.coupon) {
       const client = new URLSearchParams(query).get('client');
       return client ? websiteForClient(engine, client) : undefined;
@@ -142,7 +151,7 @@ export function createListener(engine: Engine, options: ListenerOptions = {}): A
       send(ctx, state, 204, undefined, '', { allow: route.allow });
       return;
     }
-    if (!route.methods.includes(method) && !(method === 'HEAD' && route.methods.includes('GET'))) {
+    if (!route.methods.includes(method) && !(method === 'HEAD' && route.allowsHead)) {
       sendError(ctx, state, new HttpError(405, `method ${method} is not allowed on ${route.template}; allowed: ${route.allow}`, { headers: { allow: route.allow } }));
       return;
     }

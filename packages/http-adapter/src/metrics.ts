@@ -3,6 +3,7 @@
  * (never raw paths, so ids do not explode the label space). Each listener has its own registry.
  * @module
  */
+import { BACKGROUND_TASKS, type Engine } from '@aisle/engine';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 /** The listener's metrics. */
@@ -29,6 +30,30 @@ export class HttpMetrics {
       registers: [this.registry],
     });
     if (options.defaultMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'aisle_' });
+  }
+
+  /**
+   * Exports the engine's background failures (snapshot writes, replica polls, index builds, …) as
+   * `aisle_background_failures_total{task}`, read from the engine at each scrape. Once per registry.
+   */
+  trackEngine(engine: Pick<Engine, 'backgroundFailures'>): void {
+    if (this.registry.getSingleMetric('aisle_background_failures_total')) return;
+    const exported = new Map<string, number>();
+    new Counter({
+      name: 'aisle_background_failures_total',
+      help: 'Failures of background work no request waits for (logged as they happen), by task',
+      labelNames: ['task'],
+      registers: [this.registry],
+      collect() {
+        const counts = engine.backgroundFailures();
+        for (const task of BACKGROUND_TASKS) {
+          const delta = counts[task] - (exported.get(task) ?? 0);
+          // inc(0) makes every task visible from the first scrape.
+          this.inc({ task }, Math.max(0, delta));
+          exported.set(task, counts[task]);
+        }
+      },
+    });
   }
 
   /** Records one finished request. */

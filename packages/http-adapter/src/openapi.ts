@@ -48,7 +48,7 @@ export function buildOpenApi(options: { prefix?: string } = {}): Record<string, 
   paths['/v1.4/search'] = {
     post: {
       operationId: 'search', tags: ['search'], summary: 'Search products (facets, ranges, scope, sorting).',
-      security: bearer,
+      security: [...bearer, { searchKey: [] }],
       requestBody: { required: true, content: json('SearchRequest') },
       responses: {
         200: { description: 'A page of results.', content: json('SearchResponse') },
@@ -135,8 +135,30 @@ export function buildOpenApi(options: { prefix?: string } = {}): Record<string, 
       },
       responses: { 200: { description: 'What the load did.', content: json('LoadSummary') }, ...adminErrors({ 413: 'Upload above the limit (default 1 GiB); nothing was changed.', 415: 'Not JSON or NDJSON.' }) },
     },
+    patch: {
+      operationId: 'patchProducts', tags: ['admin'],
+      summary: 'Partial updates: each record (with refId) is merged into the stored product (JSON Merge Patch, RFC 7396; null removes a field).',
+      security: admin,
+      parameters: [
+        websiteParam,
+        queryParam('onError', { type: 'string', enum: ['reject', 'skip'], default: 'reject' }, 'reject: a bad record or an unknown refId refuses the whole request and changes nothing; skip: such records are reported and skipped.'),
+      ],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Product' } } },
+          'application/x-ndjson': { schema: { type: 'string', description: 'One partial product object (with refId) per line.' } },
+        },
+      },
+      responses: { 200: { description: 'What the patch did (loaded = products changed).', content: json('LoadSummary') }, ...adminErrors({ 400: 'Invalid request, or (onError=reject) a record whose refId is not in the catalog; nothing was changed.', 413: 'Upload above the limit (default 1 GiB); nothing was changed.', 415: 'Not JSON or NDJSON.' }) },
+    },
   };
   paths['/admin/v1/websites/{websiteId}/products/{refId}'] = {
+    get: {
+      operationId: 'getProduct', tags: ['admin'], summary: 'The stored product exactly as given (after patches).', security: admin,
+      parameters: [websiteParam, pathParam('refId', 'Product reference id.')],
+      responses: { 200: { description: 'The product.', content: json('Product') }, ...adminErrors({ 404: 'Unknown website or refId.' }) },
+    },
     delete: {
       operationId: 'deleteProduct', tags: ['admin'], summary: 'Delete one product (idempotent).', security: admin,
       parameters: [websiteParam, pathParam('refId', 'Product reference id.')],
@@ -156,6 +178,27 @@ export function buildOpenApi(options: { prefix?: string } = {}): Record<string, 
       operationId: 'stats', tags: ['admin'], summary: 'Counters of one website.', security: admin,
       parameters: [websiteParam],
       responses: { 200: { description: 'Counters.', content: json('WebsiteStats') }, ...adminErrors() },
+    },
+  };
+  paths['/admin/v1/websites/{websiteId}/keys'] = {
+    get: {
+      operationId: 'listSearchKeys', tags: ['admin'], summary: 'The website\'s browser search keys (without the keys themselves).', security: admin,
+      parameters: [websiteParam],
+      responses: { 200: { description: 'The keys, oldest first.', content: json('SearchKeyList') }, ...adminErrors() },
+    },
+    post: {
+      operationId: 'createSearchKey', tags: ['admin'],
+      summary: 'Create a browser search key: it opens only search on this website, with an optional forced scope and expiry.', security: admin,
+      parameters: [websiteParam],
+      requestBody: { required: true, content: json('SearchKeyRequest') },
+      responses: { 201: { description: 'Created; `key` is shown this once.', content: json('CreatedSearchKey') }, ...adminErrors({ 413: 'Body too large, or the website already has the most keys allowed.', 415: common415 }) },
+    },
+  };
+  paths['/admin/v1/websites/{websiteId}/keys/{key}'] = {
+    delete: {
+      operationId: 'revokeSearchKey', tags: ['admin'], summary: 'Revoke a search key, given by the key or by its id.', security: admin,
+      parameters: [websiteParam, pathParam('key', 'The key, or its id.')],
+      responses: { 204: { description: 'Revoked (every replica refuses it within 2 s).' }, ...adminErrors({ 404: 'Unknown website, or the website has no such key.' }) },
     },
   };
   paths['/admin/v1/websites/{websiteId}/reports/attribution'] = {
@@ -214,7 +257,8 @@ export function buildOpenApi(options: { prefix?: string } = {}): Record<string, 
   };
   paths['/readyz'] = {
     get: {
-      operationId: 'readyz', tags: ['operations'], summary: 'Readiness (503 while starting or shutting down).',
+      operationId: 'readyz', tags: ['operations'], summary: 'Readiness (503 with the failed checks and their reasons).',
+      description: 'Not ready (503) while the store is unreachable, the data directory is not writable, recommendation indexes are being built, or the server is starting or shutting down.',
       responses: { 200: { description: 'Ready.', content: json('Health') }, 503: { description: 'Not ready.', content: json('Health') } },
     },
   };
@@ -246,6 +290,7 @@ export function buildOpenApi(options: { prefix?: string } = {}): Record<string, 
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A website token: opens exactly one website.' },
         adminBearer: { type: 'http', scheme: 'bearer', description: 'An admin token (adminTokens in the config file).' },
+        searchKey: { type: 'http', scheme: 'bearer', description: 'A browser search key (POST /admin/v1/websites/{websiteId}/keys): opens only search on its website, with its forced scope.' },
       },
     },
   };

@@ -19,7 +19,7 @@ export function send(
   state: ListenerState,
   status: number,
   contentType: string | undefined,
-  body: string,
+  body: string | Buffer,
   headers?: Record<string, string>,
 ): void {
   if (ctx.done) return;

@@ -6,26 +6,41 @@
 import type { Handler, Route } from './context.js';
 import type { ErrorShape } from './errors.js';
 import { HttpError } from './errors.js';
+import { dashboardAsset, dashboardPage } from './dashboard.js';
 import * as h from './handlers.js';
 import { RECOMMEND_METHODS } from './schemas.js';
 
-function route(template: string, methods: readonly string[], shape: ErrorShape, cors: boolean, handler: Handler, timed = true): Route {
-  const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-  return { template, methods, allow, shape, cors, timed, handler };
+/** Per-route options beyond the common ones. */
+interface RouteOptions {
+  /** Subject to `handlerTimeoutMs` (default true). */
+  timed?: boolean;
+  /**
+   * A GET that changes state (the spec's coupon call): HEAD is not implied, so a HEAD request (link
+   * checkers, prefetchers) is answered 405 and changes nothing.
+   */
+  getChangesState?: boolean;
+}
+
+function route(template: string, methods: readonly string[], shape: ErrorShape, cors: boolean, handler: Handler, options: RouteOptions = {}): Route {
+  const allowsHead = methods.includes('GET') && !options.getChangesState;
+  const allow = [...methods, ...(allowsHead ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+  return { template, methods, allow, allowsHead, shape, cors, timed: options.timed ?? true, handler };
 }
 
 /** Every route of the surface, by a stable name (used by the OpenAPI builder and the tests). */
 export const routes = {
-  search: route('/v1.4/search', ['POST'], 'envelope', false, h.search),
+  search: route('/v1.4/search', ['POST'], 'envelope', true, h.search),
   bundle: route('/1.0/ClientRecom/{website_id}/bundle', ['POST'], 'envelope', true, h.bundle),
   unknownMethod: route('/1.0/ClientRecom/{website_id}/{method}', ['GET'], 'envelope', true, h.unknownMethod),
   purchases: route('/3.0/events/purchases', ['POST'], 'problem', false, h.events('purchases')),
   views: route('/3.0/events/views', ['POST'], 'problem', false, h.events('views')),
-  coupon: route('/b2b/coupon/mark_as_used', ['GET'], 'envelope', true, h.markCouponUsed),
-  products: route('/admin/v1/websites/{websiteId}/products', ['PUT'], 'problem', false, h.putProducts, false),
-  product: route('/admin/v1/websites/{websiteId}/products/{refId}', ['DELETE'], 'problem', false, h.deleteProduct),
+  coupon: route('/b2b/coupon/mark_as_used', ['GET'], 'envelope', true, h.markCouponUsed, { getChangesState: true }),
+  products: route('/admin/v1/websites/{websiteId}/products', ['PUT', 'PATCH'], 'problem', false, h.products, { timed: false }),
+  product: route('/admin/v1/websites/{websiteId}/products/{refId}', ['GET', 'DELETE'], 'problem', false, h.product),
   coupons: route('/admin/v1/websites/{websiteId}/coupons', ['POST'], 'problem', false, h.issueCoupons),
   stats: route('/admin/v1/websites/{websiteId}/stats', ['GET'], 'problem', false, h.stats),
+  keys: route('/admin/v1/websites/{websiteId}/keys', ['GET', 'POST'], 'problem', false, h.searchKeys),
+  key: route('/admin/v1/websites/{websiteId}/keys/{key}', ['DELETE'], 'problem', false, h.revokeSearchKey),
   attribution: route('/admin/v1/websites/{websiteId}/reports/attribution', ['GET'], 'problem', false, h.attribution),
   searchReport: route('/admin/v1/websites/{websiteId}/reports/searches', ['GET'], 'problem', false, h.searchReport),
   settings: route('/admin/v1/websites/{websiteId}/settings', ['GET', 'PUT', 'PATCH'], 'problem', false, h.settings),
@@ -33,6 +48,8 @@ export const routes = {
   readyz: route('/readyz', ['GET'], 'envelope', false, h.readyz),
   metrics: route('/metrics', ['GET'], 'envelope', false, h.metrics),
   openapi: route('/openapi.json', ['GET'], 'envelope', false, h.openapi),
+  dashboard: route('/', ['GET'], 'envelope', false, dashboardPage),
+  dashboardAsset: route('/dashboard/{file}', ['GET'], 'envelope', false, dashboardAsset),
 } as const;
 
 /** The recommendation routes, one per method segment, keyed by the lowercased segment (matching is case-insensitive, as in the engine). */
@@ -90,10 +107,12 @@ export function matchRoute(path: string): RouteMatch | undefined {
           case 'coupons': return { route: routes.coupons, params: [websiteId] };
           case 'stats': return { route: routes.stats, params: [websiteId] };
           case 'settings': return { route: routes.settings, params: [websiteId] };
+          case 'keys': return { route: routes.keys, params: [websiteId] };
           default: return undefined;
         }
       }
       if (n === 7 && s[5] === 'products' && s[6] !== '') return { route: routes.product, params: [websiteId, decode(s[6]!)] };
+      if (n === 7 && s[5] === 'keys' && s[6] !== '') return { route: routes.key, params: [websiteId, decode(s[6]!)] };
       if (n === 7 && s[5] === 'reports' && s[6] === 'attribution') return { route: routes.attribution, params: [websiteId] };
       if (n === 7 && s[5] === 'reports' && s[6] === 'searches') return { route: routes.searchReport, params: [websiteId] };
       return undefined;
@@ -102,6 +121,8 @@ export function matchRoute(path: string): RouteMatch | undefined {
     case 'readyz': return n === 2 ? { route: routes.readyz, params: [] } : undefined;
     case 'metrics': return n === 2 ? { route: routes.metrics, params: [] } : undefined;
     case 'openapi.json': return n === 2 ? { route: routes.openapi, params: [] } : undefined;
+    case '': return n === 2 ? { route: routes.dashboard, params: [] } : undefined;
+    case 'dashboard': return n === 3 && s[2] !== '' ? { route: routes.dashboardAsset, params: [decode(s[2]!)] } : undefined;
     default: return undefined;
   }
 }

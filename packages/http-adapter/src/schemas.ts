@@ -41,6 +41,21 @@ const retailMediaSlot: JsonSchema = {
 
 /** The component schemas, by name. */
 export const schemas = {
+  Scope: {
+    type: 'object',
+    description: 'Filters by field: text fields take an array of values (OR) or {not: [...]}; numeric fields take {min?, max?, not?}. Keys combine with AND.',
+    additionalProperties: {
+      anyOf: [
+        { type: 'array', items: { type: 'string' } },
+        { type: 'object', required: ['not'], properties: { not: { type: 'array', items: { type: 'string' } } }, additionalProperties: false },
+        {
+          type: 'object',
+          properties: { min: num(), max: num(), not: { type: 'array', items: { type: 'number' } } },
+          additionalProperties: false,
+        },
+      ],
+    },
+  },
   SearchRequest: {
     type: 'object',
     description: 'The documented search request body.',
@@ -52,21 +67,7 @@ export const schemas = {
       client: { type: 'string', minLength: 1 },
       start: { type: 'integer', minimum: 0, description: 'Offset of the first result.' },
       size: { type: 'integer', minimum: 0, maximum: MAX_SEARCH_SIZE, default: DEFAULT_SEARCH_SIZE, description: `Maximum number of results (default ${DEFAULT_SEARCH_SIZE}, at most ${MAX_SEARCH_SIZE}).` },
-      scope: {
-        type: 'object',
-        description: 'Filters by field: text fields take an array of values (OR) or {not: [...]}; numeric fields take {min?, max?, not?}. Keys combine with AND.',
-        additionalProperties: {
-          anyOf: [
-            { type: 'array', items: { type: 'string' } },
-            { type: 'object', required: ['not'], properties: { not: { type: 'array', items: { type: 'string' } } }, additionalProperties: false },
-            {
-              type: 'object',
-              properties: { min: num(), max: num(), not: { type: 'array', items: { type: 'number' } } },
-              additionalProperties: false,
-            },
-          ],
-        },
-      },
+      scope: ref('Scope'),
       aggregations: strArray('Text fields for which a document count per value is returned.'),
       range_fields: strArray('Numeric fields for which min and max are returned.'),
       disjunctive_facets: strArray('Fields whose aggregation counts ignore the field\'s own scope condition (other conditions still apply); '
@@ -243,10 +244,11 @@ export const schemas = {
   },
   LoadSummary: {
     type: 'object',
-    required: ['loaded', 'skipped', 'catalogSize'],
+    required: ['loaded', 'skipped', 'skippedCount', 'catalogSize'],
     properties: {
       loaded: int(),
       skipped: { type: 'array', items: { type: 'object', required: ['line', 'message'], properties: { line: int(), message: str() } } },
+      skippedCount: int(),
       catalogSize: int(),
     },
   },
@@ -350,10 +352,57 @@ export const schemas = {
       },
     },
   },
+  SearchKeyRequest: {
+    type: 'object',
+    description: 'A browser search key to create.',
+    required: ['actions'],
+    additionalProperties: false,
+    properties: {
+      actions: { type: 'array', minItems: 1, items: { type: 'string', enum: ['search'] }, description: 'What the key opens; only "search" exists.' },
+      expiresAt: { type: 'string', format: 'date-time', description: 'When the key stops working (ISO 8601, in the future). Absent: never.' },
+      scope: { ...ref('Scope'), description: 'Forced scope ANDed with every request made with the key (the caller cannot widen it).' },
+    },
+  },
+  SearchKey: {
+    type: 'object',
+    description: 'A search key as listed; the key itself is shown only once, when created.',
+    required: ['id', 'websiteId', 'keyPrefix', 'actions', 'createdAt', 'expired'],
+    properties: {
+      id: str('Public id (accepted by DELETE …/keys/{key} instead of the key).'),
+      websiteId: str(),
+      keyPrefix: str('The first characters of the key, to recognise it.'),
+      actions: strArray(),
+      scope: ref('Scope'),
+      expiresAt: str('ISO 8601.'),
+      createdAt: str('ISO 8601.'),
+      expired: { type: 'boolean' },
+    },
+  },
+  CreatedSearchKey: {
+    type: 'object',
+    description: 'A key just created: the listed fields plus `key`, shown this once (only its SHA-256 is stored).',
+    required: ['key', 'id', 'websiteId', 'keyPrefix', 'actions', 'createdAt', 'expired'],
+    properties: {
+      key: str('The key: send it as `Authorization: Bearer <key>` to POST /v1.4/search.'),
+      id: str(), websiteId: str(), keyPrefix: str(), actions: strArray(), scope: ref('Scope'), expiresAt: str(), createdAt: str(), expired: { type: 'boolean' },
+    },
+  },
+  SearchKeyList: {
+    type: 'object',
+    required: ['keys'],
+    properties: { keys: { type: 'array', items: ref('SearchKey') } },
+  },
   Health: {
     type: 'object',
     required: ['status'],
-    properties: { status: { type: 'string', enum: ['ok', 'ready', 'not ready'] } },
+    properties: {
+      status: { type: 'string', enum: ['ok', 'ready', 'not ready'] },
+      checks: {
+        type: 'array',
+        description: 'Readiness only: each check (listener, store, disk, recommendations) with the reason when it fails.',
+        items: { type: 'object', required: ['name', 'ok'], properties: { name: str(), ok: { type: 'boolean' }, reason: str() } },
+      },
+    },
   },
 } satisfies Record<string, JsonSchema>;
 

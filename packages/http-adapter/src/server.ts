@@ -56,11 +56,13 @@ export interface AisleServer {
 /** Creates the engine (unless given), the listener and the server, and starts listening. */
 export async function createServer(options: ServerOptions = {}): Promise<AisleServer> {
   const logger = options.logger === false ? undefined : options.logger ?? pino({ name: 'aisle' });
-  const engine = options.engine ?? await createEngine(options.engineOptions ?? {});
+  // The engine logs its background failures (snapshot writes, replica polls, …) through the same logger.
+  const engine = options.engine ?? await createEngine({ ...options.engineOptions, ...(logger && { logger: logger.child({ component: 'engine' }) }) });
   const listener = createListener(engine, {
     ...options,
     metrics: options.metrics ?? new HttpMetrics({ defaultMetrics: true }),
     adminTokens: options.adminTokens ?? options.engineOptions?.adminTokens ?? [],
+    dashboard: options.dashboard ?? options.engineOptions?.dashboard ?? true,
     logger: logger ?? false,
   });
   const server = http.createServer({ maxHeaderSize: options.maxHeaderSize ?? 16 * 1024 }, listener);

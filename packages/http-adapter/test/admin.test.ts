@@ -64,6 +64,53 @@ describe('admin API', () => {
     expect(await expectDocumented(again, path, 'DELETE')).toMatchObject({ deleted: 0 });
   });
 
+  it('PATCH products merges partial products (RFC 7396); GET returns the stored product; unknown refIds per onError', async () => {
+    const one = '/admin/v1/websites/{websiteId}/products/{refId}';
+    const patch = (body: string, type = 'application/json', query = '') => fetch(`${svc.url}/admin/v1/websites/site-a/products${query}`, {
+      method: 'PATCH', headers: { 'content-type': type, ...bearer(ADMIN_TOKEN) }, body,
+    });
+    const get = (refId: string) => fetch(`${svc.url}/admin/v1/websites/site-a/products/${encodeURIComponent(refId)}`, { headers: bearer(ADMIN_TOKEN) });
+    const before = await get('KNOWN-1');
+    expect(before.status).toBe(200);
+    const original = await expectDocumented(before, one, 'GET') as Record<string, unknown>;
+    expect(original).toMatchObject({ refId: 'KNOWN-1', title: 'Zanzibar espresso machine', price: 199.5 });
+
+    const res = await patch(JSON.stringify([{ refId: 'KNOWN-1', price: 149, search_category: null, tags: { colour: 'schwarz ☕' } }]));
+    expect(res.status).toBe(200);
+    expect(await expectDocumented(res, products, 'PATCH')).toMatchObject({ loaded: 1, skipped: [] });
+    const { search_category: _dropped, ...kept } = original;
+    expect(await (await get('KNOWN-1')).json()).toEqual({ ...kept, price: 149, tags: { colour: 'schwarz ☕' } });
+    // The patched value is what search filters on.
+    const found = await fetch(`${svc.url}/v1.4/search`, {
+      method: 'POST', headers: { 'content-type': 'application/json', ...bearer(TOKEN_A) },
+      body: JSON.stringify({ website_id: 'site-a', client: 'client-a', q: 'espresso', start: 0, scope: { price: { min: 100, max: 150 } } }),
+    });
+    expect(((await found.json()) as { payload: { result: { refId: string }[] } }).payload.result.map((p) => p.refId)).toEqual(['KNOWN-1']);
+
+    // An unknown refId: the whole request is refused by default (nothing changed), skipped with onError=skip.
+    const ndjson = '{"refId":"KNOWN-1","price":1}\n\n{"refId":"NO-SUCH","price":2}\n';
+    const refused = await patch(ndjson, 'application/x-ndjson');
+    expect(refused.status).toBe(400);
+    const problem = (await expectDocumented(refused, products, 'PATCH')) as Problem;
+    expect(JSON.stringify(problem)).toContain('NO-SUCH');
+    expect(((await (await get('KNOWN-1')).json()) as { price: number }).price).toBe(149);
+    const skipped = await patch(ndjson, 'application/x-ndjson', '?onError=skip');
+    expect(skipped.status).toBe(200);
+    expect(await expectDocumented(skipped, products, 'PATCH')).toMatchObject({ loaded: 1, skipped: [{ line: 3 }] });
+    expect(((await (await get('KNOWN-1')).json()) as { price: number }).price).toBe(1);
+
+    // Bad bodies and parameters.
+    expect((await patch('{"refId":"KNOWN-1"}')).status).toBe(400);
+    expect((await patch('[]', 'application/json', '?mode=replace')).status).toBe(400);
+    expect((await patch('[{"price":3}]')).status).toBe(400);
+    expect((await patch('[]')).status).toBe(200);
+    const missing = await get('NO-SUCH');
+    expect(missing.status).toBe(404);
+    await expectDocumented(missing, one, 'GET');
+    expect((await fetch(`${svc.url}/admin/v1/websites/site-a/products/KNOWN-1`)).status).toBe(401);
+    expect((await fetch(`${svc.url}/admin/v1/websites/nope/products/KNOWN-1`, { headers: bearer(ADMIN_TOKEN) })).status).toBe(404);
+  });
+
   it('stats and the attribution report', async () => {
     const stats = await fetch(`${svc.url}/admin/v1/websites/site-a/stats`, { headers: bearer(ADMIN_TOKEN) });
     expect(stats.status).toBe(200);
@@ -104,7 +151,7 @@ describe('admin API', () => {
     await expectDocumented(type, products, 'PUT');
     const method = await fetch(`${svc.url}/admin/v1/websites/site-a/products`, { method: 'POST', headers: bearer(ADMIN_TOKEN) });
     expect(method.status).toBe(405);
-    expect(method.headers.get('allow')).toBe('PUT, OPTIONS');
+    expect(method.headers.get('allow')).toBe('PUT, PATCH, OPTIONS');
     await expectDocumented(method, products, 'PUT');
     const coupons = await fetch(`${svc.url}/admin/v1/websites/site-a/coupons`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(ADMIN_TOKEN) }, body: '{"coupons":[{"code":""}]}' });
     expect(coupons.status).toBe(400);

@@ -103,12 +103,13 @@ describe('aisle serve --config', () => {
 describe('aisle serve (demo) and aisle load', () => {
   const dataDir = path.join(tmp, 'data');
 
-  async function serveDemo(): Promise<{ child: ReturnType<typeof start>; url: string; token: string; adminToken: string }> {
+  async function serveDemo(): Promise<{ child: ReturnType<typeof start>; url: string; token: string; adminToken: string; searchKey: string }> {
     const child = start(['serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--demo-products', '300']);
     const url = (await waitFor(child, /curl -s (http:\/\/[\d.:]+)\/openapi\.json/))[1]!;
     const token = child.out().match(/ token: +(\S+)/)![1]!;
     const adminToken = child.out().match(/admin token: +(\S+)/)![1]!;
-    return { child, url, token, adminToken };
+    const searchKey = child.out().match(/search key: +(\S+)/)![1]!;
+    return { child, url, token, adminToken, searchKey };
   }
 
   it('serves a demo website, prints its ids and tokens, shuts down on SIGTERM, and does not duplicate the demo on restart', async () => {
@@ -121,12 +122,21 @@ describe('aisle serve (demo) and aisle load', () => {
     });
     expect(search.status).toBe(200);
     expect(((await search.json()) as { payload: { total_results: number } }).payload.total_results).toBe(300);
+    // The printed browser key opens search (and nothing else).
+    const keyed = await fetch(`${first.url}/v1.4/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${first.searchKey}` },
+      body: JSON.stringify({ website_id: 'demo', client: 'demo', q: '', start: 0, size: 3 }),
+    });
+    expect(keyed.status).toBe(200);
+    expect((await fetch(`${first.url}/admin/v1/websites/demo/stats`, { headers: { authorization: `Bearer ${first.searchKey}` } })).status).toBe(401);
     const stats1 = await (await fetch(`${first.url}/admin/v1/websites/demo/stats`, { headers: { authorization: `Bearer ${first.adminToken}` } })).json();
     first.child.kill('SIGTERM');
     expect(await first.child.exited).toBe(0);
 
     const second = await serveDemo();
     expect(second.token).toBe(first.token);
+    expect(second.searchKey).toBe(first.searchKey);
     const stats2 = await (await fetch(`${second.url}/admin/v1/websites/demo/stats`, { headers: { authorization: `Bearer ${second.adminToken}` } })).json();
     expect(stats2).toEqual(stats1);
     second.child.kill('SIGTERM');

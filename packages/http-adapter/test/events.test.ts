@@ -112,4 +112,13 @@ describe('GET /b2b/coupon/mark_as_used', () => {
     expect(missing.status).toBe(400);
     expect(((await expectDocumented(missing, path, 'GET')) as { message: string }).message).toContain('code');
   });
+
+  it('HEAD changes nothing: 405 naming GET, and the code stays unused', async () => {
+    await post(`${svc.url}/admin/v1/websites/site-a/coupons`, { coupons: [{ code: 'BEAT-HEAD', discount: 5 }] }, bearer(ADMIN_TOKEN));
+    const head = await fetch(`${svc.url}${path}?code=BEAT-HEAD&client=site-a`, { method: 'HEAD' });
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('GET, OPTIONS');
+    const use = await fetch(`${svc.url}${path}?code=BEAT-HEAD&client=site-a`);
+    expect(use.status).toBe(200);
+  });
 });

@@ -3,7 +3,7 @@
  * counts are checked against a reference made of separate plain searches (the field's own condition
  * removed); highlighting against hand-written expectations, HTML escaping included.
  */
-import { generateCatalog } from '@aisle/engine';
+import { generateCatalog } from '@aisle/engine/demo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, expectDocumented, post } from './helpers.js';
 import { MERCH_TOKEN, merchSearch, putMerchSettings, refIds, startMerchService, type MerchAnswer, type MerchService } from './merch-helpers.js';

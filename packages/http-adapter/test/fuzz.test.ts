@@ -11,7 +11,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generateCatalog, type Engine, type WebsiteStats } from '@aisle/engine';
+import type { Engine, WebsiteStats } from '@aisle/engine';
+import { generateCatalog } from '@aisle/engine/demo';
 import fc from 'fast-check';
 import { ValidationError } from '../../engine/src/errors.js';
 import { validatePurchaseRequest } from '../../engine/src/events/validate-purchases.js';

@@ -5,7 +5,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { createEngine, generateCatalog, generateInteractions, type Engine, type Product, type WebsiteConfig } from '@aisle/engine';
+import { createEngine, type Engine, type Product, type WebsiteConfig } from '@aisle/engine';
+import { generateCatalog, generateInteractions } from '@aisle/engine/demo';
 import { expect } from 'vitest';
 import { buildOpenApi } from '../src/openapi.js';
 import { createListener, type AisleListener, type ListenerOptions } from '../src/listener.js';

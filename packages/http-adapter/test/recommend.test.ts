@@ -12,7 +12,7 @@ afterAll(() => svc.close());
 
 const customerOf = async () => {
   // a customer with views: any generated view body's customer
-  const { generateInteractions } = await import('@aisle/engine');
+  const { generateInteractions } = await import('@aisle/engine/demo');
   return generateInteractions({ products: svc.products, sessions: 150, seed: 7 }).views[0] as { customerId: string; events: { refId: string }[] };
 };
 
@@ -66,6 +66,25 @@ describe('GET /1.0/ClientRecom/{website_id}/{Method}', () => {
     const lower = await fetch(`${svc.url}/1.0/ClientRecom/site-a/popularitems?count=2`);
     expect(lower.status).toBe(200);
     expect(((await lower.json()) as { payload: string[] }).payload).toHaveLength(2);
+  });
+
+  it('Cart and ProductDetail answer a customer with an empty cart; single-tactic methods answer only what their tactic finds', async () => {
+    const viewer = await customerOf();
+    for (const method of ['Cart', 'ProductDetail']) {
+      const res = await fetch(`${svc.url}/1.0/ClientRecom/site-a/${method}?customerId=${encodeURIComponent(viewer.customerId)}&count=5`);
+      expect(res.status, method).toBe(200);
+      const json = (await expectDocumented(res, `/1.0/ClientRecom/{website_id}/${method}`, 'GET')) as { payload: string[]; slots: { tacticLabel: string }[] };
+      expect(json.payload.length, method).toBeGreaterThan(0);
+      expect(json.slots.map((x) => x.tacticLabel)).not.toContain('Viewed With');
+    }
+    const none = await fetch(`${svc.url}/1.0/ClientRecom/site-a/Cart`);
+    expect(none.status).toBe(400);
+    expect(((await none.json()) as { message: string }).message).toContain('items');
+    // An unknown product: BoughtTogether (one tactic) lists nothing, ProductDetail (a hybrid) falls through to Popular Items.
+    const bought = await fetch(`${svc.url}/1.0/ClientRecom/site-a/BoughtTogether?productRef=no-such-product`);
+    expect(await bought.json()).toMatchObject({ type: 1, code: 0, payload: [] });
+    const detail = (await (await fetch(`${svc.url}/1.0/ClientRecom/site-a/ProductDetail?productRef=no-such-product`)).json()) as { slots: { tacticLabel: string }[] };
+    expect(detail.slots[0]!.tacticLabel).toBe('Popular Items');
   });
 
   it('404 for an unknown website or method, 405 for POST', async () => {

@@ -6,12 +6,13 @@
  * through the documented HTTP API.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { generateCatalog, type EngineOptions, type WebsiteStats } from '@aisle/engine';
+import type { EngineOptions, WebsiteStats } from '@aisle/engine';
+import { generateCatalog } from '@aisle/engine/demo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PG_URL, TestSchemas, requirePostgres } from '../../engine/src/store/pg-test-env.js';
 import { ADMIN_TOKEN, SITE_A, TOKEN_A, bearer, post } from './helpers.js';
@@ -138,10 +139,10 @@ beforeAll(async () => {
   // The first replica creates the schema and runs the migrations; the second then starts on it.
   r1 = await startReplica('r1');
   r2 = await startReplica('r2');
-  await Promise.all([loadCatalog(r1), loadCatalog(r2)]);
-  // docs/operations.md: the catalog snapshot `catalogs/<websiteId>.aislesnap` of the data directory is
-  // written two seconds after the last change; (d) restarts r2 from it.
-  await eventually(async () => existsSync(path.join(tmp, 'r2', 'catalogs', 'site-a.aislesnap')), () => 'no catalog snapshot of r2', 20_000);
+  // Catalogs are shared through PostgreSQL (catalog-replicas.test.ts): loaded through one replica,
+  // the catalog reaches the other; (d) restarts r2 from PostgreSQL's snapshot and change log.
+  await loadCatalog(r1);
+  await eventually(async () => (await stats(r2)).products === catalog.length, async () => `r2 has ${(await stats(r2)).products} products`, 20_000);
 }, 120_000);
 
 afterAll(async () => {
@@ -266,7 +267,7 @@ describe('two replicas (processes) on one PostgreSQL schema', () => {
     expect(attempted.length).toBeGreaterThan(acknowledged.size);
 
     r2 = await startReplica('r2');
-    // The catalog comes back from the snapshot of r2's data directory (written before the stream began).
+    // The catalog comes back from PostgreSQL (snapshot and change log), as it is before the replica reports ready.
     expect((await stats(r2)).products).toBe(catalog.length);
     // Its models were rebuilt from the store at start: the bestseller of (c), which r2 only ever
     // learnt by polling, and the orders it took before the kill.

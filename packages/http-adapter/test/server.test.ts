@@ -61,7 +61,7 @@ describe('createServer limits', () => {
       const ready = await fetch(`${base}/readyz`);
       expect(ready.status).toBe(503);
       expect(ready.headers.get('connection')).toBe('close');
-      expect(await expectDocumented(ready, '/readyz', 'GET')).toEqual({ status: 'not ready' });
+      expect(await expectDocumented(ready, '/readyz', 'GET')).toEqual({ status: 'not ready', checks: [{ name: 'listener', ok: false, reason: 'shutting down' }] });
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

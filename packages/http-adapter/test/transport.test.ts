@@ -19,7 +19,7 @@ describe('operations endpoints', () => {
     const health = await fetch(`${svc.url}/healthz`);
     expect(await expectDocumented(health, '/healthz', 'GET')).toEqual({ status: 'ok' });
     const ready = await fetch(`${svc.url}/readyz`);
-    expect(await expectDocumented(ready, '/readyz', 'GET')).toEqual({ status: 'ready' });
+    expect(await expectDocumented(ready, '/readyz', 'GET')).toMatchObject({ status: 'ready', checks: [{ name: 'listener', ok: true }, { name: 'store', ok: true }, { name: 'recommendations', ok: true }] });
     const doc = await fetch(`${svc.url}/openapi.json`);
     expect(doc.status).toBe(200);
     expect(((await expectDocumented(doc, '/openapi.json', 'GET')) as { openapi: string }).openapi).toBe('3.1.0');
@@ -47,7 +47,7 @@ describe('operations endpoints', () => {
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
     const paths = Object.keys((buildOpenApi() as { paths: object }).paths);
-    expect(paths).toHaveLength(1 + 17 + 1 + 2 + 1 + 7 + 4);
+    expect(paths).toHaveLength(1 + 17 + 1 + 2 + 1 + 9 + 4); // admin: products, product, coupons, stats, attribution, searches, settings, keys, key
   });
 
   it('docs/openapi.json is the generated document (run src/write-openapi.ts after changing a schema)', () => {

@@ -13,15 +13,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadDataset } from '../datasets.js';
-import { importAdapter, importEngine } from '../engine-module.js';
-import { BENCH_WEBSITE } from '../peers/aisle.js';
+import { createServer } from '@aisle/http-adapter';
+import { serialize } from '@aisle/http-adapter/internal';
+import { BENCH_WEBSITE, startAisle } from '../peers/aisle.js';
 import { buildWorkload } from '../workloads/index.js';
-
-interface EngineLike {
-  replaceProducts(websiteId: string, products: Iterable<unknown>): Promise<unknown>;
-  search(body: unknown): Promise<unknown>;
-  close(): Promise<void>;
-}
 
 interface Req { method: 'GET' | 'POST'; path: string; body?: string }
 
@@ -61,10 +56,7 @@ async function drive(base: string, requests: Req[], durationS: number): Promise<
 
 async function main(): Promise<void> {
   const sample = await loadDataset({ kind: 'generated', count: products, seed: 1 });
-  const { createEngine } = await importEngine<{ createEngine(o: unknown): Promise<EngineLike> }>('index');
-  const { createServer } = await importAdapter<{ createServer(o: unknown): Promise<{ url: string; close(): Promise<void> }> }>('index');
-  const engine = await createEngine({ websites: [BENCH_WEBSITE] });
-  await engine.replaceProducts(BENCH_WEBSITE.websiteId, sample);
+  const engine = await startAisle(sample, undefined);
   const workload = buildWorkload(sample.slice(0, 20_000), 50);
   const bodies = [...workload.text_facets, ...workload.browse];
 
@@ -73,17 +65,16 @@ async function main(): Promise<void> {
   let n = 0;
   const tEnd = performance.now() + seconds * 1000;
   const ta = performance.now();
-  while (performance.now() < tEnd) { await engine.search(bodies[n % bodies.length]); n++; }
+  while (performance.now() < tEnd) { await engine.search(bodies[n % bodies.length]!); n++; }
   const engineMs = (performance.now() - ta) / n;
   // (a') the response serialiser alone on the same answers: the part of "adapter" time any JSON server pays.
-  const { serialize } = await importAdapter<{ serialize: { SearchResponse(r: unknown): string } }>('codecs');
   const answers = await Promise.all(bodies.map((b) => engine.search(b)));
   let bytes = 0;
   for (const r of answers) bytes += Buffer.byteLength(serialize.SearchResponse(r));
   let m = 0;
   const sEnd = performance.now() + 1000;
   const ts = performance.now();
-  while (performance.now() < sEnd) { serialize.SearchResponse(answers[m % answers.length]); m++; }
+  while (performance.now() < sEnd) { serialize.SearchResponse(answers[m % answers.length]!); m++; }
   const serializeMs = (performance.now() - ts) / m;
 
   const hello = http.createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/plain' }); res.end('hello world'); });

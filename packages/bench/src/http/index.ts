@@ -8,7 +8,6 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { loadDataset } from '../datasets.js';
-import { adapterModuleExists, engineModuleExists } from '../engine-module.js';
 import { mb, ms } from '../stats.js';
 import type { ServerChildInput, ServerChildMessage, ServerUsage } from './server-child.js';
 import { scenarios, type Scenario } from './scenarios.js';
@@ -91,10 +90,6 @@ async function load(server: RunningServer, scenario: Scenario, durationS: number
 export async function runHttpSuite(options: { durationS: number; products: number; sessions?: number; connections?: number; log: (line: string) => void }): Promise<string> {
   const connections = options.connections ?? 10;
   const lines = ['## HTTP load (autocannon)', ''];
-  if (!engineModuleExists('index') || !adapterModuleExists('index')) {
-    lines.push('_The engine entry point or the HTTP adapter does not exist yet: skipped._', '');
-    return lines.join('\n');
-  }
   const sessions = options.sessions ?? Math.min(20_000, Math.floor(options.products / 5));
   const sample = await loadDataset({ kind: 'generated', count: options.products, seed: 1 }, 20_000);
   const results: LoadResult[] = [];

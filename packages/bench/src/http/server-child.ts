@@ -10,9 +10,9 @@ import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDataset } from '../datasets.js';
-import { importAdapter, importEngine } from '../engine-module.js';
-import { BENCH_WEBSITE } from '../peers/aisle.js';
-import type { Product } from '../types.js';
+import { generateInteractions } from '@aisle/engine/demo';
+import { createServer } from '@aisle/http-adapter';
+import { BENCH_WEBSITE, startAisle } from '../peers/aisle.js';
 
 export interface ServerChildInput {
   kind: 'aisle' | 'hello';
@@ -52,16 +52,6 @@ function countEngineTime(engine: Record<string, unknown>, methods: string[]): vo
   }
 }
 
-interface EngineLike {
-  replaceProducts(websiteId: string, products: Product[]): Promise<unknown>;
-  recordViews(websiteId: string, body: unknown): Promise<unknown>;
-  recordPurchases(websiteId: string, body: unknown): Promise<unknown>;
-  close(): Promise<void>;
-}
-interface DemoModule {
-  generateInteractions(options: { products: Product[]; sessions: number; seed: number; now?: number }): { views: unknown[]; purchases: unknown[] };
-}
-
 async function start(input: ServerChildInput): Promise<{ url: string; close(): Promise<void>; refIds: string[] }> {
   if (input.kind === 'hello') {
     const server = createHttpServer((_req, res) => {
@@ -74,11 +64,7 @@ async function start(input: ServerChildInput): Promise<{ url: string; close(): P
   }
   const products = await loadDataset({ kind: 'generated', count: input.products, seed: 1 });
   const dataDir = mkdtempSync(join(tmpdir(), 'aisle-http-bench-'));
-  const { createEngine } = await importEngine<{ createEngine(o: unknown): Promise<EngineLike> }>('index');
-  const { generateInteractions } = await importEngine<DemoModule>('demo/index');
-  const { createServer } = await importAdapter<{ createServer(o: unknown): Promise<{ url: string; close(): Promise<void> }> }>('index');
-  const engine = await createEngine({ dataDir, workers: input.workers, websites: [BENCH_WEBSITE] });
-  await engine.replaceProducts(BENCH_WEBSITE.websiteId, products);
+  const engine = await startAisle(products, input.workers, { dataDir });
   const { views, purchases } = generateInteractions({ products, sessions: input.sessions, seed: 7, now: Date.now() });
   for (const body of views) await engine.recordViews(BENCH_WEBSITE.websiteId, body);
   for (const body of purchases) await engine.recordPurchases(BENCH_WEBSITE.websiteId, body);

@@ -1,16 +1,10 @@
 /** `andInto` (catalog/bitset): intersecting two filter bitsets over 1M doc ids. @module */
+import { andInto, andNotInto, bitsetWords } from '@aisle/engine/internal';
 import { type MicroCase, type MicroContext, consume } from './context.js';
 
 export const measures = 'andInto';
 
-interface BitsetModule {
-  andInto(target: Uint32Array, other: Uint32Array): void;
-  andNotInto(target: Uint32Array, other: Uint32Array): void;
-  bitsetWords(bits: number): number;
-}
-
-export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
-  const { andInto, andNotInto, bitsetWords } = await ctx.engine<BitsetModule>('catalog/bitset');
+export async function cases(_ctx: MicroContext): Promise<MicroCase[]> {
   const words = bitsetWords(1_000_000);
   const a = new Uint32Array(words), b = new Uint32Array(words), target = new Uint32Array(words);
   for (let i = 0; i < words; i++) { a[i] = (i * 2654435761) >>> 0; b[i] = (i * 40503 + 7) >>> 0; }

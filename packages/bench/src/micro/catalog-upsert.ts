@@ -3,19 +3,14 @@
  * patch), a new product (append), a new title (full rebuild). Each case has a catalog of its own.
  * @module
  */
+import { Catalog } from '@aisle/engine/internal';
 import type { Product } from '../types.js';
 import { type MicroCase, type MicroContext, consume } from './context.js';
 
 export const measures = 'Catalog.upsert';
 
-interface UpsertCatalog {
-  replace(source: Iterable<Product>): Promise<unknown>;
-  upsert(source: Product[]): Promise<unknown>;
-}
-
 export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
-  const { Catalog } = await ctx.engine<{ Catalog: new () => UpsertCatalog }>('catalog/catalog');
-  const fresh = async (): Promise<UpsertCatalog> => {
+  const fresh = async (): Promise<Catalog> => {
     const catalog = new Catalog();
     await catalog.replace(ctx.products);
     return catalog;

@@ -1,15 +1,10 @@
 /** `executeSearch` (search/execute-search): a whole search request inline, plan to payload. @module */
+import { executeSearch, validateSearchRequest } from '@aisle/engine/internal';
 import { type MicroCase, type MicroContext, consume, contextCatalog } from './context.js';
 
 export const measures = 'executeSearch';
 
-interface SearchModule {
-  executeSearch(catalog: unknown, request: unknown): Promise<unknown>;
-  validateSearchRequest(body: unknown): unknown;
-}
-
 export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
-  const { executeSearch, validateSearchRequest } = await ctx.engine<SearchModule>('search/index');
   const catalog = await contextCatalog(ctx);
   const base = { website_id: 'bench', client: 'bench', start: 0, size: 20 };
   const requests: [string, Record<string, unknown>][] = [

@@ -1,12 +1,12 @@
 /** `loadCatalogSnapshot` (catalog/snapshot): restoring a catalog from its flatbuffers file. @module */
+import { loadCatalogSnapshot, saveCatalogSnapshot } from '@aisle/engine/internal';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CatalogModule, type MicroCase, type MicroContext, consume, contextCatalog } from './context.js';
+import { type MicroCase, type MicroContext, consume, contextCatalog } from './context.js';
 
 export const measures = 'loadCatalogSnapshot';
 
 export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
-  const { saveCatalogSnapshot, loadCatalogSnapshot } = await ctx.engine<CatalogModule>('catalog/index');
   const catalog = await contextCatalog(ctx);
   const file = join(ctx.tmpDir, 'bench.aislesnap');
   await saveCatalogSnapshot(catalog, file);

@@ -3,19 +3,12 @@
  * bought-together — reading one item's neighbours — and the update an event makes.
  * @module
  */
+import { NeighbourTable } from '@aisle/engine/internal';
 import { type MicroCase, type MicroContext, consume } from './context.js';
 
 export const measures = 'NeighbourTable.forEachNeighbour, NeighbourTable.add';
 
-interface NeighbourModule {
-  NeighbourTable: new (cap: number, initialItems?: number) => {
-    add(a: number, b: number, w: number): void;
-    forEachNeighbour(a: number, visit: (b: number, w: number) => void): void;
-  };
-}
-
-export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
-  const { NeighbourTable } = await ctx.engine<NeighbourModule>('recommend/neighbour-table');
+export async function cases(_ctx: MicroContext): Promise<MicroCase[]> {
   const items = 100_000;
   const table = new NeighbourTable(50, items);
   let seed = 1;

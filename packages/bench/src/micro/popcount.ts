@@ -1,10 +1,10 @@
 /** `popcount` (catalog/bitset): counting a 1M-bit candidate set. @module */
+import { bitsetWords, popcount } from '@aisle/engine/internal';
 import { type MicroCase, type MicroContext, consume } from './context.js';
 
 export const measures = 'popcount';
 
-export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
-  const { popcount, bitsetWords } = await ctx.engine<{ popcount(s: Uint32Array): number; bitsetWords(n: number): number }>('catalog/bitset');
+export async function cases(_ctx: MicroContext): Promise<MicroCase[]> {
   const set = new Uint32Array(bitsetWords(1_000_000));
   for (let i = 0; i < set.length; i++) set[i] = (i * 2654435761) >>> 0;
   return [{ name: '1M-bit set', fn: () => consume(popcount(set)) }];

@@ -1,20 +1,18 @@
 /** `readProductFeed` (catalog/feed-reader): streaming an NDJSON and a JSON-array feed into products. @module */
+import { readProductFeed, SkipReport } from '@aisle/engine/internal';
 import { Readable } from 'node:stream';
 import { type MicroCase, type MicroContext, consume } from './context.js';
 
 export const measures = 'readProductFeed';
 
-interface FeedModule { readProductFeed(source: unknown, options: { skipped: unknown[] }): AsyncIterable<unknown> }
-
 export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
-  const { readProductFeed } = await ctx.engine<FeedModule>('catalog/feed-reader');
   const products = ctx.products.slice(0, 10_000);
   const ndjson = Buffer.from(products.map((p) => JSON.stringify(p)).join('\n'));
   const array = Buffer.from(JSON.stringify(products));
   const chunks = (buf: Buffer): Buffer[] => { const out: Buffer[] = []; for (let i = 0; i < buf.length; i += 65536) out.push(buf.subarray(i, i + 65536)); return out; };
   const read = async (buf: Buffer): Promise<void> => {
     let n = 0;
-    for await (const _ of readProductFeed(Readable.from(chunks(buf), { objectMode: false }), { skipped: [] })) n++;
+    for await (const _ of readProductFeed(Readable.from(chunks(buf), { objectMode: false }), { skipped: new SkipReport() })) n++;
     consume(n);
   };
   const mb = (b: Buffer): string => (b.length / 1048576).toFixed(1);

@@ -3,25 +3,13 @@
  * co-occurrence, popularity and similarity models after replaying generated sessions.
  * @module
  */
+import { createEngine, type RecommendParams } from '@aisle/engine';
+import { generateInteractions } from '@aisle/engine/demo';
 import { type MicroCase, type MicroContext, consume } from './context.js';
 
 export const measures = 'recommend';
 
-interface EngineLike {
-  replaceProducts(websiteId: string, products: unknown[]): Promise<unknown>;
-  recordViews(websiteId: string, body: unknown): Promise<unknown>;
-  recordPurchases(websiteId: string, body: unknown): Promise<unknown>;
-  recommend(websiteId: string, method: string, params: Record<string, unknown>): Promise<{ payload: string[] }>;
-}
-interface DemoModule {
-  generateInteractions(options: { products: unknown[]; sessions: number; seed: number; now: number }): {
-    views: { customerId: string }[]; purchases: unknown[];
-  };
-}
-
 export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
-  const { createEngine } = await ctx.engine<{ createEngine(o: unknown): Promise<EngineLike> }>('index');
-  const { generateInteractions } = await ctx.engine<DemoModule>('demo/index');
   const site = { websiteId: 'micro', client: 'micro', tokens: ['micro-token'], hmacSecret: 'micro-secret' };
   const engine = await createEngine({ workers: 0, websites: [site] });
   await engine.replaceProducts(site.websiteId, ctx.products);
@@ -33,7 +21,7 @@ export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
   const customers = views.slice(-200).map((v) => v.customerId);
   let i = 0;
   const next = <T>(list: T[]): T => list[i++ % list.length]!;
-  const call = (method: string, params: () => Record<string, unknown>) => async () => consume((await engine.recommend(site.websiteId, method, params())).payload);
+  const call = (method: string, params: () => RecommendParams) => async () => consume((await engine.recommend(site.websiteId, method, params())).payload);
   const label = `${ctx.products.length.toLocaleString('en-US')} products, ${sessions.toLocaleString('en-US')} sessions`;
   return [
     { name: `ViewedTogether (${label})`, fn: call('ViewedTogether', () => ({ productRef: next(refs) })) },

@@ -3,23 +3,17 @@
  * the words, facet counting, min/max and top-k — for plans that exercise one part each.
  * @module
  */
+import { compileSearchPlan, runPartial, validateSearchRequest } from '@aisle/engine/internal';
 import { type MicroCase, type MicroContext, consume, contextCatalog } from './context.js';
 
 export const measures = 'runPartial';
 
-interface RunPartialModule { runPartial(index: unknown, plan: unknown, lo: number, hi: number): { total: number } }
-interface PlanModule { compileSearchPlan(state: unknown, request: unknown): { plan: unknown } }
-interface ValidateModule { validateSearchRequest(body: unknown): unknown }
-
 export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
-  const { runPartial } = await ctx.engine<RunPartialModule>('search/run-partial');
-  const { compileSearchPlan } = await ctx.engine<PlanModule>('search/search-plan');
-  const { validateSearchRequest } = await ctx.engine<ValidateModule>('search/validate-search-request');
   const catalog = await contextCatalog(ctx);
-  const state = catalog.state as { index: { docCount: number } };
+  const state = catalog.state;
   const n = state.index.docCount;
   const base = { website_id: 'bench', client: 'bench', start: 0, size: 20 };
-  const plan = (body: Record<string, unknown>): unknown => compileSearchPlan(state, validateSearchRequest({ ...base, ...body })).plan;
+  const plan = (body: Record<string, unknown>) => compileSearchPlan(state, validateSearchRequest({ ...base, ...body })).plan;
   const variants: [string, Record<string, unknown>][] = [
     ['one common word (posting list scan)', { q: 'black' }],
     ['two words (posting intersection)', { q: 'classic black' }],

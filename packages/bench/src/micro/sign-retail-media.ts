@@ -1,15 +1,10 @@
 /** `signRetailMedia` / `verifyRetailMedia` (retail-media/hmac): one slot's HMAC. @module */
+import { signRetailMedia, verifyRetailMedia } from '@aisle/engine';
 import { type MicroCase, type MicroContext, consume } from './context.js';
 
 export const measures = 'signRetailMedia, verifyRetailMedia';
 
-interface HmacModule {
-  signRetailMedia(fields: Record<string, unknown>, secret: string): string;
-  verifyRetailMedia(fields: Record<string, unknown>, hmac: string, secret: string): boolean;
-}
-
-export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
-  const { signRetailMedia, verifyRetailMedia } = await ctx.engine<HmacModule>('retail-media/hmac');
+export async function cases(_ctx: MicroContext): Promise<MicroCase[]> {
   const fields = {
     adSetId: '3F2504E0-4F89-11D3-9A0C-0305E82C3301', hmacSalt: 'AbCdEfGhIjKlMnOp',
     costPerClick: 0.35, costPerMille: 4.5, timeStamp: '2026-01-01T12:00:00.000Z',

@@ -1,10 +1,10 @@
 /** `tokenize` (catalog/tokenizer): the words of 1,000 product titles per iteration. @module */
-import { type MicroCase, type MicroContext, consume, type CatalogModule } from './context.js';
+import { tokenize } from '@aisle/engine/internal';
+import { type MicroCase, type MicroContext, consume } from './context.js';
 
 export const measures = 'tokenize';
 
 export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
-  const { tokenize } = await ctx.engine<CatalogModule>('catalog/index');
   const titles = ctx.products.slice(0, 1000).map((p) => String(p.title));
   const accented = titles.map((t) => `${t} café crème brûlée`);
   return [

@@ -1,14 +1,10 @@
 /** `TopK.offer` (search/top-k): selecting the best 20 of 100,000 docs by a numeric key. @module */
+import { TopK } from '@aisle/engine/internal';
 import { type MicroCase, type MicroContext, consume } from './context.js';
 
 export const measures = 'TopK';
 
-interface TopKModule {
-  TopK: new (capacity: number, before: (a: number, b: number) => number) => { offer(doc: number): void; sorted(): Int32Array };
-}
-
-export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
-  const { TopK } = await ctx.engine<TopKModule>('search/top-k');
+export async function cases(_ctx: MicroContext): Promise<MicroCase[]> {
   const n = 100_000;
   const keys = new Float64Array(n);
   for (let i = 0; i < n; i++) keys[i] = ((i * 2654435761) >>> 0) / 4294967296;

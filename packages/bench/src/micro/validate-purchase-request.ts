@@ -1,19 +1,11 @@
 /** `validatePurchaseRequest` / `validateViewRequest` (events): validating wire bodies. @module */
+import { generateInteractions } from '@aisle/engine/demo';
+import { validatePurchaseRequest, validateViewRequest } from '@aisle/engine/internal';
 import { type MicroCase, type MicroContext, consume } from './context.js';
 
 export const measures = 'validatePurchaseRequest, validateViewRequest';
 
-interface EventsModule {
-  validatePurchaseRequest(body: unknown): unknown;
-  validateViewRequest(body: unknown): unknown;
-}
-interface DemoModule {
-  generateInteractions(options: { products: unknown[]; sessions: number; seed: number }): { views: unknown[]; purchases: { events: { products: unknown[] }[] }[] };
-}
-
 export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
-  const { validatePurchaseRequest, validateViewRequest } = await ctx.engine<EventsModule>('events/index');
-  const { generateInteractions } = await ctx.engine<DemoModule>('demo/index');
   const { views, purchases } = generateInteractions({ products: ctx.products.slice(0, 5000), sessions: 400, seed: 3 });
   const purchase = purchases.find((p) => p.events[0]!.products.length >= 2) ?? purchases[0]!;
   const view = views[0]!;

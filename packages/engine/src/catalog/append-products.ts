@@ -374,7 +374,8 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
         }
         docCodes.push(codes);
         const f = fullTextNumber.get(fid);
-        if (f !== undefined) for (const c of codes) docWords[j][f].push(...tokenize(dictionary[c]));
+        // A loop, not a spread: a long text would overflow the stack as call arguments.
+        if (f !== undefined) for (const c of codes) for (const word of tokenize(dictionary[c])) docWords[j][f].push(word);
       }
       text = appendTextColumn(text, n, docCodes, dictionary.length);
       dictionaries[fid] = dictionary;

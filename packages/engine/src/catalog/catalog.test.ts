@@ -31,7 +31,7 @@ describe('Catalog', () => {
   it('upserts by refId: an update keeps its position, new products are appended, the version increases', async () => {
     const catalog = new Catalog();
     const s1 = await catalog.upsert([{ refId: 'a', title: 'one' }, { refId: 'b', title: 'two' }]);
-    expect(s1).toEqual({ loaded: 2, skipped: [], catalogSize: 2 });
+    expect(s1).toEqual({ loaded: 2, skipped: [], skippedCount: 0, catalogSize: 2 });
     const v1 = catalog.version;
     await catalog.upsert([{ refId: 'c', title: 'three' }, { refId: 'a', title: 'uno' }]);
     expect(catalog.version).toBeGreaterThan(v1);
@@ -98,7 +98,7 @@ describe('Catalog', () => {
     const catalog = new Catalog();
     await catalog.upsert([{ refId: 'a', brand: 'X' }]);
     const summary = await catalog.replace([{ refId: 'b', brand: 'Y' }, { refId: 'c', brand: 'Y' }]);
-    expect(summary).toEqual({ loaded: 2, skipped: [], catalogSize: 2 });
+    expect(summary).toEqual({ loaded: 2, skipped: [], skippedCount: 0, catalogSize: 2 });
     expect(catalog.has('a')).toBe(false);
     const payload = await executeSearch(catalog, request('', { aggregations: ['brand'] }));
     expect(payload.aggregations?.brand).toEqual([{ key: 'Y', doc_count: 2 }]);

@@ -27,7 +27,9 @@ import { IMAGE_VECTOR_FIELD, numericValue } from './field-values.js';
 import type { LoggedChange } from './change-log.js';
 import { appendProducts, planAppend } from './append-products.js';
 import { applyValuePatch, planValuePatch } from './patch-values.js';
+import { mergeProductPatches } from './merge-patch.js';
 import { readProducts } from './read-products.js';
+import { withEarlierSkips } from './skip-report.js';
 import { copyInSteps, StringMap } from './string-map.js';
 import { runInSlices, SLICE_MS } from './time-slices.js';
 
@@ -67,13 +69,14 @@ type Change =
   | { kind: 'delete'; refIds: readonly string[] };
 
 /**
- * Persists change number `seq` (write-ahead log); the change's call resolves only once both the new
- * version is current and this promise has resolved. Called synchronously when the change is queued.
+ * Makes a batch of changes durable (write-ahead log), the last numbered `lastSeq`, all or nothing.
+ * Called once the version holding them is built and before it is published: when it rejects, the
+ * version is dropped and every change of the batch fails.
  */
-export type ChangeLogger = (change: Change, seq: number) => Promise<void>;
+export type ChangeLogger = (changes: readonly Change[], lastSeq: number) => Promise<void>;
 
 /** What a change did: products it loaded or deleted, and the catalog's size right after it. */
-interface ChangeResult { count: number; catalogSize: number }
+export interface ChangeResult { count: number; catalogSize: number }
 
 interface QueuedChange {
   change: Change;
@@ -223,7 +226,10 @@ export class Catalog implements CatalogView {
   private queuedSeq = 0;
   private appliedSeqNumber = 0;
   private logger: ChangeLogger | undefined;
+  /** Resolved when no build runs and nothing is queued (see {@link Catalog.patch}). */
+  private idleWaiters: (() => void)[] = [];
   private readonly patchLinearRatio: number | undefined;
+  private readonly versionListeners = new Set<() => void>();
 
   /** `tuning` is internal (tests). */
   constructor(options: CatalogOptions = {}, tuning: CatalogBuildTuning = {}) {
@@ -283,6 +289,27 @@ export class Catalog implements CatalogView {
     return true;
   }
 
+  /** See {@link CatalogView.onNewVersion}. */
+  onNewVersion(listener: () => void): () => void {
+    this.versionListeners.add(listener);
+    return () => this.versionListeners.delete(listener);
+  }
+
+  /**
+   * Tells the listeners. Listeners record their own failures (derived indexes keep theirs for the
+   * readiness status); one that throws anyway does not stop the others nor the change, which has
+   * succeeded: its error is reported as a process warning.
+   */
+  private announceVersion(): void {
+    for (const listener of this.versionListeners) {
+      try {
+        listener();
+      } catch (err) {
+        process.emitWarning(`catalog version listener failed: ${err instanceof Error ? err.message : String(err)}`, 'AisleCatalogListenerWarning');
+      }
+    }
+  }
+
   /** Visits every product in doc (insertion) order. */
   forEachProduct(visit: (product: Product) => void): void {
     for (const p of this.current.products) visit(p);
@@ -323,8 +350,8 @@ export class Catalog implements CatalogView {
    * change: a restart after many logged changes of a big catalog costs one rebuild). They were
    * validated when first made and are not logged again.
    */
-  async replay(changes: readonly LoggedChange[]): Promise<void> {
-    if (changes.length === 0) return;
+  async replay(changes: readonly LoggedChange[]): Promise<ChangeResult[]> {
+    if (changes.length === 0) return [];
     const pending: Promise<ChangeResult>[] = [];
     // All queued before a build is started, so the next build takes them all.
     for (const change of changes) {
@@ -333,19 +360,17 @@ export class Catalog implements CatalogView {
       pending.push(new Promise<ChangeResult>((resolve, reject) => this.queue.push({ change: queued, seq, resolve, reject })));
     }
     if (!this.building) this.buildNext();
-    await Promise.all(pending);
+    return Promise.all(pending);
   }
 
-  /** Queues a change; resolves once a version containing it is the current one (and it is logged). */
+  /** Queues a change; resolves once a version containing it is durable and the current one. */
   private enqueue(change: Change): Promise<ChangeResult> {
     const seq = ++this.queuedSeq;
     const applied = new Promise<ChangeResult>((resolve, reject) => {
       this.queue.push({ change, seq, resolve, reject });
       if (!this.building) this.buildNext();
     });
-    const logged = this.logger?.(change, seq);
-    if (!logged) return applied;
-    return Promise.all([applied, logged]).then(([result]) => result);
+    return applied;
   }
 
   /**
@@ -374,19 +399,8 @@ export class Catalog implements CatalogView {
       });
       return { state, results: applied.results };
     }
-    const done = (out: { state?: CatalogState; results: ChangeResult[] }): void => {
-      // The one reference swap: a search started before this line keeps the previous version.
-      if (out.state) this.current = out.state;
-      this.appliedSeqNumber = batch[batch.length - 1].seq;
-      this.building = false;
-      batch.forEach((q, i) => q.resolve(out.results[i]));
-      this.buildNext();
-    };
-    const failed = (error: unknown): void => {
-      this.building = false;
-      for (const q of batch) q.reject(error);
-      this.buildNext();
-    };
+    const done = (out: { state?: CatalogState; results: ChangeResult[] }): void => this.commit(batch, out);
+    const failed = (error: unknown): void => this.settle(batch, undefined, error);
     let size = base.products.length;
     for (const c of changes) size += c.kind === 'delete' ? 0 : c.products.length;
     if (size <= this.syncLimit) {
@@ -403,6 +417,75 @@ export class Catalog implements CatalogView {
     }
   }
 
+  private wakeIdle(): void {
+    if (this.building || this.queue.length > 0) return;
+    for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  /**
+   * Partial updates: merges each patch (a partial product with `refId`) into the stored product
+   * (JSON Merge Patch, RFC 7396: `null` removes a field), then upserts the merged products — so a
+   * patch that only changes numbers takes the value-patch fast path. A refId not in the catalog is an
+   * error for its record (`onError` as for {@link Catalog.upsert}). Patches are merged against the
+   * version holding every change queued before the call: it waits for them, then merges and queues in
+   * one synchronous step, so no change can slip in between.
+   */
+  async patch(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
+    const positions: number[] = [];
+    const { products: patches, skipped } = await readProducts(source, options, positions);
+    return withEarlierSkips(await this.patchRecords(patches, positions, options?.onError ?? 'reject'), skipped);
+  }
+
+  /**
+   * {@link Catalog.patch} of records already read and checked; `positions[i]` is patch i's record
+   * number in its request (named by errors and `skipped`). Replicas apply a logged patch with it.
+   */
+  async patchRecords(patches: readonly Product[], positions: readonly number[], onError: 'reject' | 'skip'): Promise<LoadSummary> {
+    // The check and the merge below run in one synchronous step: nothing can be queued in between.
+    while (this.building || this.queue.length > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    const { products, skipped } = mergeProductPatches(patches, positions, (refId) => this.getProduct(refId), onError);
+    if (products.length === 0) return { loaded: 0, skipped, skippedCount: skipped.length, catalogSize: this.liveCount };
+    const { catalogSize } = await this.enqueue({ kind: 'upsert', products });
+    return { loaded: products.length, skipped, skippedCount: skipped.length, catalogSize };
+  }
+
+  /**
+   * The one all-or-nothing apply path of every catalog change: the new version `out.state` is built
+   * but not yet visible; the batch is made durable (change log, `fdatasync`) and only then published
+   * by one reference swap, which cannot fail. When the log write fails, the version is dropped and
+   * every change of the batch fails: nothing of it is visible now or replayed after a restart.
+   * A batch that changes nothing (deletes of unknown refIds) is neither logged nor published.
+   */
+  private commit(batch: readonly QueuedChange[], out: { state?: CatalogState; results: ChangeResult[] }): void {
+    const logger = this.logger;
+    if (!out.state || !logger) {
+      this.settle(batch, out);
+      return;
+    }
+    let durable: Promise<void>;
+    try {
+      durable = logger(batch.map((q) => q.change), batch[batch.length - 1].seq);
+    } catch (error) {
+      durable = Promise.reject(error);
+    }
+    durable.then(() => this.settle(batch, out), (error: unknown) => this.settle(batch, undefined, error));
+  }
+
+  /** Publishes a built batch (or fails it), answers its calls and starts the next build. */
+  private settle(batch: readonly QueuedChange[], out: { state?: CatalogState; results: ChangeResult[] } | undefined, error?: unknown): void {
+    if (out) {
+      // The one reference swap: a search started before this line keeps the previous version.
+      if (out.state) this.current = out.state;
+      this.appliedSeqNumber = batch[batch.length - 1].seq;
+    }
+    this.building = false;
+    if (out?.state) this.announceVersion();
+    if (out) batch.forEach((q, i) => q.resolve(out.results[i]));
+    else for (const q of batch) q.reject(error);
+    this.buildNext();
+    this.wakeIdle();
+  }
+
   /**
    * Inserts or updates products by refId (an update keeps the product's position). The batch is
    * read completely first; a bad record rejects it whole (default) and nothing changes. Resolves
@@ -411,16 +494,16 @@ export class Catalog implements CatalogView {
    */
   async upsert(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const { products, skipped } = await readProducts(source, options);
-    if (products.length === 0) return { loaded: 0, skipped, catalogSize: this.liveCount };
+    if (products.length === 0) return { loaded: 0, skipped: skipped.first, skippedCount: skipped.count, catalogSize: this.liveCount };
     const { catalogSize } = await this.enqueue({ kind: 'upsert', products });
-    return { loaded: products.length, skipped, catalogSize };
+    return { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
   }
 
   /** Replaces the whole catalog atomically with the products of `source`. */
   async replace(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const { products, skipped } = await readProducts(source, options);
     const { catalogSize } = await this.enqueue({ kind: 'replace', products });
-    return { loaded: products.length, skipped, catalogSize };
+    return { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
   }
 
   /**

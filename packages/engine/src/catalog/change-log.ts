@@ -11,15 +11,22 @@
  * state that already has some of them gives the same products in the same order (the last change of
  * each refId wins; a replace starts over).
  *
- * Format: one entry is a header line `{"op":"upsert"|"replace","count":N}` followed by N product lines,
- * or one line `{"op":"delete","refIds":[…]}`. A crash can leave the last entry incomplete (fewer lines
- * than its count, a line without its newline): that entry was never acknowledged and is ignored.
+ * Format: a segment starts with the line `{"aisleLog":2}`. One entry is a header line
+ * `{"op":"upsert"|"replace","count":N}` followed by N product lines, or one line
+ * `{"op":"delete","refIds":[…]}`. The entries of one batch (the changes one catalog build applies)
+ * are followed by a commit line `{"op":"commit","seq":S}`; replay applies only committed batches, so
+ * a batch whose write failed (answered with an error) is never replayed, even when some of its
+ * entries reached the disk. A failed write is also cut off again (`ftruncate` to the segment's size
+ * before it). A crash can leave the last batch without its commit line: it was never acknowledged and
+ * is ignored. Segments written before the format line existed (no commit lines) replay every
+ * complete entry, as they always did.
  * @module
  */
 import { open, readdir, readFile, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
+import { writeFully } from '../util/write-fully.js';
 
 /** A catalog change as logged and replayed. */
 export type LoggedChange =
@@ -35,6 +42,8 @@ interface Segment {
   file: string;
   /** Highest change sequence number appended to it (0: none). */
   lastSeq: number;
+  /** Bytes of committed batches in it (the next batch is written from here). */
+  size: number;
   /**
    * A write to it failed: it may end in a partial entry, after which replay reads nothing, so nothing
    * more is written to it (later appends go to a new segment; those already queued fail).
@@ -42,19 +51,32 @@ interface Segment {
   failed?: boolean;
 }
 
-/** The entries of one segment's text, stopping at the first incomplete one. Pure. */
+/** First line of a segment in the committed-batch format. */
+const FORMAT_LINE = '{"aisleLog":2}';
+
+/**
+ * The entries of one segment's text, stopping at the first incomplete one; in the committed-batch
+ * format, only the entries of batches followed by their commit line. Pure.
+ */
 export function parseLogSegment(text: string): LoggedChange[] {
   const entries: LoggedChange[] = [];
   const lines = text.split('\n');
   // The last element is what follows the final newline: '' for a complete file, else a cut line.
   lines.pop();
-  let i = 0;
+  const committedFormat = lines[0] === FORMAT_LINE;
+  let committed = 0;
+  let i = committedFormat ? 1 : 0;
   while (i < lines.length) {
     let header: { op?: unknown; count?: unknown; refIds?: unknown };
     try {
       header = JSON.parse(lines[i]) as typeof header;
     } catch {
       break;
+    }
+    if (header.op === 'commit') {
+      committed = entries.length;
+      i++;
+      continue;
     }
     if (header.op === 'delete' && Array.isArray(header.refIds)) {
       entries.push({ kind: 'delete', refIds: header.refIds as string[] });
@@ -73,7 +95,7 @@ export function parseLogSegment(text: string): LoggedChange[] {
     entries.push({ kind: header.op, products });
     i += 1 + count;
   }
-  return entries;
+  return committedFormat ? entries.slice(0, committed) : entries;
 }
 
 /** One website's catalog change log. */
@@ -84,6 +106,9 @@ export class CatalogChangeLog {
   /** Appends run one after the other, in call order. */
   private tail: Promise<void> = Promise.resolve();
 
+  /** Where failures no caller waits for go (closing a rotated segment); set by the engine. */
+  onError: (error: unknown) => void = () => undefined;
+
   private constructor(private readonly dir: string, private readonly name: string, existing: Segment[]) {
     this.closed = existing;
     const next = (existing.at(-1)?.id ?? 0) + 1;
@@ -91,7 +116,7 @@ export class CatalogChangeLog {
   }
 
   private segment(id: number): Segment {
-    return { id, file: path.join(this.dir, `${this.name}.log.${id}`), lastSeq: 0 };
+    return { id, file: path.join(this.dir, `${this.name}.log.${id}`), lastSeq: 0, size: 0 };
   }
 
   /**
@@ -113,7 +138,7 @@ export class CatalogChangeLog {
       } catch (err) {
         throw new AisleError('SNAPSHOT_INVALID', `catalog change log ${segment.file} cannot be read: ${(err as Error).message}`, { cause: err });
       }
-      pending.push(...parseLogSegment(text));
+      for (const entry of parseLogSegment(text)) pending.push(entry);
       log.closed.push(segment);
     }
     log.current = log.segment((ids.at(-1) ?? 0) + 1);
@@ -128,38 +153,73 @@ export class CatalogChangeLog {
     for (const s of this.closed) s.lastSeq = Math.max(s.lastSeq, seq);
   }
 
-  /**
-   * Appends change number `seq`; resolves once it is on disk. Must be called in the order of `seq`,
-   * synchronously with queuing the change (so it lands in the segment current at that moment).
-   */
+  /** Appends one change as a batch of its own (see {@link appendBatch}). */
   append(change: LoggedChange, seq: number): Promise<void> {
+    return this.appendBatch([change], seq);
+  }
+
+  /**
+   * Appends a batch of changes, the last numbered `lastSeq`, with its commit line; resolves once it
+   * is on disk (every byte written, `fdatasync` done). All or nothing: on any failure the batch is
+   * cut off again and, having no commit line, is never replayed. Must be called in the order of the
+   * sequence numbers.
+   */
+  appendBatch(changes: readonly LoggedChange[], lastSeq: number): Promise<void> {
     const segment = this.current;
-    segment.lastSeq = seq;
-    if (!this.handle) this.handle = open(segment.file, 'a');
+    segment.lastSeq = lastSeq;
+    if (!this.handle) {
+      this.handle = open(segment.file, 'wx');
+      // A failed open is reported to the append that awaits the handle (below), maybe a tick later:
+      // this handler only keeps the rejection from counting as unhandled in between.
+      this.handle.catch(() => undefined);
+    }
     const handle = this.handle;
     const write = this.tail.then(async () => {
       if (segment.failed) throw new Error('an earlier write to this segment failed');
-      const fh = await handle;
-      let chunk = '';
-      const put = async (line: string): Promise<void> => {
-        chunk += line + '\n';
-        if (chunk.length >= WRITE_CHUNK) { await fh.write(chunk); chunk = ''; }
-      };
-      if (change.kind === 'delete') await put(JSON.stringify({ op: 'delete', refIds: change.refIds }));
-      else {
-        await put(JSON.stringify({ op: change.kind, count: change.products.length }));
-        for (const p of change.products) await put(JSON.stringify(p));
+      const start = segment.size;
+      let fh: FileHandle | undefined;
+      try {
+        fh = await handle;
+        let position = start;
+        let chunk = position === 0 ? FORMAT_LINE + '\n' : '';
+        const flush = async (): Promise<void> => {
+          position += await writeFully(fh!, Buffer.from(chunk, 'utf8'), position);
+          chunk = '';
+        };
+        const put = async (line: string): Promise<void> => {
+          chunk += line + '\n';
+          if (chunk.length >= WRITE_CHUNK) await flush();
+        };
+        for (const change of changes) {
+          if (change.kind === 'delete') await put(JSON.stringify({ op: 'delete', refIds: change.refIds }));
+          else {
+            await put(JSON.stringify({ op: change.kind, count: change.products.length }));
+            for (const p of change.products) await put(JSON.stringify(p));
+          }
+        }
+        await put(JSON.stringify({ op: 'commit', seq: lastSeq }));
+        await flush();
+        await fh.datasync();
+        segment.size = position;
+      } catch (err) {
+        // Cut the batch off so nothing of it can be replayed; if even that fails, the missing commit
+        // line still keeps it out of a replay, and the segment takes no more writes.
+        try {
+          if (!fh) throw err;
+          await fh.truncate(start);
+          await fh.datasync();
+        } catch {
+          segment.failed = true;
+        }
+        throw err;
       }
-      if (chunk) await fh.write(chunk);
-      await fh.datasync();
     }).catch((err: unknown) => {
       // Disk full, I/O error: the change is not durable, so the call that made it must not succeed.
-      segment.failed = true;
-      if (this.current === segment) this.rotate();
+      if (segment.failed && this.current === segment) this.rotate();
       throw new AisleError('STORE_FAILURE', `the catalog change could not be written to ${segment.file}: ${(err as Error).message}`, { cause: err });
     });
     // The chain goes on after a failed write (that change's caller gets the error).
-    this.tail = write.catch(() => undefined);
+    this.tail = write.then(() => undefined, () => undefined);
     return write;
   }
 
@@ -168,7 +228,11 @@ export class CatalogChangeLog {
     const full = this.current;
     const handle = this.handle;
     this.handle = undefined;
-    if (handle) this.tail = this.tail.then(async () => { await (await handle).close(); }).catch(() => undefined);
+    // A handle that never opened (the failure was reported to its append) has nothing to close;
+    // a close that fails is reported, the log goes on with the new segment.
+    if (handle) {
+      this.tail = this.tail.then(() => handle.then((fh) => fh.close().catch((err: unknown) => this.onError(err)), () => undefined));
+    }
     this.closed.push(full);
     this.current = this.segment(full.id + 1);
   }

@@ -12,25 +12,24 @@ import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
-import type { LoadOptions, ProductSource, SkippedLine } from '../engine-api.js';
+import type { LoadOptions, ProductSource } from '../engine-api.js';
 import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
+import { productProblem } from './product-limits.js';
+import type { SkipReport } from './skip-report.js';
 
-/** Options of {@link readProductFeed}: the load options plus the list that collects skipped records. */
-export type FeedReadOptions = LoadOptions & { skipped: SkippedLine[] };
+/** Options of {@link readProductFeed}: the load options plus the report that collects skipped records. */
+export type FeedReadOptions = LoadOptions & {
+  skipped: SkipReport;
+  /** When given, receives the 1-based line (NDJSON) or element index of each product read, in order. */
+  positions?: number[];
+};
 
 /** How often (in records) `onProgress` is called. */
 export const PROGRESS_EVERY = 10_000;
 
 type Format = 'ndjson' | 'array' | 'sniff';
 
-/** Checks one parsed record; returns the problem, or undefined when it is a usable product. */
-function productProblem(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
-  const refId = (value as { refId?: unknown }).refId;
-  if (typeof refId !== 'string' || refId.length === 0) return 'missing or non-string refId';
-  return undefined;
-}
 
 /** Records or throws for one bad record, as `onError` says. */
 class Rejecter {
@@ -38,7 +37,7 @@ class Rejecter {
 
   bad(position: number, message: string): void {
     if ((this.options.onError ?? 'reject') === 'skip') {
-      this.options.skipped.push({ line: position, message });
+      this.options.skipped.add({ line: position, message });
       return;
     }
     throw new AisleError('CATALOG_BAD_INPUT', `${this.unit} ${position}: ${message}`, { details: { [this.unit]: position } });
@@ -153,6 +152,7 @@ async function* readObjects(source: Iterable<unknown> | AsyncIterable<unknown>, 
       continue;
     }
     progress.record();
+    options.positions?.push(index);
     batch.push(item as Product);
     // A synchronous iterable is batched; an asynchronous one is passed on item by item (it may be live).
     if (!sync || batch.length >= 1000) {
@@ -291,6 +291,7 @@ async function* parseNdjson(texts: AsyncIterable<string>, options: FeedReadOptio
       return;
     }
     progress.record();
+    options.positions?.push(lineNumber);
     batch.push(parsed.value as Product);
   }
   for await (const text of texts) {
@@ -359,6 +360,7 @@ async function* parseArray(texts: AsyncIterable<string>, options: FeedReadOption
       return;
     }
     progress.record();
+    options.positions?.push(index);
     batch.push(parsed.value as Product);
   }
 

@@ -256,7 +256,7 @@ function* patchInvertedColumn(
       }
     }
     const come = added.get(t);
-    if (come) { list.push(...come); list.sort((a, b) => a - b); }
+    if (come) { for (const d of come) list.push(d); list.sort((a, b) => a - b); }
     valueDocs.set(list, valueOffsets[t]);
     c = t + 1;
   }

@@ -115,6 +115,11 @@ function offsetVector(b: Builder, offsets: number[]): number {
   return b.endVector();
 }
 
+/** {@link encodeCatalogSnapshot} in time slices (a big catalog's encoding never blocks the event loop for long). */
+export function encodeCatalogSnapshotInSlices(state: CatalogState): Promise<Uint8Array> {
+  return runInSlices(encodeCatalogSnapshotSteps(state));
+}
+
 /**
  * Writes the catalog's current version (taken when called) to `filePath` atomically and durably: a
  * temporary file beside it, flushed to disk, renamed over the final name, then the directory flushed —

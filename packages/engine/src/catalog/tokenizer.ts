@@ -22,6 +22,18 @@ export function foldText(text: string): string {
 }
 
 /**
+ * Counts the words {@link tokenize} would find in `text`, stopping at `stopAt` (so a huge text costs
+ * no more than that many matches). The raw text is counted, unfolded: a combining mark splits a word
+ * here where folding would strip it, so the count may be a little higher — it only bounds a limit.
+ */
+export function countWords(text: string, stopAt: number): number {
+  const word = new RegExp(WORD.source, WORD.flags);
+  let count = 0;
+  while (count < stopAt && word.exec(text) !== null) count++;
+  return count;
+}
+
+/**
  * Splits text into search words: unicode-aware, case- and accent-insensitive (NFKD, marks removed),
  * runs of letters and digits of any script; punctuation and spaces separate words.
  * `tokenize("Women's Café-Shorts 2XL")` → `["women", "s", "cafe", "shorts", "2xl"]`.

@@ -12,46 +12,8 @@
  *   (bought-together signal beyond co-viewing).
  * @module
  */
-import type { Product } from '../types.js';
+import type { Product, PurchaseRequest, ViewRequest } from '../types.js';
 import { Random, Zipf, shuffled } from './random.js';
-
-/** One view event of the views extension. */
-export interface ViewEventBody {
-  currentUrl: string;
-  eventTime: string;
-  refId: string;
-}
-
-/** A `POST /3.0/events/views` body. */
-export interface ViewsBody {
-  customerId: string;
-  sessionId: string;
-  events: ViewEventBody[];
-}
-
-/** One purchased product of a purchase event. */
-export interface PurchasedProductBody {
-  refId: string;
-  quantity: number;
-  price: number;
-}
-
-/** One purchase event (one order). */
-export interface PurchaseEventBody {
-  currentUrl: string;
-  eventTime: string;
-  orderId: string;
-  currencyCode: string;
-  paymentMethod: string;
-  products: PurchasedProductBody[];
-}
-
-/** A `POST /3.0/events/purchases` body. */
-export interface PurchasesBody {
-  customerId: string;
-  sessionId: string;
-  events: PurchaseEventBody[];
-}
 
 /** Options of {@link generateInteractions}. */
 export interface GenerateInteractionsOptions {
@@ -75,8 +37,8 @@ export interface GenerateInteractionsOptions {
 
 /** The generated wire bodies, each list in time order. */
 export interface GeneratedInteractions {
-  views: ViewsBody[];
-  purchases: PurchasesBody[];
+  views: ViewRequest[];
+  purchases: PurchaseRequest[];
 }
 
 const DAY_MS = 86_400_000;
@@ -199,8 +161,8 @@ export function generateInteractions(options: GenerateInteractionsOptions): Gene
   }
   drafts.sort((a, b) => a.start - b.start);
 
-  const views: ViewsBody[] = [];
-  const purchases: PurchasesBody[] = [];
+  const views: ViewRequest[] = [];
+  const purchases: PurchaseRequest[] = [];
   let orderNumber = 0;
   for (const draft of drafts) {
     const customerId = customerIds[draft.customer]!;

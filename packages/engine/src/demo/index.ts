@@ -1,7 +1,8 @@
 /**
- * Demo data: a deterministic generator of realistic shop products and of shopper behaviour (views and
- * purchases as the events endpoints' wire bodies). Used by `aisle serve` without a config (the demo
- * website), by tests, and by the benchmarks.
+ * `@aisle/engine/demo`: a deterministic generator of realistic shop products and of shopper behaviour
+ * (views and purchases as the events endpoints' wire bodies, {@link ViewRequest} and
+ * {@link PurchaseRequest}). Used by `aisle serve` without a config (the demo website), by tests, and by
+ * the benchmarks; kept out of the main entry point, which is the engine's API.
  *
  * @example
  * ```ts
@@ -19,13 +20,6 @@ export {
 } from './generate-catalog.js';
 export type { GenerateCatalogOptions, GeneratedCategory } from './generate-catalog.js';
 export { generateInteractions } from './generate-interactions.js';
-export type {
-  GenerateInteractionsOptions,
-  GeneratedInteractions,
-  ViewsBody,
-  ViewEventBody,
-  PurchasesBody,
-  PurchaseEventBody,
-  PurchasedProductBody,
-} from './generate-interactions.js';
+export type { GenerateInteractionsOptions, GeneratedInteractions } from './generate-interactions.js';
 export { Random, Zipf } from './random.js';
+export type { Product, PurchaseRequest, ViewRequest } from '../types.js';

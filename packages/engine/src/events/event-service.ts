@@ -5,6 +5,7 @@
  * polls the store for events written by other replicas.
  * @module
  */
+import { FailureReporter } from '../background-failures.js';
 import type { StoreConfig, WebsiteConfig } from '../config.js';
 import type { AttributionReport, CouponIssue, CouponUseResult } from '../engine-api.js';
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
@@ -35,6 +36,8 @@ export interface EventServiceOptions {
   now?: () => number;
   /** Called when the sink throws (the event stays stored and acknowledged). Default: a process warning. */
   onSinkError?: (err: unknown) => void;
+  /** Where background failures go (replica polls, the sink, closing after a failed start). */
+  reporter?: FailureReporter;
 }
 
 /** Retail-media timeStamps more than this far after the event time are flagged. */
@@ -71,9 +74,23 @@ export function checkRetailMedia(event: PurchaseEventData, website: WebsiteConfi
   };
 }
 
-function purchaseRecord(websiteId: string, customerId: string, sessionId: string, e: PurchaseEventData): PurchaseRecord {
+/**
+ * How far after its arrival an event's `eventTime` may lie for the recommendation models. A sender's
+ * clock that is wrong (a purchase dated 2099) must not move the trailing windows (popular items, the
+ * last fallback of every cascade) into the future. The event is stored and acknowledged as sent (the
+ * sale is real; attribution reports show the time given); the models take its time as at most its
+ * arrival plus this skew. Documented in docs/events-and-stores.md.
+ */
+export const MAX_EVENT_TIME_SKEW_MS = 5 * 60_000;
+
+/** The event time the models use: as sent, but never later than arrival + {@link MAX_EVENT_TIME_SKEW_MS}. Pure. */
+export function modelEventTime(eventTimeMs: number, receivedAt: number): number {
+  return Math.min(eventTimeMs, receivedAt + MAX_EVENT_TIME_SKEW_MS);
+}
+
+function purchaseRecord(websiteId: string, customerId: string, sessionId: string, e: PurchaseEventData, receivedAt: number): PurchaseRecord {
   return {
-    websiteId, customerId, sessionId, orderId: e.orderId, eventTime: e.eventTimeMs,
+    websiteId, customerId, sessionId, orderId: e.orderId, eventTime: modelEventTime(e.eventTimeMs, receivedAt),
     items: e.products.map((p) => ({ refId: p.refId, quantity: p.quantity, price: p.price })),
   };
 }
@@ -103,7 +120,8 @@ export class EventService {
     options: EventServiceOptions,
   ) {
     this.now = options.now ?? Date.now;
-    this.onSinkError = options.onSinkError ?? ((err) => process.emitWarning(`aisle: event sink failed: ${(err as Error)?.stack ?? String(err)}`));
+    const reporter = options.reporter ?? new FailureReporter();
+    this.onSinkError = options.onSinkError ?? ((err) => reporter.report('event-sink', err));
     for (const w of options.websites) this.addWebsite(w);
   }
 
@@ -115,6 +133,7 @@ export class EventService {
    * `pollIntervalMs` (default 1000 ms) from the store's current end.
    */
   static async open(options: EventServiceOptions): Promise<EventService> {
+    const reporter = options.reporter ?? new FailureReporter();
     let store: Store;
     try {
       store = await openStore(options.store, options.dataDir);
@@ -126,11 +145,14 @@ export class EventService {
       try {
         service.pollCursor = await store.lastSequence();
       } catch (err) {
-        await store.close().catch(() => undefined);
+        // The start fails with the store's error; closing what was opened is best effort.
+        await store.close().catch((closeError: unknown) => reporter.report('shutdown', closeError));
         storeFailure(err);
       }
       const interval = options.store.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-      service.pollTimer = setInterval(() => { void service.pollOnce().catch(() => undefined); }, interval);
+      service.pollTimer = setInterval(() => {
+        void service.pollOnce().then(() => reporter.recovered('replica-poll'), (err: unknown) => reporter.report('replica-poll', err));
+      }, interval);
       service.pollTimer.unref();
     }
     return service;
@@ -170,10 +192,11 @@ export class EventService {
     const request = validatePurchaseRequest(body);
     const events = request.events.map((e) => checkRetailMedia(e, website));
     let result;
+    const receivedAt = this.now();
     try {
       result = await this.store.appendPurchases({
         websiteId, transactionId: randomGuid(), customerId: request.customerId, sessionId: request.sessionId,
-        origin: this.origin, receivedAt: this.now(), events,
+        origin: this.origin, receivedAt, events,
       });
     } catch (err) {
       storeFailure(err);
@@ -181,7 +204,7 @@ export class EventService {
     for (const order of result.orders) {
       if (order.status === 'recorded' && order.event !== undefined) {
         const event = order.event;
-        this.feed(() => this.sink.onPurchase(purchaseRecord(websiteId, request.customerId, request.sessionId, event)));
+        this.feed(() => this.sink.onPurchase(purchaseRecord(websiteId, request.customerId, request.sessionId, event, receivedAt)));
       }
     }
     return { transactionId: result.transactionId, status: 'Accepted' };
@@ -195,16 +218,17 @@ export class EventService {
     this.website(websiteId);
     const request = validateViewRequest(body);
     const transactionId = randomGuid();
+    const receivedAt = this.now();
     try {
       await this.store.appendViews({
         websiteId, transactionId, customerId: request.customerId, sessionId: request.sessionId,
-        origin: this.origin, receivedAt: this.now(), views: request.events,
+        origin: this.origin, receivedAt, views: request.events,
       });
     } catch (err) {
       storeFailure(err);
     }
     for (const v of request.events) {
-      this.feed(() => this.sink.onView({ websiteId, customerId: request.customerId, sessionId: request.sessionId, refId: v.refId, eventTime: v.eventTimeMs }));
+      this.feed(() => this.sink.onView({ websiteId, customerId: request.customerId, sessionId: request.sessionId, refId: v.refId, eventTime: modelEventTime(v.eventTimeMs, receivedAt) }));
     }
     return { transactionId, status: 'Accepted' };
   }
@@ -300,13 +324,14 @@ export class EventService {
 
   private feedStored(e: StoredEvent): void {
     if (!this.byId.has(e.websiteId)) return;
-    if (e.kind === 'purchase') this.feed(() => this.sink.onPurchase(purchaseRecord(e.websiteId, e.customerId, e.sessionId, e.purchase)));
-    else this.feed(() => this.sink.onView({ websiteId: e.websiteId, customerId: e.customerId, sessionId: e.sessionId, refId: e.view.refId, eventTime: e.view.eventTimeMs }));
+    if (e.kind === 'purchase') this.feed(() => this.sink.onPurchase(purchaseRecord(e.websiteId, e.customerId, e.sessionId, e.purchase, e.receivedAt)));
+    else this.feed(() => this.sink.onView({ websiteId: e.websiteId, customerId: e.customerId, sessionId: e.sessionId, refId: e.view.refId, eventTime: modelEventTime(e.view.eventTimeMs, e.receivedAt) }));
   }
 
   private exclusive(fn: () => Promise<void>): Promise<void> {
     const run = this.readerChain.then(fn);
-    this.readerChain = run.catch(() => undefined);
+    // The chain only orders the readers; each run's failure goes to its own caller.
+    this.readerChain = run.then(() => undefined, () => undefined);
     return run;
   }
 
@@ -338,6 +363,19 @@ export class EventService {
         if (page.length < PAGE) break;
       }
     });
+  }
+
+  /**
+   * Reason the store cannot be used now (a cheap read), or undefined when it answers.
+   */
+  async storeProblem(): Promise<string | undefined> {
+    if (this.closed) return 'the store is closed';
+    try {
+      await this.store.lastSequence();
+      return undefined;
+    } catch (err) {
+      return `the store is not reachable: ${(err as Error)?.message ?? String(err)}`;
+    }
   }
 
   /** Stops polling, flushes pending batches and closes the store. */

@@ -1,21 +1,89 @@
 import { describe, expect, it } from 'vitest';
-import { ATTRIBUTE_WEIGHTS, productFeatures } from './attribute-similarity.js';
+import type { Product } from '../types.js';
+import { ATTRIBUTE_WEIGHTS, featureReads, productFeatures, resolveFieldRoles } from './attribute-similarity.js';
+import { RecommendationModels } from './recommendation-models.js';
+import { MapCatalog } from './__tests__/map-catalog.js';
 
 describe('productFeatures', () => {
-  it('extracts weighted category, brand, type, price band, title words and custom attributes', () => {
+  it('reads the spec fields by default: category, brand, type, price band, title words and found text attributes', () => {
     const f = productFeatures({
-      refId: 'x', title: 'The Red Ceramic Mug', search_category: 'Mugs', categories: ['Home', 'Kitchen', 'Mugs'], brand: 'Acme', type: 'mug',
-      price: '12.50', colour: 'Red', attributes: { Material: 'Ceramic' }, description: 'ignored', availability: 3, image_vector: [1],
+      refId: 'x', title: 'The Red Ceramic Mug', search_category: 'Mugs', brand: 'Acme', type: 'mug',
+      price: '12.50', colour: 'Red', height: 'Tall', weightGrams: 350, attributes: { Material: 'Ceramic' }, description: 'ignored', availability: 3, image_vector: [1],
     });
     expect(f.get('c:mugs')).toBe(ATTRIBUTE_WEIGHTS.category);
-    expect(f.get('c:home')).toBeLessThan(f.get('c:kitchen')!);
     expect(f.get('b:acme')).toBe(ATTRIBUTE_WEIGHTS.brand);
     expect(f.get('t:mug')).toBe(ATTRIBUTE_WEIGHTS.type);
     expect(f.get(`p:${Math.floor(Math.log(12.5) / Math.log(1.5))}`)).toBe(ATTRIBUTE_WEIGHTS.priceBand);
     expect(f.get('w:ceramic')).toBe(ATTRIBUTE_WEIGHTS.titleWord);
     expect(f.has('w:the')).toBe(false);
     expect(f.get('a:colour=red')).toBe(ATTRIBUTE_WEIGHTS.customAttribute);
-    expect(f.get('a:material=ceramic')).toBe(ATTRIBUTE_WEIGHTS.customAttribute);
-    expect([...f.keys()].some((k) => k.includes('ignored') || k.startsWith('a:availability'))).toBe(false);
+    // A shop's `height` is an attribute like any other (no data-set-tuned exclusions).
+    expect(f.get('a:height=tall')).toBe(ATTRIBUTE_WEIGHTS.customAttribute);
+    expect(f.get('a:attributes.material=ceramic')).toBe(ATTRIBUTE_WEIGHTS.customAttribute);
+    // Found numbers are not attributes (counts, sizes, times); spec identity/stock/text fields never are.
+    expect([...f.keys()].some((k) => k.startsWith('a:weightgrams') || k.includes('ignored') || k.startsWith('a:availability'))).toBe(false);
+  });
+
+  it('follows the website field roles: named fields, category paths, listed attributes (numbers too), ignore', () => {
+    const roles = resolveFieldRoles({ category: 'path', brand: 'maker', type: 'kind', price: 'cost', attributes: ['size', 'attributes.Material'], ignore: ['kind'] });
+    const f = productFeatures({
+      refId: 'x', title: 'Mug', path: ['Home', 'Kitchen', 'Mugs'], maker: 'Acme', kind: 'mug', cost: 10, size: 42, colour: 'Red',
+      search_category: 'Other', brand: 'Other', attributes: { Material: 'Ceramic' },
+    }, roles);
+    expect(f.get('c:mugs')).toBe(ATTRIBUTE_WEIGHTS.category);
+    expect(f.get('c:home')).toBeLessThan(f.get('c:kitchen')!);
+    expect(f.get('b:acme')).toBe(ATTRIBUTE_WEIGHTS.brand);
+    expect(f.has('t:mug')).toBe(false);
+    expect(f.has(`p:${Math.floor(Math.log(10) / Math.log(1.5))}`)).toBe(true);
+    expect(f.get('a:size=42')).toBe(ATTRIBUTE_WEIGHTS.customAttribute);
+    expect(f.get('a:attributes.material=ceramic')).toBe(ATTRIBUTE_WEIGHTS.customAttribute);
+    // Only the listed attributes; the spec-named fields the roles replaced are not read.
+    expect([...f.keys()].some((k) => k.startsWith('a:colour') || k === 'c:other' || k === 'b:other')).toBe(false);
+    expect(featureReads(roles, 'cost')).toBe(true);
+    expect(featureReads(roles, 'size')).toBe(true);
+    expect(featureReads(roles, 'availability')).toBe(false);
+    expect(featureReads(roles, 'kind')).toBe(false);
+  });
+});
+
+describe('Similar Attributes over field roles', () => {
+  const website = (fieldRoles?: object) => ({ websiteId: 'w', client: 'c', tokens: [], hmacSecret: 's', settings: fieldRoles ? { fieldRoles } : {} });
+  const catalog = (): MapCatalog => {
+    const list: Product[] = [
+      { refId: 'hose', title: 'Garden hose 20 m', search_category: 'Garden', price: 20, currency: 'EUR' },
+      { refId: 'shirt1', title: 'Blue shirt', search_category: 'Shirts', brand: 'Zen', price: 21, currency: 'EUR' },
+      { refId: 'shirt2', title: 'White shirt', search_category: 'Shirts', brand: 'Zen', price: 22, currency: 'EUR' },
+      { refId: 'shirt3', title: 'Red shirt', search_category: 'Shirts', brand: 'Acme', price: 90, currency: 'EUR' },
+      { refId: 'rake', title: 'Leaf rake', search_category: 'Garden', price: 200, currency: 'EUR' },
+    ];
+    return new MapCatalog(list);
+  };
+  const similar = (m: RecommendationModels, ref: string) => m.recommend('OnlySimilarAttributes', { productRef: ref }).payload;
+
+  it('a shared price band alone (or an attribute most of the catalog shares) is not similarity; price refines', () => {
+    const m = new RecommendationModels({ website: website(), catalog: catalog() });
+    // The hose shares a price band with two shirts and `currency` with everything: only the rake shares an attribute.
+    expect(similar(m, 'hose')).toEqual(['rake']);
+    // Among shirts, the close price and the brand rank shirt2 first.
+    expect(similar(m, 'shirt1')).toEqual(['shirt2', 'shirt3']);
+    // The hybrid falls through to its next tactic when nothing shares an attribute.
+    const lonely = new MapCatalog([{ refId: 'a', title: 'A thing', search_category: 'X', price: 10 }, { refId: 'b', title: 'B thing', search_category: 'Y', price: 10 }]);
+    const m2 = new RecommendationModels({ website: website(), catalog: lonely });
+    m2.applyView({ websiteId: 'w', customerId: 'c', sessionId: 's', refId: 'b', eventTime: 1 });
+    expect(similar(m2, 'a')).toEqual([]);
+    expect(m2.recommend('SimilarAttributesViewedTogether', { productRef: 'a' }).slots[0]!.tacticLabel).toBe('Popular Items');
+  });
+
+  it('reads the roles from the website settings, and rebuilds when they change', () => {
+    const m = new RecommendationModels({ website: website(), catalog: catalog() });
+    expect(similar(m, 'hose')).toEqual(['rake']);
+    // Listing `currency` as an attribute makes it one (the website's choice).
+    m.setWebsite(website({ attributes: ['currency'] }));
+    expect(similar(m, 'hose')).toHaveLength(4);
+    // A category role the products do not have: nothing is similar any more.
+    m.setWebsite(website({ category: 'department', attributes: [] }));
+    expect(similar(m, 'shirt1')).toEqual(['shirt2']);
+    m.setWebsite(website());
+    expect(similar(m, 'hose')).toEqual(['rake']);
   });
 });

@@ -21,6 +21,7 @@
  * @module
  */
 import { Growable } from '../catalog/shared-arrays.js';
+import type { FieldRoles } from '../config.js';
 import type { CatalogView, Product } from '../types.js';
 import { BackgroundIndex, type BuildSteps } from './background-build.js';
 import type { Interner } from './interner.js';
@@ -36,17 +37,51 @@ export const ATTRIBUTE_WEIGHTS = {
   customAttribute: 0.5,
 } as const;
 
-/** Fields that are not attributes (identity, media, stock, or handled above). */
-const NOT_ATTRIBUTES = new Set([
-  'refId', 'title', 'name', 'description', 'image_vector', 'style_id', 'availability', 'price', 'sale_price', 'org_price',
-  'retailPrice', 'search_category', 'category', 'categories', 'categoryPathRaw', 'brand', 'type', 'url', 'image', 'images',
-  'attributes', 'ratings', 'overallRating', 'popularity', 'crawlTimestamp', 'sku', 'pid', 'currency', 'purchaseLines',
-  'unitsSold', 'distinctCustomers', 'height',
+/** Field roles with the defaults filled in (see {@link FieldRoles}). */
+export interface ResolvedFieldRoles {
+  category: readonly string[];
+  brand: string;
+  type: string;
+  price: string;
+  /** Listed attribute fields, or undefined: every other top-level text/boolean field (see {@link FieldRoles.attributes}). */
+  attributes: readonly string[] | undefined;
+  ignore: ReadonlySet<string>;
+}
+
+/** The defaults name the spec's fields (service interface: `search_category`, `brand`, `type`, `price`). */
+export const DEFAULT_FIELD_ROLES: Readonly<Required<Omit<FieldRoles, 'attributes'>>> = {
+  category: 'search_category', brand: 'brand', type: 'type', price: 'price', ignore: [],
+};
+
+/**
+ * Fields of the spec's product that describe identity, text, media, stock, price or rating — never an
+ * attribute two products share to be alike, whatever the roles say (the spec's names only).
+ */
+const SPEC_NON_ATTRIBUTES: ReadonlySet<string> = new Set([
+  'refId', 'title', 'description', 'image_vector', 'style_id', 'availability', 'price', 'sale_price', 'org_price', 'ratings', 'attributes',
 ]);
 
-/** Fields no feature reads (the non-attributes above that are not read as category, brand, type, price or title). */
-const NEVER_FEATURES: ReadonlySet<string> = new Set([...NOT_ATTRIBUTES].filter((f) =>
-  !['title', 'name', 'price', 'sale_price', 'search_category', 'category', 'categories', 'brand', 'type', 'attributes'].includes(f)));
+/** Fills in the defaults of `settings.fieldRoles`. */
+export function resolveFieldRoles(roles: FieldRoles | undefined): ResolvedFieldRoles {
+  const category = roles?.category ?? DEFAULT_FIELD_ROLES.category;
+  return {
+    category: Array.isArray(category) ? category : [category],
+    brand: roles?.brand ?? DEFAULT_FIELD_ROLES.brand,
+    type: roles?.type ?? DEFAULT_FIELD_ROLES.type,
+    price: roles?.price ?? DEFAULT_FIELD_ROLES.price,
+    attributes: roles?.attributes,
+    ignore: new Set(roles?.ignore ?? []),
+  };
+}
+
+/** Whether a value change of `field` can change the features of a product under `roles`. */
+export function featureReads(roles: ResolvedFieldRoles, field: string): boolean {
+  if (roles.ignore.has(field)) return false;
+  if (field === roles.price || field === roles.brand || field === roles.type || roles.category.includes(field)) return true;
+  if (roles.attributes !== undefined) return roles.attributes.includes(field);
+  // Auto attributes are text and booleans; a value patch changes numbers only.
+  return false;
+}
 
 const STOP_WORDS = new Set(['the', 'and', 'for', 'with', 'of', 'set', 'in', 'on', 'to', 'by', 'from', 'a', 'an', 'or', 'pack', 'new']);
 
@@ -65,43 +100,81 @@ function norm(v: unknown): string | undefined {
   return undefined;
 }
 
-/** The weighted features of a product (pure; exported for tests and docs). */
-export function productFeatures(p: Product): Map<string, number> {
+/**
+ * Whether a feature key is a refinement (price band, title word): it adds to the score of products that
+ * share an attribute, and never makes two products similar on its own.
+ */
+export function isRefinement(key: string): boolean {
+  return key.startsWith('p:') || key.startsWith('w:');
+}
+
+/** The value of a field: top-level, or `attributes.<key>` inside an `attributes` object. */
+function fieldValue(p: Product, field: string): unknown {
+  if (field in p) return p[field];
+  if (field.startsWith('attributes.') && typeof p.attributes === 'object' && p.attributes !== null && !Array.isArray(p.attributes)) {
+    return (p.attributes as Record<string, unknown>)[field.slice('attributes.'.length)];
+  }
+  return undefined;
+}
+
+/**
+ * The weighted features of a product under the website's field roles (pure; exported for tests and
+ * docs). Keys: `c:` category, `b:` brand, `t:` type, `a:<field>=` attribute (the anchors: two products
+ * are similar only when they share one), `p:` price band and `w:` title word (refinements).
+ */
+export function productFeatures(p: Product, roles: ResolvedFieldRoles = resolveFieldRoles(undefined)): Map<string, number> {
   const f = new Map<string, number>();
   const put = (key: string, w: number): void => {
     f.set(key, Math.max(f.get(key) ?? 0, w));
   };
-  for (const field of ['search_category', 'category'] as const) {
-    const c = norm(p[field]);
-    if (c) put(`c:${c}`, ATTRIBUTE_WEIGHTS.category);
+  const roleFields = new Set<string>([...roles.category, roles.brand, roles.type, roles.price]);
+  for (const field of roles.category) {
+    if (roles.ignore.has(field)) continue;
+    const value = fieldValue(p, field);
+    if (Array.isArray(value)) {
+      const n = value.length;
+      value.forEach((c, i) => {
+        const v = norm(c);
+        // A path, root first: deeper levels are more specific (the leaf weighs the full category weight, the root a third).
+        if (v) put(`c:${v}`, ATTRIBUTE_WEIGHTS.category * ((i + 1) / n) ** 0.6);
+      });
+    } else {
+      const c = norm(value);
+      if (c) put(`c:${c}`, ATTRIBUTE_WEIGHTS.category);
+    }
   }
-  if (Array.isArray(p.categories)) {
-    const n = p.categories.length;
-    p.categories.forEach((c, i) => {
-      const v = norm(c);
-      // Deeper levels are more specific: the leaf weighs the full category weight, the root a third.
-      if (v) put(`c:${v}`, ATTRIBUTE_WEIGHTS.category * ((i + 1) / n) ** 0.6);
-    });
-  }
-  const brand = norm(p.brand);
+  const brand = roles.ignore.has(roles.brand) ? undefined : norm(fieldValue(p, roles.brand));
   if (brand) put(`b:${brand}`, ATTRIBUTE_WEIGHTS.brand);
-  const type = norm(p.type);
+  const type = roles.ignore.has(roles.type) ? undefined : norm(fieldValue(p, roles.type));
   if (type) put(`t:${type}`, ATTRIBUTE_WEIGHTS.type);
-  const price = num(p.price) ?? num(p.sale_price);
+  const price = roles.ignore.has(roles.price) ? undefined : num(fieldValue(p, roles.price));
   if (price !== undefined && price > 0) put(`p:${Math.floor(Math.log(price) / Math.log(1.5))}`, ATTRIBUTE_WEIGHTS.priceBand);
-  const title = typeof p.title === 'string' ? p.title : typeof p.name === 'string' ? p.name : '';
+  const title = typeof p.title === 'string' ? p.title : '';
   for (const word of title.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
     if (word.length >= 3 && !STOP_WORDS.has(word)) put(`w:${word}`, ATTRIBUTE_WEIGHTS.titleWord);
   }
-  for (const [key, value] of Object.entries(p)) {
-    if (NOT_ATTRIBUTES.has(key)) continue;
+  const attribute = (field: string, value: unknown, listed: boolean): void => {
+    // Listed fields may be numbers; found ones only text and booleans (counts, sizes and times rarely mean "alike").
+    if (!listed && typeof value !== 'string' && typeof value !== 'boolean') return;
     const v = norm(value);
-    if (v !== undefined && v.length <= 60) put(`a:${key}=${v}`, ATTRIBUTE_WEIGHTS.customAttribute);
+    if (v !== undefined && v.length <= 60) put(`a:${field.toLowerCase()}=${v}`, ATTRIBUTE_WEIGHTS.customAttribute);
+  };
+  if (roles.attributes !== undefined) {
+    for (const field of roles.attributes) {
+      if (roles.ignore.has(field)) continue;
+      const value = fieldValue(p, field);
+      if (Array.isArray(value)) for (const v of value) attribute(field, v, true);
+      else attribute(field, value, true);
+    }
+    return f;
+  }
+  for (const [key, value] of Object.entries(p)) {
+    if (SPEC_NON_ATTRIBUTES.has(key) || roleFields.has(key) || roles.ignore.has(key)) continue;
+    attribute(key, value, false);
   }
   if (typeof p.attributes === 'object' && p.attributes !== null && !Array.isArray(p.attributes)) {
     for (const [key, value] of Object.entries(p.attributes as Record<string, unknown>)) {
-      const v = norm(value);
-      if (v !== undefined && v.length <= 60) put(`a:${key.toLowerCase()}=${v}`, ATTRIBUTE_WEIGHTS.customAttribute);
+      if (!roles.ignore.has(`attributes.${key}`)) attribute(`attributes.${key}`, value, false);
     }
   }
   return f;
@@ -127,6 +200,10 @@ export interface AttributeIndex {
   readonly cache: Map<number, { limit: number; ranked: ScoredItem[] }>;
   /** Row of each product object (a rebuild copies unchanged products' features). */
   readonly rowOfProduct: WeakMap<Product, number>;
+  /** 1 for the features that make two products similar (attributes), 0 for refinements (price band, title words, common found attributes). */
+  readonly anchor: Uint8Array;
+  /** The field roles the features were read under (rows are reused only under the same roles). */
+  readonly rolesKey: string;
 }
 
 /** Steps between two yields of a build (a few hundred products). */
@@ -134,9 +211,13 @@ const CHUNK = 64;
 
 /** "Similar Attributes" over the catalog: an {@link AttributeIndex} kept up to date off the request path. */
 export class AttributeSimilarity {
-  private readonly index: BackgroundIndex<AttributeIndex>;
+  /** The index kept up to date with the catalog (refresh, status, whenReady). */
+  readonly index: BackgroundIndex<AttributeIndex>;
   /** Feature keys → ids, kept across rebuilds so that rows of unchanged products can be copied. */
   private readonly featureIds = new Map<string, number>();
+  private readonly featureKeys: string[] = [];
+  private roles: ResolvedFieldRoles = resolveFieldRoles(undefined);
+  private rolesKey = JSON.stringify(DEFAULT_FIELD_ROLES);
 
   /**
    * @param syncLimit catalogs of at most this many live products are indexed in the request (a few ms);
@@ -152,8 +233,21 @@ export class AttributeSimilarity {
     this.index = new BackgroundIndex(
       catalog, (previous, products, version) => this.build(previous, products, version), syncLimit, undefined,
       // Stock and rating updates (value patches of fields no feature reads) leave the index as it was.
-      (previous, version) => (catalog.valuesOnlyChangedSince?.(previous.version, (f) => !NEVER_FEATURES.has(f)) ? { ...previous, version } : undefined),
+      (previous, version) => (catalog.valuesOnlyChangedSince?.(previous.version, (f) => featureReads(this.roles, f)) ? { ...previous, version } : undefined),
     );
+  }
+
+  /**
+   * The website's field roles (`settings.fieldRoles`). A change rebuilds the index (the current one
+   * answers meanwhile); the same roles again change nothing.
+   */
+  setFieldRoles(roles: FieldRoles | undefined): void {
+    const key = JSON.stringify(roles ?? DEFAULT_FIELD_ROLES);
+    if (key === this.rolesKey) return;
+    this.rolesKey = key;
+    this.roles = resolveFieldRoles(roles);
+    this.index.invalidate();
+    this.index.refresh();
   }
 
   /** Resolves when the index reflects the current catalog version (test hook; starts the build if needed). */
@@ -183,18 +277,25 @@ export class AttributeSimilarity {
     if (row < 0) return [];
     const touched: number[] = [];
     const scratch = ix.scratch;
-    for (let k = ix.featStart[row]!, end = ix.featStart[row + 1]!; k < end; k++) {
-      const f = ix.featIds[k]!;
-      const w = ix.featWeights[k]!;
-      const idf = ix.idf[f]!;
-      const from = ix.postStart[f]!;
-      const to = Math.min(ix.postStart[f + 1]!, from + this.maxPosting);
-      if (to - from < 2) continue;
-      for (let p = from; p < to; p++) {
-        const other = ix.postRows[p]!;
-        if (other === row) continue;
-        if (scratch[other] === 0) touched.push(other);
-        scratch[other]! += idf * Math.min(w, ix.postWeights[p]!);
+    // Pass 1: shared attributes make candidates; pass 2: refinements (price band, title words) add to them only.
+    for (let pass = 1; pass >= 0; pass--) {
+      for (let k = ix.featStart[row]!, end = ix.featStart[row + 1]!; k < end; k++) {
+        const f = ix.featIds[k]!;
+        if (ix.anchor[f] !== pass) continue;
+        const w = ix.featWeights[k]!;
+        const idf = ix.idf[f]!;
+        const from = ix.postStart[f]!;
+        const to = Math.min(ix.postStart[f + 1]!, from + this.maxPosting);
+        if (to - from < 2) continue;
+        for (let p = from; p < to; p++) {
+          const other = ix.postRows[p]!;
+          if (other === row) continue;
+          if (scratch[other] === 0) {
+            if (pass === 0) continue;
+            touched.push(other);
+          }
+          scratch[other]! += idf * Math.min(w, ix.postWeights[p]!);
+        }
       }
     }
     const ranked: ScoredItem[] = [];
@@ -217,7 +318,10 @@ export class AttributeSimilarity {
    */
   private *build(previous: AttributeIndex | undefined, products: readonly Product[], version: number): BuildSteps<AttributeIndex> {
     const featureIds = this.featureIds;
-    const oldRowOf = previous?.rowOfProduct;
+    const roles = this.roles;
+    const rolesKey = this.rolesKey;
+    // Rows read under other roles are read again.
+    const oldRowOf = previous?.rolesKey === rolesKey ? previous.rowOfProduct : undefined;
     const rowOfProduct = new WeakMap<Product, number>();
     const rows = products.length;
     const rowItem = new Int32Array(rows);
@@ -245,11 +349,12 @@ export class AttributeSimilarity {
           weights.push(previous.featWeights[k]!);
         }
       } else {
-        for (const [key, w] of productFeatures(p)) {
+        for (const [key, w] of productFeatures(p, roles)) {
           let f = featureIds.get(key);
           if (f === undefined) {
             f = featureIds.size;
             featureIds.set(key, f);
+            this.featureKeys.push(key);
           }
           if (f >= df.length) {
             const grown = new Int32Array(Math.max(f + 1, df.length * 2));
@@ -286,10 +391,19 @@ export class AttributeSimilarity {
     }
     yield;
     const idf = new Float32Array(features);
-    for (let f = 0; f < features; f++) idf[f] = (df[f] ?? 0) > 0 ? Math.log(1 + rows / df[f]!) : 0;
+    const anchor = new Uint8Array(features);
+    const found = roles.attributes === undefined;
+    for (let f = 0; f < features; f++) {
+      const n = df[f] ?? 0;
+      idf[f] = n > 0 ? Math.log(1 + rows / n) : 0;
+      const key = this.featureKeys[f]!;
+      // A found (not listed) attribute that most of the catalog shares (a currency, a shop-wide flag) says
+      // nothing about likeness: it only refines. Role-named fields are the website's own choice.
+      anchor[f] = isRefinement(key) || (found && key.startsWith('a:') && n * 2 > rows) ? 0 : 1;
+    }
     return {
       version, rowOf, rowItem, featStart, featIds, featWeights, postStart, postRows, postWeights, idf,
-      scratch: new Float64Array(rows), cache: new Map(), rowOfProduct,
+      scratch: new Float64Array(rows), cache: new Map(), rowOfProduct, anchor, rolesKey,
     };
   }
 }

@@ -47,12 +47,45 @@ export interface VersionedIndex {
   readonly version: number;
 }
 
+/** The state of one derived index, for readiness checks (see {@link BackgroundIndex.status}). */
+export interface IndexStatus {
+  /** An index exists (possibly of an older catalog version or settings, while its replacement is built). */
+  built: boolean;
+  /** The index answering now reflects the current catalog version and settings. */
+  upToDate: boolean;
+  /** A background build is running. */
+  building: boolean;
+  /** Live products of the catalog version the index answering now was built from (0 when none). */
+  builtFrom: number;
+  /** The message of the last failed build, until a build succeeds. */
+  error?: string;
+}
+
 /**
- * Builds `(previous, products, version) → index`, rebuilding when `catalog.version` changes:
- * synchronously for small catalogs, in the background (time-sliced) otherwise.
+ * Whether an index may serve (pure): built for the current catalog, or a rebuild running while an index
+ * of a non-empty earlier version answers (no empty window after a change); not before the first build
+ * of a catalog that has products, and not after a failed build. `reason` says why not.
+ */
+export function indexReadiness(name: string, status: IndexStatus, liveCount: number): { ready: boolean; reason?: string } {
+  if (status.error !== undefined) return { ready: false, reason: `${name} index build failed: ${status.error}` };
+  if (!status.built) return { ready: false, reason: `${name} index not built yet${status.building ? ' (building)' : ''}` };
+  if (status.upToDate || status.builtFrom > 0 || liveCount === 0) return { ready: true };
+  return { ready: false, reason: `${name} index of the loaded catalog not built yet${status.building ? ' (building)' : ''}` };
+}
+
+/**
+ * Builds `(previous, products, version) → index`, rebuilding when `catalog.version` changes (or
+ * {@link invalidate} is called): synchronously for small catalogs, in the background (time-sliced)
+ * otherwise. {@link refresh} starts that work eagerly — the owner calls it when the catalog changes,
+ * so no look-up ever triggers a build and the same request gets the same answer — and `get()` still
+ * starts it for catalogs that do not announce their changes.
  */
 export class BackgroundIndex<T extends VersionedIndex> {
   private current: T | undefined;
+  /** Settings generation the current index was built under; {@link invalidate} moves `generation` on. */
+  private currentGeneration = 0;
+  private generation = 0;
+  private currentRows = 0;
   private building: Promise<void> | undefined;
   private lastError: unknown;
   /** Number of builds finished (for tests and stats). */
@@ -70,12 +103,33 @@ export class BackgroundIndex<T extends VersionedIndex> {
     private readonly rebase?: (previous: T, version: number) => T | undefined,
   ) {}
 
+  /** Whether the current index is of the current catalog version and settings generation. */
+  private fresh(version: number): boolean {
+    return this.current !== undefined && this.current.version === version && this.currentGeneration === this.generation;
+  }
+
   /** The current index carried over to `version`, when `rebase` allows it. */
   private rebased(version: number): T | undefined {
     if (this.current === undefined || this.rebase === undefined || this.current.version >= version) return undefined;
+    if (this.currentGeneration !== this.generation) return undefined;
     const next = this.rebase(this.current, version);
     if (next !== undefined) this.current = next;
     return next;
+  }
+
+  private buildNow(version: number): void {
+    const products = snapshot(this.catalog);
+    const generation = this.generation;
+    try {
+      this.current = runSync(this.build(this.current, products, version));
+    } catch (err) {
+      this.lastError = err;
+      return;
+    }
+    this.currentGeneration = generation;
+    this.currentRows = products.length;
+    this.builds++;
+    this.lastError = undefined;
   }
 
   /**
@@ -85,21 +139,43 @@ export class BackgroundIndex<T extends VersionedIndex> {
    * the first build finishes.
    */
   get(): T | undefined {
-    const version = this.catalog.version;
-    if (this.current !== undefined && this.current.version === version) return this.current;
-    if (this.building === undefined && this.rebased(version)) return this.current;
-    if (this.building === undefined && this.catalog.liveCount <= this.syncLimit) {
-      this.current = runSync(this.build(this.current, snapshot(this.catalog), version));
-      this.builds++;
-      return this.current;
-    }
-    this.kick();
+    this.refresh();
     return this.current;
   }
 
-  /** Whether the index answering now was built from the current catalog version. */
+  /**
+   * Brings the index up to date with the catalog and settings, or starts doing so: nothing when it is;
+   * a carry-over when the changes cannot have changed it; a synchronous build for a small catalog;
+   * else a background build (unless one is running). Build failures are kept for {@link status}.
+   */
+  refresh(): void {
+    const version = this.catalog.version;
+    if (this.fresh(version) || this.building !== undefined) return;
+    if (this.rebased(version)) return;
+    if (this.catalog.liveCount <= this.syncLimit) this.buildNow(version);
+    else this.kick();
+  }
+
+  /** The settings the index is derived from changed: the next refresh rebuilds (the current index serves meanwhile). */
+  invalidate(): void {
+    this.generation++;
+  }
+
+  /** Whether the index answering now was built from the current catalog version (and settings). */
   get upToDate(): boolean {
-    return this.current !== undefined && this.current.version === this.catalog.version;
+    return this.fresh(this.catalog.version);
+  }
+
+  /** Built, up to date, building, failed: what a readiness check needs to know. */
+  status(): IndexStatus {
+    const out: IndexStatus = {
+      built: this.current !== undefined,
+      upToDate: this.upToDate,
+      building: this.building !== undefined,
+      builtFrom: this.current === undefined ? 0 : this.currentRows,
+    };
+    if (this.lastError !== undefined) out.error = this.lastError instanceof Error ? this.lastError.message : String(this.lastError);
+    return out;
   }
 
   /** Starts a background build of the current catalog version unless one is running. */
@@ -111,11 +187,16 @@ export class BackgroundIndex<T extends VersionedIndex> {
     // is a new object, picked up by the next build.
     const products = snapshot(this.catalog);
     const previous = this.current;
+    const generation = this.generation;
     this.building = (async () => {
       try {
         const next = await runSliced(this.build(previous, products, version), this.sliceMs);
         // A synchronous build of a newer version may have happened meanwhile (catalog shrank).
-        if (this.current === undefined || this.current.version < next.version) this.current = next;
+        if (this.current === undefined || this.current.version < next.version || this.currentGeneration < generation) {
+          this.current = next;
+          this.currentGeneration = generation;
+          this.currentRows = products.length;
+        }
         this.builds++;
         this.lastError = undefined;
       } catch (err) {
@@ -123,20 +204,24 @@ export class BackgroundIndex<T extends VersionedIndex> {
       } finally {
         this.building = undefined;
       }
+      // Changed again while this build ran: start the next one now rather than at some later look-up.
+      if (this.lastError === undefined && !this.fresh(this.catalog.version)) this.refresh();
     })();
   }
 
   /** Resolves when the index reflects the catalog version current at the time of the call (test hook). */
   async whenReady(): Promise<void> {
     const target = this.catalog.version;
+    const generation = this.generation;
     for (;;) {
-      if (this.current !== undefined && this.current.version >= target) return;
+      if (this.current !== undefined && this.current.version >= target && this.currentGeneration >= generation) return;
       if (this.building === undefined) {
-        if (this.catalog.liveCount <= this.syncLimit) {
-          this.get();
+        this.lastError = undefined;
+        this.refresh();
+        if (this.building === undefined) {
+          if (this.lastError !== undefined) throw this.lastError;
           continue;
         }
-        this.kick();
       }
       await this.building;
       if (this.lastError !== undefined) throw this.lastError;

@@ -1,19 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { cleanCandidates, runCascade, runFill, type Tactic } from './cascade.js';
+import { cleanCandidates, runFill, type Tactic } from './cascade.js';
 
 const list = (...items: string[]) => items.map((item, k) => ({ item, score: items.length - k }));
 
-describe('runCascade', () => {
-  it('returns the first tactic with a non-empty result, in order', () => {
+describe('runFill as a cascade', () => {
+  it('leads with the first tactic with a non-empty result and completes the list from the next ones', () => {
     const calls: string[] = [];
     const tactics: Tactic<string>[] = [
       { label: 'A', run: () => (calls.push('A'), []) },
       { label: 'B', run: () => (calls.push('B'), list('x', 'y')) },
       { label: 'C', run: () => (calls.push('C'), list('z')) },
     ];
-    const out = runCascade(tactics, { accept: () => true, count: 10 });
+    const out = runFill(tactics, { accept: () => true, count: 10 });
     expect(out.label).toBe('B');
-    expect(out.picked).toEqual([{ item: 'x', label: 'B' }, { item: 'y', label: 'B' }]);
+    expect(out.picked).toEqual([{ item: 'x', label: 'B' }, { item: 'y', label: 'B' }, { item: 'z', label: 'C' }]);
+    expect(calls).toEqual(['A', 'B', 'C']);
+    // Full after B: C is not asked.
+    calls.length = 0;
+    expect(runFill(tactics, { accept: () => true, count: 2 }).picked.map((p) => p.label)).toEqual(['B', 'B']);
     expect(calls).toEqual(['A', 'B']);
   });
 
@@ -22,23 +26,23 @@ describe('runCascade', () => {
       { label: 'A', run: () => list('input', 'gone') },
       { label: 'B', run: () => list('ok') },
     ];
-    const out = runCascade(tactics, { accept: (i) => i === 'ok', count: 10 });
+    const out = runFill(tactics, { accept: (i) => i === 'ok', count: 10 });
     expect(out.label).toBe('B');
     expect(out.picked.map((p) => p.item)).toEqual(['ok']);
   });
 
   it('is empty when every tactic is empty', () => {
-    expect(runCascade([{ label: 'A', run: () => [] }], { accept: () => true, count: 3 })).toEqual({ label: undefined, picked: [], candidates: [] });
+    expect(runFill([{ label: 'A', run: () => [] }], { accept: () => true, count: 3 })).toEqual({ label: undefined, picked: [], candidates: [] });
   });
 
-  it('cuts to count but keeps all accepted candidates', () => {
-    const out = runCascade([{ label: 'A', run: () => list('a', 'b', 'c', 'd') }], { accept: () => true, count: 2 });
+  it('cuts to count but keeps all accepted candidates of the tactics that ran', () => {
+    const out = runFill([{ label: 'A', run: () => list('a', 'b', 'c', 'd') }], { accept: () => true, count: 2 });
     expect(out.picked.map((p) => p.item)).toEqual(['a', 'b']);
     expect(out.candidates).toEqual(['a', 'b', 'c', 'd']);
   });
 
   it('applies the boost multiplier before cutting (stable for ties)', () => {
-    const out = runCascade([{ label: 'A', run: () => [{ item: 'a', score: 3 }, { item: 'b', score: 2 }, { item: 'c', score: 1 }] }], {
+    const out = runFill([{ label: 'A', run: () => [{ item: 'a', score: 3 }, { item: 'b', score: 2 }, { item: 'c', score: 1 }] }], {
       accept: () => true,
       count: 2,
       boost: (i) => (i === 'c' ? 2.5 : 1),

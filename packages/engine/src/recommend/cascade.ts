@@ -1,7 +1,9 @@
 /**
  * Cascades as pure functions. A tactic is a label and a function producing scored candidates (best
- * first); a cascade tries its tactics in order and the first one whose result is non-empty AFTER the
- * filters wins. Retailer boost re-ranks the winning candidates before the list is cut to `count`.
+ * first); a cascade takes its tactics in order: the first one whose result is non-empty AFTER the
+ * filters leads the list, and the later ones complete it up to `count` (a tactic that is empty after
+ * the filters is passed over). A single-tactic method is a cascade of one tactic: only what it finds.
+ * Retailer boost re-ranks each tactic's candidates before they are taken.
  * @module
  */
 
@@ -16,6 +18,8 @@ export interface Tactic<T> {
   label: string;
   /** Candidates, best first (may contain duplicates or filtered items; the cascade cleans them up). */
   run: () => readonly Scored<T>[];
+  /** Takes part only when the list is still empty: it may lead, never complete another tactic's list. */
+  onlyToLead?: boolean;
 }
 
 /** How candidates are filtered and ranked. */
@@ -36,11 +40,11 @@ export interface Picked<T> {
 
 /** The outcome of a cascade. */
 export interface CascadeOutcome<T> {
-  /** The winning tactic, or undefined when every tactic was empty. */
+  /** The leading tactic (the first with a result), or undefined when every tactic was empty. */
   label: string | undefined;
   /** At most `count` items. */
   picked: Picked<T>[];
-  /** Every accepted candidate of the winning tactic, ranked (retail media may pick its ad from here). */
+  /** Every accepted candidate of the tactics that ran, ranked (retail media may pick its ad from here). */
   candidates: T[];
 }
 
@@ -63,24 +67,9 @@ export function cleanCandidates<T>(raw: readonly Scored<T>[], options: Pick<Casc
   return out;
 }
 
-/** Runs tactics in order; the first with a non-empty filtered result wins. */
-export function runCascade<T>(tactics: readonly Tactic<T>[], options: CascadeOptions<T>): CascadeOutcome<T> {
-  for (const tactic of tactics) {
-    const ranked = cleanCandidates(tactic.run(), options);
-    if (ranked.length > 0) {
-      return {
-        label: tactic.label,
-        picked: ranked.slice(0, options.count).map((c) => ({ item: c.item, label: tactic.label })),
-        candidates: ranked.map((c) => c.item),
-      };
-    }
-  }
-  return { label: undefined, picked: [], candidates: [] };
-}
-
 /**
  * Fills the list from the tactics in order: the first tactic's items, then the next one's items that
- * are not there yet, until `count` (used for back-filled single-tactic methods such as BoughtTogether).
+ * are not there yet, until `count`; later tactics are not run once the list is full.
  */
 export function runFill<T>(tactics: readonly Tactic<T>[], options: CascadeOptions<T>): CascadeOutcome<T> {
   const picked: Picked<T>[] = [];
@@ -90,6 +79,7 @@ export function runFill<T>(tactics: readonly Tactic<T>[], options: CascadeOption
   let label: string | undefined;
   for (const tactic of tactics) {
     if (picked.length >= options.count) break;
+    if (tactic.onlyToLead && picked.length > 0) continue;
     const ranked = cleanCandidates(tactic.run(), { accept: (item) => !taken.has(item) && options.accept(item), boost: options.boost });
     for (const c of ranked) {
       if (!listed.has(c.item)) {

@@ -29,18 +29,31 @@ export const TacticLabels = {
 /** One tactic key of {@link TacticLabels}. */
 export type TacticKey = keyof typeof TacticLabels;
 
-/** Which parameter a method needs. */
-export type RequiredParam = 'customerId' | 'productRef' | 'items' | 'productRefOrStyle' | 'none';
+/**
+ * Which parameter a method needs. `productOrCustomer` (ProductDetail): a productRef, cart items or a
+ * customerId; `itemsOrCustomer` (Cart): cart items or a customerId — an empty cart of a known shopper
+ * is answered by the cascade's customer tactics (recently viewed, …) and Popular Items.
+ */
+export type RequiredParam = 'customerId' | 'productRef' | 'items' | 'productRefOrStyle' | 'productOrCustomer' | 'itemsOrCustomer' | 'none';
 
 /** A method of the spec table. */
 export interface MethodSpec {
   /** Canonical segment, as in the spec. */
   name: string;
   required: RequiredParam;
-  /** Tactic order. */
+  /**
+   * Tactic order. One tactic: the method lists only what that tactic finds (possibly fewer than
+   * `count`, possibly nothing). Several (a hybrid): the first tactic with a result leads and the later
+   * ones complete the list up to `count` (each slot names its tactic).
+   */
   tactics: readonly TacticKey[];
-  /** `cascade`: first non-empty tactic wins; `fill`: later tactics back-fill up to `count`. */
-  mode: 'cascade' | 'fill';
+  /**
+   * Items the customer viewed in the latest session are set aside by every tactic except the history
+   * tactics themselves (Recently Viewed, Historic Viewed): the shopper has seen them already.
+   */
+  skipSessionItems?: boolean;
+  /** Where the retail-media slot may go by default (`settings.retailMedia.placements` overrides per method). */
+  sponsoredByDefault: boolean;
   /** Needs `productStyleId` when the website sets `useStyleIdForVisualSimilarity`. */
   styleWhenConfigured?: boolean;
 }
@@ -51,24 +64,28 @@ const PRODUCT_PAGE: readonly TacticKey[] = [
 
 /** The seventeen methods, in the spec's order. */
 export const METHODS: readonly MethodSpec[] = [
-  { name: 'Personalized', required: 'customerId', mode: 'cascade', tactics: ['viewedWithRecentlyViewed', 'boughtWithRecentlyViewed', 'recentlyViewed', 'popularItems'] },
-  { name: 'ProductDetail', required: 'productRef', mode: 'cascade', tactics: PRODUCT_PAGE },
-  { name: 'Cart', required: 'items', mode: 'cascade', tactics: PRODUCT_PAGE },
-  { name: 'ViewedTogetherAttributes', required: 'productRef', mode: 'cascade', tactics: ['jaccardViewedTogether', 'similarAttributes', 'popularItems'] },
-  { name: 'ViewedTogetherVisuallySimilar', required: 'productRef', mode: 'cascade', styleWhenConfigured: true, tactics: ['jaccardViewedTogether', 'visuallySimilar', 'popularItems'] },
-  { name: 'SimilarAttributesViewedTogether', required: 'productRef', mode: 'cascade', tactics: ['similarAttributes', 'jaccardViewedTogether', 'popularItems'] },
-  { name: 'VisuallySimilarViewedTogether', required: 'productRef', mode: 'cascade', styleWhenConfigured: true, tactics: ['visuallySimilar', 'jaccardViewedTogether', 'popularItems'] },
-  { name: 'PopularItems', required: 'none', mode: 'cascade', tactics: ['popularItems'] },
-  { name: 'ViewedTogether', required: 'productRef', mode: 'cascade', tactics: ['viewedTogether'] },
-  { name: 'BoughtTogether', required: 'productRef', mode: 'fill', tactics: ['boughtTogether', 'popularItems'] },
-  { name: 'OnlyVisuallySimilar', required: 'productRefOrStyle', mode: 'cascade', styleWhenConfigured: true, tactics: ['visuallySimilar'] },
-  { name: 'OnlySimilarAttributes', required: 'productRef', mode: 'cascade', tactics: ['similarAttributes'] },
-  { name: 'BoughtTogetherCartContent', required: 'items', mode: 'cascade', tactics: ['boughtWithCartContents'] },
-  { name: 'BoughtTogetherRecentlyViewed', required: 'customerId', mode: 'cascade', tactics: ['boughtWithRecentlyViewed'] },
-  { name: 'ViewedTogetherRecentlyViewed', required: 'customerId', mode: 'cascade', tactics: ['viewedWithRecentlyViewed'] },
-  { name: 'RecentlyViewed', required: 'customerId', mode: 'cascade', tactics: ['recentlyViewed'] },
-  { name: 'HistoricViewed', required: 'customerId', mode: 'cascade', tactics: ['historicViewed'] },
+  { name: 'Personalized', required: 'customerId', skipSessionItems: true, sponsoredByDefault: true, tactics: ['viewedWithRecentlyViewed', 'boughtWithRecentlyViewed', 'recentlyViewed', 'popularItems'] },
+  { name: 'ProductDetail', required: 'productOrCustomer', skipSessionItems: true, sponsoredByDefault: true, tactics: PRODUCT_PAGE },
+  { name: 'Cart', required: 'itemsOrCustomer', skipSessionItems: true, sponsoredByDefault: true, tactics: PRODUCT_PAGE },
+  { name: 'ViewedTogetherAttributes', required: 'productRef', sponsoredByDefault: true, tactics: ['jaccardViewedTogether', 'similarAttributes', 'popularItems'] },
+  { name: 'ViewedTogetherVisuallySimilar', required: 'productRef', sponsoredByDefault: true, styleWhenConfigured: true, tactics: ['jaccardViewedTogether', 'visuallySimilar', 'popularItems'] },
+  { name: 'SimilarAttributesViewedTogether', required: 'productRef', sponsoredByDefault: true, tactics: ['similarAttributes', 'jaccardViewedTogether', 'popularItems'] },
+  { name: 'VisuallySimilarViewedTogether', required: 'productRef', sponsoredByDefault: true, styleWhenConfigured: true, tactics: ['visuallySimilar', 'jaccardViewedTogether', 'popularItems'] },
+  { name: 'PopularItems', required: 'none', sponsoredByDefault: true, tactics: ['popularItems'] },
+  { name: 'ViewedTogether', required: 'productRef', sponsoredByDefault: true, tactics: ['viewedTogether'] },
+  { name: 'BoughtTogether', required: 'productRef', sponsoredByDefault: true, tactics: ['boughtTogether'] },
+  { name: 'OnlyVisuallySimilar', required: 'productRefOrStyle', sponsoredByDefault: true, styleWhenConfigured: true, tactics: ['visuallySimilar'] },
+  { name: 'OnlySimilarAttributes', required: 'productRef', sponsoredByDefault: true, tactics: ['similarAttributes'] },
+  { name: 'BoughtTogetherCartContent', required: 'items', sponsoredByDefault: true, tactics: ['boughtWithCartContents'] },
+  { name: 'BoughtTogetherRecentlyViewed', required: 'customerId', skipSessionItems: true, sponsoredByDefault: true, tactics: ['boughtWithRecentlyViewed'] },
+  { name: 'ViewedTogetherRecentlyViewed', required: 'customerId', skipSessionItems: true, sponsoredByDefault: true, tactics: ['viewedWithRecentlyViewed'] },
+  // A customer's own history: never a place for a sponsored product.
+  { name: 'RecentlyViewed', required: 'customerId', sponsoredByDefault: false, tactics: ['recentlyViewed'] },
+  { name: 'HistoricViewed', required: 'customerId', sponsoredByDefault: false, tactics: ['historicViewed'] },
 ];
+
+/** Methods whose lists are a customer's own history: a sponsored slot is never placed there, whatever the settings say. */
+export const HISTORY_METHODS: ReadonlySet<string> = new Set(['RecentlyViewed', 'HistoricViewed']);
 
 const BY_LOWER = new Map(METHODS.map((m) => [m.name.toLowerCase(), m]));
 
@@ -141,6 +158,14 @@ export function checkParams(spec: MethodSpec, params: RecommendParams | undefine
       break;
     case 'items':
       if (items.length === 0) bad('items', `is required by ${spec.name} (at least one RefId as items[0])`);
+      break;
+    case 'productOrCustomer':
+      if (productRef === undefined && items.length === 0 && customerId === undefined) {
+        bad('productRef', `is required by ${spec.name} (or cart items[0], … or a customerId)`);
+      }
+      break;
+    case 'itemsOrCustomer':
+      if (items.length === 0 && customerId === undefined) bad('items', `are required by ${spec.name} (at least items[0], or a customerId for an empty cart)`);
       break;
     case 'productRefOrStyle':
       if (productRef === undefined && productStyleId === undefined) bad('productRef', `or productStyleId is required by ${spec.name}`);

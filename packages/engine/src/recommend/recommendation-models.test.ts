@@ -59,6 +59,10 @@ function errorOf(fn: () => unknown): { code: string; param?: unknown; status: nu
 
 const rec = (models: RecommendationModels, method: string, params: RecommendParams = {}) => models.recommend(method, params);
 const labels = (r: { slots: { tacticLabel: string }[] }) => [...new Set(r.slots.map((s) => s.tacticLabel))];
+/** The tactic that leads a hybrid's list (later tactics complete it). */
+const lead = (r: { slots: { tacticLabel: string }[] }) => r.slots[0]?.tacticLabel;
+/** The first n items and the leading tactic. */
+const head = (r: { payload: string[]; slots: { tacticLabel: string }[] }, n: number) => ({ payload: r.payload.slice(0, n), lead: lead(r) });
 
 describe('RecommendationModels — response shape', () => {
   it('returns the documented shape with stable ids and one slot per payload entry', () => {
@@ -134,17 +138,19 @@ describe('RecommendationModels — single-tactic methods', () => {
     expect(rec(models, 'ViewedTogether', { productRef: 'unknown' }).payload).toEqual([]);
   });
 
-  it('BoughtTogether favours small orders and back-fills with popular items', () => {
+  it('BoughtTogether favours small orders and lists only co-bought items (no popular back-fill)', () => {
     const { models } = setup();
     buy(models, 'a', ['p1', 'p2']);
     buy(models, 'b', ['p1', 'p3', 'p4', 'p5', 'p6', 'p7']);
     buy(models, 'c', ['p9']);
     buy(models, 'd', ['p9']);
-    const r = rec(models, 'BoughtTogether', { productRef: 'p1', count: 7 });
+    const r = rec(models, 'BoughtTogether', { productRef: 'p1', count: 10 });
     expect(r.payload[0]).toBe('p2');
-    expect(r.payload).toHaveLength(7);
-    expect(r.payload).not.toContain('p1');
-    expect(r.slots.at(-1)).toMatchObject({ refId: 'p9', tacticLabel: 'Popular Items' });
+    expect(new Set(r.payload)).toEqual(new Set(['p2', 'p3', 'p4', 'p5', 'p6', 'p7']));
+    expect(labels(r)).toEqual(['Bought Together']);
+    // Never bought with anything, or unknown: nothing (falling back is the hybrids' job).
+    expect(rec(models, 'BoughtTogether', { productRef: 'p9' }).payload).toEqual([]);
+    expect(rec(models, 'BoughtTogether', { productRef: 'unknown' }).payload).toEqual([]);
   });
 
   it('weighs newer orders more (forward decay, half-life 180 days by default)', () => {
@@ -256,28 +262,32 @@ describe('RecommendationModels — cascades', () => {
     const { models } = setup();
     buy(models, 'z', ['p20']); // something popular
     // Popular Items: nothing known about the product, no customer.
-    expect(labels(rec(models, 'ProductDetail', { productRef: 'lonely' }))).toEqual(['Popular Items']);
+    expect(lead(rec(models, 'ProductDetail', { productRef: 'lonely' }))).toBe('Popular Items');
     // Recently Viewed: the customer viewed things (not connected to anything else).
     view(models, 'c1', 's1', ['p17']);
-    expect(labels(rec(models, 'ProductDetail', { productRef: 'lonely', customerId: 'c1' }))).toEqual(['Recently Viewed']);
+    expect(lead(rec(models, 'ProductDetail', { productRef: 'lonely', customerId: 'c1' }))).toBe('Recently Viewed');
     // Bought With Cart Contents: the cart item was bought with something.
     buy(models, 'y', ['p15', 'p16']);
     const bwcc = rec(models, 'ProductDetail', { productRef: 'lonely', customerId: 'c1', items: ['p15'] });
-    expect(labels(bwcc)).toEqual(['Bought With Cart Contents']);
-    expect(bwcc.payload).toEqual(['p16']);
+    expect(lead(bwcc)).toBe('Bought With Cart Contents');
+    expect(bwcc.payload[0]).toBe('p16');
+    // The later tactics complete the list, each slot naming its tactic.
+    // (Recently Viewed only leads: it never pads another tactic's list with what the shopper just saw.)
+    expect(labels(bwcc)).toEqual(['Bought With Cart Contents', 'Popular Items']);
     // Viewed With Recently Viewed: the customer's recent item was viewed with another.
     view(models, 'x', 'sx', ['p17', 'p18']);
-    expect(rec(models, 'ProductDetail', { productRef: 'lonely', customerId: 'c1', items: ['p15'] })).toMatchObject({ payload: ['p18'] });
-    expect(labels(rec(models, 'ProductDetail', { productRef: 'lonely', customerId: 'c1', items: ['p15'] }))).toEqual(['Viewed With Recently Viewed']);
+    expect(head(rec(models, 'ProductDetail', { productRef: 'lonely', customerId: 'c1', items: ['p15'] }), 1).payload).toEqual(['p18']);
+    expect(lead(rec(models, 'ProductDetail', { productRef: 'lonely', customerId: 'c1', items: ['p15'] }))).toBe('Viewed With Recently Viewed');
     // Visually Similar: the product has a vector.
-    expect(labels(rec(models, 'ProductDetail', { productRef: 'v1', customerId: 'c1' }))).toEqual(['Visually Similar']);
+    expect(lead(rec(models, 'ProductDetail', { productRef: 'v1', customerId: 'c1' }))).toBe('Visually Similar');
     // Bought With: the product was bought with something.
     buy(models, 'w', ['v1', 'p11']);
-    expect(rec(models, 'ProductDetail', { productRef: 'v1', customerId: 'c1' })).toMatchObject({ payload: ['p11'] });
+    expect(head(rec(models, 'ProductDetail', { productRef: 'v1', customerId: 'c1' }), 1).payload).toEqual(['p11']);
     // Viewed With: the product was viewed with something.
     view(models, 'u', 'su', ['v1', 'p12']);
     const vw = rec(models, 'ProductDetail', { productRef: 'v1', customerId: 'c1' });
-    expect(vw.payload).toEqual(['p12']);
+    expect(vw.payload.slice(0, 4)).toEqual(['p12', 'p11', 'v2', 'v3']);
+    expect(vw.slots.slice(0, 4).map((x) => x.tacticLabel)).toEqual(['Viewed With', 'Bought With', 'Visually Similar', 'Visually Similar']);
     expect(vw.slots[0]!.tacticLabel).toBe('Viewed With');
     expect(vw.slots[0]!.tacticId).toBe(stableGuid(W, 'tactic', 'Viewed With'));
   });
@@ -290,43 +300,76 @@ describe('RecommendationModels — cascades', () => {
     expect(rec(models, 'ProductDetail', { productRef: 'p1', items: ['p2'] }).payload).toEqual(['p3']);
     view(models, 'c', 's2', ['p4', 'oos']);
     buy(models, 'd', ['p4', 'p5']);
-    expect(rec(models, 'ProductDetail', { productRef: 'p4' }).payload).toEqual(['oos']);
+    expect(head(rec(models, 'ProductDetail', { productRef: 'p4' }), 2)).toEqual({ payload: ['oos', 'p5'], lead: 'Viewed With' });
     const filtered = rec(models, 'ProductDetail', { productRef: 'p4', filterOutOfStock: true });
-    expect(filtered.payload).toEqual(['p5']);
-    expect(labels(filtered)).toEqual(['Bought With']);
+    expect(filtered.payload[0]).toBe('p5');
+    expect(filtered.payload).not.toContain('oos');
+    expect(lead(filtered)).toBe('Bought With');
+  });
+
+  it('ProductDetail and Cart answer a customer with an empty cart from their customer tactics', () => {
+    const { models } = setup();
+    buy(models, 'z', ['p20']);
+    // Unknown customer, nothing else: Popular Items.
+    expect(lead(rec(models, 'Cart', { customerId: 'new' }))).toBe('Popular Items');
+    expect(lead(rec(models, 'ProductDetail', { customerId: 'new' }))).toBe('Popular Items');
+    view(models, 'c1', 's1', ['p7']);
+    view(models, 'x', 'sx', ['p7', 'p8']);
+    for (const method of ['Cart', 'ProductDetail']) {
+      const r = rec(models, method, { customerId: 'c1' });
+      expect(head(r, 1)).toEqual({ payload: ['p8'], lead: 'Viewed With Recently Viewed' });
+    }
+    // Nothing at all is still a bad request, naming the parameter.
+    expect(errorOf(() => rec(models, 'Cart', {}))).toMatchObject({ code: 'RECOMMEND_BAD_PARAMS', param: 'items', status: 400 });
+    expect(errorOf(() => rec(models, 'ProductDetail', {}))).toMatchObject({ code: 'RECOMMEND_BAD_PARAMS', param: 'productRef', status: 400 });
+  });
+
+  it('sets aside the items the customer viewed in the latest session (except in the history tactics)', () => {
+    const { models } = setup();
+    // Others viewed p1 with p2, p3; the customer already saw p1 and p2 in this session.
+    for (let s = 0; s < 3; s++) view(models, `o${s}`, `so${s}`, ['p1', 'p2', 'p3']);
+    view(models, 'c1', 's1', ['p2', 'p1']);
+    const pd = rec(models, 'ProductDetail', { productRef: 'p1', customerId: 'c1' });
+    expect(pd.payload[0]).toBe('p3');
+    expect(pd.payload).not.toContain('p2');
+    expect(rec(models, 'ViewedTogetherRecentlyViewed', { customerId: 'c1' }).payload).toEqual(['p3']);
+    expect(rec(models, 'Personalized', { customerId: 'c1' }).payload).not.toContain('p2');
+    expect(rec(models, 'RecentlyViewed', { customerId: 'c1' }).payload).toEqual(['p1', 'p2']);
+    // Without the customer the session is unknown: p2 is listed.
+    expect(rec(models, 'ProductDetail', { productRef: 'p1' }).payload.slice(0, 2)).toEqual(['p2', 'p3']);
   });
 
   it('Cart uses the same cascade with the cart items as seeds', () => {
     const { models } = setup();
     buy(models, 'z', ['p20']);
-    expect(labels(rec(models, 'Cart', { items: ['lonely'] }))).toEqual(['Popular Items']);
+    expect(lead(rec(models, 'Cart', { items: ['lonely'] }))).toBe('Popular Items');
     buy(models, 'b', ['p1', 'p3']);
-    expect(rec(models, 'Cart', { items: ['p1'] })).toMatchObject({ payload: ['p3'] });
-    expect(labels(rec(models, 'Cart', { items: ['p1'] }))).toEqual(['Bought With']);
+    expect(head(rec(models, 'Cart', { items: ['p1'] }), 1).payload).toEqual(['p3']);
+    expect(lead(rec(models, 'Cart', { items: ['p1'] }))).toBe('Bought With');
     view(models, 'a', 's', ['p1', 'p2']);
-    expect(labels(rec(models, 'Cart', { items: ['p1'] }))).toEqual(['Viewed With']);
+    expect(lead(rec(models, 'Cart', { items: ['p1'] }))).toBe('Viewed With');
   });
 
   it('Personalized: Viewed With Recently Viewed → Bought With Recently Viewed → Recently Viewed → Popular Items', () => {
     const { models } = setup();
     buy(models, 'z', ['p20']);
-    expect(labels(rec(models, 'Personalized', { customerId: 'c1' }))).toEqual(['Popular Items']);
+    expect(lead(rec(models, 'Personalized', { customerId: 'c1' }))).toBe('Popular Items');
     view(models, 'c1', 's1', ['p1']);
-    expect(rec(models, 'Personalized', { customerId: 'c1' })).toMatchObject({ payload: ['p1'], slots: [{ tacticLabel: 'Recently Viewed' }] });
+    expect(head(rec(models, 'Personalized', { customerId: 'c1' }), 1)).toEqual({ payload: ['p1'], lead: 'Recently Viewed' });
     buy(models, 'o', ['p1', 'p2']);
-    expect(rec(models, 'Personalized', { customerId: 'c1' })).toMatchObject({ payload: ['p2'], slots: [{ tacticLabel: 'Bought With Recently Viewed' }] });
+    expect(head(rec(models, 'Personalized', { customerId: 'c1' }), 1)).toEqual({ payload: ['p2'], lead: 'Bought With Recently Viewed' });
     view(models, 'o', 'so', ['p1', 'p3']);
-    expect(rec(models, 'Personalized', { customerId: 'c1' })).toMatchObject({ payload: ['p3'], slots: [{ tacticLabel: 'Viewed With Recently Viewed' }] });
+    expect(head(rec(models, 'Personalized', { customerId: 'c1' }), 1)).toEqual({ payload: ['p3'], lead: 'Viewed With Recently Viewed' });
   });
 
   it('ViewedTogetherAttributes: Jaccard → Similar Attributes → Popular Items; SimilarAttributesViewedTogether the other way', () => {
     const { models } = setup();
     buy(models, 'z', ['p20']);
-    expect(labels(rec(models, 'ViewedTogetherAttributes', { productRef: 'lonely' }))).toEqual(['Popular Items']);
-    expect(labels(rec(models, 'ViewedTogetherAttributes', { productRef: 'p1' }))).toEqual(['Similar Attributes']);
+    expect(lead(rec(models, 'ViewedTogetherAttributes', { productRef: 'lonely' }))).toBe('Popular Items');
+    expect(lead(rec(models, 'ViewedTogetherAttributes', { productRef: 'p1' }))).toBe('Similar Attributes');
     view(models, 'a', 's', ['p1', 'p12']);
-    expect(rec(models, 'ViewedTogetherAttributes', { productRef: 'p1' })).toMatchObject({ payload: ['p12'], slots: [{ tacticLabel: 'Jaccard Items Viewed Together' }] });
-    expect(labels(rec(models, 'SimilarAttributesViewedTogether', { productRef: 'p1' }))).toEqual(['Similar Attributes']);
+    expect(head(rec(models, 'ViewedTogetherAttributes', { productRef: 'p1' }), 1)).toEqual({ payload: ['p12'], lead: 'Jaccard Items Viewed Together' });
+    expect(lead(rec(models, 'SimilarAttributesViewedTogether', { productRef: 'p1' }))).toBe('Similar Attributes');
     expect(rec(models, 'SimilarAttributesViewedTogether', { productRef: 'lonely2' }).slots[0]!.tacticLabel).toBe('Popular Items');
   });
 
@@ -335,19 +378,19 @@ describe('RecommendationModels — cascades', () => {
     // p2: viewed with p1 twice but also in 8 other sessions; p3: viewed with p1 twice and nowhere else.
     for (let s = 0; s < 2; s++) view(models, `a${s}`, `s${s}`, ['p1', 'p2', 'p3']);
     for (let s = 0; s < 8; s++) view(models, `b${s}`, `t${s}`, ['p2']);
-    expect(rec(models, 'ViewedTogetherAttributes', { productRef: 'p1' }).payload).toEqual(['p3', 'p2']);
+    expect(rec(models, 'ViewedTogetherAttributes', { productRef: 'p1' }).payload.slice(0, 2)).toEqual(['p3', 'p2']);
   });
 
   it('ViewedTogetherVisuallySimilar / VisuallySimilarViewedTogether follow their orders and style ids', () => {
     const { models } = setup();
     buy(models, 'z', ['p20']);
-    expect(labels(rec(models, 'ViewedTogetherVisuallySimilar', { productRef: 'v1' }))).toEqual(['Visually Similar']);
-    expect(labels(rec(models, 'ViewedTogetherVisuallySimilar', { productRef: 'p1' }))).toEqual(['Popular Items']);
+    expect(lead(rec(models, 'ViewedTogetherVisuallySimilar', { productRef: 'v1' }))).toBe('Visually Similar');
+    expect(lead(rec(models, 'ViewedTogetherVisuallySimilar', { productRef: 'p1' }))).toBe('Popular Items');
     view(models, 'a', 's', ['v1', 'p3']);
-    expect(labels(rec(models, 'ViewedTogetherVisuallySimilar', { productRef: 'v1' }))).toEqual(['Jaccard Items Viewed Together']);
-    expect(labels(rec(models, 'VisuallySimilarViewedTogether', { productRef: 'v1' }))).toEqual(['Visually Similar']);
-    expect(labels(rec(models, 'VisuallySimilarViewedTogether', { productRef: 'p3' }))).toEqual(['Jaccard Items Viewed Together']);
-    expect(labels(rec(models, 'VisuallySimilarViewedTogether', { productRef: 'p1' }))).toEqual(['Popular Items']);
+    expect(lead(rec(models, 'ViewedTogetherVisuallySimilar', { productRef: 'v1' }))).toBe('Jaccard Items Viewed Together');
+    expect(lead(rec(models, 'VisuallySimilarViewedTogether', { productRef: 'v1' }))).toBe('Visually Similar');
+    expect(lead(rec(models, 'VisuallySimilarViewedTogether', { productRef: 'p3' }))).toBe('Jaccard Items Viewed Together');
+    expect(lead(rec(models, 'VisuallySimilarViewedTogether', { productRef: 'p1' }))).toBe('Popular Items');
   });
 
   it('requires productStyleId for the visual methods when the website uses style ids', () => {
@@ -442,6 +485,25 @@ describe('RecommendationModels — retail media and boost', () => {
     const vs = rec(m2, 'OnlyVisuallySimilar', { productRef: 'v1' });
     expect(vs.payload).toEqual(['v2', 'v3']);
     expect(vs.slots.some((s) => s.retailMedia)).toBe(false);
+  });
+
+  it('places the sponsored slot per method (settings.retailMedia.placements) and never in a customer\'s own history', () => {
+    const settings = { retailMedia: { adSets: [{ ...adSet, products: ['p9'] }], placements: { BoughtTogether: 0, Personalized: false as const } } };
+    const { models } = setup(settings);
+    for (let i = 2; i <= 6; i++) buy(models, `c${i}`, ['p1', `p${i}`]);
+    view(models, 'c1', 's1', ['p1', 'p2', 'p3', 'p4']);
+    // A per-method position.
+    expect(rec(models, 'BoughtTogether', { productRef: 'p1', count: 5 }).slots[0]!.tacticLabel).toBe('Retail Media');
+    // Turned off for one method; the others keep the default position (2).
+    expect(rec(models, 'Personalized', { customerId: 'c1' }).slots.some((x) => x.retailMedia)).toBe(false);
+    expect(rec(models, 'ProductDetail', { productRef: 'p1', count: 5 }).slots[2]!.tacticLabel).toBe('Retail Media');
+    // The customer's own history never carries an ad, whatever the settings.
+    for (const method of ['RecentlyViewed', 'HistoricViewed']) {
+      view(models, 'c1', 's2', ['p5']);
+      const r = rec(models, method, { customerId: 'c1' });
+      expect(r.payload.length).toBeGreaterThan(0);
+      expect(r.slots.some((x) => x.retailMedia || x.tacticLabel === 'Retail Media')).toBe(false);
+    }
   });
 
   it('marks (and lifts) retailer-boosted products', () => {

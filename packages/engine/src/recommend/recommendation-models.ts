@@ -17,8 +17,9 @@
 import type { WebsiteConfig } from '../config.js';
 import type { BundleResponse, CatalogView, PurchaseRecord, RecommendParams, RecommendResponse, ViewRecord } from '../types.js';
 import { AttributeSimilarity } from './attribute-similarity.js';
+import { indexReadiness } from './background-build.js';
 import { assembleBundles, checkBundleBody } from './bundles.js';
-import { runCascade, runFill, type CascadeOutcome, type Scored, type Tactic } from './cascade.js';
+import { runFill, type CascadeOutcome, type Scored, type Tactic } from './cascade.js';
 import { CustomerHistory } from './customer-history.js';
 import { GrowableFloat64, Interner } from './interner.js';
 import { ItemStatus } from './item-status.js';
@@ -26,8 +27,8 @@ import { checkParams, resolveMethod, TacticLabels, type CheckedParams, type Tact
 import { NeighbourTable } from './neighbour-table.js';
 import { PopularityKind, PopularityWindow } from './popularity.js';
 import {
-  boostCampaigns, buildSlots, chooseSponsored, DEFAULT_SLOT_POSITION, placeSponsored, productCategories, recommenderIdOf,
-  signRetailMediaSlot,
+  boostCampaigns, buildSlots, chooseSponsored, placeSponsored, productCategories, recommenderIdOf, signRetailMediaSlot,
+  sponsoredPosition,
 } from './slots.js';
 import { VisualSimilarity } from './visual-similarity.js';
 
@@ -51,6 +52,8 @@ export interface RecommendationTuning {
   customerCoPurchaseWeight: number;
   /** Added to the Jaccard denominator so that items seen in one session do not reach similarity 1. */
   jaccardDamping: number;
+  /** The k-th newest recently viewed item (0-based) seeds the "… Recently Viewed" tactics with weight 1 / (1 + this·k). */
+  recentSeedDecay: number;
   /** Trailing window of Popular Items. */
   popularWindowMs: number;
   /** Wall time between re-rankings of the popular list when it changed. */
@@ -64,6 +67,13 @@ export interface RecommendationTuning {
    */
   boughtHalfLifeDays: number;
   /**
+   * Bought-together scores are multiplied by (orders of the candidate + 1)^this: below 0 discounts items
+   * bought with everything (an IDF-like weight), above 0 favours them.
+   */
+  boughtPopularityExponent: number;
+  /** Each pair of an order of n distinct items gains r(t) / n^this (1: split evenly; 0: every pair counts fully). */
+  basketSizeExponent: number;
+  /**
    * Catalogs of at most this many live products have their attribute and vector indexes built in the
    * request (a few ms); larger ones in the background, in time slices, never blocking a look-up.
    */
@@ -76,7 +86,7 @@ export interface RecommendationTuning {
 
 /** The defaults of {@link RecommendationTuning}. */
 export const DEFAULT_TUNING: Readonly<RecommendationTuning> = {
-  viewNeighbourCap: 64,
+  viewNeighbourCap: 128,
   purchaseNeighbourCap: 192,
   sessionCap: 30,
   historicCap: 20,
@@ -84,10 +94,13 @@ export const DEFAULT_TUNING: Readonly<RecommendationTuning> = {
   orderItemCap: 25,
   customerCoPurchaseWeight: 0.05,
   jaccardDamping: 2,
+  recentSeedDecay: 4,
   popularWindowMs: 7 * DAY_MS,
   popularRefreshMs: 1000,
   boostFactor: 1.5,
   boughtHalfLifeDays: 180,
+  boughtPopularityExponent: 0.1,
+  basketSizeExponent: 0.5,
   indexSyncLimit: 1000,
   orderEvictionCap: 2,
   visualAnnThreshold: 20_000,
@@ -153,12 +166,40 @@ export class RecommendationModels {
     this.status = new ItemStatus(this.catalog, this.items);
     this.visual = new VisualSimilarity(this.catalog, this.items, { syncLimit: this.tuning.indexSyncLimit, annThreshold: this.tuning.visualAnnThreshold });
     this.setWebsite(options.website);
+    // Derived indexes are (re)built when the catalog changes, never at a look-up: the same request gets
+    // the same answer, and readiness can wait for the first build.
+    options.catalog.onNewVersion?.(() => this.refreshIndexes());
+    this.refreshIndexes();
   }
 
-  /** Settings changed (retail media, boost, style-id use, secret). */
+  /** Settings changed (retail media, boost, style-id use, secret, field roles — the latter rebuild the attribute index). */
   setWebsite(config: WebsiteConfig): void {
     this.website = config;
     this.boosted = boostCampaigns(config.settings?.retailBoost?.collections);
+    this.attributes.setFieldRoles(config.settings?.fieldRoles);
+  }
+
+  /**
+   * Starts the builds the catalog (or the field roles) need: synchronously for a small catalog, else in
+   * the background; the previous index answers until its replacement is swapped in. Called on every new
+   * catalog version; never waits.
+   */
+  refreshIndexes(): void {
+    this.attributes.index.refresh();
+    this.visual.index.refresh();
+  }
+
+  /**
+   * Whether the Similar Attributes and Visually Similar indexes may serve: built for the loaded catalog
+   * (during a later rebuild the previous index serves, so this stays true), with the reason when not.
+   */
+  indexReadiness(): { ready: boolean; reason?: string } {
+    const live = this.catalog.liveCount;
+    for (const [name, index] of [['similar-attributes', this.attributes.index], ['visually-similar', this.visual.index]] as const) {
+      const r = indexReadiness(name, index.status(), live);
+      if (!r.ready) return r;
+    }
+    return { ready: true };
   }
 
   /** Feeds one durable view (live or replayed). Views of another website are ignored. */
@@ -198,7 +239,8 @@ export class RecommendationModels {
     }
     const paired = distinct.length > this.tuning.orderItemCap ? distinct.slice(0, this.tuning.orderItemCap) : distinct;
     const recency = this.recencyWeight(purchase.eventTime);
-    const w = recency / paired.length;
+    // A 3-item basket says more about each of its pairs than a 25-line wholesale order: 1/√n per pair.
+    const w = recency / paired.length ** this.tuning.basketSizeExponent;
     if (paired.length > 1) for (const a of paired) this.boughtCo.addAll(a, paired, w, true, this.tuning.orderEvictionCap);
     if (typeof purchase.customerId === 'string' && purchase.customerId !== '') {
       const earlier = this.customers.recordPurchase(purchase.customerId, paired);
@@ -232,7 +274,8 @@ export class RecommendationModels {
       }
     }
     const customer = checked.customerId === undefined ? undefined : this.customers.get(checked.customerId);
-    const recentSeeds = (customer?.recent ?? []).map((item, k) => ({ item, weight: 1 / (1 + 0.5 * k) }));
+    const decay = this.tuning.recentSeedDecay;
+    const recentSeeds = (customer?.recent ?? []).map((item, k) => ({ item, weight: 1 / (1 + decay * k) }));
     const productSeeds =
       checked.productRef !== undefined
         ? productSeed >= 0 ? [{ item: productSeed, weight: 1 }] : []
@@ -250,19 +293,33 @@ export class RecommendationModels {
     const boostFactor = this.tuning.boostFactor;
     const boost = this.boosted.size === 0 ? undefined : (item: number) => (this.boosted.has(this.items.name(item)) ? boostFactor : 1);
     const count = spec.name === 'HistoricViewed' ? Math.min(checked.count, this.tuning.historicCap) : checked.count;
-    const tactics: Tactic<number>[] = spec.tactics.map((key) => ({ label: TacticLabels[key], run: () => this.runTactic(key, ctx) }));
-    const outcome: CascadeOutcome<number> = (spec.mode === 'fill' ? runFill : runCascade)(tactics, { accept, count, boost });
+    // The shopper has seen the latest session's items: the other tactics set them aside, and the history
+    // tactics (Recently Viewed) may answer when nothing else does but do not pad another tactic's list.
+    const seen = spec.skipSessionItems && customer !== undefined && customer.recent.length > 0 ? new Set(customer.recent) : undefined;
+    const tactics: Tactic<number>[] = spec.tactics.map((key) => {
+      const history = key === 'recentlyViewed' || key === 'historicViewed';
+      return {
+        label: TacticLabels[key],
+        onlyToLead: spec.skipSessionItems === true && history,
+        run: () => {
+          const found = this.runTactic(key, ctx);
+          return seen === undefined || history ? found : found.filter((c) => !seen.has(c.item));
+        },
+      };
+    });
+    const outcome: CascadeOutcome<number> = runFill(tactics, { accept, count, boost });
 
     let picked = outcome.picked.map((p) => ({ item: this.items.name(p.item), label: p.label }));
     const websiteId = this.website.websiteId;
     let sponsored: { refId: string; data: ReturnType<typeof signRetailMediaSlot> } | undefined;
-    const adSets = this.website.settings?.retailMedia?.adSets ?? [];
-    if (picked.length > 0 && adSets.length > 0) {
+    const retailMedia = this.website.settings?.retailMedia;
+    const position = sponsoredPosition(spec, retailMedia);
+    if (picked.length > 0 && position !== undefined && retailMedia !== undefined && retailMedia.adSets.length > 0) {
       const candidates = new Set(outcome.candidates);
       const contextCategories = new Set<string>();
       const inputs = [...(checked.productRef ? [checked.productRef] : []), ...checked.items, ...picked.map((p) => p.item)];
       for (const ref of inputs) for (const c of productCategories(this.catalog.getProduct(ref))) contextCategories.add(c);
-      const choice = chooseSponsored(adSets, (refId) => {
+      const choice = chooseSponsored(retailMedia.adSets, (refId) => {
         const id = this.items.lookup(refId);
         if (id >= 0 && excluded.has(id)) return false;
         if (checked.items.includes(refId) || refId === checked.productRef) return false;
@@ -271,7 +328,6 @@ export class RecommendationModels {
         return productCategories(this.catalog.getProduct(refId)).some((c) => contextCategories.has(c));
       });
       if (choice) {
-        const position = this.website.settings?.retailMedia?.slotPosition ?? DEFAULT_SLOT_POSITION;
         picked = placeSponsored(picked, choice.refId, position, count);
         sponsored = { refId: choice.refId, data: signRetailMediaSlot(choice.adSet, this.website.hmacSecret, this.now()) };
       }
@@ -419,7 +475,9 @@ export class RecommendationModels {
   /** Co-bought items of `seed` by order-normalised strength (ties: more orders, then id). */
   private boughtWith(seed: number): Scored<number>[] {
     const out: Scored<number>[] = [];
-    this.boughtCo.forEachNeighbour(seed, (item, w) => out.push({ item, score: w }));
+    const beta = this.tuning.boughtPopularityExponent;
+    if (beta === 0) this.boughtCo.forEachNeighbour(seed, (item, w) => out.push({ item, score: w }));
+    else this.boughtCo.forEachNeighbour(seed, (item, w) => out.push({ item, score: w * (this.orderCounts.get(item) + 1) ** beta }));
     return out.sort((x, y) => y.score - x.score || this.orderCounts.get(y.item) - this.orderCounts.get(x.item) || x.item - y.item);
   }
 

@@ -12,11 +12,12 @@
  * list is cut back to `count`. An empty result gets no ad (there is no context to fit).
  * @module
  */
-import type { AdSetConfig, RetailBoostCollectionConfig } from '../config.js';
+import type { AdSetConfig, RetailBoostCollectionConfig, RetailMediaSettings } from '../config.js';
 import type { Product, RecommendationSlot, RetailMediaSlotData } from '../types.js';
 import { generateHmacSalt, signRetailMedia } from '../retail-media/hmac.js';
 import { stableGuid } from '../util/ids.js';
 import type { Picked } from './cascade.js';
+import { HISTORY_METHODS, type MethodSpec } from './methods.js';
 
 /** Label of the sponsored slot. */
 export const RETAIL_MEDIA_LABEL = 'Retail Media';
@@ -76,6 +77,20 @@ export function productCategories(p: Product | undefined): string[] {
     if (typeof v === 'string' && v.trim() !== '') out.push(v.trim().toLowerCase());
   }
   return out;
+}
+
+/**
+ * Where a method's sponsored slot goes (0-based), or undefined when the method carries none:
+ * `retailMedia.placements[<Method>]` (a position, or `false` for none) when set, else
+ * `retailMedia.slotPosition` (default {@link DEFAULT_SLOT_POSITION}) for the methods that carry ads by
+ * default. RecentlyViewed and HistoricViewed — a customer's own history — never carry one.
+ */
+export function sponsoredPosition(spec: Pick<MethodSpec, 'name' | 'sponsoredByDefault'>, settings: RetailMediaSettings | undefined): number | undefined {
+  if (settings === undefined || HISTORY_METHODS.has(spec.name)) return undefined;
+  const placed = settings.placements?.[spec.name];
+  if (placed === false) return undefined;
+  if (typeof placed === 'number') return placed;
+  return spec.sponsoredByDefault ? settings.slotPosition ?? DEFAULT_SLOT_POSITION : undefined;
 }
 
 /** The first (ad set, product) whose product `fits`, in configuration order. */

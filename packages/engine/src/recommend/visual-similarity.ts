@@ -153,7 +153,8 @@ class TopK {
 
 /** "Visually Similar" over the catalog: a {@link VisualIndex} kept up to date off the request path. */
 export class VisualSimilarity {
-  private readonly index: BackgroundIndex<VisualIndex>;
+  /** The index kept up to date with the catalog (refresh, status, whenReady). */
+  readonly index: BackgroundIndex<VisualIndex>;
   readonly cacheSize: number;
   readonly annThreshold: number;
   private readonly nprobe: number | undefined;

@@ -85,8 +85,11 @@ export function scopeCondition(v: unknown, key: string, bad: FailAt = badRequest
   return v as NumericScope;
 }
 
-/** Checks a whole scope object (field name → condition) and returns it typed; see {@link scopeCondition}. */
-export function validateScope(v: unknown, key: string, bad: FailAt = badRequest): Record<string, TextScope | NumericScope> {
+/**
+ * Checks a whole scope object (field name → condition: the request's, a rule's, or a search key's forced
+ * scope) and returns it typed; see {@link scopeCondition}.
+ */
+export function validateScope(v: unknown, key = 'scope', bad: FailAt = badRequest): Record<string, TextScope | NumericScope> {
   if (!isObject(v)) bad(key, 'must be an object whose keys are field names');
   const keys = Object.keys(v);
   if (keys.length > MAX_REQUEST_FIELDS) bad(key, `must have at most ${MAX_REQUEST_FIELDS} keys`);
@@ -145,3 +148,4 @@ export function validateSearchRequest(body: unknown): SearchRequest {
   }
   return request;
 }
+

@@ -28,7 +28,9 @@ export interface SettingsServiceOptions {
   /** Whether the website exists in this engine. */
   knows: (websiteId: string) => boolean;
   /** Reports a failure nobody is waiting for (a poll that failed, stored settings this version refuses). */
-  warn: (message: string) => void;
+  report: (error: unknown, websiteId?: string) => void;
+  /** A poll succeeded (after failures: the failure is over). */
+  recovered: () => void;
 }
 
 function storeFailure(err: unknown): AisleError {
@@ -103,7 +105,7 @@ export class SettingsService {
       settings = checkWebsiteSettings(row.settings);
     } catch (err) {
       // Written by a replica whose version knows keys this one does not: keep the settings in force.
-      this.options.warn(`stored settings of website "${row.websiteId}" (version ${row.version}) are not valid here; kept the current ones: ${(err as Error).message}`);
+      this.options.report(new Error(`stored settings (version ${row.version}) are not valid here; kept the current ones: ${(err as Error).message}`), row.websiteId);
       return;
     }
     this.versions.set(row.websiteId, row.version);
@@ -121,11 +123,11 @@ export class SettingsService {
     if (stored) this.take(stored);
   }
 
-  /** Polls every `intervalMs` (several replicas share the store); failures go to `warn`. */
+  /** Polls every `intervalMs` (several replicas share the store); failures go to `report`. */
   startPolling(intervalMs: number): void {
     this.timer = setInterval(() => {
       this.polling ??= this.poll()
-        .catch((err) => this.options.warn(`reading settings changes from the store failed: ${(err as Error)?.message ?? String(err)}`))
+        .then(() => this.options.recovered(), (err: unknown) => this.options.report(err))
         .finally(() => { this.polling = undefined; });
     }, intervalMs);
     this.timer.unref();

@@ -10,6 +10,7 @@ import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
 import { validateSettings, type WebsiteSettings } from '../config.js';
 import { AisleError, isAisleError } from '../errors.js';
 import { DEFAULT_ATTRIBUTION_WINDOW_DAYS } from '../events/event-service.js';
+import { DEFAULT_FIELD_ROLES } from '../recommend/attribute-similarity.js';
 
 /**
  * The value of each key a website has not set. `GET …/settings` answers the stored settings over
@@ -27,6 +28,7 @@ export const DEFAULT_WEBSITE_SETTINGS: Readonly<WebsiteSettings> = Object.freeze
   cors: { origins: [] },
   attributionWindowDays: DEFAULT_ATTRIBUTION_WINDOW_DAYS,
   useStyleIdForVisualSimilarity: false,
+  fieldRoles: { ...DEFAULT_FIELD_ROLES, ignore: [...DEFAULT_FIELD_ROLES.ignore] },
 });
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

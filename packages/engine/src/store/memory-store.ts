@@ -8,6 +8,7 @@ import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type Ap
 import {
   MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type SearchLogRow, type SearchLogTotals, type SearchLogWindow, type Store, type StoreCounts, type StoredEvent, type StoredSettings,
+  type SearchKeyRecord,
 } from './store.js';
 import { searchLogKey, totalsOfSearchLog } from './search-log-rows.js';
 import { rowToStoredEvent } from './rows.js';
@@ -18,6 +19,8 @@ export class MemoryStore extends GroupCommitStore implements Store {
   private readonly events: (EventRow & { seq: number })[] = [];
   private readonly orders = new Map<string, string>();
   private readonly coupons = new Map<string, CouponRecord>();
+  /** Search keys by id. */
+  private readonly searchKeys = new Map<string, SearchKeyRecord>();
 
   protected commitBatch(ops: AppendOp[]): AppendOpResult[] {
     const keys = batchLookupKeys(ops);
@@ -165,6 +168,31 @@ export class MemoryStore extends GroupCommitStore implements Store {
 
   async settingsSince(version: number): Promise<StoredSettings[]> {
     return [...this.settings.values()].filter((r) => r.version > version).sort((a, b) => a.version - b.version).map((r) => structuredClone(r));
+  }
+
+  async insertSearchKey(record: SearchKeyRecord): Promise<void> {
+    this.checkOpen();
+    for (const k of this.searchKeys.values()) {
+      if (k.id === record.id || k.keyHash === record.keyHash) throw new Error(`search key ${record.id} already exists`);
+    }
+    this.searchKeys.set(record.id, structuredClone(record));
+  }
+
+  async listSearchKeys(websiteId: string): Promise<SearchKeyRecord[]> {
+    return [...this.searchKeys.values()].filter((k) => k.websiteId === websiteId)
+      .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1)).map((k) => structuredClone(k));
+  }
+
+  async findSearchKey(keyHash: string): Promise<SearchKeyRecord | undefined> {
+    for (const k of this.searchKeys.values()) if (k.keyHash === keyHash) return structuredClone(k);
+    return undefined;
+  }
+
+  async deleteSearchKey(websiteId: string, id: string): Promise<boolean> {
+    this.checkOpen();
+    const k = this.searchKeys.get(id);
+    if (k === undefined || k.websiteId !== websiteId) return false;
+    return this.searchKeys.delete(id);
   }
 
   async close(): Promise<void> {

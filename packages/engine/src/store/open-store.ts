@@ -1,11 +1,12 @@
 /**
- * Picks and opens the store a configuration names.
+ * Picks and opens the store a configuration names. The SQLite and PostgreSQL stores are imported when
+ * they are opened, so their native and driver dependencies (better-sqlite3, pg) are loaded only by a
+ * process that uses them (`store/lazy-drivers.test.ts` checks this).
  * @module
  */
 import path from 'node:path';
 import type { StoreConfig } from '../config.js';
 import { MemoryStore } from './memory-store.js';
-import { SqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
 
 /** Default file name of the embedded store inside the data directory. */
@@ -18,16 +19,21 @@ export const DEFAULT_SQLITE_FILE = 'aisle.sqlite';
  */
 export async function openStore(config: StoreConfig | undefined, dataDir?: string): Promise<Store> {
   if (config === undefined) {
-    return dataDir === undefined ? new MemoryStore() : SqliteStore.open({ file: path.resolve(dataDir, DEFAULT_SQLITE_FILE) });
+    return dataDir === undefined ? new MemoryStore() : openSqlite(path.resolve(dataDir, DEFAULT_SQLITE_FILE));
   }
   switch (config.type) {
     case 'memory':
       return new MemoryStore();
     case 'embedded':
-      return SqliteStore.open({ file: path.resolve(dataDir ?? '.', config.path ?? DEFAULT_SQLITE_FILE) });
+      return openSqlite(path.resolve(dataDir ?? '.', config.path ?? DEFAULT_SQLITE_FILE));
     case 'postgres': {
       const { PostgresStore } = await import('./postgres-store.js');
       return PostgresStore.open({ url: config.url, ...(config.schema !== undefined && { schema: config.schema }) });
     }
   }
+}
+
+async function openSqlite(file: string): Promise<Store> {
+  const { SqliteStore } = await import('./sqlite-store.js');
+  return SqliteStore.open({ file });
 }

@@ -43,3 +43,14 @@ export class TestSchemas {
     }
   }
 }
+
+/** Runs one statement on the test server (tests outside the engine package have no `pg` of their own). */
+export async function queryTestDb<T extends pg.QueryResultRow>(text: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: TEST_PG_URL });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}

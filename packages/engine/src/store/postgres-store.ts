@@ -13,11 +13,12 @@
 import pg from 'pg';
 import { GroupCommitStore } from './group-commit-store.js';
 import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
-import { couponFromRow, rowToStoredEvent, type CouponRow } from './rows.js';
+import { couponFromRow, rowToStoredEvent, SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type SearchKeyRow } from './rows.js';
 import {
   MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
   type SearchLogRow, type SearchLogTotals, type SearchLogWindow,
+  type SearchKeyRecord,
 } from './store.js';
 
 /** Default schema of the PostgreSQL store. */
@@ -81,6 +82,18 @@ const PG_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (website_id, hour, query)
    );
    CREATE INDEX search_log_hour ON {s}.search_log (hour);`,
+  // Browser search keys: the SHA-256 digest only, never the key.
+  `CREATE TABLE {s}.search_keys (
+     website_id TEXT NOT NULL,
+     id TEXT PRIMARY KEY,
+     key_hash TEXT NOT NULL UNIQUE,
+     key_prefix TEXT NOT NULL,
+     actions TEXT NOT NULL,
+     scope TEXT,
+     expires_at BIGINT,
+     created_at BIGINT NOT NULL
+   );
+   CREATE INDEX search_keys_website ON {s}.search_keys (website_id, created_at);`,
 ];
 
 
@@ -332,6 +345,27 @@ export class PostgresStore extends GroupCommitStore implements Store {
     const { rows } = await this.pool.query<{ website_id: string; settings: string; version: string }>(
       `SELECT website_id, settings, version FROM ${this.s}.website_settings WHERE version > $1 ORDER BY version`, [version]);
     return rows.map((r) => ({ websiteId: r.website_id, settings: JSON.parse(r.settings) as Record<string, unknown>, version: Number(r.version) }));
+  }
+
+  async insertSearchKey(record: SearchKeyRecord): Promise<void> {
+    this.checkOpen();
+    await this.pool.query(`INSERT INTO ${this.s}.search_keys (${SEARCH_KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, searchKeyValues(record));
+  }
+
+  async listSearchKeys(websiteId: string): Promise<SearchKeyRecord[]> {
+    const { rows } = await this.pool.query<SearchKeyRow>(`SELECT * FROM ${this.s}.search_keys WHERE website_id = $1 ORDER BY created_at, id`, [websiteId]);
+    return rows.map(searchKeyFromRow);
+  }
+
+  async findSearchKey(keyHash: string): Promise<SearchKeyRecord | undefined> {
+    const { rows } = await this.pool.query<SearchKeyRow>(`SELECT * FROM ${this.s}.search_keys WHERE key_hash = $1`, [keyHash]);
+    return rows[0] === undefined ? undefined : searchKeyFromRow(rows[0]);
+  }
+
+  async deleteSearchKey(websiteId: string, id: string): Promise<boolean> {
+    this.checkOpen();
+    const r = await this.pool.query(`DELETE FROM ${this.s}.search_keys WHERE website_id = $1 AND id = $2`, [websiteId, id]);
+    return r.rowCount === 1;
   }
 
   async close(): Promise<void> {

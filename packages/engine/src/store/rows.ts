@@ -3,7 +3,7 @@
  * @module
  */
 import type { EventRow } from './plan.js';
-import type { CouponRecord, PurchaseEventData, StoredEvent, ViewEventData } from './store.js';
+import type { CouponRecord, PurchaseEventData, SearchKeyRecord, StoredEvent, ViewEventData } from './store.js';
 
 /** A row as the SQL stores return it (payload still JSON text). */
 export type StoredRow = EventRow & { seq: number };
@@ -32,3 +32,26 @@ export function couponFromRow(r: CouponRow): CouponRecord {
     source: r.source, issuedAt: Number(r.issued_at), usedAt: r.used_at === null ? null : Number(r.used_at),
   };
 }
+
+/** A search-key row of either SQL store (scope and actions as JSON text; PostgreSQL BIGINTs as strings). */
+export interface SearchKeyRow {
+  website_id: string; id: string; key_hash: string; key_prefix: string; actions: string; scope: string | null;
+  expires_at: number | string | null; created_at: number | string;
+}
+
+/** Reads a search-key row. */
+export function searchKeyFromRow(r: SearchKeyRow): SearchKeyRecord {
+  return {
+    websiteId: r.website_id, id: r.id, keyHash: r.key_hash, keyPrefix: r.key_prefix, actions: JSON.parse(r.actions) as string[],
+    scope: r.scope === null ? null : JSON.parse(r.scope) as Record<string, unknown>,
+    expiresAt: r.expires_at === null ? null : Number(r.expires_at), createdAt: Number(r.created_at),
+  };
+}
+
+/** The column values of a search key, in the order of {@link SEARCH_KEY_COLUMNS}. */
+export function searchKeyValues(k: SearchKeyRecord): (string | number | null)[] {
+  return [k.websiteId, k.id, k.keyHash, k.keyPrefix, JSON.stringify(k.actions), k.scope === null ? null : JSON.stringify(k.scope), k.expiresAt, k.createdAt];
+}
+
+/** The columns of the search_keys table, in the order of {@link searchKeyValues}. */
+export const SEARCH_KEY_COLUMNS = 'website_id, id, key_hash, key_prefix, actions, scope, expires_at, created_at';

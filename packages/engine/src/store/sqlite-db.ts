@@ -9,10 +9,11 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
-import { couponFromRow, type CouponRow, type StoredRow } from './rows.js';
+import { couponFromRow, SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type SearchKeyRow, type StoredRow } from './rows.js';
 import {
   MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type StoreCounts, type StoredSettings,
   type SearchLogRow, type SearchLogTotals, type SearchLogWindow,
+  type SearchKeyRecord,
 } from './store.js';
 
 interface SettingsRow { websiteId: string; settings: string; version: number }
@@ -68,6 +69,18 @@ const SQLITE_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (website_id, hour, query)
    );
    CREATE INDEX search_log_hour ON search_log (hour);`,
+  // Browser search keys: the SHA-256 digest only, never the key.
+  `CREATE TABLE search_keys (
+     website_id TEXT NOT NULL,
+     id TEXT PRIMARY KEY,
+     key_hash TEXT NOT NULL UNIQUE,
+     key_prefix TEXT NOT NULL,
+     actions TEXT NOT NULL,
+     scope TEXT,
+     expires_at INTEGER,
+     created_at INTEGER NOT NULL
+   );
+   CREATE INDEX search_keys_website ON search_keys (website_id, created_at);`,
 ];
 
 
@@ -99,7 +112,8 @@ function openDatabase(file: string): Database.Database {
 
 /** The operations the worker runs, by name; see {@link SqliteDb}. */
 export type SqliteMethod = 'commitJson' | 'issueCoupons' | 'markCouponUsed' | 'getCoupon' | 'counts' | 'readRows' | 'lastSequence'
-  | 'getSettings' | 'putSettings' | 'settingsSince' | 'addSearchLog' | 'searchLogTotals' | 'successfulQueries' | 'close';
+  | 'getSettings' | 'putSettings' | 'settingsSince' | 'addSearchLog' | 'searchLogTotals' | 'successfulQueries'
+  | 'insertSearchKey' | 'listSearchKeys' | 'findSearchKey' | 'deleteSearchKey' | 'close';
 
 /** One order of a purchase answer as it crosses threads: `reused` (indexes of the promotions flagged) replaces the stored event. */
 export interface WireOrder {
@@ -291,6 +305,23 @@ export class SqliteDb {
   successfulQueries(websiteId: string, sinceHour: number, limit: number): { query: string; count: number }[] {
     return this.db.prepare(`SELECT query, SUM(searches - no_results) AS count FROM search_log WHERE website_id = ? AND hour >= ?
       GROUP BY query HAVING SUM(searches - no_results) > 0 ORDER BY count DESC, query LIMIT ?`).all(websiteId, sinceHour, limit) as { query: string; count: number }[];
+  }
+
+  insertSearchKey(record: SearchKeyRecord): void {
+    this.db.prepare(`INSERT INTO search_keys (${SEARCH_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(...searchKeyValues(record));
+  }
+
+  listSearchKeys(websiteId: string): SearchKeyRecord[] {
+    return (this.db.prepare('SELECT * FROM search_keys WHERE website_id = ? ORDER BY created_at, id').all(websiteId) as SearchKeyRow[]).map(searchKeyFromRow);
+  }
+
+  findSearchKey(keyHash: string): SearchKeyRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM search_keys WHERE key_hash = ?').get(keyHash) as SearchKeyRow | undefined;
+    return row === undefined ? undefined : searchKeyFromRow(row);
+  }
+
+  deleteSearchKey(websiteId: string, id: string): boolean {
+    return this.db.prepare('DELETE FROM search_keys WHERE website_id = ? AND id = ?').run(websiteId, id).changes === 1;
   }
 
   close(): void {

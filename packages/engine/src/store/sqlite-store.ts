@@ -23,6 +23,7 @@ import type { SqliteReply, SqliteRequest, SqliteWorkerData, WireError } from './
 import type {
   CouponIssueData, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PurchaseEventData, Store, StoreCounts, StoredEvent,
   StoredSettings, SearchLogRow, SearchLogTotals, SearchLogWindow,
+  SearchKeyRecord,
 } from './store.js';
 
 /** Options of {@link SqliteStore.open}. */
@@ -204,6 +205,24 @@ export class SqliteStore extends GroupCommitStore implements Store {
 
   successfulQueries(websiteId: string, sinceHour: number, limit: number): Promise<{ query: string; count: number }[]> {
     return this.call('successfulQueries', websiteId, sinceHour, limit);
+  }
+
+  async insertSearchKey(record: SearchKeyRecord): Promise<void> {
+    this.checkOpen();
+    await this.call('insertSearchKey', record);
+  }
+
+  listSearchKeys(websiteId: string): Promise<SearchKeyRecord[]> {
+    return this.call('listSearchKeys', websiteId);
+  }
+
+  findSearchKey(keyHash: string): Promise<SearchKeyRecord | undefined> {
+    return this.call('findSearchKey', keyHash);
+  }
+
+  async deleteSearchKey(websiteId: string, id: string): Promise<boolean> {
+    this.checkOpen();
+    return this.call('deleteSearchKey', websiteId, id);
   }
 
   /** Flushes, closes the connection and stops the worker. */

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PurchaseAppend, PurchaseEventData, Store, ViewAppend } from './store.js';
+import type { PurchaseAppend, PurchaseEventData, SearchKeyRecord, Store, ViewAppend } from './store.js';
 
 /** Options of {@link runStoreContract}. */
 export interface StoreContractOptions {
@@ -212,6 +212,37 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect((await store.searchLogTotals('w2', { fromHour: 0, toHour: 100 * H, limit: 10 })).top).toEqual([]);
     });
 
+    const key = (websiteId: string, id: string, extra: Partial<SearchKeyRecord> = {}): SearchKeyRecord => ({
+      websiteId, id, keyHash: `${id}`.padEnd(64, '0'), keyPrefix: `sk_${id}`, actions: ['search'], scope: null, expiresAt: null, createdAt: 1000, ...extra,
+    });
+
+    it('stores, finds, lists and deletes search keys per website', async () => {
+      const store = await fresh();
+      const scoped = key('w1', 'k2', { scope: { brand: ['Acme', 'Ünï'], price: { min: 1, max: 9.5 } }, expiresAt: 9_000_000_000_000, createdAt: 2000 });
+      await store.insertSearchKey(key('w1', 'k1'));
+      await store.insertSearchKey(scoped);
+      await store.insertSearchKey(key('w2', 'k3'));
+      expect(await store.findSearchKey(scoped.keyHash)).toEqual(scoped);
+      expect(await store.findSearchKey('f'.repeat(64))).toBeUndefined();
+      expect((await store.listSearchKeys('w1')).map((k) => k.id)).toEqual(['k1', 'k2']);
+      expect(await store.listSearchKeys('nobody')).toEqual([]);
+      // A website cannot delete another website's key.
+      expect(await store.deleteSearchKey('w1', 'k3')).toBe(false);
+      expect(await store.findSearchKey(key('w2', 'k3').keyHash)).toBeDefined();
+      expect(await store.deleteSearchKey('w1', 'k1')).toBe(true);
+      expect(await store.deleteSearchKey('w1', 'k1')).toBe(false);
+      expect(await store.findSearchKey(key('w1', 'k1').keyHash)).toBeUndefined();
+      expect((await store.listSearchKeys('w1')).map((k) => k.id)).toEqual(['k2']);
+    });
+
+    it('refuses a second search key with the same id or hash', async () => {
+      const store = await fresh();
+      await store.insertSearchKey(key('w1', 'k1'));
+      await expect(store.insertSearchKey(key('w2', 'k1', { keyHash: 'a'.repeat(64) }))).rejects.toThrow();
+      await expect(store.insertSearchKey(key('w2', 'other', { keyHash: key('w1', 'k1').keyHash }))).rejects.toThrow();
+      expect((await store.listSearchKeys('w2'))).toEqual([]);
+    });
+
     if (options.reopen !== undefined) {
       const reopen = options.reopen;
       it('keeps settings across a reopen', async () => {
@@ -222,6 +253,15 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
         open.push(again);
         expect(await again.getSettings('w1')).toEqual(written);
         expect((await again.putSettings('w1', {}, written!.version))!.version).toBeGreaterThan(written!.version);
+      });
+
+      it('keeps search keys across a reopen', async () => {
+        const store = await fresh();
+        await store.insertSearchKey(key('w1', 'k1', { scope: { brand: { not: ['x'] } } }));
+        open.splice(open.indexOf(store), 1);
+        const again = await reopen(store);
+        open.push(again);
+        expect(await again.listSearchKeys('w1')).toEqual([key('w1', 'k1', { scope: { brand: { not: ['x'] } } })]);
       });
 
       it('keeps everything across a reopen', async () => {

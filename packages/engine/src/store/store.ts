@@ -260,6 +260,14 @@ export interface Store {
   searchLogTotals(websiteId: string, window: SearchLogWindow): Promise<SearchLogTotals>;
   /** The queries of a website's searches that found something since `sinceHour`, most such searches first. */
   successfulQueries(websiteId: string, sinceHour: number, limit: number): Promise<{ query: string; count: number }[]>;
+  /** Stores a new search key (its hash, never the key itself); `id` and `keyHash` are unique. */
+  insertSearchKey(record: SearchKeyRecord): Promise<void>;
+  /** The search keys of one website, oldest first. */
+  listSearchKeys(websiteId: string): Promise<SearchKeyRecord[]>;
+  /** The search key with this SHA-256 digest (hex), of any website, or undefined. */
+  findSearchKey(keyHash: string): Promise<SearchKeyRecord | undefined>;
+  /** Deletes a website's search key by id; true when one was deleted. */
+  deleteSearchKey(websiteId: string, id: string): Promise<boolean>;
   /** Resolves once every write submitted so far has committed. */
   flush(): Promise<void>;
   /** Flushes, then releases files and connections. */
@@ -268,3 +276,24 @@ export interface Store {
 
 /** Largest page {@link Store.readEvents} returns. */
 export const MAX_READ_PAGE = 10_000;
+
+/**
+ * A browser key as stored: only the SHA-256 digest of the key is kept (the key is shown once, when
+ * created). `scope` is the forced search scope, kept as validated JSON.
+ */
+export interface SearchKeyRecord {
+  websiteId: string;
+  /** Public id of the key (listed, and accepted by the revoke call). */
+  id: string;
+  /** SHA-256 of the key, lower-case hex. */
+  keyHash: string;
+  /** The key's first characters (e.g. `sk_AbC1`), so a listed key can be recognised. */
+  keyPrefix: string;
+  /** What the key opens (`["search"]`). */
+  actions: string[];
+  /** Forced scope added to every search made with the key, or null. */
+  scope: Record<string, unknown> | null;
+  /** Expiry in ms since the epoch, or null (never expires). */
+  expiresAt: number | null;
+  createdAt: number;
+}

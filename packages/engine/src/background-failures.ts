@@ -1,0 +1,79 @@
+/**
+ * Failures of work no caller waits for — snapshot writes, replica polling, feeding events to the
+ * recommendation models, closing log segments — are never silent: each is logged through the
+ * engine's logger, counted per task (the adapter exports the counts in `/metrics`), and passed to
+ * the embedding service's error hook.
+ * @module
+ */
+
+/**
+ * The logger the engine writes to: a pino logger fits as is (`createEngine({ logger: pino() })`);
+ * any object with these methods does.
+ */
+export interface EngineLogger {
+  error(details: object, message?: string): void;
+  warn(details: object, message?: string): void;
+  info(details: object, message?: string): void;
+}
+
+/** The kinds of background work whose failures are reported. */
+export const BACKGROUND_TASKS = ['snapshot-write', 'replica-poll', 'settings-poll', 'search-log', 'event-sink', 'change-log', 'index-build', 'shutdown'] as const;
+
+/** One kind of background work. */
+export type BackgroundTask = (typeof BACKGROUND_TASKS)[number];
+
+/** What failed in the background, as passed to {@link EngineHooks.onError}. */
+export interface BackgroundFailure {
+  task: BackgroundTask;
+  /** The website concerned, when the work belongs to one. */
+  websiteId?: string;
+}
+
+/** Library-only options of `createEngine` (not config-file keys). */
+export interface EngineHooks {
+  /** Where the engine logs background failures (pino-compatible). Default: a process warning per failure. */
+  logger?: EngineLogger;
+  /** Called with every background failure, after it is logged and counted. */
+  onError?: (error: unknown, failure: BackgroundFailure) => void;
+}
+
+/** Logs, counts and hands on background failures. */
+export class FailureReporter {
+  private readonly counts = new Map<BackgroundTask, number>();
+  /** The latest failure of each task (readiness reports the ones that still matter). */
+  private readonly latest = new Map<BackgroundTask, { message: string; at: number; websiteId?: string }>();
+
+  constructor(private readonly hooks: EngineHooks = {}) {}
+
+  /** Reports one failure. Never throws (a broken hook must not break the engine). */
+  report(task: BackgroundTask, error: unknown, websiteId?: string): void {
+    this.counts.set(task, (this.counts.get(task) ?? 0) + 1);
+    const message = error instanceof Error ? error.message : String(error);
+    this.latest.set(task, { message, at: Date.now(), ...(websiteId !== undefined && { websiteId }) });
+    const details = { err: error, task, ...(websiteId !== undefined && { websiteId }) };
+    try {
+      if (this.hooks.logger) this.hooks.logger.error(details, `aisle: background ${task} failed: ${message}`);
+      else process.emitWarning(`aisle: background ${task} failed${websiteId ? ` (website ${websiteId})` : ''}: ${message}`);
+      this.hooks.onError?.(error, { task, ...(websiteId !== undefined && { websiteId }) });
+    } catch (hookError) {
+      process.emitWarning(`aisle: the error hook failed: ${(hookError as Error)?.message ?? String(hookError)}`);
+    }
+  }
+
+  /** Failures so far, per task (every task listed, 0 when none). */
+  failureCounts(): Record<BackgroundTask, number> {
+    const out = {} as Record<BackgroundTask, number>;
+    for (const task of BACKGROUND_TASKS) out[task] = this.counts.get(task) ?? 0;
+    return out;
+  }
+
+  /** The latest failure of `task`, if any. */
+  lastFailure(task: BackgroundTask): { message: string; at: number; websiteId?: string } | undefined {
+    return this.latest.get(task);
+  }
+
+  /** Forgets the latest failure of `task` (the work succeeded since). */
+  recovered(task: BackgroundTask): void {
+    this.latest.delete(task);
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * `@aisle/engine/internal`: the engine's inner pieces that the benchmarks (packages/bench) measure and
+ * that tests drive directly. Imported statically, so renaming one of them is a type error in the bench
+ * rather than a row that silently goes "not measured". No stability promise: applications use the
+ * public entry point `@aisle/engine`.
+ * @module
+ */
+export { Catalog, type CatalogOptions } from './catalog/catalog.js';
+export { saveCatalogSnapshot, loadCatalogSnapshot } from './catalog/snapshot.js';
+export { tokenize, foldText } from './catalog/tokenizer.js';
+export { readProductFeed, type FeedReadOptions } from './catalog/feed-reader.js';
+export { SkipReport } from './catalog/skip-report.js';
+export { andInto, andNotInto, bitsetWords, popcount } from './catalog/bitset.js';
+export { validateSearchRequest } from './search/validate-search-request.js';
+export { executeSearch, type SearchContext } from './search/execute-search.js';
+export { compileSearchPlan, type SearchPlan } from './search/search-plan.js';
+export { runPartial, type PartialResult } from './search/run-partial.js';
+export { TopK, type DocComparator } from './search/top-k.js';
+export { boundedOsaDistance } from './search/typo.js';
+export { SearchPool, DEFAULT_POOL_THRESHOLD, type SearchPoolOptions } from './search/search-pool.js';
+export { NeighbourTable } from './recommend/neighbour-table.js';
+export { Interner } from './recommend/interner.js';
+export { RecommendationModels, DEFAULT_TUNING, type RecommendationModelsOptions, type RecommendationTuning } from './recommend/recommendation-models.js';
+export { VisualSimilarity } from './recommend/visual-similarity.js';
+export { EventService, type EventServiceOptions, type EventSink } from './events/event-service.js';
+export { validatePurchaseRequest, type ValidPurchaseRequest } from './events/validate-purchases.js';
+export { validateViewRequest, type ValidViewRequest } from './events/validate-views.js';

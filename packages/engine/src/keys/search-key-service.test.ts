@@ -1,0 +1,107 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { isAisleError } from '../errors.js';
+import { MemoryStore } from '../store/memory-store.js';
+import { TEST_PG_URL, TestSchemas, requirePostgres } from '../store/pg-test-env.js';
+import { PostgresStore } from '../store/postgres-store.js';
+import type { Store } from '../store/store.js';
+import { hashSearchKey, KEY_CACHE_TTL_MS, SearchKeyService, validateSearchKeyRequest } from './search-key-service.js';
+
+const NOW = Date.UTC(2030, 0, 1);
+
+function code(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (err) {
+    return isAisleError(err) ? `${err.code}: ${err.message}` : String(err);
+  }
+  return undefined;
+}
+
+describe('validateSearchKeyRequest', () => {
+  it('accepts the documented body and refuses everything else naming the field', () => {
+    expect(validateSearchKeyRequest({ actions: ['search', 'search'], expiresAt: '2031-01-01T00:00:00Z', scope: { brand: ['A'] } }, NOW))
+      .toEqual({ actions: ['search'], expiresAt: Date.UTC(2031, 0, 1), scope: { brand: ['A'] } });
+    expect(validateSearchKeyRequest({ actions: ['search'] }, NOW)).toEqual({ actions: ['search'], expiresAt: null, scope: null });
+    const cases: [unknown, string][] = [
+      [null, '(body)'], [[], '(body)'], [{}, 'actions'], [{ actions: [] }, 'actions'], [{ actions: 'search' }, 'actions'],
+      [{ actions: ['events'] }, 'actions[0]'], [{ actions: ['search'], admin: true }, 'admin'],
+      [{ actions: ['search'], expiresAt: 'tomorrow' }, 'expiresAt'], [{ actions: ['search'], expiresAt: '2029-01-01T00:00:00Z' }, 'expiresAt'],
+      [{ actions: ['search'], expiresAt: 5 }, 'expiresAt'], [{ actions: ['search'], scope: [] }, 'scope'],
+      [{ actions: ['search'], scope: { brand: 'A' } }, 'scope.brand'], [{ actions: ['search'], scope: { price: { between: 1 } } }, 'scope.price.between'],
+    ];
+    for (const [body, field] of cases) {
+      const message = code(() => validateSearchKeyRequest(body, NOW));
+      expect(message, JSON.stringify(body)).toMatch(new RegExp(`^KEY_BAD_REQUEST: search key: ${field.replace(/[[\]().]/g, '\\$&')} `));
+    }
+  });
+});
+
+function serviceTests(name: string, open: () => Promise<[Store, Store]>) {
+  describe(`SearchKeyService over ${name}`, () => {
+    const stores: Store[] = [];
+    afterEach(async () => { await Promise.all(stores.splice(0).map((s) => s.close())); });
+
+    it('creates a key shown once, stores only its hash, lists, resolves and revokes it', async () => {
+      const [a, b] = await open();
+      stores.push(a, b);
+      let clock = NOW;
+      const one = new SearchKeyService(a, () => clock);
+      const other = new SearchKeyService(b, () => clock); // a second replica over the same data
+      const created = await one.create('w1', { actions: ['search'], scope: { brand: ['Acme'] }, expiresAt: '2030-02-01T00:00:00Z' });
+      expect(created.key).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+      expect(created).toMatchObject({ websiteId: 'w1', actions: ['search'], scope: { brand: ['Acme'] }, expiresAt: '2030-02-01T00:00:00.000Z', expired: false });
+      const stored = await a.listSearchKeys('w1');
+      expect(stored[0]!.keyHash).toBe(hashSearchKey(created.key));
+      expect(JSON.stringify(stored)).not.toContain(created.key);
+      const listed = await other.list('w1');
+      const { key: _shownOnce, ...info } = created;
+      expect(listed).toEqual([info]);
+      // The other replica finds the key at its first use (a cache miss reads the store).
+      expect((await other.resolve(created.key))?.id).toBe(created.id);
+      expect(await other.resolve(`${created.key.slice(0, -1)}x`)).toBeUndefined();
+      expect(await other.resolve('not a key')).toBeUndefined();
+      // Revoked on the first replica: gone there at once, on the other once its cached entry expires.
+      await one.revoke('w1', created.id);
+      expect(await one.resolve(created.key)).toBeUndefined();
+      clock += KEY_CACHE_TTL_MS;
+      expect(await other.resolve(created.key)).toBeUndefined();
+      await expect(one.revoke('w1', created.id)).rejects.toMatchObject({ code: 'KEY_NOT_FOUND' });
+    });
+
+    it('refuses expired keys, revokes by key, and keeps websites apart', async () => {
+      const [a, b] = await open();
+      stores.push(a, b);
+      let clock = NOW;
+      const service = new SearchKeyService(a, () => clock);
+      const short = await service.create('w1', { actions: ['search'], expiresAt: new Date(NOW + 60_000).toISOString() });
+      const forever = await service.create('w2', { actions: ['search'] });
+      expect(await service.resolve(short.key)).toBeDefined();
+      clock += 60_000;
+      expect(await service.resolve(short.key)).toBeUndefined();
+      expect((await service.list('w1'))[0]!.expired).toBe(true);
+      await expect(service.revoke('w1', forever.key)).rejects.toMatchObject({ code: 'KEY_NOT_FOUND' });
+      await expect(service.revoke('w1', forever.id)).rejects.toMatchObject({ code: 'KEY_NOT_FOUND' });
+      await service.revoke('w2', forever.key);
+      expect(await service.resolve(forever.key)).toBeUndefined();
+      expect(await service.list('w2')).toEqual([]);
+    });
+  });
+}
+
+serviceTests('the memory store', async () => {
+  const store = new MemoryStore();
+  // One process's state: both "replicas" share it; closing the second one does nothing.
+  const shared = new Proxy(store, { get: (t, p) => (p === 'close' ? async () => undefined : Reflect.get(t, p, t)) });
+  return [store, shared];
+});
+
+const schemas = new TestSchemas();
+describe('over PostgreSQL (two stores, one schema, as two replicas)', () => {
+  beforeAll(requirePostgres);
+  afterAll(() => schemas.dropAll());
+  serviceTests('PostgreSQL', async () => {
+    const schema = schemas.next();
+    const a = await PostgresStore.open({ url: TEST_PG_URL, schema });
+    return [a, await PostgresStore.open({ url: TEST_PG_URL, schema })];
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * Browser search keys: created and revoked through the admin API, stored hashed in the store, and
+ * resolved on every search that presents one.
+ *
+ * A key is `sk_` followed by 43 base64url characters (32 random bytes), so guessing one is hopeless and
+ * a plain SHA-256 digest is enough to store it (no salt or slow hash is needed for a high-entropy
+ * secret). A presented key is hashed; the store is looked up by digest, and the digests are then
+ * compared with `timingSafeEqual`.
+ *
+ * Replicas: each engine keeps a small cache of resolved digests — found and not found alike — for
+ * {@link KEY_CACHE_TTL_MS}. A key created on one replica is found on another at its first use (a cache
+ * miss reads the store); a revocation is seen by every replica once its cached entry expires, within
+ * the TTL. The replica that revokes drops its own entry at once.
+ * @module
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { AisleError } from '../errors.js';
+import { validateScope } from '../search/validate-search-request.js';
+import type { SearchKeyRecord, Store } from '../store/store.js';
+import type { NumericScope, TextScope } from '../types.js';
+
+/** How long a resolved key (or a miss) is remembered; bounds how late a revocation reaches other replicas. */
+export const KEY_CACHE_TTL_MS = 1000;
+/** Most entries in the cache of resolved keys (a flood of made-up keys only resets it). */
+const KEY_CACHE_SIZE = 10_000;
+/** Most keys one website may hold. */
+export const MAX_KEYS_PER_WEBSITE = 1000;
+/** What a key may open. Only `search` exists. */
+export const KEY_ACTIONS = ['search'] as const;
+/** Every search key starts with this. */
+export const SEARCH_KEY_PREFIX = 'sk_';
+/** Length of a key: the prefix plus 43 base64url characters. */
+const KEY_LENGTH = SEARCH_KEY_PREFIX.length + 43;
+
+/** A search key as listed (never the key itself). */
+export interface SearchKeyInfo {
+  id: string;
+  websiteId: string;
+  /** The key's first characters, to recognise it. */
+  keyPrefix: string;
+  actions: string[];
+  /** The forced scope, when the key has one. */
+  scope?: Record<string, TextScope | NumericScope>;
+  /** ISO 8601, when the key expires. */
+  expiresAt?: string;
+  createdAt: string;
+  /** True once `expiresAt` has passed (an expired key opens nothing). */
+  expired: boolean;
+}
+
+/** A key just created: its info plus the key itself, shown this once. */
+export interface CreatedSearchKey extends SearchKeyInfo {
+  key: string;
+}
+
+/** The body of a key creation: `{actions: ["search"], expiresAt?, scope?}`. */
+export interface SearchKeyRequest {
+  actions: string[];
+  expiresAt?: string;
+  scope?: Record<string, TextScope | NumericScope>;
+}
+
+function bad(field: string, problem: string): never {
+  throw new AisleError('KEY_BAD_REQUEST', `search key: ${field} ${problem}`, { details: { field } });
+}
+
+/** SHA-256 of a key, lower-case hex. */
+export function hashSearchKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Checks a key creation body (pure apart from the clock); throws `KEY_BAD_REQUEST` naming the field. */
+export function validateSearchKeyRequest(body: unknown, now: number): { actions: string[]; expiresAt: number | null; scope: Record<string, TextScope | NumericScope> | null } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) bad('(body)', 'must be a JSON object');
+  const b = body as Record<string, unknown>;
+  for (const k of Object.keys(b)) if (k !== 'actions' && k !== 'expiresAt' && k !== 'scope') bad(k, 'is not a known field (actions, expiresAt, scope)');
+  if (b.actions === undefined) bad('actions', 'is required (["search"])');
+  if (!Array.isArray(b.actions) || b.actions.length === 0) bad('actions', 'must be a non-empty array (["search"])');
+  b.actions.forEach((a, i) => {
+    if (!(KEY_ACTIONS as readonly unknown[]).includes(a)) bad(`actions[${i}]`, `must be one of ${KEY_ACTIONS.join(', ')}`);
+  });
+  const actions = [...new Set(b.actions as string[])];
+  let expiresAt: number | null = null;
+  if (b.expiresAt !== undefined && b.expiresAt !== null) {
+    if (typeof b.expiresAt !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(b.expiresAt) || !Number.isFinite(Date.parse(b.expiresAt))) {
+      bad('expiresAt', 'must be an ISO 8601 date-time (e.g. 2030-01-01T00:00:00Z)');
+    }
+    expiresAt = Date.parse(b.expiresAt);
+    if (expiresAt <= now) bad('expiresAt', 'must be in the future');
+  }
+  let scope: Record<string, TextScope | NumericScope> | null = null;
+  if (b.scope !== undefined && b.scope !== null) {
+    try {
+      scope = validateScope(b.scope);
+    } catch (err) {
+      const e = err as AisleError;
+      throw new AisleError('KEY_BAD_REQUEST', e.message.replace(/^search request: /, 'search key: '), { details: e.details });
+    }
+  }
+  return { actions, expiresAt, scope };
+}
+
+/** The listed form of a stored key. */
+export function searchKeyInfo(record: SearchKeyRecord, now: number): SearchKeyInfo {
+  const info: SearchKeyInfo = {
+    id: record.id, websiteId: record.websiteId, keyPrefix: record.keyPrefix, actions: record.actions,
+    createdAt: new Date(record.createdAt).toISOString(), expired: record.expiresAt !== null && record.expiresAt <= now,
+  };
+  if (record.scope !== null) info.scope = record.scope as Record<string, TextScope | NumericScope>;
+  if (record.expiresAt !== null) info.expiresAt = new Date(record.expiresAt).toISOString();
+  return info;
+}
+
+/** Creates, lists, revokes and resolves search keys over a store (any of the three). */
+export class SearchKeyService {
+  /** Resolved digests: the record, or null for "no such key", with the time the entry stops counting. */
+  private readonly cache = new Map<string, { record: SearchKeyRecord | null; until: number }>();
+
+  constructor(private readonly store: Store, private readonly now: () => number = Date.now, private readonly ttlMs = KEY_CACHE_TTL_MS) {}
+
+  /** Creates a key for a website; the answer is the only place the key itself ever appears. */
+  async create(websiteId: string, body: unknown): Promise<CreatedSearchKey> {
+    const now = this.now();
+    const request = validateSearchKeyRequest(body, now);
+    const existing = await this.store.listSearchKeys(websiteId);
+    if (existing.length >= MAX_KEYS_PER_WEBSITE) {
+      throw new AisleError('LIMIT_EXCEEDED', `website "${websiteId}" already has ${MAX_KEYS_PER_WEBSITE} search keys; revoke some first`);
+    }
+    const key = SEARCH_KEY_PREFIX + randomBytes(32).toString('base64url');
+    const record: SearchKeyRecord = {
+      websiteId, id: `key_${randomBytes(8).toString('hex')}`, keyHash: hashSearchKey(key), keyPrefix: key.slice(0, SEARCH_KEY_PREFIX.length + 6),
+      actions: request.actions, scope: request.scope, expiresAt: request.expiresAt, createdAt: now,
+    };
+    await this.store.insertSearchKey(record);
+    return { key, ...searchKeyInfo(record, now) };
+  }
+
+  /** The website's keys, oldest first. */
+  async list(websiteId: string): Promise<SearchKeyInfo[]> {
+    const now = this.now();
+    return (await this.store.listSearchKeys(websiteId)).map((r) => searchKeyInfo(r, now));
+  }
+
+  /** Revokes a key given by its id or by the key itself; `KEY_NOT_FOUND` when the website has no such key. */
+  async revoke(websiteId: string, keyOrId: string): Promise<void> {
+    let id = keyOrId;
+    let hash: string | undefined;
+    if (keyOrId.startsWith(SEARCH_KEY_PREFIX)) {
+      hash = hashSearchKey(keyOrId);
+      const record = await this.store.findSearchKey(hash);
+      if (record === undefined || record.websiteId !== websiteId) throw new AisleError('KEY_NOT_FOUND', `website "${websiteId}" has no such search key`);
+      id = record.id;
+    }
+    if (!(await this.store.deleteSearchKey(websiteId, id))) throw new AisleError('KEY_NOT_FOUND', `website "${websiteId}" has no search key "${id}"`);
+    if (hash !== undefined) this.cache.delete(hash);
+    else for (const [h, entry] of this.cache) if (entry.record?.id === id) this.cache.delete(h);
+  }
+
+  /** The live (known, unexpired) key a caller presents, or undefined. */
+  async resolve(key: string): Promise<SearchKeyRecord | undefined> {
+    if (key.length !== KEY_LENGTH || !key.startsWith(SEARCH_KEY_PREFIX)) return undefined;
+    const hash = hashSearchKey(key);
+    const now = this.now();
+    let entry = this.cache.get(hash);
+    if (entry === undefined || entry.until <= now) {
+      const record = (await this.store.findSearchKey(hash)) ?? null;
+      if (this.cache.size >= KEY_CACHE_SIZE) this.cache.clear();
+      entry = { record, until: now + this.ttlMs };
+      this.cache.set(hash, entry);
+    }
+    const record = entry.record;
+    if (record === null) return undefined;
+    if (!timingSafeEqual(Buffer.from(record.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
+    if (record.expiresAt !== null && record.expiresAt <= now) return undefined;
+    return record;
+  }
+}

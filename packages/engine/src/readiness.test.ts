@@ -1,0 +1,54 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BackgroundFailure } from './background-failures.js';
+import { createEngine } from './engine.js';
+import { combineChecks, runCheck } from './readiness.js';
+
+const dirs: string[] = [];
+afterAll(async () => { for (const d of dirs) await rm(d, { recursive: true, force: true }); });
+const site = { websiteId: 'site-a', client: 'client-a', tokens: ['token-a'], hmacSecret: 'secret-a' };
+
+describe('readiness checks', () => {
+  it('turns a throw or a hang into a failed check with its reason', async () => {
+    expect(await runCheck('a', async () => undefined)).toEqual({ name: 'a', ok: true });
+    expect(await runCheck('b', async () => { throw new Error('refused'); })).toEqual({ name: 'b', ok: false, reason: 'refused' });
+    expect(combineChecks([{ name: 'a', ok: true }, { name: 'b', ok: false, reason: 'x' }]).ready).toBe(false);
+  });
+
+  it('is ready with a reachable store, a writable data directory and built indexes; not once closed', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'aisle-ready-'));
+    dirs.push(dataDir);
+    const engine = await createEngine({ dataDir, workers: 0, websites: [site] });
+    await engine.upsertProducts('site-a', [{ refId: 'a', title: 'mug', brand: 'x' }]);
+    const readiness = await engine.readiness();
+    expect(readiness).toEqual({ ready: true, checks: [{ name: 'store', ok: true }, { name: 'disk', ok: true }, { name: 'recommendations', ok: true }] });
+    await engine.close();
+    expect(await engine.readiness()).toMatchObject({ ready: false, checks: [{ name: 'engine', reason: 'the engine is closed' }] });
+  });
+});
+
+describe('background failures', () => {
+  it('logs, counts and hands on a snapshot write that fails (the change log keeps the change)', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'aisle-bg-'));
+    dirs.push(dataDir);
+    const logged: { details: object; message?: string }[] = [];
+    const hooked: BackgroundFailure[] = [];
+    const logger = { error: (details: object, message?: string) => logged.push({ details, message }), warn: () => undefined, info: () => undefined };
+    const engine = await createEngine({ dataDir, workers: 0, websites: [site], logger, onError: (_err, failure) => hooked.push(failure) });
+    await engine.upsertProducts('site-a', [{ refId: 'a', title: 'mug' }]);
+    // The snapshot's final name is taken by a directory: the rename fails.
+    await mkdir(path.join(dataDir, 'catalogs', 'site-a.aislesnap', 'x'), { recursive: true });
+    await engine.close();
+    expect(engine.backgroundFailures()['snapshot-write']).toBe(1);
+    expect(hooked).toEqual([{ task: 'snapshot-write', websiteId: 'site-a' }]);
+    expect(logged[0]!.message).toMatch(/^aisle: background snapshot-write failed: /);
+    expect(logged[0]!.details).toMatchObject({ task: 'snapshot-write', websiteId: 'site-a' });
+    // Nothing is lost: with the directory out of the way, a restart replays the change log.
+    await rm(path.join(dataDir, 'catalogs', 'site-a.aislesnap'), { recursive: true });
+    const again = await createEngine({ dataDir, workers: 0, websites: [site] });
+    expect((await again.search({ website_id: 'site-a', client: 'client-a', q: 'mug', start: 0, size: 10 })).payload.total_results).toBe(1);
+    await again.close();
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * The dashboard's entry: the connection bar (website, search key, admin token), the tabs, and the
+ * three views. The admin token stays in this tab's sessionStorage; nothing is sent anywhere but this
+ * server's public API.
+ */
+import { getJson, type Connection, type DashboardConfig } from './api.js';
+import { showProduct } from './product-view.js';
+import { showReports } from './reports-view.js';
+import { startSearch } from './search-view.js';
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const TOKEN_STORAGE = 'aisle.adminToken';
+
+function notice(message: string | undefined): void {
+  const el = $('notice');
+  el.hidden = !message;
+  el.textContent = message ?? '';
+}
+
+function selectTab(name: 'search' | 'product' | 'reports'): void {
+  for (const tab of ['search', 'product', 'reports']) {
+    $(`tab-${tab}`).setAttribute('aria-selected', String(tab === name));
+    $(`view-${tab}`).hidden = tab !== name;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = await getJson<DashboardConfig>('/dashboard/config.json');
+  const select = $<HTMLSelectElement>('website');
+  for (const site of config.websites) select.append(new Option(site.websiteId, site.websiteId));
+  const keyInput = $<HTMLInputElement>('search-key');
+  const tokenInput = $<HTMLInputElement>('admin-token');
+  tokenInput.value = sessionStorage.getItem(TOKEN_STORAGE) ?? '';
+  let conn: Connection | undefined;
+  let reportsShown = false;
+
+  const prefill = () => {
+    const site = config.websites.find((w) => w.websiteId === select.value);
+    keyInput.value = site?.searchKey ?? '';
+  };
+  const connect = () => {
+    const site = config.websites.find((w) => w.websiteId === select.value);
+    if (!site) return notice('This server has no website.');
+    sessionStorage.setItem(TOKEN_STORAGE, tokenInput.value);
+    conn = { site, searchKey: keyInput.value.trim(), adminToken: tokenInput.value.trim() };
+    reportsShown = false;
+    if (!conn.searchKey) return notice('Type a search key (POST /admin/v1/websites/{id}/keys creates one) to search.');
+    notice(undefined);
+    startSearch(conn, openProduct, notice);
+    if (!$('view-reports').hidden) void loadReports();
+  };
+  const openProduct = (refId: string, title = '') => {
+    if (!conn) return;
+    selectTab('product');
+    $<HTMLInputElement>('product-ref').value = refId;
+    void showProduct(conn, config.recommendMethods, refId, title, $<HTMLInputElement>('customer-id').value.trim());
+  };
+  const loadReports = async () => {
+    if (!conn) return;
+    reportsShown = true;
+    await showReports(conn);
+  };
+
+  select.onchange = () => { prefill(); connect(); };
+  $('connection').onsubmit = (e) => { e.preventDefault(); connect(); };
+  $('tab-search').onclick = () => selectTab('search');
+  $('tab-product').onclick = () => selectTab('product');
+  $('tab-reports').onclick = () => { selectTab('reports'); if (!reportsShown) void loadReports(); };
+  $('product-form').onsubmit = (e) => { e.preventDefault(); openProduct($<HTMLInputElement>('product-ref').value.trim()); };
+  $('view-product').addEventListener('click', (e) => {
+    const button = (e.target as HTMLElement).closest<HTMLButtonElement>('button.open');
+    if (button) openProduct(button.dataset.ref!);
+  });
+  prefill();
+  connect();
+}
+
+main().catch((err: unknown) => notice(`The dashboard could not start: ${(err as Error).message}`));

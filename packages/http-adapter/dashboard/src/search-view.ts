@@ -1,0 +1,86 @@
+/** The search page: InstantSearch.js widgets over aisle, through `@aisle/instantsearch`. */
+import { aisleSearchClient } from '@aisle/instantsearch';
+import instantsearch, { type InstantSearch } from 'instantsearch.js/es';
+import { hits, pagination, panel, rangeInput, refinementList, searchBox, sortBy, stats } from 'instantsearch.js/es/widgets';
+import type { Connection } from './api.js';
+
+const INDEX = 'products';
+
+let current: InstantSearch | undefined;
+
+/** A numeric value with two decimals (prices arrive as numbers or numeric strings); other values as given. */
+function formatNumber(value: unknown): string {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(n) ? n.toFixed(2) : String(value ?? '');
+}
+
+/** Starts (or restarts) InstantSearch for a connection; `onOpen` opens a product. */
+export function startSearch(conn: Connection, onOpen: (refId: string, title: string) => void, onError: (message: string) => void): void {
+  current?.dispose();
+  for (const id of ['searchbox', 'stats', 'sort', 'facets', 'ranges', 'hits', 'pagination']) document.getElementById(id)!.replaceChildren();
+  const price = conn.site.numericFields[0];
+  const sortIndices = price ? {
+    [`${INDEX}_${price}_asc`]: [{ [price]: { order: 'asc' as const, type: 'number' as const } }],
+    [`${INDEX}_${price}_desc`]: [{ [price]: { order: 'desc' as const, type: 'number' as const } }],
+  } : {};
+  const searchClient = aisleSearchClient({
+    url: '', key: conn.searchKey, websiteId: conn.site.websiteId, client: conn.site.client, numericFields: conn.site.numericFields, sortIndices,
+  });
+  const search = instantsearch({ indexName: INDEX, searchClient: searchClient as never, future: { preserveSharedStateOnUnmount: true } });
+  search.on('error', ({ error }) => onError(`Search failed: ${(error as Error).message}`));
+
+  const facetContainers = conn.site.facets.map((field) => {
+    const div = document.createElement('div');
+    document.getElementById('facets')!.append(div);
+    return { field, div };
+  });
+  const rangeContainers = conn.site.numericFields.map((field) => {
+    const div = document.createElement('div');
+    document.getElementById('ranges')!.append(div);
+    return { field, div };
+  });
+
+  search.addWidgets([
+    searchBox({ container: '#searchbox', placeholder: 'Search products', showLoadingIndicator: false }),
+    stats({ container: '#stats' }),
+    sortBy({
+      container: '#sort',
+      items: [{ label: 'Relevance', value: INDEX }, ...Object.keys(sortIndices).map((value) => ({ label: value.endsWith('_asc') ? `${price} ascending` : `${price} descending`, value }))],
+    }),
+    ...facetContainers.map(({ field, div }) => {
+      // Checkboxes labelled "value (count)", as a screen reader reads them.
+      const listOptions: Parameters<typeof refinementList>[0] = {
+        container: div,
+        attribute: field,
+        operator: 'or',
+        limit: 8,
+        templates: {
+          item: (item, { html }) => html`<label class="ais-RefinementList-label"><input type="checkbox" class="ais-RefinementList-checkbox" value=${item.value} checked=${item.isRefined} /> ${item.label} (${item.count})</label>`,
+        },
+      };
+      return panel<typeof refinementList>({ templates: { header: () => field.replace(/_/g, ' ') } })(refinementList)(listOptions);
+    }),
+    ...rangeContainers.map(({ field, div }) => panel({ templates: { header: () => `${field.replace(/_/g, ' ')} range` } })(rangeInput)({ container: div, attribute: field })),
+    hits({
+      container: '#hits',
+      templates: {
+        item: (hit, { html, components }) => html`<article class="hit" data-ref=${hit.objectID}>
+          <div class="hit-main">
+            <h3>${components.Highlight({ hit, attribute: 'title' })}</h3>
+            <p class="meta">${String(hit.brand ?? '')} · ${String(hit.search_category ?? '')}</p>
+          </div>
+          <div class="hit-side"><span class="price">${price ? formatNumber(hit[price]) : ''}</span>
+          <button type="button" class="open" data-ref=${hit.objectID} data-title=${String(hit.title ?? hit.objectID)}>View</button></div>
+        </article>`,
+        empty: (results, { html }) => html`<p class="empty">No products match “${results.query}”.</p>`,
+      },
+    }),
+    pagination({ container: '#pagination', padding: 2 }),
+  ]);
+  document.getElementById('hits')!.onclick = (event) => {
+    const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button.open');
+    if (button) onOpen(button.dataset.ref!, button.dataset.title!);
+  };
+  search.start();
+  current = search;
+}

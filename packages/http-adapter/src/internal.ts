@@ -1,0 +1,6 @@
+/**
+ * `@aisle/http-adapter/internal`: the adapter's inner pieces that the benchmarks (packages/bench)
+ * measure, imported statically so a rename is a type error there. No stability promise.
+ * @module
+ */
+export { serialize } from './codecs.js';

@@ -1,0 +1,256 @@
+/**
+ * The dashboard in headless Chromium against the real server (port 0, the demo website in a temporary
+ * data directory, embedded store): type a query, tick a facet, set a range, sort, page, open a product,
+ * open the reports — and compare what the page shows with the API's own answers. Screenshots go to
+ * test-artifacts/dashboard/ (gitignored); with AISLE_UPDATE_SCREENSHOT=1 the search page is also
+ * written to docs/dashboard.png.
+ *
+ * Needs Chromium at /usr/bin/chromium (or AISLE_CHROMIUM): `apt-get install chromium`. Without it the
+ * browser tests are skipped with that message; the HTTP checks of the dashboard still run.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stableGuid, type Engine, createEngine } from '@aisle/engine';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_DASHBOARD_DIR } from '../src/dashboard.js';
+import { demoEngineOptions, demoIdentity, ensureDemoSearchKey, seedDemo, type DemoIdentity } from '../src/demo.js';
+import { createServer, type AisleServer } from '../src/server.js';
+
+const CHROMIUM = process.env.AISLE_CHROMIUM ?? '/usr/bin/chromium';
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const ARTIFACTS = path.join(REPO, 'test-artifacts', 'dashboard');
+if (!HAS_CHROMIUM) {
+  process.stderr.write(`dashboard browser tests skipped: no Chromium at ${CHROMIUM}; install it with "apt-get install chromium" (or set AISLE_CHROMIUM)\n`);
+}
+
+type SearchAnswer = {
+  payload: { result: { refId: string; title?: string; brand?: string; price?: number }[]; total_results: number; aggregations?: Record<string, { key: string; doc_count: number }[]> };
+};
+
+let tmp: string;
+let identity: DemoIdentity;
+let engine: Engine;
+let app: AisleServer;
+let searchKey: string;
+
+/** POST /v1.4/search with the demo's search key, as the page does. */
+async function apiSearch(body: Record<string, unknown>): Promise<SearchAnswer> {
+  const res = await fetch(`${app.url}/v1.4/search`, {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${searchKey}` },
+    body: JSON.stringify({ website_id: identity.websiteId, client: identity.client, start: 0, size: 20, ...body }),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as SearchAnswer;
+}
+
+/** Purchases that carry attribution (recommender, campaign, search model, retail media, price beat), as a storefront sends them. */
+async function recordAttributedPurchases(): Promise<void> {
+  const recs = await engine.recommend(identity.websiteId, 'PopularItems', { count: 10 });
+  const campaigns = [stableGuid('dashboard-test', 'spring'), stableGuid('dashboard-test', 'summer')];
+  for (let i = 0; i < recs.payload.length; i++) {
+    const slot = recs.slots![i]!;
+    await engine.recordPurchases(identity.websiteId, {
+      customerId: stableGuid('dashboard-test', `customer-${i}`), sessionId: stableGuid('dashboard-test', `session-${i}`),
+      events: [{
+        currentUrl: 'https://shop.example/checkout', eventTime: new Date().toISOString(), orderId: `dashboard-${i}`, currencyCode: 'EUR',
+        products: [{
+          refId: slot.refId, quantity: 1 + (i % 3), price: 10 + i * 5, recommenderId: recs.recommenderId, tacticId: slot.tacticId,
+          campaignId: campaigns[i % 2], atsModel: 'aisle-bm25f-1', ...(slot.retailMedia ? { retailMedia: slot.retailMedia } : {}),
+        }],
+        priceBeatPromotions: i % 4 === 0 ? [{ code: `BEAT-${i}`, discount: 2 + i }] : [],
+      }],
+    });
+  }
+}
+
+beforeAll(async () => {
+  if (!existsSync(path.join(DEFAULT_DASHBOARD_DIR, 'index.html'))) {
+    execFileSync(process.execPath, [path.join(REPO, 'packages/http-adapter/scripts/build-dashboard.mjs')], { stdio: 'inherit' });
+  }
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'aisle-dashboard-'));
+  identity = demoIdentity(tmp, 600);
+  engine = await createEngine({ ...demoEngineOptions(tmp, identity), workers: 0 });
+  await seedDemo(engine, identity);
+  searchKey = await ensureDemoSearchKey(engine, identity, tmp);
+  await recordAttributedPurchases();
+  app = await createServer({
+    engine, adminTokens: [identity.adminToken], port: 0, host: '127.0.0.1', logger: false,
+    dashboard: { searchKeys: { [identity.websiteId]: searchKey } },
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('dashboard over HTTP', () => {
+  it('serves the page, its assets and its config; nothing else from the folder', async () => {
+    const page = await fetch(`${app.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const html = await page.text();
+    // No CDN: every script and stylesheet comes from this server.
+    expect(html).not.toMatch(/(src|href)="https?:/);
+    expect((await fetch(`${app.url}/dashboard/app.js`)).headers.get('content-type')).toMatch(/^text\/javascript/);
+    const config = (await (await fetch(`${app.url}/dashboard/config.json`)).json()) as { websites: { websiteId: string; searchKey?: string }[]; recommendMethods: string[] };
+    expect(config.websites).toEqual([expect.objectContaining({ websiteId: 'demo', client: 'demo', searchKey })]);
+    expect(config.recommendMethods).toHaveLength(17);
+    const text = JSON.stringify(config);
+    expect(text).not.toContain(identity.adminToken);
+    expect(text).not.toContain(identity.token);
+    for (const bad of ['/dashboard/..%2Fpackage.json', '/dashboard/nope.js', '/dashboard/.env']) expect((await fetch(`${app.url}${bad}`)).status, bad).toBe(404);
+  });
+
+  it('is off with dashboard: false', async () => {
+    const off = await createServer({ engine, port: 0, host: '127.0.0.1', logger: false, dashboard: false, closeEngine: false, metrics: false });
+    try {
+      expect((await fetch(`${off.url}/`)).status).toBe(404);
+      expect((await fetch(`${off.url}/dashboard/config.json`)).status).toBe(404);
+    } finally {
+      await off.close();
+    }
+  });
+});
+
+describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    // Offline: the page may reach nothing but this server.
+    await page.route((url) => !url.href.startsWith(app.url), (route) => route.abort());
+    await page.goto(`${app.url}/`);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const shown = async () => ({
+    titles: await page.locator('.hit h3').allInnerTexts(),
+    stats: await page.locator('#stats').innerText(),
+  });
+  const waitForStats = (total: number) => page.locator('#stats').filter({ hasText: new RegExp(`^${total.toLocaleString('en')} results? found`) }).waitFor();
+
+  it('searches: results and facet counts as the API answers them', async () => {
+    expect(await page.getByLabel('Search key').inputValue()).toBe(searchKey);
+    await page.getByRole('searchbox', { name: 'Search' }).fill('shirt');
+    const api = await apiSearch({ q: 'shirt', aggregations: ['brand', 'search_category'], range_fields: ['price'] });
+    await waitForStats(api.payload.total_results);
+    expect((await shown()).titles).toEqual(api.payload.result.map((p) => p.title));
+    const brandLabels = await page.locator('#facets .ais-Panel').first().getByRole('checkbox').evaluateAll((boxes) => boxes.map((b) => b.closest('label')!.textContent!.trim()));
+    expect(brandLabels).toEqual(api.payload.aggregations!.brand!.slice(0, 8).map((b) => `${b.key} (${b.doc_count})`));
+    await page.screenshot({ path: path.join(ARTIFACTS, '1-search.png') });
+  });
+
+  it('ticks a facet, sets a price range, sorts and pages, as the API filters them', async () => {
+    const first = (await apiSearch({ q: 'shirt', aggregations: ['brand'] })).payload.aggregations!.brand![0]!;
+    await page.getByRole('checkbox', { name: `${first.key} (${first.doc_count})` }).check();
+    const ticked = await apiSearch({ q: 'shirt', scope: { brand: [first.key] } });
+    await waitForStats(ticked.payload.total_results);
+    expect((await shown()).titles).toEqual(ticked.payload.result.map((p) => p.title));
+    await page.screenshot({ path: path.join(ARTIFACTS, '2-facet.png') });
+
+    // A range inside the one shown (InstantSearch ignores bounds outside it) and a sort.
+    const range = (await apiSearch({ q: 'shirt', scope: { brand: [first.key] }, range_fields: ['price'] })) as SearchAnswer & { payload: { ranges: { price: { min: number; max: number } } } };
+    const lo = Math.ceil(range.payload.ranges.price.min) + 1;
+    const hi = Math.floor(range.payload.ranges.price.max) - 1;
+    await page.locator('.ais-RangeInput-input--min').fill(String(lo));
+    await page.locator('.ais-RangeInput-input--max').fill(String(hi));
+    await page.locator('.ais-RangeInput-submit').click();
+    await page.locator('.ais-SortBy-select').selectOption({ label: 'price ascending' });
+    const sorted = await apiSearch({ q: 'shirt', scope: { brand: [first.key], price: { min: lo, max: hi } }, sort_fields: [{ price: { order: 'asc', type: 'number' } }] });
+    await waitForStats(sorted.payload.total_results);
+    await expect.poll(async () => (await shown()).titles).toEqual(sorted.payload.result.map((p) => p.title));
+
+    // Back to every product, page 2.
+    await page.getByRole('checkbox', { name: new RegExp(`^${first.key} \\(`) }).uncheck();
+    await page.locator('.ais-RangeInput-input--min').fill('');
+    await page.locator('.ais-RangeInput-input--max').fill('');
+    await page.locator('.ais-RangeInput-submit').click();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('');
+    const all = await apiSearch({ q: '', sort_fields: [{ price: { order: 'asc', type: 'number' } }], start: 20 });
+    await waitForStats(all.payload.total_results);
+    await page.locator('.ais-Pagination-item--page').filter({ hasText: /^2$/ }).click();
+    await expect.poll(async () => (await shown()).titles).toEqual(all.payload.result.map((p) => p.title));
+    await page.screenshot({ path: path.join(ARTIFACTS, '3-sorted-page-2.png') });
+  });
+
+  it('opens a product: every method with the tactic of each item, and bundles, as the API answers them', async () => {
+    const refId = await page.locator('.hit').first().getAttribute('data-ref');
+    await page.locator('button.open').first().click();
+    expect(await page.getByRole('tab', { name: 'Product' }).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.locator('.method .loading').count()).toBe(0);
+    const methods = await page.locator('.method h3').allInnerTexts();
+    expect(methods).toHaveLength(17);
+    for (const method of ['ProductDetail', 'ViewedTogether', 'PopularItems', 'BoughtTogether']) {
+      const api = (await (await fetch(`${app.url}/1.0/ClientRecom/demo/${method}?productRef=${encodeURIComponent(refId!)}&items%5B0%5D=${encodeURIComponent(refId!)}&count=6`)).json()) as {
+        payload: string[]; slots: { tacticLabel: string }[];
+      };
+      const card = page.locator(`.method[data-method="${method}"]`);
+      expect(await card.locator('li .open').allInnerTexts(), method).toEqual(api.payload);
+      expect(await card.locator('li .tactic').allInnerTexts(), method).toEqual(api.slots.map((s) => s.tacticLabel));
+    }
+    // Personalized needs a customer: the page shows the API's message.
+    await expect.poll(() => page.locator('.method[data-method="Personalized"]').innerText()).toContain('customerId');
+    const bundles = (await (await fetch(`${app.url}/1.0/ClientRecom/demo/bundle`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product_ref_ids: [refId], setCount: 3, count: 3 }),
+    })).json()) as { payload: string[][] };
+    expect(await page.locator('.bundles li').allInnerTexts()).toEqual(bundles.payload.map((b) => b.join(' + ')));
+    await page.screenshot({ path: path.join(ARTIFACTS, '4-product.png'), fullPage: true });
+  });
+
+  it('opens the reports with the admin token the user types, as the API answers them', async () => {
+    await page.getByRole('tab', { name: 'Reports' }).click();
+    await expect.poll(() => page.locator('#reports').innerText()).toContain('admin token');
+    await page.getByLabel('Admin token').fill(identity.adminToken);
+    await page.getByRole('button', { name: 'Connect' }).click();
+    const report = (await (await fetch(`${app.url}/admin/v1/websites/demo/reports/attribution`, { headers: { authorization: `Bearer ${identity.adminToken}` } })).json()) as {
+      totals: { orders: number }; byRecommender: { key: string; orders: number }[]; byCampaign: { key: string }[]; byAtsModel: { key: string }[];
+      retailMedia: { adSetId: string }[]; priceBeat: { code: string }[];
+    };
+    await expect.poll(() => page.locator('[data-total="orders"]').innerText(), { timeout: 10_000 }).toBe(String(report.totals.orders));
+    const firstColumn = (id: string) => page.locator(`#${id} tbody tr td:first-child`).allInnerTexts();
+    expect(report.byRecommender.length).toBeGreaterThan(0);
+    expect(await firstColumn('report-recommenders')).toEqual(report.byRecommender.slice(0, 10).map((l) => l.key));
+    expect(await firstColumn('report-campaigns')).toEqual(report.byCampaign.slice(0, 10).map((l) => l.key));
+    expect(await firstColumn('report-models')).toEqual(report.byAtsModel.slice(0, 10).map((l) => l.key));
+    expect(await firstColumn('report-adsets')).toEqual(report.retailMedia.map((r) => r.adSetId));
+    expect(await firstColumn('report-pricebeat')).toEqual(report.priceBeat.map((p) => p.code));
+    // Every report with rows has its plot drawn.
+    expect(await page.locator('#reports canvas').count()).toBeGreaterThanOrEqual(3);
+    const searches = await fetch(`${app.url}/admin/v1/websites/demo/reports/searches`, { headers: { authorization: `Bearer ${identity.adminToken}` } });
+    if (searches.status === 404) expect(await page.locator('#report-searches').innerText()).toContain('no search analytics');
+    else {
+      const s = (await searches.json()) as { top: { query: string }[] };
+      expect(await firstColumn('report-top-searches')).toEqual(s.top.slice(0, 10).map((t) => t.query || '(empty)'));
+    }
+    await page.screenshot({ path: path.join(ARTIFACTS, '5-reports.png'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('takes the README screenshot of the search page', async () => {
+    await page.goto(`${app.url}/`);
+    // The largest category, typed as a shopper would.
+    const category = (await apiSearch({ q: '', aggregations: ['search_category'] })).payload.aggregations!.search_category![0]!.key.toLowerCase();
+    await page.getByRole('searchbox', { name: 'Search' }).fill(category);
+    const api = await apiSearch({ q: category });
+    await waitForStats(api.payload.total_results);
+    const file = process.env.AISLE_UPDATE_SCREENSHOT ? path.join(REPO, 'docs', 'dashboard.png') : path.join(ARTIFACTS, 'dashboard.png');
+    await page.screenshot({ path: file });
+  });
+});

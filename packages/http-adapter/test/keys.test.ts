@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, bearer, expectDocumented, ORIGIN_A, startService, TOKEN_A, type TestService } from './helpers.js';
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startService();
+});
+afterAll(() => svc.close());
+
+const keysPath = '/admin/v1/websites/{websiteId}/keys';
+type Created = { key: string; id: string; websiteId: string; scope?: Record<string, unknown>; expired: boolean };
+type Search = { payload: { result: { refId: string; brand?: string; price?: number }[]; total_results: number; aggregations?: Record<string, { key: string; doc_count: number }[]> } };
+
+function createKey(websiteId: string, body: unknown, token = ADMIN_TOKEN): Promise<Response> {
+  return fetch(`${svc.url}/admin/v1/websites/${websiteId}/keys`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(token) }, body: JSON.stringify(body) });
+}
+
+function search(key: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${svc.url}/v1.4/search`, {
+    method: 'POST', headers: { 'content-type': 'application/json', ...bearer(key), ...headers },
+    body: JSON.stringify({ website_id: 'site-a', client: 'client-a', q: '', start: 0, size: 50, ...body }),
+  });
+}
+
+describe('search keys', () => {
+  it('creates a key that opens search on its website only, lists it without the key, and revokes it', async () => {
+    const res = await createKey('site-a', { actions: ['search'] });
+    expect(res.status).toBe(201);
+    const created = (await expectDocumented(res, keysPath, 'POST')) as Created;
+    expect(created).toMatchObject({ websiteId: 'site-a', actions: ['search'], expired: false });
+    expect(created.key).toMatch(/^sk_/);
+
+    const ok = await search(created.key, { q: 'zanzibar' });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as Search).payload.result.map((p) => p.refId)).toContain('KNOWN-1');
+
+    // Another website, the events API and the admin API stay closed to it.
+    const other = await fetch(`${svc.url}/v1.4/search`, {
+      method: 'POST', headers: { 'content-type': 'application/json', ...bearer(created.key) },
+      body: JSON.stringify({ website_id: 'site-b', client: 'client-b', q: '', start: 0 }),
+    });
+    expect(other.status).toBe(401);
+    const views = await fetch(`${svc.url}/3.0/events/views`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(created.key) }, body: '{}' });
+    expect(views.status).toBe(401);
+    expect((await fetch(`${svc.url}/admin/v1/websites/site-a/stats`, { headers: bearer(created.key) })).status).toBe(401);
+    expect((await createKey('site-a', { actions: ['search'] }, created.key)).status).toBe(401);
+
+    const list = await fetch(`${svc.url}/admin/v1/websites/site-a/keys`, { headers: bearer(ADMIN_TOKEN) });
+    expect(list.status).toBe(200);
+    const listed = (await expectDocumented(list, keysPath, 'GET')) as { keys: Record<string, unknown>[] };
+    expect(listed.keys.map((k) => k.id)).toContain(created.id);
+    expect(JSON.stringify(listed)).not.toContain(created.key);
+
+    const revoke = await fetch(`${svc.url}/admin/v1/websites/site-a/keys/${created.id}`, { method: 'DELETE', headers: bearer(ADMIN_TOKEN) });
+    expect(revoke.status).toBe(204);
+    expect((await search(created.key, {})).status).toBe(401);
+    const again = await fetch(`${svc.url}/admin/v1/websites/site-a/keys/${created.id}`, { method: 'DELETE', headers: bearer(ADMIN_TOKEN) });
+    expect(again.status).toBe(404);
+    await expectDocumented(again, '/admin/v1/websites/{websiteId}/keys/{key}', 'DELETE');
+  });
+
+  it('forces its scope: the caller can narrow it but not widen it, in results and in counts', async () => {
+    const created = (await (await createKey('site-a', { actions: ['search'], scope: { brand: ['Zanzibar'], price: { max: 100 } } })).json()) as Created;
+    expect(created.scope).toEqual({ brand: ['Zanzibar'], price: { max: 100 } });
+    const plain = (await (await search(created.key, { aggregations: ['brand'] })).json()) as Search;
+    expect(plain.payload.result.map((p) => p.refId)).toEqual(['KNOWN-2']);
+    expect(plain.payload.aggregations!.brand).toEqual([{ key: 'Zanzibar', doc_count: 1 }]);
+    // Asking for other brands and a wider price range still gets only what the key allows.
+    const widened = await search(created.key, { scope: { brand: ['Zanzibar', 'Other'], price: { min: 0, max: 10_000 } }, aggregations: ['brand'] });
+    expect(widened.status).toBe(200);
+    expect(((await widened.json()) as Search).payload.result.map((p) => p.refId)).toEqual(['KNOWN-2']);
+    const excluded = await search(created.key, { scope: { brand: { not: ['Zanzibar'] } } });
+    expect(((await excluded.json()) as Search).payload.total_results).toBe(0);
+    // Counts of a disjunctively counted forced field never show values outside the key's scope.
+    const disjunctive = await search(created.key, { aggregations: ['brand'], disjunctive_facets: ['brand'] });
+    expect(((await disjunctive.json()) as Search).payload.aggregations!.brand.map((b) => b.key)).toEqual(['Zanzibar']);
+  });
+
+  it('answers browsers from the website\'s configured origins only', async () => {
+    const preflight = await fetch(`${svc.url}/v1.4/search`, {
+      method: 'OPTIONS', headers: { origin: ORIGIN_A, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(ORIGIN_A);
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization/);
+    const stranger = await fetch(`${svc.url}/v1.4/search`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
+
+    const keyA = (await (await createKey('site-a', { actions: ['search'] })).json()) as Created;
+    const fromA = await search(keyA.key, {}, { origin: ORIGIN_A });
+    expect(fromA.status).toBe(200);
+    expect(fromA.headers.get('access-control-allow-origin')).toBe(ORIGIN_A);
+    // site-b allows no origin: its answer carries no CORS headers, whatever the preflight said.
+    const keyB = (await (await createKey('site-b', { actions: ['search'] })).json()) as Created;
+    const fromB = await fetch(`${svc.url}/v1.4/search`, {
+      method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN_A, ...bearer(keyB.key) },
+      body: JSON.stringify({ website_id: 'site-b', client: 'client-b', q: '', start: 0 }),
+    });
+    expect(fromB.status).toBe(200);
+    expect(fromB.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('refuses bad requests naming the field, unknown websites and callers without the admin token', async () => {
+    const cases: [unknown, string][] = [
+      [{}, 'actions'], [{ actions: ['admin'] }, 'actions[0]'], [{ actions: ['search'], expiresAt: '2001-01-01T00:00:00Z' }, 'expiresAt'],
+      [{ actions: ['search'], scope: { brand: 'x' } }, 'scope.brand'], [{ actions: ['search'], extra: 1 }, 'extra'], [[], '(body)'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await createKey('site-a', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      const problem = (await expectDocumented(res, keysPath, 'POST')) as { errors: Record<string, string[]> };
+      expect(Object.values(problem.errors)[0]![0]).toContain(`search key: ${field} `);
+    }
+    const bad = await fetch(`${svc.url}/admin/v1/websites/site-a/keys`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(ADMIN_TOKEN) }, body: '{"actions":' });
+    expect(bad.status).toBe(400);
+    expect((await createKey('nope', { actions: ['search'] })).status).toBe(404);
+    expect((await createKey('site-a', { actions: ['search'] }, TOKEN_A)).status).toBe(401);
+    expect((await fetch(`${svc.url}/admin/v1/websites/site-a/keys/sk_unknown`, { method: 'DELETE', headers: bearer(ADMIN_TOKEN) })).status).toBe(404);
+    expect((await fetch(`${svc.url}/admin/v1/websites/site-a/keys`, { method: 'PUT', headers: bearer(ADMIN_TOKEN) })).status).toBe(405);
+  });
+});

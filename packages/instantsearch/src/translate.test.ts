@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import {
+  facetQueryResult, highlightResult, parseFacetFilter, parseNumericFilter, planQueries, toAisleRequest, toAlgoliaResult, UnsupportedQueryError,
+  type TranslateOptions,
+} from './translate.js';
+import type { AisleSearchResponse, AlgoliaQuery } from './wire.js';
+
+const options: TranslateOptions = {
+  websiteId: 'shop', client: 'c', numericFields: ['price', 'availability'],
+  sortIndices: { products_price_asc: [{ price: { order: 'asc', type: 'number' } }] },
+};
+
+describe('InstantSearch query → aisle request', () => {
+  it('maps query, paging, facets, ranges, sort and highlighting', () => {
+    const request = toAisleRequest({
+      indexName: 'products_price_asc',
+      params: { query: 'shirt', page: 2, hitsPerPage: 12, facets: ['brand', 'price', 'search_category'], highlightPreTag: '__ais-highlight__' },
+    }, options);
+    expect(request).toEqual({
+      website_id: 'shop', client: 'c', q: 'shirt', start: 24, size: 12, aggregations: ['brand', 'search_category'], range_fields: ['price'],
+      sort_fields: [{ price: { order: 'asc', type: 'number' } }], highlight: true,
+    });
+    expect(toAisleRequest({ indexName: 'products' }, { ...options, highlight: false, customerId: 'cust-1' }))
+      .toEqual({ website_id: 'shop', client: 'c', q: '', start: 0, size: 20, customer_id: 'cust-1' });
+  });
+
+  it('maps facet filters: AND, OR groups (disjunctive), exclusions, numeric values', () => {
+    const request = toAisleRequest({
+      indexName: 'products',
+      params: {
+        facets: ['brand', 'color', 'size'],
+        facetFilters: [['brand:Acme', 'brand:Zanzibar'], 'color:red', 'size:-XL', 'availability:3', 'title:a:b', 'tag:\\-dash'],
+      },
+    }, options);
+    expect(request.scope).toEqual({
+      brand: ['Acme', 'Zanzibar'], color: ['red'], size: { not: ['XL'] }, title: ['a:b'], tag: ['-dash'], availability: { min: 3, max: 3 },
+    });
+    expect(request.disjunctive_facets).toEqual(['brand']);
+    // Two AND-ed values of one field keep their intersection; an exclusion removes from a list.
+    expect(toAisleRequest({ indexName: 'p', params: { facetFilters: ['color:red', 'color:blue'] } }, options).scope).toEqual({ color: [] });
+    expect(toAisleRequest({ indexName: 'p', params: { facetFilters: [['color:red', 'color:blue'], 'color:-red'] } }, options).scope).toEqual({ color: ['blue'] });
+    expect(toAisleRequest({ indexName: 'p', params: { facetFilters: 'color:red' } }, options).scope).toEqual({ color: ['red'] });
+  });
+
+  it('maps numeric filters to inclusive bounds, exact for strict operators', () => {
+    const request = toAisleRequest({ indexName: 'p', params: { numericFilters: ['price>=10', 'price<=100', 'price>20', 'price!=50', ['availability>0']] } }, options);
+    expect(request.scope).toEqual({ price: { min: 20, max: 100, not: [20, 50] }, availability: { min: 0, not: [0] } });
+    expect(toAisleRequest({ indexName: 'p', params: { numericFilters: ['price=5', 'price<1e3'] } }, options).scope).toEqual({ price: { min: 5, max: 5, not: [1000] } });
+  });
+
+  it('refuses what aisle cannot express, naming it', () => {
+    const bad: AlgoliaQuery['params'][] = [
+      { filters: 'brand:Acme OR price > 10' }, { facetFilters: ['brand'] }, { facetFilters: [['brand:a', 'color:b']] },
+      { facetFilters: [['brand:a', 'brand:-b']] }, { numericFilters: [['price>1', 'price<0']] }, { numericFilters: ['price between 1 and 2'] },
+      { facetFilters: [['price:1', 'price:2']] }, { facetFilters: ['price:cheap'] },
+    ];
+    for (const params of bad) expect(() => toAisleRequest({ indexName: 'p', params }, options), JSON.stringify(params)).toThrow(UnsupportedQueryError);
+  });
+
+  it('parses filters', () => {
+    expect(parseFacetFilter('brand:-Acme')).toEqual({ field: 'brand', value: 'Acme', negated: true });
+    expect(parseNumericFilter(' price >= -1.5 ')).toEqual({ field: 'price', op: '>=', value: -1.5 });
+  });
+});
+
+describe('aisle response → InstantSearch result', () => {
+  const response: AisleSearchResponse = {
+    type: 1,
+    payload: {
+      result: [{ refId: 'p1', title: 'Red <shirt>', brand: 'Acme', price: 10, _highlight: { title: 'Red <em>shirt</em> & tie' } }, { refId: 'p2', title: 'Blue', price: 20 }],
+      total_results: 45,
+      aggregations: { brand: [{ key: 'Acme', doc_count: 30 }, { key: 'Zanzibar', doc_count: 15 }] },
+      ranges: { price: { min: 10, max: 20 }, weight: { min: null, max: null } },
+      suggestions: { corrected_query: 'shirt' },
+      redirects: {},
+    },
+    settings: { ats_model: 'aisle-bm25f-1' },
+  };
+
+  it('maps hits, totals, pages, facets and facet stats', () => {
+    const result = toAlgoliaResult(response, { indexName: 'products', params: { query: 'shrt', page: 1, hitsPerPage: 10, highlightPreTag: '<mark>', highlightPostTag: '</mark>' } }, 3.4);
+    expect(result).toMatchObject({
+      index: 'products', query: 'shrt', nbHits: 45, page: 1, nbPages: 5, hitsPerPage: 10, processingTimeMS: 3,
+      facets: { brand: { Acme: 30, Zanzibar: 15 }, price: {}, weight: {} },
+      facets_stats: { price: { min: 10, max: 20, avg: 0, sum: 0 } },
+      aisle: { suggestions: { corrected_query: 'shirt' }, atsModel: 'aisle-bm25f-1' },
+    });
+    expect(result.hits[0]).toMatchObject({ objectID: 'p1', refId: 'p1', title: 'Red <shirt>', brand: 'Acme', price: 10 });
+    expect(result.hits[0]!._highlight).toBeUndefined();
+    expect(result.hits[0]!._highlightResult!.title).toEqual({ value: 'Red <mark>shirt</mark> &amp; tie', matchLevel: 'full', matchedWords: ['shirt'], fullyHighlighted: false });
+    expect(result.hits[1]!._highlightResult!.title).toEqual({ value: 'Blue', matchLevel: 'none', matchedWords: [] });
+    expect(result.params).toContain('query=shrt');
+  });
+
+  it('escapes product text that aisle did not highlight', () => {
+    expect(highlightResult({ refId: 'x', title: '<script>' }, '<em>', '</em>').title!.value).toBe('&lt;script&gt;');
+  });
+
+  it('answers the helper\'s per-facet queries from the main search when aisle counts them disjunctively', () => {
+    const queries: AlgoliaQuery[] = [
+      { indexName: 'products', params: { query: 'a', facets: ['brand', 'price'], facetFilters: [['brand:Acme']], numericFilters: ['price>=1'] } },
+      { indexName: 'products', params: { query: 'a', hitsPerPage: 0, page: 0, facets: 'brand', numericFilters: ['price>=1'] } },
+      { indexName: 'products', params: { query: 'a', hitsPerPage: 0, page: 0, facets: 'price', facetFilters: [['brand:Acme']] } },
+      { indexName: 'other', params: { query: 'a', hitsPerPage: 0, facets: 'brand' } },
+    ];
+    const requests = queries.map((q) => toAisleRequest(q, options));
+    expect(requests[0]!.disjunctive_facets).toEqual(['brand']);
+    expect(planQueries(queries, requests)).toEqual([0, 0, 2, 3]);
+    const main = toAlgoliaResult(response, queries[0]!);
+    const facet = facetQueryResult(main, queries[1]!);
+    expect(facet).toMatchObject({ hits: [], hitsPerPage: 0, facets: { brand: { Acme: 30, Zanzibar: 15 } } });
+  });
+});

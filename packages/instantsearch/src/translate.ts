@@ -1,0 +1,332 @@
+/**
+ * Translation between InstantSearch's queries and aisle's search requests, both ways. Pure.
+ *
+ * - `query` → `q`; `page` × `hitsPerPage` → `start`, `hitsPerPage` → `size` (InstantSearch pages from 0).
+ * - `facets` → `aggregations` for text fields and `range_fields` for the configured numeric fields.
+ * - `facetFilters`: `"f:v"` adds `v` to the accepted values of `f` (two AND-ed values of one field keep
+ *   their intersection: aisle's scope holds one condition per field), `"f:-v"` excludes `v`, an OR group
+ *   `["f:a","f:b"]` accepts either and marks `f` as a disjunctive facet (`disjunctive_facets`).
+ *   On a numeric field, a single value `v` becomes `{min: v, max: v}`.
+ * - `numericFilters`: `>=`, `<=`, `=` become inclusive bounds; `>` and `<` become the bound plus
+ *   `not: [v]` (exact: x > v ⟺ x ≥ v and x ≠ v); `!=` becomes `not`. OR groups cannot be expressed in
+ *   aisle's scope and are refused with an error naming them.
+ * - The index name picks the sort: a name listed in `sortIndices` (InstantSearch's "replica" indices
+ *   of the sortBy widget) sends its `sort_fields`; any other name is relevance.
+ * - The answer: `payload.result` → `hits` (with `objectID` = `refId` and `_highlightResult` built from
+ *   aisle's `_highlight`), `total_results` → `nbHits`/`nbPages`, `aggregations` → `facets`,
+ *   `ranges` → `facets_stats`.
+ * @module
+ */
+import type {
+  AisleNumericScope, AisleProduct, AisleSearchRequest, AisleSearchResponse, AisleSortField, AisleTextScope, AlgoliaHit,
+  AlgoliaQuery, AlgoliaSearchParams, AlgoliaSearchResult, FacetFilter, HighlightResult,
+} from './wire.js';
+
+/** What the translation needs to know besides the query. */
+export interface TranslateOptions {
+  websiteId: string;
+  client: string;
+  /** Numeric fields: requested as `range_fields` (for range widgets) and filtered with bounds. */
+  numericFields?: readonly string[];
+  /** Index name → sort keys (the sortBy widget's items); other index names sort by relevance. */
+  sortIndices?: Readonly<Record<string, readonly AisleSortField[]>>;
+  /** Sent as `customer_id` (personalization). */
+  customerId?: string;
+  /** Ask aisle for highlighting (default true). */
+  highlight?: boolean;
+}
+
+/** Default page size of InstantSearch when `hitsPerPage` is not set. */
+export const DEFAULT_HITS_PER_PAGE = 20;
+/** Pre/post tags InstantSearch's Highlight widget expects when the query does not name its own. */
+const DEFAULT_PRE_TAG = '<em>';
+const DEFAULT_POST_TAG = '</em>';
+
+/** A query the client cannot translate (the message names the parameter). */
+export class UnsupportedQueryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsupportedQueryError';
+  }
+}
+
+function asList<T>(v: T | T[] | undefined): T[] {
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+}
+
+/** Splits `"field:value"` (value may contain `:`; `-` negates, `\-` is a literal dash). */
+export function parseFacetFilter(filter: string): { field: string; value: string; negated: boolean } {
+  const at = filter.indexOf(':');
+  if (at <= 0) throw new UnsupportedQueryError(`facetFilters: "${filter}" is not of the form field:value`);
+  const field = filter.slice(0, at);
+  let value = filter.slice(at + 1);
+  let negated = false;
+  if (value.startsWith('-')) {
+    negated = true;
+    value = value.slice(1);
+  } else if (value.startsWith('\\-')) {
+    value = value.slice(1);
+  }
+  return { field, value, negated };
+}
+
+const NUMERIC_FILTER = /^\s*(.+?)\s*(>=|<=|!=|=|>|<)\s*(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*$/i;
+
+/** Splits `"price>=10"` into field, operator and number. */
+export function parseNumericFilter(filter: string): { field: string; op: '>=' | '<=' | '!=' | '=' | '>' | '<'; value: number } {
+  const m = NUMERIC_FILTER.exec(filter);
+  if (!m) throw new UnsupportedQueryError(`numericFilters: "${filter}" is not of the form field<op>number`);
+  return { field: m[1]!, op: m[2] as '>=' | '<=' | '!=' | '=' | '>' | '<', value: Number(m[3]) };
+}
+
+/** Scope under construction: text values per field (AND of OR groups) and numeric bounds. */
+class ScopeBuilder {
+  private readonly text = new Map<string, { accepted?: string[]; excluded: string[] }>();
+  private readonly numeric = new Map<string, AisleNumericScope>();
+
+  constructor(private readonly numericFields: ReadonlySet<string>) {}
+
+  private textOf(field: string) {
+    let t = this.text.get(field);
+    if (t === undefined) {
+      t = { excluded: [] };
+      this.text.set(field, t);
+    }
+    return t;
+  }
+
+  private numericOf(field: string): AisleNumericScope {
+    let n = this.numeric.get(field);
+    if (n === undefined) {
+      n = {};
+      this.numeric.set(field, n);
+    }
+    return n;
+  }
+
+  /** AND with "field is one of values". */
+  accept(field: string, values: string[]): void {
+    if (this.numericFields.has(field)) {
+      if (values.length !== 1) throw new UnsupportedQueryError(`facetFilters: an OR group on the numeric field "${field}" cannot be expressed; use a range`);
+      const v = Number(values[0]);
+      if (!Number.isFinite(v)) throw new UnsupportedQueryError(`facetFilters: "${values[0]}" is not a number (field "${field}" is numeric)`);
+      this.bound(field, '=', v);
+      return;
+    }
+    const t = this.textOf(field);
+    t.accepted = t.accepted === undefined ? [...values] : t.accepted.filter((v) => values.includes(v));
+  }
+
+  exclude(field: string, value: string): void {
+    if (this.numericFields.has(field)) {
+      this.bound(field, '!=', Number(value));
+      return;
+    }
+    this.textOf(field).excluded.push(value);
+  }
+
+  bound(field: string, op: '>=' | '<=' | '!=' | '=' | '>' | '<', value: number): void {
+    const n = this.numericOf(field);
+    const raiseMin = (v: number) => { n.min = n.min === undefined ? v : Math.max(n.min, v); };
+    const lowerMax = (v: number) => { n.max = n.max === undefined ? v : Math.min(n.max, v); };
+    const exclude = (v: number) => { n.not = [...new Set([...(n.not ?? []), v])]; };
+    switch (op) {
+      case '>=': raiseMin(value); break;
+      case '<=': lowerMax(value); break;
+      case '=': raiseMin(value); lowerMax(value); break;
+      case '>': raiseMin(value); exclude(value); break;
+      case '<': lowerMax(value); exclude(value); break;
+      case '!=': exclude(value); break;
+    }
+  }
+
+  build(): Record<string, AisleTextScope | AisleNumericScope> | undefined {
+    const scope: Record<string, AisleTextScope | AisleNumericScope> = {};
+    for (const [field, t] of this.text) {
+      if (t.accepted !== undefined) scope[field] = t.accepted.filter((v) => !t.excluded.includes(v));
+      else if (t.excluded.length > 0) scope[field] = { not: [...new Set(t.excluded)] };
+    }
+    for (const [field, n] of this.numeric) scope[field] = n;
+    return Object.keys(scope).length > 0 ? scope : undefined;
+  }
+}
+
+/** InstantSearch's query → aisle's search request. Throws {@link UnsupportedQueryError} naming what it cannot express. */
+export function toAisleRequest(query: AlgoliaQuery, options: TranslateOptions): AisleSearchRequest {
+  const params: AlgoliaSearchParams = query.params ?? {};
+  if (typeof params.filters === 'string' && params.filters.trim() !== '') {
+    throw new UnsupportedQueryError('filters: the filter string syntax is not supported; use facetFilters and numericFilters (the widgets do)');
+  }
+  const numericFields = new Set(options.numericFields ?? []);
+  const hitsPerPage = params.hitsPerPage ?? DEFAULT_HITS_PER_PAGE;
+  const page = params.page ?? 0;
+  const request: AisleSearchRequest = {
+    website_id: options.websiteId, client: options.client, q: params.query ?? '', start: page * hitsPerPage, size: hitsPerPage,
+  };
+  if (options.customerId !== undefined) request.customer_id = options.customerId;
+
+  const scope = new ScopeBuilder(numericFields);
+  const disjunctive = new Set<string>();
+  for (const filter of asList<FacetFilter>(params.facetFilters)) {
+    if (Array.isArray(filter)) {
+      const parsed = filter.map(parseFacetFilter);
+      const fields = new Set(parsed.map((p) => p.field));
+      if (fields.size > 1) throw new UnsupportedQueryError(`facetFilters: the OR group ${JSON.stringify(filter)} spans several fields`);
+      if (parsed.some((p) => p.negated)) throw new UnsupportedQueryError(`facetFilters: the OR group ${JSON.stringify(filter)} holds an exclusion`);
+      if (parsed.length === 0) continue;
+      const field = parsed[0]!.field;
+      scope.accept(field, parsed.map((p) => p.value));
+      if (!numericFields.has(field)) disjunctive.add(field);
+    } else {
+      const { field, value, negated } = parseFacetFilter(filter);
+      if (negated) scope.exclude(field, value);
+      else scope.accept(field, [value]);
+    }
+  }
+  for (const filter of asList(params.numericFilters)) {
+    if (Array.isArray(filter)) {
+      if (filter.length !== 1) throw new UnsupportedQueryError(`numericFilters: the OR group ${JSON.stringify(filter)} cannot be expressed in aisle's scope`);
+      const { field, op, value } = parseNumericFilter(filter[0]!);
+      scope.bound(field, op, value);
+    } else {
+      const { field, op, value } = parseNumericFilter(filter);
+      scope.bound(field, op, value);
+    }
+  }
+  const built = scope.build();
+  if (built !== undefined) request.scope = built;
+
+  const facets = asList(params.facets).filter((f) => f !== '*');
+  const aggregations = facets.filter((f) => !numericFields.has(f));
+  const ranges = facets.filter((f) => numericFields.has(f));
+  if (aggregations.length > 0) request.aggregations = aggregations;
+  if (ranges.length > 0) request.range_fields = ranges;
+  const disjunctiveFacets = [...disjunctive].filter((f) => aggregations.includes(f));
+  if (disjunctiveFacets.length > 0) request.disjunctive_facets = disjunctiveFacets;
+
+  const sort = options.sortIndices?.[query.indexName];
+  if (sort !== undefined && sort.length > 0) request.sort_fields = sort.map((s) => ({ ...s }));
+  if (options.highlight ?? true) request.highlight = true;
+  return request;
+}
+
+/** Escapes text for HTML (InstantSearch inserts highlighted values as HTML). */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/**
+ * Algolia's `_highlightResult` from aisle's `_highlight`: every string attribute of the product, its
+ * value HTML-escaped, with aisle's `<em>…</em>` marks turned into the query's highlight tags.
+ */
+export function highlightResult(product: AisleProduct, preTag: string, postTag: string): Record<string, HighlightResult> {
+  const out: Record<string, HighlightResult> = {};
+  for (const [field, value] of Object.entries(product)) {
+    if (field === '_highlight' || typeof value !== 'string') continue;
+    const marked = product._highlight?.[field];
+    if (typeof marked === 'string') {
+      const words: string[] = [];
+      const value = marked.split(/(<em>|<\/em>)/).reduce((acc, part, i, parts) => {
+        if (part === '<em>') return acc + preTag;
+        if (part === '</em>') return acc + postTag;
+        if (parts[i - 1] === '<em>') words.push(part);
+        return acc + escapeHtml(part);
+      }, '');
+      out[field] = { value, matchLevel: words.length > 0 ? 'full' : 'none', matchedWords: words, fullyHighlighted: false };
+    } else {
+      out[field] = { value: escapeHtml(value), matchLevel: 'none', matchedWords: [] };
+    }
+  }
+  return out;
+}
+
+function encodeParams(params: AlgoliaSearchParams): string {
+  return Object.entries(params)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v))}`)
+    .join('&');
+}
+
+/** aisle's response → the Algolia result InstantSearch reads for `query`. */
+export function toAlgoliaResult(response: AisleSearchResponse, query: AlgoliaQuery, processingTimeMS = 0): AlgoliaSearchResult {
+  const params = query.params ?? {};
+  const hitsPerPage = params.hitsPerPage ?? DEFAULT_HITS_PER_PAGE;
+  const page = params.page ?? 0;
+  const preTag = params.highlightPreTag ?? DEFAULT_PRE_TAG;
+  const postTag = params.highlightPostTag ?? DEFAULT_POST_TAG;
+  const { payload } = response;
+  const hits: AlgoliaHit[] = payload.result.map((product) => {
+    const { _highlight: _marks, ...fields } = product;
+    return { ...fields, objectID: product.refId, _highlightResult: highlightResult(product, preTag, postTag) };
+  });
+  const result: AlgoliaSearchResult = {
+    index: query.indexName,
+    query: params.query ?? '',
+    params: encodeParams(params),
+    hits,
+    nbHits: payload.total_results,
+    page,
+    nbPages: hitsPerPage > 0 ? Math.ceil(payload.total_results / hitsPerPage) : 0,
+    hitsPerPage,
+    processingTimeMS: Math.round(processingTimeMS),
+    exhaustiveNbHits: true,
+    exhaustiveFacetsCount: true,
+  };
+  const facets: Record<string, Record<string, number>> = {};
+  for (const [field, buckets] of Object.entries(payload.aggregations ?? {})) {
+    facets[field] = Object.fromEntries(buckets.map((b) => [b.key, b.doc_count]));
+  }
+  const stats: NonNullable<AlgoliaSearchResult['facets_stats']> = {};
+  for (const [field, range] of Object.entries(payload.ranges ?? {})) {
+    facets[field] ??= {};
+    if (range.min !== null && range.max !== null) stats[field] = { min: range.min, max: range.max, avg: 0, sum: 0 };
+  }
+  if (Object.keys(facets).length > 0) result.facets = facets;
+  if (Object.keys(stats).length > 0) result.facets_stats = stats;
+  const extras: NonNullable<AlgoliaSearchResult['aisle']> = {};
+  if (payload.suggestions !== undefined) extras.suggestions = payload.suggestions;
+  if (payload.redirects?.url !== undefined) extras.redirects = payload.redirects;
+  if (response.settings?.ats_model !== undefined) extras.atsModel = response.settings.ats_model;
+  if (Object.keys(extras).length > 0) result.aisle = extras;
+  return result;
+}
+
+/**
+ * Which queries of a multi-query request need a search of their own. InstantSearch's helper sends,
+ * after each main query, one query per refined disjunctive facet (`hitsPerPage: 0`, `facets: <field>`,
+ * the field's own refinement removed) only to get that field's counts. aisle computes those counts in
+ * the main search (`disjunctive_facets`), so such a query is answered from its main query's response:
+ * `answeredBy[i]` is the index of that main query, or `i` when query `i` runs itself. Numeric fields
+ * still run (their `facets_stats` must ignore the field's own range, which `disjunctive_facets` does not
+ * cover).
+ */
+export function planQueries(queries: readonly AlgoliaQuery[], requests: readonly AisleSearchRequest[]): number[] {
+  const answeredBy: number[] = [];
+  let main = -1;
+  queries.forEach((query, i) => {
+    const params = query.params ?? {};
+    const facets = asList(params.facets);
+    const mainRequest = main >= 0 ? requests[main]! : undefined;
+    const isFacetQuery = params.hitsPerPage === 0 && facets.length === 1 && mainRequest !== undefined
+      && queries[main]!.indexName === query.indexName && (queries[main]!.params?.query ?? '') === (params.query ?? '')
+      && (mainRequest.disjunctive_facets ?? []).includes(facets[0]!);
+    if (isFacetQuery) answeredBy.push(main);
+    else {
+      answeredBy.push(i);
+      if ((params.hitsPerPage ?? DEFAULT_HITS_PER_PAGE) > 0) main = i;
+    }
+  });
+  return answeredBy;
+}
+
+/** The answer to a facet query (see {@link planQueries}) cut from its main query's result. */
+export function facetQueryResult(main: AlgoliaSearchResult, query: AlgoliaQuery): AlgoliaSearchResult {
+  const field = asList(query.params?.facets)[0]!;
+  const counts = main.facets?.[field];
+  const params = query.params ?? {};
+  return {
+    ...main,
+    index: query.indexName, params: encodeParams(params), hits: [], page: 0, nbPages: 0, hitsPerPage: 0,
+    facets: counts === undefined ? {} : { [field]: counts },
+    facets_stats: undefined,
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * The two wire shapes this package translates between: aisle's search request and response (as in
+ * docs/http-api.md, `POST /v1.4/search`) and the subset of Algolia's multi-query request and response
+ * that InstantSearch.js sends and reads. Kept here, without imports, so the package runs in any browser.
+ * @module
+ */
+
+/** A text scope condition: accepted values, or `{not: [...]}`. */
+export type AisleTextScope = string[] | { not: string[] };
+/** A numeric scope condition (inclusive bounds; `not` excludes values). */
+export interface AisleNumericScope {
+  min?: number;
+  max?: number;
+  not?: number[];
+}
+/** One `sort_fields` element: `{<field>: {order, type}}`. */
+export type AisleSortField = Record<string, { order: 'asc' | 'desc'; type: 'number' | 'text' }>;
+
+/** aisle's search request body. */
+export interface AisleSearchRequest {
+  website_id: string;
+  client: string;
+  q: string;
+  start: number;
+  size: number;
+  customer_id?: string;
+  scope?: Record<string, AisleTextScope | AisleNumericScope>;
+  aggregations?: string[];
+  /** Fields whose counts ignore their own scope condition (DESIGN.md, "Search request and response"). */
+  disjunctive_facets?: string[];
+  range_fields?: string[];
+  sort_fields?: AisleSortField[];
+  /** Ask for `_highlight` on each result. */
+  highlight?: boolean;
+}
+
+/** One product of aisle's `payload.result`. */
+export interface AisleProduct {
+  refId: string;
+  /** `{field: "text with <em>…</em>"}` when the request asked for highlighting. */
+  _highlight?: Record<string, string>;
+  [field: string]: unknown;
+}
+
+/** aisle's search response. */
+export interface AisleSearchResponse {
+  type: number;
+  payload: {
+    result: AisleProduct[];
+    total_results: number;
+    aggregations?: Record<string, { key: string; doc_count: number }[]>;
+    ranges?: Record<string, { min: number | null; max: number | null }>;
+    suggestions?: { corrected_query?: string; dropped_words?: string[]; queries?: string[] };
+    redirects?: { url?: string };
+  };
+  settings?: { ats_model: string };
+}
+
+/** aisle's error envelope. */
+export interface AisleErrorBody {
+  type: number;
+  code: number;
+  message: string;
+}
+
+/** One facet filter of Algolia's `facetFilters`: `"field:value"`, `"field:-value"`, or an OR group. */
+export type FacetFilter = string | string[];
+
+/** The search parameters InstantSearch sends (the ones this client reads; others are ignored). */
+export interface AlgoliaSearchParams {
+  query?: string;
+  page?: number;
+  hitsPerPage?: number;
+  facets?: string | string[];
+  facetFilters?: FacetFilter | FacetFilter[];
+  numericFilters?: string | (string | string[])[];
+  filters?: string;
+  highlightPreTag?: string;
+  highlightPostTag?: string;
+  analytics?: boolean;
+  clickAnalytics?: boolean;
+  maxValuesPerFacet?: number;
+  [param: string]: unknown;
+}
+
+/** One query of InstantSearch's multi-query request. */
+export interface AlgoliaQuery {
+  indexName: string;
+  params?: AlgoliaSearchParams;
+}
+
+/** One highlighted attribute of Algolia's `_highlightResult`. */
+export interface HighlightResult {
+  value: string;
+  matchLevel: 'none' | 'partial' | 'full';
+  matchedWords: string[];
+  fullyHighlighted?: boolean;
+}
+
+/** One hit of an Algolia response: the product plus `objectID` and `_highlightResult`. */
+export interface AlgoliaHit {
+  objectID: string;
+  _highlightResult?: Record<string, HighlightResult>;
+  [field: string]: unknown;
+}
+
+/** One result of Algolia's multi-query response, as InstantSearch reads it. */
+export interface AlgoliaSearchResult {
+  index: string;
+  query: string;
+  params: string;
+  hits: AlgoliaHit[];
+  nbHits: number;
+  page: number;
+  nbPages: number;
+  hitsPerPage: number;
+  processingTimeMS: number;
+  exhaustiveNbHits: boolean;
+  exhaustiveFacetsCount: boolean;
+  facets?: Record<string, Record<string, number>>;
+  facets_stats?: Record<string, { min: number; max: number; avg: number; sum: number }>;
+  /** aisle's extras: the query suggestions, redirect and semantic model of the answer. */
+  aisle?: { suggestions?: AisleSearchResponse['payload']['suggestions']; redirects?: { url?: string }; atsModel?: string };
+}
