@@ -169,7 +169,10 @@ class AisleEngine implements Engine {
         await this.settleReported(this.events.close(), 'shutdown');
         throw err;
       }
-      if (store?.type === 'postgres') this.settings.startPolling(Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));
+      if (store?.type === 'postgres') {
+        this.settings.startPolling(Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));
+        this.searchLog.startRefreshing(() => [...this.sites.keys()]);
+      }
     } catch (err) {
       // A failed start leaves nothing open: another attempt (or process) can take the directory.
       for (const s of this.sites.values()) clearTimeout(s.snapshotTimer);

@@ -10,8 +10,9 @@
  * rows; beyond that the oldest are dropped), and is reported through `onError`.
  *
  * Completions come from an in-memory index per website of the queries that found something: loaded
- * from the store at start (the most frequent {@link MAX_INDEXED_QUERIES} of the retention window), then
- * kept up to date by this process's own searches (other replicas' searches arrive at the next start).
+ * from the store at start (the most frequent {@link MAX_INDEXED_QUERIES} of the retention window), kept
+ * up to date by this process's own searches, and, when replicas share the store, reloaded from it every
+ * {@link SEARCH_LOG_REFRESH_MS} so that the other replicas' searches count too.
  * @module
  */
 import { lowerBound, type CatalogState } from '../catalog/catalog-index.js';
@@ -32,6 +33,8 @@ export const MAX_LOGGED_QUERY_LENGTH = 200;
 export const MAX_PENDING_ROWS = 50_000;
 /** Most distinct successful queries kept in memory per website for completions. */
 export const MAX_INDEXED_QUERIES = 20_000;
+/** How often replicas sharing a store reload the completion indexes from it. */
+export const SEARCH_LOG_REFRESH_MS = 60_000;
 /** Most entries of `payload.suggestions.queries`. */
 export const MAX_SUGGESTED_QUERIES = 5;
 /** Default and largest `limit` of the searches report. */
@@ -97,6 +100,8 @@ export class SearchLog {
   private pending = new Map<string, SearchLogRow>();
   private readonly indexes = new Map<string, QueryIndex>();
   private timer: NodeJS.Timeout | undefined;
+  private refreshTimer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> | undefined;
   private writing: Promise<void> | undefined;
   private readonly now: () => number;
 
@@ -104,12 +109,26 @@ export class SearchLog {
     this.now = options.now ?? Date.now;
   }
 
-  /** Loads a website's successful queries of the retention window into its completion index. */
+  /**
+   * Loads a website's successful queries of the retention window into its completion index (replacing
+   * it: the store holds this process's written searches too; those of the pending batch are added).
+   */
   async load(websiteId: string): Promise<void> {
     const index = new QueryIndex();
     const since = hourOf(this.now() - SEARCH_LOG_RETENTION_DAYS * 24 * HOUR_MS);
     for (const { query, count } of await this.store.successfulQueries(websiteId, since, MAX_INDEXED_QUERIES)) index.add(query, count);
+    for (const row of this.pending.values()) if (row.websiteId === websiteId && row.searches > row.noResults) index.add(row.query, row.searches - row.noResults);
     this.indexes.set(websiteId, index);
+  }
+
+  /** Reloads the completion indexes of `websites()` every `intervalMs` (replicas sharing the store). */
+  startRefreshing(websites: () => readonly string[], intervalMs = SEARCH_LOG_REFRESH_MS): void {
+    this.refreshTimer = setInterval(() => {
+      this.refreshing ??= (async () => {
+        for (const id of websites()) await this.load(id);
+      })().catch((err: unknown) => this.options.onError(err)).finally(() => { this.refreshing = undefined; });
+    }, intervalMs);
+    this.refreshTimer.unref();
   }
 
   /** Counts one search (cheap: memory only; written with the next batch). */
@@ -207,6 +226,8 @@ export class SearchLog {
 
   /** Stops the timer and writes what is pending. */
   async close(): Promise<void> {
+    clearInterval(this.refreshTimer);
+    await this.refreshing;
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.flush();
