@@ -8,7 +8,7 @@
 import type { WebsiteSettings } from '../config.js';
 import { AisleError } from '../errors.js';
 import type { Store, StoredSettings } from '../store/store.js';
-import { checkWebsiteSettings, mergePatch, settingsWithDefaults } from './website-settings.js';
+import { checkSettingsDepth, checkWebsiteSettings, mergePatch, settingsWithDefaults } from './website-settings.js';
 
 /**
  * How often a replica on PostgreSQL asks the store for settings written by other replicas (one indexed
@@ -60,6 +60,11 @@ export class SettingsService {
    * `SETTINGS_INVALID` (nothing written) or `STORE_FAILURE`. Returns every key, defaults filled in.
    */
   update(websiteId: string, settings: unknown, merge: boolean): Promise<WebsiteSettings> {
+    try {
+      checkSettingsDepth(settings);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     const previous = this.writes.get(websiteId) ?? Promise.resolve();
     const run = () => this.write(websiteId, settings, merge);
     const update = previous.then(run, run);
