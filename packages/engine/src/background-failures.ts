@@ -16,8 +16,11 @@ export interface EngineLogger {
   info(details: object, message?: string): void;
 }
 
-/** The kinds of background work whose failures are reported. */
-export const BACKGROUND_TASKS = ['snapshot-write', 'replica-poll', 'settings-poll', 'search-log', 'event-sink', 'change-log', 'index-build', 'shutdown'] as const;
+/**
+ * The kinds of background work whose failures are reported (`semantic-embedding`: a search whose
+ * semantic model failed was answered in the plain order).
+ */
+export const BACKGROUND_TASKS = ['snapshot-write', 'replica-poll', 'settings-poll', 'search-log', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'shutdown'] as const;
 
 /** One kind of background work. */
 export type BackgroundTask = (typeof BACKGROUND_TASKS)[number];

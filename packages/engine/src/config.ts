@@ -4,9 +4,14 @@
  * @module
  */
 import { AisleError } from './errors.js';
+import type { Embedder } from './semantic/embedder.js';
+import { TEXT_MODEL_ID } from './semantic/text-model.js';
 import { validateScope } from './search/validate-search-request.js';
 import type { NumericScope, TextScope } from './types.js';
 import { HISTORY_METHODS, METHODS } from './recommend/methods.js';
+import {
+  RELEVANCE_KEYS, validateRelevanceSettings, type RankingSettings, type SynonymEntry, type TypoToleranceSettings,
+} from './search/relevance-settings.js';
 
 /** Where durable state lives. */
 export type StoreConfig =
@@ -41,6 +46,12 @@ export interface RedirectRule {
   queries: string[];
   url: string;
 }
+
+/** `settings.personalization`: off, on with the default weight, or on with a weight. */
+export type PersonalizationSetting = boolean | { weight?: number };
+
+/** `settings.semanticSearch`: off, on with the built-in model, or a model (an embedder id) and a weight. */
+export type SemanticSearchSetting = boolean | { model?: string; weight?: number };
 
 /** A product placed at a 1-based position of the ranked list by a {@link MerchandisingRule}. */
 export interface RulePin {
@@ -120,16 +131,33 @@ export interface FieldRoles {
 
 /** Per-website settings; every key is optional. */
 export interface WebsiteSettings {
-  /** When true, search requires `customer_id`. */
-  personalization?: boolean;
-  /** When true, search responses carry `settings.ats_model`. */
-  semanticSearch?: boolean;
-  /** The `ats_model` value returned when semantic search is on. */
-  atsModel?: string;
-  /** BM25F weight per text field (overrides the defaults). */
+  /**
+   * Personalized ranking: with a `customer_id`, the best results are re-ranked toward the customer's
+   * affinities (see docs/personalization.md). `true` uses the default weight; `customer_id` is then
+   * required, as the spec says.
+   */
+  personalization?: PersonalizationSetting;
+  /**
+   * Hybrid semantic ranking: the best text matches are re-ranked by their similarity to the query under
+   * a model (the built-in `aisle-ri`, trained on the catalog, or an embedder given to `createEngine`);
+   * see docs/semantic-search.md. `settings.ats_model` names the model when it ranked the results.
+   */
+  semanticSearch?: SemanticSearchSetting;
+  /** BM25F weight per text field (overrides the defaults; 0: the field does not match). Query-time. */
   fieldWeights?: Record<string, number>;
-  /** Groups of equivalent words, e.g. `[["tv", "television"]]`. */
-  synonyms?: string[][];
+  /**
+   * Synonyms, query-time: groups of equivalent words or phrases (`[["tv", "television"]]`, two-way) and
+   * one-way entries (`{ from: "tv", to: ["television"] }`: `tv` also finds `television`, not the reverse).
+   */
+  synonyms?: SynonymEntry[];
+  /** Language of the catalog and queries (ISO 639-1, default `"en"`): stemming and default stop words. */
+  language?: string;
+  /** Stop words added to the language's defaults (`[]` keeps the defaults). Query-time. */
+  stopWords?: string[];
+  /** Typo tolerance by word length (defaults: enabled, 1 edit from 4 letters, 2 from 8). Query-time. */
+  typoTolerance?: TypoToleranceSettings;
+  /** Tie-breakers applied after relevance and after `sort_fields`. Query-time. */
+  ranking?: RankingSettings;
   redirects?: RedirectRule[];
   /** Merchandising rules: pin, hide, boost, bury per query and time window. */
   rules?: MerchandisingRule[];
@@ -162,6 +190,13 @@ export interface EngineOptions {
   workers?: number;
   /** Catalogs with at least this many products fan out over the worker pool. */
   poolThreshold?: number;
+  /**
+   * Text embedders of the host service, for semantic search: a website names one by its `id` in
+   * `settings.semanticSearch.model` (library use only; a config file cannot hold code).
+   */
+  embedders?: Embedder[];
+  /** Quiet time after a catalog change before the built-in semantic model retrains (ms, default 2000). */
+  semanticRetrainDelayMs?: number;
   websites?: WebsiteConfig[];
   adminTokens?: string[];
   /** Read by the HTTP adapter: serve the built-in dashboard at `/` (default true; `false` turns it off). */
@@ -200,6 +235,22 @@ function checkBoolean(v: unknown, key: string): void {
 
 function checkKnownKeys(obj: Record<string, unknown>, known: readonly string[], prefix: string): void {
   for (const k of Object.keys(obj)) if (!known.includes(k)) fail(`${prefix}${k}`, `is not a known key (known: ${known.join(', ')})`);
+}
+
+function validatePersonalization(v: unknown, key: string): void {
+  if (v === undefined || typeof v === 'boolean') return;
+  if (!isObject(v)) fail(key, 'must be true, false or {"weight": number}');
+  checkKnownKeys(v, ['weight'], `${key}.`);
+  checkNumber(v.weight, `${key}.weight`, { optional: true, min: 0 });
+}
+
+function validateSemanticSearch(v: unknown, key: string, models: readonly string[]): void {
+  if (v === undefined || typeof v === 'boolean') return;
+  if (!isObject(v)) fail(key, 'must be true, false or {"model": string, "weight": number}');
+  checkKnownKeys(v, ['model', 'weight'], `${key}.`);
+  checkString(v.model, `${key}.model`, { optional: true });
+  if (v.model !== undefined && !models.includes(v.model as string)) fail(`${key}.model`, `names no known model (known: ${models.join(', ')})`);
+  checkNumber(v.weight, `${key}.weight`, { optional: true, min: 0 });
 }
 
 function checkIsoTime(v: unknown, key: string): number | undefined {
@@ -280,26 +331,19 @@ function validateFieldRoles(v: unknown, key: string): void {
 /**
  * Checks a website's `settings` object; `key` is where it sits (`websites[0].settings` in the config
  * file, `settings` for the settings API). Throws `CONFIG_INVALID` naming the first bad key: the ONE
- * settings validator of the config file, `createEngine` and `engine.updateSettings`.
+ * settings validator of the config file, `createEngine` and `engine.updateSettings`. `models` are the
+ * semantic models `semanticSearch.model` may name (the built-in one and the engine's embedders).
  */
-export function validateSettings(s: unknown, key: string): void {
+export function validateSettings(s: unknown, key: string, models: readonly string[] = [TEXT_MODEL_ID]): void {
   if (s === undefined) return;
   if (!isObject(s)) fail(key, 'must be an object');
-  checkKnownKeys(s, ['personalization', 'semanticSearch', 'atsModel', 'fieldWeights', 'synonyms', 'redirects', 'rules', 'retailMedia',
-    'retailBoost', 'cors', 'attributionWindowDays', 'useStyleIdForVisualSimilarity', 'fieldRoles'], `${key}.`);
-  checkBoolean(s.personalization, `${key}.personalization`);
-  checkBoolean(s.semanticSearch, `${key}.semanticSearch`);
+  checkKnownKeys(s, ['personalization', 'semanticSearch', 'redirects', 'rules', 'retailMedia',
+    'retailBoost', 'cors', 'attributionWindowDays', 'useStyleIdForVisualSimilarity', 'fieldRoles', ...RELEVANCE_KEYS], `${key}.`);
+  validateRelevanceSettings(s, key);
+  validatePersonalization(s.personalization, `${key}.personalization`);
+  validateSemanticSearch(s.semanticSearch, `${key}.semanticSearch`, models);
   checkBoolean(s.useStyleIdForVisualSimilarity, `${key}.useStyleIdForVisualSimilarity`);
-  checkString(s.atsModel, `${key}.atsModel`, { optional: true });
   checkNumber(s.attributionWindowDays, `${key}.attributionWindowDays`, { optional: true, min: 0 });
-  if (s.fieldWeights !== undefined) {
-    if (!isObject(s.fieldWeights)) fail(`${key}.fieldWeights`, 'must be an object of field -> weight');
-    for (const [f, w] of Object.entries(s.fieldWeights)) checkNumber(w, `${key}.fieldWeights.${f}`, { min: 0 });
-  }
-  if (s.synonyms !== undefined) {
-    if (!Array.isArray(s.synonyms)) fail(`${key}.synonyms`, 'must be an array of arrays of words');
-    s.synonyms.forEach((g, i) => checkStringArray(g, `${key}.synonyms[${i}]`));
-  }
   if (s.redirects !== undefined) {
     if (!Array.isArray(s.redirects)) fail(`${key}.redirects`, 'must be an array of {queries, url}');
     s.redirects.forEach((r, i) => {
@@ -346,6 +390,44 @@ export function validateSettings(s: unknown, key: string): void {
   }
 }
 
+/** Checks `createEngine`'s `embedders`; returns their ids. */
+function validateEmbedders(v: unknown): string[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) fail('embedders', 'must be an array of embedders');
+  const ids: string[] = [];
+  v.forEach((e: unknown, i: number) => {
+    const k = `embedders[${i}]`;
+    if (!isObject(e)) fail(k, 'must be an object {id, version, dimensions, embed}');
+    checkString(e.id, `${k}.id`);
+    if (!/^[A-Za-z0-9._-]+$/.test(e.id as string)) fail(`${k}.id`, 'may hold only letters, digits, ".", "_" and "-"');
+    if (e.id === TEXT_MODEL_ID || ids.includes(e.id as string)) fail(`${k}.id`, `repeats "${String(e.id)}"`);
+    checkString(e.version, `${k}.version`);
+    checkNumber(e.dimensions, `${k}.dimensions`, { integer: true, min: 1 });
+    if (typeof e.embed !== 'function') fail(`${k}.embed`, 'must be a function (texts) => Float32Array[]');
+    ids.push(e.id as string);
+  });
+  return ids;
+}
+
+/** Effective personalization: undefined when off, else its weight. */
+export function personalizationWeight(setting: PersonalizationSetting | undefined): number | undefined {
+  if (!setting) return undefined;
+  return setting === true ? DEFAULT_PERSONALIZATION_WEIGHT : setting.weight ?? DEFAULT_PERSONALIZATION_WEIGHT;
+}
+
+/** Effective semantic search: undefined when off, else the model id and weight. */
+export function semanticSearchOf(setting: SemanticSearchSetting | undefined): { model: string; weight: number } | undefined {
+  if (!setting) return undefined;
+  if (setting === true) return { model: TEXT_MODEL_ID, weight: DEFAULT_SEMANTIC_WEIGHT };
+  return { model: setting.model ?? TEXT_MODEL_ID, weight: setting.weight ?? DEFAULT_SEMANTIC_WEIGHT };
+}
+
+/** Weight of the customer's affinity in the re-rank blend when `personalization` is `true` (see search/rerank.ts). */
+export const DEFAULT_PERSONALIZATION_WEIGHT = 0.3;
+
+/** Weight of semantic similarity in the re-rank blend when `semanticSearch` is `true` (see search/rerank.ts). */
+export const DEFAULT_SEMANTIC_WEIGHT = 0.5;
+
 /**
  * Checks an engine configuration (the config file's content, or `createEngine` options) and returns
  * it typed. Throws `CONFIG_INVALID` naming the first bad key.
@@ -353,11 +435,13 @@ export function validateSettings(s: unknown, key: string): void {
 export function validateEngineOptions(raw: unknown): EngineOptions {
   if (!isObject(raw)) fail('(root)', 'must be a JSON object');
   // A misspelt key would otherwise be ignored silently (e.g. "websties": no website at all).
-  checkKnownKeys(raw, ['dataDir', 'store', 'workers', 'poolThreshold', 'websites', 'adminTokens', 'dashboard'], '');
+  checkKnownKeys(raw, ['dataDir', 'store', 'workers', 'poolThreshold', 'embedders', 'semanticRetrainDelayMs', 'websites', 'adminTokens', 'dashboard'], '');
   if (raw.dashboard !== undefined) checkBoolean(raw.dashboard, 'dashboard');
+  const models = [TEXT_MODEL_ID, ...validateEmbedders(raw.embedders)];
   checkString(raw.dataDir, 'dataDir', { optional: true });
   checkNumber(raw.workers, 'workers', { optional: true, min: 0, integer: true });
   checkNumber(raw.poolThreshold, 'poolThreshold', { optional: true, min: 0, integer: true });
+  checkNumber(raw.semanticRetrainDelayMs, 'semanticRetrainDelayMs', { optional: true, min: 0 });
   checkStringArray(raw.adminTokens, 'adminTokens', { optional: true });
   if (raw.store !== undefined) {
     const st = raw.store;
@@ -402,7 +486,7 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
         if (tokens.has(t)) fail(`${k}.tokens[${j}]`, 'is already used by another website (a token opens exactly one website)');
         tokens.add(t);
       }
-      validateSettings(w.settings, `${k}.settings`);
+      validateSettings(w.settings, `${k}.settings`, models);
     });
   }
   return raw as EngineOptions;

@@ -189,6 +189,12 @@ export interface Engine {
   revokeSearchKey(websiteId: string, keyOrId: string): Promise<void>;
   /** The live search key a caller presents (any website; the caller checks which), or undefined. */
   resolveSearchKey(key: string): Promise<SearchKeyInfo | undefined>;
+  /**
+   * The website's built-in semantic model (`aisle-ri`) once no training is running or due: its id and
+   * version, or undefined when semantic search does not use it. Resolves after the catalog's latest
+   * change has been learnt (tests, benchmarks, warm-up).
+   */
+  semanticModel(websiteId: string): Promise<{ id: string; version: string } | undefined>;
   /** The configuration of a website, or undefined. */
   website(websiteId: string): WebsiteConfig | undefined;
   /** All configured websites. */

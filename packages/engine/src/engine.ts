@@ -11,7 +11,9 @@ import path from 'node:path';
 import { CatalogChangeLog } from './catalog/change-log.js';
 import { lockDataDir, type DataDirLock } from './catalog/data-dir-lock.js';
 import { Catalog, loadCatalogSnapshot, saveCatalogSnapshot } from './catalog/index.js';
-import { validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings } from './config.js';
+import {
+  personalizationWeight, semanticSearchOf, validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings,
+} from './config.js';
 import type {
   AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, SearchReport,
   WebsiteStats,
@@ -21,10 +23,17 @@ import { AisleError, isAisleError } from './errors.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
+import { affinityOf, affinityProfile, affinityRolesOf } from './search/personalize.js';
+import { makeReranker, type RerankInputs } from './search/rerank.js';
+import { tokenize } from './catalog/tokenizer.js';
+import { DEFAULT_FIELD_WEIGHTS } from './catalog/field-values.js';
+import type { Embedder } from './semantic/embedder.js';
+import { TEXT_MODEL_ID } from './semantic/text-model.js';
+import { WebsiteSemantics } from './semantic/website-semantics.js';
 import type { CatalogReplication } from './replication/catalog-replication.js';
 import { DEFAULT_POLL_INTERVAL_MS } from './events/event-service.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
-import { executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
+import { executeRankedSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import { settingsWithDefaults } from './settings/website-settings.js';
 import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
 import { SearchLog } from './analytics/search-log.js';
@@ -32,9 +41,6 @@ import type {
   BundleRequest, BundleResponse, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
   SearchResponse, ViewRecord, ViewRequest,
 } from './types.js';
-
-/** The `settings.ats_model` value when a website enables semantic search without naming a model. */
-export const DEFAULT_ATS_MODEL = 'aisle-bm25f-1';
 
 /**
  * Delay between the last catalog change and the snapshot write, so a burst of upserts writes once —
@@ -55,6 +61,8 @@ interface WebsiteState {
   seedSettings: WebsiteSettings;
   catalog: Catalog;
   models: RecommendationModels;
+  /** Semantic models of the website (the built-in one trains only while a setting uses it). */
+  semantics: WebsiteSemantics;
   /** The catalog's write-ahead log (with a data directory). */
   log?: CatalogChangeLog;
   snapshotTimer?: NodeJS.Timeout;
@@ -84,6 +92,11 @@ async function loadSnapshotOrExplain(file: string, websiteId: string, options: C
   }
 }
 
+/** True when the settings rank with the built-in semantic model (so it must be trained). */
+function usesBuiltInModel(settings: WebsiteSettings | undefined): boolean {
+  return semanticSearchOf(settings?.semanticSearch)?.model === TEXT_MODEL_ID;
+}
+
 /** Without a store and a data directory everything stays in memory; with a data directory, SQLite. */
 function resolveStore(options: EngineOptions): StoreConfig | undefined {
   if (options.store) return options.store;
@@ -96,6 +109,7 @@ class AisleEngine implements Engine {
   private closed = false;
   private lock: DataDirLock | undefined;
   private settings!: SettingsService;
+  private readonly embedders: ReadonlyMap<string, Embedder>;
   private readonly reporter: FailureReporter;
   /** With the PostgreSQL store: the catalogs are shared through its change log (replication/catalog-replication.ts). */
   private replication: CatalogReplication | undefined;
@@ -108,6 +122,7 @@ class AisleEngine implements Engine {
     hooks: EngineHooks,
   ) {
     this.reporter = new FailureReporter(hooks);
+    this.embedders = new Map((options.embedders ?? []).map((e) => [e.id, e]));
   }
 
   /** Waits for `work` during shutdown or cleanup: a failure is reported, not thrown. */
@@ -155,6 +170,7 @@ class AisleEngine implements Engine {
         seed: (websiteId) => this.sites.get(websiteId)?.seedSettings ?? {},
         knows: (websiteId) => this.sites.has(websiteId),
         apply: (websiteId, settings) => this.applySettings(this.sites.get(websiteId)!, settings),
+        modelIds: () => this.modelIds(),
         report: (err, websiteId) => this.reporter.report('settings-poll', err, websiteId),
         recovered: () => this.reporter.recovered('settings-poll'),
       });
@@ -184,12 +200,20 @@ class AisleEngine implements Engine {
   }
 
   private async openWebsite(config: WebsiteConfig): Promise<WebsiteState> {
-    // Build-time field weights decide which text fields get a full-text index (weight > 0); query-time
-    // settings (weights, synonyms) are read from the website's current settings at each search.
-    const catalogOptions = { fieldWeights: config.settings?.fieldWeights };
-    const siteState = (catalog: Catalog): WebsiteState => ({
-      config, seedSettings: config.settings ?? {}, catalog, models: new RecommendationModels({ website: config, catalog }),
-    });
+    // Settings are read per search (they may change at runtime): nothing of them is built into the catalog,
+    // so every text field is indexed and a weight of 0 in the settings only stops it matching.
+    const catalogOptions = {};
+    const siteState = (catalog: Catalog): WebsiteState => {
+      const semantics = new WebsiteSemantics(catalog, {
+        embedders: this.embedders,
+        retrainDelayMs: this.options.semanticRetrainDelayMs,
+        onError: (err) => this.reporter.report('semantic-training', err, config.websiteId),
+      });
+      semantics.setBuiltInWanted(usesBuiltInModel(config.settings));
+      return {
+        config, seedSettings: config.settings ?? {}, catalog, models: new RecommendationModels({ website: config, catalog }), semantics,
+      };
+    };
     if (this.replication) {
       // PostgreSQL holds the catalog (snapshot + change log); the data directory keeps no catalog files.
       const catalog = this.events === undefined
@@ -267,6 +291,7 @@ class AisleEngine implements Engine {
     if (this.replication) return this.replication.upsert(websiteId, products, options);
     const summary = await state.catalog.upsert(products, options);
     this.scheduleSnapshot(state);
+    state.semantics.catalogChanged();
     return summary;
   }
 
@@ -275,6 +300,7 @@ class AisleEngine implements Engine {
     if (this.replication) return this.replication.replace(websiteId, products, options);
     const summary = await state.catalog.replace(products, options);
     this.scheduleSnapshot(state);
+    state.semantics.catalogChanged();
     return summary;
   }
 
@@ -297,7 +323,10 @@ class AisleEngine implements Engine {
     }
     if (this.replication) return this.replication.delete(websiteId, refIds);
     const result = await state.catalog.delete(refIds);
-    if (result.deleted > 0) this.scheduleSnapshot(state);
+    if (result.deleted > 0) {
+      this.scheduleSnapshot(state);
+      state.semantics.catalogChanged();
+    }
     return result;
   }
 
@@ -308,16 +337,46 @@ class AisleEngine implements Engine {
       throw new AisleError('CLIENT_NOT_FOUND', `client "${request.client}" does not belong to website "${request.website_id}"`);
     }
     const settings = state.config.settings ?? {};
-    if (settings.personalization && !request.customer_id) {
+    const personalization = personalizationWeight(settings.personalization);
+    // The spec: customer_id is "required only when personalization is enabled" (the wire contract).
+    if (personalization !== undefined && !request.customer_id) {
       throw new AisleError('SEARCH_BAD_REQUEST', 'customer_id is required: personalization is enabled for this website');
     }
-    const payload = await executeSearch(state.catalog, request, { pool: this.pool, settings });
+    const inputs: RerankInputs = {};
+    const semantic = semanticSearchOf(settings.semanticSearch);
+    if (semantic && tokenize(request.q).length > 0) {
+      inputs.semantic = {
+        weight: semantic.weight,
+        scores: async (candidates) => {
+          const weights = { ...state.catalog.options.fieldWeights, ...settings.fieldWeights };
+          try {
+            const scored = await state.semantics.scores(semantic.model, request.q, candidates, (f) => weights[f] ?? DEFAULT_FIELD_WEIGHTS[f] ?? 1);
+            return scored && { label: `${scored.model.id}@${scored.model.version}`, similarities: scored.similarities };
+          } catch (err) {
+            // A failing embedder (a remote model down, a contract broken) must not take search down: the
+            // plain order is served, without `ats_model` (the model did not rank), and the failure is reported.
+            this.reporter.report('semantic-embedding', err, state.config.websiteId);
+            return undefined;
+          }
+        },
+      };
+    }
+    if (personalization !== undefined && request.customer_id) {
+      const activity = state.models.customerActivity(request.customer_id);
+      const catalogState = state.catalog.state;
+      const profile = activity && affinityProfile(activity, (refId) => {
+        const doc = catalogState.docByRefId.get(refId);
+        return doc === undefined ? undefined : catalogState.products[doc];
+      }, affinityRolesOf(settings.fieldRoles));
+      if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
+    }
+    const { payload, rankedBy } = await executeRankedSearch(state.catalog, request, { pool: this.pool, settings, rerank: makeReranker(inputs) });
     // The first page of a query is one search for the log (paging through it is not another).
     if (request.start === 0) this.searchLog.record(request.website_id, request.q, payload.total_results);
     const queries = this.searchLog.suggestions(request.website_id, request.q, state.catalog.state);
     if (queries.length > 0) payload.suggestions.queries = queries;
     const response: SearchResponse = { type: 1, payload };
-    if (settings.semanticSearch) response.settings = { ats_model: settings.atsModel ?? DEFAULT_ATS_MODEL };
+    if (rankedBy !== undefined) response.settings = { ats_model: rankedBy };
     return response;
   }
 
@@ -334,7 +393,13 @@ class AisleEngine implements Engine {
   private applySettings(state: WebsiteState, settings: WebsiteSettings): void {
     state.config = { ...state.config, settings };
     state.models.setWebsite(state.config);
+    state.semantics.setBuiltInWanted(usesBuiltInModel(settings));
     this.events.addWebsite(state.config);
+  }
+
+  /** The semantic models a website's settings may name: the built-in one and the host's embedders. */
+  private modelIds(): string[] {
+    return [TEXT_MODEL_ID, ...this.embedders.keys()];
   }
 
   async recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse> {
@@ -374,6 +439,13 @@ class AisleEngine implements Engine {
   async attributionReport(websiteId: string, range?: { from?: string; to?: string }): Promise<AttributionReport> {
     this.site(websiteId);
     return this.events.attributionReport(websiteId, range);
+  }
+
+  async semanticModel(websiteId: string): Promise<{ id: string; version: string } | undefined> {
+    const semantics = this.site(websiteId).semantics;
+    await semantics.settled();
+    const model = semantics.textModel;
+    return model && { id: model.id, version: model.version };
   }
 
   async searchReport(websiteId: string, range: { from?: string; to?: string; limit?: number | string } = {}): Promise<SearchReport> {
@@ -438,7 +510,7 @@ class AisleEngine implements Engine {
   async addWebsite(config: WebsiteConfig): Promise<void> {
     if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
     const all = [...this.websites().filter((w) => w.websiteId !== config.websiteId), config];
-    validateEngineOptions({ websites: all });
+    validateEngineOptions({ websites: all, embedders: this.options.embedders });
     const existing = this.sites.get(config.websiteId);
     if (existing) {
       existing.seedSettings = config.settings ?? {};
@@ -446,6 +518,7 @@ class AisleEngine implements Engine {
       existing.config = this.settings.hasStored(config.websiteId) ? { ...config, settings: existing.config.settings } : config;
       existing.models.setWebsite(existing.config);
       this.events.addWebsite(existing.config);
+      existing.semantics.setBuiltInWanted(usesBuiltInModel(existing.config.settings));
       return;
     }
     const state = await this.openWebsite(config);
@@ -489,6 +562,7 @@ class AisleEngine implements Engine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const s of this.sites.values()) s.semantics.close();
     await this.settings.close();
     await this.searchLog.close();
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);

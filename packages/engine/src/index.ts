@@ -8,8 +8,10 @@
  * stability promise).
  * @module
  */
-export { createEngine, DEFAULT_ATS_MODEL } from './engine.js';
+export { createEngine } from './engine.js';
 export { SEARCH_LOG_RETENTION_DAYS, MAX_LOGGED_QUERY_LENGTH, MAX_SUGGESTED_QUERIES, SEARCH_REPORT_LIMITS } from './analytics/search-log.js';
+export type { Embedder } from './semantic/embedder.js';
+export { TextModel, TEXT_MODEL_ID, trainTextModel, productText, type TextModelOptions } from './semantic/text-model.js';
 export type * from './engine-api.js';
 export { MAX_REPORTED_SKIPS } from './engine-api.js';
 export { BACKGROUND_TASKS, type BackgroundTask, type BackgroundFailure, type EngineHooks, type EngineLogger } from './background-failures.js';

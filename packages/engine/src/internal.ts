@@ -12,7 +12,10 @@ export { readProductFeed, type FeedReadOptions } from './catalog/feed-reader.js'
 export { SkipReport } from './catalog/skip-report.js';
 export { andInto, andNotInto, bitsetWords, popcount } from './catalog/bitset.js';
 export { validateSearchRequest } from './search/validate-search-request.js';
-export { executeSearch, type SearchContext } from './search/execute-search.js';
+export { executeSearch, executeRankedSearch, type SearchContext } from './search/execute-search.js';
+export { makeReranker, blendOrder, type RerankInputs } from './search/rerank.js';
+export { affinityProfile, affinityOf, DEFAULT_AFFINITY_ROLES } from './search/personalize.js';
+export { trainTextModel, TextModel } from './semantic/text-model.js';
 export { compileSearchPlan, type SearchPlan } from './search/search-plan.js';
 export { runPartial, type PartialResult } from './search/run-partial.js';
 export { TopK, type DocComparator } from './search/top-k.js';

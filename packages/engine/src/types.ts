@@ -63,7 +63,7 @@ export interface SearchPayload {
   total_results: number;
   aggregations?: Record<string, FacetBucket[]>;
   ranges?: Record<string, NumericRange>;
-  suggestions: { corrected_query?: string; queries?: string[] };
+  suggestions: { corrected_query?: string; dropped_words?: string[]; queries?: string[] };
   redirects: { url?: string };
 }
 

@@ -61,7 +61,7 @@ export const schemas = {
     description: 'The documented search request body.',
     required: ['website_id', 'q', 'client', 'start'],
     properties: {
-      customer_id: str('Customer id; required when personalization is enabled for the website.'),
+      customer_id: str('Customer id; required when personalization is enabled for the website, and then the best results are re-ranked toward what this customer viewed and bought (same set, totals and facets).'),
       website_id: { type: 'string', minLength: 1 },
       q: { type: 'string', maxLength: MAX_QUERY_LENGTH, description: 'Query text; "" matches every product (category browsing).' },
       client: { type: 'string', minLength: 1 },
@@ -75,7 +75,7 @@ export const schemas = {
       highlight: { type: 'boolean', description: 'When true, each result item carries _highlight: {<field>: "HTML-escaped text with <em>matched</em> words"} for the text fields that matched.' },
       sort_fields: {
         type: 'array',
-        description: 'Ordered sort keys; each element has exactly one key, the field name.',
+        description: 'Ordered sort keys; each element has exactly one key, the field name, or the pseudo-field `_score` (relevance) to place relevance among the keys (otherwise it comes after them, before the website\'s tie-breakers).',
         items: {
           type: 'object',
           minProperties: 1,
@@ -113,11 +113,18 @@ export const schemas = {
           total_results: int(),
           aggregations: { type: 'object', additionalProperties: { type: 'array', items: ref('FacetBucket') } },
           ranges: { type: 'object', additionalProperties: ref('NumericRange') },
-          suggestions: { type: 'object', properties: { corrected_query: str(), queries: strArray() } },
+          suggestions: {
+            type: 'object',
+            properties: {
+              corrected_query: str('The query with each word that matched only by typo replaced by its best correction.'),
+              dropped_words: strArray('When no product matches every query word: the words the best result does not match (the results are the products matching the most words).'),
+              queries: strArray(),
+            },
+          },
           redirects: { type: 'object', properties: { url: str() } },
         },
       },
-      settings: { type: 'object', properties: { ats_model: str('Echo as atsModel in purchase products.') } },
+      settings: { type: 'object', description: 'Present only when a semantic model took part in ranking the results.', properties: { ats_model: str('The semantic model that ranked the results, as "id@version"; echo as atsModel in purchase products.') } },
     },
   },
   ErrorEnvelope: {
@@ -292,7 +299,9 @@ export const schemas = {
       + 'them with the config file\'s validator: an unknown key or a bad value answers 400 naming the key.',
     additionalProperties: true,
     properties: {
-      personalization: {}, semanticSearch: {}, atsModel: str(), fieldWeights: { type: 'object', additionalProperties: num() },
+      personalization: { description: 'true | false | {weight: number >= 0} (docs/personalization.md).' },
+      semanticSearch: { description: 'true | false | {model: string, weight: number >= 0} (docs/semantic-search.md).' },
+      fieldWeights: { type: 'object', additionalProperties: num() },
       synonyms: { type: 'array' }, redirects: { type: 'array' }, retailMedia: { type: 'object' }, retailBoost: { type: 'object' },
       cors: { type: 'object' }, attributionWindowDays: num(), useStyleIdForVisualSimilarity: { type: 'boolean' },
       rules: {

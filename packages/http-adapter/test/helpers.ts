@@ -46,6 +46,8 @@ export async function startService(options: ListenerOptions & { wrapEngine?: (en
   const products = testProducts();
   await engine.upsertProducts('site-a', products);
   await engine.upsertProducts('site-b', products.slice(0, 50));
+  // Site A ranks with the built-in semantic model: wait until it has learnt the catalog.
+  await engine.semanticModel('site-a');
   const { views, purchases } = generateInteractions({ products, sessions: 150, seed: 7 });
   for (const body of views) await engine.recordViews('site-a', body);
   for (const body of purchases) await engine.recordPurchases('site-a', body);

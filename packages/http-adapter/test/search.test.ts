@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, expectDocumented, post, startService, TOKEN_A, TOKEN_B, type TestService } from './helpers.js';
+import { ADMIN_TOKEN, bearer, expectDocumented, post, startService, TOKEN_A, TOKEN_B, type TestService } from './helpers.js';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -21,7 +22,53 @@ describe('POST /v1.4/search', () => {
     expect(json.payload.result.map((p) => p.refId)).toContain('KNOWN-1');
     expect(json.payload.aggregations.brand).toContainEqual({ key: 'Zanzibar', doc_count: expect.any(Number) });
     expect(json.payload.ranges.price).toEqual({ min: expect.any(Number), max: expect.any(Number) });
-    expect(typeof json.settings?.ats_model).toBe('string');
+    // The built-in model ranked the results: it names itself and its version.
+    expect(json.settings?.ats_model).toMatch(/^aisle-ri@[0-9a-f]{8}$/);
+  });
+
+  it('attributes a purchase carrying the ats_model to that model, over HTTP end to end', async () => {
+    const res = await post(`${svc.url}${path}`, body({ size: 3 }), bearer(TOKEN_A));
+    const json = (await res.json()) as { payload: { result: { refId: string }[] }; settings?: { ats_model: string } };
+    const atsModel = json.settings!.ats_model;
+    const orderId = `order-${randomUUID()}`;
+    const purchase = {
+      customerId: randomUUID(), sessionId: randomUUID(),
+      events: [{ currentUrl: 'https://shop-a.example/checkout', eventTime: new Date().toISOString(), orderId, currencyCode: 'EUR',
+        products: [{ refId: json.payload.result[0].refId, quantity: 3, price: 2.5, atsModel }] }],
+    };
+    expect((await post(`${svc.url}/3.0/events/purchases`, purchase, bearer(TOKEN_A))).status).toBe(202);
+    const report = await fetch(`${svc.url}/admin/v1/websites/site-a/reports/attribution?from=2000-01-01T00:00:00Z`, { headers: bearer(ADMIN_TOKEN) });
+    const { byAtsModel } = (await report.json()) as { byAtsModel: { key: string; revenue: number; orders: number; units: number }[] };
+    expect(byAtsModel.find((l) => l.key === atsModel)).toMatchObject({ revenue: 7.5, units: 3 });
+  });
+
+  it('sends no settings.ats_model when the model did not rank (explicit sort, browsing)', async () => {
+    for (const extra of [{ sort_fields: [{ price: { order: 'asc', type: 'number' } }] }, { q: '' }]) {
+      const json = (await (await post(`${svc.url}${path}`, body(extra), bearer(TOKEN_A))).json()) as { settings?: unknown };
+      expect(json.settings).toBeUndefined();
+    }
+  });
+
+  it('suggests corrected_query for a typo and dropped_words when no product has every word', async () => {
+    const typo = await post(`${svc.url}${path}`, body({ q: 'espreso machine' }), bearer(TOKEN_A));
+    expect(typo.status).toBe(200);
+    const typoJson = (await expectDocumented(typo, path, 'POST')) as { payload: { result: { refId: string }[]; suggestions: Record<string, unknown> } };
+    expect(typoJson.payload.result[0].refId).toBe('KNOWN-1');
+    expect(typoJson.payload.suggestions).toEqual({ corrected_query: 'espresso machine' });
+    const dropped = await post(`${svc.url}${path}`, body({ q: 'zanzibar frother qqqqxz' }), bearer(TOKEN_A));
+    expect(dropped.status).toBe(200);
+    const droppedJson = (await expectDocumented(dropped, path, 'POST')) as { payload: { result: { refId: string }[]; suggestions: Record<string, unknown> } };
+    expect(droppedJson.payload.result.map((p) => p.refId)).toEqual(['KNOWN-2']);
+    expect(droppedJson.payload.suggestions).toEqual({ dropped_words: ['qqqqxz'] });
+  });
+
+  it('accepts _score among sort_fields', async () => {
+    const res = await post(`${svc.url}${path}`, body({
+      q: 'zanzibar', sort_fields: [{ _score: { order: 'desc', type: 'number' } }, { price: { order: 'asc', type: 'number' } }],
+    }), bearer(TOKEN_A));
+    expect(res.status).toBe(200);
+    const json = (await expectDocumented(res, path, 'POST')) as { payload: { result: { refId: string }[] } };
+    expect(json.payload.result.map((p) => p.refId)).toContain('KNOWN-1');
   });
 
   it('filters with scope and sorts with sort_fields', async () => {

@@ -16,6 +16,7 @@ import * as popcount from './popcount.js';
 import * as runPartial from './run-partial.js';
 import * as topK from './top-k.js';
 import * as executeSearch from './execute-search.js';
+import * as executeRankedSearch from './execute-ranked-search.js';
 import * as boundedOsaDistance from './bounded-osa-distance.js';
 import * as loadCatalogSnapshot from './load-catalog-snapshot.js';
 import * as catalogUpsert from './catalog-upsert.js';
@@ -36,6 +37,7 @@ export const MICRO_FILES: Record<string, MicroFile> = {
   'run-partial': runPartial,
   'top-k': topK,
   'execute-search': executeSearch,
+  'execute-ranked-search': executeRankedSearch,
   'bounded-osa-distance': boundedOsaDistance,
   'load-catalog-snapshot': loadCatalogSnapshot,
   'catalog-upsert': catalogUpsert,

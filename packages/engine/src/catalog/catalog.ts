@@ -28,6 +28,7 @@ import type { LoggedChange } from './change-log.js';
 import { appendProducts, planAppend } from './append-products.js';
 import { applyValuePatch, planValuePatch } from './patch-values.js';
 import { mergeProductPatches } from './merge-patch.js';
+import type { SynonymEntry } from '../search/relevance-settings.js';
 import { readProducts } from './read-products.js';
 import { withEarlierSkips } from './skip-report.js';
 import { copyInSteps, StringMap } from './string-map.js';
@@ -37,8 +38,8 @@ import { runInSlices, SLICE_MS } from './time-slices.js';
 export interface CatalogOptions {
   /** BM25F weight per field (defaults: title 3, brand 2, search_category 1.5, others 1; 0 = not searchable). */
   fieldWeights?: Record<string, number>;
-  /** Groups of equivalent query words, e.g. `[["tv", "television"]]`. */
-  synonyms?: string[][];
+  /** Synonyms of every search on this catalog (same shape as the website setting; searches add the setting's). */
+  synonyms?: SynonymEntry[];
 }
 
 /**

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { foldText, tokenize } from './tokenizer.js';
 
@@ -18,5 +19,13 @@ describe('tokenize', () => {
   });
   it('folds the same way for the index and the query', () => {
     expect(foldText('CAFÉ')).toBe(foldText('cafe\u0301'));
+  });
+});
+
+describe('tokenize: ASCII fast path', () => {
+  it('gives the words of the unicode pattern on any ASCII text', () => {
+    fc.assert(fc.property(fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)), maxLength: 60 }), (text) => {
+      expect(tokenize(text)).toEqual(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+    }), { numRuns: 500 });
   });
 });

@@ -6,6 +6,9 @@
 
 // Letters and digits of any script; everything else separates words.
 const WORD = /[\p{L}\p{N}]+/gu;
+// The same on lower-cased ASCII text (its only letters and digits are a-z and 0-9), without the cost
+// of a unicode property match.
+const ASCII_WORD = /[a-z0-9]+/g;
 // Combining marks left after NFKD (accents): stripped so "café" and "cafe" are the same word.
 const MARKS = /\p{M}+/gu;
 // Pure ASCII needs neither normalisation nor mark stripping: the common case skips both (fast path).
@@ -41,5 +44,5 @@ export function countWords(text: string, stopAt: number): number {
  */
 export function tokenize(text: string): string[] {
   const folded = foldText(text);
-  return folded.match(WORD) ?? [];
+  return folded.match(NON_ASCII.test(folded) ? WORD : ASCII_WORD) ?? [];
 }

@@ -258,6 +258,17 @@ export class RecommendationModels {
     }
   }
 
+  /**
+   * What a customer viewed and bought (RefIds, newest first, as bounded by the history caps), for
+   * personalized search; undefined for an unknown customer.
+   */
+  customerActivity(customerId: string): { purchased: string[]; recent: string[]; historic: string[] } | undefined {
+    const state = this.customers.get(customerId);
+    if (!state) return undefined;
+    const names = (list: readonly number[]): string[] => list.map((i) => this.items.name(i));
+    return { purchased: names(state.purchased), recent: names(state.recent), historic: names(state.historic) };
+  }
+
   /** Runs a recommendation method (segment as in the spec, case-insensitive). */
   recommend(method: string, params: RecommendParams): RecommendResponse {
     const spec = resolveMethod(method);

@@ -10,7 +10,8 @@ import type { WebsiteSettings } from '../config.js';
 import type { FacetBucket, NumericRange, SearchPayload, SearchRequest } from '../types.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import type { PartialResult } from './run-partial.js';
-import type { PlanExtras, SearchPlan } from './search-plan.js';
+import { PROXIMITY_WINDOW, type PlanExtras, type SearchPlan } from './search-plan.js';
+import { proximityBonuses } from './proximity.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 import { addDocToFacetCounts, addDocToRange, pinsInResults, placePins } from './merchandising.js';
 
@@ -79,6 +80,48 @@ export function redirectFor(q: string, settings: WebsiteSettings | undefined): s
   return undefined;
 }
 
+/**
+ * The best `plan.limit` docs of the union of the ranges, in result order: the top-k of the union is the
+ * top-k of the ranges' top-k lists under the same comparator; then, for a query of several words, the
+ * best {@link PROXIMITY_WINDOW} are re-ranked with their word-proximity bonus added to their score (the
+ * same comparator again, so sort keys still come first). Inline and pooled runs hand in the same
+ * lists, so they rank alike.
+ */
+export function rankedDocs(state: CatalogState, plan: SearchPlan, extras: PlanExtras, partials: readonly PartialResult[]): Int32Array {
+  const { index } = state;
+  const keys = sortKeyArrays(index, plan.sort);
+  const desc = plan.sort.map((k) => k.desc);
+  let docs: Int32Array;
+  let scores: Float64Array;
+  if (partials.length === 1) {
+    docs = partials[0].topDocs;
+    scores = partials[0].topScores;
+  } else {
+    let count = 0;
+    for (const p of partials) count += p.topDocs.length;
+    const allDocs = new Int32Array(count);
+    const allScores = new Float64Array(count);
+    let at = 0;
+    for (const p of partials) { allDocs.set(p.topDocs, at); allScores.set(p.topScores, at); at += p.topDocs.length; }
+    // Scores order the docs when there are query words, or boost rules that multiply them.
+    const scored = plan.words.length > 0 || (plan.merch?.boosts.length ?? 0) > 0;
+    const before = makeDocComparator(keys, desc, scored ? allScores : undefined, 0, allDocs);
+    const positions = Array.from({ length: count }, (_, i) => i).sort(before).slice(0, plan.limit);
+    docs = Int32Array.from(positions, (i) => allDocs[i]);
+    scores = Float64Array.from(positions, (i) => allScores[i]);
+  }
+  if (extras.termWords === undefined || docs.length < 2) return docs;
+  const window = Math.min(docs.length, PROXIMITY_WINDOW);
+  const head = docs.slice(0, window);
+  const bonus = proximityBonuses(state, head, plan.fieldWeights, extras.termWords, plan.words.length);
+  const boosted = Float64Array.from(head, (_, i) => scores[i] + bonus[i]);
+  const before = makeDocComparator(keys, desc, boosted, 0, head);
+  const order = Array.from({ length: window }, (_, i) => i).sort(before);
+  const out = docs.slice();
+  for (let i = 0; i < window; i++) out[i] = head[order[i]];
+  return out;
+}
+
 /** Merges range results into the payload. */
 export function assemblePayload(
   state: CatalogState, plan: SearchPlan, extras: PlanExtras, partials: readonly PartialResult[],
@@ -92,22 +135,7 @@ export function assemblePayload(
   const pins = plan.merch ? pinsInResults(index, plan, partials) : { placed: [], extra: [], nearMiss: [] };
   total += pins.extra.length;
 
-  // Top-k of the union = top-k of the ranges' top-k lists, under the same comparator (applied to
-  // positions in the concatenated lists).
-  let docs: Int32Array;
-  if (partials.length === 1) docs = partials[0].topDocs;
-  else {
-    let count = 0;
-    for (const p of partials) count += p.topDocs.length;
-    const allDocs = new Int32Array(count);
-    const allScores = new Float64Array(count);
-    let at = 0;
-    for (const p of partials) { allDocs.set(p.topDocs, at); allScores.set(p.topScores, at); at += p.topDocs.length; }
-    const scored = plan.words.length > 0 || (plan.merch?.boosts.length ?? 0) > 0;
-    const before = makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scored ? allScores : undefined, 0, allDocs);
-    const positions = Array.from({ length: count }, (_, i) => i).sort(before).slice(0, plan.limit);
-    docs = Int32Array.from(positions, (i) => allDocs[i]);
-  }
+  let docs = extras.ranked ?? rankedDocs(state, plan, extras, partials);
   const size = request.size ?? DEFAULT_SEARCH_SIZE;
   if (plan.merch) docs = placePins(docs, pins.placed, request.start + size);
   const result = Array.from(docs.subarray(request.start, request.start + size), (d) => state.products[d]);
@@ -150,6 +178,7 @@ export function assemblePayload(
     payload.ranges = Object.fromEntries(ranges);
   }
   if (extras.correctedQuery !== undefined) payload.suggestions.corrected_query = extras.correctedQuery;
+  if (extras.droppedWords !== undefined && extras.droppedWords.length > 0) payload.suggestions.dropped_words = extras.droppedWords;
   const url = redirectFor(request.q, settings);
   if (url !== undefined) payload.redirects.url = url;
   return payload;

@@ -1,7 +1,8 @@
 /**
- * The order of results: sort keys (missing values last in both orders), then relevance score
- * (descending), then doc id (insertion order). Pure; the same comparator selects the top-k inside a
- * range and merges the ranges of the pool, so inline and pooled execution agree exactly.
+ * The order of results: the plan's keys — `sort_fields` (missing values last in both orders), relevance
+ * (where `_score` stands, else after them), the tie-breakers — then doc id (insertion order). Pure;
+ * the same comparator selects the top-k inside a range and merges the ranges of the pool, so inline
+ * and pooled execution agree exactly.
  * @module
  */
 import type { CatalogIndex } from '../catalog/catalog-index.js';
@@ -33,22 +34,22 @@ export function textSortKeys(index: CatalogIndex, field: number): Float64Array {
   return keys;
 }
 
-/** The per-doc key arrays of the plan's sort keys (NaN = missing). */
-export function sortKeyArrays(index: CatalogIndex, sort: readonly PlanSortKey[]): Float64Array[] {
-  return sort.map((k) => (k.type === 'number' ? index.fields[k.field].numeric! : textSortKeys(index, k.field)));
+/** The per-doc key arrays of the plan's sort keys (NaN = missing); `null` for the relevance key. */
+export function sortKeyArrays(index: CatalogIndex, sort: readonly PlanSortKey[]): (Float64Array | null)[] {
+  return sort.map((k) => (k.type === 'score' ? null : k.type === 'number' ? index.fields[k.field].numeric! : textSortKeys(index, k.field)));
 }
 
 /**
  * The comparator of result order over items `a`, `b`: an item stands for doc `docs[item]` (or the
- * item itself without `docs`). Sort keys `keys[i][doc]` first (missing = NaN last, both orders), then
- * score `scores[item - scoreBase]` descending (omitted when there is no query text: every score is
- * equal), then doc id ascending (insertion order).
+ * item itself without `docs`). Keys in order: a field key `keys[i][doc]` (missing = NaN last, both
+ * orders), the relevance key (`keys[i]` null) compares `scores[item - scoreBase]`; then doc id ascending
+ * (insertion order).
  */
 export function makeDocComparator(
-  keys: readonly Float64Array[], desc: readonly boolean[], scores?: Float64Array, scoreBase = 0, docs?: Int32Array,
+  keys: readonly (Float64Array | null)[], desc: readonly boolean[], scores?: Float64Array, scoreBase = 0, docs?: Int32Array,
 ): DocComparator {
   const k = keys.length;
-  if (k === 0 && scores && docs) {
+  if (k === 1 && keys[0] === null && desc[0] && scores && docs) {
     // Relevance only (the common text query): one read per side, doc order for ties.
     return (a, b) => {
       const sa = scores[a - scoreBase];
@@ -60,8 +61,16 @@ export function makeDocComparator(
     const da = docs ? docs[a] : a;
     const db = docs ? docs[b] : b;
     for (let i = 0; i < k; i++) {
-      const va = keys[i][da];
-      const vb = keys[i][db];
+      const column = keys[i];
+      if (column === null) {
+        if (!scores) continue;
+        const sa = scores[a - scoreBase];
+        const sb = scores[b - scoreBase];
+        if (sa !== sb) return desc[i] ? (sa > sb ? -1 : 1) : (sa < sb ? -1 : 1);
+        continue;
+      }
+      const va = column[da];
+      const vb = column[db];
       if (va !== vb) {
         if (va !== va) {
           if (vb !== vb) continue; // both missing: the next key decides
@@ -70,11 +79,6 @@ export function makeDocComparator(
         if (vb !== vb) return -1;
         return desc[i] ? (va < vb ? 1 : -1) : (va < vb ? -1 : 1);
       }
-    }
-    if (scores) {
-      const sa = scores[a - scoreBase];
-      const sb = scores[b - scoreBase];
-      if (sa !== sb) return sa > sb ? -1 : 1;
     }
     return da - db;
   };

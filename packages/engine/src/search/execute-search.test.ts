@@ -47,7 +47,10 @@ describe('executeSearch: text', () => {
     expect(ids(await executeSearch(catalog, request('cafe')))).toEqual(['p3']);
     expect(ids(await executeSearch(catalog, request('CAFÉ MUG')))).toEqual(['p3']);
     expect(ids(await executeSearch(catalog, request('alpha')))).toEqual(['p3']); // brand Ålpha
-    expect((await executeSearch(catalog, request('red banana'))).total_results).toBe(0);
+    // Nothing has both: the products with the most words, and the word dropped.
+    const dropped = await executeSearch(catalog, request('red banana'));
+    expect(ids(dropped)).toEqual(['p1', 'p4']);
+    expect(dropped.suggestions).toEqual({ dropped_words: ['banana'] });
   });
   it('matches the last word as a prefix, exact matches first', async () => {
     const catalog = await catalogOf(shop);
@@ -59,9 +62,11 @@ describe('executeSearch: text', () => {
   });
   it('does not treat words before the last as prefixes', async () => {
     const catalog = await catalogOf(shop);
-    expect((await executeSearch(catalog, request('tele inch'))).total_results).toBe(0);
+    const r = await executeSearch(catalog, request('tele inch'));
+    expect(ids(r)).toEqual(['p5']);
+    expect(r.suggestions.dropped_words).toEqual(['tele']);
   });
-  it('tolerates typos (1 edit from 5 letters, 2 from 9; a swap is one edit) and suggests the correction', async () => {
+  it('tolerates typos (1 edit from 4 letters, 2 from 8; a swap is one edit) and suggests the correction', async () => {
     const catalog = await catalogOf(shop);
     const r = await executeSearch(catalog, request('shrit'));
     expect(ids(r)).toContain('p1');
@@ -71,12 +76,24 @@ describe('executeSearch: text', () => {
     expect((await executeSearch(catalog, request('rde'))).total_results).toBe(0); // 3 letters: no typo allowed
     expect((await executeSearch(catalog, request('shirt'))).suggestions).toEqual({});
   });
-  it('ranks exact matches above typo matches', async () => {
+  it('does not widen a word that matches exactly with typo variants (shirts does not find shorts)', async () => {
     const catalog = await catalogOf([
       { refId: 'typo', title: 'shorts shorts shorts' },
       { refId: 'exact', title: 'a long title about many things and also shirts' },
     ]);
-    expect(ids(await executeSearch(catalog, request('shirts')))).toEqual(['exact', 'typo']);
+    const r = await executeSearch(catalog, request('shirts', { aggregations: ['title'] }));
+    expect(ids(r)).toEqual(['exact']);
+    expect(r.total_results).toBe(1);
+    expect(r.aggregations?.title).toHaveLength(1);
+    expect(ids(await executeSearch(catalog, request('shxrts'))).sort()).toEqual(['exact', 'typo']); // no exact match: typos apply
+  });
+  it('ranks exact matches above stem and prefix matches', async () => {
+    const catalog = await catalogOf([
+      { refId: 'prefix', title: 'lampshade lampshade' },
+      { refId: 'stem', title: 'lamps lamps' },
+      { refId: 'exact', title: 'a long title about many things and a lamp' },
+    ]);
+    expect(ids(await executeSearch(catalog, request('lamp')))[0]).toBe('exact');
   });
   it('weights fields (title above description) and lets settings override the weights', async () => {
     const catalog = await catalogOf([

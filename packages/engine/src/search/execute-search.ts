@@ -1,36 +1,108 @@
 /**
  * The search operation: validated request → compiled plan → candidate ranges (inline, or fanned out
- * over the worker pool for large catalogs) → merged payload.
+ * over the worker pool for large catalogs) → merged payload. When no product matches every query word,
+ * the search runs again requiring one word fewer, until something matches (see {@link executeSearch}).
  * @module
  */
 import type { Catalog } from '../catalog/catalog.js';
+import type { CatalogState } from '../catalog/catalog-index.js';
 import type { WebsiteSettings } from '../config.js';
 import type { SearchPayload, SearchRequest } from '../types.js';
-import { assemblePayload } from './assemble-payload.js';
-import { runPartial } from './run-partial.js';
-import { compileMerchandising } from './merchandising.js';
+import { assemblePayload, rankedDocs } from './assemble-payload.js';
+import { resolveRelevance, type ResolvedRelevance } from './relevance-settings.js';
+import { runPartial, type PartialResult } from './run-partial.js';
+import { compileMerchandising, type PlanMerch } from './merchandising.js';
 import { deadDisjunctiveFields, planDisjunctive, withDisjunctiveAggregations } from './disjunctive-facets.js';
 import { highlightProducts } from './highlight.js';
-import { compileScope, compileSearchPlan } from './search-plan.js';
+import { compileScope, compileSearchPlan, type PlanExtras, type SearchPlan } from './search-plan.js';
 import type { SearchPool } from './search-pool.js';
+import type { SearchReranker } from './rerank.js';
+import { docMatchesWord } from './text-matches.js';
+import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 
 /** Where and how a search runs. */
 export interface SearchContext {
   /** Catalogs with at least `pool.threshold` products run on the pool; smaller ones inline. */
   pool?: SearchPool;
-  /** The website's settings: field weights, synonyms, redirects and rules are used here. */
+  /**
+   * The website's current settings, read for this search: relevance settings (language, stop words,
+   * synonyms, typo tolerance, ranking, field weights), redirects and merchandising rules.
+   */
   settings?: WebsiteSettings;
   /** The time rules' `from`/`until` are compared with (ms since the epoch; default now). */
   now?: number;
+  /**
+   * The re-rank stage (personalization, semantic similarity): reorders the best `rerank.depth` results
+   * of requests ranked by relevance (no `sort_fields`), pinned products staying in place. Never changes
+   * the set, totals or facets. Used by {@link executeRankedSearch}.
+   */
+  rerank?: SearchReranker;
+}
+
+/** A search's payload and the semantic model that took part in ranking it, if any. */
+export interface RankedSearch {
+  payload: SearchPayload;
+  /** `id@version` of the semantic model whose similarities ranked the results. */
+  rankedBy?: string;
+}
+
+/** One run of the plain search: its payload (no highlighting yet) and what it was computed from. */
+interface SearchRun {
+  payload: SearchPayload;
+  state: CatalogState;
+  plan: SearchPlan;
+}
+
+async function runPlan(state: CatalogState, plan: SearchPlan, pool: SearchPool | undefined): Promise<PartialResult[]> {
+  const n = state.index.docCount;
+  return pool && !plan.matchNothing && n > 0 && n >= pool.threshold
+    ? pool.runPartials(state.index, plan)
+    : [runPartial(state.index, plan, 0, n)];
 }
 
 /**
  * Runs a (validated) search request against a catalog and returns the documented payload. The
  * catalog version is read once at the start, so a concurrent upsert or replace is seen entirely or
- * not at all. Throws `AisleError('SEARCH_BAD_REQUEST')` for requests that do not fit the catalog
- * (a range over a text field, a numeric bound on a text field, a list of values on a numeric field).
+ * not at all. When nothing matches all the query words, every word is also given its typo variants
+ * (a correctly spelt word is otherwise never widened); when that finds nothing either, the results
+ * are the products matching the most words (each run requires one word fewer, filters still apply),
+ * and `suggestions.dropped_words` lists the words the best of them does not match. Throws
+ * `AisleError('SEARCH_BAD_REQUEST')` for requests that do not fit the catalog (a range over a text
+ * field, a numeric bound on a text field, a list of values on a numeric field).
  */
 export async function executeSearch(catalog: Catalog, asked: SearchRequest, context: SearchContext = {}): Promise<SearchPayload> {
+  const { payload, state, plan } = await runSearch(catalog, asked, context);
+  if (asked.highlight) payload.result = highlightProducts(state, plan, payload.result);
+  return payload;
+}
+
+/**
+ * {@link executeSearch}, plus the re-rank stage when the context has one: the plain search selects the
+ * best `max(start + size, depth)` (same totals and facets), the stage reorders the first `depth` of
+ * them — products pinned by merchandising rules keep their positions, the others are reordered around
+ * them — and the page is cut from the reordered list (then highlighted).
+ */
+export async function executeRankedSearch(catalog: Catalog, request: SearchRequest, context: SearchContext = {}): Promise<RankedSearch> {
+  const rerank = context.rerank;
+  if (!rerank || (request.sort_fields?.length ?? 0) > 0) return { payload: await executeSearch(catalog, request, context) };
+  const size = request.size ?? DEFAULT_SEARCH_SIZE;
+  const end = request.start + size;
+  const depth = rerank.depth;
+  const { payload, state, plan } = await runSearch(catalog, { ...request, start: 0, size: Math.max(end, depth) }, context);
+  const window = payload.result.slice(0, depth);
+  const pinnedDocs = new Set((plan.merch?.pins ?? []).map((p) => p.doc));
+  const pinned = window.map((p) => pinnedDocs.size > 0 && pinnedDocs.has(state.docByRefId.get(p.refId) ?? -1));
+  const free = window.filter((_, i) => !pinned[i]);
+  const { order, rankedBy } = await rerank.reorder(free);
+  let next = 0;
+  const reordered = window.map((p, i) => (pinned[i] ? p : free[order[next++]]));
+  let page = reordered.concat(payload.result.slice(depth)).slice(request.start, end);
+  if (request.highlight) page = highlightProducts(state, plan, page);
+  payload.result = page;
+  return { payload, rankedBy };
+}
+
+async function runSearch(catalog: Catalog, asked: SearchRequest, context: SearchContext): Promise<SearchRun> {
   const state = catalog.state;
   const settings = context.settings;
   const request = withDisjunctiveAggregations(asked);
@@ -38,14 +110,43 @@ export async function executeSearch(catalog: Catalog, asked: SearchRequest, cont
   // whole plan: it is compiled apart, as a held-back condition with no value.
   const dead = deadDisjunctiveFields(state, request, (scope) => compileScope(state, scope));
   const planned = dead.length === 0 ? request : { ...request, scope: Object.fromEntries(Object.entries(request.scope!).filter(([k]) => !dead.includes(k))) };
-  const { plan, extras } = compileSearchPlan(state, planned, {
-    // The website's current settings when given (they change at run time), else the catalog's options.
-    fieldWeights: settings?.fieldWeights ?? catalog.options.fieldWeights,
-    synonyms: settings?.synonyms ?? catalog.options.synonyms,
-  });
+  const relevance = resolveRelevance(settings);
+  // The catalog's own options (library users) come under the website's settings.
+  relevance.fieldWeights = { ...catalog.options.fieldWeights, ...relevance.fieldWeights };
+  relevance.synonyms = [...(catalog.options.synonyms ?? []), ...relevance.synonyms];
+  const now = context.now ?? Date.now();
+  const compile = (options?: { widenTypos?: boolean }): { plan: SearchPlan; extras: PlanExtras } => {
+    // Compiled per plan: pins and the pin count of the selection are the plan's own.
+    const merch = compileMerchandising(state, request, settings?.rules, now, (scope) => compileScope(state, scope));
+    const compiled = compileSearchPlan(state, planned, relevance, { ...options, scoredWithoutText: (merch?.boosts.length ?? 0) > 0 });
+    completePlan(state, request, compiled.plan, dead, merch);
+    return compiled;
+  };
+  let { plan, extras } = compile();
+  let partials = await runPlan(state, plan, context.pool);
+  const none = (list: readonly PartialResult[]) => list.every((p) => p.total === 0);
+  if (none(partials) && !plan.matchNothing && plan.words.length > 0) {
+    // The words found nothing together: before dropping any, let every word also match its typo
+    // variants ("sorts" in "sorts cotton" may be a typo of "shorts" although "sorts" is a word).
+    const wide = compile({ widenTypos: true });
+    if (termCount(wide.plan) > termCount(plan)) {
+      const widePartials = await runPlan(state, wide.plan, context.pool);
+      if (!none(widePartials)) ({ plan, extras, partials } = { ...wide, partials: widePartials });
+    }
+  }
+  // Still nothing: the products matching the most words (the strict plan: no widening).
+  while (!plan.matchNothing && plan.minWords > 1 && none(partials)) {
+    plan.minWords--;
+    partials = await runPlan(state, plan, context.pool);
+  }
+  if (plan.minWords < plan.words.length) setDroppedWords(state, plan, extras, partials);
+  return { payload: assemblePayload(state, plan, extras, partials, request, settings), state, plan };
+}
+
+/** Adds to a compiled plan what does not depend on the words: held-back disjunctive conditions and merchandising rules. */
+function completePlan(state: CatalogState, request: SearchRequest, plan: SearchPlan, dead: readonly string[], merch: PlanMerch | undefined): void {
   for (const name of dead) plan.conditions.push({ kind: 'in', field: state.fieldByName.get(name)!, codes: [] });
   if (request.disjunctive_facets && request.disjunctive_facets.length > 0) plan.disjunctive = planDisjunctive(state, request, plan);
-  const merch = compileMerchandising(state, request, settings?.rules, context.now ?? Date.now(), (scope) => compileScope(state, scope));
   if (merch) {
     plan.merch = merch;
     // A pinned doc among the best is moved, not counted twice: select one more per pin.
@@ -53,12 +154,17 @@ export async function executeSearch(catalog: Catalog, asked: SearchRequest, cont
     // No pinned doc can pass a filter that matches nothing.
     if (request.scope && compileScope(state, request.scope).nothing) merch.pins = [];
   }
-  const n = state.index.docCount;
-  const pool = context.pool;
-  const partials = pool && !plan.matchNothing && n > 0 && n >= pool.threshold
-    ? await pool.runPartials(state.index, plan)
-    : [runPartial(state.index, plan, 0, n)];
-  const payload = assemblePayload(state, plan, extras, partials, request, settings);
-  if (request.highlight) payload.result = highlightProducts(state, plan, payload.result);
-  return payload;
+}
+
+function termCount(plan: SearchPlan): number {
+  let n = 0;
+  for (const w of plan.words) n += w.termIds.length;
+  return n;
+}
+
+function setDroppedWords(state: CatalogState, plan: SearchPlan, extras: PlanExtras, partials: readonly PartialResult[]): void {
+  extras.ranked = rankedDocs(state, plan, extras, partials);
+  const best = extras.ranked[0];
+  if (best === undefined) return;
+  extras.droppedWords = plan.words.filter((w) => !docMatchesWord(state.index, plan, w, best)).map((w) => w.word);
 }

@@ -18,20 +18,46 @@ import { popcount32 } from '../catalog/bitset.js';
 import { allowedEdits, boundedOsaDistance } from './typo.js';
 import type { PlanMerch } from './merchandising.js';
 import type { PlanDisjunctive } from './disjunctive-facets.js';
+import { DEFAULT_LANGUAGE, LANGUAGES, stemIndex, stemOf, type Language } from './language.js';
+import { resolveRelevance, type ResolvedRelevance, type SynonymEntry } from './relevance-settings.js';
+
+/** The pseudo-field of `sort_fields` that stands for relevance. */
+export const SCORE_FIELD = '_score';
+
+/** Per vocabulary term matched by some word (directly or in a phrase synonym): the mask of those words. */
+function termWordMasks(vocabulary: readonly string[], words: readonly PlanWord[]): Map<string, number> {
+  const masks = new Map<string, number>();
+  const add = (t: number, bit: number): void => { const v = vocabulary[t]; masks.set(v, (masks.get(v) ?? 0) | bit); };
+  words.forEach((w, i) => {
+    const bit = 1 << i;
+    for (const t of w.termIds) add(t, bit);
+    for (const phrase of w.phrases) for (const g of phrase) for (const t of g.termIds) add(t, bit);
+  });
+  return masks;
+}
 
 /**
- * How a term matched a query word; higher ranks first: exact (or synonym), prefix, one typo, two typos.
- * The score tier of a match is `quality * 1000`, far above any BM25 difference.
+ * How a term matched a query word; higher ranks first: exact (or synonym), stem or prefix, one typo,
+ * two typos. The score tier of a match is `quality * 1000`, far above any BM25 difference.
  */
 export const MatchQuality = { TwoTypos: 0, OneTypo: 1, Prefix: 2, Exact: 3 } as const;
 
-/** One query word: the terms it matches and how. */
-export interface PlanWord {
-  word: string;
+/** Terms that match (any one of them), with how each matched and its IDF. */
+export interface PlanTerms {
   termIds: number[];
   qualities: number[];
   /** IDF per matched term. */
   idfs: number[];
+}
+
+/** One query word: the terms it matches and how, and the phrases (synonyms) that stand for it. */
+export interface PlanWord extends PlanTerms {
+  word: string;
+  /**
+   * Multi-word synonyms of the word (or of a phrase it is part of): a doc matches the word when it has a
+   * term of every group of one of these.
+   */
+  phrases: PlanTerms[][];
 }
 
 /** One scope condition, resolved. */
@@ -40,18 +66,25 @@ export type PlanCondition =
   | { kind: 'notIn'; field: number; codes: number[] }
   | { kind: 'range'; field: number; min: number; max: number; not: number[]; requireValue: boolean };
 
-/** One sort key, resolved (`field` -1: no product has it, every value is missing). */
+/**
+ * One sort key, resolved: a field (`number` or `text` values) or relevance (`score`, `field` -1).
+ */
 export interface PlanSortKey {
   field: number;
-  type: 'number' | 'text';
+  type: 'number' | 'text' | 'score';
   desc: boolean;
 }
 
 /** A compiled search request. */
 export interface SearchPlan {
-  /** Some condition can match nothing (unknown word, unknown field in a positive condition). */
+  /** Some condition can match nothing (unknown field in a positive condition, no word matching anything). */
   matchNothing: boolean;
   words: PlanWord[];
+  /**
+   * Fewest words a doc must match: `words.length` unless no doc matches them all (then the search is run
+   * again with fewer, see execute-search.ts) or some word matches no term at all.
+   */
+  minWords: number;
   /** BM25F weight per full-text field number. */
   fieldWeights: number[];
   conditions: PlanCondition[];
@@ -59,8 +92,9 @@ export interface SearchPlan {
   aggregationFields: number[];
   /** Field number per requested range (-1: no product has it, null/null). */
   rangeFields: number[];
+  /** The result order: `sort_fields`, relevance (when there are words), then the tie-breakers; doc id last. */
   sort: PlanSortKey[];
-  /** `start + size`: how many of the best matches to select (plus one per pinned product). */
+  /** How many of the best matches to select: `start + size` or the proximity window when larger, plus one per pinned product. */
   limit: number;
   /** Merchandising rules that apply to this request (see merchandising.ts). */
   merch?: PlanMerch;
@@ -68,13 +102,26 @@ export interface SearchPlan {
   disjunctive?: PlanDisjunctive[];
 }
 
-/** Query word corrections for `suggestions.corrected_query` (main thread only). */
+/** What the calling thread keeps beside the plan (not sent to workers). */
 export interface PlanExtras {
+  /** `suggestions.corrected_query`: the query words with typo'd words replaced by their best correction. */
   correctedQuery?: string;
+  /** Per vocabulary term a plan word matches: the bit mask of the words it matches (proximity). */
+  termWords?: Map<string, number>;
+  /** `suggestions.dropped_words`: the query words the best result does not match (set by executeSearch). */
+  droppedWords?: string[];
+  /** The ranked docs when executeSearch already computed them (for the dropped words). */
+  ranked?: Int32Array;
 }
 
 /** BM25 saturation (`b`, the length normalisation, is applied at build time: see FullTextIndex.postNorm). */
 export const BM25_K1 = 1.2;
+
+/** Query words beyond this are ignored (a pasted paragraph must not cost a scan per word). */
+export const MAX_QUERY_WORDS = 32;
+
+/** The best matches re-ranked by word proximity (see assemble-payload.ts). */
+export const PROXIMITY_WINDOW = 50;
 
 function bad(field: string, problem: string): never {
   throw new AisleError('SEARCH_BAD_REQUEST', `search request: ${field} ${problem}`, { details: { field } });
@@ -85,29 +132,37 @@ function findSorted(list: readonly string[], value: string): number {
   return i < list.length && list[i] === value ? i : -1;
 }
 
-/** Synonym lookup: folded word → the other folded words of its groups (single-word entries only). */
-export function synonymMap(groups: readonly (readonly string[])[]): Map<string, string[]> {
-  const map = new Map<string, string[]>();
-  for (const group of groups) {
-    const words = group.map((w) => tokenize(w)).filter((t) => t.length === 1).map((t) => t[0]);
-    for (const w of words) {
-      const list = map.get(w) ?? [];
-      for (const other of words) if (other !== w && !list.includes(other)) list.push(other);
-      map.set(w, list);
-    }
-  }
-  return map;
+/** A synonym rule on folded words: a query containing the words `from` (in a row) also finds each of `to`. */
+export interface SynonymRule {
+  from: string[];
+  to: string[][];
 }
 
-// Term ids grouped by word length, per catalog version: a typo scan only looks at plausible lengths.
-const termsByLengthCache = new WeakMap<CatalogState, Uint32Array[]>();
-function termsByLength(state: CatalogState): Uint32Array[] {
-  let buckets = termsByLengthCache.get(state);
+/** Synonym entries (two-way groups and one-way `{from, to}`) as one-way rules over folded words. */
+export function synonymRules(entries: readonly SynonymEntry[]): SynonymRule[] {
+  const rules: SynonymRule[] = [];
+  const words = (text: string): string[] => tokenize(text);
+  for (const entry of entries) {
+    if (Array.isArray(entry)) {
+      const group = entry.map(words).filter((w) => w.length > 0);
+      for (const from of group) rules.push({ from, to: group.filter((g) => g.join(' ') !== from.join(' ')) });
+    } else {
+      const from = words(entry.from);
+      if (from.length > 0) rules.push({ from, to: entry.to.map(words).filter((w) => w.length > 0) });
+    }
+  }
+  return rules;
+}
+
+// Term ids grouped by word length, per vocabulary: a typo scan only looks at plausible lengths.
+const termsByLengthCache = new WeakMap<readonly string[], Uint32Array[]>();
+function termsByLength(vocabulary: readonly string[]): Uint32Array[] {
+  let buckets = termsByLengthCache.get(vocabulary);
   if (!buckets) {
     const lists: number[][] = [];
-    state.vocabulary.forEach((t, id) => { (lists[t.length] ??= []).push(id); });
+    vocabulary.forEach((t, id) => { (lists[t.length] ??= []).push(id); });
     buckets = Array.from({ length: lists.length }, (_, i) => Uint32Array.from(lists[i] ?? []));
-    termsByLengthCache.set(state, buckets);
+    termsByLengthCache.set(vocabulary, buckets);
   }
   return buckets;
 }
@@ -116,17 +171,74 @@ function idf(docCount: number, df: number): number {
   return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
 }
 
-function compileWord(
-  state: CatalogState, word: string, isLast: boolean, synonyms: Map<string, string[]>,
-): { planWord: PlanWord; correction?: string } {
-  const { vocabulary, termMasks } = state;
-  const { termDocFreq } = state.index.fullText;
-  const quality = new Map<number, number>();
+/** What compiling words needs besides the catalog version. */
+interface WordContext {
+  state: CatalogState;
+  lang: Language;
+  typo: ResolvedRelevance['typoTolerance'];
+  /** Typo variants for every word, also those with exact, stem, prefix or synonym matches. */
+  widen: boolean;
+}
+
+/** Exact and same-stem terms of a word: `quality` gets Exact for the word, Prefix for its stem variants. */
+function addExactAndStems(ctx: WordContext, word: string, quality: Map<number, number>): void {
+  const { vocabulary } = ctx.state;
   const exact = findSorted(vocabulary, word);
   if (exact >= 0) quality.set(exact, MatchQuality.Exact);
-  for (const syn of synonyms.get(word) ?? []) {
-    const t = findSorted(vocabulary, syn);
-    if (t >= 0) quality.set(t, MatchQuality.Exact);
+  const stem = stemOf(ctx.lang, word);
+  if (stem === undefined) return;
+  for (const t of stemIndex(vocabulary, ctx.lang).get(stem) ?? []) if (!quality.has(t)) quality.set(t, MatchQuality.Prefix);
+}
+
+function toPlanTerms(ctx: WordContext, quality: Map<number, number>, typoMaxDf: number): PlanTerms {
+  const { termDocFreq } = ctx.state.index.fullText;
+  const docCount = ctx.state.index.docCount;
+  const termIds = [...quality.keys()].sort((a, b) => a - b);
+  return {
+    termIds,
+    qualities: termIds.map((t) => quality.get(t)!),
+    // Typo matches share one IDF (that of the most common of them): otherwise a rare misspelt-looking
+    // word would outrank the common word the user most likely meant ("sharee": "saree" before "shree").
+    idfs: termIds.map((t) => idf(docCount, quality.get(t)! <= MatchQuality.OneTypo ? typoMaxDf : termDocFreq[t])),
+  };
+}
+
+/**
+ * The typos a typed word may have and the term lengths they reach: `allowedEdits` within
+ * `length ± edits`; and a word one letter shorter than `minWordSizeOneTypo` may be a word of that size
+ * with a letter missing ("cse" for "case"): 1 edit, to terms one letter longer only.
+ */
+export function typoLengths(word: string, typo: ResolvedRelevance['typoTolerance']): { edits: number; minLength: number; maxLength: number } {
+  const edits = allowedEdits(word, typo);
+  if (edits > 0) return { edits, minLength: Math.max(1, word.length - edits), maxLength: word.length + edits };
+  if (typo.enabled && word.length > 0 && word.length + 1 === typo.minWordSizeOneTypo) return { edits: 1, minLength: word.length + 1, maxLength: word.length + 1 };
+  return { edits: 0, minLength: 0, maxLength: -1 };
+}
+
+/**
+ * Compiles one query word: its exact term and same-stem terms, its synonyms, every term it prefixes
+ * when it is the last word; and only when none of these exists, the terms within the allowed edits
+ * (so a correctly spelt word is never widened by typo variants: `shirt` does not find `skirt`).
+ */
+function compileWord(
+  ctx: WordContext, word: string, isLast: boolean, synonymTargets: readonly string[][],
+): { planWord: PlanWord; correction?: string } {
+  const { vocabulary, termMasks } = ctx.state;
+  const { termDocFreq } = ctx.state.index.fullText;
+  const quality = new Map<number, number>();
+  addExactAndStems(ctx, word, quality);
+  const phrases: PlanTerms[][] = [];
+  for (const target of synonymTargets) {
+    const groups = target.map((w) => {
+      const q = new Map<number, number>();
+      addExactAndStems(ctx, w, q);
+      // A synonym stands for the word itself: its terms rank as exact matches.
+      for (const t of q.keys()) q.set(t, MatchQuality.Exact);
+      return q;
+    });
+    if (groups.some((g) => g.size === 0)) continue; // the catalog lacks a word of it
+    if (groups.length === 1) for (const t of groups[0].keys()) quality.set(t, MatchQuality.Exact);
+    else phrases.push(groups.map((g) => toPlanTerms(ctx, g, 0)));
   }
   if (isLast) {
     // The sorted vocabulary makes every word starting with `word` one contiguous range.
@@ -134,16 +246,16 @@ function compileWord(
       if (!quality.has(t)) quality.set(t, MatchQuality.Prefix);
     }
   }
-  const sure = quality.size > 0;
   let correction: string | undefined;
   let typoMaxDf = 0;
-  const edits = allowedEdits(word);
+  const sure = quality.size > 0 || phrases.length > 0;
+  const { edits, minLength, maxLength } = sure && !ctx.widen ? { edits: 0, minLength: 0, maxLength: -1 } : typoLengths(word, ctx.typo);
   if (edits > 0) {
-    const buckets = termsByLength(state);
+    const buckets = termsByLength(vocabulary);
     const mask = charMask(word);
     let best = -1;
     let bestDistance = edits + 1;
-    for (let len = Math.max(1, word.length - edits); len <= word.length + edits && len < buckets.length; len++) {
+    for (let len = minLength; len <= maxLength && len < buckets.length; len++) {
       const bucket = buckets[len];
       for (let i = 0; i < bucket.length; i++) {
         const t = bucket[i];
@@ -160,21 +272,34 @@ function compileWord(
         }
       }
     }
-    if (!sure && best >= 0) correction = vocabulary[best];
+    if (best >= 0 && !sure) correction = vocabulary[best];
   }
-  const termIds = [...quality.keys()].sort((a, b) => a - b);
-  const docCount = state.index.docCount;
-  return {
-    planWord: {
-      word,
-      termIds,
-      qualities: termIds.map((t) => quality.get(t)!),
-      // Typo matches share one IDF (that of the most common of them): otherwise a rare misspelt-looking
-      // word would outrank the common word the user most likely meant ("sharee": "saree" before "shree").
-      idfs: termIds.map((t) => idf(docCount, quality.get(t)! <= MatchQuality.OneTypo ? typoMaxDf : termDocFreq[t])),
-    },
-    correction,
-  };
+  return { planWord: { word, ...toPlanTerms(ctx, quality, typoMaxDf), phrases }, correction };
+}
+
+/**
+ * The words of `q` that take part in matching: at most {@link MAX_QUERY_WORDS}, stop words removed
+ * (unless the query has nothing else: "the who" still searches).
+ */
+export function queryWords(q: string, isStopWord: (word: string) => boolean): string[] {
+  const words = tokenize(q).slice(0, MAX_QUERY_WORDS);
+  const kept = words.filter((w) => !isStopWord(w));
+  return kept.length > 0 ? kept : words;
+}
+
+/** Per word of `words`, the targets of the synonym rules whose `from` occurs (in a row) over it. */
+function synonymTargetsPerWord(words: readonly string[], rules: readonly SynonymRule[]): string[][][] {
+  const targets: string[][][] = words.map(() => []);
+  for (const rule of rules) {
+    const n = rule.from.length;
+    for (let i = 0; i + n <= words.length; i++) {
+      let same = true;
+      for (let j = 0; j < n && same; j++) same = words[i + j] === rule.from[j];
+      if (!same) continue;
+      for (let j = 0; j < n; j++) targets[i + j].push(...rule.to);
+    }
+  }
+  return targets;
 }
 
 function isTextNot(cond: TextScope | NumericScope): cond is { not: string[] } {
@@ -230,33 +355,43 @@ export function compileScope(state: CatalogState, scope: Record<string, TextScop
   return { conditions, nothing };
 }
 
-/** Settings that shape a plan: effective field weights and synonym groups. */
-export interface PlanSettings {
-  fieldWeights?: Record<string, number>;
-  synonyms?: readonly (readonly string[])[];
-}
-
-/** Compiles `request` against `state` (see module doc). */
-export function compileSearchPlan(state: CatalogState, request: SearchRequest, settings: PlanSettings = {}): { plan: SearchPlan; extras: PlanExtras } {
+/**
+ * Compiles `request` against `state` (see module doc) with the website's relevance settings
+ * (`settings`, defaults filled in). `widenTypos` gives every word its typo variants, also a word with
+ * exact matches (the second attempt of a search whose words found nothing together).
+ */
+export function compileSearchPlan(
+  state: CatalogState, request: SearchRequest, settings: ResolvedRelevance = resolveRelevance(undefined),
+  options: { widenTypos?: boolean; scoredWithoutText?: boolean } = {},
+): { plan: SearchPlan; extras: PlanExtras } {
   const { index } = state;
-  const words = tokenize(request.q);
-  const synonyms = synonymMap(settings.synonyms ?? []);
+  const lang = LANGUAGES.get(settings.language) ?? LANGUAGES.get(DEFAULT_LANGUAGE)!;
+  const ctx: WordContext = { state, lang, typo: settings.typoTolerance, widen: options.widenTypos === true };
+  const extraStops = new Set(settings.stopWords.flatMap((w) => tokenize(w)));
+  const isStop = (w: string) => lang.stopWords.has(w) || extraStops.has(w);
+  const words = queryWords(request.q, isStop);
+  // Synonym phrases lose their stop words as the query does ("case for iphone" → "case iphone").
+  const content = (phrase: string[]) => (phrase.every(isStop) ? phrase : phrase.filter((w) => !isStop(w)));
+  const rules = synonymRules(settings.synonyms).map((r) => ({ from: content(r.from), to: r.to.map(content) }));
+  const targets = synonymTargetsPerWord(words, rules);
   const planWords: PlanWord[] = [];
   const corrected: string[] = [];
   let anyCorrection = false;
-  let matchNothing = false;
+  let wordsWithTerms = 0;
   words.forEach((word, i) => {
-    const { planWord, correction } = compileWord(state, word, i === words.length - 1, synonyms);
-    if (planWord.termIds.length === 0) matchNothing = true;
+    const { planWord, correction } = compileWord(ctx, word, i === words.length - 1, targets[i]);
+    if (planWord.termIds.length > 0 || planWord.phrases.length > 0) wordsWithTerms++;
     if (correction !== undefined) anyCorrection = true;
     corrected.push(correction ?? word);
     planWords.push(planWord);
   });
+  // A word matching no term at all is dropped at once (see SearchPlan.minWords); none left: no match.
+  let matchNothing = words.length > 0 && wordsWithTerms === 0;
   const { conditions, nothing } = compileScope(state, request.scope ?? {});
   if (nothing) matchNothing = true;
   const fieldWeights = index.fullText.fieldIds.map((fid) => {
     const name = index.fields[fid].name;
-    return settings.fieldWeights?.[name] ?? DEFAULT_FIELD_WEIGHTS[name] ?? 1;
+    return settings.fieldWeights[name] ?? DEFAULT_FIELD_WEIGHTS[name] ?? 1;
   });
   const aggregationFields = (request.aggregations ?? []).map((name) => {
     const fid = state.fieldByName.get(name);
@@ -268,22 +403,42 @@ export function compileSearchPlan(state: CatalogState, request: SearchRequest, s
     if (index.fields[fid].kind !== 'numeric') bad(`range_fields[${i}]`, `names "${name}", which is not a numeric field`);
     return fid;
   });
-  const sort: PlanSortKey[] = (request.sort_fields ?? []).map((spec) => {
-    const [name, { order, type }] = Object.entries(spec)[0];
+  const fieldKey = (name: string, type: 'number' | 'text', desc: boolean): PlanSortKey | undefined => {
     const fid = state.fieldByName.get(name);
     const field = fid === undefined ? undefined : index.fields[fid];
     const usable = type === 'number' ? field?.numeric !== undefined : field?.text !== undefined;
-    if (usable && type === 'text') ensureTextSortRanks(state, fid!);
-    return { field: usable ? fid! : -1, type, desc: order === 'desc' };
-  }).filter((k) => k.field >= 0); // a key every product misses changes no order
+    if (!usable) return undefined; // a key every product misses changes no order
+    if (type === 'text') ensureTextSortRanks(state, fid!);
+    return { field: fid!, type, desc };
+  };
+  // Scores rank the matches when there is query text, or boost rules that give browsing a relevance.
+  const hasText = planWords.length > 0 || options.scoredWithoutText === true;
+  const sort: PlanSortKey[] = [];
+  for (const spec of request.sort_fields ?? []) {
+    const [name, { order, type }] = Object.entries(spec)[0];
+    // `_score` places relevance among the keys; without query text every score is equal (no key).
+    const key = name === SCORE_FIELD ? (hasText ? { field: -1, type: 'score' as const, desc: order === 'desc' } : undefined) : fieldKey(name, type, order === 'desc');
+    if (key) sort.push(key);
+  }
+  if (hasText && !sort.some((k) => k.type === 'score')) sort.push({ field: -1, type: 'score', desc: true });
+  for (const tb of settings.ranking.tieBreakers) {
+    const key = fieldKey(tb.field, tb.type ?? 'number', tb.order === 'desc');
+    if (key) sort.push(key);
+  }
   if (!matchNothing) {
     // Min/max (and, when browsing, a leading number sort) walk numeric orders (see run-partial.ts).
     for (const fid of rangeFields) if (fid >= 0) ensureNumericOrder(state, fid);
     if (planWords.length === 0 && sort.length > 0 && sort[0].type === 'number') ensureNumericOrder(state, sort[0].field);
   }
   const size = request.size ?? DEFAULT_SEARCH_SIZE;
+  const extras: PlanExtras = anyCorrection ? { correctedQuery: corrected.join(' ') } : {};
+  let limit = request.start + size;
+  if (planWords.length > 1) {
+    limit = Math.max(limit, PROXIMITY_WINDOW);
+    extras.termWords = termWordMasks(state.vocabulary, planWords);
+  }
   return {
-    plan: { matchNothing, words: planWords, fieldWeights, conditions, aggregationFields, rangeFields, sort, limit: request.start + size },
-    extras: anyCorrection ? { correctedQuery: corrected.join(' ') } : {},
+    plan: { matchNothing, words: planWords, minWords: wordsWithTerms, fieldWeights, conditions, aggregationFields, rangeFields, sort, limit },
+    extras,
   };
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import type { CatalogIndex } from '../catalog/catalog-index.js';
-import { BM25_K1, type PlanWord, type SearchPlan } from './search-plan.js';
+import { BM25_K1, type PlanTerms, type PlanWord, type SearchPlan } from './search-plan.js';
 
 /** Docs (ascending) and their scores; the first `length` entries are used. */
 export interface TextMatches {
@@ -32,7 +32,7 @@ export function seek(docs: Uint32Array, from: number, to: number, doc: number): 
 }
 
 /** The docs of one term's postings in [lo, hi) with the term's score (tier + BM25F) per doc. */
-function matchTerm(index: CatalogIndex, plan: SearchPlan, word: PlanWord, t: number, lo: number, hi: number): TextMatches {
+function matchTerm(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t: number, lo: number, hi: number): TextMatches {
   const { termOffsets, postDocs, postFields, postNorm } = index.fullText;
   const weights = plan.fieldWeights;
   const id = word.termIds[t];
@@ -79,15 +79,17 @@ function mergeBest(a: TextMatches, b: TextMatches): TextMatches {
   return { docs, scores, length: k };
 }
 
+const EMPTY = (): TextMatches => ({ docs: new Int32Array(0), scores: new Float64Array(0), length: 0 });
+
 /**
- * The docs of [lo, hi) matching `word`, each with its best term score. Each term's postings become
+ * The docs of [lo, hi) having one of `terms`, each with its best term score. Each term's postings become
  * a list in one sequential pass; the lists are merged pairwise, smallest first, in rounds (every
  * step sequential; measured several times faster than a k-way heap merge).
  */
-export function matchWord(index: CatalogIndex, plan: SearchPlan, word: PlanWord, lo: number, hi: number): TextMatches {
-  let lists: TextMatches[] = [];
-  for (let t = 0; t < word.termIds.length; t++) lists.push(matchTerm(index, plan, word, t, lo, hi));
-  if (lists.length === 0) return { docs: new Int32Array(0), scores: new Float64Array(0), length: 0 };
+function matchTerms(index: CatalogIndex, plan: SearchPlan, terms: PlanTerms, lo: number, hi: number, extra: TextMatches[] = []): TextMatches {
+  let lists: TextMatches[] = extra;
+  for (let t = 0; t < terms.termIds.length; t++) lists.push(matchTerm(index, plan, terms, t, lo, hi));
+  if (lists.length === 0) return EMPTY();
   lists.sort((a, b) => a.length - b.length);
   while (lists.length > 1) {
     const next: TextMatches[] = [];
@@ -95,6 +97,25 @@ export function matchWord(index: CatalogIndex, plan: SearchPlan, word: PlanWord,
     lists = next;
   }
   return lists[0];
+}
+
+/**
+ * The docs of [lo, hi) matching `word`: one of its terms, or every group of one of its phrase synonyms
+ * (a phrase scores the mean of its groups' scores, so it ranks like one word).
+ */
+export function matchWord(index: CatalogIndex, plan: SearchPlan, word: PlanWord, lo: number, hi: number): TextMatches {
+  const phraseLists = word.phrases.map((groups) => {
+    const m = matchTerms(index, plan, groups[0], lo, hi);
+    for (let g = 1; g < groups.length && m.length > 0; g++) intersectInto(m, matchTerms(index, plan, groups[g], lo, hi));
+    for (let i = 0; i < m.length; i++) m.scores[i] /= groups.length;
+    return m;
+  });
+  return matchTerms(index, plan, word, lo, hi, phraseLists);
+}
+
+/** Whether `doc` matches `word` (used for the dropped words of the best result). */
+export function docMatchesWord(index: CatalogIndex, plan: SearchPlan, word: PlanWord, doc: number): boolean {
+  return matchWord(index, plan, word, doc, doc + 1).length > 0;
 }
 
 /** Keeps in `into` the docs also in `other`, adding their scores (both lists ascending). */
@@ -116,14 +137,60 @@ export function intersectInto(into: TextMatches, other: TextMatches): void {
   into.length = k;
 }
 
-/** The docs of [lo, hi) matching every word of the plan, with summed scores. */
-export function matchText(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number): TextMatches {
-  let matches: TextMatches | undefined;
-  for (const word of plan.words) {
-    const wordMatches = matchWord(index, plan, word, lo, hi);
-    if (!matches) matches = wordMatches;
-    else intersectInto(matches, wordMatches);
-    if (matches.length === 0) break;
+/** A doc-sorted list with, per doc, the number of words it matched. */
+interface CountedMatches extends TextMatches {
+  counts: Uint8Array;
+}
+
+/** Union of two counted lists, adding scores and counts of a doc in both. */
+function mergeSum(a: CountedMatches, b: CountedMatches): CountedMatches {
+  const n = a.length + b.length;
+  const docs = new Int32Array(n);
+  const scores = new Float64Array(n);
+  const counts = new Uint8Array(n);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length || j < b.length) {
+    const da = i < a.length ? a.docs[i] : 0x7fffffff;
+    const db = j < b.length ? b.docs[j] : 0x7fffffff;
+    if (da < db) { docs[k] = da; scores[k] = a.scores[i]; counts[k++] = a.counts[i++]; }
+    else if (da > db) { docs[k] = db; scores[k] = b.scores[j]; counts[k++] = b.counts[j++]; }
+    else { docs[k] = da; scores[k] = a.scores[i] + b.scores[j]; counts[k++] = a.counts[i++] + b.counts[j++]; }
   }
-  return matches ?? { docs: new Int32Array(0), scores: new Float64Array(0), length: 0 };
+  return { docs, scores, counts, length: k };
+}
+
+/**
+ * The docs of [lo, hi) matching every word of the plan (or at least `plan.minWords` of them), with
+ * summed scores.
+ */
+export function matchText(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number): TextMatches {
+  if (plan.minWords >= plan.words.length) {
+    let matches: TextMatches | undefined;
+    for (const word of plan.words) {
+      const wordMatches = matchWord(index, plan, word, lo, hi);
+      if (!matches) matches = wordMatches;
+      else intersectInto(matches, wordMatches);
+      if (matches.length === 0) break;
+    }
+    return matches ?? EMPTY();
+  }
+  // Fewer words than all: count per doc the words it matches, keep those with at least minWords.
+  let lists: CountedMatches[] = plan.words.map((w) => {
+    const m = matchWord(index, plan, w, lo, hi);
+    return { ...m, counts: new Uint8Array(m.length).fill(1) };
+  });
+  lists.sort((a, b) => a.length - b.length);
+  while (lists.length > 1) {
+    const next: CountedMatches[] = [];
+    for (let i = 0; i < lists.length; i += 2) next.push(i + 1 < lists.length ? mergeSum(lists[i], lists[i + 1]) : lists[i]);
+    lists = next;
+  }
+  const all = lists[0] ?? { ...EMPTY(), counts: new Uint8Array(0) };
+  let k = 0;
+  for (let i = 0; i < all.length; i++) {
+    if (all.counts[i] >= plan.minWords) { all.docs[k] = all.docs[i]; all.scores[k++] = all.scores[i]; }
+  }
+  return { docs: all.docs, scores: all.scores, length: k };
 }

@@ -4,8 +4,8 @@ import { allowedEdits, boundedOsaDistance } from './typo.js';
 import { osa } from './__tests__/reference-search.js';
 
 describe('allowedEdits', () => {
-  it('allows no typo below 5 characters, 1 from 5, 2 from 9', () => {
-    expect([1, 4, 5, 8, 9, 20].map((n) => allowedEdits('a'.repeat(n)))).toEqual([0, 0, 1, 1, 2, 2]);
+  it('allows by default no typo below 4 characters, 1 from 4, 2 from 8', () => {
+    expect([1, 3, 4, 7, 8, 20].map((n) => allowedEdits('a'.repeat(n)))).toEqual([0, 0, 1, 1, 2, 2]);
   });
 });
 

@@ -4,9 +4,15 @@
  * @module
  */
 
-/** Edits allowed for a query word: 0 below 5 characters, 1 from 5, 2 from 9. */
-export function allowedEdits(word: string): number {
-  return word.length >= 9 ? 2 : word.length >= 5 ? 1 : 0;
+import { DEFAULT_TYPO_TOLERANCE, type TypoToleranceSettings } from './relevance-settings.js';
+
+/**
+ * Edits allowed for a query word under a website's typo tolerance (defaults: 0 below 4 characters,
+ * 1 from 4, 2 from 8; lengths in UTF-16 units).
+ */
+export function allowedEdits(word: string, typo: Required<TypoToleranceSettings> = DEFAULT_TYPO_TOLERANCE): number {
+  if (!typo.enabled) return 0;
+  return word.length >= typo.minWordSizeTwoTypos ? 2 : word.length >= typo.minWordSizeOneTypo ? 1 : 0;
 }
 
 // Reused rows (three for OSA): distance() is synchronous, so one set per thread is safe.

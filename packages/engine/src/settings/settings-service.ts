@@ -27,6 +27,8 @@ export interface SettingsServiceOptions {
   apply: (websiteId: string, settings: WebsiteSettings) => void;
   /** Whether the website exists in this engine. */
   knows: (websiteId: string) => boolean;
+  /** The semantic model ids settings may name (see `checkWebsiteSettings`). */
+  modelIds: () => readonly string[];
   /** Reports a failure nobody is waiting for (a poll that failed, stored settings this version refuses). */
   report: (error: unknown, websiteId?: string) => void;
   /** A poll succeeded (after failures: the failure is over). */
@@ -85,7 +87,7 @@ export class SettingsService {
         throw storeFailure(err);
       }
       const base = stored?.settings ?? this.options.seed(websiteId);
-      const next = checkWebsiteSettings(merge ? mergePatch(base, settings) : settings);
+      const next = checkWebsiteSettings(merge ? mergePatch(base, settings) : settings, this.options.modelIds());
       let written: StoredSettings | undefined;
       try {
         written = await store.putSettings(websiteId, next as Record<string, unknown>, stored?.version ?? 0);
@@ -107,7 +109,7 @@ export class SettingsService {
     if (!this.options.knows(row.websiteId) || row.version <= (this.versions.get(row.websiteId) ?? 0)) return;
     let settings: WebsiteSettings;
     try {
-      settings = checkWebsiteSettings(row.settings);
+      settings = checkWebsiteSettings(row.settings, this.options.modelIds());
     } catch (err) {
       // Written by a replica whose version knows keys this one does not: keep the settings in force.
       this.options.report(new Error(`stored settings (version ${row.version}) are not valid here; kept the current ones: ${(err as Error).message}`), row.websiteId);

@@ -79,10 +79,11 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 /**
  * Checks settings sent through the API (or `engine.updateSettings`) with the config file's validator;
  * throws `SETTINGS_INVALID` whose message names the key (`settings.rules[0].pin[1].position must be …`).
+ * `models`: the semantic models `semanticSearch.model` may name (default: the built-in one).
  */
-export function checkWebsiteSettings(raw: unknown): WebsiteSettings {
+export function checkWebsiteSettings(raw: unknown, models?: readonly string[]): WebsiteSettings {
   try {
-    validateSettings(raw, 'settings');
+    validateSettings(raw, 'settings', models);
   } catch (err) {
     if (!isAisleError(err) || err.code !== 'CONFIG_INVALID') throw err;
     throw new AisleError('SETTINGS_INVALID', err.message.replace(/^config: /, ''), { details: err.details });

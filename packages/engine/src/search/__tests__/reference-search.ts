@@ -4,6 +4,7 @@
  */
 import { DEFAULT_FIELD_WEIGHTS, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from '../../catalog/field-values.js';
 import { tokenize } from '../../catalog/tokenizer.js';
+import { LANGUAGES, stemOf } from '../language.js';
 import type { FacetBucket, NumericRange, NumericScope, Product, SearchRequest, TextScope } from '../../types.js';
 
 export class ReferenceBadRequest extends Error {}
@@ -41,14 +42,19 @@ function docTokens(kindOf: (field: string) => Kind, p: Product, weights: Record<
   return tokens;
 }
 
-function wordMatches(word: string, isLast: boolean, tokens: Set<string>, synonyms: string[]): boolean {
-  if (tokens.has(word) || synonyms.some((s) => tokens.has(s))) return true;
-  const edits = word.length >= 9 ? 2 : word.length >= 5 ? 1 : 0;
-  for (const t of tokens) {
-    if (isLast && t.startsWith(word)) return true;
-    if (edits > 0 && osa(word, t) <= edits) return true;
-  }
-  return false;
+const english = LANGUAGES.get('en')!;
+
+/** Exact, same stem (English), synonym, or (last word) prefix: the matches that exclude typo matches. */
+function sureMatch(word: string, isLast: boolean, token: string, synonyms: string[]): boolean {
+  const same = (w: string) => token === w || (stemOf(english, w) !== undefined && stemOf(english, w) === stemOf(english, token));
+  return same(word) || synonyms.some(same) || (isLast && token.startsWith(word));
+}
+
+/** Default typo tolerance: 1 edit from 4 letters, 2 from 8; a 3-letter word may miss one letter of a 4-letter term. */
+function typoMatch(word: string, token: string): boolean {
+  const edits = word.length >= 8 ? 2 : word.length >= 4 ? 1 : 0;
+  if (edits === 0) return word.length === 3 && token.length === 4 && osa(word, token) <= 1;
+  return osa(word, token) <= edits;
 }
 
 function scopeMatcher(products: readonly Product[], name: string, cond: TextScope | NumericScope): ((p: Product) => boolean) | undefined {
@@ -79,6 +85,12 @@ export interface ReferenceResult {
   total: number;
   aggregations: Record<string, FacetBucket[]>;
   ranges: Record<string, NumericRange>;
+  /** The query words that take part (stop words removed). */
+  words: string[];
+  /** Whether the matches are those matching the most words, not all. */
+  dropping: boolean;
+  /** The query words a product does not match. */
+  droppedOf: (p: Product) => string[];
 }
 
 /** Sort key tuple of a product for the request's sort_fields (undefined = missing). */
@@ -110,16 +122,38 @@ export function compareTuples(a: (number | string | undefined)[], b: (number | s
 
 /** The reference search. Throws ReferenceBadRequest where the engine must answer 400. */
 export function referenceSearch(products: readonly Product[], request: SearchRequest, synonymGroups: string[][] = []): ReferenceResult {
-  const words = tokenize(request.q);
+  const all = tokenize(request.q).slice(0, 32);
+  const content = all.filter((w) => !english.stopWords.has(w));
+  const words = content.length > 0 ? content : all;
   const synonymsOf = (w: string): string[] => synonymGroups.filter((g) => g.includes(w)).flat().filter((s) => s !== w);
   const conditions = Object.entries(request.scope ?? {}).map(([name, cond]) => scopeMatcher(products, name, cond));
   for (const name of request.range_fields ?? []) if (fieldKind(products, name) === 'text') throw new ReferenceBadRequest(name);
   const kinds = new Map<string, Kind>();
   const kindOf = (field: string): Kind => kinds.get(field) ?? kinds.set(field, fieldKind(products, field)).get(field)!;
-  let matches = products.filter((p) => {
-    const tokens = words.length > 0 ? docTokens(kindOf, p, {}) : new Set<string>();
-    return words.every((w, i) => wordMatches(w, i === words.length - 1, tokens, synonymsOf(w))) && conditions.every((c) => !c || c(p));
-  });
+  const tokensOf = products.map((p) => (words.length > 0 ? docTokens(kindOf, p, {}) : new Set<string>()));
+  const vocabulary = new Set(tokensOf.flatMap((t) => [...t]));
+  // A word with a sure match anywhere in the catalog is never widened by typos.
+  const sure = words.map((w, i) => [...vocabulary].some((t) => sureMatch(w, i === words.length - 1, t, synonymsOf(w))));
+  const matchedWords = (doc: number, widen = false): boolean[] => words.map((w, i) => [...tokensOf[doc]].some((t) =>
+    (sure[i] ? sureMatch(w, i === words.length - 1, t, synonymsOf(w)) || (widen && typoMatch(w, t)) : typoMatch(w, t))));
+  const filtered = products.map((_, d) => d).filter((d) => conditions.every((c) => !c || c(products[d])));
+  const count = (m: boolean[]) => m.filter(Boolean).length;
+  // Words matching some term of the catalog: a word matching none is dropped at once.
+  const usable = words.filter((w, i) => sure[i] || [...vocabulary].some((t) => typoMatch(w, t))).length;
+  let widened = false;
+  let chosen = filtered.filter((d) => usable > 0 && count(matchedWords(d)) >= usable);
+  if (chosen.length === 0 && usable > 0) {
+    // Nothing together: every word also matches its typo variants.
+    chosen = filtered.filter((d) => count(matchedWords(d, true)) >= usable);
+    widened = chosen.length > 0;
+  }
+  let most = usable;
+  if (chosen.length === 0) {
+    // Still nothing: the products matching the most words (at least one), without widening.
+    most = Math.max(0, ...filtered.map((d) => count(matchedWords(d))));
+    chosen = most > 0 ? filtered.filter((d) => count(matchedWords(d)) === most) : [];
+  }
+  let matches = (words.length === 0 ? filtered : chosen).map((d) => products[d]);
   const aggregations: Record<string, FacetBucket[]> = {};
   for (const name of request.aggregations ?? []) {
     const counts = new Map<string, number>();
@@ -134,5 +168,12 @@ export function referenceSearch(products: readonly Product[], request: SearchReq
   }
   const order = new Map(products.map((p, i) => [p, i]));
   matches = matches.slice().sort((a, b) => compareTuples(sortTuple(a, request), sortTuple(b, request), request) || order.get(a)! - order.get(b)!);
-  return { matches, total: matches.length, aggregations, ranges };
+  return {
+    matches, total: matches.length, aggregations, ranges, words,
+    droppedOf: (p: Product) => {
+      const m = matchedWords(products.indexOf(p), widened);
+      return words.filter((_, i) => !m[i]);
+    },
+    dropping: words.length > 0 && most < words.length,
+  };
 }

@@ -1,0 +1,103 @@
+/**
+ * Languages: the Snowball stemmer and the default stop words of each supported `language` setting
+ * (from the `@orama/stemmers` and `@orama/stopwords` packages), and the stem index of a vocabulary.
+ * @module
+ */
+import { stemmer as da } from '@orama/stemmers/danish';
+import { stemmer as de } from '@orama/stemmers/german';
+import { stemmer as en } from '@orama/stemmers/english';
+import { stemmer as es } from '@orama/stemmers/spanish';
+import { stemmer as fi } from '@orama/stemmers/finnish';
+import { stemmer as fr } from '@orama/stemmers/french';
+import { stemmer as it } from '@orama/stemmers/italian';
+import { stemmer as nl } from '@orama/stemmers/dutch';
+import { stemmer as no } from '@orama/stemmers/norwegian';
+import { stemmer as pt } from '@orama/stemmers/portuguese';
+import { stemmer as ru } from '@orama/stemmers/russian';
+import { stemmer as sv } from '@orama/stemmers/swedish';
+import { stopwords as daStop } from '@orama/stopwords/danish';
+import { stopwords as deStop } from '@orama/stopwords/german';
+import { stopwords as enStop } from '@orama/stopwords/english';
+import { stopwords as esStop } from '@orama/stopwords/spanish';
+import { stopwords as fiStop } from '@orama/stopwords/finnish';
+import { stopwords as frStop } from '@orama/stopwords/french';
+import { stopwords as itStop } from '@orama/stopwords/italian';
+import { stopwords as nlStop } from '@orama/stopwords/dutch';
+import { stopwords as noStop } from '@orama/stopwords/norwegian';
+import { stopwords as ptStop } from '@orama/stopwords/portuguese';
+import { stopwords as ruStop } from '@orama/stopwords/russian';
+import { stopwords as svStop } from '@orama/stopwords/swedish';
+import { tokenize } from '../catalog/tokenizer.js';
+
+/** A supported language: its stemmer and its default stop words (folded like query words). */
+export interface Language {
+  code: string;
+  stem: (word: string) => string;
+  stopWords: ReadonlySet<string>;
+}
+
+/**
+ * English words of the generic stop list that carry meaning in a shop query ("down jacket",
+ * "over ear", "push up", "off white", "no show socks", "under armour"): kept as words.
+ */
+const SHOP_WORDS_EN = ['no', 'not', 'off', 'up', 'down', 'over', 'under', 'out', 'all', 'only', 'own', 'more', 'most',
+  'few', 'other', 'same', 'very', 'before', 'after', 'above', 'below', 'between', 'against', 'again', 'once', 'through', 'top'];
+
+function language(code: string, stem: (w: string) => string, stops: readonly string[], keep: readonly string[] = []): Language {
+  // Stop words are compared with query words, so they go through the same tokenizer ("i'm" → "i", "m"
+  // would drop a lone "m": only single-token entries are kept).
+  const words = new Set<string>();
+  for (const s of stops) {
+    const t = tokenize(s);
+    if (t.length === 1 && !keep.includes(t[0])) words.add(t[0]);
+  }
+  return { code, stem, stopWords: words };
+}
+
+/** The supported `language` codes (ISO 639-1) and their stemmers and stop words. */
+export const LANGUAGES: ReadonlyMap<string, Language> = new Map([
+  language('en', en, enStop, SHOP_WORDS_EN), language('da', da, daStop), language('de', de, deStop),
+  language('es', es, esStop), language('fi', fi, fiStop), language('fr', fr, frStop), language('it', it, itStop),
+  language('nl', nl, nlStop), language('no', no, noStop), language('pt', pt, ptStop), language('ru', ru, ruStop),
+  language('sv', sv, svStop),
+].map((l) => [l.code, l]));
+
+/** The default `language` setting. */
+export const DEFAULT_LANGUAGE = 'en';
+
+/** Words shorter than this are not stemmed (and find no stem variants): "is", "us", "xs". */
+export const MIN_STEM_WORD = 3;
+
+// Letters only: model numbers, sizes and mixed tokens ("2xl", "s10") are not words to stem.
+const STEMMABLE = /^\p{L}+$/u;
+
+/** The stem of a folded word, or undefined when it is not stemmed (short, or not only letters). */
+export function stemOf(lang: Language, word: string): string | undefined {
+  return word.length >= MIN_STEM_WORD && STEMMABLE.test(word) ? lang.stem(word) : undefined;
+}
+
+/**
+ * A vocabulary's terms grouped by stem: stem → term ids (ascending). Derived on first use per
+ * vocabulary array and language — a value patch keeps the vocabulary array, so it keeps the index;
+ * a rebuild or an append makes a new vocabulary and the index is derived again on its first query.
+ */
+const stemIndexCache = new WeakMap<readonly string[], Map<string, Map<string, number[]>>>();
+
+/** The stem index of `vocabulary` for `lang` (see {@link stemIndexCache}). */
+export function stemIndex(vocabulary: readonly string[], lang: Language): Map<string, number[]> {
+  let perLanguage = stemIndexCache.get(vocabulary);
+  if (!perLanguage) stemIndexCache.set(vocabulary, (perLanguage = new Map()));
+  let index = perLanguage.get(lang.code);
+  if (!index) {
+    index = new Map();
+    for (let t = 0; t < vocabulary.length; t++) {
+      const s = stemOf(lang, vocabulary[t]);
+      if (s === undefined) continue;
+      const list = index.get(s);
+      if (list) list.push(t);
+      else index.set(s, [t]);
+    }
+    perLanguage.set(lang.code, index);
+  }
+  return index;
+}
