@@ -11,6 +11,8 @@ import { validateSettings, type WebsiteSettings } from '../config.js';
 import { AisleError, isAisleError } from '../errors.js';
 import { DEFAULT_ATTRIBUTION_WINDOW_DAYS } from '../events/event-service.js';
 import { DEFAULT_FIELD_ROLES } from '../recommend/attribute-similarity.js';
+import { DEFAULT_LANGUAGE } from '../search/language.js';
+import { DEFAULT_TYPO_TOLERANCE } from '../search/relevance-settings.js';
 
 /**
  * The value of each key a website has not set. `GET …/settings` answers the stored settings over
@@ -19,6 +21,10 @@ import { DEFAULT_FIELD_ROLES } from '../recommend/attribute-similarity.js';
 export const DEFAULT_WEBSITE_SETTINGS: Readonly<WebsiteSettings> = Object.freeze({
   personalization: false,
   semanticSearch: false,
+  language: DEFAULT_LANGUAGE,
+  stopWords: [],
+  typoTolerance: { ...DEFAULT_TYPO_TOLERANCE },
+  ranking: { tieBreakers: [] },
   fieldWeights: { ...DEFAULT_FIELD_WEIGHTS },
   synonyms: [],
   redirects: [],
