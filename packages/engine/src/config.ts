@@ -241,7 +241,7 @@ function validatePersonalization(v: unknown, key: string): void {
   if (v === undefined || typeof v === 'boolean') return;
   if (!isObject(v)) fail(key, 'must be true, false or {"weight": number}');
   checkKnownKeys(v, ['weight'], `${key}.`);
-  checkNumber(v.weight, `${key}.weight`, { optional: true, min: 0 });
+  checkWeight(v.weight, `${key}.weight`);
 }
 
 function validateSemanticSearch(v: unknown, key: string, models: readonly string[]): void {
@@ -250,7 +250,15 @@ function validateSemanticSearch(v: unknown, key: string, models: readonly string
   checkKnownKeys(v, ['model', 'weight'], `${key}.`);
   checkString(v.model, `${key}.model`, { optional: true });
   if (v.model !== undefined && !models.includes(v.model as string)) fail(`${key}.model`, `names no known model (known: ${models.join(', ')})`);
-  checkNumber(v.weight, `${key}.weight`, { optional: true, min: 0 });
+  checkWeight(v.weight, `${key}.weight`);
+}
+
+/** Largest re-rank weight: far past the point where the signal alone decides the order (see search/rerank.ts). */
+export const MAX_RERANK_WEIGHT = 100;
+
+function checkWeight(v: unknown, key: string): void {
+  checkNumber(v, key, { optional: true, min: 0 });
+  if (typeof v === 'number' && v > MAX_RERANK_WEIGHT) fail(key, `must be at most ${MAX_RERANK_WEIGHT}`);
 }
 
 function checkIsoTime(v: unknown, key: string): number | undefined {

@@ -149,7 +149,7 @@ class AisleEngine implements Engine {
         this.replication = await CatalogReplication.open({
           url: store.url, schema: store.schema ?? DEFAULT_PG_SCHEMA, pollIntervalMs: store.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
           snapshotIntervalMs: store.catalogSnapshotIntervalMs,
-          onError: (_what, err) => this.reporter.report('replica-poll', err),
+          onError: (task, err, websiteId) => this.reporter.report(task, err, websiteId),
         });
       }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));

@@ -10,6 +10,7 @@ export { saveCatalogSnapshot, loadCatalogSnapshot } from './catalog/snapshot.js'
 export { tokenize, foldText } from './catalog/tokenizer.js';
 export { readProductFeed, type FeedReadOptions } from './catalog/feed-reader.js';
 export { SkipReport } from './catalog/skip-report.js';
+export { StoredJson } from './catalog/stored-json.js';
 export { andInto, andNotInto, bitsetWords, popcount } from './catalog/bitset.js';
 export { validateSearchRequest } from './search/validate-search-request.js';
 export { executeSearch, executeRankedSearch, type SearchContext } from './search/execute-search.js';

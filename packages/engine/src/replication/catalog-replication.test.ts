@@ -106,9 +106,15 @@ describe('two engines on one PostgreSQL schema', () => {
     expect(await a.getProduct(SITE.websiteId, 'R5')).toMatchObject({ colour: 'red', size: 'XL', title: 'item 5' });
   });
 
-  it('a patch of an unknown refId is refused before anything is logged; with skip it is listed', async () => {
+  it('a patch of an unknown refId is refused and changes nothing on any replica; with skip it is listed', async () => {
     await expect(a.patchProducts(SITE.websiteId, [{ refId: 'R6', price: 5 }, { refId: 'GHOST', price: 1 }])).rejects.toMatchObject({ code: 'CATALOG_BAD_INPUT' });
     expect((await a.getProduct(SITE.websiteId, 'R6'))?.price).toBe(16);
+    // A product created through one replica and at once patched and deleted through the other: the log decides, not b's view.
+    await a.upsertProducts(SITE.websiteId, [{ refId: 'FRESH', title: 'fresh', price: 1 }]);
+    expect(await b.patchProducts(SITE.websiteId, [{ refId: 'FRESH', price: 2 }])).toMatchObject({ loaded: 1 });
+    expect(await b.deleteProducts(SITE.websiteId, ['FRESH'])).toMatchObject({ deleted: 1 });
+    await eventually(async () => (await a.getProduct(SITE.websiteId, 'FRESH')) === undefined, async () => 'FRESH still on a');
+    expect((await b.getProduct(SITE.websiteId, 'R6'))?.price).toBe(16);
     const summary = await a.patchProducts(SITE.websiteId, [{ refId: 'GHOST', price: 1 }, { refId: 'R6', price: 5 }], { onError: 'skip' });
     expect(summary).toMatchObject({ loaded: 1, skipped: [{ line: 1 }] });
   });
@@ -208,7 +214,7 @@ describe('a PostgreSQL outage seen by one replica', () => {
       expect(await a.getProduct(SITE.websiteId, 'DURING')).toBeUndefined();
       process.off('warning', onWarning);
       // The outage was reported once, not at every poll.
-      expect(warnings.filter((w) => w.includes('reading the change log')).length).toBe(1);
+      expect(warnings.filter((w) => w.includes('reading the catalog change log')).length).toBe(1);
     } finally {
       await d.close();
       engines.splice(engines.indexOf(d), 1);

@@ -6,10 +6,10 @@
  * PostgreSQL (durable) and applied on the replica that took it; the others are woken by
  * LISTEN/NOTIFY and, as the fallback, poll every `pollIntervalMs`.
  *
- * Applying is a thin caller of the catalog's own functions: runs of upserts, replaces and deletes go
- * to {@link Catalog.replay} (one build for a burst, as at a restart), patches to
- * {@link Catalog.patchRecords} (merged on each replica against the same preceding changes, so a patch
- * never overwrites a concurrent change made through another replica).
+ * Applying is a thin caller of the catalog's own functions: the changes read together go to
+ * {@link Catalog.replay} as one batch (one build for a burst, as at a restart); a patch is merged with
+ * the catalog's merge (`merge-patch.ts`) on each replica against the same preceding changes, so a
+ * patch never overwrites a concurrent change made through another replica.
  *
  * Start: each website's catalog is loaded from the latest snapshot stored in PostgreSQL (or empty),
  * then the log after it is applied; the engine resolves its creation (and so answers /readyz) only
@@ -18,10 +18,11 @@
  * behind those deleted rows reloads the snapshot (as a replace) and goes on from there.
  * @module
  */
-import type { LoadOptions, LoadSummary, ProductSource } from '../engine-api.js';
+import { MAX_REPORTED_SKIPS, type LoadOptions, type LoadSummary, type ProductSource, type SkippedLine } from '../engine-api.js';
 import { AisleError } from '../errors.js';
 import { Catalog, type CatalogOptions, type ChangeResult } from '../catalog/catalog.js';
 import type { LoggedChange } from '../catalog/change-log.js';
+import { mergeProductPatches } from '../catalog/merge-patch.js';
 import { readProducts } from '../catalog/read-products.js';
 import { withEarlierSkips } from '../catalog/skip-report.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshotInSlices } from '../catalog/snapshot.js';
@@ -33,15 +34,23 @@ import { randomGuid } from '../util/ids.js';
 export const CATALOG_KIND = 'catalog';
 /** Default interval between snapshot attempts (each replica tries; one writes). */
 export const DEFAULT_CATALOG_SNAPSHOT_INTERVAL_MS = 30_000;
-/** Rows read per page. */
-const PAGE = 500;
-/** Target size of one stored payload part (a big replace spans several rows of one transaction). */
-const PART_CHARS = 8 << 20;
+/** Rows read per page (at most about PAGE × PART_CHARS of text). */
+const PAGE = 100;
+/** Target size of one stored payload part (a big replace spans several rows of one transaction; the driver reads many small values faster than a few big ones). */
+const PART_CHARS = 1 << 20;
 
 /** A catalog change as replicated: the logged kinds plus a patch (merged on each replica). */
 export type ReplicatedChange =
   | LoggedChange
   | { kind: 'patch'; patches: readonly Product[]; positions: readonly number[]; onError: 'reject' | 'skip' };
+
+/** The kinds of background work of the replication whose failures are reported. */
+export type ReplicationTask = 'replica-poll' | 'change-log' | 'snapshot-write';
+
+/** `err` with what was being done in front of its message. */
+function failure(doing: string, err: unknown): Error {
+  return new Error(`${doing}: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+}
 
 /** Options of {@link CatalogReplication.open}. */
 export interface CatalogReplicationOptions {
@@ -51,8 +60,11 @@ export interface CatalogReplicationOptions {
   pollIntervalMs: number;
   /** How often a replica tries to store a new snapshot (ms; default 30 s). */
   snapshotIntervalMs?: number;
-  /** Hears of every failure of background work (polling, LISTEN, applying, snapshot writes). */
-  onError: (what: string, err: unknown) => void;
+  /**
+   * Hears of every failure of background work: `replica-poll` (reading the log, the LISTEN
+   * connection; once per outage), `change-log` (applying changes), `snapshot-write` (storing a snapshot).
+   */
+  onError: (task: ReplicationTask, err: Error, websiteId?: string) => void;
 }
 
 interface Site {
@@ -171,7 +183,7 @@ export class CatalogReplication {
     const applied = [...this.sites.values()].map((s) => s.applied);
     this.cursor = applied.length > 0 ? Math.min(...applied) : await this.feed.lastSeq();
     await this.catchUp();
-    this.feed.listen(() => this.wake(), (err) => this.options.onError('LISTEN connection', err));
+    this.feed.listen(() => this.wake(), (err) => this.options.onError('replica-poll', failure('the LISTEN connection to PostgreSQL', err)));
     this.pollTimer = setInterval(() => this.wake(true), this.options.pollIntervalMs);
     this.pollTimer.unref();
     const interval = this.options.snapshotIntervalMs ?? DEFAULT_CATALOG_SNAPSHOT_INTERVAL_MS;
@@ -218,18 +230,21 @@ export class CatalogReplication {
     return { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
   }
 
-  /** Delete through the log (a delete of refIds none of which is known is not logged). */
+  /**
+   * Delete through the log. Logged even when this replica does not know the refIds: one created a
+   * moment ago through another replica may not be applied here yet, and the log decides.
+   */
   async delete(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }> {
-    const site = this.site(websiteId);
-    if (!refIds.some((r) => site.catalog.has(r))) return { deleted: 0, catalogSize: site.catalog.liveCount };
+    this.site(websiteId);
     const { count, catalogSize } = await this.write(websiteId, { kind: 'delete', refIds: refIds.slice() }) as ChangeResult;
     return { deleted: count, catalogSize };
   }
 
   /**
-   * Patch through the log. With `onError: 'reject'` a refId this replica does not know refuses the
-   * request before anything is logged; a refId deleted meanwhile through another replica is found
-   * when the patch is applied, identically on every replica.
+   * Patch through the log. Whether each refId exists is decided where the patch is applied, in log
+   * order, identically on every replica (a product created a moment ago through another replica may
+   * not be applied here yet); with `onError: 'reject'` a patch naming an unknown refId is answered
+   * with the error and changes nothing anywhere.
    */
   async patch(websiteId: string, source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const site = this.site(websiteId);
@@ -237,15 +252,6 @@ export class CatalogReplication {
     const positions: number[] = [];
     const { products: patches, skipped } = await readProducts(source, options, positions);
     if (patches.length === 0) return { loaded: 0, skipped: skipped.first, skippedCount: skipped.count, catalogSize: site.catalog.liveCount };
-    if (onError === 'reject') {
-      const batch = new Set<string>();
-      patches.forEach((p, i) => {
-        if (!site.catalog.has(p.refId) && !batch.has(p.refId)) {
-          throw new AisleError('CATALOG_BAD_INPUT', `catalog: record ${positions[i]}: no product with refId ${JSON.stringify(p.refId)} to patch (PUT creates products)`, { details: { line: positions[i], refId: p.refId } });
-        }
-        batch.add(p.refId);
-      });
-    }
     const summary = await this.write(websiteId, { kind: 'patch', patches, positions, onError }) as LoadSummary;
     return withEarlierSkips(summary, skipped);
   }
@@ -276,13 +282,10 @@ export class CatalogReplication {
   private wake(poll = false): void {
     if (this.closed) return;
     void this.catchUp(poll).then(
-      () => {
-        if (this.failing) this.options.onError('catalog replication', new Error(`recovered after ${Date.now() - this.failing} ms`));
-        this.failing = undefined;
-      },
+      () => { this.failing = undefined; },
       (err: unknown) => {
         // Reported once per outage, not at every poll while PostgreSQL is away.
-        if (this.failing === undefined) this.options.onError('catalog replication (reading the change log)', err);
+        if (this.failing === undefined) this.options.onError('replica-poll', failure('reading the catalog change log', err));
         this.failing ??= Date.now();
       },
     );
@@ -349,8 +352,12 @@ export class CatalogReplication {
     for (const row of rows) {
       if (row.kind !== CATALOG_KIND) continue;
       current.push(row);
-      if (row.final) {
-        complete.push({ seq: row.seq, websiteId: row.websiteId, origin: row.origin, rows: current });
+      // The rows of one change are consecutive (one statement under the append lock); it is complete
+      // once its final part and every part before it are here.
+      const final = current.find((r) => r.final);
+      if (final !== undefined && current.length === final.part + 1) {
+        current.sort((x, y) => x.part - y.part);
+        complete.push({ seq: Math.max(...current.map((r) => r.seq)), websiteId: row.websiteId, origin: row.origin, rows: current });
         current = [];
       }
     }
@@ -365,38 +372,56 @@ export class CatalogReplication {
     return { localId, own: this.own.get(localId) };
   }
 
-  /** Applies one website's changes in order: runs of upserts/replaces/deletes as one replay, patches one by one. */
+  /**
+   * Applies one website's changes in order, as one {@link Catalog.replay} (one build for the lot, as
+   * at a restart). A patch is merged here with the catalog's own merge ({@link mergeProductPatches})
+   * against the products as the changes before it in this batch leave them, and goes in as the
+   * upsert of the merged products (so a numbers-only patch still takes the value-patch path).
+   */
   private async applySite(site: Site, changes: readonly ReadChange[]): Promise<void> {
-    let run: { change: LoggedChange; read: ReadChange }[] = [];
-    const flushRun = async (): Promise<void> => {
-      if (run.length === 0) return;
-      const batch = run;
-      run = [];
-      try {
-        const results = await site.catalog.replay(batch.map((b) => b.change));
-        batch.forEach((b, i) => this.settle(b.read, (own) => own.resolve(results[i]!)));
-      } catch (err) {
-        this.options.onError(`applying catalog changes of "${site.websiteId}"`, err);
-        for (const b of batch) this.settle(b.read, (own) => own.reject(err));
-      }
+    // The products as the changes taken so far leave them: changed ones here (null: deleted), the
+    // others in the catalog (unless a replace came first).
+    const overlay = new Map<string, Product | null>();
+    let replaced = false;
+    const lookup = (refId: string): Product | undefined => {
+      const changed = overlay.get(refId);
+      if (changed !== undefined) return changed ?? undefined;
+      return replaced ? undefined : site.catalog.getProduct(refId);
     };
+    const batch: { change: LoggedChange; read: ReadChange; patchSkipped?: SkippedLine[] }[] = [];
     for (const read of changes) {
       const change = await this.changeOf(read);
-      if (change.kind !== 'patch') {
-        run.push({ change, read });
+      if (change.kind === 'patch') {
+        let merged;
+        try {
+          merged = mergeProductPatches(change.patches, change.positions, lookup, change.onError);
+        } catch (err) {
+          // A patch naming a product deleted meanwhile fails the same way on every replica: it changes nothing.
+          this.settle(read, (own) => own.reject(err));
+          continue;
+        }
+        for (const p of merged.products) overlay.set(p.refId, p);
+        batch.push({ change: { kind: 'upsert', products: merged.products }, read, patchSkipped: merged.skipped });
         continue;
       }
-      await flushRun();
-      try {
-        const summary = await site.catalog.patchRecords(change.patches, change.positions, change.onError);
-        this.settle(read, (own) => own.resolve(summary));
-      } catch (err) {
-        // A patch naming a product deleted meanwhile fails the same way on every replica: not a fault of this one.
-        if (!(err instanceof AisleError && err.code === 'CATALOG_BAD_INPUT')) this.options.onError(`applying a catalog patch of "${site.websiteId}"`, err);
-        this.settle(read, (own) => own.reject(err));
+      if (change.kind === 'replace') {
+        overlay.clear();
+        replaced = true;
       }
+      if (change.kind === 'delete') for (const refId of change.refIds) overlay.set(refId, null);
+      else for (const p of change.products) overlay.set(p.refId, p);
+      batch.push({ change, read });
     }
-    await flushRun();
+    if (batch.length === 0) return;
+    try {
+      const results = await site.catalog.replay(batch.map((b) => b.change));
+      batch.forEach((b, i) => this.settle(b.read, (own) => own.resolve(b.patchSkipped === undefined
+        ? results[i]!
+        : { loaded: results[i]!.count, skipped: b.patchSkipped.slice(0, MAX_REPORTED_SKIPS), skippedCount: b.patchSkipped.length, catalogSize: results[i]!.catalogSize })));
+    } catch (err) {
+      this.options.onError('change-log', failure('applying catalog changes', err), site.websiteId);
+      for (const b of batch) this.settle(b.read, (own) => own.reject(err));
+    }
   }
 
   private settle(read: ReadChange, action: (own: OwnChange) => void): void {
@@ -449,7 +474,7 @@ export class CatalogReplication {
         try {
           if (await this.feed.writeSnapshot(site.websiteId, seq, () => encodeCatalogSnapshotInSlices(state))) site.snapshotSeq = seq;
         } catch (err) {
-          this.options.onError(`storing the catalog snapshot of "${site.websiteId}" in PostgreSQL`, err);
+          this.options.onError('snapshot-write', failure('storing the catalog snapshot in PostgreSQL', err), site.websiteId);
         }
       }
     } finally {

@@ -84,7 +84,7 @@ export async function executeSearch(catalog: Catalog, asked: SearchRequest, cont
  */
 export async function executeRankedSearch(catalog: Catalog, request: SearchRequest, context: SearchContext = {}): Promise<RankedSearch> {
   const rerank = context.rerank;
-  if (!rerank || (request.sort_fields?.length ?? 0) > 0) return { payload: await executeSearch(catalog, request, context) };
+  if (!rerank || !orderedByRelevance(request)) return { payload: await executeSearch(catalog, request, context) };
   const size = request.size ?? DEFAULT_SEARCH_SIZE;
   const end = request.start + size;
   const depth = rerank.depth;
@@ -100,6 +100,17 @@ export async function executeRankedSearch(catalog: Catalog, request: SearchReque
   if (request.highlight) page = highlightProducts(state, plan, page);
   payload.result = page;
   return { payload, rankedBy };
+}
+
+/**
+ * True when the request leaves the order to relevance: no `sort_fields`, or only the pseudo-field
+ * `_score` descending. Any other sort key is an order the caller asked for, which no re-rank may change.
+ */
+function orderedByRelevance(request: SearchRequest): boolean {
+  return (request.sort_fields ?? []).every((key) => {
+    const [name, spec] = Object.entries(key)[0] ?? [];
+    return name === '_score' && spec?.order === 'desc';
+  });
 }
 
 async function runSearch(catalog: Catalog, asked: SearchRequest, context: SearchContext): Promise<SearchRun> {

@@ -81,5 +81,7 @@ describe('re-rank stage', () => {
     // A weak signal moves a product only past neighbours it beats by more than their rank advantage.
     expect(blendOrder(3, [{ values: [0, 0, 1], weight: 0.01 }])).toEqual([0, 1, 2]);
     expect(blendOrder(0, [])).toEqual([]);
+    // Non-finite values (a broken host embedder) count as no signal.
+    expect(blendOrder(3, [{ values: [Number.NaN, Number.POSITIVE_INFINITY, 0.5], weight: 1 }])).toEqual([2, 0, 1]);
   });
 });

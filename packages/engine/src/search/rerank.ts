@@ -48,7 +48,11 @@ export function blendOrder(count: number, signals: readonly RerankSignal[]): num
   const score = new Float64Array(count);
   for (let i = 0; i < count; i++) {
     let s = RERANK_K / (RERANK_K + i);
-    for (const sig of signals) s += sig.weight * sig.values[i];
+    for (const sig of signals) {
+      // A host embedder's NaN or infinite similarity counts as none (a NaN would break the sort).
+      const v = sig.values[i];
+      if (Number.isFinite(v)) s += sig.weight * v;
+    }
     score[i] = s;
   }
   return Array.from({ length: count }, (_, i) => i).sort((a, b) => score[b] - score[a] || a - b);

@@ -185,6 +185,8 @@ describe('semantic search in the engine', () => {
     await bad({ semanticSearch: 'yes' }, 'websites[0].settings.semanticSearch');
     await bad({ personalization: { weight: 'x' } }, 'websites[0].settings.personalization.weight');
     await bad({ personalization: 1 }, 'websites[0].settings.personalization');
+    await bad({ personalization: { weight: 1e9 } }, 'websites[0].settings.personalization.weight');
+    await bad({ semanticSearch: { weight: Number.POSITIVE_INFINITY } }, 'websites[0].settings.semanticSearch.weight');
     await expect(createEngine({ workers: 0, embedders: [{ id: TEXT_MODEL_ID, version: '1', dimensions: 2, embed: () => [] }] })).rejects.toSatisfy(
       (e: unknown) => isAisleError(e) && (e.details as { key: string }).key === 'embedders[0].id');
     await expect(createEngine({ workers: 0, embedders: [{ id: 'x', version: '1', dimensions: 0, embed: () => [] }] })).rejects.toSatisfy(

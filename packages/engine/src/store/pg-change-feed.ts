@@ -19,9 +19,21 @@
  * @module
  */
 import pg from 'pg';
+import { GroupCommitter } from './group-commit.js';
 
-/** Bytes per stored snapshot part (the hex text of one part stays far below JavaScript's string limit). */
-export const SNAPSHOT_PART_BYTES = 16 << 20;
+/** One change to append. */
+interface AppendOp { kind: string; websiteId: string; origin: string; parts: readonly string[] }
+
+/**
+ * Bytes per stored snapshot part. A bytea travels as hex text twice its size; the driver handles many
+ * 1 MB values several times faster than a few big ones (measured: 16 MB read as one value ~1.2 s, as
+ * 1 MB slices ~0.5 s), and no text comes near JavaScript's string limit.
+ */
+export const SNAPSHOT_PART_BYTES = 1 << 20;
+/** Snapshot parts read per query. */
+const PARTS_PER_READ = 16;
+/** A connection attempt gives up after this long instead of waiting on an unreachable server indefinitely. */
+const CONNECT_TIMEOUT_MS = 10_000;
 /** The NOTIFY channel; the payload names the schema, so several schemas can share a database. */
 export const CHANGE_CHANNEL = 'aisle_changes';
 /** Advisory lock ids (second key; the first is the schema's hash): 1 = migrations (PostgresStore), 3 = change-log appends, 4 = snapshot writes. */
@@ -99,8 +111,7 @@ export class PgChangeFeed {
   /** Connects and creates the tables when missing. */
   static async open(options: PgChangeFeedOptions): Promise<PgChangeFeed> {
     if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(options.schema)) throw new Error(`postgres schema "${options.schema}" must be letters, digits and _ (at most 63)`);
-    // A connection attempt fails after 5 s instead of waiting on an unreachable server indefinitely.
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 3, connectionTimeoutMillis: 5000 });
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 3, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     pool.on('error', () => { /* an idle client died; the pool replaces it on next use */ });
     const feed = new PgChangeFeed(pool, options);
     try {
@@ -150,22 +161,33 @@ export class PgChangeFeed {
   }
 
   /**
-   * Appends one change (its payload parts in order) in one transaction and notifies the replicas;
-   * resolves with the seq of its last row once committed (durable).
+   * Appends one change (its payload parts in order) and notifies the replicas; resolves with the seq
+   * of its last row once committed (durable). Changes appended while a transaction is being written
+   * are group-committed together in the next one (one commit, one fsync, for a burst of changes).
    */
-  async append(kind: string, websiteId: string, origin: string, parts: readonly string[]): Promise<number> {
-    if (parts.length === 0) throw new Error('a change has at least one part');
-    return this.transaction(async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1), $2)', [this.options.schema, APPEND_LOCK]);
-      const { rows } = await client.query<{ seq: string }>(
-        `INSERT INTO ${this.s}.change_log (kind, website_id, origin, part, final, payload)
-         SELECT $1, $2, $3, p - 1, p = $5, payload FROM unnest($4::text[]) WITH ORDINALITY AS t(payload, p)
-         RETURNING seq`,
-        [kind, websiteId, origin, parts, parts.length]);
-      await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, this.options.schema]);
-      return Math.max(...rows.map((r) => Number(r.seq)));
-    });
+  append(kind: string, websiteId: string, origin: string, parts: readonly string[]): Promise<number> {
+    if (parts.length === 0) return Promise.reject(new Error('a change has at least one part'));
+    return this.appends.submit({ kind, websiteId, origin, parts });
   }
+
+  private readonly appends = new GroupCommitter<AppendOp, number>((ops) => this.transaction(async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1), $2)', [this.options.schema, APPEND_LOCK]);
+    const seqs: number[] = [];
+    // One statement per part, in order (under the lock, so a change's rows get consecutive seqs in part
+    // order): a plain text parameter each, not one array literal the driver would escape whole.
+    for (const op of ops) {
+      let last = 0;
+      for (let part = 0; part < op.parts.length; part++) {
+        const { rows } = await client.query<{ seq: string }>(
+          `INSERT INTO ${this.s}.change_log (kind, website_id, origin, part, final, payload) VALUES ($1, $2, $3, $4, $5, $6) RETURNING seq`,
+          [op.kind, op.websiteId, op.origin, part, part === op.parts.length - 1, op.parts[part]]);
+        last = Number(rows[0]!.seq);
+      }
+      seqs.push(last);
+    }
+    await client.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, this.options.schema]);
+    return seqs;
+  }), 100);
 
   /**
    * Rows after `afterSeq` in seq order, at most `limit` (the rest of a change cut by the limit comes
@@ -209,12 +231,16 @@ export class PgChangeFeed {
       }
       const data = new Uint8Array(Number(mark.bytes));
       let at = 0;
-      for (let part = 0; part < mark.parts; part++) {
-        const { rows } = await client.query<{ data: Buffer }>(
-          `SELECT data FROM ${this.s}.catalog_snapshot_parts WHERE website_id = $1 AND part = $2`, [websiteId, part]);
-        if (rows[0] === undefined) throw new Error(`catalog snapshot of "${websiteId}" lacks part ${part}`);
-        data.set(rows[0].data, at);
-        at += rows[0].data.length;
+      for (let from = 0; from < mark.parts; from += PARTS_PER_READ) {
+        const { rows } = await client.query<{ part: number; data: Buffer }>(
+          `SELECT part, data FROM ${this.s}.catalog_snapshot_parts WHERE website_id = $1 AND part >= $2 AND part < $3 ORDER BY part`,
+          [websiteId, from, from + PARTS_PER_READ]);
+        rows.forEach((row, i) => {
+          if (row.part !== from + i) throw new Error(`catalog snapshot of "${websiteId}" lacks part ${from + i}`);
+          data.set(row.data, at);
+          at += row.data.length;
+        });
+        if (rows.length !== Math.min(PARTS_PER_READ, mark.parts - from)) throw new Error(`catalog snapshot of "${websiteId}" lacks parts after ${from + rows.length - 1}`);
       }
       await client.query('COMMIT');
       if (at !== data.length) throw new Error(`catalog snapshot of "${websiteId}" has ${at} bytes, expected ${data.length}`);
@@ -273,7 +299,7 @@ export class PgChangeFeed {
     let failing = false;
     const connect = async (): Promise<void> => {
       if (this.closed) return;
-      const client = new pg.Client({ connectionString: this.options.url, connectionTimeoutMillis: 5000 });
+      const client = new pg.Client({ connectionString: this.options.url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
       const retry = (err: unknown): void => {
         if (this.listener === client) this.listener = undefined;
         client.removeAllListeners();
