@@ -38,8 +38,9 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import type { CatalogView, Product } from '@aisle/engine';
 import { generateCatalog } from '@aisle/engine/demo';
-import { Interner, RecommendationModels, VisualSimilarity, type RecommendationTuning } from '@aisle/engine/internal';
+import { Interner, MapCatalog, RecommendationModels, VisualSimilarity, type RecommendationTuning } from '@aisle/engine/internal';
 import { DATASETS_DIR } from './datasets.js';
+import { seededRandom } from './seeded-random.js';
 
 const DATA_DIR = DATASETS_DIR;
 const EVENTS = `${DATA_DIR}/uci-online-retail-events.ndjson.gz`;
@@ -54,30 +55,6 @@ interface Invoice {
   items: { refId: string; quantity: number; price: number }[];
 }
 
-/** A read-only catalog over an array of products. */
-class ArrayCatalog implements CatalogView {
-  readonly version = 1;
-  private readonly byRef = new Map<string, Product>();
-  constructor(products: Product[]) {
-    for (const p of products) this.byRef.set(p.refId, p);
-  }
-  get liveCount(): number {
-    return this.byRef.size;
-  }
-  has(refId: string): boolean {
-    return this.byRef.has(refId);
-  }
-  getProduct(refId: string): Product | undefined {
-    return this.byRef.get(refId);
-  }
-  isInStock(refId: string): boolean {
-    const a = this.byRef.get(refId)?.availability;
-    return a !== 0;
-  }
-  forEachProduct(visit: (product: Product) => void): void {
-    for (const p of this.byRef.values()) visit(p);
-  }
-}
 
 async function loadInvoices(): Promise<Invoice[]> {
   const byId = new Map<string, Invoice>();
@@ -97,17 +74,6 @@ async function loadInvoices(): Promise<Invoice[]> {
   return [...byId.values()].sort((a, b) => a.time - b.time);
 }
 
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Score {
   cases: number;
@@ -144,7 +110,7 @@ function tuningFromEnv(): Partial<RecommendationTuning> {
 async function main(): Promise<void> {
   const started = Date.now();
   const products = readFileSync(ITEMS, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Product);
-  const catalog = new ArrayCatalog(products);
+  const catalog = new MapCatalog(products);
   const invoices = await loadInvoices();
   const train = invoices.filter((i) => i.time < CUTOFF);
   const test = invoices.filter((i) => i.time >= CUTOFF && i.items.length >= 2);
@@ -198,7 +164,7 @@ async function main(): Promise<void> {
 
   // --- generated sessions: ViewedTogether / ProductDetail vs PopularItems --------------------------
   const sessionModels = new RecommendationModels({ website, catalog, tuning: tuningFromEnv() });
-  const rand = prng(20111001);
+  const rand = seededRandom(20111001);
   // Noise items drawn by training popularity (cumulative table).
   const freq = new Map<string, number>();
   for (const inv of train) for (const i of inv.items) freq.set(i.refId, (freq.get(i.refId) ?? 0) + 1);
@@ -289,7 +255,7 @@ async function scale(): Promise<void> {
     isInStock: () => true,
     forEachProduct: () => {},
   };
-  const rand = prng(7);
+  const rand = seededRandom(7);
   // Skewed item draws: a few items are hot, most of the catalog is a long tail.
   const draw = (): string => `p${Math.floor(productCount * rand() ** 3)}`;
   const before = process.memoryUsage();

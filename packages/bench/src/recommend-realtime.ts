@@ -15,8 +15,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generateCatalog, generateInteractions } from '../../engine/src/demo/index.js';
-import { createEngine } from '../../engine/src/engine.js';
+import { createEngine } from '@aisle/engine';
+import { generateCatalog, generateInteractions } from '@aisle/engine/demo';
 
 function argValue(name: string, fallback: string): string {
   const at = process.argv.indexOf(name);

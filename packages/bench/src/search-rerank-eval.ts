@@ -32,21 +32,11 @@ import { createEngine, stableGuid, type Engine, type Product } from '@aisle/engi
 import { generateCatalog } from '@aisle/engine/demo';
 import { tokenize } from '@aisle/engine/internal';
 import { DATASETS_DIR } from './datasets.js';
+import { seededRandom } from './seeded-random.js';
 
 const SITE = { websiteId: 'eval', client: 'eval', tokens: ['eval-token'], hmacSecret: 'eval-secret' };
 const WEIGHTS = [0.15, 0.3, 0.5, 0.8];
 
-/** mulberry32: a small seeded generator, so every run samples the same queries. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function readNdjson(file: string): Product[] {
   return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Product);
@@ -86,7 +76,7 @@ interface SemanticReport {
 }
 
 function sampleQueries(products: Product[], count: number, seed: number, wordCount: number): { q: string; target: Product }[] {
-  const random = rng(seed);
+  const random = seededRandom(seed);
   const out: { q: string; target: Product }[] = [];
   for (let tries = 0; out.length < count && tries < count * 20; tries++) {
     const p = products[Math.floor(random() * products.length)];
@@ -184,7 +174,7 @@ async function trainingAtScale(count: number): Promise<{ products: number; train
 interface PersonalRow { setting: string; mrr: number; ndcg: number; brandShare: number; controlMrr: number }
 
 async function evalPersonalization(products: Product[], customers: number): Promise<{ customers: number; rows: PersonalRow[] }> {
-  const random = rng(11);
+  const random = seededRandom(11);
   const byBrand = new Map<string, Product[]>();
   for (const p of products) if (typeof p.brand === 'string' && typeof p.title === 'string') byBrand.set(p.brand, [...(byBrand.get(p.brand) ?? []), p]);
   const brands = [...byBrand.entries()].filter(([, list]) => list.length >= 15).map(([b]) => b);

@@ -30,9 +30,10 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import { RecommendationModels } from '../../engine/src/recommend/recommendation-models.js';
-import type { CatalogView, Product } from '../../engine/src/types.js';
+import type { CatalogView, Product } from '@aisle/engine';
+import { RecommendationModels } from '@aisle/engine/internal';
 import { DATASETS_DIR } from './datasets.js';
+import { seededRandom } from './seeded-random.js';
 
 const K = 20;
 
@@ -44,17 +45,6 @@ export interface EvalSession {
   items: string[];
 }
 
-/** mulberry32: a small deterministic PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Draws 0..n-1 with probability ∝ 1/(k+1)^s (inverse CDF over a cumulative table). */
 function zipf(n: number, s: number, rand: () => number): () => number {
@@ -76,7 +66,7 @@ function zipf(n: number, s: number, rand: () => number): () => number {
 
 /** Generated sessions (see the module notes). */
 export function generateSessions(options: { sessions: number; items: number; seed: number }): EvalSession[] {
-  const rand = prng(options.seed);
+  const rand = seededRandom(options.seed);
   const n = options.items;
   const topics = Math.max(4, Math.round(n / 50));
   // Item popularity rank r (0 = most popular) is the item id; topics are assigned with Zipf sizes.

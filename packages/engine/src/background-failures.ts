@@ -48,10 +48,15 @@ export class FailureReporter {
 
   constructor(private readonly hooks: EngineHooks = {}) {}
 
-  /** Reports one failure. Never throws (a broken hook must not break the engine). */
-  report(task: BackgroundTask, error: unknown, websiteId?: string): void {
+  /**
+   * Reports one failure; `doing` (optional) says what the work was doing. Never throws (a broken
+   * hook must not break the engine).
+   */
+  report(task: BackgroundTask, error: unknown, websiteId?: string, doing?: string): void {
     this.counts.set(task, (this.counts.get(task) ?? 0) + 1);
-    const message = error instanceof Error ? error.message : String(error);
+    const cause = error instanceof Error ? error.message : String(error);
+    // What the work was doing, when the task alone does not say it (e.g. which replication step).
+    const message = doing === undefined ? cause : `${doing}: ${cause}`;
     this.latest.set(task, { message, at: Date.now(), ...(websiteId !== undefined && { websiteId }) });
     const details = { err: error, task, ...(websiteId !== undefined && { websiteId }) };
     try {

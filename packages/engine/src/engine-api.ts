@@ -22,6 +22,14 @@ export interface SkippedLine {
 /** Most skipped records a {@link LoadSummary} lists (the rest are only counted). */
 export const MAX_REPORTED_SKIPS = 100;
 
+/** Non-numeric values of one numeric field in a load (see {@link LoadSummary.strayValues}). */
+export interface StrayValues {
+  field: string;
+  count: number;
+  /** The first {@link MAX_REPORTED_SKIPS} refIds at most. */
+  refIds: string[];
+}
+
 /** What a catalog load or upsert did. */
 export interface LoadSummary {
   /** Products inserted or updated. */
@@ -33,6 +41,12 @@ export interface LoadSummary {
   skipped: SkippedLine[];
   /** How many records were skipped in all. */
   skippedCount: number;
+  /**
+   * Values of the loaded products that are not numbers in a numeric field (e.g. a price of "N/A"):
+   * kept as given, missing for ranges, numeric scopes and number sorts. Per field: how many, and the
+   * refIds of the first few. Absent when there are none.
+   */
+  strayValues?: StrayValues[];
   /** Live products in the catalog afterwards. */
   catalogSize: number;
 }

@@ -211,7 +211,7 @@ class AisleEngine implements Engine {
       });
       semantics.setBuiltInWanted(usesBuiltInModel(config.settings));
       return {
-        config, seedSettings: config.settings ?? {}, catalog, models: new RecommendationModels({ website: config, catalog }), semantics,
+        config, seedSettings: config.settings ?? {}, catalog, models: new RecommendationModels({ website: config, catalog, onIndexError: (err) => this.reporter.report('index-build', err, config.websiteId) }), semantics,
       };
     };
     if (this.replication) {

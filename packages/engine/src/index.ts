@@ -29,4 +29,9 @@ export {
   MAX_SEARCH_SIZE, DEFAULT_SEARCH_SIZE, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SCOPE_VALUES,
 } from './search/validate-search-request.js';
 export { MAX_FACET_BUCKETS } from './search/assemble-payload.js';
-export { applyForcedScope, restrictFacetBuckets, type CreatedSearchKey, type SearchKeyInfo, type SearchKeyRequest } from './keys/index.js';
+export { applyForcedScope, intersectCondition, restrictFacetBuckets, valueAllowed, type Scope } from './keys/key-scope.js';
+export {
+  hashSearchKey, KEY_ACTIONS, KEY_CACHE_TTL_MS, MAX_KEYS_PER_WEBSITE, SEARCH_KEY_PREFIX,
+  type CreatedSearchKey, type SearchKeyInfo, type SearchKeyRequest,
+} from './keys/search-key-service.js';
+export { DEFAULT_FIELD_ROLES } from './recommend/attribute-similarity.js';

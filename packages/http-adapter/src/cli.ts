@@ -13,7 +13,8 @@ import { SingleBar, Presets } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
 import { pino } from 'pino';
 import { ConfigFileError, loadConfigFile } from './config-file.js';
-import { demoBanner, demoEngineOptions, demoIdentity, ensureDemoSearchKey, seedDemo } from './demo.js';
+import { demoBanner, demoEngineOptions, demoIdentity, demoIdentityFile, ensureDemoSearchKey, seedDemo } from './demo.js';
+import { logDestination } from './log-destination.js';
 import { createServer } from './server.js';
 
 /** An operator-facing failure: printed as `aisle: <message>`, exit code 1. */
@@ -40,13 +41,14 @@ interface ServeFlags { config?: string; port: number; host: string; dataDir?: st
 
 async function serve(flags: ServeFlags): Promise<void> {
   // One JSON line per request at level info; AISLE_LOG_LEVEL=warn keeps only problems.
-  const logger = pino({ name: 'aisle', level: process.env.AISLE_LOG_LEVEL ?? 'info' });
+  const logger = pino({ name: 'aisle', level: process.env.AISLE_LOG_LEVEL ?? 'info' }, logDestination());
   const config = flags.config ? loadConfigFile(flags.config) : undefined;
   const dataDir = resolveDataDir(flags.dataDir, config);
   if (config) {
     const engineOptions: EngineOptions = { ...config, dataDir };
     const app = await createServer({ engineOptions, port: flags.port, host: flags.host, logger, handleSignals: true });
     logger.info({ url: app.url, websites: app.engine.websites().map((w) => w.websiteId), dataDir }, `aisle listening on ${app.url}`);
+    logger.flush(); // the log is buffered: show the operator the start now
     return;
   }
   const identity = demoIdentity(dataDir, flags.demoProducts);
@@ -61,7 +63,8 @@ async function serve(flags: ServeFlags): Promise<void> {
   const popular = await engine.recommend(identity.websiteId, 'PopularItems', { count: 1 });
   const sample = popular.payload[0] ?? (await engine.search({ website_id: identity.websiteId, client: identity.client, q: '', start: 0, size: 1 })).payload.result[0]?.refId ?? 'P1';
   logger.info({ url: app.url, websiteId: identity.websiteId, client: identity.client }, `aisle listening on ${app.url} (demo website "${identity.websiteId}")`);
-  process.stdout.write(`${demoBanner(app.url, identity, sample)}\n`);
+  logger.flush();
+  process.stdout.write(`${demoBanner(app.url, identity, sample, demoIdentityFile(dataDir))}\n`);
 }
 
 interface LoadFlags { website: string; config?: string; dataDir?: string; replace?: boolean; skipBad?: boolean }
@@ -72,7 +75,7 @@ async function load(file: string, flags: LoadFlags): Promise<void> {
   const dataDir = resolveDataDir(flags.dataDir, config);
   let engineOptions: EngineOptions;
   if (config) engineOptions = { ...config, dataDir, workers: 0 };
-  else if (existsSync(path.join(dataDir, 'demo.json'))) engineOptions = { ...demoEngineOptions(dataDir, demoIdentity(dataDir, 0)), workers: 0 };
+  else if (existsSync(demoIdentityFile(dataDir))) engineOptions = { ...demoEngineOptions(dataDir, demoIdentity(dataDir, 0)), workers: 0 };
   else throw new CliError(`no --config given and no demo website in ${dataDir}; pass --config or run "aisle serve" once`);
   const engine = await createEngine(engineOptions);
   try {
@@ -122,7 +125,7 @@ export function buildProgram(): Command {
     .description('serve the HTTP API (without --config: a demo website with generated data)')
     .option('--config <file>', 'config file (JSON; see docs/operations.md)')
     .option('--port <port>', 'port to listen on', parsePort, 8080)
-    .option('--host <host>', 'address to bind', '0.0.0.0')
+    .option('--host <host>', 'address to bind (0.0.0.0 to accept connections from other machines)', '127.0.0.1')
     .option('--data-dir <dir>', 'data directory (default: the config\'s dataDir, else ./data)')
     .option('--demo-products <n>', 'number of generated demo products', parsePositive, 5000)
     .action((flags: ServeFlags) => serve(flags));

@@ -12,7 +12,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Engine } from '@aisle/engine';
+import { DEFAULT_FIELD_ROLES, type Engine } from '@aisle/engine';
 import type { Handler } from './context.js';
 import { HttpError } from './errors.js';
 import { JSON_TYPE, send } from './reply.js';
@@ -84,13 +84,14 @@ export function contentTypeOf(name: string): string {
 export function dashboardConfig(engine: Pick<Engine, 'websites'>, options: DashboardOptions): Record<string, unknown> {
   return {
     websites: engine.websites().map((w) => {
-      const roles = (w.settings as { fieldRoles?: { brand?: string; category?: string; price?: string } } | undefined)?.fieldRoles;
+      const roles = w.settings?.fieldRoles;
+      const category = roles?.category ?? DEFAULT_FIELD_ROLES.category;
       const site: Record<string, unknown> = {
         websiteId: w.websiteId,
         client: w.client,
-        // The spec's field names unless the website names its own roles (settings.fieldRoles).
-        facets: [roles?.brand ?? 'brand', roles?.category ?? 'search_category'],
-        numericFields: [roles?.price ?? 'price'],
+        // The website's field roles (settings.fieldRoles; a category path facets on its root).
+        facets: [roles?.brand ?? DEFAULT_FIELD_ROLES.brand, Array.isArray(category) ? category[0] : category],
+        numericFields: [roles?.price ?? DEFAULT_FIELD_ROLES.price],
       };
       const key = options.searchKeys?.[w.websiteId];
       if (key !== undefined) site.searchKey = key;
@@ -107,7 +108,20 @@ export const dashboardPage: Handler = async (ctx, state) => {
   sendBytes(ctx, state, 'index.html', body);
 };
 
-/** `GET /dashboard/{file}`: an asset, or `config.json`. */
+/** Assets the build also writes gzipped (`<name>.gz`). */
+const PRECOMPRESSED = new Set(['app.js', 'app.css']);
+
+/** True when the request accepts gzip (`Accept-Encoding: gzip`, not refused with `q=0`). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return (coding === 'gzip' || coding === '*') && (q === undefined || Number(q.slice(2)) > 0);
+  });
+}
+
+/** `GET /dashboard/{file}`: an asset (gzipped when the build wrote it so and the browser accepts it), or `config.json`. */
 export const dashboardAsset: Handler = async (ctx, state) => {
   if (!state.dashboard) throw new HttpError(404, 'the dashboard is turned off (dashboard: false)');
   const name = ctx.params[0]!;
@@ -115,9 +129,20 @@ export const dashboardAsset: Handler = async (ctx, state) => {
     send(ctx, state, 200, JSON_TYPE, JSON.stringify(dashboardConfig(state.engine, state.dashboard.options)), { 'cache-control': 'no-store' });
     return;
   }
+  if (PRECOMPRESSED.has(name) && acceptsGzip(ctx.req.headers['accept-encoding'])) {
+    // A build older than the precompressed copies has none: the plain file is served instead.
+    const body = await state.dashboard.assets.read(`${name}.gz`).catch((err: unknown) => {
+      if (err instanceof HttpError && err.status === 404) return undefined;
+      throw err;
+    });
+    if (body !== undefined) {
+      send(ctx, state, 200, contentTypeOf(name), body, { ...PAGE_HEADERS, 'content-encoding': 'gzip', vary: 'Accept-Encoding' });
+      return;
+    }
+  }
   sendBytes(ctx, state, name, await state.dashboard.assets.read(name));
 };
 
 function sendBytes(ctx: Parameters<Handler>[0], state: Parameters<Handler>[1], name: string, body: Buffer): void {
-  send(ctx, state, 200, contentTypeOf(name), body, PAGE_HEADERS);
+  send(ctx, state, 200, contentTypeOf(name), body, { ...PAGE_HEADERS, ...(PRECOMPRESSED.has(name) ? { vary: 'Accept-Encoding' } : {}) });
 }

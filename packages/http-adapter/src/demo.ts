@@ -29,9 +29,14 @@ export const DEMO_COUPON = 'DEMO-PRICEBEAT-10';
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
+/** Where the demo's ids and tokens are kept. */
+export function demoIdentityFile(dataDir: string): string {
+  return path.join(dataDir, 'demo.json');
+}
+
 /** Reads `<dataDir>/demo.json`, creating it (with fresh tokens) the first time. */
 export function demoIdentity(dataDir: string, productCount: number): DemoIdentity {
-  const file = path.join(dataDir, 'demo.json');
+  const file = demoIdentityFile(dataDir);
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as DemoIdentity;
   const identity: DemoIdentity = {
     websiteId: 'demo', client: 'demo', token: `demo-${hex(16)}`, adminToken: `admin-${hex(16)}`, hmacSecret: hex(32), productCount, seed: 42,
@@ -94,35 +99,42 @@ export async function ensureDemoSearchKey(engine: Engine, identity: DemoIdentity
   if (identity.searchKey !== undefined && (await engine.resolveSearchKey(identity.searchKey)) !== undefined) return identity.searchKey;
   const created = await engine.createSearchKey(identity.websiteId, { actions: ['search'] });
   identity.searchKey = created.key;
-  writeFileSync(path.join(dataDir, 'demo.json'), `${JSON.stringify(identity, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(demoIdentityFile(dataDir), `${JSON.stringify(identity, null, 2)}\n`, { mode: 0o600 });
   return created.key;
 }
 
-/** The startup banner: ids, tokens and one curl command per kind of endpoint. */
-export function demoBanner(url: string, identity: DemoIdentity, sampleRefId: string): string {
-  const { websiteId, client, token, adminToken, searchKey } = identity;
+/**
+ * The startup banner: ids, where the tokens are, the browser search key, and one curl command per kind
+ * of endpoint. It prints no token or secret (stdout is often collected with the logs): the website and
+ * admin tokens stay in the demo identity file (mode 0600 in the data directory), which the commands
+ * read into shell variables. The search key is printed: it is a browser key, public by design (it
+ * opens only search on the demo website, and every page that uses it shows it).
+ */
+export function demoBanner(url: string, identity: DemoIdentity, sampleRefId: string, identityFile: string): string {
+  const { websiteId, client, searchKey } = identity;
   const now = new Date().toISOString();
+  const read = (key: string) => `$(node -p 'require(${JSON.stringify(path.resolve(identityFile))}).${key}')`;
   return [
     '',
     'aisle demo website',
     `  website id:   ${websiteId}`,
     `  client:       ${client}`,
-    `  token:        ${token}`,
-    `  admin token:  ${adminToken}`,
+    `  tokens:       in ${identityFile} (token, adminToken)`,
     ...(searchKey ? [`  search key:   ${searchKey}   (browser key: opens only search on "${websiteId}")`] : []),
     '',
     `Dashboard: ${url}/   (search, recommendations and reports in the browser)`,
     '',
     'Try:',
-    `  curl -s ${url}/v1.4/search -H 'Content-Type: application/json' -H 'Authorization: Bearer ${token}' \\`,
+    `  export TOKEN=${read('token')} ADMIN=${read('adminToken')}`,
+    `  curl -s ${url}/v1.4/search -H 'Content-Type: application/json' -H "Authorization: Bearer $TOKEN" \\`,
     `    -d '{"website_id":"${websiteId}","client":"${client}","q":"shirt","start":0,"size":5,"aggregations":["brand"],"range_fields":["price"]}'`,
     `  curl -s '${url}/1.0/ClientRecom/${websiteId}/ProductDetail?productRef=${encodeURIComponent(sampleRefId)}&filterOutOfStock=true'`,
     `  curl -s '${url}/1.0/ClientRecom/${websiteId}/PopularItems?count=5'`,
     `  curl -s ${url}/1.0/ClientRecom/${websiteId}/bundle -H 'Content-Type: application/json' -d '{"product_ref_ids":["${sampleRefId}"],"setCount":2,"count":3}'`,
-    `  curl -s ${url}/3.0/events/purchases -H 'Content-Type: application/json' -H 'Authorization: Bearer ${token}' \\`,
+    `  curl -s ${url}/3.0/events/purchases -H 'Content-Type: application/json' -H "Authorization: Bearer $TOKEN" \\`,
     `    -d '{"customerId":"7d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10","sessionId":"0b7f1e0c-3d2a-4c55-8e1f-2a9b6c4d8e21","events":[{"currentUrl":"https://shop.example/checkout","eventTime":"${now}","orderId":"demo-order-1","products":[{"refId":"${sampleRefId}","quantity":1,"price":19.99}]}]}'`,
     `  curl -s '${url}/b2b/coupon/mark_as_used?code=${DEMO_COUPON}&client=${websiteId}'`,
-    `  curl -s ${url}/admin/v1/websites/${websiteId}/stats -H 'Authorization: Bearer ${adminToken}'`,
+    `  curl -s ${url}/admin/v1/websites/${websiteId}/stats -H "Authorization: Bearer $ADMIN"`,
     `  curl -s ${url}/openapi.json`,
     '',
   ].join('\n');

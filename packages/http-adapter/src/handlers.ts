@@ -17,6 +17,25 @@ import { JSON_TYPE, send, sendJson } from './reply.js';
 const JSON_ONLY = ['application/json'] as const;
 const PRODUCT_FEED_TYPES = ['application/json', 'application/x-ndjson', 'application/ndjson', 'application/jsonl'] as const;
 
+/**
+ * The point after which a write request is carried through to its true answer: the request timer
+ * (`handlerTimeoutMs`) covers reading and checking the request, never the commit — a 503 "did not
+ * complete" must mean nothing was stored. If the timer already answered (a slow body), the request is
+ * abandoned here, before anything is written.
+ */
+function commitPoint(ctx: RequestContext): void {
+  if (ctx.done) throw new AbandonedRequest();
+  if (ctx.timer) clearTimeout(ctx.timer);
+  ctx.timer = undefined;
+}
+
+/** A request already answered (by the timer) whose handler stops before writing anything. */
+export class AbandonedRequest extends Error {
+  constructor() {
+    super('the request was answered before its write started (timeout); nothing was written');
+  }
+}
+
 /** Validates with an ajv validator; 400 naming the field otherwise. */
 function check<T>(validator: ValidateFunction, body: unknown): T {
   if (!validator(body)) {
@@ -40,8 +59,7 @@ export const search: Handler = async (ctx, state) => {
   if (forced) body.scope = applyForcedScope(forced, body.scope);
   const response = await state.engine.search(body);
   if (forced) {
-    const disjunctive = (body as { disjunctive_facets?: unknown }).disjunctive_facets;
-    const aggregations = restrictFacetBuckets(response.payload.aggregations, forced, Array.isArray(disjunctive) ? disjunctive as string[] : undefined);
+    const aggregations = restrictFacetBuckets(response.payload.aggregations, forced, body.disjunctive_facets);
     if (aggregations !== undefined) response.payload = { ...response.payload, aggregations };
   }
   sendJson(ctx, state, 200, serialize.SearchResponse(response));
@@ -76,6 +94,7 @@ export function events(kind: 'purchases' | 'views'): Handler {
     requireMediaType(ctx.req, JSON_ONLY);
     // No schema here: the engine validates event bodies itself (every failure under its path, RFC 7807).
     const body = await readJsonBody(ctx.req, state.limits);
+    commitPoint(ctx);
     const ack = kind === 'purchases'
       ? await state.engine.recordPurchases(websiteId, body as PurchaseRequest)
       : await state.engine.recordViews(websiteId, body as ViewRequest);
@@ -90,6 +109,7 @@ export const markCouponUsed: Handler = async (ctx, state) => {
   const client = scalar(query, 'client');
   if (!code) throw new HttpError(400, 'query parameter code is required', { key: 'code' });
   if (!client) throw new HttpError(400, 'query parameter client is required', { key: 'client' });
+  commitPoint(ctx);
   const result = await state.engine.markCouponUsed(client, code);
   sendJson(ctx, state, 200, serialize.CouponUsed({ type: 1, code: 0, payload: result }));
 };
@@ -149,6 +169,7 @@ export const product: Handler = async (ctx, state) => {
   const websiteId = adminWebsite(ctx, state);
   const refId = ctx.params[1]!;
   if (ctx.req.method === 'DELETE') {
+    commitPoint(ctx);
     const result = await state.engine.deleteProducts(websiteId, [refId]);
     sendJson(ctx, state, 200, serialize.DeleteResult(result));
     return;
@@ -164,6 +185,7 @@ export const issueCoupons: Handler = async (ctx, state) => {
   const websiteId = adminWebsite(ctx, state);
   requireMediaType(ctx.req, JSON_ONLY);
   const body = check<{ coupons: CouponIssue[] }>(validate.CouponIssueRequest, await readJsonBody(ctx.req, state.limits));
+  commitPoint(ctx);
   const result = await state.engine.issueCoupons(websiteId, body.coupons);
   sendJson(ctx, state, 201, serialize.CouponIssueResult(result));
 };
@@ -214,6 +236,7 @@ export const settings: Handler = async (ctx, state) => {
   }
   requireMediaType(ctx.req, method === 'PATCH' ? SETTINGS_TYPES : JSON_ONLY);
   const body = await readJsonBody(ctx.req, state.limits);
+  commitPoint(ctx);
   const updated = await state.engine.updateSettings(websiteId, body, { merge: method === 'PATCH' });
   sendJson(ctx, state, 200, serialize.WebsiteSettings(updated));
 };
@@ -223,7 +246,9 @@ export const searchKeys: Handler = async (ctx, state) => {
   const websiteId = adminWebsite(ctx, state);
   if (ctx.req.method === 'POST') {
     requireMediaType(ctx.req, JSON_ONLY);
-    const created = await state.engine.createSearchKey(websiteId, await readJsonBody(ctx.req, state.limits));
+    const body = await readJsonBody(ctx.req, state.limits);
+    commitPoint(ctx);
+    const created = await state.engine.createSearchKey(websiteId, body);
     sendJson(ctx, state, 201, serialize.CreatedSearchKey(created));
     return;
   }
@@ -233,6 +258,7 @@ export const searchKeys: Handler = async (ctx, state) => {
 /** `DELETE /admin/v1/websites/{websiteId}/keys/{key}`: revoke by key or by id (404 when the website has none such). */
 export const revokeSearchKey: Handler = async (ctx, state) => {
   const websiteId = adminWebsite(ctx, state);
+  commitPoint(ctx);
   await state.engine.revokeSearchKey(websiteId, ctx.params[1]!);
   send(ctx, state, 204, undefined, '');
 };

@@ -8,6 +8,7 @@ export { createServer, type AisleServer, type ServerOptions } from './server.js'
 export type { ListenerLimits } from './context.js';
 export { HttpError, STATUS_BY_CODE, problemFor, toWireError, type ErrorShape, type WireError } from './errors.js';
 export { HttpMetrics } from './metrics.js';
+export { logDestination, LOG_BUFFER_BYTES, LOG_FLUSH_MS } from './log-destination.js';
 export { TokenIndex, bearerToken } from './auth.js';
 export { buildOpenApi } from './openapi.js';
 export { schemas, inlineRefs, RECOMMEND_METHODS, type JsonSchema, type SchemaName, type RecommendMethod } from './schemas.js';

@@ -256,6 +256,11 @@ export const schemas = {
       loaded: int(),
       skipped: { type: 'array', items: { type: 'object', required: ['line', 'message'], properties: { line: int(), message: str() } } },
       skippedCount: int(),
+      strayValues: {
+        type: 'array',
+        description: 'Values of a numeric field that are not numbers (e.g. "N/A"): kept, missing for ranges and number sorts.',
+        items: { type: 'object', required: ['field', 'count', 'refIds'], properties: { field: str(), count: int(), refIds: { type: 'array', items: str() } } },
+      },
       catalogSize: int(),
     },
   },
@@ -302,7 +307,20 @@ export const schemas = {
       personalization: { description: 'true | false | {weight: number >= 0} (docs/personalization.md).' },
       semanticSearch: { description: 'true | false | {model: string, weight: number >= 0} (docs/semantic-search.md).' },
       fieldWeights: { type: 'object', additionalProperties: num() },
-      synonyms: { type: 'array' }, redirects: { type: 'array' }, retailMedia: { type: 'object' }, retailBoost: { type: 'object' },
+      synonyms: { type: 'array', description: 'Groups of equivalent words or phrases (["tv", "television"], two-way) and one-way {from, to: [...]} entries.' },
+      language: str('Stemming and default stop words: en (default), da, de, es, fi, fr, it, nl, no, pt, ru, sv.'),
+      stopWords: strArray('Added to the language\'s default stop words.'),
+      typoTolerance: {
+        type: 'object',
+        description: 'Edits allowed by word length (defaults: enabled, 1 edit from 4 letters, 2 from 8).',
+        properties: { enabled: { type: 'boolean' }, minWordSizeOneTypo: int(), minWordSizeTwoTypos: int() },
+      },
+      ranking: {
+        type: 'object',
+        description: 'tieBreakers: [{field, order: asc|desc, type?: number|text}], keys applied after relevance and after sort_fields.',
+        properties: { tieBreakers: { type: 'array', items: { type: 'object', additionalProperties: true } } },
+      },
+      redirects: { type: 'array' }, retailMedia: { type: 'object' }, retailBoost: { type: 'object' },
       cors: { type: 'object' }, attributionWindowDays: num(), useStyleIdForVisualSimilarity: { type: 'boolean' },
       rules: {
         type: 'array',

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createEngine, type Engine, type EngineOptions } from '@aisle/engine';
 import { pino, type Logger } from 'pino';
 import { createListener, type AisleListener, type ListenerOptions } from './listener.js';
+import { logDestination } from './log-destination.js';
 import { HttpMetrics } from './metrics.js';
 
 /** Options of {@link createServer}. */
@@ -21,9 +22,9 @@ export interface ServerOptions extends Omit<ListenerOptions, 'logger' | 'adminTo
   adminTokens?: readonly string[];
   /** Port (default 8080; 0 picks a free one). */
   port?: number;
-  /** Host (default 0.0.0.0). */
+  /** Host (default 127.0.0.1: only this machine; 0.0.0.0 accepts connections from others). */
   host?: string;
-  /** pino logger; default a JSON logger on stdout at level info; `false` disables logs. */
+  /** pino logger; default a JSON logger on stdout at level info (buffered: {@link logDestination}); `false` disables logs. */
   logger?: Logger | false;
   /** Maximum size of the request headers in bytes (default 16 KiB; larger → 431). */
   maxHeaderSize?: number;
@@ -53,9 +54,12 @@ export interface AisleServer {
   close(): Promise<void>;
 }
 
+/** How often Node checks connections against the header and request timeouts. */
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+
 /** Creates the engine (unless given), the listener and the server, and starts listening. */
 export async function createServer(options: ServerOptions = {}): Promise<AisleServer> {
-  const logger = options.logger === false ? undefined : options.logger ?? pino({ name: 'aisle' });
+  const logger = options.logger === false ? undefined : options.logger ?? pino({ name: 'aisle' }, logDestination());
   // The engine logs its background failures (snapshot writes, replica polls, …) through the same logger.
   const engine = options.engine ?? await createEngine({ ...options.engineOptions, ...(logger && { logger: logger.child({ component: 'engine' }) }) });
   const listener = createListener(engine, {
@@ -65,14 +69,16 @@ export async function createServer(options: ServerOptions = {}): Promise<AisleSe
     dashboard: options.dashboard ?? options.engineOptions?.dashboard ?? true,
     logger: logger ?? false,
   });
-  const server = http.createServer({ maxHeaderSize: options.maxHeaderSize ?? 16 * 1024 }, listener);
+  // Node checks the header and request timeouts only every connectionsCheckingInterval (30 s by
+  // default), so a 10 s header timeout fired after up to 40 s; checking every second keeps them true.
+  const server = http.createServer({ maxHeaderSize: options.maxHeaderSize ?? 16 * 1024, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS }, listener);
   server.requestTimeout = options.requestTimeoutMs ?? 60_000;
   server.headersTimeout = options.headersTimeoutMs ?? 10_000;
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 8080, options.host ?? '0.0.0.0', () => {
+    server.listen(options.port ?? 8080, options.host ?? '127.0.0.1', () => {
       server.off('error', reject);
       resolve();
     });

@@ -3,7 +3,7 @@
  * sources by test/tsconfig.cli.json, so no build is needed).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -104,10 +104,15 @@ describe('aisle serve (demo) and aisle load', () => {
   const dataDir = path.join(tmp, 'data');
 
   async function serveDemo(): Promise<{ child: ReturnType<typeof start>; url: string; token: string; adminToken: string; searchKey: string }> {
-    const child = start(['serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--demo-products', '300']);
+    // No --host: the default binds this machine only.
+    const child = start(['serve', '--port', '0', '--data-dir', dataDir, '--demo-products', '300']);
     const url = (await waitFor(child, /curl -s (http:\/\/[\d.:]+)\/openapi\.json/))[1]!;
-    const token = child.out().match(/ token: +(\S+)/)![1]!;
-    const adminToken = child.out().match(/admin token: +(\S+)/)![1]!;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    // The banner prints no token: they are in the demo identity file it names. The browser search key
+    // (public by design) is printed.
+    expect(child.out()).not.toMatch(/demo-[0-9a-f]{32}|admin-[0-9a-f]{32}/);
+    const identityFile = child.out().match(/tokens: +in (\S+)/)![1]!;
+    const { token, adminToken } = JSON.parse(readFileSync(identityFile, 'utf8')) as { token: string; adminToken: string };
     const searchKey = child.out().match(/search key: +(\S+)/)![1]!;
     return { child, url, token, adminToken, searchKey };
   }

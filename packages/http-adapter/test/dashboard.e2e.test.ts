@@ -9,6 +9,8 @@
  * browser tests are skipped with that message; the HTTP checks of the dashboard still run.
  */
 import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -98,7 +100,20 @@ describe('dashboard over HTTP', () => {
     const html = await page.text();
     // No CDN: every script and stylesheet comes from this server.
     expect(html).not.toMatch(/(src|href)="https?:/);
-    expect((await fetch(`${app.url}/dashboard/app.js`)).headers.get('content-type')).toMatch(/^text\/javascript/);
+    const plain = await fetch(`${app.url}/dashboard/app.js`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    const script = await plain.text();
+    // A browser that accepts gzip gets the precompressed copy of the same bytes.
+    const zipped = await new Promise<{ encoding?: string; body: Buffer }>((resolve, reject) => {
+      http.get(`${app.url}/dashboard/app.js`, { headers: { 'accept-encoding': 'gzip, deflate' } }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c)).on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(parts) })).on('error', reject);
+      }).on('error', reject);
+    });
+    expect(zipped.encoding).toBe('gzip');
+    expect(gunzipSync(zipped.body).toString('utf8')).toBe(script);
+    expect(zipped.body.length).toBeLessThan(script.length / 2);
     const config = (await (await fetch(`${app.url}/dashboard/config.json`)).json()) as { websites: { websiteId: string; searchKey?: string }[]; recommendMethods: string[] };
     expect(config.websites).toEqual([expect.objectContaining({ websiteId: 'demo', client: 'demo', searchKey })]);
     expect(config.recommendMethods).toHaveLength(17);
@@ -144,6 +159,8 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     titles: await page.locator('.hit h3').allInnerTexts(),
     stats: await page.locator('#stats').innerText(),
   });
+  const brandLabels = () => page.locator('#facets .ais-Panel').first().getByRole('checkbox')
+    .evaluateAll((boxes) => boxes.map((b) => b.closest('label')!.textContent!.trim()));
   const waitForStats = (total: number) => page.locator('#stats').filter({ hasText: new RegExp(`^${total.toLocaleString('en')} results? found`) }).waitFor();
 
   it('searches: results and facet counts as the API answers them', async () => {
@@ -152,28 +169,40 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     const api = await apiSearch({ q: 'shirt', aggregations: ['brand', 'search_category'], range_fields: ['price'] });
     await waitForStats(api.payload.total_results);
     expect((await shown()).titles).toEqual(api.payload.result.map((p) => p.title));
-    const brandLabels = await page.locator('#facets .ais-Panel').first().getByRole('checkbox').evaluateAll((boxes) => boxes.map((b) => b.closest('label')!.textContent!.trim()));
-    expect(brandLabels).toEqual(api.payload.aggregations!.brand!.slice(0, 8).map((b) => `${b.key} (${b.doc_count})`));
+    expect(await brandLabels()).toEqual(api.payload.aggregations!.brand!.slice(0, 8).map((b) => `${b.key} (${b.doc_count})`));
+    // Highlighting: the words aisle marks in the first title are the ones the page marks.
+    const marked = await apiSearch({ q: 'shirt', size: 1, highlight: true }) as SearchAnswer & { payload: { result: { _highlight?: Record<string, string> }[] } };
+    const words = [...(marked.payload.result[0]!._highlight?.title ?? '').matchAll(/<em>(.*?)<\/em>/g)].map((m) => m[1]);
+    expect(words.length).toBeGreaterThan(0);
+    expect(await page.locator('.hit h3').first().locator('mark').allInnerTexts()).toEqual(words);
     await page.screenshot({ path: path.join(ARTIFACTS, '1-search.png') });
   });
 
   it('ticks a facet, sets a price range, sorts and pages, as the API filters them', async () => {
-    const first = (await apiSearch({ q: 'shirt', aggregations: ['brand'] })).payload.aggregations!.brand![0]!;
+    // Every product (category browsing), so that several brands are listed.
+    const q = '';
+    await page.getByRole('searchbox', { name: 'Search' }).fill(q);
+    const browse = await apiSearch({ q, aggregations: ['brand'] });
+    await waitForStats(browse.payload.total_results);
+    const first = browse.payload.aggregations!.brand![0]!;
     await page.getByRole('checkbox', { name: `${first.key} (${first.doc_count})` }).check();
-    const ticked = await apiSearch({ q: 'shirt', scope: { brand: [first.key] } });
+    const ticked = await apiSearch({ q, scope: { brand: [first.key] }, aggregations: ['brand'], disjunctive_facets: ['brand'] });
     await waitForStats(ticked.payload.total_results);
     expect((await shown()).titles).toEqual(ticked.payload.result.map((p) => p.title));
+    // Disjunctive: the sibling brands stay listed with the counts they would add.
+    expect(ticked.payload.aggregations!.brand!.length).toBeGreaterThan(1);
+    await expect.poll(() => brandLabels()).toEqual(ticked.payload.aggregations!.brand!.slice(0, 8).map((b) => `${b.key} (${b.doc_count})`));
     await page.screenshot({ path: path.join(ARTIFACTS, '2-facet.png') });
 
     // A range inside the one shown (InstantSearch ignores bounds outside it) and a sort.
-    const range = (await apiSearch({ q: 'shirt', scope: { brand: [first.key] }, range_fields: ['price'] })) as SearchAnswer & { payload: { ranges: { price: { min: number; max: number } } } };
+    const range = (await apiSearch({ q, scope: { brand: [first.key] }, range_fields: ['price'] })) as SearchAnswer & { payload: { ranges: { price: { min: number; max: number } } } };
     const lo = Math.ceil(range.payload.ranges.price.min) + 1;
     const hi = Math.floor(range.payload.ranges.price.max) - 1;
     await page.locator('.ais-RangeInput-input--min').fill(String(lo));
     await page.locator('.ais-RangeInput-input--max').fill(String(hi));
     await page.locator('.ais-RangeInput-submit').click();
     await page.locator('.ais-SortBy-select').selectOption({ label: 'price ascending' });
-    const sorted = await apiSearch({ q: 'shirt', scope: { brand: [first.key], price: { min: lo, max: hi } }, sort_fields: [{ price: { order: 'asc', type: 'number' } }] });
+    const sorted = await apiSearch({ q, scope: { brand: [first.key], price: { min: lo, max: hi } }, sort_fields: [{ price: { order: 'asc', type: 'number' } }] });
     await waitForStats(sorted.payload.total_results);
     await expect.poll(async () => (await shown()).titles).toEqual(sorted.payload.result.map((p) => p.title));
 
@@ -182,7 +211,6 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     await page.locator('.ais-RangeInput-input--min').fill('');
     await page.locator('.ais-RangeInput-input--max').fill('');
     await page.locator('.ais-RangeInput-submit').click();
-    await page.getByRole('searchbox', { name: 'Search' }).fill('');
     const all = await apiSearch({ q: '', sort_fields: [{ price: { order: 'asc', type: 'number' } }], start: 20 });
     await waitForStats(all.payload.total_results);
     await page.locator('.ais-Pagination-item--page').filter({ hasText: /^2$/ }).click();
@@ -233,12 +261,15 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     expect(await firstColumn('report-pricebeat')).toEqual(report.priceBeat.map((p) => p.code));
     // Every report with rows has its plot drawn.
     expect(await page.locator('#reports canvas').count()).toBeGreaterThanOrEqual(3);
-    const searches = await fetch(`${app.url}/admin/v1/websites/demo/reports/searches`, { headers: { authorization: `Bearer ${identity.adminToken}` } });
-    if (searches.status === 404) expect(await page.locator('#report-searches').innerText()).toContain('no search analytics');
-    else {
-      const s = (await searches.json()) as { top: { query: string }[] };
-      expect(await firstColumn('report-top-searches')).toEqual(s.top.slice(0, 10).map((t) => t.query || '(empty)'));
-    }
+    const searches = await fetch(`${app.url}/admin/v1/websites/demo/reports/searches?limit=10`, { headers: { authorization: `Bearer ${identity.adminToken}` } });
+    expect(searches.status).toBe(200);
+    const logged = (await searches.json()) as { top: { query: string; count: number }[]; noResults: { query: string; count: number }[] };
+    // The queries typed above (by the page and by this test) are in the log.
+    expect(logged.top.map((t) => t.query)).toContain('shirt');
+    expect(await firstColumn('report-top-searches')).toEqual(logged.top.map((t) => t.query));
+    const counts = await page.locator('#report-top-searches tbody tr td:nth-child(2)').allInnerTexts();
+    expect(counts).toEqual(logged.top.map((t) => String(t.count)));
+    if (logged.noResults.length > 0) expect(await firstColumn('report-no-results')).toEqual(logged.noResults.map((t) => t.query));
     await page.screenshot({ path: path.join(ARTIFACTS, '5-reports.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
   });
@@ -248,8 +279,12 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     // The largest category, typed as a shopper would.
     const category = (await apiSearch({ q: '', aggregations: ['search_category'] })).payload.aggregations!.search_category![0]!.key.toLowerCase();
     await page.getByRole('searchbox', { name: 'Search' }).fill(category);
-    const api = await apiSearch({ q: category });
+    const api = await apiSearch({ q: category, aggregations: ['brand'] });
     await waitForStats(api.payload.total_results);
+    // One brand ticked: its siblings stay listed (disjunctive counts), the words found are marked.
+    const brand = api.payload.aggregations!.brand![0]!;
+    await page.getByRole('checkbox', { name: `${brand.key} (${brand.doc_count})` }).check();
+    await waitForStats(brand.doc_count);
     const file = process.env.AISLE_UPDATE_SCREENSHOT ? path.join(REPO, 'docs', 'dashboard.png') : path.join(ARTIFACTS, 'dashboard.png');
     await page.screenshot({ path: file });
   });

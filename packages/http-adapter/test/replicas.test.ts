@@ -5,24 +5,15 @@
  * SIGKILL in the middle of a purchase stream, and website settings changed through either replica, all
  * through the documented HTTP API.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { EngineOptions, WebsiteStats } from '@aisle/engine';
 import { generateCatalog } from '@aisle/engine/demo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PG_URL, TestSchemas, requirePostgres } from '../../engine/src/store/pg-test-env.js';
+import { startChild, type ChildServer } from './child-server.js';
 import { ADMIN_TOKEN, SITE_A, TOKEN_A, bearer, post } from './helpers.js';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const fixture = path.join(here, 'fixtures', 'replica-server.ts');
-/** As in cli.test.ts: tsx by absolute URL, the engine mapped to its sources, the child at the repo root. */
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const env = { ...process.env, TSX_TSCONFIG_PATH: path.join(here, 'tsconfig.cli.json'), NODE_NO_WARNINGS: '1' };
-const repoRoot = path.join(here, '..', '..', '..');
 
 const POLL_INTERVAL_MS = 100;
 /** Documented delay: pollIntervalMs plus the read time, plus the popular-items cache refresh (1 s); with slack for a loaded machine. */
@@ -32,12 +23,8 @@ const schemas = new TestSchemas();
 const tmp = mkdtempSync(path.join(tmpdir(), 'aisle-replicas-'));
 let schema: string;
 
-interface Replica {
+interface Replica extends ChildServer {
   name: string;
-  child: ChildProcess;
-  url: string;
-  stderr: () => string;
-  exited: Promise<void>;
 }
 const running = new Set<Replica>();
 
@@ -52,20 +39,7 @@ function engineOptions(name: string): EngineOptions {
 }
 
 async function startReplica(name: string): Promise<Replica> {
-  const child = spawn(process.execPath, ['--import', tsxLoader, fixture, JSON.stringify({ engineOptions: engineOptions(name) })], { env, cwd: repoRoot });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    child.on('exit', (code, signal) => reject(new Error(`replica ${name} exited (${code ?? signal}) before listening: ${err}`)));
-  });
-  const replica = { name, child, url, stderr: () => err, exited };
+  const replica = { name, ...await startChild(engineOptions(name)) };
   running.add(replica);
   return replica;
 }
@@ -189,6 +163,22 @@ describe('two replicas (processes) on one PostgreSQL schema', () => {
       const report = (await res.json()) as { priceBeat: { code: string; orders: number; reused: number }[] };
       expect(report.priceBeat.find((p) => p.code === 'REPLICA-PB-2'), r.name).toMatchObject({ orders: 2, reused: 1 });
     }
+  });
+
+  it('(e) a search key created through replica 1 opens search on replica 2; revoked through replica 1, replica 2 refuses it', async () => {
+    const created = await post(`${r1.url}/admin/v1/websites/site-a/keys`, { actions: ['search'], scope: { brand: ['Acme'] } }, bearer(ADMIN_TOKEN));
+    expect(created.status).toBe(201);
+    const { key, id } = (await created.json()) as { key: string; id: string };
+    const searchOn = (r: Replica) => post(`${r.url}/v1.4/search`, { website_id: 'site-a', client: 'client-a', q: '', start: 0, size: 50 }, bearer(key));
+    // Found in the store at its first use on the other replica.
+    const first = await searchOn(r2);
+    expect(first.status).toBe(200);
+    const brands = ((await first.json()) as { payload: { result: { brand?: string }[] } }).payload.result.map((p) => p.brand);
+    expect(brands.length).toBeGreaterThan(0);
+    expect(new Set(brands)).toEqual(new Set(['Acme']));
+    expect((await fetch(`${r1.url}/admin/v1/websites/site-a/keys/${id}`, { method: 'DELETE', headers: bearer(ADMIN_TOKEN) })).status).toBe(204);
+    expect((await searchOn(r1)).status).toBe(401);
+    await eventually(async () => (await searchOn(r2)).status === 401, 'replica 2 still accepts the revoked key');
   });
 
   it('(b) concurrent duplicate orderIds sent to both replicas at once are counted once, with one transactionId', async () => {

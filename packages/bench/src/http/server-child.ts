@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDataset } from '../datasets.js';
 import { generateInteractions } from '@aisle/engine/demo';
-import { createServer } from '@aisle/http-adapter';
+import { createServer, logDestination } from '@aisle/http-adapter';
+import { pino } from 'pino';
 import { BENCH_WEBSITE, startAisle } from '../peers/aisle.js';
 
 export interface ServerChildInput {
@@ -69,7 +70,10 @@ async function start(input: ServerChildInput): Promise<{ url: string; close(): P
   for (const body of views) await engine.recordViews(BENCH_WEBSITE.websiteId, body);
   for (const body of purchases) await engine.recordPurchases(BENCH_WEBSITE.websiteId, body);
   countEngineTime(engine as unknown as Record<string, unknown>, ['search', 'recommend']);
-  const server = await createServer({ engine, port: 0, host: '127.0.0.1', logger: false });
+  // Request logs on, as `aisle serve` runs: one pino line per request, through the adapter's buffered
+  // destination, into a file (not the bench's console).
+  const logs = logDestination(join(dataDir, 'requests.log'));
+  const server = await createServer({ engine, port: 0, host: '127.0.0.1', logger: pino({ name: 'aisle' }, logs) });
   // The most viewed products, for recommendation requests that have an answer.
   const refIds = products.slice(0, 2000).map((p) => p.refId);
   return {
@@ -77,6 +81,7 @@ async function start(input: ServerChildInput): Promise<{ url: string; close(): P
     refIds,
     close: async () => {
       await server.close();
+      logs.flushSync();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -4,17 +4,8 @@
  * @module
  */
 
-/** A small seeded PRNG (mulberry32): uniform in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../seeded-random.js';
+import { seededRandom } from '../seeded-random.js';
 
 /** The variants of a known-item query, in report order. */
 export const VARIANTS = ['clean', 'substitution', 'deletion', 'insertion', 'transposition', 'two typos', 'prefix'] as const;

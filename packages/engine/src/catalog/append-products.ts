@@ -18,8 +18,8 @@
  */
 import type { Product } from '../types.js';
 import { lengthNorm, MAX_TF, meanFieldLengths, STEP, type Steps } from './build-catalog-state.js';
-import { charMask, lowerBound, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type VectorColumn } from './catalog-index.js';
-import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from './field-values.js';
+import { charMask, lowerBound, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
+import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
 import { copyInSteps, type StringLookup } from './string-map.js';
 import { codeLookupSteps, dictionaryLookup, setCodeLookup } from './text-column-lookups.js';
@@ -58,15 +58,43 @@ export function* planAppend(base: CatalogState, batches: readonly (readonly Prod
     }
   }
   const added = order.map((refId) => last.get(refId)!);
+  const addedCounts = new Map<number, ValueCounts>();
   for (let k = 0; k < added.length; k++) {
     const p = added[k];
     for (const key in p) {
       const fid = base.fieldByName.get(key);
       if (fid === undefined || !fitsField(base, fid, p[key])) return undefined;
+      if (!isPresent(p[key])) continue;
+      let counts = addedCounts.get(fid);
+      if (!counts) addedCounts.set(fid, counts = { numbers: 0, strays: 0 });
+      if (Number.isNaN(numericValue(p[key]))) counts.strays++;
+      else counts.numbers++;
     }
     if ((k & 255) === 255) yield;
   }
+  // A field's kind is decided from all its values: the appended ones must not change it (a text field
+  // with one stray word among numbers may become numeric), or the version would differ from a rebuild.
+  for (const [fid, counts] of addedCounts) {
+    const field = base.index.fields[fid];
+    if (!field.valueCounts) return undefined;
+    if (field.kind === 'none' || field.name === IMAGE_VECTOR_FIELD) continue;
+    const numeric = isNumericField(field.valueCounts.numbers + counts.numbers, field.valueCounts.strays + counts.strays);
+    if (numeric !== (field.kind === 'numeric')) return undefined;
+  }
   return added;
+}
+
+/** The value counts of field `name` after appending `added`. */
+function appendedCounts(counts: ValueCounts | undefined, added: readonly Product[], name: string): ValueCounts | undefined {
+  if (!counts) return undefined;
+  let { numbers, strays } = counts;
+  for (const p of added) {
+    const v = p[name];
+    if (!isPresent(v)) continue;
+    if (Number.isNaN(numericValue(v))) strays++;
+    else numbers++;
+  }
+  return { numbers, strays };
 }
 
 /** The distinct text values of a product's field, in the order given (as the build keeps them). */
@@ -382,7 +410,7 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
       const stacked = new StackedLookup(lookup, fresh);
       carried.push([fid, stacked.depth <= MAX_LOOKUP_DEPTH ? stacked : yield* dictionaryLookup(dictionary)]);
     }
-    fields.push({ name, kind: field.kind, text, numeric, order });
+    fields.push({ name, kind: field.kind, text, numeric, order, valueCounts: appendedCounts(field.valueCounts, added, name) });
     yield;
   }
   const { fullText, vocabulary, termMasks } = yield* appendFullText(base, n, docWords);

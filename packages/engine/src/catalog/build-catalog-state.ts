@@ -10,8 +10,8 @@
 import type { Product } from '../types.js';
 import { PagedBuilder, sharedArray } from './shared-arrays.js';
 import { StringMap } from './string-map.js';
-import { charMask, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type VectorColumn } from './catalog-index.js';
-import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from './field-values.js';
+import { charMask, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
+import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from './field-values.js';
 import { tokenize } from './tokenizer.js';
 
 /** Options of {@link buildCatalogState}. */
@@ -166,20 +166,22 @@ function* singleCodes(offsets: Uint32Array, codes: Uint32Array): Steps<Int32Arra
   return single;
 }
 
-function* buildNumericColumn(products: readonly Product[], name: string): Steps<{ numeric?: Float64Array; allNumeric: boolean }> {
+function* buildNumericColumn(products: readonly Product[], name: string): Steps<{ numeric?: Float64Array; allNumeric: boolean; valueCounts: ValueCounts }> {
   const n = products.length;
   let numeric: Float64Array | undefined;
-  let allNumeric = true;
+  let numbers = 0;
+  let strays = 0;
   for (let d = 0; d < n; d++) {
     if ((d & STEP_MASK) === STEP_MASK) yield;
     const v = products[d][name];
     if (!isPresent(v)) continue;
     const x = numericValue(v);
-    if (Number.isNaN(x)) { allNumeric = false; continue; }
+    if (Number.isNaN(x)) { strays++; continue; }
+    numbers++;
     if (!numeric) numeric = sharedArray(Float64Array, n).fill(NaN);
     numeric[d] = x;
   }
-  return { numeric, allNumeric: allNumeric && numeric !== undefined };
+  return { numeric, allNumeric: isNumericField(numbers, strays), valueCounts: { numbers, strays } };
 }
 
 function* buildVectors(products: readonly Product[]): Steps<VectorColumn | undefined> {
@@ -389,10 +391,10 @@ export function* buildCatalogSteps(products: Product[], options: BuildOptions): 
   const fields: FieldIndex[] = [];
   const dictionaries: string[][] = [];
   for (const name of names) {
-    const { numeric, allNumeric } = yield* buildNumericColumn(products, name);
+    const { numeric, allNumeric, valueCounts } = yield* buildNumericColumn(products, name);
     const { column, dictionary } = name === IMAGE_VECTOR_FIELD ? { column: undefined, dictionary: [] } : yield* buildTextColumn(products, name);
     const kind = allNumeric ? 'numeric' : column ? 'text' : 'none';
-    fields.push({ name, kind, text: column, numeric });
+    fields.push({ name, kind, text: column, numeric, valueCounts });
     dictionaries.push(dictionary);
   }
   const { fullText, vocabulary, termMasks } = yield* buildFullText(products, fields, dictionaries, options.fieldWeights);

@@ -49,6 +49,18 @@ export interface FieldIndex {
    * ends instead of visiting every candidate.
    */
   order?: Uint32Array;
+  /**
+   * How many present values of the field are numbers and how many are not — what the field's kind
+   * is decided from (`isNumericField`), so an append can tell whether it would change the kind.
+   * Absent in versions loaded from a snapshot: an append giving such a field a value rebuilds.
+   */
+  valueCounts?: ValueCounts;
+}
+
+/** Present values of a field: numbers and others. */
+export interface ValueCounts {
+  numbers: number;
+  strays: number;
 }
 
 /** The inverted index for full text (BM25F): postings per term, one entry per (doc, field). */

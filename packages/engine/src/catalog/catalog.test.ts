@@ -261,3 +261,23 @@ describe('Catalog changes on a live catalog (time-sliced builds, one queue per c
     expect(await deleting).toEqual({ deleted: 1, catalogSize: 1 });
   });
 });
+
+describe('stray values in a numeric field', () => {
+  it('keep the field numeric (ranges work), read as missing, and are reported in the load summary', async () => {
+    const { Catalog } = await import('./catalog.js');
+    const { executeSearch } = await import('../search/index.js');
+    const catalog = new Catalog();
+    const products = Array.from({ length: 200 }, (_, i) => ({ refId: `p${i}`, title: 'mug', price: i + 1 }));
+    await catalog.upsert(products);
+    const summary = await catalog.upsert([{ refId: 'odd', title: 'mug', price: 'N/A' }]);
+    expect(summary.strayValues).toEqual([{ field: 'price', count: 1, refIds: ['odd'] }]);
+    expect(catalog.state.index.fields.find((f) => f.name === 'price')!.kind).toBe('numeric');
+    const found = await executeSearch(catalog, { website_id: 'w', client: 'c', q: '', start: 0, size: 300, range_fields: ['price'], scope: { price: { min: 100 } } } as never);
+    expect(found.total_results).toBe(101);
+    expect(found.ranges!.price).toEqual({ min: 100, max: 200 });
+    // Many such values do make it text (a field of words, not numbers).
+    const words = new Catalog();
+    await words.upsert([...products.slice(0, 10), ...Array.from({ length: 5 }, (_, i) => ({ refId: `w${i}`, price: 'ask us' }))]);
+    expect(words.state.index.fields.find((f) => f.name === 'price')!.kind).toBe('text');
+  });
+});

@@ -19,18 +19,18 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import type { LoadOptions, LoadSummary, ProductSource } from '../engine-api.js';
+import { MAX_REPORTED_SKIPS, type LoadOptions, type LoadSummary, type ProductSource, type StrayValues } from '../engine-api.js';
 import type { CatalogView, Product } from '../types.js';
 import { buildCatalogState, buildCatalogSteps, runSteps, STEP, type Steps } from './build-catalog-state.js';
 import type { CatalogState } from './catalog-index.js';
-import { IMAGE_VECTOR_FIELD, numericValue } from './field-values.js';
+import { IMAGE_VECTOR_FIELD, isPresent, numericValue } from './field-values.js';
 import type { LoggedChange } from './change-log.js';
 import { appendProducts, planAppend } from './append-products.js';
 import { applyValuePatch, planValuePatch } from './patch-values.js';
 import { mergeProductPatches } from './merge-patch.js';
 import type { SynonymEntry } from '../search/relevance-settings.js';
 import { readProducts } from './read-products.js';
-import { withEarlierSkips } from './skip-report.js';
+import { withEarlierSkips, type SkipReport } from './skip-report.js';
 import { copyInSteps, StringMap } from './string-map.js';
 import { runInSlices, SLICE_MS } from './time-slices.js';
 
@@ -204,6 +204,27 @@ function* patchOrAppend(
   }
   if (added) state = yield* appendProducts(state, added, version);
   return { state, results: batches.map((b, i) => ({ count: b.length, catalogSize: sizes[i] })) };
+}
+
+/**
+ * The values of `products` that a numeric field of `state` reads as missing (not numbers). Costs what
+ * the load holds (products × numeric fields), not what the catalog holds.
+ */
+function strayValues(state: CatalogState, products: readonly Product[]): StrayValues[] {
+  const out: StrayValues[] = [];
+  for (const field of state.index.fields) {
+    if (field.kind !== 'numeric') continue;
+    let stray: StrayValues | undefined;
+    for (const p of products) {
+      const v = p[field.name];
+      if (!isPresent(v) || !Number.isNaN(numericValue(v))) continue;
+      stray ??= { field: field.name, count: 0, refIds: [] };
+      stray.count++;
+      if (stray.refIds.length < MAX_REPORTED_SKIPS) stray.refIds.push(p.refId);
+    }
+    if (stray) out.push(stray);
+  }
+  return out;
 }
 
 /**
@@ -497,14 +518,22 @@ export class Catalog implements CatalogView {
     const { products, skipped } = await readProducts(source, options);
     if (products.length === 0) return { loaded: 0, skipped: skipped.first, skippedCount: skipped.count, catalogSize: this.liveCount };
     const { catalogSize } = await this.enqueue({ kind: 'upsert', products });
-    return { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
+    return this.summary(products, skipped, catalogSize);
   }
 
   /** Replaces the whole catalog atomically with the products of `source`. */
   async replace(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const { products, skipped } = await readProducts(source, options);
     const { catalogSize } = await this.enqueue({ kind: 'replace', products });
-    return { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
+    return this.summary(products, skipped, catalogSize);
+  }
+
+  /** The summary of a load, with the stray values of its products in the version now current. */
+  private summary(products: readonly Product[], skipped: SkipReport, catalogSize: number): LoadSummary {
+    const summary: LoadSummary = { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
+    const strays = strayValues(this.current, products);
+    if (strays.length > 0) summary.strayValues = strays;
+    return summary;
   }
 
   /**

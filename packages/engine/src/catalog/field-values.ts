@@ -49,9 +49,22 @@ export function textValues(value: unknown): string[] {
 }
 
 /**
- * True when a value counts as present for the field-kind decision (not null/undefined/object):
- * a field is numeric when every present value has a numeric value.
+ * Share of a field's present values that may be non-numeric ("N/A", "call us") while the field stays
+ * numeric: those few values are missing for ranges, numeric scopes and number sorts (and reported in
+ * the load summary), instead of turning the whole field into text and breaking every range filter.
  */
+export const MAX_STRAY_NUMERIC_SHARE = 0.01;
+
+/**
+ * The field-kind decision: numeric when it has numbers, more numbers than other values, and at most
+ * {@link MAX_STRAY_NUMERIC_SHARE} of its present values (at least one) are not numbers. Pure.
+ */
+export function isNumericField(numbers: number, strays: number): boolean {
+  if (numbers === 0 || strays >= numbers) return false;
+  return strays <= Math.max(1, Math.floor((numbers + strays) * MAX_STRAY_NUMERIC_SHARE));
+}
+
+/** True when a value counts as present for the field-kind decision (not null/undefined/object). */
 export function isPresent(value: unknown): boolean {
   if (value === null || value === undefined) return false;
   if (Array.isArray(value)) return true;

@@ -306,7 +306,8 @@ function* patchField(
   const column: TextColumn = { offsets: text.offsets, codes, single: newSingle, dictSize, valueOffsets, valueDocs };
   const order = !field.order ? undefined
     : linear ? yield* mergeNumericOrderLinear(field.order, numeric, docs) : mergeNumericOrder(field.order, field.numeric!, numeric, docs);
-  return { field: { name: field.name, kind: field.kind, text: column, numeric, order }, dictionary };
+  // Numbers replaced by numbers: the counts behind the field's kind stay as they were.
+  return { field: { name: field.name, kind: field.kind, text: column, numeric, order, valueCounts: field.valueCounts }, dictionary };
 }
 
 /**

@@ -11,7 +11,7 @@ import { Builder, ByteBuffer } from 'flatbuffers';
 import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
 import { Catalog, type CatalogOptions } from './catalog.js';
-import { charMask, type CatalogState, type FieldIndex, type FieldKind } from './catalog-index.js';
+import { charMask, type CatalogState, type FieldIndex, type FieldKind, type ValueCounts } from './catalog-index.js';
 import { StringMap } from './string-map.js';
 import { runSteps, type Steps } from './build-catalog-state.js';
 import { runInSlices } from './time-slices.js';
@@ -30,7 +30,7 @@ function elementType(a: AnyTypedArray): number {
 
 interface SnapshotMeta {
   docCount: number;
-  fields: { name: string; kind: FieldKind; dictSize?: number; hasText: boolean; hasNumeric: boolean }[];
+  fields: { name: string; kind: FieldKind; dictSize?: number; hasText: boolean; hasNumeric: boolean; valueCounts?: ValueCounts }[];
   dictionaries: string[][];
   vocabulary: string[];
   fullText: { fieldIds: number[]; termCount: number; avgFieldLengths: number[] };
@@ -74,7 +74,7 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
   const { index } = state;
   const meta: SnapshotMeta = {
     docCount: index.docCount,
-    fields: index.fields.map((f) => ({ name: f.name, kind: f.kind, dictSize: f.text?.dictSize, hasText: !!f.text, hasNumeric: !!f.numeric })),
+    fields: index.fields.map((f) => ({ name: f.name, kind: f.kind, dictSize: f.text?.dictSize, hasText: !!f.text, hasNumeric: !!f.numeric, valueCounts: f.valueCounts })),
     dictionaries: state.dictionaries,
     vocabulary: state.vocabulary,
     fullText: { fieldIds: index.fullText.fieldIds, termCount: index.fullText.termCount, avgFieldLengths: index.fullText.avgFieldLengths },
@@ -200,6 +200,8 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
     const fields: FieldIndex[] = meta.fields.map((f, i) => ({
       name: f.name,
       kind: f.kind,
+      // Absent in snapshots written before the counts existed: appends then rebuild (see FieldIndex).
+      valueCounts: f.valueCounts,
       numeric: f.hasNumeric ? need(`f${i}.numeric`, Float64Array, n) : undefined,
       order: arrays.has(`f${i}.order`) ? need(`f${i}.order`, Uint32Array) : undefined,
       text: f.hasText ? {

@@ -90,12 +90,7 @@ export function validateSearchKeyRequest(body: unknown, now: number): { actions:
   }
   let scope: Record<string, TextScope | NumericScope> | null = null;
   if (b.scope !== undefined && b.scope !== null) {
-    try {
-      scope = validateScope(b.scope);
-    } catch (err) {
-      const e = err as AisleError;
-      throw new AisleError('KEY_BAD_REQUEST', e.message.replace(/^search request: /, 'search key: '), { details: e.details });
-    }
+    scope = validateScope(b.scope, 'scope', bad);
   }
   return { actions, expiresAt, scope };
 }

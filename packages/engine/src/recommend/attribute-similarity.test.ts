@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Product } from '../types.js';
 import { ATTRIBUTE_WEIGHTS, featureReads, productFeatures, resolveFieldRoles } from './attribute-similarity.js';
 import { RecommendationModels } from './recommendation-models.js';
-import { MapCatalog } from './__tests__/map-catalog.js';
+import { MapCatalog } from './map-catalog.js';
 
 describe('productFeatures', () => {
   it('reads the spec fields by default: category, brand, type, price band, title words and found text attributes', () => {

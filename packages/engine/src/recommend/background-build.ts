@@ -90,6 +90,8 @@ export class BackgroundIndex<T extends VersionedIndex> {
   private lastError: unknown;
   /** Number of builds finished (for tests and stats). */
   builds = 0;
+  /** Called with each failed build (the engine logs and counts it as `index-build`); the previous index keeps answering. */
+  onError: ((error: unknown) => void) | undefined;
 
   /**
    * `rebase` (optional) carries an index over to a newer catalog version when the changes since its own
@@ -124,6 +126,7 @@ export class BackgroundIndex<T extends VersionedIndex> {
       this.current = runSync(this.build(this.current, products, version));
     } catch (err) {
       this.lastError = err;
+      this.onError?.(err);
       return;
     }
     this.currentGeneration = generation;
@@ -201,6 +204,7 @@ export class BackgroundIndex<T extends VersionedIndex> {
         this.lastError = undefined;
       } catch (err) {
         this.lastError = err;
+        this.onError?.(err);
       } finally {
         this.building = undefined;
       }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogView, Product } from '../types.js';
 import { BackgroundIndex, runSliced, runSync, type BuildSteps } from './background-build.js';
 import { RecommendationModels } from './recommendation-models.js';
-import { MapCatalog } from './__tests__/map-catalog.js';
+import { MapCatalog } from './map-catalog.js';
 
 const website = { websiteId: 'site-a', client: 'c', tokens: ['t'], hmacSecret: 's' };
 const T0 = Date.UTC(2026, 0, 10);
@@ -106,5 +106,21 @@ describe('BackgroundIndex', () => {
     await ix.whenReady();
     expect(ix.get()!.version).toBe(cat.version);
     expect(ix.get()!.n).toBe(79);
+  });
+
+  it('hands a failed build to onError (the engine logs and counts it), sliced and in the request', async () => {
+    const errors: unknown[] = [];
+    const failing = function* (): BuildSteps<{ version: number }> {
+      yield;
+      throw new Error('index build failed');
+    };
+    const sliced = new BackgroundIndex(catalog(), () => failing(), 0, 0);
+    sliced.onError = (err) => errors.push(err);
+    await expect(sliced.whenReady()).rejects.toThrow('index build failed');
+    const inline = new BackgroundIndex(catalog(), () => failing(), 1000, 0);
+    inline.onError = (err) => errors.push(err);
+    expect(inline.get()).toBeUndefined();
+    expect(errors.length).toBeGreaterThanOrEqual(2);
+    expect(errors.every((e) => (e as Error).message === 'index build failed')).toBe(true);
   });
 });

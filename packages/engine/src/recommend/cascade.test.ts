@@ -35,10 +35,24 @@ describe('runFill as a cascade', () => {
     expect(runFill([{ label: 'A', run: () => [] }], { accept: () => true, count: 3 })).toEqual({ label: undefined, picked: [], candidates: [] });
   });
 
-  it('cuts to count but keeps all accepted candidates of the tactics that ran', () => {
-    const out = runFill([{ label: 'A', run: () => list('a', 'b', 'c', 'd') }], { accept: () => true, count: 2 });
+  it('cuts to count but keeps all accepted candidates of the tactics that ran when asked (retail media)', () => {
+    const out = runFill([{ label: 'A', run: () => list('a', 'b', 'c', 'd') }], { accept: () => true, count: 2, keepCandidates: true });
     expect(out.picked.map((p) => p.item)).toEqual(['a', 'b']);
     expect(out.candidates).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('checks only what it returns when the candidates are not kept', () => {
+    const checked: string[] = [];
+    const accept = (i: string) => { checked.push(i); return i !== 'b'; };
+    const out = runFill([{ label: 'A', run: () => list('a', 'b', 'a', 'c', 'd', 'e') }], { accept, count: 2 });
+    expect(out.picked.map((p) => p.item)).toEqual(['a', 'c']);
+    expect(out.candidates).toEqual(['a', 'c']);
+    expect(checked).toEqual(['a', 'b', 'c']);
+  });
+
+  it('with a boost, ranks every candidate before cutting even when they are not kept', () => {
+    const out = runFill([{ label: 'A', run: () => list('a', 'b', 'c') }], { accept: () => true, count: 1, boost: (i) => (i === 'c' ? 10 : 1) });
+    expect(out.picked.map((p) => p.item)).toEqual(['c']);
   });
 
   it('applies the boost multiplier before cutting (stable for ties)', () => {

@@ -30,6 +30,13 @@ export interface CascadeOptions<T> {
   count: number;
   /** Score multiplier for boosted items (retailer boost); 1 for the rest. */
   boost?: (item: T) => number;
+  /**
+   * Keep every accepted candidate of the tactics that ran in {@link CascadeOutcome.candidates} (retail
+   * media picks its ad among them). Without it (and without `boost`, which ranks them all), a tactic's
+   * candidates are checked only until the list is full: a short list from a long tactic checks only what
+   * it returns.
+   */
+  keepCandidates?: boolean;
 }
 
 /** An item of the result with the tactic that produced it. */
@@ -44,15 +51,20 @@ export interface CascadeOutcome<T> {
   label: string | undefined;
   /** At most `count` items. */
   picked: Picked<T>[];
-  /** Every accepted candidate of the tactics that ran, ranked (retail media may pick its ad from here). */
+  /** The accepted candidates of the tactics that ran, ranked: all of them with `keepCandidates`, else at least the picked ones. */
   candidates: T[];
 }
 
-/** Drops rejected and repeated items, applies the boost multiplier and ranks (stable for equal scores). */
-export function cleanCandidates<T>(raw: readonly Scored<T>[], options: Pick<CascadeOptions<T>, 'accept' | 'boost'>): Scored<T>[] {
+/**
+ * Drops rejected and repeated items, applies the boost multiplier and ranks (stable for equal scores).
+ * Stops once `limit` items are accepted (only without a boost, which may promote any later candidate).
+ */
+export function cleanCandidates<T>(raw: readonly Scored<T>[], options: Pick<CascadeOptions<T>, 'accept' | 'boost'>, limit = Infinity): Scored<T>[] {
   const seen = new Set<T>();
   const out: Scored<T>[] = [];
+  const stopAt = options.boost ? Infinity : limit;
   for (const c of raw) {
+    if (out.length >= stopAt) break;
     if (seen.has(c.item)) continue;
     seen.add(c.item);
     if (!options.accept(c.item)) continue;
@@ -80,7 +92,8 @@ export function runFill<T>(tactics: readonly Tactic<T>[], options: CascadeOption
   for (const tactic of tactics) {
     if (picked.length >= options.count) break;
     if (tactic.onlyToLead && picked.length > 0) continue;
-    const ranked = cleanCandidates(tactic.run(), { accept: (item) => !taken.has(item) && options.accept(item), boost: options.boost });
+    const limit = options.keepCandidates ? Infinity : options.count - picked.length;
+    const ranked = cleanCandidates(tactic.run(), { accept: (item) => !taken.has(item) && options.accept(item), boost: options.boost }, limit);
     for (const c of ranked) {
       if (!listed.has(c.item)) {
         listed.add(c.item);

@@ -6,7 +6,7 @@ import type { CatalogView, Product, PurchaseRecord, RecommendParams } from '../t
 import { stableGuid } from '../util/ids.js';
 import { METHODS } from './methods.js';
 import { RecommendationModels } from './recommendation-models.js';
-import { MapCatalog } from './__tests__/map-catalog.js';
+import { MapCatalog } from './map-catalog.js';
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 0, 10);

@@ -113,6 +113,8 @@ export interface RecommendationModelsOptions {
   /** Wall clock in ms (slot time stamps, cache refresh); default `Date.now`. */
   now?: () => number;
   tuning?: Partial<RecommendationTuning>;
+  /** Called with each failed build of a derived index (similar attributes, visual similarity). */
+  onIndexError?: (error: unknown) => void;
 }
 
 /** A seed of an aggregating tactic with its weight. */
@@ -165,6 +167,8 @@ export class RecommendationModels {
     this.attributes = new AttributeSimilarity(this.catalog, this.items, undefined, undefined, this.tuning.indexSyncLimit);
     this.status = new ItemStatus(this.catalog, this.items);
     this.visual = new VisualSimilarity(this.catalog, this.items, { syncLimit: this.tuning.indexSyncLimit, annThreshold: this.tuning.visualAnnThreshold });
+    this.attributes.index.onError = options.onIndexError;
+    this.visual.index.onError = options.onIndexError;
     this.setWebsite(options.website);
     // Derived indexes are (re)built when the catalog changes, never at a look-up: the same request gets
     // the same answer, and readiness can wait for the first build.
@@ -318,14 +322,16 @@ export class RecommendationModels {
         },
       };
     });
-    const outcome: CascadeOutcome<number> = runFill(tactics, { accept, count, boost });
+    const retailMedia = this.website.settings?.retailMedia;
+    const position = sponsoredPosition(spec, retailMedia);
+    // Retail media may pick its ad among every accepted candidate; otherwise the cascade checks only what it returns.
+    const keepCandidates = position !== undefined && retailMedia !== undefined && retailMedia.adSets.length > 0;
+    const outcome: CascadeOutcome<number> = runFill(tactics, { accept, count, boost, keepCandidates });
 
     let picked = outcome.picked.map((p) => ({ item: this.items.name(p.item), label: p.label }));
     const websiteId = this.website.websiteId;
     let sponsored: { refId: string; data: ReturnType<typeof signRetailMediaSlot> } | undefined;
-    const retailMedia = this.website.settings?.retailMedia;
-    const position = sponsoredPosition(spec, retailMedia);
-    if (picked.length > 0 && position !== undefined && retailMedia !== undefined && retailMedia.adSets.length > 0) {
+    if (picked.length > 0 && keepCandidates && position !== undefined && retailMedia !== undefined) {
       const candidates = new Set(outcome.candidates);
       const contextCategories = new Set<string>();
       const inputs = [...(checked.productRef ? [checked.productRef] : []), ...checked.items, ...picked.map((p) => p.item)];

@@ -34,6 +34,9 @@ export interface PostgresStoreOptions {
   poolSize?: number;
 }
 
+/** Longest wait for a PostgreSQL connection before the call fails. */
+const PG_CONNECT_TIMEOUT_MS = 5_000;
+
 /** Schema migrations; `{s}` is the quoted schema. Version = index + 1. Append only. */
 const PG_MIGRATIONS: readonly string[] = [
   `CREATE TABLE {s}.events (
@@ -113,8 +116,16 @@ export class PostgresStore extends GroupCommitStore implements Store {
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
     const schema = options.schema ?? DEFAULT_PG_SCHEMA;
     if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new Error(`postgres schema "${schema}" must be letters, digits and _ (at most 63)`);
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 4 });
+    // A connection that cannot be made within the timeout fails the call (503, nothing written) instead
+    // of hanging it; a statement already sent is never timed out here, since the client cannot know
+    // whether the server committed it (the answer would not tell the truth).
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 4, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS });
     pool.on('error', () => { /* an idle client died; the pool replaces it on next use */ });
+    // A client checked out of the pool has no error listener of the pool's: a connection the server
+    // ends while it is checked out (pg_terminate_backend, a network cut) would emit an unhandled
+    // 'error' and crash the process. The call using the client fails with that error itself (and is
+    // answered 503), and the client is released as broken.
+    pool.on('connect', (client) => client.on('error', () => { /* reported through the failing call */ }));
     try {
       const client = await pool.connect();
       try {

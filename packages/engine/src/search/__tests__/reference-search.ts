@@ -2,7 +2,7 @@
  * A plain reference implementation of search semantics over an array of objects (filter, count,
  * min/max, sort), written for clarity, not speed. Property tests compare the engine against it.
  */
-import { DEFAULT_FIELD_WEIGHTS, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from '../../catalog/field-values.js';
+import { DEFAULT_FIELD_WEIGHTS, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from '../../catalog/field-values.js';
 import { tokenize } from '../../catalog/tokenizer.js';
 import { LANGUAGES, stemOf } from '../language.js';
 import type { FacetBucket, NumericRange, NumericScope, Product, SearchRequest, TextScope } from '../../types.js';
@@ -27,7 +27,8 @@ export type Kind = 'numeric' | 'text' | 'none' | 'unknown';
 export function fieldKind(products: readonly Product[], field: string): Kind {
   const present = products.map((p) => p[field]).filter((v) => isPresent(v));
   if (products.every((p) => !(field in p))) return 'unknown';
-  if (present.length > 0 && present.every((v) => !Number.isNaN(numericValue(v)))) return 'numeric';
+  const numbers = present.filter((v) => !Number.isNaN(numericValue(v))).length;
+  if (isNumericField(numbers, present.length - numbers)) return 'numeric';
   if (field !== 'image_vector' && products.some((p) => textValues(p[field]).length > 0)) return 'text';
   return 'none';
 }

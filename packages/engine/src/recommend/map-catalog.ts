@@ -1,0 +1,39 @@
+/**
+ * A {@link CatalogView} over a Map, for driving the recommendation models without the search catalog
+ * (tests, offline evaluations): the version changes on every write, as the real catalog's does, so the
+ * models' derived indexes see the change.
+ * @module
+ */
+import type { CatalogView, Product } from '../types.js';
+
+/** A catalog view over a Map of products by refId. */
+export class MapCatalog implements CatalogView {
+  version = 1;
+  private readonly byRef = new Map<string, Product>();
+  constructor(products: Product[]) {
+    for (const p of products) this.byRef.set(p.refId, p);
+  }
+  get liveCount(): number {
+    return this.byRef.size;
+  }
+  has(refId: string): boolean {
+    return this.byRef.has(refId);
+  }
+  getProduct(refId: string): Product | undefined {
+    return this.byRef.get(refId);
+  }
+  isInStock(refId: string): boolean {
+    return this.byRef.get(refId)?.availability !== 0;
+  }
+  forEachProduct(visit: (p: Product) => void): void {
+    for (const p of this.byRef.values()) visit(p);
+  }
+  upsert(p: Product): void {
+    this.byRef.set(p.refId, p);
+    this.version++;
+  }
+  delete(refId: string): void {
+    this.byRef.delete(refId);
+    this.version++;
+  }
+}

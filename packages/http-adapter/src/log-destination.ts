@@ -1,0 +1,40 @@
+/**
+ * Where the request log goes: pino's asynchronous writer, buffered, so that a busy server writes its
+ * log in a few large writes rather than one system call per request (a write per request cost about as
+ * much as the rest of the adapter's work for a short recommendation call).
+ * @module
+ */
+import { openSync } from 'node:fs';
+import { destination, type DestinationStream } from 'pino';
+
+/** Lines are written once this many bytes are buffered (pino's writer needs it below its 16 KiB write size)… */
+export const LOG_BUFFER_BYTES = 8 * 1024;
+/** …or after this long, so a quiet server's lines still appear promptly. */
+export const LOG_FLUSH_MS = 1000;
+
+type BufferedDestination = DestinationStream & { flush(): void; flushSync(): void };
+
+/** One destination per file descriptor or path in a process (each holds a timer and an exit hook). */
+const opened = new Map<number | string, BufferedDestination>();
+
+/**
+ * A buffered, asynchronous pino destination on a file descriptor (default 1, stdout) or a file path:
+ * written when {@link LOG_BUFFER_BYTES} are buffered, at least every {@link LOG_FLUSH_MS}, and
+ * synchronously when the process exits (a crash included). A process killed outright (SIGKILL) loses at
+ * most the last second of lines. Calls with the same `dest` share one destination.
+ */
+export function logDestination(dest: number | string = 1): BufferedDestination {
+  const known = opened.get(dest);
+  if (known) return known;
+  // A path is opened here, synchronously, so that even a process exiting right away can flush into it.
+  const fd = typeof dest === 'string' ? openSync(dest, 'a') : dest;
+  const stream = destination({ dest: fd, sync: false, minLength: LOG_BUFFER_BYTES });
+  opened.set(dest, stream);
+  const timer = setInterval(() => stream.flush(), LOG_FLUSH_MS);
+  timer.unref();
+  process.once('exit', () => {
+    clearInterval(timer);
+    stream.flushSync();
+  });
+  return stream;
+}

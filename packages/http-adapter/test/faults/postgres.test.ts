@@ -1,0 +1,106 @@
+/**
+ * PostgreSQL refusing and dropping connections: the engine reaches the server through a TCP proxy
+ * in this test, which is cut (connections refused) and restored, and whose server-side sessions are
+ * ended with pg_terminate_backend. Purchases answer 503 while the store is unreachable and leave no
+ * trace; acknowledged ones are all there afterwards; `/readyz` names the store; the process stays up.
+ */
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_PG_URL, TestSchemas, queryTestDb, requirePostgres } from '../../../engine/src/store/pg-test-env.js';
+import { createServer } from '../../src/index.js';
+import { ADMIN_TOKEN, SITE_A } from '../helpers.js';
+import { eventually, orderCount, readiness, sendPurchase, unrecordedOrders } from './fault-env.js';
+
+/** A TCP proxy to the test server that can refuse new connections and cut the open ones. */
+class CuttableProxy {
+  private readonly sockets = new Set<net.Socket>();
+  /** Local ports of the proxy's connections to PostgreSQL (= `client_port` in pg_stat_activity). */
+  readonly upstreamPorts = new Set<number>();
+  private server: net.Server | undefined;
+  port = 0;
+
+  constructor(private readonly target: { host: string; port: number }) {}
+
+  async open(): Promise<void> {
+    this.server = net.createServer((client) => {
+      const upstream = net.connect(this.target);
+      upstream.on('connect', () => this.upstreamPorts.add(upstream.localPort!));
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => s.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as net.AddressInfo).port;
+  }
+
+  /** Refuses new connections (the port is closed) and drops every open one. */
+  async cut(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    for (const s of this.sockets) s.destroy();
+    await closed;
+  }
+}
+
+const schemas = new TestSchemas();
+beforeAll(requirePostgres);
+afterAll(() => schemas.dropAll());
+
+describe('PostgreSQL refusing and terminating connections', () => {
+  it('answers 503 with no trace while the store is unreachable, keeps every acknowledged order, and /readyz tells', async () => {
+    const target = new URL(TEST_PG_URL);
+    const proxy = new CuttableProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    await proxy.open();
+    const viaProxy = new URL(TEST_PG_URL);
+    viaProxy.port = String(proxy.port);
+    const store = { type: 'postgres' as const, url: viaProxy.href, schema: schemas.next(), pollIntervalMs: 100 };
+    const server = await createServer({ engineOptions: { store, workers: 0, websites: [SITE_A], adminTokens: [ADMIN_TOKEN] }, port: 0, host: '127.0.0.1', logger: false });
+    const orders = new Map<string, string>();
+    const record = async (orderId: string) => {
+      const sent = await sendPurchase(server.url, orderId);
+      if (sent.status === 202) orders.set(orderId, sent.transactionId!);
+      return sent.status;
+    };
+    try {
+      for (let i = 0; i < 20; i++) expect(await record(`pg-before-${i}`)).toBe(202);
+      expect((await readiness(server.url)).status).toBe(200);
+
+      // Connections refused: every purchase is refused (nothing stored), readiness names the store.
+      await proxy.cut();
+      for (let i = 0; i < 10; i++) expect(await record(`pg-cut-${i}`)).toBe(503);
+      const down = await readiness(server.url);
+      expect(down.status).toBe(503);
+      expect(down.reasons.join()).toMatch(/^store: the store is not reachable/);
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      // Replica polling fails in the background: logged and counted, not silent.
+      await eventually(async () => /aisle_background_failures_total\{task="replica-poll"\} [1-9]/.test(await (await fetch(`${server.url}/metrics`)).text()));
+
+      // Back: ready again, purchases acknowledged again.
+      await proxy.open();
+      await eventually(async () => (await readiness(server.url)).status === 200);
+      for (let i = 0; i < 20; i++) expect(await record(`pg-after-${i}`)).toBe(202);
+
+      // Sessions ended by the server (pg_terminate_backend) between requests: a call may fail (503,
+      // nothing stored), the pool reconnects, and acknowledged orders stay acknowledged.
+      const ended = await queryTestDb('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE client_port = ANY($1::int[])', [[...proxy.upstreamPorts]]);
+      expect(ended.length).toBeGreaterThan(0);
+      let refusedAfterTerminate = 0;
+      for (let i = 0; i < 20; i++) {
+        const status = await record(`pg-term-${i}`);
+        expect([202, 503]).toContain(status);
+        if (status === 503) refusedAfterTerminate++;
+      }
+      expect(refusedAfterTerminate).toBeLessThan(20);
+      await eventually(async () => (await readiness(server.url)).status === 200);
+      expect(await unrecordedOrders(server.url, orders)).toEqual([]);
+      expect(await orderCount(server.url)).toBe(orders.size);
+    } finally {
+      await server.close();
+      await proxy.cut();
+    }
+  });
+});

@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LOG_BUFFER_BYTES, LOG_FLUSH_MS, logDestination } from '../src/log-destination.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '../../..');
+const dir = mkdtempSync(path.join(tmpdir(), 'aisle-log-dest-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const lines = (file: string): { i: number; msg: string }[] =>
+  existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { i: number; msg: string }) : [];
+
+/** Runs the child logger; resolves when it exits (or, for `wait`, after `waitMs`, killing it). */
+function runChild(file: string, count: number, mode: 'exit' | 'wait', waitMs = 0): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures/log-child.ts'), file, String(count), mode], { cwd: repoRoot, stdio: 'ignore' });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    if (mode === 'exit') child.once('exit', () => resolve());
+    else setTimeout(() => { child.once('exit', () => resolve()); child.kill('SIGKILL'); }, waitMs);
+  });
+}
+
+describe('logDestination (the buffered request log)', () => {
+  it('writes every buffered line when the process exits', async () => {
+    const file = path.join(dir, 'exit.log');
+    await runChild(file, 25, 'exit');
+    expect(lines(file).map((l) => l.i)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+  });
+
+  it('writes a quiet process\'s lines within the flush interval, without an exit', async () => {
+    const file = path.join(dir, 'quiet.log');
+    // Three short lines stay far below the buffer size: only the timer writes them before the kill.
+    await runChild(file, 3, 'wait', LOG_FLUSH_MS * 3 + 1500);
+    expect(lines(file).map((l) => l.msg)).toEqual(['request', 'request', 'request']);
+    expect(3 * 100).toBeLessThan(LOG_BUFFER_BYTES);
+  });
+
+  it('hands out one destination per target', () => {
+    const file = path.join(dir, 'same.log');
+    expect(logDestination(file)).toBe(logDestination(file));
+  });
+});
