@@ -19,7 +19,7 @@ import type {
   WebsiteStats,
 } from './engine-api.js';
 import { FailureReporter, type BackgroundTask, type EngineHooks } from './background-failures.js';
-import { AisleError, isAisleError, ValidationError } from './errors.js';
+import { AisleError, isAisleError } from './errors.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
@@ -34,11 +34,9 @@ import type { CatalogReplication } from './replication/catalog-replication.js';
 import { DEFAULT_POLL_INTERVAL_MS } from './events/event-service.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
 import { executeRankedSearch, SearchPool, validateSearchRequest } from './search/index.js';
-import { checkWebsiteSettings, mergePatch, settingsWithDefaults } from './settings/website-settings.js';
+import { settingsWithDefaults } from './settings/website-settings.js';
+import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
 import { SearchLog } from './analytics/search-log.js';
-import { mergeSuggestions, vocabularyCompletions } from './search/query-suggestions.js';
-import { parseIsoDateTime, problemDetails } from './events/validate-common.js';
-import type { StoredSettings } from './store/store.js';
 import type {
   BundleRequest, BundleResponse, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
   SearchResponse, ViewRecord, ViewRequest,
@@ -57,26 +55,10 @@ const SNAPSHOT_DEBOUNCE_MS = 2_000;
  */
 const SNAPSHOT_MAX_DELAY_MS = 60_000;
 
-/**
- * How often a replica on PostgreSQL asks the store for settings written by other replicas (one indexed
- * query for all websites): a change is applied everywhere within about this long.
- */
-const SETTINGS_POLL_MS = 1_000;
-/** Most entries of `payload.suggestions.queries`. */
-export const MAX_SUGGESTED_QUERIES = 5;
-/** Default and largest `limit` of the searches report. */
-export const SEARCH_REPORT_LIMITS = { default: 20, max: 1_000 } as const;
-/** Attempts of a settings update that keeps losing the compare-and-set to concurrent writers. */
-const SETTINGS_WRITE_ATTEMPTS = 5;
-
 interface WebsiteState {
   config: WebsiteConfig;
   /** The config file's (or addWebsite's) settings: the initial value while the store has none. */
   seedSettings: WebsiteSettings;
-  /** Version of the stored settings in use (0: none stored, the seed applies). */
-  settingsVersion: number;
-  /** The settings update in progress (updates of one website run one after another). */
-  settingsWrite?: Promise<void>;
   catalog: Catalog;
   models: RecommendationModels;
   /** Semantic models of the website (the built-in one trains only while a setting uses it). */
@@ -110,10 +92,6 @@ async function loadSnapshotOrExplain(file: string, websiteId: string, options: C
   }
 }
 
-function settingsStoreFailure(err: unknown): AisleError {
-  return new AisleError('STORE_FAILURE', `the store failed; the settings were not changed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
-}
-
 /** True when the settings rank with the built-in semantic model (so it must be trained). */
 function usesBuiltInModel(settings: WebsiteSettings | undefined): boolean {
   return semanticSearchOf(settings?.semanticSearch)?.model === TEXT_MODEL_ID;
@@ -130,14 +108,11 @@ class AisleEngine implements Engine {
   private events!: EventService;
   private closed = false;
   private lock: DataDirLock | undefined;
+  private settings!: SettingsService;
   private readonly embedders: ReadonlyMap<string, Embedder>;
   private readonly reporter: FailureReporter;
   /** With the PostgreSQL store: the catalogs are shared through its change log (replication/catalog-replication.ts). */
   private replication: CatalogReplication | undefined;
-  /** Highest settings version applied (store-wide), the cursor of settings polling. */
-  private settingsCursor = 0;
-  private settingsTimer: NodeJS.Timeout | undefined;
-  private settingsPoll: Promise<void> | undefined;
   private searchLog!: SearchLog;
   private searchKeys: SearchKeyService | undefined;
 
@@ -190,11 +165,20 @@ class AisleEngine implements Engine {
           onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
         },
       });
+      this.settings = new SettingsService({
+        store: this.events.store,
+        seed: (websiteId) => this.sites.get(websiteId)?.seedSettings ?? {},
+        knows: (websiteId) => this.sites.has(websiteId),
+        apply: (websiteId, settings) => this.applySettings(this.sites.get(websiteId)!, settings),
+        modelIds: () => this.modelIds(),
+        report: (err, websiteId) => this.reporter.report('settings-poll', err, websiteId),
+        recovered: () => this.reporter.recovered('settings-poll'),
+      });
       this.searchLog = new SearchLog(this.events.store, {
         onError: (err) => this.reporter.report('search-log', err),
       });
       try {
-        await this.pollSettings();
+        await this.settings.poll();
         for (const id of this.sites.keys()) await this.searchLog.load(id);
         await this.events.replay();
       } catch (err) {
@@ -202,12 +186,8 @@ class AisleEngine implements Engine {
         throw err;
       }
       if (store?.type === 'postgres') {
-        this.settingsTimer = setInterval(() => {
-          this.settingsPoll ??= this.pollSettings()
-            .then(() => this.reporter.recovered('settings-poll'), (err: unknown) => this.reporter.report('settings-poll', err))
-            .finally(() => { this.settingsPoll = undefined; });
-        }, Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));
-        this.settingsTimer.unref();
+        this.settings.startPolling(Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));
+        this.searchLog.startRefreshing(() => [...this.sites.keys()]);
       }
     } catch (err) {
       // A failed start leaves nothing open: another attempt (or process) can take the directory.
@@ -231,7 +211,7 @@ class AisleEngine implements Engine {
       });
       semantics.setBuiltInWanted(usesBuiltInModel(config.settings));
       return {
-        config, seedSettings: config.settings ?? {}, settingsVersion: 0, catalog, models: new RecommendationModels({ website: config, catalog, onIndexError: (err) => this.reporter.report('index-build', err, config.websiteId) }), semantics,
+        config, seedSettings: config.settings ?? {}, catalog, models: new RecommendationModels({ website: config, catalog, onIndexError: (err) => this.reporter.report('index-build', err, config.websiteId) }), semantics,
       };
     };
     if (this.replication) {
@@ -393,9 +373,7 @@ class AisleEngine implements Engine {
     const { payload, rankedBy } = await executeRankedSearch(state.catalog, request, { pool: this.pool, settings, rerank: makeReranker(inputs) });
     // The first page of a query is one search for the log (paging through it is not another).
     if (request.start === 0) this.searchLog.record(request.website_id, request.q, payload.total_results);
-    const logged = this.searchLog.completions(request.website_id, request.q, MAX_SUGGESTED_QUERIES);
-    const queries = logged.length >= MAX_SUGGESTED_QUERIES ? logged
-      : mergeSuggestions(request.q, logged, vocabularyCompletions(state.catalog.state, request.q, MAX_SUGGESTED_QUERIES), MAX_SUGGESTED_QUERIES);
+    const queries = this.searchLog.suggestions(request.website_id, request.q, state.catalog.state);
     if (queries.length > 0) payload.suggestions.queries = queries;
     const response: SearchResponse = { type: 1, payload };
     if (rankedBy !== undefined) response.settings = { ats_model: rankedBy };
@@ -407,54 +385,12 @@ class AisleEngine implements Engine {
   }
 
   async updateSettings(websiteId: string, settings: unknown, options: { merge?: boolean } = {}): Promise<WebsiteSettings> {
-    const state = this.site(websiteId);
-    // One update of a website at a time in this process; the store's compare-and-set orders replicas.
-    const previous = state.settingsWrite ?? Promise.resolve();
-    const update = previous.then(() => this.writeSettings(state, websiteId, settings, options), () => this.writeSettings(state, websiteId, settings, options));
-    state.settingsWrite = update.then(() => undefined, () => undefined);
-    return update;
+    this.site(websiteId);
+    return this.settings.update(websiteId, settings, options.merge === true);
   }
 
-  private async writeSettings(state: WebsiteState, websiteId: string, settings: unknown, options: { merge?: boolean }): Promise<WebsiteSettings> {
-    const store = this.events.store;
-    for (let attempt = 0; attempt < SETTINGS_WRITE_ATTEMPTS; attempt++) {
-      let stored: StoredSettings | undefined;
-      try {
-        stored = await store.getSettings(websiteId);
-      } catch (err) {
-        throw settingsStoreFailure(err);
-      }
-      const base = stored?.settings ?? state.seedSettings;
-      const next = checkWebsiteSettings(options.merge ? mergePatch(base, settings) : settings, this.modelIds());
-      let written: StoredSettings | undefined;
-      try {
-        written = await store.putSettings(websiteId, next as Record<string, unknown>, stored?.version ?? 0);
-      } catch (err) {
-        throw settingsStoreFailure(err);
-      }
-      if (written) {
-        this.applySettings(written);
-        return settingsWithDefaults(next);
-      }
-      // Another replica (or call) wrote first: merge into its value and try again.
-    }
-    throw new AisleError('STORE_FAILURE', `settings of website "${websiteId}" changed concurrently ${SETTINGS_WRITE_ATTEMPTS} times; nothing was written, try again`);
-  }
-
-  /** Takes settings read from the store (this replica's write, or another's seen by polling). */
-  private applySettings(row: StoredSettings): void {
-    if (row.version > this.settingsCursor) this.settingsCursor = row.version;
-    const state = this.sites.get(row.websiteId);
-    if (!state || row.version <= state.settingsVersion) return;
-    let settings: WebsiteSettings;
-    try {
-      settings = checkWebsiteSettings(row.settings, this.modelIds());
-    } catch (err) {
-      // Written by a replica whose version knows keys this one does not: keep the settings in use.
-      this.reporter.report('settings-poll', new Error(`stored settings (version ${row.version}) are not valid here; kept the current ones: ${(err as Error).message}`), row.websiteId);
-      return;
-    }
-    state.settingsVersion = row.version;
+  /** Puts settings in force: the next search, recommendation and event reads them. */
+  private applySettings(state: WebsiteState, settings: WebsiteSettings): void {
     state.config = { ...state.config, settings };
     state.models.setWebsite(state.config);
     state.semantics.setBuiltInWanted(usesBuiltInModel(settings));
@@ -464,11 +400,6 @@ class AisleEngine implements Engine {
   /** The semantic models a website's settings may name: the built-in one and the host's embedders. */
   private modelIds(): string[] {
     return [TEXT_MODEL_ID, ...this.embedders.keys()];
-  }
-
-  /** Applies settings written since the last poll (all of them at start). */
-  private async pollSettings(): Promise<void> {
-    for (const row of await this.events.store.settingsSince(this.settingsCursor)) this.applySettings(row);
   }
 
   async recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse> {
@@ -519,24 +450,7 @@ class AisleEngine implements Engine {
 
   async searchReport(websiteId: string, range: { from?: string; to?: string; limit?: number | string } = {}): Promise<SearchReport> {
     this.site(websiteId);
-    const errors: Record<string, string[]> = {};
-    const fromMs = range.from === undefined ? 0 : parseIsoDateTime(range.from);
-    const toMs = range.to === undefined ? Date.now() : parseIsoDateTime(range.to);
-    if (fromMs === undefined) errors.from = ['The from parameter must be an ISO 8601 date-time.'];
-    if (toMs === undefined) errors.to = ['The to parameter must be an ISO 8601 date-time.'];
-    const limit = range.limit === undefined ? SEARCH_REPORT_LIMITS.default : Number(range.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_REPORT_LIMITS.max) {
-      errors.limit = [`The limit parameter must be an integer from 1 to ${SEARCH_REPORT_LIMITS.max}.`];
-    }
-    if (Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
-    // Searches still in the batch are part of the report.
-    await this.searchLog.flush();
-    try {
-      const totals = await this.searchLog.report(websiteId, fromMs!, toMs!, limit);
-      return { websiteId, ...(range.from !== undefined && { from: range.from }), ...(range.to !== undefined && { to: range.to }), ...totals };
-    } catch (err) {
-      throw new AisleError('STORE_FAILURE', `the store failed to read the search log: ${(err as Error)?.message ?? String(err)}`, { cause: err });
-    }
+    return this.searchLog.report(websiteId, range);
   }
 
   recommendationIndexStatus(): RecommendationIndexStatus {
@@ -601,7 +515,7 @@ class AisleEngine implements Engine {
     if (existing) {
       existing.seedSettings = config.settings ?? {};
       // Settings stored through the settings API stay in force over the new seed.
-      existing.config = existing.settingsVersion > 0 ? { ...config, settings: existing.config.settings } : config;
+      existing.config = this.settings.hasStored(config.websiteId) ? { ...config, settings: existing.config.settings } : config;
       existing.models.setWebsite(existing.config);
       this.events.addWebsite(existing.config);
       existing.semantics.setBuiltInWanted(usesBuiltInModel(existing.config.settings));
@@ -610,8 +524,7 @@ class AisleEngine implements Engine {
     const state = await this.openWebsite(config);
     this.sites.set(config.websiteId, state);
     this.events.addWebsite(config);
-    const stored = await this.events.store.getSettings(config.websiteId);
-    if (stored) this.applySettings(stored);
+    await this.settings.load(config.websiteId);
     await this.searchLog.load(config.websiteId);
   }
 
@@ -650,8 +563,7 @@ class AisleEngine implements Engine {
     if (this.closed) return;
     this.closed = true;
     for (const s of this.sites.values()) s.semantics.close();
-    clearInterval(this.settingsTimer);
-    await this.settingsPoll;
+    await this.settings.close();
     await this.searchLog.close();
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);
     // A snapshot that cannot be written at shutdown loses nothing (the change log holds the changes,

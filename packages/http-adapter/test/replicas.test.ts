@@ -1,8 +1,9 @@
 /**
  * Two engine replicas as separate processes (test/fixtures/replica-server.ts through tsx), each serving
  * HTTP on its own port, both on one PostgreSQL schema (a random name per run, dropped afterwards), with
- * a short poll interval: the coupon ledger, order idempotency, model propagation between replicas and a
- * SIGKILL in the middle of a purchase stream, all through the documented HTTP API.
+ * a short poll interval: the coupon ledger, order idempotency, model propagation between replicas, a
+ * SIGKILL in the middle of a purchase stream, and website settings changed through either replica, all
+ * through the documented HTTP API.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -301,5 +302,23 @@ describe('two replicas (processes) on one PostgreSQL schema', () => {
     expect(reports[0]!.orders).toBe(s1.orders);
     const health = await fetch(`${r2.url}/healthz`);
     expect(health.status).toBe(200);
+  });
+
+  it('(s) settings changed through one replica apply on the other, without a restart', async () => {
+    const total = async (r: Replica, q: string) => {
+      const res = await post(`${r.url}/v1.4/search`, { website_id: 'site-a', client: 'client-a', q, start: 0 }, bearer(TOKEN_A));
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { payload: { total_results: number } }).payload.total_results;
+    };
+    const patch = (r: Replica, body: unknown) => post(`${r.url}/admin/v1/websites/site-a/settings`, body, bearer(ADMIN_TOKEN), 'PATCH');
+    expect(await total(r2, 'zanzibarx')).toBe(0);
+    expect((await patch(r1, { synonyms: [['zanzibarx', 'bestseller']] })).status).toBe(200);
+    expect(await total(r1, 'zanzibarx')).toBe(1);
+    await eventually(async () => (await total(r2, 'zanzibarx')) === 1, async () => `r2 finds ${await total(r2, 'zanzibarx')}`);
+    // And back: a rule made through replica 2 hides the product on replica 1.
+    expect((await patch(r2, { rules: [{ id: 'hide-pop', query: 'bestseller', hide: ['POP-X'] }] })).status).toBe(200);
+    await eventually(async () => (await total(r1, 'bestseller')) === 0, async () => `r1 finds ${await total(r1, 'bestseller')}`);
+    const got = await fetch(`${r1.url}/admin/v1/websites/site-a/settings`, { headers: bearer(ADMIN_TOKEN) });
+    expect(await got.json()).toMatchObject({ synonyms: [['zanzibarx', 'bestseller']], rules: [{ id: 'hide-pop' }] });
   });
 });

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_WEBSITE_SETTINGS } from '@aisle/engine';
-import { ADMIN_TOKEN, TOKEN_A, bearer, expectDocumented, post, startService, type TestService } from './helpers.js';
+import { ADMIN_TOKEN, TOKEN_A, TOKEN_B, bearer, expectDocumented, post, startService, type TestService } from './helpers.js';
 
 let svc: TestService;
 beforeAll(async () => {
@@ -121,6 +121,20 @@ describe('settings API', () => {
     const b = (await (await fetch(url('site-b'), { headers: bearer(ADMIN_TOKEN) })).json()) as { synonyms: unknown[]; semanticSearch: boolean };
     expect(a.synonyms).toEqual([]);
     expect(b).toMatchObject({ synonyms: [['b1', 'b2']], semanticSearch: false });
+  });
+
+  it('applies settings the adapter reads (CORS origins) and the engine reads (personalization) at once', async () => {
+    const origin = 'https://shop-b.example';
+    const recs = () => fetch(`${svc.url}/1.0/ClientRecom/site-b/PopularItems`, { headers: { origin } });
+    expect((await recs()).headers.get('access-control-allow-origin')).toBeNull();
+    expect((await send('PATCH', { cors: { origins: [origin] } }, 'site-b')).status).toBe(200);
+    expect((await recs()).headers.get('access-control-allow-origin')).toBe(origin);
+    expect((await send('PATCH', { personalization: true }, 'site-b')).status).toBe(200);
+    const res = await post(`${svc.url}/v1.4/search`, { website_id: 'site-b', client: 'client-b', q: '', start: 0 }, bearer(TOKEN_B));
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toContain('customer_id');
+    expect((await send('PATCH', { personalization: null, cors: null }, 'site-b')).status).toBe(200);
+    expect((await recs()).headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('answers concurrent PATCHes of different keys without losing one', async () => {

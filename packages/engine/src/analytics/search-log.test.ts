@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createEngine } from '../engine.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { SearchLogRow } from '../store/store.js';
@@ -50,6 +50,22 @@ describe('SearchLog', () => {
     await log.flush();
     expect((await store.searchLogTotals('w', all)).top.map((t) => t.query)).toEqual(['new']);
     await log.close();
+  });
+
+  it('refreshes its completions from a store shared with another replica', async () => {
+    const store = new MemoryStore();
+    const onError = (err: unknown) => { throw err; };
+    const one = new SearchLog(store, { onError });
+    const two = new SearchLog(store, { onError });
+    await two.load('w');
+    two.record('w', 'walnut shelf', 2); // pending in two: kept across its reloads
+    one.record('w', 'walnut desk', 3);
+    one.record('w', 'walnut desk', 3);
+    await one.flush();
+    expect(two.completions('w', 'wal', 5)).toEqual(['walnut shelf']);
+    two.startRefreshing(() => ['w'], 10);
+    await vi.waitFor(() => expect(two.completions('w', 'wal', 5)).toEqual(['walnut desk', 'walnut shelf']), { timeout: 5_000, interval: 10 });
+    await Promise.all([one.close(), two.close()]);
   });
 
   it('normalises and bounds the logged query', () => {

@@ -10,13 +10,18 @@
  * rows; beyond that the oldest are dropped), and is reported through `onError`.
  *
  * Completions come from an in-memory index per website of the queries that found something: loaded
- * from the store at start (the most frequent {@link MAX_INDEXED_QUERIES} of the retention window), then
- * kept up to date by this process's own searches (other replicas' searches arrive at the next start).
+ * from the store at start (the most frequent {@link MAX_INDEXED_QUERIES} of the retention window), kept
+ * up to date by this process's own searches, and, when replicas share the store, reloaded from it every
+ * {@link SEARCH_LOG_REFRESH_MS} so that the other replicas' searches count too.
  * @module
  */
-import { lowerBound } from '../catalog/catalog-index.js';
+import { lowerBound, type CatalogState } from '../catalog/catalog-index.js';
 import { tokenize } from '../catalog/tokenizer.js';
-import type { SearchLogRow, SearchLogTotals, Store } from '../store/store.js';
+import type { SearchReport } from '../engine-api.js';
+import { AisleError, ValidationError } from '../errors.js';
+import { parseIsoDateTime, problemDetails } from '../events/validate-common.js';
+import { mergeSuggestions, vocabularyCompletions } from '../search/query-suggestions.js';
+import type { SearchLogRow, Store } from '../store/store.js';
 
 /** Days of search log kept in the store. */
 export const SEARCH_LOG_RETENTION_DAYS = 90;
@@ -28,6 +33,12 @@ export const MAX_LOGGED_QUERY_LENGTH = 200;
 export const MAX_PENDING_ROWS = 50_000;
 /** Most distinct successful queries kept in memory per website for completions. */
 export const MAX_INDEXED_QUERIES = 20_000;
+/** How often replicas sharing a store reload the completion indexes from it. */
+export const SEARCH_LOG_REFRESH_MS = 60_000;
+/** Most entries of `payload.suggestions.queries`. */
+export const MAX_SUGGESTED_QUERIES = 5;
+/** Default and largest `limit` of the searches report. */
+export const SEARCH_REPORT_LIMITS = { default: 20, max: 1_000 } as const;
 
 const HOUR_MS = 3_600_000;
 
@@ -89,6 +100,8 @@ export class SearchLog {
   private pending = new Map<string, SearchLogRow>();
   private readonly indexes = new Map<string, QueryIndex>();
   private timer: NodeJS.Timeout | undefined;
+  private refreshTimer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> | undefined;
   private writing: Promise<void> | undefined;
   private readonly now: () => number;
 
@@ -96,12 +109,26 @@ export class SearchLog {
     this.now = options.now ?? Date.now;
   }
 
-  /** Loads a website's successful queries of the retention window into its completion index. */
+  /**
+   * Loads a website's successful queries of the retention window into its completion index (replacing
+   * it: the store holds this process's written searches too; those of the pending batch are added).
+   */
   async load(websiteId: string): Promise<void> {
     const index = new QueryIndex();
     const since = hourOf(this.now() - SEARCH_LOG_RETENTION_DAYS * 24 * HOUR_MS);
     for (const { query, count } of await this.store.successfulQueries(websiteId, since, MAX_INDEXED_QUERIES)) index.add(query, count);
+    for (const row of this.pending.values()) if (row.websiteId === websiteId && row.searches > row.noResults) index.add(row.query, row.searches - row.noResults);
     this.indexes.set(websiteId, index);
+  }
+
+  /** Reloads the completion indexes of `websites()` every `intervalMs` (replicas sharing the store). */
+  startRefreshing(websites: () => readonly string[], intervalMs = SEARCH_LOG_REFRESH_MS): void {
+    this.refreshTimer = setInterval(() => {
+      this.refreshing ??= (async () => {
+        for (const id of websites()) await this.load(id);
+      })().catch((err: unknown) => this.options.onError(err)).finally(() => { this.refreshing = undefined; });
+    }, intervalMs);
+    this.refreshTimer.unref();
   }
 
   /** Counts one search (cheap: memory only; written with the next batch). */
@@ -161,13 +188,46 @@ export class SearchLog {
     }
   }
 
-  /** The searches report: per-query totals of the hours whose start lies in [from, to]. */
-  report(websiteId: string, fromMs: number, toMs: number, limit: number): Promise<SearchLogTotals> {
-    return this.store.searchLogTotals(websiteId, { fromHour: hourOf(fromMs), toHour: toMs, limit });
+  /**
+   * `suggestions.queries` for `q`: completions from the website's successful searches, then from the
+   * catalog vocabulary, at most {@link MAX_SUGGESTED_QUERIES}.
+   */
+  suggestions(websiteId: string, q: string, catalog: CatalogState): string[] {
+    const logged = this.completions(websiteId, q, MAX_SUGGESTED_QUERIES);
+    if (logged.length >= MAX_SUGGESTED_QUERIES) return logged;
+    return mergeSuggestions(q, logged, vocabularyCompletions(catalog, q, MAX_SUGGESTED_QUERIES), MAX_SUGGESTED_QUERIES);
+  }
+
+  /**
+   * The searches report: per-query totals of the hours whose start lies in [hour of `from`, `to`]
+   * (ISO 8601, both optional; `to` defaults to now), `limit` of each list. Throws `ValidationError`
+   * naming a bad parameter, `STORE_FAILURE` when the store cannot be read.
+   */
+  async report(websiteId: string, range: { from?: string; to?: string; limit?: number | string }): Promise<SearchReport> {
+    const errors: Record<string, string[]> = {};
+    const fromMs = range.from === undefined ? 0 : parseIsoDateTime(range.from);
+    const toMs = range.to === undefined ? this.now() : parseIsoDateTime(range.to);
+    if (fromMs === undefined) errors.from = ['The from parameter must be an ISO 8601 date-time.'];
+    if (toMs === undefined) errors.to = ['The to parameter must be an ISO 8601 date-time.'];
+    const limit = range.limit === undefined ? SEARCH_REPORT_LIMITS.default : Number(range.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_REPORT_LIMITS.max) {
+      errors.limit = [`The limit parameter must be an integer from 1 to ${SEARCH_REPORT_LIMITS.max}.`];
+    }
+    if (fromMs === undefined || toMs === undefined || Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
+    // Searches still in the batch are part of the report.
+    await this.flush();
+    try {
+      const totals = await this.store.searchLogTotals(websiteId, { fromHour: hourOf(fromMs), toHour: toMs, limit });
+      return { websiteId, ...(range.from !== undefined && { from: range.from }), ...(range.to !== undefined && { to: range.to }), ...totals };
+    } catch (err) {
+      throw new AisleError('STORE_FAILURE', `the store failed to read the search log: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    }
   }
 
   /** Stops the timer and writes what is pending. */
   async close(): Promise<void> {
+    clearInterval(this.refreshTimer);
+    await this.refreshing;
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.flush();

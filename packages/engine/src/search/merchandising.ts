@@ -36,11 +36,38 @@ export interface PlanMerch {
   ruleIds: string[];
 }
 
+/** A rule with its query words and time window parsed once. */
+interface ParsedRule {
+  rule: MerchandisingRule;
+  words: string[];
+  fromMs: number;
+  untilMs: number;
+}
+
+function parseRule(rule: MerchandisingRule): ParsedRule {
+  return {
+    rule, words: tokenize(rule.query),
+    fromMs: rule.from === undefined ? -Infinity : Date.parse(rule.from),
+    untilMs: rule.until === undefined ? Infinity : Date.parse(rule.until),
+  };
+}
+
+// Parsed per settings value: a settings update replaces the array, so the entry goes with the old one.
+const parsedRules = new WeakMap<readonly MerchandisingRule[], ParsedRule[]>();
+
+function parsedRulesOf(rules: readonly MerchandisingRule[]): ParsedRule[] {
+  let parsed = parsedRules.get(rules);
+  if (!parsed) parsedRules.set(rules, (parsed = rules.map(parseRule)));
+  return parsed;
+}
+
 /** Whether a rule's query and time window select the request: `words` is the normalised query. */
 export function ruleApplies(rule: MerchandisingRule, words: readonly string[], now: number): boolean {
-  if (rule.from !== undefined && now < Date.parse(rule.from)) return false;
-  if (rule.until !== undefined && now >= Date.parse(rule.until)) return false;
-  const wanted = tokenize(rule.query);
+  return parsedRuleApplies(parseRule(rule), words, now);
+}
+
+function parsedRuleApplies({ rule, words: wanted, fromMs, untilMs }: ParsedRule, words: readonly string[], now: number): boolean {
+  if (now < fromMs || now >= untilMs) return false;
   if ((rule.match ?? 'exact') === 'exact') return wanted.length === words.length && wanted.every((w, i) => w === words[i]);
   // contains: the rule's words as consecutive whole words of the query ("" → every query).
   for (let at = 0; at + wanted.length <= words.length; at++) {
@@ -63,7 +90,7 @@ export function compileMerchandising(
 ): PlanMerch | undefined {
   if (!rules || rules.length === 0) return undefined;
   const words = tokenize(request.q);
-  const applicable = rules.filter((r) => ruleApplies(r, words, now));
+  const applicable = parsedRulesOf(rules).filter((r) => parsedRuleApplies(r, words, now)).map((r) => r.rule);
   if (applicable.length === 0) return undefined;
   const hidden = new Set<number>();
   for (const rule of applicable) for (const refId of rule.hide ?? []) {

@@ -18,14 +18,20 @@ export function vocabularyCompletions(state: CatalogState, q: string, limit: num
   if (last === undefined || limit <= 0) return [];
   const { vocabulary } = state;
   const docFreq = state.index.fullText.termDocFreq;
-  const found: number[] = [];
+  // The best `limit` terms, best first, kept by insertion (no array of every candidate, no full sort).
+  const best: number[] = [];
   const start = lowerBound(vocabulary, last);
   for (let t = start; t < vocabulary.length && t - start < MAX_COMPLETION_SCAN && vocabulary[t].startsWith(last); t++) {
-    if (vocabulary[t] !== last && docFreq[t] > 0) found.push(t);
+    const df = docFreq[t];
+    if (df === 0 || vocabulary[t] === last) continue;
+    if (best.length === limit && df <= docFreq[best[limit - 1]]) continue; // ties keep the earlier (alphabetical) term
+    let at = best.length;
+    while (at > 0 && docFreq[best[at - 1]] < df) at--;
+    best.splice(at, 0, t);
+    if (best.length > limit) best.pop();
   }
-  found.sort((a, b) => docFreq[b] - docFreq[a] || a - b);
   const head = words.slice(0, -1).join(' ');
-  return found.slice(0, limit).map((t) => (head ? `${head} ${vocabulary[t]}` : vocabulary[t]));
+  return best.map((t) => (head ? `${head} ${vocabulary[t]}` : vocabulary[t]));
 }
 
 /** Up to `limit` distinct suggestions: `logged` first, then `fromVocabulary`, none equal to `q` normalised. */

@@ -77,6 +77,11 @@ describe('settings in the store', () => {
       expect((await engine.search({ website_id: 'w', client: 'c', q: 'TV', start: 0 })).payload.redirects.url).toBe('/tv');
       await expect(engine.updateSettings('w', { synonyms: [[1]] })).rejects.toMatchObject({ code: 'SETTINGS_INVALID', message: 'settings.synonyms[0][0] must be a non-empty string' });
       await expect(engine.updateSettings('nope', {})).rejects.toMatchObject({ code: 'WEBSITE_NOT_FOUND' });
+      // Deeply nested (the library has no body reader in front of it): refused before any merge.
+      let deep: unknown = 1;
+      for (let i = 0; i < 100_000; i++) deep = { a: deep };
+      await expect(engine.updateSettings('w', { fieldWeights: deep }, { merge: true })).rejects.toMatchObject({ code: 'SETTINGS_INVALID', message: expect.stringContaining('deeper') as string });
+      expect((await engine.getSettings('w')).redirects).toEqual([{ queries: ['tv'], url: '/tv' }]);
     } finally {
       await engine.close();
     }

@@ -10,6 +10,7 @@ import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
 import { validateSettings, type WebsiteSettings } from '../config.js';
 import { AisleError, isAisleError } from '../errors.js';
 import { DEFAULT_ATTRIBUTION_WINDOW_DAYS } from '../events/event-service.js';
+import { DEFAULT_FIELD_ROLES } from '../recommend/attribute-similarity.js';
 import { DEFAULT_LANGUAGE } from '../search/language.js';
 import { DEFAULT_TYPO_TOLERANCE } from '../search/relevance-settings.js';
 
@@ -33,7 +34,29 @@ export const DEFAULT_WEBSITE_SETTINGS: Readonly<WebsiteSettings> = Object.freeze
   cors: { origins: [] },
   attributionWindowDays: DEFAULT_ATTRIBUTION_WINDOW_DAYS,
   useStyleIdForVisualSimilarity: false,
+  fieldRoles: { ...DEFAULT_FIELD_ROLES, ignore: [...DEFAULT_FIELD_ROLES.ignore] },
 });
+
+/**
+ * Deepest nesting of objects and arrays accepted in settings sent at run time (the deepest key, a
+ * rule's boost scope condition, sits at 6): a deeper body is refused before it is merged or walked.
+ */
+export const MAX_SETTINGS_DEPTH = 32;
+
+/** Whether `value` nests objects or arrays deeper than `limit` (stops looking at the limit). */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (limit === 0) return true;
+  for (const child of Object.values(value)) if (nestsDeeperThan(child, limit - 1)) return true;
+  return false;
+}
+
+/** Refuses settings (or a patch) nested deeper than {@link MAX_SETTINGS_DEPTH}, with `SETTINGS_INVALID`. */
+export function checkSettingsDepth(raw: unknown): void {
+  if (nestsDeeperThan(raw, MAX_SETTINGS_DEPTH)) {
+    throw new AisleError('SETTINGS_INVALID', `settings must not nest objects and arrays deeper than ${MAX_SETTINGS_DEPTH} levels`, { details: { key: 'settings' } });
+  }
+}
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,0 +1,148 @@
+/**
+ * Website settings kept in the store and shared by replicas: updates (replace or RFC 7396 merge,
+ * validated, written with a compare-and-set on the store-wide version, one at a time per website in a
+ * process), and polling for the settings other replicas wrote (PostgreSQL). Whatever it reads or
+ * writes is handed to `apply`, which puts the settings in force for the next request.
+ * @module
+ */
+import type { WebsiteSettings } from '../config.js';
+import { AisleError } from '../errors.js';
+import type { Store, StoredSettings } from '../store/store.js';
+import { checkSettingsDepth, checkWebsiteSettings, mergePatch, settingsWithDefaults } from './website-settings.js';
+
+/**
+ * How often a replica on PostgreSQL asks the store for settings written by other replicas (one indexed
+ * query for all websites): a change is applied everywhere within about this long.
+ */
+export const SETTINGS_POLL_MS = 1_000;
+/** Attempts of a settings update that keeps losing the compare-and-set to concurrent writers. */
+const SETTINGS_WRITE_ATTEMPTS = 5;
+
+/** What the service needs of the engine. */
+export interface SettingsServiceOptions {
+  store: Store;
+  /** The settings of a website while the store has none (the config file's). */
+  seed: (websiteId: string) => WebsiteSettings;
+  /** Puts validated settings in force (called once per new version of a known website). */
+  apply: (websiteId: string, settings: WebsiteSettings) => void;
+  /** Whether the website exists in this engine. */
+  knows: (websiteId: string) => boolean;
+  /** The semantic model ids settings may name (see `checkWebsiteSettings`). */
+  modelIds: () => readonly string[];
+  /** Reports a failure nobody is waiting for (a poll that failed, stored settings this version refuses). */
+  report: (error: unknown, websiteId?: string) => void;
+  /** A poll succeeded (after failures: the failure is over). */
+  recovered: () => void;
+}
+
+function storeFailure(err: unknown): AisleError {
+  return new AisleError('STORE_FAILURE', `the store failed; the settings were not changed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+}
+
+/** See the module comment. */
+export class SettingsService {
+  /** Highest settings version seen (store-wide): the cursor of polling. */
+  private cursor = 0;
+  /** Version in force per website (absent: none stored, the seed applies). */
+  private readonly versions = new Map<string, number>();
+  /** The update in progress per website. */
+  private readonly writes = new Map<string, Promise<unknown>>();
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+
+  constructor(private readonly options: SettingsServiceOptions) {}
+
+  /** Whether settings written through the store are in force for the website (the seed no longer is). */
+  hasStored(websiteId: string): boolean {
+    return this.versions.has(websiteId);
+  }
+
+  /**
+   * Replaces the website's settings, or merges `settings` into them (RFC 7396) with `merge`. Throws
+   * `SETTINGS_INVALID` (nothing written) or `STORE_FAILURE`. Returns every key, defaults filled in.
+   */
+  update(websiteId: string, settings: unknown, merge: boolean): Promise<WebsiteSettings> {
+    try {
+      checkSettingsDepth(settings);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const previous = this.writes.get(websiteId) ?? Promise.resolve();
+    const run = () => this.write(websiteId, settings, merge);
+    const update = previous.then(run, run);
+    // Only the order is kept here; the outcome goes to the caller of `update`.
+    const settled = update.then(() => undefined, () => undefined);
+    this.writes.set(websiteId, settled);
+    void settled.then(() => { if (this.writes.get(websiteId) === settled) this.writes.delete(websiteId); });
+    return update;
+  }
+
+  private async write(websiteId: string, settings: unknown, merge: boolean): Promise<WebsiteSettings> {
+    const { store } = this.options;
+    for (let attempt = 0; attempt < SETTINGS_WRITE_ATTEMPTS; attempt++) {
+      let stored: StoredSettings | undefined;
+      try {
+        stored = await store.getSettings(websiteId);
+      } catch (err) {
+        throw storeFailure(err);
+      }
+      const base = stored?.settings ?? this.options.seed(websiteId);
+      const next = checkWebsiteSettings(merge ? mergePatch(base, settings) : settings, this.options.modelIds());
+      let written: StoredSettings | undefined;
+      try {
+        written = await store.putSettings(websiteId, next as Record<string, unknown>, stored?.version ?? 0);
+      } catch (err) {
+        throw storeFailure(err);
+      }
+      if (written) {
+        this.take(written);
+        return settingsWithDefaults(next);
+      }
+      // Another replica wrote first: merge into its value and try again.
+    }
+    throw new AisleError('STORE_FAILURE', `settings of website "${websiteId}" changed concurrently ${SETTINGS_WRITE_ATTEMPTS} times; nothing was written, try again`);
+  }
+
+  /** Applies settings read from the store when they are newer than those in force. */
+  private take(row: StoredSettings): void {
+    if (row.version > this.cursor) this.cursor = row.version;
+    if (!this.options.knows(row.websiteId) || row.version <= (this.versions.get(row.websiteId) ?? 0)) return;
+    let settings: WebsiteSettings;
+    try {
+      settings = checkWebsiteSettings(row.settings, this.options.modelIds());
+    } catch (err) {
+      // Written by a replica whose version knows keys this one does not: keep the settings in force.
+      this.options.report(new Error(`stored settings (version ${row.version}) are not valid here; kept the current ones: ${(err as Error).message}`), row.websiteId);
+      return;
+    }
+    this.versions.set(row.websiteId, row.version);
+    this.options.apply(row.websiteId, settings);
+  }
+
+  /** Applies the settings written since the last poll (at start: all of them). */
+  async poll(): Promise<void> {
+    for (const row of await this.options.store.settingsSince(this.cursor)) this.take(row);
+  }
+
+  /** Applies the stored settings of one website (a website added at run time). */
+  async load(websiteId: string): Promise<void> {
+    const stored = await this.options.store.getSettings(websiteId);
+    if (stored) this.take(stored);
+  }
+
+  /** Polls every `intervalMs` (several replicas share the store); failures go to `report`. */
+  startPolling(intervalMs: number): void {
+    this.timer = setInterval(() => {
+      this.polling ??= this.poll()
+        .then(() => this.options.recovered(), (err: unknown) => this.options.report(err))
+        .finally(() => { this.polling = undefined; });
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops polling (after the poll in progress). */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.polling;
+  }
+}
