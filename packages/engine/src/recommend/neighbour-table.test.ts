@@ -48,6 +48,15 @@ describe('NeighbourTable', () => {
     );
   });
 
+  it('addAll counts a target listed twice once, on the short path too', () => {
+    const t = new NeighbourTable(1000, 1);
+    t.addAll(1, [5, 5], 0.5);
+    t.addAll(2, [5, 5, 5], 0.5);
+    expect(t.weight(1, 5)).toBe(0.5);
+    expect(t.weight(2, 5)).toBe(0.5);
+    expect(t.degree(1)).toBe(1);
+  });
+
   it('addAll equals repeated add for distinct targets while under the cap', () => {
     fc.assert(
       fc.property(

@@ -114,7 +114,8 @@ export class NeighbourTable {
    */
   addAll(a: number, bs: readonly number[], w: number, evict = true, maxEvictions = Infinity): void {
     if (bs.length <= 2 && evict) {
-      for (const b of bs) if (b !== a) this.add(a, b, w);
+      // A target listed twice counts once, as on the general path below (its marks de-duplicate).
+      for (let i = 0; i < bs.length; i++) if (bs[i] !== a && (i === 0 || bs[i] !== bs[0])) this.add(a, bs[i]!, w);
       return;
     }
     this.ensureItem(a);
