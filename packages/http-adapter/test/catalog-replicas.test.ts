@@ -29,7 +29,7 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'aisle-catalog-replicas-'));
 const configFile = path.join(tmp, 'aisle.config.json');
 let schema: string;
 
-interface Replica { name: string; child: ChildProcess; url: string; exited: Promise<void> }
+interface Replica { name: string; child: ChildProcess; url: string; exited: Promise<void>; stderr: () => string }
 const running = new Set<Replica>();
 
 async function startReplica(name: string): Promise<Replica> {
@@ -51,7 +51,7 @@ async function startReplica(name: string): Promise<Replica> {
     child.stdout!.on('data', onData);
     child.on('exit', (code, signal) => reject(new Error(`replica ${name} exited (${code ?? signal}) before listening: ${err}`)));
   });
-  const replica = { name, child, url, exited };
+  const replica = { name, child, url, exited, stderr: () => err };
   running.add(replica);
   return replica;
 }
@@ -63,9 +63,14 @@ async function kill(replica: Replica, signal: NodeJS.Signals): Promise<void> {
 }
 
 async function admin(r: Replica, method: string, pathAndQuery: string, body?: unknown): Promise<Response> {
-  return fetch(`${r.url}/admin/v1/websites/site-a${pathAndQuery}`, {
-    method, headers: { ...bearer(ADMIN_TOKEN), 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  try {
+    return await fetch(`${r.url}/admin/v1/websites/site-a${pathAndQuery}`, {
+      method, headers: { ...bearer(ADMIN_TOKEN), 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    // A replica that went away says why on its stderr.
+    throw new Error(`${method} ${pathAndQuery} on replica ${r.name} failed: ${(error as Error).message}; its stderr: ${r.stderr().slice(-4000)}`, { cause: error });
+  }
 }
 
 async function getProduct(r: Replica, refId: string): Promise<Record<string, unknown> | undefined> {
