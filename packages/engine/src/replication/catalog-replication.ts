@@ -267,6 +267,10 @@ export class CatalogReplication {
     if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
     const localId = ++this.nextLocalId;
     const applied = new Promise<LoadSummary | ChangeResult>((resolve, reject) => this.own.set(localId, { change, resolve, reject }));
+    // The applier may settle it (a NOTIFY or a poll reads the committed row) before `append` below
+    // returns and the caller awaits it: a rejection then must not count as unhandled (it would end the
+    // process). The caller still receives it through the `return applied` below.
+    applied.catch(() => undefined);
     try {
       await this.feed.append(CATALOG_KIND, websiteId, `${this.origin}:${localId}`, encodeChange(change));
     } catch (err) {
