@@ -150,6 +150,44 @@ describe('NeighbourTable', () => {
     expect([1, 2, 3, 4, 5, 6].filter((b) => u.weight(0, b) > 0)).toEqual([2, 3, 4]);
   });
 
+  it('paged slabs (blocks across many small pages) give exactly the results of one large page', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: 0, max: 40 }),
+            fc.array(fc.integer({ min: 0, max: 60 }), { minLength: 1, maxLength: 10 }),
+            fc.integer({ min: 1, max: 4 }),
+            fc.integer({ min: 0, max: 5 }),
+          ),
+          { maxLength: 300 },
+        ),
+        (ops) => {
+          const small = new NeighbourTable(16, 1, 4); // pages of 16 entries: every block move crosses pages
+          const large = new NeighbourTable(16, 1);
+          for (const [a, bs, w, kind] of ops) {
+            for (const t of [small, large]) {
+              if (kind === 0) t.add(a, bs[0]!, w);
+              else if (kind === 1) t.addAll(a, bs, w, false);
+              else if (kind === 2) t.addAll(a, bs, w, true, 2);
+              else if (kind === 3) t.scale(0.5);
+              else t.addAll(a, bs, w);
+            }
+          }
+          for (let a = 0; a <= 40; a++) {
+            expect(small.degree(a)).toBe(large.degree(a));
+            const got: [number, number][] = [];
+            const want: [number, number][] = [];
+            small.forEachNeighbour(a, (b, w) => got.push([b, w]));
+            large.forEachNeighbour(a, (b, w) => want.push([b, w]));
+            expect(got).toEqual(want);
+          }
+          expect(small.usedBytes).toBeGreaterThan(0);
+        },
+      ),
+    );
+  });
+
   it('scales all weights', () => {
     const t = new NeighbourTable(4);
     t.add(1, 2, 4);

@@ -1,6 +1,13 @@
 /**
- * A capped, weighted neighbour list per item, stored in two slabs (ids in an Int32Array, weights in a
- * Float32Array) so that a million items cost a few typed arrays rather than millions of small objects.
+ * A capped, weighted neighbour list per item, stored in slabs (ids in Int32Arrays, weights and their
+ * inherited parts in Float32Arrays) so that a million items cost a few typed arrays rather than millions
+ * of small objects.
+ *
+ * The slabs are paged: fixed pages of 2^20 entries (the first page grows by doubling up to that size,
+ * so a small website holds a small slab). A block never straddles two pages, and a large table wastes
+ * at most one partly filled page instead of the up-to-half-empty slab a grow-by-copy array leaves.
+ * A block's position is global (page × page size + place in the page); within a block, order by
+ * position is order by place in its page, so ties break exactly as on one flat slab.
  *
  * Each item owns a block of the slabs; a block doubles when full until `cap` entries. When an item
  * already holds `cap` neighbours, a new neighbour replaces the weakest one ("space-saving" heavy-hitter
@@ -43,17 +50,22 @@ function siftDown(heap: Int32Array, weights: Float32Array, i: number, n: number,
 
 /** Neighbour lists of all items: `add(a, b, w)` strengthens the edge a→b. */
 export class NeighbourTable {
-  private ids: Int32Array;
-  private weights: Float32Array;
-  /** Inherited part of each weight (space-saving error); ranking uses weight − error. */
-  private errors: Float32Array;
-  /** Per item: offset of its block in the slabs, or NO_BLOCK. */
+  /** Pages of neighbour ids. */
+  private idPages: Int32Array[] = [];
+  /** Pages of estimated weights. */
+  private weightPages: Float32Array[] = [];
+  /** Pages of the inherited part of each weight (space-saving error); ranking uses weight − error. */
+  private errorPages: Float32Array[] = [];
+  /** log2 of the full page size (entries). */
+  private readonly pageShift: number;
+  private readonly pageMask: number;
+  /** Per item: global offset of its block in the slabs, or NO_BLOCK. */
   private offsets: Int32Array;
   /** Per item: number of neighbours held. */
   private sizes: Uint16Array;
   /** Per item: capacity of its block. */
   private capacities: Uint16Array;
-  /** Next free slab position (bump allocation). */
+  /** Next free global slab position (bump allocation). */
   private top = 0;
   /** Freed blocks by capacity, reused before bumping. */
   private readonly freeBlocks = new Map<number, number[]>();
@@ -63,12 +75,21 @@ export class NeighbourTable {
   /** Scratch heap of `evictFor` (slab positions). */
   private heapScratch = new Int32Array(256);
 
-  /** @param cap neighbours kept per item (at most 65535). */
-  constructor(readonly cap: number, initialItems = 1024) {
+  /**
+   * @param cap neighbours kept per item (at most 65535).
+   * @param pageShift log2 of the page size in entries (raised until a page holds `cap` entries; tests
+   * use small pages to cross page boundaries).
+   */
+  constructor(readonly cap: number, initialItems = 1024, pageShift = 20) {
     if (!(cap >= 1 && cap <= 65535)) throw new RangeError('cap must be 1..65535');
-    this.ids = new Int32Array(initialItems * 4);
-    this.weights = new Float32Array(initialItems * 4);
-    this.errors = new Float32Array(initialItems * 4);
+    let shift = Math.max(1, Math.min(pageShift, 24));
+    while (1 << shift < cap) shift++;
+    this.pageShift = shift;
+    this.pageMask = (1 << shift) - 1;
+    const first = Math.min(Math.max(initialItems * 4, cap), 1 << shift);
+    this.idPages.push(new Int32Array(first));
+    this.weightPages.push(new Float32Array(first));
+    this.errorPages.push(new Float32Array(first));
     this.offsets = new Int32Array(initialItems).fill(NO_BLOCK);
     this.sizes = new Uint16Array(initialItems);
     this.capacities = new Uint16Array(initialItems);
@@ -79,29 +100,35 @@ export class NeighbourTable {
     this.ensureItem(a);
     let off = this.offsets[a]!;
     const size = this.sizes[a]!;
-    // One pass finds the edge and, in case the list is full, its weakest entry.
-    let minK = off;
     if (off !== NO_BLOCK) {
-      for (let k = off, end = off + size; k < end; k++) {
-        if (this.ids[k] === b) {
-          this.weights[k]! += w;
+      // One pass finds the edge and, in case the list is full, its weakest entry.
+      const page = off >>> this.pageShift;
+      const ids = this.idPages[page]!;
+      const weights = this.weightPages[page]!;
+      const start = off & this.pageMask;
+      let minK = start;
+      for (let k = start, end = start + size; k < end; k++) {
+        if (ids[k] === b) {
+          weights[k]! += w;
           return;
         }
-        if (this.weights[k]! < this.weights[minK]!) minK = k;
+        if (weights[k]! < weights[minK]!) minK = k;
+      }
+      if (size >= this.cap) {
+        // Full: the weakest neighbour makes room.
+        ids[minK] = b;
+        this.errorPages[page]![minK] = weights[minK]!;
+        weights[minK]! += w;
+        return;
       }
     }
-    if (size < this.cap) {
-      if (size >= this.capacities[a]!) off = this.grow(a);
-      this.ids[off + size] = b;
-      this.weights[off + size] = w;
-      this.errors[off + size] = 0;
-      this.sizes[a] = size + 1;
-      return;
-    }
-    // Full: the weakest neighbour makes room.
-    this.ids[minK] = b;
-    this.errors[minK] = this.weights[minK]!;
-    this.weights[minK]! += w;
+    if (size >= this.capacities[a]!) off = this.grow(a);
+    const page = off >>> this.pageShift;
+    const k = (off & this.pageMask) + size;
+    this.idPages[page]![k] = b;
+    this.weightPages[page]![k] = w;
+    this.errorPages[page]![k] = 0;
+    this.sizes[a] = size + 1;
   }
 
   /**
@@ -127,15 +154,19 @@ export class NeighbourTable {
     if (a < this.marks.length) this.marks[a] = 0;
     let off = this.offsets[a]!;
     let size = this.sizes[a]!;
-    if (evict && off !== NO_BLOCK && size === this.cap) {
-      this.addAllFull(off, size, bs, w, pending, maxEvictions);
-      return;
-    }
     if (off !== NO_BLOCK) {
-      for (let k = off, end = off + size; k < end; k++) {
-        const b = this.ids[k]!;
+      const page = off >>> this.pageShift;
+      const ids = this.idPages[page]!;
+      const weights = this.weightPages[page]!;
+      const start = off & this.pageMask;
+      if (evict && size === this.cap) {
+        this.addAllFull(ids, weights, this.errorPages[page]!, start, size, bs, w, pending, maxEvictions);
+        return;
+      }
+      for (let k = start, end = start + size; k < end; k++) {
+        const b = ids[k]!;
         if (b < this.marks.length && this.marks[b] === pending) {
-          this.weights[k]! += w;
+          weights[k]! += w;
           this.marks[b] = 0;
         }
       }
@@ -150,13 +181,18 @@ export class NeighbourTable {
     let next = 0;
     while (next < newcomers.length && size < this.cap) {
       if (size >= this.capacities[a]!) off = this.grow(a); // grow() copies sizes[a] entries: keep it current
-      this.ids[off + size] = newcomers[next++]!;
-      this.weights[off + size] = w;
-      this.errors[off + size] = 0;
+      const page = off >>> this.pageShift;
+      const k = (off & this.pageMask) + size;
+      this.idPages[page]![k] = newcomers[next++]!;
+      this.weightPages[page]![k] = w;
+      this.errorPages[page]![k] = 0;
       this.sizes[a] = ++size;
     }
     if (newcomers.length - next > maxEvictions) newcomers.length = next + maxEvictions;
-    if (next < newcomers.length && evict) this.evictFor(off, size, newcomers, next, w);
+    if (next < newcomers.length && evict) {
+      const page = off >>> this.pageShift;
+      this.evictFor(this.idPages[page]!, this.weightPages[page]!, this.errorPages[page]!, off & this.pageMask, size, newcomers, next, w);
+    }
   }
 
   /**
@@ -164,15 +200,26 @@ export class NeighbourTable {
    * `bs.length` weakest entries (after the update; by weight, then position) are selected in a bounded
    * max-heap; then each newcomer (in `bs` order) replaces the weakest of the selection — the same
    * result as {@link evictFor} (a popped entry is always one of the selected or a newcomer that took
-   * the place of one), without a second pass over the list.
+   * the place of one), without a second pass over the list. `off` is the block's place in the page
+   * whose arrays are given.
    */
-  private addAllFull(off: number, size: number, bs: readonly number[], w: number, pending: number, maxEvictions: number): void {
+  private addAllFull(
+    ids: Int32Array,
+    weights: Float32Array,
+    errors: Float32Array,
+    off: number,
+    size: number,
+    bs: readonly number[],
+    w: number,
+    pending: number,
+    maxEvictions: number,
+  ): void {
     const k = Math.min(bs.length, size, maxEvictions);
     if (k <= 0) {
       for (let p = off, end = off + size; p < end; p++) {
-        const b = this.ids[p]!;
+        const b = ids[p]!;
         if (b < this.marks.length && this.marks[b] === pending) {
-          this.weights[p]! += w;
+          weights[p]! += w;
           this.marks[b] = 0;
         }
       }
@@ -181,9 +228,6 @@ export class NeighbourTable {
     }
     if (this.heapScratch.length < k) this.heapScratch = new Int32Array(Math.max(k, 2 * this.heapScratch.length));
     const heap = this.heapScratch;
-    const ids = this.ids;
-    const weights = this.weights;
-    const errors = this.errors;
     const marks = this.marks;
     let filled = 0;
     for (let p = off, end = off + size; p < end; p++) {
@@ -222,12 +266,18 @@ export class NeighbourTable {
   /**
    * Full list: each remaining newcomer replaces the entry of least estimated weight and enters with
    * that estimate + w — exactly what a sequence of {@link add} calls does, with a min-heap over the
-   * block instead of a scan per newcomer.
+   * block instead of a scan per newcomer. `off` is the block's place in the page whose arrays are given.
    */
-  private evictFor(off: number, size: number, newcomers: readonly number[], from: number, w: number): void {
-    const weights = this.weights;
-    const ids = this.ids;
-    const errors = this.errors;
+  private evictFor(
+    ids: Int32Array,
+    weights: Float32Array,
+    errors: Float32Array,
+    off: number,
+    size: number,
+    newcomers: readonly number[],
+    from: number,
+    w: number,
+  ): void {
     if (newcomers.length - from <= 2) {
       // One or two newcomers: a scan each is cheaper than building a heap.
       for (let n = from; n < newcomers.length; n++) {
@@ -273,7 +323,12 @@ export class NeighbourTable {
     if (a >= this.offsets.length) return 0;
     const off = this.offsets[a]!;
     if (off === NO_BLOCK) return 0;
-    for (let k = off, end = off + this.sizes[a]!; k < end; k++) if (this.ids[k] === b) return this.weights[k]! - this.errors[k]!;
+    const page = off >>> this.pageShift;
+    const ids = this.idPages[page]!;
+    const weights = this.weightPages[page]!;
+    const errors = this.errorPages[page]!;
+    const start = off & this.pageMask;
+    for (let k = start, end = start + this.sizes[a]!; k < end; k++) if (ids[k] === b) return weights[k]! - errors[k]!;
     return 0;
   }
 
@@ -287,14 +342,25 @@ export class NeighbourTable {
     if (a >= this.offsets.length) return;
     const off = this.offsets[a]!;
     if (off === NO_BLOCK) return;
-    for (let k = off, end = off + this.sizes[a]!; k < end; k++) visit(this.ids[k]!, this.weights[k]! - this.errors[k]!);
+    const page = off >>> this.pageShift;
+    const ids = this.idPages[page]!;
+    const weights = this.weightPages[page]!;
+    const errors = this.errorPages[page]!;
+    const start = off & this.pageMask;
+    for (let k = start, end = start + this.sizes[a]!; k < end; k++) visit(ids[k]!, weights[k]! - errors[k]!);
   }
 
   /** Multiplies every weight by `factor` (rebasing of time-decayed weights). */
   scale(factor: number): void {
-    for (let k = 0; k < this.top; k++) {
-      this.weights[k]! *= factor;
-      this.errors[k]! *= factor;
+    const pageSize = 1 << this.pageShift;
+    for (let page = 0; page < this.weightPages.length; page++) {
+      const weights = this.weightPages[page]!;
+      const errors = this.errorPages[page]!;
+      const end = Math.min(weights.length, this.top - page * pageSize);
+      for (let k = 0; k < end; k++) {
+        weights[k]! *= factor;
+        errors[k]! *= factor;
+      }
     }
   }
 
@@ -305,7 +371,9 @@ export class NeighbourTable {
 
   /** Bytes held by the slabs and per-item arrays (for the memory figures in the docs). */
   get byteSize(): number {
-    return this.ids.byteLength + this.weights.byteLength + this.errors.byteLength + this.offsets.byteLength + this.sizes.byteLength + this.capacities.byteLength;
+    let slabs = 0;
+    for (const page of this.idPages) slabs += page.length * 12;
+    return slabs + this.offsets.byteLength + this.sizes.byteLength + this.capacities.byteLength;
   }
 
   private growMarks(b: number): void {
@@ -339,9 +407,13 @@ export class NeighbourTable {
     const oldOff = this.offsets[a]!;
     if (oldOff !== NO_BLOCK) {
       const size = this.sizes[a]!;
-      this.ids.copyWithin(off, oldOff, oldOff + size);
-      this.weights.copyWithin(off, oldOff, oldOff + size);
-      this.errors.copyWithin(off, oldOff, oldOff + size);
+      const from = oldOff >>> this.pageShift;
+      const to = off >>> this.pageShift;
+      const src = oldOff & this.pageMask;
+      const dst = off & this.pageMask;
+      this.idPages[to]!.set(this.idPages[from]!.subarray(src, src + size), dst);
+      this.weightPages[to]!.set(this.weightPages[from]!.subarray(src, src + size), dst);
+      this.errorPages[to]!.set(this.errorPages[from]!.subarray(src, src + size), dst);
       let list = this.freeBlocks.get(oldCap);
       if (!list) this.freeBlocks.set(oldCap, (list = []));
       list.push(oldOff);
@@ -354,19 +426,34 @@ export class NeighbourTable {
   private allocate(capacity: number): number {
     const reuse = this.freeBlocks.get(capacity)?.pop();
     if (reuse !== undefined) return reuse;
-    if (this.top + capacity > this.ids.length) {
-      // Grow by half (not double): the slabs are the bulk of a large website's model memory.
-      let n = this.ids.length;
-      while (this.top + capacity > n) n = Math.ceil(n * 1.5);
+    const pageSize = 1 << this.pageShift;
+    let page = this.top >>> this.pageShift;
+    let start = this.top & this.pageMask;
+    if (start + capacity > pageSize) {
+      // The block does not fit in the rest of this page: it starts the next one (the rest, less than
+      // a block, stays unused).
+      page++;
+      start = 0;
+      this.top = page * pageSize;
+    }
+    if (page === this.idPages.length) {
+      this.idPages.push(new Int32Array(pageSize));
+      this.weightPages.push(new Float32Array(pageSize));
+      this.errorPages.push(new Float32Array(pageSize));
+    } else if (start + capacity > this.idPages[page]!.length) {
+      // Only the first page grows (by doubling, up to a full page), for small websites.
+      let n = this.idPages[page]!.length;
+      while (start + capacity > n) n *= 2;
+      n = Math.min(n, pageSize);
       const ids = new Int32Array(n);
-      ids.set(this.ids.subarray(0, this.top));
+      ids.set(this.idPages[page]!.subarray(0, start));
       const weights = new Float32Array(n);
-      weights.set(this.weights.subarray(0, this.top));
+      weights.set(this.weightPages[page]!.subarray(0, start));
       const errors = new Float32Array(n);
-      errors.set(this.errors.subarray(0, this.top));
-      this.ids = ids;
-      this.weights = weights;
-      this.errors = errors;
+      errors.set(this.errorPages[page]!.subarray(0, start));
+      this.idPages[page] = ids;
+      this.weightPages[page] = weights;
+      this.errorPages[page] = errors;
     }
     const off = this.top;
     this.top += capacity;
