@@ -10,7 +10,12 @@ import type { PurchaseAppend, PurchaseAppendResult, ViewAppend } from './store.j
 /** Base of the memory, SQLite and PostgreSQL stores: group-committed appends and the closed check. */
 export abstract class GroupCommitStore {
   protected closed = false;
-  protected readonly committer = new GroupCommitter<AppendOp, AppendOpResult>((ops) => this.commitBatch(ops));
+  protected readonly committer: GroupCommitter<AppendOp, AppendOpResult>;
+
+  /** @param maxInFlight batches handed to {@link commitBatch} at once (see {@link GroupCommitter}). */
+  constructor(maxInFlight = 1) {
+    this.committer = new GroupCommitter<AppendOp, AppendOpResult>((ops) => this.commitBatch(ops), undefined, maxInFlight);
+  }
 
   /** Writes one batch in one transaction; one result per op, in order. */
   protected abstract commitBatch(ops: AppendOp[]): Promise<AppendOpResult[]> | AppendOpResult[];

@@ -44,4 +44,26 @@ describe('GroupCommitter', () => {
     await Promise.all(Array.from({ length: 10 }, (_, i) => gc.submit(i)));
     expect(sizes).toEqual([4, 4, 2]);
   });
+
+  it('with two batches in flight, splits a large first batch, hands over the next before the first settles, and flush waits for both', async () => {
+    const batches: number[][] = [];
+    const gates: (() => void)[] = [];
+    const gc = new GroupCommitter<number, number>(async (ops) => {
+      batches.push(ops);
+      await new Promise<void>((r) => gates.push(r));
+      return ops;
+    }, 2000, 2);
+    const all = Array.from({ length: 40 }, (_, i) => gc.submit(i));
+    await new Promise((r) => setImmediate(r));
+    // Both halves were handed over although neither has committed.
+    expect(batches.map((b) => b.length)).toEqual([20, 20]);
+    let flushed = false;
+    const flushing = gc.flush().then(() => { flushed = true; });
+    gates.shift()!();
+    await all[0];
+    expect(flushed).toBe(false);
+    gates.shift()!();
+    await flushing;
+    expect(await Promise.all(all)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+  });
 });

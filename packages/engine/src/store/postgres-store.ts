@@ -105,7 +105,9 @@ export class PostgresStore extends GroupCommitStore implements Store {
   readonly kind = 'postgres' as const;
 
   private constructor(private readonly pool: pg.Pool, private readonly schema: string) {
-    super();
+    // Two batches in flight: the round trips of the next one overlap the commit of the previous one
+    // (the advisory lock still makes write transactions commit one after another).
+    super(2);
   }
 
   private get s(): string {

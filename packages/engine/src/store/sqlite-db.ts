@@ -124,12 +124,20 @@ export interface WireOrder {
   reused?: number[];
 }
 
-/** An {@link AppendOpResult} as it crosses threads (see {@link WireOrder}). */
-export type WireResult = { recorded: number } | { transactionId: string; orders: WireOrder[] };
+/**
+ * An {@link AppendOpResult} as it crosses threads (see {@link WireOrder}). `null`, the common case, is
+ * the answer of a write stored in full: every order of a purchase recorded under the op's own
+ * transactionId with no promotion flagged reused, or every view of a view op recorded; the caller
+ * rebuilds it from its op. Cloning a full answer per op cost the worker more than its statements did.
+ */
+export type WireResult = null | { recorded: number } | { transactionId: string; orders: WireOrder[] };
 
-/** Drops the stored events of a batch's answers; the caller rebuilds them with its own ops. */
-function toWireResult(result: AppendOpResult): WireResult {
-  if ('recorded' in result) return result;
+/** Drops the stored events of a batch's answers (the caller rebuilds them with its own ops); see {@link WireResult}. */
+function toWireResult(result: AppendOpResult, op: AppendOp): WireResult {
+  if ('recorded' in result) return op.kind === 'view' && result.recorded === op.append.views.length ? null : result;
+  if (op.kind === 'purchase' && result.transactionId === op.append.transactionId && result.orders.length === op.append.events.length
+    && result.orders.every((o) => o.status === 'recorded' && o.transactionId === result.transactionId
+      && o.event !== undefined && o.event.priceBeatPromotions.every((promo) => promo.reused !== true))) return null;
   return {
     transactionId: result.transactionId,
     orders: result.orders.map((o): WireOrder => {
@@ -189,7 +197,8 @@ export class SqliteDb {
    * stored events (cloning both ways would cost the main thread more than the commit it hands off).
    */
   commitJson(opsJson: string): WireResult[] {
-    return this.commit(JSON.parse(opsJson) as AppendOp[]).map(toWireResult);
+    const ops = JSON.parse(opsJson) as AppendOp[];
+    return this.commit(ops).map((result, i) => toWireResult(result, ops[i]!));
   }
 
   private commitInTransaction(ops: AppendOp[]): AppendOpResult[] {

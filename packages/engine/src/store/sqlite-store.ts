@@ -53,13 +53,24 @@ function notOpen(): TypeError {
 }
 
 /**
- * The answer of one op from its {@link WireResult}: a recorded order's stored event is the op's event
+ * The answer of one op from its {@link WireResult} (`null`: stored in full, see there): a recorded order's stored event is the op's event
  * with its promotions rewritten as `planBatch` stores them (`{code, discount}`, plus `reused: true` where
  * flagged). The test "answers as the memory store does" keeps the two in step.
  */
 function fromWireResult(op: AppendOp, result: WireResult): AppendOpResult {
-  if (op.kind === 'view' || 'recorded' in result) return result;
+  if (op.kind === 'view') return result ?? { recorded: op.append.views.length };
   const events = op.append.events;
+  if (result === null) {
+    const transactionId = op.append.transactionId;
+    return {
+      transactionId,
+      orders: events.map((event): OrderOutcome => ({
+        orderId: event.orderId, status: 'recorded', transactionId,
+        event: { ...event, priceBeatPromotions: event.priceBeatPromotions.map((promo) => ({ code: promo.code, discount: promo.discount })) },
+      })),
+    };
+  }
+  if ('recorded' in result) return result;
   return {
     transactionId: result.transactionId,
     orders: result.orders.map((o, i): OrderOutcome => {
@@ -91,7 +102,8 @@ export class SqliteStore extends GroupCommitStore implements Store {
   private closing: Promise<void> | undefined;
 
   private constructor(file: string) {
-    super();
+    // Two batches in flight: the next one is encoded and sent while the worker commits the previous one.
+    super(2);
     this.worker = startWorker(import.meta.url, './sqlite-worker', { workerData: { file } satisfies SqliteWorkerData });
     // Like the synchronous connection it replaces, an idle store does not keep the process alive;
     // the worker is referenced only while a call is pending (see call/settle).
