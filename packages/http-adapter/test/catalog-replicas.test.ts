@@ -170,7 +170,19 @@ describe('three replicas (aisle serve processes) share one catalog through Postg
     await Promise.all(streams);
     expect(failures).toEqual([]);
     const expected = await catalogOf(r1);
-    await eventually(async () => (await catalogOf(r2)) === expected && (await catalogOf(r3)) === expected, async () => 'replicas differ');
+    await eventually(async () => (await catalogOf(r2)) === expected && (await catalogOf(r3)) === expected, async () => {
+      // Name the replica and the first product that differs, and where each replica's log stands.
+      const want = JSON.parse(expected) as unknown[];
+      const lines: string[] = [];
+      for (const r of [r2, r3]) {
+        const got = JSON.parse(await catalogOf(r)) as unknown[];
+        const at = want.findIndex((p, i) => JSON.stringify(p) !== JSON.stringify(got[i]));
+        if (at >= 0 || got.length !== want.length) {
+          lines.push(`${r.name}: ${got.length} products vs ${want.length}; first difference at ${at}: ${JSON.stringify(got[at])} vs ${JSON.stringify(want[at])}`);
+        }
+      }
+      return `replicas differ: ${lines.join('; ')}`;
+    }, 60_000);
     expect(JSON.parse(expected)).toHaveLength(59 + created);
   }, 120_000);
 
