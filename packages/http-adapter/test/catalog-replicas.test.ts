@@ -91,11 +91,11 @@ async function catalogOf(r: Replica): Promise<string> {
   return JSON.stringify([...payload.result].sort((x, y) => String(x.refId).localeCompare(String(y.refId))));
 }
 
-async function eventually(probe: () => Promise<boolean>, describe: () => Promise<string> | string, deadlineMs = DEADLINE_MS): Promise<void> {
+async function eventually(probe: () => Promise<boolean>, describe: string | (() => Promise<string> | string), deadlineMs = DEADLINE_MS): Promise<void> {
   const end = Date.now() + deadlineMs;
   for (;;) {
     if (await probe()) return;
-    if (Date.now() > end) throw new Error(`not reached within ${deadlineMs} ms: ${await describe()}`);
+    if (Date.now() > end) throw new Error(`not reached within ${deadlineMs} ms: ${typeof describe === 'string' ? describe : await describe()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
