@@ -19,6 +19,7 @@
  * @module
  */
 import pg from 'pg';
+import { runPgTransaction } from './pg-transaction.js';
 import { GroupCommitter } from './group-commit.js';
 
 /** One change to append. */
@@ -143,22 +144,11 @@ export class PgChangeFeed {
     });
   }
 
-  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  private async transaction<T>(work: (client: pg.ClientBase) => Promise<T>, begin = 'BEGIN'): Promise<T> {
     const client = await this.checkout();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      broken = err instanceof Error ? err : new Error(String(err));
-      await client.query('ROLLBACK').then(() => { broken = undefined; }, () => undefined);
-      throw err;
-    } finally {
-      client.done(broken);
-    }
+    return runPgTransaction(client, begin, work, (broken) => client.done(broken));
   }
+
 
   /**
    * Appends one change (its payload parts in order) and notifies the replicas; resolves with the seq
@@ -218,17 +208,11 @@ export class PgChangeFeed {
 
   /** The latest stored snapshot of a website (read in one consistent view), or undefined. */
   async readSnapshot(websiteId: string): Promise<{ seq: number; data: Uint8Array } | undefined> {
-    const client = await this.checkout();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const read = await this.transaction(async (client) => {
       const head = await client.query<{ seq: string; parts: number; bytes: string }>(
         `SELECT seq, parts, bytes FROM ${this.s}.catalog_snapshots WHERE website_id = $1`, [websiteId]);
       const mark = head.rows[0];
-      if (mark === undefined) {
-        await client.query('COMMIT');
-        return undefined;
-      }
+      if (mark === undefined) return undefined;
       const data = new Uint8Array(Number(mark.bytes));
       let at = 0;
       for (let from = 0; from < mark.parts; from += PARTS_PER_READ) {
@@ -242,17 +226,13 @@ export class PgChangeFeed {
         });
         if (rows.length !== Math.min(PARTS_PER_READ, mark.parts - from)) throw new Error(`catalog snapshot of "${websiteId}" lacks parts after ${from + rows.length - 1}`);
       }
-      await client.query('COMMIT');
-      if (at !== data.length) throw new Error(`catalog snapshot of "${websiteId}" has ${at} bytes, expected ${data.length}`);
-      return { seq: Number(mark.seq), data };
-    } catch (err) {
-      broken = err instanceof Error ? err : new Error(String(err));
-      await client.query('ROLLBACK').then(() => { broken = undefined; }, () => undefined);
-      throw err;
-    } finally {
-      client.done(broken);
-    }
+      return { seq: Number(mark.seq), data, at };
+    }, 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    if (read === undefined) return undefined;
+    if (read.at !== read.data.length) throw new Error(`catalog snapshot of "${websiteId}" has ${read.at} bytes, expected ${read.data.length}`);
+    return { seq: read.seq, data: read.data };
   }
+
 
   /**
    * Stores a snapshot holding the catalog changes of `websiteId` up to `seq`, unless another replica

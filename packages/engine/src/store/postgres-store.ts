@@ -11,6 +11,7 @@
  * @module
  */
 import pg from 'pg';
+import { runPgTransaction } from './pg-transaction.js';
 import { GroupCommitStore } from './group-commit-store.js';
 import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
 import { couponFromRow, rowToStoredEvent, SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type SearchKeyRow } from './rows.js';
@@ -159,22 +160,12 @@ export class PostgresStore extends GroupCommitStore implements Store {
    * `lock` when given): committed when it resolves, rolled back when it throws. A connection whose
    * rollback fails is discarded rather than returned to the pool.
    */
-  private async inTransaction<T>(lock: number | undefined, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  private async inTransaction<T>(lock: number | undefined, work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query(lock === undefined ? 'BEGIN' : `BEGIN; SELECT pg_advisory_xact_lock(hashtext('${this.schema}'), ${lock})`);
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      broken = err instanceof Error ? err : new Error(String(err));
-      await client.query('ROLLBACK').then(() => { broken = undefined; }, () => undefined);
-      throw err;
-    } finally {
-      client.release(broken);
-    }
+    const begin = lock === undefined ? 'BEGIN' : `BEGIN; SELECT pg_advisory_xact_lock(hashtext('${this.schema}'), ${lock})`;
+    return runPgTransaction(client, begin, work, (broken) => client.release(broken));
   }
+
 
   protected async commitBatch(ops: AppendOp[]): Promise<AppendOpResult[]> {
     const s = this.s;
