@@ -7,30 +7,15 @@
  *   with `errors` keyed by property path (`$` for the request as a whole) and a `traceId`.
  * @module
  */
-import { isAisleError, newTraceId, type ErrorCode, type ProblemDetails } from '@aisle/engine';
+import { ErrorCodes, isAisleError, newTraceId, type ErrorCode, type ProblemDetails } from '@aisle/engine';
 
-/** The HTTP status of each engine error code. The single source of that mapping for the adapter. */
-export const STATUS_BY_CODE: Record<ErrorCode, number> = {
-  SEARCH_BAD_REQUEST: 400,
-  WEBSITE_NOT_FOUND: 404,
-  CLIENT_NOT_FOUND: 404,
-  RECOMMEND_BAD_PARAMS: 400,
-  UNKNOWN_METHOD: 404,
-  EVENT_VALIDATION_FAILED: 400,
-  COUPON_BAD_REQUEST: 400,
-  COUPON_NOT_FOUND: 404,
-  COUPON_ALREADY_USED: 409,
-  CATALOG_BAD_INPUT: 400,
-  SNAPSHOT_INVALID: 500,
-  SETTINGS_INVALID: 400,
-  CONFIG_INVALID: 500,
-  DATA_DIR_LOCKED: 500,
-  LIMIT_EXCEEDED: 413,
-  STORE_FAILURE: 503,
-  ENGINE_CLOSED: 503,
-  KEY_BAD_REQUEST: 400,
-  KEY_NOT_FOUND: 404,
-};
+/**
+ * The HTTP status of each engine error code, derived from the engine's own error table (each code is
+ * declared once, with its status, in the engine's errors module).
+ */
+export const STATUS_BY_CODE: Record<ErrorCode, number> = Object.fromEntries(
+  Object.entries(ErrorCodes).map(([code, { status }]) => [code, status]),
+) as Record<ErrorCode, number>;
 
 /** Which documented error shape an endpoint uses. */
 export type ErrorShape = 'envelope' | 'problem';
