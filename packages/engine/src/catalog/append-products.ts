@@ -18,7 +18,8 @@
  */
 import type { Product } from '../types.js';
 import { lengthNorm, MAX_TF, meanFieldLengths, STEP, type Steps } from './build-catalog-state.js';
-import { charMask, lowerBound, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
+import { liveFieldKind, type LengthTotals } from './tombstones.js';
+import { charMask, lowerBound, type CatalogIndex, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
 import { copyInSteps, type StringLookup } from './string-map.js';
@@ -80,7 +81,18 @@ export function* planAppend(base: CatalogState, batches: readonly (readonly Prod
     if (field.kind === 'none' || field.name === IMAGE_VECTOR_FIELD) continue;
     const numeric = isNumericField(field.valueCounts.numbers + counts.numbers, field.valueCounts.strays + counts.strays);
     if (numeric !== (field.kind === 'numeric')) return undefined;
+    // With tombstones the kind a one-go build decides is that of the live values plus the new ones.
+    const gone = base.tombstones?.values.get(fid);
+    if (gone) {
+      if (liveFieldKind(base, fid) === 'none') return undefined;
+      const live = isNumericField(field.valueCounts.numbers - gone.numbers + counts.numbers, field.valueCounts.strays - gone.strays + counts.strays);
+      if (live !== (field.kind === 'numeric')) return undefined;
+    }
   }
+  // Vectors of another dimension than the column's are left out, as by a build, unless deletes left no
+  // live vector (a one-go build would then take the first new one's dimension): rebuild then.
+  const vectors = base.vectors;
+  if (base.tombstones && vectors && added.some((p) => Array.isArray(p[IMAGE_VECTOR_FIELD]) && (p[IMAGE_VECTOR_FIELD] as unknown[]).length !== vectors.dimension)) return undefined;
   return added;
 }
 
@@ -419,7 +431,7 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
   const vectors = appendVectors(base.vectors, added, n);
   yield;
   const state: CatalogState = {
-    index: { catalogId: base.index.catalogId, version, docCount: N, fields, fullText },
+    index: { catalogId: base.index.catalogId, version, docCount: N, fields, fullText, ...appendedTombstoneBits(base.index, N) },
     products,
     docByRefId,
     fieldByName: base.fieldByName,
@@ -427,7 +439,27 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
     vocabulary,
     termMasks,
     vectors,
+    tombstones: base.tombstones && { ...base.tombstones, allLengths: withAppendedLengths(base.tombstones.allLengths, fullText, n, N) },
   };
   for (const [fid, lookup] of carried) setCodeLookup(state, fid, lookup);
   return state;
+}
+
+/** The deleted-doc bitset grown to `N` docs (new docs are live); the list of deleted docs is unchanged. */
+function appendedTombstoneBits(index: CatalogIndex, N: number): Pick<CatalogIndex, 'deleted' | 'deletedDocs'> {
+  if (!index.deleted) return {};
+  return { deleted: sharedCopy(index.deleted, (N + 31) >>> 5), deletedDocs: index.deletedDocs };
+}
+
+/** Length totals with the new docs `n .. N` added (integers: the same sums a pass over all docs makes). */
+function withAppendedLengths(totals: LengthTotals, fullText: FullTextIndex, n: number, N: number): LengthTotals {
+  const tokens = totals.tokens.slice();
+  const docs = totals.docs.slice();
+  for (let f = 0; f < tokens.length; f++) {
+    for (let d = n; d < N; d++) {
+      const len = fullText.fieldLengths[f * N + d];
+      if (len > 0) { tokens[f] += len; docs[f]++; }
+    }
+  }
+  return { tokens, docs };
 }

@@ -9,6 +9,7 @@
  */
 import type { Product } from '../types.js';
 import type { StringMap } from './string-map.js';
+import type { Tombstones } from './tombstones.js';
 
 /** How a field's values are treated by scope, ranges and validation. */
 export type FieldKind = 'numeric' | 'text' | 'none';
@@ -95,6 +96,12 @@ export interface CatalogIndex {
   docCount: number;
   fields: FieldIndex[];
   fullText: FullTextIndex;
+  /**
+   * Deleted docs not merged away yet (tombstones, see tombstones.ts): bit `d` of the bitset is set when
+   * doc `d` is deleted; `deletedDocs` lists them ascending. Absent when no doc is deleted.
+   */
+  deleted?: Uint32Array;
+  deletedDocs?: Uint32Array;
 }
 
 /** Image vectors (field `image_vector`), fixed dimension, for visual similarity. */
@@ -125,6 +132,11 @@ export interface CatalogState {
    * the names of the fields those patches changed. Absent on a built version.
    */
   patchedSince?: { version: number; fields: ReadonlySet<string> };
+  /**
+   * Deleted docs still in the arrays, and what they take out of the statistics (see tombstones.ts).
+   * Absent when every doc is live.
+   */
+  tombstones?: Tombstones;
 }
 
 /** First index in the sorted `list` whose value is >= `value` (JS string order, as the vocabulary's). */

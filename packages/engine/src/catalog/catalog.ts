@@ -33,6 +33,8 @@ import { readProducts } from './read-products.js';
 import { withEarlierSkips, type SkipReport } from './skip-report.js';
 import { copyInSteps, StringMap } from './string-map.js';
 import { runInSlices, SLICE_MS } from './time-slices.js';
+import { carryDerivedLookups } from './text-column-lookups.js';
+import { applyDeletes, forEachLiveProduct, isDeletedDoc, liveDocCount, liveProducts, planDeletes } from './tombstones.js';
 
 /** Options of a {@link Catalog}. */
 export interface CatalogOptions {
@@ -55,6 +57,28 @@ export interface CatalogBuildTuning {
   syncLimit?: number;
   /** Value patches: above one changed doc in this many, rebuild a field's order linearly (default 64). */
   patchLinearRatio?: number;
+  /** Tombstones that start a background merge (default {@link mergeThreshold}); tests set 0 to merge after every delete. */
+  mergeAt?: (docCount: number) => number;
+}
+
+/**
+ * Tombstoned docs from which a background merge rewrites the catalog without them: an eighth of the
+ * docs, at least 1,000. Every delete then costs its own products' work, and the merge's rebuild (linear
+ * in the catalog) is paid once per that many deletes; tombstones cost searches a bit test per text hit
+ * and a correction per posting while they are there (see docs/architecture-search.md).
+ */
+export function mergeThreshold(docCount: number): number {
+  return Math.max(1000, docCount >>> 3);
+}
+
+/** A background merge: the version it started from and, once built, the merged version. */
+interface Merge {
+  from: CatalogState;
+  /** Changes published since `from`, to apply again on the merged version. */
+  since: Change[];
+  merged?: CatalogState;
+  /** Calls of {@link Catalog.merge} waiting for it. */
+  waiters: { resolve(): void; reject(error: unknown): void }[];
 }
 
 /**
@@ -105,9 +129,10 @@ function* docsByRefId(products: readonly Product[]): Steps<StringMap<number>> {
 function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
   products: Product[]; docByRefId?: StringMap<number>; changed: boolean; results: ChangeResult[];
 }> {
-  let products = base.products;
-  let ownProducts = false;
-  let docs: StringMap<number> | undefined = base.docByRefId;
+  // Tombstoned products are gone: the rebuild starts from the live ones (and so merges them away).
+  let products = liveProducts(base);
+  let ownProducts = products !== base.products;
+  let docs: StringMap<number> | undefined = base.tombstones ? undefined : base.docByRefId;
   let ownDocs = false;
   let changed = false;
   const results: ChangeResult[] = [];
@@ -170,7 +195,7 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
  * rebuild). Undefined when any product needs the full rebuild.
  */
 function* patchOrAppend(
-  base: CatalogState, batches: readonly Product[][], linearRatio: number | undefined,
+  base: CatalogState, batches: readonly Product[][], linearRatio: number | undefined, version: number,
 ): Steps<{ state: CatalogState; results: ChangeResult[] } | undefined> {
   const known: Product[][] = [];
   const fresh: Product[][] = [];
@@ -186,7 +211,7 @@ function* patchOrAppend(
     }
     known.push(k);
     fresh.push(f);
-    sizes.push(base.products.length + newRefIds.size);
+    sizes.push(liveDocCount(base) + newRefIds.size);
   }
   const anyKnown = known.some((b) => b.length > 0);
   const anyFresh = newRefIds.size > 0;
@@ -195,7 +220,6 @@ function* patchOrAppend(
   // A patch changes no field's kind, so new products fit the patched version exactly when they fit this one.
   const added = anyFresh ? yield* planAppend(base, fresh) : undefined;
   if (anyFresh && !added) return undefined;
-  const version = base.index.version + 1;
   let state = base;
   if (plan) {
     const patched = yield* applyValuePatch(base, plan, version, linearRatio);
@@ -204,6 +228,54 @@ function* patchOrAppend(
   }
   if (added) state = yield* appendProducts(state, added, version);
   return { state, results: batches.map((b, i) => ({ count: b.length, catalogSize: sizes[i] })) };
+}
+
+/**
+ * Every change of a batch by a fast path, in order: consecutive upserts as one value patch and/or
+ * append ({@link patchOrAppend}), consecutive deletes as tombstones (`tombstones.ts`). Undefined when
+ * some change needs the full rebuild (a replace, a changed text, a new field, a kind change).
+ */
+function* fastPaths(
+  base: CatalogState, changes: readonly Change[], linearRatio: number | undefined, version: number,
+): Steps<{ state?: CatalogState; results: ChangeResult[] } | undefined> {
+  let state = base;
+  const results: ChangeResult[] = [];
+  for (let i = 0; i < changes.length;) {
+    const kind = changes[i].kind;
+    if (kind === 'replace') return undefined;
+    let j = i;
+    while (j < changes.length && changes[j].kind === kind) j++;
+    const run = changes.slice(i, j);
+    i = j;
+    if (kind === 'upsert') {
+      const fast = yield* patchOrAppend(state, run.map((c) => (c as { products: Product[] }).products), linearRatio, version);
+      if (!fast) return undefined;
+      state = fast.state;
+      results.push(...fast.results);
+      continue;
+    }
+    const gone = new Set<string>();
+    let size = liveDocCount(state);
+    for (const c of run) {
+      let count = 0;
+      for (const refId of (c as { refIds: readonly string[] }).refIds) if (!gone.has(refId) && state.docByRefId.has(refId)) { gone.add(refId); count++; }
+      size -= count;
+      results.push({ count, catalogSize: size });
+    }
+    if (gone.size === 0) continue;
+    const docs = planDeletes(state, [...gone]);
+    if (!docs) return undefined;
+    state = yield* applyDeletes(state, docs, version);
+  }
+  if (state === base) return { results };
+  return { state: state.index.version === version ? state : withVersion(state, version), results };
+}
+
+/** `state` numbered `version` (a merged version published as the next one); shares everything. */
+function withVersion(state: CatalogState, version: number): CatalogState {
+  const out = { ...state, index: { ...state.index, version } };
+  carryDerivedLookups(state, out, () => true);
+  return out;
 }
 
 /**
@@ -252,6 +324,9 @@ export class Catalog implements CatalogView {
   private idleWaiters: (() => void)[] = [];
   private readonly patchLinearRatio: number | undefined;
   private readonly versionListeners = new Set<() => void>();
+  private readonly mergeAt: (docCount: number) => number;
+  /** The merge running in the background, if any. */
+  private merging: Merge | undefined;
 
   /** `tuning` is internal (tests). */
   constructor(options: CatalogOptions = {}, tuning: CatalogBuildTuning = {}) {
@@ -259,6 +334,7 @@ export class Catalog implements CatalogView {
     this.sliceMs = tuning.sliceMs ?? SLICE_MS;
     this.syncLimit = tuning.syncLimit ?? SYNC_BUILD_LIMIT;
     this.patchLinearRatio = tuning.patchLinearRatio;
+    this.mergeAt = tuning.mergeAt ?? mergeThreshold;
     this.current = buildCatalogState([], { catalogId: this.id, version: 0, fieldWeights: options.fieldWeights });
   }
 
@@ -281,7 +357,7 @@ export class Catalog implements CatalogView {
 
   /** Number of products. */
   get liveCount(): number {
-    return this.current.products.length;
+    return liveDocCount(this.current);
   }
 
   /** True when a product with this refId is in the catalog. */
@@ -334,7 +410,7 @@ export class Catalog implements CatalogView {
 
   /** Visits every product in doc (insertion) order. */
   forEachProduct(visit: (product: Product) => void): void {
-    for (const p of this.current.products) visit(p);
+    forEachLiveProduct(this.current, visit);
   }
 
   /** The product's `image_vector` as stored (Float32), or undefined. */
@@ -401,28 +477,45 @@ export class Catalog implements CatalogView {
    * time slices, searches reading the previous version in between.
    */
   private buildNext(): void {
+    const merge = this.merging?.merged ? this.merging : undefined;
     const batch = this.queue.splice(0);
-    if (batch.length === 0) return;
+    if (batch.length === 0 && !merge) return;
+    if (merge) this.merging = undefined;
     this.building = true;
     const base = this.current;
     const changes = batch.map((q) => q.change);
     const id = this.id;
     const fieldWeights = this.options.fieldWeights;
     const linearRatio = this.patchLinearRatio;
+    const version = base.index.version + 1;
     function* steps(): Steps<{ state?: CatalogState; results: ChangeResult[] }> {
-      if (changes.every((c) => c.kind === 'upsert')) {
-        const fast = yield* patchOrAppend(base, changes.map((c) => (c as { products: Product[] }).products), linearRatio);
-        if (fast) return fast;
+      if (merge) {
+        // The merged version, with the changes published since it started and the queued ones applied
+        // again by the fast paths (all were applied so before); when one cannot be, the merge is dropped.
+        const replayed = yield* fastPaths(merge.merged!, [...merge.since, ...changes], linearRatio, version);
+        if (replayed) {
+          const results = replayed.results.slice(merge.since.length);
+          return { state: replayed.state ?? withVersion(merge.merged!, version), results };
+        }
       }
+      const fast = yield* fastPaths(base, changes, linearRatio, version);
+      if (fast) return fast;
       const applied = yield* applyChanges(base, changes);
       if (!applied.changed) return { results: applied.results };
       const state = yield* buildCatalogSteps(applied.products, {
-        catalogId: id, version: base.index.version + 1, fieldWeights, docByRefId: applied.docByRefId,
+        catalogId: id, version, fieldWeights, docByRefId: applied.docByRefId,
       });
       return { state, results: applied.results };
     }
-    const done = (out: { state?: CatalogState; results: ChangeResult[] }): void => this.commit(batch, out);
-    const failed = (error: unknown): void => this.settle(batch, undefined, error);
+    const done = (out: { state?: CatalogState; results: ChangeResult[] }): void => {
+      // A merge publishes with the batch (or alone): its waiters learn once it is current.
+      if (merge) this.afterPublish.push(...merge.waiters.map((w) => w.resolve));
+      this.commit(batch, out);
+    };
+    const failed = (error: unknown): void => {
+      if (merge) for (const w of merge.waiters) w.reject(error);
+      this.settle(batch, undefined, error);
+    };
     let size = base.products.length;
     for (const c of changes) size += c.kind === 'delete' ? 0 : c.products.length;
     if (size <= this.syncLimit) {
@@ -480,7 +573,7 @@ export class Catalog implements CatalogView {
    */
   private commit(batch: readonly QueuedChange[], out: { state?: CatalogState; results: ChangeResult[] }): void {
     const logger = this.logger;
-    if (!out.state || !logger) {
+    if (!out.state || !logger || batch.length === 0) {
       this.settle(batch, out);
       return;
     }
@@ -498,14 +591,69 @@ export class Catalog implements CatalogView {
     if (out) {
       // The one reference swap: a search started before this line keeps the previous version.
       if (out.state) this.current = out.state;
-      this.appliedSeqNumber = batch[batch.length - 1].seq;
+      if (batch.length > 0) this.appliedSeqNumber = batch[batch.length - 1].seq;
+      // A merge running in the background applies these changes again once it is built.
+      if (out.state && this.merging) this.merging.since.push(...batch.map((q) => q.change));
     }
     this.building = false;
     if (out?.state) this.announceVersion();
     if (out) batch.forEach((q, i) => q.resolve(out.results[i]));
     else for (const q of batch) q.reject(error);
+    for (const resolve of this.afterPublish.splice(0)) resolve();
+    this.startMergeIfDue();
     this.buildNext();
     this.wakeIdle();
+  }
+
+  /** Resolved after the next publish (the waiters of a merge published with it). */
+  private readonly afterPublish: (() => void)[] = [];
+
+  /** Starts a background merge when the current version holds more tombstones than `mergeAt` allows. */
+  private startMergeIfDue(): void {
+    const tomb = this.current.tombstones;
+    if (tomb && tomb.count > this.mergeAt(this.current.index.docCount)) this.startMerge();
+  }
+
+  /**
+   * Rewrites the current version without its tombstones, in time slices beside the change queue
+   * (changes keep being applied and published meanwhile; the merged version takes them again when it
+   * is published). Resolves once the merged version is current (at once when there are no tombstones).
+   */
+  merge(): Promise<void> {
+    if (!this.merging && !this.current.tombstones) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.startMerge();
+      this.merging!.waiters.push({ resolve, reject });
+    });
+  }
+
+  private startMerge(): void {
+    if (this.merging) return;
+    const from = this.current;
+    const merge: Merge = { from, since: [], waiters: [] };
+    this.merging = merge;
+    const id = this.id;
+    const fieldWeights = this.options.fieldWeights;
+    function* steps(): Steps<CatalogState> {
+      const products: Product[] = [];
+      for (let d = 0; d < from.products.length; d++) {
+        if (!isDeletedDoc(from.index.deleted, d)) products.push(from.products[d]);
+        if ((d & (STEP - 1)) === STEP - 1) yield;
+      }
+      return yield* buildCatalogSteps(products, { catalogId: id, version: from.index.version, fieldWeights });
+    }
+    const built = (merged: CatalogState): void => {
+      if (this.merging !== merge) return;
+      merge.merged = merged;
+      if (!this.building) this.buildNext();
+    };
+    const failed = (error: unknown): void => {
+      if (this.merging === merge) this.merging = undefined;
+      for (const w of merge.waiters) w.reject(error);
+      process.emitWarning(`catalog merge failed: ${error instanceof Error ? error.message : String(error)}`, 'AisleCatalogMergeWarning');
+    };
+    const run = from.products.length <= this.syncLimit ? Promise.resolve().then(() => runSteps(steps())) : runInSlices(steps(), this.sliceMs);
+    run.then(built, failed);
   }
 
   /**

@@ -15,6 +15,7 @@ import { charMask, type CatalogState, type FieldIndex, type FieldKind, type Valu
 import { StringMap } from './string-map.js';
 import { runSteps, type Steps } from './build-catalog-state.js';
 import { runInSlices } from './time-slices.js';
+import { applyDeletes } from './tombstones.js';
 
 const FILE_IDENTIFIER = 'AISL';
 const FORMAT_VERSION = 2;
@@ -35,6 +36,8 @@ interface SnapshotMeta {
   vocabulary: string[];
   fullText: { fieldIds: number[]; termCount: number; avgFieldLengths: number[] };
   vectorDimension: number;
+  /** Tombstoned docs (see tombstones.ts), ascending; absent when none. */
+  deleted?: number[];
 }
 
 function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
@@ -79,6 +82,7 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
     vocabulary: state.vocabulary,
     fullText: { fieldIds: index.fullText.fieldIds, termCount: index.fullText.termCount, avgFieldLengths: index.fullText.avgFieldLengths },
     vectorDimension: state.vectors?.dimension ?? 0,
+    deleted: index.deletedDocs && Array.from(index.deletedDocs),
   };
   const b = new Builder(1 << 16);
   const namedArrays: number[] = [];
@@ -219,6 +223,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
       termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths: need('ft.fieldLengths', Uint32Array, ft.fieldIds.length * n),
     };
     if (meta.vocabulary.length !== ft.termCount || meta.dictionaries.length !== fields.length) invalid(label, 'has an inconsistent index');
+    if (meta.deleted?.some((d, i) => !Number.isInteger(d) || d < 0 || d >= n || (i > 0 && d <= meta.deleted![i - 1]))) invalid(label, 'has invalid tombstones');
     const vectors = meta.vectorDimension > 0
       ? { dimension: meta.vectorDimension, data: need('vec.data', Float32Array, n * meta.vectorDimension), present: need('vec.present', Uint8Array, n) }
       : undefined;
@@ -226,10 +231,14 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
     const docByRefId = new StringMap<number>();
     products.forEach((p, d) => docByRefId.set(p.refId, d));
     const fieldByName = new Map(fields.map((f, i) => [f.name, i]));
-    const makeState = (catalogId: string): CatalogState => ({
-      index: { catalogId, version: 1, docCount: n, fields, fullText },
-      products, docByRefId, fieldByName, dictionaries: meta.dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
-    });
+    const makeState = (catalogId: string): CatalogState => {
+      const state: CatalogState = {
+        index: { catalogId, version: 1, docCount: n, fields, fullText },
+        products, docByRefId, fieldByName, dictionaries: meta.dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
+      };
+      // Tombstones are kept as the doc list; their statistics are derived again from those products.
+      return meta.deleted && meta.deleted.length > 0 ? runSteps(applyDeletes(state, meta.deleted, 1)) : state;
+    };
     return { products, makeState };
   } catch (err) {
     if (err instanceof AisleError) throw err;

@@ -57,6 +57,25 @@ export class StringMap<V> implements StringLookup<V> {
     return this;
   }
 
+  /**
+   * A copy without `keys` that shares every shard none of them is in (a delete of a few refIds of a
+   * million copies one or two shards, not the map).
+   */
+  without(keys: Iterable<string>): StringMap<V> {
+    const copy = new StringMap<V>();
+    copy.shards.splice(0, SHARDS, ...this.shards);
+    copy.count = this.count;
+    const copied = new Set<number>();
+    for (const key of keys) {
+      const s = shardOf(key);
+      if (!copy.shards[s].has(key)) continue;
+      if (!copied.has(s)) { copy.shards[s] = new Map(copy.shards[s]); copied.add(s); }
+      copy.shards[s].delete(key);
+      copy.count--;
+    }
+    return copy;
+  }
+
   /** Entries, shard by shard. */
   *entries(): IterableIterator<[string, V]> {
     for (const shard of this.shards) yield* shard.entries();

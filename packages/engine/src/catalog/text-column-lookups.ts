@@ -28,6 +28,18 @@ export function existingCodeLookup(state: CatalogState, field: number): StringLo
 }
 
 /**
+ * Gives `to` the value → code lookups and key orders `from` has derived, for the fields `same` says
+ * have the same dictionary in both versions (a version made from another one without rebuilding).
+ */
+export function carryDerivedLookups(from: CatalogState, to: CatalogState, same: (field: number) => boolean): void {
+  for (const [field, lookup] of lookups.get(from) ?? []) if (same(field)) setCodeLookup(to, field, lookup);
+  const orders = keyOrders.get(from);
+  if (!orders) return;
+  const carried = new Map([...orders].filter(([field]) => same(field)));
+  if (carried.size > 0) keyOrders.set(to, carried);
+}
+
+/**
  * value → code of a dictionary, in steps (a title dictionary holds a value per product: a catalog
  * change building it in one go would stall the event loop for a second at a million products).
  */

@@ -7,6 +7,7 @@
 import type { CatalogState } from '../catalog/catalog-index.js';
 import { lowerBound } from '../catalog/catalog-index.js';
 import { tokenize } from '../catalog/tokenizer.js';
+import { liveDocFreq } from '../catalog/tombstones.js';
 
 /** Most vocabulary words with the typed prefix looked at (a one-letter prefix may start thousands). */
 export const MAX_COMPLETION_SCAN = 5_000;
@@ -17,16 +18,17 @@ export function vocabularyCompletions(state: CatalogState, q: string, limit: num
   const last = words.at(-1);
   if (last === undefined || limit <= 0) return [];
   const { vocabulary } = state;
-  const docFreq = state.index.fullText.termDocFreq;
+  // Live document frequencies: a word only deleted products had (tombstones) has none.
+  const docFreq = (t: number): number => liveDocFreq(state, t);
   // The best `limit` terms, best first, kept by insertion (no array of every candidate, no full sort).
   const best: number[] = [];
   const start = lowerBound(vocabulary, last);
   for (let t = start; t < vocabulary.length && t - start < MAX_COMPLETION_SCAN && vocabulary[t].startsWith(last); t++) {
-    const df = docFreq[t];
+    const df = docFreq(t);
     if (df === 0 || vocabulary[t] === last) continue;
-    if (best.length === limit && df <= docFreq[best[limit - 1]]) continue; // ties keep the earlier (alphabetical) term
+    if (best.length === limit && df <= docFreq(best[limit - 1])) continue; // ties keep the earlier (alphabetical) term
     let at = best.length;
-    while (at > 0 && docFreq[best[at - 1]] < df) at--;
+    while (at > 0 && docFreq(best[at - 1]) < df) at--;
     best.splice(at, 0, t);
     if (best.length > limit) best.pop();
   }

@@ -8,7 +8,7 @@
  * pool workers.
  * @module
  */
-import type { CatalogIndex } from '../catalog/catalog-index.js';
+import type { CatalogIndex, TextColumn } from '../catalog/catalog-index.js';
 import { andInto, fullBitset, popcount } from '../catalog/bitset.js';
 import type { PlanCondition, SearchPlan } from './search-plan.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
@@ -205,8 +205,31 @@ function walkTopK(
   return top.sorted();
 }
 
+/** The tombstoned docs of [lo, hi), ascending (see catalog/tombstones.ts). */
+function deletedInRange(index: CatalogIndex, lo: number, hi: number): Uint32Array {
+  const all = index.deletedDocs;
+  if (!all) return new Uint32Array(0);
+  return all.subarray(seek(all, 0, all.length, lo), seek(all, 0, all.length, hi));
+}
+
+/** Takes the docs of `gone` (ascending, within [lo, hi)) out of the candidate bitset. */
+function clearDocs(candidates: Uint32Array, gone: Uint32Array, lo: number): void {
+  for (const d of gone) {
+    const local = d - lo;
+    candidates[local >>> 5] &= ~(1 << (local & 31));
+  }
+}
+
+/** Facet counts of every doc of [lo, hi) but the tombstoned `gone`: posting lengths minus their codes. */
+function countLiveFacets(column: TextColumn, counts: Uint32Array, lo: number, hi: number, docCount: number, gone: Uint32Array): void {
+  countAllFacets(column.valueOffsets, column.valueDocs, counts, lo, hi, docCount);
+  for (const d of gone) for (let j = column.offsets[d], end = column.offsets[d + 1]; j < end; j++) counts[column.codes[j]]--;
+}
+
 function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, facetCounts: Uint32Array[], ranges: Float64Array): PartialResult {
   const candidates = fullBitset(hi - lo);
+  const gone = deletedInRange(index, lo, hi);
+  clearDocs(candidates, gone, lo);
   for (const cond of sharedConditions(plan)) applyConditionToBitset(index, cond, lo, hi, candidates);
   const merch = plan.merch;
   if (merch) hideFromBitset(merch, lo, hi, candidates);
@@ -221,11 +244,11 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
     });
   }
   const everything = plan.conditions.length === 0 && !merch?.hidden.some((d) => d >= lo && d < hi);
-  const total = everything ? hi - lo : popcount(candidates);
+  const total = everything ? hi - lo - gone.length : popcount(candidates);
   plan.aggregationFields.forEach((fid, i) => {
     if (fid < 0) return;
     const column = index.fields[fid].text!;
-    if (everything) countAllFacets(column.valueOffsets, column.valueDocs, facetCounts[i], lo, hi, index.docCount);
+    if (everything) countLiveFacets(column, facetCounts[i], lo, hi, index.docCount, gone);
     else countFacetsOfBitset(column.offsets, column.codes, column.single, facetCounts[i], candidates, lo);
   });
   // Walking a numeric order pays when candidates are dense enough that the ends are reached soon

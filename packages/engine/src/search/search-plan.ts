@@ -11,6 +11,7 @@ import { charMask, lowerBound } from '../catalog/catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
 import { codeLookup, ensureNumericOrder, ensureTextSortRanks } from '../catalog/text-column-lookups.js';
 import { tokenize } from '../catalog/tokenizer.js';
+import { liveCodeDocs, liveDocCount, liveDocFreq, liveFieldKind, liveLengthAverages } from '../catalog/tombstones.js';
 import { AisleError } from '../errors.js';
 import type { NumericScope, SearchRequest, TextScope } from '../types.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
@@ -98,6 +99,11 @@ export interface SearchPlan {
   limit: number;
   /** Merchandising rules that apply to this request (see merchandising.ts). */
   merch?: PlanMerch;
+  /**
+   * Mean field length per full-text field number over the live docs, when deleted docs make it differ
+   * from the one the postings were normalised with (see tombstones.ts, text-matches.ts).
+   */
+  lengthAverages?: number[];
   /** Conditions held back for disjunctive facets (see disjunctive-facets.ts). */
   disjunctive?: PlanDisjunctive[];
 }
@@ -180,26 +186,31 @@ interface WordContext {
   widen: boolean;
 }
 
+/** Whether term `t` is in some live doc (a word only deleted products had is no term of the catalog). */
+function isLiveTerm(state: CatalogState, t: number): boolean {
+  return state.tombstones === undefined || liveDocFreq(state, t) > 0;
+}
+
 /** Exact and same-stem terms of a word: `quality` gets Exact for the word, Prefix for its stem variants. */
 function addExactAndStems(ctx: WordContext, word: string, quality: Map<number, number>): void {
   const { vocabulary } = ctx.state;
   const exact = findSorted(vocabulary, word);
-  if (exact >= 0) quality.set(exact, MatchQuality.Exact);
+  if (exact >= 0 && isLiveTerm(ctx.state, exact)) quality.set(exact, MatchQuality.Exact);
   const stem = stemOf(ctx.lang, word);
   if (stem === undefined) return;
-  for (const t of stemIndex(vocabulary, ctx.lang).get(stem) ?? []) if (!quality.has(t)) quality.set(t, MatchQuality.Prefix);
+  for (const t of stemIndex(vocabulary, ctx.lang).get(stem) ?? []) if (!quality.has(t) && isLiveTerm(ctx.state, t)) quality.set(t, MatchQuality.Prefix);
 }
 
 function toPlanTerms(ctx: WordContext, quality: Map<number, number>, typoMaxDf: number): PlanTerms {
-  const { termDocFreq } = ctx.state.index.fullText;
-  const docCount = ctx.state.index.docCount;
+  const termDocFreq = (t: number) => liveDocFreq(ctx.state, t);
+  const docCount = liveDocCount(ctx.state);
   const termIds = [...quality.keys()].sort((a, b) => a - b);
   return {
     termIds,
     qualities: termIds.map((t) => quality.get(t)!),
     // Typo matches share one IDF (that of the most common of them): otherwise a rare misspelt-looking
     // word would outrank the common word the user most likely meant ("sharee": "saree" before "shree").
-    idfs: termIds.map((t) => idf(docCount, quality.get(t)! <= MatchQuality.OneTypo ? typoMaxDf : termDocFreq[t])),
+    idfs: termIds.map((t) => idf(docCount, quality.get(t)! <= MatchQuality.OneTypo ? typoMaxDf : termDocFreq(t))),
   };
 }
 
@@ -224,7 +235,7 @@ function compileWord(
   ctx: WordContext, word: string, isLast: boolean, synonymTargets: readonly string[][],
 ): { planWord: PlanWord; correction?: string } {
   const { vocabulary, termMasks } = ctx.state;
-  const { termDocFreq } = ctx.state.index.fullText;
+  const df = (t: number) => liveDocFreq(ctx.state, t);
   const quality = new Map<number, number>();
   addExactAndStems(ctx, word, quality);
   const phrases: PlanTerms[][] = [];
@@ -243,7 +254,7 @@ function compileWord(
   if (isLast) {
     // The sorted vocabulary makes every word starting with `word` one contiguous range.
     for (let t = lowerBound(vocabulary, word); t < vocabulary.length && vocabulary[t].startsWith(word); t++) {
-      if (!quality.has(t)) quality.set(t, MatchQuality.Prefix);
+      if (!quality.has(t) && isLiveTerm(ctx.state, t)) quality.set(t, MatchQuality.Prefix);
     }
   }
   let correction: string | undefined;
@@ -260,13 +271,13 @@ function compileWord(
       for (let i = 0; i < bucket.length; i++) {
         const t = bucket[i];
         // Each edit changes at most two characters of the set: a cheap filter before the DP.
-        if (popcount32(termMasks[t] ^ mask) > 2 * edits || quality.has(t)) continue;
+        if (popcount32(termMasks[t] ^ mask) > 2 * edits || quality.has(t) || !isLiveTerm(ctx.state, t)) continue;
         const distance = boundedOsaDistance(word, vocabulary[t], edits);
         if (distance > edits) continue;
         quality.set(t, distance === 1 ? MatchQuality.OneTypo : MatchQuality.TwoTypos);
-        if (termDocFreq[t] > typoMaxDf) typoMaxDf = termDocFreq[t];
-        if (distance < bestDistance || (distance === bestDistance && (termDocFreq[t] > termDocFreq[best]
-          || (termDocFreq[t] === termDocFreq[best] && vocabulary[t] < vocabulary[best])))) {
+        if (df(t) > typoMaxDf) typoMaxDf = df(t);
+        if (distance < bestDistance || (distance === bestDistance && (df(t) > df(best)
+          || (df(t) === df(best) && vocabulary[t] < vocabulary[best])))) {
           best = t;
           bestDistance = distance;
         }
@@ -313,7 +324,8 @@ function textCodes(state: CatalogState, field: number, values: readonly string[]
   const codes = new Set<number>();
   for (const v of values) {
     const c = lookup.get(v);
-    if (c !== undefined) codes.add(c);
+    // A value no live product has (deleted, or patched away) is unknown, as to a one-go build.
+    if (c !== undefined && liveCodeDocs(state, field, c) > 0) codes.add(c);
   }
   return [...codes].sort((a, b) => a - b);
 }
@@ -324,7 +336,7 @@ export function compileScope(state: CatalogState, scope: Record<string, TextScop
   let nothing = false;
   for (const [name, cond] of Object.entries(scope)) {
     const fid = state.fieldByName.get(name);
-    const field = fid === undefined ? undefined : state.index.fields[fid];
+    const field = fid === undefined ? undefined : { ...state.index.fields[fid], kind: liveFieldKind(state, fid) };
     const at = `scope.${name}`;
     if (Array.isArray(cond)) {
       if (field?.kind === 'numeric') bad(at, `names a numeric field: use {min, max}, not a list of values`);
@@ -399,8 +411,10 @@ export function compileSearchPlan(
   });
   const rangeFields = (request.range_fields ?? []).map((name, i) => {
     const fid = state.fieldByName.get(name);
-    if (fid === undefined || index.fields[fid].kind === 'none') return -1;
-    if (index.fields[fid].kind !== 'numeric') bad(`range_fields[${i}]`, `names "${name}", which is not a numeric field`);
+    if (fid === undefined) return -1;
+    const kind = liveFieldKind(state, fid);
+    if (kind === 'none') return -1;
+    if (kind !== 'numeric') bad(`range_fields[${i}]`, `names "${name}", which is not a numeric field`);
     return fid;
   });
   const fieldKey = (name: string, type: 'number' | 'text', desc: boolean): PlanSortKey | undefined => {
@@ -438,7 +452,10 @@ export function compileSearchPlan(
     extras.termWords = termWordMasks(state.vocabulary, planWords);
   }
   return {
-    plan: { matchNothing, words: planWords, minWords: wordsWithTerms, fieldWeights, conditions, aggregationFields, rangeFields, sort, limit },
+    plan: {
+      matchNothing, words: planWords, minWords: wordsWithTerms, fieldWeights, conditions, aggregationFields, rangeFields, sort, limit,
+      lengthAverages: liveLengthAverages(state),
+    },
     extras,
   };
 }

@@ -6,6 +6,7 @@
  * random writes miss the cache).
  * @module
  */
+import { lengthNorm } from '../catalog/build-catalog-state.js';
 import type { CatalogIndex } from '../catalog/catalog-index.js';
 import { BM25_K1, type PlanTerms, type PlanWord, type SearchPlan } from './search-plan.js';
 
@@ -31,6 +32,19 @@ export function seek(docs: Uint32Array, from: number, to: number, doc: number): 
   return lo;
 }
 
+/**
+ * Posting `i` (of doc `d`) normalised with the live docs' mean field length instead of the one it was
+ * stored with: its term frequency is recovered exactly from the stored float32 (an integer below 65,536)
+ * and normalised again with the build's own formula, rounded to float32 as a one-go build stores it.
+ */
+function liveNorm(index: CatalogIndex, averages: readonly number[], i: number, d: number): number {
+  const { postNorm, postFields, fieldLengths, avgFieldLengths } = index.fullText;
+  const f = postFields[i];
+  const len = fieldLengths[f * index.docCount + d];
+  const tf = Math.round(postNorm[i] * lengthNorm(len, avgFieldLengths[f]));
+  return Math.fround(tf / lengthNorm(len, averages[f]));
+}
+
 /** The docs of one term's postings in [lo, hi) with the term's score (tier + BM25F) per doc. */
 function matchTerm(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t: number, lo: number, hi: number): TextMatches {
   const { termOffsets, postDocs, postFields, postNorm } = index.fullText;
@@ -42,14 +56,20 @@ function matchTerm(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t: nu
   const end = seek(postDocs, i, termOffsets[id + 1], hi);
   const docs = new Int32Array(end - i);
   const scores = new Float64Array(end - i);
+  const deleted = index.deleted;
+  const live = plan.lengthAverages;
   let length = 0;
   while (i < end) {
     const d = postDocs[i];
+    if (deleted !== undefined && (deleted[d >>> 5] & (1 << (d & 31))) !== 0) {
+      do i++; while (i < end && postDocs[i] === d);
+      continue;
+    }
     // The term's entries for doc d are contiguous (one per field): BM25F sums them.
     let tfw = 0;
     do {
       const weight = weights[postFields[i]];
-      if (weight > 0) tfw += weight * postNorm[i];
+      if (weight > 0) tfw += weight * (live ? liveNorm(index, live, i, d) : postNorm[i]);
       i++;
     } while (i < end && postDocs[i] === d);
     if (tfw > 0) {

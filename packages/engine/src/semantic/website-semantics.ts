@@ -8,6 +8,7 @@
  */
 import type { Catalog } from '../catalog/catalog.js';
 import { runInSlices } from '../catalog/time-slices.js';
+import { liveProducts } from '../catalog/tombstones.js';
 import type { Product } from '../types.js';
 import { cosine, type Embedder, modelLabel } from './embedder.js';
 import { fieldText, productText, TEXT_MODEL_ID, TextModel, trainTextModel, type TextModelOptions } from './text-model.js';
@@ -94,7 +95,7 @@ export class WebsiteSemantics {
       this.trainedVersion = version;
       return;
     }
-    const steps = trainTextModel(state.products, fields, this.options.textModel);
+    const steps = trainTextModel(liveProducts(state), fields, this.options.textModel);
     const isClosed = (): boolean => this.closed;
     // A closed engine stops the training at the next slice instead of finishing it for nobody.
     function* untilClosed(): Generator<void, TextModel | undefined, void> {

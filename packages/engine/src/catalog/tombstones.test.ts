@@ -1,0 +1,156 @@
+/**
+ * Tombstoned deletes and background merges against a catalog built in one go: after a random sequence
+ * of upserts (value patches, appends, changed texts), merge patches, deletes and merges, the catalog
+ * holds the products a plain list model says, and answers every request (payload or error) exactly as
+ * a catalog built in one go from those products — inline and on the worker pool.
+ */
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isAisleError } from '../errors.js';
+import { executeSearch } from '../search/execute-search.js';
+import { SearchPool } from '../search/search-pool.js';
+import { catalogArb, requestArb, WORDS } from '../search/__tests__/random-catalog.js';
+import type { Product, SearchRequest } from '../types.js';
+import { Catalog } from './catalog.js';
+import { decodeCatalogSnapshot, encodeCatalogSnapshot } from './snapshot.js';
+import { liveProducts } from './tombstones.js';
+
+const pool = new SearchPool({ workers: 2, threshold: 0 });
+afterAll(() => pool.close());
+
+async function answer(catalog: Catalog, request: SearchRequest, onPool: boolean): Promise<unknown> {
+  return executeSearch(catalog, request, onPool ? { pool } : {}).then(
+    (payload) => ({ payload }),
+    (error: unknown) => ({ error: isAisleError(error) ? error.code : String(error) }),
+  );
+}
+
+/** One change of the sequence; `pick` chooses among the products the model has at that moment. */
+type Op =
+  | { kind: 'price'; pick: number; price: number }
+  | { kind: 'title'; pick: number; words: string[] }
+  | { kind: 'new'; products: Product[] }
+  | { kind: 'patch'; pick: number; brand: string | null }
+  | { kind: 'delete'; picks: number[]; unknown: boolean }
+  | { kind: 'merge' };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ kind: fc.constant('price' as const), pick: fc.nat(), price: fc.integer({ min: -5, max: 60 }) }),
+  fc.record({ kind: fc.constant('title' as const), pick: fc.nat(), words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }) }),
+  fc.record({ kind: fc.constant('new' as const), products: catalogArb(4) }),
+  fc.record({ kind: fc.constant('patch' as const), pick: fc.nat(), brand: fc.constantFrom('Acme', 'Zeta', 'Omega', null) }),
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('delete' as const), picks: fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), unknown: fc.boolean() }) },
+  fc.record({ kind: fc.constant('merge' as const) }),
+);
+
+/** Applies `op` to the catalog and to the model (the product list a one-go build is given). */
+async function apply(catalog: Catalog, model: Product[], op: Op, fresh: { n: number }): Promise<void> {
+  const at = (pick: number) => (model.length === 0 ? undefined : pick % model.length);
+  if (op.kind === 'merge') { await catalog.merge(); return; }
+  if (op.kind === 'new') {
+    const products = op.products.map((p) => ({ ...p, refId: `n${fresh.n++}` }));
+    if (products.length === 0) return;
+    await catalog.upsert(products);
+    model.push(...products);
+    return;
+  }
+  if (op.kind === 'delete') {
+    const refIds = [...new Set(op.picks.map((p) => at(p)).filter((i) => i !== undefined).map((i) => model[i!].refId))];
+    await catalog.delete(op.unknown ? [...refIds, 'missing'] : refIds);
+    for (const r of refIds) model.splice(model.findIndex((p) => p.refId === r), 1);
+    return;
+  }
+  const i = at(op.pick);
+  if (i === undefined) return;
+  if (op.kind === 'patch') {
+    await catalog.patch([{ refId: model[i].refId, brand: op.brand }]);
+    const next: Product = { ...model[i], brand: op.brand };
+    if (op.brand === null) delete next.brand;
+    model[i] = next;
+    return;
+  }
+  const next: Product = op.kind === 'price' ? { ...model[i], price: op.price } : { ...model[i], title: op.words.join(' ') };
+  await catalog.upsert([next]);
+  model[i] = next;
+}
+
+describe('tombstoned deletes and merges', () => {
+  it('answer exactly as a catalog built in one go, inline and on the pool', async () => {
+    let tombstoned = 0;
+    await fc.assert(fc.asyncProperty(
+      catalogArb(60), fc.array(opArb, { minLength: 1, maxLength: 8 }), fc.array(requestArb, { minLength: 4, maxLength: 4 }),
+      async (products, ops, requests) => {
+        const catalog = new Catalog();
+        await catalog.upsert(products);
+        const model = products.slice();
+        const fresh = { n: 0 };
+        for (const op of ops) {
+          await apply(catalog, model, op, fresh);
+          if (catalog.state.tombstones) tombstoned++;
+        }
+        expect(liveProducts(catalog.state)).toEqual(model);
+        expect(catalog.liveCount).toBe(model.length);
+        const oneGo = new Catalog();
+        await oneGo.upsert(model);
+        for (const [i, request] of requests.entries()) {
+          expect(await answer(catalog, request, i % 2 === 1)).toEqual(await answer(oneGo, request, false));
+        }
+      },
+    ), { numRuns: 120 });
+    // The sequences did leave tombstones to search around (not only merged or rebuilt catalogs).
+    expect(tombstoned).toBeGreaterThan(20);
+  });
+
+  it('deletes without a rebuild: the columns are shared with the previous version', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert(Array.from({ length: 50 }, (_, i) => ({ refId: `p${i}`, title: `shirt ${i % 3 === 0 ? 'blue' : 'red'}`, price: i })));
+    const before = catalog.state;
+    await catalog.delete(['p3', 'p4']);
+    const after = catalog.state;
+    expect(after.index.fields).toBe(before.index.fields);
+    expect(after.index.fullText).toBe(before.index.fullText);
+    expect(after.tombstones?.count).toBe(2);
+    expect(catalog.has('p3')).toBe(false);
+    expect(catalog.getProduct('p5')).toEqual({ refId: 'p5', title: 'shirt red', price: 5 });
+    const seen: string[] = [];
+    catalog.forEachProduct((p) => seen.push(p.refId));
+    expect(seen).toHaveLength(48);
+    await catalog.merge();
+    expect(catalog.state.tombstones).toBeUndefined();
+    expect(catalog.state.index.docCount).toBe(48);
+  });
+
+  it('applies the changes made during a merge to the merged version', async () => {
+    const catalog = new Catalog({}, { syncLimit: 0, sliceMs: 0 });
+    const products = Array.from({ length: 300 }, (_, i) => ({ refId: `p${i}`, title: `shoe ${WORDS[i % WORDS.length]}`, price: i % 17 }));
+    await catalog.upsert(products);
+    await catalog.delete(['p1', 'p2']);
+    const merged = catalog.merge();
+    // Queued while the merge builds: a delete, a price change and a new product.
+    const during = [catalog.delete(['p10']), catalog.upsert([{ ...products[20], price: 99 }]), catalog.upsert([{ refId: 'new', title: 'red shoe' }])];
+    await Promise.all([merged, ...during]);
+    const model = products.filter((p) => !['p1', 'p2', 'p10'].includes(p.refId)).map((p) => (p.refId === 'p20' ? { ...p, price: 99 } : p));
+    model.push({ refId: 'new', title: 'red shoe' });
+    expect(liveProducts(catalog.state)).toEqual(model);
+    const oneGo = new Catalog();
+    await oneGo.upsert(model);
+    const request: SearchRequest = { website_id: 'w', client: 'c', q: 'shoe', start: 0, size: 30, aggregations: ['price'], range_fields: ['price'] };
+    expect(await answer(catalog, request, true)).toEqual(await answer(oneGo, request, false));
+  });
+
+  it('round-trips through a snapshot with its tombstones', async () => {
+    await fc.assert(fc.asyncProperty(catalogArb(50), fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), fc.array(requestArb, { minLength: 3, maxLength: 3 }),
+      async (generated, picks, requests) => {
+        // As JSON, which is how the snapshot stores products (-0 reads back as 0).
+        const products = JSON.parse(JSON.stringify(generated)) as Product[];
+        if (products.length === 0) return;
+        const catalog = new Catalog();
+        await catalog.upsert(products);
+        await catalog.delete(picks.map((p) => products[p % products.length].refId));
+        const { products: decoded, makeState } = decodeCatalogSnapshot(encodeCatalogSnapshot(catalog.state));
+        const loaded = Catalog.fromProducts(decoded, {}, makeState);
+        expect(liveProducts(loaded.state)).toEqual(liveProducts(catalog.state));
+        for (const request of requests) expect(await answer(loaded, request, false)).toEqual(await answer(catalog, request, false));
+      }), { numRuns: 40 });
+  });
+});

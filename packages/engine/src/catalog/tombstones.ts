@@ -1,0 +1,271 @@
+/**
+ * Deletes without a rebuild: a deleted product stays in the arrays of its catalog version as a
+ * tombstone (a bit in `CatalogIndex.deleted`) until the next merge rewrites the arrays without it
+ * (catalog.ts runs merges in the background). Searches skip tombstoned docs (run-partial.ts), and every
+ * statistic a one-go build of the remaining products would have is derived from the built one minus
+ * what the deleted docs contributed, kept here as totals:
+ * - the number of docs (IDF), each term's document frequency (IDF, typo correction, suggestions);
+ * - each full-text field's token and doc totals, so BM25F length normalisation uses the mean field
+ *   length of the live docs (text-matches.ts recomputes a posting's normalised frequency from its term
+ *   frequency when the mean moved);
+ * - per dictionary code, the deleted docs having it (a value only deleted products had is unknown to
+ *   scopes), and per field the deleted docs' values (the field's kind).
+ * Doc ids of the live docs keep their relative order, which is the order a one-go build gives them,
+ * so every tie-break by doc id is the same. The property test (`tombstones.test.ts`) compares answers
+ * with a one-go build after random sequences of upserts, patches, deletes and merges.
+ *
+ * A delete that would change a field's kind for the live docs (the last text value of a numeric-looking
+ * field, say) or the image vectors' dimension is not represented: the caller rebuilds instead.
+ * @module
+ */
+import type { Product } from '../types.js';
+import { STEP, type Steps } from './build-catalog-state.js';
+import { lowerBound, type CatalogState, type FieldKind, type FullTextIndex, type ValueCounts } from './catalog-index.js';
+import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
+import { sharedArray } from './shared-arrays.js';
+import { carryDerivedLookups } from './text-column-lookups.js';
+import { tokenize } from './tokenizer.js';
+
+const STEP_MASK = STEP - 1;
+
+/** Tokens and docs having the field, per full-text field number. */
+export interface LengthTotals {
+  readonly tokens: readonly number[];
+  readonly docs: readonly number[];
+}
+
+/** What the deleted docs of a version take out of its statistics (see the module doc). */
+export interface Tombstones {
+  /** Number of deleted docs. */
+  readonly count: number;
+  /** Length totals over every doc of the arrays, deleted ones included. */
+  readonly allLengths: LengthTotals;
+  /** Length totals over the deleted docs. */
+  readonly deletedLengths: LengthTotals;
+  /** Deleted docs per term, by word (term ids shift when an append adds words). */
+  readonly docFreq: ReadonlyMap<string, number>;
+  /** Per field id: deleted docs per dictionary code. */
+  readonly codeDocs: ReadonlyMap<number, ReadonlyMap<number, number>>;
+  /** Per field id: the deleted docs' present values (numbers and others), as `FieldIndex.valueCounts`. */
+  readonly values: ReadonlyMap<number, ValueCounts>;
+}
+
+/** Length totals of every doc, per full-text field, in steps (one pass over `fieldLengths`). */
+export function* lengthTotalsOf(fullText: FullTextIndex, docCount: number): Steps<LengthTotals> {
+  const tokens: number[] = [];
+  const docs: number[] = [];
+  for (let f = 0; f < fullText.fieldIds.length; f++) {
+    let sum = 0;
+    let count = 0;
+    for (let d = 0; d < docCount; d++) {
+      const len = fullText.fieldLengths[f * docCount + d];
+      if (len > 0) { sum += len; count++; }
+      if ((d & STEP_MASK) === STEP_MASK) yield;
+    }
+    tokens.push(sum);
+    docs.push(count);
+  }
+  return { tokens, docs };
+}
+
+/** Whether doc `d` is tombstoned in `deleted` (a bitset, or absent: none is). */
+export function isDeletedDoc(deleted: Uint32Array | undefined, d: number): boolean {
+  return deleted !== undefined && (deleted[d >>> 5] & (1 << (d & 31))) !== 0;
+}
+
+/** Number of live (not deleted) products of a version. */
+export function liveDocCount(state: CatalogState): number {
+  return state.index.docCount - (state.tombstones?.count ?? 0);
+}
+
+/** The live docs having term `t` (its document frequency in a one-go build of the live products). */
+export function liveDocFreq(state: CatalogState, t: number): number {
+  const df = state.index.fullText.termDocFreq[t];
+  const tomb = state.tombstones;
+  return tomb ? df - (tomb.docFreq.get(state.vocabulary[t]) ?? 0) : df;
+}
+
+/** The live docs having code `code` of field `fid`. */
+export function liveCodeDocs(state: CatalogState, fid: number, code: number): number {
+  const text = state.index.fields[fid].text!;
+  const all = text.valueOffsets[code + 1] - text.valueOffsets[code];
+  return all - (state.tombstones?.codeDocs.get(fid)?.get(code) ?? 0);
+}
+
+/** The kind a build decides from value counts and whether any text value exists (as buildCatalogSteps). */
+function kindOf(counts: ValueCounts, hasText: boolean): FieldKind {
+  return isNumericField(counts.numbers, counts.strays) ? 'numeric' : hasText ? 'text' : 'none';
+}
+
+/** Code entries of deleted docs in a field's text column. */
+function deletedEntries(codeDocs: ReadonlyMap<number, number> | undefined): number {
+  let n = 0;
+  if (codeDocs) for (const c of codeDocs.values()) n += c;
+  return n;
+}
+
+/**
+ * The kind field `fid` has for the live docs: its built kind, or `none` when no live doc has a value
+ * (deletes never change it otherwise: such a delete is rebuilt).
+ */
+export function liveFieldKind(state: CatalogState, fid: number): FieldKind {
+  const field = state.index.fields[fid];
+  const gone = state.tombstones?.values.get(fid);
+  if (!gone || !field.valueCounts) return field.kind;
+  const live = { numbers: field.valueCounts.numbers - gone.numbers, strays: field.valueCounts.strays - gone.strays };
+  return live.numbers + live.strays === 0 ? 'none' : field.kind;
+}
+
+/**
+ * Mean field length per full-text field over the live docs, exactly as a one-go build computes it
+ * (sums of integers divided once), or undefined when no doc is deleted (the built means are those).
+ */
+export function liveLengthAverages(state: CatalogState): number[] | undefined {
+  const tomb = state.tombstones;
+  if (!tomb) return undefined;
+  return tomb.allLengths.tokens.map((all, f) => {
+    const docs = tomb.allLengths.docs[f] - tomb.deletedLengths.docs[f];
+    return docs === 0 ? 1 : (all - tomb.deletedLengths.tokens[f]) / docs;
+  });
+}
+
+/** Visits the live products of a version in doc order. */
+export function forEachLiveProduct(state: CatalogState, visit: (product: Product, doc: number) => void): void {
+  const deleted = state.index.deleted;
+  state.products.forEach((p, d) => { if (!isDeletedDoc(deleted, d)) visit(p, d); });
+}
+
+/** The live products of a version, in doc order (the product list a one-go build would be given). */
+export function liveProducts(state: CatalogState): Product[] {
+  if (!state.tombstones) return state.products;
+  const out: Product[] = [];
+  forEachLiveProduct(state, (p) => out.push(p));
+  return out;
+}
+
+/** The distinct words of a product's full-text fields (the terms a one-go build gives its doc). */
+function wordsOf(state: CatalogState, product: Product): Set<string> {
+  const words = new Set<string>();
+  for (const fid of state.index.fullText.fieldIds) {
+    for (const value of textValues(product[state.index.fields[fid].name])) for (const w of tokenize(value)) words.add(w);
+  }
+  return words;
+}
+
+/**
+ * The docs of `refIds` the catalog has, ascending, or undefined when tombstones cannot represent
+ * deleting them exactly (a field's kind for the live docs would change, or the image vectors'
+ * dimension): the caller rebuilds. Pure.
+ */
+export function planDeletes(state: CatalogState, refIds: readonly string[]): number[] | undefined {
+  const docs = [...new Set(refIds.map((r) => state.docByRefId.get(r)).filter((d): d is number => d !== undefined))].sort((a, b) => a - b);
+  if (docs.length === 0) return docs;
+  const gone = new Map<number, ValueCounts>(state.tombstones?.values);
+  const goneTexts = new Map<number, number>();
+  for (const d of docs) {
+    for (const [key, v] of Object.entries(state.products[d])) {
+      if (!isPresent(v)) continue;
+      const fid = state.fieldByName.get(key)!;
+      const before = gone.get(fid) ?? { numbers: 0, strays: 0 };
+      const numeric = !Number.isNaN(numericValue(v));
+      gone.set(fid, { numbers: before.numbers + (numeric ? 1 : 0), strays: before.strays + (numeric ? 0 : 1) });
+      const text = state.index.fields[fid].text;
+      if (text) goneTexts.set(fid, (goneTexts.get(fid) ?? 0) + text.offsets[d + 1] - text.offsets[d]);
+    }
+  }
+  for (const [fid, counts] of gone) {
+    const field = state.index.fields[fid];
+    if (!field.valueCounts) return undefined; // a version loaded from an old snapshot: kinds unknown
+    const live = { numbers: field.valueCounts.numbers - counts.numbers, strays: field.valueCounts.strays - counts.strays };
+    if (live.numbers + live.strays === 0) continue;
+    const text = field.text;
+    const liveTexts = text ? text.valueDocs.length - deletedEntries(state.tombstones?.codeDocs.get(fid)) - (goneTexts.get(fid) ?? 0) : 0;
+    if (kindOf(live, liveTexts > 0) !== field.kind) return undefined;
+  }
+  const vectors = state.vectors;
+  if (vectors) {
+    // A one-go build takes the dimension of the first live product with a vector.
+    const dropped = new Set(docs);
+    for (let d = 0; d < state.products.length; d++) {
+      if (dropped.has(d) || isDeletedDoc(state.index.deleted, d)) continue;
+      const v = state.products[d][IMAGE_VECTOR_FIELD];
+      if (Array.isArray(v) && v.length > 0) {
+        if (v.length !== vectors.dimension) return undefined;
+        break;
+      }
+    }
+  }
+  return docs;
+}
+
+/**
+ * The version `version` of the catalog: `base` with `docs` (from {@link planDeletes}) tombstoned.
+ * Shares every column with `base`; costs what the deleted products hold (their words, codes and
+ * values) plus one copy of the deleted-doc bitset and, on the first delete since a merge, one pass
+ * over the field lengths for the totals.
+ */
+export function* applyDeletes(base: CatalogState, docs: readonly number[], version: number): Steps<CatalogState> {
+  const { index } = base;
+  const n = index.docCount;
+  const old = base.tombstones;
+  const allLengths = old?.allLengths ?? (yield* lengthTotalsOf(index.fullText, n));
+  const deleted = sharedArray(Uint32Array, (n + 31) >>> 5);
+  if (index.deleted) deleted.set(index.deleted);
+  const F = index.fullText.fieldIds.length;
+  const lengthTokens = old ? old.deletedLengths.tokens.slice() : new Array<number>(F).fill(0);
+  const lengthDocs = old ? old.deletedLengths.docs.slice() : new Array<number>(F).fill(0);
+  const docFreq = new Map(old?.docFreq);
+  const codeDocs = new Map<number, Map<number, number>>();
+  for (const [fid, counts] of old?.codeDocs ?? []) codeDocs.set(fid, new Map(counts));
+  const values = new Map(old?.values);
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i];
+    deleted[d >>> 5] |= 1 << (d & 31);
+    for (let f = 0; f < F; f++) {
+      const len = index.fullText.fieldLengths[f * n + d];
+      if (len > 0) { lengthTokens[f] += len; lengthDocs[f]++; }
+    }
+    for (const w of wordsOf(base, base.products[d])) {
+      // Only words the vocabulary has count (a value's words are tokenised as the build did).
+      const t = lowerBound(base.vocabulary, w);
+      if (base.vocabulary[t] === w) docFreq.set(w, (docFreq.get(w) ?? 0) + 1);
+    }
+    for (const [key, v] of Object.entries(base.products[d])) {
+      const fid = base.fieldByName.get(key)!;
+      if (isPresent(v)) {
+        const before = values.get(fid) ?? { numbers: 0, strays: 0 };
+        const numeric = !Number.isNaN(numericValue(v));
+        values.set(fid, { numbers: before.numbers + (numeric ? 1 : 0), strays: before.strays + (numeric ? 0 : 1) });
+      }
+      const text = index.fields[fid].text;
+      if (!text) continue;
+      let counts = codeDocs.get(fid);
+      if (!counts) codeDocs.set(fid, (counts = new Map()));
+      for (let j = text.offsets[d]; j < text.offsets[d + 1]; j++) counts.set(text.codes[j], (counts.get(text.codes[j]) ?? 0) + 1);
+    }
+    if ((i & 255) === 255) yield;
+  }
+  const count = (old?.count ?? 0) + docs.length;
+  const deletedDocs = sharedArray(Uint32Array, count);
+  let k = 0;
+  for (let w = 0; w < deleted.length; w++) {
+    let word = deleted[w];
+    while (word !== 0) {
+      const low = word & -word;
+      deletedDocs[k++] = (w << 5) + 31 - Math.clz32(low);
+      word ^= low;
+    }
+    if ((w & STEP_MASK) === STEP_MASK) yield;
+  }
+  const docByRefId = base.docByRefId.without(docs.map((d) => base.products[d].refId));
+  const state: CatalogState = {
+    ...base,
+    index: { ...index, version, deleted, deletedDocs },
+    docByRefId,
+    // Products left: not a values-only change (derived indexes must see it).
+    patchedSince: undefined,
+    tombstones: { count, allLengths, deletedLengths: { tokens: lengthTokens, docs: lengthDocs }, docFreq, codeDocs, values },
+  };
+  carryDerivedLookups(base, state, () => true);
+  return state;
+}
