@@ -355,7 +355,9 @@ class StackedLookup implements StringLookup<number> {
 }
 
 /** The version `version` of the catalog: `base` with `added` (new products, in order) at its end. */
-export function* appendProducts(base: CatalogState, added: readonly Product[], version: number): Steps<CatalogState> {
+export function* appendProducts(
+  base: CatalogState, added: readonly Product[], version: number, places?: ReadonlyMap<string, number>,
+): Steps<CatalogState> {
   const n = base.products.length;
   const k = added.length;
   const N = n + k;
@@ -431,7 +433,10 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
   const vectors = appendVectors(base.vectors, added, n);
   yield;
   const state: CatalogState = {
-    index: { catalogId: base.index.catalogId, version, docCount: N, fields, fullText, ...appendedTombstoneBits(base.index, N) },
+    index: {
+      catalogId: base.index.catalogId, version, docCount: N, fields, fullText, ...appendedTombstoneBits(base.index, N),
+      ...appendedOrdinals(base.index.ordinal, products, n, places),
+    },
     products,
     docByRefId,
     fieldByName: base.fieldByName,
@@ -443,6 +448,19 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
   };
   for (const [fid, lookup] of carried) setCodeLookup(state, fid, lookup);
   return state;
+}
+
+/**
+ * The product order with docs `n ..` appended: a product taking the place of one it replaces (`places`:
+ * refId → place) keeps that place, a new one is placed by its doc id (after every other).
+ */
+function appendedOrdinals(ordinal: Uint32Array | undefined, products: readonly Product[], n: number, places: ReadonlyMap<string, number> | undefined): Pick<CatalogIndex, 'ordinal'> {
+  if (!ordinal && (!places || places.size === 0)) return {};
+  const out = sharedArray(Uint32Array, products.length);
+  if (ordinal) out.set(ordinal);
+  else for (let d = 0; d < n; d++) out[d] = d;
+  for (let d = n; d < products.length; d++) out[d] = places?.get(products[d].refId) ?? d;
+  return { ordinal: out };
 }
 
 /** The deleted-doc bitset grown to `N` docs (new docs are live); the list of deleted docs is unchanged. */

@@ -102,6 +102,12 @@ export interface CatalogIndex {
    */
   deleted?: Uint32Array;
   deletedDocs?: Uint32Array;
+  /**
+   * Per doc, its place in the product order, when that is not its doc id: a product changed in a way
+   * only a rebuild could index in place is tombstoned and appended again, keeping its predecessor's
+   * place (`ordinal[d] <= d`). Ties of the result order and browse order follow it. Absent: doc ids.
+   */
+  ordinal?: Uint32Array;
 }
 
 /** Image vectors (field `image_vector`), fixed dimension, for visual similarity. */

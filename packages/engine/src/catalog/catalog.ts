@@ -34,7 +34,7 @@ import { withEarlierSkips, type SkipReport } from './skip-report.js';
 import { copyInSteps, StringMap } from './string-map.js';
 import { runInSlices, SLICE_MS } from './time-slices.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
-import { applyDeletes, forEachLiveProduct, isDeletedDoc, liveDocCount, liveProducts, planDeletes } from './tombstones.js';
+import { applyDeletes, forEachLiveProduct, liveDocCount, liveProducts, planDeletes } from './tombstones.js';
 
 /** Options of a {@link Catalog}. */
 export interface CatalogOptions {
@@ -132,7 +132,7 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
   // Tombstoned products are gone: the rebuild starts from the live ones (and so merges them away).
   let products = liveProducts(base);
   let ownProducts = products !== base.products;
-  let docs: StringMap<number> | undefined = base.tombstones ? undefined : base.docByRefId;
+  let docs: StringMap<number> | undefined = ownProducts ? undefined : base.docByRefId;
   let ownDocs = false;
   let changed = false;
   const results: ChangeResult[] = [];
@@ -196,6 +196,7 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
  */
 function* patchOrAppend(
   base: CatalogState, batches: readonly Product[][], linearRatio: number | undefined, version: number,
+  places?: ReadonlyMap<string, number>,
 ): Steps<{ state: CatalogState; results: ChangeResult[] } | undefined> {
   const known: Product[][] = [];
   const fresh: Product[][] = [];
@@ -226,7 +227,7 @@ function* patchOrAppend(
     if (!patched) return undefined;
     state = patched;
   }
-  if (added) state = yield* appendProducts(state, added, version);
+  if (added) state = yield* appendProducts(state, added, version, places);
   return { state, results: batches.map((b, i) => ({ count: b.length, catalogSize: sizes[i] })) };
 }
 
@@ -248,7 +249,8 @@ function* fastPaths(
     const run = changes.slice(i, j);
     i = j;
     if (kind === 'upsert') {
-      const fast = yield* patchOrAppend(state, run.map((c) => (c as { products: Product[] }).products), linearRatio, version);
+      const batches = run.map((c) => (c as { products: Product[] }).products);
+      const fast = (yield* patchOrAppend(state, batches, linearRatio, version)) ?? (yield* replaceAndAppend(state, batches, linearRatio, version));
       if (!fast) return undefined;
       state = fast.state;
       results.push(...fast.results);
@@ -269,6 +271,31 @@ function* fastPaths(
   }
   if (state === base) return { results };
   return { state: state.index.version === version ? state : withVersion(state, version), results };
+}
+
+/**
+ * Upserts that change known products in more than numeric values: the old docs are tombstoned and
+ * the products appended again, each keeping its place in the product order (`CatalogIndex.ordinal`),
+ * as a rebuild would keep it. Undefined when the deletes or the append need the full rebuild.
+ */
+function* replaceAndAppend(
+  base: CatalogState, batches: readonly Product[][], linearRatio: number | undefined, version: number,
+): Steps<{ state: CatalogState; results: ChangeResult[] } | undefined> {
+  const places = new Map<string, number>();
+  for (const batch of batches) {
+    for (const p of batch) {
+      const doc = base.docByRefId.get(p.refId);
+      if (doc !== undefined) places.set(p.refId, base.index.ordinal?.[doc] ?? doc);
+    }
+  }
+  if (places.size === 0) return undefined;
+  const docs = planDeletes(base, [...places.keys()]);
+  if (!docs) return undefined;
+  const tombstoned = yield* applyDeletes(base, docs, version);
+  const out = yield* patchOrAppend(tombstoned, batches, linearRatio, version, places);
+  if (!out) return undefined;
+  // The replaced products were counted as new: the sizes are right, the counts are those of the batches.
+  return out;
 }
 
 /** `state` numbered `version` (a merged version published as the next one); shares everything. */
@@ -635,11 +662,9 @@ export class Catalog implements CatalogView {
     const id = this.id;
     const fieldWeights = this.options.fieldWeights;
     function* steps(): Steps<CatalogState> {
-      const products: Product[] = [];
-      for (let d = 0; d < from.products.length; d++) {
-        if (!isDeletedDoc(from.index.deleted, d)) products.push(from.products[d]);
-        if ((d & (STEP - 1)) === STEP - 1) yield;
-      }
+      // One pass over the product references (milliseconds at a million), then the build in steps.
+      const products = liveProducts(from);
+      yield;
       return yield* buildCatalogSteps(products, { catalogId: id, version: from.index.version, fieldWeights });
     }
     const built = (merged: CatalogState): void => {

@@ -57,6 +57,7 @@ function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
   arrays.set('ft.termOffsets', ft.termOffsets).set('ft.postDocs', ft.postDocs).set('ft.postFields', ft.postFields)
     .set('ft.postNorm', ft.postNorm).set('ft.termDocFreq', ft.termDocFreq).set('ft.fieldLengths', ft.fieldLengths);
   if (state.vectors) arrays.set('vec.data', state.vectors.data).set('vec.present', state.vectors.present);
+  if (state.index.ordinal) arrays.set('ordinal', state.index.ordinal);
   return arrays;
 }
 
@@ -233,7 +234,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
     const fieldByName = new Map(fields.map((f, i) => [f.name, i]));
     const makeState = (catalogId: string): CatalogState => {
       const state: CatalogState = {
-        index: { catalogId, version: 1, docCount: n, fields, fullText },
+        index: { catalogId, version: 1, docCount: n, fields, fullText, ordinal: arrays.has('ordinal') ? need('ordinal', Uint32Array, n) : undefined },
         products, docByRefId, fieldByName, dictionaries: meta.dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
       };
       // Tombstones are kept as the doc list; their statistics are derived again from those products.

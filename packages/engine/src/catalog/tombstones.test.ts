@@ -77,6 +77,7 @@ async function apply(catalog: Catalog, model: Product[], op: Op, fresh: { n: num
 describe('tombstoned deletes and merges', () => {
   it('answer exactly as a catalog built in one go, inline and on the pool', async () => {
     let tombstoned = 0;
+    let reappended = 0;
     await fc.assert(fc.asyncProperty(
       catalogArb(60), fc.array(opArb, { minLength: 1, maxLength: 8 }), fc.array(requestArb, { minLength: 4, maxLength: 4 }),
       async (products, ops, requests) => {
@@ -87,6 +88,7 @@ describe('tombstoned deletes and merges', () => {
         for (const op of ops) {
           await apply(catalog, model, op, fresh);
           if (catalog.state.tombstones) tombstoned++;
+          if (catalog.state.index.ordinal) reappended++;
         }
         expect(liveProducts(catalog.state)).toEqual(model);
         expect(catalog.liveCount).toBe(model.length);
@@ -99,6 +101,8 @@ describe('tombstoned deletes and merges', () => {
     ), { numRuns: 120 });
     // The sequences did leave tombstones to search around (not only merged or rebuilt catalogs).
     expect(tombstoned).toBeGreaterThan(20);
+    // Changed texts took the tombstone + append path (products keeping their place), not only rebuilds.
+    expect(reappended).toBeGreaterThan(10);
   });
 
   it('deletes without a rebuild: the columns are shared with the previous version', async () => {

@@ -129,15 +129,27 @@ export function liveLengthAverages(state: CatalogState): number[] | undefined {
   });
 }
 
-/** Visits the live products of a version in doc order. */
+/**
+ * Visits the live products of a version in product order (`CatalogIndex.ordinal`): the docs in their
+ * place in doc order, with the few re-appended ones (sorted by their place) merged in.
+ */
 export function forEachLiveProduct(state: CatalogState, visit: (product: Product, doc: number) => void): void {
-  const deleted = state.index.deleted;
-  state.products.forEach((p, d) => { if (!isDeletedDoc(deleted, d)) visit(p, d); });
+  const { deleted, ordinal } = state.index;
+  const moved: number[] = [];
+  if (ordinal) for (let d = 0; d < ordinal.length; d++) if (ordinal[d] !== d && !isDeletedDoc(deleted, d)) moved.push(d);
+  moved.sort((a, b) => ordinal![a] - ordinal![b]);
+  let m = 0;
+  for (let d = 0; d < state.products.length; d++) {
+    if (isDeletedDoc(deleted, d) || (ordinal && ordinal[d] !== d)) continue;
+    while (m < moved.length && ordinal![moved[m]] < d) { visit(state.products[moved[m]], moved[m]); m++; }
+    visit(state.products[d], d);
+  }
+  for (; m < moved.length; m++) visit(state.products[moved[m]], moved[m]);
 }
 
-/** The live products of a version, in doc order (the product list a one-go build would be given). */
+/** The live products of a version, in product order (the product list a one-go build would be given). */
 export function liveProducts(state: CatalogState): Product[] {
-  if (!state.tombstones) return state.products;
+  if (!state.tombstones && !state.index.ordinal) return state.products;
   const out: Product[] = [];
   forEachLiveProduct(state, (p) => out.push(p));
   return out;

@@ -105,7 +105,7 @@ export function rankedDocs(state: CatalogState, plan: SearchPlan, extras: PlanEx
     for (const p of partials) { allDocs.set(p.topDocs, at); allScores.set(p.topScores, at); at += p.topDocs.length; }
     // Scores order the docs when there are query words, or boost rules that multiply them.
     const scored = plan.words.length > 0 || (plan.merch?.boosts.length ?? 0) > 0;
-    const before = makeDocComparator(keys, desc, scored ? allScores : undefined, 0, allDocs);
+    const before = makeDocComparator(keys, desc, scored ? allScores : undefined, 0, allDocs, state.index.ordinal);
     const positions = Array.from({ length: count }, (_, i) => i).sort(before).slice(0, plan.limit);
     docs = Int32Array.from(positions, (i) => allDocs[i]);
     scores = Float64Array.from(positions, (i) => allScores[i]);
@@ -115,7 +115,7 @@ export function rankedDocs(state: CatalogState, plan: SearchPlan, extras: PlanEx
   const head = docs.slice(0, window);
   const bonus = proximityBonuses(state, head, plan.fieldWeights, extras.termWords, plan.words.length);
   const boosted = Float64Array.from(head, (_, i) => scores[i] + bonus[i]);
-  const before = makeDocComparator(keys, desc, boosted, 0, head);
+  const before = makeDocComparator(keys, desc, boosted, 0, head, state.index.ordinal);
   const order = Array.from({ length: window }, (_, i) => i).sort(before);
   const out = docs.slice();
   for (let i = 0; i < window; i++) out[i] = head[order[i]];

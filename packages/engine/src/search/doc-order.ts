@@ -47,14 +47,17 @@ export function sortKeyArrays(index: CatalogIndex, sort: readonly PlanSortKey[])
  */
 export function makeDocComparator(
   keys: readonly (Float64Array | null)[], desc: readonly boolean[], scores?: Float64Array, scoreBase = 0, docs?: Int32Array,
+  ordinal?: Uint32Array,
 ): DocComparator {
   const k = keys.length;
+  // Product order: the doc id, or the place a re-appended product keeps (CatalogIndex.ordinal).
+  const place = ordinal ? (d: number) => ordinal[d] : (d: number) => d;
   if (k === 1 && keys[0] === null && desc[0] && scores && docs) {
-    // Relevance only (the common text query): one read per side, doc order for ties.
+    // Relevance only (the common text query): one read per side, product order for ties.
     return (a, b) => {
       const sa = scores[a - scoreBase];
       const sb = scores[b - scoreBase];
-      return sa !== sb ? (sa > sb ? -1 : 1) : docs[a] - docs[b];
+      return sa !== sb ? (sa > sb ? -1 : 1) : place(docs[a]) - place(docs[b]);
     };
   }
   return (a, b) => {
@@ -80,6 +83,6 @@ export function makeDocComparator(
         return desc[i] ? (va < vb ? 1 : -1) : (va < vb ? -1 : 1);
       }
     }
-    return da - db;
+    return place(da) - place(db);
   };
 }

@@ -269,7 +269,7 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
     : undefined;
   let topDocs: Int32Array;
   if (limit === 0) topDocs = new Int32Array(0);
-  else if (plan.sort.length === 0 && !scores) {
+  else if (plan.sort.length === 0 && !scores && !index.ordinal) {
     // Insertion order: the first `limit` candidates.
     topDocs = new Int32Array(limit);
     let n = 0;
@@ -282,7 +282,7 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
       }
     }
   } else {
-    const before = makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scores, lo);
+    const before = makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scores, lo, undefined, index.ordinal);
     const first = plan.sort[0];
     const field = first && index.fields[first.field];
     let walked: Int32Array | undefined;
@@ -388,7 +388,7 @@ function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, hi: n
     ranges[2 * r + 1] = max;
   });
   // Items of the top-k are positions in the match list (docs[k], scores[k]).
-  const top = new TopK(Math.min(plan.limit, total), makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scores, 0, docs));
+  const top = new TopK(Math.min(plan.limit, total), makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scores, 0, docs, index.ordinal));
   for (let k = 0; k < total; k++) top.offer(k);
   const positions = top.sorted();
   return {
