@@ -15,6 +15,8 @@ import { runSteps } from './build-catalog-state.js';
 import type { CatalogState } from './catalog-index.js';
 import { Catalog } from './catalog.js';
 import { ensureNumericOrder } from './text-column-lookups.js';
+import { liveLengthAverages } from './tombstones.js';
+import { liveNorm } from '../search/text-matches.js';
 
 const pool = new SearchPool({ workers: 2, threshold: 0 });
 afterAll(() => pool.close());
@@ -32,7 +34,8 @@ function contents(state: CatalogState): unknown {
     })),
     fullText: {
       fieldIds: ft.fieldIds, termCount: ft.termCount, termOffsets: arr(ft.termOffsets), postDocs: arr(ft.postDocs), postFields: arr(ft.postFields),
-      postNorm: arr(ft.postNorm), termDocFreq: arr(ft.termDocFreq), fieldLengths: arr(ft.fieldLengths), avgFieldLengths: ft.avgFieldLengths,
+      // Postings keep the means they were normalised with; what scoring reads is the norm for the live means.
+      norms: effectiveNorms(state), termDocFreq: arr(ft.termDocFreq), fieldLengths: arr(ft.fieldLengths),
     },
     dictionaries: state.dictionaries,
     vocabulary: state.vocabulary,
@@ -41,6 +44,12 @@ function contents(state: CatalogState): unknown {
     vectors: state.vectors && { dimension: state.vectors.dimension, data: arr(state.vectors.data), present: arr(state.vectors.present) },
     products: state.products,
   };
+}
+
+/** Per posting, the normalised frequency a search scores with (text-matches.ts). */
+function effectiveNorms(state: CatalogState): number[] {
+  const averages = liveLengthAverages(state) ?? state.index.fullText.avgFieldLengths;
+  return Array.from(state.index.fullText.postDocs, (d, i) => liveNorm(state.index, averages, i, d));
 }
 
 async function sameAnswer(a: Catalog, b: Catalog, request: SearchRequest, onPool: boolean): Promise<void> {

@@ -6,19 +6,20 @@
  * columns and posting lists get the new docs at the end of their lists (block copies of the rest), new
  * words are merged into the sorted vocabulary.
  *
- * The result is the version a rebuild would make, bit for bit: the one part every new doc changes for
- * all others is BM25F length normalisation (the mean field length moves), so every posting's
- * normalised frequency is recomputed — from its term frequency, recovered exactly from the stored
- * value (an integer below 65,536, stored in a float32 with 24 bits of precision) — with the build's own
- * formula. The property test (`append-products.test.ts`) compares every structure with a rebuild.
+ * The result is the version a rebuild would make, bit for bit, but for one thing every new doc changes
+ * for all others: BM25F length normalisation (the mean field length moves). Postings keep the means
+ * they were normalised with (`FullTextIndex.avgFieldLengths`) and the length totals move; a search
+ * normalises each posting it reads with the live means (text-matches.ts: the term frequency is recovered
+ * exactly from the stored float32), so an append costs no pass over every posting. The property test
+ * (`append-products.test.ts`) compares every structure and the effective norms with a rebuild.
  *
  * Anything else — an update of a known refId, a new field, a value that would change a field's kind
  * (text in a numeric field, a first text value in a field without any) — takes the full rebuild.
  * @module
  */
 import type { Product } from '../types.js';
-import { lengthNorm, MAX_TF, meanFieldLengths, STEP, type Steps } from './build-catalog-state.js';
-import { liveFieldKind, type LengthTotals } from './tombstones.js';
+import { lengthNorm, lengthTotalsSteps, MAX_TF, setLengthTotals, STEP, type Steps } from './build-catalog-state.js';
+import { liveFieldKind } from './tombstones.js';
 import { charMask, lowerBound, type CatalogIndex, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
@@ -248,8 +249,18 @@ function* appendFullText(
     }
   }
   yield;
-  // Mean field lengths over every doc with the field, summed as the build does (integers: exact).
-  const avgFieldLengths = yield* meanFieldLengths(fieldLengths, F, N);
+  // Postings keep the means they were normalised with (old and new ones alike): the totals move, and
+  // searches normalise with the live means (no pass over every posting, see text-matches.ts).
+  const avgFieldLengths = old.avgFieldLengths;
+  const oldTotals = yield* lengthTotalsSteps(old, n);
+  const tokens = oldTotals.tokens.slice();
+  const withField = oldTotals.docs.slice();
+  for (let f = 0; f < F; f++) {
+    for (let d = n; d < N; d++) {
+      const len = fieldLengths[f * N + d];
+      if (len > 0) { tokens[f] += len; withField[f]++; }
+    }
+  }
   // Term layout: per new term id, its old entries then its new ones.
   const T = vocabulary.length;
   const addCount = new Uint32Array(T);
@@ -267,9 +278,6 @@ function* appendFullText(
   const postFields = sharedArray(Uint8Array, entries);
   const postNorm = sharedArray(Float32Array, entries);
   const termDocFreq = sharedArray(Uint32Array, T);
-  // Old entries, in runs of consecutive old terms without new entries or new terms between them.
-  const oldTfOf = (i: number, d: number, f: number): number =>
-    Math.round(old.postNorm[i] * lengthNorm(old.fieldLengths[f * n + d], old.avgFieldLengths[f]));
   let work = 0;
   for (let t = 0; t < T; t++) {
     const o = oldIdOfNew[t];
@@ -279,11 +287,7 @@ function* appendFullText(
       const to = old.termOffsets[o + 1];
       postDocs.set(old.postDocs.subarray(from, to), at);
       postFields.set(old.postFields.subarray(from, to), at);
-      for (let i = from; i < to; i++, at++) {
-        const d = old.postDocs[i];
-        const f = old.postFields[i];
-        postNorm[at] = oldTfOf(i, d, f) / lengthNorm(fieldLengths[f * N + d], avgFieldLengths[f]);
-      }
+      postNorm.set(old.postNorm.subarray(from, to), at);
       termDocFreq[t] = old.termDocFreq[o];
       work += to - from;
     }
@@ -305,11 +309,9 @@ function* appendFullText(
   }
   const termMasks = new Uint32Array(T);
   for (let t = 0; t < T; t++) termMasks[t] = isFresh[t] ? charMask(vocabulary[t]) : base.termMasks[oldIdOfNew[t]];
-  return {
-    fullText: { fieldIds: old.fieldIds, termCount: T, termOffsets, postDocs, postFields, postNorm, termDocFreq, fieldLengths, avgFieldLengths },
-    vocabulary,
-    termMasks,
-  };
+  const fullText: FullTextIndex = { fieldIds: old.fieldIds, termCount: T, termOffsets, postDocs, postFields, postNorm, termDocFreq, fieldLengths, avgFieldLengths };
+  setLengthTotals(fullText, { tokens, docs: withField });
+  return { fullText, vocabulary, termMasks };
 }
 
 /** The vector column with the new products' vectors appended (or created by them). Pure. */
@@ -444,7 +446,7 @@ export function* appendProducts(
     vocabulary,
     termMasks,
     vectors,
-    tombstones: base.tombstones && { ...base.tombstones, allLengths: withAppendedLengths(base.tombstones.allLengths, fullText, n, N) },
+    tombstones: base.tombstones,
   };
   for (const [fid, lookup] of carried) setCodeLookup(state, fid, lookup);
   return state;
@@ -469,15 +471,4 @@ function appendedTombstoneBits(index: CatalogIndex, N: number): Pick<CatalogInde
   return { deleted: sharedCopy(index.deleted, (N + 31) >>> 5), deletedDocs: index.deletedDocs };
 }
 
-/** Length totals with the new docs `n .. N` added (integers: the same sums a pass over all docs makes). */
-function withAppendedLengths(totals: LengthTotals, fullText: FullTextIndex, n: number, N: number): LengthTotals {
-  const tokens = totals.tokens.slice();
-  const docs = totals.docs.slice();
-  for (let f = 0; f < tokens.length; f++) {
-    for (let d = n; d < N; d++) {
-      const len = fullText.fieldLengths[f * N + d];
-      if (len > 0) { tokens[f] += len; docs[f]++; }
-    }
-  }
-  return { tokens, docs };
-}
+

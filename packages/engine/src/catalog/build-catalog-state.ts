@@ -48,23 +48,56 @@ export function lengthNorm(length: number, avgLength: number): number {
   return 1 - BM25_B + (BM25_B * length) / avgLength;
 }
 
+/** Tokens and docs having the field, per full-text field number (the inputs of the mean field lengths). */
+export interface LengthTotals {
+  readonly tokens: readonly number[];
+  readonly docs: readonly number[];
+}
+
 /**
- * Mean field length per full-text field over the docs having it (1 when none has), from the
- * `fieldLengths` layout `[f * docCount + d]`. Sums of integers: exact in any order.
+ * Length totals per full-text field from the `fieldLengths` layout `[f * docCount + d]`, in steps.
+ * Sums of integers: exact in any order, so totals kept up to date by appends and deletes give the
+ * same means as a pass over a one-go build.
  */
-export function* meanFieldLengths(fieldLengths: Uint32Array, fieldCount: number, docCount: number): Steps<number[]> {
-  const means: number[] = [];
+export function* lengthTotalsOf(fieldLengths: Uint32Array, fieldCount: number, docCount: number): Steps<LengthTotals> {
+  const tokens: number[] = [];
+  const docs: number[] = [];
   for (let f = 0; f < fieldCount; f++) {
     let sum = 0;
-    let docs = 0;
+    let count = 0;
     for (let d = 0; d < docCount; d++) {
       const len = fieldLengths[f * docCount + d];
-      if (len > 0) { sum += len; docs++; }
+      if (len > 0) { sum += len; count++; }
       if ((d & STEP_MASK) === STEP_MASK) yield;
     }
-    means.push(docs === 0 ? 1 : sum / docs);
+    tokens.push(sum);
+    docs.push(count);
   }
-  return means;
+  return { tokens, docs };
+}
+
+/** Mean field length per full-text field over the docs having it (1 when none has). */
+export function meanLengths(totals: LengthTotals): number[] {
+  return totals.tokens.map((sum, f) => (totals.docs[f] === 0 ? 1 : sum / totals.docs[f]));
+}
+
+// Length totals of every doc of a full-text index (deleted docs included), kept beside it: derived by
+// the build and by appends, or by one pass over the lengths on first need (a loaded snapshot).
+const lengthTotalsCache = new WeakMap<FullTextIndex, LengthTotals>();
+
+/** Records the length totals of `fullText` (built or appended to: the caller has them). */
+export function setLengthTotals(fullText: FullTextIndex, totals: LengthTotals): void {
+  lengthTotalsCache.set(fullText, totals);
+}
+
+/** The length totals of every doc of `fullText` (`docCount` docs), in steps the first time. */
+export function* lengthTotalsSteps(fullText: FullTextIndex, docCount: number): Steps<LengthTotals> {
+  let totals = lengthTotalsCache.get(fullText);
+  if (!totals) {
+    totals = yield* lengthTotalsOf(fullText.fieldLengths, fullText.fieldIds.length, docCount);
+    lengthTotalsCache.set(fullText, totals);
+  }
+  return totals;
 }
 
 function* fieldNamesOf(products: readonly Product[]): Steps<string[]> {
@@ -281,7 +314,8 @@ function* buildFullText(
       touched.length = 0;
     }
   }
-  const avgFieldLengths = yield* meanFieldLengths(fieldLengths, fieldIds.length, n);
+  const totals = yield* lengthTotalsOf(fieldLengths, fieldIds.length, n);
+  const avgFieldLengths = meanLengths(totals);
   // The vocabulary is sorted so a prefix is a contiguous range of term ids (binary search).
   const vocabulary = yield* sortStrings(terms);
   const rank = new Uint32Array(terms.length);
@@ -325,11 +359,9 @@ function* buildFullText(
     work += 1 + termOffsets[t + 1] - termOffsets[t];
     if (work >= STEP) { work = 0; yield; }
   }
-  return {
-    fullText: { fieldIds, termCount: terms.length, termOffsets, postDocs, postFields, postNorm, termDocFreq, fieldLengths, avgFieldLengths },
-    vocabulary,
-    termMasks,
-  };
+  const fullText: FullTextIndex = { fieldIds, termCount: terms.length, termOffsets, postDocs, postFields, postNorm, termDocFreq, fieldLengths, avgFieldLengths };
+  setLengthTotals(fullText, totals);
+  return { fullText, vocabulary, termMasks };
 }
 
 /**

@@ -84,7 +84,11 @@ export interface FullTextIndex {
   termDocFreq: Uint32Array;
   /** Tokens of full-text field `f` in doc `d`: `fieldLengths[f * docCount + d]`. */
   fieldLengths: Uint32Array;
-  /** Mean field length per full-text field (over docs having the field). */
+  /**
+   * The mean field length per full-text field that `postNorm` was normalised with: over the docs of
+   * the build (appends and deletes do not renormalise every posting; searches correct for the live
+   * docs' means, see search/text-matches.ts and tombstones.ts).
+   */
   avgFieldLengths: number[];
 }
 

@@ -103,6 +103,14 @@ export type ChangeLogger = (changes: readonly Change[], lastSeq: number) => Prom
 /** What a change did: products it loaded or deleted, and the catalog's size right after it. */
 export interface ChangeResult { count: number; catalogSize: number }
 
+/** What a build produced: the new version (none when nothing changed) and each change's result. */
+interface BuildOutcome {
+  state?: CatalogState;
+  results: ChangeResult[];
+  /** Docs of the version's part built in one go (a full rebuild or a merge; appends come after). */
+  compactDocs?: number;
+}
+
 interface QueuedChange {
   change: Change;
   seq: number;
@@ -197,7 +205,7 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
 function* patchOrAppend(
   base: CatalogState, batches: readonly Product[][], linearRatio: number | undefined, version: number,
   places?: ReadonlyMap<string, number>,
-): Steps<{ state: CatalogState; results: ChangeResult[] } | undefined> {
+): Steps<{ state: CatalogState; results: ChangeResult[] } | 'compact' | undefined> {
   const known: Product[][] = [];
   const fresh: Product[][] = [];
   // Per batch, the catalog size right after it (new refIds counted once).
@@ -224,7 +232,8 @@ function* patchOrAppend(
   let state = base;
   if (plan) {
     const patched = yield* applyValuePatch(base, plan, version, linearRatio);
-    if (!patched) return undefined;
+    // Too many dead dictionary values: only a rebuild compacts them.
+    if (!patched) return 'compact';
     state = patched;
   }
   if (added) state = yield* appendProducts(state, added, version, places);
@@ -250,7 +259,9 @@ function* fastPaths(
     i = j;
     if (kind === 'upsert') {
       const batches = run.map((c) => (c as { products: Product[] }).products);
-      const fast = (yield* patchOrAppend(state, batches, linearRatio, version)) ?? (yield* replaceAndAppend(state, batches, linearRatio, version));
+      const patched = yield* patchOrAppend(state, batches, linearRatio, version);
+      if (patched === 'compact') return undefined;
+      const fast = patched ?? (yield* replaceAndAppend(state, batches, linearRatio, version));
       if (!fast) return undefined;
       state = fast.state;
       results.push(...fast.results);
@@ -293,9 +304,15 @@ function* replaceAndAppend(
   if (!docs) return undefined;
   const tombstoned = yield* applyDeletes(base, docs, version);
   const out = yield* patchOrAppend(tombstoned, batches, linearRatio, version, places);
-  if (!out) return undefined;
-  // The replaced products were counted as new: the sizes are right, the counts are those of the batches.
-  return out;
+  if (out === undefined || out === 'compact') return undefined;
+  // Sizes: the replaced products were never gone; only refIds new to `base` add to the catalog.
+  let size = liveDocCount(base);
+  const seen = new Set<string>();
+  const results = batches.map((batch) => {
+    for (const p of batch) if (!places.has(p.refId) && !seen.has(p.refId)) { seen.add(p.refId); size++; }
+    return { count: batch.length, catalogSize: size };
+  });
+  return { state: out.state, results };
 }
 
 /** `state` numbered `version` (a merged version published as the next one); shares everything. */
@@ -369,6 +386,7 @@ export class Catalog implements CatalogView {
   static fromProducts(products: Product[], options: CatalogOptions, makeState?: (catalogId: string) => CatalogState): Catalog {
     const catalog = new Catalog(options);
     catalog.current = makeState ? makeState(catalog.id) : buildCatalogState(products, { catalogId: catalog.id, version: 1, fieldWeights: options.fieldWeights });
+    catalog.compactDocCount = catalog.current.index.docCount;
     return catalog;
   }
 
@@ -515,14 +533,14 @@ export class Catalog implements CatalogView {
     const fieldWeights = this.options.fieldWeights;
     const linearRatio = this.patchLinearRatio;
     const version = base.index.version + 1;
-    function* steps(): Steps<{ state?: CatalogState; results: ChangeResult[] }> {
+    function* steps(): Steps<BuildOutcome> {
       if (merge) {
         // The merged version, with the changes published since it started and the queued ones applied
         // again by the fast paths (all were applied so before); when one cannot be, the merge is dropped.
         const replayed = yield* fastPaths(merge.merged!, [...merge.since, ...changes], linearRatio, version);
         if (replayed) {
           const results = replayed.results.slice(merge.since.length);
-          return { state: replayed.state ?? withVersion(merge.merged!, version), results };
+          return { state: replayed.state ?? withVersion(merge.merged!, version), results, compactDocs: merge.merged!.index.docCount };
         }
       }
       const fast = yield* fastPaths(base, changes, linearRatio, version);
@@ -532,9 +550,9 @@ export class Catalog implements CatalogView {
       const state = yield* buildCatalogSteps(applied.products, {
         catalogId: id, version, fieldWeights, docByRefId: applied.docByRefId,
       });
-      return { state, results: applied.results };
+      return { state, results: applied.results, compactDocs: state.index.docCount };
     }
-    const done = (out: { state?: CatalogState; results: ChangeResult[] }): void => {
+    const done = (out: BuildOutcome): void => {
       // A merge publishes with the batch (or alone): its waiters learn once it is current.
       if (merge) this.afterPublish.push(...merge.waiters.map((w) => w.resolve));
       this.commit(batch, out);
@@ -546,7 +564,7 @@ export class Catalog implements CatalogView {
     let size = base.products.length;
     for (const c of changes) size += c.kind === 'delete' ? 0 : c.products.length;
     if (size <= this.syncLimit) {
-      let out: { state?: CatalogState; results: ChangeResult[] };
+      let out: BuildOutcome;
       try {
         out = runSteps(steps());
       } catch (error) {
@@ -598,7 +616,7 @@ export class Catalog implements CatalogView {
    * every change of the batch fails: nothing of it is visible now or replayed after a restart.
    * A batch that changes nothing (deletes of unknown refIds) is neither logged nor published.
    */
-  private commit(batch: readonly QueuedChange[], out: { state?: CatalogState; results: ChangeResult[] }): void {
+  private commit(batch: readonly QueuedChange[], out: BuildOutcome): void {
     const logger = this.logger;
     if (!out.state || !logger || batch.length === 0) {
       this.settle(batch, out);
@@ -614,10 +632,11 @@ export class Catalog implements CatalogView {
   }
 
   /** Publishes a built batch (or fails it), answers its calls and starts the next build. */
-  private settle(batch: readonly QueuedChange[], out: { state?: CatalogState; results: ChangeResult[] } | undefined, error?: unknown): void {
+  private settle(batch: readonly QueuedChange[], out: BuildOutcome | undefined, error?: unknown): void {
     if (out) {
       // The one reference swap: a search started before this line keeps the previous version.
       if (out.state) this.current = out.state;
+      if (out.compactDocs !== undefined) this.compactDocCount = out.compactDocs;
       if (batch.length > 0) this.appliedSeqNumber = batch[batch.length - 1].seq;
       // A merge running in the background applies these changes again once it is built.
       if (out.state && this.merging) this.merging.since.push(...batch.map((q) => q.change));
@@ -635,10 +654,17 @@ export class Catalog implements CatalogView {
   /** Resolved after the next publish (the waiters of a merge published with it). */
   private readonly afterPublish: (() => void)[] = [];
 
-  /** Starts a background merge when the current version holds more tombstones than `mergeAt` allows. */
+  /** Docs of the last version built in one go: docs beyond are appended (searches renormalise their postings). */
+  private compactDocCount = 0;
+
+  /**
+   * Starts a background merge when the current version holds more tombstones, or more docs appended
+   * since the last version built in one go, than `mergeAt` allows.
+   */
   private startMergeIfDue(): void {
-    const tomb = this.current.tombstones;
-    if (tomb && tomb.count > this.mergeAt(this.current.index.docCount)) this.startMerge();
+    const { docCount } = this.current.index;
+    const limit = this.mergeAt(docCount);
+    if ((this.current.tombstones?.count ?? 0) > limit || docCount - this.compactDocCount > limit) this.startMerge();
   }
 
   /**
@@ -647,7 +673,7 @@ export class Catalog implements CatalogView {
    * is published). Resolves once the merged version is current (at once when there are no tombstones).
    */
   merge(): Promise<void> {
-    if (!this.merging && !this.current.tombstones) return Promise.resolve();
+    if (!this.merging && !this.current.tombstones && this.current.index.docCount === this.compactDocCount) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       this.startMerge();
       this.merging!.waiters.push({ resolve, reject });

@@ -19,8 +19,8 @@
  * @module
  */
 import type { Product } from '../types.js';
-import { STEP, type Steps } from './build-catalog-state.js';
-import { lowerBound, type CatalogState, type FieldKind, type FullTextIndex, type ValueCounts } from './catalog-index.js';
+import { lengthTotalsSteps, meanLengths, runSteps, STEP, type LengthTotals, type Steps } from './build-catalog-state.js';
+import { lowerBound, type CatalogState, type FieldKind, type ValueCounts } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray } from './shared-arrays.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
@@ -28,18 +28,10 @@ import { tokenize } from './tokenizer.js';
 
 const STEP_MASK = STEP - 1;
 
-/** Tokens and docs having the field, per full-text field number. */
-export interface LengthTotals {
-  readonly tokens: readonly number[];
-  readonly docs: readonly number[];
-}
-
 /** What the deleted docs of a version take out of its statistics (see the module doc). */
 export interface Tombstones {
   /** Number of deleted docs. */
   readonly count: number;
-  /** Length totals over every doc of the arrays, deleted ones included. */
-  readonly allLengths: LengthTotals;
   /** Length totals over the deleted docs. */
   readonly deletedLengths: LengthTotals;
   /** Deleted docs per term, by word (term ids shift when an append adds words). */
@@ -48,24 +40,6 @@ export interface Tombstones {
   readonly codeDocs: ReadonlyMap<number, ReadonlyMap<number, number>>;
   /** Per field id: the deleted docs' present values (numbers and others), as `FieldIndex.valueCounts`. */
   readonly values: ReadonlyMap<number, ValueCounts>;
-}
-
-/** Length totals of every doc, per full-text field, in steps (one pass over `fieldLengths`). */
-export function* lengthTotalsOf(fullText: FullTextIndex, docCount: number): Steps<LengthTotals> {
-  const tokens: number[] = [];
-  const docs: number[] = [];
-  for (let f = 0; f < fullText.fieldIds.length; f++) {
-    let sum = 0;
-    let count = 0;
-    for (let d = 0; d < docCount; d++) {
-      const len = fullText.fieldLengths[f * docCount + d];
-      if (len > 0) { sum += len; count++; }
-      if ((d & STEP_MASK) === STEP_MASK) yield;
-    }
-    tokens.push(sum);
-    docs.push(count);
-  }
-  return { tokens, docs };
 }
 
 /** Whether doc `d` is tombstoned in `deleted` (a bitset, or absent: none is). */
@@ -118,15 +92,19 @@ export function liveFieldKind(state: CatalogState, fid: number): FieldKind {
 
 /**
  * Mean field length per full-text field over the live docs, exactly as a one-go build computes it
- * (sums of integers divided once), or undefined when no doc is deleted (the built means are those).
+ * (sums of integers divided once), or undefined when those are the means the postings were normalised
+ * with (no append or delete since the build). The first call on a loaded snapshot's version makes one
+ * pass over the field lengths.
  */
 export function liveLengthAverages(state: CatalogState): number[] | undefined {
-  const tomb = state.tombstones;
-  if (!tomb) return undefined;
-  return tomb.allLengths.tokens.map((all, f) => {
-    const docs = tomb.allLengths.docs[f] - tomb.deletedLengths.docs[f];
-    return docs === 0 ? 1 : (all - tomb.deletedLengths.tokens[f]) / docs;
-  });
+  const { fullText, docCount } = state.index;
+  const all = runSteps(lengthTotalsSteps(fullText, docCount));
+  const gone = state.tombstones?.deletedLengths;
+  const live = meanLengths(gone ? {
+    tokens: all.tokens.map((t, f) => t - gone.tokens[f]),
+    docs: all.docs.map((d, f) => d - gone.docs[f]),
+  } : all);
+  return live.every((avg, f) => avg === fullText.avgFieldLengths[f]) ? undefined : live;
 }
 
 /**
@@ -220,7 +198,8 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
   const { index } = base;
   const n = index.docCount;
   const old = base.tombstones;
-  const allLengths = old?.allLengths ?? (yield* lengthTotalsOf(index.fullText, n));
+  // The live means need the totals of every doc: derived now if nothing recorded them (a snapshot).
+  yield* lengthTotalsSteps(index.fullText, n);
   const deleted = sharedArray(Uint32Array, (n + 31) >>> 5);
   if (index.deleted) deleted.set(index.deleted);
   const F = index.fullText.fieldIds.length;
@@ -276,7 +255,7 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
     docByRefId,
     // Products left: not a values-only change (derived indexes must see it).
     patchedSince: undefined,
-    tombstones: { count, allLengths, deletedLengths: { tokens: lengthTokens, docs: lengthDocs }, docFreq, codeDocs, values },
+    tombstones: { count, deletedLengths: { tokens: lengthTokens, docs: lengthDocs }, docFreq, codeDocs, values },
   };
   carryDerivedLookups(base, state, () => true);
   return state;

@@ -37,7 +37,7 @@ export function seek(docs: Uint32Array, from: number, to: number, doc: number): 
  * stored with: its term frequency is recovered exactly from the stored float32 (an integer below 65,536)
  * and normalised again with the build's own formula, rounded to float32 as a one-go build stores it.
  */
-function liveNorm(index: CatalogIndex, averages: readonly number[], i: number, d: number): number {
+export function liveNorm(index: CatalogIndex, averages: readonly number[], i: number, d: number): number {
   const { postNorm, postFields, fieldLengths, avgFieldLengths } = index.fullText;
   const f = postFields[i];
   const len = fieldLengths[f * index.docCount + d];

@@ -1,0 +1,101 @@
+/**
+ * How soon is a one-product change searchable, what does it cost, and how long does it hold the event
+ * loop? Per kind of change — a new price (value patch), a new product (append), a changed title
+ * (tombstone + append), a delete (tombstone), a field no product had (full rebuild), and a merge of the
+ * tombstones — on N generated products (default 100 000):
+ * - visibility: from the call to the moment a search finds the change (the call resolves once the
+ *   version holding it is current; the search then confirms it);
+ * - CPU: process CPU time (user + system, every thread) over the same interval;
+ * - event-loop delay: perf_hooks `monitorEventLoopDelay` (resolution 1 ms), max over the interval.
+ * Each kind runs `--repeat` times (default 7; the rebuild and the merge once) on the same catalog, one
+ * after the other.
+ *
+ *   node --import tsx packages/bench/src/catalog-change-visibility.ts [products] [--repeat=N] [--json]
+ *
+ * Figures are recorded in docs/benchmarks.md ("Catalog changes: visibility and cost").
+ * @module
+ */
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { generateCatalog } from '@aisle/engine/demo';
+import { Catalog, executeSearch, validateSearchRequest } from '@aisle/engine/internal';
+import type { Product } from '@aisle/engine';
+
+const count = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 100_000);
+const repeatArg = process.argv.find((a) => a.startsWith('--repeat='));
+const repeat = repeatArg ? Number(repeatArg.slice('--repeat='.length)) : 7;
+const asJson = process.argv.includes('--json');
+const log = (line: string) => { if (!asJson) console.log(line); };
+
+/** One measured change: wall time until visible, CPU, longest event-loop delay (all in ms). */
+interface Sample { visibleMs: number; cpuMs: number; maxDelayMs: number }
+
+const search = (q: string, scope?: Record<string, string[]>) =>
+  executeSearch(catalog, validateSearchRequest({ website_id: 'w', client: 'c', start: 0, size: 5, q, ...(scope ? { scope } : {}) }));
+
+/** Runs `change`, then `visible` until it answers true; the sample of that interval. */
+async function measure(change: () => Promise<unknown>, visible: () => Promise<boolean>): Promise<Sample> {
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  const cpu = process.cpuUsage();
+  const t0 = performance.now();
+  await change();
+  while (!(await visible())) await new Promise((resolve) => setImmediate(resolve));
+  const visibleMs = performance.now() - t0;
+  const used = process.cpuUsage(cpu);
+  delay.disable();
+  return { visibleMs, cpuMs: (used.user + used.system) / 1000, maxDelayMs: delay.max / 1e6 };
+}
+
+let t = performance.now();
+const products: Product[] = generateCatalog({ count });
+log(`generated ${count} products in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+const catalog = new Catalog();
+t = performance.now();
+await catalog.replace(products);
+log(`loaded in ${((performance.now() - t) / 1000).toFixed(1)} s (${catalog.liveCount} products)`);
+// Warm the derived lookups a live shop has (refId scope, title words), as its searches would.
+await search('shirt', { refId: [products[0].refId] });
+
+let next = 0;
+const pick = (): Product => products[(next++ * 7919) % products.length];
+const kinds: { label: string; times: number; run: (i: number) => Promise<Sample> }[] = [
+  { label: 'price (value patch)', times: repeat, run: () => {
+    const p = pick();
+    const price = 1000 + next;
+    return measure(() => catalog.upsert([{ ...p, price }]), async () => (await search('', { refId: [p.refId] })).result[0]?.price === price);
+  } },
+  { label: 'new product (append)', times: repeat, run: (i) => {
+    const refId = `fresh-${i}`;
+    return measure(() => catalog.upsert([{ ...pick(), refId, title: `zzfresh${i} shirt` }]), async () => (await search(`zzfresh${i}`)).total_results === 1);
+  } },
+  { label: 'changed title (tombstone + append)', times: repeat, run: (i) => {
+    const p = pick();
+    return measure(() => catalog.upsert([{ ...p, title: `zzretitled${i} ${String(p.title)}` }]), async () => (await search(`zzretitled${i}`)).total_results === 1);
+  } },
+  { label: 'delete (tombstone)', times: repeat, run: () => {
+    const p = pick();
+    return measure(() => catalog.delete([p.refId]), async () => (await search('', { refId: [p.refId] })).total_results === 0);
+  } },
+  { label: 'field no product had (full rebuild)', times: 1, run: () => {
+    const p = pick();
+    return measure(() => catalog.upsert([{ ...p, zz_new_field: 'zzvalue' }]), async () => (await search('', { zz_new_field: ['zzvalue'] })).total_results === 1);
+  } },
+  { label: 'delete after the rebuild (first since a merge)', times: 1, run: () => {
+    const p = pick();
+    return measure(() => catalog.delete([p.refId]), async () => (await search('', { refId: [p.refId] })).total_results === 0);
+  } },
+  { label: 'merge of the tombstones (background)', times: 1, run: () =>
+    measure(() => catalog.merge(), async () => catalog.state.tombstones === undefined) },
+];
+
+const median = (xs: number[]) => { const s = xs.slice().sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
+const f = (x: number) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
+const rows: { kind: string; samples: Sample[] }[] = [];
+for (const kind of kinds) {
+  const samples: Sample[] = [];
+  for (let i = 0; i < kind.times; i++) samples.push(await kind.run(i));
+  rows.push({ kind: kind.label, samples });
+  const v = samples.map((s) => s.visibleMs);
+  log(`${kind.label}: visible median ${f(median(v))} ms, max ${f(Math.max(...v))} ms; CPU median ${f(median(samples.map((s) => s.cpuMs)))} ms; event-loop delay max ${f(Math.max(...samples.map((s) => s.maxDelayMs)))} ms (${samples.length} runs)`);
+}
+if (asJson) console.log(JSON.stringify({ products: count, rows }));
