@@ -23,7 +23,7 @@ import { liveFieldKind } from './tombstones.js';
 import { charMask, lowerBound, type CatalogIndex, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
-import { copyInSteps, type StringLookup } from './string-map.js';
+import { copyInSteps, type StringLookup, type StringMap } from './string-map.js';
 import { codeLookupSteps, dictionaryLookup, setCodeLookup } from './text-column-lookups.js';
 import { tokenize } from './tokenizer.js';
 
@@ -430,8 +430,14 @@ export function* appendProducts(
     yield;
   }
   const { fullText, vocabulary, termMasks } = yield* appendFullText(base, n, docWords);
-  const docByRefId = yield* copyInSteps(base.docByRefId, STEP);
-  for (let d = n; d < N; d++) docByRefId.set(products[d].refId, d);
+  // A few new refIds: only the shards they fall in are copied (a sixty-fourth of the map each); many:
+  // the whole map, in steps (copying most shards in one go would hold the event loop).
+  let docByRefId: StringMap<number>;
+  if (k * 64 < n) docByRefId = base.docByRefId.with(products.slice(n).map((p, j): [string, number] => [p.refId, n + j]));
+  else {
+    docByRefId = yield* copyInSteps(base.docByRefId, STEP);
+    for (let d = n; d < N; d++) docByRefId.set(products[d].refId, d);
+  }
   const vectors = appendVectors(base.vectors, added, n);
   yield;
   const state: CatalogState = {

@@ -76,6 +76,22 @@ export class StringMap<V> implements StringLookup<V> {
     return copy;
   }
 
+  /** A copy with `entries` set that shares every shard none of them is in (an append of a few refIds). */
+  with(entries: Iterable<[string, V]>): StringMap<V> {
+    const copy = new StringMap<V>();
+    copy.shards.splice(0, SHARDS, ...this.shards);
+    copy.count = this.count;
+    const copied = new Set<number>();
+    for (const [key, value] of entries) {
+      const s = shardOf(key);
+      if (!copied.has(s)) { copy.shards[s] = new Map(copy.shards[s]); copied.add(s); }
+      const before = copy.shards[s].size;
+      copy.shards[s].set(key, value);
+      copy.count += copy.shards[s].size - before;
+    }
+    return copy;
+  }
+
   /** Entries, shard by shard. */
   *entries(): IterableIterator<[string, V]> {
     for (const shard of this.shards) yield* shard.entries();
