@@ -6,7 +6,9 @@
  * - visibility: from the call to the moment a search finds the change (the call resolves once the
  *   version holding it is current; the search then confirms it);
  * - CPU: process CPU time (user + system, every thread) over the same interval;
- * - event-loop delay: perf_hooks `monitorEventLoopDelay` (resolution 1 ms), max over the interval.
+ * - event-loop delay: perf_hooks `monitorEventLoopDelay` (resolution 1 ms), max over the interval, and the
+ *   longest gap between two turns of a `setImmediate` chain running beside the change (the histogram
+ *   records no sample over an interval in which no timer turn happened).
  * Each kind runs `--repeat` times (default 7; the rebuild and the merge once) on the same catalog, one
  * after the other.
  *
@@ -26,8 +28,8 @@ const repeat = repeatArg ? Number(repeatArg.slice('--repeat='.length)) : 7;
 const asJson = process.argv.includes('--json');
 const log = (line: string) => { if (!asJson) console.log(line); };
 
-/** One measured change: wall time until visible, CPU, longest event-loop delay (all in ms). */
-interface Sample { visibleMs: number; cpuMs: number; maxDelayMs: number }
+/** One measured change: wall time until visible, CPU, longest event-loop delay and stall (all in ms). */
+interface Sample { visibleMs: number; cpuMs: number; maxDelayMs: number; maxStallMs: number }
 
 const search = (q: string, scope?: Record<string, string[]>) =>
   executeSearch(catalog, validateSearchRequest({ website_id: 'w', client: 'c', start: 0, size: 5, q, ...(scope ? { scope } : {}) }));
@@ -36,6 +38,16 @@ const search = (q: string, scope?: Record<string, string[]>) =>
 async function measure(change: () => Promise<unknown>, visible: () => Promise<boolean>): Promise<Sample> {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
+  let ticking = true;
+  let maxStallMs = 0;
+  let last = performance.now();
+  const tick = (): void => {
+    const now = performance.now();
+    maxStallMs = Math.max(maxStallMs, now - last);
+    last = now;
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
   const cpu = process.cpuUsage();
   const t0 = performance.now();
   await change();
@@ -43,7 +55,8 @@ async function measure(change: () => Promise<unknown>, visible: () => Promise<bo
   const visibleMs = performance.now() - t0;
   const used = process.cpuUsage(cpu);
   delay.disable();
-  return { visibleMs, cpuMs: (used.user + used.system) / 1000, maxDelayMs: delay.max / 1e6 };
+  ticking = false;
+  return { visibleMs, cpuMs: (used.user + used.system) / 1000, maxDelayMs: delay.max / 1e6, maxStallMs };
 }
 
 let t = performance.now();
@@ -96,6 +109,6 @@ for (const kind of kinds) {
   for (let i = 0; i < kind.times; i++) samples.push(await kind.run(i));
   rows.push({ kind: kind.label, samples });
   const v = samples.map((s) => s.visibleMs);
-  log(`${kind.label}: visible median ${f(median(v))} ms, max ${f(Math.max(...v))} ms; CPU median ${f(median(samples.map((s) => s.cpuMs)))} ms; event-loop delay max ${f(Math.max(...samples.map((s) => s.maxDelayMs)))} ms (${samples.length} runs)`);
+  log(`${kind.label}: visible median ${f(median(v))} ms, max ${f(Math.max(...v))} ms; CPU median ${f(median(samples.map((s) => s.cpuMs)))} ms; event-loop delay max ${f(Math.max(...samples.map((s) => s.maxDelayMs)))} ms, longest stall ${f(Math.max(...samples.map((s) => s.maxStallMs)))} ms (${samples.length} runs)`);
 }
 if (asJson) console.log(JSON.stringify({ products: count, rows }));
