@@ -24,7 +24,7 @@ import { charMask, lowerBound, type CatalogIndex, type CatalogState, type FieldI
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
 import { copyInSteps, type StringLookup, type StringMap } from './string-map.js';
-import { codeLookupSteps, dictionaryLookup, setCodeLookup } from './text-column-lookups.js';
+import { codeLookupSteps, dictionaryLookup, existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
 import { tokenize } from './tokenizer.js';
 
 const STEP_MASK = STEP - 1;
@@ -398,6 +398,12 @@ export function* appendProducts(
       for (let d = n; d < N; d++) single[d] = d;
       text = { offsets, codes, single, dictSize: N, valueOffsets, valueDocs: codes };
       dictionaries[fid] = dictionary;
+      // A lookup a scope on refId derived is carried (a re-appended product's refId maps to its new doc).
+      const lookup = existingCodeLookup(base, fid);
+      if (lookup) {
+        const stacked = new StackedLookup(lookup, new Map(products.slice(n).map((p, j): [string, number] => [p.refId, n + j])));
+        carried.push([fid, stacked.depth <= MAX_LOOKUP_DEPTH ? stacked : yield* dictionaryLookup(dictionary)]);
+      }
       yield;
     } else if (text) {
       const lookup = yield* codeLookupSteps(base, fid);
