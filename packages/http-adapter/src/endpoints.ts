@@ -149,6 +149,20 @@ const EVENT_ERRORS = {
   413: 'Body too large.', 415: UNSUPPORTED_JSON,
 };
 
+/** An event endpoint: the website token names the website; the engine validates the body (errors under its paths). */
+function eventEndpoint(kind: 'purchases' | 'views', operationId: string, summary: string, schema: SchemaName): EndpointDeclaration {
+  return {
+    path: `/3.0/events/${kind}`, errorShape: 'problem', cors: false,
+    operations: [{
+      method: 'POST', operationId, tag: 'events', summary, auth: 'website',
+      body: { mediaTypes: JSON_BODY, schema, validate: false },
+      responses: { 202: { description: 'Accepted (durable).', schema: 'EventAck' } },
+      errors: EVENT_ERRORS,
+      handler: h.events(kind),
+    }],
+  };
+}
+
 /** The product feed body of PUT and PATCH (streamed into the engine, which checks each record). */
 const productFeed = (ndjson: string): BodyDeclaration => ({
   mediaTypes: PRODUCT_FEED_TYPES, schema: 'Product', validate: false,
@@ -213,26 +227,8 @@ export const endpoints = {
       handler: h.bundle,
     }],
   },
-  purchases: {
-    path: '/3.0/events/purchases', errorShape: 'problem', cors: false,
-    operations: [{
-      method: 'POST', operationId: 'recordPurchases', tag: 'events', summary: 'Record purchases (the token names the website).', auth: 'website',
-      body: { mediaTypes: JSON_BODY, schema: 'PurchaseRequest', validate: false },
-      responses: { 202: { description: 'Accepted (durable).', schema: 'EventAck' } },
-      errors: EVENT_ERRORS,
-      handler: h.events('purchases'),
-    }],
-  },
-  views: {
-    path: '/3.0/events/views', errorShape: 'problem', cors: false,
-    operations: [{
-      method: 'POST', operationId: 'recordViews', tag: 'events', summary: 'Record product views (extension).', auth: 'website',
-      body: { mediaTypes: JSON_BODY, schema: 'ViewRequest', validate: false },
-      responses: { 202: { description: 'Accepted (durable).', schema: 'EventAck' } },
-      errors: EVENT_ERRORS,
-      handler: h.events('views'),
-    }],
-  },
+  purchases: eventEndpoint('purchases', 'recordPurchases', 'Record purchases (the token names the website).', 'PurchaseRequest'),
+  views: eventEndpoint('views', 'recordViews', 'Record product views (extension).', 'ViewRequest'),
   coupon: {
     path: '/b2b/coupon/mark_as_used', errorShape: 'envelope', cors: true, getChangesState: true,
     operations: [{
