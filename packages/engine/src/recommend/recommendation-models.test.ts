@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WebsiteConfig } from '../config.js';
 import { isAisleError } from '../errors.js';
-import { verifyRetailMedia } from '../retail-media/hmac.js';
+import { verifyRetailMedia } from '../retail-media/index.js';
 import type { CatalogView, Product, PurchaseRecord, RecommendParams } from '../types.js';
 import { stableGuid } from '../util/ids.js';
 import { METHODS } from './methods.js';

@@ -15,7 +15,7 @@
  * @module
  */
 import type { WebsiteConfig } from '../config.js';
-import type { BundleResponse, CatalogView, PurchaseRecord, RecommendParams, RecommendResponse, ViewRecord } from '../types.js';
+import type { BundleResponse, CatalogView, PurchaseRecord, RecommendParams, RecommendResponse, RetailMediaSlotData, ViewRecord } from '../types.js';
 import { AttributeSimilarity } from './attribute-similarity.js';
 import { indexReadiness } from './background-build.js';
 import { assembleBundles, checkBundleBody } from './bundles.js';
@@ -26,10 +26,8 @@ import { ItemStatus } from './item-status.js';
 import { checkParams, resolveMethod, TacticLabels, type CheckedParams, type TacticKey } from './methods.js';
 import { NeighbourTable } from './neighbour-table.js';
 import { PopularityKind, PopularityWindow } from './popularity.js';
-import {
-  boostCampaigns, buildSlots, chooseSponsored, placeSponsored, productCategories, recommenderIdOf, signRetailMediaSlot,
-  sponsoredPosition,
-} from './slots.js';
+import { addSponsoredSlot, sponsoredPosition } from '../retail-media/index.js';
+import { boostCampaigns, buildSlots, recommenderIdOf } from './slots.js';
 import { VisualSimilarity } from './visual-similarity.js';
 
 const DAY_MS = 86_400_000;
@@ -337,24 +335,19 @@ export class RecommendationModels {
 
     let picked = outcome.picked.map((p) => ({ item: this.items.name(p.item), label: p.label }));
     const websiteId = this.website.websiteId;
-    let sponsored: { refId: string; data: ReturnType<typeof signRetailMediaSlot> } | undefined;
-    if (picked.length > 0 && keepCandidates && position !== undefined && retailMedia !== undefined) {
+    let sponsored: { refId: string; data: RetailMediaSlotData } | undefined;
+    if (keepCandidates && position !== undefined && retailMedia !== undefined) {
       const candidates = new Set(outcome.candidates);
-      const contextCategories = new Set<string>();
-      const inputs = [...(checked.productRef ? [checked.productRef] : []), ...checked.items, ...picked.map((p) => p.item)];
-      for (const ref of inputs) for (const c of productCategories(this.catalog.getProduct(ref))) contextCategories.add(c);
-      const choice = chooseSponsored(retailMedia.adSets, (refId) => {
-        const id = this.items.lookup(refId);
-        if (id >= 0 && excluded.has(id)) return false;
-        if (checked.items.includes(refId) || refId === checked.productRef) return false;
-        if (!this.catalog.has(refId) || (checked.filterOutOfStock && !this.catalog.isInStock(refId))) return false;
-        if (id >= 0 && candidates.has(id)) return true;
-        return productCategories(this.catalog.getProduct(refId)).some((c) => contextCategories.has(c));
-      });
-      if (choice) {
-        picked = placeSponsored(picked, choice.refId, position, count);
-        sponsored = { refId: choice.refId, data: signRetailMediaSlot(choice.adSet, this.website.hmacSecret, this.now()) };
-      }
+      ({ picked, sponsored } = addSponsoredSlot(picked, retailMedia.adSets, { position, count, secret: this.website.hmacSecret, timeMs: this.now() }, {
+        inputs: [...(checked.productRef ? [checked.productRef] : []), ...checked.items],
+        mayRecommend: (refId) => {
+          const id = this.items.lookup(refId);
+          if (id >= 0 && excluded.has(id)) return false;
+          return this.catalog.has(refId) && !(checked.filterOutOfStock && !this.catalog.isInStock(refId));
+        },
+        isCandidate: (refId) => candidates.has(this.items.lookup(refId)),
+        product: (refId) => this.catalog.getProduct(refId),
+      }));
     }
     return {
       type: 1,
