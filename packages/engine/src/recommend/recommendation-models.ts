@@ -50,8 +50,10 @@ export interface RecommendationTuning {
   customerCoPurchaseWeight: number;
   /** Added to the Jaccard denominator so that items seen in one session do not reach similarity 1. */
   jaccardDamping: number;
-  /** Extra co-view weight of two items viewed one right after the other (in either order) in a session. */
+  /** Extra co-view weight of the edge a → b when b was viewed right after a in a session (the browsing direction). */
   viewAdjacencyBonus: number;
+  /** Extra co-view weight of the edge b → a when b was viewed right after a (against the browsing direction). */
+  viewBackwardBonus: number;
   /** The k-th newest recently viewed item (0-based) seeds the "… Recently Viewed" tactics with weight 1 / (1 + this·k). */
   recentSeedDecay: number;
   /** Trailing window of Popular Items. */
@@ -96,6 +98,7 @@ export const DEFAULT_TUNING: Readonly<RecommendationTuning> = {
   jaccardDamping: 2,
   recentSeedDecay: 4,
   viewAdjacencyBonus: 3,
+  viewBackwardBonus: 1,
   popularWindowMs: 7 * DAY_MS,
   popularRefreshMs: 1000,
   boostFactor: 1.5,
@@ -219,12 +222,14 @@ export class RecommendationModels {
     if (!newInSession) return;
     this.viewSessions.add(item, 1);
     // sessionItems is newest first: [0] is the item viewed just before this one. Viewed one after the
-    // other says more than viewed in the same session (browsing follows relations: accessories, alternatives).
-    const bonus = this.tuning.viewAdjacencyBonus;
+    // other says more than viewed in the same session (browsing follows relations: accessories,
+    // alternatives), and most in the direction of browsing: on a product page, what shoppers went on to
+    // view next is the question.
+    const forward = 1 + this.tuning.viewAdjacencyBonus;
+    const backward = 1 + this.tuning.viewBackwardBonus;
     sessionItems.forEach((other, k) => {
-      const w = k === 0 ? 1 + bonus : 1;
-      this.viewCo.add(item, other, w);
-      this.viewCo.add(other, item, w);
+      this.viewCo.add(other, item, k === 0 ? forward : 1);
+      this.viewCo.add(item, other, k === 0 ? backward : 1);
     });
   }
 
