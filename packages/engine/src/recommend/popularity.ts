@@ -125,7 +125,8 @@ export class PopularityWindow {
   }
 
   private growRing(): void {
-    const n = this.times.length * 2;
+    // By half: a full window of millions of events leaves at most a third of the ring unused.
+    const n = Math.ceil(this.times.length * 1.5);
     const times = new Float64Array(n);
     const events = new Int32Array(n);
     for (let k = 0; k < this.length; k++) {
