@@ -7,12 +7,13 @@
  *                                                               adapter from their build)
  *
  * A full run writes docs/benchmarks.md; a quick run writes a temporary file (its path is printed) unless
- * `--write-docs` or `--out` says otherwise.
+ * `--write-docs` or `--out` says otherwise. Sections of the report file written by the standalone bench
+ * commands (ingestion, replicas, memory, …) are kept after this run's own (report-sections.ts).
  *
  * Full mode is sized to finish within 15 minutes on a 2-core machine; --quick in a minute or two.
  * @module
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,7 @@ import { machineInfo } from './machine.js';
 import type { EngineKey } from './peers/adapter.js';
 import { comparePeers, type CompareOptions, type PeerComparison } from './peers/compare.js';
 import { machineSection, METHODOLOGY, peerSection, summarySection, type ReportContext } from './report.js';
+import { withKeptSections } from './report-sections.js';
 import type { PeerRunResult } from './peers/child.js';
 import type { DatasetSpec } from './types.js';
 
@@ -113,10 +115,12 @@ async function main(): Promise<void> {
   const aisleRuns: { size: number; workers: number; result: PeerRunResult }[] = [];
   const defaultWorkers = Math.min(2, availableParallelism());
   const comparisons: PeerComparison[] = [];
+  // Sections other bench commands wrote into the report (docs/benchmarks.md) stay after this run's own.
+  const previous = existsSync(args.out) ? readFileSync(args.out, 'utf8') : undefined;
   const write = (): void => {
     ctx.durationS = (Date.now() - started) / 1000;
     mkdirSync(dirname(args.out), { recursive: true });
-    writeFileSync(args.out, [METHODOLOGY, machineSection(ctx), summarySection(comparisons), ...sections].join('\n'));
+    writeFileSync(args.out, withKeptSections([METHODOLOGY, machineSection(ctx), summarySection(comparisons), ...sections].join('\n'), previous));
   };
 
   if (args.only.includes('peers')) {

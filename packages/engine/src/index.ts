@@ -23,7 +23,7 @@ export { AisleError, ValidationError, ErrorCodes, isAisleError, type ErrorCode }
 export {
   canonicalRetailMediaString, generateHmacSalt, signRetailMedia, verifyRetailMedia, HMAC_SALT_LENGTH,
   type RetailMediaSignedFields,
-} from './retail-media/hmac.js';
+} from './retail-media/index.js';
 export { stableGuid, randomGuid, newTraceId } from './util/ids.js';
 export {
   MAX_SEARCH_SIZE, DEFAULT_SEARCH_SIZE, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SCOPE_VALUES,

@@ -1,13 +1,13 @@
 /**
- * Precompiled codecs built once from the schemas module: fast-json-stringify serialisers for every
- * response body and ajv validators for the request bodies the adapter checks itself.
+ * Codecs compiled from the schemas module, once per schema: fast-json-stringify serialisers of the
+ * response bodies and ajv validators of the request bodies the adapter checks itself. Which schemas
+ * need them follows from the endpoint declarations (endpoints.ts); the router compiles them at start.
  * @module
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import fastJson from 'fast-json-stringify';
+import type { Serializer } from './context.js';
 import { inlineRefs, schemas, type SchemaName } from './schemas.js';
-
-type Serializer = (doc: unknown) => string;
 
 /**
  * Products are open objects returned exactly as given: fast-json-stringify would stringify them key by
@@ -50,40 +50,43 @@ function serializeSearchResponse(doc: unknown): string {
   return `${EMPTY_PAGE_PREFIX.slice(0, -1)}${page}]${envelope.slice(EMPTY_PAGE_PREFIX.length)}`;
 }
 
-/** Response serialisers, by schema name. */
-export const serialize = {
-  SearchResponse: serializeSearchResponse,
-  RecommendResponse: compileSerializer('RecommendResponse'),
-  BundleResponse: compileSerializer('BundleResponse'),
-  EventAck: compileSerializer('EventAck'),
-  CouponUsed: compileSerializer('CouponUsed'),
-  ErrorEnvelope: compileSerializer('ErrorEnvelope'),
-  ProblemDetails: compileSerializer('ProblemDetails'),
-  LoadSummary: compileSerializer('LoadSummary'),
-  DeleteResult: compileSerializer('DeleteResult'),
-  CouponIssueResult: compileSerializer('CouponIssueResult'),
-  WebsiteStats: compileSerializer('WebsiteStats'),
-  AttributionReport: compileSerializer('AttributionReport'),
-  SearchReport: compileSerializer('SearchReport'),
-  // Settings are an open object whose keys grow with the engine: written as they are.
-  WebsiteSettings: (doc: unknown) => JSON.stringify(doc),
-  Health: compileSerializer('Health'),
-  CreatedSearchKey: compileSerializer('CreatedSearchKey'),
-  SearchKeyList: compileSerializer('SearchKeyList'),
-} satisfies Partial<Record<SchemaName, Serializer>>;
+/**
+ * Open objects whose keys grow with the engine or are the shop's own (settings, products): written
+ * as they are with JSON.stringify, not through a fixed schema that would drop keys.
+ */
+const OPEN_SCHEMAS: ReadonlySet<SchemaName> = new Set(['WebsiteSettings', 'Product']);
 
-const ajv = new Ajv({ allErrors: false, strict: false });
+const serializers = new Map<SchemaName, Serializer>([['SearchResponse', serializeSearchResponse]]);
 
-function compileValidator(name: SchemaName): ValidateFunction {
-  return ajv.compile(inlineRefs(schemas[name]));
+/** The response serialiser of a schema (compiled on first use, then shared). */
+export function serializerFor(name: SchemaName): Serializer {
+  let serializer = serializers.get(name);
+  if (serializer === undefined) {
+    serializer = OPEN_SCHEMAS.has(name) ? (doc: unknown) => JSON.stringify(doc) : compileSerializer(name);
+    serializers.set(name, serializer);
+  }
+  return serializer;
 }
 
-/** Request-body validators, by schema name. */
-export const validate = {
-  SearchRequest: compileValidator('SearchRequest'),
-  BundleRequest: compileValidator('BundleRequest'),
-  CouponIssueRequest: compileValidator('CouponIssueRequest'),
+/** The serialisers used outside the declared responses: the two error shapes, and search (measured by the bench). */
+export const serialize = {
+  SearchResponse: serializerFor('SearchResponse'),
+  ErrorEnvelope: serializerFor('ErrorEnvelope'),
+  ProblemDetails: serializerFor('ProblemDetails'),
 };
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+const validators = new Map<SchemaName, ValidateFunction>();
+
+/** The request-body validator of a schema (compiled on first use, then shared). */
+export function validatorFor(name: SchemaName): ValidateFunction {
+  let validator = validators.get(name);
+  if (validator === undefined) {
+    validator = ajv.compile(inlineRefs(schemas[name]));
+    validators.set(name, validator);
+  }
+  return validator;
+}
 
 /**
  * The first ajv error as `{path, message}` with the path in the dotted/indexed form used on the wire

@@ -3,11 +3,13 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Engine } from '@aisle/engine';
+import type { Engine, SearchKeyInfo } from '@aisle/engine';
+import type { ValidateFunction } from 'ajv';
 import type { Logger } from 'pino';
 import type { TokenIndex } from './auth.js';
 import type { BodyLimits } from './body.js';
 import type { DashboardAssets, DashboardOptions } from './dashboard.js';
+import type { OperationDeclaration } from './endpoints.js';
 import type { ErrorShape } from './errors.js';
 import type { HttpMetrics } from './metrics.js';
 
@@ -38,23 +40,36 @@ export interface ListenerState {
 /** A handler of one route. */
 export type Handler = (ctx: RequestContext, state: ListenerState) => Promise<void>;
 
-/** One route of the surface. */
+/** A response serialiser: the JSON text of a response body. */
+export type Serializer = (doc: unknown) => string;
+
+/**
+ * One operation as the listener runs it, derived from its declaration (endpoints.ts): the handler with
+ * what was compiled for it.
+ */
+export interface Operation {
+  readonly declaration: OperationDeclaration;
+  readonly handler: Handler;
+  /** Serialisers of the declared JSON responses, by status. */
+  readonly serializers: ReadonlyMap<number, Serializer>;
+  /** The body validator, when the declaration has the adapter validate the body. */
+  readonly validator?: ValidateFunction;
+}
+
+/** One route of the surface: an endpoint declaration with its operations ready to run. */
 export interface Route {
   /** Route template, used as the metrics label and in logs (`/1.0/ClientRecom/{website_id}/Cart`). */
   template: string;
-  /** Allowed methods (HEAD is implied by a GET that changes nothing; OPTIONS is always answered). */
-  methods: readonly string[];
+  /** The operations by method, HEAD included when the endpoint answers it (as its GET, without a body). */
+  operations: ReadonlyMap<string, Operation>;
   /** The `Allow` header value (methods plus HEAD when allowed, plus OPTIONS). */
   allow: string;
-  /** HEAD is answered like GET (without a body): every GET except one that changes state. */
-  allowsHead: boolean;
   /** Error shape of the endpoint. */
   shape: ErrorShape;
   /** Browser-called: CORS headers per the website's settings. */
   cors: boolean;
   /** Subject to `handlerTimeoutMs` (not the product upload, whose duration grows with the feed). */
   timed: boolean;
-  handler: Handler;
 }
 
 /** One request being handled. */
@@ -62,6 +77,12 @@ export interface RequestContext {
   req: IncomingMessage;
   res: ServerResponse;
   route: Route;
+  /** The operation being run (undefined while the request is answered before one is chosen: 404, 405, OPTIONS). */
+  operation?: Operation;
+  /** The website the caller's token opens (auth kinds `website`, `search` and `admin`), set before the handler runs. */
+  websiteId?: string;
+  /** The browser search key of a search, when the caller used one (it may force a scope). */
+  searchKey?: SearchKeyInfo;
   /** Path parameters, percent-decoded, in template order. */
   params: string[];
   /** The raw query string (without `?`). */

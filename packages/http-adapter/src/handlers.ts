@@ -1,21 +1,19 @@
 /**
- * One handler per endpoint: check the request, call the engine, serialise the answer.
- * Errors are thrown and rendered by the listener in the endpoint's documented shape.
+ * One handler per operation: check the request, call the engine, answer. The caller is already
+ * authenticated (the declared auth kind, caller.ts); bodies are read and validated and answers
+ * serialised as the operation declares them (endpoints.ts). Errors are thrown and rendered by the
+ * listener in the endpoint's documented shape.
  * @module
  */
 import type { BundleRequest, CouponIssue, LoadSummary, PurchaseRequest, SearchRequest, ViewRequest } from '@aisle/engine';
 import { applyForcedScope, restrictFacetBuckets } from '@aisle/engine';
-import type { ValidateFunction } from 'ajv';
 import { peekBodyStream, readJsonBody, requireMediaType } from './body.js';
-import { describeAjvError, serialize, validate } from './codecs.js';
+import { describeAjvError } from './codecs.js';
 import { corsHeaders } from './cors.js';
 import type { Handler, ListenerState, RequestContext } from './context.js';
 import { HttpError } from './errors.js';
 import { parseQueryString, parseRecommendParams, scalar } from './query.js';
-import { JSON_TYPE, send, sendJson } from './reply.js';
-
-const JSON_ONLY = ['application/json'] as const;
-const PRODUCT_FEED_TYPES = ['application/json', 'application/x-ndjson', 'application/ndjson', 'application/jsonl'] as const;
+import { JSON_TYPE, reply, send } from './reply.js';
 
 /**
  * The point after which a write request is carried through to its true answer: the request timer
@@ -36,33 +34,51 @@ export class AbandonedRequest extends Error {
   }
 }
 
-/** Validates with an ajv validator; 400 naming the field otherwise. */
-function check<T>(validator: ValidateFunction, body: unknown): T {
-  if (!validator(body)) {
+/** The media types the running operation declares for its body (415 for any other). */
+function declaredMediaTypes(ctx: RequestContext): readonly string[] {
+  const body = ctx.operation?.declaration.body;
+  if (!body) throw new Error(`${ctx.req.method} ${ctx.route.template} declares no request body`);
+  return body.mediaTypes;
+}
+
+/**
+ * Reads the JSON body of the running operation: its media type checked (415), parsed within the
+ * limits, and validated against its declared schema when the adapter validates it (400 naming the field).
+ */
+async function readBody<T>(ctx: RequestContext, state: ListenerState): Promise<T> {
+  requireMediaType(ctx.req, declaredMediaTypes(ctx));
+  const body = await readJsonBody(ctx.req, state.limits);
+  const validator = ctx.operation?.validator;
+  if (validator && !validator(body)) {
     const { path, message } = describeAjvError(validator.errors);
     throw new HttpError(400, path === '$' ? message : `${path} ${message}`, { key: path });
   }
   return body as T;
 }
 
+/** The website of the authenticated caller (set before the handler by caller.ts). */
+function websiteOf(ctx: RequestContext): string {
+  if (ctx.websiteId === undefined) throw new Error(`${ctx.route.template} runs without an authenticated website`);
+  return ctx.websiteId;
+}
+
 /** `POST /v1.4/search` */
 export const search: Handler = async (ctx, state) => {
-  const { websiteId, key } = await state.tokens.requireSearchCaller(ctx.req, state.engine);
+  const websiteId = websiteOf(ctx);
   // From here on, CORS headers only when the searched website allows the origin (see cors.ts).
   ctx.headers = corsHeaders(ctx.req, state.engine.website(websiteId), false);
-  requireMediaType(ctx.req, JSON_ONLY);
-  const body = check<SearchRequest>(validate.SearchRequest, await readJsonBody(ctx.req, state.limits));
+  const body = await readBody<SearchRequest>(ctx, state);
   if (body.website_id !== websiteId) {
     throw new HttpError(401, `the bearer token does not open website_id "${body.website_id}"`, { key: 'Authorization' });
   }
-  const forced = key?.scope;
+  const forced = ctx.searchKey?.scope;
   if (forced) body.scope = applyForcedScope(forced, body.scope);
   const response = await state.engine.search(body);
   if (forced) {
     const aggregations = restrictFacetBuckets(response.payload.aggregations, forced, body.disjunctive_facets);
     if (aggregations !== undefined) response.payload = { ...response.payload, aggregations };
   }
-  sendJson(ctx, state, 200, serialize.SearchResponse(response));
+  reply(ctx, state, 200, response);
 };
 
 /** `GET /1.0/ClientRecom/{website_id}/{Method}` for one of the seventeen methods. */
@@ -70,7 +86,7 @@ export function recommend(method: string): Handler {
   return async (ctx, state) => {
     const params = parseRecommendParams(parseQueryString(ctx.query), state.limits.maxQueryItems);
     const response = await state.engine.recommend(ctx.params[0]!, method, params);
-    sendJson(ctx, state, 200, serialize.RecommendResponse(response));
+    reply(ctx, state, 200, response);
   };
 }
 
@@ -81,24 +97,22 @@ export const unknownMethod: Handler = async (ctx) => {
 
 /** `POST /1.0/ClientRecom/{website_id}/bundle` */
 export const bundle: Handler = async (ctx, state) => {
-  requireMediaType(ctx.req, JSON_ONLY);
-  const body = check<BundleRequest>(validate.BundleRequest, await readJsonBody(ctx.req, state.limits));
+  const body = await readBody<BundleRequest>(ctx, state);
   const response = await state.engine.bundles(ctx.params[0]!, body);
-  sendJson(ctx, state, 200, serialize.BundleResponse(response));
+  reply(ctx, state, 200, response);
 };
 
 /** `POST /3.0/events/purchases` and `POST /3.0/events/views`: the token names the website. */
 export function events(kind: 'purchases' | 'views'): Handler {
   return async (ctx, state) => {
-    const websiteId = state.tokens.requireWebsite(ctx.req);
-    requireMediaType(ctx.req, JSON_ONLY);
-    // No schema here: the engine validates event bodies itself (every failure under its path, RFC 7807).
-    const body = await readJsonBody(ctx.req, state.limits);
+    const websiteId = websiteOf(ctx);
+    // Not validated here (declared so): the engine validates event bodies itself (every failure under its path, RFC 7807).
+    const body = await readBody<unknown>(ctx, state);
     commitPoint(ctx);
     const ack = kind === 'purchases'
       ? await state.engine.recordPurchases(websiteId, body as PurchaseRequest)
       : await state.engine.recordViews(websiteId, body as ViewRequest);
-    sendJson(ctx, state, 202, serialize.EventAck(ack));
+    reply(ctx, state, 202, ack);
   };
 }
 
@@ -111,24 +125,16 @@ export const markCouponUsed: Handler = async (ctx, state) => {
   if (!client) throw new HttpError(400, 'query parameter client is required', { key: 'client' });
   commitPoint(ctx);
   const result = await state.engine.markCouponUsed(client, code);
-  sendJson(ctx, state, 200, serialize.CouponUsed({ type: 1, code: 0, payload: result }));
+  reply(ctx, state, 200, { type: 1, code: 0, payload: result });
 };
-
-/** Admin: the token must be an admin token and the website must exist. */
-function adminWebsite(ctx: RequestContext, state: ListenerState): string {
-  state.tokens.requireAdmin(ctx.req);
-  const websiteId = ctx.params[0]!;
-  if (!state.engine.website(websiteId)) throw new HttpError(404, `unknown website "${websiteId}"`, { key: 'websiteId' });
-  return websiteId;
-}
 
 /**
  * `PUT /admin/v1/websites/{websiteId}/products[?mode=replace][&onError=skip]` (JSON array or NDJSON):
  * upserts whole products; `PATCH` with the same body forms merges partial products (RFC 7396).
  */
 export const products: Handler = async (ctx, state) => {
-  const websiteId = adminWebsite(ctx, state);
-  const type = requireMediaType(ctx.req, PRODUCT_FEED_TYPES);
+  const websiteId = websiteOf(ctx);
+  const type = requireMediaType(ctx.req, declaredMediaTypes(ctx));
   const query = parseQueryString(ctx.query);
   const patch = ctx.req.method === 'PATCH';
   const mode = scalar(query, 'mode') ?? 'upsert';
@@ -158,106 +164,96 @@ export const products: Handler = async (ctx, state) => {
     if (!ctx.req.readableEnded) ctx.res.setHeader('connection', 'close');
     throw err;
   }
-  sendJson(ctx, state, 200, serialize.LoadSummary(summary));
+  reply(ctx, state, 200, summary);
 };
 
-/**
- * `GET /admin/v1/websites/{websiteId}/products/{refId}` (the stored product as given; 404 unknown) and
- * `DELETE` (idempotent: unknown refId → deleted 0).
- */
-export const product: Handler = async (ctx, state) => {
-  const websiteId = adminWebsite(ctx, state);
+/** `GET /admin/v1/websites/{websiteId}/products/{refId}`: the stored product as given (404 unknown). */
+export const getProduct: Handler = async (ctx, state) => {
+  const websiteId = websiteOf(ctx);
   const refId = ctx.params[1]!;
-  if (ctx.req.method === 'DELETE') {
-    commitPoint(ctx);
-    const result = await state.engine.deleteProducts(websiteId, [refId]);
-    sendJson(ctx, state, 200, serialize.DeleteResult(result));
-    return;
-  }
   const found = await state.engine.getProduct(websiteId, refId);
   if (found === undefined) throw new HttpError(404, `no product with refId ${JSON.stringify(refId)} in website "${websiteId}"`, { key: 'refId' });
   // Products are free-form JSON: serialised as given, not through a fixed schema.
   send(ctx, state, 200, JSON_TYPE, JSON.stringify(found));
 };
 
+/** `DELETE /admin/v1/websites/{websiteId}/products/{refId}` (idempotent: unknown refId → deleted 0). */
+export const deleteProduct: Handler = async (ctx, state) => {
+  const websiteId = websiteOf(ctx);
+  commitPoint(ctx);
+  reply(ctx, state, 200, await state.engine.deleteProducts(websiteId, [ctx.params[1]!]));
+};
+
 /** `POST /admin/v1/websites/{websiteId}/coupons` with `{coupons: [{code, customerId?, discount?}]}`. */
 export const issueCoupons: Handler = async (ctx, state) => {
-  const websiteId = adminWebsite(ctx, state);
-  requireMediaType(ctx.req, JSON_ONLY);
-  const body = check<{ coupons: CouponIssue[] }>(validate.CouponIssueRequest, await readJsonBody(ctx.req, state.limits));
+  const websiteId = websiteOf(ctx);
+  const body = await readBody<{ coupons: CouponIssue[] }>(ctx, state);
   commitPoint(ctx);
-  const result = await state.engine.issueCoupons(websiteId, body.coupons);
-  sendJson(ctx, state, 201, serialize.CouponIssueResult(result));
+  reply(ctx, state, 201, await state.engine.issueCoupons(websiteId, body.coupons));
 };
 
 /** `GET /admin/v1/websites/{websiteId}/stats` */
 export const stats: Handler = async (ctx, state) => {
-  const websiteId = adminWebsite(ctx, state);
-  sendJson(ctx, state, 200, serialize.WebsiteStats(await state.engine.stats(websiteId)));
+  const websiteId = websiteOf(ctx);
+  reply(ctx, state, 200, await state.engine.stats(websiteId));
 };
 
 /** `GET /admin/v1/websites/{websiteId}/reports/attribution[?from=&to=]` (ISO 8601 date-times; the engine checks them). */
 export const attribution: Handler = async (ctx, state) => {
-  const websiteId = adminWebsite(ctx, state);
+  const websiteId = websiteOf(ctx);
   const query = parseQueryString(ctx.query);
   const range: { from?: string; to?: string } = {};
   const from = scalar(query, 'from');
   const to = scalar(query, 'to');
   if (from !== undefined) range.from = from;
   if (to !== undefined) range.to = to;
-  sendJson(ctx, state, 200, serialize.AttributionReport(await state.engine.attributionReport(websiteId, range)));
+  reply(ctx, state, 200, await state.engine.attributionReport(websiteId, range));
 };
 
 /** `GET /admin/v1/websites/{websiteId}/reports/searches[?from=&to=&limit=]` (the engine checks them). */
 export const searchReport: Handler = async (ctx, state) => {
-  const websiteId = adminWebsite(ctx, state);
+  const websiteId = websiteOf(ctx);
   const query = parseQueryString(ctx.query);
   const range: { from?: string; to?: string; limit?: string } = {};
   for (const key of ['from', 'to', 'limit'] as const) {
     const value = scalar(query, key);
     if (value !== undefined) range[key] = value;
   }
-  sendJson(ctx, state, 200, serialize.SearchReport(await state.engine.searchReport(websiteId, range)));
+  reply(ctx, state, 200, await state.engine.searchReport(websiteId, range));
 };
 
-/** Media types of a settings body: JSON, or the JSON Merge Patch type of RFC 7396 (PATCH). */
-const SETTINGS_TYPES = ['application/json', 'application/merge-patch+json'] as const;
+/** `GET /admin/v1/websites/{websiteId}/settings`: every key, defaults filled in. */
+export const getSettings: Handler = async (ctx, state) => {
+  reply(ctx, state, 200, await state.engine.getSettings(websiteOf(ctx)));
+};
 
 /**
- * `GET|PUT|PATCH /admin/v1/websites/{websiteId}/settings`: GET answers every key (defaults filled in),
- * PUT replaces, PATCH merges (RFC 7396). The engine validates (400 naming the key) and stores.
+ * `PUT|PATCH /admin/v1/websites/{websiteId}/settings`: PUT replaces, PATCH merges (RFC 7396). The
+ * engine validates (400 naming the key) and stores.
  */
-export const settings: Handler = async (ctx, state) => {
-  const websiteId = adminWebsite(ctx, state);
-  const method = ctx.req.method;
-  if (method === 'GET' || method === 'HEAD') {
-    sendJson(ctx, state, 200, serialize.WebsiteSettings(await state.engine.getSettings(websiteId)));
-    return;
-  }
-  requireMediaType(ctx.req, method === 'PATCH' ? SETTINGS_TYPES : JSON_ONLY);
-  const body = await readJsonBody(ctx.req, state.limits);
+export const updateSettings: Handler = async (ctx, state) => {
+  const websiteId = websiteOf(ctx);
+  const body = await readBody<unknown>(ctx, state);
   commitPoint(ctx);
-  const updated = await state.engine.updateSettings(websiteId, body, { merge: method === 'PATCH' });
-  sendJson(ctx, state, 200, serialize.WebsiteSettings(updated));
+  reply(ctx, state, 200, await state.engine.updateSettings(websiteId, body, { merge: ctx.req.method === 'PATCH' }));
 };
 
-/** `GET|POST /admin/v1/websites/{websiteId}/keys`: list the website's search keys, or create one. */
-export const searchKeys: Handler = async (ctx, state) => {
-  const websiteId = adminWebsite(ctx, state);
-  if (ctx.req.method === 'POST') {
-    requireMediaType(ctx.req, JSON_ONLY);
-    const body = await readJsonBody(ctx.req, state.limits);
-    commitPoint(ctx);
-    const created = await state.engine.createSearchKey(websiteId, body);
-    sendJson(ctx, state, 201, serialize.CreatedSearchKey(created));
-    return;
-  }
-  sendJson(ctx, state, 200, serialize.SearchKeyList({ keys: await state.engine.listSearchKeys(websiteId) }));
+/** `GET /admin/v1/websites/{websiteId}/keys`: the website's search keys. */
+export const listSearchKeys: Handler = async (ctx, state) => {
+  reply(ctx, state, 200, { keys: await state.engine.listSearchKeys(websiteOf(ctx)) });
+};
+
+/** `POST /admin/v1/websites/{websiteId}/keys`: creates a search key (the engine validates the body). */
+export const createSearchKey: Handler = async (ctx, state) => {
+  const websiteId = websiteOf(ctx);
+  const body = await readBody<unknown>(ctx, state);
+  commitPoint(ctx);
+  reply(ctx, state, 201, await state.engine.createSearchKey(websiteId, body));
 };
 
 /** `DELETE /admin/v1/websites/{websiteId}/keys/{key}`: revoke by key or by id (404 when the website has none such). */
 export const revokeSearchKey: Handler = async (ctx, state) => {
-  const websiteId = adminWebsite(ctx, state);
+  const websiteId = websiteOf(ctx);
   commitPoint(ctx);
   await state.engine.revokeSearchKey(websiteId, ctx.params[1]!);
   send(ctx, state, 204, undefined, '');
@@ -265,7 +261,7 @@ export const revokeSearchKey: Handler = async (ctx, state) => {
 
 /** `GET /healthz`: the process is up. */
 export const healthz: Handler = async (ctx, state) => {
-  sendJson(ctx, state, 200, serialize.Health({ status: 'ok' }));
+  reply(ctx, state, 200, { status: 'ok' });
 };
 
 /**
@@ -279,7 +275,7 @@ export const readyz: Handler = async (ctx, state) => {
     ...(state.closing ? [] : (await state.engine.readiness()).checks),
   ];
   const ready = checks.every((c) => c.ok);
-  sendJson(ctx, state, ready ? 200 : 503, serialize.Health({ status: ready ? 'ready' : 'not ready', checks }));
+  reply(ctx, state, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', checks });
 };
 
 /** `GET /metrics`: Prometheus text format. */

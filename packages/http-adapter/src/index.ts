@@ -13,5 +13,6 @@ export { TokenIndex, bearerToken } from './auth.js';
 export { buildOpenApi } from './openapi.js';
 export { schemas, inlineRefs, RECOMMEND_METHODS, type JsonSchema, type SchemaName, type RecommendMethod } from './schemas.js';
 export { routes, recommendRoutes, matchRoute } from './router.js';
+export { endpoints, recommendEndpoints, TAGS, type EndpointDeclaration, type OperationDeclaration, type AuthKind, type HttpMethod } from './endpoints.js';
 export { parseRecommendParams, parseQueryString } from './query.js';
 export { DEFAULT_DASHBOARD_DIR, dashboardConfig, type DashboardOptions } from './dashboard.js';

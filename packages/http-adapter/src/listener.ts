@@ -151,15 +151,17 @@ export function createListener(engine: Engine, options: ListenerOptions = {}): A
       send(ctx, state, 204, undefined, '', { allow: route.allow });
       return;
     }
-    if (!route.methods.includes(method) && !(method === 'HEAD' && route.allowsHead)) {
+    const operation = route.operations.get(method);
+    if (!operation) {
       sendError(ctx, state, new HttpError(405, `method ${method} is not allowed on ${route.template}; allowed: ${route.allow}`, { headers: { allow: route.allow } }));
       return;
     }
+    ctx.operation = operation;
     if (state.limits.handlerTimeoutMs > 0 && route.timed) {
       ctx.timer = setTimeout(() => sendError(ctx, state, new HttpError(503, `the request did not complete within ${state.limits.handlerTimeoutMs} ms`)), state.limits.handlerTimeoutMs);
       ctx.timer.unref();
     }
-    route.handler(ctx, state).catch((err: unknown) => sendError(ctx, state, err));
+    operation.handler(ctx, state).catch((err: unknown) => sendError(ctx, state, err));
   };
 
   return Object.assign(listener, {

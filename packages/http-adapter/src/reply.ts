@@ -52,10 +52,21 @@ export function sendJson(ctx: RequestContext, state: ListenerState, status: numb
   send(ctx, state, status, JSON_TYPE, body, headers);
 }
 
-/** The W3C trace id of a request: from a valid incoming `traceparent`, else a fresh one. */
+/**
+ * Sends a declared response: the body is serialised by the serialiser compiled from the schema the
+ * operation declares for `status` (endpoints.ts). A status the operation does not declare is a
+ * programming error, caught by the tests that check every answer against the OpenAPI document.
+ */
+export function reply(ctx: RequestContext, state: ListenerState, status: number, body: unknown): void {
+  const serializer = ctx.operation?.serializers.get(status);
+  if (!serializer) throw new Error(`${ctx.req.method} ${ctx.route.template} declares no JSON response with status ${status}`);
+  send(ctx, state, status, JSON_TYPE, serializer(body));
+}
+
 /** W3C Trace Context: version 00, a trace id and a parent id that are not all zeros (all-zero ids are invalid). */
 const VALID_TRACEPARENT = /^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
 
+/** The W3C trace id of a request: from a valid incoming `traceparent`, else a fresh one. */
 function traceIdOf(ctx: RequestContext): string {
   const header = ctx.req.headers.traceparent;
   return typeof header === 'string' && VALID_TRACEPARENT.test(header) ? header : newTraceId();

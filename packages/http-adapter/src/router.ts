@@ -1,74 +1,74 @@
 /**
- * The route table: a switch on the first path segment and fixed segment counts, no regex scan over a
- * list. Path parameters are percent-decoded.
+ * The route table, derived from the endpoint declarations (endpoints.ts): each declaration becomes a
+ * {@link Route} whose operations carry their compiled serialisers and validator and run their
+ * declared authentication, and a find-my-way radix tree matches paths to routes. Path parameters are
+ * percent-decoded.
  * @module
  */
-import type { Handler, Route } from './context.js';
-import type { ErrorShape } from './errors.js';
+import FindMyWay from 'find-my-way';
+import { authenticate } from './caller.js';
+import { serializerFor, validatorFor } from './codecs.js';
+import type { Handler, Operation, Route, Serializer } from './context.js';
+import {
+  endpoints, pathParamNames, recommendEndpoints, unknownRecommendMethod,
+  type EndpointDeclaration, type EndpointName, type OperationDeclaration,
+} from './endpoints.js';
 import { HttpError } from './errors.js';
-import { dashboardAsset, dashboardPage } from './dashboard.js';
-import * as h from './handlers.js';
-import { RECOMMEND_METHODS } from './schemas.js';
 
-/** Per-route options beyond the common ones. */
-interface RouteOptions {
-  /** Subject to `handlerTimeoutMs` (default true). */
-  timed?: boolean;
-  /**
-   * A GET that changes state (the spec's coupon call): HEAD is not implied, so a HEAD request (link
-   * checkers, prefetchers) is answered 405 and changes nothing.
-   */
-  getChangesState?: boolean;
+/** The handler that runs an operation: its declared authentication first, unless it is public. */
+function withAuthentication(declaration: OperationDeclaration): Handler {
+  const { auth, handler } = declaration;
+  if (auth === 'public') return handler;
+  return async (ctx, state) => {
+    await authenticate(auth, ctx, state);
+    await handler(ctx, state);
+  };
 }
 
-function route(template: string, methods: readonly string[], shape: ErrorShape, cors: boolean, handler: Handler, options: RouteOptions = {}): Route {
-  const allowsHead = methods.includes('GET') && !options.getChangesState;
-  const allow = [...methods, ...(allowsHead ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-  return { template, methods, allow, allowsHead, shape, cors, timed: options.timed ?? true, handler };
+function compileOperation(declaration: OperationDeclaration): Operation {
+  const serializers = new Map<number, Serializer>();
+  for (const [status, response] of Object.entries(declaration.responses)) {
+    if (response.schema) serializers.set(Number(status), serializerFor(response.schema));
+  }
+  const body = declaration.body;
+  return {
+    declaration,
+    handler: withAuthentication(declaration),
+    serializers,
+    ...(body?.validate && { validator: validatorFor(body.schema) }),
+  };
 }
 
-/** Every route of the surface, by a stable name (used by the OpenAPI builder and the tests). */
-export const routes = {
-  search: route('/v1.4/search', ['POST'], 'envelope', true, h.search),
-  bundle: route('/1.0/ClientRecom/{website_id}/bundle', ['POST'], 'envelope', true, h.bundle),
-  unknownMethod: route('/1.0/ClientRecom/{website_id}/{method}', ['GET'], 'envelope', true, h.unknownMethod),
-  purchases: route('/3.0/events/purchases', ['POST'], 'problem', false, h.events('purchases')),
-  views: route('/3.0/events/views', ['POST'], 'problem', false, h.events('views')),
-  coupon: route('/b2b/coupon/mark_as_used', ['GET'], 'envelope', true, h.markCouponUsed, { getChangesState: true }),
-  products: route('/admin/v1/websites/{websiteId}/products', ['PUT', 'PATCH'], 'problem', false, h.products, { timed: false }),
-  product: route('/admin/v1/websites/{websiteId}/products/{refId}', ['GET', 'DELETE'], 'problem', false, h.product),
-  coupons: route('/admin/v1/websites/{websiteId}/coupons', ['POST'], 'problem', false, h.issueCoupons),
-  stats: route('/admin/v1/websites/{websiteId}/stats', ['GET'], 'problem', false, h.stats),
-  keys: route('/admin/v1/websites/{websiteId}/keys', ['GET', 'POST'], 'problem', false, h.searchKeys),
-  key: route('/admin/v1/websites/{websiteId}/keys/{key}', ['DELETE'], 'problem', false, h.revokeSearchKey),
-  attribution: route('/admin/v1/websites/{websiteId}/reports/attribution', ['GET'], 'problem', false, h.attribution),
-  searchReport: route('/admin/v1/websites/{websiteId}/reports/searches', ['GET'], 'problem', false, h.searchReport),
-  settings: route('/admin/v1/websites/{websiteId}/settings', ['GET', 'PUT', 'PATCH'], 'problem', false, h.settings),
-  healthz: route('/healthz', ['GET'], 'envelope', false, h.healthz),
-  readyz: route('/readyz', ['GET'], 'envelope', false, h.readyz),
-  metrics: route('/metrics', ['GET'], 'envelope', false, h.metrics),
-  openapi: route('/openapi.json', ['GET'], 'envelope', false, h.openapi),
-  dashboard: route('/', ['GET'], 'envelope', false, dashboardPage),
-  dashboardAsset: route('/dashboard/{file}', ['GET'], 'envelope', false, dashboardAsset),
-} as const;
+/** The route of one endpoint declaration. */
+export function compileRoute(endpoint: EndpointDeclaration): Route {
+  const operations = new Map<string, Operation>();
+  for (const declaration of endpoint.operations) operations.set(declaration.method, compileOperation(declaration));
+  const get = operations.get('GET');
+  if (get && !endpoint.getChangesState) operations.set('HEAD', get);
+  return {
+    template: endpoint.path,
+    operations,
+    allow: [...operations.keys(), 'OPTIONS'].join(', '),
+    shape: endpoint.errorShape,
+    cors: endpoint.cors,
+    timed: endpoint.timed ?? true,
+  };
+}
+
+/** Every named route of the surface (used by the listener and the tests). */
+export const routes = Object.fromEntries(
+  Object.entries(endpoints).map(([name, endpoint]) => [name, compileRoute(endpoint)]),
+) as Record<EndpointName, Route>;
 
 /** The recommendation routes, one per method segment, keyed by the lowercased segment (matching is case-insensitive, as in the engine). */
 export const recommendRoutes: ReadonlyMap<string, Route> = new Map(
-  RECOMMEND_METHODS.map((m) => [m.toLowerCase(), route(`/1.0/ClientRecom/{website_id}/${m}`, ['GET'], 'envelope', true, h.recommend(m))]),
+  recommendEndpoints.map((endpoint) => [endpoint.path.slice(endpoint.path.lastIndexOf('/') + 1).toLowerCase(), compileRoute(endpoint)]),
 );
 
-/** The pseudo-route of paths that match nothing (metrics label `unmatched`). */
-export const unmatchedRoute: Route = route('unmatched', [], 'envelope', false, async () => {
-  throw new HttpError(404, 'no such path');
-});
+const unknownMethodRoute = compileRoute(unknownRecommendMethod);
 
-function decode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new HttpError(400, `path segment "${segment}" is not valid percent-encoding`);
-  }
-}
+/** The pseudo-route of paths that match nothing (metrics label `unmatched`). */
+export const unmatchedRoute: Route = { template: 'unmatched', operations: new Map(), allow: 'OPTIONS', shape: 'envelope', cors: false, timed: true };
 
 /** A matched route with its decoded path parameters. */
 export interface RouteMatch {
@@ -76,53 +76,64 @@ export interface RouteMatch {
   params: string[];
 }
 
-/** Finds the route of a path (without prefix and query), or undefined. Throws 400 on bad percent-encoding. */
+/**
+ * What the tree stores per path: the route and its parameter names in template order, or (for the
+ * recommendation methods, whose segment matches case-insensitively) a resolver by segment.
+ */
+interface Target {
+  names: string[];
+  resolve(params: Record<string, string | undefined>): Route;
+}
+
+/**
+ * find-my-way matches the path only: the listener answers 405 with the route's `Allow` itself, which
+ * needs the route whatever the method, so every route is filed under one method of the tree.
+ */
+const TREE_METHOD = 'GET';
+
+const tree = FindMyWay({
+  // Path parameters (refIds, keys) are bounded by the header size limit, not by the router's default of 100 characters.
+  maxParamLength: 16 * 1024,
+});
+
+const fileTarget = (template: string, route: Route): void => {
+  const names = pathParamNames(template);
+  tree.on(TREE_METHOD, template.replace(/\{([^}]+)\}/g, ':$1'), () => undefined, { names, resolve: () => route } satisfies Target);
+};
+
+for (const [name, route] of Object.entries(routes)) fileTarget(endpoints[name as EndpointName].path, route);
+// One parametric route for every method segment: the declared ones match case-insensitively, others are 404 (unknownRecommendMethod).
+tree.on(TREE_METHOD, unknownRecommendMethod.path.replace(/\{([^}]+)\}/g, ':$1'), () => undefined, {
+  names: pathParamNames(unknownRecommendMethod.path),
+  resolve: (params) => recommendRoutes.get(params.method!.toLowerCase()) ?? unknownMethodRoute,
+} satisfies Target);
+
+/**
+ * Finds the route of a path (without prefix and query), or undefined. A parameter must not be empty.
+ * Throws 400 when the path would match but a segment is not valid percent-encoding.
+ */
 export function matchRoute(path: string): RouteMatch | undefined {
-  const s = path.split('/');
-  const n = s.length;
-  if (s[0] !== '') return undefined;
-  switch (s[1]) {
-    case 'v1.4':
-      return n === 3 && s[2] === 'search' ? { route: routes.search, params: [] } : undefined;
-    case '1.0': {
-      if (n !== 5 || s[2] !== 'ClientRecom' || s[3] === '' || s[4] === '') return undefined;
-      const websiteId = decode(s[3]!);
-      if (s[4] === 'bundle') return { route: routes.bundle, params: [websiteId] };
-      const known = recommendRoutes.get(s[4]!.toLowerCase());
-      return known ? { route: known, params: [websiteId] } : { route: routes.unknownMethod, params: [websiteId, decode(s[4]!)] };
+  const found = tree.find(TREE_METHOD, path);
+  if (!found) {
+    // find-my-way does not match a path whose parameters do not decode; the same path with every "%"
+    // escaped does: then the request names an endpoint with a malformed segment, a 400 and not a 404.
+    if (path.includes('%') && tree.find(TREE_METHOD, path.replaceAll('%', '%25'))) {
+      const bad = path.split('/').find((segment) => !decodes(segment));
+      throw new HttpError(400, `path segment "${bad}" is not valid percent-encoding`);
     }
-    case '3.0':
-      if (n !== 4 || s[2] !== 'events') return undefined;
-      if (s[3] === 'purchases') return { route: routes.purchases, params: [] };
-      if (s[3] === 'views') return { route: routes.views, params: [] };
-      return undefined;
-    case 'b2b':
-      return n === 4 && s[2] === 'coupon' && s[3] === 'mark_as_used' ? { route: routes.coupon, params: [] } : undefined;
-    case 'admin': {
-      if (n < 6 || s[2] !== 'v1' || s[3] !== 'websites' || s[4] === '') return undefined;
-      const websiteId = decode(s[4]!);
-      if (n === 6) {
-        switch (s[5]) {
-          case 'products': return { route: routes.products, params: [websiteId] };
-          case 'coupons': return { route: routes.coupons, params: [websiteId] };
-          case 'stats': return { route: routes.stats, params: [websiteId] };
-          case 'settings': return { route: routes.settings, params: [websiteId] };
-          case 'keys': return { route: routes.keys, params: [websiteId] };
-          default: return undefined;
-        }
-      }
-      if (n === 7 && s[5] === 'products' && s[6] !== '') return { route: routes.product, params: [websiteId, decode(s[6]!)] };
-      if (n === 7 && s[5] === 'keys' && s[6] !== '') return { route: routes.key, params: [websiteId, decode(s[6]!)] };
-      if (n === 7 && s[5] === 'reports' && s[6] === 'attribution') return { route: routes.attribution, params: [websiteId] };
-      if (n === 7 && s[5] === 'reports' && s[6] === 'searches') return { route: routes.searchReport, params: [websiteId] };
-      return undefined;
-    }
-    case 'healthz': return n === 2 ? { route: routes.healthz, params: [] } : undefined;
-    case 'readyz': return n === 2 ? { route: routes.readyz, params: [] } : undefined;
-    case 'metrics': return n === 2 ? { route: routes.metrics, params: [] } : undefined;
-    case 'openapi.json': return n === 2 ? { route: routes.openapi, params: [] } : undefined;
-    case '': return n === 2 ? { route: routes.dashboard, params: [] } : undefined;
-    case 'dashboard': return n === 3 && s[2] !== '' ? { route: routes.dashboardAsset, params: [decode(s[2]!)] } : undefined;
-    default: return undefined;
+    return undefined;
+  }
+  const target = found.store as Target;
+  const params = target.names.map((name) => found.params[name] ?? '');
+  if (params.includes('')) return undefined;
+  return { route: target.resolve(found.params), params };
+}
+
+function decodes(segment: string): boolean {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -12,7 +12,7 @@ import type { EngineOptions, WebsiteStats } from '@aisle/engine';
 import { generateCatalog } from '@aisle/engine/demo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PG_URL, TestSchemas, requirePostgres } from '../../engine/src/store/pg-test-env.js';
-import { startChild, type ChildServer } from './child-server.js';
+import { ReplicaSet, eventually as eventuallyWithin, startChild, type Replica } from './child-server.js';
 import { ADMIN_TOKEN, SITE_A, TOKEN_A, bearer, post } from './helpers.js';
 
 const POLL_INTERVAL_MS = 100;
@@ -23,10 +23,7 @@ const schemas = new TestSchemas();
 const tmp = mkdtempSync(path.join(tmpdir(), 'aisle-replicas-'));
 let schema: string;
 
-interface Replica extends ChildServer {
-  name: string;
-}
-const running = new Set<Replica>();
+const replicas = new ReplicaSet();
 
 function engineOptions(name: string): EngineOptions {
   return {
@@ -38,17 +35,11 @@ function engineOptions(name: string): EngineOptions {
   };
 }
 
-async function startReplica(name: string): Promise<Replica> {
-  const replica = { name, ...await startChild(engineOptions(name)) };
-  running.add(replica);
-  return replica;
+function startReplica(name: string): Promise<Replica> {
+  return replicas.start(name, () => startChild(engineOptions(name)));
 }
 
-async function kill(replica: Replica, signal: NodeJS.Signals): Promise<void> {
-  replica.child.kill(signal);
-  await replica.exited;
-  running.delete(replica);
-}
+const kill = (replica: Replica, signal: NodeJS.Signals): Promise<void> => replicas.kill(replica, signal);
 
 const catalog = [
   ...generateCatalog({ count: 40, seed: 5 }),
@@ -77,14 +68,8 @@ async function popular(r: Replica, count = 5): Promise<string[]> {
   return ((await res.json()) as { payload: string[] }).payload;
 }
 
-/** Polls `probe` until it returns true or the deadline passes (then fails with `describe()`). */
-async function eventually(probe: () => Promise<boolean>, describe: () => Promise<string> | string, deadlineMs = PROPAGATION_DEADLINE_MS): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    if (await probe()) return;
-    if (Date.now() > end) throw new Error(`not reached within ${deadlineMs} ms: ${await describe()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function eventually(probe: () => Promise<boolean>, describe: string | (() => Promise<string> | string), deadlineMs = PROPAGATION_DEADLINE_MS): Promise<void> {
+  return eventuallyWithin(probe, describe, deadlineMs);
 }
 
 const CUSTOMER = '7d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10';
@@ -120,7 +105,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all([...running].map((r) => kill(r, 'SIGTERM')));
+  await replicas.stopAll();
   await schemas.dropAll();
   rmSync(tmp, { recursive: true, force: true });
 }, 60_000);

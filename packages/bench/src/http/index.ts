@@ -14,6 +14,8 @@ import { scenarios, type Scenario } from './scenarios.js';
 
 interface RunningServer {
   url: string;
+  /** The bare node:http server making the same recommendation call on the same engine (aisle only). */
+  bareRecommendUrl?: string;
   setupMs: number;
   refIds: string[];
   /** The server process's CPU and engine time so far. */
@@ -36,7 +38,7 @@ function startServer(input: ServerChildInput): Promise<RunningServer> {
         return;
       }
       resolve({
-        url: m.url, setupMs: m.setupMs, refIds: m.sample.refIds,
+        url: m.url, ...(m.bareRecommendUrl && { bareRecommendUrl: m.bareRecommendUrl }), setupMs: m.setupMs, refIds: m.sample.refIds,
         usage: () => new Promise<ServerUsage>((res) => {
           child.once('message', (u: ServerChildMessage) => res(u.type === 'usage' ? u.usage : { cpuUs: NaN, engineUs: NaN, engineCalls: 0 }));
           child.send('usage');
@@ -66,10 +68,10 @@ interface LoadResult {
   engineUsPerRequest: number;
 }
 
-async function load(server: RunningServer, scenario: Scenario, durationS: number, connections: number): Promise<LoadResult> {
+async function load(server: RunningServer, scenario: Scenario, durationS: number, connections: number, url = server.url): Promise<LoadResult> {
   const before = await server.usage();
   const result = await autocannon({
-    url: server.url, connections, duration: durationS, pipelining: 1,
+    url, connections, duration: durationS, pipelining: 1,
     requests: scenario.requests as autocannon.Request[],
   });
   const after = await server.usage();
@@ -99,6 +101,7 @@ export async function runHttpSuite(options: { durationS: number; products: numbe
   const helloScenario = scenarios(sample, [])[0]!;
   const helloRuns: LoadResult[] = [];
   const results: { r: LoadResult; hello: LoadResult }[] = [];
+  const versusBare: { scenario: string; adapter: number; bare: number; adapterCpuUs: number; bareCpuUs: number }[] = [];
   let aisle: RunningServer | undefined;
   let rss = NaN;
   try {
@@ -109,6 +112,23 @@ export async function runHttpSuite(options: { durationS: number; products: numbe
       const r = await load(aisle, scenario, options.durationS, connections);
       results.push({ r, hello: h });
       options.log(`  ${scenario.name}: ${Math.round(r.requestsPerSecond)} req/s (hello world just before: ${Math.round(h.requestsPerSecond)}), p99 ${r.p99} ms, non-2xx ${r.non2xx}`);
+      if (scenario.againstBare && aisle.bareRecommendUrl) {
+        // A-B-B-A after the run above (which warmed both the engine's caches and the connections): the
+        // adapter, the bare server twice, the adapter again, so a steady drift of the machine's load
+        // weighs on both sides alike.
+        const runs: LoadResult[] = [];
+        for (const url of [aisle.url, aisle.bareRecommendUrl, aisle.bareRecommendUrl, aisle.url]) runs.push(await load(aisle, scenario, options.durationS, connections, url));
+        const mean = (a: LoadResult, b: LoadResult, of: (x: LoadResult) => number) => (of(a) + of(b)) / 2;
+        const rate = (x: LoadResult) => x.requestsPerSecond;
+        const cpu = (x: LoadResult) => x.cpuUsPerRequest;
+        const pair = {
+          scenario: scenario.name, adapter: mean(runs[0]!, runs[3]!, rate), bare: mean(runs[1]!, runs[2]!, rate),
+          adapterCpuUs: mean(runs[0]!, runs[3]!, cpu), bareCpuUs: mean(runs[1]!, runs[2]!, cpu),
+        };
+        versusBare.push(pair);
+        options.log(`    vs a bare node:http server making the same engine call: ${Math.round(pair.adapter)} / ${Math.round(pair.bare)} req/s = ${(100 * pair.adapter / pair.bare).toFixed(0)}%; `
+          + `CPU ${pair.adapterCpuUs.toFixed(0)} / ${pair.bareCpuUs.toFixed(0)} µs per request`);
+      }
     }
   } finally {
     if (aisle) rss = await aisle.stop();
@@ -144,6 +164,22 @@ export async function runHttpSuite(options: { durationS: number; products: numbe
     const share = Number.isNaN(r.engineUsPerRequest) ? '–' : `${(100 * adapter / r.engineUsPerRequest).toFixed(0)}%`;
     lines.push(row(r, `${(100 * r.requestsPerSecond / h.requestsPerSecond).toFixed(0)}%`, [us(r.cpuUsPerRequest), us(r.engineUsPerRequest), us(adapter), share]));
   }
-  lines.push('');
+  lines.push(
+    '',
+    '**The adapter against a bare node:http server making the same engine call** (issue 11: a recommendation call through the adapter at '
+      + 'no less than 60 % of the bare server\'s rate). The bare server runs in the aisle server\'s process, on the same engine: it reads the '
+      + 'query with URLSearchParams, calls `engine.recommend` and writes `JSON.stringify` of the answer, without routing, auth, CORS, '
+      + 'metrics or request logs; the adapter has request logs and metrics on. After the scenario\'s own run (which warms the engine\'s caches), '
+      + 'each side is loaded twice in the order adapter, bare, bare, adapter (the rows are the means), so a steady change of the machine\'s load weighs on both alike. '
+      + 'When the machine is busy, the rates are bounded by the CPU the load generator gets as much as by the servers: '
+      + 'the server process\'s CPU per request answered (all threads) is the steadier measure, and its ratio (bare / adapter) is the rate the '
+      + 'adapter would reach, as a share of the bare server\'s, with a CPU to itself.',
+    '',
+    '| scenario | adapter req/s | bare node:http req/s | adapter / bare (rate) | adapter CPU µs / request | bare CPU µs / request | bare / adapter (CPU) |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...versusBare.map((p) => `| ${p.scenario} | ${Math.round(p.adapter).toLocaleString('en-US')} | ${Math.round(p.bare).toLocaleString('en-US')} | ${(100 * p.adapter / p.bare).toFixed(0)}% `
+      + `| ${p.adapterCpuUs.toFixed(0)} | ${p.bareCpuUs.toFixed(0)} | ${(100 * p.bareCpuUs / p.adapterCpuUs).toFixed(0)}% |`),
+    '',
+  );
   return lines.join('\n');
 }

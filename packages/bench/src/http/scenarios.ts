@@ -21,6 +21,8 @@ export interface Scenario {
   name: string;
   server: 'aisle' | 'hello';
   requests: AutocannonRequest[];
+  /** A recommendation call, also sent to the bare node:http server making the same engine call (issue 11's 60 % target). */
+  againstBare?: boolean;
 }
 
 const AUTH = { 'content-type': 'application/json', authorization: `Bearer ${BENCH_WEBSITE.tokens[0]}` };
@@ -38,6 +40,7 @@ export function scenarios(sample: Product[], refIds: string[]): Scenario[] {
     {
       name: 'GET /1.0/ClientRecom/{id}/PopularItems?count=3',
       server: 'aisle',
+      againstBare: true,
       requests: [{ method: 'GET', path: `/1.0/ClientRecom/${BENCH_WEBSITE.websiteId}/PopularItems?count=3` }],
     },
     {
@@ -53,6 +56,7 @@ export function scenarios(sample: Product[], refIds: string[]): Scenario[] {
     {
       name: 'GET /1.0/ClientRecom/{id}/ProductDetail',
       server: 'aisle',
+      againstBare: true,
       requests: refs.slice(0, 100).map((ref) => ({
         method: 'GET',
         path: `/1.0/ClientRecom/${BENCH_WEBSITE.websiteId}/ProductDetail?customerId=${customer}&productRef=${encodeURIComponent(ref)}&filterOutOfStock=true`,

@@ -1,17 +1,20 @@
 /**
  * The server side of the HTTP load runs, in its own process: either aisle (`createServer` from the
  * HTTP adapter around a real engine with a generated catalog and replayed interactions, embedded store
- * in a temporary data directory) or a bare node:http hello-world. It reports its URL, serves until
- * told to stop, then reports its memory.
+ * in a temporary data directory) or a bare node:http hello-world. Beside aisle, a bare node:http server
+ * makes the same `engine.recommend` call on the same engine (no routing, auth, metrics or logs: what a
+ * recommendation costs without the adapter). It reports its URLs, serves until told to stop, then
+ * reports its memory.
  * @module
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadDataset } from '../datasets.js';
 import { generateInteractions } from '@aisle/engine/demo';
 import { createServer, logDestination } from '@aisle/http-adapter';
+import type { Engine, RecommendParams } from '@aisle/engine';
 import { pino } from 'pino';
 import { BENCH_WEBSITE, startAisle } from '../peers/aisle.js';
 
@@ -23,7 +26,7 @@ export interface ServerChildInput {
 }
 
 export type ServerChildMessage =
-  | { type: 'ready'; url: string; setupMs: number; sample: { refIds: string[] } }
+  | { type: 'ready'; url: string; bareRecommendUrl?: string; setupMs: number; sample: { refIds: string[] } }
   | { type: 'usage'; usage: ServerUsage }
   | { type: 'stopped'; rssBytes: number }
   | { type: 'error'; error: string };
@@ -53,15 +56,50 @@ function countEngineTime(engine: Record<string, unknown>, methods: string[]): vo
   }
 }
 
-async function start(input: ServerChildInput): Promise<{ url: string; close(): Promise<void>; refIds: string[] }> {
+/** Listens on a free loopback port; resolves with the URL. */
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+const closeServer = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+/**
+ * `GET /1.0/ClientRecom/{website_id}/{method}?…` answered by a bare node:http handler: the query read
+ * with URLSearchParams, the same `engine.recommend` call the adapter makes, JSON.stringify, written.
+ * The floor an HTTP front of the engine cannot go below on this machine.
+ */
+function bareRecommendServer(engine: Engine): Server {
+  return createHttpServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const [, , , websiteId = '', method = ''] = url.pathname.split('/');
+    const q = url.searchParams;
+    const params: RecommendParams = {};
+    const customerId = q.get('customerId');
+    if (customerId !== null) params.customerId = customerId;
+    const productRef = q.get('productRef');
+    if (productRef !== null) params.productRef = productRef;
+    const count = q.get('count');
+    if (count !== null) params.count = Number(count);
+    if (q.has('filterOutOfStock')) params.filterOutOfStock = q.get('filterOutOfStock') === 'true';
+    engine.recommend(decodeURIComponent(websiteId), method, params).then((answer) => {
+      const body = JSON.stringify(answer);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    }, (err: unknown) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(String(err));
+    });
+  });
+}
+
+async function start(input: ServerChildInput): Promise<{ url: string; bareRecommendUrl?: string; close(): Promise<void>; refIds: string[] }> {
   if (input.kind === 'hello') {
     const server = createHttpServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('hello world');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as { port: number }).port;
-    return { url: `http://127.0.0.1:${port}`, refIds: [], close: () => new Promise((r) => server.close(() => r())) };
+    return { url: await listen(server), refIds: [], close: () => closeServer(server) };
   }
   const products = await loadDataset({ kind: 'generated', count: input.products, seed: 1 });
   const dataDir = mkdtempSync(join(tmpdir(), 'aisle-http-bench-'));
@@ -74,12 +112,15 @@ async function start(input: ServerChildInput): Promise<{ url: string; close(): P
   // destination, into a file (not the bench's console).
   const logs = logDestination(join(dataDir, 'requests.log'));
   const server = await createServer({ engine, port: 0, host: '127.0.0.1', logger: pino({ name: 'aisle' }, logs) });
+  const bare = bareRecommendServer(engine);
   // The most viewed products, for recommendation requests that have an answer.
   const refIds = products.slice(0, 2000).map((p) => p.refId);
   return {
     url: server.url,
+    bareRecommendUrl: await listen(bare),
     refIds,
     close: async () => {
+      await closeServer(bare);
       await server.close();
       logs.flushSync();
       rmSync(dataDir, { recursive: true, force: true });
@@ -90,7 +131,7 @@ async function start(input: ServerChildInput): Promise<{ url: string; close(): P
 process.once('message', (input: ServerChildInput) => {
   const t0 = performance.now();
   start(input).then((running) => {
-    process.send!({ type: 'ready', url: running.url, setupMs: performance.now() - t0, sample: { refIds: running.refIds } } satisfies ServerChildMessage);
+    process.send!({ type: 'ready', url: running.url, ...(running.bareRecommendUrl && { bareRecommendUrl: running.bareRecommendUrl }), setupMs: performance.now() - t0, sample: { refIds: running.refIds } } satisfies ServerChildMessage);
     const usage = (): void => {
       const cpu = process.cpuUsage();
       process.send!({ type: 'usage', usage: { cpuUs: cpu.user + cpu.system, engineUs: engineTime.us, engineCalls: engineTime.calls } } satisfies ServerChildMessage);

@@ -5,12 +5,12 @@
  * recommenderId, widgetId, campaignId, tacticId (each inherited from the event when the product has
  * none), atsModel, retailBoostCollectionCampaignId, or retail-media data that verified. Per dimension,
  * `revenue` and `units` sum the lines carrying that key and `orders` counts the distinct orders with at
- * least one such line; `totals.attributedRevenue` is the sum over attributed lines. Retail-media spend is
- * CPA × units over verified lines; CPC and CPM are summed as given, once per verified line. Flagged lines
- * (HMAC invalid, timeStamp out of window) count in `flagged` and never in spend.
+ * least one such line; `totals.attributedRevenue` is the sum over attributed lines. Retail-media spend and
+ * flagged lines come from the retail-media module (`RetailMediaSpend`).
  * @module
  */
 import type { AttributionLine, AttributionReport } from '../engine-api.js';
+import { isVerifiedRetailMedia, RetailMediaSpend } from '../retail-media/index.js';
 import type { PurchaseEventData } from '../store/store.js';
 
 /** Money and counts are rounded to this many decimals in the report. */
@@ -44,7 +44,7 @@ class LineTable {
 export function isAttributedLine(event: PurchaseEventData, product: PurchaseEventData['products'][number]): boolean {
   return (product.recommenderId ?? event.recommenderId ?? product.widgetId ?? product.campaignId ?? event.campaignId
     ?? product.tacticId ?? event.tacticId ?? product.atsModel ?? product.retailBoostCollectionCampaignId) !== undefined
-    || (product.retailMedia !== undefined && product.retailMedia.flag === undefined);
+    || isVerifiedRetailMedia(product);
 }
 
 /**
@@ -61,9 +61,8 @@ export function buildAttributionReport(
   const byCampaign = new LineTable();
   const byTactic = new LineTable();
   const byAtsModel = new LineTable();
-  const adSets = new Map<string, { units: number; revenue: number; spend: number; clicksCost: number; milleCost: number; flagged: number }>();
+  const retailMedia = new RetailMediaSpend();
   const priceBeat = new Map<string, { discount: number; orders: number; reused: number }>();
-  const flagged: AttributionReport['flagged'] = [];
   let revenue = 0;
   let attributedRevenue = 0;
   let orders = 0;
@@ -88,21 +87,7 @@ export function buildAttributionReport(
       }
       byTactic.add(p.tacticId ?? event.tacticId, orderId, lineRevenue, p.quantity);
       byAtsModel.add(p.atsModel, orderId, lineRevenue, p.quantity);
-      const rm = p.retailMedia;
-      if (rm !== undefined) {
-        let a = adSets.get(rm.adSetId);
-        if (a === undefined) adSets.set(rm.adSetId, (a = { units: 0, revenue: 0, spend: 0, clicksCost: 0, milleCost: 0, flagged: 0 }));
-        if (rm.flag !== undefined) {
-          a.flagged++;
-          flagged.push({ orderId, refId: p.refId, reason: rm.flag });
-        } else {
-          a.units += p.quantity;
-          a.revenue += lineRevenue;
-          a.spend += (rm.costPerAction ?? 0) * p.quantity;
-          a.clicksCost += rm.costPerClick ?? 0;
-          a.milleCost += rm.costPerMille ?? 0;
-        }
-      }
+      retailMedia.add(orderId, p, lineRevenue);
     }
     const codesInOrder = new Set<string>();
     for (const promo of event.priceBeatPromotions) {
@@ -125,11 +110,9 @@ export function buildAttributionReport(
     byCampaign: byCampaign.toLines(),
     byTactic: byTactic.toLines(),
     byAtsModel: byAtsModel.toLines(),
-    retailMedia: [...adSets.entries()].map(([adSetId, a]) => ({
-      adSetId, units: a.units, revenue: round(a.revenue), spend: round(a.spend), clicksCost: round(a.clicksCost), milleCost: round(a.milleCost), flagged: a.flagged,
-    })).sort((x, y) => (x.adSetId < y.adSetId ? -1 : 1)),
+    retailMedia: retailMedia.lines(round),
     priceBeat: [...priceBeat.entries()].map(([code, pb]) => ({ code, discount: round(pb.discount), orders: pb.orders, reused: pb.reused }))
       .sort((x, y) => (x.code < y.code ? -1 : 1)),
-    flagged,
+    flagged: retailMedia.flagged,
   };
 }

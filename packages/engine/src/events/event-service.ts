@@ -9,9 +9,9 @@ import { FailureReporter } from '../background-failures.js';
 import type { StoreConfig, WebsiteConfig } from '../config.js';
 import type { AttributionReport, CouponIssue, CouponUseResult } from '../engine-api.js';
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
-import { verifyRetailMedia } from '../retail-media/hmac.js';
+import { checkRetailMedia } from '../retail-media/index.js';
 import { openStore } from '../store/open-store.js';
-import type { PurchaseEventData, RetailMediaFlag, Store, StoredEvent } from '../store/store.js';
+import type { PurchaseEventData, Store, StoredEvent } from '../store/store.js';
 import type { EventAck, PurchaseRecord, ViewRecord } from '../types.js';
 import { randomGuid } from '../util/ids.js';
 import { buildAttributionReport } from './attribution.js';
@@ -40,39 +40,10 @@ export interface EventServiceOptions {
   reporter?: FailureReporter;
 }
 
-/** Retail-media timeStamps more than this far after the event time are flagged. */
-export const RETAIL_MEDIA_MAX_FUTURE_MS = 5 * 60_000;
-/** Default attribution window (days) when the website sets no `attributionWindowDays`. */
-export const DEFAULT_ATTRIBUTION_WINDOW_DAYS = 30;
 /** Default replica polling interval on PostgreSQL. */
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 /** Events read per page by replay, polling and reports. */
 const PAGE = 5000;
-
-/**
- * Flags each product's retail-media data that does not verify under the website's secret, or whose
- * timeStamp lies more than 5 minutes after, or more than the attribution window before, the event time.
- * Pure; returns a new event.
- */
-export function checkRetailMedia(event: PurchaseEventData, website: WebsiteConfig): PurchaseEventData {
-  if (!event.products.some((p) => p.retailMedia !== undefined)) return event;
-  const windowMs = (website.settings?.attributionWindowDays ?? DEFAULT_ATTRIBUTION_WINDOW_DAYS) * 86_400_000;
-  return {
-    ...event,
-    products: event.products.map((p) => {
-      const rm = p.retailMedia;
-      if (rm === undefined) return p;
-      let flag: RetailMediaFlag | undefined;
-      if (!verifyRetailMedia(rm, rm.hmac, website.hmacSecret)) flag = 'hmac_invalid';
-      else {
-        const ts = parseIsoDateTime(rm.timeStamp)!;
-        if (ts > event.eventTimeMs + RETAIL_MEDIA_MAX_FUTURE_MS) flag = 'timestamp_in_future';
-        else if (ts < event.eventTimeMs - windowMs) flag = 'timestamp_too_old';
-      }
-      return flag === undefined ? p : { ...p, retailMedia: { ...rm, flag } };
-    }),
-  };
-}
 
 /**
  * How far after its arrival an event's `eventTime` may lie for the recommendation models. A sender's

@@ -5,7 +5,7 @@
  * @module
  */
 import type { PriceBeatPromotionData, PurchaseEventData, PurchaseProductData, RetailMediaData } from '../store/store.js';
-import { HMAC_SALT_LENGTH } from '../retail-media/hmac.js';
+import { HMAC_SALT_LENGTH } from '../retail-media/index.js';
 import { checkEventEnvelope, ErrorCollector, FieldChecker, MAX_URL_LENGTH, isRecord } from './validate-common.js';
 
 /** Most events in one purchase request. */

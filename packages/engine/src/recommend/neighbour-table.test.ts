@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { NeighbourTable } from './neighbour-table.js';
+import { evictionEstimate, NeighbourTable } from './neighbour-table.js';
 
 describe('NeighbourTable', () => {
   it('accumulates weights per edge and reports them', () => {
@@ -111,6 +111,7 @@ describe('NeighbourTable', () => {
           // Neighbours 100..111 with small integer weights (ties included).
           initial.forEach((weight, i) => t.add(1, 100 + i, weight));
           const targets = [...bs.map((b) => (b < 12 ? 100 + b : b)), 1];
+          // weight = estimate (as the table keeps it), error = inherited part.
           const ref: { id: number; weight: number; error: number }[] = initial.map((weight, i) => ({ id: 100 + i, weight, error: 0 }));
           const distinct = [...new Set(targets)].filter((b) => b !== 1);
           const listed = new Set(ref.map((e) => e.id));
@@ -119,7 +120,9 @@ describe('NeighbourTable', () => {
             if (listed.has(b)) continue;
             let min = 0;
             for (let k = 1; k < ref.length; k++) if (ref[k]!.weight < ref[min]!.weight) min = k;
-            ref[min] = { id: b, weight: ref[min]!.weight + w, error: ref[min]!.weight };
+            const inherited = ref[min]!.weight;
+            const kept = evictionEstimate(inherited, w);
+            ref[min] = { id: b, weight: kept, error: kept - w };
           }
           t.addAll(1, targets, w);
           const got: [number, number][] = [];
@@ -186,6 +189,40 @@ describe('NeighbourTable', () => {
         },
       ),
     );
+  });
+
+  it('keeps the inherited part of an evicting neighbour for eviction as its earned weight grows, and ignores ids beyond 24 bits', () => {
+    const t = new NeighbourTable(2);
+    t.add(0, 1, 10);
+    t.add(0, 2, 20);
+    t.add(0, 3, 1); // replaces 1: earned 1, and 10 inherited for eviction purposes
+    expect(t.weight(0, 3)).toBe(1);
+    t.add(0, 4, 1); // 3 (estimate ≈ 11) is weaker than 2 (20): 4 replaces it
+    expect(t.weight(0, 3)).toBe(0);
+    expect(t.weight(0, 4)).toBe(1);
+    for (let i = 0; i < 20; i++) t.add(0, 4, 1);
+    expect(t.weight(0, 4)).toBe(21);
+    t.add(0, 5, 1); // now 2 (20) is the weakest: 4's estimate ≈ 21 + 11
+    expect(t.weight(0, 2)).toBe(0);
+    expect(t.weight(0, 4)).toBe(21);
+    t.add(0, 1 << 24, 5);
+    t.add(1 << 24, 0, 5);
+    expect(t.degree(0)).toBe(2);
+    expect(t.degree(1 << 24)).toBe(0);
+  });
+
+  it('a weak signal (evict = false) fills the block it finds, or a first one, but never grows it', () => {
+    const t = new NeighbourTable(16);
+    t.addAll(0, [1, 2, 3, 4, 5, 6], 1, false);
+    expect(t.degree(0)).toBe(4);
+    t.addAll(0, [1, 7, 8], 1, false);
+    expect(t.weight(0, 1)).toBe(2);
+    expect(t.weight(0, 7)).toBe(0);
+    t.addAll(0, [9, 10, 11], 1); // a strong signal grows the block (4 → 8)
+    expect(t.degree(0)).toBe(7);
+    t.addAll(0, [12, 13, 14], 1, false); // one free place left in the block of 8
+    expect(t.degree(0)).toBe(8);
+    expect(t.usedBytes).toBe(new NeighbourTable(16).usedBytes + (4 + 8) * 8);
   });
 
   it('scales all weights', () => {

@@ -1,7 +1,10 @@
 /**
- * A capped, weighted neighbour list per item, stored in slabs (ids in Int32Arrays, weights and their
- * inherited parts in Float32Arrays) so that a million items cost a few typed arrays rather than millions
- * of small objects.
+ * A capped, weighted neighbour list per item, stored in slabs of 8-byte entries — a Uint32 word (the
+ * neighbour's id in the low 24 bits, the inherited share of its eviction estimate in the high 8) and a
+ * Float32 earned weight — so that a million items cost a few typed arrays rather than millions of small objects.
+ * (12-byte entries, with the inherited part as a Float32 of its own, cost 0.36 GB more at 1M products
+ * and 10M views.) Item ids above {@link MAX_NEIGHBOUR_ITEM} (16.7M distinct RefIds in a website's
+ * events) are not paired.
  *
  * The slabs are paged: fixed pages of 2^20 entries (the first page grows by doubling up to that size,
  * so a small website holds a small slab). A block never straddles two pages, and a large table wastes
@@ -14,21 +17,70 @@
  * counting): for eviction it inherits the evicted estimate, so that a newcomer is not the next victim
  * of a stream of one-off co-occurrences; for ranking only what it earned since it entered counts (the
  * estimate minus the inherited part, a lower bound of its true weight). Strong neighbours are never
- * evicted by a stream of weak ones.
+ * evicted by a stream of weak ones. The earned weight is stored exactly (ranking and its ties are
+ * exact); the inherited part, used only to choose eviction victims, is kept as a share of the estimate
+ * in 1/255ths (at most 254), re-expressed (rounded) when the earned weight grows.
  * @module
  */
 
 const NO_BLOCK = -1;
+/** Bits of an entry word holding the neighbour id; the 8 above hold the inherited share. */
+const ID_BITS = 24;
+const ID_MASK = (1 << ID_BITS) - 1;
+const SHARE_STEPS = 255;
+/** Capacity of an item's first block; blocks double from it up to the cap. */
+const FIRST_BLOCK = 4;
 
-/** Slab position x is weaker than y: smaller weight, then earlier position (as in `add`). */
-function weaker(weights: Float32Array, x: number, y: number): boolean {
-  const wx = weights[x]!;
-  const wy = weights[y]!;
+/** The largest item id a neighbour table pairs (ids are stored in 24 bits). */
+export const MAX_NEIGHBOUR_ITEM = ID_MASK;
+
+/** The inherited share (1/255ths of the estimate) for an inherited part and an earned weight. */
+function shareOf(inherited: number, earnedWeight: number): number {
+  const total = inherited + earnedWeight;
+  // At most 254: the earned weight stays a visible part of the estimate (estimate = earned · 255 / (255 − share)).
+  return total > 0 ? Math.min(SHARE_STEPS - 1, Math.round((inherited / total) * SHARE_STEPS)) : 0;
+}
+
+/** The eviction estimate of an entry: its earned weight plus the inherited part. */
+function estimate(word: number, earnedWeight: number): number {
+  return word > ID_MASK ? (earnedWeight * SHARE_STEPS) / (SHARE_STEPS - (word >>> ID_BITS)) : earnedWeight;
+}
+
+/**
+ * The eviction estimate a table keeps for an entry that earned `earnedWeight` and inherited
+ * `inherited` (the share's precision: within about 1/510 of the estimate). For tests and docs.
+ */
+export function evictionEstimate(inherited: number, earnedWeight: number): number {
+  return estimate((shareOf(inherited, earnedWeight) << ID_BITS) >>> 0, earnedWeight);
+}
+
+/** Adds `w` to entry k's earned weight; its inherited part keeps its absolute value (re-expressed as a share). */
+function strengthen(ids: Uint32Array, weights: Float32Array, k: number, w: number): void {
+  const word = ids[k]!;
+  const old = weights[k]!;
+  weights[k] = old + w;
+  if (word > ID_MASK) {
+    const share = word >>> ID_BITS;
+    ids[k] = (word & ID_MASK) | (shareOf((old * share) / (SHARE_STEPS - share), weights[k]!) << ID_BITS);
+  }
+}
+
+/** Entry k is replaced by `b`: it has earned `w`, and inherits the evicted estimate for eviction purposes. */
+function replaceEntry(ids: Uint32Array, weights: Float32Array, k: number, b: number, w: number): void {
+  const inherited = estimate(ids[k]!, weights[k]!);
+  weights[k] = w;
+  ids[k] = b | (shareOf(inherited, weights[k]!) << ID_BITS);
+}
+
+/** Slab position x is weaker than y: smaller estimate, then earlier position (as in `add`). */
+function weaker(ids: Uint32Array, weights: Float32Array, x: number, y: number): boolean {
+  const wx = estimate(ids[x]!, weights[x]!);
+  const wy = estimate(ids[y]!, weights[y]!);
   return wx < wy || (wx === wy && x < y);
 }
 
 /** Sifts heap[i] down a heap of slab positions: a min-heap by weakness (`minHeap`) or a max-heap. */
-function siftDown(heap: Int32Array, weights: Float32Array, i: number, n: number, minHeap: boolean): void {
+function siftDown(heap: Int32Array, ids: Uint32Array, weights: Float32Array, i: number, n: number, minHeap: boolean): void {
   const item = heap[i]!;
   for (;;) {
     const l = 2 * i + 1;
@@ -36,11 +88,11 @@ function siftDown(heap: Int32Array, weights: Float32Array, i: number, n: number,
     const r = l + 1;
     let c = l;
     if (minHeap) {
-      if (r < n && weaker(weights, heap[r]!, heap[l]!)) c = r;
-      if (!weaker(weights, heap[c]!, item)) break;
+      if (r < n && weaker(ids, weights, heap[r]!, heap[l]!)) c = r;
+      if (!weaker(ids, weights, heap[c]!, item)) break;
     } else {
-      if (r < n && weaker(weights, heap[l]!, heap[r]!)) c = r;
-      if (!weaker(weights, item, heap[c]!)) break;
+      if (r < n && weaker(ids, weights, heap[l]!, heap[r]!)) c = r;
+      if (!weaker(ids, weights, item, heap[c]!)) break;
     }
     heap[i] = heap[c]!;
     i = c;
@@ -50,12 +102,10 @@ function siftDown(heap: Int32Array, weights: Float32Array, i: number, n: number,
 
 /** Neighbour lists of all items: `add(a, b, w)` strengthens the edge a→b. */
 export class NeighbourTable {
-  /** Pages of neighbour ids. */
-  private idPages: Int32Array[] = [];
-  /** Pages of estimated weights. */
+  /** Pages of entry words: neighbour id (low 24 bits) and inherited share (high 8 bits). */
+  private idPages: Uint32Array[] = [];
+  /** Pages of estimated weights (ranking uses the weight less the inherited share). */
   private weightPages: Float32Array[] = [];
-  /** Pages of the inherited part of each weight (space-saving error); ranking uses weight − error. */
-  private errorPages: Float32Array[] = [];
   /** log2 of the full page size (entries). */
   private readonly pageShift: number;
   private readonly pageMask: number;
@@ -87,9 +137,8 @@ export class NeighbourTable {
     this.pageShift = shift;
     this.pageMask = (1 << shift) - 1;
     const first = Math.min(Math.max(initialItems * 4, cap), 1 << shift);
-    this.idPages.push(new Int32Array(first));
+    this.idPages.push(new Uint32Array(first));
     this.weightPages.push(new Float32Array(first));
-    this.errorPages.push(new Float32Array(first));
     this.offsets = new Int32Array(initialItems).fill(NO_BLOCK);
     this.sizes = new Uint16Array(initialItems);
     this.capacities = new Uint16Array(initialItems);
@@ -97,6 +146,7 @@ export class NeighbourTable {
 
   /** Adds `w` to the weight of the edge `a → b`. */
   add(a: number, b: number, w: number): void {
+    if (a > ID_MASK || b > ID_MASK) return;
     this.ensureItem(a);
     let off = this.offsets[a]!;
     const size = this.sizes[a]!;
@@ -108,17 +158,15 @@ export class NeighbourTable {
       const start = off & this.pageMask;
       let minK = start;
       for (let k = start, end = start + size; k < end; k++) {
-        if (ids[k] === b) {
-          weights[k]! += w;
+        if ((ids[k]! & ID_MASK) === b) {
+          strengthen(ids, weights, k, w);
           return;
         }
-        if (weights[k]! < weights[minK]!) minK = k;
+        if (estimate(ids[k]!, weights[k]!) < estimate(ids[minK]!, weights[minK]!)) minK = k;
       }
       if (size >= this.cap) {
         // Full: the weakest neighbour makes room.
-        ids[minK] = b;
-        this.errorPages[page]![minK] = weights[minK]!;
-        weights[minK]! += w;
+        replaceEntry(ids, weights, minK, b, w);
         return;
       }
     }
@@ -127,7 +175,6 @@ export class NeighbourTable {
     const k = (off & this.pageMask) + size;
     this.idPages[page]![k] = b;
     this.weightPages[page]![k] = w;
-    this.errorPages[page]![k] = 0;
     this.sizes[a] = size + 1;
   }
 
@@ -135,11 +182,14 @@ export class NeighbourTable {
    * Adds `w` to every edge `a → b` for the distinct `bs` (except `a` itself) in one pass over a's list:
    * O(degree + bs) instead of O(degree × bs) — the cost of an order's pairs. When the list overflows,
    * the newcomers replace the weakest entries (one each, weakest first), inheriting their weights as
-   * in {@link add}. With `evict = false` newcomers only fill free places of the list (a weak, secondary
-   * signal that should not push out neighbours, and costs no eviction pass over a full list). At most
+   * in {@link add}. With `evict = false` newcomers only fill free places of the item's current block (a
+   * first block of 4 for an item without one): a weak, secondary signal that should neither push out
+   * neighbours nor take memory of its own — it never grows a block, and costs no eviction pass. At most
    * `maxEvictions` newcomers (the first ones of `bs`) replace entries; the others are dropped.
    */
   addAll(a: number, bs: readonly number[], w: number, evict = true, maxEvictions = Infinity): void {
+    if (a > ID_MASK) return;
+    if (bs.some((b) => b > ID_MASK)) bs = bs.filter((b) => b <= ID_MASK);
     if (bs.length <= 2 && evict) {
       // A target listed twice counts once, as on the general path below (its marks de-duplicate).
       for (let i = 0; i < bs.length; i++) if (bs[i] !== a && (i === 0 || bs[i] !== bs[0])) this.add(a, bs[i]!, w);
@@ -160,13 +210,13 @@ export class NeighbourTable {
       const weights = this.weightPages[page]!;
       const start = off & this.pageMask;
       if (evict && size === this.cap) {
-        this.addAllFull(ids, weights, this.errorPages[page]!, start, size, bs, w, pending, maxEvictions);
+        this.addAllFull(ids, weights, start, size, bs, w, pending, maxEvictions);
         return;
       }
       for (let k = start, end = start + size; k < end; k++) {
-        const b = ids[k]!;
+        const b = ids[k]! & ID_MASK;
         if (b < this.marks.length && this.marks[b] === pending) {
-          weights[k]! += w;
+          strengthen(ids, weights, k, w);
           this.marks[b] = 0;
         }
       }
@@ -179,19 +229,20 @@ export class NeighbourTable {
       }
     }
     let next = 0;
-    while (next < newcomers.length && size < this.cap) {
+    // A weak signal (evict = false) fills the block it finds, or a first one, but never grows it.
+    const room = evict ? this.cap : Math.min(this.cap, this.capacities[a]! > 0 ? this.capacities[a]! : FIRST_BLOCK);
+    while (next < newcomers.length && size < room) {
       if (size >= this.capacities[a]!) off = this.grow(a); // grow() copies sizes[a] entries: keep it current
       const page = off >>> this.pageShift;
       const k = (off & this.pageMask) + size;
       this.idPages[page]![k] = newcomers[next++]!;
       this.weightPages[page]![k] = w;
-      this.errorPages[page]![k] = 0;
       this.sizes[a] = ++size;
     }
     if (newcomers.length - next > maxEvictions) newcomers.length = next + maxEvictions;
     if (next < newcomers.length && evict) {
       const page = off >>> this.pageShift;
-      this.evictFor(this.idPages[page]!, this.weightPages[page]!, this.errorPages[page]!, off & this.pageMask, size, newcomers, next, w);
+      this.evictFor(this.idPages[page]!, this.weightPages[page]!, off & this.pageMask, size, newcomers, next, w);
     }
   }
 
@@ -204,9 +255,8 @@ export class NeighbourTable {
    * whose arrays are given.
    */
   private addAllFull(
-    ids: Int32Array,
+    ids: Uint32Array,
     weights: Float32Array,
-    errors: Float32Array,
     off: number,
     size: number,
     bs: readonly number[],
@@ -217,9 +267,9 @@ export class NeighbourTable {
     const k = Math.min(bs.length, size, maxEvictions);
     if (k <= 0) {
       for (let p = off, end = off + size; p < end; p++) {
-        const b = ids[p]!;
+        const b = ids[p]! & ID_MASK;
         if (b < this.marks.length && this.marks[b] === pending) {
-          weights[p]! += w;
+          strengthen(ids, weights, p, w);
           this.marks[b] = 0;
         }
       }
@@ -231,18 +281,18 @@ export class NeighbourTable {
     const marks = this.marks;
     let filled = 0;
     for (let p = off, end = off + size; p < end; p++) {
-      const b = ids[p]!;
+      const b = ids[p]! & ID_MASK;
       if (b < marks.length && marks[b] === pending) {
-        weights[p]! += w;
+        strengthen(ids, weights, p, w);
         marks[b] = 0;
       }
       if (filled < k) {
         heap[filled++] = p;
-        if (filled === k) for (let i = (k >> 1) - 1; i >= 0; i--) siftDown(heap, weights, i, k, false);
-      } else if (weights[p]! < weights[heap[0]!]!) {
+        if (filled === k) for (let i = (k >> 1) - 1; i >= 0; i--) siftDown(heap, ids, weights, i, k, false);
+      } else if (estimate(ids[p]!, weights[p]!) < estimate(ids[heap[0]!]!, weights[heap[0]!]!)) {
         // (Equal weights: p comes after every selected position, so it is not weaker.)
         heap[0] = p;
-        siftDown(heap, weights, 0, k, false);
+        siftDown(heap, ids, weights, 0, k, false);
       }
     }
     let heapified = false;
@@ -252,14 +302,11 @@ export class NeighbourTable {
       marks[b] = 0;
       if (admitted++ >= maxEvictions) continue;
       if (!heapified) {
-        for (let i = (k >> 1) - 1; i >= 0; i--) siftDown(heap, weights, i, k, true);
+        for (let i = (k >> 1) - 1; i >= 0; i--) siftDown(heap, ids, weights, i, k, true);
         heapified = true;
       }
-      const pos = heap[0]!;
-      ids[pos] = b;
-      errors[pos] = weights[pos]!;
-      weights[pos]! += w;
-      siftDown(heap, weights, 0, k, true);
+      replaceEntry(ids, weights, heap[0]!, b, w);
+      siftDown(heap, ids, weights, 0, k, true);
     }
   }
 
@@ -269,9 +316,8 @@ export class NeighbourTable {
    * block instead of a scan per newcomer. `off` is the block's place in the page whose arrays are given.
    */
   private evictFor(
-    ids: Int32Array,
+    ids: Uint32Array,
     weights: Float32Array,
-    errors: Float32Array,
     off: number,
     size: number,
     newcomers: readonly number[],
@@ -282,10 +328,8 @@ export class NeighbourTable {
       // One or two newcomers: a scan each is cheaper than building a heap.
       for (let n = from; n < newcomers.length; n++) {
         let minK = off;
-        for (let k = off + 1, end = off + size; k < end; k++) if (weights[k]! < weights[minK]!) minK = k;
-        ids[minK] = newcomers[n]!;
-        errors[minK] = weights[minK]!;
-        weights[minK]! += w;
+        for (let k = off + 1, end = off + size; k < end; k++) if (estimate(ids[k]!, weights[k]!) < estimate(ids[minK]!, weights[minK]!)) minK = k;
+        replaceEntry(ids, weights, minK, newcomers[n]!, w);
       }
       return;
     }
@@ -298,23 +342,20 @@ export class NeighbourTable {
     const heap = this.heapScratch;
     // 1. Select the k weakest: a max-heap (strongest of the selection on top).
     for (let i = 0; i < k; i++) heap[i] = off + i;
-    for (let start = (k >> 1) - 1; start >= 0; start--) siftDown(heap, weights, start, k, false);
+    for (let start = (k >> 1) - 1; start >= 0; start--) siftDown(heap, ids, weights, start, k, false);
     for (let pos = off + k, end = off + size; pos < end; pos++) {
       const top = heap[0]!;
-      if (weights[pos]! < weights[top]!) {
+      if (estimate(ids[pos]!, weights[pos]!) < estimate(ids[top]!, weights[top]!)) {
         // (Equal weights: pos > top, so pos is not weaker.)
         heap[0] = pos;
-        siftDown(heap, weights, 0, k, false);
+        siftDown(heap, ids, weights, 0, k, false);
       }
     }
     // 2. Min-heap of the selection; each newcomer replaces its minimum and enters at that weight + w.
-    for (let start = (k >> 1) - 1; start >= 0; start--) siftDown(heap, weights, start, k, true);
+    for (let start = (k >> 1) - 1; start >= 0; start--) siftDown(heap, ids, weights, start, k, true);
     for (let n = from; n < newcomers.length; n++) {
-      const pos = heap[0]!;
-      ids[pos] = newcomers[n]!;
-      errors[pos] = weights[pos]!;
-      weights[pos]! += w;
-      siftDown(heap, weights, 0, k, true);
+      replaceEntry(ids, weights, heap[0]!, newcomers[n]!, w);
+      siftDown(heap, ids, weights, 0, k, true);
     }
   }
 
@@ -326,9 +367,8 @@ export class NeighbourTable {
     const page = off >>> this.pageShift;
     const ids = this.idPages[page]!;
     const weights = this.weightPages[page]!;
-    const errors = this.errorPages[page]!;
     const start = off & this.pageMask;
-    for (let k = start, end = start + this.sizes[a]!; k < end; k++) if (ids[k] === b) return weights[k]! - errors[k]!;
+    for (let k = start, end = start + this.sizes[a]!; k < end; k++) if ((ids[k]! & ID_MASK) === b) return weights[k]!;
     return 0;
   }
 
@@ -345,34 +385,30 @@ export class NeighbourTable {
     const page = off >>> this.pageShift;
     const ids = this.idPages[page]!;
     const weights = this.weightPages[page]!;
-    const errors = this.errorPages[page]!;
     const start = off & this.pageMask;
-    for (let k = start, end = start + this.sizes[a]!; k < end; k++) visit(ids[k]!, weights[k]! - errors[k]!);
+    for (let k = start, end = start + this.sizes[a]!; k < end; k++) visit(ids[k]! & ID_MASK, weights[k]!);
   }
 
   /** Multiplies every weight by `factor` (rebasing of time-decayed weights). */
   scale(factor: number): void {
     const pageSize = 1 << this.pageShift;
+    // The inherited parts are shares of the estimates: they scale with the weights.
     for (let page = 0; page < this.weightPages.length; page++) {
       const weights = this.weightPages[page]!;
-      const errors = this.errorPages[page]!;
       const end = Math.min(weights.length, this.top - page * pageSize);
-      for (let k = 0; k < end; k++) {
-        weights[k]! *= factor;
-        errors[k]! *= factor;
-      }
+      for (let k = 0; k < end; k++) weights[k]! *= factor;
     }
   }
 
   /** Bytes of the slabs actually handed out to items (blocks in use or on the free lists). */
   get usedBytes(): number {
-    return this.top * 12 + this.offsets.byteLength + this.sizes.byteLength + this.capacities.byteLength;
+    return this.top * 8 + this.offsets.byteLength + this.sizes.byteLength + this.capacities.byteLength;
   }
 
   /** Bytes held by the slabs and per-item arrays (for the memory figures in the docs). */
   get byteSize(): number {
     let slabs = 0;
-    for (const page of this.idPages) slabs += page.length * 12;
+    for (const page of this.idPages) slabs += page.length * 8;
     return slabs + this.offsets.byteLength + this.sizes.byteLength + this.capacities.byteLength;
   }
 
@@ -402,7 +438,7 @@ export class NeighbourTable {
   /** Moves item `a` to a block twice as large (capped); returns the new offset. */
   private grow(a: number): number {
     const oldCap = this.capacities[a]!;
-    const newCap = oldCap === 0 ? Math.min(4, this.cap) : Math.min(oldCap * 2, this.cap);
+    const newCap = oldCap === 0 ? Math.min(FIRST_BLOCK, this.cap) : Math.min(oldCap * 2, this.cap);
     const off = this.allocate(newCap);
     const oldOff = this.offsets[a]!;
     if (oldOff !== NO_BLOCK) {
@@ -413,7 +449,6 @@ export class NeighbourTable {
       const dst = off & this.pageMask;
       this.idPages[to]!.set(this.idPages[from]!.subarray(src, src + size), dst);
       this.weightPages[to]!.set(this.weightPages[from]!.subarray(src, src + size), dst);
-      this.errorPages[to]!.set(this.errorPages[from]!.subarray(src, src + size), dst);
       let list = this.freeBlocks.get(oldCap);
       if (!list) this.freeBlocks.set(oldCap, (list = []));
       list.push(oldOff);
@@ -437,23 +472,19 @@ export class NeighbourTable {
       this.top = page * pageSize;
     }
     if (page === this.idPages.length) {
-      this.idPages.push(new Int32Array(pageSize));
+      this.idPages.push(new Uint32Array(pageSize));
       this.weightPages.push(new Float32Array(pageSize));
-      this.errorPages.push(new Float32Array(pageSize));
     } else if (start + capacity > this.idPages[page]!.length) {
       // Only the first page grows (by doubling, up to a full page), for small websites.
       let n = this.idPages[page]!.length;
       while (start + capacity > n) n *= 2;
       n = Math.min(n, pageSize);
-      const ids = new Int32Array(n);
+      const ids = new Uint32Array(n);
       ids.set(this.idPages[page]!.subarray(0, start));
       const weights = new Float32Array(n);
       weights.set(this.weightPages[page]!.subarray(0, start));
-      const errors = new Float32Array(n);
-      errors.set(this.errorPages[page]!.subarray(0, start));
       this.idPages[page] = ids;
       this.weightPages[page] = weights;
-      this.errorPages[page] = errors;
     }
     const off = this.top;
     this.top += capacity;

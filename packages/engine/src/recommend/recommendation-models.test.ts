@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WebsiteConfig } from '../config.js';
 import { isAisleError } from '../errors.js';
-import { verifyRetailMedia } from '../retail-media/hmac.js';
+import { verifyRetailMedia } from '../retail-media/index.js';
 import type { CatalogView, Product, PurchaseRecord, RecommendParams } from '../types.js';
 import { stableGuid } from '../util/ids.js';
 import { METHODS } from './methods.js';
@@ -150,6 +150,19 @@ describe('RecommendationModels — single-tactic methods', () => {
     view(flat, 'b', 'sb', ['p1', 'p2', 'p3']);
     // Without the bonus: equal counts, ties by sessions overall then id.
     expect(rec(flat, 'ViewedTogether', { productRef: 'p1' }).payload).toEqual(['p2', 'p3']);
+  });
+
+  it('ViewedTogether weighs the browsing direction: what shoppers viewed next above what they came from', () => {
+    const { models } = setup();
+    // p4 was viewed right before p1 (sa), p5 right after it (sb): one adjacency each, in opposite directions.
+    view(models, 'a', 'sa', ['p4', 'p1']);
+    view(models, 'b', 'sb', ['p1', 'p5']);
+    expect(rec(models, 'ViewedTogether', { productRef: 'p1' }).payload).toEqual(['p5', 'p4']);
+    const symmetric = new RecommendationModels({ website: website(), catalog: new MapCatalog(products()), tuning: { viewBackwardBonus: 3 } });
+    view(symmetric, 'a', 'sa', ['p5', 'p1']);
+    view(symmetric, 'b', 'sb', ['p1', 'p4']);
+    // Same bonus both ways: equal weights, ties by sessions overall then id.
+    expect(rec(symmetric, 'ViewedTogether', { productRef: 'p1' }).payload).toEqual(['p4', 'p5']);
   });
 
   it('BoughtTogether favours small orders and lists only co-bought items (no popular back-fill)', () => {

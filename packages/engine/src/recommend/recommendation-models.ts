@@ -15,7 +15,7 @@
  * @module
  */
 import type { WebsiteConfig } from '../config.js';
-import type { BundleResponse, CatalogView, PurchaseRecord, RecommendParams, RecommendResponse, ViewRecord } from '../types.js';
+import type { BundleResponse, CatalogView, PurchaseRecord, RecommendParams, RecommendResponse, RetailMediaSlotData, ViewRecord } from '../types.js';
 import { AttributeSimilarity } from './attribute-similarity.js';
 import { indexReadiness } from './background-build.js';
 import { assembleBundles, checkBundleBody } from './bundles.js';
@@ -26,10 +26,8 @@ import { ItemStatus } from './item-status.js';
 import { checkParams, resolveMethod, TacticLabels, type CheckedParams, type TacticKey } from './methods.js';
 import { NeighbourTable } from './neighbour-table.js';
 import { PopularityKind, PopularityWindow } from './popularity.js';
-import {
-  boostCampaigns, buildSlots, chooseSponsored, placeSponsored, productCategories, recommenderIdOf, signRetailMediaSlot,
-  sponsoredPosition,
-} from './slots.js';
+import { addSponsoredSlot, sponsoredPosition } from '../retail-media/index.js';
+import { boostCampaigns, buildSlots, recommenderIdOf } from './slots.js';
 import { VisualSimilarity } from './visual-similarity.js';
 
 const DAY_MS = 86_400_000;
@@ -52,8 +50,10 @@ export interface RecommendationTuning {
   customerCoPurchaseWeight: number;
   /** Added to the Jaccard denominator so that items seen in one session do not reach similarity 1. */
   jaccardDamping: number;
-  /** Extra co-view weight of two items viewed one right after the other (in either order) in a session. */
+  /** Extra co-view weight of the edge a → b when b was viewed right after a in a session (the browsing direction). */
   viewAdjacencyBonus: number;
+  /** Extra co-view weight of the edge b → a when b was viewed right after a (against the browsing direction). */
+  viewBackwardBonus: number;
   /** The k-th newest recently viewed item (0-based) seeds the "… Recently Viewed" tactics with weight 1 / (1 + this·k). */
   recentSeedDecay: number;
   /** Trailing window of Popular Items. */
@@ -98,6 +98,7 @@ export const DEFAULT_TUNING: Readonly<RecommendationTuning> = {
   jaccardDamping: 2,
   recentSeedDecay: 4,
   viewAdjacencyBonus: 3,
+  viewBackwardBonus: 1,
   popularWindowMs: 7 * DAY_MS,
   popularRefreshMs: 1000,
   boostFactor: 1.5,
@@ -221,12 +222,14 @@ export class RecommendationModels {
     if (!newInSession) return;
     this.viewSessions.add(item, 1);
     // sessionItems is newest first: [0] is the item viewed just before this one. Viewed one after the
-    // other says more than viewed in the same session (browsing follows relations: accessories, alternatives).
-    const bonus = this.tuning.viewAdjacencyBonus;
+    // other says more than viewed in the same session (browsing follows relations: accessories,
+    // alternatives), and most in the direction of browsing: on a product page, what shoppers went on to
+    // view next is the question.
+    const forward = 1 + this.tuning.viewAdjacencyBonus;
+    const backward = 1 + this.tuning.viewBackwardBonus;
     sessionItems.forEach((other, k) => {
-      const w = k === 0 ? 1 + bonus : 1;
-      this.viewCo.add(item, other, w);
-      this.viewCo.add(other, item, w);
+      this.viewCo.add(other, item, k === 0 ? forward : 1);
+      this.viewCo.add(item, other, k === 0 ? backward : 1);
     });
   }
 
@@ -337,24 +340,19 @@ export class RecommendationModels {
 
     let picked = outcome.picked.map((p) => ({ item: this.items.name(p.item), label: p.label }));
     const websiteId = this.website.websiteId;
-    let sponsored: { refId: string; data: ReturnType<typeof signRetailMediaSlot> } | undefined;
-    if (picked.length > 0 && keepCandidates && position !== undefined && retailMedia !== undefined) {
+    let sponsored: { refId: string; data: RetailMediaSlotData } | undefined;
+    if (keepCandidates && position !== undefined && retailMedia !== undefined) {
       const candidates = new Set(outcome.candidates);
-      const contextCategories = new Set<string>();
-      const inputs = [...(checked.productRef ? [checked.productRef] : []), ...checked.items, ...picked.map((p) => p.item)];
-      for (const ref of inputs) for (const c of productCategories(this.catalog.getProduct(ref))) contextCategories.add(c);
-      const choice = chooseSponsored(retailMedia.adSets, (refId) => {
-        const id = this.items.lookup(refId);
-        if (id >= 0 && excluded.has(id)) return false;
-        if (checked.items.includes(refId) || refId === checked.productRef) return false;
-        if (!this.catalog.has(refId) || (checked.filterOutOfStock && !this.catalog.isInStock(refId))) return false;
-        if (id >= 0 && candidates.has(id)) return true;
-        return productCategories(this.catalog.getProduct(refId)).some((c) => contextCategories.has(c));
-      });
-      if (choice) {
-        picked = placeSponsored(picked, choice.refId, position, count);
-        sponsored = { refId: choice.refId, data: signRetailMediaSlot(choice.adSet, this.website.hmacSecret, this.now()) };
-      }
+      ({ picked, sponsored } = addSponsoredSlot(picked, retailMedia.adSets, { position, count, secret: this.website.hmacSecret, timeMs: this.now() }, {
+        inputs: [...(checked.productRef ? [checked.productRef] : []), ...checked.items],
+        mayRecommend: (refId) => {
+          const id = this.items.lookup(refId);
+          if (id >= 0 && excluded.has(id)) return false;
+          return this.catalog.has(refId) && !(checked.filterOutOfStock && !this.catalog.isInStock(refId));
+        },
+        isCandidate: (refId) => candidates.has(this.items.lookup(refId)),
+        product: (refId) => this.catalog.getProduct(refId),
+      }));
     }
     return {
       type: 1,

@@ -14,7 +14,7 @@ import type { Engine } from '../engine-api.js';
 import type { EngineOptions, WebsiteConfig } from '../config.js';
 import { TEST_PG_URL, TestSchemas, queryTestDb, requirePostgres } from '../store/pg-test-env.js';
 import type { Product } from '../types.js';
-import { decodeChange, encodeChange } from './catalog-replication.js';
+import { CatalogReplication, decodeChange, encodeChange } from './catalog-replication.js';
 
 describe('change payloads', () => {
   it('a big change is split into parts and joined back whole', () => {
@@ -219,6 +219,37 @@ describe('a PostgreSQL outage seen by one replica', () => {
       await d.close();
       engines.splice(engines.indexOf(d), 1);
       await proxy.close();
+    }
+  }, 60_000);
+});
+
+describe('a replica that falls two snapshots behind', () => {
+  it('does not skip the changes whose log rows were pruned meanwhile: it starts again from the stored snapshot', async () => {
+    const gapSchema = schemas.next();
+    const errors: string[] = [];
+    const options = { url: TEST_PG_URL, schema: gapSchema, pollIntervalMs: 60_000, snapshotIntervalMs: 3_600_000, onError: (_: string, err: Error) => errors.push(err.message) };
+    const writer = await CatalogReplication.open(options);
+    const late = await CatalogReplication.open(options);
+    try {
+      await writer.loadCatalog('gap', {});
+      await writer.start();
+      await writer.upsert('gap', [{ refId: 'G1', title: 'first', price: 1 }, { refId: 'G2', title: 'second', price: 2 }]);
+      await writer.writeSnapshots();
+      // The late replica loads the first snapshot, then is busy (not yet reading the log) while the
+      // writer changes G1, snapshots (rows of the first snapshot pruned), changes G2 and snapshots
+      // again: the row of the G1 change is deleted before the late replica read it.
+      const catalog = await late.loadCatalog('gap', {});
+      await writer.patch('gap', [{ refId: 'G1', price: 10 }]);
+      await writer.writeSnapshots();
+      await writer.patch('gap', [{ refId: 'G2', price: 20 }]);
+      await writer.writeSnapshots();
+      await late.start();
+      expect(catalog.getProduct('G1')?.price).toBe(10);
+      expect(catalog.getProduct('G2')?.price).toBe(20);
+      expect(errors).toEqual([]);
+    } finally {
+      await late.close();
+      await writer.close();
     }
   }, 60_000);
 });

@@ -203,8 +203,9 @@ export class CatalogReplication {
       while (site.applied < this.cursor) {
         const rows = (await this.feed.read(site.applied, PAGE, `${this.origin}:`, websiteId)).filter((r) => r.seq <= this.cursor);
         if (rows.length === 0) break;
+        await this.reloadPruned(site);
         const changes = this.completeChanges(rows, []);
-        await this.applySite(site, changes.complete);
+        await this.applySite(site, changes.complete.filter((c) => this.keep(site, c)));
         site.applied = changes.partial.length > 0 ? changes.partial[0]!.seq - 1 : rows.at(-1)!.seq;
         if (changes.partial.length > 0) { this.partial.push(...changes.partial); break; }
       }
@@ -323,13 +324,17 @@ export class CatalogReplication {
         for (;;) {
           const rows = await this.feed.read(this.cursor, PAGE, `${this.origin}:`);
           if (rows.length === 0) break;
+          // Checked after the read: rows pruned before it (a replica two snapshots behind — say one
+          // that was busy loading the first snapshot while two more were written) show here as a
+          // pruned mark beyond its position, and the snapshot replaces what the gap would have lost.
+          await this.reloadPruned();
           const { complete, partial } = this.completeChanges(rows, this.partial);
           this.partial = partial;
           this.cursor = rows.at(-1)!.seq;
           const bySite = new Map<Site, ReadChange[]>();
           for (const change of complete) {
             const site = this.sites.get(change.websiteId);
-            if (site === undefined || change.seq <= site.applied) continue;
+            if (site === undefined || !this.keep(site, change)) continue;
             let list = bySite.get(site);
             if (!list) bySite.set(site, list = []);
             list.push(change);
@@ -347,6 +352,26 @@ export class CatalogReplication {
     } finally {
       this.running = undefined;
     }
+  }
+
+  /**
+   * Whether a change read from the log is still to be applied to `site`: not when the catalog already
+   * holds it (its seq is at or below the site's position, e.g. after a snapshot reload). This
+   * replica's own change held by a reloaded snapshot is stored and applied, so its caller is answered:
+   * with the counts as requested (every product of an upsert or replace, every refId of a delete,
+   * every patch), since the snapshot does not say what each change found.
+   */
+  private keep(site: Site, change: ReadChange): boolean {
+    if (change.seq > site.applied) return true;
+    const own = this.ownOf(change)?.own;
+    if (own !== undefined) {
+      const catalogSize = site.catalog.liveCount;
+      const c = own.change;
+      this.settle(change, (o) => o.resolve(c.kind === 'patch'
+        ? { loaded: c.patches.length, skipped: [], skippedCount: 0, catalogSize }
+        : { count: c.kind === 'delete' ? c.refIds.length : c.products.length, catalogSize }));
+    }
+    return false;
   }
 
   /** Groups rows (after the rows of a change already begun) into complete changes and the rest. */
@@ -449,11 +474,14 @@ export class CatalogReplication {
     return decodeChange(payloads as string[]);
   }
 
-  /** Reloads, as a replace, the snapshot of each website whose log rows after its position were pruned. */
-  private async reloadPruned(): Promise<void> {
+  /**
+   * Reloads, as a replace, the snapshot of each website (or of `only`) whose log rows after its
+   * position were pruned.
+   */
+  private async reloadPruned(only?: Site): Promise<void> {
     for (const mark of await this.feed.snapshotMarks()) {
       const site = this.sites.get(mark.websiteId);
-      if (site === undefined) continue;
+      if (site === undefined || (only !== undefined && site !== only)) continue;
       site.snapshotSeq = Math.max(site.snapshotSeq, mark.seq);
       if (mark.prunedThrough <= site.applied) continue;
       const snapshot = await this.feed.readSnapshot(site.websiteId);

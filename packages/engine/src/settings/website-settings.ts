@@ -9,7 +9,7 @@
 import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
 import { DEFAULT_FIELD_ROLES, validateSettings, type WebsiteSettings } from '../config.js';
 import { AisleError, isAisleError } from '../errors.js';
-import { DEFAULT_ATTRIBUTION_WINDOW_DAYS } from '../events/event-service.js';
+import { DEFAULT_ATTRIBUTION_WINDOW_DAYS } from '../retail-media/index.js';
 import { DEFAULT_LANGUAGE } from '../search/language.js';
 import { DEFAULT_TYPO_TOLERANCE } from '../search/relevance-settings.js';
 

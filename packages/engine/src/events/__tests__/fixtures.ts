@@ -1,5 +1,5 @@
 /** Shared test fixtures for the events tests. */
-import { signRetailMedia } from '../../retail-media/hmac.js';
+import { signRetailMedia } from '../../retail-media/index.js';
 import type { WebsiteConfig } from '../../config.js';
 import type { PurchaseRecord, ViewRecord } from '../../types.js';
 import type { EventSink } from '../event-service.js';

@@ -1,0 +1,438 @@
+/**
+ * The HTTP surface, declared once: every endpoint with its path, error shape, CORS and timeout, and
+ * every operation on it with its auth kind, request body and response schemas, documented statuses and
+ * handler. Routing (router.ts), body validation and response serialisers (codecs.ts, compiled per
+ * declared schema) and the OpenAPI document (openapi.ts) are all derived from this list, so a path, a
+ * schema or a status is changed here and nowhere else.
+ * @module
+ */
+import type { Handler } from './context.js';
+import { dashboardAsset, dashboardPage } from './dashboard.js';
+import type { ErrorShape } from './errors.js';
+import * as h from './handlers.js';
+import { RECOMMEND_METHODS, type JsonSchema, type SchemaName } from './schemas.js';
+
+/** An HTTP method an operation is declared for (HEAD and OPTIONS are derived, see {@link EndpointDeclaration}). */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call an operation; the listener checks it before the handler runs and OpenAPI publishes it.
+ * - `public`: anyone (browser-called endpoints and operations probes);
+ * - `website`: a website token, which names the website (events);
+ * - `search`: a website token or a browser search key (search);
+ * - `admin`: an admin token, on a website that exists (`{websiteId}` of the path; 404 otherwise).
+ */
+export type AuthKind = 'public' | 'website' | 'search' | 'admin';
+
+/** The OpenAPI tags, in the order the document lists them, with their descriptions. */
+export const TAGS = {
+  search: 'Product search with facets, ranges, scope and sorting.',
+  recommendations: 'The seventeen recommendation methods and bundles, called from the shop\'s pages.',
+  events: 'Purchase and view events, sent by the shop with its website token.',
+  coupons: 'Price-beat codes, marked as used from the shop.',
+  admin: 'Catalog, settings, keys and reports of one website (admin token).',
+  operations: 'Probes, metrics and this document.',
+} as const;
+
+/** One OpenAPI tag. */
+export type Tag = keyof typeof TAGS;
+
+/** A query parameter (published in OpenAPI; the handler parses it). */
+export interface QueryParameter {
+  name: string;
+  description: string;
+  schema: JsonSchema;
+  required?: boolean;
+  /** Extra OpenAPI parameter fields (`style`, `explode`). */
+  openapi?: Record<string, unknown>;
+}
+
+/** A successful response of an operation. */
+export interface ResponseDeclaration {
+  description: string;
+  /**
+   * The JSON body's schema: the handler's answer is serialised with a serialiser compiled from it
+   * (codecs.ts). Absent for a body that is not JSON of a fixed schema (then `content` documents it).
+   */
+  schema?: SchemaName;
+  /** OpenAPI content of a response without `schema` (text, free-form JSON). */
+  content?: Record<string, unknown>;
+}
+
+/** The request body of an operation. */
+export interface BodyDeclaration {
+  /** Media types accepted (415 otherwise); the first one and every other JSON type are documented with `schema`. */
+  mediaTypes: readonly string[];
+  /** The body's schema as published. */
+  schema: SchemaName;
+  /**
+   * True when the adapter validates the body with `schema` before calling the engine; false when the
+   * engine validates it itself (events, settings, search keys: their errors carry the engine's paths).
+   */
+  validate: boolean;
+  /** OpenAPI content overriding the one derived from `schema` (streamed product feeds). */
+  content?: Record<string, unknown>;
+}
+
+/** One operation: a method on an endpoint. */
+export interface OperationDeclaration {
+  method: HttpMethod;
+  operationId: string;
+  tag: Tag;
+  summary: string;
+  description?: string;
+  auth: AuthKind;
+  query?: readonly QueryParameter[];
+  body?: BodyDeclaration;
+  /** Successful responses by status. */
+  responses: Readonly<Record<number, ResponseDeclaration>>;
+  /**
+   * Error statuses the operation answers, with what each means; written in the endpoint's error shape.
+   * 405 is added to every operation (any other method is answered so); 503 (engine closing, store failed,
+   * timeout) to every operation that declares errors.
+   */
+  errors?: Readonly<Record<number, string>>;
+  handler: Handler;
+}
+
+/** One endpoint: a path template and its operations. */
+export interface EndpointDeclaration {
+  /** Path template with `{name}` parameters, as in OpenAPI and the metrics label. */
+  path: string;
+  /** Descriptions of the path parameters, by name (every `{name}` of `path`). */
+  pathParams?: Readonly<Record<string, string>>;
+  /** The error shape of every answer that is not a success. */
+  errorShape: ErrorShape;
+  /** Browser-called: CORS headers per the website's settings, and preflights answered. */
+  cors: boolean;
+  /** Subject to `handlerTimeoutMs` (default true; not the product upload, whose duration grows with the feed). */
+  timed?: boolean;
+  /**
+   * A GET that changes state (the spec's coupon call): HEAD is not implied, so a HEAD request (link
+   * checkers, prefetchers) is answered 405 and changes nothing. Every other GET also answers HEAD.
+   */
+  getChangesState?: boolean;
+  /** Left out of the OpenAPI document (the dashboard's files, the catch-all of unknown methods). */
+  undocumented?: boolean;
+  operations: readonly OperationDeclaration[];
+}
+
+const UNSUPPORTED_JSON = 'Content-Type is not application/json.';
+const JSON_BODY = ['application/json'] as const;
+const PRODUCT_FEED_TYPES = ['application/json', 'application/x-ndjson', 'application/ndjson', 'application/jsonl'] as const;
+
+const query = (name: string, schema: JsonSchema, description: string, required = false): QueryParameter => ({ name, schema, description, required });
+
+/** The recommendation query parameters (query.ts parses them; the count limit is the engine's). */
+const RECOMMEND_QUERY: readonly QueryParameter[] = [
+  query('customerId', { type: 'string' }, 'Customer id from the configuration interface.'),
+  query('productRef', { type: 'string' }, 'Product reference id.'),
+  query('productStyleId', { type: 'string' }, 'Style id (between product and SKU).'),
+  {
+    name: 'items', schema: { type: 'array', items: { type: 'string' } }, openapi: { style: 'form', explode: true },
+    description: 'RefIds in the cart: the indexed form items[0]=a&items[1]=b, or repeated items=a&items=b (at most 100).',
+  },
+  query('filterOutOfStock', { type: 'string', enum: ['true', 'false', '1', '0'] }, 'Drop out-of-stock items.'),
+  query('count', { type: 'integer', minimum: 1, maximum: 100, default: 10 }, 'List length (default 10, at most 100).'),
+];
+
+const WEBSITE_ID = { website_id: 'Website id.' };
+const ADMIN_WEBSITE = { websiteId: 'Website id.' };
+
+/** The documented errors of admin operations, plus those of one operation. */
+const adminErrors = (extra: Record<number, string> = {}): Record<number, string> => ({
+  400: 'Invalid request.', 401: 'Missing or invalid admin token.', 404: 'Unknown website.', ...extra,
+});
+
+const EVENT_ERRORS = {
+  400: 'Validation errors keyed by property path; malformed JSON under "$".', 401: 'Missing or invalid token.',
+  413: 'Body too large.', 415: UNSUPPORTED_JSON,
+};
+
+/** An event endpoint: the website token names the website; the engine validates the body (errors under its paths). */
+function eventEndpoint(kind: 'purchases' | 'views', operationId: string, summary: string, schema: SchemaName): EndpointDeclaration {
+  return {
+    path: `/3.0/events/${kind}`, errorShape: 'problem', cors: false,
+    operations: [{
+      method: 'POST', operationId, tag: 'events', summary, auth: 'website',
+      body: { mediaTypes: JSON_BODY, schema, validate: false },
+      responses: { 202: { description: 'Accepted (durable).', schema: 'EventAck' } },
+      errors: EVENT_ERRORS,
+      handler: h.events(kind),
+    }],
+  };
+}
+
+/** The product feed body of PUT and PATCH (streamed into the engine, which checks each record). */
+const productFeed = (ndjson: string): BodyDeclaration => ({
+  mediaTypes: PRODUCT_FEED_TYPES, schema: 'Product', validate: false,
+  content: {
+    'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Product' } } },
+    'application/x-ndjson': { schema: { type: 'string', description: ndjson } },
+  },
+});
+
+/** The recommendation endpoint of one method segment. */
+function recommendEndpoint(method: string): EndpointDeclaration {
+  return {
+    path: `/1.0/ClientRecom/{website_id}/${method}`, pathParams: WEBSITE_ID, errorShape: 'envelope', cors: true,
+    operations: [{
+      method: 'GET', operationId: `recommend${method}`, tag: 'recommendations', summary: `Recommendation method ${method}.`, auth: 'public',
+      query: RECOMMEND_QUERY,
+      responses: { 200: { description: 'RefIds chosen by the method, with slot data.', schema: 'RecommendResponse' } },
+      errors: { 400: 'Malformed query parameter (named in the message).', 404: 'Unknown website.' },
+      handler: h.recommend(method),
+    }],
+  };
+}
+
+/** The recommendation endpoints, one per method segment of the spec, in its order. */
+export const recommendEndpoints: readonly EndpointDeclaration[] = RECOMMEND_METHODS.map(recommendEndpoint);
+
+/**
+ * `/1.0/ClientRecom/{website_id}/{method}` for a segment that names no method: answered 404 in the
+ * envelope shape (the router tries it after the declared methods, matched case-insensitively).
+ */
+export const unknownRecommendMethod: EndpointDeclaration = {
+  path: '/1.0/ClientRecom/{website_id}/{method}', errorShape: 'envelope', cors: true, undocumented: true,
+  operations: [{
+    method: 'GET', operationId: 'unknownRecommendMethod', tag: 'recommendations', summary: 'Unknown recommendation method.', auth: 'public',
+    responses: {}, handler: h.unknownMethod,
+  }],
+};
+
+/** Every endpoint of the surface, by a stable name (the order is the OpenAPI document's). */
+export const endpoints = {
+  search: {
+    path: '/v1.4/search', errorShape: 'envelope', cors: true,
+    operations: [{
+      method: 'POST', operationId: 'search', tag: 'search', summary: 'Search products (facets, ranges, scope, sorting).', auth: 'search',
+      body: { mediaTypes: JSON_BODY, schema: 'SearchRequest', validate: true },
+      responses: { 200: { description: 'A page of results.', schema: 'SearchResponse' } },
+      errors: {
+        400: 'Invalid body, unknown or non-numeric range_fields, bad scope or sort, malformed JSON, limits.',
+        401: 'Missing or invalid token, or the token does not open website_id.',
+        404: 'Unknown client for the website.', 413: 'Body too large.', 415: UNSUPPORTED_JSON,
+      },
+      handler: h.search,
+    }],
+  },
+  bundle: {
+    path: '/1.0/ClientRecom/{website_id}/bundle', pathParams: WEBSITE_ID, errorShape: 'envelope', cors: true,
+    operations: [{
+      method: 'POST', operationId: 'bundles', tag: 'recommendations', summary: 'Bundles of items often bought together.', auth: 'public',
+      body: { mediaTypes: JSON_BODY, schema: 'BundleRequest', validate: true },
+      responses: { 200: { description: 'A list of bundles.', schema: 'BundleResponse' } },
+      errors: { 400: 'Invalid body.', 404: 'Unknown website.', 413: 'Body too large.', 415: UNSUPPORTED_JSON },
+      handler: h.bundle,
+    }],
+  },
+  purchases: eventEndpoint('purchases', 'recordPurchases', 'Record purchases (the token names the website).', 'PurchaseRequest'),
+  views: eventEndpoint('views', 'recordViews', 'Record product views (extension).', 'ViewRequest'),
+  coupon: {
+    path: '/b2b/coupon/mark_as_used', errorShape: 'envelope', cors: true, getChangesState: true,
+    operations: [{
+      method: 'GET', operationId: 'markCouponUsed', tag: 'coupons', summary: 'Mark a price-beat code as used.', auth: 'public',
+      query: [
+        query('code', { type: 'string' }, 'The price-beat promotion code.', true),
+        query('client', { type: 'string' }, 'The website id (or its client shortcode).', true),
+      ],
+      responses: { 200: { description: 'Marked as used.', schema: 'CouponUsed' } },
+      errors: { 400: 'Missing parameter.', 404: 'Unknown code or client.', 409: 'Already used.' },
+      handler: h.markCouponUsed,
+    }],
+  },
+  products: {
+    path: '/admin/v1/websites/{websiteId}/products', pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false, timed: false,
+    operations: [
+      {
+        method: 'PUT', operationId: 'putProducts', tag: 'admin', summary: 'Upsert products by refId, or replace the whole catalog (mode=replace).', auth: 'admin',
+        query: [
+          query('mode', { type: 'string', enum: ['upsert', 'replace'], default: 'upsert' }, 'replace swaps the whole catalog atomically.'),
+          query('onError', { type: 'string', enum: ['reject', 'skip'], default: 'reject' }, 'reject: a bad record aborts the load and changes nothing; skip: bad records are reported and skipped.'),
+        ],
+        body: productFeed('One product object per line.'),
+        responses: { 200: { description: 'What the load did.', schema: 'LoadSummary' } },
+        errors: adminErrors({ 413: 'Upload above the limit (default 1 GiB); nothing was changed.', 415: 'Not JSON or NDJSON.' }),
+        handler: h.products,
+      },
+      {
+        method: 'PATCH', operationId: 'patchProducts', tag: 'admin', auth: 'admin',
+        summary: 'Partial updates: each record (with refId) is merged into the stored product (JSON Merge Patch, RFC 7396; null removes a field).',
+        query: [
+          query('onError', { type: 'string', enum: ['reject', 'skip'], default: 'reject' }, 'reject: a bad record or an unknown refId refuses the whole request and changes nothing; skip: such records are reported and skipped.'),
+        ],
+        body: productFeed('One partial product object (with refId) per line.'),
+        responses: { 200: { description: 'What the patch did (loaded = products changed).', schema: 'LoadSummary' } },
+        errors: adminErrors({ 400: 'Invalid request, or (onError=reject) a record whose refId is not in the catalog; nothing was changed.', 413: 'Upload above the limit (default 1 GiB); nothing was changed.', 415: 'Not JSON or NDJSON.' }),
+        handler: h.products,
+      },
+    ],
+  },
+  product: {
+    path: '/admin/v1/websites/{websiteId}/products/{refId}', pathParams: { ...ADMIN_WEBSITE, refId: 'Product reference id.' }, errorShape: 'problem', cors: false,
+    operations: [
+      {
+        method: 'GET', operationId: 'getProduct', tag: 'admin', summary: 'The stored product exactly as given (after patches).', auth: 'admin',
+        // Products are free-form JSON: written as given, not through a fixed schema.
+        responses: { 200: { description: 'The product.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Product' } } } } },
+        errors: adminErrors({ 404: 'Unknown website or refId.' }),
+        handler: h.getProduct,
+      },
+      {
+        method: 'DELETE', operationId: 'deleteProduct', tag: 'admin', summary: 'Delete one product (idempotent).', auth: 'admin',
+        responses: { 200: { description: 'Deleted count (0 for an unknown refId).', schema: 'DeleteResult' } },
+        errors: adminErrors(),
+        handler: h.deleteProduct,
+      },
+    ],
+  },
+  coupons: {
+    path: '/admin/v1/websites/{websiteId}/coupons', pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false,
+    operations: [{
+      method: 'POST', operationId: 'issueCoupons', tag: 'admin', summary: 'Issue price-beat codes.', auth: 'admin',
+      body: { mediaTypes: JSON_BODY, schema: 'CouponIssueRequest', validate: true },
+      responses: { 201: { description: 'Issued.', schema: 'CouponIssueResult' } },
+      errors: adminErrors({ 413: 'Body too large.', 415: UNSUPPORTED_JSON }),
+      handler: h.issueCoupons,
+    }],
+  },
+  stats: {
+    path: '/admin/v1/websites/{websiteId}/stats', pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false,
+    operations: [{
+      method: 'GET', operationId: 'stats', tag: 'admin', summary: 'Counters of one website.', auth: 'admin',
+      responses: { 200: { description: 'Counters.', schema: 'WebsiteStats' } }, errors: adminErrors(), handler: h.stats,
+    }],
+  },
+  keys: {
+    path: '/admin/v1/websites/{websiteId}/keys', pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false,
+    operations: [
+      {
+        method: 'GET', operationId: 'listSearchKeys', tag: 'admin', summary: 'The website\'s browser search keys (without the keys themselves).', auth: 'admin',
+        responses: { 200: { description: 'The keys, oldest first.', schema: 'SearchKeyList' } }, errors: adminErrors(), handler: h.listSearchKeys,
+      },
+      {
+        method: 'POST', operationId: 'createSearchKey', tag: 'admin', auth: 'admin',
+        summary: 'Create a browser search key: it opens only search on this website, with an optional forced scope and expiry.',
+        body: { mediaTypes: JSON_BODY, schema: 'SearchKeyRequest', validate: false },
+        responses: { 201: { description: 'Created; `key` is shown this once.', schema: 'CreatedSearchKey' } },
+        errors: adminErrors({ 413: 'Body too large, or the website already has the most keys allowed.', 415: UNSUPPORTED_JSON }),
+        handler: h.createSearchKey,
+      },
+    ],
+  },
+  key: {
+    path: '/admin/v1/websites/{websiteId}/keys/{key}', pathParams: { ...ADMIN_WEBSITE, key: 'The key, or its id.' }, errorShape: 'problem', cors: false,
+    operations: [{
+      method: 'DELETE', operationId: 'revokeSearchKey', tag: 'admin', summary: 'Revoke a search key, given by the key or by its id.', auth: 'admin',
+      responses: { 204: { description: 'Revoked (every replica refuses it within 2 s).' } },
+      errors: adminErrors({ 404: 'Unknown website, or the website has no such key.' }),
+      handler: h.revokeSearchKey,
+    }],
+  },
+  attribution: {
+    path: '/admin/v1/websites/{websiteId}/reports/attribution', pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false,
+    operations: [{
+      method: 'GET', operationId: 'attributionReport', tag: 'admin', summary: 'Attributed revenue, retail-media spend, price-beat discounts.', auth: 'admin',
+      query: [
+        query('from', { type: 'string' }, 'ISO 8601 date-time, start (inclusive).'),
+        query('to', { type: 'string' }, 'ISO 8601 date-time, end (inclusive).'),
+      ],
+      responses: { 200: { description: 'The report.', schema: 'AttributionReport' } }, errors: adminErrors(), handler: h.attribution,
+    }],
+  },
+  searchReport: {
+    path: '/admin/v1/websites/{websiteId}/reports/searches', pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false,
+    operations: [{
+      method: 'GET', operationId: 'searchReport', tag: 'admin', summary: 'Top queries and queries without results, from the search log.', auth: 'admin',
+      query: [
+        query('from', { type: 'string' }, 'ISO 8601 date-time: searches from the hour holding it (inclusive).'),
+        query('to', { type: 'string' }, 'ISO 8601 date-time: searches of hours starting at or before it (default now).'),
+        query('limit', { type: 'integer', minimum: 1, maximum: 1000, default: 20 }, 'Entries of each list (default 20, at most 1000).'),
+      ],
+      responses: { 200: { description: 'The report.', schema: 'SearchReport' } }, errors: adminErrors(), handler: h.searchReport,
+    }],
+  },
+  settings: {
+    path: '/admin/v1/websites/{websiteId}/settings', pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false,
+    operations: [
+      {
+        method: 'GET', operationId: 'getSettings', tag: 'admin', summary: 'The website\'s settings: every key, defaults filled in.', auth: 'admin',
+        responses: { 200: { description: 'The settings.', schema: 'WebsiteSettings' } }, errors: adminErrors(), handler: h.getSettings,
+      },
+      {
+        method: 'PUT', operationId: 'putSettings', tag: 'admin', summary: 'Replace the settings (applied to the next request; stored for every replica).', auth: 'admin',
+        body: { mediaTypes: JSON_BODY, schema: 'WebsiteSettings', validate: false },
+        responses: { 200: { description: 'The settings now in force (every key).', schema: 'WebsiteSettings' } },
+        errors: adminErrors({ 400: 'Invalid settings; the message names the key. Nothing was changed.', 413: 'Body too large.', 415: UNSUPPORTED_JSON }),
+        handler: h.updateSettings,
+      },
+      {
+        method: 'PATCH', operationId: 'patchSettings', tag: 'admin', summary: 'Merge into the settings (JSON Merge Patch, RFC 7396; null removes a key).', auth: 'admin',
+        body: { mediaTypes: ['application/json', 'application/merge-patch+json'], schema: 'WebsiteSettings', validate: false },
+        responses: { 200: { description: 'The settings now in force (every key).', schema: 'WebsiteSettings' } },
+        errors: adminErrors({ 400: 'Invalid settings after the merge; the message names the key. Nothing was changed.', 413: 'Body too large.', 415: 'Not JSON.' }),
+        handler: h.updateSettings,
+      },
+    ],
+  },
+  healthz: {
+    path: '/healthz', errorShape: 'envelope', cors: false,
+    operations: [{
+      method: 'GET', operationId: 'healthz', tag: 'operations', summary: 'Liveness.', auth: 'public',
+      responses: { 200: { description: 'Up.', schema: 'Health' } }, handler: h.healthz,
+    }],
+  },
+  readyz: {
+    path: '/readyz', errorShape: 'envelope', cors: false,
+    operations: [{
+      method: 'GET', operationId: 'readyz', tag: 'operations', summary: 'Readiness (503 with the failed checks and their reasons).', auth: 'public',
+      description: 'Not ready (503) while the store is unreachable, the data directory is not writable, recommendation indexes are being built, or the server is starting or shutting down.',
+      responses: { 200: { description: 'Ready.', schema: 'Health' }, 503: { description: 'Not ready.', schema: 'Health' } },
+      handler: h.readyz,
+    }],
+  },
+  metrics: {
+    path: '/metrics', errorShape: 'envelope', cors: false,
+    operations: [{
+      method: 'GET', operationId: 'metrics', tag: 'operations', summary: 'Prometheus metrics (text format).', auth: 'public',
+      responses: { 200: { description: 'Metrics.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+      errors: { 404: 'Metrics are turned off.' },
+      handler: h.metrics,
+    }],
+  },
+  openapi: {
+    path: '/openapi.json', errorShape: 'envelope', cors: false,
+    operations: [{
+      method: 'GET', operationId: 'openapi', tag: 'operations', summary: 'This document.', auth: 'public',
+      responses: { 200: { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } } },
+      handler: h.openapi,
+    }],
+  },
+  dashboard: {
+    path: '/', errorShape: 'envelope', cors: false, undocumented: true,
+    operations: [{ method: 'GET', operationId: 'dashboard', tag: 'operations', summary: 'The dashboard page.', auth: 'public', responses: {}, handler: dashboardPage }],
+  },
+  dashboardAsset: {
+    path: '/dashboard/{file}', errorShape: 'envelope', cors: false, undocumented: true,
+    operations: [{ method: 'GET', operationId: 'dashboardAsset', tag: 'operations', summary: 'A dashboard file.', auth: 'public', responses: {}, handler: dashboardAsset }],
+  },
+} as const satisfies Record<string, EndpointDeclaration>;
+
+/** The name of one endpoint of {@link endpoints}. */
+export type EndpointName = keyof typeof endpoints;
+
+/**
+ * Every declared endpoint in document order: search, the recommendation methods, then the rest (the
+ * order of the OpenAPI `paths`).
+ */
+export const allEndpoints: readonly EndpointDeclaration[] = [
+  endpoints.search, ...recommendEndpoints,
+  ...Object.values(endpoints).filter((e) => e !== endpoints.search),
+  unknownRecommendMethod,
+];
+
+/** The `{name}` parameters of a path template, in order. */
+export function pathParamNames(template: string): string[] {
+  return [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+}
