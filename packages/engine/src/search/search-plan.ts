@@ -20,6 +20,7 @@ import type { PlanMerch } from './merchandising.js';
 import type { PlanDisjunctive } from './disjunctive-facets.js';
 import { DEFAULT_LANGUAGE, LANGUAGES, stemIndex, stemOf, type Language } from './language.js';
 import { resolveRelevance, type ResolvedRelevance, type SynonymEntry } from './relevance-settings.js';
+import { MIN_COMPLETED_WORD, wordSplits } from './unmatched-word.js';
 
 /** The pseudo-field of `sort_fields` that stands for relevance. */
 export const SCORE_FIELD = '_score';
@@ -178,6 +179,8 @@ interface WordContext {
   typo: ResolvedRelevance['typoTolerance'];
   /** Typo variants for every word, also those with exact, stem, prefix or synonym matches. */
   widen: boolean;
+  /** The website's stop words (the language's and its own). */
+  isStop: (word: string) => boolean;
 }
 
 /** Exact and same-stem terms of a word: `quality` gets Exact for the word, Prefix for its stem variants. */
@@ -188,6 +191,14 @@ function addExactAndStems(ctx: WordContext, word: string, quality: Map<number, n
   const stem = stemOf(ctx.lang, word);
   if (stem === undefined) return;
   for (const t of stemIndex(vocabulary, ctx.lang).get(stem) ?? []) if (!quality.has(t)) quality.set(t, MatchQuality.Prefix);
+}
+
+/** Every term starting with `word` not matched otherwise, as a Prefix match. */
+function addCompletions(vocabulary: readonly string[], word: string, quality: Map<number, number>): void {
+  // The sorted vocabulary makes every word starting with `word` one contiguous range.
+  for (let t = lowerBound(vocabulary, word); t < vocabulary.length && vocabulary[t].startsWith(word); t++) {
+    if (!quality.has(t)) quality.set(t, MatchQuality.Prefix);
+  }
 }
 
 function toPlanTerms(ctx: WordContext, quality: Map<number, number>, typoMaxDf: number): PlanTerms {
@@ -240,12 +251,7 @@ function compileWord(
     if (groups.length === 1) for (const t of groups[0].keys()) quality.set(t, MatchQuality.Exact);
     else phrases.push(groups.map((g) => toPlanTerms(ctx, g, 0)));
   }
-  if (isLast) {
-    // The sorted vocabulary makes every word starting with `word` one contiguous range.
-    for (let t = lowerBound(vocabulary, word); t < vocabulary.length && vocabulary[t].startsWith(word); t++) {
-      if (!quality.has(t)) quality.set(t, MatchQuality.Prefix);
-    }
-  }
+  if (isLast) addCompletions(vocabulary, word, quality);
   let correction: string | undefined;
   let typoMaxDf = 0;
   const sure = quality.size > 0 || phrases.length > 0;
@@ -274,7 +280,26 @@ function compileWord(
     }
     if (best >= 0 && !sure) correction = vocabulary[best];
   }
+  if (quality.size === 0 && phrases.length === 0) relaxUnmatchedWord(ctx, word, isLast, quality, phrases);
   return { planWord: { word, ...toPlanTerms(ctx, quality, typoMaxDf), phrases }, correction };
+}
+
+/**
+ * A word that matches nothing at all, before it is dropped (see unmatched-word.ts): its completions
+ * when it is not the last word (the last one has them already), and its splits into two catalog words
+ * that are not stop words, each a phrase whose parts match as the words themselves would (exact and same-stem terms).
+ */
+function relaxUnmatchedWord(ctx: WordContext, word: string, isLast: boolean, quality: Map<number, number>, phrases: PlanTerms[][]): void {
+  const { vocabulary } = ctx.state;
+  if (!isLast && word.length >= MIN_COMPLETED_WORD) addCompletions(vocabulary, word, quality);
+  // A stop word is no part of what was meant ("callan" is not "call an").
+  for (const parts of wordSplits(word, (part) => !ctx.isStop(part) && findSorted(vocabulary, part) >= 0)) {
+    phrases.push(parts.map((part) => {
+      const q = new Map<number, number>();
+      addExactAndStems(ctx, part, q);
+      return toPlanTerms(ctx, q, 0);
+    }));
+  }
 }
 
 /**
@@ -366,9 +391,9 @@ export function compileSearchPlan(
 ): { plan: SearchPlan; extras: PlanExtras } {
   const { index } = state;
   const lang = LANGUAGES.get(settings.language) ?? LANGUAGES.get(DEFAULT_LANGUAGE)!;
-  const ctx: WordContext = { state, lang, typo: settings.typoTolerance, widen: options.widenTypos === true };
   const extraStops = new Set(settings.stopWords.flatMap((w) => tokenize(w)));
   const isStop = (w: string) => lang.stopWords.has(w) || extraStops.has(w);
+  const ctx: WordContext = { state, lang, typo: settings.typoTolerance, widen: options.widenTypos === true, isStop };
   const words = queryWords(request.q, isStop);
   // Synonym phrases lose their stop words as the query does ("case for iphone" → "case iphone").
   const content = (phrase: string[]) => (phrase.every(isStop) ? phrase : phrase.filter((w) => !isStop(w)));
