@@ -25,10 +25,10 @@ import { MIN_COMPLETED_WORD, wordSplits } from './unmatched-word.js';
 /** The pseudo-field of `sort_fields` that stands for relevance. */
 export const SCORE_FIELD = '_score';
 
-/** Per vocabulary term matched by some word (directly or in a phrase synonym): the mask of those words. */
-function termWordMasks(vocabulary: readonly string[], words: readonly PlanWord[]): Map<string, number> {
-  const masks = new Map<string, number>();
-  const add = (t: number, bit: number): void => { const v = vocabulary[t]; masks.set(v, (masks.get(v) ?? 0) | bit); };
+/** Per term id matched by some word (directly or in a phrase alternative): the mask of those words. */
+function termWordMasks(words: readonly PlanWord[]): Map<number, number> {
+  const masks = new Map<number, number>();
+  const add = (t: number, bit: number): void => { masks.set(t, (masks.get(t) ?? 0) | bit); };
   words.forEach((w, i) => {
     const bit = 1 << i;
     for (const t of w.termIds) add(t, bit);
@@ -107,8 +107,8 @@ export interface SearchPlan {
 export interface PlanExtras {
   /** `suggestions.corrected_query`: the query words with typo'd words replaced by their best correction. */
   correctedQuery?: string;
-  /** Per vocabulary term a plan word matches: the bit mask of the words it matches (proximity). */
-  termWords?: Map<string, number>;
+  /** Per term id a plan word matches: the bit mask of the words it matches (proximity). */
+  termWords?: Map<number, number>;
   /** `suggestions.dropped_words`: the query words the best result does not match (set by executeSearch). */
   droppedWords?: string[];
   /** The ranked docs when executeSearch already computed them (for the dropped words). */
@@ -460,7 +460,7 @@ export function compileSearchPlan(
   let limit = request.start + size;
   if (planWords.length > 1) {
     limit = Math.max(limit, PROXIMITY_WINDOW);
-    extras.termWords = termWordMasks(state.vocabulary, planWords);
+    extras.termWords = termWordMasks(planWords);
   }
   return {
     plan: { matchNothing, words: planWords, minWords: wordsWithTerms, fieldWeights, conditions, aggregationFields, rangeFields, sort, limit },
