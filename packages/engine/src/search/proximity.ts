@@ -8,7 +8,7 @@
 import { lowerBound, type CatalogState } from '../catalog/catalog-index.js';
 import { textValues } from '../catalog/field-values.js';
 import { tokenize } from '../catalog/tokenizer.js';
-import { HEAVY_FIELD_SHARE, MAX_WORDS_PER_VALUE, valueWords } from '../catalog/value-words.js';
+import { HEAVY_FIELD_SHARE, MAX_WORDS_PER_VALUE, VALUE_BREAK, valueWords } from '../catalog/value-words.js';
 
 export { HEAVY_FIELD_SHARE };
 
@@ -25,7 +25,7 @@ function pairScore(d: number): number {
 
 /**
  * The proximity of `words` query words in the words of one doc's field, value by value: `reset`, then
- * `addValue` for each value (its words `tokens[from .. to)`), then `score`: the mean over consecutive
+ * `addWords` for each value (or run of values), then `score`: the mean over consecutive
  * query word pairs (i, i+1) of the best pair score, in [0, 1]. Words are strings or term ids, as
  * `termWords` (word → mask of the query words it matches) is keyed. Reused across docs: no allocation
  * per doc.
@@ -45,28 +45,41 @@ export class ProximityScan<W> {
     this.pos = 0;
   }
 
-  addValue(tokens: ArrayLike<W>, from: number, to: number): void {
+  /**
+   * Adds the words `tokens[from .. to)` of one value, or of several separated by {@link VALUE_BREAK}
+   * (at most {@link MAX_WORDS_PER_VALUE} per value are read).
+   */
+  addWords(tokens: ArrayLike<W | typeof VALUE_BREAK>, from: number, to: number): void {
     const { best, last, words, termWords } = this;
-    let pos = this.pos;
-    const end = Math.min(to, from + MAX_WORDS_PER_VALUE);
-    for (let t = from; t < end; t++, pos++) {
-      const mask = termWords.get(tokens[t]);
+    let start = this.pos;
+    let pos = start;
+    for (let t = from; t < to; t++) {
+      const word = tokens[t];
+      if (word === VALUE_BREAK) {
+        start += MAX_WORDS_PER_VALUE;
+        pos = start;
+        continue;
+      }
+      if (pos - start >= MAX_WORDS_PER_VALUE) continue;
+      const mask = termWords.get(word);
+      pos++;
       if (mask === undefined) continue;
+      const at = pos - 1;
       for (let j = 0; j < words; j++) {
         if ((mask & (1 << j)) === 0) continue;
         if (j > 0) {
-          const s = (mask & (1 << (j - 1))) !== 0 ? 1 : pairScore(pos - last[j - 1]);
+          const s = (mask & (1 << (j - 1))) !== 0 ? 1 : pairScore(at - last[j - 1]);
           if (s > best[j - 1]) best[j - 1] = s;
         }
         if (j + 1 < words) {
-          const s = pairScore(last[j + 1] - pos);
+          const s = pairScore(last[j + 1] - at);
           if (s > best[j]) best[j] = s;
         }
       }
-      for (let j = 0; j < words; j++) if ((mask & (1 << j)) !== 0) last[j] = pos;
+      for (let j = 0; j < words; j++) if ((mask & (1 << j)) !== 0) last[j] = at;
     }
     // Values of a multi-valued field are not neighbours: the next one starts a full value further.
-    this.pos += MAX_WORDS_PER_VALUE;
+    this.pos = start + MAX_WORDS_PER_VALUE;
   }
 
   score(): number {
@@ -81,12 +94,12 @@ export class ProximityScan<W> {
 export function proximityOf<W>(values: readonly ArrayLike<W>[], termWords: ReadonlyMap<W, number>, words: number): number {
   const scan = new ProximityScan(termWords, words);
   scan.reset();
-  for (const tokens of values) scan.addValue(tokens, 0, tokens.length);
+  for (const tokens of values) scan.addWords(tokens, 0, tokens.length);
   return scan.score();
 }
 
-/** Stands for a word that is no term of the vocabulary (it matches no query word). */
-const NOT_A_TERM = -1;
+/** Stands for a word that is no term of the vocabulary (it matches no query word; not a value break). */
+const NOT_A_TERM = -2;
 
 /**
  * The words of a doc's field (per value, as term ids) when the build kept none for it, per catalog
@@ -135,12 +148,10 @@ export function proximityBonuses(
     const kept = text && valueWords(text, state.vocabulary);
     const factor = fieldWeights[f] / maxWeight;
     if (kept) {
-      const { offsets, codes } = text;
-      fields.push({ factor, addWords: (doc) => {
-        for (let i = offsets[doc]; i < offsets[doc + 1]; i++) scan.addValue(kept.ids, kept.offsets[codes[i]], kept.offsets[codes[i] + 1]);
-      } });
+      const { offsets, ids } = kept;
+      fields.push({ factor, addWords: (doc) => scan.addWords(ids, offsets[doc], offsets[doc + 1]) });
     } else {
-      fields.push({ factor, addWords: (doc) => { for (const ids of fieldWordIds(state, doc, f, name)) scan.addValue(ids, 0, ids.length); } });
+      fields.push({ factor, addWords: (doc) => { for (const ids of fieldWordIds(state, doc, f, name)) scan.addWords(ids, 0, ids.length); } });
     }
   });
   for (let i = 0; i < docs.length; i++) {
