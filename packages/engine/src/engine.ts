@@ -78,6 +78,11 @@ function snapshotPath(dataDir: string, websiteId: string): string {
   return path.join(dataDir, 'catalogs', `${encodeURIComponent(websiteId)}.aislesnap`);
 }
 
+/** The built-in semantic model's file, beside the snapshot (semantic/text-model-file.ts). */
+function textModelPath(dataDir: string, websiteId: string): string {
+  return path.join(dataDir, 'catalogs', `${encodeURIComponent(websiteId)}.aisle-ri`);
+}
+
 /**
  * A snapshot that cannot be read stops the start rather than silently serving an empty catalog; the
  * message says how to recover (the events are in the store, only the catalog needs reloading).
@@ -203,13 +208,13 @@ class AisleEngine implements Engine {
     // Settings are read per search (they may change at runtime): nothing of them is built into the catalog,
     // so every text field is indexed and a weight of 0 in the settings only stops it matching.
     const catalogOptions = {};
-    const siteState = (catalog: Catalog): WebsiteState => {
+    const siteState = (catalog: Catalog, modelFile?: string): WebsiteState => {
       const semantics = new WebsiteSemantics(catalog, {
         embedders: this.embedders,
         retrainDelayMs: this.options.semanticRetrainDelayMs,
         onError: (err) => this.reporter.report('semantic-training', err, config.websiteId),
+        modelFile,
       });
-      semantics.setBuiltInWanted(usesBuiltInModel(config.settings));
       return {
         config, seedSettings: config.settings ?? {}, catalog, models: new RecommendationModels({ website: config, catalog, onIndexError: (err) => this.reporter.report('index-build', err, config.websiteId) }), semantics,
       };
@@ -219,11 +224,14 @@ class AisleEngine implements Engine {
       const catalog = this.events === undefined
         ? await this.replication.loadCatalog(config.websiteId, catalogOptions)
         : await this.replication.addWebsite(config.websiteId, catalogOptions);
-      return siteState(catalog);
+      // Replicas keep no files: each trains the model (deterministic: the same version on every replica).
+      const state = siteState(catalog);
+      state.semantics.setBuiltInWanted(usesBuiltInModel(config.settings));
+      return state;
     }
     const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
     const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions) : new Catalog(catalogOptions);
-    const state = siteState(catalog);
+    const state = siteState(catalog, this.options.dataDir ? textModelPath(this.options.dataDir, config.websiteId) : undefined);
     if (file) {
       // Changes acknowledged after the snapshot was written are in the log: replay them over it.
       const { log, pending } = await CatalogChangeLog.open(path.dirname(file), encodeURIComponent(config.websiteId));
@@ -234,6 +242,9 @@ class AisleEngine implements Engine {
       state.log = log;
       if (pending.length > 0) this.scheduleSnapshot(state);
     }
+    // After the replay, so the saved model is compared with the catalog as it now is.
+    await state.semantics.restore();
+    state.semantics.setBuiltInWanted(usesBuiltInModel(config.settings));
     return state;
   }
 

@@ -13,6 +13,7 @@ import { StringMap } from './string-map.js';
 import { charMask, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from './field-values.js';
 import { tokenize } from './tokenizer.js';
+import { keepValueWords, type TokenizedField } from './value-words.js';
 
 /** Options of {@link buildCatalogState}. */
 export interface BuildOptions {
@@ -242,16 +243,16 @@ function* buildFullText(
 ): Steps<{ fullText: FullTextIndex; vocabulary: string[]; termMasks: Uint32Array }> {
   const n = products.length;
   const fieldIds: number[] = [];
+  const weightOf = (f: FieldIndex): number => fieldWeights?.[f.name] ?? DEFAULT_FIELD_WEIGHTS[f.name] ?? 1;
   fields.forEach((f, i) => {
-    const weight = fieldWeights?.[f.name] ?? DEFAULT_FIELD_WEIGHTS[f.name] ?? 1;
-    if (f.kind === 'text' && weight > 0 && !NOT_FULL_TEXT_FIELDS.has(f.name) && fieldIds.length < MAX_FULL_TEXT_FIELDS) fieldIds.push(i);
+    if (f.kind === 'text' && weightOf(f) > 0 && !NOT_FULL_TEXT_FIELDS.has(f.name) && fieldIds.length < MAX_FULL_TEXT_FIELDS) fieldIds.push(i);
   });
   // Each distinct value of a field is tokenised once (its dictionary entry), not once per product:
   // low-cardinality fields (brand, category) cost almost nothing. Per field: tokens of code c are
   // tokenIds[tokenOffsets[c] .. tokenOffsets[c+1]).
   const termIds = new StringMap<number>();
   const terms: string[] = [];
-  const tokenized: { column: TextColumn; tokenOffsets: Uint32Array; tokenIds: Uint32Array }[] = [];
+  const tokenized: TokenizedField[] = [];
   for (const fid of fieldIds) {
     const dictionary = dictionaries[fid];
     const tokenOffsets = new Uint32Array(dictionary.length + 1);
@@ -271,7 +272,7 @@ function* buildFullText(
     }
     const ids = new Uint32Array(tokenIds.length);
     yield* tokenIds.copyTo(ids);
-    tokenized.push({ column: fields[fid].text!, tokenOffsets, tokenIds: ids });
+    tokenized.push({ column: fields[fid].text!, weight: weightOf(fields[fid]), tokenOffsets, tokenIds: ids });
   }
   const fieldLengths = sharedArray(Uint32Array, fieldIds.length * n);
   const stamp = new Int32Array(terms.length);
@@ -323,6 +324,7 @@ function* buildFullText(
     rank[termIds.get(vocabulary[id])!] = id;
     if ((id & STEP_MASK) === STEP_MASK) yield;
   }
+  yield* keepValueWords(tokenized, rank, vocabulary, STEP);
   const termMasks = new Uint32Array(terms.length);
   for (let t = 0; t < terms.length; t++) {
     termMasks[t] = charMask(vocabulary[t]);

@@ -1,19 +1,19 @@
 /**
  * Word proximity and order: how closely, and in which order, a product's text holds the query words.
- * Used to re-rank the best matches on the calling thread (see assemble-payload.ts), so the index needs
- * no word positions: the few hundred products re-ranked per query are re-tokenised instead.
+ * Used to re-rank the best matches on the calling thread (see assemble-payload.ts). The words of the
+ * heavy fields' values come from the build (catalog/value-words.ts: term ids, no tokenising per
+ * search); a version or field without them is re-tokenised, which finds the same words.
  * @module
  */
-import type { CatalogState } from '../catalog/catalog-index.js';
+import { lowerBound, type CatalogState } from '../catalog/catalog-index.js';
 import { textValues } from '../catalog/field-values.js';
 import { tokenize } from '../catalog/tokenizer.js';
+import { HEAVY_FIELD_SHARE, MAX_WORDS_PER_VALUE, VALUE_BREAK, valueWords } from '../catalog/value-words.js';
+
+export { HEAVY_FIELD_SHARE };
 
 /** Largest proximity bonus: below one match tier (1000), so exactness always ranks first. */
 export const PROXIMITY_MAX_BONUS = 500;
-/** Fields whose weight is at least this share of the largest weight are looked at. */
-export const HEAVY_FIELD_SHARE = 0.75;
-/** Words of a value looked at (a title's words; a long description's first ones). */
-const MAX_TOKENS_PER_VALUE = 64;
 
 /** Score of a pair of consecutive query words found `d` words apart (negative: in reverse order). */
 function pairScore(d: number): number {
@@ -24,87 +24,143 @@ function pairScore(d: number): number {
 }
 
 /**
- * The proximity of `words` query words in the words of a field's values: the mean over consecutive word pairs
- * (i, i+1) of the best pair score, in [0, 1].
+ * The proximity of `words` query words in the words of one doc's field, value by value: `reset`, then
+ * `addWords` for each value (or run of values), then `score`: the mean over consecutive
+ * query word pairs (i, i+1) of the best pair score, in [0, 1]. Words are strings or term ids, as
+ * `termWords` (word → mask of the query words it matches) is keyed. Reused across docs: no allocation
+ * per doc.
  */
-export function proximityOf(
-  values: readonly (readonly string[])[], termWords: ReadonlyMap<string, number>, words: number,
-  best = new Float64Array(Math.max(0, words - 1)), last = new Int32Array(words),
-): number {
-  if (words < 2) return 0;
-  best.fill(0);
-  last.fill(-1_000_000);
-  let pos = 0;
-  for (const tokens of values) {
-    const n = Math.min(tokens.length, MAX_TOKENS_PER_VALUE);
-    for (let t = 0; t < n; t++, pos++) {
-      const mask = termWords.get(tokens[t]);
+export class ProximityScan<W> {
+  private readonly best: Float64Array;
+  private readonly last: Int32Array;
+  private pos = 0;
+  constructor(private readonly termWords: ReadonlyMap<W, number>, private readonly words: number) {
+    this.best = new Float64Array(Math.max(0, words - 1));
+    this.last = new Int32Array(words);
+  }
+
+  reset(): void {
+    this.best.fill(0);
+    this.last.fill(-1_000_000);
+    this.pos = 0;
+  }
+
+  /**
+   * Adds the words `tokens[from .. to)` of one value, or of several separated by {@link VALUE_BREAK}
+   * (at most {@link MAX_WORDS_PER_VALUE} per value are read).
+   */
+  addWords(tokens: ArrayLike<W | typeof VALUE_BREAK>, from: number, to: number): void {
+    const { best, last, words, termWords } = this;
+    let start = this.pos;
+    let pos = start;
+    for (let t = from; t < to; t++) {
+      const word = tokens[t];
+      if (word === VALUE_BREAK) {
+        start += MAX_WORDS_PER_VALUE;
+        pos = start;
+        continue;
+      }
+      if (pos - start >= MAX_WORDS_PER_VALUE) continue;
+      const mask = termWords.get(word);
+      pos++;
       if (mask === undefined) continue;
+      const at = pos - 1;
       for (let j = 0; j < words; j++) {
         if ((mask & (1 << j)) === 0) continue;
         if (j > 0) {
-          const s = (mask & (1 << (j - 1))) !== 0 ? 1 : pairScore(pos - last[j - 1]);
+          const s = (mask & (1 << (j - 1))) !== 0 ? 1 : pairScore(at - last[j - 1]);
           if (s > best[j - 1]) best[j - 1] = s;
         }
         if (j + 1 < words) {
-          const s = pairScore(last[j + 1] - pos);
+          const s = pairScore(last[j + 1] - at);
           if (s > best[j]) best[j] = s;
         }
       }
-      for (let j = 0; j < words; j++) if ((mask & (1 << j)) !== 0) last[j] = pos;
+      for (let j = 0; j < words; j++) if ((mask & (1 << j)) !== 0) last[j] = at;
     }
-    pos += MAX_TOKENS_PER_VALUE; // values of a multi-valued field are not neighbours
+    // Values of a multi-valued field are not neighbours: the next one starts a full value further.
+    this.pos = start + MAX_WORDS_PER_VALUE;
   }
-  let sum = 0;
-  for (let j = 0; j < words - 1; j++) sum += best[j];
-  return sum / (words - 1);
+
+  score(): number {
+    if (this.words < 2) return 0;
+    let sum = 0;
+    for (let j = 0; j < this.words - 1; j++) sum += this.best[j];
+    return sum / (this.words - 1);
+  }
 }
 
+/** The proximity of `words` query words in a field's values (each a list of words): see {@link ProximityScan}. */
+export function proximityOf<W>(values: readonly ArrayLike<W>[], termWords: ReadonlyMap<W, number>, words: number): number {
+  const scan = new ProximityScan(termWords, words);
+  scan.reset();
+  for (const tokens of values) scan.addWords(tokens, 0, tokens.length);
+  return scan.score();
+}
+
+/** Stands for a word that is no term of the vocabulary (it matches no query word; not a value break). */
+const NOT_A_TERM = -2;
+
 /**
- * The words of a doc's field (per value), per catalog version: re-ranking the same popular products
- * query after query does not tokenise them again. Bounded: emptied when it reaches the limit.
+ * The words of a doc's field (per value, as term ids) when the build kept none for it, per catalog
+ * version: re-ranking the same popular products query after query does not tokenise them again.
+ * Bounded: emptied when it reaches the limit.
  */
-const tokenCache = new WeakMap<CatalogState, Map<number, string[][]>>();
+const tokenCache = new WeakMap<CatalogState, Map<number, Int32Array[]>>();
 const TOKEN_CACHE_LIMIT = 50_000;
 
-function fieldTokens(state: CatalogState, doc: number, field: number, name: string): string[][] {
+function fieldWordIds(state: CatalogState, doc: number, field: number, name: string): Int32Array[] {
   let cache = tokenCache.get(state);
   if (!cache) tokenCache.set(state, (cache = new Map()));
   const key = doc * 256 + field; // at most 255 full-text fields
-  let tokens = cache.get(key);
-  if (!tokens) {
+  let values = cache.get(key);
+  if (!values) {
     if (cache.size >= TOKEN_CACHE_LIMIT) cache.clear();
-    tokens = textValues((state.products[doc] as Record<string, unknown>)[name]).map((v) => tokenize(v));
-    cache.set(key, tokens);
+    const { vocabulary } = state;
+    values = textValues((state.products[doc] as Record<string, unknown>)[name]).map((v) => Int32Array.from(tokenize(v).slice(0, MAX_WORDS_PER_VALUE), (w) => {
+      const t = lowerBound(vocabulary, w);
+      return vocabulary[t] === w ? t : NOT_A_TERM;
+    }));
+    cache.set(key, values);
   }
-  return tokens;
+  return values;
 }
 
 /**
  * The proximity bonus of each doc: the best over the heavy full-text fields (weight at least
  * {@link HEAVY_FIELD_SHARE} of the largest: by default the title only) of proximity × weight / largest
- * weight, times {@link PROXIMITY_MAX_BONUS}.
+ * weight, times {@link PROXIMITY_MAX_BONUS}. `termWords`: per term id a query word matches, the mask of
+ * those words.
  */
 export function proximityBonuses(
-  state: CatalogState, docs: ArrayLike<number>, fieldWeights: readonly number[], termWords: ReadonlyMap<string, number>, words: number,
+  state: CatalogState, docs: ArrayLike<number>, fieldWeights: readonly number[], termWords: ReadonlyMap<number, number>, words: number,
 ): Float64Array {
   const bonuses = new Float64Array(docs.length);
   const { fieldIds } = state.index.fullText;
   let maxWeight = 0;
   for (const w of fieldWeights) if (w > maxWeight) maxWeight = w;
   if (maxWeight <= 0) return bonuses;
-  const fields: { f: number; name: string; factor: number }[] = [];
+  const scan = new ProximityScan(termWords, words);
+  const fields: { factor: number; addWords: (doc: number) => void }[] = [];
   fieldIds.forEach((fid, f) => {
-    if (fieldWeights[f] > 0 && fieldWeights[f] >= maxWeight * HEAVY_FIELD_SHARE) fields.push({ f, name: state.index.fields[fid].name, factor: fieldWeights[f] / maxWeight });
+    if (!(fieldWeights[f] > 0 && fieldWeights[f] >= maxWeight * HEAVY_FIELD_SHARE)) return;
+    const { name, text } = state.index.fields[fid];
+    const kept = text && valueWords(text, state.vocabulary);
+    const factor = fieldWeights[f] / maxWeight;
+    if (kept) {
+      const { offsets, ids } = kept;
+      fields.push({ factor, addWords: (doc) => scan.addWords(ids, offsets[doc], offsets[doc + 1]) });
+    } else {
+      fields.push({ factor, addWords: (doc) => { for (const ids of fieldWordIds(state, doc, f, name)) scan.addWords(ids, 0, ids.length); } });
+    }
   });
-  // Scratch arrays reused for every doc and field.
-  const best = new Float64Array(words - 1);
-  const last = new Int32Array(words);
   for (let i = 0; i < docs.length; i++) {
     let bonus = 0;
-    for (const { f, name, factor } of fields) {
+    for (const { factor, addWords } of fields) {
       if (factor <= bonus) continue;
-      const p = proximityOf(fieldTokens(state, docs[i], f, name), termWords, words, best, last) * factor;
+      scan.reset();
+      addWords(docs[i]);
+      const p = scan.score() * factor;
       if (p > bonus) bonus = p;
     }
     bonuses[i] = bonus * PROXIMITY_MAX_BONUS;

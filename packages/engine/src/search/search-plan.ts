@@ -21,14 +21,15 @@ import type { PlanMerch } from './merchandising.js';
 import type { PlanDisjunctive } from './disjunctive-facets.js';
 import { DEFAULT_LANGUAGE, LANGUAGES, stemIndex, stemOf, type Language } from './language.js';
 import { resolveRelevance, type ResolvedRelevance, type SynonymEntry } from './relevance-settings.js';
+import { MIN_COMPLETED_WORD, wordSplits } from './unmatched-word.js';
 
 /** The pseudo-field of `sort_fields` that stands for relevance. */
 export const SCORE_FIELD = '_score';
 
-/** Per vocabulary term matched by some word (directly or in a phrase synonym): the mask of those words. */
-function termWordMasks(vocabulary: readonly string[], words: readonly PlanWord[]): Map<string, number> {
-  const masks = new Map<string, number>();
-  const add = (t: number, bit: number): void => { const v = vocabulary[t]; masks.set(v, (masks.get(v) ?? 0) | bit); };
+/** Per term id matched by some word (directly or in a phrase alternative): the mask of those words. */
+function termWordMasks(words: readonly PlanWord[]): Map<number, number> {
+  const masks = new Map<number, number>();
+  const add = (t: number, bit: number): void => { masks.set(t, (masks.get(t) ?? 0) | bit); };
   words.forEach((w, i) => {
     const bit = 1 << i;
     for (const t of w.termIds) add(t, bit);
@@ -112,8 +113,8 @@ export interface SearchPlan {
 export interface PlanExtras {
   /** `suggestions.corrected_query`: the query words with typo'd words replaced by their best correction. */
   correctedQuery?: string;
-  /** Per vocabulary term a plan word matches: the bit mask of the words it matches (proximity). */
-  termWords?: Map<string, number>;
+  /** Per term id a plan word matches: the bit mask of the words it matches (proximity). */
+  termWords?: Map<number, number>;
   /** `suggestions.dropped_words`: the query words the best result does not match (set by executeSearch). */
   droppedWords?: string[];
   /** The ranked docs when executeSearch already computed them (for the dropped words). */
@@ -184,6 +185,8 @@ interface WordContext {
   typo: ResolvedRelevance['typoTolerance'];
   /** Typo variants for every word, also those with exact, stem, prefix or synonym matches. */
   widen: boolean;
+  /** The website's stop words (the language's and its own). */
+  isStop: (word: string) => boolean;
 }
 
 /** Whether term `t` is in some live doc (a word only deleted products had is no term of the catalog). */
@@ -199,6 +202,15 @@ function addExactAndStems(ctx: WordContext, word: string, quality: Map<number, n
   const stem = stemOf(ctx.lang, word);
   if (stem === undefined) return;
   for (const t of stemIndex(vocabulary, ctx.lang).get(stem) ?? []) if (!quality.has(t) && isLiveTerm(ctx.state, t)) quality.set(t, MatchQuality.Prefix);
+}
+
+/** Every live term starting with `word` not matched otherwise, as a Prefix match. */
+function addCompletions(ctx: WordContext, word: string, quality: Map<number, number>): void {
+  const { vocabulary } = ctx.state;
+  // The sorted vocabulary makes every word starting with `word` one contiguous range.
+  for (let t = lowerBound(vocabulary, word); t < vocabulary.length && vocabulary[t].startsWith(word); t++) {
+    if (!quality.has(t) && isLiveTerm(ctx.state, t)) quality.set(t, MatchQuality.Prefix);
+  }
 }
 
 function toPlanTerms(ctx: WordContext, quality: Map<number, number>, typoMaxDf: number): PlanTerms {
@@ -251,12 +263,7 @@ function compileWord(
     if (groups.length === 1) for (const t of groups[0].keys()) quality.set(t, MatchQuality.Exact);
     else phrases.push(groups.map((g) => toPlanTerms(ctx, g, 0)));
   }
-  if (isLast) {
-    // The sorted vocabulary makes every word starting with `word` one contiguous range.
-    for (let t = lowerBound(vocabulary, word); t < vocabulary.length && vocabulary[t].startsWith(word); t++) {
-      if (!quality.has(t) && isLiveTerm(ctx.state, t)) quality.set(t, MatchQuality.Prefix);
-    }
-  }
+  if (isLast) addCompletions(ctx, word, quality);
   let correction: string | undefined;
   let typoMaxDf = 0;
   const sure = quality.size > 0 || phrases.length > 0;
@@ -285,7 +292,30 @@ function compileWord(
     }
     if (best >= 0 && !sure) correction = vocabulary[best];
   }
+  if (quality.size === 0 && phrases.length === 0) relaxUnmatchedWord(ctx, word, isLast, quality, phrases);
   return { planWord: { word, ...toPlanTerms(ctx, quality, typoMaxDf), phrases }, correction };
+}
+
+/**
+ * A word that matches nothing at all, before it is dropped (see unmatched-word.ts): its completions
+ * when it is not the last word (the last one has them already), and its splits into two catalog words
+ * that are not stop words, each a phrase whose parts match as the words themselves would (exact and same-stem terms).
+ */
+function relaxUnmatchedWord(ctx: WordContext, word: string, isLast: boolean, quality: Map<number, number>, phrases: PlanTerms[][]): void {
+  const { vocabulary } = ctx.state;
+  if (!isLast && word.length >= MIN_COMPLETED_WORD) addCompletions(ctx, word, quality);
+  // A stop word is no part of what was meant ("callan" is not "call an").
+  const isLivePart = (part: string): boolean => {
+    const t = findSorted(vocabulary, part);
+    return !ctx.isStop(part) && t >= 0 && isLiveTerm(ctx.state, t);
+  };
+  for (const parts of wordSplits(word, isLivePart)) {
+    phrases.push(parts.map((part) => {
+      const q = new Map<number, number>();
+      addExactAndStems(ctx, part, q);
+      return toPlanTerms(ctx, q, 0);
+    }));
+  }
 }
 
 /**
@@ -378,9 +408,9 @@ export function compileSearchPlan(
 ): { plan: SearchPlan; extras: PlanExtras } {
   const { index } = state;
   const lang = LANGUAGES.get(settings.language) ?? LANGUAGES.get(DEFAULT_LANGUAGE)!;
-  const ctx: WordContext = { state, lang, typo: settings.typoTolerance, widen: options.widenTypos === true };
   const extraStops = new Set(settings.stopWords.flatMap((w) => tokenize(w)));
   const isStop = (w: string) => lang.stopWords.has(w) || extraStops.has(w);
+  const ctx: WordContext = { state, lang, typo: settings.typoTolerance, widen: options.widenTypos === true, isStop };
   const words = queryWords(request.q, isStop);
   // Synonym phrases lose their stop words as the query does ("case for iphone" → "case iphone").
   const content = (phrase: string[]) => (phrase.every(isStop) ? phrase : phrase.filter((w) => !isStop(w)));
@@ -449,7 +479,7 @@ export function compileSearchPlan(
   let limit = request.start + size;
   if (planWords.length > 1) {
     limit = Math.max(limit, PROXIMITY_WINDOW);
-    extras.termWords = termWordMasks(state.vocabulary, planWords);
+    extras.termWords = termWordMasks(planWords);
   }
   return {
     plan: {

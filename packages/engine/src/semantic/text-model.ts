@@ -104,6 +104,13 @@ export class TextModel implements Embedder {
     return this.rowOf.size;
   }
 
+  /** @internal What the model is made of (its file: text-model-file.ts): words by row, vectors, IDFs. */
+  parts(): { words: string[]; vectors: Float32Array; idf: Float32Array; maxWordsPerText: number } {
+    const words: string[] = new Array(this.rowOf.size);
+    for (const [word, row] of this.rowOf) words[row] = word;
+    return { words, vectors: this.vectors, idf: this.idf, maxWordsPerText: this.maxWordsPerText };
+  }
+
   /** Embeds one text: the IDF-weighted sum of its words' unit context vectors, normalised (zeros when no word is known). */
   embedOne(text: string): Float32Array {
     return this.embedWeighted([{ text, weight: 1 }]);

@@ -12,6 +12,7 @@ import { liveProducts } from '../catalog/tombstones.js';
 import type { Product } from '../types.js';
 import { cosine, type Embedder, modelLabel } from './embedder.js';
 import { fieldText, productText, TEXT_MODEL_ID, TextModel, trainTextModel, type TextModelOptions } from './text-model.js';
+import { catalogTextFingerprint, loadTextModel, saveTextModel } from './text-model-file.js';
 
 /** Wait after the last catalog change before retraining, so a burst of upserts trains once. */
 export const RETRAIN_DELAY_MS = 2_000;
@@ -27,6 +28,11 @@ export interface WebsiteSemanticsOptions {
   textModel?: TextModelOptions;
   /** Called when a training fails (the previous model keeps ranking): the engine reports it as `semantic-training`. */
   onError?: (err: unknown) => void;
+  /**
+   * Where the built-in model is kept (text-model-file.ts): {@link WebsiteSemantics.restore} reads it,
+   * every training writes it. Without it the model lives in memory only.
+   */
+  modelFile?: string;
 }
 
 /** The similarity of a query to each candidate, and the model that computed it. */
@@ -52,11 +58,33 @@ export class WebsiteSemantics {
   private closed = false;
   private readonly cache = new Map<Product, { label: string; vector: Float32Array }>();
   private readonly embedders: ReadonlyMap<string, Embedder>;
+  private saving: Promise<void> = Promise.resolve();
   /** Trainings completed (tests, metrics). */
   trainings = 0;
 
   constructor(private readonly catalog: Catalog, private readonly options: WebsiteSemanticsOptions = {}) {
     this.embedders = options.embedders ?? new Map();
+  }
+
+  /**
+   * Reads the built-in model saved in the model file, if any (call before {@link setBuiltInWanted}): it
+   * ranks at once. When it was trained on the words the catalog has now, it is current and nothing
+   * retrains; otherwise it ranks until the retraining that the catalog's changes call for replaces it
+   * (as the previous model does after any change). An unreadable file is reported and ignored.
+   */
+  async restore(): Promise<void> {
+    const file = this.options.modelFile;
+    if (!file || this.model) return;
+    let saved: Awaited<ReturnType<typeof loadTextModel>>;
+    try {
+      saved = await loadTextModel(file);
+    } catch (err) {
+      this.options.onError?.(err);
+      return;
+    }
+    if (!saved || this.model) return;
+    this.model = saved.model;
+    if (saved.catalog === catalogTextFingerprint(this.catalog.state, textFields(this.catalog))) this.trainedVersion = this.catalog.version;
   }
 
   /** Turns training of the built-in model on (when a website's settings use it) or off. */
@@ -112,6 +140,7 @@ export class WebsiteSemantics {
         this.model = model;
         this.trainedVersion = version;
         this.trainings++;
+        this.save(model, catalogTextFingerprint(state, fields));
       }, (err: unknown) => this.options.onError?.(err))
       .finally(() => {
         this.training = undefined;
@@ -120,12 +149,20 @@ export class WebsiteSemantics {
       });
   }
 
-  /** Resolves once no training is running or due (tests, benchmarks, readiness). */
+  /** Writes a trained model to the model file, one write at a time; a failed write is reported (the model still ranks). */
+  private save(model: TextModel, catalog: string): void {
+    const file = this.options.modelFile;
+    if (!file) return;
+    this.saving = this.saving.then(() => saveTextModel(file, model, catalog)).catch((err: unknown) => this.options.onError?.(err));
+  }
+
+  /** Resolves once no training is running or due and the last trained model is written (tests, benchmarks, readiness). */
   async settled(): Promise<void> {
     while (this.training || this.timer) {
       if (this.timer) this.startTraining();
       await this.training;
     }
+    await this.saving;
   }
 
   /** The built-in model, once trained. */

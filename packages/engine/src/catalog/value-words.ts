@@ -1,0 +1,86 @@
+/**
+ * The words of each doc's values in the heaviest full-text fields (by default the title), in order, as
+ * term ids: what word proximity (search/proximity.ts) reads for the few dozen best matches of a query, so it
+ * compares integers instead of tokenising product text on every search. The build already tokenises
+ * each distinct value once (per dictionary code); this keeps that work for the heavy fields, remapped to
+ * the sorted vocabulary's ids, instead of throwing it away.
+ *
+ * Kept beside the catalog version, not in it: a side table keyed by the field's text column, valid for
+ * the vocabulary it was made with. A version without it (loaded from a snapshot, extended by an append,
+ * a field that only the website's settings made heavy) is served by re-tokenising, which gives the same
+ * words: nothing else of the catalog depends on it. Main thread only (proximity runs there).
+ * @module
+ */
+import type { TextColumn } from './catalog-index.js';
+import type { Steps } from './build-catalog-state.js';
+
+/** Fields whose weight is at least this share of the largest weight count for proximity. */
+export const HEAVY_FIELD_SHARE = 0.75;
+
+/** Words of a value looked at (a title's words; a long value's first ones). */
+export const MAX_WORDS_PER_VALUE = 64;
+
+/** Separates two values of a doc's field in {@link ValueWords.ids} (values are not neighbours). */
+export const VALUE_BREAK = -1;
+
+/**
+ * The words of one field per doc: doc `d`'s are `ids[offsets[d] .. offsets[d+1])`, its values in order,
+ * {@link VALUE_BREAK} between two values. Per doc rather than per distinct value: proximity reads a
+ * doc's words with two array reads instead of four (at 1M products each is a cache miss).
+ */
+export interface ValueWords {
+  offsets: Uint32Array;
+  ids: Int32Array;
+}
+
+interface Kept extends ValueWords {
+  vocabulary: readonly string[];
+}
+
+const keptByColumn = new WeakMap<TextColumn, Kept>();
+
+/** The kept words of `column`'s docs when they were made for `vocabulary`. */
+export function valueWords(column: TextColumn, vocabulary: readonly string[]): ValueWords | undefined {
+  const kept = keptByColumn.get(column);
+  return kept && kept.vocabulary === vocabulary ? kept : undefined;
+}
+
+/** One full-text field as the build tokenised it: per dictionary code, its words as build-time term ids. */
+export interface TokenizedField {
+  column: TextColumn;
+  weight: number;
+  tokenOffsets: Uint32Array;
+  tokenIds: Uint32Array;
+}
+
+/**
+ * Build hook: keeps the words of the fields whose build-time weight is at least
+ * {@link HEAVY_FIELD_SHARE} of the largest (at most {@link MAX_WORDS_PER_VALUE} per value), remapped
+ * through `rank` (build-time term id → sorted vocabulary id). Time-sliced like the rest of the build.
+ */
+export function* keepValueWords(fields: readonly TokenizedField[], rank: Uint32Array, vocabulary: readonly string[], step: number): Steps<void> {
+  let maxWeight = 0;
+  for (const f of fields) if (f.weight > maxWeight) maxWeight = f.weight;
+  for (const { column, weight, tokenOffsets, tokenIds } of fields) {
+    if (weight <= 0 || weight < maxWeight * HEAVY_FIELD_SHARE) continue;
+    const words = (code: number): number => Math.min(MAX_WORDS_PER_VALUE, tokenOffsets[code + 1] - tokenOffsets[code]);
+    const docs = column.offsets.length - 1;
+    const offsets = new Uint32Array(docs + 1);
+    for (let d = 0; d < docs; d++) {
+      let length = 0;
+      for (let i = column.offsets[d]; i < column.offsets[d + 1]; i++) length += words(column.codes[i]) + (i > column.offsets[d] ? 1 : 0);
+      offsets[d + 1] = offsets[d] + length;
+      if ((d + 1) % step === 0) yield;
+    }
+    const ids = new Int32Array(offsets[docs]);
+    for (let d = 0, at = 0; d < docs; d++) {
+      for (let i = column.offsets[d]; i < column.offsets[d + 1]; i++) {
+        if (i > column.offsets[d]) ids[at++] = VALUE_BREAK;
+        const code = column.codes[i];
+        for (let k = 0, n = words(code); k < n; k++) ids[at++] = rank[tokenIds[tokenOffsets[code] + k]];
+      }
+      if ((d + 1) % step === 0) yield;
+    }
+    keptByColumn.set(column, { offsets, ids, vocabulary });
+  }
+}
