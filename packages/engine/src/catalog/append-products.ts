@@ -347,8 +347,7 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
   const n = base.products.length;
   const k = added.length;
   const N = n + k;
-  const products = base.products.slice();
-  for (const p of added) products.push(p);
+  const products = base.products.with([], added);
   yield;
   const fields: FieldIndex[] = [];
   const dictionaries = base.dictionaries.slice();
@@ -377,7 +376,7 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
       const codes = sharedCopy(text.codes, N);
       const offsets = sharedCopy(text.offsets, N + 1);
       const valueOffsets = sharedCopy(text.valueOffsets, N + 1);
-      for (let d = n; d < N; d++) { codes[d] = d; offsets[d + 1] = d + 1; valueOffsets[d + 1] = d + 1; dictionary.push(products[d].refId); }
+      for (let d = n; d < N; d++) { codes[d] = d; offsets[d + 1] = d + 1; valueOffsets[d + 1] = d + 1; dictionary.push(added[d - n].refId); }
       const single = sharedCopy(text.single!, N);
       for (let d = n; d < N; d++) single[d] = d;
       text = { offsets, codes, single, dictSize: N, valueOffsets, valueDocs: codes };
@@ -415,7 +414,7 @@ export function* appendProducts(base: CatalogState, added: readonly Product[], v
   }
   const { fullText, vocabulary, termMasks } = yield* appendFullText(base, n, docWords);
   const docByRefId = yield* copyInSteps(base.docByRefId, STEP);
-  for (let d = n; d < N; d++) docByRefId.set(products[d].refId, d);
+  for (let d = n; d < N; d++) docByRefId.set(added[d - n].refId, d);
   const vectors = appendVectors(base.vectors, added, n);
   yield;
   const state: CatalogState = {

@@ -159,7 +159,7 @@ describe('Catalog.replay', () => {
       else if (c.kind === 'upsert') await oneByOne.upsert(c.products.slice());
       else await oneByOne.replace(c.products.slice());
     }
-    expect(replayed.state.products).toEqual(oneByOne.state.products);
+    expect(replayed.state.products.toArray()).toEqual(oneByOne.state.products.toArray());
     expect(replayed.appliedSeq).toBe(logged.length);
   });
 });

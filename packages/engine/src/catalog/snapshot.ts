@@ -1,7 +1,9 @@
 /**
  * Catalog snapshots: one flatbuffers file (layout in catalog-snapshot.fbs) holding the products'
- * original JSON plus every built column and index array, so a restart neither re-parses the feed nor
- * re-tokenises. Written atomically (temporary file, then rename).
+ * stored JSON (the buffer, offsets and key lists of `stored-json.ts`, as they are in memory) plus every
+ * built column and index array, so a restart neither parses a product nor re-tokenises: loading
+ * copies arrays and parses the small metadata. Written atomically (temporary file, then rename).
+ * Format 2 (each product's JSON text) is still read, for snapshots written before format 3.
  * @module
  */
 import { randomUUID } from 'node:crypto';
@@ -12,12 +14,17 @@ import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
 import { Catalog, type CatalogOptions } from './catalog.js';
 import { charMask, type CatalogState, type FieldIndex, type FieldKind, type ValueCounts } from './catalog-index.js';
+import { ProductStore } from './product-store.js';
+import { StoredJson } from './stored-json.js';
 import { StringMap } from './string-map.js';
+import { REF_ID_FIELD } from './field-values.js';
 import { runSteps, type Steps } from './build-catalog-state.js';
 import { runInSlices } from './time-slices.js';
 
 const FILE_IDENTIFIER = 'AISL';
-const FORMAT_VERSION = 2;
+const FORMAT_VERSION = 3;
+/** Format versions read: 2 kept each product as a JSON string (parsed and encoded again on load). */
+const READABLE_VERSIONS: readonly number[] = [2, FORMAT_VERSION];
 
 type AnyTypedArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
 const ELEMENT_TYPES = [undefined, Uint8Array, Uint16Array, Uint32Array, Int32Array, Float32Array, Float64Array] as const;
@@ -35,10 +42,14 @@ interface SnapshotMeta {
   vocabulary: string[];
   fullText: { fieldIds: number[]; termCount: number; avgFieldLengths: number[] };
   vectorDimension: number;
+  /** Format 3: the key lists of the stored JSON (`stored-json.ts`). */
+  productShapes?: (readonly string[])[];
 }
 
-function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
+function arraysOf(state: CatalogState, products: StoredJson): Map<string, AnyTypedArray> {
   const arrays = new Map<string, AnyTypedArray>();
+  const { bytes, offsets, shapeOf } = products.parts;
+  arrays.set('products.bytes', bytes).set('products.offsets', offsets).set('products.shapeOf', shapeOf);
   state.index.fields.forEach((f, i) => {
     if (f.text) {
       const t = f.text;
@@ -62,16 +73,15 @@ export function encodeCatalogSnapshot(state: CatalogState): Uint8Array {
   return runSteps(encodeCatalogSnapshotSteps(state));
 }
 
-/** Products encoded between two pauses of {@link encodeCatalogSnapshotSteps}. */
-const PRODUCTS_PER_STEP = 2048;
-
 /**
  * The encoding as steps (see `runInSlices`), so that writing the snapshot of a large catalog does not
- * hold the event loop for the whole encoding: it pauses after each column and every
- * {@link PRODUCTS_PER_STEP} products.
+ * hold the event loop for the whole encoding: it pauses after each array (and while re-encoding
+ * products changed since the last build).
  */
 function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
   const { index } = state;
+  // Docs changed by fast paths since the last build are kept as objects: encode them all again.
+  const products = state.products.encodedOnly ?? (yield* StoredJson.buildSteps(yield* state.products.decodeAll()));
   const meta: SnapshotMeta = {
     docCount: index.docCount,
     fields: index.fields.map((f) => ({ name: f.name, kind: f.kind, dictSize: f.text?.dictSize, hasText: !!f.text, hasNumeric: !!f.numeric, valueCounts: f.valueCounts })),
@@ -79,10 +89,11 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
     vocabulary: state.vocabulary,
     fullText: { fieldIds: index.fullText.fieldIds, termCount: index.fullText.termCount, avgFieldLengths: index.fullText.avgFieldLengths },
     vectorDimension: state.vectors?.dimension ?? 0,
+    productShapes: products.parts.shapes.map((s) => s.slice()),
   };
   const b = new Builder(1 << 16);
   const namedArrays: number[] = [];
-  for (const [name, array] of arraysOf(state)) {
+  for (const [name, array] of arraysOf(state, products)) {
     const nameOffset = b.createString(name);
     const bytes = b.createByteVector(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
     b.startObject(3);
@@ -93,12 +104,8 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
     yield;
   }
   const arraysVector = offsetVector(b, namedArrays);
-  const productOffsets = new Array<number>(state.products.length);
-  for (let i = 0; i < state.products.length; i++) {
-    productOffsets[i] = b.createString(JSON.stringify(state.products[i]));
-    if (i % PRODUCTS_PER_STEP === PRODUCTS_PER_STEP - 1) yield;
-  }
-  const productsVector = offsetVector(b, productOffsets);
+  // Format 3 keeps the products in `arrays` (stored JSON); the strings vector stays empty.
+  const productsVector = offsetVector(b, []);
   const metaOffset = b.createString(JSON.stringify(meta));
   b.startObject(4);
   b.addFieldInt32(0, FORMAT_VERSION, 0);
@@ -154,8 +161,8 @@ function invalid(filePath: string, problem: string, cause?: unknown): never {
   throw new AisleError('SNAPSHOT_INVALID', `snapshot ${filePath}: ${problem}`, { cause, details: { filePath } });
 }
 
-/** Reads the snapshot bytes back into products and a catalog state builder. */
-export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { products: Product[]; makeState: (catalogId: string) => CatalogState } {
+/** Reads the snapshot bytes back into the products and a catalog state builder. */
+export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { products: ProductStore; makeState: (catalogId: string) => CatalogState } {
   if (bytes.length < 12) invalid(label, 'is too short to be a snapshot');
   const sizePrefix = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true);
   if (sizePrefix + 4 !== bytes.length) invalid(label, `is truncated or has trailing bytes (expected ${sizePrefix + 4} bytes, found ${bytes.length})`);
@@ -166,14 +173,14 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
     const root = bb.readInt32(bb.position()) + bb.position();
     const field = (table: number, slot: number): number => bb.__offset(table, 4 + 2 * slot);
     const version = field(root, 0) ? bb.readUint32(root + field(root, 0)) : 0;
-    if (version !== FORMAT_VERSION) invalid(label, `has format version ${version}, expected ${FORMAT_VERSION}`);
+    if (!READABLE_VERSIONS.includes(version)) invalid(label, `has format version ${version}, expected ${READABLE_VERSIONS.join(' or ')}`);
     const meta = JSON.parse(bb.__string(root + field(root, 1)) as string) as SnapshotMeta;
     const productsAt = root + field(root, 2);
     const productsStart = bb.__vector(productsAt);
     const productCount = bb.__vector_len(productsAt);
-    if (productCount !== meta.docCount) invalid(label, 'has a product count that does not match its index');
-    const products: Product[] = new Array(productCount);
-    for (let i = 0; i < productCount; i++) products[i] = JSON.parse(bb.__string(productsStart + 4 * i) as string) as Product;
+    // Format 2 only: each product's JSON text.
+    const productTexts: Product[] = new Array(productCount);
+    for (let i = 0; i < productCount; i++) productTexts[i] = JSON.parse(bb.__string(productsStart + 4 * i) as string) as Product;
     const arraysAt = root + field(root, 3);
     const arraysStart = bb.__vector(arraysAt);
     const arrays = new Map<string, AnyTypedArray>();
@@ -223,9 +230,10 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
       ? { dimension: meta.vectorDimension, data: need('vec.data', Float32Array, n * meta.vectorDimension), present: need('vec.present', Uint8Array, n) }
       : undefined;
     const termMasks = Uint32Array.from(meta.vocabulary, charMask);
-    const docByRefId = new StringMap<number>();
-    products.forEach((p, d) => docByRefId.set(p.refId, d));
+    const products = version === 2 ? ProductStore.encode(productTexts) : ProductStore.fromStoredJson(storedJson(arrays, meta, label));
+    if (products.length !== n) invalid(label, 'has a product count that does not match its index');
     const fieldByName = new Map(fields.map((f, i) => [f.name, i]));
+    const docByRefId = refIdMap(products, meta.dictionaries[fieldByName.get(REF_ID_FIELD) ?? -1]);
     const makeState = (catalogId: string): CatalogState => ({
       index: { catalogId, version: 1, docCount: n, fields, fullText },
       products, docByRefId, fieldByName, dictionaries: meta.dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
@@ -248,6 +256,31 @@ export async function loadCatalogSnapshot(filePath: string, options: CatalogOpti
   } catch (err) {
     return invalid(filePath, 'cannot be read', err);
   }
-  const { products, makeState } = decodeCatalogSnapshot(bytes, filePath);
-  return Catalog.fromProducts(products, options, makeState);
+  return Catalog.fromState(options, decodeCatalogSnapshot(bytes, filePath).makeState);
+}
+
+/** The products' stored JSON of a format 3 snapshot (its arrays as they were in memory). */
+function storedJson(arrays: ReadonlyMap<string, AnyTypedArray>, meta: SnapshotMeta, label: string): StoredJson {
+  const bytes = arrays.get('products.bytes');
+  const offsets = arrays.get('products.offsets');
+  const shapeOf = arrays.get('products.shapeOf');
+  if (!(bytes instanceof Uint8Array) || !(offsets instanceof Uint32Array || offsets instanceof Float64Array) || !(shapeOf instanceof Uint32Array) || !meta.productShapes) {
+    return invalid(label, 'lacks the products\' stored JSON');
+  }
+  try {
+    return StoredJson.fromParts({ bytes, offsets, shapeOf, shapes: meta.productShapes });
+  } catch (err) {
+    return invalid(label, 'has malformed products', err);
+  }
+}
+
+/**
+ * refId → doc. The refId column's dictionary is the docs' refIds in doc order (see buildTextColumn),
+ * so no product is decoded; without it (an empty catalog) the products are read.
+ */
+function refIdMap(products: ProductStore, refIds: readonly string[] | undefined): StringMap<number> {
+  const docs = new StringMap<number>();
+  if (refIds !== undefined && refIds.length === products.length) for (let d = 0; d < refIds.length; d++) docs.set(refIds[d], d);
+  else products.forEach((p, d) => docs.set(p.refId, d));
+  return docs;
 }

@@ -74,7 +74,7 @@ function fieldTokens(state: CatalogState, doc: number, field: number, name: stri
   let tokens = cache.get(key);
   if (!tokens) {
     if (cache.size >= TOKEN_CACHE_LIMIT) cache.clear();
-    tokens = textValues((state.products[doc] as Record<string, unknown>)[name]).map((v) => tokenize(v));
+    tokens = textValues((state.products.get(doc) as Record<string, unknown>)[name]).map((v) => tokenize(v));
     cache.set(key, tokens);
   }
   return tokens;
