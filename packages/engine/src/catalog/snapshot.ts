@@ -91,9 +91,14 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
     vectorDimension: state.vectors?.dimension ?? 0,
     productShapes: products.parts.shapes.map((s) => s.slice()),
   };
-  const b = new Builder(1 << 16);
+  const arrays = arraysOf(state, products);
+  const metaText = JSON.stringify(meta);
+  // Sized up front: the Builder grows by doubling and copying everything written so far.
+  let size = 1024 + 2 * metaText.length;
+  for (const [name, array] of arrays) size += array.byteLength + name.length + 64;
+  const b = new Builder(size);
   const namedArrays: number[] = [];
-  for (const [name, array] of arraysOf(state, products)) {
+  for (const [name, array] of arrays) {
     const nameOffset = b.createString(name);
     const bytes = b.createByteVector(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
     b.startObject(3);
@@ -106,7 +111,7 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
   const arraysVector = offsetVector(b, namedArrays);
   // Format 3 keeps the products in `arrays` (stored JSON); the strings vector stays empty.
   const productsVector = offsetVector(b, []);
-  const metaOffset = b.createString(JSON.stringify(meta));
+  const metaOffset = b.createString(metaText);
   b.startObject(4);
   b.addFieldInt32(0, FORMAT_VERSION, 0);
   b.addFieldOffset(1, metaOffset, 0);
@@ -174,13 +179,13 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
     const field = (table: number, slot: number): number => bb.__offset(table, 4 + 2 * slot);
     const version = field(root, 0) ? bb.readUint32(root + field(root, 0)) : 0;
     if (!READABLE_VERSIONS.includes(version)) invalid(label, `has format version ${version}, expected ${READABLE_VERSIONS.join(' or ')}`);
-    const meta = JSON.parse(bb.__string(root + field(root, 1)) as string) as SnapshotMeta;
+    const meta = JSON.parse(utf8String(bytes, bb, root + field(root, 1))) as SnapshotMeta;
     const productsAt = root + field(root, 2);
     const productsStart = bb.__vector(productsAt);
     const productCount = bb.__vector_len(productsAt);
     // Format 2 only: each product's JSON text.
     const productTexts: Product[] = new Array(productCount);
-    for (let i = 0; i < productCount; i++) productTexts[i] = JSON.parse(bb.__string(productsStart + 4 * i) as string) as Product;
+    for (let i = 0; i < productCount; i++) productTexts[i] = JSON.parse(utf8String(bytes, bb, productsStart + 4 * i)) as Product;
     const arraysAt = root + field(root, 3);
     const arraysStart = bb.__vector(arraysAt);
     const arrays = new Map<string, AnyTypedArray>();
@@ -283,4 +288,17 @@ function refIdMap(products: ProductStore, refIds: readonly string[] | undefined)
   if (refIds !== undefined && refIds.length === products.length) for (let d = 0; d < refIds.length; d++) docs.set(refIds[d], d);
   else products.forEach((p, d) => docs.set(p.refId, d));
   return docs;
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * The string whose offset is at `at`, decoded natively (the flatbuffers runtime's `__string` decodes
+ * UTF-8 one byte at a time in JavaScript: seconds for the megabytes of dictionaries in the metadata).
+ */
+function utf8String(bytes: Uint8Array, bb: ByteBuffer, at: number): string {
+  const start = at + bb.readInt32(at);
+  const length = bb.readInt32(start);
+  if (start + 4 + length > bytes.length) throw new Error('string out of bounds');
+  return utf8.decode(bytes.subarray(start + 4, start + 4 + length));
 }
