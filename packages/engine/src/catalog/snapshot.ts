@@ -7,7 +7,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Builder, ByteBuffer } from 'flatbuffers';
 import { AisleError } from '../errors.js';
@@ -100,7 +100,7 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
   const namedArrays: number[] = [];
   for (const [name, array] of arrays) {
     const nameOffset = b.createString(name);
-    const bytes = b.createByteVector(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+    const bytes = alignedByteVector(b, new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
     b.startObject(3);
     b.addFieldOffset(0, nameOffset, 0);
     b.addFieldInt8(1, elementType(array), 0);
@@ -197,11 +197,17 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
       const start = bb.__vector(dataAt);
       const length = bb.__vector_len(dataAt);
       if (!ctor || length % ctor.BYTES_PER_ELEMENT !== 0 || start + length > bytes.length) invalid(label, `has a malformed array ${name}`);
-      // Copied onto a SharedArrayBuffer (aligned, shareable with the search workers).
-      const shared = new SharedArrayBuffer(Math.max(1, length));
-      new Uint8Array(shared, 0, length).set(bytes.subarray(start, start + length));
       const View = ctor as unknown as new (buffer: ArrayBufferLike, offset: number, length: number) => AnyTypedArray;
-      arrays.set(name, new View(shared, 0, length / ctor.BYTES_PER_ELEMENT));
+      const at = bytes.byteOffset + start;
+      if (bytes.buffer instanceof SharedArrayBuffer && at % ctor.BYTES_PER_ELEMENT === 0) {
+        // Read straight onto a SharedArrayBuffer (loadCatalogSnapshot) and aligned (format 3): a view, no copy.
+        arrays.set(name, new View(bytes.buffer, at, length / ctor.BYTES_PER_ELEMENT));
+      } else {
+        // Copied onto a SharedArrayBuffer (aligned, shareable with the search workers).
+        const shared = new SharedArrayBuffer(Math.max(1, length));
+        new Uint8Array(shared, 0, length).set(bytes.subarray(start, start + length));
+        arrays.set(name, new View(shared, 0, length / ctor.BYTES_PER_ELEMENT));
+      }
     }
     const need = <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number): T => {
       const a = arrays.get(name);
@@ -257,7 +263,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
 export async function loadCatalogSnapshot(filePath: string, options: CatalogOptions = {}): Promise<Catalog> {
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(filePath);
+    bytes = await readOntoSharedMemory(filePath);
   } catch (err) {
     return invalid(filePath, 'cannot be read', err);
   }
@@ -301,4 +307,42 @@ function utf8String(bytes: Uint8Array, bb: ByteBuffer, at: number): string {
   const length = bb.readInt32(start);
   if (start + 4 + length > bytes.length) throw new Error('string out of bounds');
   return utf8.decode(bytes.subarray(start + 4, start + 4 + length));
+}
+
+/** Alignment of every array's bytes in the file (the widest element, Float64). */
+const ARRAY_ALIGNMENT = 8;
+
+/**
+ * `createByteVector` with the bytes aligned to {@link ARRAY_ALIGNMENT} in the finished buffer (the
+ * runtime's own aligns to 1), so a loader can view them in place as typed arrays. Reaches into the
+ * Builder's `space` and `bb` exactly as `createByteVector` does (flatbuffers 25.x).
+ */
+function alignedByteVector(b: Builder, bytes: Uint8Array): number {
+  b.startVector(1, bytes.length, ARRAY_ALIGNMENT);
+  const inner = b as unknown as { space: number; bb: ByteBuffer };
+  inner.space -= bytes.length;
+  inner.bb.setPosition(inner.space);
+  inner.bb.bytes().set(bytes, inner.space);
+  return b.endVector();
+}
+
+/**
+ * The file's bytes on one SharedArrayBuffer: its aligned arrays become the catalog's columns as views,
+ * with no copy (the metadata's few percent of the file stay in that buffer while any column of the
+ * loaded version is in use).
+ */
+async function readOntoSharedMemory(filePath: string): Promise<Uint8Array> {
+  const file = await open(filePath, 'r');
+  try {
+    const { size } = await file.stat();
+    const bytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, size)), 0, size);
+    for (let at = 0; at < size;) {
+      const { bytesRead } = await file.read(bytes, at, size - at, at);
+      if (bytesRead === 0) throw new Error(`file ended at ${at} of ${size} bytes`);
+      at += bytesRead;
+    }
+    return bytes;
+  } finally {
+    await file.close();
+  }
 }
