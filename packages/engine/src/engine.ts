@@ -377,7 +377,7 @@ class AisleEngine implements Engine {
       const catalogState = state.catalog.state;
       const profile = activity && affinityProfile(activity, (refId) => {
         const doc = catalogState.docByRefId.get(refId);
-        return doc === undefined ? undefined : catalogState.products.get(doc);
+        return doc === undefined ? undefined : catalogState.products[doc];
       }, affinityRolesOf(settings.fieldRoles));
       if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
     }

@@ -42,7 +42,7 @@ function contents(state: CatalogState): unknown {
     termMasks: arr(state.termMasks),
     refIds: [...state.docByRefId.entries()].sort((a, b) => a[1] - b[1]),
     vectors: state.vectors && { dimension: state.vectors.dimension, data: arr(state.vectors.data), present: arr(state.vectors.present) },
-    products: state.products.toArray(),
+    products: state.products,
   };
 }
 
@@ -122,7 +122,7 @@ describe('appending new products', () => {
         await catalog.upsert([...changed, ...products.slice(at)]);
         const rebuilt = new Catalog();
         await rebuilt.upsert(final);
-        expect(catalog.state.products.toArray()).toEqual(rebuilt.state.products.toArray());
+        expect(catalog.state.products).toEqual(rebuilt.state.products);
         for (const request of requests) {
           await sameAnswer(catalog, rebuilt, request, false);
           await sameAnswer(catalog, rebuilt, request, true);

@@ -8,7 +8,6 @@
  * @module
  */
 import type { Product } from '../types.js';
-import { ProductStore } from './product-store.js';
 import { PagedBuilder, sharedArray } from './shared-arrays.js';
 import { StringMap } from './string-map.js';
 import { charMask, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
@@ -444,7 +443,7 @@ export function* buildCatalogSteps(products: Product[], options: BuildOptions): 
   const vectors = yield* buildVectors(products);
   return {
     index: { catalogId: options.catalogId, version: options.version, docCount: products.length, fields, fullText },
-    products: yield* ProductStore.encodeSteps(products),
+    products,
     docByRefId,
     fieldByName: new Map(names.map((name, i) => [name, i])),
     dictionaries,

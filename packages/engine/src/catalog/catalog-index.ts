@@ -8,7 +8,6 @@
  * @module
  */
 import type { Product } from '../types.js';
-import type { ProductStore } from './product-store.js';
 import type { StringMap } from './string-map.js';
 import type { Tombstones } from './tombstones.js';
 
@@ -126,8 +125,8 @@ export interface VectorColumn {
 /** One immutable version of a catalog. */
 export interface CatalogState {
   index: CatalogIndex;
-  /** Products as given, by doc id (insertion order; an update keeps its position); kept compactly (product-store.ts). */
-  products: ProductStore;
+  /** Products as given, by doc id (insertion order; an update keeps its position). */
+  products: Product[];
   /** refId → doc id (sharded: see string-map.ts). */
   docByRefId: StringMap<number>;
   fieldByName: Map<string, number>;

@@ -23,7 +23,7 @@ import { MAX_REPORTED_SKIPS, type LoadOptions, type LoadSummary, type ProductSou
 import type { CatalogView, Product } from '../types.js';
 import { buildCatalogState, buildCatalogSteps, runSteps, STEP, type Steps } from './build-catalog-state.js';
 import type { CatalogState } from './catalog-index.js';
-import { AVAILABILITY_FIELD, IMAGE_VECTOR_FIELD, isPresent, numericValue } from './field-values.js';
+import { IMAGE_VECTOR_FIELD, isPresent, numericValue } from './field-values.js';
 import type { LoggedChange } from './change-log.js';
 import { appendProducts, planAppend } from './append-products.js';
 import { applyValuePatch, planValuePatch } from './patch-values.js';
@@ -137,12 +137,10 @@ function* docsByRefId(products: readonly Product[]): Steps<StringMap<number>> {
 function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
   products: Product[]; docByRefId?: StringMap<number>; changed: boolean; results: ChangeResult[];
 }> {
-  // Tombstoned products are gone: the rebuild starts from the live ones (and so merges them away); the
-  // objects are decoded from the stored text unless the batch starts by replacing all.
-  const compact = base.tombstones === undefined && base.index.ordinal === undefined;
-  let products: Product[] = changes[0]?.kind === 'replace' ? [] : compact ? yield* base.products.decodeAll() : liveProducts(base);
-  let ownProducts = true;
-  let docs: StringMap<number> | undefined = compact ? base.docByRefId : undefined;
+  // Tombstoned products are gone: the rebuild starts from the live ones (and so merges them away).
+  let products = liveProducts(base);
+  let ownProducts = products !== base.products;
+  let docs: StringMap<number> | undefined = ownProducts ? undefined : base.docByRefId;
   let ownDocs = false;
   let changed = false;
   const results: ChangeResult[] = [];
@@ -384,10 +382,10 @@ export class Catalog implements CatalogView {
     this.current = buildCatalogState([], { catalogId: this.id, version: 0, fieldWeights: options.fieldWeights });
   }
 
-  /** @internal A catalog holding an already built state (snapshot loading): nothing is rebuilt. */
-  static fromState(options: CatalogOptions, makeState: (catalogId: string) => CatalogState): Catalog {
+  /** @internal A catalog holding an already built state (snapshot loading). */
+  static fromProducts(products: Product[], options: CatalogOptions, makeState?: (catalogId: string) => CatalogState): Catalog {
     const catalog = new Catalog(options);
-    catalog.current = makeState(catalog.id);
+    catalog.current = makeState ? makeState(catalog.id) : buildCatalogState(products, { catalogId: catalog.id, version: 1, fieldWeights: options.fieldWeights });
     catalog.compactDocCount = catalog.current.index.docCount;
     return catalog;
   }
@@ -415,18 +413,13 @@ export class Catalog implements CatalogView {
   /** The product exactly as given, or undefined. */
   getProduct(refId: string): Product | undefined {
     const doc = this.current.docByRefId.get(refId);
-    return doc === undefined ? undefined : this.current.products.get(doc);
+    return doc === undefined ? undefined : this.current.products[doc];
   }
 
   /** Known and `availability` is not 0 (missing, -1 or positive count as in stock). */
   isInStock(refId: string): boolean {
-    const s = this.current;
-    const doc = s.docByRefId.get(refId);
-    if (doc === undefined) return false;
-    // Read from the column (NaN when missing or not a number), not by decoding the product.
-    const fid = s.fieldByName.get(AVAILABILITY_FIELD);
-    const availability = fid === undefined ? undefined : s.index.fields[fid].numeric;
-    return availability === undefined || availability[doc] !== 0;
+    const product = this.getProduct(refId);
+    return product !== undefined && numericValue(product.availability) !== 0;
   }
 
   /** See {@link CatalogView.valuesOnlyChangedSince}. */

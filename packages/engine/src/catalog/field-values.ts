@@ -76,12 +76,6 @@ export const NOT_FULL_TEXT_FIELDS: ReadonlySet<string> = new Set([
   'refId', 'url', 'link', 'image', 'images', 'image_url', 'imageUrl', 'image_vector', 'style_id',
 ]);
 
-/** The product key field (its text column's codes are doc ids). */
-export const REF_ID_FIELD = 'refId';
-
-/** The stock field: 0 is out of stock; missing, -1 or a positive count is in stock. */
-export const AVAILABILITY_FIELD = 'availability';
-
 /** The reserved field holding a product's image embedding (a vector column, not text). */
 export const IMAGE_VECTOR_FIELD = 'image_vector';
 

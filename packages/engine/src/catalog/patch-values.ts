@@ -20,7 +20,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Product } from '../types.js';
 import type { CatalogState, FieldIndex, TextColumn } from './catalog-index.js';
-import type { ProductStore } from './product-store.js';
 import { numericValue, textValues } from './field-values.js';
 import { STEP, type Steps } from './build-catalog-state.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
@@ -102,7 +101,7 @@ export function* planValuePatch(base: CatalogState, batches: readonly (readonly 
   const docsByField = new Map<number, number[]>();
   let i = 0;
   for (const [doc, product] of last) {
-    const changed = changedNumericFields(base, base.products.get(doc), product);
+    const changed = changedNumericFields(base, base.products[doc], product);
     if (changed === undefined) return undefined;
     for (const fid of changed) {
       let docs = docsByField.get(fid);
@@ -271,7 +270,7 @@ function* patchInvertedColumn(
  * would hold more dead codes than the patch tolerates.
  */
 function* patchField(
-  base: CatalogState, fid: number, docs: Int32Array, products: ProductStore, linearRatio: number,
+  base: CatalogState, fid: number, docs: Int32Array, products: readonly Product[], linearRatio: number,
 ): Steps<{ field: FieldIndex; dictionary: string[] } | undefined> {
   const field = base.index.fields[fid];
   const text = field.text!;
@@ -284,7 +283,7 @@ function* patchField(
   let dictionary = baseDictionary;
   const added = new Map<string, number>();
   for (const d of docs) {
-    const { x, text: value } = numericScalar(products.get(d)[field.name])!;
+    const { x, text: value } = numericScalar(products[d][field.name])!;
     numeric[d] = x;
     let code = lookup.get(value) ?? added.get(value);
     if (code === undefined) {
@@ -320,7 +319,8 @@ function* patchField(
 export function* applyValuePatch(
   base: CatalogState, plan: ValuePatchPlan, version: number, linearRatio = LINEAR_PATCH_RATIO,
 ): Steps<CatalogState | undefined> {
-  const products = base.products.with(plan.products);
+  const products = base.products.slice();
+  for (const [doc, product] of plan.products) products[doc] = product;
   yield;
   const fields = base.index.fields.slice();
   const dictionaries = base.dictionaries.slice();

@@ -63,22 +63,6 @@ describe('catalog snapshots', () => {
     expect(await executeSearch(loaded, body)).toEqual(before);
   });
 
-  it('saves the products changed by value patches and appends since the last build (kept beside the stored text)', async () => {
-    const file = path.join(dir, 'patched.aislesnap');
-    const original = new Catalog();
-    await original.upsert([{ refId: 'a', title: 'red lamp', price: 10 }, { refId: 'b', title: 'blue lamp', price: 20 }]);
-    await original.upsert([{ refId: 'a', title: 'red lamp', price: 11 }]);
-    await original.upsert([{ refId: 'c', title: 'green lamp', price: 5 }]);
-    expect(original.state.products.encodedOnly).toBeUndefined();
-    await saveCatalogSnapshot(original, file);
-    const loaded = await loadCatalogSnapshot(file);
-    expect(loaded.state.products.toArray()).toEqual(original.state.products.toArray());
-    expect(loaded.getProduct('a')).toEqual({ refId: 'a', title: 'red lamp', price: 11 });
-    expect(loaded.getProduct('c')).toEqual({ refId: 'c', title: 'green lamp', price: 5 });
-    const body: SearchRequest = { website_id: 'w', client: 'c', q: 'lamp', start: 0, range_fields: ['price'] };
-    expect(await executeSearch(loaded, body)).toEqual(await executeSearch(original, body));
-  });
-
   it('keeps working after load: upserts rebuild from the loaded products', async () => {
     const file = path.join(dir, 'live.aislesnap');
     const original = new Catalog();

@@ -1,31 +1,24 @@
 /**
  * Catalog snapshots: one flatbuffers file (layout in catalog-snapshot.fbs) holding the products'
- * stored JSON (the buffer, offsets and key lists of `stored-json.ts`, as they are in memory) plus every
- * built column and index array, so a restart neither parses a product nor re-tokenises: loading
- * copies arrays and parses the small metadata. Written atomically (temporary file, then rename).
- * Format 2 (each product's JSON text) is still read, for snapshots written before format 3.
+ * original JSON plus every built column and index array, so a restart neither re-parses the feed nor
+ * re-tokenises. Written atomically (temporary file, then rename).
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Builder, ByteBuffer } from 'flatbuffers';
 import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
 import { Catalog, type CatalogOptions } from './catalog.js';
 import { charMask, type CatalogState, type FieldIndex, type FieldKind, type ValueCounts } from './catalog-index.js';
-import { ProductStore } from './product-store.js';
-import { StoredJson } from './stored-json.js';
 import { StringMap } from './string-map.js';
-import { REF_ID_FIELD } from './field-values.js';
 import { runSteps, type Steps } from './build-catalog-state.js';
 import { runInSlices } from './time-slices.js';
 import { applyDeletes } from './tombstones.js';
 
 const FILE_IDENTIFIER = 'AISL';
-const FORMAT_VERSION = 3;
-/** Format versions read: 2 kept each product as a JSON string (parsed and encoded again on load). */
-const READABLE_VERSIONS: readonly number[] = [2, FORMAT_VERSION];
+const FORMAT_VERSION = 2;
 
 type AnyTypedArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
 const ELEMENT_TYPES = [undefined, Uint8Array, Uint16Array, Uint32Array, Int32Array, Float32Array, Float64Array] as const;
@@ -45,14 +38,10 @@ interface SnapshotMeta {
   vectorDimension: number;
   /** Tombstoned docs (see tombstones.ts), ascending; absent when none. */
   deleted?: number[];
-  /** Format 3: the key lists of the stored JSON (`stored-json.ts`). */
-  productShapes?: (readonly string[])[];
 }
 
-function arraysOf(state: CatalogState, products: StoredJson): Map<string, AnyTypedArray> {
+function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
   const arrays = new Map<string, AnyTypedArray>();
-  const { bytes, offsets, shapeOf } = products.parts;
-  arrays.set('products.bytes', bytes).set('products.offsets', offsets).set('products.shapeOf', shapeOf);
   state.index.fields.forEach((f, i) => {
     if (f.text) {
       const t = f.text;
@@ -77,15 +66,16 @@ export function encodeCatalogSnapshot(state: CatalogState): Uint8Array {
   return runSteps(encodeCatalogSnapshotSteps(state));
 }
 
+/** Products encoded between two pauses of {@link encodeCatalogSnapshotSteps}. */
+const PRODUCTS_PER_STEP = 2048;
+
 /**
  * The encoding as steps (see `runInSlices`), so that writing the snapshot of a large catalog does not
- * hold the event loop for the whole encoding: it pauses after each array (and while re-encoding
- * products changed since the last build).
+ * hold the event loop for the whole encoding: it pauses after each column and every
+ * {@link PRODUCTS_PER_STEP} products.
  */
 function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
   const { index } = state;
-  // Docs changed by fast paths since the last build are kept as objects: encode them all again.
-  const products = state.products.encodedOnly ?? (yield* StoredJson.buildSteps(yield* state.products.decodeAll()));
   const meta: SnapshotMeta = {
     docCount: index.docCount,
     fields: index.fields.map((f) => ({ name: f.name, kind: f.kind, dictSize: f.text?.dictSize, hasText: !!f.text, hasNumeric: !!f.numeric, valueCounts: f.valueCounts })),
@@ -94,18 +84,12 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
     fullText: { fieldIds: index.fullText.fieldIds, termCount: index.fullText.termCount, avgFieldLengths: index.fullText.avgFieldLengths },
     vectorDimension: state.vectors?.dimension ?? 0,
     deleted: index.deletedDocs && Array.from(index.deletedDocs),
-    productShapes: products.parts.shapes.map((s) => s.slice()),
   };
-  const arrays = arraysOf(state, products);
-  const metaText = JSON.stringify(meta);
-  // Sized up front: the Builder grows by doubling and copying everything written so far.
-  let size = 1024 + 2 * metaText.length;
-  for (const [name, array] of arrays) size += array.byteLength + name.length + 64;
-  const b = new Builder(size);
+  const b = new Builder(1 << 16);
   const namedArrays: number[] = [];
-  for (const [name, array] of arrays) {
+  for (const [name, array] of arraysOf(state)) {
     const nameOffset = b.createString(name);
-    const bytes = alignedByteVector(b, new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+    const bytes = b.createByteVector(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
     b.startObject(3);
     b.addFieldOffset(0, nameOffset, 0);
     b.addFieldInt8(1, elementType(array), 0);
@@ -114,9 +98,13 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
     yield;
   }
   const arraysVector = offsetVector(b, namedArrays);
-  // Format 3 keeps the products in `arrays` (stored JSON); the strings vector stays empty.
-  const productsVector = offsetVector(b, []);
-  const metaOffset = b.createString(metaText);
+  const productOffsets = new Array<number>(state.products.length);
+  for (let i = 0; i < state.products.length; i++) {
+    productOffsets[i] = b.createString(JSON.stringify(state.products[i]));
+    if (i % PRODUCTS_PER_STEP === PRODUCTS_PER_STEP - 1) yield;
+  }
+  const productsVector = offsetVector(b, productOffsets);
+  const metaOffset = b.createString(JSON.stringify(meta));
   b.startObject(4);
   b.addFieldInt32(0, FORMAT_VERSION, 0);
   b.addFieldOffset(1, metaOffset, 0);
@@ -171,8 +159,8 @@ function invalid(filePath: string, problem: string, cause?: unknown): never {
   throw new AisleError('SNAPSHOT_INVALID', `snapshot ${filePath}: ${problem}`, { cause, details: { filePath } });
 }
 
-/** Reads the snapshot bytes back into the products and a catalog state builder. */
-export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { products: ProductStore; makeState: (catalogId: string) => CatalogState } {
+/** Reads the snapshot bytes back into products and a catalog state builder. */
+export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { products: Product[]; makeState: (catalogId: string) => CatalogState } {
   if (bytes.length < 12) invalid(label, 'is too short to be a snapshot');
   const sizePrefix = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true);
   if (sizePrefix + 4 !== bytes.length) invalid(label, `is truncated or has trailing bytes (expected ${sizePrefix + 4} bytes, found ${bytes.length})`);
@@ -183,14 +171,14 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
     const root = bb.readInt32(bb.position()) + bb.position();
     const field = (table: number, slot: number): number => bb.__offset(table, 4 + 2 * slot);
     const version = field(root, 0) ? bb.readUint32(root + field(root, 0)) : 0;
-    if (!READABLE_VERSIONS.includes(version)) invalid(label, `has format version ${version}, expected ${READABLE_VERSIONS.join(' or ')}`);
-    const meta = JSON.parse(utf8String(bytes, bb, root + field(root, 1))) as SnapshotMeta;
+    if (version !== FORMAT_VERSION) invalid(label, `has format version ${version}, expected ${FORMAT_VERSION}`);
+    const meta = JSON.parse(bb.__string(root + field(root, 1)) as string) as SnapshotMeta;
     const productsAt = root + field(root, 2);
     const productsStart = bb.__vector(productsAt);
     const productCount = bb.__vector_len(productsAt);
-    // Format 2 only: each product's JSON text.
-    const productTexts: Product[] = new Array(productCount);
-    for (let i = 0; i < productCount; i++) productTexts[i] = JSON.parse(utf8String(bytes, bb, productsStart + 4 * i)) as Product;
+    if (productCount !== meta.docCount) invalid(label, 'has a product count that does not match its index');
+    const products: Product[] = new Array(productCount);
+    for (let i = 0; i < productCount; i++) products[i] = JSON.parse(bb.__string(productsStart + 4 * i) as string) as Product;
     const arraysAt = root + field(root, 3);
     const arraysStart = bb.__vector(arraysAt);
     const arrays = new Map<string, AnyTypedArray>();
@@ -202,17 +190,11 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
       const start = bb.__vector(dataAt);
       const length = bb.__vector_len(dataAt);
       if (!ctor || length % ctor.BYTES_PER_ELEMENT !== 0 || start + length > bytes.length) invalid(label, `has a malformed array ${name}`);
+      // Copied onto a SharedArrayBuffer (aligned, shareable with the search workers).
+      const shared = new SharedArrayBuffer(Math.max(1, length));
+      new Uint8Array(shared, 0, length).set(bytes.subarray(start, start + length));
       const View = ctor as unknown as new (buffer: ArrayBufferLike, offset: number, length: number) => AnyTypedArray;
-      const at = bytes.byteOffset + start;
-      if (bytes.buffer instanceof SharedArrayBuffer && at % ctor.BYTES_PER_ELEMENT === 0) {
-        // Read straight onto a SharedArrayBuffer (loadCatalogSnapshot) and aligned (format 3): a view, no copy.
-        arrays.set(name, new View(bytes.buffer, at, length / ctor.BYTES_PER_ELEMENT));
-      } else {
-        // Copied onto a SharedArrayBuffer (aligned, shareable with the search workers).
-        const shared = new SharedArrayBuffer(Math.max(1, length));
-        new Uint8Array(shared, 0, length).set(bytes.subarray(start, start + length));
-        arrays.set(name, new View(shared, 0, length / ctor.BYTES_PER_ELEMENT));
-      }
+      arrays.set(name, new View(shared, 0, length / ctor.BYTES_PER_ELEMENT));
     }
     const need = <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number): T => {
       const a = arrays.get(name);
@@ -247,10 +229,9 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
       ? { dimension: meta.vectorDimension, data: need('vec.data', Float32Array, n * meta.vectorDimension), present: need('vec.present', Uint8Array, n) }
       : undefined;
     const termMasks = Uint32Array.from(meta.vocabulary, charMask);
-    const products = version === 2 ? ProductStore.encode(productTexts) : ProductStore.fromStoredJson(storedJson(arrays, meta, label));
-    if (products.length !== n) invalid(label, 'has a product count that does not match its index');
+    const docByRefId = new StringMap<number>();
+    products.forEach((p, d) => docByRefId.set(p.refId, d));
     const fieldByName = new Map(fields.map((f, i) => [f.name, i]));
-    const docByRefId = refIdMap(products, meta.dictionaries[fieldByName.get(REF_ID_FIELD) ?? -1]);
     const makeState = (catalogId: string): CatalogState => {
       const state: CatalogState = {
         index: { catalogId, version: 1, docCount: n, fields, fullText, ordinal: arrays.has('ordinal') ? need('ordinal', Uint32Array, n) : undefined },
@@ -273,86 +254,10 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
 export async function loadCatalogSnapshot(filePath: string, options: CatalogOptions = {}): Promise<Catalog> {
   let bytes: Uint8Array;
   try {
-    bytes = await readOntoSharedMemory(filePath);
+    bytes = await readFile(filePath);
   } catch (err) {
     return invalid(filePath, 'cannot be read', err);
   }
-  return Catalog.fromState(options, decodeCatalogSnapshot(bytes, filePath).makeState);
-}
-
-/** The products' stored JSON of a format 3 snapshot (its arrays as they were in memory). */
-function storedJson(arrays: ReadonlyMap<string, AnyTypedArray>, meta: SnapshotMeta, label: string): StoredJson {
-  const bytes = arrays.get('products.bytes');
-  const offsets = arrays.get('products.offsets');
-  const shapeOf = arrays.get('products.shapeOf');
-  if (!(bytes instanceof Uint8Array) || !(offsets instanceof Uint32Array || offsets instanceof Float64Array) || !(shapeOf instanceof Uint32Array) || !meta.productShapes) {
-    return invalid(label, 'lacks the products\' stored JSON');
-  }
-  try {
-    return StoredJson.fromParts({ bytes, offsets, shapeOf, shapes: meta.productShapes });
-  } catch (err) {
-    return invalid(label, 'has malformed products', err);
-  }
-}
-
-/**
- * refId → doc. The refId column's dictionary is the docs' refIds in doc order (see buildTextColumn),
- * so no product is decoded; without it (an empty catalog) the products are read.
- */
-function refIdMap(products: ProductStore, refIds: readonly string[] | undefined): StringMap<number> {
-  const docs = new StringMap<number>();
-  if (refIds !== undefined && refIds.length === products.length) for (let d = 0; d < refIds.length; d++) docs.set(refIds[d], d);
-  else products.forEach((p, d) => docs.set(p.refId, d));
-  return docs;
-}
-
-const utf8 = new TextDecoder();
-
-/**
- * The string whose offset is at `at`, decoded natively (the flatbuffers runtime's `__string` decodes
- * UTF-8 one byte at a time in JavaScript: seconds for the megabytes of dictionaries in the metadata).
- */
-function utf8String(bytes: Uint8Array, bb: ByteBuffer, at: number): string {
-  const start = at + bb.readInt32(at);
-  const length = bb.readInt32(start);
-  if (start + 4 + length > bytes.length) throw new Error('string out of bounds');
-  return utf8.decode(bytes.subarray(start + 4, start + 4 + length));
-}
-
-/** Alignment of every array's bytes in the file (the widest element, Float64). */
-const ARRAY_ALIGNMENT = 8;
-
-/**
- * `createByteVector` with the bytes aligned to {@link ARRAY_ALIGNMENT} in the finished buffer (the
- * runtime's own aligns to 1), so a loader can view them in place as typed arrays. Reaches into the
- * Builder's `space` and `bb` exactly as `createByteVector` does (flatbuffers 25.x).
- */
-function alignedByteVector(b: Builder, bytes: Uint8Array): number {
-  b.startVector(1, bytes.length, ARRAY_ALIGNMENT);
-  const inner = b as unknown as { space: number; bb: ByteBuffer };
-  inner.space -= bytes.length;
-  inner.bb.setPosition(inner.space);
-  inner.bb.bytes().set(bytes, inner.space);
-  return b.endVector();
-}
-
-/**
- * The file's bytes on one SharedArrayBuffer: its aligned arrays become the catalog's columns as views,
- * with no copy (the metadata's few percent of the file stay in that buffer while any column of the
- * loaded version is in use).
- */
-async function readOntoSharedMemory(filePath: string): Promise<Uint8Array> {
-  const file = await open(filePath, 'r');
-  try {
-    const { size } = await file.stat();
-    const bytes = new Uint8Array(new SharedArrayBuffer(Math.max(1, size)), 0, size);
-    for (let at = 0; at < size;) {
-      const { bytesRead } = await file.read(bytes, at, size - at, at);
-      if (bytesRead === 0) throw new Error(`file ended at ${at} of ${size} bytes`);
-      at += bytesRead;
-    }
-    return bytes;
-  } finally {
-    await file.close();
-  }
+  const { products, makeState } = decodeCatalogSnapshot(bytes, filePath);
+  return Catalog.fromProducts(products, options, makeState);
 }

@@ -7,8 +7,8 @@
  * A product is decoded only when it is returned (the page of a search, a GET), so the cost moves from
  * memory held all the time to a few microseconds per returned product.
  *
- * The catalog keeps its products this way through `product-store.ts`;
- * `packages/bench/src/stored-json-memory.ts` measures both forms at 100k and 1M.
+ * Standalone for now (issue 13, item 3): the catalog keeps its `products` array until the segmented
+ * catalog lands; `packages/bench/src/stored-json-memory.ts` measures both forms at 100k and 1M.
  * @module
  */
 import type { Product } from '../types.js';
@@ -76,23 +76,6 @@ export class StoredJson {
     const table = wide ? new Float64Array(new SharedArrayBuffer(8 * offsets.length)) : new Uint32Array(new SharedArrayBuffer(4 * offsets.length));
     table.set(offsets);
     return new StoredJson(exact, table, shapeOf, shapes);
-  }
-
-  /** The parts a snapshot writes (see snapshot.ts): bytes, offsets, each doc's shape, the shapes. */
-  get parts(): { bytes: Uint8Array; offsets: Uint32Array | Float64Array; shapeOf: Uint32Array; shapes: readonly (readonly string[])[] } {
-    return { bytes: this.bytes, offsets: this.offsets, shapeOf: this.shapeOf, shapes: this.shapes };
-  }
-
-  /**
-   * Stored JSON from the {@link StoredJson.parts} of another (a snapshot's arrays): nothing is parsed.
-   * Throws when they do not fit together.
-   */
-  static fromParts(parts: StoredJson['parts']): StoredJson {
-    const { bytes, offsets, shapeOf, shapes } = parts;
-    const count = offsets.length - 1;
-    if (count < 0 || shapeOf.length !== count || offsets[count] !== bytes.length) throw new Error('stored JSON parts do not fit together');
-    for (let d = 0; d < count; d++) if (shapeOf[d] >= shapes.length) throw new Error(`stored JSON doc ${d} has an unknown shape`);
-    return new StoredJson(bytes, offsets, shapeOf, shapes);
   }
 
   /** Number of products. */

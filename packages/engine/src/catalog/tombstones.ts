@@ -119,15 +119,15 @@ export function forEachLiveProduct(state: CatalogState, visit: (product: Product
   let m = 0;
   for (let d = 0; d < state.products.length; d++) {
     if (isDeletedDoc(deleted, d) || (ordinal && ordinal[d] !== d)) continue;
-    while (m < moved.length && ordinal![moved[m]] < d) { visit(state.products.get(moved[m]), moved[m]); m++; }
-    visit(state.products.get(d), d);
+    while (m < moved.length && ordinal![moved[m]] < d) { visit(state.products[moved[m]], moved[m]); m++; }
+    visit(state.products[d], d);
   }
-  for (; m < moved.length; m++) visit(state.products.get(moved[m]), moved[m]);
+  for (; m < moved.length; m++) visit(state.products[moved[m]], moved[m]);
 }
 
 /** The live products of a version, in product order (the product list a one-go build would be given). */
 export function liveProducts(state: CatalogState): Product[] {
-  if (!state.tombstones && !state.index.ordinal) return state.products.toArray();
+  if (!state.tombstones && !state.index.ordinal) return state.products;
   const out: Product[] = [];
   forEachLiveProduct(state, (p) => out.push(p));
   return out;
@@ -153,7 +153,7 @@ export function planDeletes(state: CatalogState, refIds: readonly string[]): num
   const gone = new Map<number, ValueCounts>(state.tombstones?.values);
   const goneTexts = new Map<number, number>();
   for (const d of docs) {
-    for (const [key, v] of Object.entries(state.products.get(d))) {
+    for (const [key, v] of Object.entries(state.products[d])) {
       if (!isPresent(v)) continue;
       const fid = state.fieldByName.get(key)!;
       const before = gone.get(fid) ?? { numbers: 0, strays: 0 };
@@ -178,7 +178,7 @@ export function planDeletes(state: CatalogState, refIds: readonly string[]): num
     const dropped = new Set(docs);
     for (let d = 0; d < state.products.length; d++) {
       if (dropped.has(d) || isDeletedDoc(state.index.deleted, d)) continue;
-      const v = state.products.get(d)[IMAGE_VECTOR_FIELD];
+      const v = state.products[d][IMAGE_VECTOR_FIELD];
       if (Array.isArray(v) && v.length > 0) {
         if (v.length !== vectors.dimension) return undefined;
         break;
@@ -216,12 +216,12 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
       const len = index.fullText.fieldLengths[f * n + d];
       if (len > 0) { lengthTokens[f] += len; lengthDocs[f]++; }
     }
-    for (const w of wordsOf(base, base.products.get(d))) {
+    for (const w of wordsOf(base, base.products[d])) {
       // Only words the vocabulary has count (a value's words are tokenised as the build did).
       const t = lowerBound(base.vocabulary, w);
       if (base.vocabulary[t] === w) docFreq.set(w, (docFreq.get(w) ?? 0) + 1);
     }
-    for (const [key, v] of Object.entries(base.products.get(d))) {
+    for (const [key, v] of Object.entries(base.products[d])) {
       const fid = base.fieldByName.get(key)!;
       if (isPresent(v)) {
         const before = values.get(fid) ?? { numbers: 0, strays: 0 };
@@ -248,9 +248,7 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
     }
     if ((w & STEP_MASK) === STEP_MASK) yield;
   }
-  // A deleted doc's refId is dropped only while it still names that doc: a product replaced (tombstoned
-  // and appended again) keeps its refId for the new doc, e.g. when a snapshot's tombstones are applied.
-  const docByRefId = base.docByRefId.without(docs.map((d) => base.products.get(d).refId).filter((r, i) => base.docByRefId.get(r) === docs[i]));
+  const docByRefId = base.docByRefId.without(docs.map((d) => base.products[d].refId));
   const state: CatalogState = {
     ...base,
     index: { ...index, version, deleted, deletedDocs },

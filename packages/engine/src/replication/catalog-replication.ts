@@ -26,7 +26,6 @@ import { mergeProductPatches } from '../catalog/merge-patch.js';
 import { readProducts } from '../catalog/read-products.js';
 import { withEarlierSkips } from '../catalog/skip-report.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshotInSlices } from '../catalog/snapshot.js';
-import { runInSlices } from '../catalog/time-slices.js';
 import { PgChangeFeed, type ChangeRow } from '../store/pg-change-feed.js';
 import type { Product } from '../types.js';
 import { randomGuid } from '../util/ids.js';
@@ -168,7 +167,8 @@ export class CatalogReplication {
     let catalog: Catalog;
     if (snapshot === undefined) catalog = new Catalog(options);
     else {
-      catalog = Catalog.fromState(options, decodeCatalogSnapshot(snapshot.data, `postgres snapshot of "${websiteId}"`).makeState);
+      const { products, makeState } = decodeCatalogSnapshot(snapshot.data, `postgres snapshot of "${websiteId}"`);
+      catalog = Catalog.fromProducts(products, options, makeState);
     }
     const seq = snapshot?.seq ?? 0;
     this.sites.set(websiteId, { websiteId, catalog, applied: seq, snapshotSeq: seq });
@@ -487,7 +487,7 @@ export class CatalogReplication {
       const snapshot = await this.feed.readSnapshot(site.websiteId);
       if (snapshot === undefined || snapshot.seq <= site.applied) continue;
       const { products } = decodeCatalogSnapshot(snapshot.data, `postgres snapshot of "${site.websiteId}"`);
-      await site.catalog.replay([{ kind: 'replace', products: await runInSlices(products.decodeAll()) }]);
+      await site.catalog.replay([{ kind: 'replace', products }]);
       site.applied = snapshot.seq;
     }
   }

@@ -15,7 +15,6 @@
  * @module
  */
 import type { Steps } from '../catalog/build-catalog-state.js';
-import type { ProductStore } from '../catalog/product-store.js';
 import { tokenize } from '../catalog/tokenizer.js';
 import type { Product } from '../types.js';
 import type { Embedder } from './embedder.js';
@@ -160,8 +159,7 @@ export class TextModel implements Embedder {
  * Trains a {@link TextModel} on the texts of `products` (read through `fields`). A generator that yields
  * every few products, so that `runInSlices` can run it without blocking the event loop.
  */
-export function* trainTextModel(products: readonly Product[] | ProductStore, fields: readonly string[], options: TextModelOptions = {}): Steps<TextModel> {
-  const productAt = Array.isArray(products) ? (d: number) => products[d] : (d: number) => (products as ProductStore).get(d);
+export function* trainTextModel(products: readonly Product[], fields: readonly string[], options: TextModelOptions = {}): Steps<TextModel> {
   const o = { ...DEFAULTS, ...options };
   const dims = o.dimensions;
   // Pass 1: the distinct words of every product (interned), and document frequencies.
@@ -172,7 +170,7 @@ export function* trainTextModel(products: readonly Product[] | ProductStore, fie
   const docStart = new Uint32Array(products.length + 1);
   let used = 0;
   for (let d = 0; d < products.length; d++) {
-    const list = distinctWords(productText(productAt(d), fields), o.maxWordsPerText);
+    const list = distinctWords(productText(products[d], fields), o.maxWordsPerText);
     if (used + list.length > docWords.length) {
       const grown = new Uint32Array(Math.max(docWords.length * 2, used + list.length));
       grown.set(docWords);

@@ -56,11 +56,7 @@ export class WebsiteSemantics {
   private timer: NodeJS.Timeout | undefined;
   private wanted = false;
   private closed = false;
-  /**
-   * Product vectors by the product's JSON: the catalog decodes a fresh object on every read (stored
-   * JSON, catalog/product-store.ts), so an object is no key; its content is, and a changed product misses.
-   */
-  private readonly cache = new Map<string, { label: string; vector: Float32Array }>();
+  private readonly cache = new Map<Product, { label: string; vector: Float32Array }>();
   private readonly embedders: ReadonlyMap<string, Embedder>;
   private saving: Promise<void> = Promise.resolve();
   /** Trainings completed (tests, metrics). */
@@ -196,12 +192,11 @@ export class WebsiteSemantics {
     // The cache key includes the field weights the built-in model used (they are query-time settings).
     const label = embedder instanceof TextModel ? `${modelLabel(embedder)}|${fields.map((f) => fieldWeight(f)).join(',')}` : modelLabel(embedder);
     const missing: number[] = [];
-    const keys = candidates.map((p) => JSON.stringify(p));
-    const vectors: (Float32Array | undefined)[] = keys.map((key, i) => {
-      const hit = this.cache.get(key);
+    const vectors: (Float32Array | undefined)[] = candidates.map((p, i) => {
+      const hit = this.cache.get(p);
       if (hit && hit.label === label) {
-        this.cache.delete(key);
-        this.cache.set(key, hit);
+        this.cache.delete(p);
+        this.cache.set(p, hit);
         return hit.vector;
       }
       missing.push(i);
@@ -223,7 +218,7 @@ export class WebsiteSemantics {
     if (!queryVector.some((x) => x !== 0)) return undefined;
     missing.forEach((i, k) => {
       vectors[i] = embedded[k + 1];
-      this.cache.set(keys[i], { label, vector: embedded[k + 1] });
+      this.cache.set(candidates[i], { label, vector: embedded[k + 1] });
     });
     while (this.cache.size > VECTOR_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
     const similarities = Float64Array.from(vectors, (v) => cosine(queryVector, v!));
