@@ -162,4 +162,17 @@ describe('tombstoned deletes and merges', () => {
         for (const request of requests) expect(await answer(loaded, request, false)).toEqual(await answer(catalog, request, false));
       }), { numRuns: 40 });
   });
+  it('a snapshot of a catalog with a replaced product keeps the new version under its refId', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a', title: 'red shirt' }, { refId: 'b', title: 'blue shirt' }, { refId: 'c', title: 'green hat' }]);
+    await catalog.upsert([{ refId: 'b', title: 'blue scarf' }]);
+    await catalog.delete(['c']);
+    expect(catalog.state.index.ordinal).toBeDefined();
+    const { products: decoded, makeState } = decodeCatalogSnapshot(encodeCatalogSnapshot(catalog.state));
+    const loaded = Catalog.fromProducts(decoded, {}, makeState);
+    expect(loaded.getProduct('b')).toEqual({ refId: 'b', title: 'blue scarf' });
+    expect(loaded.getProduct('c')).toBeUndefined();
+    expect(liveProducts(loaded.state)).toEqual(liveProducts(catalog.state));
+    expect(loaded.liveCount).toBe(2);
+  });
 });

@@ -248,7 +248,9 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
     }
     if ((w & STEP_MASK) === STEP_MASK) yield;
   }
-  const docByRefId = base.docByRefId.without(docs.map((d) => base.products[d].refId));
+  // A deleted doc's refId is dropped only while it still names that doc: a product replaced (tombstoned
+  // and appended again) keeps its refId for the new doc, e.g. when a snapshot's tombstones are applied.
+  const docByRefId = base.docByRefId.without(docs.map((d) => base.products[d].refId).filter((r, i) => base.docByRefId.get(r) === docs[i]));
   const state: CatalogState = {
     ...base,
     index: { ...index, version, deleted, deletedDocs },
