@@ -90,8 +90,8 @@ export interface MerchandisingRule {
   until?: string;
 }
 
-/** Most rules per website, and most entries of one rule's lists (a settings body stays small). */
-export const RULE_LIMITS = { rules: 1_000, pins: 100, hides: 1_000, boosts: 20 } as const;
+export { RULE_LIMITS, MAX_RERANK_WEIGHT } from './contract/limits.js';
+import { RULE_LIMITS, MAX_RERANK_WEIGHT } from './contract/limits.js';
 
 /** `settings.retailMedia`: the ad sets and where their sponsored slot goes (docs/recommendations.md, "Retail media"). */
 export interface RetailMediaSettings {
@@ -261,8 +261,6 @@ function validateSemanticSearch(v: unknown, key: string, models: readonly string
   checkWeight(v.weight, `${key}.weight`);
 }
 
-/** Largest re-rank weight: far past the point where the signal alone decides the order (see search/rerank.ts). */
-export const MAX_RERANK_WEIGHT = 100;
 
 function checkWeight(v: unknown, key: string): void {
   checkNumber(v, key, { optional: true, min: 0 });

@@ -14,12 +14,8 @@ export const VALIDATION_PROBLEM_TYPE = 'https://tools.ietf.org/html/rfc9110#sect
 export const VALIDATION_PROBLEM_TITLE = 'One or more validation errors occurred.';
 /** At most this many error paths are listed; beyond, the key `$` says the list was cut. */
 export const MAX_LISTED_ERRORS = 200;
-/** Longest id-like string (orderId, refId, paymentMethod, tacticLabel, atsModel, codes…), in UTF-16 code units. */
-export const MAX_ID_LENGTH = 256;
-/** Longest URL (currentUrl, referralUrl), in UTF-16 code units. */
-export const MAX_URL_LENGTH = 2048;
-/** Largest accepted decimal magnitude (prices, discounts, costs). */
-export const MAX_DECIMAL = 1e12;
+export { MAX_ID_LENGTH, MAX_URL_LENGTH, MAX_DECIMAL } from '../contract/limits.js';
+import { DECIMAL_STRING_PATTERN, MAX_ID_LENGTH, MAX_DECIMAL } from '../contract/limits.js';
 
 /** Collects validation messages per path, in insertion order. */
 export class ErrorCollector {
@@ -96,7 +92,7 @@ const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 // eslint-disable-next-line no-control-regex
 const BAD_CHARS = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
-const DECIMAL_STRING = /^[+-]?\d{1,15}(?:\.\d{1,12})?$/;
+const DECIMAL_STRING = new RegExp(DECIMAL_STRING_PATTERN);
 
 /** Parses an ISO 8601 date-time (RFC 3339 profile; no offset = UTC; years 1970–9999) to ms, or undefined. */
 export function parseIsoDateTime(s: string): number | undefined {

@@ -23,10 +23,8 @@ export interface CheckedBundleBody {
   filterOutOfStock: boolean;
 }
 
-/** Largest `setCount`. */
-export const MAX_SET_COUNT = 20;
-/** Largest `count` and number of inputs. */
-export const MAX_BUNDLE_COUNT = 100;
+export { MAX_SET_COUNT, MAX_BUNDLE_COUNT } from '../contract/limits.js';
+import { MAX_SET_COUNT, MAX_BUNDLE_COUNT } from '../contract/limits.js';
 
 function bad(field: string, problem: string): never {
   throw new AisleError('RECOMMEND_BAD_PARAMS', `${field} ${problem}`, { details: { param: field } });

@@ -8,16 +8,8 @@
 import { AisleError } from '../errors.js';
 import type { NumericScope, SearchRequest, SortFieldSpec, TextScope } from '../types.js';
 
-/** Largest accepted `size` (results per page). */
-export const MAX_SEARCH_SIZE = 1000;
-/** Default `size` when the request has none. */
-export const DEFAULT_SEARCH_SIZE = 20;
-/** Longest accepted `q`, in UTF-16 code units. */
-export const MAX_QUERY_LENGTH = 1000;
-/** Most keys in `scope`, entries in `aggregations`, `range_fields`, `sort_fields`. */
-export const MAX_REQUEST_FIELDS = 100;
-/** Most values in one scope condition list (`[...]` or `not`). */
-export const MAX_SCOPE_VALUES = 10_000;
+export { MAX_SEARCH_SIZE, DEFAULT_SEARCH_SIZE, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SCOPE_VALUES } from '../contract/limits.js';
+import { MAX_SEARCH_SIZE, DEFAULT_SEARCH_SIZE, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SCOPE_VALUES } from '../contract/limits.js';
 
 function badRequest(field: string, problem: string): never {
   throw new AisleError('SEARCH_BAD_REQUEST', `search request: ${field} ${problem}`, { details: { field } });
