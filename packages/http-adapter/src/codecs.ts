@@ -1,9 +1,9 @@
 /**
  * Precompiled codecs built once from the schemas module: fast-json-stringify serialisers for every
- * response body and ajv validators for the request bodies the adapter checks itself.
+ * response body, and the engine's ajv validators for the request bodies the adapter checks itself.
  * @module
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { describeAjvError, validatorFor } from '@aisle/engine';
 import fastJson from 'fast-json-stringify';
 import { inlineRefs, schemas, type SchemaName } from './schemas.js';
 
@@ -72,42 +72,18 @@ export const serialize = {
   SearchKeyList: compileSerializer('SearchKeyList'),
 } satisfies Partial<Record<SchemaName, Serializer>>;
 
-const ajv = new Ajv({ allErrors: false, strict: false });
-
-function compileValidator(name: SchemaName): ValidateFunction {
-  return ajv.compile(inlineRefs(schemas[name]));
-}
-
-/** Request-body validators, by schema name. */
+/**
+ * Request-body validators, by schema name: the engine's own, compiled once from its contract (the
+ * engine checks the same bodies again with the same compiled functions).
+ */
 export const validate = {
-  SearchRequest: compileValidator('SearchRequest'),
-  BundleRequest: compileValidator('BundleRequest'),
-  CouponIssueRequest: compileValidator('CouponIssueRequest'),
+  SearchRequest: validatorFor('SearchRequest'),
+  BundleRequest: validatorFor('BundleRequest'),
+  CouponIssueRequest: validatorFor('CouponIssueRequest'),
 };
 
 /**
- * The first ajv error as `{path, message}` with the path in the dotted/indexed form used on the wire
- * (`scope.price.min`, `sort_fields[0]`), so the message names the field.
+ * The first useful ajv error as `{path, message}` with the path in the dotted/indexed form used on the
+ * wire (`scope.price.min`, `sort_fields[0]`), so the message names the field: the engine's wording.
  */
-export function describeAjvError(errors: ErrorObject[] | null | undefined): { path: string; message: string } {
-  const e = errors?.[0];
-  if (!e) return { path: '$', message: 'invalid request body' };
-  let path = e.instancePath
-    .split('/')
-    .slice(1)
-    .map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
-  let message = e.message ?? 'is invalid';
-  if (e.keyword === 'required') {
-    const missing = (e.params as { missingProperty: string }).missingProperty;
-    path = path ? `${path}.${missing}` : missing;
-    message = 'is required';
-  } else if (e.keyword === 'enum') {
-    message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
-  } else if (e.keyword === 'anyOf') {
-    message = 'must be an array of strings, {not: [strings]} or {min?, max?, not?: [numbers]}';
-  } else if (e.keyword === 'additionalProperties') {
-    message = `has an unknown property "${(e.params as { additionalProperty: string }).additionalProperty}"`;
-  }
-  return { path: path || '$', message };
-}
+export { describeAjvError };

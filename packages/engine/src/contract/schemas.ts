@@ -294,8 +294,11 @@ const AttributionReportSchema = Type.Object({
   flagged: Type.Array(Type.Object({ orderId: str(), refId: str(), reason: str() })),
 });
 
+/** What a browser search key may open. Only `search` exists. */
+export const KEY_ACTIONS = ['search'] as const;
+
 const SearchKeyRequestSchema = Type.Object({
-  actions: Type.Array(oneOf(['search'] as const), { minItems: 1, description: 'What the key opens; only "search" exists.' }),
+  actions: Type.Array(oneOf(KEY_ACTIONS), { minItems: 1, description: 'What the key opens; only "search" exists.' }),
   expiresAt: opt(Type.String({ format: 'date-time', description: 'When the key stops working (ISO 8601, in the future). Absent: never.' })),
   scope: opt(ref('Scope', ScopeSchema, { description: 'Forced scope ANDed with every request made with the key (the caller cannot widen it).' })),
 }, { additionalProperties: false, description: 'A browser search key to create.' });
