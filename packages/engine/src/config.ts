@@ -3,7 +3,7 @@
  * and their validation: a bad value fails with a message naming its key.
  * @module
  */
-import { AisleError } from './errors.js';
+import { fieldError } from './errors.js';
 import type { Embedder } from './semantic/embedder.js';
 import { TEXT_MODEL_ID } from './semantic/text-model.js';
 import { validateScope } from './search/validate-search-request.js';
@@ -212,7 +212,7 @@ export interface EngineOptions {
 }
 
 function fail(key: string, problem: string): never {
-  throw new AisleError('CONFIG_INVALID', `config: ${key} ${problem}`, { details: { key } });
+  throw fieldError('CONFIG_INVALID', key, problem);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -9,3 +9,4 @@ export * from './limits.js';
 export * from './schemas.js';
 export { RECOMMEND_METHODS, type RecommendMethod } from '../recommend/methods.js';
 export { validatorFor, describeAjvError, checkAgainst, type FailAt, type CheckAt } from './validate.js';
+export * from './errors.js';

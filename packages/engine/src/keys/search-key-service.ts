@@ -14,7 +14,7 @@
  * @module
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { AisleError } from '../errors.js';
+import { AisleError, fieldError } from '../errors.js';
 import type { SearchKeyRequest } from '../contract/schemas.js';
 import { checkAgainst } from '../contract/validate.js';
 import type { SearchKeyRecord, Store } from '../store/store.js';
@@ -57,7 +57,7 @@ export interface CreatedSearchKey extends SearchKeyInfo {
 export type { SearchKeyRequest } from '../contract/schemas.js';
 
 function bad(field: string, problem: string): never {
-  throw new AisleError('KEY_BAD_REQUEST', `search key: ${field} ${problem}`, { details: { field } });
+  throw fieldError('KEY_BAD_REQUEST', field, problem);
 }
 
 /** SHA-256 of a key, lower-case hex. */

@@ -11,7 +11,7 @@
  * fewer than k companions exist there is one bundle with all of them; with none, the payload is empty.
  * @module
  */
-import { AisleError } from '../errors.js';
+import { fieldError } from '../errors.js';
 
 /** A validated bundle body. */
 export interface CheckedBundleBody {
@@ -27,7 +27,7 @@ import type { BundleRequest } from '../contract/schemas.js';
 import { checkAgainst } from '../contract/validate.js';
 
 function bad(field: string, problem: string): never {
-  throw new AisleError('RECOMMEND_BAD_PARAMS', `${field} ${problem}`, { details: { param: field } });
+  throw fieldError('RECOMMEND_BAD_PARAMS', field, problem);
 }
 
 /**

@@ -6,7 +6,7 @@
  * `UNKNOWN_METHOD` (404).
  * @module
  */
-import { AisleError } from '../errors.js';
+import { AisleError, fieldError } from '../errors.js';
 import type { RecommendParams } from '../types.js';
 
 /** Tactic labels (the spec's names, used in `slots[].tacticLabel`). */
@@ -123,7 +123,7 @@ export interface CheckedParams {
 }
 
 function bad(param: string, problem: string): never {
-  throw new AisleError('RECOMMEND_BAD_PARAMS', `${param} ${problem}`, { details: { param } });
+  throw fieldError('RECOMMEND_BAD_PARAMS', param, problem);
 }
 
 function optionalString(params: Record<string, unknown>, key: string): string | undefined {

@@ -5,7 +5,7 @@
  * a settings change applies to the next search.
  * @module
  */
-import { AisleError } from '../errors.js';
+import { fieldError } from '../errors.js';
 import { DEFAULT_LANGUAGE, LANGUAGES } from './language.js';
 
 /** A one-way synonym: a query for `from` (a word or phrase) also finds each of `to`, not the reverse. */
@@ -59,7 +59,7 @@ export const RELEVANCE_LIMITS = { synonyms: 10_000, stopWords: 10_000, tieBreake
 export const RELEVANCE_KEYS = ['language', 'stopWords', 'synonyms', 'typoTolerance', 'ranking', 'fieldWeights'] as const;
 
 function fail(key: string, problem: string): never {
-  throw new AisleError('CONFIG_INVALID', `config: ${key} ${problem}`, { details: { key } });
+  throw fieldError('CONFIG_INVALID', key, problem);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -55,6 +55,6 @@ describe('validateSearchRequest', () => {
   ])('rejects %j naming %s', (body, field) => {
     const err = failure(body);
     expect(err.message).toContain(field);
-    expect(err.details?.field).toBe(field);
+    expect(err.details?.key).toBe(field);
   });
 });

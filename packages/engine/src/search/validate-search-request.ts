@@ -9,13 +9,13 @@
 import { DEFAULT_SEARCH_SIZE } from '../contract/limits.js';
 import { schemas, type SearchRequest, type NumericScope, type TextScope } from '../contract/schemas.js';
 import { checkAgainst, type FailAt } from '../contract/validate.js';
-import { AisleError } from '../errors.js';
+import { fieldError } from '../errors.js';
 
 export { MAX_SEARCH_SIZE, DEFAULT_SEARCH_SIZE, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SCOPE_VALUES } from '../contract/limits.js';
 export type { FailAt } from '../contract/validate.js';
 
 function badRequest(field: string, problem: string): never {
-  throw new AisleError('SEARCH_BAD_REQUEST', `search request: ${field} ${problem}`, { details: { field } });
+  throw fieldError('SEARCH_BAD_REQUEST', field, problem);
 }
 
 /** The documented top-level fields, read from the schema: what the validated request keeps. */
