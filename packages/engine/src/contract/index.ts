@@ -10,3 +10,4 @@ export * from './schemas.js';
 export { RECOMMEND_METHODS, type RecommendMethod } from '../recommend/methods.js';
 export { validatorFor, describeAjvError, checkAgainst, type FailAt, type CheckAt } from './validate.js';
 export * from './errors.js';
+export * from './settings-schema.js';

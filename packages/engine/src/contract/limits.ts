@@ -55,3 +55,7 @@ export const DECIMAL_STRING_PATTERN = '^[+-]?\\d{1,15}(?:\\.\\d{1,12})?$';
 export const MAX_RERANK_WEIGHT = 100;
 /** Most rules per website, and most entries of one rule's lists (a settings body stays small). */
 export const RULE_LIMITS = { rules: 1_000, pins: 100, hides: 1_000, boosts: 20 } as const;
+/** Most synonym entries, stop words and tie-breakers of a website, and most words in one synonym entry. */
+export const RELEVANCE_LIMITS = { synonyms: 10_000, stopWords: 10_000, tieBreakers: 10, wordsPerEntry: 100 } as const;
+/** Largest `typoTolerance` word size. */
+export const MAX_TYPO_WORD_SIZE = 1000;

@@ -16,9 +16,13 @@
  */
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
 import { HMAC_SALT_LENGTH } from '../retail-media/hmac.js';
+import { NumericScopeSchema, ScopeConditionSchema, TextNot, TextValues } from './scope-schema.js';
+import { WebsiteSettingsSchema } from './settings-schema.js';
+
+export { NumericScopeSchema, ScopeConditionSchema } from './scope-schema.js';
 import {
   DECIMAL_STRING_PATTERN, DEFAULT_SEARCH_SIZE, DEFAULT_SET_COUNT, MAX_BUNDLE_COUNT, MAX_COUPON_CODE_LENGTH, MAX_EVENTS_PER_REQUEST,
-  MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SCOPE_VALUES, MAX_SEARCH_SIZE,
+  MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SEARCH_SIZE,
   MAX_SET_COUNT, MAX_VIEWS_PER_REQUEST,
 } from './limits.js';
 
@@ -46,18 +50,6 @@ const decimal = (description?: string) =>
   Type.Unsafe<number | string>({ anyOf: [{ type: 'number' }, { type: 'string', pattern: DECIMAL_STRING_PATTERN }], ...d(description) });
 
 // ---- search -------------------------------------------------------------------------------------
-
-/** A text scope condition: accepted values (OR). */
-const TextValues = Type.Array(Type.String(), { maxItems: MAX_SCOPE_VALUES });
-/** A numeric scope condition (inclusive bounds; `not` is aisle's exclusion extension). */
-export const NumericScopeSchema = Type.Object({
-  min: opt(num()), max: opt(num()), not: opt(Type.Array(Type.Number(), { maxItems: MAX_SCOPE_VALUES })),
-}, { additionalProperties: false });
-/** aisle's text exclusion extension `{not: [...]}`. */
-const TextNot = Type.Object({ not: TextValues }, { additionalProperties: false });
-
-/** One scope condition. The numeric form comes before `{not}` so a mistyped numeric condition is reported against it. */
-export const ScopeConditionSchema = Type.Union([TextValues, NumericScopeSchema, TextNot]);
 
 const ScopeSchema = dict(ScopeConditionSchema, {
   maxProperties: MAX_REQUEST_FIELDS,
@@ -326,33 +318,6 @@ const HealthSchema = Type.Object({
     Type.Object({ name: str(), ok: bool(), reason: opt(str()) }),
     { description: 'Readiness only: each check (listener, store, disk, recommendations) with the reason when it fails.' },
   )),
-});
-
-const WebsiteSettingsSchema = Type.Object({
-  personalization: opt(Type.Unknown({ description: 'true | false | {weight: number >= 0} (docs/personalization.md).' })),
-  semanticSearch: opt(Type.Unknown({ description: 'true | false | {model: string, weight: number >= 0} (docs/semantic-search.md).' })),
-  fieldWeights: opt(dict(num())),
-  synonyms: opt(Type.Array(Type.Unknown(), { description: 'Groups of equivalent words or phrases (["tv", "television"], two-way) and one-way {from, to: [...]} entries.' })),
-  language: opt(str('Stemming and default stop words: en (default), da, de, es, fi, fr, it, nl, no, pt, ru, sv.')),
-  stopWords: opt(strArray('Added to the language\'s default stop words.')),
-  typoTolerance: opt(Type.Object(
-    { enabled: opt(bool()), minWordSizeOneTypo: opt(int()), minWordSizeTwoTypos: opt(int()) },
-    { description: 'Edits allowed by word length (defaults: enabled, 1 edit from 4 letters, 2 from 8).' },
-  )),
-  ranking: opt(Type.Object(
-    { tieBreakers: opt(Type.Array(Type.Object({}, { additionalProperties: true }))) },
-    { description: 'tieBreakers: [{field, order: asc|desc, type?: number|text}], keys applied after relevance and after sort_fields.' },
-  )),
-  redirects: opt(Type.Array(Type.Unknown())), retailMedia: opt(Type.Object({})), retailBoost: opt(Type.Object({})),
-  cors: opt(Type.Object({})), attributionWindowDays: opt(num()), useStyleIdForVisualSimilarity: opt(bool()),
-  rules: opt(Type.Array(Type.Object({}, { additionalProperties: true }), {
-    description: 'Merchandising rules: [{id, query, match: exact|contains, pin: [{refId, position}], hide: [refId], boost: [{scope, weight}], from?, until?}].',
-  })),
-}, {
-  additionalProperties: true,
-  description: 'A website\'s settings (every key described in docs/operations.md, "Website settings"). GET answers every key, '
-    + 'defaults filled in; PUT replaces; PATCH merges (JSON Merge Patch, RFC 7396: null removes a key). The engine validates '
-    + 'them with the config file\'s validator: an unknown key or a bad value answers 400 naming the key.',
 });
 
 /** The component schemas of the contract, by name (the adapter publishes them as OpenAPI `components.schemas`). */

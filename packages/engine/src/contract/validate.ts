@@ -15,9 +15,10 @@ export type FailAt = (path: string, problem: string) => never;
 /**
  * One ajv instance for the whole contract. `strictNumbers` refuses NaN and ±Infinity where a number
  * is expected (a library caller can pass them; JSON cannot); `strict: false` lets the schemas carry
- * the documentation keywords OpenAPI reads.
+ * the documentation keywords OpenAPI reads; `verbose` gives an error its schema, whose description
+ * words the message of a value that fits none of a union's forms.
  */
-const ajv = new Ajv({ allErrors: false, strict: false, strictNumbers: true });
+const ajv = new Ajv({ allErrors: false, strict: false, strictNumbers: true, verbose: true });
 addFormats.default(ajv, ['date-time']);
 
 const compiled = new Map<unknown, ValidateFunction>();
@@ -41,6 +42,14 @@ function formatPath(instancePath: string, root: string): string {
   return path;
 }
 
+/** How each JSON type is asked for in a message. */
+const TYPE_WORDS: Record<string, string> = {
+  string: 'must be a string', number: 'must be a number', integer: 'must be an integer', boolean: 'must be true or false',
+  object: 'must be an object', array: 'must be an array', null: 'must be null',
+};
+
+const limit = (e: ErrorObject): number => (e.params as { limit: number }).limit;
+
 const join = (base: string, key: string): string => (base ? `${base}.${key}` : key);
 
 function describeOne(e: ErrorObject, root: string): { path: string; message: string } {
@@ -50,10 +59,34 @@ function describeOne(e: ErrorObject, root: string): { path: string; message: str
       return { path: join(at, (e.params as { missingProperty: string }).missingProperty), message: 'is required' };
     case 'additionalProperties':
       return { path: join(at, (e.params as { additionalProperty: string }).additionalProperty), message: 'is not a known key' };
+    case 'const':
+      return { path: at, message: `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}` };
     case 'enum':
       return { path: at, message: `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}` };
-    case 'anyOf':
-      return { path: at, message: 'must be an array of strings (text field), {not: [strings]} or {min?, max?, not?: [numbers]} (numeric field)' };
+    case 'type': {
+      const type = (e.params as { type: string }).type;
+      return { path: at, message: TYPE_WORDS[type] ?? `must be ${type}` };
+    }
+    case 'minLength':
+      return { path: at, message: limit(e) === 1 ? 'must be a non-empty string' : `must be at least ${limit(e)} characters long` };
+    case 'maxLength':
+      return { path: at, message: `must be at most ${limit(e)} characters long` };
+    case 'pattern':
+      return { path: at, message: (e.params as { pattern: string }).pattern === '\\S' ? 'must not be blank' : `must match ${(e.params as { pattern: string }).pattern}` };
+    case 'minimum':
+      return { path: at, message: `must be at least ${limit(e)}` };
+    case 'maximum':
+      return { path: at, message: `must be at most ${limit(e)}` };
+    case 'exclusiveMinimum':
+      return { path: at, message: `must be greater than ${limit(e)}` };
+    case 'minItems':
+      return { path: at, message: `must have at least ${limit(e)} ${limit(e) === 1 ? 'entry' : 'entries'}` };
+    case 'maxItems':
+      return { path: at, message: `must have at most ${limit(e)} entries` };
+    case 'maxProperties':
+      return { path: at, message: limit(e) === 1 ? 'must have exactly one key' : `must have at most ${limit(e)} keys` };
+    case 'minProperties':
+      return { path: at, message: limit(e) === 1 ? 'must have exactly one key' : `must have at least ${limit(e)} keys` };
     default:
       return { path: at, message: e.message ?? 'is invalid' };
   }
@@ -73,7 +106,12 @@ export function describeAjvError(errors: ErrorObject[] | null | undefined, root 
   let best = described[0]!;
   for (const d of described) if (depth(d.path) > depth(best.path)) best = d;
   const anyOf = described.find((d) => d.e.keyword === 'anyOf');
-  if (anyOf && depth(best.path) <= depth(anyOf.path) && best.e.keyword === 'type') best = anyOf;
+  if (anyOf && depth(best.path) <= depth(anyOf.path) && best.e.keyword === 'type') {
+    // Every form failed at the value itself: say which forms are accepted (the schema's words when it has them).
+    const forms = (anyOf.e.parentSchema as { description?: string } | undefined)?.description;
+    const alternatives = [...new Set(described.filter((d) => d !== anyOf && d.path === anyOf.path).map((d) => d.message))];
+    return { path: anyOf.path || self, message: forms ? `must be ${forms}` : alternatives.join(', or ') };
+  }
   return { path: best.path || self, message: best.message };
 }
 
