@@ -8,6 +8,7 @@ import type { Embedder } from './semantic/embedder.js';
 import { TEXT_MODEL_ID } from './semantic/text-model.js';
 import type { NumericScope, TextScope } from './types.js';
 import { HISTORY_METHODS, METHODS } from './recommend/methods.js';
+import { EngineOptionsSchema } from './contract/config-schema.js';
 import { WebsiteSettingsSchema, type WebsiteSettingsData } from './contract/settings-schema.js';
 import { checkAgainst } from './contract/validate.js';
 import {
@@ -221,36 +222,6 @@ function fail(key: string, problem: string): never {
   throw fieldError('CONFIG_INVALID', key, problem);
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function checkString(v: unknown, key: string, opts: { optional?: boolean } = {}): void {
-  if (v === undefined && opts.optional) return;
-  if (typeof v !== 'string' || v.length === 0) fail(key, 'must be a non-empty string');
-}
-
-function checkStringArray(v: unknown, key: string, opts: { optional?: boolean; nonEmptyItems?: boolean } = {}): void {
-  if (v === undefined && opts.optional) return;
-  if (!Array.isArray(v)) fail(key, 'must be an array of strings');
-  v.forEach((item, i) => checkString(item, `${key}[${i}]`));
-}
-
-function checkNumber(v: unknown, key: string, opts: { optional?: boolean; min?: number; integer?: boolean } = {}): void {
-  if (v === undefined && opts.optional) return;
-  if (typeof v !== 'number' || !Number.isFinite(v)) fail(key, 'must be a finite number');
-  if (opts.integer && !Number.isInteger(v)) fail(key, 'must be an integer');
-  if (opts.min !== undefined && v < opts.min) fail(key, `must be at least ${opts.min}`);
-}
-
-function checkBoolean(v: unknown, key: string): void {
-  if (v !== undefined && typeof v !== 'boolean') fail(key, 'must be true or false');
-}
-
-function checkKnownKeys(obj: Record<string, unknown>, known: readonly string[], prefix: string): void {
-  for (const k of Object.keys(obj)) if (!known.includes(k)) fail(`${prefix}${k}`, `is not a known key (known: ${known.join(', ')})`);
-}
-
 function checkIsoTime(v: string | undefined, key: string): number | undefined {
   if (v === undefined) return undefined;
   const ms = Date.parse(v);
@@ -302,21 +273,14 @@ export function validateSettings(raw: unknown, key: string, models: readonly str
   if (s.retailMedia !== undefined) checkRetailMedia(s.retailMedia, `${key}.retailMedia`);
 }
 
-/** Checks `createEngine`'s `embedders`; returns their ids. */
-function validateEmbedders(v: unknown): string[] {
-  if (v === undefined) return [];
-  if (!Array.isArray(v)) fail('embedders', 'must be an array of embedders');
+/** The rules of `embedders` a schema cannot state (ids unique and not the built-in model's, `embed` a function); returns their ids. */
+function checkEmbedders(embedders: readonly Embedder[] | undefined): string[] {
   const ids: string[] = [];
-  v.forEach((e: unknown, i: number) => {
+  (embedders ?? []).forEach((e, i) => {
     const k = `embedders[${i}]`;
-    if (!isObject(e)) fail(k, 'must be an object {id, version, dimensions, embed}');
-    checkString(e.id, `${k}.id`);
-    if (!/^[A-Za-z0-9._-]+$/.test(e.id as string)) fail(`${k}.id`, 'may hold only letters, digits, ".", "_" and "-"');
-    if (e.id === TEXT_MODEL_ID || ids.includes(e.id as string)) fail(`${k}.id`, `repeats "${String(e.id)}"`);
-    checkString(e.version, `${k}.version`);
-    checkNumber(e.dimensions, `${k}.dimensions`, { integer: true, min: 1 });
+    if (e.id === TEXT_MODEL_ID || ids.includes(e.id)) fail(`${k}.id`, `repeats "${e.id}"`);
     if (typeof e.embed !== 'function') fail(`${k}.embed`, 'must be a function (texts) => Float32Array[]');
-    ids.push(e.id as string);
+    ids.push(e.id);
   });
   return ids;
 }
@@ -345,61 +309,28 @@ export const DEFAULT_SEMANTIC_WEIGHT = 0.5;
  * it typed. Throws `CONFIG_INVALID` naming the first bad key.
  */
 export function validateEngineOptions(raw: unknown): EngineOptions {
-  if (!isObject(raw)) fail('(root)', 'must be a JSON object');
-  // A misspelt key would otherwise be ignored silently (e.g. "websties": no website at all).
-  checkKnownKeys(raw, ['dataDir', 'store', 'workers', 'poolThreshold', 'embedders', 'semanticRetrainDelayMs', 'websites', 'adminTokens', 'dashboard'], '');
-  if (raw.dashboard !== undefined) checkBoolean(raw.dashboard, 'dashboard');
-  const models = [TEXT_MODEL_ID, ...validateEmbedders(raw.embedders)];
-  checkString(raw.dataDir, 'dataDir', { optional: true });
-  checkNumber(raw.workers, 'workers', { optional: true, min: 0, integer: true });
-  checkNumber(raw.poolThreshold, 'poolThreshold', { optional: true, min: 0, integer: true });
-  checkNumber(raw.semanticRetrainDelayMs, 'semanticRetrainDelayMs', { optional: true, min: 0 });
-  checkStringArray(raw.adminTokens, 'adminTokens', { optional: true });
-  if (raw.store !== undefined) {
-    const st = raw.store;
-    if (!isObject(st)) fail('store', 'must be an object with a type');
-    if (st.type === 'embedded') {
-      checkKnownKeys(st, ['type', 'path'], 'store.');
-      checkString(st.path, 'store.path', { optional: true });
-    } else if (st.type === 'postgres') {
-      checkKnownKeys(st, ['type', 'url', 'schema', 'pollIntervalMs', 'catalogSnapshotIntervalMs'], 'store.');
-      checkString(st.url, 'store.url');
-      checkString(st.schema, 'store.schema', { optional: true });
-      checkNumber(st.pollIntervalMs, 'store.pollIntervalMs', { optional: true, min: 10, integer: true });
-      checkNumber(st.catalogSnapshotIntervalMs, 'store.catalogSnapshotIntervalMs', { optional: true, min: 100, integer: true });
-    } else if (st.type !== 'memory') fail('store.type', 'must be "embedded", "postgres" or "memory"');
-  }
-  if (raw.websites !== undefined) {
-    if (!Array.isArray(raw.websites)) fail('websites', 'must be an array');
-    const ids = new Set<string>();
-    const tokens = new Set<string>();
-    // The coupon call names a website by its id or its client shortcode: each name must pick one website.
-    const names = new Map<string, number>();
-    raw.websites.forEach((w: unknown, i: number) => {
-      if (isObject(w) && typeof w.websiteId === 'string') names.set(w.websiteId, i);
+  // Unknown keys are refused: a misspelt key would otherwise be ignored silently (e.g. "websties": no website at all).
+  const options = checkAgainst<EngineOptions>(EngineOptionsSchema, raw, fail, { self: '(root)' });
+  const models = [TEXT_MODEL_ID, ...checkEmbedders(options.embedders)];
+  const websites = options.websites ?? [];
+  // The coupon call names a website by its id or its client shortcode: each name must pick one website.
+  const idIndex = new Map(websites.map((w, i) => [w.websiteId, i]));
+  const ids = new Set<string>();
+  const clients = new Set<string>();
+  const tokens = new Set<string>();
+  websites.forEach((w, i) => {
+    const k = `websites[${i}]`;
+    if (ids.has(w.websiteId)) fail(`${k}.websiteId`, `repeats "${w.websiteId}"`);
+    ids.add(w.websiteId);
+    if (clients.has(w.client)) fail(`${k}.client`, `repeats "${w.client}" (a client shortcode names exactly one website)`);
+    const other = idIndex.get(w.client);
+    if (other !== undefined && other !== i) fail(`${k}.client`, `"${w.client}" is the websiteId of websites[${other}] (a client shortcode names exactly one website)`);
+    clients.add(w.client);
+    w.tokens.forEach((t, j) => {
+      if (tokens.has(t)) fail(`${k}.tokens[${j}]`, 'is already used by another website (a token opens exactly one website)');
+      tokens.add(t);
     });
-    const clients = new Set<string>();
-    raw.websites.forEach((w: unknown, i: number) => {
-      const k = `websites[${i}]`;
-      if (!isObject(w)) fail(k, 'must be an object');
-      checkKnownKeys(w, ['websiteId', 'client', 'tokens', 'hmacSecret', 'settings'], `${k}.`);
-      checkString(w.websiteId, `${k}.websiteId`);
-      checkString(w.client, `${k}.client`);
-      checkStringArray(w.tokens, `${k}.tokens`);
-      checkString(w.hmacSecret, `${k}.hmacSecret`);
-      if (ids.has(w.websiteId as string)) fail(`${k}.websiteId`, `repeats "${String(w.websiteId)}"`);
-      ids.add(w.websiteId as string);
-      const client = w.client as string;
-      if (clients.has(client)) fail(`${k}.client`, `repeats "${client}" (a client shortcode names exactly one website)`);
-      const other = names.get(client);
-      if (other !== undefined && other !== i) fail(`${k}.client`, `"${client}" is the websiteId of websites[${other}] (a client shortcode names exactly one website)`);
-      clients.add(client);
-      for (const [j, t] of (w.tokens as string[]).entries()) {
-        if (tokens.has(t)) fail(`${k}.tokens[${j}]`, 'is already used by another website (a token opens exactly one website)');
-        tokens.add(t);
-      }
-      validateSettings(w.settings, `${k}.settings`, models);
-    });
-  }
-  return raw as EngineOptions;
+    validateSettings(w.settings, `${k}.settings`, models);
+  });
+  return options;
 }

@@ -18,7 +18,7 @@ export type FailAt = (path: string, problem: string) => never;
  * the documentation keywords OpenAPI reads; `verbose` gives an error its schema, whose description
  * words the message of a value that fits none of a union's forms.
  */
-const ajv = new Ajv({ allErrors: false, strict: false, strictNumbers: true, verbose: true });
+const ajv = new Ajv({ allErrors: false, strict: false, strictNumbers: true, verbose: true, discriminator: true });
 addFormats.default(ajv, ['date-time']);
 
 const compiled = new Map<unknown, ValidateFunction>();
@@ -57,8 +57,17 @@ function describeOne(e: ErrorObject, root: string): { path: string; message: str
   switch (e.keyword) {
     case 'required':
       return { path: join(at, (e.params as { missingProperty: string }).missingProperty), message: 'is required' };
-    case 'additionalProperties':
-      return { path: join(at, (e.params as { additionalProperty: string }).additionalProperty), message: 'is not a known key' };
+    case 'additionalProperties': {
+      const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const list = known.length > 0 ? ` (known: ${known.join(', ')})` : '';
+      return { path: join(at, (e.params as { additionalProperty: string }).additionalProperty), message: `is not a known key${list}` };
+    }
+    case 'discriminator': {
+      const { tag } = e.params as { tag: string };
+      const forms = ((e.parentSchema as { oneOf?: { properties?: Record<string, { const?: unknown }> }[] } | undefined)?.oneOf ?? [])
+        .map((f) => JSON.stringify(f.properties?.[tag]?.const));
+      return { path: join(at, tag), message: `must be one of ${forms.join(', ')}` };
+    }
     case 'const':
       return { path: at, message: `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}` };
     case 'enum':
