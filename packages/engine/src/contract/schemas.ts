@@ -194,15 +194,13 @@ export const PurchaseLineFieldsSchema = Type.Object({
   retailBoostCollectionCampaignId: opt(str()),
 });
 
-const PurchaseProductSchema = Type.Composite([
-  PurchaseLineFieldsSchema,
-  Type.Object({ price: decimal('Unit price.') }),
-  Type.Partial(PurchaseRetailMediaSchema),
-  Type.Object({
-    retailMedia: opt(Type.Object(purchaseRetailMediaFields, { description: 'The slot\'s retail-media object, instead of the flat fields (not both).' })),
-    retailBoost: opt(Type.Object(RetailBoostSchema.properties, { description: 'The slot\'s retailer-boost object, instead of the flat field.' })),
-  }),
-]);
+const PurchaseProductSchema = Type.Object({
+  ...PurchaseLineFieldsSchema.properties,
+  price: decimal('Unit price.'),
+  ...Type.Partial(PurchaseRetailMediaSchema).properties,
+  retailMedia: opt(Type.Object(purchaseRetailMediaFields, { description: 'The slot\'s retail-media object, instead of the flat fields (not both).' })),
+  retailBoost: opt(Type.Object(RetailBoostSchema.properties, { description: 'The slot\'s retailer-boost object, instead of the flat field.' })),
+});
 
 const PurchaseEventSchema = Type.Object({
   currentUrl: str(), eventTime: str('ISO 8601 date-time (no offset: UTC).'), orderId: str(),
