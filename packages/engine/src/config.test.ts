@@ -40,16 +40,16 @@ describe('validateEngineOptions', () => {
     const adSets = [{ adSetId: 'x', version: 1, products: ['p1'], costPerClick: 1 }];
     expect(() => ok({ fieldRoles: { category: ['categories'], brand: 'maker', type: 'kind', price: 'cost', attributes: ['height', 'attributes.Material'], ignore: ['sku'] } })).not.toThrow();
     expect(() => ok({ fieldRoles: {}, retailMedia: { adSets, placements: { ProductDetail: 0, Personalized: false } } })).not.toThrow();
-    expect(err({ fieldRoles: 'brand' })).toBe('config: websites[0].settings.fieldRoles must be an object {category, brand, type, price, attributes, ignore}');
+    expect(err({ fieldRoles: 'brand' })).toBe('config: websites[0].settings.fieldRoles must be an object');
     expect(err({ fieldRoles: { colour: 'c' } })).toMatch(/^config: websites\[0\]\.settings\.fieldRoles\.colour is not a known key/);
-    expect(err({ fieldRoles: { brand: 3 } })).toBe('config: websites[0].settings.fieldRoles.brand must be a non-empty string');
+    expect(err({ fieldRoles: { brand: 3 } })).toBe('config: websites[0].settings.fieldRoles.brand must be a string');
     expect(err({ fieldRoles: { attributes: ['ok', ''] } })).toBe('config: websites[0].settings.fieldRoles.attributes[1] must be a non-empty string');
-    expect(err({ fieldRoles: { category: [7] } })).toBe('config: websites[0].settings.fieldRoles.category[0] must be a non-empty string');
+    expect(err({ fieldRoles: { category: [7] } })).toBe('config: websites[0].settings.fieldRoles.category[0] must be a string');
     expect(err({ retailMedia: { adSets, placements: { RecentlyViewed: 1 } } }))
       .toBe("config: websites[0].settings.retailMedia.placements.RecentlyViewed cannot carry a sponsored slot: it lists the customer's own history");
     expect(err({ retailMedia: { adSets, placements: { Nope: 1 } } })).toMatch(/^config: websites\[0\]\.settings\.retailMedia\.placements\.Nope is not a recommendation method/);
     expect(err({ retailMedia: { adSets, placements: { Cart: -1 } } })).toBe('config: websites[0].settings.retailMedia.placements.Cart must be at least 0');
-    expect(err({ retailMedia: { adSets, placements: { Cart: true } } })).toBe('config: websites[0].settings.retailMedia.placements.Cart must be a finite number');
+    expect(err({ retailMedia: { adSets, placements: { Cart: true } } })).toBe('config: websites[0].settings.retailMedia.placements.Cart must be an integer, or must be false');
     expect(err({ retailMedia: { adSets, placements: [] } })).toMatch(/placements must be an object/);
     expect(err({ retailMedia: { adSets, slotPositon: 1 } })).toMatch(/retailMedia\.slotPositon is not a known key/);
   });

@@ -3,14 +3,16 @@
  * and their validation: a bad value fails with a message naming its key.
  * @module
  */
-import { AisleError } from './errors.js';
+import { fieldError } from './errors.js';
 import type { Embedder } from './semantic/embedder.js';
 import { TEXT_MODEL_ID } from './semantic/text-model.js';
-import { validateScope } from './search/validate-search-request.js';
 import type { NumericScope, TextScope } from './types.js';
 import { HISTORY_METHODS, METHODS } from './recommend/methods.js';
+import { EngineOptionsSchema } from './contract/config-schema.js';
+import { WebsiteSettingsSchema, type WebsiteSettingsData } from './contract/settings-schema.js';
+import { checkAgainst } from './contract/validate.js';
 import {
-  RELEVANCE_KEYS, validateRelevanceSettings, type RankingSettings, type SynonymEntry, type TypoToleranceSettings,
+  validateRelevanceSettings, type RankingSettings, type SynonymEntry, type TypoToleranceSettings,
 } from './search/relevance-settings.js';
 
 /** Where durable state lives. */
@@ -90,8 +92,8 @@ export interface MerchandisingRule {
   until?: string;
 }
 
-/** Most rules per website, and most entries of one rule's lists (a settings body stays small). */
-export const RULE_LIMITS = { rules: 1_000, pins: 100, hides: 1_000, boosts: 20 } as const;
+export { RULE_LIMITS, MAX_RERANK_WEIGHT } from './contract/limits.js';
+import { RULE_LIMITS, MAX_RERANK_WEIGHT } from './contract/limits.js';
 
 /** `settings.retailMedia`: the ad sets and where their sponsored slot goes (docs/recommendations.md, "Retail media"). */
 export interface RetailMediaSettings {
@@ -180,6 +182,11 @@ export interface WebsiteSettings {
   useStyleIdForVisualSimilarity?: boolean;
 }
 
+/** Compile-time check that the documented settings types and the contract's settings schema agree (both ways). */
+type Agree<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const settingsAgree: Agree<WebsiteSettings, WebsiteSettingsData> = true;
+void settingsAgree;
+
 /** One website (tenant). */
 export interface WebsiteConfig {
   websiteId: string;
@@ -212,215 +219,68 @@ export interface EngineOptions {
 }
 
 function fail(key: string, problem: string): never {
-  throw new AisleError('CONFIG_INVALID', `config: ${key} ${problem}`, { details: { key } });
+  throw fieldError('CONFIG_INVALID', key, problem);
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function checkString(v: unknown, key: string, opts: { optional?: boolean } = {}): void {
-  if (v === undefined && opts.optional) return;
-  if (typeof v !== 'string' || v.length === 0) fail(key, 'must be a non-empty string');
-}
-
-function checkStringArray(v: unknown, key: string, opts: { optional?: boolean; nonEmptyItems?: boolean } = {}): void {
-  if (v === undefined && opts.optional) return;
-  if (!Array.isArray(v)) fail(key, 'must be an array of strings');
-  v.forEach((item, i) => checkString(item, `${key}[${i}]`));
-}
-
-function checkNumber(v: unknown, key: string, opts: { optional?: boolean; min?: number; integer?: boolean } = {}): void {
-  if (v === undefined && opts.optional) return;
-  if (typeof v !== 'number' || !Number.isFinite(v)) fail(key, 'must be a finite number');
-  if (opts.integer && !Number.isInteger(v)) fail(key, 'must be an integer');
-  if (opts.min !== undefined && v < opts.min) fail(key, `must be at least ${opts.min}`);
-}
-
-function checkBoolean(v: unknown, key: string): void {
-  if (v !== undefined && typeof v !== 'boolean') fail(key, 'must be true or false');
-}
-
-function checkKnownKeys(obj: Record<string, unknown>, known: readonly string[], prefix: string): void {
-  for (const k of Object.keys(obj)) if (!known.includes(k)) fail(`${prefix}${k}`, `is not a known key (known: ${known.join(', ')})`);
-}
-
-function validatePersonalization(v: unknown, key: string): void {
-  if (v === undefined || typeof v === 'boolean') return;
-  if (!isObject(v)) fail(key, 'must be true, false or {"weight": number}');
-  checkKnownKeys(v, ['weight'], `${key}.`);
-  checkWeight(v.weight, `${key}.weight`);
-}
-
-function validateSemanticSearch(v: unknown, key: string, models: readonly string[]): void {
-  if (v === undefined || typeof v === 'boolean') return;
-  if (!isObject(v)) fail(key, 'must be true, false or {"model": string, "weight": number}');
-  checkKnownKeys(v, ['model', 'weight'], `${key}.`);
-  checkString(v.model, `${key}.model`, { optional: true });
-  if (v.model !== undefined && !models.includes(v.model as string)) fail(`${key}.model`, `names no known model (known: ${models.join(', ')})`);
-  checkWeight(v.weight, `${key}.weight`);
-}
-
-/** Largest re-rank weight: far past the point where the signal alone decides the order (see search/rerank.ts). */
-export const MAX_RERANK_WEIGHT = 100;
-
-function checkWeight(v: unknown, key: string): void {
-  checkNumber(v, key, { optional: true, min: 0 });
-  if (typeof v === 'number' && v > MAX_RERANK_WEIGHT) fail(key, `must be at most ${MAX_RERANK_WEIGHT}`);
-}
-
-function checkIsoTime(v: unknown, key: string): number | undefined {
+function checkIsoTime(v: string | undefined, key: string): number | undefined {
   if (v === undefined) return undefined;
-  const ms = typeof v === 'string' ? Date.parse(v) : NaN;
+  const ms = Date.parse(v);
   if (!Number.isFinite(ms)) fail(key, 'must be an ISO 8601 date-time string');
   return ms;
 }
 
-function checkList(v: unknown, key: string, max: number, what: string): unknown[] {
-  if (!Array.isArray(v)) fail(key, `must be an array of ${what}`);
-  if (v.length > max) fail(key, `must have at most ${max} entries`);
-  return v;
-}
-
-function validateRules(v: unknown, key: string): void {
+/** The rules of `rules` a schema cannot state: ids unique, times readable and in order. */
+function checkRules(rules: readonly MerchandisingRule[], key: string): void {
   const ids = new Set<string>();
-  checkList(v, key, RULE_LIMITS.rules, 'rules {id, query, match, pin, hide, boost, from, until}').forEach((r, i) => {
+  rules.forEach((r, i) => {
     const k = `${key}[${i}]`;
-    if (!isObject(r)) fail(k, 'must be an object {id, query, match?, pin?, hide?, boost?, from?, until?}');
-    checkKnownKeys(r, ['id', 'query', 'match', 'pin', 'hide', 'boost', 'from', 'until'], `${k}.`);
-    checkString(r.id, `${k}.id`);
-    if (ids.has(r.id as string)) fail(`${k}.id`, `repeats "${String(r.id)}"`);
-    ids.add(r.id as string);
-    if (typeof r.query !== 'string') fail(`${k}.query`, 'must be a string ("" with match "contains" applies to every query)');
-    if (r.match !== undefined && r.match !== 'exact' && r.match !== 'contains') fail(`${k}.match`, 'must be "exact" or "contains"');
-    if (r.pin !== undefined) {
-      checkList(r.pin, `${k}.pin`, RULE_LIMITS.pins, '{refId, position}').forEach((p, j) => {
-        if (!isObject(p)) fail(`${k}.pin[${j}]`, 'must be an object {refId, position}');
-        checkKnownKeys(p, ['refId', 'position'], `${k}.pin[${j}].`);
-        checkString(p.refId, `${k}.pin[${j}].refId`);
-        checkNumber(p.position, `${k}.pin[${j}].position`, { integer: true, min: 1 });
-      });
-    }
-    if (r.hide !== undefined) {
-      checkList(r.hide, `${k}.hide`, RULE_LIMITS.hides, 'refIds');
-      checkStringArray(r.hide, `${k}.hide`);
-    }
-    if (r.boost !== undefined) {
-      checkList(r.boost, `${k}.boost`, RULE_LIMITS.boosts, '{scope, weight}').forEach((b, j) => {
-        const bk = `${k}.boost[${j}]`;
-        if (!isObject(b)) fail(bk, 'must be an object {scope, weight}');
-        checkKnownKeys(b, ['scope', 'weight'], `${bk}.`);
-        if (b.scope === undefined) fail(`${bk}.scope`, 'is required (same syntax as the search request\'s scope)');
-        validateScope(b.scope, `${bk}.scope`, fail);
-        checkNumber(b.weight, `${bk}.weight`);
-        if ((b.weight as number) <= 0) fail(`${bk}.weight`, 'must be greater than 0 (> 1 boosts, < 1 buries)');
-      });
-    }
+    if (ids.has(r.id)) fail(`${k}.id`, `repeats "${r.id}"`);
+    ids.add(r.id);
     const from = checkIsoTime(r.from, `${k}.from`);
     const until = checkIsoTime(r.until, `${k}.until`);
     if (from !== undefined && until !== undefined && from >= until) fail(`${k}.until`, 'must be later than from');
   });
 }
 
-function validatePlacements(v: unknown, key: string): void {
-  if (v === undefined) return;
-  if (!isObject(v)) fail(key, 'must be an object of method name -> slot position (0-based integer) or false');
-  for (const [method, placement] of Object.entries(v)) {
-    const spec = METHODS.find((m) => m.name === method);
-    if (!spec) fail(`${key}.${method}`, `is not a recommendation method (known: ${METHODS.map((m) => m.name).join(', ')})`);
-    if (HISTORY_METHODS.has(method)) fail(`${key}.${method}`, 'cannot carry a sponsored slot: it lists the customer\'s own history');
-    if (placement !== false) checkNumber(placement, `${key}.${method}`, { min: 0, integer: true });
+/** The rules of `retailMedia` a schema cannot state: placements name methods that may carry a slot; an ad set has a cost. */
+function checkRetailMedia(rm: RetailMediaSettings, key: string): void {
+  for (const method of Object.keys(rm.placements ?? {})) {
+    if (!METHODS.some((m) => m.name === method)) fail(`${key}.placements.${method}`, `is not a recommendation method (known: ${METHODS.map((m) => m.name).join(', ')})`);
+    if (HISTORY_METHODS.has(method)) fail(`${key}.placements.${method}`, 'cannot carry a sponsored slot: it lists the customer\'s own history');
   }
-}
-
-function validateFieldRoles(v: unknown, key: string): void {
-  if (v === undefined) return;
-  if (!isObject(v)) fail(key, 'must be an object {category, brand, type, price, attributes, ignore}');
-  checkKnownKeys(v, ['category', 'brand', 'type', 'price', 'attributes', 'ignore'], `${key}.`);
-  if (Array.isArray(v.category)) checkStringArray(v.category, `${key}.category`);
-  else checkString(v.category, `${key}.category`, { optional: true });
-  for (const role of ['brand', 'type', 'price'] as const) checkString(v[role], `${key}.${role}`, { optional: true });
-  checkStringArray(v.attributes, `${key}.attributes`, { optional: true });
-  checkStringArray(v.ignore, `${key}.ignore`, { optional: true });
+  rm.adSets.forEach((a, i) => {
+    if (a.costPerClick === undefined && a.costPerAction === undefined && a.costPerMille === undefined) {
+      fail(`${key}.adSets[${i}]`, 'needs at least one of costPerClick, costPerAction, costPerMille');
+    }
+  });
 }
 
 /**
  * Checks a website's `settings` object; `key` is where it sits (`websites[0].settings` in the config
  * file, `settings` for the settings API). Throws `CONFIG_INVALID` naming the first bad key: the ONE
- * settings validator of the config file, `createEngine` and `engine.updateSettings`. `models` are the
- * semantic models `semanticSearch.model` may name (the built-in one and the engine's embedders).
+ * settings validator of the config file, `createEngine` and `engine.updateSettings`. The shape, the
+ * known keys and the limits are the contract's settings schema (contract/settings-schema.ts); what
+ * follows it are the rules a schema cannot state. `models` are the semantic models
+ * `semanticSearch.model` may name (the built-in one and the engine's embedders).
  */
-export function validateSettings(s: unknown, key: string, models: readonly string[] = [TEXT_MODEL_ID]): void {
-  if (s === undefined) return;
-  if (!isObject(s)) fail(key, 'must be an object');
-  checkKnownKeys(s, ['personalization', 'semanticSearch', 'redirects', 'rules', 'retailMedia',
-    'retailBoost', 'cors', 'attributionWindowDays', 'useStyleIdForVisualSimilarity', 'fieldRoles', ...RELEVANCE_KEYS], `${key}.`);
+export function validateSettings(raw: unknown, key: string, models: readonly string[] = [TEXT_MODEL_ID]): void {
+  if (raw === undefined) return;
+  const s = checkAgainst<WebsiteSettings>(WebsiteSettingsSchema, raw, fail, { root: key });
   validateRelevanceSettings(s, key);
-  validatePersonalization(s.personalization, `${key}.personalization`);
-  validateSemanticSearch(s.semanticSearch, `${key}.semanticSearch`, models);
-  checkBoolean(s.useStyleIdForVisualSimilarity, `${key}.useStyleIdForVisualSimilarity`);
-  checkNumber(s.attributionWindowDays, `${key}.attributionWindowDays`, { optional: true, min: 0 });
-  if (s.redirects !== undefined) {
-    if (!Array.isArray(s.redirects)) fail(`${key}.redirects`, 'must be an array of {queries, url}');
-    s.redirects.forEach((r, i) => {
-      if (!isObject(r)) fail(`${key}.redirects[${i}]`, 'must be an object {queries, url}');
-      checkStringArray(r.queries, `${key}.redirects[${i}].queries`);
-      checkString(r.url, `${key}.redirects[${i}].url`);
-    });
-  }
-  if (s.rules !== undefined) validateRules(s.rules, `${key}.rules`);
-  if (s.retailMedia !== undefined) {
-    const rm = s.retailMedia;
-    if (!isObject(rm) || !Array.isArray(rm.adSets)) fail(`${key}.retailMedia.adSets`, 'must be an array');
-    checkKnownKeys(rm, ['adSets', 'slotPosition', 'placements'], `${key}.retailMedia.`);
-    checkNumber(rm.slotPosition, `${key}.retailMedia.slotPosition`, { optional: true, min: 0, integer: true });
-    validatePlacements(rm.placements, `${key}.retailMedia.placements`);
-    rm.adSets.forEach((a: unknown, i: number) => {
-      const k = `${key}.retailMedia.adSets[${i}]`;
-      if (!isObject(a)) fail(k, 'must be an object');
-      checkString(a.adSetId, `${k}.adSetId`);
-      checkNumber(a.version, `${k}.version`, { integer: true, min: 0 });
-      checkStringArray(a.products, `${k}.products`);
-      for (const c of ['costPerClick', 'costPerAction', 'costPerMille'] as const) checkNumber(a[c], `${k}.${c}`, { optional: true, min: 0 });
-      if (a.costPerClick === undefined && a.costPerAction === undefined && a.costPerMille === undefined) {
-        fail(k, 'needs at least one of costPerClick, costPerAction, costPerMille');
-      }
-      checkString(a.bannerId, `${k}.bannerId`, { optional: true });
-      checkString(a.placementId, `${k}.placementId`, { optional: true });
-    });
-  }
-  if (s.retailBoost !== undefined) {
-    const rb = s.retailBoost;
-    if (!isObject(rb) || !Array.isArray(rb.collections)) fail(`${key}.retailBoost.collections`, 'must be an array');
-    rb.collections.forEach((c: unknown, i: number) => {
-      const k = `${key}.retailBoost.collections[${i}]`;
-      if (!isObject(c)) fail(k, 'must be an object');
-      checkString(c.campaignId, `${k}.campaignId`);
-      checkStringArray(c.products, `${k}.products`);
-    });
-  }
-  validateFieldRoles(s.fieldRoles, `${key}.fieldRoles`);
-  if (s.cors !== undefined) {
-    if (!isObject(s.cors)) fail(`${key}.cors`, 'must be an object {origins}');
-    checkStringArray(s.cors.origins, `${key}.cors.origins`);
-  }
+  const model = typeof s.semanticSearch === 'object' ? s.semanticSearch.model : undefined;
+  if (model !== undefined && !models.includes(model)) fail(`${key}.semanticSearch.model`, `names no known model (known: ${models.join(', ')})`);
+  if (s.rules !== undefined) checkRules(s.rules, `${key}.rules`);
+  if (s.retailMedia !== undefined) checkRetailMedia(s.retailMedia, `${key}.retailMedia`);
 }
 
-/** Checks `createEngine`'s `embedders`; returns their ids. */
-function validateEmbedders(v: unknown): string[] {
-  if (v === undefined) return [];
-  if (!Array.isArray(v)) fail('embedders', 'must be an array of embedders');
+/** The rules of `embedders` a schema cannot state (ids unique and not the built-in model's, `embed` a function); returns their ids. */
+function checkEmbedders(embedders: readonly Embedder[] | undefined): string[] {
   const ids: string[] = [];
-  v.forEach((e: unknown, i: number) => {
+  (embedders ?? []).forEach((e, i) => {
     const k = `embedders[${i}]`;
-    if (!isObject(e)) fail(k, 'must be an object {id, version, dimensions, embed}');
-    checkString(e.id, `${k}.id`);
-    if (!/^[A-Za-z0-9._-]+$/.test(e.id as string)) fail(`${k}.id`, 'may hold only letters, digits, ".", "_" and "-"');
-    if (e.id === TEXT_MODEL_ID || ids.includes(e.id as string)) fail(`${k}.id`, `repeats "${String(e.id)}"`);
-    checkString(e.version, `${k}.version`);
-    checkNumber(e.dimensions, `${k}.dimensions`, { integer: true, min: 1 });
+    if (e.id === TEXT_MODEL_ID || ids.includes(e.id)) fail(`${k}.id`, `repeats "${e.id}"`);
     if (typeof e.embed !== 'function') fail(`${k}.embed`, 'must be a function (texts) => Float32Array[]');
-    ids.push(e.id as string);
+    ids.push(e.id);
   });
   return ids;
 }
@@ -449,61 +309,28 @@ export const DEFAULT_SEMANTIC_WEIGHT = 0.5;
  * it typed. Throws `CONFIG_INVALID` naming the first bad key.
  */
 export function validateEngineOptions(raw: unknown): EngineOptions {
-  if (!isObject(raw)) fail('(root)', 'must be a JSON object');
-  // A misspelt key would otherwise be ignored silently (e.g. "websties": no website at all).
-  checkKnownKeys(raw, ['dataDir', 'store', 'workers', 'poolThreshold', 'embedders', 'semanticRetrainDelayMs', 'websites', 'adminTokens', 'dashboard'], '');
-  if (raw.dashboard !== undefined) checkBoolean(raw.dashboard, 'dashboard');
-  const models = [TEXT_MODEL_ID, ...validateEmbedders(raw.embedders)];
-  checkString(raw.dataDir, 'dataDir', { optional: true });
-  checkNumber(raw.workers, 'workers', { optional: true, min: 0, integer: true });
-  checkNumber(raw.poolThreshold, 'poolThreshold', { optional: true, min: 0, integer: true });
-  checkNumber(raw.semanticRetrainDelayMs, 'semanticRetrainDelayMs', { optional: true, min: 0 });
-  checkStringArray(raw.adminTokens, 'adminTokens', { optional: true });
-  if (raw.store !== undefined) {
-    const st = raw.store;
-    if (!isObject(st)) fail('store', 'must be an object with a type');
-    if (st.type === 'embedded') {
-      checkKnownKeys(st, ['type', 'path'], 'store.');
-      checkString(st.path, 'store.path', { optional: true });
-    } else if (st.type === 'postgres') {
-      checkKnownKeys(st, ['type', 'url', 'schema', 'pollIntervalMs', 'catalogSnapshotIntervalMs'], 'store.');
-      checkString(st.url, 'store.url');
-      checkString(st.schema, 'store.schema', { optional: true });
-      checkNumber(st.pollIntervalMs, 'store.pollIntervalMs', { optional: true, min: 10, integer: true });
-      checkNumber(st.catalogSnapshotIntervalMs, 'store.catalogSnapshotIntervalMs', { optional: true, min: 100, integer: true });
-    } else if (st.type !== 'memory') fail('store.type', 'must be "embedded", "postgres" or "memory"');
-  }
-  if (raw.websites !== undefined) {
-    if (!Array.isArray(raw.websites)) fail('websites', 'must be an array');
-    const ids = new Set<string>();
-    const tokens = new Set<string>();
-    // The coupon call names a website by its id or its client shortcode: each name must pick one website.
-    const names = new Map<string, number>();
-    raw.websites.forEach((w: unknown, i: number) => {
-      if (isObject(w) && typeof w.websiteId === 'string') names.set(w.websiteId, i);
+  // Unknown keys are refused: a misspelt key would otherwise be ignored silently (e.g. "websties": no website at all).
+  const options = checkAgainst<EngineOptions>(EngineOptionsSchema, raw, fail, { self: '(root)' });
+  const models = [TEXT_MODEL_ID, ...checkEmbedders(options.embedders)];
+  const websites = options.websites ?? [];
+  // The coupon call names a website by its id or its client shortcode: each name must pick one website.
+  const idIndex = new Map(websites.map((w, i) => [w.websiteId, i]));
+  const ids = new Set<string>();
+  const clients = new Set<string>();
+  const tokens = new Set<string>();
+  websites.forEach((w, i) => {
+    const k = `websites[${i}]`;
+    if (ids.has(w.websiteId)) fail(`${k}.websiteId`, `repeats "${w.websiteId}"`);
+    ids.add(w.websiteId);
+    if (clients.has(w.client)) fail(`${k}.client`, `repeats "${w.client}" (a client shortcode names exactly one website)`);
+    const other = idIndex.get(w.client);
+    if (other !== undefined && other !== i) fail(`${k}.client`, `"${w.client}" is the websiteId of websites[${other}] (a client shortcode names exactly one website)`);
+    clients.add(w.client);
+    w.tokens.forEach((t, j) => {
+      if (tokens.has(t)) fail(`${k}.tokens[${j}]`, 'is already used by another website (a token opens exactly one website)');
+      tokens.add(t);
     });
-    const clients = new Set<string>();
-    raw.websites.forEach((w: unknown, i: number) => {
-      const k = `websites[${i}]`;
-      if (!isObject(w)) fail(k, 'must be an object');
-      checkKnownKeys(w, ['websiteId', 'client', 'tokens', 'hmacSecret', 'settings'], `${k}.`);
-      checkString(w.websiteId, `${k}.websiteId`);
-      checkString(w.client, `${k}.client`);
-      checkStringArray(w.tokens, `${k}.tokens`);
-      checkString(w.hmacSecret, `${k}.hmacSecret`);
-      if (ids.has(w.websiteId as string)) fail(`${k}.websiteId`, `repeats "${String(w.websiteId)}"`);
-      ids.add(w.websiteId as string);
-      const client = w.client as string;
-      if (clients.has(client)) fail(`${k}.client`, `repeats "${client}" (a client shortcode names exactly one website)`);
-      const other = names.get(client);
-      if (other !== undefined && other !== i) fail(`${k}.client`, `"${client}" is the websiteId of websites[${other}] (a client shortcode names exactly one website)`);
-      clients.add(client);
-      for (const [j, t] of (w.tokens as string[]).entries()) {
-        if (tokens.has(t)) fail(`${k}.tokens[${j}]`, 'is already used by another website (a token opens exactly one website)');
-        tokens.add(t);
-      }
-      validateSettings(w.settings, `${k}.settings`, models);
-    });
-  }
-  return raw as EngineOptions;
+    validateSettings(w.settings, `${k}.settings`, models);
+  });
+  return options;
 }

@@ -69,13 +69,9 @@ export interface CouponUseResult {
   usedAt: string;
 }
 
-/** A coupon issued through the admin API. */
-export interface CouponIssue {
-  code: string;
-  /** Bound customer; when absent, the first purchase carrying the code binds it. */
-  customerId?: string;
-  discount?: number;
-}
+/** A coupon issued through the admin API (bound customer: when absent, the first purchase carrying the code binds it). */
+export type { CouponIssue } from './contract/schemas.js';
+import type { CouponIssue } from './contract/schemas.js';
 
 /** Counters of one website. */
 export interface WebsiteStats {

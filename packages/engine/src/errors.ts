@@ -1,6 +1,8 @@
 /**
- * Every error the engine raises, in one place: a stable code, an HTTP-ish status the adapter maps to
- * the documented wire shape of each endpoint, and a message written for the caller.
+ * Every error the engine raises, in one table: a stable code, its HTTP status, and for the errors
+ * that name a field the subject their message starts with (`<subject>: <path> <problem>`, see
+ * {@link fieldError}). The body an error takes on the wire (`{type:-1,…}` or RFC 7807) is the
+ * endpoint's choice; contract/errors.ts formats both.
  * @module
  */
 import type { ProblemDetails } from './types.js';
@@ -8,13 +10,13 @@ import type { ProblemDetails } from './types.js';
 /** Error codes of the engine; the adapter maps each to its endpoint's documented error shape. */
 export const ErrorCodes = {
   /** A search request violates the request table (message names the field). */
-  SEARCH_BAD_REQUEST: { status: 400 },
+  SEARCH_BAD_REQUEST: { status: 400, subject: 'search request' },
   /** Unknown website id. */
   WEBSITE_NOT_FOUND: { status: 404 },
   /** The client shortcode does not belong to the website. */
   CLIENT_NOT_FOUND: { status: 404 },
   /** Bad recommendation or bundle parameters. */
-  RECOMMEND_BAD_PARAMS: { status: 400 },
+  RECOMMEND_BAD_PARAMS: { status: 400, subject: '' },
   /** Unknown recommendation method segment. */
   UNKNOWN_METHOD: { status: 404 },
   /** A purchase or view body failed validation; `problem` carries the problem details. */
@@ -30,9 +32,9 @@ export const ErrorCodes = {
   /** A snapshot file is missing, truncated or of another format version. */
   SNAPSHOT_INVALID: { status: 500 },
   /** Website settings sent at run time are invalid (message names the key, as for the config file). */
-  SETTINGS_INVALID: { status: 400 },
+  SETTINGS_INVALID: { status: 400, subject: '' },
   /** The engine or website configuration is invalid (message names the key). */
-  CONFIG_INVALID: { status: 500 },
+  CONFIG_INVALID: { status: 500, subject: 'config' },
   /** Another live process has the data directory's catalogs open (message names its pid). */
   DATA_DIR_LOCKED: { status: 500 },
   /** A size or count limit was exceeded. */
@@ -42,13 +44,16 @@ export const ErrorCodes = {
   /** The engine is closed or closing. */
   ENGINE_CLOSED: { status: 503 },
   /** A search-key request is malformed (message names the field). */
-  KEY_BAD_REQUEST: { status: 400 },
+  KEY_BAD_REQUEST: { status: 400, subject: 'search key' },
   /** No such search key for the website. */
   KEY_NOT_FOUND: { status: 404 },
-} as const;
+} as const satisfies Record<string, { status: number; subject?: string }>;
 
 /** One of the engine's error codes. */
 export type ErrorCode = keyof typeof ErrorCodes;
+
+/** The codes whose errors name a field (their table entry has a `subject`). */
+export type FieldErrorCode = { [C in ErrorCode]: (typeof ErrorCodes)[C] extends { subject: string } ? C : never }[ErrorCode];
 
 /** The engine's error: a code from {@link ErrorCodes}, a status, a message, optional details. */
 export class AisleError extends Error {
@@ -77,6 +82,15 @@ export class ValidationError extends AisleError {
     super('EVENT_VALIDATION_FAILED', `${paths.length} validation error(s): ${paths.slice(0, 5).join(', ')}`, { problem });
     this.name = 'ValidationError';
   }
+}
+
+/**
+ * The error of a bad field: message `<subject>: <path> <problem>` (just `<path> <problem>` when the
+ * table's subject is empty) and `details.key` = the path, which the adapter uses as the problem key.
+ */
+export function fieldError(code: FieldErrorCode, path: string, problem: string): AisleError {
+  const subject = ErrorCodes[code].subject;
+  return new AisleError(code, `${subject ? `${subject}: ` : ''}${path} ${problem}`, { details: { key: path } });
 }
 
 /** True when `err` is an {@link AisleError} (also across realms / duplicated module copies). */

@@ -25,9 +25,7 @@ export {
   type RetailMediaSignedFields,
 } from './retail-media/index.js';
 export { stableGuid, randomGuid, newTraceId } from './util/ids.js';
-export {
-  MAX_SEARCH_SIZE, DEFAULT_SEARCH_SIZE, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SCOPE_VALUES,
-} from './search/validate-search-request.js';
+export * from './contract/index.js';
 export { MAX_FACET_BUCKETS } from './search/assemble-payload.js';
 export { applyForcedScope, intersectCondition, restrictFacetBuckets, valueAllowed, type Scope } from './keys/key-scope.js';
 export {

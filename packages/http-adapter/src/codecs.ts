@@ -4,7 +4,7 @@
  * need them follows from the endpoint declarations (endpoints.ts); the router compiles them at start.
  * @module
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { describeAjvError, validatorFor } from '@aisle/engine';
 import fastJson from 'fast-json-stringify';
 import type { Serializer } from './context.js';
 import { inlineRefs, schemas, type SchemaName } from './schemas.js';
@@ -75,42 +75,8 @@ export const serialize = {
   ProblemDetails: serializerFor('ProblemDetails'),
 };
 
-const ajv = new Ajv({ allErrors: false, strict: false });
-const validators = new Map<SchemaName, ValidateFunction>();
-
-/** The request-body validator of a schema (compiled on first use, then shared). */
-export function validatorFor(name: SchemaName): ValidateFunction {
-  let validator = validators.get(name);
-  if (validator === undefined) {
-    validator = ajv.compile(inlineRefs(schemas[name]));
-    validators.set(name, validator);
-  }
-  return validator;
-}
-
 /**
- * The first ajv error as `{path, message}` with the path in the dotted/indexed form used on the wire
- * (`scope.price.min`, `sort_fields[0]`), so the message names the field.
+ * The request-body validators (compiled once, shared with the engine, which checks the same bodies with
+ * the same functions) and the first useful ajv error as `{path, message}` in the engine's wording.
  */
-export function describeAjvError(errors: ErrorObject[] | null | undefined): { path: string; message: string } {
-  const e = errors?.[0];
-  if (!e) return { path: '$', message: 'invalid request body' };
-  let path = e.instancePath
-    .split('/')
-    .slice(1)
-    .map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), '');
-  let message = e.message ?? 'is invalid';
-  if (e.keyword === 'required') {
-    const missing = (e.params as { missingProperty: string }).missingProperty;
-    path = path ? `${path}.${missing}` : missing;
-    message = 'is required';
-  } else if (e.keyword === 'enum') {
-    message = `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
-  } else if (e.keyword === 'anyOf') {
-    message = 'must be an array of strings, {not: [strings]} or {min?, max?, not?: [numbers]}';
-  } else if (e.keyword === 'additionalProperties') {
-    message = `has an unknown property "${(e.params as { additionalProperty: string }).additionalProperty}"`;
-  }
-  return { path: path || '$', message };
-}
+export { describeAjvError, validatorFor };

@@ -1,13 +1,15 @@
 /**
- * The adapter's errors, in one place: the engine's error codes mapped to HTTP statuses, and the
- * rendering of an error into the documented wire shape of each endpoint family.
+ * The adapter's errors: its own {@link HttpError}, and any thrown value reduced to the facts the
+ * engine contract's `formatError` writes in the documented wire shape of each endpoint family.
  *
  * - `envelope` (search, recommendations, bundle, coupon, unmatched paths): `{type: -1, code: <status>, message}`.
  * - `problem` (purchases, views, admin): RFC 7807 problem details, `application/problem+json`,
  *   with `errors` keyed by property path (`$` for the request as a whole) and a `traceId`.
  * @module
  */
-import { ErrorCodes, isAisleError, newTraceId, type ErrorCode, type ProblemDetails } from '@aisle/engine';
+import {
+  ErrorCodes, isAisleError, problemFor, problemPath, problemTypeFor, type ErrorCode, type ErrorFacts, type ErrorShape,
+} from '@aisle/engine';
 
 /**
  * The HTTP status of each engine error code, derived from the engine's own error table (each code is
@@ -17,8 +19,8 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = Object.fromEntries(
   Object.entries(ErrorCodes).map(([code, { status }]) => [code, status]),
 ) as Record<ErrorCode, number>;
 
-/** Which documented error shape an endpoint uses. */
-export type ErrorShape = 'envelope' | 'problem';
+/** Which documented error shape an endpoint uses (the engine contract's). */
+export type { ErrorShape };
 
 /** An error raised by the adapter itself (bad query parameter, auth, limits, content type …). */
 export class HttpError extends Error {
@@ -37,54 +39,11 @@ export class HttpError extends Error {
   }
 }
 
-/** Reason phrases and RFC 9110 section anchors of the statuses the adapter produces. */
-const STATUS_INFO: Record<number, { title: string; section: string }> = {
-  400: { title: 'One or more validation errors occurred.', section: '15.5.1' },
-  401: { title: 'Unauthorized', section: '15.5.2' },
-  403: { title: 'Forbidden', section: '15.5.4' },
-  404: { title: 'Not Found', section: '15.5.5' },
-  405: { title: 'Method Not Allowed', section: '15.5.6' },
-  408: { title: 'Request Timeout', section: '15.5.9' },
-  409: { title: 'Conflict', section: '15.5.10' },
-  413: { title: 'Content Too Large', section: '15.5.14' },
-  415: { title: 'Unsupported Media Type', section: '15.5.16' },
-  500: { title: 'Internal Server Error', section: '15.6.1' },
-  503: { title: 'Service Unavailable', section: '15.6.4' },
-};
+/** The problem-details helpers are the engine contract's: one formatter for both error bodies. */
+export { problemFor, problemPath, problemTypeFor };
 
-/** The RFC 9110 reference URL used as the problem `type` for a status. */
-export function problemTypeFor(status: number): string {
-  return `https://tools.ietf.org/html/rfc9110#section-${(STATUS_INFO[status] ?? STATUS_INFO[500]!).section}`;
-}
-
-/**
- * A property path in the problem-details form: the top-level property as sent, deeper properties in
- * PascalCase (`events[0].products` → `events[0].Products`), as the engine writes its validation errors.
- */
-export function problemPath(path: string): string {
-  const segments = path.split('.');
-  return segments.map((seg, i) => (i === 0 ? seg : seg.charAt(0).toUpperCase() + seg.slice(1))).join('.');
-}
-
-/** Problem details for one message, keyed by `key`. */
-export function problemFor(status: number, key: string, message: string, traceId: string = newTraceId()): ProblemDetails {
-  return {
-    type: problemTypeFor(status),
-    title: (STATUS_INFO[status] ?? STATUS_INFO[500]!).title,
-    status,
-    errors: { [problemPath(key)]: [message] },
-    traceId,
-  };
-}
-
-/** An error reduced to what the wire needs. */
-export interface WireError {
-  status: number;
-  message: string;
-  /** Problem-details key (`$` unless an adapter check named a parameter). */
-  key: string;
-  /** Set for the engine's ValidationError: sent as is. */
-  problem?: ProblemDetails;
+/** An error reduced to what the wire needs: the facts the engine's `formatError` writes, plus headers. */
+export interface WireError extends ErrorFacts {
   headers?: Record<string, string>;
   /** True for unexpected (non-engine, non-adapter) errors: their message is never shown to the caller. */
   internal: boolean;

@@ -3,10 +3,10 @@
  * request id and per-request headers, records metrics and writes the request log line once.
  * @module
  */
-import { newTraceId } from '@aisle/engine';
+import { formatError, newTraceId } from '@aisle/engine';
 import { serialize } from './codecs.js';
 import type { ListenerState, RequestContext } from './context.js';
-import { problemFor, toWireError } from './errors.js';
+import { toWireError } from './errors.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 export const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
@@ -81,9 +81,9 @@ export function sendError(ctx: RequestContext, state: ListenerState, err: unknow
     state.logger?.error({ reqId: ctx.requestId, route: ctx.route.template, err }, 'request failed');
   }
   if (ctx.route.shape === 'problem') {
-    const problem = wire.problem ?? problemFor(wire.status, wire.key, wire.message, traceIdOf(ctx));
+    const problem = formatError('problem', wire, traceIdOf(ctx));
     send(ctx, state, problem.status, PROBLEM_TYPE, serialize.ProblemDetails(problem), wire.headers);
   } else {
-    sendJson(ctx, state, wire.status, serialize.ErrorEnvelope({ type: -1, code: wire.status, message: wire.message }), wire.headers);
+    sendJson(ctx, state, wire.status, serialize.ErrorEnvelope(formatError('envelope', wire)), wire.headers);
   }
 }

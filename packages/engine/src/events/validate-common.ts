@@ -6,20 +6,16 @@
  */
 import type { ProblemDetails } from '../types.js';
 import { ValidationError } from '../errors.js';
-import { newTraceId } from '../util/ids.js';
+import { HTTP_STATUS_INFO, pascal, problemDetails as statusProblem, problemTypeFor } from '../contract/errors.js';
 
 /** The `type` of validation problem details (as in the spec's sample). */
-export const VALIDATION_PROBLEM_TYPE = 'https://tools.ietf.org/html/rfc9110#section-15.5.1';
+export const VALIDATION_PROBLEM_TYPE = problemTypeFor(400);
 /** The `title` of validation problem details. */
-export const VALIDATION_PROBLEM_TITLE = 'One or more validation errors occurred.';
+export const VALIDATION_PROBLEM_TITLE = HTTP_STATUS_INFO[400]!.title;
 /** At most this many error paths are listed; beyond, the key `$` says the list was cut. */
 export const MAX_LISTED_ERRORS = 200;
-/** Longest id-like string (orderId, refId, paymentMethod, tacticLabel, atsModel, codes…), in UTF-16 code units. */
-export const MAX_ID_LENGTH = 256;
-/** Longest URL (currentUrl, referralUrl), in UTF-16 code units. */
-export const MAX_URL_LENGTH = 2048;
-/** Largest accepted decimal magnitude (prices, discounts, costs). */
-export const MAX_DECIMAL = 1e12;
+export { MAX_ID_LENGTH, MAX_URL_LENGTH, MAX_DECIMAL } from '../contract/limits.js';
+import { DECIMAL_STRING_PATTERN, MAX_ID_LENGTH, MAX_DECIMAL } from '../contract/limits.js';
 
 /** Collects validation messages per path, in insertion order. */
 export class ErrorCollector {
@@ -57,7 +53,7 @@ export class ErrorCollector {
 
 /** Problem details of a validation failure, with a fresh trace id. */
 export function problemDetails(errors: Record<string, string[]>): ProblemDetails {
-  return { type: VALIDATION_PROBLEM_TYPE, title: VALIDATION_PROBLEM_TITLE, status: 400, errors, traceId: newTraceId() };
+  return statusProblem(400, errors);
 }
 
 /** A plain JSON object (not an array, not null). */
@@ -65,17 +61,7 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-const pascalCache = new Map<string, string>();
-
-/** `refId` → `RefId` (cached: the same few dozen field names are converted on every request). */
-export function pascal(name: string): string {
-  let p = pascalCache.get(name);
-  if (p === undefined) {
-    p = name.charAt(0).toUpperCase() + name.slice(1);
-    if (pascalCache.size < 1000) pascalCache.set(name, p);
-  }
-  return p;
-}
+export { pascal };
 
 /** A field read from a body object: its value (undefined when absent or null) and the key it was sent under. */
 export interface FieldValue {
@@ -96,7 +82,7 @@ const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 // eslint-disable-next-line no-control-regex
 const BAD_CHARS = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
-const DECIMAL_STRING = /^[+-]?\d{1,15}(?:\.\d{1,12})?$/;
+const DECIMAL_STRING = new RegExp(DECIMAL_STRING_PATTERN);
 
 /** Parses an ISO 8601 date-time (RFC 3339 profile; no offset = UTC; years 1970–9999) to ms, or undefined. */
 export function parseIsoDateTime(s: string): number | undefined {

@@ -8,18 +8,12 @@ import type { PriceBeatPromotionData, PurchaseEventData, PurchaseProductData, Re
 import { HMAC_SALT_LENGTH } from '../retail-media/index.js';
 import { checkEventEnvelope, ErrorCollector, FieldChecker, MAX_URL_LENGTH, isRecord } from './validate-common.js';
 
-/** Most events in one purchase request. */
-export const MAX_EVENTS_PER_REQUEST = 100;
-/** Most products in one purchase event. */
-export const MAX_PRODUCTS_PER_EVENT = 500;
-/** Most price-beat promotion codes in one purchase event. */
-export const MAX_PROMOTIONS_PER_EVENT = 50;
-/** Largest quantity of one product line. */
-export const MAX_QUANTITY = 1_000_000;
-/** Longest price-beat promotion code. */
-export const MAX_COUPON_CODE_LENGTH = 128;
-/** Longest `hmac` value (a hex HMAC-SHA256 has 64). */
-export const MAX_HMAC_LENGTH = 256;
+export {
+  MAX_EVENTS_PER_REQUEST, MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUANTITY, MAX_COUPON_CODE_LENGTH, MAX_HMAC_LENGTH,
+} from '../contract/limits.js';
+import {
+  MAX_EVENTS_PER_REQUEST, MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUANTITY, MAX_COUPON_CODE_LENGTH, MAX_HMAC_LENGTH,
+} from '../contract/limits.js';
 
 /** A validated purchase request. */
 export interface ValidPurchaseRequest {

@@ -7,8 +7,8 @@
 import type { ViewEventData } from '../store/store.js';
 import { checkEventEnvelope, FieldChecker, MAX_URL_LENGTH, isRecord } from './validate-common.js';
 
-/** Most view events in one request. */
-export const MAX_VIEWS_PER_REQUEST = 500;
+export { MAX_VIEWS_PER_REQUEST } from '../contract/limits.js';
+import { MAX_VIEWS_PER_REQUEST } from '../contract/limits.js';
 
 /** A validated views request. */
 export interface ValidViewRequest {

@@ -14,8 +14,9 @@
  * @module
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { AisleError } from '../errors.js';
-import { validateScope } from '../search/validate-search-request.js';
+import { AisleError, fieldError } from '../errors.js';
+import type { SearchKeyRequest } from '../contract/schemas.js';
+import { checkAgainst } from '../contract/validate.js';
 import type { SearchKeyRecord, Store } from '../store/store.js';
 import type { NumericScope, TextScope } from '../types.js';
 
@@ -25,8 +26,7 @@ export const KEY_CACHE_TTL_MS = 1000;
 const KEY_CACHE_SIZE = 10_000;
 /** Most keys one website may hold. */
 export const MAX_KEYS_PER_WEBSITE = 1000;
-/** What a key may open. Only `search` exists. */
-export const KEY_ACTIONS = ['search'] as const;
+export { KEY_ACTIONS } from '../contract/schemas.js';
 /** Every search key starts with this. */
 export const SEARCH_KEY_PREFIX = 'sk_';
 /** Length of a key: the prefix plus 43 base64url characters. */
@@ -53,15 +53,11 @@ export interface CreatedSearchKey extends SearchKeyInfo {
   key: string;
 }
 
-/** The body of a key creation: `{actions: ["search"], expiresAt?, scope?}`. */
-export interface SearchKeyRequest {
-  actions: string[];
-  expiresAt?: string;
-  scope?: Record<string, TextScope | NumericScope>;
-}
+/** The body of a key creation: `{actions: ["search"], expiresAt?, scope?}` (the contract's type). */
+export type { SearchKeyRequest } from '../contract/schemas.js';
 
 function bad(field: string, problem: string): never {
-  throw new AisleError('KEY_BAD_REQUEST', `search key: ${field} ${problem}`, { details: { field } });
+  throw fieldError('KEY_BAD_REQUEST', field, problem);
 }
 
 /** SHA-256 of a key, lower-case hex. */
@@ -69,30 +65,22 @@ export function hashSearchKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
-/** Checks a key creation body (pure apart from the clock); throws `KEY_BAD_REQUEST` naming the field. */
+/**
+ * Checks a key creation body against the contract's `SearchKeyRequest` schema, plus the one rule a
+ * schema cannot state (`expiresAt` in the future); pure apart from the clock. A top-level `null` counts
+ * as absent, as it always has for this body. Throws `KEY_BAD_REQUEST` naming the field.
+ */
 export function validateSearchKeyRequest(body: unknown, now: number): { actions: string[]; expiresAt: number | null; scope: Record<string, TextScope | NumericScope> | null } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) bad('(body)', 'must be a JSON object');
-  const b = body as Record<string, unknown>;
-  for (const k of Object.keys(b)) if (k !== 'actions' && k !== 'expiresAt' && k !== 'scope') bad(k, 'is not a known field (actions, expiresAt, scope)');
-  if (b.actions === undefined) bad('actions', 'is required (["search"])');
-  if (!Array.isArray(b.actions) || b.actions.length === 0) bad('actions', 'must be a non-empty array (["search"])');
-  b.actions.forEach((a, i) => {
-    if (!(KEY_ACTIONS as readonly unknown[]).includes(a)) bad(`actions[${i}]`, `must be one of ${KEY_ACTIONS.join(', ')}`);
-  });
-  const actions = [...new Set(b.actions as string[])];
+  const present = typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null))
+    : body;
+  const b = checkAgainst<SearchKeyRequest>('SearchKeyRequest', present, bad, { self: '(body)' });
   let expiresAt: number | null = null;
-  if (b.expiresAt !== undefined && b.expiresAt !== null) {
-    if (typeof b.expiresAt !== 'string' || !/^\d{4}-\d{2}-\d{2}T/.test(b.expiresAt) || !Number.isFinite(Date.parse(b.expiresAt))) {
-      bad('expiresAt', 'must be an ISO 8601 date-time (e.g. 2030-01-01T00:00:00Z)');
-    }
+  if (b.expiresAt !== undefined) {
     expiresAt = Date.parse(b.expiresAt);
     if (expiresAt <= now) bad('expiresAt', 'must be in the future');
   }
-  let scope: Record<string, TextScope | NumericScope> | null = null;
-  if (b.scope !== undefined && b.scope !== null) {
-    scope = validateScope(b.scope, 'scope', bad);
-  }
-  return { actions, expiresAt, scope };
+  return { actions: [...new Set(b.actions)], expiresAt, scope: b.scope ?? null };
 }
 
 /** The listed form of a stored key. */

@@ -6,7 +6,7 @@ function fieldOf(body: unknown): string | undefined {
   try {
     checkBundleBody(body);
   } catch (err) {
-    return isAisleError(err) && err.code === 'RECOMMEND_BAD_PARAMS' ? String(err.details?.param) : 'other';
+    return isAisleError(err) && err.code === 'RECOMMEND_BAD_PARAMS' ? String(err.details?.key) : 'other';
   }
   return undefined;
 }

@@ -6,7 +6,7 @@ function codeOf(fn: () => unknown): string | undefined {
   try {
     fn();
   } catch (err) {
-    return isAisleError(err) ? `${err.code}:${String(err.details?.param ?? err.details?.method)}` : 'other';
+    return isAisleError(err) ? `${err.code}:${String(err.details?.key ?? err.details?.method)}` : 'other';
   }
   return undefined;
 }

@@ -6,7 +6,7 @@
  * `UNKNOWN_METHOD` (404).
  * @module
  */
-import { AisleError } from '../errors.js';
+import { AisleError, fieldError } from '../errors.js';
 import type { RecommendParams } from '../types.js';
 
 /** Tactic labels (the spec's names, used in `slots[].tacticLabel`). */
@@ -39,7 +39,7 @@ export type RequiredParam = 'customerId' | 'productRef' | 'items' | 'productRefO
 /** A method of the spec table. */
 export interface MethodSpec {
   /** Canonical segment, as in the spec. */
-  name: string;
+  name: RecommendMethod;
   required: RequiredParam;
   /**
    * Tactic order. One tactic: the method lists only what that tactic finds (possibly fewer than
@@ -62,8 +62,8 @@ const PRODUCT_PAGE: readonly TacticKey[] = [
   'viewedWith', 'boughtWith', 'visuallySimilar', 'viewedWithRecentlyViewed', 'boughtWithCartContents', 'recentlyViewed', 'popularItems',
 ];
 
-/** The seventeen methods, in the spec's order. */
-export const METHODS: readonly MethodSpec[] = [
+/** The seventeen methods, in the spec's order: the one method table (the adapter's routes and docs derive from it). */
+const METHOD_TABLE = [
   { name: 'Personalized', required: 'customerId', skipSessionItems: true, tactics: ['viewedWithRecentlyViewed', 'boughtWithRecentlyViewed', 'recentlyViewed', 'popularItems'] },
   { name: 'ProductDetail', required: 'productOrCustomer', skipSessionItems: true, tactics: PRODUCT_PAGE },
   { name: 'Cart', required: 'itemsOrCustomer', skipSessionItems: true, tactics: PRODUCT_PAGE },
@@ -81,7 +81,16 @@ export const METHODS: readonly MethodSpec[] = [
   { name: 'ViewedTogetherRecentlyViewed', required: 'customerId', skipSessionItems: true, tactics: ['viewedWithRecentlyViewed'] },
   { name: 'RecentlyViewed', required: 'customerId', ownHistory: true, tactics: ['recentlyViewed'] },
   { name: 'HistoricViewed', required: 'customerId', ownHistory: true, tactics: ['historicViewed'] },
-];
+] as const satisfies readonly (Omit<MethodSpec, 'name'> & { name: string })[];
+
+/** One recommendation method segment (canonical spelling). */
+export type RecommendMethod = (typeof METHOD_TABLE)[number]['name'];
+
+/** The seventeen methods, in the spec's order. */
+export const METHODS: readonly MethodSpec[] = METHOD_TABLE;
+
+/** The seventeen method segments, in the spec's order. */
+export const RECOMMEND_METHODS = METHOD_TABLE.map((m) => m.name) as readonly RecommendMethod[];
 
 /** Methods whose lists are a customer's own history: a sponsored slot is never placed there, whatever the settings say. */
 export const HISTORY_METHODS: ReadonlySet<string> = new Set(METHODS.filter((m) => m.ownHistory).map((m) => m.name));
@@ -99,9 +108,9 @@ export function resolveMethod(segment: string): MethodSpec {
   return spec;
 }
 
-/** Default and maximum list length. */
-export const DEFAULT_COUNT = 10;
-export const MAX_COUNT = 100;
+/** Default and maximum list length (declared with the contract's other limits). */
+export { DEFAULT_COUNT, MAX_COUNT } from '../contract/limits.js';
+import { DEFAULT_COUNT, MAX_COUNT } from '../contract/limits.js';
 
 /** Parameters after validation. */
 export interface CheckedParams {
@@ -114,7 +123,7 @@ export interface CheckedParams {
 }
 
 function bad(param: string, problem: string): never {
-  throw new AisleError('RECOMMEND_BAD_PARAMS', `${param} ${problem}`, { details: { param } });
+  throw fieldError('RECOMMEND_BAD_PARAMS', param, problem);
 }
 
 function optionalString(params: Record<string, unknown>, key: string): string | undefined {

@@ -51,7 +51,7 @@ function errorOf(fn: () => unknown): { code: string; param?: unknown; status: nu
   try {
     fn();
   } catch (err) {
-    if (isAisleError(err)) return { code: err.code, param: err.details?.param, status: err.status };
+    if (isAisleError(err)) return { code: err.code, param: err.details?.key, status: err.status };
     throw err;
   }
   return undefined;

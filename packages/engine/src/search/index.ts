@@ -9,7 +9,7 @@ export { executeSearch, executeRankedSearch, type SearchContext, type RankedSear
 export { MAX_FACET_BUCKETS } from './assemble-payload.js';
 export { SearchPool, DEFAULT_POOL_THRESHOLD, type SearchPoolOptions } from './search-pool.js';
 export {
-  validateRelevanceSettings, resolveRelevance, DEFAULT_TYPO_TOLERANCE, RELEVANCE_LIMITS, RELEVANCE_KEYS,
+  validateRelevanceSettings, resolveRelevance, DEFAULT_TYPO_TOLERANCE, RELEVANCE_LIMITS,
   type SynonymEntry, type OneWaySynonym, type TypoToleranceSettings, type RankingSettings, type TieBreaker, type ResolvedRelevance,
 } from './relevance-settings.js';
 export { LANGUAGES, DEFAULT_LANGUAGE, type Language } from './language.js';

@@ -12,7 +12,7 @@ import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
 import { codeLookup, ensureNumericOrder, ensureTextSortRanks } from '../catalog/text-column-lookups.js';
 import { tokenize } from '../catalog/tokenizer.js';
 import { liveCodeDocs, liveDocCount, liveDocFreq, liveFieldKind, liveLengthAverages } from '../catalog/tombstones.js';
-import { AisleError } from '../errors.js';
+import { AisleError, fieldError } from '../errors.js';
 import type { NumericScope, SearchRequest, TextScope } from '../types.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 import { popcount32 } from '../catalog/bitset.js';
@@ -131,7 +131,7 @@ export const MAX_QUERY_WORDS = 32;
 export const PROXIMITY_WINDOW = 50;
 
 function bad(field: string, problem: string): never {
-  throw new AisleError('SEARCH_BAD_REQUEST', `search request: ${field} ${problem}`, { details: { field } });
+  throw fieldError('SEARCH_BAD_REQUEST', field, problem);
 }
 
 function findSorted(list: readonly string[], value: string): number {

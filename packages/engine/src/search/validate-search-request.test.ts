@@ -41,8 +41,8 @@ describe('validateSearchRequest', () => {
     [{ ...base, scope: { brand: 'A' } }, 'scope.brand'], [{ ...base, scope: { brand: [1] } }, 'scope.brand[0]'],
     [{ ...base, scope: { price: { min: '1' } } }, 'scope.price.min'], [{ ...base, scope: { price: { max: Infinity } } }, 'scope.price.max'],
     [{ ...base, scope: { price: { between: [1, 2] } } }, 'scope.price.between'],
-    [{ ...base, scope: { price: { not: 3 } } }, 'scope.price.not'], [{ ...base, scope: { price: { not: [1, 'a'] } } }, 'scope.price.not'],
-    [{ ...base, scope: { price: { min: 1, not: ['a'] } } }, 'scope.price.not'],
+    [{ ...base, scope: { price: { not: 3 } } }, 'scope.price.not'], [{ ...base, scope: { price: { not: [1, 'a'] } } }, 'scope.price.not[1]'],
+    [{ ...base, scope: { price: { min: 1, not: ['a'] } } }, 'scope.price.not[0]'],
     [{ ...base, aggregations: 'brand' }, 'aggregations'], [{ ...base, aggregations: [1] }, 'aggregations[0]'],
     [{ ...base, aggregations: Array(101).fill('a') }, 'aggregations'],
     [{ ...base, range_fields: {} }, 'range_fields'], [{ ...base, range_fields: [null] }, 'range_fields[0]'],
@@ -55,6 +55,6 @@ describe('validateSearchRequest', () => {
   ])('rejects %j naming %s', (body, field) => {
     const err = failure(body);
     expect(err.message).toContain(field);
-    expect(err.details?.field).toBe(field);
+    expect(err.details?.key).toBe(field);
   });
 });

@@ -75,7 +75,7 @@ describe('settings in the store', () => {
       expect(await engine.getSettings('w')).toMatchObject({ synonyms: [], redirects: [{ queries: ['tv'], url: '/tv' }] });
       expect(await total(engine, 'sofa')).toBe(0);
       expect((await engine.search({ website_id: 'w', client: 'c', q: 'TV', start: 0 })).payload.redirects.url).toBe('/tv');
-      await expect(engine.updateSettings('w', { synonyms: [[1]] })).rejects.toMatchObject({ code: 'SETTINGS_INVALID', message: 'settings.synonyms[0][0] must be a non-empty string' });
+      await expect(engine.updateSettings('w', { synonyms: [[1]] })).rejects.toMatchObject({ code: 'SETTINGS_INVALID', message: 'settings.synonyms[0] must have at least 2 entries' });
       await expect(engine.updateSettings('nope', {})).rejects.toMatchObject({ code: 'WEBSITE_NOT_FOUND' });
       // Deeply nested (the library has no body reader in front of it): refused before any merge.
       let deep: unknown = 1;

@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { RetailMediaSlotData } from '../types.js';
+import type { PurchaseEventBody, PurchaseLineFields, RetailMediaSlotData } from '../types.js';
 
 /** Why a product's retail-media data was not honoured (it is stored, but excluded from spend). */
 export type RetailMediaFlag = 'hmac_invalid' | 'timestamp_in_future' | 'timestamp_too_old';
@@ -21,22 +21,13 @@ export interface RetailMediaData extends RetailMediaSlotData {
   flag?: RetailMediaFlag;
 }
 
-/** One purchased product line, as validated (GUIDs lower-cased, decimals as numbers). */
-export interface PurchaseProductData {
-  refId: string;
-  quantity: number;
+/**
+ * One purchased product line, as validated (GUIDs lower-cased, decimals as numbers): the wire line's
+ * attribution fields (derived from the contract, so a field added to the wire reaches the store type),
+ * a numeric price, and the retail-media data in one object whether it was sent flat or nested.
+ */
+export interface PurchaseProductData extends PurchaseLineFields {
   price: number;
-  routeId?: string;
-  widgetId?: string;
-  recommenderId?: string;
-  campaignId?: string;
-  tacticId?: string;
-  clickId?: string;
-  referralUrl?: string;
-  tacticLabel?: string;
-  atsModel?: string;
-  supplierId?: string;
-  retailBoostCollectionCampaignId?: string;
   retailMedia?: RetailMediaData;
 }
 
@@ -48,20 +39,15 @@ export interface PriceBeatPromotionData {
   reused?: boolean;
 }
 
-/** One purchase event (one order), as validated. */
-export interface PurchaseEventData {
-  orderId: string;
-  currentUrl: string;
-  /** ISO 8601, as sent. */
-  eventTime: string;
-  /** `eventTime` in ms since the epoch (UTC; a time without offset is read as UTC). */
+/**
+ * One purchase event (one order), as validated: the wire event's fields (derived from the contract),
+ * with its products and promotion codes as validated and the event time also in ms.
+ */
+export interface PurchaseEventData extends Omit<PurchaseEventBody, 'products' | 'priceBeatPromotions'> {
+  /** `eventTime` in ms since the epoch (UTC; a time without offset is read as UTC). `eventTime` is kept as sent. */
   eventTimeMs: number;
-  paymentMethod?: string;
   /** Upper-cased. */
   currencyCode?: string;
-  recommenderId?: string;
-  campaignId?: string;
-  tacticId?: string;
   products: PurchaseProductData[];
   priceBeatPromotions: PriceBeatPromotionData[];
 }

@@ -1,0 +1,13 @@
+/**
+ * The engine's wire contract, declared once: request and response JSON schemas with their derived
+ * TypeScript types, the size limits they use, the recommendation method table, and the validators
+ * compiled from the schemas. The HTTP adapter derives its validation, serialisers and OpenAPI document
+ * from this module; nothing outside it restates a limit, a method name or a body shape.
+ * @module
+ */
+export * from './limits.js';
+export * from './schemas.js';
+export { RECOMMEND_METHODS, type RecommendMethod } from '../recommend/methods.js';
+export { validatorFor, describeAjvError, checkAgainst, type FailAt, type CheckAt } from './validate.js';
+export * from './errors.js';
+export * from './settings-schema.js';

@@ -1,0 +1,61 @@
+/**
+ * Every size and count limit of the wire contract, declared once. The JSON schemas of the contract
+ * (schemas.ts) read them, the engine's remaining checks read them, and the adapter publishes them
+ * through the schemas in its OpenAPI document: nothing else writes these numbers.
+ * @module
+ */
+
+/** Largest accepted search `size` (results per page). */
+export const MAX_SEARCH_SIZE = 1000;
+/** Default search `size` when the request has none. */
+export const DEFAULT_SEARCH_SIZE = 20;
+/** Longest accepted `q`, in UTF-16 code units. */
+export const MAX_QUERY_LENGTH = 1000;
+/** Most keys in `scope`, entries in `aggregations`, `range_fields`, `disjunctive_facets`, `sort_fields`. */
+export const MAX_REQUEST_FIELDS = 100;
+/** Most values in one scope condition list (`[...]` or `not`). */
+export const MAX_SCOPE_VALUES = 10_000;
+
+/** Largest bundle `setCount`. */
+export const MAX_SET_COUNT = 20;
+/** Default bundle `setCount` (the spec's default). */
+export const DEFAULT_SET_COUNT = 1;
+/** Largest bundle `count`, and most `product_ref_ids`. */
+export const MAX_BUNDLE_COUNT = 100;
+
+/** Default recommendation list length. */
+export const DEFAULT_COUNT = 10;
+/** Largest recommendation list length. */
+export const MAX_COUNT = 100;
+
+/** Most events in one purchase request. */
+export const MAX_EVENTS_PER_REQUEST = 100;
+/** Most events in one views request. */
+export const MAX_VIEWS_PER_REQUEST = 500;
+/** Most products in one purchase event. */
+export const MAX_PRODUCTS_PER_EVENT = 500;
+/** Most price-beat promotion codes in one purchase event. */
+export const MAX_PROMOTIONS_PER_EVENT = 50;
+/** Largest quantity of one product line. */
+export const MAX_QUANTITY = 1_000_000;
+/** Longest price-beat promotion code. */
+export const MAX_COUPON_CODE_LENGTH = 128;
+/** Longest `hmac` value (a hex HMAC-SHA256 has 64). */
+export const MAX_HMAC_LENGTH = 256;
+/** Longest id-like string (orderId, refId, paymentMethod, tacticLabel, atsModel, codes…), in UTF-16 code units. */
+export const MAX_ID_LENGTH = 256;
+/** Longest URL (currentUrl, referralUrl), in UTF-16 code units. */
+export const MAX_URL_LENGTH = 2048;
+/** Largest accepted decimal magnitude (prices, discounts, costs). */
+export const MAX_DECIMAL = 1e12;
+/** A decimal sent as a string (`"12.50"`): at most 15 integer and 12 fraction digits. */
+export const DECIMAL_STRING_PATTERN = '^[+-]?\\d{1,15}(?:\\.\\d{1,12})?$';
+
+/** Largest re-rank weight (personalization, semantic search): far past the point where the signal alone decides the order. */
+export const MAX_RERANK_WEIGHT = 100;
+/** Most rules per website, and most entries of one rule's lists (a settings body stays small). */
+export const RULE_LIMITS = { rules: 1_000, pins: 100, hides: 1_000, boosts: 20 } as const;
+/** Most synonym entries, stop words and tie-breakers of a website, and most words in one synonym entry. */
+export const RELEVANCE_LIMITS = { synonyms: 10_000, stopWords: 10_000, tieBreakers: 10, wordsPerEntry: 100 } as const;
+/** Largest `typoTolerance` word size. */
+export const MAX_TYPO_WORD_SIZE = 1000;

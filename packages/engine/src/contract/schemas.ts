@@ -1,0 +1,446 @@
+/**
+ * The wire contract: every request and response body as a JSON schema, declared once with TypeBox so
+ * the TypeScript types are derived from the same objects (`Static<typeof X>`). The engine validates
+ * request bodies with them (ajv, compiled once: validate.ts); the HTTP adapter validates, serialises
+ * (fast-json-stringify) and publishes them (OpenAPI `components.schemas`) from the same record.
+ *
+ * Keep to the keyword subset that JSON Schema 2020-12 (OpenAPI 3.1), draft-07 (ajv) and
+ * fast-json-stringify share. Cross references are `#/components/schemas/<Name>`; {@link inlineRefs}
+ * resolves them for validators and serialisers. Limits come from limits.ts, never literals.
+ *
+ * Decisions settled here (ADR 0017): a `decimal` of the events wire is a JSON number or a decimal
+ * string such as `"12.50"` (the spec's type is "decimal", and shops send money as strings); `null` is
+ * not a value of an optional field of the search, bundle or key bodies (the events bodies, validated
+ * field by field, keep counting `null` as absent).
+ * @module
+ */
+import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
+import { HMAC_SALT_LENGTH } from '../retail-media/hmac.js';
+import { NumericScopeSchema, ScopeConditionSchema, TextNot, TextValues } from './scope-schema.js';
+import { WebsiteSettingsSchema } from './settings-schema.js';
+
+export { NumericScopeSchema, ScopeConditionSchema } from './scope-schema.js';
+import {
+  DECIMAL_STRING_PATTERN, DEFAULT_SEARCH_SIZE, DEFAULT_SET_COUNT, MAX_BUNDLE_COUNT, MAX_COUPON_CODE_LENGTH, MAX_EVENTS_PER_REQUEST,
+  MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SEARCH_SIZE,
+  MAX_SET_COUNT, MAX_VIEWS_PER_REQUEST,
+} from './limits.js';
+
+/** A JSON schema object (loosely typed: these are data, checked by the OpenAPI validator test). */
+export type JsonSchema = Record<string, unknown>;
+
+const d = (description?: string): SchemaOptions => (description ? { description } : {});
+const str = (description?: string) => Type.String(d(description));
+const int = (description?: string) => Type.Integer(d(description));
+const num = (description?: string) => Type.Number(d(description));
+const bool = (description?: string) => Type.Boolean(d(description));
+const strArray = (description?: string) => Type.Array(Type.String(), d(description));
+const opt = Type.Optional;
+/** A string of a closed set, as `enum` (not TypeBox's `anyOf` of constants: shorter errors and docs). */
+const oneOf = <const T extends readonly string[]>(values: T, description?: string) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...d(description) });
+/** An object whose every value has one schema (`additionalProperties`, as the wire documents it). */
+const dict = <T extends TSchema>(value: T, options: SchemaOptions = {}) =>
+  Type.Unsafe<Record<string, Static<T>>>({ type: 'object', additionalProperties: value, ...options });
+/** A reference to a component schema, typed as the schema it names. */
+const ref = <T extends TSchema>(name: string, _schema: T, options: SchemaOptions = {}) =>
+  Type.Unsafe<Static<T>>({ $ref: `#/components/schemas/${name}`, ...options });
+/** A decimal of the events wire: a JSON number or a decimal string such as `"12.50"`. */
+const decimal = (description?: string) =>
+  Type.Unsafe<number | string>({ anyOf: [{ type: 'number' }, { type: 'string', pattern: DECIMAL_STRING_PATTERN }], ...d(description) });
+
+// ---- search -------------------------------------------------------------------------------------
+
+const ScopeSchema = dict(ScopeConditionSchema, {
+  maxProperties: MAX_REQUEST_FIELDS,
+  description: 'Filters by field: text fields take an array of values (OR) or {not: [...]}; numeric fields take {min?, max?, not?}. Keys combine with AND.',
+});
+
+const SortSpec = Type.Object({ order: oneOf(['asc', 'desc'] as const), type: oneOf(['number', 'text'] as const) }, { additionalProperties: false });
+
+const fieldList = (description: string) => Type.Array(Type.String(), { maxItems: MAX_REQUEST_FIELDS, description });
+
+const SearchRequestSchema = Type.Object({
+  customer_id: opt(str('Customer id; required when personalization is enabled for the website, and then the best results are re-ranked toward what this customer viewed and bought (same set, totals and facets).')),
+  website_id: Type.String({ minLength: 1 }),
+  q: Type.String({ maxLength: MAX_QUERY_LENGTH, description: 'Query text; "" matches every product (category browsing).' }),
+  client: Type.String({ minLength: 1 }),
+  start: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Offset of the first result.' }),
+  size: opt(Type.Integer({
+    minimum: 0, maximum: MAX_SEARCH_SIZE, default: DEFAULT_SEARCH_SIZE,
+    description: `Maximum number of results (default ${DEFAULT_SEARCH_SIZE}, at most ${MAX_SEARCH_SIZE}).`,
+  })),
+  scope: opt(ref('Scope', ScopeSchema)),
+  aggregations: opt(fieldList('Text fields for which a document count per value is returned.')),
+  range_fields: opt(fieldList('Numeric fields for which min and max are returned.')),
+  disjunctive_facets: opt(fieldList('Fields whose aggregation counts ignore the field\'s own scope condition (other conditions still apply); '
+    + 'each is aggregated even when aggregations does not name it.')),
+  highlight: opt(bool('When true, each result item carries _highlight: {<field>: "HTML-escaped text with <em>matched</em> words"} for the text fields that matched.')),
+  sort_fields: opt(Type.Array(dict(SortSpec, { minProperties: 1, maxProperties: 1 }), {
+    maxItems: MAX_REQUEST_FIELDS,
+    description: 'Ordered sort keys; each element has exactly one key, the field name, or the pseudo-field `_score` (relevance) to place relevance among the keys (otherwise it comes after them, before the website\'s tie-breakers).',
+  })),
+}, { description: 'The documented search request body. Unknown top-level fields are ignored (clients may send tracking ids).' });
+
+const FacetBucketSchema = Type.Object({ key: str(), doc_count: int() });
+const NumericRangeSchema = Type.Object({
+  min: Type.Unsafe<number | null>({ type: ['number', 'null'] }),
+  max: Type.Unsafe<number | null>({ type: ['number', 'null'] }),
+});
+
+const ProductFields = Type.Object({
+  refId: str(),
+  availability: opt(int('0 out of stock, -1 not tracked, >0 in stock.')),
+  style_id: opt(str()),
+  _highlight: opt(dict(str(), { description: 'Search with highlight: true only. Field → its HTML-escaped text with the matched words in <em>…</em>.' })),
+  image_vector: opt(Type.Array(Type.Number())),
+}, { additionalProperties: true });
+/** A product exactly as loaded: the fields the engine reads, plus any others (typed as open). */
+const ProductSchema = Type.Unsafe<Static<typeof ProductFields> & { [field: string]: unknown }>({ ...ProductFields });
+
+const SearchResponseSchema = Type.Object({
+  type: int('1 on success.'),
+  payload: Type.Object({
+    result: Type.Array(ref('Product', ProductSchema), { description: 'The products of the page, each exactly as loaded.' }),
+    total_results: int(),
+    aggregations: opt(dict(Type.Array(ref('FacetBucket', FacetBucketSchema)))),
+    ranges: opt(dict(ref('NumericRange', NumericRangeSchema))),
+    suggestions: Type.Object({
+      corrected_query: opt(str('The query with each word that matched only by typo replaced by its best correction.')),
+      dropped_words: opt(strArray('When no product matches every query word: the words the best result does not match (the results are the products matching the most words).')),
+      queries: opt(strArray()),
+    }),
+    redirects: Type.Object({ url: opt(str()) }),
+  }),
+  settings: opt(Type.Object(
+    { ats_model: str('The semantic model that ranked the results, as "id@version"; echo as atsModel in purchase products.') },
+    { description: 'Present only when a semantic model took part in ranking the results.' },
+  )),
+});
+
+// ---- errors -------------------------------------------------------------------------------------
+
+const ErrorEnvelopeSchema = Type.Object({
+  type: int('Always -1.'), code: int('The HTTP status.'), message: str(),
+}, { description: 'Error body of search, recommendation, bundle, coupon and unmatched paths: a negative type, the HTTP status as code, and a message.' });
+
+const ProblemDetailsSchema = Type.Object({
+  type: str('URL of the HTTP status definition.'),
+  title: str(),
+  status: int(),
+  errors: dict(strArray(), { description: 'Messages keyed by property path; "$" is the request as a whole.' }),
+  traceId: str('W3C traceparent form.'),
+}, { description: 'RFC 7807 problem details (purchase, view and admin endpoints).' });
+
+// ---- recommendations ----------------------------------------------------------------------------
+
+const retailMediaFields = {
+  adSetId: str(), adSetVersion: int(), costPerClick: opt(num()), costPerAction: opt(num()), costPerMille: opt(num()),
+  timeStamp: str(), hmacSalt: str(), hmac: str(), bannerId: opt(str()), placementId: opt(str()),
+};
+const RetailMediaSlotSchema = Type.Object(retailMediaFields, {
+  description: 'Retail-media data of a sponsored slot; echo it unchanged in the purchase product object.',
+});
+const RetailBoostSchema = Type.Object({ retailBoostCollectionCampaignId: str() });
+
+const RecommendationSlotSchema = Type.Object({
+  refId: str(), tacticLabel: str(), tacticId: str(),
+  retailMedia: opt(ref('RetailMediaSlot', RetailMediaSlotSchema)),
+  retailBoost: opt(RetailBoostSchema),
+});
+
+const RecommendResponseSchema = Type.Object({
+  type: int('1 on success.'),
+  code: int('0 on success.'),
+  payload: strArray('Product reference ids.'),
+  slots: Type.Array(ref('RecommendationSlot', RecommendationSlotSchema), { description: 'One per payload entry, same order.' }),
+  recommenderId: str(),
+});
+
+const BundleRequestSchema = Type.Object({
+  product_ref_ids: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: MAX_BUNDLE_COUNT, description: 'RefIds every bundle contains.' }),
+  setCount: opt(Type.Integer({
+    minimum: 1, maximum: MAX_SET_COUNT, default: DEFAULT_SET_COUNT,
+    description: `Number of bundles (default ${DEFAULT_SET_COUNT}, at most ${MAX_SET_COUNT}).`,
+  })),
+  count: opt(Type.Integer({
+    minimum: 2, maximum: MAX_BUNDLE_COUNT,
+    description: `Items per bundle including the inputs (default 1 + number of distinct product_ref_ids, larger than that number, at most ${MAX_BUNDLE_COUNT}).`,
+  })),
+  filter_out_of_stock: opt(bool()),
+});
+
+const BundleResponseSchema = Type.Object({
+  type: int(), code: int(),
+  payload: Type.Array(strArray(), { description: 'A list of bundles, each a list of RefIds.' }),
+  recommenderId: str(),
+});
+
+// ---- events -------------------------------------------------------------------------------------
+
+/** The retail-media fields of a purchased product, as echoed from the slot (costs as decimals). */
+const purchaseRetailMediaFields = {
+  ...retailMediaFields,
+  costPerClick: opt(decimal()), costPerAction: opt(decimal()), costPerMille: opt(decimal()),
+  hmacSalt: Type.String({ minLength: HMAC_SALT_LENGTH, maxLength: HMAC_SALT_LENGTH }),
+};
+const PurchaseRetailMediaSchema = Type.Object(purchaseRetailMediaFields);
+
+/** The attribution fields of a product line: plain strings, identical on the wire and in the store. */
+export const PurchaseLineFieldsSchema = Type.Object({
+  refId: str(), quantity: int(),
+  routeId: opt(str()), widgetId: opt(str()), recommenderId: opt(str()), campaignId: opt(str()), tacticId: opt(str()), clickId: opt(str()),
+  referralUrl: opt(str()), tacticLabel: opt(str()), atsModel: opt(str()), supplierId: opt(str()),
+  retailBoostCollectionCampaignId: opt(str()),
+});
+
+const PurchaseProductSchema = Type.Object({
+  ...PurchaseLineFieldsSchema.properties,
+  price: decimal('Unit price.'),
+  ...Type.Partial(PurchaseRetailMediaSchema).properties,
+  retailMedia: opt(Type.Object(purchaseRetailMediaFields, { description: 'The slot\'s retail-media object, instead of the flat fields (not both).' })),
+  retailBoost: opt(Type.Object(RetailBoostSchema.properties, { description: 'The slot\'s retailer-boost object, instead of the flat field.' })),
+});
+
+const PurchaseEventSchema = Type.Object({
+  currentUrl: str(), eventTime: str('ISO 8601 date-time (no offset: UTC).'), orderId: str(),
+  paymentMethod: opt(str()), currencyCode: opt(Type.String({ minLength: 3, maxLength: 3 })),
+  products: Type.Array(ref('PurchaseProduct', PurchaseProductSchema), { minItems: 1, maxItems: MAX_PRODUCTS_PER_EVENT }),
+  priceBeatPromotions: opt(Type.Array(
+    Type.Object({ code: Type.String({ maxLength: MAX_COUPON_CODE_LENGTH }), discount: decimal() }),
+    { maxItems: MAX_PROMOTIONS_PER_EVENT },
+  )),
+  recommenderId: opt(str()), campaignId: opt(str()), tacticId: opt(str()),
+});
+
+const PurchaseRequestSchema = Type.Object({
+  customerId: str('GUID.'), sessionId: str('GUID.'),
+  events: Type.Array(ref('PurchaseEvent', PurchaseEventSchema), { minItems: 1, maxItems: MAX_EVENTS_PER_REQUEST }),
+}, { description: 'The purchase body in the spec\'s camelCase (the engine also accepts PascalCase names, and null as absent).' });
+
+const ViewEventSchema = Type.Object({
+  currentUrl: str(), eventTime: str(), refId: str(), referralUrl: opt(str()), recommenderId: opt(str()), tacticId: opt(str()), clickId: opt(str()),
+});
+
+const ViewRequestSchema = Type.Object({
+  customerId: str(), sessionId: str(),
+  events: Type.Array(ref('ViewEvent', ViewEventSchema), { minItems: 1, maxItems: MAX_VIEWS_PER_REQUEST }),
+});
+
+const EventAckSchema = Type.Object({ transactionId: str(), status: oneOf(['Accepted'] as const) });
+
+const CouponUsedSchema = Type.Object({
+  type: int('1.'), code: int('0.'),
+  payload: Type.Object({ code: str(), websiteId: str(), usedAt: str() }),
+}, { description: 'Body of a successful coupon call (the spec leaves it open).' });
+
+// ---- admin --------------------------------------------------------------------------------------
+
+const LoadSummarySchema = Type.Object({
+  loaded: int(),
+  skipped: Type.Array(Type.Object({ line: int(), message: str() })),
+  skippedCount: int(),
+  strayValues: opt(Type.Array(
+    Type.Object({ field: str(), count: int(), refIds: strArray() }),
+    { description: 'Values of a numeric field that are not numbers (e.g. "N/A"): kept, missing for ranges and number sorts.' },
+  )),
+  catalogSize: int(),
+});
+
+const DeleteResultSchema = Type.Object({ deleted: int(), catalogSize: int() });
+
+const CouponIssueSchema = Type.Object({
+  code: Type.String({ minLength: 1 }), customerId: opt(str()), discount: opt(num()),
+}, { additionalProperties: false });
+const CouponIssueRequestSchema = Type.Object({ coupons: Type.Array(CouponIssueSchema) });
+const CouponIssueResultSchema = Type.Object({ issued: int() });
+
+const WebsiteStatsSchema = Type.Object({
+  websiteId: str(), products: int(), views: int(), purchases: int(), orders: int(),
+  coupons: Type.Object({ issued: int(), used: int() }),
+});
+
+const AttributionLineSchema = Type.Object({ key: str(), revenue: num(), orders: int(), units: num() });
+
+const SearchReportSchema = Type.Object({
+  websiteId: str(), from: opt(str()), to: opt(str()),
+  top: Type.Array(
+    Type.Object({ query: str(), count: int(), avgResults: num() }),
+    { description: 'Most searched normalised queries (count descending, then query), with the mean number of results.' },
+  ),
+  noResults: Type.Array(
+    Type.Object({ query: str(), count: int() }),
+    { description: 'Queries whose searches found nothing, by the number of such searches.' },
+  ),
+});
+
+const attributionLines = () => Type.Array(ref('AttributionLine', AttributionLineSchema));
+const AttributionReportSchema = Type.Object({
+  websiteId: str(), from: opt(str()), to: opt(str()),
+  totals: Type.Object({ revenue: num(), orders: int(), units: num(), attributedRevenue: num() }),
+  byRecommender: attributionLines(), byWidget: attributionLines(), byCampaign: attributionLines(), byTactic: attributionLines(), byAtsModel: attributionLines(),
+  retailMedia: Type.Array(Type.Object({ adSetId: str(), units: num(), revenue: num(), spend: num(), clicksCost: num(), milleCost: num(), flagged: int() })),
+  priceBeat: Type.Array(Type.Object({ code: str(), discount: num(), orders: int(), reused: int() })),
+  flagged: Type.Array(Type.Object({ orderId: str(), refId: str(), reason: str() })),
+});
+
+/** What a browser search key may open. Only `search` exists. */
+export const KEY_ACTIONS = ['search'] as const;
+
+const SearchKeyRequestSchema = Type.Object({
+  actions: Type.Array(oneOf(KEY_ACTIONS), { minItems: 1, description: 'What the key opens; only "search" exists.' }),
+  expiresAt: opt(Type.String({ format: 'date-time', description: 'When the key stops working (ISO 8601, in the future). Absent: never.' })),
+  scope: opt(ref('Scope', ScopeSchema, { description: 'Forced scope ANDed with every request made with the key (the caller cannot widen it).' })),
+}, { additionalProperties: false, description: 'A browser search key to create.' });
+
+const searchKeyFields = {
+  id: str('Public id (accepted by DELETE …/keys/{key} instead of the key).'),
+  websiteId: str(),
+  keyPrefix: str('The first characters of the key, to recognise it.'),
+  actions: strArray(),
+  scope: opt(ref('Scope', ScopeSchema)),
+  expiresAt: opt(str('ISO 8601.')),
+  createdAt: str('ISO 8601.'),
+  expired: bool('True once expiresAt has passed (an expired key opens nothing).'),
+};
+const SearchKeySchema = Type.Object(searchKeyFields, { description: 'A search key as listed; the key itself is shown only once, when created.' });
+const CreatedSearchKeySchema = Type.Object(
+  { key: str('The key: send it as `Authorization: Bearer <key>` to POST /v1.4/search.'), ...searchKeyFields },
+  { description: 'A key just created: the listed fields plus `key`, shown this once (only its SHA-256 is stored).' },
+);
+const SearchKeyListSchema = Type.Object({ keys: Type.Array(ref('SearchKey', SearchKeySchema)) });
+
+const HealthSchema = Type.Object({
+  status: oneOf(['ok', 'ready', 'not ready'] as const),
+  checks: opt(Type.Array(
+    Type.Object({ name: str(), ok: bool(), reason: opt(str()) }),
+    { description: 'Readiness only: each check (listener, store, disk, recommendations) with the reason when it fails.' },
+  )),
+});
+
+/** The component schemas of the contract, by name (the adapter publishes them as OpenAPI `components.schemas`). */
+export const schemas = {
+  Scope: ScopeSchema,
+  SearchRequest: SearchRequestSchema,
+  FacetBucket: FacetBucketSchema,
+  NumericRange: NumericRangeSchema,
+  SearchResponse: SearchResponseSchema,
+  ErrorEnvelope: ErrorEnvelopeSchema,
+  ProblemDetails: ProblemDetailsSchema,
+  RetailMediaSlot: RetailMediaSlotSchema,
+  RecommendationSlot: RecommendationSlotSchema,
+  RecommendResponse: RecommendResponseSchema,
+  BundleRequest: BundleRequestSchema,
+  BundleResponse: BundleResponseSchema,
+  PurchaseProduct: PurchaseProductSchema,
+  PurchaseEvent: PurchaseEventSchema,
+  PurchaseRequest: PurchaseRequestSchema,
+  ViewEvent: ViewEventSchema,
+  ViewRequest: ViewRequestSchema,
+  EventAck: EventAckSchema,
+  CouponUsed: CouponUsedSchema,
+  Product: ProductSchema,
+  LoadSummary: LoadSummarySchema,
+  DeleteResult: DeleteResultSchema,
+  CouponIssueRequest: CouponIssueRequestSchema,
+  CouponIssueResult: CouponIssueResultSchema,
+  WebsiteStats: WebsiteStatsSchema,
+  AttributionLine: AttributionLineSchema,
+  WebsiteSettings: WebsiteSettingsSchema,
+  SearchReport: SearchReportSchema,
+  AttributionReport: AttributionReportSchema,
+  SearchKeyRequest: SearchKeyRequestSchema,
+  SearchKey: SearchKeySchema,
+  CreatedSearchKey: CreatedSearchKeySchema,
+  SearchKeyList: SearchKeyListSchema,
+  Health: HealthSchema,
+} as const;
+
+/** The name of one component schema. */
+export type SchemaName = keyof typeof schemas;
+
+/** The TypeScript type of a component schema's values. */
+export type WireType<N extends SchemaName> = Static<(typeof schemas)[N]>;
+
+/**
+ * Returns a deep copy of `schema` with every `#/components/schemas/<Name>` reference replaced by the
+ * schema itself (the component graph has no cycles), for ajv and fast-json-stringify. References to
+ * the schemas named in `anyFor` become `{}` (any value).
+ */
+export function inlineRefs(schema: unknown, options: { anyFor?: readonly SchemaName[] } = {}): JsonSchema {
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (node === null || typeof node !== 'object') return node;
+    const obj = node as Record<string, unknown>;
+    if (typeof obj.$ref === 'string') {
+      const name = obj.$ref.replace('#/components/schemas/', '') as SchemaName;
+      const target = schemas[name];
+      if (!target) throw new Error(`unknown schema reference ${obj.$ref}`);
+      if (options.anyFor?.includes(name)) return {};
+      const { $ref: _ref, ...siblings } = obj;
+      return { ...(visit(target) as object), ...siblings };
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(obj)) out[k] = visit(v);
+    return out;
+  };
+  return visit(schema) as JsonSchema;
+}
+
+// ---- derived types --------------------------------------------------------------------------------
+
+/** A numeric scope condition (inclusive bounds; `not` is aisle's exclusion extension). */
+export type NumericScope = Static<typeof NumericScopeSchema>;
+/** A text scope condition: a list of accepted values, or aisle's `{not: [...]}` exclusion extension. */
+export type TextScope = Static<typeof TextValues> | Static<typeof TextNot>;
+/** One `sort_fields` element: `{ <field>: { order, type } }`. */
+export type SortFieldSpec = Record<string, Static<typeof SortSpec>>;
+/** The documented search request body (`POST /v1.4/search`). */
+export type SearchRequest = WireType<'SearchRequest'>;
+/** One facet bucket of `payload.aggregations.<field>`. */
+export type FacetBucket = WireType<'FacetBucket'>;
+/** `payload.ranges.<field>`; both null when no matching product has a value. */
+export type NumericRange = WireType<'NumericRange'>;
+/** The documented search response. */
+export type SearchResponse = WireType<'SearchResponse'>;
+/** The payload of a successful search response. */
+export type SearchPayload = SearchResponse['payload'];
+/** Retail-media data carried by a sponsored slot and echoed in purchase events. */
+export type RetailMediaSlotData = WireType<'RetailMediaSlot'>;
+/** One slot of a recommendation response, in the same order as `payload`. */
+export type RecommendationSlot = WireType<'RecommendationSlot'>;
+/** The documented recommendation response, with aisle's `slots` and `recommenderId`. */
+export type RecommendResponse = WireType<'RecommendResponse'>;
+/** The bundle request body (`POST …/bundle`). */
+export type BundleRequest = WireType<'BundleRequest'>;
+/** The bundle response: `payload` is a list of bundles, each a list of RefIds. */
+export type BundleResponse = WireType<'BundleResponse'>;
+/** A decimal on the events wire: a JSON number, or a string such as `"12.50"`. */
+export type WireDecimal = number | string;
+/** Retail-media data of a purchased product, echoed from the sponsored slot it was clicked in. */
+export type PurchaseRetailMedia = Static<typeof PurchaseRetailMediaSchema>;
+/** The attribution fields of a product line (identical on the wire and in the store). */
+export type PurchaseLineFields = Static<typeof PurchaseLineFieldsSchema>;
+/** One product line of a purchase event. */
+export type PurchaseProductBody = WireType<'PurchaseProduct'>;
+/** One purchase event (one order) of a purchase request. */
+export type PurchaseEventBody = WireType<'PurchaseEvent'>;
+/**
+ * The purchase request body (`POST {events_url}/3.0/events/purchases`), in the spec's camelCase. The
+ * engine validates every body at run time (PascalCase names are accepted too, `null` counts as absent).
+ */
+export type PurchaseRequest = WireType<'PurchaseRequest'>;
+/** One view event of a views request. */
+export type ViewEventBody = WireType<'ViewEvent'>;
+/** The views request body (extension `POST {events_url}/3.0/events/views`); validated like purchases. */
+export type ViewRequest = WireType<'ViewRequest'>;
+/** The acknowledgement of an accepted (durable) purchase or view request. */
+export type EventAck = WireType<'EventAck'>;
+/** RFC 7807 problem details, as the purchase endpoint returns them. */
+export type ProblemDetails = WireType<'ProblemDetails'>;
+/** The `{type: -1, code, message}` error body of the spec's endpoints. */
+export type ErrorEnvelope = WireType<'ErrorEnvelope'>;
+/** The body of a key creation: `{actions: ["search"], expiresAt?, scope?}`. */
+export type SearchKeyRequest = WireType<'SearchKeyRequest'>;
+/** A coupon issued through the admin API. */
+export type CouponIssue = Static<typeof CouponIssueSchema>;

@@ -1,0 +1,24 @@
+/**
+ * The scope syntax (field name → condition), shared by the search request, a search key's forced scope
+ * and the merchandising rules' boosts, so all three accept exactly the same conditions.
+ * @module
+ */
+import { Type } from '@sinclair/typebox';
+import { MAX_SCOPE_VALUES } from './limits.js';
+
+const opt = Type.Optional;
+
+/** A text scope condition: accepted values (OR). */
+export const TextValues = Type.Array(Type.String(), { maxItems: MAX_SCOPE_VALUES });
+/** A numeric scope condition (inclusive bounds; `not` is aisle's exclusion extension). */
+export const NumericScopeSchema = Type.Object({
+  min: opt(Type.Number()), max: opt(Type.Number()), not: opt(Type.Array(Type.Number(), { maxItems: MAX_SCOPE_VALUES })),
+}, { additionalProperties: false });
+/** aisle's text exclusion extension `{not: [...]}`. */
+export const TextNot = Type.Object({ not: TextValues }, { additionalProperties: false });
+
+/** One scope condition. The numeric form comes before `{not}` so a mistyped numeric condition is reported against it. */
+export const ScopeConditionSchema = Type.Union([TextValues, NumericScopeSchema, TextNot], {
+  description: 'an array of strings (text field), {not: [strings]} or {min?, max?, not?: [numbers]} (numeric field)',
+});
+

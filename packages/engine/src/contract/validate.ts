@@ -1,0 +1,147 @@
+/**
+ * The contract's request validators: each schema of schemas.ts compiled once by ajv, and one way of
+ * turning ajv's report into a message naming the offending path (`scope.price.min`, `sort_fields[0]`).
+ * Callers choose the error a failure raises (search, bundle, key and settings bodies each have their
+ * own error code), so the wording of a failure is the same everywhere.
+ * @module
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { inlineRefs, schemas, ScopeConditionSchema, type SchemaName } from './schemas.js';
+
+/** Reports a problem at a path and throws (each caller says in which words and with which error code). */
+export type FailAt = (path: string, problem: string) => never;
+
+/**
+ * One ajv instance for the whole contract. `strictNumbers` refuses NaN and ±Infinity where a number
+ * is expected (a library caller can pass them; JSON cannot); `strict: false` lets the schemas carry
+ * the documentation keywords OpenAPI reads; `verbose` gives an error its schema, whose description
+ * words the message of a value that fits none of a union's forms.
+ */
+const ajv = new Ajv({ allErrors: false, strict: false, strictNumbers: true, verbose: true, discriminator: true });
+addFormats.default(ajv, ['date-time']);
+
+const compiled = new Map<unknown, ValidateFunction>();
+
+/** The validator of a schema (a component name or a schema object), compiled on first use and kept. */
+export function validatorFor(schema: SchemaName | object): ValidateFunction {
+  let v = compiled.get(schema);
+  if (v === undefined) {
+    v = ajv.compile(inlineRefs(typeof schema === 'string' ? schemas[schema] : schema));
+    compiled.set(schema, v);
+  }
+  return v;
+}
+
+function formatPath(instancePath: string, root: string): string {
+  const path = instancePath
+    .split('/')
+    .slice(1)
+    .map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((acc, seg) => (/^\d+$/.test(seg) ? `${acc}[${seg}]` : acc ? `${acc}.${seg}` : seg), root);
+  return path;
+}
+
+/** How each JSON type is asked for in a message. */
+const TYPE_WORDS: Record<string, string> = {
+  string: 'must be a string', number: 'must be a number', integer: 'must be an integer', boolean: 'must be true or false',
+  object: 'must be an object', array: 'must be an array', null: 'must be null',
+};
+
+const limit = (e: ErrorObject): number => (e.params as { limit: number }).limit;
+
+const join = (base: string, key: string): string => (base ? `${base}.${key}` : key);
+
+function describeOne(e: ErrorObject, root: string): { path: string; message: string } {
+  const at = formatPath(e.instancePath, root);
+  switch (e.keyword) {
+    case 'required':
+      return { path: join(at, (e.params as { missingProperty: string }).missingProperty), message: 'is required' };
+    case 'additionalProperties': {
+      const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const list = known.length > 0 ? ` (known: ${known.join(', ')})` : '';
+      return { path: join(at, (e.params as { additionalProperty: string }).additionalProperty), message: `is not a known key${list}` };
+    }
+    case 'discriminator': {
+      const { tag } = e.params as { tag: string };
+      const forms = ((e.parentSchema as { oneOf?: { properties?: Record<string, { const?: unknown }> }[] } | undefined)?.oneOf ?? [])
+        .map((f) => JSON.stringify(f.properties?.[tag]?.const));
+      return { path: join(at, tag), message: `must be one of ${forms.join(', ')}` };
+    }
+    case 'const':
+      return { path: at, message: `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}` };
+    case 'enum':
+      return { path: at, message: `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}` };
+    case 'type': {
+      const type = (e.params as { type: string }).type;
+      return { path: at, message: TYPE_WORDS[type] ?? `must be ${type}` };
+    }
+    case 'minLength':
+      return { path: at, message: limit(e) === 1 ? 'must be a non-empty string' : `must be at least ${limit(e)} characters long` };
+    case 'maxLength':
+      return { path: at, message: `must be at most ${limit(e)} characters long` };
+    case 'pattern':
+      return { path: at, message: (e.params as { pattern: string }).pattern === '\\S' ? 'must not be blank' : `must match ${(e.params as { pattern: string }).pattern}` };
+    case 'minimum':
+      return { path: at, message: `must be at least ${limit(e)}` };
+    case 'maximum':
+      return { path: at, message: `must be at most ${limit(e)}` };
+    case 'exclusiveMinimum':
+      return { path: at, message: `must be greater than ${limit(e)}` };
+    case 'minItems':
+      return { path: at, message: `must have at least ${limit(e)} ${limit(e) === 1 ? 'entry' : 'entries'}` };
+    case 'maxItems':
+      return { path: at, message: `must have at most ${limit(e)} entries` };
+    case 'maxProperties':
+      return { path: at, message: limit(e) === 1 ? 'must have exactly one key' : `must have at most ${limit(e)} keys` };
+    case 'minProperties':
+      return { path: at, message: limit(e) === 1 ? 'must have exactly one key' : `must have at least ${limit(e)} keys` };
+    default:
+      return { path: at, message: e.message ?? 'is invalid' };
+  }
+}
+
+const depth = (path: string): number => path.split(/[.[]/).length;
+
+/**
+ * The most useful of ajv's errors as `{path, message}`, the path in the dotted/indexed form of the wire
+ * (prefixed by `root`; `self` names the value itself when it is at fault and `root` is empty). Within an `anyOf` (a scope condition), the branch that
+ * got furthest into the value is the one the caller meant, so the deepest error wins (the first on a
+ * tie); when every branch failed at the value itself, the `anyOf` summary names the accepted forms.
+ */
+export function describeAjvError(errors: ErrorObject[] | null | undefined, root = '', self = '$'): { path: string; message: string } {
+  if (!errors || errors.length === 0) return { path: root || self, message: 'is invalid' };
+  const described = errors.map((e) => ({ e, ...describeOne(e, root) }));
+  let best = described[0]!;
+  for (const d of described) if (depth(d.path) > depth(best.path)) best = d;
+  const anyOf = described.find((d) => d.e.keyword === 'anyOf');
+  if (anyOf && depth(best.path) <= depth(anyOf.path) && best.e.keyword === 'type') {
+    // Every form failed at the value itself: say which forms are accepted (the schema's words when it has them).
+    const forms = (anyOf.e.parentSchema as { description?: string } | undefined)?.description;
+    const alternatives = [...new Set(described.filter((d) => d !== anyOf && d.path === anyOf.path).map((d) => d.message))];
+    return { path: anyOf.path || self, message: forms ? `must be ${forms}` : alternatives.join(', or ') };
+  }
+  return { path: best.path || self, message: best.message };
+}
+
+/** Where {@link checkAgainst} reports: paths are prefixed by `root`; `self` names a value at fault as a whole (when `root` is empty). */
+export interface CheckAt {
+  root?: string;
+  self?: string;
+}
+
+/**
+ * Validates `value` against `schema`; on failure calls `fail` with the offending path and the problem,
+ * and does not return. Returns the value, typed by the caller.
+ */
+export function checkAgainst<T>(schema: SchemaName | object, value: unknown, fail: FailAt, at: CheckAt = {}): T {
+  const validate = validatorFor(schema);
+  if (!validate(value)) {
+    const { path, message } = describeAjvError(validate.errors, at.root, at.self);
+    fail(path, message);
+  }
+  return value as T;
+}
+
+/** The schema of one scope condition, for callers that check a scope object of their own (settings rules). */
+export const scopeConditionSchema: object = ScopeConditionSchema;
