@@ -6,7 +6,7 @@
  * directory starts from the snapshot stored in PostgreSQL plus the change log, and is ready only then.
  * Waits have generous deadlines and assert nothing about speed (docs/benchmarks.md has the figures).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,11 +81,7 @@ beforeAll(async () => {
   [r2, r3] = await Promise.all([startReplica('r2'), startReplica('r3')]);
 }, 120_000);
 
-afterAll(async () => {
-  await replicas.stopAll();
-  await schemas.dropAll();
-  rmSync(tmp, { recursive: true, force: true });
-}, 60_000);
+afterAll(() => replicas.tearDown(schemas, tmp), 60_000);
 
 describe('three replicas (aisle serve processes) share one catalog through PostgreSQL', () => {
   it('a feed loaded through one replica, a patch through another and a delete through the third reach all of them', async () => {

@@ -4,6 +4,7 @@
  * CLI itself, both through tsx. Also the polling wait those tests share.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -84,6 +85,13 @@ export class ReplicaSet {
   /** Stops every replica still running (SIGTERM: a clean shutdown). */
   async stopAll(): Promise<void> {
     await Promise.all([...this.running].map((r) => this.kill(r, 'SIGTERM')));
+  }
+
+  /** The end of a replica test file: the replicas stopped, then their schemas and data directories removed. */
+  async tearDown(schemas: { dropAll(): Promise<void> }, dataDir: string): Promise<void> {
+    await this.stopAll();
+    await schemas.dropAll();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

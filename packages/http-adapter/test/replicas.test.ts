@@ -5,7 +5,7 @@
  * SIGKILL in the middle of a purchase stream, and website settings changed through either replica, all
  * through the documented HTTP API.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { EngineOptions, WebsiteStats } from '@aisle/engine';
@@ -104,11 +104,7 @@ beforeAll(async () => {
   await eventually(async () => (await stats(r2)).products === catalog.length, async () => `r2 has ${(await stats(r2)).products} products`, 20_000);
 }, 120_000);
 
-afterAll(async () => {
-  await replicas.stopAll();
-  await schemas.dropAll();
-  rmSync(tmp, { recursive: true, force: true });
-}, 60_000);
+afterAll(() => replicas.tearDown(schemas, tmp), 60_000);
 
 describe('two replicas (processes) on one PostgreSQL schema', () => {
   it('(a) a coupon issued through replica 1 and used through replica 2 is 409 on replica 1', async () => {

@@ -28,15 +28,26 @@ export class Interner {
   private slots = new Int32Array(512);
   private count = 0;
 
-  /** The id of `name`, creating one when new. */
-  intern(name: string): number {
-    const hash = hashOf(name);
+  /**
+   * Linear probing for `name`: its id when interned, else `-(slot + 1)` for the free slot where it
+   * would go (one number, so the hot path allocates nothing).
+   */
+  private probe(name: string, hash: number): number {
     const mask = this.slots.length - 1;
     let at = hash & mask;
     for (let id1 = this.slots[at]!; id1 !== 0; id1 = this.slots[at]!) {
       if (this.hashes[id1 - 1] === hash && this.equals(id1 - 1, name)) return id1 - 1;
       at = (at + 1) & mask;
     }
+    return -at - 1;
+  }
+
+  /** The id of `name`, creating one when new. */
+  intern(name: string): number {
+    const hash = hashOf(name);
+    const found = this.probe(name, hash);
+    if (found >= 0) return found;
+    const at = -found - 1;
     const id = this.count++;
     this.append(id, name, hash);
     this.slots[at] = id + 1;
@@ -46,14 +57,8 @@ export class Interner {
 
   /** The id of `name`, or -1 when it was never interned. */
   lookup(name: string): number {
-    const hash = hashOf(name);
-    const mask = this.slots.length - 1;
-    let at = hash & mask;
-    for (let id1 = this.slots[at]!; id1 !== 0; id1 = this.slots[at]!) {
-      if (this.hashes[id1 - 1] === hash && this.equals(id1 - 1, name)) return id1 - 1;
-      at = (at + 1) & mask;
-    }
-    return -1;
+    const found = this.probe(name, hashOf(name));
+    return found >= 0 ? found : -1;
   }
 
   /** The name of an id. */
