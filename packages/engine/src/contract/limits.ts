@@ -44,7 +44,7 @@ export const MAX_COUPON_CODE_LENGTH = 128;
 export const MAX_HMAC_LENGTH = 256;
 /** Longest id-like string (orderId, refId, paymentMethod, tacticLabel, atsModel, codes…), in UTF-16 code units. */
 export const MAX_ID_LENGTH = 256;
-/** Longest URL (currentUrl, referralUrl), in UTF-16 code units. */
+/** Longest URL (currentUrl, referralUrl): UTF-16 code units in the field checks, characters (code points) where a schema checks it. */
 export const MAX_URL_LENGTH = 2048;
 /** Largest accepted decimal magnitude (prices, discounts, costs). */
 export const MAX_DECIMAL = 1e12;

@@ -23,7 +23,7 @@ export { NumericScopeSchema, ScopeConditionSchema } from './scope-schema.js';
 import {
   DECIMAL_STRING_PATTERN, DEFAULT_SEARCH_SIZE, DEFAULT_SET_COUNT, MAX_BUNDLE_COUNT, MAX_COUPON_CODE_LENGTH, MAX_EVENTS_PER_REQUEST,
   MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SEARCH_SIZE,
-  MAX_SET_COUNT, MAX_VIEWS_PER_REQUEST,
+  MAX_SET_COUNT, MAX_VIEWS_PER_REQUEST, MAX_ID_LENGTH, MAX_URL_LENGTH,
 } from './limits.js';
 
 /** A JSON schema object (loosely typed: these are data, checked by the OpenAPI validator test). */
@@ -48,6 +48,13 @@ const ref = <T extends TSchema>(name: string, _schema: T, options: SchemaOptions
 /** A decimal of the events wire: a JSON number or a decimal string such as `"12.50"`. */
 const decimal = (description?: string) =>
   Type.Unsafe<number | string>({ anyOf: [{ type: 'number' }, { type: 'string', pattern: DECIMAL_STRING_PATTERN }], ...d(description) });
+
+/** A GUID of the events wire (any case; the engine stores it lower-cased). */
+const guid = (description?: string) => Type.String({ format: 'guid', ...d(description) });
+/** A non-blank string of the events wire, at most `max` UTF-16 code units, without NUL or unpaired surrogates. */
+const text = (max: number, description?: string) => Type.String({ maxLength: max, pattern: '\\S', format: 'clean-text', ...d(description) });
+/** A date-time of the events wire: ISO 8601, no offset = UTC, years 1970-9999. */
+const eventTime = () => Type.String({ format: 'event-time', description: 'ISO 8601 date-time (no offset: UTC).' });
 
 // ---- search -------------------------------------------------------------------------------------
 
@@ -219,11 +226,12 @@ const PurchaseRequestSchema = Type.Object({
 }, { description: 'The purchase body in the spec\'s camelCase (the engine also accepts PascalCase names, and null as absent).' });
 
 const ViewEventSchema = Type.Object({
-  currentUrl: str(), eventTime: str(), refId: str(), referralUrl: opt(str()), recommenderId: opt(str()), tacticId: opt(str()), clickId: opt(str()),
+  currentUrl: text(MAX_URL_LENGTH), eventTime: eventTime(), refId: text(MAX_ID_LENGTH),
+  referralUrl: opt(text(MAX_URL_LENGTH)), recommenderId: opt(guid()), tacticId: opt(guid()), clickId: opt(guid()),
 });
 
 const ViewRequestSchema = Type.Object({
-  customerId: str(), sessionId: str(),
+  customerId: guid(), sessionId: guid(),
   events: Type.Array(ref('ViewEvent', ViewEventSchema), { minItems: 1, maxItems: MAX_VIEWS_PER_REQUEST }),
 });
 

@@ -16,6 +16,7 @@ export const VALIDATION_PROBLEM_TITLE = HTTP_STATUS_INFO[400]!.title;
 export const MAX_LISTED_ERRORS = 200;
 export { MAX_ID_LENGTH, MAX_URL_LENGTH, MAX_DECIMAL } from '../contract/limits.js';
 import { DECIMAL_STRING_PATTERN, MAX_ID_LENGTH, MAX_DECIMAL } from '../contract/limits.js';
+import { EVENT_FORMATS, parseIsoDateTime } from '../contract/formats.js';
 
 /** Collects validation messages per path, in insertion order. */
 export class ErrorCollector {
@@ -78,34 +79,11 @@ export function field(obj: Record<string, unknown>, name: string): FieldValue {
   return { value: undefined, sentAs: name };
 }
 
-const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-// eslint-disable-next-line no-control-regex
-const BAD_CHARS = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+const isGuid = EVENT_FORMATS.guid.validate;
+const isCleanText = EVENT_FORMATS['clean-text'].validate;
 const DECIMAL_STRING = new RegExp(DECIMAL_STRING_PATTERN);
 
-/** Parses an ISO 8601 date-time (RFC 3339 profile; no offset = UTC; years 1970–9999) to ms, or undefined. */
-export function parseIsoDateTime(s: string): number | undefined {
-  const m = ISO_DATE_TIME.exec(s);
-  if (m === null) return undefined;
-  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
-  const second = m[6] === undefined ? 0 : Number(m[6]);
-  const millis = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, '0'));
-  if (year < 1970 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (day < 1 || day > daysInMonth) return undefined;
-  let offsetMinutes = 0;
-  const zone = m[8];
-  if (zone !== undefined && zone !== 'Z' && zone !== 'z') {
-    const sign = zone[0] === '-' ? -1 : 1;
-    const digits = zone.slice(1).replace(':', '');
-    const oh = Number(digits.slice(0, 2));
-    const om = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
-    if (oh > 23 || om > 59) return undefined;
-    offsetMinutes = sign * (oh * 60 + om);
-  }
-  return Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
-}
+export { parseIsoDateTime };
 
 /** Checks of one object's fields, reporting under `prefix` + PascalCase field name. */
 export class FieldChecker {
@@ -158,7 +136,7 @@ export class FieldChecker {
       this.errors.add(p, `The ${pascal(name)} field must be at most ${max} characters long.`);
       return undefined;
     }
-    if (BAD_CHARS.test(f.value)) {
+    if (!isCleanText(f.value)) {
       this.errors.add(p, `The ${pascal(name)} field must not contain NUL characters or unpaired surrogates.`);
       return undefined;
     }
@@ -173,7 +151,7 @@ export class FieldChecker {
       else if (f.value === '') this.errors.add(this.path(name, f.sentAs), `The ${pascal(name)} field must be a GUID when present.`);
       return undefined;
     }
-    if (typeof f.value !== 'string' || !GUID.test(f.value)) {
+    if (typeof f.value !== 'string' || !isGuid(f.value)) {
       this.errors.add(this.path(name, f.sentAs), `The ${pascal(name)} field must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx).`);
       return undefined;
     }
