@@ -3,6 +3,7 @@
  * contract's ajv instances check them, and the message of a failure says what is expected.
  * @module
  */
+import { DECIMAL_STRING_PATTERN, MAX_DECIMAL } from './limits.js';
 
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 // eslint-disable-next-line no-control-regex
@@ -34,6 +35,8 @@ export function parseIsoDateTime(s: string): number | undefined {
   return Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
 }
 
+const DECIMAL_STRING = new RegExp(DECIMAL_STRING_PATTERN);
+
 /** A format: its check and the words of a failure (completing "The X field …"). */
 export interface EventFormat {
   validate: (s: string) => boolean;
@@ -41,7 +44,13 @@ export interface EventFormat {
 }
 
 /** The formats of the events wire by name. */
-export const EVENT_FORMATS: Readonly<Record<'guid' | 'event-time' | 'clean-text', EventFormat>> = {
+export const EVENT_FORMATS: Readonly<Record<'guid' | 'event-time' | 'clean-text' | 'currency-code' | 'decimal', EventFormat>> = {
+  'currency-code': { validate: (s) => /^[A-Za-z]{3}$/.test(s), expected: 'must be a 3-letter ISO 4217 currency code' },
+  /** A decimal string within the events wire's range (its JSON-number form is bounded by minimum/maximum). */
+  decimal: {
+    validate: (s) => s.length <= 40 && DECIMAL_STRING.test(s) && Number(s) >= 0 && Number(s) <= MAX_DECIMAL,
+    expected: `must be a decimal number from 0 to ${MAX_DECIMAL}`,
+  },
   guid: { validate: (s) => GUID.test(s), expected: 'must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)' },
   'event-time': {
     validate: (s) => s.length <= MAX_DATE_TIME_LENGTH && parseIsoDateTime(s) !== undefined,

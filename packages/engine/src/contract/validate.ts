@@ -97,8 +97,10 @@ function describeOne(e: ErrorObject, root: string): { path: string; message: str
       return { path: at, message: EVENT_FORMATS[format as keyof typeof EVENT_FORMATS]?.expected ?? e.message ?? `must be ${format}` };
     }
     case 'minLength':
+      if ((e.parentSchema as { maxLength?: number } | undefined)?.maxLength === limit(e)) return { path: at, message: `must be exactly ${limit(e)} characters long` };
       return { path: at, message: limit(e) === 1 ? 'must be a non-empty string' : `must be at least ${limit(e)} characters long` };
     case 'maxLength':
+      if ((e.parentSchema as { minLength?: number } | undefined)?.minLength === limit(e)) return { path: at, message: `must be exactly ${limit(e)} characters long` };
       return { path: at, message: `must be at most ${limit(e)} characters long` };
     case 'pattern':
       return { path: at, message: (e.params as { pattern: string }).pattern === '\\S' ? 'must not be blank' : `must match ${(e.params as { pattern: string }).pattern}` };
@@ -151,6 +153,7 @@ export function describeAjvError(errors: ErrorObject[] | null | undefined, root 
 export function describeAjvErrors(errors: ErrorObject[] | null | undefined, root = '', self = '$'): { path: string; message: string }[] {
   const byPath = new Map<string, ErrorObject[]>();
   for (const e of errors ?? []) {
+    if (e.keyword === 'if') continue; // a summary: the failures of its `then` are listed themselves
     const { path } = describeOne(e, root);
     const key = path || self;
     const group = byPath.get(key);

@@ -6,7 +6,7 @@
  * normalisation (GUID case, decimal strings, event times) is the caller's pure step after the check.
  * @module
  */
-import type { SchemaName } from '../contract/schemas.js';
+import { inlineRefs, schemas, type JsonSchema, type SchemaName } from '../contract/schemas.js';
 import { describeAjvErrors, validatorFor } from '../contract/validate.js';
 import { problemPath } from '../contract/errors.js';
 import { ErrorCollector, isRecord, pascal } from './validate-common.js';
@@ -31,7 +31,8 @@ function camelCaseValue(value: unknown): unknown {
  * the camelCase spelling wins when both are sent (with a value). Own properties only.
  */
 function camelCaseObject(obj: Record<string, unknown>, sentAs: Map<string, string> | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // No prototype: a `__proto__` key sent in JSON stays an unknown field instead of becoming a prototype.
+  const out = Object.create(null) as Record<string, unknown>;
   for (const key of Object.keys(obj)) {
     const v = obj[key];
     if (v === null) continue;
@@ -82,4 +83,37 @@ export function checkEventBody(schema: SchemaName, body: unknown): { value: Reco
     for (const { path, message } of describeAjvErrors(validate.errors)) errors.add(wirePath(path, sentAs), sentence(path, message));
   }
   return { value, errors, sentAs };
+}
+
+const inlined = new Map<SchemaName, JsonSchema>();
+
+function normaliseBy(schema: JsonSchema, value: unknown): unknown {
+  if (typeof value === 'string') {
+    if (schema.format === 'guid') return value.toLowerCase();
+    if (Array.isArray(schema.anyOf) && (schema.anyOf as JsonSchema[]).some((form) => form.format === 'decimal')) {
+      const n = Number(value);
+      return n === 0 ? 0 : n; // no -0
+    }
+    return value;
+  }
+  if (typeof value === 'number') return value === 0 ? 0 : value;
+  if (Array.isArray(value)) return schema.items === undefined ? value : value.map((v) => normaliseBy(schema.items as JsonSchema, v));
+  if (isRecord(value) && isRecord(schema.properties)) {
+    const out: Record<string, unknown> = {};
+    for (const [name, sub] of Object.entries(schema.properties)) {
+      if (value[name] !== undefined) out[name] = normaliseBy(sub as JsonSchema, value[name]);
+    }
+    return out;
+  }
+  return value;
+}
+
+/**
+ * Value normalisation of a body that passed its schema (pure): only the schema's properties are kept,
+ * `guid` strings are lower-cased and decimal strings become numbers (never -0).
+ */
+export function normaliseValues<T>(schema: SchemaName, value: Record<string, unknown>): T {
+  let s = inlined.get(schema);
+  if (s === undefined) inlined.set(schema, (s = inlineRefs(schemas[schema])));
+  return normaliseBy(s, value) as T;
 }

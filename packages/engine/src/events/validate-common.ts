@@ -1,7 +1,7 @@
 /**
- * Building blocks of event-body validation: an error collector keyed by property path, field look-up
- * (camelCase as in the spec, PascalCase accepted too), and checks for the spec's types (GUID, ISO 8601
- * date-time, integer, decimal, bounded strings). Pure functions.
+ * Building blocks of event-body errors: the collector keyed by property path that purchase and view
+ * bodies (checked against the contract's schemas, event-body.ts) report into, and the field checks the
+ * coupon-issue call still uses (camelCase as in the spec, PascalCase accepted too; strings, decimals).
  * @module
  */
 import type { ProblemDetails } from '../types.js';
@@ -79,7 +79,6 @@ export function field(obj: Record<string, unknown>, name: string): FieldValue {
   return { value: undefined, sentAs: name };
 }
 
-const isGuid = EVENT_FORMATS.guid.validate;
 const isCleanText = EVENT_FORMATS['clean-text'].validate;
 const DECIMAL_STRING = new RegExp(DECIMAL_STRING_PATTERN);
 
@@ -99,15 +98,6 @@ export class FieldChecker {
   path(name: string, sentAs?: string): string {
     const key = this.topLevel ? (sentAs ?? name) : pascal(name);
     return this.prefix === '' ? key : `${this.prefix}.${key}`;
-  }
-
-  /** True when the field is present (not undefined/null) under either spelling. */
-  has(name: string): boolean {
-    return field(this.obj, name).value !== undefined;
-  }
-
-  raw(name: string): FieldValue {
-    return field(this.obj, name);
   }
 
   private required(name: string, f: FieldValue): void {
@@ -143,50 +133,6 @@ export class FieldChecker {
     return f.value;
   }
 
-  /** A GUID (8-4-4-4-12 hex digits), returned lower-cased. */
-  guid(name: string, opts: { required?: boolean } = {}): string | undefined {
-    const f = field(this.obj, name);
-    if (f.value === undefined || f.value === '') {
-      if (opts.required) this.required(name, f);
-      else if (f.value === '') this.errors.add(this.path(name, f.sentAs), `The ${pascal(name)} field must be a GUID when present.`);
-      return undefined;
-    }
-    if (typeof f.value !== 'string' || !isGuid(f.value)) {
-      this.errors.add(this.path(name, f.sentAs), `The ${pascal(name)} field must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx).`);
-      return undefined;
-    }
-    return f.value.toLowerCase();
-  }
-
-  /** An ISO 8601 date-time string; returns it as sent and in ms. */
-  dateTime(name: string, opts: { required?: boolean } = {}): { text: string; ms: number } | undefined {
-    const f = field(this.obj, name);
-    if (f.value === undefined || f.value === '') {
-      if (opts.required) this.required(name, f);
-      return undefined;
-    }
-    const ms = typeof f.value === 'string' && f.value.length <= 64 ? parseIsoDateTime(f.value) : undefined;
-    if (ms === undefined) {
-      this.errors.add(this.path(name, f.sentAs), `The ${pascal(name)} field must be an ISO 8601 date-time such as 2024-05-01T12:00:00Z (years 1970-9999).`);
-      return undefined;
-    }
-    return { text: f.value as string, ms };
-  }
-
-  /** A JSON integer within [min, max]. */
-  integer(name: string, opts: { required?: boolean; min: number; max: number }): number | undefined {
-    const f = field(this.obj, name);
-    if (f.value === undefined) {
-      if (opts.required) this.required(name, f);
-      return undefined;
-    }
-    if (typeof f.value !== 'number' || !Number.isSafeInteger(f.value) || f.value < opts.min || f.value > opts.max) {
-      this.errors.add(this.path(name, f.sentAs), `The ${pascal(name)} field must be an integer from ${opts.min} to ${opts.max}.`);
-      return undefined;
-    }
-    return f.value;
-  }
-
   /** A decimal: a JSON number or a decimal string such as "12.50", within [min, max]. */
   decimal(name: string, opts: { required?: boolean; min: number; max?: number }): number | undefined {
     const f = field(this.obj, name);
@@ -205,53 +151,4 @@ export class FieldChecker {
     }
     return n === 0 ? 0 : n; // no -0
   }
-
-  /** An array of at least `min` and at most `max` elements. */
-  array(name: string, opts: { required?: boolean; min: number; max: number }): { items: unknown[]; path: string } | undefined {
-    const f = field(this.obj, name);
-    if (f.value === undefined) {
-      if (opts.required) this.required(name, f);
-      return undefined;
-    }
-    const p = this.path(name, f.sentAs);
-    if (!Array.isArray(f.value)) {
-      this.errors.add(p, `The ${pascal(name)} field must be an array.`);
-      return undefined;
-    }
-    if (f.value.length < opts.min) {
-      this.errors.add(p, `The ${pascal(name)} field must contain at least ${opts.min} item${opts.min === 1 ? '' : 's'}.`);
-      return undefined;
-    }
-    if (f.value.length > opts.max) {
-      this.errors.add(p, `The ${pascal(name)} field must contain at most ${opts.max} items.`);
-      return undefined;
-    }
-    return { items: f.value, path: p };
-  }
-}
-
-/** The envelope shared by purchase and view requests: `{customerId, sessionId, events: [...]}`. */
-export interface EventEnvelope {
-  errors: ErrorCollector;
-  customerId: string | undefined;
-  sessionId: string | undefined;
-  /** The events array with its error path, when present and of an allowed length. */
-  list: { items: unknown[]; path: string } | undefined;
-}
-
-/**
- * Checks the envelope of an event request; a body that is not an object fails at once under `$`.
- * The caller validates each event, then calls `errors.throwIfAny()`.
- */
-export function checkEventEnvelope(body: unknown, maxEvents: number): EventEnvelope {
-  const errors = new ErrorCollector();
-  if (!isRecord(body)) {
-    errors.add('$', 'The request body must be a JSON object.');
-    errors.throwIfAny();
-  }
-  const c = new FieldChecker(body as Record<string, unknown>, '', errors, true);
-  const customerId = c.guid('customerId', { required: true });
-  const sessionId = c.guid('sessionId', { required: true });
-  const list = c.array('events', { required: true, min: 1, max: maxEvents });
-  return { errors, customerId, sessionId, list };
 }
