@@ -42,10 +42,12 @@ export const MAX_QUANTITY = 1_000_000;
 export const MAX_COUPON_CODE_LENGTH = 128;
 /** Longest `hmac` value (a hex HMAC-SHA256 has 64). */
 export const MAX_HMAC_LENGTH = 256;
-/** Longest id-like string (orderId, refId, paymentMethod, tacticLabel, atsModel, codes…), in UTF-16 code units. */
+/** Longest id-like string (orderId, refId, paymentMethod, tacticLabel, atsModel, codes…), in characters (code points, as JSON Schema's maxLength counts; the coupon-issue field checks count UTF-16 units). */
 export const MAX_ID_LENGTH = 256;
-/** Longest URL (currentUrl, referralUrl), in UTF-16 code units. */
+/** Longest URL (currentUrl, referralUrl), in characters (code points, as JSON Schema's maxLength counts). */
 export const MAX_URL_LENGTH = 2048;
+/** Largest retail-media ad-set version (a signed 32-bit integer). */
+export const MAX_AD_SET_VERSION = 2_147_483_647;
 /** Largest accepted decimal magnitude (prices, discounts, costs). */
 export const MAX_DECIMAL = 1e12;
 /** A decimal sent as a string (`"12.50"`): at most 15 integer and 12 fraction digits. */

@@ -23,7 +23,7 @@ export { NumericScopeSchema, ScopeConditionSchema } from './scope-schema.js';
 import {
   DECIMAL_STRING_PATTERN, DEFAULT_SEARCH_SIZE, DEFAULT_SET_COUNT, MAX_BUNDLE_COUNT, MAX_COUPON_CODE_LENGTH, MAX_EVENTS_PER_REQUEST,
   MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SEARCH_SIZE,
-  MAX_SET_COUNT, MAX_VIEWS_PER_REQUEST,
+  MAX_SET_COUNT, MAX_VIEWS_PER_REQUEST, MAX_ID_LENGTH, MAX_URL_LENGTH, MAX_DECIMAL, MAX_QUANTITY, MAX_HMAC_LENGTH, MAX_AD_SET_VERSION,
 } from './limits.js';
 
 /** A JSON schema object (loosely typed: these are data, checked by the OpenAPI validator test). */
@@ -45,9 +45,21 @@ const dict = <T extends TSchema>(value: T, options: SchemaOptions = {}) =>
 /** A reference to a component schema, typed as the schema it names. */
 const ref = <T extends TSchema>(name: string, _schema: T, options: SchemaOptions = {}) =>
   Type.Unsafe<Static<T>>({ $ref: `#/components/schemas/${name}`, ...options });
-/** A decimal of the events wire: a JSON number or a decimal string such as `"12.50"`. */
-const decimal = (description?: string) =>
-  Type.Unsafe<number | string>({ anyOf: [{ type: 'number' }, { type: 'string', pattern: DECIMAL_STRING_PATTERN }], ...d(description) });
+/**
+ * A decimal of the events wire: a JSON number or a decimal string such as `"12.50"`, from 0 to
+ * `MAX_DECIMAL`. The description words the accepted forms (a failure of both forms quotes it).
+ */
+const decimal = () => Type.Unsafe<number | string>({
+  anyOf: [{ type: 'number', minimum: 0, maximum: MAX_DECIMAL }, { type: 'string', pattern: DECIMAL_STRING_PATTERN, format: 'decimal' }],
+  description: `a decimal number from 0 to ${MAX_DECIMAL} (a JSON number or a string such as "12.50")`,
+});
+
+/** A GUID of the events wire (any case; the engine stores it lower-cased). */
+const guid = (description?: string) => Type.String({ format: 'guid', ...d(description) });
+/** A non-blank string of the events wire, at most `max` UTF-16 code units, without NUL or unpaired surrogates. */
+const text = (max: number, description?: string) => Type.String({ maxLength: max, pattern: '\\S', format: 'clean-text', ...d(description) });
+/** A date-time of the events wire: ISO 8601, no offset = UTC, years 1970-9999. */
+const eventTime = () => Type.String({ format: 'event-time', description: 'ISO 8601 date-time (no offset: UTC).' });
 
 // ---- search -------------------------------------------------------------------------------------
 
@@ -180,50 +192,62 @@ const BundleResponseSchema = Type.Object({
 
 /** The retail-media fields of a purchased product, as echoed from the slot (costs as decimals). */
 const purchaseRetailMediaFields = {
-  ...retailMediaFields,
+  adSetId: guid(), adSetVersion: Type.Integer({ minimum: 0, maximum: MAX_AD_SET_VERSION }),
   costPerClick: opt(decimal()), costPerAction: opt(decimal()), costPerMille: opt(decimal()),
-  hmacSalt: Type.String({ minLength: HMAC_SALT_LENGTH, maxLength: HMAC_SALT_LENGTH }),
+  timeStamp: eventTime(),
+  hmacSalt: Type.String({ minLength: HMAC_SALT_LENGTH, maxLength: HMAC_SALT_LENGTH, pattern: '\\S', format: 'clean-text' }),
+  hmac: text(MAX_HMAC_LENGTH), bannerId: opt(guid()), placementId: opt(guid()),
 };
+/** A schema requiring `names` (present, of any type: the enclosing schema types them). */
+const presentFields = (names: readonly string[]) => ({ properties: Object.fromEntries(names.map((n) => [n, {}])), required: [...names] });
+/** The fields a product sending any flat retail-media field must send too. */
+const RETAIL_MEDIA_REQUIRED = ['adSetId', 'adSetVersion', 'timeStamp', 'hmacSalt', 'hmac'];
 const PurchaseRetailMediaSchema = Type.Object(purchaseRetailMediaFields);
 
 /** The attribution fields of a product line: plain strings, identical on the wire and in the store. */
 export const PurchaseLineFieldsSchema = Type.Object({
-  refId: str(), quantity: int(),
-  routeId: opt(str()), widgetId: opt(str()), recommenderId: opt(str()), campaignId: opt(str()), tacticId: opt(str()), clickId: opt(str()),
-  referralUrl: opt(str()), tacticLabel: opt(str()), atsModel: opt(str()), supplierId: opt(str()),
-  retailBoostCollectionCampaignId: opt(str()),
+  refId: text(MAX_ID_LENGTH), quantity: Type.Integer({ minimum: 1, maximum: MAX_QUANTITY }),
+  routeId: opt(guid()), widgetId: opt(guid()), recommenderId: opt(guid()), campaignId: opt(guid()), tacticId: opt(guid()), clickId: opt(guid()),
+  referralUrl: opt(text(MAX_URL_LENGTH)), tacticLabel: opt(text(MAX_ID_LENGTH)), atsModel: opt(text(MAX_ID_LENGTH)), supplierId: opt(guid()),
+  retailBoostCollectionCampaignId: opt(guid()),
 });
 
 const PurchaseProductSchema = Type.Object({
   ...PurchaseLineFieldsSchema.properties,
-  price: decimal('Unit price.'),
+  price: decimal(),
   ...Type.Partial(PurchaseRetailMediaSchema).properties,
   retailMedia: opt(Type.Object(purchaseRetailMediaFields, { description: 'The slot\'s retail-media object, instead of the flat fields (not both).' })),
-  retailBoost: opt(Type.Object(RetailBoostSchema.properties, { description: 'The slot\'s retailer-boost object, instead of the flat field.' })),
+  retailBoost: opt(Type.Object({ retailBoostCollectionCampaignId: guid() }, { description: 'The slot\'s retailer-boost object, instead of the flat field.' })),
+}, {
+  // Any flat retail-media field brings the others that signing needs.
+  // (each sub-schema names its required properties, as OpenAPI linters ask; the types are the product's).
+  if: { anyOf: Object.keys(purchaseRetailMediaFields).map((name) => presentFields([name])) },
+  then: presentFields(RETAIL_MEDIA_REQUIRED),
 });
 
 const PurchaseEventSchema = Type.Object({
-  currentUrl: str(), eventTime: str('ISO 8601 date-time (no offset: UTC).'), orderId: str(),
-  paymentMethod: opt(str()), currencyCode: opt(Type.String({ minLength: 3, maxLength: 3 })),
+  currentUrl: text(MAX_URL_LENGTH), eventTime: eventTime(), orderId: text(MAX_ID_LENGTH),
+  paymentMethod: opt(text(MAX_ID_LENGTH)), currencyCode: opt(Type.String({ format: 'currency-code' })),
   products: Type.Array(ref('PurchaseProduct', PurchaseProductSchema), { minItems: 1, maxItems: MAX_PRODUCTS_PER_EVENT }),
   priceBeatPromotions: opt(Type.Array(
-    Type.Object({ code: Type.String({ maxLength: MAX_COUPON_CODE_LENGTH }), discount: decimal() }),
+    Type.Object({ code: text(MAX_COUPON_CODE_LENGTH), discount: decimal() }),
     { maxItems: MAX_PROMOTIONS_PER_EVENT },
   )),
-  recommenderId: opt(str()), campaignId: opt(str()), tacticId: opt(str()),
+  recommenderId: opt(guid()), campaignId: opt(guid()), tacticId: opt(guid()),
 });
 
 const PurchaseRequestSchema = Type.Object({
-  customerId: str('GUID.'), sessionId: str('GUID.'),
+  customerId: guid(), sessionId: guid(),
   events: Type.Array(ref('PurchaseEvent', PurchaseEventSchema), { minItems: 1, maxItems: MAX_EVENTS_PER_REQUEST }),
 }, { description: 'The purchase body in the spec\'s camelCase (the engine also accepts PascalCase names, and null as absent).' });
 
 const ViewEventSchema = Type.Object({
-  currentUrl: str(), eventTime: str(), refId: str(), referralUrl: opt(str()), recommenderId: opt(str()), tacticId: opt(str()), clickId: opt(str()),
+  currentUrl: text(MAX_URL_LENGTH), eventTime: eventTime(), refId: text(MAX_ID_LENGTH),
+  referralUrl: opt(text(MAX_URL_LENGTH)), recommenderId: opt(guid()), tacticId: opt(guid()), clickId: opt(guid()),
 });
 
 const ViewRequestSchema = Type.Object({
-  customerId: str(), sessionId: str(),
+  customerId: guid(), sessionId: guid(),
   events: Type.Array(ref('ViewEvent', ViewEventSchema), { minItems: 1, maxItems: MAX_VIEWS_PER_REQUEST }),
 });
 

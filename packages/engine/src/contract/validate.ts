@@ -7,6 +7,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { EVENT_FORMATS } from './formats.js';
 import { inlineRefs, schemas, ScopeConditionSchema, type SchemaName } from './schemas.js';
 
 /** Reports a problem at a path and throws (each caller says in which words and with which error code). */
@@ -18,13 +19,28 @@ export type FailAt = (path: string, problem: string) => never;
  * the documentation keywords OpenAPI reads; `verbose` gives an error its schema, whose description
  * words the message of a value that fits none of a union's forms.
  */
-const ajv = new Ajv({ allErrors: false, strict: false, strictNumbers: true, verbose: true, discriminator: true });
-addFormats.default(ajv, ['date-time']);
+function contractAjv(allErrors: boolean): Ajv {
+  const instance = new Ajv({ allErrors, strict: false, strictNumbers: true, verbose: true, discriminator: true });
+  addFormats.default(instance, ['date-time']);
+  for (const [name, format] of Object.entries(EVENT_FORMATS)) instance.addFormat(name, { type: 'string', validate: format.validate });
+  return instance;
+}
 
-const compiled = new Map<unknown, ValidateFunction>();
+/**
+ * Two instances: the first failure is enough for most bodies; event bodies list every failure at once
+ * (their wire is RFC 7807 problem details keyed by path), so theirs run with `allErrors`.
+ */
+const instances = { first: { ajv: contractAjv(false), compiled: new Map<unknown, ValidateFunction>() }, all: { ajv: contractAjv(true), compiled: new Map<unknown, ValidateFunction>() } };
+
+/** Options of {@link validatorFor}. */
+export interface ValidatorOptions {
+  /** Report every failure instead of stopping at the first (event bodies). */
+  allErrors?: boolean;
+}
 
 /** The validator of a schema (a component name or a schema object), compiled on first use and kept. */
-export function validatorFor(schema: SchemaName | object): ValidateFunction {
+export function validatorFor(schema: SchemaName | object, options: ValidatorOptions = {}): ValidateFunction {
+  const { ajv, compiled } = options.allErrors ? instances.all : instances.first;
   let v = compiled.get(schema);
   if (v === undefined) {
     v = ajv.compile(inlineRefs(typeof schema === 'string' ? schemas[schema] : schema));
@@ -76,9 +92,15 @@ function describeOne(e: ErrorObject, root: string): { path: string; message: str
       const type = (e.params as { type: string }).type;
       return { path: at, message: TYPE_WORDS[type] ?? `must be ${type}` };
     }
+    case 'format': {
+      const format = (e.params as { format: string }).format;
+      return { path: at, message: EVENT_FORMATS[format as keyof typeof EVENT_FORMATS]?.expected ?? e.message ?? `must be ${format}` };
+    }
     case 'minLength':
+      if ((e.parentSchema as { maxLength?: number } | undefined)?.maxLength === limit(e)) return { path: at, message: `must be exactly ${limit(e)} characters long` };
       return { path: at, message: limit(e) === 1 ? 'must be a non-empty string' : `must be at least ${limit(e)} characters long` };
     case 'maxLength':
+      if ((e.parentSchema as { minLength?: number } | undefined)?.minLength === limit(e)) return { path: at, message: `must be exactly ${limit(e)} characters long` };
       return { path: at, message: `must be at most ${limit(e)} characters long` };
     case 'pattern':
       return { path: at, message: (e.params as { pattern: string }).pattern === '\\S' ? 'must not be blank' : `must match ${(e.params as { pattern: string }).pattern}` };
@@ -122,6 +144,23 @@ export function describeAjvError(errors: ErrorObject[] | null | undefined, root 
     return { path: anyOf.path || self, message: forms ? `must be ${forms}` : alternatives.join(', or ') };
   }
   return { path: best.path || self, message: best.message };
+}
+
+/**
+ * Every failure of an `allErrors` validation, one `{path, message}` per offending path in the order ajv
+ * met them (each path worded by {@link describeAjvError}, so a union speaks once).
+ */
+export function describeAjvErrors(errors: ErrorObject[] | null | undefined, root = '', self = '$'): { path: string; message: string }[] {
+  const byPath = new Map<string, ErrorObject[]>();
+  for (const e of errors ?? []) {
+    if (e.keyword === 'if') continue; // a summary: the failures of its `then` are listed themselves
+    const { path } = describeOne(e, root);
+    const key = path || self;
+    const group = byPath.get(key);
+    if (group === undefined) byPath.set(key, [e]);
+    else group.push(e);
+  }
+  return [...byPath.values()].map((group) => describeAjvError(group, root, self));
 }
 
 /** Where {@link checkAgainst} reports: paths are prefixed by `root`; `self` names a value at fault as a whole (when `root` is empty). */

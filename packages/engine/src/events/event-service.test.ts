@@ -71,7 +71,7 @@ for (const kind of ['memory', 'sqlite'] as const) {
       const { s, sink } = await service(kind);
       const err = await rejection(s.recordPurchases('site-a', purchaseBody([event('ok'), event('bad', { products: [] })])));
       expect(err).toBeInstanceOf(ValidationError);
-      expect(err.problem?.errors).toEqual({ 'events[1].Products': ['The Products field must contain at least 1 item.'] });
+      expect(err.problem?.errors).toEqual({ 'events[1].Products': ['The Products field must have at least 1 entry.'] });
       await rejection(s.recordViews('site-a', { customerId: CUSTOMER }));
       expect(sink.purchases).toEqual([]);
       expect(await s.counts('site-a')).toMatchObject({ views: 0, orders: 0 });

@@ -1,7 +1,7 @@
 /**
- * Building blocks of event-body validation: an error collector keyed by property path, field look-up
- * (camelCase as in the spec, PascalCase accepted too), and checks for the spec's types (GUID, ISO 8601
- * date-time, integer, decimal, bounded strings). Pure functions.
+ * Building blocks of event-body errors: the collector keyed by property path that purchase and view
+ * bodies (checked against the contract's schemas, event-body.ts) report into, and the field checks the
+ * coupon-issue call still uses (camelCase as in the spec, PascalCase accepted too; strings, decimals).
  * @module
  */
 import type { ProblemDetails } from '../types.js';
@@ -16,6 +16,7 @@ export const VALIDATION_PROBLEM_TITLE = HTTP_STATUS_INFO[400]!.title;
 export const MAX_LISTED_ERRORS = 200;
 export { MAX_ID_LENGTH, MAX_URL_LENGTH, MAX_DECIMAL } from '../contract/limits.js';
 import { DECIMAL_STRING_PATTERN, MAX_ID_LENGTH, MAX_DECIMAL } from '../contract/limits.js';
+import { EVENT_FORMATS, parseIsoDateTime } from '../contract/formats.js';
 
 /** Collects validation messages per path, in insertion order. */
 export class ErrorCollector {
@@ -78,34 +79,10 @@ export function field(obj: Record<string, unknown>, name: string): FieldValue {
   return { value: undefined, sentAs: name };
 }
 
-const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-// eslint-disable-next-line no-control-regex
-const BAD_CHARS = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+const isCleanText = EVENT_FORMATS['clean-text'].validate;
 const DECIMAL_STRING = new RegExp(DECIMAL_STRING_PATTERN);
 
-/** Parses an ISO 8601 date-time (RFC 3339 profile; no offset = UTC; years 1970–9999) to ms, or undefined. */
-export function parseIsoDateTime(s: string): number | undefined {
-  const m = ISO_DATE_TIME.exec(s);
-  if (m === null) return undefined;
-  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
-  const second = m[6] === undefined ? 0 : Number(m[6]);
-  const millis = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, '0'));
-  if (year < 1970 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (day < 1 || day > daysInMonth) return undefined;
-  let offsetMinutes = 0;
-  const zone = m[8];
-  if (zone !== undefined && zone !== 'Z' && zone !== 'z') {
-    const sign = zone[0] === '-' ? -1 : 1;
-    const digits = zone.slice(1).replace(':', '');
-    const oh = Number(digits.slice(0, 2));
-    const om = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
-    if (oh > 23 || om > 59) return undefined;
-    offsetMinutes = sign * (oh * 60 + om);
-  }
-  return Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
-}
+export { parseIsoDateTime };
 
 /** Checks of one object's fields, reporting under `prefix` + PascalCase field name. */
 export class FieldChecker {
@@ -121,15 +98,6 @@ export class FieldChecker {
   path(name: string, sentAs?: string): string {
     const key = this.topLevel ? (sentAs ?? name) : pascal(name);
     return this.prefix === '' ? key : `${this.prefix}.${key}`;
-  }
-
-  /** True when the field is present (not undefined/null) under either spelling. */
-  has(name: string): boolean {
-    return field(this.obj, name).value !== undefined;
-  }
-
-  raw(name: string): FieldValue {
-    return field(this.obj, name);
   }
 
   private required(name: string, f: FieldValue): void {
@@ -158,52 +126,8 @@ export class FieldChecker {
       this.errors.add(p, `The ${pascal(name)} field must be at most ${max} characters long.`);
       return undefined;
     }
-    if (BAD_CHARS.test(f.value)) {
+    if (!isCleanText(f.value)) {
       this.errors.add(p, `The ${pascal(name)} field must not contain NUL characters or unpaired surrogates.`);
-      return undefined;
-    }
-    return f.value;
-  }
-
-  /** A GUID (8-4-4-4-12 hex digits), returned lower-cased. */
-  guid(name: string, opts: { required?: boolean } = {}): string | undefined {
-    const f = field(this.obj, name);
-    if (f.value === undefined || f.value === '') {
-      if (opts.required) this.required(name, f);
-      else if (f.value === '') this.errors.add(this.path(name, f.sentAs), `The ${pascal(name)} field must be a GUID when present.`);
-      return undefined;
-    }
-    if (typeof f.value !== 'string' || !GUID.test(f.value)) {
-      this.errors.add(this.path(name, f.sentAs), `The ${pascal(name)} field must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx).`);
-      return undefined;
-    }
-    return f.value.toLowerCase();
-  }
-
-  /** An ISO 8601 date-time string; returns it as sent and in ms. */
-  dateTime(name: string, opts: { required?: boolean } = {}): { text: string; ms: number } | undefined {
-    const f = field(this.obj, name);
-    if (f.value === undefined || f.value === '') {
-      if (opts.required) this.required(name, f);
-      return undefined;
-    }
-    const ms = typeof f.value === 'string' && f.value.length <= 64 ? parseIsoDateTime(f.value) : undefined;
-    if (ms === undefined) {
-      this.errors.add(this.path(name, f.sentAs), `The ${pascal(name)} field must be an ISO 8601 date-time such as 2024-05-01T12:00:00Z (years 1970-9999).`);
-      return undefined;
-    }
-    return { text: f.value as string, ms };
-  }
-
-  /** A JSON integer within [min, max]. */
-  integer(name: string, opts: { required?: boolean; min: number; max: number }): number | undefined {
-    const f = field(this.obj, name);
-    if (f.value === undefined) {
-      if (opts.required) this.required(name, f);
-      return undefined;
-    }
-    if (typeof f.value !== 'number' || !Number.isSafeInteger(f.value) || f.value < opts.min || f.value > opts.max) {
-      this.errors.add(this.path(name, f.sentAs), `The ${pascal(name)} field must be an integer from ${opts.min} to ${opts.max}.`);
       return undefined;
     }
     return f.value;
@@ -227,53 +151,4 @@ export class FieldChecker {
     }
     return n === 0 ? 0 : n; // no -0
   }
-
-  /** An array of at least `min` and at most `max` elements. */
-  array(name: string, opts: { required?: boolean; min: number; max: number }): { items: unknown[]; path: string } | undefined {
-    const f = field(this.obj, name);
-    if (f.value === undefined) {
-      if (opts.required) this.required(name, f);
-      return undefined;
-    }
-    const p = this.path(name, f.sentAs);
-    if (!Array.isArray(f.value)) {
-      this.errors.add(p, `The ${pascal(name)} field must be an array.`);
-      return undefined;
-    }
-    if (f.value.length < opts.min) {
-      this.errors.add(p, `The ${pascal(name)} field must contain at least ${opts.min} item${opts.min === 1 ? '' : 's'}.`);
-      return undefined;
-    }
-    if (f.value.length > opts.max) {
-      this.errors.add(p, `The ${pascal(name)} field must contain at most ${opts.max} items.`);
-      return undefined;
-    }
-    return { items: f.value, path: p };
-  }
-}
-
-/** The envelope shared by purchase and view requests: `{customerId, sessionId, events: [...]}`. */
-export interface EventEnvelope {
-  errors: ErrorCollector;
-  customerId: string | undefined;
-  sessionId: string | undefined;
-  /** The events array with its error path, when present and of an allowed length. */
-  list: { items: unknown[]; path: string } | undefined;
-}
-
-/**
- * Checks the envelope of an event request; a body that is not an object fails at once under `$`.
- * The caller validates each event, then calls `errors.throwIfAny()`.
- */
-export function checkEventEnvelope(body: unknown, maxEvents: number): EventEnvelope {
-  const errors = new ErrorCollector();
-  if (!isRecord(body)) {
-    errors.add('$', 'The request body must be a JSON object.');
-    errors.throwIfAny();
-  }
-  const c = new FieldChecker(body as Record<string, unknown>, '', errors, true);
-  const customerId = c.guid('customerId', { required: true });
-  const sessionId = c.guid('sessionId', { required: true });
-  const list = c.array('events', { required: true, min: 1, max: maxEvents });
-  return { errors, customerId, sessionId, list };
 }

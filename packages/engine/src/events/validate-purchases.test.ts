@@ -51,17 +51,17 @@ describe('validatePurchaseRequest', () => {
     expect(errors['events[0].Products[0].RefId']).toEqual(['The RefId field is required.']);
   });
 
-  it('treats empty, blank and null required values as missing', () => {
+  it('reports empty, blank and null required values under their paths', () => {
     const errors = errorsOf(purchaseBody([event('  ', { currentUrl: '', products: [product({ refId: null })] })], { sessionId: '' }));
     expect(errors).toEqual({
-      sessionId: ['The SessionId field is required.'], 'events[0].OrderId': ['The OrderId field is required.'],
-      'events[0].CurrentUrl': ['The CurrentUrl field is required.'], 'events[0].Products[0].RefId': ['The RefId field is required.'],
+      sessionId: ['The SessionId field must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx).'], 'events[0].OrderId': ['The OrderId field must not be blank.'],
+      'events[0].CurrentUrl': ['The CurrentUrl field must not be blank.'], 'events[0].Products[0].RefId': ['The RefId field is required.'],
     });
   });
 
   it('requires at least one product and one event', () => {
-    expect(errorsOf(purchaseBody([event('o', { products: [] })]))).toEqual({ 'events[0].Products': ['The Products field must contain at least 1 item.'] });
-    expect(errorsOf(purchaseBody([]))).toEqual({ events: ['The Events field must contain at least 1 item.'] });
+    expect(errorsOf(purchaseBody([event('o', { products: [] })]))).toEqual({ 'events[0].Products': ['The Products field must have at least 1 entry.'] });
+    expect(errorsOf(purchaseBody([]))).toEqual({ events: ['The Events field must have at least 1 entry.'] });
   });
 
   it('checks every type', () => {
@@ -133,7 +133,7 @@ describe('validatePurchaseRequest', () => {
 
   it('enforces array and string length limits', () => {
     const many = Array.from({ length: MAX_EVENTS_PER_REQUEST + 1 }, (_, i) => event(`o${i}`));
-    expect(errorsOf(purchaseBody(many))).toEqual({ events: [`The Events field must contain at most ${MAX_EVENTS_PER_REQUEST} items.`] });
+    expect(errorsOf(purchaseBody(many))).toEqual({ events: [`The Events field must have at most ${MAX_EVENTS_PER_REQUEST} entries.`] });
     const products = Array.from({ length: MAX_PRODUCTS_PER_EVENT + 1 }, () => product());
     expect(Object.keys(errorsOf(purchaseBody([event('o', { products })])))).toEqual(['events[0].Products']);
     expect(errorsOf(purchaseBody([event('x'.repeat(257))]))['events[0].OrderId']![0]).toMatch(/at most 256/);
@@ -157,8 +157,8 @@ describe('validatePurchaseRequest', () => {
 
   it('rejects non-object bodies and elements under $ and their index', () => {
     for (const body of [null, 'text', 42, [], true]) expect(errorsOf(body)).toEqual({ $: ['The request body must be a JSON object.'] });
-    expect(errorsOf(purchaseBody([5 as never]))).toEqual({ 'events[0]': ['The event must be a JSON object.'] });
-    expect(errorsOf(purchaseBody([event('o', { products: ['sku'] })]))).toEqual({ 'events[0].Products[0]': ['The product must be a JSON object.'] });
+    expect(errorsOf(purchaseBody([5 as never]))).toEqual({ 'events[0]': ['The Events entry must be an object.'] });
+    expect(errorsOf(purchaseBody([event('o', { products: ['sku'] })]))).toEqual({ 'events[0].Products[0]': ['The Products entry must be an object.'] });
     expect(errorsOf({ customerId: CUSTOMER, sessionId: SESSION, events: {} })).toEqual({ events: ['The Events field must be an array.'] });
   });
 

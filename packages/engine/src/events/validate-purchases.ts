@@ -5,13 +5,11 @@
  * @module
  */
 import type { PriceBeatPromotionData, PurchaseEventData, PurchaseProductData, RetailMediaData } from '../store/store.js';
-import { HMAC_SALT_LENGTH } from '../retail-media/index.js';
-import { checkEventEnvelope, ErrorCollector, FieldChecker, MAX_URL_LENGTH, isRecord } from './validate-common.js';
+import { parseIsoDateTime } from '../contract/formats.js';
+import { isRecord, type ErrorCollector } from './validate-common.js';
+import { checkEventBody, normaliseValues } from './event-body.js';
 
 export {
-  MAX_EVENTS_PER_REQUEST, MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUANTITY, MAX_COUPON_CODE_LENGTH, MAX_HMAC_LENGTH,
-} from '../contract/limits.js';
-import {
   MAX_EVENTS_PER_REQUEST, MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUANTITY, MAX_COUPON_CODE_LENGTH, MAX_HMAC_LENGTH,
 } from '../contract/limits.js';
 
@@ -24,169 +22,88 @@ export interface ValidPurchaseRequest {
   events: PurchaseEventData[];
 }
 
-const RETAIL_MEDIA_FIELDS = ['adSetId', 'adSetVersion', 'costPerClick', 'costPerAction', 'costPerMille', 'timeStamp', 'hmacSalt', 'hmac'] as const;
+/** The retail-media fields a product may send flat (the fields of the schema's `if`/`then` rule). */
+const RETAIL_MEDIA_FIELDS = ['adSetId', 'adSetVersion', 'costPerClick', 'costPerAction', 'costPerMille', 'timeStamp', 'hmacSalt', 'hmac', 'bannerId', 'placementId'] as const;
 const COST_FIELDS = ['costPerClick', 'costPerAction', 'costPerMille'] as const;
 
-function validateRetailMedia(c: FieldChecker, errors: ErrorCollector, objectPath: string): RetailMediaData | undefined {
-  const adSetId = c.guid('adSetId', { required: true });
-  const adSetVersion = c.integer('adSetVersion', { required: true, min: 0, max: 2_147_483_647 });
-  const costs: Partial<Record<(typeof COST_FIELDS)[number], number>> = {};
-  let costsOk = true;
-  for (const name of COST_FIELDS) {
-    if (!c.has(name)) continue;
-    const v = c.decimal(name, { min: 0 });
-    if (v === undefined) costsOk = false;
-    else costs[name] = v;
-  }
-  if (costsOk && COST_FIELDS.every((name) => !c.has(name))) {
-    errors.add(objectPath, 'Retail-media data needs at least one of CostPerClick, CostPerAction, CostPerMille.');
-  }
-  const timeStamp = c.dateTime('timeStamp', { required: true });
-  const hmacSalt = c.string('hmacSalt', { required: true, max: 1024 });
-  if (hmacSalt !== undefined && hmacSalt.length !== HMAC_SALT_LENGTH) {
-    errors.add(c.path('hmacSalt'), `The HmacSalt field must be exactly ${HMAC_SALT_LENGTH} characters long.`);
-  }
-  const hmac = c.string('hmac', { required: true, max: MAX_HMAC_LENGTH });
-  const bannerId = c.guid('bannerId');
-  const placementId = c.guid('placementId');
-  if (adSetId === undefined || adSetVersion === undefined || timeStamp === undefined || hmacSalt === undefined
-    || hmacSalt.length !== HMAC_SALT_LENGTH || hmac === undefined || !costsOk || Object.keys(costs).length === 0) return undefined;
-  return {
-    adSetId, adSetVersion, ...costs, timeStamp: timeStamp.text, hmacSalt, hmac,
-    ...(bannerId !== undefined && { bannerId }), ...(placementId !== undefined && { placementId }),
-  };
+/** A product as the schema and value normalisation leave it (flat retail media, decimals as numbers). */
+type CheckedProduct = Omit<PurchaseProductData, 'price' | 'retailMedia'> & Partial<Record<(typeof RETAIL_MEDIA_FIELDS)[number], unknown>> & {
+  price: number; retailMedia?: RetailMediaData; retailBoost?: { retailBoostCollectionCampaignId: string };
+};
+type CheckedEvent = Omit<PurchaseEventData, 'eventTimeMs' | 'products' | 'priceBeatPromotions'> & {
+  products: CheckedProduct[]; priceBeatPromotions?: PriceBeatPromotionData[];
+};
+interface CheckedRequest { customerId: string; sessionId: string; events: CheckedEvent[] }
+
+const records = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.map((x) => (isRecord(x) ? x : {})) : []);
+const lower = (v: unknown): string | undefined => (typeof v === 'string' ? v.toLowerCase() : undefined);
+
+/**
+ * The rules between fields that the schema does not word well: retail media flat or nested (not both)
+ * with at least one cost, one retailer-boost id, one order per id. They read the camelCase body before
+ * the schema's verdict (so they are listed with its failures) and look only at values of the right type.
+ */
+function checkCrossFieldRules(body: Record<string, unknown>, errors: ErrorCollector, eventsKey: string): void {
+  const firstIndexOfOrder = new Map<string, number>();
+  records(body.events).forEach((event, i) => {
+    const path = `${eventsKey}[${i}]`;
+    records(event.products).forEach((p, j) => {
+      const productPath = `${path}.Products[${j}]`;
+      const flat = RETAIL_MEDIA_FIELDS.some((name) => p[name] !== undefined);
+      const nested = isRecord(p.retailMedia) ? p.retailMedia : undefined;
+      if (flat && p.retailMedia !== undefined) errors.add(`${productPath}.RetailMedia`, 'Send retail-media data either as product fields or as a RetailMedia object, not both.');
+      const costsOf = flat ? p : nested;
+      if (costsOf !== undefined && COST_FIELDS.every((name) => costsOf[name] === undefined)) {
+        errors.add(flat ? productPath : `${productPath}.RetailMedia`, 'Retail-media data needs at least one of CostPerClick, CostPerAction, CostPerMille.');
+      }
+      const boost = lower(isRecord(p.retailBoost) ? p.retailBoost.retailBoostCollectionCampaignId : undefined);
+      const flatBoost = lower(p.retailBoostCollectionCampaignId);
+      if (boost !== undefined && flatBoost !== undefined && flatBoost !== boost) {
+        errors.add(`${productPath}.RetailBoost`, 'RetailBoost.RetailBoostCollectionCampaignId differs from RetailBoostCollectionCampaignId.');
+      }
+    });
+    if (typeof event.orderId !== 'string') return;
+    const first = firstIndexOfOrder.get(event.orderId);
+    if (first !== undefined) errors.add(`${path}.OrderId`, `The OrderId repeats ${eventsKey}[${first}].OrderId; an order appears once per request.`);
+    else firstIndexOfOrder.set(event.orderId, i);
+  });
 }
 
-function validateProduct(value: unknown, path: string, errors: ErrorCollector): PurchaseProductData | undefined {
-  if (!isRecord(value)) {
-    errors.add(path, 'The product must be a JSON object.');
-    return undefined;
-  }
-  const c = new FieldChecker(value, path, errors);
-  const refId = c.string('refId', { required: true });
-  const quantity = c.integer('quantity', { required: true, min: 1, max: MAX_QUANTITY });
-  const price = c.decimal('price', { required: true, min: 0 });
-  const product: Partial<PurchaseProductData> = { refId, quantity, price };
-  for (const name of ['routeId', 'widgetId', 'recommenderId', 'campaignId', 'tacticId', 'clickId', 'supplierId', 'retailBoostCollectionCampaignId'] as const) {
-    const v = c.guid(name);
-    if (v !== undefined) product[name] = v;
-  }
-  const referralUrl = c.string('referralUrl', { max: MAX_URL_LENGTH });
-  if (referralUrl !== undefined) product.referralUrl = referralUrl;
-  for (const name of ['tacticLabel', 'atsModel'] as const) {
-    const v = c.string(name);
-    if (v !== undefined) product[name] = v;
-  }
-
-  // Retailer boost: the flat spec field, or a `retailBoost` object echoed from the recommendation slot.
-  const boost = c.raw('retailBoost');
-  if (boost.value !== undefined) {
-    const boostPath = c.path('retailBoost');
-    if (!isRecord(boost.value)) errors.add(boostPath, 'The RetailBoost field must be an object.');
-    else {
-      const id = new FieldChecker(boost.value, boostPath, errors).guid('retailBoostCollectionCampaignId', { required: true });
-      if (id !== undefined) {
-        if (product.retailBoostCollectionCampaignId !== undefined && product.retailBoostCollectionCampaignId !== id) {
-          errors.add(boostPath, 'RetailBoost.RetailBoostCollectionCampaignId differs from RetailBoostCollectionCampaignId.');
-        }
-        product.retailBoostCollectionCampaignId = id;
-      }
-    }
-  }
-
-  // Retail media: the flat spec fields, or a `retailMedia` object echoed from the recommendation slot.
-  const nested = c.raw('retailMedia');
-  const flatPresent = RETAIL_MEDIA_FIELDS.some((name) => c.has(name));
-  if (nested.value !== undefined) {
-    const nestedPath = c.path('retailMedia');
-    if (flatPresent) errors.add(nestedPath, 'Send retail-media data either as product fields or as a RetailMedia object, not both.');
-    else if (!isRecord(nested.value)) errors.add(nestedPath, 'The RetailMedia field must be an object.');
-    else {
-      const rm = validateRetailMedia(new FieldChecker(nested.value, nestedPath, errors), errors, nestedPath);
-      if (rm !== undefined) product.retailMedia = rm;
-    }
-  } else if (flatPresent) {
-    const rm = validateRetailMedia(c, errors, path);
-    if (rm !== undefined) product.retailMedia = rm;
-  }
-  return product as PurchaseProductData;
+/** The stored form of a checked product (pure): retail media and retailer boost in one place each. */
+function toProductData(p: CheckedProduct): PurchaseProductData {
+  const { retailBoost, retailMedia, ...rest } = p;
+  const product: Record<string, unknown> = {};
+  for (const [name, v] of Object.entries(rest)) if (!(RETAIL_MEDIA_FIELDS as readonly string[]).includes(name)) product[name] = v;
+  if (retailBoost !== undefined) product.retailBoostCollectionCampaignId = retailBoost.retailBoostCollectionCampaignId;
+  const flat = Object.fromEntries(RETAIL_MEDIA_FIELDS.filter((name) => p[name] !== undefined).map((name) => [name, p[name]]));
+  const media = retailMedia ?? (Object.keys(flat).length > 0 ? flat as unknown as RetailMediaData : undefined);
+  if (media !== undefined) product.retailMedia = media;
+  return product as unknown as PurchaseProductData;
 }
 
-function validateEvent(value: unknown, path: string, errors: ErrorCollector): PurchaseEventData | undefined {
-  if (!isRecord(value)) {
-    errors.add(path, 'The event must be a JSON object.');
-    return undefined;
-  }
-  const c = new FieldChecker(value, path, errors);
-  const currentUrl = c.string('currentUrl', { required: true, max: MAX_URL_LENGTH });
-  const eventTime = c.dateTime('eventTime', { required: true });
-  const orderId = c.string('orderId', { required: true });
-  const paymentMethod = c.string('paymentMethod');
-  const currency = c.string('currencyCode', { max: 64 });
-  let currencyCode: string | undefined;
-  if (currency !== undefined) {
-    if (/^[A-Za-z]{3}$/.test(currency)) currencyCode = currency.toUpperCase();
-    else errors.add(c.path('currencyCode'), 'The CurrencyCode field must be a 3-letter ISO 4217 currency code.');
-  }
-  const recommenderId = c.guid('recommenderId');
-  const campaignId = c.guid('campaignId');
-  const tacticId = c.guid('tacticId');
-
-  const products: PurchaseProductData[] = [];
-  const productList = c.array('products', { required: true, min: 1, max: MAX_PRODUCTS_PER_EVENT });
-  if (productList !== undefined) {
-    productList.items.forEach((p, i) => {
-      const product = validateProduct(p, `${productList.path}[${i}]`, errors);
-      if (product !== undefined) products.push(product);
-    });
-  }
-  const priceBeatPromotions: PriceBeatPromotionData[] = [];
-  const promoList = c.array('priceBeatPromotions', { min: 0, max: MAX_PROMOTIONS_PER_EVENT });
-  if (promoList !== undefined) {
-    promoList.items.forEach((p, i) => {
-      const promoPath = `${promoList.path}[${i}]`;
-      if (!isRecord(p)) {
-        errors.add(promoPath, 'The price-beat promotion must be a JSON object.');
-        return;
-      }
-      const pc = new FieldChecker(p, promoPath, errors);
-      const code = pc.string('code', { required: true, max: MAX_COUPON_CODE_LENGTH });
-      const discount = pc.decimal('discount', { required: true, min: 0 });
-      if (code !== undefined && discount !== undefined) priceBeatPromotions.push({ code, discount });
-    });
-  }
-  if (currentUrl === undefined || eventTime === undefined || orderId === undefined) return undefined;
+/** The stored form of a checked event (pure): currency upper-cased, event time in ms, promotions listed. */
+function toEventData(e: CheckedEvent): PurchaseEventData {
+  const { orderId, currentUrl, eventTime, currencyCode, products, priceBeatPromotions, ...rest } = e;
   return {
-    orderId, currentUrl, eventTime: eventTime.text, eventTimeMs: eventTime.ms,
-    ...(paymentMethod !== undefined && { paymentMethod }), ...(currencyCode !== undefined && { currencyCode }),
-    ...(recommenderId !== undefined && { recommenderId }), ...(campaignId !== undefined && { campaignId }),
-    ...(tacticId !== undefined && { tacticId }),
-    products, priceBeatPromotions,
+    orderId, currentUrl, eventTime, eventTimeMs: parseIsoDateTime(eventTime)!, ...rest,
+    ...(currencyCode !== undefined && { currencyCode: currencyCode.toUpperCase() }),
+    products: products.map(toProductData),
+    priceBeatPromotions: priceBeatPromotions ?? [],
   };
 }
 
 /**
- * Validates a purchase request body. Field names are camelCase as in the spec; PascalCase is accepted
- * too (camelCase wins when both are sent); unknown fields are ignored; `null` counts as absent.
+ * Validates a purchase request body against the contract's `PurchaseRequest` schema. Field names are
+ * camelCase as in the spec; PascalCase is accepted too (camelCase wins when both are sent); unknown
+ * fields are ignored; `null` counts as absent.
  * @throws {ValidationError} listing every failure (up to {@link MAX_LISTED_ERRORS} paths).
  */
 export function validatePurchaseRequest(body: unknown): ValidPurchaseRequest {
-  const { errors, customerId, sessionId, list } = checkEventEnvelope(body, MAX_EVENTS_PER_REQUEST);
-  const events: PurchaseEventData[] = [];
-  if (list !== undefined) {
-    const firstIndexOfOrder = new Map<string, number>();
-    list.items.forEach((e, i) => {
-      const path = `${list.path}[${i}]`;
-      const event = validateEvent(e, path, errors);
-      if (event === undefined) return;
-      const first = firstIndexOfOrder.get(event.orderId);
-      if (first !== undefined) errors.add(`${path}.OrderId`, `The OrderId repeats ${list.path}[${first}].OrderId; an order appears once per request.`);
-      else firstIndexOfOrder.set(event.orderId, i);
-      events.push(event);
-    });
-  }
+  const { value, errors, sentAs } = checkEventBody('PurchaseRequest', body);
+  checkCrossFieldRules(value, errors, sentAs.get('events') ?? 'events');
   errors.throwIfAny();
-  return { customerId: customerId!, sessionId: sessionId!, events };
+  const request = normaliseValues<CheckedRequest>('PurchaseRequest', value);
+  return { customerId: request.customerId, sessionId: request.sessionId, events: request.events.map(toEventData) };
 }
 
 export { MAX_LISTED_ERRORS } from './validate-common.js';

@@ -33,6 +33,20 @@ describe('validateViewRequest', () => {
     });
   });
 
+  it('reads PascalCase names, counts null as absent, lower-cases GUIDs and reports paths as sent', () => {
+    const body = viewBody(['a']);
+    const e = (body.events as Record<string, unknown>[])[0]!;
+    const r = validateViewRequest({
+      CustomerId: (body.customerId as string).toUpperCase(), sessionId: null, SessionId: body.sessionId,
+      Events: [{ ...e, refId: null, RefId: 'b', ClickId: REC.toUpperCase() }],
+    });
+    expect(r).toMatchObject({ customerId: body.customerId, sessionId: body.sessionId, events: [{ refId: 'b', clickId: REC }] });
+    expect(errorsOf({ CustomerId: 'x', sessionId: body.sessionId, Events: [{ currentUrl: e.currentUrl, eventTime: e.eventTime, RefId: ' ' }, 7] })).toEqual({
+      CustomerId: [expect.stringMatching(/^The CustomerId field must be a GUID/)],
+      'Events[0].RefId': ['The RefId field must not be blank.'], 'Events[1]': ['The Events entry must be an object.'],
+    });
+  });
+
   it('limits the number of views per request', () => {
     expect(Object.keys(errorsOf(viewBody(Array.from({ length: MAX_VIEWS_PER_REQUEST + 1 }, (_, i) => `r${i}`))))).toEqual(['events']);
     expect(errorsOf('x')).toEqual({ $: ['The request body must be a JSON object.'] });

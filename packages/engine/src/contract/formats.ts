@@ -1,0 +1,60 @@
+/**
+ * The string formats of the events wire, declared once: the schemas name them (`format: 'guid'`), the
+ * contract's ajv instances check them, and the message of a failure says what is expected.
+ * @module
+ */
+import { DECIMAL_STRING_PATTERN, MAX_DECIMAL } from './limits.js';
+
+const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+// eslint-disable-next-line no-control-regex
+const BAD_CHARS = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+/** Longest date-time text read (longer text is not a date-time: the parse stays cheap). */
+const MAX_DATE_TIME_LENGTH = 64;
+
+/** Parses an ISO 8601 date-time (RFC 3339 profile; no offset = UTC; years 1970–9999) to ms, or undefined. */
+export function parseIsoDateTime(s: string): number | undefined {
+  const m = ISO_DATE_TIME.exec(s);
+  if (m === null) return undefined;
+  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
+  const second = m[6] === undefined ? 0 : Number(m[6]);
+  const millis = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, '0'));
+  if (year < 1970 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (day < 1 || day > daysInMonth) return undefined;
+  let offsetMinutes = 0;
+  const zone = m[8];
+  if (zone !== undefined && zone !== 'Z' && zone !== 'z') {
+    const sign = zone[0] === '-' ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    const oh = Number(digits.slice(0, 2));
+    const om = digits.length > 2 ? Number(digits.slice(2, 4)) : 0;
+    if (oh > 23 || om > 59) return undefined;
+    offsetMinutes = sign * (oh * 60 + om);
+  }
+  return Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
+}
+
+const DECIMAL_STRING = new RegExp(DECIMAL_STRING_PATTERN);
+
+/** A format: its check and the words of a failure (completing "The X field …"). */
+export interface EventFormat {
+  validate: (s: string) => boolean;
+  expected: string;
+}
+
+/** The formats of the events wire by name. */
+export const EVENT_FORMATS: Readonly<Record<'guid' | 'event-time' | 'clean-text' | 'currency-code' | 'decimal', EventFormat>> = {
+  'currency-code': { validate: (s) => /^[A-Za-z]{3}$/.test(s), expected: 'must be a 3-letter ISO 4217 currency code' },
+  /** A decimal string within the events wire's range (its JSON-number form is bounded by minimum/maximum). */
+  decimal: {
+    validate: (s) => s.length <= 40 && DECIMAL_STRING.test(s) && Number(s) >= 0 && Number(s) <= MAX_DECIMAL,
+    expected: `must be a decimal number from 0 to ${MAX_DECIMAL}`,
+  },
+  guid: { validate: (s) => GUID.test(s), expected: 'must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)' },
+  'event-time': {
+    validate: (s) => s.length <= MAX_DATE_TIME_LENGTH && parseIsoDateTime(s) !== undefined,
+    expected: 'must be an ISO 8601 date-time such as 2024-05-01T12:00:00Z (years 1970-9999)',
+  },
+  'clean-text': { validate: (s) => !BAD_CHARS.test(s), expected: 'must not contain NUL characters or unpaired surrogates' },
+};
