@@ -274,7 +274,7 @@ const LoadSummarySchema = Type.Object({
 const DeleteResultSchema = Type.Object({ deleted: int(), catalogSize: int() });
 
 const CouponIssueSchema = Type.Object({
-  code: Type.String({ minLength: 1 }), customerId: opt(str()), discount: opt(num()),
+  code: Type.String({ minLength: 1, maxLength: MAX_COUPON_CODE_LENGTH }), customerId: opt(str()), discount: opt(decimal()),
 }, { additionalProperties: false });
 const CouponIssueRequestSchema = Type.Object({ coupons: Type.Array(CouponIssueSchema) });
 const CouponIssueResultSchema = Type.Object({ issued: int() });

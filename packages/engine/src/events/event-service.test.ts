@@ -92,8 +92,13 @@ for (const kind of ['memory', 'sqlite'] as const) {
       expect((await rejection(s.markCouponUsed('site-a', ''))).code).toBe('COUPON_BAD_REQUEST');
       expect((await rejection(s.markCouponUsed('', 'A'))).code).toBe('COUPON_BAD_REQUEST');
       expect((await rejection(s.markCouponUsed(undefined as never, 'A'))).code).toBe('COUPON_BAD_REQUEST');
-      expect((await rejection(s.issueCoupons('site-a', [{ code: '' }]))).problem?.errors).toEqual({ 'coupons[0].Code': ['The Code field is required.'] });
+      expect((await rejection(s.issueCoupons('site-a', [{ code: '' }]))).problem?.errors).toEqual({ 'coupons[0].Code': ['The Code field must be a non-empty string.'] });
+      // Every failure is listed, by the contract's schema (the adapter runs the same one).
+      const bad = (await rejection(s.issueCoupons('site-a', [{ code: 'C'.repeat(1000) }, { code: 'D', discount: 'cheap' }]))).problem?.errors;
+      expect(Object.keys(bad ?? {}).sort()).toEqual(['coupons[0].Code', 'coupons[1].Discount']);
       expect(await s.counts('site-a')).toMatchObject({ coupons: { issued: 2, used: 2 } });
+      // A decimal string is a discount, as everywhere on the events wire.
+      expect(await s.issueCoupons('site-a', [{ code: 'DEC', discount: '12.50' }])).toEqual({ issued: 1 });
     });
 
     it('lets exactly one of many concurrent coupon calls succeed', async () => {

@@ -11,12 +11,13 @@ import type { AttributionReport, CouponIssue, CouponUseResult } from '../engine-
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
 import { checkRetailMedia } from '../retail-media/index.js';
 import { openStore } from '../store/open-store.js';
-import type { PurchaseEventData, Store, StoredEvent } from '../store/store.js';
+import type { CouponIssueData, PurchaseEventData, Store, StoredEvent } from '../store/store.js';
 import type { EventAck, PurchaseRecord, ViewRecord } from '../types.js';
 import { randomGuid } from '../util/ids.js';
 import { buildAttributionReport } from './attribution.js';
-import { ErrorCollector, FieldChecker, isRecord, parseIsoDateTime, problemDetails } from './validate-common.js';
-import { MAX_COUPON_CODE_LENGTH, validatePurchaseRequest } from './validate-purchases.js';
+import { checkEventBody, normaliseValues } from './event-body.js';
+import { parseIsoDateTime, problemDetails } from './validate-common.js';
+import { validatePurchaseRequest } from './validate-purchases.js';
 import { validateViewRequest } from './validate-views.js';
 
 /** Receives every event once it is durable (and, on replay, every stored event in order). */
@@ -44,6 +45,8 @@ export interface EventServiceOptions {
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 /** Events read per page by replay, polling and reports. */
 const PAGE = 5000;
+/** A customer id written as a GUID (any case). */
+const GUID_SHAPED = /^[0-9a-fA-F-]{36}$/;
 
 /**
  * How far after its arrival an event's `eventTime` may lie for the recommendation models. A sender's
@@ -234,26 +237,12 @@ export class EventService {
    */
   async issueCoupons(websiteId: string, coupons: readonly CouponIssue[]): Promise<{ issued: number }> {
     this.website(websiteId);
-    const errors = new ErrorCollector();
-    if (!Array.isArray(coupons)) {
-      errors.add('coupons', 'The coupons must be an array.');
-      errors.throwIfAny();
-    }
-    const valid: CouponIssue[] = [];
-    coupons.forEach((c, i) => {
-      const path = `coupons[${i}]`;
-      if (!isRecord(c)) return errors.add(path, 'The coupon must be an object.');
-      const fc = new FieldChecker(c, path, errors);
-      const code = fc.string('code', { required: true, max: MAX_COUPON_CODE_LENGTH });
-      const customerId = fc.string('customerId');
-      const discount = fc.decimal('discount', { min: 0 });
-      if (code === undefined) return;
-      valid.push({
-        code,
-        ...(customerId !== undefined && { customerId: /^[0-9a-fA-F-]{36}$/.test(customerId) ? customerId.toLowerCase() : customerId }),
-        ...(discount !== undefined && { discount }),
-      });
-    });
+    // The contract's CouponIssueRequest is the one check (the adapter runs the same schema on the wire body).
+    const { value, errors } = checkEventBody('CouponIssueRequest', { coupons });
+    errors.throwIfAny();
+    const valid = normaliseValues<{ coupons: CouponIssueData[] }>('CouponIssueRequest', value).coupons.map((c) => (
+      // A GUID-shaped customer id is matched as purchases store it (lower case); any other id as given.
+      c.customerId !== undefined && GUID_SHAPED.test(c.customerId) ? { ...c, customerId: c.customerId.toLowerCase() } : c));
     errors.throwIfAny();
     try {
       return { issued: await this.store.issueCoupons(websiteId, valid, this.now()) };
