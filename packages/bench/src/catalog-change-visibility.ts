@@ -21,6 +21,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { generateCatalog } from '@aisle/engine/demo';
 import { Catalog, executeSearch, validateSearchRequest } from '@aisle/engine/internal';
 import type { Product } from '@aisle/engine';
+import { watchEventLoopStalls } from './event-loop-stalls.js';
 
 const count = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 100_000);
 const repeatArg = process.argv.find((a) => a.startsWith('--repeat='));
@@ -38,16 +39,7 @@ const search = (q: string, scope?: Record<string, string[]>) =>
 async function measure(change: () => Promise<unknown>, visible: () => Promise<boolean>): Promise<Sample> {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
-  let ticking = true;
-  let maxStallMs = 0;
-  let last = performance.now();
-  const tick = (): void => {
-    const now = performance.now();
-    maxStallMs = Math.max(maxStallMs, now - last);
-    last = now;
-    if (ticking) setImmediate(tick);
-  };
-  setImmediate(tick);
+  const stalls = watchEventLoopStalls();
   const cpu = process.cpuUsage();
   const t0 = performance.now();
   await change();
@@ -55,7 +47,7 @@ async function measure(change: () => Promise<unknown>, visible: () => Promise<bo
   const visibleMs = performance.now() - t0;
   const used = process.cpuUsage(cpu);
   delay.disable();
-  ticking = false;
+  const maxStallMs = stalls.stop();
   return { visibleMs, cpuMs: (used.user + used.system) / 1000, maxDelayMs: delay.max / 1e6, maxStallMs };
 }
 

@@ -41,6 +41,7 @@ import { generateCatalog } from '@aisle/engine/demo';
 import { Interner, MapCatalog, RecommendationModels, VisualSimilarity, type RecommendationTuning } from '@aisle/engine/internal';
 import { DATASETS_DIR } from './datasets.js';
 import { seededRandom } from './seeded-random.js';
+import { watchEventLoopStalls } from './event-loop-stalls.js';
 
 const DATA_DIR = DATASETS_DIR;
 const EVENTS = `${DATA_DIR}/uci-online-retail-events.ndjson.gz`;
@@ -308,20 +309,11 @@ async function visual(): Promise<void> {
   };
   const items = new Interner();
   const index = new VisualSimilarity(catalog, items, { syncLimit: 0, annThreshold: 0, cacheSize: 1, nprobe: Number.isNaN(nprobe) ? undefined : nprobe });
-  let maxGap = 0;
-  let last = performance.now();
-  let building = true;
-  const tick = (): void => {
-    const now = performance.now();
-    maxGap = Math.max(maxGap, now - last);
-    last = now;
-    if (building) setImmediate(tick);
-  };
-  setImmediate(tick);
+  const stalls = watchEventLoopStalls();
   const t0 = performance.now();
   await index.whenReady();
   const buildMs = performance.now() - t0;
-  building = false;
+  const maxGap = stalls.stop();
   const seeds = products.filter((p) => p.image_vector !== undefined).filter((_, i) => i % 7 === 0).slice(0, 500).map((p) => items.intern(p.refId));
   let recall = 0;
   let annMs = 0;

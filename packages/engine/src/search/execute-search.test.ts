@@ -6,14 +6,10 @@ import type { Product, SearchRequest } from '../types.js';
 import { MAX_FACET_BUCKETS } from './assemble-payload.js';
 import { executeSearch } from './execute-search.js';
 import { validateSearchRequest } from './validate-search-request.js';
+import { catalogOf } from './__tests__/catalog-of.js';
 
 const request = (q: string, extra: Partial<SearchRequest> = {}): SearchRequest => ({ website_id: 'w', client: 'c', q, start: 0, size: 50, ...extra });
 
-async function catalogOf(products: Product[], options?: ConstructorParameters<typeof Catalog>[0]): Promise<Catalog> {
-  const catalog = new Catalog(options);
-  await catalog.upsert(products);
-  return catalog;
-}
 
 const ids = (r: { result: Product[] }) => r.result.map((p) => p.refId);
 

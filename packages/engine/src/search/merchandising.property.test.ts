@@ -7,7 +7,6 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../catalog/catalog.js';
 import { tokenize } from '../catalog/tokenizer.js';
 import type { MerchandisingRule } from '../config.js';
 import { isAisleError } from '../errors.js';
@@ -15,6 +14,7 @@ import type { Product, SearchPayload, SearchRequest } from '../types.js';
 import { executeSearch } from './execute-search.js';
 import { SearchPool } from './search-pool.js';
 import { BRANDS, catalogArb, requestArb } from './__tests__/random-catalog.js';
+import { catalogOf } from './__tests__/catalog-of.js';
 
 const pool = new SearchPool({ workers: 2, threshold: 0 });
 afterAll(() => pool.close());
@@ -39,11 +39,6 @@ async function outcome(run: () => Promise<SearchPayload>): Promise<SearchPayload
   }
 }
 
-async function catalogOf(products: Product[]): Promise<Catalog> {
-  const catalog = new Catalog();
-  await catalog.upsert(products);
-  return catalog;
-}
 
 describe('merchandising and disjunctive facets, property-tested', () => {
   it('answer exactly alike inline and on the pool', async () => {

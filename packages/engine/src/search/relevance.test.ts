@@ -7,15 +7,11 @@ import type { Product, SearchRequest } from '../types.js';
 import { executeSearch } from './execute-search.js';
 import { proximityOf } from './proximity.js';
 import { tokenize } from '../catalog/tokenizer.js';
+import { catalogOf } from './__tests__/catalog-of.js';
 
 const request = (q: string, extra: Partial<SearchRequest> = {}): SearchRequest => ({ website_id: 'w', client: 'c', q, start: 0, size: 50, ...extra });
 const ids = (r: { result: Product[] }) => r.result.map((p) => p.refId);
 
-async function catalogOf(products: Product[]): Promise<Catalog> {
-  const catalog = new Catalog();
-  await catalog.upsert(products);
-  return catalog;
-}
 
 const search = async (catalog: Catalog, q: string, settings?: WebsiteSettings, extra: Partial<SearchRequest> = {}) =>
   executeSearch(catalog, request(q, extra), { settings });

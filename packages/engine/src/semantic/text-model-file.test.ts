@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../catalog/catalog.js';
 import { createEngine } from '../engine.js';
 import type { Product } from '../types.js';
 import { decodeTextModel, encodeTextModel } from './text-model-file.js';
 import { WebsiteSemantics } from './website-semantics.js';
+import { catalogOf } from '../search/__tests__/catalog-of.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'aisle-text-model-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,11 +26,6 @@ const products: Product[] = [
   { refId: 'd2', title: 'Dining chair', brand: 'F' },
 ];
 
-async function catalogOf(list: Product[]): Promise<Catalog> {
-  const catalog = new Catalog();
-  await catalog.upsert(list);
-  return catalog;
-}
 
 describe('the built-in model file', () => {
   it('gives back the model it was written from, with the catalog fingerprint, and refuses a foreign file', async () => {
