@@ -26,6 +26,7 @@ import { sharedArray, sharedCopy } from './shared-arrays.js';
 import { copyInSteps, type StringLookup, type StringMap } from './string-map.js';
 import { codeLookupSteps, dictionaryLookup, existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
 import { tokenize } from './tokenizer.js';
+import type { ArrayProductStore } from './product-store.js';
 
 const STEP_MASK = STEP - 1;
 
@@ -360,11 +361,10 @@ class StackedLookup implements StringLookup<number> {
 export function* appendProducts(
   base: CatalogState, added: readonly Product[], version: number, places?: ReadonlyMap<string, number>,
 ): Steps<CatalogState> {
-  const n = base.products.length;
+  const n = base.store.length;
   const k = added.length;
   const N = n + k;
-  const products = base.products.slice();
-  for (const p of added) products.push(p);
+  const store = (base.store as ArrayProductStore).withAppended(added);
   yield;
   const fields: FieldIndex[] = [];
   const dictionaries = base.dictionaries.slice();
@@ -393,7 +393,7 @@ export function* appendProducts(
       const codes = sharedCopy(text.codes, N);
       const offsets = sharedCopy(text.offsets, N + 1);
       const valueOffsets = sharedCopy(text.valueOffsets, N + 1);
-      for (let d = n; d < N; d++) { codes[d] = d; offsets[d + 1] = d + 1; valueOffsets[d + 1] = d + 1; dictionary.push(products[d].refId); }
+      for (let d = n; d < N; d++) { codes[d] = d; offsets[d + 1] = d + 1; valueOffsets[d + 1] = d + 1; dictionary.push(added[d - n].refId); }
       const single = sharedCopy(text.single!, N);
       for (let d = n; d < N; d++) single[d] = d;
       text = { offsets, codes, single, dictSize: N, valueOffsets, valueDocs: codes };
@@ -401,7 +401,7 @@ export function* appendProducts(
       // A lookup a scope on refId derived is carried (a re-appended product's refId maps to its new doc).
       const lookup = existingCodeLookup(base, fid);
       if (lookup) {
-        const stacked = new StackedLookup(lookup, new Map(products.slice(n).map((p, j): [string, number] => [p.refId, n + j])));
+        const stacked = new StackedLookup(lookup, new Map(added.map((p, j): [string, number] => [p.refId, n + j])));
         carried.push([fid, stacked.depth <= MAX_LOOKUP_DEPTH ? stacked : yield* dictionaryLookup(dictionary)]);
       }
       yield;
@@ -439,19 +439,19 @@ export function* appendProducts(
   // A few new refIds: only the shards they fall in are copied (a sixty-fourth of the map each); many:
   // the whole map, in steps (copying most shards in one go would hold the event loop).
   let docByRefId: StringMap<number>;
-  if (k * 64 < n) docByRefId = base.docByRefId.with(products.slice(n).map((p, j): [string, number] => [p.refId, n + j]));
+  if (k * 64 < n) docByRefId = base.docByRefId.with(added.map((p, j): [string, number] => [p.refId, n + j]));
   else {
     docByRefId = yield* copyInSteps(base.docByRefId, STEP);
-    for (let d = n; d < N; d++) docByRefId.set(products[d].refId, d);
+    for (let d = n; d < N; d++) docByRefId.set(added[d - n].refId, d);
   }
   const vectors = appendVectors(base.vectors, added, n);
   yield;
   const state: CatalogState = {
     index: {
       catalogId: base.index.catalogId, version, docCount: N, fields, fullText, ...appendedTombstoneBits(base.index, N),
-      ...appendedOrdinals(base.index.ordinal, products, n, places),
+      ...appendedOrdinals(base.index.ordinal, added, n, places),
     },
-    products,
+    store,
     docByRefId,
     fieldByName: base.fieldByName,
     dictionaries,
@@ -465,15 +465,16 @@ export function* appendProducts(
 }
 
 /**
- * The product order with docs `n ..` appended: a product taking the place of one it replaces (`places`:
+ * The product order with docs `n ..` (the `added` products) appended: a product taking the place of one it replaces (`places`:
  * refId → place) keeps that place, a new one is placed by its doc id (after every other).
  */
-function appendedOrdinals(ordinal: Uint32Array | undefined, products: readonly Product[], n: number, places: ReadonlyMap<string, number> | undefined): Pick<CatalogIndex, 'ordinal'> {
+function appendedOrdinals(ordinal: Uint32Array | undefined, added: readonly Product[], n: number, places: ReadonlyMap<string, number> | undefined): Pick<CatalogIndex, 'ordinal'> {
   if (!ordinal && (!places || places.size === 0)) return {};
-  const out = sharedArray(Uint32Array, products.length);
+  const N = n + added.length;
+  const out = sharedArray(Uint32Array, N);
   if (ordinal) out.set(ordinal);
   else for (let d = 0; d < n; d++) out[d] = d;
-  for (let d = n; d < products.length; d++) out[d] = places?.get(products[d].refId) ?? d;
+  for (let d = n; d < N; d++) out[d] = places?.get(added[d - n].refId) ?? d;
   return { ordinal: out };
 }
 

@@ -9,6 +9,7 @@
  */
 import type { Product } from '../types.js';
 import { PagedBuilder, sharedArray } from './shared-arrays.js';
+import { ArrayProductStore } from './product-store.js';
 import { StringMap } from './string-map.js';
 import { charMask, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from './field-values.js';
@@ -23,6 +24,8 @@ export interface BuildOptions {
   fieldWeights?: Record<string, number>;
   /** refId → doc id of `products`, when the caller already has it (saves rebuilding the map). */
   docByRefId?: StringMap<number>;
+  /** The products' revisions (see product-store.ts), when they have some; new ones otherwise. */
+  revisions?: Float64Array;
 }
 
 /** Full-text field numbers are stored in a Uint8Array: fields beyond this many are not full-text indexed. */
@@ -443,7 +446,7 @@ export function* buildCatalogSteps(products: Product[], options: BuildOptions): 
   const vectors = yield* buildVectors(products);
   return {
     index: { catalogId: options.catalogId, version: options.version, docCount: products.length, fields, fullText },
-    products,
+    store: new ArrayProductStore(products, options.revisions),
     docByRefId,
     fieldByName: new Map(names.map((name, i) => [name, i])),
     dictionaries,

@@ -24,6 +24,7 @@ import { numericValue, textValues } from './field-values.js';
 import { STEP, type Steps } from './build-catalog-state.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
 import { codeLookupSteps, existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
+import type { ArrayProductStore } from './product-store.js';
 
 /** Which products a value patch replaces, and which docs of which numeric fields change. */
 export interface ValuePatchPlan {
@@ -101,7 +102,7 @@ export function* planValuePatch(base: CatalogState, batches: readonly (readonly 
   const docsByField = new Map<number, number[]>();
   let i = 0;
   for (const [doc, product] of last) {
-    const changed = changedNumericFields(base, base.products[doc], product);
+    const changed = changedNumericFields(base, base.store.get(doc), product);
     if (changed === undefined) return undefined;
     for (const fid of changed) {
       let docs = docsByField.get(fid);
@@ -270,7 +271,7 @@ function* patchInvertedColumn(
  * would hold more dead codes than the patch tolerates.
  */
 function* patchField(
-  base: CatalogState, fid: number, docs: Int32Array, products: readonly Product[], linearRatio: number,
+  base: CatalogState, fid: number, docs: Int32Array, products: ReadonlyMap<number, Product>, linearRatio: number,
 ): Steps<{ field: FieldIndex; dictionary: string[] } | undefined> {
   const field = base.index.fields[fid];
   const text = field.text!;
@@ -283,7 +284,7 @@ function* patchField(
   let dictionary = baseDictionary;
   const added = new Map<string, number>();
   for (const d of docs) {
-    const { x, text: value } = numericScalar(products[d][field.name])!;
+    const { x, text: value } = numericScalar(products.get(d)![field.name])!;
     numeric[d] = x;
     let code = lookup.get(value) ?? added.get(value);
     if (code === undefined) {
@@ -319,13 +320,12 @@ function* patchField(
 export function* applyValuePatch(
   base: CatalogState, plan: ValuePatchPlan, version: number, linearRatio = LINEAR_PATCH_RATIO,
 ): Steps<CatalogState | undefined> {
-  const products = base.products.slice();
-  for (const [doc, product] of plan.products) products[doc] = product;
+  const store = (base.store as ArrayProductStore).withReplaced(plan.products);
   yield;
   const fields = base.index.fields.slice();
   const dictionaries = base.dictionaries.slice();
   for (const [fid, docs] of plan.fields) {
-    const patched = yield* patchField(base, fid, docs, products, linearRatio);
+    const patched = yield* patchField(base, fid, docs, plan.products, linearRatio);
     if (!patched) return undefined;
     fields[fid] = patched.field;
     dictionaries[fid] = patched.dictionary;
@@ -336,7 +336,7 @@ export function* applyValuePatch(
   const state: CatalogState = {
     ...base,
     index: { ...base.index, version, fields },
-    products,
+    store,
     dictionaries,
     patchedSince: { version: base.patchedSince?.version ?? base.index.version, fields: patchedFields },
   };

@@ -16,6 +16,7 @@ import { StringMap } from './string-map.js';
 import { runSteps, type Steps } from './build-catalog-state.js';
 import { runInSlices } from './time-slices.js';
 import { applyDeletes } from './tombstones.js';
+import { ArrayProductStore } from './product-store.js';
 
 const FILE_IDENTIFIER = 'AISL';
 const FORMAT_VERSION = 2;
@@ -98,9 +99,9 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
     yield;
   }
   const arraysVector = offsetVector(b, namedArrays);
-  const productOffsets = new Array<number>(state.products.length);
-  for (let i = 0; i < state.products.length; i++) {
-    productOffsets[i] = b.createString(JSON.stringify(state.products[i]));
+  const productOffsets = new Array<number>(state.store.length);
+  for (let i = 0; i < state.store.length; i++) {
+    productOffsets[i] = b.createString(JSON.stringify(state.store.get(i)));
     if (i % PRODUCTS_PER_STEP === PRODUCTS_PER_STEP - 1) yield;
   }
   const productsVector = offsetVector(b, productOffsets);
@@ -235,7 +236,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
     const makeState = (catalogId: string): CatalogState => {
       const state: CatalogState = {
         index: { catalogId, version: 1, docCount: n, fields, fullText, ordinal: arrays.has('ordinal') ? need('ordinal', Uint32Array, n) : undefined },
-        products, docByRefId, fieldByName, dictionaries: meta.dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
+        store: new ArrayProductStore(products), docByRefId, fieldByName, dictionaries: meta.dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
       };
       // Tombstones are kept as the doc list; their statistics are derived again from those products.
       return meta.deleted && meta.deleted.length > 0 ? runSteps(applyDeletes(state, meta.deleted, 1)) : state;
