@@ -26,7 +26,6 @@ import { sharedArray, sharedCopy } from './shared-arrays.js';
 import { copyInSteps, type StringLookup, type StringMap } from './string-map.js';
 import { codeLookupSteps, dictionaryLookup, existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
 import { tokenize } from './tokenizer.js';
-import type { ArrayProductStore } from './product-store.js';
 
 const STEP_MASK = STEP - 1;
 
@@ -364,8 +363,6 @@ export function* appendProducts(
   const n = base.store.length;
   const k = added.length;
   const N = n + k;
-  const store = (base.store as ArrayProductStore).withAppended(added);
-  yield;
   const fields: FieldIndex[] = [];
   const dictionaries = base.dictionaries.slice();
   const fullTextNumber = new Map<number, number>(base.index.fullText.fieldIds.map((fid, f) => [fid, f]));
@@ -445,7 +442,7 @@ export function* appendProducts(
     for (let d = n; d < N; d++) docByRefId.set(added[d - n].refId, d);
   }
   const vectors = appendVectors(base.vectors, added, n);
-  yield;
+  const store = yield* base.store.appended(added, { fields, fieldByName: base.fieldByName, dictionaries, vectors });
   const state: CatalogState = {
     index: {
       catalogId: base.index.catalogId, version, docCount: N, fields, fullText, ...appendedTombstoneBits(base.index, N),

@@ -9,7 +9,7 @@
  */
 import type { Product } from '../types.js';
 import { PagedBuilder, sharedArray } from './shared-arrays.js';
-import { ArrayProductStore } from './product-store.js';
+import { newRevisions, ProductStore } from './product-store.js';
 import { StringMap } from './string-map.js';
 import { charMask, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from './field-values.js';
@@ -444,11 +444,14 @@ export function* buildCatalogSteps(products: Product[], options: BuildOptions): 
     }
   }
   const vectors = yield* buildVectors(products);
+  const fieldByName = new Map(names.map((name, i) => [name, i]));
+  // The products are kept in the columns just built (and dropped by the caller): see product-store.ts.
+  const store = yield* ProductStore.build(products, options.revisions ?? newRevisions(products.length), { fields, fieldByName, dictionaries, vectors });
   return {
     index: { catalogId: options.catalogId, version: options.version, docCount: products.length, fields, fullText },
-    store: new ArrayProductStore(products, options.revisions),
+    store,
     docByRefId,
-    fieldByName: new Map(names.map((name, i) => [name, i])),
+    fieldByName,
     dictionaries,
     vocabulary,
     termMasks,

@@ -389,9 +389,9 @@ export class Catalog implements CatalogView {
   }
 
   /** @internal A catalog holding an already built state (snapshot loading). */
-  static fromProducts(products: Product[], options: CatalogOptions, makeState?: (catalogId: string) => CatalogState): Catalog {
+  static fromState(options: CatalogOptions, makeState: (catalogId: string) => CatalogState): Catalog {
     const catalog = new Catalog(options);
-    catalog.current = makeState ? makeState(catalog.id) : buildCatalogState(products, { catalogId: catalog.id, version: 1, fieldWeights: options.fieldWeights });
+    catalog.current = makeState(catalog.id);
     catalog.compactDocCount = catalog.current.index.docCount;
     return catalog;
   }

@@ -119,8 +119,7 @@ describe('value patches (numeric-only upserts)', () => {
     const catalog = new Catalog();
     await catalog.upsert([{ refId: 'a', title: 'red shoe', price: 10 }, { refId: 'b', title: 'blue shoe', price: 20 }, { refId: 'c', title: 'shoe', price: 30 }]);
     for (const price of [11, 12, 13]) await catalog.upsert([{ refId: 'a', title: 'red shoe', price }]);
-    const { products, makeState } = decodeCatalogSnapshot(encodeCatalogSnapshot(catalog.state));
-    const loaded = Catalog.fromProducts(products, {}, makeState);
+    const loaded = Catalog.fromState({}, decodeCatalogSnapshot(encodeCatalogSnapshot(catalog.state)).makeState);
     for (const request of warmUp) await sameAnswer(loaded, catalog, request, false);
   });
 

@@ -24,7 +24,6 @@ import { numericValue, textValues } from './field-values.js';
 import { STEP, type Steps } from './build-catalog-state.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
 import { codeLookupSteps, existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
-import type { ArrayProductStore } from './product-store.js';
 
 /** Which products a value patch replaces, and which docs of which numeric fields change. */
 export interface ValuePatchPlan {
@@ -320,8 +319,6 @@ function* patchField(
 export function* applyValuePatch(
   base: CatalogState, plan: ValuePatchPlan, version: number, linearRatio = LINEAR_PATCH_RATIO,
 ): Steps<CatalogState | undefined> {
-  const store = (base.store as ArrayProductStore).withReplaced(plan.products);
-  yield;
   const fields = base.index.fields.slice();
   const dictionaries = base.dictionaries.slice();
   for (const [fid, docs] of plan.fields) {
@@ -331,6 +328,7 @@ export function* applyValuePatch(
     dictionaries[fid] = patched.dictionary;
     yield;
   }
+  const store = yield* base.store.replaced(plan.products, { fields, fieldByName: base.fieldByName, dictionaries, vectors: base.vectors });
   const patchedFields = new Set(base.patchedSince?.fields);
   for (const fid of plan.fields.keys()) patchedFields.add(base.index.fields[fid].name);
   const state: CatalogState = {

@@ -16,7 +16,7 @@ import { StringMap } from './string-map.js';
 import { runSteps, type Steps } from './build-catalog-state.js';
 import { runInSlices } from './time-slices.js';
 import { applyDeletes } from './tombstones.js';
-import { ArrayProductStore } from './product-store.js';
+import { newRevisions, ProductStore } from './product-store.js';
 
 const FILE_IDENTIFIER = 'AISL';
 const FORMAT_VERSION = 2;
@@ -160,8 +160,8 @@ function invalid(filePath: string, problem: string, cause?: unknown): never {
   throw new AisleError('SNAPSHOT_INVALID', `snapshot ${filePath}: ${problem}`, { cause, details: { filePath } });
 }
 
-/** Reads the snapshot bytes back into products and a catalog state builder. */
-export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { products: Product[]; makeState: (catalogId: string) => CatalogState } {
+/** Reads the snapshot bytes back into a catalog state builder. */
+export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { makeState: (catalogId: string) => CatalogState } {
   if (bytes.length < 12) invalid(label, 'is too short to be a snapshot');
   const sizePrefix = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true);
   if (sizePrefix + 4 !== bytes.length) invalid(label, `is truncated or has trailing bytes (expected ${sizePrefix + 4} bytes, found ${bytes.length})`);
@@ -233,15 +233,17 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
     const docByRefId = new StringMap<number>();
     products.forEach((p, d) => docByRefId.set(p.refId, d));
     const fieldByName = new Map(fields.map((f, i) => [f.name, i]));
+    // The products are kept in the loaded columns (see product-store.ts), with fresh revisions.
+    const store = runSteps(ProductStore.build(products, newRevisions(n), { fields, fieldByName, dictionaries: meta.dictionaries, vectors }));
     const makeState = (catalogId: string): CatalogState => {
       const state: CatalogState = {
         index: { catalogId, version: 1, docCount: n, fields, fullText, ordinal: arrays.has('ordinal') ? need('ordinal', Uint32Array, n) : undefined },
-        store: new ArrayProductStore(products), docByRefId, fieldByName, dictionaries: meta.dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
+        store, docByRefId, fieldByName, dictionaries: meta.dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
       };
       // Tombstones are kept as the doc list; their statistics are derived again from those products.
       return meta.deleted && meta.deleted.length > 0 ? runSteps(applyDeletes(state, meta.deleted, 1)) : state;
     };
-    return { products, makeState };
+    return { makeState };
   } catch (err) {
     if (err instanceof AisleError) throw err;
     return invalid(label, 'is corrupt', err);
@@ -259,6 +261,5 @@ export async function loadCatalogSnapshot(filePath: string, options: CatalogOpti
   } catch (err) {
     return invalid(filePath, 'cannot be read', err);
   }
-  const { products, makeState } = decodeCatalogSnapshot(bytes, filePath);
-  return Catalog.fromProducts(products, options, makeState);
+  return Catalog.fromState(options, decodeCatalogSnapshot(bytes, filePath).makeState);
 }

@@ -157,8 +157,7 @@ describe('tombstoned deletes and merges', () => {
         const catalog = new Catalog();
         await catalog.upsert(products);
         await catalog.delete(picks.map((p) => products[p % products.length].refId));
-        const { products: decoded, makeState } = decodeCatalogSnapshot(encodeCatalogSnapshot(catalog.state));
-        const loaded = Catalog.fromProducts(decoded, {}, makeState);
+        const loaded = Catalog.fromState({}, decodeCatalogSnapshot(encodeCatalogSnapshot(catalog.state)).makeState);
         expect(productsOf(liveProductList(loaded.state))).toEqual(productsOf(liveProductList(catalog.state)));
         for (const request of requests) expect(await answer(loaded, request, false)).toEqual(await answer(catalog, request, false));
       }), { numRuns: 40 });
@@ -169,8 +168,7 @@ describe('tombstoned deletes and merges', () => {
     await catalog.upsert([{ refId: 'b', title: 'blue scarf' }]);
     await catalog.delete(['c']);
     expect(catalog.state.index.ordinal).toBeDefined();
-    const { products: decoded, makeState } = decodeCatalogSnapshot(encodeCatalogSnapshot(catalog.state));
-    const loaded = Catalog.fromProducts(decoded, {}, makeState);
+    const loaded = Catalog.fromState({}, decodeCatalogSnapshot(encodeCatalogSnapshot(catalog.state)).makeState);
     expect(loaded.getProduct('b')).toEqual({ refId: 'b', title: 'blue scarf' });
     expect(loaded.getProduct('c')).toBeUndefined();
     expect(productsOf(liveProductList(loaded.state))).toEqual(productsOf(liveProductList(catalog.state)));
