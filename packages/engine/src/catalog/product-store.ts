@@ -164,6 +164,24 @@ export class RawValues {
   }
 }
 
+/** A shape as a snapshot keeps it. */
+export interface ShapeRecord {
+  keys: string[];
+  fids: number[];
+  encodings: number[];
+}
+
+/** What a snapshot keeps of a store: everything but the columns it reads (the snapshot has those). */
+export interface StoreParts {
+  /** Shapes by id from 1 (id 0 is a product kept whole). */
+  shapes: ShapeRecord[];
+  shapeOf: Uint16Array;
+  revisions: Float64Array;
+  rawDocs: Uint32Array;
+  rawOffsets: Float64Array;
+  rawBytes: Uint8Array;
+}
+
 /** The store's view of what a product is: a shape id and, when some values are raw, their JSON. */
 interface Encoded {
   shape: number;
@@ -316,6 +334,36 @@ export class ProductStore implements ProductList {
       if (d % PRODUCTS_PER_STEP === PRODUCTS_PER_STEP - 1) yield;
     }
     return new ProductStore(columns, shapes, shapeOf, revisions.slice(), RawValues.of(rawDocs, rawTexts));
+  }
+
+  /** The parts a snapshot keeps (shared, not copied: the store is immutable). */
+  parts(): StoreParts {
+    const shapes = this.shapes.shapes.slice(1).map((s) => ({ keys: s!.keys.slice(), fids: Array.from(s!.fids), encodings: Array.from(s!.encodings) }));
+    return { shapes, shapeOf: this.shapeOf, revisions: this.revisions, rawDocs: this.raw.docs, rawOffsets: this.raw.offsets, rawBytes: this.raw.bytes };
+  }
+
+  /**
+   * The store a snapshot kept, over the snapshot's columns: no product is parsed. Later revisions are
+   * made above the ones it brings back. Throws when the parts do not fit together.
+   */
+  static fromParts(parts: StoreParts, columns: StoreColumns): ProductStore {
+    const n = parts.shapeOf.length;
+    const { rawDocs, rawOffsets, rawBytes } = parts;
+    if (parts.revisions.length !== n || rawOffsets.length !== rawDocs.length + 1 || rawOffsets[rawDocs.length] !== rawBytes.length) {
+      throw new Error('product store parts do not fit together');
+    }
+    const shapes = new ShapeTable();
+    parts.shapes.forEach((s, i) => {
+      if (s.keys.length !== s.fids.length || s.keys.length !== s.encodings.length || s.fids.some((f) => f >= columns.fields.length)) {
+        throw new Error(`product shape ${i + 1} is malformed`);
+      }
+      if (shapes.intern(s.keys, s.fids, s.encodings) !== i + 1) throw new Error(`product shape ${i + 1} is repeated`);
+    });
+    for (let d = 0; d < n; d++) if (parts.shapeOf[d] >= shapes.size) throw new Error(`doc ${d} has an unknown product shape`);
+    let top = 0;
+    for (let d = 0; d < n; d++) if (parts.revisions[d] > top) top = parts.revisions[d];
+    reserveRevisions(top);
+    return new ProductStore(columns, shapes, parts.shapeOf, parts.revisions, new RawValues(rawDocs, rawOffsets, rawBytes));
   }
 
   /** Number of docs (deleted ones included: they stay until a merge). */

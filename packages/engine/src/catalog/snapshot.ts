@@ -1,7 +1,9 @@
 /**
- * Catalog snapshots: one flatbuffers file (layout in catalog-snapshot.fbs) holding the products'
- * original JSON plus every built column and index array, so a restart neither re-parses the feed nor
- * re-tokenises. Written atomically (temporary file, then rename).
+ * Catalog snapshots: one flatbuffers file (layout in catalog-snapshot.fbs) holding every built column
+ * and index array and the product store's own parts (shapes, shape per doc, revisions, side store: see
+ * product-store.ts), so a restart neither re-parses the feed, nor re-tokenises, nor parses a product.
+ * Format 2 (each product's JSON beside the columns) still loads: its products are parsed once and kept
+ * in the columns. Written atomically (temporary file, then rename).
  * @module
  */
 import { randomUUID } from 'node:crypto';
@@ -16,10 +18,13 @@ import { StringMap } from './string-map.js';
 import { runSteps, type Steps } from './build-catalog-state.js';
 import { runInSlices } from './time-slices.js';
 import { applyDeletes } from './tombstones.js';
-import { newRevisions, ProductStore } from './product-store.js';
+import { newRevisions, ProductStore, type ShapeRecord } from './product-store.js';
 
 const FILE_IDENTIFIER = 'AISL';
-const FORMAT_VERSION = 2;
+/** The format written; {@link JSON_PRODUCTS_FORMAT} is read too. */
+const FORMAT_VERSION = 3;
+/** The format keeping each product's JSON (loading parses every product). */
+const JSON_PRODUCTS_FORMAT = 2;
 
 type AnyTypedArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
 const ELEMENT_TYPES = [undefined, Uint8Array, Uint16Array, Uint32Array, Int32Array, Float32Array, Float64Array] as const;
@@ -39,6 +44,8 @@ interface SnapshotMeta {
   vectorDimension: number;
   /** Tombstoned docs (see tombstones.ts), ascending; absent when none. */
   deleted?: number[];
+  /** Format 3: the product store's shapes (its arrays are named `ps.*`). */
+  productShapes?: ShapeRecord[];
 }
 
 function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
@@ -59,6 +66,9 @@ function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
     .set('ft.postNorm', ft.postNorm).set('ft.termDocFreq', ft.termDocFreq).set('ft.fieldLengths', ft.fieldLengths);
   if (state.vectors) arrays.set('vec.data', state.vectors.data).set('vec.present', state.vectors.present);
   if (state.index.ordinal) arrays.set('ordinal', state.index.ordinal);
+  const store = state.store.parts();
+  arrays.set('ps.shapeOf', store.shapeOf).set('ps.revisions', store.revisions).set('ps.rawDocs', store.rawDocs)
+    .set('ps.rawOffsets', store.rawOffsets).set('ps.rawBytes', store.rawBytes);
   return arrays;
 }
 
@@ -67,13 +77,9 @@ export function encodeCatalogSnapshot(state: CatalogState): Uint8Array {
   return runSteps(encodeCatalogSnapshotSteps(state));
 }
 
-/** Products encoded between two pauses of {@link encodeCatalogSnapshotSteps}. */
-const PRODUCTS_PER_STEP = 2048;
-
 /**
  * The encoding as steps (see `runInSlices`), so that writing the snapshot of a large catalog does not
- * hold the event loop for the whole encoding: it pauses after each column and every
- * {@link PRODUCTS_PER_STEP} products.
+ * hold the event loop for the whole encoding: it pauses after each array.
  */
 function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
   const { index } = state;
@@ -85,6 +91,7 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
     fullText: { fieldIds: index.fullText.fieldIds, termCount: index.fullText.termCount, avgFieldLengths: index.fullText.avgFieldLengths },
     vectorDimension: state.vectors?.dimension ?? 0,
     deleted: index.deletedDocs && Array.from(index.deletedDocs),
+    productShapes: state.store.parts().shapes,
   };
   const b = new Builder(1 << 16);
   const namedArrays: number[] = [];
@@ -99,17 +106,11 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
     yield;
   }
   const arraysVector = offsetVector(b, namedArrays);
-  const productOffsets = new Array<number>(state.store.length);
-  for (let i = 0; i < state.store.length; i++) {
-    productOffsets[i] = b.createString(JSON.stringify(state.store.get(i)));
-    if (i % PRODUCTS_PER_STEP === PRODUCTS_PER_STEP - 1) yield;
-  }
-  const productsVector = offsetVector(b, productOffsets);
   const metaOffset = b.createString(JSON.stringify(meta));
+  // Slot 2 (each product's JSON, format 2) is left out: the product store's parts are arrays.
   b.startObject(4);
   b.addFieldInt32(0, FORMAT_VERSION, 0);
   b.addFieldOffset(1, metaOffset, 0);
-  b.addFieldOffset(2, productsVector, 0);
   b.addFieldOffset(3, arraysVector, 0);
   b.finishSizePrefixed(b.endObject(), FILE_IDENTIFIER);
   return b.asUint8Array();
@@ -172,14 +173,17 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { m
     const root = bb.readInt32(bb.position()) + bb.position();
     const field = (table: number, slot: number): number => bb.__offset(table, 4 + 2 * slot);
     const version = field(root, 0) ? bb.readUint32(root + field(root, 0)) : 0;
-    if (version !== FORMAT_VERSION) invalid(label, `has format version ${version}, expected ${FORMAT_VERSION}`);
+    if (version !== FORMAT_VERSION && version !== JSON_PRODUCTS_FORMAT) invalid(label, `has format version ${version}, expected ${FORMAT_VERSION} or ${JSON_PRODUCTS_FORMAT}`);
     const meta = JSON.parse(bb.__string(root + field(root, 1)) as string) as SnapshotMeta;
-    const productsAt = root + field(root, 2);
-    const productsStart = bb.__vector(productsAt);
-    const productCount = bb.__vector_len(productsAt);
-    if (productCount !== meta.docCount) invalid(label, 'has a product count that does not match its index');
-    const products: Product[] = new Array(productCount);
-    for (let i = 0; i < productCount; i++) products[i] = JSON.parse(bb.__string(productsStart + 4 * i) as string) as Product;
+    let products: Product[] | undefined;
+    if (version === JSON_PRODUCTS_FORMAT) {
+      const productsAt = root + field(root, 2);
+      const productsStart = bb.__vector(productsAt);
+      const productCount = bb.__vector_len(productsAt);
+      if (productCount !== meta.docCount) invalid(label, 'has a product count that does not match its index');
+      products = new Array<Product>(productCount);
+      for (let i = 0; i < productCount; i++) products[i] = JSON.parse(bb.__string(productsStart + 4 * i) as string) as Product;
+    }
     const arraysAt = root + field(root, 3);
     const arraysStart = bb.__vector(arraysAt);
     const arrays = new Map<string, AnyTypedArray>();
@@ -230,11 +234,25 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { m
       ? { dimension: meta.vectorDimension, data: need('vec.data', Float32Array, n * meta.vectorDimension), present: need('vec.present', Uint8Array, n) }
       : undefined;
     const termMasks = Uint32Array.from(meta.vocabulary, charMask);
-    const docByRefId = new StringMap<number>();
-    products.forEach((p, d) => docByRefId.set(p.refId, d));
     const fieldByName = new Map(fields.map((f, i) => [f.name, i]));
-    // The products are kept in the loaded columns (see product-store.ts), with fresh revisions.
-    const store = runSteps(ProductStore.build(products, newRevisions(n), { fields, fieldByName, dictionaries: meta.dictionaries, vectors }));
+    const columns = { fields, fieldByName, dictionaries: meta.dictionaries, vectors };
+    let store: ProductStore;
+    if (products) {
+      // Format 2: the products are parsed once and kept in the loaded columns, with fresh revisions.
+      store = runSteps(ProductStore.build(products, newRevisions(n), columns));
+    } else {
+      if (!meta.productShapes) invalid(label, 'lacks its product shapes');
+      try {
+        store = ProductStore.fromParts({
+          shapes: meta.productShapes, shapeOf: need('ps.shapeOf', Uint16Array, n), revisions: need('ps.revisions', Float64Array, n),
+          rawDocs: need('ps.rawDocs', Uint32Array), rawOffsets: need('ps.rawOffsets', Float64Array), rawBytes: need('ps.rawBytes', Uint8Array),
+        }, columns);
+      } catch (err) {
+        if (err instanceof AisleError) throw err;
+        return invalid(label, 'has an inconsistent product store', err);
+      }
+    }
+    const docByRefId = docsByRefId(store, fieldByName.get('refId'), meta.dictionaries, fields);
     const makeState = (catalogId: string): CatalogState => {
       const state: CatalogState = {
         index: { catalogId, version: 1, docCount: n, fields, fullText, ordinal: arrays.has('ordinal') ? need('ordinal', Uint32Array, n) : undefined },
@@ -248,6 +266,20 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { m
     if (err instanceof AisleError) throw err;
     return invalid(label, 'is corrupt', err);
   }
+}
+
+/**
+ * refId → doc. Every build path gives the refId column code = doc (see buildTextColumn), so the
+ * dictionary is the refIds by doc: read there, not from the products. A later doc of the same refId
+ * (a replaced product appended again) wins; its tombstoned predecessor is dropped by applyDeletes.
+ */
+function docsByRefId(store: ProductStore, refIdField: number | undefined, dictionaries: readonly string[][], fields: readonly FieldIndex[]): StringMap<number> {
+  const docs = new StringMap<number>();
+  const n = store.length;
+  const text = refIdField === undefined ? undefined : fields[refIdField].text;
+  const byDoc = text?.dictSize === n && text.single !== undefined && text.single.every((c, d) => c === d) ? dictionaries[refIdField!] : undefined;
+  for (let d = 0; d < n; d++) docs.set(byDoc ? byDoc[d] : store.get(d).refId, d);
+  return docs;
 }
 
 /**
