@@ -109,4 +109,15 @@ describe('product store (products kept in the columns)', () => {
     expect(catalog.state.store.rawStats.bytes).toBeLessThan(repeating.length * 16);
     expectStored(catalog, products);
   });
+
+  it('reads a float32 vector component back as the shortest decimal giving that float32', () => {
+    const shortest = (f: number): number => {
+      for (let p = 1; p < 9; p++) if (Math.fround(Number(f.toPrecision(p))) === f) return Number(f.toPrecision(p));
+      return Number(f.toPrecision(9));
+    };
+    fc.assert(fc.property(fc.float({ noNaN: true, noDefaultInfinity: true }), (x) => {
+      const f = Math.fround(x);
+      expect(Object.is(float32Value(f), shortest(f)) || (f === 0 && float32Value(f) === 0)).toBe(true);
+    }), { numRuns: 20000 });
+  });
 });

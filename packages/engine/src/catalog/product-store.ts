@@ -36,7 +36,7 @@ const PRODUCTS_PER_STEP = 1024;
 export const enum Encoding {
   /** A string: the doc's one code of the field's text column. */
   Text = 0,
-  /** A number: the doc's one code, read by `Number`. */
+  /** A number: the doc's one code, read by `Number` (a field without a numeric column). */
   Number = 1,
   /** A boolean: the doc's one code, "true" or "false". */
   Bool = 2,
@@ -55,6 +55,8 @@ export const enum Encoding {
    * each once; the side store holds, per element, the index of its code.
    */
   TextsRepeated = 8,
+  /** A number: the doc's value in the field's numeric column (no text to parse). */
+  NumericColumn = 9,
 }
 
 /** One shape: a product's keys in order, each with its field id and encoding. */
@@ -202,13 +204,26 @@ function codesOf(text: TextColumn | undefined, doc: number): ArrayLike<number> {
   return text.codes.subarray(text.offsets[doc], text.offsets[doc + 1]);
 }
 
+/** The smallest normal float32 (2^-126). */
+const MIN_NORMAL_FLOAT32 = 2 ** -126;
+
 /**
- * A float32 vector component as a number: the shortest of 6 to 9 significant digits that reads back as
- * that float32 (6 first: a decimal of fewer digits that reads back as it is the 6-digit rounding). Feeds
- * write vectors as float32s printed shortest, so this is the number they gave; stored components are
- * checked against it (a component it does not give back keeps the vector raw).
+ * A float32 vector component as a number: the shortest decimal of at most 9 significant digits that
+ * reads back as that float32, found from 6 digits up for normal floats (a shorter decimal that reads back
+ * as it is also its 6-digit rounding: half the 6-digit grid, at least 5e-7 relative, is wider than a
+ * float32's rounding error, at most 6e-8; subnormals, whose error is wider, are searched from 1 digit).
+ * Feeds write vectors
+ * as float32s printed shortest, so this is the number they gave; stored components are checked against
+ * it (a component it does not give back keeps the vector raw).
  */
 export function float32Value(f: number): number {
+  if (f !== 0 && Math.abs(f) < MIN_NORMAL_FLOAT32) {
+    for (let p = 1; p < 9; p++) {
+      const w = Number(f.toPrecision(p));
+      if (Math.fround(w) === f) return w;
+    }
+    return Number(f.toPrecision(9));
+  }
   for (let p = 6; p < 9; p++) {
     const w = Number(f.toPrecision(p));
     if (Math.fround(w) === f) return w;
@@ -241,7 +256,10 @@ function encodingOf(value: unknown, fid: number | undefined, doc: number, column
   if (code < 0) return Encoding.Raw;
   const stored = dictionary[code];
   if (typeof value === 'string') return stored === value ? Encoding.Text : Encoding.Raw;
-  if (typeof value === 'number') return Object.is(Number(stored), value) ? Encoding.Number : Encoding.Raw;
+  if (typeof value === 'number') {
+    if (field.numeric && Object.is(field.numeric[doc], value)) return Encoding.NumericColumn;
+    return Object.is(Number(stored), value) ? Encoding.Number : Encoding.Raw;
+  }
   if (typeof value === 'boolean') return stored === (value ? 'true' : 'false') ? Encoding.Bool : Encoding.Raw;
   return Encoding.Raw;
 }
@@ -402,15 +420,22 @@ export class ProductStore implements ProductList {
         case Encoding.Text:
           value = dictionaries[fid][singleCode(fields[fid].text!, doc)];
           break;
+        case Encoding.NumericColumn:
+          value = fields[fid].numeric![doc];
+          break;
         case Encoding.Number:
           value = Number(dictionaries[fid][singleCode(fields[fid].text!, doc)]);
           break;
         case Encoding.Bool:
           value = dictionaries[fid][singleCode(fields[fid].text!, doc)] === 'true';
           break;
-        case Encoding.Texts:
-          value = Array.from(codesOf(fields[fid].text, doc), (c) => dictionaries[fid][c]);
+        case Encoding.Texts: {
+          const codes = codesOf(fields[fid].text, doc);
+          const texts = new Array<string>(codes.length);
+          for (let k = 0; k < codes.length; k++) texts[k] = dictionaries[fid][codes[k]];
+          value = texts;
           break;
+        }
         case Encoding.Numbers:
           value = Array.from(codesOf(fields[fid].text, doc), (c) => Number(dictionaries[fid][c]));
           break;
@@ -425,14 +450,19 @@ export class ProductStore implements ProductList {
         }
         case Encoding.Vector: {
           const at = doc * vectors!.dimension;
-          value = Array.from(vectors!.data.subarray(at, at + vectors!.dimension), float32Value);
+          const dimension = vectors!.dimension;
+          const vector = new Array<number>(dimension);
+          for (let k = 0; k < dimension; k++) vector[k] = float32Value(vectors!.data[at + k]);
+          value = vector;
           break;
         }
         default:
           raw ??= JSON.parse(this.raw.get(doc)!) as unknown[];
           value = raw[r++];
       }
-      setKey(out, shape.keys[i], value);
+      const key = shape.keys[i];
+      if (key === '__proto__') setKey(out, key, value);
+      else out[key] = value;
     }
     return out as Product;
   }
