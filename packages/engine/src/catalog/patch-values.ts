@@ -101,7 +101,7 @@ export function* planValuePatch(base: CatalogState, batches: readonly (readonly 
   const docsByField = new Map<number, number[]>();
   let i = 0;
   for (const [doc, product] of last) {
-    const changed = changedNumericFields(base, base.store.get(doc), product);
+    const changed = changedNumericFields(base, base.store.decode(doc), product);
     if (changed === undefined) return undefined;
     for (const fid of changed) {
       let docs = docsByField.get(fid);

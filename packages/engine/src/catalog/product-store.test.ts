@@ -98,6 +98,21 @@ describe('product store (products kept in the columns)', () => {
     expect([revisionOf('a'), revisionOf('b')]).toEqual([a2, b2]);
   });
 
+  it('gives a loaded snapshot\'s products new revisions (a decoded product is never taken for another)', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a', title: 'x' }, { refId: 'b', title: 'y' }]);
+    const bytes = encodeCatalogSnapshot(catalog.state);
+    const other = new Catalog();
+    await other.upsert([{ refId: 'z', title: 'other' }]);
+    const before = other.state.store.revision(0);
+    const loaded = Catalog.fromState({}, decodeCatalogSnapshot(bytes).makeState);
+    const revisions = [0, 1].map((d) => loaded.state.store.revision(d));
+    expect(revisions.every((r) => r > before)).toBe(true);
+    expect(revisions[0]).not.toBe(revisions[1]);
+    expect(loaded.getProduct('a')).toEqual({ refId: 'a', title: 'x' });
+    expect(other.getProduct('z')).toEqual({ refId: 'z', title: 'other' });
+  });
+
   it('keeps generated products and float32 vectors in the columns (the side store only for repeated category names)', async () => {
     const products = generateCatalog({ count: 500, seed: 3 }).map((p, i) => ({ ...p, image_vector: [0.5, float32Value(Math.fround(i / 7)), -1.25] }));
     const catalog = new Catalog();

@@ -1,6 +1,6 @@
 /**
  * Catalog snapshots: one flatbuffers file (layout in catalog-snapshot.fbs) holding every built column
- * and index array and the product store's own parts (shapes, shape per doc, revisions, side store: see
+ * and index array and the product store's own parts (shapes, shape per doc, side store: see
  * product-store.ts), so a restart neither re-parses the feed, nor re-tokenises, nor parses a product.
  * Format 2 (each product's JSON beside the columns) still loads: its products are parsed once and kept
  * in the columns. Written atomically (temporary file, then rename).
@@ -67,7 +67,7 @@ function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
   if (state.vectors) arrays.set('vec.data', state.vectors.data).set('vec.present', state.vectors.present);
   if (state.index.ordinal) arrays.set('ordinal', state.index.ordinal);
   const store = state.store.parts();
-  arrays.set('ps.shapeOf', store.shapeOf).set('ps.revisions', store.revisions).set('ps.rawDocs', store.rawDocs)
+  arrays.set('ps.shapeOf', store.shapeOf).set('ps.rawDocs', store.rawDocs)
     .set('ps.rawOffsets', store.rawOffsets).set('ps.rawBytes', store.rawBytes);
   return arrays;
 }
@@ -244,7 +244,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { m
       if (!meta.productShapes) invalid(label, 'lacks its product shapes');
       try {
         store = ProductStore.fromParts({
-          shapes: meta.productShapes, shapeOf: need('ps.shapeOf', Uint16Array, n), revisions: need('ps.revisions', Float64Array, n),
+          shapes: meta.productShapes, shapeOf: need('ps.shapeOf', Uint16Array, n),
           rawDocs: need('ps.rawDocs', Uint32Array), rawOffsets: need('ps.rawOffsets', Float64Array), rawBytes: need('ps.rawBytes', Uint8Array),
         }, columns);
       } catch (err) {
@@ -278,7 +278,7 @@ function docsByRefId(store: ProductStore, refIdField: number | undefined, dictio
   const n = store.length;
   const text = refIdField === undefined ? undefined : fields[refIdField].text;
   const byDoc = text?.dictSize === n && text.single !== undefined && text.single.every((c, d) => c === d) ? dictionaries[refIdField!] : undefined;
-  for (let d = 0; d < n; d++) docs.set(byDoc ? byDoc[d] : store.get(d).refId, d);
+  for (let d = 0; d < n; d++) docs.set(byDoc ? byDoc[d] : store.decode(d).refId, d);
   return docs;
 }
 

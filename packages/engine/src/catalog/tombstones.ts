@@ -128,22 +128,25 @@ export function liveDocs(state: CatalogState): Uint32Array {
   return out;
 }
 
-/** The live products of a version in product order, read from its store when asked (see {@link liveDocs}). */
+/**
+ * The live products of a version in product order, decoded from its store when asked (see
+ * {@link liveDocs}); for passes over many products: reads bypass the decoded-product cache.
+ */
 export function liveProductList(state: CatalogState): ProductList {
   const { store } = state;
-  if (!state.tombstones && !state.index.ordinal) return store;
+  if (!state.tombstones && !state.index.ordinal) return { length: store.length, get: (d) => store.decode(d), revision: (d) => store.revision(d) };
   const docs = liveDocs(state);
-  return { length: docs.length, get: (i) => store.get(docs[i]), revision: (i) => store.revision(docs[i]) };
+  return { length: docs.length, get: (i) => store.decode(docs[i]), revision: (i) => store.revision(docs[i]) };
 }
 
 /** Visits the live products of a version in product order, with their docs. */
 export function forEachLiveProduct(state: CatalogState, visit: (product: Product, doc: number) => void): void {
   const { store } = state;
   if (!state.tombstones && !state.index.ordinal) {
-    for (let d = 0; d < store.length; d++) visit(store.get(d), d);
+    for (let d = 0; d < store.length; d++) visit(store.decode(d), d);
     return;
   }
-  for (const d of liveDocs(state)) visit(store.get(d), d);
+  for (const d of liveDocs(state)) visit(store.decode(d), d);
 }
 
 /**
@@ -182,7 +185,7 @@ export function planDeletes(state: CatalogState, refIds: readonly string[]): num
   const gone = new Map<number, ValueCounts>(state.tombstones?.values);
   const goneTexts = new Map<number, number>();
   for (const d of docs) {
-    for (const [key, v] of Object.entries(state.store.get(d))) {
+    for (const [key, v] of Object.entries(state.store.decode(d))) {
       if (!isPresent(v)) continue;
       const fid = state.fieldByName.get(key)!;
       const before = gone.get(fid) ?? { numbers: 0, strays: 0 };
@@ -207,7 +210,7 @@ export function planDeletes(state: CatalogState, refIds: readonly string[]): num
     const dropped = new Set(docs);
     for (let d = 0; d < state.store.length; d++) {
       if (dropped.has(d) || isDeletedDoc(state.index.deleted, d)) continue;
-      const v = state.store.get(d)[IMAGE_VECTOR_FIELD];
+      const v = state.store.decode(d)[IMAGE_VECTOR_FIELD];
       if (Array.isArray(v) && v.length > 0) {
         if (v.length !== vectors.dimension) return undefined;
         break;
@@ -245,7 +248,7 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
       const len = index.fullText.fieldLengths[f * n + d];
       if (len > 0) { lengthTokens[f] += len; lengthDocs[f]++; }
     }
-    const product = base.store.get(d);
+    const product = base.store.decode(d);
     for (const w of wordsOf(base, product)) {
       // Only words the vocabulary has count (a value's words are tokenised as the build did).
       const t = lowerBound(base.vocabulary, w);
@@ -280,7 +283,7 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
   }
   // A deleted doc's refId is dropped only while it still names that doc: a product replaced (tombstoned
   // and appended again) keeps its refId for the new doc, e.g. when a snapshot's tombstones are applied.
-  const docByRefId = base.docByRefId.without(docs.map((d) => base.store.get(d).refId).filter((r, i) => base.docByRefId.get(r) === docs[i]));
+  const docByRefId = base.docByRefId.without(docs.map((d) => base.store.decode(d).refId).filter((r, i) => base.docByRefId.get(r) === docs[i]));
   const state: CatalogState = {
     ...base,
     index: { ...index, version, deleted, deletedDocs },
