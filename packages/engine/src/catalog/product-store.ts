@@ -74,23 +74,59 @@ const MAX_SHAPES = 65535;
 /** Shape id of a product kept whole, as JSON, in the side store. */
 const WHOLE = 0;
 
+/** A node of the shape trie: the shape of the keys on its path (id {@link WHOLE} until interned). */
+interface ShapeNode {
+  id: number;
+  readonly next: Map<string, ShapeNode[]>;
+  readonly parent?: ShapeNode;
+  readonly key?: string;
+  readonly fid?: number;
+  readonly encoding?: number;
+}
+
 /** The interned shapes: append-only, so the versions sharing it read the ids they know unchanged. */
 class ShapeTable {
   readonly shapes: (Shape | undefined)[] = [undefined];
-  private readonly idOf = new Map<string, number>();
+  /**
+   * The shapes as a trie of (key, encoding) steps from the empty shape: a product's shape is found by
+   * one map look-up per key as it is encoded (no signature string per product: at a million products
+   * those strings were garbage the collector paid for).
+   */
+  readonly root: ShapeNode = { id: WHOLE, next: new Map() };
 
-  /** The id of the shape (a new one if unseen), or {@link WHOLE} when the table is full. */
-  intern(keys: readonly string[], fids: readonly number[], encodings: readonly number[]): number {
-    let signature = '';
-    for (let i = 0; i < keys.length; i++) signature += `${encodings[i]}${keys[i]}\u0000`;
-    let id = this.idOf.get(signature);
-    if (id === undefined) {
-      if (this.shapes.length > MAX_SHAPES) return WHOLE;
-      id = this.shapes.length;
-      this.shapes.push({ keys: keys.slice(), fids: Int32Array.from(fids), encodings: Uint8Array.from(encodings) });
-      this.idOf.set(signature, id);
+  /** The node after `node` for one more key with its field id and encoding. */
+  step(node: ShapeNode, key: string, fid: number, encoding: number): ShapeNode {
+    let byEncoding = node.next.get(key);
+    if (!byEncoding) node.next.set(key, (byEncoding = []));
+    let child = byEncoding[encoding];
+    if (!child) byEncoding[encoding] = child = { id: WHOLE, next: new Map(), parent: node, key, fid, encoding };
+    return child;
+  }
+
+  /** The id of the shape ending at `node` (a new one if unseen), or {@link WHOLE} when the table is full. */
+  idOf(node: ShapeNode): number {
+    if (node.id !== WHOLE || this.shapes.length > MAX_SHAPES) return node.id;
+    const keys: string[] = [];
+    const fids: number[] = [];
+    const encodings: number[] = [];
+    for (let at: ShapeNode = node; at.parent; at = at.parent) {
+      keys.push(at.key!);
+      fids.push(at.fid!);
+      encodings.push(at.encoding!);
     }
-    return id;
+    keys.reverse();
+    fids.reverse();
+    encodings.reverse();
+    node.id = this.shapes.length;
+    this.shapes.push({ keys, fids: Int32Array.from(fids), encodings: Uint8Array.from(encodings) });
+    return node.id;
+  }
+
+  /** The id of a shape given whole (snapshot loading). */
+  intern(keys: readonly string[], fids: readonly number[], encodings: readonly number[]): number {
+    let node = this.root;
+    for (let i = 0; i < keys.length; i++) node = this.step(node, keys[i], fids[i], encodings[i]);
+    return this.idOf(node);
   }
 
   get size(): number {
@@ -298,28 +334,24 @@ function vectorFits(value: readonly unknown[], doc: number, vectors: VectorColum
 
 /** Encodes doc `doc` (`product`) against the columns: its shape id and raw values. */
 function encodeProduct(product: Product, doc: number, columns: StoreColumns, shapes: ShapeTable): Encoded {
-  const keys: string[] = [];
-  const fids: number[] = [];
-  const encodings: number[] = [];
-  const raw: unknown[] = [];
+  let node = shapes.root;
+  let raw: unknown[] | undefined;
   for (const key of Object.keys(product)) {
     const value = product[key];
     // Not JSON values: the key is left out, as JSON.stringify leaves it out.
     if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
     const fid = columns.fieldByName.get(key);
     const encoding = encodingOf(value, fid, doc, columns);
-    keys.push(key);
-    fids.push(fid ?? -1);
-    encodings.push(encoding);
-    if (encoding === Encoding.Raw) raw.push(value);
+    node = shapes.step(node, key, fid ?? -1, encoding);
+    if (encoding === Encoding.Raw) (raw ??= []).push(value);
     else if (encoding === Encoding.TextsRepeated) {
       const text = columns.fields[fid!].text;
-      raw.push(repeatIndexes(value as unknown[], codesOf(text, doc), columns.dictionaries[fid!]));
+      (raw ??= []).push(repeatIndexes(value as unknown[], codesOf(text, doc), columns.dictionaries[fid!]));
     }
   }
-  const shape = shapes.intern(keys, fids, encodings);
+  const shape = shapes.idOf(node);
   if (shape === WHOLE) return { shape, raw: JSON.stringify(product) };
-  return raw.length > 0 ? { shape, raw: JSON.stringify(raw) } : { shape };
+  return raw ? { shape, raw: JSON.stringify(raw) } : { shape };
 }
 
 /** Sets `key` on a fresh product (an own `__proto__` key is defined, not assigned: it would set the prototype). */

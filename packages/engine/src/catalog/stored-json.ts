@@ -7,8 +7,9 @@
  * A product is decoded only when it is returned (the page of a search, a GET), so the cost moves from
  * memory held all the time to a few microseconds per returned product.
  *
- * Standalone for now (issue 13, item 3): the catalog keeps its `products` array until the segmented
- * catalog lands; `packages/bench/src/stored-json-memory.ts` measures both forms at 100k and 1M.
+ * Not used by the catalog: it keeps its products in the columns instead (`product-store.ts`, decision
+ * 0020); kept as the measured alternative (`packages/bench/src/stored-json-memory.ts` measures both
+ * forms at 100k and 1M).
  * @module
  */
 import type { Product } from '../types.js';
