@@ -75,6 +75,12 @@ describe('product store (products kept in the columns)', () => {
       await catalog.merge();
       expectStored(catalog, model);
       for (const p of model) expect(json(catalog.getProduct(p.refId))).toBe(json(p));
+      // One value read alone, as re-ranking reads a field of many products.
+      for (const p of model) {
+        const d = catalog.state.docByRefId.get(p.refId)!;
+        for (const k of Object.keys(p)) expect(json(catalog.state.store.valueOf(d, k))).toBe(json(p[k]));
+        expect(catalog.state.store.valueOf(d, 'no such key')).toBeUndefined();
+      }
     }), { numRuns: 60 });
   });
 

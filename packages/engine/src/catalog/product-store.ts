@@ -354,6 +354,49 @@ function encodeProduct(product: Product, doc: number, columns: StoreColumns, sha
   return raw ? { shape, raw: JSON.stringify(raw) } : { shape };
 }
 
+/** Whether the encoding reads an entry of the doc's side store. */
+function takesRaw(encoding: Encoding): boolean {
+  return encoding === Encoding.Raw || encoding === Encoding.TextsRepeated;
+}
+
+/** One value of doc `doc` read back from the columns (`stored`: its side-store entry, when it has one). */
+function readValue(encoding: Encoding, fid: number, doc: number, columns: StoreColumns, stored: unknown): unknown {
+  const { fields, dictionaries, vectors } = columns;
+  switch (encoding) {
+    case Encoding.Text:
+      return dictionaries[fid][singleCode(fields[fid].text!, doc)];
+    case Encoding.NumericColumn:
+      return fields[fid].numeric![doc];
+    case Encoding.Number:
+      return Number(dictionaries[fid][singleCode(fields[fid].text!, doc)]);
+    case Encoding.Bool:
+      return dictionaries[fid][singleCode(fields[fid].text!, doc)] === 'true';
+    case Encoding.Texts: {
+      const codes = codesOf(fields[fid].text, doc);
+      const texts = new Array<string>(codes.length);
+      for (let k = 0; k < codes.length; k++) texts[k] = dictionaries[fid][codes[k]];
+      return texts;
+    }
+    case Encoding.Numbers:
+      return Array.from(codesOf(fields[fid].text, doc), (c) => Number(dictionaries[fid][c]));
+    case Encoding.NegativeZero:
+      return -0;
+    case Encoding.TextsRepeated: {
+      const codes = codesOf(fields[fid].text, doc);
+      return (stored as number[]).map((i) => dictionaries[fid][codes[i]]);
+    }
+    case Encoding.Vector: {
+      const dimension = vectors!.dimension;
+      const at = doc * dimension;
+      const vector = new Array<number>(dimension);
+      for (let k = 0; k < dimension; k++) vector[k] = float32Value(vectors!.data[at + k]);
+      return vector;
+    }
+    default:
+      return stored;
+  }
+}
+
 /** Sets `key` on a fresh product (an own `__proto__` key is defined, not assigned: it would set the prototype). */
 function setKey(out: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
@@ -460,62 +503,43 @@ export class ProductStore implements ProductList {
     const id = this.shapeOf[doc];
     if (id === WHOLE) return JSON.parse(this.raw.get(doc)!) as Product;
     const shape = this.shapes.shapes[id]!;
-    const { fields, dictionaries, vectors } = this.columns;
     const out: Record<string, unknown> = {};
     let raw: unknown[] | undefined;
     let r = 0;
     for (let i = 0; i < shape.keys.length; i++) {
-      const fid = shape.fids[i];
-      let value: unknown;
-      switch (shape.encodings[i] as Encoding) {
-        case Encoding.Text:
-          value = dictionaries[fid][singleCode(fields[fid].text!, doc)];
-          break;
-        case Encoding.NumericColumn:
-          value = fields[fid].numeric![doc];
-          break;
-        case Encoding.Number:
-          value = Number(dictionaries[fid][singleCode(fields[fid].text!, doc)]);
-          break;
-        case Encoding.Bool:
-          value = dictionaries[fid][singleCode(fields[fid].text!, doc)] === 'true';
-          break;
-        case Encoding.Texts: {
-          const codes = codesOf(fields[fid].text, doc);
-          const texts = new Array<string>(codes.length);
-          for (let k = 0; k < codes.length; k++) texts[k] = dictionaries[fid][codes[k]];
-          value = texts;
-          break;
-        }
-        case Encoding.Numbers:
-          value = Array.from(codesOf(fields[fid].text, doc), (c) => Number(dictionaries[fid][c]));
-          break;
-        case Encoding.NegativeZero:
-          value = -0;
-          break;
-        case Encoding.TextsRepeated: {
-          raw ??= JSON.parse(this.raw.get(doc)!) as unknown[];
-          const codes = codesOf(fields[fid].text, doc);
-          value = (raw[r++] as number[]).map((i) => dictionaries[fid][codes[i]]);
-          break;
-        }
-        case Encoding.Vector: {
-          const at = doc * vectors!.dimension;
-          const dimension = vectors!.dimension;
-          const vector = new Array<number>(dimension);
-          for (let k = 0; k < dimension; k++) vector[k] = float32Value(vectors!.data[at + k]);
-          value = vector;
-          break;
-        }
-        default:
-          raw ??= JSON.parse(this.raw.get(doc)!) as unknown[];
-          value = raw[r++];
+      const encoding = shape.encodings[i] as Encoding;
+      let stored: unknown;
+      if (takesRaw(encoding)) {
+        raw ??= JSON.parse(this.raw.get(doc)!) as unknown[];
+        stored = raw[r++];
       }
+      const value = readValue(encoding, shape.fids[i], doc, this.columns, stored);
       const key = shape.keys[i];
       if (key === '__proto__') setKey(out, key, value);
       else out[key] = value;
     }
     return out as Product;
+  }
+
+  /**
+   * The value doc `doc`'s product gives `key` (undefined when it has none), decoding nothing else: for
+   * readers of one field of many products (re-ranking reads the title words of the best candidates).
+   */
+  valueOf(doc: number, key: string): unknown {
+    const id = this.shapeOf[doc];
+    if (id === WHOLE) return (JSON.parse(this.raw.get(doc)!) as Record<string, unknown>)[key];
+    const shape = this.shapes.shapes[id]!;
+    let r = 0;
+    for (let i = 0; i < shape.keys.length; i++) {
+      const encoding = shape.encodings[i] as Encoding;
+      if (shape.keys[i] !== key) {
+        if (takesRaw(encoding)) r++;
+        continue;
+      }
+      const stored = takesRaw(encoding) ? (JSON.parse(this.raw.get(doc)!) as unknown[])[r] : undefined;
+      return readValue(encoding, shape.fids[i], doc, this.columns, stored);
+    }
+    return undefined;
   }
 
   /**
