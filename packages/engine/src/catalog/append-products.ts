@@ -20,7 +20,7 @@
 import type { Product } from '../types.js';
 import { lengthNorm, lengthTotalsSteps, MAX_TF, setLengthTotals, STEP, storedFieldLength, type Steps } from './build-catalog-state.js';
 import { liveFieldKind } from './tombstones.js';
-import { charMask, lowerBound, type CatalogIndex, type CatalogState, type FieldIndex, type FullTextIndex, type MultiValuedColumn, type SingleValuedColumn, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
+import { charMask, lowerBound, type CatalogIndex, type CatalogState, type FieldIndex, type FullTextIndex, type DocCodes, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { copySingleCodes, multiValuedCodes } from './text-column.js';
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
@@ -131,7 +131,7 @@ function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], d
     added += codes.length;
     if (codes.length > 1) several = true;
   }
-  let perDoc: Pick<SingleValuedColumn, 'single'> | Pick<MultiValuedColumn, 'offsets' | 'codes'>;
+  let perDoc: DocCodes;
   if (column.single && !several) {
     // Copied as wide as the grown dictionary needs (the width a build of the same products picks).
     const single = copySingleCodes(column.single, dictSize, n + k);

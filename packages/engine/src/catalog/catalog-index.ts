@@ -56,6 +56,9 @@ export interface MultiValuedColumn extends TextColumnBase {
  */
 export type TextColumn = SingleValuedColumn | MultiValuedColumn;
 
+/** A text column's per-doc codes alone, in either layout. */
+export type DocCodes = Pick<SingleValuedColumn, 'single'> | Pick<MultiValuedColumn, 'offsets' | 'codes'>;
+
 /** One field's columns. */
 export interface FieldIndex {
   name: string;

@@ -11,7 +11,7 @@ import { Builder, ByteBuffer } from 'flatbuffers';
 import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
 import { Catalog, type CatalogOptions } from './catalog.js';
-import { charMask, type CatalogState, type FieldIndex, type FieldKind, type MultiValuedColumn, type SingleCodes, type SingleValuedColumn, type ValueCounts } from './catalog-index.js';
+import { charMask, type CatalogState, type FieldIndex, type FieldKind, type DocCodes, type SingleCodes, type ValueCounts } from './catalog-index.js';
 import { copySingleCodes, singleCodesType } from './text-column.js';
 import { sharedArray } from './shared-arrays.js';
 import { StringMap } from './string-map.js';
@@ -224,7 +224,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
     const n = meta.docCount;
     // A doc's codes: `single` (as wide as the dictionary needs) or offsets/codes. Format 2 kept both
     // for single-valued columns, `single` in 32 bits: narrowed here.
-    const codesOf = (i: number, dictSize: number): Pick<SingleValuedColumn, 'single'> | Pick<MultiValuedColumn, 'offsets' | 'codes'> => {
+    const codesOf = (i: number, dictSize: number): DocCodes => {
       const single = arrays.get(`f${i}.single`);
       if (!single) return { offsets: need(`f${i}.offsets`, Uint32Array, n + 1), codes: need(`f${i}.codes`, Uint32Array) };
       if (version === 2) return { single: copySingleCodes(need(`f${i}.single`, Int32Array, n), dictSize, n) };
