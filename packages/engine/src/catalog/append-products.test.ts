@@ -11,7 +11,7 @@ import { SearchPool } from '../search/search-pool.js';
 import { catalogArb, requestArb } from '../search/__tests__/random-catalog.js';
 import type { Product, SearchRequest } from '../types.js';
 import { planAppend } from './append-products.js';
-import { runSteps } from './build-catalog-state.js';
+import { MAX_FIELD_LENGTH, runSteps } from './build-catalog-state.js';
 import type { CatalogState } from './catalog-index.js';
 import { Catalog } from './catalog.js';
 import { ensureNumericOrder } from './text-column-lookups.js';
@@ -30,12 +30,15 @@ function contents(state: CatalogState): unknown {
     docCount: state.index.docCount,
     fields: state.index.fields.map((f) => ({
       name: f.name, kind: f.kind, numeric: arr(f.numeric), order: arr(f.order),
-      text: f.text && { offsets: arr(f.text.offsets), codes: arr(f.text.codes), single: arr(f.text.single), dictSize: f.text.dictSize, valueOffsets: arr(f.text.valueOffsets), valueDocs: arr(f.text.valueDocs) },
+      text: f.text && {
+        offsets: arr(f.text.offsets), codes: arr(f.text.codes), single: arr(f.text.single), singleType: f.text.single?.constructor.name,
+        dictSize: f.text.dictSize, valueOffsets: arr(f.text.valueOffsets), valueDocs: arr(f.text.valueDocs),
+      },
     })),
     fullText: {
       fieldIds: ft.fieldIds, termCount: ft.termCount, termOffsets: arr(ft.termOffsets), postDocs: arr(ft.postDocs), postFields: arr(ft.postFields),
       // Postings keep the means they were normalised with; what scoring reads is the norm for the live means.
-      norms: effectiveNorms(state), termDocFreq: arr(ft.termDocFreq), fieldLengths: arr(ft.fieldLengths),
+      norms: effectiveNorms(state), termDocFreq: arr(ft.termDocFreq), fieldLengths: arr(ft.fieldLengths), fieldLengthsType: ft.fieldLengths.constructor.name,
     },
     dictionaries: state.dictionaries,
     vocabulary: state.vocabulary,
@@ -147,6 +150,63 @@ describe('appending new products', () => {
       await sameAnswer(catalog, rebuilt, request, false);
       expect((await executeSearch(catalog, request)).total_results).toBeGreaterThan(0);
     }
+  });
+
+  it('turns a single-valued column multi-valued when a new product has several values, as a rebuild does', async () => {
+    const base: Product[] = [
+      { refId: 'a', title: 'red shoe', tags: 'sale', colour: 'red' },
+      { refId: 'b', title: 'blue shoe', colour: 'blue' },
+      { refId: 'c', title: 'green shoe', tags: ['new'], colour: 'green' },
+    ];
+    const added: Product[] = [{ refId: 'd', title: 'grey shoe', tags: ['sale', 'outlet', 'sale'] }, { refId: 'e', title: 'shoe', tags: 'new' }];
+    const catalog = new Catalog();
+    await catalog.upsert(base);
+    const tags = () => catalog.state.index.fields[catalog.state.fieldByName.get('tags')!].text!;
+    expect(tags().single).toBeInstanceOf(Int8Array);
+    expect(runSteps(planAppend(catalog.state, [added]))).toHaveLength(2);
+    await catalog.upsert(added);
+    expect(tags().single).toBeUndefined();
+    expect(Array.from(tags().offsets!)).toEqual([0, 1, 1, 2, 4, 5]);
+    const rebuilt = new Catalog();
+    await rebuilt.upsert([...base, ...added]);
+    expect(contents(catalog.state)).toEqual(contents(rebuilt.state));
+    const request: SearchRequest = { website_id: 'w', client: 'c', q: 'shoe', start: 0, size: 10, scope: { tags: ['outlet', 'new'] }, aggregations: ['tags', 'colour'] };
+    await sameAnswer(catalog, rebuilt, request, false);
+    await sameAnswer(catalog, rebuilt, request, true);
+  });
+
+  it('widens a single-valued column when appended values outgrow its code width, as a rebuild does', async () => {
+    const products = (from: number, to: number): Product[] => Array.from({ length: to - from }, (_, i) => ({ refId: `p${from + i}`, title: `lamp ${from + i}`, brand: `brand ${from + i}` }));
+    const catalog = new Catalog();
+    const brand = () => catalog.state.index.fields[catalog.state.fieldByName.get('brand')!].text!.single;
+    await catalog.upsert(products(0, 100));
+    expect(brand()).toBeInstanceOf(Int8Array);
+    await catalog.upsert(products(100, 128));
+    expect(brand()).toBeInstanceOf(Int8Array);
+    await catalog.upsert(products(128, 129));
+    expect(brand()).toBeInstanceOf(Int16Array);
+    const rebuilt = new Catalog();
+    await rebuilt.upsert(products(0, 129));
+    expect(contents(catalog.state)).toEqual(contents(rebuilt.state));
+    await sameAnswer(catalog, rebuilt, { website_id: 'w', client: 'c', q: 'lamp', start: 0, size: 5, scope: { brand: ['brand 128', 'brand 3'] }, aggregations: ['brand'] }, true);
+  });
+
+  it('saturates field lengths at 65,535 tokens alike when building and appending', async () => {
+    // Four values of 20,000 words (the most one value may hold): 80,000 tokens in one field.
+    const long = (k: number) => Array.from({ length: 20_000 }, (_, i) => `w${(i * 7 + k) % 997}`).join(' ');
+    const base: Product[] = [{ refId: 'a', title: 'short', notes: 'one two' }, { refId: 'b', title: 'other', notes: 'three' }];
+    const added: Product[] = [{ refId: 'c', title: 'long', notes: [long(0), long(1), long(2), long(3)] }, { refId: 'd', title: 'w5', notes: 'w5 w6' }];
+    const catalog = new Catalog();
+    await catalog.upsert(base);
+    expect(runSteps(planAppend(catalog.state, [added]))).toHaveLength(2);
+    await catalog.upsert(added);
+    const rebuilt = new Catalog();
+    await rebuilt.upsert([...base, ...added]);
+    const { fullText, docCount } = rebuilt.state.index;
+    const notes = fullText.fieldIds.indexOf(rebuilt.state.fieldByName.get('notes')!);
+    expect(fullText.fieldLengths[notes * docCount + 2]).toBe(MAX_FIELD_LENGTH);
+    expect(contents(catalog.state)).toEqual(contents(rebuilt.state));
+    await sameAnswer(catalog, rebuilt, { website_id: 'w', client: 'c', q: 'w5', start: 0, size: 10 }, false);
   });
 
   it('takes the rebuild for a known refId, a new field, or a value changing a field kind', async () => {

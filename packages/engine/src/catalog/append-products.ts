@@ -18,9 +18,10 @@
  * @module
  */
 import type { Product } from '../types.js';
-import { lengthNorm, lengthTotalsSteps, MAX_TF, setLengthTotals, STEP, type Steps } from './build-catalog-state.js';
+import { lengthNorm, lengthTotalsSteps, MAX_TF, setLengthTotals, STEP, storedFieldLength, type Steps } from './build-catalog-state.js';
 import { liveFieldKind } from './tombstones.js';
-import { charMask, lowerBound, type CatalogIndex, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
+import { charMask, lowerBound, type CatalogIndex, type CatalogState, type FieldIndex, type FullTextIndex, type DocCodes, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
+import { copySingleCodes, multiValuedCodes } from './text-column.js';
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
 import { copyInSteps, type StringLookup, type StringMap } from './string-map.js';
@@ -123,22 +124,30 @@ function distinctTexts(v: unknown): string[] {
  */
 function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], dictSize: number): TextColumn {
   const k = docCodes.length;
-  const oldEntries = column.offsets[n];
+  const oldEntries = column.valueDocs.length;
   let added = 0;
-  for (const codes of docCodes) added += codes.length;
-  const offsets = sharedCopy(column.offsets, n + k + 1);
-  const codes = sharedCopy(column.codes, oldEntries + added);
-  let at = oldEntries;
-  let singleOk = column.single !== undefined;
-  for (let j = 0; j < k; j++) {
-    for (const c of docCodes[j]) codes[at++] = c;
-    offsets[n + j + 1] = at;
-    if (docCodes[j].length > 1) singleOk = false;
+  let several = false;
+  for (const codes of docCodes) {
+    added += codes.length;
+    if (codes.length > 1) several = true;
   }
-  let single: Int32Array | undefined;
-  if (singleOk) {
-    single = sharedCopy(column.single!, n + k);
+  let perDoc: DocCodes;
+  if (column.single && !several) {
+    // Copied as wide as the grown dictionary needs (the width a build of the same products picks).
+    const single = copySingleCodes(column.single, dictSize, n + k);
     for (let j = 0; j < k; j++) single[n + j] = docCodes[j].length === 1 ? docCodes[j][0] : -1;
+    perDoc = { single };
+  } else {
+    // A new product with several values makes a single-valued column multi-valued, as a build would.
+    const old = multiValuedCodes(column);
+    const offsets = sharedCopy(old.offsets, n + k + 1);
+    const codes = sharedCopy(old.codes, oldEntries + added);
+    let at = oldEntries;
+    for (let j = 0; j < k; j++) {
+      for (const c of docCodes[j]) codes[at++] = c;
+      offsets[n + j + 1] = at;
+    }
+    perDoc = { offsets, codes };
   }
   // Inverted column: per code, its old docs then its new ones (new doc ids are the highest).
   const newDocs = new Map<number, number[]>();
@@ -169,7 +178,7 @@ function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], d
     c = t + 1;
   }
   if (c < oldSize) valueDocs.set(column.valueDocs.subarray(column.valueOffsets[c], column.valueOffsets[oldSize]), valueOffsets[c]);
-  return { offsets, codes, single, dictSize, valueOffsets, valueDocs };
+  return { ...perDoc, dictSize, valueOffsets, valueDocs };
 }
 
 /** The order (docs with a value by (value, doc)) with new docs `n ..` merged in. Pure. */
@@ -224,7 +233,7 @@ function* appendFullText(
   }
   const termIdOf = (w: string): number => lowerBound(vocabulary, w);
   // New postings (doc-major, then field: per term they come out sorted by doc then field) and lengths.
-  const fieldLengths = sharedArray(Uint32Array, F * N);
+  const fieldLengths = sharedArray(Uint16Array, F * N);
   for (let f = 0; f < F; f++) fieldLengths.set(old.fieldLengths.subarray(f * n, (f + 1) * n), f * N);
   const addTerm: number[] = [];
   const addDoc: number[] = [];
@@ -239,7 +248,7 @@ function* appendFullText(
         const t = termIdOf(w);
         tf.set(t, (tf.get(t) ?? 0) + 1);
       }
-      fieldLengths[f * N + n + j] = words.length;
+      fieldLengths[f * N + n + j] = storedFieldLength(words.length);
       for (const [t, count] of tf) {
         addTerm.push(t);
         addDoc.push(n + j);
@@ -387,16 +396,14 @@ export function* appendProducts(
       order = order ? appendToOrder(order, numeric, n) : undefined;
     }
     let text = field.text;
-    if (text && name === 'refId') {
+    if (text?.single && name === 'refId') {
       // refId codes are doc ids (see buildTextColumn).
       const dictionary = base.dictionaries[fid].slice();
-      const codes = sharedCopy(text.codes, N);
-      const offsets = sharedCopy(text.offsets, N + 1);
+      const single = copySingleCodes(text.single, N, N);
+      const valueDocs = sharedCopy(text.valueDocs, N);
       const valueOffsets = sharedCopy(text.valueOffsets, N + 1);
-      for (let d = n; d < N; d++) { codes[d] = d; offsets[d + 1] = d + 1; valueOffsets[d + 1] = d + 1; dictionary.push(products[d].refId); }
-      const single = sharedCopy(text.single!, N);
-      for (let d = n; d < N; d++) single[d] = d;
-      text = { offsets, codes, single, dictSize: N, valueOffsets, valueDocs: codes };
+      for (let d = n; d < N; d++) { single[d] = d; valueDocs[d] = d; valueOffsets[d + 1] = d + 1; dictionary.push(products[d].refId); }
+      text = { single, dictSize: N, valueOffsets, valueDocs };
       dictionaries[fid] = dictionary;
       // A lookup a scope on refId derived is carried (a re-appended product's refId maps to its new doc).
       const lookup = existingCodeLookup(base, fid);

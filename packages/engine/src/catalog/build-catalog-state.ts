@@ -8,12 +8,13 @@
  * @module
  */
 import type { Product } from '../types.js';
-import { PagedBuilder, sharedArray } from './shared-arrays.js';
+import { PagedBuilder, sharedArray, sharedCopy } from './shared-arrays.js';
 import { StringMap } from './string-map.js';
 import { charMask, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from './field-values.js';
 import { tokenize } from './tokenizer.js';
 import { keepValueWords, type TokenizedField } from './value-words.js';
+import { codeAt, codeCount, emptySingleCodes } from './text-column.js';
 
 /** Options of {@link buildCatalogState}. */
 export interface BuildOptions {
@@ -40,6 +41,17 @@ export type Steps<T> = Generator<void, T, void>;
 export const BM25_B = 0.75;
 /** Term frequencies saturate here (postings store them in 16 bits while building). */
 export const MAX_TF = 65535;
+/**
+ * Field lengths (tokens of a field in a doc) saturate here: `FullTextIndex.fieldLengths` holds them in
+ * 16 bits. Longer fields (far beyond any product text; the product limits allow more only in arrays
+ * of long values) count as this long for BM25F normalisation and the mean lengths alike.
+ */
+export const MAX_FIELD_LENGTH = 65535;
+
+/** The length stored for a field of `tokens` tokens (saturated: see {@link MAX_FIELD_LENGTH}). */
+export function storedFieldLength(tokens: number): number {
+  return tokens < MAX_FIELD_LENGTH ? tokens : MAX_FIELD_LENGTH;
+}
 
 /**
  * BM25F's length normalisation of a field `length` tokens long: a posting stores `tf / lengthNorm`.
@@ -60,7 +72,7 @@ export interface LengthTotals {
  * Sums of integers: exact in any order, so totals kept up to date by appends and deletes give the
  * same means as a pass over a one-go build.
  */
-export function* lengthTotalsOf(fieldLengths: Uint32Array, fieldCount: number, docCount: number): Steps<LengthTotals> {
+export function* lengthTotalsOf(fieldLengths: Uint16Array, fieldCount: number, docCount: number): Steps<LengthTotals> {
   const tokens: number[] = [];
   const docs: number[] = [];
   for (let f = 0; f < fieldCount; f++) {
@@ -114,21 +126,21 @@ function* buildTextColumn(
   products: readonly Product[], name: string,
 ): Steps<{ column?: TextColumn; dictionary: string[] }> {
   const n = products.length;
-  const offsets = sharedArray(Uint32Array, n + 1);
   if (name === 'refId') {
     // refIds are unique and present: code = doc id, no hashing needed.
-    const codes = sharedArray(Uint32Array, n);
+    const single = emptySingleCodes(n, n);
+    const valueDocs = sharedArray(Uint32Array, n);
     const valueOffsets = sharedArray(Uint32Array, n + 1);
     const dictionary = new Array<string>(n);
     for (let d = 0; d < n; d++) {
-      offsets[d + 1] = d + 1; codes[d] = d; valueOffsets[d + 1] = d + 1;
+      single[d] = d; valueDocs[d] = d; valueOffsets[d + 1] = d + 1;
       dictionary[d] = products[d].refId;
       if ((d & STEP_MASK) === STEP_MASK) yield;
     }
-    const single = sharedArray(Int32Array, n);
-    single.set(codes);
-    return { column: n === 0 ? undefined : { offsets, codes, single, dictSize: n, valueOffsets, valueDocs: codes }, dictionary };
+    return { column: n === 0 ? undefined : { single, dictSize: n, valueOffsets, valueDocs }, dictionary };
   }
+  // Built in the multi-valued layout, kept in it only when some doc has several values.
+  const offsets = new Uint32Array(n + 1);
   const tempCodes = new PagedBuilder(Uint32Array);
   const codeOf = new StringMap<number>();
   const values: string[] = [];
@@ -164,7 +176,9 @@ function* buildTextColumn(
   if (values.length === 0) return { dictionary: [] };
   // Codes stay in first-seen order: no sort at build time. Lookups by value and text-sort ranks
   // are derived lazily, only for fields a request scopes or sorts on (see text-column-lookups.ts).
-  const codes = sharedArray(Uint32Array, tempCodes.length);
+  const multi = yield* anyDocWithSeveral(offsets);
+  // A single-valued column keeps one narrow code per doc: the flat codes are only scaffolding then.
+  const codes = multi ? sharedArray(Uint32Array, tempCodes.length) : new Uint32Array(tempCodes.length);
   yield* tempCodes.copyTo(codes);
   const valueOffsets = sharedArray(Uint32Array, values.length + 1);
   for (let i = 0; i < codes.length; i++) {
@@ -181,23 +195,23 @@ function* buildTextColumn(
     for (let i = offsets[d]; i < offsets[d + 1]; i++) valueDocs[cursor[codes[i]]++] = d;
     if ((d & STEP_MASK) === STEP_MASK) yield;
   }
-  const single = yield* singleCodes(offsets, codes);
-  return { column: { offsets, codes, single, dictSize: values.length, valueOffsets, valueDocs }, dictionary: values };
-}
-
-/** Per doc its code or -1, when every doc has at most one value; otherwise undefined. */
-function* singleCodes(offsets: Uint32Array, codes: Uint32Array): Steps<Int32Array | undefined> {
-  const n = offsets.length - 1;
-  for (let d = 0; d < n; d++) {
-    if (offsets[d + 1] - offsets[d] > 1) return undefined;
-    if ((d & STEP_MASK) === STEP_MASK) yield;
-  }
-  const single = sharedArray(Int32Array, n).fill(-1);
+  const dictSize = values.length;
+  if (multi) return { column: { offsets: sharedCopy(offsets), codes, dictSize, valueOffsets, valueDocs }, dictionary: values };
+  const single = emptySingleCodes(dictSize, n);
   for (let d = 0; d < n; d++) {
     if (offsets[d + 1] > offsets[d]) single[d] = codes[offsets[d]];
     if ((d & STEP_MASK) === STEP_MASK) yield;
   }
-  return single;
+  return { column: { single, dictSize, valueOffsets, valueDocs }, dictionary: values };
+}
+
+/** Whether some doc has more than one code (the column then keeps the multi-valued layout). */
+function* anyDocWithSeveral(offsets: Uint32Array): Steps<boolean> {
+  for (let d = 0; d + 1 < offsets.length; d++) {
+    if (offsets[d + 1] - offsets[d] > 1) return true;
+    if ((d & STEP_MASK) === STEP_MASK) yield;
+  }
+  return false;
 }
 
 function* buildNumericColumn(products: readonly Product[], name: string): Steps<{ numeric?: Float64Array; allNumeric: boolean; valueCounts: ValueCounts }> {
@@ -274,7 +288,7 @@ function* buildFullText(
     yield* tokenIds.copyTo(ids);
     tokenized.push({ column: fields[fid].text!, weight: weightOf(fields[fid]), tokenOffsets, tokenIds: ids });
   }
-  const fieldLengths = sharedArray(Uint32Array, fieldIds.length * n);
+  const fieldLengths = sharedArray(Uint16Array, fieldIds.length * n);
   const stamp = new Int32Array(terms.length);
   const tf = new Uint32Array(terms.length);
   const eTerm = new PagedBuilder(Uint32Array);
@@ -288,13 +302,12 @@ function* buildFullText(
     if ((d & STEP_MASK) === STEP_MASK) yield;
     for (let f = 0; f < tokenized.length; f++) {
       const { column, tokenOffsets, tokenIds } = tokenized[f];
-      const from = column.offsets[d];
-      const to = column.offsets[d + 1];
-      if (from === to) continue;
+      const count = codeCount(column, d);
+      if (count === 0) continue;
       pass++;
       let length = 0;
-      for (let i = from; i < to; i++) {
-        const code = column.codes[i];
+      for (let i = 0; i < count; i++) {
+        const code = codeAt(column, d, i);
         for (let k = tokenOffsets[code]; k < tokenOffsets[code + 1]; k++) {
           const tid = tokenIds[k];
           length++;
@@ -305,7 +318,7 @@ function* buildFullText(
           } else tf[tid]++;
         }
       }
-      fieldLengths[f * n + d] = length;
+      fieldLengths[f * n + d] = storedFieldLength(length);
       for (const tid of touched) {
         eTerm.push(tid);
         eDoc.push(d);

@@ -14,16 +14,14 @@ import type { Tombstones } from './tombstones.js';
 /** How a field's values are treated by scope, ranges and validation. */
 export type FieldKind = 'numeric' | 'text' | 'none';
 
-/** Dictionary-encoded text values of one field (multi-valued fields have several codes per doc). */
-export interface TextColumn {
-  /** Doc `d` has the codes `codes[offsets[d] .. offsets[d+1])` (distinct, in the order given). */
-  offsets: Uint32Array;
-  codes: Uint32Array;
-  /**
-   * When no doc has more than one value: the doc's code, or -1 (one read per doc instead of three in
-   * facet counting and per-doc scope checks).
-   */
-  single?: Int32Array;
+/**
+ * Per doc its one code, or -1 when it has no value: as narrow as the dictionary allows (see
+ * `singleCodesType` in text-column.ts).
+ */
+export type SingleCodes = Int8Array | Int16Array | Int32Array;
+
+/** What every text column holds besides its per-doc codes. */
+interface TextColumnBase {
   /** Dictionary size; codes are in first-seen order. */
   dictSize: number;
   /** Inverted column: docs having code `c` are `valueDocs[valueOffsets[c] .. valueOffsets[c+1])`, ascending. */
@@ -35,6 +33,31 @@ export interface TextColumn {
    */
   sortRank?: Uint32Array;
 }
+
+/** A text column where no doc has more than one value: one code per doc (one read in hot loops). */
+export interface SingleValuedColumn extends TextColumnBase {
+  single: SingleCodes;
+  offsets?: undefined;
+  codes?: undefined;
+}
+
+/** A text column where some doc has several values. */
+export interface MultiValuedColumn extends TextColumnBase {
+  single?: undefined;
+  /** Doc `d` has the codes `codes[offsets[d] .. offsets[d+1])` (distinct, in the order given). */
+  offsets: Uint32Array;
+  codes: Uint32Array;
+}
+
+/**
+ * Dictionary-encoded text values of one field: `single` when no doc has more than one value, else
+ * `offsets`/`codes` (never both). Read a doc's codes with the functions of text-column.ts, or branch
+ * on `single` where the loop is hot.
+ */
+export type TextColumn = SingleValuedColumn | MultiValuedColumn;
+
+/** A text column's per-doc codes alone, in either layout. */
+export type DocCodes = Pick<SingleValuedColumn, 'single'> | Pick<MultiValuedColumn, 'offsets' | 'codes'>;
 
 /** One field's columns. */
 export interface FieldIndex {
@@ -82,8 +105,11 @@ export interface FullTextIndex {
   postNorm: Float32Array;
   /** Number of distinct docs containing each term (for IDF). */
   termDocFreq: Uint32Array;
-  /** Tokens of full-text field `f` in doc `d`: `fieldLengths[f * docCount + d]`. */
-  fieldLengths: Uint32Array;
+  /**
+   * Tokens of full-text field `f` in doc `d`: `fieldLengths[f * docCount + d]`, saturating at
+   * `MAX_FIELD_LENGTH` (build-catalog-state.ts). Norms and length totals use the stored value.
+   */
+  fieldLengths: Uint16Array;
   /**
    * The mean field length per full-text field that `postNorm` was normalised with: over the docs of
    * the build (appends and deletes do not renormalise every posting; searches correct for the live

@@ -16,7 +16,7 @@ export function sharedArray<T>(ctor: TypedArrayCtor<T>, length: number): T {
  * A copy of `source` on a fresh SharedArrayBuffer, `length` elements long (default: as long; longer: the
  * rest zero-filled). Versions of a catalog never share a column they change.
  */
-export function sharedCopy<T extends Float64Array | Float32Array | Uint32Array | Int32Array | Uint8Array>(source: T, length = source.length): T {
+export function sharedCopy<T extends Float64Array | Float32Array | Uint32Array | Int32Array | Uint16Array | Int16Array | Uint8Array | Int8Array>(source: T, length = source.length): T {
   const ctor = source.constructor as unknown as TypedArrayCtor<T>;
   const out = sharedArray(ctor, length);
   out.set(source.subarray(0, Math.min(source.length, length)) as never);

@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAisleError } from '../errors.js';
@@ -74,6 +75,42 @@ describe('catalog snapshots', () => {
     expect(r.total_results).toBe(2);
     expect(r.ranges).toEqual({ price: { min: 3, max: 12.5 } });
     expect(loaded.getProduct('a')).toEqual({ refId: 'a', title: 'red lamp', price: '12.50' });
+  });
+
+  it('loads a format-2 snapshot (offsets and codes beside 32-bit single codes) into the narrow layout', async () => {
+    // __tests__/format-2.aislesnap was written by the format-2 code from these products, after a text
+    // sort on brand and a range on price (derived arrays saved) and with p3 and p17 deleted (tombstones).
+    const brands = ['Acme', 'Borealis', 'Cobalt', 'Dune', 'Ember'];
+    const products: Product[] = Array.from({ length: 40 }, (_, i) => ({
+      refId: `p${i}`,
+      title: `${['red', 'blue', 'green'][i % 3]} ${['mug', 'kettle', 'lamp', 'chair'][i % 4]} ${i}`,
+      brand: brands[i % 5],
+      ...(i % 4 === 0 ? {} : { tags: i % 3 === 0 ? ['sale', 'new'] : ['sale'] }),
+      ...(i % 6 === 5 ? {} : { colour: ['red', 'blue', 'green'][i % 3] }),
+      price: ((i * 7) % 50) + 0.5,
+    }));
+    const loaded = await loadCatalogSnapshot(fileURLToPath(new URL('./__tests__/format-2.aislesnap', import.meta.url)));
+    const { index, fieldByName } = loaded.state;
+    const text = (name: string) => index.fields[fieldByName.get(name)!].text!;
+    expect(text('brand').single).toBeInstanceOf(Int8Array);
+    expect(text('brand').offsets).toBeUndefined();
+    expect(text('refId').single).toBeInstanceOf(Int8Array);
+    expect(text('tags').single).toBeUndefined();
+    expect(text('tags').codes).toBeInstanceOf(Uint32Array);
+    expect(index.fullText.fieldLengths).toBeInstanceOf(Uint16Array);
+    const built = new Catalog();
+    await built.upsert(products.filter((p) => p.refId !== 'p3' && p.refId !== 'p17'));
+    const requests: SearchRequest[] = [
+      { website_id: 'w', client: 'c', q: 'red mug', start: 0, size: 50, aggregations: ['brand', 'tags', 'colour'], range_fields: ['price'] },
+      { website_id: 'w', client: 'c', q: '', start: 0, size: 50, scope: { tags: ['new'] }, sort_fields: [{ brand: { order: 'desc', type: 'text' } }], aggregations: ['colour'] },
+      { website_id: 'w', client: 'c', q: 'lamp', start: 0, size: 50, scope: { brand: ['Dune', 'Acme'] }, aggregations: ['tags'] },
+    ];
+    for (const request of requests) expect(await outcome(loaded, request)).toEqual(await outcome(built, request));
+    // Written again, it is a current-format snapshot answering alike.
+    const file = path.join(dir, 'from-format-2.aislesnap');
+    await saveCatalogSnapshot(loaded, file);
+    const again = await loadCatalogSnapshot(file);
+    for (const request of requests) expect(await outcome(again, request)).toEqual(await outcome(built, request));
   });
 
   it('writes atomically: no temporary file is left behind', async () => {

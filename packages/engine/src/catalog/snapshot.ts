@@ -11,17 +11,26 @@ import { Builder, ByteBuffer } from 'flatbuffers';
 import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
 import { Catalog, type CatalogOptions } from './catalog.js';
-import { charMask, type CatalogState, type FieldIndex, type FieldKind, type ValueCounts } from './catalog-index.js';
+import { charMask, type CatalogState, type FieldIndex, type FieldKind, type DocCodes, type SingleCodes, type ValueCounts } from './catalog-index.js';
+import { copySingleCodes, singleCodesType } from './text-column.js';
+import { sharedArray } from './shared-arrays.js';
 import { StringMap } from './string-map.js';
-import { runSteps, type Steps } from './build-catalog-state.js';
+import { runSteps, storedFieldLength, type Steps } from './build-catalog-state.js';
 import { runInSlices } from './time-slices.js';
 import { applyDeletes } from './tombstones.js';
 
 const FILE_IDENTIFIER = 'AISL';
-const FORMAT_VERSION = 2;
+/**
+ * 3: single-valued text columns hold only their narrow `single` codes, field lengths are 16-bit.
+ * 2 (still read): every text column had `offsets` and `codes`, `single` was 32-bit when present and
+ * field lengths 32-bit; converted to the current layout on load.
+ */
+const FORMAT_VERSION = 3;
+const READABLE_VERSIONS: readonly number[] = [2, FORMAT_VERSION];
 
-type AnyTypedArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
-const ELEMENT_TYPES = [undefined, Uint8Array, Uint16Array, Uint32Array, Int32Array, Float32Array, Float64Array] as const;
+type AnyTypedArray = Uint8Array | Int8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
+// Append only: a type's position is its code in the file.
+const ELEMENT_TYPES = [undefined, Uint8Array, Uint16Array, Uint32Array, Int32Array, Float32Array, Float64Array, Int8Array, Int16Array] as const;
 
 function elementType(a: AnyTypedArray): number {
   const i = ELEMENT_TYPES.findIndex((c) => c !== undefined && a instanceof c);
@@ -45,10 +54,10 @@ function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
   state.index.fields.forEach((f, i) => {
     if (f.text) {
       const t = f.text;
-      arrays.set(`f${i}.offsets`, t.offsets).set(`f${i}.codes`, t.codes).set(`f${i}.valueOffsets`, t.valueOffsets)
-        .set(`f${i}.valueDocs`, t.valueDocs);
-      if (t.sortRank) arrays.set(`f${i}.sortRank`, t.sortRank);
       if (t.single) arrays.set(`f${i}.single`, t.single);
+      else arrays.set(`f${i}.offsets`, t.offsets).set(`f${i}.codes`, t.codes);
+      arrays.set(`f${i}.valueOffsets`, t.valueOffsets).set(`f${i}.valueDocs`, t.valueDocs);
+      if (t.sortRank) arrays.set(`f${i}.sortRank`, t.sortRank);
     }
     if (f.numeric) arrays.set(`f${i}.numeric`, f.numeric);
     if (f.order) arrays.set(`f${i}.order`, f.order);
@@ -159,6 +168,17 @@ function invalid(filePath: string, problem: string, cause?: unknown): never {
   throw new AisleError('SNAPSHOT_INVALID', `snapshot ${filePath}: ${problem}`, { cause, details: { filePath } });
 }
 
+/** The field lengths of a snapshot of format `version` (format 2 stored them in 32 bits: saturated to 16). */
+function fieldLengthsOf(
+  version: number, need: <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number) => T, length: number,
+): Uint16Array {
+  if (version !== 2) return need('ft.fieldLengths', Uint16Array, length);
+  const wide = need('ft.fieldLengths', Uint32Array, length);
+  const out = sharedArray(Uint16Array, length);
+  for (let i = 0; i < length; i++) out[i] = storedFieldLength(wide[i]);
+  return out;
+}
+
 /** Reads the snapshot bytes back into products and a catalog state builder. */
 export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { products: Product[]; makeState: (catalogId: string) => CatalogState } {
   if (bytes.length < 12) invalid(label, 'is too short to be a snapshot');
@@ -171,7 +191,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
     const root = bb.readInt32(bb.position()) + bb.position();
     const field = (table: number, slot: number): number => bb.__offset(table, 4 + 2 * slot);
     const version = field(root, 0) ? bb.readUint32(root + field(root, 0)) : 0;
-    if (version !== FORMAT_VERSION) invalid(label, `has format version ${version}, expected ${FORMAT_VERSION}`);
+    if (!READABLE_VERSIONS.includes(version)) invalid(label, `has format version ${version}, expected ${READABLE_VERSIONS.join(' or ')}`);
     const meta = JSON.parse(bb.__string(root + field(root, 1)) as string) as SnapshotMeta;
     const productsAt = root + field(root, 2);
     const productsStart = bb.__vector(productsAt);
@@ -202,6 +222,15 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
       return a;
     };
     const n = meta.docCount;
+    // A doc's codes: `single` (as wide as the dictionary needs) or offsets/codes. Format 2 kept both
+    // for single-valued columns, `single` in 32 bits: narrowed here.
+    const codesOf = (i: number, dictSize: number): DocCodes => {
+      const single = arrays.get(`f${i}.single`);
+      if (!single) return { offsets: need(`f${i}.offsets`, Uint32Array, n + 1), codes: need(`f${i}.codes`, Uint32Array) };
+      if (version === 2) return { single: copySingleCodes(need(`f${i}.single`, Int32Array, n), dictSize, n) };
+      const Width = singleCodesType(dictSize);
+      return { single: need(`f${i}.single`, Width as new (...args: never[]) => SingleCodes, n) };
+    };
     const fields: FieldIndex[] = meta.fields.map((f, i) => ({
       name: f.name,
       kind: f.kind,
@@ -210,10 +239,9 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
       numeric: f.hasNumeric ? need(`f${i}.numeric`, Float64Array, n) : undefined,
       order: arrays.has(`f${i}.order`) ? need(`f${i}.order`, Uint32Array) : undefined,
       text: f.hasText ? {
-        offsets: need(`f${i}.offsets`, Uint32Array, n + 1), codes: need(`f${i}.codes`, Uint32Array), dictSize: f.dictSize!,
+        ...codesOf(i, f.dictSize!), dictSize: f.dictSize!,
         valueOffsets: need(`f${i}.valueOffsets`, Uint32Array, f.dictSize! + 1), valueDocs: need(`f${i}.valueDocs`, Uint32Array),
         sortRank: arrays.has(`f${i}.sortRank`) ? need(`f${i}.sortRank`, Uint32Array, f.dictSize!) : undefined,
-        single: arrays.has(`f${i}.single`) ? need(`f${i}.single`, Int32Array, n) : undefined,
       } : undefined,
     }));
     const ft = meta.fullText;
@@ -221,7 +249,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
       fieldIds: ft.fieldIds, termCount: ft.termCount, avgFieldLengths: ft.avgFieldLengths,
       termOffsets: need('ft.termOffsets', Uint32Array, ft.termCount + 1), postDocs: need('ft.postDocs', Uint32Array),
       postFields: need('ft.postFields', Uint8Array), postNorm: need('ft.postNorm', Float32Array),
-      termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths: need('ft.fieldLengths', Uint32Array, ft.fieldIds.length * n),
+      termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths: fieldLengthsOf(version, need, ft.fieldIds.length * n),
     };
     if (meta.vocabulary.length !== ft.termCount || meta.dictionaries.length !== fields.length) invalid(label, 'has an inconsistent index');
     if (meta.deleted?.some((d, i) => !Number.isInteger(d) || d < 0 || d >= n || (i > 0 && d <= meta.deleted![i - 1]))) invalid(label, 'has invalid tombstones');

@@ -24,6 +24,7 @@ import { lowerBound, type CatalogState, type FieldKind, type ValueCounts } from 
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray } from './shared-arrays.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
+import { codeAt, codeCount } from './text-column.js';
 import { tokenize } from './tokenizer.js';
 
 const STEP_MASK = STEP - 1;
@@ -160,7 +161,7 @@ export function planDeletes(state: CatalogState, refIds: readonly string[]): num
       const numeric = !Number.isNaN(numericValue(v));
       gone.set(fid, { numbers: before.numbers + (numeric ? 1 : 0), strays: before.strays + (numeric ? 0 : 1) });
       const text = state.index.fields[fid].text;
-      if (text) goneTexts.set(fid, (goneTexts.get(fid) ?? 0) + text.offsets[d + 1] - text.offsets[d]);
+      if (text) goneTexts.set(fid, (goneTexts.get(fid) ?? 0) + codeCount(text, d));
     }
   }
   for (const [fid, counts] of gone) {
@@ -232,7 +233,10 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
       if (!text) continue;
       let counts = codeDocs.get(fid);
       if (!counts) codeDocs.set(fid, (counts = new Map()));
-      for (let j = text.offsets[d]; j < text.offsets[d + 1]; j++) counts.set(text.codes[j], (counts.get(text.codes[j]) ?? 0) + 1);
+      for (let j = 0, k = codeCount(text, d); j < k; j++) {
+        const code = codeAt(text, d, j);
+        counts.set(code, (counts.get(code) ?? 0) + 1);
+      }
     }
     if ((i & 255) === 255) yield;
   }
