@@ -1,10 +1,11 @@
 /**
- * The second fast path of a catalog change: a batch that only adds new products (new refIds, fields
- * the catalog already has, values that keep every field's kind) extends the previous version instead
- * of rebuilding it. New docs take the next doc ids, so every column grows at its end: text columns
+ * The second fast path of a catalog change: a batch that only adds new products (new refIds, values
+ * that keep every existing field's kind) extends the previous version instead of rebuilding it. New docs take the next doc ids, so every column grows at its end: text columns
  * append codes (new values get new codes, as a rebuild would give them in first-seen order), inverted
  * columns and posting lists get the new docs at the end of their lists (block copies of the rest), new
- * words are merged into the sorted vocabulary.
+ * words are merged into the sorted vocabulary. A field no product had is added after the others (as a
+ * build numbers fields by first appearance), its columns holding no value for the old docs, its kind the
+ * one its new values give; a text one gets the next full-text field number when a build would index it.
  *
  * The result is the version a rebuild would make, bit for bit, but for one thing every new doc changes
  * for all others: BM25F length normalisation (the mean field length moves). Postings keep the means
@@ -13,13 +14,14 @@
  * exactly from the stored float32), so an append costs no pass over every posting. The property test
  * (`append-products.test.ts`) compares every structure and the effective norms with a rebuild.
  *
- * Anything else — an update of a known refId, a new field, a value that would change a field's kind
- * (text in a numeric field, a first text value in a field without any) — takes the full rebuild.
+ * Anything else — an update of a known refId (catalog.ts tombstones it and appends it again), a value
+ * that would change a field's kind (text in a numeric field, a first text value in a field without
+ * any) — takes another path or the full rebuild.
  * @module
  */
 import type { Product } from '../types.js';
-import { lengthNorm, lengthTotalsSteps, MAX_TF, setLengthTotals, STEP, type Steps } from './build-catalog-state.js';
-import { liveFieldKind } from './tombstones.js';
+import { fieldKindOf, isFullTextField, lengthNorm, lengthTotalsSteps, MAX_TF, meanLengths, setLengthTotals, STEP, type Steps } from './build-catalog-state.js';
+import { liveFieldKind, withFullTextFields } from './tombstones.js';
 import { charMask, lowerBound, type CatalogIndex, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
@@ -60,12 +62,16 @@ export function* planAppend(base: CatalogState, batches: readonly (readonly Prod
     }
   }
   const added = order.map((refId) => last.get(refId)!);
+  // An empty version has no columns at all (not even refId's): its rebuild is as cheap and lays them out.
+  if (base.index.docCount === 0) return undefined;
   const addedCounts = new Map<number, ValueCounts>();
   for (let k = 0; k < added.length; k++) {
     const p = added[k];
     for (const key in p) {
       const fid = base.fieldByName.get(key);
-      if (fid === undefined || !fitsField(base, fid, p[key])) return undefined;
+      // A field no product had takes whatever kind its new values give (appendProducts adds it).
+      if (fid === undefined) continue;
+      if (!fitsField(base, fid, p[key])) return undefined;
       if (!isPresent(p[key])) continue;
       let counts = addedCounts.get(fid);
       if (!counts) addedCounts.set(fid, counts = { numbers: 0, strays: 0 });
@@ -95,6 +101,33 @@ export function* planAppend(base: CatalogState, batches: readonly (readonly Prod
   const vectors = base.vectors;
   if (base.tombstones && vectors && added.some((p) => Array.isArray(p[IMAGE_VECTOR_FIELD]) && (p[IMAGE_VECTOR_FIELD] as unknown[]).length !== vectors.dimension)) return undefined;
   return added;
+}
+
+/** The fields `added` have and `base` has not, in first-appearance order (as a build numbers fields). Pure. */
+function newFieldNames(base: CatalogState, added: readonly Product[]): string[] {
+  const names = new Set<string>();
+  for (const p of added) for (const key in p) if (!base.fieldByName.has(key)) names.add(key);
+  return [...names];
+}
+
+/**
+ * The columns of a field no product of `n` docs had: no text column, no numeric column, no value;
+ * {@link appendProducts} then appends the new docs' values to it like to any other field.
+ */
+function absentField(name: string): FieldIndex {
+  return { name, kind: 'none', valueCounts: { numbers: 0, strays: 0 } };
+}
+
+/** A text column of `n` docs none of which has a value (the base a new field's values are appended to). */
+function emptyTextColumn(n: number): TextColumn {
+  return {
+    offsets: sharedArray(Uint32Array, n + 1),
+    codes: sharedArray(Uint32Array, 0),
+    single: sharedArray(Int32Array, n).fill(-1),
+    dictSize: 0,
+    valueOffsets: sharedArray(Uint32Array, 1),
+    valueDocs: sharedArray(Uint32Array, 0),
+  };
 }
 
 /** The value counts of field `name` after appending `added`. */
@@ -195,11 +228,13 @@ function appendToOrder(order: Uint32Array, values: Float64Array, n: number): Uin
  * distinct values' words. In steps (the normalisation pass visits every posting).
  */
 function* appendFullText(
-  base: CatalogState, n: number, docWords: string[][][],
+  base: CatalogState, n: number, docWords: string[][][], fieldIds: number[],
 ): Steps<{ fullText: FullTextIndex; vocabulary: string[]; termMasks: Uint32Array }> {
   const old = base.index.fullText;
   const oldVocabulary = base.vocabulary;
-  const F = old.fieldIds.length;
+  // Fields numbered after the old ones are new: no old doc has a length or a posting in them.
+  const oldF = old.fieldIds.length;
+  const F = fieldIds.length;
   const k = docWords.length;
   const N = n + k;
   // New words, sorted; old term t moves to t + (new words before it).
@@ -225,7 +260,7 @@ function* appendFullText(
   const termIdOf = (w: string): number => lowerBound(vocabulary, w);
   // New postings (doc-major, then field: per term they come out sorted by doc then field) and lengths.
   const fieldLengths = sharedArray(Uint32Array, F * N);
-  for (let f = 0; f < F; f++) fieldLengths.set(old.fieldLengths.subarray(f * n, (f + 1) * n), f * N);
+  for (let f = 0; f < oldF; f++) fieldLengths.set(old.fieldLengths.subarray(f * n, (f + 1) * n), f * N);
   const addTerm: number[] = [];
   const addDoc: number[] = [];
   const addField: number[] = [];
@@ -251,16 +286,17 @@ function* appendFullText(
   yield;
   // Postings keep the means they were normalised with (old and new ones alike): the totals move, and
   // searches normalise with the live means (no pass over every posting, see text-matches.ts).
-  const avgFieldLengths = old.avgFieldLengths;
   const oldTotals = yield* lengthTotalsSteps(old, n);
-  const tokens = oldTotals.tokens.slice();
-  const withField = oldTotals.docs.slice();
+  const tokens = [...oldTotals.tokens, ...new Array<number>(F - oldF).fill(0)];
+  const withField = [...oldTotals.docs, ...new Array<number>(F - oldF).fill(0)];
   for (let f = 0; f < F; f++) {
     for (let d = n; d < N; d++) {
       const len = fieldLengths[f * N + d];
       if (len > 0) { tokens[f] += len; withField[f]++; }
     }
   }
+  // A new field's postings are all new: normalised with its mean over the new docs, the live one.
+  const avgFieldLengths = F === oldF ? old.avgFieldLengths : [...old.avgFieldLengths, ...meanLengths({ tokens: tokens.slice(oldF), docs: withField.slice(oldF) })];
   // Term layout: per new term id, its old entries then its new ones.
   const T = vocabulary.length;
   const addCount = new Uint32Array(T);
@@ -309,7 +345,7 @@ function* appendFullText(
   }
   const termMasks = new Uint32Array(T);
   for (let t = 0; t < T; t++) termMasks[t] = isFresh[t] ? charMask(vocabulary[t]) : base.termMasks[oldIdOfNew[t]];
-  const fullText: FullTextIndex = { fieldIds: old.fieldIds, termCount: T, termOffsets, postDocs, postFields, postNorm, termDocFreq, fieldLengths, avgFieldLengths };
+  const fullText: FullTextIndex = { fieldIds, termCount: T, termOffsets, postDocs, postFields, postNorm, termDocFreq, fieldLengths, avgFieldLengths };
   setLengthTotals(fullText, { tokens, docs: withField });
   return { fullText, vocabulary, termMasks };
 }
@@ -356,9 +392,15 @@ class StackedLookup implements StringLookup<number> {
   }
 }
 
-/** The version `version` of the catalog: `base` with `added` (new products, in order) at its end. */
+/**
+ * The version `version` of the catalog: `base` with `added` (new products, in order) at its end.
+ * Fields no product of `base` had are added after the others, in the order a build would number them,
+ * with the kind their values give; a text one gets the next full-text field number when a build would
+ * index it (`fieldWeights`: the catalog's).
+ */
 export function* appendProducts(
   base: CatalogState, added: readonly Product[], version: number, places?: ReadonlyMap<string, number>,
+  fieldWeights?: Record<string, number>,
 ): Steps<CatalogState> {
   const n = base.products.length;
   const k = added.length;
@@ -366,13 +408,19 @@ export function* appendProducts(
   const products = base.products.slice();
   for (const p of added) products.push(p);
   yield;
+  const baseFields = base.index.fields.length;
+  const newNames = newFieldNames(base, added);
+  const fieldByName = newNames.length === 0 ? base.fieldByName : new Map(base.fieldByName);
+  newNames.forEach((name, i) => fieldByName.set(name, baseFields + i));
   const fields: FieldIndex[] = [];
   const dictionaries = base.dictionaries.slice();
-  const fullTextNumber = new Map<number, number>(base.index.fullText.fieldIds.map((fid, f) => [fid, f]));
-  const docWords: string[][][] = added.map(() => base.index.fullText.fieldIds.map(() => []));
+  const fullTextIds = base.index.fullText.fieldIds.slice();
+  const fullTextNumber = new Map<number, number>(fullTextIds.map((fid, f) => [fid, f]));
+  const docWords: string[][][] = added.map(() => fullTextIds.map(() => []));
   const carried: [number, StringLookup<number>][] = [];
-  for (let fid = 0; fid < base.index.fields.length; fid++) {
-    const field = base.index.fields[fid];
+  for (let fid = 0; fid < baseFields + newNames.length; fid++) {
+    const isNew = fid >= baseFields;
+    const field = isNew ? absentField(newNames[fid - baseFields]) : base.index.fields[fid];
     const name = field.name;
     let numeric = field.numeric;
     let order = field.order;
@@ -387,6 +435,14 @@ export function* appendProducts(
       order = order ? appendToOrder(order, numeric, n) : undefined;
     }
     let text = field.text;
+    if (isNew && name !== IMAGE_VECTOR_FIELD && added.some((p) => textValues(p[name]).length > 0)) text = emptyTextColumn(n);
+    const valueCounts = appendedCounts(field.valueCounts, added, name);
+    const kind = isNew ? fieldKindOf(valueCounts!, text !== undefined) : field.kind;
+    if (isNew && isFullTextField({ name, kind }, fullTextIds.length, fieldWeights)) {
+      fullTextNumber.set(fid, fullTextIds.length);
+      fullTextIds.push(fid);
+      for (const perField of docWords) perField.push([]);
+    }
     if (text && name === 'refId') {
       // refId codes are doc ids (see buildTextColumn).
       const dictionary = base.dictionaries[fid].slice();
@@ -406,8 +462,9 @@ export function* appendProducts(
       }
       yield;
     } else if (text) {
-      const lookup = yield* codeLookupSteps(base, fid);
-      let dictionary = base.dictionaries[fid];
+      const lookup: StringLookup<number> = isNew ? new Map<string, number>() : yield* codeLookupSteps(base, fid);
+      const baseDictionary = isNew ? [] : base.dictionaries[fid];
+      let dictionary = baseDictionary;
       const fresh = new Map<string, number>();
       const docCodes: number[][] = [];
       for (let j = 0; j < k; j++) {
@@ -415,7 +472,7 @@ export function* appendProducts(
         for (const value of name === IMAGE_VECTOR_FIELD ? [] : distinctTexts(added[j][name])) {
           let code = lookup.get(value) ?? fresh.get(value);
           if (code === undefined) {
-            if (dictionary === base.dictionaries[fid]) dictionary = dictionary.slice();
+            if (dictionary === baseDictionary) dictionary = dictionary.slice();
             code = dictionary.length;
             dictionary.push(value);
             fresh.set(value, code);
@@ -432,10 +489,12 @@ export function* appendProducts(
       const stacked = new StackedLookup(lookup, fresh);
       carried.push([fid, stacked.depth <= MAX_LOOKUP_DEPTH ? stacked : yield* dictionaryLookup(dictionary)]);
     }
-    fields.push({ name, kind: field.kind, text, numeric, order, valueCounts: appendedCounts(field.valueCounts, added, name) });
+    fields.push({ name, kind, text, numeric, order, valueCounts });
+    // A new field without text values has an empty dictionary (one with them was set above).
+    if (dictionaries.length === fid) dictionaries.push([]);
     yield;
   }
-  const { fullText, vocabulary, termMasks } = yield* appendFullText(base, n, docWords);
+  const { fullText, vocabulary, termMasks } = yield* appendFullText(base, n, docWords, fullTextIds);
   // A few new refIds: only the shards they fall in are copied (a sixty-fourth of the map each); many:
   // the whole map, in steps (copying most shards in one go would hold the event loop).
   let docByRefId: StringMap<number>;
@@ -453,12 +512,12 @@ export function* appendProducts(
     },
     products,
     docByRefId,
-    fieldByName: base.fieldByName,
+    fieldByName,
     dictionaries,
     vocabulary,
     termMasks,
     vectors,
-    tombstones: base.tombstones,
+    tombstones: base.tombstones && withFullTextFields(base.tombstones, fullTextIds.length),
   };
   for (const [fid, lookup] of carried) setCodeLookup(state, fid, lookup);
   return state;

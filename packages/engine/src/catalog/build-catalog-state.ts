@@ -10,7 +10,7 @@
 import type { Product } from '../types.js';
 import { PagedBuilder, sharedArray } from './shared-arrays.js';
 import { StringMap } from './string-map.js';
-import { charMask, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
+import { charMask, type CatalogState, type FieldIndex, type FieldKind, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from './field-values.js';
 import { tokenize } from './tokenizer.js';
 import { keepValueWords, type TokenizedField } from './value-words.js';
@@ -200,7 +200,7 @@ function* singleCodes(offsets: Uint32Array, codes: Uint32Array): Steps<Int32Arra
   return single;
 }
 
-function* buildNumericColumn(products: readonly Product[], name: string): Steps<{ numeric?: Float64Array; allNumeric: boolean; valueCounts: ValueCounts }> {
+function* buildNumericColumn(products: readonly Product[], name: string): Steps<{ numeric?: Float64Array; valueCounts: ValueCounts }> {
   const n = products.length;
   let numeric: Float64Array | undefined;
   let numbers = 0;
@@ -215,7 +215,7 @@ function* buildNumericColumn(products: readonly Product[], name: string): Steps<
     if (!numeric) numeric = sharedArray(Float64Array, n).fill(NaN);
     numeric[d] = x;
   }
-  return { numeric, allNumeric: isNumericField(numbers, strays), valueCounts: { numbers, strays } };
+  return { numeric, valueCounts: { numbers, strays } };
 }
 
 function* buildVectors(products: readonly Product[]): Steps<VectorColumn | undefined> {
@@ -238,14 +238,33 @@ function* buildVectors(products: readonly Product[]): Steps<VectorColumn | undef
   return { dimension, data, present };
 }
 
+/** The BM25F weight of field `name` given the catalog's weights (defaults otherwise). */
+function fieldWeightOf(name: string, fieldWeights: Record<string, number> | undefined): number {
+  return fieldWeights?.[name] ?? DEFAULT_FIELD_WEIGHTS[name] ?? 1;
+}
+
+/**
+ * Whether `field` gets the next full-text field number, `fullTextFields` being already numbered (fields
+ * are numbered in field order): a text field of positive weight, not an identifier, within
+ * {@link MAX_FULL_TEXT_FIELDS}. One rule for the build and for a field an append adds. Pure.
+ */
+export function isFullTextField(field: Pick<FieldIndex, 'name' | 'kind'>, fullTextFields: number, fieldWeights: Record<string, number> | undefined): boolean {
+  return field.kind === 'text' && fieldWeightOf(field.name, fieldWeights) > 0 && !NOT_FULL_TEXT_FIELDS.has(field.name) && fullTextFields < MAX_FULL_TEXT_FIELDS;
+}
+
+/** The kind a build gives a field from its value counts and whether it has a text column. Pure. */
+export function fieldKindOf(counts: ValueCounts, hasText: boolean): FieldKind {
+  return isNumericField(counts.numbers, counts.strays) ? 'numeric' : hasText ? 'text' : 'none';
+}
+
 function* buildFullText(
   products: readonly Product[], fields: FieldIndex[], dictionaries: string[][], fieldWeights: Record<string, number> | undefined,
 ): Steps<{ fullText: FullTextIndex; vocabulary: string[]; termMasks: Uint32Array }> {
   const n = products.length;
   const fieldIds: number[] = [];
-  const weightOf = (f: FieldIndex): number => fieldWeights?.[f.name] ?? DEFAULT_FIELD_WEIGHTS[f.name] ?? 1;
+  const weightOf = (f: FieldIndex): number => fieldWeightOf(f.name, fieldWeights);
   fields.forEach((f, i) => {
-    if (f.kind === 'text' && weightOf(f) > 0 && !NOT_FULL_TEXT_FIELDS.has(f.name) && fieldIds.length < MAX_FULL_TEXT_FIELDS) fieldIds.push(i);
+    if (isFullTextField(f, fieldIds.length, fieldWeights)) fieldIds.push(i);
   });
   // Each distinct value of a field is tokenised once (its dictionary entry), not once per product:
   // low-cardinality fields (brand, category) cost almost nothing. Per field: tokens of code c are
@@ -425,9 +444,9 @@ export function* buildCatalogSteps(products: Product[], options: BuildOptions): 
   const fields: FieldIndex[] = [];
   const dictionaries: string[][] = [];
   for (const name of names) {
-    const { numeric, allNumeric, valueCounts } = yield* buildNumericColumn(products, name);
+    const { numeric, valueCounts } = yield* buildNumericColumn(products, name);
     const { column, dictionary } = name === IMAGE_VECTOR_FIELD ? { column: undefined, dictionary: [] } : yield* buildTextColumn(products, name);
-    const kind = allNumeric ? 'numeric' : column ? 'text' : 'none';
+    const kind = fieldKindOf(valueCounts, column !== undefined);
     fields.push({ name, kind, text: column, numeric, valueCounts });
     dictionaries.push(dictionary);
   }
