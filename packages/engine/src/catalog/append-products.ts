@@ -24,7 +24,7 @@ import { fieldKindOf, isFullTextField, lengthNorm, lengthTotalsSteps, MAX_TF, me
 import { liveFieldKind, withFullTextFields } from './tombstones.js';
 import { charMask, lowerBound, type CatalogIndex, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
-import { sharedArray, sharedCopy } from './shared-arrays.js';
+import { extendShared, growableArray, sharedArray } from './shared-arrays.js';
 import { copyInSteps, type StringLookup, type StringMap } from './string-map.js';
 import { codeLookupSteps, dictionaryLookup, existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
 import { tokenize } from './tokenizer.js';
@@ -121,12 +121,12 @@ function absentField(name: string): FieldIndex {
 /** A text column of `n` docs none of which has a value (the base a new field's values are appended to). */
 function emptyTextColumn(n: number): TextColumn {
   return {
-    offsets: sharedArray(Uint32Array, n + 1),
-    codes: sharedArray(Uint32Array, 0),
-    single: sharedArray(Int32Array, n).fill(-1),
+    offsets: growableArray(Uint32Array, n + 1),
+    codes: growableArray(Uint32Array, 0),
+    single: growableArray(Int32Array, n).fill(-1),
     dictSize: 0,
-    valueOffsets: sharedArray(Uint32Array, 1),
-    valueDocs: sharedArray(Uint32Array, 0),
+    valueOffsets: growableArray(Uint32Array, 1),
+    valueDocs: growableArray(Uint32Array, 0),
   };
 }
 
@@ -159,8 +159,9 @@ function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], d
   const oldEntries = column.offsets[n];
   let added = 0;
   for (const codes of docCodes) added += codes.length;
-  const offsets = sharedCopy(column.offsets, n + k + 1);
-  const codes = sharedCopy(column.codes, oldEntries + added);
+  // Per-doc arrays grow at their end, in place (see extendShared): the cost is the new docs'.
+  const offsets = extendShared(column.offsets, n + k + 1);
+  const codes = added === 0 ? column.codes : extendShared(column.codes, oldEntries + added);
   let at = oldEntries;
   let singleOk = column.single !== undefined;
   for (let j = 0; j < k; j++) {
@@ -170,9 +171,13 @@ function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], d
   }
   let single: Int32Array | undefined;
   if (singleOk) {
-    single = sharedCopy(column.single!, n + k);
+    single = extendShared(column.single!, n + k);
     for (let j = 0; j < k; j++) single[n + j] = docCodes[j].length === 1 ? docCodes[j][0] : -1;
   }
+  // The text sort ranks are per code: valid as long as no code was added.
+  const sortRank = dictSize === column.dictSize ? column.sortRank : undefined;
+  // No new doc has a value: the inverted column is the old one.
+  if (added === 0) return { offsets, codes, single, dictSize, valueOffsets: column.valueOffsets, valueDocs: column.valueDocs, sortRank };
   // Inverted column: per code, its old docs then its new ones (new doc ids are the highest).
   const newDocs = new Map<number, number[]>();
   for (let j = 0; j < k; j++) {
@@ -183,13 +188,29 @@ function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], d
     }
   }
   const oldSize = column.dictSize;
-  const valueOffsets = sharedArray(Uint32Array, dictSize + 1);
-  for (let c = 0; c < dictSize; c++) {
-    const old = c < oldSize ? column.valueOffsets[c + 1] - column.valueOffsets[c] : 0;
-    valueOffsets[c + 1] = valueOffsets[c] + old + (newDocs.get(c)?.length ?? 0);
-  }
-  const valueDocs = sharedArray(Uint32Array, oldEntries + added);
   const touched = [...newDocs.keys()].sort((a, b) => a - b);
+  if (touched[0] >= oldSize) {
+    // Only new values (a new title, say): their lists come after every old one, which stay in place.
+    const valueOffsets = extendShared(column.valueOffsets, dictSize + 1);
+    const valueDocs = extendShared(column.valueDocs, oldEntries + added);
+    for (let c = oldSize; c < dictSize; c++) {
+      const list = newDocs.get(c) ?? [];
+      valueDocs.set(list, valueOffsets[c]);
+      valueOffsets[c + 1] = valueOffsets[c] + list.length;
+    }
+    return { offsets, codes, single, dictSize, valueOffsets, valueDocs };
+  }
+  // Old codes end where they did, shifted by the new docs of the codes up to them (none before the first
+  // touched one: one block); new codes follow.
+  const valueOffsets = growableArray(Uint32Array, dictSize + 1);
+  valueOffsets.set(column.valueOffsets.subarray(0, touched[0] + 1));
+  let shift = 0;
+  for (let c = touched[0], next = 0; c < oldSize; c++) {
+    if (c === touched[next]) shift += newDocs.get(touched[next++])!.length;
+    valueOffsets[c + 1] = column.valueOffsets[c + 1] + shift;
+  }
+  for (let c = oldSize; c < dictSize; c++) valueOffsets[c + 1] = valueOffsets[c] + (newDocs.get(c)?.length ?? 0);
+  const valueDocs = growableArray(Uint32Array, oldEntries + added);
   let c = 0;
   for (const t of touched) {
     // Codes c .. t (t's old list included) are copied as one block, shifted by the docs added before.
@@ -202,24 +223,34 @@ function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], d
     c = t + 1;
   }
   if (c < oldSize) valueDocs.set(column.valueDocs.subarray(column.valueOffsets[c], column.valueOffsets[oldSize]), valueOffsets[c]);
-  return { offsets, codes, single, dictSize, valueOffsets, valueDocs };
+  return { offsets, codes, single, dictSize, valueOffsets, valueDocs, sortRank };
 }
 
-/** The order (docs with a value by (value, doc)) with new docs `n ..` merged in. Pure. */
+/**
+ * The order (docs with a value by (value, doc)) with new docs `n ..` merged in: each new doc goes after
+ * the old docs of values up to its own (old docs have lower ids), found by binary search; the old order
+ * is copied in blocks between them. Pure.
+ */
 function appendToOrder(order: Uint32Array, values: Float64Array, n: number): Uint32Array {
   const added: number[] = [];
   for (let d = n; d < values.length; d++) if (values[d] === values[d]) added.push(d);
   added.sort((a, b) => values[a] - values[b] || a - b);
   const out = sharedArray(Uint32Array, order.length + added.length);
-  let k = 0;
-  let m = 0;
-  for (let i = 0; i < order.length; i++) {
-    const d = order[i];
-    // Old docs have lower ids: on equal values they come first.
-    while (m < added.length && values[added[m]] < values[d]) out[k++] = added[m++];
-    out[k++] = d;
+  let from = 0;
+  for (let m = 0; m < added.length; m++) {
+    const v = values[added[m]];
+    let lo = from;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (values[order[mid]] <= v) lo = mid + 1;
+      else hi = mid;
+    }
+    out.set(order.subarray(from, lo), from + m);
+    out[lo + m] = added[m];
+    from = lo;
   }
-  while (m < added.length) out[k++] = added[m++];
+  out.set(order.subarray(from), from + added.length);
   return out;
 }
 
@@ -361,8 +392,8 @@ function appendVectors(base: VectorColumn | undefined, added: readonly Product[]
   }
   if (dimension === 0) return undefined;
   const N = n + added.length;
-  const data = base ? sharedCopy(base.data, N * dimension) : sharedArray(Float32Array, N * dimension);
-  const present = base ? sharedCopy(base.present, N) : sharedArray(Uint8Array, N);
+  const data = base ? extendShared(base.data, N * dimension) : growableArray(Float32Array, N * dimension);
+  const present = base ? extendShared(base.present, N) : growableArray(Uint8Array, N);
   added.forEach((p, j) => {
     const v = p[IMAGE_VECTOR_FIELD];
     if (!Array.isArray(v) || v.length !== dimension || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) return;
@@ -426,13 +457,14 @@ export function* appendProducts(
     let order = field.order;
     const anyNumeric = added.some((p) => !Number.isNaN(numericValue(p[name])));
     if (numeric || anyNumeric) {
-      numeric = numeric ? sharedCopy(numeric, N) : sharedArray(Float64Array, N).fill(Number.NaN);
+      numeric = numeric ? extendShared(numeric, N) : growableArray(Float64Array, N).fill(Number.NaN);
       numeric.fill(Number.NaN, n);
       for (let j = 0; j < k; j++) {
         const x = numericValue(added[j][name]);
         if (!Number.isNaN(x)) numeric[n + j] = x;
       }
-      order = order ? appendToOrder(order, numeric, n) : undefined;
+      // The order lists the docs having a value: unchanged when no new doc has one.
+      order = order && anyNumeric ? appendToOrder(order, numeric, n) : order;
     }
     let text = field.text;
     if (isNew && name !== IMAGE_VECTOR_FIELD && added.some((p) => textValues(p[name]).length > 0)) text = emptyTextColumn(n);
@@ -446,11 +478,11 @@ export function* appendProducts(
     if (text && name === 'refId') {
       // refId codes are doc ids (see buildTextColumn).
       const dictionary = base.dictionaries[fid].slice();
-      const codes = sharedCopy(text.codes, N);
-      const offsets = sharedCopy(text.offsets, N + 1);
-      const valueOffsets = sharedCopy(text.valueOffsets, N + 1);
+      const codes = extendShared(text.codes, N);
+      const offsets = extendShared(text.offsets, N + 1);
+      const valueOffsets = extendShared(text.valueOffsets, N + 1);
       for (let d = n; d < N; d++) { codes[d] = d; offsets[d + 1] = d + 1; valueOffsets[d + 1] = d + 1; dictionary.push(products[d].refId); }
-      const single = sharedCopy(text.single!, N);
+      const single = extendShared(text.single!, N);
       for (let d = n; d < N; d++) single[d] = d;
       text = { offsets, codes, single, dictSize: N, valueOffsets, valueDocs: codes };
       dictionaries[fid] = dictionary;
@@ -529,9 +561,12 @@ export function* appendProducts(
  */
 function appendedOrdinals(ordinal: Uint32Array | undefined, products: readonly Product[], n: number, places: ReadonlyMap<string, number> | undefined): Pick<CatalogIndex, 'ordinal'> {
   if (!ordinal && (!places || places.size === 0)) return {};
-  const out = sharedArray(Uint32Array, products.length);
-  if (ordinal) out.set(ordinal);
-  else for (let d = 0; d < n; d++) out[d] = d;
+  let out: Uint32Array;
+  if (ordinal) out = extendShared(ordinal, products.length);
+  else {
+    out = growableArray(Uint32Array, products.length);
+    for (let d = 0; d < n; d++) out[d] = d;
+  }
   for (let d = n; d < products.length; d++) out[d] = places?.get(products[d].refId) ?? d;
   return { ordinal: out };
 }
@@ -539,7 +574,7 @@ function appendedOrdinals(ordinal: Uint32Array | undefined, products: readonly P
 /** The deleted-doc bitset grown to `N` docs (new docs are live); the list of deleted docs is unchanged. */
 function appendedTombstoneBits(index: CatalogIndex, N: number): Pick<CatalogIndex, 'deleted' | 'deletedDocs'> {
   if (!index.deleted) return {};
-  return { deleted: sharedCopy(index.deleted, (N + 31) >>> 5), deletedDocs: index.deletedDocs };
+  return { deleted: extendShared(index.deleted, (N + 31) >>> 5), deletedDocs: index.deletedDocs };
 }
 
 

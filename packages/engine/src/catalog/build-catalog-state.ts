@@ -8,7 +8,7 @@
  * @module
  */
 import type { Product } from '../types.js';
-import { PagedBuilder, sharedArray } from './shared-arrays.js';
+import { growableArray, PagedBuilder, sharedArray } from './shared-arrays.js';
 import { StringMap } from './string-map.js';
 import { charMask, type CatalogState, type FieldIndex, type FieldKind, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from './field-values.js';
@@ -114,18 +114,18 @@ function* buildTextColumn(
   products: readonly Product[], name: string,
 ): Steps<{ column?: TextColumn; dictionary: string[] }> {
   const n = products.length;
-  const offsets = sharedArray(Uint32Array, n + 1);
+  const offsets = growableArray(Uint32Array, n + 1);
   if (name === 'refId') {
     // refIds are unique and present: code = doc id, no hashing needed.
-    const codes = sharedArray(Uint32Array, n);
-    const valueOffsets = sharedArray(Uint32Array, n + 1);
+    const codes = growableArray(Uint32Array, n);
+    const valueOffsets = growableArray(Uint32Array, n + 1);
     const dictionary = new Array<string>(n);
     for (let d = 0; d < n; d++) {
       offsets[d + 1] = d + 1; codes[d] = d; valueOffsets[d + 1] = d + 1;
       dictionary[d] = products[d].refId;
       if ((d & STEP_MASK) === STEP_MASK) yield;
     }
-    const single = sharedArray(Int32Array, n);
+    const single = growableArray(Int32Array, n);
     single.set(codes);
     return { column: n === 0 ? undefined : { offsets, codes, single, dictSize: n, valueOffsets, valueDocs: codes }, dictionary };
   }
@@ -164,9 +164,9 @@ function* buildTextColumn(
   if (values.length === 0) return { dictionary: [] };
   // Codes stay in first-seen order: no sort at build time. Lookups by value and text-sort ranks
   // are derived lazily, only for fields a request scopes or sorts on (see text-column-lookups.ts).
-  const codes = sharedArray(Uint32Array, tempCodes.length);
+  const codes = growableArray(Uint32Array, tempCodes.length);
   yield* tempCodes.copyTo(codes);
-  const valueOffsets = sharedArray(Uint32Array, values.length + 1);
+  const valueOffsets = growableArray(Uint32Array, values.length + 1);
   for (let i = 0; i < codes.length; i++) {
     valueOffsets[codes[i] + 1]++;
     if ((i & STEP_MASK) === STEP_MASK) yield;
@@ -176,7 +176,7 @@ function* buildTextColumn(
     if ((c & STEP_MASK) === STEP_MASK) yield;
   }
   const cursor = valueOffsets.slice(0, values.length);
-  const valueDocs = sharedArray(Uint32Array, codes.length);
+  const valueDocs = growableArray(Uint32Array, codes.length);
   for (let d = 0; d < n; d++) {
     for (let i = offsets[d]; i < offsets[d + 1]; i++) valueDocs[cursor[codes[i]]++] = d;
     if ((d & STEP_MASK) === STEP_MASK) yield;
@@ -192,7 +192,7 @@ function* singleCodes(offsets: Uint32Array, codes: Uint32Array): Steps<Int32Arra
     if (offsets[d + 1] - offsets[d] > 1) return undefined;
     if ((d & STEP_MASK) === STEP_MASK) yield;
   }
-  const single = sharedArray(Int32Array, n).fill(-1);
+  const single = growableArray(Int32Array, n).fill(-1);
   for (let d = 0; d < n; d++) {
     if (offsets[d + 1] > offsets[d]) single[d] = codes[offsets[d]];
     if ((d & STEP_MASK) === STEP_MASK) yield;
@@ -212,7 +212,7 @@ function* buildNumericColumn(products: readonly Product[], name: string): Steps<
     const x = numericValue(v);
     if (Number.isNaN(x)) { strays++; continue; }
     numbers++;
-    if (!numeric) numeric = sharedArray(Float64Array, n).fill(NaN);
+    if (!numeric) numeric = growableArray(Float64Array, n).fill(NaN);
     numeric[d] = x;
   }
   return { numeric, valueCounts: { numbers, strays } };
@@ -226,8 +226,8 @@ function* buildVectors(products: readonly Product[]): Steps<VectorColumn | undef
   }
   if (dimension === 0) return undefined;
   const n = products.length;
-  const data = sharedArray(Float32Array, n * dimension);
-  const present = sharedArray(Uint8Array, n);
+  const data = growableArray(Float32Array, n * dimension);
+  const present = growableArray(Uint8Array, n);
   for (let d = 0; d < n; d++) {
     if ((d & STEP_MASK) === STEP_MASK) yield;
     const v = products[d][IMAGE_VECTOR_FIELD];
