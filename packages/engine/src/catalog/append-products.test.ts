@@ -12,7 +12,9 @@ import { catalogArb, freshFieldsArb, freshRequestArb, requestArb } from '../sear
 import type { Product, SearchRequest } from '../types.js';
 import { planAppend } from './append-products.js';
 import { runSteps } from './build-catalog-state.js';
-import type { CatalogState } from './catalog-index.js';
+import type { CatalogState, PostingSegment } from './catalog-index.js';
+import { flatPostingsSteps } from './posting-tail.js';
+import { decodeCatalogSnapshot, encodeCatalogSnapshot } from './snapshot.js';
 import { Catalog } from './catalog.js';
 import { ensureNumericOrder } from './text-column-lookups.js';
 import { liveLengthAverages } from './tombstones.js';
@@ -26,6 +28,8 @@ function contents(state: CatalogState): unknown {
   const arr = (a: ArrayLike<number> | undefined) => (a ? Array.from(a) : undefined);
   state.index.fields.forEach((f, fid) => { if (f.numeric) ensureNumericOrder(state, fid); });
   const ft = state.index.fullText;
+  // An appended version keeps the new docs' postings in a tail: compared merged, as a build lays them out.
+  const postings = runSteps(flatPostingsSteps(ft));
   return {
     docCount: state.index.docCount,
     fields: state.index.fields.map((f) => ({
@@ -33,9 +37,9 @@ function contents(state: CatalogState): unknown {
       text: f.text && { offsets: arr(f.text.offsets), codes: arr(f.text.codes), single: arr(f.text.single), dictSize: f.text.dictSize, valueOffsets: arr(f.text.valueOffsets), valueDocs: arr(f.text.valueDocs) },
     })),
     fullText: {
-      fieldIds: ft.fieldIds, termCount: ft.termCount, termOffsets: arr(ft.termOffsets), postDocs: arr(ft.postDocs), postFields: arr(ft.postFields),
+      fieldIds: ft.fieldIds, termCount: ft.termCount, termOffsets: arr(postings.termOffsets), postDocs: arr(postings.postDocs), postFields: arr(postings.postFields),
       // Postings keep the means they were normalised with; what scoring reads is the norm for the live means.
-      norms: effectiveNorms(state), termDocFreq: arr(ft.termDocFreq), fieldLengths: arr(ft.fieldLengths),
+      norms: effectiveNorms(state, postings), termDocFreq: arr(ft.termDocFreq), fieldLengths: arr(ft.fieldLengths),
     },
     dictionaries: state.dictionaries,
     vocabulary: state.vocabulary,
@@ -47,9 +51,9 @@ function contents(state: CatalogState): unknown {
 }
 
 /** Per posting, the normalised frequency a search scores with (text-matches.ts). */
-function effectiveNorms(state: CatalogState): number[] {
+function effectiveNorms(state: CatalogState, postings: PostingSegment): number[] {
   const averages = liveLengthAverages(state) ?? state.index.fullText.avgFieldLengths;
-  return Array.from(state.index.fullText.postDocs, (d, i) => liveNorm(state.index, averages, i, d));
+  return Array.from(postings.postDocs, (d, i) => liveNorm(state.index, postings, averages, i, d));
 }
 
 async function sameAnswer(a: Catalog, b: Catalog, request: SearchRequest, onPool: boolean): Promise<void> {
@@ -175,8 +179,16 @@ describe('appending new products', () => {
     expect(grown.state.index.fields.map((f) => [f.name, f.kind])).toEqual([
       ['refId', 'text'], ['title', 'text'], ['price', 'numeric'], ['muted', 'text'], ['notes', 'text'], ['size', 'numeric'], ['url', 'text'], ['none', 'none'],
     ]);
+    // A snapshot stores the appended postings merged: loaded, it answers alike.
+    const { products: decoded, makeState } = decodeCatalogSnapshot(encodeCatalogSnapshot(grown.state));
+    const loaded = Catalog.fromProducts(decoded, options, makeState);
+    expect(grown.state.index.fullText.tail).toBeDefined();
+    expect(loaded.state.index.fullText.tail).toBeUndefined();
     for (const q of ['red', 'laces', 'blue', '']) {
-      await sameAnswer(grown, rebuilt, { website_id: 'w', client: 'c', q, start: 0, size: 10, aggregations: ['notes', 'size', 'muted'], range_fields: ['size'] }, false);
+      const request: SearchRequest = { website_id: 'w', client: 'c', q, start: 0, size: 10, aggregations: ['notes', 'size', 'muted'], range_fields: ['size'] };
+      await sameAnswer(grown, rebuilt, request, false);
+      await sameAnswer(grown, rebuilt, request, true);
+      await sameAnswer(loaded, rebuilt, request, false);
     }
   });
 

@@ -22,7 +22,7 @@
 import type { Product } from '../types.js';
 import { fieldKindOf, isFullTextField, lengthNorm, lengthTotalsSteps, MAX_TF, meanLengths, setLengthTotals, STEP, type Steps } from './build-catalog-state.js';
 import { liveFieldKind, withFullTextFields } from './tombstones.js';
-import { charMask, lowerBound, type CatalogIndex, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
+import { charMask, lowerBound, type CatalogIndex, type CatalogState, type FieldIndex, type FullTextIndex, type PostingTail, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
 import { extendShared, growableArray, sharedArray } from './shared-arrays.js';
 import { copyInSteps, type StringLookup, type StringMap } from './string-map.js';
@@ -254,9 +254,29 @@ function appendToOrder(order: Uint32Array, values: Float64Array, n: number): Uin
   return out;
 }
 
+/** A tail without postings, starting at doc `fromDoc`, for a vocabulary of `terms` terms. */
+function emptyTail(fromDoc: number, terms: number): PostingTail {
+  return { fromDoc, termOffsets: new Uint32Array(terms + 1), postDocs: new Uint32Array(0), postFields: new Uint8Array(0), postNorm: new Float32Array(0) };
+}
+
+/** Term offsets of unchanged postings for the term ids of a grown vocabulary (`oldIdOfNew[t]`: -1 for a new word). */
+function* renumberedOffsets(termOffsets: Uint32Array, oldIdOfNew: Int32Array): Steps<Uint32Array> {
+  const T = oldIdOfNew.length;
+  const out = sharedArray(Uint32Array, T + 1);
+  for (let t = 0; t < T; t++) {
+    const o = oldIdOfNew[t];
+    out[t + 1] = o >= 0 ? termOffsets[o + 1] : out[t];
+    if ((t & STEP_MASK) === STEP_MASK) yield;
+  }
+  return out;
+}
+
 /**
  * The full-text index with docs `n .. n + k)` appended, given per new doc and full-text field its
- * distinct values' words. In steps (the normalisation pass visits every posting).
+ * distinct values' words. The postings of the version's one-go build are shared (a new word only
+ * renumbers their term offsets); those of the docs appended since go to the tail
+ * (`FullTextIndex.tail`), which is copied with the new ones: the cost follows the docs appended since
+ * the last build or merge, not the catalog. In steps.
  */
 function* appendFullText(
   base: CatalogState, n: number, docWords: string[][][], fieldIds: number[],
@@ -328,19 +348,23 @@ function* appendFullText(
   }
   // A new field's postings are all new: normalised with its mean over the new docs, the live one.
   const avgFieldLengths = F === oldF ? old.avgFieldLengths : [...old.avgFieldLengths, ...meanLengths({ tokens: tokens.slice(oldF), docs: withField.slice(oldF) })];
-  // Term layout: per new term id, its old entries then its new ones.
   const T = vocabulary.length;
-  const addCount = new Uint32Array(T);
-  for (const t of addTerm) addCount[t]++;
-  const termOffsets = sharedArray(Uint32Array, T + 1);
   const oldIdOfNew = new Int32Array(T).fill(-1);
   for (let i = 0; i < newIdOfOld.length; i++) oldIdOfNew[newIdOfOld[i]] = i;
+  // The main postings (docs before the tail) are shared; only their term offsets follow the new term ids.
+  const termOffsets = freshSorted.length === 0 ? old.termOffsets : yield* renumberedOffsets(old.termOffsets, oldIdOfNew);
+  // The tail: per new term id, its entries of the previous tail then its new ones.
+  const oldTail = old.tail ?? emptyTail(n, oldVocabulary.length);
+  const addCount = new Uint32Array(T);
+  for (const t of addTerm) addCount[t]++;
+  const tailOffsets = sharedArray(Uint32Array, T + 1);
   for (let t = 0; t < T; t++) {
     const o = oldIdOfNew[t];
-    const oldCount = o >= 0 ? old.termOffsets[o + 1] - old.termOffsets[o] : 0;
-    termOffsets[t + 1] = termOffsets[t] + oldCount + addCount[t];
+    const oldCount = o >= 0 ? oldTail.termOffsets[o + 1] - oldTail.termOffsets[o] : 0;
+    tailOffsets[t + 1] = tailOffsets[t] + oldCount + addCount[t];
+    if ((t & STEP_MASK) === STEP_MASK) yield;
   }
-  const entries = termOffsets[T];
+  const entries = tailOffsets[T];
   const postDocs = sharedArray(Uint32Array, entries);
   const postFields = sharedArray(Uint8Array, entries);
   const postNorm = sharedArray(Float32Array, entries);
@@ -348,21 +372,21 @@ function* appendFullText(
   let work = 0;
   for (let t = 0; t < T; t++) {
     const o = oldIdOfNew[t];
-    let at = termOffsets[t];
     if (o >= 0) {
-      const from = old.termOffsets[o];
-      const to = old.termOffsets[o + 1];
-      postDocs.set(old.postDocs.subarray(from, to), at);
-      postFields.set(old.postFields.subarray(from, to), at);
-      postNorm.set(old.postNorm.subarray(from, to), at);
+      const from = oldTail.termOffsets[o];
+      const to = oldTail.termOffsets[o + 1];
+      const at = tailOffsets[t];
+      postDocs.set(oldTail.postDocs.subarray(from, to), at);
+      postFields.set(oldTail.postFields.subarray(from, to), at);
+      postNorm.set(oldTail.postNorm.subarray(from, to), at);
       termDocFreq[t] = old.termDocFreq[o];
-      work += to - from;
+      work += 1 + to - from;
     }
-    if (work >= STEP) { work = 0; yield; }
+    if (++work >= STEP) { work = 0; yield; }
   }
   // New entries, at the end of their terms' lists (in emission order: doc, then field).
   const cursor = new Uint32Array(T);
-  for (let t = 0; t < T; t++) cursor[t] = termOffsets[t + 1] - addCount[t];
+  for (let t = 0; t < T; t++) cursor[t] = tailOffsets[t + 1] - addCount[t];
   const lastDocOfTerm = new Int32Array(T).fill(-1);
   for (let i = 0; i < addTerm.length; i++) {
     const t = addTerm[i];
@@ -376,7 +400,10 @@ function* appendFullText(
   }
   const termMasks = new Uint32Array(T);
   for (let t = 0; t < T; t++) termMasks[t] = isFresh[t] ? charMask(vocabulary[t]) : base.termMasks[oldIdOfNew[t]];
-  const fullText: FullTextIndex = { fieldIds, termCount: T, termOffsets, postDocs, postFields, postNorm, termDocFreq, fieldLengths, avgFieldLengths };
+  const fullText: FullTextIndex = {
+    fieldIds, termCount: T, termOffsets, postDocs: old.postDocs, postFields: old.postFields, postNorm: old.postNorm, termDocFreq, fieldLengths, avgFieldLengths,
+    tail: { fromDoc: oldTail.fromDoc, termOffsets: tailOffsets, postDocs, postFields, postNorm },
+  };
   setLengthTotals(fullText, { tokens, docs: withField });
   return { fullText, vocabulary, termMasks };
 }

@@ -11,7 +11,8 @@ import { Builder, ByteBuffer } from 'flatbuffers';
 import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
 import { Catalog, type CatalogOptions } from './catalog.js';
-import { charMask, type CatalogState, type FieldIndex, type FieldKind, type ValueCounts } from './catalog-index.js';
+import { charMask, type CatalogState, type FieldIndex, type FieldKind, type PostingSegment, type ValueCounts } from './catalog-index.js';
+import { flatPostingsSteps } from './posting-tail.js';
 import { StringMap } from './string-map.js';
 import { runSteps, type Steps } from './build-catalog-state.js';
 import { runInSlices } from './time-slices.js';
@@ -40,7 +41,7 @@ interface SnapshotMeta {
   deleted?: number[];
 }
 
-function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
+function arraysOf(state: CatalogState, postings: PostingSegment): Map<string, AnyTypedArray> {
   const arrays = new Map<string, AnyTypedArray>();
   state.index.fields.forEach((f, i) => {
     if (f.text) {
@@ -54,8 +55,9 @@ function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
     if (f.order) arrays.set(`f${i}.order`, f.order);
   });
   const ft = state.index.fullText;
-  arrays.set('ft.termOffsets', ft.termOffsets).set('ft.postDocs', ft.postDocs).set('ft.postFields', ft.postFields)
-    .set('ft.postNorm', ft.postNorm).set('ft.termDocFreq', ft.termDocFreq).set('ft.fieldLengths', ft.fieldLengths);
+  // An appended version's tail is stored merged into the main postings, as a one-go build lays them out.
+  arrays.set('ft.termOffsets', postings.termOffsets).set('ft.postDocs', postings.postDocs).set('ft.postFields', postings.postFields)
+    .set('ft.postNorm', postings.postNorm).set('ft.termDocFreq', ft.termDocFreq).set('ft.fieldLengths', ft.fieldLengths);
   if (state.vectors) arrays.set('vec.data', state.vectors.data).set('vec.present', state.vectors.present);
   if (state.index.ordinal) arrays.set('ordinal', state.index.ordinal);
   return arrays;
@@ -87,7 +89,8 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
   };
   const b = new Builder(1 << 16);
   const namedArrays: number[] = [];
-  for (const [name, array] of arraysOf(state)) {
+  const postings = yield* flatPostingsSteps(index.fullText);
+  for (const [name, array] of arraysOf(state, postings)) {
     const nameOffset = b.createString(name);
     const bytes = b.createByteVector(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
     b.startObject(3);
