@@ -13,6 +13,7 @@ import type { Product, SearchRequest } from '../types.js';
 import { planAppend } from './append-products.js';
 import { runSteps } from './build-catalog-state.js';
 import type { CatalogState, PostingSegment } from './catalog-index.js';
+import { compactFieldLengths } from './field-lengths.js';
 import { flatPostingsSteps } from './posting-tail.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshot } from './snapshot.js';
 import { Catalog } from './catalog.js';
@@ -39,7 +40,7 @@ function contents(state: CatalogState): unknown {
     fullText: {
       fieldIds: ft.fieldIds, termCount: ft.termCount, termOffsets: arr(postings.termOffsets), postDocs: arr(postings.postDocs), postFields: arr(postings.postFields),
       // Postings keep the means they were normalised with; what scoring reads is the norm for the live means.
-      norms: effectiveNorms(state, postings), termDocFreq: arr(ft.termDocFreq), fieldLengths: arr(ft.fieldLengths),
+      norms: effectiveNorms(state, postings), termDocFreq: arr(ft.termDocFreq), fieldLengths: arr(compactFieldLengths(ft, ft.fieldIds.length, state.index.docCount)),
     },
     dictionaries: state.dictionaries,
     vocabulary: state.vocabulary,

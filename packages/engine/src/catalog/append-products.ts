@@ -24,6 +24,7 @@ import { fieldKindOf, isFullTextField, lengthNorm, lengthTotalsSteps, MAX_TF, me
 import { liveFieldKind, withFullTextFields } from './tombstones.js';
 import { charMask, lowerBound, type CatalogIndex, type CatalogState, type FieldIndex, type FullTextIndex, type PostingTail, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
+import { extendFieldLengths } from './field-lengths.js';
 import { extendShared, growableArray, sharedArray } from './shared-arrays.js';
 import { copyInSteps, type StringLookup, type StringMap } from './string-map.js';
 import { codeLookupSteps, dictionaryLookup, existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
@@ -310,8 +311,8 @@ function* appendFullText(
   }
   const termIdOf = (w: string): number => lowerBound(vocabulary, w);
   // New postings (doc-major, then field: per term they come out sorted by doc then field) and lengths.
-  const fieldLengths = sharedArray(Uint32Array, F * N);
-  for (let f = 0; f < oldF; f++) fieldLengths.set(old.fieldLengths.subarray(f * n, (f + 1) * n), f * N);
+  // The new docs' lengths go into the rows' room, in place (a new field: rows copied).
+  const { fieldLengths, lengthStride } = extendFieldLengths(old, oldF, n, F, N);
   const addTerm: number[] = [];
   const addDoc: number[] = [];
   const addField: number[] = [];
@@ -325,7 +326,7 @@ function* appendFullText(
         const t = termIdOf(w);
         tf.set(t, (tf.get(t) ?? 0) + 1);
       }
-      fieldLengths[f * N + n + j] = words.length;
+      fieldLengths[f * lengthStride + n + j] = words.length;
       for (const [t, count] of tf) {
         addTerm.push(t);
         addDoc.push(n + j);
@@ -342,7 +343,7 @@ function* appendFullText(
   const withField = [...oldTotals.docs, ...new Array<number>(F - oldF).fill(0)];
   for (let f = 0; f < F; f++) {
     for (let d = n; d < N; d++) {
-      const len = fieldLengths[f * N + d];
+      const len = fieldLengths[f * lengthStride + d];
       if (len > 0) { tokens[f] += len; withField[f]++; }
     }
   }
@@ -395,13 +396,13 @@ function* appendFullText(
     const at = cursor[t]++;
     postDocs[at] = d;
     postFields[at] = f;
-    postNorm[at] = addTf[i] / lengthNorm(fieldLengths[f * N + d], avgFieldLengths[f]);
+    postNorm[at] = addTf[i] / lengthNorm(fieldLengths[f * lengthStride + d], avgFieldLengths[f]);
     if (lastDocOfTerm[t] !== d) { termDocFreq[t]++; lastDocOfTerm[t] = d; }
   }
   const termMasks = new Uint32Array(T);
   for (let t = 0; t < T; t++) termMasks[t] = isFresh[t] ? charMask(vocabulary[t]) : base.termMasks[oldIdOfNew[t]];
   const fullText: FullTextIndex = {
-    fieldIds, termCount: T, termOffsets, postDocs: old.postDocs, postFields: old.postFields, postNorm: old.postNorm, termDocFreq, fieldLengths, avgFieldLengths,
+    fieldIds, termCount: T, termOffsets, postDocs: old.postDocs, postFields: old.postFields, postNorm: old.postNorm, termDocFreq, fieldLengths, lengthStride, avgFieldLengths,
     tail: { fromDoc: oldTail.fromDoc, termOffsets: tailOffsets, postDocs, postFields, postNorm },
   };
   setLengthTotals(fullText, { tokens, docs: withField });

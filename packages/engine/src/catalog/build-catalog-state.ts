@@ -8,6 +8,7 @@
  * @module
  */
 import type { Product } from '../types.js';
+import { newFieldLengths } from './field-lengths.js';
 import { growableArray, PagedBuilder, sharedArray } from './shared-arrays.js';
 import { StringMap } from './string-map.js';
 import { charMask, type CatalogState, type FieldIndex, type FieldKind, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
@@ -56,18 +57,18 @@ export interface LengthTotals {
 }
 
 /**
- * Length totals per full-text field from the `fieldLengths` layout `[f * docCount + d]`, in steps.
+ * Length totals per full-text field from the `fieldLengths` layout `[f * stride + d]`, in steps.
  * Sums of integers: exact in any order, so totals kept up to date by appends and deletes give the
  * same means as a pass over a one-go build.
  */
-export function* lengthTotalsOf(fieldLengths: Uint32Array, fieldCount: number, docCount: number): Steps<LengthTotals> {
+export function* lengthTotalsOf(fieldLengths: Uint32Array, fieldCount: number, docCount: number, stride: number): Steps<LengthTotals> {
   const tokens: number[] = [];
   const docs: number[] = [];
   for (let f = 0; f < fieldCount; f++) {
     let sum = 0;
     let count = 0;
     for (let d = 0; d < docCount; d++) {
-      const len = fieldLengths[f * docCount + d];
+      const len = fieldLengths[f * stride + d];
       if (len > 0) { sum += len; count++; }
       if ((d & STEP_MASK) === STEP_MASK) yield;
     }
@@ -95,7 +96,7 @@ export function setLengthTotals(fullText: FullTextIndex, totals: LengthTotals): 
 export function* lengthTotalsSteps(fullText: FullTextIndex, docCount: number): Steps<LengthTotals> {
   let totals = lengthTotalsCache.get(fullText);
   if (!totals) {
-    totals = yield* lengthTotalsOf(fullText.fieldLengths, fullText.fieldIds.length, docCount);
+    totals = yield* lengthTotalsOf(fullText.fieldLengths, fullText.fieldIds.length, docCount, fullText.lengthStride);
     lengthTotalsCache.set(fullText, totals);
   }
   return totals;
@@ -293,7 +294,7 @@ function* buildFullText(
     yield* tokenIds.copyTo(ids);
     tokenized.push({ column: fields[fid].text!, weight: weightOf(fields[fid]), tokenOffsets, tokenIds: ids });
   }
-  const fieldLengths = sharedArray(Uint32Array, fieldIds.length * n);
+  const { fieldLengths, lengthStride } = newFieldLengths(fieldIds.length, n);
   const stamp = new Int32Array(terms.length);
   const tf = new Uint32Array(terms.length);
   const eTerm = new PagedBuilder(Uint32Array);
@@ -324,7 +325,7 @@ function* buildFullText(
           } else tf[tid]++;
         }
       }
-      fieldLengths[f * n + d] = length;
+      fieldLengths[f * lengthStride + d] = length;
       for (const tid of touched) {
         eTerm.push(tid);
         eDoc.push(d);
@@ -334,7 +335,7 @@ function* buildFullText(
       touched.length = 0;
     }
   }
-  const totals = yield* lengthTotalsOf(fieldLengths, fieldIds.length, n);
+  const totals = yield* lengthTotalsOf(fieldLengths, fieldIds.length, n, lengthStride);
   const avgFieldLengths = meanLengths(totals);
   // The vocabulary is sorted so a prefix is a contiguous range of term ids (binary search).
   const vocabulary = yield* sortStrings(terms);
@@ -369,7 +370,7 @@ function* buildFullText(
     postFields[at] = eField.get(i);
     const f = eField.get(i);
     const d = eDoc.get(i);
-    postNorm[at] = eTf.get(i) / lengthNorm(fieldLengths[f * n + d], avgFieldLengths[f]);
+    postNorm[at] = eTf.get(i) / lengthNorm(fieldLengths[f * lengthStride + d], avgFieldLengths[f]);
   }
   const termDocFreq = sharedArray(Uint32Array, terms.length);
   let work = 0;
@@ -380,7 +381,7 @@ function* buildFullText(
     work += 1 + termOffsets[t + 1] - termOffsets[t];
     if (work >= STEP) { work = 0; yield; }
   }
-  const fullText: FullTextIndex = { fieldIds, termCount: terms.length, termOffsets, postDocs, postFields, postNorm, termDocFreq, fieldLengths, avgFieldLengths };
+  const fullText: FullTextIndex = { fieldIds, termCount: terms.length, termOffsets, postDocs, postFields, postNorm, termDocFreq, fieldLengths, lengthStride, avgFieldLengths };
   setLengthTotals(fullText, totals);
   return { fullText, vocabulary, termMasks };
 }

@@ -107,8 +107,13 @@ export interface FullTextIndex {
   termDocFreq: Uint32Array;
   /** Postings of the docs appended since the build (absent: none). */
   tail?: PostingTail;
-  /** Tokens of full-text field `f` in doc `d`: `fieldLengths[f * docCount + d]`. */
+  /**
+   * Tokens of full-text field `f` in doc `d`: `fieldLengths[f * lengthStride + d]` (rows with room for
+   * appended docs, see field-lengths.ts).
+   */
   fieldLengths: Uint32Array;
+  /** Row length of `fieldLengths` (at least `docCount`). */
+  lengthStride: number;
   /**
    * The mean field length per full-text field that `postNorm` was normalised with: over the docs of
    * the build (appends and deletes do not renormalise every posting; searches correct for the live

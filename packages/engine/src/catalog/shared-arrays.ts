@@ -42,8 +42,8 @@ interface GrowableSharedArrayBuffer extends SharedArrayBuffer {
 const GrowableSharedArrayBuffer = SharedArrayBuffer as unknown as new (byteLength: number, options: { maxByteLength: number }) => GrowableSharedArrayBuffer;
 
 /** Room a column of `length` elements is given to grow into in place (virtual memory until written). */
-function spareCapacity(length: number): number {
-  return Math.max(2 * length, length + 65_536);
+export function spareCapacity(length: number): number {
+  return Math.max(2 * length, length + 1024);
 }
 
 /**

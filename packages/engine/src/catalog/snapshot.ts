@@ -12,6 +12,7 @@ import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
 import { Catalog, type CatalogOptions } from './catalog.js';
 import { charMask, type CatalogState, type FieldIndex, type FieldKind, type PostingSegment, type ValueCounts } from './catalog-index.js';
+import { compactFieldLengths } from './field-lengths.js';
 import { flatPostingsSteps } from './posting-tail.js';
 import { StringMap } from './string-map.js';
 import { runSteps, type Steps } from './build-catalog-state.js';
@@ -57,7 +58,8 @@ function arraysOf(state: CatalogState, postings: PostingSegment): Map<string, An
   const ft = state.index.fullText;
   // An appended version's tail is stored merged into the main postings, as a one-go build lays them out.
   arrays.set('ft.termOffsets', postings.termOffsets).set('ft.postDocs', postings.postDocs).set('ft.postFields', postings.postFields)
-    .set('ft.postNorm', postings.postNorm).set('ft.termDocFreq', ft.termDocFreq).set('ft.fieldLengths', ft.fieldLengths);
+    .set('ft.postNorm', postings.postNorm).set('ft.termDocFreq', ft.termDocFreq)
+    .set('ft.fieldLengths', compactFieldLengths(ft, ft.fieldIds.length, state.index.docCount));
   if (state.vectors) arrays.set('vec.data', state.vectors.data).set('vec.present', state.vectors.present);
   if (state.index.ordinal) arrays.set('ordinal', state.index.ordinal);
   return arrays;
@@ -224,7 +226,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
       fieldIds: ft.fieldIds, termCount: ft.termCount, avgFieldLengths: ft.avgFieldLengths,
       termOffsets: need('ft.termOffsets', Uint32Array, ft.termCount + 1), postDocs: need('ft.postDocs', Uint32Array),
       postFields: need('ft.postFields', Uint8Array), postNorm: need('ft.postNorm', Float32Array),
-      termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths: need('ft.fieldLengths', Uint32Array, ft.fieldIds.length * n),
+      termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths: need('ft.fieldLengths', Uint32Array, ft.fieldIds.length * n), lengthStride: n,
     };
     if (meta.vocabulary.length !== ft.termCount || meta.dictionaries.length !== fields.length) invalid(label, 'has an inconsistent index');
     if (meta.deleted?.some((d, i) => !Number.isInteger(d) || d < 0 || d >= n || (i > 0 && d <= meta.deleted![i - 1]))) invalid(label, 'has invalid tombstones');

@@ -208,7 +208,7 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
     const d = docs[i];
     deleted[d >>> 5] |= 1 << (d & 31);
     for (let f = 0; f < F; f++) {
-      const len = index.fullText.fieldLengths[f * n + d];
+      const len = index.fullText.fieldLengths[f * index.fullText.lengthStride + d];
       if (len > 0) { lengthTokens[f] += len; lengthDocs[f]++; }
     }
     for (const w of wordsOf(base, base.products[d])) {

@@ -39,9 +39,9 @@ export function seek(docs: Uint32Array, from: number, to: number, doc: number): 
  */
 export function liveNorm(index: CatalogIndex, segment: PostingSegment, averages: readonly number[], i: number, d: number): number {
   const { postNorm, postFields } = segment;
-  const { fieldLengths, avgFieldLengths } = index.fullText;
+  const { fieldLengths, lengthStride, avgFieldLengths } = index.fullText;
   const f = postFields[i];
-  const len = fieldLengths[f * index.docCount + d];
+  const len = fieldLengths[f * lengthStride + d];
   const tf = Math.round(postNorm[i] * lengthNorm(len, avgFieldLengths[f]));
   return Math.fround(tf / lengthNorm(len, averages[f]));
 }
