@@ -8,9 +8,10 @@
  * @module
  */
 import type { Product } from '../types.js';
-import { PagedBuilder, sharedArray, sharedCopy } from './shared-arrays.js';
+import { newFieldLengths } from './field-lengths.js';
+import { extendShared, growableArray, PagedBuilder, sharedArray } from './shared-arrays.js';
 import { StringMap } from './string-map.js';
-import { charMask, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
+import { charMask, type CatalogState, type FieldIndex, type FieldKind, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from './field-values.js';
 import { tokenize } from './tokenizer.js';
 import { keepValueWords, type TokenizedField } from './value-words.js';
@@ -68,18 +69,18 @@ export interface LengthTotals {
 }
 
 /**
- * Length totals per full-text field from the `fieldLengths` layout `[f * docCount + d]`, in steps.
+ * Length totals per full-text field from the `fieldLengths` layout `[f * stride + d]`, in steps.
  * Sums of integers: exact in any order, so totals kept up to date by appends and deletes give the
  * same means as a pass over a one-go build.
  */
-export function* lengthTotalsOf(fieldLengths: Uint16Array, fieldCount: number, docCount: number): Steps<LengthTotals> {
+export function* lengthTotalsOf(fieldLengths: Uint16Array, fieldCount: number, docCount: number, stride: number): Steps<LengthTotals> {
   const tokens: number[] = [];
   const docs: number[] = [];
   for (let f = 0; f < fieldCount; f++) {
     let sum = 0;
     let count = 0;
     for (let d = 0; d < docCount; d++) {
-      const len = fieldLengths[f * docCount + d];
+      const len = fieldLengths[f * stride + d];
       if (len > 0) { sum += len; count++; }
       if ((d & STEP_MASK) === STEP_MASK) yield;
     }
@@ -107,7 +108,7 @@ export function setLengthTotals(fullText: FullTextIndex, totals: LengthTotals): 
 export function* lengthTotalsSteps(fullText: FullTextIndex, docCount: number): Steps<LengthTotals> {
   let totals = lengthTotalsCache.get(fullText);
   if (!totals) {
-    totals = yield* lengthTotalsOf(fullText.fieldLengths, fullText.fieldIds.length, docCount);
+    totals = yield* lengthTotalsOf(fullText.fieldLengths, fullText.fieldIds.length, docCount, fullText.lengthStride);
     lengthTotalsCache.set(fullText, totals);
   }
   return totals;
@@ -129,8 +130,8 @@ function* buildTextColumn(
   if (name === 'refId') {
     // refIds are unique and present: code = doc id, no hashing needed.
     const single = emptySingleCodes(n, n);
-    const valueDocs = sharedArray(Uint32Array, n);
-    const valueOffsets = sharedArray(Uint32Array, n + 1);
+    const valueDocs = growableArray(Uint32Array, n);
+    const valueOffsets = growableArray(Uint32Array, n + 1);
     const dictionary = new Array<string>(n);
     for (let d = 0; d < n; d++) {
       single[d] = d; valueDocs[d] = d; valueOffsets[d + 1] = d + 1;
@@ -178,9 +179,9 @@ function* buildTextColumn(
   // are derived lazily, only for fields a request scopes or sorts on (see text-column-lookups.ts).
   const multi = yield* anyDocWithSeveral(offsets);
   // A single-valued column keeps one narrow code per doc: the flat codes are only scaffolding then.
-  const codes = multi ? sharedArray(Uint32Array, tempCodes.length) : new Uint32Array(tempCodes.length);
+  const codes = multi ? growableArray(Uint32Array, tempCodes.length) : new Uint32Array(tempCodes.length);
   yield* tempCodes.copyTo(codes);
-  const valueOffsets = sharedArray(Uint32Array, values.length + 1);
+  const valueOffsets = growableArray(Uint32Array, values.length + 1);
   for (let i = 0; i < codes.length; i++) {
     valueOffsets[codes[i] + 1]++;
     if ((i & STEP_MASK) === STEP_MASK) yield;
@@ -190,13 +191,14 @@ function* buildTextColumn(
     if ((c & STEP_MASK) === STEP_MASK) yield;
   }
   const cursor = valueOffsets.slice(0, values.length);
-  const valueDocs = sharedArray(Uint32Array, codes.length);
+  const valueDocs = growableArray(Uint32Array, codes.length);
   for (let d = 0; d < n; d++) {
     for (let i = offsets[d]; i < offsets[d + 1]; i++) valueDocs[cursor[codes[i]]++] = d;
     if ((d & STEP_MASK) === STEP_MASK) yield;
   }
   const dictSize = values.length;
-  if (multi) return { column: { offsets: sharedCopy(offsets), codes, dictSize, valueOffsets, valueDocs }, dictionary: values };
+  // The offsets were built in an unshared array of exactly n + 1: extendShared copies them onto a growable buffer.
+  if (multi) return { column: { offsets: extendShared(offsets, n + 1), codes, dictSize, valueOffsets, valueDocs }, dictionary: values };
   const single = emptySingleCodes(dictSize, n);
   for (let d = 0; d < n; d++) {
     if (offsets[d + 1] > offsets[d]) single[d] = codes[offsets[d]];
@@ -214,7 +216,7 @@ function* anyDocWithSeveral(offsets: Uint32Array): Steps<boolean> {
   return false;
 }
 
-function* buildNumericColumn(products: readonly Product[], name: string): Steps<{ numeric?: Float64Array; allNumeric: boolean; valueCounts: ValueCounts }> {
+function* buildNumericColumn(products: readonly Product[], name: string): Steps<{ numeric?: Float64Array; valueCounts: ValueCounts }> {
   const n = products.length;
   let numeric: Float64Array | undefined;
   let numbers = 0;
@@ -226,10 +228,10 @@ function* buildNumericColumn(products: readonly Product[], name: string): Steps<
     const x = numericValue(v);
     if (Number.isNaN(x)) { strays++; continue; }
     numbers++;
-    if (!numeric) numeric = sharedArray(Float64Array, n).fill(NaN);
+    if (!numeric) numeric = growableArray(Float64Array, n).fill(NaN);
     numeric[d] = x;
   }
-  return { numeric, allNumeric: isNumericField(numbers, strays), valueCounts: { numbers, strays } };
+  return { numeric, valueCounts: { numbers, strays } };
 }
 
 function* buildVectors(products: readonly Product[]): Steps<VectorColumn | undefined> {
@@ -240,8 +242,8 @@ function* buildVectors(products: readonly Product[]): Steps<VectorColumn | undef
   }
   if (dimension === 0) return undefined;
   const n = products.length;
-  const data = sharedArray(Float32Array, n * dimension);
-  const present = sharedArray(Uint8Array, n);
+  const data = growableArray(Float32Array, n * dimension);
+  const present = growableArray(Uint8Array, n);
   for (let d = 0; d < n; d++) {
     if ((d & STEP_MASK) === STEP_MASK) yield;
     const v = products[d][IMAGE_VECTOR_FIELD];
@@ -252,14 +254,33 @@ function* buildVectors(products: readonly Product[]): Steps<VectorColumn | undef
   return { dimension, data, present };
 }
 
+/** The BM25F weight of field `name` given the catalog's weights (defaults otherwise). */
+function fieldWeightOf(name: string, fieldWeights: Record<string, number> | undefined): number {
+  return fieldWeights?.[name] ?? DEFAULT_FIELD_WEIGHTS[name] ?? 1;
+}
+
+/**
+ * Whether `field` gets the next full-text field number, `fullTextFields` being already numbered (fields
+ * are numbered in field order): a text field of positive weight, not an identifier, within
+ * {@link MAX_FULL_TEXT_FIELDS}. One rule for the build and for a field an append adds. Pure.
+ */
+export function isFullTextField(field: Pick<FieldIndex, 'name' | 'kind'>, fullTextFields: number, fieldWeights: Record<string, number> | undefined): boolean {
+  return field.kind === 'text' && fieldWeightOf(field.name, fieldWeights) > 0 && !NOT_FULL_TEXT_FIELDS.has(field.name) && fullTextFields < MAX_FULL_TEXT_FIELDS;
+}
+
+/** The kind a build gives a field from its value counts and whether it has a text column. Pure. */
+export function fieldKindOf(counts: ValueCounts, hasText: boolean): FieldKind {
+  return isNumericField(counts.numbers, counts.strays) ? 'numeric' : hasText ? 'text' : 'none';
+}
+
 function* buildFullText(
   products: readonly Product[], fields: FieldIndex[], dictionaries: string[][], fieldWeights: Record<string, number> | undefined,
 ): Steps<{ fullText: FullTextIndex; vocabulary: string[]; termMasks: Uint32Array }> {
   const n = products.length;
   const fieldIds: number[] = [];
-  const weightOf = (f: FieldIndex): number => fieldWeights?.[f.name] ?? DEFAULT_FIELD_WEIGHTS[f.name] ?? 1;
+  const weightOf = (f: FieldIndex): number => fieldWeightOf(f.name, fieldWeights);
   fields.forEach((f, i) => {
-    if (f.kind === 'text' && weightOf(f) > 0 && !NOT_FULL_TEXT_FIELDS.has(f.name) && fieldIds.length < MAX_FULL_TEXT_FIELDS) fieldIds.push(i);
+    if (isFullTextField(f, fieldIds.length, fieldWeights)) fieldIds.push(i);
   });
   // Each distinct value of a field is tokenised once (its dictionary entry), not once per product:
   // low-cardinality fields (brand, category) cost almost nothing. Per field: tokens of code c are
@@ -288,7 +309,7 @@ function* buildFullText(
     yield* tokenIds.copyTo(ids);
     tokenized.push({ column: fields[fid].text!, weight: weightOf(fields[fid]), tokenOffsets, tokenIds: ids });
   }
-  const fieldLengths = sharedArray(Uint16Array, fieldIds.length * n);
+  const { fieldLengths, lengthStride } = newFieldLengths(fieldIds.length, n);
   const stamp = new Int32Array(terms.length);
   const tf = new Uint32Array(terms.length);
   const eTerm = new PagedBuilder(Uint32Array);
@@ -318,7 +339,7 @@ function* buildFullText(
           } else tf[tid]++;
         }
       }
-      fieldLengths[f * n + d] = storedFieldLength(length);
+      fieldLengths[f * lengthStride + d] = storedFieldLength(length);
       for (const tid of touched) {
         eTerm.push(tid);
         eDoc.push(d);
@@ -328,7 +349,7 @@ function* buildFullText(
       touched.length = 0;
     }
   }
-  const totals = yield* lengthTotalsOf(fieldLengths, fieldIds.length, n);
+  const totals = yield* lengthTotalsOf(fieldLengths, fieldIds.length, n, lengthStride);
   const avgFieldLengths = meanLengths(totals);
   // The vocabulary is sorted so a prefix is a contiguous range of term ids (binary search).
   const vocabulary = yield* sortStrings(terms);
@@ -363,7 +384,7 @@ function* buildFullText(
     postFields[at] = eField.get(i);
     const f = eField.get(i);
     const d = eDoc.get(i);
-    postNorm[at] = eTf.get(i) / lengthNorm(fieldLengths[f * n + d], avgFieldLengths[f]);
+    postNorm[at] = eTf.get(i) / lengthNorm(fieldLengths[f * lengthStride + d], avgFieldLengths[f]);
   }
   const termDocFreq = sharedArray(Uint32Array, terms.length);
   let work = 0;
@@ -374,7 +395,7 @@ function* buildFullText(
     work += 1 + termOffsets[t + 1] - termOffsets[t];
     if (work >= STEP) { work = 0; yield; }
   }
-  const fullText: FullTextIndex = { fieldIds, termCount: terms.length, termOffsets, postDocs, postFields, postNorm, termDocFreq, fieldLengths, avgFieldLengths };
+  const fullText: FullTextIndex = { fieldIds, termCount: terms.length, termOffsets, postDocs, postFields, postNorm, termDocFreq, fieldLengths, lengthStride, avgFieldLengths };
   setLengthTotals(fullText, totals);
   return { fullText, vocabulary, termMasks };
 }
@@ -438,9 +459,9 @@ export function* buildCatalogSteps(products: Product[], options: BuildOptions): 
   const fields: FieldIndex[] = [];
   const dictionaries: string[][] = [];
   for (const name of names) {
-    const { numeric, allNumeric, valueCounts } = yield* buildNumericColumn(products, name);
+    const { numeric, valueCounts } = yield* buildNumericColumn(products, name);
     const { column, dictionary } = name === IMAGE_VECTOR_FIELD ? { column: undefined, dictionary: [] } : yield* buildTextColumn(products, name);
-    const kind = allNumeric ? 'numeric' : column ? 'text' : 'none';
+    const kind = fieldKindOf(valueCounts, column !== undefined);
     fields.push({ name, kind, text: column, numeric, valueCounts });
     dictionaries.push(dictionary);
   }

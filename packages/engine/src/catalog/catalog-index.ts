@@ -87,7 +87,30 @@ export interface ValueCounts {
   strays: number;
 }
 
-/** The inverted index for full text (BM25F): postings per term, one entry per (doc, field). */
+/** Postings per term, one entry per (doc, field): the main ones of a {@link FullTextIndex} or its tail. */
+export interface PostingSegment {
+  /** Term `t` has the entries `[termOffsets[t], termOffsets[t+1])`, sorted by doc then field. */
+  termOffsets: Uint32Array;
+  postDocs: Uint32Array;
+  /** Full-text field number of the entry. */
+  postFields: Uint8Array;
+  /** Length-normalised term frequency of the entry (see {@link FullTextIndex.postNorm}). */
+  postNorm: Float32Array;
+}
+
+/**
+ * The postings of the docs appended since a version's one-go build (append-products.ts): every doc of
+ * the tail is `fromDoc` or higher, every doc of the main postings lower, so a term's docs are its main
+ * entries then its tail entries.
+ */
+export interface PostingTail extends PostingSegment {
+  fromDoc: number;
+}
+
+/**
+ * The inverted index for full text (BM25F): postings per term, one entry per (doc, field), in the main
+ * arrays for the docs of the one-go build and in `tail` for the docs appended since.
+ */
 export interface FullTextIndex {
   /** Field index (into {@link CatalogIndex.fields}) of each full-text field, by full-text field number. */
   fieldIds: number[];
@@ -103,13 +126,18 @@ export interface FullTextIndex {
    * (BM25F, b = 0.75; tf saturates at 65535). Field weights and k1 are applied at query time.
    */
   postNorm: Float32Array;
-  /** Number of distinct docs containing each term (for IDF). */
+  /** Number of distinct docs containing each term (for IDF), main and tail postings together. */
   termDocFreq: Uint32Array;
+  /** Postings of the docs appended since the build (absent: none). */
+  tail?: PostingTail;
   /**
-   * Tokens of full-text field `f` in doc `d`: `fieldLengths[f * docCount + d]`, saturating at
-   * `MAX_FIELD_LENGTH` (build-catalog-state.ts). Norms and length totals use the stored value.
+   * Tokens of full-text field `f` in doc `d`: `fieldLengths[f * lengthStride + d]` (rows with room for
+   * appended docs, see field-lengths.ts), saturating at `MAX_FIELD_LENGTH` (build-catalog-state.ts).
+   * Norms and length totals use the stored value.
    */
   fieldLengths: Uint16Array;
+  /** Row length of `fieldLengths` (at least `docCount`). */
+  lengthStride: number;
   /**
    * The mean field length per full-text field that `postNorm` was normalised with: over the docs of
    * the build (appends and deletes do not renormalise every posting; searches correct for the live

@@ -11,9 +11,11 @@ import { Builder, ByteBuffer } from 'flatbuffers';
 import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
 import { Catalog, type CatalogOptions } from './catalog.js';
-import { charMask, type CatalogState, type FieldIndex, type FieldKind, type DocCodes, type SingleCodes, type ValueCounts } from './catalog-index.js';
+import { charMask, type CatalogState, type FieldIndex, type FieldKind, type DocCodes, type PostingSegment, type SingleCodes, type ValueCounts } from './catalog-index.js';
 import { copySingleCodes, singleCodesType } from './text-column.js';
 import { sharedArray } from './shared-arrays.js';
+import { compactFieldLengths } from './field-lengths.js';
+import { flatPostingsSteps } from './posting-tail.js';
 import { StringMap } from './string-map.js';
 import { runSteps, storedFieldLength, type Steps } from './build-catalog-state.js';
 import { runInSlices } from './time-slices.js';
@@ -49,7 +51,7 @@ interface SnapshotMeta {
   deleted?: number[];
 }
 
-function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
+function arraysOf(state: CatalogState, postings: PostingSegment): Map<string, AnyTypedArray> {
   const arrays = new Map<string, AnyTypedArray>();
   state.index.fields.forEach((f, i) => {
     if (f.text) {
@@ -63,8 +65,10 @@ function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
     if (f.order) arrays.set(`f${i}.order`, f.order);
   });
   const ft = state.index.fullText;
-  arrays.set('ft.termOffsets', ft.termOffsets).set('ft.postDocs', ft.postDocs).set('ft.postFields', ft.postFields)
-    .set('ft.postNorm', ft.postNorm).set('ft.termDocFreq', ft.termDocFreq).set('ft.fieldLengths', ft.fieldLengths);
+  // An appended version's tail is stored merged into the main postings, as a one-go build lays them out.
+  arrays.set('ft.termOffsets', postings.termOffsets).set('ft.postDocs', postings.postDocs).set('ft.postFields', postings.postFields)
+    .set('ft.postNorm', postings.postNorm).set('ft.termDocFreq', ft.termDocFreq)
+    .set('ft.fieldLengths', compactFieldLengths(ft, ft.fieldIds.length, state.index.docCount));
   if (state.vectors) arrays.set('vec.data', state.vectors.data).set('vec.present', state.vectors.present);
   if (state.index.ordinal) arrays.set('ordinal', state.index.ordinal);
   return arrays;
@@ -96,7 +100,8 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
   };
   const b = new Builder(1 << 16);
   const namedArrays: number[] = [];
-  for (const [name, array] of arraysOf(state)) {
+  const postings = yield* flatPostingsSteps(index.fullText);
+  for (const [name, array] of arraysOf(state, postings)) {
     const nameOffset = b.createString(name);
     const bytes = b.createByteVector(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
     b.startObject(3);
@@ -249,7 +254,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
       fieldIds: ft.fieldIds, termCount: ft.termCount, avgFieldLengths: ft.avgFieldLengths,
       termOffsets: need('ft.termOffsets', Uint32Array, ft.termCount + 1), postDocs: need('ft.postDocs', Uint32Array),
       postFields: need('ft.postFields', Uint8Array), postNorm: need('ft.postNorm', Float32Array),
-      termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths: fieldLengthsOf(version, need, ft.fieldIds.length * n),
+      termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths: fieldLengthsOf(version, need, ft.fieldIds.length * n), lengthStride: n,
     };
     if (meta.vocabulary.length !== ft.termCount || meta.dictionaries.length !== fields.length) invalid(label, 'has an inconsistent index');
     if (meta.deleted?.some((d, i) => !Number.isInteger(d) || d < 0 || d >= n || (i > 0 && d <= meta.deleted![i - 1]))) invalid(label, 'has invalid tombstones');

@@ -11,7 +11,7 @@
  * @module
  */
 import type { MultiValuedColumn, SingleCodes, TextColumn } from './catalog-index.js';
-import { sharedArray } from './shared-arrays.js';
+import { growableArray, sharedArray } from './shared-arrays.js';
 
 /** Dictionary sizes up to these fit 8-bit and 16-bit signed codes (-1 stays free for "no value"). */
 const INT8_CODES = 1 << 7;
@@ -26,9 +26,12 @@ export function singleCodesType(dictSize: number): typeof Int8Array | typeof Int
   return dictSize <= INT8_CODES ? Int8Array : dictSize <= INT16_CODES ? Int16Array : Int32Array;
 }
 
-/** A shared single-valued code array for `docCount` docs and `dictSize` codes, every doc without a value (-1). */
+/**
+ * A shared single-valued code array for `docCount` docs and `dictSize` codes, every doc without a value
+ * (-1), on a growable buffer with room for appended docs (see `extendShared`).
+ */
 export function emptySingleCodes(dictSize: number, docCount: number): SingleCodes {
-  return sharedArray<SingleCodes>(singleCodesType(dictSize), docCount).fill(-1);
+  return growableArray<SingleCodes>(singleCodesType(dictSize), docCount).fill(-1);
 }
 
 /**

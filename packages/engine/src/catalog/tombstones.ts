@@ -19,9 +19,9 @@
  * @module
  */
 import type { Product } from '../types.js';
-import { lengthTotalsSteps, meanLengths, runSteps, STEP, type LengthTotals, type Steps } from './build-catalog-state.js';
+import { fieldKindOf, lengthTotalsSteps, meanLengths, runSteps, STEP, type LengthTotals, type Steps } from './build-catalog-state.js';
 import { lowerBound, type CatalogState, type FieldKind, type ValueCounts } from './catalog-index.js';
-import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
+import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray } from './shared-arrays.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
 import { codeAt, codeCount } from './text-column.js';
@@ -65,11 +65,6 @@ export function liveCodeDocs(state: CatalogState, fid: number, code: number): nu
   const text = state.index.fields[fid].text!;
   const all = text.valueOffsets[code + 1] - text.valueOffsets[code];
   return all - (state.tombstones?.codeDocs.get(fid)?.get(code) ?? 0);
-}
-
-/** The kind a build decides from value counts and whether any text value exists (as buildCatalogSteps). */
-function kindOf(counts: ValueCounts, hasText: boolean): FieldKind {
-  return isNumericField(counts.numbers, counts.strays) ? 'numeric' : hasText ? 'text' : 'none';
 }
 
 /** Code entries of deleted docs in a field's text column. */
@@ -171,7 +166,7 @@ export function planDeletes(state: CatalogState, refIds: readonly string[]): num
     if (live.numbers + live.strays === 0) continue;
     const text = field.text;
     const liveTexts = text ? text.valueDocs.length - deletedEntries(state.tombstones?.codeDocs.get(fid)) - (goneTexts.get(fid) ?? 0) : 0;
-    if (kindOf(live, liveTexts > 0) !== field.kind) return undefined;
+    if (fieldKindOf(live, liveTexts > 0) !== field.kind) return undefined;
   }
   const vectors = state.vectors;
   if (vectors) {
@@ -214,7 +209,7 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
     const d = docs[i];
     deleted[d >>> 5] |= 1 << (d & 31);
     for (let f = 0; f < F; f++) {
-      const len = index.fullText.fieldLengths[f * n + d];
+      const len = index.fullText.fieldLengths[f * index.fullText.lengthStride + d];
       if (len > 0) { lengthTokens[f] += len; lengthDocs[f]++; }
     }
     for (const w of wordsOf(base, base.products[d])) {
@@ -265,4 +260,15 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
   };
   carryDerivedLookups(base, state, () => true);
   return state;
+}
+
+/**
+ * `tombstones` of a version whose full-text index gained fields (an append of a field no product had):
+ * no deleted doc has a length in them.
+ */
+export function withFullTextFields(tombstones: Tombstones, fullTextFields: number): Tombstones {
+  const { tokens, docs } = tombstones.deletedLengths;
+  if (tokens.length === fullTextFields) return tombstones;
+  const zeros = new Array<number>(fullTextFields - tokens.length).fill(0);
+  return { ...tombstones, deletedLengths: { tokens: [...tokens, ...zeros], docs: [...docs, ...zeros] } };
 }
