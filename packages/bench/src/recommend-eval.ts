@@ -38,7 +38,7 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import type { CatalogView, Product } from '@aisle/engine';
 import { generateCatalog } from '@aisle/engine/demo';
-import { Interner, MapCatalog, RecommendationModels, VisualSimilarity, type RecommendationTuning } from '@aisle/engine/internal';
+import { Interner, MapCatalog, objectProductList, RecommendationModels, VisualSimilarity, type RecommendationTuning } from '@aisle/engine/internal';
 import { DATASETS_DIR } from './datasets.js';
 import { seededRandom } from './seeded-random.js';
 import { watchEventLoopStalls } from './event-loop-stalls.js';
@@ -254,7 +254,7 @@ async function scale(): Promise<void> {
     has: (refId) => refId.startsWith('p'),
     getProduct: (refId) => (refId.startsWith('p') ? { refId } : undefined),
     isInStock: () => true,
-    forEachProduct: () => {},
+    liveProducts: () => objectProductList([]),
   };
   const rand = seededRandom(7);
   // Skewed item draws: a few items are hot, most of the catalog is a long tail.
@@ -305,7 +305,7 @@ async function visual(): Promise<void> {
   const byRef = new Map(products.map((p) => [p.refId, p]));
   const catalog: CatalogView = {
     version: 1, liveCount: byRef.size, has: (r) => byRef.has(r), getProduct: (r) => byRef.get(r), isInStock: () => true,
-    forEachProduct: (visit) => products.forEach(visit),
+    liveProducts: () => objectProductList(products),
   };
   const items = new Interner();
   const index = new VisualSimilarity(catalog, items, { syncLimit: 0, annThreshold: 0, cacheSize: 1, nprobe: Number.isNaN(nprobe) ? undefined : nprobe });

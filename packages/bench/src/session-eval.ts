@@ -31,7 +31,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { CatalogView, Product } from '@aisle/engine';
-import { RecommendationModels } from '@aisle/engine/internal';
+import { objectProductList, RecommendationModels } from '@aisle/engine/internal';
 import { DATASETS_DIR } from './datasets.js';
 import { seededRandom } from './seeded-random.js';
 
@@ -239,7 +239,7 @@ export function evaluateSessions(sessions: readonly EvalSession[]) {
   for (const s of sessions) for (const i of s.items) refs.add(i);
   const catalog: CatalogView = {
     version: 1, liveCount: refs.size, has: (r) => refs.has(r), getProduct: (r) => (refs.has(r) ? ({ refId: r } as Product) : undefined),
-    isInStock: () => true, forEachProduct: (visit) => refs.forEach((refId) => visit({ refId })),
+    isInStock: () => true, liveProducts: () => objectProductList([...refs].map((refId) => ({ refId }))),
   };
   const website = { websiteId: 'session-eval', client: 'eval', tokens: [], hmacSecret: 'eval' };
   const tuning = process.env.AISLE_TUNING ? (JSON.parse(process.env.AISLE_TUNING) as object) : {};

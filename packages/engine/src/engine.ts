@@ -358,10 +358,10 @@ class AisleEngine implements Engine {
     if (semantic && tokenize(request.q).length > 0) {
       inputs.semantic = {
         weight: semantic.weight,
-        scores: async (candidates) => {
+        scores: async (candidates, revisions) => {
           const weights = { ...state.catalog.options.fieldWeights, ...settings.fieldWeights };
           try {
-            const scored = await state.semantics.scores(semantic.model, request.q, candidates, (f) => weights[f] ?? DEFAULT_FIELD_WEIGHTS[f] ?? 1);
+            const scored = await state.semantics.scores(semantic.model, request.q, candidates, revisions, (f) => weights[f] ?? DEFAULT_FIELD_WEIGHTS[f] ?? 1);
             return scored && { label: `${scored.model.id}@${scored.model.version}`, similarities: scored.similarities };
           } catch (err) {
             // A failing embedder (a remote model down, a contract broken) must not take search down: the
@@ -377,7 +377,7 @@ class AisleEngine implements Engine {
       const catalogState = state.catalog.state;
       const profile = activity && affinityProfile(activity, (refId) => {
         const doc = catalogState.docByRefId.get(refId);
-        return doc === undefined ? undefined : catalogState.products[doc];
+        return doc === undefined ? undefined : catalogState.store.get(doc);
       }, affinityRolesOf(settings.fieldRoles));
       if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
     }

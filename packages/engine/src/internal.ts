@@ -27,6 +27,7 @@ export { Interner } from './recommend/interner.js';
 export { RecommendationModels, DEFAULT_TUNING, type RecommendationModelsOptions, type RecommendationTuning } from './recommend/recommendation-models.js';
 export { VisualSimilarity } from './recommend/visual-similarity.js';
 export { MapCatalog } from './recommend/map-catalog.js';
+export { objectProductList } from './catalog/product-store.js';
 export { EventService, type EventServiceOptions, type EventSink } from './events/event-service.js';
 export { validatePurchaseRequest, type ValidPurchaseRequest } from './events/validate-purchases.js';
 export { validateViewRequest, type ValidViewRequest } from './events/validate-views.js';

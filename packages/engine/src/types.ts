@@ -17,6 +17,18 @@ export interface Product {
   [field: string]: unknown;
 }
 
+/**
+ * The products of a catalog version in order, read one at a time (a catalog may keep them encoded and
+ * decode each on read: hold what you need of a product, not the product). `revision(i)` names the
+ * product's version: equal for an unchanged product across catalog versions, new when it changed, so
+ * what was derived from a product can be keyed by it.
+ */
+export interface ProductList {
+  readonly length: number;
+  get(i: number): Product;
+  revision(i: number): number;
+}
+
 /** Query parameters of a recommendation method, already parsed from the query string. */
 export interface RecommendParams {
   customerId?: string;
@@ -64,8 +76,8 @@ export interface CatalogView {
   getProduct(refId: string): Product | undefined;
   /** `availability` is not 0 (a missing availability or -1 counts as in stock). */
   isInStock(refId: string): boolean;
-  /** Visits every live product. */
-  forEachProduct(visit: (product: Product) => void): void;
+  /** The live products of the current version, in catalog order (captured when called). */
+  liveProducts(): ProductList;
   /**
    * True when every change since `version` only changed numeric values of known products (value
    * patches) of fields for which `matters` is false: an index derived from `version` that reads no

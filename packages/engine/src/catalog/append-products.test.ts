@@ -17,6 +17,7 @@ import { compactFieldLengths } from './field-lengths.js';
 import { flatPostingsSteps } from './posting-tail.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshot } from './snapshot.js';
 import { Catalog } from './catalog.js';
+import { productsOf } from './product-store.js';
 import { ensureNumericOrder } from './text-column-lookups.js';
 import { liveLengthAverages } from './tombstones.js';
 import { liveNorm } from '../search/text-matches.js';
@@ -51,7 +52,7 @@ function contents(state: CatalogState): unknown {
     termMasks: arr(state.termMasks),
     refIds: [...state.docByRefId.entries()].sort((a, b) => a[1] - b[1]),
     vectors: state.vectors && { dimension: state.vectors.dimension, data: arr(state.vectors.data), present: arr(state.vectors.present) },
-    products: state.products,
+    products: productsOf(state.store),
   };
 }
 
@@ -138,7 +139,7 @@ describe('appending new products', () => {
         await catalog.upsert([...changed, ...products.slice(at)]);
         const rebuilt = new Catalog();
         await rebuilt.upsert(final);
-        expect(catalog.state.products).toEqual(rebuilt.state.products);
+        expect(productsOf(catalog.state.store)).toEqual(productsOf(rebuilt.state.store));
         for (const request of requests) {
           await sameAnswer(catalog, rebuilt, request, false);
           await sameAnswer(catalog, rebuilt, request, true);

@@ -471,12 +471,9 @@ export function* appendProducts(
   base: CatalogState, added: readonly Product[], version: number, places?: ReadonlyMap<string, number>,
   fieldWeights?: Record<string, number>,
 ): Steps<CatalogState> {
-  const n = base.products.length;
+  const n = base.store.length;
   const k = added.length;
   const N = n + k;
-  const products = base.products.slice();
-  for (const p of added) products.push(p);
-  yield;
   const baseFields = base.index.fields.length;
   const newNames = newFieldNames(base, added);
   const fieldByName = newNames.length === 0 ? base.fieldByName : new Map(base.fieldByName);
@@ -519,13 +516,13 @@ export function* appendProducts(
       const single = text.single.constructor === singleCodesType(N) ? extendShared(text.single, N) : copySingleCodes(text.single, N, N);
       const valueDocs = extendShared(text.valueDocs, N);
       const valueOffsets = extendShared(text.valueOffsets, N + 1);
-      for (let d = n; d < N; d++) { single[d] = d; valueDocs[d] = d; valueOffsets[d + 1] = d + 1; dictionary.push(products[d].refId); }
+      for (let d = n; d < N; d++) { single[d] = d; valueDocs[d] = d; valueOffsets[d + 1] = d + 1; dictionary.push(added[d - n].refId); }
       text = { single, dictSize: N, valueOffsets, valueDocs };
       dictionaries[fid] = dictionary;
       // A lookup a scope on refId derived is carried (a re-appended product's refId maps to its new doc).
       const lookup = existingCodeLookup(base, fid);
       if (lookup) {
-        const stacked = new StackedLookup(lookup, new Map(products.slice(n).map((p, j): [string, number] => [p.refId, n + j])));
+        const stacked = new StackedLookup(lookup, new Map(added.map((p, j): [string, number] => [p.refId, n + j])));
         carried.push([fid, stacked.depth <= MAX_LOOKUP_DEPTH ? stacked : yield* dictionaryLookup(dictionary)]);
       }
       yield;
@@ -566,19 +563,19 @@ export function* appendProducts(
   // A few new refIds: only the shards they fall in are copied (a sixty-fourth of the map each); many:
   // the whole map, in steps (copying most shards in one go would hold the event loop).
   let docByRefId: StringMap<number>;
-  if (k * 64 < n) docByRefId = base.docByRefId.with(products.slice(n).map((p, j): [string, number] => [p.refId, n + j]));
+  if (k * 64 < n) docByRefId = base.docByRefId.with(added.map((p, j): [string, number] => [p.refId, n + j]));
   else {
     docByRefId = yield* copyInSteps(base.docByRefId, STEP);
-    for (let d = n; d < N; d++) docByRefId.set(products[d].refId, d);
+    for (let d = n; d < N; d++) docByRefId.set(added[d - n].refId, d);
   }
   const vectors = appendVectors(base.vectors, added, n);
-  yield;
+  const store = yield* base.store.appended(added, { fields, fieldByName, dictionaries, vectors });
   const state: CatalogState = {
     index: {
       catalogId: base.index.catalogId, version, docCount: N, fields, fullText, ...appendedTombstoneBits(base.index, N),
-      ...appendedOrdinals(base.index.ordinal, products, n, places),
+      ...appendedOrdinals(base.index.ordinal, added, n, places),
     },
-    products,
+    store,
     docByRefId,
     fieldByName,
     dictionaries,
@@ -592,18 +589,19 @@ export function* appendProducts(
 }
 
 /**
- * The product order with docs `n ..` appended: a product taking the place of one it replaces (`places`:
+ * The product order with docs `n ..` (the `added` products) appended: a product taking the place of one it replaces (`places`:
  * refId → place) keeps that place, a new one is placed by its doc id (after every other).
  */
-function appendedOrdinals(ordinal: Uint32Array | undefined, products: readonly Product[], n: number, places: ReadonlyMap<string, number> | undefined): Pick<CatalogIndex, 'ordinal'> {
+function appendedOrdinals(ordinal: Uint32Array | undefined, added: readonly Product[], n: number, places: ReadonlyMap<string, number> | undefined): Pick<CatalogIndex, 'ordinal'> {
   if (!ordinal && (!places || places.size === 0)) return {};
+  const N = n + added.length;
   let out: Uint32Array;
-  if (ordinal) out = extendShared(ordinal, products.length);
+  if (ordinal) out = extendShared(ordinal, N);
   else {
-    out = growableArray(Uint32Array, products.length);
+    out = growableArray(Uint32Array, N);
     for (let d = 0; d < n; d++) out[d] = d;
   }
-  for (let d = n; d < products.length; d++) out[d] = places?.get(products[d].refId) ?? d;
+  for (let d = n; d < N; d++) out[d] = places?.get(added[d - n].refId) ?? d;
   return { ordinal: out };
 }
 

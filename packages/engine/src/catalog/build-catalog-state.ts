@@ -10,6 +10,7 @@
 import type { Product } from '../types.js';
 import { newFieldLengths } from './field-lengths.js';
 import { extendShared, growableArray, PagedBuilder, sharedArray } from './shared-arrays.js';
+import { newRevisions, ProductStore } from './product-store.js';
 import { StringMap } from './string-map.js';
 import { charMask, type CatalogState, type FieldIndex, type FieldKind, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from './field-values.js';
@@ -25,6 +26,8 @@ export interface BuildOptions {
   fieldWeights?: Record<string, number>;
   /** refId → doc id of `products`, when the caller already has it (saves rebuilding the map). */
   docByRefId?: StringMap<number>;
+  /** The products' revisions (see product-store.ts), when they have some; new ones otherwise. */
+  revisions?: Float64Array;
 }
 
 /** Full-text field numbers are stored in a Uint8Array: fields beyond this many are not full-text indexed. */
@@ -475,11 +478,14 @@ export function* buildCatalogSteps(products: Product[], options: BuildOptions): 
     }
   }
   const vectors = yield* buildVectors(products);
+  const fieldByName = new Map(names.map((name, i) => [name, i]));
+  // The products are kept in the columns just built (and dropped by the caller): see product-store.ts.
+  const store = yield* ProductStore.build(products, options.revisions ?? newRevisions(products.length), { fields, fieldByName, dictionaries, vectors });
   return {
     index: { catalogId: options.catalogId, version: options.version, docCount: products.length, fields, fullText },
-    products,
+    store,
     docByRefId,
-    fieldByName: new Map(names.map((name, i) => [name, i])),
+    fieldByName,
     dictionaries,
     vocabulary,
     termMasks,

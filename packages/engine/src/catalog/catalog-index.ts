@@ -2,12 +2,12 @@
  * The shapes of a built catalog. A {@link CatalogIndex} holds only numbers and typed arrays on
  * SharedArrayBuffers, so it can be posted to a search worker (structured clone shares the memory,
  * copies nothing). A {@link CatalogState} adds what only the owning thread needs: the products as
- * given, refId lookup, dictionaries and the vocabulary.
+ * given (a {@link ProductStore}), refId lookup, dictionaries and the vocabulary.
  *
  * Both are immutable once built: a change builds a new state and swaps one reference (see catalog.ts).
  * @module
  */
-import type { Product } from '../types.js';
+import type { ProductStore } from './product-store.js';
 import type { StringMap } from './string-map.js';
 import type { Tombstones } from './tombstones.js';
 
@@ -179,8 +179,8 @@ export interface VectorColumn {
 /** One immutable version of a catalog. */
 export interface CatalogState {
   index: CatalogIndex;
-  /** Products as given, by doc id (insertion order; an update keeps its position). */
-  products: Product[];
+  /** Products as given, and their revisions, by doc id (insertion order; an update keeps its position). */
+  store: ProductStore;
   /** refId → doc id (sharded: see string-map.ts). */
   docByRefId: StringMap<number>;
   fieldByName: Map<string, number>;

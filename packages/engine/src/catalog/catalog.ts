@@ -20,7 +20,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { MAX_REPORTED_SKIPS, type LoadOptions, type LoadSummary, type ProductSource, type StrayValues } from '../engine-api.js';
-import type { CatalogView, Product } from '../types.js';
+import type { CatalogView, Product, ProductList } from '../types.js';
 import { buildCatalogState, buildCatalogSteps, runSteps, STEP, type Steps } from './build-catalog-state.js';
 import type { CatalogState } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue } from './field-values.js';
@@ -34,7 +34,8 @@ import { withEarlierSkips, type SkipReport } from './skip-report.js';
 import { copyInSteps, StringMap } from './string-map.js';
 import { runInSlices, SLICE_MS } from './time-slices.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
-import { applyDeletes, forEachLiveProduct, liveDocCount, liveProducts, planDeletes } from './tombstones.js';
+import { applyDeletes, forEachLiveProduct, liveDocCount, liveProductList, liveProducts, planDeletes } from './tombstones.js';
+import { newRevision } from './product-store.js';
 
 /** Options of a {@link Catalog}. */
 export interface CatalogOptions {
@@ -130,24 +131,28 @@ function* docsByRefId(products: readonly Product[]): Steps<StringMap<number>> {
 
 /**
  * Applies changes in order to the products of `base` (never modified: arrays and maps are copied on
- * first write). Upsert: the last occurrence of a refId wins, at the position of its first. Delete
- * closes the gaps (the refId map is then rebuilt, by the next change needing it or by the builder).
+ * first write). Upsert: the last occurrence of a refId wins, at the position of its first, with a new
+ * revision (an unchanged product keeps its own). Delete closes the gaps (the refId map is then
+ * rebuilt, by the next change needing it or by the builder).
  * `changed` is false when nothing changed (deletes of unknown refIds only): no new version.
  */
 function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
-  products: Product[]; docByRefId?: StringMap<number>; changed: boolean; results: ChangeResult[];
+  products: Product[]; revisions: Float64Array; docByRefId?: StringMap<number>; changed: boolean; results: ChangeResult[];
 }> {
   // Tombstoned products are gone: the rebuild starts from the live ones (and so merges them away).
-  let products = liveProducts(base);
-  let ownProducts = products !== base.products;
-  let docs: StringMap<number> | undefined = ownProducts ? undefined : base.docByRefId;
+  // A batch starting with a replace needs none of them.
+  const live = changes[0]?.kind === 'replace' ? { products: [], revisions: new Float64Array(0) } : yield* liveProducts(base);
+  let products = live.products;
+  let revisions = Array.from(live.revisions);
+  const compact = !base.tombstones && !base.index.ordinal;
+  let docs: StringMap<number> | undefined = compact ? base.docByRefId : undefined;
   let ownDocs = false;
   let changed = false;
   const results: ChangeResult[] = [];
   for (const change of changes) {
     if (change.kind === 'replace') {
       products = [];
-      ownProducts = true;
+      revisions = [];
       docs = new StringMap();
       ownDocs = true;
       changed = true;
@@ -161,12 +166,13 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
       const gone = new Set(change.refIds.filter((r) => known.has(r)));
       if (gone.size > 0) {
         const kept: Product[] = [];
+        const keptRevisions: number[] = [];
         for (let d = 0; d < products.length; d++) {
-          if (!gone.has(products[d].refId)) kept.push(products[d]);
+          if (!gone.has(products[d].refId)) { kept.push(products[d]); keptRevisions.push(revisions[d]); }
           if ((d & (STEP - 1)) === STEP - 1) yield;
         }
         products = kept;
-        ownProducts = true;
+        revisions = keptRevisions;
         docs = undefined;
         changed = true;
       }
@@ -175,10 +181,6 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
     }
     for (let i = 0; i < change.products.length; i++) {
       const p = change.products[i];
-      if (!ownProducts) {
-        products = products.slice();
-        ownProducts = true;
-      }
       const at = docs.get(p.refId);
       if (at === undefined) {
         if (!ownDocs) {
@@ -187,13 +189,17 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
         }
         docs.set(p.refId, products.length);
         products.push(p);
-      } else products[at] = p;
+        revisions.push(newRevision());
+      } else {
+        products[at] = p;
+        revisions[at] = newRevision();
+      }
       changed = true;
       if ((i & (STEP - 1)) === STEP - 1) yield;
     }
     results.push({ count: change.products.length, catalogSize: products.length });
   }
-  return { products, docByRefId: docs, changed, results };
+  return { products, revisions: Float64Array.from(revisions), docByRefId: docs, changed, results };
 }
 
 /** What the fast paths take from the catalog's options. */
@@ -391,9 +397,9 @@ export class Catalog implements CatalogView {
   }
 
   /** @internal A catalog holding an already built state (snapshot loading). */
-  static fromProducts(products: Product[], options: CatalogOptions, makeState?: (catalogId: string) => CatalogState): Catalog {
+  static fromState(options: CatalogOptions, makeState: (catalogId: string) => CatalogState): Catalog {
     const catalog = new Catalog(options);
-    catalog.current = makeState ? makeState(catalog.id) : buildCatalogState(products, { catalogId: catalog.id, version: 1, fieldWeights: options.fieldWeights });
+    catalog.current = makeState(catalog.id);
     catalog.compactDocCount = catalog.current.index.docCount;
     return catalog;
   }
@@ -421,7 +427,7 @@ export class Catalog implements CatalogView {
   /** The product exactly as given, or undefined. */
   getProduct(refId: string): Product | undefined {
     const doc = this.current.docByRefId.get(refId);
-    return doc === undefined ? undefined : this.current.products[doc];
+    return doc === undefined ? undefined : this.current.store.get(doc);
   }
 
   /** Known and `availability` is not 0 (missing, -1 or positive count as in stock). */
@@ -464,6 +470,11 @@ export class Catalog implements CatalogView {
   /** Visits every product in doc (insertion) order. */
   forEachProduct(visit: (product: Product) => void): void {
     forEachLiveProduct(this.current, visit);
+  }
+
+  /** See {@link CatalogView.liveProducts}: read from the current version's store on demand. */
+  liveProducts(): ProductList {
+    return liveProductList(this.current);
   }
 
   /** The product's `image_vector` as stored (Float32), or undefined. */
@@ -556,7 +567,7 @@ export class Catalog implements CatalogView {
       const applied = yield* applyChanges(base, changes);
       if (!applied.changed) return { results: applied.results };
       const state = yield* buildCatalogSteps(applied.products, {
-        catalogId: id, version, fieldWeights, docByRefId: applied.docByRefId,
+        catalogId: id, version, fieldWeights, docByRefId: applied.docByRefId, revisions: applied.revisions,
       });
       return { state, results: applied.results, compactDocs: state.index.docCount };
     }
@@ -569,7 +580,7 @@ export class Catalog implements CatalogView {
       if (merge) for (const w of merge.waiters) w.reject(error);
       this.settle(batch, undefined, error);
     };
-    let size = base.products.length;
+    let size = base.store.length;
     for (const c of changes) size += c.kind === 'delete' ? 0 : c.products.length;
     if (size <= this.syncLimit) {
       let out: BuildOutcome;
@@ -696,10 +707,9 @@ export class Catalog implements CatalogView {
     const id = this.id;
     const fieldWeights = this.options.fieldWeights;
     function* steps(): Steps<CatalogState> {
-      // One pass over the product references (milliseconds at a million), then the build in steps.
-      const products = liveProducts(from);
-      yield;
-      return yield* buildCatalogSteps(products, { catalogId: id, version: from.index.version, fieldWeights });
+      // The live products read in steps, then the build in steps.
+      const { products, revisions } = yield* liveProducts(from);
+      return yield* buildCatalogSteps(products, { catalogId: id, version: from.index.version, fieldWeights, revisions });
     }
     const built = (merged: CatalogState): void => {
       if (this.merging !== merge) return;
@@ -711,7 +721,7 @@ export class Catalog implements CatalogView {
       for (const w of merge.waiters) w.reject(error);
       process.emitWarning(`catalog merge failed: ${error instanceof Error ? error.message : String(error)}`, 'AisleCatalogMergeWarning');
     };
-    const run = from.products.length <= this.syncLimit ? Promise.resolve().then(() => runSteps(steps())) : runInSlices(steps(), this.sliceMs);
+    const run = from.store.length <= this.syncLimit ? Promise.resolve().then(() => runSteps(steps())) : runInSlices(steps(), this.sliceMs);
     run.then(built, failed);
   }
 

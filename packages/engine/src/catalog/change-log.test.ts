@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
 import { CatalogChangeLog, parseLogSegment, type LoggedChange } from './change-log.js';
-import { liveProducts } from './tombstones.js';
+import { liveProductList } from './tombstones.js';
+import { productsOf } from './product-store.js';
 
 const dirs: string[] = [];
 afterAll(async () => { for (const d of dirs) await rm(d, { recursive: true, force: true }); });
@@ -160,7 +161,7 @@ describe('Catalog.replay', () => {
       else if (c.kind === 'upsert') await oneByOne.upsert(c.products.slice());
       else await oneByOne.replace(c.products.slice());
     }
-    expect(liveProducts(replayed.state)).toEqual(liveProducts(oneByOne.state));
+    expect(productsOf(liveProductList(replayed.state))).toEqual(productsOf(liveProductList(oneByOne.state)));
     expect(replayed.appliedSeq).toBe(logged.length);
   });
 });

@@ -12,6 +12,7 @@ import type { Product, SearchRequest } from '../types.js';
 import { runSteps } from './build-catalog-state.js';
 import type { CatalogState } from './catalog-index.js';
 import { Catalog } from './catalog.js';
+import { productsOf } from './product-store.js';
 import { numericValue } from './field-values.js';
 import { mergeNumericOrder, mergeNumericOrderLinear } from './patch-values.js';
 import { ensureNumericOrder } from './text-column-lookups.js';
@@ -91,7 +92,7 @@ describe('value patches (numeric-only upserts)', () => {
         const final = products.map((p, i) => changed.get(i) ?? p);
         const rebuilt = new Catalog();
         await rebuilt.upsert(final);
-        expect(patched.state.products).toEqual(final);
+        expect(productsOf(patched.state.store)).toEqual(final);
         expect(columnsByValue(patched.state)).toEqual(columnsByValue(rebuilt.state));
         for (const request of [...warmUp, ...requests]) {
           await sameAnswer(patched, rebuilt, request, false);
@@ -109,7 +110,7 @@ describe('value patches (numeric-only upserts)', () => {
     const oldPrices = Array.from(old.index.fields[old.fieldByName.get('price')!].numeric!);
     await catalog.upsert([{ refId: 'a', title: 'red shoe', price: 30 }]);
     expect(Array.from(old.index.fields[old.fieldByName.get('price')!].numeric!)).toEqual(oldPrices);
-    expect(old.products[0].price).toBe(10);
+    expect(old.store.get(0).price).toBe(10);
     const payload = await executeSearch(catalog, { website_id: 'w', client: 'c', q: 'shoe', start: 0, range_fields: ['price'], sort_fields: [{ price: { order: 'desc', type: 'number' } }] });
     expect(payload.result.map((p) => p.refId)).toEqual(['a', 'b']);
     expect(payload.ranges).toEqual({ price: { min: 20, max: 30 } });
@@ -119,8 +120,7 @@ describe('value patches (numeric-only upserts)', () => {
     const catalog = new Catalog();
     await catalog.upsert([{ refId: 'a', title: 'red shoe', price: 10 }, { refId: 'b', title: 'blue shoe', price: 20 }, { refId: 'c', title: 'shoe', price: 30 }]);
     for (const price of [11, 12, 13]) await catalog.upsert([{ refId: 'a', title: 'red shoe', price }]);
-    const { products, makeState } = decodeCatalogSnapshot(encodeCatalogSnapshot(catalog.state));
-    const loaded = Catalog.fromProducts(products, {}, makeState);
+    const loaded = Catalog.fromState({}, decodeCatalogSnapshot(encodeCatalogSnapshot(catalog.state)).makeState);
     for (const request of warmUp) await sameAnswer(loaded, catalog, request, false);
   });
 
@@ -141,7 +141,7 @@ describe('value patches (numeric-only upserts)', () => {
       expect(catalog.state.index.fullText).not.toBe(before);
     }
     const rebuilt = new Catalog();
-    await rebuilt.upsert(catalog.state.products);
+    await rebuilt.upsert(productsOf(catalog.state.store));
     for (const request of warmUp) await sameAnswer(catalog, rebuilt, request, false);
     // A price given as text spells a number: still a numeric value, so still a patch.
     const before = catalog.state.index.fullText;

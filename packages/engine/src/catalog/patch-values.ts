@@ -102,7 +102,7 @@ export function* planValuePatch(base: CatalogState, batches: readonly (readonly 
   const docsByField = new Map<number, number[]>();
   let i = 0;
   for (const [doc, product] of last) {
-    const changed = changedNumericFields(base, base.products[doc], product);
+    const changed = changedNumericFields(base, base.store.get(doc), product);
     if (changed === undefined) return undefined;
     for (const fid of changed) {
       let docs = docsByField.get(fid);
@@ -271,7 +271,7 @@ function* patchInvertedColumn(
  * would hold more dead codes than the patch tolerates.
  */
 function* patchField(
-  base: CatalogState, fid: number, docs: Int32Array, products: readonly Product[], linearRatio: number,
+  base: CatalogState, fid: number, docs: Int32Array, products: ReadonlyMap<number, Product>, linearRatio: number,
 ): Steps<{ field: FieldIndex; dictionary: string[] } | undefined> {
   const field = base.index.fields[fid];
   const text = field.text as SingleValuedColumn; // planValuePatch takes single-valued columns only
@@ -284,7 +284,7 @@ function* patchField(
   const codes = new Int32Array(docs.length);
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i];
-    const { x, text: value } = numericScalar(products[d][field.name])!;
+    const { x, text: value } = numericScalar(products.get(d)![field.name])!;
     numeric[d] = x;
     let code = lookup.get(value) ?? added.get(value);
     if (code === undefined) {
@@ -321,24 +321,22 @@ function* patchField(
 export function* applyValuePatch(
   base: CatalogState, plan: ValuePatchPlan, version: number, linearRatio = LINEAR_PATCH_RATIO,
 ): Steps<CatalogState | undefined> {
-  const products = base.products.slice();
-  for (const [doc, product] of plan.products) products[doc] = product;
-  yield;
   const fields = base.index.fields.slice();
   const dictionaries = base.dictionaries.slice();
   for (const [fid, docs] of plan.fields) {
-    const patched = yield* patchField(base, fid, docs, products, linearRatio);
+    const patched = yield* patchField(base, fid, docs, plan.products, linearRatio);
     if (!patched) return undefined;
     fields[fid] = patched.field;
     dictionaries[fid] = patched.dictionary;
     yield;
   }
+  const store = yield* base.store.replaced(plan.products, { fields, fieldByName: base.fieldByName, dictionaries, vectors: base.vectors });
   const patchedFields = new Set(base.patchedSince?.fields);
   for (const fid of plan.fields.keys()) patchedFields.add(base.index.fields[fid].name);
   const state: CatalogState = {
     ...base,
     index: { ...base.index, version, fields },
-    products,
+    store,
     dictionaries,
     patchedSince: { version: base.patchedSince?.version ?? base.index.version, fields: patchedFields },
   };

@@ -1,7 +1,9 @@
 /**
- * Catalog snapshots: one flatbuffers file (layout in catalog-snapshot.fbs) holding the products'
- * original JSON plus every built column and index array, so a restart neither re-parses the feed nor
- * re-tokenises. Written atomically (temporary file, then rename).
+ * Catalog snapshots: one flatbuffers file (layout in catalog-snapshot.fbs) holding every built column
+ * and index array and the product store's own parts (shapes, shape per doc, revisions, side store: see
+ * product-store.ts), so a restart neither re-parses the feed, nor re-tokenises, nor parses a product.
+ * Format 2 (each product's JSON beside the columns) still loads: its products are parsed once and kept
+ * in the columns. Written atomically (temporary file, then rename).
  * @module
  */
 import { randomUUID } from 'node:crypto';
@@ -20,15 +22,21 @@ import { StringMap } from './string-map.js';
 import { runSteps, storedFieldLength, type Steps } from './build-catalog-state.js';
 import { runInSlices } from './time-slices.js';
 import { applyDeletes } from './tombstones.js';
+import { newRevisions, ProductStore, type ShapeRecord } from './product-store.js';
 
 const FILE_IDENTIFIER = 'AISL';
 /**
- * 3: single-valued text columns hold only their narrow `single` codes, field lengths are 16-bit.
+ * 4: the product store's own parts (shapes, shape per doc, revisions, side store) instead of each
+ * product's JSON, so a load parses no product.
+ * 3 (still read): single-valued text columns hold only their narrow `single` codes, field lengths are
+ * 16-bit; each product as JSON.
  * 2 (still read): every text column had `offsets` and `codes`, `single` was 32-bit when present and
  * field lengths 32-bit; converted to the current layout on load.
  */
-const FORMAT_VERSION = 3;
-const READABLE_VERSIONS: readonly number[] = [2, FORMAT_VERSION];
+const FORMAT_VERSION = 4;
+const READABLE_VERSIONS: readonly number[] = [2, 3, FORMAT_VERSION];
+/** The last format keeping each product's JSON (loading parses every product). */
+const LAST_JSON_PRODUCTS_FORMAT = 3;
 
 type AnyTypedArray = Uint8Array | Int8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
 // Append only: a type's position is its code in the file.
@@ -49,6 +57,8 @@ interface SnapshotMeta {
   vectorDimension: number;
   /** Tombstoned docs (see tombstones.ts), ascending; absent when none. */
   deleted?: number[];
+  /** Format 3: the product store's shapes (its arrays are named `ps.*`). */
+  productShapes?: ShapeRecord[];
 }
 
 function arraysOf(state: CatalogState, postings: PostingSegment): Map<string, AnyTypedArray> {
@@ -71,6 +81,9 @@ function arraysOf(state: CatalogState, postings: PostingSegment): Map<string, An
     .set('ft.fieldLengths', compactFieldLengths(ft, ft.fieldIds.length, state.index.docCount));
   if (state.vectors) arrays.set('vec.data', state.vectors.data).set('vec.present', state.vectors.present);
   if (state.index.ordinal) arrays.set('ordinal', state.index.ordinal);
+  const store = state.store.parts();
+  arrays.set('ps.shapeOf', store.shapeOf).set('ps.revisions', store.revisions).set('ps.rawDocs', store.rawDocs)
+    .set('ps.rawOffsets', store.rawOffsets).set('ps.rawBytes', store.rawBytes);
   return arrays;
 }
 
@@ -79,13 +92,9 @@ export function encodeCatalogSnapshot(state: CatalogState): Uint8Array {
   return runSteps(encodeCatalogSnapshotSteps(state));
 }
 
-/** Products encoded between two pauses of {@link encodeCatalogSnapshotSteps}. */
-const PRODUCTS_PER_STEP = 2048;
-
 /**
  * The encoding as steps (see `runInSlices`), so that writing the snapshot of a large catalog does not
- * hold the event loop for the whole encoding: it pauses after each column and every
- * {@link PRODUCTS_PER_STEP} products.
+ * hold the event loop for the whole encoding: it pauses after each array.
  */
 function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
   const { index } = state;
@@ -97,6 +106,7 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
     fullText: { fieldIds: index.fullText.fieldIds, termCount: index.fullText.termCount, avgFieldLengths: index.fullText.avgFieldLengths },
     vectorDimension: state.vectors?.dimension ?? 0,
     deleted: index.deletedDocs && Array.from(index.deletedDocs),
+    productShapes: state.store.parts().shapes,
   };
   const b = new Builder(1 << 16);
   const namedArrays: number[] = [];
@@ -112,17 +122,11 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
     yield;
   }
   const arraysVector = offsetVector(b, namedArrays);
-  const productOffsets = new Array<number>(state.products.length);
-  for (let i = 0; i < state.products.length; i++) {
-    productOffsets[i] = b.createString(JSON.stringify(state.products[i]));
-    if (i % PRODUCTS_PER_STEP === PRODUCTS_PER_STEP - 1) yield;
-  }
-  const productsVector = offsetVector(b, productOffsets);
   const metaOffset = b.createString(JSON.stringify(meta));
+  // Slot 2 (each product's JSON, format 2) is left out: the product store's parts are arrays.
   b.startObject(4);
   b.addFieldInt32(0, FORMAT_VERSION, 0);
   b.addFieldOffset(1, metaOffset, 0);
-  b.addFieldOffset(2, productsVector, 0);
   b.addFieldOffset(3, arraysVector, 0);
   b.finishSizePrefixed(b.endObject(), FILE_IDENTIFIER);
   return b.asUint8Array();
@@ -184,8 +188,8 @@ function fieldLengthsOf(
   return out;
 }
 
-/** Reads the snapshot bytes back into products and a catalog state builder. */
-export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { products: Product[]; makeState: (catalogId: string) => CatalogState } {
+/** Reads the snapshot bytes back into a catalog state builder. */
+export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { makeState: (catalogId: string) => CatalogState } {
   if (bytes.length < 12) invalid(label, 'is too short to be a snapshot');
   const sizePrefix = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true);
   if (sizePrefix + 4 !== bytes.length) invalid(label, `is truncated or has trailing bytes (expected ${sizePrefix + 4} bytes, found ${bytes.length})`);
@@ -198,12 +202,15 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
     const version = field(root, 0) ? bb.readUint32(root + field(root, 0)) : 0;
     if (!READABLE_VERSIONS.includes(version)) invalid(label, `has format version ${version}, expected ${READABLE_VERSIONS.join(' or ')}`);
     const meta = JSON.parse(bb.__string(root + field(root, 1)) as string) as SnapshotMeta;
-    const productsAt = root + field(root, 2);
-    const productsStart = bb.__vector(productsAt);
-    const productCount = bb.__vector_len(productsAt);
-    if (productCount !== meta.docCount) invalid(label, 'has a product count that does not match its index');
-    const products: Product[] = new Array(productCount);
-    for (let i = 0; i < productCount; i++) products[i] = JSON.parse(bb.__string(productsStart + 4 * i) as string) as Product;
+    let products: Product[] | undefined;
+    if (version <= LAST_JSON_PRODUCTS_FORMAT) {
+      const productsAt = root + field(root, 2);
+      const productsStart = bb.__vector(productsAt);
+      const productCount = bb.__vector_len(productsAt);
+      if (productCount !== meta.docCount) invalid(label, 'has a product count that does not match its index');
+      products = new Array<Product>(productCount);
+      for (let i = 0; i < productCount; i++) products[i] = JSON.parse(bb.__string(productsStart + 4 * i) as string) as Product;
+    }
     const arraysAt = root + field(root, 3);
     const arraysStart = bb.__vector(arraysAt);
     const arrays = new Map<string, AnyTypedArray>();
@@ -262,22 +269,52 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
       ? { dimension: meta.vectorDimension, data: need('vec.data', Float32Array, n * meta.vectorDimension), present: need('vec.present', Uint8Array, n) }
       : undefined;
     const termMasks = Uint32Array.from(meta.vocabulary, charMask);
-    const docByRefId = new StringMap<number>();
-    products.forEach((p, d) => docByRefId.set(p.refId, d));
     const fieldByName = new Map(fields.map((f, i) => [f.name, i]));
+    const columns = { fields, fieldByName, dictionaries: meta.dictionaries, vectors };
+    let store: ProductStore;
+    if (products) {
+      // Formats 2 and 3: the products are parsed once and kept in the loaded columns, with fresh revisions.
+      store = runSteps(ProductStore.build(products, newRevisions(n), columns));
+    } else {
+      if (!meta.productShapes) invalid(label, 'lacks its product shapes');
+      try {
+        store = ProductStore.fromParts({
+          shapes: meta.productShapes, shapeOf: need('ps.shapeOf', Uint16Array, n), revisions: need('ps.revisions', Float64Array, n),
+          rawDocs: need('ps.rawDocs', Uint32Array), rawOffsets: need('ps.rawOffsets', Float64Array), rawBytes: need('ps.rawBytes', Uint8Array),
+        }, columns);
+      } catch (err) {
+        if (err instanceof AisleError) throw err;
+        return invalid(label, 'has an inconsistent product store', err);
+      }
+    }
+    const docByRefId = docsByRefId(store, fieldByName.get('refId'), meta.dictionaries, fields);
     const makeState = (catalogId: string): CatalogState => {
       const state: CatalogState = {
         index: { catalogId, version: 1, docCount: n, fields, fullText, ordinal: arrays.has('ordinal') ? need('ordinal', Uint32Array, n) : undefined },
-        products, docByRefId, fieldByName, dictionaries: meta.dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
+        store, docByRefId, fieldByName, dictionaries: meta.dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
       };
       // Tombstones are kept as the doc list; their statistics are derived again from those products.
       return meta.deleted && meta.deleted.length > 0 ? runSteps(applyDeletes(state, meta.deleted, 1)) : state;
     };
-    return { products, makeState };
+    return { makeState };
   } catch (err) {
     if (err instanceof AisleError) throw err;
     return invalid(label, 'is corrupt', err);
   }
+}
+
+/**
+ * refId → doc. Every build path gives the refId column code = doc (see buildTextColumn), so the
+ * dictionary is the refIds by doc: read there, not from the products. A later doc of the same refId
+ * (a replaced product appended again) wins; its tombstoned predecessor is dropped by applyDeletes.
+ */
+function docsByRefId(store: ProductStore, refIdField: number | undefined, dictionaries: readonly string[][], fields: readonly FieldIndex[]): StringMap<number> {
+  const docs = new StringMap<number>();
+  const n = store.length;
+  const text = refIdField === undefined ? undefined : fields[refIdField].text;
+  const byDoc = text?.dictSize === n && text.single !== undefined && text.single.every((c, d) => c === d) ? dictionaries[refIdField!] : undefined;
+  for (let d = 0; d < n; d++) docs.set(byDoc ? byDoc[d] : store.get(d).refId, d);
+  return docs;
 }
 
 /**
@@ -291,6 +328,5 @@ export async function loadCatalogSnapshot(filePath: string, options: CatalogOpti
   } catch (err) {
     return invalid(filePath, 'cannot be read', err);
   }
-  const { products, makeState } = decodeCatalogSnapshot(bytes, filePath);
-  return Catalog.fromProducts(products, options, makeState);
+  return Catalog.fromState(options, decodeCatalogSnapshot(bytes, filePath).makeState);
 }

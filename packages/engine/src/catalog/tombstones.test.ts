@@ -13,7 +13,8 @@ import { catalogArb, freshFieldsArb, freshRequestArb, requestArb, WORDS } from '
 import type { Product, SearchRequest } from '../types.js';
 import { Catalog } from './catalog.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshot } from './snapshot.js';
-import { liveProducts } from './tombstones.js';
+import { liveProductList } from './tombstones.js';
+import { productsOf } from './product-store.js';
 
 const pool = new SearchPool({ workers: 2, threshold: 0 });
 afterAll(() => pool.close());
@@ -108,7 +109,7 @@ describe('tombstoned deletes and merges', () => {
           if (catalog.state.tombstones) tombstoned++;
           if (catalog.state.index.ordinal) reappended++;
         }
-        expect(liveProducts(catalog.state)).toEqual(model);
+        expect(productsOf(liveProductList(catalog.state))).toEqual(model);
         expect(catalog.liveCount).toBe(model.length);
         const oneGo = new Catalog();
         await oneGo.upsert(model);
@@ -157,7 +158,7 @@ describe('tombstoned deletes and merges', () => {
     await Promise.all([merged, ...during]);
     const model = products.filter((p) => !['p1', 'p2', 'p10'].includes(p.refId)).map((p) => (p.refId === 'p20' ? { ...p, price: 99 } : p));
     model.push({ refId: 'new', title: 'red shoe' });
-    expect(liveProducts(catalog.state)).toEqual(model);
+    expect(productsOf(liveProductList(catalog.state))).toEqual(model);
     const oneGo = new Catalog();
     await oneGo.upsert(model);
     const request: SearchRequest = { website_id: 'w', client: 'c', q: 'shoe', start: 0, size: 30, aggregations: ['price'], range_fields: ['price'] };
@@ -173,9 +174,8 @@ describe('tombstoned deletes and merges', () => {
         const catalog = new Catalog();
         await catalog.upsert(products);
         await catalog.delete(picks.map((p) => products[p % products.length].refId));
-        const { products: decoded, makeState } = decodeCatalogSnapshot(encodeCatalogSnapshot(catalog.state));
-        const loaded = Catalog.fromProducts(decoded, {}, makeState);
-        expect(liveProducts(loaded.state)).toEqual(liveProducts(catalog.state));
+        const loaded = Catalog.fromState({}, decodeCatalogSnapshot(encodeCatalogSnapshot(catalog.state)).makeState);
+        expect(productsOf(liveProductList(loaded.state))).toEqual(productsOf(liveProductList(catalog.state)));
         for (const request of requests) expect(await answer(loaded, request, false)).toEqual(await answer(catalog, request, false));
       }), { numRuns: 40 });
   });
@@ -185,11 +185,10 @@ describe('tombstoned deletes and merges', () => {
     await catalog.upsert([{ refId: 'b', title: 'blue scarf' }]);
     await catalog.delete(['c']);
     expect(catalog.state.index.ordinal).toBeDefined();
-    const { products: decoded, makeState } = decodeCatalogSnapshot(encodeCatalogSnapshot(catalog.state));
-    const loaded = Catalog.fromProducts(decoded, {}, makeState);
+    const loaded = Catalog.fromState({}, decodeCatalogSnapshot(encodeCatalogSnapshot(catalog.state)).makeState);
     expect(loaded.getProduct('b')).toEqual({ refId: 'b', title: 'blue scarf' });
     expect(loaded.getProduct('c')).toBeUndefined();
-    expect(liveProducts(loaded.state)).toEqual(liveProducts(catalog.state));
+    expect(productsOf(liveProductList(loaded.state))).toEqual(productsOf(liveProductList(catalog.state)));
     expect(loaded.liveCount).toBe(2);
   });
 });

@@ -18,7 +18,7 @@
  * field, say) or the image vectors' dimension is not represented: the caller rebuilds instead.
  * @module
  */
-import type { Product } from '../types.js';
+import type { Product, ProductList } from '../types.js';
 import { fieldKindOf, lengthTotalsSteps, meanLengths, runSteps, STEP, type LengthTotals, type Steps } from './build-catalog-state.js';
 import { lowerBound, type CatalogState, type FieldKind, type ValueCounts } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from './field-values.js';
@@ -104,29 +104,58 @@ export function liveLengthAverages(state: CatalogState): number[] | undefined {
 }
 
 /**
- * Visits the live products of a version in product order (`CatalogIndex.ordinal`): the docs in their
- * place in doc order, with the few re-appended ones (sorted by their place) merged in.
+ * The live docs of a version in product order (`CatalogIndex.ordinal`): the docs in their place in doc
+ * order, with the few re-appended ones (sorted by their place) merged in.
  */
-export function forEachLiveProduct(state: CatalogState, visit: (product: Product, doc: number) => void): void {
-  const { deleted, ordinal } = state.index;
+export function liveDocs(state: CatalogState): Uint32Array {
+  const { deleted, ordinal, docCount } = state.index;
+  const out = new Uint32Array(liveDocCount(state));
   const moved: number[] = [];
   if (ordinal) for (let d = 0; d < ordinal.length; d++) if (ordinal[d] !== d && !isDeletedDoc(deleted, d)) moved.push(d);
   moved.sort((a, b) => ordinal![a] - ordinal![b]);
   let m = 0;
-  for (let d = 0; d < state.products.length; d++) {
+  let k = 0;
+  for (let d = 0; d < docCount; d++) {
     if (isDeletedDoc(deleted, d) || (ordinal && ordinal[d] !== d)) continue;
-    while (m < moved.length && ordinal![moved[m]] < d) { visit(state.products[moved[m]], moved[m]); m++; }
-    visit(state.products[d], d);
+    while (m < moved.length && ordinal![moved[m]] < d) out[k++] = moved[m++];
+    out[k++] = d;
   }
-  for (; m < moved.length; m++) visit(state.products[moved[m]], moved[m]);
+  for (; m < moved.length; m++) out[k++] = moved[m];
+  return out;
 }
 
-/** The live products of a version, in product order (the product list a one-go build would be given). */
-export function liveProducts(state: CatalogState): Product[] {
-  if (!state.tombstones && !state.index.ordinal) return state.products;
-  const out: Product[] = [];
-  forEachLiveProduct(state, (p) => out.push(p));
-  return out;
+/** The live products of a version in product order, read from its store when asked (see {@link liveDocs}). */
+export function liveProductList(state: CatalogState): ProductList {
+  const { store } = state;
+  if (!state.tombstones && !state.index.ordinal) return store;
+  const docs = liveDocs(state);
+  return { length: docs.length, get: (i) => store.get(docs[i]), revision: (i) => store.revision(docs[i]) };
+}
+
+/** Visits the live products of a version in product order, with their docs. */
+export function forEachLiveProduct(state: CatalogState, visit: (product: Product, doc: number) => void): void {
+  const { store } = state;
+  if (!state.tombstones && !state.index.ordinal) {
+    for (let d = 0; d < store.length; d++) visit(store.get(d), d);
+    return;
+  }
+  for (const d of liveDocs(state)) visit(store.get(d), d);
+}
+
+/**
+ * The live products of a version with their revisions, in product order: the product list (decoded)
+ * a one-go build would be given.
+ */
+export function* liveProducts(state: CatalogState): Steps<{ products: Product[]; revisions: Float64Array }> {
+  const list = liveProductList(state);
+  const products = new Array<Product>(list.length);
+  const revisions = new Float64Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    products[i] = list.get(i);
+    revisions[i] = list.revision(i);
+    if ((i & STEP_MASK) === STEP_MASK) yield;
+  }
+  return { products, revisions };
 }
 
 /** The distinct words of a product's full-text fields (the terms a one-go build gives its doc). */
@@ -149,7 +178,7 @@ export function planDeletes(state: CatalogState, refIds: readonly string[]): num
   const gone = new Map<number, ValueCounts>(state.tombstones?.values);
   const goneTexts = new Map<number, number>();
   for (const d of docs) {
-    for (const [key, v] of Object.entries(state.products[d])) {
+    for (const [key, v] of Object.entries(state.store.get(d))) {
       if (!isPresent(v)) continue;
       const fid = state.fieldByName.get(key)!;
       const before = gone.get(fid) ?? { numbers: 0, strays: 0 };
@@ -172,9 +201,9 @@ export function planDeletes(state: CatalogState, refIds: readonly string[]): num
   if (vectors) {
     // A one-go build takes the dimension of the first live product with a vector.
     const dropped = new Set(docs);
-    for (let d = 0; d < state.products.length; d++) {
+    for (let d = 0; d < state.store.length; d++) {
       if (dropped.has(d) || isDeletedDoc(state.index.deleted, d)) continue;
-      const v = state.products[d][IMAGE_VECTOR_FIELD];
+      const v = state.store.get(d)[IMAGE_VECTOR_FIELD];
       if (Array.isArray(v) && v.length > 0) {
         if (v.length !== vectors.dimension) return undefined;
         break;
@@ -212,12 +241,13 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
       const len = index.fullText.fieldLengths[f * index.fullText.lengthStride + d];
       if (len > 0) { lengthTokens[f] += len; lengthDocs[f]++; }
     }
-    for (const w of wordsOf(base, base.products[d])) {
+    const product = base.store.get(d);
+    for (const w of wordsOf(base, product)) {
       // Only words the vocabulary has count (a value's words are tokenised as the build did).
       const t = lowerBound(base.vocabulary, w);
       if (base.vocabulary[t] === w) docFreq.set(w, (docFreq.get(w) ?? 0) + 1);
     }
-    for (const [key, v] of Object.entries(base.products[d])) {
+    for (const [key, v] of Object.entries(product)) {
       const fid = base.fieldByName.get(key)!;
       if (isPresent(v)) {
         const before = values.get(fid) ?? { numbers: 0, strays: 0 };
@@ -249,7 +279,7 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
   }
   // A deleted doc's refId is dropped only while it still names that doc: a product replaced (tombstoned
   // and appended again) keeps its refId for the new doc, e.g. when a snapshot's tombstones are applied.
-  const docByRefId = base.docByRefId.without(docs.map((d) => base.products[d].refId).filter((r, i) => base.docByRefId.get(r) === docs[i]));
+  const docByRefId = base.docByRefId.without(docs.map((d) => base.store.get(d).refId).filter((r, i) => base.docByRefId.get(r) === docs[i]));
   const state: CatalogState = {
     ...base,
     index: { ...index, version, deleted, deletedDocs },

@@ -13,7 +13,7 @@
  *
  * The index (feature → products) is built from the catalog and rebuilt when `catalog.version`
  * changes — in the request for a small catalog, otherwise in the background in time slices
- * ({@link BackgroundIndex}); a rebuild reuses the rows of unchanged product objects. Until it is
+ * ({@link BackgroundIndex}); a rebuild reuses the rows of unchanged products (by revision). Until it is
  * swapped in, look-ups answer from the previous index with products the catalog no longer has
  * dropped (before the first index exists: nothing). Posting lists longer than `maxPosting` are
  * scanned only up to that length (the first products in catalog order) to bound a look-up on very
@@ -22,8 +22,8 @@
  */
 import { Growable } from '../catalog/shared-arrays.js';
 import { DEFAULT_FIELD_ROLES, type FieldRoles } from '../config.js';
-import type { CatalogView, Product } from '../types.js';
-import { BackgroundIndex, type BuildSteps } from './background-build.js';
+import type { CatalogView, Product, ProductList } from '../types.js';
+import { BackgroundIndex, rowsByRevision, type BuildSteps } from './background-build.js';
 import type { Interner } from './interner.js';
 import type { ScoredItem } from './popularity.js';
 
@@ -193,8 +193,8 @@ export interface AttributeIndex {
   /** Per-row score accumulator, reused by every look-up (all zero between look-ups). */
   readonly scratch: Float64Array;
   readonly cache: Map<number, { limit: number; ranked: ScoredItem[] }>;
-  /** Row of each product object (a rebuild copies unchanged products' features). */
-  readonly rowOfProduct: WeakMap<Product, number>;
+  /** Revision of each row's product (see product-store.ts): a rebuild copies unchanged products' features. */
+  readonly rowRevisions: Float64Array;
   /** 1 for the features that make two products similar (attributes), 0 for refinements (price band, title words, common found attributes). */
   readonly anchor: Uint8Array;
   /** The field roles the features were read under (rows are reused only under the same roles). */
@@ -308,17 +308,17 @@ export class AttributeSimilarity {
 
   /**
    * Builds the index of `products` (catalog `version`). A catalog change usually touches a few
-   * products: rows of product objects already indexed are copied from `previous`; only new objects go
-   * through feature extraction.
+   * products: rows of product revisions already indexed are copied from `previous`; only new revisions
+   * are read (one product at a time, kept only as its features) and go through feature extraction.
    */
-  private *build(previous: AttributeIndex | undefined, products: readonly Product[], version: number): BuildSteps<AttributeIndex> {
+  private *build(previous: AttributeIndex | undefined, products: ProductList, version: number): BuildSteps<AttributeIndex> {
     const featureIds = this.featureIds;
     const roles = this.roles;
     const rolesKey = this.rolesKey;
     // Rows read under other roles are read again.
-    const oldRowOf = previous?.rolesKey === rolesKey ? previous.rowOfProduct : undefined;
-    const rowOfProduct = new WeakMap<Product, number>();
+    const oldRowOf = previous?.rolesKey === rolesKey ? yield* rowsByRevision(previous.rowRevisions) : undefined;
     const rows = products.length;
+    const rowRevisions = new Float64Array(rows);
     const rowItem = new Int32Array(rows);
     const featStart = new Int32Array(rows + 1);
     // Sized from the previous build (features per product), so that a rebuild never doubles (copies) a
@@ -332,11 +332,12 @@ export class AttributeSimilarity {
     let df = new Int32Array(Math.max(16, featureIds.size));
     for (let r = 0; r < rows; r++) {
       if (r % CHUNK === CHUNK - 1) yield;
-      const p = products[r]!;
-      rowOfProduct.set(p, r);
-      rowItem[r] = this.items.intern(p.refId);
-      const old = oldRowOf?.get(p);
+      const revision = products.revision(r);
+      rowRevisions[r] = revision;
+      const old = oldRowOf?.get(revision);
       if (previous !== undefined && old !== undefined) {
+        // The same product version: its refId (item) and features as indexed before.
+        rowItem[r] = previous.rowItem[old]!;
         for (let k = previous.featStart[old]!, end = previous.featStart[old + 1]!; k < end; k++) {
           const f = previous.featIds[k]!;
           df[f]!++;
@@ -344,6 +345,8 @@ export class AttributeSimilarity {
           weights.push(previous.featWeights[k]!);
         }
       } else {
+        const p = products.get(r);
+        rowItem[r] = this.items.intern(p.refId);
         for (const [key, w] of productFeatures(p, roles)) {
           let f = featureIds.get(key);
           if (f === undefined) {
@@ -398,7 +401,7 @@ export class AttributeSimilarity {
     }
     return {
       version, rowOf, rowItem, featStart, featIds, featWeights, postStart, postRows, postWeights, idf,
-      scratch: new Float64Array(rows), cache: new Map(), rowOfProduct, anchor, rolesKey,
+      scratch: new Float64Array(rows), cache: new Map(), rowRevisions, anchor, rolesKey,
     };
   }
 }

@@ -14,7 +14,7 @@
  * the next look-up starts another build (which reuses the rows of unchanged products).
  * @module
  */
-import type { CatalogView, Product } from '../types.js';
+import type { CatalogView, ProductList } from '../types.js';
 
 /** Steps of a build: yields between steps, returns the index. */
 export type BuildSteps<T> = Generator<void, T, void>;
@@ -99,7 +99,7 @@ export class BackgroundIndex<T extends VersionedIndex> {
    */
   constructor(
     private readonly catalog: CatalogView,
-    private readonly build: (previous: T | undefined, products: readonly Product[], version: number) => BuildSteps<T>,
+    private readonly build: (previous: T | undefined, products: ProductList, version: number) => BuildSteps<T>,
     private readonly syncLimit: number,
     private readonly sliceMs = 8,
     private readonly rebase?: (previous: T, version: number) => T | undefined,
@@ -186,8 +186,8 @@ export class BackgroundIndex<T extends VersionedIndex> {
     if (this.building !== undefined) return;
     const version = this.catalog.version;
     if (this.rebased(version)) return;
-    // The products are captured now (one synchronous pass over the catalog); a product changed later
-    // is a new object, picked up by the next build.
+    // The products are captured now (the catalog version's list, read product by product while the
+    // build runs); a product changed later has a new revision, picked up by the next build.
     const products = snapshot(this.catalog);
     const previous = this.current;
     const generation = this.generation;
@@ -233,8 +233,20 @@ export class BackgroundIndex<T extends VersionedIndex> {
   }
 }
 
-function snapshot(catalog: CatalogView): Product[] {
-  const products: Product[] = [];
-  catalog.forEachProduct((p) => products.push(p));
-  return products;
+function snapshot(catalog: CatalogView): ProductList {
+  return catalog.liveProducts();
+}
+
+/**
+ * Row of each revision of `revisions` (the rows of a previous index), in steps: what a rebuild looks
+ * unchanged products up in, to copy their rows instead of reading them again. Held for the build only.
+ */
+export function* rowsByRevision(revisions: Float64Array | undefined): BuildSteps<Map<number, number>> {
+  const rows = new Map<number, number>();
+  if (!revisions) return rows;
+  for (let r = 0; r < revisions.length; r++) {
+    rows.set(revisions[r], r);
+    if ((r & 4095) === 4095) yield;
+  }
+  return rows;
 }

@@ -26,8 +26,8 @@ async function setup() {
   await Promise.all([visual.whenReady(), attributes.whenReady()]);
   // A build captures the catalog's products first: count the captures.
   let captures = 0;
-  const forEachProduct = catalog.forEachProduct.bind(catalog);
-  catalog.forEachProduct = (visit) => { captures++; forEachProduct(visit); };
+  const liveProducts = catalog.liveProducts.bind(catalog);
+  catalog.liveProducts = () => { captures++; return liveProducts(); };
   const answers = (seed: string) => ({
     visual: visual.byProduct(items.intern(seed), 10),
     attributes: attributes.similar(items.intern(seed), 10),

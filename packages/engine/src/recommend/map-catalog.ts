@@ -4,7 +4,8 @@
  * models' derived indexes see the change.
  * @module
  */
-import type { CatalogView, Product } from '../types.js';
+import { objectProductList } from '../catalog/product-store.js';
+import type { CatalogView, Product, ProductList } from '../types.js';
 
 /** A catalog view over a Map of products by refId. */
 export class MapCatalog implements CatalogView {
@@ -25,8 +26,8 @@ export class MapCatalog implements CatalogView {
   isInStock(refId: string): boolean {
     return this.byRef.get(refId)?.availability !== 0;
   }
-  forEachProduct(visit: (p: Product) => void): void {
-    for (const p of this.byRef.values()) visit(p);
+  liveProducts(): ProductList {
+    return objectProductList([...this.byRef.values()]);
   }
   upsert(p: Product): void {
     this.byRef.set(p.refId, p);

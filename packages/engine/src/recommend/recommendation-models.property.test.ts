@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { objectProductList } from '../catalog/product-store.js';
 import type { CatalogView, Product } from '../types.js';
 import { METHODS } from './methods.js';
 import { RecommendationModels } from './recommendation-models.js';
@@ -14,7 +15,7 @@ function catalogOf(live: Set<string>, outOfStock: Set<string>): CatalogView {
   });
   return {
     version: 1, liveCount: live.size, has: (r) => live.has(r), getProduct: (r) => (live.has(r) ? product(r) : undefined),
-    isInStock: (r) => live.has(r) && !outOfStock.has(r), forEachProduct: (visit) => [...live].forEach((r) => visit(product(r))),
+    isInStock: (r) => live.has(r) && !outOfStock.has(r), liveProducts: () => objectProductList([...live].map(product)),
   };
 }
 

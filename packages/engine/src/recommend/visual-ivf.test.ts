@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generateCatalog } from '../demo/generate-catalog.js';
+import { objectProductList } from '../catalog/product-store.js';
 import type { CatalogView, Product } from '../types.js';
 import { Interner } from './interner.js';
 import { VisualSimilarity } from './visual-similarity.js';
@@ -18,7 +19,7 @@ function mapCatalog(products: Product[]): CatalogView & { upsert(p: Product): vo
     has: (r) => byRef.has(r),
     getProduct: (r) => byRef.get(r),
     isInStock: () => true,
-    forEachProduct: (visit) => byRef.forEach((p) => visit(p)),
+    liveProducts: () => objectProductList([...byRef.values()]),
     upsert(p) {
       byRef.set(p.refId, p);
       version++;

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { objectProductList } from '../catalog/product-store.js';
 import type { CatalogView, Product } from '../types.js';
 import { Interner } from './interner.js';
 import { VisualSimilarity } from './visual-similarity.js';
 
 function catalogOf(products: Product[]): CatalogView {
   const map = new Map(products.map((p) => [p.refId, p]));
-  return { version: 1, liveCount: map.size, has: (r) => map.has(r), getProduct: (r) => map.get(r), isInStock: () => true, forEachProduct: (v) => products.forEach(v) };
+  return { version: 1, liveCount: map.size, has: (r) => map.has(r), getProduct: (r) => map.get(r), isInStock: () => true, liveProducts: () => objectProductList(products) };
 }
 
 describe('VisualSimilarity', () => {

@@ -4,7 +4,7 @@
  * The vectors of the catalog are packed, L2-normalised, into one Float32Array (rows of the dimension
  * of the first vector met; vectors of another dimension are ignored). The index is rebuilt when
  * `catalog.version` changes — in the request for a small catalog, otherwise in the background in
- * time slices ({@link BackgroundIndex}); a rebuild copies the rows of unchanged product objects.
+ * time slices ({@link BackgroundIndex}); a rebuild copies the rows of unchanged products (by revision).
  * Until it is swapped in, look-ups answer from the previous index with products the catalog no
  * longer has dropped (before the first index exists: nothing, so the cascade moves on).
  *
@@ -19,8 +19,8 @@
  * the query. A product without a vector has no visual neighbours.
  * @module
  */
-import type { CatalogView, Product } from '../types.js';
-import { BackgroundIndex, type BuildSteps } from './background-build.js';
+import type { CatalogView, Product, ProductList } from '../types.js';
+import { BackgroundIndex, rowsByRevision, type BuildSteps } from './background-build.js';
 import type { Interner } from './interner.js';
 import type { ScoredItem } from './popularity.js';
 
@@ -66,7 +66,8 @@ export interface VisualIndex {
   readonly rowStyle: (string | undefined)[];
   readonly rowOf: Map<number, number>;
   readonly rowsOfStyle: Map<string, number[]>;
-  readonly rowOfProduct: WeakMap<Product, number>;
+  /** Revision of each row's product (see product-store.ts): a rebuild copies unchanged products' rows. */
+  readonly rowRevisions: Float64Array;
   readonly ivf: Ivf | undefined;
   readonly cache: Map<string, { limit: number; ranked: ScoredItem[] }>;
 }
@@ -270,57 +271,70 @@ export class VisualSimilarity {
     return ranked.slice(0, limit);
   }
 
-  /** Packs the vectors of `products` (reusing rows of unchanged objects), then the IVF when large enough. */
-  private *build(previous: VisualIndex | undefined, products: readonly Product[], version: number): BuildSteps<VisualIndex> {
+  /**
+   * Packs the vectors of `products` (reusing the rows of unchanged products, by revision), then the IVF
+   * when large enough. A product is read once, for its vector, refId and style, and not kept.
+   */
+  private *build(previous: VisualIndex | undefined, products: ProductList, version: number): BuildSteps<VisualIndex> {
     // Dimension: that of the first valid vector met (in catalog order, as before).
     let dim = 0;
     const valid = (v: unknown): v is number[] =>
       Array.isArray(v) && v.length > 0 && (dim === 0 || v.length === dim) && v.every((x) => typeof x === 'number' && Number.isFinite(x));
-    const kept: Product[] = [];
+    const oldRowOf = yield* rowsByRevision(previous?.rowRevisions);
+    // Per row: its old row (-1: new), and for new rows the normalised vector, item and style, packed
+    // into the matrix once the row count is known.
     const oldRows: number[] = [];
+    const revisionList: number[] = [];
+    const fresh = new Map<number, { vector: Float32Array; item: number; style: string | undefined }>();
     for (let i = 0; i < products.length; i++) {
       if (i % (CHUNK * 4) === CHUNK * 4 - 1) yield;
-      const p = products[i]!;
-      const old = previous?.rowOfProduct.get(p);
+      const revision = products.revision(i);
+      const old = oldRowOf.get(revision);
       if (old !== undefined) {
         if (dim === 0) dim = previous!.dim;
         if (previous!.dim !== dim) continue;
-        kept.push(p);
         oldRows.push(old);
+        revisionList.push(revision);
         continue;
       }
+      const p = products.get(i);
       const v = p.image_vector;
       if (!valid(v)) continue;
       if (dim === 0) dim = v.length;
-      kept.push(p);
+      let n = 0;
+      for (const x of v) n += x * x;
+      n = Math.sqrt(n) || 1;
+      const vector = new Float32Array(dim);
+      for (let d = 0; d < dim; d++) vector[d] = v[d]! / n;
+      fresh.set(oldRows.length, { vector, item: this.items.intern(p.refId), style: styleOf(p.style_id) });
       oldRows.push(-1);
+      revisionList.push(revision);
     }
-    const rows = kept.length;
+    const rows = oldRows.length;
     const matrix = new Float32Array(rows * dim);
     const rowItem = new Int32Array(rows);
     const rowStyle: (string | undefined)[] = new Array<string | undefined>(rows);
     const rowOf = new Map<number, number>();
     const rowsOfStyle = new Map<string, number[]>();
-    const rowOfProduct = new WeakMap<Product, number>();
+    const rowRevisions = Float64Array.from(revisionList);
     for (let r = 0; r < rows; r++) {
       if (r % CHUNK === CHUNK - 1) yield;
-      const p = kept[r]!;
       const old = oldRows[r]!;
+      let item: number;
+      let style: string | undefined;
       if (old >= 0) {
         matrix.set(previous!.matrix.subarray(old * dim, (old + 1) * dim), r * dim);
+        item = previous!.rowItem[old]!;
+        style = previous!.rowStyle[old];
       } else {
-        const v = p.image_vector as number[];
-        let n = 0;
-        for (const x of v) n += x * x;
-        n = Math.sqrt(n) || 1;
-        for (let d = 0; d < dim; d++) matrix[r * dim + d] = v[d]! / n;
+        const row = fresh.get(r)!;
+        matrix.set(row.vector, r * dim);
+        item = row.item;
+        style = row.style;
       }
-      const item = this.items.intern(p.refId);
-      const style = styleOf(p.style_id);
       rowItem[r] = item;
       rowStyle[r] = style;
       rowOf.set(item, r);
-      rowOfProduct.set(p, r);
       if (style !== undefined) {
         let list = rowsOfStyle.get(style);
         if (!list) rowsOfStyle.set(style, (list = []));
@@ -346,7 +360,7 @@ export class VisualSimilarity {
       for (let r = 0; r < rows; r++) listRows[fill[rowList[r]!]!++] = r;
       ivf = { nlist, centroids, trainedRows: reuse ? previous.ivf!.trainedRows : rows, rowList, listStart, listRows };
     }
-    return { version, dim, matrix, rowItem, rowStyle, rowOf, rowsOfStyle, rowOfProduct, ivf, cache: new Map() };
+    return { version, dim, matrix, rowItem, rowStyle, rowOf, rowsOfStyle, rowRevisions, ivf, cache: new Map() };
   }
 }
 

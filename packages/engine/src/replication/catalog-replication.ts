@@ -25,7 +25,9 @@ import type { LoggedChange } from '../catalog/change-log.js';
 import { mergeProductPatches } from '../catalog/merge-patch.js';
 import { readProducts } from '../catalog/read-products.js';
 import { withEarlierSkips } from '../catalog/skip-report.js';
+import { productsOf } from '../catalog/product-store.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshotInSlices } from '../catalog/snapshot.js';
+import { liveProductList } from '../catalog/tombstones.js';
 import { PgChangeFeed, type ChangeRow } from '../store/pg-change-feed.js';
 import type { Product } from '../types.js';
 import { randomGuid } from '../util/ids.js';
@@ -167,8 +169,7 @@ export class CatalogReplication {
     let catalog: Catalog;
     if (snapshot === undefined) catalog = new Catalog(options);
     else {
-      const { products, makeState } = decodeCatalogSnapshot(snapshot.data, `postgres snapshot of "${websiteId}"`);
-      catalog = Catalog.fromProducts(products, options, makeState);
+      catalog = Catalog.fromState(options, decodeCatalogSnapshot(snapshot.data, `postgres snapshot of "${websiteId}"`).makeState);
     }
     const seq = snapshot?.seq ?? 0;
     this.sites.set(websiteId, { websiteId, catalog, applied: seq, snapshotSeq: seq });
@@ -486,8 +487,9 @@ export class CatalogReplication {
       if (mark.prunedThrough <= site.applied) continue;
       const snapshot = await this.feed.readSnapshot(site.websiteId);
       if (snapshot === undefined || snapshot.seq <= site.applied) continue;
-      const { products } = decodeCatalogSnapshot(snapshot.data, `postgres snapshot of "${site.websiteId}"`);
-      await site.catalog.replay([{ kind: 'replace', products }]);
+      // The snapshot's live products (tombstoned ones are not part of it), decoded from its columns.
+      const state = decodeCatalogSnapshot(snapshot.data, `postgres snapshot of "${site.websiteId}"`).makeState(site.catalog.id);
+      await site.catalog.replay([{ kind: 'replace', products: productsOf(liveProductList(state)) }]);
       site.applied = snapshot.seq;
     }
   }

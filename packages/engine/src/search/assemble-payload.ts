@@ -138,7 +138,7 @@ export function assemblePayload(
   let docs = extras.ranked ?? rankedDocs(state, plan, extras, partials);
   const size = request.size ?? DEFAULT_SEARCH_SIZE;
   if (plan.merch) docs = placePins(docs, pins.placed, request.start + size);
-  const result = Array.from(docs.subarray(request.start, request.start + size), (d) => state.products[d]);
+  const result = Array.from(docs.subarray(request.start, request.start + size), (d) => state.store.get(d));
 
   const payload: SearchPayload = { result, total_results: total, suggestions: {}, redirects: {} };
   if (request.aggregations) {

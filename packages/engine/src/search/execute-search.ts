@@ -93,7 +93,9 @@ export async function executeRankedSearch(catalog: Catalog, request: SearchReque
   const pinnedDocs = new Set((plan.merch?.pins ?? []).map((p) => p.doc));
   const pinned = window.map((p) => pinnedDocs.size > 0 && pinnedDocs.has(state.docByRefId.get(p.refId) ?? -1));
   const free = window.filter((_, i) => !pinned[i]);
-  const { order, rankedBy } = await rerank.reorder(free);
+  // The page was read from `state`: its revisions name the very product versions re-ranked.
+  const revisions = free.map((p) => state.store.revision(state.docByRefId.get(p.refId)!));
+  const { order, rankedBy } = await rerank.reorder(free, revisions);
   let next = 0;
   const reordered = window.map((p, i) => (pinned[i] ? p : free[order[next++]]));
   let page = reordered.concat(payload.result.slice(depth)).slice(request.start, end);

@@ -20,7 +20,7 @@ function referenceBonuses(state: CatalogState, docs: readonly number[], fieldWei
     let bonus = 0;
     state.index.fullText.fieldIds.forEach((fid, f) => {
       if (maxWeight <= 0 || !(fieldWeights[f] > 0 && fieldWeights[f] >= maxWeight * HEAVY_FIELD_SHARE)) return;
-      const values = textValues((state.products[doc] as Record<string, unknown>)[state.index.fields[fid].name]).map((v) => tokenize(v));
+      const values = textValues(state.store.get(doc)[state.index.fields[fid].name]).map((v) => tokenize(v));
       bonus = Math.max(bonus, proximityOf(values, byWord, words) * fieldWeights[f] / maxWeight);
     });
     return bonus * PROXIMITY_MAX_BONUS;

@@ -117,7 +117,7 @@ function fieldWordIds(state: CatalogState, doc: number, field: number, name: str
   if (!values) {
     if (cache.size >= TOKEN_CACHE_LIMIT) cache.clear();
     const { vocabulary } = state;
-    values = textValues((state.products[doc] as Record<string, unknown>)[name]).map((v) => Int32Array.from(tokenize(v).slice(0, MAX_WORDS_PER_VALUE), (w) => {
+    values = textValues(state.store.get(doc)[name]).map((v) => Int32Array.from(tokenize(v).slice(0, MAX_WORDS_PER_VALUE), (w) => {
       const t = lowerBound(vocabulary, w);
       return vocabulary[t] === w ? t : NOT_A_TERM;
     }));

@@ -50,7 +50,7 @@ async function checkRerank(products: Product[], request: SearchRequest, seed: nu
   const depth = rerank!.depth;
   const all = (await executeSearch(catalog, { ...request, start: 0, size: Math.max(plain.total_results, 1) }, context)).result;
   const window = all.slice(0, depth);
-  const { order } = await rerank!.reorder(window);
+  const { order } = await rerank!.reorder(window, window.map((p) => catalog.state.store.revision(catalog.state.docByRefId.get(p.refId)!)));
   expect([...order].sort((a, b) => a - b)).toEqual(window.map((_, i) => i));
   const expected = order.map((i) => window[i]).concat(all.slice(depth));
   const size = request.size ?? 20;

@@ -70,13 +70,14 @@ export interface RerankOutcome {
 export interface SearchReranker {
   /** How many of the best plain-order results it reorders. */
   depth: number;
-  reorder(candidates: readonly Product[]): Promise<RerankOutcome>;
+  /** `revisions[i]`: candidate i's revision (see product-store.ts), what per-product caches key by. */
+  reorder(candidates: readonly Product[], revisions: ArrayLike<number>): Promise<RerankOutcome>;
 }
 
 /** What the stage blends for one search. */
 export interface RerankInputs {
   /** Semantic similarity of the query to each candidate (undefined when the model cannot rank). */
-  semantic?: { weight: number; scores: (candidates: readonly Product[]) => Promise<{ label: string; similarities: ArrayLike<number> } | undefined> };
+  semantic?: { weight: number; scores: (candidates: readonly Product[], revisions: ArrayLike<number>) => Promise<{ label: string; similarities: ArrayLike<number> } | undefined> };
   /** The customer's affinity for a product, in [0, 1]. */
   personalization?: { weight: number; affinity: (product: Product) => number };
 }
@@ -87,11 +88,11 @@ export function makeReranker(inputs: RerankInputs): SearchReranker | undefined {
   if (!semantic && !personalization) return undefined;
   return {
     depth: personalization ? PERSONALIZATION_DEPTH : SEMANTIC_DEPTH,
-    async reorder(candidates) {
+    async reorder(candidates, revisions) {
       const signals: RerankSignal[] = [];
       let rankedBy: string | undefined;
       if (semantic && semantic.weight > 0 && candidates.length > 1) {
-        const scored = await semantic.scores(candidates.slice(0, SEMANTIC_DEPTH));
+        const scored = await semantic.scores(candidates.slice(0, SEMANTIC_DEPTH), Array.prototype.slice.call(revisions, 0, SEMANTIC_DEPTH) as number[]);
         if (scored) {
           // The cosine itself, not rescaled over the window: when every candidate is about as similar
           // (a precise query), the plain order stands; rescaling would turn noise into order (measured:

@@ -16,7 +16,7 @@
  */
 import type { Steps } from '../catalog/build-catalog-state.js';
 import { tokenize } from '../catalog/tokenizer.js';
-import type { Product } from '../types.js';
+import type { Product, ProductList } from '../types.js';
 import type { Embedder } from './embedder.js';
 
 /** The built-in model's id (`settings.semanticSearch.model`). */
@@ -159,7 +159,9 @@ export class TextModel implements Embedder {
  * Trains a {@link TextModel} on the texts of `products` (read through `fields`). A generator that yields
  * every few products, so that `runInSlices` can run it without blocking the event loop.
  */
-export function* trainTextModel(products: readonly Product[], fields: readonly string[], options: TextModelOptions = {}): Steps<TextModel> {
+export function* trainTextModel(products: readonly Product[] | ProductList, fields: readonly string[], options: TextModelOptions = {}): Steps<TextModel> {
+  // A product list decodes on read: each product is read once, for its text, and dropped.
+  const productAt = Array.isArray(products) ? (d: number): Product => (products as readonly Product[])[d] : (d: number): Product => (products as ProductList).get(d);
   const o = { ...DEFAULTS, ...options };
   const dims = o.dimensions;
   // Pass 1: the distinct words of every product (interned), and document frequencies.
@@ -170,7 +172,7 @@ export function* trainTextModel(products: readonly Product[], fields: readonly s
   const docStart = new Uint32Array(products.length + 1);
   let used = 0;
   for (let d = 0; d < products.length; d++) {
-    const list = distinctWords(productText(products[d], fields), o.maxWordsPerText);
+    const list = distinctWords(productText(productAt(d), fields), o.maxWordsPerText);
     if (used + list.length > docWords.length) {
       const grown = new Uint32Array(Math.max(docWords.length * 2, used + list.length));
       grown.set(docWords);

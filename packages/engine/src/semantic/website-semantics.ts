@@ -8,7 +8,7 @@
  */
 import type { Catalog } from '../catalog/catalog.js';
 import { runInSlices } from '../catalog/time-slices.js';
-import { liveProducts } from '../catalog/tombstones.js';
+import { liveProductList } from '../catalog/tombstones.js';
 import type { Product } from '../types.js';
 import { cosine, type Embedder, modelLabel } from './embedder.js';
 import { fieldText, productText, TEXT_MODEL_ID, TextModel, trainTextModel, type TextModelOptions } from './text-model.js';
@@ -56,7 +56,8 @@ export class WebsiteSemantics {
   private timer: NodeJS.Timeout | undefined;
   private wanted = false;
   private closed = false;
-  private readonly cache = new Map<Product, { label: string; vector: Float32Array }>();
+  /** Product vectors by product revision (see product-store.ts), least recently used first. */
+  private readonly cache = new Map<number, { label: string; vector: Float32Array }>();
   private readonly embedders: ReadonlyMap<string, Embedder>;
   private saving: Promise<void> = Promise.resolve();
   /** Trainings completed (tests, metrics). */
@@ -123,7 +124,7 @@ export class WebsiteSemantics {
       this.trainedVersion = version;
       return;
     }
-    const steps = trainTextModel(liveProducts(state), fields, this.options.textModel);
+    const steps = trainTextModel(liveProductList(state), fields, this.options.textModel);
     const isClosed = (): boolean => this.closed;
     // A closed engine stops the training at the next slice instead of finishing it for nobody.
     function* untilClosed(): Generator<void, TextModel | undefined, void> {
@@ -182,9 +183,12 @@ export class WebsiteSemantics {
    * Similarity of `query` to each candidate under `model`. Undefined when the model cannot rank: not
    * trained yet, or the query has no word it knows (an all-zero vector ranks nothing). `fieldWeight`
    * (the search's BM25F field weights) weighs the words of each field in the built-in model's product
-   * vectors; a host embedder gets the product's text as one string.
+   * vectors; a host embedder gets the product's text as one string. `revisions[i]` is candidate i's
+   * revision (see product-store.ts): product vectors are cached by it.
    */
-  async scores(model: string, query: string, candidates: readonly Product[], fieldWeight: (field: string) => number = () => 1): Promise<SemanticScores | undefined> {
+  async scores(
+    model: string, query: string, candidates: readonly Product[], revisions: ArrayLike<number>, fieldWeight: (field: string) => number = () => 1,
+  ): Promise<SemanticScores | undefined> {
     if (model === TEXT_MODEL_ID) this.keepFresh();
     const embedder = this.embedder(model);
     if (!embedder || candidates.length === 0) return undefined;
@@ -192,11 +196,11 @@ export class WebsiteSemantics {
     // The cache key includes the field weights the built-in model used (they are query-time settings).
     const label = embedder instanceof TextModel ? `${modelLabel(embedder)}|${fields.map((f) => fieldWeight(f)).join(',')}` : modelLabel(embedder);
     const missing: number[] = [];
-    const vectors: (Float32Array | undefined)[] = candidates.map((p, i) => {
-      const hit = this.cache.get(p);
+    const vectors: (Float32Array | undefined)[] = candidates.map((_, i) => {
+      const hit = this.cache.get(revisions[i]);
       if (hit && hit.label === label) {
-        this.cache.delete(p);
-        this.cache.set(p, hit);
+        this.cache.delete(revisions[i]);
+        this.cache.set(revisions[i], hit);
         return hit.vector;
       }
       missing.push(i);
@@ -218,7 +222,7 @@ export class WebsiteSemantics {
     if (!queryVector.some((x) => x !== 0)) return undefined;
     missing.forEach((i, k) => {
       vectors[i] = embedded[k + 1];
-      this.cache.set(candidates[i], { label, vector: embedded[k + 1] });
+      this.cache.set(revisions[i], { label, vector: embedded[k + 1] });
     });
     while (this.cache.size > VECTOR_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
     const similarities = Float64Array.from(vectors, (v) => cosine(queryVector, v!));

@@ -1,0 +1,556 @@
+/**
+ * The products of a catalog version, by doc id, kept in the columns instead of as objects.
+ *
+ * Every value a product gives is already in a column: each field has a dictionary-encoded text column
+ * (a number as `String(n)`, which `Number` reads back exactly; a boolean as "true"/"false"; an array of
+ * scalars as the doc's codes, distinct, in the order given) and image vectors are a Float32 column. So
+ * a product is stored as its *shape* — its keys in order, each with how the columns give its value back
+ * ({@link Encoding}) — interned in a table shared by the products of that shape, plus, for the values the
+ * columns cannot reproduce exactly (objects, null, nested or mixed arrays, repeated array values, vector
+ * components a float32 does not give back, …), their JSON in a side store. Every encoding is checked
+ * against the columns when the product is stored: a value is given back exactly as given, or kept raw.
+ * A product is decoded only when it is read (a page of results, a `getProduct`).
+ *
+ * Each doc also has a revision: a number naming the product's *version*. A product keeps its revision
+ * while it is unchanged — across appends, value patches of other products, deletes, merges, rebuilds
+ * and snapshots — and gets a new one when it is changed. What is derived from a product (recommendation
+ * index rows, semantic vectors) is keyed by its revision: decoding gives a new object on every read, so
+ * object identity names nothing.
+ *
+ * Revisions are unique in the process: one counter for every catalog (raised above those a snapshot
+ * brings back), so a cache kept across two versions, or across a catalog replaced by another, never
+ * mistakes one product for another.
+ * @module
+ */
+import type { Product, ProductList } from '../types.js';
+import type { FieldIndex, TextColumn, VectorColumn } from './catalog-index.js';
+import { IMAGE_VECTOR_FIELD } from './field-values.js';
+
+/** A build in steps (see build-catalog-state.ts). */
+type Steps<T> = Generator<void, T, void>;
+
+/** Products encoded between two yields. */
+const PRODUCTS_PER_STEP = 1024;
+
+/** How a key's value is read back. */
+export const enum Encoding {
+  /** A string: the doc's one code of the field's text column. */
+  Text = 0,
+  /** A number: the doc's one code, read by `Number` (a field without a numeric column). */
+  Number = 1,
+  /** A boolean: the doc's one code, "true" or "false". */
+  Bool = 2,
+  /** An array of strings: the doc's codes, in order. */
+  Texts = 3,
+  /** An array of numbers: the doc's codes, each read by `Number`. */
+  Numbers = 4,
+  /** An array of numbers: the doc's row of the vector column (see {@link float32Value}). */
+  Vector = 5,
+  /** Anything else: the next value of the doc's entry in the side store. */
+  Raw = 6,
+  /** The number -0 (its text "0" would read back as 0, and JSON has no -0). */
+  NegativeZero = 7,
+  /**
+   * An array of strings repeating some (a category path naming a level twice): the doc's codes hold
+   * each once; the side store holds, per element, the index of its code.
+   */
+  TextsRepeated = 8,
+  /** A number: the doc's value in the field's numeric column (no text to parse). */
+  NumericColumn = 9,
+}
+
+/** One shape: a product's keys in order, each with its field id and encoding. */
+interface Shape {
+  readonly keys: readonly string[];
+  readonly fids: Int32Array;
+  readonly encodings: Uint8Array;
+}
+
+/**
+ * Shapes beyond which a product is kept whole in the side store (shape 0): a feed whose products all
+ * have different keys would otherwise pay a shape per product. Shape ids fit a Uint16Array.
+ */
+const MAX_SHAPES = 65535;
+/** Shape id of a product kept whole, as JSON, in the side store. */
+const WHOLE = 0;
+
+/** The interned shapes: append-only, so the versions sharing it read the ids they know unchanged. */
+class ShapeTable {
+  readonly shapes: (Shape | undefined)[] = [undefined];
+  private readonly idOf = new Map<string, number>();
+
+  /** The id of the shape (a new one if unseen), or {@link WHOLE} when the table is full. */
+  intern(keys: readonly string[], fids: readonly number[], encodings: readonly number[]): number {
+    let signature = '';
+    for (let i = 0; i < keys.length; i++) signature += `${encodings[i]}${keys[i]}\u0000`;
+    let id = this.idOf.get(signature);
+    if (id === undefined) {
+      if (this.shapes.length > MAX_SHAPES) return WHOLE;
+      id = this.shapes.length;
+      this.shapes.push({ keys: keys.slice(), fids: Int32Array.from(fids), encodings: Uint8Array.from(encodings) });
+      this.idOf.set(signature, id);
+    }
+    return id;
+  }
+
+  get size(): number {
+    return this.shapes.length;
+  }
+}
+
+/** The columns a store reads values from: those of the catalog version it belongs to. */
+export interface StoreColumns {
+  readonly fields: readonly FieldIndex[];
+  readonly fieldByName: ReadonlyMap<string, number>;
+  readonly dictionaries: readonly (readonly string[])[];
+  readonly vectors?: VectorColumn;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * The side store: per doc that has values the columns cannot give back, their JSON (an array of the
+ * values in key order, or the whole product for shape {@link WHOLE}), UTF-8, back to back. Immutable.
+ */
+export class RawValues {
+  constructor(
+    /** Docs having an entry, ascending. */
+    readonly docs: Uint32Array,
+    /** Entry i is `bytes[offsets[i] .. offsets[i+1])`. */
+    readonly offsets: Float64Array,
+    readonly bytes: Uint8Array,
+  ) {}
+
+  static readonly EMPTY = new RawValues(new Uint32Array(0), new Float64Array(1), new Uint8Array(0));
+
+  /** Entries from `(doc, json)` pairs in ascending doc order. */
+  static of(docs: readonly number[], texts: readonly string[]): RawValues {
+    if (docs.length === 0) return RawValues.EMPTY;
+    const offsets = new Float64Array(docs.length + 1);
+    for (let i = 0; i < texts.length; i++) offsets[i + 1] = offsets[i] + Buffer.byteLength(texts[i], 'utf8');
+    const bytes = new Uint8Array(offsets[docs.length]);
+    let at = 0;
+    for (const text of texts) at += encoder.encodeInto(text, bytes.subarray(at)).written;
+    return new RawValues(Uint32Array.from(docs), offsets, bytes);
+  }
+
+  /** Entry of `doc` as text, or undefined. */
+  get(doc: number): string | undefined {
+    let lo = 0;
+    let hi = this.docs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.docs[mid] < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo === this.docs.length || this.docs[lo] !== doc) return undefined;
+    return decoder.decode(this.bytes.subarray(this.offsets[lo], this.offsets[lo + 1]));
+  }
+
+  /** The entries but those `drop` names, with `docs`/`texts` (ascending) merged in. */
+  merged(drop: (doc: number) => boolean, docs: readonly number[], texts: readonly string[]): RawValues {
+    if (docs.length === 0 && this.docs.every((d) => !drop(d))) return this;
+    const outDocs: number[] = [];
+    const outTexts: string[] = [];
+    let j = 0;
+    for (let i = 0; i < this.docs.length; i++) {
+      const d = this.docs[i];
+      while (j < docs.length && docs[j] < d) { outDocs.push(docs[j]); outTexts.push(texts[j++]); }
+      if (drop(d)) continue;
+      outDocs.push(d);
+      outTexts.push(decoder.decode(this.bytes.subarray(this.offsets[i], this.offsets[i + 1])));
+    }
+    while (j < docs.length) { outDocs.push(docs[j]); outTexts.push(texts[j++]); }
+    return RawValues.of(outDocs, outTexts);
+  }
+}
+
+/** A shape as a snapshot keeps it. */
+export interface ShapeRecord {
+  keys: string[];
+  fids: number[];
+  encodings: number[];
+}
+
+/** What a snapshot keeps of a store: everything but the columns it reads (the snapshot has those). */
+export interface StoreParts {
+  /** Shapes by id from 1 (id 0 is a product kept whole). */
+  shapes: ShapeRecord[];
+  shapeOf: Uint16Array;
+  revisions: Float64Array;
+  rawDocs: Uint32Array;
+  rawOffsets: Float64Array;
+  rawBytes: Uint8Array;
+}
+
+/** The store's view of what a product is: a shape id and, when some values are raw, their JSON. */
+interface Encoded {
+  shape: number;
+  raw?: string;
+}
+
+/** The doc's one code of a text column, or -1 when it has none or several. */
+function singleCode(text: TextColumn, doc: number): number {
+  if (text.single) return text.single[doc];
+  const from = text.offsets[doc];
+  return text.offsets[doc + 1] - from === 1 ? text.codes[from] : -1;
+}
+
+/** The doc's codes of a text column (reads `single` when the column keeps only that). */
+function codesOf(text: TextColumn | undefined, doc: number): ArrayLike<number> {
+  if (!text) return [];
+  if (text.single) return text.single[doc] < 0 ? [] : [text.single[doc]];
+  return text.codes.subarray(text.offsets[doc], text.offsets[doc + 1]);
+}
+
+/** The smallest normal float32 (2^-126). */
+const MIN_NORMAL_FLOAT32 = 2 ** -126;
+
+/**
+ * A float32 vector component as a number: the shortest decimal of at most 9 significant digits that
+ * reads back as that float32, found from 6 digits up for normal floats (a shorter decimal that reads back
+ * as it is also its 6-digit rounding: half the 6-digit grid, at least 5e-7 relative, is wider than a
+ * float32's rounding error, at most 6e-8; subnormals, whose error is wider, are searched from 1 digit).
+ * Feeds write vectors
+ * as float32s printed shortest, so this is the number they gave; stored components are checked against
+ * it (a component it does not give back keeps the vector raw).
+ */
+export function float32Value(f: number): number {
+  if (f !== 0 && Math.abs(f) < MIN_NORMAL_FLOAT32) {
+    for (let p = 1; p < 9; p++) {
+      const w = Number(f.toPrecision(p));
+      if (Math.fround(w) === f) return w;
+    }
+    return Number(f.toPrecision(9));
+  }
+  for (let p = 6; p < 9; p++) {
+    const w = Number(f.toPrecision(p));
+    if (Math.fround(w) === f) return w;
+  }
+  return Number(f.toPrecision(9));
+}
+
+/** The encoding that gives `value` back from doc `doc`'s columns exactly, or Raw. */
+function encodingOf(value: unknown, fid: number | undefined, doc: number, columns: StoreColumns): Encoding {
+  if (Object.is(value, -0)) return Encoding.NegativeZero;
+  if (fid === undefined || value === null || (typeof value === 'object' && !Array.isArray(value))) return Encoding.Raw;
+  const field = columns.fields[fid];
+  const dictionary = columns.dictionaries[fid];
+  if (Array.isArray(value)) {
+    if (field.name === IMAGE_VECTOR_FIELD) return vectorFits(value, doc, columns.vectors) ? Encoding.Vector : Encoding.Raw;
+    const codes = codesOf(field.text, doc);
+    if (codes.length !== value.length) return codes.length > 0 && repeatIndexes(value, codes, dictionary) ? Encoding.TextsRepeated : Encoding.Raw;
+    if (value.length === 0) return Encoding.Texts;
+    const strings = typeof value[0] === 'string';
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
+      const text = dictionary[codes[i]];
+      if (strings ? v !== text : typeof v !== 'number' || !Object.is(Number(text), v)) return Encoding.Raw;
+    }
+    return strings ? Encoding.Texts : Encoding.Numbers;
+  }
+  const text = field.text;
+  if (!text || field.name === IMAGE_VECTOR_FIELD) return Encoding.Raw;
+  const code = singleCode(text, doc);
+  if (code < 0) return Encoding.Raw;
+  const stored = dictionary[code];
+  if (typeof value === 'string') return stored === value ? Encoding.Text : Encoding.Raw;
+  if (typeof value === 'number') {
+    if (field.numeric && Object.is(field.numeric[doc], value)) return Encoding.NumericColumn;
+    return Object.is(Number(stored), value) ? Encoding.Number : Encoding.Raw;
+  }
+  if (typeof value === 'boolean') return stored === (value ? 'true' : 'false') ? Encoding.Bool : Encoding.Raw;
+  return Encoding.Raw;
+}
+
+/**
+ * Per element of `value` (strings, some repeated), the index of its code among the doc's `codes` (each
+ * value once, in first-seen order, as the column keeps them); undefined when `value` is not that.
+ */
+function repeatIndexes(value: readonly unknown[], codes: ArrayLike<number>, dictionary: readonly string[]): number[] | undefined {
+  const indexes: number[] = [];
+  let seen = 0;
+  for (const v of value) {
+    if (typeof v !== 'string') return undefined;
+    let i = 0;
+    while (i < seen && dictionary[codes[i]] !== v) i++;
+    if (i === seen) {
+      if (seen === codes.length || dictionary[codes[seen]] !== v) return undefined;
+      seen++;
+    }
+    indexes.push(i);
+  }
+  return seen === codes.length ? indexes : undefined;
+}
+
+/** Whether the vector column gives `value` back exactly for `doc`. */
+function vectorFits(value: readonly unknown[], doc: number, vectors: VectorColumn | undefined): boolean {
+  if (!vectors || vectors.present[doc] !== 1 || value.length !== vectors.dimension || value.length === 0) return false;
+  const at = doc * vectors.dimension;
+  for (let i = 0; i < value.length; i++) {
+    if (!Object.is(float32Value(vectors.data[at + i]), value[i])) return false;
+  }
+  return true;
+}
+
+/** Encodes doc `doc` (`product`) against the columns: its shape id and raw values. */
+function encodeProduct(product: Product, doc: number, columns: StoreColumns, shapes: ShapeTable): Encoded {
+  const keys: string[] = [];
+  const fids: number[] = [];
+  const encodings: number[] = [];
+  const raw: unknown[] = [];
+  for (const key of Object.keys(product)) {
+    const value = product[key];
+    // Not JSON values: the key is left out, as JSON.stringify leaves it out.
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
+    const fid = columns.fieldByName.get(key);
+    const encoding = encodingOf(value, fid, doc, columns);
+    keys.push(key);
+    fids.push(fid ?? -1);
+    encodings.push(encoding);
+    if (encoding === Encoding.Raw) raw.push(value);
+    else if (encoding === Encoding.TextsRepeated) {
+      const text = columns.fields[fid!].text;
+      raw.push(repeatIndexes(value as unknown[], codesOf(text, doc), columns.dictionaries[fid!]));
+    }
+  }
+  const shape = shapes.intern(keys, fids, encodings);
+  if (shape === WHOLE) return { shape, raw: JSON.stringify(product) };
+  return raw.length > 0 ? { shape, raw: JSON.stringify(raw) } : { shape };
+}
+
+/** Sets `key` on a fresh product (an own `__proto__` key is defined, not assigned: it would set the prototype). */
+function setKey(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
+}
+
+/** The products of one immutable catalog version (see module doc). */
+export class ProductStore implements ProductList {
+  private constructor(
+    private readonly columns: StoreColumns,
+    private readonly shapes: ShapeTable,
+    /** Per doc, its shape id. */
+    private readonly shapeOf: Uint16Array,
+    /** Per doc, its revision. */
+    private readonly revisions: Float64Array,
+    private readonly raw: RawValues,
+  ) {}
+
+  /** The store of `products` (docs in order) against the columns built from them, in steps. */
+  static *build(products: readonly Product[], revisions: Float64Array, columns: StoreColumns): Steps<ProductStore> {
+    if (revisions.length !== products.length) throw new Error('a revision per product is needed');
+    const shapes = new ShapeTable();
+    const shapeOf = new Uint16Array(products.length);
+    const rawDocs: number[] = [];
+    const rawTexts: string[] = [];
+    for (let d = 0; d < products.length; d++) {
+      const encoded = encodeProduct(products[d], d, columns, shapes);
+      shapeOf[d] = encoded.shape;
+      if (encoded.raw !== undefined) { rawDocs.push(d); rawTexts.push(encoded.raw); }
+      if (d % PRODUCTS_PER_STEP === PRODUCTS_PER_STEP - 1) yield;
+    }
+    return new ProductStore(columns, shapes, shapeOf, revisions.slice(), RawValues.of(rawDocs, rawTexts));
+  }
+
+  /** The parts a snapshot keeps (shared, not copied: the store is immutable). */
+  parts(): StoreParts {
+    const shapes = this.shapes.shapes.slice(1).map((s) => ({ keys: s!.keys.slice(), fids: Array.from(s!.fids), encodings: Array.from(s!.encodings) }));
+    return { shapes, shapeOf: this.shapeOf, revisions: this.revisions, rawDocs: this.raw.docs, rawOffsets: this.raw.offsets, rawBytes: this.raw.bytes };
+  }
+
+  /**
+   * The store a snapshot kept, over the snapshot's columns: no product is parsed. Later revisions are
+   * made above the ones it brings back. Throws when the parts do not fit together.
+   */
+  static fromParts(parts: StoreParts, columns: StoreColumns): ProductStore {
+    const n = parts.shapeOf.length;
+    const { rawDocs, rawOffsets, rawBytes } = parts;
+    if (parts.revisions.length !== n || rawOffsets.length !== rawDocs.length + 1 || rawOffsets[rawDocs.length] !== rawBytes.length) {
+      throw new Error('product store parts do not fit together');
+    }
+    const shapes = new ShapeTable();
+    parts.shapes.forEach((s, i) => {
+      if (s.keys.length !== s.fids.length || s.keys.length !== s.encodings.length || s.fids.some((f) => f >= columns.fields.length)) {
+        throw new Error(`product shape ${i + 1} is malformed`);
+      }
+      if (shapes.intern(s.keys, s.fids, s.encodings) !== i + 1) throw new Error(`product shape ${i + 1} is repeated`);
+    });
+    for (let d = 0; d < n; d++) if (parts.shapeOf[d] >= shapes.size) throw new Error(`doc ${d} has an unknown product shape`);
+    let top = 0;
+    for (let d = 0; d < n; d++) if (parts.revisions[d] > top) top = parts.revisions[d];
+    reserveRevisions(top);
+    return new ProductStore(columns, shapes, parts.shapeOf, parts.revisions, new RawValues(rawDocs, rawOffsets, rawBytes));
+  }
+
+  /** Number of docs (deleted ones included: they stay until a merge). */
+  get length(): number {
+    return this.shapeOf.length;
+  }
+
+  /** Doc `doc`'s revision. */
+  revision(doc: number): number {
+    return this.revisions[doc];
+  }
+
+  /** Distinct shapes in use by this lineage of stores (diagnostics, tests). */
+  get shapeCount(): number {
+    return this.shapes.size - 1;
+  }
+
+  /** Docs with values in the side store, and its size in bytes (diagnostics, tests). */
+  get rawStats(): { docs: number; bytes: number } {
+    return { docs: this.raw.docs.length, bytes: this.raw.bytes.length };
+  }
+
+  /** Doc `doc`'s product, exactly as given (a new object on every call). */
+  get(doc: number): Product {
+    const id = this.shapeOf[doc];
+    if (id === WHOLE) return JSON.parse(this.raw.get(doc)!) as Product;
+    const shape = this.shapes.shapes[id]!;
+    const { fields, dictionaries, vectors } = this.columns;
+    const out: Record<string, unknown> = {};
+    let raw: unknown[] | undefined;
+    let r = 0;
+    for (let i = 0; i < shape.keys.length; i++) {
+      const fid = shape.fids[i];
+      let value: unknown;
+      switch (shape.encodings[i] as Encoding) {
+        case Encoding.Text:
+          value = dictionaries[fid][singleCode(fields[fid].text!, doc)];
+          break;
+        case Encoding.NumericColumn:
+          value = fields[fid].numeric![doc];
+          break;
+        case Encoding.Number:
+          value = Number(dictionaries[fid][singleCode(fields[fid].text!, doc)]);
+          break;
+        case Encoding.Bool:
+          value = dictionaries[fid][singleCode(fields[fid].text!, doc)] === 'true';
+          break;
+        case Encoding.Texts: {
+          const codes = codesOf(fields[fid].text, doc);
+          const texts = new Array<string>(codes.length);
+          for (let k = 0; k < codes.length; k++) texts[k] = dictionaries[fid][codes[k]];
+          value = texts;
+          break;
+        }
+        case Encoding.Numbers:
+          value = Array.from(codesOf(fields[fid].text, doc), (c) => Number(dictionaries[fid][c]));
+          break;
+        case Encoding.NegativeZero:
+          value = -0;
+          break;
+        case Encoding.TextsRepeated: {
+          raw ??= JSON.parse(this.raw.get(doc)!) as unknown[];
+          const codes = codesOf(fields[fid].text, doc);
+          value = (raw[r++] as number[]).map((i) => dictionaries[fid][codes[i]]);
+          break;
+        }
+        case Encoding.Vector: {
+          const at = doc * vectors!.dimension;
+          const dimension = vectors!.dimension;
+          const vector = new Array<number>(dimension);
+          for (let k = 0; k < dimension; k++) vector[k] = float32Value(vectors!.data[at + k]);
+          value = vector;
+          break;
+        }
+        default:
+          raw ??= JSON.parse(this.raw.get(doc)!) as unknown[];
+          value = raw[r++];
+      }
+      const key = shape.keys[i];
+      if (key === '__proto__') setKey(out, key, value);
+      else out[key] = value;
+    }
+    return out as Product;
+  }
+
+  /**
+   * This store with `added` products after its docs (each with a new revision), against `columns`: the
+   * columns of the version they were appended to (those of the existing docs unchanged).
+   */
+  *appended(added: readonly Product[], columns: StoreColumns): Steps<ProductStore> {
+    const n = this.length;
+    const shapeOf = new Uint16Array(n + added.length);
+    shapeOf.set(this.shapeOf);
+    const revisions = new Float64Array(n + added.length);
+    revisions.set(this.revisions);
+    const rawDocs: number[] = [];
+    const rawTexts: string[] = [];
+    for (let j = 0; j < added.length; j++) {
+      const encoded = encodeProduct(added[j], n + j, columns, this.shapes);
+      shapeOf[n + j] = encoded.shape;
+      revisions[n + j] = newRevision();
+      if (encoded.raw !== undefined) { rawDocs.push(n + j); rawTexts.push(encoded.raw); }
+      if (j % PRODUCTS_PER_STEP === PRODUCTS_PER_STEP - 1) yield;
+    }
+    return new ProductStore(columns, this.shapes, shapeOf, revisions, this.raw.merged(() => false, rawDocs, rawTexts));
+  }
+
+  /**
+   * This store with the `changed` products (doc → product) in place of theirs, each with a new revision,
+   * against `columns`: the version's columns, patched for those products (the others' values unchanged).
+   */
+  *replaced(changed: ReadonlyMap<number, Product>, columns: StoreColumns): Steps<ProductStore> {
+    const shapeOf = this.shapeOf.slice();
+    const revisions = this.revisions.slice();
+    const docs = [...changed.keys()].sort((a, b) => a - b);
+    const rawDocs: number[] = [];
+    const rawTexts: string[] = [];
+    for (let i = 0; i < docs.length; i++) {
+      const d = docs[i];
+      const encoded = encodeProduct(changed.get(d)!, d, columns, this.shapes);
+      shapeOf[d] = encoded.shape;
+      revisions[d] = newRevision();
+      if (encoded.raw !== undefined) { rawDocs.push(d); rawTexts.push(encoded.raw); }
+      if (i % PRODUCTS_PER_STEP === PRODUCTS_PER_STEP - 1) yield;
+    }
+    return new ProductStore(columns, this.shapes, shapeOf, revisions, this.raw.merged((d) => changed.has(d), rawDocs, rawTexts));
+  }
+}
+
+let lastRevision = 0;
+
+/** A revision no product has had in this process. */
+export function newRevision(): number {
+  return ++lastRevision;
+}
+
+/** Makes sure later {@link newRevision}s are above `revision` (revisions read back from a snapshot). */
+export function reserveRevisions(revision: number): void {
+  if (revision > lastRevision) lastRevision = revision;
+}
+
+/** Fresh revisions for `count` new products. */
+export function newRevisions(count: number): Float64Array {
+  const out = new Float64Array(count);
+  for (let i = 0; i < count; i++) out[i] = newRevision();
+  return out;
+}
+
+/** The products of a list, in order (one decode each). */
+export function productsOf(list: ProductList): Product[] {
+  const out = new Array<Product>(list.length);
+  for (let i = 0; i < list.length; i++) out[i] = list.get(i);
+  return out;
+}
+
+/**
+ * A list over products held as objects, for catalog views that keep them so (tests, offline tools):
+ * an object's revision is the one it was first seen with, so an unchanged object keeps its revision
+ * and a replaced product (a new object) gets a new one.
+ */
+export function objectProductList(products: readonly Product[]): ProductList {
+  const revisions = Float64Array.from(products, revisionOfObject);
+  return { length: products.length, get: (i) => products[i], revision: (i) => revisions[i] };
+}
+
+const objectRevisions = new WeakMap<Product, number>();
+
+function revisionOfObject(product: Product): number {
+  let revision = objectRevisions.get(product);
+  if (revision === undefined) objectRevisions.set(product, (revision = newRevision()));
+  return revision;
+}
