@@ -243,8 +243,7 @@ describe('appending new products', () => {
       ['refId', 'text'], ['title', 'text'], ['price', 'numeric'], ['muted', 'text'], ['notes', 'text'], ['size', 'numeric'], ['url', 'text'], ['none', 'none'],
     ]);
     // A snapshot stores the appended postings merged: loaded, it answers alike.
-    const { products: decoded, makeState } = decodeCatalogSnapshot(encodeCatalogSnapshot(grown.state));
-    const loaded = Catalog.fromProducts(decoded, options, makeState);
+    const loaded = Catalog.fromState(options, decodeCatalogSnapshot(encodeCatalogSnapshot(grown.state)).makeState);
     expect(grown.state.index.fullText.tail).toBeDefined();
     expect(loaded.state.index.fullText.tail).toBeUndefined();
     for (const q of ['red', 'laces', 'blue', '']) {
