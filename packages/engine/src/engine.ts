@@ -18,7 +18,8 @@ import type {
   AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, SearchReport,
   WebsiteStats,
 } from './engine-api.js';
-import { FailureReporter, type BackgroundTask, type EngineHooks } from './background-failures.js';
+import { FailureReporter, type BackgroundTask, type EngineHooks, type EngineLogger } from './background-failures.js';
+import { StepTimer } from './util/step-timer.js';
 import { AisleError, isAisleError } from './errors.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
@@ -87,9 +88,9 @@ function textModelPath(dataDir: string, websiteId: string): string {
  * A snapshot that cannot be read stops the start rather than silently serving an empty catalog; the
  * message says how to recover (the events are in the store, only the catalog needs reloading).
  */
-async function loadSnapshotOrExplain(file: string, websiteId: string, options: ConstructorParameters<typeof Catalog>[0]): Promise<Catalog> {
+async function loadSnapshotOrExplain(file: string, websiteId: string, options: ConstructorParameters<typeof Catalog>[0], timer: StepTimer): Promise<Catalog> {
   try {
-    return await loadCatalogSnapshot(file, options);
+    return await loadCatalogSnapshot(file, options, timer);
   } catch (err) {
     if (!isAisleError(err) || err.code !== 'SNAPSHOT_INVALID') throw err;
     throw new AisleError('SNAPSHOT_INVALID', `${err.message}. The catalog of website "${websiteId}" cannot be read: move ${file} `
@@ -120,6 +121,8 @@ class AisleEngine implements Engine {
   private replication: CatalogReplication | undefined;
   private searchLog!: SearchLog;
   private searchKeys: SearchKeyService | undefined;
+  /** Where the start's timings go (info lines); none without a logger. */
+  private readonly logger: EngineLogger | undefined;
 
   constructor(
     private readonly options: EngineOptions,
@@ -127,6 +130,7 @@ class AisleEngine implements Engine {
     hooks: EngineHooks,
   ) {
     this.reporter = new FailureReporter(hooks);
+    this.logger = hooks.logger;
     this.embedders = new Map((options.embedders ?? []).map((e) => [e.id, e]));
   }
 
@@ -140,10 +144,12 @@ class AisleEngine implements Engine {
   }
 
   async open(): Promise<void> {
+    const timer = new StepTimer();
     if (this.options.dataDir) {
       await mkdir(path.join(this.options.dataDir, 'catalogs'), { recursive: true });
       this.lock = await lockDataDir(path.join(this.options.dataDir, 'catalogs'));
     }
+    timer.lap('data directory');
     try {
       const store = this.options.store;
       if (store?.type === 'postgres') {
@@ -158,8 +164,10 @@ class AisleEngine implements Engine {
         });
       }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
+      timer.lap('catalogs');
       // Every catalog holds the shared log's changes before the engine is handed out (and so is ready).
       await this.replication?.start();
+      timer.lap('replication');
       this.events = await EventService.open({
         store: resolveStore(this.options),
         dataDir: this.options.dataDir,
@@ -182,14 +190,19 @@ class AisleEngine implements Engine {
       this.searchLog = new SearchLog(this.events.store, {
         onError: (err) => this.reporter.report('search-log', err),
       });
+      timer.lap('store');
       try {
         await this.settings.poll();
+        timer.lap('settings');
         for (const id of this.sites.keys()) await this.searchLog.load(id);
+        timer.lap('search log');
         await this.events.replay();
+        timer.lap('event replay');
       } catch (err) {
         await this.settleReported(this.events.close(), 'shutdown');
         throw err;
       }
+      this.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);
       if (store?.type === 'postgres') {
         this.settings.startPolling(Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));
         this.searchLog.startRefreshing(() => [...this.sites.keys()]);
@@ -230,21 +243,30 @@ class AisleEngine implements Engine {
       return state;
     }
     const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
-    const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions) : new Catalog(catalogOptions);
+    const timer = new StepTimer();
+    const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions, timer) : new Catalog(catalogOptions);
+    timer.skip();
     const state = siteState(catalog, this.options.dataDir ? textModelPath(this.options.dataDir, config.websiteId) : undefined);
+    timer.lap('models');
+    let replayed = 0;
     if (file) {
       // Changes acknowledged after the snapshot was written are in the log: replay them over it.
       const { log, pending } = await CatalogChangeLog.open(path.dirname(file), encodeURIComponent(config.websiteId));
       await catalog.replay(pending);
+      replayed = pending.length;
       log.markReplayed(catalog.lastQueuedSeq);
       catalog.setChangeLogger((changes, lastSeq) => log.appendBatch(changes, lastSeq));
       log.onError = (err) => this.reporter.report('change-log', err, config.websiteId);
       state.log = log;
       if (pending.length > 0) this.scheduleSnapshot(state);
+      timer.lap('change log');
     }
     // After the replay, so the saved model is compared with the catalog as it now is.
     await state.semantics.restore();
     state.semantics.setBuiltInWanted(usesBuiltInModel(config.settings));
+    timer.lap('semantic model');
+    this.logger?.info({ websiteId: config.websiteId, products: catalog.liveCount, changesReplayed: replayed, ms: timer.totalMs, steps: timer.steps },
+      `aisle: catalog of website "${config.websiteId}" loaded in ${Math.round(timer.totalMs)} ms`);
     return state;
   }
 

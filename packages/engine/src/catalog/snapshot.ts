@@ -16,6 +16,7 @@ import { StringMap } from './string-map.js';
 import { runSteps, type Steps } from './build-catalog-state.js';
 import { runInSlices } from './time-slices.js';
 import { applyDeletes } from './tombstones.js';
+import type { StepTimer } from '../util/step-timer.js';
 
 const FILE_IDENTIFIER = 'AISL';
 const FORMAT_VERSION = 2;
@@ -159,8 +160,11 @@ function invalid(filePath: string, problem: string, cause?: unknown): never {
   throw new AisleError('SNAPSHOT_INVALID', `snapshot ${filePath}: ${problem}`, { cause, details: { filePath } });
 }
 
-/** Reads the snapshot bytes back into products and a catalog state builder. */
-export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { products: Product[]; makeState: (catalogId: string) => CatalogState } {
+/**
+ * Reads the snapshot bytes back into products and a catalog state builder; `timer` (optional) records
+ * the time of each step.
+ */
+export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', timer?: StepTimer): { products: Product[]; makeState: (catalogId: string) => CatalogState } {
   if (bytes.length < 12) invalid(label, 'is too short to be a snapshot');
   const sizePrefix = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true);
   if (sizePrefix + 4 !== bytes.length) invalid(label, `is truncated or has trailing bytes (expected ${sizePrefix + 4} bytes, found ${bytes.length})`);
@@ -177,8 +181,10 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
     const productsStart = bb.__vector(productsAt);
     const productCount = bb.__vector_len(productsAt);
     if (productCount !== meta.docCount) invalid(label, 'has a product count that does not match its index');
+    timer?.lap('meta');
     const products: Product[] = new Array(productCount);
     for (let i = 0; i < productCount; i++) products[i] = JSON.parse(bb.__string(productsStart + 4 * i) as string) as Product;
+    timer?.lap('products');
     const arraysAt = root + field(root, 3);
     const arraysStart = bb.__vector(arraysAt);
     const arrays = new Map<string, AnyTypedArray>();
@@ -196,6 +202,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
       const View = ctor as unknown as new (buffer: ArrayBufferLike, offset: number, length: number) => AnyTypedArray;
       arrays.set(name, new View(shared, 0, length / ctor.BYTES_PER_ELEMENT));
     }
+    timer?.lap('arrays');
     const need = <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number): T => {
       const a = arrays.get(name);
       if (!(a instanceof ctor) || (length !== undefined && a.length !== length)) invalid(label, `lacks a valid array ${name}`);
@@ -232,13 +239,16 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
     const docByRefId = new StringMap<number>();
     products.forEach((p, d) => docByRefId.set(p.refId, d));
     const fieldByName = new Map(fields.map((f, i) => [f.name, i]));
+    timer?.lap('lookups');
     const makeState = (catalogId: string): CatalogState => {
       const state: CatalogState = {
         index: { catalogId, version: 1, docCount: n, fields, fullText, ordinal: arrays.has('ordinal') ? need('ordinal', Uint32Array, n) : undefined },
         products, docByRefId, fieldByName, dictionaries: meta.dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
       };
       // Tombstones are kept as the doc list; their statistics are derived again from those products.
-      return meta.deleted && meta.deleted.length > 0 ? runSteps(applyDeletes(state, meta.deleted, 1)) : state;
+      const withDeletes = meta.deleted && meta.deleted.length > 0 ? runSteps(applyDeletes(state, meta.deleted, 1)) : state;
+      timer?.lap('tombstones');
+      return withDeletes;
     };
     return { products, makeState };
   } catch (err) {
@@ -249,15 +259,16 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { p
 
 /**
  * Loads a catalog from a snapshot written by {@link saveCatalogSnapshot}. A missing, truncated or
- * foreign file throws `AisleError('SNAPSHOT_INVALID')`.
+ * foreign file throws `AisleError('SNAPSHOT_INVALID')`. `timer` (optional) records the time of each step.
  */
-export async function loadCatalogSnapshot(filePath: string, options: CatalogOptions = {}): Promise<Catalog> {
+export async function loadCatalogSnapshot(filePath: string, options: CatalogOptions = {}, timer?: StepTimer): Promise<Catalog> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(filePath);
   } catch (err) {
     return invalid(filePath, 'cannot be read', err);
   }
-  const { products, makeState } = decodeCatalogSnapshot(bytes, filePath);
+  timer?.lap('read');
+  const { products, makeState } = decodeCatalogSnapshot(bytes, filePath, timer);
   return Catalog.fromProducts(products, options, makeState);
 }
