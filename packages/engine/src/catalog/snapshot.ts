@@ -16,6 +16,7 @@ import { StringMap } from './string-map.js';
 import { runSteps, type Steps } from './build-catalog-state.js';
 import { runInSlices } from './time-slices.js';
 import { applyDeletes } from './tombstones.js';
+import { ensureNumericOrdersSteps } from './text-column-lookups.js';
 import type { StepTimer } from '../util/step-timer.js';
 
 const FILE_IDENTIFIER = 'AISL';
@@ -77,6 +78,9 @@ const PRODUCTS_PER_STEP = 2048;
  */
 function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
   const { index } = state;
+  // Every numeric order is written (derived now, in steps, when no search has needed it yet): after a
+  // restart, the first browse or range search does not sort a whole column in its request.
+  yield* ensureNumericOrdersSteps(state);
   const meta: SnapshotMeta = {
     docCount: index.docCount,
     fields: index.fields.map((f) => ({ name: f.name, kind: f.kind, dictSize: f.text?.dictSize, hasText: !!f.text, hasNumeric: !!f.numeric, valueCounts: f.valueCounts })),
