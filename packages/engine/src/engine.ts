@@ -202,6 +202,10 @@ class AisleEngine implements Engine {
         await this.settleReported(this.events.close(), 'shutdown');
         throw err;
       }
+      // The recommendation indexes of big catalogs build in time slices in the background: started only
+      // now, their slices no longer run in every await of the start above (a million products' visual
+      // index takes seconds of CPU), so searches are served sooner; readiness waits for them.
+      for (const s of this.sites.values()) s.models.startIndexes();
       this.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);
       if (store?.type === 'postgres') {
         this.settings.startPolling(Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));
@@ -229,7 +233,12 @@ class AisleEngine implements Engine {
         modelFile,
       });
       return {
-        config, seedSettings: config.settings ?? {}, catalog, models: new RecommendationModels({ website: config, catalog, onIndexError: (err) => this.reporter.report('index-build', err, config.websiteId) }), semantics,
+        config, seedSettings: config.settings ?? {}, catalog, semantics,
+        models: new RecommendationModels({
+          website: config, catalog, onIndexError: (err) => this.reporter.report('index-build', err, config.websiteId),
+          // At the engine's start the index builds wait for open() to finish (see there); a website added later builds at once.
+          holdIndexes: this.events === undefined,
+        }),
       };
     };
     if (this.replication) {
