@@ -123,6 +123,14 @@ class AisleEngine implements Engine {
   private searchKeys: SearchKeyService | undefined;
   /** Where the start's timings go (info lines); none without a logger. */
   private readonly logger: EngineLogger | undefined;
+  /**
+   * The replay of the stored events into the recommendation models, started by open() and not awaited
+   * there (searches need the catalogs only): settles when it is over, failed or not. Recommendations and
+   * personalised searches wait for it; readiness reports it.
+   */
+  private eventsReplayed: Promise<void> = Promise.resolve();
+  /** Why the models do not hold every stored event: the replay is running or failed; undefined once done. */
+  private replayProblem: string | undefined;
 
   constructor(
     private readonly options: EngineOptions,
@@ -196,8 +204,6 @@ class AisleEngine implements Engine {
         timer.lap('settings');
         for (const id of this.sites.keys()) await this.searchLog.load(id);
         timer.lap('search log');
-        await this.events.replay();
-        timer.lap('event replay');
       } catch (err) {
         await this.settleReported(this.events.close(), 'shutdown');
         throw err;
@@ -206,6 +212,7 @@ class AisleEngine implements Engine {
       // now, their slices no longer run in every await of the start above (a million products' visual
       // index takes seconds of CPU), so searches are served sooner; readiness waits for them.
       for (const s of this.sites.values()) s.models.startIndexes();
+      this.replayEvents();
       this.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);
       if (store?.type === 'postgres') {
         this.settings.startPolling(Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));
@@ -219,6 +226,24 @@ class AisleEngine implements Engine {
       await this.settleReported(this.lock?.release(), 'shutdown');
       throw err;
     }
+  }
+
+  /**
+   * Rebuilds the recommendation models from the stored events in the background (events recorded
+   * meanwhile are acknowledged at once and fed to the models after the stored ones, see
+   * EventService.replay). A failure is reported and keeps the engine not ready (the models lack events).
+   */
+  private replayEvents(): void {
+    this.replayProblem = 'the stored events are being replayed into the recommendation models';
+    const started = performance.now();
+    this.eventsReplayed = this.events.replay().then(() => {
+      this.replayProblem = undefined;
+      const ms = Math.round(performance.now() - started);
+      this.logger?.info({ ms }, `aisle: stored events replayed in ${ms} ms`);
+    }, (err: unknown) => {
+      this.replayProblem = `the replay of the stored events failed: ${err instanceof Error ? err.message : String(err)}`;
+      this.reporter.report('event-sink', err, undefined, 'replaying the stored events');
+    });
   }
 
   private async openWebsite(config: WebsiteConfig): Promise<WebsiteState> {
@@ -404,6 +429,8 @@ class AisleEngine implements Engine {
       };
     }
     if (personalization !== undefined && request.customer_id) {
+      // The shopper's history is complete only once the stored events are replayed.
+      await this.eventsReplayed;
       const activity = state.models.customerActivity(request.customer_id);
       const catalogState = state.catalog.state;
       const profile = activity && affinityProfile(activity, (refId) => {
@@ -445,11 +472,16 @@ class AisleEngine implements Engine {
   }
 
   async recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse> {
-    return this.site(websiteId).models.recommend(method, params);
+    const models = this.site(websiteId).models;
+    // Answered from every stored event, never from part of them (the replay ends seconds after the start).
+    await this.eventsReplayed;
+    return models.recommend(method, params);
   }
 
   async bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse> {
-    return this.site(websiteId).models.bundles(body);
+    const models = this.site(websiteId).models;
+    await this.eventsReplayed;
+    return models.bundles(body);
   }
 
   async recordPurchases(websiteId: string, body: PurchaseRequest): Promise<EventAck> {
@@ -579,6 +611,7 @@ class AisleEngine implements Engine {
       // No "catalogs" check: every catalog is loaded (snapshot + change log replayed) before
       // createEngine resolves, and a website added at run time before addWebsite resolves.
       runCheck('recommendations', async () => this.recommendationIndexesProblem()),
+      runCheck('events', async () => this.replayProblem),
     ];
     return combineChecks(await Promise.all(checks));
   }
@@ -623,8 +656,10 @@ class AisleEngine implements Engine {
 
 /**
  * Creates an engine from options of the config file's shape (see docs/operations.md). Loads catalog
- * snapshots from `dataDir`, opens the store, and rebuilds the recommendation models from the stored
- * events before resolving. Throws `CONFIG_INVALID` naming the first bad key.
+ * snapshots from `dataDir` (with the changes logged since) and opens the store before resolving, so it
+ * serves searches as soon as it resolves; the recommendation models are rebuilt from the stored events
+ * and their indexes built in the background after that (`readiness()` says when they are; a
+ * recommendation waits for the events' replay). Throws `CONFIG_INVALID` naming the first bad key.
  */
 export async function createEngine(options: EngineOptions & EngineHooks = {}): Promise<Engine> {
   const { logger, onError, ...config } = options;

@@ -71,6 +71,7 @@ describe('engine.recommendationIndexStatus', () => {
       expect(engine.recommendationIndexStatus().reason).toMatch(/^website "ready-site": similar-attributes index not built yet \(building\)/);
       expect((await engine.search({ website_id: site.websiteId, client: site.client, q: 'shirt', start: 0 })).payload.total_results).toBeGreaterThan(0);
       await until(() => engine!.recommendationIndexesReady());
+      await engine.recommend(site.websiteId, 'PopularItems', {}); // waits for the stored events' replay
       expect((await engine.readiness()).ready).toBe(true);
     } finally {
       await engine?.close();
