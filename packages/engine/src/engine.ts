@@ -211,7 +211,10 @@ class AisleEngine implements Engine {
       // The recommendation indexes of big catalogs build in time slices in the background: started only
       // now, their slices no longer run in every await of the start above (a million products' visual
       // index takes seconds of CPU), so searches are served sooner; readiness waits for them.
-      for (const s of this.sites.values()) s.models.startIndexes();
+      for (const s of this.sites.values()) {
+        s.models.startIndexes();
+        s.catalog.completeInBackground().catch((err: unknown) => this.reporter.report('index-build', err, s.config.websiteId));
+      }
       this.replayEvents();
       this.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);
       if (store?.type === 'postgres') {

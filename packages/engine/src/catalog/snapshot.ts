@@ -240,8 +240,8 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
       ? { dimension: meta.vectorDimension, data: need('vec.data', Float32Array, n * meta.vectorDimension), present: need('vec.present', Uint8Array, n) }
       : undefined;
     const termMasks = Uint32Array.from(meta.vocabulary, charMask);
-    const docByRefId = new StringMap<number>();
-    products.forEach((p, d) => docByRefId.set(p.refId, d));
+    // Filled on first use or in the background (Catalog.completeInBackground): plain searches never read it.
+    const docByRefId = StringMap.positions(products.length, (d) => products[d].refId);
     const fieldByName = new Map(fields.map((f, i) => [f.name, i]));
     timer?.lap('lookups');
     const makeState = (catalogId: string): CatalogState => {
