@@ -158,8 +158,17 @@ class AisleEngine implements Engine {
       this.lock = await lockDataDir(path.join(this.options.dataDir, 'catalogs'));
     }
     timer.lap('data directory');
+    let opening: Promise<EventService> | undefined;
     try {
       const store = this.options.store;
+      // The embedded store's worker thread boots while the catalogs load (its first answer took a few
+      // hundred ms). PostgreSQL is opened after them: it starts polling other replicas' events when
+      // opened, and no poll may feed a model before the replay.
+      if (store?.type !== 'postgres') {
+        opening = this.openEvents();
+        // Awaited below, where its failure fails the start; until then its rejection is not unhandled.
+        opening.catch(() => undefined);
+      }
       if (store?.type === 'postgres') {
         // Imported here so that an engine without PostgreSQL never loads its driver.
         const [{ CatalogReplication }, { DEFAULT_PG_SCHEMA }] = await Promise.all([
@@ -176,16 +185,7 @@ class AisleEngine implements Engine {
       // Every catalog holds the shared log's changes before the engine is handed out (and so is ready).
       await this.replication?.start();
       timer.lap('replication');
-      this.events = await EventService.open({
-        store: resolveStore(this.options),
-        dataDir: this.options.dataDir,
-        websites: [...this.sites.values()].map((s) => s.config),
-        reporter: this.reporter,
-        sink: {
-          onPurchase: (purchase: PurchaseRecord) => this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase),
-          onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
-        },
-      });
+      this.events = await (opening ?? this.openEvents());
       this.settings = new SettingsService({
         store: this.events.store,
         seed: (websiteId) => this.sites.get(websiteId)?.seedSettings ?? {},
@@ -223,12 +223,28 @@ class AisleEngine implements Engine {
       }
     } catch (err) {
       // A failed start leaves nothing open: another attempt (or process) can take the directory.
+      // A store opened early while a catalog failed is closed (had it failed too, the catalog's error is the one thrown).
+      if (opening && this.events === undefined) await this.settleReported(opening.then((events) => events.close(), () => undefined), 'shutdown');
       for (const s of this.sites.values()) clearTimeout(s.snapshotTimer);
       await Promise.all([...this.sites.values()].map((s) => this.settleReported(s.log?.close(), 'shutdown', s.config.websiteId)));
       await this.settleReported(this.replication?.close(), 'shutdown');
       await this.settleReported(this.lock?.release(), 'shutdown');
       throw err;
     }
+  }
+
+  /** Opens the store through the event service; its sink feeds the websites' models. */
+  private openEvents(): Promise<EventService> {
+    return EventService.open({
+      store: resolveStore(this.options),
+      dataDir: this.options.dataDir,
+      websites: this.options.websites ?? [],
+      reporter: this.reporter,
+      sink: {
+        onPurchase: (purchase: PurchaseRecord) => this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase),
+        onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
+      },
+    });
   }
 
   /**
