@@ -56,6 +56,12 @@ const SNAPSHOT_DEBOUNCE_MS = 2_000;
  */
 const SNAPSHOT_MAX_DELAY_MS = 60_000;
 
+/** First wait before a failed replay of the stored events goes on (ms); doubled per failure up to {@link REPLAY_RETRY_MAX_MS}. */
+const REPLAY_RETRY_MS = 1_000;
+const REPLAY_RETRY_MAX_MS = 30_000;
+/** The readiness reason while the stored events are replayed. */
+const REPLAYING = 'the stored events are being replayed into the recommendation models';
+
 interface WebsiteState {
   config: WebsiteConfig;
   /** The config file's (or addWebsite's) settings: the initial value while the store has none. */
@@ -250,19 +256,29 @@ class AisleEngine implements Engine {
   /**
    * Rebuilds the recommendation models from the stored events in the background (events recorded
    * meanwhile are acknowledged at once and fed to the models after the stored ones, see
-   * EventService.replay). A failure is reported and keeps the engine not ready (the models lack events).
+   * EventService.replay). A failure (the store went away) is reported and the replay goes on from where
+   * it stopped after {@link REPLAY_RETRY_MS} (doubling up to {@link REPLAY_RETRY_MAX_MS}); the engine is not
+   * ready until it is over. Recommendations wait for the first attempt only: during a long store outage
+   * they answer from what the models hold, rather than not at all.
    */
   private replayEvents(): void {
-    this.replayProblem = 'the stored events are being replayed into the recommendation models';
+    this.replayProblem = REPLAYING;
     const started = performance.now();
-    this.eventsReplayed = this.events.replay().then(() => {
+    let retryMs = REPLAY_RETRY_MS;
+    const attempt = (): Promise<void> => this.events.replay().then(() => {
+      if (this.replayProblem !== REPLAYING) this.reporter.recovered('event-sink');
       this.replayProblem = undefined;
       const ms = Math.round(performance.now() - started);
       this.logger?.info({ ms }, `aisle: stored events replayed in ${ms} ms`);
     }, (err: unknown) => {
-      this.replayProblem = `the replay of the stored events failed: ${err instanceof Error ? err.message : String(err)}`;
+      this.replayProblem = `the replay of the stored events failed (retried in ${retryMs / 1000} s): ${err instanceof Error ? err.message : String(err)}`;
       this.reporter.report('event-sink', err, undefined, 'replaying the stored events');
+      if (this.closed) return;
+      const timer = setTimeout(() => { if (!this.closed) void attempt(); }, retryMs);
+      timer.unref();
+      retryMs = Math.min(2 * retryMs, REPLAY_RETRY_MAX_MS);
     });
+    this.eventsReplayed = attempt();
   }
 
   private async openWebsite(config: WebsiteConfig): Promise<WebsiteState> {

@@ -93,6 +93,8 @@ export class EventService {
   private heldFeeds: (() => void)[] | undefined;
   /** Set by {@link close}: a replay still running stops at its next page. */
   private closing = false;
+  /** The last stored event {@link replay} has fed (a failed replay goes on from there). */
+  private replayCursor = 0;
 
   private constructor(
     /** The store in use. */
@@ -312,25 +314,23 @@ export class EventService {
    * Feeds the sink with every stored event of the configured websites, in store order (model rebuild at
    * start). Events may be recorded while it runs: each is stored and acknowledged at once, and fed to
    * the sink after the stored ones (it is read back from the store too, and skipped there by its origin).
+   * A replay that fails (the store went away) can be called again: it goes on after the last event fed,
+   * and the events recorded meanwhile keep waiting for it to finish.
    */
   replay(): Promise<void> {
     this.heldFeeds ??= [];
     return this.exclusive(async () => {
-      try {
-        let after = 0;
-        while (!this.closing) {
-          const page = await this.store.readEvents({ afterSeq: after, limit: PAGE });
-          for (const e of page) if (e.origin !== this.origin) this.feedStored(e);
-          if (page.length > 0) after = page.at(-1)!.seq;
-          if (page.length < PAGE) break;
-        }
-        this.pollCursor = Math.max(this.pollCursor, after);
-      } finally {
-        // Failed or not, the events recorded meanwhile reach the sink (in the order they were recorded).
-        const held = this.heldFeeds ?? [];
-        this.heldFeeds = undefined;
-        for (const fn of held) this.feedNow(fn);
+      while (!this.closing) {
+        const page = await this.store.readEvents({ afterSeq: this.replayCursor, limit: PAGE });
+        for (const e of page) if (e.origin !== this.origin) this.feedStored(e);
+        if (page.length > 0) this.replayCursor = page.at(-1)!.seq;
+        if (page.length < PAGE) break;
       }
+      this.pollCursor = Math.max(this.pollCursor, this.replayCursor);
+      // The events recorded meanwhile, in the order they were recorded.
+      const held = this.heldFeeds ?? [];
+      this.heldFeeds = undefined;
+      for (const fn of held) this.feedNow(fn);
     });
   }
 
