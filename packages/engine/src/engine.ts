@@ -58,6 +58,7 @@ const SNAPSHOT_MAX_DELAY_MS = 60_000;
 
 /** First wait before a failed replay of the stored events goes on (ms); doubled per failure up to {@link REPLAY_RETRY_MAX_MS}. */
 const REPLAY_RETRY_MS = 1_000;
+/** Longest wait between two attempts of a failing replay (ms). */
 const REPLAY_RETRY_MAX_MS = 30_000;
 /** The readiness reason while the stored events are replayed. */
 const REPLAYING = 'the stored events are being replayed into the recommendation models';
