@@ -6,12 +6,15 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** Runs `script` (a path relative to this package's src/ or dist/ directory, without extension) with `input`. */
-export function runInChild<I, O>(script: string, input: I, options: { timeoutMs: number; maxOldSpaceMb?: number }): Promise<O> {
+/**
+ * Runs `script` (a path relative to this package's src/ or dist/ directory, without extension) with
+ * `input`; `execArgv` adds node options (e.g. `--cpu-prof`).
+ */
+export function runInChild<I, O>(script: string, input: I, options: { timeoutMs: number; maxOldSpaceMb?: number; execArgv?: string[] }): Promise<O> {
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   const path = fileURLToPath(new URL(`./${script}${ext}`, import.meta.url));
   const execArgv = [...process.execArgv.filter((a) => !a.startsWith('--max-old-space-size')), '--expose-gc',
-    `--max-old-space-size=${options.maxOldSpaceMb ?? 8192}`];
+    `--max-old-space-size=${options.maxOldSpaceMb ?? 8192}`, ...(options.execArgv ?? [])];
   return new Promise<O>((resolve, reject) => {
     const child = fork(path, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settled = false;

@@ -404,6 +404,14 @@ export class Catalog implements CatalogView {
     return catalog;
   }
 
+  /**
+   * Builds in time slices what loading a snapshot left to build on first use (the refId → doc map: a
+   * million entries take most of a second), so that no request pays for it. Resolves when done.
+   */
+  completeInBackground(): Promise<void> {
+    return runInSlices(this.current.docByRefId.fillSteps(STEP), this.sliceMs);
+  }
+
   /** The current immutable version; a search reads it once and keeps it for its whole run. */
   get state(): CatalogState {
     return this.current;

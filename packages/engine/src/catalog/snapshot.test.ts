@@ -10,6 +10,7 @@ import { catalogArb, requestArb } from '../search/__tests__/random-catalog.js';
 import type { Product, SearchRequest } from '../types.js';
 import { Catalog } from './catalog.js';
 import { loadCatalogSnapshot, saveCatalogSnapshot } from './snapshot.js';
+import { ensureNumericOrder } from './text-column-lookups.js';
 
 let dir: string;
 beforeAll(async () => { dir = await mkdtemp(path.join(tmpdir(), 'aisle-snapshot-')); });
@@ -62,6 +63,23 @@ describe('catalog snapshots', () => {
     expect(fields[loaded.state.fieldByName.get('price')!].order).toBeDefined();
     expect(fields[loaded.state.fieldByName.get('brand')!].text?.sortRank).toBeDefined();
     expect(await executeSearch(loaded, body)).toEqual(before);
+  });
+
+  it('stores the numeric order of every numeric field, equal to the one a search derives', async () => {
+    const file = path.join(dir, 'orders.aislesnap');
+    const original = new Catalog();
+    await original.upsert(Array.from({ length: 300 }, (_, i) => ({ refId: `p${i}`, price: (i * 13) % 40, rating: i % 7 === 0 ? 'n/a' : i % 5 })));
+    await saveCatalogSnapshot(original, file);
+    const loaded = await loadCatalogSnapshot(file);
+    const fresh = await loadCatalogSnapshot(file);
+    for (const name of ['price', 'rating']) {
+      const field = loaded.state.index.fields[loaded.state.fieldByName.get(name)!];
+      expect(field.order).toBeDefined();
+      const derived = { ...field, order: undefined };
+      const state = { ...fresh.state, index: { ...fresh.state.index, fields: fresh.state.index.fields.map((f) => (f.name === name ? derived : f)) } };
+      ensureNumericOrder(state, loaded.state.fieldByName.get(name)!);
+      expect(Array.from(field.order!)).toEqual(Array.from(derived.order!));
+    }
   });
 
   it('keeps working after load: upserts rebuild from the loaded products', async () => {

@@ -23,6 +23,8 @@ import { runSteps, storedFieldLength, type Steps } from './build-catalog-state.j
 import { runInSlices } from './time-slices.js';
 import { applyDeletes } from './tombstones.js';
 import { newRevisions, ProductStore, type ShapeRecord } from './product-store.js';
+import { ensureNumericOrdersSteps } from './text-column-lookups.js';
+import type { StepTimer } from '../util/step-timer.js';
 
 const FILE_IDENTIFIER = 'AISL';
 /**
@@ -98,6 +100,9 @@ export function encodeCatalogSnapshot(state: CatalogState): Uint8Array {
  */
 function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
   const { index } = state;
+  // Every numeric order is written (derived now, in steps, when no search has needed it yet): after a
+  // restart, the first browse or range search does not sort a whole column in its request.
+  yield* ensureNumericOrdersSteps(state);
   const meta: SnapshotMeta = {
     docCount: index.docCount,
     fields: index.fields.map((f) => ({ name: f.name, kind: f.kind, dictSize: f.text?.dictSize, hasText: !!f.text, hasNumeric: !!f.numeric, valueCounts: f.valueCounts })),
@@ -188,8 +193,11 @@ function fieldLengthsOf(
   return out;
 }
 
-/** Reads the snapshot bytes back into a catalog state builder. */
-export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { makeState: (catalogId: string) => CatalogState } {
+/**
+ * Reads the snapshot bytes back into a catalog state builder; `timer` (optional) records the time of
+ * each step.
+ */
+export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', timer?: StepTimer): { makeState: (catalogId: string) => CatalogState } {
   if (bytes.length < 12) invalid(label, 'is too short to be a snapshot');
   const sizePrefix = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true);
   if (sizePrefix + 4 !== bytes.length) invalid(label, `is truncated or has trailing bytes (expected ${sizePrefix + 4} bytes, found ${bytes.length})`);
@@ -202,6 +210,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { m
     const version = field(root, 0) ? bb.readUint32(root + field(root, 0)) : 0;
     if (!READABLE_VERSIONS.includes(version)) invalid(label, `has format version ${version}, expected ${READABLE_VERSIONS.join(' or ')}`);
     const meta = JSON.parse(bb.__string(root + field(root, 1)) as string) as SnapshotMeta;
+    timer?.lap('meta');
     let products: Product[] | undefined;
     if (version <= LAST_JSON_PRODUCTS_FORMAT) {
       const productsAt = root + field(root, 2);
@@ -210,6 +219,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { m
       if (productCount !== meta.docCount) invalid(label, 'has a product count that does not match its index');
       products = new Array<Product>(productCount);
       for (let i = 0; i < productCount; i++) products[i] = JSON.parse(bb.__string(productsStart + 4 * i) as string) as Product;
+      timer?.lap('products');
     }
     const arraysAt = root + field(root, 3);
     const arraysStart = bb.__vector(arraysAt);
@@ -228,6 +238,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { m
       const View = ctor as unknown as new (buffer: ArrayBufferLike, offset: number, length: number) => AnyTypedArray;
       arrays.set(name, new View(shared, 0, length / ctor.BYTES_PER_ELEMENT));
     }
+    timer?.lap('arrays');
     const need = <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number): T => {
       const a = arrays.get(name);
       if (!(a instanceof ctor) || (length !== undefined && a.length !== length)) invalid(label, `lacks a valid array ${name}`);
@@ -287,14 +298,19 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { m
         return invalid(label, 'has an inconsistent product store', err);
       }
     }
-    const docByRefId = docsByRefId(store, fieldByName.get('refId'), meta.dictionaries, fields);
+    timer?.lap('store');
+    // Filled on first use or in the background (Catalog.completeInBackground): plain searches never read it.
+    const docByRefId = StringMap.positions(n, refIdOfDoc(store, fieldByName.get('refId'), meta.dictionaries, fields));
+    timer?.lap('lookups');
     const makeState = (catalogId: string): CatalogState => {
       const state: CatalogState = {
         index: { catalogId, version: 1, docCount: n, fields, fullText, ordinal: arrays.has('ordinal') ? need('ordinal', Uint32Array, n) : undefined },
         store, docByRefId, fieldByName, dictionaries: meta.dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
       };
       // Tombstones are kept as the doc list; their statistics are derived again from those products.
-      return meta.deleted && meta.deleted.length > 0 ? runSteps(applyDeletes(state, meta.deleted, 1)) : state;
+      const withDeletes = meta.deleted && meta.deleted.length > 0 ? runSteps(applyDeletes(state, meta.deleted, 1)) : state;
+      timer?.lap('tombstones');
+      return withDeletes;
     };
     return { makeState };
   } catch (err) {
@@ -308,25 +324,25 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { m
  * dictionary is the refIds by doc: read there, not from the products. A later doc of the same refId
  * (a replaced product appended again) wins; its tombstoned predecessor is dropped by applyDeletes.
  */
-function docsByRefId(store: ProductStore, refIdField: number | undefined, dictionaries: readonly string[][], fields: readonly FieldIndex[]): StringMap<number> {
-  const docs = new StringMap<number>();
+function refIdOfDoc(store: ProductStore, refIdField: number | undefined, dictionaries: readonly string[][], fields: readonly FieldIndex[]): (d: number) => string {
   const n = store.length;
   const text = refIdField === undefined ? undefined : fields[refIdField].text;
+  // A build gives refId code = doc id: the dictionary is then the list by doc (no product decoded).
   const byDoc = text?.dictSize === n && text.single !== undefined && text.single.every((c, d) => c === d) ? dictionaries[refIdField!] : undefined;
-  for (let d = 0; d < n; d++) docs.set(byDoc ? byDoc[d] : store.get(d).refId, d);
-  return docs;
+  return byDoc ? (d) => byDoc[d] : (d) => store.get(d).refId;
 }
 
 /**
  * Loads a catalog from a snapshot written by {@link saveCatalogSnapshot}. A missing, truncated or
- * foreign file throws `AisleError('SNAPSHOT_INVALID')`.
+ * foreign file throws `AisleError('SNAPSHOT_INVALID')`. `timer` (optional) records the time of each step.
  */
-export async function loadCatalogSnapshot(filePath: string, options: CatalogOptions = {}): Promise<Catalog> {
+export async function loadCatalogSnapshot(filePath: string, options: CatalogOptions = {}, timer?: StepTimer): Promise<Catalog> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(filePath);
   } catch (err) {
     return invalid(filePath, 'cannot be read', err);
   }
-  return Catalog.fromState(options, decodeCatalogSnapshot(bytes, filePath).makeState);
+  timer?.lap('read');
+  return Catalog.fromState(options, decodeCatalogSnapshot(bytes, filePath, timer).makeState);
 }

@@ -119,6 +119,11 @@ export interface RecommendationModelsOptions {
   tuning?: Partial<RecommendationTuning>;
   /** Called with each failed build of a derived index (similar attributes, visual similarity). */
   onIndexError?: (error: unknown) => void;
+  /**
+   * Hold the background builds of the derived indexes until {@link RecommendationModels.startIndexes}
+   * (the engine's start: searches first, then the indexes).
+   */
+  holdIndexes?: boolean;
 }
 
 /** A seed of an aggregating tactic with its weight. */
@@ -173,6 +178,10 @@ export class RecommendationModels {
     this.visual = new VisualSimilarity(this.catalog, this.items, { syncLimit: this.tuning.indexSyncLimit, annThreshold: this.tuning.visualAnnThreshold });
     this.attributes.index.onError = options.onIndexError;
     this.visual.index.onError = options.onIndexError;
+    if (options.holdIndexes) {
+      this.attributes.index.hold();
+      this.visual.index.hold();
+    }
     this.setWebsite(options.website);
     // Derived indexes are (re)built when the catalog changes, never at a look-up: the same request gets
     // the same answer, and readiness can wait for the first build.
@@ -195,6 +204,12 @@ export class RecommendationModels {
   refreshIndexes(): void {
     this.attributes.index.refresh();
     this.visual.index.refresh();
+  }
+
+  /** Starts the derived indexes' builds held back by {@link RecommendationModelsOptions.holdIndexes}. */
+  startIndexes(): void {
+    this.attributes.index.release();
+    this.visual.index.release();
   }
 
   /**
