@@ -3,6 +3,7 @@
  * do not colour another's figures): fork a script, send it one message, await one reply.
  * @module
  */
+import { growableSharedBytes } from '@aisle/engine/internal';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -52,10 +53,15 @@ export function serveChild<I, O>(work: (input: I) => Promise<O>): void {
   });
 }
 
-/** Retained memory: heap used + array buffers (after a full GC when exposed). */
-export function retainedBytes(): number {
+/**
+ * Retained memory: heap used + array buffers + the engine's growable shared buffers (which
+ * `process.memoryUsage()` does not count), after a full GC when exposed.
+ */
+export async function retainedBytes(): Promise<number> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc) { gc(); gc(); }
+  // Collected growable buffers are subtracted by finalizers, which run in a later task.
+  await new Promise((resolve) => setTimeout(resolve, 20));
   const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
+  return m.heapUsed + m.arrayBuffers + growableSharedBytes();
 }

@@ -35,11 +35,11 @@ function groupOf(array: (typeof TEXT_ARRAYS)[number]): string {
 
 async function measure({ count }: Input): Promise<Output> {
   let products: Product[] = [...generateCatalogStream({ count, seed: 1 })];
-  const base = retainedBytes();
+  const base = await retainedBytes();
   const catalog = new Catalog();
   await catalog.replace(products);
   products = [];
-  const retained = retainedBytes() - base;
+  const retained = (await retainedBytes()) - base;
   const groups: Record<string, number> = {};
   const add = (group: string, array: { byteLength: number } | undefined): void => {
     if (array) groups[group] = (groups[group] ?? 0) + array.byteLength;

@@ -3,7 +3,7 @@
  * latest view of a buffer is extended in place (a second extension of an older one copies).
  */
 import { describe, expect, it } from 'vitest';
-import { extendShared, growableArray, sharedArray } from './shared-arrays.js';
+import { extendShared, growableArray, growableSharedBytes, sharedArray } from './shared-arrays.js';
 
 describe('extendShared', () => {
   it('extends the latest view in place, leaving the older view as it was', () => {
@@ -45,5 +45,17 @@ describe('extendShared', () => {
     expect(far.buffer).not.toBe(small.buffer);
     expect(Array.from(far)).toEqual([7, 0, 0]);
     expect(extendShared(far, 10).buffer).toBe(far.buffer);
+  });
+
+  it('counts the bytes of live growable buffers, grown in place included (process.memoryUsage does not)', () => {
+    const before = growableSharedBytes();
+    const a = growableArray(Float64Array, 1000);
+    expect(growableSharedBytes() - before).toBe(8000);
+    const b = extendShared(a, 1500);
+    expect(b.buffer).toBe(a.buffer);
+    expect(growableSharedBytes() - before).toBe(12_000);
+    const c = extendShared(sharedArray(Uint32Array, 10), 20);
+    expect(growableSharedBytes() - before).toBe(12_080);
+    expect(c.length).toBe(20);
   });
 });
