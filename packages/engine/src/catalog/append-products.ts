@@ -1,11 +1,14 @@
 /**
  * The second fast path of a catalog change: a batch that only adds new products (new refIds, values
- * that keep every existing field's kind) extends the previous version instead of rebuilding it. New docs take the next doc ids, so every column grows at its end: text columns
- * append codes (new values get new codes, as a rebuild would give them in first-seen order), inverted
- * columns and posting lists get the new docs at the end of their lists (block copies of the rest), new
- * words are merged into the sorted vocabulary. A field no product had is added after the others (as a
- * build numbers fields by first appearance), its columns holding no value for the old docs, its kind the
- * one its new values give; a text one gets the next full-text field number when a build would index it.
+ * that keep every existing field's kind) extends the previous version instead of rebuilding it. New
+ * docs take the next doc ids, so every column grows at its end: per-doc columns in place (growable
+ * buffers, `extendShared`; field-length rows with room, `field-lengths.ts`), text columns append codes
+ * (new values get new codes, as a rebuild would give them in first-seen order), inverted columns get
+ * the new docs at the end of their codes' lists (shared when no new doc has a value), the new docs'
+ * postings go to the posting tail (`FullTextIndex.tail`; the build's postings are shared), new words
+ * are merged into the sorted vocabulary. A field no product had is added after the others (as a build
+ * numbers fields by first appearance), its columns holding no value for the old docs, its kind the one
+ * its new values give; a text one gets the next full-text field number when a build would index it.
  *
  * The result is the version a rebuild would make, bit for bit, but for one thing every new doc changes
  * for all others: BM25F length normalisation (the mean field length moves). Postings keep the means
@@ -112,8 +115,8 @@ function newFieldNames(base: CatalogState, added: readonly Product[]): string[] 
 }
 
 /**
- * The columns of a field no product of `n` docs had: no text column, no numeric column, no value;
- * {@link appendProducts} then appends the new docs' values to it like to any other field.
+ * A field no product of the base version had: no column, no value; {@link appendProducts} gives it the
+ * columns its new values need and appends them like any other field's.
  */
 function absentField(name: string): FieldIndex {
   return { name, kind: 'none', valueCounts: { numbers: 0, strays: 0 } };
