@@ -524,6 +524,11 @@ export function* appendProducts(
         carried.push([fid, stacked.depth <= MAX_LOOKUP_DEPTH ? stacked : yield* dictionaryLookup(dictionary)]);
       }
       yield;
+    } else if (text && !added.some((p) => textValues(p[name]).length > 0)) {
+      // No new doc has a value: the dictionary is unchanged, and its lookup (if derived) still serves.
+      text = appendTextColumn(text, n, added.map(() => []), text.dictSize);
+      const lookup = existingCodeLookup(base, fid);
+      if (lookup) carried.push([fid, lookup]);
     } else if (text) {
       const lookup: StringLookup<number> = isNew ? new Map<string, number>() : yield* codeLookupSteps(base, fid);
       const baseDictionary = isNew ? [] : base.dictionaries[fid];
@@ -532,7 +537,7 @@ export function* appendProducts(
       const docCodes: number[][] = [];
       for (let j = 0; j < k; j++) {
         const codes: number[] = [];
-        for (const value of name === IMAGE_VECTOR_FIELD ? [] : distinctTexts(added[j][name])) {
+        for (const value of distinctTexts(added[j][name])) {
           let code = lookup.get(value) ?? fresh.get(value);
           if (code === undefined) {
             if (dictionary === baseDictionary) dictionary = dictionary.slice();
