@@ -467,8 +467,8 @@ export function* appendProducts(
   const n = base.products.length;
   const k = added.length;
   const N = n + k;
-  const products = base.products.slice();
-  for (const p of added) products.push(p);
+  // One copy (a copy then pushes would copy a million products' array twice).
+  const products = base.products.concat(added);
   yield;
   const baseFields = base.index.fields.length;
   const newNames = newFieldNames(base, added);
@@ -508,11 +508,11 @@ export function* appendProducts(
     }
     if (text && name === 'refId') {
       // refId codes are doc ids (see buildTextColumn).
-      const dictionary = base.dictionaries[fid].slice();
+      const dictionary = base.dictionaries[fid].concat(added.map((p) => p.refId));
       const codes = extendShared(text.codes, N);
       const offsets = extendShared(text.offsets, N + 1);
       const valueOffsets = extendShared(text.valueOffsets, N + 1);
-      for (let d = n; d < N; d++) { codes[d] = d; offsets[d + 1] = d + 1; valueOffsets[d + 1] = d + 1; dictionary.push(products[d].refId); }
+      for (let d = n; d < N; d++) { codes[d] = d; offsets[d + 1] = d + 1; valueOffsets[d + 1] = d + 1; }
       const single = extendShared(text.single!, N);
       for (let d = n; d < N; d++) single[d] = d;
       text = { offsets, codes, single, dictSize: N, valueOffsets, valueDocs: codes };
@@ -532,17 +532,19 @@ export function* appendProducts(
     } else if (text) {
       const lookup: StringLookup<number> = isNew ? new Map<string, number>() : yield* codeLookupSteps(base, fid);
       const baseDictionary = isNew ? [] : base.dictionaries[fid];
-      let dictionary = baseDictionary;
+      // New values get the next codes; the dictionary is copied once with all of them (a copy then
+      // pushes would copy a million-value dictionary twice).
+      const freshValues: string[] = [];
       const fresh = new Map<string, number>();
+      const valueOf = (code: number): string => (code < baseDictionary.length ? baseDictionary[code] : freshValues[code - baseDictionary.length]);
       const docCodes: number[][] = [];
       for (let j = 0; j < k; j++) {
         const codes: number[] = [];
         for (const value of distinctTexts(added[j][name])) {
           let code = lookup.get(value) ?? fresh.get(value);
           if (code === undefined) {
-            if (dictionary === baseDictionary) dictionary = dictionary.slice();
-            code = dictionary.length;
-            dictionary.push(value);
+            code = baseDictionary.length + freshValues.length;
+            freshValues.push(value);
             fresh.set(value, code);
           }
           codes.push(code);
@@ -550,8 +552,9 @@ export function* appendProducts(
         docCodes.push(codes);
         const f = fullTextNumber.get(fid);
         // A loop, not a spread: a long text would overflow the stack as call arguments.
-        if (f !== undefined) for (const c of codes) for (const word of tokenize(dictionary[c])) docWords[j][f].push(word);
+        if (f !== undefined) for (const c of codes) for (const word of tokenize(valueOf(c))) docWords[j][f].push(word);
       }
+      const dictionary = freshValues.length === 0 ? baseDictionary : baseDictionary.concat(freshValues);
       text = appendTextColumn(text, n, docCodes, dictionary.length);
       dictionaries[fid] = dictionary;
       const stacked = new StackedLookup(lookup, fresh);
