@@ -113,6 +113,6 @@ for (const kind of kinds) {
   for (let i = 0; i < kind.times; i++) samples.push(await kind.run(i));
   rows.push({ kind: kind.label, samples });
   const v = samples.map((s) => s.visibleMs);
-  log(`${kind.label}: visible median ${f(median(v))} ms, max ${f(Math.max(...v))} ms; CPU median ${f(median(samples.map((s) => s.cpuMs)))} ms; event-loop delay max ${f(Math.max(...samples.map((s) => s.maxDelayMs)))} ms, longest stall ${f(Math.max(...samples.map((s) => s.maxStallMs)))} ms (${samples.length} runs)`);
+  log(`${kind.label}: visible median ${f(median(v))} ms, max ${f(Math.max(...v))} ms; CPU median ${f(median(samples.map((s) => s.cpuMs)))} ms, max ${f(Math.max(...samples.map((s) => s.cpuMs)))} ms; event-loop delay max ${f(Math.max(...samples.map((s) => s.maxDelayMs)))} ms, longest stall ${f(Math.max(...samples.map((s) => s.maxStallMs)))} ms (${samples.length} runs)`);
 }
 if (asJson) console.log(JSON.stringify({ products: count, rows }));

@@ -1,11 +1,14 @@
 /**
  * The second fast path of a catalog change: a batch that only adds new products (new refIds, values
- * that keep every existing field's kind) extends the previous version instead of rebuilding it. New docs take the next doc ids, so every column grows at its end: text columns
- * append codes (new values get new codes, as a rebuild would give them in first-seen order), inverted
- * columns and posting lists get the new docs at the end of their lists (block copies of the rest), new
- * words are merged into the sorted vocabulary. A field no product had is added after the others (as a
- * build numbers fields by first appearance), its columns holding no value for the old docs, its kind the
- * one its new values give; a text one gets the next full-text field number when a build would index it.
+ * that keep every existing field's kind) extends the previous version instead of rebuilding it. New
+ * docs take the next doc ids, so every column grows at its end: per-doc columns in place (growable
+ * buffers, `extendShared`; field-length rows with room, `field-lengths.ts`), text columns append codes
+ * (new values get new codes, as a rebuild would give them in first-seen order), inverted columns get
+ * the new docs at the end of their codes' lists (shared when no new doc has a value), the new docs'
+ * postings go to the posting tail (`FullTextIndex.tail`; the build's postings are shared), new words
+ * are merged into the sorted vocabulary. A field no product had is added after the others (as a build
+ * numbers fields by first appearance), its columns holding no value for the old docs, its kind the one
+ * its new values give; a text one gets the next full-text field number when a build would index it.
  *
  * The result is the version a rebuild would make, bit for bit, but for one thing every new doc changes
  * for all others: BM25F length normalisation (the mean field length moves). Postings keep the means
@@ -113,8 +116,8 @@ function newFieldNames(base: CatalogState, added: readonly Product[]): string[] 
 }
 
 /**
- * The columns of a field no product of `n` docs had: no text column, no numeric column, no value;
- * {@link appendProducts} then appends the new docs' values to it like to any other field.
+ * A field no product of the base version had: no column, no value; {@link appendProducts} gives it the
+ * columns its new values need and appends them like any other field's.
  */
 function absentField(name: string): FieldIndex {
   return { name, kind: 'none', valueCounts: { numbers: 0, strays: 0 } };
@@ -512,11 +515,12 @@ export function* appendProducts(
     }
     if (text?.single && name === 'refId') {
       // refId codes are doc ids (see buildTextColumn); the arrays grow in place while the width holds.
-      const dictionary = base.dictionaries[fid].slice();
+      // One copy (a copy then pushes would copy a million refIds twice).
+      const dictionary = base.dictionaries[fid].concat(added.map((p) => p.refId));
       const single = text.single.constructor === singleCodesType(N) ? extendShared(text.single, N) : copySingleCodes(text.single, N, N);
       const valueDocs = extendShared(text.valueDocs, N);
       const valueOffsets = extendShared(text.valueOffsets, N + 1);
-      for (let d = n; d < N; d++) { single[d] = d; valueDocs[d] = d; valueOffsets[d + 1] = d + 1; dictionary.push(added[d - n].refId); }
+      for (let d = n; d < N; d++) { single[d] = d; valueDocs[d] = d; valueOffsets[d + 1] = d + 1; }
       text = { single, dictSize: N, valueOffsets, valueDocs };
       dictionaries[fid] = dictionary;
       // A lookup a scope on refId derived is carried (a re-appended product's refId maps to its new doc).
@@ -526,20 +530,27 @@ export function* appendProducts(
         carried.push([fid, stacked.depth <= MAX_LOOKUP_DEPTH ? stacked : yield* dictionaryLookup(dictionary)]);
       }
       yield;
+    } else if (text && !added.some((p) => textValues(p[name]).length > 0)) {
+      // No new doc has a value: the dictionary is unchanged, and its lookup (if derived) still serves.
+      text = appendTextColumn(text, n, added.map(() => []), text.dictSize);
+      const lookup = existingCodeLookup(base, fid);
+      if (lookup) carried.push([fid, lookup]);
     } else if (text) {
       const lookup: StringLookup<number> = isNew ? new Map<string, number>() : yield* codeLookupSteps(base, fid);
       const baseDictionary = isNew ? [] : base.dictionaries[fid];
-      let dictionary = baseDictionary;
+      // New values get the next codes; the dictionary is copied once with all of them (a copy then
+      // pushes would copy a million-value dictionary twice).
+      const freshValues: string[] = [];
       const fresh = new Map<string, number>();
+      const valueOf = (code: number): string => (code < baseDictionary.length ? baseDictionary[code] : freshValues[code - baseDictionary.length]);
       const docCodes: number[][] = [];
       for (let j = 0; j < k; j++) {
         const codes: number[] = [];
-        for (const value of name === IMAGE_VECTOR_FIELD ? [] : distinctTexts(added[j][name])) {
+        for (const value of distinctTexts(added[j][name])) {
           let code = lookup.get(value) ?? fresh.get(value);
           if (code === undefined) {
-            if (dictionary === baseDictionary) dictionary = dictionary.slice();
-            code = dictionary.length;
-            dictionary.push(value);
+            code = baseDictionary.length + freshValues.length;
+            freshValues.push(value);
             fresh.set(value, code);
           }
           codes.push(code);
@@ -547,8 +558,9 @@ export function* appendProducts(
         docCodes.push(codes);
         const f = fullTextNumber.get(fid);
         // A loop, not a spread: a long text would overflow the stack as call arguments.
-        if (f !== undefined) for (const c of codes) for (const word of tokenize(dictionary[c])) docWords[j][f].push(word);
+        if (f !== undefined) for (const c of codes) for (const word of tokenize(valueOf(c))) docWords[j][f].push(word);
       }
+      const dictionary = freshValues.length === 0 ? baseDictionary : baseDictionary.concat(freshValues);
       text = appendTextColumn(text, n, docCodes, dictionary.length);
       dictionaries[fid] = dictionary;
       const stacked = new StackedLookup(lookup, fresh);

@@ -257,7 +257,7 @@ function* patchOrAppend(
 /**
  * Every change of a batch by a fast path, in order: consecutive upserts as one value patch and/or
  * append ({@link patchOrAppend}), consecutive deletes as tombstones (`tombstones.ts`). Undefined when
- * some change needs the full rebuild (a replace, a changed text, a new field, a kind change).
+ * some change needs the full rebuild (a replace, a kind change, a vector dimension change).
  */
 function* fastPaths(
   base: CatalogState, changes: readonly Change[], options: FastPathOptions, version: number,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compactFieldLengths, extendFieldLengths, newFieldLengths } from './field-lengths.js';
 
 describe('field lengths with room', () => {
-  it('takes appended docs in place, copies for a second append to the same version or a new field', () => {
+  it('takes appended docs and new fields in place, copies for a second append to the same version', () => {
     const built = newFieldLengths(2, 3);
     const { fieldLengths: a, lengthStride: s } = built;
     a.set([1, 2, 3], 0);
@@ -21,6 +21,11 @@ describe('field lengths with room', () => {
     expect(Array.from(compactFieldLengths(other, 2, 4))).toEqual([1, 2, 3, 0, 4, 5, 6, 0]);
     // A new full-text field: a new row, zero for the old docs.
     const wider = extendFieldLengths(appended, 2, 4, 3, 5);
+    expect(wider.fieldLengths.buffer).toBe(a.buffer);
     expect(Array.from(compactFieldLengths(wider, 3, 5))).toEqual([1, 2, 3, 7, 0, 4, 5, 6, 8, 0, 0, 0, 0, 0, 0]);
+    // The two-field version (before the new field) can no longer write after its docs: a copy.
+    const beside = extendFieldLengths(appended, 2, 4, 2, 5);
+    expect(beside.fieldLengths.buffer).not.toBe(a.buffer);
+    expect(Array.from(compactFieldLengths(beside, 2, 5))).toEqual([1, 2, 3, 7, 0, 4, 5, 6, 8, 0]);
   });
 });
