@@ -7,8 +7,8 @@
  * - bought together: per item, its co-bought items; an order of n distinct items adds 1/√n to each of
  *   its pairs (a huge order says less about each pair than a small one), and an order also pairs its
  *   items with the customer's earlier purchases at a lower weight (`customerCoPurchaseWeight` / n);
- *   per item the same weight summed over its orders (the share of its orders that held a neighbour,
- *   against which the lists are made less redundant);
+ *   per item the same weight summed over its orders (the denominator of the share of its orders that
+ *   held a neighbour, against which co-bought and popular lists are made less redundant);
  * - popularity: purchases (then views) per item over a trailing window, from the newest event time;
  * - customer histories: latest session, earlier sessions (≤ 20), purchased items;
  * - attribute and visual similarity: derived from the catalog, rebuilt when its version changes — in
@@ -79,10 +79,10 @@ export interface RecommendationTuning {
   /** Each pair of an order of n distinct items gains r(t) / n^this (1: split evenly; 0: every pair counts fully). */
   basketSizeExponent: number;
   /**
-   * Co-bought lists are re-ranked against redundancy: a candidate's score is multiplied by
+   * Co-bought and popular lists are re-ranked against redundancy: a candidate's score is multiplied by
    * 1 − this × (the largest share of its orders that also held an item placed above it); 0 = off.
    */
-  boughtRedundancyPenalty: number;
+  redundancyPenalty: number;
   /**
    * Catalogs of at most this many live products have their attribute and vector indexes built in the
    * request (a few ms); larger ones in the background, in time slices, never blocking a look-up.
@@ -113,7 +113,7 @@ export const DEFAULT_TUNING: Readonly<RecommendationTuning> = {
   boughtHalfLifeDays: 180,
   boughtPopularityExponent: 0.1,
   basketSizeExponent: 0.5,
-  boughtRedundancyPenalty: 0.75,
+  redundancyPenalty: 0.75,
   indexSyncLimit: 1000,
   orderEvictionCap: 2,
   visualAnnThreshold: 20_000,
@@ -163,6 +163,9 @@ export class RecommendationModels {
   private readonly orderCounts = new GrowableFloat64();
   /** Per item: the pair weight of its orders summed (recency / n^basketSizeExponent), the denominator of its overlap shares. */
   private readonly boughtMass = new GrowableFloat64();
+  /** Per item: stamp of the redundancy re-ranking that placed it (an O(1) "placed?" in the overlap look-ups). */
+  private placedMarks = new Int32Array(1024);
+  private placedStamp = 0;
   private readonly popularity: PopularityWindow;
   private readonly customers: CustomerHistory;
   private readonly attributes: AttributeSimilarity;
@@ -481,7 +484,7 @@ export class RecommendationModels {
       case 'historicViewed':
         return ctx.customerHistoric.map((item, k) => ({ item, score: ctx.customerHistoric.length - k }));
       case 'popularItems':
-        return this.popularity.ranking(limit + 200);
+        return this.lessRedundant(this.popularity.ranking(limit + 200), ctx);
       case 'jaccardViewedTogether':
         return ctx.productSeed >= 0 ? this.jaccard(ctx.productSeed) : [];
       case 'similarAttributes':
@@ -525,23 +528,28 @@ export class RecommendationModels {
   }
 
   /**
-   * A co-bought list re-ranked against redundancy (see redundancy.ts) for the places of the request:
+   * A co-bought or popular list re-ranked against redundancy (see redundancy.ts) for the places of the request:
    * the overlap of candidate c with a placed item x is weight(c → x) / mass(c), the share of c's
    * (weighted) orders that also held x — read from c's own list, where x is kept if c and x are
    * often bought together.
    */
-  private lessRedundant(list: Scored<number>[], ctx: RequestContext): Scored<number>[] {
-    const penalty = this.tuning.boughtRedundancyPenalty;
+  private lessRedundant(list: readonly Scored<number>[], ctx: RequestContext): readonly Scored<number>[] {
+    const penalty = this.tuning.redundancyPenalty;
     if (!(penalty > 0) || list.length <= 1) return list;
     // Only items that may be shown take a place (and make others redundant).
-    return lessRedundant(list.filter((c) => ctx.accept(c.item)), ctx.params.count, penalty, (c, isPlaced) => {
+    if (this.placedStamp === 0x7fffffff) {
+      // Stamps are Int32: start over rather than wrap.
+      this.placedMarks.fill(0);
+      this.placedStamp = 0;
+    }
+    const stamp = ++this.placedStamp;
+    if (this.placedMarks.length < this.items.size) this.placedMarks = new Int32Array(Math.max(this.items.size, 2 * this.placedMarks.length));
+    const marks = this.placedMarks;
+    let marked = 0;
+    return lessRedundant(list.filter((c) => ctx.accept(c.item)), ctx.params.count, penalty, (c, placed) => {
+      while (marked < placed.length) marks[placed[marked++]!] = stamp;
       const mass = this.boughtMass.get(c);
-      if (!(mass > 0)) return 0;
-      let most = 0;
-      this.boughtCo.forEachNeighbour(c, (x, w) => {
-        if (w > most && isPlaced(x)) most = w;
-      });
-      return most / mass;
+      return mass > 0 ? this.boughtCo.maxMarkedWeight(c, marks, stamp) / mass : 0;
     });
   }
 

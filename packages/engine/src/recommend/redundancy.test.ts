@@ -4,9 +4,9 @@ import { lessRedundant } from './redundancy.js';
 
 /** Overlap from a table of shares: shares[c][x] = share of c's orders that held x. */
 function overlapFrom(shares: Record<number, Record<number, number>>) {
-  return (c: number, isPlaced: (item: number) => boolean): number => {
+  return (c: number, placed: readonly number[]): number => {
     let most = 0;
-    for (const [x, share] of Object.entries(shares[c] ?? {})) if (isPlaced(Number(x)) && share > most) most = share;
+    for (const [x, share] of Object.entries(shares[c] ?? {})) if (placed.includes(Number(x)) && share > most) most = share;
     return most;
   };
 }
@@ -63,7 +63,7 @@ describe('lessRedundant', () => {
         let bestValue = -Infinity;
         for (const c of cands) {
           if (placed.has(c.item)) continue;
-          const v = r === 0 ? c.score : c.score * Math.max(0, 1 - penalty * overlap(c.item, (x) => placed.has(x)));
+          const v = r === 0 ? c.score : c.score * Math.max(0, 1 - penalty * overlap(c.item, [...placed]));
           if (v > bestValue) [best, bestValue] = [c.item, v];
         }
         placed.add(best);
