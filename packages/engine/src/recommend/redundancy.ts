@@ -9,7 +9,7 @@
  * goes to the candidate of best `score × (1 − penalty × overlap)`, where overlap is the largest share of
  * the candidate's orders that also held an item already placed (0: never bought together, 1: always).
  * A candidate that shares nothing with the items above keeps its score; the first place is always the
- * strongest candidate. The same holds for a week's best sellers (two colours of one alarm clock).
+ * strongest candidate. The same holds for a week's best sellers (two colours of one article).
  * See docs/recommendations.md (Models, "Redundancy").
  * @module
  */
