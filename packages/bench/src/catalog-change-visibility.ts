@@ -1,15 +1,16 @@
 /**
  * How soon is a one-product change searchable, what does it cost, and how long does it hold the event
  * loop? Per kind of change — a new price (value patch), a new product (append), a changed title
- * (tombstone + append), a delete (tombstone), a field no product had (full rebuild), and a merge of the
- * tombstones — on N generated products (default 100 000):
+ * (tombstone + append), a delete (tombstone), a field no product had (on a new product: append; on a
+ * known one: tombstone + append), a replace (full rebuild), and a merge of the tombstones — on N
+ * generated products (default 100 000):
  * - visibility: from the call to the moment a search finds the change (the call resolves once the
  *   version holding it is current; the search then confirms it);
  * - CPU: process CPU time (user + system, every thread) over the same interval;
  * - event-loop delay: perf_hooks `monitorEventLoopDelay` (resolution 1 ms), max over the interval, and the
  *   longest gap between two turns of a `setImmediate` chain running beside the change (the histogram
  *   records no sample over an interval in which no timer turn happened).
- * Each kind runs `--repeat` times (default 7; the rebuild and the merge once) on the same catalog, one
+ * Each kind runs `--repeat` times (default 7; the rebuild, the delete after it and the merge once) on the same catalog, one
  * after the other.
  *
  *   node --import tsx packages/bench/src/catalog-change-visibility.ts [products] [--repeat=N] [--json]
@@ -81,9 +82,20 @@ const kinds: { label: string; times: number; run: (i: number) => Promise<Sample>
     const p = pick();
     return measure(() => catalog.delete([p.refId]), async () => (await search('', { refId: [p.refId] })).total_results === 0);
   } },
-  { label: 'field no product had (full rebuild)', times: 1, run: () => {
+  { label: 'new product with a field no product had (append)', times: repeat, run: (i) => {
+    const field = `zz_added_${i}`;
+    return measure(() => catalog.upsert([{ ...pick(), refId: `fresh-field-${i}`, [field]: 'zzvalue' }]), async () => (await search('', { [field]: ['zzvalue'] })).total_results === 1);
+  } },
+  { label: 'field no product had (tombstone + append)', times: repeat, run: (i) => {
     const p = pick();
-    return measure(() => catalog.upsert([{ ...p, zz_new_field: 'zzvalue' }]), async () => (await search('', { zz_new_field: ['zzvalue'] })).total_results === 1);
+    const field = `zz_new_field_${i}`;
+    return measure(() => catalog.upsert([{ ...p, [field]: 'zzvalue' }]), async () => (await search('', { [field]: ['zzvalue'] })).total_results === 1);
+  } },
+  { label: 'replace by the same products and one more (full rebuild)', times: 1, run: () => {
+    const all: Product[] = [];
+    catalog.forEachProduct((p) => all.push(p));
+    all.push({ ...pick(), refId: 'replaced-in', title: 'zzreplaced shirt' });
+    return measure(() => catalog.replace(all), async () => (await search('zzreplaced')).total_results === 1);
   } },
   { label: 'delete after the rebuild (first since a merge)', times: 1, run: () => {
     const p = pick();
@@ -101,6 +113,6 @@ for (const kind of kinds) {
   for (let i = 0; i < kind.times; i++) samples.push(await kind.run(i));
   rows.push({ kind: kind.label, samples });
   const v = samples.map((s) => s.visibleMs);
-  log(`${kind.label}: visible median ${f(median(v))} ms, max ${f(Math.max(...v))} ms; CPU median ${f(median(samples.map((s) => s.cpuMs)))} ms; event-loop delay max ${f(Math.max(...samples.map((s) => s.maxDelayMs)))} ms, longest stall ${f(Math.max(...samples.map((s) => s.maxStallMs)))} ms (${samples.length} runs)`);
+  log(`${kind.label}: visible median ${f(median(v))} ms, max ${f(Math.max(...v))} ms; CPU median ${f(median(samples.map((s) => s.cpuMs)))} ms, max ${f(Math.max(...samples.map((s) => s.cpuMs)))} ms; event-loop delay max ${f(Math.max(...samples.map((s) => s.maxDelayMs)))} ms, longest stall ${f(Math.max(...samples.map((s) => s.maxStallMs)))} ms (${samples.length} runs)`);
 }
 if (asJson) console.log(JSON.stringify({ products: count, rows }));

@@ -3,15 +3,19 @@
  * do not colour another's figures): fork a script, send it one message, await one reply.
  * @module
  */
+import { growableSharedBytes } from '@aisle/engine/internal';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** Runs `script` (a path relative to this package's src/ or dist/ directory, without extension) with `input`. */
-export function runInChild<I, O>(script: string, input: I, options: { timeoutMs: number; maxOldSpaceMb?: number }): Promise<O> {
+/**
+ * Runs `script` (a path relative to this package's src/ or dist/ directory, without extension) with
+ * `input`; `execArgv` adds node options (e.g. `--cpu-prof`).
+ */
+export function runInChild<I, O>(script: string, input: I, options: { timeoutMs: number; maxOldSpaceMb?: number; execArgv?: string[] }): Promise<O> {
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   const path = fileURLToPath(new URL(`./${script}${ext}`, import.meta.url));
   const execArgv = [...process.execArgv.filter((a) => !a.startsWith('--max-old-space-size')), '--expose-gc',
-    `--max-old-space-size=${options.maxOldSpaceMb ?? 8192}`];
+    `--max-old-space-size=${options.maxOldSpaceMb ?? 8192}`, ...(options.execArgv ?? [])];
   return new Promise<O>((resolve, reject) => {
     const child = fork(path, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settled = false;
@@ -49,10 +53,15 @@ export function serveChild<I, O>(work: (input: I) => Promise<O>): void {
   });
 }
 
-/** Retained memory: heap used + array buffers (after a full GC when exposed). */
-export function retainedBytes(): number {
+/**
+ * Retained memory: heap used + array buffers + the engine's growable shared buffers (which
+ * `process.memoryUsage()` does not count), after a full GC when exposed.
+ */
+export async function retainedBytes(): Promise<number> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc) { gc(); gc(); }
+  // Collected growable buffers are subtracted by finalizers, which run in a later task.
+  await new Promise((resolve) => setTimeout(resolve, 20));
   const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
+  return m.heapUsed + m.arrayBuffers + growableSharedBytes();
 }

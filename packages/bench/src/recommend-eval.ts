@@ -82,8 +82,9 @@ interface Score {
   rr: number;
 }
 
-function scoreOf(s: Score): { hitAt10: number; mrrAt10: number; cases: number } {
-  return { hitAt10: round(s.hits / s.cases), mrrAt10: round(s.rr / s.cases), cases: s.cases };
+function scoreOf(s: Score): { hitAt10: number; mrrAt10: number; hits: number; cases: number } {
+  // The hit count too: a change of a few hits is below the rounding of hit@10.
+  return { hitAt10: round(s.hits / s.cases), mrrAt10: round(s.rr / s.cases), hits: s.hits, cases: s.cases };
 }
 
 function round(x: number): number {

@@ -28,16 +28,16 @@ interface Output {
 }
 
 async function measure({ count }: Input): Promise<Output> {
-  const base = retainedBytes();
+  const base = await retainedBytes();
   // As a feed load makes them: each product parsed from its own JSON text.
   let products: Product[] | undefined = [];
   for (const p of generateCatalogStream({ count, seed: 1 })) products.push(JSON.parse(JSON.stringify(p)) as Product);
-  const objectsBytes = retainedBytes() - base;
+  const objectsBytes = (await retainedBytes()) - base;
   const t0 = performance.now();
   const stored = StoredJson.from(products);
   const encodeMs = performance.now() - t0;
   products = undefined;
-  const storedBytes = retainedBytes() - base;
+  const storedBytes = (await retainedBytes()) - base;
   const docs = new Uint32Array(20);
   let seed = 7;
   const samples: number[] = [];

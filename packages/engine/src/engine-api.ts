@@ -213,8 +213,10 @@ export interface Engine {
   addWebsite(config: WebsiteConfig): Promise<void>;
   /**
    * Whether the engine can serve now: the store answers, the data directory is writable, every
-   * catalog is loaded and the recommendation indexes reflect the current catalogs; each failed check
-   * carries its reason. Checking starts index builds that are due.
+   * catalog is loaded, the recommendation indexes reflect the current catalogs and the stored events
+   * are replayed into the recommendation models (after a restart both finish in the background once
+   * `createEngine` has resolved); each failed check carries its reason. Checking starts index builds
+   * that are due.
    */
   readiness(): Promise<Readiness>;
   /** Background failures so far (logged and passed to `onError` as they happen), per task. */

@@ -123,8 +123,14 @@ describe('createEngine', () => {
     await expectCode(first.search({ website_id: 'site-a', client: 'client-a', start: 0, q: '' }), 'ENGINE_CLOSED');
 
     const second = await open({ dataDir, workers: 0, websites: [siteA] });
-    expect(await search(second, { q: 'shoe', aggregations: ['brand'] })).toEqual(before);
+    // Searches are served at once; the stored events are replayed into the models in the background
+    // (not ready until then), and a recommendation waits for that replay.
+    const readiness = second.readiness();
+    const searched = await search(second, { q: 'shoe', aggregations: ['brand'] });
+    expect((await readiness).checks).toContainEqual({ name: 'events', ok: false, reason: 'the stored events are being replayed into the recommendation models' });
+    expect(searched).toEqual(before);
     expect((await second.recommend('site-a', 'BoughtTogether', { productRef: 'p1' })).payload).toContain('p4');
+    expect((await second.readiness()).checks).toContainEqual({ name: 'events', ok: true });
     expect((await second.recordPurchases('site-a', purchase('o-9', ['p1', 'p4']))).transactionId).toBe(ack.transactionId);
     expect((await second.stats('site-a')).orders).toBe(1);
   });

@@ -18,7 +18,8 @@ import type {
   AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, SearchReport,
   WebsiteStats,
 } from './engine-api.js';
-import { FailureReporter, type BackgroundTask, type EngineHooks } from './background-failures.js';
+import { FailureReporter, type BackgroundTask, type EngineHooks, type EngineLogger } from './background-failures.js';
+import { StepTimer } from './util/step-timer.js';
 import { AisleError, isAisleError } from './errors.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
@@ -55,6 +56,13 @@ const SNAPSHOT_DEBOUNCE_MS = 2_000;
  */
 const SNAPSHOT_MAX_DELAY_MS = 60_000;
 
+/** First wait before a failed replay of the stored events goes on (ms); doubled per failure up to {@link REPLAY_RETRY_MAX_MS}. */
+const REPLAY_RETRY_MS = 1_000;
+/** Longest wait between two attempts of a failing replay (ms). */
+const REPLAY_RETRY_MAX_MS = 30_000;
+/** The readiness reason while the stored events are replayed. */
+const REPLAYING = 'the stored events are being replayed into the recommendation models';
+
 interface WebsiteState {
   config: WebsiteConfig;
   /** The config file's (or addWebsite's) settings: the initial value while the store has none. */
@@ -87,9 +95,9 @@ function textModelPath(dataDir: string, websiteId: string): string {
  * A snapshot that cannot be read stops the start rather than silently serving an empty catalog; the
  * message says how to recover (the events are in the store, only the catalog needs reloading).
  */
-async function loadSnapshotOrExplain(file: string, websiteId: string, options: ConstructorParameters<typeof Catalog>[0]): Promise<Catalog> {
+async function loadSnapshotOrExplain(file: string, websiteId: string, options: ConstructorParameters<typeof Catalog>[0], timer: StepTimer): Promise<Catalog> {
   try {
-    return await loadCatalogSnapshot(file, options);
+    return await loadCatalogSnapshot(file, options, timer);
   } catch (err) {
     if (!isAisleError(err) || err.code !== 'SNAPSHOT_INVALID') throw err;
     throw new AisleError('SNAPSHOT_INVALID', `${err.message}. The catalog of website "${websiteId}" cannot be read: move ${file} `
@@ -120,6 +128,16 @@ class AisleEngine implements Engine {
   private replication: CatalogReplication | undefined;
   private searchLog!: SearchLog;
   private searchKeys: SearchKeyService | undefined;
+  /** Where the start's timings go (info lines); none without a logger. */
+  private readonly logger: EngineLogger | undefined;
+  /**
+   * The replay of the stored events into the recommendation models, started by open() and not awaited
+   * there (searches need the catalogs only): settles when it is over, failed or not. Recommendations and
+   * personalised searches wait for it; readiness reports it.
+   */
+  private eventsReplayed: Promise<void> = Promise.resolve();
+  /** Why the models do not hold every stored event: the replay is running or failed; undefined once done. */
+  private replayProblem: string | undefined;
 
   constructor(
     private readonly options: EngineOptions,
@@ -127,6 +145,7 @@ class AisleEngine implements Engine {
     hooks: EngineHooks,
   ) {
     this.reporter = new FailureReporter(hooks);
+    this.logger = hooks.logger;
     this.embedders = new Map((options.embedders ?? []).map((e) => [e.id, e]));
   }
 
@@ -140,12 +159,23 @@ class AisleEngine implements Engine {
   }
 
   async open(): Promise<void> {
+    const timer = new StepTimer();
     if (this.options.dataDir) {
       await mkdir(path.join(this.options.dataDir, 'catalogs'), { recursive: true });
       this.lock = await lockDataDir(path.join(this.options.dataDir, 'catalogs'));
     }
+    timer.lap('data directory');
+    let opening: Promise<EventService> | undefined;
     try {
       const store = this.options.store;
+      // The embedded store's worker thread boots while the catalogs load (its first answer took a few
+      // hundred ms). PostgreSQL is opened after them: it starts polling other replicas' events when
+      // opened, and no poll may feed a model before the replay.
+      if (store?.type !== 'postgres') {
+        opening = this.openEvents();
+        // Awaited below, where its failure fails the start; until then its rejection is not unhandled.
+        opening.catch(() => undefined);
+      }
       if (store?.type === 'postgres') {
         // Imported here so that an engine without PostgreSQL never loads its driver.
         const [{ CatalogReplication }, { DEFAULT_PG_SCHEMA }] = await Promise.all([
@@ -158,18 +188,11 @@ class AisleEngine implements Engine {
         });
       }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
+      timer.lap('catalogs');
       // Every catalog holds the shared log's changes before the engine is handed out (and so is ready).
       await this.replication?.start();
-      this.events = await EventService.open({
-        store: resolveStore(this.options),
-        dataDir: this.options.dataDir,
-        websites: [...this.sites.values()].map((s) => s.config),
-        reporter: this.reporter,
-        sink: {
-          onPurchase: (purchase: PurchaseRecord) => this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase),
-          onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
-        },
-      });
+      timer.lap('replication');
+      this.events = await (opening ?? this.openEvents());
       this.settings = new SettingsService({
         store: this.events.store,
         seed: (websiteId) => this.sites.get(websiteId)?.seedSettings ?? {},
@@ -182,26 +205,81 @@ class AisleEngine implements Engine {
       this.searchLog = new SearchLog(this.events.store, {
         onError: (err) => this.reporter.report('search-log', err),
       });
+      timer.lap('store');
       try {
         await this.settings.poll();
+        timer.lap('settings');
         for (const id of this.sites.keys()) await this.searchLog.load(id);
-        await this.events.replay();
+        timer.lap('search log');
       } catch (err) {
         await this.settleReported(this.events.close(), 'shutdown');
         throw err;
       }
+      // The recommendation indexes of big catalogs build in time slices in the background: started only
+      // now, their slices no longer run in every await of the start above (a million products' visual
+      // index takes seconds of CPU), so searches are served sooner; readiness waits for them.
+      for (const s of this.sites.values()) {
+        s.models.startIndexes();
+        s.catalog.completeInBackground().catch((err: unknown) => this.reporter.report('index-build', err, s.config.websiteId));
+      }
+      this.replayEvents();
+      this.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);
       if (store?.type === 'postgres') {
         this.settings.startPolling(Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));
         this.searchLog.startRefreshing(() => [...this.sites.keys()]);
       }
     } catch (err) {
       // A failed start leaves nothing open: another attempt (or process) can take the directory.
+      // A store opened early while a catalog failed is closed (had it failed too, the catalog's error is the one thrown).
+      if (opening && this.events === undefined) await this.settleReported(opening.then((events) => events.close(), () => undefined), 'shutdown');
       for (const s of this.sites.values()) clearTimeout(s.snapshotTimer);
       await Promise.all([...this.sites.values()].map((s) => this.settleReported(s.log?.close(), 'shutdown', s.config.websiteId)));
       await this.settleReported(this.replication?.close(), 'shutdown');
       await this.settleReported(this.lock?.release(), 'shutdown');
       throw err;
     }
+  }
+
+  /** Opens the store through the event service; its sink feeds the websites' models. */
+  private openEvents(): Promise<EventService> {
+    return EventService.open({
+      store: resolveStore(this.options),
+      dataDir: this.options.dataDir,
+      websites: this.options.websites ?? [],
+      reporter: this.reporter,
+      sink: {
+        onPurchase: (purchase: PurchaseRecord) => this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase),
+        onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
+      },
+    });
+  }
+
+  /**
+   * Rebuilds the recommendation models from the stored events in the background (events recorded
+   * meanwhile are acknowledged at once and fed to the models after the stored ones, see
+   * EventService.replay). A failure (the store went away) is reported and the replay goes on from where
+   * it stopped after {@link REPLAY_RETRY_MS} (doubling up to {@link REPLAY_RETRY_MAX_MS}); the engine is not
+   * ready until it is over. Recommendations wait for the first attempt only: during a long store outage
+   * they answer from what the models hold, rather than not at all.
+   */
+  private replayEvents(): void {
+    this.replayProblem = REPLAYING;
+    const started = performance.now();
+    let retryMs = REPLAY_RETRY_MS;
+    const attempt = (): Promise<void> => this.events.replay().then(() => {
+      if (this.replayProblem !== REPLAYING) this.reporter.recovered('event-sink');
+      this.replayProblem = undefined;
+      const ms = Math.round(performance.now() - started);
+      this.logger?.info({ ms }, `aisle: stored events replayed in ${ms} ms`);
+    }, (err: unknown) => {
+      this.replayProblem = `the replay of the stored events failed (retried in ${retryMs / 1000} s): ${err instanceof Error ? err.message : String(err)}`;
+      this.reporter.report('event-sink', err, undefined, 'replaying the stored events');
+      if (this.closed) return;
+      const timer = setTimeout(() => { if (!this.closed) void attempt(); }, retryMs);
+      timer.unref();
+      retryMs = Math.min(2 * retryMs, REPLAY_RETRY_MAX_MS);
+    });
+    this.eventsReplayed = attempt();
   }
 
   private async openWebsite(config: WebsiteConfig): Promise<WebsiteState> {
@@ -216,7 +294,12 @@ class AisleEngine implements Engine {
         modelFile,
       });
       return {
-        config, seedSettings: config.settings ?? {}, catalog, models: new RecommendationModels({ website: config, catalog, onIndexError: (err) => this.reporter.report('index-build', err, config.websiteId) }), semantics,
+        config, seedSettings: config.settings ?? {}, catalog, semantics,
+        models: new RecommendationModels({
+          website: config, catalog, onIndexError: (err) => this.reporter.report('index-build', err, config.websiteId),
+          // At the engine's start the index builds wait for open() to finish (see there); a website added later builds at once.
+          holdIndexes: this.events === undefined,
+        }),
       };
     };
     if (this.replication) {
@@ -230,21 +313,30 @@ class AisleEngine implements Engine {
       return state;
     }
     const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
-    const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions) : new Catalog(catalogOptions);
+    const timer = new StepTimer();
+    const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions, timer) : new Catalog(catalogOptions);
+    timer.skip();
     const state = siteState(catalog, this.options.dataDir ? textModelPath(this.options.dataDir, config.websiteId) : undefined);
+    timer.lap('models');
+    let replayed = 0;
     if (file) {
       // Changes acknowledged after the snapshot was written are in the log: replay them over it.
       const { log, pending } = await CatalogChangeLog.open(path.dirname(file), encodeURIComponent(config.websiteId));
       await catalog.replay(pending);
+      replayed = pending.length;
       log.markReplayed(catalog.lastQueuedSeq);
       catalog.setChangeLogger((changes, lastSeq) => log.appendBatch(changes, lastSeq));
       log.onError = (err) => this.reporter.report('change-log', err, config.websiteId);
       state.log = log;
       if (pending.length > 0) this.scheduleSnapshot(state);
+      timer.lap('change log');
     }
     // After the replay, so the saved model is compared with the catalog as it now is.
     await state.semantics.restore();
     state.semantics.setBuiltInWanted(usesBuiltInModel(config.settings));
+    timer.lap('semantic model');
+    this.logger?.info({ websiteId: config.websiteId, products: catalog.liveCount, changesReplayed: replayed, ms: timer.totalMs, steps: timer.steps },
+      `aisle: catalog of website "${config.websiteId}" loaded in ${Math.round(timer.totalMs)} ms`);
     return state;
   }
 
@@ -373,6 +465,8 @@ class AisleEngine implements Engine {
       };
     }
     if (personalization !== undefined && request.customer_id) {
+      // The shopper's history is complete only once the stored events are replayed.
+      await this.eventsReplayed;
       const activity = state.models.customerActivity(request.customer_id);
       const catalogState = state.catalog.state;
       const profile = activity && affinityProfile(activity, (refId) => {
@@ -414,11 +508,16 @@ class AisleEngine implements Engine {
   }
 
   async recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse> {
-    return this.site(websiteId).models.recommend(method, params);
+    const models = this.site(websiteId).models;
+    // Answered from every stored event, never from part of them (the replay ends seconds after the start).
+    await this.eventsReplayed;
+    return models.recommend(method, params);
   }
 
   async bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse> {
-    return this.site(websiteId).models.bundles(body);
+    const models = this.site(websiteId).models;
+    await this.eventsReplayed;
+    return models.bundles(body);
   }
 
   async recordPurchases(websiteId: string, body: PurchaseRequest): Promise<EventAck> {
@@ -548,6 +647,7 @@ class AisleEngine implements Engine {
       // No "catalogs" check: every catalog is loaded (snapshot + change log replayed) before
       // createEngine resolves, and a website added at run time before addWebsite resolves.
       runCheck('recommendations', async () => this.recommendationIndexesProblem()),
+      runCheck('events', async () => this.replayProblem),
     ];
     return combineChecks(await Promise.all(checks));
   }
@@ -592,8 +692,10 @@ class AisleEngine implements Engine {
 
 /**
  * Creates an engine from options of the config file's shape (see docs/operations.md). Loads catalog
- * snapshots from `dataDir`, opens the store, and rebuilds the recommendation models from the stored
- * events before resolving. Throws `CONFIG_INVALID` naming the first bad key.
+ * snapshots from `dataDir` (with the changes logged since) and opens the store before resolving, so it
+ * serves searches as soon as it resolves; the recommendation models are rebuilt from the stored events
+ * and their indexes built in the background after that (`readiness()` says when they are; a
+ * recommendation waits for the events' replay). Throws `CONFIG_INVALID` naming the first bad key.
  */
 export async function createEngine(options: EngineOptions & EngineHooks = {}): Promise<Engine> {
   const { logger, onError, ...config } = options;

@@ -12,6 +12,7 @@ export { readProductFeed, type FeedReadOptions } from './catalog/feed-reader.js'
 export { SkipReport } from './catalog/skip-report.js';
 export { StoredJson } from './catalog/stored-json.js';
 export { andInto, andNotInto, bitsetWords, popcount } from './catalog/bitset.js';
+export { growableSharedBytes } from './catalog/shared-arrays.js';
 export { validateSearchRequest } from './search/validate-search-request.js';
 export { executeSearch, executeRankedSearch, type SearchContext } from './search/execute-search.js';
 export { makeReranker, blendOrder, type RerankInputs } from './search/rerank.js';

@@ -22,8 +22,12 @@ describe('readiness checks', () => {
     dirs.push(dataDir);
     const engine = await createEngine({ dataDir, workers: 0, websites: [site] });
     await engine.upsertProducts('site-a', [{ refId: 'a', title: 'mug', brand: 'x' }]);
+    // The stored events are replayed in the background after the start (see engine.test.ts).
+    await engine.recommend('site-a', 'PopularItems', {});
     const readiness = await engine.readiness();
-    expect(readiness).toEqual({ ready: true, checks: [{ name: 'store', ok: true }, { name: 'disk', ok: true }, { name: 'recommendations', ok: true }] });
+    expect(readiness).toEqual({
+      ready: true, checks: [{ name: 'store', ok: true }, { name: 'disk', ok: true }, { name: 'recommendations', ok: true }, { name: 'events', ok: true }],
+    });
     await engine.close();
     expect(await engine.readiness()).toMatchObject({ ready: false, checks: [{ name: 'engine', reason: 'the engine is closed' }] });
   });

@@ -15,7 +15,7 @@ import type { HttpMetrics } from './metrics.js';
 
 /** Limits applied by the listener; every one is configurable. */
 export interface ListenerLimits extends BodyLimits {
-  /** Maximum body size of the admin product upload, in bytes (default 1 GiB; the upload is streamed, not held). */
+  /** Maximum body size of the admin product upload, in bytes (default in limits.ts; the upload is streamed, not held). */
   adminMaxBytes: number;
   /** Maximum number of `items` entries in a recommendation query (default 100). */
   maxQueryItems: number;

@@ -10,6 +10,7 @@ import type { Handler } from './context.js';
 import { dashboardAsset, dashboardPage } from './dashboard.js';
 import type { ErrorShape } from './errors.js';
 import * as h from './handlers.js';
+import { byteSize, DEFAULT_LIMITS } from './limits.js';
 import { RECOMMEND_METHODS, type JsonSchema, type SchemaName } from './schemas.js';
 
 /** An HTTP method an operation is declared for (HEAD and OPTIONS are derived, see {@link EndpointDeclaration}). */
@@ -119,6 +120,11 @@ export interface EndpointDeclaration {
 
 const UNSUPPORTED_JSON = 'Content-Type is not application/json.';
 const JSON_BODY = ['application/json'] as const;
+/** The errors of a product-feed upload that only the feed has (PUT and PATCH of products). */
+const FEED_ERRORS = {
+  413: `Upload above the limit (default ${byteSize(DEFAULT_LIMITS.adminMaxBytes)}); nothing was changed.`,
+  415: 'Not JSON or NDJSON.',
+};
 const PRODUCT_FEED_TYPES = ['application/json', 'application/x-ndjson', 'application/ndjson', 'application/jsonl'] as const;
 
 const query = (name: string, schema: JsonSchema, description: string, required = false): QueryParameter => ({ name, schema, description, required });
@@ -253,7 +259,7 @@ export const endpoints = {
         ],
         body: productFeed('One product object per line.'),
         responses: { 200: { description: 'What the load did.', schema: 'LoadSummary' } },
-        errors: adminErrors({ 413: 'Upload above the limit (default 1 GiB); nothing was changed.', 415: 'Not JSON or NDJSON.' }),
+        errors: adminErrors(FEED_ERRORS),
         handler: h.products,
       },
       {
@@ -264,7 +270,7 @@ export const endpoints = {
         ],
         body: productFeed('One partial product object (with refId) per line.'),
         responses: { 200: { description: 'What the patch did (loaded = products changed).', schema: 'LoadSummary' } },
-        errors: adminErrors({ 400: 'Invalid request, or (onError=reject) a record whose refId is not in the catalog; nothing was changed.', 413: 'Upload above the limit (default 1 GiB); nothing was changed.', 415: 'Not JSON or NDJSON.' }),
+        errors: adminErrors({ 400: 'Invalid request, or (onError=reject) a record whose refId is not in the catalog; nothing was changed.', ...FEED_ERRORS }),
         handler: h.products,
       },
     ],

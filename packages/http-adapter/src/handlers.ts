@@ -266,8 +266,8 @@ export const healthz: Handler = async (ctx, state) => {
 
 /**
  * `GET /readyz`: 200 only when the engine's readiness checks all pass (store reachable, data directory
- * writable, recommendation indexes built) and the listener is neither starting nor shutting down;
- * otherwise 503 with every check and the reason of each failed one.
+ * writable, recommendation indexes built, stored events replayed) and the listener is neither starting
+ * nor shutting down; otherwise 503 with every check and the reason of each failed one.
  */
 export const readyz: Handler = async (ctx, state) => {
   const checks = [

@@ -13,20 +13,13 @@ import type { ListenerLimits, ListenerState, RequestContext } from './context.js
 import { corsHeaders, websiteForClient } from './cors.js';
 import { DashboardAssets, DEFAULT_DASHBOARD_DIR, type DashboardOptions } from './dashboard.js';
 import { HttpError } from './errors.js';
+import { DEFAULT_LIMITS } from './limits.js';
 import { HttpMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
 import { send, sendError } from './reply.js';
 import { matchRoute, routes, unmatchedRoute, type RouteMatch } from './router.js';
 
-/** Default limits (each can be overridden through `ListenerOptions.limits`). */
-export const DEFAULT_LIMITS: Readonly<ListenerLimits> = Object.freeze({
-  maxBytes: 1024 * 1024,
-  maxDepth: 32,
-  maxArrayLength: 1000,
-  adminMaxBytes: 1024 * 1024 * 1024,
-  maxQueryItems: 100,
-  handlerTimeoutMs: 30_000,
-});
+export { DEFAULT_LIMITS };
 
 /** Options of {@link createListener}. */
 export interface ListenerOptions {

@@ -18,8 +18,12 @@ describe('operations endpoints', () => {
   it('healthz, readyz, openapi.json', async () => {
     const health = await fetch(`${svc.url}/healthz`);
     expect(await expectDocumented(health, '/healthz', 'GET')).toEqual({ status: 'ok' });
+    // The stored events are replayed after the start: a recommendation waits for that replay.
+    expect((await fetch(`${svc.url}/1.0/ClientRecom/site-a/PopularItems`)).status).toBe(200);
     const ready = await fetch(`${svc.url}/readyz`);
-    expect(await expectDocumented(ready, '/readyz', 'GET')).toMatchObject({ status: 'ready', checks: [{ name: 'listener', ok: true }, { name: 'store', ok: true }, { name: 'recommendations', ok: true }] });
+    expect(await expectDocumented(ready, '/readyz', 'GET')).toMatchObject({
+      status: 'ready', checks: [{ name: 'listener', ok: true }, { name: 'store', ok: true }, { name: 'recommendations', ok: true }, { name: 'events', ok: true }],
+    });
     const doc = await fetch(`${svc.url}/openapi.json`);
     expect(doc.status).toBe(200);
     expect(((await expectDocumented(doc, '/openapi.json', 'GET')) as { openapi: string }).openapi).toBe('3.1.0');

@@ -38,7 +38,7 @@ export interface PeerRunResult {
 }
 
 async function run(input: PeerRunInput): Promise<PeerRunResult> {
-  const before = retainedBytes();
+  const before = await retainedBytes();
   let products = await loadDataset(input.dataset);
   const count = products.length;
   const adapter = await createAdapter(input.engine, { workers: input.workers });
@@ -46,7 +46,7 @@ async function run(input: PeerRunInput): Promise<PeerRunResult> {
   await adapter.build(products);
   const buildMs = performance.now() - t0;
   products = [];
-  const memoryBytes = retainedBytes() - before;
+  const memoryBytes = (await retainedBytes()) - before;
   const result: PeerRunResult = {
     engine: input.engine, name: adapter.name, products: count, buildMs, memoryBytes,
     rssBytes: process.memoryUsage().rss, latency: {}, totals: {}, errors: {},

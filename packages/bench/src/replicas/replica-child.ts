@@ -3,11 +3,12 @@
  * around an engine on the PostgreSQL store (options from the parent), on a free port of 127.0.0.1.
  * Sends `{type: 'ready', url, startMs}` once it serves (the engine resolves only once its catalogs
  * hold the shared change log: that is the replica's readiness). Then answers `memory` with
- * `{type: 'memory', rssBytes, retainedBytes}` (heap + array buffers after a GC) and `stop` by closing
+ * `{type: 'memory', rssBytes, retainedBytes}` (heap + array buffers + growable shared buffers after a GC) and `stop` by closing
  * and exiting.
  * @module
  */
 import type { EngineOptions } from '@aisle/engine';
+import { growableSharedBytes } from '@aisle/engine/internal';
 import { createServer, type AisleServer } from '@aisle/http-adapter';
 
 let server: AisleServer | undefined;
@@ -22,7 +23,7 @@ process.on('message', (message: { cmd: 'start'; engineOptions: EngineOptions; ad
       gc?.();
       gc?.();
       const m = process.memoryUsage();
-      process.send!({ type: 'memory', rssBytes: m.rss, retainedBytes: m.heapUsed + m.arrayBuffers });
+      process.send!({ type: 'memory', rssBytes: m.rss, retainedBytes: m.heapUsed + m.arrayBuffers + growableSharedBytes() });
     } else {
       await server?.close();
       process.send!({ type: 'stopped' }, () => process.exit(0));

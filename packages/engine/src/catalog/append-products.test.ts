@@ -8,11 +8,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isAisleError } from '../errors.js';
 import { executeSearch } from '../search/execute-search.js';
 import { SearchPool } from '../search/search-pool.js';
-import { catalogArb, requestArb } from '../search/__tests__/random-catalog.js';
+import { catalogArb, freshFieldsArb, freshRequestArb, requestArb } from '../search/__tests__/random-catalog.js';
 import type { Product, SearchRequest } from '../types.js';
 import { planAppend } from './append-products.js';
-import { runSteps } from './build-catalog-state.js';
-import type { CatalogState } from './catalog-index.js';
+import { MAX_FIELD_LENGTH, runSteps } from './build-catalog-state.js';
+import type { CatalogState, PostingSegment } from './catalog-index.js';
+import { compactFieldLengths } from './field-lengths.js';
+import { flatPostingsSteps } from './posting-tail.js';
+import { decodeCatalogSnapshot, encodeCatalogSnapshot } from './snapshot.js';
 import { Catalog } from './catalog.js';
 import { productsOf } from './product-store.js';
 import { ensureNumericOrder } from './text-column-lookups.js';
@@ -27,16 +30,22 @@ function contents(state: CatalogState): unknown {
   const arr = (a: ArrayLike<number> | undefined) => (a ? Array.from(a) : undefined);
   state.index.fields.forEach((f, fid) => { if (f.numeric) ensureNumericOrder(state, fid); });
   const ft = state.index.fullText;
+  // An appended version keeps the new docs' postings in a tail: compared merged, as a build lays them out.
+  const postings = runSteps(flatPostingsSteps(ft));
   return {
     docCount: state.index.docCount,
     fields: state.index.fields.map((f) => ({
       name: f.name, kind: f.kind, numeric: arr(f.numeric), order: arr(f.order),
-      text: f.text && { offsets: arr(f.text.offsets), codes: arr(f.text.codes), single: arr(f.text.single), dictSize: f.text.dictSize, valueOffsets: arr(f.text.valueOffsets), valueDocs: arr(f.text.valueDocs) },
+      text: f.text && {
+        offsets: arr(f.text.offsets), codes: arr(f.text.codes), single: arr(f.text.single), singleType: f.text.single?.constructor.name,
+        dictSize: f.text.dictSize, valueOffsets: arr(f.text.valueOffsets), valueDocs: arr(f.text.valueDocs),
+      },
     })),
     fullText: {
-      fieldIds: ft.fieldIds, termCount: ft.termCount, termOffsets: arr(ft.termOffsets), postDocs: arr(ft.postDocs), postFields: arr(ft.postFields),
+      fieldIds: ft.fieldIds, termCount: ft.termCount, termOffsets: arr(postings.termOffsets), postDocs: arr(postings.postDocs), postFields: arr(postings.postFields),
       // Postings keep the means they were normalised with; what scoring reads is the norm for the live means.
-      norms: effectiveNorms(state), termDocFreq: arr(ft.termDocFreq), fieldLengths: arr(ft.fieldLengths),
+      norms: effectiveNorms(state, postings), termDocFreq: arr(ft.termDocFreq), fieldLengths: arr(compactFieldLengths(ft, ft.fieldIds.length, state.index.docCount)),
+      fieldLengthsType: ft.fieldLengths.constructor.name,
     },
     dictionaries: state.dictionaries,
     vocabulary: state.vocabulary,
@@ -48,9 +57,9 @@ function contents(state: CatalogState): unknown {
 }
 
 /** Per posting, the normalised frequency a search scores with (text-matches.ts). */
-function effectiveNorms(state: CatalogState): number[] {
+function effectiveNorms(state: CatalogState, postings: PostingSegment): number[] {
   const averages = liveLengthAverages(state) ?? state.index.fullText.avgFieldLengths;
-  return Array.from(state.index.fullText.postDocs, (d, i) => liveNorm(state.index, averages, i, d));
+  return Array.from(postings.postDocs, (d, i) => liveNorm(state.index, postings, averages, i, d));
 }
 
 async function sameAnswer(a: Catalog, b: Catalog, request: SearchRequest, onPool: boolean): Promise<void> {
@@ -67,14 +76,17 @@ const withVectors = (products: Product[], dims: number[]): Product[] =>
 describe('appending new products', () => {
   it('makes exactly the version a rebuild makes, and the same answers', async () => {
     let appended = 0;
+    let withNewFields = 0;
     let runs = 0;
     await fc.assert(fc.asyncProperty(
       catalogArb(60), fc.double({ min: 0.3, max: 0.95, noNaN: true }), fc.integer({ min: 1, max: 3 }), fc.array(fc.constantFrom(0, 0, 3), { minLength: 1, maxLength: 4 }),
-      fc.array(requestArb, { minLength: 3, maxLength: 3 }),
-      async (generated, split, batches, dims, requests) => {
-        const products = withVectors(generated, dims);
-        const at = Math.max(1, Math.floor(products.length * split));
-        if (products.length < 2 || at >= products.length) return;
+      fc.array(fc.option(freshFieldsArb, { freq: 2 }), { maxLength: 8 }),
+      fc.array(requestArb, { minLength: 3, maxLength: 3 }), fc.array(freshRequestArb, { minLength: 2, maxLength: 2 }),
+      async (generated, split, batches, dims, fresh, requests, freshRequests) => {
+        const at = Math.max(1, Math.floor(generated.length * split));
+        if (generated.length < 2 || at >= generated.length) return;
+        // Some appended products bring fields no product had (vectors too, when the base has none).
+        const products = withVectors(generated, dims).map((p, i) => (i >= at && fresh[i % Math.max(1, fresh.length)] ? { ...p, ...fresh[i % fresh.length]! } : p));
         runs++;
         const grownCatalog = new Catalog();
         await grownCatalog.upsert(products.slice(0, at));
@@ -82,19 +94,23 @@ describe('appending new products', () => {
         await executeSearch(grownCatalog, { website_id: 'w', client: 'c', q: '', start: 0, range_fields: ['price', 'rating', 'stock'] }).catch(() => undefined);
         const rest = products.slice(at);
         const parts = Array.from({ length: batches }, (_, b) => rest.slice(Math.floor((b * rest.length) / batches), Math.floor(((b + 1) * rest.length) / batches)));
-        if (runSteps(planAppend(grownCatalog.state, parts))) appended++;
+        if (runSteps(planAppend(grownCatalog.state, parts))) {
+          appended++;
+          if (rest.some((p) => Object.keys(p).some((key) => !grownCatalog.state.fieldByName.has(key)))) withNewFields++;
+        }
         await Promise.all(parts.map((part) => grownCatalog.upsert(part)));
         const rebuilt = new Catalog();
         await rebuilt.upsert(products);
         expect(contents(grownCatalog.state)).toEqual(contents(rebuilt.state));
-        for (const request of requests) {
+        for (const request of [...requests, ...freshRequests]) {
           await sameAnswer(grownCatalog, rebuilt, request, false);
           await sameAnswer(grownCatalog, rebuilt, request, true);
         }
       },
     ), { numRuns: 150 });
-    // The fast path is what is being tested: it must have been taken often.
+    // The fast path is what is being tested: it must have been taken often, with new fields too.
     expect(appended).toBeGreaterThan(runs / 4);
+    expect(withNewFields).toBeGreaterThan(runs / 8);
   });
 
   it('patches and appends in one batch (price updates of known products + new products) as a rebuild answers', async () => {
@@ -150,14 +166,102 @@ describe('appending new products', () => {
     }
   });
 
-  it('takes the rebuild for a known refId, a new field, or a value changing a field kind', async () => {
+  it('turns a single-valued column multi-valued when a new product has several values, as a rebuild does', async () => {
+    const base: Product[] = [
+      { refId: 'a', title: 'red shoe', tags: 'sale', colour: 'red' },
+      { refId: 'b', title: 'blue shoe', colour: 'blue' },
+      { refId: 'c', title: 'green shoe', tags: ['new'], colour: 'green' },
+    ];
+    const added: Product[] = [{ refId: 'd', title: 'grey shoe', tags: ['sale', 'outlet', 'sale'] }, { refId: 'e', title: 'shoe', tags: 'new' }];
+    const catalog = new Catalog();
+    await catalog.upsert(base);
+    const tags = () => catalog.state.index.fields[catalog.state.fieldByName.get('tags')!].text!;
+    expect(tags().single).toBeInstanceOf(Int8Array);
+    expect(runSteps(planAppend(catalog.state, [added]))).toHaveLength(2);
+    await catalog.upsert(added);
+    expect(tags().single).toBeUndefined();
+    expect(Array.from(tags().offsets!)).toEqual([0, 1, 1, 2, 4, 5]);
+    const rebuilt = new Catalog();
+    await rebuilt.upsert([...base, ...added]);
+    expect(contents(catalog.state)).toEqual(contents(rebuilt.state));
+    const request: SearchRequest = { website_id: 'w', client: 'c', q: 'shoe', start: 0, size: 10, scope: { tags: ['outlet', 'new'] }, aggregations: ['tags', 'colour'] };
+    await sameAnswer(catalog, rebuilt, request, false);
+    await sameAnswer(catalog, rebuilt, request, true);
+  });
+
+  it('widens a single-valued column when appended values outgrow its code width, as a rebuild does', async () => {
+    const products = (from: number, to: number): Product[] => Array.from({ length: to - from }, (_, i) => ({ refId: `p${from + i}`, title: `lamp ${from + i}`, brand: `brand ${from + i}` }));
+    const catalog = new Catalog();
+    const brand = () => catalog.state.index.fields[catalog.state.fieldByName.get('brand')!].text!.single;
+    await catalog.upsert(products(0, 100));
+    expect(brand()).toBeInstanceOf(Int8Array);
+    await catalog.upsert(products(100, 128));
+    expect(brand()).toBeInstanceOf(Int8Array);
+    await catalog.upsert(products(128, 129));
+    expect(brand()).toBeInstanceOf(Int16Array);
+    const rebuilt = new Catalog();
+    await rebuilt.upsert(products(0, 129));
+    expect(contents(catalog.state)).toEqual(contents(rebuilt.state));
+    await sameAnswer(catalog, rebuilt, { website_id: 'w', client: 'c', q: 'lamp', start: 0, size: 5, scope: { brand: ['brand 128', 'brand 3'] }, aggregations: ['brand'] }, true);
+  });
+
+  it('saturates field lengths at 65,535 tokens alike when building and appending', async () => {
+    // Four values of 20,000 words (the most one value may hold): 80,000 tokens in one field.
+    const long = (k: number) => Array.from({ length: 20_000 }, (_, i) => `w${(i * 7 + k) % 997}`).join(' ');
+    const base: Product[] = [{ refId: 'a', title: 'short', notes: 'one two' }, { refId: 'b', title: 'other', notes: 'three' }];
+    const added: Product[] = [{ refId: 'c', title: 'long', notes: [long(0), long(1), long(2), long(3)] }, { refId: 'd', title: 'w5', notes: 'w5 w6' }];
+    const catalog = new Catalog();
+    await catalog.upsert(base);
+    expect(runSteps(planAppend(catalog.state, [added]))).toHaveLength(2);
+    await catalog.upsert(added);
+    const rebuilt = new Catalog();
+    await rebuilt.upsert([...base, ...added]);
+    const { fullText } = rebuilt.state.index;
+    const notes = fullText.fieldIds.indexOf(rebuilt.state.fieldByName.get('notes')!);
+    expect(fullText.fieldLengths[notes * fullText.lengthStride + 2]).toBe(MAX_FIELD_LENGTH);
+    expect(contents(catalog.state)).toEqual(contents(rebuilt.state));
+    await sameAnswer(catalog, rebuilt, { website_id: 'w', client: 'c', q: 'w5', start: 0, size: 10 }, false);
+  });
+
+  it('adds a field no product had as a rebuild would: full-text indexed or not by the catalog weights', async () => {
+    const options = { fieldWeights: { muted: 0, notes: 2 } };
+    const base: Product[] = [{ refId: 'a', title: 'red shoe' }, { refId: 'b', title: 'blue shoe', price: 3 }];
+    const added: Product[] = [
+      { refId: 'c', title: 'green shoe', muted: 'red', notes: 'red laces', size: 42, url: 'x/y' },
+      { refId: 'd', title: 'shoe', notes: ['blue', 'red'], size: '43', none: [] },
+    ];
+    const grown = new Catalog(options);
+    await grown.upsert(base);
+    expect(runSteps(planAppend(grown.state, [added]))).toHaveLength(2);
+    await grown.upsert(added);
+    const rebuilt = new Catalog(options);
+    await rebuilt.upsert([...base, ...added]);
+    expect(contents(grown.state)).toEqual(contents(rebuilt.state));
+    const names = (c: Catalog) => c.state.index.fullText.fieldIds.map((fid) => c.state.index.fields[fid].name);
+    expect(names(grown)).toEqual(['title', 'notes']);
+    expect(grown.state.index.fields.map((f) => [f.name, f.kind])).toEqual([
+      ['refId', 'text'], ['title', 'text'], ['price', 'numeric'], ['muted', 'text'], ['notes', 'text'], ['size', 'numeric'], ['url', 'text'], ['none', 'none'],
+    ]);
+    // A snapshot stores the appended postings merged: loaded, it answers alike.
+    const loaded = Catalog.fromState(options, decodeCatalogSnapshot(encodeCatalogSnapshot(grown.state)).makeState);
+    expect(grown.state.index.fullText.tail).toBeDefined();
+    expect(loaded.state.index.fullText.tail).toBeUndefined();
+    for (const q of ['red', 'laces', 'blue', '']) {
+      const request: SearchRequest = { website_id: 'w', client: 'c', q, start: 0, size: 10, aggregations: ['notes', 'size', 'muted'], range_fields: ['size'] };
+      await sameAnswer(grown, rebuilt, request, false);
+      await sameAnswer(grown, rebuilt, request, true);
+      await sameAnswer(loaded, rebuilt, request, false);
+    }
+  });
+
+  it('takes the rebuild for a known refId or a value changing a field kind, not for a new field', async () => {
     const catalog = new Catalog();
     await catalog.upsert([{ refId: 'a', title: 'red shoe', price: 10, tags: [] }, { refId: 'b', title: 'blue shoe', price: 20 }]);
     const plan = (products: Product[]) => runSteps(planAppend(catalog.state, [products]));
     expect(plan([{ refId: 'c', title: 'green shoe', price: 5 }])).toHaveLength(1);
     expect(plan([{ refId: 'c', title: 'green shoe', price: '5.50', tags: [] }])).toHaveLength(1);
     expect(plan([{ refId: 'a', title: 'red shoe', price: 11 }])).toBeUndefined();
-    expect(plan([{ refId: 'c', title: 'green shoe', colour: 'green' }])).toBeUndefined();
+    expect(plan([{ refId: 'c', title: 'green shoe', colour: 'green', size: 42, none: [] }])).toHaveLength(1);
     expect(plan([{ refId: 'c', title: 'green shoe', price: 'n/a' }])).toBeUndefined();
     expect(plan([{ refId: 'c', title: 'green shoe', tags: ['x'] }])).toBeUndefined();
   });

@@ -1,10 +1,14 @@
 /**
- * The second fast path of a catalog change: a batch that only adds new products (new refIds, fields
- * the catalog already has, values that keep every field's kind) extends the previous version instead
- * of rebuilding it. New docs take the next doc ids, so every column grows at its end: text columns
- * append codes (new values get new codes, as a rebuild would give them in first-seen order), inverted
- * columns and posting lists get the new docs at the end of their lists (block copies of the rest), new
- * words are merged into the sorted vocabulary.
+ * The second fast path of a catalog change: a batch that only adds new products (new refIds, values
+ * that keep every existing field's kind) extends the previous version instead of rebuilding it. New
+ * docs take the next doc ids, so every column grows at its end: per-doc columns in place (growable
+ * buffers, `extendShared`; field-length rows with room, `field-lengths.ts`), text columns append codes
+ * (new values get new codes, as a rebuild would give them in first-seen order), inverted columns get
+ * the new docs at the end of their codes' lists (shared when no new doc has a value), the new docs'
+ * postings go to the posting tail (`FullTextIndex.tail`; the build's postings are shared), new words
+ * are merged into the sorted vocabulary. A field no product had is added after the others (as a build
+ * numbers fields by first appearance), its columns holding no value for the old docs, its kind the one
+ * its new values give; a text one gets the next full-text field number when a build would index it.
  *
  * The result is the version a rebuild would make, bit for bit, but for one thing every new doc changes
  * for all others: BM25F length normalisation (the mean field length moves). Postings keep the means
@@ -13,16 +17,19 @@
  * exactly from the stored float32), so an append costs no pass over every posting. The property test
  * (`append-products.test.ts`) compares every structure and the effective norms with a rebuild.
  *
- * Anything else — an update of a known refId, a new field, a value that would change a field's kind
- * (text in a numeric field, a first text value in a field without any) — takes the full rebuild.
+ * Anything else — an update of a known refId (catalog.ts tombstones it and appends it again), a value
+ * that would change a field's kind (text in a numeric field, a first text value in a field without
+ * any) — takes another path or the full rebuild.
  * @module
  */
 import type { Product } from '../types.js';
-import { lengthNorm, lengthTotalsSteps, MAX_TF, setLengthTotals, STEP, type Steps } from './build-catalog-state.js';
-import { liveFieldKind } from './tombstones.js';
-import { charMask, lowerBound, type CatalogIndex, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
+import { fieldKindOf, isFullTextField, lengthNorm, lengthTotalsSteps, MAX_TF, meanLengths, setLengthTotals, STEP, storedFieldLength, type Steps } from './build-catalog-state.js';
+import { liveFieldKind, withFullTextFields } from './tombstones.js';
+import { charMask, lowerBound, type CatalogIndex, type CatalogState, type DocCodes, type FieldIndex, type FullTextIndex, type PostingTail, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
+import { copySingleCodes, emptySingleCodes, multiValuedCodes, singleCodesType } from './text-column.js';
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
-import { sharedArray, sharedCopy } from './shared-arrays.js';
+import { extendFieldLengths } from './field-lengths.js';
+import { extendShared, growableArray, sharedArray } from './shared-arrays.js';
 import { copyInSteps, type StringLookup, type StringMap } from './string-map.js';
 import { codeLookupSteps, dictionaryLookup, existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
 import { tokenize } from './tokenizer.js';
@@ -60,12 +67,16 @@ export function* planAppend(base: CatalogState, batches: readonly (readonly Prod
     }
   }
   const added = order.map((refId) => last.get(refId)!);
+  // An empty version has no columns at all (not even refId's): its rebuild is as cheap and lays them out.
+  if (base.index.docCount === 0) return undefined;
   const addedCounts = new Map<number, ValueCounts>();
   for (let k = 0; k < added.length; k++) {
     const p = added[k];
     for (const key in p) {
       const fid = base.fieldByName.get(key);
-      if (fid === undefined || !fitsField(base, fid, p[key])) return undefined;
+      // A field no product had takes whatever kind its new values give (appendProducts adds it).
+      if (fid === undefined) continue;
+      if (!fitsField(base, fid, p[key])) return undefined;
       if (!isPresent(p[key])) continue;
       let counts = addedCounts.get(fid);
       if (!counts) addedCounts.set(fid, counts = { numbers: 0, strays: 0 });
@@ -97,6 +108,32 @@ export function* planAppend(base: CatalogState, batches: readonly (readonly Prod
   return added;
 }
 
+/** The fields `added` have and `base` has not, in first-appearance order (as a build numbers fields). Pure. */
+function newFieldNames(base: CatalogState, added: readonly Product[]): string[] {
+  const names = new Set<string>();
+  for (const p of added) for (const key in p) if (!base.fieldByName.has(key)) names.add(key);
+  return [...names];
+}
+
+/**
+ * A field no product of the base version had: no column, no value; {@link appendProducts} gives it the
+ * columns its new values need and appends them like any other field's.
+ */
+function absentField(name: string): FieldIndex {
+  return { name, kind: 'none', valueCounts: { numbers: 0, strays: 0 } };
+}
+
+/** A text column of `n` docs none of which has a value (the base a new field's values are appended to). */
+function emptyTextColumn(n: number): TextColumn {
+  return {
+    // Single-valued and as narrow as can be: appendTextColumn widens it, or makes it multi-valued, as the new values need.
+    single: emptySingleCodes(0, n),
+    dictSize: 0,
+    valueOffsets: growableArray(Uint32Array, 1),
+    valueDocs: growableArray(Uint32Array, 0),
+  };
+}
+
 /** The value counts of field `name` after appending `added`. */
 function appendedCounts(counts: ValueCounts | undefined, added: readonly Product[], name: string): ValueCounts | undefined {
   if (!counts) return undefined;
@@ -123,23 +160,38 @@ function distinctTexts(v: unknown): string[] {
  */
 function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], dictSize: number): TextColumn {
   const k = docCodes.length;
-  const oldEntries = column.offsets[n];
+  const oldEntries = column.valueDocs.length;
   let added = 0;
-  for (const codes of docCodes) added += codes.length;
-  const offsets = sharedCopy(column.offsets, n + k + 1);
-  const codes = sharedCopy(column.codes, oldEntries + added);
-  let at = oldEntries;
-  let singleOk = column.single !== undefined;
-  for (let j = 0; j < k; j++) {
-    for (const c of docCodes[j]) codes[at++] = c;
-    offsets[n + j + 1] = at;
-    if (docCodes[j].length > 1) singleOk = false;
+  let several = false;
+  for (const codes of docCodes) {
+    added += codes.length;
+    if (codes.length > 1) several = true;
   }
-  let single: Int32Array | undefined;
-  if (singleOk) {
-    single = sharedCopy(column.single!, n + k);
+  // Per-doc arrays grow at their end, in place when they can (see extendShared): the cost is the new docs'.
+  let perDoc: DocCodes;
+  if (column.single && !several) {
+    // As wide as the grown dictionary needs (the width a build of the same products picks): in place
+    // while the width holds, else copied wider.
+    const single = column.single.constructor === singleCodesType(dictSize)
+      ? extendShared(column.single, n + k) : copySingleCodes(column.single, dictSize, n + k);
     for (let j = 0; j < k; j++) single[n + j] = docCodes[j].length === 1 ? docCodes[j][0] : -1;
+    perDoc = { single };
+  } else {
+    // Multi-valued already, or made so by a new product with several values, as a build would.
+    const old = multiValuedCodes(column);
+    const offsets = extendShared(old.offsets, n + k + 1);
+    const codes = added === 0 ? old.codes : extendShared(old.codes, oldEntries + added);
+    let at = oldEntries;
+    for (let j = 0; j < k; j++) {
+      for (const c of docCodes[j]) codes[at++] = c;
+      offsets[n + j + 1] = at;
+    }
+    perDoc = { offsets, codes };
   }
+  // The text sort ranks are per code: valid as long as no code was added.
+  const sortRank = dictSize === column.dictSize ? column.sortRank : undefined;
+  // No new doc has a value: the inverted column is the old one.
+  if (added === 0) return { ...perDoc, dictSize, valueOffsets: column.valueOffsets, valueDocs: column.valueDocs, sortRank };
   // Inverted column: per code, its old docs then its new ones (new doc ids are the highest).
   const newDocs = new Map<number, number[]>();
   for (let j = 0; j < k; j++) {
@@ -150,13 +202,29 @@ function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], d
     }
   }
   const oldSize = column.dictSize;
-  const valueOffsets = sharedArray(Uint32Array, dictSize + 1);
-  for (let c = 0; c < dictSize; c++) {
-    const old = c < oldSize ? column.valueOffsets[c + 1] - column.valueOffsets[c] : 0;
-    valueOffsets[c + 1] = valueOffsets[c] + old + (newDocs.get(c)?.length ?? 0);
-  }
-  const valueDocs = sharedArray(Uint32Array, oldEntries + added);
   const touched = [...newDocs.keys()].sort((a, b) => a - b);
+  if (touched[0] >= oldSize) {
+    // Only new values (a new title, say): their lists come after every old one, which stay in place.
+    const valueOffsets = extendShared(column.valueOffsets, dictSize + 1);
+    const valueDocs = extendShared(column.valueDocs, oldEntries + added);
+    for (let c = oldSize; c < dictSize; c++) {
+      const list = newDocs.get(c) ?? [];
+      valueDocs.set(list, valueOffsets[c]);
+      valueOffsets[c + 1] = valueOffsets[c] + list.length;
+    }
+    return { ...perDoc, dictSize, valueOffsets, valueDocs };
+  }
+  // Old codes end where they did, shifted by the new docs of the codes up to them (none before the first
+  // touched one: one block); new codes follow.
+  const valueOffsets = growableArray(Uint32Array, dictSize + 1);
+  valueOffsets.set(column.valueOffsets.subarray(0, touched[0] + 1));
+  let shift = 0;
+  for (let c = touched[0], next = 0; c < oldSize; c++) {
+    if (c === touched[next]) shift += newDocs.get(touched[next++])!.length;
+    valueOffsets[c + 1] = column.valueOffsets[c + 1] + shift;
+  }
+  for (let c = oldSize; c < dictSize; c++) valueOffsets[c + 1] = valueOffsets[c] + (newDocs.get(c)?.length ?? 0);
+  const valueDocs = growableArray(Uint32Array, oldEntries + added);
   let c = 0;
   for (const t of touched) {
     // Codes c .. t (t's old list included) are copied as one block, shifted by the docs added before.
@@ -169,37 +237,69 @@ function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], d
     c = t + 1;
   }
   if (c < oldSize) valueDocs.set(column.valueDocs.subarray(column.valueOffsets[c], column.valueOffsets[oldSize]), valueOffsets[c]);
-  return { offsets, codes, single, dictSize, valueOffsets, valueDocs };
+  return { ...perDoc, dictSize, valueOffsets, valueDocs, sortRank };
 }
 
-/** The order (docs with a value by (value, doc)) with new docs `n ..` merged in. Pure. */
+/**
+ * The order (docs with a value by (value, doc)) with new docs `n ..` merged in: each new doc goes after
+ * the old docs of values up to its own (old docs have lower ids), found by binary search; the old order
+ * is copied in blocks between them. Pure.
+ */
 function appendToOrder(order: Uint32Array, values: Float64Array, n: number): Uint32Array {
   const added: number[] = [];
   for (let d = n; d < values.length; d++) if (values[d] === values[d]) added.push(d);
   added.sort((a, b) => values[a] - values[b] || a - b);
   const out = sharedArray(Uint32Array, order.length + added.length);
-  let k = 0;
-  let m = 0;
-  for (let i = 0; i < order.length; i++) {
-    const d = order[i];
-    // Old docs have lower ids: on equal values they come first.
-    while (m < added.length && values[added[m]] < values[d]) out[k++] = added[m++];
-    out[k++] = d;
+  let from = 0;
+  for (let m = 0; m < added.length; m++) {
+    const v = values[added[m]];
+    let lo = from;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (values[order[mid]] <= v) lo = mid + 1;
+      else hi = mid;
+    }
+    out.set(order.subarray(from, lo), from + m);
+    out[lo + m] = added[m];
+    from = lo;
   }
-  while (m < added.length) out[k++] = added[m++];
+  out.set(order.subarray(from), from + added.length);
+  return out;
+}
+
+/** A tail without postings, starting at doc `fromDoc`, for a vocabulary of `terms` terms. */
+function emptyTail(fromDoc: number, terms: number): PostingTail {
+  return { fromDoc, termOffsets: new Uint32Array(terms + 1), postDocs: new Uint32Array(0), postFields: new Uint8Array(0), postNorm: new Float32Array(0) };
+}
+
+/** Term offsets of unchanged postings for the term ids of a grown vocabulary (`oldIdOfNew[t]`: -1 for a new word). */
+function* renumberedOffsets(termOffsets: Uint32Array, oldIdOfNew: Int32Array): Steps<Uint32Array> {
+  const T = oldIdOfNew.length;
+  const out = sharedArray(Uint32Array, T + 1);
+  for (let t = 0; t < T; t++) {
+    const o = oldIdOfNew[t];
+    out[t + 1] = o >= 0 ? termOffsets[o + 1] : out[t];
+    if ((t & STEP_MASK) === STEP_MASK) yield;
+  }
   return out;
 }
 
 /**
  * The full-text index with docs `n .. n + k)` appended, given per new doc and full-text field its
- * distinct values' words. In steps (the normalisation pass visits every posting).
+ * distinct values' words. The postings of the version's one-go build are shared (a new word only
+ * renumbers their term offsets); those of the docs appended since go to the tail
+ * (`FullTextIndex.tail`), which is copied with the new ones: the cost follows the docs appended since
+ * the last build or merge, not the catalog. In steps.
  */
 function* appendFullText(
-  base: CatalogState, n: number, docWords: string[][][],
+  base: CatalogState, n: number, docWords: string[][][], fieldIds: number[],
 ): Steps<{ fullText: FullTextIndex; vocabulary: string[]; termMasks: Uint32Array }> {
   const old = base.index.fullText;
   const oldVocabulary = base.vocabulary;
-  const F = old.fieldIds.length;
+  // Fields numbered after the old ones are new: no old doc has a length or a posting in them.
+  const oldF = old.fieldIds.length;
+  const F = fieldIds.length;
   const k = docWords.length;
   const N = n + k;
   // New words, sorted; old term t moves to t + (new words before it).
@@ -224,8 +324,8 @@ function* appendFullText(
   }
   const termIdOf = (w: string): number => lowerBound(vocabulary, w);
   // New postings (doc-major, then field: per term they come out sorted by doc then field) and lengths.
-  const fieldLengths = sharedArray(Uint32Array, F * N);
-  for (let f = 0; f < F; f++) fieldLengths.set(old.fieldLengths.subarray(f * n, (f + 1) * n), f * N);
+  // The new docs' lengths go into the rows' room, in place (a new field: rows copied).
+  const { fieldLengths, lengthStride } = extendFieldLengths(old, oldF, n, F, N);
   const addTerm: number[] = [];
   const addDoc: number[] = [];
   const addField: number[] = [];
@@ -239,7 +339,7 @@ function* appendFullText(
         const t = termIdOf(w);
         tf.set(t, (tf.get(t) ?? 0) + 1);
       }
-      fieldLengths[f * N + n + j] = words.length;
+      fieldLengths[f * lengthStride + n + j] = storedFieldLength(words.length);
       for (const [t, count] of tf) {
         addTerm.push(t);
         addDoc.push(n + j);
@@ -251,29 +351,34 @@ function* appendFullText(
   yield;
   // Postings keep the means they were normalised with (old and new ones alike): the totals move, and
   // searches normalise with the live means (no pass over every posting, see text-matches.ts).
-  const avgFieldLengths = old.avgFieldLengths;
   const oldTotals = yield* lengthTotalsSteps(old, n);
-  const tokens = oldTotals.tokens.slice();
-  const withField = oldTotals.docs.slice();
+  const tokens = [...oldTotals.tokens, ...new Array<number>(F - oldF).fill(0)];
+  const withField = [...oldTotals.docs, ...new Array<number>(F - oldF).fill(0)];
   for (let f = 0; f < F; f++) {
     for (let d = n; d < N; d++) {
-      const len = fieldLengths[f * N + d];
+      const len = fieldLengths[f * lengthStride + d];
       if (len > 0) { tokens[f] += len; withField[f]++; }
     }
   }
-  // Term layout: per new term id, its old entries then its new ones.
+  // A new field's postings are all new: normalised with its mean over the new docs, the live one.
+  const avgFieldLengths = F === oldF ? old.avgFieldLengths : [...old.avgFieldLengths, ...meanLengths({ tokens: tokens.slice(oldF), docs: withField.slice(oldF) })];
   const T = vocabulary.length;
-  const addCount = new Uint32Array(T);
-  for (const t of addTerm) addCount[t]++;
-  const termOffsets = sharedArray(Uint32Array, T + 1);
   const oldIdOfNew = new Int32Array(T).fill(-1);
   for (let i = 0; i < newIdOfOld.length; i++) oldIdOfNew[newIdOfOld[i]] = i;
+  // The main postings (docs before the tail) are shared; only their term offsets follow the new term ids.
+  const termOffsets = freshSorted.length === 0 ? old.termOffsets : yield* renumberedOffsets(old.termOffsets, oldIdOfNew);
+  // The tail: per new term id, its entries of the previous tail then its new ones.
+  const oldTail = old.tail ?? emptyTail(n, oldVocabulary.length);
+  const addCount = new Uint32Array(T);
+  for (const t of addTerm) addCount[t]++;
+  const tailOffsets = sharedArray(Uint32Array, T + 1);
   for (let t = 0; t < T; t++) {
     const o = oldIdOfNew[t];
-    const oldCount = o >= 0 ? old.termOffsets[o + 1] - old.termOffsets[o] : 0;
-    termOffsets[t + 1] = termOffsets[t] + oldCount + addCount[t];
+    const oldCount = o >= 0 ? oldTail.termOffsets[o + 1] - oldTail.termOffsets[o] : 0;
+    tailOffsets[t + 1] = tailOffsets[t] + oldCount + addCount[t];
+    if ((t & STEP_MASK) === STEP_MASK) yield;
   }
-  const entries = termOffsets[T];
+  const entries = tailOffsets[T];
   const postDocs = sharedArray(Uint32Array, entries);
   const postFields = sharedArray(Uint8Array, entries);
   const postNorm = sharedArray(Float32Array, entries);
@@ -281,21 +386,21 @@ function* appendFullText(
   let work = 0;
   for (let t = 0; t < T; t++) {
     const o = oldIdOfNew[t];
-    let at = termOffsets[t];
     if (o >= 0) {
-      const from = old.termOffsets[o];
-      const to = old.termOffsets[o + 1];
-      postDocs.set(old.postDocs.subarray(from, to), at);
-      postFields.set(old.postFields.subarray(from, to), at);
-      postNorm.set(old.postNorm.subarray(from, to), at);
+      const from = oldTail.termOffsets[o];
+      const to = oldTail.termOffsets[o + 1];
+      const at = tailOffsets[t];
+      postDocs.set(oldTail.postDocs.subarray(from, to), at);
+      postFields.set(oldTail.postFields.subarray(from, to), at);
+      postNorm.set(oldTail.postNorm.subarray(from, to), at);
       termDocFreq[t] = old.termDocFreq[o];
-      work += to - from;
+      work += 1 + to - from;
     }
-    if (work >= STEP) { work = 0; yield; }
+    if (++work >= STEP) { work = 0; yield; }
   }
   // New entries, at the end of their terms' lists (in emission order: doc, then field).
   const cursor = new Uint32Array(T);
-  for (let t = 0; t < T; t++) cursor[t] = termOffsets[t + 1] - addCount[t];
+  for (let t = 0; t < T; t++) cursor[t] = tailOffsets[t + 1] - addCount[t];
   const lastDocOfTerm = new Int32Array(T).fill(-1);
   for (let i = 0; i < addTerm.length; i++) {
     const t = addTerm[i];
@@ -304,12 +409,15 @@ function* appendFullText(
     const at = cursor[t]++;
     postDocs[at] = d;
     postFields[at] = f;
-    postNorm[at] = addTf[i] / lengthNorm(fieldLengths[f * N + d], avgFieldLengths[f]);
+    postNorm[at] = addTf[i] / lengthNorm(fieldLengths[f * lengthStride + d], avgFieldLengths[f]);
     if (lastDocOfTerm[t] !== d) { termDocFreq[t]++; lastDocOfTerm[t] = d; }
   }
   const termMasks = new Uint32Array(T);
   for (let t = 0; t < T; t++) termMasks[t] = isFresh[t] ? charMask(vocabulary[t]) : base.termMasks[oldIdOfNew[t]];
-  const fullText: FullTextIndex = { fieldIds: old.fieldIds, termCount: T, termOffsets, postDocs, postFields, postNorm, termDocFreq, fieldLengths, avgFieldLengths };
+  const fullText: FullTextIndex = {
+    fieldIds, termCount: T, termOffsets, postDocs: old.postDocs, postFields: old.postFields, postNorm: old.postNorm, termDocFreq, fieldLengths, lengthStride, avgFieldLengths,
+    tail: { fromDoc: oldTail.fromDoc, termOffsets: tailOffsets, postDocs, postFields, postNorm },
+  };
   setLengthTotals(fullText, { tokens, docs: withField });
   return { fullText, vocabulary, termMasks };
 }
@@ -325,8 +433,8 @@ function appendVectors(base: VectorColumn | undefined, added: readonly Product[]
   }
   if (dimension === 0) return undefined;
   const N = n + added.length;
-  const data = base ? sharedCopy(base.data, N * dimension) : sharedArray(Float32Array, N * dimension);
-  const present = base ? sharedCopy(base.present, N) : sharedArray(Uint8Array, N);
+  const data = base ? extendShared(base.data, N * dimension) : growableArray(Float32Array, N * dimension);
+  const present = base ? extendShared(base.present, N) : growableArray(Uint8Array, N);
   added.forEach((p, j) => {
     const v = p[IMAGE_VECTOR_FIELD];
     if (!Array.isArray(v) || v.length !== dimension || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) return;
@@ -356,44 +464,64 @@ class StackedLookup implements StringLookup<number> {
   }
 }
 
-/** The version `version` of the catalog: `base` with `added` (new products, in order) at its end. */
+/**
+ * The version `version` of the catalog: `base` with `added` (new products, in order) at its end.
+ * Fields no product of `base` had are added after the others, in the order a build would number them,
+ * with the kind their values give; a text one gets the next full-text field number when a build would
+ * index it (`fieldWeights`: the catalog's).
+ */
 export function* appendProducts(
   base: CatalogState, added: readonly Product[], version: number, places?: ReadonlyMap<string, number>,
+  fieldWeights?: Record<string, number>,
 ): Steps<CatalogState> {
   const n = base.store.length;
   const k = added.length;
   const N = n + k;
+  const baseFields = base.index.fields.length;
+  const newNames = newFieldNames(base, added);
+  const fieldByName = newNames.length === 0 ? base.fieldByName : new Map(base.fieldByName);
+  newNames.forEach((name, i) => fieldByName.set(name, baseFields + i));
   const fields: FieldIndex[] = [];
   const dictionaries = base.dictionaries.slice();
-  const fullTextNumber = new Map<number, number>(base.index.fullText.fieldIds.map((fid, f) => [fid, f]));
-  const docWords: string[][][] = added.map(() => base.index.fullText.fieldIds.map(() => []));
+  const fullTextIds = base.index.fullText.fieldIds.slice();
+  const fullTextNumber = new Map<number, number>(fullTextIds.map((fid, f) => [fid, f]));
+  const docWords: string[][][] = added.map(() => fullTextIds.map(() => []));
   const carried: [number, StringLookup<number>][] = [];
-  for (let fid = 0; fid < base.index.fields.length; fid++) {
-    const field = base.index.fields[fid];
+  for (let fid = 0; fid < baseFields + newNames.length; fid++) {
+    const isNew = fid >= baseFields;
+    const field = isNew ? absentField(newNames[fid - baseFields]) : base.index.fields[fid];
     const name = field.name;
     let numeric = field.numeric;
     let order = field.order;
     const anyNumeric = added.some((p) => !Number.isNaN(numericValue(p[name])));
     if (numeric || anyNumeric) {
-      numeric = numeric ? sharedCopy(numeric, N) : sharedArray(Float64Array, N).fill(Number.NaN);
+      numeric = numeric ? extendShared(numeric, N) : growableArray(Float64Array, N).fill(Number.NaN);
       numeric.fill(Number.NaN, n);
       for (let j = 0; j < k; j++) {
         const x = numericValue(added[j][name]);
         if (!Number.isNaN(x)) numeric[n + j] = x;
       }
-      order = order ? appendToOrder(order, numeric, n) : undefined;
+      // The order lists the docs having a value: unchanged when no new doc has one.
+      order = order && anyNumeric ? appendToOrder(order, numeric, n) : order;
     }
     let text = field.text;
-    if (text && name === 'refId') {
-      // refId codes are doc ids (see buildTextColumn).
-      const dictionary = base.dictionaries[fid].slice();
-      const codes = sharedCopy(text.codes, N);
-      const offsets = sharedCopy(text.offsets, N + 1);
-      const valueOffsets = sharedCopy(text.valueOffsets, N + 1);
-      for (let d = n; d < N; d++) { codes[d] = d; offsets[d + 1] = d + 1; valueOffsets[d + 1] = d + 1; dictionary.push(added[d - n].refId); }
-      const single = sharedCopy(text.single!, N);
-      for (let d = n; d < N; d++) single[d] = d;
-      text = { offsets, codes, single, dictSize: N, valueOffsets, valueDocs: codes };
+    if (isNew && name !== IMAGE_VECTOR_FIELD && added.some((p) => textValues(p[name]).length > 0)) text = emptyTextColumn(n);
+    const valueCounts = appendedCounts(field.valueCounts, added, name);
+    const kind = isNew ? fieldKindOf(valueCounts!, text !== undefined) : field.kind;
+    if (isNew && isFullTextField({ name, kind }, fullTextIds.length, fieldWeights)) {
+      fullTextNumber.set(fid, fullTextIds.length);
+      fullTextIds.push(fid);
+      for (const perField of docWords) perField.push([]);
+    }
+    if (text?.single && name === 'refId') {
+      // refId codes are doc ids (see buildTextColumn); the arrays grow in place while the width holds.
+      // One copy (a copy then pushes would copy a million refIds twice).
+      const dictionary = base.dictionaries[fid].concat(added.map((p) => p.refId));
+      const single = text.single.constructor === singleCodesType(N) ? extendShared(text.single, N) : copySingleCodes(text.single, N, N);
+      const valueDocs = extendShared(text.valueDocs, N);
+      const valueOffsets = extendShared(text.valueOffsets, N + 1);
+      for (let d = n; d < N; d++) { single[d] = d; valueDocs[d] = d; valueOffsets[d + 1] = d + 1; }
+      text = { single, dictSize: N, valueOffsets, valueDocs };
       dictionaries[fid] = dictionary;
       // A lookup a scope on refId derived is carried (a re-appended product's refId maps to its new doc).
       const lookup = existingCodeLookup(base, fid);
@@ -402,19 +530,27 @@ export function* appendProducts(
         carried.push([fid, stacked.depth <= MAX_LOOKUP_DEPTH ? stacked : yield* dictionaryLookup(dictionary)]);
       }
       yield;
+    } else if (text && !added.some((p) => textValues(p[name]).length > 0)) {
+      // No new doc has a value: the dictionary is unchanged, and its lookup (if derived) still serves.
+      text = appendTextColumn(text, n, added.map(() => []), text.dictSize);
+      const lookup = existingCodeLookup(base, fid);
+      if (lookup) carried.push([fid, lookup]);
     } else if (text) {
-      const lookup = yield* codeLookupSteps(base, fid);
-      let dictionary = base.dictionaries[fid];
+      const lookup: StringLookup<number> = isNew ? new Map<string, number>() : yield* codeLookupSteps(base, fid);
+      const baseDictionary = isNew ? [] : base.dictionaries[fid];
+      // New values get the next codes; the dictionary is copied once with all of them (a copy then
+      // pushes would copy a million-value dictionary twice).
+      const freshValues: string[] = [];
       const fresh = new Map<string, number>();
+      const valueOf = (code: number): string => (code < baseDictionary.length ? baseDictionary[code] : freshValues[code - baseDictionary.length]);
       const docCodes: number[][] = [];
       for (let j = 0; j < k; j++) {
         const codes: number[] = [];
-        for (const value of name === IMAGE_VECTOR_FIELD ? [] : distinctTexts(added[j][name])) {
+        for (const value of distinctTexts(added[j][name])) {
           let code = lookup.get(value) ?? fresh.get(value);
           if (code === undefined) {
-            if (dictionary === base.dictionaries[fid]) dictionary = dictionary.slice();
-            code = dictionary.length;
-            dictionary.push(value);
+            code = baseDictionary.length + freshValues.length;
+            freshValues.push(value);
             fresh.set(value, code);
           }
           codes.push(code);
@@ -422,17 +558,20 @@ export function* appendProducts(
         docCodes.push(codes);
         const f = fullTextNumber.get(fid);
         // A loop, not a spread: a long text would overflow the stack as call arguments.
-        if (f !== undefined) for (const c of codes) for (const word of tokenize(dictionary[c])) docWords[j][f].push(word);
+        if (f !== undefined) for (const c of codes) for (const word of tokenize(valueOf(c))) docWords[j][f].push(word);
       }
+      const dictionary = freshValues.length === 0 ? baseDictionary : baseDictionary.concat(freshValues);
       text = appendTextColumn(text, n, docCodes, dictionary.length);
       dictionaries[fid] = dictionary;
       const stacked = new StackedLookup(lookup, fresh);
       carried.push([fid, stacked.depth <= MAX_LOOKUP_DEPTH ? stacked : yield* dictionaryLookup(dictionary)]);
     }
-    fields.push({ name, kind: field.kind, text, numeric, order, valueCounts: appendedCounts(field.valueCounts, added, name) });
+    fields.push({ name, kind, text, numeric, order, valueCounts });
+    // A new field without text values has an empty dictionary (one with them was set above).
+    if (dictionaries.length === fid) dictionaries.push([]);
     yield;
   }
-  const { fullText, vocabulary, termMasks } = yield* appendFullText(base, n, docWords);
+  const { fullText, vocabulary, termMasks } = yield* appendFullText(base, n, docWords, fullTextIds);
   // A few new refIds: only the shards they fall in are copied (a sixty-fourth of the map each); many:
   // the whole map, in steps (copying most shards in one go would hold the event loop).
   let docByRefId: StringMap<number>;
@@ -442,7 +581,7 @@ export function* appendProducts(
     for (let d = n; d < N; d++) docByRefId.set(added[d - n].refId, d);
   }
   const vectors = appendVectors(base.vectors, added, n);
-  const store = yield* base.store.appended(added, { fields, fieldByName: base.fieldByName, dictionaries, vectors });
+  const store = yield* base.store.appended(added, { fields, fieldByName, dictionaries, vectors });
   const state: CatalogState = {
     index: {
       catalogId: base.index.catalogId, version, docCount: N, fields, fullText, ...appendedTombstoneBits(base.index, N),
@@ -450,12 +589,12 @@ export function* appendProducts(
     },
     store,
     docByRefId,
-    fieldByName: base.fieldByName,
+    fieldByName,
     dictionaries,
     vocabulary,
     termMasks,
     vectors,
-    tombstones: base.tombstones,
+    tombstones: base.tombstones && withFullTextFields(base.tombstones, fullTextIds.length),
   };
   for (const [fid, lookup] of carried) setCodeLookup(state, fid, lookup);
   return state;
@@ -468,9 +607,12 @@ export function* appendProducts(
 function appendedOrdinals(ordinal: Uint32Array | undefined, added: readonly Product[], n: number, places: ReadonlyMap<string, number> | undefined): Pick<CatalogIndex, 'ordinal'> {
   if (!ordinal && (!places || places.size === 0)) return {};
   const N = n + added.length;
-  const out = sharedArray(Uint32Array, N);
-  if (ordinal) out.set(ordinal);
-  else for (let d = 0; d < n; d++) out[d] = d;
+  let out: Uint32Array;
+  if (ordinal) out = extendShared(ordinal, N);
+  else {
+    out = growableArray(Uint32Array, N);
+    for (let d = 0; d < n; d++) out[d] = d;
+  }
   for (let d = n; d < N; d++) out[d] = places?.get(added[d - n].refId) ?? d;
   return { ordinal: out };
 }
@@ -478,7 +620,7 @@ function appendedOrdinals(ordinal: Uint32Array | undefined, added: readonly Prod
 /** The deleted-doc bitset grown to `N` docs (new docs are live); the list of deleted docs is unchanged. */
 function appendedTombstoneBits(index: CatalogIndex, N: number): Pick<CatalogIndex, 'deleted' | 'deletedDocs'> {
   if (!index.deleted) return {};
-  return { deleted: sharedCopy(index.deleted, (N + 31) >>> 5), deletedDocs: index.deletedDocs };
+  return { deleted: extendShared(index.deleted, (N + 31) >>> 5), deletedDocs: index.deletedDocs };
 }
 
 

@@ -8,13 +8,15 @@
  * @module
  */
 import type { Product } from '../types.js';
-import { PagedBuilder, sharedArray } from './shared-arrays.js';
+import { newFieldLengths } from './field-lengths.js';
+import { extendShared, growableArray, PagedBuilder, sharedArray } from './shared-arrays.js';
 import { newRevisions, ProductStore } from './product-store.js';
 import { StringMap } from './string-map.js';
-import { charMask, type CatalogState, type FieldIndex, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
+import { charMask, type CatalogState, type FieldIndex, type FieldKind, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from './field-values.js';
 import { tokenize } from './tokenizer.js';
 import { keepValueWords, type TokenizedField } from './value-words.js';
+import { codeAt, codeCount, emptySingleCodes } from './text-column.js';
 
 /** Options of {@link buildCatalogState}. */
 export interface BuildOptions {
@@ -43,6 +45,17 @@ export type Steps<T> = Generator<void, T, void>;
 export const BM25_B = 0.75;
 /** Term frequencies saturate here (postings store them in 16 bits while building). */
 export const MAX_TF = 65535;
+/**
+ * Field lengths (tokens of a field in a doc) saturate here: `FullTextIndex.fieldLengths` holds them in
+ * 16 bits. Longer fields (far beyond any product text; the product limits allow more only in arrays
+ * of long values) count as this long for BM25F normalisation and the mean lengths alike.
+ */
+export const MAX_FIELD_LENGTH = 65535;
+
+/** The length stored for a field of `tokens` tokens (saturated: see {@link MAX_FIELD_LENGTH}). */
+export function storedFieldLength(tokens: number): number {
+  return tokens < MAX_FIELD_LENGTH ? tokens : MAX_FIELD_LENGTH;
+}
 
 /**
  * BM25F's length normalisation of a field `length` tokens long: a posting stores `tf / lengthNorm`.
@@ -59,18 +72,18 @@ export interface LengthTotals {
 }
 
 /**
- * Length totals per full-text field from the `fieldLengths` layout `[f * docCount + d]`, in steps.
+ * Length totals per full-text field from the `fieldLengths` layout `[f * stride + d]`, in steps.
  * Sums of integers: exact in any order, so totals kept up to date by appends and deletes give the
  * same means as a pass over a one-go build.
  */
-export function* lengthTotalsOf(fieldLengths: Uint32Array, fieldCount: number, docCount: number): Steps<LengthTotals> {
+export function* lengthTotalsOf(fieldLengths: Uint16Array, fieldCount: number, docCount: number, stride: number): Steps<LengthTotals> {
   const tokens: number[] = [];
   const docs: number[] = [];
   for (let f = 0; f < fieldCount; f++) {
     let sum = 0;
     let count = 0;
     for (let d = 0; d < docCount; d++) {
-      const len = fieldLengths[f * docCount + d];
+      const len = fieldLengths[f * stride + d];
       if (len > 0) { sum += len; count++; }
       if ((d & STEP_MASK) === STEP_MASK) yield;
     }
@@ -98,7 +111,7 @@ export function setLengthTotals(fullText: FullTextIndex, totals: LengthTotals): 
 export function* lengthTotalsSteps(fullText: FullTextIndex, docCount: number): Steps<LengthTotals> {
   let totals = lengthTotalsCache.get(fullText);
   if (!totals) {
-    totals = yield* lengthTotalsOf(fullText.fieldLengths, fullText.fieldIds.length, docCount);
+    totals = yield* lengthTotalsOf(fullText.fieldLengths, fullText.fieldIds.length, docCount, fullText.lengthStride);
     lengthTotalsCache.set(fullText, totals);
   }
   return totals;
@@ -117,21 +130,21 @@ function* buildTextColumn(
   products: readonly Product[], name: string,
 ): Steps<{ column?: TextColumn; dictionary: string[] }> {
   const n = products.length;
-  const offsets = sharedArray(Uint32Array, n + 1);
   if (name === 'refId') {
     // refIds are unique and present: code = doc id, no hashing needed.
-    const codes = sharedArray(Uint32Array, n);
-    const valueOffsets = sharedArray(Uint32Array, n + 1);
+    const single = emptySingleCodes(n, n);
+    const valueDocs = growableArray(Uint32Array, n);
+    const valueOffsets = growableArray(Uint32Array, n + 1);
     const dictionary = new Array<string>(n);
     for (let d = 0; d < n; d++) {
-      offsets[d + 1] = d + 1; codes[d] = d; valueOffsets[d + 1] = d + 1;
+      single[d] = d; valueDocs[d] = d; valueOffsets[d + 1] = d + 1;
       dictionary[d] = products[d].refId;
       if ((d & STEP_MASK) === STEP_MASK) yield;
     }
-    const single = sharedArray(Int32Array, n);
-    single.set(codes);
-    return { column: n === 0 ? undefined : { offsets, codes, single, dictSize: n, valueOffsets, valueDocs: codes }, dictionary };
+    return { column: n === 0 ? undefined : { single, dictSize: n, valueOffsets, valueDocs }, dictionary };
   }
+  // Built in the multi-valued layout, kept in it only when some doc has several values.
+  const offsets = new Uint32Array(n + 1);
   const tempCodes = new PagedBuilder(Uint32Array);
   const codeOf = new StringMap<number>();
   const values: string[] = [];
@@ -167,9 +180,11 @@ function* buildTextColumn(
   if (values.length === 0) return { dictionary: [] };
   // Codes stay in first-seen order: no sort at build time. Lookups by value and text-sort ranks
   // are derived lazily, only for fields a request scopes or sorts on (see text-column-lookups.ts).
-  const codes = sharedArray(Uint32Array, tempCodes.length);
+  const multi = yield* anyDocWithSeveral(offsets);
+  // A single-valued column keeps one narrow code per doc: the flat codes are only scaffolding then.
+  const codes = multi ? growableArray(Uint32Array, tempCodes.length) : new Uint32Array(tempCodes.length);
   yield* tempCodes.copyTo(codes);
-  const valueOffsets = sharedArray(Uint32Array, values.length + 1);
+  const valueOffsets = growableArray(Uint32Array, values.length + 1);
   for (let i = 0; i < codes.length; i++) {
     valueOffsets[codes[i] + 1]++;
     if ((i & STEP_MASK) === STEP_MASK) yield;
@@ -179,31 +194,32 @@ function* buildTextColumn(
     if ((c & STEP_MASK) === STEP_MASK) yield;
   }
   const cursor = valueOffsets.slice(0, values.length);
-  const valueDocs = sharedArray(Uint32Array, codes.length);
+  const valueDocs = growableArray(Uint32Array, codes.length);
   for (let d = 0; d < n; d++) {
     for (let i = offsets[d]; i < offsets[d + 1]; i++) valueDocs[cursor[codes[i]]++] = d;
     if ((d & STEP_MASK) === STEP_MASK) yield;
   }
-  const single = yield* singleCodes(offsets, codes);
-  return { column: { offsets, codes, single, dictSize: values.length, valueOffsets, valueDocs }, dictionary: values };
-}
-
-/** Per doc its code or -1, when every doc has at most one value; otherwise undefined. */
-function* singleCodes(offsets: Uint32Array, codes: Uint32Array): Steps<Int32Array | undefined> {
-  const n = offsets.length - 1;
-  for (let d = 0; d < n; d++) {
-    if (offsets[d + 1] - offsets[d] > 1) return undefined;
-    if ((d & STEP_MASK) === STEP_MASK) yield;
-  }
-  const single = sharedArray(Int32Array, n).fill(-1);
+  const dictSize = values.length;
+  // The offsets were built in an unshared array of exactly n + 1: extendShared copies them onto a growable buffer.
+  if (multi) return { column: { offsets: extendShared(offsets, n + 1), codes, dictSize, valueOffsets, valueDocs }, dictionary: values };
+  const single = emptySingleCodes(dictSize, n);
   for (let d = 0; d < n; d++) {
     if (offsets[d + 1] > offsets[d]) single[d] = codes[offsets[d]];
     if ((d & STEP_MASK) === STEP_MASK) yield;
   }
-  return single;
+  return { column: { single, dictSize, valueOffsets, valueDocs }, dictionary: values };
 }
 
-function* buildNumericColumn(products: readonly Product[], name: string): Steps<{ numeric?: Float64Array; allNumeric: boolean; valueCounts: ValueCounts }> {
+/** Whether some doc has more than one code (the column then keeps the multi-valued layout). */
+function* anyDocWithSeveral(offsets: Uint32Array): Steps<boolean> {
+  for (let d = 0; d + 1 < offsets.length; d++) {
+    if (offsets[d + 1] - offsets[d] > 1) return true;
+    if ((d & STEP_MASK) === STEP_MASK) yield;
+  }
+  return false;
+}
+
+function* buildNumericColumn(products: readonly Product[], name: string): Steps<{ numeric?: Float64Array; valueCounts: ValueCounts }> {
   const n = products.length;
   let numeric: Float64Array | undefined;
   let numbers = 0;
@@ -215,10 +231,10 @@ function* buildNumericColumn(products: readonly Product[], name: string): Steps<
     const x = numericValue(v);
     if (Number.isNaN(x)) { strays++; continue; }
     numbers++;
-    if (!numeric) numeric = sharedArray(Float64Array, n).fill(NaN);
+    if (!numeric) numeric = growableArray(Float64Array, n).fill(NaN);
     numeric[d] = x;
   }
-  return { numeric, allNumeric: isNumericField(numbers, strays), valueCounts: { numbers, strays } };
+  return { numeric, valueCounts: { numbers, strays } };
 }
 
 function* buildVectors(products: readonly Product[]): Steps<VectorColumn | undefined> {
@@ -229,8 +245,8 @@ function* buildVectors(products: readonly Product[]): Steps<VectorColumn | undef
   }
   if (dimension === 0) return undefined;
   const n = products.length;
-  const data = sharedArray(Float32Array, n * dimension);
-  const present = sharedArray(Uint8Array, n);
+  const data = growableArray(Float32Array, n * dimension);
+  const present = growableArray(Uint8Array, n);
   for (let d = 0; d < n; d++) {
     if ((d & STEP_MASK) === STEP_MASK) yield;
     const v = products[d][IMAGE_VECTOR_FIELD];
@@ -241,14 +257,33 @@ function* buildVectors(products: readonly Product[]): Steps<VectorColumn | undef
   return { dimension, data, present };
 }
 
+/** The BM25F weight of field `name` given the catalog's weights (defaults otherwise). */
+function fieldWeightOf(name: string, fieldWeights: Record<string, number> | undefined): number {
+  return fieldWeights?.[name] ?? DEFAULT_FIELD_WEIGHTS[name] ?? 1;
+}
+
+/**
+ * Whether `field` gets the next full-text field number, `fullTextFields` being already numbered (fields
+ * are numbered in field order): a text field of positive weight, not an identifier, within
+ * {@link MAX_FULL_TEXT_FIELDS}. One rule for the build and for a field an append adds. Pure.
+ */
+export function isFullTextField(field: Pick<FieldIndex, 'name' | 'kind'>, fullTextFields: number, fieldWeights: Record<string, number> | undefined): boolean {
+  return field.kind === 'text' && fieldWeightOf(field.name, fieldWeights) > 0 && !NOT_FULL_TEXT_FIELDS.has(field.name) && fullTextFields < MAX_FULL_TEXT_FIELDS;
+}
+
+/** The kind a build gives a field from its value counts and whether it has a text column. Pure. */
+export function fieldKindOf(counts: ValueCounts, hasText: boolean): FieldKind {
+  return isNumericField(counts.numbers, counts.strays) ? 'numeric' : hasText ? 'text' : 'none';
+}
+
 function* buildFullText(
   products: readonly Product[], fields: FieldIndex[], dictionaries: string[][], fieldWeights: Record<string, number> | undefined,
 ): Steps<{ fullText: FullTextIndex; vocabulary: string[]; termMasks: Uint32Array }> {
   const n = products.length;
   const fieldIds: number[] = [];
-  const weightOf = (f: FieldIndex): number => fieldWeights?.[f.name] ?? DEFAULT_FIELD_WEIGHTS[f.name] ?? 1;
+  const weightOf = (f: FieldIndex): number => fieldWeightOf(f.name, fieldWeights);
   fields.forEach((f, i) => {
-    if (f.kind === 'text' && weightOf(f) > 0 && !NOT_FULL_TEXT_FIELDS.has(f.name) && fieldIds.length < MAX_FULL_TEXT_FIELDS) fieldIds.push(i);
+    if (isFullTextField(f, fieldIds.length, fieldWeights)) fieldIds.push(i);
   });
   // Each distinct value of a field is tokenised once (its dictionary entry), not once per product:
   // low-cardinality fields (brand, category) cost almost nothing. Per field: tokens of code c are
@@ -277,7 +312,7 @@ function* buildFullText(
     yield* tokenIds.copyTo(ids);
     tokenized.push({ column: fields[fid].text!, weight: weightOf(fields[fid]), tokenOffsets, tokenIds: ids });
   }
-  const fieldLengths = sharedArray(Uint32Array, fieldIds.length * n);
+  const { fieldLengths, lengthStride } = newFieldLengths(fieldIds.length, n);
   const stamp = new Int32Array(terms.length);
   const tf = new Uint32Array(terms.length);
   const eTerm = new PagedBuilder(Uint32Array);
@@ -291,13 +326,12 @@ function* buildFullText(
     if ((d & STEP_MASK) === STEP_MASK) yield;
     for (let f = 0; f < tokenized.length; f++) {
       const { column, tokenOffsets, tokenIds } = tokenized[f];
-      const from = column.offsets[d];
-      const to = column.offsets[d + 1];
-      if (from === to) continue;
+      const count = codeCount(column, d);
+      if (count === 0) continue;
       pass++;
       let length = 0;
-      for (let i = from; i < to; i++) {
-        const code = column.codes[i];
+      for (let i = 0; i < count; i++) {
+        const code = codeAt(column, d, i);
         for (let k = tokenOffsets[code]; k < tokenOffsets[code + 1]; k++) {
           const tid = tokenIds[k];
           length++;
@@ -308,7 +342,7 @@ function* buildFullText(
           } else tf[tid]++;
         }
       }
-      fieldLengths[f * n + d] = length;
+      fieldLengths[f * lengthStride + d] = storedFieldLength(length);
       for (const tid of touched) {
         eTerm.push(tid);
         eDoc.push(d);
@@ -318,7 +352,7 @@ function* buildFullText(
       touched.length = 0;
     }
   }
-  const totals = yield* lengthTotalsOf(fieldLengths, fieldIds.length, n);
+  const totals = yield* lengthTotalsOf(fieldLengths, fieldIds.length, n, lengthStride);
   const avgFieldLengths = meanLengths(totals);
   // The vocabulary is sorted so a prefix is a contiguous range of term ids (binary search).
   const vocabulary = yield* sortStrings(terms);
@@ -353,7 +387,7 @@ function* buildFullText(
     postFields[at] = eField.get(i);
     const f = eField.get(i);
     const d = eDoc.get(i);
-    postNorm[at] = eTf.get(i) / lengthNorm(fieldLengths[f * n + d], avgFieldLengths[f]);
+    postNorm[at] = eTf.get(i) / lengthNorm(fieldLengths[f * lengthStride + d], avgFieldLengths[f]);
   }
   const termDocFreq = sharedArray(Uint32Array, terms.length);
   let work = 0;
@@ -364,7 +398,7 @@ function* buildFullText(
     work += 1 + termOffsets[t + 1] - termOffsets[t];
     if (work >= STEP) { work = 0; yield; }
   }
-  const fullText: FullTextIndex = { fieldIds, termCount: terms.length, termOffsets, postDocs, postFields, postNorm, termDocFreq, fieldLengths, avgFieldLengths };
+  const fullText: FullTextIndex = { fieldIds, termCount: terms.length, termOffsets, postDocs, postFields, postNorm, termDocFreq, fieldLengths, lengthStride, avgFieldLengths };
   setLengthTotals(fullText, totals);
   return { fullText, vocabulary, termMasks };
 }
@@ -428,9 +462,9 @@ export function* buildCatalogSteps(products: Product[], options: BuildOptions): 
   const fields: FieldIndex[] = [];
   const dictionaries: string[][] = [];
   for (const name of names) {
-    const { numeric, allNumeric, valueCounts } = yield* buildNumericColumn(products, name);
+    const { numeric, valueCounts } = yield* buildNumericColumn(products, name);
     const { column, dictionary } = name === IMAGE_VECTOR_FIELD ? { column: undefined, dictionary: [] } : yield* buildTextColumn(products, name);
-    const kind = allNumeric ? 'numeric' : column ? 'text' : 'none';
+    const kind = fieldKindOf(valueCounts, column !== undefined);
     fields.push({ name, kind, text: column, numeric, valueCounts });
     dictionaries.push(dictionary);
   }

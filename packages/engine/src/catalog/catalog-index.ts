@@ -14,16 +14,14 @@ import type { Tombstones } from './tombstones.js';
 /** How a field's values are treated by scope, ranges and validation. */
 export type FieldKind = 'numeric' | 'text' | 'none';
 
-/** Dictionary-encoded text values of one field (multi-valued fields have several codes per doc). */
-export interface TextColumn {
-  /** Doc `d` has the codes `codes[offsets[d] .. offsets[d+1])` (distinct, in the order given). */
-  offsets: Uint32Array;
-  codes: Uint32Array;
-  /**
-   * When no doc has more than one value: the doc's code, or -1 (one read per doc instead of three in
-   * facet counting and per-doc scope checks).
-   */
-  single?: Int32Array;
+/**
+ * Per doc its one code, or -1 when it has no value: as narrow as the dictionary allows (see
+ * `singleCodesType` in text-column.ts).
+ */
+export type SingleCodes = Int8Array | Int16Array | Int32Array;
+
+/** What every text column holds besides its per-doc codes. */
+interface TextColumnBase {
   /** Dictionary size; codes are in first-seen order. */
   dictSize: number;
   /** Inverted column: docs having code `c` are `valueDocs[valueOffsets[c] .. valueOffsets[c+1])`, ascending. */
@@ -35,6 +33,31 @@ export interface TextColumn {
    */
   sortRank?: Uint32Array;
 }
+
+/** A text column where no doc has more than one value: one code per doc (one read in hot loops). */
+export interface SingleValuedColumn extends TextColumnBase {
+  single: SingleCodes;
+  offsets?: undefined;
+  codes?: undefined;
+}
+
+/** A text column where some doc has several values. */
+export interface MultiValuedColumn extends TextColumnBase {
+  single?: undefined;
+  /** Doc `d` has the codes `codes[offsets[d] .. offsets[d+1])` (distinct, in the order given). */
+  offsets: Uint32Array;
+  codes: Uint32Array;
+}
+
+/**
+ * Dictionary-encoded text values of one field: `single` when no doc has more than one value, else
+ * `offsets`/`codes` (never both). Read a doc's codes with the functions of text-column.ts, or branch
+ * on `single` where the loop is hot.
+ */
+export type TextColumn = SingleValuedColumn | MultiValuedColumn;
+
+/** A text column's per-doc codes alone, in either layout. */
+export type DocCodes = Pick<SingleValuedColumn, 'single'> | Pick<MultiValuedColumn, 'offsets' | 'codes'>;
 
 /** One field's columns. */
 export interface FieldIndex {
@@ -64,7 +87,30 @@ export interface ValueCounts {
   strays: number;
 }
 
-/** The inverted index for full text (BM25F): postings per term, one entry per (doc, field). */
+/** Postings per term, one entry per (doc, field): the main ones of a {@link FullTextIndex} or its tail. */
+export interface PostingSegment {
+  /** Term `t` has the entries `[termOffsets[t], termOffsets[t+1])`, sorted by doc then field. */
+  termOffsets: Uint32Array;
+  postDocs: Uint32Array;
+  /** Full-text field number of the entry. */
+  postFields: Uint8Array;
+  /** Length-normalised term frequency of the entry (see {@link FullTextIndex.postNorm}). */
+  postNorm: Float32Array;
+}
+
+/**
+ * The postings of the docs appended since a version's one-go build (append-products.ts): every doc of
+ * the tail is `fromDoc` or higher, every doc of the main postings lower, so a term's docs are its main
+ * entries then its tail entries.
+ */
+export interface PostingTail extends PostingSegment {
+  fromDoc: number;
+}
+
+/**
+ * The inverted index for full text (BM25F): postings per term, one entry per (doc, field), in the main
+ * arrays for the docs of the one-go build and in `tail` for the docs appended since.
+ */
 export interface FullTextIndex {
   /** Field index (into {@link CatalogIndex.fields}) of each full-text field, by full-text field number. */
   fieldIds: number[];
@@ -80,10 +126,18 @@ export interface FullTextIndex {
    * (BM25F, b = 0.75; tf saturates at 65535). Field weights and k1 are applied at query time.
    */
   postNorm: Float32Array;
-  /** Number of distinct docs containing each term (for IDF). */
+  /** Number of distinct docs containing each term (for IDF), main and tail postings together. */
   termDocFreq: Uint32Array;
-  /** Tokens of full-text field `f` in doc `d`: `fieldLengths[f * docCount + d]`. */
-  fieldLengths: Uint32Array;
+  /** Postings of the docs appended since the build (absent: none). */
+  tail?: PostingTail;
+  /**
+   * Tokens of full-text field `f` in doc `d`: `fieldLengths[f * lengthStride + d]` (rows with room for
+   * appended docs, see field-lengths.ts), saturating at `MAX_FIELD_LENGTH` (build-catalog-state.ts).
+   * Norms and length totals use the stored value.
+   */
+  fieldLengths: Uint16Array;
+  /** Row length of `fieldLengths` (at least `docCount`). */
+  lengthStride: number;
   /**
    * The mean field length per full-text field that `postNorm` was normalised with: over the docs of
    * the build (appends and deletes do not renormalise every posting; searches correct for the live

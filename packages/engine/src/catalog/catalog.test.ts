@@ -157,13 +157,15 @@ describe('Catalog', () => {
 
   it('puts the hot arrays on SharedArrayBuffers', async () => {
     const catalog = new Catalog();
-    await catalog.upsert([{ refId: 'a', title: 'red shirt', price: 3, tags: ['x'] }]);
+    await catalog.upsert([{ refId: 'a', title: 'red shirt', price: 3, tags: ['x', 'y'] }]);
     const { index } = catalog.state;
     for (const f of index.fields) {
       if (f.numeric) expect(f.numeric.buffer).toBeInstanceOf(SharedArrayBuffer);
-      if (f.text) expect(f.text.codes.buffer).toBeInstanceOf(SharedArrayBuffer);
+      for (const a of [f.text?.single, f.text?.offsets, f.text?.codes, f.text?.valueOffsets, f.text?.valueDocs]) if (a) expect(a.buffer).toBeInstanceOf(SharedArrayBuffer);
     }
+    expect(index.fields.map((f) => (f.text?.single ? 'single' : f.text?.codes ? 'multi' : '-'))).toEqual(['single', 'single', 'single', 'multi']);
     expect(index.fullText.postDocs.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(index.fullText.fieldLengths.buffer).toBeInstanceOf(SharedArrayBuffer);
   });
 
   it('rejects sources of the wrong kind', async () => {

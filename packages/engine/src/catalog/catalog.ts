@@ -202,6 +202,14 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
   return { products, revisions: Float64Array.from(revisions), docByRefId: docs, changed, results };
 }
 
+/** What the fast paths take from the catalog's options. */
+interface FastPathOptions {
+  /** Value patches: share of changed docs above which a field's order is rebuilt linearly. */
+  linearRatio?: number;
+  /** The catalog's BM25F field weights (whether a field an append adds is full-text indexed). */
+  fieldWeights?: Record<string, number>;
+}
+
 /**
  * The fast paths of upsert batches, planned before anything is built: value-only updates of known
  * products (prices, stock) patch the touched columns; new products that fit the columns as they are
@@ -209,7 +217,7 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
  * rebuild). Undefined when any product needs the full rebuild.
  */
 function* patchOrAppend(
-  base: CatalogState, batches: readonly Product[][], linearRatio: number | undefined, version: number,
+  base: CatalogState, batches: readonly Product[][], options: FastPathOptions, version: number,
   places?: ReadonlyMap<string, number>,
 ): Steps<{ state: CatalogState; results: ChangeResult[] } | 'compact' | undefined> {
   const known: Product[][] = [];
@@ -237,22 +245,22 @@ function* patchOrAppend(
   if (anyFresh && !added) return undefined;
   let state = base;
   if (plan) {
-    const patched = yield* applyValuePatch(base, plan, version, linearRatio);
+    const patched = yield* applyValuePatch(base, plan, version, options.linearRatio);
     // Too many dead dictionary values: only a rebuild compacts them.
     if (!patched) return 'compact';
     state = patched;
   }
-  if (added) state = yield* appendProducts(state, added, version, places);
+  if (added) state = yield* appendProducts(state, added, version, places, options.fieldWeights);
   return { state, results: batches.map((b, i) => ({ count: b.length, catalogSize: sizes[i] })) };
 }
 
 /**
  * Every change of a batch by a fast path, in order: consecutive upserts as one value patch and/or
  * append ({@link patchOrAppend}), consecutive deletes as tombstones (`tombstones.ts`). Undefined when
- * some change needs the full rebuild (a replace, a changed text, a new field, a kind change).
+ * some change needs the full rebuild (a replace, a kind change, a vector dimension change).
  */
 function* fastPaths(
-  base: CatalogState, changes: readonly Change[], linearRatio: number | undefined, version: number,
+  base: CatalogState, changes: readonly Change[], options: FastPathOptions, version: number,
 ): Steps<{ state?: CatalogState; results: ChangeResult[] } | undefined> {
   let state = base;
   const results: ChangeResult[] = [];
@@ -265,9 +273,9 @@ function* fastPaths(
     i = j;
     if (kind === 'upsert') {
       const batches = run.map((c) => (c as { products: Product[] }).products);
-      const patched = yield* patchOrAppend(state, batches, linearRatio, version);
+      const patched = yield* patchOrAppend(state, batches, options, version);
       if (patched === 'compact') return undefined;
-      const fast = patched ?? (yield* replaceAndAppend(state, batches, linearRatio, version));
+      const fast = patched ?? (yield* replaceAndAppend(state, batches, options, version));
       if (!fast) return undefined;
       state = fast.state;
       results.push(...fast.results);
@@ -296,7 +304,7 @@ function* fastPaths(
  * as a rebuild would keep it. Undefined when the deletes or the append need the full rebuild.
  */
 function* replaceAndAppend(
-  base: CatalogState, batches: readonly Product[][], linearRatio: number | undefined, version: number,
+  base: CatalogState, batches: readonly Product[][], options: FastPathOptions, version: number,
 ): Steps<{ state: CatalogState; results: ChangeResult[] } | undefined> {
   const places = new Map<string, number>();
   for (const batch of batches) {
@@ -309,7 +317,7 @@ function* replaceAndAppend(
   const docs = planDeletes(base, [...places.keys()]);
   if (!docs) return undefined;
   const tombstoned = yield* applyDeletes(base, docs, version);
-  const out = yield* patchOrAppend(tombstoned, batches, linearRatio, version, places);
+  const out = yield* patchOrAppend(tombstoned, batches, options, version, places);
   if (out === undefined || out === 'compact') return undefined;
   // Sizes: the replaced products were never gone; only refIds new to `base` add to the catalog.
   let size = liveDocCount(base);
@@ -394,6 +402,14 @@ export class Catalog implements CatalogView {
     catalog.current = makeState(catalog.id);
     catalog.compactDocCount = catalog.current.index.docCount;
     return catalog;
+  }
+
+  /**
+   * Builds in time slices what loading a snapshot left to build on first use (the refId → doc map: a
+   * million entries take most of a second), so that no request pays for it. Resolves when done.
+   */
+  completeInBackground(): Promise<void> {
+    return runInSlices(this.current.docByRefId.fillSteps(STEP), this.sliceMs);
   }
 
   /** The current immutable version; a search reads it once and keeps it for its whole run. */
@@ -542,19 +558,19 @@ export class Catalog implements CatalogView {
     const changes = batch.map((q) => q.change);
     const id = this.id;
     const fieldWeights = this.options.fieldWeights;
-    const linearRatio = this.patchLinearRatio;
+    const fastOptions: FastPathOptions = { linearRatio: this.patchLinearRatio, fieldWeights };
     const version = base.index.version + 1;
     function* steps(): Steps<BuildOutcome> {
       if (merge) {
         // The merged version, with the changes published since it started and the queued ones applied
         // again by the fast paths (all were applied so before); when one cannot be, the merge is dropped.
-        const replayed = yield* fastPaths(merge.merged!, [...merge.since, ...changes], linearRatio, version);
+        const replayed = yield* fastPaths(merge.merged!, [...merge.since, ...changes], fastOptions, version);
         if (replayed) {
           const results = replayed.results.slice(merge.since.length);
           return { state: replayed.state ?? withVersion(merge.merged!, version), results, compactDocs: merge.merged!.index.docCount };
         }
       }
-      const fast = yield* fastPaths(base, changes, linearRatio, version);
+      const fast = yield* fastPaths(base, changes, fastOptions, version);
       if (fast) return fast;
       const applied = yield* applyChanges(base, changes);
       if (!applied.changed) return { results: applied.results };

@@ -16,6 +16,7 @@ import { productsOf } from './product-store.js';
 import { numericValue } from './field-values.js';
 import { mergeNumericOrder, mergeNumericOrderLinear } from './patch-values.js';
 import { ensureNumericOrder } from './text-column-lookups.js';
+import { docCodes } from './text-column.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshot } from './snapshot.js';
 
 const pool = new SearchPool({ workers: 2, threshold: 0 });
@@ -47,7 +48,7 @@ function columnsByValue(state: CatalogState): Record<string, unknown> {
         if (docs.length > 0) docsOf[state.dictionaries[fid][c]] = docs;
       }
     }
-    const perDoc = t ? Array.from({ length: state.index.docCount }, (_, d) => Array.from(t.codes.subarray(t.offsets[d], t.offsets[d + 1]), (c) => state.dictionaries[fid][c])) : undefined;
+    const perDoc = t ? Array.from({ length: state.index.docCount }, (_, d) => docCodes(t, d).map((c) => state.dictionaries[fid][c])) : undefined;
     const single = t?.single ? Array.from(t.single, (c) => (c < 0 ? null : state.dictionaries[fid][c])) : undefined;
     if (f.numeric) ensureNumericOrder(state, fid);
     out[f.name] = { kind: f.kind, docsOf, perDoc, single, numeric: f.numeric && Array.from(f.numeric), order: f.order && Array.from(f.order) };

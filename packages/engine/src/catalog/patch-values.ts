@@ -19,7 +19,8 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Product } from '../types.js';
-import type { CatalogState, FieldIndex, TextColumn } from './catalog-index.js';
+import type { CatalogState, FieldIndex, SingleCodes, SingleValuedColumn, TextColumn } from './catalog-index.js';
+import { copySingleCodes } from './text-column.js';
 import { numericValue, textValues } from './field-values.js';
 import { STEP, type Steps } from './build-catalog-state.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
@@ -185,7 +186,7 @@ export function* mergeNumericOrderLinear(order: Uint32Array, after: Float64Array
 }
 
 /** The inverted column of a single-valued column (code per doc, -1 = none), in one counting pass. Pure. */
-function* invertedColumnOf(single: Int32Array, dictSize: number, entries: number): Steps<InvertedColumn> {
+function* invertedColumnOf(single: SingleCodes, dictSize: number, entries: number): Steps<InvertedColumn> {
   const valueOffsets = sharedArray(Uint32Array, dictSize + 1);
   const n = single.length;
   for (let d = 0; d < n; d++) {
@@ -213,7 +214,7 @@ function* invertedColumnOf(single: Int32Array, dictSize: number, entries: number
  * entry in `linearRatio` of the column, the whole column in one pass). Pure.
  */
 function* patchInvertedColumn(
-  column: TextColumn, before: Int32Array, after: Int32Array, changed: Int32Array, dictSize: number, linearRatio: number,
+  column: TextColumn, before: SingleCodes, after: SingleCodes, changed: Int32Array, dictSize: number, linearRatio: number,
 ): Steps<InvertedColumn> {
   const removed = new Map<number, Set<number>>();
   const added = new Map<number, number[]>();
@@ -265,7 +266,7 @@ function* patchInvertedColumn(
 }
 
 /**
- * One numeric field patched: its numeric column, text column (codes, single, inverted column) and
+ * One numeric field patched: its numeric column, text column (single codes, inverted column) and
  * dictionary, and its order when the previous version had derived one. Undefined when the dictionary
  * would hold more dead codes than the patch tolerates.
  */
@@ -273,16 +274,16 @@ function* patchField(
   base: CatalogState, fid: number, docs: Int32Array, products: ReadonlyMap<number, Product>, linearRatio: number,
 ): Steps<{ field: FieldIndex; dictionary: string[] } | undefined> {
   const field = base.index.fields[fid];
-  const text = field.text!;
-  const single = text.single!;
+  const text = field.text as SingleValuedColumn; // planValuePatch takes single-valued columns only
+  const single = text.single;
   const numeric = sharedCopy(field.numeric!);
-  const codes = sharedCopy(text.codes);
-  const newSingle = sharedCopy(single);
   const lookup = yield* codeLookupSteps(base, fid);
   const baseDictionary = base.dictionaries[fid];
   let dictionary = baseDictionary;
   const added = new Map<string, number>();
-  for (const d of docs) {
+  const codes = new Int32Array(docs.length);
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i];
     const { x, text: value } = numericScalar(products.get(d)![field.name])!;
     numeric[d] = x;
     let code = lookup.get(value) ?? added.get(value);
@@ -292,18 +293,19 @@ function* patchField(
       dictionary.push(value);
       added.set(value, code);
     }
-    // The value was present before and is after (planValuePatch checks): the doc keeps its one slot.
-    codes[text.offsets[d]] = code;
-    newSingle[d] = code;
+    codes[i] = code;
   }
   const dictSize = dictionary.length;
+  // Copied as wide as the grown dictionary needs.
+  const newSingle = copySingleCodes(single, dictSize, single.length);
+  for (let i = 0; i < docs.length; i++) newSingle[docs[i]] = codes[i];
   const linear = docs.length * linearRatio > single.length;
   yield;
   const { valueOffsets, valueDocs, live } = linear
     ? yield* invertedColumnOf(newSingle, dictSize, text.valueDocs.length)
     : yield* patchInvertedColumn(text, single, newSingle, docs, dictSize, linearRatio);
   if (dictSize > 2 * live + DEAD_CODE_SLACK) return undefined;
-  const column: TextColumn = { offsets: text.offsets, codes, single: newSingle, dictSize, valueOffsets, valueDocs };
+  const column: TextColumn = { single: newSingle, dictSize, valueOffsets, valueDocs };
   const order = !field.order ? undefined
     : linear ? yield* mergeNumericOrderLinear(field.order, numeric, docs) : mergeNumericOrder(field.order, field.numeric!, numeric, docs);
   // Numbers replaced by numbers: the counts behind the field's kind stay as they were.

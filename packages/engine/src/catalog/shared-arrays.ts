@@ -16,9 +16,91 @@ export function sharedArray<T>(ctor: TypedArrayCtor<T>, length: number): T {
  * A copy of `source` on a fresh SharedArrayBuffer, `length` elements long (default: as long; longer: the
  * rest zero-filled). Versions of a catalog never share a column they change.
  */
-export function sharedCopy<T extends Float64Array | Float32Array | Uint32Array | Int32Array | Uint8Array>(source: T, length = source.length): T {
+export function sharedCopy<T extends Float64Array | Float32Array | Uint32Array | Int32Array | Uint16Array | Int16Array | Uint8Array | Int8Array>(source: T, length = source.length): T {
   const ctor = source.constructor as unknown as TypedArrayCtor<T>;
   const out = sharedArray(ctor, length);
+  out.set(source.subarray(0, Math.min(source.length, length)) as never);
+  return out;
+}
+
+type SharedColumn = Float64Array | Float32Array | Uint32Array | Int32Array | Uint16Array | Int16Array | Uint8Array | Int8Array;
+
+/**
+ * Per growable buffer, the end (in bytes) of the longest view handed out. Only a view ending there may
+ * be extended in place: the bytes after it were never written, and every other view (the columns of
+ * older versions, fixed-length) ends at or before it, so no version ever sees what a later one writes.
+ * A second extension of the same older view (a version built, then dropped) claims nothing and copies.
+ */
+const claimedEnd = new WeakMap<SharedArrayBuffer, number>();
+
+/** A growable SharedArrayBuffer (ES2024, in Node since 20; the project's `lib` is ES2023). */
+interface GrowableSharedArrayBuffer extends SharedArrayBuffer {
+  readonly growable: boolean;
+  readonly maxByteLength: number;
+  grow(byteLength: number): void;
+}
+const GrowableSharedArrayBuffer = SharedArrayBuffer as unknown as new (byteLength: number, options: { maxByteLength: number }) => GrowableSharedArrayBuffer;
+
+/**
+ * Bytes held by live growable buffers. V8 counts them neither in `process.memoryUsage().arrayBuffers`
+ * nor as external memory (checked on Node 20), so memory figures add them from here: per buffer its
+ * current size, released when the buffer is collected.
+ */
+let growableBytes = 0;
+const growableSizes = new WeakMap<SharedArrayBuffer, { bytes: number }>();
+const released = new FinalizationRegistry<{ bytes: number }>((size) => { growableBytes -= size.bytes; });
+
+/**
+ * Bytes of the growable SharedArrayBuffers this thread allocated that are still alive (collected
+ * buffers are subtracted once their finalizers have run, a turn of the event loop after a GC).
+ */
+export function growableSharedBytes(): number {
+  return growableBytes;
+}
+
+/** Room a column of `length` elements is given to grow into in place (virtual memory until written). */
+export function spareCapacity(length: number): number {
+  return Math.max(2 * length, length + 1024);
+}
+
+/**
+ * A zero-filled typed array of `length` elements on a growable SharedArrayBuffer (Node ≥ 20) that
+ * {@link extendShared} can extend in place up to `capacity` elements.
+ */
+export function growableArray<T extends SharedColumn>(ctor: TypedArrayCtor<T>, length: number, capacity = spareCapacity(length)): T {
+  const bytes = ctor.BYTES_PER_ELEMENT;
+  const buffer = new GrowableSharedArrayBuffer(Math.max(1, length) * bytes, { maxByteLength: Math.max(1, capacity, length) * bytes });
+  claimedEnd.set(buffer, length * bytes);
+  const size = { bytes: buffer.byteLength };
+  growableBytes += size.bytes;
+  growableSizes.set(buffer, size);
+  released.register(buffer, size);
+  return new ctor(buffer, 0, length);
+}
+
+/**
+ * `source` extended to `length` elements (>= its own), the new ones 0: per-doc columns of an appended
+ * version. In place when `source` is the latest view of a growable buffer with room left (the older
+ * version keeps its fixed-length view and never reads past it, on any thread); otherwise a copy onto a
+ * growable buffer with spare room, so the next extension is in place. Costs the new elements, or a copy
+ * once every doubling.
+ */
+export function extendShared<T extends SharedColumn>(source: T, length: number): T {
+  const ctor = source.constructor as unknown as TypedArrayCtor<T>;
+  const buffer = source.buffer as GrowableSharedArrayBuffer;
+  const end = source.byteOffset + source.byteLength;
+  const newEnd = source.byteOffset + length * ctor.BYTES_PER_ELEMENT;
+  if (length >= source.length && buffer instanceof SharedArrayBuffer && buffer.growable && claimedEnd.get(buffer) === end && newEnd <= buffer.maxByteLength) {
+    if (newEnd > buffer.byteLength) {
+      const size = growableSizes.get(buffer)!;
+      growableBytes += newEnd - buffer.byteLength;
+      size.bytes += newEnd - buffer.byteLength;
+      buffer.grow(newEnd);
+    }
+    claimedEnd.set(buffer, newEnd);
+    return new ctor(buffer, source.byteOffset, length);
+  }
+  const out = growableArray(ctor, length);
   out.set(source.subarray(0, Math.min(source.length, length)) as never);
   return out;
 }

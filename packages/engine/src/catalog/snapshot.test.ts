@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAisleError } from '../errors.js';
@@ -9,6 +10,7 @@ import { catalogArb, requestArb } from '../search/__tests__/random-catalog.js';
 import type { Product, SearchRequest } from '../types.js';
 import { Catalog } from './catalog.js';
 import { loadCatalogSnapshot, saveCatalogSnapshot } from './snapshot.js';
+import { ensureNumericOrder } from './text-column-lookups.js';
 
 let dir: string;
 beforeAll(async () => { dir = await mkdtemp(path.join(tmpdir(), 'aisle-snapshot-')); });
@@ -63,6 +65,23 @@ describe('catalog snapshots', () => {
     expect(await executeSearch(loaded, body)).toEqual(before);
   });
 
+  it('stores the numeric order of every numeric field, equal to the one a search derives', async () => {
+    const file = path.join(dir, 'orders.aislesnap');
+    const original = new Catalog();
+    await original.upsert(Array.from({ length: 300 }, (_, i) => ({ refId: `p${i}`, price: (i * 13) % 40, rating: i % 7 === 0 ? 'n/a' : i % 5 })));
+    await saveCatalogSnapshot(original, file);
+    const loaded = await loadCatalogSnapshot(file);
+    const fresh = await loadCatalogSnapshot(file);
+    for (const name of ['price', 'rating']) {
+      const field = loaded.state.index.fields[loaded.state.fieldByName.get(name)!];
+      expect(field.order).toBeDefined();
+      const derived = { ...field, order: undefined };
+      const state = { ...fresh.state, index: { ...fresh.state.index, fields: fresh.state.index.fields.map((f) => (f.name === name ? derived : f)) } };
+      ensureNumericOrder(state, loaded.state.fieldByName.get(name)!);
+      expect(Array.from(field.order!)).toEqual(Array.from(derived.order!));
+    }
+  });
+
   it('keeps working after load: upserts rebuild from the loaded products', async () => {
     const file = path.join(dir, 'live.aislesnap');
     const original = new Catalog();
@@ -74,6 +93,42 @@ describe('catalog snapshots', () => {
     expect(r.total_results).toBe(2);
     expect(r.ranges).toEqual({ price: { min: 3, max: 12.5 } });
     expect(loaded.getProduct('a')).toEqual({ refId: 'a', title: 'red lamp', price: '12.50' });
+  });
+
+  it('loads a format-2 snapshot (offsets and codes beside 32-bit single codes) into the narrow layout', async () => {
+    // __tests__/format-2.aislesnap was written by the format-2 code from these products, after a text
+    // sort on brand and a range on price (derived arrays saved) and with p3 and p17 deleted (tombstones).
+    const brands = ['Acme', 'Borealis', 'Cobalt', 'Dune', 'Ember'];
+    const products: Product[] = Array.from({ length: 40 }, (_, i) => ({
+      refId: `p${i}`,
+      title: `${['red', 'blue', 'green'][i % 3]} ${['mug', 'kettle', 'lamp', 'chair'][i % 4]} ${i}`,
+      brand: brands[i % 5],
+      ...(i % 4 === 0 ? {} : { tags: i % 3 === 0 ? ['sale', 'new'] : ['sale'] }),
+      ...(i % 6 === 5 ? {} : { colour: ['red', 'blue', 'green'][i % 3] }),
+      price: ((i * 7) % 50) + 0.5,
+    }));
+    const loaded = await loadCatalogSnapshot(fileURLToPath(new URL('./__tests__/format-2.aislesnap', import.meta.url)));
+    const { index, fieldByName } = loaded.state;
+    const text = (name: string) => index.fields[fieldByName.get(name)!].text!;
+    expect(text('brand').single).toBeInstanceOf(Int8Array);
+    expect(text('brand').offsets).toBeUndefined();
+    expect(text('refId').single).toBeInstanceOf(Int8Array);
+    expect(text('tags').single).toBeUndefined();
+    expect(text('tags').codes).toBeInstanceOf(Uint32Array);
+    expect(index.fullText.fieldLengths).toBeInstanceOf(Uint16Array);
+    const built = new Catalog();
+    await built.upsert(products.filter((p) => p.refId !== 'p3' && p.refId !== 'p17'));
+    const requests: SearchRequest[] = [
+      { website_id: 'w', client: 'c', q: 'red mug', start: 0, size: 50, aggregations: ['brand', 'tags', 'colour'], range_fields: ['price'] },
+      { website_id: 'w', client: 'c', q: '', start: 0, size: 50, scope: { tags: ['new'] }, sort_fields: [{ brand: { order: 'desc', type: 'text' } }], aggregations: ['colour'] },
+      { website_id: 'w', client: 'c', q: 'lamp', start: 0, size: 50, scope: { brand: ['Dune', 'Acme'] }, aggregations: ['tags'] },
+    ];
+    for (const request of requests) expect(await outcome(loaded, request)).toEqual(await outcome(built, request));
+    // Written again, it is a current-format snapshot answering alike.
+    const file = path.join(dir, 'from-format-2.aislesnap');
+    await saveCatalogSnapshot(loaded, file);
+    const again = await loadCatalogSnapshot(file);
+    for (const request of requests) expect(await outcome(again, request)).toEqual(await outcome(built, request));
   });
 
   it('writes atomically: no temporary file is left behind', async () => {
@@ -114,8 +169,8 @@ describe('catalog snapshots', () => {
 
   it('loads format 2 snapshots (each product as JSON), written before the product store kept its own parts', async () => {
     const fixture = path.join(import.meta.dirname, '__tests__');
-    const loaded = await loadCatalogSnapshot(path.join(fixture, 'format-2.aislesnap'));
-    const expected = JSON.parse(await readFile(path.join(fixture, 'format-2.products.json'), 'utf8')) as Product[];
+    const loaded = await loadCatalogSnapshot(path.join(fixture, 'format-2-store.aislesnap'));
+    const expected = JSON.parse(await readFile(path.join(fixture, 'format-2-store.products.json'), 'utf8')) as Product[];
     const all: Product[] = [];
     loaded.forEachProduct((p) => all.push(p));
     expect(JSON.stringify(all)).toBe(JSON.stringify(expected));

@@ -13,21 +13,37 @@ import { Builder, ByteBuffer } from 'flatbuffers';
 import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
 import { Catalog, type CatalogOptions } from './catalog.js';
-import { charMask, type CatalogState, type FieldIndex, type FieldKind, type ValueCounts } from './catalog-index.js';
+import { charMask, type CatalogState, type FieldIndex, type FieldKind, type DocCodes, type PostingSegment, type SingleCodes, type ValueCounts } from './catalog-index.js';
+import { copySingleCodes, singleCodesType } from './text-column.js';
+import { sharedArray } from './shared-arrays.js';
+import { compactFieldLengths } from './field-lengths.js';
+import { flatPostingsSteps } from './posting-tail.js';
 import { StringMap } from './string-map.js';
-import { runSteps, type Steps } from './build-catalog-state.js';
+import { runSteps, storedFieldLength, type Steps } from './build-catalog-state.js';
 import { runInSlices } from './time-slices.js';
 import { applyDeletes } from './tombstones.js';
 import { newRevisions, ProductStore, type ShapeRecord } from './product-store.js';
+import { ensureNumericOrdersSteps } from './text-column-lookups.js';
+import type { StepTimer } from '../util/step-timer.js';
 
 const FILE_IDENTIFIER = 'AISL';
-/** The format written; {@link JSON_PRODUCTS_FORMAT} is read too. */
-const FORMAT_VERSION = 3;
-/** The format keeping each product's JSON (loading parses every product). */
-const JSON_PRODUCTS_FORMAT = 2;
+/**
+ * 4: the product store's own parts (shapes, shape per doc, side store) instead of each product's JSON,
+ * so a load parses no product (files written with `ps.revisions` load too: the array is not read, a
+ * loaded catalog's products get new revisions).
+ * 3 (still read): single-valued text columns hold only their narrow `single` codes, field lengths are
+ * 16-bit; each product as JSON.
+ * 2 (still read): every text column had `offsets` and `codes`, `single` was 32-bit when present and
+ * field lengths 32-bit; converted to the current layout on load.
+ */
+const FORMAT_VERSION = 4;
+const READABLE_VERSIONS: readonly number[] = [2, 3, FORMAT_VERSION];
+/** The last format keeping each product's JSON (loading parses every product). */
+const LAST_JSON_PRODUCTS_FORMAT = 3;
 
-type AnyTypedArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
-const ELEMENT_TYPES = [undefined, Uint8Array, Uint16Array, Uint32Array, Int32Array, Float32Array, Float64Array] as const;
+type AnyTypedArray = Uint8Array | Int8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
+// Append only: a type's position is its code in the file.
+const ELEMENT_TYPES = [undefined, Uint8Array, Uint16Array, Uint32Array, Int32Array, Float32Array, Float64Array, Int8Array, Int16Array] as const;
 
 function elementType(a: AnyTypedArray): number {
   const i = ELEMENT_TYPES.findIndex((c) => c !== undefined && a instanceof c);
@@ -44,26 +60,28 @@ interface SnapshotMeta {
   vectorDimension: number;
   /** Tombstoned docs (see tombstones.ts), ascending; absent when none. */
   deleted?: number[];
-  /** Format 3: the product store's shapes (its arrays are named `ps.*`). */
+  /** Format 4: the product store's shapes (its arrays are named `ps.*`). */
   productShapes?: ShapeRecord[];
 }
 
-function arraysOf(state: CatalogState): Map<string, AnyTypedArray> {
+function arraysOf(state: CatalogState, postings: PostingSegment): Map<string, AnyTypedArray> {
   const arrays = new Map<string, AnyTypedArray>();
   state.index.fields.forEach((f, i) => {
     if (f.text) {
       const t = f.text;
-      arrays.set(`f${i}.offsets`, t.offsets).set(`f${i}.codes`, t.codes).set(`f${i}.valueOffsets`, t.valueOffsets)
-        .set(`f${i}.valueDocs`, t.valueDocs);
-      if (t.sortRank) arrays.set(`f${i}.sortRank`, t.sortRank);
       if (t.single) arrays.set(`f${i}.single`, t.single);
+      else arrays.set(`f${i}.offsets`, t.offsets).set(`f${i}.codes`, t.codes);
+      arrays.set(`f${i}.valueOffsets`, t.valueOffsets).set(`f${i}.valueDocs`, t.valueDocs);
+      if (t.sortRank) arrays.set(`f${i}.sortRank`, t.sortRank);
     }
     if (f.numeric) arrays.set(`f${i}.numeric`, f.numeric);
     if (f.order) arrays.set(`f${i}.order`, f.order);
   });
   const ft = state.index.fullText;
-  arrays.set('ft.termOffsets', ft.termOffsets).set('ft.postDocs', ft.postDocs).set('ft.postFields', ft.postFields)
-    .set('ft.postNorm', ft.postNorm).set('ft.termDocFreq', ft.termDocFreq).set('ft.fieldLengths', ft.fieldLengths);
+  // An appended version's tail is stored merged into the main postings, as a one-go build lays them out.
+  arrays.set('ft.termOffsets', postings.termOffsets).set('ft.postDocs', postings.postDocs).set('ft.postFields', postings.postFields)
+    .set('ft.postNorm', postings.postNorm).set('ft.termDocFreq', ft.termDocFreq)
+    .set('ft.fieldLengths', compactFieldLengths(ft, ft.fieldIds.length, state.index.docCount));
   if (state.vectors) arrays.set('vec.data', state.vectors.data).set('vec.present', state.vectors.present);
   if (state.index.ordinal) arrays.set('ordinal', state.index.ordinal);
   const store = state.store.parts();
@@ -83,6 +101,9 @@ export function encodeCatalogSnapshot(state: CatalogState): Uint8Array {
  */
 function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
   const { index } = state;
+  // Every numeric order is written (derived now, in steps, when no search has needed it yet): after a
+  // restart, the first browse or range search does not sort a whole column in its request.
+  yield* ensureNumericOrdersSteps(state);
   const meta: SnapshotMeta = {
     docCount: index.docCount,
     fields: index.fields.map((f) => ({ name: f.name, kind: f.kind, dictSize: f.text?.dictSize, hasText: !!f.text, hasNumeric: !!f.numeric, valueCounts: f.valueCounts })),
@@ -95,7 +116,8 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
   };
   const b = new Builder(1 << 16);
   const namedArrays: number[] = [];
-  for (const [name, array] of arraysOf(state)) {
+  const postings = yield* flatPostingsSteps(index.fullText);
+  for (const [name, array] of arraysOf(state, postings)) {
     const nameOffset = b.createString(name);
     const bytes = b.createByteVector(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
     b.startObject(3);
@@ -161,8 +183,22 @@ function invalid(filePath: string, problem: string, cause?: unknown): never {
   throw new AisleError('SNAPSHOT_INVALID', `snapshot ${filePath}: ${problem}`, { cause, details: { filePath } });
 }
 
-/** Reads the snapshot bytes back into a catalog state builder. */
-export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { makeState: (catalogId: string) => CatalogState } {
+/** The field lengths of a snapshot of format `version` (format 2 stored them in 32 bits: saturated to 16). */
+function fieldLengthsOf(
+  version: number, need: <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number) => T, length: number,
+): Uint16Array {
+  if (version !== 2) return need('ft.fieldLengths', Uint16Array, length);
+  const wide = need('ft.fieldLengths', Uint32Array, length);
+  const out = sharedArray(Uint16Array, length);
+  for (let i = 0; i < length; i++) out[i] = storedFieldLength(wide[i]);
+  return out;
+}
+
+/**
+ * Reads the snapshot bytes back into a catalog state builder; `timer` (optional) records the time of
+ * each step.
+ */
+export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', timer?: StepTimer): { makeState: (catalogId: string) => CatalogState } {
   if (bytes.length < 12) invalid(label, 'is too short to be a snapshot');
   const sizePrefix = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true);
   if (sizePrefix + 4 !== bytes.length) invalid(label, `is truncated or has trailing bytes (expected ${sizePrefix + 4} bytes, found ${bytes.length})`);
@@ -173,16 +209,18 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { m
     const root = bb.readInt32(bb.position()) + bb.position();
     const field = (table: number, slot: number): number => bb.__offset(table, 4 + 2 * slot);
     const version = field(root, 0) ? bb.readUint32(root + field(root, 0)) : 0;
-    if (version !== FORMAT_VERSION && version !== JSON_PRODUCTS_FORMAT) invalid(label, `has format version ${version}, expected ${FORMAT_VERSION} or ${JSON_PRODUCTS_FORMAT}`);
+    if (!READABLE_VERSIONS.includes(version)) invalid(label, `has format version ${version}, expected ${READABLE_VERSIONS.join(' or ')}`);
     const meta = JSON.parse(bb.__string(root + field(root, 1)) as string) as SnapshotMeta;
+    timer?.lap('meta');
     let products: Product[] | undefined;
-    if (version === JSON_PRODUCTS_FORMAT) {
+    if (version <= LAST_JSON_PRODUCTS_FORMAT) {
       const productsAt = root + field(root, 2);
       const productsStart = bb.__vector(productsAt);
       const productCount = bb.__vector_len(productsAt);
       if (productCount !== meta.docCount) invalid(label, 'has a product count that does not match its index');
       products = new Array<Product>(productCount);
       for (let i = 0; i < productCount; i++) products[i] = JSON.parse(bb.__string(productsStart + 4 * i) as string) as Product;
+      timer?.lap('products');
     }
     const arraysAt = root + field(root, 3);
     const arraysStart = bb.__vector(arraysAt);
@@ -201,12 +239,22 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { m
       const View = ctor as unknown as new (buffer: ArrayBufferLike, offset: number, length: number) => AnyTypedArray;
       arrays.set(name, new View(shared, 0, length / ctor.BYTES_PER_ELEMENT));
     }
+    timer?.lap('arrays');
     const need = <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number): T => {
       const a = arrays.get(name);
       if (!(a instanceof ctor) || (length !== undefined && a.length !== length)) invalid(label, `lacks a valid array ${name}`);
       return a;
     };
     const n = meta.docCount;
+    // A doc's codes: `single` (as wide as the dictionary needs) or offsets/codes. Format 2 kept both
+    // for single-valued columns, `single` in 32 bits: narrowed here.
+    const codesOf = (i: number, dictSize: number): DocCodes => {
+      const single = arrays.get(`f${i}.single`);
+      if (!single) return { offsets: need(`f${i}.offsets`, Uint32Array, n + 1), codes: need(`f${i}.codes`, Uint32Array) };
+      if (version === 2) return { single: copySingleCodes(need(`f${i}.single`, Int32Array, n), dictSize, n) };
+      const Width = singleCodesType(dictSize);
+      return { single: need(`f${i}.single`, Width as new (...args: never[]) => SingleCodes, n) };
+    };
     const fields: FieldIndex[] = meta.fields.map((f, i) => ({
       name: f.name,
       kind: f.kind,
@@ -215,10 +263,9 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { m
       numeric: f.hasNumeric ? need(`f${i}.numeric`, Float64Array, n) : undefined,
       order: arrays.has(`f${i}.order`) ? need(`f${i}.order`, Uint32Array) : undefined,
       text: f.hasText ? {
-        offsets: need(`f${i}.offsets`, Uint32Array, n + 1), codes: need(`f${i}.codes`, Uint32Array), dictSize: f.dictSize!,
+        ...codesOf(i, f.dictSize!), dictSize: f.dictSize!,
         valueOffsets: need(`f${i}.valueOffsets`, Uint32Array, f.dictSize! + 1), valueDocs: need(`f${i}.valueDocs`, Uint32Array),
         sortRank: arrays.has(`f${i}.sortRank`) ? need(`f${i}.sortRank`, Uint32Array, f.dictSize!) : undefined,
-        single: arrays.has(`f${i}.single`) ? need(`f${i}.single`, Int32Array, n) : undefined,
       } : undefined,
     }));
     const ft = meta.fullText;
@@ -226,7 +273,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { m
       fieldIds: ft.fieldIds, termCount: ft.termCount, avgFieldLengths: ft.avgFieldLengths,
       termOffsets: need('ft.termOffsets', Uint32Array, ft.termCount + 1), postDocs: need('ft.postDocs', Uint32Array),
       postFields: need('ft.postFields', Uint8Array), postNorm: need('ft.postNorm', Float32Array),
-      termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths: need('ft.fieldLengths', Uint32Array, ft.fieldIds.length * n),
+      termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths: fieldLengthsOf(version, need, ft.fieldIds.length * n), lengthStride: n,
     };
     if (meta.vocabulary.length !== ft.termCount || meta.dictionaries.length !== fields.length) invalid(label, 'has an inconsistent index');
     if (meta.deleted?.some((d, i) => !Number.isInteger(d) || d < 0 || d >= n || (i > 0 && d <= meta.deleted![i - 1]))) invalid(label, 'has invalid tombstones');
@@ -238,7 +285,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { m
     const columns = { fields, fieldByName, dictionaries: meta.dictionaries, vectors };
     let store: ProductStore;
     if (products) {
-      // Format 2: the products are parsed once and kept in the loaded columns, with fresh revisions.
+      // Formats 2 and 3: the products are parsed once and kept in the loaded columns, with fresh revisions.
       store = runSteps(ProductStore.build(products, newRevisions(n), columns));
     } else {
       if (!meta.productShapes) invalid(label, 'lacks its product shapes');
@@ -252,14 +299,19 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { m
         return invalid(label, 'has an inconsistent product store', err);
       }
     }
-    const docByRefId = docsByRefId(store, fieldByName.get('refId'), meta.dictionaries, fields);
+    timer?.lap('store');
+    // Filled on first use or in the background (Catalog.completeInBackground): plain searches never read it.
+    const docByRefId = StringMap.positions(n, refIdOfDoc(store, fieldByName.get('refId'), meta.dictionaries, fields));
+    timer?.lap('lookups');
     const makeState = (catalogId: string): CatalogState => {
       const state: CatalogState = {
         index: { catalogId, version: 1, docCount: n, fields, fullText, ordinal: arrays.has('ordinal') ? need('ordinal', Uint32Array, n) : undefined },
         store, docByRefId, fieldByName, dictionaries: meta.dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
       };
       // Tombstones are kept as the doc list; their statistics are derived again from those products.
-      return meta.deleted && meta.deleted.length > 0 ? runSteps(applyDeletes(state, meta.deleted, 1)) : state;
+      const withDeletes = meta.deleted && meta.deleted.length > 0 ? runSteps(applyDeletes(state, meta.deleted, 1)) : state;
+      timer?.lap('tombstones');
+      return withDeletes;
     };
     return { makeState };
   } catch (err) {
@@ -273,25 +325,25 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)'): { m
  * dictionary is the refIds by doc: read there, not from the products. A later doc of the same refId
  * (a replaced product appended again) wins; its tombstoned predecessor is dropped by applyDeletes.
  */
-function docsByRefId(store: ProductStore, refIdField: number | undefined, dictionaries: readonly string[][], fields: readonly FieldIndex[]): StringMap<number> {
-  const docs = new StringMap<number>();
+function refIdOfDoc(store: ProductStore, refIdField: number | undefined, dictionaries: readonly string[][], fields: readonly FieldIndex[]): (d: number) => string {
   const n = store.length;
   const text = refIdField === undefined ? undefined : fields[refIdField].text;
+  // A build gives refId code = doc id: the dictionary is then the list by doc (no product decoded).
   const byDoc = text?.dictSize === n && text.single !== undefined && text.single.every((c, d) => c === d) ? dictionaries[refIdField!] : undefined;
-  for (let d = 0; d < n; d++) docs.set(byDoc ? byDoc[d] : store.decode(d).refId, d);
-  return docs;
+  return byDoc ? (d) => byDoc[d] : (d) => store.decode(d).refId;
 }
 
 /**
  * Loads a catalog from a snapshot written by {@link saveCatalogSnapshot}. A missing, truncated or
- * foreign file throws `AisleError('SNAPSHOT_INVALID')`.
+ * foreign file throws `AisleError('SNAPSHOT_INVALID')`. `timer` (optional) records the time of each step.
  */
-export async function loadCatalogSnapshot(filePath: string, options: CatalogOptions = {}): Promise<Catalog> {
+export async function loadCatalogSnapshot(filePath: string, options: CatalogOptions = {}, timer?: StepTimer): Promise<Catalog> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(filePath);
   } catch (err) {
     return invalid(filePath, 'cannot be read', err);
   }
-  return Catalog.fromState(options, decodeCatalogSnapshot(bytes, filePath).makeState);
+  timer?.lap('read');
+  return Catalog.fromState(options, decodeCatalogSnapshot(bytes, filePath, timer).makeState);
 }

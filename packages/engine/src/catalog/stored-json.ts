@@ -8,7 +8,7 @@
  * memory held all the time to a few microseconds per returned product.
  *
  * Not used by the catalog: it keeps its products in the columns instead (`product-store.ts`, decision
- * 0020); kept as the measured alternative (`packages/bench/src/stored-json-memory.ts` measures both
+ * 0023); kept as the measured alternative (`packages/bench/src/stored-json-memory.ts` measures both
  * forms at 100k and 1M).
  * @module
  */

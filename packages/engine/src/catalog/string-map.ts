@@ -36,20 +36,57 @@ export interface StringLookup<V> {
 export class StringMap<V> implements StringLookup<V> {
   private readonly shards: Map<string, V>[] = Array.from({ length: SHARDS }, () => new Map<string, V>());
   private count = 0;
+  /** The entries of a map made by {@link StringMap.positions} not set yet: keys `keyAt(next) .. keyAt(end - 1)`. */
+  private pending: { keyAt: (i: number) => string; next: number; end: number } | undefined;
+
+  /**
+   * key → position of `count` keys (`keyAt(i)` → i; a key given twice keeps its last position), filled
+   * on demand: by {@link fillSteps} (a time-sliced caller fills it in the background), or at once by the
+   * first call that reads or changes the map. A restored catalog's refId → doc map (a million entries,
+   * most of a second) is so off the path of its first searches, which do not read it.
+   */
+  static positions(count: number, keyAt: (i: number) => string): StringMap<number> {
+    const map = new StringMap<number>();
+    if (count > 0) map.pending = { keyAt, next: 0, end: count };
+    return map;
+  }
+
+  /** Sets up to `limit` pending entries (all when absent). */
+  private fill(limit = Infinity): void {
+    const p = this.pending;
+    if (p === undefined) return;
+    const end = Math.min(p.end, p.next + limit);
+    // The pending state is cleared first: set() below must not fill again.
+    this.pending = undefined;
+    for (let i = p.next; i < end; i++) this.set(p.keyAt(i), i as unknown as V);
+    if (end < p.end) this.pending = { ...p, next: end };
+  }
+
+  /** Fills the pending entries (see {@link positions}) `step` at a time, yielding between. */
+  *fillSteps(step: number): Generator<void, void, void> {
+    while (this.pending !== undefined) {
+      this.fill(step);
+      yield;
+    }
+  }
 
   get size(): number {
+    if (this.pending) this.fill();
     return this.count;
   }
 
   get(key: string): V | undefined {
+    if (this.pending) this.fill();
     return this.shards[shardOf(key)].get(key);
   }
 
   has(key: string): boolean {
+    if (this.pending) this.fill();
     return this.shards[shardOf(key)].has(key);
   }
 
   set(key: string, value: V): this {
+    if (this.pending) this.fill();
     const shard = this.shards[shardOf(key)];
     const before = shard.size;
     shard.set(key, value);
@@ -62,6 +99,7 @@ export class StringMap<V> implements StringLookup<V> {
    * million copies one or two shards, not the map).
    */
   without(keys: Iterable<string>): StringMap<V> {
+    if (this.pending) this.fill();
     const copy = new StringMap<V>();
     copy.shards.splice(0, SHARDS, ...this.shards);
     copy.count = this.count;
@@ -78,6 +116,7 @@ export class StringMap<V> implements StringLookup<V> {
 
   /** A copy with `entries` set that shares every shard none of them is in (an append of a few refIds). */
   with(entries: Iterable<[string, V]>): StringMap<V> {
+    if (this.pending) this.fill();
     const copy = new StringMap<V>();
     copy.shards.splice(0, SHARDS, ...this.shards);
     copy.count = this.count;
@@ -94,6 +133,7 @@ export class StringMap<V> implements StringLookup<V> {
 
   /** Entries, shard by shard. */
   *entries(): IterableIterator<[string, V]> {
+    if (this.pending) this.fill();
     for (const shard of this.shards) yield* shard.entries();
   }
 }

@@ -127,6 +127,65 @@ export function keyOrder(state: CatalogState, field: number): KeyOrder {
   return order;
 }
 
+/** Sorted runs this long are made by insertion sort before the merge passes of {@link numericOrderSteps}. */
+const RUN = 32;
+
+/**
+ * The docs having a value in `values` (not NaN), by (value, doc) ascending, on a SharedArrayBuffer, in
+ * steps: a stable bottom-up merge sort of the docs in doc order, yielding every {@link STEP} elements,
+ * so a million-doc column can be ordered in time slices (a snapshot write, see snapshot.ts) as well as
+ * in one go.
+ */
+export function* numericOrderSteps(values: Float64Array): Steps<Uint32Array> {
+  let count = 0;
+  for (let d = 0; d < values.length; d++) if (values[d] === values[d]) count++;
+  let docs = new Uint32Array(count);
+  let keys = new Float64Array(count);
+  for (let d = 0, k = 0; d < values.length; d++) {
+    if (values[d] === values[d]) { docs[k] = d; keys[k++] = values[d]; }
+    if ((d & (STEP - 1)) === STEP - 1) yield;
+  }
+  // Runs by insertion sort: an element moves left past greater keys only, so equal keys keep doc order.
+  for (let lo = 0; lo < count; lo += RUN) {
+    const hi = Math.min(count, lo + RUN);
+    for (let i = lo + 1; i < hi; i++) {
+      const key = keys[i];
+      const doc = docs[i];
+      let j = i - 1;
+      while (j >= lo && keys[j] > key) { keys[j + 1] = keys[j]; docs[j + 1] = docs[j]; j--; }
+      keys[j + 1] = key;
+      docs[j + 1] = doc;
+    }
+    if ((lo & (STEP - 1)) === 0) yield;
+  }
+  let outDocs = new Uint32Array(count);
+  let outKeys = new Float64Array(count);
+  for (let width = RUN; width < count; width *= 2) {
+    let moved = 0;
+    for (let lo = 0; lo < count; lo += 2 * width) {
+      const mid = Math.min(count, lo + width);
+      const hi = Math.min(count, lo + 2 * width);
+      let i = lo;
+      let j = mid;
+      let o = lo;
+      // Ties take the left run first: stable, so equal keys stay in doc order.
+      while (i < mid && j < hi) {
+        if (keys[j] < keys[i]) { outKeys[o] = keys[j]; outDocs[o++] = docs[j++]; }
+        else { outKeys[o] = keys[i]; outDocs[o++] = docs[i++]; }
+        if ((++moved & (STEP - 1)) === 0) yield;
+      }
+      while (i < mid) { outKeys[o] = keys[i]; outDocs[o++] = docs[i++]; }
+      while (j < hi) { outKeys[o] = keys[j]; outDocs[o++] = docs[j++]; }
+    }
+    [docs, outDocs] = [outDocs, docs];
+    [keys, outKeys] = [outKeys, keys];
+    yield;
+  }
+  const order = sharedArray(Uint32Array, count);
+  order.set(docs);
+  return order;
+}
+
 /**
  * Makes sure field `field` has its numeric order (docs with a value by (value, doc) ascending, on a
  * SharedArrayBuffer so workers get it with the task). Derived and deterministic, like the sort ranks.
@@ -134,12 +193,18 @@ export function keyOrder(state: CatalogState, field: number): KeyOrder {
 export function ensureNumericOrder(state: CatalogState, field: number): void {
   const f = state.index.fields[field];
   if (!f.numeric || f.order) return;
-  const values = f.numeric;
-  let count = 0;
-  for (let d = 0; d < values.length; d++) if (values[d] === values[d]) count++;
-  const order = sharedArray(Uint32Array, count);
-  let k = 0;
-  for (let d = 0; d < values.length; d++) if (values[d] === values[d]) order[k++] = d;
-  order.sort((a, b) => values[a] - values[b] || a - b);
-  f.order = order;
+  f.order = runSteps(numericOrderSteps(f.numeric));
+}
+
+/**
+ * {@link ensureNumericOrder} of every numeric field, in steps (the snapshot writer stores the orders, so
+ * the first browse or range after a restart does not sort a million values).
+ */
+export function* ensureNumericOrdersSteps(state: CatalogState): Steps<void> {
+  for (const f of state.index.fields) {
+    if (!f.numeric || f.order) continue;
+    const order = yield* numericOrderSteps(f.numeric);
+    // Another caller may have derived it in between (ensureNumericOrder, in a search): the same array.
+    f.order ??= order;
+  }
 }

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isAisleError } from '../errors.js';
 import { executeSearch } from '../search/execute-search.js';
 import { SearchPool } from '../search/search-pool.js';
-import { catalogArb, requestArb, WORDS } from '../search/__tests__/random-catalog.js';
+import { catalogArb, freshFieldsArb, freshRequestArb, requestArb, WORDS } from '../search/__tests__/random-catalog.js';
 import type { Product, SearchRequest } from '../types.js';
 import { Catalog } from './catalog.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshot } from './snapshot.js';
@@ -26,20 +26,27 @@ async function answer(catalog: Catalog, request: SearchRequest, onPool: boolean)
   );
 }
 
-/** One change of the sequence; `pick` chooses among the products the model has at that moment. */
+/**
+ * One change of the sequence; `pick` chooses among the products the model has at that moment. `fresh`:
+ * fields no generated product has, which the change gives the product(s) (a field the catalog lacks,
+ * or has since an earlier change).
+ */
 type Op =
   | { kind: 'price'; pick: number; price: number }
-  | { kind: 'title'; pick: number; words: string[] }
-  | { kind: 'new'; products: Product[] }
-  | { kind: 'patch'; pick: number; brand: string | null }
+  | { kind: 'title'; pick: number; words: string[]; fresh?: Record<string, unknown> }
+  | { kind: 'new'; products: Product[]; fresh?: Record<string, unknown> }
+  | { kind: 'patch'; pick: number; brand: string | null; fresh?: { fresh_text?: string; fresh_num?: number } }
   | { kind: 'delete'; picks: number[]; unknown: boolean }
   | { kind: 'merge' };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('price' as const), pick: fc.nat(), price: fc.integer({ min: -5, max: 60 }) }),
-  fc.record({ kind: fc.constant('title' as const), pick: fc.nat(), words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }) }),
-  fc.record({ kind: fc.constant('new' as const), products: catalogArb(4) }),
-  fc.record({ kind: fc.constant('patch' as const), pick: fc.nat(), brand: fc.constantFrom('Acme', 'Zeta', 'Omega', null) }),
+  fc.record({ kind: fc.constant('title' as const), pick: fc.nat(), words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }), fresh: fc.option(freshFieldsArb, { nil: undefined }) }),
+  fc.record({ kind: fc.constant('new' as const), products: catalogArb(4), fresh: fc.option(freshFieldsArb, { nil: undefined }) }),
+  fc.record({
+    kind: fc.constant('patch' as const), pick: fc.nat(), brand: fc.constantFrom('Acme', 'Zeta', 'Omega', null),
+    fresh: fc.option(fc.record({ fresh_text: fc.constantFrom(...WORDS), fresh_num: fc.integer({ min: 0, max: 9 }) }, { requiredKeys: [] }), { nil: undefined }),
+  }),
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('delete' as const), picks: fc.array(fc.nat(), { minLength: 1, maxLength: 4 }), unknown: fc.boolean() }) },
   fc.record({ kind: fc.constant('merge' as const) }),
 );
@@ -49,7 +56,8 @@ async function apply(catalog: Catalog, model: Product[], op: Op, fresh: { n: num
   const at = (pick: number) => (model.length === 0 ? undefined : pick % model.length);
   if (op.kind === 'merge') { await catalog.merge(); return; }
   if (op.kind === 'new') {
-    const products = op.products.map((p) => ({ ...p, refId: `n${fresh.n++}` }));
+    // The fields no product had go to the first new product only (the others keep theirs).
+    const products = op.products.map((p, i) => ({ ...p, ...(i === 0 ? op.fresh : undefined), refId: `n${fresh.n++}` }));
     if (products.length === 0) return;
     await catalog.upsert(products);
     model.push(...products);
@@ -64,13 +72,13 @@ async function apply(catalog: Catalog, model: Product[], op: Op, fresh: { n: num
   const i = at(op.pick);
   if (i === undefined) return;
   if (op.kind === 'patch') {
-    await catalog.patch([{ refId: model[i].refId, brand: op.brand }]);
-    const next: Product = { ...model[i], brand: op.brand };
+    await catalog.patch([{ refId: model[i].refId, brand: op.brand, ...op.fresh }]);
+    const next: Product = { ...model[i], brand: op.brand, ...op.fresh };
     if (op.brand === null) delete next.brand;
     model[i] = next;
     return;
   }
-  const next: Product = op.kind === 'price' ? { ...model[i], price: op.price } : { ...model[i], title: op.words.join(' ') };
+  const next: Product = op.kind === 'price' ? { ...model[i], price: op.price } : { ...model[i], ...op.fresh, title: op.words.join(' ') };
   await catalog.upsert([next]);
   model[i] = next;
 }
@@ -79,9 +87,12 @@ describe('tombstoned deletes and merges', () => {
   it('answer exactly as a catalog built in one go, inline and on the pool', async () => {
     let tombstoned = 0;
     let reappended = 0;
+    let fieldsAdded = 0;
     await fc.assert(fc.asyncProperty(
       catalogArb(60), fc.array(opArb, { minLength: 1, maxLength: 8 }), fc.array(requestArb, { minLength: 4, maxLength: 4 }),
-      async (products, ops, requests) => {
+      fc.array(freshRequestArb, { minLength: 2, maxLength: 2 }),
+      async (products, ops, generatedRequests, freshRequests) => {
+        const requests = [...generatedRequests, ...freshRequests];
         const catalog = new Catalog();
         await catalog.upsert(products);
         const model = products.slice();
@@ -90,7 +101,11 @@ describe('tombstoned deletes and merges', () => {
         const byRefId = (refIds: string[]): SearchRequest => ({ website_id: 'w', client: 'c', q: '', start: 0, size: 10, scope: { refId: refIds } });
         await answer(catalog, byRefId(products.slice(0, 3).map((p) => p.refId)), false);
         for (const op of ops) {
+          const before = catalog.state;
           await apply(catalog, model, op, fresh);
+          // A field added without a rebuild (which leaves no tombstone and no re-appended doc).
+          const { state } = catalog;
+          if (state.index.fields.length > before.index.fields.length && (state.tombstones || state.index.ordinal)) fieldsAdded++;
           if (catalog.state.tombstones) tombstoned++;
           if (catalog.state.index.ordinal) reappended++;
         }
@@ -109,6 +124,8 @@ describe('tombstoned deletes and merges', () => {
     expect(tombstoned).toBeGreaterThan(20);
     // Changed texts took the tombstone + append path (products keeping their place), not only rebuilds.
     expect(reappended).toBeGreaterThan(10);
+    // New fields took the append path (new products, changed products, merge patches), not only rebuilds.
+    expect(fieldsAdded).toBeGreaterThan(10);
   });
 
   it('deletes without a rebuild: the columns are shared with the previous version', async () => {

@@ -19,11 +19,12 @@
  * @module
  */
 import type { Product, ProductList } from '../types.js';
-import { lengthTotalsSteps, meanLengths, runSteps, STEP, type LengthTotals, type Steps } from './build-catalog-state.js';
+import { fieldKindOf, lengthTotalsSteps, meanLengths, runSteps, STEP, type LengthTotals, type Steps } from './build-catalog-state.js';
 import { lowerBound, type CatalogState, type FieldKind, type ValueCounts } from './catalog-index.js';
-import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
+import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray } from './shared-arrays.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
+import { codeAt, codeCount } from './text-column.js';
 import { tokenize } from './tokenizer.js';
 
 const STEP_MASK = STEP - 1;
@@ -64,11 +65,6 @@ export function liveCodeDocs(state: CatalogState, fid: number, code: number): nu
   const text = state.index.fields[fid].text!;
   const all = text.valueOffsets[code + 1] - text.valueOffsets[code];
   return all - (state.tombstones?.codeDocs.get(fid)?.get(code) ?? 0);
-}
-
-/** The kind a build decides from value counts and whether any text value exists (as buildCatalogSteps). */
-function kindOf(counts: ValueCounts, hasText: boolean): FieldKind {
-  return isNumericField(counts.numbers, counts.strays) ? 'numeric' : hasText ? 'text' : 'none';
 }
 
 /** Code entries of deleted docs in a field's text column. */
@@ -192,7 +188,7 @@ export function planDeletes(state: CatalogState, refIds: readonly string[]): num
       const numeric = !Number.isNaN(numericValue(v));
       gone.set(fid, { numbers: before.numbers + (numeric ? 1 : 0), strays: before.strays + (numeric ? 0 : 1) });
       const text = state.index.fields[fid].text;
-      if (text) goneTexts.set(fid, (goneTexts.get(fid) ?? 0) + text.offsets[d + 1] - text.offsets[d]);
+      if (text) goneTexts.set(fid, (goneTexts.get(fid) ?? 0) + codeCount(text, d));
     }
   }
   for (const [fid, counts] of gone) {
@@ -202,7 +198,7 @@ export function planDeletes(state: CatalogState, refIds: readonly string[]): num
     if (live.numbers + live.strays === 0) continue;
     const text = field.text;
     const liveTexts = text ? text.valueDocs.length - deletedEntries(state.tombstones?.codeDocs.get(fid)) - (goneTexts.get(fid) ?? 0) : 0;
-    if (kindOf(live, liveTexts > 0) !== field.kind) return undefined;
+    if (fieldKindOf(live, liveTexts > 0) !== field.kind) return undefined;
   }
   const vectors = state.vectors;
   if (vectors) {
@@ -245,7 +241,7 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
     const d = docs[i];
     deleted[d >>> 5] |= 1 << (d & 31);
     for (let f = 0; f < F; f++) {
-      const len = index.fullText.fieldLengths[f * n + d];
+      const len = index.fullText.fieldLengths[f * index.fullText.lengthStride + d];
       if (len > 0) { lengthTokens[f] += len; lengthDocs[f]++; }
     }
     const product = base.store.decode(d);
@@ -265,7 +261,10 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
       if (!text) continue;
       let counts = codeDocs.get(fid);
       if (!counts) codeDocs.set(fid, (counts = new Map()));
-      for (let j = text.offsets[d]; j < text.offsets[d + 1]; j++) counts.set(text.codes[j], (counts.get(text.codes[j]) ?? 0) + 1);
+      for (let j = 0, k = codeCount(text, d); j < k; j++) {
+        const code = codeAt(text, d, j);
+        counts.set(code, (counts.get(code) ?? 0) + 1);
+      }
     }
     if ((i & 255) === 255) yield;
   }
@@ -294,4 +293,15 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
   };
   carryDerivedLookups(base, state, () => true);
   return state;
+}
+
+/**
+ * `tombstones` of a version whose full-text index gained fields (an append of a field no product had):
+ * no deleted doc has a length in them.
+ */
+export function withFullTextFields(tombstones: Tombstones, fullTextFields: number): Tombstones {
+  const { tokens, docs } = tombstones.deletedLengths;
+  if (tokens.length === fullTextFields) return tombstones;
+  const zeros = new Array<number>(fullTextFields - tokens.length).fill(0);
+  return { ...tombstones, deletedLengths: { tokens: [...tokens, ...zeros], docs: [...docs, ...zeros] } };
 }

@@ -13,6 +13,7 @@
  */
 import type { TextColumn } from './catalog-index.js';
 import type { Steps } from './build-catalog-state.js';
+import { codeAt, codeCount, columnDocCount } from './text-column.js';
 
 /** Fields whose weight is at least this share of the largest weight count for proximity. */
 export const HEAVY_FIELD_SHARE = 0.75;
@@ -64,19 +65,19 @@ export function* keepValueWords(fields: readonly TokenizedField[], rank: Uint32A
   for (const { column, weight, tokenOffsets, tokenIds } of fields) {
     if (weight <= 0 || weight < maxWeight * HEAVY_FIELD_SHARE) continue;
     const words = (code: number): number => Math.min(MAX_WORDS_PER_VALUE, tokenOffsets[code + 1] - tokenOffsets[code]);
-    const docs = column.offsets.length - 1;
+    const docs = columnDocCount(column);
     const offsets = new Uint32Array(docs + 1);
     for (let d = 0; d < docs; d++) {
       let length = 0;
-      for (let i = column.offsets[d]; i < column.offsets[d + 1]; i++) length += words(column.codes[i]) + (i > column.offsets[d] ? 1 : 0);
+      for (let i = 0, k = codeCount(column, d); i < k; i++) length += words(codeAt(column, d, i)) + (i > 0 ? 1 : 0);
       offsets[d + 1] = offsets[d] + length;
       if ((d + 1) % step === 0) yield;
     }
     const ids = new Int32Array(offsets[docs]);
     for (let d = 0, at = 0; d < docs; d++) {
-      for (let i = column.offsets[d]; i < column.offsets[d + 1]; i++) {
-        if (i > column.offsets[d]) ids[at++] = VALUE_BREAK;
-        const code = column.codes[i];
+      for (let i = 0, k = codeCount(column, d); i < k; i++) {
+        if (i > 0) ids[at++] = VALUE_BREAK;
+        const code = codeAt(column, d, i);
         for (let k = 0, n = words(code); k < n; k++) ids[at++] = rank[tokenIds[tokenOffsets[code] + k]];
       }
       if ((d + 1) % step === 0) yield;

@@ -12,16 +12,25 @@ const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:
 /** Longest date-time text read (longer text is not a date-time: the parse stays cheap). */
 const MAX_DATE_TIME_LENGTH = 64;
 
+/** Days of `month` (1–12) in `year`, Gregorian (every event time is parsed: no Date object per call). */
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
 /** Parses an ISO 8601 date-time (RFC 3339 profile; no offset = UTC; years 1970–9999) to ms, or undefined. */
 export function parseIsoDateTime(s: string): number | undefined {
   const m = ISO_DATE_TIME.exec(s);
   if (m === null) return undefined;
-  const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as [number, number, number, number, number];
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4]);
+  const minute = Number(m[5]);
   const second = m[6] === undefined ? 0 : Number(m[6]);
   const millis = m[7] === undefined ? 0 : Number(m[7].slice(0, 3).padEnd(3, '0'));
   if (year < 1970 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  if (day < 1 || day > daysInMonth) return undefined;
+  if (day < 1 || day > daysInMonth(year, month)) return undefined;
   let offsetMinutes = 0;
   const zone = m[8];
   if (zone !== undefined && zone !== 'Z' && zone !== 'z') {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AisleError } from '../errors.js';
-import { TEST_PG_URL, TestSchemas, requirePostgres } from '../store/pg-test-env.js';
+import { CuttableProxy, TEST_PG_URL, TestSchemas, requirePostgres } from '../store/pg-test-env.js';
 import { EventService } from './event-service.js';
 import { RecordingSink, WEBSITE, event, purchaseBody, viewBody } from './__tests__/fixtures.js';
 import { lineReader, spawnTs } from './__tests__/child-process.js';
@@ -98,4 +98,28 @@ describe('EventService on PostgreSQL with several replicas', () => {
       for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
     }
   });
+});
+
+describe('EventService replay through a PostgreSQL outage', () => {
+  it('fails while the store is away, then, called again, feeds every stored event once and in order', async () => {
+    const schema = schemas.next();
+    const writer = await replica(schema);
+    for (let i = 0; i < 3; i++) await writer.s.recordPurchases('site-a', purchaseBody([event(`o-${i}`)]));
+    await writer.s.recordViews('site-a', viewBody(['v']));
+    const proxy = new CuttableProxy();
+    try {
+      const sink = new RecordingSink();
+      const s = await EventService.open({ store: { type: 'postgres', url: await proxy.start(), schema, pollIntervalMs: 60_000 }, websites: [WEBSITE], sink });
+      open.push(s);
+      proxy.cut();
+      await expect(s.replay()).rejects.toThrow();
+      proxy.restore();
+      await s.replay();
+      expect(sink.purchases.map((p) => p.orderId)).toEqual(['o-0', 'o-1', 'o-2']);
+      expect(sink.views.map((v) => v.refId)).toEqual(['v']);
+    } finally {
+      await Promise.all(open.splice(0).map((s) => s.close()));
+      await proxy.close();
+    }
+  }, 60_000);
 });

@@ -202,6 +202,26 @@ describe('EventService store selection and replay', () => {
     expect((await again.counts('site-a')).orders).toBe(1);
   });
 
+  it('feeds an event recorded during the replay once, after the stored ones', async () => {
+    const file = `replay-${fileNo++}.sqlite`;
+    const { s } = await service('sqlite', new RecordingSink(), { file });
+    await s.recordPurchases('site-a', purchaseBody([event('o-1')]));
+    await s.recordViews('site-a', viewBody(['v1']));
+    await s.close();
+    const { s: again, sink } = await service('sqlite', new RecordingSink(), { file });
+    // Stored before the replay reads (so the replay reads it back too) and acknowledged while it runs.
+    const recorded = again.recordPurchases('site-a', purchaseBody([event('o-2')]));
+    const replayed = again.replay();
+    expect((await recorded).status).toBe('Accepted');
+    await again.recordViews('site-a', viewBody(['v2']));
+    await replayed;
+    expect(sink.purchases.map((p) => p.orderId)).toEqual(['o-1', 'o-2']);
+    expect(sink.views.map((v) => v.refId)).toEqual(['v1', 'v2']);
+    // Once the replay is over, events reach the sink at once.
+    await again.recordViews('site-a', viewBody(['v3']));
+    expect(sink.views.map((v) => v.refId)).toEqual(['v1', 'v2', 'v3']);
+  });
+
   it('fails to open with STORE_FAILURE when PostgreSQL is unreachable', async () => {
     const err = await rejection(EventService.open({ store: { type: 'postgres', url: 'postgres://postgres@127.0.0.1:1/none' }, websites: [], sink: new RecordingSink() }));
     expect(err.code).toBe('STORE_FAILURE');

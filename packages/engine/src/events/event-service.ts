@@ -86,6 +86,15 @@ export class EventService {
   /** Serialises polling and replay so the sink sees each stored event in order. */
   private readerChain: Promise<void> = Promise.resolve();
   private closed = false;
+  /**
+   * While {@link replay} runs: the sink calls of events recorded here meanwhile, fed once the stored
+   * events are (so the sink sees every event in order: the stored ones, then the new ones).
+   */
+  private heldFeeds: (() => void)[] | undefined;
+  /** Set by {@link close}: a replay still running stops at its next page. */
+  private closing = false;
+  /** The last stored event {@link replay} has fed (a failed replay goes on from there). */
+  private replayCursor = 0;
 
   private constructor(
     /** The store in use. */
@@ -147,7 +156,13 @@ export class EventService {
     return w;
   }
 
+  /** Feeds the sink an event recorded here: now, or after the replay running. */
   private feed(fn: () => void): void {
+    if (this.heldFeeds) this.heldFeeds.push(fn);
+    else this.feedNow(fn);
+  }
+
+  private feedNow(fn: () => void): void {
     try {
       fn();
     } catch (err) {
@@ -284,8 +299,8 @@ export class EventService {
 
   private feedStored(e: StoredEvent): void {
     if (!this.byId.has(e.websiteId)) return;
-    if (e.kind === 'purchase') this.feed(() => this.sink.onPurchase(purchaseRecord(e.websiteId, e.customerId, e.sessionId, e.purchase, e.receivedAt)));
-    else this.feed(() => this.sink.onView({ websiteId: e.websiteId, customerId: e.customerId, sessionId: e.sessionId, refId: e.view.refId, eventTime: modelEventTime(e.view.eventTimeMs, e.receivedAt) }));
+    if (e.kind === 'purchase') this.feedNow(() => this.sink.onPurchase(purchaseRecord(e.websiteId, e.customerId, e.sessionId, e.purchase, e.receivedAt)));
+    else this.feedNow(() => this.sink.onView({ websiteId: e.websiteId, customerId: e.customerId, sessionId: e.sessionId, refId: e.view.refId, eventTime: modelEventTime(e.view.eventTimeMs, e.receivedAt) }));
   }
 
   private exclusive(fn: () => Promise<void>): Promise<void> {
@@ -295,17 +310,27 @@ export class EventService {
     return run;
   }
 
-  /** Feeds the sink with every stored event of the configured websites, in store order (model rebuild at start). */
+  /**
+   * Feeds the sink with every stored event of the configured websites, in store order (model rebuild at
+   * start). Events may be recorded while it runs: each is stored and acknowledged at once, and fed to
+   * the sink after the stored ones (it is read back from the store too, and skipped there by its origin).
+   * A replay that fails (the store went away) can be called again: it goes on after the last event fed,
+   * and the events recorded meanwhile keep waiting for it to finish.
+   */
   replay(): Promise<void> {
+    this.heldFeeds ??= [];
     return this.exclusive(async () => {
-      let after = 0;
-      for (;;) {
-        const page = await this.store.readEvents({ afterSeq: after, limit: PAGE });
-        for (const e of page) this.feedStored(e);
-        if (page.length > 0) after = page.at(-1)!.seq;
+      while (!this.closing) {
+        const page = await this.store.readEvents({ afterSeq: this.replayCursor, limit: PAGE });
+        for (const e of page) if (e.origin !== this.origin) this.feedStored(e);
+        if (page.length > 0) this.replayCursor = page.at(-1)!.seq;
         if (page.length < PAGE) break;
       }
-      this.pollCursor = Math.max(this.pollCursor, after);
+      this.pollCursor = Math.max(this.pollCursor, this.replayCursor);
+      // The events recorded meanwhile, in the order they were recorded.
+      const held = this.heldFeeds ?? [];
+      this.heldFeeds = undefined;
+      for (const fn of held) this.feedNow(fn);
     });
   }
 
@@ -342,6 +367,7 @@ export class EventService {
   async close(): Promise<void> {
     if (this.closed) return;
     if (this.pollTimer !== undefined) clearInterval(this.pollTimer);
+    this.closing = true;
     await this.readerChain;
     this.closed = true;
     await this.store.close();

@@ -69,14 +69,25 @@ function checkCrossFieldRules(body: Record<string, unknown>, errors: ErrorCollec
   });
 }
 
+const RETAIL_MEDIA_NAMES: ReadonlySet<string> = new Set(RETAIL_MEDIA_FIELDS);
+
 /** The stored form of a checked product (pure): retail media and retailer boost in one place each. */
 function toProductData(p: CheckedProduct): PurchaseProductData {
-  const { retailBoost, retailMedia, ...rest } = p;
+  // One pass over the product's keys (every purchase line goes through here).
   const product: Record<string, unknown> = {};
-  for (const [name, v] of Object.entries(rest)) if (!(RETAIL_MEDIA_FIELDS as readonly string[]).includes(name)) product[name] = v;
-  if (retailBoost !== undefined) product.retailBoostCollectionCampaignId = retailBoost.retailBoostCollectionCampaignId;
-  const flat = Object.fromEntries(RETAIL_MEDIA_FIELDS.filter((name) => p[name] !== undefined).map((name) => [name, p[name]]));
-  const media = retailMedia ?? (Object.keys(flat).length > 0 ? flat as unknown as RetailMediaData : undefined);
+  let hasFlat = false;
+  for (const name of Object.keys(p)) {
+    if (name === 'retailBoost' || name === 'retailMedia') continue;
+    if (RETAIL_MEDIA_NAMES.has(name)) hasFlat ||= p[name as keyof CheckedProduct] !== undefined;
+    else product[name] = p[name as keyof CheckedProduct];
+  }
+  if (p.retailBoost !== undefined) product.retailBoostCollectionCampaignId = p.retailBoost.retailBoostCollectionCampaignId;
+  let media = p.retailMedia;
+  if (media === undefined && hasFlat) {
+    const flat: Record<string, unknown> = {};
+    for (const name of RETAIL_MEDIA_FIELDS) if (p[name] !== undefined) flat[name] = p[name];
+    media = flat as unknown as RetailMediaData;
+  }
   if (media !== undefined) product.retailMedia = media;
   return product as unknown as PurchaseProductData;
 }

@@ -92,6 +92,8 @@ export class BackgroundIndex<T extends VersionedIndex> {
   builds = 0;
   /** Called with each failed build (the engine logs and counts it as `index-build`); the previous index keeps answering. */
   onError: ((error: unknown) => void) | undefined;
+  /** While true, no background build starts (see {@link hold}). */
+  private held = false;
 
   /**
    * `rebase` (optional) carries an index over to a newer catalog version when the changes since its own
@@ -181,9 +183,25 @@ export class BackgroundIndex<T extends VersionedIndex> {
     return out;
   }
 
-  /** Starts a background build of the current catalog version unless one is running. */
+  /**
+   * Starts no background build until {@link release}: the engine's start holds the builds of a big
+   * catalog until every catalog is loaded and the store is open, so their time slices do not stretch
+   * the start (the index is then not built yet, as readiness says). Small catalogs still build in the call.
+   */
+  hold(): void {
+    this.held = true;
+  }
+
+  /** Ends a {@link hold} and starts the build it held back. */
+  release(): void {
+    if (!this.held) return;
+    this.held = false;
+    this.refresh();
+  }
+
+  /** Starts a background build of the current catalog version unless one is running (or builds are held). */
   kick(): void {
-    if (this.building !== undefined) return;
+    if (this.building !== undefined || this.held) return;
     const version = this.catalog.version;
     if (this.rebased(version)) return;
     // The products are captured now (the catalog version's list, read product by product while the
@@ -213,8 +231,12 @@ export class BackgroundIndex<T extends VersionedIndex> {
     })();
   }
 
-  /** Resolves when the index reflects the catalog version current at the time of the call (test hook). */
+  /**
+   * Resolves when the index reflects the catalog version current at the time of the call (test hook;
+   * ends a {@link hold}: the caller wants the index).
+   */
   async whenReady(): Promise<void> {
+    this.held = false;
     const target = this.catalog.version;
     const generation = this.generation;
     for (;;) {

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateCatalog } from '../demo/generate-catalog.js';
 import { createEngine } from '../engine.js';
@@ -55,5 +58,25 @@ describe('engine.recommendationIndexStatus', () => {
     await engine.deleteProducts(site.websiteId, [products[0]!.refId]);
     expect(engine.recommendationIndexesReady()).toBe(true);
     expect((await engine.recommend(site.websiteId, 'OnlySimilarAttributes', { productRef: seed })).payload.length).toBeGreaterThan(0);
+  }, 60_000);
+  it('after a restart, builds the indexes of the restored catalog once the engine is open (not during its start)', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'aisle-index-restart-'));
+    try {
+      const first = await createEngine({ workers: 0, websites: [site], dataDir });
+      await first.upsertProducts(site.websiteId, generateCatalog({ count: 1500, seed: 3 }));
+      await first.close();
+      engine = await createEngine({ workers: 0, websites: [site], dataDir });
+      // The builds started when the engine was handed out (their first slice comes on the next turn of
+      // the event loop); searches are served meanwhile.
+      expect(engine.recommendationIndexStatus().reason).toMatch(/^website "ready-site": similar-attributes index not built yet \(building\)/);
+      expect((await engine.search({ website_id: site.websiteId, client: site.client, q: 'shirt', start: 0 })).payload.total_results).toBeGreaterThan(0);
+      await until(() => engine!.recommendationIndexesReady());
+      await engine.recommend(site.websiteId, 'PopularItems', {}); // waits for the stored events' replay
+      expect((await engine.readiness()).ready).toBe(true);
+    } finally {
+      await engine?.close();
+      engine = undefined;
+      await rm(dataDir, { recursive: true, force: true });
+    }
   }, 60_000);
 });

@@ -19,6 +19,21 @@ describe('NeighbourTable', () => {
     expect(seen.sort()).toEqual([[1, 3], [2, 0.5]]);
   });
 
+  it('maxMarkedWeight gives the largest weight among the marked neighbours only', () => {
+    const t = new NeighbourTable(8);
+    t.add(1, 2, 3);
+    t.add(1, 3, 5);
+    t.add(1, 4, 1);
+    const marks = new Int32Array(4); // item 4 lies beyond the marks: never marked
+    marks[2] = 7;
+    marks[3] = 6; // an older stamp
+    expect(t.maxMarkedWeight(1, marks, 7)).toBe(3);
+    marks[3] = 7;
+    expect(t.maxMarkedWeight(1, marks, 7)).toBe(5);
+    expect(t.maxMarkedWeight(1, marks, 8)).toBe(0);
+    expect(t.maxMarkedWeight(9, marks, 7)).toBe(0);
+  });
+
   it('keeps at most cap neighbours and never evicts a heavy one', () => {
     const t = new NeighbourTable(4, 16);
     t.add(0, 100, 50);

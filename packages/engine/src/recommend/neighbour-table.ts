@@ -372,6 +372,26 @@ export class NeighbourTable {
     return 0;
   }
 
+  /**
+   * The largest earned weight among a's neighbours b with `marks[b] === stamp` (0 when none): one tight
+   * pass over a's list, for the redundancy re-ranking's overlap look-ups.
+   */
+  maxMarkedWeight(a: number, marks: Int32Array, stamp: number): number {
+    if (a >= this.offsets.length) return 0;
+    const off = this.offsets[a]!;
+    if (off === NO_BLOCK) return 0;
+    const page = off >>> this.pageShift;
+    const ids = this.idPages[page]!;
+    const weights = this.weightPages[page]!;
+    const start = off & this.pageMask;
+    let most = 0;
+    for (let k = start, end = start + this.sizes[a]!; k < end; k++) {
+      const b = ids[k]! & ID_MASK;
+      if (b < marks.length && marks[b] === stamp && weights[k]! > most) most = weights[k]!;
+    }
+    return most;
+  }
+
   /** Number of neighbours of `a`. */
   degree(a: number): number {
     return a < this.sizes.length ? this.sizes[a]! : 0;

@@ -180,6 +180,31 @@ describe('RecommendationModels — single-tactic methods', () => {
     expect(rec(models, 'BoughtTogether', { productRef: 'unknown' }).payload).toEqual([]);
   });
 
+  it('BoughtTogether does not list two items that are always bought together side by side (redundancy)', () => {
+    const { models } = setup();
+    // p2 and p3 come only together with p1; p4 comes with p1 on its own, a little less often.
+    for (const c of ['a', 'b', 'c']) buy(models, c, ['p1', 'p2', 'p3']);
+    for (const c of ['d', 'e']) buy(models, c, ['p1', 'p4']);
+    expect(rec(models, 'BoughtTogether', { productRef: 'p1', count: 3 }).payload).toEqual(['p2', 'p4', 'p3']);
+    expect(rec(models, 'ProductDetail', { productRef: 'p1', count: 3 }).payload).toEqual(['p2', 'p4', 'p3']);
+    const plain = new RecommendationModels({ website: website(), catalog: new MapCatalog(products()), tuning: { redundancyPenalty: 0 } });
+    for (const c of ['a', 'b', 'c']) buy(plain, c, ['p1', 'p2', 'p3']);
+    for (const c of ['d', 'e']) buy(plain, c, ['p1', 'p4']);
+    expect(rec(plain, 'BoughtTogether', { productRef: 'p1', count: 3 }).payload).toEqual(['p2', 'p3', 'p4']);
+  });
+
+  it('Popular Items does not spend two places on items always bought together either', () => {
+    const { models } = setup();
+    for (const c of ['a', 'b', 'c']) buy(models, c, ['p1', 'p2']);
+    for (const c of ['d', 'e']) buy(models, c, ['p3']);
+    // p2 sold as often as p1, but only ever with it: the next-best seller takes the second place.
+    expect(rec(models, 'PopularItems', { count: 3 }).payload).toEqual(['p1', 'p3', 'p2']);
+    const plain = new RecommendationModels({ website: website(), catalog: new MapCatalog(products()), tuning: { redundancyPenalty: 0, popularRefreshMs: 0 } });
+    for (const c of ['a', 'b', 'c']) buy(plain, c, ['p1', 'p2']);
+    for (const c of ['d', 'e']) buy(plain, c, ['p3']);
+    expect(rec(plain, 'PopularItems', { count: 3 }).payload).toEqual(['p1', 'p2', 'p3']);
+  });
+
   it('weighs newer orders more (forward decay, half-life 180 days by default)', () => {
     const { models } = setup();
     buy(models, 'a', ['p1', 'p2'], T0);

@@ -4,9 +4,11 @@
  * Models, updated incrementally by `applyView` / `applyPurchase` (see docs/recommendations.md):
  * - viewed together: per item, its co-viewed items (same session, any customer) with the number of
  *   sessions in which both were viewed, plus the number of sessions per item (for Jaccard);
- * - bought together: per item, its co-bought items; an order of n distinct items adds 1/n to each of
+ * - bought together: per item, its co-bought items; an order of n distinct items adds 1/√n to each of
  *   its pairs (a huge order says less about each pair than a small one), and an order also pairs its
  *   items with the customer's earlier purchases at a lower weight (`customerCoPurchaseWeight` / n);
+ *   per item the same weight summed over its orders (the denominator of the share of its orders that
+ *   held a neighbour, against which co-bought and popular lists are made less redundant);
  * - popularity: purchases (then views) per item over a trailing window, from the newest event time;
  * - customer histories: latest session, earlier sessions (≤ 20), purchased items;
  * - attribute and visual similarity: derived from the catalog, rebuilt when its version changes — in
@@ -26,6 +28,7 @@ import { ItemStatus } from './item-status.js';
 import { checkParams, resolveMethod, TacticLabels, type CheckedParams, type TacticKey } from './methods.js';
 import { NeighbourTable } from './neighbour-table.js';
 import { PopularityKind, PopularityWindow } from './popularity.js';
+import { lessRedundant } from './redundancy.js';
 import { addSponsoredSlot, sponsoredPosition } from '../retail-media/index.js';
 import { boostCampaigns, buildSlots, recommenderIdOf } from './slots.js';
 import { VisualSimilarity } from './visual-similarity.js';
@@ -76,6 +79,11 @@ export interface RecommendationTuning {
   /** Each pair of an order of n distinct items gains r(t) / n^this (1: split evenly; 0: every pair counts fully). */
   basketSizeExponent: number;
   /**
+   * Co-bought and popular lists are re-ranked against redundancy: a candidate's score is multiplied by
+   * 1 − this × (the largest share of its orders that also held an item placed above it); 0 = off.
+   */
+  redundancyPenalty: number;
+  /**
    * Catalogs of at most this many live products have their attribute and vector indexes built in the
    * request (a few ms); larger ones in the background, in time slices, never blocking a look-up.
    */
@@ -105,6 +113,7 @@ export const DEFAULT_TUNING: Readonly<RecommendationTuning> = {
   boughtHalfLifeDays: 180,
   boughtPopularityExponent: 0.1,
   basketSizeExponent: 0.5,
+  redundancyPenalty: 0.75,
   indexSyncLimit: 1000,
   orderEvictionCap: 2,
   visualAnnThreshold: 20_000,
@@ -119,6 +128,11 @@ export interface RecommendationModelsOptions {
   tuning?: Partial<RecommendationTuning>;
   /** Called with each failed build of a derived index (similar attributes, visual similarity). */
   onIndexError?: (error: unknown) => void;
+  /**
+   * Hold the background builds of the derived indexes until {@link RecommendationModels.startIndexes}
+   * (the engine's start: searches first, then the indexes).
+   */
+  holdIndexes?: boolean;
 }
 
 /** A seed of an aggregating tactic with its weight. */
@@ -137,6 +151,8 @@ interface RequestContext {
   recentSeeds: Seed[];
   customerHistoric: number[];
   candidateLimit: number;
+  /** Whether an item may be recommended at all (not an input, in the catalog, in stock when asked). */
+  accept: (item: number) => boolean;
 }
 
 /** Recommendation models and methods of one website. */
@@ -150,6 +166,11 @@ export class RecommendationModels {
   private readonly viewSessions = new GrowableFloat64();
   private readonly boughtCo: NeighbourTable;
   private readonly orderCounts = new GrowableFloat64();
+  /** Per item: the pair weight of its orders summed (recency / n^basketSizeExponent), the denominator of its overlap shares. */
+  private readonly boughtMass = new GrowableFloat64();
+  /** Per item: stamp of the redundancy re-ranking that placed it (an O(1) "placed?" in the overlap look-ups). */
+  private placedMarks = new Int32Array(1024);
+  private placedStamp = 0;
   private readonly popularity: PopularityWindow;
   private readonly customers: CustomerHistory;
   private readonly attributes: AttributeSimilarity;
@@ -173,6 +194,10 @@ export class RecommendationModels {
     this.visual = new VisualSimilarity(this.catalog, this.items, { syncLimit: this.tuning.indexSyncLimit, annThreshold: this.tuning.visualAnnThreshold });
     this.attributes.index.onError = options.onIndexError;
     this.visual.index.onError = options.onIndexError;
+    if (options.holdIndexes) {
+      this.attributes.index.hold();
+      this.visual.index.hold();
+    }
     this.setWebsite(options.website);
     // Derived indexes are (re)built when the catalog changes, never at a look-up: the same request gets
     // the same answer, and readiness can wait for the first build.
@@ -195,6 +220,12 @@ export class RecommendationModels {
   refreshIndexes(): void {
     this.attributes.index.refresh();
     this.visual.index.refresh();
+  }
+
+  /** Starts the derived indexes' builds held back by {@link RecommendationModelsOptions.holdIndexes}. */
+  startIndexes(): void {
+    this.attributes.index.release();
+    this.visual.index.release();
   }
 
   /**
@@ -255,6 +286,7 @@ export class RecommendationModels {
     const recency = this.recencyWeight(purchase.eventTime);
     // A 3-item basket says more about each of its pairs than a 25-line wholesale order: 1/√n per pair.
     const w = recency / paired.length ** this.tuning.basketSizeExponent;
+    for (const a of paired) this.boughtMass.add(a, w);
     if (paired.length > 1) for (const a of paired) this.boughtCo.addAll(a, paired, w, true, this.tuning.orderEvictionCap);
     if (typeof purchase.customerId === 'string' && purchase.customerId !== '') {
       const earlier = this.customers.recordPurchase(purchase.customerId, paired);
@@ -305,7 +337,9 @@ export class RecommendationModels {
       checked.productRef !== undefined
         ? productSeed >= 0 ? [{ item: productSeed, weight: 1 }] : []
         : cartSeeds.map((item) => ({ item, weight: 1 }));
+    const accept = (item: number): boolean => !excluded.has(item) && this.status.accepts(item, checked.filterOutOfStock);
     const ctx: RequestContext = {
+      accept,
       params: checked,
       productSeed,
       cartSeeds,
@@ -314,7 +348,6 @@ export class RecommendationModels {
       customerHistoric: customer?.historic ?? [],
       candidateLimit: Math.max(50, checked.count * 3 + excluded.size),
     };
-    const accept = (item: number): boolean => !excluded.has(item) && this.status.accepts(item, checked.filterOutOfStock);
     const boostFactor = this.tuning.boostFactor;
     const boost = this.boosted.size === 0 ? undefined : (item: number) => (this.boosted.has(this.items.name(item)) ? boostFactor : 1);
     const count = spec.name === 'HistoricViewed' ? Math.min(checked.count, this.tuning.historicCap) : checked.count;
@@ -428,6 +461,7 @@ export class RecommendationModels {
     while (exponent > 64) {
       // Keep Float32 weights in range: shift the origin by 64 half-lives and scale everything down alike.
       this.boughtCo.scale(2 ** -64);
+      this.boughtMass.scale(2 ** -64);
       this.decayOrigin += 64 * half;
       exponent -= 64;
     }
@@ -449,23 +483,23 @@ export class RecommendationModels {
       case 'viewedTogether':
         return ctx.productSeed >= 0 ? this.viewedWith(ctx.productSeed) : [];
       case 'boughtWith':
-        return this.aggregate(ctx.productSeeds, (s) => this.boughtWith(s));
+        return this.lessRedundant(this.aggregate(ctx.productSeeds, (s) => this.boughtWith(s)), ctx);
       case 'boughtTogether':
-        return ctx.productSeed >= 0 ? this.boughtWith(ctx.productSeed) : [];
+        return ctx.productSeed >= 0 ? this.lessRedundant(this.boughtWith(ctx.productSeed), ctx) : [];
       case 'visuallySimilar':
         return this.visuallySimilar(ctx, limit);
       case 'viewedWithRecentlyViewed':
         return this.aggregate(ctx.recentSeeds, (s) => this.viewedWith(s));
       case 'boughtWithRecentlyViewed':
-        return this.aggregate(ctx.recentSeeds, (s) => this.boughtWith(s));
+        return this.lessRedundant(this.aggregate(ctx.recentSeeds, (s) => this.boughtWith(s)), ctx);
       case 'boughtWithCartContents':
-        return this.aggregate(ctx.cartSeeds.map((item) => ({ item, weight: 1 })), (s) => this.boughtWith(s));
+        return this.lessRedundant(this.aggregate(ctx.cartSeeds.map((item) => ({ item, weight: 1 })), (s) => this.boughtWith(s)), ctx);
       case 'recentlyViewed':
         return ctx.recentSeeds.map((s, k) => ({ item: s.item, score: ctx.recentSeeds.length - k }));
       case 'historicViewed':
         return ctx.customerHistoric.map((item, k) => ({ item, score: ctx.customerHistoric.length - k }));
       case 'popularItems':
-        return this.popularity.ranking(limit + 200);
+        return this.lessRedundant(this.popularity.ranking(limit + 200), ctx);
       case 'jaccardViewedTogether':
         return ctx.productSeed >= 0 ? this.jaccard(ctx.productSeed) : [];
       case 'similarAttributes':
@@ -506,6 +540,32 @@ export class RecommendationModels {
     if (beta === 0) this.boughtCo.forEachNeighbour(seed, (item, w) => out.push({ item, score: w }));
     else this.boughtCo.forEachNeighbour(seed, (item, w) => out.push({ item, score: w * (this.orderCounts.get(item) + 1) ** beta }));
     return out.sort((x, y) => y.score - x.score || this.orderCounts.get(y.item) - this.orderCounts.get(x.item) || x.item - y.item);
+  }
+
+  /**
+   * A co-bought or popular list re-ranked against redundancy (see redundancy.ts) for the places of the request:
+   * the overlap of candidate c with a placed item x is weight(c → x) / mass(c), the share of c's
+   * (weighted) orders that also held x — read from c's own list, where x is kept if c and x are
+   * often bought together.
+   */
+  private lessRedundant(list: readonly Scored<number>[], ctx: RequestContext): readonly Scored<number>[] {
+    const penalty = this.tuning.redundancyPenalty;
+    if (!(penalty > 0) || list.length <= 1) return list;
+    // Only items that may be shown take a place (and make others redundant).
+    if (this.placedStamp === 0x7fffffff) {
+      // Stamps are Int32: start over rather than wrap.
+      this.placedMarks.fill(0);
+      this.placedStamp = 0;
+    }
+    const stamp = ++this.placedStamp;
+    if (this.placedMarks.length < this.items.size) this.placedMarks = new Int32Array(Math.max(this.items.size, 2 * this.placedMarks.length));
+    const marks = this.placedMarks;
+    let marked = 0;
+    return lessRedundant(list.filter((c) => ctx.accept(c.item)), ctx.params.count, penalty, (c, placed) => {
+      while (marked < placed.length) marks[placed[marked++]!] = stamp;
+      const mass = this.boughtMass.get(c);
+      return mass > 0 ? this.boughtCo.maxMarkedWeight(c, marks, stamp) / mass : 0;
+    });
   }
 
   /** Items bought with all seeds first (number of seeds covered, then summed normalised strength). */

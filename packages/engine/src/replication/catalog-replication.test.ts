@@ -5,14 +5,13 @@
  * on an empty data directory starts from the stored snapshot plus the log, old rows are pruned.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
 import type { Engine } from '../engine-api.js';
 import type { EngineOptions, WebsiteConfig } from '../config.js';
-import { TEST_PG_URL, TestSchemas, queryTestDb, requirePostgres } from '../store/pg-test-env.js';
+import { CuttableProxy, TEST_PG_URL, TestSchemas, queryTestDb, requirePostgres } from '../store/pg-test-env.js';
 import type { Product } from '../types.js';
 import { CatalogReplication, decodeChange, encodeChange } from './catalog-replication.js';
 
@@ -148,45 +147,6 @@ describe('two engines on one PostgreSQL schema', () => {
     await eventually(async () => (await c.getProduct(SITE.websiteId, 'LATER')) !== undefined, async () => 'LATER not on c');
   });
 });
-
-/** A TCP proxy in front of the test server whose link can be cut and restored: a PostgreSQL outage as one replica sees it. */
-class CuttableProxy {
-  private readonly sockets = new Set<net.Socket>();
-  private up = true;
-  private readonly server = net.createServer((socket) => {
-    if (!this.up) { socket.destroy(); return; }
-    const target = new URL(TEST_PG_URL);
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    for (const s of [socket, upstream]) {
-      this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
-      s.on('error', () => { socket.destroy(); upstream.destroy(); });
-    }
-    socket.pipe(upstream).pipe(socket);
-  });
-
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    const url = new URL(TEST_PG_URL);
-    url.hostname = '127.0.0.1';
-    url.port = String((this.server.address() as net.AddressInfo).port);
-    return url.toString();
-  }
-
-  cut(): void {
-    this.up = false;
-    for (const s of this.sockets) s.destroy();
-  }
-
-  restore(): void {
-    this.up = true;
-  }
-
-  async close(): Promise<void> {
-    this.cut();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 describe('a PostgreSQL outage seen by one replica', () => {
   it('refuses catalog changes (STORE_FAILURE), keeps serving searches, and catches up once PostgreSQL is back', async () => {

@@ -6,6 +6,7 @@
  * @module
  */
 import type { CatalogIndex } from '../catalog/catalog-index.js';
+import { firstCode } from '../catalog/text-column.js';
 import type { PlanSortKey } from './search-plan.js';
 import type { DocComparator } from './top-k.js';
 
@@ -24,7 +25,8 @@ export function textSortKeys(index: CatalogIndex, field: number): Float64Array {
   const sortRank = column.sortRank!; // filled in by the plan compiler (ensureTextSortRanks)
   keys = new Float64Array(index.docCount);
   for (let d = 0; d < index.docCount; d++) {
-    keys[d] = column.offsets[d] < column.offsets[d + 1] ? sortRank[column.codes[column.offsets[d]]] : NaN;
+    const code = firstCode(column, d);
+    keys[d] = code >= 0 ? sortRank[code] : NaN;
   }
   const catalogPrefix = `${index.catalogId}:`;
   const versionPrefix = `${index.catalogId}:${index.version}:`;

@@ -10,6 +10,7 @@
  */
 import type { CatalogIndex, TextColumn } from '../catalog/catalog-index.js';
 import { andInto, fullBitset, popcount } from '../catalog/bitset.js';
+import { codeAt, codeCount } from '../catalog/text-column.js';
 import type { PlanCondition, SearchPlan } from './search-plan.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import { matchText, seek, type TextMatches } from './text-matches.js';
@@ -99,7 +100,8 @@ function countAllFacets(valueOffsets: Uint32Array, valueDocs: Uint32Array, count
   }
 }
 
-function countFacetsOfBitset(offsets: Uint32Array, codes: Uint32Array, single: Int32Array | undefined, counts: Uint32Array, candidates: Uint32Array, lo: number): void {
+function countFacetsOfBitset(column: TextColumn, counts: Uint32Array, candidates: Uint32Array, lo: number): void {
+  const { single, offsets, codes } = column;
   if (single) {
     for (let wi = 0; wi < candidates.length; wi++) {
       let word = candidates[wi];
@@ -223,7 +225,7 @@ function clearDocs(candidates: Uint32Array, gone: Uint32Array, lo: number): void
 /** Facet counts of every doc of [lo, hi) but the tombstoned `gone`: posting lengths minus their codes. */
 function countLiveFacets(column: TextColumn, counts: Uint32Array, lo: number, hi: number, docCount: number, gone: Uint32Array): void {
   countAllFacets(column.valueOffsets, column.valueDocs, counts, lo, hi, docCount);
-  for (const d of gone) for (let j = column.offsets[d], end = column.offsets[d + 1]; j < end; j++) counts[column.codes[j]]--;
+  for (const d of gone) for (let j = 0, k = codeCount(column, d); j < k; j++) counts[codeAt(column, d, j)]--;
 }
 
 function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, facetCounts: Uint32Array[], ranges: Float64Array): PartialResult {
@@ -239,8 +241,7 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
     splitBitset(plan, candidates, (cond, bits) => applyConditionToBitset(index, cond, lo, hi, bits), (a, bits) => {
       const fid = plan.aggregationFields[a];
       if (fid < 0) return;
-      const column = index.fields[fid].text!;
-      countFacetsOfBitset(column.offsets, column.codes, column.single, facetCounts[a], bits, lo);
+      countFacetsOfBitset(index.fields[fid].text!, facetCounts[a], bits, lo);
     });
   }
   const everything = plan.conditions.length === 0 && !merch?.hidden.some((d) => d >= lo && d < hi);
@@ -249,7 +250,7 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
     if (fid < 0) return;
     const column = index.fields[fid].text!;
     if (everything) countLiveFacets(column, facetCounts[i], lo, hi, index.docCount, gone);
-    else countFacetsOfBitset(column.offsets, column.codes, column.single, facetCounts[i], candidates, lo);
+    else countFacetsOfBitset(column, facetCounts[i], candidates, lo);
   });
   // Walking a numeric order pays when candidates are dense enough that the ends are reached soon
   // (catalog / candidates steps) — cheaper than visiting every candidate (random reads of the column).

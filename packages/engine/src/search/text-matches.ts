@@ -7,7 +7,7 @@
  * @module
  */
 import { lengthNorm } from '../catalog/build-catalog-state.js';
-import type { CatalogIndex } from '../catalog/catalog-index.js';
+import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
 import { BM25_K1, type PlanTerms, type PlanWord, type SearchPlan } from './search-plan.js';
 
 /** Docs (ascending) and their scores; the first `length` entries are used. */
@@ -37,28 +37,48 @@ export function seek(docs: Uint32Array, from: number, to: number, doc: number): 
  * stored with: its term frequency is recovered exactly from the stored float32 (an integer below 65,536)
  * and normalised again with the build's own formula, rounded to float32 as a one-go build stores it.
  */
-export function liveNorm(index: CatalogIndex, averages: readonly number[], i: number, d: number): number {
-  const { postNorm, postFields, fieldLengths, avgFieldLengths } = index.fullText;
+export function liveNorm(index: CatalogIndex, segment: PostingSegment, averages: readonly number[], i: number, d: number): number {
+  const { postNorm, postFields } = segment;
+  const { fieldLengths, lengthStride, avgFieldLengths } = index.fullText;
   const f = postFields[i];
-  const len = fieldLengths[f * index.docCount + d];
+  const len = fieldLengths[f * lengthStride + d];
   const tf = Math.round(postNorm[i] * lengthNorm(len, avgFieldLengths[f]));
   return Math.fround(tf / lengthNorm(len, averages[f]));
 }
 
-/** The docs of one term's postings in [lo, hi) with the term's score (tier + BM25F) per doc. */
+/**
+ * The docs of one term's postings in [lo, hi) with the term's score (tier + BM25F) per doc: those of
+ * the main postings, then those of the tail (appended docs, all higher).
+ */
 function matchTerm(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t: number, lo: number, hi: number): TextMatches {
-  const { termOffsets, postDocs, postFields, postNorm } = index.fullText;
-  const weights = plan.fieldWeights;
+  const main = index.fullText;
+  const tail = main.tail;
   const id = word.termIds[t];
+  const mainHi = tail ? Math.min(hi, tail.fromDoc) : hi;
+  const i = seek(main.postDocs, main.termOffsets[id], main.termOffsets[id + 1], lo);
+  const end = mainHi > lo ? seek(main.postDocs, i, main.termOffsets[id + 1], mainHi) : i;
+  let ti = 0;
+  let tend = 0;
+  if (tail && hi > tail.fromDoc) {
+    ti = seek(tail.postDocs, tail.termOffsets[id], tail.termOffsets[id + 1], Math.max(lo, tail.fromDoc));
+    tend = seek(tail.postDocs, ti, tail.termOffsets[id + 1], hi);
+  }
+  const out: TextMatches = { docs: new Int32Array(end - i + tend - ti), scores: new Float64Array(end - i + tend - ti), length: 0 };
+  scorePostings(index, plan, word, t, main, i, end, out);
+  if (tend > ti) scorePostings(index, plan, word, t, tail!, ti, tend, out);
+  return out;
+}
+
+/** Appends to `out` the docs of entries `[i, end)` of `segment` (one term's) with their scores. */
+function scorePostings(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t: number, segment: PostingSegment, i: number, end: number, out: TextMatches): void {
+  const { postDocs, postFields, postNorm } = segment;
+  const weights = plan.fieldWeights;
   const tier = word.qualities[t] * MATCH_TIER;
   const idf = word.idfs[t];
-  let i = seek(postDocs, termOffsets[id], termOffsets[id + 1], lo);
-  const end = seek(postDocs, i, termOffsets[id + 1], hi);
-  const docs = new Int32Array(end - i);
-  const scores = new Float64Array(end - i);
+  const { docs, scores } = out;
   const deleted = index.deleted;
   const live = plan.lengthAverages;
-  let length = 0;
+  let length = out.length;
   while (i < end) {
     const d = postDocs[i];
     if (deleted !== undefined && (deleted[d >>> 5] & (1 << (d & 31))) !== 0) {
@@ -69,7 +89,7 @@ function matchTerm(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t: nu
     let tfw = 0;
     do {
       const weight = weights[postFields[i]];
-      if (weight > 0) tfw += weight * (live ? liveNorm(index, live, i, d) : postNorm[i]);
+      if (weight > 0) tfw += weight * (live ? liveNorm(index, segment, live, i, d) : postNorm[i]);
       i++;
     } while (i < end && postDocs[i] === d);
     if (tfw > 0) {
@@ -77,7 +97,7 @@ function matchTerm(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t: nu
       scores[length++] = tier + (idf * tfw * (BM25_K1 + 1)) / (tfw + BM25_K1);
     }
   }
-  return { docs, scores, length };
+  out.length = length;
 }
 
 /** Union of two doc-sorted lists, keeping the higher score for a doc in both. */

@@ -3,6 +3,7 @@
  * and random schema names dropped after the run.
  * @module
  */
+import net from 'node:net';
 import pg from 'pg';
 import { uniqueTestName } from './store-contract.js';
 
@@ -52,5 +53,44 @@ export async function queryTestDb<T extends pg.QueryResultRow>(text: string, par
     return (await client.query<T>(text, params)).rows;
   } finally {
     await client.end();
+  }
+}
+
+/** A TCP proxy in front of the test server whose link can be cut and restored: a PostgreSQL outage as one replica sees it. */
+export class CuttableProxy {
+  private readonly sockets = new Set<net.Socket>();
+  private up = true;
+  private readonly server = net.createServer((socket) => {
+    if (!this.up) { socket.destroy(); return; }
+    const target = new URL(TEST_PG_URL);
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    for (const s of [socket, upstream]) {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+      s.on('error', () => { socket.destroy(); upstream.destroy(); });
+    }
+    socket.pipe(upstream).pipe(socket);
+  });
+
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    const url = new URL(TEST_PG_URL);
+    url.hostname = '127.0.0.1';
+    url.port = String((this.server.address() as net.AddressInfo).port);
+    return url.toString();
+  }
+
+  cut(): void {
+    this.up = false;
+    for (const s of this.sockets) s.destroy();
+  }
+
+  restore(): void {
+    this.up = true;
+  }
+
+  async close(): Promise<void> {
+    this.cut();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }

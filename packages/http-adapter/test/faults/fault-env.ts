@@ -3,6 +3,7 @@
  * or in this process, purchase bodies with known order ids, and the checks every fault test makes —
  * an acknowledged write survives, a refused one leaves no trace, `/readyz` tells the truth.
  */
+import { eventually } from '../child-server.js';
 import { ADMIN_TOKEN, TOKEN_A, bearer, post } from '../helpers.js';
 
 export { startChild, type ChildServer } from '../child-server.js';
@@ -83,7 +84,12 @@ export async function readiness(url: string): Promise<{ status: number; reasons:
   return { status: res.status, reasons: (body.checks ?? []).filter((c) => !c.ok).map((c) => `${c.name}: ${c.reason}`) };
 }
 
-/** Polls until `check` holds (the test's own timeout bounds the wait). */
-export async function eventually(check: () => Promise<boolean>, pauseMs = 50): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+/**
+ * Waits until the server reports ready: a restarted server serves searches at once and turns ready
+ * when its stored events are replayed and its indexes built (docs/operations.md, readiness checks).
+ */
+export async function whenReady(url: string, deadlineMs = 60_000): Promise<void> {
+  await eventually(async () => (await readiness(url)).status === 200, async () => `ready (${(await readiness(url)).reasons.join('; ')})`, deadlineMs);
 }
+
+export { eventually };

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServer, type AisleServer } from '../../src/index.js';
 import { ADMIN_TOKEN, SITE_A } from '../helpers.js';
-import { catalogRefIds, orderCount, putProducts, readiness, sendPurchase, unrecordedOrders } from './fault-env.js';
+import { catalogRefIds, orderCount, putProducts, readiness, sendPurchase, unrecordedOrders, whenReady } from './fault-env.js';
 
 const isRoot = process.getuid?.() === 0;
 if (!isRoot) console.warn('full-disk fault tests skipped: mounting a small tmpfs needs root (CI runs as root)');
@@ -37,7 +37,7 @@ describe.skipIf(!isRoot)('a full disk', () => {
     const refusedProducts = new Set<string>();
     const orders = new Map<string, string>();
     let refusedOrders = 0;
-    expect((await readiness(server.url)).status).toBe(200);
+    await whenReady(server.url);
     // Leave about 160 kB free.
     const fs = await statfs(dataDir);
     const filler = path.join(dataDir, 'filler');

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PG_URL, TestSchemas, queryTestDb, requirePostgres } from '../../../engine/src/store/pg-test-env.js';
 import { createServer } from '../../src/index.js';
 import { ADMIN_TOKEN, SITE_A } from '../helpers.js';
-import { eventually, orderCount, readiness, sendPurchase, unrecordedOrders } from './fault-env.js';
+import { eventually, orderCount, readiness, sendPurchase, unrecordedOrders, whenReady } from './fault-env.js';
 
 /** A TCP proxy to the test server that can refuse new connections and cut the open ones. */
 class CuttableProxy {
@@ -67,7 +67,7 @@ describe('PostgreSQL refusing and terminating connections', () => {
     };
     try {
       for (let i = 0; i < 20; i++) expect(await record(`pg-before-${i}`)).toBe(202);
-      expect((await readiness(server.url)).status).toBe(200);
+      await whenReady(server.url);
 
       // Connections refused: every purchase is refused (nothing stored), readiness names the store.
       await proxy.cut();
@@ -77,11 +77,11 @@ describe('PostgreSQL refusing and terminating connections', () => {
       expect(down.reasons.join()).toMatch(/^store: the store is not reachable/);
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
       // Replica polling fails in the background: logged and counted, not silent.
-      await eventually(async () => /aisle_background_failures_total\{task="replica-poll"\} [1-9]/.test(await (await fetch(`${server.url}/metrics`)).text()));
+      await eventually(async () => /aisle_background_failures_total\{task="replica-poll"\} [1-9]/.test(await (await fetch(`${server.url}/metrics`)).text()), 'a replica-poll failure counted', 30_000);
 
       // Back: ready again, purchases acknowledged again.
       await proxy.open();
-      await eventually(async () => (await readiness(server.url)).status === 200);
+      await whenReady(server.url);
       for (let i = 0; i < 20; i++) expect(await record(`pg-after-${i}`)).toBe(202);
 
       // Sessions ended by the server (pg_terminate_backend) between requests: a call may fail (503,
@@ -95,7 +95,7 @@ describe('PostgreSQL refusing and terminating connections', () => {
         if (status === 503) refusedAfterTerminate++;
       }
       expect(refusedAfterTerminate).toBeLessThan(20);
-      await eventually(async () => (await readiness(server.url)).status === 200);
+      await whenReady(server.url);
       expect(await unrecordedOrders(server.url, orders)).toEqual([]);
       expect(await orderCount(server.url)).toBe(orders.size);
     } finally {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, SITE_A } from '../helpers.js';
-import { catalogRefIds, putProducts, readiness, sendPurchase, startChild, unrecordedOrders, type ChildServer } from './fault-env.js';
+import { catalogRefIds, putProducts, readiness, sendPurchase, startChild, unrecordedOrders, type ChildServer, whenReady } from './fault-env.js';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'aisle-faults-kill-'));
 const running = new Set<ChildServer>();
@@ -28,7 +28,7 @@ describe('SIGKILL during purchases and catalog changes', () => {
     for (let round = 0; round < ROUNDS; round++) {
       const server = await startChild(engineOptions);
       running.add(server);
-      expect((await readiness(server.url)).status).toBe(200);
+      await whenReady(server.url);
       let stop = false;
       const purchases = (async () => {
         for (let i = 0; !stop; i++) {
@@ -55,6 +55,7 @@ describe('SIGKILL during purchases and catalog changes', () => {
     }
     const last = await startChild(engineOptions);
     running.add(last);
+    await whenReady(last.url);
     expect(await readiness(last.url)).toEqual({ status: 200, reasons: [] });
     expect(orders.size).toBeGreaterThan(0);
     expect(products.size).toBeGreaterThan(0);

@@ -83,3 +83,35 @@ export const requestArb: fc.Arbitrary<SearchRequest> = fc.record({
   if (r.sort_fields) request.sort_fields = r.sort_fields;
   return request;
 });
+
+/**
+ * Fields no product of {@link catalogArb} has, each present or not: a change giving a product one adds a
+ * field to the catalog. Text (words of the other fields), numeric (now and then a stray word), multi-valued,
+ * and valueless (null, an empty list or an object: kind none).
+ */
+export const freshFieldsArb: fc.Arbitrary<Record<string, unknown>> = fc.record({
+  fresh_text: maybe(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }).map((w) => w.join(' '))),
+  fresh_num: maybe(fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 0, max: 9 }) }, { weight: 1, arbitrary: fc.constantFrom('4.5', 'n/a') })),
+  fresh_list: maybe(fc.array(fc.constantFrom(...TAGS), { maxLength: 2 })),
+  fresh_none: rarely(fc.constantFrom<unknown>(null, [], {})),
+}).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)));
+
+/** Random requests over the fields of {@link freshFieldsArb}: scopes, facets, ranges and sorts on them. */
+export const freshRequestArb: fc.Arbitrary<SearchRequest> = fc.record({
+  q: fc.oneof(fc.constant(''), fc.constantFrom(...WORDS)),
+  scope: maybe(fc.oneof(
+    fc.record({ fresh_text: fc.subarray(['red', 'Red shirt', 'x', 'tv']) }),
+    fc.record({ fresh_num: fc.record({ min: fc.integer({ min: 0, max: 9 }) }) }),
+    fc.record({ fresh_list: fc.subarray(TAGS) }),
+    fc.record({ fresh_none: fc.constant(['a']) }),
+  )),
+  sort: maybe(fc.tuple(fc.constantFrom('fresh_num', 'fresh_text', 'fresh_list'), fc.constantFrom('asc', 'desc'), fc.constantFrom('number', 'text'))),
+}).map((r) => {
+  const request: SearchRequest = {
+    website_id: 'w', client: 'c', q: r.q, start: 0, size: 20,
+    aggregations: ['fresh_text', 'fresh_num', 'fresh_list', 'fresh_none'], range_fields: ['fresh_num'],
+  };
+  if (r.scope) request.scope = r.scope as SearchRequest['scope'];
+  if (r.sort) request.sort_fields = [{ [r.sort[0]]: { order: r.sort[1], type: r.sort[2] } } as SortFieldSpec];
+  return request;
+});

@@ -1,0 +1,114 @@
+/**
+ * The two processes of the restart benchmark (catalog-restart.ts), each forked fresh:
+ * - `write`: an engine with a data directory (embedded SQLite store) and one website loads N generated
+ *   products and some shopper history, writes its catalog snapshot, and closes;
+ * - `start`: a new engine on that data directory, timed from the process's own start
+ *   (`performance.timeOrigin`) to: the modules loaded, `createEngine` resolved, the first text search
+ *   and facet browse answered, and `readiness()` ready. The engine's own start log (its `info` lines,
+ *   see engine.ts) gives the breakdown of the catalog load.
+ * @module
+ */
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createEngine, type Engine, type EngineLogger } from '@aisle/engine';
+import { generateCatalogStream, generateInteractions, type Product } from '@aisle/engine/demo';
+import { serveChild } from './child-process.js';
+
+/** Milliseconds from the process's start until this module's body runs: node, tsx (from sources) and every import. */
+const modulesLoadedMs = performance.now();
+
+export type RestartChildInput =
+  | { phase: 'write'; dataDir: string; products: number; sessions: number }
+  | { phase: 'start'; dataDir: string };
+
+/** What the write phase did. */
+export interface WriteResult { products: number; loadMs: number; eventsMs: number; snapshotMs: number; snapshotBytes: number }
+
+/** An `info` line the engine logged while starting. */
+export interface StartLogLine { message: string; details: Record<string, unknown> }
+
+/** What the start phase measured: each time in ms from the process's start. */
+export interface StartResult {
+  modulesLoadedMs: number;
+  engineCreatedMs: number;
+  firstSearchMs: number;
+  firstBrowseMs: number;
+  readyMs: number;
+  /** The checks not ready at the first readiness call (with their reasons). */
+  firstNotReady: string[];
+  products: number;
+  /** CPU of the process (user + system, every thread) until `createEngine` resolved, the first search answered, ready. */
+  engineCpuMs: number;
+  searchCpuMs: number;
+  cpuMs: number;
+  rssBytes: number;
+  log: StartLogLine[];
+}
+
+const cpuMs = (): number => { const cpu = process.cpuUsage(); return (cpu.user + cpu.system) / 1000; };
+
+const WEBSITE = { websiteId: 'shop', client: 'shop', tokens: ['restart-token'], hmacSecret: 'restart-secret' };
+
+async function write(input: Extract<RestartChildInput, { phase: 'write' }>): Promise<WriteResult> {
+  const engine = await createEngine({ dataDir: input.dataDir, workers: 0, websites: [WEBSITE] });
+  try {
+    let t = performance.now();
+    const summary = await engine.replaceProducts(WEBSITE.websiteId, generateCatalogStream({ count: input.products, seed: 1 }));
+    const loadMs = performance.now() - t;
+    t = performance.now();
+    if (input.sessions > 0) {
+      // The history's shoppers browse the first products (enough of them for the sessions asked).
+      const sample: Product[] = [];
+      for (const p of generateCatalogStream({ count: Math.min(input.products, input.sessions * 2), seed: 1 })) sample.push(p);
+      const { views, purchases } = generateInteractions({ products: sample, sessions: input.sessions, seed: 7, now: Date.now() });
+      for (const body of views) await engine.recordViews(WEBSITE.websiteId, body);
+      for (const body of purchases) await engine.recordPurchases(WEBSITE.websiteId, body);
+    }
+    const eventsMs = performance.now() - t;
+    t = performance.now();
+    await engine.saveSnapshots();
+    const snapshotMs = performance.now() - t;
+    const snapshotBytes = statSync(path.join(input.dataDir, 'catalogs', `${WEBSITE.websiteId}.aislesnap`)).size;
+    return { products: summary.catalogSize, loadMs, eventsMs, snapshotMs, snapshotBytes };
+  } finally {
+    await engine.close();
+  }
+}
+
+async function start(input: Extract<RestartChildInput, { phase: 'start' }>): Promise<StartResult> {
+  const log: StartLogLine[] = [];
+  const collect = (details: object, message?: string): void => { log.push({ message: message ?? '', details: details as Record<string, unknown> }); };
+  const logger: EngineLogger = { info: collect, warn: collect, error: collect };
+  // The engine as `aisle serve` starts it: default search workers.
+  const engine: Engine = await createEngine({ dataDir: input.dataDir, websites: [WEBSITE], logger });
+  const engineCreatedMs = performance.now();
+  const engineCpuMs = cpuMs();
+  const base = { website_id: WEBSITE.websiteId, client: WEBSITE.client, start: 0, size: 20 };
+  const text = await engine.search({ ...base, q: 'red shirt', aggregations: ['brand', 'search_category'], range_fields: ['price'] });
+  const firstSearchMs = performance.now();
+  const searchCpuMs = cpuMs();
+  const browse = await engine.search({
+    ...base, q: '', scope: { search_category: [String(text.payload.result[0]?.search_category ?? '')] }, aggregations: ['brand'],
+    range_fields: ['price'], sort_fields: [{ price: { order: 'asc', type: 'number' } }],
+  });
+  const firstBrowseMs = performance.now();
+  if (text.payload.total_results === 0 || browse.payload.total_results === 0) throw new Error('the first searches found nothing: the catalog was not restored');
+  let readiness = await engine.readiness();
+  const firstNotReady = readiness.checks.filter((c) => !c.ok).map((c) => `${c.name}: ${c.reason ?? ''}`);
+  while (!readiness.ready) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    readiness = await engine.readiness();
+  }
+  const readyMs = performance.now();
+  const readyCpuMs = cpuMs();
+  const products = (await engine.stats(WEBSITE.websiteId)).products;
+  const rssBytes = process.memoryUsage().rss;
+  await engine.close();
+  return {
+    modulesLoadedMs, engineCreatedMs, firstSearchMs, firstBrowseMs, readyMs, firstNotReady, products,
+    engineCpuMs, searchCpuMs, cpuMs: readyCpuMs, rssBytes, log,
+  };
+}
+
+serveChild<RestartChildInput, WriteResult | StartResult>((input) => (input.phase === 'write' ? write(input) : start(input)));

@@ -1,0 +1,38 @@
+/**
+ * The postings of a full-text index as one segment: the main postings with the tail's (docs appended
+ * since the build, see `FullTextIndex.tail`) merged in per term — the layout a one-go build writes,
+ * which snapshots store.
+ * @module
+ */
+import { STEP, type Steps } from './build-catalog-state.js';
+import type { FullTextIndex, PostingSegment } from './catalog-index.js';
+import { sharedArray } from './shared-arrays.js';
+
+/** `fullText`'s postings as one segment (the main arrays themselves when there is no tail), in steps. */
+export function* flatPostingsSteps(fullText: FullTextIndex): Steps<PostingSegment> {
+  const { tail, termCount: T } = fullText;
+  if (!tail) return fullText;
+  const termOffsets = sharedArray(Uint32Array, T + 1);
+  for (let t = 0; t < T; t++) {
+    termOffsets[t + 1] = termOffsets[t] + fullText.termOffsets[t + 1] - fullText.termOffsets[t] + tail.termOffsets[t + 1] - tail.termOffsets[t];
+  }
+  const entries = termOffsets[T];
+  const postDocs = sharedArray(Uint32Array, entries);
+  const postFields = sharedArray(Uint8Array, entries);
+  const postNorm = sharedArray(Float32Array, entries);
+  let work = 0;
+  for (let t = 0; t < T; t++) {
+    let at = termOffsets[t];
+    for (const segment of [fullText, tail]) {
+      const from = segment.termOffsets[t];
+      const to = segment.termOffsets[t + 1];
+      postDocs.set(segment.postDocs.subarray(from, to), at);
+      postFields.set(segment.postFields.subarray(from, to), at);
+      postNorm.set(segment.postNorm.subarray(from, to), at);
+      at += to - from;
+      work += to - from;
+    }
+    if (++work >= STEP) { work = 0; yield; }
+  }
+  return { termOffsets, postDocs, postFields, postNorm };
+}

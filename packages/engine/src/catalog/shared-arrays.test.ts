@@ -1,0 +1,61 @@
+/**
+ * Columns extended in place for appended versions: an older version's view never changes, and only the
+ * latest view of a buffer is extended in place (a second extension of an older one copies).
+ */
+import { describe, expect, it } from 'vitest';
+import { extendShared, growableArray, growableSharedBytes, sharedArray } from './shared-arrays.js';
+
+describe('extendShared', () => {
+  it('extends the latest view in place, leaving the older view as it was', () => {
+    const v1 = growableArray(Uint32Array, 3);
+    v1.set([1, 2, 3]);
+    const v2 = extendShared(v1, 5);
+    expect(v2.buffer).toBe(v1.buffer);
+    expect(Array.from(v2)).toEqual([1, 2, 3, 0, 0]);
+    v2[3] = 4;
+    expect(v1.length).toBe(3);
+    expect(Array.from(v1)).toEqual([1, 2, 3]);
+    const v3 = extendShared(v2, 6);
+    expect(v3.buffer).toBe(v1.buffer);
+    expect(Array.from(v3)).toEqual([1, 2, 3, 4, 0, 0]);
+  });
+
+  it('copies when the view is not the latest (a version built from an older one), so no version sees another one\'s tail', () => {
+    const base = growableArray(Float64Array, 2);
+    base.set([1, 2]);
+    const dropped = extendShared(base, 3);
+    dropped[2] = 99;
+    const again = extendShared(base, 3);
+    expect(again.buffer).not.toBe(base.buffer);
+    expect(Array.from(again)).toEqual([1, 2, 0]);
+    expect(Array.from(dropped)).toEqual([1, 2, 99]);
+    // The copy has room of its own.
+    expect(extendShared(again, 4).buffer).toBe(again.buffer);
+  });
+
+  it('copies a column on a fixed-size buffer, or past the room reserved, onto a growable one', () => {
+    const fixed = sharedArray(Int32Array, 2);
+    fixed.set([-1, 5]);
+    const grown = extendShared(fixed, 4);
+    expect(grown.buffer).not.toBe(fixed.buffer);
+    expect(Array.from(grown)).toEqual([-1, 5, 0, 0]);
+    const small = growableArray(Uint8Array, 1, 2);
+    small[0] = 7;
+    const far = extendShared(small, 3);
+    expect(far.buffer).not.toBe(small.buffer);
+    expect(Array.from(far)).toEqual([7, 0, 0]);
+    expect(extendShared(far, 10).buffer).toBe(far.buffer);
+  });
+
+  it('counts the bytes of live growable buffers, grown in place included (process.memoryUsage does not)', () => {
+    const before = growableSharedBytes();
+    const a = growableArray(Float64Array, 1000);
+    expect(growableSharedBytes() - before).toBe(8000);
+    const b = extendShared(a, 1500);
+    expect(b.buffer).toBe(a.buffer);
+    expect(growableSharedBytes() - before).toBe(12_000);
+    const c = extendShared(sharedArray(Uint32Array, 10), 20);
+    expect(growableSharedBytes() - before).toBe(12_080);
+    expect(c.length).toBe(20);
+  });
+});

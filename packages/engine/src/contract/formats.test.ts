@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { parseIsoDateTime } from './formats.js';
+
+const pad = (n: number, w: number): string => String(n).padStart(w, '0');
+
+/** The reference: the calendar as `Date` knows it (a day that does not exist rolls over into the next month). */
+function reference(y: number, mo: number, d: number, h: number, mi: number, s: number): number | undefined {
+  const ms = Date.UTC(y, mo - 1, d, h, mi, s);
+  return new Date(ms).getUTCDate() === d && mo >= 1 && mo <= 12 ? ms : undefined;
+}
+
+describe('parseIsoDateTime', () => {
+  it('accepts exactly the calendar days Date knows, leap years included', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 1970, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }),
+      fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 59 }),
+      (y, mo, d, h, mi, s) => {
+        const text = `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}Z`;
+        expect(parseIsoDateTime(text)).toBe(d === 0 ? undefined : reference(y, mo, d, h, mi, s));
+      },
+    ), { numRuns: 5000 });
+  });
+
+  it('reads the century rules of February', () => {
+    expect(parseIsoDateTime('2000-02-29T00:00:00Z')).toBe(Date.UTC(2000, 1, 29));
+    expect(parseIsoDateTime('2024-02-29T00:00:00Z')).toBe(Date.UTC(2024, 1, 29));
+    expect(parseIsoDateTime('2100-02-29T00:00:00Z')).toBeUndefined();
+    expect(parseIsoDateTime('2023-02-29T00:00:00Z')).toBeUndefined();
+    expect(parseIsoDateTime('2023-04-31T00:00:00Z')).toBeUndefined();
+  });
+
+  it('applies zone offsets and fractions', () => {
+    expect(parseIsoDateTime('2024-05-01T12:00:00+02:00')).toBe(Date.UTC(2024, 4, 1, 10));
+    expect(parseIsoDateTime('2024-05-01T12:00:00.1234-0130')).toBe(Date.UTC(2024, 4, 1, 13, 30, 0, 123));
+    expect(parseIsoDateTime('2024-05-01T12:00:00+24:00')).toBeUndefined();
+    expect(parseIsoDateTime('1969-12-31T23:59:59Z')).toBeUndefined();
+  });
+});
