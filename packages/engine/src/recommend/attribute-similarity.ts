@@ -326,7 +326,8 @@ export class AttributeSimilarity {
     const expected = previous !== undefined && previous.rowItem.length > 0
       ? Math.ceil((previous.featIds.length / previous.rowItem.length) * rows * 1.1) + 1024
       : rows * 16;
-    // Growable typed arrays (no intermediate JS arrays); the result is a view of the filled part.
+    // Growable typed arrays (no intermediate JS arrays); the result is a trimmed copy of the filled part
+    // (the guessed capacity, 16 features a row, held a third more than the generated 1M catalog needs).
     const ids = new Growable(Int32Array, Math.max(1024, expected));
     const weights = new Growable(Float32Array, Math.max(1024, expected));
     let df = new Int32Array(Math.max(16, featureIds.size));
@@ -367,8 +368,8 @@ export class AttributeSimilarity {
       featStart[r + 1] = ids.length;
     }
     const features = featureIds.size;
-    const featIds = ids.view();
-    const featWeights = weights.view();
+    const featIds = ids.trimmed();
+    const featWeights = weights.trimmed();
     yield;
     const rowOf = new Int32Array(this.items.size).fill(-1);
     for (let r = 0; r < rows; r++) rowOf[rowItem[r]!] = r;
