@@ -30,6 +30,7 @@ import { copySingleCodes, emptySingleCodes, multiValuedCodes, singleCodesType } 
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
 import { extendFieldLengths } from './field-lengths.js';
 import { extendShared, growableArray, sharedArray } from './shared-arrays.js';
+import { copyPostingEntries, postingEntries } from './posting-tail.js';
 import { copyInSteps, type StringLookup, type StringMap } from './string-map.js';
 import { codeLookupSteps, dictionaryLookup, existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
 import { tokenize } from './tokenizer.js';
@@ -379,9 +380,8 @@ function* appendFullText(
     if ((t & STEP_MASK) === STEP_MASK) yield;
   }
   const entries = tailOffsets[T];
-  const postDocs = sharedArray(Uint32Array, entries);
-  const postFields = sharedArray(Uint8Array, entries);
-  const postNorm = sharedArray(Float32Array, entries);
+  const tailEntries = postingEntries(entries);
+  const { postDocs, postFields, postNorm } = tailEntries;
   const termDocFreq = sharedArray(Uint32Array, T);
   let work = 0;
   for (let t = 0; t < T; t++) {
@@ -389,10 +389,7 @@ function* appendFullText(
     if (o >= 0) {
       const from = oldTail.termOffsets[o];
       const to = oldTail.termOffsets[o + 1];
-      const at = tailOffsets[t];
-      postDocs.set(oldTail.postDocs.subarray(from, to), at);
-      postFields.set(oldTail.postFields.subarray(from, to), at);
-      postNorm.set(oldTail.postNorm.subarray(from, to), at);
+      copyPostingEntries(oldTail, from, to, tailEntries, tailOffsets[t]);
       termDocFreq[t] = old.termDocFreq[o];
       work += 1 + to - from;
     }

@@ -8,6 +8,18 @@ import { STEP, type Steps } from './build-catalog-state.js';
 import type { FullTextIndex, PostingSegment } from './catalog-index.js';
 import { sharedArray } from './shared-arrays.js';
 
+/** The entry arrays of a posting segment of `entries` entries, zeroed, on shared memory. */
+export function postingEntries(entries: number): Omit<PostingSegment, 'termOffsets'> {
+  return { postDocs: sharedArray(Uint32Array, entries), postFields: sharedArray(Uint8Array, entries), postNorm: sharedArray(Float32Array, entries) };
+}
+
+/** Copies the entries `[from, to)` of `source` into `target` from entry `at`. */
+export function copyPostingEntries(source: PostingSegment, from: number, to: number, target: Omit<PostingSegment, 'termOffsets'>, at: number): void {
+  target.postDocs.set(source.postDocs.subarray(from, to), at);
+  target.postFields.set(source.postFields.subarray(from, to), at);
+  target.postNorm.set(source.postNorm.subarray(from, to), at);
+}
+
 /** `fullText`'s postings as one segment (the main arrays themselves when there is no tail), in steps. */
 export function* flatPostingsSteps(fullText: FullTextIndex): Steps<PostingSegment> {
   const { tail, termCount: T } = fullText;
@@ -16,23 +28,18 @@ export function* flatPostingsSteps(fullText: FullTextIndex): Steps<PostingSegmen
   for (let t = 0; t < T; t++) {
     termOffsets[t + 1] = termOffsets[t] + fullText.termOffsets[t + 1] - fullText.termOffsets[t] + tail.termOffsets[t + 1] - tail.termOffsets[t];
   }
-  const entries = termOffsets[T];
-  const postDocs = sharedArray(Uint32Array, entries);
-  const postFields = sharedArray(Uint8Array, entries);
-  const postNorm = sharedArray(Float32Array, entries);
+  const flat = postingEntries(termOffsets[T]);
   let work = 0;
   for (let t = 0; t < T; t++) {
     let at = termOffsets[t];
     for (const segment of [fullText, tail]) {
       const from = segment.termOffsets[t];
       const to = segment.termOffsets[t + 1];
-      postDocs.set(segment.postDocs.subarray(from, to), at);
-      postFields.set(segment.postFields.subarray(from, to), at);
-      postNorm.set(segment.postNorm.subarray(from, to), at);
+      copyPostingEntries(segment, from, to, flat, at);
       at += to - from;
       work += to - from;
     }
     if (++work >= STEP) { work = 0; yield; }
   }
-  return { termOffsets, postDocs, postFields, postNorm };
+  return { termOffsets, ...flat };
 }
