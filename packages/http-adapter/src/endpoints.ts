@@ -120,6 +120,8 @@ export interface EndpointDeclaration {
 
 const UNSUPPORTED_JSON = 'Content-Type is not application/json.';
 const JSON_BODY = ['application/json'] as const;
+/** The errors of every JSON body read whole (a feed upload has its own: {@link FEED_ERRORS}). */
+const JSON_BODY_ERRORS = { 413: 'Body too large.', 415: UNSUPPORTED_JSON };
 /** The errors of a product-feed upload that only the feed has (PUT and PATCH of products). */
 const FEED_ERRORS = {
   413: `Upload above the limit (default ${byteSize(DEFAULT_LIMITS.adminMaxBytes)}); nothing was changed.`,
@@ -152,7 +154,7 @@ const adminErrors = (extra: Record<number, string> = {}): Record<number, string>
 
 const EVENT_ERRORS = {
   400: 'Validation errors keyed by property path; malformed JSON under "$".', 401: 'Missing or invalid token.',
-  413: 'Body too large.', 415: UNSUPPORTED_JSON,
+  ...JSON_BODY_ERRORS,
 };
 
 /** An event endpoint: the website token names the website; the engine validates the body (errors under its paths). */
@@ -218,7 +220,7 @@ export const endpoints = {
       errors: {
         400: 'Invalid body, unknown or non-numeric range_fields, bad scope or sort, malformed JSON, limits.',
         401: 'Missing or invalid token, or the token does not open website_id.',
-        404: 'Unknown client for the website.', 413: 'Body too large.', 415: UNSUPPORTED_JSON,
+        404: 'Unknown client for the website.', ...JSON_BODY_ERRORS,
       },
       handler: h.search,
     }],
@@ -229,7 +231,7 @@ export const endpoints = {
       method: 'POST', operationId: 'bundles', tag: 'recommendations', summary: 'Bundles of items often bought together.', auth: 'public',
       body: { mediaTypes: JSON_BODY, schema: 'BundleRequest', validate: true },
       responses: { 200: { description: 'A list of bundles.', schema: 'BundleResponse' } },
-      errors: { 400: 'Invalid body.', 404: 'Unknown website.', 413: 'Body too large.', 415: UNSUPPORTED_JSON },
+      errors: { 400: 'Invalid body.', 404: 'Unknown website.', ...JSON_BODY_ERRORS },
       handler: h.bundle,
     }],
   },
@@ -299,7 +301,7 @@ export const endpoints = {
       method: 'POST', operationId: 'issueCoupons', tag: 'admin', summary: 'Issue price-beat codes.', auth: 'admin',
       body: { mediaTypes: JSON_BODY, schema: 'CouponIssueRequest', validate: true },
       responses: { 201: { description: 'Issued.', schema: 'CouponIssueResult' } },
-      errors: adminErrors({ 413: 'Body too large.', 415: UNSUPPORTED_JSON }),
+      errors: adminErrors(JSON_BODY_ERRORS),
       handler: h.issueCoupons,
     }],
   },
@@ -370,7 +372,7 @@ export const endpoints = {
         method: 'PUT', operationId: 'putSettings', tag: 'admin', summary: 'Replace the settings (applied to the next request; stored for every replica).', auth: 'admin',
         body: { mediaTypes: JSON_BODY, schema: 'WebsiteSettings', validate: false },
         responses: { 200: { description: 'The settings now in force (every key).', schema: 'WebsiteSettings' } },
-        errors: adminErrors({ 400: 'Invalid settings; the message names the key. Nothing was changed.', 413: 'Body too large.', 415: UNSUPPORTED_JSON }),
+        errors: adminErrors({ 400: 'Invalid settings; the message names the key. Nothing was changed.', ...JSON_BODY_ERRORS }),
         handler: h.updateSettings,
       },
       {
