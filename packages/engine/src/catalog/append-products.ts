@@ -25,7 +25,7 @@
 import type { Product } from '../types.js';
 import { fieldKindOf, isFullTextField, lengthNorm, lengthTotalsSteps, MAX_TF, meanLengths, setLengthTotals, STEP, storedFieldLength, type Steps } from './build-catalog-state.js';
 import { liveFieldKind, withFullTextFields } from './tombstones.js';
-import { charMask, lowerBound, type CatalogIndex, type CatalogState, type DocCodes, type FieldIndex, type FullTextIndex, type PostingTail, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
+import { charMask, lowerBound, type CatalogIndex, type CatalogState, type DocCodes, type FieldIndex, type FullTextIndex, type InvertedTail, type PostingTail, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { copySingleCodes, emptySingleCodes, multiValuedCodes, singleCodesType } from './text-column.js';
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
 import { extendFieldLengths } from './field-lengths.js';
@@ -161,7 +161,6 @@ function distinctTexts(v: unknown): string[] {
  */
 function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], dictSize: number): TextColumn {
   const k = docCodes.length;
-  const oldEntries = column.valueDocs.length;
   let added = 0;
   let several = false;
   for (const codes of docCodes) {
@@ -181,8 +180,8 @@ function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], d
     // Multi-valued already, or made so by a new product with several values, as a build would.
     const old = multiValuedCodes(column);
     const offsets = extendShared(old.offsets, n + k + 1);
-    const codes = added === 0 ? old.codes : extendShared(old.codes, oldEntries + added);
-    let at = oldEntries;
+    const codes = added === 0 ? old.codes : extendShared(old.codes, old.codes.length + added);
+    let at = old.codes.length;
     for (let j = 0; j < k; j++) {
       for (const c of docCodes[j]) codes[at++] = c;
       offsets[n + j + 1] = at;
@@ -192,7 +191,7 @@ function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], d
   // The text sort ranks are per code: valid as long as no code was added.
   const sortRank = dictSize === column.dictSize ? column.sortRank : undefined;
   // No new doc has a value: the inverted column is the old one.
-  if (added === 0) return { ...perDoc, dictSize, valueOffsets: column.valueOffsets, valueDocs: column.valueDocs, sortRank };
+  if (added === 0) return { ...perDoc, dictSize, valueOffsets: column.valueOffsets, valueDocs: column.valueDocs, valueTail: column.valueTail, sortRank };
   // Inverted column: per code, its old docs then its new ones (new doc ids are the highest).
   const newDocs = new Map<number, number[]>();
   for (let j = 0; j < k; j++) {
@@ -203,42 +202,57 @@ function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], d
     }
   }
   const oldSize = column.dictSize;
-  const touched = [...newDocs.keys()].sort((a, b) => a - b);
-  if (touched[0] >= oldSize) {
-    // Only new values (a new title, say): their lists come after every old one, which stay in place.
-    const valueOffsets = extendShared(column.valueOffsets, dictSize + 1);
-    const valueDocs = extendShared(column.valueDocs, oldEntries + added);
+  let { valueOffsets, valueDocs } = column;
+  if (dictSize > oldSize) {
+    // New values (a new title, say): their lists come after every old one, in place.
+    let fresh = 0;
+    for (let c = oldSize; c < dictSize; c++) fresh += newDocs.get(c)?.length ?? 0;
+    valueOffsets = extendShared(column.valueOffsets, dictSize + 1);
+    valueDocs = extendShared(column.valueDocs, column.valueDocs.length + fresh);
     for (let c = oldSize; c < dictSize; c++) {
       const list = newDocs.get(c) ?? [];
       valueDocs.set(list, valueOffsets[c]);
       valueOffsets[c + 1] = valueOffsets[c] + list.length;
     }
-    return { ...perDoc, dictSize, valueOffsets, valueDocs };
   }
-  // Old codes end where they did, shifted by the new docs of the codes up to them (none before the first
-  // touched one: one block); new codes follow.
-  const valueOffsets = growableArray(Uint32Array, dictSize + 1);
-  valueOffsets.set(column.valueOffsets.subarray(0, touched[0] + 1));
-  let shift = 0;
-  for (let c = touched[0], next = 0; c < oldSize; c++) {
-    if (c === touched[next]) shift += newDocs.get(touched[next++])!.length;
-    valueOffsets[c + 1] = column.valueOffsets[c + 1] + shift;
+  // Values older docs have (a brand, a category): the new docs go to the tail, so the lists of the
+  // codes after them do not shift (one copy of the column per append, before).
+  const valueTail = appendedTail(column.valueTail, newDocs, oldSize);
+  return { ...perDoc, dictSize, valueOffsets, valueDocs, valueTail, sortRank };
+}
+
+/**
+ * `tail` with the new docs (per code, ascending, every one higher than the tail's) of the codes below
+ * `oldSize` added: the codes' lists merged, each its old tail docs then its new ones. Pure; costs the
+ * tail (bounded by the merge threshold, which counts appended docs), not the column.
+ */
+function appendedTail(tail: InvertedTail | undefined, newDocs: ReadonlyMap<number, readonly number[]>, oldSize: number): InvertedTail | undefined {
+  const touched = [...newDocs.keys()].filter((c) => c < oldSize).sort((a, b) => a - b);
+  if (touched.length === 0) return tail;
+  const oldCodes = tail?.codes ?? new Uint32Array(0);
+  const codes: number[] = [];
+  for (let i = 0, j = 0; i < oldCodes.length || j < touched.length;) {
+    if (j === touched.length || (i < oldCodes.length && oldCodes[i] < touched[j])) codes.push(oldCodes[i++]);
+    else if (i < oldCodes.length && oldCodes[i] === touched[j]) { codes.push(oldCodes[i++]); j++; }
+    else codes.push(touched[j++]);
   }
-  for (let c = oldSize; c < dictSize; c++) valueOffsets[c + 1] = valueOffsets[c] + (newDocs.get(c)?.length ?? 0);
-  const valueDocs = growableArray(Uint32Array, oldEntries + added);
-  let c = 0;
-  for (const t of touched) {
-    // Codes c .. t (t's old list included) are copied as one block, shifted by the docs added before.
-    if (c < oldSize) {
-      const end = Math.min(t + 1, oldSize);
-      valueDocs.set(column.valueDocs.subarray(column.valueOffsets[c], column.valueOffsets[end]), valueOffsets[c]);
+  let entries = tail?.docs.length ?? 0;
+  for (const c of touched) entries += newDocs.get(c)!.length;
+  const out: InvertedTail = { codes: sharedArray(Uint32Array, codes.length), offsets: sharedArray(Uint32Array, codes.length + 1), docs: sharedArray(Uint32Array, entries) };
+  let at = 0;
+  for (let i = 0, o = 0; i < codes.length; i++) {
+    const c = codes[i];
+    out.codes[i] = c;
+    if (tail && o < oldCodes.length && oldCodes[o] === c) {
+      out.docs.set(tail.docs.subarray(tail.offsets[o], tail.offsets[o + 1]), at);
+      at += tail.offsets[o + 1] - tail.offsets[o];
+      o++;
     }
-    const list = newDocs.get(t)!;
-    valueDocs.set(list, valueOffsets[t + 1] - list.length);
-    c = t + 1;
+    const list = c < oldSize ? newDocs.get(c) : undefined;
+    if (list) { out.docs.set(list, at); at += list.length; }
+    out.offsets[i + 1] = at;
   }
-  if (c < oldSize) valueDocs.set(column.valueDocs.subarray(column.valueOffsets[c], column.valueOffsets[oldSize]), valueOffsets[c]);
-  return { ...perDoc, dictSize, valueOffsets, valueDocs, sortRank };
+  return out;
 }
 
 /**

@@ -24,14 +24,34 @@ export type SingleCodes = Int8Array | Int16Array | Int32Array;
 interface TextColumnBase {
   /** Dictionary size; codes are in first-seen order. */
   dictSize: number;
-  /** Inverted column: docs having code `c` are `valueDocs[valueOffsets[c] .. valueOffsets[c+1])`, ascending. */
+  /**
+   * Inverted column: docs having code `c` are `valueDocs[valueOffsets[c] .. valueOffsets[c+1])`, ascending,
+   * then those of `valueTail` (every one higher). Read both through text-column.ts's `tailRange`.
+   */
   valueOffsets: Uint32Array;
   valueDocs: Uint32Array;
+  /**
+   * Docs appended since the one-go build that took codes older docs had (a new brand's products): kept
+   * apart, as the posting tail is, so an append does not shift the lists of every later code. Absent:
+   * none. A merge folds it away; a snapshot stores the column folded (`foldedInverted`).
+   */
+  valueTail?: InvertedTail;
   /**
    * Per code, rank of its lower-cased value (equal lower-cased values share a rank): text sort order.
    * Derived on first use (a text sort on the field) by `ensureTextSortRanks`; absent until then.
    */
   sortRank?: Uint32Array;
+}
+
+/**
+ * The appended docs of codes that had docs before (see {@link TextColumnBase.valueTail}): code
+ * `codes[i]` (ascending) has the docs `docs[offsets[i] .. offsets[i+1])`, ascending, each higher than
+ * the code's docs in the main inverted column.
+ */
+export interface InvertedTail {
+  codes: Uint32Array;
+  offsets: Uint32Array;
+  docs: Uint32Array;
 }
 
 /** A text column where no doc has more than one value: one code per doc (one read in hot loops). */

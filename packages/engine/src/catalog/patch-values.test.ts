@@ -16,7 +16,7 @@ import { productsOf } from './product-store.js';
 import { numericValue } from './field-values.js';
 import { mergeNumericOrder, mergeNumericOrderLinear } from './patch-values.js';
 import { ensureNumericOrder } from './text-column-lookups.js';
-import { docCodes } from './text-column.js';
+import { docCodes, foldedInverted } from './text-column.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshot } from './snapshot.js';
 
 const pool = new SearchPool({ workers: 2, threshold: 0 });
@@ -44,7 +44,8 @@ function columnsByValue(state: CatalogState): Record<string, unknown> {
     const t = f.text;
     if (t) {
       for (let c = 0; c < t.dictSize; c++) {
-        const docs = Array.from(t.valueDocs.subarray(t.valueOffsets[c], t.valueOffsets[c + 1]));
+        const { valueOffsets, valueDocs } = foldedInverted(t);
+        const docs = Array.from(valueDocs.subarray(valueOffsets[c], valueOffsets[c + 1]));
         if (docs.length > 0) docsOf[state.dictionaries[fid][c]] = docs;
       }
     }

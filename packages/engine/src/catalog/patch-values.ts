@@ -20,7 +20,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Product } from '../types.js';
 import type { CatalogState, FieldIndex, SingleCodes, SingleValuedColumn, TextColumn } from './catalog-index.js';
-import { copySingleCodes } from './text-column.js';
+import { copySingleCodes, foldedInverted, invertedEntries } from './text-column.js';
 import { numericValue, textValues } from './field-values.js';
 import { STEP, type Steps } from './build-catalog-state.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
@@ -301,9 +301,10 @@ function* patchField(
   for (let i = 0; i < docs.length; i++) newSingle[docs[i]] = codes[i];
   const linear = docs.length * linearRatio > single.length;
   yield;
+  // The patch rewrites the inverted column whole: docs appended since the build (its tail) are folded in.
   const { valueOffsets, valueDocs, live } = linear
-    ? yield* invertedColumnOf(newSingle, dictSize, text.valueDocs.length)
-    : yield* patchInvertedColumn(text, single, newSingle, docs, dictSize, linearRatio);
+    ? yield* invertedColumnOf(newSingle, dictSize, invertedEntries(text))
+    : yield* patchInvertedColumn({ ...text, ...foldedInverted(text), valueTail: undefined }, single, newSingle, docs, dictSize, linearRatio);
   if (dictSize > 2 * live + DEAD_CODE_SLACK) return undefined;
   const column: TextColumn = { single: newSingle, dictSize, valueOffsets, valueDocs };
   const order = !field.order ? undefined

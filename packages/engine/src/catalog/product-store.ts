@@ -25,6 +25,7 @@
 import type { Product, ProductList } from '../types.js';
 import type { FieldIndex, TextColumn, VectorColumn } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD } from './field-values.js';
+import { extendShared } from './shared-arrays.js';
 
 /** A build in steps (see build-catalog-state.ts). */
 type Steps<T> = Generator<void, T, void>;
@@ -560,10 +561,10 @@ export class ProductStore implements ProductList {
    */
   *appended(added: readonly Product[], columns: StoreColumns): Steps<ProductStore> {
     const n = this.length;
-    const shapeOf = new Uint16Array(n + added.length);
-    shapeOf.set(this.shapeOf);
-    const revisions = new Float64Array(n + added.length);
-    revisions.set(this.revisions);
+    // Grown at their end, in place when this is the latest store of its lineage (see extendShared): an
+    // append costs its new docs, not a copy of every doc's shape and revision.
+    const shapeOf = extendShared(this.shapeOf, n + added.length);
+    const revisions = extendShared(this.revisions, n + added.length);
     const rawDocs: number[] = [];
     const rawTexts: string[] = [];
     for (let j = 0; j < added.length; j++) {

@@ -14,7 +14,7 @@ import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
 import { Catalog, type CatalogOptions } from './catalog.js';
 import { charMask, type CatalogState, type FieldIndex, type FieldKind, type DocCodes, type PostingSegment, type SingleCodes, type ValueCounts } from './catalog-index.js';
-import { copySingleCodes, singleCodesType } from './text-column.js';
+import { copySingleCodes, foldedInverted, singleCodesType } from './text-column.js';
 import { sharedArray } from './shared-arrays.js';
 import { compactFieldLengths } from './field-lengths.js';
 import { flatPostingsSteps } from './posting-tail.js';
@@ -71,7 +71,9 @@ function arraysOf(state: CatalogState, postings: PostingSegment): Map<string, An
       const t = f.text;
       if (t.single) arrays.set(`f${i}.single`, t.single);
       else arrays.set(`f${i}.offsets`, t.offsets).set(`f${i}.codes`, t.codes);
-      arrays.set(`f${i}.valueOffsets`, t.valueOffsets).set(`f${i}.valueDocs`, t.valueDocs);
+      // The inverted column as a one-go build lays it out (appended docs folded in): the format is unchanged.
+      const inverted = foldedInverted(t);
+      arrays.set(`f${i}.valueOffsets`, inverted.valueOffsets).set(`f${i}.valueDocs`, inverted.valueDocs);
       if (t.sortRank) arrays.set(`f${i}.sortRank`, t.sortRank);
     }
     if (f.numeric) arrays.set(`f${i}.numeric`, f.numeric);

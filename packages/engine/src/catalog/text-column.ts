@@ -10,7 +10,7 @@
  * a doc's codes through {@link codeCount} / {@link codeAt}, which hide the layout.
  * @module
  */
-import type { MultiValuedColumn, SingleCodes, TextColumn } from './catalog-index.js';
+import type { InvertedTail, MultiValuedColumn, SingleCodes, TextColumn } from './catalog-index.js';
 import { growableArray, sharedArray } from './shared-arrays.js';
 
 /** Dictionary sizes up to these fit 8-bit and 16-bit signed codes (-1 stays free for "no value"). */
@@ -96,4 +96,63 @@ export function singleCodesOf(offsets: Uint32Array, codes: Uint32Array, dictSize
   const single = emptySingleCodes(dictSize, n);
   for (let d = 0; d < n; d++) if (offsets[d + 1] > offsets[d]) single[d] = codes[offsets[d]];
   return single;
+}
+
+/**
+ * Index of `code` in `tail.codes`, or -1 when the tail holds no doc of it (or there is no tail): a
+ * binary search, the tail holding the codes appended docs took, a few among the column's.
+ */
+export function tailIndex(tail: InvertedTail | undefined, code: number): number {
+  if (!tail) return -1;
+  const { codes } = tail;
+  let lo = 0;
+  let hi = codes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (codes[mid] < code) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < codes.length && codes[lo] === code ? lo : -1;
+}
+
+/** Docs having code `code` in `column`'s inverted column, main and tail (deleted ones included). */
+export function codeDocCount(column: TextColumn, code: number): number {
+  const i = tailIndex(column.valueTail, code);
+  const tailed = i < 0 ? 0 : column.valueTail!.offsets[i + 1] - column.valueTail!.offsets[i];
+  return column.valueOffsets[code + 1] - column.valueOffsets[code] + tailed;
+}
+
+/** Entries of `column`'s inverted column, main and tail. */
+export function invertedEntries(column: TextColumn): number {
+  return column.valueDocs.length + (column.valueTail?.docs.length ?? 0);
+}
+
+/**
+ * `column`'s inverted column with its tail folded in (the layout a one-go build gives), for writers of
+ * the whole column: a value patch rewriting it, a snapshot. The column's own arrays when it has no
+ * tail. Pure; linear in the column.
+ */
+export function foldedInverted(column: TextColumn): Pick<TextColumn, 'valueOffsets' | 'valueDocs'> {
+  const tail = column.valueTail;
+  if (!tail) return { valueOffsets: column.valueOffsets, valueDocs: column.valueDocs };
+  const { dictSize } = column;
+  const main = column.valueOffsets;
+  const valueOffsets = sharedArray(Uint32Array, dictSize + 1);
+  const valueDocs = sharedArray(Uint32Array, invertedEntries(column));
+  // Codes between two tail codes move as one block, shifted by the tail docs of the codes before.
+  let shift = 0;
+  let c = 0;
+  for (let i = 0; i < tail.codes.length; i++) {
+    const t = tail.codes[i];
+    valueDocs.set(column.valueDocs.subarray(main[c], main[t + 1]), main[c] + shift);
+    for (; c < t; c++) valueOffsets[c + 1] = main[c + 1] + shift;
+    const list = tail.docs.subarray(tail.offsets[i], tail.offsets[i + 1]);
+    valueDocs.set(list, main[t + 1] + shift);
+    shift += list.length;
+    valueOffsets[t + 1] = main[t + 1] + shift;
+    c = t + 1;
+  }
+  valueDocs.set(column.valueDocs.subarray(main[c], main[dictSize]), main[c] + shift);
+  for (; c < dictSize; c++) valueOffsets[c + 1] = main[c + 1] + shift;
+  return { valueOffsets, valueDocs };
 }

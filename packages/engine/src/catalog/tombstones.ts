@@ -24,7 +24,7 @@ import { lowerBound, type CatalogState, type FieldKind, type ValueCounts } from 
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray } from './shared-arrays.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
-import { codeAt, codeCount } from './text-column.js';
+import { codeAt, codeCount, codeDocCount, invertedEntries } from './text-column.js';
 import { tokenize } from './tokenizer.js';
 
 const STEP_MASK = STEP - 1;
@@ -62,8 +62,7 @@ export function liveDocFreq(state: CatalogState, t: number): number {
 
 /** The live docs having code `code` of field `fid`. */
 export function liveCodeDocs(state: CatalogState, fid: number, code: number): number {
-  const text = state.index.fields[fid].text!;
-  const all = text.valueOffsets[code + 1] - text.valueOffsets[code];
+  const all = codeDocCount(state.index.fields[fid].text!, code);
   return all - (state.tombstones?.codeDocs.get(fid)?.get(code) ?? 0);
 }
 
@@ -197,7 +196,7 @@ export function planDeletes(state: CatalogState, refIds: readonly string[]): num
     const live = { numbers: field.valueCounts.numbers - counts.numbers, strays: field.valueCounts.strays - counts.strays };
     if (live.numbers + live.strays === 0) continue;
     const text = field.text;
-    const liveTexts = text ? text.valueDocs.length - deletedEntries(state.tombstones?.codeDocs.get(fid)) - (goneTexts.get(fid) ?? 0) : 0;
+    const liveTexts = text ? invertedEntries(text) - deletedEntries(state.tombstones?.codeDocs.get(fid)) - (goneTexts.get(fid) ?? 0) : 0;
     if (fieldKindOf(live, liveTexts > 0) !== field.kind) return undefined;
   }
   const vectors = state.vectors;

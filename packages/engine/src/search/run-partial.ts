@@ -10,7 +10,7 @@
  */
 import type { CatalogIndex, TextColumn } from '../catalog/catalog-index.js';
 import { andInto, fullBitset, popcount } from '../catalog/bitset.js';
-import { codeAt, codeCount } from '../catalog/text-column.js';
+import { codeAt, codeCount, tailIndex } from '../catalog/text-column.js';
 import type { PlanCondition, SearchPlan } from './search-plan.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import { matchText, seek, type TextMatches } from './text-matches.js';
@@ -56,16 +56,12 @@ export function applyConditionToBitset(index: CatalogIndex, cond: PlanCondition,
   const field = index.fields[cond.field];
   if (cond.kind === 'in' || cond.kind === 'notIn') {
     // OR of the listed values' postings, then AND (or AND NOT): work follows the listed docs.
-    const { valueOffsets, valueDocs } = field.text!;
+    const { valueOffsets, valueDocs, valueTail } = field.text!;
     const listed = new Uint32Array(candidates.length);
     for (const code of cond.codes) {
-      const end = valueOffsets[code + 1];
-      for (let i = seek(valueDocs, valueOffsets[code], end, lo); i < end; i++) {
-        const doc = valueDocs[i];
-        if (doc >= hi) break;
-        const local = doc - lo;
-        listed[local >>> 5] |= 1 << (local & 31);
-      }
+      listDocs(valueDocs, valueOffsets[code], valueOffsets[code + 1], lo, hi, listed);
+      const t = tailIndex(valueTail, code);
+      if (t >= 0) listDocs(valueTail!.docs, valueTail!.offsets[t], valueTail!.offsets[t + 1], lo, hi, listed);
     }
     if (cond.kind === 'in') andInto(candidates, listed);
     else for (let i = 0; i < candidates.length; i++) candidates[i] &= ~listed[i];
@@ -85,18 +81,36 @@ export function applyConditionToBitset(index: CatalogIndex, cond: PlanCondition,
   }
 }
 
+/** Sets in `listed` (a bitset over [lo, hi)) the docs of `docs[from .. to)` (ascending) within [lo, hi). */
+function listDocs(docs: Uint32Array, from: number, to: number, lo: number, hi: number, listed: Uint32Array): void {
+  for (let i = seek(docs, from, to, lo); i < to; i++) {
+    const doc = docs[i];
+    if (doc >= hi) break;
+    const local = doc - lo;
+    listed[local >>> 5] |= 1 << (local & 31);
+  }
+}
+
 function numericOk(v: number, cond: PlanCondition & { kind: 'range' }): boolean {
   if (v !== v) return !cond.requireValue; // missing
   return v >= cond.min && v <= cond.max && (cond.not.length === 0 || !cond.not.includes(v));
 }
 
 /** Facet counts when every doc of [lo, hi) matches: posting lengths, no per-doc work. */
-function countAllFacets(valueOffsets: Uint32Array, valueDocs: Uint32Array, counts: Uint32Array, lo: number, hi: number, docCount: number): void {
+function countAllFacets(column: TextColumn, counts: Uint32Array, lo: number, hi: number, docCount: number): void {
   const whole = lo === 0 && hi >= docCount;
+  const { valueOffsets, valueDocs, valueTail } = column;
   for (let c = 0; c < counts.length; c++) {
     const from = valueOffsets[c];
     const to = valueOffsets[c + 1];
     counts[c] = whole ? to - from : seek(valueDocs, from, to, hi) - seek(valueDocs, from, to, lo);
+  }
+  if (!valueTail) return;
+  // Docs appended to codes that had some: counted from the tail (its codes are few).
+  for (let i = 0; i < valueTail.codes.length; i++) {
+    const from = valueTail.offsets[i];
+    const to = valueTail.offsets[i + 1];
+    counts[valueTail.codes[i]] += whole ? to - from : seek(valueTail.docs, from, to, hi) - seek(valueTail.docs, from, to, lo);
   }
 }
 
@@ -224,7 +238,7 @@ function clearDocs(candidates: Uint32Array, gone: Uint32Array, lo: number): void
 
 /** Facet counts of every doc of [lo, hi) but the tombstoned `gone`: posting lengths minus their codes. */
 function countLiveFacets(column: TextColumn, counts: Uint32Array, lo: number, hi: number, docCount: number, gone: Uint32Array): void {
-  countAllFacets(column.valueOffsets, column.valueDocs, counts, lo, hi, docCount);
+  countAllFacets(column, counts, lo, hi, docCount);
   for (const d of gone) for (let j = 0, k = codeCount(column, d); j < k; j++) counts[codeAt(column, d, j)]--;
 }
 
