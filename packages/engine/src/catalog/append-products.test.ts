@@ -49,7 +49,7 @@ function contents(state: CatalogState): unknown {
       norms: effectiveNorms(state, postings), termDocFreq: arr(ft.termDocFreq), fieldLengths: arr(compactFieldLengths(ft, ft.fieldIds.length, state.index.docCount)),
       fieldLengthsType: ft.fieldLengths.constructor.name,
     },
-    dictionaries: state.dictionaries,
+    dictionaries: state.dictionaries.map((d) => d.values()),
     vocabulary: state.vocabulary,
     termMasks: arr(state.termMasks),
     refIds: [...state.docByRefId.entries()].sort((a, b) => a[1] - b[1]),

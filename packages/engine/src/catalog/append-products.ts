@@ -31,8 +31,8 @@ import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues
 import { extendFieldLengths } from './field-lengths.js';
 import { extendShared, growableArray, sharedArray } from './shared-arrays.js';
 import { copyPostingEntries, postingEntries } from './posting-tail.js';
-import { copyInSteps, type StringLookup, type StringMap } from './string-map.js';
-import { codeLookupSteps, dictionaryLookup, existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
+import { RefIdDocs } from './refid-docs.js';
+import { Dictionary } from './dictionary.js';
 import { tokenize } from './tokenizer.js';
 
 const STEP_MASK = STEP - 1;
@@ -455,26 +455,6 @@ function appendVectors(base: VectorColumn | undefined, added: readonly Product[]
   return { dimension, data, present };
 }
 
-/** Lookups stacked by consecutive appends before one is flattened into a fresh map. */
-const MAX_LOOKUP_DEPTH = 8;
-
-/** The previous version's lookup plus the values an append added (the previous one is never written). */
-class StackedLookup implements StringLookup<number> {
-  readonly depth: number;
-  constructor(private readonly below: StringLookup<number>, private readonly added: ReadonlyMap<string, number>) {
-    this.depth = below instanceof StackedLookup ? below.depth + 1 : 1;
-  }
-  get(key: string): number | undefined {
-    return this.added.get(key) ?? this.below.get(key);
-  }
-  has(key: string): boolean {
-    return this.added.has(key) || this.below.has(key);
-  }
-  get size(): number {
-    return this.below.size + this.added.size;
-  }
-}
-
 /**
  * The version `version` of the catalog: `base` with `added` (new products, in order) at its end.
  * Fields no product of `base` had are added after the others, in the order a build would number them,
@@ -497,7 +477,6 @@ export function* appendProducts(
   const fullTextIds = base.index.fullText.fieldIds.slice();
   const fullTextNumber = new Map<number, number>(fullTextIds.map((fid, f) => [fid, f]));
   const docWords: string[][][] = added.map(() => fullTextIds.map(() => []));
-  const carried: [number, StringLookup<number>][] = [];
   for (let fid = 0; fid < baseFields + newNames.length; fid++) {
     const isNew = fid >= baseFields;
     const field = isNew ? absentField(newNames[fid - baseFields]) : base.index.fields[fid];
@@ -525,81 +504,52 @@ export function* appendProducts(
       for (const perField of docWords) perField.push([]);
     }
     if (text?.single && name === 'refId') {
-      // refId codes are doc ids (see buildTextColumn); the arrays grow in place while the width holds.
-      // One copy (a copy then pushes would copy a million refIds twice).
-      const dictionary = base.dictionaries[fid].concat(added.map((p) => p.refId));
+      // refId codes are doc ids (see buildTextColumn); the arrays and the dictionary grow in place.
+      const refIds = base.dictionaries[fid].writer();
+      for (const p of added) refIds.add(p.refId);
       const single = text.single.constructor === singleCodesType(N) ? extendShared(text.single, N) : copySingleCodes(text.single, N, N);
       const valueDocs = extendShared(text.valueDocs, N);
       const valueOffsets = extendShared(text.valueOffsets, N + 1);
       for (let d = n; d < N; d++) { single[d] = d; valueDocs[d] = d; valueOffsets[d + 1] = d + 1; }
       text = { single, dictSize: N, valueOffsets, valueDocs };
-      dictionaries[fid] = dictionary;
-      // A lookup a scope on refId derived is carried (a re-appended product's refId maps to its new doc).
-      const lookup = existingCodeLookup(base, fid);
-      if (lookup) {
-        const stacked = new StackedLookup(lookup, new Map(added.map((p, j): [string, number] => [p.refId, n + j])));
-        carried.push([fid, stacked.depth <= MAX_LOOKUP_DEPTH ? stacked : yield* dictionaryLookup(dictionary)]);
-      }
+      dictionaries[fid] = refIds.dictionary();
       yield;
     } else if (text && !added.some((p) => textValues(p[name]).length > 0)) {
-      // No new doc has a value: the dictionary is unchanged, and its lookup (if derived) still serves.
+      // No new doc has a value: the dictionary is unchanged.
       text = appendTextColumn(text, n, added.map(() => []), text.dictSize);
-      const lookup = existingCodeLookup(base, fid);
-      if (lookup) carried.push([fid, lookup]);
     } else if (text) {
-      const lookup: StringLookup<number> = isNew ? new Map<string, number>() : yield* codeLookupSteps(base, fid);
-      const baseDictionary = isNew ? [] : base.dictionaries[fid];
-      // New values get the next codes; the dictionary is copied once with all of them (a copy then
-      // pushes would copy a million-value dictionary twice).
-      const freshValues: string[] = [];
-      const fresh = new Map<string, number>();
-      const valueOf = (code: number): string => (code < baseDictionary.length ? baseDictionary[code] : freshValues[code - baseDictionary.length]);
+      // New values get the next codes (first-seen order, as a rebuild gives them), written after the
+      // previous version's in the shared store; its value table finds the old ones (dictionary.ts).
+      const values = (isNew ? Dictionary.empty() : base.dictionaries[fid]).writer();
       const docCodes: number[][] = [];
       for (let j = 0; j < k; j++) {
         const codes: number[] = [];
-        for (const value of distinctTexts(added[j][name])) {
-          let code = lookup.get(value) ?? fresh.get(value);
-          if (code === undefined) {
-            code = baseDictionary.length + freshValues.length;
-            freshValues.push(value);
-            fresh.set(value, code);
-          }
-          codes.push(code);
-        }
+        for (const value of distinctTexts(added[j][name])) codes.push(values.codeFor(value));
         docCodes.push(codes);
         const f = fullTextNumber.get(fid);
         // A loop, not a spread: a long text would overflow the stack as call arguments.
-        if (f !== undefined) for (const c of codes) for (const word of tokenize(valueOf(c))) docWords[j][f].push(word);
+        if (f !== undefined) for (const c of codes) for (const word of tokenize(values.at(c))) docWords[j][f].push(word);
       }
-      const dictionary = freshValues.length === 0 ? baseDictionary : baseDictionary.concat(freshValues);
-      text = appendTextColumn(text, n, docCodes, dictionary.length);
-      dictionaries[fid] = dictionary;
-      const stacked = new StackedLookup(lookup, fresh);
-      carried.push([fid, stacked.depth <= MAX_LOOKUP_DEPTH ? stacked : yield* dictionaryLookup(dictionary)]);
+      text = appendTextColumn(text, n, docCodes, values.size);
+      dictionaries[fid] = values.dictionary();
     }
     fields.push({ name, kind, text, numeric, order, valueCounts });
     // A new field without text values has an empty dictionary (one with them was set above).
-    if (dictionaries.length === fid) dictionaries.push([]);
+    if (dictionaries.length === fid) dictionaries.push(Dictionary.empty());
     yield;
   }
   const { fullText, vocabulary, termMasks } = yield* appendFullText(base, n, docWords, fullTextIds);
-  // A few new refIds: only the shards they fall in are copied (a sixty-fourth of the map each); many:
-  // the whole map, in steps (copying most shards in one go would hold the event loop).
-  let docByRefId: StringMap<number>;
-  if (k * 64 < n) docByRefId = base.docByRefId.with(added.map((p, j): [string, number] => [p.refId, n + j]));
-  else {
-    docByRefId = yield* copyInSteps(base.docByRefId, STEP);
-    for (let d = n; d < N; d++) docByRefId.set(added[d - n].refId, d);
-  }
   const vectors = appendVectors(base.vectors, added, n);
   const store = yield* base.store.appended(added, { fields, fieldByName, dictionaries, vectors });
+  const tombstoneBits = appendedTombstoneBits(base.index, N);
   const state: CatalogState = {
     index: {
-      catalogId: base.index.catalogId, version, docCount: N, fields, fullText, ...appendedTombstoneBits(base.index, N),
+      catalogId: base.index.catalogId, version, docCount: N, fields, fullText, ...tombstoneBits,
       ...appendedOrdinals(base.index.ordinal, added, n, places),
     },
     store,
-    docByRefId,
+    // The new refIds were added to the refId dictionary above (its table is the map): nothing to copy.
+    docByRefId: new RefIdDocs(dictionaries[fieldByName.get('refId')!], tombstoneBits.deleted, base.docByRefId.size + k),
     fieldByName,
     dictionaries,
     vocabulary,
@@ -607,7 +557,6 @@ export function* appendProducts(
     vectors,
     tombstones: base.tombstones && withFullTextFields(base.tombstones, fullTextIds.length),
   };
-  for (const [fid, lookup] of carried) setCodeLookup(state, fid, lookup);
   return state;
 }
 

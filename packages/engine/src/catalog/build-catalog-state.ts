@@ -12,6 +12,8 @@ import { newFieldLengths } from './field-lengths.js';
 import { extendShared, growableArray, PagedBuilder, sharedArray } from './shared-arrays.js';
 import { newRevisions, ProductStore } from './product-store.js';
 import { StringMap } from './string-map.js';
+import { RefIdDocs } from './refid-docs.js';
+import { Dictionary } from './dictionary.js';
 import { charMask, type CatalogState, type FieldIndex, type FieldKind, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from './field-values.js';
 import { tokenize } from './tokenizer.js';
@@ -24,8 +26,6 @@ export interface BuildOptions {
   version: number;
   /** A field given weight 0 here is left out of the full-text index. */
   fieldWeights?: Record<string, number>;
-  /** refId → doc id of `products`, when the caller already has it (saves rebuilding the map). */
-  docByRefId?: StringMap<number>;
   /** The products' revisions (see product-store.ts), when they have some; new ones otherwise. */
   revisions?: Float64Array;
 }
@@ -128,35 +128,31 @@ function* fieldNamesOf(products: readonly Product[]): Steps<string[]> {
 
 function* buildTextColumn(
   products: readonly Product[], name: string,
-): Steps<{ column?: TextColumn; dictionary: string[] }> {
+): Steps<{ column?: TextColumn; dictionary: Dictionary }> {
   const n = products.length;
   if (name === 'refId') {
     // refIds are unique and present: code = doc id, no hashing needed.
     const single = emptySingleCodes(n, n);
     const valueDocs = growableArray(Uint32Array, n);
     const valueOffsets = growableArray(Uint32Array, n + 1);
-    const dictionary = new Array<string>(n);
+    const refIds = new Array<string>(n);
     for (let d = 0; d < n; d++) {
       single[d] = d; valueDocs[d] = d; valueOffsets[d + 1] = d + 1;
-      dictionary[d] = products[d].refId;
+      refIds[d] = products[d].refId;
       if ((d & STEP_MASK) === STEP_MASK) yield;
     }
+    // Its value table is the catalog's refId → doc map (refid-docs.ts), built here in steps.
+    const dictionary = Dictionary.of(refIds);
+    yield* dictionary.indexSteps();
     return { column: n === 0 ? undefined : { single, dictSize: n, valueOffsets, valueDocs }, dictionary };
   }
   // Built in the multi-valued layout, kept in it only when some doc has several values.
   const offsets = new Uint32Array(n + 1);
   const tempCodes = new PagedBuilder(Uint32Array);
-  const codeOf = new StringMap<number>();
-  const values: string[] = [];
-  const codeFor = (v: string): number => {
-    let code = codeOf.get(v);
-    if (code === undefined) {
-      code = values.length;
-      values.push(v);
-      codeOf.set(v, code);
-    }
-    return code;
-  };
+  // The dictionary's own value table numbers the values: it is kept with the version, so no scope or
+  // append derives a lookup later.
+  const values = Dictionary.empty().writer();
+  const codeFor = (v: string): number => values.codeFor(v);
   for (let d = 0; d < n; d++) {
     const raw = products[d][name];
     // Scalars (the common case) take no array allocation; arrays go through textValues.
@@ -177,37 +173,38 @@ function* buildTextColumn(
     offsets[d + 1] = tempCodes.length;
     if ((d & STEP_MASK) === STEP_MASK) yield;
   }
-  if (values.length === 0) return { dictionary: [] };
+  if (values.size === 0) return { dictionary: Dictionary.empty() };
   // Codes stay in first-seen order: no sort at build time. Lookups by value and text-sort ranks
   // are derived lazily, only for fields a request scopes or sorts on (see text-column-lookups.ts).
   const multi = yield* anyDocWithSeveral(offsets);
   // A single-valued column keeps one narrow code per doc: the flat codes are only scaffolding then.
   const codes = multi ? growableArray(Uint32Array, tempCodes.length) : new Uint32Array(tempCodes.length);
   yield* tempCodes.copyTo(codes);
-  const valueOffsets = growableArray(Uint32Array, values.length + 1);
+  const valueOffsets = growableArray(Uint32Array, values.size + 1);
   for (let i = 0; i < codes.length; i++) {
     valueOffsets[codes[i] + 1]++;
     if ((i & STEP_MASK) === STEP_MASK) yield;
   }
-  for (let c = 0; c < values.length; c++) {
+  for (let c = 0; c < values.size; c++) {
     valueOffsets[c + 1] += valueOffsets[c];
     if ((c & STEP_MASK) === STEP_MASK) yield;
   }
-  const cursor = valueOffsets.slice(0, values.length);
+  const cursor = valueOffsets.slice(0, values.size);
   const valueDocs = growableArray(Uint32Array, codes.length);
   for (let d = 0; d < n; d++) {
     for (let i = offsets[d]; i < offsets[d + 1]; i++) valueDocs[cursor[codes[i]]++] = d;
     if ((d & STEP_MASK) === STEP_MASK) yield;
   }
-  const dictSize = values.length;
+  const dictSize = values.size;
+  const dictionary = values.dictionary();
   // The offsets were built in an unshared array of exactly n + 1: extendShared copies them onto a growable buffer.
-  if (multi) return { column: { offsets: extendShared(offsets, n + 1), codes, dictSize, valueOffsets, valueDocs }, dictionary: values };
+  if (multi) return { column: { offsets: extendShared(offsets, n + 1), codes, dictSize, valueOffsets, valueDocs }, dictionary };
   const single = emptySingleCodes(dictSize, n);
   for (let d = 0; d < n; d++) {
     if (offsets[d + 1] > offsets[d]) single[d] = codes[offsets[d]];
     if ((d & STEP_MASK) === STEP_MASK) yield;
   }
-  return { column: { single, dictSize, valueOffsets, valueDocs }, dictionary: values };
+  return { column: { single, dictSize, valueOffsets, valueDocs }, dictionary };
 }
 
 /** Whether some doc has more than one code (the column then keeps the multi-valued layout). */
@@ -277,7 +274,7 @@ export function fieldKindOf(counts: ValueCounts, hasText: boolean): FieldKind {
 }
 
 function* buildFullText(
-  products: readonly Product[], fields: FieldIndex[], dictionaries: string[][], fieldWeights: Record<string, number> | undefined,
+  products: readonly Product[], fields: FieldIndex[], dictionaries: readonly Dictionary[], fieldWeights: Record<string, number> | undefined,
 ): Steps<{ fullText: FullTextIndex; vocabulary: string[]; termMasks: Uint32Array }> {
   const n = products.length;
   const fieldIds: number[] = [];
@@ -293,10 +290,10 @@ function* buildFullText(
   const tokenized: TokenizedField[] = [];
   for (const fid of fieldIds) {
     const dictionary = dictionaries[fid];
-    const tokenOffsets = new Uint32Array(dictionary.length + 1);
+    const tokenOffsets = new Uint32Array(dictionary.size + 1);
     const tokenIds = new PagedBuilder(Uint32Array);
-    for (let c = 0; c < dictionary.length; c++) {
-      for (const word of tokenize(dictionary[c])) {
+    for (let c = 0; c < dictionary.size; c++) {
+      for (const word of tokenize(dictionary.at(c))) {
         let tid = termIds.get(word);
         if (tid === undefined) {
           tid = terms.length;
@@ -460,23 +457,17 @@ export function runSteps<T>(steps: Steps<T>): T {
 export function* buildCatalogSteps(products: Product[], options: BuildOptions): Steps<CatalogState> {
   const names = yield* fieldNamesOf(products);
   const fields: FieldIndex[] = [];
-  const dictionaries: string[][] = [];
+  const dictionaries: Dictionary[] = [];
   for (const name of names) {
     const { numeric, valueCounts } = yield* buildNumericColumn(products, name);
-    const { column, dictionary } = name === IMAGE_VECTOR_FIELD ? { column: undefined, dictionary: [] } : yield* buildTextColumn(products, name);
+    const { column, dictionary } = name === IMAGE_VECTOR_FIELD ? { column: undefined, dictionary: Dictionary.empty() } : yield* buildTextColumn(products, name);
     const kind = fieldKindOf(valueCounts, column !== undefined);
     fields.push({ name, kind, text: column, numeric, valueCounts });
     dictionaries.push(dictionary);
   }
   const { fullText, vocabulary, termMasks } = yield* buildFullText(products, fields, dictionaries, options.fieldWeights);
-  let docByRefId = options.docByRefId;
-  if (!docByRefId) {
-    docByRefId = new StringMap<number>();
-    for (let d = 0; d < products.length; d++) {
-      docByRefId.set(products[d].refId, d);
-      if ((d & STEP_MASK) === STEP_MASK) yield;
-    }
-  }
+  const refIdField = names.indexOf('refId');
+  const docByRefId = new RefIdDocs(refIdField < 0 ? Dictionary.empty() : dictionaries[refIdField], undefined, products.length);
   const vectors = yield* buildVectors(products);
   const fieldByName = new Map(names.map((name, i) => [name, i]));
   // The products are kept in the columns just built (and dropped by the caller): see product-store.ts.

@@ -7,8 +7,9 @@
  * Both are immutable once built: a change builds a new state and swaps one reference (see catalog.ts).
  * @module
  */
+import type { Dictionary } from './dictionary.js';
 import type { ProductStore } from './product-store.js';
-import type { StringMap } from './string-map.js';
+import type { RefIdDocs } from './refid-docs.js';
 import type { Tombstones } from './tombstones.js';
 
 /** How a field's values are treated by scope, ranges and validation. */
@@ -201,11 +202,14 @@ export interface CatalogState {
   index: CatalogIndex;
   /** Products as given, and their revisions, by doc id (insertion order; an update keeps its position). */
   store: ProductStore;
-  /** refId → doc id (sharded: see string-map.ts). */
-  docByRefId: StringMap<number>;
+  /** refId → live doc id (the refId dictionary's table, see refid-docs.ts). */
+  docByRefId: RefIdDocs;
   fieldByName: Map<string, number>;
-  /** Per field, its dictionary (code → value); empty when the field has no text column. */
-  dictionaries: string[][];
+  /**
+   * Per field, its dictionary (code → value, and value → code); empty when the field has no text column.
+   * Append-only stores shared with the versions before and after (see dictionary.ts).
+   */
+  dictionaries: Dictionary[];
   /** Sorted vocabulary: term id → word. */
   vocabulary: string[];
   /** Per term, a 32-bit mask of the characters it contains (cheap typo-candidate filter). */

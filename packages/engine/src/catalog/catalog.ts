@@ -31,7 +31,7 @@ import { mergeProductPatches } from './merge-patch.js';
 import type { SynonymEntry } from '../search/relevance-settings.js';
 import { readProducts } from './read-products.js';
 import { withEarlierSkips, type SkipReport } from './skip-report.js';
-import { copyInSteps, StringMap } from './string-map.js';
+import { copyInSteps, StringMap, type StringLookup } from './string-map.js';
 import { runInSlices, SLICE_MS } from './time-slices.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
 import { applyDeletes, forEachLiveProduct, liveDocCount, liveProductList, liveProducts, planDeletes } from './tombstones.js';
@@ -137,7 +137,7 @@ function* docsByRefId(products: readonly Product[]): Steps<StringMap<number>> {
  * `changed` is false when nothing changed (deletes of unknown refIds only): no new version.
  */
 function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
-  products: Product[]; revisions: Float64Array; docByRefId?: StringMap<number>; changed: boolean; results: ChangeResult[];
+  products: Product[]; revisions: Float64Array; changed: boolean; results: ChangeResult[];
 }> {
   // Tombstoned products are gone: the rebuild starts from the live ones (and so merges them away).
   // A batch starting with a replace needs none of them.
@@ -145,22 +145,19 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
   let products = live.products;
   let revisions = Array.from(live.revisions);
   const compact = !base.tombstones && !base.index.ordinal;
-  let docs: StringMap<number> | undefined = compact ? base.docByRefId : undefined;
-  let ownDocs = false;
+  // The version's refId → doc serves until a refId is added; then a map of this batch's own (a copy).
+  let docs: StringLookup<number> | undefined = compact ? base.docByRefId : undefined;
+  let own: StringMap<number> | undefined;
   let changed = false;
   const results: ChangeResult[] = [];
   for (const change of changes) {
     if (change.kind === 'replace') {
       products = [];
       revisions = [];
-      docs = new StringMap();
-      ownDocs = true;
+      docs = own = new StringMap();
       changed = true;
     }
-    if (!docs) {
-      docs = yield* docsByRefId(products);
-      ownDocs = true;
-    }
+    if (!docs) docs = own = yield* docsByRefId(products);
     if (change.kind === 'delete') {
       const known = docs;
       const gone = new Set(change.refIds.filter((r) => known.has(r)));
@@ -173,7 +170,7 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
         }
         products = kept;
         revisions = keptRevisions;
-        docs = undefined;
+        docs = own = undefined;
         changed = true;
       }
       results.push({ count: gone.size, catalogSize: products.length });
@@ -183,11 +180,8 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
       const p = change.products[i];
       const at = docs.get(p.refId);
       if (at === undefined) {
-        if (!ownDocs) {
-          docs = yield* copyInSteps(docs, STEP);
-          ownDocs = true;
-        }
-        docs.set(p.refId, products.length);
+        if (!own) docs = own = yield* copyInSteps(base.docByRefId, STEP);
+        own.set(p.refId, products.length);
         products.push(p);
         revisions.push(newRevision());
       } else {
@@ -199,7 +193,7 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
     }
     results.push({ count: change.products.length, catalogSize: products.length });
   }
-  return { products, revisions: Float64Array.from(revisions), docByRefId: docs, changed, results };
+  return { products, revisions: Float64Array.from(revisions), changed, results };
 }
 
 /** What the fast paths take from the catalog's options. */
@@ -405,11 +399,16 @@ export class Catalog implements CatalogView {
   }
 
   /**
-   * Builds in time slices what loading a snapshot left to build on first use (the refId → doc map: a
-   * million entries take most of a second), so that no request pays for it. Resolves when done.
+   * Builds in time slices what loading a snapshot left to build on first use (the dictionaries' value
+   * tables, the refId one being the refId → doc map: a million entries take a few hundred milliseconds),
+   * so that no request pays for it. Resolves when done.
    */
   completeInBackground(): Promise<void> {
-    return runInSlices(this.current.docByRefId.fillSteps(STEP), this.sliceMs);
+    const { dictionaries } = this.current;
+    function* steps(): Generator<void, void, void> {
+      for (const dictionary of dictionaries) yield* dictionary.indexSteps();
+    }
+    return runInSlices(steps(), this.sliceMs);
   }
 
   /** The current immutable version; a search reads it once and keeps it for its whole run. */
@@ -575,7 +574,7 @@ export class Catalog implements CatalogView {
       const applied = yield* applyChanges(base, changes);
       if (!applied.changed) return { results: applied.results };
       const state = yield* buildCatalogSteps(applied.products, {
-        catalogId: id, version, fieldWeights, docByRefId: applied.docByRefId, revisions: applied.revisions,
+        catalogId: id, version, fieldWeights, revisions: applied.revisions,
       });
       return { state, results: applied.results, compactDocs: state.index.docCount };
     }

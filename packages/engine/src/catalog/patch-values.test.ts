@@ -46,11 +46,11 @@ function columnsByValue(state: CatalogState): Record<string, unknown> {
       for (let c = 0; c < t.dictSize; c++) {
         const { valueOffsets, valueDocs } = foldedInverted(t);
         const docs = Array.from(valueDocs.subarray(valueOffsets[c], valueOffsets[c + 1]));
-        if (docs.length > 0) docsOf[state.dictionaries[fid][c]] = docs;
+        if (docs.length > 0) docsOf[state.dictionaries[fid].at(c)] = docs;
       }
     }
-    const perDoc = t ? Array.from({ length: state.index.docCount }, (_, d) => docCodes(t, d).map((c) => state.dictionaries[fid][c])) : undefined;
-    const single = t?.single ? Array.from(t.single, (c) => (c < 0 ? null : state.dictionaries[fid][c])) : undefined;
+    const perDoc = t ? Array.from({ length: state.index.docCount }, (_, d) => docCodes(t, d).map((c) => state.dictionaries[fid].at(c))) : undefined;
+    const single = t?.single ? Array.from(t.single, (c) => (c < 0 ? null : state.dictionaries[fid].at(c))) : undefined;
     if (f.numeric) ensureNumericOrder(state, fid);
     out[f.name] = { kind: f.kind, docsOf, perDoc, single, numeric: f.numeric && Array.from(f.numeric), order: f.order && Array.from(f.order) };
   });
@@ -159,7 +159,7 @@ describe('value patches (numeric-only upserts)', () => {
       const before = catalog.state.index.fullText;
       await catalog.upsert([{ refId: 'a', price: i }]);
       if (catalog.state.index.fullText !== before) rebuilds++;
-      expect(catalog.state.dictionaries[fid].length).toBeLessThanOrEqual(2 * 2 + 4096 + 1);
+      expect(catalog.state.dictionaries[fid].size).toBeLessThanOrEqual(2 * 2 + 4096 + 1);
     }
     expect(rebuilds).toBe(1);
     const payload = await executeSearch(catalog, { website_id: 'w', client: 'c', q: '', start: 0, aggregations: ['price'] });

@@ -24,7 +24,8 @@ import { copySingleCodes, foldedInverted, invertedEntries } from './text-column.
 import { numericValue, textValues } from './field-values.js';
 import { STEP, type Steps } from './build-catalog-state.js';
 import { sharedArray, sharedCopy } from './shared-arrays.js';
-import { codeLookupSteps, existingCodeLookup, setCodeLookup } from './text-column-lookups.js';
+import { carryDerivedLookups } from './text-column-lookups.js';
+import type { Dictionary } from './dictionary.js';
 
 /** Which products a value patch replaces, and which docs of which numeric fields change. */
 export interface ValuePatchPlan {
@@ -272,30 +273,22 @@ function* patchInvertedColumn(
  */
 function* patchField(
   base: CatalogState, fid: number, docs: Int32Array, products: ReadonlyMap<number, Product>, linearRatio: number,
-): Steps<{ field: FieldIndex; dictionary: string[] } | undefined> {
+): Steps<{ field: FieldIndex; dictionary: Dictionary } | undefined> {
   const field = base.index.fields[fid];
   const text = field.text as SingleValuedColumn; // planValuePatch takes single-valued columns only
   const single = text.single;
   const numeric = sharedCopy(field.numeric!);
-  const lookup = yield* codeLookupSteps(base, fid);
-  const baseDictionary = base.dictionaries[fid];
-  let dictionary = baseDictionary;
-  const added = new Map<string, number>();
+  // New values are appended to the dictionary's store (in place, see dictionary.ts), its table finding old ones.
+  const values = base.dictionaries[fid].writer();
   const codes = new Int32Array(docs.length);
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i];
     const { x, text: value } = numericScalar(products.get(d)![field.name])!;
     numeric[d] = x;
-    let code = lookup.get(value) ?? added.get(value);
-    if (code === undefined) {
-      if (dictionary === baseDictionary) dictionary = baseDictionary.slice();
-      code = dictionary.length;
-      dictionary.push(value);
-      added.set(value, code);
-    }
-    codes[i] = code;
+    codes[i] = values.codeFor(value);
   }
-  const dictSize = dictionary.length;
+  const dictionary = values.dictionary();
+  const dictSize = dictionary.size;
   // Copied as wide as the grown dictionary needs.
   const newSingle = copySingleCodes(single, dictSize, single.length);
   for (let i = 0; i < docs.length; i++) newSingle[docs[i]] = codes[i];
@@ -341,10 +334,7 @@ export function* applyValuePatch(
     dictionaries,
     patchedSince: { version: base.patchedSince?.version ?? base.index.version, fields: patchedFields },
   };
-  // Untouched fields keep their dictionaries, so their value lookups serve the new version as they are.
-  for (let fid = 0; fid < fields.length; fid++) {
-    const lookup = plan.fields.has(fid) ? undefined : existingCodeLookup(base, fid);
-    if (lookup) setCodeLookup(state, fid, lookup);
-  }
+  // Untouched fields keep their dictionaries, so their key orders serve the new version as they are.
+  carryDerivedLookups(base, state, (fid) => !plan.fields.has(fid));
   return state;
 }

@@ -24,6 +24,7 @@
  */
 import type { Product, ProductList } from '../types.js';
 import type { FieldIndex, TextColumn, VectorColumn } from './catalog-index.js';
+import type { Dictionary } from './dictionary.js';
 import { IMAGE_VECTOR_FIELD } from './field-values.js';
 import { extendShared } from './shared-arrays.js';
 
@@ -139,7 +140,7 @@ class ShapeTable {
 export interface StoreColumns {
   readonly fields: readonly FieldIndex[];
   readonly fieldByName: ReadonlyMap<string, number>;
-  readonly dictionaries: readonly (readonly string[])[];
+  readonly dictionaries: readonly Dictionary[];
   readonly vectors?: VectorColumn;
 }
 
@@ -284,7 +285,7 @@ function encodingOf(value: unknown, fid: number | undefined, doc: number, column
     const strings = typeof value[0] === 'string';
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
-      const text = dictionary[codes[i]];
+      const text = dictionary.at(codes[i]);
       if (strings ? v !== text : typeof v !== 'number' || !Object.is(Number(text), v)) return Encoding.Raw;
     }
     return strings ? Encoding.Texts : Encoding.Numbers;
@@ -293,7 +294,7 @@ function encodingOf(value: unknown, fid: number | undefined, doc: number, column
   if (!text || field.name === IMAGE_VECTOR_FIELD) return Encoding.Raw;
   const code = singleCode(text, doc);
   if (code < 0) return Encoding.Raw;
-  const stored = dictionary[code];
+  const stored = dictionary.at(code);
   if (typeof value === 'string') return stored === value ? Encoding.Text : Encoding.Raw;
   if (typeof value === 'number') {
     if (field.numeric && Object.is(field.numeric[doc], value)) return Encoding.NumericColumn;
@@ -307,15 +308,15 @@ function encodingOf(value: unknown, fid: number | undefined, doc: number, column
  * Per element of `value` (strings, some repeated), the index of its code among the doc's `codes` (each
  * value once, in first-seen order, as the column keeps them); undefined when `value` is not that.
  */
-function repeatIndexes(value: readonly unknown[], codes: ArrayLike<number>, dictionary: readonly string[]): number[] | undefined {
+function repeatIndexes(value: readonly unknown[], codes: ArrayLike<number>, dictionary: Dictionary): number[] | undefined {
   const indexes: number[] = [];
   let seen = 0;
   for (const v of value) {
     if (typeof v !== 'string') return undefined;
     let i = 0;
-    while (i < seen && dictionary[codes[i]] !== v) i++;
+    while (i < seen && dictionary.at(codes[i]) !== v) i++;
     if (i === seen) {
-      if (seen === codes.length || dictionary[codes[seen]] !== v) return undefined;
+      if (seen === codes.length || dictionary.at(codes[seen]) !== v) return undefined;
       seen++;
     }
     indexes.push(i);
@@ -365,26 +366,26 @@ function readValue(encoding: Encoding, fid: number, doc: number, columns: StoreC
   const { fields, dictionaries, vectors } = columns;
   switch (encoding) {
     case Encoding.Text:
-      return dictionaries[fid][singleCode(fields[fid].text!, doc)];
+      return dictionaries[fid].at(singleCode(fields[fid].text!, doc));
     case Encoding.NumericColumn:
       return fields[fid].numeric![doc];
     case Encoding.Number:
-      return Number(dictionaries[fid][singleCode(fields[fid].text!, doc)]);
+      return Number(dictionaries[fid].at(singleCode(fields[fid].text!, doc)));
     case Encoding.Bool:
-      return dictionaries[fid][singleCode(fields[fid].text!, doc)] === 'true';
+      return dictionaries[fid].at(singleCode(fields[fid].text!, doc)) === 'true';
     case Encoding.Texts: {
       const codes = codesOf(fields[fid].text, doc);
       const texts = new Array<string>(codes.length);
-      for (let k = 0; k < codes.length; k++) texts[k] = dictionaries[fid][codes[k]];
+      for (let k = 0; k < codes.length; k++) texts[k] = dictionaries[fid].at(codes[k]);
       return texts;
     }
     case Encoding.Numbers:
-      return Array.from(codesOf(fields[fid].text, doc), (c) => Number(dictionaries[fid][c]));
+      return Array.from(codesOf(fields[fid].text, doc), (c) => Number(dictionaries[fid].at(c)));
     case Encoding.NegativeZero:
       return -0;
     case Encoding.TextsRepeated: {
       const codes = codesOf(fields[fid].text, doc);
-      return (stored as number[]).map((i) => dictionaries[fid][codes[i]]);
+      return (stored as number[]).map((i) => dictionaries[fid].at(codes[i]));
     }
     case Encoding.Vector: {
       const dimension = vectors!.dimension;

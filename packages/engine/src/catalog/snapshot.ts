@@ -18,7 +18,8 @@ import { copySingleCodes, foldedInverted, singleCodesType } from './text-column.
 import { sharedArray } from './shared-arrays.js';
 import { compactFieldLengths } from './field-lengths.js';
 import { flatPostingsSteps } from './posting-tail.js';
-import { StringMap } from './string-map.js';
+import { RefIdDocs } from './refid-docs.js';
+import { Dictionary } from './dictionary.js';
 import { runSteps, storedFieldLength, type Steps } from './build-catalog-state.js';
 import { runInSlices } from './time-slices.js';
 import { applyDeletes } from './tombstones.js';
@@ -54,7 +55,7 @@ function elementType(a: AnyTypedArray): number {
 interface SnapshotMeta {
   docCount: number;
   fields: { name: string; kind: FieldKind; dictSize?: number; hasText: boolean; hasNumeric: boolean; valueCounts?: ValueCounts }[];
-  dictionaries: string[][];
+  dictionaries: (readonly string[])[];
   vocabulary: string[];
   fullText: { fieldIds: number[]; termCount: number; avgFieldLengths: number[] };
   vectorDimension: number;
@@ -109,7 +110,7 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
   const meta: SnapshotMeta = {
     docCount: index.docCount,
     fields: index.fields.map((f) => ({ name: f.name, kind: f.kind, dictSize: f.text?.dictSize, hasText: !!f.text, hasNumeric: !!f.numeric, valueCounts: f.valueCounts })),
-    dictionaries: state.dictionaries,
+    dictionaries: state.dictionaries.map((d) => d.values()),
     vocabulary: state.vocabulary,
     fullText: { fieldIds: index.fullText.fieldIds, termCount: index.fullText.termCount, avgFieldLengths: index.fullText.avgFieldLengths },
     vectorDimension: state.vectors?.dimension ?? 0,
@@ -284,7 +285,10 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
       : undefined;
     const termMasks = Uint32Array.from(meta.vocabulary, charMask);
     const fieldByName = new Map(fields.map((f, i) => [f.name, i]));
-    const columns = { fields, fieldByName, dictionaries: meta.dictionaries, vectors };
+    // Looked up by value (all but refId's, see buildTextColumn); their value tables are built on first use
+    // or in the background (Catalog.completeInBackground), off the path of the first searches.
+    const dictionaries = meta.dictionaries.map((values) => Dictionary.of(values));
+    const columns = { fields, fieldByName, dictionaries, vectors };
     let store: ProductStore;
     if (products) {
       // Formats 2 and 3: the products are parsed once and kept in the loaded columns, with fresh revisions.
@@ -302,13 +306,13 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
       }
     }
     timer?.lap('store');
-    // Filled on first use or in the background (Catalog.completeInBackground): plain searches never read it.
-    const docByRefId = StringMap.positions(n, refIdOfDoc(store, fieldByName.get('refId'), meta.dictionaries, fields));
+    // Its table is built on first use or in the background (Catalog.completeInBackground): plain searches never read it.
+    const docByRefId = new RefIdDocs(refIdsByDoc(store, fieldByName.get('refId'), dictionaries, fields), undefined, n);
     timer?.lap('lookups');
     const makeState = (catalogId: string): CatalogState => {
       const state: CatalogState = {
         index: { catalogId, version: 1, docCount: n, fields, fullText, ordinal: arrays.has('ordinal') ? need('ordinal', Uint32Array, n) : undefined },
-        store, docByRefId, fieldByName, dictionaries: meta.dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
+        store, docByRefId, fieldByName, dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
       };
       // Tombstones are kept as the doc list; their statistics are derived again from those products.
       const withDeletes = meta.deleted && meta.deleted.length > 0 ? runSteps(applyDeletes(state, meta.deleted, 1)) : state;
@@ -323,16 +327,16 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
 }
 
 /**
- * refId → doc. Every build path gives the refId column code = doc (see buildTextColumn), so the
- * dictionary is the refIds by doc: read there, not from the products. A later doc of the same refId
- * (a replaced product appended again) wins; its tombstoned predecessor is dropped by applyDeletes.
+ * The refIds by doc, what refId → doc reads (refid-docs.ts). Every build path gives the refId column
+ * code = doc (see buildTextColumn), so it is the refId dictionary; a file where it is not is read from
+ * the products. A later doc of the same refId (a replaced product appended again) wins; its tombstoned
+ * predecessor is dropped by applyDeletes.
  */
-function refIdOfDoc(store: ProductStore, refIdField: number | undefined, dictionaries: readonly string[][], fields: readonly FieldIndex[]): (d: number) => string {
+function refIdsByDoc(store: ProductStore, refIdField: number | undefined, dictionaries: readonly Dictionary[], fields: readonly FieldIndex[]): Dictionary {
   const n = store.length;
   const text = refIdField === undefined ? undefined : fields[refIdField].text;
-  // A build gives refId code = doc id: the dictionary is then the list by doc (no product decoded).
-  const byDoc = text?.dictSize === n && text.single !== undefined && text.single.every((c, d) => c === d) ? dictionaries[refIdField!] : undefined;
-  return byDoc ? (d) => byDoc[d] : (d) => store.decode(d).refId;
+  const byDoc = text?.dictSize === n && text.single !== undefined && text.single.every((c, d) => c === d);
+  return byDoc ? dictionaries[refIdField!] : Dictionary.of(Array.from({ length: n }, (_, d) => store.decode(d).refId));
 }
 
 /**

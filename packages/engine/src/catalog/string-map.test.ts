@@ -34,34 +34,3 @@ describe('sortStrings', () => {
     expect(drain(sortStrings(['b', 'a']))).toEqual(['a', 'b']);
   });
 });
-
-describe('StringMap.positions', () => {
-  const keys = Array.from({ length: 5000 }, (_, i) => `k${i % 4000}`); // 1000 keys given twice: the last position wins
-  const reference = new Map<string, number>();
-  keys.forEach((k, i) => reference.set(k, i));
-  const asMap = (map: StringMap<number>) => new Map([...map.entries()]);
-
-  it('fills on first use: the same entries as setting each key at its position', () => {
-    const map = StringMap.positions(keys.length, (i) => keys[i]);
-    expect(map.get('k3999')).toBe(3999);
-    expect(map.get('k10')).toBe(4010);
-    expect(map.size).toBe(reference.size);
-    expect(asMap(map)).toEqual(reference);
-  });
-
-  it('fills in steps, and any call in between completes it', () => {
-    const map = StringMap.positions(keys.length, (i) => keys[i]);
-    const steps = map.fillSteps(1000);
-    steps.next();
-    steps.next();
-    expect(map.has('k4')).toBe(true);
-    expect(map.with([['new', 1]]).get('new')).toBe(1);
-    expect(map.without(['k1']).has('k1')).toBe(false);
-    expect(asMap(map)).toEqual(reference);
-    expect(steps.next().done).toBe(true);
-    const stepped = StringMap.positions(keys.length, (i) => keys[i]);
-    drain(stepped.fillSteps(STEP));
-    expect(asMap(stepped)).toEqual(reference);
-    expect(StringMap.positions(0, () => '').size).toBe(0);
-  });
-});

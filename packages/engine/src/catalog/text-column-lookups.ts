@@ -1,38 +1,20 @@
 /**
- * Structures derived from columns on first use, so that building a catalog never sorts or hashes
- * what no request needs: value → code lookup (text scopes), lower-cased sort ranks (text sort), key
- * order (facet buckets), numeric order (browse ranges and number sorts). All are pure functions of an
+ * Structures derived from columns on first use, so that building a catalog never sorts what no
+ * request needs: lower-cased sort ranks (text sort), key order (facet buckets), numeric order (browse
+ * ranges and number sorts); and the value → code lookup (text scopes), which the dictionaries keep. All are pure functions of an
  * immutable catalog version, computed at most once per version.
  * @module
  */
 import type { CatalogState } from './catalog-index.js';
 import { sharedArray } from './shared-arrays.js';
 import { runSteps, STEP, type Steps } from './build-catalog-state.js';
-import { StringMap, type StringLookup } from './string-map.js';
-
-const lookups = new WeakMap<CatalogState, Map<number, StringLookup<number>>>();
+import type { StringLookup } from './string-map.js';
 
 /**
- * Sets the value → code lookup of field `field` of `state` (a version derived from another one may
- * bring its lookup instead of having it rebuilt on first use).
- */
-export function setCodeLookup(state: CatalogState, field: number, lookup: StringLookup<number>): void {
-  let perField = lookups.get(state);
-  if (!perField) lookups.set(state, (perField = new Map()));
-  perField.set(field, lookup);
-}
-
-/** The lookup of field `field` of `state` if already built (never builds it). */
-export function existingCodeLookup(state: CatalogState, field: number): StringLookup<number> | undefined {
-  return lookups.get(state)?.get(field);
-}
-
-/**
- * Gives `to` the value → code lookups and key orders `from` has derived, for the fields `same` says
- * have the same dictionary in both versions (a version made from another one without rebuilding).
+ * Gives `to` the key orders `from` has derived, for the fields `same` says have the same dictionary in
+ * both versions (a version made from another one without rebuilding).
  */
 export function carryDerivedLookups(from: CatalogState, to: CatalogState, same: (field: number) => boolean): void {
-  for (const [field, lookup] of lookups.get(from) ?? []) if (same(field)) setCodeLookup(to, field, lookup);
   const orders = keyOrders.get(from);
   if (!orders) return;
   const carried = new Map([...orders].filter(([field]) => same(field)));
@@ -40,35 +22,11 @@ export function carryDerivedLookups(from: CatalogState, to: CatalogState, same: 
 }
 
 /**
- * value → code of a dictionary, in steps (a title dictionary holds a value per product: a catalog
- * change building it in one go would stall the event loop for a second at a million products).
+ * The code of each value of field `field`: the field's dictionary, which keeps its value table with it
+ * (dictionary.ts); for refId, whose codes are doc ids, the catalog's refId → doc map (live docs only).
  */
-export function* dictionaryLookup(dictionary: readonly string[]): Steps<StringMap<number>> {
-  const map = new StringMap<number>();
-  for (let c = 0; c < dictionary.length; c++) {
-    map.set(dictionary[c], c);
-    if (c % STEP === STEP - 1) yield;
-  }
-  return map;
-}
-
-/** {@link codeLookup} in steps: the version's lookup of the field, built and kept on first use. */
-export function* codeLookupSteps(state: CatalogState, field: number): Steps<StringLookup<number>> {
-  let perField = lookups.get(state);
-  if (!perField) lookups.set(state, (perField = new Map()));
-  let lookup = perField.get(field);
-  // refId codes are doc ids (see buildTextColumn): the catalog's own map is the lookup.
-  if (!lookup && state.index.fields[field].name === 'refId') lookup = state.docByRefId;
-  if (!lookup) {
-    const built = yield* dictionaryLookup(state.dictionaries[field]);
-    perField.set(field, (lookup = built));
-  }
-  return lookup;
-}
-
-/** The code of each value of field `field` (built once per catalog version and field). */
 export function codeLookup(state: CatalogState, field: number): StringLookup<number> {
-  return runSteps(codeLookupSteps(state, field));
+  return state.index.fields[field].name === 'refId' ? state.docByRefId : state.dictionaries[field];
 }
 
 /**
@@ -91,7 +49,7 @@ export function textSortRanks(dictionary: readonly string[]): Uint32Array {
  */
 export function ensureTextSortRanks(state: CatalogState, field: number): void {
   const column = state.index.fields[field].text;
-  if (column && !column.sortRank) column.sortRank = textSortRanks(state.dictionaries[field]);
+  if (column && !column.sortRank) column.sortRank = textSortRanks(state.dictionaries[field].values());
 }
 
 /** A field's values in key order (JS string order): code → rank and rank → code. */
@@ -111,7 +69,7 @@ export function keyOrder(state: CatalogState, field: number): KeyOrder {
   if (!perField) keyOrders.set(state, (perField = new Map()));
   let order = perField.get(field);
   if (!order) {
-    const dictionary = state.dictionaries[field];
+    const dictionary = state.dictionaries[field].values();
     const sorted = dictionary.slice().sort();
     const lookup = codeLookup(state, field);
     const codeOfRank = new Uint32Array(dictionary.length);

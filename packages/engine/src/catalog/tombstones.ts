@@ -24,6 +24,8 @@ import { lowerBound, type CatalogState, type FieldKind, type ValueCounts } from 
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray } from './shared-arrays.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
+import { Dictionary } from './dictionary.js';
+import { RefIdDocs } from './refid-docs.js';
 import { codeAt, codeCount, codeDocCount, invertedEntries } from './text-column.js';
 import { tokenize } from './tokenizer.js';
 
@@ -279,9 +281,10 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
     }
     if ((w & STEP_MASK) === STEP_MASK) yield;
   }
-  // A deleted doc's refId is dropped only while it still names that doc: a product replaced (tombstoned
-  // and appended again) keeps its refId for the new doc, e.g. when a snapshot's tombstones are applied.
-  const docByRefId = base.docByRefId.without(docs.map((d) => base.store.decode(d).refId).filter((r, i) => base.docByRefId.get(r) === docs[i]));
+  // The refIds of the deleted docs name none any more (a replaced product's refId names its new doc,
+  // the latest of that refId): the shared refId dictionary read through the new tombstones.
+  const refIdField = base.fieldByName.get('refId');
+  const docByRefId = new RefIdDocs(refIdField === undefined ? Dictionary.empty() : base.dictionaries[refIdField], deleted, base.docByRefId.size - docs.length);
   const state: CatalogState = {
     ...base,
     index: { ...index, version, deleted, deletedDocs },

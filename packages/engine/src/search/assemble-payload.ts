@@ -4,6 +4,7 @@
  * @module
  */
 import type { CatalogState } from '../catalog/catalog-index.js';
+import type { Dictionary } from '../catalog/dictionary.js';
 import { keyOrder, type KeyOrder } from '../catalog/text-column-lookups.js';
 import { tokenize } from '../catalog/tokenizer.js';
 import type { WebsiteSettings } from '../config.js';
@@ -27,7 +28,7 @@ export const MAX_FACET_BUCKETS = 10_000;
  * `limit`. Sorts one number per bucket natively — `(maxCount - count) * dictSize + keyRank` — instead
  * of calling a comparator that compares strings (measured ~8 ms → well under 1 ms for 4 600 buckets).
  */
-export function facetBuckets(counts: Uint32Array, dictionary: readonly string[], order: KeyOrder, limit = MAX_FACET_BUCKETS): FacetBucket[] {
+export function facetBuckets(counts: Uint32Array, dictionary: Pick<Dictionary, 'at'>, order: KeyOrder, limit = MAX_FACET_BUCKETS): FacetBucket[] {
   const size = counts.length;
   let max = 0;
   let nonZero = 0;
@@ -42,14 +43,14 @@ export function facetBuckets(counts: Uint32Array, dictionary: readonly string[],
     keys.sort();
     for (let i = 0; i < kept; i++) {
       const code = order.codeOfRank[keys[i] % size];
-      buckets[i] = { key: dictionary[code], doc_count: counts[code] };
+      buckets[i] = { key: dictionary.at(code), doc_count: counts[code] };
     }
     return buckets;
   }
   const codes: number[] = [];
   for (let c = 0; c < size; c++) if (counts[c] > 0) codes.push(c);
   codes.sort((a, b) => counts[b] - counts[a] || order.rankOfCode[a] - order.rankOfCode[b]);
-  return codes.slice(0, kept).map((c) => ({ key: dictionary[c], doc_count: counts[c] }));
+  return codes.slice(0, kept).map((c) => ({ key: dictionary.at(c), doc_count: counts[c] }));
 }
 
 // Facet buckets over the whole catalog (q = "" without scope: category landing pages) are the same for

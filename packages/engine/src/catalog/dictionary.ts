@@ -1,0 +1,232 @@
+/**
+ * A text column's dictionary (code → value, codes in first-seen order) with its value → code table,
+ * append-only and shared between catalog versions.
+ *
+ * A version sees the first `size` values of a store that later versions extend in place, as the growable
+ * per-doc columns are extended (shared-arrays.ts `extendShared`): an append or a value patch writes its
+ * new values after the last ones instead of copying a million titles into a new array. Only the latest
+ * view of a store may be extended (its size is the store's length); extending an older one (a version
+ * built, then dropped) copies. The value → code table is an open-addressing hash table in two Int32Arrays
+ * (code and hash per slot), kept with the store and filled as values are added — by the build itself, so
+ * no first scope or append derives a map of a million entries, and at 16–32 bytes a value instead of a
+ * JS Map's ~80. Older versions read the same table and ignore the codes at or past their size.
+ *
+ * Only the owning thread reads dictionaries (workers get codes): values stay JS strings, read as they
+ * are by product decoding and facet labels.
+ * @module
+ */
+import { STEP, type Steps } from './build-catalog-state.js';
+import type { StringLookup } from './string-map.js';
+
+/** Slots of the smallest table (a power of two). */
+const MIN_SLOTS = 16;
+
+/** The shared part: values and table, extended in place by the latest view's writer. */
+interface DictionaryStore {
+  readonly values: string[];
+  /** Whether values are looked up by value: the refId dictionary (codes = doc ids) is not, see {@link Dictionary.of}. */
+  readonly indexed: boolean;
+  /** Per slot, code + 1 (0: empty); a power of two long, at most half full. Absent until first needed when loaded. */
+  slots?: Int32Array;
+  /** Per slot, its value's hash (rehashing and probing compare numbers before strings). */
+  hashes?: Int32Array;
+}
+
+/** A hash of every UTF-16 unit of `value` (FNV-1a, then a final mix so low bits spread). */
+function hashOf(value: string): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = 0; i < value.length; i++) h = Math.imul(h ^ value.charCodeAt(i), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x45d9f3b);
+  return h ^ (h >>> 16);
+}
+
+/** Puts `code` with `hash` into the first free slot of its probe sequence (linear probing). */
+function place(slots: Int32Array, hashes: Int32Array, hash: number, code: number): void {
+  const mask = slots.length - 1;
+  let s = hash & mask;
+  while (slots[s] !== 0) s = (s + 1) & mask;
+  slots[s] = code + 1;
+  hashes[s] = hash;
+}
+
+/** Slots for `count` values with room to double: a power of two at least twice `count`. */
+function slotsFor(count: number): number {
+  let n = MIN_SLOTS;
+  while (n < 2 * count) n *= 2;
+  return n;
+}
+
+/** Indexes values `from .. values.length)` of `store` (a fresh table when none or when it would be over half full). */
+function indexValues(store: DictionaryStore, from: number): void {
+  const count = store.values.length;
+  if (!store.slots || store.slots.length < 2 * count) {
+    // Rehashed from the stored hashes: no string is read again (a million values: ~15 ms).
+    const old = store.slots;
+    const oldHashes = store.hashes;
+    const slots = new Int32Array(slotsFor(count));
+    const hashes = new Int32Array(slots.length);
+    if (old && oldHashes) {
+      for (let s = 0; s < old.length; s++) if (old[s] !== 0) place(slots, hashes, oldHashes[s], old[s] - 1);
+    } else {
+      from = 0;
+    }
+    store.slots = slots;
+    store.hashes = hashes;
+  }
+  for (let c = from; c < count; c++) place(store.slots, store.hashes!, hashOf(store.values[c]), c);
+}
+
+/**
+ * The highest code below `limit` of `value` (hash `hash`) in `store`, or -1: the whole probe sequence is
+ * read, so a value added twice (refId's) gives its latest code a version sees. Indexes the store first
+ * when it has no table yet.
+ */
+function highestCode(store: DictionaryStore, value: string, hash: number, limit: number): number {
+  if (!store.slots) indexValues(store, 0);
+  const slots = store.slots!;
+  const hashes = store.hashes!;
+  const mask = slots.length - 1;
+  let found = -1;
+  for (let s = hash & mask; slots[s] !== 0; s = (s + 1) & mask) {
+    const code = slots[s] - 1;
+    if (hashes[s] === hash && code < limit && code > found && store.values[code] === value) found = code;
+  }
+  return found;
+}
+
+/** The latest view of `store` (set by {@link Dictionary}: its constructor stays private to the module's classes). */
+let latestView: (store: DictionaryStore) => Dictionary;
+
+/** One version's dictionary: the first {@link size} values of its store. Immutable. */
+export class Dictionary implements StringLookup<number> {
+  static {
+    latestView = (store) => new Dictionary(store, store.values.length);
+  }
+
+  private constructor(private readonly store: DictionaryStore, readonly size: number) {}
+
+  /** A dictionary of no value, looked up by value unless `indexed` is false. */
+  static empty(indexed = true): Dictionary {
+    return new Dictionary({ values: [], indexed }, 0);
+  }
+
+  /**
+   * The dictionary of `values` (taken, not copied). `indexed: false` for a dictionary never looked up by
+   * value (refId's: its codes are doc ids and the catalog's refId map finds them). The table of an
+   * indexed one is built on first lookup or by {@link indexSteps} (a loaded snapshot builds it in the
+   * background, not on its first searches' path).
+   */
+  static of(values: readonly string[], indexed = true): Dictionary {
+    // Taken, not copied: the caller gives the array up (a snapshot's parsed JSON), and only writers of
+    // this store's latest view push to it.
+    return new Dictionary({ values: values as string[], indexed }, values.length);
+  }
+
+  /** The value of code `code` (< {@link size}). */
+  at(code: number): string {
+    return this.store.values[code];
+  }
+
+  /** The values, code by code: the store's array when this is its latest view (read-only), else a copy. */
+  values(): readonly string[] {
+    const { values } = this.store;
+    return values.length === this.size ? values : values.slice(0, this.size);
+  }
+
+  /** Builds the value table if it is not yet, `STEP` values at a time (see {@link of}). */
+  *indexSteps(): Steps<void> {
+    const store = this.store;
+    if (!store.indexed || store.slots) return;
+    const count = store.values.length;
+    const slots = new Int32Array(slotsFor(count));
+    const hashes = new Int32Array(slots.length);
+    for (let c = 0; c < count; c++) {
+      place(slots, hashes, hashOf(store.values[c]), c);
+      if (c % STEP === STEP - 1) yield;
+    }
+    // A writer may have added values meanwhile (and then built a table itself): keep the fuller one.
+    if (store.slots) return;
+    store.slots = slots;
+    store.hashes = hashes;
+    indexValues(store, count);
+  }
+
+  /**
+   * The code of `value` in this version, or -1. When a value was added twice (refId's, re-appended
+   * products), the highest code below {@link size}.
+   */
+  codeOf(value: string): number {
+    const store = this.store;
+    if (!store.indexed) throw new Error('this dictionary is not looked up by value');
+    return highestCode(store, value, hashOf(value), this.size);
+  }
+
+  /** {@link codeOf} as a lookup: undefined when absent. */
+  get(value: string): number | undefined {
+    const code = this.codeOf(value);
+    return code < 0 ? undefined : code;
+  }
+
+  has(value: string): boolean {
+    return this.codeOf(value) >= 0;
+  }
+
+  /**
+   * A writer adding values after this version's: in place when this is the latest view of its store
+   * (no copy: older versions keep their size), else on a copy of this version's values.
+   */
+  writer(): DictionaryWriter {
+    const { store, size } = this;
+    if (store.values.length === size) return new DictionaryWriter(store);
+    const copy: DictionaryStore = { values: store.values.slice(0, size), indexed: store.indexed };
+    if (copy.indexed && store.slots) indexValues(copy, 0);
+    return new DictionaryWriter(copy);
+  }
+}
+
+/**
+ * Adds values to a dictionary's store (a build, an append, a value patch); {@link dictionary} is the
+ * version holding them all. Each value added is indexed at once, so no later lookup derives a table.
+ */
+export class DictionaryWriter {
+  constructor(private readonly store: DictionaryStore) {}
+
+  /** Values so far. */
+  get size(): number {
+    return this.store.values.length;
+  }
+
+  /** The value of code `code`. */
+  at(code: number): string {
+    return this.store.values[code];
+  }
+
+  /** The code of `value`: its existing one, or the next one (first-seen order, as a build numbers them). */
+  codeFor(value: string): number {
+    const store = this.store;
+    if (!store.indexed) throw new Error('this dictionary is not looked up by value');
+    const hash = hashOf(value);
+    const found = highestCode(store, value, hash, store.values.length);
+    if (found >= 0) return found;
+    const code = store.values.length;
+    store.values.push(value);
+    if (2 * (code + 1) > store.slots!.length) indexValues(store, code);
+    else place(store.slots!, store.hashes!, hash, code);
+    return code;
+  }
+
+  /** Adds `value` with a new code even if present (refId's dictionary: a re-appended product's refId). */
+  add(value: string): number {
+    const store = this.store;
+    const code = store.values.length;
+    store.values.push(value);
+    if (store.indexed && store.slots) indexValues(store, code);
+    return code;
+  }
+
+  /** The version holding every value added so far. */
+  dictionary(): Dictionary {
+    return latestView(this.store);
+  }
+}
