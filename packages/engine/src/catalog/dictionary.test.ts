@@ -25,6 +25,11 @@ describe('Dictionary', () => {
     expect(v2.values()).toEqual(['red', 'blue', 'green', 'pink']);
     expect(v2.get('teal')).toBeUndefined();
     expect(v3.get('pink')).toBeUndefined();
+    // What values() gave is the caller's: a later writer of the store does not change it (a snapshot
+    // encodes the values after yielding to appends).
+    const held = v3.values();
+    v3.writer().codeFor('cyan');
+    expect(held).toEqual(['red', 'blue', 'green', 'teal']);
   });
 
   it('finds the latest code below a version size of a value added twice', () => {

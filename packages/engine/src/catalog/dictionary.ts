@@ -128,10 +128,12 @@ export class Dictionary implements StringLookup<number> {
     return this.store.values[code];
   }
 
-  /** The values, code by code: the store's array when this is its latest view (read-only), else a copy. */
-  values(): readonly string[] {
-    const { values } = this.store;
-    return values.length === this.size ? values : values.slice(0, this.size);
+  /**
+   * The values, code by code, as an array of the caller's: a copy, since later versions push to the
+   * store's (a snapshot encodes them after yielding to appends).
+   */
+  values(): string[] {
+    return this.store.values.slice(0, this.size);
   }
 
   /** Builds the value table if it is not yet, `STEP` values at a time (see {@link of}). */

@@ -69,11 +69,10 @@ export function keyOrder(state: CatalogState, field: number): KeyOrder {
   if (!perField) keyOrders.set(state, (perField = new Map()));
   let order = perField.get(field);
   if (!order) {
-    const dictionary = state.dictionaries[field].values();
-    const sorted = dictionary.slice().sort();
+    const sorted = state.dictionaries[field].values().sort();
     const lookup = codeLookup(state, field);
-    const codeOfRank = new Uint32Array(dictionary.length);
-    const rankOfCode = new Uint32Array(dictionary.length);
+    const codeOfRank = new Uint32Array(sorted.length);
+    const rankOfCode = new Uint32Array(sorted.length);
     for (let rank = 0; rank < sorted.length; rank++) {
       const code = lookup.get(sorted[rank])!;
       codeOfRank[rank] = code;
