@@ -506,6 +506,7 @@ export function* appendProducts(
     if (text?.single && name === 'refId') {
       // refId codes are doc ids (see buildTextColumn); the arrays and the dictionary grow in place.
       const refIds = base.dictionaries[fid].writer();
+      yield* refIds.reserveSteps(k);
       for (const p of added) refIds.add(p.refId);
       const single = text.single.constructor === singleCodesType(N) ? extendShared(text.single, N) : copySingleCodes(text.single, N, N);
       const valueDocs = extendShared(text.valueDocs, N);
@@ -521,6 +522,9 @@ export function* appendProducts(
       // New values get the next codes (first-seen order, as a rebuild gives them), written after the
       // previous version's in the shared store; its value table finds the old ones (dictionary.ts).
       const values = (isNew ? Dictionary.empty() : base.dictionaries[fid]).writer();
+      let newValues = 0;
+      for (const p of added) newValues += textValues(p[name]).length;
+      yield* values.reserveSteps(newValues);
       const docCodes: number[][] = [];
       for (let j = 0; j < k; j++) {
         const codes: number[] = [];

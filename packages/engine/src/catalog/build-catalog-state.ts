@@ -171,7 +171,9 @@ function* buildTextColumn(
       }
     }
     offsets[d + 1] = tempCodes.length;
-    if ((d & STEP_MASK) === STEP_MASK) yield;
+    // Room in the value table for the next docs' values, made in steps (a growth inside codeFor would
+    // rehash every value in one go).
+    if ((d & STEP_MASK) === STEP_MASK) { yield; yield* values.reserveSteps(STEP); }
   }
   if (values.size === 0) return { dictionary: Dictionary.empty() };
   // Codes stay in first-seen order: no sort at build time. Lookups by value and text-sort ranks

@@ -69,6 +69,23 @@ describe('Dictionary', () => {
     }));
   });
 
+  it('keeps every value findable while room is reserved in steps, older versions reading between steps', () => {
+    const w = Dictionary.empty().writer();
+    for (let i = 0; i < 5000; i++) w.codeFor(`v${i}`);
+    const v1 = w.dictionary();
+    const w2 = v1.writer();
+    const steps = w2.reserveSteps(20000);
+    steps.next();
+    expect(v1.get('v4999')).toBe(4999);
+    runSteps(steps);
+    for (let i = 0; i < 20000; i++) w2.codeFor(`n${i}`);
+    const v2 = w2.dictionary();
+    expect([v1.get('n5'), v2.get('n5'), v2.get('v17')]).toEqual([undefined, 5005, 17]);
+    const loaded = Dictionary.of(['a', 'b']).writer();
+    runSteps(loaded.reserveSteps(3));
+    expect([loaded.codeFor('b'), loaded.codeFor('c')]).toEqual([1, 2]);
+  });
+
   it('refuses lookups on a dictionary not looked up by value', () => {
     expect(() => Dictionary.of(['a'], false).codeOf('a')).toThrow();
   });

@@ -280,6 +280,7 @@ function* patchField(
   const numeric = sharedCopy(field.numeric!);
   // New values are appended to the dictionary's store (in place, see dictionary.ts), its table finding old ones.
   const values = base.dictionaries[fid].writer();
+  yield* values.reserveSteps(docs.length);
   const codes = new Int32Array(docs.length);
   for (let i = 0; i < docs.length; i++) {
     const d = docs[i];
