@@ -153,6 +153,7 @@ function* buildTextColumn(
   // append derives a lookup later.
   const values = Dictionary.empty().writer();
   const codeFor = (v: string): number => values.codeFor(v);
+  let codesBefore = 0;
   for (let d = 0; d < n; d++) {
     const raw = products[d][name];
     // Scalars (the common case) take no array allocation; arrays go through textValues.
@@ -171,9 +172,13 @@ function* buildTextColumn(
       }
     }
     offsets[d + 1] = tempCodes.length;
-    // Room in the value table for the next docs' values, made in steps (a growth inside codeFor would
-    // rehash every value in one go).
-    if ((d & STEP_MASK) === STEP_MASK) { yield; yield* values.reserveSteps(STEP); }
+    // Room in the value table for the next docs' values (as many as the last docs had), made in steps:
+    // a growth inside codeFor would rehash every value in one go.
+    if ((d & STEP_MASK) === STEP_MASK) {
+      yield;
+      yield* values.reserveSteps(Math.max(STEP, tempCodes.length - codesBefore));
+      codesBefore = tempCodes.length;
+    }
   }
   if (values.size === 0) return { dictionary: Dictionary.empty() };
   // Codes stay in first-seen order: no sort at build time. Lookups by value and text-sort ranks

@@ -6,10 +6,10 @@
  * per-doc columns are extended (shared-arrays.ts `extendShared`): an append or a value patch writes its
  * new values after the last ones instead of copying a million titles into a new array. Only the latest
  * view of a store may be extended (its size is the store's length); extending an older one (a version
- * built, then dropped) copies. The value → code table is an open-addressing hash table in two Int32Arrays
- * (code and hash per slot), kept with the store and filled as values are added — by the build itself, so
- * no first scope or append derives a map of a million entries, and at 16–32 bytes a value instead of a
- * JS Map's ~80. Older versions read the same table and ignore the codes at or past their size.
+ * built, then dropped) copies. The value → code table is an open-addressing hash table (linear probing,
+ * code + 1 per slot in an Int32Array, at most half full), kept with the store and filled as values are
+ * added — by the build itself, so no first scope or append derives a map of a million entries; 8–16
+ * bytes a value. Older versions read the same table and ignore the codes at or past their size.
  *
  * Only the owning thread reads dictionaries (workers get codes): values stay JS strings, read as they
  * are by product decoding and facet labels.
@@ -28,8 +28,6 @@ interface DictionaryStore {
   readonly indexed: boolean;
   /** Per slot, code + 1 (0: empty); a power of two long, at most half full. Absent until first needed when loaded. */
   slots?: Int32Array;
-  /** Per slot, its value's hash (rehashing and probing compare numbers before strings). */
-  hashes?: Int32Array;
 }
 
 /** A hash of every UTF-16 unit of `value` (FNV-1a, then a final mix so low bits spread). */
@@ -41,13 +39,12 @@ function hashOf(value: string): number {
   return h ^ (h >>> 16);
 }
 
-/** Puts `code` with `hash` into the first free slot of its probe sequence (linear probing). */
-function place(slots: Int32Array, hashes: Int32Array, hash: number, code: number): void {
+/** Puts `code` (of hash `hash`) into the first free slot of its probe sequence (linear probing). */
+function place(slots: Int32Array, hash: number, code: number): void {
   const mask = slots.length - 1;
   let s = hash & mask;
   while (slots[s] !== 0) s = (s + 1) & mask;
   slots[s] = code + 1;
-  hashes[s] = hash;
 }
 
 /** Slots for `count` values with room to double: a power of two at least twice `count`. */
@@ -57,24 +54,18 @@ function slotsFor(count: number): number {
   return n;
 }
 
-/** Indexes values `from .. values.length)` of `store` (a fresh table when none or when it would be over half full). */
+/**
+ * Indexes values `from .. values.length)` of `store`; all of them in a fresh table when there is none or
+ * when it would be over half full (in one go: writers reserve room in steps first, see
+ * {@link DictionaryWriter.reserveSteps}).
+ */
 function indexValues(store: DictionaryStore, from: number): void {
   const count = store.values.length;
   if (!store.slots || store.slots.length < 2 * count) {
-    // Rehashed from the stored hashes: no string is read again (a million values: ~15 ms).
-    const old = store.slots;
-    const oldHashes = store.hashes;
-    const slots = new Int32Array(slotsFor(count));
-    const hashes = new Int32Array(slots.length);
-    if (old && oldHashes) {
-      for (let s = 0; s < old.length; s++) if (old[s] !== 0) place(slots, hashes, oldHashes[s], old[s] - 1);
-    } else {
-      from = 0;
-    }
-    store.slots = slots;
-    store.hashes = hashes;
+    store.slots = new Int32Array(slotsFor(count));
+    from = 0;
   }
-  for (let c = from; c < count; c++) place(store.slots, store.hashes!, hashOf(store.values[c]), c);
+  for (let c = from; c < count; c++) place(store.slots, hashOf(store.values[c]), c);
 }
 
 /**
@@ -85,12 +76,11 @@ function indexValues(store: DictionaryStore, from: number): void {
 function highestCode(store: DictionaryStore, value: string, hash: number, limit: number): number {
   if (!store.slots) indexValues(store, 0);
   const slots = store.slots!;
-  const hashes = store.hashes!;
   const mask = slots.length - 1;
   let found = -1;
   for (let s = hash & mask; slots[s] !== 0; s = (s + 1) & mask) {
     const code = slots[s] - 1;
-    if (hashes[s] === hash && code < limit && code > found && store.values[code] === value) found = code;
+    if (code < limit && code > found && store.values[code] === value) found = code;
   }
   return found;
 }
@@ -202,15 +192,14 @@ export class DictionaryWriter {
     const code = store.values.length;
     store.values.push(value);
     if (2 * (code + 1) > store.slots!.length) indexValues(store, code);
-    else place(store.slots!, store.hashes!, hash, code);
+    else place(store.slots!, hash, code);
     return code;
   }
 
   /**
    * Makes room in the value table for `count` more values, rehashing {@link STEP} slots per step when
-   * it must grow: a growth done by {@link codeFor} itself rehashes every value in one go (~27 ms at a
-   * million values on this machine, twice that at two million), which a time-sliced writer avoids by
-   * reserving first. Older versions keep reading the previous table until the new one replaces it.
+   * it must grow: a growth done by {@link codeFor} itself rehashes every value in one go (tens of
+   * milliseconds at a million values), which a time-sliced writer avoids by reserving first. Older versions keep reading the previous table until the new one replaces it.
    */
   *reserveSteps(count: number): Steps<void> {
     const store = this.store;
@@ -219,25 +208,14 @@ export class DictionaryWriter {
     const needed = before + count;
     if (store.slots && store.slots.length >= 2 * needed) return;
     const slots = new Int32Array(slotsFor(needed));
-    const hashes = new Int32Array(slots.length);
-    const old = store.slots;
-    const oldHashes = store.hashes;
-    if (old && oldHashes) {
-      for (let s = 0; s < old.length; s++) {
-        if (old[s] !== 0) place(slots, hashes, oldHashes[s], old[s] - 1);
-        if (s % STEP === STEP - 1) yield;
-      }
-    } else {
-      for (let c = 0; c < before; c++) {
-        place(slots, hashes, hashOf(store.values[c]), c);
-        if (c % STEP === STEP - 1) yield;
-      }
+    for (let c = 0; c < before; c++) {
+      place(slots, hashOf(store.values[c]), c);
+      if (c % STEP === STEP - 1) yield;
     }
     // Only the latest view's writer adds values, and it waited for this; should another have added
     // some meanwhile, they are indexed too.
-    for (let c = before; c < store.values.length; c++) place(slots, hashes, hashOf(store.values[c]), c);
+    for (let c = before; c < store.values.length; c++) place(slots, hashOf(store.values[c]), c);
     store.slots = slots;
-    store.hashes = hashes;
   }
 
   /** Adds `value` with a new code even if present (refId's dictionary: a re-appended product's refId). */
