@@ -159,9 +159,8 @@ export class Dictionary implements StringLookup<number> {
   writer(): DictionaryWriter {
     const { store, size } = this;
     if (store.values.length === size) return new DictionaryWriter(store);
-    const copy: DictionaryStore = { values: store.values.slice(0, size), indexed: store.indexed };
-    if (copy.indexed && store.slots) indexValues(copy, 0);
-    return new DictionaryWriter(copy);
+    // The copy's table is built by the writer's reserveSteps (in steps), or on its first lookup.
+    return new DictionaryWriter({ values: store.values.slice(0, size), indexed: store.indexed });
   }
 }
 

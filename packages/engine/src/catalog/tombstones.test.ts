@@ -88,6 +88,7 @@ describe('tombstoned deletes and merges', () => {
     let tombstoned = 0;
     let reappended = 0;
     let fieldsAdded = 0;
+    let tailed = 0;
     await fc.assert(fc.asyncProperty(
       catalogArb(60), fc.array(opArb, { minLength: 1, maxLength: 8 }), fc.array(requestArb, { minLength: 4, maxLength: 4 }),
       fc.array(freshRequestArb, { minLength: 2, maxLength: 2 }),
@@ -97,7 +98,7 @@ describe('tombstoned deletes and merges', () => {
         await catalog.upsert(products);
         const model = products.slice();
         const fresh = { n: 0 };
-        // A scope on refId derives its value lookup, which later versions carry over.
+        // A scope on refId reads refId → doc (the refId dictionary's table, shared by later versions).
         const byRefId = (refIds: string[]): SearchRequest => ({ website_id: 'w', client: 'c', q: '', start: 0, size: 10, scope: { refId: refIds } });
         await answer(catalog, byRefId(products.slice(0, 3).map((p) => p.refId)), false);
         for (const op of ops) {
@@ -108,6 +109,7 @@ describe('tombstoned deletes and merges', () => {
           if (state.index.fields.length > before.index.fields.length && (state.tombstones || state.index.ordinal)) fieldsAdded++;
           if (catalog.state.tombstones) tombstoned++;
           if (catalog.state.index.ordinal) reappended++;
+          if (catalog.state.index.fields.some((f) => f.text?.valueTail)) tailed++;
         }
         expect(productsOf(liveProductList(catalog.state))).toEqual(model);
         expect(catalog.liveCount).toBe(model.length);
@@ -126,6 +128,8 @@ describe('tombstoned deletes and merges', () => {
     expect(reappended).toBeGreaterThan(10);
     // New fields took the append path (new products, changed products, merge patches), not only rebuilds.
     expect(fieldsAdded).toBeGreaterThan(10);
+    // Appended docs took values older docs had: inverted columns with a tail were searched.
+    expect(tailed).toBeGreaterThan(10);
   });
 
   it('deletes without a rebuild: the columns are shared with the previous version', async () => {
