@@ -85,8 +85,4 @@ describe('Dictionary', () => {
     runSteps(loaded.reserveSteps(3));
     expect([loaded.codeFor('b'), loaded.codeFor('c')]).toEqual([1, 2]);
   });
-
-  it('refuses lookups on a dictionary not looked up by value', () => {
-    expect(() => Dictionary.of(['a'], false).codeOf('a')).toThrow();
-  });
 });

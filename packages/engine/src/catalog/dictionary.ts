@@ -24,8 +24,6 @@ const MIN_SLOTS = 16;
 /** The shared part: values and table, extended in place by the latest view's writer. */
 interface DictionaryStore {
   readonly values: string[];
-  /** Whether values are looked up by value: the refId dictionary (codes = doc ids) is not, see {@link Dictionary.of}. */
-  readonly indexed: boolean;
   /** Per slot, code + 1 (0: empty); a power of two long, at most half full. Absent until first needed when loaded. */
   slots?: Int32Array;
 }
@@ -96,21 +94,19 @@ export class Dictionary implements StringLookup<number> {
 
   private constructor(private readonly store: DictionaryStore, readonly size: number) {}
 
-  /** A dictionary of no value, looked up by value unless `indexed` is false. */
-  static empty(indexed = true): Dictionary {
-    return new Dictionary({ values: [], indexed }, 0);
+  /** A dictionary of no value. */
+  static empty(): Dictionary {
+    return new Dictionary({ values: [] }, 0);
   }
 
   /**
-   * The dictionary of `values` (taken, not copied). `indexed: false` for a dictionary never looked up by
-   * value (refId's: its codes are doc ids and the catalog's refId map finds them). The table of an
-   * indexed one is built on first lookup or by {@link indexSteps} (a loaded snapshot builds it in the
-   * background, not on its first searches' path).
+   * The dictionary of `values` (taken, not copied). Its value table is built on first lookup or by
+   * {@link indexSteps} (a loaded snapshot builds it in the background, not on its first searches' path).
    */
-  static of(values: readonly string[], indexed = true): Dictionary {
+  static of(values: readonly string[]): Dictionary {
     // Taken, not copied: the caller gives the array up (a snapshot's parsed JSON), and only writers of
     // this store's latest view push to it.
-    return new Dictionary({ values: values as string[], indexed }, values.length);
+    return new Dictionary({ values: values as string[] }, values.length);
   }
 
   /** The value of code `code` (< {@link size}). */
@@ -129,7 +125,7 @@ export class Dictionary implements StringLookup<number> {
   /** Builds the value table if it is not yet, {@link STEP} values at a time (see {@link of}). */
   *indexSteps(): Steps<void> {
     // Reserving no room builds a missing table (and adds no value: any view may do it).
-    if (this.store.indexed && !this.store.slots) yield* new DictionaryWriter(this.store).reserveSteps(0);
+    if (!this.store.slots) yield* new DictionaryWriter(this.store).reserveSteps(0);
   }
 
   /**
@@ -137,9 +133,7 @@ export class Dictionary implements StringLookup<number> {
    * products), the highest code below {@link size}.
    */
   codeOf(value: string): number {
-    const store = this.store;
-    if (!store.indexed) throw new Error('this dictionary is not looked up by value');
-    return highestCode(store, value, hashOf(value), this.size);
+    return highestCode(this.store, value, hashOf(value), this.size);
   }
 
   /** {@link codeOf} as a lookup: undefined when absent. */
@@ -160,7 +154,7 @@ export class Dictionary implements StringLookup<number> {
     const { store, size } = this;
     if (store.values.length === size) return new DictionaryWriter(store);
     // The copy's table is built by the writer's reserveSteps (in steps), or on its first lookup.
-    return new DictionaryWriter({ values: store.values.slice(0, size), indexed: store.indexed });
+    return new DictionaryWriter({ values: store.values.slice(0, size) });
   }
 }
 
@@ -184,7 +178,6 @@ export class DictionaryWriter {
   /** The code of `value`: its existing one, or the next one (first-seen order, as a build numbers them). */
   codeFor(value: string): number {
     const store = this.store;
-    if (!store.indexed) throw new Error('this dictionary is not looked up by value');
     const hash = hashOf(value);
     const found = highestCode(store, value, hash, store.values.length);
     if (found >= 0) return found;
@@ -202,7 +195,6 @@ export class DictionaryWriter {
    */
   *reserveSteps(count: number): Steps<void> {
     const store = this.store;
-    if (!store.indexed) return;
     const before = store.values.length;
     const needed = before + count;
     if (store.slots && store.slots.length >= 2 * needed) return;
@@ -222,7 +214,7 @@ export class DictionaryWriter {
     const store = this.store;
     const code = store.values.length;
     store.values.push(value);
-    if (store.indexed && store.slots) indexValues(store, code);
+    if (store.slots) indexValues(store, code);
     return code;
   }
 
