@@ -3,8 +3,9 @@
  * that keep every existing field's kind) extends the previous version instead of rebuilding it. New
  * docs take the next doc ids, so every column grows at its end: per-doc columns in place (growable
  * buffers, `extendShared`; field-length rows with room, `field-lengths.ts`), text columns append codes
- * (new values get new codes, as a rebuild would give them in first-seen order), inverted columns get
- * the new docs at the end of their codes' lists (shared when no new doc has a value), the new docs'
+ * (new values get new codes, as a rebuild would give them in first-seen order, written after the
+ * previous version's in the dictionary's shared store, `dictionary.ts`), inverted columns get the new
+ * docs in their tail (`valueTail`; new values' lists at the main column's end, in place), the new docs'
  * postings go to the posting tail (`FullTextIndex.tail`; the build's postings are shared), new words
  * are merged into the sorted vocabulary. A field no product had is added after the others (as a build
  * numbers fields by first appearance), its columns holding no value for the old docs, its kind the one
