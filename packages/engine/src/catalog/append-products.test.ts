@@ -13,14 +13,14 @@ import type { Product, SearchRequest } from '../types.js';
 import { planAppend } from './append-products.js';
 import { MAX_FIELD_LENGTH, runSteps } from './build-catalog-state.js';
 import type { CatalogState, PostingSegment } from './catalog-index.js';
-import { compactFieldLengths } from './field-lengths.js';
+import { lengthAt } from './field-lengths.js';
 import { flatPostingsSteps } from './posting-tail.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshot } from './snapshot.js';
 import { Catalog } from './catalog.js';
 import { productsOf } from './product-store.js';
 import { ensureNumericOrder } from './text-column-lookups.js';
 import { liveLengthAverages } from './tombstones.js';
-import { liveNorm } from '../search/text-matches.js';
+import { normalisedPosting } from '../search/text-matches.js';
 
 const pool = new SearchPool({ workers: 2, threshold: 0 });
 afterAll(() => pool.close());
@@ -43,15 +43,16 @@ function contents(state: CatalogState): unknown {
     })),
     fullText: {
       fieldIds: ft.fieldIds, termCount: ft.termCount, termOffsets: arr(postings.termOffsets), postDocs: arr(postings.postDocs), postFields: arr(postings.postFields),
-      // Postings keep the means they were normalised with; what scoring reads is the norm for the live means.
-      norms: effectiveNorms(state, postings), termDocFreq: arr(ft.termDocFreq), fieldLengths: arr(compactFieldLengths(ft, ft.fieldIds.length, state.index.docCount)),
+      // Term frequencies, and what scoring reads: each one normalised with the live means.
+      postTf: arr(postings.postTf), norms: effectiveNorms(state, postings), termDocFreq: arr(ft.termDocFreq),
+      fieldLengths: arr(ft.fieldLengths.subarray(0, ft.fieldIds.length * state.index.docCount)),
       fieldLengthsType: ft.fieldLengths.constructor.name,
     },
     dictionaries: state.dictionaries,
     vocabulary: state.vocabulary,
     termMasks: arr(state.termMasks),
     refIds: [...state.docByRefId.entries()].sort((a, b) => a[1] - b[1]),
-    vectors: state.vectors && { dimension: state.vectors.dimension, data: arr(state.vectors.data), present: arr(state.vectors.present) },
+    vectors: state.vectors && { dimension: state.vectors.dimension, data: arr(state.vectors.data), rowOf: arr(state.vectors.rowOf) },
     products: productsOf(state.store),
   };
 }
@@ -59,7 +60,7 @@ function contents(state: CatalogState): unknown {
 /** Per posting, the normalised frequency a search scores with (text-matches.ts). */
 function effectiveNorms(state: CatalogState, postings: PostingSegment): number[] {
   const averages = liveLengthAverages(state) ?? state.index.fullText.avgFieldLengths;
-  return Array.from(postings.postDocs, (d, i) => liveNorm(state.index, postings, averages, i, d));
+  return Array.from(postings.postDocs, (d, i) => normalisedPosting(state.index, postings, averages, i, d));
 }
 
 async function sameAnswer(a: Catalog, b: Catalog, request: SearchRequest, onPool: boolean): Promise<void> {
@@ -218,7 +219,7 @@ describe('appending new products', () => {
     await rebuilt.upsert([...base, ...added]);
     const { fullText } = rebuilt.state.index;
     const notes = fullText.fieldIds.indexOf(rebuilt.state.fieldByName.get('notes')!);
-    expect(fullText.fieldLengths[notes * fullText.lengthStride + 2]).toBe(MAX_FIELD_LENGTH);
+    expect(lengthAt(fullText.fieldLengths, fullText.fieldIds.length, notes, 2)).toBe(MAX_FIELD_LENGTH);
     expect(contents(catalog.state)).toEqual(contents(rebuilt.state));
     await sameAnswer(catalog, rebuilt, { website_id: 'w', client: 'c', q: 'w5', start: 0, size: 10 }, false);
   });

@@ -10,14 +10,14 @@ import { sharedArray } from './shared-arrays.js';
 
 /** The entry arrays of a posting segment of `entries` entries, zeroed, on shared memory. */
 export function postingEntries(entries: number): Omit<PostingSegment, 'termOffsets'> {
-  return { postDocs: sharedArray(Uint32Array, entries), postFields: sharedArray(Uint8Array, entries), postNorm: sharedArray(Float32Array, entries) };
+  return { postDocs: sharedArray(Uint32Array, entries), postFields: sharedArray(Uint8Array, entries), postTf: sharedArray(Uint16Array, entries) };
 }
 
 /** Copies the entries `[from, to)` of `source` into `target` from entry `at`. */
 export function copyPostingEntries(source: PostingSegment, from: number, to: number, target: Omit<PostingSegment, 'termOffsets'>, at: number): void {
   target.postDocs.set(source.postDocs.subarray(from, to), at);
   target.postFields.set(source.postFields.subarray(from, to), at);
-  target.postNorm.set(source.postNorm.subarray(from, to), at);
+  target.postTf.set(source.postTf.subarray(from, to), at);
 }
 
 /** `fullText`'s postings as one segment (the main arrays themselves when there is no tail), in steps. */

@@ -13,13 +13,14 @@ import { Builder, ByteBuffer } from 'flatbuffers';
 import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
 import { Catalog, type CatalogOptions } from './catalog.js';
-import { charMask, type CatalogState, type FieldIndex, type FieldKind, type DocCodes, type PostingSegment, type SingleCodes, type ValueCounts } from './catalog-index.js';
+import { charMask, type CatalogState, type FieldIndex, type FieldKind, type FullTextIndex, type DocCodes, type VectorColumn, type PostingSegment, type SingleCodes, type ValueCounts } from './catalog-index.js';
 import { copySingleCodes, singleCodesType } from './text-column.js';
 import { sharedArray } from './shared-arrays.js';
-import { compactFieldLengths } from './field-lengths.js';
+import { docMajorLengths, lengthAt } from './field-lengths.js';
 import { flatPostingsSteps } from './posting-tail.js';
+import { vectorsFromDocRows } from './vector-column.js';
 import { StringMap } from './string-map.js';
-import { runSteps, storedFieldLength, type Steps } from './build-catalog-state.js';
+import { lengthNorm, runSteps, storedFieldLength, type Steps } from './build-catalog-state.js';
 import { runInSlices } from './time-slices.js';
 import { applyDeletes } from './tombstones.js';
 import { newRevisions, ProductStore, type ShapeRecord } from './product-store.js';
@@ -28,7 +29,11 @@ import type { StepTimer } from '../util/step-timer.js';
 
 const FILE_IDENTIFIER = 'AISL';
 /**
- * 4: the product store's own parts (shapes, shape per doc, side store) instead of each product's JSON,
+ * 5: postings keep each entry's term frequency (`ft.postTf`, 16-bit) instead of its normalised value
+ * (`ft.postNorm`, float32), field lengths are laid out doc by doc (`d * fields + f`), and image
+ * vectors are kept for the docs having one (`vec.data` rows, `vec.rowOf` per doc) instead of a row per
+ * doc and `vec.present`.
+ * 4 (still read): the product store's own parts (shapes, shape per doc, side store) instead of each product's JSON,
  * so a load parses no product (files written with `ps.revisions` load too: the array is not read, a
  * loaded catalog's products get new revisions).
  * 3 (still read): single-valued text columns hold only their narrow `single` codes, field lengths are
@@ -36,8 +41,10 @@ const FILE_IDENTIFIER = 'AISL';
  * 2 (still read): every text column had `offsets` and `codes`, `single` was 32-bit when present and
  * field lengths 32-bit; converted to the current layout on load.
  */
-const FORMAT_VERSION = 4;
-const READABLE_VERSIONS: readonly number[] = [2, 3, FORMAT_VERSION];
+const FORMAT_VERSION = 5;
+const READABLE_VERSIONS: readonly number[] = [2, 3, 4, FORMAT_VERSION];
+/** The last format keeping normalised postings, field lengths field by field and a vector row per doc. */
+const LAST_NORM_POSTINGS_FORMAT = 4;
 /** The last format keeping each product's JSON (loading parses every product). */
 const LAST_JSON_PRODUCTS_FORMAT = 3;
 
@@ -80,9 +87,9 @@ function arraysOf(state: CatalogState, postings: PostingSegment): Map<string, An
   const ft = state.index.fullText;
   // An appended version's tail is stored merged into the main postings, as a one-go build lays them out.
   arrays.set('ft.termOffsets', postings.termOffsets).set('ft.postDocs', postings.postDocs).set('ft.postFields', postings.postFields)
-    .set('ft.postNorm', postings.postNorm).set('ft.termDocFreq', ft.termDocFreq)
-    .set('ft.fieldLengths', compactFieldLengths(ft, ft.fieldIds.length, state.index.docCount));
-  if (state.vectors) arrays.set('vec.data', state.vectors.data).set('vec.present', state.vectors.present);
+    .set('ft.postTf', postings.postTf).set('ft.termDocFreq', ft.termDocFreq)
+    .set('ft.fieldLengths', ft.fieldLengths.subarray(0, ft.fieldIds.length * state.index.docCount));
+  if (state.vectors) arrays.set('vec.data', state.vectors.data).set('vec.rowOf', state.vectors.rowOf);
   if (state.index.ordinal) arrays.set('ordinal', state.index.ordinal);
   const store = state.store.parts();
   arrays.set('ps.shapeOf', store.shapeOf).set('ps.rawDocs', store.rawDocs)
@@ -183,15 +190,51 @@ function invalid(filePath: string, problem: string, cause?: unknown): never {
   throw new AisleError('SNAPSHOT_INVALID', `snapshot ${filePath}: ${problem}`, { cause, details: { filePath } });
 }
 
-/** The field lengths of a snapshot of format `version` (format 2 stored them in 32 bits: saturated to 16). */
-function fieldLengthsOf(
-  version: number, need: <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number) => T, length: number,
-): Uint16Array {
-  if (version !== 2) return need('ft.fieldLengths', Uint16Array, length);
-  const wide = need('ft.fieldLengths', Uint32Array, length);
-  const out = sharedArray(Uint16Array, length);
-  for (let i = 0; i < length; i++) out[i] = storedFieldLength(wide[i]);
-  return out;
+type Need = <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number) => T;
+
+/**
+ * The field lengths of a snapshot of format `version`, doc by doc. Formats up to 4 stored them field by
+ * field; format 2 also in 32 bits (saturated to 16 here).
+ */
+function fieldLengthsOf(version: number, need: Need, fields: number, docCount: number): Uint16Array {
+  const length = fields * docCount;
+  if (version > LAST_NORM_POSTINGS_FORMAT) return need('ft.fieldLengths', Uint16Array, length);
+  let rows: Uint16Array;
+  if (version === 2) {
+    const wide = need('ft.fieldLengths', Uint32Array, length);
+    rows = new Uint16Array(length);
+    for (let i = 0; i < length; i++) rows[i] = storedFieldLength(wide[i]);
+  } else rows = need('ft.fieldLengths', Uint16Array, length);
+  return docMajorLengths(rows, fields, docCount);
+}
+
+/**
+ * The term frequency of every posting of a snapshot of format `version`. Formats up to 4 stored
+ * `tf / lengthNorm` as float32, normalised with the means they kept (`avgFieldLengths`): the term
+ * frequency (an integer below 65,536) is recovered exactly from it.
+ */
+function postingTfOf(version: number, need: Need, postDocs: Uint32Array, postFields: Uint8Array, fieldLengths: Uint16Array, avgFieldLengths: readonly number[]): Uint16Array {
+  if (version > LAST_NORM_POSTINGS_FORMAT) return need('ft.postTf', Uint16Array, postDocs.length);
+  const postNorm = need('ft.postNorm', Float32Array, postDocs.length);
+  const postTf = sharedArray(Uint16Array, postDocs.length);
+  const fields = avgFieldLengths.length;
+  for (let i = 0; i < postDocs.length; i++) {
+    const f = postFields[i];
+    postTf[i] = Math.round(postNorm[i] * lengthNorm(lengthAt(fieldLengths, fields, f, postDocs[i]), avgFieldLengths[f]));
+  }
+  return postTf;
+}
+
+/** The image vectors of a snapshot of format `version` (up to 4: a row per doc and a presence byte). */
+function vectorsOf(version: number, need: Need, dimension: number, docCount: number): VectorColumn {
+  if (version <= LAST_NORM_POSTINGS_FORMAT) {
+    return vectorsFromDocRows(dimension, need('vec.data', Float32Array, docCount * dimension), need('vec.present', Uint8Array, docCount));
+  }
+  const data = need('vec.data', Float32Array);
+  const rowOf = need('vec.rowOf', Int32Array, docCount);
+  const rows = data.length / dimension;
+  if (!Number.isInteger(rows) || rowOf.some((row) => row < -1 || row >= rows)) throw new Error('vector rows out of range');
+  return { dimension, data, rowOf };
 }
 
 /**
@@ -240,7 +283,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
       arrays.set(name, new View(shared, 0, length / ctor.BYTES_PER_ELEMENT));
     }
     timer?.lap('arrays');
-    const need = <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number): T => {
+    const need: Need = <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number): T => {
       const a = arrays.get(name);
       if (!(a instanceof ctor) || (length !== undefined && a.length !== length)) invalid(label, `lacks a valid array ${name}`);
       return a;
@@ -269,17 +312,19 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
       } : undefined,
     }));
     const ft = meta.fullText;
-    const fullText = {
+    if (ft.avgFieldLengths.length !== ft.fieldIds.length) invalid(label, 'has an inconsistent index');
+    const postDocs = need('ft.postDocs', Uint32Array);
+    const postFields = need('ft.postFields', Uint8Array, postDocs.length);
+    const fieldLengths = fieldLengthsOf(version, need, ft.fieldIds.length, n);
+    const fullText: FullTextIndex = {
       fieldIds: ft.fieldIds, termCount: ft.termCount, avgFieldLengths: ft.avgFieldLengths,
-      termOffsets: need('ft.termOffsets', Uint32Array, ft.termCount + 1), postDocs: need('ft.postDocs', Uint32Array),
-      postFields: need('ft.postFields', Uint8Array), postNorm: need('ft.postNorm', Float32Array),
-      termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths: fieldLengthsOf(version, need, ft.fieldIds.length * n), lengthStride: n,
+      termOffsets: need('ft.termOffsets', Uint32Array, ft.termCount + 1), postDocs, postFields,
+      postTf: postingTfOf(version, need, postDocs, postFields, fieldLengths, ft.avgFieldLengths),
+      termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths,
     };
     if (meta.vocabulary.length !== ft.termCount || meta.dictionaries.length !== fields.length) invalid(label, 'has an inconsistent index');
     if (meta.deleted?.some((d, i) => !Number.isInteger(d) || d < 0 || d >= n || (i > 0 && d <= meta.deleted![i - 1]))) invalid(label, 'has invalid tombstones');
-    const vectors = meta.vectorDimension > 0
-      ? { dimension: meta.vectorDimension, data: need('vec.data', Float32Array, n * meta.vectorDimension), present: need('vec.present', Uint8Array, n) }
-      : undefined;
+    const vectors = meta.vectorDimension > 0 ? vectorsOf(version, need, meta.vectorDimension, n) : undefined;
     const termMasks = Uint32Array.from(meta.vocabulary, charMask);
     const fieldByName = new Map(fields.map((f, i) => [f.name, i]));
     const columns = { fields, fieldByName, dictionaries: meta.dictionaries, vectors };
