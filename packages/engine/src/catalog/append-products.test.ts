@@ -42,9 +42,9 @@ function contents(state: CatalogState): unknown {
       },
     })),
     fullText: {
-      fieldIds: ft.fieldIds, termCount: ft.termCount, termOffsets: arr(postings.termOffsets), postDocs: arr(postings.postDocs), postFields: arr(postings.postFields),
+      fieldIds: ft.fieldIds, termCount: ft.termCount, termOffsets: arr(postings.termOffsets), postDocs: arr(postings.postDocs),
       // Term frequencies, and what scoring reads: each one normalised with the live means.
-      postTf: arr(postings.postTf), norms: effectiveNorms(state, postings), termDocFreq: arr(ft.termDocFreq),
+      tfs: postingTfs(state, postings), norms: effectiveNorms(state, postings), termDocFreq: arr(ft.termDocFreq),
       fieldLengths: arr(ft.fieldLengths.subarray(0, ft.fieldIds.length * state.index.docCount)),
       fieldLengthsType: ft.fieldLengths.constructor.name,
     },
@@ -60,7 +60,17 @@ function contents(state: CatalogState): unknown {
 /** Per posting, the normalised frequency a search scores with (text-matches.ts). */
 function effectiveNorms(state: CatalogState, postings: PostingSegment): number[] {
   const averages = liveLengthAverages(state) ?? state.index.fullText.avgFieldLengths;
-  return Array.from(postings.postDocs, (d, i) => normalisedPosting(state.index, postings, averages, i, d));
+  return Array.from(postings.postDocs, (_, i) => normalisedPosting(state.index, postings, averages, i));
+}
+
+/** Per posting its field and term frequency, through its norm key (whose length must be the doc's). */
+function postingTfs(state: CatalogState, postings: PostingSegment): number[][] {
+  const { normKeys, fieldLengths, fieldIds } = state.index.fullText;
+  return Array.from(postings.postKey, (key, i) => {
+    const f = normKeys.keyFields[key];
+    expect(normKeys.keyLengths[key]).toBe(lengthAt(fieldLengths, fieldIds.length, f, postings.postDocs[i]));
+    return [f, normKeys.keyTfs[key]];
+  });
 }
 
 async function sameAnswer(a: Catalog, b: Catalog, request: SearchRequest, onPool: boolean): Promise<void> {

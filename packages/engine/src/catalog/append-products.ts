@@ -29,6 +29,7 @@ import { charMask, lowerBound, type CatalogIndex, type CatalogState, type DocCod
 import { copySingleCodes, emptySingleCodes, multiValuedCodes, singleCodesType } from './text-column.js';
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
 import { extendFieldLengths, lengthAt } from './field-lengths.js';
+import { NormKeyBuilder } from './norm-keys.js';
 import { extendShared, growableArray, sharedArray } from './shared-arrays.js';
 import { appendVectorsSteps } from './vector-column.js';
 import { copyPostingEntries, postingEntries } from './posting-tail.js';
@@ -272,7 +273,7 @@ function appendToOrder(order: Uint32Array, values: Float64Array, n: number): Uin
 
 /** A tail without postings, starting at doc `fromDoc`, for a vocabulary of `terms` terms. */
 function emptyTail(fromDoc: number, terms: number): PostingTail {
-  return { fromDoc, termOffsets: new Uint32Array(terms + 1), postDocs: new Uint32Array(0), postFields: new Uint8Array(0), postTf: new Uint16Array(0) };
+  return { fromDoc, termOffsets: new Uint32Array(terms + 1), postDocs: new Uint32Array(0), postKey: new Uint16Array(0) };
 }
 
 /** Term offsets of unchanged postings for the term ids of a grown vocabulary (`oldIdOfNew[t]`: -1 for a new word). */
@@ -330,8 +331,8 @@ function* appendFullText(
   const fieldLengths = extendFieldLengths(old.fieldLengths, oldF, n, F, N);
   const addTerm: number[] = [];
   const addDoc: number[] = [];
-  const addField: number[] = [];
-  const addTf: number[] = [];
+  const addKey: number[] = [];
+  const normKeys = NormKeyBuilder.from(old.normKeys);
   for (let j = 0; j < k; j++) {
     for (let f = 0; f < F; f++) {
       const words = docWords[j][f];
@@ -341,18 +342,18 @@ function* appendFullText(
         const t = termIdOf(w);
         tf.set(t, (tf.get(t) ?? 0) + 1);
       }
-      fieldLengths[(n + j) * F + f] = storedFieldLength(words.length); // the layout of `lengthAt`
+      const length = storedFieldLength(words.length);
+      fieldLengths[(n + j) * F + f] = length; // the layout of `lengthAt`
       for (const [t, count] of tf) {
         addTerm.push(t);
         addDoc.push(n + j);
-        addField.push(f);
-        addTf.push(Math.min(MAX_TF, count));
+        addKey.push(normKeys.keyOf(f, Math.min(MAX_TF, count), length));
       }
     }
   }
   yield;
-  // Postings keep term frequencies: the totals move, and searches normalise with the live means (no
-  // pass over every posting, see text-matches.ts).
+  // Postings keep norm keys: the totals move, and searches normalise with the live means (no pass over
+  // every posting, see norm-keys.ts).
   const oldTotals = yield* lengthTotalsSteps(old, n);
   const tokens = [...oldTotals.tokens, ...new Array<number>(F - oldF).fill(0)];
   const withField = [...oldTotals.docs, ...new Array<number>(F - oldF).fill(0)];
@@ -381,8 +382,8 @@ function* appendFullText(
     if ((t & STEP_MASK) === STEP_MASK) yield;
   }
   const entries = tailOffsets[T];
-  const tailEntries = postingEntries(entries);
-  const { postDocs, postFields, postTf } = tailEntries;
+  const tailEntries = postingEntries(entries, normKeys.count);
+  const { postDocs, postKey } = tailEntries;
   const termDocFreq = sharedArray(Uint32Array, T);
   let work = 0;
   for (let t = 0; t < T; t++) {
@@ -405,15 +406,15 @@ function* appendFullText(
     const d = addDoc[i];
     const at = cursor[t]++;
     postDocs[at] = d;
-    postFields[at] = addField[i];
-    postTf[at] = addTf[i];
+    postKey[at] = addKey[i];
     if (lastDocOfTerm[t] !== d) { termDocFreq[t]++; lastDocOfTerm[t] = d; }
   }
   const termMasks = new Uint32Array(T);
   for (let t = 0; t < T; t++) termMasks[t] = isFresh[t] ? charMask(vocabulary[t]) : base.termMasks[oldIdOfNew[t]];
   const fullText: FullTextIndex = {
-    fieldIds, termCount: T, termOffsets, postDocs: old.postDocs, postFields: old.postFields, postTf: old.postTf, termDocFreq, fieldLengths, avgFieldLengths,
-    tail: { fromDoc: oldTail.fromDoc, termOffsets: tailOffsets, postDocs, postFields, postTf },
+    fieldIds, termCount: T, termOffsets, postDocs: old.postDocs, postKey: old.postKey,
+    normKeys: normKeys.table(), termDocFreq, fieldLengths, avgFieldLengths,
+    tail: { fromDoc: oldTail.fromDoc, termOffsets: tailOffsets, postDocs, postKey },
   };
   setLengthTotals(fullText, { tokens, docs: withField });
   return { fullText, vocabulary, termMasks };

@@ -9,6 +9,7 @@
  */
 import type { Product } from '../types.js';
 import { lengthAt, newFieldLengths } from './field-lengths.js';
+import { NormKeyBuilder, postKeysArray } from './norm-keys.js';
 import { extendShared, growableArray, PagedBuilder, sharedArray } from './shared-arrays.js';
 import { appendVectorsSteps } from './vector-column.js';
 import { newRevisions, ProductStore } from './product-store.js';
@@ -300,8 +301,8 @@ function* buildFullText(
   const tf = new Uint32Array(terms.length);
   const eTerm = new PagedBuilder(Uint32Array);
   const eDoc = new PagedBuilder(Uint32Array);
-  const eField = new PagedBuilder(Uint8Array);
-  const eTf = new PagedBuilder(Uint16Array);
+  const eKey = new PagedBuilder(Uint32Array);
+  const normKeys = new NormKeyBuilder();
   const touched: number[] = [];
   let pass = 0;
   // Doc-major, then field: entries of a term come out sorted by doc then field, which scoring relies on.
@@ -325,12 +326,12 @@ function* buildFullText(
           } else tf[tid]++;
         }
       }
-      fieldLengths[d * fieldIds.length + f] = storedFieldLength(length); // the layout of `lengthAt`
+      const stored = storedFieldLength(length);
+      fieldLengths[d * fieldIds.length + f] = stored; // the layout of `lengthAt`
       for (const tid of touched) {
         eTerm.push(tid);
         eDoc.push(d);
-        eField.push(f);
-        eTf.push(Math.min(MAX_TF, tf[tid]));
+        eKey.push(normKeys.keyOf(f, Math.min(MAX_TF, tf[tid]), stored));
       }
       touched.length = 0;
     }
@@ -359,16 +360,14 @@ function* buildFullText(
   for (let t = 0; t < terms.length; t++) termOffsets[t + 1] += termOffsets[t];
   const cursor = termOffsets.slice(0, terms.length);
   const postDocs = sharedArray(Uint32Array, entries);
-  const postFields = sharedArray(Uint8Array, entries);
-  // The term frequency, not its normalised value: 2 bytes instead of a float32's 4, and searches
-  // normalise with the field lengths and the live means (`postingNorm`), which appends and deletes move.
-  const postTf = sharedArray(Uint16Array, entries);
+  // A norm key, not the normalised value: 2 bytes instead of a float32's 4, and searches normalise with
+  // the live means (`normsOf`), which appends and deletes move.
+  const postKey = postKeysArray(entries, normKeys.count);
   for (let i = 0; i < entries; i++) {
     if ((i & STEP_MASK) === STEP_MASK) yield;
     const at = cursor[rank[eTerm.get(i)]]++;
     postDocs[at] = eDoc.get(i);
-    postFields[at] = eField.get(i);
-    postTf[at] = eTf.get(i);
+    postKey[at] = eKey.get(i);
   }
   const termDocFreq = sharedArray(Uint32Array, terms.length);
   let work = 0;
@@ -379,7 +378,7 @@ function* buildFullText(
     work += 1 + termOffsets[t + 1] - termOffsets[t];
     if (work >= STEP) { work = 0; yield; }
   }
-  const fullText: FullTextIndex = { fieldIds, termCount: terms.length, termOffsets, postDocs, postFields, postTf, termDocFreq, fieldLengths, avgFieldLengths };
+  const fullText: FullTextIndex = { fieldIds, termCount: terms.length, termOffsets, postDocs, postKey, normKeys: normKeys.table(), termDocFreq, fieldLengths, avgFieldLengths };
   setLengthTotals(fullText, totals);
   return { fullText, vocabulary, termMasks };
 }

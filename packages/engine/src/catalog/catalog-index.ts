@@ -7,6 +7,7 @@
  * Both are immutable once built: a change builds a new state and swaps one reference (see catalog.ts).
  * @module
  */
+import type { NormKeyTable, PostKeys } from './norm-keys.js';
 import type { ProductStore } from './product-store.js';
 import type { StringMap } from './string-map.js';
 import type { Tombstones } from './tombstones.js';
@@ -92,10 +93,8 @@ export interface PostingSegment {
   /** Term `t` has the entries `[termOffsets[t], termOffsets[t+1])`, sorted by doc then field. */
   termOffsets: Uint32Array;
   postDocs: Uint32Array;
-  /** Full-text field number of the entry. */
-  postFields: Uint8Array;
-  /** Term frequency of the entry (see {@link FullTextIndex.postTf}). */
-  postTf: Uint16Array;
+  /** Norm key of the entry, which names its field too (see {@link FullTextIndex.postKey}). */
+  postKey: PostKeys;
 }
 
 /**
@@ -119,13 +118,15 @@ export interface FullTextIndex {
   /** Term `t` has the entries `[termOffsets[t], termOffsets[t+1])`, sorted by doc then field. */
   termOffsets: Uint32Array;
   postDocs: Uint32Array;
-  /** Full-text field number of the entry. */
-  postFields: Uint8Array;
   /**
-   * Term frequency of the entry (saturating at `MAX_TF`). Searches normalise it by the field's length
-   * (`postingNorm` in build-catalog-state.ts: BM25F, b = 0.75) and apply field weights and k1.
+   * Norm key of the entry: its (field, term frequency, field length) in `normKeys` (norm-keys.ts); the
+   * entry's full-text field number is the key's (no array of its own).
+   * Searches score the entry with that triple's norm (`postingNorm` in build-catalog-state.ts: BM25F,
+   * b = 0.75, with the live mean lengths) and apply field weights and k1.
    */
-  postTf: Uint16Array;
+  postKey: PostKeys;
+  /** The (field, term frequency, field length) of every norm key, main and tail postings together. */
+  normKeys: NormKeyTable;
   /** Number of distinct docs containing each term (for IDF), main and tail postings together. */
   termDocFreq: Uint32Array;
   /** Postings of the docs appended since the build (absent: none). */

@@ -18,6 +18,7 @@ import { copySingleCodes, singleCodesType } from './text-column.js';
 import { sharedArray } from './shared-arrays.js';
 import { docMajorLengths, lengthAt } from './field-lengths.js';
 import { flatPostingsSteps } from './posting-tail.js';
+import { NormKeyBuilder, postKeysArray, type NormKeyTable, type PostKeys } from './norm-keys.js';
 import { vectorsFromDocRows } from './vector-column.js';
 import { StringMap } from './string-map.js';
 import { lengthNorm, runSteps, storedFieldLength, type Steps } from './build-catalog-state.js';
@@ -29,8 +30,9 @@ import type { StepTimer } from '../util/step-timer.js';
 
 const FILE_IDENTIFIER = 'AISL';
 /**
- * 5: postings keep each entry's term frequency (`ft.postTf`, 16-bit) instead of its normalised value
- * (`ft.postNorm`, float32), field lengths are laid out doc by doc (`d * fields + f`), and image
+ * 5: postings keep each entry's norm key (`ft.postKey`, 16-bit while the keys fit; the keys'
+ * triples in `ft.keyFields`, `ft.keyTfs`, `ft.keyLengths`: norm-keys.ts) instead of its field and
+ * normalised value (`ft.postFields`, `ft.postNorm` float32), field lengths are laid out doc by doc (`d * fields + f`), and image
  * vectors are kept for the docs having one (`vec.data` rows, `vec.rowOf` per doc) instead of a row per
  * doc and `vec.present`.
  * 4 (still read): the product store's own parts (shapes, shape per doc, side store) instead of each product's JSON,
@@ -86,8 +88,9 @@ function arraysOf(state: CatalogState, postings: PostingSegment): Map<string, An
   });
   const ft = state.index.fullText;
   // An appended version's tail is stored merged into the main postings, as a one-go build lays them out.
-  arrays.set('ft.termOffsets', postings.termOffsets).set('ft.postDocs', postings.postDocs).set('ft.postFields', postings.postFields)
-    .set('ft.postTf', postings.postTf).set('ft.termDocFreq', ft.termDocFreq)
+  arrays.set('ft.termOffsets', postings.termOffsets).set('ft.postDocs', postings.postDocs)
+    .set('ft.postKey', postings.postKey).set('ft.termDocFreq', ft.termDocFreq)
+    .set('ft.keyFields', ft.normKeys.keyFields).set('ft.keyTfs', ft.normKeys.keyTfs).set('ft.keyLengths', ft.normKeys.keyLengths)
     .set('ft.fieldLengths', ft.fieldLengths.subarray(0, ft.fieldIds.length * state.index.docCount));
   if (state.vectors) arrays.set('vec.data', state.vectors.data).set('vec.rowOf', state.vectors.rowOf);
   if (state.index.ordinal) arrays.set('ordinal', state.index.ordinal);
@@ -209,20 +212,34 @@ function fieldLengthsOf(version: number, need: Need, fields: number, docCount: n
 }
 
 /**
- * The term frequency of every posting of a snapshot of format `version`. Formats up to 4 stored
+ * The norm keys of a snapshot of format `version` and their table. Formats up to 4 stored
  * `tf / lengthNorm` as float32, normalised with the means they kept (`avgFieldLengths`): the term
- * frequency (an integer below 65,536) is recovered exactly from it.
+ * frequency (an integer below 65,536) is recovered exactly from it, the length read from the doc's.
  */
-function postingTfOf(version: number, need: Need, postDocs: Uint32Array, postFields: Uint8Array, fieldLengths: Uint16Array, avgFieldLengths: readonly number[]): Uint16Array {
-  if (version > LAST_NORM_POSTINGS_FORMAT) return need('ft.postTf', Uint16Array, postDocs.length);
-  const postNorm = need('ft.postNorm', Float32Array, postDocs.length);
-  const postTf = sharedArray(Uint16Array, postDocs.length);
+function postingKeysOf(
+  version: number, need: Need, wideKeys: boolean, postDocs: Uint32Array, fieldLengths: Uint16Array, avgFieldLengths: readonly number[],
+): { postKey: PostKeys; normKeys: NormKeyTable } {
   const fields = avgFieldLengths.length;
+  if (version > LAST_NORM_POSTINGS_FORMAT) {
+    const keyFields = need('ft.keyFields', Uint8Array);
+    const normKeys = { keyFields, keyTfs: need('ft.keyTfs', Uint16Array, keyFields.length), keyLengths: need('ft.keyLengths', Uint16Array, keyFields.length) };
+    // 16-bit while the keys fit in them, else 32-bit (postKeysArray).
+    const keys: PostKeys = wideKeys ? need('ft.postKey', Uint32Array, postDocs.length) : need('ft.postKey', Uint16Array, postDocs.length);
+    if (keyFields.some((f) => f >= fields) || keys.some((k) => k >= keyFields.length)) throw new Error('norm keys out of range');
+    return { postKey: keys, normKeys };
+  }
+  const postNorm = need('ft.postNorm', Float32Array, postDocs.length);
+  const postFields = need('ft.postFields', Uint8Array, postDocs.length);
+  const builder = new NormKeyBuilder();
+  const keys: number[] = new Array<number>(postDocs.length);
   for (let i = 0; i < postDocs.length; i++) {
     const f = postFields[i];
-    postTf[i] = Math.round(postNorm[i] * lengthNorm(lengthAt(fieldLengths, fields, f, postDocs[i]), avgFieldLengths[f]));
+    const length = lengthAt(fieldLengths, fields, f, postDocs[i]);
+    keys[i] = builder.keyOf(f, Math.round(postNorm[i] * lengthNorm(length, avgFieldLengths[f])), length);
   }
-  return postTf;
+  const postKey = postKeysArray(keys.length, builder.count);
+  postKey.set(keys);
+  return { postKey, normKeys: builder.table() };
 }
 
 /** The image vectors of a snapshot of format `version` (up to 4: a row per doc and a presence byte). */
@@ -314,12 +331,11 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
     const ft = meta.fullText;
     if (ft.avgFieldLengths.length !== ft.fieldIds.length) invalid(label, 'has an inconsistent index');
     const postDocs = need('ft.postDocs', Uint32Array);
-    const postFields = need('ft.postFields', Uint8Array, postDocs.length);
     const fieldLengths = fieldLengthsOf(version, need, ft.fieldIds.length, n);
     const fullText: FullTextIndex = {
       fieldIds: ft.fieldIds, termCount: ft.termCount, avgFieldLengths: ft.avgFieldLengths,
-      termOffsets: need('ft.termOffsets', Uint32Array, ft.termCount + 1), postDocs, postFields,
-      postTf: postingTfOf(version, need, postDocs, postFields, fieldLengths, ft.avgFieldLengths),
+      termOffsets: need('ft.termOffsets', Uint32Array, ft.termCount + 1), postDocs,
+      ...postingKeysOf(version, need, arrays.get('ft.postKey') instanceof Uint32Array, postDocs, fieldLengths, ft.avgFieldLengths),
       termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths,
     };
     if (meta.vocabulary.length !== ft.termCount || meta.dictionaries.length !== fields.length) invalid(label, 'has an inconsistent index');

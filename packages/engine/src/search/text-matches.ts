@@ -6,8 +6,7 @@
  * random writes miss the cache).
  * @module
  */
-import { lengthNorm, postingNorm } from '../catalog/build-catalog-state.js';
-import { lengthAt } from '../catalog/field-lengths.js';
+import { normsOf } from '../catalog/norm-keys.js';
 import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
 import { BM25_K1, type PlanTerms, type PlanWord, type SearchPlan } from './search-plan.js';
 
@@ -34,47 +33,11 @@ export function seek(docs: Uint32Array, from: number, to: number, doc: number): 
 }
 
 /**
- * Posting `i` (of doc `d`) of `segment`, normalised: its term frequency over its field's length, with
- * `averages` (the live docs' mean lengths) — what {@link scorePostings} sums per doc.
+ * Posting `i` of `segment` normalised with `averages` (the live docs' mean lengths): the norm of its key
+ * (norm-keys.ts) — what {@link scorePostings} sums per doc.
  */
-export function normalisedPosting(index: CatalogIndex, segment: PostingSegment, averages: readonly number[], i: number, d: number): number {
-  const { fieldLengths, fieldIds } = index.fullText;
-  const f = segment.postFields[i];
-  return postingNorm(segment.postTf[i], lengthAt(fieldLengths, fieldIds.length, f, d), averages[f]);
-}
-
-/** Field lengths below this have their norms tabled (titles, brands, categories: nearly every posting). */
-const TABLED_LENGTHS = 256;
-
-/**
- * Per full-text field `f` and length `len` below {@link TABLED_LENGTHS}, at `f * TABLED_LENGTHS + len`:
- * `lengthNorm(len, mean)` and `postingNorm(1, len, mean)` — the values of the functions every posting is
- * scored with, computed once per set of means instead of two divisions per posting (most postings have
- * a term frequency of 1: no division left; others divide once).
- */
-interface NormTable {
-  lengthNorms: Float64Array;
-  unitNorms: Float64Array;
-}
-
-const normTables = new WeakMap<readonly number[], NormTable>();
-
-/** The norm table of `averages` (a version's build means, or a plan's live ones), made on first use. */
-function normTableOf(averages: readonly number[]): NormTable {
-  let table = normTables.get(averages);
-  if (!table) {
-    const lengthNorms = new Float64Array(averages.length * TABLED_LENGTHS);
-    const unitNorms = new Float64Array(averages.length * TABLED_LENGTHS);
-    for (let f = 0; f < averages.length; f++) {
-      for (let len = 0; len < TABLED_LENGTHS; len++) {
-        lengthNorms[f * TABLED_LENGTHS + len] = lengthNorm(len, averages[f]);
-        unitNorms[f * TABLED_LENGTHS + len] = postingNorm(1, len, averages[f]);
-      }
-    }
-    table = { lengthNorms, unitNorms };
-    normTables.set(averages, table);
-  }
-  return table;
+export function normalisedPosting(index: CatalogIndex, segment: PostingSegment, averages: readonly number[], i: number): number {
+  return normsOf(index.fullText.normKeys, averages)[segment.postKey[i]];
 }
 
 /**
@@ -102,12 +65,10 @@ function matchTerm(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t: nu
 
 /** Appends to `out` the docs of entries `[i, end)` of `segment` (one term's) with their scores. */
 function scorePostings(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t: number, segment: PostingSegment, i: number, end: number, out: TextMatches): void {
-  const { postDocs, postFields, postTf } = segment;
-  const { fieldLengths, fieldIds } = index.fullText;
-  const fieldCount = fieldIds.length;
-  // The live docs' means when appends or deletes moved them, else the build's.
-  const averages = plan.lengthAverages ?? index.fullText.avgFieldLengths;
-  const { lengthNorms, unitNorms } = normTableOf(averages);
+  const { postDocs, postKey } = segment;
+  const { keyFields } = index.fullText.normKeys;
+  // Per norm key, its norm with the live docs' means when appends or deletes moved them, else the build's.
+  const norms = normsOf(index.fullText.normKeys, plan.lengthAverages ?? index.fullText.avgFieldLengths);
   const weights = plan.fieldWeights;
   const tier = word.qualities[t] * MATCH_TIER;
   const idf = word.idfs[t];
@@ -123,17 +84,9 @@ function scorePostings(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t
     // The term's entries for doc d are contiguous (one per field): BM25F sums them.
     let tfw = 0;
     do {
-      const f = postFields[i];
-      const weight = weights[f];
-      if (weight > 0) {
-        // normalisedPosting's value, through the norm table (the loop is hot).
-        const tf = postTf[i];
-        const len = lengthAt(fieldLengths, fieldCount, f, d);
-        let norm: number;
-        if (len < TABLED_LENGTHS) norm = tf === 1 ? unitNorms[f * TABLED_LENGTHS + len] : Math.fround(tf / lengthNorms[f * TABLED_LENGTHS + len]);
-        else norm = postingNorm(tf, len, averages[f]);
-        tfw += weight * norm;
-      }
+      const key = postKey[i];
+      const weight = weights[keyFields[key]];
+      if (weight > 0) tfw += weight * norms[key];
       i++;
     } while (i < end && postDocs[i] === d);
     if (tfw > 0) {
