@@ -63,13 +63,34 @@ function matchTerm(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t: nu
   return out;
 }
 
+// Per plan's field weights (one array per plan, on each thread), the weighted norms of the last means.
+const weightedNorms = new WeakMap<readonly number[], { norms: Float64Array; weighted: Float64Array }>();
+
+/**
+ * Per norm key, the weight of its field times its norm (with the live docs' means when appends or
+ * deletes moved them, else the build's); 0 for a field of weight 0, which adds nothing. The scoring
+ * loop then reads one table per entry, and sums the same products in the same order as summing
+ * `weight * norm` per entry would.
+ */
+function weightedNormsOf(index: CatalogIndex, plan: SearchPlan): Float64Array {
+  const { normKeys, avgFieldLengths } = index.fullText;
+  const norms = normsOf(normKeys, plan.lengthAverages ?? avgFieldLengths);
+  const weights = plan.fieldWeights;
+  const cached = weightedNorms.get(weights);
+  if (cached && cached.norms === norms) return cached.weighted;
+  const weighted = new Float64Array(norms.length);
+  for (let key = 0; key < norms.length; key++) {
+    const weight = weights[normKeys.keyFields[key]];
+    weighted[key] = weight > 0 ? weight * norms[key] : 0;
+  }
+  weightedNorms.set(weights, { norms, weighted });
+  return weighted;
+}
+
 /** Appends to `out` the docs of entries `[i, end)` of `segment` (one term's) with their scores. */
 function scorePostings(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t: number, segment: PostingSegment, i: number, end: number, out: TextMatches): void {
   const { postDocs, postKey } = segment;
-  const { keyFields } = index.fullText.normKeys;
-  // Per norm key, its norm with the live docs' means when appends or deletes moved them, else the build's.
-  const norms = normsOf(index.fullText.normKeys, plan.lengthAverages ?? index.fullText.avgFieldLengths);
-  const weights = plan.fieldWeights;
+  const weighted = weightedNormsOf(index, plan);
   const tier = word.qualities[t] * MATCH_TIER;
   const idf = word.idfs[t];
   const { docs, scores } = out;
@@ -83,12 +104,8 @@ function scorePostings(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t
     }
     // The term's entries for doc d are contiguous (one per field): BM25F sums them.
     let tfw = 0;
-    do {
-      const key = postKey[i];
-      const weight = weights[keyFields[key]];
-      if (weight > 0) tfw += weight * norms[key];
-      i++;
-    } while (i < end && postDocs[i] === d);
+    do tfw += weighted[postKey[i++]];
+    while (i < end && postDocs[i] === d);
     if (tfw > 0) {
       docs[length] = d;
       scores[length++] = tier + (idf * tfw * (BM25_K1 + 1)) / (tfw + BM25_K1);
