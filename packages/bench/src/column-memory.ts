@@ -26,6 +26,8 @@ interface Output {
   typedBytes: number;
   /** Retained beyond the baseline: the catalog (columns, dictionaries, maps, product store). */
   retained: Retained;
+  /** Wall time of `Catalog.replace`, or of the snapshot load. */
+  seconds: number;
 }
 
 const TEXT_ARRAYS = ['single', 'offsets', 'codes', 'valueOffsets', 'valueDocs', 'sortRank'] as const;
@@ -72,19 +74,24 @@ function groupsOf(catalog: Catalog): Record<string, number> {
 async function measure({ count, snapshotPath, loadOnly }: Input): Promise<Output> {
   const base = await retainedMemory();
   let catalog: Catalog;
-  if (loadOnly) catalog = await loadCatalogSnapshot(snapshotPath!);
-  else {
+  let started: number;
+  if (loadOnly) {
+    started = performance.now();
+    catalog = await loadCatalogSnapshot(snapshotPath!);
+  } else {
     let products: Product[] = [...generateCatalogStream({ count, seed: 1 })];
     catalog = new Catalog();
+    started = performance.now();
     await catalog.replace(products);
     products = [];
   }
+  const seconds = (performance.now() - started) / 1000;
   const retained = minus(await retainedMemory(), base);
   // Before the snapshot: its write derives every numeric order, which a fresh version does not hold.
   const groups = groupsOf(catalog);
   if (snapshotPath && !loadOnly) await saveCatalogSnapshot(catalog, snapshotPath);
   const typedBytes = Object.values(groups).reduce((a, b) => a + b, 0);
-  return { count, groups, typedBytes, retained };
+  return { count, groups, typedBytes, retained, seconds };
 }
 
 if (process.send) serveChild(measure);
@@ -103,9 +110,9 @@ else {
       if (snapshotPath) r.afterLoad = await runInChild<Input, Output>('column-memory', { count, snapshotPath, loadOnly: true }, { timeoutMs: 900_000 });
       results.push(r);
       if (!asJson) {
-        console.log(`${count.toLocaleString('en')} products: retained after replace ${line(r.retained)}; typed arrays ${mb(r.typedBytes)} MB`);
+        console.log(`${count.toLocaleString('en')} products: replace ${r.seconds.toFixed(1)} s, retained after it ${line(r.retained)}; typed arrays ${mb(r.typedBytes)} MB`);
         for (const [group, bytes] of Object.entries(r.groups).sort((a, b) => b[1] - a[1])) console.log(`  ${group.padEnd(28)} ${mb(bytes).padStart(7)} MB`);
-        if (r.afterLoad) console.log(`  after loading its snapshot: retained ${line(r.afterLoad.retained)}; typed arrays ${mb(r.afterLoad.typedBytes)} MB`);
+        if (r.afterLoad) console.log(`  its snapshot loaded in ${r.afterLoad.seconds.toFixed(1)} s, retained after it ${line(r.afterLoad.retained)}; typed arrays ${mb(r.afterLoad.typedBytes)} MB`);
       }
     }
   } finally {
