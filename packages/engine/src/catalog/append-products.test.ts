@@ -216,6 +216,33 @@ describe('appending new products', () => {
     await sameAnswer(catalog, rebuilt, { website_id: 'w', client: 'c', q: 'lamp', start: 0, size: 5, scope: { brand: ['brand 128', 'brand 3'] }, aggregations: ['brand'] }, true);
   });
 
+  it('keeps 32-bit norm keys past 65,536 (field, tf, length) triples alike when building, appending and snapshotting', async () => {
+    // Doc L (1..1,900 tokens) holds the words k1..km with term frequencies 1..m (m(m+1)/2 <= L), padded
+    // with words of one occurrence: ~78,000 distinct (tf, length) pairs in one field.
+    const notes = (length: number): string => {
+      const words: string[] = [];
+      for (let tf = 1; words.length + tf <= length; tf++) for (let i = 0; i < tf; i++) words.push(`k${tf}`);
+      while (words.length < length) words.push(`pad${words.length}`);
+      return words.join(' ');
+    };
+    const products: Product[] = Array.from({ length: 1_900 }, (_, i) => ({ refId: `p${i}`, notes: notes(i + 1) }));
+    const base = products.slice(0, 1_850);
+    const catalog = new Catalog();
+    await catalog.upsert(base);
+    expect(catalog.state.index.fullText.postKey).toBeInstanceOf(Uint32Array);
+    await catalog.upsert(products.slice(1_850));
+    const rebuilt = new Catalog();
+    await rebuilt.upsert(products);
+    expect(contents(catalog.state)).toEqual(contents(rebuilt.state));
+    const loaded = Catalog.fromState({}, decodeCatalogSnapshot(encodeCatalogSnapshot(catalog.state)).makeState);
+    expect(loaded.state.index.fullText.postKey).toBeInstanceOf(Uint32Array);
+    for (const q of ['k3', 'k40 k2', 'k1']) {
+      const request: SearchRequest = { website_id: 'w', client: 'c', q, start: 0, size: 30 };
+      await sameAnswer(catalog, rebuilt, request, false);
+      await sameAnswer(loaded, rebuilt, request, true);
+    }
+  }, 60_000);
+
   it('saturates field lengths at 65,535 tokens alike when building and appending', async () => {
     // Four values of 20,000 words (the most one value may hold): 80,000 tokens in one field.
     const long = (k: number) => Array.from({ length: 20_000 }, (_, i) => `w${(i * 7 + k) % 997}`).join(' ');
