@@ -53,15 +53,24 @@ export function serveChild<I, O>(work: (input: I) => Promise<O>): void {
   });
 }
 
+/** Retained memory by kind: V8's heap, array buffers, and the engine's growable shared buffers. */
+export interface RetainedMemory { heap: number; arrayBuffers: number; growable: number; total: number }
+
 /**
  * Retained memory: heap used + array buffers + the engine's growable shared buffers (which
  * `process.memoryUsage()` does not count), after a full GC when exposed.
  */
-export async function retainedBytes(): Promise<number> {
+export async function retainedMemory(): Promise<RetainedMemory> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (gc) { gc(); gc(); }
   // Collected growable buffers are subtracted by finalizers, which run in a later task.
   await new Promise((resolve) => setTimeout(resolve, 20));
   const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers + growableSharedBytes();
+  const growable = growableSharedBytes();
+  return { heap: m.heapUsed, arrayBuffers: m.arrayBuffers, growable, total: m.heapUsed + m.arrayBuffers + growable };
+}
+
+/** {@link retainedMemory}'s total. */
+export async function retainedBytes(): Promise<number> {
+  return (await retainedMemory()).total;
 }

@@ -13,7 +13,7 @@ import type { Product, SearchRequest } from '../types.js';
 import { planAppend } from './append-products.js';
 import { MAX_FIELD_LENGTH, runSteps } from './build-catalog-state.js';
 import type { CatalogState, PostingSegment } from './catalog-index.js';
-import { compactFieldLengths } from './field-lengths.js';
+import { lengthAt } from './field-lengths.js';
 import { flatPostingsSteps } from './posting-tail.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshot } from './snapshot.js';
 import { Catalog } from './catalog.js';
@@ -21,7 +21,7 @@ import { productsOf } from './product-store.js';
 import { ensureNumericOrder } from './text-column-lookups.js';
 import { foldedInverted } from './text-column.js';
 import { liveLengthAverages } from './tombstones.js';
-import { liveNorm } from '../search/text-matches.js';
+import { normalisedPosting } from '../search/text-matches.js';
 
 const pool = new SearchPool({ workers: 2, threshold: 0 });
 afterAll(() => pool.close());
@@ -44,16 +44,17 @@ function contents(state: CatalogState): unknown {
       },
     })),
     fullText: {
-      fieldIds: ft.fieldIds, termCount: ft.termCount, termOffsets: arr(postings.termOffsets), postDocs: arr(postings.postDocs), postFields: arr(postings.postFields),
-      // Postings keep the means they were normalised with; what scoring reads is the norm for the live means.
-      norms: effectiveNorms(state, postings), termDocFreq: arr(ft.termDocFreq), fieldLengths: arr(compactFieldLengths(ft, ft.fieldIds.length, state.index.docCount)),
+      fieldIds: ft.fieldIds, termCount: ft.termCount, termOffsets: arr(postings.termOffsets), postDocs: arr(postings.postDocs),
+      // Term frequencies, and what scoring reads: each one normalised with the live means.
+      tfs: postingTfs(state, postings), norms: effectiveNorms(state, postings), termDocFreq: arr(ft.termDocFreq),
+      fieldLengths: arr(ft.fieldLengths.subarray(0, ft.fieldIds.length * state.index.docCount)),
       fieldLengthsType: ft.fieldLengths.constructor.name,
     },
     dictionaries: state.dictionaries.map((d) => d.values()),
     vocabulary: state.vocabulary,
     termMasks: arr(state.termMasks),
     refIds: [...state.docByRefId.entries()].sort((a, b) => a[1] - b[1]),
-    vectors: state.vectors && { dimension: state.vectors.dimension, data: arr(state.vectors.data), present: arr(state.vectors.present) },
+    vectors: state.vectors && { dimension: state.vectors.dimension, data: arr(state.vectors.data), rowOf: arr(state.vectors.rowOf) },
     products: productsOf(state.store),
   };
 }
@@ -61,7 +62,17 @@ function contents(state: CatalogState): unknown {
 /** Per posting, the normalised frequency a search scores with (text-matches.ts). */
 function effectiveNorms(state: CatalogState, postings: PostingSegment): number[] {
   const averages = liveLengthAverages(state) ?? state.index.fullText.avgFieldLengths;
-  return Array.from(postings.postDocs, (d, i) => liveNorm(state.index, postings, averages, i, d));
+  return Array.from(postings.postDocs, (_, i) => normalisedPosting(state.index, postings, averages, i));
+}
+
+/** Per posting its field and term frequency, through its norm key (whose length must be the doc's). */
+function postingTfs(state: CatalogState, postings: PostingSegment): number[][] {
+  const { normKeys, fieldLengths, fieldIds } = state.index.fullText;
+  return Array.from(postings.postKey, (key, i) => {
+    const f = normKeys.keyFields[key];
+    expect(normKeys.keyLengths[key]).toBe(lengthAt(fieldLengths, fieldIds.length, f, postings.postDocs[i]));
+    return [f, normKeys.keyTfs[key]];
+  });
 }
 
 async function sameAnswer(a: Catalog, b: Catalog, request: SearchRequest, onPool: boolean): Promise<void> {
@@ -207,6 +218,33 @@ describe('appending new products', () => {
     await sameAnswer(catalog, rebuilt, { website_id: 'w', client: 'c', q: 'lamp', start: 0, size: 5, scope: { brand: ['brand 128', 'brand 3'] }, aggregations: ['brand'] }, true);
   });
 
+  it('keeps 32-bit norm keys past 65,536 (field, tf, length) triples alike when building, appending and snapshotting', async () => {
+    // Doc L (1..1,900 tokens) holds the words k1..km with term frequencies 1..m (m(m+1)/2 <= L), padded
+    // with words of one occurrence: ~78,000 distinct (tf, length) pairs in one field.
+    const notes = (length: number): string => {
+      const words: string[] = [];
+      for (let tf = 1; words.length + tf <= length; tf++) for (let i = 0; i < tf; i++) words.push(`k${tf}`);
+      while (words.length < length) words.push(`pad${words.length}`);
+      return words.join(' ');
+    };
+    const products: Product[] = Array.from({ length: 1_900 }, (_, i) => ({ refId: `p${i}`, notes: notes(i + 1) }));
+    const base = products.slice(0, 1_850);
+    const catalog = new Catalog();
+    await catalog.upsert(base);
+    expect(catalog.state.index.fullText.postKey).toBeInstanceOf(Uint32Array);
+    await catalog.upsert(products.slice(1_850));
+    const rebuilt = new Catalog();
+    await rebuilt.upsert(products);
+    expect(contents(catalog.state)).toEqual(contents(rebuilt.state));
+    const loaded = Catalog.fromState({}, decodeCatalogSnapshot(encodeCatalogSnapshot(catalog.state)).makeState);
+    expect(loaded.state.index.fullText.postKey).toBeInstanceOf(Uint32Array);
+    for (const q of ['k3', 'k40 k2', 'k1']) {
+      const request: SearchRequest = { website_id: 'w', client: 'c', q, start: 0, size: 30 };
+      await sameAnswer(catalog, rebuilt, request, false);
+      await sameAnswer(loaded, rebuilt, request, true);
+    }
+  }, 60_000);
+
   it('saturates field lengths at 65,535 tokens alike when building and appending', async () => {
     // Four values of 20,000 words (the most one value may hold): 80,000 tokens in one field.
     const long = (k: number) => Array.from({ length: 20_000 }, (_, i) => `w${(i * 7 + k) % 997}`).join(' ');
@@ -220,7 +258,7 @@ describe('appending new products', () => {
     await rebuilt.upsert([...base, ...added]);
     const { fullText } = rebuilt.state.index;
     const notes = fullText.fieldIds.indexOf(rebuilt.state.fieldByName.get('notes')!);
-    expect(fullText.fieldLengths[notes * fullText.lengthStride + 2]).toBe(MAX_FIELD_LENGTH);
+    expect(lengthAt(fullText.fieldLengths, fullText.fieldIds.length, notes, 2)).toBe(MAX_FIELD_LENGTH);
     expect(contents(catalog.state)).toEqual(contents(rebuilt.state));
     await sameAnswer(catalog, rebuilt, { website_id: 'w', client: 'c', q: 'w5', start: 0, size: 10 }, false);
   });

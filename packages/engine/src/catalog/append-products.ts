@@ -2,7 +2,7 @@
  * The second fast path of a catalog change: a batch that only adds new products (new refIds, values
  * that keep every existing field's kind) extends the previous version instead of rebuilding it. New
  * docs take the next doc ids, so every column grows at its end: per-doc columns in place (growable
- * buffers, `extendShared`; field-length rows with room, `field-lengths.ts`), text columns append codes
+ * buffers, `extendShared`; field lengths, `field-lengths.ts`), text columns append codes
  * (new values get new codes, as a rebuild would give them in first-seen order, written after the
  * previous version's in the dictionary's shared store, `dictionary.ts`), inverted columns get the new
  * docs in their tail (`valueTail`; new values' lists at the main column's end, in place), the new docs'
@@ -24,13 +24,15 @@
  * @module
  */
 import type { Product } from '../types.js';
-import { fieldKindOf, isFullTextField, lengthNorm, lengthTotalsSteps, MAX_TF, meanLengths, setLengthTotals, STEP, storedFieldLength, type Steps } from './build-catalog-state.js';
+import { fieldKindOf, isFullTextField, lengthTotalsSteps, MAX_TF, meanLengths, setLengthTotals, STEP, storedFieldLength, type Steps } from './build-catalog-state.js';
 import { liveFieldKind, withFullTextFields } from './tombstones.js';
 import { charMask, lowerBound, type CatalogIndex, type CatalogState, type DocCodes, type FieldIndex, type FullTextIndex, type InvertedTail, type PostingTail, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { copySingleCodes, emptySingleCodes, multiValuedCodes, singleCodesType } from './text-column.js';
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
-import { extendFieldLengths } from './field-lengths.js';
+import { extendFieldLengths, lengthAt } from './field-lengths.js';
+import { NormKeyBuilder } from './norm-keys.js';
 import { extendShared, growableArray, sharedArray } from './shared-arrays.js';
+import { appendVectorsSteps } from './vector-column.js';
 import { copyPostingEntries, postingEntries } from './posting-tail.js';
 import { RefIdDocs } from './refid-docs.js';
 import { Dictionary } from './dictionary.js';
@@ -286,7 +288,7 @@ function appendToOrder(order: Uint32Array, values: Float64Array, n: number): Uin
 
 /** A tail without postings, starting at doc `fromDoc`, for a vocabulary of `terms` terms. */
 function emptyTail(fromDoc: number, terms: number): PostingTail {
-  return { fromDoc, termOffsets: new Uint32Array(terms + 1), postDocs: new Uint32Array(0), postFields: new Uint8Array(0), postNorm: new Float32Array(0) };
+  return { fromDoc, termOffsets: new Uint32Array(terms + 1), postDocs: new Uint32Array(0), postKey: new Uint16Array(0) };
 }
 
 /** Term offsets of unchanged postings for the term ids of a grown vocabulary (`oldIdOfNew[t]`: -1 for a new word). */
@@ -341,11 +343,11 @@ function* appendFullText(
   const termIdOf = (w: string): number => lowerBound(vocabulary, w);
   // New postings (doc-major, then field: per term they come out sorted by doc then field) and lengths.
   // The new docs' lengths go into the rows' room, in place (a new field: rows copied).
-  const { fieldLengths, lengthStride } = extendFieldLengths(old, oldF, n, F, N);
+  const fieldLengths = extendFieldLengths(old.fieldLengths, oldF, n, F, N);
   const addTerm: number[] = [];
   const addDoc: number[] = [];
-  const addField: number[] = [];
-  const addTf: number[] = [];
+  const addKey: number[] = [];
+  const normKeys = NormKeyBuilder.from(old.normKeys);
   for (let j = 0; j < k; j++) {
     for (let f = 0; f < F; f++) {
       const words = docWords[j][f];
@@ -355,28 +357,28 @@ function* appendFullText(
         const t = termIdOf(w);
         tf.set(t, (tf.get(t) ?? 0) + 1);
       }
-      fieldLengths[f * lengthStride + n + j] = storedFieldLength(words.length);
+      const length = storedFieldLength(words.length);
+      fieldLengths[(n + j) * F + f] = length; // the layout of `lengthAt`
       for (const [t, count] of tf) {
         addTerm.push(t);
         addDoc.push(n + j);
-        addField.push(f);
-        addTf.push(Math.min(MAX_TF, count));
+        addKey.push(normKeys.keyOf(f, Math.min(MAX_TF, count), length));
       }
     }
   }
   yield;
-  // Postings keep the means they were normalised with (old and new ones alike): the totals move, and
-  // searches normalise with the live means (no pass over every posting, see text-matches.ts).
+  // Postings keep norm keys: the totals move, and searches normalise with the live means (no pass over
+  // every posting, see norm-keys.ts).
   const oldTotals = yield* lengthTotalsSteps(old, n);
   const tokens = [...oldTotals.tokens, ...new Array<number>(F - oldF).fill(0)];
   const withField = [...oldTotals.docs, ...new Array<number>(F - oldF).fill(0)];
   for (let f = 0; f < F; f++) {
     for (let d = n; d < N; d++) {
-      const len = fieldLengths[f * lengthStride + d];
+      const len = lengthAt(fieldLengths, F, f, d);
       if (len > 0) { tokens[f] += len; withField[f]++; }
     }
   }
-  // A new field's postings are all new: normalised with its mean over the new docs, the live one.
+  // A new field's docs are all new: its mean is the one over them, the live one.
   const avgFieldLengths = F === oldF ? old.avgFieldLengths : [...old.avgFieldLengths, ...meanLengths({ tokens: tokens.slice(oldF), docs: withField.slice(oldF) })];
   const T = vocabulary.length;
   const oldIdOfNew = new Int32Array(T).fill(-1);
@@ -395,8 +397,8 @@ function* appendFullText(
     if ((t & STEP_MASK) === STEP_MASK) yield;
   }
   const entries = tailOffsets[T];
-  const tailEntries = postingEntries(entries);
-  const { postDocs, postFields, postNorm } = tailEntries;
+  const tailEntries = postingEntries(entries, normKeys.count);
+  const { postDocs, postKey } = tailEntries;
   const termDocFreq = sharedArray(Uint32Array, T);
   let work = 0;
   for (let t = 0; t < T; t++) {
@@ -417,43 +419,20 @@ function* appendFullText(
   for (let i = 0; i < addTerm.length; i++) {
     const t = addTerm[i];
     const d = addDoc[i];
-    const f = addField[i];
     const at = cursor[t]++;
     postDocs[at] = d;
-    postFields[at] = f;
-    postNorm[at] = addTf[i] / lengthNorm(fieldLengths[f * lengthStride + d], avgFieldLengths[f]);
+    postKey[at] = addKey[i];
     if (lastDocOfTerm[t] !== d) { termDocFreq[t]++; lastDocOfTerm[t] = d; }
   }
   const termMasks = new Uint32Array(T);
   for (let t = 0; t < T; t++) termMasks[t] = isFresh[t] ? charMask(vocabulary[t]) : base.termMasks[oldIdOfNew[t]];
   const fullText: FullTextIndex = {
-    fieldIds, termCount: T, termOffsets, postDocs: old.postDocs, postFields: old.postFields, postNorm: old.postNorm, termDocFreq, fieldLengths, lengthStride, avgFieldLengths,
-    tail: { fromDoc: oldTail.fromDoc, termOffsets: tailOffsets, postDocs, postFields, postNorm },
+    fieldIds, termCount: T, termOffsets, postDocs: old.postDocs, postKey: old.postKey,
+    normKeys: normKeys.table(), termDocFreq, fieldLengths, avgFieldLengths,
+    tail: { fromDoc: oldTail.fromDoc, termOffsets: tailOffsets, postDocs, postKey },
   };
   setLengthTotals(fullText, { tokens, docs: withField });
   return { fullText, vocabulary, termMasks };
-}
-
-/** The vector column with the new products' vectors appended (or created by them). Pure. */
-function appendVectors(base: VectorColumn | undefined, added: readonly Product[], n: number): VectorColumn | undefined {
-  let dimension = base?.dimension ?? 0;
-  if (dimension === 0) {
-    for (const p of added) {
-      const v = p[IMAGE_VECTOR_FIELD];
-      if (Array.isArray(v) && v.length > 0) { dimension = v.length; break; }
-    }
-  }
-  if (dimension === 0) return undefined;
-  const N = n + added.length;
-  const data = base ? extendShared(base.data, N * dimension) : growableArray(Float32Array, N * dimension);
-  const present = base ? extendShared(base.present, N) : growableArray(Uint8Array, N);
-  added.forEach((p, j) => {
-    const v = p[IMAGE_VECTOR_FIELD];
-    if (!Array.isArray(v) || v.length !== dimension || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) return;
-    data.set(v as number[], (n + j) * dimension);
-    present[n + j] = 1;
-  });
-  return { dimension, data, present };
 }
 
 /**
@@ -544,7 +523,7 @@ export function* appendProducts(
     yield;
   }
   const { fullText, vocabulary, termMasks } = yield* appendFullText(base, n, docWords, fullTextIds);
-  const vectors = appendVectors(base.vectors, added, n);
+  const vectors = yield* appendVectorsSteps(base.vectors, added, n);
   const store = yield* base.store.appended(added, { fields, fieldByName, dictionaries, vectors });
   const tombstoneBits = appendedTombstoneBits(base.index, N);
   const state: CatalogState = {

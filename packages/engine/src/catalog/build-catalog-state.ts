@@ -8,8 +8,10 @@
  * @module
  */
 import type { Product } from '../types.js';
-import { newFieldLengths } from './field-lengths.js';
+import { lengthAt, newFieldLengths } from './field-lengths.js';
+import { NormKeyBuilder, postKeysArray } from './norm-keys.js';
 import { extendShared, growableArray, PagedBuilder, sharedArray } from './shared-arrays.js';
+import { appendVectorsSteps } from './vector-column.js';
 import { newRevisions, ProductStore } from './product-store.js';
 import { StringMap } from './string-map.js';
 import { RefIdDocs } from './refid-docs.js';
@@ -57,12 +59,18 @@ export function storedFieldLength(tokens: number): number {
   return tokens < MAX_FIELD_LENGTH ? tokens : MAX_FIELD_LENGTH;
 }
 
-/**
- * BM25F's length normalisation of a field `length` tokens long: a posting stores `tf / lengthNorm`.
- * One expression for the build and the append path (`append-products.ts`), so both store the same bits.
- */
+/** BM25F's length normalisation of a field `length` tokens long (see {@link postingNorm}). */
 export function lengthNorm(length: number, avgLength: number): number {
   return 1 - BM25_B + (BM25_B * length) / avgLength;
+}
+
+/**
+ * A posting's length-normalised term frequency, `tf / lengthNorm`, rounded to float32 (the precision
+ * postings stored it in until snapshot format 5, so scores stay bit-identical to those builds). The one
+ * definition searches score with, whatever built the postings (build, append, snapshot).
+ */
+export function postingNorm(tf: number, length: number, avgLength: number): number {
+  return Math.fround(tf / lengthNorm(length, avgLength));
 }
 
 /** Tokens and docs having the field, per full-text field number (the inputs of the mean field lengths). */
@@ -72,23 +80,19 @@ export interface LengthTotals {
 }
 
 /**
- * Length totals per full-text field from the `fieldLengths` layout `[f * stride + d]`, in steps.
- * Sums of integers: exact in any order, so totals kept up to date by appends and deletes give the
- * same means as a pass over a one-go build.
+ * Length totals per full-text field of the first `docCount` docs of `fieldLengths` (see
+ * field-lengths.ts), in steps. Sums of integers: exact in any order, so totals kept up to date by
+ * appends and deletes give the same means as a pass over a one-go build.
  */
-export function* lengthTotalsOf(fieldLengths: Uint16Array, fieldCount: number, docCount: number, stride: number): Steps<LengthTotals> {
-  const tokens: number[] = [];
-  const docs: number[] = [];
-  for (let f = 0; f < fieldCount; f++) {
-    let sum = 0;
-    let count = 0;
-    for (let d = 0; d < docCount; d++) {
-      const len = fieldLengths[f * stride + d];
-      if (len > 0) { sum += len; count++; }
-      if ((d & STEP_MASK) === STEP_MASK) yield;
+export function* lengthTotalsOf(fieldLengths: Uint16Array, fieldCount: number, docCount: number): Steps<LengthTotals> {
+  const tokens = new Array<number>(fieldCount).fill(0);
+  const docs = new Array<number>(fieldCount).fill(0);
+  for (let d = 0; d < docCount; d++) {
+    for (let f = 0; f < fieldCount; f++) {
+      const len = lengthAt(fieldLengths, fieldCount, f, d);
+      if (len > 0) { tokens[f] += len; docs[f]++; }
     }
-    tokens.push(sum);
-    docs.push(count);
+    if ((d & STEP_MASK) === STEP_MASK) yield;
   }
   return { tokens, docs };
 }
@@ -111,7 +115,7 @@ export function setLengthTotals(fullText: FullTextIndex, totals: LengthTotals): 
 export function* lengthTotalsSteps(fullText: FullTextIndex, docCount: number): Steps<LengthTotals> {
   let totals = lengthTotalsCache.get(fullText);
   if (!totals) {
-    totals = yield* lengthTotalsOf(fullText.fieldLengths, fullText.fieldIds.length, docCount, fullText.lengthStride);
+    totals = yield* lengthTotalsOf(fullText.fieldLengths, fullText.fieldIds.length, docCount);
     lengthTotalsCache.set(fullText, totals);
   }
   return totals;
@@ -241,26 +245,6 @@ function* buildNumericColumn(products: readonly Product[], name: string): Steps<
   return { numeric, valueCounts: { numbers, strays } };
 }
 
-function* buildVectors(products: readonly Product[]): Steps<VectorColumn | undefined> {
-  let dimension = 0;
-  for (const p of products) {
-    const v = p[IMAGE_VECTOR_FIELD];
-    if (Array.isArray(v) && v.length > 0) { dimension = v.length; break; }
-  }
-  if (dimension === 0) return undefined;
-  const n = products.length;
-  const data = growableArray(Float32Array, n * dimension);
-  const present = growableArray(Uint8Array, n);
-  for (let d = 0; d < n; d++) {
-    if ((d & STEP_MASK) === STEP_MASK) yield;
-    const v = products[d][IMAGE_VECTOR_FIELD];
-    if (!Array.isArray(v) || v.length !== dimension || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) continue;
-    data.set(v as number[], d * dimension);
-    present[d] = 1;
-  }
-  return { dimension, data, present };
-}
-
 /** The BM25F weight of field `name` given the catalog's weights (defaults otherwise). */
 function fieldWeightOf(name: string, fieldWeights: Record<string, number> | undefined): number {
   return fieldWeights?.[name] ?? DEFAULT_FIELD_WEIGHTS[name] ?? 1;
@@ -316,13 +300,13 @@ function* buildFullText(
     yield* tokenIds.copyTo(ids);
     tokenized.push({ column: fields[fid].text!, weight: weightOf(fields[fid]), tokenOffsets, tokenIds: ids });
   }
-  const { fieldLengths, lengthStride } = newFieldLengths(fieldIds.length, n);
+  const fieldLengths = newFieldLengths(fieldIds.length, n);
   const stamp = new Int32Array(terms.length);
   const tf = new Uint32Array(terms.length);
   const eTerm = new PagedBuilder(Uint32Array);
   const eDoc = new PagedBuilder(Uint32Array);
-  const eField = new PagedBuilder(Uint8Array);
-  const eTf = new PagedBuilder(Uint16Array);
+  const eKey = new PagedBuilder(Uint32Array);
+  const normKeys = new NormKeyBuilder();
   const touched: number[] = [];
   let pass = 0;
   // Doc-major, then field: entries of a term come out sorted by doc then field, which scoring relies on.
@@ -346,17 +330,17 @@ function* buildFullText(
           } else tf[tid]++;
         }
       }
-      fieldLengths[f * lengthStride + d] = storedFieldLength(length);
+      const stored = storedFieldLength(length);
+      fieldLengths[d * fieldIds.length + f] = stored; // the layout of `lengthAt`
       for (const tid of touched) {
         eTerm.push(tid);
         eDoc.push(d);
-        eField.push(f);
-        eTf.push(Math.min(MAX_TF, tf[tid]));
+        eKey.push(normKeys.keyOf(f, Math.min(MAX_TF, tf[tid]), stored));
       }
       touched.length = 0;
     }
   }
-  const totals = yield* lengthTotalsOf(fieldLengths, fieldIds.length, n, lengthStride);
+  const totals = yield* lengthTotalsOf(fieldLengths, fieldIds.length, n);
   const avgFieldLengths = meanLengths(totals);
   // The vocabulary is sorted so a prefix is a contiguous range of term ids (binary search).
   const vocabulary = yield* sortStrings(terms);
@@ -380,18 +364,14 @@ function* buildFullText(
   for (let t = 0; t < terms.length; t++) termOffsets[t + 1] += termOffsets[t];
   const cursor = termOffsets.slice(0, terms.length);
   const postDocs = sharedArray(Uint32Array, entries);
-  const postFields = sharedArray(Uint8Array, entries);
-  // BM25F's length-normalised term frequency, computed once here: scoring then reads one array
-  // sequentially instead of a field length per entry (a cache miss each on large catalogs).
-  const postNorm = sharedArray(Float32Array, entries);
+  // A norm key, not the normalised value: 2 bytes instead of a float32's 4, and searches normalise with
+  // the live means (`normsOf`), which appends and deletes move.
+  const postKey = postKeysArray(entries, normKeys.count);
   for (let i = 0; i < entries; i++) {
     if ((i & STEP_MASK) === STEP_MASK) yield;
     const at = cursor[rank[eTerm.get(i)]]++;
     postDocs[at] = eDoc.get(i);
-    postFields[at] = eField.get(i);
-    const f = eField.get(i);
-    const d = eDoc.get(i);
-    postNorm[at] = eTf.get(i) / lengthNorm(fieldLengths[f * lengthStride + d], avgFieldLengths[f]);
+    postKey[at] = eKey.get(i);
   }
   const termDocFreq = sharedArray(Uint32Array, terms.length);
   let work = 0;
@@ -402,7 +382,7 @@ function* buildFullText(
     work += 1 + termOffsets[t + 1] - termOffsets[t];
     if (work >= STEP) { work = 0; yield; }
   }
-  const fullText: FullTextIndex = { fieldIds, termCount: terms.length, termOffsets, postDocs, postFields, postNorm, termDocFreq, fieldLengths, lengthStride, avgFieldLengths };
+  const fullText: FullTextIndex = { fieldIds, termCount: terms.length, termOffsets, postDocs, postKey, normKeys: normKeys.table(), termDocFreq, fieldLengths, avgFieldLengths };
   setLengthTotals(fullText, totals);
   return { fullText, vocabulary, termMasks };
 }
@@ -475,7 +455,7 @@ export function* buildCatalogSteps(products: Product[], options: BuildOptions): 
   const { fullText, vocabulary, termMasks } = yield* buildFullText(products, fields, dictionaries, options.fieldWeights);
   const refIdField = names.indexOf('refId');
   const docByRefId = new RefIdDocs(refIdField < 0 ? Dictionary.empty() : dictionaries[refIdField], undefined, products.length);
-  const vectors = yield* buildVectors(products);
+  const vectors = yield* appendVectorsSteps(undefined, products, 0);
   const fieldByName = new Map(names.map((name, i) => [name, i]));
   // The products are kept in the columns just built (and dropped by the caller): see product-store.ts.
   const store = yield* ProductStore.build(products, options.revisions ?? newRevisions(products.length), { fields, fieldByName, dictionaries, vectors });

@@ -8,6 +8,7 @@
  * @module
  */
 import type { Dictionary } from './dictionary.js';
+import type { NormKeyTable, PostKeys } from './norm-keys.js';
 import type { ProductStore } from './product-store.js';
 import type { RefIdDocs } from './refid-docs.js';
 import type { Tombstones } from './tombstones.js';
@@ -113,10 +114,8 @@ export interface PostingSegment {
   /** Term `t` has the entries `[termOffsets[t], termOffsets[t+1])`, sorted by doc then field. */
   termOffsets: Uint32Array;
   postDocs: Uint32Array;
-  /** Full-text field number of the entry. */
-  postFields: Uint8Array;
-  /** Length-normalised term frequency of the entry (see {@link FullTextIndex.postNorm}). */
-  postNorm: Float32Array;
+  /** Norm key of the entry, which names its field too (see {@link FullTextIndex.postKey}). */
+  postKey: PostKeys;
 }
 
 /**
@@ -140,29 +139,29 @@ export interface FullTextIndex {
   /** Term `t` has the entries `[termOffsets[t], termOffsets[t+1])`, sorted by doc then field. */
   termOffsets: Uint32Array;
   postDocs: Uint32Array;
-  /** Full-text field number of the entry. */
-  postFields: Uint8Array;
   /**
-   * Length-normalised term frequency of the entry: `tf / (1 - b + b * fieldLength / avgFieldLength)`
-   * (BM25F, b = 0.75; tf saturates at 65535). Field weights and k1 are applied at query time.
+   * Norm key of the entry: its (field, term frequency, field length) in `normKeys` (norm-keys.ts); the
+   * entry's full-text field number is the key's (no array of its own).
+   * Searches score the entry with that triple's norm (`postingNorm` in build-catalog-state.ts: BM25F,
+   * b = 0.75, with the live mean lengths) and apply field weights and k1.
    */
-  postNorm: Float32Array;
+  postKey: PostKeys;
+  /** The (field, term frequency, field length) of every norm key, main and tail postings together. */
+  normKeys: NormKeyTable;
   /** Number of distinct docs containing each term (for IDF), main and tail postings together. */
   termDocFreq: Uint32Array;
   /** Postings of the docs appended since the build (absent: none). */
   tail?: PostingTail;
   /**
-   * Tokens of full-text field `f` in doc `d`: `fieldLengths[f * lengthStride + d]` (rows with room for
-   * appended docs, see field-lengths.ts), saturating at `MAX_FIELD_LENGTH` (build-catalog-state.ts).
-   * Norms and length totals use the stored value.
+   * Tokens of full-text field `f` in doc `d`: `fieldLengths[d * fieldIds.length + f]` (doc by doc, see
+   * field-lengths.ts), saturating at `MAX_FIELD_LENGTH` (build-catalog-state.ts). Norms and length
+   * totals use the stored value.
    */
   fieldLengths: Uint16Array;
-  /** Row length of `fieldLengths` (at least `docCount`). */
-  lengthStride: number;
   /**
-   * The mean field length per full-text field that `postNorm` was normalised with: over the docs of
-   * the build (appends and deletes do not renormalise every posting; searches correct for the live
-   * docs' means, see search/text-matches.ts and tombstones.ts).
+   * The mean field length per full-text field over the docs of the build (a new field's: over the
+   * docs that appended it). Searches normalise with it unless the live docs' means differ (after
+   * appends and deletes: `SearchPlan.lengthAverages`, see tombstones.ts).
    */
   avgFieldLengths: number[];
 }
@@ -192,9 +191,13 @@ export interface CatalogIndex {
 /** Image vectors (field `image_vector`), fixed dimension, for visual similarity. */
 export interface VectorColumn {
   dimension: number;
-  /** Doc `d`'s vector is `data[d*dimension .. (d+1)*dimension)` when `present[d]` is 1. */
+  /**
+   * The vectors of the docs having one, in doc order: doc `d`'s is row `rowOf[d]`,
+   * `data[row*dimension .. (row+1)*dimension)`; -1 when it has none (read with `vectorOf`,
+   * vector-column.ts).
+   */
   data: Float32Array;
-  present: Uint8Array;
+  rowOf: Int32Array;
 }
 
 /** One immutable version of a catalog. */

@@ -36,6 +36,7 @@ import { runInSlices, SLICE_MS } from './time-slices.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
 import { applyDeletes, forEachLiveProduct, liveDocCount, liveProductList, liveProducts, planDeletes } from './tombstones.js';
 import { newRevision } from './product-store.js';
+import { vectorOf } from './vector-column.js';
 
 /** Options of a {@link Catalog}. */
 export interface CatalogOptions {
@@ -489,8 +490,7 @@ export class Catalog implements CatalogView {
     const s = this.current;
     const doc = s.docByRefId.get(refId);
     const v = s.vectors;
-    if (doc === undefined || !v || v.present[doc] !== 1) return undefined;
-    return v.data.subarray(doc * v.dimension, (doc + 1) * v.dimension);
+    return doc === undefined || !v ? undefined : vectorOf(v, doc);
   }
 
   /** Name of the reserved vector field. */

@@ -1,31 +1,31 @@
-/** Field-length rows with room: appended docs are written in place, unless another version wrote there first. */
+/** Field lengths doc by doc: appended docs are written in place, unless another version wrote there first. */
 import { describe, expect, it } from 'vitest';
-import { compactFieldLengths, extendFieldLengths, newFieldLengths } from './field-lengths.js';
+import { docMajorLengths, extendFieldLengths, lengthAt, newFieldLengths } from './field-lengths.js';
 
-describe('field lengths with room', () => {
-  it('takes appended docs and new fields in place, copies for a second append to the same version', () => {
+describe('field lengths', () => {
+  it('takes appended docs in place, copies for a second append to the same version and for a new field', () => {
     const built = newFieldLengths(2, 3);
-    const { fieldLengths: a, lengthStride: s } = built;
-    a.set([1, 2, 3], 0);
-    a.set([4, 5, 6], s);
+    built.set([1, 4, 2, 5, 3, 6]);
     const appended = extendFieldLengths(built, 2, 3, 2, 4);
-    expect(appended.fieldLengths).toBe(a);
-    appended.fieldLengths[3] = 7;
-    appended.fieldLengths[s + 3] = 8;
-    expect(Array.from(compactFieldLengths(appended, 2, 4))).toEqual([1, 2, 3, 7, 4, 5, 6, 8]);
+    expect(appended.buffer).toBe(built.buffer);
+    appended.set([7, 8], 6);
+    expect(Array.from(appended)).toEqual([1, 4, 2, 5, 3, 6, 7, 8]);
     // The built version still reads its own three docs.
-    expect(Array.from(compactFieldLengths(built, 2, 3))).toEqual([1, 2, 3, 4, 5, 6]);
-    // Another version appended to the built one (the first one dropped): its own rows.
+    expect(Array.from(built)).toEqual([1, 4, 2, 5, 3, 6]);
+    // Another version appended to the built one (the first one dropped): its own copy.
     const other = extendFieldLengths(built, 2, 3, 2, 4);
-    expect(other.fieldLengths).not.toBe(a);
-    expect(Array.from(compactFieldLengths(other, 2, 4))).toEqual([1, 2, 3, 0, 4, 5, 6, 0]);
-    // A new full-text field: a new row, zero for the old docs.
+    expect(other.buffer).not.toBe(built.buffer);
+    expect(Array.from(other)).toEqual([1, 4, 2, 5, 3, 6, 0, 0]);
+    // A new full-text field: laid out again, zero for the old docs.
     const wider = extendFieldLengths(appended, 2, 4, 3, 5);
-    expect(wider.fieldLengths.buffer).toBe(a.buffer);
-    expect(Array.from(compactFieldLengths(wider, 3, 5))).toEqual([1, 2, 3, 7, 0, 4, 5, 6, 8, 0, 0, 0, 0, 0, 0]);
-    // The two-field version (before the new field) can no longer write after its docs: a copy.
-    const beside = extendFieldLengths(appended, 2, 4, 2, 5);
-    expect(beside.fieldLengths.buffer).not.toBe(a.buffer);
-    expect(Array.from(compactFieldLengths(beside, 2, 5))).toEqual([1, 2, 3, 7, 0, 4, 5, 6, 8, 0]);
+    expect(Array.from(wider)).toEqual([1, 4, 0, 2, 5, 0, 3, 6, 0, 7, 8, 0, 0, 0, 0]);
+    expect(lengthAt(wider, 3, 1, 3)).toBe(8);
+    // The two-field version can still write after its docs: nothing was written there.
+    const next = extendFieldLengths(appended, 2, 4, 2, 5);
+    expect(next.buffer).toBe(built.buffer);
+  });
+
+  it('lays out lengths stored field by field (snapshot formats up to 4) doc by doc', () => {
+    expect(Array.from(docMajorLengths(Uint16Array.from([1, 2, 3, 4, 5, 6]), 2, 3))).toEqual([1, 4, 2, 5, 3, 6]);
   });
 });

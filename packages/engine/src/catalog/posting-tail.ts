@@ -6,18 +6,18 @@
  */
 import { STEP, type Steps } from './build-catalog-state.js';
 import type { FullTextIndex, PostingSegment } from './catalog-index.js';
+import { postKeysArray } from './norm-keys.js';
 import { sharedArray } from './shared-arrays.js';
 
-/** The entry arrays of a posting segment of `entries` entries, zeroed, on shared memory. */
-export function postingEntries(entries: number): Omit<PostingSegment, 'termOffsets'> {
-  return { postDocs: sharedArray(Uint32Array, entries), postFields: sharedArray(Uint8Array, entries), postNorm: sharedArray(Float32Array, entries) };
+/** The entry arrays of a posting segment of `entries` entries, zeroed, on shared memory, for `keyCount` norm keys. */
+export function postingEntries(entries: number, keyCount: number): Omit<PostingSegment, 'termOffsets'> {
+  return { postDocs: sharedArray(Uint32Array, entries), postKey: postKeysArray(entries, keyCount) };
 }
 
 /** Copies the entries `[from, to)` of `source` into `target` from entry `at`. */
 export function copyPostingEntries(source: PostingSegment, from: number, to: number, target: Omit<PostingSegment, 'termOffsets'>, at: number): void {
   target.postDocs.set(source.postDocs.subarray(from, to), at);
-  target.postFields.set(source.postFields.subarray(from, to), at);
-  target.postNorm.set(source.postNorm.subarray(from, to), at);
+  target.postKey.set(source.postKey.subarray(from, to), at);
 }
 
 /** `fullText`'s postings as one segment (the main arrays themselves when there is no tail), in steps. */
@@ -28,7 +28,7 @@ export function* flatPostingsSteps(fullText: FullTextIndex): Steps<PostingSegmen
   for (let t = 0; t < T; t++) {
     termOffsets[t + 1] = termOffsets[t] + fullText.termOffsets[t + 1] - fullText.termOffsets[t] + tail.termOffsets[t + 1] - tail.termOffsets[t];
   }
-  const flat = postingEntries(termOffsets[T]);
+  const flat = postingEntries(termOffsets[T], fullText.normKeys.keyFields.length);
   let work = 0;
   for (let t = 0; t < T; t++) {
     let at = termOffsets[t];

@@ -27,6 +27,7 @@ import type { FieldIndex, TextColumn, VectorColumn } from './catalog-index.js';
 import type { Dictionary } from './dictionary.js';
 import { IMAGE_VECTOR_FIELD } from './field-values.js';
 import { extendShared } from './shared-arrays.js';
+import { vectorOf } from './vector-column.js';
 
 /** A build in steps (see build-catalog-state.ts). */
 type Steps<T> = Generator<void, T, void>;
@@ -326,10 +327,10 @@ function repeatIndexes(value: readonly unknown[], codes: ArrayLike<number>, dict
 
 /** Whether the vector column gives `value` back exactly for `doc`. */
 function vectorFits(value: readonly unknown[], doc: number, vectors: VectorColumn | undefined): boolean {
-  if (!vectors || vectors.present[doc] !== 1 || value.length !== vectors.dimension || value.length === 0) return false;
-  const at = doc * vectors.dimension;
+  const stored = vectors && value.length === vectors.dimension ? vectorOf(vectors, doc) : undefined;
+  if (!stored || value.length === 0) return false;
   for (let i = 0; i < value.length; i++) {
-    if (!Object.is(float32Value(vectors.data[at + i]), value[i])) return false;
+    if (!Object.is(float32Value(stored[i]), value[i])) return false;
   }
   return true;
 }
@@ -388,10 +389,10 @@ function readValue(encoding: Encoding, fid: number, doc: number, columns: StoreC
       return (stored as number[]).map((i) => dictionaries[fid].at(codes[i]));
     }
     case Encoding.Vector: {
-      const dimension = vectors!.dimension;
-      const at = doc * dimension;
-      const vector = new Array<number>(dimension);
-      for (let k = 0; k < dimension; k++) vector[k] = float32Value(vectors!.data[at + k]);
+      // The encoding was checked against the column: the doc has a vector.
+      const stored = vectorOf(vectors!, doc)!;
+      const vector = new Array<number>(stored.length);
+      for (let k = 0; k < stored.length; k++) vector[k] = float32Value(stored[k]);
       return vector;
     }
     default:

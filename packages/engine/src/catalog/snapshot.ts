@@ -13,14 +13,16 @@ import { Builder, ByteBuffer } from 'flatbuffers';
 import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
 import { Catalog, type CatalogOptions } from './catalog.js';
-import { charMask, type CatalogState, type FieldIndex, type FieldKind, type DocCodes, type PostingSegment, type SingleCodes, type ValueCounts } from './catalog-index.js';
+import { charMask, type CatalogState, type FieldIndex, type FieldKind, type FullTextIndex, type DocCodes, type VectorColumn, type PostingSegment, type SingleCodes, type ValueCounts } from './catalog-index.js';
 import { copySingleCodes, foldedInverted, singleCodesType } from './text-column.js';
 import { sharedArray } from './shared-arrays.js';
-import { compactFieldLengths } from './field-lengths.js';
+import { docMajorLengths, lengthAt } from './field-lengths.js';
 import { flatPostingsSteps } from './posting-tail.js';
 import { RefIdDocs } from './refid-docs.js';
 import { Dictionary } from './dictionary.js';
-import { runSteps, storedFieldLength, type Steps } from './build-catalog-state.js';
+import { NormKeyBuilder, postKeysArray, type NormKeyTable, type PostKeys } from './norm-keys.js';
+import { vectorsFromDocRows } from './vector-column.js';
+import { lengthNorm, runSteps, storedFieldLength, type Steps } from './build-catalog-state.js';
 import { runInSlices } from './time-slices.js';
 import { applyDeletes } from './tombstones.js';
 import { newRevisions, ProductStore, type ShapeRecord } from './product-store.js';
@@ -29,7 +31,12 @@ import type { StepTimer } from '../util/step-timer.js';
 
 const FILE_IDENTIFIER = 'AISL';
 /**
- * 4: the product store's own parts (shapes, shape per doc, side store) instead of each product's JSON,
+ * 5: postings keep each entry's norm key (`ft.postKey`, 16-bit while the keys fit; the keys'
+ * triples in `ft.keyFields`, `ft.keyTfs`, `ft.keyLengths`: norm-keys.ts) instead of its field and
+ * normalised value (`ft.postFields`, `ft.postNorm` float32), field lengths are laid out doc by doc (`d * fields + f`), and image
+ * vectors are kept for the docs having one (`vec.data` rows, `vec.rowOf` per doc) instead of a row per
+ * doc and `vec.present`.
+ * 4 (still read): the product store's own parts (shapes, shape per doc, side store) instead of each product's JSON,
  * so a load parses no product (files written with `ps.revisions` load too: the array is not read, a
  * loaded catalog's products get new revisions).
  * 3 (still read): single-valued text columns hold only their narrow `single` codes, field lengths are
@@ -37,8 +44,10 @@ const FILE_IDENTIFIER = 'AISL';
  * 2 (still read): every text column had `offsets` and `codes`, `single` was 32-bit when present and
  * field lengths 32-bit; converted to the current layout on load.
  */
-const FORMAT_VERSION = 4;
-const READABLE_VERSIONS: readonly number[] = [2, 3, FORMAT_VERSION];
+const FORMAT_VERSION = 5;
+const READABLE_VERSIONS: readonly number[] = [2, 3, 4, FORMAT_VERSION];
+/** The last format keeping normalised postings, field lengths field by field and a vector row per doc. */
+const LAST_NORM_POSTINGS_FORMAT = 4;
 /** The last format keeping each product's JSON (loading parses every product). */
 const LAST_JSON_PRODUCTS_FORMAT = 3;
 
@@ -82,10 +91,11 @@ function arraysOf(state: CatalogState, postings: PostingSegment): Map<string, An
   });
   const ft = state.index.fullText;
   // An appended version's tail is stored merged into the main postings, as a one-go build lays them out.
-  arrays.set('ft.termOffsets', postings.termOffsets).set('ft.postDocs', postings.postDocs).set('ft.postFields', postings.postFields)
-    .set('ft.postNorm', postings.postNorm).set('ft.termDocFreq', ft.termDocFreq)
-    .set('ft.fieldLengths', compactFieldLengths(ft, ft.fieldIds.length, state.index.docCount));
-  if (state.vectors) arrays.set('vec.data', state.vectors.data).set('vec.present', state.vectors.present);
+  arrays.set('ft.termOffsets', postings.termOffsets).set('ft.postDocs', postings.postDocs)
+    .set('ft.postKey', postings.postKey).set('ft.termDocFreq', ft.termDocFreq)
+    .set('ft.keyFields', ft.normKeys.keyFields).set('ft.keyTfs', ft.normKeys.keyTfs).set('ft.keyLengths', ft.normKeys.keyLengths)
+    .set('ft.fieldLengths', ft.fieldLengths.subarray(0, ft.fieldIds.length * state.index.docCount));
+  if (state.vectors) arrays.set('vec.data', state.vectors.data).set('vec.rowOf', state.vectors.rowOf);
   if (state.index.ordinal) arrays.set('ordinal', state.index.ordinal);
   const store = state.store.parts();
   arrays.set('ps.shapeOf', store.shapeOf).set('ps.rawDocs', store.rawDocs)
@@ -186,15 +196,65 @@ function invalid(filePath: string, problem: string, cause?: unknown): never {
   throw new AisleError('SNAPSHOT_INVALID', `snapshot ${filePath}: ${problem}`, { cause, details: { filePath } });
 }
 
-/** The field lengths of a snapshot of format `version` (format 2 stored them in 32 bits: saturated to 16). */
-function fieldLengthsOf(
-  version: number, need: <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number) => T, length: number,
-): Uint16Array {
-  if (version !== 2) return need('ft.fieldLengths', Uint16Array, length);
-  const wide = need('ft.fieldLengths', Uint32Array, length);
-  const out = sharedArray(Uint16Array, length);
-  for (let i = 0; i < length; i++) out[i] = storedFieldLength(wide[i]);
-  return out;
+type Need = <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number) => T;
+
+/**
+ * The field lengths of a snapshot of format `version`, doc by doc. Formats up to 4 stored them field by
+ * field; format 2 also in 32 bits (saturated to 16 here).
+ */
+function fieldLengthsOf(version: number, need: Need, fields: number, docCount: number): Uint16Array {
+  const length = fields * docCount;
+  if (version > LAST_NORM_POSTINGS_FORMAT) return need('ft.fieldLengths', Uint16Array, length);
+  let rows: Uint16Array;
+  if (version === 2) {
+    const wide = need('ft.fieldLengths', Uint32Array, length);
+    rows = new Uint16Array(length);
+    for (let i = 0; i < length; i++) rows[i] = storedFieldLength(wide[i]);
+  } else rows = need('ft.fieldLengths', Uint16Array, length);
+  return docMajorLengths(rows, fields, docCount);
+}
+
+/**
+ * The norm keys of a snapshot of format `version` and their table. Formats up to 4 stored
+ * `tf / lengthNorm` as float32, normalised with the means they kept (`avgFieldLengths`): the term
+ * frequency (an integer below 65,536) is recovered exactly from it, the length read from the doc's.
+ */
+function postingKeysOf(
+  version: number, need: Need, wideKeys: boolean, postDocs: Uint32Array, fieldLengths: Uint16Array, avgFieldLengths: readonly number[],
+): { postKey: PostKeys; normKeys: NormKeyTable } {
+  const fields = avgFieldLengths.length;
+  if (version > LAST_NORM_POSTINGS_FORMAT) {
+    const keyFields = need('ft.keyFields', Uint8Array);
+    const normKeys = { keyFields, keyTfs: need('ft.keyTfs', Uint16Array, keyFields.length), keyLengths: need('ft.keyLengths', Uint16Array, keyFields.length) };
+    // 16-bit while the keys fit in them, else 32-bit (postKeysArray).
+    const keys: PostKeys = wideKeys ? need('ft.postKey', Uint32Array, postDocs.length) : need('ft.postKey', Uint16Array, postDocs.length);
+    if (keyFields.some((f) => f >= fields) || keys.some((k) => k >= keyFields.length)) throw new Error('norm keys out of range');
+    return { postKey: keys, normKeys };
+  }
+  const postNorm = need('ft.postNorm', Float32Array, postDocs.length);
+  const postFields = need('ft.postFields', Uint8Array, postDocs.length);
+  const builder = new NormKeyBuilder();
+  const keys: number[] = new Array<number>(postDocs.length);
+  for (let i = 0; i < postDocs.length; i++) {
+    const f = postFields[i];
+    const length = lengthAt(fieldLengths, fields, f, postDocs[i]);
+    keys[i] = builder.keyOf(f, Math.round(postNorm[i] * lengthNorm(length, avgFieldLengths[f])), length);
+  }
+  const postKey = postKeysArray(keys.length, builder.count);
+  postKey.set(keys);
+  return { postKey, normKeys: builder.table() };
+}
+
+/** The image vectors of a snapshot of format `version` (up to 4: a row per doc and a presence byte). */
+function vectorsOf(version: number, need: Need, dimension: number, docCount: number): VectorColumn {
+  if (version <= LAST_NORM_POSTINGS_FORMAT) {
+    return vectorsFromDocRows(dimension, need('vec.data', Float32Array, docCount * dimension), need('vec.present', Uint8Array, docCount));
+  }
+  const data = need('vec.data', Float32Array);
+  const rowOf = need('vec.rowOf', Int32Array, docCount);
+  const rows = data.length / dimension;
+  if (!Number.isInteger(rows) || rowOf.some((row) => row < -1 || row >= rows)) throw new Error('vector rows out of range');
+  return { dimension, data, rowOf };
 }
 
 /**
@@ -243,7 +303,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
       arrays.set(name, new View(shared, 0, length / ctor.BYTES_PER_ELEMENT));
     }
     timer?.lap('arrays');
-    const need = <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number): T => {
+    const need: Need = <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number): T => {
       const a = arrays.get(name);
       if (!(a instanceof ctor) || (length !== undefined && a.length !== length)) invalid(label, `lacks a valid array ${name}`);
       return a;
@@ -272,17 +332,18 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
       } : undefined,
     }));
     const ft = meta.fullText;
-    const fullText = {
+    if (ft.avgFieldLengths.length !== ft.fieldIds.length) invalid(label, 'has an inconsistent index');
+    const postDocs = need('ft.postDocs', Uint32Array);
+    const fieldLengths = fieldLengthsOf(version, need, ft.fieldIds.length, n);
+    const fullText: FullTextIndex = {
       fieldIds: ft.fieldIds, termCount: ft.termCount, avgFieldLengths: ft.avgFieldLengths,
-      termOffsets: need('ft.termOffsets', Uint32Array, ft.termCount + 1), postDocs: need('ft.postDocs', Uint32Array),
-      postFields: need('ft.postFields', Uint8Array), postNorm: need('ft.postNorm', Float32Array),
-      termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths: fieldLengthsOf(version, need, ft.fieldIds.length * n), lengthStride: n,
+      termOffsets: need('ft.termOffsets', Uint32Array, ft.termCount + 1), postDocs,
+      ...postingKeysOf(version, need, arrays.get('ft.postKey') instanceof Uint32Array, postDocs, fieldLengths, ft.avgFieldLengths),
+      termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths,
     };
     if (meta.vocabulary.length !== ft.termCount || meta.dictionaries.length !== fields.length) invalid(label, 'has an inconsistent index');
     if (meta.deleted?.some((d, i) => !Number.isInteger(d) || d < 0 || d >= n || (i > 0 && d <= meta.deleted![i - 1]))) invalid(label, 'has invalid tombstones');
-    const vectors = meta.vectorDimension > 0
-      ? { dimension: meta.vectorDimension, data: need('vec.data', Float32Array, n * meta.vectorDimension), present: need('vec.present', Uint8Array, n) }
-      : undefined;
+    const vectors = meta.vectorDimension > 0 ? vectorsOf(version, need, meta.vectorDimension, n) : undefined;
     const termMasks = Uint32Array.from(meta.vocabulary, charMask);
     const fieldByName = new Map(fields.map((f, i) => [f.name, i]));
     // Looked up by value (all but refId's, see buildTextColumn); their value tables are built on first use

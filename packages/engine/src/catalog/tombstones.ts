@@ -6,8 +6,8 @@
  * what the deleted docs contributed, kept here as totals:
  * - the number of docs (IDF), each term's document frequency (IDF, typo correction, suggestions);
  * - each full-text field's token and doc totals, so BM25F length normalisation uses the mean field
- *   length of the live docs (text-matches.ts recomputes a posting's normalised frequency from its term
- *   frequency when the mean moved);
+ *   length of the live docs (postings keep term frequencies; text-matches.ts normalises them with
+ *   these means);
  * - per dictionary code, the deleted docs having it (a value only deleted products had is unknown to
  *   scopes), and per field the deleted docs' values (the field's kind).
  * Doc ids of the live docs keep their relative order, which is the order a one-go build gives them,
@@ -23,6 +23,7 @@ import { fieldKindOf, lengthTotalsSteps, meanLengths, runSteps, STEP, type Lengt
 import { lowerBound, type CatalogState, type FieldKind, type ValueCounts } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray } from './shared-arrays.js';
+import { lengthAt } from './field-lengths.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
 import { Dictionary } from './dictionary.js';
 import { RefIdDocs } from './refid-docs.js';
@@ -89,8 +90,8 @@ export function liveFieldKind(state: CatalogState, fid: number): FieldKind {
 
 /**
  * Mean field length per full-text field over the live docs, exactly as a one-go build computes it
- * (sums of integers divided once), or undefined when those are the means the postings were normalised
- * with (no append or delete since the build). The first call on a loaded snapshot's version makes one
+ * (sums of integers divided once), or undefined when they are the build's (`avgFieldLengths`: no
+ * append or delete since the build). The first call on a loaded snapshot's version makes one
  * pass over the field lengths.
  */
 export function liveLengthAverages(state: CatalogState): number[] | undefined {
@@ -242,7 +243,7 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
     const d = docs[i];
     deleted[d >>> 5] |= 1 << (d & 31);
     for (let f = 0; f < F; f++) {
-      const len = index.fullText.fieldLengths[f * index.fullText.lengthStride + d];
+      const len = lengthAt(index.fullText.fieldLengths, F, f, d);
       if (len > 0) { lengthTokens[f] += len; lengthDocs[f]++; }
     }
     const product = base.store.decode(d);

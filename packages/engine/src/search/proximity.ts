@@ -46,22 +46,23 @@ export class ProximityScan<W> {
   }
 
   /**
-   * Adds the words `tokens[from .. to)` of one value, or of several separated by {@link VALUE_BREAK}
-   * (at most {@link MAX_WORDS_PER_VALUE} per value are read).
+   * Adds the words `tokens[from .. to)` of one value, or of several separated by `breakMark`
+   * ({@link VALUE_BREAK} unless the list says otherwise; at most {@link MAX_WORDS_PER_VALUE} per value
+   * are read).
    */
-  addWords(tokens: ArrayLike<W | typeof VALUE_BREAK>, from: number, to: number): void {
+  addWords(tokens: ArrayLike<W | typeof VALUE_BREAK>, from: number, to: number, breakMark: W | typeof VALUE_BREAK = VALUE_BREAK): void {
     const { best, last, words, termWords } = this;
     let start = this.pos;
     let pos = start;
     for (let t = from; t < to; t++) {
       const word = tokens[t];
-      if (word === VALUE_BREAK) {
+      if (word === breakMark) {
         start += MAX_WORDS_PER_VALUE;
         pos = start;
         continue;
       }
       if (pos - start >= MAX_WORDS_PER_VALUE) continue;
-      const mask = termWords.get(word);
+      const mask = termWords.get(word as W); // not the break mark: a word
       pos++;
       if (mask === undefined) continue;
       const at = pos - 1;
@@ -148,8 +149,8 @@ export function proximityBonuses(
     const kept = text && valueWords(text, state.vocabulary);
     const factor = fieldWeights[f] / maxWeight;
     if (kept) {
-      const { offsets, ids } = kept;
-      fields.push({ factor, addWords: (doc) => scan.addWords(ids, offsets[doc], offsets[doc + 1]) });
+      const { offsets, ids, breakMark } = kept;
+      fields.push({ factor, addWords: (doc) => scan.addWords(ids, offsets[doc], offsets[doc + 1], breakMark) });
     } else {
       fields.push({ factor, addWords: (doc) => { for (const ids of fieldWordIds(state, doc, f, name)) scan.addWords(ids, 0, ids.length); } });
     }

@@ -101,8 +101,8 @@ export interface SearchPlan {
   /** Merchandising rules that apply to this request (see merchandising.ts). */
   merch?: PlanMerch;
   /**
-   * Mean field length per full-text field number over the live docs, when deleted docs make it differ
-   * from the one the postings were normalised with (see tombstones.ts, text-matches.ts).
+   * Mean field length per full-text field number over the live docs, when appends or deletes made it
+   * differ from the build's (`FullTextIndex.avgFieldLengths`; see tombstones.ts, text-matches.ts).
    */
   lengthAverages?: number[];
   /** Conditions held back for disjunctive facets (see disjunctive-facets.ts). */
@@ -121,7 +121,7 @@ export interface PlanExtras {
   ranked?: Int32Array;
 }
 
-/** BM25 saturation (`b`, the length normalisation, is applied at build time: see FullTextIndex.postNorm). */
+/** BM25 saturation (`b`, the length normalisation: `postingNorm` in catalog/build-catalog-state.ts). */
 export const BM25_K1 = 1.2;
 
 /** Query words beyond this are ignored (a pasted paragraph must not cost a scan per word). */

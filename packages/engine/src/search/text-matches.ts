@@ -6,7 +6,7 @@
  * random writes miss the cache).
  * @module
  */
-import { lengthNorm } from '../catalog/build-catalog-state.js';
+import { normsOf } from '../catalog/norm-keys.js';
 import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
 import { BM25_K1, type PlanTerms, type PlanWord, type SearchPlan } from './search-plan.js';
 
@@ -33,17 +33,11 @@ export function seek(docs: Uint32Array, from: number, to: number, doc: number): 
 }
 
 /**
- * Posting `i` (of doc `d`) normalised with the live docs' mean field length instead of the one it was
- * stored with: its term frequency is recovered exactly from the stored float32 (an integer below 65,536)
- * and normalised again with the build's own formula, rounded to float32 as a one-go build stores it.
+ * Posting `i` of `segment` normalised with `averages` (the live docs' mean lengths): the norm of its key
+ * (norm-keys.ts) — what {@link scorePostings} sums per doc.
  */
-export function liveNorm(index: CatalogIndex, segment: PostingSegment, averages: readonly number[], i: number, d: number): number {
-  const { postNorm, postFields } = segment;
-  const { fieldLengths, lengthStride, avgFieldLengths } = index.fullText;
-  const f = postFields[i];
-  const len = fieldLengths[f * lengthStride + d];
-  const tf = Math.round(postNorm[i] * lengthNorm(len, avgFieldLengths[f]));
-  return Math.fround(tf / lengthNorm(len, averages[f]));
+export function normalisedPosting(index: CatalogIndex, segment: PostingSegment, averages: readonly number[], i: number): number {
+  return normsOf(index.fullText.normKeys, averages)[segment.postKey[i]];
 }
 
 /**
@@ -69,15 +63,38 @@ function matchTerm(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t: nu
   return out;
 }
 
+// Per plan's field weights (one array per plan, on each thread), the weighted norms of the last means.
+const weightedNorms = new WeakMap<readonly number[], { norms: Float64Array; weighted: Float64Array }>();
+
+/**
+ * Per norm key, the weight of its field times its norm (with the live docs' means when appends or
+ * deletes moved them, else the build's); 0 for a field of weight 0, which adds nothing. The scoring
+ * loop then reads one table per entry, and sums the same products in the same order as summing
+ * `weight * norm` per entry would.
+ */
+function weightedNormsOf(index: CatalogIndex, plan: SearchPlan): Float64Array {
+  const { normKeys, avgFieldLengths } = index.fullText;
+  const norms = normsOf(normKeys, plan.lengthAverages ?? avgFieldLengths);
+  const weights = plan.fieldWeights;
+  const cached = weightedNorms.get(weights);
+  if (cached && cached.norms === norms) return cached.weighted;
+  const weighted = new Float64Array(norms.length);
+  for (let key = 0; key < norms.length; key++) {
+    const weight = weights[normKeys.keyFields[key]];
+    weighted[key] = weight > 0 ? weight * norms[key] : 0;
+  }
+  weightedNorms.set(weights, { norms, weighted });
+  return weighted;
+}
+
 /** Appends to `out` the docs of entries `[i, end)` of `segment` (one term's) with their scores. */
 function scorePostings(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t: number, segment: PostingSegment, i: number, end: number, out: TextMatches): void {
-  const { postDocs, postFields, postNorm } = segment;
-  const weights = plan.fieldWeights;
+  const { postDocs, postKey } = segment;
+  const weighted = weightedNormsOf(index, plan);
   const tier = word.qualities[t] * MATCH_TIER;
   const idf = word.idfs[t];
   const { docs, scores } = out;
   const deleted = index.deleted;
-  const live = plan.lengthAverages;
   let length = out.length;
   while (i < end) {
     const d = postDocs[i];
@@ -87,11 +104,8 @@ function scorePostings(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t
     }
     // The term's entries for doc d are contiguous (one per field): BM25F sums them.
     let tfw = 0;
-    do {
-      const weight = weights[postFields[i]];
-      if (weight > 0) tfw += weight * (live ? liveNorm(index, segment, live, i, d) : postNorm[i]);
-      i++;
-    } while (i < end && postDocs[i] === d);
+    do tfw += weighted[postKey[i++]];
+    while (i < end && postDocs[i] === d);
     if (tfw > 0) {
       docs[length] = d;
       scores[length++] = tier + (idf * tfw * (BM25_K1 + 1)) / (tfw + BM25_K1);
