@@ -11,13 +11,13 @@ import type { Product } from '../types.js';
 import { lengthAt, newFieldLengths } from './field-lengths.js';
 import { NormKeyBuilder, postKeysArray } from './norm-keys.js';
 import { extendShared, growableArray, PagedBuilder, sharedArray } from './shared-arrays.js';
-import { appendVectorsSteps } from './vector-column.js';
-import { newRevisions, ProductStore } from './product-store.js';
+import { isDimensionSetting, vectorsSteps, vectorValue } from './vector-column.js';
+import { newRevisions, ProductStore, type StoreColumns } from './product-store.js';
 import { StringMap } from './string-map.js';
 import { RefIdDocs } from './refid-docs.js';
 import { Dictionary } from './dictionary.js';
 import { charMask, type CatalogState, type FieldIndex, type FieldKind, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
-import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from './field-values.js';
+import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, ownValueReader, textValues } from './field-values.js';
 import { tokenize } from './tokenizer.js';
 import { keepValueWords, type TokenizedField } from './value-words.js';
 import { codeAt, codeCount, emptySingleCodes } from './text-column.js';
@@ -28,7 +28,10 @@ export interface BuildOptions {
   version: number;
   /** A field given weight 0 here is left out of the full-text index. */
   fieldWeights?: Record<string, number>;
-  /** The products' revisions (see product-store.ts), when they have some; new ones otherwise. */
+  /**
+   * The products' revisions (see product-store.ts), when built from an array and they have some; new
+   * ones otherwise. Products given as {@link BuildProducts} bring theirs.
+   */
   revisions?: Float64Array;
 }
 
@@ -43,6 +46,42 @@ export const STEP = 4096;
 const STEP_MASK = STEP - 1;
 /** A build in steps: yields between units of work, returns its result. */
 export type Steps<T> = Generator<void, T, void>;
+/**
+ * The products a build reads, in doc order: a plain array ({@link productArray}: loads, rebuilds) or the
+ * live products of a version read from its store field by field (a merge: `liveBuildProducts` in
+ * tombstones.ts), so that a merge holds no decoded copy of the catalog.
+ */
+export interface BuildProducts {
+  /** Number of products. */
+  readonly length: number;
+  /** Product `i`'s keys in order (`Object.keys`). Read-only: may be shared between products. */
+  keysOf(i: number): readonly string[];
+  /** A reader of key `key`'s value per product: the product's own value, undefined when it has none. */
+  valuesOf(key: string): (i: number) => unknown;
+  /**
+   * Product `i`'s image vector as the column stores it (`dimension` finite numbers, float32 precision
+   * enough), or undefined when it gives none of that dimension.
+   */
+  vectorOf(i: number, dimension: number): ArrayLike<number> | undefined;
+  /** The product store of these products over the columns built from them, in steps. */
+  storeSteps(columns: StoreColumns): Steps<ProductStore>;
+}
+
+/** The products of an array as a build reads them, with their revisions (new ones when not given). */
+export function productArray(products: readonly Product[], revisions?: Float64Array): BuildProducts {
+  const vectors = ownValueReader(IMAGE_VECTOR_FIELD);
+  return {
+    length: products.length,
+    keysOf: (i) => Object.keys(products[i]),
+    valuesOf: (key) => {
+      const read = ownValueReader(key);
+      return (i) => read(products[i]);
+    },
+    vectorOf: (i, dimension) => vectorValue(vectors(products[i]), dimension),
+    storeSteps: (columns) => ProductStore.build(products, revisions ?? newRevisions(products.length), columns),
+  };
+}
+
 /** BM25 length normalisation (the `b` parameter); `k1` is applied at query time. */
 export const BM25_B = 0.75;
 /** Term frequencies saturate here (postings store them in 16 bits while building). */
@@ -121,19 +160,24 @@ export function* lengthTotalsSteps(fullText: FullTextIndex, docCount: number): S
   return totals;
 }
 
-function* fieldNamesOf(products: readonly Product[]): Steps<string[]> {
+function* fieldNamesOf(products: BuildProducts): Steps<string[]> {
   const seen = new Set<string>();
+  let last: readonly string[] | undefined;
   for (let d = 0; d < products.length; d++) {
-    for (const k in products[d]) seen.add(k);
+    const keys = products.keysOf(d);
+    // Docs of one shape share their keys (a store's products): seen already.
+    if (keys !== last) for (const k of keys) seen.add(k);
+    last = keys;
     if ((d & STEP_MASK) === STEP_MASK) yield;
   }
   return [...seen];
 }
 
 function* buildTextColumn(
-  products: readonly Product[], name: string,
+  products: BuildProducts, name: string,
 ): Steps<{ column?: TextColumn; dictionary: Dictionary }> {
   const n = products.length;
+  const valueOf = products.valuesOf(name);
   if (name === 'refId') {
     // refIds are unique and present: code = doc id, no hashing needed.
     const single = emptySingleCodes(n, n);
@@ -142,7 +186,7 @@ function* buildTextColumn(
     const refIds = new Array<string>(n);
     for (let d = 0; d < n; d++) {
       single[d] = d; valueDocs[d] = d; valueOffsets[d + 1] = d + 1;
-      refIds[d] = products[d].refId;
+      refIds[d] = valueOf(d) as string;
       if ((d & STEP_MASK) === STEP_MASK) yield;
     }
     // Its value table is the catalog's refId → doc map (refid-docs.ts), built here in steps.
@@ -159,7 +203,7 @@ function* buildTextColumn(
   const codeFor = (v: string): number => values.codeFor(v);
   let codesBefore = 0;
   for (let d = 0; d < n; d++) {
-    const raw = products[d][name];
+    const raw = valueOf(d);
     // Scalars (the common case) take no array allocation; arrays go through textValues.
     if (typeof raw === 'string') tempCodes.push(codeFor(raw));
     else if (raw !== null && raw !== undefined && typeof raw !== 'object') {
@@ -227,14 +271,15 @@ function* anyDocWithSeveral(offsets: Uint32Array): Steps<boolean> {
   return false;
 }
 
-function* buildNumericColumn(products: readonly Product[], name: string): Steps<{ numeric?: Float64Array; valueCounts: ValueCounts }> {
+function* buildNumericColumn(products: BuildProducts, name: string): Steps<{ numeric?: Float64Array; valueCounts: ValueCounts }> {
   const n = products.length;
+  const valueOf = products.valuesOf(name);
   let numeric: Float64Array | undefined;
   let numbers = 0;
   let strays = 0;
   for (let d = 0; d < n; d++) {
     if ((d & STEP_MASK) === STEP_MASK) yield;
-    const v = products[d][name];
+    const v = valueOf(d);
     if (!isPresent(v)) continue;
     const x = numericValue(v);
     if (Number.isNaN(x)) { strays++; continue; }
@@ -265,7 +310,7 @@ export function fieldKindOf(counts: ValueCounts, hasText: boolean): FieldKind {
 }
 
 function* buildFullText(
-  products: readonly Product[], fields: FieldIndex[], dictionaries: readonly Dictionary[], fieldWeights: Record<string, number> | undefined,
+  products: BuildProducts, fields: FieldIndex[], dictionaries: readonly Dictionary[], fieldWeights: Record<string, number> | undefined,
 ): Steps<{ fullText: FullTextIndex; vocabulary: string[]; termMasks: Uint32Array }> {
   const n = products.length;
   const fieldIds: number[] = [];
@@ -421,6 +466,18 @@ export function* sortStrings(values: readonly string[]): Steps<string[]> {
   return a;
 }
 
+/** The image vector column of `products`: the dimension is that of the first non-empty vector value. */
+function* buildVectorsSteps(products: BuildProducts): Steps<VectorColumn | undefined> {
+  const valueOf = products.valuesOf(IMAGE_VECTOR_FIELD);
+  let dimension = 0;
+  for (let d = 0; d < products.length && dimension === 0; d++) {
+    const v = valueOf(d);
+    if (isDimensionSetting(v)) dimension = v.length;
+    if ((d & STEP_MASK) === STEP_MASK) yield;
+  }
+  return yield* vectorsSteps(undefined, 0, products.length, dimension, (d) => products.vectorOf(d, dimension));
+}
+
 /**
  * Builds a catalog version from products in doc order (refIds already unique), in one go. Pure apart
  * from allocating SharedArrayBuffers.
@@ -441,7 +498,8 @@ export function runSteps<T>(steps: Steps<T>): T {
  * {@link buildCatalogState} as steps: yields every {@link STEP} units of work. Nothing is shared with
  * the caller until it returns, so abandoning it midway leaves nothing behind.
  */
-export function* buildCatalogSteps(products: Product[], options: BuildOptions): Steps<CatalogState> {
+export function* buildCatalogSteps(given: Product[] | BuildProducts, options: BuildOptions): Steps<CatalogState> {
+  const products = Array.isArray(given) ? productArray(given, options.revisions) : given;
   const names = yield* fieldNamesOf(products);
   const fields: FieldIndex[] = [];
   const dictionaries: Dictionary[] = [];
@@ -455,10 +513,10 @@ export function* buildCatalogSteps(products: Product[], options: BuildOptions): 
   const { fullText, vocabulary, termMasks } = yield* buildFullText(products, fields, dictionaries, options.fieldWeights);
   const refIdField = names.indexOf('refId');
   const docByRefId = new RefIdDocs(refIdField < 0 ? Dictionary.empty() : dictionaries[refIdField], undefined, products.length);
-  const vectors = yield* appendVectorsSteps(undefined, products, 0);
+  const vectors = yield* buildVectorsSteps(products);
   const fieldByName = new Map(names.map((name, i) => [name, i]));
   // The products are kept in the columns just built (and dropped by the caller): see product-store.ts.
-  const store = yield* ProductStore.build(products, options.revisions ?? newRevisions(products.length), { fields, fieldByName, dictionaries, vectors });
+  const store = yield* products.storeSteps({ fields, fieldByName, dictionaries, vectors });
   return {
     index: { catalogId: options.catalogId, version: options.version, docCount: products.length, fields, fullText },
     store,

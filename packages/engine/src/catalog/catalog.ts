@@ -34,7 +34,7 @@ import { withEarlierSkips, type SkipReport } from './skip-report.js';
 import { copyInSteps, StringMap, type StringLookup } from './string-map.js';
 import { runInSlices, SLICE_MS } from './time-slices.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
-import { applyDeletes, forEachLiveProduct, liveDocCount, liveProductList, liveProducts, planDeletes } from './tombstones.js';
+import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveProductList, liveProducts, planDeletes } from './tombstones.js';
 import { newRevision } from './product-store.js';
 import { vectorOf } from './vector-column.js';
 
@@ -714,9 +714,9 @@ export class Catalog implements CatalogView {
     const id = this.id;
     const fieldWeights = this.options.fieldWeights;
     function* steps(): Steps<CatalogState> {
-      // The live products read in steps, then the build in steps.
-      const { products, revisions } = yield* liveProducts(from);
-      return yield* buildCatalogSteps(products, { catalogId: id, version: from.index.version, fieldWeights, revisions });
+      // The live products read from the store field by field (none decoded whole), the build in steps.
+      const products = yield* liveBuildProducts(from);
+      return yield* buildCatalogSteps(products, { catalogId: id, version: from.index.version, fieldWeights });
     }
     const built = (merged: CatalogState): void => {
       if (this.merging !== merge) return;

@@ -71,6 +71,25 @@ export function isPresent(value: unknown): boolean {
   return typeof value !== 'object';
 }
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * The value `product` gives `key`, undefined when it has none of its own: `product[key]` would read
+ * Object.prototype's members (`constructor`, `toString`, …) for a product without such a key, and a
+ * build counted them as present values.
+ */
+export function ownValue(product: Readonly<Record<string, unknown>>, key: string): unknown {
+  return hasOwn.call(product, key) ? product[key] : undefined;
+}
+
+/**
+ * A reader of key `key`'s own value per product ({@link ownValue}), checking ownership only for keys
+ * an object inherits (the common keys read as plain properties, at full speed).
+ */
+export function ownValueReader(key: string): (product: Readonly<Record<string, unknown>>) => unknown {
+  return key in Object.prototype ? (product) => ownValue(product, key) : (product) => product[key];
+}
+
 /** Field names never indexed for full text: identifiers and links whose words only bloat the vocabulary. */
 export const NOT_FULL_TEXT_FIELDS: ReadonlySet<string> = new Set([
   'refId', 'url', 'link', 'image', 'images', 'image_url', 'imageUrl', 'image_vector', 'style_id',

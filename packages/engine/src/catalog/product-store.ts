@@ -25,7 +25,7 @@
 import type { Product, ProductList } from '../types.js';
 import type { FieldIndex, TextColumn, VectorColumn } from './catalog-index.js';
 import type { Dictionary } from './dictionary.js';
-import { IMAGE_VECTOR_FIELD } from './field-values.js';
+import { IMAGE_VECTOR_FIELD, ownValue } from './field-values.js';
 import { extendShared } from './shared-arrays.js';
 import { vectorOf } from './vector-column.js';
 
@@ -67,6 +67,51 @@ interface Shape {
   readonly keys: readonly string[];
   readonly fids: Int32Array;
   readonly encodings: Uint8Array;
+  /** Per key, the index of its value in the doc's side-store entry (its encoding takes one), else -1. */
+  readonly rawIndex: Int32Array;
+  /** Whether a doc of this shape has a side-store entry (some encoding takes one). */
+  readonly hasRaw: boolean;
+}
+
+/** Where `key` is in `shape` (-1: the shape has no such key). */
+function keyPlace(shape: Shape, key: string): number {
+  return shape.keys.indexOf(key);
+}
+
+/** A place in a shape not looked up yet ({@link ProductStore.fieldReader}). */
+const UNKNOWN_PLACE = -2;
+
+/** Docs copied between two yields of {@link ProductStore.compacted} (a few array reads each). */
+const COPY_STEP_MASK = 4095;
+
+/** The side-store index of each key's value (-1: read from the columns). */
+function rawIndexes(encodings: ArrayLike<number>): Int32Array {
+  const out = new Int32Array(encodings.length);
+  let r = 0;
+  for (let i = 0; i < encodings.length; i++) out[i] = takesRaw(encodings[i] as Encoding) ? r++ : -1;
+  return out;
+}
+
+/**
+ * Whether a field's columns (`field`, undefined: the key is no field) serve `encoding` for a doc whose
+ * value was encoded so against columns built from the same value, the vectors then being `before`.
+ */
+function servesEncoding(encoding: Encoding, field: FieldIndex | undefined, vectors: VectorColumn | undefined, before: VectorColumn | undefined): boolean {
+  switch (encoding) {
+    case Encoding.Raw:
+    case Encoding.NegativeZero:
+      return true;
+    case Encoding.Vector:
+      return field !== undefined && vectors !== undefined && vectors.dimension === before?.dimension;
+    case Encoding.NumericColumn:
+      return field?.numeric !== undefined;
+    case Encoding.Texts:
+    case Encoding.Numbers:
+      // An empty array reads no code: no column needed.
+      return field !== undefined;
+    default:
+      return field?.text !== undefined;
+  }
 }
 
 /**
@@ -121,12 +166,12 @@ class ShapeTable {
     fids.reverse();
     encodings.reverse();
     node.id = this.shapes.length;
-    this.shapes.push({ keys, fids: Int32Array.from(fids), encodings: Uint8Array.from(encodings) });
+    this.shapes.push({ keys, fids: Int32Array.from(fids), encodings: Uint8Array.from(encodings), rawIndex: rawIndexes(encodings), hasRaw: Array.prototype.some.call(encodings, (e: number) => takesRaw(e)) });
     return node.id;
   }
 
   /** The id of a shape given whole (snapshot loading). */
-  intern(keys: readonly string[], fids: readonly number[], encodings: readonly number[]): number {
+  intern(keys: readonly string[], fids: ArrayLike<number>, encodings: ArrayLike<number>): number {
     let node = this.root;
     for (let i = 0; i < keys.length; i++) node = this.step(node, keys[i], fids[i], encodings[i]);
     return this.idOf(node);
@@ -174,8 +219,8 @@ export class RawValues {
     return new RawValues(Uint32Array.from(docs), offsets, bytes);
   }
 
-  /** Entry of `doc` as text, or undefined. */
-  get(doc: number): string | undefined {
+  /** Index of `doc`'s entry, or -1. */
+  indexOf(doc: number): number {
     let lo = 0;
     let hi = this.docs.length;
     while (lo < hi) {
@@ -183,8 +228,13 @@ export class RawValues {
       if (this.docs[mid] < doc) lo = mid + 1;
       else hi = mid;
     }
-    if (lo === this.docs.length || this.docs[lo] !== doc) return undefined;
-    return decoder.decode(this.bytes.subarray(this.offsets[lo], this.offsets[lo + 1]));
+    return lo === this.docs.length || this.docs[lo] !== doc ? -1 : lo;
+  }
+
+  /** Entry of `doc` as text, or undefined. */
+  get(doc: number): string | undefined {
+    const at = this.indexOf(doc);
+    return at < 0 ? undefined : decoder.decode(this.bytes.subarray(this.offsets[at], this.offsets[at + 1]));
   }
 
   /** The entries but those `drop` names, with `docs`/`texts` (ascending) merged in. */
@@ -542,19 +592,129 @@ export class ProductStore implements ProductList {
    */
   valueOf(doc: number, key: string): unknown {
     const id = this.shapeOf[doc];
-    if (id === WHOLE) return (JSON.parse(this.raw.get(doc)!) as Record<string, unknown>)[key];
+    if (id === WHOLE) return ownValue(JSON.parse(this.raw.get(doc)!) as Record<string, unknown>, key);
     const shape = this.shapes.shapes[id]!;
-    let r = 0;
-    for (let i = 0; i < shape.keys.length; i++) {
-      const encoding = shape.encodings[i] as Encoding;
-      if (shape.keys[i] !== key) {
-        if (takesRaw(encoding)) r++;
-        continue;
+    const place = keyPlace(shape, key);
+    return place < 0 ? undefined : this.readAt(shape, place, doc);
+  }
+
+  /**
+   * A reader of `key`'s value per doc ({@link valueOf} with the key's place in each shape looked up once):
+   * merges read the live products field by field instead of decoding each whole (a million decoded
+   * objects held at once made the collector stall the loop).
+   */
+  fieldReader(key: string): (doc: number) => unknown {
+    // Shapes interned later (appends to a newer version sharing the table) are looked up per read.
+    const known = this.shapes.size;
+    const places = new Int32Array(known).fill(UNKNOWN_PLACE);
+    return (doc) => {
+      const id = this.shapeOf[doc];
+      if (id === WHOLE) return ownValue(JSON.parse(this.raw.get(doc)!) as Record<string, unknown>, key);
+      const shape = this.shapes.shapes[id]!;
+      let place = id < known ? places[id] : UNKNOWN_PLACE;
+      if (place === UNKNOWN_PLACE) {
+        place = keyPlace(shape, key);
+        if (id < known) places[id] = place;
       }
-      const stored = takesRaw(encoding) ? (JSON.parse(this.raw.get(doc)!) as unknown[])[r] : undefined;
-      return readValue(encoding, shape.fids[i], doc, this.columns, stored);
+      return place < 0 ? undefined : this.readAt(shape, place, doc);
+    };
+  }
+
+  /** The value at place `place` of doc `doc`'s shape. */
+  private readAt(shape: Shape, place: number, doc: number): unknown {
+    const encoding = shape.encodings[place] as Encoding;
+    const stored = takesRaw(encoding) ? (JSON.parse(this.raw.get(doc)!) as unknown[])[shape.rawIndex[place]] : undefined;
+    return readValue(encoding, shape.fids[place], doc, this.columns, stored);
+  }
+
+  /**
+   * Doc `doc`'s keys in order (as `Object.keys` of its product), decoding no value. Shared with every doc
+   * of its shape: read-only.
+   */
+  keysOf(doc: number): readonly string[] {
+    const id = this.shapeOf[doc];
+    return id === WHOLE ? Object.keys(JSON.parse(this.raw.get(doc)!) as object) : this.shapes.shapes[id]!.keys;
+  }
+
+  /**
+   * The store of the docs `docs` of this one (in that order: doc i is `docs[i]` here) against `columns`,
+   * the columns of a build of exactly those products (a merge), in steps. Products are not encoded again:
+   * an encoding depends only on the product's own value and on its doc's entries in the columns, which a
+   * build from the same values gives again, so each doc keeps its shape (its field ids renumbered) and
+   * its side-store bytes, copied. Revisions are kept. A shape the new columns cannot serve (a vector
+   * column of another dimension) is encoded again from the decoded products.
+   */
+  *compacted(docs: Uint32Array, columns: StoreColumns): Steps<ProductStore> {
+    const n = docs.length;
+    const shapes = new ShapeTable();
+    // Old shape id → new id (0: not translated yet; -1: its docs are encoded again).
+    const translated = new Int32Array(this.shapes.size);
+    const shapeOf = new Uint16Array(n);
+    const revisions = new Float64Array(n);
+    const rawDocs: number[] = [];
+    // Per entry of rawDocs: the old entry's index, or -1 - (index in `encodedAgain`).
+    const rawFrom: number[] = [];
+    const encodedAgain: string[] = [];
+    let rawBytes = 0;
+    for (let i = 0; i < n; i++) {
+      const doc = docs[i];
+      revisions[i] = this.revisions[doc];
+      const id = this.shapeOf[doc];
+      let to = id === WHOLE ? WHOLE : translated[id];
+      if (id !== WHOLE && to === 0) to = translated[id] = this.translatedShape(this.shapes.shapes[id]!, columns, shapes);
+      if (to < 0) {
+        const encoded = encodeProduct(this.decode(doc), i, columns, shapes);
+        shapeOf[i] = encoded.shape;
+        if (encoded.raw !== undefined) {
+          rawDocs.push(i);
+          rawFrom.push(-1 - encodedAgain.length);
+          encodedAgain.push(encoded.raw);
+          rawBytes += Buffer.byteLength(encoded.raw, 'utf8');
+        }
+      } else {
+        shapeOf[i] = to;
+        if (to === WHOLE || this.shapes.shapes[id]!.hasRaw) {
+          const entry = this.raw.indexOf(doc);
+          rawDocs.push(i);
+          rawFrom.push(entry);
+          rawBytes += this.raw.offsets[entry + 1] - this.raw.offsets[entry];
+        }
+      }
+      if ((i & COPY_STEP_MASK) === COPY_STEP_MASK) yield;
     }
-    return undefined;
+    const offsets = new Float64Array(rawDocs.length + 1);
+    const bytes = new Uint8Array(rawBytes);
+    let at = 0;
+    for (let k = 0; k < rawDocs.length; k++) {
+      const from = rawFrom[k];
+      if (from >= 0) {
+        const entry = this.raw.bytes.subarray(this.raw.offsets[from], this.raw.offsets[from + 1]);
+        bytes.set(entry, at);
+        at += entry.length;
+      } else at += encoder.encodeInto(encodedAgain[-1 - from], bytes.subarray(at)).written;
+      offsets[k + 1] = at;
+      if ((k & COPY_STEP_MASK) === COPY_STEP_MASK) yield;
+    }
+    const raw = rawDocs.length === 0 ? RawValues.EMPTY : new RawValues(Uint32Array.from(rawDocs), offsets, bytes);
+    return new ProductStore(columns, shapes, shapeOf, revisions, raw);
+  }
+
+  /**
+   * `shape` (of this store) interned in `shapes` with the field ids of `columns`, or -1 when `columns`
+   * cannot give its values back as encoded (a vector column of another dimension, a column the build
+   * did not make): its docs are then encoded again.
+   */
+  private translatedShape(shape: Shape, columns: StoreColumns, shapes: ShapeTable): number {
+    const fids = new Array<number>(shape.keys.length);
+    for (let i = 0; i < shape.keys.length; i++) {
+      const fid = columns.fieldByName.get(shape.keys[i]) ?? -1;
+      const encoding = shape.encodings[i] as Encoding;
+      if (!servesEncoding(encoding, fid < 0 ? undefined : columns.fields[fid], columns.vectors, this.columns.vectors)) return -1;
+      fids[i] = fid;
+    }
+    const id = shapes.intern(shape.keys, fids, shape.encodings);
+    // A full table keeps products whole: encoded again, they are.
+    return id === WHOLE ? -1 : id;
   }
 
   /**

@@ -19,7 +19,8 @@
  * @module
  */
 import type { Product, ProductList } from '../types.js';
-import { fieldKindOf, lengthTotalsSteps, meanLengths, runSteps, STEP, type LengthTotals, type Steps } from './build-catalog-state.js';
+import { fieldKindOf, lengthTotalsSteps, meanLengths, runSteps, STEP, type BuildProducts, type LengthTotals, type Steps } from './build-catalog-state.js';
+import { vectorOf as vectorOfRow, vectorValue } from './vector-column.js';
 import { lowerBound, type CatalogState, type FieldKind, type ValueCounts } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray } from './shared-arrays.js';
@@ -110,20 +111,57 @@ export function liveLengthAverages(state: CatalogState): number[] | undefined {
  * order, with the few re-appended ones (sorted by their place) merged in.
  */
 export function liveDocs(state: CatalogState): Uint32Array {
+  return runSteps(liveDocsSteps(state));
+}
+
+/** {@link liveDocs} in steps (a pass over every doc: tens of milliseconds at a million). */
+export function* liveDocsSteps(state: CatalogState): Steps<Uint32Array> {
   const { deleted, ordinal, docCount } = state.index;
   const out = new Uint32Array(liveDocCount(state));
   const moved: number[] = [];
-  if (ordinal) for (let d = 0; d < ordinal.length; d++) if (ordinal[d] !== d && !isDeletedDoc(deleted, d)) moved.push(d);
+  if (ordinal) {
+    for (let d = 0; d < ordinal.length; d++) {
+      if (ordinal[d] !== d && !isDeletedDoc(deleted, d)) moved.push(d);
+      if ((d & STEP_MASK) === STEP_MASK) yield;
+    }
+  }
+  // Re-appended docs are bounded by the merge threshold (an eighth of the docs): one sort.
   moved.sort((a, b) => ordinal![a] - ordinal![b]);
   let m = 0;
   let k = 0;
   for (let d = 0; d < docCount; d++) {
+    if ((d & STEP_MASK) === STEP_MASK) yield;
     if (isDeletedDoc(deleted, d) || (ordinal && ordinal[d] !== d)) continue;
     while (m < moved.length && ordinal![moved[m]] < d) out[k++] = moved[m++];
     out[k++] = d;
   }
   for (; m < moved.length; m++) out[k++] = moved[m];
   return out;
+}
+
+/**
+ * The live products of a version in product order as a build reads them, straight from its store:
+ * values field by field, vectors as the rows of its column, and the store of the build made by copying
+ * each product's encoding ({@link ProductStore.compacted}). No product is decoded whole (a merge of a
+ * million products decoded into objects held them all at once: the collector's marking of them stalled
+ * the loop for hundreds of milliseconds). Revisions are kept.
+ */
+export function* liveBuildProducts(state: CatalogState): Steps<BuildProducts> {
+  const { store, vectors: before } = state;
+  const docs = yield* liveDocsSteps(state);
+  return {
+    length: docs.length,
+    keysOf: (i) => store.keysOf(docs[i]),
+    valuesOf: (key) => {
+      const read = store.fieldReader(key);
+      return (i) => read(docs[i]);
+    },
+    // The column's row holds the float32s a build stores for the value: no decoding (a decoded vector
+    // costs a `toPrecision` per component). A build of another dimension (the first live vector has
+    // another: not made by deletes) reads the values.
+    vectorOf: before ? (i, dimension) => (dimension === before.dimension ? vectorOfRow(before, docs[i]) : vectorValue(store.valueOf(docs[i], IMAGE_VECTOR_FIELD), dimension)) : (i, dimension) => vectorValue(store.valueOf(docs[i], IMAGE_VECTOR_FIELD), dimension),
+    storeSteps: (columns) => store.compacted(docs, columns),
+  };
 }
 
 /**

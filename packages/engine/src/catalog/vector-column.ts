@@ -18,38 +18,55 @@ export function vectorOf(vectors: VectorColumn, doc: number): Float32Array | und
 }
 
 /** The vector a product gives the column: an array of `dimension` finite numbers, else none. */
-function vectorValue(product: Product, dimension: number): number[] | undefined {
-  const v = product[IMAGE_VECTOR_FIELD];
-  return Array.isArray(v) && v.length === dimension && v.every((x) => typeof x === 'number' && Number.isFinite(x)) ? (v as number[]) : undefined;
+export function vectorValue(value: unknown, dimension: number): number[] | undefined {
+  return Array.isArray(value) && value.length === dimension && value.every((x) => typeof x === 'number' && Number.isFinite(x)) ? (value as number[]) : undefined;
+}
+
+/** Whether `value` sets the column's dimension (the first non-empty vector value of a build's products does). */
+export function isDimensionSetting(value: unknown): value is unknown[] {
+  return Array.isArray(value) && value.length > 0;
 }
 
 /** The dimension of the first non-empty vector of `products` (0: none). */
 export function vectorDimensionOf(products: readonly Product[]): number {
   for (const p of products) {
     const v = p[IMAGE_VECTOR_FIELD];
-    if (Array.isArray(v) && v.length > 0) return v.length;
+    if (isDimensionSetting(v)) return v.length;
   }
   return 0;
 }
 
 /**
  * `base` (of docs `0 .. n`; absent: none of them has a vector) with the vectors of `added`, docs
- * `n ..`, in steps: a build passes every product with no base, an append its new ones. Undefined when
- * no doc has a dimension yet.
+ * `n ..`, in steps: an append passes its new products. Undefined when no doc has a dimension yet.
  */
-export function* appendVectorsSteps(base: VectorColumn | undefined, added: readonly Product[], n: number): Steps<VectorColumn | undefined> {
+export function appendVectorsSteps(base: VectorColumn | undefined, added: readonly Product[], n: number): Steps<VectorColumn | undefined> {
   const dimension = base?.dimension ?? vectorDimensionOf(added);
+  return vectorsSteps(base, n, added.length, dimension, (j) => vectorValue(added[j][IMAGE_VECTOR_FIELD], dimension));
+}
+
+/**
+ * `base` (of docs `0 .. n`) with `count` docs more, doc `n + j` having the row `rowAt(j)` (an array of
+ * `dimension` finite numbers, stored as float32s; undefined: none), in steps. A build passes no base.
+ * Undefined when `dimension` is 0 (no doc has a vector).
+ */
+export function* vectorsSteps(
+  base: VectorColumn | undefined, n: number, count: number, dimension: number, rowAt: (j: number) => ArrayLike<number> | undefined,
+): Steps<VectorColumn | undefined> {
   if (dimension === 0) return undefined;
-  const N = n + added.length;
+  const N = n + count;
   let rows = base ? base.data.length / dimension : 0;
   let newRows = 0;
-  for (const p of added) if (vectorValue(p, dimension)) newRows++;
+  for (let j = 0; j < count; j++) {
+    if (rowAt(j)) newRows++;
+    if ((j & (STEP - 1)) === STEP - 1) yield;
+  }
   const data = base ? extendShared(base.data, (rows + newRows) * dimension) : growableArray(Float32Array, newRows * dimension);
   const rowOf = base ? extendShared(base.rowOf, N) : growableArray(Int32Array, N);
   rowOf.fill(-1, base ? n : 0);
-  for (let j = 0; j < added.length; j++) {
+  for (let j = 0; j < count; j++) {
     if ((j & (STEP - 1)) === STEP - 1) yield;
-    const v = vectorValue(added[j], dimension);
+    const v = rowAt(j);
     if (!v) continue;
     data.set(v, rows * dimension);
     rowOf[n + j] = rows++;
