@@ -628,6 +628,19 @@ export class ProductStore implements ProductList {
   }
 
   /**
+   * Whether doc `doc`'s image vector is read back from the vector column (as given, float32s printed
+   * shortest): its row then holds exactly what a build of the product stores. Not so for a value kept
+   * raw (its JSON may differ from the row: `-0` is written `0`).
+   */
+  readsVectorColumn(doc: number): boolean {
+    const id = this.shapeOf[doc];
+    if (id === WHOLE) return false;
+    const shape = this.shapes.shapes[id]!;
+    const place = keyPlace(shape, IMAGE_VECTOR_FIELD);
+    return place >= 0 && shape.encodings[place] === Encoding.Vector;
+  }
+
+  /**
    * Doc `doc`'s keys in order (as `Object.keys` of its product), decoding no value. Shared with every doc
    * of its shape: read-only.
    */

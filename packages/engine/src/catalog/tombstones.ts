@@ -149,6 +149,7 @@ export function* liveDocsSteps(state: CatalogState): Steps<Uint32Array> {
 export function* liveBuildProducts(state: CatalogState): Steps<BuildProducts> {
   const { store, vectors: before } = state;
   const docs = yield* liveDocsSteps(state);
+  const readVector = store.fieldReader(IMAGE_VECTOR_FIELD);
   return {
     length: docs.length,
     keysOf: (i) => store.keysOf(docs[i]),
@@ -156,10 +157,14 @@ export function* liveBuildProducts(state: CatalogState): Steps<BuildProducts> {
       const read = store.fieldReader(key);
       return (i) => read(docs[i]);
     },
-    // The column's row holds the float32s a build stores for the value: no decoding (a decoded vector
-    // costs a `toPrecision` per component). A build of another dimension (the first live vector has
-    // another: not made by deletes) reads the values.
-    vectorOf: before ? (i, dimension) => (dimension === before.dimension ? vectorOfRow(before, docs[i]) : vectorValue(store.valueOf(docs[i], IMAGE_VECTOR_FIELD), dimension)) : (i, dimension) => vectorValue(store.valueOf(docs[i], IMAGE_VECTOR_FIELD), dimension),
+    // The column's row holds the float32s a build stores for the value (no decoding: a decoded vector
+    // costs a `toPrecision` per component) when the store reads the value from it; a value kept raw, or
+    // a build of another dimension (not made by deletes), reads the value.
+    vectorOf: (i, dimension) => {
+      const doc = docs[i];
+      if (before && dimension === before.dimension && store.readsVectorColumn(doc)) return vectorOfRow(before, doc);
+      return vectorValue(readVector(doc), dimension);
+    },
     storeSteps: (columns) => store.compacted(docs, columns),
   };
 }
