@@ -44,6 +44,13 @@ export const MAX_FULL_TEXT_FIELDS = 255;
  */
 export const STEP = 4096;
 const STEP_MASK = STEP - 1;
+/**
+ * Work units a token (tokenised, or read and written as a posting entry) counts for against
+ * {@link STEP}: it costs tens of times a doc's slot in a column pass.
+ */
+const TOKEN_WORK = 16;
+/** Docs between two yields of a pass reading each doc's value of a field (a product's, or a store's). */
+const READ_MASK = 1023;
 /** A build in steps: yields between units of work, returns its result. */
 export type Steps<T> = Generator<void, T, void>;
 /**
@@ -220,10 +227,11 @@ function* buildTextColumn(
       }
     }
     offsets[d + 1] = tempCodes.length;
+    // A value read and numbered costs a few microseconds (a store's value read, a hash probe).
+    if ((d & READ_MASK) === READ_MASK) yield;
     // Room in the value table for the next docs' values (as many as the last docs had), made in steps:
     // a growth inside codeFor would rehash every value in one go.
     if ((d & STEP_MASK) === STEP_MASK) {
-      yield;
       yield* values.reserveSteps(Math.max(STEP, tempCodes.length - codesBefore));
       codesBefore = tempCodes.length;
     }
@@ -278,7 +286,7 @@ function* buildNumericColumn(products: BuildProducts, name: string): Steps<{ num
   let numbers = 0;
   let strays = 0;
   for (let d = 0; d < n; d++) {
-    if ((d & STEP_MASK) === STEP_MASK) yield;
+    if ((d & READ_MASK) === READ_MASK) yield;
     const v = valueOf(d);
     if (!isPresent(v)) continue;
     const x = numericValue(v);
@@ -328,8 +336,13 @@ function* buildFullText(
     const dictionary = dictionaries[fid];
     const tokenOffsets = new Uint32Array(dictionary.size + 1);
     const tokenIds = new PagedBuilder(Uint32Array);
+    // Yields by tokens, not values: tokenising takes microseconds a value (a million titles), so a
+    // step of STEP values held the loop for tens of milliseconds.
+    let work = 0;
     for (let c = 0; c < dictionary.size; c++) {
+      if (work >= STEP) { work = 0; yield; }
       for (const word of tokenize(dictionary.at(c))) {
+        work += TOKEN_WORK;
         let tid = termIds.get(word);
         if (tid === undefined) {
           tid = terms.length;
@@ -339,7 +352,7 @@ function* buildFullText(
         tokenIds.push(tid);
       }
       tokenOffsets[c + 1] = tokenIds.length;
-      if ((c & STEP_MASK) === STEP_MASK) yield;
+      work++;
     }
     const ids = new Uint32Array(tokenIds.length);
     yield* tokenIds.copyTo(ids);
@@ -352,11 +365,17 @@ function* buildFullText(
   const eDoc = new PagedBuilder(Uint32Array);
   const eKey = new PagedBuilder(Uint32Array);
   const normKeys = new NormKeyBuilder();
-  const touched: number[] = [];
+  // The terms of the doc's field being read (a typed array and its count: no array resized per field).
+  const touched = new Uint32Array(terms.length);
+  let touchedCount = 0;
   let pass = 0;
+  // Yields by work (tokens read, entries written), not docs: STEP docs of ~30 tokens each held the
+  // loop for 40-70 ms at a million products.
+  let docWork = 0;
   // Doc-major, then field: entries of a term come out sorted by doc then field, which scoring relies on.
   for (let d = 0; d < n; d++) {
-    if ((d & STEP_MASK) === STEP_MASK) yield;
+    if (docWork >= STEP * TOKEN_WORK) { docWork = 0; yield; }
+    docWork++;
     for (let f = 0; f < tokenized.length; f++) {
       const { column, tokenOffsets, tokenIds } = tokenized[f];
       const count = codeCount(column, d);
@@ -371,18 +390,20 @@ function* buildFullText(
           if (stamp[tid] !== pass) {
             stamp[tid] = pass;
             tf[tid] = 1;
-            touched.push(tid);
+            touched[touchedCount++] = tid;
           } else tf[tid]++;
         }
       }
       const stored = storedFieldLength(length);
       fieldLengths[d * fieldIds.length + f] = stored; // the layout of `lengthAt`
-      for (const tid of touched) {
+      for (let k = 0; k < touchedCount; k++) {
+        const tid = touched[k];
         eTerm.push(tid);
         eDoc.push(d);
         eKey.push(normKeys.keyOf(f, Math.min(MAX_TF, tf[tid]), stored));
       }
-      touched.length = 0;
+      docWork += length + touchedCount * TOKEN_WORK;
+      touchedCount = 0;
     }
   }
   const totals = yield* lengthTotalsOf(fieldLengths, fieldIds.length, n);

@@ -23,7 +23,7 @@ import { MAX_REPORTED_SKIPS, type LoadOptions, type LoadSummary, type ProductSou
 import type { CatalogView, Product, ProductList } from '../types.js';
 import { buildCatalogState, buildCatalogSteps, runSteps, STEP, type Steps } from './build-catalog-state.js';
 import type { CatalogState } from './catalog-index.js';
-import { IMAGE_VECTOR_FIELD, isPresent, numericValue } from './field-values.js';
+import { IMAGE_VECTOR_FIELD, isPresent, numericValue, ownValueReader } from './field-values.js';
 import type { LoggedChange } from './change-log.js';
 import { appendProducts, planAppend } from './append-products.js';
 import { applyValuePatch, planValuePatch } from './patch-values.js';
@@ -333,15 +333,19 @@ function withVersion(state: CatalogState, version: number): CatalogState {
 
 /**
  * The values of `products` that a numeric field of `state` reads as missing (not numbers). Costs what
- * the load holds (products × numeric fields), not what the catalog holds.
+ * the load holds (products × numeric fields), not what the catalog holds: in steps, as a load of a
+ * million products reads several million values.
  */
-function strayValues(state: CatalogState, products: readonly Product[]): StrayValues[] {
+function* strayValues(state: CatalogState, products: readonly Product[]): Steps<StrayValues[]> {
   const out: StrayValues[] = [];
   for (const field of state.index.fields) {
     if (field.kind !== 'numeric') continue;
+    const valueOf = ownValueReader(field.name);
     let stray: StrayValues | undefined;
-    for (const p of products) {
-      const v = p[field.name];
+    for (let i = 0; i < products.length; i++) {
+      if ((i & (STEP - 1)) === STEP - 1) yield;
+      const p = products[i];
+      const v = valueOf(p);
       if (!isPresent(v) || !Number.isNaN(numericValue(v))) continue;
       stray ??= { field: field.name, count: 0, refIds: [] };
       stray.count++;
@@ -753,9 +757,10 @@ export class Catalog implements CatalogView {
   }
 
   /** The summary of a load, with the stray values of its products in the version now current. */
-  private summary(products: readonly Product[], skipped: SkipReport, catalogSize: number): LoadSummary {
+  private async summary(products: readonly Product[], skipped: SkipReport, catalogSize: number): Promise<LoadSummary> {
     const summary: LoadSummary = { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
-    const strays = strayValues(this.current, products);
+    const steps = strayValues(this.current, products);
+    const strays = products.length <= this.syncLimit ? runSteps(steps) : await runInSlices(steps, this.sliceMs);
     if (strays.length > 0) summary.strayValues = strays;
     return summary;
   }
