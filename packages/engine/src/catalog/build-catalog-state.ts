@@ -415,7 +415,8 @@ function* buildFullText(
     rank[termIds.get(vocabulary[id])!] = id;
     if ((id & STEP_MASK) === STEP_MASK) yield;
   }
-  yield* keepValueWords(tokenized, rank, vocabulary, STEP);
+  // Per doc, the words of its values are copied: a doc costs what a token pass does.
+  yield* keepValueWords(tokenized, rank, vocabulary, STEP / TOKEN_WORK);
   const termMasks = new Uint32Array(terms.length);
   for (let t = 0; t < terms.length; t++) {
     termMasks[t] = charMask(vocabulary[t]);

@@ -190,7 +190,8 @@ function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
         revisions[at] = newRevision();
       }
       changed = true;
-      if ((i & (STEP - 1)) === STEP - 1) yield;
+      // Two map operations a product on strings not hashed yet: a few microseconds each.
+      if ((i & 1023) === 1023) yield;
     }
     results.push({ count: change.products.length, catalogSize: products.length });
   }
