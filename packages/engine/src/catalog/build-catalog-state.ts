@@ -66,6 +66,11 @@ export interface BuildProducts {
   /** A reader of key `key`'s value per product: the product's own value, undefined when it has none. */
   valuesOf(key: string): (i: number) => unknown;
   /**
+   * A reader of key `key`'s numeric value per product, as a numeric column takes it: `numericValue` of
+   * a present value (`isPresent`: NaN when it is no number), undefined when it has none.
+   */
+  numbersOf(key: string): (i: number) => number | undefined;
+  /**
    * Product `i`'s image vector as the column stores it (`dimension` finite numbers, float32 precision
    * enough), or undefined when it gives none of that dimension.
    */
@@ -83,6 +88,13 @@ export function productArray(products: readonly Product[], revisions?: Float64Ar
     valuesOf: (key) => {
       const read = ownValueReader(key);
       return (i) => read(products[i]);
+    },
+    numbersOf: (key) => {
+      const read = ownValueReader(key);
+      return (i) => {
+        const v = read(products[i]);
+        return isPresent(v) ? numericValue(v) : undefined;
+      };
     },
     vectorOf: (i, dimension) => vectorValue(vectors(products[i]), dimension),
     storeSteps: (columns) => ProductStore.build(products, revisions ?? newRevisions(products.length), columns),
@@ -281,15 +293,14 @@ function* anyDocWithSeveral(offsets: Uint32Array): Steps<boolean> {
 
 function* buildNumericColumn(products: BuildProducts, name: string): Steps<{ numeric?: Float64Array; valueCounts: ValueCounts }> {
   const n = products.length;
-  const valueOf = products.valuesOf(name);
+  const numberOf = products.numbersOf(name);
   let numeric: Float64Array | undefined;
   let numbers = 0;
   let strays = 0;
   for (let d = 0; d < n; d++) {
     if ((d & READ_MASK) === READ_MASK) yield;
-    const v = valueOf(d);
-    if (!isPresent(v)) continue;
-    const x = numericValue(v);
+    const x = numberOf(d);
+    if (x === undefined) continue;
     if (Number.isNaN(x)) { strays++; continue; }
     numbers++;
     if (!numeric) numeric = growableArray(Float64Array, n).fill(NaN);

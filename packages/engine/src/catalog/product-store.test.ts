@@ -136,6 +136,8 @@ describe('product store (products kept in the columns)', () => {
     expect(field('toString').valueCounts).toEqual({ numbers: 0, strays: 1 });
     const b = catalog.state.docByRefId.get('b')!;
     expect(catalog.state.store.fieldReader('constructor')(b)).toBeUndefined();
+    expect(catalog.state.store.numberReader('constructor')(b)).toBeUndefined();
+    expect(catalog.state.store.numberReader('constructor')(catalog.state.docByRefId.get('a')!)).toBe(5);
     expect(catalog.state.store.keysOf(b)).toEqual(['refId', 'title']);
     await catalog.delete(['b']);
     await catalog.merge();

@@ -25,7 +25,7 @@
 import type { Product, ProductList } from '../types.js';
 import type { FieldIndex, TextColumn, VectorColumn } from './catalog-index.js';
 import type { Dictionary } from './dictionary.js';
-import { IMAGE_VECTOR_FIELD, ownValue } from './field-values.js';
+import { IMAGE_VECTOR_FIELD, isPresent, numericValue, ownValue } from './field-values.js';
 import { extendShared } from './shared-arrays.js';
 import { vectorOf } from './vector-column.js';
 
@@ -604,19 +604,61 @@ export class ProductStore implements ProductList {
    * objects held at once made the collector stall the loop).
    */
   fieldReader(key: string): (doc: number) => unknown {
-    // Shapes interned later (appends to a newer version sharing the table) are looked up per read.
-    const known = this.shapes.size;
-    const places = new Int32Array(known).fill(UNKNOWN_PLACE);
+    const placeOf = this.placesOf(key);
     return (doc) => {
       const id = this.shapeOf[doc];
       if (id === WHOLE) return ownValue(JSON.parse(this.raw.get(doc)!) as Record<string, unknown>, key);
-      const shape = this.shapes.shapes[id]!;
+      const place = placeOf(id);
+      return place < 0 ? undefined : this.readAt(this.shapes.shapes[id]!, place, doc);
+    };
+  }
+
+  /**
+   * A reader of `key`'s numeric value per doc as a build's numeric column reads it: `numericValue` of a
+   * present value (`isPresent`; NaN when it is no number), undefined when absent. Arrays (vectors, lists)
+   * are not decoded (they are present and no number), numbers of the numeric column not parsed.
+   */
+  numberReader(key: string): (doc: number) => number | undefined {
+    const placeOf = this.placesOf(key);
+    return (doc) => {
+      const id = this.shapeOf[doc];
+      let value: unknown;
+      if (id === WHOLE) value = ownValue(JSON.parse(this.raw.get(doc)!) as Record<string, unknown>, key);
+      else {
+        const place = placeOf(id);
+        if (place < 0) return undefined;
+        const shape = this.shapes.shapes[id]!;
+        switch (shape.encodings[place] as Encoding) {
+          case Encoding.Vector:
+          case Encoding.Texts:
+          case Encoding.Numbers:
+          case Encoding.TextsRepeated:
+            return NaN;
+          case Encoding.NumericColumn:
+            // The column holds the number given, finite (`+ 0`: -0 reads as 0, as `numericValue` has it).
+            return this.columns.fields[shape.fids[place]].numeric![doc] + 0;
+          default:
+            value = this.readAt(shape, place, doc);
+        }
+      }
+      return isPresent(value) ? numericValue(value) : undefined;
+    };
+  }
+
+  /**
+   * `key`'s place in a shape by shape id, looked up once per shape. Shapes interned after the call
+   * (appends to a newer version sharing the table) are looked up on every call.
+   */
+  private placesOf(key: string): (id: number) => number {
+    const known = this.shapes.size;
+    const places = new Int32Array(known).fill(UNKNOWN_PLACE);
+    return (id) => {
       let place = id < known ? places[id] : UNKNOWN_PLACE;
       if (place === UNKNOWN_PLACE) {
-        place = keyPlace(shape, key);
+        place = keyPlace(this.shapes.shapes[id]!, key);
         if (id < known) places[id] = place;
       }
-      return place < 0 ? undefined : this.readAt(shape, place, doc);
+      return place;
     };
   }
 

@@ -157,6 +157,10 @@ export function* liveBuildProducts(state: CatalogState): Steps<BuildProducts> {
       const read = store.fieldReader(key);
       return (i) => read(docs[i]);
     },
+    numbersOf: (key) => {
+      const read = store.numberReader(key);
+      return (i) => read(docs[i]);
+    },
     // The column's row holds the float32s a build stores for the value (no decoding: a decoded vector
     // costs a `toPrecision` per component) when the store reads the value from it; a value kept raw, or
     // a build of another dimension (not made by deletes), reads the value.
