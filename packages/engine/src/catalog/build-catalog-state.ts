@@ -71,12 +71,27 @@ export interface BuildProducts {
    */
   numbersOf(key: string): (i: number) => number | undefined;
   /**
+   * Key `key`'s text values as the codes of a text column built from the same values (a merge reads
+   * those of the version it merges): no value is read or hashed per product, each distinct code is
+   * numbered once. Undefined when there is no such column (the values are read: {@link valuesOf}).
+   */
+  textCodesOf?(key: string): TextCodes | undefined;
+  /**
    * Product `i`'s image vector as the column stores it (`dimension` finite numbers, float32 precision
    * enough), or undefined when it gives none of that dimension.
    */
   vectorOf(i: number, dimension: number): ArrayLike<number> | undefined;
   /** The product store of these products over the columns built from them, in steps. */
   storeSteps(columns: StoreColumns): Steps<ProductStore>;
+}
+
+/** Per product, its distinct text values of a field in the order given, as codes of `dictionary`. */
+export interface TextCodes {
+  readonly dictionary: Dictionary;
+  /** Number of product `i`'s codes. */
+  count(i: number): number;
+  /** Product `i`'s code `k` (< `count(i)`). */
+  codeAt(i: number, k: number): number;
 }
 
 /** The products of an array as a build reads them, with their revisions (new ones when not given). */
@@ -221,22 +236,33 @@ function* buildTextColumn(
   const values = Dictionary.empty().writer();
   const codeFor = (v: string): number => values.codeFor(v);
   let codesBefore = 0;
+  const coded = products.textCodesOf?.(name);
+  // Codes of the column read (a merge's source) → codes numbered here, -1 until first seen: the values
+  // are numbered in the order a build from the values would number them.
+  const codeOfSource = coded ? new Int32Array(coded.dictionary.size).fill(-1) : undefined;
+  // Distinct per doc: a multi-valued field counts a value once per product.
+  const pushDistinct = (code: number, from: number): void => {
+    for (let i = from; i < tempCodes.length; i++) if (tempCodes.get(i) === code) return;
+    tempCodes.push(code);
+  };
   for (let d = 0; d < n; d++) {
-    const raw = valueOf(d);
-    // Scalars (the common case) take no array allocation; arrays go through textValues.
-    if (typeof raw === 'string') tempCodes.push(codeFor(raw));
-    else if (raw !== null && raw !== undefined && typeof raw !== 'object') {
-      const vals = textValues(raw);
-      if (vals.length === 1) tempCodes.push(codeFor(vals[0]));
-    } else if (Array.isArray(raw)) {
-      const start = tempCodes.length;
-      for (const v of textValues(raw)) {
-        const code = codeFor(v);
-        // Distinct per doc: a multi-valued field counts a value once per product.
-        let dup = false;
-        for (let i = start; i < tempCodes.length; i++) if (tempCodes.get(i) === code) { dup = true; break; }
-        if (!dup) tempCodes.push(code);
+    const start = tempCodes.length;
+    if (coded) {
+      for (let k = 0, count = coded.count(d); k < count; k++) {
+        const from = coded.codeAt(d, k);
+        let code = codeOfSource![from];
+        if (code < 0) codeOfSource![from] = code = codeFor(coded.dictionary.at(from));
+        if (k === 0) tempCodes.push(code);
+        else pushDistinct(code, start);
       }
+    } else {
+      const raw = valueOf(d);
+      // Scalars (the common case) take no array allocation; arrays go through textValues.
+      if (typeof raw === 'string') tempCodes.push(codeFor(raw));
+      else if (raw !== null && raw !== undefined && typeof raw !== 'object') {
+        const vals = textValues(raw);
+        if (vals.length === 1) tempCodes.push(codeFor(vals[0]));
+      } else if (Array.isArray(raw)) for (const v of textValues(raw)) pushDistinct(codeFor(v), start);
     }
     offsets[d + 1] = tempCodes.length;
     // A value read and numbered costs a few microseconds (a store's value read, a hash probe).

@@ -105,6 +105,8 @@ describe('product store (products kept in the columns)', () => {
       await catalog.upsert(more.map((p, i) => ({ ...p, refId: `n${i}` })));
       // A changed product is re-appended (a place in `ordinal`) or the catalog rebuilt; then tombstones.
       if (products.length > 0) await catalog.upsert([{ ...products[0], title: 'changed' }]);
+      // A new number: a value patch of the columns when the field is numeric (the text column's code too).
+      if (products.length > 1) await catalog.upsert([{ ...products[1], price: 7.5 }]);
       const live = productsOf(liveProductList(catalog.state));
       await catalog.delete(drops.map((k) => live[k % Math.max(1, live.length)]?.refId).filter((r): r is string => r !== undefined));
       const { state } = catalog;

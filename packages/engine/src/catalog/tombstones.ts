@@ -161,6 +161,14 @@ export function* liveBuildProducts(state: CatalogState): Steps<BuildProducts> {
       const read = store.numberReader(key);
       return (i) => read(docs[i]);
     },
+    // The version's own text columns hold each live doc's distinct values in order, as a build of the
+    // same values would (vectors have none).
+    textCodesOf: (key) => {
+      const fid = state.fieldByName.get(key);
+      const column = fid === undefined ? undefined : state.index.fields[fid].text;
+      if (!column || key === IMAGE_VECTOR_FIELD) return undefined;
+      return { dictionary: state.dictionaries[fid!], count: (i) => codeCount(column, docs[i]), codeAt: (i, k) => codeAt(column, docs[i], k) };
+    },
     // The column's row holds the float32s a build stores for the value (no decoding: a decoded vector
     // costs a `toPrecision` per component) when the store reads the value from it; a value kept raw, or
     // a build of another dimension (not made by deletes), reads the value.
