@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { runSteps } from './build-catalog-state.js';
 import { Catalog } from './catalog.js';
 import { numericOrderSteps, numericPerDoc, perDocValues } from './numeric-column.js';
-import type { Product } from '../types.js';
+import type { Product, SearchRequest } from '../types.js';
+import { executeSearch } from '../search/execute-search.js';
+import { productsOf } from './product-store.js';
 
 /** The order by definition: docs with a value, by (value, doc) ascending. */
 function reference(values: Float64Array): number[] {
@@ -80,5 +82,37 @@ describe('numeric columns read through codes', () => {
     // b is not patched (its column is multi-valued now): tombstoned and appended again, after d.
     expect(numbersOf(catalog, 'price')).toEqual([1e300, 20, -0.125, Number.NaN, 0.1, 7]);
     expect(numbersOf(catalog, 'n')).toEqual([1, 2, 3, 4, 2, 5]);
+  });
+});
+
+describe('a column with codes of its own', () => {
+  it('is patched and appended to as a rebuild of the same products reads it', async () => {
+    const value = fc.oneof(fc.integer({ min: -3, max: 9 }), fc.constantFrom(0.5, -1e21, 1e300, '4', ' 2.5 '));
+    await fc.assert(fc.asyncProperty(
+      fc.array(value, { minLength: 3, maxLength: 40 }), fc.nat(), fc.array(fc.tuple(fc.nat(), value), { minLength: 1, maxLength: 6 }),
+      fc.array(fc.option(value, { nil: undefined }), { maxLength: 4 }),
+      async (values, arrayAt, patches, appended) => {
+        // One doc holds ["7"]: its code reads 7, the doc has no number, so the column takes codes of its own.
+        const products: Product[] = values.map((v, i) => ({ refId: `p${i}`, v: i === arrayAt % values.length ? ['7'] : v }));
+        const catalog = new Catalog();
+        await catalog.upsert(products);
+        const fid = catalog.state.fieldByName.get('v')!;
+        expect(catalog.state.index.fields[fid].numeric!.docCodes).toBeDefined();
+        const request: SearchRequest = { website_id: 'w', client: 'c', q: '', start: 0, size: 50, range_fields: ['v'], sort_fields: [{ v: { order: 'desc', type: 'number' } }] };
+        await executeSearch(catalog, request); // derives the order, which the patch then merges
+        const next = products.slice();
+        for (const [at, v] of patches) if (!Array.isArray(next[at % next.length].v)) next[at % next.length] = { ...next[at % next.length], v };
+        await catalog.upsert(next.filter((p, i) => p !== products[i]));
+        const added = appended.map((v, i): Product => (v === undefined ? { refId: `n${i}` } : { refId: `n${i}`, v }));
+        if (added.length > 0) await catalog.upsert(added);
+        const rebuilt = new Catalog();
+        await rebuilt.upsert([...next, ...added]);
+        expect(productsOf(catalog.state.store)).toEqual(productsOf(rebuilt.state.store));
+        expect(numbersOf(catalog, 'v')).toEqual(numbersOf(rebuilt, 'v'));
+        for (const r of [request, { ...request, scope: { v: { min: 0, max: 8 } } } as SearchRequest]) {
+          expect(await executeSearch(catalog, r)).toEqual(await executeSearch(rebuilt, r));
+        }
+      },
+    ), { numRuns: 60 });
   });
 });

@@ -24,7 +24,8 @@ const pool = new SearchPool({ workers: 2, threshold: 0 });
 afterAll(() => pool.close());
 
 const NUMERIC_FIELDS = ['price', 'rating', 'stock'] as const;
-const newValueArb = fc.oneof(fc.integer({ min: -5, max: 60 }), fc.constantFrom(0, 12.5, 99.99, 1e300), fc.constantFrom('12.50', '8', '0.5', '2e1'));
+// Values the field has and new ones (each a new dictionary code, hence a new number in the column's table).
+const newValueArb = fc.oneof(fc.integer({ min: -5, max: 60 }), fc.constantFrom(0, -0, 12.5, 99.99, 1e300, -1e21, 2.5e-7), fc.constantFrom('12.50', '8', '0.5', '2e1', ' -3 '));
 const updateArb = fc.record({ at: fc.nat(), field: fc.constantFrom(...NUMERIC_FIELDS), value: newValueArb });
 
 /** Same answer (payload or error code) from both catalogs. */
