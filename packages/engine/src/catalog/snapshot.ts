@@ -351,13 +351,14 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
     const fieldByName = new Map(fields.map((f, i) => [f.name, i]));
     // Looked up by value (all but refId's, see buildTextColumn); their value tables are built on first use
     // or in the background (Catalog.completeInBackground), off the path of the first searches.
-    const dictionaries = meta.dictionaries.map((values) => Dictionary.of(values));
     meta.fields.forEach((f, i) => {
       if (!f.hasNumeric) return;
-      fields[i].numeric = runSteps(numericColumnOf(need(`f${i}.numeric`, Float64Array, n), fields[i].text, dictionaries[i]));
+      const values = meta.dictionaries[i];
+      fields[i].numeric = runSteps(numericColumnOf(need(`f${i}.numeric`, Float64Array, n), fields[i].text, { at: (c) => values[c] }));
       arrays.delete(`f${i}.numeric`); // the per-doc copy is not kept
     });
     timer?.lap('numbers');
+    const dictionaries = meta.dictionaries.map((values) => Dictionary.of(values));
     const columns = { fields, fieldByName, dictionaries, vectors };
     let store: ProductStore;
     if (products) {
