@@ -21,6 +21,7 @@ import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isNumericField, isPresent, N
 import { tokenize } from './tokenizer.js';
 import { keepValueWords, type TokenizedField } from './value-words.js';
 import { codeAt, codeCount, emptySingleCodes } from './text-column.js';
+import { numericColumnOf } from './numeric-column.js';
 
 /** Options of {@link buildCatalogState}. */
 export interface BuildOptions {
@@ -227,7 +228,11 @@ function* anyDocWithSeveral(offsets: Uint32Array): Steps<boolean> {
   return false;
 }
 
-function* buildNumericColumn(products: readonly Product[], name: string): Steps<{ numeric?: Float64Array; valueCounts: ValueCounts }> {
+/**
+ * Per doc the numeric value of field `name` (NaN = none), transient: `numericColumnOf` keeps the
+ * numbers per code once the text column is built. Undefined when no product has one.
+ */
+function* numbersPerDoc(products: readonly Product[], name: string): Steps<{ numeric?: Float64Array; valueCounts: ValueCounts }> {
   const n = products.length;
   let numeric: Float64Array | undefined;
   let numbers = 0;
@@ -239,7 +244,7 @@ function* buildNumericColumn(products: readonly Product[], name: string): Steps<
     const x = numericValue(v);
     if (Number.isNaN(x)) { strays++; continue; }
     numbers++;
-    if (!numeric) numeric = growableArray(Float64Array, n).fill(NaN);
+    if (!numeric) numeric = new Float64Array(n).fill(NaN);
     numeric[d] = x;
   }
   return { numeric, valueCounts: { numbers, strays } };
@@ -446,8 +451,9 @@ export function* buildCatalogSteps(products: Product[], options: BuildOptions): 
   const fields: FieldIndex[] = [];
   const dictionaries: Dictionary[] = [];
   for (const name of names) {
-    const { numeric, valueCounts } = yield* buildNumericColumn(products, name);
+    const { numeric: perDoc, valueCounts } = yield* numbersPerDoc(products, name);
     const { column, dictionary } = name === IMAGE_VECTOR_FIELD ? { column: undefined, dictionary: Dictionary.empty() } : yield* buildTextColumn(products, name);
+    const numeric = perDoc && (yield* numericColumnOf(perDoc, column, dictionary));
     const kind = fieldKindOf(valueCounts, column !== undefined);
     fields.push({ name, kind, text: column, numeric, valueCounts });
     dictionaries.push(dictionary);

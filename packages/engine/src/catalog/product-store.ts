@@ -26,6 +26,7 @@ import type { Product, ProductList } from '../types.js';
 import type { FieldIndex, TextColumn, VectorColumn } from './catalog-index.js';
 import type { Dictionary } from './dictionary.js';
 import { IMAGE_VECTOR_FIELD } from './field-values.js';
+import { numericAt } from './numeric-column.js';
 import { extendShared } from './shared-arrays.js';
 import { vectorOf } from './vector-column.js';
 
@@ -298,7 +299,7 @@ function encodingOf(value: unknown, fid: number | undefined, doc: number, column
   const stored = dictionary.at(code);
   if (typeof value === 'string') return stored === value ? Encoding.Text : Encoding.Raw;
   if (typeof value === 'number') {
-    if (field.numeric && Object.is(field.numeric[doc], value)) return Encoding.NumericColumn;
+    if (field.numeric && Object.is(numericAt(field, doc), value)) return Encoding.NumericColumn;
     return Object.is(Number(stored), value) ? Encoding.Number : Encoding.Raw;
   }
   if (typeof value === 'boolean') return stored === (value ? 'true' : 'false') ? Encoding.Bool : Encoding.Raw;
@@ -369,7 +370,7 @@ function readValue(encoding: Encoding, fid: number, doc: number, columns: StoreC
     case Encoding.Text:
       return dictionaries[fid].at(singleCode(fields[fid].text!, doc));
     case Encoding.NumericColumn:
-      return fields[fid].numeric![doc];
+      return numericAt(fields[fid], doc);
     case Encoding.Number:
       return Number(dictionaries[fid].at(singleCode(fields[fid].text!, doc)));
     case Encoding.Bool:
