@@ -54,7 +54,9 @@ function groupsOf(catalog: Catalog): Record<string, number> {
   for (const field of index.fields) {
     const text = field.text as Partial<Record<(typeof TEXT_ARRAYS)[number], { byteLength: number }>> | undefined;
     if (text) for (const name of TEXT_ARRAYS) add(textGroupOf(name), text[name]);
-    add('numeric columns', field.numeric);
+    // Numbers per code, and per doc only where a column cannot read them through its text codes.
+    add('numeric columns', field.numeric?.byCode);
+    add('numeric columns', field.numeric?.docCodes);
     add('numeric orders', field.order);
   }
   const ft = index.fullText;

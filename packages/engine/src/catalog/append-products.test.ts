@@ -22,6 +22,7 @@ import { ensureNumericOrder } from './text-column-lookups.js';
 import { foldedInverted } from './text-column.js';
 import { liveLengthAverages } from './tombstones.js';
 import { normalisedPosting } from '../search/text-matches.js';
+import { numericPerDoc } from './numeric-column.js';
 
 const pool = new SearchPool({ workers: 2, threshold: 0 });
 afterAll(() => pool.close());
@@ -36,7 +37,7 @@ function contents(state: CatalogState): unknown {
   return {
     docCount: state.index.docCount,
     fields: state.index.fields.map((f) => ({
-      name: f.name, kind: f.kind, numeric: arr(f.numeric), order: arr(f.order),
+      name: f.name, kind: f.kind, numeric: f.numeric && arr(numericPerDoc(f, state.index.docCount)), order: arr(f.order),
       text: f.text && {
         offsets: arr(f.text.offsets), codes: arr(f.text.codes), single: arr(f.text.single), singleType: f.text.single?.constructor.name,
         // Appended docs of older codes sit in the column's tail: compared folded, as a build lays them out.

@@ -36,6 +36,7 @@ import { appendVectorsSteps } from './vector-column.js';
 import { copyPostingEntries, postingEntries } from './posting-tail.js';
 import { RefIdDocs } from './refid-docs.js';
 import { Dictionary } from './dictionary.js';
+import { appendedNumericColumn, numericValues, type NumericValues } from './numeric-column.js';
 import { tokenize } from './tokenizer.js';
 
 const STEP_MASK = STEP - 1;
@@ -263,19 +264,19 @@ function appendedTail(tail: InvertedTail | undefined, newDocs: ReadonlyMap<numbe
  * the old docs of values up to its own (old docs have lower ids), found by binary search; the old order
  * is copied in blocks between them. Pure.
  */
-function appendToOrder(order: Uint32Array, values: Float64Array, n: number): Uint32Array {
+function appendToOrder(order: Uint32Array, { byCode, codes }: NumericValues, n: number, N: number): Uint32Array {
   const added: number[] = [];
-  for (let d = n; d < values.length; d++) if (values[d] === values[d]) added.push(d);
-  added.sort((a, b) => values[a] - values[b] || a - b);
+  for (let d = n; d < N; d++) if (byCode[codes[d] + 1] === byCode[codes[d] + 1]) added.push(d);
+  added.sort((a, b) => byCode[codes[a] + 1] - byCode[codes[b] + 1] || a - b);
   const out = sharedArray(Uint32Array, order.length + added.length);
   let from = 0;
   for (let m = 0; m < added.length; m++) {
-    const v = values[added[m]];
+    const v = byCode[codes[added[m]] + 1];
     let lo = from;
     let hi = order.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (values[order[mid]] <= v) lo = mid + 1;
+      if (byCode[codes[order[mid]] + 1] <= v) lo = mid + 1;
       else hi = mid;
     }
     out.set(order.subarray(from, lo), from + m);
@@ -461,19 +462,7 @@ export function* appendProducts(
     const isNew = fid >= baseFields;
     const field = isNew ? absentField(newNames[fid - baseFields]) : base.index.fields[fid];
     const name = field.name;
-    let numeric = field.numeric;
-    let order = field.order;
-    const anyNumeric = added.some((p) => !Number.isNaN(numericValue(p[name])));
-    if (numeric || anyNumeric) {
-      numeric = numeric ? extendShared(numeric, N) : growableArray(Float64Array, N).fill(Number.NaN);
-      numeric.fill(Number.NaN, n);
-      for (let j = 0; j < k; j++) {
-        const x = numericValue(added[j][name]);
-        if (!Number.isNaN(x)) numeric[n + j] = x;
-      }
-      // The order lists the docs having a value: unchanged when no new doc has one.
-      order = order && anyNumeric ? appendToOrder(order, numeric, n) : order;
-    }
+    const numbers = added.map((p) => numericValue(p[name]));
     let text = field.text;
     if (isNew && name !== IMAGE_VECTOR_FIELD && added.some((p) => textValues(p[name]).length > 0)) text = emptyTextColumn(n);
     const valueCounts = appendedCounts(field.valueCounts, added, name);
@@ -517,6 +506,10 @@ export function* appendProducts(
       text = appendTextColumn(text, n, docCodes, values.size);
       dictionaries[fid] = values.dictionary();
     }
+    // Numbers after text: the column reads through the appended text codes when it can (numeric-column.ts).
+    const numeric = appendedNumericColumn(field.numeric, field.text, text, dictionaries[fid] ?? Dictionary.empty(), n, numbers);
+    // The order lists the docs having a value: unchanged when no new doc has one.
+    const order = field.order && numbers.some((x) => x === x) ? appendToOrder(field.order, numericValues({ ...field, text, numeric }), n, N) : field.order;
     fields.push({ name, kind, text, numeric, order, valueCounts });
     // A new field without text values has an empty dictionary (one with them was set above).
     if (dictionaries.length === fid) dictionaries.push(Dictionary.empty());

@@ -21,6 +21,7 @@ import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isNumericField, isPresent, N
 import { tokenize } from './tokenizer.js';
 import { keepValueWords, type TokenizedField } from './value-words.js';
 import { codeAt, codeCount, emptySingleCodes } from './text-column.js';
+import { numericColumnOf } from './numeric-column.js';
 
 /** Options of {@link buildCatalogState}. */
 export interface BuildOptions {
@@ -317,7 +318,11 @@ function* anyDocWithSeveral(offsets: Uint32Array): Steps<boolean> {
   return false;
 }
 
-function* buildNumericColumn(products: BuildProducts, name: string): Steps<{ numeric?: Float64Array; valueCounts: ValueCounts }> {
+/**
+ * Per doc the numeric value of field `name` (NaN = none), transient: `numericColumnOf` keeps the
+ * numbers per code once the text column is built. Undefined when no product has one.
+ */
+function* numbersPerDoc(products: BuildProducts, name: string): Steps<{ numeric?: Float64Array; valueCounts: ValueCounts }> {
   const n = products.length;
   const numberOf = products.numbersOf(name);
   let numeric: Float64Array | undefined;
@@ -329,7 +334,7 @@ function* buildNumericColumn(products: BuildProducts, name: string): Steps<{ num
     if (x === undefined) continue;
     if (Number.isNaN(x)) { strays++; continue; }
     numbers++;
-    if (!numeric) numeric = growableArray(Float64Array, n).fill(NaN);
+    if (!numeric) numeric = new Float64Array(n).fill(NaN);
     numeric[d] = x;
   }
   return { numeric, valueCounts: { numbers, strays } };
@@ -563,8 +568,9 @@ export function* buildCatalogSteps(given: Product[] | BuildProducts, options: Bu
   const fields: FieldIndex[] = [];
   const dictionaries: Dictionary[] = [];
   for (const name of names) {
-    const { numeric, valueCounts } = yield* buildNumericColumn(products, name);
+    const { numeric: perDoc, valueCounts } = yield* numbersPerDoc(products, name);
     const { column, dictionary } = name === IMAGE_VECTOR_FIELD ? { column: undefined, dictionary: Dictionary.empty() } : yield* buildTextColumn(products, name);
+    const numeric = perDoc && (yield* numericColumnOf(perDoc, column, dictionary));
     const kind = fieldKindOf(valueCounts, column !== undefined);
     fields.push({ name, kind, text: column, numeric, valueCounts });
     dictionaries.push(dictionary);

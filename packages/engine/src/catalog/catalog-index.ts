@@ -87,8 +87,11 @@ export interface FieldIndex {
   kind: FieldKind;
   /** Present when at least one product has a text value for the field. */
   text?: TextColumn;
-  /** Per doc numeric value (NaN = missing); present when at least one product has one. */
-  numeric?: Float64Array;
+  /**
+   * The numbers of the field's values (NaN = missing), read through codes: present when at least one
+   * product has one. Read a doc's with `numericAt`, or hoist `numericValues` in loops (numeric-column.ts).
+   */
+  numeric?: NumericColumn;
   /**
    * The docs having a numeric value, by (value, doc) ascending. Derived on first use (a browse with a
    * range or a number sort on the field) by `ensureNumericOrder`; lets min/max and top-k walk from the
@@ -101,6 +104,17 @@ export interface FieldIndex {
    * Absent in versions loaded from a snapshot: an append giving such a field a value rebuilds.
    */
   valueCounts?: ValueCounts;
+}
+
+/**
+ * A field's numbers as a table per code (`byCode[c + 1]`: code `c`'s number, NaN when its value is not
+ * one; `byCode[0]` NaN) and the code of each doc: `docCodes` when present, else the single codes of the
+ * field's text column (see numeric-column.ts for when each layout is used).
+ */
+export interface NumericColumn {
+  byCode: Float64Array;
+  /** Per doc, its code into `byCode` (-1: no number); absent: the text column's single codes. */
+  docCodes?: Int32Array;
 }
 
 /** Present values of a field: numbers and others. */

@@ -160,7 +160,7 @@ describe('Catalog', () => {
     await catalog.upsert([{ refId: 'a', title: 'red shirt', price: 3, tags: ['x', 'y'] }]);
     const { index } = catalog.state;
     for (const f of index.fields) {
-      if (f.numeric) expect(f.numeric.buffer).toBeInstanceOf(SharedArrayBuffer);
+      if (f.numeric) for (const a of [f.numeric.byCode, f.numeric.docCodes]) if (a) expect(a.buffer).toBeInstanceOf(SharedArrayBuffer);
       for (const a of [f.text?.single, f.text?.offsets, f.text?.codes, f.text?.valueOffsets, f.text?.valueDocs]) if (a) expect(a.buffer).toBeInstanceOf(SharedArrayBuffer);
     }
     expect(index.fields.map((f) => (f.text?.single ? 'single' : f.text?.codes ? 'multi' : '-'))).toEqual(['single', 'single', 'single', 'multi']);

@@ -23,7 +23,8 @@ import type { CatalogState, FieldIndex, SingleCodes, SingleValuedColumn, TextCol
 import { copySingleCodes, foldedInverted, invertedEntries } from './text-column.js';
 import { numericValue, textValues } from './field-values.js';
 import { STEP, type Steps } from './build-catalog-state.js';
-import { sharedArray, sharedCopy } from './shared-arrays.js';
+import { sharedArray } from './shared-arrays.js';
+import { numericValues, patchedNumericColumn, type NumericValues } from './numeric-column.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
 import type { Dictionary } from './dictionary.js';
 
@@ -118,13 +119,13 @@ export function* planValuePatch(base: CatalogState, batches: readonly (readonly 
 }
 
 /** Position of doc `d` with value `v` in an order sorted by (value, doc): the first entry not before it. */
-function positionInOrder(order: Uint32Array, values: Float64Array, v: number, d: number): number {
+function positionInOrder(order: Uint32Array, { byCode, codes }: NumericValues, v: number, d: number): number {
   let lo = 0;
   let hi = order.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const e = order[mid];
-    const ve = values[e];
+    const ve = byCode[codes[e] + 1];
     if (ve < v || (ve === v && e < d)) lo = mid + 1;
     else hi = mid;
   }
@@ -138,13 +139,15 @@ function positionInOrder(order: Uint32Array, values: Float64Array, v: number, d:
  * Binary searches for the edits and block copies in between, so a few changed prices of a big catalog
  * cost microseconds of script and one copy of the array, not a new sort. Pure.
  */
-export function mergeNumericOrder(order: Uint32Array, before: Float64Array, after: Float64Array, changed: Int32Array): Uint32Array {
+export function mergeNumericOrder(order: Uint32Array, before: NumericValues, after: NumericValues, changed: Int32Array): Uint32Array {
+  const valueBefore = (d: number): number => before.byCode[before.codes[d] + 1];
+  const valueAfter = (d: number): number => after.byCode[after.codes[d] + 1];
   // An edit's position is in the old order: a removal drops the entry there; an insert goes before
   // the old entry there (found by its new value among the old values: entries being removed are
   // skipped anyway, so they do not shift it).
-  const removals = Array.from(changed, (d) => positionInOrder(order, before, before[d], d)).sort((a, b) => a - b);
-  const moved = Array.from(changed).sort((a, b) => after[a] - after[b] || a - b);
-  const inserts = moved.map((d) => positionInOrder(order, before, after[d], d));
+  const removals = Array.from(changed, (d) => positionInOrder(order, before, valueBefore(d), d)).sort((a, b) => a - b);
+  const moved = Array.from(changed).sort((a, b) => valueAfter(a) - valueAfter(b) || a - b);
+  const inserts = moved.map((d) => positionInOrder(order, before, valueAfter(d), d));
   const out = sharedArray(Uint32Array, order.length);
   let from = 0; // next old entry to copy
   let k = 0; // next free slot of out
@@ -167,10 +170,11 @@ export function mergeNumericOrder(order: Uint32Array, before: Float64Array, afte
  * {@link mergeNumericOrder} in one linear pass over the old order (for many changed docs): the
  * unchanged entries in their order, the changed ones sorted by their new values and merged in. Pure.
  */
-export function* mergeNumericOrderLinear(order: Uint32Array, after: Float64Array, changed: Int32Array): Steps<Uint32Array> {
-  const isChanged = new Uint8Array(after.length);
+export function* mergeNumericOrderLinear(order: Uint32Array, after: NumericValues, changed: Int32Array): Steps<Uint32Array> {
+  const { byCode, codes } = after;
+  const isChanged = new Uint8Array(codes.length);
   for (const d of changed) isChanged[d] = 1;
-  const moved = Array.from(changed).sort((a, b) => after[a] - after[b] || a - b);
+  const moved = Array.from(changed).sort((a, b) => byCode[codes[a] + 1] - byCode[codes[b] + 1] || a - b);
   const out = sharedArray(Uint32Array, order.length);
   let k = 0;
   let m = 0;
@@ -178,8 +182,12 @@ export function* mergeNumericOrderLinear(order: Uint32Array, after: Float64Array
     if ((i & STEP_MASK) === STEP_MASK) yield;
     const d = order[i];
     if (isChanged[d] === 1) continue;
-    const v = after[d];
-    while (m < moved.length && (after[moved[m]] < v || (after[moved[m]] === v && moved[m] < d))) out[k++] = moved[m++];
+    const v = byCode[codes[d] + 1];
+    let vm = m < moved.length ? byCode[codes[moved[m]] + 1] : NaN;
+    while (m < moved.length && (vm < v || (vm === v && moved[m] < d))) {
+      out[k++] = moved[m++];
+      if (m < moved.length) vm = byCode[codes[moved[m]] + 1];
+    }
     out[k++] = d;
   }
   while (m < moved.length) out[k++] = moved[m++];
@@ -277,15 +285,14 @@ function* patchField(
   const field = base.index.fields[fid];
   const text = field.text as SingleValuedColumn; // planValuePatch takes single-valued columns only
   const single = text.single;
-  const numeric = sharedCopy(field.numeric!);
   // New values are appended to the dictionary's store (in place, see dictionary.ts), its table finding old ones.
   const values = base.dictionaries[fid].writer();
   yield* values.reserveSteps(docs.length);
   const codes = new Int32Array(docs.length);
+  const numbers = new Float64Array(docs.length);
   for (let i = 0; i < docs.length; i++) {
-    const d = docs[i];
-    const { x, text: value } = numericScalar(products.get(d)![field.name])!;
-    numeric[d] = x;
+    const { x, text: value } = numericScalar(products.get(docs[i])![field.name])!;
+    numbers[i] = x;
     codes[i] = values.codeFor(value);
   }
   const dictionary = values.dictionary();
@@ -293,6 +300,8 @@ function* patchField(
   // Copied as wide as the grown dictionary needs.
   const newSingle = copySingleCodes(single, dictSize, single.length);
   for (let i = 0; i < docs.length; i++) newSingle[docs[i]] = codes[i];
+  // A new price is a new code: the numbers follow the codes (numeric-column.ts), no per-doc copy.
+  const numeric = patchedNumericColumn(field, docs, numbers, dictionary, dictSize);
   const linear = docs.length * linearRatio > single.length;
   yield;
   // The patch rewrites the inverted column whole: docs appended since the build (its tail) are folded in.
@@ -301,8 +310,9 @@ function* patchField(
     : yield* patchInvertedColumn({ ...text, ...foldedInverted(text), valueTail: undefined }, single, newSingle, docs, dictSize, linearRatio);
   if (dictSize > 2 * live + DEAD_CODE_SLACK) return undefined;
   const column: TextColumn = { single: newSingle, dictSize, valueOffsets, valueDocs };
+  const after = numericValues({ ...field, text: column, numeric });
   const order = !field.order ? undefined
-    : linear ? yield* mergeNumericOrderLinear(field.order, numeric, docs) : mergeNumericOrder(field.order, field.numeric!, numeric, docs);
+    : linear ? yield* mergeNumericOrderLinear(field.order, after, docs) : mergeNumericOrder(field.order, numericValues(field), after, docs);
   // Numbers replaced by numbers: the counts behind the field's kind stay as they were.
   return { field: { name: field.name, kind: field.kind, text: column, numeric, order, valueCounts: field.valueCounts }, dictionary };
 }

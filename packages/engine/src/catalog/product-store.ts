@@ -26,6 +26,7 @@ import type { Product, ProductList } from '../types.js';
 import type { FieldIndex, TextColumn, VectorColumn } from './catalog-index.js';
 import type { Dictionary } from './dictionary.js';
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, ownValue } from './field-values.js';
+import { numericAt } from './numeric-column.js';
 import { extendShared } from './shared-arrays.js';
 import { vectorOf } from './vector-column.js';
 
@@ -348,7 +349,7 @@ function encodingOf(value: unknown, fid: number | undefined, doc: number, column
   const stored = dictionary.at(code);
   if (typeof value === 'string') return stored === value ? Encoding.Text : Encoding.Raw;
   if (typeof value === 'number') {
-    if (field.numeric && Object.is(field.numeric[doc], value)) return Encoding.NumericColumn;
+    if (field.numeric && Object.is(numericAt(field, doc), value)) return Encoding.NumericColumn;
     return Object.is(Number(stored), value) ? Encoding.Number : Encoding.Raw;
   }
   if (typeof value === 'boolean') return stored === (value ? 'true' : 'false') ? Encoding.Bool : Encoding.Raw;
@@ -419,7 +420,7 @@ function readValue(encoding: Encoding, fid: number, doc: number, columns: StoreC
     case Encoding.Text:
       return dictionaries[fid].at(singleCode(fields[fid].text!, doc));
     case Encoding.NumericColumn:
-      return fields[fid].numeric![doc];
+      return numericAt(fields[fid], doc);
     case Encoding.Number:
       return Number(dictionaries[fid].at(singleCode(fields[fid].text!, doc)));
     case Encoding.Bool:
@@ -636,7 +637,7 @@ export class ProductStore implements ProductList {
             return NaN;
           case Encoding.NumericColumn:
             // The column holds the number given, finite (`+ 0`: -0 reads as 0, as `numericValue` has it).
-            return this.columns.fields[shape.fids[place]].numeric![doc] + 0;
+            return numericAt(this.columns.fields[shape.fids[place]], doc) + 0;
           default:
             value = this.readAt(shape, place, doc);
         }

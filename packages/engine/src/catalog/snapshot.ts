@@ -27,6 +27,7 @@ import { runInSlices } from './time-slices.js';
 import { applyDeletes } from './tombstones.js';
 import { newRevisions, ProductStore, type ShapeRecord } from './product-store.js';
 import { ensureNumericOrdersSteps } from './text-column-lookups.js';
+import { numericColumnOf, numericPerDoc } from './numeric-column.js';
 import type { StepTimer } from '../util/step-timer.js';
 
 const FILE_IDENTIFIER = 'AISL';
@@ -86,7 +87,8 @@ function arraysOf(state: CatalogState, postings: PostingSegment): Map<string, An
       arrays.set(`f${i}.valueOffsets`, inverted.valueOffsets).set(`f${i}.valueDocs`, inverted.valueDocs);
       if (t.sortRank) arrays.set(`f${i}.sortRank`, t.sortRank);
     }
-    if (f.numeric) arrays.set(`f${i}.numeric`, f.numeric);
+    // Stored per doc, as format 5 always did: the loader reads the numbers through the codes again.
+    if (f.numeric) arrays.set(`f${i}.numeric`, numericPerDoc(f, state.index.docCount));
     if (f.order) arrays.set(`f${i}.order`, f.order);
   });
   const ft = state.index.fullText;
@@ -323,7 +325,8 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
       kind: f.kind,
       // Absent in snapshots written before the counts existed: appends then rebuild (see FieldIndex).
       valueCounts: f.valueCounts,
-      numeric: f.hasNumeric ? need(`f${i}.numeric`, Float64Array, n) : undefined,
+      // Per doc in the file; kept per code (numeric-column.ts) once the dictionaries are read, below.
+      numeric: undefined,
       order: arrays.has(`f${i}.order`) ? need(`f${i}.order`, Uint32Array) : undefined,
       text: f.hasText ? {
         ...codesOf(i, f.dictSize!), dictSize: f.dictSize!,
@@ -348,6 +351,13 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
     const fieldByName = new Map(fields.map((f, i) => [f.name, i]));
     // Looked up by value (all but refId's, see buildTextColumn); their value tables are built on first use
     // or in the background (Catalog.completeInBackground), off the path of the first searches.
+    meta.fields.forEach((f, i) => {
+      if (!f.hasNumeric) return;
+      const values = meta.dictionaries[i];
+      fields[i].numeric = runSteps(numericColumnOf(need(`f${i}.numeric`, Float64Array, n), fields[i].text, { at: (c) => values[c] }));
+      arrays.delete(`f${i}.numeric`); // the per-doc copy is not kept
+    });
+    timer?.lap('numbers');
     const dictionaries = meta.dictionaries.map((values) => Dictionary.of(values));
     const columns = { fields, fieldByName, dictionaries, vectors };
     let store: ProductStore;

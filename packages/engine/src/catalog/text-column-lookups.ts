@@ -7,8 +7,9 @@
  */
 import type { CatalogState } from './catalog-index.js';
 import { sharedArray } from './shared-arrays.js';
-import { runSteps, STEP, type Steps } from './build-catalog-state.js';
+import { runSteps, type Steps } from './build-catalog-state.js';
 import type { StringLookup } from './string-map.js';
+import { numericOrderSteps, numericValues } from './numeric-column.js';
 
 /**
  * Gives `to` the key orders `from` has derived, for the fields `same` says have the same dictionary in
@@ -84,65 +85,6 @@ export function keyOrder(state: CatalogState, field: number): KeyOrder {
   return order;
 }
 
-/** Sorted runs this long are made by insertion sort before the merge passes of {@link numericOrderSteps}. */
-const RUN = 32;
-
-/**
- * The docs having a value in `values` (not NaN), by (value, doc) ascending, on a SharedArrayBuffer, in
- * steps: a stable bottom-up merge sort of the docs in doc order, yielding every {@link STEP} elements,
- * so a million-doc column can be ordered in time slices (a snapshot write, see snapshot.ts) as well as
- * in one go.
- */
-export function* numericOrderSteps(values: Float64Array): Steps<Uint32Array> {
-  let count = 0;
-  for (let d = 0; d < values.length; d++) if (values[d] === values[d]) count++;
-  let docs = new Uint32Array(count);
-  let keys = new Float64Array(count);
-  for (let d = 0, k = 0; d < values.length; d++) {
-    if (values[d] === values[d]) { docs[k] = d; keys[k++] = values[d]; }
-    if ((d & (STEP - 1)) === STEP - 1) yield;
-  }
-  // Runs by insertion sort: an element moves left past greater keys only, so equal keys keep doc order.
-  for (let lo = 0; lo < count; lo += RUN) {
-    const hi = Math.min(count, lo + RUN);
-    for (let i = lo + 1; i < hi; i++) {
-      const key = keys[i];
-      const doc = docs[i];
-      let j = i - 1;
-      while (j >= lo && keys[j] > key) { keys[j + 1] = keys[j]; docs[j + 1] = docs[j]; j--; }
-      keys[j + 1] = key;
-      docs[j + 1] = doc;
-    }
-    if ((lo & (STEP - 1)) === 0) yield;
-  }
-  let outDocs = new Uint32Array(count);
-  let outKeys = new Float64Array(count);
-  for (let width = RUN; width < count; width *= 2) {
-    let moved = 0;
-    for (let lo = 0; lo < count; lo += 2 * width) {
-      const mid = Math.min(count, lo + width);
-      const hi = Math.min(count, lo + 2 * width);
-      let i = lo;
-      let j = mid;
-      let o = lo;
-      // Ties take the left run first: stable, so equal keys stay in doc order.
-      while (i < mid && j < hi) {
-        if (keys[j] < keys[i]) { outKeys[o] = keys[j]; outDocs[o++] = docs[j++]; }
-        else { outKeys[o] = keys[i]; outDocs[o++] = docs[i++]; }
-        if ((++moved & (STEP - 1)) === 0) yield;
-      }
-      while (i < mid) { outKeys[o] = keys[i]; outDocs[o++] = docs[i++]; }
-      while (j < hi) { outKeys[o] = keys[j]; outDocs[o++] = docs[j++]; }
-    }
-    [docs, outDocs] = [outDocs, docs];
-    [keys, outKeys] = [outKeys, keys];
-    yield;
-  }
-  const order = sharedArray(Uint32Array, count);
-  order.set(docs);
-  return order;
-}
-
 /**
  * Makes sure field `field` has its numeric order (docs with a value by (value, doc) ascending, on a
  * SharedArrayBuffer so workers get it with the task). Derived and deterministic, like the sort ranks.
@@ -150,7 +92,7 @@ export function* numericOrderSteps(values: Float64Array): Steps<Uint32Array> {
 export function ensureNumericOrder(state: CatalogState, field: number): void {
   const f = state.index.fields[field];
   if (!f.numeric || f.order) return;
-  f.order = runSteps(numericOrderSteps(f.numeric));
+  f.order = runSteps(numericOrderSteps(numericValues(f), state.index.docCount));
 }
 
 /**
@@ -160,7 +102,7 @@ export function ensureNumericOrder(state: CatalogState, field: number): void {
 export function* ensureNumericOrdersSteps(state: CatalogState): Steps<void> {
   for (const f of state.index.fields) {
     if (!f.numeric || f.order) continue;
-    const order = yield* numericOrderSteps(f.numeric);
+    const order = yield* numericOrderSteps(numericValues(f), state.index.docCount);
     // Another caller may have derived it in between (ensureNumericOrder, in a search): the same array.
     f.order ??= order;
   }

@@ -7,27 +7,34 @@
  */
 import type { CatalogIndex } from '../catalog/catalog-index.js';
 import { firstCode } from '../catalog/text-column.js';
+import { numericValues, type NumericValues } from '../catalog/numeric-column.js';
 import type { PlanSortKey } from './search-plan.js';
 import type { DocComparator } from './top-k.js';
 
-// Per-doc text sort keys (rank of the first value's lower-cased form; NaN = missing), per catalog
-// version and field. Cached because building one is linear in the catalog; a new version of a catalog
-// drops the old version's keys, and the cache is bounded (8 bytes per doc each).
-const textKeyCache = new Map<string, Float64Array>();
+// Text sort keys per catalog version and field: per code the rank of its lower-cased value (NaN at 0:
+// no code) and per doc its code — the column's own single codes, or for a multi-valued column each doc's
+// first code. Cached because a key table is linear in the dictionary (and first codes in the catalog);
+// a new version of a catalog drops the old version's keys, and the cache is bounded.
+const textKeyCache = new Map<string, NumericValues>();
 const TEXT_KEY_CACHE_LIMIT = 16;
 
-/** Per-doc text sort keys of `field` (NaN for docs without a text value). */
-export function textSortKeys(index: CatalogIndex, field: number): Float64Array {
+/** Text sort keys of `field`: doc `d`'s is `byCode[codes[d] + 1]` (NaN for docs without a text value). */
+export function textSortKeys(index: CatalogIndex, field: number): NumericValues {
   const cacheKey = `${index.catalogId}:${index.version}:${field}`;
   let keys = textKeyCache.get(cacheKey);
   if (keys) return keys;
   const column = index.fields[field].text!;
   const sortRank = column.sortRank!; // filled in by the plan compiler (ensureTextSortRanks)
-  keys = new Float64Array(index.docCount);
-  for (let d = 0; d < index.docCount; d++) {
-    const code = firstCode(column, d);
-    keys[d] = code >= 0 ? sortRank[code] : NaN;
+  const byCode = new Float64Array(column.dictSize + 1);
+  byCode[0] = NaN;
+  for (let c = 0; c < column.dictSize; c++) byCode[c + 1] = sortRank[c];
+  let codes: NumericValues['codes'];
+  if (column.single) codes = column.single;
+  else {
+    codes = new Int32Array(index.docCount);
+    for (let d = 0; d < index.docCount; d++) codes[d] = firstCode(column, d);
   }
+  keys = { byCode, codes };
   const catalogPrefix = `${index.catalogId}:`;
   const versionPrefix = `${index.catalogId}:${index.version}:`;
   for (const k of textKeyCache.keys()) if (k.startsWith(catalogPrefix) && !k.startsWith(versionPrefix)) textKeyCache.delete(k);
@@ -36,19 +43,22 @@ export function textSortKeys(index: CatalogIndex, field: number): Float64Array {
   return keys;
 }
 
-/** The per-doc key arrays of the plan's sort keys (NaN = missing); `null` for the relevance key. */
-export function sortKeyArrays(index: CatalogIndex, sort: readonly PlanSortKey[]): (Float64Array | null)[] {
-  return sort.map((k) => (k.type === 'score' ? null : k.type === 'number' ? index.fields[k.field].numeric! : textSortKeys(index, k.field)));
+/**
+ * The sort keys of the plan's sort keys, each read through codes (`byCode[codes[doc] + 1]`, NaN =
+ * missing; see numeric-column.ts); `null` for the relevance key.
+ */
+export function sortKeyArrays(index: CatalogIndex, sort: readonly PlanSortKey[]): (NumericValues | null)[] {
+  return sort.map((k) => (k.type === 'score' ? null : k.type === 'number' ? numericValues(index.fields[k.field]) : textSortKeys(index, k.field)));
 }
 
 /**
  * The comparator of result order over items `a`, `b`: an item stands for doc `docs[item]` (or the
- * item itself without `docs`). Keys in order: a field key `keys[i][doc]` (missing = NaN last, both
+ * item itself without `docs`). Keys in order: a field key's value of the doc (missing = NaN last, both
  * orders), the relevance key (`keys[i]` null) compares `scores[item - scoreBase]`; then doc id ascending
  * (insertion order).
  */
 export function makeDocComparator(
-  keys: readonly (Float64Array | null)[], desc: readonly boolean[], scores?: Float64Array, scoreBase = 0, docs?: Int32Array,
+  keys: readonly (NumericValues | null)[], desc: readonly boolean[], scores?: Float64Array, scoreBase = 0, docs?: Int32Array,
   ordinal?: Uint32Array,
 ): DocComparator {
   const k = keys.length;
@@ -66,16 +76,17 @@ export function makeDocComparator(
     const da = docs ? docs[a] : a;
     const db = docs ? docs[b] : b;
     for (let i = 0; i < k; i++) {
-      const column = keys[i];
-      if (column === null) {
+      const key = keys[i];
+      if (key === null) {
         if (!scores) continue;
         const sa = scores[a - scoreBase];
         const sb = scores[b - scoreBase];
         if (sa !== sb) return desc[i] ? (sa > sb ? -1 : 1) : (sa < sb ? -1 : 1);
         continue;
       }
-      const va = column[da];
-      const vb = column[db];
+      const { byCode, codes } = key;
+      const va = byCode[codes[da] + 1];
+      const vb = byCode[codes[db] + 1];
       if (va !== vb) {
         if (va !== va) {
           if (vb !== vb) continue; // both missing: the next key decides

@@ -18,6 +18,7 @@ import type { SearchRequest } from '../types.js';
 import type { PartialResult } from './run-partial.js';
 import { nearMissAggregations } from './disjunctive-facets.js';
 import type { PlanCondition, SearchPlan } from './search-plan.js';
+import { numericAt } from '../catalog/numeric-column.js';
 
 /** One boost or bury, resolved: docs passing every condition get their relevance multiplied by `weight`. */
 export interface PlanBoost {
@@ -123,7 +124,7 @@ export function compileMerchandising(
 export function docPasses(index: CatalogIndex, cond: PlanCondition, d: number): boolean {
   const field = index.fields[cond.field];
   if (cond.kind === 'range') {
-    const v = field.numeric![d];
+    const v = numericAt(field, d);
     if (v !== v) return !cond.requireValue;
     return v >= cond.min && v <= cond.max && !cond.not.includes(v);
   }
@@ -283,6 +284,6 @@ export function addDocToFacetCounts(index: CatalogIndex, fid: number, doc: numbe
 /** `[min, max]` widened by one doc's value of numeric field `fid` (-1: no field; missing values skipped). */
 export function addDocToRange(index: CatalogIndex, fid: number, doc: number, min: number, max: number): [number, number] {
   if (fid < 0) return [min, max];
-  const v = index.fields[fid].numeric![doc];
+  const v = numericAt(index.fields[fid], doc);
   return [v < min ? v : min, v > max ? v : max];
 }

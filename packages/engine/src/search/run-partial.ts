@@ -15,6 +15,7 @@ import type { PlanCondition, SearchPlan } from './search-plan.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import { matchText, seek, type TextMatches } from './text-matches.js';
 import { TopK } from './top-k.js';
+import { numericValues, type NumericValues } from '../catalog/numeric-column.js';
 import { addDocToFacetCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
 import { sharedConditions, splitBitset, splitMatches } from './disjunctive-facets.js';
 
@@ -68,14 +69,14 @@ export function applyConditionToBitset(index: CatalogIndex, cond: PlanCondition,
     return;
   }
   // Numeric: check each remaining candidate (postings filters ran first and narrowed the set).
-  const values = field.numeric!;
+  const { byCode, codes } = numericValues(field);
   for (let wi = 0; wi < candidates.length; wi++) {
     let word = candidates[wi];
     let keep = word;
     while (word !== 0) {
       const low = word & -word;
       word ^= low;
-      if (!numericOk(values[lo + (wi << 5) + 31 - Math.clz32(low)], cond)) keep &= ~low;
+      if (!numericOk(byCode[codes[lo + (wi << 5) + 31 - Math.clz32(low)] + 1], cond)) keep &= ~low;
     }
     candidates[wi] = keep;
   }
@@ -139,14 +140,14 @@ function countFacetsOfBitset(column: TextColumn, counts: Uint32Array, candidates
   }
 }
 
-function minMaxOfBitset(values: Float64Array, candidates: Uint32Array, lo: number, ranges: Float64Array, r: number): void {
+function minMaxOfBitset({ byCode, codes }: NumericValues, candidates: Uint32Array, lo: number, ranges: Float64Array, r: number): void {
   let min = ranges[2 * r];
   let max = ranges[2 * r + 1];
   for (let wi = 0; wi < candidates.length; wi++) {
     let word = candidates[wi];
     while (word !== 0) {
       const low = word & -word;
-      const v = values[lo + (wi << 5) + 31 - Math.clz32(low)];
+      const v = byCode[codes[lo + (wi << 5) + 31 - Math.clz32(low)] + 1];
       word ^= low;
       if (v < min) min = v; // NaN compares false: missing values are skipped
       if (v > max) max = v;
@@ -167,18 +168,18 @@ function hasBit(candidates: Uint32Array, lo: number, hi: number, d: number): boo
  * candidate met is the answer. Expected steps: catalog size / candidates; gives up (undefined) after
  * `budget` steps, and the caller scans instead.
  */
-function walkMinMax(values: Float64Array, order: Uint32Array, candidates: Uint32Array, lo: number, hi: number, budget: number): [number, number] | undefined {
+function walkMinMax({ byCode, codes }: NumericValues, order: Uint32Array, candidates: Uint32Array, lo: number, hi: number, budget: number): [number, number] | undefined {
   let min = Infinity;
   let steps = 0;
   for (let i = 0; i < order.length; i++) {
     if (++steps > budget) return undefined;
-    if (hasBit(candidates, lo, hi, order[i])) { min = values[order[i]]; break; }
+    if (hasBit(candidates, lo, hi, order[i])) { min = byCode[codes[order[i]] + 1]; break; }
   }
   if (min === Infinity) return steps > budget ? undefined : [Infinity, -Infinity];
   let max = -Infinity;
   for (let i = order.length - 1; i >= 0; i--) {
     if (++steps > budget) return undefined;
-    if (hasBit(candidates, lo, hi, order[i])) { max = values[order[i]]; break; }
+    if (hasBit(candidates, lo, hi, order[i])) { max = byCode[codes[order[i]] + 1]; break; }
   }
   return [min, max];
 }
@@ -190,7 +191,7 @@ function walkMinMax(values: Float64Array, order: Uint32Array, candidates: Uint32
  * added only when the walk found fewer than `limit`. Undefined when the walk exceeds `budget` steps.
  */
 function walkTopK(
-  values: Float64Array, order: Uint32Array, desc: boolean, candidates: Uint32Array, lo: number, hi: number, limit: number,
+  { byCode, codes }: NumericValues, order: Uint32Array, desc: boolean, candidates: Uint32Array, lo: number, hi: number, limit: number,
   budget: number, before: (a: number, b: number) => number,
 ): Int32Array | undefined {
   const top = new TopK(limit, before);
@@ -201,7 +202,7 @@ function walkTopK(
     if (++steps > budget) return undefined;
     const d = order[desc ? order.length - 1 - k : k];
     if (!hasBit(candidates, lo, hi, d)) continue;
-    const v = values[d];
+    const v = byCode[codes[d] + 1];
     if (found >= limit && v !== boundary) break;
     top.offer(d);
     if (++found === limit) boundary = v;
@@ -214,7 +215,7 @@ function walkTopK(
         const low = word & -word;
         const d = lo + (wi << 5) + 31 - Math.clz32(low);
         word ^= low;
-        if (values[d] !== values[d]) top.offer(d);
+        if (byCode[codes[d] + 1] !== byCode[codes[d] + 1]) top.offer(d);
       }
     }
   }
@@ -271,10 +272,11 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
   const n = index.docCount;
   plan.rangeFields.forEach((fid, r) => {
     if (fid < 0) return;
-    const { numeric, order } = index.fields[fid];
-    const walked = order && total * total > n ? walkMinMax(numeric!, order, candidates, lo, hi, (8 * n) / Math.max(1, total) + 256) : undefined;
+    const field = index.fields[fid];
+    const values = numericValues(field);
+    const walked = field.order && total * total > n ? walkMinMax(values, field.order, candidates, lo, hi, (8 * n) / Math.max(1, total) + 256) : undefined;
     if (walked) { ranges[2 * r] = walked[0]; ranges[2 * r + 1] = walked[1]; }
-    else minMaxOfBitset(numeric!, candidates, lo, ranges, r);
+    else minMaxOfBitset(values, candidates, lo, ranges, r);
   });
 
   const limit = Math.min(plan.limit, total);
@@ -302,7 +304,7 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
     const field = first && index.fields[first.field];
     let walked: Int32Array | undefined;
     if (first && first.type === 'number' && field.order && total * total > limit * n) {
-      walked = walkTopK(field.numeric!, field.order, first.desc, candidates, lo, hi, limit, (8 * (limit + 1) * n) / Math.max(1, total) + 1024, before);
+      walked = walkTopK(numericValues(field), field.order, first.desc, candidates, lo, hi, limit, (8 * (limit + 1) * n) / Math.max(1, total) + 1024, before);
     }
     if (walked) topDocs = walked;
     else {
@@ -348,8 +350,8 @@ function applyConditionToMatches(index: CatalogIndex, cond: PlanCondition, m: Te
       if (listed === want) { docs[k] = d; scores[k++] = scores[i]; }
     }
   } else {
-    const values = field.numeric!;
-    for (let i = 0; i < m.length; i++) if (numericOk(values[docs[i]], cond)) { docs[k] = docs[i]; scores[k++] = scores[i]; }
+    const { byCode, codes } = numericValues(field);
+    for (let i = 0; i < m.length; i++) if (numericOk(byCode[codes[docs[i]] + 1], cond)) { docs[k] = docs[i]; scores[k++] = scores[i]; }
   }
   m.length = k;
 }
@@ -382,7 +384,7 @@ function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, hi: n
   let hitBits: Uint32Array | undefined;
   plan.rangeFields.forEach((fid, r) => {
     if (fid < 0) return;
-    const values = index.fields[fid].numeric!;
+    const values = numericValues(index.fields[fid]);
     const order = index.fields[fid].order;
     if (order && total * total > index.docCount) {
       if (!hitBits) {
@@ -392,10 +394,11 @@ function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, hi: n
       const walked = walkMinMax(values, order, hitBits, lo, hi, (8 * index.docCount) / Math.max(1, total) + 256);
       if (walked) { ranges[2 * r] = walked[0]; ranges[2 * r + 1] = walked[1]; return; }
     }
+    const { byCode, codes } = values;
     let min = ranges[2 * r];
     let max = ranges[2 * r + 1];
     for (let k = 0; k < total; k++) {
-      const v = values[docs[k]];
+      const v = byCode[codes[docs[k]] + 1];
       if (v < min) min = v;
       if (v > max) max = v;
     }

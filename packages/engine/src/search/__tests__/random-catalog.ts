@@ -14,7 +14,7 @@ const rarely = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
 
 const priceArb = fc.oneof(
   fc.integer({ min: -5, max: 50 }),
-  fc.constantFrom(0, -0, 12.5, 1e300, -1e300, 0.1),
+  fc.constantFrom(0, -0, 12.5, 1e300, -1e300, 0.1, -1e21, 2.5e-7),
   fc.constantFrom('12.50', '7', ' 3 ', '1e2'),
 );
 
@@ -26,6 +26,9 @@ const productBody = fc.record({
   rating: maybe(fc.oneof(fc.integer({ min: 0, max: 5 }), fc.constant(null))),
   color: maybe(fc.oneof(fc.constantFrom('Red', 'blue', 'Blue', 'grün'), fc.integer({ min: 1, max: 3 }))),
   stock: maybe(fc.constantFrom('1', '2', '10', '-1')),
+  // Numbers in some docs, text in others, and arrays: a one-element array of a number's text has no
+  // number though its code reads as one; several values make the column multi-valued.
+  size: rarely(fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom<unknown>('42', 'XL', 2.25, -1e21, ' 3 ', ['7'], ['3'], [1, 2], true))),
 });
 
 /** Catalogs of 0..n products with unique refIds and optional fields. */
@@ -57,11 +60,12 @@ const scopeArb = fc.record({
     .map((c) => Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)))),
   stock: rarely(fc.record({ min: fc.integer({ min: -1, max: 5 }) })),
   color: rarely(fc.subarray(['Red', 'blue', '2'])),
+  size: rarely(fc.oneof(fc.record({ min: fc.integer({ min: -3, max: 3 }) }), fc.subarray(['3', '7', 'XL']))),
   nope: rarely(fc.constantFrom(['a'], { min: 1 }, { not: ['a'] })),
 }).map((s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)));
 
 const sortArb: fc.Arbitrary<SortFieldSpec[]> = fc.array(
-  fc.tuple(fc.constantFrom('price', 'brand', 'title', 'color', 'rating', 'stock', 'nope'), fc.constantFrom('asc', 'desc'), fc.constantFrom('number', 'text'))
+  fc.tuple(fc.constantFrom('price', 'brand', 'title', 'color', 'rating', 'stock', 'size', 'nope'), fc.constantFrom('asc', 'desc'), fc.constantFrom('number', 'text'))
     .map(([field, order, type]) => ({ [field]: { order, type } }) as SortFieldSpec),
   { maxLength: 3 },
 );
@@ -72,8 +76,8 @@ export const requestArb: fc.Arbitrary<SearchRequest> = fc.record({
   start: fc.integer({ min: 0, max: 12 }),
   size: fc.integer({ min: 0, max: 12 }),
   scope: maybe(scopeArb),
-  aggregations: maybe(fc.subarray(['brand', 'tags', 'color', 'title', 'price', 'nope'])),
-  range_fields: maybe(fc.oneof({ weight: 5, arbitrary: fc.subarray(['price', 'rating', 'stock', 'nope']) }, { weight: 1, arbitrary: fc.constant(['brand'] as string[]) })),
+  aggregations: maybe(fc.subarray(['brand', 'tags', 'color', 'title', 'price', 'size', 'nope'])),
+  range_fields: maybe(fc.oneof({ weight: 5, arbitrary: fc.subarray(['price', 'rating', 'stock', 'size', 'nope']) }, { weight: 1, arbitrary: fc.constant(['brand'] as string[]) })),
   sort_fields: maybe(sortArb),
 }).map((r) => {
   const request: SearchRequest = { website_id: 'w', client: 'c', q: r.q, start: r.start, size: r.size };
