@@ -2,7 +2,8 @@
  * How soon is a one-product change searchable, what does it cost, and how long does it hold the event
  * loop? Per kind of change — a new price (value patch), a new product (append), a changed title
  * (tombstone + append), a delete (tombstone), a field no product had (on a new product: append; on a
- * known one: tombstone + append), a replace (full rebuild), and a merge of the tombstones — on N
+ * known one: tombstone + append), a field's kind changing (rebuild from the store), a replace (full
+ * rebuild), and a merge of the tombstones — on N
  * generated products (default 100 000):
  * - visibility: from the call to the moment a search finds the change (the call resolves once the
  *   version holding it is current; the search then confirms it);
@@ -10,7 +11,7 @@
  * - event-loop delay: perf_hooks `monitorEventLoopDelay` (resolution 1 ms), max over the interval, and the
  *   longest gap between two turns of a `setImmediate` chain running beside the change (the histogram
  *   records no sample over an interval in which no timer turn happened).
- * Each kind runs `--repeat` times (default 7; the rebuild, the delete after it and the merge once) on the same catalog, one
+ * Each kind runs `--repeat` times (default 7; the rebuilds, the delete after them and the merge once) on the same catalog, one
  * after the other.
  *
  *   node --import tsx packages/bench/src/catalog-change-visibility.ts [products] [--repeat=N] [--json]
@@ -100,6 +101,15 @@ const kinds: { label: string; times: number; run: (i: number) => Promise<Sample>
     const p = pick();
     const field = `zz_new_field_${i}`;
     return measure(() => catalog.upsert([{ ...p, [field]: 'zzvalue' }]), async () => (await search('', { [field]: ['zzvalue'] })).total_results === 1);
+  } },
+  { label: "a field's kind changes (rebuild from the store)", times: 1, run: async () => {
+    // A field with one number is numeric; a text value in another product makes it text: no append
+    // can change a kind (the old docs' columns would differ), so the catalog is rebuilt, reading the
+    // stored products from its store.
+    const p = pick();
+    await catalog.upsert([{ ...p, zz_kind: 5 }]);
+    const q = pick();
+    return measure(() => catalog.upsert([{ ...q, zz_kind: 'zzword' }]), async () => (await search('', { zz_kind: ['zzword'] })).total_results === 1);
   } },
   { label: 'replace by the same products and one more (full rebuild)', times: 1, run: () => {
     const all: Product[] = [];

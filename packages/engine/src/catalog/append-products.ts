@@ -344,7 +344,7 @@ function* appendFullText(
   const termIdOf = (w: string): number => lowerBound(vocabulary, w);
   // New postings (doc-major, then field: per term they come out sorted by doc then field) and lengths.
   // The new docs' lengths go into the rows' room, in place (a new field: rows copied).
-  const fieldLengths = extendFieldLengths(old.fieldLengths, oldF, n, F, N);
+  const fieldLengths = yield* extendFieldLengths(old.fieldLengths, oldF, n, F, N);
   const addTerm: number[] = [];
   const addDoc: number[] = [];
   const addKey: number[] = [];

@@ -1,15 +1,17 @@
 /**
  * One website's catalog: a live, versioned, columnar product store with full-text and filter indexes.
  *
- * Change model — rebuild-and-swap: every batch (upsert, replace, delete) builds a complete new
- * immutable {@link CatalogState} from the previous products plus the batch, then swaps one reference.
- * Two exceptions: a batch that only changes numeric values of known products (price and stock
- * updates) patches copies of the touched columns and shares the rest (`patch-values.ts`); a batch of
- * new products fitting the columns is appended to them (`append-products.ts`).
+ * Change model — versions and swap: every batch (upsert, replace, delete) makes a new immutable
+ * {@link CatalogState}, then swaps one reference. Most batches take a path that costs what they touch
+ * and shares the rest of the previous version: numeric values of known products are patched
+ * (`patch-values.ts`), new products appended (`append-products.ts`), changed ones tombstoned and
+ * appended again, deleted ones tombstoned (`tombstones.ts`); background merges rewrite the catalog
+ * without its tombstones. The others — a replace, a field's kind changing, a delete tombstones cannot
+ * represent — rebuild it in one go from the live products with the batch applied, read from the store
+ * (`changed-products.ts`).
  * A search takes that reference once when it starts, so it sees the catalog entirely before or after
  * a batch, never half of one, and workers can keep reading the old version's SharedArrayBuffers
- * while the new one is built. The cost of any other change is a full rebuild per batch (linear in the
- * catalog); see docs/architecture-search.md.
+ * while the new one is built; see docs/architecture-search.md.
  *
  * Builds run in time slices (`time-slices.ts`): the event loop keeps serving searches (from the
  * previous version), recommendations and events while a big catalog is rebuilt. Changes of one
@@ -28,14 +30,13 @@ import type { LoggedChange } from './change-log.js';
 import { appendProducts, planAppend } from './append-products.js';
 import { applyValuePatch, planValuePatch } from './patch-values.js';
 import { mergeProductPatches } from './merge-patch.js';
+import { changedProducts, type CatalogChange, type ChangeResult } from './changed-products.js';
 import type { SynonymEntry } from '../search/relevance-settings.js';
 import { readProducts } from './read-products.js';
 import { withEarlierSkips, type SkipReport } from './skip-report.js';
-import { copyInSteps, StringMap, type StringLookup } from './string-map.js';
 import { runInSlices, SLICE_MS } from './time-slices.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
-import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveProductList, liveProducts, planDeletes } from './tombstones.js';
-import { newRevision } from './product-store.js';
+import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveProductList, planDeletes } from './tombstones.js';
 import { vectorOf } from './vector-column.js';
 
 /** Options of a {@link Catalog}. */
@@ -90,10 +91,7 @@ interface Merge {
 export const SYNC_BUILD_LIMIT = 1000;
 
 /** One queued change. */
-type Change =
-  | { kind: 'upsert'; products: Product[] }
-  | { kind: 'replace'; products: Product[] }
-  | { kind: 'delete'; refIds: readonly string[] };
+type Change = CatalogChange;
 
 /**
  * Makes a batch of changes durable (write-ahead log), the last numbered `lastSeq`, all or nothing.
@@ -102,8 +100,7 @@ type Change =
  */
 export type ChangeLogger = (changes: readonly Change[], lastSeq: number) => Promise<void>;
 
-/** What a change did: products it loaded or deleted, and the catalog's size right after it. */
-export interface ChangeResult { count: number; catalogSize: number }
+export type { ChangeResult } from './changed-products.js';
 
 /** What a build produced: the new version (none when nothing changed) and each change's result. */
 interface BuildOutcome {
@@ -120,83 +117,6 @@ interface QueuedChange {
   reject(error: unknown): void;
 }
 
-/** refId → doc id of `products`, in steps. */
-function* docsByRefId(products: readonly Product[]): Steps<StringMap<number>> {
-  const docs = new StringMap<number>();
-  for (let d = 0; d < products.length; d++) {
-    docs.set(products[d].refId, d);
-    if ((d & (STEP - 1)) === STEP - 1) yield;
-  }
-  return docs;
-}
-
-/**
- * Applies changes in order to the products of `base` (never modified: arrays and maps are copied on
- * first write). Upsert: the last occurrence of a refId wins, at the position of its first, with a new
- * revision (an unchanged product keeps its own). Delete closes the gaps (the refId map is then
- * rebuilt, by the next change needing it or by the builder).
- * `changed` is false when nothing changed (deletes of unknown refIds only): no new version.
- */
-function* applyChanges(base: CatalogState, changes: readonly Change[]): Steps<{
-  products: Product[]; revisions: Float64Array; changed: boolean; results: ChangeResult[];
-}> {
-  // Tombstoned products are gone: the rebuild starts from the live ones (and so merges them away).
-  // A batch starting with a replace needs none of them.
-  const live = changes[0]?.kind === 'replace' ? { products: [], revisions: new Float64Array(0) } : yield* liveProducts(base);
-  let products = live.products;
-  let revisions = Array.from(live.revisions);
-  const compact = !base.tombstones && !base.index.ordinal;
-  // The version's refId → doc serves until a refId is added; then a map of this batch's own (a copy).
-  let docs: StringLookup<number> | undefined = compact ? base.docByRefId : undefined;
-  let own: StringMap<number> | undefined;
-  let changed = false;
-  const results: ChangeResult[] = [];
-  for (const change of changes) {
-    if (change.kind === 'replace') {
-      products = [];
-      revisions = [];
-      docs = own = new StringMap();
-      changed = true;
-    }
-    if (!docs) docs = own = yield* docsByRefId(products);
-    if (change.kind === 'delete') {
-      const known = docs;
-      const gone = new Set(change.refIds.filter((r) => known.has(r)));
-      if (gone.size > 0) {
-        const kept: Product[] = [];
-        const keptRevisions: number[] = [];
-        for (let d = 0; d < products.length; d++) {
-          if (!gone.has(products[d].refId)) { kept.push(products[d]); keptRevisions.push(revisions[d]); }
-          if ((d & (STEP - 1)) === STEP - 1) yield;
-        }
-        products = kept;
-        revisions = keptRevisions;
-        docs = own = undefined;
-        changed = true;
-      }
-      results.push({ count: gone.size, catalogSize: products.length });
-      continue;
-    }
-    for (let i = 0; i < change.products.length; i++) {
-      const p = change.products[i];
-      const at = docs.get(p.refId);
-      if (at === undefined) {
-        if (!own) docs = own = yield* copyInSteps(base.docByRefId, STEP);
-        own.set(p.refId, products.length);
-        products.push(p);
-        revisions.push(newRevision());
-      } else {
-        products[at] = p;
-        revisions[at] = newRevision();
-      }
-      changed = true;
-      // Two map operations a product on strings not hashed yet: a few microseconds each.
-      if ((i & 1023) === 1023) yield;
-    }
-    results.push({ count: change.products.length, catalogSize: products.length });
-  }
-  return { products, revisions: Float64Array.from(revisions), changed, results };
-}
 
 /** What the fast paths take from the catalog's options. */
 interface FastPathOptions {
@@ -576,11 +496,9 @@ export class Catalog implements CatalogView {
       }
       const fast = yield* fastPaths(base, changes, fastOptions, version);
       if (fast) return fast;
-      const applied = yield* applyChanges(base, changes);
+      const applied = yield* changedProducts(base, changes);
       if (!applied.changed) return { results: applied.results };
-      const state = yield* buildCatalogSteps(applied.products, {
-        catalogId: id, version, fieldWeights, revisions: applied.revisions,
-      });
+      const state = yield* buildCatalogSteps(applied.products, { catalogId: id, version, fieldWeights });
       return { state, results: applied.results, compactDocs: state.index.docCount };
     }
     const done = (out: BuildOutcome): void => {

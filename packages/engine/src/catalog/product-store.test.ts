@@ -2,11 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { generateCatalog } from '../demo/generate-catalog.js';
 import type { Product } from '../types.js';
+import type { CatalogState } from './catalog-index.js';
 import { Catalog } from './catalog.js';
 import { buildCatalogState, buildCatalogSteps, runSteps } from './build-catalog-state.js';
 import { float32Value, productsOf } from './product-store.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshot } from './snapshot.js';
 import { liveBuildProducts, liveProductList } from './tombstones.js';
+import { changedProducts } from './changed-products.js';
 
 /** `value` with typed arrays as plain arrays (views over growable buffers of different room compare equal). */
 function plain(value: unknown): unknown {
@@ -48,6 +50,24 @@ function productsOfArb(max: number): fc.Arbitrary<Product[]> {
 }
 
 const json = (p: unknown): string => JSON.stringify(p);
+
+/**
+ * Expects a build read from a store (`fromStore`) to equal a build of the same products as objects:
+ * index, vocabulary, dictionaries, vectors and every product; product i's revision is `revisionOf(i)`
+ * where that is known.
+ */
+function expectSameBuild(fromStore: CatalogState, fromObjects: CatalogState, revisionOf: (i: number) => number | undefined): void {
+  expect(plain(fromStore.index)).toEqual(plain(fromObjects.index));
+  expect(fromStore.vocabulary).toEqual(fromObjects.vocabulary);
+  expect(fromStore.dictionaries.map((d) => d.values())).toEqual(fromObjects.dictionaries.map((d) => d.values()));
+  expect(plain(fromStore.vectors)).toEqual(plain(fromObjects.vectors));
+  expect(fromStore.store.length).toBe(fromObjects.store.length);
+  for (let i = 0; i < fromObjects.store.length; i++) {
+    expect(json(fromStore.store.decode(i))).toBe(json(fromObjects.store.decode(i)));
+    const revision = revisionOf(i);
+    if (revision !== undefined) expect(fromStore.store.revision(i)).toBe(revision);
+  }
+}
 
 /** Every live product read back from the store is the one given, as JSON. */
 function expectStored(catalog: Catalog, expected: readonly Product[]): void {
@@ -115,16 +135,48 @@ describe('product store (products kept in the columns)', () => {
       const options = { catalogId: 'c', version: 9 };
       const fromStore = runSteps(buildCatalogSteps(runSteps(liveBuildProducts(state)), options));
       const fromObjects = buildCatalogState(productsOf(list), { ...options, revisions });
-      expect(plain(fromStore.index)).toEqual(plain(fromObjects.index));
-      expect(fromStore.vocabulary).toEqual(fromObjects.vocabulary);
-      expect(fromStore.dictionaries.map((d) => d.values())).toEqual(fromObjects.dictionaries.map((d) => d.values()));
-      expect(plain(fromStore.vectors)).toEqual(plain(fromObjects.vectors));
-      expect(fromStore.store.length).toBe(list.length);
-      for (let i = 0; i < list.length; i++) {
-        expect(json(fromStore.store.decode(i))).toBe(json(fromObjects.store.decode(i)));
-        expect(fromStore.store.revision(i)).toBe(revisions[i]);
-      }
+      expectSameBuild(fromStore, fromObjects, (i) => revisions[i]);
     }), { numRuns: 80 });
+  });
+
+  it('rebuilds a version with a batch applied, reading its stored products from the store, as a build of the applied list', async () => {
+    type Op = { kind: 'upsert'; products: Product[] } | { kind: 'delete'; refIds: string[] } | { kind: 'replace'; products: Product[] };
+    const refId = fc.constantFrom('p0', 'p1', 'p2', 'p3', 'n0', 'n1');
+    const op: fc.Arbitrary<Op> = fc.oneof(
+      { weight: 4, arbitrary: fc.array(fc.tuple(refId, productsOfArb(1)), { minLength: 1, maxLength: 3 }).map((xs) => ({
+        kind: 'upsert' as const, products: xs.flatMap(([r, ps]) => ps.slice(0, 1).map((p) => ({ ...p, refId: r }))),
+      })) },
+      { weight: 2, arbitrary: fc.array(refId, { maxLength: 3 }).map((refIds) => ({ kind: 'delete' as const, refIds })) },
+      { weight: 1, arbitrary: productsOfArb(3).map((products) => ({ kind: 'replace' as const, products })) },
+    );
+    await fc.assert(fc.asyncProperty(productsOfArb(12), fc.array(fc.nat(), { maxLength: 4 }), fc.array(op, { minLength: 1, maxLength: 4 }), async (products, drops, ops) => {
+      const catalog = new Catalog({}, { mergeAt: () => Infinity });
+      await catalog.upsert(products.map((p, i) => ({ ...p, refId: `p${i}` })));
+      await catalog.delete(drops.map((k) => `p${k % 12}`));
+      const base = catalog.state;
+      // The reference: the live products as a list, the batch applied to it as a list would take it.
+      let list: Product[] = productsOf(liveProductList(base));
+      const kept = new Map(list.map((p, i) => [p.refId, liveProductList(base).revision(i)]));
+      for (const o of ops) {
+        if (o.kind === 'replace') { list = []; kept.clear(); }
+        if (o.kind === 'delete') {
+          list = list.filter((p) => !o.refIds.includes(p.refId));
+          continue;
+        }
+        for (const p of o.products) {
+          kept.delete(p.refId);
+          const at = list.findIndex((q) => q.refId === p.refId);
+          if (at < 0) list.push(p); else list[at] = p;
+        }
+      }
+      const applied = runSteps(changedProducts(base, ops));
+      expect(applied.results.at(-1)?.catalogSize).toBe(list.length);
+      const options = { catalogId: 'c', version: 9 };
+      const fromStore = runSteps(buildCatalogSteps(applied.products, options));
+      const fromObjects = buildCatalogState(list, options);
+      // Products the batch left alone keep their revisions; the others have new ones.
+      expectSameBuild(fromStore, fromObjects, (i) => kept.get(list[i].refId));
+    }), { numRuns: 120 });
   });
 
   it('reads keys named like Object.prototype members as absent unless a product has them', async () => {

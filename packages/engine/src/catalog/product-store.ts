@@ -698,9 +698,11 @@ export class ProductStore implements ProductList {
    * an encoding depends only on the product's own value and on its doc's entries in the columns, which a
    * build from the same values gives again, so each doc keeps its shape (its field ids renumbered) and
    * its side-store bytes, copied. Revisions are kept. A shape the new columns cannot serve (a vector
-   * column of another dimension) is encoded again from the decoded products.
+   * column of another dimension) is encoded again from the decoded products. A negative entry
+   * `docs[i]` names a product not in this store, `given[-1 - docs[i]]` (a rebuild's new or changed
+   * product): it is encoded, with a new revision.
    */
-  *compacted(docs: Uint32Array, columns: StoreColumns): Steps<ProductStore> {
+  *compacted(docs: Uint32Array | Int32Array, columns: StoreColumns, given: readonly Product[] = []): Steps<ProductStore> {
     const n = docs.length;
     const shapes = new ShapeTable();
     // Old shape id → new id (0: not translated yet; -1: its docs are encoded again).
@@ -712,21 +714,31 @@ export class ProductStore implements ProductList {
     const rawFrom: number[] = [];
     const encodedAgain: string[] = [];
     let rawBytes = 0;
+    const encode = (product: Product, i: number): void => {
+      const encoded = encodeProduct(product, i, columns, shapes);
+      shapeOf[i] = encoded.shape;
+      if (encoded.raw !== undefined) {
+        rawDocs.push(i);
+        rawFrom.push(-1 - encodedAgain.length);
+        encodedAgain.push(encoded.raw);
+        rawBytes += Buffer.byteLength(encoded.raw, 'utf8');
+      }
+    };
     for (let i = 0; i < n; i++) {
       const doc = docs[i];
+      if (doc < 0) {
+        // A product given by the batch being built (new, or changing a stored one): a new revision.
+        revisions[i] = newRevision();
+        encode(given[-1 - doc], i);
+        if ((i & COPY_STEP_MASK) === COPY_STEP_MASK) yield;
+        continue;
+      }
       revisions[i] = this.revisions[doc];
       const id = this.shapeOf[doc];
       let to = id === WHOLE ? WHOLE : translated[id];
       if (id !== WHOLE && to === 0) to = translated[id] = this.translatedShape(this.shapes.shapes[id]!, columns, shapes);
       if (to < 0) {
-        const encoded = encodeProduct(this.decode(doc), i, columns, shapes);
-        shapeOf[i] = encoded.shape;
-        if (encoded.raw !== undefined) {
-          rawDocs.push(i);
-          rawFrom.push(-1 - encodedAgain.length);
-          encodedAgain.push(encoded.raw);
-          rawBytes += Buffer.byteLength(encoded.raw, 'utf8');
-        }
+        encode(this.decode(doc), i);
       } else {
         shapeOf[i] = to;
         if (to === WHOLE || this.shapes.shapes[id]!.hasRaw) {

@@ -19,10 +19,10 @@
  * @module
  */
 import type { Product, ProductList } from '../types.js';
-import { fieldKindOf, lengthTotalsSteps, meanLengths, runSteps, STEP, type BuildProducts, type LengthTotals, type Steps } from './build-catalog-state.js';
+import { fieldKindOf, lengthTotalsSteps, meanLengths, ownNumberReader, runSteps, STEP, type BuildProducts, type LengthTotals, type Steps } from './build-catalog-state.js';
 import { vectorOf as vectorOfRow, vectorValue } from './vector-column.js';
 import { lowerBound, type CatalogState, type FieldKind, type ValueCounts } from './catalog-index.js';
-import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from './field-values.js';
+import { IMAGE_VECTOR_FIELD, isPresent, numericValue, ownValueReader, textValues } from './field-values.js';
 import { sharedArray } from './shared-arrays.js';
 import { lengthAt } from './field-lengths.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
@@ -147,37 +147,59 @@ export function* liveDocsSteps(state: CatalogState): Steps<Uint32Array> {
  * the loop for hundreds of milliseconds). Revisions are kept.
  */
 export function* liveBuildProducts(state: CatalogState): Steps<BuildProducts> {
+  return storedBuildProducts(state, yield* liveDocsSteps(state), []);
+}
+
+/**
+ * Products as a build reads them, most of them stored in `state`: entry `i` is doc `sources[i]` of its
+ * store when that is 0 or more, else the product `given[-1 - sources[i]]` (one a batch brings: new, or
+ * changing a stored one; it gets a new revision). The stored ones are read as {@link liveBuildProducts}
+ * reads them, without decoding; a given one is read as a plain object.
+ */
+export function storedBuildProducts(state: CatalogState, sources: Uint32Array | Int32Array, given: readonly Product[]): BuildProducts {
   const { store, vectors: before } = state;
-  const docs = yield* liveDocsSteps(state);
   const readVector = store.fieldReader(IMAGE_VECTOR_FIELD);
+  const givenVector = ownValueReader(IMAGE_VECTOR_FIELD);
   return {
-    length: docs.length,
-    keysOf: (i) => store.keysOf(docs[i]),
+    length: sources.length,
+    keysOf: (i) => {
+      const s = sources[i];
+      return s >= 0 ? store.keysOf(s) : Object.keys(given[-1 - s]);
+    },
     valuesOf: (key) => {
       const read = store.fieldReader(key);
-      return (i) => read(docs[i]);
+      const own = ownValueReader(key);
+      return (i) => {
+        const s = sources[i];
+        return s >= 0 ? read(s) : own(given[-1 - s]);
+      };
     },
     numbersOf: (key) => {
       const read = store.numberReader(key);
-      return (i) => read(docs[i]);
+      const own = ownNumberReader(key);
+      return (i) => {
+        const s = sources[i];
+        return s >= 0 ? read(s) : own(given[-1 - s]);
+      };
     },
     // The version's own text columns hold each live doc's distinct values in order, as a build of the
-    // same values would (vectors have none).
+    // same values would (vectors have none); values a batch brings are not in them: read then.
     textCodesOf: (key) => {
       const fid = state.fieldByName.get(key);
       const column = fid === undefined ? undefined : state.index.fields[fid].text;
-      if (!column || key === IMAGE_VECTOR_FIELD) return undefined;
-      return { dictionary: state.dictionaries[fid!], count: (i) => codeCount(column, docs[i]), codeAt: (i, k) => codeAt(column, docs[i], k) };
+      if (!column || key === IMAGE_VECTOR_FIELD || given.length > 0) return undefined;
+      return { dictionary: state.dictionaries[fid!], count: (i) => codeCount(column, sources[i]), codeAt: (i, k) => codeAt(column, sources[i], k) };
     },
     // The column's row holds the float32s a build stores for the value (no decoding: a decoded vector
     // costs a `toPrecision` per component) when the store reads the value from it; a value kept raw, or
     // a build of another dimension (not made by deletes), reads the value.
     vectorOf: (i, dimension) => {
-      const doc = docs[i];
+      const doc = sources[i];
+      if (doc < 0) return vectorValue(givenVector(given[-1 - doc]), dimension);
       if (before && dimension === before.dimension && store.readsVectorColumn(doc)) return vectorOfRow(before, doc);
       return vectorValue(readVector(doc), dimension);
     },
-    storeSteps: (columns) => store.compacted(docs, columns),
+    storeSteps: (columns) => store.compacted(sources, columns, given),
   };
 }
 
@@ -200,22 +222,6 @@ export function forEachLiveProduct(state: CatalogState, visit: (product: Product
     return;
   }
   for (const d of liveDocs(state)) visit(store.decode(d), d);
-}
-
-/**
- * The live products of a version with their revisions, in product order: the product list (decoded)
- * a one-go build would be given.
- */
-export function* liveProducts(state: CatalogState): Steps<{ products: Product[]; revisions: Float64Array }> {
-  const list = liveProductList(state);
-  const products = new Array<Product>(list.length);
-  const revisions = new Float64Array(list.length);
-  for (let i = 0; i < list.length; i++) {
-    products[i] = list.get(i);
-    revisions[i] = list.revision(i);
-    if ((i & STEP_MASK) === STEP_MASK) yield;
-  }
-  return { products, revisions };
 }
 
 /** The distinct words of a product's full-text fields (the terms a one-go build gives its doc). */
