@@ -13,6 +13,7 @@
 import type { Product } from '../types.js';
 import { productArray, STEP, type BuildProducts, type Steps } from './build-catalog-state.js';
 import type { CatalogState } from './catalog-index.js';
+import { StringMap } from './string-map.js';
 import { liveDocCount, liveDocsSteps, storedBuildProducts } from './tombstones.js';
 
 /** One change of a catalog's queue. */
@@ -47,10 +48,12 @@ export function* changedProducts(base: CatalogState, changes: readonly CatalogCh
   // Position of each live doc in `sources`, to find a stored refId's entry (-1: none).
   let positionOf: Int32Array | undefined;
   let baseGone = startsEmpty;
+  // Both can reach a million entries (a replace, a delete of everything): split maps, whose growth
+  // never rehashes a million keys in one step.
   /** Stored refIds deleted by the batch: they are not found in `base` any more. */
-  const deleted = new Set<string>();
+  const deleted = new StringMap<true>();
   /** Entries of refIds the stored ones do not give (new, or upserted again after a delete). */
-  let added = new Map<string, number>();
+  let added = new StringMap<number>();
   const given: Product[] = [];
   let size = startsEmpty ? 0 : liveDocCount(base);
   let changed = false;
@@ -76,19 +79,23 @@ export function* changedProducts(base: CatalogState, changes: readonly CatalogCh
   for (const change of changes) {
     if (change.kind === 'replace') {
       sources = [];
-      added = new Map();
+      added = new StringMap();
       baseGone = true;
       size = 0;
       changed = true;
     }
     if (change.kind === 'delete') {
       let count = 0;
-      for (const refId of new Set(change.refIds)) {
+      // A refId named twice is found once: its entry is gone after the first.
+      for (let k = 0; k < change.refIds.length; k++) {
+        const refId = change.refIds[k];
         const i = yield* entryOf(refId);
-        if (i === undefined) continue;
-        sources[i] = REMOVED;
-        if (!added.delete(refId)) deleted.add(refId);
-        count++;
+        if (i !== undefined) {
+          sources[i] = REMOVED;
+          if (!added.delete(refId)) deleted.set(refId, true);
+          count++;
+        }
+        if ((k & 1023) === 1023) yield;
       }
       size -= count;
       if (count > 0) changed = true;

@@ -10,7 +10,7 @@ const drain = <T>(steps: Generator<void, T, void>): T => {
 };
 
 describe('StringMap', () => {
-  it('behaves as a Map<string, V> (get, has, set, size, entries)', () => {
+  it('behaves as a Map<string, V> (get, has, set, delete, size, entries)', () => {
     const map = new StringMap<number>();
     const reference = new Map<string, number>();
     const keys = Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? `SKU-${String(i).padStart(7, '0')}` : i % 3 === 1 ? String(i / 4) : `a long product title number ${i} with words`));
@@ -22,6 +22,10 @@ describe('StringMap', () => {
     for (const k of keys) expect(map.get(k)).toBe(reference.get(k));
     expect(map.has('nope')).toBe(false);
     expect(map.get('nope')).toBeUndefined();
+    expect(new Map(map.entries())).toEqual(reference);
+    for (const k of keys.filter((_, i) => i % 2 === 0)) expect(map.delete(k)).toBe(reference.delete(k));
+    expect(map.delete('nope')).toBe(false);
+    expect(map.size).toBe(reference.size);
     expect(new Map(map.entries())).toEqual(reference);
   });
 });

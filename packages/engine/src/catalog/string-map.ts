@@ -57,6 +57,13 @@ export class StringMap<V> implements StringLookup<V> {
     return this;
   }
 
+  /** Removes `key`; whether it was there. */
+  delete(key: string): boolean {
+    const removed = this.shards[shardOf(key)].delete(key);
+    if (removed) this.count--;
+    return removed;
+  }
+
   /** Entries, shard by shard. */
   *entries(): IterableIterator<[string, V]> {
     for (const shard of this.shards) yield* shard.entries();
