@@ -20,6 +20,10 @@ describe('product limits', () => {
     expect(productProblem({ refId: 'wide', ...many })).toMatch(/more than 2000 fields/);
     expect(productProblem({ refId: 'arr', tags: new Array(MAX_PRODUCT_FIELDS + 1).fill('t') })).toMatch(/field "tags"/);
     expect(productProblem({ refId: 'big', text: 'x'.repeat(2_000_001) })).toMatch(/more than 2000000 characters/);
+    expect(productProblem({ refId: 'v', variants: [{ size: 'M' }, { spec: nested(MAX_PRODUCT_DEPTH) }] })).toMatch(/^product "v": field "variants\[1\]\.spec(\.a)+" is nested deeper than 16 levels$/);
+    expect(productProblem({ refId: 'w', variants: [{ size: 'M' }, { notes: [words] }] })).toBe(`product "w": field "variants[1].notes[0]" has more than ${MAX_WORDS_PER_FIELD} words`);
+    // Checks share their walk: a problem found never leaks into the next product's.
+    expect(productProblem({ refId: 'ok2', variants: [{ size: 'M' }], title: 'x' })).toBeUndefined();
     expect(productProblem([1])).toBe('not a JSON object');
     expect(productProblem({ refId: '' })).toBe('missing or non-string refId');
   });
