@@ -27,6 +27,17 @@ import { numericPerDoc } from './numeric-column.js';
 const pool = new SearchPool({ workers: 2, threshold: 0 });
 afterAll(() => pool.close());
 
+/** A catalog of `base` with `added` taking the append path (checked), and one built from both in one go. */
+async function appendedAndRebuilt(base: Product[], added: Product[]): Promise<{ catalog: Catalog; rebuilt: Catalog }> {
+  const catalog = new Catalog();
+  await catalog.upsert(base);
+  expect(runSteps(planAppend(catalog.state, [added]))).toHaveLength(added.length);
+  await catalog.upsert(added);
+  const rebuilt = new Catalog();
+  await rebuilt.upsert([...base, ...added]);
+  return { catalog, rebuilt };
+}
+
 /** Everything a version holds, as plain values (the lazily derived orders derived on both sides). */
 function contents(state: CatalogState): unknown {
   const arr = (a: ArrayLike<number> | undefined) => (a ? Array.from(a) : undefined);
@@ -203,6 +214,20 @@ describe('appending new products', () => {
     await sameAnswer(catalog, rebuilt, request, true);
   });
 
+  it('reads keys named like Object.prototype members as absent in appended products that lack them, as a rebuild does', async () => {
+    // Before: an appended product without `constructor` gave the append Object.prototype.constructor, a
+    // present non-number: a stray counted per product, so the field's counts (and, over time, its kind)
+    // drifted from a rebuild's.
+    const base: Product[] = Array.from({ length: 5 }, (_, i) => ({ refId: `a${i}`, title: 'mug', constructor: i, toString: 'red' }));
+    const added: Product[] = [{ refId: 'b', title: 'cup' }, { refId: 'c', title: 'bowl', constructor: 9 }];
+    const { catalog, rebuilt } = await appendedAndRebuilt(base, added);
+    expect(contents(catalog.state)).toEqual(contents(rebuilt.state));
+    const counts = (c: Catalog) => c.state.index.fields.map((f) => [f.name, f.valueCounts]);
+    expect(counts(catalog)).toEqual(counts(rebuilt));
+    expect(catalog.state.index.fields[catalog.state.fieldByName.get('constructor')!].valueCounts).toEqual({ numbers: 6, strays: 0 });
+    await sameAnswer(catalog, rebuilt, { website_id: 'w', client: 'c', q: '', start: 0, size: 10, aggregations: ['toString'], range_fields: ['constructor'] }, false);
+  });
+
   it('widens a single-valued column when appended values outgrow its code width, as a rebuild does', async () => {
     const products = (from: number, to: number): Product[] => Array.from({ length: to - from }, (_, i) => ({ refId: `p${from + i}`, title: `lamp ${from + i}`, brand: `brand ${from + i}` }));
     const catalog = new Catalog();
@@ -251,12 +276,7 @@ describe('appending new products', () => {
     const long = (k: number) => Array.from({ length: 20_000 }, (_, i) => `w${(i * 7 + k) % 997}`).join(' ');
     const base: Product[] = [{ refId: 'a', title: 'short', notes: 'one two' }, { refId: 'b', title: 'other', notes: 'three' }];
     const added: Product[] = [{ refId: 'c', title: 'long', notes: [long(0), long(1), long(2), long(3)] }, { refId: 'd', title: 'w5', notes: 'w5 w6' }];
-    const catalog = new Catalog();
-    await catalog.upsert(base);
-    expect(runSteps(planAppend(catalog.state, [added]))).toHaveLength(2);
-    await catalog.upsert(added);
-    const rebuilt = new Catalog();
-    await rebuilt.upsert([...base, ...added]);
+    const { catalog, rebuilt } = await appendedAndRebuilt(base, added);
     const { fullText } = rebuilt.state.index;
     const notes = fullText.fieldIds.indexOf(rebuilt.state.fieldByName.get('notes')!);
     expect(lengthAt(fullText.fieldLengths, fullText.fieldIds.length, notes, 2)).toBe(MAX_FIELD_LENGTH);

@@ -28,7 +28,7 @@ import { fieldKindOf, isFullTextField, lengthTotalsSteps, MAX_TF, meanLengths, s
 import { liveFieldKind, withFullTextFields } from './tombstones.js';
 import { charMask, lowerBound, type CatalogIndex, type CatalogState, type DocCodes, type FieldIndex, type FullTextIndex, type InvertedTail, type PostingTail, type TextColumn, type ValueCounts, type VectorColumn } from './catalog-index.js';
 import { copySingleCodes, emptySingleCodes, multiValuedCodes, singleCodesType } from './text-column.js';
-import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from './field-values.js';
+import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, ownValueReader, textValues } from './field-values.js';
 import { extendFieldLengths, lengthAt } from './field-lengths.js';
 import { NormKeyBuilder } from './norm-keys.js';
 import { extendShared, growableArray, sharedArray } from './shared-arrays.js';
@@ -139,12 +139,11 @@ function emptyTextColumn(n: number): TextColumn {
   };
 }
 
-/** The value counts of field `name` after appending `added`. */
-function appendedCounts(counts: ValueCounts | undefined, added: readonly Product[], name: string): ValueCounts | undefined {
+/** The value counts of a field after appending docs whose own values of it are `given`. */
+function appendedCounts(counts: ValueCounts | undefined, given: readonly unknown[]): ValueCounts | undefined {
   if (!counts) return undefined;
   let { numbers, strays } = counts;
-  for (const p of added) {
-    const v = p[name];
+  for (const v of given) {
     if (!isPresent(v)) continue;
     if (Number.isNaN(numericValue(v))) strays++;
     else numbers++;
@@ -462,10 +461,14 @@ export function* appendProducts(
     const isNew = fid >= baseFields;
     const field = isNew ? absentField(newNames[fid - baseFields]) : base.index.fields[fid];
     const name = field.name;
-    const numbers = added.map((p) => numericValue(p[name]));
+    // The new docs' own values of the field: `p[name]` would give a product without a key named like
+    // an Object.prototype member (`constructor`) that member, as a build does not (ownValueReader).
+    const given = added.map(ownValueReader(name));
+    const numbers = given.map(numericValue);
+    const hasText = given.some((v) => textValues(v).length > 0);
     let text = field.text;
-    if (isNew && name !== IMAGE_VECTOR_FIELD && added.some((p) => textValues(p[name]).length > 0)) text = emptyTextColumn(n);
-    const valueCounts = appendedCounts(field.valueCounts, added, name);
+    if (isNew && name !== IMAGE_VECTOR_FIELD && hasText) text = emptyTextColumn(n);
+    const valueCounts = appendedCounts(field.valueCounts, given);
     const kind = isNew ? fieldKindOf(valueCounts!, text !== undefined) : field.kind;
     if (isNew && isFullTextField({ name, kind }, fullTextIds.length, fieldWeights)) {
       fullTextNumber.set(fid, fullTextIds.length);
@@ -484,7 +487,7 @@ export function* appendProducts(
       text = { single, dictSize: N, valueOffsets, valueDocs };
       dictionaries[fid] = refIds.dictionary();
       yield;
-    } else if (text && !added.some((p) => textValues(p[name]).length > 0)) {
+    } else if (text && !hasText) {
       // No new doc has a value: the dictionary is unchanged.
       text = appendTextColumn(text, n, added.map(() => []), text.dictSize);
     } else if (text) {
@@ -492,12 +495,12 @@ export function* appendProducts(
       // previous version's in the shared store; its value table finds the old ones (dictionary.ts).
       const values = (isNew ? Dictionary.empty() : base.dictionaries[fid]).writer();
       let newValues = 0;
-      for (const p of added) newValues += textValues(p[name]).length;
+      for (const v of given) newValues += textValues(v).length;
       yield* values.reserveSteps(newValues);
       const docCodes: number[][] = [];
       for (let j = 0; j < k; j++) {
         const codes: number[] = [];
-        for (const value of distinctTexts(added[j][name])) codes.push(values.codeFor(value));
+        for (const value of distinctTexts(given[j])) codes.push(values.codeFor(value));
         docCodes.push(codes);
         const f = fullTextNumber.get(fid);
         // A loop, not a spread: a long text would overflow the stack as call arguments.
