@@ -95,15 +95,6 @@ export interface TextCodes {
   codeAt(i: number, k: number): number;
 }
 
-/** A reader of key `key`'s numeric value per product object, as {@link BuildProducts.numbersOf} gives it. */
-export function ownNumberReader(key: string): (product: Product) => number | undefined {
-  const read = ownValueReader(key);
-  return (product) => {
-    const v = read(product);
-    return isPresent(v) ? numericValue(v) : undefined;
-  };
-}
-
 /** The products of an array as a build reads them, with their revisions (new ones when not given). */
 export function productArray(products: readonly Product[], revisions?: Float64Array): BuildProducts {
   const vectors = ownValueReader(IMAGE_VECTOR_FIELD);
@@ -115,8 +106,11 @@ export function productArray(products: readonly Product[], revisions?: Float64Ar
       return (i) => read(products[i]);
     },
     numbersOf: (key) => {
-      const read = ownNumberReader(key);
-      return (i) => read(products[i]);
+      const read = ownValueReader(key);
+      return (i) => {
+        const v = read(products[i]);
+        return isPresent(v) ? numericValue(v) : undefined;
+      };
     },
     vectorOf: (i, dimension) => vectorValue(vectors(products[i]), dimension),
     storeSteps: (columns) => ProductStore.build(products, revisions ?? newRevisions(products.length), columns),

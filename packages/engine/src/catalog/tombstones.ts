@@ -19,10 +19,10 @@
  * @module
  */
 import type { Product, ProductList } from '../types.js';
-import { fieldKindOf, lengthTotalsSteps, meanLengths, ownNumberReader, runSteps, STEP, type BuildProducts, type LengthTotals, type Steps } from './build-catalog-state.js';
+import { fieldKindOf, lengthTotalsSteps, meanLengths, productArray, runSteps, STEP, type BuildProducts, type LengthTotals, type Steps } from './build-catalog-state.js';
 import { vectorOf as vectorOfRow, vectorValue } from './vector-column.js';
 import { lowerBound, type CatalogState, type FieldKind, type ValueCounts } from './catalog-index.js';
-import { IMAGE_VECTOR_FIELD, isPresent, numericValue, ownValueReader, textValues } from './field-values.js';
+import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from './field-values.js';
 import { sharedArray } from './shared-arrays.js';
 import { lengthAt } from './field-lengths.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
@@ -158,30 +158,19 @@ export function* liveBuildProducts(state: CatalogState): Steps<BuildProducts> {
  */
 export function storedBuildProducts(state: CatalogState, sources: Uint32Array | Int32Array, given: readonly Product[]): BuildProducts {
   const { store, vectors: before } = state;
+  // The batch's products are read as any plain products are.
+  const objects = productArray(given);
+  /** Entry i read from its stored doc or from its given product. */
+  const either = <T>(stored: (doc: number) => T, object: (k: number) => T) => (i: number): T => {
+    const s = sources[i];
+    return s >= 0 ? stored(s) : object(-1 - s);
+  };
   const readVector = store.fieldReader(IMAGE_VECTOR_FIELD);
-  const givenVector = ownValueReader(IMAGE_VECTOR_FIELD);
   return {
     length: sources.length,
-    keysOf: (i) => {
-      const s = sources[i];
-      return s >= 0 ? store.keysOf(s) : Object.keys(given[-1 - s]);
-    },
-    valuesOf: (key) => {
-      const read = store.fieldReader(key);
-      const own = ownValueReader(key);
-      return (i) => {
-        const s = sources[i];
-        return s >= 0 ? read(s) : own(given[-1 - s]);
-      };
-    },
-    numbersOf: (key) => {
-      const read = store.numberReader(key);
-      const own = ownNumberReader(key);
-      return (i) => {
-        const s = sources[i];
-        return s >= 0 ? read(s) : own(given[-1 - s]);
-      };
-    },
+    keysOf: either((doc) => store.keysOf(doc), objects.keysOf),
+    valuesOf: (key) => either(store.fieldReader(key), objects.valuesOf(key)),
+    numbersOf: (key) => either(store.numberReader(key), objects.numbersOf(key)),
     // The version's own text columns hold each live doc's distinct values in order, as a build of the
     // same values would (vectors have none); values a batch brings are not in them: read then.
     textCodesOf: (key) => {
@@ -195,7 +184,7 @@ export function storedBuildProducts(state: CatalogState, sources: Uint32Array | 
     // a build of another dimension (not made by deletes), reads the value.
     vectorOf: (i, dimension) => {
       const doc = sources[i];
-      if (doc < 0) return vectorValue(givenVector(given[-1 - doc]), dimension);
+      if (doc < 0) return objects.vectorOf(-1 - doc, dimension);
       if (before && dimension === before.dimension && store.readsVectorColumn(doc)) return vectorOfRow(before, doc);
       return vectorValue(readVector(doc), dimension);
     },
