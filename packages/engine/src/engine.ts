@@ -4,13 +4,13 @@
  * routes each public operation to the part that owns it. The logic lives in those parts.
  * @module
  */
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { CatalogChangeLog } from './catalog/change-log.js';
 import { lockDataDir, type DataDirLock } from './catalog/data-dir-lock.js';
-import { Catalog, loadCatalogSnapshot, saveCatalogSnapshot } from './catalog/index.js';
+import { Catalog, saveCatalogSnapshot } from './catalog/index.js';
+import { loadLatestGeneration, previousSnapshotPath, type LoadedGeneration } from './catalog/snapshot-generations.js';
 import {
   personalizationWeight, semanticSearchOf, validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings,
 } from './config.js';
@@ -79,6 +79,11 @@ interface WebsiteState {
   /** How long the last snapshot write took (ms). */
   lastWriteMs?: number;
   snapshotWrite?: Promise<void>;
+  /**
+   * The last change the snapshot now kept as the previous generation holds (undefined: that one was
+   * loaded at the start, before any change of this process, so it holds none of this log).
+   */
+  previousSnapshotSeq?: number;
 }
 
 /** The file name is the website id percent-encoded, so any id maps to one safe file name. */
@@ -92,12 +97,13 @@ function textModelPath(dataDir: string, websiteId: string): string {
 }
 
 /**
- * A snapshot that cannot be read stops the start rather than silently serving an empty catalog; the
- * message says how to recover (the events are in the store, only the catalog needs reloading).
+ * The latest readable snapshot generation (catalog/snapshot-generations.ts). When neither can be read
+ * the start stops rather than silently serving an empty catalog; the message says how to recover (the
+ * events are in the store, only the catalog needs reloading).
  */
-async function loadSnapshotOrExplain(file: string, websiteId: string, options: ConstructorParameters<typeof Catalog>[0], timer: StepTimer): Promise<Catalog> {
+async function loadSnapshotOrExplain(file: string, websiteId: string, options: ConstructorParameters<typeof Catalog>[0], timer: StepTimer): Promise<LoadedGeneration | undefined> {
   try {
-    return await loadCatalogSnapshot(file, options, timer);
+    return await loadLatestGeneration(file, options, timer);
   } catch (err) {
     if (!isAisleError(err) || err.code !== 'SNAPSHOT_INVALID') throw err;
     throw new AisleError('SNAPSHOT_INVALID', `${err.message}. The catalog of website "${websiteId}" cannot be read: move ${file} `
@@ -314,7 +320,14 @@ class AisleEngine implements Engine {
     }
     const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
     const timer = new StepTimer();
-    const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions, timer) : new Catalog(catalogOptions);
+    const loaded = file ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions, timer) : undefined;
+    const catalog = loaded?.catalog ?? new Catalog(catalogOptions);
+    if (loaded?.fallback) {
+      // Loudly: the website is served (the previous snapshot and the change log give the same catalog),
+      // but a file was unreadable and the operator must learn why (disk, bug) before it happens twice.
+      this.reporter.report('snapshot-load', loaded.fallback.error, config.websiteId,
+        `the latest catalog snapshot could not be read (moved to ${loaded.fallback.movedTo}); loaded the previous one and replayed the change log over it`);
+    }
     timer.skip();
     const state = siteState(catalog, this.options.dataDir ? textModelPath(this.options.dataDir, config.websiteId) : undefined);
     timer.lap('models');
@@ -381,9 +394,13 @@ class AisleEngine implements Engine {
       const applied = state.catalog.appliedSeq;
       state.log?.rotate();
       const started = performance.now();
-      await saveCatalogSnapshot(state.catalog, snapshotPath(this.options.dataDir!, state.config.websiteId));
+      const file = snapshotPath(this.options.dataDir!, state.config.websiteId);
+      await saveCatalogSnapshot(state.catalog, file, { keepPreviousAs: previousSnapshotPath(file) });
       state.lastWriteMs = performance.now() - started;
-      await state.log?.dropCovered(applied);
+      // The previous snapshot is kept as a fallback (snapshot-generations.ts): the log must take it to
+      // the present, so only the segments it holds go.
+      await state.log?.dropCovered(state.previousSnapshotSeq ?? 0);
+      state.previousSnapshotSeq = applied;
     });
     state.snapshotWrite = write;
     await write;

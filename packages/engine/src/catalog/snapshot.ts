@@ -164,13 +164,23 @@ export function encodeCatalogSnapshotInSlices(state: CatalogState): Promise<Uint
   return runInSlices(encodeCatalogSnapshotSteps(state));
 }
 
+/** Options of {@link saveCatalogSnapshot}. */
+export interface SaveSnapshotOptions {
+  /**
+   * Where the snapshot being replaced is kept (renamed, just before the new one takes its name), so a
+   * start that cannot read the new one can fall back to it (see `snapshot-generations.ts`). Without it
+   * the previous snapshot is replaced.
+   */
+  keepPreviousAs?: string;
+}
+
 /**
  * Writes the catalog's current version (taken when called) to `filePath` atomically and durably: a
  * temporary file beside it, flushed to disk, renamed over the final name, then the directory flushed —
  * so a crash leaves either the previous snapshot or this one, never a half-written file, and once this
  * resolves the change log it covers may be deleted.
  */
-export async function saveCatalogSnapshot(catalog: Catalog, filePath: string): Promise<void> {
+export async function saveCatalogSnapshot(catalog: Catalog, filePath: string, options: SaveSnapshotOptions = {}): Promise<void> {
   const bytes = await runInSlices(encodeCatalogSnapshotSteps(catalog.state));
   const temp = `${filePath}.${randomUUID()}.tmp`;
   try {
@@ -181,6 +191,9 @@ export async function saveCatalogSnapshot(catalog: Catalog, filePath: string): P
     } finally {
       await file.close();
     }
+    // A crash between the two renames leaves no file at `filePath`, only the previous one: a start
+    // loads that one (with the change log it needs, which is kept until the snapshot after this one).
+    if (options.keepPreviousAs !== undefined) await rename(filePath, options.keepPreviousAs).catch(ignoreMissing);
     await rename(temp, filePath);
   } catch (err) {
     await rm(temp, { force: true });
@@ -192,6 +205,11 @@ export async function saveCatalogSnapshot(catalog: Catalog, filePath: string): P
   } finally {
     await dir.close();
   }
+}
+
+/** Rethrows all but "no such file" (a first snapshot has no previous one). */
+function ignoreMissing(err: unknown): void {
+  if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
 }
 
 function invalid(filePath: string, problem: string, cause?: unknown): never {
