@@ -24,6 +24,9 @@ import { AisleError, isAisleError } from './errors.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
+import { ModelCheckpointer } from './recommend/model-checkpointer.js';
+import type { ModelCheckpoint } from './recommend/model-checkpoint.js';
+import type { ModelState } from './recommend/model-state.js';
 import { affinityOf, affinityProfile, affinityRolesOf } from './search/personalize.js';
 import { makeReranker, type RerankInputs } from './search/rerank.js';
 import { tokenize } from './catalog/tokenizer.js';
@@ -144,6 +147,13 @@ class AisleEngine implements Engine {
   private eventsReplayed: Promise<void> = Promise.resolve();
   /** Why the models do not hold every stored event: the replay is running or failed; undefined once done. */
   private replayProblem: string | undefined;
+  /** The store being opened at the start (before `events` is set). */
+  private storeOpening: Promise<EventService> | undefined;
+  /**
+   * The recommendation models' checkpoints (a data directory with the embedded store: the events and the
+   * checkpoints are then this process's alone).
+   */
+  private readonly checkpoints: ModelCheckpointer | undefined;
 
   constructor(
     private readonly options: EngineOptions,
@@ -152,6 +162,12 @@ class AisleEngine implements Engine {
   ) {
     this.reporter = new FailureReporter(hooks);
     this.logger = hooks.logger;
+    if (options.dataDir && resolveStore(options)?.type === 'embedded') {
+      this.checkpoints = new ModelCheckpointer({
+        dataDir: options.dataDir,
+        report: (err, websiteId) => this.reporter.report('model-checkpoint', err, websiteId),
+      });
+    }
     this.embedders = new Map((options.embedders ?? []).map((e) => [e.id, e]));
   }
 
@@ -181,6 +197,7 @@ class AisleEngine implements Engine {
         opening = this.openEvents();
         // Awaited below, where its failure fails the start; until then its rejection is not unhandled.
         opening.catch(() => undefined);
+        this.storeOpening = opening;
       }
       if (store?.type === 'postgres') {
         // Imported here so that an engine without PostgreSQL never loads its driver.
@@ -254,8 +271,14 @@ class AisleEngine implements Engine {
       websites: this.options.websites ?? [],
       reporter: this.reporter,
       sink: {
-        onPurchase: (purchase: PurchaseRecord) => this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase),
-        onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
+        onPurchase: (purchase: PurchaseRecord) => {
+          this.checkpoints?.eventFed();
+          this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase);
+        },
+        onView: (view: ViewRecord) => {
+          this.checkpoints?.eventFed();
+          this.sites.get(view.websiteId)?.models.applyView(view);
+        },
       },
     });
   }
@@ -272,11 +295,12 @@ class AisleEngine implements Engine {
     this.replayProblem = REPLAYING;
     const started = performance.now();
     let retryMs = REPLAY_RETRY_MS;
-    const attempt = (): Promise<void> => this.events.replay().then(() => {
+    const attempt = (): Promise<void> => this.events.replay(this.checkpoints?.held()).then(() => {
       if (this.replayProblem !== REPLAYING) this.reporter.recovered('event-sink');
       this.replayProblem = undefined;
       const ms = Math.round(performance.now() - started);
-      this.logger?.info({ ms }, `aisle: stored events replayed in ${ms} ms`);
+      this.logger?.info({ ms, fromCheckpoints: Object.fromEntries(this.checkpoints?.held() ?? []) }, `aisle: stored events replayed in ${ms} ms`);
+      this.checkpoints?.start(this.events, () => this.siteModels());
     }, (err: unknown) => {
       this.replayProblem = `the replay of the stored events failed (retried in ${retryMs / 1000} s): ${err instanceof Error ? err.message : String(err)}`;
       this.reporter.report('event-sink', err, undefined, 'replaying the stored events');
@@ -292,7 +316,7 @@ class AisleEngine implements Engine {
     // Settings are read per search (they may change at runtime): nothing of them is built into the catalog,
     // so every text field is indexed and a weight of 0 in the settings only stops it matching.
     const catalogOptions = {};
-    const siteState = (catalog: Catalog, modelFile?: string): WebsiteState => {
+    const siteState = (catalog: Catalog, modelFile?: string, checkpoint?: ModelCheckpoint): WebsiteState => {
       const semantics = new WebsiteSemantics(catalog, {
         embedders: this.embedders,
         retrainDelayMs: this.options.semanticRetrainDelayMs,
@@ -301,11 +325,12 @@ class AisleEngine implements Engine {
       });
       return {
         config, seedSettings: config.settings ?? {}, catalog, semantics,
-        models: new RecommendationModels({
+        models: this.createModels(config.websiteId, checkpoint, (state) => new RecommendationModels({
           website: config, catalog, onIndexError: (err) => this.reporter.report('index-build', err, config.websiteId),
           // At the engine's start the index builds wait for open() to finish (see there); a website added later builds at once.
           holdIndexes: this.events === undefined,
-        }),
+          state,
+        })),
       };
     };
     if (this.replication) {
@@ -329,7 +354,12 @@ class AisleEngine implements Engine {
         `the latest catalog snapshot could not be read (moved to ${loaded.fallback.movedTo}); loaded the previous one and replayed the change log over it`);
     }
     timer.skip();
-    const state = siteState(catalog, this.options.dataDir ? textModelPath(this.options.dataDir, config.websiteId) : undefined);
+    // At the start only: the replay skips what a checkpoint holds (a website added later replays nothing).
+    const storeOpening = this.storeOpening;
+    const checkpoint = this.events === undefined && storeOpening
+      ? await this.checkpoints?.read(config.websiteId, async () => (await storeOpening).store.lastSequence())
+      : undefined;
+    const state = siteState(catalog, this.options.dataDir ? textModelPath(this.options.dataDir, config.websiteId) : undefined, checkpoint);
     timer.lap('models');
     let replayed = 0;
     if (file) {
@@ -351,6 +381,16 @@ class AisleEngine implements Engine {
     this.logger?.info({ websiteId: config.websiteId, products: catalog.liveCount, changesReplayed: replayed, ms: timer.totalMs, steps: timer.steps },
       `aisle: catalog of website "${config.websiteId}" loaded in ${Math.round(timer.totalMs)} ms`);
     return state;
+  }
+
+  /** A website's models, from `checkpoint` when there is a usable one (see ModelCheckpointer.create). */
+  private createModels(websiteId: string, checkpoint: ModelCheckpoint | undefined, create: (state?: ModelState) => RecommendationModels): RecommendationModels {
+    return this.checkpoints ? this.checkpoints.create(websiteId, checkpoint, create) : create();
+  }
+
+  /** Every website's models, by website id. */
+  private *siteModels(): Iterable<readonly [string, RecommendationModels]> {
+    for (const [websiteId, s] of this.sites) yield [websiteId, s.models] as const;
   }
 
   private site(websiteId: string): WebsiteState {
@@ -701,6 +741,9 @@ class AisleEngine implements Engine {
     await Promise.all([...this.sites.values()].map((s) => s.snapshotWrite?.then(() => undefined, () => undefined)));
     await Promise.all([...this.sites.values()].map((s) => this.settleReported(s.log?.close(), 'shutdown', s.config.websiteId)));
     await this.settleReported(this.replication?.close(), 'shutdown');
+    // Before the store closes (the checkpoint is taken at a quiet point of the event service); a failed
+    // one is reported by the checkpointer and loses nothing (the next start replays more events).
+    await this.checkpoints?.stop(this.events, () => this.siteModels());
     await this.settleReported(this.lock?.release(), 'shutdown');
     await this.events.close();
     await this.pool?.close();

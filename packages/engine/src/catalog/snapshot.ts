@@ -6,9 +6,7 @@
  * in the columns. Written atomically (temporary file, then rename).
  * @module
  */
-import { randomUUID } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { Builder, ByteBuffer } from 'flatbuffers';
 import { AisleError } from '../errors.js';
 import type { Product } from '../types.js';
@@ -29,6 +27,7 @@ import { newRevisions, ProductStore, type ShapeRecord } from './product-store.js
 import { ensureNumericOrdersSteps } from './text-column-lookups.js';
 import { numericColumnOf, numericPerDoc } from './numeric-column.js';
 import type { StepTimer } from '../util/step-timer.js';
+import { writeFileDurably, type DurableWriteOptions } from '../util/durable-file.js';
 
 const FILE_IDENTIFIER = 'AISL';
 /**
@@ -164,52 +163,14 @@ export function encodeCatalogSnapshotInSlices(state: CatalogState): Promise<Uint
   return runInSlices(encodeCatalogSnapshotSteps(state));
 }
 
-/** Options of {@link saveCatalogSnapshot}. */
-export interface SaveSnapshotOptions {
-  /**
-   * Where the snapshot being replaced is kept (renamed, just before the new one takes its name), so a
-   * start that cannot read the new one can fall back to it (see `snapshot-generations.ts`). Without it
-   * the previous snapshot is replaced.
-   */
-  keepPreviousAs?: string;
-}
-
 /**
- * Writes the catalog's current version (taken when called) to `filePath` atomically and durably: a
- * temporary file beside it, flushed to disk, renamed over the final name, then the directory flushed —
- * so a crash leaves either the previous snapshot or this one, never a half-written file, and once this
- * resolves the change log it covers may be deleted.
+ * Writes the catalog's current version (taken when called) to `filePath` atomically and durably
+ * (util/durable-file.ts): a crash leaves either the previous snapshot or this one, never a half-written
+ * file, and once this resolves the change log it covers may be deleted. `keepPreviousAs`: where the
+ * snapshot it replaces is kept (see `snapshot-generations.ts`).
  */
-export async function saveCatalogSnapshot(catalog: Catalog, filePath: string, options: SaveSnapshotOptions = {}): Promise<void> {
-  const bytes = await runInSlices(encodeCatalogSnapshotSteps(catalog.state));
-  const temp = `${filePath}.${randomUUID()}.tmp`;
-  try {
-    const file = await open(temp, 'w');
-    try {
-      await file.writeFile(bytes);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    // A crash between the two renames leaves no file at `filePath`, only the previous one: a start
-    // loads that one (with the change log it needs, which is kept until the snapshot after this one).
-    if (options.keepPreviousAs !== undefined) await rename(filePath, options.keepPreviousAs).catch(ignoreMissing);
-    await rename(temp, filePath);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
-  const dir = await open(path.dirname(filePath), 'r');
-  try {
-    await dir.sync();
-  } finally {
-    await dir.close();
-  }
-}
-
-/** Rethrows all but "no such file" (a first snapshot has no previous one). */
-function ignoreMissing(err: unknown): void {
-  if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+export async function saveCatalogSnapshot(catalog: Catalog, filePath: string, options: DurableWriteOptions = {}): Promise<void> {
+  await writeFileDurably(filePath, await runInSlices(encodeCatalogSnapshotSteps(catalog.state)), options);
 }
 
 function invalid(filePath: string, problem: string, cause?: unknown): never {

@@ -1,3 +1,5 @@
+import type { ModelState } from './model-state.js';
+
 /**
  * Interning of RefIds to dense integer ids, so the models hold numbers in typed arrays instead of
  * strings in maps. Ids are never reused: a product deleted from the catalog keeps its
@@ -75,6 +77,32 @@ export class Interner {
     return this.count;
   }
 
+  /** Writes the interner's state under `prefix` (see model-state.ts). */
+  saveState(state: ModelState, prefix: string): void {
+    state.putArray(`${prefix}.units`, this.units);
+    state.putArray(`${prefix}.ends`, this.ends);
+    state.putArray(`${prefix}.hashes`, this.hashes);
+    state.putArray(`${prefix}.slots`, this.slots);
+    state.putNumber(`${prefix}.count`, this.count);
+  }
+
+  /** Replaces the interner's state with the one saved under `prefix`. */
+  loadState(state: ModelState, prefix: string): void {
+    const count = state.number(`${prefix}.count`);
+    const ends = state.array(`${prefix}.ends`, Int32Array);
+    const hashes = state.array(`${prefix}.hashes`, Uint32Array);
+    const slots = state.array(`${prefix}.slots`, Int32Array);
+    const units = state.array(`${prefix}.units`, Uint16Array);
+    if (count > ends.length || hashes.length !== ends.length || 2 * count > slots.length || (count > 0 && ends[count - 1]! > units.length)) {
+      throw new Error(`model state ${prefix}: the interner's arrays do not fit together`);
+    }
+    this.units = units;
+    this.ends = ends;
+    this.hashes = hashes;
+    this.slots = slots;
+    this.count = count;
+  }
+
   private equals(id: number, name: string): boolean {
     const start = id === 0 ? 0 : this.ends[id - 1]!;
     if (this.ends[id]! - start !== name.length) return false;
@@ -136,6 +164,16 @@ export class GrowableFloat64 {
     this.ensure(i);
     this.data[i] = value;
   }
+  /** Writes the array under `name` (see model-state.ts). */
+  saveState(state: ModelState, name: string): void {
+    state.putArray(name, this.data);
+  }
+
+  /** Replaces the array with the one saved under `name`. */
+  loadState(state: ModelState, name: string): void {
+    this.data = state.array(name, Float64Array);
+  }
+
   /** Multiplies every entry (used to rebase exponentially growing weights). */
   scale(factor: number): void {
     for (let i = 0; i < this.data.length; i++) this.data[i]! *= factor;

@@ -9,6 +9,7 @@
  * @module
  */
 import { GrowableFloat64 } from './interner.js';
+import type { ModelState } from './model-state.js';
 
 /** Kind of a popularity event. */
 export const enum PopularityKind {
@@ -67,6 +68,39 @@ export class PopularityWindow {
       changed = true;
     }
     if (changed) this.dirty = true;
+  }
+
+  /** Writes the window's state under `prefix` (see model-state.ts); the ranking cache is not kept. */
+  saveState(state: ModelState, prefix: string): void {
+    state.putArray(`${prefix}.times`, this.times);
+    state.putArray(`${prefix}.events`, this.events);
+    state.putNumber(`${prefix}.head`, this.head);
+    state.putNumber(`${prefix}.length`, this.length);
+    state.putNumber(`${prefix}.itemBound`, this.itemBound);
+    state.putNumber(`${prefix}.newest`, this.newest);
+    this.purchases.saveState(state, `${prefix}.purchases`);
+    this.views.saveState(state, `${prefix}.views`);
+  }
+
+  /** Replaces the window's state with the one saved under `prefix` (the ranking is computed again). */
+  loadState(state: ModelState, prefix: string): void {
+    const times = state.array(`${prefix}.times`, Float64Array);
+    const events = state.array(`${prefix}.events`, Int32Array);
+    const head = state.number(`${prefix}.head`);
+    const length = state.number(`${prefix}.length`);
+    if (events.length !== times.length || head >= Math.max(1, times.length) || length > times.length) {
+      throw new Error(`model state ${prefix}: the popularity window does not fit together`);
+    }
+    this.times = times;
+    this.events = events;
+    this.head = head;
+    this.length = length;
+    this.itemBound = state.number(`${prefix}.itemBound`);
+    this.newest = state.number(`${prefix}.newest`);
+    this.purchases.loadState(state, `${prefix}.purchases`);
+    this.views.loadState(state, `${prefix}.views`);
+    this.cache = undefined;
+    this.dirty = true;
   }
 
   /** Purchases of `item` in the window. */

@@ -32,6 +32,7 @@ import { lessRedundant } from './redundancy.js';
 import { addSponsoredSlot, sponsoredPosition } from '../retail-media/index.js';
 import { boostCampaigns, buildSlots, recommenderIdOf } from './slots.js';
 import { VisualSimilarity } from './visual-similarity.js';
+import type { ModelState } from './model-state.js';
 
 const DAY_MS = 86_400_000;
 
@@ -133,6 +134,12 @@ export interface RecommendationModelsOptions {
    * (the engine's start: searches first, then the indexes).
    */
   holdIndexes?: boolean;
+  /**
+   * Event-derived state to start from (a checkpoint, see model-checkpoint.ts), saved by
+   * {@link RecommendationModels.saveState} with the same tuning. Loaded before the derived indexes
+   * intern the catalog's products, so item ids stay those of the saved models. Throws when it does not fit.
+   */
+  state?: ModelState;
 }
 
 /** A seed of an aggregating tactic with its weight. */
@@ -192,6 +199,7 @@ export class RecommendationModels {
     this.attributes = new AttributeSimilarity(this.catalog, this.items, undefined, undefined, this.tuning.indexSyncLimit);
     this.status = new ItemStatus(this.catalog, this.items);
     this.visual = new VisualSimilarity(this.catalog, this.items, { syncLimit: this.tuning.indexSyncLimit, annThreshold: this.tuning.visualAnnThreshold });
+    if (options.state) this.loadState(options.state);
     this.attributes.index.onError = options.onIndexError;
     this.visual.index.onError = options.onIndexError;
     if (options.holdIndexes) {
@@ -302,6 +310,39 @@ export class RecommendationModels {
         }
       }
     }
+  }
+
+  /**
+   * Writes the state the events built — item ids, co-view and co-purchase tables, counts, popularity
+   * window, customer histories, decay origin — with the tuning it was built with (see model-state.ts).
+   * The derived indexes (attributes, vectors, item status) are not part of it: they come from the
+   * catalog. The arrays are shared, not copied: encode the state before the next event is applied.
+   */
+  saveState(state: ModelState): void {
+    state.putValue('tuning', this.tuning);
+    state.putNumber('decayOrigin', this.decayOrigin);
+    this.items.saveState(state, 'items');
+    this.viewCo.saveState(state, 'viewCo');
+    this.viewSessions.saveState(state, 'viewSessions');
+    this.boughtCo.saveState(state, 'boughtCo');
+    this.orderCounts.saveState(state, 'orderCounts');
+    this.boughtMass.saveState(state, 'boughtMass');
+    this.popularity.saveState(state, 'popularity');
+    this.customers.saveState(state, 'customers');
+  }
+
+  /** Loads what {@link saveState} wrote (in the constructor only: nothing may have been interned yet). */
+  private loadState(state: ModelState): void {
+    if (JSON.stringify(state.value('tuning')) !== JSON.stringify(this.tuning)) throw new Error('the saved models were built with another tuning');
+    this.decayOrigin = state.number('decayOrigin');
+    this.items.loadState(state, 'items');
+    this.viewCo.loadState(state, 'viewCo');
+    this.viewSessions.loadState(state, 'viewSessions');
+    this.boughtCo.loadState(state, 'boughtCo');
+    this.orderCounts.loadState(state, 'orderCounts');
+    this.boughtMass.loadState(state, 'boughtMass');
+    this.popularity.loadState(state, 'popularity');
+    this.customers.loadState(state, 'customers');
   }
 
   /**

@@ -9,7 +9,8 @@
  * float32). Written to a temporary file and renamed: a crash leaves the previous file whole.
  * @module
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
+import { readFileIfPresent } from '../util/durable-file.js';
 import type { CatalogState } from '../catalog/catalog-index.js';
 import { TextModel } from './text-model.js';
 
@@ -82,12 +83,6 @@ export async function saveTextModel(file: string, model: TextModel, catalog: str
 
 /** Reads the model saved in `file`, or undefined when there is none. */
 export async function loadTextModel(file: string): Promise<{ model: TextModel; catalog: string } | undefined> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  return decodeTextModel(bytes);
+  const bytes = await readFileIfPresent(file);
+  return bytes === undefined ? undefined : decodeTextModel(bytes);
 }
