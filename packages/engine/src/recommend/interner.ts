@@ -7,6 +7,9 @@ import type { ModelState } from './model-state.js';
  * @module
  */
 
+/** Code units turned into a string by one call (String.fromCharCode takes its arguments on the stack). */
+const NAME_PIECE = 4096;
+
 /** Hash of a string's UTF-16 code units (FNV-1a, 32-bit). */
 function hashOf(name: string): number {
   let h = 0x811c9dc5;
@@ -67,9 +70,11 @@ export class Interner {
   name(id: number): string {
     const start = id === 0 ? 0 : this.ends[id - 1]!;
     const end = this.ends[id]!;
+    // `apply` reads the typed array as an array-like (a spread walks an iterator: it took a third of a
+    // PopularItems call's time); in pieces, as String.fromCharCode takes its arguments on the stack.
+    if (end - start <= NAME_PIECE) return String.fromCharCode.apply(null, this.units.subarray(start, end) as unknown as number[]);
     let out = '';
-    // In chunks: String.fromCharCode takes its arguments on the stack.
-    for (let i = start; i < end; i += 4096) out += String.fromCharCode(...this.units.subarray(i, Math.min(end, i + 4096)));
+    for (let i = start; i < end; i += NAME_PIECE) out += String.fromCharCode.apply(null, this.units.subarray(i, Math.min(end, i + NAME_PIECE)) as unknown as number[]);
     return out;
   }
 

@@ -39,6 +39,12 @@ export class PopularityWindow {
   private cacheLimit = 0;
   private cacheAt = Number.NEGATIVE_INFINITY;
   private dirty = true;
+  private rebuilds = 0;
+
+  /** Changes whenever the ranking is recomputed: equal generations, equal rankings (for callers that keep what they derive from it). */
+  get generation(): number {
+    return this.rebuilds;
+  }
 
   constructor(readonly windowMs: number, private readonly refreshMs: number, private readonly now: () => number) {}
 
@@ -129,6 +135,7 @@ export class PopularityWindow {
    * threshold (no full sort).
    */
   private rebuild(limit: number): void {
+    this.rebuilds++;
     const kept: ScoredItem[] = [];
     let floor = -Infinity;
     const byRank = (x: ScoredItem, y: ScoredItem): number => y.score - x.score || x.item - y.item;

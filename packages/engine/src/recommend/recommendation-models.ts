@@ -160,6 +160,19 @@ interface RequestContext {
   candidateLimit: number;
   /** Whether an item may be recommended at all (not an input, in the catalog, in stock when asked). */
   accept: (item: number) => boolean;
+  /** The request has no input item: `accept` depends only on the catalog version and `filterOutOfStock`. */
+  noInputs: boolean;
+}
+
+/** A popular list re-ranked against redundancy, with what it was computed from (see RecommendationModels.popularItems). */
+interface PopularMemo {
+  rankingGeneration: number;
+  limit: number;
+  catalogVersion: number;
+  purchases: number;
+  places: number;
+  inStockOnly: boolean;
+  list: readonly Scored<number>[];
 }
 
 /** Recommendation models and methods of one website. */
@@ -186,6 +199,10 @@ export class RecommendationModels {
   private boosted = new Map<string, string>();
   /** Origin of the forward-decay weights of bought-together (ms); set by the first purchase. */
   private decayOrigin = Number.NaN;
+  /** Purchases applied by this instance (any change of the co-purchase tables counts one). */
+  private purchasesApplied = 0;
+  /** The last Popular Items list of a request without inputs. */
+  private popularMemo: PopularMemo | undefined;
 
   constructor(options: RecommendationModelsOptions) {
     this.website = options.website;
@@ -276,6 +293,7 @@ export class RecommendationModels {
   applyPurchase(purchase: PurchaseRecord): void {
     if (purchase.websiteId !== undefined && purchase.websiteId !== this.website.websiteId) return;
     if (!Number.isFinite(purchase.eventTime) || !Array.isArray(purchase.items)) return;
+    this.purchasesApplied++;
     const distinct: number[] = [];
     const seen = new Set<number>();
     for (const line of purchase.items) {
@@ -388,6 +406,7 @@ export class RecommendationModels {
       recentSeeds,
       customerHistoric: customer?.historic ?? [],
       candidateLimit: Math.max(50, checked.count * 3 + excluded.size),
+      noInputs: excluded.size === 0,
     };
     const boostFactor = this.tuning.boostFactor;
     const boost = this.boosted.size === 0 ? undefined : (item: number) => (this.boosted.has(this.items.name(item)) ? boostFactor : 1);
@@ -540,12 +559,33 @@ export class RecommendationModels {
       case 'historicViewed':
         return ctx.customerHistoric.map((item, k) => ({ item, score: ctx.customerHistoric.length - k }));
       case 'popularItems':
-        return this.lessRedundant(this.popularity.ranking(limit + 200), ctx);
+        return this.popularItems(ctx, limit + 200);
       case 'jaccardViewedTogether':
         return ctx.productSeed >= 0 ? this.jaccard(ctx.productSeed) : [];
       case 'similarAttributes':
         return ctx.productSeed >= 0 ? this.attributes.similar(ctx.productSeed, limit) : [];
     }
+  }
+
+  /**
+   * The popular items re-ranked against redundancy. Without input items the list is the same for every
+   * shopper until the ranking is recomputed (at most once per `popularRefreshMs`), a purchase changes
+   * the overlaps, or the catalog changes what is accepted: it is kept and reused until then (the
+   * re-ranking was most of a PopularItems call's time).
+   */
+  private popularItems(ctx: RequestContext, limit: number): readonly Scored<number>[] {
+    const ranking = this.popularity.ranking(limit);
+    if (!ctx.noInputs) return this.lessRedundant(ranking, ctx);
+    const key = {
+      rankingGeneration: this.popularity.generation, limit, catalogVersion: this.catalog.version, purchases: this.purchasesApplied,
+      places: ctx.params.count, inStockOnly: ctx.params.filterOutOfStock,
+    };
+    const memo = this.popularMemo;
+    if (memo !== undefined && memo.rankingGeneration === key.rankingGeneration && memo.limit === key.limit && memo.catalogVersion === key.catalogVersion
+      && memo.purchases === key.purchases && memo.places === key.places && memo.inStockOnly === key.inStockOnly) return memo.list;
+    const list = this.lessRedundant(ranking, ctx);
+    this.popularMemo = { ...key, list };
+    return list;
   }
 
   private visuallySimilar(ctx: RequestContext, limit: number): readonly Scored<number>[] {
