@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { preferredTeam, teamDraftInterleave } from './interleaving.js';
+import { Random } from '../demo/random.js';
 
-/** A deterministic uniform generator (mulberry32). */
+/** A deterministic uniform generator for the coin. */
 function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = new Random(seed);
+  return () => random.next();
 }
 
 const ranking = fc.uniqueArray(fc.integer({ min: 0, max: 30 }), { maxLength: 20 });
