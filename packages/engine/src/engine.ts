@@ -7,10 +7,10 @@
 import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { CatalogChangeLog } from './catalog/change-log.js';
-import { lockDataDir, type DataDirLock } from './catalog/data-dir-lock.js';
+import { CatalogChangeLog } from './catalog/durability/change-log.js';
+import { lockDataDir, type DataDirLock } from './catalog/durability/data-dir-lock.js';
 import { Catalog, saveCatalogSnapshot } from './catalog/index.js';
-import { loadLatestGeneration, previousSnapshotPath, type LoadedGeneration } from './catalog/snapshot-generations.js';
+import { loadLatestGeneration, previousSnapshotPath, type LoadedGeneration } from './catalog/durability/snapshot-generations.js';
 import {
   personalizationWeight, semanticSearchOf, validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings,
 } from './config.js';
@@ -29,7 +29,7 @@ import type { ModelCheckpoint } from './recommend/model-checkpoint.js';
 import type { ModelState } from './recommend/model-state.js';
 import { affinityOf, affinityProfile, affinityRolesOf } from './search/personalize.js';
 import { makeReranker, type RerankInputs } from './search/rerank.js';
-import { tokenize } from './catalog/tokenizer.js';
+import { tokenize } from './catalog/full-text/tokenizer.js';
 import { DEFAULT_FIELD_WEIGHTS } from './catalog/field-values.js';
 import type { Embedder } from './semantic/embedder.js';
 import { TEXT_MODEL_ID } from './semantic/text-model.js';
@@ -100,7 +100,7 @@ function textModelPath(dataDir: string, websiteId: string): string {
 }
 
 /**
- * The latest readable snapshot generation (catalog/snapshot-generations.ts). When neither can be read
+ * The latest readable snapshot generation (catalog/durability/snapshot-generations.ts). When neither can be read
  * the start stops rather than silently serving an empty catalog; the message says how to recover (the
  * events are in the store, only the catalog needs reloading).
  */

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { objectProductList } from '../catalog/product-store.js';
+import { objectProductList } from '../catalog/columns/product-store.js';
 import type { CatalogView, Product } from '../types.js';
 import { METHODS } from './methods.js';
 import { decodeModelCheckpoint, encodeModelCheckpoint, MODEL_CHECKPOINT_FORMAT } from './model-checkpoint.js';

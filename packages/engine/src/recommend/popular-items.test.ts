@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { objectProductList } from '../catalog/product-store.js';
+import { objectProductList } from '../catalog/columns/product-store.js';
 import type { CatalogView, Product } from '../types.js';
 import { RecommendationModels } from './recommendation-models.js';
 

@@ -4,7 +4,7 @@
  * answers 503 and a purchase 503; space freed; one more PUT answers 200 (catalogSize 41); the snapshot
  * written; kill -9; the restart must serve the 41 products. It exited instead ("inconsistent product
  * store"): the refused PUT's version, dropped, had left its product shapes in the shape table the next
- * version shared, and the snapshot wrote them (fixed in catalog/product-store.ts; decision 0034).
+ * version shared, and the snapshot wrote them (fixed in catalog/columns/product-store.ts; decision 0034).
  * Needs root to mount a tmpfs; skipped with a message otherwise.
  */
 import { execFileSync } from 'node:child_process';
@@ -88,7 +88,7 @@ describe.skipIf(!isRoot)('a catalog after a full disk and kill -9', () => {
     const refIds = await catalogRefIds(restarted.url);
     expect([...refIds].sort()).toEqual([...loaded.map((p) => p.refId), 'p40'].sort());
     // From the latest snapshot: no fallback to the previous generation was needed (that one is the
-    // second line of defence, tested in the engine: catalog/snapshot-generations.test.ts).
+    // second line of defence, tested in the engine: catalog/durability/snapshot-generations.test.ts).
     expect(readdirSync(path.dirname(snapshot)).filter((f) => f.includes('.unreadable-'))).toEqual([]);
     restarted.child.kill('SIGKILL');
     await restarted.exited;
