@@ -12,7 +12,7 @@
 import { rename, writeFile } from 'node:fs/promises';
 import { readFileIfPresent } from '../util/durable-file.js';
 import type { CatalogState } from '../catalog/catalog-index.js';
-import { TextModel } from './text-model.js';
+import { textModelFromParts, type TextModel } from './text-model.js';
 
 const MAGIC = 'AISLERI1';
 
@@ -70,8 +70,7 @@ export function decodeTextModel(bytes: Buffer): { model: TextModel; catalog: str
   const floats = new Float32Array(bytes.buffer.slice(bytes.byteOffset + start, bytes.byteOffset + bytes.length));
   const vectors = floats.subarray(0, rows * header.dimensions);
   const idf = floats.subarray(rows * header.dimensions);
-  const rowOf = new Map(header.words.map((w, row) => [w, row]));
-  return { model: new TextModel(header.version, header.dimensions, rowOf, vectors, idf, header.maxWordsPerText), catalog: header.catalog };
+  return { model: textModelFromParts({ version: header.version, dimensions: header.dimensions, words: header.words, vectors, idf, maxWordsPerText: header.maxWordsPerText }), catalog: header.catalog };
 }
 
 /** Writes `model` to `file` atomically (temporary file, then rename). */
