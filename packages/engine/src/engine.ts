@@ -300,7 +300,10 @@ class AisleEngine implements Engine {
       this.replayProblem = undefined;
       const ms = Math.round(performance.now() - started);
       this.logger?.info({ ms, fromCheckpoints: Object.fromEntries(this.checkpoints?.held() ?? []) }, `aisle: stored events replayed in ${ms} ms`);
-      this.checkpoints?.start(this.events, () => this.siteModels());
+      // The websites whose stored events were replayed: a website added later has not had its earlier
+      // events (if any), so a checkpoint of its models would make the next start skip them.
+      const replayed = new Set(this.sites.keys());
+      this.checkpoints?.start(this.events, () => this.siteModels(replayed));
     }, (err: unknown) => {
       this.replayProblem = `the replay of the stored events failed (retried in ${retryMs / 1000} s): ${err instanceof Error ? err.message : String(err)}`;
       this.reporter.report('event-sink', err, undefined, 'replaying the stored events');
@@ -388,9 +391,9 @@ class AisleEngine implements Engine {
     return this.checkpoints ? this.checkpoints.create(websiteId, checkpoint, create) : create();
   }
 
-  /** Every website's models, by website id. */
-  private *siteModels(): Iterable<readonly [string, RecommendationModels]> {
-    for (const [websiteId, s] of this.sites) yield [websiteId, s.models] as const;
+  /** The models of the websites in `only`, by website id. */
+  private *siteModels(only: ReadonlySet<string>): Iterable<readonly [string, RecommendationModels]> {
+    for (const [websiteId, s] of this.sites) if (only.has(websiteId)) yield [websiteId, s.models] as const;
   }
 
   private site(websiteId: string): WebsiteState {
@@ -743,7 +746,7 @@ class AisleEngine implements Engine {
     await this.settleReported(this.replication?.close(), 'shutdown');
     // Before the store closes (the checkpoint is taken at a quiet point of the event service); a failed
     // one is reported by the checkpointer and loses nothing (the next start replays more events).
-    await this.checkpoints?.stop(this.events, () => this.siteModels());
+    await this.checkpoints?.stop(this.events);
     await this.settleReported(this.lock?.release(), 'shutdown');
     await this.events.close();
     await this.pool?.close();

@@ -38,6 +38,9 @@ export class ModelCheckpointer {
   private timer: NodeJS.Timeout | undefined;
   /** The checkpoint being written, if any (one at a time). */
   private writing: Promise<void> | undefined;
+  /** The models checkpointed (set by {@link start}: none before the replay of the stored events is over). */
+  private sites: (() => Iterable<readonly [string, RecommendationModels]>) | undefined;
+  private stopped = false;
 
   constructor(private readonly options: ModelCheckpointerOptions) {}
 
@@ -88,8 +91,10 @@ export class ModelCheckpointer {
     this.fedSinceCheckpoint++;
   }
 
-  /** Starts the periodic checkpoints of `sites`' models. */
+  /** Starts the periodic checkpoints of `sites`' models (once the replay of the stored events is over). */
   start(events: EventService, sites: () => Iterable<readonly [string, RecommendationModels]>): void {
+    if (this.stopped || this.sites) return;
+    this.sites = sites;
     this.timer = setInterval(() => {
       if (this.fedSinceCheckpoint === 0 || this.writing) return;
       // Failures are reported by write(); nothing else is to do with them here.
@@ -98,11 +103,16 @@ export class ModelCheckpointer {
     this.timer.unref();
   }
 
-  /** Stops the periodic checkpoints and writes a last one when events were fed since the last (shutdown). */
-  async stop(events: EventService, sites: () => Iterable<readonly [string, RecommendationModels]>): Promise<void> {
+  /**
+   * Stops the periodic checkpoints and writes a last one when events were fed since the last (shutdown;
+   * none when the replay never ended: the models do not hold every stored event).
+   */
+  async stop(events: EventService): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
-    await this.writing?.catch(() => undefined);
-    if (this.fedSinceCheckpoint > 0) await this.write(events, sites).catch(() => undefined);
+    await this.writing;
+    // Failures are reported by write(); shutdown goes on.
+    if (this.sites && this.fedSinceCheckpoint > 0) await this.write(events, this.sites).catch(() => undefined);
   }
 
   /**
