@@ -106,4 +106,44 @@ describe('model checkpoints across restarts', () => {
     expect(failures).toEqual([{ task: 'model-checkpoint', message: expect.stringMatching(/not used .*holds events up to \d+, the store only up to 0/) as unknown as string }]);
     expect((await restarted.recommend('site-a', 'PopularItems', {})).payload).toEqual([]);
   });
+
+  it('replays each website from its own checkpoint, in full for one without', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'aisle-checkpoint-'));
+    dirs.push(dataDir);
+    const siteB = { websiteId: 'site-b', client: 'client-b', tokens: ['token-b'], hmacSecret: 'secret-b' };
+    const open2 = async (): Promise<Engine> => {
+      const engine = await createEngine({ dataDir, workers: 0, websites: [site, siteB], logger });
+      open.push(engine);
+      await engine.recommend('site-a', 'PopularItems', {});
+      return engine;
+    };
+    const both = async (engine: Engine, from: number, to: number): Promise<void> => {
+      for (let i = from; i < to; i++) {
+        if (i < views.length) for (const id of ['site-a', 'site-b']) await engine.recordViews(id, views[i]!);
+        if (i < purchases.length) for (const id of ['site-a', 'site-b']) await engine.recordPurchases(id, purchases[i]!);
+      }
+    };
+    const popular = async (engine: Engine): Promise<unknown[]> => [
+      await engine.recommend('site-a', 'PopularItems', { count: 20 }), await engine.recommend('site-b', 'PopularItems', { count: 20 }),
+      await engine.recommend('site-a', 'ViewedTogether', { productRef: products[5]!.refId }), await engine.recommend('site-b', 'ViewedTogether', { productRef: products[5]!.refId }),
+    ];
+    const first = await open2();
+    for (const id of ['site-a', 'site-b']) await first.upsertProducts(id, products);
+    await first.close();
+    const second = await open2();
+    await both(second, 0, 60);
+    await second.close();
+    // site-b's checkpoint lost; more events for both after the checkpoints.
+    await rm(modelCheckpointPath(dataDir, 'site-b'));
+    const third = await open2();
+    expect(replayedFrom.at(-1)).toEqual({ 'site-a': expect.any(Number) as unknown as number });
+    await both(third, 60, 120);
+    const fourth = await open2();
+    const expected = await popular(fourth);
+    await rename(modelCheckpointPath(dataDir, 'site-a'), `${modelCheckpointPath(dataDir, 'site-a')}.aside`);
+    const fullReplay = await open2();
+    expect(replayedFrom.at(-1)).toEqual({});
+    expect(await popular(fullReplay)).toEqual(expected);
+    expect((expected[1] as { payload: string[] }).payload.length).toBeGreaterThan(0);
+  });
 });
