@@ -332,12 +332,12 @@ export class EventService {
    * sequence number, passed to it: new event writes wait (milliseconds: until the ones in flight are
    * stored and fed, and `fn` has run), the replay and polls are not running. For checkpoints of the
    * models (`fn` must be synchronous: it copies what it needs). Not run (undefined) while the replay of
-   * the stored events is not over, nor with a store other replicas write to (their events reach the
-   * sink when polled, not in sequence order).
+   * the stored events is not over. Meaningful only when this service is the store's one writer (the
+   * embedded store): other replicas' events reach the sink when polled, not in sequence order.
    */
   atQuietPoint<T>(fn: (lastSeq: number) => T): Promise<T | undefined> {
     return this.exclusive<T | undefined>(async () => {
-      if (this.heldFeeds !== undefined || this.store.kind === 'postgres' || this.closed) return undefined;
+      if (this.heldFeeds !== undefined || this.closed) return undefined;
       let release!: () => void;
       this.pause = new Promise<void>((resolve) => { release = resolve; });
       try {
