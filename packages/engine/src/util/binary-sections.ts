@@ -37,15 +37,20 @@ export function encodeSections(magic: string, header: unknown, arrays: ReadonlyM
   const json = Buffer.from(JSON.stringify(meta), 'utf8');
   let size = align8(12 + json.length);
   for (const [, a] of entries) size += align8(a.byteLength);
-  const out = Buffer.alloc(size);
+  // Not zero-filled first (tens of MB for a big website's models): every byte is written below, the
+  // padding explicitly, so equal states give equal bytes.
+  const out = Buffer.allocUnsafe(size);
   out.write(magic, 0, 'latin1');
   out.writeUInt32LE(json.length, 8);
   json.copy(out, 12);
-  let at = align8(12 + json.length);
+  let at = 12 + json.length;
   for (const [, a] of entries) {
+    out.fill(0, at, align8(at));
+    at = align8(at);
     Buffer.from(a.buffer, a.byteOffset, a.byteLength).copy(out, at);
-    at += align8(a.byteLength);
+    at += a.byteLength;
   }
+  out.fill(0, at, size);
   return out;
 }
 
