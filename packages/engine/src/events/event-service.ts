@@ -329,13 +329,14 @@ export class EventService {
 
   /**
    * Runs `fn` at a moment when the sink holds exactly the stored events up to the store's last
-   * sequence number, passed to it: new event writes wait (milliseconds: until the ones in flight are
-   * stored and fed, and `fn` has run), the replay and polls are not running. For checkpoints of the
-   * models (`fn` must be synchronous: it copies what it needs). Not run (undefined) while the replay of
+   * sequence number, passed to it: new event writes wait (until the ones in flight are stored and fed,
+   * and `fn` has resolved), the replay and polls are not running, so nothing is fed to the sink until
+   * `fn` is over, even when it takes turns of the event loop. For checkpoints of the models (`fn` copies
+   * what it needs). Not run (undefined) while the replay of
    * the stored events is not over. Meaningful only when this service is the store's one writer (the
    * embedded store): other replicas' events reach the sink when polled, not in sequence order.
    */
-  atQuietPoint<T>(fn: (lastSeq: number) => T): Promise<T | undefined> {
+  atQuietPoint<T>(fn: (lastSeq: number) => T | Promise<T>): Promise<T | undefined> {
     return this.exclusive<T | undefined>(async () => {
       if (this.heldFeeds !== undefined || this.closed) return undefined;
       let release!: () => void;
@@ -343,7 +344,8 @@ export class EventService {
       try {
         while (this.writesInFlight > 0) await new Promise<void>((resolve) => this.quietWaiters.push(resolve));
         const lastSeq = await this.store.lastSequence();
-        return fn(lastSeq);
+        // Awaited here: the writes stay paused until `fn` is over.
+        return await fn(lastSeq);
       } finally {
         this.pause = undefined;
         release();

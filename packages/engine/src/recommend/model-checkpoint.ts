@@ -5,14 +5,14 @@
  * per million stored views; decision 0034).
  *
  * File: `catalogs/<websiteId>.aislemodels` in the data directory (embedded store only: the events and
- * the checkpoint must be the same process's, see the engine), a {@link encodeSections} container with the
+ * the checkpoint must be the same process's, see the engine), a `util/binary-sections.ts` container with the
  * magic `AISLEMC1` and the header `{ format, websiteId, seq }`. Written atomically and durably
  * (temporary file flushed, renamed, directory flushed): a crash leaves the previous checkpoint whole.
  * A file of another format, website or tuning is not used (the events are replayed in full instead).
  * @module
  */
 import path from 'node:path';
-import { decodeSections, encodeSections } from '../util/binary-sections.js';
+import { decodeSections, encodeSectionsSteps } from '../util/binary-sections.js';
 import { readFileIfPresent, writeFileDurably } from '../util/durable-file.js';
 import { ModelState } from './model-state.js';
 import type { RecommendationModels } from './recommendation-models.js';
@@ -42,14 +42,26 @@ export function modelCheckpointPath(dataDir: string, websiteId: string): string 
 }
 
 /**
- * The checkpoint's bytes: `models`' state, holding the stored events up to `seq`. Synchronous and a
- * copy: call it where no event can be applied meanwhile (EventService.atQuietPoint).
+ * The checkpoint's bytes: `models`' state, holding the stored events up to `seq`. A copy: call it where
+ * no event can be applied meanwhile (EventService.atQuietPoint).
  */
 export function encodeModelCheckpoint(websiteId: string, models: RecommendationModels, seq: number): Buffer {
+  const steps = encodeModelCheckpointSteps(websiteId, models, seq);
+  let next = steps.next();
+  while (!next.done) next = steps.next();
+  return next.value;
+}
+
+/**
+ * {@link encodeModelCheckpoint} in steps (model part by part, array by array), for `runInSlices` at a
+ * quiet point that applies no event until it is over (see RecommendationModels.saveStateSteps): a big
+ * website's models (tens of MB) held the event loop for ~90 ms in one go.
+ */
+export function* encodeModelCheckpointSteps(websiteId: string, models: RecommendationModels, seq: number): Generator<void, Buffer, void> {
   const state = new ModelState();
-  models.saveState(state);
+  yield* models.saveStateSteps(state);
   const header: Header = { format: MODEL_CHECKPOINT_FORMAT, websiteId, seq, values: state.values };
-  return encodeSections(MAGIC, header, state.arrays);
+  return yield* encodeSectionsSteps(MAGIC, header, state.arrays);
 }
 
 /** The checkpoint in `bytes`; throws on a damaged or foreign file, or one of another format. */

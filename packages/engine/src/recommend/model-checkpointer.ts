@@ -10,9 +10,10 @@
  *   the models hold exactly the stored events up to the store's last sequence number), then written.
  * @module
  */
+import { runInSlices } from '../catalog/build/time-slices.js';
 import type { EventService } from '../events/event-service.js';
 import {
-  encodeModelCheckpoint, modelCheckpointPath, readModelCheckpoint, writeModelCheckpoint, type ModelCheckpoint,
+  encodeModelCheckpointSteps, modelCheckpointPath, readModelCheckpoint, writeModelCheckpoint, type ModelCheckpoint,
 } from './model-checkpoint.js';
 import type { ModelState } from './model-state.js';
 import type { RecommendationModels } from './recommendation-models.js';
@@ -121,9 +122,12 @@ export class ModelCheckpointer {
    */
   write(events: EventService, sites: () => Iterable<readonly [string, RecommendationModels]>): Promise<void> {
     const run = (async () => {
-      const encoded = await events.atQuietPoint((lastSeq) => {
+      const encoded = await events.atQuietPoint(async (lastSeq) => {
         this.fedSinceCheckpoint = 0;
-        return [...sites()].map(([websiteId, models]) => ({ websiteId, bytes: encodeModelCheckpoint(websiteId, models, lastSeq) }));
+        const out: { websiteId: string; bytes: Buffer }[] = [];
+        // In slices: searches go on meanwhile; event writes wait until every website is encoded.
+        for (const [websiteId, models] of sites()) out.push({ websiteId, bytes: await runInSlices(encodeModelCheckpointSteps(websiteId, models, lastSeq)) });
+        return out;
       });
       if (encoded === undefined) return;
       const failures = await Promise.all(encoded.map(async ({ websiteId, bytes }) => {

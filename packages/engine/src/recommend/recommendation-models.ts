@@ -32,7 +32,7 @@ import { lessRedundant } from './redundancy.js';
 import { addSponsoredSlot, sponsoredPosition } from '../retail-media/index.js';
 import { boostCampaigns, buildSlots, recommenderIdOf } from './slots.js';
 import { VisualSimilarity } from './visual-similarity.js';
-import type { ModelState } from './model-state.js';
+import { ModelState } from './model-state.js';
 
 const DAY_MS = 86_400_000;
 
@@ -337,16 +337,32 @@ export class RecommendationModels {
    * catalog. The arrays are shared, not copied: encode the state before the next event is applied.
    */
   saveState(state: ModelState): void {
+    const steps = this.saveStateSteps(state);
+    while (!steps.next().done);
+  }
+
+  /**
+   * {@link saveState} one part at a time, yielding in between, for a caller that lets the event loop run
+   * meanwhile and applies no event until it is over (EventService.atQuietPoint holds them). Only the
+   * item ids can change in between — a recommendation or an index build interns catalog products — so
+   * they are saved first, as copies; nothing else refers to ids interned later.
+   */
+  *saveStateSteps(state: ModelState): Generator<void, void, void> {
     state.putValue('tuning', this.tuning);
     state.putNumber('decayOrigin', this.decayOrigin);
-    this.items.saveState(state, 'items');
-    this.viewCo.saveState(state, 'viewCo');
-    this.viewSessions.saveState(state, 'viewSessions');
-    this.boughtCo.saveState(state, 'boughtCo');
-    this.orderCounts.saveState(state, 'orderCounts');
-    this.boughtMass.saveState(state, 'boughtMass');
-    this.popularity.saveState(state, 'popularity');
-    this.customers.saveState(state, 'customers');
+    const items = new ModelState();
+    this.items.saveState(items, 'items');
+    for (const [name, array] of items.arrays) state.putArray(name, array.slice());
+    for (const [name, value] of Object.entries(items.values)) state.putValue(name, value);
+    yield;
+    const parts: [string, { saveState(state: ModelState, name: string): void }][] = [
+      ['viewCo', this.viewCo], ['viewSessions', this.viewSessions], ['boughtCo', this.boughtCo], ['orderCounts', this.orderCounts],
+      ['boughtMass', this.boughtMass], ['popularity', this.popularity], ['customers', this.customers],
+    ];
+    for (const [name, part] of parts) {
+      part.saveState(state, name);
+      yield;
+    }
   }
 
   /** Loads what {@link saveState} wrote (in the constructor only: nothing may have been interned yet). */

@@ -22,8 +22,11 @@ interface Header {
 
 const align8 = (n: number): number => Math.ceil(n / 8) * 8;
 
-/** The container's bytes: `magic` (8 characters), `header` (JSON-serialisable) and the arrays. */
-export function encodeSections(magic: string, header: unknown, arrays: ReadonlyMap<string, SectionArray>): Buffer {
+/**
+ * The container's bytes: `magic` (8 characters), `header` (JSON-serialisable) and the arrays, in steps:
+ * it yields after each array copied (a big state is copied between turns of the event loop).
+ */
+export function* encodeSectionsSteps(magic: string, header: unknown, arrays: ReadonlyMap<string, SectionArray>): Generator<void, Buffer, void> {
   if (magic.length !== 8) throw new Error('a section magic has 8 characters');
   const entries = [...arrays];
   const meta: Header = {
@@ -49,13 +52,14 @@ export function encodeSections(magic: string, header: unknown, arrays: ReadonlyM
     at = align8(at);
     Buffer.from(a.buffer, a.byteOffset, a.byteLength).copy(out, at);
     at += a.byteLength;
+    yield;
   }
   out.fill(0, at, size);
   return out;
 }
 
 /**
- * The header and arrays of a container written by {@link encodeSections} with `magic`; each array is
+ * The header and arrays of a container written by {@link encodeSectionsSteps} with `magic`; each array is
  * a copy on its own buffer. Throws on a foreign, truncated or malformed file.
  */
 export function decodeSections(magic: string, bytes: Uint8Array): { header: unknown; arrays: Map<string, SectionArray> } {
