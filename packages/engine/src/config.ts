@@ -122,6 +122,11 @@ export interface FieldRoles {
   /** Price field: only refines the ranking of products that share an attribute. Default `"price"`. */
   price?: string;
   /**
+   * Field holding the product's image URL (absolute `https:` or same-origin path): what the dashboard
+   * shows beside a product's title; never an attribute. Default `"image_url"`.
+   */
+  image?: string;
+  /**
    * Further attribute fields (top-level, or `attributes.<key>` inside an `attributes` object). When
    * absent, every other top-level text or boolean field of at most 60 characters is an attribute
    * (numbers only when listed: counts, sizes and timestamps rarely mean "alike" by equality).
@@ -136,7 +141,7 @@ export interface FieldRoles {
  * `brand`, `type`, `price`). Similar Attributes and personalization both read them from here.
  */
 export const DEFAULT_FIELD_ROLES: Readonly<Required<Omit<FieldRoles, 'attributes'>>> = {
-  category: 'search_category', brand: 'brand', type: 'type', price: 'price', ignore: [],
+  category: 'search_category', brand: 'brand', type: 'type', price: 'price', image: 'image_url', ignore: [],
 };
 
 /** Per-website settings; every key is optional. */

@@ -13,7 +13,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
 import { pino } from 'pino';
 import { ConfigFileError, loadConfigFile } from './config-file.js';
-import { demoBanner, demoEngineOptions, demoIdentity, demoIdentityFile, ensureDemoSearchKey, seedDemo } from './demo.js';
+import { demoBanner, demoCustomers, demoEngineOptions, demoIdentity, demoIdentityFile, ensureDemoSearchKey, seedDemo } from './demo.js';
 import { logDestination } from './log-destination.js';
 import { createServer } from './server.js';
 
@@ -58,7 +58,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   logger.info({ websiteId: identity.websiteId, dataDir, ...seeded }, seeded.products || seeded.views ? 'demo data generated' : 'demo data loaded from the data directory');
   const app = await createServer({
     engine, adminTokens: [identity.adminToken], port: flags.port, host: flags.host, logger, handleSignals: true,
-    dashboard: { searchKeys: { [identity.websiteId]: searchKey } },
+    dashboard: { searchKeys: { [identity.websiteId]: searchKey }, demoCustomers: { [identity.websiteId]: demoCustomers(identity) } },
   });
   const popular = await engine.recommend(identity.websiteId, 'PopularItems', { count: 1 });
   const sample = popular.payload[0] ?? (await engine.search({ website_id: identity.websiteId, client: identity.client, q: '', start: 0, size: 1 })).payload.result[0]?.refId ?? 'P1';

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { stableGuid, type Engine, type EngineOptions, type WebsiteConfig } from '@aisle/engine';
+import { stableGuid, type Engine, type EngineOptions, type ViewRequest, type WebsiteConfig } from '@aisle/engine';
 import { generateCatalog, generateInteractions } from '@aisle/engine/demo';
 
 /** What `demo.json` holds. */
@@ -68,6 +68,11 @@ export function demoEngineOptions(dataDir: string, identity: DemoIdentity): Engi
   return { dataDir, store: { type: 'embedded' }, websites: [demoWebsite(identity)], adminTokens: [identity.adminToken] };
 }
 
+/** The demo's generated catalog (the same for the same identity). */
+function demoProducts(identity: DemoIdentity) {
+  return generateCatalog({ count: identity.productCount, seed: identity.seed });
+}
+
 /** Seeds the demo website when its catalog or its events are empty; returns what was done. */
 export async function seedDemo(engine: Engine, identity: DemoIdentity): Promise<{ products: number; views: number; purchases: number }> {
   const done = { products: 0, views: 0, purchases: 0 };
@@ -75,7 +80,7 @@ export async function seedDemo(engine: Engine, identity: DemoIdentity): Promise<
   const needsProducts = stats.products === 0;
   const needsEvents = stats.views === 0 && stats.purchases === 0;
   if (!needsProducts && !needsEvents) return done; // a restart: everything is in the data directory
-  const products = generateCatalog({ count: identity.productCount, seed: identity.seed });
+  const products = demoProducts(identity);
   if (needsProducts) {
     done.products = (await engine.upsertProducts(identity.websiteId, products)).loaded;
   }
@@ -89,6 +94,26 @@ export async function seedDemo(engine: Engine, identity: DemoIdentity): Promise<
   }
   if (done.products > 0) await engine.saveSnapshots();
   return done;
+}
+
+/** How many generated customers the dashboard offers for the customer-based methods. */
+export const DEMO_CUSTOMER_COUNT = 3;
+
+/** The customers with the most view sessions, most first (ties: first seen first); pure. */
+export function busiestCustomers(views: readonly ViewRequest[], count: number): string[] {
+  const sessions = new Map<string, number>();
+  for (const body of views) sessions.set(body.customerId, (sessions.get(body.customerId) ?? 0) + 1);
+  // Map order is first-seen order and the sort is stable, so ties keep it.
+  return [...sessions].sort((a, b) => b[1] - a[1]).slice(0, count).map(([id]) => id);
+}
+
+/**
+ * The demo's busiest generated shoppers (the seeded interactions regenerated from the identity's seed:
+ * the same ids whether the data was seeded now or at an earlier start), for the dashboard to offer.
+ */
+export function demoCustomers(identity: DemoIdentity, count = DEMO_CUSTOMER_COUNT): string[] {
+  const products = demoProducts(identity);
+  return busiestCustomers(generateInteractions({ products, seed: identity.seed }).views, count);
 }
 
 /**

@@ -7,7 +7,7 @@
  * @module
  */
 import type { Handler } from './context.js';
-import { dashboardAsset, dashboardPage } from './dashboard.js';
+import { DASHBOARD_CONFIG_SCHEMA, dashboardAsset, dashboardConfigFile, dashboardPage } from './dashboard.js';
 import type { ErrorShape } from './errors.js';
 import * as h from './handlers.js';
 import { byteSize, DEFAULT_LIMITS } from './limits.js';
@@ -420,6 +420,19 @@ export const endpoints = {
   dashboard: {
     path: '/', errorShape: 'envelope', cors: false, undocumented: true,
     operations: [{ method: 'GET', operationId: 'dashboard', tag: 'operations', summary: 'The dashboard page.', auth: 'public', responses: {}, handler: dashboardPage }],
+  },
+  dashboardConfig: {
+    path: '/dashboard/config.json', errorShape: 'envelope', cors: false,
+    operations: [{
+      method: 'GET', operationId: 'dashboardConfig', tag: 'operations', summary: 'What the dashboard page needs to start.',
+      description: 'Public identifiers only (never a token): the websites with their facet, range and display fields (from '
+        + 'settings.fieldRoles), the recommendation methods and those that need a customer id, and the search key and demo '
+        + 'customers the server was started with (the demo). See docs/http-api.md, "The dashboard\'s configuration".',
+      auth: 'public',
+      responses: { 200: { description: 'The configuration.', content: { 'application/json': { schema: DASHBOARD_CONFIG_SCHEMA } } } },
+      errors: { 404: 'The dashboard is turned off (dashboard: false).' },
+      handler: dashboardConfigFile,
+    }],
   },
   dashboardAsset: {
     path: '/dashboard/{file}', errorShape: 'envelope', cors: false, undocumented: true,

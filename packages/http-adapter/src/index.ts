@@ -15,4 +15,4 @@ export { schemas, inlineRefs, RECOMMEND_METHODS, type JsonSchema, type SchemaNam
 export { routes, recommendRoutes, matchRoute } from './router.js';
 export { endpoints, recommendEndpoints, TAGS, type EndpointDeclaration, type OperationDeclaration, type AuthKind, type HttpMethod } from './endpoints.js';
 export { parseRecommendParams, parseQueryString } from './query.js';
-export { DEFAULT_DASHBOARD_DIR, dashboardConfig, type DashboardOptions } from './dashboard.js';
+export { DEFAULT_DASHBOARD_DIR, dashboardConfig, type DashboardConfig, type DashboardOptions, type DashboardSite, type DisplayFields } from './dashboard.js';

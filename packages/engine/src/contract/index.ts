@@ -8,6 +8,7 @@
 export * from './limits.js';
 export * from './schemas.js';
 export { RECOMMEND_METHODS, type RecommendMethod } from '../recommend/methods.js';
+export { CUSTOMER_METHODS } from '../recommend/methods.js';
 export { validatorFor, describeAjvError, describeAjvErrors, checkAgainst, type FailAt, type CheckAt, type ValidatorOptions } from './validate.js';
 export { parseIsoDateTime, EVENT_FORMATS, type EventFormat } from './formats.js';
 export * from './errors.js';

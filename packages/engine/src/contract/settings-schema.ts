@@ -60,7 +60,7 @@ const AdSetSchema = Type.Object({
 
 const FieldRolesSchema = closed({
   category: opt(Type.Union([name(), names()])),
-  brand: opt(name()), type: opt(name()), price: opt(name()),
+  brand: opt(name()), type: opt(name()), price: opt(name()), image: opt(name()),
   attributes: opt(names()), ignore: opt(names()),
 }, { description: 'Which product fields Similar Attributes and personalization read (docs/recommendations.md).' });
 

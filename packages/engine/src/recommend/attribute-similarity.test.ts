@@ -44,6 +44,17 @@ describe('productFeatures', () => {
     expect(featureReads(roles, 'availability')).toBe(false);
     expect(featureReads(roles, 'kind')).toBe(false);
   });
+
+  it('never reads the image role as an attribute (default image_url, or the field the roles name)', () => {
+    const product = { refId: 'x', image_url: '/i/x.jpg', picture: '/p/x.jpg', colour: 'Red' };
+    const byDefault = productFeatures(product);
+    expect(byDefault.has('a:image_url=/i/x.jpg')).toBe(false);
+    expect(byDefault.get('a:picture=/p/x.jpg')).toBe(ATTRIBUTE_WEIGHTS.customAttribute);
+    const named = productFeatures(product, resolveFieldRoles({ image: 'picture' }));
+    expect(named.has('a:picture=/p/x.jpg')).toBe(false);
+    expect(named.get('a:image_url=/i/x.jpg')).toBe(ATTRIBUTE_WEIGHTS.customAttribute);
+    expect(named.get('a:colour=red')).toBe(ATTRIBUTE_WEIGHTS.customAttribute);
+  });
 });
 
 describe('Similar Attributes over field roles', () => {

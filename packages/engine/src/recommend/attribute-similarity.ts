@@ -43,6 +43,8 @@ export interface ResolvedFieldRoles {
   brand: string;
   type: string;
   price: string;
+  /** The image URL field: never an attribute (a URL is unique per product). */
+  image: string;
   /** Listed attribute fields, or undefined: every other top-level text/boolean field (see {@link FieldRoles.attributes}). */
   attributes: readonly string[] | undefined;
   ignore: ReadonlySet<string>;
@@ -64,6 +66,7 @@ export function resolveFieldRoles(roles: FieldRoles | undefined): ResolvedFieldR
     brand: roles?.brand ?? DEFAULT_FIELD_ROLES.brand,
     type: roles?.type ?? DEFAULT_FIELD_ROLES.type,
     price: roles?.price ?? DEFAULT_FIELD_ROLES.price,
+    image: roles?.image ?? DEFAULT_FIELD_ROLES.image,
     attributes: roles?.attributes,
     ignore: new Set(roles?.ignore ?? []),
   };
@@ -122,7 +125,7 @@ export function productFeatures(p: Product, roles: ResolvedFieldRoles = resolveF
   const put = (key: string, w: number): void => {
     f.set(key, Math.max(f.get(key) ?? 0, w));
   };
-  const roleFields = new Set<string>([...roles.category, roles.brand, roles.type, roles.price]);
+  const roleFields = new Set<string>([...roles.category, roles.brand, roles.type, roles.price, roles.image]);
   for (const field of roles.category) {
     if (roles.ignore.has(field)) continue;
     const value = fieldValue(p, field);

@@ -95,6 +95,12 @@ export const RECOMMEND_METHODS = METHOD_TABLE.map((m) => m.name) as readonly Rec
 /** Methods whose lists are a customer's own history: a sponsored slot is never placed there, whatever the settings say. */
 export const HISTORY_METHODS: ReadonlySet<string> = new Set(METHODS.filter((m) => m.ownHistory).map((m) => m.name));
 
+/**
+ * Methods that need a `customerId` and nothing else can stand in for it (Personalized, the recently
+ * viewed ones): a caller without a customer has nothing to ask them (the dashboard asks for one first).
+ */
+export const CUSTOMER_METHODS: readonly RecommendMethod[] = METHOD_TABLE.filter((m) => m.required === 'customerId').map((m) => m.name);
+
 const BY_LOWER = new Map(METHODS.map((m) => [m.name.toLowerCase(), m]));
 
 /** The method of a path segment (case-insensitive), or throws `UNKNOWN_METHOD`. */
