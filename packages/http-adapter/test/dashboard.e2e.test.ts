@@ -18,9 +18,10 @@ import { fileURLToPath } from 'node:url';
 import { stableGuid, type Engine, createEngine } from '@aisle/engine';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_DASHBOARD_DIR } from '../src/dashboard.js';
-import { demoEngineOptions, demoIdentity, ensureDemoSearchKey, seedDemo, type DemoIdentity } from '../src/demo.js';
+import { DEFAULT_DASHBOARD_DIR, type DashboardConfig } from '../src/dashboard.js';
+import { demoCustomers, demoEngineOptions, demoIdentity, ensureDemoSearchKey, seedDemo, type DemoIdentity } from '../src/demo.js';
 import { createServer, type AisleServer } from '../src/server.js';
+import { expectDocumented } from './helpers.js';
 
 const CHROMIUM = process.env.AISLE_CHROMIUM ?? '/usr/bin/chromium';
 const HAS_CHROMIUM = existsSync(CHROMIUM);
@@ -39,6 +40,7 @@ let identity: DemoIdentity;
 let engine: Engine;
 let app: AisleServer;
 let searchKey: string;
+let customers: string[];
 
 /** POST /v1.4/search with the demo's search key, as the page does. */
 async function apiSearch(body: Record<string, unknown>): Promise<SearchAnswer> {
@@ -79,10 +81,11 @@ beforeAll(async () => {
   engine = await createEngine({ ...demoEngineOptions(tmp, identity), workers: 0 });
   await seedDemo(engine, identity);
   searchKey = await ensureDemoSearchKey(engine, identity, tmp);
+  customers = demoCustomers(identity);
   await recordAttributedPurchases();
   app = await createServer({
     engine, adminTokens: [identity.adminToken], port: 0, host: '127.0.0.1', logger: false,
-    dashboard: { searchKeys: { [identity.websiteId]: searchKey } },
+    dashboard: { searchKeys: { [identity.websiteId]: searchKey }, demoCustomers: { [identity.websiteId]: customers } },
   });
 });
 
@@ -114,13 +117,39 @@ describe('dashboard over HTTP', () => {
     expect(zipped.encoding).toBe('gzip');
     expect(gunzipSync(zipped.body).toString('utf8')).toBe(script);
     expect(zipped.body.length).toBeLessThan(script.length / 2);
-    const config = (await (await fetch(`${app.url}/dashboard/config.json`)).json()) as { websites: { websiteId: string; searchKey?: string }[]; recommendMethods: string[] };
-    expect(config.websites).toEqual([expect.objectContaining({ websiteId: 'demo', client: 'demo', searchKey })]);
+    // The configuration is documented (its schema in the OpenAPI document) and holds what the demo passed.
+    const config = (await expectDocumented(await fetch(`${app.url}/dashboard/config.json`), '/dashboard/config.json', 'GET')) as DashboardConfig;
+    expect(config.websites).toEqual([expect.objectContaining({
+      websiteId: 'demo', client: 'demo', searchKey, demoCustomers: customers, displayFields: { title: 'title', price: 'price', image: 'image_url' },
+    })]);
     expect(config.recommendMethods).toHaveLength(17);
     const text = JSON.stringify(config);
     expect(text).not.toContain(identity.adminToken);
     expect(text).not.toContain(identity.token);
     for (const bad of ['/dashboard/..%2Fpackage.json', '/dashboard/nope.js', '/dashboard/.env']) expect((await fetch(`${app.url}${bad}`)).status, bad).toBe(404);
+  });
+
+  it('lists as customer methods exactly those the server refuses without a customer id', async () => {
+    const config = (await (await fetch(`${app.url}/dashboard/config.json`)).json()) as DashboardConfig;
+    const refId = (await apiSearch({ q: '', size: 1 })).payload.result[0]!.refId;
+    const product = `productRef=${encodeURIComponent(refId)}&items%5B0%5D=${encodeURIComponent(refId)}`;
+    expect(config.customerMethods.length).toBeGreaterThan(0);
+    for (const method of config.recommendMethods) {
+      const url = `${app.url}/1.0/ClientRecom/demo/${method}?${product}&count=6`;
+      const without = await fetch(url);
+      // A customer method without a customer is refused, naming the parameter; every other method answers with the product alone.
+      expect(without.status, method).toBe(config.customerMethods.includes(method) ? 400 : 200);
+      if (without.status === 400) expect(await without.text(), method).toContain('customerId');
+      expect((await fetch(`${url}&customerId=${customers[0]}`)).status, method).toBe(200);
+    }
+  });
+
+  it('offers the demo\'s busiest shoppers: customers with a viewing history', async () => {
+    expect(customers).toHaveLength(3);
+    for (const customerId of customers) {
+      const answer = (await (await fetch(`${app.url}/1.0/ClientRecom/demo/HistoricViewed?customerId=${customerId}&count=6`)).json()) as { payload: string[] };
+      expect(answer.payload.length, customerId).toBeGreaterThan(0);
+    }
   });
 
   it('is off with dashboard: false', async () => {
@@ -218,28 +247,102 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, '3-sorted-page-2.png') });
   });
 
-  it('opens a product: every method with the tactic of each item, and bundles, as the API answers them', async () => {
-    const refId = await page.locator('.hit').first().getAttribute('data-ref');
-    await page.locator('button.open').first().click();
-    expect(await page.getByRole('tab', { name: 'Product' }).getAttribute('aria-selected')).toBe('true');
-    await expect.poll(() => page.locator('.method .loading').count()).toBe(0);
-    const methods = await page.locator('.method h3').allInnerTexts();
-    expect(methods).toHaveLength(17);
-    for (const method of ['ProductDetail', 'ViewedTogether', 'PopularItems', 'BoughtTogether']) {
-      const api = (await (await fetch(`${app.url}/1.0/ClientRecom/demo/${method}?productRef=${encodeURIComponent(refId!)}&items%5B0%5D=${encodeURIComponent(refId!)}&count=6`)).json()) as {
-        payload: string[]; slots: { tacticLabel: string }[];
-      };
-      const card = page.locator(`.method[data-method="${method}"]`);
-      expect(await card.locator('li .open').allInnerTexts(), method).toEqual(api.payload);
-      expect(await card.locator('li .tactic').allInnerTexts(), method).toEqual(api.slots.map((s) => s.tacticLabel));
+  /** The catalog records of refIds, by refId, as the API answers a search scoped to them. */
+  const recordsOf = async (refIds: string[]) => {
+    const unique = [...new Set(refIds)];
+    const answer = await apiSearch({ q: '', size: unique.length, scope: { refId: unique } });
+    return new Map(answer.payload.result.map((p) => [p.refId, p]));
+  };
+  const recommendApi = async (method: string, refId: string, customerId?: string) => {
+    const q = new URLSearchParams({ productRef: refId, 'items[0]': refId, count: '6', ...(customerId ? { customerId } : {}) });
+    return (await (await fetch(`${app.url}/1.0/ClientRecom/demo/${method}?${q}`)).json()) as { payload: string[]; slots: { tacticLabel: string }[] };
+  };
+  /** Every answer of 400 or more, failed request and console error while `action` runs. */
+  const failuresDuring = async (action: () => Promise<void>) => {
+    const failures: string[] = [];
+    const onResponse = (res: { status(): number; url(): string }) => { if (res.status() >= 400) failures.push(`${res.status()} ${res.url()}`); };
+    const onFailed = (req: { url(): string }) => failures.push(`failed ${req.url()}`);
+    const onConsole = (msg: { type(): string; text(): string }) => { if (msg.type() === 'error') failures.push(`console: ${msg.text()}`); };
+    page.on('response', onResponse);
+    page.on('requestfailed', onFailed);
+    page.on('console', onConsole);
+    try {
+      await action();
+    } finally {
+      page.off('response', onResponse);
+      page.off('requestfailed', onFailed);
+      page.off('console', onConsole);
     }
-    // Personalized needs a customer: the page shows the API's message.
-    await expect.poll(() => page.locator('.method[data-method="Personalized"]').innerText()).toContain('customerId');
+    return failures;
+  };
+  const productLoaded = async () => {
+    await expect.poll(() => page.locator('#view-product .loading').count()).toBe(0);
+  };
+  /** The refIds and the item texts a method's card shows. */
+  const cardItems = async (method: string) => {
+    const card = page.getByRole('region', { name: method, exact: true });
+    return {
+      refs: await card.locator('li .open').evaluateAll((buttons) => buttons.map((b) => (b as HTMLElement).dataset.ref!)),
+      titles: await card.locator('li .open').allInnerTexts(),
+      tactics: await card.locator('li .tactic').allInnerTexts(),
+    };
+  };
+
+  /** A method's card shows the API's answer: its refIds, in order, by their catalog titles, with their tactics. */
+  const expectCardAsApi = async (method: string, refId: string, customerId?: string) => {
+    const api = await recommendApi(method, refId, customerId);
+    const records = await recordsOf(api.payload);
+    const shown = await cardItems(method);
+    expect(shown.refs, method).toEqual(api.payload);
+    expect(shown.titles, method).toEqual(api.payload.map((ref) => records.get(ref)!.title));
+    expect(shown.tactics, method).toEqual(api.slots.map((s) => s.tacticLabel));
+  };
+
+  it('opens a product: every method with each item\'s title and tactic, and bundles, with no failing request', async () => {
+    const config = (await (await fetch(`${app.url}/dashboard/config.json`)).json()) as DashboardConfig;
+    const refId = (await page.locator('.hit').first().getAttribute('data-ref'))!;
+    const failures = await failuresDuring(async () => {
+      await page.locator('button.open').first().click();
+      expect(await page.getByRole('tab', { name: 'Product' }).getAttribute('aria-selected')).toBe('true');
+      await productLoaded();
+    });
+    expect(failures).toEqual([]);
+    expect(await page.locator('.method h3').allInnerTexts()).toEqual(config.recommendMethods);
+    const self = await recordsOf([refId]);
+    expect(await page.locator('.product-card h2').innerText()).toBe(self.get(refId)!.title);
+    for (const method of ['ProductDetail', 'ViewedTogether', 'PopularItems', 'BoughtTogether']) await expectCardAsApi(method, refId);
+    expect((await cardItems('PopularItems')).titles.length).toBeGreaterThan(0);
+    // An item opens by its title: the accessible name of its button.
+    const popular = (await cardItems('PopularItems')).titles[0]!;
+    await expect.poll(() => page.getByRole('button', { name: popular, exact: true }).count()).toBeGreaterThan(0);
+    // The customer methods were not called: their cards ask for a customer id.
+    for (const method of config.customerMethods) {
+      await expect.poll(() => page.getByRole('region', { name: method, exact: true }).innerText()).toContain('Needs a customer id');
+    }
     const bundles = (await (await fetch(`${app.url}/1.0/ClientRecom/demo/bundle`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ product_ref_ids: [refId], setCount: 3, count: 3 }),
     })).json()) as { payload: string[][] };
-    expect(await page.locator('.bundles li').allInnerTexts()).toEqual(bundles.payload.map((b) => b.join(' + ')));
+    const bundleRecords = await recordsOf(bundles.payload.flat());
+    const bundleTitles = await page.locator('.bundles li').evaluateAll((rows) => rows.map((li) => [...li.querySelectorAll('.open')].map((b) => b.textContent)));
+    expect(bundleTitles).toEqual(bundles.payload.map((b) => b.map((ref) => bundleRecords.get(ref)!.title)));
     await page.screenshot({ path: path.join(ARTIFACTS, '4-product.png'), fullPage: true });
+  });
+
+  it('asks for a customer id and shows the customer methods for a demo customer, with no failing request', async () => {
+    const config = (await (await fetch(`${app.url}/dashboard/config.json`)).json()) as DashboardConfig;
+    const refId = await page.getByLabel('Product refId').inputValue();
+    expect(await page.getByLabel('Customer id').inputValue()).toBe('');
+    const failures = await failuresDuring(async () => {
+      await page.getByRole('button', { name: 'Use a demo customer' }).click();
+      await expect.poll(() => page.getByLabel('Customer id').inputValue()).toBe(customers[0]);
+      await expect.poll(() => page.locator('.product-card .meta').innerText()).toContain(customers[0]!);
+      await productLoaded();
+    });
+    expect(failures).toEqual([]);
+    for (const method of config.customerMethods) await expectCardAsApi(method, refId, customers[0]);
+    // The demo customer has a history: the recently viewed lists are not empty.
+    expect((await cardItems('HistoricViewed')).refs.length).toBeGreaterThan(0);
+    await page.screenshot({ path: path.join(ARTIFACTS, '4b-product-customer.png'), fullPage: true });
   });
 
   it('opens the reports with the admin token the user types, as the API answers them', async () => {

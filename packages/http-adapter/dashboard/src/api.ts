@@ -3,19 +3,25 @@
  * search key and admin token the user typed.
  */
 
-/** One website as `GET /dashboard/config.json` lists it. */
+/** One website as `GET /dashboard/config.json` lists it (docs/http-api.md, "The dashboard's configuration"). */
 export interface SiteConfig {
   websiteId: string;
   client: string;
   facets: string[];
   numericFields: string[];
+  /** The product fields an item is shown by (the website's field roles). */
+  displayFields: { title: string; price: string; image: string };
   searchKey?: string;
+  /** Customer ids to try the customer-based methods with (the demo's). */
+  demoCustomers?: string[];
 }
 
 /** `GET /dashboard/config.json`. */
 export interface DashboardConfig {
   websites: SiteConfig[];
   recommendMethods: string[];
+  /** The methods whose only input is a customer id: called only once the user gave one. */
+  customerMethods: string[];
 }
 
 /** The connection the user chose. */
@@ -72,9 +78,34 @@ export function bundles(site: SiteConfig, refId: string): Promise<{ payload: str
   });
 }
 
+/** A product as search answers it: `refId` and whatever fields the catalog holds. */
+export type ProductRecord = { refId: string } & Record<string, unknown>;
+
+/**
+ * The catalog records of `refIds`, by refId, in one search with the search key (an empty query scoped to
+ * the refIds: recommendation and bundle answers carry refIds only). RefIds the catalog no longer holds
+ * are absent from the map.
+ */
+export async function productsByRef(conn: Connection, refIds: readonly string[]): Promise<Map<string, ProductRecord>> {
+  const unique = [...new Set(refIds)];
+  if (unique.length === 0) return new Map();
+  const answer = await getJson<{ payload: { result: ProductRecord[] } }>('/v1.4/search', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${conn.searchKey}` },
+    body: JSON.stringify({ website_id: conn.site.websiteId, client: conn.site.client, q: '', start: 0, size: unique.length, scope: { refId: unique } }),
+  });
+  return new Map(answer.payload.result.map((p) => [p.refId, p]));
+}
+
 /** An admin GET (`/admin/v1/websites/{site}/…`). */
 export function admin<T>(conn: Connection, path: string): Promise<T> {
   return getJson(`/admin/v1/websites/${encodeURIComponent(conn.site.websiteId)}/${path}`, { headers: { authorization: `Bearer ${conn.adminToken}` } });
+}
+
+/** A numeric value with two decimals (prices arrive as numbers or numeric strings); other values as given. */
+export function formatNumber(value: unknown): string {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(n) ? n.toFixed(2) : String(value ?? '');
 }
 
 /** Escapes text for insertion into HTML. */

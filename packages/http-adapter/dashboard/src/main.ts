@@ -44,16 +44,27 @@ async function main(): Promise<void> {
     sessionStorage.setItem(TOKEN_STORAGE, tokenInput.value);
     conn = { site, searchKey: keyInput.value.trim(), adminToken: tokenInput.value.trim() };
     reportsShown = false;
+    offerDemoCustomers();
     if (!conn.searchKey) return notice('Type a search key (POST /admin/v1/websites/{id}/keys creates one) to search.');
     notice(undefined);
     startSearch(conn, openProduct, notice);
     if (!$('view-reports').hidden) void loadReports();
   };
-  const openProduct = (refId: string, title = '') => {
-    if (!conn) return;
+  const customerInput = $<HTMLInputElement>('customer-id');
+  const demoButton = $<HTMLButtonElement>('demo-customer');
+  // The website's demo customers: offered in the customer field's list and by the button (hidden without any).
+  const offerDemoCustomers = () => {
+    const customers = conn?.site.demoCustomers ?? [];
+    $('demo-customers').replaceChildren(...customers.map((id) => new Option(id, id)));
+    demoButton.hidden = customers.length === 0;
+  };
+  const openProduct = (refId: string) => {
+    if (!conn || !refId) return;
+    // The items' titles are read with the search key: without one the page would only collect 401s.
+    if (!conn.searchKey) return notice('Type a search key to open a product.');
     selectTab('product');
     $<HTMLInputElement>('product-ref').value = refId;
-    void showProduct(conn, config.recommendMethods, refId, title, $<HTMLInputElement>('customer-id').value.trim());
+    void showProduct(conn, { refId, customerId: customerInput.value.trim(), methods: config.recommendMethods, customerMethods: config.customerMethods });
   };
   const loadReports = async () => {
     if (!conn) return;
@@ -67,6 +78,12 @@ async function main(): Promise<void> {
   $('tab-product').onclick = () => selectTab('product');
   $('tab-reports').onclick = () => { selectTab('reports'); if (!reportsShown) void loadReports(); };
   $('product-form').onsubmit = (e) => { e.preventDefault(); openProduct($<HTMLInputElement>('product-ref').value.trim()); };
+  demoButton.onclick = () => {
+    // The next demo customer on each click (the first when the field holds none of them).
+    const customers = conn?.site.demoCustomers ?? [];
+    customerInput.value = customers[(customers.indexOf(customerInput.value.trim()) + 1) % customers.length] ?? '';
+    openProduct($<HTMLInputElement>('product-ref').value.trim());
+  };
   $('view-product').addEventListener('click', (e) => {
     const button = (e.target as HTMLElement).closest<HTMLButtonElement>('button.open');
     if (button) openProduct(button.dataset.ref!);

@@ -2,17 +2,11 @@
 import { aisleSearchClient } from '@aisle/instantsearch';
 import instantsearch, { type InstantSearch } from 'instantsearch.js/es';
 import { hits, pagination, panel, rangeInput, refinementList, searchBox, sortBy, stats } from 'instantsearch.js/es/widgets';
-import type { Connection } from './api.js';
+import { formatNumber, type Connection } from './api.js';
 
 const INDEX = 'products';
 
 let current: InstantSearch | undefined;
-
-/** A numeric value with two decimals (prices arrive as numbers or numeric strings); other values as given. */
-function formatNumber(value: unknown): string {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  return Number.isFinite(n) ? n.toFixed(2) : String(value ?? '');
-}
 
 /** Starts (or restarts) InstantSearch for a connection; `onOpen` opens a product. */
 export function startSearch(conn: Connection, onOpen: (refId: string, title: string) => void, onError: (message: string) => void): void {
