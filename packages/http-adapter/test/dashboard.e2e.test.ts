@@ -345,6 +345,30 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, '4b-product-customer.png'), fullPage: true });
   });
 
+  it('shows a product\'s image when its image field (field role image, default image_url) holds a URL', async () => {
+    const refId = await page.getByLabel('Product refId').inputValue();
+    const url = `https://img.example/${refId}.svg`;
+    const patched = await fetch(`${app.url}/admin/v1/websites/demo/products`, {
+      method: 'PATCH', headers: { 'content-type': 'application/json', authorization: `Bearer ${identity.adminToken}` },
+      body: JSON.stringify([{ refId, image_url: url }]),
+    });
+    expect(patched.status).toBe(200);
+    await expect.poll(async () => (await recordsOf([refId])).get(refId)?.image_url).toBe(url);
+    // The image host stands for a shop's CDN (the page may reach nothing else outside this server).
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="#4f6bed"/></svg>';
+    await page.route('https://img.example/**', (route) => route.fulfill({ contentType: 'image/svg+xml', body: svg }));
+    const failures = await failuresDuring(async () => {
+      await page.getByRole('button', { name: 'Show recommendations' }).click();
+      await productLoaded();
+      const image = page.locator('.product-card img');
+      await expect.poll(() => image.getAttribute('src')).toBe(url);
+      await expect.poll(() => image.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    });
+    expect(failures).toEqual([]);
+    // An item without an image keeps an empty box of the same size (the rows line up).
+    expect(await page.locator('.method .thumb').count()).toBeGreaterThan(await page.locator('.method img.thumb').count());
+  });
+
   it('opens the reports with the admin token the user types, as the API answers them', async () => {
     await page.getByRole('tab', { name: 'Reports' }).click();
     await expect.poll(() => page.locator('#reports').innerText()).toContain('admin token');
