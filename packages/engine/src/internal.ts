@@ -32,3 +32,5 @@ export { objectProductList } from './catalog/product-store.js';
 export { EventService, type EventServiceOptions, type EventSink } from './events/event-service.js';
 export { validatePurchaseRequest, type ValidPurchaseRequest } from './events/validate-purchases.js';
 export { validateViewRequest, type ValidViewRequest } from './events/validate-views.js';
+export { SearchLog, type LoggedSearch } from './analytics/search-log.js';
+export { openStore } from './store/open-store.js';

@@ -19,11 +19,6 @@ export function hourOf(ms: number): number {
   return Math.floor(ms / HOUR_MS) * HOUR_MS;
 }
 
-/** The start of the (UTC) day of `ms`. */
-export function dayOf(ms: number): number {
-  return Math.floor(ms / DAY_MS) * DAY_MS;
-}
-
 /** The SQL column of each counter, in {@link ROLLUP_COUNTERS} order (`noResults` → `no_results`). */
 export const ROLLUP_COLUMNS: readonly string[] = ROLLUP_COUNTERS.map((c) => c.replace(/[A-Z]/g, (l) => `_${l.toLowerCase()}`));
 
@@ -37,8 +32,18 @@ export function addCounters(into: RollupCounters, delta: Partial<RollupCounters>
   for (const c of ROLLUP_COUNTERS) into[c] += delta[c] ?? 0;
 }
 
-/** The grain of a roll-up row: an hour or a day. */
-export type RollupGrain = 'h' | 'd';
+/**
+ * The grains of the roll-ups, finest first: an hour, a day, and blocks of 4, 16 and 64 days (aligned on
+ * multiples of their length since the epoch). Every delta is added to one row of each, so a report's
+ * window is covered by a few blocks of each size ({@link windowRanges}: at most 6 of each) and reads
+ * rows per distinct query and block, not per day: 90 days are about nine blocks, not 90 days of rows.
+ */
+export const ROLLUP_GRAINS = [
+  { grain: 'h', ms: HOUR_MS }, { grain: 'd', ms: DAY_MS }, { grain: 'd4', ms: 4 * DAY_MS }, { grain: 'd16', ms: 16 * DAY_MS }, { grain: 'd64', ms: 64 * DAY_MS },
+] as const;
+
+/** The grain of a roll-up row. */
+export type RollupGrain = (typeof ROLLUP_GRAINS)[number]['grain'];
 
 /** One roll-up row to add to: its key and the counters to add. */
 export interface RollupRow {
@@ -58,13 +63,13 @@ export function rollupRowKey(r: Omit<RollupRow, 'counters'>): string {
 }
 
 /**
- * The rows `deltas` add to, merged: each delta goes to its hour's row and its day's row, and deltas of
- * one row add up (so one statement per row, and distinct keys, as one `INSERT … ON CONFLICT` needs).
+ * The rows `deltas` add to, merged: each delta goes to its row of each grain, and deltas of one row add up (so one statement per row, and distinct keys, as one `INSERT … ON CONFLICT` needs).
  */
 export function rollupRowsOf(deltas: readonly RollupDelta[]): RollupRow[] {
   const rows = new Map<string, RollupRow>();
   for (const d of deltas) {
-    for (const [grain, start] of [['h', d.hour], ['d', dayOf(d.hour)]] as const) {
+    for (const { grain, ms } of ROLLUP_GRAINS) {
+      const start = Math.floor(d.hour / ms) * ms;
       const id = { websiteId: d.websiteId, kind: d.kind, grain, start, key: d.key, tactic: d.tactic };
       const k = rollupRowKey(id);
       let row = rows.get(k);
@@ -118,31 +123,41 @@ export function planOutcomes(outcomes: readonly ResponseOutcome[], found: Readon
   return plan;
 }
 
-/** A report window split by grain: hour starts to read from hourly rows, day starts from daily rows (inclusive ranges). */
-export interface WindowRanges {
-  hours: [number, number][];
-  days: [number, number] | undefined;
+/** A run of rows of one grain: those whose start is within [from, to]. */
+export interface GrainRange {
+  grain: RollupGrain;
+  from: number;
+  to: number;
 }
 
-/** Splits a window into the whole days it covers (daily rows) and the hours before and after them (hourly rows). */
+/** A report window as runs of rows: the largest aligned blocks inside it, smaller ones toward its ends. */
+export type WindowRanges = GrainRange[];
+
+/** Covers the hours [from, end) with blocks of `level` and finer ones, largest first. */
+function cover(from: number, end: number, level: number, out: GrainRange[]): void {
+  if (from >= end) return;
+  const { grain, ms } = ROLLUP_GRAINS[level]!;
+  const first = Math.ceil(from / ms) * ms;
+  const last = Math.floor(end / ms) * ms;
+  if (level === 0 || first < last) {
+    if (first < last) out.push({ grain, from: first, to: last - ms });
+    if (level > 0) {
+      cover(from, first, level - 1, out);
+      cover(last, end, level - 1, out);
+    }
+  } else cover(from, end, level - 1, out);
+}
+
+/** The runs of rows that hold exactly the hours whose start lies in the window. */
 export function windowRanges(window: RollupWindow): WindowRanges {
-  const from = hourOf(window.fromHour);
-  const to = hourOf(window.toHour);
-  if (to < from) return { hours: [], days: undefined };
-  const firstDay = Math.ceil(from / DAY_MS) * DAY_MS;
-  // The last whole day ends with the hour `to`.
-  const lastDay = dayOf(to + HOUR_MS) - DAY_MS;
-  if (lastDay < firstDay) return { hours: [[from, to]], days: undefined };
-  const hours: [number, number][] = [];
-  if (from < firstDay) hours.push([from, firstDay - HOUR_MS]);
-  if (to >= lastDay + DAY_MS) hours.push([lastDay + DAY_MS, to]);
-  return { hours, days: [firstDay, lastDay] };
+  const out: GrainRange[] = [];
+  cover(hourOf(window.fromHour), hourOf(window.toHour) + HOUR_MS, ROLLUP_GRAINS.length - 1, out);
+  return out;
 }
 
 /** True when a row of `grain` starting at `start` lies in the window's ranges. */
 export function inWindow(ranges: WindowRanges, grain: RollupGrain, start: number): boolean {
-  if (grain === 'd') return ranges.days !== undefined && start >= ranges.days[0] && start <= ranges.days[1];
-  return ranges.hours.some(([a, b]) => start >= a && start <= b);
+  return ranges.some((r) => r.grain === grain && start >= r.from && start <= r.to);
 }
 
 /** Sums rows (already limited to a website, kind and window) per key and tactic. */
@@ -178,4 +193,11 @@ export function groupSessions(rows: readonly { query: string; session: string }[
     else out.push({ query: r.query, sessions: [r.session] });
   }
   return out;
+}
+
+/** How often each value occurs. */
+export function countBy(values: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return counts;
 }

@@ -4,7 +4,7 @@
  * migration, the roll-up upsert's conflict clause, the report's totals query and the retention deletes.
  * @module
  */
-import { ROLLUP_COLUMNS, type WindowRanges } from './analytics-rows.js';
+import { ROLLUP_COLUMNS, ROLLUP_GRAINS, type WindowRanges } from './analytics-rows.js';
 import type { RetentionKind } from './store.js';
 
 /** The placeholder of the `i`-th parameter (1-based): `?` for SQLite, `$i` for PostgreSQL. */
@@ -15,7 +15,7 @@ export const ROLLUP_KEY_COLUMNS = ['website_id', 'kind', 'grain', 'start', 'key'
 
 /**
  * The migration creating the analytics tables in `prefix` (`''` or `schema.`) with these integer and
- * real types, moving the search log's hourly rows into hourly and daily roll-up rows, and dropping it.
+ * real types, moving the search log's hourly rows into roll-up rows of every grain, and dropping it.
  */
 export function analyticsTablesSql(prefix: string, int: string, real: string): string {
   const counters = ROLLUP_COLUMNS.map((c) => `${c} ${c === 'revenue' ? real : int} NOT NULL DEFAULT 0`).join(', ');
@@ -34,11 +34,14 @@ export function analyticsTablesSql(prefix: string, int: string, real: string): s
      PRIMARY KEY (website_id, query, session)
    );
    CREATE INDEX query_sessions_age ON ${prefix}query_sessions (website_id, hour);
-   INSERT INTO ${prefix}analytics_rollups (${ROLLUP_KEY_COLUMNS.join(', ')}, responses, results, no_results)
-     SELECT website_id, 'search', 'h', hour, query, '', searches, results, no_results FROM ${prefix}search_log;
-   INSERT INTO ${prefix}analytics_rollups (${ROLLUP_KEY_COLUMNS.join(', ')}, responses, results, no_results)
-     SELECT website_id, 'search', 'd', hour - hour % 86400000, query, '', SUM(searches), SUM(results), SUM(no_results)
-     FROM ${prefix}search_log GROUP BY website_id, hour - hour % 86400000, query;
+   CREATE TABLE ${prefix}completion_queries (
+     website_id TEXT NOT NULL, query TEXT NOT NULL, sessions ${int} NOT NULL,
+     PRIMARY KEY (website_id, query)
+   );
+   CREATE INDEX completion_queries_sessions ON ${prefix}completion_queries (website_id, sessions);
+   ${ROLLUP_GRAINS.map(({ grain, ms }) => `INSERT INTO ${prefix}analytics_rollups (${ROLLUP_KEY_COLUMNS.join(', ')}, responses, results, no_results)
+     SELECT website_id, 'search', '${grain}', hour - hour % ${ms}, query, '', SUM(searches), SUM(results), SUM(no_results)
+     FROM ${prefix}search_log GROUP BY website_id, hour - hour % ${ms}, query;`).join('\n   ')}
    DROP TABLE ${prefix}search_log;`;
 }
 
@@ -50,12 +53,10 @@ export const ROLLUP_CONFLICT_SQL = `ON CONFLICT (${ROLLUP_KEY_COLUMNS.join(', ')
 export function rollupTotalsSql(prefix: string, ranges: WindowRanges, ph: Placeholder): { sql: string; params: number[] } {
   const params: number[] = [];
   const conditions: string[] = [];
-  const range = (grain: 'h' | 'd', [a, b]: [number, number]) => {
-    params.push(a, b);
+  for (const { grain, from, to } of ranges) {
+    params.push(from, to);
     conditions.push(`(grain = '${grain}' AND start >= ${ph(params.length + 1)} AND start <= ${ph(params.length + 2)})`);
-  };
-  for (const h of ranges.hours) range('h', h);
-  if (ranges.days) range('d', ranges.days);
+  }
   const sums = ROLLUP_COLUMNS.map((c) => `SUM(${c}) AS ${c}`).join(', ');
   return {
     sql: `SELECT key, tactic, ${sums} FROM ${prefix}analytics_rollups WHERE website_id = ${ph(1)} AND kind = ${ph(2)}
@@ -64,8 +65,19 @@ export function rollupTotalsSql(prefix: string, ranges: WindowRanges, ph: Placeh
   };
 }
 
-/** The statements deleting one batch of a kind's expired raw rows, each bound to (websiteId, before, limit) by `bind`. */
-export function retentionSql(prefix: string, kind: RetentionKind, ph: Placeholder): { sql: string; bind: (websiteId: string, before: number, limit: number) => unknown[] }[] {
+/**
+ * One statement deleting a batch of expired raw rows, bound to (websiteId, before, limit) by `bind`.
+ * With `sessionsGone` it deletes session evidence and answers the query of each row deleted, which the
+ * store takes off `completion_queries` ({@link completionDecrementSql}).
+ */
+export interface RetentionStatement {
+  sql: string;
+  bind: (websiteId: string, before: number, limit: number) => unknown[];
+  sessionsGone?: true;
+}
+
+/** The statements deleting one batch of a kind's expired raw rows. */
+export function retentionSql(prefix: string, kind: RetentionKind, ph: Placeholder): RetentionStatement[] {
   switch (kind) {
     case 'views':
     case 'purchases': {
@@ -88,9 +100,30 @@ export function retentionSql(prefix: string, kind: RetentionKind, ph: Placeholde
       if (kind === 'recommendations') return [responses];
       return [responses, {
         sql: `DELETE FROM ${prefix}query_sessions WHERE (website_id, query, session) IN (SELECT website_id, query, session FROM ${prefix}query_sessions
-          WHERE website_id = ${ph(1)} AND hour < ${ph(2)} LIMIT ${ph(3)})`,
+          WHERE website_id = ${ph(1)} AND hour < ${ph(2)} LIMIT ${ph(3)}) RETURNING query`,
         bind: (websiteId, before, limit) => [websiteId, before, limit],
+        sessionsGone: true,
       }];
     }
   }
+}
+
+/** Takes `n` sessions off a query's count (parameters: website, query, n), then drops counts at zero (website). */
+export function completionDecrementSql(prefix: string, ph: Placeholder): [string, string] {
+  return [
+    `UPDATE ${prefix}completion_queries SET sessions = sessions - ${ph(3)} WHERE website_id = ${ph(1)} AND query = ${ph(2)}`,
+    `DELETE FROM ${prefix}completion_queries WHERE website_id = ${ph(1)} AND sessions <= 0`,
+  ];
+}
+
+/** Adds `n` sessions to a query's count (parameters: website, query, n). */
+export function completionIncrementSql(prefix: string, ph: Placeholder): string {
+  return `INSERT INTO ${prefix}completion_queries AS c (website_id, query, sessions) VALUES (${ph(1)}, ${ph(2)}, ${ph(3)})
+    ON CONFLICT (website_id, query) DO UPDATE SET sessions = c.sessions + excluded.sessions`;
+}
+
+/** The sessions of the `limit` queries with the most (parameters: website, limit): rows of (query, session), one query's together. */
+export function querySessionsSql(prefix: string, ph: Placeholder): string {
+  return `WITH top AS (SELECT query, sessions FROM ${prefix}completion_queries WHERE website_id = ${ph(1)} ORDER BY sessions DESC LIMIT ${ph(2)})
+    SELECT top.query, s.session FROM top JOIN ${prefix}query_sessions s ON s.website_id = ${ph(1)} AND s.query = top.query ORDER BY top.sessions DESC, top.query`;
 }

@@ -21,8 +21,10 @@ import {
   type AnalyticsBatch, type AnalyticsKind, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
   type SearchKeyRecord,
 } from './store.js';
-import { counterValues, countersFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
-import { analyticsTablesSql, retentionSql, ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql } from './analytics-sql.js';
+import { counterValues, countBy, countersFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
+import {
+  analyticsTablesSql, completionDecrementSql, querySessionsSql, retentionSql, ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql,
+} from './analytics-sql.js';
 
 /** Default schema of the PostgreSQL store. */
 export const DEFAULT_PG_SCHEMA = 'aisle';
@@ -352,9 +354,12 @@ export class PostgresStore extends GroupCommitStore implements Store {
           columns.map((_, i) => values.map((v) => v[i])));
       }
       if (sessions.length > 0) {
+        // A session new for its query adds one to the query's count.
         await client.query(
-          `INSERT INTO ${s}.query_sessions (website_id, query, session, hour)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) ON CONFLICT DO NOTHING`,
+          `WITH added AS (INSERT INTO ${s}.query_sessions (website_id, query, session, hour)
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) ON CONFLICT DO NOTHING RETURNING website_id, query)
+           INSERT INTO ${s}.completion_queries AS c (website_id, query, sessions) SELECT website_id, query, COUNT(*) FROM added GROUP BY website_id, query
+           ON CONFLICT (website_id, query) DO UPDATE SET sessions = c.sessions + excluded.sessions`,
           [sessions.map((e) => e.websiteId), sessions.map((e) => e.query), sessions.map((e) => e.session), sessions.map((e) => e.hour)]);
       }
     });
@@ -367,10 +372,7 @@ export class PostgresStore extends GroupCommitStore implements Store {
   }
 
   async querySessions(websiteId: string, limit: number): Promise<QuerySessions[]> {
-    const { rows } = await this.pool.query<{ query: string; session: string }>(
-      `WITH top AS (SELECT query, COUNT(*) AS n FROM ${this.s}.query_sessions WHERE website_id = $1 GROUP BY query ORDER BY n DESC, query COLLATE "C" LIMIT $2)
-       SELECT s.query, s.session FROM ${this.s}.query_sessions s JOIN top ON top.query = s.query WHERE s.website_id = $1 ORDER BY top.n DESC, s.query COLLATE "C"`,
-      [websiteId, limit]);
+    const { rows } = await this.pool.query<{ query: string; session: string }>(querySessionsSql(`${this.s}.`, (i) => `$${i}`), [websiteId, limit]);
     return groupSessions(rows);
   }
 
@@ -379,7 +381,14 @@ export class PostgresStore extends GroupCommitStore implements Store {
     return this.inTransaction(undefined, async (client) => {
       let deleted = 0;
       for (const statement of retentionSql(`${this.s}.`, kind, (i) => `$${i}`)) {
-        deleted += (await client.query(statement.sql, statement.bind(websiteId, before, limit))).rowCount ?? 0;
+        const result = await client.query<{ query: string }>(statement.sql, statement.bind(websiteId, before, limit));
+        deleted += result.rowCount ?? 0;
+        if (!statement.sessionsGone || result.rows.length === 0) continue;
+        const lost = countBy(result.rows.map((r) => r.query));
+        await client.query(
+          `UPDATE ${this.s}.completion_queries AS c SET sessions = c.sessions - g.n FROM unnest($2::text[], $3::bigint[]) AS g(q, n)
+           WHERE c.website_id = $1 AND c.query = g.q`, [websiteId, [...lost.keys()], [...lost.values()]]);
+        await client.query(completionDecrementSql(`${this.s}.`, (i) => `$${i}`)[1], [websiteId]);
       }
       return deleted;
     });

@@ -15,8 +15,10 @@ import {
   type AnalyticsBatch, type AnalyticsKind, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
   type SearchKeyRecord,
 } from './store.js';
-import { counterValues, countersFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
-import { analyticsTablesSql, retentionSql, ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql } from './analytics-sql.js';
+import { counterValues, countBy, countersFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
+import {
+  analyticsTablesSql, completionDecrementSql, completionIncrementSql, querySessionsSql, retentionSql, ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql,
+} from './analytics-sql.js';
 
 interface SettingsRow { websiteId: string; settings: string; version: number }
 
@@ -317,7 +319,8 @@ export class SqliteDb {
       for (const row of rollupRowsOf([...batch.rollups, ...plan.deltas])) {
         upsert.run(row.websiteId, row.kind, row.grain, row.start, row.key, row.tactic, ...counterValues(row.counters));
       }
-      for (const e of batch.sessions) insertSession.run(e.websiteId, e.query, e.session, e.hour);
+      const countSession = this.db.prepare(completionIncrementSql('', () => '?'));
+      for (const e of batch.sessions) if (insertSession.run(e.websiteId, e.query, e.session, e.hour).changes === 1) countSession.run(e.websiteId, e.query, 1);
     }).immediate();
   }
 
@@ -329,16 +332,28 @@ export class SqliteDb {
   }
 
   querySessions(websiteId: string, limit: number): QuerySessions[] {
-    const rows = this.db.prepare<[string, number, string], { query: string; session: string }>(
-      `WITH top AS (SELECT query, COUNT(*) AS n FROM query_sessions WHERE website_id = ? GROUP BY query ORDER BY n DESC, query LIMIT ?)
-       SELECT s.query, s.session FROM query_sessions s JOIN top ON top.query = s.query WHERE s.website_id = ? ORDER BY top.n DESC, s.query`,
-    ).all(websiteId, limit, websiteId);
+    const rows = this.db.prepare<[string, number, string], { query: string; session: string }>(querySessionsSql('', () => '?')).all(websiteId, limit, websiteId);
     return groupSessions(rows);
   }
 
   deleteExpired(websiteId: string, kind: RetentionKind, before: number, limit: number): number {
-    const statements = retentionSql('', kind, () => '?');
-    return this.db.transaction(() => statements.reduce((n, s) => n + this.db.prepare(s.sql).run(...s.bind(websiteId, before, limit)).changes, 0)).immediate();
+    const [decrement, dropEmpty] = completionDecrementSql('', () => '?').map((sql) => this.db.prepare(sql));
+    return this.db.transaction(() => {
+      let deleted = 0;
+      for (const statement of retentionSql('', kind, () => '?')) {
+        const args = statement.bind(websiteId, before, limit);
+        if (!statement.sessionsGone) {
+          deleted += this.db.prepare(statement.sql).run(...args).changes;
+          continue;
+        }
+        const gone = this.db.prepare<unknown[], { query: string }>(statement.sql).all(...args);
+        // Parameters in the order the statement writes them: n, website, query.
+        for (const [query, n] of countBy(gone.map((r) => r.query))) decrement!.run(n, websiteId, query);
+        dropEmpty!.run(websiteId);
+        deleted += gone.length;
+      }
+      return deleted;
+    }).immediate();
   }
 
   insertSearchKey(record: SearchKeyRecord): void {
