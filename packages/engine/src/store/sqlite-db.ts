@@ -27,7 +27,7 @@ function settingsFromRow(row: SettingsRow): StoredSettings {
 }
 
 /** Schema migrations; index + 1 is the version recorded in `user_version`. Append only. */
-const SQLITE_MIGRATIONS: readonly string[] = [
+export const SQLITE_MIGRATIONS: readonly string[] = [
   `CREATE TABLE events (
      seq INTEGER PRIMARY KEY AUTOINCREMENT,
      website_id TEXT NOT NULL,
