@@ -13,6 +13,8 @@
  * @module
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -62,6 +64,27 @@ const time = async <T>(work: () => Promise<T>): Promise<[T, string]> => {
   const used = process.cpuUsage(cpu);
   return [value, `${(performance.now() - start).toFixed(0)} ms (CPU ${((used.user + used.system) / 1000).toFixed(0)} ms)`];
 };
+
+/** Bytes per row of each analytics table of the SQLite file, its indexes included (SQLite's `dbstat`). */
+function tableCosts(file: string): string[] {
+  // better-sqlite3 is the engine's dependency, resolved from it (the bench does not depend on it).
+  const require = createRequire(fileURLToPath(import.meta.resolve('@aisle/engine')));
+  const Database = require('better-sqlite3') as new (file: string, options: { readonly: boolean }) => {
+    prepare(sql: string): { all(): unknown[]; get(): unknown };
+    close(): void;
+  };
+  const db = new Database(file, { readonly: true });
+  try {
+    const sizes = db.prepare(`SELECT m.tbl_name AS name, SUM(s.pgsize) AS bytes FROM dbstat s JOIN sqlite_schema m ON m.name = s.name
+      WHERE m.tbl_name IN ('analytics_rollups', 'logged_responses', 'query_sessions', 'completion_queries') GROUP BY m.tbl_name`).all() as { name: string; bytes: number }[];
+    return sizes.map(({ name, bytes }) => {
+      const rows = (db.prepare(`SELECT COUNT(*) AS n FROM ${name}`).get() as { n: number }).n;
+      return `${name}: ${rows} rows, ${(bytes / 2 ** 20).toFixed(1)} MB, ${Math.round(bytes / Math.max(rows, 1))} bytes per row`;
+    });
+  } finally {
+    db.close();
+  }
+}
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'aisle-analytics-bench-'));
@@ -116,6 +139,7 @@ async function main(): Promise<void> {
   await store.close();
   const file = path.join(dir, 'aisle.sqlite');
   const size = PG_URL ? '' : `, database ${(statSync(file).size / 2 ** 20).toFixed(0)} MB`;
+  if (!PG_URL) lines.push(...tableCosts(file));
   process.stdout.write(`${JSON.stringify(machineInfo())}\n${SEARCHES} searches over ${DAYS} days, ${QUERIES} distinct queries (${rollupDays.top.length}+ reported), `
     + `${PG_URL ? 'PostgreSQL' : 'embedded SQLite'}: written in ${(fillMs / 1000).toFixed(0)} s${size}\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
   if (PG_URL) {

@@ -489,7 +489,7 @@ class AisleEngine implements Engine {
     const { payload, rankedBy } = await executeRankedSearch(state.catalog, request, { pool: this.pool, settings, rerank: makeReranker(inputs) });
     // The first page of a query is one search for the log (paging through it is not another).
     if (request.start === 0) {
-      this.searchLog.record(request.website_id, { queryId: newQueryId(), q: request.q, session: request.session_id ?? request.customer_id, totalResults: payload.total_results });
+      this.searchLog.record(request.website_id, { queryId: newQueryId(), q: request.q, session: request.session_id || request.customer_id || undefined, totalResults: payload.total_results });
     }
     // With a scope (a search key's forced scope is part of it), a completion is offered only when it has results within it.
     const scope = request.scope;

@@ -79,7 +79,7 @@ const PG_MIGRATIONS: readonly string[] = [
      updated_at BIGINT NOT NULL
    );
    CREATE INDEX website_settings_version ON {s}.website_settings (version);`,
-  // The search log, one row per website, hour and normalised query (see SearchLogRow).
+  // The search log, one row per website, hour and normalised query (moved into analytics_rollups by the analytics migration).
   `CREATE TABLE {s}.search_log (
      website_id TEXT NOT NULL,
      hour BIGINT NOT NULL,

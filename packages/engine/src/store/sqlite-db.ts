@@ -62,7 +62,7 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      updated_at INTEGER NOT NULL
    );
    CREATE INDEX website_settings_version ON website_settings (version);`,
-  // The search log, one row per website, hour and normalised query (see SearchLogRow).
+  // The search log, one row per website, hour and normalised query (moved into analytics_rollups by the analytics migration).
   `CREATE TABLE search_log (
      website_id TEXT NOT NULL,
      hour INTEGER NOT NULL,
