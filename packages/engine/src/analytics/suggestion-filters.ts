@@ -19,9 +19,14 @@ export function hasPersonalData(typed: string): boolean {
   return phone !== null && phone[0].replace(/\D/g, '').length >= 7;
 }
 
+/** Compiled exclude lists by the settings' array (a new settings value brings a new array). */
+const compiled = new WeakMap<readonly string[], string[][]>();
+
 /** The exclude list as word sequences (normalised as queries are), compiled once per settings value. */
 export function excludedPhrases(exclude: readonly string[]): string[][] {
-  return exclude.map((e) => tokenize(e)).filter((words) => words.length > 0);
+  let phrases = compiled.get(exclude);
+  if (phrases === undefined) compiled.set(exclude, (phrases = exclude.map((e) => tokenize(e)).filter((words) => words.length > 0)));
+  return phrases;
 }
 
 /** True when the normalised query holds one of the phrases as consecutive whole words (case-insensitive, as both are normalised). */

@@ -315,7 +315,8 @@ export class SqliteDb {
         if (c) found.set(o.queryId!, { queryId: c.queryId, at: c.at, key: c.key, clicked: c.clicked === 1, converted: c.converted === 1 });
       }
       const plan = planOutcomes(batch.outcomes, found);
-      for (const f of plan.flags) this.db.prepare(`UPDATE logged_responses SET ${f.flag} = 1 WHERE query_id = ?`).run(f.queryId);
+      const setFlag = { clicked: this.db.prepare('UPDATE logged_responses SET clicked = 1 WHERE query_id = ?'), converted: this.db.prepare('UPDATE logged_responses SET converted = 1 WHERE query_id = ?') };
+      for (const f of plan.flags) setFlag[f.flag].run(f.queryId);
       for (const row of rollupRowsOf([...batch.rollups, ...plan.deltas])) {
         upsert.run(row.websiteId, row.kind, row.grain, row.start, row.key, row.tactic, ...counterValues(row.counters));
       }
