@@ -16,14 +16,17 @@ export const ROLLUP_KEY_COLUMNS = ['website_id', 'kind', 'grain', 'start', 'key'
 /**
  * The migration creating the analytics tables in `prefix` (`''` or `schema.`) with these integer and
  * real types, moving the search log's hourly rows into roll-up rows of every grain, and dropping it.
+ * `clustered` ends the roll-up table's definition: SQLite's ` WITHOUT ROWID` stores the rows in key order,
+ * so a report's range is one B-tree walk, not an index walk and a row look-up per row (about a sixth less
+ * time measured).
  */
-export function analyticsTablesSql(prefix: string, int: string, real: string): string {
+export function analyticsTablesSql(prefix: string, int: string, real: string, clustered: string): string {
   const counters = ROLLUP_COLUMNS.map((c) => `${c} ${c === 'revenue' ? real : int} NOT NULL DEFAULT 0`).join(', ');
   return `CREATE TABLE ${prefix}analytics_rollups (
      website_id TEXT NOT NULL, kind TEXT NOT NULL, grain TEXT NOT NULL, start ${int} NOT NULL, key TEXT NOT NULL, tactic TEXT NOT NULL,
      ${counters},
      PRIMARY KEY (${ROLLUP_KEY_COLUMNS.join(', ')})
-   );
+   )${clustered};
    CREATE TABLE ${prefix}logged_responses (
      query_id TEXT PRIMARY KEY, website_id TEXT NOT NULL, kind TEXT NOT NULL, at ${int} NOT NULL, key TEXT NOT NULL,
      counted_as TEXT, clicked ${int} NOT NULL, converted ${int} NOT NULL

@@ -104,7 +104,7 @@ const PG_MIGRATIONS: readonly string[] = [
    CREATE INDEX search_keys_website ON {s}.search_keys (website_id, created_at);`,
   // Search analytics: hourly and daily roll-ups, logged responses, query sessions; the search log's
   // hourly rows become roll-up rows (hour and day) and its table goes.
-  analyticsTablesSql('{s}.', 'BIGINT', 'DOUBLE PRECISION'),
+  analyticsTablesSql('{s}.', 'BIGINT', 'DOUBLE PRECISION', ''),
 ];
 
 /** The advisory lock (second key) of analytics writes: replicas' batches set response flags one after another. */

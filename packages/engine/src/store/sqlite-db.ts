@@ -87,7 +87,7 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    CREATE INDEX search_keys_website ON search_keys (website_id, created_at);`,
   // Search analytics: hourly and daily roll-ups, logged responses, query sessions; the search log's
   // hourly rows become roll-up rows (hour and day) and its table goes.
-  analyticsTablesSql('', 'INTEGER', 'REAL'),
+  analyticsTablesSql('', 'INTEGER', 'REAL', ' WITHOUT ROWID'),
 ];
 
 
