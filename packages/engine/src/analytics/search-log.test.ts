@@ -8,7 +8,7 @@ import type { AnalyticsBatch } from '../store/store.js';
 import { DEFAULT_SUGGESTION_SETTINGS } from './analytics-settings.js';
 import { CHAIN_WINDOW_MS } from './search-chains.js';
 import { MAX_LOGGED_QUERY_LENGTH, SearchLog, logQuery } from './search-log.js';
-import { buildCatalogState } from '../catalog/build-catalog-state.js';
+import { buildCatalogState } from '../catalog/build/build-catalog-state.js';
 
 const rethrow = (err: unknown) => { throw err; };
 const emptyCatalog = buildCatalogState([], {});

@@ -21,7 +21,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CatalogState } from '../catalog/catalog-index.js';
-import { tokenize } from '../catalog/tokenizer.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { SuggestionSettings } from '../config.js';
 import type { RecommendationReport, SearchReport } from '../engine-api.js';
 import { AisleError, ValidationError } from '../errors.js';

@@ -4,7 +4,7 @@
  * and others must never see), and the website's `suggestions.exclude` words and phrases.
  * @module
  */
-import { tokenize } from '../catalog/tokenizer.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
 
 const EMAIL = /[^\s@]+@[^\s@]+\.[^\s@]+/;
 const URL_LIKE = /\b(?:[a-z][a-z0-9+.-]*:\/\/|www\.)\S+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|info|biz|io|co|uk|de|fr|es|it|nl|eu|ru|dk|se|no|fi|pl|be|at|ch|us|ca|au|shop|store|app|dev|me|tv|ly|gl)(?:[/:?#]\S*)?\b/i;
