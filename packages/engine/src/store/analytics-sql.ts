@@ -52,20 +52,22 @@ export function analyticsTablesSql(prefix: string, int: string, real: string, cl
 export const ROLLUP_CONFLICT_SQL = `ON CONFLICT (${ROLLUP_KEY_COLUMNS.join(', ')}) DO UPDATE SET `
   + ROLLUP_COLUMNS.map((c) => `${c} = r.${c} + excluded.${c}`).join(', ');
 
-/** The totals query of a window: website and kind, then the ranges' bounds, are its parameters. */
-export function rollupTotalsSql(prefix: string, ranges: WindowRanges, ph: Placeholder): { sql: string; params: number[] } {
-  const params: number[] = [];
-  const conditions: string[] = [];
-  for (const { grain, from, to } of ranges) {
-    params.push(from, to);
-    conditions.push(`(grain = '${grain}' AND start >= ${ph(params.length + 1)} AND start <= ${ph(params.length + 2)})`);
-  }
+/**
+ * The totals query of a website's roll-ups of one kind over a window, with its parameters. Each run of
+ * rows is its own index range (`website_id, kind, grain, start` is the key's prefix) joined by `UNION
+ * ALL`: one condition ORing the runs would not be an index range and would read every row of the kind.
+ */
+export function rollupTotalsSql(prefix: string, websiteId: string, kind: string, ranges: WindowRanges, ph: Placeholder): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const runs = ranges.map(({ grain, from, to }) => {
+    params.push(websiteId, kind, grain, from, to);
+    const n = params.length;
+    return `SELECT key, tactic, ${ROLLUP_COLUMNS.join(', ')} FROM ${prefix}analytics_rollups
+      WHERE website_id = ${ph(n - 4)} AND kind = ${ph(n - 3)} AND grain = ${ph(n - 2)} AND start >= ${ph(n - 1)} AND start <= ${ph(n)}`;
+  });
+  if (runs.length === 0) return { sql: `SELECT '' AS key, '' AS tactic WHERE 1 = 0`, params };
   const sums = ROLLUP_COLUMNS.map((c) => `SUM(${c}) AS ${c}`).join(', ');
-  return {
-    sql: `SELECT key, tactic, ${sums} FROM ${prefix}analytics_rollups WHERE website_id = ${ph(1)} AND kind = ${ph(2)}
-      AND (${conditions.length > 0 ? conditions.join(' OR ') : '1 = 0'}) GROUP BY key, tactic`,
-    params,
-  };
+  return { sql: `SELECT key, tactic, ${sums} FROM (${runs.join(' UNION ALL ')}) AS runs GROUP BY key, tactic`, params };
 }
 
 /**

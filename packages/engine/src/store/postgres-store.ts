@@ -366,8 +366,8 @@ export class PostgresStore extends GroupCommitStore implements Store {
   }
 
   async rollupTotals(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<RollupTotal[]> {
-    const { sql, params } = rollupTotalsSql(`${this.s}.`, windowRanges(window), (i) => `$${i}`);
-    const { rows } = await this.pool.query<Record<string, unknown>>(sql, [websiteId, kind, ...params]);
+    const { sql, params } = rollupTotalsSql(`${this.s}.`, websiteId, kind, windowRanges(window), (i) => `$${i}`);
+    const { rows } = await this.pool.query<Record<string, unknown>>(sql, params);
     return rows.map((r) => ({ key: r.key as string, tactic: r.tactic as string, counters: countersFromRow(r) }));
   }
 

@@ -326,9 +326,8 @@ export class SqliteDb {
   }
 
   rollupTotals(websiteId: string, kind: AnalyticsKind, window: RollupWindow): RollupTotal[] {
-    const ranges = windowRanges(window);
-    const { sql, params } = rollupTotalsSql('', ranges, () => '?');
-    return (this.db.prepare(sql).all(websiteId, kind, ...params) as Record<string, unknown>[])
+    const { sql, params } = rollupTotalsSql('', websiteId, kind, windowRanges(window), () => '?');
+    return (this.db.prepare(sql).all(...params) as Record<string, unknown>[])
       .map((r) => ({ key: r.key as string, tactic: r.tactic as string, counters: countersFromRow(r) }));
   }
 
