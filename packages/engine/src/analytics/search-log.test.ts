@@ -7,7 +7,7 @@ import { MemoryStore } from '../store/memory-store.js';
 import type { AnalyticsBatch } from '../store/store.js';
 import { DEFAULT_SUGGESTION_SETTINGS } from './analytics-settings.js';
 import { CHAIN_WINDOW_MS } from './search-chains.js';
-import { MAX_LOGGED_QUERY_LENGTH, SearchLog, logQuery } from './search-log.js';
+import { FLUSH_AT_ENTRIES, MAX_LOGGED_QUERY_LENGTH, SearchLog, logQuery } from './search-log.js';
 import { buildCatalogState } from '../catalog/build/build-catalog-state.js';
 
 const rethrow = (err: unknown) => { throw err; };
@@ -140,6 +140,29 @@ describe('SearchLog', () => {
     two.startRefreshing(() => ['w'], 10);
     await vi.waitFor(async () => expect(await complete()).toEqual(['walnut desk', 'walnut shelf']), { timeout: 5_000, interval: 10 });
     await Promise.all([one.close(), two.close()]);
+  });
+
+  it('starts a write at once when a burst fills the batch, without waiting for the timer', async () => {
+    const written: number[] = [];
+    class CountingStore extends MemoryStore {
+      override async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
+        written.push(batch.responses.length);
+        return super.writeAnalytics(batch);
+      }
+    }
+    const { log } = clockedLog(new CountingStore());
+    // The timer cannot fire: only the batch's size can start the write.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // Each response adds itself and two roll-up deltas (its method, its one tactic).
+      const burst = Math.ceil(FLUSH_AT_ENTRIES / 3);
+      for (let i = 0; i < burst; i++) log.recordServed('w', { queryId: `r${i}`, method: 'PopularItems', tactics: ['Popular Items'] });
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+      expect(written).toEqual([burst]);
+    } finally {
+      vi.useRealTimers();
+    }
+    await log.close();
   });
 
   it('normalises and bounds the logged query', () => {

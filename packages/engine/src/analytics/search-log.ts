@@ -40,6 +40,8 @@ export const SEARCH_LOG_FLUSH_MS = 1_000;
 export const MAX_LOGGED_QUERY_LENGTH = 200;
 /** Most entries (responses, roll-up deltas, outcomes, sessions) waiting for the store when its writes fail. */
 export const MAX_PENDING_ROWS = 50_000;
+/** Pending entries that start a write at once, before the timer (a burst of traffic stays bounded in memory). */
+export const FLUSH_AT_ENTRIES = 10_000;
 /** How often replicas sharing a store reload the completion indexes from it. */
 export const SEARCH_LOG_REFRESH_MS = 60_000;
 /** Most entries of `payload.suggestions.queries`. */
@@ -131,6 +133,8 @@ export class SearchLog {
   private refreshTimer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | undefined;
   private writing: Promise<void> | undefined;
+  /** A write started because the batch grew past {@link FLUSH_AT_ENTRIES} is under way. */
+  private burstWrite = false;
   private readonly now: () => number;
 
   constructor(private readonly store: Store, private readonly options: SearchLogOptions) {
@@ -203,6 +207,12 @@ export class SearchLog {
   }
 
   private schedule(): void {
+    const { responses, rollups, outcomes, sessions } = this.pending;
+    if (!this.burstWrite && responses.length + rollups.length + outcomes.length + sessions.length >= FLUSH_AT_ENTRIES) {
+      this.burstWrite = true;
+      void this.flush().finally(() => { this.burstWrite = false; });
+      return;
+    }
     if (this.timer === undefined) {
       this.timer = setTimeout(() => { this.timer = undefined; void this.flush(); }, SEARCH_LOG_FLUSH_MS);
       this.timer.unref();
