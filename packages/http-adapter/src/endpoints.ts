@@ -7,7 +7,8 @@
  * @module
  */
 import type { Handler } from './context.js';
-import { DASHBOARD_CONFIG_SCHEMA, dashboardAsset, dashboardConfigFile, dashboardPage } from './dashboard.js';
+import { dashboardAsset, dashboardConfigFile, dashboardPage } from './dashboard.js';
+import { DASHBOARD_CONFIG_SCHEMA } from './dashboard-config.js';
 import type { ErrorShape } from './errors.js';
 import * as h from './handlers.js';
 import { byteSize, DEFAULT_LIMITS } from './limits.js';

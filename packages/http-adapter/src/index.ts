@@ -15,4 +15,5 @@ export { schemas, inlineRefs, RECOMMEND_METHODS, type JsonSchema, type SchemaNam
 export { routes, recommendRoutes, matchRoute } from './router.js';
 export { endpoints, recommendEndpoints, TAGS, type EndpointDeclaration, type OperationDeclaration, type AuthKind, type HttpMethod } from './endpoints.js';
 export { parseRecommendParams, parseQueryString } from './query.js';
-export { DEFAULT_DASHBOARD_DIR, dashboardConfig, type DashboardConfig, type DashboardOptions, type DashboardSite, type DisplayFields } from './dashboard.js';
+export { DEFAULT_DASHBOARD_DIR, type DashboardOptions } from './dashboard.js';
+export { dashboardConfig, type DashboardConfig, type DashboardPrefill, type DashboardSite, type DisplayFields } from './dashboard-config.js';

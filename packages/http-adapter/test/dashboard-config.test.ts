@@ -6,7 +6,7 @@
 import { createEngine, RECOMMEND_METHODS, type Engine } from '@aisle/engine';
 import { generateCatalog, generateInteractions } from '@aisle/engine/demo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardConfig } from '../src/dashboard.js';
+import { dashboardConfig } from '../src/dashboard-config.js';
 import { busiestCustomers } from '../src/demo.js';
 
 let engine: Engine;
