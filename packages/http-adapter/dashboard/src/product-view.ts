@@ -74,10 +74,14 @@ function messageOf(err: unknown): string {
   return (err as Error).message;
 }
 
+/** The number of the latest {@link showProduct} call: an earlier call whose answers arrive later draws nothing. */
+let latestShow = 0;
+
 /** Shows the recommendations of every method and the bundles for the product, each item with its catalog record. */
 export async function showProduct(conn: Connection, request: ProductRequest): Promise<void> {
   const { site } = conn;
   const { refId, customerId } = request;
+  const show = ++latestShow;
   const summary = document.getElementById('product-summary')!;
   summary.innerHTML = `<div class="product-card"><h2>${esc(refId)}</h2><p class="meta">loading…</p></div>`;
   const grid = document.getElementById('recommendations')!;
@@ -113,6 +117,7 @@ export async function showProduct(conn: Connection, request: ProductRequest): Pr
   } catch (err) {
     lookupError = `The products' titles could not be read: ${messageOf(err)}`;
   }
+  if (show !== latestShow) return; // another product (or customer) was opened meanwhile: its call draws the page
 
   const product = products.get(refId);
   summary.innerHTML = `<div class="product-card">${thumbnail(site, product)}<div><h2>${esc(titleOf(site, refId, product))}</h2>
