@@ -11,6 +11,15 @@ export type {
   ErrorEnvelope,
 } from './contract/schemas.js';
 
+/** A one-way synonym: a query for `from` (a word or phrase) also finds each of `to`, not the reverse. */
+export interface OneWaySynonym {
+  from: string;
+  to: string[];
+}
+
+/** A synonym entry: a group of equivalent words or phrases (two-way), or a one-way rule. */
+export type SynonymEntry = string[] | OneWaySynonym;
+
 /** A product as given by the shop: a string `refId` plus any JSON fields, returned exactly as given. */
 export interface Product {
   refId: string;

@@ -22,8 +22,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { MAX_REPORTED_SKIPS, type LoadOptions, type LoadSummary, type ProductSource, type StrayValues } from '../engine-api.js';
-import type { CatalogView, Product, ProductList } from '../types.js';
-import { buildCatalogState, buildCatalogSteps, runSteps, STEP, type Steps } from './build/build-catalog-state.js';
+import type { CatalogView, Product, ProductList, SynonymEntry } from '../types.js';
+import { buildCatalogState, buildCatalogSteps } from './build/build-catalog-state.js';
+import { runSteps, STEP, type Steps } from './steps.js';
 import type { CatalogState } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, ownValueReader } from './field-values.js';
 import type { LoggedChange } from './durability/change-log.js';
@@ -31,7 +32,6 @@ import { appendProducts, planAppend } from './changes/append-products.js';
 import { applyValuePatch, planValuePatch } from './changes/patch-values.js';
 import { mergeProductPatches } from './changes/merge-patch.js';
 import { changedProducts, type CatalogChange, type ChangeResult } from './changes/changed-products.js';
-import type { SynonymEntry } from '../search/relevance-settings.js';
 import { readProducts } from './input/read-products.js';
 import { withEarlierSkips, type SkipReport } from './input/skip-report.js';
 import { runInSlices, SLICE_MS } from './build/time-slices.js';

@@ -7,15 +7,10 @@
  */
 import { fieldError } from '../errors.js';
 import { DEFAULT_LANGUAGE, LANGUAGES } from './language.js';
+import type { SynonymEntry } from '../types.js';
 
-/** A one-way synonym: a query for `from` (a word or phrase) also finds each of `to`, not the reverse. */
-export interface OneWaySynonym {
-  from: string;
-  to: string[];
-}
-
-/** A synonym entry: a group of equivalent words or phrases (two-way), or a one-way rule. */
-export type SynonymEntry = string[] | OneWaySynonym;
+// Declared with the cross-module shapes (the catalog carries synonyms without knowing search).
+export type { OneWaySynonym, SynonymEntry } from '../types.js';
 
 /** Typo tolerance: a query word of `minWordSizeOneTypo`+ letters may have 1 edit, of `minWordSizeTwoTypos`+ 2. */
 export interface TypoToleranceSettings {
