@@ -12,7 +12,7 @@
  */
 import type { CatalogIndex, CatalogState } from '../catalog/catalog-index.js';
 import type { SearchRequest } from '../types.js';
-import { docPasses } from './merchandising.js';
+import { docPasses } from './doc-passes.js';
 import type { PlanCondition, SearchPlan } from './search-plan.js';
 
 /** One held-back condition: its index in `plan.conditions` and the aggregations (indexes) that ignore it. */

@@ -15,9 +15,9 @@ import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { MerchandisingRule } from '../config.js';
 import { isAisleError } from '../errors.js';
 import type { SearchRequest } from '../types.js';
-import type { PartialResult } from './run-partial.js';
 import { nearMissAggregations } from './disjunctive-facets.js';
-import type { PlanCondition, SearchPlan } from './search-plan.js';
+import type { PartialResult, PlanCondition, SearchPlan } from './search-plan.js';
+import { docPassesAll } from './doc-passes.js';
 import { numericAt } from '../catalog/columns/numeric-column.js';
 
 /** One boost or bury, resolved: docs passing every condition get their relevance multiplied by `weight`. */
@@ -118,27 +118,6 @@ export function compileMerchandising(
   }
   if (hidden.size === 0 && boosts.length === 0 && pins.length === 0) return undefined;
   return { hidden: [...hidden].sort((a, b) => a - b), boosts, pins, ruleIds: applicable.map((r) => r.id) };
-}
-
-/** Whether doc `d` passes one resolved scope condition (the per-doc form of the filters). */
-export function docPasses(index: CatalogIndex, cond: PlanCondition, d: number): boolean {
-  const field = index.fields[cond.field];
-  if (cond.kind === 'range') {
-    const v = numericAt(field, d);
-    if (v !== v) return !cond.requireValue;
-    return v >= cond.min && v <= cond.max && !cond.not.includes(v);
-  }
-  const { offsets, codes, single } = field.text!;
-  let listed = false;
-  if (single) listed = single[d] >= 0 && cond.codes.includes(single[d]);
-  else for (let j = offsets[d], end = offsets[d + 1]; j < end && !listed; j++) listed = cond.codes.includes(codes[j]);
-  return listed === (cond.kind === 'in');
-}
-
-/** Whether doc `d` passes every condition. */
-export function docPassesAll(index: CatalogIndex, conditions: readonly PlanCondition[], d: number): boolean {
-  for (const cond of conditions) if (!docPasses(index, cond, d)) return false;
-  return true;
 }
 
 // ---- Per doc range ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@
 import type { CatalogIndex, TextColumn } from '../catalog/catalog-index.js';
 import { andInto, fullBitset, popcount } from '../catalog/columns/bitset.js';
 import { codeAt, codeCount, tailIndex } from '../catalog/columns/text-column.js';
-import type { PlanCondition, SearchPlan } from './search-plan.js';
+import type { PartialResult, PlanCondition, SearchPlan } from './search-plan.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import { matchText, seek, type TextMatches } from './text-matches.js';
 import { TopK } from './top-k.js';
@@ -19,25 +19,8 @@ import { numericValues, type NumericValues } from '../catalog/columns/numeric-co
 import { addDocToFacetCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
 import { sharedConditions, splitBitset, splitMatches } from './disjunctive-facets.js';
 
-/** What one range contributes; merged by `assemblePayload`. */
-export interface PartialResult {
-  lo: number;
-  total: number;
-  /** Per requested aggregation: count per dictionary code (empty when the field has no text values). */
-  facetCounts: Uint32Array[];
-  /** Per requested range: [min, max] (Infinity/-Infinity when no candidate has a value). */
-  ranges: Float64Array;
-  /** The range's best `limit` docs, best first, and their relevance scores (same order). */
-  topDocs: Int32Array;
-  topScores: Float64Array;
-  /** Indexes into `plan.merch.pins` of the pinned docs of this range that are among its matches. */
-  pinsMatched?: number[];
-  /**
-   * With disjunctive facets: the pinned docs that were candidates before the held-back conditions
-   * (matched or counted here as near misses; the calling thread must not count them again).
-   */
-  pinsSeen?: number[];
-}
+// Declared with the plan it is the result of (merchandising reads it without importing this module).
+export type { PartialResult } from './search-plan.js';
 
 /** Runs `plan` over docs [lo, hi) of `index` (lo a multiple of 32). */
 export function runPartial(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number): PartialResult {

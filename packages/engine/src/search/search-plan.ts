@@ -489,3 +489,23 @@ export function compileSearchPlan(
     extras,
   };
 }
+
+/** What one range contributes; merged by `assemblePayload`. */
+export interface PartialResult {
+  lo: number;
+  total: number;
+  /** Per requested aggregation: count per dictionary code (empty when the field has no text values). */
+  facetCounts: Uint32Array[];
+  /** Per requested range: [min, max] (Infinity/-Infinity when no candidate has a value). */
+  ranges: Float64Array;
+  /** The range's best `limit` docs, best first, and their relevance scores (same order). */
+  topDocs: Int32Array;
+  topScores: Float64Array;
+  /** Indexes into `plan.merch.pins` of the pinned docs of this range that are among its matches. */
+  pinsMatched?: number[];
+  /**
+   * With disjunctive facets: the pinned docs that were candidates before the held-back conditions
+   * (matched or counted here as near misses; the calling thread must not count them again).
+   */
+  pinsSeen?: number[];
+}
