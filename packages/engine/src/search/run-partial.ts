@@ -205,7 +205,7 @@ function walkTopK(
   return top.sorted();
 }
 
-/** The tombstoned docs of [lo, hi), ascending (see catalog/tombstones.ts). */
+/** The tombstoned docs of [lo, hi), ascending (see catalog/changes/tombstones.ts). */
 function deletedInRange(index: CatalogIndex, lo: number, hi: number): Uint32Array {
   const all = index.deletedDocs;
   if (!all) return new Uint32Array(0);

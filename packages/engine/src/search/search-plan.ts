@@ -121,7 +121,7 @@ export interface PlanExtras {
   ranked?: Int32Array;
 }
 
-/** BM25 saturation (`b`, the length normalisation: `postingNorm` in catalog/build-catalog-state.ts). */
+/** BM25 saturation (`b`, the length normalisation: `postingNorm` in catalog/full-text/length-norms.ts). */
 export const BM25_K1 = 1.2;
 
 /** Query words beyond this are ignored (a pasted paragraph must not cost a scan per word). */

@@ -6,8 +6,9 @@
  * (new values get new codes, as a rebuild would give them in first-seen order, written after the
  * previous version's in the dictionary's shared store, `dictionary.ts`), inverted columns get the new
  * docs in their tail (`valueTail`; new values' lists at the main column's end, in place), the new docs'
- * postings go to the posting tail (`FullTextIndex.tail`; the build's postings are shared), new words
- * are merged into the sorted vocabulary. A field no product had is added after the others (as a build
+ * postings, written by the one writer builds and merges use (`full-text/doc-postings.ts`), go to the
+ * posting tail (`full-text/append-full-text.ts`; the build's postings are shared), new words are
+ * merged into the sorted vocabulary. A field no product had is added after the others (as a build
  * numbers fields by first appearance), its columns holding no value for the old docs, its kind the one
  * its new values give; a text one gets the next full-text field number when a build would index it.
  *
