@@ -32,3 +32,6 @@ export { objectProductList } from './catalog/columns/product-store.js';
 export { EventService, type EventServiceOptions, type EventSink } from './events/event-service.js';
 export { validatePurchaseRequest, type ValidPurchaseRequest } from './events/validate-purchases.js';
 export { validateViewRequest, type ValidViewRequest } from './events/validate-views.js';
+export { proportionEstimate, meanEstimate, twoProportionTest, welchTest, minUsersForRate, signTest, withHorizon, type UserSums, type Comparison, type Estimate } from './experiments/statistics.js';
+export { teamDraftInterleave, preferredTeam, type Interleaved } from './experiments/interleaving.js';
+export { assignVariant } from './experiments/assignment.js';
