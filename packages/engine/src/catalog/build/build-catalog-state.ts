@@ -1,6 +1,7 @@
 /**
  * Builds one immutable catalog version from the products in doc order: columns chosen from the
- * values seen, the inverted index for full text, everything hot on SharedArrayBuffers.
+ * values seen, the full-text index (`full-text/build-full-text.ts`), everything hot on
+ * SharedArrayBuffers.
  *
  * The build is a generator ({@link buildCatalogSteps}) that yields every {@link STEP} units of work
  * (docs, dictionary values or postings) so a caller can run it in time slices and let the event loop
