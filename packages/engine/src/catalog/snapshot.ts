@@ -165,13 +165,19 @@ export function encodeCatalogSnapshotInSlices(state: CatalogState): Promise<Uint
 }
 
 /**
- * Writes the catalog's current version (taken when called) to `filePath` atomically and durably: a
- * temporary file beside it, flushed to disk, renamed over the final name, then the directory flushed —
- * so a crash leaves either the previous snapshot or this one, never a half-written file, and once this
- * resolves the change log it covers may be deleted.
+ * Writes the catalog's current version (taken when called) to `filePath` atomically and durably (see
+ * {@link writeSnapshotFile}); once this resolves the change log it covers may be deleted.
  */
 export async function saveCatalogSnapshot(catalog: Catalog, filePath: string): Promise<void> {
-  const bytes = await runInSlices(encodeCatalogSnapshotSteps(catalog.state));
+  await writeSnapshotFile(await runInSlices(encodeCatalogSnapshotSteps(catalog.state)), filePath);
+}
+
+/**
+ * Writes snapshot bytes to `filePath` atomically and durably: a temporary file beside it, flushed to
+ * disk, renamed over the final name, then the directory flushed — so a crash leaves either the previous
+ * snapshot or this one, never a half-written file.
+ */
+export async function writeSnapshotFile(bytes: Uint8Array, filePath: string): Promise<void> {
   const temp = `${filePath}.${randomUUID()}.tmp`;
   try {
     const file = await open(temp, 'w');
@@ -191,6 +197,15 @@ export async function saveCatalogSnapshot(catalog: Catalog, filePath: string): P
     await dir.sync();
   } finally {
     await dir.close();
+  }
+}
+
+/** The bytes of a snapshot file; one that cannot be read throws `AisleError('SNAPSHOT_INVALID')`. */
+export async function readSnapshotFile(filePath: string): Promise<Uint8Array> {
+  try {
+    return await readFile(filePath);
+  } catch (err) {
+    return invalid(filePath, 'cannot be read', err);
   }
 }
 
@@ -415,12 +430,7 @@ function refIdsByDoc(store: ProductStore, refIdField: number | undefined, dictio
  * foreign file throws `AisleError('SNAPSHOT_INVALID')`. `timer` (optional) records the time of each step.
  */
 export async function loadCatalogSnapshot(filePath: string, options: CatalogOptions = {}, timer?: StepTimer): Promise<Catalog> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(filePath);
-  } catch (err) {
-    return invalid(filePath, 'cannot be read', err);
-  }
+  const bytes = await readSnapshotFile(filePath);
   timer?.lap('read');
   return Catalog.fromState(options, decodeCatalogSnapshot(bytes, filePath, timer).makeState);
 }

@@ -22,6 +22,12 @@ export class MemoryStore extends GroupCommitStore implements Store {
   /** Search keys by id. */
   private readonly searchKeys = new Map<string, SearchKeyRecord>();
 
+  /** An empty store; hand it to `createEngine({ store })`, which closes it when the engine closes. */
+  constructor() {
+    // One batch at a time: a memory batch commits synchronously, so there is nothing to overlap.
+    super();
+  }
+
   protected commitBatch(ops: AppendOp[]): AppendOpResult[] {
     const keys = batchLookupKeys(ops);
     const existingOrders = new Map<string, string>();
