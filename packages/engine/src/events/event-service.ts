@@ -115,12 +115,7 @@ export class EventService {
    */
   static async open(options: EventServiceOptions): Promise<EventService> {
     const reporter = options.reporter ?? new FailureReporter();
-    let store: Store;
-    try {
-      store = await openStore(options.store, options.dataDir);
-    } catch (err) {
-      storeFailure(err);
-    }
+    const store = await openStore(options.store, options.dataDir);
     const service = new EventService(store, options.sink, options);
     const sharing = store.sharing;
     if (sharing !== undefined) {

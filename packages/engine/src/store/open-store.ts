@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import type { StoreConfig } from '../config.js';
+import { AisleError } from '../errors.js';
 import { MemoryStore } from './memory-store.js';
 import type { Store } from './store.js';
 
@@ -24,9 +25,18 @@ export function isStore(value: StoreConfig | Store): value is Store {
  * `{type: 'postgres', url, schema?, pollIntervalMs?, catalogSnapshotIntervalMs?}` → PostgreSQL
  * (migrations applied; shared by replicas); `{type: 'memory'}` → memory. A store instance is returned
  * as it is.
+ * @throws {AisleError} `STORE_FAILURE` when the store cannot be opened (a file, a server out of reach).
  */
 export async function openStore(config: StoreConfig | Store | undefined, dataDir?: string): Promise<Store> {
   if (config !== undefined && isStore(config)) return config;
+  try {
+    return await openConfigured(config, dataDir);
+  } catch (err) {
+    throw new AisleError('STORE_FAILURE', `The store could not be opened: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+  }
+}
+
+async function openConfigured(config: StoreConfig | undefined, dataDir: string | undefined): Promise<Store> {
   if (config === undefined) {
     return dataDir === undefined ? new MemoryStore() : openSqlite(path.resolve(dataDir, DEFAULT_SQLITE_FILE));
   }
