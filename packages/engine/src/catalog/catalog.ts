@@ -433,11 +433,6 @@ export class Catalog implements CatalogView {
     this.logger = logger;
   }
 
-  /** Number of the last change queued (changes are numbered from 1 in queue order). */
-  get lastQueuedSeq(): number {
-    return this.queuedSeq;
-  }
-
   /** Number of the last change the current version holds (with every change before it). */
   get appliedSeq(): number {
     return this.appliedSeqNumber;

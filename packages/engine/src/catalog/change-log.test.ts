@@ -180,4 +180,20 @@ describe('Catalog.replay', () => {
     expect(productsOf(liveProductList(replayed.state))).toEqual(productsOf(liveProductList(oneByOne.state)));
     expect(replayed.appliedSeq).toBe(logged.length);
   });
+
+  it('publishes the log position of the last logged change with the version that holds it', async () => {
+    const { Catalog } = await import('./catalog.js');
+    const catalog = new Catalog();
+    await catalog.replay([changes[0]], 7);
+    expect(catalog.loggedPosition).toBe(7);
+    let next = 10;
+    catalog.setChangeLogger(async () => next++);
+    await catalog.upsert([{ refId: 'n', title: 'new' }]);
+    expect(catalog.loggedPosition).toBe(10);
+    // A batch whose logging fails is not published, and neither is a position.
+    catalog.setChangeLogger(async () => { throw new Error('disk full'); });
+    await expect(catalog.upsert([{ refId: 'm', title: 'lost' }])).rejects.toThrow('disk full');
+    expect(catalog.loggedPosition).toBe(10);
+    expect(catalog.getProduct('m')).toBeUndefined();
+  });
 });
