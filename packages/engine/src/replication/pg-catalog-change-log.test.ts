@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { runChangeLogContract } from '../catalog/change-log-contract.js';
+import { runChangeLogContract } from '../catalog/durability/change-log-contract.js';
 import { PgChangeFeed } from '../store/pg-change-feed.js';
 import { TEST_PG_URL, TestSchemas, requirePostgres } from '../store/pg-test-env.js';
 import { PgCatalogChangeLog } from './pg-catalog-change-log.js';

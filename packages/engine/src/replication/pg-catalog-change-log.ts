@@ -7,11 +7,11 @@
  *
  * `CatalogReplication` writes through it (each change tagged with its replica and local id) and reads
  * the log of every website at once with its own cursor; the contract suite
- * (`catalog/change-log-contract.ts`) runs on it against the real server.
+ * (`catalog/durability/change-log-contract.ts`) runs on it against the real server.
  * @module
  */
-import type { CatalogChangeLog, PositionedChange, StoredSnapshot } from '../catalog/catalog-change-log.js';
-import type { LoggedChange } from '../catalog/change-log.js';
+import type { CatalogChangeLog, PositionedChange, StoredSnapshot } from '../catalog/durability/catalog-change-log.js';
+import type { LoggedChange } from '../catalog/durability/change-log.js';
 import { AisleError } from '../errors.js';
 import type { ChangeRow, PgChangeFeed } from '../store/pg-change-feed.js';
 import type { Product } from '../types.js';
