@@ -4,6 +4,9 @@
  * store can do is told by the store itself — an injected PostgreSQL store shares the catalogs of the
  * engines using its schema as the configured one does.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine, MemoryStore, type Store } from './index.js';
 import { PostgresStore } from './store/postgres-store.js';
@@ -35,6 +38,22 @@ describe('createEngine with a store instance', () => {
     await engine.close();
     // Closed with the engine: it takes no more writes.
     await expect(store.issueCoupons('site-a', [{ code: 'C1' }], Date.now())).rejects.toThrow('store is closed');
+  });
+
+  it('keeps the catalogs in the data directory when the store is not shared, whatever store it is', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'aisle-injected-'));
+    try {
+      const first = await createEngine({ store: new MemoryStore(), dataDir, workers: 0, websites: [site] });
+      await first.upsertProducts('site-a', [{ refId: 'p1', title: 'Red running shoe' }]);
+      await first.close();
+      // A new process: the events are gone with the memory store, the catalog is in the data directory.
+      const second = await createEngine({ store: new MemoryStore(), dataDir, workers: 0, websites: [site] });
+      expect((await second.getProduct('site-a', 'p1'))?.title).toBe('Red running shoe');
+      expect(await second.stats('site-a')).toMatchObject({ products: 1, orders: 0 });
+      await second.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a configuration store it does not know, still naming the key', async () => {
