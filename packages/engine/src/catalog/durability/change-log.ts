@@ -9,12 +9,14 @@
  * numbered upwards. A snapshot write rotates the log (later changes go to a new segment); once the
  * snapshot is on disk, the segments whose every change it contains are deleted.
  *
+ * A segment may hold changes that are also in the snapshot: replaying them is harmless, because
+ * replaying upserts and deletes in their order over a state that already has some of them gives the
+ * same products in the same order (the last change of each refId wins; a replace starts over).
+ *
  * Positions are those of one open log: the changes found at open are numbered 1, 2, … in order and
- * later appends go on from there. The snapshot file does not record a position, so a snapshot found at
- * open reports position 0 and every change still in the log is replayed over it (harmless, below). A segment may hold changes that are also in the
- * snapshot: replaying them is harmless, because replaying upserts and deletes in their order over a
- * state that already has some of them gives the same products in the same order (the last change of
- * each refId wins; a replace starts over).
+ * later appends go on from there (each commit line records its batch's last). The snapshot file does
+ * not record a position, so a snapshot found at open reports position 0 and every change still in the
+ * log is replayed over it (harmless, above).
  *
  * Format: a segment starts with the line `{"aisleLog":2}`. One entry is a header line
  * `{"op":"upsert"|"replace","count":N}` followed by N product lines, or one line
