@@ -13,6 +13,12 @@ import type { LoggedChange } from './change-log.js';
 export interface ChangeLogPlace {
   /** Opens the log of `websiteId` here (again: the same log, as a restarted process finds it). */
   open(websiteId: string): Promise<CatalogChangeLog<LoggedChange>>;
+  /**
+   * Takes the medium of `websiteId`'s log out of reach (a file that cannot be made, the server's
+   * connection cut), so that its next append fails; resolves with the function that brings it back.
+   * Called on a log just opened, before its first append.
+   */
+  breakAppends(websiteId: string): Promise<() => Promise<void>>;
   /** Removes the place and everything in it (the logs opened are closed by then). */
   remove(): Promise<void>;
 }
@@ -50,7 +56,7 @@ export function runChangeLogContract(name: string, newPlace: () => Promise<Chang
   describe(`catalog change log contract: ${name}`, () => {
     const places: ChangeLogPlace[] = [];
     const open: CatalogChangeLog<LoggedChange>[] = [];
-    async function place(): Promise<{ open(websiteId: string): Promise<CatalogChangeLog<LoggedChange>> }> {
+    async function place(): Promise<Pick<ChangeLogPlace, 'open' | 'breakAppends'>> {
       const p = await newPlace();
       places.push(p);
       return {
@@ -59,6 +65,7 @@ export function runChangeLogContract(name: string, newPlace: () => Promise<Chang
           open.push(log);
           return log;
         },
+        breakAppends: (websiteId) => p.breakAppends(websiteId),
       };
     }
     /** Closes a log (it is then opened again, as after a restart). */
@@ -98,6 +105,19 @@ export function runChangeLogContract(name: string, newPlace: () => Promise<Chang
       const positions = await Promise.all(CHANGES.map((c) => log.append([c])));
       for (let i = 1; i < positions.length; i++) expect(positions[i]).toBeGreaterThan(positions[i - 1]!);
       expect(changesOf(await log.readAfter(0))).toEqual(CHANGES);
+    });
+
+    it('fails an append it cannot make durable with STORE_FAILURE, and never reads any of it back', async () => {
+      const here = await place();
+      const log = await here.open('w1');
+      const restore = await here.breakAppends('w1');
+      await expect(log.append(CHANGES.slice(0, 2))).rejects.toMatchObject({ code: 'STORE_FAILURE' });
+      await restore();
+      // The log goes on with the next append.
+      await log.append([CHANGES[2]!]);
+      expect(changesOf(await log.readAfter(0))).toEqual([CHANGES[2]]);
+      await close(log);
+      expect(changesOf(await (await here.open('w1')).readAfter(0))).toEqual([CHANGES[2]]);
     });
 
     it('keeps the logs of two websites apart', async () => {

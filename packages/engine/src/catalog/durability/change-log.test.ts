@@ -18,9 +18,18 @@ async function tempDir(): Promise<string> {
 
 runChangeLogContract('files', async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'aisle-change-log-'));
+  // Named as the engine names a website's files.
+  const nameOf = (websiteId: string): string => encodeURIComponent(websiteId);
   return {
-    // Named as the engine names a website's files.
-    open: (websiteId) => FileChangeLog.open(dir, encodeURIComponent(websiteId)),
+    open: (websiteId) => FileChangeLog.open(dir, nameOf(websiteId)),
+    breakAppends: async (websiteId) => {
+      // A fresh log writes to the segment after the last one there: a directory takes its name.
+      const prefix = `${nameOf(websiteId)}.log.`;
+      const ids = (await readdir(dir)).filter((f) => f.startsWith(prefix)).map((f) => Number(f.slice(prefix.length)));
+      const blocker = path.join(dir, `${prefix}${Math.max(0, ...ids) + 1}`);
+      await mkdir(blocker);
+      return () => rm(blocker, { recursive: true });
+    },
     remove: () => rm(dir, { recursive: true, force: true }),
   };
 });
