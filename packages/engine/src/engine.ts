@@ -14,7 +14,8 @@ import { FileChangeLog } from './catalog/durability/change-log.js';
 import { lockDataDir, type DataDirLock } from './catalog/durability/data-dir-lock.js';
 import { Catalog } from './catalog/index.js';
 import type { CatalogOptions } from './catalog/catalog.js';
-import { decodeCatalogSnapshot, encodeCatalogSnapshotInSlices } from './catalog/durability/snapshot.js';
+import { encodeCatalogSnapshotInSlices } from './catalog/durability/snapshot.js';
+import { loadLatestGeneration, type LoadedGeneration } from './catalog/durability/snapshot-generations.js';
 import {
   personalizationWeight, semanticSearchOf, validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings,
 } from './config.js';
@@ -28,6 +29,9 @@ import { AisleError, isAisleError } from './errors.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
+import { ModelCheckpointer } from './recommend/model-checkpointer.js';
+import type { ModelCheckpoint } from './recommend/model-checkpoint.js';
+import type { ModelState } from './recommend/model-state.js';
 import { affinityOf, affinityProfile, affinityRolesOf } from './search/personalize.js';
 import { makeReranker, type RerankInputs } from './search/rerank.js';
 import { tokenize } from './catalog/full-text/tokenizer.js';
@@ -84,6 +88,11 @@ interface WebsiteState {
   /** How long the last snapshot write took (ms). */
   lastWriteMs?: number;
   snapshotWrite?: Promise<void>;
+  /**
+   * The last change the snapshot now kept as the previous generation holds (undefined: that one was
+   * loaded at the start, before any change of this process, so it holds none of this log).
+   */
+  previousSnapshotSeq?: number;
 }
 
 /** The directory of the catalogs' snapshots, change logs and semantic models in a data directory. */
@@ -102,21 +111,16 @@ function textModelPath(dataDir: string, websiteId: string): string {
 }
 
 /**
- * The catalog a change log's snapshot holds (empty without one). A snapshot that cannot be read stops
- * the start rather than silently serving an empty catalog; the message says how to recover (the events
- * are in the store, only the catalog needs reloading).
+ * The latest readable snapshot generation (catalog/durability/snapshot-generations.ts). When neither can be read
+ * the start stops rather than silently serving an empty catalog; the message says how to recover (the
+ * events are in the store, only the catalog needs reloading).
  */
-async function loadSnapshotOrExplain(log: CatalogChangeLog, websiteId: string, options: CatalogOptions, timer: StepTimer): Promise<{ catalog: Catalog; snapshot?: StoredSnapshot }> {
-  let snapshot: StoredSnapshot | undefined;
+async function loadSnapshotOrExplain(file: string, websiteId: string, options: CatalogOptions, timer: StepTimer): Promise<LoadedGeneration | undefined> {
   try {
-    snapshot = await log.loadSnapshot();
-    timer.lap('read');
-    if (snapshot === undefined) return { catalog: new Catalog(options) };
-    return { catalog: Catalog.fromState(options, decodeCatalogSnapshot(snapshot.data, snapshot.label, timer).makeState), snapshot };
+    return await loadLatestGeneration(file, options, timer);
   } catch (err) {
     if (!isAisleError(err) || err.code !== 'SNAPSHOT_INVALID') throw err;
-    const where = snapshot?.label ?? String(err.details?.filePath ?? 'the snapshot');
-    throw new AisleError('SNAPSHOT_INVALID', `${err.message}. The catalog of website "${websiteId}" cannot be read: move ${where} `
+    throw new AisleError('SNAPSHOT_INVALID', `${err.message}. The catalog of website "${websiteId}" cannot be read: move ${file} `
       + 'away and reload the feed (aisle load, or the admin API); events, orders and coupons are kept in the store.', { cause: err, details: err.details });
   }
 }
@@ -161,6 +165,13 @@ class AisleEngine implements Engine {
   private eventsReplayed: Promise<void> = Promise.resolve();
   /** Why the models do not hold every stored event: the replay is running or failed; undefined once done. */
   private replayProblem: string | undefined;
+  /** The store, once opened at the start (the event service takes it over after the catalogs). */
+  private store: Store | undefined;
+  /**
+   * The recommendation models' checkpoints (a data directory with a durable store of this process's
+   * alone: the events and the checkpoints are then this process's; set by open()).
+   */
+  private checkpoints: ModelCheckpointer | undefined;
 
   constructor(
     private readonly options: Omit<EngineOptions, 'store'>,
@@ -196,8 +207,18 @@ class AisleEngine implements Engine {
       // boots in the background meanwhile (its first answer takes a few hundred ms); the event service
       // is made after the catalogs, since a shared store's polling may feed no model before the replay.
       store = await openStore(this.storeSource, this.options.dataDir);
+      this.store = store;
       timer.lap('store');
       this.sharedCatalogs = await store.sharing?.openSharedCatalogs((task, err, websiteId) => this.reporter.report(task, err, websiteId));
+      // The models' checkpoints need a data directory and a store whose events outlive this process and
+      // are this process's alone (written by no other): then a checkpoint's sequence number says which
+      // stored events it holds.
+      if (this.options.dataDir && store.durable && store.sharing === undefined) {
+        this.checkpoints = new ModelCheckpointer({
+          dataDir: this.options.dataDir,
+          report: (err, websiteId) => this.reporter.report('model-checkpoint', err, websiteId),
+        });
+      }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
       timer.lap('catalogs');
       // Every catalog holds the shared log's changes before the engine is handed out (and so is ready).
@@ -260,8 +281,14 @@ class AisleEngine implements Engine {
       websites: this.options.websites ?? [],
       reporter: this.reporter,
       sink: {
-        onPurchase: (purchase: PurchaseRecord) => this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase),
-        onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
+        onPurchase: (purchase: PurchaseRecord) => {
+          this.checkpoints?.eventFed();
+          this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase);
+        },
+        onView: (view: ViewRecord) => {
+          this.checkpoints?.eventFed();
+          this.sites.get(view.websiteId)?.models.applyView(view);
+        },
       },
     });
   }
@@ -278,11 +305,15 @@ class AisleEngine implements Engine {
     this.replayProblem = REPLAYING;
     const started = performance.now();
     let retryMs = REPLAY_RETRY_MS;
-    const attempt = (): Promise<void> => this.events.replay().then(() => {
+    const attempt = (): Promise<void> => this.events.replay(this.checkpoints?.held()).then(() => {
       if (this.replayProblem !== REPLAYING) this.reporter.recovered('event-sink');
       this.replayProblem = undefined;
       const ms = Math.round(performance.now() - started);
-      this.logger?.info({ ms }, `aisle: stored events replayed in ${ms} ms`);
+      this.logger?.info({ ms, fromCheckpoints: Object.fromEntries(this.checkpoints?.held() ?? []) }, `aisle: stored events replayed in ${ms} ms`);
+      // The websites whose stored events were replayed: a website added later has not had its earlier
+      // events (if any), so a checkpoint of its models would make the next start skip them.
+      const replayed = new Set(this.sites.keys());
+      this.checkpoints?.start(this.events, () => this.siteModels(replayed));
     }, (err: unknown) => {
       this.replayProblem = `the replay of the stored events failed (retried in ${retryMs / 1000} s): ${err instanceof Error ? err.message : String(err)}`;
       this.reporter.report('event-sink', err, undefined, 'replaying the stored events');
@@ -298,7 +329,7 @@ class AisleEngine implements Engine {
     // Settings are read per search (they may change at runtime): nothing of them is built into the catalog,
     // so every text field is indexed and a weight of 0 in the settings only stops it matching.
     const catalogOptions = {};
-    const siteState = (catalog: Catalog, modelFile?: string): WebsiteState => {
+    const siteState = (catalog: Catalog, modelFile?: string, checkpoint?: ModelCheckpoint): WebsiteState => {
       const semantics = new WebsiteSemantics(catalog, {
         embedders: this.embedders,
         retrainDelayMs: this.options.semanticRetrainDelayMs,
@@ -307,11 +338,12 @@ class AisleEngine implements Engine {
       });
       return {
         config, seedSettings: config.settings ?? {}, catalog, semantics,
-        models: new RecommendationModels({
+        models: this.createModels(config.websiteId, checkpoint, (state) => new RecommendationModels({
           website: config, catalog, onIndexError: (err) => this.reporter.report('index-build', err, config.websiteId),
           // At the engine's start the index builds wait for open() to finish (see there); a website added later builds at once.
           holdIndexes: this.events === undefined,
-        }),
+          state,
+        })),
       };
     };
     if (this.sharedCatalogs) {
@@ -328,14 +360,27 @@ class AisleEngine implements Engine {
     const timer = new StepTimer();
     const log = dataDir === undefined ? undefined : await FileChangeLog.open(catalogsDir(dataDir), fileNameOf(config.websiteId));
     timer.lap('change log read');
-    const { catalog, snapshot } = log === undefined ? { catalog: new Catalog(catalogOptions) } : await loadSnapshotOrExplain(log, config.websiteId, catalogOptions, timer);
+    const loaded = log ? await loadSnapshotOrExplain(log.snapshotFile, config.websiteId, catalogOptions, timer) : undefined;
+    const catalog = loaded?.catalog ?? new Catalog(catalogOptions);
+    if (loaded?.fallback) {
+      // Loudly: the website is served (the previous snapshot and the change log give the same catalog),
+      // but a file was unreadable and the operator must learn why (disk, bug) before it happens twice.
+      this.reporter.report('snapshot-load', loaded.fallback.error, config.websiteId,
+        `the latest catalog snapshot could not be read (moved to ${loaded.fallback.movedTo}); loaded the previous one and replayed the change log over it`);
+    }
     timer.skip();
-    const state = siteState(catalog, dataDir === undefined ? undefined : textModelPath(dataDir, config.websiteId));
+    // At the start only: the replay skips what a checkpoint holds (a website added later replays nothing).
+    const store = this.store;
+    const checkpoint = this.events === undefined && store
+      ? await this.checkpoints?.read(config.websiteId, () => store.lastSequence())
+      : undefined;
+    const state = siteState(catalog, dataDir === undefined ? undefined : textModelPath(dataDir, config.websiteId), checkpoint);
     timer.lap('models');
     let replayed = 0;
     if (log) {
-      // Changes acknowledged after the snapshot was written are in the log: replay them over it.
-      const pending = await log.readAfter(snapshot?.position ?? 0);
+      // Changes acknowledged after the snapshot was written are in the log: replay them over it (a
+      // snapshot file records no position, so every change still in the log is replayed; harmless).
+      const pending = await log.readAfter(0);
       await catalog.replay(pending.map((p) => p.change), pending.at(-1)?.position);
       replayed = pending.length;
       catalog.setChangeLogger((changes) => log.append(changes));
@@ -351,6 +396,16 @@ class AisleEngine implements Engine {
     this.logger?.info({ websiteId: config.websiteId, products: catalog.liveCount, changesReplayed: replayed, ms: timer.totalMs, steps: timer.steps },
       `aisle: catalog of website "${config.websiteId}" loaded in ${Math.round(timer.totalMs)} ms`);
     return state;
+  }
+
+  /** A website's models, from `checkpoint` when there is a usable one (see ModelCheckpointer.create). */
+  private createModels(websiteId: string, checkpoint: ModelCheckpoint | undefined, create: (state?: ModelState) => RecommendationModels): RecommendationModels {
+    return this.checkpoints ? this.checkpoints.create(websiteId, checkpoint, create) : create();
+  }
+
+  /** The models of the websites in `only`, by website id. */
+  private *siteModels(only: ReadonlySet<string>): Iterable<readonly [string, RecommendationModels]> {
+    for (const [websiteId, s] of this.sites) if (only.has(websiteId)) yield [websiteId, s.models] as const;
   }
 
   private site(websiteId: string): WebsiteState {
@@ -698,6 +753,9 @@ class AisleEngine implements Engine {
     await Promise.all([...this.sites.values()].map((s) => s.snapshotWrite?.then(() => undefined, () => undefined)));
     await Promise.all([...this.sites.values()].map((s) => this.settleReported(s.log?.close(), 'shutdown', s.config.websiteId)));
     await this.settleReported(this.sharedCatalogs?.close(), 'shutdown');
+    // Before the store closes (the checkpoint is taken at a quiet point of the event service); a failed
+    // one is reported by the checkpointer and loses nothing (the next start replays more events).
+    await this.checkpoints?.stop(this.events);
     await this.settleReported(this.lock?.release(), 'shutdown');
     await this.events.close();
     await this.pool?.close();

@@ -16,6 +16,7 @@ import { rowToStoredEvent } from './rows.js';
 /** A {@link Store} held in memory. */
 export class MemoryStore extends GroupCommitStore implements Store {
   readonly kind = 'memory' as const;
+  readonly durable = false;
   private readonly events: (EventRow & { seq: number })[] = [];
   private readonly orders = new Map<string, string>();
   private readonly coupons = new Map<string, CouponRecord>();

@@ -114,6 +114,7 @@ const PG_MIGRATIONS: readonly string[] = [
 /** The PostgreSQL {@link Store}. */
 export class PostgresStore extends GroupCommitStore implements Store {
   readonly kind = 'postgres' as const;
+  readonly durable = true;
   /** Replicas share this store: the catalogs live in the schema's change log, opened on demand. */
   readonly sharing: StoreSharing;
 

@@ -228,6 +228,12 @@ export interface Store {
   /** `memory`, `embedded` or `postgres` (for reports and logs; the engine does not branch on it). */
   readonly kind: 'memory' | 'embedded' | 'postgres';
   /**
+   * True when what the store holds outlives the process (a file, a server); false for memory. With a
+   * data directory and no `sharing`, the engine then checkpoints its models and replays the stored
+   * events after a checkpoint's sequence number only.
+   */
+  readonly durable: boolean;
+  /**
    * Present when other processes write to this store too (several replicas of one service): then the
    * engine polls for their writes and keeps its catalogs in the store. Absent for a store of one process.
    */

@@ -99,7 +99,7 @@ describe('FileChangeLog: segment files', () => {
     expect(await reopenedChanges(dir)).toEqual([changes[1]]);
   });
 
-  it('drops only the segments whose every change a snapshot holds', async () => {
+  it('drops only the segments whose every change the snapshot before the latest holds (two generations)', async () => {
     const dir = await tempDir();
     const log = await FileChangeLog.open(dir, 'w');
     const first = await log.append([changes[0]]);
@@ -107,10 +107,14 @@ describe('FileChangeLog: segment files', () => {
     await log.saveSnapshot(first, snapshotBytes);
     expect((await readdir(dir)).sort()).toEqual(['w.aislesnap', 'w.log.1']);
     const third = await log.append([changes[3]]);
+    // The first snapshot is now the previous generation: it holds no whole segment, so none goes.
     await log.saveSnapshot(second, snapshotBytes);
-    expect((await readdir(dir)).sort()).toEqual(['w.aislesnap', 'w.log.2']);
+    expect((await readdir(dir)).sort()).toEqual(['w.aislesnap', 'w.aislesnap.prev', 'w.log.1', 'w.log.2']);
+    // The second is now the previous one, and holds every change of segment 1.
     await log.saveSnapshot(third, snapshotBytes);
-    expect(await readdir(dir)).toEqual(['w.aislesnap']);
+    expect((await readdir(dir)).sort()).toEqual(['w.aislesnap', 'w.aislesnap.prev', 'w.log.2']);
+    await log.saveSnapshot(third, snapshotBytes);
+    expect((await readdir(dir)).sort()).toEqual(['w.aislesnap', 'w.aislesnap.prev']);
     await log.close();
   });
 });

@@ -5,9 +5,12 @@
  * survives a crash even though snapshots are written seconds later. On start the engine loads the
  * snapshot and replays the log over it.
  *
- * Files: the snapshot `<name>.aislesnap` and the log `<name>.log.<segment>` beside it, segments
- * numbered upwards. A snapshot write rotates the log (later changes go to a new segment); once the
- * snapshot is on disk, the segments whose every change it contains are deleted.
+ * Files: the snapshot `<name>.aislesnap`, the one before it `<name>.aislesnap.prev`
+ * (`snapshot-generations.ts`: a start that cannot read the latest loads the previous one), and the
+ * log `<name>.log.<segment>` beside them, segments numbered upwards. A snapshot write rotates the log
+ * (later changes go to a new segment); once the snapshot is on disk, the segments whose every change
+ * the snapshot *before* it holds are deleted, so the log still takes the previous generation to the
+ * present.
  *
  * A segment may hold changes that are also in the snapshot: replaying them is harmless, because
  * replaying upserts and deletes in their order over a state that already has some of them gives the
@@ -35,8 +38,10 @@ import path from 'node:path';
 import { AisleError } from '../../errors.js';
 import type { Product } from '../../types.js';
 import { writeFully } from '../../util/write-fully.js';
+import { writeFileDurably } from '../../util/durable-file.js';
 import type { CatalogChangeLog, PositionedChange, StoredSnapshot } from './catalog-change-log.js';
-import { readSnapshotFile, writeSnapshotFile } from './snapshot.js';
+import { readSnapshotFile } from './snapshot.js';
+import { previousSnapshotPath } from './snapshot-generations.js';
 
 /** A catalog change as logged and replayed. */
 export type LoggedChange =
@@ -144,8 +149,10 @@ export class FileChangeLog implements CatalogChangeLog {
   private tail: Promise<void> = Promise.resolve();
   /** Position of the last change appended (or found at open). */
   private position = 0;
-  /** Position of the last change held by a snapshot this log wrote (0: none written yet). */
+  /** Position of the last change held by the latest snapshot this log wrote (0: none written yet). */
   private snapshotPosition = 0;
+  /** Position of the last change held by the previous generation (0: found at open, or none). */
+  private previousSnapshotPosition = 0;
   /**
    * The changes found at open, segment by segment, parsed once: handed out by the first
    * {@link readAfter} (the engine's replay) and then let go; later reads parse the files again.
@@ -227,22 +234,35 @@ export class FileChangeLog implements CatalogChangeLog {
     return this.appendBatch(changes, last).then(() => last);
   }
 
+  /** The latest snapshot file (the engine loads it, or the previous generation, with `loadLatestGeneration`). */
+  get snapshotFile(): string {
+    return snapshotFileOf(this.dir, this.name);
+  }
+
+  /**
+   * The latest snapshot's bytes; the previous generation's when there is no latest (a crash between
+   * the two renames of a write). Bytes only: whether they decode is the reader's to find out.
+   */
   async loadSnapshot(): Promise<StoredSnapshot | undefined> {
-    const file = snapshotFileOf(this.dir, this.name);
+    const file = existsSync(this.snapshotFile) ? this.snapshotFile : previousSnapshotPath(this.snapshotFile);
     if (!existsSync(file)) return undefined;
-    return { position: this.snapshotPosition, data: await readSnapshotFile(file), label: file };
+    return { position: file === this.snapshotFile ? this.snapshotPosition : this.previousSnapshotPosition, data: await readSnapshotFile(file), label: file };
   }
 
   /**
    * Rotates the log at once (later changes go to a new segment: call it where the snapshot's catalog
-   * version is taken), writes the snapshot file atomically, then deletes the segments it holds.
+   * version is taken), writes the snapshot file atomically (the one it replaces kept as the previous
+   * generation), then deletes the segments that previous one holds.
    */
   async saveSnapshot(position: number, encode: () => Promise<Uint8Array>): Promise<boolean> {
     if (position < this.snapshotPosition) return false;
     this.rotate();
-    await writeSnapshotFile(await encode(), snapshotFileOf(this.dir, this.name));
-    this.snapshotPosition = Math.max(this.snapshotPosition, position);
-    await this.dropCovered(position);
+    // The latest so far becomes the previous generation: the log must take it to the present.
+    const heldByPrevious = this.snapshotPosition;
+    await writeFileDurably(this.snapshotFile, await encode(), { keepPreviousAs: previousSnapshotPath(this.snapshotFile) });
+    this.previousSnapshotPosition = heldByPrevious;
+    this.snapshotPosition = position;
+    await this.dropCovered(heldByPrevious);
     return true;
   }
 
