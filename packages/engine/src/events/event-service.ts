@@ -1,8 +1,8 @@
 /**
  * The event service: validates purchase and view bodies, checks retail-media slot data, stores events
  * durably (group commit), acknowledges, then feeds the recommendation models through an
- * {@link EventSink}. It also runs the coupon ledger and the attribution report, and — on PostgreSQL —
- * polls the store for events written by other replicas.
+ * {@link EventSink}. It also runs the coupon ledger and the attribution report, and — on a store
+ * other processes write to as well ({@link Store.sharing}) — polls the store for events written by them.
  * @module
  */
 import { FailureReporter } from '../background-failures.js';
@@ -28,8 +28,8 @@ export interface EventSink {
 
 /** Options of {@link EventService.open}. */
 export interface EventServiceOptions {
-  /** Where events live; see {@link openStore} for the choice when absent. */
-  store?: StoreConfig;
+  /** Where events live: a store instance, or a configuration (see {@link openStore}, also for the choice when absent). */
+  store?: StoreConfig | Store;
   dataDir?: string;
   websites: readonly WebsiteConfig[];
   sink: EventSink;
@@ -41,8 +41,6 @@ export interface EventServiceOptions {
   reporter?: FailureReporter;
 }
 
-/** Default replica polling interval on PostgreSQL. */
-export const DEFAULT_POLL_INTERVAL_MS = 1000;
 /** Events read per page by replay, polling and reports. */
 const PAGE = 5000;
 /** A customer id written as a GUID (any case). */
@@ -120,19 +118,15 @@ export class EventService {
 
   /**
    * Opens the store (memory without `store` and `dataDir`; SQLite in `dataDir` by default; PostgreSQL
-   * when configured) and, on PostgreSQL, starts polling for other replicas' events every
-   * `pollIntervalMs` (default 1000 ms) from the store's current end.
+   * when configured; an instance as it is) and, when other processes share it, starts polling for
+   * their events every `sharing.pollIntervalMs` from the store's current end.
    */
   static async open(options: EventServiceOptions): Promise<EventService> {
     const reporter = options.reporter ?? new FailureReporter();
-    let store: Store;
-    try {
-      store = await openStore(options.store, options.dataDir);
-    } catch (err) {
-      storeFailure(err);
-    }
+    const store = await openStore(options.store, options.dataDir);
     const service = new EventService(store, options.sink, options);
-    if (options.store?.type === 'postgres') {
+    const sharing = store.sharing;
+    if (sharing !== undefined) {
       try {
         service.pollCursor = await store.lastSequence();
       } catch (err) {
@@ -140,10 +134,9 @@ export class EventService {
         await store.close().catch((closeError: unknown) => reporter.report('shutdown', closeError));
         storeFailure(err);
       }
-      const interval = options.store.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
       service.pollTimer = setInterval(() => {
         void service.pollOnce().then(() => reporter.recovered('replica-poll'), (err: unknown) => reporter.report('replica-poll', err));
-      }, interval);
+      }, sharing.pollIntervalMs);
       service.pollTimer.unref();
     }
     return service;
@@ -402,8 +395,8 @@ export class EventService {
   }
 
   /**
-   * Reads the events other replicas stored since the last poll and feeds them to the sink (PostgreSQL;
-   * runs every `pollIntervalMs` on its own, callable directly).
+   * Reads the events other processes stored since the last poll and feeds them to the sink (shared
+   * stores; runs every `sharing.pollIntervalMs` on its own, callable directly).
    */
   pollOnce(): Promise<void> {
     return this.exclusive(async () => {

@@ -174,6 +174,15 @@ export async function saveCatalogSnapshot(catalog: Catalog, filePath: string, op
   await writeFileDurably(filePath, await runInSlices(encodeCatalogSnapshotSteps(catalog.state)), options);
 }
 
+/** The bytes of a snapshot file; one that cannot be read throws `AisleError('SNAPSHOT_INVALID')`. */
+export async function readSnapshotFile(filePath: string): Promise<Uint8Array> {
+  try {
+    return await readFile(filePath);
+  } catch (err) {
+    return invalid(filePath, 'cannot be read', err);
+  }
+}
+
 function invalid(filePath: string, problem: string, cause?: unknown): never {
   throw new AisleError('SNAPSHOT_INVALID', `snapshot ${filePath}: ${problem}`, { cause, details: { filePath } });
 }
@@ -395,12 +404,7 @@ function refIdsByDoc(store: ProductStore, refIdField: number | undefined, dictio
  * foreign file throws `AisleError('SNAPSHOT_INVALID')`. `timer` (optional) records the time of each step.
  */
 export async function loadCatalogSnapshot(filePath: string, options: CatalogOptions = {}, timer?: StepTimer): Promise<Catalog> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(filePath);
-  } catch (err) {
-    return invalid(filePath, 'cannot be read', err);
-  }
+  const bytes = await readSnapshotFile(filePath);
   timer?.lap('read');
   return Catalog.fromState(options, decodeCatalogSnapshot(bytes, filePath, timer).makeState);
 }
