@@ -21,15 +21,19 @@ const KNOWN_UP_IMPORTS = [
   'contract/schemas.ts -> retail-media/hmac.ts',
   // The public API names the search key service's result types.
   'engine-api.ts -> keys/search-key-service.ts',
+  // The PostgreSQL store offers shared catalogs (a store capability, store/shared-catalogs.ts) and
+  // builds their implementation, CatalogReplication, imported lazily when a store shares catalogs.
+  'store/postgres-store.ts -> replication/catalog-replication.ts',
 ];
 
 /**
  * The shape modules whose type-only imports may close a circle: a catalog version's shape names the
  * classes it holds (dictionaries, the product store, tombstones), a search plan's the parts compiled
- * by merchandising and disjunctive facets, and those name the shape back. Types are erased when
- * compiled: no module loads another through them.
+ * by merchandising and disjunctive facets, and the store interface the capabilities a store offers
+ * (shared catalogs, which hold catalogs); those name the shape back. Types are erased when compiled:
+ * no module loads another through them.
  */
-const SHAPE_MODULES = new Set(['catalog/catalog-index.ts', 'search/search-plan.ts']);
+const SHAPE_MODULES = new Set(['catalog/catalog-index.ts', 'search/search-plan.ts', 'store/store.ts']);
 
 /** `graph` without the type-only imports of the shape modules. */
 function withoutShapeTypeImports(g: ImportGraph): ImportGraph {

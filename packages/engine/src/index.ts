@@ -11,7 +11,7 @@
 export { createEngine, type CreateEngineOptions } from './engine.js';
 export { MemoryStore } from './store/memory-store.js';
 export type * from './store/store.js';
-export type { SharedCatalogs, SharedCatalogsErrorHandler, ReplicationTask } from './replication/shared-catalogs.js';
+export type { SharedCatalogs, SharedCatalogsErrorHandler, ReplicationTask } from './store/shared-catalogs.js';
 export { MAX_LOGGED_QUERY_LENGTH, MAX_SUGGESTED_QUERIES, SEARCH_REPORT_LIMITS } from './analytics/search-log.js';
 export type { Embedder } from './semantic/embedder.js';
 export { TextModel, TEXT_MODEL_ID, trainTextModel, productText, type TextModelOptions } from './semantic/text-model.js';

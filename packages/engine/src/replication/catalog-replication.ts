@@ -35,7 +35,7 @@ import { randomGuid } from '../util/ids.js';
 import {
   completeChanges, decodeChange, PAGE, PgCatalogChangeLog, type ReadChange, type ReplicatedChange,
 } from './pg-catalog-change-log.js';
-import type { ReplicationTask, SharedCatalogs } from './shared-catalogs.js';
+import type { ReplicationTask, SharedCatalogs } from '../store/shared-catalogs.js';
 
 /** Default interval between snapshot attempts (each replica tries; one writes). */
 export const DEFAULT_CATALOG_SNAPSHOT_INTERVAL_MS = 30_000;

@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { SharedCatalogs, SharedCatalogsErrorHandler } from '../replication/shared-catalogs.js';
+import type { SharedCatalogs, SharedCatalogsErrorHandler } from './shared-catalogs.js';
 import type { PurchaseEventBody, PurchaseLineFields, RetailMediaSlotData } from '../types.js';
 
 /** Why a product's retail-media data was not honoured (it is stored, but excluded from spend). */

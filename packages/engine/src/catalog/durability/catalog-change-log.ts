@@ -12,7 +12,7 @@
  * same catalog (the last change of each refId wins; a replace starts over).
  * @module
  */
-import type { LoggedChange } from './change-log.js';
+import type { Product } from '../../types.js';
 
 /** A change read back from a log, with its position there. */
 export interface PositionedChange<C = LoggedChange> {
@@ -51,3 +51,9 @@ export interface CatalogChangeLog<C = LoggedChange> {
   /** Waits for pending appends and releases what the log holds open. */
   close(): Promise<void>;
 }
+
+/** A catalog change as logged and replayed. */
+export type LoggedChange =
+  | { kind: 'upsert'; products: readonly Product[] }
+  | { kind: 'replace'; products: readonly Product[] }
+  | { kind: 'delete'; refIds: readonly string[] };

@@ -39,15 +39,11 @@ import { AisleError } from '../../errors.js';
 import type { Product } from '../../types.js';
 import { writeFully } from '../../util/write-fully.js';
 import { writeFileDurably } from '../../util/durable-file.js';
-import type { CatalogChangeLog, PositionedChange, StoredSnapshot } from './catalog-change-log.js';
-import { readSnapshotFile } from './snapshot.js';
-import { previousSnapshotPath } from './snapshot-generations.js';
+import type { CatalogChangeLog, LoggedChange, PositionedChange, StoredSnapshot } from './catalog-change-log.js';
 
-/** A catalog change as logged and replayed. */
-export type LoggedChange =
-  | { kind: 'upsert'; products: readonly Product[] }
-  | { kind: 'replace'; products: readonly Product[] }
-  | { kind: 'delete'; refIds: readonly string[] };
+export type { LoggedChange };
+import { previousSnapshotPath, readSnapshotFile } from './snapshot-file.js';
+
 
 /** Bytes gathered before one write: a replace of a big feed is written in pieces, not one huge string. */
 const WRITE_CHUNK = 1 << 20;

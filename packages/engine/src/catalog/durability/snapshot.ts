@@ -6,7 +6,6 @@
  * in the columns. Written atomically (temporary file, then rename).
  * @module
  */
-import { readFile } from 'node:fs/promises';
 import { Builder, ByteBuffer } from 'flatbuffers';
 import { AisleError } from '../../errors.js';
 import type { Product } from '../../types.js';
@@ -29,6 +28,9 @@ import { ensureNumericOrdersSteps } from '../columns/text-column-lookups.js';
 import { numericColumnOf, numericPerDoc } from '../columns/numeric-column.js';
 import type { StepTimer } from '../../util/step-timer.js';
 import { writeFileDurably, type DurableWriteOptions } from '../../util/durable-file.js';
+import { readSnapshotFile } from './snapshot-file.js';
+
+export { readSnapshotFile };
 
 const FILE_IDENTIFIER = 'AISL';
 /**
@@ -172,15 +174,6 @@ export function encodeCatalogSnapshotInSlices(state: CatalogState): Promise<Uint
  */
 export async function saveCatalogSnapshot(catalog: Catalog, filePath: string, options: DurableWriteOptions = {}): Promise<void> {
   await writeFileDurably(filePath, await runInSlices(encodeCatalogSnapshotSteps(catalog.state)), options);
-}
-
-/** The bytes of a snapshot file; one that cannot be read throws `AisleError('SNAPSHOT_INVALID')`. */
-export async function readSnapshotFile(filePath: string): Promise<Uint8Array> {
-  try {
-    return await readFile(filePath);
-  } catch (err) {
-    return invalid(filePath, 'cannot be read', err);
-  }
 }
 
 function invalid(filePath: string, problem: string, cause?: unknown): never {

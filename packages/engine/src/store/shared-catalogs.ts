@@ -8,7 +8,7 @@
  */
 import type { Catalog, CatalogOptions } from '../catalog/catalog.js';
 import type { LoadOptions, LoadSummary, ProductSource } from '../engine-api.js';
-import type { StoreSharing } from '../store/store.js';
+import type { StoreSharing } from './store.js';
 
 /** The kinds of background work of shared catalogs whose failures are reported. */
 export type ReplicationTask = 'replica-poll' | 'change-log' | 'snapshot-write';
