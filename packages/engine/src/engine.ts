@@ -38,6 +38,7 @@ import { executeRankedSearch, SearchPool, validateSearchRequest } from './search
 import { settingsWithDefaults } from './settings/website-settings.js';
 import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
 import { SearchLog } from './analytics/search-log.js';
+import type { AttributionReportQuery, SearchReportQuery } from './contract/query-schemas.js';
 import type {
   BundleRequest, BundleResponse, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
   SearchResponse, ViewRecord, ViewRequest,
@@ -546,7 +547,7 @@ class AisleEngine implements Engine {
     return { websiteId, products: state.catalog.liveCount, ...counts };
   }
 
-  async attributionReport(websiteId: string, range?: { from?: string; to?: string }): Promise<AttributionReport> {
+  async attributionReport(websiteId: string, range?: AttributionReportQuery): Promise<AttributionReport> {
     this.site(websiteId);
     return this.events.attributionReport(websiteId, range);
   }
@@ -558,7 +559,7 @@ class AisleEngine implements Engine {
     return model && { id: model.id, version: model.version };
   }
 
-  async searchReport(websiteId: string, range: { from?: string; to?: string; limit?: number | string } = {}): Promise<SearchReport> {
+  async searchReport(websiteId: string, range: SearchReportQuery = {}): Promise<SearchReport> {
     this.site(websiteId);
     return this.searchLog.report(websiteId, range);
   }

@@ -29,17 +29,7 @@ export interface ProductList {
   revision(i: number): number;
 }
 
-/** Query parameters of a recommendation method, already parsed from the query string. */
-export interface RecommendParams {
-  customerId?: string;
-  productRef?: string;
-  productStyleId?: string;
-  /** `items[0]`, `items[1]`, … : RefIds in the cart or to seed with. */
-  items?: string[];
-  filterOutOfStock?: boolean;
-  /** List length; default 10, at most 100. */
-  count?: number;
-}
+export type { RecommendParams } from './contract/query-schemas.js';
 
 /** A view, as the recommendation models consume it (after validation and storage). */
 export interface ViewRecord {

@@ -18,6 +18,9 @@
 import { lowerBound, type CatalogState } from '../catalog/catalog-index.js';
 import { tokenize } from '../catalog/tokenizer.js';
 import type { SearchReport } from '../engine-api.js';
+import { SEARCH_REPORT_LIMITS } from '../contract/limits.js';
+import { SearchReportQuerySchema, type SearchReportQuery } from '../contract/query-schemas.js';
+import { describeAjvError, validatorFor } from '../contract/validate.js';
 import { AisleError, ValidationError } from '../errors.js';
 import { parseIsoDateTime, problemDetails } from '../events/validate-common.js';
 import { mergeSuggestions, vocabularyCompletions } from '../search/query-suggestions.js';
@@ -37,8 +40,8 @@ export const MAX_INDEXED_QUERIES = 20_000;
 export const SEARCH_LOG_REFRESH_MS = 60_000;
 /** Most entries of `payload.suggestions.queries`. */
 export const MAX_SUGGESTED_QUERIES = 5;
-/** Default and largest `limit` of the searches report. */
-export const SEARCH_REPORT_LIMITS = { default: 20, max: 1_000 } as const;
+/** Default and largest `limit` of the searches report (declared with the contract's other limits). */
+export { SEARCH_REPORT_LIMITS } from '../contract/limits.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -203,16 +206,16 @@ export class SearchLog {
    * (ISO 8601, both optional; `to` defaults to now), `limit` of each list. Throws `ValidationError`
    * naming a bad parameter, `STORE_FAILURE` when the store cannot be read.
    */
-  async report(websiteId: string, range: { from?: string; to?: string; limit?: number | string }): Promise<SearchReport> {
+  async report(websiteId: string, range: SearchReportQuery): Promise<SearchReport> {
     const errors: Record<string, string[]> = {};
     const fromMs = range.from === undefined ? 0 : parseIsoDateTime(range.from);
     const toMs = range.to === undefined ? this.now() : parseIsoDateTime(range.to);
     if (fromMs === undefined) errors.from = ['The from parameter must be an ISO 8601 date-time.'];
     if (toMs === undefined) errors.to = ['The to parameter must be an ISO 8601 date-time.'];
-    const limit = range.limit === undefined ? SEARCH_REPORT_LIMITS.default : Number(range.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_REPORT_LIMITS.max) {
-      errors.limit = [`The limit parameter must be an integer from 1 to ${SEARCH_REPORT_LIMITS.max}.`];
-    }
+    // The HTTP adapter decodes `limit` by the same schema; a library caller's value is checked here.
+    const limit = range.limit ?? SEARCH_REPORT_LIMITS.default;
+    const limitCheck = validatorFor(SearchReportQuerySchema);
+    if (!limitCheck({ limit })) errors.limit = [`The limit parameter ${describeAjvError(limitCheck.errors).message}.`];
     if (fromMs === undefined || toMs === undefined || Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
     // Searches still in the batch are part of the report.
     await this.flush();

@@ -61,3 +61,6 @@ export const RULE_LIMITS = { rules: 1_000, pins: 100, hides: 1_000, boosts: 20 }
 export const RELEVANCE_LIMITS = { synonyms: 10_000, stopWords: 10_000, tieBreakers: 10, wordsPerEntry: 100 } as const;
 /** Largest `typoTolerance` word size. */
 export const MAX_TYPO_WORD_SIZE = 1000;
+
+/** Default and largest `limit` of the searches report (entries of each list). */
+export const SEARCH_REPORT_LIMITS = { default: 20, max: 1_000 } as const;

@@ -8,6 +8,7 @@
 import { FailureReporter } from '../background-failures.js';
 import type { StoreConfig, WebsiteConfig } from '../config.js';
 import type { AttributionReport, CouponIssue, CouponUseResult } from '../engine-api.js';
+import type { AttributionReportQuery } from '../contract/query-schemas.js';
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
 import { checkRetailMedia } from '../retail-media/index.js';
 import { openStore } from '../store/open-store.js';
@@ -277,7 +278,7 @@ export class EventService {
    * optional, inclusive).
    * @throws {ValidationError} for an unparseable `from` or `to`.
    */
-  async attributionReport(websiteId: string, range: { from?: string; to?: string } = {}): Promise<AttributionReport> {
+  async attributionReport(websiteId: string, range: AttributionReportQuery = {}): Promise<AttributionReport> {
     this.website(websiteId);
     const errors: Record<string, string[]> = {};
     const fromMs = range.from === undefined ? undefined : parseIsoDateTime(range.from);
