@@ -13,3 +13,4 @@ export { parseIsoDateTime, EVENT_FORMATS, type EventFormat } from './formats.js'
 export * from './errors.js';
 export * from './settings-schema.js';
 export * from './query-schemas.js';
+export { EngineOptionsSchema } from './config-schema.js';
