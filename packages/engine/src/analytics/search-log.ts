@@ -16,7 +16,7 @@
  * @module
  */
 import { lowerBound, type CatalogState } from '../catalog/catalog-index.js';
-import { tokenize } from '../catalog/tokenizer.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { SearchReport } from '../engine-api.js';
 import { SEARCH_REPORT_LIMITS } from '../contract/limits.js';
 import { SearchReportQuerySchema, type SearchReportQuery } from '../contract/query-schemas.js';
