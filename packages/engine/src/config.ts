@@ -1,6 +1,8 @@
 /**
- * The configuration shapes shared by `createEngine` and the config file (see docs/operations.md),
- * and their validation: a bad value fails with a message naming its key.
+ * The configuration shared by `createEngine` and the config file (see docs/operations.md): its
+ * validation, where a bad value fails with a message naming its key, and its types, re-exported from
+ * the contract, which derives them from the configuration and settings schemas (contract/config-schema.ts,
+ * contract/settings-schema.ts): each key is declared there, once.
  * @module
  */
 import { fieldError } from './errors.js';

@@ -113,15 +113,9 @@ export function resolveMethod(segment: string): MethodSpec {
 export { DEFAULT_COUNT, MAX_COUNT } from '../contract/limits.js';
 import { DEFAULT_COUNT } from '../contract/limits.js';
 
-/** Parameters after validation. */
-export interface CheckedParams {
-  customerId?: string;
-  productRef?: string;
-  productStyleId?: string;
-  items: string[];
-  filterOutOfStock: boolean;
-  count: number;
-}
+/** Parameters after validation: the contract's, with the defaults filled in (no cart, keep out-of-stock items, {@link DEFAULT_COUNT}). */
+export type CheckedParams = Omit<RecommendParams, 'items' | 'filterOutOfStock' | 'count'>
+  & Required<Pick<RecommendParams, 'items' | 'filterOutOfStock' | 'count'>>;
 
 function bad(param: string, problem: string): never {
   throw fieldError('RECOMMEND_BAD_PARAMS', param, problem);
