@@ -19,10 +19,10 @@ import { lowerBound, type CatalogState } from '../catalog/catalog-index.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { SearchReport } from '../engine-api.js';
 import { SEARCH_REPORT_LIMITS } from '../contract/limits.js';
-import { SearchReportQuerySchema, type SearchReportQuery } from '../contract/query-schemas.js';
+import { readReportTimes, SearchReportQuerySchema, type SearchReportQuery } from '../contract/query-schemas.js';
 import { describeAjvError, validatorFor } from '../contract/validate.js';
 import { AisleError, ValidationError } from '../errors.js';
-import { parseIsoDateTime, problemDetails } from '../events/validate-common.js';
+import { problemDetails } from '../events/validate-common.js';
 import { mergeSuggestions, vocabularyCompletions } from '../search/query-suggestions.js';
 import type { SearchLogRow, Store } from '../store/store.js';
 
@@ -207,16 +207,12 @@ export class SearchLog {
    * naming a bad parameter, `STORE_FAILURE` when the store cannot be read.
    */
   async report(websiteId: string, range: SearchReportQuery): Promise<SearchReport> {
-    const errors: Record<string, string[]> = {};
-    const fromMs = range.from === undefined ? 0 : parseIsoDateTime(range.from);
-    const toMs = range.to === undefined ? this.now() : parseIsoDateTime(range.to);
-    if (fromMs === undefined) errors.from = ['The from parameter must be an ISO 8601 date-time.'];
-    if (toMs === undefined) errors.to = ['The to parameter must be an ISO 8601 date-time.'];
+    const { fromMs = 0, toMs = this.now(), errors } = readReportTimes(range);
     // The HTTP adapter decodes `limit` by the same schema; a library caller's value is checked here.
     const limit = range.limit ?? SEARCH_REPORT_LIMITS.default;
     const limitCheck = validatorFor(SearchReportQuerySchema);
     if (!limitCheck({ limit })) errors.limit = [`The limit parameter ${describeAjvError(limitCheck.errors).message}.`];
-    if (fromMs === undefined || toMs === undefined || Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
+    if (Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
     // Searches still in the batch are part of the report.
     await this.flush();
     try {

@@ -12,6 +12,7 @@
  * @module
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { parseIsoDateTime } from './formats.js';
 import { DEFAULT_COUNT, DEFAULT_MAX_QUERY_ITEMS, MAX_COUNT, SEARCH_REPORT_LIMITS } from './limits.js';
 
 const opt = Type.Optional;
@@ -85,6 +86,31 @@ export const SearchReportQuerySchema = Type.Object({
 
 /** The range and list length of the searches report. */
 export type SearchReportQuery = Static<typeof SearchReportQuerySchema>;
+
+/** A report's `from` and `to` read as times (ms since the epoch; undefined when not given), and what is wrong with them. */
+export interface ReportTimes {
+  fromMs?: number;
+  toMs?: number;
+  /** Problem-details messages by parameter name; empty when both are readable. */
+  errors: Record<string, string[]>;
+}
+
+/**
+ * Reads the `from` and `to` of a report (both reports take them): ISO 8601 date-times, which the query
+ * schema carries as strings because their reading (the contract's `parseIsoDateTime`) is more than a
+ * pattern. Pure; the one wording of a bad one.
+ */
+export function readReportTimes(range: { from?: string; to?: string }): ReportTimes {
+  const out: ReportTimes = { errors: {} };
+  for (const key of ['from', 'to'] as const) {
+    const text = range[key];
+    if (text === undefined) continue;
+    const ms = parseIsoDateTime(text);
+    if (ms === undefined) out.errors[key] = [`The ${key} parameter must be an ISO 8601 date-time.`];
+    else out[key === 'from' ? 'fromMs' : 'toMs'] = ms;
+  }
+  return out;
+}
 
 /** Every query-string schema, by the name endpoint declarations use. */
 export const querySchemas = {
