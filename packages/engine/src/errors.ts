@@ -1,10 +1,10 @@
 /**
  * Every error of aisle, in one table: a stable code, its HTTP status, and either the subject a field
  * error's message starts with (`<subject>: <path> <problem>`, see {@link fieldError}) or a message
- * template with `{name}` placeholders (see {@link codedError}). The engine's own errors come first;
- * the request-level errors the HTTP adapter raises (query strings, bodies, tokens, routing) are
- * declared here too, so that every error either package raises has its code, status and wording in
- * one place (fastify's `lib/errors.js`). The body an error takes on the wire (`{type:-1,…}` or
+ * template with `{name}` placeholders (see {@link messageOf}; the adapter's `HttpError` is built from
+ * one). The engine's own errors come first; the request-level errors the HTTP adapter raises (query
+ * strings, bodies, tokens, routing) are declared here too, so that every error either package raises
+ * has its code, status and wording in one place (fastify's `lib/errors.js`). The body an error takes on the wire (`{type:-1,…}` or
  * RFC 7807) is the endpoint's choice; contract/errors.ts formats both.
  * @module
  */
@@ -137,11 +137,6 @@ export type MessageValues<C extends TemplatedErrorCode> = Record<Placeholders<(t
 export function messageOf<C extends TemplatedErrorCode>(code: C, values: MessageValues<C>): string {
   const template: string = ErrorCodes[code].message;
   return template.replace(/\{(\w+)\}/g, (_, name: string) => String((values as Record<string, string | number>)[name]));
-}
-
-/** The error of a templated code, worded by its template; `key` is the property path at fault (problem details). */
-export function codedError<C extends TemplatedErrorCode>(code: C, values: MessageValues<C>, options: { key?: string } = {}): AisleError {
-  return new AisleError(code, messageOf(code, values), options.key === undefined ? undefined : { details: { key: options.key } });
 }
 
 /** The engine's error: a code from {@link ErrorCodes}, a status, a message, optional details. */

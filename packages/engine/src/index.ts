@@ -20,7 +20,7 @@ export type * from './types.js';
 export * from './config.js';
 export { DEFAULT_WEBSITE_SETTINGS, checkWebsiteSettings, mergePatch, settingsWithDefaults } from './settings/website-settings.js';
 export {
-  AisleError, ValidationError, ErrorCodes, isAisleError, codedError, messageOf,
+  AisleError, ValidationError, ErrorCodes, isAisleError, messageOf,
   type ErrorCode, type TemplatedErrorCode, type MessageValues,
 } from './errors.js';
 export {
