@@ -19,7 +19,7 @@ export type {
 } from './contract/config-schema.js';
 export type {
   AdSetConfig, RetailBoostCollectionConfig, RedirectRule, PersonalizationSetting, SemanticSearchSetting, RulePin, RuleBoost,
-  MerchandisingRule, RetailMediaSettings, FieldRoles, WebsiteSettings,
+  MerchandisingRule, RetailMediaSettings, FieldRoles, WebsiteSettings, SuggestionSettings, EventRetentionDays, RetentionKind,
 } from './contract/settings-schema.js';
 import type { EngineOptions } from './contract/config-schema.js';
 import type {

@@ -321,9 +321,19 @@ export const endpoints = {
   searchReport: {
     path: '/admin/v1/websites/{websiteId}/reports/searches', pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false,
     operations: [{
-      method: 'GET', operationId: 'searchReport', tag: 'admin', summary: 'Top queries and queries without results, from the search log.', auth: 'admin',
+      method: 'GET', operationId: 'searchReport', tag: 'admin', auth: 'admin',
+      summary: 'Top queries with their clicks and conversions, queries without results, queries without clicks, from the search log.',
       query: 'SearchReportQuery',
       responses: { 200: { description: 'The report.', schema: 'SearchReport' } }, errors: adminErrors(), handler: h.searchReport,
+    }],
+  },
+  recommendationReport: {
+    path: '/admin/v1/websites/{websiteId}/reports/recommendations', pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false,
+    operations: [{
+      method: 'GET', operationId: 'recommendationReport', tag: 'admin', auth: 'admin',
+      summary: 'Per recommendation method and tactic: responses served, items, clicks, conversions, revenue.',
+      query: 'RecommendationReportQuery',
+      responses: { 200: { description: 'The report.', schema: 'RecommendationReport' } }, errors: adminErrors(), handler: h.recommendationReport,
     }],
   },
   settings: {

@@ -6,8 +6,8 @@
  * @module
  */
 import type {
-  AttributionReportQuery, BundleRequest, CouponIssue, CouponQuery, LoadSummary, ProductsQuery, PurchaseRequest, RecommendParams,
-  SearchReportQuery, SearchRequest, ViewRequest,
+  AttributionReportParams, BundleRequest, RecommendationReportParams, CouponIssue, CouponParams, LoadSummary, ProductsParams, PurchaseRequest, RecommendParams,
+  SearchReportParams, SearchRequest, ViewRequest,
 } from '@aisle/engine';
 import { applyForcedScope, restrictFacetBuckets } from '@aisle/engine';
 import { peekBodyStream, readJsonBody, requireMediaType } from './body.js';
@@ -128,7 +128,7 @@ export function events(kind: 'purchases' | 'views'): Handler {
 
 /** `GET /b2b/coupon/mark_as_used?code=&client=` */
 export const markCouponUsed: Handler = async (ctx, state) => {
-  const { code, client } = queryOf<CouponQuery>(ctx);
+  const { code, client } = queryOf<CouponParams>(ctx);
   commitPoint(ctx);
   const result = await state.engine.markCouponUsed(client, code);
   reply(ctx, state, 200, { type: 1, code: 0, payload: result });
@@ -143,7 +143,7 @@ export const products: Handler = async (ctx, state) => {
   const type = requireMediaType(ctx.req, declaredMediaTypes(ctx));
   const patch = ctx.req.method === 'PATCH';
   // PATCH declares mode=upsert as its only value (ProductsPatchQuery): a patch merges into stored products.
-  const { mode = 'upsert', onError = 'reject' } = queryOf<ProductsQuery>(ctx);
+  const { mode = 'upsert', onError = 'reject' } = queryOf<ProductsParams>(ctx);
   // The feed is streamed into the engine; its first byte is checked before anything changes: a blank
   // body is refused (with mode=replace it would empty the catalog), and a JSON upload must be an array.
   const body = await peekBodyStream(ctx.req, state.limits.adminMaxBytes);
@@ -203,13 +203,18 @@ export const stats: Handler = async (ctx, state) => {
 /** `GET /admin/v1/websites/{websiteId}/reports/attribution[?from=&to=]` (ISO 8601 date-times; the engine checks them). */
 export const attribution: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
-  reply(ctx, state, 200, await state.engine.attributionReport(websiteId, queryOf<AttributionReportQuery>(ctx)));
+  reply(ctx, state, 200, await state.engine.attributionReport(websiteId, queryOf<AttributionReportParams>(ctx)));
 };
 
 /** `GET /admin/v1/websites/{websiteId}/reports/searches[?from=&to=&limit=]` (the engine reads the date-times). */
 export const searchReport: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
-  reply(ctx, state, 200, await state.engine.searchReport(websiteId, queryOf<SearchReportQuery>(ctx)));
+  reply(ctx, state, 200, await state.engine.searchReport(websiteId, queryOf<SearchReportParams>(ctx)));
+};
+
+/** `GET /admin/v1/websites/{websiteId}/reports/recommendations[?from=&to=]` (the engine checks them). */
+export const recommendationReport: Handler = async (ctx, state) => {
+  reply(ctx, state, 200, await state.engine.recommendationReport(websiteOf(ctx), queryOf<RecommendationReportParams>(ctx)));
 };
 
 /** `GET /admin/v1/websites/{websiteId}/settings`: every key, defaults filled in. */

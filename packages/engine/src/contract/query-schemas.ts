@@ -41,7 +41,7 @@ export const CouponQuerySchema = Type.Object({
 });
 
 /** The parameters of the coupon call. */
-export type CouponQuery = Static<typeof CouponQuerySchema>;
+export type CouponParams = Static<typeof CouponQuerySchema>;
 
 const ON_ERROR = ['reject', 'skip'] as const;
 
@@ -63,7 +63,7 @@ export const ProductsPatchQuerySchema = Type.Object({
 });
 
 /** The parameters of a product upload (a PATCH accepts `mode=upsert` only). */
-export type ProductsQuery = Static<typeof ProductsPutQuerySchema>;
+export type ProductsParams = Static<typeof ProductsPutQuerySchema>;
 
 /** `GET /admin/v1/websites/{websiteId}/reports/attribution`: the time range (the engine reads the date-times). */
 export const AttributionReportQuerySchema = Type.Object({
@@ -72,7 +72,7 @@ export const AttributionReportQuerySchema = Type.Object({
 });
 
 /** The range of the attribution report. */
-export type AttributionReportQuery = Static<typeof AttributionReportQuerySchema>;
+export type AttributionReportParams = Static<typeof AttributionReportQuerySchema>;
 
 /** `GET /admin/v1/websites/{websiteId}/reports/searches`: the hours and the length of each list. */
 export const SearchReportQuerySchema = Type.Object({
@@ -85,7 +85,16 @@ export const SearchReportQuerySchema = Type.Object({
 });
 
 /** The range and list length of the searches report. */
-export type SearchReportQuery = Static<typeof SearchReportQuerySchema>;
+export type SearchReportParams = Static<typeof SearchReportQuerySchema>;
+
+/** `GET /admin/v1/websites/{websiteId}/reports/recommendations`: the hours of the report. */
+export const RecommendationReportQuerySchema = Type.Object({
+  from: opt(Type.String({ description: 'ISO 8601 date-time: responses from the hour holding it (inclusive).' })),
+  to: opt(Type.String({ description: 'ISO 8601 date-time: responses of hours starting at or before it (default now).' })),
+});
+
+/** The range of the recommendations report. */
+export type RecommendationReportParams = Static<typeof RecommendationReportQuerySchema>;
 
 /** A report's `from` and `to` read as times (ms since the epoch; undefined when not given), and what is wrong with them. */
 export interface ReportTimes {
@@ -120,6 +129,7 @@ export const querySchemas = {
   ProductsPatchQuery: ProductsPatchQuerySchema,
   AttributionReportQuery: AttributionReportQuerySchema,
   SearchReportQuery: SearchReportQuerySchema,
+  RecommendationReportQuery: RecommendationReportQuerySchema,
 } as const;
 
 /** The name of one query-string schema. */

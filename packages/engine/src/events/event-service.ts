@@ -8,7 +8,7 @@
 import { FailureReporter } from '../background-failures.js';
 import type { StoreConfig, WebsiteConfig } from '../config.js';
 import type { AttributionReport, CouponIssue, CouponUseResult } from '../engine-api.js';
-import { readReportTimes, type AttributionReportQuery } from '../contract/query-schemas.js';
+import { readReportTimes, type AttributionReportParams } from '../contract/query-schemas.js';
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
 import { checkRetailMedia } from '../retail-media/index.js';
 import { openStore } from '../store/open-store.js';
@@ -298,7 +298,7 @@ export class EventService {
    * optional, inclusive).
    * @throws {ValidationError} for an unparseable `from` or `to`.
    */
-  async attributionReport(websiteId: string, range: AttributionReportQuery = {}): Promise<AttributionReport> {
+  async attributionReport(websiteId: string, range: AttributionReportParams = {}): Promise<AttributionReport> {
     this.website(websiteId);
     const { fromMs, toMs, errors } = readReportTimes(range);
     if (Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
