@@ -51,6 +51,7 @@ import { suggestionSettingsOf } from './analytics/analytics-settings.js';
 import { newQueryId } from './analytics/query-id.js';
 import { RetentionJob } from './analytics/retention.js';
 import { SearchLog } from './analytics/search-log.js';
+import type { AttributionReportParams, RecommendationReportParams, SearchReportParams } from './contract/query-schemas.js';
 import type {
   BundleRequest, BundleResponse, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
   SearchResponse, ViewRecord, ViewRequest,
@@ -638,7 +639,7 @@ class AisleEngine implements Engine {
     return { websiteId, products: state.catalog.liveCount, ...counts };
   }
 
-  async attributionReport(websiteId: string, range?: { from?: string; to?: string }): Promise<AttributionReport> {
+  async attributionReport(websiteId: string, range?: AttributionReportParams): Promise<AttributionReport> {
     this.site(websiteId);
     return this.events.attributionReport(websiteId, range);
   }
@@ -650,12 +651,12 @@ class AisleEngine implements Engine {
     return model && { id: model.id, version: model.version };
   }
 
-  async searchReport(websiteId: string, range: { from?: string; to?: string; limit?: number | string } = {}): Promise<SearchReport> {
+  async searchReport(websiteId: string, range: SearchReportParams = {}): Promise<SearchReport> {
     this.site(websiteId);
     return this.searchLog.report(websiteId, range);
   }
 
-  async recommendationReport(websiteId: string, range: { from?: string; to?: string } = {}): Promise<RecommendationReport> {
+  async recommendationReport(websiteId: string, range: RecommendationReportParams = {}): Promise<RecommendationReport> {
     this.site(websiteId);
     return this.searchLog.recommendationReport(websiteId, range);
   }

@@ -22,7 +22,10 @@ export { READINESS_CHECK_TIMEOUT_MS, READY_MIN_FREE_BYTES, type Readiness, type 
 export type * from './types.js';
 export * from './config.js';
 export { DEFAULT_WEBSITE_SETTINGS, checkWebsiteSettings, mergePatch, settingsWithDefaults } from './settings/website-settings.js';
-export { AisleError, ValidationError, ErrorCodes, isAisleError, type ErrorCode } from './errors.js';
+export {
+  AisleError, ValidationError, ErrorCodes, isAisleError, messageOf,
+  type ErrorCode, type TemplatedErrorCode, type MessageValues,
+} from './errors.js';
 export {
   canonicalRetailMediaString, generateHmacSalt, signRetailMedia, verifyRetailMedia, HMAC_SALT_LENGTH,
   type RetailMediaSignedFields,

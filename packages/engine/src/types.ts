@@ -11,14 +11,8 @@ export type {
   ErrorEnvelope,
 } from './contract/schemas.js';
 
-/** A one-way synonym: a query for `from` (a word or phrase) also finds each of `to`, not the reverse. */
-export interface OneWaySynonym {
-  from: string;
-  to: string[];
-}
-
-/** A synonym entry: a group of equivalent words or phrases (two-way), or a one-way rule. */
-export type SynonymEntry = string[] | OneWaySynonym;
+// Synonym entries are declared once, with the settings schema; the catalog reads them from here.
+export type { OneWaySynonym, SynonymEntry } from './contract/settings-schema.js';
 
 /** A product as given by the shop: a string `refId` plus any JSON fields, returned exactly as given. */
 export interface Product {
@@ -38,17 +32,7 @@ export interface ProductList {
   revision(i: number): number;
 }
 
-/** Query parameters of a recommendation method, already parsed from the query string. */
-export interface RecommendParams {
-  customerId?: string;
-  productRef?: string;
-  productStyleId?: string;
-  /** `items[0]`, `items[1]`, … : RefIds in the cart or to seed with. */
-  items?: string[];
-  filterOutOfStock?: boolean;
-  /** List length; default 10, at most 100. */
-  count?: number;
-}
+export type { RecommendParams } from './contract/query-schemas.js';
 
 /** A view, as the recommendation models consume it (after validation and storage). */
 export interface ViewRecord {

@@ -8,6 +8,7 @@
 import { FailureReporter } from '../background-failures.js';
 import type { StoreConfig, WebsiteConfig } from '../config.js';
 import type { AttributionReport, CouponIssue, CouponUseResult } from '../engine-api.js';
+import { readReportTimes, type AttributionReportParams } from '../contract/query-schemas.js';
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
 import { checkRetailMedia } from '../retail-media/index.js';
 import { openStore } from '../store/open-store.js';
@@ -16,7 +17,7 @@ import type { EventAck, PurchaseRecord, ViewRecord } from '../types.js';
 import { randomGuid } from '../util/ids.js';
 import { buildAttributionReport } from './attribution.js';
 import { checkEventBody, normaliseValues } from './event-body.js';
-import { parseIsoDateTime, problemDetails } from './validate-common.js';
+import { problemDetails } from './validate-common.js';
 import { validatePurchaseRequest } from './validate-purchases.js';
 import { validateViewRequest } from './validate-views.js';
 
@@ -290,13 +291,9 @@ export class EventService {
    * optional, inclusive).
    * @throws {ValidationError} for an unparseable `from` or `to`.
    */
-  async attributionReport(websiteId: string, range: { from?: string; to?: string } = {}): Promise<AttributionReport> {
+  async attributionReport(websiteId: string, range: AttributionReportParams = {}): Promise<AttributionReport> {
     this.website(websiteId);
-    const errors: Record<string, string[]> = {};
-    const fromMs = range.from === undefined ? undefined : parseIsoDateTime(range.from);
-    const toMs = range.to === undefined ? undefined : parseIsoDateTime(range.to);
-    if (range.from !== undefined && fromMs === undefined) errors.from = ['The from parameter must be an ISO 8601 date-time.'];
-    if (range.to !== undefined && toMs === undefined) errors.to = ['The to parameter must be an ISO 8601 date-time.'];
+    const { fromMs, toMs, errors } = readReportTimes(range);
     if (Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
     const events: PurchaseEventData[] = [];
     for (let after = 0; ;) {

@@ -7,30 +7,11 @@
  */
 import { fieldError } from '../errors.js';
 import { DEFAULT_LANGUAGE, LANGUAGES } from './language.js';
-import type { SynonymEntry } from '../types.js';
 
-// Declared with the cross-module shapes (the catalog carries synonyms without knowing search).
-export type { OneWaySynonym, SynonymEntry } from '../types.js';
-
-/** Typo tolerance: a query word of `minWordSizeOneTypo`+ letters may have 1 edit, of `minWordSizeTwoTypos`+ 2. */
-export interface TypoToleranceSettings {
-  enabled?: boolean;
-  minWordSizeOneTypo?: number;
-  minWordSizeTwoTypos?: number;
-}
-
-/** A tie-breaker: a field compared after relevance (and after `sort_fields`). */
-export interface TieBreaker {
-  field: string;
-  order: 'asc' | 'desc';
-  /** How values compare; `number` by default. */
-  type?: 'number' | 'text';
-}
-
-/** Ranking settings. */
-export interface RankingSettings {
-  tieBreakers?: TieBreaker[];
-}
+export type {
+  OneWaySynonym, SynonymEntry, TypoToleranceSettings, TieBreaker, RankingSettings,
+} from '../contract/settings-schema.js';
+import type { RankingSettings, SynonymEntry, TieBreaker, TypoToleranceSettings } from '../contract/settings-schema.js';
 
 /** The relevance settings with defaults filled in (what a search reads). */
 export interface ResolvedRelevance {
