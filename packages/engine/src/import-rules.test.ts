@@ -16,6 +16,9 @@ const KNOWN_UP_IMPORTS = [
   'config.ts -> semantic/text-model.ts',
   'config.ts -> recommend/methods.ts',
   'config.ts -> search/relevance-settings.ts',
+  // The configuration's schema types the host's embedders with the Embedder interface (a function
+  // no JSON schema can state).
+  'contract/config-schema.ts -> semantic/embedder.ts',
   // The contract publishes the recommendation method table (recommend/methods.ts) and the HMAC salt length.
   'contract/index.ts -> recommend/methods.ts',
   'contract/schemas.ts -> retail-media/hmac.ts',
