@@ -6,7 +6,7 @@
 import { fieldError } from './errors.js';
 import type { Embedder } from './semantic/embedder.js';
 import { TEXT_MODEL_ID } from './semantic/text-model.js';
-import type { NumericScope, TextScope } from './types.js';
+import type { ScopeConditions } from './types.js';
 import { HISTORY_METHODS, METHODS } from './recommend/methods.js';
 import { EngineOptionsSchema } from './contract/config-schema.js';
 import { WebsiteSettingsSchema, type WebsiteSettingsData } from './contract/settings-schema.js';
@@ -65,7 +65,7 @@ export interface RulePin {
 /** Multiplies the relevance of the products its scope selects: weight > 1 boosts, 0 < weight < 1 buries. */
 export interface RuleBoost {
   /** Same syntax as the search request's `scope`. */
-  scope: Record<string, TextScope | NumericScope>;
+  scope: ScopeConditions;
   weight: number;
 }
 
