@@ -34,7 +34,7 @@ import { WebsiteSemantics } from './semantic/website-semantics.js';
 import type { CatalogReplication } from './replication/catalog-replication.js';
 import { DEFAULT_POLL_INTERVAL_MS } from './events/event-service.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
-import { executeRankedSearch, SearchPool, validateSearchRequest } from './search/index.js';
+import { checkRulesApply, executeRankedSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import { settingsWithDefaults } from './settings/website-settings.js';
 import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
 import { SearchLog } from './analytics/search-log.js';
@@ -199,6 +199,7 @@ class AisleEngine implements Engine {
         knows: (websiteId) => this.sites.has(websiteId),
         apply: (websiteId, settings) => this.applySettings(this.sites.get(websiteId)!, settings),
         modelIds: () => this.modelIds(),
+        checkApplicable: (websiteId, settings) => checkRulesApply(this.site(websiteId).catalog.state, settings.rules),
         report: (err, websiteId) => this.reporter.report('settings-poll', err, websiteId),
         recovered: () => this.reporter.recovered('settings-poll'),
       });
@@ -475,7 +476,10 @@ class AisleEngine implements Engine {
       }, affinityRolesOf(settings.fieldRoles));
       if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
     }
-    const { payload, rankedBy } = await executeRankedSearch(state.catalog, request, { pool: this.pool, settings, rerank: makeReranker(inputs) });
+    const { payload, rankedBy } = await executeRankedSearch(state.catalog, request, {
+      pool: this.pool, settings, rerank: makeReranker(inputs),
+      onRuleProblem: (problem) => this.reporter.warn('merchandising-rule', problem, state.config.websiteId),
+    });
     // The first page of a query is one search for the log (paging through it is not another).
     if (request.start === 0) this.searchLog.record(request.website_id, request.q, payload.total_results);
     const queries = this.searchLog.suggestions(request.website_id, request.q, state.catalog.state);
