@@ -66,7 +66,11 @@ export function parseCondition(wire: unknown): Condition | undefined {
     return isNumberList(not) ? { op: 'notNumbers', not } : undefined;
   }
   if (not !== undefined && !isNumberList(not)) return undefined;
-  return { op: 'range', min: min ?? -Infinity, max: max ?? Infinity, not: not ?? [] };
+  // Every stored number is finite: a bound at the largest finite magnitude bounds nothing.
+  return {
+    op: 'range', min: min === undefined || min <= -Number.MAX_VALUE ? -Infinity : min,
+    max: max === undefined || max >= Number.MAX_VALUE ? Infinity : max, not: not ?? [],
+  };
 }
 
 /** {@link parseCondition} for a validated condition (the contract's schema admits only parseable shapes). */
@@ -89,9 +93,14 @@ export function conditionToWire(c: Condition): ScopeCondition {
     case 'notNumbers': return { not: [...c.not] };
     case 'exists': return { exists: c.present };
     case 'all': return { not: [] };
-    case 'range': return {
-      ...(c.min !== -Infinity && { min: c.min }), ...(c.max !== Infinity && { max: c.max }), ...(c.not.length > 0 && { not: [...c.not] }),
-    };
+    case 'range': {
+      // `{not}` alone would keep products without a number: a bound that bounds nothing says one is required.
+      const unbounded = c.min === -Infinity && c.max === Infinity && c.not.length > 0;
+      return {
+        ...(c.min !== -Infinity ? { min: c.min } : unbounded && { min: -Number.MAX_VALUE }),
+        ...(c.max !== Infinity && { max: c.max }), ...(c.not.length > 0 && { not: [...c.not] }),
+      };
+    }
   }
 }
 
@@ -105,6 +114,10 @@ function union<T>(a: readonly T[], b: readonly T[]): T[] {
  * take the tighter `min` and `max` with their `not` lists united, `{exists: true}` yields to a
  * condition that requires a value, `{exists: false}` absorbs an exclusion. Undefined when no one
  * condition states it (a value list against numeric bounds, `{exists: true}` against an exclusion).
+ *
+ * Exact on a field holding at most one value per product. On a multi-valued field a value list stands
+ * for "has one of these values", so two lists, or a list and an exclusion, are not one list: `["a"]`
+ * and `["b"]` leave out a product having both `a` and `b`, and `["a"]` less `{not: ["b"]}` keeps it.
  */
 export function intersectConditions(a: Condition, b: Condition): Condition | undefined {
   if (b.op === 'all') return a;
@@ -230,6 +243,24 @@ export function compileCondition(state: CatalogState, name: string, c: Condition
 }
 
 /**
+ * A parsed scope resolved against a catalog version: its conditions, cheapest first, and whether one
+ * of them matches nothing there; or the first condition that does not fit its field's kind.
+ */
+export function compileScope(
+  state: CatalogState, scope: ParsedScope,
+): { conditions: PlanCondition[]; nothing: boolean } | { mismatch: { field: string; problem: string } } {
+  const conditions: PlanCondition[] = [];
+  let nothing = false;
+  for (const { field, condition } of scope) {
+    const compiled = compileCondition(state, field, condition);
+    if (compiled.is === 'mismatch') return { mismatch: { field, problem: compiled.problem } };
+    if (compiled.is === 'nothing') nothing = true;
+    else if (compiled.is === 'condition') conditions.push(compiled.condition);
+  }
+  return { conditions: conditions.sort((a, b) => conditionCost(a) - conditionCost(b)), nothing };
+}
+
+/**
  * Relative cost of narrowing candidates by a condition: postings ORs (work follows the listed docs)
  * before per-doc checks, so the checks see fewer candidates.
  */
@@ -324,37 +355,31 @@ export function narrowBitset(index: CatalogIndex, c: PlanCondition, lo: number, 
     else for (let i = 0; i < candidates.length; i++) candidates[i] &= ~listed[i];
     return;
   }
-  // Per-doc checks on the remaining candidates (postings filters ran first and narrowed the set);
-  // numbers, the common check, read inline through the hoisted column.
-  const numbers = c.kind === 'range' ? numericValues(index.fields[c.field]) : undefined;
-  const passes = numbers ? undefined : docTest(index, c);
+  // Per-doc checks on the remaining candidates (postings filters ran first and narrowed the set).
+  if (c.kind === 'range') {
+    // Numbers, the common check: read inline through the hoisted column (no call per candidate).
+    const { byCode, codes } = numericValues(index.fields[c.field]);
+    for (let wi = 0; wi < candidates.length; wi++) {
+      let word = candidates[wi];
+      let keep = word;
+      while (word !== 0) {
+        const low = word & -word;
+        word ^= low;
+        if (!numericOk(byCode[codes[lo + (wi << 5) + 31 - Math.clz32(low)] + 1], c)) keep &= ~low;
+      }
+      candidates[wi] = keep;
+    }
+    return;
+  }
+  const passes = docTest(index, c);
   for (let wi = 0; wi < candidates.length; wi++) {
     let word = candidates[wi];
     let keep = word;
     while (word !== 0) {
       const low = word & -word;
       word ^= low;
-      const d = lo + (wi << 5) + 31 - Math.clz32(low);
-      if (numbers ? !numericOk(numbers.byCode[numbers.codes[d] + 1], c as PlanCondition & { kind: 'range' }) : !passes!(d)) keep &= ~low;
+      if (!passes(lo + (wi << 5) + 31 - Math.clz32(low))) keep &= ~low;
     }
     candidates[wi] = keep;
   }
-}
-
-/**
- * A parsed scope resolved against a catalog version: its conditions, cheapest first, and whether one
- * of them matches nothing there; or the first condition that does not fit its field's kind.
- */
-export function compileScope(
-  state: CatalogState, scope: ParsedScope,
-): { conditions: PlanCondition[]; nothing: boolean } | { mismatch: { field: string; problem: string } } {
-  const conditions: PlanCondition[] = [];
-  let nothing = false;
-  for (const { field, condition } of scope) {
-    const compiled = compileCondition(state, field, condition);
-    if (compiled.is === 'mismatch') return { mismatch: { field, problem: compiled.problem } };
-    if (compiled.is === 'nothing') nothing = true;
-    else if (compiled.is === 'condition') conditions.push(compiled.condition);
-  }
-  return { conditions: conditions.sort((a, b) => conditionCost(a) - conditionCost(b)), nothing };
 }
