@@ -356,21 +356,6 @@ export function narrowBitset(index: CatalogIndex, c: PlanCondition, lo: number, 
     return;
   }
   // Per-doc checks on the remaining candidates (postings filters ran first and narrowed the set).
-  if (c.kind === 'range') {
-    // Numbers, the common check: read inline through the hoisted column (no call per candidate).
-    const { byCode, codes } = numericValues(index.fields[c.field]);
-    for (let wi = 0; wi < candidates.length; wi++) {
-      let word = candidates[wi];
-      let keep = word;
-      while (word !== 0) {
-        const low = word & -word;
-        word ^= low;
-        if (!numericOk(byCode[codes[lo + (wi << 5) + 31 - Math.clz32(low)] + 1], c)) keep &= ~low;
-      }
-      candidates[wi] = keep;
-    }
-    return;
-  }
   const passes = docTest(index, c);
   for (let wi = 0; wi < candidates.length; wi++) {
     let word = candidates[wi];
