@@ -15,12 +15,12 @@
  * @module
  */
 import type { CatalogIndex, CatalogState } from '../catalog/catalog-index.js';
-import { andInto } from '../catalog/bitset.js';
+import { andInto } from '../catalog/columns/bitset.js';
 import { numericValue } from '../catalog/field-values.js';
-import { codeLookup } from '../catalog/text-column-lookups.js';
-import { codeCount, tailIndex } from '../catalog/text-column.js';
-import { numericAt, numericValues } from '../catalog/numeric-column.js';
-import { liveCodeDocs, liveFieldKind } from '../catalog/tombstones.js';
+import { codeLookup } from '../catalog/columns/text-column-lookups.js';
+import { codeCount, tailIndex } from '../catalog/columns/text-column.js';
+import { numericAt, numericValues } from '../catalog/columns/numeric-column.js';
+import { liveCodeDocs, liveFieldKind } from '../catalog/changes/tombstones.js';
 import type { ScopeCondition } from '../contract/scope-schema.js';
 import { seek } from './text-matches.js';
 

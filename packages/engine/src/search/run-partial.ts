@@ -9,14 +9,14 @@
  * @module
  */
 import type { CatalogIndex, TextColumn } from '../catalog/catalog-index.js';
-import { fullBitset, popcount } from '../catalog/bitset.js';
-import { codeAt, codeCount } from '../catalog/text-column.js';
+import { fullBitset, popcount } from '../catalog/columns/bitset.js';
+import { codeAt, codeCount } from '../catalog/columns/text-column.js';
 import type { SearchPlan } from './search-plan.js';
 import { docTest, narrowBitset, type PlanCondition } from './conditions.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import { matchText, seek, type TextMatches } from './text-matches.js';
 import { TopK } from './top-k.js';
-import { numericValues, type NumericValues } from '../catalog/numeric-column.js';
+import { numericValues, type NumericValues } from '../catalog/columns/numeric-column.js';
 import { addDocToFacetCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
 import { splitBitset, splitMatches } from './disjunctive-facets.js';
 
