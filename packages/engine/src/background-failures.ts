@@ -18,10 +18,13 @@ export interface EngineLogger {
 
 /**
  * The kinds of background work whose failures are reported (`semantic-embedding`: a search whose
- * semantic model failed was answered in the plain order; `merchandising-rule`: a saved rule's boost
- * whose scope no longer fits the catalog, skipped by searches — a warning, once per settings version).
+ * semantic model failed was answered in the plain order; `snapshot-load`: a start found the latest
+ * catalog snapshot unreadable and loaded the previous one, see catalog/durability/snapshot-generations.ts;
+ * `model-checkpoint`: a recommendation models' checkpoint could not be written, or was not used at a start;
+ * `merchandising-rule`: a saved rule's boost whose scope no longer fits the catalog, skipped by searches —
+ * a warning, once per settings version).
  */
-export const BACKGROUND_TASKS = ['snapshot-write', 'replica-poll', 'settings-poll', 'search-log', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'merchandising-rule', 'shutdown'] as const;
+export const BACKGROUND_TASKS = ['snapshot-write', 'snapshot-load', 'model-checkpoint', 'replica-poll', 'settings-poll', 'search-log', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'merchandising-rule', 'shutdown'] as const;
 
 /** One kind of background work. */
 export type BackgroundTask = (typeof BACKGROUND_TASKS)[number];
