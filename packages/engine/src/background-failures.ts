@@ -24,7 +24,7 @@ export interface EngineLogger {
  * `merchandising-rule`: a saved rule's boost whose scope no longer fits the catalog, skipped by searches —
  * a warning, once per settings version).
  */
-export const BACKGROUND_TASKS = ['snapshot-write', 'snapshot-load', 'model-checkpoint', 'replica-poll', 'settings-poll', 'search-log', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'merchandising-rule', 'shutdown'] as const;
+export const BACKGROUND_TASKS = ['snapshot-write', 'snapshot-load', 'model-checkpoint', 'replica-poll', 'settings-poll', 'search-log', 'retention', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'merchandising-rule', 'shutdown'] as const;
 
 /** One kind of background work. */
 export type BackgroundTask = (typeof BACKGROUND_TASKS)[number];
