@@ -44,7 +44,7 @@ import type { SharedCatalogs } from './store/shared-catalogs.js';
 import { isStore, openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
-import { executeRankedSearch, executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
+import { checkRulesApply, executeRankedSearch, executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import { settingsWithDefaults } from './settings/website-settings.js';
 import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
 import { suggestionSettingsOf } from './analytics/analytics-settings.js';
@@ -238,6 +238,7 @@ class AisleEngine implements Engine {
         knows: (websiteId) => this.sites.has(websiteId),
         apply: (websiteId, settings) => this.applySettings(this.sites.get(websiteId)!, settings),
         modelIds: () => this.modelIds(),
+        checkApplicable: (websiteId, settings) => checkRulesApply(this.site(websiteId).catalog.state, settings.rules),
         report: (err, websiteId) => this.reporter.report('settings-poll', err, websiteId),
         recovered: () => this.reporter.recovered('settings-poll'),
       });
@@ -556,7 +557,10 @@ class AisleEngine implements Engine {
       }, affinityRolesOf(settings.fieldRoles));
       if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
     }
-    const { payload, rankedBy } = await executeRankedSearch(state.catalog, request, { pool: this.pool, settings, rerank: makeReranker(inputs) });
+    const { payload, rankedBy } = await executeRankedSearch(state.catalog, request, {
+      pool: this.pool, settings, rerank: makeReranker(inputs),
+      onRuleProblem: (problem) => this.reporter.warn('merchandising-rule', problem, state.config.websiteId),
+    });
     // The first page of a query is one search for the log (paging through it is not another).
     if (request.start === 0) {
       this.searchLog.record(request.website_id, { queryId: newQueryId(), q: request.q, session: request.session_id || request.customer_id || undefined, totalResults: payload.total_results });

@@ -38,9 +38,12 @@ const KNOWN_UP_IMPORTS = [
  */
 const SHAPE_MODULES = new Set(['catalog/catalog-index.ts', 'search/search-plan.ts', 'store/store.ts']);
 
-/** `graph` without the type-only imports of the shape modules. */
+/** `graph` without the type-only imports made by a shape module or naming one. */
 function withoutShapeTypeImports(g: ImportGraph): ImportGraph {
-  return new Map([...g].map(([file, imports]) => [file, SHAPE_MODULES.has(file) ? imports.filter((i) => !i.typeOnly) : imports]));
+  return new Map([...g].map(([file, imports]) => [
+    file,
+    imports.filter((i) => !(i.typeOnly && (SHAPE_MODULES.has(file) || SHAPE_MODULES.has(i.target)))),
+  ]));
 }
 
 /** Each circle as one readable loop of imports. */
