@@ -51,7 +51,7 @@ export class DashboardAssets {
 
   /** The file's bytes; 404 when it does not exist (503 naming the build command when nothing was built). */
   async read(name: string): Promise<Buffer> {
-    if (!ASSET_NAME.test(name)) throw new HttpError(404, `no such dashboard file: ${name}`);
+    if (!ASSET_NAME.test(name)) throw new HttpError('DASHBOARD_FILE_NOT_FOUND', { name });
     let file = this.files.get(name);
     if (file === undefined) {
       file = readFile(path.join(this.dir, name));
@@ -63,8 +63,8 @@ export class DashboardAssets {
       return await file;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      if (name === 'index.html') throw new HttpError(503, `the dashboard is not built (no ${path.join(this.dir, name)}): run "pnpm run build"`);
-      throw new HttpError(404, `no such dashboard file: ${name}`);
+      if (name === 'index.html') throw new HttpError('DASHBOARD_NOT_BUILT', { path: path.join(this.dir, name) });
+      throw new HttpError('DASHBOARD_FILE_NOT_FOUND', { name });
     }
   }
 }
@@ -76,7 +76,7 @@ export function contentTypeOf(name: string): string {
 
 /** The dashboard's state, or 404 when it is turned off. */
 function dashboardOf(state: Parameters<Handler>[1]): NonNullable<Parameters<Handler>[1]['dashboard']> {
-  if (!state.dashboard) throw new HttpError(404, 'the dashboard is turned off (dashboard: false)');
+  if (!state.dashboard) throw new HttpError('DASHBOARD_DISABLED', {});
   return state.dashboard;
 }
 
@@ -112,7 +112,7 @@ export const dashboardAsset: Handler = async (ctx, state) => {
   if (PRECOMPRESSED.has(name) && acceptsGzip(ctx.req.headers['accept-encoding'])) {
     // A build older than the precompressed copies has none: the plain file is served instead.
     const body = await assets.read(`${name}.gz`).catch((err: unknown) => {
-      if (err instanceof HttpError && err.status === 404) return undefined;
+      if (err instanceof HttpError && err.code === 'DASHBOARD_FILE_NOT_FOUND') return undefined;
       throw err;
     });
     if (body !== undefined) {
