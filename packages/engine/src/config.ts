@@ -10,6 +10,7 @@ import type { NumericScope, TextScope } from './types.js';
 import { HISTORY_METHODS, METHODS } from './recommend/methods.js';
 import { EngineOptionsSchema } from './contract/config-schema.js';
 import { WebsiteSettingsSchema, type WebsiteSettingsData } from './contract/settings-schema.js';
+import type { FieldTypes } from './catalog/field-types.js';
 import { checkAgainst } from './contract/validate.js';
 import {
   validateRelevanceSettings, type RankingSettings, type SynonymEntry, type TypoToleranceSettings,
@@ -174,6 +175,11 @@ export interface WebsiteSettings {
   retailMedia?: RetailMediaSettings;
   /** Which fields Similar Attributes read (see {@link FieldRoles}). */
   fieldRoles?: FieldRoles;
+  /**
+   * Pinned field types: a product whose value does not fit its field's type is a per-record error of
+   * its load or patch, so no feed glitch changes a field's kind (see {@link FieldTypes}).
+   */
+  fields?: FieldTypes;
   retailBoost?: { collections: RetailBoostCollectionConfig[] };
   cors?: { origins: string[] };
   /** Trailing window in days within which retail-media slot data is honoured by purchases (default 30). */

@@ -8,6 +8,7 @@
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
 import { MAX_RERANK_WEIGHT, MAX_TYPO_WORD_SIZE, RELEVANCE_LIMITS, RULE_LIMITS } from './limits.js';
 import { ScopeConditionSchema } from './scope-schema.js';
+import { FIELD_TYPES } from '../catalog/field-types.js';
 
 const opt = Type.Optional;
 const closed = <T extends Record<string, TSchema>>(properties: T, options: SchemaOptions = {}) =>
@@ -95,6 +96,10 @@ export const WebsiteSettingsSchema = closed({
     })),
   })),
   fieldRoles: opt(FieldRolesSchema),
+  fields: opt(dict(closed({ type: oneOf(FIELD_TYPES) }), {
+    description: 'Pinned field types: a value that does not fit is a per-record error of the load or patch, and the field '
+      + 'never changes kind (docs/http-api.md, "Pinned field types"). Fields not listed keep the inferred kind.',
+  })),
   retailBoost: opt(Type.Object({ collections: Type.Array(Type.Object({ campaignId: name(), products: names() })) })),
   cors: opt(Type.Object({ origins: names() })),
   attributionWindowDays: opt(Type.Number({ minimum: 0 })),
