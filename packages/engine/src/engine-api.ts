@@ -12,11 +12,17 @@ import type {
   SearchResponse, ViewRequest,
 } from './types.js';
 
-/** A product line the loader could not take. */
+/**
+ * A product line the loader could not take. A value that does not fit its field's pinned type
+ * (`settings.fields`) also names the product, the field and the value.
+ */
 export interface SkippedLine {
   /** 1-based line number in an NDJSON feed; 1-based element index in a JSON array or batch. */
   line: number;
   message: string;
+  refId?: string;
+  field?: string;
+  value?: unknown;
 }
 
 /** Most skipped records a {@link LoadSummary} lists (the rest are only counted). */

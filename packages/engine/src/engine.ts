@@ -21,6 +21,8 @@ import type {
 import { FailureReporter, type BackgroundTask, type EngineHooks, type EngineLogger } from './background-failures.js';
 import { StepTimer } from './util/step-timer.js';
 import { AisleError, isAisleError } from './errors.js';
+import { problemDetails, problemPath } from './contract/errors.js';
+import { MAX_REPORTED_SKIPS } from './engine-api.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
@@ -199,6 +201,7 @@ class AisleEngine implements Engine {
         knows: (websiteId) => this.sites.has(websiteId),
         apply: (websiteId, settings) => this.applySettings(this.sites.get(websiteId)!, settings),
         modelIds: () => this.modelIds(),
+        checkFit: (websiteId, next) => this.checkFieldTypesFit(websiteId, next),
         report: (err, websiteId) => this.reporter.report('settings-poll', err, websiteId),
         recovered: () => this.reporter.recovered('settings-poll'),
       });
@@ -287,6 +290,7 @@ class AisleEngine implements Engine {
     // so every text field is indexed and a weight of 0 in the settings only stops it matching.
     const catalogOptions = {};
     const siteState = (catalog: Catalog, modelFile?: string): WebsiteState => {
+      catalog.fieldTypes = config.settings?.fields;
       const semantics = new WebsiteSemantics(catalog, {
         embedders: this.embedders,
         retrainDelayMs: this.options.semanticRetrainDelayMs,
@@ -494,9 +498,29 @@ class AisleEngine implements Engine {
     return this.settings.update(websiteId, settings, options.merge === true);
   }
 
+  /**
+   * Refuses (`FIELD_TYPES_CONFLICT`, 409) settings whose newly pinned or re-typed fields stored products
+   * do not fit; the problem details list up to {@link MAX_REPORTED_SKIPS} of them. Pins already in force
+   * are not checked again: every product loaded since fits them.
+   */
+  private checkFieldTypesFit(websiteId: string, next: WebsiteSettings): void {
+    const catalog = this.site(websiteId).catalog;
+    const before = catalog.fieldTypes ?? {};
+    const changed = Object.entries(next.fields ?? {}).filter(([field, { type }]) => !Object.hasOwn(before, field) || before[field]!.type !== type);
+    if (changed.length === 0) return;
+    const records = catalog.fieldMismatches(Object.fromEntries(changed), MAX_REPORTED_SKIPS);
+    if (records.length === 0) return;
+    const errors: Record<string, string[]> = {};
+    for (const r of records) (errors[problemPath(`settings.fields.${r.field}`)] ??= []).push(`product "${r.refId}": ${r.message}; its value is ${JSON.stringify(r.value)}`);
+    throw new AisleError('FIELD_TYPES_CONFLICT', `settings: ${records.length === MAX_REPORTED_SKIPS ? 'at least ' : ''}${records.length} stored product(s) do not fit the pinned field types (first: product "${records[0]!.refId}", field "${records[0]!.field}"); nothing was changed`, {
+      problem: { ...problemDetails(409, errors), records },
+    });
+  }
+
   /** Puts settings in force: the next search, recommendation and event reads them. */
   private applySettings(state: WebsiteState, settings: WebsiteSettings): void {
     state.config = { ...state.config, settings };
+    state.catalog.fieldTypes = settings.fields;
     state.models.setWebsite(state.config);
     state.semantics.setBuiltInWanted(usesBuiltInModel(settings));
     this.events.addWebsite(state.config);
@@ -626,6 +650,7 @@ class AisleEngine implements Engine {
       existing.seedSettings = config.settings ?? {};
       // Settings stored through the settings API stay in force over the new seed.
       existing.config = this.settings.hasStored(config.websiteId) ? { ...config, settings: existing.config.settings } : config;
+      existing.catalog.fieldTypes = existing.config.settings?.fields;
       existing.models.setWebsite(existing.config);
       this.events.addWebsite(existing.config);
       existing.semantics.setBuiltInWanted(usesBuiltInModel(existing.config.settings));

@@ -5,7 +5,7 @@
  */
 
 export type {
-  NumericScope, TextScope, SortFieldSpec, SearchRequest, FacetBucket, NumericRange, SearchPayload, SearchResponse,
+  NumericScope, TextScope, SortFieldSpec, SearchRequest, FacetBucket, NumericRange, RangeBucket, SearchPayload, SearchResponse,
   RetailMediaSlotData, RecommendationSlot, RecommendResponse, BundleRequest, BundleResponse, WireDecimal, PurchaseRetailMedia,
   PurchaseLineFields, PurchaseProductBody, PurchaseEventBody, PurchaseRequest, ViewEventBody, ViewRequest, EventAck, ProblemDetails,
   ErrorEnvelope,

@@ -36,8 +36,9 @@ import { readProducts } from './read-products.js';
 import { withEarlierSkips, type SkipReport } from './skip-report.js';
 import { runInSlices, SLICE_MS } from './time-slices.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
-import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveProductList, planDeletes } from './tombstones.js';
+import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveDocs, liveProductList, planDeletes } from './tombstones.js';
 import { vectorOf } from './vector-column.js';
+import { firstMismatch, type FieldMismatch, type FieldTypes } from './field-types.js';
 
 /** Options of a {@link Catalog}. */
 export interface CatalogOptions {
@@ -288,6 +289,11 @@ export class Catalog implements CatalogView {
   /** The options given at creation (field weights, synonyms); searches combine them with the website settings. */
   readonly options: Readonly<CatalogOptions>;
   private current: CatalogState;
+  /**
+   * The website's pinned field types (`settings.fields`), set by the engine whenever its settings
+   * change: every load and patch read after that checks its products against them.
+   */
+  fieldTypes: FieldTypes | undefined;
   /** Changes waiting for the next build. */
   private readonly queue: QueuedChange[] = [];
   /** True while a build runs (its changes are out of the queue). */
@@ -398,6 +404,24 @@ export class Catalog implements CatalogView {
         process.emitWarning(`catalog version listener failed: ${err instanceof Error ? err.message : String(err)}`, 'AisleCatalogListenerWarning');
       }
     }
+  }
+
+  /**
+   * Up to `limit` live products whose values do not fit `types`, in product order: what a settings
+   * change pinning those types would leave unfit. Fields no product has are not visited; the others
+   * decode each live product once (a settings change, not a hot path).
+   */
+  fieldMismatches(types: FieldTypes, limit: number): FieldMismatch[] {
+    const state = this.current;
+    const present = Object.keys(types).filter((field) => state.fieldByName.has(field));
+    if (present.length === 0) return [];
+    const checked: FieldTypes = Object.fromEntries(present.map((field) => [field, types[field]!]));
+    const out: FieldMismatch[] = [];
+    for (const d of liveDocs(state)) {
+      const mismatch = firstMismatch(state.store.decode(d), checked);
+      if (mismatch !== undefined && out.push(mismatch) >= limit) break;
+    }
+    return out;
   }
 
   /** Visits every product in doc (insertion) order. */
@@ -541,7 +565,7 @@ export class Catalog implements CatalogView {
    */
   async patch(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const positions: number[] = [];
-    const { products: patches, skipped } = await readProducts(source, options, positions);
+    const { products: patches, skipped } = await readProducts(source, options, positions, this.fieldTypes);
     return withEarlierSkips(await this.patchRecords(patches, positions, options?.onError ?? 'reject'), skipped);
   }
 
@@ -662,7 +686,7 @@ export class Catalog implements CatalogView {
    * complete.
    */
   async upsert(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
-    const { products, skipped } = await readProducts(source, options);
+    const { products, skipped } = await readProducts(source, options, undefined, this.fieldTypes);
     if (products.length === 0) return { loaded: 0, skipped: skipped.first, skippedCount: skipped.count, catalogSize: this.liveCount };
     const { catalogSize } = await this.enqueue({ kind: 'upsert', products });
     return this.summary(products, skipped, catalogSize);
@@ -670,7 +694,7 @@ export class Catalog implements CatalogView {
 
   /** Replaces the whole catalog atomically with the products of `source`. */
   async replace(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
-    const { products, skipped } = await readProducts(source, options);
+    const { products, skipped } = await readProducts(source, options, undefined, this.fieldTypes);
     const { catalogSize } = await this.enqueue({ kind: 'replace', products });
     return this.summary(products, skipped, catalogSize);
   }

@@ -5,6 +5,9 @@
  */
 import type { LoadOptions, ProductSource } from '../engine-api.js';
 import { AisleError } from '../errors.js';
+import { problemDetails } from '../contract/errors.js';
+import { MAX_REPORTED_SKIPS } from '../engine-api.js';
+import { firstMismatch, type FieldMismatch, type FieldTypes } from './field-types.js';
 import type { Product } from '../types.js';
 import { readProductFeed } from './feed-reader.js';
 import { productProblem } from './product-limits.js';
@@ -32,8 +35,53 @@ function isAsyncIterable(source: unknown): boolean {
  * All records of `source`, checked, in order. With `onError: 'reject'` (default) the first bad record
  * throws `CATALOG_BAD_INPUT` naming its 1-based index (line for feeds). `positions`, when given,
  * receives each product's 1-based index (line for feeds), so a later check can name the record.
+ * With `fieldTypes` (the website's pinned types), a record with a value that does not fit is bad too
+ * (see {@link withoutMismatches}); a patch record is checked as sent, which fits exactly when the
+ * merged product does (its other values are stored, so they fit; `null` removes).
  */
-export async function readProducts(source: ProductSource, options: LoadOptions = {}, positions?: number[]): Promise<{ products: Product[]; skipped: SkipReport }> {
+export async function readProducts(
+  source: ProductSource, options: LoadOptions = {}, positions?: number[], fieldTypes?: FieldTypes,
+): Promise<{ products: Product[]; skipped: SkipReport }> {
+  if (fieldTypes === undefined || Object.keys(fieldTypes).length === 0) return readRecords(source, options, positions);
+  const read: number[] = [];
+  const { products, skipped } = await readRecords(source, options, read);
+  const kept = withoutMismatches(products, read, fieldTypes, options.onError ?? 'reject', skipped);
+  positions?.push(...kept.positions);
+  return { products: kept.products, skipped };
+}
+
+/**
+ * The products whose values fit `fieldTypes`. With `'reject'` one that does not throws
+ * `CATALOG_BAD_INPUT` whose problem details list (up to {@link MAX_REPORTED_SKIPS}) every such record
+ * of the batch, as `{line, refId, field, value, message}`; with `'skip'` each goes to `skipped`.
+ */
+function withoutMismatches(
+  products: readonly Product[], positions: readonly number[], fieldTypes: FieldTypes, onError: 'reject' | 'skip', skipped: SkipReport,
+): { products: Product[]; positions: number[] } {
+  const kept: Product[] = [];
+  const keptPositions: number[] = [];
+  const bad: (FieldMismatch & { line: number })[] = [];
+  products.forEach((product, i) => {
+    const mismatch = firstMismatch(product, fieldTypes);
+    if (mismatch === undefined) {
+      kept.push(product);
+      keptPositions.push(positions[i]!);
+      return;
+    }
+    const line = positions[i]!;
+    const message = `product ${line}: product "${mismatch.refId}": ${mismatch.message}`;
+    if (onError === 'skip') skipped.add({ line, message, refId: mismatch.refId, field: mismatch.field, value: mismatch.value });
+    else if (bad.length < MAX_REPORTED_SKIPS) bad.push({ line, ...mismatch, message });
+  });
+  if (bad.length > 0) {
+    const problem = { ...problemDetails(400, { $: bad.map((b) => b.message) }), records: bad };
+    throw new AisleError('CATALOG_BAD_INPUT', `catalog: ${bad[0]!.message}`, { problem, details: { line: bad[0]!.line } });
+  }
+  return { products: kept, positions: keptPositions };
+}
+
+/** {@link readProducts} without the pinned types. */
+async function readRecords(source: ProductSource, options: LoadOptions, positions?: number[]): Promise<{ products: Product[]; skipped: SkipReport }> {
   const onError = options.onError ?? 'reject';
   const skipped = new SkipReport();
   const products: Product[] = [];

@@ -11,8 +11,10 @@ export const MAX_SEARCH_SIZE = 1000;
 export const DEFAULT_SEARCH_SIZE = 20;
 /** Longest accepted `q`, in UTF-16 code units. */
 export const MAX_QUERY_LENGTH = 1000;
-/** Most keys in `scope`, entries in `aggregations`, `range_fields`, `disjunctive_facets`, `sort_fields`. */
+/** Most keys in `scope` and `range_buckets`, entries in `aggregations`, `range_fields`, `disjunctive_facets`, `sort_fields`. */
 export const MAX_REQUEST_FIELDS = 100;
+/** Most bounds of one `range_buckets` field (a price slider has a few dozen bands at most). */
+export const MAX_RANGE_BOUNDS = 100;
 /** Most values in one scope condition list (`[...]` or `not`). */
 export const MAX_SCOPE_VALUES = 10_000;
 

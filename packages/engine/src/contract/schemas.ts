@@ -22,7 +22,7 @@ import { WebsiteSettingsSchema } from './settings-schema.js';
 export { NumericScopeSchema, ScopeConditionSchema } from './scope-schema.js';
 import {
   DECIMAL_STRING_PATTERN, DEFAULT_SEARCH_SIZE, DEFAULT_SET_COUNT, MAX_BUNDLE_COUNT, MAX_COUPON_CODE_LENGTH, MAX_EVENTS_PER_REQUEST,
-  MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SEARCH_SIZE,
+  MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUERY_LENGTH, MAX_RANGE_BOUNDS, MAX_REQUEST_FIELDS, MAX_SEARCH_SIZE,
   MAX_SET_COUNT, MAX_VIEWS_PER_REQUEST, MAX_ID_LENGTH, MAX_URL_LENGTH, MAX_DECIMAL, MAX_QUANTITY, MAX_HMAC_LENGTH, MAX_AD_SET_VERSION,
 } from './limits.js';
 
@@ -85,6 +85,12 @@ const SearchRequestSchema = Type.Object({
   scope: opt(ref('Scope', ScopeSchema)),
   aggregations: opt(fieldList('Text fields for which a document count per value is returned.')),
   range_fields: opt(fieldList('Numeric fields for which min and max are returned.')),
+  range_buckets: opt(dict(Type.Array(Type.Number(), { minItems: 1, maxItems: MAX_RANGE_BOUNDS }), {
+    maxProperties: MAX_REQUEST_FIELDS,
+    description: 'Per numeric field, strictly ascending bounds: payload.range_buckets.<field> counts the matches per band, '
+      + 'every band listed (from inclusive, to exclusive; the first has no from, the last no to). The field\'s own scope '
+      + 'condition is ignored when the field is in disjunctive_facets, else it applies.',
+  })),
   disjunctive_facets: opt(fieldList('Fields whose aggregation counts ignore the field\'s own scope condition (other conditions still apply); '
     + 'each is aggregated even when aggregations does not name it.')),
   highlight: opt(bool('When true, each result item carries _highlight: {<field>: "HTML-escaped text with <em>matched</em> words"} for the text fields that matched.')),
@@ -98,6 +104,12 @@ const FacetBucketSchema = Type.Object({ key: str(), doc_count: int() });
 const NumericRangeSchema = Type.Object({
   min: Type.Unsafe<number | null>({ type: ['number', 'null'] }),
   max: Type.Unsafe<number | null>({ type: ['number', 'null'] }),
+});
+
+const RangeBucketSchema = Type.Object({
+  from: opt(num('Lower bound, inclusive (absent on the first bucket).')),
+  to: opt(num('Upper bound, exclusive (absent on the last bucket).')),
+  count: int(),
 });
 
 const ProductFields = Type.Object({
@@ -117,6 +129,7 @@ const SearchResponseSchema = Type.Object({
     total_results: int(),
     aggregations: opt(dict(Type.Array(ref('FacetBucket', FacetBucketSchema)))),
     ranges: opt(dict(ref('NumericRange', NumericRangeSchema))),
+    range_buckets: opt(dict(Type.Array(ref('RangeBucket', RangeBucketSchema)), { description: 'Present when the request has range_buckets.' })),
     suggestions: Type.Object({
       corrected_query: opt(str('The query with each word that matched only by typo replaced by its best correction.')),
       dropped_words: opt(strArray('When no product matches every query word: the words the best result does not match (the results are the products matching the most words).')),
@@ -136,12 +149,22 @@ const ErrorEnvelopeSchema = Type.Object({
   type: int('Always -1.'), code: int('The HTTP status.'), message: str(),
 }, { description: 'Error body of search, recommendation, bundle, coupon and unmatched paths: a negative type, the HTTP status as code, and a message.' });
 
+/** A product value that does not fit its field's pinned type (`settings.fields`). */
+const FieldMismatchSchema = Type.Object({
+  line: opt(int('1-based NDJSON line or array element of the record (loads and patches).')),
+  refId: str(), field: str(), value: Type.Unknown({ description: 'The value as given.' }), message: str(),
+});
+
 const ProblemDetailsSchema = Type.Object({
   type: str('URL of the HTTP status definition.'),
   title: str(),
   status: int(),
   errors: dict(strArray(), { description: 'Messages keyed by property path; "$" is the request as a whole.' }),
   traceId: str('W3C traceparent form.'),
+  records: opt(Type.Array(FieldMismatchSchema, {
+    description: 'Products whose values do not fit their fields\' pinned types: those of a load or patch refused '
+      + 'with onError=reject (400), or stored products a settings change would no longer fit (409); at most 100.',
+  })),
 }, { description: 'RFC 7807 problem details (purchase, view and admin endpoints).' });
 
 // ---- recommendations ----------------------------------------------------------------------------
@@ -262,7 +285,10 @@ const CouponUsedSchema = Type.Object({
 
 const LoadSummarySchema = Type.Object({
   loaded: int(),
-  skipped: Type.Array(Type.Object({ line: int(), message: str() })),
+  skipped: Type.Array(Type.Object({
+    line: int(), message: str(),
+    refId: opt(str()), field: opt(str()), value: opt(Type.Unknown()),
+  }, { description: 'A record skipped; a value not fitting its field\'s pinned type also names refId, field and value.' })),
   skippedCount: int(),
   strayValues: opt(Type.Array(
     Type.Object({ field: str(), count: int(), refIds: strArray() }),
@@ -348,6 +374,7 @@ export const schemas = {
   SearchRequest: SearchRequestSchema,
   FacetBucket: FacetBucketSchema,
   NumericRange: NumericRangeSchema,
+  RangeBucket: RangeBucketSchema,
   SearchResponse: SearchResponseSchema,
   ErrorEnvelope: ErrorEnvelopeSchema,
   ProblemDetails: ProblemDetailsSchema,
@@ -425,6 +452,8 @@ export type SearchRequest = WireType<'SearchRequest'>;
 export type FacetBucket = WireType<'FacetBucket'>;
 /** `payload.ranges.<field>`; both null when no matching product has a value. */
 export type NumericRange = WireType<'NumericRange'>;
+/** One bucket of `payload.range_buckets.<field>`. */
+export type RangeBucket = WireType<'RangeBucket'>;
 /** The documented search response. */
 export type SearchResponse = WireType<'SearchResponse'>;
 /** The payload of a successful search response. */

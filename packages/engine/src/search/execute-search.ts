@@ -6,6 +6,7 @@
  */
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogState } from '../catalog/catalog-index.js';
+import type { FieldTypes } from '../catalog/field-types.js';
 import type { WebsiteSettings } from '../config.js';
 import type { SearchPayload, SearchRequest } from '../types.js';
 import { assemblePayload, rankedDocs } from './assemble-payload.js';
@@ -121,7 +122,8 @@ async function runSearch(catalog: Catalog, asked: SearchRequest, context: Search
   const request = withDisjunctiveAggregations(asked);
   // A disjunctive field's condition that matches nothing (only unknown values) must not empty the
   // whole plan: it is compiled apart, as a held-back condition with no value.
-  const dead = deadDisjunctiveFields(state, request, (scope) => compileScope(state, scope));
+  const fieldTypes = settings?.fields;
+  const dead = deadDisjunctiveFields(state, request, (scope) => compileScope(state, scope, fieldTypes));
   const planned = dead.length === 0 ? request : { ...request, scope: Object.fromEntries(Object.entries(request.scope!).filter(([k]) => !dead.includes(k))) };
   const relevance = resolveRelevance(settings);
   // The catalog's own options (library users) come under the website's settings.
@@ -130,9 +132,9 @@ async function runSearch(catalog: Catalog, asked: SearchRequest, context: Search
   const now = context.now ?? Date.now();
   const compile = (options?: { widenTypos?: boolean }): { plan: SearchPlan; extras: PlanExtras } => {
     // Compiled per plan: pins and the pin count of the selection are the plan's own.
-    const merch = compileMerchandising(state, request, settings?.rules, now, (scope) => compileScope(state, scope));
-    const compiled = compileSearchPlan(state, planned, relevance, { ...options, scoredWithoutText: (merch?.boosts.length ?? 0) > 0 });
-    completePlan(state, request, compiled.plan, dead, merch);
+    const merch = compileMerchandising(state, request, settings?.rules, now, (scope) => compileScope(state, scope, fieldTypes));
+    const compiled = compileSearchPlan(state, planned, relevance, { ...options, scoredWithoutText: (merch?.boosts.length ?? 0) > 0, fieldTypes });
+    completePlan(state, request, compiled.plan, dead, merch, fieldTypes);
     return compiled;
   };
   let { plan, extras } = compile();
@@ -157,15 +159,24 @@ async function runSearch(catalog: Catalog, asked: SearchRequest, context: Search
 }
 
 /** Adds to a compiled plan what does not depend on the words: held-back disjunctive conditions and merchandising rules. */
-function completePlan(state: CatalogState, request: SearchRequest, plan: SearchPlan, dead: readonly string[], merch: PlanMerch | undefined): void {
+function completePlan(
+  state: CatalogState, request: SearchRequest, plan: SearchPlan, dead: readonly string[], merch: PlanMerch | undefined, fieldTypes: FieldTypes | undefined,
+): void {
   for (const name of dead) plan.conditions.push({ kind: 'in', field: state.fieldByName.get(name)!, codes: [] });
-  if (request.disjunctive_facets && request.disjunctive_facets.length > 0) plan.disjunctive = planDisjunctive(state, request, plan);
+  if (request.disjunctive_facets && request.disjunctive_facets.length > 0) {
+    plan.disjunctive = planDisjunctive(state, request, plan);
+    // A bucket field whose condition is held back counts that condition's near misses too.
+    for (const b of plan.rangeBuckets) {
+      const held = b.field < 0 ? undefined : plan.disjunctive.find((h) => plan.conditions[h.condition]!.field === b.field);
+      if (held && held.aggregations.length > 0) b.nearMissAggregation = held.aggregations[0];
+    }
+  }
   if (merch) {
     plan.merch = merch;
     // A pinned doc among the best is moved, not counted twice: select one more per pin.
     plan.limit += merch.pins.length;
     // No pinned doc can pass a filter that matches nothing.
-    if (request.scope && compileScope(state, request.scope).nothing) merch.pins = [];
+    if (request.scope && compileScope(state, request.scope, fieldTypes).nothing) merch.pins = [];
   }
 }
 

@@ -18,6 +18,7 @@ import { TopK } from './top-k.js';
 import { numericValues, type NumericValues } from '../catalog/numeric-column.js';
 import { addDocToFacetCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
 import { sharedConditions, splitBitset, splitMatches } from './disjunctive-facets.js';
+import { addDocToBuckets, countBucketsOfBitset, countBucketsOfDocs, emptyBucketCounts } from './range-buckets.js';
 
 /** What one range contributes; merged by `assemblePayload`. */
 export interface PartialResult {
@@ -27,6 +28,8 @@ export interface PartialResult {
   facetCounts: Uint32Array[];
   /** Per requested range: [min, max] (Infinity/-Infinity when no candidate has a value). */
   ranges: Float64Array;
+  /** Per `plan.rangeBuckets` field: the count per bucket. */
+  bucketCounts: Uint32Array[];
   /** The range's best `limit` docs, best first, and their relevance scores (same order). */
   topDocs: Int32Array;
   topScores: Float64Array;
@@ -45,9 +48,10 @@ export function runPartial(index: CatalogIndex, plan: SearchPlan, lo: number, hi
   const facetCounts = plan.aggregationFields.map((fid) => new Uint32Array(fid >= 0 ? index.fields[fid].text!.dictSize : 0));
   const ranges = new Float64Array(plan.rangeFields.length * 2);
   for (let r = 0; r < plan.rangeFields.length; r++) { ranges[2 * r] = Infinity; ranges[2 * r + 1] = -Infinity; }
-  if (plan.matchNothing || len === 0) return { lo, total: 0, facetCounts, ranges, topDocs: new Int32Array(0), topScores: new Float64Array(0) };
-  if (plan.words.length > 0) return collectMatches(index, plan, lo, hi, matchText(index, plan, lo, hi), facetCounts, ranges);
-  return collectBitset(index, plan, lo, hi, facetCounts, ranges);
+  const bucketCounts = emptyBucketCounts(plan.rangeBuckets);
+  if (plan.matchNothing || len === 0) return { lo, total: 0, facetCounts, ranges, bucketCounts, topDocs: new Int32Array(0), topScores: new Float64Array(0) };
+  if (plan.words.length > 0) return collectMatches(index, plan, lo, hi, matchText(index, plan, lo, hi), facetCounts, ranges, bucketCounts);
+  return collectBitset(index, plan, lo, hi, facetCounts, ranges, bucketCounts);
 }
 
 // ---- Browse: candidates as a bitset over [lo, hi) -------------------------------------------
@@ -243,7 +247,9 @@ function countLiveFacets(column: TextColumn, counts: Uint32Array, lo: number, hi
   for (const d of gone) for (let j = 0, k = codeCount(column, d); j < k; j++) counts[codeAt(column, d, j)]--;
 }
 
-function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, facetCounts: Uint32Array[], ranges: Float64Array): PartialResult {
+function collectBitset(
+  index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, facetCounts: Uint32Array[], ranges: Float64Array, bucketCounts: Uint32Array[],
+): PartialResult {
   const candidates = fullBitset(hi - lo);
   const gone = deletedInRange(index, lo, hi);
   clearDocs(candidates, gone, lo);
@@ -254,6 +260,7 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
   if (plan.disjunctive && plan.disjunctive.length > 0) {
     if (merch) pinsSeen = pinsMatched(merch, lo, hi, (d) => hasBit(candidates, lo, hi, d));
     splitBitset(plan, candidates, (cond, bits) => applyConditionToBitset(index, cond, lo, hi, bits), (a, bits) => {
+      plan.rangeBuckets.forEach((b, i) => { if (b.nearMissAggregation === a) countBucketsOfBitset(index, b, bits, lo, bucketCounts[i]); });
       const fid = plan.aggregationFields[a];
       if (fid < 0) return;
       countFacetsOfBitset(index.fields[fid].text!, facetCounts[a], bits, lo);
@@ -278,6 +285,7 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
     if (walked) { ranges[2 * r] = walked[0]; ranges[2 * r + 1] = walked[1]; }
     else minMaxOfBitset(values, candidates, lo, ranges, r);
   });
+  plan.rangeBuckets.forEach((b, i) => countBucketsOfBitset(index, b, candidates, lo, bucketCounts[i]));
 
   const limit = Math.min(plan.limit, total);
   // Boosts give browsing a relevance (1 × the weights of the boosts a doc's scope passes).
@@ -321,7 +329,7 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
     }
   }
   return {
-    lo, total, facetCounts, ranges, topDocs,
+    lo, total, facetCounts, ranges, bucketCounts, topDocs,
     topScores: scores ? Float64Array.from(topDocs, (d) => scores[d - lo]) : new Float64Array(topDocs.length),
     pinsMatched: merch && pinsMatched(merch, lo, hi, (d) => hasBit(candidates, lo, hi, d)),
     pinsSeen,
@@ -356,7 +364,9 @@ function applyConditionToMatches(index: CatalogIndex, cond: PlanCondition, m: Te
   m.length = k;
 }
 
-function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, m: TextMatches, facetCounts: Uint32Array[], ranges: Float64Array): PartialResult {
+function collectMatches(
+  index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, m: TextMatches, facetCounts: Uint32Array[], ranges: Float64Array, bucketCounts: Uint32Array[],
+): PartialResult {
   for (const cond of sharedConditions(plan)) applyConditionToMatches(index, cond, m);
   const merch = plan.merch;
   if (merch) m.length = hideFromMatches(merch, m.docs, m.scores, m.length);
@@ -364,6 +374,7 @@ function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, hi: n
   if (plan.disjunctive && plan.disjunctive.length > 0) {
     if (merch) pinsSeen = pinsMatched(merch, lo, hi, (d) => isListedDoc(m.docs, m.length, d));
     m.length = splitMatches(index, plan, m.docs, m.scores, m.length, (a, d) => {
+      plan.rangeBuckets.forEach((b, i) => { if (b.nearMissAggregation === a) addDocToBuckets(index, b, d, bucketCounts[i]); });
       if (plan.aggregationFields[a] >= 0) addDocToFacetCounts(index, plan.aggregationFields[a], d, facetCounts[a]);
     });
   }
@@ -405,12 +416,13 @@ function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, hi: n
     ranges[2 * r] = min;
     ranges[2 * r + 1] = max;
   });
+  plan.rangeBuckets.forEach((b, i) => countBucketsOfDocs(index, b, docs, total, bucketCounts[i]));
   // Items of the top-k are positions in the match list (docs[k], scores[k]).
   const top = new TopK(Math.min(plan.limit, total), makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scores, 0, docs, index.ordinal));
   for (let k = 0; k < total; k++) top.offer(k);
   const positions = top.sorted();
   return {
-    lo, total, facetCounts, ranges,
+    lo, total, facetCounts, ranges, bucketCounts,
     topDocs: Int32Array.from(positions, (k) => docs[k]),
     topScores: Float64Array.from(positions, (k) => scores[k]),
     pinsMatched: merch && pinsMatched(merch, lo, hi, (d) => isListedDoc(docs, total, d)),

@@ -22,6 +22,9 @@ import type { PlanDisjunctive } from './disjunctive-facets.js';
 import { DEFAULT_LANGUAGE, LANGUAGES, stemIndex, stemOf, type Language } from './language.js';
 import { resolveRelevance, type ResolvedRelevance, type SynonymEntry } from './relevance-settings.js';
 import { MIN_COMPLETED_WORD, wordSplits } from './unmatched-word.js';
+import { pinnedKind, type FieldTypes } from '../catalog/field-types.js';
+import type { FieldKind } from '../catalog/catalog-index.js';
+import { compileRangeBuckets, type PlanBuckets } from './range-buckets.js';
 
 /** The pseudo-field of `sort_fields` that stands for relevance. */
 export const SCORE_FIELD = '_score';
@@ -94,6 +97,8 @@ export interface SearchPlan {
   aggregationFields: number[];
   /** Field number per requested range (-1: no product has it, null/null). */
   rangeFields: number[];
+  /** Per `range_buckets` field (in request order): its field and bounds (see range-buckets.ts). */
+  rangeBuckets: PlanBuckets[];
   /** The result order: `sort_fields`, relevance (when there are words), then the tie-breakers; doc id last. */
   sort: PlanSortKey[];
   /** How many of the best matches to select: `start + size` or the proximity window when larger, plus one per pinned product. */
@@ -360,13 +365,36 @@ function textCodes(state: CatalogState, field: number, values: readonly string[]
   return [...codes].sort((a, b) => a - b);
 }
 
-/** Resolves a scope (request or rule) into conditions; `nothing` when some condition can match nothing. */
-export function compileScope(state: CatalogState, scope: Record<string, TextScope | NumericScope>): { conditions: PlanCondition[]; nothing: boolean } {
+/** The field every product is keyed by: always text, however numeric its values look. */
+const REF_ID_FIELD = 'refId';
+
+/**
+ * The kind scopes, ranges and sorts give field `fid`: its pinned type's (`settings.fields`; `refId` is
+ * always text) when the field has that column, else the kind inferred from its live values. A pin never
+ * gives a field without live values a kind: such a field is `none` (matches nothing, sorts as absent).
+ */
+export function queryFieldKind(state: CatalogState, fid: number, fieldTypes: FieldTypes | undefined): FieldKind {
+  const live = liveFieldKind(state, fid);
+  if (live === 'none') return live;
+  const field = state.index.fields[fid];
+  const pinned = field.name === REF_ID_FIELD ? 'text' : pinnedKind(fieldTypes, field.name);
+  if (pinned === 'text' && field.text) return 'text';
+  if (pinned === 'numeric' && field.numeric) return 'numeric';
+  return live;
+}
+
+/**
+ * Resolves a scope (request or rule) into conditions; `nothing` when some condition can match nothing.
+ * `fieldTypes`: the website's pinned types (see {@link queryFieldKind}).
+ */
+export function compileScope(
+  state: CatalogState, scope: Record<string, TextScope | NumericScope>, fieldTypes?: FieldTypes,
+): { conditions: PlanCondition[]; nothing: boolean } {
   const conditions: PlanCondition[] = [];
   let nothing = false;
   for (const [name, cond] of Object.entries(scope)) {
     const fid = state.fieldByName.get(name);
-    const field = fid === undefined ? undefined : { ...state.index.fields[fid], kind: liveFieldKind(state, fid) };
+    const field = fid === undefined ? undefined : { ...state.index.fields[fid], kind: queryFieldKind(state, fid, fieldTypes) };
     const at = `scope.${name}`;
     if (Array.isArray(cond)) {
       if (field?.kind === 'numeric') bad(at, `names a numeric field: use {min, max}, not a list of values`);
@@ -400,12 +428,14 @@ export function compileScope(state: CatalogState, scope: Record<string, TextScop
 /**
  * Compiles `request` against `state` (see module doc) with the website's relevance settings
  * (`settings`, defaults filled in). `widenTypos` gives every word its typo variants, also a word with
- * exact matches (the second attempt of a search whose words found nothing together).
+ * exact matches (the second attempt of a search whose words found nothing together). `fieldTypes`:
+ * the website's pinned field types (see {@link queryFieldKind}).
  */
 export function compileSearchPlan(
   state: CatalogState, request: SearchRequest, settings: ResolvedRelevance = resolveRelevance(undefined),
-  options: { widenTypos?: boolean; scoredWithoutText?: boolean } = {},
+  options: { widenTypos?: boolean; scoredWithoutText?: boolean; fieldTypes?: FieldTypes } = {},
 ): { plan: SearchPlan; extras: PlanExtras } {
+  const fieldTypes = options.fieldTypes;
   const { index } = state;
   const lang = LANGUAGES.get(settings.language) ?? LANGUAGES.get(DEFAULT_LANGUAGE)!;
   const extraStops = new Set(settings.stopWords.flatMap((w) => tokenize(w)));
@@ -429,7 +459,7 @@ export function compileSearchPlan(
   });
   // A word matching no term at all is dropped at once (see SearchPlan.minWords); none left: no match.
   let matchNothing = words.length > 0 && wordsWithTerms === 0;
-  const { conditions, nothing } = compileScope(state, request.scope ?? {});
+  const { conditions, nothing } = compileScope(state, request.scope ?? {}, fieldTypes);
   if (nothing) matchNothing = true;
   const fieldWeights = index.fullText.fieldIds.map((fid) => {
     const name = index.fields[fid].name;
@@ -442,14 +472,21 @@ export function compileSearchPlan(
   const rangeFields = (request.range_fields ?? []).map((name, i) => {
     const fid = state.fieldByName.get(name);
     if (fid === undefined) return -1;
-    const kind = liveFieldKind(state, fid);
+    const kind = queryFieldKind(state, fid, fieldTypes);
     if (kind === 'none') return -1;
     if (kind !== 'numeric') bad(`range_fields[${i}]`, `names "${name}", which is not a numeric field`);
     return fid;
   });
-  const fieldKey = (name: string, type: 'number' | 'text', desc: boolean): PlanSortKey | undefined => {
+  const rangeBuckets = compileRangeBuckets(state, request.range_buckets ?? {}, (fid) => queryFieldKind(state, fid, fieldTypes));
+  // A request's sort key must name something to sort by (`at`: its path); a tie-breaker of the
+  // settings (no `at`) that names a field no product has yet changes no order.
+  const fieldKey = (name: string, type: 'number' | 'text', desc: boolean, at?: string): PlanSortKey | undefined => {
     const fid = state.fieldByName.get(name);
     const field = fid === undefined ? undefined : index.fields[fid];
+    const kind = fid === undefined ? 'none' : queryFieldKind(state, fid, fieldTypes);
+    if (at !== undefined && kind === 'none' && pinnedKind(fieldTypes, name) === undefined) bad(at, `names "${name}", which no product has`);
+    if (at !== undefined && kind === 'text' && type === 'number') bad(at, `names "${name}", a text field: sort it with type "text"`);
+    if (kind === 'none') return undefined; // a pinned field without values sorts as absent
     const usable = type === 'number' ? field?.numeric !== undefined : field?.text !== undefined;
     if (!usable) return undefined; // a key every product misses changes no order
     if (type === 'text') ensureTextSortRanks(state, fid!);
@@ -458,12 +495,12 @@ export function compileSearchPlan(
   // Scores rank the matches when there is query text, or boost rules that give browsing a relevance.
   const hasText = planWords.length > 0 || options.scoredWithoutText === true;
   const sort: PlanSortKey[] = [];
-  for (const spec of request.sort_fields ?? []) {
+  (request.sort_fields ?? []).forEach((spec, i) => {
     const [name, { order, type }] = Object.entries(spec)[0];
     // `_score` places relevance among the keys; without query text every score is equal (no key).
-    const key = name === SCORE_FIELD ? (hasText ? { field: -1, type: 'score' as const, desc: order === 'desc' } : undefined) : fieldKey(name, type, order === 'desc');
+    const key = name === SCORE_FIELD ? (hasText ? { field: -1, type: 'score' as const, desc: order === 'desc' } : undefined) : fieldKey(name, type, order === 'desc', `sort_fields[${i}].${name}`);
     if (key) sort.push(key);
-  }
+  });
   if (hasText && !sort.some((k) => k.type === 'score')) sort.push({ field: -1, type: 'score', desc: true });
   for (const tb of settings.ranking.tieBreakers) {
     const key = fieldKey(tb.field, tb.type ?? 'number', tb.order === 'desc');
@@ -483,7 +520,7 @@ export function compileSearchPlan(
   }
   return {
     plan: {
-      matchNothing, words: planWords, minWords: wordsWithTerms, fieldWeights, conditions, aggregationFields, rangeFields, sort, limit,
+      matchNothing, words: planWords, minWords: wordsWithTerms, fieldWeights, conditions, aggregationFields, rangeFields, rangeBuckets, sort, limit,
       lengthAverages: liveLengthAverages(state),
     },
     extras,

@@ -29,6 +29,11 @@ export interface SettingsServiceOptions {
   knows: (websiteId: string) => boolean;
   /** The semantic model ids settings may name (see `checkWebsiteSettings`). */
   modelIds: () => readonly string[];
+  /**
+   * Refuses settings the website's stored data no longer fits (throws; nothing is written): pinned
+   * field types that stored products do not fit (`FIELD_TYPES_CONFLICT`).
+   */
+  checkFit: (websiteId: string, next: WebsiteSettings) => void;
   /** Reports a failure nobody is waiting for (a poll that failed, stored settings this version refuses). */
   report: (error: unknown, websiteId?: string) => void;
   /** A poll succeeded (after failures: the failure is over). */
@@ -59,7 +64,7 @@ export class SettingsService {
 
   /**
    * Replaces the website's settings, or merges `settings` into them (RFC 7396) with `merge`. Throws
-   * `SETTINGS_INVALID` (nothing written) or `STORE_FAILURE`. Returns every key, defaults filled in.
+   * `SETTINGS_INVALID` or `FIELD_TYPES_CONFLICT` (nothing written) or `STORE_FAILURE`. Returns every key, defaults filled in.
    */
   update(websiteId: string, settings: unknown, merge: boolean): Promise<WebsiteSettings> {
     try {
@@ -88,6 +93,7 @@ export class SettingsService {
       }
       const base = stored?.settings ?? this.options.seed(websiteId);
       const next = checkWebsiteSettings(merge ? mergePatch(base, settings) : settings, this.options.modelIds());
+      this.options.checkFit(websiteId, next);
       let written: StoredSettings | undefined;
       try {
         written = await store.putSettings(websiteId, next as Record<string, unknown>, stored?.version ?? 0);
