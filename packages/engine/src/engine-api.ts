@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import type { WebsiteConfig, WebsiteSettings } from './config.js';
 import type { CreatedSearchKey, SearchKeyInfo } from './keys/search-key-service.js';
 import type {
-  BundleRequest, BundleResponse, EventAck, Product, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
+  BulkDeleteResult, BundleRequest, BundleResponse, EventAck, Product, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
   SearchResponse, ViewRequest,
 } from './types.js';
 
@@ -154,6 +154,13 @@ export interface Engine {
   getProduct(websiteId: string, refId: string): Promise<Product | undefined>;
   /** Delete products by refId; unknown refIds are ignored. */
   deleteProducts(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }>;
+  /**
+   * Bulk delete: `{refIds: [...]}` (1 to `MAX_BULK_DELETE_REFIDS`) or `{scope: {...}}` (not empty; the
+   * products a search with that scope selects). All or nothing, as one catalog change (durable in the
+   * change log; on PostgreSQL one logged change every replica applies). `notFound`: the refIds asked for
+   * that the catalog did not hold. `{}`, both keys, an empty list or scope: `CATALOG_BAD_INPUT`, nothing deleted.
+   */
+  bulkDeleteProducts(websiteId: string, body: unknown): Promise<BulkDeleteResult>;
   /**
    * The documented search request body → the documented response. The body is validated at run time
    * (throws `AisleError`), so a parsed JSON body may be passed with a cast.

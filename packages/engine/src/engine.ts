@@ -22,6 +22,8 @@ import { FailureReporter, type BackgroundTask, type EngineHooks, type EngineLogg
 import { StepTimer } from './util/step-timer.js';
 import { AisleError, isAisleError } from './errors.js';
 import { problemDetails, problemPath } from './contract/errors.js';
+import { parseBulkDeleteRequest } from './catalog/bulk-delete-request.js';
+import { refIdsInScope } from './search/scope-refids.js';
 import { MAX_REPORTED_SKIPS } from './engine-api.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
@@ -42,7 +44,7 @@ import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.j
 import { SearchLog } from './analytics/search-log.js';
 import type {
   BundleRequest, BundleResponse, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
-  SearchResponse, ViewRecord, ViewRequest,
+  SearchResponse, ViewRecord, ViewRequest, BulkDeleteResult,
 } from './types.js';
 
 /**
@@ -435,6 +437,25 @@ class AisleEngine implements Engine {
       state.semantics.catalogChanged();
     }
     return result;
+  }
+
+  async bulkDeleteProducts(websiteId: string, body: unknown): Promise<BulkDeleteResult> {
+    const state = this.site(websiteId);
+    const target = parseBulkDeleteRequest(body);
+    const catalog = state.catalog;
+    let refIds: string[];
+    try {
+      refIds = 'refIds' in target ? target.refIds : refIdsInScope(catalog.state, target.scope, catalog.fieldTypes);
+    } catch (err) {
+      // A scope that does not fit the catalog is a bad delete body, worded as such.
+      if (!isAisleError(err) || err.code !== 'SEARCH_BAD_REQUEST') throw err;
+      throw new AisleError('CATALOG_BAD_INPUT', err.message.replace(/^search request: /, 'catalog: '), { details: err.details, cause: err });
+    }
+    // As this replica holds the catalog now; on PostgreSQL the log decides what is deleted.
+    const notFound = 'refIds' in target ? refIds.filter((refId) => !catalog.has(refId)) : [];
+    if (refIds.length === notFound.length) return { deleted: 0, notFound };
+    const { deleted } = await this.deleteProducts(websiteId, refIds);
+    return { deleted, notFound };
   }
 
   async search(body: SearchRequest): Promise<SearchResponse> {

@@ -27,8 +27,8 @@ export const ErrorCodes = {
   COUPON_NOT_FOUND: { status: 404 },
   /** The coupon was already marked as used. */
   COUPON_ALREADY_USED: { status: 409 },
-  /** A product feed or product batch is malformed. */
-  CATALOG_BAD_INPUT: { status: 400 },
+  /** A product feed, product batch or bulk delete is malformed (a field error names the field). */
+  CATALOG_BAD_INPUT: { status: 400, subject: 'catalog' },
   /** A snapshot file is missing, truncated or of another format version. */
   SNAPSHOT_INVALID: { status: 500 },
   /**

@@ -127,6 +127,8 @@ const FEED_ERRORS = {
   413: `Upload above the limit (default ${byteSize(DEFAULT_LIMITS.adminMaxBytes)}); nothing was changed.`,
   415: 'Not JSON or NDJSON.',
 };
+/** A settings change refused because stored products do not fit the pinned field types it sets. */
+const FIELD_TYPES_CONFLICT = { 409: 'Stored products do not fit the pinned field types (fields); records lists up to 100 of them. Nothing was changed.' };
 const PRODUCT_FEED_TYPES = ['application/json', 'application/x-ndjson', 'application/ndjson', 'application/jsonl'] as const;
 
 const query = (name: string, schema: JsonSchema, description: string, required = false): QueryParameter => ({ name, schema, description, required });
@@ -150,6 +152,23 @@ const ADMIN_WEBSITE = { websiteId: 'Website id.' };
 /** The documented errors of admin operations, plus those of one operation. */
 const adminErrors = (extra: Record<number, string> = {}): Record<number, string> => ({
   400: 'Invalid request.', 401: 'Missing or invalid admin token.', 404: 'Unknown website.', ...extra,
+});
+
+/** The read of one product by URL (on `product`, and on `productsDelete` for the refId "delete"). */
+const productRead = (operationId: string, summary: string, notFound: string): OperationDeclaration => ({
+  method: 'GET', operationId, tag: 'admin', summary, auth: 'admin',
+  // Products are free-form JSON: written as given, not through a fixed schema.
+  responses: { 200: { description: 'The product.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Product' } } } } },
+  errors: adminErrors({ 404: notFound }),
+  handler: h.getProduct,
+});
+
+/** The delete of one product by URL (idempotent: an unknown refId answers deleted 0). */
+const productDelete = (operationId: string, summary: string): OperationDeclaration => ({
+  method: 'DELETE', operationId, tag: 'admin', summary, auth: 'admin',
+  responses: { 200: { description: 'Deleted count (0 for an unknown refId).', schema: 'DeleteResult' } },
+  errors: adminErrors(),
+  handler: h.deleteProduct,
 });
 
 const EVENT_ERRORS = {
@@ -280,19 +299,28 @@ export const endpoints = {
   product: {
     path: '/admin/v1/websites/{websiteId}/products/{refId}', pathParams: { ...ADMIN_WEBSITE, refId: 'Product reference id.' }, errorShape: 'problem', cors: false,
     operations: [
+      productRead('getProduct', 'The stored product exactly as given (after patches).', 'Unknown website or refId.'),
+      productDelete('deleteProduct', 'Delete one product (idempotent).'),
+    ],
+  },
+  productsDelete: {
+    // A literal segment where `product` has {refId}: the router matches it first, so it also answers for
+    // the product whose refId is "delete" (GET and DELETE below), which stays addressable by URL.
+    path: `/admin/v1/websites/{websiteId}/products/${h.BULK_DELETE_SEGMENT}`, pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false,
+    operations: [
       {
-        method: 'GET', operationId: 'getProduct', tag: 'admin', summary: 'The stored product exactly as given (after patches).', auth: 'admin',
-        // Products are free-form JSON: written as given, not through a fixed schema.
-        responses: { 200: { description: 'The product.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Product' } } } } },
-        errors: adminErrors({ 404: 'Unknown website or refId.' }),
-        handler: h.getProduct,
+        method: 'POST', operationId: 'bulkDeleteProducts', tag: 'admin', auth: 'admin',
+        summary: 'Delete many products at once, by refIds or by scope: all or nothing, as one catalog change.',
+        body: { mediaTypes: JSON_BODY, schema: 'BulkDeleteRequest', validate: false },
+        responses: { 200: { description: 'Products deleted, and the refIds asked for that the catalog did not hold.', schema: 'BulkDeleteResult' } },
+        errors: adminErrors({
+          400: 'Neither or both of refIds and scope, an empty list or scope, more than 10,000 refIds, or a scope that does not fit the catalog; nothing was deleted.',
+          ...JSON_BODY_ERRORS,
+        }),
+        handler: h.bulkDeleteProducts,
       },
-      {
-        method: 'DELETE', operationId: 'deleteProduct', tag: 'admin', summary: 'Delete one product (idempotent).', auth: 'admin',
-        responses: { 200: { description: 'Deleted count (0 for an unknown refId).', schema: 'DeleteResult' } },
-        errors: adminErrors(),
-        handler: h.deleteProduct,
-      },
+      productRead('getProductNamedDelete', 'The stored product whose refId is "delete" (as GET …/products/{refId}).', 'Unknown website, or no product "delete".'),
+      productDelete('deleteProductNamedDelete', 'Delete the product whose refId is "delete" (as DELETE …/products/{refId}; idempotent).'),
     ],
   },
   coupons: {
@@ -372,14 +400,14 @@ export const endpoints = {
         method: 'PUT', operationId: 'putSettings', tag: 'admin', summary: 'Replace the settings (applied to the next request; stored for every replica).', auth: 'admin',
         body: { mediaTypes: JSON_BODY, schema: 'WebsiteSettings', validate: false },
         responses: { 200: { description: 'The settings now in force (every key).', schema: 'WebsiteSettings' } },
-        errors: adminErrors({ 400: 'Invalid settings; the message names the key. Nothing was changed.', ...JSON_BODY_ERRORS }),
+        errors: adminErrors({ 400: 'Invalid settings; the message names the key. Nothing was changed.', ...FIELD_TYPES_CONFLICT, ...JSON_BODY_ERRORS }),
         handler: h.updateSettings,
       },
       {
         method: 'PATCH', operationId: 'patchSettings', tag: 'admin', summary: 'Merge into the settings (JSON Merge Patch, RFC 7396; null removes a key).', auth: 'admin',
         body: { mediaTypes: ['application/json', 'application/merge-patch+json'], schema: 'WebsiteSettings', validate: false },
         responses: { 200: { description: 'The settings now in force (every key).', schema: 'WebsiteSettings' } },
-        errors: adminErrors({ 400: 'Invalid settings after the merge; the message names the key. Nothing was changed.', 413: 'Body too large.', 415: 'Not JSON.' }),
+        errors: adminErrors({ 400: 'Invalid settings after the merge; the message names the key. Nothing was changed.', ...FIELD_TYPES_CONFLICT, 413: 'Body too large.', 415: 'Not JSON.' }),
         handler: h.updateSettings,
       },
     ],

@@ -22,7 +22,7 @@ import { WebsiteSettingsSchema } from './settings-schema.js';
 export { NumericScopeSchema, ScopeConditionSchema } from './scope-schema.js';
 import {
   DECIMAL_STRING_PATTERN, DEFAULT_SEARCH_SIZE, DEFAULT_SET_COUNT, MAX_BUNDLE_COUNT, MAX_COUPON_CODE_LENGTH, MAX_EVENTS_PER_REQUEST,
-  MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUERY_LENGTH, MAX_RANGE_BOUNDS, MAX_REQUEST_FIELDS, MAX_SEARCH_SIZE,
+  MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUERY_LENGTH, MAX_RANGE_BOUNDS, MAX_BULK_DELETE_REFIDS, MAX_REQUEST_FIELDS, MAX_SEARCH_SIZE,
   MAX_SET_COUNT, MAX_VIEWS_PER_REQUEST, MAX_ID_LENGTH, MAX_URL_LENGTH, MAX_DECIMAL, MAX_QUANTITY, MAX_HMAC_LENGTH, MAX_AD_SET_VERSION,
 } from './limits.js';
 
@@ -299,6 +299,18 @@ const LoadSummarySchema = Type.Object({
 
 const DeleteResultSchema = Type.Object({ deleted: int(), catalogSize: int() });
 
+const BulkDeleteRequestSchema = Type.Object({
+  refIds: opt(Type.Array(Type.String({ minLength: 1 }), {
+    minItems: 1, maxItems: MAX_BULK_DELETE_REFIDS, description: `The products to delete (1 to ${MAX_BULK_DELETE_REFIDS} refIds).`,
+  })),
+  scope: opt(ref('Scope', ScopeSchema, { description: 'Deletes every product the scope selects (same syntax as the search request\'s scope; not empty).' })),
+}, { additionalProperties: false, description: 'Exactly one of refIds and scope.' });
+
+const BulkDeleteResultSchema = Type.Object({
+  deleted: int('Products deleted.'),
+  notFound: strArray('The refIds asked for that the catalog did not hold (always empty for a scope).'),
+});
+
 const CouponIssueSchema = Type.Object({
   code: Type.String({ minLength: 1, maxLength: MAX_COUPON_CODE_LENGTH }), customerId: opt(str()), discount: opt(decimal()),
 }, { additionalProperties: false });
@@ -393,6 +405,8 @@ export const schemas = {
   Product: ProductSchema,
   LoadSummary: LoadSummarySchema,
   DeleteResult: DeleteResultSchema,
+  BulkDeleteRequest: BulkDeleteRequestSchema,
+  BulkDeleteResult: BulkDeleteResultSchema,
   CouponIssueRequest: CouponIssueRequestSchema,
   CouponIssueResult: CouponIssueResultSchema,
   WebsiteStats: WebsiteStatsSchema,
@@ -452,6 +466,10 @@ export type SearchRequest = WireType<'SearchRequest'>;
 export type FacetBucket = WireType<'FacetBucket'>;
 /** `payload.ranges.<field>`; both null when no matching product has a value. */
 export type NumericRange = WireType<'NumericRange'>;
+/** The body of `POST …/products/delete`: `{refIds}` or `{scope}`. */
+export type BulkDeleteRequest = WireType<'BulkDeleteRequest'>;
+/** The answer of a bulk delete. */
+export type BulkDeleteResult = WireType<'BulkDeleteResult'>;
 /** One bucket of `payload.range_buckets.<field>`. */
 export type RangeBucket = WireType<'RangeBucket'>;
 /** The documented search response. */

@@ -34,6 +34,7 @@ export const DEFAULT_WEBSITE_SETTINGS: Readonly<WebsiteSettings> = Object.freeze
   attributionWindowDays: DEFAULT_ATTRIBUTION_WINDOW_DAYS,
   useStyleIdForVisualSimilarity: false,
   fieldRoles: { ...DEFAULT_FIELD_ROLES, ignore: [...DEFAULT_FIELD_ROLES.ignore] },
+  fields: {},
 });
 
 /**
