@@ -524,12 +524,12 @@ class AisleEngine implements Engine {
    * do not fit; the problem details list up to {@link MAX_REPORTED_SKIPS} of them. Pins already in force
    * are not checked again: every product loaded since fits them.
    */
-  private checkFieldTypesFit(websiteId: string, next: WebsiteSettings): void {
+  private async checkFieldTypesFit(websiteId: string, next: WebsiteSettings): Promise<void> {
     const catalog = this.site(websiteId).catalog;
     const before = catalog.fieldTypes ?? {};
     const changed = Object.entries(next.fields ?? {}).filter(([field, { type }]) => !Object.hasOwn(before, field) || before[field]!.type !== type);
     if (changed.length === 0) return;
-    const records = catalog.fieldMismatches(Object.fromEntries(changed), MAX_REPORTED_SKIPS);
+    const records = await catalog.fieldMismatches(Object.fromEntries(changed), MAX_REPORTED_SKIPS);
     if (records.length === 0) return;
     const errors: Record<string, string[]> = {};
     for (const r of records) (errors[problemPath(`settings.fields.${r.field}`)] ??= []).push(`product "${r.refId}": ${r.message}; its value is ${JSON.stringify(r.value)}`);

@@ -38,7 +38,7 @@ import { runInSlices, SLICE_MS } from './time-slices.js';
 import { carryDerivedLookups } from './text-column-lookups.js';
 import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveDocs, liveProductList, planDeletes } from './tombstones.js';
 import { vectorOf } from './vector-column.js';
-import { firstMismatch, type FieldMismatch, type FieldTypes } from './field-types.js';
+import { firstMismatch, valueFits, type FieldMismatch, type FieldTypes } from './field-types.js';
 
 /** Options of a {@link Catalog}. */
 export interface CatalogOptions {
@@ -408,18 +408,22 @@ export class Catalog implements CatalogView {
 
   /**
    * Up to `limit` live products whose values do not fit `types`, in product order: what a settings
-   * change pinning those types would leave unfit. Fields no product has are not visited; the others
-   * decode each live product once (a settings change, not a hot path).
+   * change pinning those types would leave unfit. Reads only the pinned fields' values (fields no
+   * product has are skipped), handing the event loop back every {@link SYNC_BUILD_LIMIT} products.
    */
-  fieldMismatches(types: FieldTypes, limit: number): FieldMismatch[] {
+  async fieldMismatches(types: FieldTypes, limit: number): Promise<FieldMismatch[]> {
     const state = this.current;
     const present = Object.keys(types).filter((field) => state.fieldByName.has(field));
     if (present.length === 0) return [];
-    const checked: FieldTypes = Object.fromEntries(present.map((field) => [field, types[field]!]));
+    const readers = present.map((field) => ({ field, type: types[field]!.type, valueOf: state.store.fieldReader(field) }));
+    const refIdOf = state.store.fieldReader('refId');
     const out: FieldMismatch[] = [];
-    for (const d of liveDocs(state)) {
-      const mismatch = firstMismatch(state.store.decode(d), checked);
-      if (mismatch !== undefined && out.push(mismatch) >= limit) break;
+    const docs = liveDocs(state);
+    for (let i = 0; i < docs.length && out.length < limit; i++) {
+      if (i > 0 && i % SYNC_BUILD_LIMIT === 0) await new Promise((resolve) => setImmediate(resolve));
+      const d = docs[i]!;
+      const unfit = readers.find((r) => !valueFits(r.type, r.valueOf(d)));
+      if (unfit) out.push(firstMismatch({ refId: refIdOf(d), [unfit.field]: unfit.valueOf(d) }, { [unfit.field]: types[unfit.field]! })!);
     }
     return out;
   }

@@ -21,6 +21,8 @@ const PROGRESS_EVERY = 10_000;
  * records could take 60–80 ms; 10,000 took longer still.
  */
 const YIELD_EVERY = 250;
+/** Products checked against the pinned field types between two turns of the event loop (a check is a few property reads). */
+const CHECKS_PER_TURN = 10_000;
 
 
 function isIterable(source: unknown): source is Iterable<unknown> {
@@ -45,7 +47,7 @@ export async function readProducts(
   if (fieldTypes === undefined || Object.keys(fieldTypes).length === 0) return readRecords(source, options, positions);
   const read: number[] = [];
   const { products, skipped } = await readRecords(source, options, read);
-  const kept = withoutMismatches(products, read, fieldTypes, options.onError ?? 'reject', skipped);
+  const kept = await withoutMismatches(products, read, fieldTypes, options.onError ?? 'reject', skipped);
   positions?.push(...kept.positions);
   return { products: kept.products, skipped };
 }
@@ -55,24 +57,27 @@ export async function readProducts(
  * `CATALOG_BAD_INPUT` whose problem details list (up to {@link MAX_REPORTED_SKIPS}) every such record
  * of the batch, as `{line, refId, field, value, message}`; with `'skip'` each goes to `skipped`.
  */
-function withoutMismatches(
+async function withoutMismatches(
   products: readonly Product[], positions: readonly number[], fieldTypes: FieldTypes, onError: 'reject' | 'skip', skipped: SkipReport,
-): { products: Product[]; positions: number[] } {
+): Promise<{ products: Product[]; positions: number[] }> {
   const kept: Product[] = [];
   const keptPositions: number[] = [];
   const bad: (FieldMismatch & { line: number })[] = [];
-  products.forEach((product, i) => {
+  for (let i = 0; i < products.length; i++) {
+    // A replace of a million products: the event loop is handed back now and then, as while reading.
+    if (i > 0 && i % CHECKS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+    const product = products[i]!;
     const mismatch = firstMismatch(product, fieldTypes);
     if (mismatch === undefined) {
       kept.push(product);
       keptPositions.push(positions[i]!);
-      return;
+      continue;
     }
     const line = positions[i]!;
     const message = `product ${line}: product "${mismatch.refId}": ${mismatch.message}`;
     if (onError === 'skip') skipped.add({ line, message, refId: mismatch.refId, field: mismatch.field, value: mismatch.value });
     else if (bad.length < MAX_REPORTED_SKIPS) bad.push({ line, ...mismatch, message });
-  });
+  }
   if (bad.length > 0) {
     const problem = { ...problemDetails(400, { $: bad.map((b) => b.message) }), records: bad };
     throw new AisleError('CATALOG_BAD_INPUT', `catalog: ${bad[0]!.message}`, { problem, details: { line: bad[0]!.line } });

@@ -33,7 +33,7 @@ export interface SettingsServiceOptions {
    * Refuses settings the website's stored data no longer fits (throws; nothing is written): pinned
    * field types that stored products do not fit (`FIELD_TYPES_CONFLICT`).
    */
-  checkFit: (websiteId: string, next: WebsiteSettings) => void;
+  checkFit: (websiteId: string, next: WebsiteSettings) => Promise<void>;
   /** Reports a failure nobody is waiting for (a poll that failed, stored settings this version refuses). */
   report: (error: unknown, websiteId?: string) => void;
   /** A poll succeeded (after failures: the failure is over). */
@@ -93,7 +93,7 @@ export class SettingsService {
       }
       const base = stored?.settings ?? this.options.seed(websiteId);
       const next = checkWebsiteSettings(merge ? mergePatch(base, settings) : settings, this.options.modelIds());
-      this.options.checkFit(websiteId, next);
+      await this.options.checkFit(websiteId, next);
       let written: StoredSettings | undefined;
       try {
         written = await store.putSettings(websiteId, next as Record<string, unknown>, stored?.version ?? 0);
