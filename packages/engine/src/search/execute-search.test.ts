@@ -173,8 +173,11 @@ describe('executeSearch: aggregations and ranges', () => {
     const scoped = request('', { scope: { price: { max: 50 } }, range_buckets: { price: [8, 20, 100] } });
     expect((await executeSearch(catalog, scoped)).range_buckets!.price.map((b) => b.count)).toEqual([0, 1, 2, 0]);
     expect((await executeSearch(catalog, { ...scoped, disjunctive_facets: ['price'] })).range_buckets!.price.map((b) => b.count)).toEqual([0, 1, 2, 2]);
-    // A field no product has: zero counts, as range_fields answers null for it.
-    expect((await executeSearch(catalog, request('', { range_buckets: { weight: [1] } }))).range_buckets).toEqual({ weight: [{ to: 1, count: 0 }, { from: 1, count: 0 }] });
+    // A field no product has: 400 (a misspelling), unless pinned: then zero counts.
+    const weight = request('', { range_buckets: { weight: [1] } });
+    await expect(executeSearch(catalog, weight)).rejects.toMatchObject({ message: 'search request: range_buckets.weight names "weight", which no product has' });
+    const pinned = await executeSearch(catalog, weight, { settings: { fields: { weight: { type: 'number' } } } });
+    expect(pinned.range_buckets).toEqual({ weight: [{ to: 1, count: 0 }, { from: 1, count: 0 }] });
     await expect(executeSearch(catalog, request('', { range_buckets: { brand: [1] } }))).rejects.toMatchObject({
       code: 'SEARCH_BAD_REQUEST', message: 'search request: range_buckets.brand names "brand", which is not a numeric field',
     });

@@ -31,16 +31,19 @@ export interface PlanBuckets {
 
 /**
  * Resolves `range_buckets` (field → bounds) against a catalog version; `kindOf` gives a field's kind as
- * the request sees it (pins applied). A text field is a `SEARCH_BAD_REQUEST` naming it; a field without
- * values gets zero counts (as `range_fields` answers null for it).
+ * the request sees it (pins applied), `isPinned` whether the website pinned the field's type. A text
+ * field, or a field no product has a value of that is not pinned (a misspelling, as for sort keys), is
+ * a `SEARCH_BAD_REQUEST` naming it; a pinned field without values gets zero counts.
  */
 export function compileRangeBuckets(
-  state: CatalogState, requested: Readonly<Record<string, number[]>>, kindOf: (fid: number) => FieldKind,
+  state: CatalogState, requested: Readonly<Record<string, number[]>>, kindOf: (fid: number) => FieldKind, isPinned: (name: string) => boolean,
 ): PlanBuckets[] {
   return Object.entries(requested).map(([name, bounds]) => {
     const fid = state.fieldByName.get(name);
     const kind = fid === undefined ? 'none' : kindOf(fid);
-    if (kind === 'text') throw fieldError('SEARCH_BAD_REQUEST', `range_buckets.${name}`, `names "${name}", which is not a numeric field`);
+    const at = `range_buckets.${name}`;
+    if (kind === 'text') throw fieldError('SEARCH_BAD_REQUEST', at, `names "${name}", which is not a numeric field`);
+    if (kind === 'none' && !isPinned(name)) throw fieldError('SEARCH_BAD_REQUEST', at, `names "${name}", which no product has`);
     return { field: kind === 'numeric' ? fid! : -1, bounds };
   });
 }

@@ -477,7 +477,7 @@ export function compileSearchPlan(
     if (kind !== 'numeric') bad(`range_fields[${i}]`, `names "${name}", which is not a numeric field`);
     return fid;
   });
-  const rangeBuckets = compileRangeBuckets(state, request.range_buckets ?? {}, (fid) => queryFieldKind(state, fid, fieldTypes));
+  const rangeBuckets = compileRangeBuckets(state, request.range_buckets ?? {}, (fid) => queryFieldKind(state, fid, fieldTypes), (name) => pinnedKind(fieldTypes, name) !== undefined);
   // A request's sort key must name something to sort by (`at`: its path); a tie-breaker of the
   // settings (no `at`) that names a field no product has yet changes no order.
   const fieldKey = (name: string, type: 'number' | 'text', desc: boolean, at?: string): PlanSortKey | undefined => {

@@ -179,7 +179,7 @@ export function referenceSearch(products: readonly Product[], request: SearchReq
   const rangeBuckets: Record<string, RangeBucket[]> = {};
   for (const [name, bounds] of Object.entries(request.range_buckets ?? {})) {
     const kind = fieldKind(products, name);
-    if (kind === 'text') throw new ReferenceBadRequest(name);
+    if (kind === 'text' || kind === 'unknown' || kind === 'none') throw new ReferenceBadRequest(name);
     const counts = bounds.map(() => 0).concat(0);
     for (const p of kind === 'numeric' ? matches : []) {
       const v = numericValue(p[name]);
