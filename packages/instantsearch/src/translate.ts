@@ -2,7 +2,8 @@
  * Translation between InstantSearch's queries and aisle's search requests, both ways. Pure.
  *
  * - `query` → `q`; `page` × `hitsPerPage` → `start`, `hitsPerPage` → `size` (InstantSearch pages from 0).
- * - `facets` → `aggregations` for text fields and `range_fields` for the configured numeric fields.
+ * - `facets` → `aggregations` for text fields and `range_fields` for the configured numeric fields (and
+ *   `range_buckets` for those given band bounds in `rangeBuckets`).
  * - `facetFilters`: `"f:v"` adds `v` to the accepted values of `f` (two AND-ed values of one field keep
  *   their intersection: aisle's scope holds one condition per field), `"f:-v"` excludes `v`, an OR group
  *   `["f:a","f:b"]` accepts either and marks `f` as a disjunctive facet (`disjunctive_facets`).
@@ -14,7 +15,7 @@
  *   of the sortBy widget) sends its `sort_fields`; any other name is relevance.
  * - The answer: `payload.result` → `hits` (with `objectID` = `refId` and `_highlightResult` built from
  *   aisle's `_highlight`), `total_results` → `nbHits`/`nbPages`, `aggregations` → `facets`,
- *   `ranges` → `facets_stats`.
+ *   `ranges` → `facets_stats`, `range_buckets` (fields given `rangeBuckets`) → `aisle.rangeBuckets`.
  * @module
  */
 import type {
@@ -28,6 +29,11 @@ export interface TranslateOptions {
   client: string;
   /** Numeric fields: requested as `range_fields` (for range widgets) and filtered with bounds. */
   numericFields?: readonly string[];
+  /**
+   * Per numeric field, ascending band bounds: when a query asks for the field's facet (a range widget),
+   * aisle counts its matches per band (`range_buckets`), answered in `aisle.rangeBuckets` for a histogram.
+   */
+  rangeBuckets?: Readonly<Record<string, readonly number[]>>;
   /** Index name → sort keys (the sortBy widget's items); other index names sort by relevance. */
   sortIndices?: Readonly<Record<string, readonly AisleSortField[]>>;
   /** Sent as `customer_id` (personalization). */
@@ -201,6 +207,8 @@ export function toAisleRequest(query: AlgoliaQuery, options: TranslateOptions): 
   const ranges = facets.filter((f) => numericFields.has(f));
   if (aggregations.length > 0) request.aggregations = aggregations;
   if (ranges.length > 0) request.range_fields = ranges;
+  const banded = ranges.filter((f) => options.rangeBuckets?.[f] !== undefined);
+  if (banded.length > 0) request.range_buckets = Object.fromEntries(banded.map((f) => [f, [...options.rangeBuckets![f]!]]));
   const disjunctiveFacets = [...disjunctive].filter((f) => aggregations.includes(f));
   if (disjunctiveFacets.length > 0) request.disjunctive_facets = disjunctiveFacets;
 
@@ -286,6 +294,7 @@ export function toAlgoliaResult(response: AisleSearchResponse, query: AlgoliaQue
   if (payload.suggestions !== undefined) extras.suggestions = payload.suggestions;
   if (payload.redirects?.url !== undefined) extras.redirects = payload.redirects;
   if (response.settings?.ats_model !== undefined) extras.atsModel = response.settings.ats_model;
+  if (payload.range_buckets !== undefined) extras.rangeBuckets = payload.range_buckets;
   if (Object.keys(extras).length > 0) result.aisle = extras;
   return result;
 }

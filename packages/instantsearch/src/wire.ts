@@ -29,6 +29,8 @@ export interface AisleSearchRequest {
   /** Fields whose counts ignore their own scope condition (docs/design.md, "Search request and response"). */
   disjunctive_facets?: string[];
   range_fields?: string[];
+  /** Numeric field → strictly ascending bounds: counts per band (docs/http-api.md, `range_buckets`). */
+  range_buckets?: Record<string, number[]>;
   sort_fields?: AisleSortField[];
   /** Ask for `_highlight` on each result. */
   highlight?: boolean;
@@ -42,6 +44,13 @@ export interface AisleProduct {
   [field: string]: unknown;
 }
 
+/** One band of aisle's `payload.range_buckets.<field>`: `from` inclusive, `to` exclusive. */
+export interface AisleRangeBucket {
+  from?: number;
+  to?: number;
+  count: number;
+}
+
 /** aisle's search response. */
 export interface AisleSearchResponse {
   type: number;
@@ -50,6 +59,7 @@ export interface AisleSearchResponse {
     total_results: number;
     aggregations?: Record<string, { key: string; doc_count: number }[]>;
     ranges?: Record<string, { min: number | null; max: number | null }>;
+    range_buckets?: Record<string, AisleRangeBucket[]>;
     suggestions?: { corrected_query?: string; dropped_words?: string[]; queries?: string[] };
     redirects?: { url?: string };
   };
@@ -119,6 +129,12 @@ export interface AlgoliaSearchResult {
   exhaustiveFacetsCount: boolean;
   facets?: Record<string, Record<string, number>>;
   facets_stats?: Record<string, { min: number; max: number; avg: number; sum: number }>;
-  /** aisle's extras: the query suggestions, redirect and semantic model of the answer. */
-  aisle?: { suggestions?: AisleSearchResponse['payload']['suggestions']; redirects?: { url?: string }; atsModel?: string };
+  /**
+   * aisle's extras: the query suggestions, redirect and semantic model of the answer, and the counts per
+   * band of the numeric fields given `rangeBuckets` (a range slider's histogram).
+   */
+  aisle?: {
+    suggestions?: AisleSearchResponse['payload']['suggestions']; redirects?: { url?: string }; atsModel?: string;
+    rangeBuckets?: Record<string, AisleRangeBucket[]>;
+  };
 }
