@@ -12,7 +12,7 @@
  * @module
  */
 import type { CatalogIndex, CatalogState, FieldKind } from '../catalog/catalog-index.js';
-import { numericAt, numericValues } from '../catalog/numeric-column.js';
+import { numericAt, numericValues } from '../catalog/columns/numeric-column.js';
 import type { RangeBucket } from '../contract/schemas.js';
 import { fieldError } from '../errors.js';
 
