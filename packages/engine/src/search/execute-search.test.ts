@@ -173,6 +173,10 @@ describe('executeSearch: aggregations and ranges', () => {
     const scoped = request('', { scope: { price: { max: 50 } }, range_buckets: { price: [8, 20, 100] } });
     expect((await executeSearch(catalog, scoped)).range_buckets!.price.map((b) => b.count)).toEqual([0, 1, 2, 0]);
     expect((await executeSearch(catalog, { ...scoped, disjunctive_facets: ['price'] })).range_buckets!.price.map((b) => b.count)).toEqual([0, 1, 2, 2]);
+    // With query text too: "shirt" finds p1 (20), p2 (35.50) and p6 (no price); the price condition keeps p1.
+    const text = request('shirt', { scope: { price: { max: 30 } }, range_buckets: { price: [8, 20, 100] } });
+    expect((await executeSearch(catalog, text)).range_buckets!.price.map((b) => b.count)).toEqual([0, 0, 1, 0]);
+    expect((await executeSearch(catalog, { ...text, disjunctive_facets: ['price'] })).range_buckets!.price.map((b) => b.count)).toEqual([0, 0, 2, 0]);
     // A field no product has: 400 (a misspelling), unless pinned: then zero counts.
     const weight = request('', { range_buckets: { weight: [1] } });
     await expect(executeSearch(catalog, weight)).rejects.toMatchObject({ message: 'search request: range_buckets.weight names "weight", which no product has' });
