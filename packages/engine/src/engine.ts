@@ -451,9 +451,10 @@ class AisleEngine implements Engine {
       if (!isAisleError(err) || err.code !== 'SEARCH_BAD_REQUEST') throw err;
       throw new AisleError('CATALOG_BAD_INPUT', err.message.replace(/^search request: /, 'catalog: '), { details: err.details, cause: err });
     }
-    // As this replica holds the catalog now; on PostgreSQL the log decides what is deleted.
+    // As this replica holds the catalog now; on PostgreSQL the log decides what is deleted (a product
+    // created through another replica a moment ago is deleted though not yet known here).
     const notFound = 'refIds' in target ? refIds.filter((refId) => !catalog.has(refId)) : [];
-    if (refIds.length === notFound.length) return { deleted: 0, notFound };
+    if (refIds.length === 0) return { deleted: 0, notFound };
     const { deleted } = await this.deleteProducts(websiteId, refIds);
     return { deleted, notFound };
   }
