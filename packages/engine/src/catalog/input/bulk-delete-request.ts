@@ -5,14 +5,16 @@
  */
 import type { BulkDeleteRequest } from '../../contract/schemas.js';
 import { checkAgainst } from '../../contract/validate.js';
-import { fieldError } from '../../errors.js';
+import { AisleError, fieldError } from '../../errors.js';
 import type { NumericScope, TextScope } from '../../types.js';
 
 /** A checked bulk delete: the refIds to delete, or the scope selecting them. */
 export type BulkDeleteTarget = { refIds: string[] } | { scope: Record<string, TextScope | NumericScope> };
 
+/** A field error naming `path`; `$` (the body as a whole) is worded as "the body". */
 function bad(path: string, problem: string): never {
-  throw fieldError('CATALOG_BAD_INPUT', path, problem);
+  if (path !== '$') throw fieldError('CATALOG_BAD_INPUT', path, problem);
+  throw new AisleError('CATALOG_BAD_INPUT', `catalog: the body ${problem}`, { details: { key: '$' } });
 }
 
 /**
