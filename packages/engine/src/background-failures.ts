@@ -22,7 +22,7 @@ export interface EngineLogger {
  * catalog snapshot unreadable and loaded the previous one, see catalog/durability/snapshot-generations.ts;
  * `model-checkpoint`: a recommendation models' checkpoint could not be written, or was not used at a start).
  */
-export const BACKGROUND_TASKS = ['snapshot-write', 'snapshot-load', 'model-checkpoint', 'replica-poll', 'settings-poll', 'search-log', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'shutdown'] as const;
+export const BACKGROUND_TASKS = ['snapshot-write', 'snapshot-load', 'model-checkpoint', 'replica-poll', 'settings-poll', 'search-log', 'retention', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'shutdown'] as const;
 
 /** One kind of background work. */
 export type BackgroundTask = (typeof BACKGROUND_TASKS)[number];

@@ -15,7 +15,7 @@ import {
   personalizationWeight, semanticSearchOf, validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings,
 } from './config.js';
 import type {
-  AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, SearchReport,
+  AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, RecommendationReport, SearchReport,
   WebsiteStats,
 } from './engine-api.js';
 import { FailureReporter, type BackgroundTask, type EngineHooks, type EngineLogger } from './background-failures.js';
@@ -27,6 +27,7 @@ import { refIdsInScope } from './search/scope-refids.js';
 import { MAX_REPORTED_SKIPS } from './engine-api.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
+import { resolveMethod } from './recommend/methods.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
 import { ModelCheckpointer } from './recommend/model-checkpointer.js';
 import type { ModelCheckpoint } from './recommend/model-checkpoint.js';
@@ -41,9 +42,12 @@ import { WebsiteSemantics } from './semantic/website-semantics.js';
 import type { CatalogReplication } from './replication/catalog-replication.js';
 import { DEFAULT_POLL_INTERVAL_MS } from './events/event-service.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
-import { executeRankedSearch, SearchPool, validateSearchRequest } from './search/index.js';
+import { executeRankedSearch, executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import { settingsWithDefaults } from './settings/website-settings.js';
 import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
+import { suggestionSettingsOf } from './analytics/analytics-settings.js';
+import { newQueryId } from './analytics/query-id.js';
+import { RetentionJob } from './analytics/retention.js';
 import { SearchLog } from './analytics/search-log.js';
 import type {
   BundleRequest, BundleResponse, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
@@ -140,6 +144,8 @@ class AisleEngine implements Engine {
   /** With the PostgreSQL store: the catalogs are shared through its change log (replication/catalog-replication.ts). */
   private replication: CatalogReplication | undefined;
   private searchLog!: SearchLog;
+  /** Deletes raw rows past each website's `eventRetentionDays`, in the background. */
+  private retention!: RetentionJob;
   private searchKeys: SearchKeyService | undefined;
   /** Where the start's timings go (info lines); none without a logger. */
   private readonly logger: EngineLogger | undefined;
@@ -233,6 +239,10 @@ class AisleEngine implements Engine {
       this.searchLog = new SearchLog(this.events.store, {
         onError: (err) => this.reporter.report('search-log', err),
       });
+      this.retention = new RetentionJob(this.events.store, {
+        websites: () => [...this.sites.values()].map((s) => ({ websiteId: s.config.websiteId, settings: s.config.settings })),
+        onError: (err, websiteId) => this.reporter.report('retention', err, websiteId),
+      });
       timer.lap('store');
       try {
         await this.settings.poll();
@@ -251,6 +261,7 @@ class AisleEngine implements Engine {
         s.catalog.completeInBackground().catch((err: unknown) => this.reporter.report('index-build', err, s.config.websiteId));
       }
       this.replayEvents();
+      this.retention.start();
       this.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);
       if (store?.type === 'postgres') {
         this.settings.startPolling(Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));
@@ -563,8 +574,17 @@ class AisleEngine implements Engine {
     }
     const { payload, rankedBy } = await executeRankedSearch(state.catalog, request, { pool: this.pool, settings, rerank: makeReranker(inputs) });
     // The first page of a query is one search for the log (paging through it is not another).
-    if (request.start === 0) this.searchLog.record(request.website_id, request.q, payload.total_results);
-    const queries = this.searchLog.suggestions(request.website_id, request.q, state.catalog.state);
+    if (request.start === 0) {
+      this.searchLog.record(request.website_id, { queryId: newQueryId(), q: request.q, session: request.session_id || request.customer_id || undefined, totalResults: payload.total_results });
+    }
+    // With a scope (a search key's forced scope is part of it), a completion is offered only when it has results within it.
+    const scope = request.scope;
+    const hasResults = scope === undefined || Object.keys(scope).length === 0 ? undefined : async (q: string) => {
+      const found = await executeSearch(state.catalog, { website_id: request.website_id, client: request.client, q, scope, start: 0, size: 0 }, { settings });
+      // Products matching only some of the words are a fallback, not results of the completion.
+      return found.total_results > 0 && found.suggestions.dropped_words === undefined;
+    };
+    const queries = await this.searchLog.suggestions(request.website_id, request.q, state.catalog.state, suggestionSettingsOf(settings), hasResults);
     if (queries.length > 0) payload.suggestions.queries = queries;
     const response: SearchResponse = { type: 1, payload };
     if (rankedBy !== undefined) response.settings = { ats_model: rankedBy };
@@ -617,7 +637,10 @@ class AisleEngine implements Engine {
     const models = this.site(websiteId).models;
     // Answered from every stored event, never from part of them (the replay ends seconds after the start).
     await this.eventsReplayed;
-    return models.recommend(method, params);
+    const response = models.recommend(method, params);
+    // Logged under the method's own name, however the path spelled it (segments are case-insensitive).
+    this.searchLog.recordServed(websiteId, { queryId: newQueryId(), method: resolveMethod(method).name, tactics: response.slots.map((slot) => slot.tacticLabel) });
+    return response;
   }
 
   async bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse> {
@@ -667,6 +690,11 @@ class AisleEngine implements Engine {
   async searchReport(websiteId: string, range: { from?: string; to?: string; limit?: number | string } = {}): Promise<SearchReport> {
     this.site(websiteId);
     return this.searchLog.report(websiteId, range);
+  }
+
+  async recommendationReport(websiteId: string, range: { from?: string; to?: string } = {}): Promise<RecommendationReport> {
+    this.site(websiteId);
+    return this.searchLog.recommendationReport(websiteId, range);
   }
 
   recommendationIndexStatus(): RecommendationIndexStatus {
@@ -782,6 +810,7 @@ class AisleEngine implements Engine {
     this.closed = true;
     for (const s of this.sites.values()) s.semantics.close();
     await this.settings.close();
+    await this.retention.stop();
     await this.searchLog.close();
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);
     // A snapshot that cannot be written at shutdown loses nothing (the change log holds the changes,

@@ -33,6 +33,8 @@ export { objectProductList } from './catalog/columns/product-store.js';
 export { EventService, type EventServiceOptions, type EventSink } from './events/event-service.js';
 export { validatePurchaseRequest, type ValidPurchaseRequest } from './events/validate-purchases.js';
 export { validateViewRequest, type ValidViewRequest } from './events/validate-views.js';
+export { SearchLog, type LoggedSearch } from './analytics/search-log.js';
+export { openStore } from './store/open-store.js';
 export { proportionEstimate, meanEstimate, twoProportionTest, welchTest, minUsersForRate, signTest, withHorizon, type UserSums, type Comparison, type Estimate } from './experiments/statistics.js';
 export { teamDraftInterleave, preferredTeam, type Interleaved } from './experiments/interleaving.js';
 export { assignVariant } from './experiments/assignment.js';
