@@ -6,7 +6,7 @@
  */
 import type { CatalogState } from '../catalog/catalog-index.js';
 import type { FieldTypes } from '../catalog/field-types.js';
-import type { NumericScope, TextScope } from '../types.js';
+import type { ScopeConditions } from '../types.js';
 import { runPartial } from './run-partial.js';
 import { compileSearchPlan } from './search-plan.js';
 
@@ -15,7 +15,7 @@ import { compileSearchPlan } from './search-plan.js';
  * types. A scope that does not fit the catalog (a range on a text field…) throws `SEARCH_BAD_REQUEST`
  * as in a search.
  */
-export function refIdsInScope(state: CatalogState, scope: Record<string, TextScope | NumericScope>, fieldTypes: FieldTypes | undefined): string[] {
+export function refIdsInScope(state: CatalogState, scope: ScopeConditions, fieldTypes: FieldTypes | undefined): string[] {
   const docCount = state.index.docCount;
   // A page as large as the catalog: every selected product, in product order (no query, no sort keys).
   const { plan } = compileSearchPlan(state, { website_id: '', client: '', q: '', start: 0, size: docCount, scope }, undefined, { fieldTypes });

@@ -34,6 +34,11 @@ export interface SettingsServiceOptions {
    * field types that stored products do not fit (`FIELD_TYPES_CONFLICT`).
    */
   checkFit: (websiteId: string, next: WebsiteSettings) => Promise<void>;
+  /**
+   * Refuses valid settings the website cannot apply as things are (a rule boost's scope that does not
+   * fit the catalog): throws `SETTINGS_INVALID` naming the setting, and nothing is written.
+   */
+  checkApplicable?: (websiteId: string, settings: WebsiteSettings) => void;
   /** Reports a failure nobody is waiting for (a poll that failed, stored settings this version refuses). */
   report: (error: unknown, websiteId?: string) => void;
   /** A poll succeeded (after failures: the failure is over). */
@@ -94,6 +99,7 @@ export class SettingsService {
       const base = stored?.settings ?? this.options.seed(websiteId);
       const next = checkWebsiteSettings(merge ? mergePatch(base, settings) : settings, this.options.modelIds());
       await this.options.checkFit(websiteId, next);
+      this.options.checkApplicable?.(websiteId, next);
       let written: StoredSettings | undefined;
       try {
         written = await store.putSettings(websiteId, next as Record<string, unknown>, stored?.version ?? 0);

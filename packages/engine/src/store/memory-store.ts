@@ -17,11 +17,18 @@ import { rowToStoredEvent } from './rows.js';
 /** A {@link Store} held in memory. */
 export class MemoryStore extends GroupCommitStore implements Store {
   readonly kind = 'memory' as const;
+  readonly durable = false;
   private readonly events: (EventRow & { seq: number })[] = [];
   private readonly orders = new Map<string, string>();
   private readonly coupons = new Map<string, CouponRecord>();
   /** Search keys by id. */
   private readonly searchKeys = new Map<string, SearchKeyRecord>();
+
+  /** An empty store; hand it to `createEngine({ store })`, which closes it when the engine closes. */
+  constructor() {
+    // One batch at a time: a memory batch commits synchronously, so there is nothing to overlap.
+    super();
+  }
 
   protected commitBatch(ops: AppendOp[]): AppendOpResult[] {
     const keys = batchLookupKeys(ops);

@@ -6,10 +6,10 @@
 import type { BulkDeleteRequest } from '../../contract/schemas.js';
 import { checkAgainst } from '../../contract/validate.js';
 import { AisleError, fieldError } from '../../errors.js';
-import type { NumericScope, TextScope } from '../../types.js';
+import type { ScopeConditions } from '../../types.js';
 
 /** A checked bulk delete: the refIds to delete, or the scope selecting them. */
-export type BulkDeleteTarget = { refIds: string[] } | { scope: Record<string, TextScope | NumericScope> };
+export type BulkDeleteTarget = { refIds: string[] } | { scope: ScopeConditions };
 
 /** A field error naming `path`; `$` (the body as a whole) is worded as "the body". */
 function bad(path: string, problem: string): never {
