@@ -6,11 +6,9 @@
  * @module
  */
 import { numericValue } from './field-values.js';
+import type { FIELD_TYPES } from '../contract/settings-schema.js';
 
-/** The types a field can be pinned to, in the order the documentation lists them. */
-export const FIELD_TYPES = ['text', 'number', 'boolean', 'text[]', 'number[]'] as const;
-
-/** One pinnable field type. */
+/** One pinnable field type (the contract's `FIELD_TYPES`). */
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** `settings.fields`: per field name, its pinned type. */

@@ -9,7 +9,9 @@
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
 import { MAX_RERANK_WEIGHT, MAX_RETENTION_DAYS, MAX_TYPO_WORD_SIZE, RELEVANCE_LIMITS, RULE_LIMITS, SUGGESTION_LIMITS } from './limits.js';
 import { ScopeConditionSchema } from './scope-schema.js';
-import { FIELD_TYPES } from '../catalog/field-types.js';
+
+/** The types `settings.fields` can pin a field to (catalog/field-types.ts says what fits each). */
+export const FIELD_TYPES = ['text', 'number', 'boolean', 'text[]', 'number[]'] as const;
 
 const opt = Type.Optional;
 const closed = <T extends Record<string, TSchema>>(properties: T, options: SchemaOptions = {}) =>
