@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { ClickOutcome } from './events/click-attribution.js';
+
 /**
  * The logger the engine writes to: a pino logger fits as is (`createEngine({ logger: pino() })`);
  * any object with these methods does.
@@ -18,9 +20,10 @@ export interface EngineLogger {
 
 /**
  * The kinds of background work whose failures are reported (`semantic-embedding`: a search whose
- * semantic model failed was answered in the plain order).
+ * semantic model failed was answered in the plain order; `result-pages`: writing or pruning the
+ * remembered result lists that clicks name).
  */
-export const BACKGROUND_TASKS = ['snapshot-write', 'replica-poll', 'settings-poll', 'search-log', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'shutdown'] as const;
+export const BACKGROUND_TASKS = ['snapshot-write', 'replica-poll', 'settings-poll', 'search-log', 'result-pages', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'shutdown'] as const;
 
 /** One kind of background work. */
 export type BackgroundTask = (typeof BACKGROUND_TASKS)[number];
@@ -38,6 +41,12 @@ export interface EngineHooks {
   logger?: EngineLogger;
   /** Called with every background failure, after it is logged and counted. */
   onError?: (error: unknown, failure: BackgroundFailure) => void;
+  /**
+   * The click analytics hook (for roll-ups; no stability promise): called after a click on a result
+   * list is durable, and after a purchased line is attributed to such a click. A throw is reported as an
+   * `event-sink` failure; the event stays acknowledged.
+   */
+  onClickOutcome?: (outcome: ClickOutcome) => void;
 }
 
 /** Logs, counts and hands on background failures. */

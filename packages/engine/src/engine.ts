@@ -37,10 +37,14 @@ import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyI
 import { executeRankedSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import { settingsWithDefaults } from './settings/website-settings.js';
 import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
-import { SearchLog } from './analytics/search-log.js';
+import { logQuery, SearchLog } from './analytics/search-log.js';
+import { ResultPages } from './clicks/result-pages.js';
+import type { ClickOutcome } from './events/click-attribution.js';
+import { resolveMethod } from './recommend/methods.js';
+import { attributionWindowDays } from './retail-media/index.js';
 import type {
-  BundleRequest, BundleResponse, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
-  SearchResponse, ViewRecord, ViewRequest,
+  BundleRequest, BundleResponse, ClickRequest, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse,
+  SearchRequest, SearchResponse, ViewRecord, ViewRequest,
 } from './types.js';
 
 /**
@@ -127,6 +131,9 @@ class AisleEngine implements Engine {
   /** With the PostgreSQL store: the catalogs are shared through its change log (replication/catalog-replication.ts). */
   private replication: CatalogReplication | undefined;
   private searchLog!: SearchLog;
+  /** The answered result lists that clicks name (clicks/result-pages.ts). */
+  private resultPages!: ResultPages;
+  private readonly onClickOutcome: ((outcome: ClickOutcome) => void) | undefined;
   private searchKeys: SearchKeyService | undefined;
   /** Where the start's timings go (info lines); none without a logger. */
   private readonly logger: EngineLogger | undefined;
@@ -146,6 +153,7 @@ class AisleEngine implements Engine {
   ) {
     this.reporter = new FailureReporter(hooks);
     this.logger = hooks.logger;
+    this.onClickOutcome = hooks.onClickOutcome;
     this.embedders = new Map((options.embedders ?? []).map((e) => [e.id, e]));
   }
 
@@ -205,6 +213,15 @@ class AisleEngine implements Engine {
       this.searchLog = new SearchLog(this.events.store, {
         onError: (err) => this.reporter.report('search-log', err),
       });
+      this.resultPages = new ResultPages(this.events.store, {
+        attributionWindowDays: (websiteId) => {
+          const site = this.sites.get(websiteId);
+          return site === undefined ? 0 : attributionWindowDays(site.config);
+        },
+        websites: () => [...this.sites.keys()],
+        onError: (err) => this.reporter.report('result-pages', err),
+      });
+      this.resultPages.startPruning();
       timer.lap('store');
       try {
         await this.settings.poll();
@@ -250,6 +267,7 @@ class AisleEngine implements Engine {
       sink: {
         onPurchase: (purchase: PurchaseRecord) => this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase),
         onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
+        ...(this.onClickOutcome !== undefined && { onClickOutcome: this.onClickOutcome }),
       },
     });
   }
@@ -480,7 +498,12 @@ class AisleEngine implements Engine {
     if (request.start === 0) this.searchLog.record(request.website_id, request.q, payload.total_results);
     const queries = this.searchLog.suggestions(request.website_id, request.q, state.catalog.state);
     if (queries.length > 0) payload.suggestions.queries = queries;
-    const response: SearchResponse = { type: 1, payload };
+    const queryId = this.resultPages.record({
+      websiteId: request.website_id, kind: 'search', source: logQuery(request.q), variant: null,
+      customerId: request.customer_id ?? null, sessionId: request.session_id ?? request.customer_id ?? null,
+      firstPosition: request.start + 1, refIds: payload.result.map((p) => p.refId),
+    });
+    const response: SearchResponse = { type: 1, query_id: queryId, payload };
     if (rankedBy !== undefined) response.settings = { ats_model: rankedBy };
     return response;
   }
@@ -511,13 +534,25 @@ class AisleEngine implements Engine {
     const models = this.site(websiteId).models;
     // Answered from every stored event, never from part of them (the replay ends seconds after the start).
     await this.eventsReplayed;
-    return models.recommend(method, params);
+    const list = models.recommend(method, params);
+    const customerId = params.customerId ?? null;
+    const queryId = this.resultPages.record({
+      websiteId, kind: 'recommendation', source: resolveMethod(method).name, variant: null, customerId, sessionId: customerId,
+      firstPosition: 1, refIds: list.payload,
+    });
+    return { ...list, queryId };
   }
 
   async bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse> {
     const models = this.site(websiteId).models;
     await this.eventsReplayed;
-    return models.bundles(body);
+    const bundles = models.bundles(body);
+    // Positions run over every bundle's RefIds in order (documented in docs/http-api.md).
+    const queryId = this.resultPages.record({
+      websiteId, kind: 'recommendation', source: 'bundle', variant: null, customerId: null, sessionId: null,
+      firstPosition: 1, refIds: bundles.payload.flat(),
+    });
+    return { ...bundles, queryId };
   }
 
   async recordPurchases(websiteId: string, body: PurchaseRequest): Promise<EventAck> {
@@ -527,8 +562,18 @@ class AisleEngine implements Engine {
 
   async recordViews(websiteId: string, body: ViewRequest): Promise<EventAck> {
     this.site(websiteId);
-    return this.events.recordViews(websiteId, body);
+    return this.events.recordViews(websiteId, body, this.findResultLists);
   }
+
+  async recordClicks(websiteId: string, body: ClickRequest): Promise<EventAck> {
+    this.site(websiteId);
+    return this.events.recordClicks(websiteId, body, this.findResultLists);
+  }
+
+  /** The result lists that click and view events name, as the event service looks them up. */
+  private readonly findResultLists = (websiteId: string, queryIds: readonly string[]) => (queryIds.length === 0
+    ? Promise.resolve(new Map())
+    : this.storeCall(() => this.resultPages.find(websiteId, queryIds)));
 
   async markCouponUsed(client: string, code: string): Promise<CouponUseResult> {
     if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
@@ -676,6 +721,7 @@ class AisleEngine implements Engine {
     for (const s of this.sites.values()) s.semantics.close();
     await this.settings.close();
     await this.searchLog.close();
+    await this.settleReported(this.resultPages.close(), 'result-pages');
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);
     // A snapshot that cannot be written at shutdown loses nothing (the change log holds the changes,
     // replayed at the next start): it is reported, and shutdown goes on.
@@ -698,11 +744,11 @@ class AisleEngine implements Engine {
  * recommendation waits for the events' replay). Throws `CONFIG_INVALID` naming the first bad key.
  */
 export async function createEngine(options: EngineOptions & EngineHooks = {}): Promise<Engine> {
-  const { logger, onError, ...config } = options;
+  const { logger, onError, onClickOutcome, ...config } = options;
   validateEngineOptions(config);
   const workers = options.workers ?? Math.min(2, availableParallelism());
   const pool = workers > 0 ? new SearchPool({ workers, threshold: options.poolThreshold }) : undefined;
-  const engine = new AisleEngine(config, pool, { logger, onError });
+  const engine = new AisleEngine(config, pool, { logger, onError, onClickOutcome });
   try {
     await engine.open();
   } catch (err) {

@@ -8,7 +8,7 @@ export type {
   NumericScope, TextScope, SortFieldSpec, SearchRequest, FacetBucket, NumericRange, SearchPayload, SearchResponse,
   RetailMediaSlotData, RecommendationSlot, RecommendResponse, BundleRequest, BundleResponse, WireDecimal, PurchaseRetailMedia,
   PurchaseLineFields, PurchaseProductBody, PurchaseEventBody, PurchaseRequest, ViewEventBody, ViewRequest, EventAck, ProblemDetails,
-  ErrorEnvelope,
+  ErrorEnvelope, ClickEventBody, ClickRequest, ClickType,
 } from './contract/schemas.js';
 
 /** A product as given by the shop: a string `refId` plus any JSON fields, returned exactly as given. */

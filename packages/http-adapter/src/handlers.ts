@@ -5,7 +5,7 @@
  * listener in the endpoint's documented shape.
  * @module
  */
-import type { BundleRequest, CouponIssue, LoadSummary, PurchaseRequest, SearchRequest, ViewRequest } from '@aisle/engine';
+import type { BundleRequest, ClickRequest, CouponIssue, LoadSummary, PurchaseRequest, SearchRequest, ViewRequest } from '@aisle/engine';
 import { applyForcedScope, restrictFacetBuckets } from '@aisle/engine';
 import { peekBodyStream, readJsonBody, requireMediaType } from './body.js';
 import { describeAjvError } from './codecs.js';
@@ -115,6 +115,16 @@ export function events(kind: 'purchases' | 'views'): Handler {
     reply(ctx, state, 202, ack);
   };
 }
+
+/** `POST /3.0/events/clicks`: the token or browser key names the website. */
+export const clicks: Handler = async (ctx, state) => {
+  const websiteId = websiteOf(ctx);
+  // From here on, CORS headers only when the key's website allows the origin (as for search, see cors.ts).
+  ctx.headers = corsHeaders(ctx.req, state.engine.website(websiteId), false);
+  const body = await readBody<unknown>(ctx, state);
+  commitPoint(ctx);
+  reply(ctx, state, 202, await state.engine.recordClicks(websiteId, body as ClickRequest));
+};
 
 /** `GET /b2b/coupon/mark_as_used?code=&client=` */
 export const markCouponUsed: Handler = async (ctx, state) => {

@@ -1,0 +1,161 @@
+/**
+ * The result lists the engine answered (search pages, recommendation and bundle responses), remembered
+ * under their `query_id`/`queryId` so that clicks and views naming one can be checked and attributed,
+ * on whichever replica they arrive.
+ *
+ * Answering never waits for the store: {@link ResultPages.record} issues the id, keeps the list in a
+ * bounded in-memory map of recent lists and queues it; the queue is written in one statement about every
+ * {@link RESULT_PAGE_FLUSH_MS} (a group commit of all the lists answered meanwhile, off the answer's
+ * path). A look-up ({@link ResultPages.find}) reads the recent lists first, then the store; an id still
+ * missing that was issued less than {@link CROSS_REPLICA_GRACE_MS} ago (another replica answered it and
+ * its write may be on its way) is looked up once more when that time has passed, before it is called
+ * unknown. The store keeps each website's lists for its attribution window (at least
+ * {@link MIN_RETENTION_DAYS}) and at most {@link MAX_STORED_LISTS_PER_WEBSITE} of them, pruned every
+ * {@link RESULT_PAGE_PRUNE_MS}. docs/events-and-stores.md, "Result lists and clicks".
+ * @module
+ */
+import type { ResultPageRecord, ResultPageRetention, Store } from '../store/store.js';
+import { newQueryId, queryIdIssuedAt } from './query-ids.js';
+
+/** How often the queued lists are written to the store. */
+export const RESULT_PAGE_FLUSH_MS = 100;
+/** How long after its answer a list of another replica is waited for (its flush interval, a commit, clock skew). */
+export const CROSS_REPLICA_GRACE_MS = 2_000;
+/** Most lists kept in memory (of every website) for look-ups without the store. */
+export const MAX_RECENT_LISTS = 20_000;
+/** Most lists waiting for the store while its writes fail; beyond, the oldest are dropped (and reported). */
+export const MAX_PENDING_LISTS = 100_000;
+/** Most lists of one website kept in the store. */
+export const MAX_STORED_LISTS_PER_WEBSITE = 5_000_000;
+/** The shortest retention of the stored lists, whatever the attribution window. */
+export const MIN_RETENTION_DAYS = 1;
+/** How often the stored lists past their retention are deleted. */
+export const RESULT_PAGE_PRUNE_MS = 10 * 60_000;
+
+const DAY_MS = 86_400_000;
+
+/** A list to remember: everything but the id and time, which {@link ResultPages.record} sets. */
+export type AnsweredList = Omit<ResultPageRecord, 'queryId' | 'createdAt'>;
+
+/** Options of {@link ResultPages}. */
+export interface ResultPagesOptions {
+  /** Clock (ms since the epoch); default `Date.now`. */
+  now?: () => number;
+  /** The attribution window of a website, in days (lists are kept at least that long). */
+  attributionWindowDays: (websiteId: string) => number;
+  /** The websites whose lists are pruned. */
+  websites: () => readonly string[];
+  /** Called when a write or a prune fails (the write is retried with the next flush). */
+  onError: (err: unknown) => void;
+}
+
+/** The retention of one website's stored lists at `now` (pure). */
+export function retentionOf(websiteId: string, windowDays: number, now: number): ResultPageRetention {
+  return { websiteId, before: now - Math.max(windowDays, MIN_RETENTION_DAYS) * DAY_MS, keep: MAX_STORED_LISTS_PER_WEBSITE };
+}
+
+/** See the module comment. */
+export class ResultPages {
+  /** Recent lists by id, oldest first. */
+  private readonly recent = new Map<string, ResultPageRecord>();
+  private pending: ResultPageRecord[] = [];
+  private flushTimer: NodeJS.Timeout | undefined;
+  private pruneTimer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> | undefined;
+  private closed = false;
+  private readonly now: () => number;
+
+  constructor(private readonly store: Store, private readonly options: ResultPagesOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Starts the periodic pruning of the stored lists. */
+  startPruning(): void {
+    this.pruneTimer ??= setInterval(() => void this.prune(), RESULT_PAGE_PRUNE_MS);
+    this.pruneTimer.unref();
+  }
+
+  /** Remembers an answered list and returns its new id (the list reaches the store with the next flush). */
+  record(list: AnsweredList): string {
+    const createdAt = this.now();
+    const page: ResultPageRecord = { ...list, queryId: newQueryId(createdAt), createdAt };
+    this.recent.set(page.queryId, page);
+    if (this.recent.size > MAX_RECENT_LISTS) this.recent.delete(this.recent.keys().next().value!);
+    this.pending.push(page);
+    if (this.pending.length > MAX_PENDING_LISTS) {
+      const dropped = this.pending.splice(0, this.pending.length - MAX_PENDING_LISTS);
+      this.options.onError(new Error(`${dropped.length} result lists were dropped: the store has not taken them for too long`));
+    }
+    if (this.flushTimer === undefined && !this.closed) {
+      this.flushTimer = setTimeout(() => {
+        this.flushTimer = undefined;
+        void this.flush();
+      }, RESULT_PAGE_FLUSH_MS);
+      this.flushTimer.unref();
+    }
+    return page.queryId;
+  }
+
+  /**
+   * The lists of a website among `queryIds` (the ids not found are missing from the map): the recent
+   * ones, then the store's, then, for ids issued within {@link CROSS_REPLICA_GRACE_MS}, the store's
+   * once that time has passed.
+   */
+  async find(websiteId: string, queryIds: readonly string[]): Promise<Map<string, ResultPageRecord>> {
+    const found = new Map<string, ResultPageRecord>();
+    let missing: string[] = [];
+    for (const id of queryIds) {
+      const page = this.recent.get(id);
+      if (page === undefined) missing.push(id);
+      else if (page.websiteId === websiteId) found.set(id, page);
+    }
+    if (missing.length === 0) return found;
+    const fromStore = async (ids: readonly string[]): Promise<string[]> => {
+      for (const page of await this.store.findResultPages(websiteId, ids)) found.set(page.queryId, page);
+      return ids.filter((id) => !found.has(id));
+    };
+    missing = await fromStore(missing);
+    const graceEnds = missing.map((id) => (queryIdIssuedAt(id) ?? 0) + CROSS_REPLICA_GRACE_MS);
+    const recentlyIssued = missing.filter((_, i) => graceEnds[i]! > this.now());
+    if (recentlyIssued.length > 0) {
+      const wait = Math.min(CROSS_REPLICA_GRACE_MS, Math.max(...graceEnds) - this.now());
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      await fromStore(recentlyIssued);
+    }
+    return found;
+  }
+
+  /** Writes the queued lists (one write at a time; a failed write keeps them queued and is reported). */
+  async flush(): Promise<void> {
+    while (this.writing !== undefined) await this.writing;
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    this.writing = this.store.addResultPages(batch).then(() => undefined, (err: unknown) => {
+      this.pending = [...batch, ...this.pending];
+      this.options.onError(err);
+    }).finally(() => {
+      this.writing = undefined;
+    });
+    await this.writing;
+  }
+
+  /** Deletes the stored lists past each website's retention (a failure is reported, and retried at the next prune). */
+  async prune(): Promise<void> {
+    const now = this.now();
+    const retention = this.options.websites().map((id) => retentionOf(id, this.options.attributionWindowDays(id), now));
+    try {
+      await this.store.pruneResultPages(retention);
+    } catch (err) {
+      this.options.onError(err);
+    }
+  }
+
+  /** Stops the timers and writes what is queued. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.flushTimer);
+    clearInterval(this.pruneTimer);
+    await this.flush();
+  }
+}
