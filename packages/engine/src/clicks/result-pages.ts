@@ -8,8 +8,8 @@
  * {@link RESULT_PAGE_FLUSH_MS} (a group commit of all the lists answered meanwhile, off the answer's
  * path). A look-up ({@link ResultPages.find}) reads the recent lists first, then the store; an id still
  * missing that was issued less than {@link CROSS_REPLICA_GRACE_MS} ago (another replica answered it and
- * its write may be on its way) is looked up once more when that time has passed, before it is called
- * unknown. The store keeps each website's lists for its attribution window (at least
+ * its write may be on its way) is looked up again every two flush intervals until that time has passed,
+ * before it is called unknown. The store keeps each website's lists for its attribution window (at least
  * {@link MIN_RETENTION_DAYS}) and at most {@link MAX_STORED_LISTS_PER_WEBSITE} of them, pruned every
  * {@link RESULT_PAGE_PRUNE_MS}. docs/events-and-stores.md, "Result lists and clicks".
  * @module
@@ -99,7 +99,7 @@ export class ResultPages {
   /**
    * The lists of a website among `queryIds` (the ids not found are missing from the map): the recent
    * ones, then the store's, then, for ids issued within {@link CROSS_REPLICA_GRACE_MS}, the store's
-   * once that time has passed.
+   * again until they are found or that time has passed.
    */
   async find(websiteId: string, queryIds: readonly string[]): Promise<Map<string, ResultPageRecord>> {
     const found = new Map<string, ResultPageRecord>();
@@ -115,12 +115,14 @@ export class ResultPages {
       return ids.filter((id) => !found.has(id));
     };
     missing = await fromStore(missing);
-    const graceEnds = missing.map((id) => (queryIdIssuedAt(id) ?? 0) + CROSS_REPLICA_GRACE_MS);
-    const recentlyIssued = missing.filter((_, i) => graceEnds[i]! > this.now());
-    if (recentlyIssued.length > 0) {
-      const wait = Math.min(CROSS_REPLICA_GRACE_MS, Math.max(...graceEnds) - this.now());
-      await new Promise((resolve) => setTimeout(resolve, wait));
-      await fromStore(recentlyIssued);
+    // Ids issued within the grace time: asked again every flush interval until found or the grace is over.
+    const graceEnd = (id: string): number => (queryIdIssuedAt(id) ?? 0) + CROSS_REPLICA_GRACE_MS;
+    let waiting = missing.filter((id) => graceEnd(id) > this.now());
+    while (waiting.length > 0 && !this.closed) {
+      const wait = Math.min(2 * RESULT_PAGE_FLUSH_MS, Math.max(...waiting.map(graceEnd)) - this.now());
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait)));
+      const stillMissing = await fromStore(waiting);
+      waiting = stillMissing.filter((id) => graceEnd(id) > this.now());
     }
     return found;
   }
