@@ -6,16 +6,13 @@
  * attribution report. The replica case (a click on another process than the search) is in replicas.test.ts.
  */
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createEngine, type AttributionReport, type ClickOutcome, type Engine, type EngineOptions } from '@aisle/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PG_URL, TestSchemas, requirePostgres } from '../../engine/src/store/pg-test-env.js';
-import { createListener } from '../src/listener.js';
-import { ADMIN_TOKEN, ORIGIN_A, SITE_A, SITE_B, TOKEN_A, TOKEN_B, bearer, expectDocumented, post, testProducts } from './helpers.js';
+import { ADMIN_TOKEN, ORIGIN_A, SITE_A, SITE_B, TOKEN_A, TOKEN_B, bearer, expectDocumented, post, serveEngine, testProducts } from './helpers.js';
 
 const CLICKS = '/3.0/events/clicks';
 const SEARCH = '/v1.4/search';
@@ -39,7 +36,7 @@ function clickBody(events: Record<string, unknown>[], sessionId = SESSION): Reco
 function runClicksSuite(name: string, storeOptions: () => Promise<Pick<EngineOptions, 'dataDir' | 'store'>>): void {
   describe(`clicks over HTTP: ${name}`, () => {
     let engine: Engine;
-    let server: http.Server;
+    let served: Awaited<ReturnType<typeof serveEngine>>;
     let url: string;
     const outcomes: ClickOutcome[] = [];
 
@@ -47,13 +44,11 @@ function runClicksSuite(name: string, storeOptions: () => Promise<Pick<EngineOpt
       engine = await createEngine({ workers: 0, websites: [SITE_A, SITE_B], adminTokens: [ADMIN_TOKEN], onClickOutcome: (o) => outcomes.push(o), ...(await storeOptions()) });
       await engine.upsertProducts('site-a', testProducts());
       await engine.upsertProducts('site-b', testProducts().slice(0, 50));
-      server = http.createServer(createListener(engine, { adminTokens: [ADMIN_TOKEN], logger: false }));
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      served = await serveEngine(engine, { adminTokens: [ADMIN_TOKEN] });
+      url = served.url;
     });
     afterAll(async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await served.close();
       await engine.close();
     });
 

@@ -221,6 +221,9 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
   it('opens a product: every method with the tactic of each item, and bundles, as the API answers them', async () => {
     const refId = await page.locator('.hit').first().getAttribute('data-ref');
     await page.locator('button.open').first().click();
+    // Opening a product from the results sends a click on it (insights middleware → POST /3.0/events/clicks, 202).
+    await expect.poll(async () => /aisle_http_requests_total\{[^}]*route="\/3\.0\/events\/clicks"[^}]*status="202"/
+      .test(await (await fetch(`${app.url}/metrics`)).text())).toBe(true);
     expect(await page.getByRole('tab', { name: 'Product' }).getAttribute('aria-selected')).toBe('true');
     await expect.poll(() => page.locator('.method .loading').count()).toBe(0);
     const methods = await page.locator('.method h3').allInnerTexts();
