@@ -221,7 +221,6 @@ class AisleEngine implements Engine {
         websites: () => [...this.sites.keys()],
         onError: (err) => this.reporter.report('result-pages', err),
       });
-      this.resultPages.startPruning();
       timer.lap('store');
       try {
         await this.settings.poll();
@@ -240,6 +239,7 @@ class AisleEngine implements Engine {
         s.catalog.completeInBackground().catch((err: unknown) => this.reporter.report('index-build', err, s.config.websiteId));
       }
       this.replayEvents();
+      this.resultPages.startPruning();
       this.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);
       if (store?.type === 'postgres') {
         this.settings.startPolling(Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));

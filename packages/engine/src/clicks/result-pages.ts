@@ -62,6 +62,8 @@ export class ResultPages {
   private flushTimer: NodeJS.Timeout | undefined;
   private pruneTimer: NodeJS.Timeout | undefined;
   private writing: Promise<void> | undefined;
+  /** The prune running, awaited by close (the store must not close under it). */
+  private pruning: Promise<void> | undefined;
   private closed = false;
   private readonly now: () => number;
 
@@ -69,9 +71,11 @@ export class ResultPages {
     this.now = options.now ?? Date.now;
   }
 
-  /** Starts the periodic pruning of the stored lists. */
+  /** Prunes the stored lists now (in the background: a service restarted often still prunes), then periodically. */
   startPruning(): void {
-    this.pruneTimer ??= setInterval(() => void this.prune(), RESULT_PAGE_PRUNE_MS);
+    if (this.pruneTimer !== undefined) return;
+    void this.prune();
+    this.pruneTimer = setInterval(() => void this.prune(), RESULT_PAGE_PRUNE_MS);
     this.pruneTimer.unref();
   }
 
@@ -144,13 +148,12 @@ export class ResultPages {
 
   /** Deletes the stored lists past each website's retention (a failure is reported, and retried at the next prune). */
   async prune(): Promise<void> {
+    if (this.pruning !== undefined || this.closed) return this.pruning;
     const now = this.now();
     const retention = this.options.websites().map((id) => retentionOf(id, this.options.attributionWindowDays(id), now));
-    try {
-      await this.store.pruneResultPages(retention);
-    } catch (err) {
-      this.options.onError(err);
-    }
+    this.pruning = this.store.pruneResultPages(retention).then(() => undefined, (err: unknown) => this.options.onError(err))
+      .finally(() => { this.pruning = undefined; });
+    return this.pruning;
   }
 
   /** Stops the timers and writes what is queued. */
@@ -158,6 +161,7 @@ export class ResultPages {
     this.closed = true;
     clearTimeout(this.flushTimer);
     clearInterval(this.pruneTimer);
+    await this.pruning;
     await this.flush();
   }
 }

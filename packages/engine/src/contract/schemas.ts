@@ -119,7 +119,6 @@ const resultListId = (description: string) => Type.String({ description });
 
 const SearchResponseSchema = Type.Object({
   type: int('1 on success.'),
-  query_id: resultListId('Opaque id of this result page, unique per response: send it as queryId (with the 1-based position) in click events.'),
   payload: Type.Object({
     result: Type.Array(ref('Product', ProductSchema), { description: 'The products of the page, each exactly as loaded.' }),
     total_results: int(),
@@ -132,6 +131,8 @@ const SearchResponseSchema = Type.Object({
     }),
     redirects: Type.Object({ url: opt(str()) }),
   }),
+  // After payload: the adapter's serialiser writes the envelope up to the page first (codecs.ts).
+  query_id: resultListId('Opaque id of this result page, unique per response: send it as queryId (with the 1-based position) in click events.'),
   settings: opt(Type.Object(
     { ats_model: str('The semantic model that ranked the results, as "id@version"; echo as atsModel in purchase products.') },
     { description: 'Present only when a semantic model took part in ranking the results.' },
