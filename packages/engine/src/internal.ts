@@ -32,3 +32,6 @@ export { objectProductList } from './catalog/product-store.js';
 export { EventService, type EventServiceOptions, type EventSink } from './events/event-service.js';
 export { validatePurchaseRequest, type ValidPurchaseRequest } from './events/validate-purchases.js';
 export { validateViewRequest, type ValidViewRequest } from './events/validate-views.js';
+export { validateClickRequest, type ValidClickRequest } from './events/validate-clicks.js';
+export { ResultPages, type AnsweredList, type ResultPagesOptions } from './clicks/result-pages.js';
+export { MemoryStore } from './store/memory-store.js';

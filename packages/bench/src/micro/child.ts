@@ -24,6 +24,7 @@ import * as neighbourTable from './neighbour-table.js';
 import * as recommend from './recommend.js';
 import * as signRetailMedia from './sign-retail-media.js';
 import * as validatePurchaseRequest from './validate-purchase-request.js';
+import * as resultPagesRecord from './result-pages-record.js';
 import * as readProductFeed from './read-product-feed.js';
 
 /** What a micro file exports: the function it measures and its cases. */
@@ -45,6 +46,7 @@ export const MICRO_FILES: Record<string, MicroFile> = {
   'recommend': recommend,
   'sign-retail-media': signRetailMedia,
   'validate-purchase-request': validatePurchaseRequest,
+  'result-pages-record': resultPagesRecord,
   'read-product-feed': readProductFeed,
 };
 

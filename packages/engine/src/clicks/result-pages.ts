@@ -56,8 +56,13 @@ export function retentionOf(websiteId: string, windowDays: number, now: number):
 
 /** See the module comment. */
 export class ResultPages {
-  /** Recent lists by id, oldest first. */
-  private readonly recent = new Map<string, ResultPageRecord>();
+  /**
+   * Recent lists by id, in two generations of at most half of {@link MAX_RECENT_LISTS} each: when the
+   * current one is full it becomes the previous one (dropping the older). Deleting a Map's oldest entry
+   * one at a time would make each later deletion walk the holes the earlier ones left.
+   */
+  private recent = new Map<string, ResultPageRecord>();
+  private previous = new Map<string, ResultPageRecord>();
   private pending: ResultPageRecord[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
   private pruneTimer: NodeJS.Timeout | undefined;
@@ -83,8 +88,11 @@ export class ResultPages {
   record(list: AnsweredList): string {
     const createdAt = this.now();
     const page: ResultPageRecord = { ...list, queryId: newQueryId(createdAt), createdAt };
+    if (this.recent.size >= MAX_RECENT_LISTS / 2) {
+      this.previous = this.recent;
+      this.recent = new Map();
+    }
     this.recent.set(page.queryId, page);
-    if (this.recent.size > MAX_RECENT_LISTS) this.recent.delete(this.recent.keys().next().value!);
     this.pending.push(page);
     if (this.pending.length > MAX_PENDING_LISTS) {
       const dropped = this.pending.splice(0, this.pending.length - MAX_PENDING_LISTS);
@@ -109,7 +117,7 @@ export class ResultPages {
     const found = new Map<string, ResultPageRecord>();
     let missing: string[] = [];
     for (const id of queryIds) {
-      const page = this.recent.get(id);
+      const page = this.recent.get(id) ?? this.previous.get(id);
       if (page === undefined) missing.push(id);
       else if (page.websiteId === websiteId) found.set(id, page);
     }
