@@ -26,7 +26,7 @@ export const MAX_RECENT_LISTS = 20_000;
 /** Most lists waiting for the store while its writes fail; beyond, the oldest are dropped (and reported). */
 export const MAX_PENDING_LISTS = 100_000;
 /** Most lists of one website kept in the store. */
-export const MAX_STORED_LISTS_PER_WEBSITE = 5_000_000;
+export const MAX_STORED_LISTS_PER_WEBSITE = 20_000_000;
 /** The shortest retention of the stored lists, whatever the attribution window. */
 export const MIN_RETENTION_DAYS = 1;
 /** How often the stored lists past their retention are deleted. */
