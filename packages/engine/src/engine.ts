@@ -219,6 +219,8 @@ class AisleEngine implements Engine {
           return site === undefined ? 0 : attributionWindowDays(site.config);
         },
         websites: () => [...this.sites.keys()],
+        // Lists are recorded and looked up only for websites of this engine (a changed hmacSecret makes earlier ids unknown).
+        secretOf: (websiteId) => this.site(websiteId).config.hmacSecret,
         onError: (err) => this.reporter.report('result-pages', err),
       });
       timer.lap('store');

@@ -8,11 +8,16 @@ const list = (websiteId = 'w1', refIds = ['a', 'b', 'c']): AnsweredList => ({
 });
 
 describe('query ids', () => {
-  it('carry the time they were issued, and nothing else parses as one', () => {
-    const id = newQueryId(1_700_000_000_123);
-    expect(queryIdIssuedAt(id)).toBe(1_700_000_000_123);
-    expect(newQueryId(5)).not.toBe(newQueryId(5));
-    for (const bad of ['', 'x', '12.short', `${id}x`, 'ZZ.abcdefghijklmnop']) expect(queryIdIssuedAt(bad)).toBeUndefined();
+  it('carry the time they were issued, signed for their website: nothing else reads as one', () => {
+    const id = newQueryId(1_700_000_000_123, 'w1', 'secret');
+    expect(queryIdIssuedAt(id, 'w1', 'secret')).toBe(1_700_000_000_123);
+    expect(newQueryId(5, 'w1', 'secret')).not.toBe(newQueryId(5, 'w1', 'secret'));
+    expect(queryIdIssuedAt(id, 'w2', 'secret')).toBeUndefined();
+    expect(queryIdIssuedAt(id, 'w1', 'other secret')).toBeUndefined();
+    // Another issue time with the same random part and signature: forged.
+    const [, random, mac] = id.split('.');
+    expect(queryIdIssuedAt(`${(1_700_000_000_124).toString(36)}.${random}.${mac}`, 'w1', 'secret')).toBeUndefined();
+    for (const bad of ['', 'x', '12.short', `${id}x`, 'ZZ.abcdefghijklmnop.abcdefghijk']) expect(queryIdIssuedAt(bad, 'w1', 'secret')).toBeUndefined();
   });
 });
 
@@ -23,7 +28,7 @@ describe('ResultPages', () => {
   });
 
   function pages(store: MemoryStore, errors: unknown[] = []): ResultPages {
-    const p = new ResultPages(store, { attributionWindowDays: () => 30, websites: () => ['w1', 'w2'], onError: (e) => errors.push(e) });
+    const p = new ResultPages(store, { attributionWindowDays: () => 30, secretOf: (w) => `secret of ${w}`, websites: () => ['w1', 'w2'], onError: (e) => errors.push(e) });
     open.push(p);
     return p;
   }
@@ -41,7 +46,8 @@ describe('ResultPages', () => {
     const replicaB = pages(store);
     const id = replicaA.record(list());
     // Asked at once: B does not hold it and the store may not have it yet; B waits for A's write.
-    const found = await replicaB.find('w1', [id, 'never-issued']);
+    const forged = newQueryId(Date.now(), 'w1', 'a guessed secret');
+    const found = await replicaB.find('w1', [id, 'never-issued', forged]);
     expect([...found.keys()]).toEqual([id]);
   });
 

@@ -1,7 +1,7 @@
 /**
  * The result lists the engine answered (search pages, recommendation and bundle responses), remembered
- * under their `query_id`/`queryId` so that clicks and views naming one can be checked and attributed,
- * on whichever replica they arrive.
+ * under their `query_id`/`queryId` (signed for their website: query-ids.ts) so that clicks and views
+ * naming one can be checked and attributed, on whichever replica they arrive.
  *
  * Answering never waits for the store: {@link ResultPages.record} issues the id, keeps the list in a
  * bounded in-memory map of recent lists and queues it; the queue is written in one statement about every
@@ -43,6 +43,8 @@ export interface ResultPagesOptions {
   now?: () => number;
   /** The attribution window of a website, in days (lists are kept at least that long). */
   attributionWindowDays: (websiteId: string) => number;
+  /** The secret that signs a website's list ids (its `hmacSecret`, shared by its replicas). */
+  secretOf: (websiteId: string) => string;
   /** The websites whose lists are pruned. */
   websites: () => readonly string[];
   /** Called when a write or a prune fails (the write is retried with the next flush). */
@@ -87,7 +89,7 @@ export class ResultPages {
   /** Remembers an answered list and returns its new id (the list reaches the store with the next flush). */
   record(list: AnsweredList): string {
     const createdAt = this.now();
-    const page: ResultPageRecord = { ...list, queryId: newQueryId(createdAt), createdAt };
+    const page: ResultPageRecord = { ...list, queryId: newQueryId(createdAt, list.websiteId, this.options.secretOf(list.websiteId)), createdAt };
     if (this.recent.size >= MAX_RECENT_LISTS / 2) {
       this.previous = this.recent;
       this.recent = new Map();
@@ -109,14 +111,21 @@ export class ResultPages {
   }
 
   /**
-   * The lists of a website among `queryIds` (the ids not found are missing from the map): the recent
-   * ones, then the store's, then, for ids issued within {@link CROSS_REPLICA_GRACE_MS}, the store's
-   * again until they are found or that time has passed.
+   * The lists of a website among `queryIds` (the ids not found are missing from the map): ids not
+   * signed for the website are not looked up; the others are found among the recent lists, then in the
+   * store, then, for ids issued within {@link CROSS_REPLICA_GRACE_MS}, in the store again until they
+   * are found or that time has passed.
    */
   async find(websiteId: string, queryIds: readonly string[]): Promise<Map<string, ResultPageRecord>> {
     const found = new Map<string, ResultPageRecord>();
+    const secret = this.options.secretOf(websiteId);
+    /** Issue time of each id issued for this website; ids that were not are never looked up. */
+    const issuedAt = new Map<string, number>();
     let missing: string[] = [];
     for (const id of queryIds) {
+      const issued = queryIdIssuedAt(id, websiteId, secret);
+      if (issued === undefined) continue;
+      issuedAt.set(id, issued);
       const page = this.recent.get(id) ?? this.previous.get(id);
       if (page === undefined) missing.push(id);
       else if (page.websiteId === websiteId) found.set(id, page);
@@ -128,7 +137,7 @@ export class ResultPages {
     };
     missing = await fromStore(missing);
     // Ids issued within the grace time: asked again every flush interval until found or the grace is over.
-    const graceEnd = (id: string): number => (queryIdIssuedAt(id) ?? 0) + CROSS_REPLICA_GRACE_MS;
+    const graceEnd = (id: string): number => issuedAt.get(id)! + CROSS_REPLICA_GRACE_MS;
     let waiting = missing.filter((id) => graceEnd(id) > this.now());
     while (waiting.length > 0 && !this.closed) {
       const wait = Math.min(2 * RESULT_PAGE_FLUSH_MS, Math.max(...waiting.map(graceEnd)) - this.now());
