@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DATASETS_DIR, loadDataset } from './datasets.js';
 import { relevanceEngines, type RankedAnswer, type RelevanceEngine } from './relevance/engines.js';
-import { sampleKnownItems, titleWords, VARIANTS, type KnownItem, type Variant } from './relevance/known-item.js';
+import { relevantSet, sampleKnownItems, VARIANTS, type KnownItem, type Variant } from './relevance/known-item.js';
 import type { Product } from './types.js';
 
 const CATALOGS = [
@@ -48,19 +48,6 @@ function parseArgs(argv: string[]): { items: number; seed: number; out: string }
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-
-/** Products with the same title words as the known item count as finding it (catalogs repeat titles). */
-function relevantSet(products: readonly Product[]): (item: KnownItem) => Set<string> {
-  const byTitle = new Map<string, string[]>();
-  for (const p of products) {
-    if (typeof p.title !== 'string') continue;
-    const key = titleWords(p.title).join(' ');
-    const list = byTitle.get(key) ?? [];
-    list.push(p.refId);
-    byTitle.set(key, list);
-  }
-  return (item) => new Set(byTitle.get(titleWords(item.title).join(' ')) ?? [item.refId]);
-}
 
 function score(answer: RankedAnswer, relevant: Set<string>): { rank: number } {
   const i = answer.ids.findIndex((id) => relevant.has(id));

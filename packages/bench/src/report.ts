@@ -56,7 +56,7 @@ export function machineSection(ctx: ReportContext): string {
 }
 
 /**
- * The figures of ../shared/PEERS.md (same kind of machine and data, measured earlier), shown under
+ * The figures of docs/peers.md (same kind of machine and data, measured earlier), shown under
  * a comparison of the same size as a calibration: how loaded this run's machine was.
  * [build s, memory MB, median/p99 per request type in report order].
  */
@@ -90,9 +90,9 @@ export function peerSection(c: PeerComparison): string {
   lines.push('');
   const reference = PEERS_REFERENCE[c.dataset];
   if (reference) {
-    lines.push('For calibration, the same engines in ../shared/PEERS.md (measured earlier on this kind of machine, other queries of the same types):', '');
+    lines.push('For calibration, the same engines in docs/peers.md (measured earlier on this kind of machine, other queries of the same types):', '');
     lines.push(`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`);
-    for (const [name, build, memory, cells] of reference) lines.push(`| ${name} (PEERS.md) | – | ${build} | ${memory} | ${cells.join(' | ')} |`);
+    for (const [name, build, memory, cells] of reference) lines.push(`| ${name} (peers.md) | – | ${build} | ${memory} | ${cells.join(' | ')} |`);
     lines.push('');
   }
   const aisle = c.results.find((r) => r.engine === 'aisle');

@@ -59,7 +59,7 @@ function plan(quick: boolean): Plan {
     return { mode: 'quick', budgetMs: 10 * 60_000, peers, microTimeMs: 100, microProducts: 20_000, httpDurationS: 2, httpProducts: 10_000, scalingSizes: [10_000, 50_000], scalingQueries: 30 };
   }
   // Sized for < 15 minutes on a loaded 2-core machine: every engine at 100k; at 1M the engines that
-  // answer in reasonable time (Orama and itemsjs take seconds per query there, see PEERS.md). A query
+  // answer in reasonable time (Orama and itemsjs take seconds per query there, see docs/peers.md). A query
   // type stops at its time budget once its first `checkSample` queries (checked against the scan) ran.
   const peers: PeerPlan[] = [
     { dataset: generated(100_000), engines: ALL, queries: 300, budgetMs: 3_000, warmup: 5, checkSample: 10, timeoutMs: 240_000 },

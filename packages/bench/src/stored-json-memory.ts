@@ -1,6 +1,6 @@
 /**
  * Memory of the products' stored JSON: the catalog's array of product objects against
- * `catalog/stored-json.ts` (UTF-8 texts in one buffer with offsets, decoded only for the returned
+ * `catalog/columns/stored-json.ts` (UTF-8 texts in one buffer with offsets, decoded only for the returned
  * page), at 100k and 1M generated products, each size in a fresh process.
  *
  * Per size: retained bytes (heap used + array buffers after a full GC) of the products as objects

@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { CatalogChangeLog } from './catalog/change-log.js';
-import { lockDataDir, type DataDirLock } from './catalog/data-dir-lock.js';
+import { CatalogChangeLog } from './catalog/durability/change-log.js';
+import { lockDataDir, type DataDirLock } from './catalog/durability/data-dir-lock.js';
 import { Catalog, loadCatalogSnapshot, saveCatalogSnapshot } from './catalog/index.js';
 import {
   personalizationWeight, semanticSearchOf, validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings,
@@ -26,7 +26,7 @@ import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
 import { affinityOf, affinityProfile, affinityRolesOf } from './search/personalize.js';
 import { makeReranker, type RerankInputs } from './search/rerank.js';
-import { tokenize } from './catalog/tokenizer.js';
+import { tokenize } from './catalog/full-text/tokenizer.js';
 import { DEFAULT_FIELD_WEIGHTS } from './catalog/field-values.js';
 import type { Embedder } from './semantic/embedder.js';
 import { TEXT_MODEL_ID } from './semantic/text-model.js';

@@ -6,13 +6,13 @@
  * @module
  */
 export { Catalog, type CatalogOptions } from './catalog/catalog.js';
-export { saveCatalogSnapshot, loadCatalogSnapshot } from './catalog/snapshot.js';
-export { tokenize, foldText } from './catalog/tokenizer.js';
-export { readProductFeed, type FeedReadOptions } from './catalog/feed-reader.js';
-export { SkipReport } from './catalog/skip-report.js';
-export { StoredJson } from './catalog/stored-json.js';
-export { andInto, andNotInto, bitsetWords, popcount } from './catalog/bitset.js';
-export { growableSharedBytes } from './catalog/shared-arrays.js';
+export { saveCatalogSnapshot, loadCatalogSnapshot } from './catalog/durability/snapshot.js';
+export { tokenize, foldText } from './catalog/full-text/tokenizer.js';
+export { readProductFeed, type FeedReadOptions } from './catalog/input/feed-reader.js';
+export { SkipReport } from './catalog/input/skip-report.js';
+export { StoredJson } from './catalog/columns/stored-json.js';
+export { andInto, andNotInto, bitsetWords, popcount } from './catalog/columns/bitset.js';
+export { growableSharedBytes } from './catalog/columns/shared-arrays.js';
 export { validateSearchRequest } from './search/validate-search-request.js';
 export { executeSearch, executeRankedSearch, type SearchContext } from './search/execute-search.js';
 export { makeReranker, blendOrder, type RerankInputs } from './search/rerank.js';
@@ -28,10 +28,13 @@ export { Interner } from './recommend/interner.js';
 export { RecommendationModels, DEFAULT_TUNING, type RecommendationModelsOptions, type RecommendationTuning } from './recommend/recommendation-models.js';
 export { VisualSimilarity } from './recommend/visual-similarity.js';
 export { MapCatalog } from './recommend/map-catalog.js';
-export { objectProductList } from './catalog/product-store.js';
+export { objectProductList } from './catalog/columns/product-store.js';
 export { EventService, type EventServiceOptions, type EventSink } from './events/event-service.js';
 export { validatePurchaseRequest, type ValidPurchaseRequest } from './events/validate-purchases.js';
 export { validateViewRequest, type ValidViewRequest } from './events/validate-views.js';
 export { validateClickRequest, type ValidClickRequest } from './events/validate-clicks.js';
 export { ResultPages, type AnsweredList, type ResultPagesOptions } from './clicks/result-pages.js';
 export { MemoryStore } from './store/memory-store.js';
+export { proportionEstimate, meanEstimate, twoProportionTest, welchTest, minUsersForRate, signTest, withHorizon, type UserSums, type Comparison, type Estimate } from './experiments/statistics.js';
+export { teamDraftInterleave, preferredTeam, type Interleaved } from './experiments/interleaving.js';
+export { assignVariant } from './experiments/assignment.js';

@@ -1,5 +1,5 @@
 /**
- * Reading the config file: JSON of the shape in DESIGN.md, validated by the engine's
+ * Reading the config file: JSON of the shape in docs/design.md ("Configuration and CLI"), validated by the engine's
  * `validateEngineOptions`. Every failure is a {@link ConfigFileError} whose message names the file
  * or the bad key, so the CLI can print it without a stack trace.
  * @module

@@ -28,7 +28,7 @@ export interface AisleSearchRequest {
   session_id?: string;
   scope?: Record<string, AisleTextScope | AisleNumericScope>;
   aggregations?: string[];
-  /** Fields whose counts ignore their own scope condition (DESIGN.md, "Search request and response"). */
+  /** Fields whose counts ignore their own scope condition (docs/design.md, "Search request and response"). */
   disjunctive_facets?: string[];
   range_fields?: string[];
   sort_fields?: AisleSortField[];

@@ -1,4 +1,4 @@
-/** `andInto` (catalog/bitset): intersecting two filter bitsets over 1M doc ids. @module */
+/** `andInto` (catalog/columns/bitset): intersecting two filter bitsets over 1M doc ids. @module */
 import { andInto, andNotInto, bitsetWords } from '@aisle/engine/internal';
 import { type MicroCase, type MicroContext, consume } from './context.js';
 

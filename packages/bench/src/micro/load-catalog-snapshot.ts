@@ -1,4 +1,4 @@
-/** `loadCatalogSnapshot` (catalog/snapshot): restoring a catalog from its flatbuffers file. @module */
+/** `loadCatalogSnapshot` (catalog/durability/snapshot): restoring a catalog from its flatbuffers file. @module */
 import { loadCatalogSnapshot, saveCatalogSnapshot } from '@aisle/engine/internal';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';

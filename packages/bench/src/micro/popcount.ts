@@ -1,4 +1,4 @@
-/** `popcount` (catalog/bitset): counting a 1M-bit candidate set. @module */
+/** `popcount` (catalog/columns/bitset): counting a 1M-bit candidate set. @module */
 import { bitsetWords, popcount } from '@aisle/engine/internal';
 import { type MicroCase, type MicroContext, consume } from './context.js';
 

@@ -1,4 +1,4 @@
-/** `readProductFeed` (catalog/feed-reader): streaming an NDJSON and a JSON-array feed into products. @module */
+/** `readProductFeed` (catalog/input/feed-reader): streaming an NDJSON and a JSON-array feed into products. @module */
 import { readProductFeed, SkipReport } from '@aisle/engine/internal';
 import { Readable } from 'node:stream';
 import { type MicroCase, type MicroContext, consume } from './context.js';

@@ -1,4 +1,4 @@
-/** `tokenize` (catalog/tokenizer): the words of 1,000 product titles per iteration. @module */
+/** `tokenize` (catalog/full-text/tokenizer): the words of 1,000 product titles per iteration. @module */
 import { tokenize } from '@aisle/engine/internal';
 import { type MicroCase, type MicroContext, consume } from './context.js';
 

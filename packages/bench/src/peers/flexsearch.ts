@@ -4,7 +4,7 @@
  * and does scope, facets, ranges and sorting itself over arrays it keeps; a category browse reads a
  * category → ids map. That is what FlexSearch's tags would hold, without the pitfall of
  * `search({query, tag})` in this version, which applies the limit before the tag intersection and
- * loses hits (PEERS.md); intersecting on the adapter side gives the same exact totals as its
+ * loses hits (docs/peers.md); intersecting on the adapter side gives the same exact totals as its
  * Resolver API would.
  * @module
  */

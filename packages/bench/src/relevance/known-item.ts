@@ -103,3 +103,16 @@ export function sampleKnownItems(products: readonly { refId: string; title?: unk
   }
   return items;
 }
+
+/** Products with the same title words as the known item count as finding it (catalogs repeat titles). */
+export function relevantSet(products: readonly { refId: string; title?: unknown }[]): (item: KnownItem) => Set<string> {
+  const byTitle = new Map<string, string[]>();
+  for (const p of products) {
+    if (typeof p.title !== 'string') continue;
+    const key = titleWords(p.title).join(' ');
+    const list = byTitle.get(key) ?? [];
+    list.push(p.refId);
+    byTitle.set(key, list);
+  }
+  return (item) => new Set(byTitle.get(titleWords(item.title).join(' ')) ?? [item.refId]);
+}

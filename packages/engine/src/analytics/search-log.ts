@@ -16,7 +16,7 @@
  * @module
  */
 import { lowerBound, type CatalogState } from '../catalog/catalog-index.js';
-import { tokenize } from '../catalog/tokenizer.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { SearchReport } from '../engine-api.js';
 import { AisleError, ValidationError } from '../errors.js';
 import { parseIsoDateTime, problemDetails } from '../events/validate-common.js';

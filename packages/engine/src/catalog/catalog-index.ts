@@ -7,11 +7,11 @@
  * Both are immutable once built: a change builds a new state and swaps one reference (see catalog.ts).
  * @module
  */
-import type { Dictionary } from './dictionary.js';
-import type { NormKeyTable, PostKeys } from './norm-keys.js';
-import type { ProductStore } from './product-store.js';
-import type { RefIdDocs } from './refid-docs.js';
-import type { Tombstones } from './tombstones.js';
+import type { Dictionary } from './columns/dictionary.js';
+import type { NormKeyTable, PostKeys } from './full-text/norm-keys.js';
+import type { ProductStore } from './columns/product-store.js';
+import type { RefIdDocs } from './columns/refid-docs.js';
+import type { Tombstones } from './changes/tombstones.js';
 
 /** How a field's values are treated by scope, ranges and validation. */
 export type FieldKind = 'numeric' | 'text' | 'none';

@@ -172,7 +172,7 @@ describe('Catalog', () => {
     await expect(new Catalog().upsert(42 as unknown as Product[])).rejects.toThrow(/source/);
   });
 
-  const feedReader = fileURLToPath(new URL('./feed-reader.ts', import.meta.url));
+  const feedReader = fileURLToPath(new URL('./input/feed-reader.ts', import.meta.url));
   it.skipIf(!existsSync(feedReader))('reads byte streams through the feed reader (skipped until feed-reader.ts exists)', async () => {
     const catalog = new Catalog();
     const summary = await catalog.upsert(Readable.from(['{"refId":"a","title":"red"}\n{"refId":"b"}\n']));

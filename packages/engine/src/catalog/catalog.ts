@@ -23,21 +23,21 @@
 import { randomUUID } from 'node:crypto';
 import { MAX_REPORTED_SKIPS, type LoadOptions, type LoadSummary, type ProductSource, type StrayValues } from '../engine-api.js';
 import type { CatalogView, Product, ProductList } from '../types.js';
-import { buildCatalogState, buildCatalogSteps, runSteps, STEP, type Steps } from './build-catalog-state.js';
+import { buildCatalogState, buildCatalogSteps, runSteps, STEP, type Steps } from './build/build-catalog-state.js';
 import type { CatalogState } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, ownValueReader } from './field-values.js';
-import type { LoggedChange } from './change-log.js';
-import { appendProducts, planAppend } from './append-products.js';
-import { applyValuePatch, planValuePatch } from './patch-values.js';
-import { mergeProductPatches } from './merge-patch.js';
-import { changedProducts, type CatalogChange, type ChangeResult } from './changed-products.js';
+import type { LoggedChange } from './durability/change-log.js';
+import { appendProducts, planAppend } from './changes/append-products.js';
+import { applyValuePatch, planValuePatch } from './changes/patch-values.js';
+import { mergeProductPatches } from './changes/merge-patch.js';
+import { changedProducts, type CatalogChange, type ChangeResult } from './changes/changed-products.js';
 import type { SynonymEntry } from '../search/relevance-settings.js';
-import { readProducts } from './read-products.js';
-import { withEarlierSkips, type SkipReport } from './skip-report.js';
-import { runInSlices, SLICE_MS } from './time-slices.js';
-import { carryDerivedLookups } from './text-column-lookups.js';
-import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveProductList, planDeletes } from './tombstones.js';
-import { vectorOf } from './vector-column.js';
+import { readProducts } from './input/read-products.js';
+import { withEarlierSkips, type SkipReport } from './input/skip-report.js';
+import { runInSlices, SLICE_MS } from './build/time-slices.js';
+import { carryDerivedLookups } from './columns/text-column-lookups.js';
+import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveProductList, planDeletes } from './changes/tombstones.js';
+import { vectorOf } from './columns/vector-column.js';
 
 /** Options of a {@link Catalog}. */
 export interface CatalogOptions {
@@ -100,7 +100,7 @@ type Change = CatalogChange;
  */
 export type ChangeLogger = (changes: readonly Change[], lastSeq: number) => Promise<void>;
 
-export type { ChangeResult } from './changed-products.js';
+export type { ChangeResult } from './changes/changed-products.js';
 
 /** What a build produced: the new version (none when nothing changed) and each change's result. */
 interface BuildOutcome {

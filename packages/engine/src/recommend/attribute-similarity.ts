@@ -20,7 +20,7 @@
  * large catalogs; results are cached per seed and index.
  * @module
  */
-import { Growable } from '../catalog/shared-arrays.js';
+import { Growable } from '../catalog/columns/shared-arrays.js';
 import { DEFAULT_FIELD_ROLES, type FieldRoles } from '../config.js';
 import type { CatalogView, Product, ProductList } from '../types.js';
 import { BackgroundIndex, rowsByRevision, type BuildSteps } from './background-build.js';

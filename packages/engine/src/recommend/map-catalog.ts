@@ -4,7 +4,7 @@
  * models' derived indexes see the change.
  * @module
  */
-import { objectProductList } from '../catalog/product-store.js';
+import { objectProductList } from '../catalog/columns/product-store.js';
 import type { CatalogView, Product, ProductList } from '../types.js';
 
 /** A catalog view over a Map of products by refId. */

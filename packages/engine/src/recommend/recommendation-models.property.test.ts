@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { objectProductList } from '../catalog/product-store.js';
+import { objectProductList } from '../catalog/columns/product-store.js';
 import type { CatalogView, Product } from '../types.js';
 import { METHODS } from './methods.js';
 import { RecommendationModels } from './recommendation-models.js';

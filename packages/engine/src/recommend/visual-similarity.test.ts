@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { objectProductList } from '../catalog/product-store.js';
+import { objectProductList } from '../catalog/columns/product-store.js';
 import type { CatalogView, Product } from '../types.js';
 import { Interner } from './interner.js';
 import { VisualSimilarity } from './visual-similarity.js';

@@ -4,9 +4,9 @@
  * @module
  */
 import type { CatalogState } from '../catalog/catalog-index.js';
-import type { Dictionary } from '../catalog/dictionary.js';
-import { keyOrder, type KeyOrder } from '../catalog/text-column-lookups.js';
-import { tokenize } from '../catalog/tokenizer.js';
+import type { Dictionary } from '../catalog/columns/dictionary.js';
+import { keyOrder, type KeyOrder } from '../catalog/columns/text-column-lookups.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { WebsiteSettings } from '../config.js';
 import type { FacetBucket, NumericRange, SearchPayload, SearchRequest } from '../types.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';

@@ -6,8 +6,8 @@
  * @module
  */
 import type { CatalogIndex } from '../catalog/catalog-index.js';
-import { firstCode } from '../catalog/text-column.js';
-import { numericValues, type NumericValues } from '../catalog/numeric-column.js';
+import { firstCode } from '../catalog/columns/text-column.js';
+import { numericValues, type NumericValues } from '../catalog/columns/numeric-column.js';
 import type { PlanSortKey } from './search-plan.js';
 import type { DocComparator } from './top-k.js';
 

@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../catalog/catalog.js';
-import { tokenize } from '../catalog/tokenizer.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { Product, SearchRequest } from '../types.js';
 import { executeSearch } from './execute-search.js';
 import { referenceSearch } from './__tests__/reference-search.js';

@@ -7,7 +7,7 @@
  */
 import type { CatalogState } from '../catalog/catalog-index.js';
 import { textValues } from '../catalog/field-values.js';
-import { tokenize } from '../catalog/tokenizer.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { Product } from '../types.js';
 import type { SearchPlan } from './search-plan.js';
 

@@ -27,7 +27,7 @@ import { stopwords as noStop } from '@orama/stopwords/norwegian';
 import { stopwords as ptStop } from '@orama/stopwords/portuguese';
 import { stopwords as ruStop } from '@orama/stopwords/russian';
 import { stopwords as svStop } from '@orama/stopwords/swedish';
-import { tokenize } from '../catalog/tokenizer.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
 
 /** A supported language: its stemmer and its default stop words (folded like query words). */
 export interface Language {

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { tokenize } from '../catalog/tokenizer.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { MerchandisingRule } from '../config.js';
 import { isAisleError } from '../errors.js';
 import type { Product, SearchPayload, SearchRequest } from '../types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tokenize } from '../catalog/tokenizer.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
 import { placePins, ruleApplies } from './merchandising.js';
 
 const list = (...docs: number[]) => Int32Array.from(docs);

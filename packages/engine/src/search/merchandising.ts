@@ -10,15 +10,15 @@
  * @module
  */
 import type { CatalogIndex, CatalogState } from '../catalog/catalog-index.js';
-import { fullBitset } from '../catalog/bitset.js';
-import { tokenize } from '../catalog/tokenizer.js';
+import { fullBitset } from '../catalog/columns/bitset.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { MerchandisingRule } from '../config.js';
 import { isAisleError } from '../errors.js';
 import type { SearchRequest } from '../types.js';
 import type { PartialResult } from './run-partial.js';
 import { nearMissAggregations } from './disjunctive-facets.js';
 import type { PlanCondition, SearchPlan } from './search-plan.js';
-import { numericAt } from '../catalog/numeric-column.js';
+import { numericAt } from '../catalog/columns/numeric-column.js';
 
 /** One boost or bury, resolved: docs passing every condition get their relevance multiplied by `weight`. */
 export interface PlanBoost {

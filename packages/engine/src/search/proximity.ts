@@ -7,8 +7,8 @@
  */
 import { lowerBound, type CatalogState } from '../catalog/catalog-index.js';
 import { textValues } from '../catalog/field-values.js';
-import { tokenize } from '../catalog/tokenizer.js';
-import { HEAVY_FIELD_SHARE, MAX_WORDS_PER_VALUE, VALUE_BREAK, valueWords } from '../catalog/value-words.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
+import { HEAVY_FIELD_SHARE, MAX_WORDS_PER_VALUE, VALUE_BREAK, valueWords } from '../catalog/full-text/value-words.js';
 
 export { HEAVY_FIELD_SHARE };
 

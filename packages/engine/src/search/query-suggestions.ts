@@ -6,8 +6,8 @@
  */
 import type { CatalogState } from '../catalog/catalog-index.js';
 import { lowerBound } from '../catalog/catalog-index.js';
-import { tokenize } from '../catalog/tokenizer.js';
-import { liveDocFreq } from '../catalog/tombstones.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
+import { liveDocFreq } from '../catalog/changes/tombstones.js';
 
 /** Most vocabulary words with the typed prefix looked at (a one-letter prefix may start thousands). */
 export const MAX_COMPLETION_SCAN = 5_000;

@@ -6,7 +6,7 @@ import { isAisleError } from '../errors.js';
 import type { Product, SearchRequest } from '../types.js';
 import { executeSearch } from './execute-search.js';
 import { proximityOf } from './proximity.js';
-import { tokenize } from '../catalog/tokenizer.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
 import { catalogOf } from './__tests__/catalog-of.js';
 
 const request = (q: string, extra: Partial<SearchRequest> = {}): SearchRequest => ({ website_id: 'w', client: 'c', q, start: 0, size: 50, ...extra });

@@ -9,13 +9,13 @@
  * @module
  */
 import type { CatalogIndex, TextColumn } from '../catalog/catalog-index.js';
-import { andInto, fullBitset, popcount } from '../catalog/bitset.js';
-import { codeAt, codeCount, tailIndex } from '../catalog/text-column.js';
+import { andInto, fullBitset, popcount } from '../catalog/columns/bitset.js';
+import { codeAt, codeCount, tailIndex } from '../catalog/columns/text-column.js';
 import type { PlanCondition, SearchPlan } from './search-plan.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import { matchText, seek, type TextMatches } from './text-matches.js';
 import { TopK } from './top-k.js';
-import { numericValues, type NumericValues } from '../catalog/numeric-column.js';
+import { numericValues, type NumericValues } from '../catalog/columns/numeric-column.js';
 import { addDocToFacetCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
 import { sharedConditions, splitBitset, splitMatches } from './disjunctive-facets.js';
 

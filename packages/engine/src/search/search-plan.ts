@@ -9,13 +9,13 @@
 import type { CatalogState } from '../catalog/catalog-index.js';
 import { charMask, lowerBound } from '../catalog/catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
-import { codeLookup, ensureNumericOrder, ensureTextSortRanks } from '../catalog/text-column-lookups.js';
-import { tokenize } from '../catalog/tokenizer.js';
-import { liveCodeDocs, liveDocCount, liveDocFreq, liveFieldKind, liveLengthAverages } from '../catalog/tombstones.js';
+import { codeLookup, ensureNumericOrder, ensureTextSortRanks } from '../catalog/columns/text-column-lookups.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
+import { liveCodeDocs, liveDocCount, liveDocFreq, liveFieldKind, liveLengthAverages } from '../catalog/changes/tombstones.js';
 import { AisleError, fieldError } from '../errors.js';
 import type { NumericScope, SearchRequest, TextScope } from '../types.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
-import { popcount32 } from '../catalog/bitset.js';
+import { popcount32 } from '../catalog/columns/bitset.js';
 import { allowedEdits, boundedOsaDistance } from './typo.js';
 import type { PlanMerch } from './merchandising.js';
 import type { PlanDisjunctive } from './disjunctive-facets.js';

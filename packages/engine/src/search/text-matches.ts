@@ -6,7 +6,7 @@
  * random writes miss the cache).
  * @module
  */
-import { normsOf } from '../catalog/norm-keys.js';
+import { normsOf } from '../catalog/full-text/norm-keys.js';
 import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
 import { BM25_K1, type PlanTerms, type PlanWord, type SearchPlan } from './search-plan.js';
 

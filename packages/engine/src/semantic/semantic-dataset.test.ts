@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tokenize } from '../catalog/tokenizer.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
 import { createEngine } from '../engine.js';
 import type { Engine } from '../engine-api.js';
 import type { Product } from '../types.js';

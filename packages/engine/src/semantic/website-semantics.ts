@@ -7,8 +7,8 @@
  * @module
  */
 import type { Catalog } from '../catalog/catalog.js';
-import { runInSlices } from '../catalog/time-slices.js';
-import { liveProductList } from '../catalog/tombstones.js';
+import { runInSlices } from '../catalog/build/time-slices.js';
+import { liveProductList } from '../catalog/changes/tombstones.js';
 import type { Product } from '../types.js';
 import { cosine, type Embedder, modelLabel } from './embedder.js';
 import { fieldText, productText, TEXT_MODEL_ID, TextModel, trainTextModel, type TextModelOptions } from './text-model.js';

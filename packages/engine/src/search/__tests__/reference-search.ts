@@ -3,7 +3,7 @@
  * min/max, sort), written for clarity, not speed. Property tests compare the engine against it.
  */
 import { DEFAULT_FIELD_WEIGHTS, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from '../../catalog/field-values.js';
-import { tokenize } from '../../catalog/tokenizer.js';
+import { tokenize } from '../../catalog/full-text/tokenizer.js';
 import { LANGUAGES, stemOf } from '../language.js';
 import type { FacetBucket, NumericRange, NumericScope, Product, SearchRequest, TextScope } from '../../types.js';
 

@@ -1,0 +1,566 @@
+/**
+ * The second fast path of a catalog change: a batch that only adds new products (new refIds, values
+ * that keep every existing field's kind) extends the previous version instead of rebuilding it. New
+ * docs take the next doc ids, so every column grows at its end: per-doc columns in place (growable
+ * buffers, `extendShared`; field lengths, `field-lengths.ts`), text columns append codes
+ * (new values get new codes, as a rebuild would give them in first-seen order, written after the
+ * previous version's in the dictionary's shared store, `dictionary.ts`), inverted columns get the new
+ * docs in their tail (`valueTail`; new values' lists at the main column's end, in place), the new docs'
+ * postings go to the posting tail (`FullTextIndex.tail`; the build's postings are shared), new words
+ * are merged into the sorted vocabulary. A field no product had is added after the others (as a build
+ * numbers fields by first appearance), its columns holding no value for the old docs, its kind the one
+ * its new values give; a text one gets the next full-text field number when a build would index it.
+ *
+ * The result is the version a rebuild would make, bit for bit, but for one thing every new doc changes
+ * for all others: BM25F length normalisation (the mean field length moves). Postings keep the means
+ * they were normalised with (`FullTextIndex.avgFieldLengths`) and the length totals move; a search
+ * normalises each posting it reads with the live means (text-matches.ts: the term frequency is recovered
+ * exactly from the stored float32), so an append costs no pass over every posting. The property test
+ * (`append-products.test.ts`) compares every structure and the effective norms with a rebuild.
+ *
+ * Anything else — an update of a known refId (catalog.ts tombstones it and appends it again), a value
+ * that would change a field's kind (text in a numeric field, a first text value in a field without
+ * any) — takes another path or the full rebuild.
+ * @module
+ */
+import type { Product } from '../../types.js';
+import { fieldKindOf, isFullTextField, lengthTotalsSteps, MAX_TF, meanLengths, setLengthTotals, STEP, storedFieldLength, type Steps } from '../build/build-catalog-state.js';
+import { liveFieldKind, withFullTextFields } from './tombstones.js';
+import { charMask, lowerBound, type CatalogIndex, type CatalogState, type DocCodes, type FieldIndex, type FullTextIndex, type InvertedTail, type PostingTail, type TextColumn, type ValueCounts, type VectorColumn } from '../catalog-index.js';
+import { copySingleCodes, emptySingleCodes, multiValuedCodes, singleCodesType } from '../columns/text-column.js';
+import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, ownValueReader, textValues } from '../field-values.js';
+import { extendFieldLengths, lengthAt } from '../full-text/field-lengths.js';
+import { NormKeyBuilder } from '../full-text/norm-keys.js';
+import { extendShared, growableArray, sharedArray } from '../columns/shared-arrays.js';
+import { appendVectorsSteps } from '../columns/vector-column.js';
+import { copyPostingEntries, postingEntries } from '../full-text/posting-tail.js';
+import { RefIdDocs } from '../columns/refid-docs.js';
+import { Dictionary } from '../columns/dictionary.js';
+import { appendedNumericColumn, numericValues, type NumericValues } from '../columns/numeric-column.js';
+import { tokenize } from '../full-text/tokenizer.js';
+
+const STEP_MASK = STEP - 1;
+
+/** Whether field `fid` of `state` takes value `v` of a new product without changing kind or columns. Pure. */
+function fitsField(state: CatalogState, fid: number, v: unknown): boolean {
+  const field = state.index.fields[fid];
+  if (field.name === IMAGE_VECTOR_FIELD) return true;
+  if (field.name === 'refId') return true; // checked by the caller (a new string refId)
+  if (!isPresent(v)) return true;
+  const texts = textValues(v);
+  const x = numericValue(v);
+  if (field.kind === 'numeric') return !Number.isNaN(x);
+  if (field.kind === 'text') return texts.length === 0 || field.text !== undefined;
+  // Kind none: present values without text (an empty array) keep it so.
+  return texts.length === 0;
+}
+
+/**
+ * The new products of upsert batches on `base` (each refId at its first position, its last value), or
+ * undefined when a batch needs the full rebuild. Pure; in steps.
+ */
+export function* planAppend(base: CatalogState, batches: readonly (readonly Product[])[]): Steps<Product[] | undefined> {
+  const order: string[] = [];
+  const last = new Map<string, Product>();
+  let i = 0;
+  for (const batch of batches) {
+    for (const product of batch) {
+      if (base.docByRefId.has(product.refId)) return undefined;
+      if (!last.has(product.refId)) order.push(product.refId);
+      last.set(product.refId, product);
+      if ((++i & 255) === 0) yield;
+    }
+  }
+  const added = order.map((refId) => last.get(refId)!);
+  // An empty version has no columns at all (not even refId's): its rebuild is as cheap and lays them out.
+  if (base.index.docCount === 0) return undefined;
+  const addedCounts = new Map<number, ValueCounts>();
+  for (let k = 0; k < added.length; k++) {
+    const p = added[k];
+    for (const key in p) {
+      const fid = base.fieldByName.get(key);
+      // A field no product had takes whatever kind its new values give (appendProducts adds it).
+      if (fid === undefined) continue;
+      if (!fitsField(base, fid, p[key])) return undefined;
+      if (!isPresent(p[key])) continue;
+      let counts = addedCounts.get(fid);
+      if (!counts) addedCounts.set(fid, counts = { numbers: 0, strays: 0 });
+      if (Number.isNaN(numericValue(p[key]))) counts.strays++;
+      else counts.numbers++;
+    }
+    if ((k & 255) === 255) yield;
+  }
+  // A field's kind is decided from all its values: the appended ones must not change it (a text field
+  // with one stray word among numbers may become numeric), or the version would differ from a rebuild.
+  for (const [fid, counts] of addedCounts) {
+    const field = base.index.fields[fid];
+    if (!field.valueCounts) return undefined;
+    if (field.kind === 'none' || field.name === IMAGE_VECTOR_FIELD) continue;
+    const numeric = isNumericField(field.valueCounts.numbers + counts.numbers, field.valueCounts.strays + counts.strays);
+    if (numeric !== (field.kind === 'numeric')) return undefined;
+    // With tombstones the kind a one-go build decides is that of the live values plus the new ones.
+    const gone = base.tombstones?.values.get(fid);
+    if (gone) {
+      if (liveFieldKind(base, fid) === 'none') return undefined;
+      const live = isNumericField(field.valueCounts.numbers - gone.numbers + counts.numbers, field.valueCounts.strays - gone.strays + counts.strays);
+      if (live !== (field.kind === 'numeric')) return undefined;
+    }
+  }
+  // Vectors of another dimension than the column's are left out, as by a build, unless deletes left no
+  // live vector (a one-go build would then take the first new one's dimension): rebuild then.
+  const vectors = base.vectors;
+  if (base.tombstones && vectors && added.some((p) => Array.isArray(p[IMAGE_VECTOR_FIELD]) && (p[IMAGE_VECTOR_FIELD] as unknown[]).length !== vectors.dimension)) return undefined;
+  return added;
+}
+
+/** The fields `added` have and `base` has not, in first-appearance order (as a build numbers fields). Pure. */
+function newFieldNames(base: CatalogState, added: readonly Product[]): string[] {
+  const names = new Set<string>();
+  for (const p of added) for (const key in p) if (!base.fieldByName.has(key)) names.add(key);
+  return [...names];
+}
+
+/**
+ * A field no product of the base version had: no column, no value; {@link appendProducts} gives it the
+ * columns its new values need and appends them like any other field's.
+ */
+function absentField(name: string): FieldIndex {
+  return { name, kind: 'none', valueCounts: { numbers: 0, strays: 0 } };
+}
+
+/** A text column of `n` docs none of which has a value (the base a new field's values are appended to). */
+function emptyTextColumn(n: number): TextColumn {
+  return {
+    // Single-valued and as narrow as can be: appendTextColumn widens it, or makes it multi-valued, as the new values need.
+    single: emptySingleCodes(0, n),
+    dictSize: 0,
+    valueOffsets: growableArray(Uint32Array, 1),
+    valueDocs: growableArray(Uint32Array, 0),
+  };
+}
+
+/** The value counts of a field after appending docs whose own values of it are `given`. */
+function appendedCounts(counts: ValueCounts | undefined, given: readonly unknown[]): ValueCounts | undefined {
+  if (!counts) return undefined;
+  let { numbers, strays } = counts;
+  for (const v of given) {
+    if (!isPresent(v)) continue;
+    if (Number.isNaN(numericValue(v))) strays++;
+    else numbers++;
+  }
+  return { numbers, strays };
+}
+
+/** The distinct text values of a product's field, in the order given (as the build keeps them). */
+function distinctTexts(v: unknown): string[] {
+  const out: string[] = [];
+  for (const t of textValues(v)) if (!out.includes(t)) out.push(t);
+  return out;
+}
+
+/**
+ * A text column with docs `n .. n + k) appended: their codes (`docCodes[j]` for new doc j) and the
+ * inverted column with each new doc at the end of its codes' lists. Pure.
+ */
+function appendTextColumn(column: TextColumn, n: number, docCodes: number[][], dictSize: number): TextColumn {
+  const k = docCodes.length;
+  let added = 0;
+  let several = false;
+  for (const codes of docCodes) {
+    added += codes.length;
+    if (codes.length > 1) several = true;
+  }
+  // Per-doc arrays grow at their end, in place when they can (see extendShared): the cost is the new docs'.
+  let perDoc: DocCodes;
+  if (column.single && !several) {
+    // As wide as the grown dictionary needs (the width a build of the same products picks): in place
+    // while the width holds, else copied wider.
+    const single = column.single.constructor === singleCodesType(dictSize)
+      ? extendShared(column.single, n + k) : copySingleCodes(column.single, dictSize, n + k);
+    for (let j = 0; j < k; j++) single[n + j] = docCodes[j].length === 1 ? docCodes[j][0] : -1;
+    perDoc = { single };
+  } else {
+    // Multi-valued already, or made so by a new product with several values, as a build would.
+    const old = multiValuedCodes(column);
+    const offsets = extendShared(old.offsets, n + k + 1);
+    const codes = added === 0 ? old.codes : extendShared(old.codes, old.codes.length + added);
+    let at = old.codes.length;
+    for (let j = 0; j < k; j++) {
+      for (const c of docCodes[j]) codes[at++] = c;
+      offsets[n + j + 1] = at;
+    }
+    perDoc = { offsets, codes };
+  }
+  // The text sort ranks are per code: valid as long as no code was added.
+  const sortRank = dictSize === column.dictSize ? column.sortRank : undefined;
+  // No new doc has a value: the inverted column is the old one.
+  if (added === 0) return { ...perDoc, dictSize, valueOffsets: column.valueOffsets, valueDocs: column.valueDocs, valueTail: column.valueTail, sortRank };
+  // Inverted column: per code, its old docs then its new ones (new doc ids are the highest).
+  const newDocs = new Map<number, number[]>();
+  for (let j = 0; j < k; j++) {
+    for (const c of docCodes[j]) {
+      let list = newDocs.get(c);
+      if (!list) newDocs.set(c, (list = []));
+      list.push(n + j);
+    }
+  }
+  const oldSize = column.dictSize;
+  let { valueOffsets, valueDocs } = column;
+  if (dictSize > oldSize) {
+    // New values (a new title, say): their lists come after every old one, in place.
+    let fresh = 0;
+    for (let c = oldSize; c < dictSize; c++) fresh += newDocs.get(c)?.length ?? 0;
+    valueOffsets = extendShared(column.valueOffsets, dictSize + 1);
+    valueDocs = extendShared(column.valueDocs, column.valueDocs.length + fresh);
+    for (let c = oldSize; c < dictSize; c++) {
+      const list = newDocs.get(c) ?? [];
+      valueDocs.set(list, valueOffsets[c]);
+      valueOffsets[c + 1] = valueOffsets[c] + list.length;
+    }
+  }
+  // Values older docs have (a brand, a category): the new docs go to the tail, so the lists of the
+  // codes after them do not shift (one copy of the column per append, before).
+  const valueTail = appendedTail(column.valueTail, newDocs, oldSize);
+  return { ...perDoc, dictSize, valueOffsets, valueDocs, valueTail, sortRank };
+}
+
+/**
+ * `tail` with the new docs (per code, ascending, every one higher than the tail's) of the codes below
+ * `oldSize` added: the codes' lists merged, each its old tail docs then its new ones. Pure; costs the
+ * tail (bounded by the merge threshold, which counts appended docs), not the column.
+ */
+function appendedTail(tail: InvertedTail | undefined, newDocs: ReadonlyMap<number, readonly number[]>, oldSize: number): InvertedTail | undefined {
+  const touched = [...newDocs.keys()].filter((c) => c < oldSize).sort((a, b) => a - b);
+  if (touched.length === 0) return tail;
+  const oldCodes = tail?.codes ?? new Uint32Array(0);
+  const codes: number[] = [];
+  for (let i = 0, j = 0; i < oldCodes.length || j < touched.length;) {
+    if (j === touched.length || (i < oldCodes.length && oldCodes[i] < touched[j])) codes.push(oldCodes[i++]);
+    else if (i < oldCodes.length && oldCodes[i] === touched[j]) { codes.push(oldCodes[i++]); j++; }
+    else codes.push(touched[j++]);
+  }
+  let entries = tail?.docs.length ?? 0;
+  for (const c of touched) entries += newDocs.get(c)!.length;
+  const out: InvertedTail = { codes: sharedArray(Uint32Array, codes.length), offsets: sharedArray(Uint32Array, codes.length + 1), docs: sharedArray(Uint32Array, entries) };
+  let at = 0;
+  for (let i = 0, o = 0; i < codes.length; i++) {
+    const c = codes[i];
+    out.codes[i] = c;
+    if (tail && o < oldCodes.length && oldCodes[o] === c) {
+      out.docs.set(tail.docs.subarray(tail.offsets[o], tail.offsets[o + 1]), at);
+      at += tail.offsets[o + 1] - tail.offsets[o];
+      o++;
+    }
+    const list = c < oldSize ? newDocs.get(c) : undefined;
+    if (list) { out.docs.set(list, at); at += list.length; }
+    out.offsets[i + 1] = at;
+  }
+  return out;
+}
+
+/**
+ * The order (docs with a value by (value, doc)) with new docs `n ..` merged in: each new doc goes after
+ * the old docs of values up to its own (old docs have lower ids), found by binary search; the old order
+ * is copied in blocks between them. Pure.
+ */
+function appendToOrder(order: Uint32Array, { byCode, codes }: NumericValues, n: number, N: number): Uint32Array {
+  const added: number[] = [];
+  for (let d = n; d < N; d++) if (byCode[codes[d] + 1] === byCode[codes[d] + 1]) added.push(d);
+  added.sort((a, b) => byCode[codes[a] + 1] - byCode[codes[b] + 1] || a - b);
+  const out = sharedArray(Uint32Array, order.length + added.length);
+  let from = 0;
+  for (let m = 0; m < added.length; m++) {
+    const v = byCode[codes[added[m]] + 1];
+    let lo = from;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (byCode[codes[order[mid]] + 1] <= v) lo = mid + 1;
+      else hi = mid;
+    }
+    out.set(order.subarray(from, lo), from + m);
+    out[lo + m] = added[m];
+    from = lo;
+  }
+  out.set(order.subarray(from), from + added.length);
+  return out;
+}
+
+/** A tail without postings, starting at doc `fromDoc`, for a vocabulary of `terms` terms. */
+function emptyTail(fromDoc: number, terms: number): PostingTail {
+  return { fromDoc, termOffsets: new Uint32Array(terms + 1), postDocs: new Uint32Array(0), postKey: new Uint16Array(0) };
+}
+
+/** Term offsets of unchanged postings for the term ids of a grown vocabulary (`oldIdOfNew[t]`: -1 for a new word). */
+function* renumberedOffsets(termOffsets: Uint32Array, oldIdOfNew: Int32Array): Steps<Uint32Array> {
+  const T = oldIdOfNew.length;
+  const out = sharedArray(Uint32Array, T + 1);
+  for (let t = 0; t < T; t++) {
+    const o = oldIdOfNew[t];
+    out[t + 1] = o >= 0 ? termOffsets[o + 1] : out[t];
+    if ((t & STEP_MASK) === STEP_MASK) yield;
+  }
+  return out;
+}
+
+/**
+ * The full-text index with docs `n .. n + k)` appended, given per new doc and full-text field its
+ * distinct values' words. The postings of the version's one-go build are shared (a new word only
+ * renumbers their term offsets); those of the docs appended since go to the tail
+ * (`FullTextIndex.tail`), which is copied with the new ones: the cost follows the docs appended since
+ * the last build or merge, not the catalog. In steps.
+ */
+function* appendFullText(
+  base: CatalogState, n: number, docWords: string[][][], fieldIds: number[],
+): Steps<{ fullText: FullTextIndex; vocabulary: string[]; termMasks: Uint32Array }> {
+  const old = base.index.fullText;
+  const oldVocabulary = base.vocabulary;
+  // Fields numbered after the old ones are new: no old doc has a length or a posting in them.
+  const oldF = old.fieldIds.length;
+  const F = fieldIds.length;
+  const k = docWords.length;
+  const N = n + k;
+  // New words, sorted; old term t moves to t + (new words before it).
+  const fresh = new Set<string>();
+  for (const perField of docWords) for (const words of perField) for (const w of words) {
+    const at = lowerBound(oldVocabulary, w);
+    if (at >= oldVocabulary.length || oldVocabulary[at] !== w) fresh.add(w);
+  }
+  const freshSorted = [...fresh].sort();
+  const vocabulary: string[] = new Array(oldVocabulary.length + freshSorted.length);
+  const newIdOfOld = new Uint32Array(oldVocabulary.length);
+  const isFresh = new Uint8Array(vocabulary.length);
+  for (let i = 0, j = 0, t = 0; t < vocabulary.length; t++) {
+    if (j < freshSorted.length && (i >= oldVocabulary.length || freshSorted[j] < oldVocabulary[i])) {
+      vocabulary[t] = freshSorted[j++];
+      isFresh[t] = 1;
+    } else {
+      newIdOfOld[i] = t;
+      vocabulary[t] = oldVocabulary[i++];
+    }
+    if ((t & STEP_MASK) === STEP_MASK) yield;
+  }
+  const termIdOf = (w: string): number => lowerBound(vocabulary, w);
+  // New postings (doc-major, then field: per term they come out sorted by doc then field) and lengths.
+  // The new docs' lengths go into the rows' room, in place (a new field: rows copied).
+  const fieldLengths = yield* extendFieldLengths(old.fieldLengths, oldF, n, F, N);
+  const addTerm: number[] = [];
+  const addDoc: number[] = [];
+  const addKey: number[] = [];
+  const normKeys = NormKeyBuilder.from(old.normKeys);
+  for (let j = 0; j < k; j++) {
+    for (let f = 0; f < F; f++) {
+      const words = docWords[j][f];
+      if (words.length === 0) continue;
+      const tf = new Map<number, number>();
+      for (const w of words) {
+        const t = termIdOf(w);
+        tf.set(t, (tf.get(t) ?? 0) + 1);
+      }
+      const length = storedFieldLength(words.length);
+      fieldLengths[(n + j) * F + f] = length; // the layout of `lengthAt`
+      for (const [t, count] of tf) {
+        addTerm.push(t);
+        addDoc.push(n + j);
+        addKey.push(normKeys.keyOf(f, Math.min(MAX_TF, count), length));
+      }
+    }
+  }
+  yield;
+  // Postings keep norm keys: the totals move, and searches normalise with the live means (no pass over
+  // every posting, see norm-keys.ts).
+  const oldTotals = yield* lengthTotalsSteps(old, n);
+  const tokens = [...oldTotals.tokens, ...new Array<number>(F - oldF).fill(0)];
+  const withField = [...oldTotals.docs, ...new Array<number>(F - oldF).fill(0)];
+  for (let f = 0; f < F; f++) {
+    for (let d = n; d < N; d++) {
+      const len = lengthAt(fieldLengths, F, f, d);
+      if (len > 0) { tokens[f] += len; withField[f]++; }
+    }
+  }
+  // A new field's docs are all new: its mean is the one over them, the live one.
+  const avgFieldLengths = F === oldF ? old.avgFieldLengths : [...old.avgFieldLengths, ...meanLengths({ tokens: tokens.slice(oldF), docs: withField.slice(oldF) })];
+  const T = vocabulary.length;
+  const oldIdOfNew = new Int32Array(T).fill(-1);
+  for (let i = 0; i < newIdOfOld.length; i++) oldIdOfNew[newIdOfOld[i]] = i;
+  // The main postings (docs before the tail) are shared; only their term offsets follow the new term ids.
+  const termOffsets = freshSorted.length === 0 ? old.termOffsets : yield* renumberedOffsets(old.termOffsets, oldIdOfNew);
+  // The tail: per new term id, its entries of the previous tail then its new ones.
+  const oldTail = old.tail ?? emptyTail(n, oldVocabulary.length);
+  const addCount = new Uint32Array(T);
+  for (const t of addTerm) addCount[t]++;
+  const tailOffsets = sharedArray(Uint32Array, T + 1);
+  for (let t = 0; t < T; t++) {
+    const o = oldIdOfNew[t];
+    const oldCount = o >= 0 ? oldTail.termOffsets[o + 1] - oldTail.termOffsets[o] : 0;
+    tailOffsets[t + 1] = tailOffsets[t] + oldCount + addCount[t];
+    if ((t & STEP_MASK) === STEP_MASK) yield;
+  }
+  const entries = tailOffsets[T];
+  const tailEntries = postingEntries(entries, normKeys.count);
+  const { postDocs, postKey } = tailEntries;
+  const termDocFreq = sharedArray(Uint32Array, T);
+  let work = 0;
+  for (let t = 0; t < T; t++) {
+    const o = oldIdOfNew[t];
+    if (o >= 0) {
+      const from = oldTail.termOffsets[o];
+      const to = oldTail.termOffsets[o + 1];
+      copyPostingEntries(oldTail, from, to, tailEntries, tailOffsets[t]);
+      termDocFreq[t] = old.termDocFreq[o];
+      work += 1 + to - from;
+    }
+    if (++work >= STEP) { work = 0; yield; }
+  }
+  // New entries, at the end of their terms' lists (in emission order: doc, then field).
+  const cursor = new Uint32Array(T);
+  for (let t = 0; t < T; t++) cursor[t] = tailOffsets[t + 1] - addCount[t];
+  const lastDocOfTerm = new Int32Array(T).fill(-1);
+  for (let i = 0; i < addTerm.length; i++) {
+    const t = addTerm[i];
+    const d = addDoc[i];
+    const at = cursor[t]++;
+    postDocs[at] = d;
+    postKey[at] = addKey[i];
+    if (lastDocOfTerm[t] !== d) { termDocFreq[t]++; lastDocOfTerm[t] = d; }
+  }
+  const termMasks = new Uint32Array(T);
+  for (let t = 0; t < T; t++) termMasks[t] = isFresh[t] ? charMask(vocabulary[t]) : base.termMasks[oldIdOfNew[t]];
+  const fullText: FullTextIndex = {
+    fieldIds, termCount: T, termOffsets, postDocs: old.postDocs, postKey: old.postKey,
+    normKeys: normKeys.table(), termDocFreq, fieldLengths, avgFieldLengths,
+    tail: { fromDoc: oldTail.fromDoc, termOffsets: tailOffsets, postDocs, postKey },
+  };
+  setLengthTotals(fullText, { tokens, docs: withField });
+  return { fullText, vocabulary, termMasks };
+}
+
+/**
+ * The version `version` of the catalog: `base` with `added` (new products, in order) at its end.
+ * Fields no product of `base` had are added after the others, in the order a build would number them,
+ * with the kind their values give; a text one gets the next full-text field number when a build would
+ * index it (`fieldWeights`: the catalog's).
+ */
+export function* appendProducts(
+  base: CatalogState, added: readonly Product[], version: number, places?: ReadonlyMap<string, number>,
+  fieldWeights?: Record<string, number>,
+): Steps<CatalogState> {
+  const n = base.store.length;
+  const k = added.length;
+  const N = n + k;
+  const baseFields = base.index.fields.length;
+  const newNames = newFieldNames(base, added);
+  const fieldByName = newNames.length === 0 ? base.fieldByName : new Map(base.fieldByName);
+  newNames.forEach((name, i) => fieldByName.set(name, baseFields + i));
+  const fields: FieldIndex[] = [];
+  const dictionaries = base.dictionaries.slice();
+  const fullTextIds = base.index.fullText.fieldIds.slice();
+  const fullTextNumber = new Map<number, number>(fullTextIds.map((fid, f) => [fid, f]));
+  const docWords: string[][][] = added.map(() => fullTextIds.map(() => []));
+  for (let fid = 0; fid < baseFields + newNames.length; fid++) {
+    const isNew = fid >= baseFields;
+    const field = isNew ? absentField(newNames[fid - baseFields]) : base.index.fields[fid];
+    const name = field.name;
+    // The new docs' own values of the field: `p[name]` would give a product without a key named like
+    // an Object.prototype member (`constructor`) that member, as a build does not (ownValueReader).
+    const given = added.map(ownValueReader(name));
+    const numbers = given.map(numericValue);
+    const hasText = given.some((v) => textValues(v).length > 0);
+    let text = field.text;
+    if (isNew && name !== IMAGE_VECTOR_FIELD && hasText) text = emptyTextColumn(n);
+    const valueCounts = appendedCounts(field.valueCounts, given);
+    const kind = isNew ? fieldKindOf(valueCounts!, text !== undefined) : field.kind;
+    if (isNew && isFullTextField({ name, kind }, fullTextIds.length, fieldWeights)) {
+      fullTextNumber.set(fid, fullTextIds.length);
+      fullTextIds.push(fid);
+      for (const perField of docWords) perField.push([]);
+    }
+    if (text?.single && name === 'refId') {
+      // refId codes are doc ids (see buildTextColumn); the arrays and the dictionary grow in place.
+      const refIds = base.dictionaries[fid].writer();
+      yield* refIds.reserveSteps(k);
+      for (const p of added) refIds.add(p.refId);
+      const single = text.single.constructor === singleCodesType(N) ? extendShared(text.single, N) : copySingleCodes(text.single, N, N);
+      const valueDocs = extendShared(text.valueDocs, N);
+      const valueOffsets = extendShared(text.valueOffsets, N + 1);
+      for (let d = n; d < N; d++) { single[d] = d; valueDocs[d] = d; valueOffsets[d + 1] = d + 1; }
+      text = { single, dictSize: N, valueOffsets, valueDocs };
+      dictionaries[fid] = refIds.dictionary();
+      yield;
+    } else if (text && !hasText) {
+      // No new doc has a value: the dictionary is unchanged.
+      text = appendTextColumn(text, n, added.map(() => []), text.dictSize);
+    } else if (text) {
+      // New values get the next codes (first-seen order, as a rebuild gives them), written after the
+      // previous version's in the shared store; its value table finds the old ones (dictionary.ts).
+      const values = (isNew ? Dictionary.empty() : base.dictionaries[fid]).writer();
+      let newValues = 0;
+      for (const v of given) newValues += textValues(v).length;
+      yield* values.reserveSteps(newValues);
+      const docCodes: number[][] = [];
+      for (let j = 0; j < k; j++) {
+        const codes: number[] = [];
+        for (const value of distinctTexts(given[j])) codes.push(values.codeFor(value));
+        docCodes.push(codes);
+        const f = fullTextNumber.get(fid);
+        // A loop, not a spread: a long text would overflow the stack as call arguments.
+        if (f !== undefined) for (const c of codes) for (const word of tokenize(values.at(c))) docWords[j][f].push(word);
+      }
+      text = appendTextColumn(text, n, docCodes, values.size);
+      dictionaries[fid] = values.dictionary();
+    }
+    // Numbers after text: the column reads through the appended text codes when it can (numeric-column.ts).
+    const numeric = appendedNumericColumn(field.numeric, field.text, text, dictionaries[fid] ?? Dictionary.empty(), n, numbers);
+    // The order lists the docs having a value: unchanged when no new doc has one.
+    const order = field.order && numbers.some((x) => x === x) ? appendToOrder(field.order, numericValues({ ...field, text, numeric }), n, N) : field.order;
+    fields.push({ name, kind, text, numeric, order, valueCounts });
+    // A new field without text values has an empty dictionary (one with them was set above).
+    if (dictionaries.length === fid) dictionaries.push(Dictionary.empty());
+    yield;
+  }
+  const { fullText, vocabulary, termMasks } = yield* appendFullText(base, n, docWords, fullTextIds);
+  const vectors = yield* appendVectorsSteps(base.vectors, added, n);
+  const store = yield* base.store.appended(added, { fields, fieldByName, dictionaries, vectors });
+  const tombstoneBits = appendedTombstoneBits(base.index, N);
+  const state: CatalogState = {
+    index: {
+      catalogId: base.index.catalogId, version, docCount: N, fields, fullText, ...tombstoneBits,
+      ...appendedOrdinals(base.index.ordinal, added, n, places),
+    },
+    store,
+    // The new refIds were added to the refId dictionary above (its table is the map): nothing to copy.
+    docByRefId: new RefIdDocs(dictionaries[fieldByName.get('refId')!], tombstoneBits.deleted, base.docByRefId.size + k),
+    fieldByName,
+    dictionaries,
+    vocabulary,
+    termMasks,
+    vectors,
+    tombstones: base.tombstones && withFullTextFields(base.tombstones, fullTextIds.length),
+  };
+  return state;
+}
+
+/**
+ * The product order with docs `n ..` (the `added` products) appended: a product taking the place of one it replaces (`places`:
+ * refId → place) keeps that place, a new one is placed by its doc id (after every other).
+ */
+function appendedOrdinals(ordinal: Uint32Array | undefined, added: readonly Product[], n: number, places: ReadonlyMap<string, number> | undefined): Pick<CatalogIndex, 'ordinal'> {
+  if (!ordinal && (!places || places.size === 0)) return {};
+  const N = n + added.length;
+  let out: Uint32Array;
+  if (ordinal) out = extendShared(ordinal, N);
+  else {
+    out = growableArray(Uint32Array, N);
+    for (let d = 0; d < n; d++) out[d] = d;
+  }
+  for (let d = n; d < N; d++) out[d] = places?.get(added[d - n].refId) ?? d;
+  return { ordinal: out };
+}
+
+/** The deleted-doc bitset grown to `N` docs (new docs are live); the list of deleted docs is unchanged. */
+function appendedTombstoneBits(index: CatalogIndex, N: number): Pick<CatalogIndex, 'deleted' | 'deletedDocs'> {
+  if (!index.deleted) return {};
+  return { deleted: extendShared(index.deleted, (N + 31) >>> 5), deletedDocs: index.deletedDocs };
+}
+
+

@@ -1,0 +1,129 @@
+/**
+ * The products a full rebuild starts from: a version's live products with a batch of changes applied,
+ * as a build reads them ({@link BuildProducts}), without decoding the products the batch leaves alone.
+ *
+ * Why: a rebuild is the path of the changes the fast paths cannot take (a field's kind changing, a
+ * delete tombstones cannot represent, a replace). Decoding every live product into objects first, as
+ * it did until 2026-11-28, held a million objects at once at 1M products: the collector's marking of
+ * them paused the loop for hundreds of milliseconds, and the decoding alone cost seconds. Here the
+ * live docs stay in the store (read field by field and copied encoded, as a merge reads them:
+ * `storedBuildProducts`); only the batch's own products are objects.
+ * @module
+ */
+import type { Product } from '../../types.js';
+import { productArray, STEP, type BuildProducts, type Steps } from '../build/build-catalog-state.js';
+import type { CatalogState } from '../catalog-index.js';
+import { StringMap } from '../columns/string-map.js';
+import { liveDocCount, liveDocsSteps, storedBuildProducts } from './tombstones.js';
+
+/** One change of a catalog's queue. */
+export type CatalogChange =
+  | { kind: 'upsert'; products: Product[] }
+  | { kind: 'replace'; products: Product[] }
+  | { kind: 'delete'; refIds: readonly string[] };
+
+/** What a change did: products it loaded or deleted, and the catalog's size right after it. */
+export interface ChangeResult { count: number; catalogSize: number }
+
+/** A position of the product order emptied by a delete or a replace (compacted away at the end). */
+const REMOVED = 0x7fffffff;
+
+/**
+ * Applies `changes` in order to the live products of `base` (never modified), as a list would: an
+ * upsert of a known refId takes the product's position (the last occurrence in the batch wins), a new
+ * refId goes to the end, a delete closes its gap (the refId, upserted again later in the batch, goes
+ * to the end), a replace starts from no product. Each product the batch brings gets a new revision
+ * (by the store the build makes); the others keep theirs. `changed` is false when nothing changed
+ * (deletes of unknown refIds only): no new version. In steps.
+ */
+export function* changedProducts(base: CatalogState, changes: readonly CatalogChange[]): Steps<{
+  products: BuildProducts; changed: boolean; results: ChangeResult[];
+}> {
+  // Entry i of the product order: a live doc of `base` (≥ 0), a product of `given` (-1 - index), or
+  // REMOVED. A batch starting with a replace needs none of the live docs.
+  const startsEmpty = changes[0]?.kind === 'replace';
+  const live = startsEmpty ? new Uint32Array(0) : yield* liveDocsSteps(base);
+  let sources: number[] = Array.from(live);
+  // Position of each live doc in `sources`, to find a stored refId's entry (-1: none). Made before the
+  // changes (one pass, a few milliseconds at a million docs) so looking a refId up is a plain call: a
+  // replace looks up a million.
+  const positionOf = new Int32Array(startsEmpty ? 0 : base.index.docCount).fill(-1);
+  for (let i = 0; i < live.length; i++) {
+    positionOf[live[i]] = i;
+    if ((i & (STEP - 1)) === STEP - 1) yield;
+  }
+  let baseGone = startsEmpty;
+  // Both can reach a million entries (a replace, a delete of everything): split maps, whose growth
+  // never rehashes a million keys in one step.
+  /** Stored refIds deleted by the batch: they are not found in `base` any more. */
+  const deleted = new StringMap<true>();
+  /** Entries of refIds the stored ones do not give (new, or upserted again after a delete). */
+  let added = new StringMap<number>();
+  const given: Product[] = [];
+  let size = startsEmpty ? 0 : liveDocCount(base);
+  let changed = false;
+  const results: ChangeResult[] = [];
+
+  const entryOf = (refId: string): number | undefined => {
+    const at = added.get(refId);
+    if (at !== undefined) return at;
+    if (baseGone || deleted.has(refId)) return undefined;
+    const doc = base.docByRefId.get(refId);
+    const i = doc === undefined ? -1 : positionOf[doc];
+    return i < 0 ? undefined : i;
+  };
+
+  for (const change of changes) {
+    if (change.kind === 'replace') {
+      sources = [];
+      added = new StringMap();
+      baseGone = true;
+      size = 0;
+      changed = true;
+    }
+    if (change.kind === 'delete') {
+      let count = 0;
+      // A refId named twice is found once: its entry is gone after the first.
+      for (let k = 0; k < change.refIds.length; k++) {
+        const refId = change.refIds[k];
+        const i = entryOf(refId);
+        if (i !== undefined) {
+          sources[i] = REMOVED;
+          if (!added.delete(refId)) deleted.set(refId, true);
+          count++;
+        }
+        if ((k & 1023) === 1023) yield;
+      }
+      size -= count;
+      if (count > 0) changed = true;
+      results.push({ count, catalogSize: size });
+      continue;
+    }
+    for (let k = 0; k < change.products.length; k++) {
+      const p = change.products[k];
+      const i = entryOf(p.refId);
+      const source = -1 - given.length;
+      given.push(p);
+      if (i === undefined) {
+        added.set(p.refId, sources.length);
+        sources.push(source);
+        size++;
+      } else sources[i] = source;
+      changed = true;
+      if ((k & 1023) === 1023) yield;
+    }
+    results.push({ count: change.products.length, catalogSize: size });
+  }
+
+  const order = new Int32Array(size);
+  let n = 0;
+  for (let i = 0; i < sources.length; i++) {
+    if (sources[i] !== REMOVED) order[n++] = sources[i];
+    if ((i & (STEP - 1)) === STEP - 1) yield;
+  }
+  // After a replace every entry is a product of the batch: read as the plain objects they are.
+  if (baseGone) {
+    return { products: productArray(Array.from(order, (s) => given[-1 - s])), changed, results };
+  }
+  return { products: storedBuildProducts(base, order, given), changed, results };
+}

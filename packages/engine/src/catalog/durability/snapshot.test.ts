@@ -1,0 +1,228 @@
+import { mkdtemp, readFile, rm, writeFile, readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAisleError } from '../../errors.js';
+import { executeSearch } from '../../search/execute-search.js';
+import { runPartial } from '../../search/run-partial.js';
+import { compileSearchPlan } from '../../search/search-plan.js';
+import { catalogArb, requestArb } from '../../search/__tests__/random-catalog.js';
+import type { Product, SearchRequest } from '../../types.js';
+import { Catalog } from '../catalog.js';
+import { loadCatalogSnapshot, saveCatalogSnapshot } from './snapshot.js';
+import { ensureNumericOrder } from '../columns/text-column-lookups.js';
+
+let dir: string;
+beforeAll(async () => { dir = await mkdtemp(path.join(tmpdir(), 'aisle-snapshot-')); });
+afterAll(async () => { await rm(dir, { recursive: true, force: true }); });
+
+async function outcome(catalog: Catalog, request: SearchRequest): Promise<unknown> {
+  try {
+    return await executeSearch(catalog, request);
+  } catch (err) {
+    return isAisleError(err) ? err.code : err;
+  }
+}
+
+async function expectInvalid(promise: Promise<unknown>): Promise<void> {
+  const err = await promise.then(() => undefined, (e: unknown) => e);
+  expect(isAisleError(err) && err.code === 'SNAPSHOT_INVALID').toBe(true);
+}
+
+describe('catalog snapshots', () => {
+  it('round-trips: identical products, refIds, vectors and search results', async () => {
+    const file = path.join(dir, 'round.aislesnap');
+    await fc.assert(fc.asyncProperty(catalogArb(60), fc.array(requestArb, { minLength: 3, maxLength: 3 }), async (products, requests) => {
+      const original = new Catalog({ synonyms: [['tv', 'television']] });
+      await original.upsert([...products, { refId: 'vec', image_vector: [1, 2.5, -3], title: 'Télévision' }]);
+      await saveCatalogSnapshot(original, file);
+      const loaded = await loadCatalogSnapshot(file, { synonyms: [['tv', 'television']] });
+      expect(loaded.liveCount).toBe(original.liveCount);
+      const all = (c: Catalog) => { const out: Product[] = []; c.forEachProduct((p) => out.push(p)); return out; };
+      // The product store travels as its parts (shapes, columns, side store): products read back as given.
+      expect(all(loaded)).toEqual(all(original));
+      expect(Array.from(loaded.getImageVector('vec')!)).toEqual([1, 2.5, -3]);
+      for (const request of [...requests, { website_id: 'w', client: 'c', q: 'tv', start: 0 }]) {
+        // Compared as the JSON the adapter would send (-0 is written as 0 either way).
+        expect(JSON.stringify(await outcome(loaded, request))).toBe(JSON.stringify(await outcome(original, request)));
+      }
+    }), { numRuns: 40 });
+  });
+
+  it('saves the structures derived by earlier searches (numeric orders, text sort ranks) and reuses them', async () => {
+    const file = path.join(dir, 'derived.aislesnap');
+    const original = new Catalog();
+    await original.upsert(Array.from({ length: 200 }, (_, i) => ({ refId: `p${i}`, brand: ['b', 'A', 'c'][i % 3], price: (i * 7) % 50 })));
+    const body: SearchRequest = { website_id: 'w', client: 'c', q: '', start: 3, size: 5, range_fields: ['price'],
+      sort_fields: [{ price: { order: 'desc', type: 'number' } }, { brand: { order: 'asc', type: 'text' } }] };
+    const before = await executeSearch(original, body);
+    expect(original.state.index.fields[original.state.fieldByName.get('price')!].order).toBeDefined();
+    await saveCatalogSnapshot(original, file);
+    const loaded = await loadCatalogSnapshot(file);
+    const { fields } = loaded.state.index;
+    expect(fields[loaded.state.fieldByName.get('price')!].order).toBeDefined();
+    expect(fields[loaded.state.fieldByName.get('brand')!].text?.sortRank).toBeDefined();
+    expect(await executeSearch(loaded, body)).toEqual(before);
+  });
+
+  it('stores the numeric order of every numeric field, equal to the one a search derives', async () => {
+    const file = path.join(dir, 'orders.aislesnap');
+    const original = new Catalog();
+    await original.upsert(Array.from({ length: 300 }, (_, i) => ({ refId: `p${i}`, price: (i * 13) % 40, rating: i % 7 === 0 ? 'n/a' : i % 5 })));
+    await saveCatalogSnapshot(original, file);
+    const loaded = await loadCatalogSnapshot(file);
+    const fresh = await loadCatalogSnapshot(file);
+    for (const name of ['price', 'rating']) {
+      const field = loaded.state.index.fields[loaded.state.fieldByName.get(name)!];
+      expect(field.order).toBeDefined();
+      const derived = { ...field, order: undefined };
+      const state = { ...fresh.state, index: { ...fresh.state.index, fields: fresh.state.index.fields.map((f) => (f.name === name ? derived : f)) } };
+      ensureNumericOrder(state, loaded.state.fieldByName.get(name)!);
+      expect(Array.from(field.order!)).toEqual(Array.from(derived.order!));
+    }
+  });
+
+  it('keeps working after load: upserts rebuild from the loaded products', async () => {
+    const file = path.join(dir, 'live.aislesnap');
+    const original = new Catalog();
+    await original.upsert([{ refId: 'a', title: 'red lamp', price: '12.50' }]);
+    await saveCatalogSnapshot(original, file);
+    const loaded = await loadCatalogSnapshot(file);
+    await loaded.upsert([{ refId: 'b', title: 'red chair', price: 3 }]);
+    const r = await executeSearch(loaded, { website_id: 'w', client: 'c', q: 'red', start: 0, range_fields: ['price'] });
+    expect(r.total_results).toBe(2);
+    expect(r.ranges).toEqual({ price: { min: 3, max: 12.5 } });
+    expect(loaded.getProduct('a')).toEqual({ refId: 'a', title: 'red lamp', price: '12.50' });
+  });
+
+  it('loads a format-2 snapshot (offsets and codes beside 32-bit single codes) into the narrow layout', async () => {
+    // __tests__/format-2.aislesnap was written by the format-2 code from these products, after a text
+    // sort on brand and a range on price (derived arrays saved) and with p3 and p17 deleted (tombstones).
+    const brands = ['Acme', 'Borealis', 'Cobalt', 'Dune', 'Ember'];
+    const products: Product[] = Array.from({ length: 40 }, (_, i) => ({
+      refId: `p${i}`,
+      title: `${['red', 'blue', 'green'][i % 3]} ${['mug', 'kettle', 'lamp', 'chair'][i % 4]} ${i}`,
+      brand: brands[i % 5],
+      ...(i % 4 === 0 ? {} : { tags: i % 3 === 0 ? ['sale', 'new'] : ['sale'] }),
+      ...(i % 6 === 5 ? {} : { colour: ['red', 'blue', 'green'][i % 3] }),
+      price: ((i * 7) % 50) + 0.5,
+    }));
+    const loaded = await loadCatalogSnapshot(fileURLToPath(new URL('./__tests__/format-2.aislesnap', import.meta.url)));
+    const { index, fieldByName } = loaded.state;
+    const text = (name: string) => index.fields[fieldByName.get(name)!].text!;
+    expect(text('brand').single).toBeInstanceOf(Int8Array);
+    expect(text('brand').offsets).toBeUndefined();
+    expect(text('refId').single).toBeInstanceOf(Int8Array);
+    expect(text('tags').single).toBeUndefined();
+    expect(text('tags').codes).toBeInstanceOf(Uint32Array);
+    expect(index.fullText.fieldLengths).toBeInstanceOf(Uint16Array);
+    const built = new Catalog();
+    await built.upsert(products.filter((p) => p.refId !== 'p3' && p.refId !== 'p17'));
+    const requests: SearchRequest[] = [
+      { website_id: 'w', client: 'c', q: 'red mug', start: 0, size: 50, aggregations: ['brand', 'tags', 'colour'], range_fields: ['price'] },
+      { website_id: 'w', client: 'c', q: '', start: 0, size: 50, scope: { tags: ['new'] }, sort_fields: [{ brand: { order: 'desc', type: 'text' } }], aggregations: ['colour'] },
+      { website_id: 'w', client: 'c', q: 'lamp', start: 0, size: 50, scope: { brand: ['Dune', 'Acme'] }, aggregations: ['tags'] },
+    ];
+    for (const request of requests) expect(await outcome(loaded, request)).toEqual(await outcome(built, request));
+    // Written again, it is a current-format snapshot answering alike.
+    const file = path.join(dir, 'from-format-2.aislesnap');
+    await saveCatalogSnapshot(loaded, file);
+    const again = await loadCatalogSnapshot(file);
+    for (const request of requests) expect(await outcome(again, request)).toEqual(await outcome(built, request));
+  });
+
+  it('loads a format-4 snapshot (normalised postings, field lengths by field, a vector per doc) answering as a build does', async () => {
+    // __tests__/format-4.aislesnap was written by the format-4 code from these products: the first 34
+    // built, the last 6 appended (a posting tail, means moved), then p3 and p17 deleted.
+    const brands = ['Acme', 'Borealis', 'Cobalt', 'Dune', 'Ember'];
+    const products: Product[] = Array.from({ length: 40 }, (_, i) => ({
+      refId: `p${i}`,
+      title: `${['red', 'blue', 'green'][i % 3]} ${['mug', 'kettle', 'lamp', 'chair'][i % 4]} ${i}${i % 5 === 0 ? ' red red' : ''}`,
+      brand: brands[i % 5],
+      ...(i % 4 === 0 ? {} : { tags: i % 3 === 0 ? ['sale', 'new'] : ['sale'] }),
+      ...(i % 6 === 5 ? {} : { colour: ['red', 'blue', 'green'][i % 3] }),
+      price: ((i * 7) % 50) + 0.5,
+      ...(i % 3 === 0 ? {} : { image_vector: [i / 4, -i / 8, 1] }),
+    }));
+    const live = products.filter((p) => p.refId !== 'p3' && p.refId !== 'p17');
+    const loaded = await loadCatalogSnapshot(fileURLToPath(new URL('./__tests__/format-4.aislesnap', import.meta.url)));
+    const built = new Catalog();
+    await built.upsert(live);
+    const requests: SearchRequest[] = [
+      { website_id: 'w', client: 'c', q: 'red mug', start: 0, size: 50, aggregations: ['brand', 'tags', 'colour'], range_fields: ['price'] },
+      { website_id: 'w', client: 'c', q: 'red', start: 0, size: 50 },
+      { website_id: 'w', client: 'c', q: 'lamp', start: 0, size: 50, scope: { brand: ['Dune', 'Acme'] }, aggregations: ['tags'] },
+    ];
+    // The relevance scores themselves, best first (doc ids differ: the loaded catalog keeps its tombstones).
+    const scores = (catalog: Catalog, request: SearchRequest) => {
+      const { state } = catalog;
+      return Array.from(runPartial(state.index, compileSearchPlan(state, request).plan, 0, state.index.docCount).topScores);
+    };
+    for (const request of requests) {
+      expect(await outcome(loaded, request)).toEqual(await outcome(built, request));
+      expect(scores(loaded, request)).toEqual(scores(built, request));
+    }
+    for (const p of live) {
+      expect(loaded.getProduct(p.refId)).toEqual(p);
+      expect(loaded.getImageVector(p.refId) && Array.from(loaded.getImageVector(p.refId)!)).toEqual(built.getImageVector(p.refId) && Array.from(built.getImageVector(p.refId)!));
+    }
+    // Written again, it is a current-format snapshot answering alike.
+    const file = path.join(dir, 'from-format-4.aislesnap');
+    await saveCatalogSnapshot(loaded, file);
+    const again = await loadCatalogSnapshot(file);
+    for (const request of requests) expect(await outcome(again, request)).toEqual(await outcome(built, request));
+  });
+
+  it('writes atomically: no temporary file is left behind', async () => {
+    const sub = await mkdtemp(path.join(dir, 'atomic-'));
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a' }]);
+    await saveCatalogSnapshot(catalog, path.join(sub, 'c.aislesnap'));
+    await saveCatalogSnapshot(catalog, path.join(sub, 'c.aislesnap'));
+    expect(await readdir(sub)).toEqual(['c.aislesnap']);
+  });
+
+  it('rejects missing, truncated, foreign and corrupted files with SNAPSHOT_INVALID', async () => {
+    const file = path.join(dir, 'good.aislesnap');
+    const catalog = new Catalog();
+    await catalog.upsert(Array.from({ length: 50 }, (_, i) => ({ refId: `p${i}`, title: `item ${i}`, price: i })));
+    await saveCatalogSnapshot(catalog, file);
+    const bytes = await readFile(file);
+    await expectInvalid(loadCatalogSnapshot(path.join(dir, 'missing.aislesnap')));
+    const bad = path.join(dir, 'bad.aislesnap');
+    for (const content of [bytes.subarray(0, bytes.length - 10), bytes.subarray(0, 5), Buffer.from('{"not":"a snapshot"}'), Buffer.alloc(0),
+      Buffer.concat([bytes, Buffer.from([0])])]) {
+      await writeFile(bad, content);
+      await expectInvalid(loadCatalogSnapshot(bad));
+    }
+    const foreign = Buffer.from(bytes);
+    foreign.write('XXXX', 8); // file identifier
+    await writeFile(bad, foreign);
+    await expectInvalid(loadCatalogSnapshot(bad));
+    // Random byte damage must never crash the process with anything but SNAPSHOT_INVALID or a still-valid catalog.
+    for (let i = 0; i < 30; i++) {
+      const damaged = Buffer.from(bytes);
+      for (let j = 0; j < 5; j++) damaged[12 + Math.floor(Math.random() * (damaged.length - 12))] ^= 0xff;
+      await writeFile(bad, damaged);
+      const err = await loadCatalogSnapshot(bad).then(() => undefined, (e: unknown) => e);
+      if (err !== undefined) expect(isAisleError(err) && err.code === 'SNAPSHOT_INVALID').toBe(true);
+    }
+  });
+
+  it('loads format 2 snapshots (each product as JSON), written before the product store kept its own parts', async () => {
+    const fixture = path.join(import.meta.dirname, '__tests__');
+    const loaded = await loadCatalogSnapshot(path.join(fixture, 'format-2-store.aislesnap'));
+    const expected = JSON.parse(await readFile(path.join(fixture, 'format-2-store.products.json'), 'utf8')) as Product[];
+    const all: Product[] = [];
+    loaded.forEachProduct((p) => all.push(p));
+    expect(JSON.stringify(all)).toBe(JSON.stringify(expected));
+    expect((await executeSearch(loaded, { website_id: 'w', client: 'c', q: 'shoe', start: 0 })).result.map((p) => p.refId).sort()).toEqual(['a', 'b']);
+    // Saved again, it is written in the current format and reads back the same.
+    const file = path.join(dir, 'from-format-2.aislesnap');
+    await saveCatalogSnapshot(loaded, file);
+    const again = await loadCatalogSnapshot(file);
+    expect(JSON.stringify(expected.map((p) => again.getProduct(p.refId)))).toBe(JSON.stringify(expected));
+  });
+});

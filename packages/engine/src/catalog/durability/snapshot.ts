@@ -1,0 +1,426 @@
+/**
+ * Catalog snapshots: one flatbuffers file (layout in catalog-snapshot.fbs) holding every built column
+ * and index array and the product store's own parts (shapes, shape per doc, side store: see
+ * product-store.ts), so a restart neither re-parses the feed, nor re-tokenises, nor parses a product.
+ * Format 2 (each product's JSON beside the columns) still loads: its products are parsed once and kept
+ * in the columns. Written atomically (temporary file, then rename).
+ * @module
+ */
+import { randomUUID } from 'node:crypto';
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Builder, ByteBuffer } from 'flatbuffers';
+import { AisleError } from '../../errors.js';
+import type { Product } from '../../types.js';
+import { Catalog, type CatalogOptions } from '../catalog.js';
+import { charMask, type CatalogState, type FieldIndex, type FieldKind, type FullTextIndex, type DocCodes, type VectorColumn, type PostingSegment, type SingleCodes, type ValueCounts } from '../catalog-index.js';
+import { copySingleCodes, foldedInverted, singleCodesType } from '../columns/text-column.js';
+import { sharedArray } from '../columns/shared-arrays.js';
+import { docMajorLengths, lengthAt } from '../full-text/field-lengths.js';
+import { flatPostingsSteps } from '../full-text/posting-tail.js';
+import { RefIdDocs } from '../columns/refid-docs.js';
+import { Dictionary } from '../columns/dictionary.js';
+import { NormKeyBuilder, postKeysArray, type NormKeyTable, type PostKeys } from '../full-text/norm-keys.js';
+import { vectorsFromDocRows } from '../columns/vector-column.js';
+import { lengthNorm, runSteps, storedFieldLength, type Steps } from '../build/build-catalog-state.js';
+import { runInSlices } from '../build/time-slices.js';
+import { applyDeletes } from '../changes/tombstones.js';
+import { newRevisions, ProductStore, type ShapeRecord } from '../columns/product-store.js';
+import { ensureNumericOrdersSteps } from '../columns/text-column-lookups.js';
+import { numericColumnOf, numericPerDoc } from '../columns/numeric-column.js';
+import type { StepTimer } from '../../util/step-timer.js';
+
+const FILE_IDENTIFIER = 'AISL';
+/**
+ * 5: postings keep each entry's norm key (`ft.postKey`, 16-bit while the keys fit; the keys'
+ * triples in `ft.keyFields`, `ft.keyTfs`, `ft.keyLengths`: norm-keys.ts) instead of its field and
+ * normalised value (`ft.postFields`, `ft.postNorm` float32), field lengths are laid out doc by doc (`d * fields + f`), and image
+ * vectors are kept for the docs having one (`vec.data` rows, `vec.rowOf` per doc) instead of a row per
+ * doc and `vec.present`.
+ * 4 (still read): the product store's own parts (shapes, shape per doc, side store) instead of each product's JSON,
+ * so a load parses no product (files written with `ps.revisions` load too: the array is not read, a
+ * loaded catalog's products get new revisions).
+ * 3 (still read): single-valued text columns hold only their narrow `single` codes, field lengths are
+ * 16-bit; each product as JSON.
+ * 2 (still read): every text column had `offsets` and `codes`, `single` was 32-bit when present and
+ * field lengths 32-bit; converted to the current layout on load.
+ */
+const FORMAT_VERSION = 5;
+const READABLE_VERSIONS: readonly number[] = [2, 3, 4, FORMAT_VERSION];
+/** The last format keeping normalised postings, field lengths field by field and a vector row per doc. */
+const LAST_NORM_POSTINGS_FORMAT = 4;
+/** The last format keeping each product's JSON (loading parses every product). */
+const LAST_JSON_PRODUCTS_FORMAT = 3;
+
+type AnyTypedArray = Uint8Array | Int8Array | Uint16Array | Int16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
+// Append only: a type's position is its code in the file.
+const ELEMENT_TYPES = [undefined, Uint8Array, Uint16Array, Uint32Array, Int32Array, Float32Array, Float64Array, Int8Array, Int16Array] as const;
+
+function elementType(a: AnyTypedArray): number {
+  const i = ELEMENT_TYPES.findIndex((c) => c !== undefined && a instanceof c);
+  if (i < 1) throw new Error('unsupported array type');
+  return i;
+}
+
+interface SnapshotMeta {
+  docCount: number;
+  fields: { name: string; kind: FieldKind; dictSize?: number; hasText: boolean; hasNumeric: boolean; valueCounts?: ValueCounts }[];
+  dictionaries: (readonly string[])[];
+  vocabulary: string[];
+  fullText: { fieldIds: number[]; termCount: number; avgFieldLengths: number[] };
+  vectorDimension: number;
+  /** Tombstoned docs (see tombstones.ts), ascending; absent when none. */
+  deleted?: number[];
+  /** Format 4: the product store's shapes (its arrays are named `ps.*`). */
+  productShapes?: ShapeRecord[];
+}
+
+function arraysOf(state: CatalogState, postings: PostingSegment): Map<string, AnyTypedArray> {
+  const arrays = new Map<string, AnyTypedArray>();
+  state.index.fields.forEach((f, i) => {
+    if (f.text) {
+      const t = f.text;
+      if (t.single) arrays.set(`f${i}.single`, t.single);
+      else arrays.set(`f${i}.offsets`, t.offsets).set(`f${i}.codes`, t.codes);
+      // The inverted column as a one-go build lays it out (appended docs folded in): the format is unchanged.
+      const inverted = foldedInverted(t);
+      arrays.set(`f${i}.valueOffsets`, inverted.valueOffsets).set(`f${i}.valueDocs`, inverted.valueDocs);
+      if (t.sortRank) arrays.set(`f${i}.sortRank`, t.sortRank);
+    }
+    // Stored per doc, as format 5 always did: the loader reads the numbers through the codes again.
+    if (f.numeric) arrays.set(`f${i}.numeric`, numericPerDoc(f, state.index.docCount));
+    if (f.order) arrays.set(`f${i}.order`, f.order);
+  });
+  const ft = state.index.fullText;
+  // An appended version's tail is stored merged into the main postings, as a one-go build lays them out.
+  arrays.set('ft.termOffsets', postings.termOffsets).set('ft.postDocs', postings.postDocs)
+    .set('ft.postKey', postings.postKey).set('ft.termDocFreq', ft.termDocFreq)
+    .set('ft.keyFields', ft.normKeys.keyFields).set('ft.keyTfs', ft.normKeys.keyTfs).set('ft.keyLengths', ft.normKeys.keyLengths)
+    .set('ft.fieldLengths', ft.fieldLengths.subarray(0, ft.fieldIds.length * state.index.docCount));
+  if (state.vectors) arrays.set('vec.data', state.vectors.data).set('vec.rowOf', state.vectors.rowOf);
+  if (state.index.ordinal) arrays.set('ordinal', state.index.ordinal);
+  const store = state.store.parts();
+  arrays.set('ps.shapeOf', store.shapeOf).set('ps.rawDocs', store.rawDocs)
+    .set('ps.rawOffsets', store.rawOffsets).set('ps.rawBytes', store.rawBytes);
+  return arrays;
+}
+
+/** Encodes a catalog version as snapshot bytes. */
+export function encodeCatalogSnapshot(state: CatalogState): Uint8Array {
+  return runSteps(encodeCatalogSnapshotSteps(state));
+}
+
+/**
+ * The encoding as steps (see `runInSlices`), so that writing the snapshot of a large catalog does not
+ * hold the event loop for the whole encoding: it pauses after each array.
+ */
+function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
+  const { index } = state;
+  // Every numeric order is written (derived now, in steps, when no search has needed it yet): after a
+  // restart, the first browse or range search does not sort a whole column in its request.
+  yield* ensureNumericOrdersSteps(state);
+  const meta: SnapshotMeta = {
+    docCount: index.docCount,
+    fields: index.fields.map((f) => ({ name: f.name, kind: f.kind, dictSize: f.text?.dictSize, hasText: !!f.text, hasNumeric: !!f.numeric, valueCounts: f.valueCounts })),
+    dictionaries: state.dictionaries.map((d) => d.values()),
+    vocabulary: state.vocabulary,
+    fullText: { fieldIds: index.fullText.fieldIds, termCount: index.fullText.termCount, avgFieldLengths: index.fullText.avgFieldLengths },
+    vectorDimension: state.vectors?.dimension ?? 0,
+    deleted: index.deletedDocs && Array.from(index.deletedDocs),
+    productShapes: state.store.parts().shapes,
+  };
+  const b = new Builder(1 << 16);
+  const namedArrays: number[] = [];
+  const postings = yield* flatPostingsSteps(index.fullText);
+  for (const [name, array] of arraysOf(state, postings)) {
+    const nameOffset = b.createString(name);
+    const bytes = b.createByteVector(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+    b.startObject(3);
+    b.addFieldOffset(0, nameOffset, 0);
+    b.addFieldInt8(1, elementType(array), 0);
+    b.addFieldOffset(2, bytes, 0);
+    namedArrays.push(b.endObject());
+    yield;
+  }
+  const arraysVector = offsetVector(b, namedArrays);
+  const metaOffset = b.createString(JSON.stringify(meta));
+  // Slot 2 (each product's JSON, format 2) is left out: the product store's parts are arrays.
+  b.startObject(4);
+  b.addFieldInt32(0, FORMAT_VERSION, 0);
+  b.addFieldOffset(1, metaOffset, 0);
+  b.addFieldOffset(3, arraysVector, 0);
+  b.finishSizePrefixed(b.endObject(), FILE_IDENTIFIER);
+  return b.asUint8Array();
+}
+
+function offsetVector(b: Builder, offsets: number[]): number {
+  b.startVector(4, offsets.length, 4);
+  for (let i = offsets.length - 1; i >= 0; i--) b.addOffset(offsets[i]);
+  return b.endVector();
+}
+
+/** {@link encodeCatalogSnapshot} in time slices (a big catalog's encoding never blocks the event loop for long). */
+export function encodeCatalogSnapshotInSlices(state: CatalogState): Promise<Uint8Array> {
+  return runInSlices(encodeCatalogSnapshotSteps(state));
+}
+
+/**
+ * Writes the catalog's current version (taken when called) to `filePath` atomically and durably: a
+ * temporary file beside it, flushed to disk, renamed over the final name, then the directory flushed —
+ * so a crash leaves either the previous snapshot or this one, never a half-written file, and once this
+ * resolves the change log it covers may be deleted.
+ */
+export async function saveCatalogSnapshot(catalog: Catalog, filePath: string): Promise<void> {
+  const bytes = await runInSlices(encodeCatalogSnapshotSteps(catalog.state));
+  const temp = `${filePath}.${randomUUID()}.tmp`;
+  try {
+    const file = await open(temp, 'w');
+    try {
+      await file.writeFile(bytes);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temp, filePath);
+  } catch (err) {
+    await rm(temp, { force: true });
+    throw err;
+  }
+  const dir = await open(path.dirname(filePath), 'r');
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
+  }
+}
+
+function invalid(filePath: string, problem: string, cause?: unknown): never {
+  throw new AisleError('SNAPSHOT_INVALID', `snapshot ${filePath}: ${problem}`, { cause, details: { filePath } });
+}
+
+type Need = <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number) => T;
+
+/**
+ * The field lengths of a snapshot of format `version`, doc by doc. Formats up to 4 stored them field by
+ * field; format 2 also in 32 bits (saturated to 16 here).
+ */
+function fieldLengthsOf(version: number, need: Need, fields: number, docCount: number): Uint16Array {
+  const length = fields * docCount;
+  if (version > LAST_NORM_POSTINGS_FORMAT) return need('ft.fieldLengths', Uint16Array, length);
+  let rows: Uint16Array;
+  if (version === 2) {
+    const wide = need('ft.fieldLengths', Uint32Array, length);
+    rows = new Uint16Array(length);
+    for (let i = 0; i < length; i++) rows[i] = storedFieldLength(wide[i]);
+  } else rows = need('ft.fieldLengths', Uint16Array, length);
+  return docMajorLengths(rows, fields, docCount);
+}
+
+/**
+ * The norm keys of a snapshot of format `version` and their table. Formats up to 4 stored
+ * `tf / lengthNorm` as float32, normalised with the means they kept (`avgFieldLengths`): the term
+ * frequency (an integer below 65,536) is recovered exactly from it, the length read from the doc's.
+ */
+function postingKeysOf(
+  version: number, need: Need, wideKeys: boolean, postDocs: Uint32Array, fieldLengths: Uint16Array, avgFieldLengths: readonly number[],
+): { postKey: PostKeys; normKeys: NormKeyTable } {
+  const fields = avgFieldLengths.length;
+  if (version > LAST_NORM_POSTINGS_FORMAT) {
+    const keyFields = need('ft.keyFields', Uint8Array);
+    const normKeys = { keyFields, keyTfs: need('ft.keyTfs', Uint16Array, keyFields.length), keyLengths: need('ft.keyLengths', Uint16Array, keyFields.length) };
+    // 16-bit while the keys fit in them, else 32-bit (postKeysArray).
+    const keys: PostKeys = wideKeys ? need('ft.postKey', Uint32Array, postDocs.length) : need('ft.postKey', Uint16Array, postDocs.length);
+    if (keyFields.some((f) => f >= fields) || keys.some((k) => k >= keyFields.length)) throw new Error('norm keys out of range');
+    return { postKey: keys, normKeys };
+  }
+  const postNorm = need('ft.postNorm', Float32Array, postDocs.length);
+  const postFields = need('ft.postFields', Uint8Array, postDocs.length);
+  const builder = new NormKeyBuilder();
+  const keys: number[] = new Array<number>(postDocs.length);
+  for (let i = 0; i < postDocs.length; i++) {
+    const f = postFields[i];
+    const length = lengthAt(fieldLengths, fields, f, postDocs[i]);
+    keys[i] = builder.keyOf(f, Math.round(postNorm[i] * lengthNorm(length, avgFieldLengths[f])), length);
+  }
+  const postKey = postKeysArray(keys.length, builder.count);
+  postKey.set(keys);
+  return { postKey, normKeys: builder.table() };
+}
+
+/** The image vectors of a snapshot of format `version` (up to 4: a row per doc and a presence byte). */
+function vectorsOf(version: number, need: Need, dimension: number, docCount: number): VectorColumn {
+  if (version <= LAST_NORM_POSTINGS_FORMAT) {
+    return vectorsFromDocRows(dimension, need('vec.data', Float32Array, docCount * dimension), need('vec.present', Uint8Array, docCount));
+  }
+  const data = need('vec.data', Float32Array);
+  const rowOf = need('vec.rowOf', Int32Array, docCount);
+  const rows = data.length / dimension;
+  if (!Number.isInteger(rows) || rowOf.some((row) => row < -1 || row >= rows)) throw new Error('vector rows out of range');
+  return { dimension, data, rowOf };
+}
+
+/**
+ * Reads the snapshot bytes back into a catalog state builder; `timer` (optional) records the time of
+ * each step.
+ */
+export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', timer?: StepTimer): { makeState: (catalogId: string) => CatalogState } {
+  if (bytes.length < 12) invalid(label, 'is too short to be a snapshot');
+  const sizePrefix = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true);
+  if (sizePrefix + 4 !== bytes.length) invalid(label, `is truncated or has trailing bytes (expected ${sizePrefix + 4} bytes, found ${bytes.length})`);
+  const bb = new ByteBuffer(bytes);
+  bb.setPosition(4);
+  if (!bb.__has_identifier(FILE_IDENTIFIER)) invalid(label, 'is not an aisle catalog snapshot');
+  try {
+    const root = bb.readInt32(bb.position()) + bb.position();
+    const field = (table: number, slot: number): number => bb.__offset(table, 4 + 2 * slot);
+    const version = field(root, 0) ? bb.readUint32(root + field(root, 0)) : 0;
+    if (!READABLE_VERSIONS.includes(version)) invalid(label, `has format version ${version}, expected ${READABLE_VERSIONS.join(' or ')}`);
+    const meta = JSON.parse(bb.__string(root + field(root, 1)) as string) as SnapshotMeta;
+    timer?.lap('meta');
+    let products: Product[] | undefined;
+    if (version <= LAST_JSON_PRODUCTS_FORMAT) {
+      const productsAt = root + field(root, 2);
+      const productsStart = bb.__vector(productsAt);
+      const productCount = bb.__vector_len(productsAt);
+      if (productCount !== meta.docCount) invalid(label, 'has a product count that does not match its index');
+      products = new Array<Product>(productCount);
+      for (let i = 0; i < productCount; i++) products[i] = JSON.parse(bb.__string(productsStart + 4 * i) as string) as Product;
+      timer?.lap('products');
+    }
+    const arraysAt = root + field(root, 3);
+    const arraysStart = bb.__vector(arraysAt);
+    const arrays = new Map<string, AnyTypedArray>();
+    for (let i = 0, n = bb.__vector_len(arraysAt); i < n; i++) {
+      const table = bb.__indirect(arraysStart + 4 * i);
+      const name = bb.__string(table + field(table, 0)) as string;
+      const ctor = ELEMENT_TYPES[bb.readUint8(table + field(table, 1))];
+      const dataAt = table + field(table, 2);
+      const start = bb.__vector(dataAt);
+      const length = bb.__vector_len(dataAt);
+      if (!ctor || length % ctor.BYTES_PER_ELEMENT !== 0 || start + length > bytes.length) invalid(label, `has a malformed array ${name}`);
+      // Copied onto a SharedArrayBuffer (aligned, shareable with the search workers).
+      const shared = new SharedArrayBuffer(Math.max(1, length));
+      new Uint8Array(shared, 0, length).set(bytes.subarray(start, start + length));
+      const View = ctor as unknown as new (buffer: ArrayBufferLike, offset: number, length: number) => AnyTypedArray;
+      arrays.set(name, new View(shared, 0, length / ctor.BYTES_PER_ELEMENT));
+    }
+    timer?.lap('arrays');
+    const need: Need = <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number): T => {
+      const a = arrays.get(name);
+      if (!(a instanceof ctor) || (length !== undefined && a.length !== length)) invalid(label, `lacks a valid array ${name}`);
+      return a;
+    };
+    const n = meta.docCount;
+    // A doc's codes: `single` (as wide as the dictionary needs) or offsets/codes. Format 2 kept both
+    // for single-valued columns, `single` in 32 bits: narrowed here.
+    const codesOf = (i: number, dictSize: number): DocCodes => {
+      const single = arrays.get(`f${i}.single`);
+      if (!single) return { offsets: need(`f${i}.offsets`, Uint32Array, n + 1), codes: need(`f${i}.codes`, Uint32Array) };
+      if (version === 2) return { single: copySingleCodes(need(`f${i}.single`, Int32Array, n), dictSize, n) };
+      const Width = singleCodesType(dictSize);
+      return { single: need(`f${i}.single`, Width as new (...args: never[]) => SingleCodes, n) };
+    };
+    const fields: FieldIndex[] = meta.fields.map((f, i) => ({
+      name: f.name,
+      kind: f.kind,
+      // Absent in snapshots written before the counts existed: appends then rebuild (see FieldIndex).
+      valueCounts: f.valueCounts,
+      // Per doc in the file; kept per code (numeric-column.ts) once the dictionaries are read, below.
+      numeric: undefined,
+      order: arrays.has(`f${i}.order`) ? need(`f${i}.order`, Uint32Array) : undefined,
+      text: f.hasText ? {
+        ...codesOf(i, f.dictSize!), dictSize: f.dictSize!,
+        valueOffsets: need(`f${i}.valueOffsets`, Uint32Array, f.dictSize! + 1), valueDocs: need(`f${i}.valueDocs`, Uint32Array),
+        sortRank: arrays.has(`f${i}.sortRank`) ? need(`f${i}.sortRank`, Uint32Array, f.dictSize!) : undefined,
+      } : undefined,
+    }));
+    const ft = meta.fullText;
+    if (ft.avgFieldLengths.length !== ft.fieldIds.length) invalid(label, 'has an inconsistent index');
+    const postDocs = need('ft.postDocs', Uint32Array);
+    const fieldLengths = fieldLengthsOf(version, need, ft.fieldIds.length, n);
+    const fullText: FullTextIndex = {
+      fieldIds: ft.fieldIds, termCount: ft.termCount, avgFieldLengths: ft.avgFieldLengths,
+      termOffsets: need('ft.termOffsets', Uint32Array, ft.termCount + 1), postDocs,
+      ...postingKeysOf(version, need, arrays.get('ft.postKey') instanceof Uint32Array, postDocs, fieldLengths, ft.avgFieldLengths),
+      termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths,
+    };
+    if (meta.vocabulary.length !== ft.termCount || meta.dictionaries.length !== fields.length) invalid(label, 'has an inconsistent index');
+    if (meta.deleted?.some((d, i) => !Number.isInteger(d) || d < 0 || d >= n || (i > 0 && d <= meta.deleted![i - 1]))) invalid(label, 'has invalid tombstones');
+    const vectors = meta.vectorDimension > 0 ? vectorsOf(version, need, meta.vectorDimension, n) : undefined;
+    const termMasks = Uint32Array.from(meta.vocabulary, charMask);
+    const fieldByName = new Map(fields.map((f, i) => [f.name, i]));
+    // Looked up by value (all but refId's, see buildTextColumn); their value tables are built on first use
+    // or in the background (Catalog.completeInBackground), off the path of the first searches.
+    meta.fields.forEach((f, i) => {
+      if (!f.hasNumeric) return;
+      const values = meta.dictionaries[i];
+      fields[i].numeric = runSteps(numericColumnOf(need(`f${i}.numeric`, Float64Array, n), fields[i].text, { at: (c) => values[c] }));
+      arrays.delete(`f${i}.numeric`); // the per-doc copy is not kept
+    });
+    timer?.lap('numbers');
+    const dictionaries = meta.dictionaries.map((values) => Dictionary.of(values));
+    const columns = { fields, fieldByName, dictionaries, vectors };
+    let store: ProductStore;
+    if (products) {
+      // Formats 2 and 3: the products are parsed once and kept in the loaded columns, with fresh revisions.
+      store = runSteps(ProductStore.build(products, newRevisions(n), columns));
+    } else {
+      if (!meta.productShapes) invalid(label, 'lacks its product shapes');
+      try {
+        store = ProductStore.fromParts({
+          shapes: meta.productShapes, shapeOf: need('ps.shapeOf', Uint16Array, n),
+          rawDocs: need('ps.rawDocs', Uint32Array), rawOffsets: need('ps.rawOffsets', Float64Array), rawBytes: need('ps.rawBytes', Uint8Array),
+        }, columns);
+      } catch (err) {
+        if (err instanceof AisleError) throw err;
+        return invalid(label, 'has an inconsistent product store', err);
+      }
+    }
+    timer?.lap('store');
+    // Its table is built on first use or in the background (Catalog.completeInBackground): plain searches never read it.
+    const docByRefId = new RefIdDocs(refIdsByDoc(store, fieldByName.get('refId'), dictionaries, fields), undefined, n);
+    timer?.lap('lookups');
+    const makeState = (catalogId: string): CatalogState => {
+      const state: CatalogState = {
+        index: { catalogId, version: 1, docCount: n, fields, fullText, ordinal: arrays.has('ordinal') ? need('ordinal', Uint32Array, n) : undefined },
+        store, docByRefId, fieldByName, dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
+      };
+      // Tombstones are kept as the doc list; their statistics are derived again from those products.
+      const withDeletes = meta.deleted && meta.deleted.length > 0 ? runSteps(applyDeletes(state, meta.deleted, 1)) : state;
+      timer?.lap('tombstones');
+      return withDeletes;
+    };
+    return { makeState };
+  } catch (err) {
+    if (err instanceof AisleError) throw err;
+    return invalid(label, 'is corrupt', err);
+  }
+}
+
+/**
+ * The refIds by doc, what refId → doc reads (refid-docs.ts). Every build path gives the refId column
+ * code = doc (see buildTextColumn), so it is the refId dictionary; a file where it is not is read from
+ * the products. A later doc of the same refId (a replaced product appended again) wins; its tombstoned
+ * predecessor is dropped by applyDeletes.
+ */
+function refIdsByDoc(store: ProductStore, refIdField: number | undefined, dictionaries: readonly Dictionary[], fields: readonly FieldIndex[]): Dictionary {
+  const n = store.length;
+  const text = refIdField === undefined ? undefined : fields[refIdField].text;
+  const byDoc = text?.dictSize === n && text.single !== undefined && text.single.every((c, d) => c === d);
+  return byDoc ? dictionaries[refIdField!] : Dictionary.of(Array.from({ length: n }, (_, d) => store.decode(d).refId));
+}
+
+/**
+ * Loads a catalog from a snapshot written by {@link saveCatalogSnapshot}. A missing, truncated or
+ * foreign file throws `AisleError('SNAPSHOT_INVALID')`. `timer` (optional) records the time of each step.
+ */
+export async function loadCatalogSnapshot(filePath: string, options: CatalogOptions = {}, timer?: StepTimer): Promise<Catalog> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(filePath);
+  } catch (err) {
+    return invalid(filePath, 'cannot be read', err);
+  }
+  timer?.lap('read');
+  return Catalog.fromState(options, decodeCatalogSnapshot(bytes, filePath, timer).makeState);
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { Catalog } from '../catalog.js';
+import { MAX_PRODUCT_DEPTH, MAX_PRODUCT_FIELDS, MAX_WORDS_PER_FIELD, productProblem } from './product-limits.js';
+import { MAX_REPORTED_SKIPS } from '../../engine-api.js';
+
+/** An object nested `levels` deep, built without recursion. */
+function nested(levels: number): Record<string, unknown> {
+  let value: Record<string, unknown> = { leaf: 'x' };
+  for (let i = 1; i < levels; i++) value = { a: value };
+  return value;
+}
+
+describe('product limits', () => {
+  it('names the product and the field of each limit', () => {
+    expect(productProblem({ refId: 'deep', spec: nested(6000) })).toMatch(/^product "deep": field "spec(\.a)+" is nested deeper than 16 levels$/);
+    expect(productProblem({ refId: 'ok', spec: nested(MAX_PRODUCT_DEPTH - 1) })).toBeUndefined();
+    const words = Array.from({ length: 150_000 }, (_, i) => `w${i}`).join(' ');
+    expect(productProblem({ refId: 'long', title: 't', description: words })).toBe(`product "long": field "description" has more than ${MAX_WORDS_PER_FIELD} words`);
+    const many = Object.fromEntries(Array.from({ length: MAX_PRODUCT_FIELDS + 1 }, (_, i) => [`f${i}`, i]));
+    expect(productProblem({ refId: 'wide', ...many })).toMatch(/more than 2000 fields/);
+    expect(productProblem({ refId: 'arr', tags: new Array(MAX_PRODUCT_FIELDS + 1).fill('t') })).toMatch(/field "tags"/);
+    expect(productProblem({ refId: 'big', text: 'x'.repeat(2_000_001) })).toMatch(/more than 2000000 characters/);
+    expect(productProblem({ refId: 'v', variants: [{ size: 'M' }, { spec: nested(MAX_PRODUCT_DEPTH) }] })).toMatch(/^product "v": field "variants\[1\]\.spec(\.a)+" is nested deeper than 16 levels$/);
+    expect(productProblem({ refId: 'w', variants: [{ size: 'M' }, { notes: [words] }] })).toBe(`product "w": field "variants[1].notes[0]" has more than ${MAX_WORDS_PER_FIELD} words`);
+    // Checks share their walk: a problem found never leaks into the next product's.
+    expect(productProblem({ refId: 'ok2', variants: [{ size: 'M' }], title: 'x' })).toBeUndefined();
+    expect(productProblem([1])).toBe('not a JSON object');
+    expect(productProblem({ refId: '' })).toBe('missing or non-string refId');
+  });
+
+  it('refuses a hostile product whole (400) and changes nothing; skips it with onError=skip', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a', title: 'mug' }]);
+    const hostile = [{ refId: 'b', title: 'fine' }, { refId: 'deep', spec: nested(6000) }];
+    await expect(catalog.upsert(hostile)).rejects.toMatchObject({ code: 'CATALOG_BAD_INPUT', message: expect.stringContaining('product 2: product "deep": field "spec') });
+    expect(catalog.liveCount).toBe(1);
+    const summary = await catalog.upsert(hostile, { onError: 'skip' });
+    expect(summary).toMatchObject({ loaded: 1, skippedCount: 1, catalogSize: 2 });
+    expect(catalog.has('deep')).toBe(false);
+  });
+
+  it('indexes a long text below the limit on every build path (no spread of its words)', async () => {
+    const words = Array.from({ length: MAX_WORDS_PER_FIELD - 1 }, (_, i) => `w${i}`);
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a', title: 'mug', description: words.join(' ') }]);
+    // An append of a new product to the existing columns, then a full rebuild (a replace).
+    await catalog.upsert([{ refId: 'b', title: 'cup', description: words.slice().reverse().join(' ') }]);
+    await catalog.replace([{ refId: 'c', title: 'bowl', description: words.join(' ') }]);
+    expect(catalog.liveCount).toBe(1);
+  });
+
+  it('answers a bounded summary for many bad records', async () => {
+    const bad = Array.from({ length: 50_000 }, () => ({ title: 'no refId' }));
+    const summary = await new Catalog().upsert([...bad, { refId: 'ok' }], { onError: 'skip' });
+    expect(summary.skippedCount).toBe(50_000);
+    expect(summary.skipped).toHaveLength(MAX_REPORTED_SKIPS);
+    expect(summary.loaded).toBe(1);
+  });
+});

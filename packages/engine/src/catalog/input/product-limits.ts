@@ -1,0 +1,107 @@
+/**
+ * What one product may hold, declared once. A product beyond a limit is a bad record (400
+ * `CATALOG_BAD_INPUT` naming the product and the field; skipped and reported with `onError: 'skip'`):
+ * no single product may make indexing, snapshots, the change log or a search response overflow the
+ * stack or take unbounded time. The limits are far above what real product feeds hold (a long
+ * description has a few thousand words; nested variants a handful of levels). Documented in
+ * docs/http-api.md ("Product limits").
+ *
+ * The check walks the record with an explicit stack (never recursion) and stops at the first problem,
+ * so a hostile record costs at most what its limits allow.
+ * @module
+ */
+import { countWords } from '../full-text/tokenizer.js';
+
+/** Deepest nesting of objects and arrays in a product; the product object itself is level 1. */
+export const MAX_PRODUCT_DEPTH = 16;
+/** Most fields in one product, counting the keys of nested objects and the elements of arrays. */
+export const MAX_PRODUCT_FIELDS = 2_000;
+/** Most characters in one product, summed over its keys and string values. */
+export const MAX_PRODUCT_CHARS = 2_000_000;
+/** Most words (as the tokenizer counts them) in one string value. */
+export const MAX_WORDS_PER_FIELD = 20_000;
+
+/** Why a record is not a usable product (naming the field), or undefined when it is one. Pure. */
+export function productProblem(record: unknown): string | undefined {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return 'not a JSON object';
+  const refId = (record as { refId?: unknown }).refId;
+  if (typeof refId !== 'string' || refId.length === 0) return 'missing or non-string refId';
+  const problem = limitProblem(record as Record<string, unknown>);
+  return problem === undefined ? undefined : `product "${refId.length > 80 ? `${refId.slice(0, 77)}...` : refId}": ${problem}`;
+}
+
+// The walk's entries, shared by every check (it is synchronous and never re-entered): entry e holds a
+// value, its depth, its parent entry (-1: the product) and its key or index there; `pending` lists the
+// entries still to visit. A replace checks a million products: an object and a path string per field
+// visited, and a RegExp and a match per word counted, were garbage whose collection (incremental
+// marking driven by allocation) held the loop 100–190 ms at a time at 1M products. Paths are now
+// spelled only for the field a problem names.
+const entryValues: unknown[] = [];
+const entryDepths: number[] = [];
+const entryParents: number[] = [];
+const entryKeys: (string | number)[] = [];
+const pending: number[] = [];
+
+/** The dotted path of entry `e` (`a.b[2].c`; '' for the product itself). */
+function pathOf(e: number): string {
+  const parts: (string | number)[] = [];
+  for (let x = e; entryParents[x] >= 0; x = entryParents[x]) parts.push(entryKeys[x]);
+  let path = '';
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const part = parts[i];
+    path = typeof part === 'number' ? `${path}[${part}]` : path ? `${path}.${part}` : part;
+  }
+  return path;
+}
+
+/** The first limit `product` exceeds, naming the field as a dotted path, or undefined. */
+function limitProblem(product: Record<string, unknown>): string | undefined {
+  let count = 0;
+  const add = (value: unknown, depth: number, parent: number, key: string | number): void => {
+    entryValues[count] = value;
+    entryDepths[count] = depth;
+    entryParents[count] = parent;
+    entryKeys[count] = key;
+    pending.push(count++);
+  };
+  pending.length = 0;
+  add(product, 1, -1, '');
+  try {
+    let fields = 0;
+    let chars = 0;
+    while (pending.length > 0) {
+      const e = pending.pop()!;
+      const value = entryValues[e];
+      const depth = entryDepths[e];
+      if (typeof value === 'string') {
+        chars += value.length;
+        if (chars > MAX_PRODUCT_CHARS) return `field "${pathOf(e)}": the product holds more than ${MAX_PRODUCT_CHARS} characters`;
+        // A word is at least one character: a shorter string cannot exceed the limit (no count).
+        if (value.length > MAX_WORDS_PER_FIELD && countWords(value, MAX_WORDS_PER_FIELD + 1) > MAX_WORDS_PER_FIELD) {
+          return `field "${pathOf(e)}" has more than ${MAX_WORDS_PER_FIELD} words`;
+        }
+        continue;
+      }
+      if (typeof value !== 'object' || value === null) continue;
+      if (depth > MAX_PRODUCT_DEPTH) return `field "${pathOf(e)}" is nested deeper than ${MAX_PRODUCT_DEPTH} levels`;
+      if (Array.isArray(value)) {
+        fields += value.length;
+        if (fields > MAX_PRODUCT_FIELDS) return `field "${pathOf(e)}": the product has more than ${MAX_PRODUCT_FIELDS} fields and array elements`;
+        for (let i = value.length - 1; i >= 0; i--) add(value[i], depth + 1, e, i);
+        continue;
+      }
+      const keys = Object.keys(value);
+      fields += keys.length;
+      if (fields > MAX_PRODUCT_FIELDS) return `field "${pathOf(e) || keys[0]}": the product has more than ${MAX_PRODUCT_FIELDS} fields and array elements`;
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        chars += key.length;
+        add((value as Record<string, unknown>)[key], depth + 1, e, key);
+      }
+    }
+    return undefined;
+  } finally {
+    // The entries hold no product past its check.
+    entryValues.fill(undefined, 0, count);
+  }
+}
