@@ -95,6 +95,8 @@ describe('result ids, clicks and conversions', () => {
     ]);
     expect(errors['events[0].QueryId']![0]).toMatch(/not issued for this website/);
     expect(errors['events[2].Position']).toEqual(['The Position field is required.']);
+    // Position 0: the schema's message only (the list is not asked about a position that cannot be).
+    expect(errors['events[5].Position']).toHaveLength(1);
     expect(outcomes).toEqual([]);
     expect(await problemOf(engine.recordClicks('site-a', clicks([]) as never))).toHaveProperty('events');
     const tooMany = Array.from({ length: 101 }, () => click({}));

@@ -44,8 +44,10 @@ export function checkListRefs(value: Record<string, unknown>, errors: ErrorColle
       errors.add(`${eventsKey}[${i}].QueryId`, 'The QueryId was not issued for this website, or has expired (see the result-list retention in the documentation).');
       return undefined;
     }
-    if (typeof e.position === 'number' && Number.isInteger(e.position) && typeof e.refId === 'string' && refIdAt(list, e.position) !== e.refId) {
-      errors.add(`${eventsKey}[${i}].Position`, `The result list of QueryId did not hold RefId "${e.refId}" at position ${e.position}.`);
+    // A position the schema refuses (not an integer from 1) is reported there, once.
+    const position = e.position;
+    if (typeof position === 'number' && Number.isSafeInteger(position) && position >= 1 && typeof e.refId === 'string' && refIdAt(list, position) !== e.refId) {
+      errors.add(`${eventsKey}[${i}].Position`, `The result list of QueryId did not hold RefId "${e.refId}" at position ${position}.`);
     }
     return { kind: list.kind, source: list.source, variant: list.variant };
   });
