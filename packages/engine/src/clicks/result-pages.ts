@@ -136,7 +136,7 @@ export class ResultPages {
       return ids.filter((id) => !found.has(id));
     };
     missing = await fromStore(missing);
-    // Ids issued within the grace time: asked again every flush interval until found or the grace is over.
+    // Ids issued within the grace time: asked again every two flush intervals until found or the grace is over.
     const graceEnd = (id: string): number => issuedAt.get(id)! + CROSS_REPLICA_GRACE_MS;
     let waiting = missing.filter((id) => graceEnd(id) > this.now());
     while (waiting.length > 0 && !this.closed) {
