@@ -10,7 +10,12 @@
  * with the engine's own breakdown of its start (its `info` log lines: reading the snapshot, decoding it,
  * the derived lookups, the store, the event replay, …), the process's CPU time and RSS.
  *
- *   node --import tsx packages/bench/src/catalog-restart.ts [products] [--sessions=N] [--starts=N] [--cpu-prof] [--data-dir=DIR] [--json]
+ *   node --import tsx packages/bench/src/catalog-restart.ts [products] [--sessions=N] [--starts=N] [--cpu-prof] [--data-dir=DIR] [--full-replay] [--json]
+ *
+ * A start loads the recommendation models' checkpoint written by the previous process and replays the
+ * events stored after it; `--full-replay` deletes the checkpoint before each start, so every stored
+ * event is replayed (as before checkpoints existed). A session holds ~4 views: `--sessions=500000`
+ * stores ~2M views.
  *
  * `--data-dir=DIR` keeps the data directory: written there when it holds no snapshot yet, reused as it
  * is otherwise (so starts can be measured again without loading the catalog again).
@@ -32,6 +37,7 @@ const count = Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000);
 const sessions = Number(option('sessions') ?? 20_000);
 const starts = Math.max(1, Number(option('starts') ?? 3));
 const profile = args.includes('--cpu-prof');
+const fullReplay = args.includes('--full-replay');
 const asJson = args.includes('--json');
 const log = (line: string) => { if (!asJson) console.log(line); };
 
@@ -55,6 +61,7 @@ try {
     + `snapshot (${(written.snapshotBytes / 1e6).toFixed(0)} MB) written in ${s(written.snapshotMs)}`);
   const results: StartResult[] = [];
   for (let i = 0; i < starts; i++) {
+    if (fullReplay) rmSync(path.join(dataDir, 'catalogs', 'shop.aislemodels'), { force: true });
     const execArgv = profile && i === 0 ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
     const r = await runInChild<RestartChildInput, StartResult>('catalog-restart-child', { phase: 'start', dataDir }, { timeoutMs, execArgv });
     if (r.products !== written.products) throw new Error(`the restarted engine has ${r.products} products, ${written.products} were written`);

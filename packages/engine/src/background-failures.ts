@@ -20,10 +20,12 @@ export interface EngineLogger {
 
 /**
  * The kinds of background work whose failures are reported (`semantic-embedding`: a search whose
- * semantic model failed was answered in the plain order; `result-pages`: writing or pruning the
- * remembered result lists that clicks name).
+ * semantic model failed was answered in the plain order; `snapshot-load`: a start found the latest
+ * catalog snapshot unreadable and loaded the previous one, see catalog/durability/snapshot-generations.ts;
+ * `model-checkpoint`: a recommendation models' checkpoint could not be written, or was not used at a start;
+ * `result-pages`: writing or pruning the remembered result lists that clicks name).
  */
-export const BACKGROUND_TASKS = ['snapshot-write', 'replica-poll', 'settings-poll', 'search-log', 'result-pages', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'shutdown'] as const;
+export const BACKGROUND_TASKS = ['snapshot-write', 'snapshot-load', 'model-checkpoint', 'replica-poll', 'settings-poll', 'search-log', 'result-pages', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'shutdown'] as const;
 
 /** One kind of background work. */
 export type BackgroundTask = (typeof BACKGROUND_TASKS)[number];

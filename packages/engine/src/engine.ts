@@ -4,13 +4,13 @@
  * routes each public operation to the part that owns it. The logic lives in those parts.
  * @module
  */
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { CatalogChangeLog } from './catalog/durability/change-log.js';
 import { lockDataDir, type DataDirLock } from './catalog/durability/data-dir-lock.js';
-import { Catalog, loadCatalogSnapshot, saveCatalogSnapshot } from './catalog/index.js';
+import { Catalog, saveCatalogSnapshot } from './catalog/index.js';
+import { loadLatestGeneration, previousSnapshotPath, type LoadedGeneration } from './catalog/durability/snapshot-generations.js';
 import {
   personalizationWeight, semanticSearchOf, validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings,
 } from './config.js';
@@ -24,6 +24,9 @@ import { AisleError, isAisleError } from './errors.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
+import { ModelCheckpointer } from './recommend/model-checkpointer.js';
+import type { ModelCheckpoint } from './recommend/model-checkpoint.js';
+import type { ModelState } from './recommend/model-state.js';
 import { affinityOf, affinityProfile, affinityRolesOf } from './search/personalize.js';
 import { makeReranker, type RerankInputs } from './search/rerank.js';
 import { tokenize } from './catalog/full-text/tokenizer.js';
@@ -83,6 +86,11 @@ interface WebsiteState {
   /** How long the last snapshot write took (ms). */
   lastWriteMs?: number;
   snapshotWrite?: Promise<void>;
+  /**
+   * The last change the snapshot now kept as the previous generation holds (undefined: that one was
+   * loaded at the start, before any change of this process, so it holds none of this log).
+   */
+  previousSnapshotSeq?: number;
 }
 
 /** The file name is the website id percent-encoded, so any id maps to one safe file name. */
@@ -96,12 +104,13 @@ function textModelPath(dataDir: string, websiteId: string): string {
 }
 
 /**
- * A snapshot that cannot be read stops the start rather than silently serving an empty catalog; the
- * message says how to recover (the events are in the store, only the catalog needs reloading).
+ * The latest readable snapshot generation (catalog/durability/snapshot-generations.ts). When neither can be read
+ * the start stops rather than silently serving an empty catalog; the message says how to recover (the
+ * events are in the store, only the catalog needs reloading).
  */
-async function loadSnapshotOrExplain(file: string, websiteId: string, options: ConstructorParameters<typeof Catalog>[0], timer: StepTimer): Promise<Catalog> {
+async function loadSnapshotOrExplain(file: string, websiteId: string, options: ConstructorParameters<typeof Catalog>[0], timer: StepTimer): Promise<LoadedGeneration | undefined> {
   try {
-    return await loadCatalogSnapshot(file, options, timer);
+    return await loadLatestGeneration(file, options, timer);
   } catch (err) {
     if (!isAisleError(err) || err.code !== 'SNAPSHOT_INVALID') throw err;
     throw new AisleError('SNAPSHOT_INVALID', `${err.message}. The catalog of website "${websiteId}" cannot be read: move ${file} `
@@ -145,6 +154,13 @@ class AisleEngine implements Engine {
   private eventsReplayed: Promise<void> = Promise.resolve();
   /** Why the models do not hold every stored event: the replay is running or failed; undefined once done. */
   private replayProblem: string | undefined;
+  /** The store being opened at the start (before `events` is set). */
+  private storeOpening: Promise<EventService> | undefined;
+  /**
+   * The recommendation models' checkpoints (a data directory with the embedded store: the events and the
+   * checkpoints are then this process's alone).
+   */
+  private readonly checkpoints: ModelCheckpointer | undefined;
 
   constructor(
     private readonly options: EngineOptions,
@@ -154,6 +170,12 @@ class AisleEngine implements Engine {
     this.reporter = new FailureReporter(hooks);
     this.logger = hooks.logger;
     this.onClickOutcome = hooks.onClickOutcome;
+    if (options.dataDir && resolveStore(options)?.type === 'embedded') {
+      this.checkpoints = new ModelCheckpointer({
+        dataDir: options.dataDir,
+        report: (err, websiteId) => this.reporter.report('model-checkpoint', err, websiteId),
+      });
+    }
     this.embedders = new Map((options.embedders ?? []).map((e) => [e.id, e]));
   }
 
@@ -183,6 +205,7 @@ class AisleEngine implements Engine {
         opening = this.openEvents();
         // Awaited below, where its failure fails the start; until then its rejection is not unhandled.
         opening.catch(() => undefined);
+        this.storeOpening = opening;
       }
       if (store?.type === 'postgres') {
         // Imported here so that an engine without PostgreSQL never loads its driver.
@@ -267,8 +290,14 @@ class AisleEngine implements Engine {
       websites: this.options.websites ?? [],
       reporter: this.reporter,
       sink: {
-        onPurchase: (purchase: PurchaseRecord) => this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase),
-        onView: (view: ViewRecord) => this.sites.get(view.websiteId)?.models.applyView(view),
+        onPurchase: (purchase: PurchaseRecord) => {
+          this.checkpoints?.eventFed();
+          this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase);
+        },
+        onView: (view: ViewRecord) => {
+          this.checkpoints?.eventFed();
+          this.sites.get(view.websiteId)?.models.applyView(view);
+        },
         ...(this.onClickOutcome !== undefined && { onClickOutcome: this.onClickOutcome }),
       },
     });
@@ -286,11 +315,15 @@ class AisleEngine implements Engine {
     this.replayProblem = REPLAYING;
     const started = performance.now();
     let retryMs = REPLAY_RETRY_MS;
-    const attempt = (): Promise<void> => this.events.replay().then(() => {
+    const attempt = (): Promise<void> => this.events.replay(this.checkpoints?.held()).then(() => {
       if (this.replayProblem !== REPLAYING) this.reporter.recovered('event-sink');
       this.replayProblem = undefined;
       const ms = Math.round(performance.now() - started);
-      this.logger?.info({ ms }, `aisle: stored events replayed in ${ms} ms`);
+      this.logger?.info({ ms, fromCheckpoints: Object.fromEntries(this.checkpoints?.held() ?? []) }, `aisle: stored events replayed in ${ms} ms`);
+      // The websites whose stored events were replayed: a website added later has not had its earlier
+      // events (if any), so a checkpoint of its models would make the next start skip them.
+      const replayed = new Set(this.sites.keys());
+      this.checkpoints?.start(this.events, () => this.siteModels(replayed));
     }, (err: unknown) => {
       this.replayProblem = `the replay of the stored events failed (retried in ${retryMs / 1000} s): ${err instanceof Error ? err.message : String(err)}`;
       this.reporter.report('event-sink', err, undefined, 'replaying the stored events');
@@ -306,7 +339,7 @@ class AisleEngine implements Engine {
     // Settings are read per search (they may change at runtime): nothing of them is built into the catalog,
     // so every text field is indexed and a weight of 0 in the settings only stops it matching.
     const catalogOptions = {};
-    const siteState = (catalog: Catalog, modelFile?: string): WebsiteState => {
+    const siteState = (catalog: Catalog, modelFile?: string, checkpoint?: ModelCheckpoint): WebsiteState => {
       const semantics = new WebsiteSemantics(catalog, {
         embedders: this.embedders,
         retrainDelayMs: this.options.semanticRetrainDelayMs,
@@ -315,11 +348,12 @@ class AisleEngine implements Engine {
       });
       return {
         config, seedSettings: config.settings ?? {}, catalog, semantics,
-        models: new RecommendationModels({
+        models: this.createModels(config.websiteId, checkpoint, (state) => new RecommendationModels({
           website: config, catalog, onIndexError: (err) => this.reporter.report('index-build', err, config.websiteId),
           // At the engine's start the index builds wait for open() to finish (see there); a website added later builds at once.
           holdIndexes: this.events === undefined,
-        }),
+          state,
+        })),
       };
     };
     if (this.replication) {
@@ -334,9 +368,21 @@ class AisleEngine implements Engine {
     }
     const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
     const timer = new StepTimer();
-    const catalog = file && existsSync(file) ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions, timer) : new Catalog(catalogOptions);
+    const loaded = file ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions, timer) : undefined;
+    const catalog = loaded?.catalog ?? new Catalog(catalogOptions);
+    if (loaded?.fallback) {
+      // Loudly: the website is served (the previous snapshot and the change log give the same catalog),
+      // but a file was unreadable and the operator must learn why (disk, bug) before it happens twice.
+      this.reporter.report('snapshot-load', loaded.fallback.error, config.websiteId,
+        `the latest catalog snapshot could not be read (moved to ${loaded.fallback.movedTo}); loaded the previous one and replayed the change log over it`);
+    }
     timer.skip();
-    const state = siteState(catalog, this.options.dataDir ? textModelPath(this.options.dataDir, config.websiteId) : undefined);
+    // At the start only: the replay skips what a checkpoint holds (a website added later replays nothing).
+    const storeOpening = this.storeOpening;
+    const checkpoint = this.events === undefined && storeOpening
+      ? await this.checkpoints?.read(config.websiteId, async () => (await storeOpening).store.lastSequence())
+      : undefined;
+    const state = siteState(catalog, this.options.dataDir ? textModelPath(this.options.dataDir, config.websiteId) : undefined, checkpoint);
     timer.lap('models');
     let replayed = 0;
     if (file) {
@@ -358,6 +404,16 @@ class AisleEngine implements Engine {
     this.logger?.info({ websiteId: config.websiteId, products: catalog.liveCount, changesReplayed: replayed, ms: timer.totalMs, steps: timer.steps },
       `aisle: catalog of website "${config.websiteId}" loaded in ${Math.round(timer.totalMs)} ms`);
     return state;
+  }
+
+  /** A website's models, from `checkpoint` when there is a usable one (see ModelCheckpointer.create). */
+  private createModels(websiteId: string, checkpoint: ModelCheckpoint | undefined, create: (state?: ModelState) => RecommendationModels): RecommendationModels {
+    return this.checkpoints ? this.checkpoints.create(websiteId, checkpoint, create) : create();
+  }
+
+  /** The models of the websites in `only`, by website id. */
+  private *siteModels(only: ReadonlySet<string>): Iterable<readonly [string, RecommendationModels]> {
+    for (const [websiteId, s] of this.sites) if (only.has(websiteId)) yield [websiteId, s.models] as const;
   }
 
   private site(websiteId: string): WebsiteState {
@@ -401,9 +457,13 @@ class AisleEngine implements Engine {
       const applied = state.catalog.appliedSeq;
       state.log?.rotate();
       const started = performance.now();
-      await saveCatalogSnapshot(state.catalog, snapshotPath(this.options.dataDir!, state.config.websiteId));
+      const file = snapshotPath(this.options.dataDir!, state.config.websiteId);
+      await saveCatalogSnapshot(state.catalog, file, { keepPreviousAs: previousSnapshotPath(file) });
       state.lastWriteMs = performance.now() - started;
-      await state.log?.dropCovered(applied);
+      // The previous snapshot is kept as a fallback (snapshot-generations.ts): the log must take it to
+      // the present, so only the segments it holds go.
+      await state.log?.dropCovered(state.previousSnapshotSeq ?? 0);
+      state.previousSnapshotSeq = applied;
     });
     state.snapshotWrite = write;
     await write;
@@ -732,6 +792,9 @@ class AisleEngine implements Engine {
     await Promise.all([...this.sites.values()].map((s) => s.snapshotWrite?.then(() => undefined, () => undefined)));
     await Promise.all([...this.sites.values()].map((s) => this.settleReported(s.log?.close(), 'shutdown', s.config.websiteId)));
     await this.settleReported(this.replication?.close(), 'shutdown');
+    // Before the store closes (the checkpoint is taken at a quiet point of the event service); a failed
+    // one is reported by the checkpointer and loses nothing (the next start replays more events).
+    await this.checkpoints?.stop(this.events);
     await this.settleReported(this.lock?.release(), 'shutdown');
     await this.events.close();
     await this.pool?.close();

@@ -24,6 +24,7 @@ export { TopK, type DocComparator } from './search/top-k.js';
 export { boundedOsaDistance } from './search/typo.js';
 export { SearchPool, DEFAULT_POOL_THRESHOLD, type SearchPoolOptions } from './search/search-pool.js';
 export { NeighbourTable } from './recommend/neighbour-table.js';
+export { lessRedundant } from './recommend/redundancy.js';
 export { Interner } from './recommend/interner.js';
 export { RecommendationModels, DEFAULT_TUNING, type RecommendationModelsOptions, type RecommendationTuning } from './recommend/recommendation-models.js';
 export { VisualSimilarity } from './recommend/visual-similarity.js';

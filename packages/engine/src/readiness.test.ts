@@ -42,8 +42,9 @@ describe('background failures', () => {
     const logger = { error: (details: object, message?: string) => logged.push({ details, message }), warn: () => undefined, info: () => undefined };
     const engine = await createEngine({ dataDir, workers: 0, websites: [site], logger, onError: (_err, failure) => hooked.push(failure) });
     await engine.upsertProducts('site-a', [{ refId: 'a', title: 'mug' }]);
-    // The snapshot's final name is taken by a directory: the rename fails.
+    // The snapshot's final name and its previous generation's are taken by directories: the renames fail.
     await mkdir(path.join(dataDir, 'catalogs', 'site-a.aislesnap', 'x'), { recursive: true });
+    await mkdir(path.join(dataDir, 'catalogs', 'site-a.aislesnap.prev', 'x'), { recursive: true });
     await engine.close();
     expect(engine.backgroundFailures()['snapshot-write']).toBe(1);
     expect(hooked).toEqual([{ task: 'snapshot-write', websiteId: 'site-a' }]);
@@ -51,6 +52,7 @@ describe('background failures', () => {
     expect(logged[0]!.details).toMatchObject({ task: 'snapshot-write', websiteId: 'site-a' });
     // Nothing is lost: with the directory out of the way, a restart replays the change log.
     await rm(path.join(dataDir, 'catalogs', 'site-a.aislesnap'), { recursive: true });
+    await rm(path.join(dataDir, 'catalogs', 'site-a.aislesnap.prev'), { recursive: true });
     const again = await createEngine({ dataDir, workers: 0, websites: [site] });
     expect((await again.search({ website_id: 'site-a', client: 'client-a', q: 'mug', start: 0, size: 10 })).payload.total_results).toBe(1);
     await again.close();

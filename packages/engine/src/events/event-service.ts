@@ -115,6 +115,14 @@ export class EventService {
   private closing = false;
   /** The last stored event {@link replay} has fed (a failed replay goes on from there). */
   private replayCursor = 0;
+  /** Per website, the last stored event its models already hold (a checkpoint): replay skips those. */
+  private replayHeld: ReadonlyMap<string, number> = new Map();
+  /** Event writes of this instance not yet fed to the sink (see {@link atQuietPoint}). */
+  private writesInFlight = 0;
+  /** Set while {@link atQuietPoint} waits: new event writes wait for it. */
+  private pause: Promise<void> | undefined;
+  /** Resolved when {@link writesInFlight} drops to 0. */
+  private quietWaiters: (() => void)[] = [];
 
   private constructor(
     /** The store in use. */
@@ -200,24 +208,31 @@ export class EventService {
     const website = this.website(websiteId);
     const request = validatePurchaseRequest(body);
     const events = request.events.map((e) => checkRetailMedia(e, website));
-    let result;
+    await this.writable();
+    this.writesInFlight++;
     const receivedAt = this.now();
-    try {
-      result = await this.store.appendPurchases({
-        websiteId, transactionId: randomGuid(), customerId: request.customerId, sessionId: request.sessionId,
-        origin: this.origin, receivedAt, events,
-      });
-    } catch (err) {
-      storeFailure(err);
-    }
+    let result;
     const recorded: PurchaseEventData[] = [];
-    for (const order of result.orders) {
-      if (order.status === 'recorded' && order.event !== undefined) {
-        const event = order.event;
-        recorded.push(event);
-        this.feed(() => this.sink.onPurchase(purchaseRecord(websiteId, request.customerId, request.sessionId, event, receivedAt)));
+    try {
+      try {
+        result = await this.store.appendPurchases({
+          websiteId, transactionId: randomGuid(), customerId: request.customerId, sessionId: request.sessionId,
+          origin: this.origin, receivedAt, events,
+        });
+      } catch (err) {
+        storeFailure(err);
       }
+      for (const order of result.orders) {
+        if (order.status === 'recorded' && order.event !== undefined) {
+          const event = order.event;
+          recorded.push(event);
+          this.feed(() => this.sink.onPurchase(purchaseRecord(websiteId, request.customerId, request.sessionId, event, receivedAt)));
+        }
+      }
+    } finally {
+      this.writeDone();
     }
+    // After the write window: the conversions feed the analytics hook, not the models, so a checkpoint need not wait for them.
     if (this.sink.onClickOutcome !== undefined && recorded.length > 0) await this.reportConversions(website, request.sessionId, recorded, receivedAt);
     return { transactionId: result.transactionId, status: 'Accepted' };
   }
@@ -261,19 +276,25 @@ export class EventService {
     this.website(websiteId);
     const request = validateViewRequest(body, await lists(websiteId, listIdsOf(body, MAX_VIEWS_PER_REQUEST)));
     const transactionId = randomGuid();
-    const receivedAt = this.now();
+    await this.writable();
+    this.writesInFlight++;
     try {
-      await this.store.appendViews({
-        websiteId, transactionId, customerId: request.customerId, sessionId: request.sessionId,
-        origin: this.origin, receivedAt, views: request.events,
-      });
-    } catch (err) {
-      storeFailure(err);
+      const receivedAt = this.now();
+      try {
+        await this.store.appendViews({
+          websiteId, transactionId, customerId: request.customerId, sessionId: request.sessionId,
+          origin: this.origin, receivedAt, views: request.events,
+        });
+      } catch (err) {
+        storeFailure(err);
+      }
+      for (const v of request.events) {
+        this.feed(() => this.sink.onView({ websiteId, customerId: request.customerId, sessionId: request.sessionId, refId: v.refId, eventTime: modelEventTime(v.eventTimeMs, receivedAt) }));
+      }
+      return { transactionId, status: 'Accepted' };
+    } finally {
+      this.writeDone();
     }
-    for (const v of request.events) {
-      this.feed(() => this.sink.onView({ websiteId, customerId: request.customerId, sessionId: request.sessionId, refId: v.refId, eventTime: modelEventTime(v.eventTimeMs, receivedAt) }));
-    }
-    return { transactionId, status: 'Accepted' };
   }
 
   /**
@@ -388,13 +409,51 @@ export class EventService {
     }, { clicks: new ClickIndex(clicks), windowMs: attributionWindowDays(website) * DAY_MS, sessionOf: (e) => sessions.get(e)! });
   }
 
+  /** Waits while {@link atQuietPoint} holds new event writes back. */
+  private async writable(): Promise<void> {
+    while (this.pause) await this.pause;
+  }
+
+  /** An event write is over (stored and fed, or failed). */
+  private writeDone(): void {
+    if (--this.writesInFlight === 0) for (const wake of this.quietWaiters.splice(0)) wake();
+  }
+
+  /**
+   * Runs `fn` at a moment when the sink holds exactly the stored events up to the store's last
+   * sequence number, passed to it: new event writes wait (until the ones in flight are stored and fed,
+   * and `fn` has resolved), the replay and polls are not running, so nothing is fed to the sink until
+   * `fn` is over, even when it takes turns of the event loop. For checkpoints of the models (`fn` copies
+   * what it needs). Not run (undefined) while the replay of
+   * the stored events is not over. Meaningful only when this service is the store's one writer (the
+   * embedded store): other replicas' events reach the sink when polled, not in sequence order.
+   */
+  atQuietPoint<T>(fn: (lastSeq: number) => T | Promise<T>): Promise<T | undefined> {
+    return this.exclusive<T | undefined>(async () => {
+      if (this.heldFeeds !== undefined || this.closed) return undefined;
+      let release!: () => void;
+      this.pause = new Promise<void>((resolve) => { release = resolve; });
+      try {
+        while (this.writesInFlight > 0) await new Promise<void>((resolve) => this.quietWaiters.push(resolve));
+        const lastSeq = await this.store.lastSequence();
+        // Awaited here: the writes stay paused until `fn` is over.
+        return await fn(lastSeq);
+      } finally {
+        this.pause = undefined;
+        release();
+      }
+    });
+  }
+
   private feedStored(e: StoredEvent): void {
     if (!this.byId.has(e.websiteId)) return;
+    // Already in the website's models (loaded from a checkpoint).
+    if (e.seq <= (this.replayHeld.get(e.websiteId) ?? 0)) return;
     if (e.kind === 'purchase') this.feedNow(() => this.sink.onPurchase(purchaseRecord(e.websiteId, e.customerId, e.sessionId, e.purchase, e.receivedAt)));
     else this.feedNow(() => this.sink.onView({ websiteId: e.websiteId, customerId: e.customerId, sessionId: e.sessionId, refId: e.view.refId, eventTime: modelEventTime(e.view.eventTimeMs, e.receivedAt) }));
   }
 
-  private exclusive(fn: () => Promise<void>): Promise<void> {
+  private exclusive<T = void>(fn: () => Promise<T>): Promise<T> {
     const run = this.readerChain.then(fn);
     // The chain only orders the readers; each run's failure goes to its own caller.
     this.readerChain = run.then(() => undefined, () => undefined);
@@ -407,8 +466,17 @@ export class EventService {
    * the sink after the stored ones (it is read back from the store too, and skipped there by its origin).
    * A replay that fails (the store went away) can be called again: it goes on after the last event fed,
    * and the events recorded meanwhile keep waiting for it to finish.
+   *
+   * `held` (first call only): per website, the last stored event its models already hold (loaded from
+   * a checkpoint); the replay starts after the smallest of them (0 for a website not listed) and skips
+   * each website's events up to its own.
    */
-  replay(): Promise<void> {
+  replay(held?: ReadonlyMap<string, number>): Promise<void> {
+    if (held !== undefined && this.replayCursor === 0 && this.heldFeeds === undefined) {
+      this.replayHeld = held;
+      this.replayCursor = Math.min(...[...this.byId.keys()].map((id) => held.get(id) ?? 0));
+      if (!Number.isFinite(this.replayCursor)) this.replayCursor = 0;
+    }
     this.heldFeeds ??= [];
     return this.exclusive(async () => {
       while (!this.closing) {

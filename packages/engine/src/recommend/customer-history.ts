@@ -11,6 +11,8 @@
  * @module
  */
 
+import type { ModelState } from './model-state.js';
+
 /** The bounded history of one customer (item ids are interned RefIds). */
 export interface CustomerState {
   sessionId: string;
@@ -66,6 +68,61 @@ export class CustomerHistory {
     const before = state.recent.slice();
     const isNew = pushFront(state.recent, item, this.sessionCap);
     return { newInSession: isNew, sessionItems: isNew ? before : [] };
+  }
+
+  /**
+   * Writes every customer's history under `prefix` (see model-state.ts): ids and session ids as
+   * values, the three lists back to back in one array with their lengths.
+   */
+  saveState(state: ModelState, prefix: string): void {
+    const ids: string[] = [];
+    const sessions: string[] = [];
+    const lastViewAt = new Float64Array(this.customers.size);
+    const lengths = new Uint16Array(3 * this.customers.size);
+    let total = 0;
+    for (const c of this.customers.values()) total += c.recent.length + c.historic.length + c.purchased.length;
+    const items = new Int32Array(total);
+    let at = 0;
+    let k = 0;
+    for (const [id, c] of this.customers) {
+      ids.push(id);
+      sessions.push(c.sessionId);
+      lastViewAt[k] = c.lastViewAt;
+      [c.recent, c.historic, c.purchased].forEach((list, j) => {
+        lengths[3 * k + j] = list.length;
+        items.set(list, at);
+        at += list.length;
+      });
+      k++;
+    }
+    state.putValue(`${prefix}.ids`, ids);
+    state.putValue(`${prefix}.sessions`, sessions);
+    state.putArray(`${prefix}.lastViewAt`, lastViewAt);
+    state.putArray(`${prefix}.lengths`, lengths);
+    state.putArray(`${prefix}.items`, items);
+  }
+
+  /** Replaces every customer's history with the ones saved under `prefix`. */
+  loadState(state: ModelState, prefix: string): void {
+    const ids = state.value(`${prefix}.ids`);
+    const sessions = state.value(`${prefix}.sessions`);
+    const lastViewAt = state.array(`${prefix}.lastViewAt`, Float64Array);
+    const lengths = state.array(`${prefix}.lengths`, Uint16Array);
+    const items = state.array(`${prefix}.items`, Int32Array);
+    if (!Array.isArray(ids) || !Array.isArray(sessions) || sessions.length !== ids.length || lastViewAt.length !== ids.length || lengths.length !== 3 * ids.length) {
+      throw new Error(`model state ${prefix}: the customer histories do not fit together`);
+    }
+    this.customers.clear();
+    let at = 0;
+    for (let k = 0; k < ids.length; k++) {
+      const lists = [0, 1, 2].map((j) => {
+        const list = Array.from(items.subarray(at, at + lengths[3 * k + j]!));
+        at += list.length;
+        return list;
+      });
+      this.customers.set(String(ids[k]), { sessionId: String(sessions[k]), recent: lists[0]!, historic: lists[1]!, purchased: lists[2]!, lastViewAt: lastViewAt[k]! });
+    }
+    if (at !== items.length) throw new Error(`model state ${prefix}: the customer histories do not fit together`);
   }
 
   /** Records a purchase of `items`; returns the customer's items bought before (excluding these). */

@@ -23,6 +23,8 @@
  * @module
  */
 
+import type { ModelState } from './model-state.js';
+
 const NO_BLOCK = -1;
 /** Bits of an entry word holding the neighbour id; the 8 above hold the inherited share. */
 const ID_BITS = 24;
@@ -418,6 +420,50 @@ export class NeighbourTable {
       const end = Math.min(weights.length, this.top - page * pageSize);
       for (let k = 0; k < end; k++) weights[k]! *= factor;
     }
+  }
+
+  /**
+   * Writes the table's state under `prefix` (see model-state.ts): pages, per-item arrays, the bump
+   * position and the free blocks — the exact layout, on which eviction ties depend.
+   */
+  saveState(state: ModelState, prefix: string): void {
+    state.putNumber(`${prefix}.pages`, this.idPages.length);
+    this.idPages.forEach((page, i) => state.putArray(`${prefix}.ids.${i}`, page));
+    this.weightPages.forEach((page, i) => state.putArray(`${prefix}.weights.${i}`, page));
+    state.putArray(`${prefix}.offsets`, this.offsets);
+    state.putArray(`${prefix}.sizes`, this.sizes);
+    state.putArray(`${prefix}.capacities`, this.capacities);
+    state.putNumber(`${prefix}.top`, this.top);
+    state.putNumber(`${prefix}.pageShift`, this.pageShift);
+    state.putValue(`${prefix}.freeBlocks`, [...this.freeBlocks]);
+  }
+
+  /** Replaces the table's state with the one saved under `prefix` (same cap and page size). */
+  loadState(state: ModelState, prefix: string): void {
+    if (state.number(`${prefix}.pageShift`) !== this.pageShift) throw new Error(`model state ${prefix}: another page size`);
+    const pages = state.number(`${prefix}.pages`);
+    const idPages: Uint32Array[] = [];
+    const weightPages: Float32Array[] = [];
+    for (let i = 0; i < pages; i++) {
+      idPages.push(state.array(`${prefix}.ids.${i}`, Uint32Array));
+      weightPages.push(state.array(`${prefix}.weights.${i}`, Float32Array));
+      if (weightPages[i]!.length !== idPages[i]!.length) throw new Error(`model state ${prefix}: page ${i} does not fit together`);
+    }
+    const offsets = state.array(`${prefix}.offsets`, Int32Array);
+    const sizes = state.array(`${prefix}.sizes`, Uint16Array);
+    const capacities = state.array(`${prefix}.capacities`, Uint16Array);
+    const free = state.value(`${prefix}.freeBlocks`);
+    if (sizes.length !== offsets.length || capacities.length !== offsets.length || !Array.isArray(free)) {
+      throw new Error(`model state ${prefix}: the per-item arrays do not fit together`);
+    }
+    this.idPages = idPages;
+    this.weightPages = weightPages;
+    this.offsets = offsets;
+    this.sizes = sizes;
+    this.capacities = capacities;
+    this.top = state.number(`${prefix}.top`);
+    this.freeBlocks.clear();
+    for (const [capacity, blocks] of free as [number, number[]][]) this.freeBlocks.set(capacity, blocks);
   }
 
   /** Bytes of the slabs actually handed out to items (blocks in use or on the free lists). */

@@ -9,6 +9,7 @@
  * @module
  */
 import { GrowableFloat64 } from './interner.js';
+import type { ModelState } from './model-state.js';
 
 /** Kind of a popularity event. */
 export const enum PopularityKind {
@@ -38,6 +39,12 @@ export class PopularityWindow {
   private cacheLimit = 0;
   private cacheAt = Number.NEGATIVE_INFINITY;
   private dirty = true;
+  private rebuilds = 0;
+
+  /** Changes whenever the ranking is recomputed: equal generations, equal rankings (for callers that keep what they derive from it). */
+  get generation(): number {
+    return this.rebuilds;
+  }
 
   constructor(readonly windowMs: number, private readonly refreshMs: number, private readonly now: () => number) {}
 
@@ -69,6 +76,39 @@ export class PopularityWindow {
     if (changed) this.dirty = true;
   }
 
+  /** Writes the window's state under `prefix` (see model-state.ts); the ranking cache is not kept. */
+  saveState(state: ModelState, prefix: string): void {
+    state.putArray(`${prefix}.times`, this.times);
+    state.putArray(`${prefix}.events`, this.events);
+    state.putNumber(`${prefix}.head`, this.head);
+    state.putNumber(`${prefix}.length`, this.length);
+    state.putNumber(`${prefix}.itemBound`, this.itemBound);
+    state.putNumber(`${prefix}.newest`, this.newest);
+    this.purchases.saveState(state, `${prefix}.purchases`);
+    this.views.saveState(state, `${prefix}.views`);
+  }
+
+  /** Replaces the window's state with the one saved under `prefix` (the ranking is computed again). */
+  loadState(state: ModelState, prefix: string): void {
+    const times = state.array(`${prefix}.times`, Float64Array);
+    const events = state.array(`${prefix}.events`, Int32Array);
+    const head = state.number(`${prefix}.head`);
+    const length = state.number(`${prefix}.length`);
+    if (events.length !== times.length || head >= Math.max(1, times.length) || length > times.length) {
+      throw new Error(`model state ${prefix}: the popularity window does not fit together`);
+    }
+    this.times = times;
+    this.events = events;
+    this.head = head;
+    this.length = length;
+    this.itemBound = state.number(`${prefix}.itemBound`);
+    this.newest = state.number(`${prefix}.newest`);
+    this.purchases.loadState(state, `${prefix}.purchases`);
+    this.views.loadState(state, `${prefix}.views`);
+    this.cache = undefined;
+    this.dirty = true;
+  }
+
   /** Purchases of `item` in the window. */
   purchaseCount(item: number): number {
     return this.purchases.get(item);
@@ -95,6 +135,7 @@ export class PopularityWindow {
    * threshold (no full sort).
    */
   private rebuild(limit: number): void {
+    this.rebuilds++;
     const kept: ScoredItem[] = [];
     let floor = -Infinity;
     const byRank = (x: ScoredItem, y: ScoredItem): number => y.score - x.score || x.item - y.item;

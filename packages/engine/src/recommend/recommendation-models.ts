@@ -37,6 +37,7 @@ import { lessRedundant } from './redundancy.js';
 import { addSponsoredSlot, sponsoredPosition } from '../retail-media/index.js';
 import { boostCampaigns, buildSlots, recommenderIdOf } from './slots.js';
 import { VisualSimilarity } from './visual-similarity.js';
+import { ModelState } from './model-state.js';
 
 const DAY_MS = 86_400_000;
 
@@ -138,6 +139,12 @@ export interface RecommendationModelsOptions {
    * (the engine's start: searches first, then the indexes).
    */
   holdIndexes?: boolean;
+  /**
+   * Event-derived state to start from (a checkpoint, see model-checkpoint.ts), saved by
+   * {@link RecommendationModels.saveState} with the same tuning. Loaded before the derived indexes
+   * intern the catalog's products, so item ids stay those of the saved models. Throws when it does not fit.
+   */
+  state?: ModelState;
 }
 
 /** A seed of an aggregating tactic with its weight. */
@@ -158,6 +165,19 @@ interface RequestContext {
   candidateLimit: number;
   /** Whether an item may be recommended at all (not an input, in the catalog, in stock when asked). */
   accept: (item: number) => boolean;
+  /** The request has no input item: `accept` depends only on the catalog version and `filterOutOfStock`. */
+  noInputs: boolean;
+}
+
+/** A popular list re-ranked against redundancy, with what it was computed from (see RecommendationModels.popularItems). */
+interface PopularMemo {
+  rankingGeneration: number;
+  limit: number;
+  catalogVersion: number;
+  purchases: number;
+  places: number;
+  inStockOnly: boolean;
+  list: readonly Scored<number>[];
 }
 
 /** Recommendation models and methods of one website. */
@@ -184,6 +204,10 @@ export class RecommendationModels {
   private boosted = new Map<string, string>();
   /** Origin of the forward-decay weights of bought-together (ms); set by the first purchase. */
   private decayOrigin = Number.NaN;
+  /** Purchases applied by this instance (any change of the co-purchase tables counts one). */
+  private purchasesApplied = 0;
+  /** The last Popular Items list of a request without inputs. */
+  private popularMemo: PopularMemo | undefined;
 
   constructor(options: RecommendationModelsOptions) {
     this.website = options.website;
@@ -197,6 +221,7 @@ export class RecommendationModels {
     this.attributes = new AttributeSimilarity(this.catalog, this.items, undefined, undefined, this.tuning.indexSyncLimit);
     this.status = new ItemStatus(this.catalog, this.items);
     this.visual = new VisualSimilarity(this.catalog, this.items, { syncLimit: this.tuning.indexSyncLimit, annThreshold: this.tuning.visualAnnThreshold });
+    if (options.state) this.loadState(options.state);
     this.attributes.index.onError = options.onIndexError;
     this.visual.index.onError = options.onIndexError;
     if (options.holdIndexes) {
@@ -273,6 +298,7 @@ export class RecommendationModels {
   applyPurchase(purchase: PurchaseRecord): void {
     if (purchase.websiteId !== undefined && purchase.websiteId !== this.website.websiteId) return;
     if (!Number.isFinite(purchase.eventTime) || !Array.isArray(purchase.items)) return;
+    this.purchasesApplied++;
     const distinct: number[] = [];
     const seen = new Set<number>();
     for (const line of purchase.items) {
@@ -307,6 +333,55 @@ export class RecommendationModels {
         }
       }
     }
+  }
+
+  /**
+   * Writes the state the events built — item ids, co-view and co-purchase tables, counts, popularity
+   * window, customer histories, decay origin — with the tuning it was built with (see model-state.ts).
+   * The derived indexes (attributes, vectors, item status) are not part of it: they come from the
+   * catalog. The arrays are shared, not copied: encode the state before the next event is applied.
+   */
+  saveState(state: ModelState): void {
+    const steps = this.saveStateSteps(state);
+    while (!steps.next().done);
+  }
+
+  /**
+   * {@link saveState} one part at a time, yielding in between, for a caller that lets the event loop run
+   * meanwhile and applies no event until it is over (EventService.atQuietPoint holds them). Only the
+   * item ids can change in between — a recommendation or an index build interns catalog products — so
+   * they are saved first, as copies; nothing else refers to ids interned later.
+   */
+  *saveStateSteps(state: ModelState): Generator<void, void, void> {
+    state.putValue('tuning', this.tuning);
+    state.putNumber('decayOrigin', this.decayOrigin);
+    const items = new ModelState();
+    this.items.saveState(items, 'items');
+    for (const [name, array] of items.arrays) state.putArray(name, array.slice());
+    for (const [name, value] of Object.entries(items.values)) state.putValue(name, value);
+    yield;
+    const parts: [string, { saveState(state: ModelState, name: string): void }][] = [
+      ['viewCo', this.viewCo], ['viewSessions', this.viewSessions], ['boughtCo', this.boughtCo], ['orderCounts', this.orderCounts],
+      ['boughtMass', this.boughtMass], ['popularity', this.popularity], ['customers', this.customers],
+    ];
+    for (const [name, part] of parts) {
+      part.saveState(state, name);
+      yield;
+    }
+  }
+
+  /** Loads what {@link saveState} wrote (in the constructor only: nothing may have been interned yet). */
+  private loadState(state: ModelState): void {
+    if (JSON.stringify(state.value('tuning')) !== JSON.stringify(this.tuning)) throw new Error('the saved models were built with another tuning');
+    this.decayOrigin = state.number('decayOrigin');
+    this.items.loadState(state, 'items');
+    this.viewCo.loadState(state, 'viewCo');
+    this.viewSessions.loadState(state, 'viewSessions');
+    this.boughtCo.loadState(state, 'boughtCo');
+    this.orderCounts.loadState(state, 'orderCounts');
+    this.boughtMass.loadState(state, 'boughtMass');
+    this.popularity.loadState(state, 'popularity');
+    this.customers.loadState(state, 'customers');
   }
 
   /**
@@ -352,6 +427,7 @@ export class RecommendationModels {
       recentSeeds,
       customerHistoric: customer?.historic ?? [],
       candidateLimit: Math.max(50, checked.count * 3 + excluded.size),
+      noInputs: excluded.size === 0,
     };
     const boostFactor = this.tuning.boostFactor;
     const boost = this.boosted.size === 0 ? undefined : (item: number) => (this.boosted.has(this.items.name(item)) ? boostFactor : 1);
@@ -504,12 +580,33 @@ export class RecommendationModels {
       case 'historicViewed':
         return ctx.customerHistoric.map((item, k) => ({ item, score: ctx.customerHistoric.length - k }));
       case 'popularItems':
-        return this.lessRedundant(this.popularity.ranking(limit + 200), ctx);
+        return this.popularItems(ctx, limit + 200);
       case 'jaccardViewedTogether':
         return ctx.productSeed >= 0 ? this.jaccard(ctx.productSeed) : [];
       case 'similarAttributes':
         return ctx.productSeed >= 0 ? this.attributes.similar(ctx.productSeed, limit) : [];
     }
+  }
+
+  /**
+   * The popular items re-ranked against redundancy. Without input items the list is the same for every
+   * shopper until the ranking is recomputed (at most once per `popularRefreshMs`), a purchase changes
+   * the overlaps, or the catalog changes what is accepted: it is kept and reused until then (the
+   * re-ranking was most of a PopularItems call's time).
+   */
+  private popularItems(ctx: RequestContext, limit: number): readonly Scored<number>[] {
+    const ranking = this.popularity.ranking(limit);
+    if (!ctx.noInputs) return this.lessRedundant(ranking, ctx);
+    const key = {
+      rankingGeneration: this.popularity.generation, limit, catalogVersion: this.catalog.version, purchases: this.purchasesApplied,
+      places: ctx.params.count, inStockOnly: ctx.params.filterOutOfStock,
+    };
+    const memo = this.popularMemo;
+    if (memo !== undefined && memo.rankingGeneration === key.rankingGeneration && memo.limit === key.limit && memo.catalogVersion === key.catalogVersion
+      && memo.purchases === key.purchases && memo.places === key.places && memo.inStockOnly === key.inStockOnly) return memo.list;
+    const list = this.lessRedundant(ranking, ctx);
+    this.popularMemo = { ...key, list };
+    return list;
   }
 
   private visuallySimilar(ctx: RequestContext, limit: number): readonly Scored<number>[] {

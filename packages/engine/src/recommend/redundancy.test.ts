@@ -73,4 +73,85 @@ describe('lessRedundant', () => {
       expect(lessRedundant(cands, places, penalty, overlap).map((c) => c.item)).toEqual(expected);
     }
   });
+
+  it('gives what a heap of every candidate gave (the previous implementation): same entries, scores and overlap calls', () => {
+    let seed = 11;
+    const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let trial = 0; trial < 300; trial++) {
+      const n = 1 + Math.floor(rand() * 60);
+      // Few distinct scores: many ties.
+      const cands = Array.from({ length: n }, () => Math.ceil(rand() * 6)).sort((a, b) => b - a).map((score, item) => ({ item, score }));
+      const shares: Record<number, Record<number, number>> = {};
+      for (let c = 0; c < n; c++) for (let x = 0; x < n; x++) if (c !== x && rand() < 0.3) (shares[c] ??= {})[x] = Math.round(rand() * 4) / 4;
+      const places = 1 + Math.floor(rand() * 15);
+      const penalty = [0.5, 0.75, 1][trial % 3]!;
+      const calls = (into: string[]) => (c: number, placed: readonly number[]): number => {
+        into.push(`${c}:${placed.join(',')}`);
+        return overlapFrom(shares)(c, placed);
+      };
+      const expectedCalls: string[] = [];
+      const actualCalls: string[] = [];
+      const expected = heapOfEveryCandidate(cands, places, penalty, calls(expectedCalls));
+      expect(lessRedundant(cands, places, penalty, calls(actualCalls))).toEqual(expected);
+      expect(actualCalls).toEqual(expectedCalls);
+    }
+  });
 });
+
+/** lessRedundant as it was before candidates entered the heap lazily (2026-11-29): the reference. */
+function heapOfEveryCandidate(
+  list: readonly Scored<number>[],
+  places: number,
+  penalty: number,
+  overlap: (candidate: number, placed: readonly number[]) => number,
+): Scored<number>[] {
+  if (!(penalty > 0) || list.length <= 1 || places <= 0) return list.slice();
+  const n = list.length;
+  /** Upper bound of each candidate's penalised score; exact for the round in `fresh`. */
+  const bound = new Float64Array(n);
+  const fresh = new Int32Array(n);
+  for (let i = 0; i < n; i++) bound[i] = list[i]!.score;
+  // A max-heap of candidate indexes by bound, ties to the earlier index (the list's own order).
+  const heap = new Int32Array(n);
+  for (let i = 0; i < n; i++) heap[i] = i;
+  const above = (x: number, y: number): boolean => bound[x]! > bound[y]! || (bound[x] === bound[y] && x < y);
+  let size = n;
+  const siftDown = (at: number): void => {
+    const item = heap[at]!;
+    for (;;) {
+      const l = 2 * at + 1;
+      if (l >= size) break;
+      const c = l + 1 < size && above(heap[l + 1]!, heap[l]!) ? l + 1 : l;
+      if (!above(heap[c]!, item)) break;
+      heap[at] = heap[c]!;
+      at = c;
+    }
+    heap[at] = item;
+  };
+  for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(i);
+  const placed: number[] = [];
+  const out: Scored<number>[] = [];
+  const taken = new Uint8Array(n);
+  let last = Infinity;
+  for (let round = 0; round < Math.min(places, n); round++) {
+    // The top's bound is exact for this round: nobody else can beat it (their values are at most
+    // their bounds). Otherwise recompute it and let it sink to its place.
+    for (;;) {
+      const i = heap[0]!;
+      if (round === 0 || fresh[i] === round) break;
+      const c = list[i]!;
+      bound[i] = c.score * Math.max(0, 1 - penalty * Math.min(1, overlap(c.item, placed)));
+      fresh[i] = round;
+      siftDown(0);
+    }
+    const best = heap[0]!;
+    heap[0] = heap[--size]!;
+    siftDown(0);
+    taken[best] = 1;
+    last = bound[best]!;
+    placed.push(list[best]!.item);
+    out.push({ item: list[best]!.item, score: last });
+  }
+  for (let i = 0; i < n; i++) if (!taken[i]) out.push({ item: list[i]!.item, score: Math.min(list[i]!.score, last) });
+  return out;
+}

@@ -24,7 +24,11 @@ import type { Scored } from './cascade.js';
  * Lazy greedy ("CELF"): a candidate's penalised score can only fall as items are placed, so the last
  * value computed for it bounds it from above; the candidates sit in a max-heap by that bound, and a
  * round recomputes only the top until the top's value is current — a few per round rather than the
- * whole list.
+ * whole list. Candidates enter the heap only when they could be the top (the list is best first, so
+ * the first one not entered bounds all the others not entered): a list of hundreds with ten places
+ * heaps a few more than ten, and the rest keep their own objects when their scores stand (measured in
+ * packages/bench/src/micro/less-redundant.ts). The heap, its ties and the order of the `overlap` calls
+ * are those of a heap of every candidate: the result is the same.
  *
  * @param list candidates, best first.
  * @param places how many places are chosen greedily (the length of the list shown).
@@ -40,16 +44,15 @@ export function lessRedundant(
 ): Scored<number>[] {
   if (!(penalty > 0) || list.length <= 1 || places <= 0) return list.slice();
   const n = list.length;
-  /** Upper bound of each candidate's penalised score; exact for the round in `fresh`. */
-  const bound = new Float64Array(n);
-  const fresh = new Int32Array(n);
-  for (let i = 0; i < n; i++) bound[i] = list[i]!.score;
-  // A max-heap of candidate indexes by bound, ties to the earlier index (the list's own order).
-  const heap = new Int32Array(n);
-  for (let i = 0; i < n; i++) heap[i] = i;
+  const rounds = Math.min(places, n);
+  /** Upper bound of each entered candidate's penalised score; exact for the round in `fresh` (-1: never computed). */
+  const bound: number[] = [];
+  const fresh: number[] = [];
+  // A max-heap of entered candidate indexes by bound, ties to the earlier index (the list's own order).
+  const heap: number[] = [];
   const above = (x: number, y: number): boolean => bound[x]! > bound[y]! || (bound[x] === bound[y] && x < y);
-  let size = n;
   const siftDown = (at: number): void => {
+    const size = heap.length;
     const item = heap[at]!;
     for (;;) {
       const l = 2 * at + 1;
@@ -61,15 +64,37 @@ export function lessRedundant(
     }
     heap[at] = item;
   };
-  for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(i);
+  const siftUp = (at: number): void => {
+    const item = heap[at]!;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!above(item, heap[parent]!)) break;
+      heap[at] = heap[parent]!;
+      at = parent;
+    }
+    heap[at] = item;
+  };
+  /** The first candidate not entered: its bound is its score, the highest of those not entered. */
+  let next = 0;
+  /** Enters candidates while the first one not entered would be above the top (it is then the top). */
+  const enter = (): void => {
+    while (next < n) {
+      bound[next] = list[next]!.score;
+      fresh[next] = -1;
+      if (heap.length > 0 && !above(next, heap[0]!)) return;
+      heap.push(next++);
+      siftUp(heap.length - 1);
+    }
+  };
   const placed: number[] = [];
   const out: Scored<number>[] = [];
-  const taken = new Uint8Array(n);
+  const taken = new Set<number>();
   let last = Infinity;
-  for (let round = 0; round < Math.min(places, n); round++) {
+  for (let round = 0; round < rounds; round++) {
     // The top's bound is exact for this round: nobody else can beat it (their values are at most
     // their bounds). Otherwise recompute it and let it sink to its place.
     for (;;) {
+      enter();
       const i = heap[0]!;
       if (round === 0 || fresh[i] === round) break;
       const c = list[i]!;
@@ -78,13 +103,20 @@ export function lessRedundant(
       siftDown(0);
     }
     const best = heap[0]!;
-    heap[0] = heap[--size]!;
-    siftDown(0);
-    taken[best] = 1;
+    const end = heap.pop()!;
+    if (heap.length > 0) {
+      heap[0] = end;
+      siftDown(0);
+    }
+    taken.add(best);
     last = bound[best]!;
     placed.push(list[best]!.item);
     out.push({ item: list[best]!.item, score: last });
   }
-  for (let i = 0; i < n; i++) if (!taken[i]) out.push({ item: list[i]!.item, score: Math.min(list[i]!.score, last) });
+  for (let i = 0; i < n; i++) {
+    if (taken.has(i)) continue;
+    const c = list[i]!;
+    out.push(c.score <= last ? c : { item: c.item, score: last });
+  }
   return out;
 }

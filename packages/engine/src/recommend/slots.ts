@@ -8,16 +8,27 @@ import type { RecommendationSlot, RetailMediaSlotData } from '../types.js';
 import { stableGuid } from '../util/ids.js';
 import type { Picked } from './cascade.js';
 
-// Ids are a SHA-1 each; a response carries one per slot, so they are derived once per (website, name).
-const stableIds = new Map<string, string>();
+// Ids are a SHA-1 each; a response carries one per slot, so they are derived once per (website, name):
+// by kind, then website, then name — look-ups of strings the caller already holds, no key built per call.
+const stableIds = new Map<string, Map<string, Map<string, string>>>();
+/** Names remembered, all kinds and websites together. */
+let stableIdCount = 0;
 
 function cachedStableGuid(websiteId: string, kind: string, name: string): string {
-  const key = `${websiteId}\u0000${kind}\u0000${name}`;
-  let id = stableIds.get(key);
+  let byWebsite = stableIds.get(kind);
+  if (byWebsite === undefined) stableIds.set(kind, (byWebsite = new Map()));
+  let byName = byWebsite.get(websiteId);
+  if (byName === undefined) byWebsite.set(websiteId, (byName = new Map()));
+  let id = byName.get(name);
   if (id === undefined) {
     // Bounded: websites × (methods + tactic labels) in practice; cleared if something feeds it names.
-    if (stableIds.size >= 100_000) stableIds.clear();
-    stableIds.set(key, (id = stableGuid(websiteId, kind, name)));
+    if (stableIdCount >= 100_000) {
+      stableIds.clear();
+      stableIdCount = 0;
+      return cachedStableGuid(websiteId, kind, name);
+    }
+    byName.set(name, (id = stableGuid(websiteId, kind, name)));
+    stableIdCount++;
   }
   return id;
 }

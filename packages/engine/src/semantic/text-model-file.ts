@@ -9,9 +9,10 @@
  * float32). Written to a temporary file and renamed: a crash leaves the previous file whole.
  * @module
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
+import { readFileIfPresent } from '../util/durable-file.js';
 import type { CatalogState } from '../catalog/catalog-index.js';
-import { TextModel } from './text-model.js';
+import { textModelFromParts, type TextModel } from './text-model.js';
 
 const MAGIC = 'AISLERI1';
 
@@ -69,8 +70,7 @@ export function decodeTextModel(bytes: Buffer): { model: TextModel; catalog: str
   const floats = new Float32Array(bytes.buffer.slice(bytes.byteOffset + start, bytes.byteOffset + bytes.length));
   const vectors = floats.subarray(0, rows * header.dimensions);
   const idf = floats.subarray(rows * header.dimensions);
-  const rowOf = new Map(header.words.map((w, row) => [w, row]));
-  return { model: new TextModel(header.version, header.dimensions, rowOf, vectors, idf, header.maxWordsPerText), catalog: header.catalog };
+  return { model: textModelFromParts({ version: header.version, dimensions: header.dimensions, words: header.words, vectors, idf, maxWordsPerText: header.maxWordsPerText }), catalog: header.catalog };
 }
 
 /** Writes `model` to `file` atomically (temporary file, then rename). */
@@ -82,12 +82,6 @@ export async function saveTextModel(file: string, model: TextModel, catalog: str
 
 /** Reads the model saved in `file`, or undefined when there is none. */
 export async function loadTextModel(file: string): Promise<{ model: TextModel; catalog: string } | undefined> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  return decodeTextModel(bytes);
+  const bytes = await readFileIfPresent(file);
+  return bytes === undefined ? undefined : decodeTextModel(bytes);
 }

@@ -155,105 +155,155 @@ export class TextModel implements Embedder {
   }
 }
 
+/** What a {@link TextModel} is made of (its file and the training worker's answer carry these). */
+export interface TextModelParts {
+  version: string;
+  dimensions: number;
+  /** The words with a vector, by row. */
+  words: string[];
+  /** Rows × dimensions. */
+  vectors: Float32Array;
+  idf: Float32Array;
+  maxWordsPerText: number;
+}
+
+/** The model made of `parts`. */
+export function textModelFromParts(parts: TextModelParts): TextModel {
+  const rowOf = new Map(parts.words.map((w, row) => [w, row]));
+  return new TextModel(parts.version, parts.dimensions, rowOf, parts.vectors, parts.idf, parts.maxWordsPerText);
+}
+
 /**
  * Trains a {@link TextModel} on the texts of `products` (read through `fields`). A generator that yields
- * every few products, so that `runInSlices` can run it without blocking the event loop.
+ * every few products, so that `runInSlices` can run it without blocking the event loop (the engine
+ * trains big catalogs on a worker thread instead: semantic/text-model-worker.ts).
  */
 export function* trainTextModel(products: readonly Product[] | ProductList, fields: readonly string[], options: TextModelOptions = {}): Steps<TextModel> {
   // A product list decodes on read: each product is read once, for its text, and dropped.
   const productAt = Array.isArray(products) ? (d: number): Product => (products as readonly Product[])[d] : (d: number): Product => (products as ProductList).get(d);
-  const o = { ...DEFAULTS, ...options };
-  const dims = o.dimensions;
-  // Pass 1: the distinct words of every product (interned), and document frequencies.
-  const idOf = new Map<string, number>();
-  const words: string[] = [];
-  let df = new Uint32Array(1024);
-  let docWords = new Uint32Array(1024);
-  const docStart = new Uint32Array(products.length + 1);
-  let used = 0;
+  const trainer = new TextModelTrainer(options);
   for (let d = 0; d < products.length; d++) {
-    const list = distinctWords(productText(productAt(d), fields), o.maxWordsPerText);
-    if (used + list.length > docWords.length) {
-      const grown = new Uint32Array(Math.max(docWords.length * 2, used + list.length));
-      grown.set(docWords);
-      docWords = grown;
-    }
+    trainer.add(productText(productAt(d), fields));
+    if (d % DOCS_PER_STEP === 0) yield;
+  }
+  return yield* trainer.finish();
+}
+
+/**
+ * The training of a {@link TextModel}: {@link add} each product's text in order (pass 1: its distinct
+ * words, interned, and document frequencies), then {@link finish} (the words kept, pass 2: the context
+ * vectors). Texts can be added as they come (a worker thread receives them in batches).
+ */
+export class TextModelTrainer {
+  private readonly o: Required<TextModelOptions>;
+  private readonly idOf = new Map<string, number>();
+  private readonly words: string[] = [];
+  private df = new Uint32Array(1024);
+  private docWords = new Uint32Array(1024);
+  private docStart = new Uint32Array(1025);
+  private used = 0;
+  private count = 0;
+
+  constructor(options: TextModelOptions = {}) {
+    this.o = { ...DEFAULTS, ...options };
+  }
+
+  /** Products added so far. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Pass 1 for the next product: its text's distinct words (at most `maxWordsPerText`). */
+  add(text: string): void {
+    const list = distinctWords(text, this.o.maxWordsPerText);
+    if (this.used + list.length > this.docWords.length) this.docWords = grownTo(this.docWords, this.used + list.length);
+    if (this.count + 2 > this.docStart.length) this.docStart = grownTo(this.docStart, this.count + 2);
+    const { idOf, words } = this;
     for (const w of list) {
       let id = idOf.get(w);
       if (id === undefined) {
         id = words.length;
         idOf.set(w, id);
         words.push(w);
-        if (id >= df.length) {
-          const grown = new Uint32Array(df.length * 2);
-          grown.set(df);
-          df = grown;
+        if (id >= this.df.length) this.df = grownTo(this.df, id + 1);
+      }
+      this.df[id]++;
+      this.docWords[this.used++] = id;
+    }
+    this.docStart[++this.count] = this.used;
+  }
+
+  /** The model of the texts added (in steps: see {@link trainTextModel}). */
+  *finish(): Steps<TextModel> {
+    const o = this.o;
+    const dims = o.dimensions;
+    const { words, df, docWords, docStart } = this;
+    const n = this.count;
+    const idfOf = (id: number): number => Math.log(1 + n / df[id]);
+
+    // The words that get a vector: frequent enough, at most maxWords (most frequent first).
+    let kept: number[] = [];
+    for (let id = 0; id < words.length; id++) {
+      if (df[id] >= o.minDocFreq) kept.push(id);
+      if (id % 16_384 === 0) yield;
+    }
+    if (kept.length > o.maxWords) kept = kept.sort((a, b) => df[b] - df[a] || a - b).slice(0, o.maxWords).sort((a, b) => a - b);
+    yield;
+    const rowOfId = new Int32Array(words.length).fill(-1);
+    const rowOf = new Map<string, number>();
+    const idf = new Float32Array(kept.length);
+    let fingerprint = fnv1a(`${n}:${kept.length}`);
+    for (let row = 0; row < kept.length; row++) {
+      const id = kept[row];
+      rowOfId[id] = row;
+      rowOf.set(words[id], row);
+      idf[row] = idfOf(id);
+      fingerprint = fnv1a(`${words[id]}:${df[id]};`, fingerprint);
+      if (row % 4096 === 0) yield;
+    }
+
+    // Pass 2: each kept word adds the IDF-weighted index vectors of the other words of its product
+    // (the product's context sum minus its own share).
+    const vectors = new Float32Array(kept.length * dims);
+    const context = new Float32Array(dims);
+    const own = new Float32Array(dims);
+    for (let d = 0; d < n; d++) {
+      const from = docStart[d];
+      const to = docStart[d + 1];
+      let anyKept = false;
+      for (let k = from; k < to; k++) if (rowOfId[docWords[k]] >= 0) { anyKept = true; break; }
+      if (anyKept && to - from > 1) {
+        context.fill(0);
+        for (let k = from; k < to; k++) addIndexVector(context, 0, words[docWords[k]], idfOf(docWords[k]), dims, o.nonZeros);
+        for (let k = from; k < to; k++) {
+          const row = rowOfId[docWords[k]];
+          if (row < 0) continue;
+          own.fill(0);
+          addIndexVector(own, 0, words[docWords[k]], idfOf(docWords[k]), dims, o.nonZeros);
+          const base = row * dims;
+          for (let i = 0; i < dims; i++) vectors[base + i] += context[i] - own[i];
         }
       }
-      df[id]++;
-      docWords[used++] = id;
+      if (d % DOCS_PER_STEP === 0) yield;
     }
-    docStart[d + 1] = used;
-    if (d % DOCS_PER_STEP === 0) yield;
-  }
-  const n = products.length;
-  const idfOf = (id: number): number => Math.log(1 + n / df[id]);
-
-  // The words that get a vector: frequent enough, at most maxWords (most frequent first).
-  let kept: number[] = [];
-  for (let id = 0; id < words.length; id++) {
-    if (df[id] >= o.minDocFreq) kept.push(id);
-    if (id % 16_384 === 0) yield;
-  }
-  if (kept.length > o.maxWords) kept = kept.sort((a, b) => df[b] - df[a] || a - b).slice(0, o.maxWords).sort((a, b) => a - b);
-  yield;
-  const rowOfId = new Int32Array(words.length).fill(-1);
-  const rowOf = new Map<string, number>();
-  const idf = new Float32Array(kept.length);
-  let fingerprint = fnv1a(`${n}:${kept.length}`);
-  for (let row = 0; row < kept.length; row++) {
-    const id = kept[row];
-    rowOfId[id] = row;
-    rowOf.set(words[id], row);
-    idf[row] = idfOf(id);
-    fingerprint = fnv1a(`${words[id]}:${df[id]};`, fingerprint);
-    if (row % 4096 === 0) yield;
-  }
-
-  // Pass 2: each kept word adds the IDF-weighted index vectors of the other words of its product
-  // (the product's context sum minus its own share).
-  const vectors = new Float32Array(kept.length * dims);
-  const context = new Float32Array(dims);
-  const own = new Float32Array(dims);
-  for (let d = 0; d < n; d++) {
-    const from = docStart[d];
-    const to = docStart[d + 1];
-    let anyKept = false;
-    for (let k = from; k < to; k++) if (rowOfId[docWords[k]] >= 0) { anyKept = true; break; }
-    if (anyKept && to - from > 1) {
-      context.fill(0);
-      for (let k = from; k < to; k++) addIndexVector(context, 0, words[docWords[k]], idfOf(docWords[k]), dims, o.nonZeros);
-      for (let k = from; k < to; k++) {
-        const row = rowOfId[docWords[k]];
-        if (row < 0) continue;
-        own.fill(0);
-        addIndexVector(own, 0, words[docWords[k]], idfOf(docWords[k]), dims, o.nonZeros);
-        const base = row * dims;
-        for (let i = 0; i < dims; i++) vectors[base + i] += context[i] - own[i];
+    // Unit length per word: the IDF weight at embedding time decides a word's share, not its frequency.
+    for (let row = 0; row < kept.length; row++) {
+      const base = row * dims;
+      let norm = 0;
+      for (let i = 0; i < dims; i++) norm += vectors[base + i] * vectors[base + i];
+      if (norm > 0) {
+        const inv = 1 / Math.sqrt(norm);
+        for (let i = 0; i < dims; i++) vectors[base + i] *= inv;
       }
+      if (row % 4096 === 0) yield;
     }
-    if (d % DOCS_PER_STEP === 0) yield;
+    return new TextModel(fingerprint.toString(16).padStart(8, '0'), dims, rowOf, vectors, idf, o.maxWordsPerText);
   }
-  // Unit length per word: the IDF weight at embedding time decides a word's share, not its frequency.
-  for (let row = 0; row < kept.length; row++) {
-    const base = row * dims;
-    let norm = 0;
-    for (let i = 0; i < dims; i++) norm += vectors[base + i] * vectors[base + i];
-    if (norm > 0) {
-      const inv = 1 / Math.sqrt(norm);
-      for (let i = 0; i < dims; i++) vectors[base + i] *= inv;
-    }
-    if (row % 4096 === 0) yield;
-  }
-  return new TextModel(fingerprint.toString(16).padStart(8, '0'), dims, rowOf, vectors, idf, o.maxWordsPerText);
+}
+
+/** A copy of `array` with room for at least `length` elements (doubling). */
+function grownTo(array: Uint32Array<ArrayBuffer>, length: number): Uint32Array<ArrayBuffer> {
+  const grown = new Uint32Array(Math.max(array.length * 2, length));
+  grown.set(array);
+  return grown;
 }

@@ -13,9 +13,17 @@ import type { Product } from '../types.js';
 import { cosine, type Embedder, modelLabel } from './embedder.js';
 import { fieldText, productText, TEXT_MODEL_ID, TextModel, trainTextModel, type TextModelOptions } from './text-model.js';
 import { catalogTextFingerprint, loadTextModel, saveTextModel } from './text-model-file.js';
+import { trainTextModelInWorker } from './train-in-worker.js';
 
 /** Wait after the last catalog change before retraining, so a burst of upserts trains once. */
 export const RETRAIN_DELAY_MS = 2_000;
+
+/**
+ * Products from which the built-in model trains on a worker thread: a training costs ~50 µs of CPU a
+ * product, so 10,000 products take half a second in slices, while a worker starts in tens of ms and
+ * takes the seconds of a big catalog — and their collector pauses — off the event loop (issue #27).
+ */
+export const TRAIN_IN_WORKER_FROM = 10_000;
 
 /** Product vectors kept per website (least recently used dropped first). */
 export const VECTOR_CACHE_SIZE = 50_000;
@@ -29,6 +37,12 @@ export interface WebsiteSemanticsOptions {
   /** Called when a training fails (the previous model keeps ranking): the engine reports it as `semantic-training`. */
   onError?: (err: unknown) => void;
   /**
+   * Catalogs of at least this many products train the built-in model on a worker thread
+   * (train-in-worker.ts; default {@link TRAIN_IN_WORKER_FROM}); smaller ones in time slices on the
+   * calling thread (the worker's start costs more than their whole training).
+   */
+  trainInWorkerFrom?: number;
+  /**
    * Where the built-in model is kept (text-model-file.ts): {@link WebsiteSemantics.restore} reads it,
    * every training writes it. Without it the model lives in memory only.
    */
@@ -40,6 +54,16 @@ export interface SemanticScores {
   model: Embedder;
   /** Cosine similarity per candidate, in their order. */
   similarities: Float64Array;
+}
+
+/** `steps` stopped at the next slice once `isClosed()` (a closed engine does not finish a training for nobody). */
+function* untilClosed(steps: Generator<void, TextModel, void>, isClosed: () => boolean): Generator<void, TextModel | undefined, void> {
+  for (;;) {
+    if (isClosed()) return undefined;
+    const next = steps.next();
+    if (next.done) return next.value;
+    yield;
+  }
 }
 
 /** Names of the full-text fields of the catalog's current version: the text the models read. */
@@ -124,18 +148,12 @@ export class WebsiteSemantics {
       this.trainedVersion = version;
       return;
     }
-    const steps = trainTextModel(liveProductList(state), fields, this.options.textModel);
+    const products = liveProductList(state);
     const isClosed = (): boolean => this.closed;
-    // A closed engine stops the training at the next slice instead of finishing it for nobody.
-    function* untilClosed(): Generator<void, TextModel | undefined, void> {
-      for (;;) {
-        if (isClosed()) return undefined;
-        const next = steps.next();
-        if (next.done) return next.value;
-        yield;
-      }
-    }
-    this.training = runInSlices(untilClosed())
+    const trained = products.length >= (this.options.trainInWorkerFrom ?? TRAIN_IN_WORKER_FROM)
+      ? trainTextModelInWorker(products, fields, this.options.textModel ?? {}, isClosed)
+      : runInSlices(untilClosed(trainTextModel(products, fields, this.options.textModel), isClosed));
+    this.training = trained
       .then((model) => {
         if (!model) return;
         this.model = model;

@@ -133,9 +133,16 @@ interface ShapeNode {
   readonly encoding?: number;
 }
 
-/** The interned shapes: append-only, so the versions sharing it read the ids they know unchanged. */
+/**
+ * The interned shapes: append-only, so the versions sharing it read the ids they know unchanged. Only
+ * the store that saw the table last may add to it (see {@link ProductStore.shapesToExtend}): a version
+ * built and then dropped (its change-log write failed) leaves shapes and trie nodes behind, and those
+ * may name field ids the published versions give other fields or do not have.
+ */
 class ShapeTable {
   readonly shapes: (Shape | undefined)[] = [undefined];
+  /** Trie nodes and shapes added so far: a store compares it with what it saw to know it is the latest. */
+  edits = 0;
   /**
    * The shapes as a trie of (key, encoding) steps from the empty shape: a product's shape is found by
    * one map look-up per key as it is encoded (no signature string per product: at a million products
@@ -148,7 +155,10 @@ class ShapeTable {
     let byEncoding = node.next.get(key);
     if (!byEncoding) node.next.set(key, (byEncoding = []));
     let child = byEncoding[encoding];
-    if (!child) byEncoding[encoding] = child = { id: WHOLE, next: new Map(), parent: node, key, fid, encoding };
+    if (!child) {
+      byEncoding[encoding] = child = { id: WHOLE, next: new Map(), parent: node, key, fid, encoding };
+      this.edits++;
+    }
     return child;
   }
 
@@ -167,6 +177,7 @@ class ShapeTable {
     fids.reverse();
     encodings.reverse();
     node.id = this.shapes.length;
+    this.edits++;
     this.shapes.push({ keys, fids: Int32Array.from(fids), encodings: Uint8Array.from(encodings), rawIndex: rawIndexes(encodings), hasRaw: Array.prototype.some.call(encodings, (e: number) => takesRaw(e)) });
     return node.id;
   }
@@ -180,6 +191,16 @@ class ShapeTable {
 
   get size(): number {
     return this.shapes.length;
+  }
+
+  /** A new table of this one's first `count` shapes, with their ids (a dropped version's are left out). */
+  prefix(count: number): ShapeTable {
+    const out = new ShapeTable();
+    for (let id = 1; id < count; id++) {
+      const s = this.shapes[id]!;
+      out.intern(s.keys, s.fids, s.encodings);
+    }
+    return out;
   }
 }
 
@@ -474,6 +495,11 @@ function objectBuilderOf(shape: Shape): ObjectBuilder {
 
 /** The products of one immutable catalog version (see module doc). */
 export class ProductStore implements ProductList {
+  /** Shapes of the table this store's docs may use (ids below it); later ones belong to later versions. */
+  private readonly shapesSeen: number;
+  /** The table's {@link ShapeTable.edits} when this store was made. */
+  private readonly editsSeen: number;
+
   private constructor(
     private readonly columns: StoreColumns,
     private readonly shapes: ShapeTable,
@@ -482,7 +508,19 @@ export class ProductStore implements ProductList {
     /** Per doc, its revision. */
     private readonly revisions: Float64Array,
     private readonly raw: RawValues,
-  ) {}
+  ) {
+    this.shapesSeen = shapes.size;
+    this.editsSeen = shapes.edits;
+  }
+
+  /**
+   * The table a store derived from this one interns its new shapes in: the shared one while this store
+   * is the latest of its lineage (nothing was added since it was made), else a copy of the shapes this
+   * store knows — so what a dropped version interned is never used, nor written to a snapshot.
+   */
+  private shapesToExtend(): ShapeTable {
+    return this.shapes.edits === this.editsSeen ? this.shapes : this.shapes.prefix(this.shapesSeen);
+  }
 
   /** The store of `products` (docs in order) against the columns built from them, in steps. */
   static *build(products: readonly Product[], revisions: Float64Array, columns: StoreColumns): Steps<ProductStore> {
@@ -502,7 +540,8 @@ export class ProductStore implements ProductList {
 
   /** The parts a snapshot keeps (shared, not copied: the store is immutable). */
   parts(): StoreParts {
-    const shapes = this.shapes.shapes.slice(1).map((s) => ({ keys: s!.keys.slice(), fids: Array.from(s!.fids), encodings: Array.from(s!.encodings) }));
+    // Only the shapes this store knows: later ones are another version's (maybe one that was dropped).
+    const shapes = this.shapes.shapes.slice(1, this.shapesSeen).map((s) => ({ keys: s!.keys.slice(), fids: Array.from(s!.fids), encodings: Array.from(s!.encodings) }));
     return { shapes, shapeOf: this.shapeOf, rawDocs: this.raw.docs, rawOffsets: this.raw.offsets, rawBytes: this.raw.bytes };
   }
 
@@ -797,14 +836,15 @@ export class ProductStore implements ProductList {
     const revisions = extendShared(this.revisions, n + added.length);
     const rawDocs: number[] = [];
     const rawTexts: string[] = [];
+    const shapes = this.shapesToExtend();
     for (let j = 0; j < added.length; j++) {
-      const encoded = encodeProduct(added[j], n + j, columns, this.shapes);
+      const encoded = encodeProduct(added[j], n + j, columns, shapes);
       shapeOf[n + j] = encoded.shape;
       revisions[n + j] = newRevision();
       if (encoded.raw !== undefined) { rawDocs.push(n + j); rawTexts.push(encoded.raw); }
       if (j % PRODUCTS_PER_STEP === PRODUCTS_PER_STEP - 1) yield;
     }
-    return new ProductStore(columns, this.shapes, shapeOf, revisions, this.raw.merged(() => false, rawDocs, rawTexts));
+    return new ProductStore(columns, shapes, shapeOf, revisions, this.raw.merged(() => false, rawDocs, rawTexts));
   }
 
   /**
@@ -817,15 +857,16 @@ export class ProductStore implements ProductList {
     const docs = [...changed.keys()].sort((a, b) => a - b);
     const rawDocs: number[] = [];
     const rawTexts: string[] = [];
+    const shapes = this.shapesToExtend();
     for (let i = 0; i < docs.length; i++) {
       const d = docs[i];
-      const encoded = encodeProduct(changed.get(d)!, d, columns, this.shapes);
+      const encoded = encodeProduct(changed.get(d)!, d, columns, shapes);
       shapeOf[d] = encoded.shape;
       revisions[d] = newRevision();
       if (encoded.raw !== undefined) { rawDocs.push(d); rawTexts.push(encoded.raw); }
       if (i % PRODUCTS_PER_STEP === PRODUCTS_PER_STEP - 1) yield;
     }
-    return new ProductStore(columns, this.shapes, shapeOf, revisions, this.raw.merged((d) => changed.has(d), rawDocs, rawTexts));
+    return new ProductStore(columns, shapes, shapeOf, revisions, this.raw.merged((d) => changed.has(d), rawDocs, rawTexts));
   }
 }
 

@@ -6,9 +6,7 @@
  * in the columns. Written atomically (temporary file, then rename).
  * @module
  */
-import { randomUUID } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { Builder, ByteBuffer } from 'flatbuffers';
 import { AisleError } from '../../errors.js';
 import type { Product } from '../../types.js';
@@ -29,6 +27,7 @@ import { newRevisions, ProductStore, type ShapeRecord } from '../columns/product
 import { ensureNumericOrdersSteps } from '../columns/text-column-lookups.js';
 import { numericColumnOf, numericPerDoc } from '../columns/numeric-column.js';
 import type { StepTimer } from '../../util/step-timer.js';
+import { writeFileDurably, type DurableWriteOptions } from '../../util/durable-file.js';
 
 const FILE_IDENTIFIER = 'AISL';
 /**
@@ -165,33 +164,13 @@ export function encodeCatalogSnapshotInSlices(state: CatalogState): Promise<Uint
 }
 
 /**
- * Writes the catalog's current version (taken when called) to `filePath` atomically and durably: a
- * temporary file beside it, flushed to disk, renamed over the final name, then the directory flushed —
- * so a crash leaves either the previous snapshot or this one, never a half-written file, and once this
- * resolves the change log it covers may be deleted.
+ * Writes the catalog's current version (taken when called) to `filePath` atomically and durably
+ * (util/durable-file.ts): a crash leaves either the previous snapshot or this one, never a half-written
+ * file, and once this resolves the change log it covers may be deleted. `keepPreviousAs`: where the
+ * snapshot it replaces is kept (see `snapshot-generations.ts`).
  */
-export async function saveCatalogSnapshot(catalog: Catalog, filePath: string): Promise<void> {
-  const bytes = await runInSlices(encodeCatalogSnapshotSteps(catalog.state));
-  const temp = `${filePath}.${randomUUID()}.tmp`;
-  try {
-    const file = await open(temp, 'w');
-    try {
-      await file.writeFile(bytes);
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    await rename(temp, filePath);
-  } catch (err) {
-    await rm(temp, { force: true });
-    throw err;
-  }
-  const dir = await open(path.dirname(filePath), 'r');
-  try {
-    await dir.sync();
-  } finally {
-    await dir.close();
-  }
+export async function saveCatalogSnapshot(catalog: Catalog, filePath: string, options: DurableWriteOptions = {}): Promise<void> {
+  await writeFileDurably(filePath, await runInSlices(encodeCatalogSnapshotSteps(catalog.state)), options);
 }
 
 function invalid(filePath: string, problem: string, cause?: unknown): never {

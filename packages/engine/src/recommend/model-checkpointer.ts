@@ -1,0 +1,149 @@
+/**
+ * When the recommendation models' checkpoints (model-checkpoint.ts) are read and written, for every
+ * website of an engine with a data directory and the embedded store:
+ * - at the start, each website's models are created from its checkpoint when there is a usable one (its
+ *   format, website and tuning, and events the store still has); the replay of the stored events then
+ *   skips what the checkpoints hold. An unusable checkpoint is reported (`model-checkpoint`) and that
+ *   website's events are replayed in full, as without one;
+ * - every {@link CHECKPOINT_INTERVAL_MS} when events were fed since the last one, and at shutdown, all
+ *   websites' models are encoded at one quiet point of the event service (no event write in flight, so
+ *   the models hold exactly the stored events up to the store's last sequence number), then written.
+ * @module
+ */
+import { runInSlices } from '../catalog/build/time-slices.js';
+import type { EventService } from '../events/event-service.js';
+import {
+  encodeModelCheckpointSteps, modelCheckpointPath, readModelCheckpoint, writeModelCheckpoint, type ModelCheckpoint,
+} from './model-checkpoint.js';
+import type { ModelState } from './model-state.js';
+import type { RecommendationModels } from './recommendation-models.js';
+
+/** Wall time between two periodic checkpoints (when events were fed in between). */
+export const CHECKPOINT_INTERVAL_MS = 5 * 60_000;
+
+/** Options of a {@link ModelCheckpointer}. */
+export interface ModelCheckpointerOptions {
+  dataDir: string;
+  /** Where failures go (an unusable checkpoint at the start, a failed write). */
+  report: (error: unknown, websiteId?: string) => void;
+  /** Between periodic checkpoints (default {@link CHECKPOINT_INTERVAL_MS}). */
+  intervalMs?: number;
+}
+
+/** Reads and writes the model checkpoints of one engine's websites. */
+export class ModelCheckpointer {
+  /** Per website, the last stored event its models were loaded with. */
+  private readonly loaded = new Map<string, number>();
+  /** Events fed to the models since the last checkpoint was encoded. */
+  private fedSinceCheckpoint = 0;
+  private timer: NodeJS.Timeout | undefined;
+  /** The checkpoint being written, if any (one at a time). */
+  private writing: Promise<void> | undefined;
+  /** The models checkpointed (set by {@link start}: none before the replay of the stored events is over). */
+  private sites: (() => Iterable<readonly [string, RecommendationModels]>) | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: ModelCheckpointerOptions) {}
+
+  /**
+   * The checkpoint to create `websiteId`'s models from, or undefined (none, or unusable: reported). A
+   * checkpoint holding events the store does not have (`lastStoredSeq` lower: the store was replaced)
+   * is not used.
+   */
+  async read(websiteId: string, lastStoredSeq: () => Promise<number>): Promise<ModelCheckpoint | undefined> {
+    let checkpoint: ModelCheckpoint | undefined;
+    try {
+      checkpoint = await readModelCheckpoint(modelCheckpointPath(this.options.dataDir, websiteId));
+      if (checkpoint === undefined) return undefined;
+      if (checkpoint.websiteId !== websiteId) throw new Error(`the checkpoint is website "${checkpoint.websiteId}"'s`);
+      const last = await lastStoredSeq();
+      if (checkpoint.seq > last) throw new Error(`the checkpoint holds events up to ${checkpoint.seq}, the store only up to ${last}`);
+      return checkpoint;
+    } catch (err) {
+      this.options.report(new Error(`the recommendation models' checkpoint is not used (the stored events are replayed in full): ${(err as Error).message}`, { cause: err }), websiteId);
+      return undefined;
+    }
+  }
+
+  /**
+   * `websiteId`'s models, from `checkpoint` when it loads (`create` with its state), else fresh (`create`
+   * without; the failure reported). Records what the replay must skip.
+   */
+  create(websiteId: string, checkpoint: ModelCheckpoint | undefined, create: (state?: ModelState) => RecommendationModels): RecommendationModels {
+    if (checkpoint !== undefined) {
+      try {
+        const models = create(checkpoint.state);
+        this.loaded.set(websiteId, checkpoint.seq);
+        return models;
+      } catch (err) {
+        this.options.report(new Error(`the recommendation models' checkpoint is not used (the stored events are replayed in full): ${(err as Error).message}`, { cause: err }), websiteId);
+      }
+    }
+    return create();
+  }
+
+  /** Per website, the last stored event its models hold from a checkpoint (for EventService.replay). */
+  held(): ReadonlyMap<string, number> {
+    return this.loaded;
+  }
+
+  /** An event was fed to some website's models. */
+  eventFed(): void {
+    this.fedSinceCheckpoint++;
+  }
+
+  /** Starts the periodic checkpoints of `sites`' models (once the replay of the stored events is over). */
+  start(events: EventService, sites: () => Iterable<readonly [string, RecommendationModels]>): void {
+    if (this.stopped || this.sites) return;
+    this.sites = sites;
+    this.timer = setInterval(() => {
+      if (this.fedSinceCheckpoint === 0 || this.writing) return;
+      // Failures are reported by write(); nothing else is to do with them here.
+      this.write(events, sites).catch(() => undefined);
+    }, this.options.intervalMs ?? CHECKPOINT_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /**
+   * Stops the periodic checkpoints and writes a last one when events were fed since the last (shutdown;
+   * none when the replay never ended: the models do not hold every stored event).
+   */
+  async stop(events: EventService): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.writing;
+    // Failures are reported by write(); shutdown goes on.
+    if (this.sites && this.fedSinceCheckpoint > 0) await this.write(events, this.sites).catch(() => undefined);
+  }
+
+  /**
+   * Encodes every website's models at one quiet point of `events` and writes the files; each failure is
+   * reported (and rejects), the previous checkpoint stays whole.
+   */
+  write(events: EventService, sites: () => Iterable<readonly [string, RecommendationModels]>): Promise<void> {
+    const run = (async () => {
+      const encoded = await events.atQuietPoint(async (lastSeq) => {
+        this.fedSinceCheckpoint = 0;
+        const out: { websiteId: string; bytes: Buffer }[] = [];
+        // In slices: searches go on meanwhile; event writes wait until every website is encoded.
+        for (const [websiteId, models] of sites()) out.push({ websiteId, bytes: await runInSlices(encodeModelCheckpointSteps(websiteId, models, lastSeq)) });
+        return out;
+      });
+      if (encoded === undefined) return;
+      const failures = await Promise.all(encoded.map(async ({ websiteId, bytes }) => {
+        try {
+          await writeModelCheckpoint(modelCheckpointPath(this.options.dataDir, websiteId), bytes);
+          return undefined;
+        } catch (err) {
+          this.options.report(err, websiteId);
+          return err;
+        }
+      }));
+      const failed = failures.find((f) => f !== undefined);
+      if (failed !== undefined) throw failed;
+    })();
+    // The caller gets the failure (reported above); `writing` only says whether one runs.
+    this.writing = run.then(() => undefined, () => undefined).finally(() => { this.writing = undefined; });
+    return run;
+  }
+}
