@@ -25,7 +25,7 @@ export interface EngineLogger {
  * `model-checkpoint`: a recommendation models' checkpoint could not be written, or was not used at a start;
  * `result-pages`: writing or pruning the remembered result lists that clicks name).
  */
-export const BACKGROUND_TASKS = ['snapshot-write', 'snapshot-load', 'model-checkpoint', 'replica-poll', 'settings-poll', 'search-log', 'result-pages', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'shutdown'] as const;
+export const BACKGROUND_TASKS = ['snapshot-write', 'snapshot-load', 'model-checkpoint', 'replica-poll', 'settings-poll', 'search-log', 'retention', 'result-pages', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'shutdown'] as const;
 
 /** One kind of background work. */
 export type BackgroundTask = (typeof BACKGROUND_TASKS)[number];

@@ -9,7 +9,10 @@ import { TEXT_MODEL_ID } from './semantic/text-model.js';
 import type { NumericScope, TextScope } from './types.js';
 import { HISTORY_METHODS, METHODS } from './recommend/methods.js';
 import { EngineOptionsSchema } from './contract/config-schema.js';
-import { WebsiteSettingsSchema, type WebsiteSettingsData } from './contract/settings-schema.js';
+import { WebsiteSettingsSchema, type RETENTION_KINDS, type WebsiteSettingsData } from './contract/settings-schema.js';
+
+/** A kind of raw rows that `eventRetentionDays` names. */
+export type RetentionKind = (typeof RETENTION_KINDS)[number];
 import { checkAgainst } from './contract/validate.js';
 import {
   validateRelevanceSettings, type RankingSettings, type SynonymEntry, type TypoToleranceSettings,
@@ -180,7 +183,20 @@ export interface WebsiteSettings {
   attributionWindowDays?: number;
   /** Visual similarity is looked up by style id rather than product id. */
   useStyleIdForVisualSimilarity?: boolean;
+  /** Completions from the search log: distinct sessions needed, words and phrases never offered. Query-time. */
+  suggestions?: SuggestionSettings;
+  /** Days the raw rows of each kind are kept (deleted in the background; roll-ups are kept). */
+  eventRetentionDays?: EventRetentionDays;
 }
+
+/** `settings.suggestions` (defaults: minSessions 3, exclude []). */
+export interface SuggestionSettings {
+  minSessions?: number;
+  exclude?: string[];
+}
+
+/** `settings.eventRetentionDays`: days per kind of raw rows (defaults in docs/operations.md, "Retention"). */
+export type EventRetentionDays = Partial<Record<RetentionKind, number>>;
 
 /** Compile-time check that the documented settings types and the contract's settings schema agree (both ways). */
 type Agree<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -114,15 +114,63 @@ export interface AttributionReport {
   flagged: { orderId: string; refId: string; reason: string }[];
 }
 
+/** One query of the searches report (see docs/http-api.md). */
+export interface SearchReportQuery {
+  query: string;
+  /** Searches (a search-as-you-type chain counts once). */
+  count: number;
+  /** Mean `total_results` of those searches. */
+  avgResults: number;
+  /** Click events on their results. */
+  clicks: number;
+  /** Searches with at least one click / searches. */
+  ctr: number;
+  /** Mean 1-based position of the clicks; null without clicks. */
+  avgClickPosition: number | null;
+  /** Purchase lines attributed to them. */
+  conversions: number;
+  /** Searches with at least one attributed purchase line / searches. */
+  conversionRate: number;
+  /** Attributed revenue. */
+  revenue: number;
+}
+
+/** The lists of the searches report. */
+export interface SearchReportLists {
+  /** Most searched normalised queries. */
+  top: SearchReportQuery[];
+  /** Queries whose searches found nothing, by how many did. */
+  noResults: { query: string; count: number }[];
+  /** Queries whose searches found something and got no click, by how many did. */
+  noClicks: { query: string; count: number }[];
+}
+
 /** The searches report of one website (see docs/http-api.md). */
-export interface SearchReport {
+export interface SearchReport extends SearchReportLists {
   websiteId: string;
   from?: string;
   to?: string;
-  /** Most searched normalised queries: searches, and their mean result count. */
-  top: { query: string; count: number; avgResults: number }[];
-  /** Queries whose searches found nothing, by how many did. */
-  noResults: { query: string; count: number }[];
+}
+
+/** The recommendations report of one website (see docs/http-api.md). */
+export interface RecommendationReport {
+  websiteId: string;
+  from?: string;
+  to?: string;
+  methods: {
+    method: string;
+    /** Responses with at least one item. */
+    served: number;
+    /** RefIds served. */
+    items: number;
+    clicks: number;
+    /** Served responses with at least one click / served. */
+    ctr: number;
+    conversions: number;
+    revenue: number;
+    /** Per tactic (its `tacticLabel`): `ctr` is clicks / items. */
+    tactics: { tactic: string; items: number; clicks: number; ctr: number; conversions: number; revenue: number }[];
+  }[];
 }
 
 /**
@@ -200,6 +248,11 @@ export interface Engine {
    * 20) of each. Throws `ValidationError` naming a bad parameter.
    */
   searchReport(websiteId: string, range?: { from?: string; to?: string; limit?: number | string }): Promise<SearchReport>;
+  /**
+   * The recommendations report: per method, responses served, items, clicks and conversions, and per
+   * tactic; `from`/`to` (ISO 8601) as for {@link Engine.searchReport}.
+   */
+  recommendationReport(websiteId: string, range?: { from?: string; to?: string }): Promise<RecommendationReport>;
   /** Readiness of the recommendation indexes, with the reason when not ready (for `/readyz`). */
   recommendationIndexStatus(): RecommendationIndexStatus;
   /** `recommendationIndexStatus().ready`. */

@@ -15,7 +15,7 @@ import {
   personalizationWeight, semanticSearchOf, validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings,
 } from './config.js';
 import type {
-  AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, SearchReport,
+  AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, RecommendationReport, SearchReport,
   WebsiteStats,
 } from './engine-api.js';
 import { FailureReporter, type BackgroundTask, type EngineHooks, type EngineLogger } from './background-failures.js';
@@ -23,6 +23,7 @@ import { StepTimer } from './util/step-timer.js';
 import { AisleError, isAisleError } from './errors.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
+import { resolveMethod } from './recommend/methods.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
 import { ModelCheckpointer } from './recommend/model-checkpointer.js';
 import type { ModelCheckpoint } from './recommend/model-checkpoint.js';
@@ -37,13 +38,14 @@ import { WebsiteSemantics } from './semantic/website-semantics.js';
 import type { CatalogReplication } from './replication/catalog-replication.js';
 import { DEFAULT_POLL_INTERVAL_MS } from './events/event-service.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
-import { executeRankedSearch, SearchPool, validateSearchRequest } from './search/index.js';
+import { executeRankedSearch, executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import { settingsWithDefaults } from './settings/website-settings.js';
 import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
+import { suggestionSettingsOf } from './analytics/analytics-settings.js';
+import { RetentionJob } from './analytics/retention.js';
 import { logQuery, SearchLog } from './analytics/search-log.js';
 import { ResultPages } from './clicks/result-pages.js';
 import type { ClickOutcome } from './events/click-attribution.js';
-import { resolveMethod } from './recommend/methods.js';
 import { attributionWindowDays } from './retail-media/index.js';
 import type {
   BundleRequest, BundleResponse, ClickRequest, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse,
@@ -143,6 +145,8 @@ class AisleEngine implements Engine {
   /** The answered result lists that clicks name (clicks/result-pages.ts). */
   private resultPages!: ResultPages;
   private readonly onClickOutcome: ((outcome: ClickOutcome) => void) | undefined;
+  /** Deletes raw rows past each website's `eventRetentionDays`, in the background. */
+  private retention!: RetentionJob;
   private searchKeys: SearchKeyService | undefined;
   /** Where the start's timings go (info lines); none without a logger. */
   private readonly logger: EngineLogger | undefined;
@@ -246,6 +250,10 @@ class AisleEngine implements Engine {
         secretOf: (websiteId) => this.site(websiteId).config.hmacSecret,
         onError: (err) => this.reporter.report('result-pages', err),
       });
+      this.retention = new RetentionJob(this.events.store, {
+        websites: () => [...this.sites.values()].map((s) => ({ websiteId: s.config.websiteId, settings: s.config.settings })),
+        onError: (err, websiteId) => this.reporter.report('retention', err, websiteId),
+      });
       timer.lap('store');
       try {
         await this.settings.poll();
@@ -265,6 +273,7 @@ class AisleEngine implements Engine {
       }
       this.replayEvents();
       this.resultPages.startPruning();
+      this.retention.start();
       this.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);
       if (store?.type === 'postgres') {
         this.settings.startPolling(Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));
@@ -298,9 +307,21 @@ class AisleEngine implements Engine {
           this.checkpoints?.eventFed();
           this.sites.get(view.websiteId)?.models.applyView(view);
         },
-        ...(this.onClickOutcome !== undefined && { onClickOutcome: this.onClickOutcome }),
+        onClickOutcome: (outcome: ClickOutcome) => this.clickOutcome(outcome),
       },
     });
+  }
+
+  /**
+   * A click on a result list, or a purchased line converting one (events/click-attribution.ts): into the
+   * search analytics (counted against the response's id), then to the host's hook.
+   */
+  private clickOutcome(outcome: ClickOutcome): void {
+    const key = outcome.query ?? outcome.method ?? '';
+    const target = { websiteId: outcome.websiteId, at: outcome.at, kind: outcome.kind, key, ...(outcome.queryId !== undefined && { queryId: outcome.queryId }) };
+    if (outcome.type === 'purchase') this.searchLog.recordConversion({ ...target, revenue: outcome.revenue ?? 0 });
+    else this.searchLog.recordClickOutcome({ ...target, type: outcome.type, ...(outcome.position !== undefined && { position: outcome.position }) });
+    this.onClickOutcome?.(outcome);
   }
 
   /**
@@ -556,15 +577,25 @@ class AisleEngine implements Engine {
       if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
     }
     const { payload, rankedBy } = await executeRankedSearch(state.catalog, request, { pool: this.pool, settings, rerank: makeReranker(inputs) });
-    // The first page of a query is one search for the log (paging through it is not another).
-    if (request.start === 0) this.searchLog.record(request.website_id, request.q, payload.total_results);
-    const queries = this.searchLog.suggestions(request.website_id, request.q, state.catalog.state);
-    if (queries.length > 0) payload.suggestions.queries = queries;
+    // A search's session: its session_id, else its customer_id (an empty one is none).
+    const session = request.session_id || request.customer_id || undefined;
+    // One id for the page: the list clicks name, and the analytics log.
     const queryId = this.resultPages.record({
       websiteId: request.website_id, kind: 'search', source: logQuery(request.q), variant: null,
-      customerId: request.customer_id ?? null, sessionId: request.session_id ?? request.customer_id ?? null,
+      customerId: request.customer_id || null, sessionId: session ?? null,
       firstPosition: request.start + 1, refIds: payload.result.map((p) => p.refId),
     });
+    // The first page of a query is one search for the log (paging through it is not another).
+    if (request.start === 0) this.searchLog.record(request.website_id, { queryId, q: request.q, session, totalResults: payload.total_results });
+    // With a scope (a search key's forced scope is part of it), a completion is offered only when it has results within it.
+    const scope = request.scope;
+    const hasResults = scope === undefined || Object.keys(scope).length === 0 ? undefined : async (q: string) => {
+      const found = await executeSearch(state.catalog, { website_id: request.website_id, client: request.client, q, scope, start: 0, size: 0 }, { settings });
+      // Products matching only some of the words are a fallback, not results of the completion.
+      return found.total_results > 0 && found.suggestions.dropped_words === undefined;
+    };
+    const queries = await this.searchLog.suggestions(request.website_id, request.q, state.catalog.state, suggestionSettingsOf(settings), hasResults);
+    if (queries.length > 0) payload.suggestions.queries = queries;
     const response: SearchResponse = { type: 1, query_id: queryId, payload };
     if (rankedBy !== undefined) response.settings = { ats_model: rankedBy };
     return response;
@@ -598,10 +629,14 @@ class AisleEngine implements Engine {
     await this.eventsReplayed;
     const list = models.recommend(method, params);
     const customerId = params.customerId ?? null;
+    // Canonical spelling of the method, however the path spelled it (segments are case-insensitive).
+    const methodName = resolveMethod(method).name;
+    // One id for the response: the list clicks name, and the analytics log.
     const queryId = this.resultPages.record({
-      websiteId, kind: 'recommendation', source: resolveMethod(method).name, variant: null, customerId, sessionId: customerId,
+      websiteId, kind: 'recommendation', source: methodName, variant: null, customerId, sessionId: customerId,
       firstPosition: 1, refIds: list.payload,
     });
+    this.searchLog.recordServed(websiteId, { queryId, method: methodName, tactics: list.slots.map((slot) => slot.tacticLabel) });
     return { ...list, queryId };
   }
 
@@ -668,6 +703,11 @@ class AisleEngine implements Engine {
   async searchReport(websiteId: string, range: { from?: string; to?: string; limit?: number | string } = {}): Promise<SearchReport> {
     this.site(websiteId);
     return this.searchLog.report(websiteId, range);
+  }
+
+  async recommendationReport(websiteId: string, range: { from?: string; to?: string } = {}): Promise<RecommendationReport> {
+    this.site(websiteId);
+    return this.searchLog.recommendationReport(websiteId, range);
   }
 
   recommendationIndexStatus(): RecommendationIndexStatus {
@@ -782,6 +822,7 @@ class AisleEngine implements Engine {
     this.closed = true;
     for (const s of this.sites.values()) s.semantics.close();
     await this.settings.close();
+    await this.retention.stop();
     await this.searchLog.close();
     await this.settleReported(this.resultPages.close(), 'result-pages');
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);

@@ -9,7 +9,7 @@
  * @module
  */
 export { createEngine } from './engine.js';
-export { SEARCH_LOG_RETENTION_DAYS, MAX_LOGGED_QUERY_LENGTH, MAX_SUGGESTED_QUERIES, SEARCH_REPORT_LIMITS } from './analytics/search-log.js';
+export { MAX_LOGGED_QUERY_LENGTH, MAX_SUGGESTED_QUERIES, SEARCH_REPORT_LIMITS } from './analytics/search-log.js';
 export type { Embedder } from './semantic/embedder.js';
 export { TextModel, TEXT_MODEL_ID, trainTextModel, productText, type TextModelOptions } from './semantic/text-model.js';
 export type * from './engine-api.js';

@@ -36,6 +36,8 @@ export { validateViewRequest, type ValidViewRequest } from './events/validate-vi
 export { validateClickRequest, type ValidClickRequest } from './events/validate-clicks.js';
 export { ResultPages, type AnsweredList, type ResultPagesOptions } from './clicks/result-pages.js';
 export { MemoryStore } from './store/memory-store.js';
+export { SearchLog, type LoggedSearch } from './analytics/search-log.js';
+export { openStore } from './store/open-store.js';
 export { proportionEstimate, meanEstimate, twoProportionTest, welchTest, minUsersForRate, signTest, withHorizon, type UserSums, type Comparison, type Estimate } from './experiments/statistics.js';
 export { teamDraftInterleave, preferredTeam, type Interleaved } from './experiments/interleaving.js';
 export { assignVariant } from './experiments/assignment.js';

@@ -367,13 +367,26 @@ export const endpoints = {
   searchReport: {
     path: '/admin/v1/websites/{websiteId}/reports/searches', pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false,
     operations: [{
-      method: 'GET', operationId: 'searchReport', tag: 'admin', summary: 'Top queries and queries without results, from the search log.', auth: 'admin',
+      method: 'GET', operationId: 'searchReport', tag: 'admin', auth: 'admin',
+      summary: 'Top queries with their clicks and conversions, queries without results, queries without clicks, from the search log.',
       query: [
         query('from', { type: 'string' }, 'ISO 8601 date-time: searches from the hour holding it (inclusive).'),
         query('to', { type: 'string' }, 'ISO 8601 date-time: searches of hours starting at or before it (default now).'),
         query('limit', { type: 'integer', minimum: 1, maximum: 1000, default: 20 }, 'Entries of each list (default 20, at most 1000).'),
       ],
       responses: { 200: { description: 'The report.', schema: 'SearchReport' } }, errors: adminErrors(), handler: h.searchReport,
+    }],
+  },
+  recommendationReport: {
+    path: '/admin/v1/websites/{websiteId}/reports/recommendations', pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false,
+    operations: [{
+      method: 'GET', operationId: 'recommendationReport', tag: 'admin', auth: 'admin',
+      summary: 'Per recommendation method and tactic: responses served, items, clicks, conversions, revenue.',
+      query: [
+        query('from', { type: 'string' }, 'ISO 8601 date-time: responses from the hour holding it (inclusive).'),
+        query('to', { type: 'string' }, 'ISO 8601 date-time: responses of hours starting at or before it (default now).'),
+      ],
+      responses: { 200: { description: 'The report.', schema: 'RecommendationReport' } }, errors: adminErrors(), handler: h.recommendationReport,
     }],
   },
   settings: {

@@ -232,6 +232,17 @@ export const searchReport: Handler = async (ctx, state) => {
   reply(ctx, state, 200, await state.engine.searchReport(websiteId, range));
 };
 
+/** `GET /admin/v1/websites/{websiteId}/reports/recommendations[?from=&to=]` (the engine checks them). */
+export const recommendationReport: Handler = async (ctx, state) => {
+  const query = parseQueryString(ctx.query);
+  const range: { from?: string; to?: string } = {};
+  for (const key of ['from', 'to'] as const) {
+    const value = scalar(query, key);
+    if (value !== undefined) range[key] = value;
+  }
+  reply(ctx, state, 200, await state.engine.recommendationReport(websiteOf(ctx), range));
+};
+
 /** `GET /admin/v1/websites/{websiteId}/settings`: every key, defaults filled in. */
 export const getSettings: Handler = async (ctx, state) => {
   reply(ctx, state, 200, await state.engine.getSettings(websiteOf(ctx)));

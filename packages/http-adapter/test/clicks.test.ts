@@ -148,6 +148,10 @@ function runClicksSuite(name: string, storeOptions: () => Promise<Pick<EngineOpt
       const report = (await expectDocumented(res, '/admin/v1/websites/{websiteId}/reports/attribution', 'GET')) as AttributionReport;
       expect(report.bySearchQuery).toContainEqual({ key: 'zanzibar espresso', revenue: 20, orders: 1, units: 2 });
       expect(report.byClickPosition).toContainEqual({ kind: 'search', position: 1, revenue: 20, orders: 1, units: 2 });
+      // The searches report counts the same click (once, whatever the repeats) and conversion against the page's id.
+      const searches = await fetch(`${url}/admin/v1/websites/site-a/reports/searches?limit=1000`, { headers: bearer(ADMIN_TOKEN) });
+      const logged = (await expectDocumented(searches, '/admin/v1/websites/{websiteId}/reports/searches', 'GET')) as { top: { query: string; clicks: number; conversions: number; revenue: number }[] };
+      expect(logged.top.find((t) => t.query === 'zanzibar espresso')).toMatchObject({ clicks: 1, conversions: 1, revenue: 20 });
     });
   });
 }

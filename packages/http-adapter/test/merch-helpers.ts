@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEngine, type Engine, type Product } from '@aisle/engine';
+import { createEngine, type Engine, type EngineOptions, type Product } from '@aisle/engine';
 import { createListener } from '../src/listener.js';
 import { ADMIN_TOKEN, bearer, post } from './helpers.js';
 
@@ -30,11 +30,11 @@ export interface MerchService {
   close(): Promise<void>;
 }
 
-/** An engine with the merch catalog on website `m`, served on a random port. */
-export async function startMerchService(pooled: boolean): Promise<MerchService> {
+/** An engine with the merch catalog on website `m`, served on a random port; `options` adds to the engine's (a store, a data directory). */
+export async function startMerchService(pooled: boolean, options: Partial<EngineOptions> = {}): Promise<MerchService> {
   const engine = await createEngine({
     workers: pooled ? 2 : 0, poolThreshold: pooled ? 0 : undefined, adminTokens: [ADMIN_TOKEN],
-    websites: [{ websiteId: 'm', client: 'mc', tokens: [MERCH_TOKEN], hmacSecret: 's' }],
+    websites: [{ websiteId: 'm', client: 'mc', tokens: [MERCH_TOKEN], hmacSecret: 's' }], ...options,
   });
   await engine.upsertProducts('m', merchProducts());
   const server = http.createServer(createListener(engine, { adminTokens: [ADMIN_TOKEN], logger: false }));

@@ -51,7 +51,7 @@ describe('operations endpoints', () => {
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
     const paths = Object.keys((buildOpenApi() as { paths: object }).paths);
-    expect(paths).toHaveLength(1 + 17 + 1 + 3 + 1 + 9 + 4); // events: purchases, views, clicks; admin: products, product, coupons, stats, attribution, searches, settings, keys, key
+    expect(paths).toHaveLength(1 + 17 + 1 + 3 + 1 + 10 + 4); // events: purchases, views, clicks; admin: products, product, coupons, stats, attribution, searches, recommendations, settings, keys, key
   });
 
   it('docs/openapi.json is the generated document (run src/write-openapi.ts after changing a schema)', () => {

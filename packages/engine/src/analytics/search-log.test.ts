@@ -4,68 +4,165 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { createEngine } from '../engine.js';
 import { MemoryStore } from '../store/memory-store.js';
-import type { SearchLogRow } from '../store/store.js';
-import { MAX_LOGGED_QUERY_LENGTH, SEARCH_LOG_RETENTION_DAYS, SearchLog, logQuery } from './search-log.js';
+import type { AnalyticsBatch } from '../store/store.js';
+import { DEFAULT_SUGGESTION_SETTINGS } from './analytics-settings.js';
+import { CHAIN_WINDOW_MS } from './search-chains.js';
+import { FLUSH_AT_ENTRIES, MAX_LOGGED_QUERY_LENGTH, SearchLog, logQuery } from './search-log.js';
+import { buildCatalogState } from '../catalog/build/build-catalog-state.js';
 
-const DAY = 86_400_000;
-const all = { fromHour: 0, toHour: Number.MAX_SAFE_INTEGER, limit: 100 };
+const rethrow = (err: unknown) => { throw err; };
+const emptyCatalog = buildCatalogState([], {});
+const settings = (minSessions = 3, exclude: string[] = []) => ({ ...DEFAULT_SUGGESTION_SETTINGS, minSessions, exclude });
+
+/** A log on a memory store with a clock the test moves. */
+function clockedLog(store = new MemoryStore(), onError: (err: unknown) => void = rethrow) {
+  const clock = { now: Date.UTC(2026, 0, 5, 10) };
+  const log = new SearchLog(store, { now: () => clock.now, onError });
+  let n = 0;
+  const search = (q: string, session: string | undefined, totalResults = 3) => {
+    const queryId = `q${++n}`;
+    log.record('w', { queryId, q, session, totalResults });
+    return queryId;
+  };
+  return { store, clock, log, search };
+}
 
 describe('SearchLog', () => {
-  it('batches searches into one write per flush and keeps rows when the store fails', async () => {
-    const writes: SearchLogRow[][] = [];
+  it('batches into one write per flush and keeps the batch when the store fails', async () => {
+    const writes: AnalyticsBatch[] = [];
     let fail = true;
     class FlakyStore extends MemoryStore {
-      override async addSearchLog(rows: readonly SearchLogRow[], deleteBefore: number): Promise<void> {
+      override async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
         if (fail) { fail = false; throw new Error('disk full'); }
-        writes.push([...rows]);
-        return super.addSearchLog(rows, deleteBefore);
+        writes.push(batch);
+        return super.writeAnalytics(batch);
       }
     }
-    const store = new FlakyStore();
     const errors: unknown[] = [];
-    const log = new SearchLog(store, { onError: (err) => errors.push(err) });
-    log.record('w', 'Red Shoe', 4);
-    log.record('w', 'red shoe', 6);
-    log.record('w', 'nothing here', 0);
+    const { log, search, clock } = clockedLog(new FlakyStore(), (err) => errors.push(err));
+    search('Red Shoe', undefined, 4);
+    search('red shoe', undefined, 6);
+    search('nothing here', undefined, 0);
     await log.flush();
     expect(errors).toHaveLength(1);
-    log.record('w', 'red  shoe', 2);
+    search('red  shoe', undefined, 2);
+    clock.now += 1_000;
     await log.flush();
     expect(writes).toHaveLength(1);
-    expect(await store.searchLogTotals('w', all)).toEqual({
-      top: [{ query: 'red shoe', count: 3, avgResults: 4 }, { query: 'nothing here', count: 1, avgResults: 0 }],
-      noResults: [{ query: 'nothing here', count: 1 }],
-    });
+    const report = await log.report('w', {});
+    expect(report.top.map((t) => [t.query, t.count, t.avgResults])).toEqual([['red shoe', 3, 4], ['nothing here', 1, 0]]);
+    expect(report.noResults).toEqual([{ query: 'nothing here', count: 1 }]);
+    expect(report.noClicks).toEqual([{ query: 'red shoe', count: 3 }]);
     await log.close();
   });
 
-  it('expires hours older than the retention window', async () => {
-    const store = new MemoryStore();
-    let now = Date.UTC(2026, 0, 1);
-    const log = new SearchLog(store, { now: () => now, onError: (err) => { throw err; } });
-    log.record('w', 'old', 1);
+  it('counts a search-as-you-type chain once, as its last query, and its clicks with it', async () => {
+    const { store, log, search, clock } = clockedLog();
+    const ids = ['w', 'wa', 'war', 'wardrobe'].map((q) => { clock.now += 400; return search(q, 'shopper-1'); });
+    clock.now += 1_000;
+    search('wardrobe', undefined, 2); // no session: a search of its own
+    // A click on the results shown for "wa" belongs to the chain's search; so does a purchase.
+    log.recordClickOutcome({ websiteId: 'w', at: clock.now, kind: 'search', queryId: ids[1], key: 'wa', position: 3, type: 'click' });
+    log.recordClickOutcome({ websiteId: 'w', at: clock.now, kind: 'search', queryId: ids[3], key: 'wardrobe', position: 1, type: 'click' });
+    log.recordClickOutcome({ websiteId: 'w', at: clock.now, kind: 'search', queryId: ids[3], key: 'wardrobe', type: 'addToCart' });
+    log.recordConversion({ websiteId: 'w', at: clock.now, kind: 'search', queryId: ids[3], key: 'wardrobe', revenue: 99.5 });
+    await log.flush(); // the chain is still open: only the search without a session is counted, the outcomes wait
+    const [counted] = await store.rollupTotals('w', 'search', { fromHour: 0, toHour: clock.now });
+    expect(counted!.counters).toMatchObject({ responses: 1, results: 2, clicks: 0 });
+    clock.now += CHAIN_WINDOW_MS + 1;
     await log.flush();
-    now += (SEARCH_LOG_RETENTION_DAYS + 1) * DAY;
-    log.record('w', 'new', 1);
-    await log.flush();
-    expect((await store.searchLogTotals('w', all)).top.map((t) => t.query)).toEqual(['new']);
+    const report = await log.report('w', {});
+    expect(report.top).toEqual([{
+      query: 'wardrobe', count: 2, avgResults: 2.5, clicks: 2, ctr: 0.5, avgClickPosition: 2, conversions: 1, conversionRate: 0.5, revenue: 99.5,
+    }]);
+    expect(report.noClicks).toEqual([{ query: 'wardrobe', count: 1 }]);
     await log.close();
+  });
+
+  it('reports recommendation responses served, their items per tactic and their clicks', async () => {
+    const { log, clock } = clockedLog();
+    log.recordServed('w', { queryId: 'r1', method: 'ViewedTogether', tactics: ['Viewed With', 'Viewed With', 'Popular Items'] });
+    log.recordServed('w', { queryId: 'r2', method: 'ViewedTogether', tactics: ['Viewed With'] });
+    log.recordServed('w', { queryId: 'r3', method: 'ViewedTogether', tactics: [] });
+    for (const tactic of ['Viewed With', 'Popular Items']) {
+      log.recordClickOutcome({ websiteId: 'w', at: clock.now, kind: 'recommendation', queryId: 'r1', key: 'ViewedTogether', tactic, type: 'click' });
+    }
+    log.recordConversion({ websiteId: 'w', at: clock.now, kind: 'recommendation', queryId: 'r1', key: 'ViewedTogether', tactic: 'Viewed With', revenue: 20 });
+    expect((await log.recommendationReport('w', {})).methods).toEqual([{
+      method: 'ViewedTogether', served: 2, items: 4, clicks: 2, ctr: 0.5, conversions: 1, revenue: 20, tactics: [
+        { tactic: 'Viewed With', items: 3, clicks: 1, ctr: 1 / 3, conversions: 1, revenue: 20 },
+        { tactic: 'Popular Items', items: 1, clicks: 1, ctr: 1, conversions: 0, revenue: 0 },
+      ],
+    }]);
+    await expect(log.recommendationReport('w', { from: 'yesterday' })).rejects.toMatchObject({ code: 'EVENT_VALIDATION_FAILED' });
+    await log.close();
+  });
+
+  it('completes from queries searched with results in enough distinct sessions, never from personal data or excluded words', async () => {
+    const { store, log, search, clock } = clockedLog();
+    for (const session of ['a', 'b', 'c']) {
+      search('walnut desk', session);
+      search('walnut chair', session);
+      search('walnut shelf', session, 0); // found nothing
+      search('walnut john@example.com', session);
+      search('walnut 0612345678', session);
+      clock.now += CHAIN_WINDOW_MS + 1;
+    }
+    for (let i = 0; i < 50; i++) search('walnut spam', i % 2 === 0 ? 'one-session' : undefined); // one session, and none
+    search('walnut table', 'a');
+    search('walnut table', 'b');
+    await log.flush(true);
+    const complete = (s = settings()) => log.suggestions('w', 'walnut', emptyCatalog, s);
+    expect(await complete()).toEqual(['walnut chair', 'walnut desk']);
+    expect(await complete(settings(2))).toEqual(['walnut chair', 'walnut desk', 'walnut table']);
+    expect(await complete(settings(1))).toEqual(['walnut chair', 'walnut desk', 'walnut table', 'walnut spam']);
+    expect(await complete(settings(2, ['DESK', 'Walnut  Table', 'chai']))).toEqual(['walnut chair']); // whole words: "chai" is not "chair"
+    expect(await log.suggestions('w', 'walnut', emptyCatalog, settings(), async (q) => q !== 'walnut chair')).toEqual(['walnut desk']);
+    // Loaded again from the store (a restart): the same evidence.
+    const again = new SearchLog(store, { onError: rethrow });
+    await again.load('w');
+    expect(await again.suggestions('w', 'walnut', emptyCatalog, settings(2))).toEqual(['walnut chair', 'walnut desk', 'walnut table']);
+    await Promise.all([log.close(), again.close()]);
   });
 
   it('refreshes its completions from a store shared with another replica', async () => {
     const store = new MemoryStore();
-    const onError = (err: unknown) => { throw err; };
-    const one = new SearchLog(store, { onError });
-    const two = new SearchLog(store, { onError });
+    const one = new SearchLog(store, { onError: rethrow });
+    const two = new SearchLog(store, { onError: rethrow });
     await two.load('w');
-    two.record('w', 'walnut shelf', 2); // pending in two: kept across its reloads
-    one.record('w', 'walnut desk', 3);
-    one.record('w', 'walnut desk', 3);
-    await one.flush();
-    expect(two.completions('w', 'wal', 5)).toEqual(['walnut shelf']);
+    two.record('w', { queryId: 't1', q: 'walnut shelf', session: 's1', totalResults: 2 });
+    await two.flush(true);
+    one.record('w', { queryId: 'o1', q: 'walnut desk', session: 's2', totalResults: 3 });
+    one.record('w', { queryId: 'o2', q: 'walnut desk', session: 's3', totalResults: 3 });
+    await one.flush(true);
+    const complete = () => two.suggestions('w', 'wal', emptyCatalog, settings(1));
+    expect(await complete()).toEqual(['walnut shelf']);
     two.startRefreshing(() => ['w'], 10);
-    await vi.waitFor(() => expect(two.completions('w', 'wal', 5)).toEqual(['walnut desk', 'walnut shelf']), { timeout: 5_000, interval: 10 });
+    await vi.waitFor(async () => expect(await complete()).toEqual(['walnut desk', 'walnut shelf']), { timeout: 5_000, interval: 10 });
     await Promise.all([one.close(), two.close()]);
+  });
+
+  it('starts a write at once when a burst fills the batch, without waiting for the timer', async () => {
+    const written: number[] = [];
+    class CountingStore extends MemoryStore {
+      override async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
+        written.push(batch.responses.length);
+        return super.writeAnalytics(batch);
+      }
+    }
+    const { log } = clockedLog(new CountingStore());
+    // The timer cannot fire: only the batch's size can start the write.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      // Each response adds itself and two roll-up deltas (its method, its one tactic).
+      const burst = Math.ceil(FLUSH_AT_ENTRIES / 3);
+      for (let i = 0; i < burst; i++) log.recordServed('w', { queryId: `r${i}`, method: 'PopularItems', tactics: ['Popular Items'] });
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+      expect(written).toEqual([burst]);
+    } finally {
+      vi.useRealTimers();
+    }
+    await log.close();
   });
 
   it('normalises and bounds the logged query', () => {
@@ -78,19 +175,18 @@ describe('search log in the embedded store', () => {
   it('survives a restart: the report and the suggestions', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'aisle-searchlog-'));
     const site = { websiteId: 'w', client: 'c', tokens: ['t-0123456789'], hmacSecret: 's' };
-    const search = (q: string) => ({ website_id: 'w', client: 'c', q, start: 0 });
+    const search = (q: string, session_id?: string) => ({ website_id: 'w', client: 'c', q, start: 0, ...(session_id && { session_id }) });
     try {
       let engine = await createEngine({ dataDir: dir, workers: 0, websites: [site] });
       await engine.upsertProducts('w', [{ refId: 'a', title: 'Walnut desk' }, { refId: 'b', title: 'Walnut shelf' }]);
-      await engine.search(search('walnut desk'));
-      await engine.search(search('walnut desk'));
+      for (const session of ['s1', 's2', 's3']) await engine.search(search('walnut desk', session));
       await engine.search(search('oak'));
       await engine.close();
       engine = await createEngine({ dataDir: dir, workers: 0, websites: [site] });
       try {
-        expect(await engine.searchReport('w')).toEqual({
-          websiteId: 'w', top: [{ query: 'walnut desk', count: 2, avgResults: 1 }, { query: 'oak', count: 1, avgResults: 0 }], noResults: [{ query: 'oak', count: 1 }],
-        });
+        const report = await engine.searchReport('w');
+        expect(report.top.map((t) => [t.query, t.count, t.avgResults])).toEqual([['walnut desk', 3, 1], ['oak', 1, 0]]);
+        expect(report.noResults).toEqual([{ query: 'oak', count: 1 }]);
         expect((await engine.search(search('wal'))).payload.suggestions.queries).toEqual(['walnut desk', 'walnut']);
         await expect(engine.searchReport('w', { limit: 0 })).rejects.toMatchObject({ code: 'EVENT_VALIDATION_FAILED' });
       } finally {

@@ -1,38 +1,47 @@
 /**
- * The search log of every website: each search (first page only, `q` not empty) counted under its
- * normalised query and the hour it was made, in the store (`search_log`: one row per website, hour
- * and query, so growth follows distinct queries, not searches), for the searches report and for
- * `suggestions.queries`.
+ * The analytics log of every website: searches (first page, `q` not empty) and recommendation
+ * responses, the clicks and attributed purchases that follow them, as hourly and daily roll-ups in the
+ * store (`analytics_rollups`: one row per website, hour or day, and query or method and tactic, so
+ * reports read rows per distinct query, never the searches themselves), plus the raw logged responses
+ * (`logged_responses`, deleted after `eventRetentionDays`) that let a click count once per search in
+ * `ctr`. It feeds the searches and recommendations reports and `suggestions.queries`.
  *
- * Writes never slow a search: `record` only adds to an in-memory batch, written in one transaction
- * about every second (and at close). Rows older than {@link SEARCH_LOG_RETENTION_DAYS} are deleted by
- * those writes. A failed write keeps its rows for the next attempt (up to {@link MAX_PENDING_ROWS}
- * rows; beyond that the oldest are dropped), and is reported through `onError`.
+ * A search is held in memory until its search-as-you-type chain can no longer grow (search-chains.ts,
+ * 10 s); then it is counted, or, when a later search of its session absorbed it, logged as counted under
+ * that one. Writes never slow a search: `record*` only add to an in-memory batch, written in one
+ * transaction about every second (and at close, and before a report). A failed write keeps its batch for
+ * the next attempt (up to {@link MAX_PENDING_ROWS} entries; beyond that the oldest are dropped), and is
+ * reported through `onError`.
  *
- * Completions come from an in-memory index per website of the queries that found something: loaded
- * from the store at start (the most frequent {@link MAX_INDEXED_QUERIES} of the retention window), kept
- * up to date by this process's own searches, and, when replicas share the store, reloaded from it every
- * {@link SEARCH_LOG_REFRESH_MS} so that the other replicas' searches count too.
+ * Completions come from an in-memory index per website of the queries that found something, with the
+ * distinct sessions that searched them (completion-index.ts): loaded from the store at start (the
+ * `query_sessions` table: a checkpoint, nothing is replayed), kept up to date by this process's own
+ * searches and, when replicas share the store, reloaded from it every {@link SEARCH_LOG_REFRESH_MS}.
  * @module
  */
-import { lowerBound, type CatalogState } from '../catalog/catalog-index.js';
+import { createHash } from 'node:crypto';
+import type { CatalogState } from '../catalog/catalog-index.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
-import type { SearchReport } from '../engine-api.js';
+import type { SuggestionSettings } from '../config.js';
+import type { RecommendationReport, SearchReport } from '../engine-api.js';
 import { AisleError, ValidationError } from '../errors.js';
 import { parseIsoDateTime, problemDetails } from '../events/validate-common.js';
 import { mergeSuggestions, vocabularyCompletions } from '../search/query-suggestions.js';
-import type { SearchLogRow, Store } from '../store/store.js';
+import { hourOf } from '../store/analytics-rows.js';
+import type { AnalyticsBatch, AnalyticsKind, LoggedResponse, QuerySession, ResponseOutcome, RollupDelta, RollupWindow, Store } from '../store/store.js';
+import { CompletionIndex, MAX_INDEXED_QUERIES } from './completion-index.js';
+import { recommendationReportOf, searchReportOf } from './reports.js';
+import { ChainBuffer, type ChainSearch } from './search-chains.js';
+import { excludedPhrases, hasPersonalData, isExcluded } from './suggestion-filters.js';
 
-/** Days of search log kept in the store. */
-export const SEARCH_LOG_RETENTION_DAYS = 90;
-/** How often the batch of searches is written to the store. */
+/** How often the batch is written to the store. */
 export const SEARCH_LOG_FLUSH_MS = 1_000;
 /** Longest normalised query logged (longer ones are cut): a pasted paragraph is not a query worth keeping whole. */
 export const MAX_LOGGED_QUERY_LENGTH = 200;
-/** Most rows waiting for the store (distinct website, hour and query) when its writes fail. */
+/** Most entries (responses, roll-up deltas, outcomes, sessions) waiting for the store when its writes fail. */
 export const MAX_PENDING_ROWS = 50_000;
-/** Most distinct successful queries kept in memory per website for completions. */
-export const MAX_INDEXED_QUERIES = 20_000;
+/** Pending entries that start a write at once, before the timer (a burst of traffic stays bounded in memory). */
+export const FLUSH_AT_ENTRIES = 10_000;
 /** How often replicas sharing a store reload the completion indexes from it. */
 export const SEARCH_LOG_REFRESH_MS = 60_000;
 /** Most entries of `payload.suggestions.queries`. */
@@ -40,52 +49,62 @@ export const MAX_SUGGESTED_QUERIES = 5;
 /** Default and largest `limit` of the searches report. */
 export const SEARCH_REPORT_LIMITS = { default: 20, max: 1_000 } as const;
 
-const HOUR_MS = 3_600_000;
-
 /** A query as the log keys it: its words joined by one space, cut at {@link MAX_LOGGED_QUERY_LENGTH}. */
 export function logQuery(q: string): string {
   return tokenize(q).join(' ').slice(0, MAX_LOGGED_QUERY_LENGTH);
 }
 
-/** The start of the hour of `ms`. */
-export function hourOf(ms: number): number {
-  return Math.floor(ms / HOUR_MS) * HOUR_MS;
+/** A search to log: the first page of a query. */
+export interface LoggedSearch {
+  /** The response's id (see query-id.ts). */
+  queryId: string;
+  /** `q` as typed. */
+  q: string;
+  /** The search's session: its `session_id`, else its `customer_id`; undefined when it has neither. */
+  session: string | undefined;
+  totalResults: number;
 }
 
-/** Successful queries of one website, by count, with a sorted key list for prefix look-ups. */
-class QueryIndex {
-  readonly counts = new Map<string, number>();
-  /** The queries in code-unit order (a new one is inserted in place: a memmove of at most 20 000 slots). */
-  private sorted: string[] = [];
+/** A recommendation response to log. */
+export interface ServedRecommendation {
+  queryId: string;
+  method: string;
+  /** The tactic label of each item served, in order. */
+  tactics: readonly string[];
+}
 
-  add(query: string, n: number): void {
-    const had = this.counts.get(query);
-    if (had === undefined && this.counts.size >= MAX_INDEXED_QUERIES) this.evictRare();
-    this.counts.set(query, (had ?? 0) + n);
-    if (had === undefined) this.sorted.splice(lowerBound(this.sorted, query), 0, query);
-  }
+/** What identifies the response a click or a conversion follows. */
+interface OutcomeTarget {
+  websiteId: string;
+  /** When it happened (ms). */
+  at: number;
+  kind: AnalyticsKind;
+  /** The response's id; absent or unknown: counted under `key` at the hour of `at`, outside `ctr`. */
+  queryId?: string;
+  /** The normalised query (searches) or the method (recommendations). */
+  key: string;
+  /** The tactic label of the item (recommendations). */
+  tactic?: string;
+}
 
-  /** Drops the queries seen once (the long tail) to make room. */
-  private evictRare(): void {
-    for (const [q, c] of this.counts) if (c <= 1) this.counts.delete(q);
-    if (this.counts.size >= MAX_INDEXED_QUERIES) {
-      const keep = [...this.counts].sort((a, b) => b[1] - a[1]).slice(0, MAX_INDEXED_QUERIES / 2);
-      this.counts.clear();
-      for (const [q, c] of keep) this.counts.set(q, c);
-    }
-    this.sorted = [...this.counts.keys()].sort();
-  }
+/** A click on an item of a response (`type` `addToCart` is not a click event of these reports). */
+export interface ClickOutcome extends OutcomeTarget {
+  /** 1-based rank of the item in the whole list, when known. */
+  position?: number;
+  type: 'click' | 'addToCart';
+}
 
-  /** Up to `limit` queries that start with `prefix` (and are longer), most frequent first. */
-  complete(prefix: string, limit: number): string[] {
-    const found: [string, number][] = [];
-    for (let i = lowerBound(this.sorted, prefix); i < this.sorted.length && this.sorted[i].startsWith(prefix); i++) {
-      const q = this.sorted[i];
-      const count = this.counts.get(q);
-      if (q !== prefix && count !== undefined) found.push([q, count]);
-    }
-    return found.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, limit).map(([q]) => q);
-  }
+/** A purchase line attributed to a response. */
+export interface ConversionOutcome extends OutcomeTarget {
+  revenue: number;
+}
+
+/** A search held until its chain ends. */
+interface HeldSearch extends ChainSearch {
+  websiteId: string;
+  queryId: string;
+  typed: string;
+  results: number;
 }
 
 /** Options of a {@link SearchLog}. */
@@ -95,14 +114,27 @@ export interface SearchLogOptions {
   onError: (err: unknown) => void;
 }
 
-/** The search log: batching writer, report reader, completion index. */
+const emptyBatch = (): { responses: LoggedResponse[]; rollups: RollupDelta[]; outcomes: ResponseOutcome[]; sessions: QuerySession[] } =>
+  ({ responses: [], rollups: [], outcomes: [], sessions: [] });
+
+/** The session as the store keeps it: a digest, never the shopper's id. */
+function sessionDigest(websiteId: string, session: string): string {
+  return createHash('sha256').update(websiteId).update('\0').update(session).digest('base64url').slice(0, 22);
+}
+
+/** The analytics log: chain buffer, batching writer, report reader, completion index. */
 export class SearchLog {
-  private pending = new Map<string, SearchLogRow>();
-  private readonly indexes = new Map<string, QueryIndex>();
+  private pending = emptyBatch();
+  private readonly chains = new ChainBuffer<HeldSearch>();
+  /** Ids of the searches held in the chain buffer: their outcomes wait for them. */
+  private readonly held = new Set<string>();
+  private readonly indexes = new Map<string, CompletionIndex>();
   private timer: NodeJS.Timeout | undefined;
   private refreshTimer: NodeJS.Timeout | undefined;
   private refreshing: Promise<void> | undefined;
   private writing: Promise<void> | undefined;
+  /** A write started because the batch grew past {@link FLUSH_AT_ENTRIES} is under way. */
+  private burstWrite = false;
   private readonly now: () => number;
 
   constructor(private readonly store: Store, private readonly options: SearchLogOptions) {
@@ -110,14 +142,13 @@ export class SearchLog {
   }
 
   /**
-   * Loads a website's successful queries of the retention window into its completion index (replacing
-   * it: the store holds this process's written searches too; those of the pending batch are added).
+   * Loads a website's completion evidence from the store into its index (replacing it: the store holds
+   * this process's written sessions too; those still pending are added).
    */
   async load(websiteId: string): Promise<void> {
-    const index = new QueryIndex();
-    const since = hourOf(this.now() - SEARCH_LOG_RETENTION_DAYS * 24 * HOUR_MS);
-    for (const { query, count } of await this.store.successfulQueries(websiteId, since, MAX_INDEXED_QUERIES)) index.add(query, count);
-    for (const row of this.pending.values()) if (row.websiteId === websiteId && row.searches > row.noResults) index.add(row.query, row.searches - row.noResults);
+    const index = new CompletionIndex();
+    for (const { query, sessions } of await this.store.querySessions(websiteId, MAX_INDEXED_QUERIES)) for (const s of sessions) index.add(query, s);
+    for (const e of this.pending.sessions) if (e.websiteId === websiteId) index.add(e.query, e.session);
     this.indexes.set(websiteId, index);
   }
 
@@ -131,22 +162,56 @@ export class SearchLog {
     this.refreshTimer.unref();
   }
 
-  /** Counts one search (cheap: memory only; written with the next batch). */
-  record(websiteId: string, q: string, totalResults: number): void {
-    const query = logQuery(q);
+  /** Logs the first page of a search (cheap: memory only; counted when its chain ends). */
+  record(websiteId: string, search: LoggedSearch): void {
+    const query = logQuery(search.q);
     if (query === '') return;
-    const hour = hourOf(this.now());
-    const key = JSON.stringify([websiteId, hour, query]);
-    const row = this.pending.get(key);
-    if (row) {
-      row.searches++;
-      row.results += totalResults;
-      if (totalResults === 0) row.noResults++;
-    } else this.pending.set(key, { websiteId, hour, query, searches: 1, results: totalResults, noResults: totalResults === 0 ? 1 : 0 });
-    if (totalResults > 0) {
-      let index = this.indexes.get(websiteId);
-      if (!index) this.indexes.set(websiteId, (index = new QueryIndex()));
-      index.add(query, 1);
+    const session = search.session === undefined ? undefined : `${websiteId}\0${search.session}`;
+    this.chains.add({ websiteId, queryId: search.queryId, typed: search.q, results: search.totalResults, session, at: this.now(), query });
+    this.held.add(search.queryId);
+    this.schedule();
+  }
+
+  /** Logs a recommendation response (those without items are not served: nothing is logged). */
+  recordServed(websiteId: string, served: ServedRecommendation): void {
+    if (served.tactics.length === 0) return;
+    const at = this.now();
+    const hour = hourOf(at);
+    this.pending.responses.push({ websiteId, queryId: served.queryId, kind: 'recommendation', at, key: served.method, countedAs: null });
+    this.pending.rollups.push({ websiteId, kind: 'recommendation', hour, key: served.method, tactic: '', counters: { responses: 1, results: served.tactics.length } });
+    const perTactic = new Map<string, number>();
+    for (const t of served.tactics) perTactic.set(t, (perTactic.get(t) ?? 0) + 1);
+    for (const [tactic, n] of perTactic) this.pending.rollups.push({ websiteId, kind: 'recommendation', hour, key: served.method, tactic, counters: { results: n } });
+    this.schedule();
+  }
+
+  /** Counts a click on an item of a response (a search's key is normalised here). */
+  recordClickOutcome(click: ClickOutcome): void {
+    if (click.type !== 'click') return;
+    const positioned = click.position !== undefined;
+    this.addOutcome(click, { clicks: 1, positionedClicks: positioned ? 1 : 0, clickPositions: click.position ?? 0 }, 'clicked');
+  }
+
+  /** Counts a purchase line attributed to a response. */
+  recordConversion(conversion: ConversionOutcome): void {
+    this.addOutcome(conversion, { conversions: 1, revenue: conversion.revenue }, 'converted');
+  }
+
+  private addOutcome(target: OutcomeTarget, counters: ResponseOutcome['counters'], flag: ResponseOutcome['flag']): void {
+    const key = target.kind === 'search' ? logQuery(target.key) : target.key;
+    this.pending.outcomes.push({
+      websiteId: target.websiteId, kind: target.kind, at: target.at, key, counters, flag,
+      ...(target.queryId !== undefined && { queryId: target.queryId }), ...(target.tactic !== undefined && { tactic: target.tactic }),
+    });
+    this.schedule();
+  }
+
+  private schedule(): void {
+    const { responses, rollups, outcomes, sessions } = this.pending;
+    if (!this.burstWrite && responses.length + rollups.length + outcomes.length + sessions.length >= FLUSH_AT_ENTRIES) {
+      this.burstWrite = true;
+      void this.flush().finally(() => { this.burstWrite = false; });
+      return;
     }
     if (this.timer === undefined) {
       this.timer = setTimeout(() => { this.timer = undefined; void this.flush(); }, SEARCH_LOG_FLUSH_MS);
@@ -154,82 +219,134 @@ export class SearchLog {
     }
   }
 
-  /** Up to `limit` logged successful queries completing `q`, most frequent first. */
-  completions(websiteId: string, q: string, limit: number): string[] {
-    const prefix = logQuery(q);
-    if (prefix === '') return [];
-    return this.indexes.get(websiteId)?.complete(prefix, limit) ?? [];
-  }
-
-  /** Writes the pending batch (one at a time); failures go to `onError`, the rows stay pending. */
-  flush(): Promise<void> {
-    this.writing = (this.writing ?? Promise.resolve()).then(() => this.writeBatch());
+  /**
+   * Writes the pending batch (one at a time): the searches whose chains ended (all of them with
+   * `endChains`: before a report, at close), and the outcomes not waiting for a held search. Failures go
+   * to `onError`; the batch stays pending.
+   */
+  flush(endChains = false): Promise<void> {
+    this.writing = (this.writing ?? Promise.resolve()).then(() => this.writeBatch(endChains));
     return this.writing;
   }
 
-  private async writeBatch(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const batch = this.pending;
-    this.pending = new Map();
-    try {
-      await this.store.addSearchLog([...batch.values()], hourOf(this.now() - SEARCH_LOG_RETENTION_DAYS * 24 * HOUR_MS));
-    } catch (err) {
-      this.options.onError(err);
-      // Kept for the next attempt, merged with what came meanwhile, within the bound.
-      for (const [key, row] of this.pending) {
-        const old = batch.get(key);
-        if (old) { old.searches += row.searches; old.results += row.results; old.noResults += row.noResults; } else batch.set(key, row);
-      }
-      this.pending = batch.size <= MAX_PENDING_ROWS ? batch : new Map([...batch].slice(batch.size - MAX_PENDING_ROWS));
-      if (this.timer === undefined) {
-        this.timer = setTimeout(() => { this.timer = undefined; void this.flush(); }, SEARCH_LOG_FLUSH_MS);
-        this.timer.unref();
+  /** Moves the searches whose chains ended into the pending batch (counted rows, session evidence, completions). */
+  private takeEndedChains(now: number): void {
+    for (const { search, absorbed } of this.chains.finished(now)) {
+      const { websiteId, queryId, query, results } = search;
+      this.pending.responses.push({ websiteId, queryId, kind: 'search', at: search.at, key: query, countedAs: null });
+      for (const a of absorbed) this.pending.responses.push({ websiteId, queryId: a.queryId, kind: 'search', at: a.at, key: a.query, countedAs: queryId });
+      this.pending.rollups.push({ websiteId, kind: 'search', hour: hourOf(search.at), key: query, tactic: '', counters: { responses: 1, results, noResults: results === 0 ? 1 : 0 } });
+      for (const s of [search, ...absorbed]) this.held.delete(s.queryId);
+      // Completion evidence: a session's search that found something, typed without personal data.
+      if (search.session !== undefined && results > 0 && !hasPersonalData(search.typed)) {
+        const session = sessionDigest(websiteId, search.session);
+        let index = this.indexes.get(websiteId);
+        if (!index) this.indexes.set(websiteId, (index = new CompletionIndex()));
+        if (index.add(query, session)) this.pending.sessions.push({ websiteId, query, session, hour: hourOf(search.at) });
       }
     }
   }
 
-  /**
-   * `suggestions.queries` for `q`: completions from the website's successful searches, then from the
-   * catalog vocabulary, at most {@link MAX_SUGGESTED_QUERIES}.
-   */
-  suggestions(websiteId: string, q: string, catalog: CatalogState): string[] {
-    const logged = this.completions(websiteId, q, MAX_SUGGESTED_QUERIES);
-    if (logged.length >= MAX_SUGGESTED_QUERIES) return logged;
-    return mergeSuggestions(q, logged, vocabularyCompletions(catalog, q, MAX_SUGGESTED_QUERIES), MAX_SUGGESTED_QUERIES);
+  private async writeBatch(endChains: boolean): Promise<void> {
+    this.takeEndedChains(endChains ? Infinity : this.now());
+    const isWaiting = (o: ResponseOutcome) => o.queryId !== undefined && this.held.has(o.queryId);
+    const waiting = this.pending.outcomes.filter(isWaiting);
+    const batch: AnalyticsBatch = { ...this.pending, outcomes: this.pending.outcomes.filter((o) => !isWaiting(o)) };
+    this.pending = { ...emptyBatch(), outcomes: waiting };
+    if (this.chains.size > 0 || waiting.length > 0) this.schedule();
+    if (batch.responses.length + batch.rollups.length + batch.outcomes.length + batch.sessions.length === 0) return;
+    try {
+      await this.store.writeAnalytics(batch);
+    } catch (err) {
+      this.options.onError(err);
+      // Kept for the next attempt, before what came meanwhile, within the bound (the oldest go first).
+      const merged = emptyBatch();
+      for (const part of ['responses', 'rollups', 'outcomes', 'sessions'] as const) {
+        (merged[part] as unknown[]) = [...batch[part], ...this.pending[part]].slice(-MAX_PENDING_ROWS);
+      }
+      this.pending = merged;
+      this.schedule();
+    }
   }
 
   /**
-   * The searches report: per-query totals of the hours whose start lies in [hour of `from`, `to`]
-   * (ISO 8601, both optional; `to` defaults to now), `limit` of each list. Throws `ValidationError`
-   * naming a bad parameter, `STORE_FAILURE` when the store cannot be read.
+   * `suggestions.queries` for `q`: completions from the website's search log that pass its settings
+   * (distinct sessions, excluded words) and `hasResults` (the request's scope), then from the catalog
+   * vocabulary (also through `hasResults`), at most {@link MAX_SUGGESTED_QUERIES}.
    */
-  async report(websiteId: string, range: { from?: string; to?: string; limit?: number | string }): Promise<SearchReport> {
-    const errors: Record<string, string[]> = {};
+  async suggestions(
+    websiteId: string, q: string, catalog: CatalogState, settings: Required<SuggestionSettings>, hasResults?: (query: string) => Promise<boolean>,
+  ): Promise<string[]> {
+    const prefix = logQuery(q);
+    const phrases = excludedPhrases(settings.exclude);
+    // The candidates in order, up to the number shown, those without results within the scope left out.
+    const keep = async (list: readonly string[]): Promise<string[]> => {
+      if (hasResults === undefined) return list.slice(0, MAX_SUGGESTED_QUERIES);
+      const kept: string[] = [];
+      for (const s of list) if (kept.length < MAX_SUGGESTED_QUERIES && await hasResults(s)) kept.push(s);
+      return kept;
+    };
+    // Twice as many candidates as shown: some may have nothing within the scope.
+    const candidates = 2 * MAX_SUGGESTED_QUERIES;
+    const logged = prefix === '' ? [] : await keep(this.indexes.get(websiteId)?.complete(prefix, settings.minSessions, candidates, (query) => !isExcluded(query, phrases)) ?? []);
+    if (logged.length >= MAX_SUGGESTED_QUERIES) return logged;
+    const fromVocabulary = await keep(vocabularyCompletions(catalog, q, candidates).filter((s) => !isExcluded(s, phrases) && !logged.includes(s)));
+    return mergeSuggestions(q, logged, fromVocabulary, MAX_SUGGESTED_QUERIES);
+  }
+
+  /** Parses a report's `from`/`to` (ISO 8601, both optional; `to` defaults to now), listing every bad one. */
+  private window(range: { from?: string; to?: string }, errors: Record<string, string[]>): RollupWindow | undefined {
     const fromMs = range.from === undefined ? 0 : parseIsoDateTime(range.from);
     const toMs = range.to === undefined ? this.now() : parseIsoDateTime(range.to);
     if (fromMs === undefined) errors.from = ['The from parameter must be an ISO 8601 date-time.'];
     if (toMs === undefined) errors.to = ['The to parameter must be an ISO 8601 date-time.'];
+    return fromMs === undefined || toMs === undefined ? undefined : { fromHour: hourOf(fromMs), toHour: toMs };
+  }
+
+  /** Reads the totals of a window, after writing what is pending (held chains end now). */
+  private async totals(websiteId: string, kind: AnalyticsKind, window: RollupWindow) {
+    await this.flush(true);
+    try {
+      return await this.store.rollupTotals(websiteId, kind, window);
+    } catch (err) {
+      throw new AisleError('STORE_FAILURE', `the store failed to read the analytics roll-ups: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    }
+  }
+
+  /**
+   * The searches report: per-query totals of the hours whose start lies in [hour of `from`, `to`],
+   * `limit` of each list. Throws `ValidationError` naming a bad parameter, `STORE_FAILURE` when the
+   * store cannot be read.
+   */
+  async report(websiteId: string, range: { from?: string; to?: string; limit?: number | string }): Promise<SearchReport> {
+    const errors: Record<string, string[]> = {};
+    const window = this.window(range, errors);
     const limit = range.limit === undefined ? SEARCH_REPORT_LIMITS.default : Number(range.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_REPORT_LIMITS.max) {
       errors.limit = [`The limit parameter must be an integer from 1 to ${SEARCH_REPORT_LIMITS.max}.`];
     }
-    if (fromMs === undefined || toMs === undefined || Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
-    // Searches still in the batch are part of the report.
-    await this.flush();
-    try {
-      const totals = await this.store.searchLogTotals(websiteId, { fromHour: hourOf(fromMs), toHour: toMs, limit });
-      return { websiteId, ...(range.from !== undefined && { from: range.from }), ...(range.to !== undefined && { to: range.to }), ...totals };
-    } catch (err) {
-      throw new AisleError('STORE_FAILURE', `the store failed to read the search log: ${(err as Error)?.message ?? String(err)}`, { cause: err });
-    }
+    if (window === undefined || Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
+    const lists = searchReportOf(await this.totals(websiteId, 'search', window), limit);
+    return { websiteId, ...(range.from !== undefined && { from: range.from }), ...(range.to !== undefined && { to: range.to }), ...lists };
   }
 
-  /** Stops the timer and writes what is pending. */
+  /** The recommendations report over the same window as {@link report}. */
+  async recommendationReport(websiteId: string, range: { from?: string; to?: string }): Promise<RecommendationReport> {
+    const errors: Record<string, string[]> = {};
+    const window = this.window(range, errors);
+    if (window === undefined) throw new ValidationError(problemDetails(errors));
+    const methods = recommendationReportOf(await this.totals(websiteId, 'recommendation', window));
+    return { websiteId, ...(range.from !== undefined && { from: range.from }), ...(range.to !== undefined && { to: range.to }), methods };
+  }
+
+  /** Stops the timers and writes what is pending (held chains end now). */
   async close(): Promise<void> {
     clearInterval(this.refreshTimer);
     await this.refreshing;
     clearTimeout(this.timer);
     this.timer = undefined;
-    await this.flush();
+    await this.flush(true);
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }

@@ -69,7 +69,7 @@ describe('result ids, clicks and conversions', () => {
     const ack = await engine.recordClicks('site-a', clicks([click({ refId: third, queryId: page.query_id, position: 23, tacticId: tactic })]) as never);
     expect(ack.status).toBe('Accepted');
     expect(outcomes).toEqual([{
-      websiteId: 'site-a', at: Date.parse('2026-11-20T10:00:00Z'), kind: 'search', query: 'red shoe', variant: null, type: 'click', tacticId: tactic, position: 23,
+      websiteId: 'site-a', at: Date.parse('2026-11-20T10:00:00Z'), kind: 'search', queryId: page.query_id, query: 'red shoe', variant: null, type: 'click', tacticId: tactic, position: 23,
     }]);
     const errors = await problemOf(engine.recordClicks('site-a', clicks([click({ refId: third, queryId: page.query_id, position: 22 })]) as never));
     expect(errors).toEqual({ 'events[0].Position': [`The result list of QueryId did not hold RefId "${third}" at position 22.`] });
@@ -135,9 +135,9 @@ describe('result ids, clicks and conversions', () => {
       ] }],
     });
     expect(outcomes).toEqual([
-      { websiteId: 'site-a', at: Date.parse('2026-11-20T11:00:00Z'), kind: 'search', query: 'red', variant: null, type: 'purchase', position: 1, revenue: 5 },
-      { websiteId: 'site-a', at: Date.parse('2026-11-20T11:00:00Z'), kind: 'search', query: 'red', variant: null, type: 'purchase', position: 2, revenue: 14 },
-      { websiteId: 'site-a', at: Date.parse('2026-11-20T11:00:00Z'), kind: 'recommendation', method: 'PopularItems', variant: null, type: 'purchase', position: 1, revenue: 3 },
+      { websiteId: 'site-a', at: Date.parse('2026-11-20T11:00:00Z'), kind: 'search', queryId: page.query_id, query: 'red', variant: null, type: 'purchase', position: 1, revenue: 5 },
+      { websiteId: 'site-a', at: Date.parse('2026-11-20T11:00:00Z'), kind: 'search', queryId: page.query_id, query: 'red', variant: null, type: 'purchase', position: 2, revenue: 14 },
+      { websiteId: 'site-a', at: Date.parse('2026-11-20T11:00:00Z'), kind: 'recommendation', queryId: rec.queryId, method: 'PopularItems', variant: null, type: 'purchase', position: 1, revenue: 3 },
     ]);
     const report = await engine.attributionReport('site-a');
     expect(report.totals).toMatchObject({ revenue: 123, clickAttributedRevenue: 22, attributedRevenue: 22 });

@@ -59,5 +59,12 @@ export const MAX_RERANK_WEIGHT = 100;
 export const RULE_LIMITS = { rules: 1_000, pins: 100, hides: 1_000, boosts: 20 } as const;
 /** Most synonym entries, stop words and tie-breakers of a website, and most words in one synonym entry. */
 export const RELEVANCE_LIMITS = { synonyms: 10_000, stopWords: 10_000, tieBreakers: 10, wordsPerEntry: 100 } as const;
+/**
+ * `settings.suggestions` limits: largest `minSessions` (also how many distinct sessions a query's
+ * completion evidence keeps: past it, more sessions change nothing), most `exclude` entries.
+ */
+export const SUGGESTION_LIMITS = { minSessions: 20, exclude: 10_000 } as const;
+/** Longest `settings.eventRetentionDays` value (ten years). */
+export const MAX_RETENTION_DAYS = 3_650;
 /** Largest `typoTolerance` word size. */
 export const MAX_TYPO_WORD_SIZE = 1000;

@@ -75,7 +75,8 @@ const fieldList = (description: string) => Type.Array(Type.String(), { maxItems:
 const SearchRequestSchema = Type.Object({
   session_id: opt(Type.String({
     minLength: 1, maxLength: MAX_ID_LENGTH,
-    description: 'Extension: the shopper\'s session. A search\'s session is its session_id, else its customer_id; the result page is remembered under both (clicks and conversions, docs/http-api.md).',
+    description: 'Extension: the shopper\'s session. A search\'s session is this, else customer_id: search analytics count a search-as-you-type chain once per session, '
+      + 'completions need distinct sessions, and the result page is remembered with it (clicks and conversions; docs/http-api.md).',
   })),
   customer_id: opt(str('Customer id; required when personalization is enabled for the website, and then the best results are re-ranked toward what this customer viewed and bought (same set, totals and facets).')),
   website_id: Type.String({ minLength: 1 }),
@@ -321,16 +322,33 @@ const WebsiteStatsSchema = Type.Object({
 
 const AttributionLineSchema = Type.Object({ key: str(), revenue: num(), orders: int(), units: num() });
 
+const QueryCountSchema = Type.Object({ query: str(), count: int() });
+
 const SearchReportSchema = Type.Object({
   websiteId: str(), from: opt(str()), to: opt(str()),
   top: Type.Array(
-    Type.Object({ query: str(), count: int(), avgResults: num() }),
-    { description: 'Most searched normalised queries (count descending, then query), with the mean number of results.' },
+    Type.Object({
+      query: str(), count: int('Searches; a search-as-you-type chain of a session counts once, as its last query.'),
+      avgResults: num(), clicks: int('Click events on their results.'), ctr: num('Searches with at least one click / searches.'),
+      avgClickPosition: Type.Union([num(), Type.Null()], { description: 'Mean 1-based position of the clicks (null without clicks).' }),
+      conversions: int('Attributed purchase lines.'), conversionRate: num('Searches with at least one attributed purchase / searches.'),
+      revenue: num('Attributed revenue.'),
+    }),
+    { description: 'Most searched normalised queries (count descending, then query), with the mean number of results, clicks and conversions.' },
   ),
-  noResults: Type.Array(
-    Type.Object({ query: str(), count: int() }),
-    { description: 'Queries whose searches found nothing, by the number of such searches.' },
-  ),
+  noResults: Type.Array(QueryCountSchema, { description: 'Queries whose searches found nothing, by the number of such searches.' }),
+  noClicks: Type.Array(QueryCountSchema, { description: 'Queries whose searches found something and got no click, by the number of such searches.' }),
+});
+
+const RecommendationReportSchema = Type.Object({
+  websiteId: str(), from: opt(str()), to: opt(str()),
+  methods: Type.Array(Type.Object({
+    method: str(), served: int('Responses with at least one item.'), items: int('RefIds served.'), clicks: int(),
+    ctr: num('Served responses with at least one click / served.'), conversions: int(), revenue: num(),
+    tactics: Type.Array(Type.Object({
+      tactic: str('The tacticLabel of the items.'), items: int(), clicks: int(), ctr: num('Clicks / items.'), conversions: int(), revenue: num(),
+    }), { description: 'By items descending.' }),
+  }), { description: 'By served descending, then method.' }),
 });
 
 const attributionLines = (description?: string) => Type.Array(ref('AttributionLine', AttributionLineSchema), d(description));
@@ -420,6 +438,7 @@ export const schemas = {
   AttributionLine: AttributionLineSchema,
   WebsiteSettings: WebsiteSettingsSchema,
   SearchReport: SearchReportSchema,
+  RecommendationReport: RecommendationReportSchema,
   AttributionReport: AttributionReportSchema,
   SearchKeyRequest: SearchKeyRequestSchema,
   SearchKey: SearchKeySchema,

@@ -6,7 +6,7 @@
  * @module
  */
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
-import { MAX_RERANK_WEIGHT, MAX_TYPO_WORD_SIZE, RELEVANCE_LIMITS, RULE_LIMITS } from './limits.js';
+import { MAX_RERANK_WEIGHT, MAX_RETENTION_DAYS, MAX_TYPO_WORD_SIZE, RELEVANCE_LIMITS, RULE_LIMITS, SUGGESTION_LIMITS } from './limits.js';
 import { ScopeConditionSchema } from './scope-schema.js';
 
 const opt = Type.Optional;
@@ -64,6 +64,20 @@ const FieldRolesSchema = closed({
   attributes: opt(names()), ignore: opt(names()),
 }, { description: 'Which product fields Similar Attributes and personalization read (docs/recommendations.md).' });
 
+const SuggestionsSchema = closed({
+  minSessions: opt(Type.Integer({ minimum: 1, maximum: SUGGESTION_LIMITS.minSessions, description: 'Distinct sessions a logged query needs to be offered (default 3).' })),
+  exclude: opt(Type.Array(word(), { maxItems: SUGGESTION_LIMITS.exclude, description: 'Words or phrases (case-insensitive) no offered completion may contain.' })),
+}, { description: 'Completions taken from the search log (docs/operations.md, "Suggestions").' });
+
+const retentionDays = () => opt(Type.Integer({ minimum: 1, maximum: MAX_RETENTION_DAYS }));
+const EventRetentionSchema = closed(
+  { searches: retentionDays(), recommendations: retentionDays(), views: retentionDays(), purchases: retentionDays() },
+  { description: 'Days raw rows of each kind are kept (roll-ups are kept): searches and recommendations (logged responses), views, purchases (docs/operations.md, "Retention").' },
+);
+
+/** The kinds of raw rows `eventRetentionDays` names, read from its schema (the one list). */
+export const RETENTION_KINDS = Object.keys(EventRetentionSchema.properties) as (keyof Static<typeof EventRetentionSchema>)[];
+
 /** The settings of one website; every key optional. */
 export const WebsiteSettingsSchema = closed({
   personalization: opt(PersonalizationSchema),
@@ -99,6 +113,8 @@ export const WebsiteSettingsSchema = closed({
   cors: opt(Type.Object({ origins: names() })),
   attributionWindowDays: opt(Type.Number({ minimum: 0 })),
   useStyleIdForVisualSimilarity: opt(Type.Boolean()),
+  suggestions: opt(SuggestionsSchema),
+  eventRetentionDays: opt(EventRetentionSchema),
 }, {
   description: 'A website\'s settings (every key described in docs/operations.md, "Website settings"). GET answers every key, '
     + 'defaults filled in; PUT replaces; PATCH merges (JSON Merge Patch, RFC 7396: null removes a key). An unknown key or a '

@@ -74,6 +74,8 @@ export interface ClickOutcome {
   /** Event time (ms since the epoch): the click's, or the purchase's. */
   at: number;
   kind: ResultListKind;
+  /** The id of the clicked list (`query_id` / `queryId`). */
+  queryId?: string;
   /** The normalised query, for a search result list. */
   query?: string;
   /** The method (canonical spelling; `bundle`), for a recommendation list. */
@@ -99,7 +101,7 @@ function listFields(list: ResultListSource): Pick<ClickOutcome, 'kind' | 'query'
 export function clickOutcome(websiteId: string, click: StoredClick['click']): ClickOutcome | undefined {
   if (click.list === undefined) return undefined;
   return {
-    websiteId, at: click.eventTimeMs, ...listFields(click.list), type: click.type,
+    websiteId, at: click.eventTimeMs, ...listFields(click.list), type: click.type, ...(click.queryId !== undefined && { queryId: click.queryId }),
     ...(click.tacticId !== undefined && { tacticId: click.tacticId }), ...(click.position !== undefined && { position: click.position }),
   };
 }

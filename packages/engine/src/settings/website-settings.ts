@@ -6,6 +6,7 @@
  * its validator needs nothing here beyond (optionally) its default.
  * @module
  */
+import { DEFAULT_EVENT_RETENTION_DAYS, DEFAULT_SUGGESTION_SETTINGS, retentionDaysOf, suggestionSettingsOf } from '../analytics/analytics-settings.js';
 import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
 import { DEFAULT_FIELD_ROLES, validateSettings, type WebsiteSettings } from '../config.js';
 import { AisleError, isAisleError } from '../errors.js';
@@ -34,6 +35,8 @@ export const DEFAULT_WEBSITE_SETTINGS: Readonly<WebsiteSettings> = Object.freeze
   attributionWindowDays: DEFAULT_ATTRIBUTION_WINDOW_DAYS,
   useStyleIdForVisualSimilarity: false,
   fieldRoles: { ...DEFAULT_FIELD_ROLES, ignore: [...DEFAULT_FIELD_ROLES.ignore] },
+  suggestions: { ...DEFAULT_SUGGESTION_SETTINGS, exclude: [] },
+  eventRetentionDays: { ...DEFAULT_EVENT_RETENTION_DAYS },
 });
 
 /**
@@ -63,7 +66,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /** Every key of the settings: the set ones as they are, the others at their default (a fresh copy). */
 export function settingsWithDefaults(settings: WebsiteSettings | undefined): WebsiteSettings {
-  return { ...structuredClone(DEFAULT_WEBSITE_SETTINGS), ...settings };
+  // The analytics objects are filled key by key: a website that set only `exclude` still shows its `minSessions`.
+  return { ...structuredClone(DEFAULT_WEBSITE_SETTINGS), ...settings, suggestions: suggestionSettingsOf(settings), eventRetentionDays: retentionDaysOf(settings) };
 }
 
 /**

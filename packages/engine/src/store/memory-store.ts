@@ -8,10 +8,11 @@ import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendO
 import {
   MAX_READ_PAGE, type ClickCandidatesQuery, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type ResultPageRecord, type ResultPageRetention, type StoredClick,
-  type SearchLogRow, type SearchLogTotals, type SearchLogWindow, type Store, type StoreCounts, type StoredEvent, type StoredSettings,
+  type AnalyticsBatch, type AnalyticsKind, type LoggedResponse, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
+  type Store, type StoreCounts, type StoredEvent, type StoredSettings,
   type SearchKeyRecord,
 } from './store.js';
-import { searchLogKey, totalsOfSearchLog } from './search-log-rows.js';
+import { addCounters, inWindow, planOutcomes, rollupRowKey, rollupRowsOf, sumRollups, windowRanges, type CountedResponse, type RollupRow } from './analytics-rows.js';
 import { rowToStoredEvent } from './rows.js';
 
 /** A {@link Store} held in memory. */
@@ -208,33 +209,74 @@ export class MemoryStore extends GroupCommitStore implements Store {
     return structuredClone(row);
   }
 
-  private readonly searchLog = new Map<string, SearchLogRow>();
+  private readonly rollups = new Map<string, RollupRow>();
+  private readonly responses = new Map<string, LoggedResponse & { clicked: boolean; converted: boolean }>();
+  /** Session hashes by website and query. */
+  private readonly sessions = new Map<string, { websiteId: string; query: string; hours: Map<string, number> }>();
 
-  async addSearchLog(rows: readonly SearchLogRow[], deleteBefore: number): Promise<void> {
+  async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
     this.checkOpen();
-    for (const row of rows) {
-      const key = searchLogKey(row);
-      const current = this.searchLog.get(key);
-      if (current === undefined) this.searchLog.set(key, { ...row });
-      else {
-        current.searches += row.searches;
-        current.results += row.results;
-        current.noResults += row.noResults;
+    for (const r of batch.responses) if (!this.responses.has(r.queryId)) this.responses.set(r.queryId, { ...r, clicked: false, converted: false });
+    const found = new Map<string, CountedResponse>();
+    for (const o of batch.outcomes) {
+      const own = o.queryId === undefined ? undefined : this.responses.get(o.queryId);
+      const counted = own && own.websiteId === o.websiteId ? this.responses.get(own.countedAs ?? own.queryId) : undefined;
+      if (counted) found.set(o.queryId!, { queryId: counted.queryId, at: counted.at, key: counted.key, clicked: counted.clicked, converted: counted.converted });
+    }
+    const plan = planOutcomes(batch.outcomes, found);
+    for (const f of plan.flags) this.responses.get(f.queryId)![f.flag] = true;
+    for (const row of rollupRowsOf([...batch.rollups, ...plan.deltas])) {
+      const k = rollupRowKey(row);
+      const had = this.rollups.get(k);
+      if (had) addCounters(had.counters, row.counters);
+      else this.rollups.set(k, row);
+    }
+    for (const e of batch.sessions) {
+      const k = JSON.stringify([e.websiteId, e.query]);
+      let q = this.sessions.get(k);
+      if (q === undefined) this.sessions.set(k, (q = { websiteId: e.websiteId, query: e.query, hours: new Map() }));
+      if (!q.hours.has(e.session)) q.hours.set(e.session, e.hour);
+    }
+  }
+
+  async rollupTotals(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<RollupTotal[]> {
+    const ranges = windowRanges(window);
+    return sumRollups([...this.rollups.values()].filter((r) => r.websiteId === websiteId && r.kind === kind && inWindow(ranges, r.grain, r.start)));
+  }
+
+  async querySessions(websiteId: string, limit: number): Promise<QuerySessions[]> {
+    return [...this.sessions.values()].filter((q) => q.websiteId === websiteId && q.hours.size > 0)
+      .map((q) => ({ query: q.query, sessions: [...q.hours.keys()] }))
+      .sort((a, b) => b.sessions.length - a.sessions.length || (a.query < b.query ? -1 : 1)).slice(0, limit);
+  }
+
+  async deleteExpired(websiteId: string, kind: RetentionKind, before: number, limit: number): Promise<number> {
+    this.checkOpen();
+    let deleted = 0;
+    if (kind === 'views' || kind === 'purchases') {
+      const eventKind = kind === 'views' ? 'view' : 'purchase';
+      for (let i = 0; i < this.events.length && deleted < limit; i++) {
+        const e = this.events[i]!;
+        if (e.websiteId !== websiteId || e.kind !== eventKind || e.receivedAt >= before) continue;
+        this.events.splice(i--, 1);
+        deleted++;
       }
+      return deleted;
     }
-    for (const [key, row] of this.searchLog) if (row.hour < deleteBefore) this.searchLog.delete(key);
-  }
-
-  async searchLogTotals(websiteId: string, window: SearchLogWindow): Promise<SearchLogTotals> {
-    return totalsOfSearchLog([...this.searchLog.values()].filter((r) => r.websiteId === websiteId && r.hour >= window.fromHour && r.hour <= window.toHour), window.limit);
-  }
-
-  async successfulQueries(websiteId: string, sinceHour: number, limit: number): Promise<{ query: string; count: number }[]> {
-    const hits = new Map<string, number>();
-    for (const r of this.searchLog.values()) {
-      if (r.websiteId === websiteId && r.hour >= sinceHour && r.searches > r.noResults) hits.set(r.query, (hits.get(r.query) ?? 0) + r.searches - r.noResults);
+    const responseKind = kind === 'searches' ? 'search' : 'recommendation';
+    for (const [id, r] of this.responses) {
+      if (deleted >= limit) break;
+      if (r.websiteId === websiteId && r.kind === responseKind && r.at < before) { this.responses.delete(id); deleted++; }
     }
-    return [...hits].map(([query, count]) => ({ query, count })).sort((a, b) => b.count - a.count || (a.query < b.query ? -1 : 1)).slice(0, limit);
+    if (kind === 'searches') {
+      // Their own batch, as the SQL stores delete them with a statement of their own.
+      let sessions = 0;
+      for (const q of this.sessions.values()) {
+        if (q.websiteId === websiteId) for (const [session, hour] of q.hours) if (hour < before && sessions < limit) { q.hours.delete(session); sessions++; }
+      }
+      deleted += sessions;
+    }
+    return deleted;
   }
 
   async settingsSince(version: number): Promise<StoredSettings[]> {

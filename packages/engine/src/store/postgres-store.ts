@@ -21,9 +21,13 @@ import {
 import {
   MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
-  type SearchLogRow, type SearchLogTotals, type SearchLogWindow,
+  type AnalyticsBatch, type AnalyticsKind, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
   type SearchKeyRecord,
 } from './store.js';
+import { counterValues, countBy, countersFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
+import {
+  analyticsTablesSql, completionDecrementSql, querySessionsSql, retentionSql, ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql,
+} from './analytics-sql.js';
 
 /** Default schema of the PostgreSQL store. */
 export const DEFAULT_PG_SCHEMA = 'aisle';
@@ -78,7 +82,7 @@ const PG_MIGRATIONS: readonly string[] = [
      updated_at BIGINT NOT NULL
    );
    CREATE INDEX website_settings_version ON {s}.website_settings (version);`,
-  // The search log, one row per website, hour and normalised query (see SearchLogRow).
+  // The search log, one row per website, hour and normalised query (moved into analytics_rollups by the analytics migration).
   `CREATE TABLE {s}.search_log (
      website_id TEXT NOT NULL,
      hour BIGINT NOT NULL,
@@ -101,6 +105,9 @@ const PG_MIGRATIONS: readonly string[] = [
      created_at BIGINT NOT NULL
    );
    CREATE INDEX search_keys_website ON {s}.search_keys (website_id, created_at);`,
+  // Search analytics: hourly and daily roll-ups, logged responses, query sessions; the search log's
+  // hourly rows become roll-up rows (hour and day) and its table goes.
+  analyticsTablesSql('{s}.', 'BIGINT', 'DOUBLE PRECISION', ''),
   // Clicks on results (idempotent per clickId) and the result lists they name (docs/events-and-stores.md).
   `CREATE TABLE {s}.clicks (
      seq BIGSERIAL PRIMARY KEY,
@@ -135,6 +142,9 @@ const PG_MIGRATIONS: readonly string[] = [
    CREATE INDEX result_pages_website_seq ON {s}.result_pages (website_id, seq);
    CREATE INDEX result_pages_website_created ON {s}.result_pages (website_id, created_at);`,
 ];
+
+/** The advisory lock (second key) of analytics writes: replicas' batches set response flags one after another. */
+const ANALYTICS_LOCK = 4;
 
 /** The unnest column types of a click row, in the order of {@link CLICK_COLUMNS}. */
 const CLICK_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'text', 'bigint', 'text'] as const;
@@ -365,44 +375,83 @@ export class PostgresStore extends GroupCommitStore implements Store {
     });
   }
 
-  async addSearchLog(rows: readonly SearchLogRow[], deleteBefore: number): Promise<void> {
+  async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
     this.checkOpen();
-    await this.inTransaction(undefined, async (client) => {
-      if (rows.length > 0) {
-        // Rows of one call have distinct keys (the caller aggregates), as one INSERT … ON CONFLICT needs.
+    const s = this.s;
+    await this.inTransaction(ANALYTICS_LOCK, async (client) => {
+      const { responses, outcomes, sessions } = batch;
+      if (responses.length > 0) {
         await client.query(
-          `INSERT INTO ${this.s}.search_log AS l (website_id, hour, query, searches, results, no_results)
-           SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[])
-           ON CONFLICT (website_id, hour, query) DO UPDATE SET searches = l.searches + EXCLUDED.searches,
-             results = l.results + EXCLUDED.results, no_results = l.no_results + EXCLUDED.no_results`,
-          [rows.map((r) => r.websiteId), rows.map((r) => r.hour), rows.map((r) => r.query), rows.map((r) => r.searches),
-            rows.map((r) => r.results), rows.map((r) => r.noResults)]);
+          `INSERT INTO ${s}.logged_responses (query_id, website_id, kind, at, key, counted_as, clicked, converted)
+           SELECT q, w, k, a, y, c, 0, 0 FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[]) AS t(q, w, k, a, y, c)
+           ON CONFLICT (query_id) DO NOTHING`,
+          [responses.map((r) => r.queryId), responses.map((r) => r.websiteId), responses.map((r) => r.kind), responses.map((r) => r.at),
+            responses.map((r) => r.key), responses.map((r) => r.countedAs)]);
       }
-      await client.query(`DELETE FROM ${this.s}.search_log WHERE hour < $1`, [deleteBefore]);
+      const found = new Map<string, CountedResponse>();
+      const asked = outcomes.filter((o) => o.queryId !== undefined);
+      if (asked.length > 0) {
+        const { rows } = await client.query<{ asked: string; query_id: string; at: string; key: string; clicked: string; converted: string }>(
+          `SELECT r.query_id AS asked, c.query_id, c.at, c.key, c.clicked, c.converted
+           FROM unnest($1::text[], $2::text[]) AS t(q, w) JOIN ${s}.logged_responses r ON r.query_id = t.q AND r.website_id = t.w
+           JOIN ${s}.logged_responses c ON c.query_id = COALESCE(r.counted_as, r.query_id)`,
+          [asked.map((o) => o.queryId), asked.map((o) => o.websiteId)]);
+        for (const r of rows) found.set(r.asked, { queryId: r.query_id, at: Number(r.at), key: r.key, clicked: Number(r.clicked) === 1, converted: Number(r.converted) === 1 });
+      }
+      const plan = planOutcomes(outcomes, found);
+      for (const flag of ['clicked', 'converted'] as const) {
+        const ids = plan.flags.filter((f) => f.flag === flag).map((f) => f.queryId);
+        if (ids.length > 0) await client.query(`UPDATE ${s}.logged_responses SET ${flag} = 1 WHERE query_id = ANY($1::text[])`, [ids]);
+      }
+      const rows = rollupRowsOf([...batch.rollups, ...plan.deltas]);
+      if (rows.length > 0) {
+        const columns = [...ROLLUP_KEY_COLUMNS, ...ROLLUP_COLUMNS];
+        const types = ['text', 'text', 'text', 'bigint', 'text', 'text', ...ROLLUP_COLUMNS.map((c) => (c === 'revenue' ? 'float8' : 'bigint'))];
+        const values = rows.map((r) => [r.websiteId, r.kind, r.grain, r.start, r.key, r.tactic, ...counterValues(r.counters)]);
+        await client.query(
+          `INSERT INTO ${s}.analytics_rollups AS r (${columns.join(', ')})
+           SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')}) ${ROLLUP_CONFLICT_SQL}`,
+          columns.map((_, i) => values.map((v) => v[i])));
+      }
+      if (sessions.length > 0) {
+        // A session new for its query adds one to the query's count.
+        await client.query(
+          `WITH added AS (INSERT INTO ${s}.query_sessions (website_id, query, session, hour)
+             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[]) ON CONFLICT DO NOTHING RETURNING website_id, query)
+           INSERT INTO ${s}.completion_queries AS c (website_id, query, sessions) SELECT website_id, query, COUNT(*) FROM added GROUP BY website_id, query
+           ON CONFLICT (website_id, query) DO UPDATE SET sessions = c.sessions + excluded.sessions`,
+          [sessions.map((e) => e.websiteId), sessions.map((e) => e.query), sessions.map((e) => e.session), sessions.map((e) => e.hour)]);
+      }
     });
   }
 
-  async searchLogTotals(websiteId: string, window: SearchLogWindow): Promise<SearchLogTotals> {
-    const params = [websiteId, window.fromHour, window.toHour, window.limit];
-    const [top, noResults] = await Promise.all([
-      this.pool.query<{ query: string; count: string; avg: number }>(
-        `SELECT query, SUM(searches) AS count, SUM(results)::float8 / SUM(searches) AS avg FROM ${this.s}.search_log
-         WHERE website_id = $1 AND hour >= $2 AND hour <= $3 GROUP BY query ORDER BY count DESC, query COLLATE "C" LIMIT $4`, params),
-      this.pool.query<{ query: string; count: string }>(
-        `SELECT query, SUM(no_results) AS count FROM ${this.s}.search_log WHERE website_id = $1 AND hour >= $2 AND hour <= $3
-         GROUP BY query HAVING SUM(no_results) > 0 ORDER BY count DESC, query COLLATE "C" LIMIT $4`, params),
-    ]);
-    return {
-      top: top.rows.map((r) => ({ query: r.query, count: Number(r.count), avgResults: Number(r.avg) })),
-      noResults: noResults.rows.map((r) => ({ query: r.query, count: Number(r.count) })),
-    };
+  async rollupTotals(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<RollupTotal[]> {
+    const { sql, params } = rollupTotalsSql(`${this.s}.`, websiteId, kind, windowRanges(window), (i) => `$${i}`);
+    const { rows } = await this.pool.query<Record<string, unknown>>(sql, params);
+    return rows.map((r) => ({ key: r.key as string, tactic: r.tactic as string, counters: countersFromRow(r) }));
   }
 
-  async successfulQueries(websiteId: string, sinceHour: number, limit: number): Promise<{ query: string; count: number }[]> {
-    const { rows } = await this.pool.query<{ query: string; count: string }>(
-      `SELECT query, SUM(searches - no_results) AS count FROM ${this.s}.search_log WHERE website_id = $1 AND hour >= $2
-       GROUP BY query HAVING SUM(searches - no_results) > 0 ORDER BY count DESC, query COLLATE "C" LIMIT $3`, [websiteId, sinceHour, limit]);
-    return rows.map((r) => ({ query: r.query, count: Number(r.count) }));
+  async querySessions(websiteId: string, limit: number): Promise<QuerySessions[]> {
+    const { rows } = await this.pool.query<{ query: string; session: string }>(querySessionsSql(`${this.s}.`, (i) => `$${i}`), [websiteId, limit]);
+    return groupSessions(rows);
+  }
+
+  async deleteExpired(websiteId: string, kind: RetentionKind, before: number, limit: number): Promise<number> {
+    this.checkOpen();
+    return this.inTransaction(undefined, async (client) => {
+      let deleted = 0;
+      for (const statement of retentionSql(`${this.s}.`, kind, (i) => `$${i}`)) {
+        const result = await client.query<{ query: string }>(statement.sql, statement.bind(websiteId, before, limit));
+        deleted += result.rowCount ?? 0;
+        if (!statement.sessionsGone || result.rows.length === 0) continue;
+        const lost = countBy(result.rows.map((r) => r.query));
+        await client.query(
+          `UPDATE ${this.s}.completion_queries AS c SET sessions = c.sessions - g.n FROM unnest($2::text[], $3::bigint[]) AS g(q, n)
+           WHERE c.website_id = $1 AND c.query = g.q`, [websiteId, [...lost.keys()], [...lost.values()]]);
+        await client.query(completionDecrementSql(`${this.s}.`, (i) => `$${i}`)[1], [websiteId]);
+      }
+      return deleted;
+    });
   }
 
   async settingsSince(version: number): Promise<StoredSettings[]> {

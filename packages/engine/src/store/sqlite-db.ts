@@ -15,9 +15,13 @@ import {
 } from './rows.js';
 import {
   MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type StoreCounts, type StoredSettings,
-  type SearchLogRow, type SearchLogTotals, type SearchLogWindow,
+  type AnalyticsBatch, type AnalyticsKind, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
   type SearchKeyRecord,
 } from './store.js';
+import { counterValues, countBy, countersFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
+import {
+  analyticsTablesSql, completionDecrementSql, completionIncrementSql, querySessionsSql, retentionSql, ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql,
+} from './analytics-sql.js';
 
 interface SettingsRow { websiteId: string; settings: string; version: number }
 
@@ -26,7 +30,7 @@ function settingsFromRow(row: SettingsRow): StoredSettings {
 }
 
 /** Schema migrations; index + 1 is the version recorded in `user_version`. Append only. */
-const SQLITE_MIGRATIONS: readonly string[] = [
+export const SQLITE_MIGRATIONS: readonly string[] = [
   `CREATE TABLE events (
      seq INTEGER PRIMARY KEY AUTOINCREMENT,
      website_id TEXT NOT NULL,
@@ -61,7 +65,7 @@ const SQLITE_MIGRATIONS: readonly string[] = [
      updated_at INTEGER NOT NULL
    );
    CREATE INDEX website_settings_version ON website_settings (version);`,
-  // The search log, one row per website, hour and normalised query (see SearchLogRow).
+  // The search log, one row per website, hour and normalised query (moved into analytics_rollups by the analytics migration).
   `CREATE TABLE search_log (
      website_id TEXT NOT NULL,
      hour INTEGER NOT NULL,
@@ -84,6 +88,9 @@ const SQLITE_MIGRATIONS: readonly string[] = [
      created_at INTEGER NOT NULL
    );
    CREATE INDEX search_keys_website ON search_keys (website_id, created_at);`,
+  // Search analytics: hourly and daily roll-ups, logged responses, query sessions; the search log's
+  // hourly rows become roll-up rows (hour and day) and its table goes.
+  analyticsTablesSql('', 'INTEGER', 'REAL', ' WITHOUT ROWID'),
   // Clicks on results (idempotent per clickId) and the result lists they name (docs/events-and-stores.md).
   `CREATE TABLE clicks (
      seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -148,7 +155,7 @@ function openDatabase(file: string): Database.Database {
 
 /** The operations the worker runs, by name; see {@link SqliteDb}. */
 export type SqliteMethod = 'commitJson' | 'issueCoupons' | 'markCouponUsed' | 'getCoupon' | 'counts' | 'readRows' | 'lastSequence'
-  | 'getSettings' | 'putSettings' | 'settingsSince' | 'addSearchLog' | 'searchLogTotals' | 'successfulQueries'
+  | 'getSettings' | 'putSettings' | 'settingsSince' | 'writeAnalytics' | 'rollupTotals' | 'querySessions' | 'deleteExpired'
   | 'insertSearchKey' | 'listSearchKeys' | 'findSearchKey' | 'deleteSearchKey' | 'readClicks' | 'clickCandidates'
   | 'addResultPages' | 'findResultPages' | 'pruneResultPages' | 'close';
 
@@ -337,29 +344,62 @@ export class SqliteDb {
       .all(version).map(settingsFromRow);
   }
 
-  addSearchLog(rows: readonly SearchLogRow[], deleteBefore: number): void {
-    const add = this.db.prepare(`INSERT INTO search_log (website_id, hour, query, searches, results, no_results) VALUES (?, ?, ?, ?, ?, ?)
-      ON CONFLICT (website_id, hour, query) DO UPDATE SET searches = searches + excluded.searches,
-        results = results + excluded.results, no_results = no_results + excluded.no_results`);
-    const expire = this.db.prepare('DELETE FROM search_log WHERE hour < ?');
+  writeAnalytics(batch: AnalyticsBatch): void {
+    const insertResponse = this.db.prepare(`INSERT INTO logged_responses (query_id, website_id, kind, at, key, counted_as, clicked, converted)
+      VALUES (?, ?, ?, ?, ?, ?, 0, 0) ON CONFLICT (query_id) DO NOTHING`);
+    const findCounted = this.db.prepare<[string, string], { queryId: string; at: number; key: string; clicked: number; converted: number }>(
+      `SELECT c.query_id AS queryId, c.at, c.key, c.clicked, c.converted FROM logged_responses r
+       JOIN logged_responses c ON c.query_id = COALESCE(r.counted_as, r.query_id) WHERE r.query_id = ? AND r.website_id = ?`);
+    const upsert = this.db.prepare(`INSERT INTO analytics_rollups AS r (${[...ROLLUP_KEY_COLUMNS, ...ROLLUP_COLUMNS].join(', ')})
+      VALUES (${[...ROLLUP_KEY_COLUMNS, ...ROLLUP_COLUMNS].map(() => '?').join(', ')}) ${ROLLUP_CONFLICT_SQL}`);
+    const insertSession = this.db.prepare('INSERT INTO query_sessions (website_id, query, session, hour) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING');
     this.db.transaction(() => {
-      for (const r of rows) add.run(r.websiteId, r.hour, r.query, r.searches, r.results, r.noResults);
-      expire.run(deleteBefore);
+      for (const r of batch.responses) insertResponse.run(r.queryId, r.websiteId, r.kind, r.at, r.key, r.countedAs);
+      const found = new Map<string, CountedResponse>();
+      for (const o of batch.outcomes) {
+        const c = o.queryId === undefined ? undefined : findCounted.get(o.queryId, o.websiteId);
+        if (c) found.set(o.queryId!, { queryId: c.queryId, at: c.at, key: c.key, clicked: c.clicked === 1, converted: c.converted === 1 });
+      }
+      const plan = planOutcomes(batch.outcomes, found);
+      const setFlag = { clicked: this.db.prepare('UPDATE logged_responses SET clicked = 1 WHERE query_id = ?'), converted: this.db.prepare('UPDATE logged_responses SET converted = 1 WHERE query_id = ?') };
+      for (const f of plan.flags) setFlag[f.flag].run(f.queryId);
+      for (const row of rollupRowsOf([...batch.rollups, ...plan.deltas])) {
+        upsert.run(row.websiteId, row.kind, row.grain, row.start, row.key, row.tactic, ...counterValues(row.counters));
+      }
+      const countSession = this.db.prepare(completionIncrementSql('', () => '?'));
+      for (const e of batch.sessions) if (insertSession.run(e.websiteId, e.query, e.session, e.hour).changes === 1) countSession.run(e.websiteId, e.query, 1);
     }).immediate();
   }
 
-  searchLogTotals(websiteId: string, window: SearchLogWindow): SearchLogTotals {
-    const params = [websiteId, window.fromHour, window.toHour, window.limit];
-    const top = this.db.prepare(`SELECT query, SUM(searches) AS count, CAST(SUM(results) AS REAL) / SUM(searches) AS avgResults
-      FROM search_log WHERE website_id = ? AND hour >= ? AND hour <= ? GROUP BY query ORDER BY count DESC, query LIMIT ?`).all(...params);
-    const noResults = this.db.prepare(`SELECT query, SUM(no_results) AS count FROM search_log WHERE website_id = ? AND hour >= ? AND hour <= ?
-      GROUP BY query HAVING SUM(no_results) > 0 ORDER BY count DESC, query LIMIT ?`).all(...params);
-    return { top, noResults } as SearchLogTotals;
+  rollupTotals(websiteId: string, kind: AnalyticsKind, window: RollupWindow): RollupTotal[] {
+    const { sql, params } = rollupTotalsSql('', websiteId, kind, windowRanges(window), () => '?');
+    return (this.db.prepare(sql).all(...params) as Record<string, unknown>[])
+      .map((r) => ({ key: r.key as string, tactic: r.tactic as string, counters: countersFromRow(r) }));
   }
 
-  successfulQueries(websiteId: string, sinceHour: number, limit: number): { query: string; count: number }[] {
-    return this.db.prepare(`SELECT query, SUM(searches - no_results) AS count FROM search_log WHERE website_id = ? AND hour >= ?
-      GROUP BY query HAVING SUM(searches - no_results) > 0 ORDER BY count DESC, query LIMIT ?`).all(websiteId, sinceHour, limit) as { query: string; count: number }[];
+  querySessions(websiteId: string, limit: number): QuerySessions[] {
+    const rows = this.db.prepare<[string, number, string], { query: string; session: string }>(querySessionsSql('', () => '?')).all(websiteId, limit, websiteId);
+    return groupSessions(rows);
+  }
+
+  deleteExpired(websiteId: string, kind: RetentionKind, before: number, limit: number): number {
+    const [decrement, dropEmpty] = completionDecrementSql('', () => '?').map((sql) => this.db.prepare(sql));
+    return this.db.transaction(() => {
+      let deleted = 0;
+      for (const statement of retentionSql('', kind, () => '?')) {
+        const args = statement.bind(websiteId, before, limit);
+        if (!statement.sessionsGone) {
+          deleted += this.db.prepare(statement.sql).run(...args).changes;
+          continue;
+        }
+        const gone = this.db.prepare<unknown[], { query: string }>(statement.sql).all(...args);
+        // Parameters in the order the statement writes them: n, website, query.
+        for (const [query, n] of countBy(gone.map((r) => r.query))) decrement!.run(n, websiteId, query);
+        dropEmpty!.run(websiteId);
+        deleted += gone.length;
+      }
+      return deleted;
+    }).immediate();
   }
 
   insertSearchKey(record: SearchKeyRecord): void {

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryStore } from './memory-store.js';
+import { SQLITE_MIGRATIONS } from './sqlite-db.js';
 import { SqliteStore } from './sqlite-store.js';
 import { contractPurchaseAppend, contractPurchaseEvent, runStoreContract } from './store-contract.js';
 import type { Store, ViewAppend } from './store.js';
@@ -132,6 +133,39 @@ describe('SqliteStore on its worker thread', () => {
       expect((await store.counts('w1')).views).toBe(1);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('the analytics migration', () => {
+  it('moves the search log of a database written before it into roll-ups of every grain', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'aisle-migrate-'));
+    try {
+      const file = path.join(dir, 'old.sqlite');
+      const analytics = SQLITE_MIGRATIONS.findIndex((sql) => sql.includes('analytics_rollups'));
+      const old = new Database(file);
+      for (const sql of SQLITE_MIGRATIONS.slice(0, analytics)) old.exec(sql);
+      old.pragma(`user_version = ${analytics}`);
+      const H = 3_600_000;
+      const insert = old.prepare('INSERT INTO search_log (website_id, hour, query, searches, results, no_results) VALUES (?, ?, ?, ?, ?, ?)');
+      for (const [hour, query, searches, results, noResults] of [[10, 'shoe', 3, 30, 0], [30, 'shoe', 1, 6, 0], [30, 'sofa', 2, 0, 2]] as const) insert.run('w1', hour * H, query, searches, results, noResults);
+      old.close();
+      const store = SqliteStore.open({ file });
+      try {
+        const byKey = (totals: { key: string; counters: object }[]) => Object.fromEntries(totals.map((t) => [t.key, t.counters]));
+        // A window of whole days and of whole 4-day blocks reads the migrated day and block rows; one hour reads the hour's row.
+        expect(byKey(await store.rollupTotals('w1', 'search', { fromHour: 0, toHour: 96 * H - 1 }))).toEqual({
+          shoe: expect.objectContaining({ responses: 4, results: 36, noResults: 0 }), sofa: expect.objectContaining({ responses: 2, noResults: 2 }),
+        });
+        expect(byKey(await store.rollupTotals('w1', 'search', { fromHour: 24 * H, toHour: 48 * H - 1 }))).toEqual({
+          shoe: expect.objectContaining({ responses: 1 }), sofa: expect.objectContaining({ responses: 2 }),
+        });
+        expect(byKey(await store.rollupTotals('w1', 'search', { fromHour: 10 * H, toHour: 10 * H }))).toEqual({ shoe: expect.objectContaining({ responses: 3 }) });
+      } finally {
+        await store.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

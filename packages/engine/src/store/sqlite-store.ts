@@ -22,7 +22,7 @@ import { SqliteDb, type SqliteMethod, type WireResult } from './sqlite-db.js';
 import type { SqliteReply, SqliteRequest, SqliteWorkerData, WireError } from './sqlite-worker.js';
 import type {
   ClickCandidatesQuery, ResultPageRecord, ResultPageRetention, StoredClick, CouponIssueData, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PurchaseEventData, Store, StoreCounts, StoredEvent,
-  StoredSettings, SearchLogRow, SearchLogTotals, SearchLogWindow,
+  StoredSettings, AnalyticsBatch, AnalyticsKind, QuerySessions, RetentionKind, RollupTotal, RollupWindow,
   SearchKeyRecord,
 } from './store.js';
 
@@ -207,17 +207,22 @@ export class SqliteStore extends GroupCommitStore implements Store {
     return this.call('settingsSince', version);
   }
 
-  addSearchLog(rows: readonly SearchLogRow[], deleteBefore: number): Promise<void> {
+  async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
     this.checkOpen();
-    return this.call('addSearchLog', rows, deleteBefore);
+    await this.call('writeAnalytics', batch);
   }
 
-  searchLogTotals(websiteId: string, window: SearchLogWindow): Promise<SearchLogTotals> {
-    return this.call('searchLogTotals', websiteId, window);
+  rollupTotals(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<RollupTotal[]> {
+    return this.call('rollupTotals', websiteId, kind, window);
   }
 
-  successfulQueries(websiteId: string, sinceHour: number, limit: number): Promise<{ query: string; count: number }[]> {
-    return this.call('successfulQueries', websiteId, sinceHour, limit);
+  querySessions(websiteId: string, limit: number): Promise<QuerySessions[]> {
+    return this.call('querySessions', websiteId, limit);
+  }
+
+  deleteExpired(websiteId: string, kind: RetentionKind, before: number, limit: number): Promise<number> {
+    this.checkOpen();
+    return this.call('deleteExpired', websiteId, kind, before, limit);
   }
 
   async insertSearchKey(record: SearchKeyRecord): Promise<void> {

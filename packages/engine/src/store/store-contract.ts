@@ -5,7 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ClickAppend, ClickEventData, PurchaseAppend, PurchaseEventData, ResultPageRecord, SearchKeyRecord, Store, ViewAppend } from './store.js';
+import type {
+  AnalyticsBatch, ClickAppend, ClickEventData, LoggedResponse, PurchaseAppend, PurchaseEventData, ResponseOutcome, ResultPageRecord, RollupCounters,
+  RollupDelta, RollupTotal, SearchKeyRecord, Store, ViewAppend,
+} from './store.js';
 
 /** Options of {@link runStoreContract}. */
 export interface StoreContractOptions {
@@ -205,24 +208,103 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect((await store.getSettings('w1'))!.settings).toEqual(winners[0]!.settings);
     });
 
-    it('adds up the search log per hour and query, reports a window, expires old hours', async () => {
+    const H = 3_600_000;
+    const D = 24 * H;
+    const counters = (totals: RollupTotal[]) => Object.fromEntries(totals.map((t) => [`${t.key}|${t.tactic}`, t.counters]));
+    const delta = (websiteId: string, hour: number, key: string, c: Partial<RollupCounters>, tactic = ''): RollupDelta => ({ websiteId, kind: 'search', hour, key, tactic, counters: c });
+    const batch = (b: Partial<AnalyticsBatch>): AnalyticsBatch => ({ responses: [], rollups: [], outcomes: [], sessions: [], ...b });
+
+    it('adds roll-up deltas per hour and day, and sums a window from whole days and edge hours', async () => {
       const store = await fresh();
-      const H = 3_600_000;
-      const row = (websiteId: string, hour: number, query: string, searches: number, results: number, noResults: number) => ({ websiteId, hour: hour * H, query, searches, results, noResults });
-      await store.addSearchLog([row('w1', 10, 'shoe', 3, 30, 0), row('w1', 10, 'sofa', 2, 0, 2), row('w1', 11, 'shoe', 1, 6, 0), row('w2', 10, 'shoe', 9, 9, 0)], 0);
-      await store.addSearchLog([row('w1', 10, 'shoe', 1, 4, 0), row('w1', 12, 'hat', 4, 4, 3), row('w1', 12, 'été', 1, 0, 1)], 0);
-      expect(await store.searchLogTotals('w1', { fromHour: 0, toHour: 100 * H, limit: 10 })).toEqual({
-        top: [{ query: 'shoe', count: 5, avgResults: 8 }, { query: 'hat', count: 4, avgResults: 1 }, { query: 'sofa', count: 2, avgResults: 0 }, { query: 'été', count: 1, avgResults: 0 }],
-        noResults: [{ query: 'hat', count: 3 }, { query: 'sofa', count: 2 }, { query: 'été', count: 1 }],
+      // Day 1 at 22:00 and 23:00, day 2 at 05:00, day 3 at 01:00; another website; another kind.
+      await store.writeAnalytics(batch({ rollups: [
+        delta('w1', D + 22 * H, 'shoe', { responses: 3, results: 30 }), delta('w1', D + 23 * H, 'shoe', { responses: 1, noResults: 1 }),
+        delta('w1', 2 * D + 5 * H, 'shoe', { responses: 2, results: 4 }), delta('w1', 3 * D + H, 'été', { responses: 1, revenue: 2.5 }),
+        delta('w2', D + 22 * H, 'shoe', { responses: 9 }), { ...delta('w1', D + 22 * H, 'Popular', { responses: 7 }), kind: 'recommendation' },
+      ] }));
+      await store.writeAnalytics(batch({ rollups: [delta('w1', D + 22 * H, 'shoe', { responses: 1, results: 2 })] }));
+      const all = counters(await store.rollupTotals('w1', 'search', { fromHour: 0, toHour: 10 * D }));
+      expect(all['shoe|']).toMatchObject({ responses: 7, results: 36, noResults: 1, clicks: 0 });
+      expect(all['été|']).toMatchObject({ responses: 1, revenue: 2.5 });
+      expect(Object.keys(all).sort()).toEqual(['shoe|', 'été|']);
+      // 23:00 of day 1 to 01:00 of day 3: the hour 23:00, day 2 whole, the hours of day 3 up to 01:00.
+      const window = counters(await store.rollupTotals('w1', 'search', { fromHour: D + 23 * H, toHour: 3 * D + H + 59_000 }));
+      expect(window['shoe|']).toMatchObject({ responses: 3, results: 4, noResults: 1 });
+      expect(window['été|']).toMatchObject({ responses: 1 });
+      expect(counters(await store.rollupTotals('w1', 'search', { fromHour: 2 * D, toHour: 2 * D + 4 * H }))).toEqual({});
+      expect(counters(await store.rollupTotals('w1', 'recommendation', { fromHour: 0, toHour: 10 * D }))['Popular|']).toMatchObject({ responses: 7 });
+    });
+
+    it('counts a response once in clicked and converted, through the search its chain counts as', async () => {
+      const store = await fresh();
+      const at = D + 10 * H + 5;
+      const response = (queryId: string, key: string, countedAs: string | null = null): LoggedResponse => ({ websiteId: 'w1', queryId, kind: 'search', at, key, countedAs });
+      const click = (queryId: string | undefined, key: string, position: number): ResponseOutcome => ({
+        websiteId: 'w1', kind: 'search', at: at + 2 * H, key, counters: { clicks: 1, positionedClicks: 1, clickPositions: position }, flag: 'clicked', ...(queryId !== undefined && { queryId }),
       });
-      expect(await store.searchLogTotals('w1', { fromHour: 11 * H, toHour: 11 * H, limit: 10 })).toEqual({ top: [{ query: 'shoe', count: 1, avgResults: 6 }], noResults: [] });
-      expect((await store.searchLogTotals('w1', { fromHour: 0, toHour: 100 * H, limit: 1 })).top).toHaveLength(1);
-      expect(await store.successfulQueries('w1', 0, 10)).toEqual([{ query: 'shoe', count: 5 }, { query: 'hat', count: 1 }]);
-      expect(await store.successfulQueries('w1', 12 * H, 10)).toEqual([{ query: 'hat', count: 1 }]);
-      // Retention: hours before the cutoff go (every website's).
-      await store.addSearchLog([], 11 * H);
-      expect((await store.searchLogTotals('w1', { fromHour: 0, toHour: 100 * H, limit: 10 })).top.map((t) => [t.query, t.count])).toEqual([['hat', 4], ['shoe', 1], ['été', 1]]);
-      expect((await store.searchLogTotals('w2', { fromHour: 0, toHour: 100 * H, limit: 10 })).top).toEqual([]);
+      await store.writeAnalytics(batch({
+        responses: [response('q-final', 'wardrobe'), response('q-typed', 'war', 'q-final')],
+        rollups: [delta('w1', D + 10 * H, 'wardrobe', { responses: 1, results: 3 })],
+        outcomes: [click('q-typed', 'war', 2), click('q-final', 'wardrobe', 4)],
+      }));
+      await store.writeAnalytics(batch({ outcomes: [click('q-final', 'wardrobe', 1), { ...click('q-final', 'wardrobe', 0), counters: { conversions: 1, revenue: 10 }, flag: 'converted' }] }));
+      // Unknown to the store (never logged, or another website's): counted under its own key and hour, no flag.
+      await store.writeAnalytics(batch({ outcomes: [click('q-other', 'lamp', 3), click(undefined, 'lamp', 1), { ...click('q-final', 'wardrobe', 5), websiteId: 'w2' }] }));
+      const totals = counters(await store.rollupTotals('w1', 'search', { fromHour: D + 10 * H, toHour: D + 10 * H }));
+      expect(totals['wardrobe|']).toEqual({ responses: 1, results: 3, noResults: 0, clicks: 3, positionedClicks: 3, clickPositions: 7, clicked: 1, conversions: 1, converted: 1, revenue: 10 });
+      const later = counters(await store.rollupTotals('w1', 'search', { fromHour: D + 12 * H, toHour: D + 12 * H }));
+      expect(later['lamp|']).toMatchObject({ responses: 0, clicks: 2, clickPositions: 4, clicked: 0 });
+      expect(counters(await store.rollupTotals('w2', 'search', { fromHour: 0, toHour: 10 * D }))['wardrobe|']).toMatchObject({ clicks: 1, clicked: 0 });
+    });
+
+    it('adds a recommendation outcome to its method and to its tactic', async () => {
+      const store = await fresh();
+      await store.writeAnalytics(batch({
+        responses: [{ websiteId: 'w1', queryId: 'r1', kind: 'recommendation', at: H, key: 'Popular', countedAs: null }],
+        outcomes: [{ websiteId: 'w1', kind: 'recommendation', queryId: 'r1', at: H, key: 'Popular', tactic: 'Top', counters: { clicks: 1 }, flag: 'clicked' }],
+      }));
+      const totals = counters(await store.rollupTotals('w1', 'recommendation', { fromHour: 0, toHour: D }));
+      expect(totals['Popular|']).toMatchObject({ clicks: 1, clicked: 1 });
+      expect(totals['Popular|Top']).toMatchObject({ clicks: 1, clicked: 0 });
+    });
+
+    it('keeps each session once per query and lists the queries with the most sessions', async () => {
+      const store = await fresh();
+      const session = (query: string, s: string, websiteId = 'w1') => ({ websiteId, query, session: s, hour: H });
+      await store.writeAnalytics(batch({ sessions: [session('sofa', 'a'), session('sofa', 'b'), session('lamp', 'a'), session('sofa', 'x', 'w2')] }));
+      await store.writeAnalytics(batch({ sessions: [session('sofa', 'a'), session('sofa', 'c')] }));
+      const found = await store.querySessions('w1', 10);
+      expect(found.map((q) => [q.query, [...q.sessions].sort()])).toEqual([['sofa', ['a', 'b', 'c']], ['lamp', ['a']]]);
+      expect((await store.querySessions('w1', 1)).map((q) => q.query)).toEqual(['sofa']);
+    });
+
+    it('deletes expired raw rows in batches and keeps the roll-ups', async () => {
+      const store = await fresh();
+      await store.writeAnalytics(batch({
+        responses: [1, 2, 3].map((i) => ({ websiteId: 'w1', queryId: `old-${i}`, kind: 'search' as const, at: i, key: 'sofa', countedAs: null }))
+          .concat([{ websiteId: 'w1', queryId: 'new', kind: 'search', at: 10 * D, key: 'sofa', countedAs: null }]),
+        rollups: [delta('w1', 0, 'sofa', { responses: 3 })],
+        sessions: [{ websiteId: 'w1', query: 'sofa', session: 'a', hour: 0 }],
+      }));
+      expect(await store.deleteExpired('w1', 'searches', D, 2)).toBe(3); // two responses, one session row
+      expect(await store.deleteExpired('w1', 'searches', D, 2)).toBe(1);
+      expect(await store.deleteExpired('w1', 'searches', D, 2)).toBe(0);
+      expect(await store.querySessions('w1', 10)).toEqual([]);
+      // A click on the expired search still counts as a click, not in ctr; one on the kept one does.
+      const click = (queryId: string): ResponseOutcome => ({ websiteId: 'w1', kind: 'search', queryId, at: 10 * D, key: 'sofa', counters: { clicks: 1 }, flag: 'clicked' });
+      await store.writeAnalytics(batch({ outcomes: [click('old-1'), click('new')] }));
+      expect(counters(await store.rollupTotals('w1', 'search', { fromHour: 0, toHour: 11 * D }))['sofa|']).toMatchObject({ responses: 3, clicks: 2, clicked: 1 });
+      const view = (receivedAt: number): ViewAppend => ({
+        websiteId: 'w1', transactionId: randomUUID(), customerId: 'c', sessionId: 's', origin: 'contract', receivedAt,
+        views: [{ refId: 'a', currentUrl: 'https://shop.example/a', eventTime: '2024-05-01T12:00:00Z', eventTimeMs: Date.UTC(2024, 4, 1, 12) }],
+      });
+      await store.appendViews(view(1_000));
+      await store.appendViews(view(2_000));
+      await store.appendViews(view(50 * D));
+      expect(await store.deleteExpired('w2', 'views', 40 * D, 10)).toBe(0);
+      expect(await store.deleteExpired('w1', 'purchases', 40 * D, 10)).toBe(0);
+      expect(await store.deleteExpired('w1', 'views', 40 * D, 10)).toBe(2);
+      expect((await store.readEvents({ afterSeq: 0, limit: 10, websiteId: 'w1' })).map((e) => e.receivedAt)).toEqual([50 * D]);
     });
 
     const key = (websiteId: string, id: string, extra: Partial<SearchKeyRecord> = {}): SearchKeyRecord => ({

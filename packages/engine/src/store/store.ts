@@ -272,35 +272,130 @@ export interface StoredSettings {
   version: number;
 }
 
-/** Searches of one normalised query on one website within one hour, as the search log stores them. */
-export interface SearchLogRow {
+/** What the analytics log keeps roll-ups of: search responses (by normalised query) and recommendation responses (by method and tactic). */
+export type AnalyticsKind = 'search' | 'recommendation';
+
+/**
+ * The counters of a roll-up row, declared once: the SQL stores' columns are these names in snake case
+ * (see `store/analytics-rows.ts`), the memory store keeps them as object keys.
+ */
+export const ROLLUP_COUNTERS = [
+  /** Searches (chains counted once) or recommendation responses with at least one item. */
+  'responses',
+  /** Searches: sum of their result counts; recommendations: refIds served. */
+  'results',
+  /** Searches that found nothing. */
+  'noResults',
+  /** Click events. */
+  'clicks',
+  /** Click events that named their position. */
+  'positionedClicks',
+  /** Sum of those clicks' 1-based positions (their mean is this over `positionedClicks`). */
+  'clickPositions',
+  /** Responses with at least one click. */
+  'clicked',
+  /** Attributed purchase lines. */
+  'conversions',
+  /** Responses with at least one attributed purchase line. */
+  'converted',
+  /** Attributed revenue. */
+  'revenue',
+] as const;
+
+/** The name of one roll-up counter. */
+export type RollupCounter = typeof ROLLUP_COUNTERS[number];
+/** Every counter of a roll-up row. */
+export type RollupCounters = Record<RollupCounter, number>;
+
+/**
+ * Counters to add to one hour's roll-up row of a website: `key` is the normalised query (searches) or
+ * the method (recommendations); `tactic` the tactic label, `''` on the row of the query or method itself.
+ * The store adds them to the hour's row and to the day's.
+ */
+export interface RollupDelta {
   websiteId: string;
+  kind: AnalyticsKind;
   /** Start of the hour (ms since the epoch, a multiple of 3 600 000). */
   hour: number;
-  /** The normalised query (words joined by one space). */
-  query: string;
-  /** Searches made. */
-  searches: number;
-  /** Sum of their result counts (`total_results`). */
-  results: number;
-  /** Searches that found nothing. */
-  noResults: number;
+  key: string;
+  tactic: string;
+  counters: Partial<RollupCounters>;
 }
 
-/** A time window over the search log: hours whose start is within [fromHour, toHour]. */
-export interface SearchLogWindow {
+/**
+ * One logged response (a raw row, deleted after the retention period), kept so that a click or a
+ * conversion finds the response it belongs to and counts it once in `clicked` / `converted`.
+ */
+export interface LoggedResponse {
+  websiteId: string;
+  /** The response's id (opaque, unique per response). */
+  queryId: string;
+  kind: AnalyticsKind;
+  /** When it was served (ms since the epoch). */
+  at: number;
+  /** Normalised query or method. */
+  key: string;
+  /** The id of the search this one is counted as (the end of its search-as-you-type chain); null: itself. */
+  countedAs: string | null;
+}
+
+/**
+ * A click or an attributed purchase line. With a `queryId` the store finds that response (through
+ * `countedAs`) and adds the counters to its row (its hour and key), setting `flag` on it the first time
+ * (which adds 1 to that counter); a `queryId` it does not hold (never logged, or expired) adds the counters
+ * under `key` at the hour of `at`, without the flag. With a `tactic`, the counters (never the flag) are
+ * also added to that tactic's row.
+ */
+export interface ResponseOutcome {
+  websiteId: string;
+  kind: AnalyticsKind;
+  queryId?: string;
+  at: number;
+  key: string;
+  tactic?: string;
+  counters: Partial<RollupCounters>;
+  flag: 'clicked' | 'converted';
+}
+
+/** One session (its SHA-256, never the id) that searched a normalised query with results. */
+export interface QuerySession {
+  websiteId: string;
+  query: string;
+  session: string;
+  /** Hour of the search (for retention). */
+  hour: number;
+}
+
+/** What one analytics write holds; written in one transaction. */
+export interface AnalyticsBatch {
+  responses: readonly LoggedResponse[];
+  rollups: readonly RollupDelta[];
+  outcomes: readonly ResponseOutcome[];
+  sessions: readonly QuerySession[];
+}
+
+/** A report window: hours whose start is within [fromHour, toHour]. */
+export interface RollupWindow {
   fromHour: number;
   toHour: number;
-  limit: number;
 }
 
-/** Per-query totals of a window of the search log. */
-export interface SearchLogTotals {
-  /** Most searched queries: searches, and the mean result count. */
-  top: { query: string; count: number; avgResults: number }[];
-  /** Queries with searches that found nothing, by how many did. */
-  noResults: { query: string; count: number }[];
+/** The summed counters of one key (and tactic) over a window. */
+export interface RollupTotal {
+  key: string;
+  tactic: string;
+  counters: RollupCounters;
 }
+
+/** A normalised query with the distinct sessions (hashed) that searched it with results. */
+export interface QuerySessions {
+  query: string;
+  sessions: string[];
+}
+
+/** Raw rows deleted by retention, by kind: logged responses of each kind, stored view and purchase events. */
+export type { RetentionKind } from '../config.js';
+import type { RetentionKind } from '../config.js';
 
 /** The one store interface; see the module comment for the durability guarantee. */
 export interface Store {
@@ -331,14 +426,23 @@ export interface Store {
   /** Every website's settings written after `version`, in version order (replicas poll this). */
   settingsSince(version: number): Promise<StoredSettings[]>;
   /**
-   * Adds search counts (rows with the same key add up) and deletes the rows of hours before
-   * `deleteBefore` (retention), in one transaction.
+   * Writes one analytics batch in one transaction: the logged responses, the roll-up deltas (each added
+   * to its hour's and its day's row), the outcomes (after the responses, so an outcome may name a
+   * response of the same batch), the session evidence (a session already recorded for a query is kept once).
    */
-  addSearchLog(rows: readonly SearchLogRow[], deleteBefore: number): Promise<void>;
-  /** Per-query totals of a website over a window, most first (ties: query in code-unit order). */
-  searchLogTotals(websiteId: string, window: SearchLogWindow): Promise<SearchLogTotals>;
-  /** The queries of a website's searches that found something since `sinceHour`, most such searches first. */
-  successfulQueries(websiteId: string, sinceHour: number, limit: number): Promise<{ query: string; count: number }[]>;
+  writeAnalytics(batch: AnalyticsBatch): Promise<void>;
+  /**
+   * Summed counters per key and tactic of a website's roll-ups over a window: whole days read from the
+   * daily rows, the hours at either end from the hourly rows.
+   */
+  rollupTotals(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<RollupTotal[]>;
+  /** The `limit` queries of a website searched in the most distinct sessions, with those sessions. */
+  querySessions(websiteId: string, limit: number): Promise<QuerySessions[]>;
+  /**
+   * Deletes at most `limit` of a website's raw rows of `kind` older than `before` (ms), oldest first, in
+   * one short transaction; returns how many. Roll-ups are kept.
+   */
+  deleteExpired(websiteId: string, kind: RetentionKind, before: number, limit: number): Promise<number>;
   /** Stores a new search key (its hash, never the key itself); `id` and `keyHash` are unique. */
   insertSearchKey(record: SearchKeyRecord): Promise<void>;
   /** The search keys of one website, oldest first. */

@@ -1,0 +1,27 @@
+/**
+ * The defaults of the analytics settings (`suggestions`, `eventRetentionDays`) and the values in force
+ * for a website, defaults filled in.
+ * @module
+ */
+import type { EventRetentionDays, RetentionKind, SuggestionSettings, WebsiteSettings } from '../config.js';
+import { RETENTION_KINDS } from '../contract/settings-schema.js';
+
+/** `settings.suggestions` by default: a logged query is offered once three distinct sessions searched it. */
+export const DEFAULT_SUGGESTION_SETTINGS: Readonly<Required<SuggestionSettings>> = Object.freeze({ minSessions: 3, exclude: [] });
+
+/**
+ * `settings.eventRetentionDays` by default: logged responses 90 days (the reports' usual window; the
+ * roll-ups stay), views one year, purchases two (a model learns from that much; the orders' revenue
+ * stays in the roll-ups and attribution sums).
+ */
+export const DEFAULT_EVENT_RETENTION_DAYS: Readonly<Required<EventRetentionDays>> = Object.freeze({ searches: 90, recommendations: 90, views: 365, purchases: 730 });
+
+/** The suggestion settings in force, defaults filled in. */
+export function suggestionSettingsOf(settings: WebsiteSettings | undefined): Required<SuggestionSettings> {
+  return { ...DEFAULT_SUGGESTION_SETTINGS, exclude: [], ...settings?.suggestions };
+}
+
+/** The retention in force per kind, defaults filled in. */
+export function retentionDaysOf(settings: WebsiteSettings | undefined): Record<RetentionKind, number> {
+  return Object.fromEntries(RETENTION_KINDS.map((k) => [k, settings?.eventRetentionDays?.[k] ?? DEFAULT_EVENT_RETENTION_DAYS[k]])) as Record<RetentionKind, number>;
+}

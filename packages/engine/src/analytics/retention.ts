@@ -1,0 +1,79 @@
+/**
+ * Retention: the raw rows older than a website's `eventRetentionDays` (logged search and
+ * recommendation responses with their session evidence, stored views and purchases) are deleted in the
+ * background, {@link RETENTION_BATCH} rows per short transaction with a turn of the event loop between
+ * two, so a search or an event write never waits behind a long delete. Roll-ups are kept.
+ * @module
+ */
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { WebsiteSettings } from '../config.js';
+import { RETENTION_KINDS } from '../contract/settings-schema.js';
+import { DAY_MS } from '../store/analytics-rows.js';
+import type { Store } from '../store/store.js';
+import { retentionDaysOf } from './analytics-settings.js';
+
+/** Rows deleted per transaction. */
+export const RETENTION_BATCH = 1_000;
+/** How often the retention pass runs. */
+export const RETENTION_INTERVAL_MS = 10 * 60_000;
+
+/** Options of a {@link RetentionJob}. */
+export interface RetentionOptions {
+  /** The websites and their settings in force. */
+  websites: () => Iterable<{ websiteId: string; settings: WebsiteSettings | undefined }>;
+  now?: () => number;
+  /** Called when a delete fails (the next pass tries again). */
+  onError: (err: unknown, websiteId: string) => void;
+}
+
+/** Deletes expired raw rows, now and then. */
+export class RetentionJob {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+  private stopped = false;
+  private readonly now: () => number;
+
+  constructor(private readonly store: Store, private readonly options: RetentionOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Runs a pass every `intervalMs` (the first one after `intervalMs`). */
+  start(intervalMs = RETENTION_INTERVAL_MS): void {
+    this.timer = setInterval(() => { void this.run(); }, intervalMs);
+    this.timer.unref();
+  }
+
+  /** One pass over every website and kind (one at a time); resolves with the rows deleted. */
+  run(): Promise<number> {
+    this.running ??= this.pass().finally(() => { this.running = undefined; });
+    return this.running;
+  }
+
+  private async pass(): Promise<number> {
+    let total = 0;
+    for (const { websiteId, settings } of this.options.websites()) {
+      const days = retentionDaysOf(settings);
+      for (const kind of RETENTION_KINDS) {
+        const before = this.now() - days[kind] * DAY_MS;
+        try {
+          // A full batch may leave more behind (a kind of several tables deletes up to a batch from each).
+          for (let deleted = RETENTION_BATCH; deleted >= RETENTION_BATCH && !this.stopped;) {
+            deleted = await this.store.deleteExpired(websiteId, kind, before, RETENTION_BATCH);
+            total += deleted;
+            await nextTurn();
+          }
+        } catch (err) {
+          this.options.onError(err, websiteId);
+        }
+      }
+    }
+    return total;
+  }
+
+  /** Stops the timer and waits for a pass under way (it stops after its current batch). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+}
