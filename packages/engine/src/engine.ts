@@ -24,6 +24,7 @@ import { AisleError, isAisleError } from './errors.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
 import { resolveMethod } from './recommend/methods.js';
+import { tacticLabelOf } from './recommend/slots.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
 import { ModelCheckpointer } from './recommend/model-checkpointer.js';
 import type { ModelCheckpoint } from './recommend/model-checkpoint.js';
@@ -318,7 +319,12 @@ class AisleEngine implements Engine {
    */
   private clickOutcome(outcome: ClickOutcome): void {
     const key = outcome.query ?? outcome.method ?? '';
-    const target = { websiteId: outcome.websiteId, at: outcome.at, kind: outcome.kind, key, ...(outcome.queryId !== undefined && { queryId: outcome.queryId }) };
+    // The reports count a recommendation's clicks per tactic label; a click names its tactic by id.
+    const tactic = outcome.kind === 'recommendation' && outcome.tacticId !== undefined ? tacticLabelOf(outcome.websiteId, outcome.tacticId) : undefined;
+    const target = {
+      websiteId: outcome.websiteId, at: outcome.at, kind: outcome.kind, key,
+      ...(outcome.queryId !== undefined && { queryId: outcome.queryId }), ...(tactic !== undefined && { tactic }),
+    };
     if (outcome.type === 'purchase') this.searchLog.recordConversion({ ...target, revenue: outcome.revenue ?? 0 });
     else this.searchLog.recordClickOutcome({ ...target, type: outcome.type, ...(outcome.position !== undefined && { position: outcome.position }) });
     this.onClickOutcome?.(outcome);

@@ -121,7 +121,7 @@ describe('result ids, clicks and conversions', () => {
     // A later click on the same product from the recommendation, and an earlier one from search.
     await engine.recordClicks('site-a', clicks([
       click({ refId: second, queryId: page.query_id, position: 2, eventTime: '2026-11-20T09:00:00Z' }),
-      click({ refId: rec.payload[0], queryId: rec.queryId, position: 1, type: 'addToCart', eventTime: '2026-11-20T10:30:00Z' }),
+      click({ refId: rec.payload[0], queryId: rec.queryId, position: 1, type: 'addToCart', eventTime: '2026-11-20T10:30:00Z', tacticId: rec.slots[0]!.tacticId }),
     ]) as never);
     expect(outcomes.map((o) => [o.type, o.kind, o.position])).toEqual([['click', 'search', 1], ['click', 'search', 2], ['addToCart', 'recommendation', 1]]);
     outcomes.length = 0;
@@ -137,12 +137,17 @@ describe('result ids, clicks and conversions', () => {
     expect(outcomes).toEqual([
       { websiteId: 'site-a', at: Date.parse('2026-11-20T11:00:00Z'), kind: 'search', queryId: page.query_id, query: 'red', variant: null, type: 'purchase', position: 1, revenue: 5 },
       { websiteId: 'site-a', at: Date.parse('2026-11-20T11:00:00Z'), kind: 'search', queryId: page.query_id, query: 'red', variant: null, type: 'purchase', position: 2, revenue: 14 },
-      { websiteId: 'site-a', at: Date.parse('2026-11-20T11:00:00Z'), kind: 'recommendation', queryId: rec.queryId, method: 'PopularItems', variant: null, type: 'purchase', position: 1, revenue: 3 },
+      { websiteId: 'site-a', at: Date.parse('2026-11-20T11:00:00Z'), kind: 'recommendation', queryId: rec.queryId, method: 'PopularItems', variant: null, type: 'purchase', tacticId: rec.slots[0]!.tacticId, position: 1, revenue: 3 },
     ]);
     const report = await engine.attributionReport('site-a');
     expect(report.totals).toMatchObject({ revenue: 123, clickAttributedRevenue: 22, attributedRevenue: 22 });
     expect(report.bySearchQuery).toEqual([{ key: 'red', revenue: 19, orders: 1, units: 3 }]);
     expect(report.byRecommendationMethod).toEqual([{ key: 'PopularItems', revenue: 3, orders: 1, units: 1 }]);
+    // The search analytics count the conversion against the response and its tactic (named by id in the click).
+    const recommendations = await engine.recommendationReport('site-a', { from: '2026-11-01T00:00:00Z' });
+    const popular = recommendations.methods.find((m) => m.method === 'PopularItems')!;
+    expect(popular).toMatchObject({ conversions: 1, revenue: 3 });
+    expect(popular.tactics.find((t) => t.tactic === rec.slots[0]!.tacticLabel)).toMatchObject({ conversions: 1, revenue: 3 });
     expect(report.byClickPosition).toEqual([
       { kind: 'recommendation', position: 1, revenue: 3, orders: 1, units: 1 },
       { kind: 'search', position: 1, revenue: 5, orders: 1, units: 1 },
