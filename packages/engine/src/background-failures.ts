@@ -23,9 +23,11 @@ export interface EngineLogger {
  * semantic model failed was answered in the plain order; `snapshot-load`: a start found the latest
  * catalog snapshot unreadable and loaded the previous one, see catalog/durability/snapshot-generations.ts;
  * `model-checkpoint`: a recommendation models' checkpoint could not be written, or was not used at a start;
- * `result-pages`: writing or pruning the remembered result lists that clicks name).
+ * `merchandising-rule`: a saved rule's boost whose scope no longer fits the catalog, skipped by searches —
+ * a warning, once per settings version; `result-pages`: writing or pruning the remembered result lists
+ * that clicks name).
  */
-export const BACKGROUND_TASKS = ['snapshot-write', 'snapshot-load', 'model-checkpoint', 'replica-poll', 'settings-poll', 'search-log', 'retention', 'result-pages', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'shutdown'] as const;
+export const BACKGROUND_TASKS = ['snapshot-write', 'snapshot-load', 'model-checkpoint', 'replica-poll', 'settings-poll', 'search-log', 'retention', 'result-pages', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'merchandising-rule', 'shutdown'] as const;
 
 /** One kind of background work. */
 export type BackgroundTask = (typeof BACKGROUND_TASKS)[number];
@@ -64,6 +66,18 @@ export class FailureReporter {
    * hook must not break the engine).
    */
   report(task: BackgroundTask, error: unknown, websiteId?: string, doing?: string): void {
+    this.record('error', task, error, websiteId, doing);
+  }
+
+  /**
+   * Reports a problem that degrades work without failing it (a merchandising boost skipped): counted
+   * and handed on as {@link report} does, logged at level warn.
+   */
+  warn(task: BackgroundTask, error: unknown, websiteId?: string): void {
+    this.record('warn', task, error, websiteId);
+  }
+
+  private record(level: 'error' | 'warn', task: BackgroundTask, error: unknown, websiteId?: string, doing?: string): void {
     this.counts.set(task, (this.counts.get(task) ?? 0) + 1);
     const cause = error instanceof Error ? error.message : String(error);
     // What the work was doing, when the task alone does not say it (e.g. which replication step).
@@ -71,7 +85,7 @@ export class FailureReporter {
     this.latest.set(task, { message, at: Date.now(), ...(websiteId !== undefined && { websiteId }) });
     const details = { err: error, task, ...(websiteId !== undefined && { websiteId }) };
     try {
-      if (this.hooks.logger) this.hooks.logger.error(details, `aisle: background ${task} failed: ${message}`);
+      if (this.hooks.logger) this.hooks.logger[level](details, `aisle: background ${task} failed: ${message}`);
       else process.emitWarning(`aisle: background ${task} failed${websiteId ? ` (website ${websiteId})` : ''}: ${message}`);
       this.hooks.onError?.(error, { task, ...(websiteId !== undefined && { websiteId }) });
     } catch (hookError) {

@@ -1,138 +1,32 @@
 /**
- * The configuration shapes shared by `createEngine` and the config file (see docs/operations.md),
- * and their validation: a bad value fails with a message naming its key.
+ * The configuration shared by `createEngine` and the config file (see docs/operations.md): its
+ * validation, where a bad value fails with a message naming its key, and its types, re-exported from
+ * the contract, which derives them from the configuration and settings schemas (contract/config-schema.ts,
+ * contract/settings-schema.ts): each key is declared there, once.
  * @module
  */
 import { fieldError } from './errors.js';
 import type { Embedder } from './semantic/embedder.js';
 import { TEXT_MODEL_ID } from './semantic/text-model.js';
-import type { NumericScope, TextScope } from './types.js';
 import { HISTORY_METHODS, METHODS } from './recommend/methods.js';
 import { EngineOptionsSchema } from './contract/config-schema.js';
-import { WebsiteSettingsSchema, type RETENTION_KINDS, type WebsiteSettingsData } from './contract/settings-schema.js';
-
-/** A kind of raw rows that `eventRetentionDays` names. */
-export type RetentionKind = (typeof RETENTION_KINDS)[number];
+import { WebsiteSettingsSchema } from './contract/settings-schema.js';
 import { checkAgainst } from './contract/validate.js';
-import {
-  validateRelevanceSettings, type RankingSettings, type SynonymEntry, type TypoToleranceSettings,
-} from './search/relevance-settings.js';
+import { validateRelevanceSettings } from './search/relevance-settings.js';
 
-/** Where durable state lives. */
-export type StoreConfig =
-  | { type: 'embedded'; path?: string }
-  | {
-    type: 'postgres'; url: string; schema?: string; pollIntervalMs?: number;
-    /** How often a replica tries to store a new catalog snapshot in PostgreSQL (ms, default 30 000; one replica writes). */
-    catalogSnapshotIntervalMs?: number;
-  }
-  | { type: 'memory' };
-
-/** A retail-media ad set: sponsored products and their costs. */
-export interface AdSetConfig {
-  adSetId: string;
-  version: number;
-  products: string[];
-  costPerClick?: number;
-  costPerAction?: number;
-  costPerMille?: number;
-  bannerId?: string;
-  placementId?: string;
-}
-
-/** A retailer-boost collection: products boosted under a campaign. */
-export interface RetailBoostCollectionConfig {
-  campaignId: string;
-  products: string[];
-}
-
-/** A redirect rule: when the normalised query equals one of `queries`, `payload.redirects.url` is set. */
-export interface RedirectRule {
-  queries: string[];
-  url: string;
-}
-
-/** `settings.personalization`: off, on with the default weight, or on with a weight. */
-export type PersonalizationSetting = boolean | { weight?: number };
-
-/** `settings.semanticSearch`: off, on with the built-in model, or a model (an embedder id) and a weight. */
-export type SemanticSearchSetting = boolean | { model?: string; weight?: number };
-
-/** A product placed at a 1-based position of the ranked list by a {@link MerchandisingRule}. */
-export interface RulePin {
-  refId: string;
-  /** 1-based; a position beyond the list puts the product last. */
-  position: number;
-}
-
-/** Multiplies the relevance of the products its scope selects: weight > 1 boosts, 0 < weight < 1 buries. */
-export interface RuleBoost {
-  /** Same syntax as the search request's `scope`. */
-  scope: Record<string, TextScope | NumericScope>;
-  weight: number;
-}
-
-/**
- * A merchandising rule (see docs/operations.md, "Merchandising rules"): for the queries it matches
- * and within its time window, pins, hides, boosts and buries products. Applied after filtering and
- * before paging, so totals and facets agree with the list.
- */
-export interface MerchandisingRule {
-  id: string;
-  /** Compared with the request's `q` after normalisation (lower case, words joined by one space). */
-  query: string;
-  /**
-   * `exact` (default): the normalised query equals the rule's; `contains`: the rule's words appear as
-   * consecutive whole words of the query (`""` with `contains` applies to every query).
-   */
-  match?: 'exact' | 'contains';
-  pin?: RulePin[];
-  hide?: string[];
-  boost?: RuleBoost[];
-  /** ISO 8601 date-time from which the rule applies (inclusive). */
-  from?: string;
-  /** ISO 8601 date-time until which the rule applies (exclusive). */
-  until?: string;
-}
+export type {
+  StoreConfig, WebsiteConfig, EngineOptions,
+} from './contract/config-schema.js';
+export type {
+  AdSetConfig, RetailBoostCollectionConfig, RedirectRule, PersonalizationSetting, SemanticSearchSetting, RulePin, RuleBoost,
+  MerchandisingRule, RetailMediaSettings, FieldRoles, WebsiteSettings, SuggestionSettings, EventRetentionDays, RetentionKind,
+} from './contract/settings-schema.js';
+import type { EngineOptions } from './contract/config-schema.js';
+import type {
+  FieldRoles, MerchandisingRule, PersonalizationSetting, RetailMediaSettings, SemanticSearchSetting, WebsiteSettings,
+} from './contract/settings-schema.js';
 
 export { RULE_LIMITS, MAX_RERANK_WEIGHT } from './contract/limits.js';
-import { RULE_LIMITS, MAX_RERANK_WEIGHT } from './contract/limits.js';
-
-/** `settings.retailMedia`: the ad sets and where their sponsored slot goes (docs/recommendations.md, "Retail media"). */
-export interface RetailMediaSettings {
-  adSets: AdSetConfig[];
-  /** Default 0-based position of the sponsored slot (default 2). */
-  slotPosition?: number;
-  /**
-   * Per recommendation method (canonical name, e.g. `"ProductDetail"`): the 0-based slot position, or
-   * `false` for no sponsored slot in that method. Methods not listed use `slotPosition`.
-   * RecentlyViewed and HistoricViewed (a customer's own history) never carry one and may not be listed.
-   */
-  placements?: Record<string, number | false>;
-}
-
-/**
- * `settings.fieldRoles`: which product fields Similar Attributes (and personalization) read. Nothing in
- * the engine is tuned to one data set's field names: a website names its own.
- */
-export interface FieldRoles {
-  /** Category field(s); an array value is a path (root first; deeper levels weigh more). Default `"search_category"`. */
-  category?: string | string[];
-  /** Default `"brand"`. */
-  brand?: string;
-  /** Default `"type"`. */
-  type?: string;
-  /** Price field: only refines the ranking of products that share an attribute. Default `"price"`. */
-  price?: string;
-  /**
-   * Further attribute fields (top-level, or `attributes.<key>` inside an `attributes` object). When
-   * absent, every other top-level text or boolean field of at most 60 characters is an attribute
-   * (numbers only when listed: counts, sizes and timestamps rarely mean "alike" by equality).
-   */
-  attributes?: string[];
-  /** Fields never read as attributes. */
-  ignore?: string[];
-}
 
 /**
  * The defaults of {@link FieldRoles}: the spec's own field names (service interface: `search_category`,
@@ -141,98 +35,6 @@ export interface FieldRoles {
 export const DEFAULT_FIELD_ROLES: Readonly<Required<Omit<FieldRoles, 'attributes'>>> = {
   category: 'search_category', brand: 'brand', type: 'type', price: 'price', ignore: [],
 };
-
-/** Per-website settings; every key is optional. */
-export interface WebsiteSettings {
-  /**
-   * Personalized ranking: with a `customer_id`, the best results are re-ranked toward the customer's
-   * affinities (see docs/personalization.md). `true` uses the default weight; `customer_id` is then
-   * required, as the spec says.
-   */
-  personalization?: PersonalizationSetting;
-  /**
-   * Hybrid semantic ranking: the best text matches are re-ranked by their similarity to the query under
-   * a model (the built-in `aisle-ri`, trained on the catalog, or an embedder given to `createEngine`);
-   * see docs/semantic-search.md. `settings.ats_model` names the model when it ranked the results.
-   */
-  semanticSearch?: SemanticSearchSetting;
-  /** BM25F weight per text field (overrides the defaults; 0: the field does not match). Query-time. */
-  fieldWeights?: Record<string, number>;
-  /**
-   * Synonyms, query-time: groups of equivalent words or phrases (`[["tv", "television"]]`, two-way) and
-   * one-way entries (`{ from: "tv", to: ["television"] }`: `tv` also finds `television`, not the reverse).
-   */
-  synonyms?: SynonymEntry[];
-  /** Language of the catalog and queries (ISO 639-1, default `"en"`): stemming and default stop words. */
-  language?: string;
-  /** Stop words added to the language's defaults (`[]` keeps the defaults). Query-time. */
-  stopWords?: string[];
-  /** Typo tolerance by word length (defaults: enabled, 1 edit from 4 letters, 2 from 8). Query-time. */
-  typoTolerance?: TypoToleranceSettings;
-  /** Tie-breakers applied after relevance and after `sort_fields`. Query-time. */
-  ranking?: RankingSettings;
-  redirects?: RedirectRule[];
-  /** Merchandising rules: pin, hide, boost, bury per query and time window. */
-  rules?: MerchandisingRule[];
-  retailMedia?: RetailMediaSettings;
-  /** Which fields Similar Attributes read (see {@link FieldRoles}). */
-  fieldRoles?: FieldRoles;
-  retailBoost?: { collections: RetailBoostCollectionConfig[] };
-  cors?: { origins: string[] };
-  /** Trailing window in days within which retail-media slot data is honoured by purchases (default 30). */
-  attributionWindowDays?: number;
-  /** Visual similarity is looked up by style id rather than product id. */
-  useStyleIdForVisualSimilarity?: boolean;
-  /** Completions from the search log: distinct sessions needed, words and phrases never offered. Query-time. */
-  suggestions?: SuggestionSettings;
-  /** Days the raw rows of each kind are kept (deleted in the background; roll-ups are kept). */
-  eventRetentionDays?: EventRetentionDays;
-}
-
-/** `settings.suggestions` (defaults: minSessions 3, exclude []). */
-export interface SuggestionSettings {
-  minSessions?: number;
-  exclude?: string[];
-}
-
-/** `settings.eventRetentionDays`: days per kind of raw rows (defaults in docs/operations.md, "Retention"). */
-export type EventRetentionDays = Partial<Record<RetentionKind, number>>;
-
-/** Compile-time check that the documented settings types and the contract's settings schema agree (both ways). */
-type Agree<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const settingsAgree: Agree<WebsiteSettings, WebsiteSettingsData> = true;
-void settingsAgree;
-
-/** One website (tenant). */
-export interface WebsiteConfig {
-  websiteId: string;
-  client: string;
-  tokens: string[];
-  hmacSecret: string;
-  settings?: WebsiteSettings;
-}
-
-/** Options of `createEngine`: the config file's shape plus runtime options. */
-export interface EngineOptions {
-  /** Directory for the embedded store and catalog snapshots; without it and `store`, all state is in memory. */
-  dataDir?: string;
-  store?: StoreConfig;
-  /** Search worker threads; 0 runs every search inline. Default: min(2, cores). */
-  workers?: number;
-  /** Catalogs with at least this many products fan out over the worker pool. */
-  poolThreshold?: number;
-  /**
-   * Text embedders of the host service, for semantic search: a website names one by its `id` in
-   * `settings.semanticSearch.model` (library use only; a config file cannot hold code).
-   */
-  embedders?: Embedder[];
-  /** Quiet time after a catalog change before the built-in semantic model retrains (ms, default 2000). */
-  semanticRetrainDelayMs?: number;
-  websites?: WebsiteConfig[];
-  adminTokens?: string[];
-  /** Read by the HTTP adapter: serve the built-in dashboard at `/` (default true; `false` turns it off). */
-  dashboard?: boolean;
-}
 
 function fail(key: string, problem: string): never {
   throw fieldError('CONFIG_INVALID', key, problem);

@@ -72,6 +72,7 @@ export interface CouponUseResult {
 /** A coupon issued through the admin API (bound customer: when absent, the first purchase carrying the code binds it). */
 export type { CouponIssue } from './contract/schemas.js';
 import type { CouponIssue } from './contract/schemas.js';
+import type { AttributionReportParams, RecommendationReportParams, SearchReportParams } from './contract/query-schemas.js';
 
 /** Counters of one website. */
 export interface WebsiteStats {
@@ -241,18 +242,18 @@ export interface Engine {
   /** Issues codes (admin API). */
   issueCoupons(websiteId: string, coupons: readonly CouponIssue[]): Promise<{ issued: number }>;
   stats(websiteId: string): Promise<WebsiteStats>;
-  attributionReport(websiteId: string, range?: { from?: string; to?: string }): Promise<AttributionReport>;
+  attributionReport(websiteId: string, range?: AttributionReportParams): Promise<AttributionReport>;
   /**
    * Top queries and no-result queries of the website's searches whose hour lies in [from, to] (ISO 8601,
    * both optional; the log counts searches per hour, see docs/operations.md), `limit` (1–1000, default
    * 20) of each. Throws `ValidationError` naming a bad parameter.
    */
-  searchReport(websiteId: string, range?: { from?: string; to?: string; limit?: number | string }): Promise<SearchReport>;
+  searchReport(websiteId: string, range?: SearchReportParams): Promise<SearchReport>;
   /**
    * The recommendations report: per method, responses served, items, clicks and conversions, and per
    * tactic; `from`/`to` (ISO 8601) as for {@link Engine.searchReport}.
    */
-  recommendationReport(websiteId: string, range?: { from?: string; to?: string }): Promise<RecommendationReport>;
+  recommendationReport(websiteId: string, range?: RecommendationReportParams): Promise<RecommendationReport>;
   /** Readiness of the recommendation indexes, with the reason when not ready (for `/readyz`). */
   recommendationIndexStatus(): RecommendationIndexStatus;
   /** `recommendationIndexStatus().ready`. */

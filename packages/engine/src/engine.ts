@@ -1,16 +1,21 @@
 /**
  * `createEngine`: wires the parts of one engine together — per website a catalog and its
- * recommendation models; one search pool; one event service over the configured store — and
- * routes each public operation to the part that owns it. The logic lives in those parts.
+ * recommendation models; one search pool; one event service over the store (an instance handed in, or
+ * one opened from its configuration) — and routes each public operation to the part that owns it. The
+ * logic lives in those parts. Where the engine's parts differ by store, the store's capabilities
+ * answer ({@link Store.sharing}); the engine never asks which store it is.
  * @module
  */
 import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { CatalogChangeLog } from './catalog/durability/change-log.js';
+import type { CatalogChangeLog, StoredSnapshot } from './catalog/durability/catalog-change-log.js';
+import { FileChangeLog } from './catalog/durability/change-log.js';
 import { lockDataDir, type DataDirLock } from './catalog/durability/data-dir-lock.js';
-import { Catalog, saveCatalogSnapshot } from './catalog/index.js';
-import { loadLatestGeneration, previousSnapshotPath, type LoadedGeneration } from './catalog/durability/snapshot-generations.js';
+import { Catalog } from './catalog/index.js';
+import type { CatalogOptions } from './catalog/catalog.js';
+import { encodeCatalogSnapshotInSlices } from './catalog/durability/snapshot.js';
+import { loadLatestGeneration, type LoadedGeneration } from './catalog/durability/snapshot-generations.js';
 import {
   personalizationWeight, semanticSearchOf, validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings,
 } from './config.js';
@@ -36,15 +41,17 @@ import { DEFAULT_FIELD_WEIGHTS } from './catalog/field-values.js';
 import type { Embedder } from './semantic/embedder.js';
 import { TEXT_MODEL_ID } from './semantic/text-model.js';
 import { WebsiteSemantics } from './semantic/website-semantics.js';
-import type { CatalogReplication } from './replication/catalog-replication.js';
-import { DEFAULT_POLL_INTERVAL_MS } from './events/event-service.js';
+import type { SharedCatalogs } from './store/shared-catalogs.js';
+import { isStore, openStore } from './store/open-store.js';
+import type { Store } from './store/store.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
-import { executeRankedSearch, executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
+import { checkRulesApply, executeRankedSearch, executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import { settingsWithDefaults } from './settings/website-settings.js';
 import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
 import { suggestionSettingsOf } from './analytics/analytics-settings.js';
 import { RetentionJob } from './analytics/retention.js';
 import { logQuery, SearchLog } from './analytics/search-log.js';
+import type { AttributionReportParams, RecommendationReportParams, SearchReportParams } from './contract/query-schemas.js';
 import { ResultPages } from './clicks/result-pages.js';
 import type { ClickOutcome } from './events/click-attribution.js';
 import { attributionWindowDays } from './retail-media/index.js';
@@ -81,7 +88,7 @@ interface WebsiteState {
   models: RecommendationModels;
   /** Semantic models of the website (the built-in one trains only while a setting uses it). */
   semantics: WebsiteSemantics;
-  /** The catalog's write-ahead log (with a data directory). */
+  /** The catalog's write-ahead log and snapshot (with a data directory, unless the catalogs are shared). */
   log?: CatalogChangeLog;
   snapshotTimer?: NodeJS.Timeout;
   /** When the oldest change not in a snapshot was made (ms), while a snapshot is due. */
@@ -96,14 +103,19 @@ interface WebsiteState {
   previousSnapshotSeq?: number;
 }
 
-/** The file name is the website id percent-encoded, so any id maps to one safe file name. */
-function snapshotPath(dataDir: string, websiteId: string): string {
-  return path.join(dataDir, 'catalogs', `${encodeURIComponent(websiteId)}.aislesnap`);
+/** The directory of the catalogs' snapshots, change logs and semantic models in a data directory. */
+function catalogsDir(dataDir: string): string {
+  return path.join(dataDir, 'catalogs');
+}
+
+/** The file names of a website are its id percent-encoded, so any id maps to one safe file name. */
+function fileNameOf(websiteId: string): string {
+  return encodeURIComponent(websiteId);
 }
 
 /** The built-in semantic model's file, beside the snapshot (semantic/text-model-file.ts). */
 function textModelPath(dataDir: string, websiteId: string): string {
-  return path.join(dataDir, 'catalogs', `${encodeURIComponent(websiteId)}.aisle-ri`);
+  return path.join(catalogsDir(dataDir), `${fileNameOf(websiteId)}.aisle-ri`);
 }
 
 /**
@@ -111,7 +123,7 @@ function textModelPath(dataDir: string, websiteId: string): string {
  * the start stops rather than silently serving an empty catalog; the message says how to recover (the
  * events are in the store, only the catalog needs reloading).
  */
-async function loadSnapshotOrExplain(file: string, websiteId: string, options: ConstructorParameters<typeof Catalog>[0], timer: StepTimer): Promise<LoadedGeneration | undefined> {
+async function loadSnapshotOrExplain(file: string, websiteId: string, options: CatalogOptions, timer: StepTimer): Promise<LoadedGeneration | undefined> {
   try {
     return await loadLatestGeneration(file, options, timer);
   } catch (err) {
@@ -126,11 +138,18 @@ function usesBuiltInModel(settings: WebsiteSettings | undefined): boolean {
   return semanticSearchOf(settings?.semanticSearch)?.model === TEXT_MODEL_ID;
 }
 
-/** Without a store and a data directory everything stays in memory; with a data directory, SQLite. */
-function resolveStore(options: EngineOptions): StoreConfig | undefined {
-  if (options.store) return options.store;
-  return options.dataDir ? { type: 'embedded' } : undefined;
-}
+/**
+ * The options of {@link createEngine}: the config file's shape ({@link EngineOptions}), the hooks, and
+ * the store as a configuration or as an instance the host made.
+ */
+export type CreateEngineOptions = Omit<EngineOptions, 'store'> & EngineHooks & {
+  /**
+   * Where durable state lives: a configuration (without one: memory, or SQLite in `dataDir`), or a
+   * {@link Store} instance (e.g. a `MemoryStore`, or a store of the host's own that passes the store
+   * contract). The engine owns an instance handed in: it closes it when it closes (or fails to start).
+   */
+  store?: StoreConfig | Store;
+};
 
 class AisleEngine implements Engine {
   private readonly sites = new Map<string, WebsiteState>();
@@ -140,8 +159,8 @@ class AisleEngine implements Engine {
   private settings!: SettingsService;
   private readonly embedders: ReadonlyMap<string, Embedder>;
   private readonly reporter: FailureReporter;
-  /** With the PostgreSQL store: the catalogs are shared through its change log (replication/catalog-replication.ts). */
-  private replication: CatalogReplication | undefined;
+  /** With a store other processes share: the catalogs live in its change log (see {@link Store.sharing}). */
+  private sharedCatalogs: SharedCatalogs | undefined;
   private searchLog!: SearchLog;
   /** The answered result lists that clicks name (clicks/result-pages.ts). */
   private resultPages!: ResultPages;
@@ -159,28 +178,24 @@ class AisleEngine implements Engine {
   private eventsReplayed: Promise<void> = Promise.resolve();
   /** Why the models do not hold every stored event: the replay is running or failed; undefined once done. */
   private replayProblem: string | undefined;
-  /** The store being opened at the start (before `events` is set). */
-  private storeOpening: Promise<EventService> | undefined;
+  /** The store, once opened at the start (the event service takes it over after the catalogs). */
+  private store: Store | undefined;
   /**
-   * The recommendation models' checkpoints (a data directory with the embedded store: the events and the
-   * checkpoints are then this process's alone).
+   * The recommendation models' checkpoints (a data directory with a durable store of this process's
+   * alone: the events and the checkpoints are then this process's; set by open()).
    */
-  private readonly checkpoints: ModelCheckpointer | undefined;
+  private checkpoints: ModelCheckpointer | undefined;
 
   constructor(
-    private readonly options: EngineOptions,
+    private readonly options: Omit<EngineOptions, 'store'>,
+    /** The store's configuration or instance, opened by {@link open}. */
+    private readonly storeSource: StoreConfig | Store | undefined,
     private readonly pool: SearchPool | undefined,
     hooks: EngineHooks,
   ) {
     this.reporter = new FailureReporter(hooks);
     this.logger = hooks.logger;
     this.onClickOutcome = hooks.onClickOutcome;
-    if (options.dataDir && resolveStore(options)?.type === 'embedded') {
-      this.checkpoints = new ModelCheckpointer({
-        dataDir: options.dataDir,
-        report: (err, websiteId) => this.reporter.report('model-checkpoint', err, websiteId),
-      });
-    }
     this.embedders = new Map((options.embedders ?? []).map((e) => [e.id, e]));
   }
 
@@ -200,41 +215,37 @@ class AisleEngine implements Engine {
       this.lock = await lockDataDir(path.join(this.options.dataDir, 'catalogs'));
     }
     timer.lap('data directory');
-    let opening: Promise<EventService> | undefined;
+    let store: Store | undefined;
     try {
-      const store = this.options.store;
-      // The embedded store's worker thread boots while the catalogs load (its first answer took a few
-      // hundred ms). PostgreSQL is opened after them: it starts polling other replicas' events when
-      // opened, and no poll may feed a model before the replay.
-      if (store?.type !== 'postgres') {
-        opening = this.openEvents();
-        // Awaited below, where its failure fails the start; until then its rejection is not unhandled.
-        opening.catch(() => undefined);
-        this.storeOpening = opening;
-      }
-      if (store?.type === 'postgres') {
-        // Imported here so that an engine without PostgreSQL never loads its driver.
-        const [{ CatalogReplication }, { DEFAULT_PG_SCHEMA }] = await Promise.all([
-          import('./replication/catalog-replication.js'), import('./store/postgres-store.js'),
-        ]);
-        this.replication = await CatalogReplication.open({
-          url: store.url, schema: store.schema ?? DEFAULT_PG_SCHEMA, pollIntervalMs: store.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
-          snapshotIntervalMs: store.catalogSnapshotIntervalMs,
-          onError: (task, err, websiteId) => this.reporter.report(task, err, websiteId),
+      // Opened first: its capabilities say where the catalogs live. The embedded store's worker thread
+      // boots in the background meanwhile (its first answer takes a few hundred ms); the event service
+      // is made after the catalogs, since a shared store's polling may feed no model before the replay.
+      store = await openStore(this.storeSource, this.options.dataDir);
+      this.store = store;
+      timer.lap('store');
+      this.sharedCatalogs = await store.sharing?.openSharedCatalogs((task, err, websiteId) => this.reporter.report(task, err, websiteId));
+      // The models' checkpoints need a data directory and a store whose events outlive this process and
+      // are this process's alone (written by no other): then a checkpoint's sequence number says which
+      // stored events it holds.
+      if (this.options.dataDir && store.durable && store.sharing === undefined) {
+        this.checkpoints = new ModelCheckpointer({
+          dataDir: this.options.dataDir,
+          report: (err, websiteId) => this.reporter.report('model-checkpoint', err, websiteId),
         });
       }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
       timer.lap('catalogs');
       // Every catalog holds the shared log's changes before the engine is handed out (and so is ready).
-      await this.replication?.start();
+      await this.sharedCatalogs?.start();
       timer.lap('replication');
-      this.events = await (opening ?? this.openEvents());
+      this.events = await this.openEvents(store);
       this.settings = new SettingsService({
         store: this.events.store,
         seed: (websiteId) => this.sites.get(websiteId)?.seedSettings ?? {},
         knows: (websiteId) => this.sites.has(websiteId),
         apply: (websiteId, settings) => this.applySettings(this.sites.get(websiteId)!, settings),
         modelIds: () => this.modelIds(),
+        checkApplicable: (websiteId, settings) => checkRulesApply(this.site(websiteId).catalog.state, settings.rules),
         report: (err, websiteId) => this.reporter.report('settings-poll', err, websiteId),
         recovered: () => this.reporter.recovered('settings-poll'),
       });
@@ -255,7 +266,6 @@ class AisleEngine implements Engine {
         websites: () => [...this.sites.values()].map((s) => ({ websiteId: s.config.websiteId, settings: s.config.settings })),
         onError: (err, websiteId) => this.reporter.report('retention', err, websiteId),
       });
-      timer.lap('store');
       try {
         await this.settings.poll();
         timer.lap('settings');
@@ -276,26 +286,28 @@ class AisleEngine implements Engine {
       this.resultPages.startPruning();
       this.retention.start();
       this.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);
-      if (store?.type === 'postgres') {
-        this.settings.startPolling(Math.min(SETTINGS_POLL_MS, store.pollIntervalMs ?? SETTINGS_POLL_MS));
+      // Other processes change settings and search counts too: read theirs back.
+      const sharing = store.sharing;
+      if (sharing !== undefined) {
+        this.settings.startPolling(Math.min(SETTINGS_POLL_MS, sharing.pollIntervalMs));
         this.searchLog.startRefreshing(() => [...this.sites.keys()]);
       }
     } catch (err) {
       // A failed start leaves nothing open: another attempt (or process) can take the directory.
-      // A store opened early while a catalog failed is closed (had it failed too, the catalog's error is the one thrown).
-      if (opening && this.events === undefined) await this.settleReported(opening.then((events) => events.close(), () => undefined), 'shutdown');
+      // A store opened while a catalog failed is closed (the event service closes it once made).
+      if (this.events === undefined) await this.settleReported(store?.close(), 'shutdown');
       for (const s of this.sites.values()) clearTimeout(s.snapshotTimer);
       await Promise.all([...this.sites.values()].map((s) => this.settleReported(s.log?.close(), 'shutdown', s.config.websiteId)));
-      await this.settleReported(this.replication?.close(), 'shutdown');
+      await this.settleReported(this.sharedCatalogs?.close(), 'shutdown');
       await this.settleReported(this.lock?.release(), 'shutdown');
       throw err;
     }
   }
 
-  /** Opens the store through the event service; its sink feeds the websites' models. */
-  private openEvents(): Promise<EventService> {
+  /** The event service over the store; its sink feeds the websites' models. */
+  private openEvents(store: Store): Promise<EventService> {
     return EventService.open({
-      store: resolveStore(this.options),
+      store,
       dataDir: this.options.dataDir,
       websites: this.options.websites ?? [],
       reporter: this.reporter,
@@ -383,19 +395,21 @@ class AisleEngine implements Engine {
         })),
       };
     };
-    if (this.replication) {
-      // PostgreSQL holds the catalog (snapshot + change log); the data directory keeps no catalog files.
+    if (this.sharedCatalogs) {
+      // The store holds the catalog (snapshot + change log); the data directory keeps no catalog files.
       const catalog = this.events === undefined
-        ? await this.replication.loadCatalog(config.websiteId, catalogOptions)
-        : await this.replication.addWebsite(config.websiteId, catalogOptions);
+        ? await this.sharedCatalogs.loadCatalog(config.websiteId, catalogOptions)
+        : await this.sharedCatalogs.addWebsite(config.websiteId, catalogOptions);
       // Replicas keep no files: each trains the model (deterministic: the same version on every replica).
       const state = siteState(catalog);
       state.semantics.setBuiltInWanted(usesBuiltInModel(config.settings));
       return state;
     }
-    const file = this.options.dataDir ? snapshotPath(this.options.dataDir, config.websiteId) : undefined;
+    const dataDir = this.options.dataDir;
     const timer = new StepTimer();
-    const loaded = file ? await loadSnapshotOrExplain(file, config.websiteId, catalogOptions, timer) : undefined;
+    const log = dataDir === undefined ? undefined : await FileChangeLog.open(catalogsDir(dataDir), fileNameOf(config.websiteId));
+    timer.lap('change log read');
+    const loaded = log ? await loadSnapshotOrExplain(log.snapshotFile, config.websiteId, catalogOptions, timer) : undefined;
     const catalog = loaded?.catalog ?? new Catalog(catalogOptions);
     if (loaded?.fallback) {
       // Loudly: the website is served (the previous snapshot and the change log give the same catalog),
@@ -405,20 +419,20 @@ class AisleEngine implements Engine {
     }
     timer.skip();
     // At the start only: the replay skips what a checkpoint holds (a website added later replays nothing).
-    const storeOpening = this.storeOpening;
-    const checkpoint = this.events === undefined && storeOpening
-      ? await this.checkpoints?.read(config.websiteId, async () => (await storeOpening).store.lastSequence())
+    const store = this.store;
+    const checkpoint = this.events === undefined && store
+      ? await this.checkpoints?.read(config.websiteId, () => store.lastSequence())
       : undefined;
-    const state = siteState(catalog, this.options.dataDir ? textModelPath(this.options.dataDir, config.websiteId) : undefined, checkpoint);
+    const state = siteState(catalog, dataDir === undefined ? undefined : textModelPath(dataDir, config.websiteId), checkpoint);
     timer.lap('models');
     let replayed = 0;
-    if (file) {
-      // Changes acknowledged after the snapshot was written are in the log: replay them over it.
-      const { log, pending } = await CatalogChangeLog.open(path.dirname(file), encodeURIComponent(config.websiteId));
-      await catalog.replay(pending);
+    if (log) {
+      // Changes acknowledged after the snapshot was written are in the log: replay them over it (a
+      // snapshot file records no position, so every change still in the log is replayed; harmless).
+      const pending = await log.readAfter(0);
+      await catalog.replay(pending.map((p) => p.change), pending.at(-1)?.position);
       replayed = pending.length;
-      log.markReplayed(catalog.lastQueuedSeq);
-      catalog.setChangeLogger((changes, lastSeq) => log.appendBatch(changes, lastSeq));
+      catalog.setChangeLogger((changes) => log.append(changes));
       log.onError = (err) => this.reporter.report('change-log', err, config.websiteId);
       state.log = log;
       if (pending.length > 0) this.scheduleSnapshot(state);
@@ -451,7 +465,7 @@ class AisleEngine implements Engine {
   }
 
   private scheduleSnapshot(state: WebsiteState): void {
-    if (!this.options.dataDir || this.replication) return;
+    if (!state.log) return;
     const now = Date.now();
     state.unsavedSince ??= now;
     clearTimeout(state.snapshotTimer);
@@ -471,7 +485,8 @@ class AisleEngine implements Engine {
   }
 
   private async writeSnapshot(state: WebsiteState): Promise<void> {
-    if (!this.options.dataDir || this.replication) return;
+    const log = state.log;
+    if (!log) return;
     clearTimeout(state.snapshotTimer);
     state.snapshotTimer = undefined;
     state.unsavedSince = undefined;
@@ -479,18 +494,14 @@ class AisleEngine implements Engine {
     const previous = state.snapshotWrite ?? Promise.resolve();
     // The previous write's failure went to its own caller; this one starts after it either way.
     const write = previous.then(() => undefined, () => undefined).then(async () => {
-      // In one synchronous step: the version written, the last change it holds, and the log rotated
-      // (later changes go to a new segment), so the segments it covers can go once it is on disk.
-      const applied = state.catalog.appliedSeq;
-      state.log?.rotate();
+      // In one synchronous step: the version written, the last logged change it holds, and the log
+      // told (the file log rotates then: later changes go to a new segment, and the segments the
+      // snapshot covers go once it is on disk).
+      const position = state.catalog.loggedPosition;
+      const version = state.catalog.state;
       const started = performance.now();
-      const file = snapshotPath(this.options.dataDir!, state.config.websiteId);
-      await saveCatalogSnapshot(state.catalog, file, { keepPreviousAs: previousSnapshotPath(file) });
+      await log.saveSnapshot(position, () => encodeCatalogSnapshotInSlices(version));
       state.lastWriteMs = performance.now() - started;
-      // The previous snapshot is kept as a fallback (snapshot-generations.ts): the log must take it to
-      // the present, so only the segments it holds go.
-      await state.log?.dropCovered(state.previousSnapshotSeq ?? 0);
-      state.previousSnapshotSeq = applied;
     });
     state.snapshotWrite = write;
     await write;
@@ -498,7 +509,7 @@ class AisleEngine implements Engine {
 
   async upsertProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const state = this.site(websiteId);
-    if (this.replication) return this.replication.upsert(websiteId, products, options);
+    if (this.sharedCatalogs) return this.sharedCatalogs.upsert(websiteId, products, options);
     const summary = await state.catalog.upsert(products, options);
     this.scheduleSnapshot(state);
     state.semantics.catalogChanged();
@@ -507,7 +518,7 @@ class AisleEngine implements Engine {
 
   async replaceProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const state = this.site(websiteId);
-    if (this.replication) return this.replication.replace(websiteId, products, options);
+    if (this.sharedCatalogs) return this.sharedCatalogs.replace(websiteId, products, options);
     const summary = await state.catalog.replace(products, options);
     this.scheduleSnapshot(state);
     state.semantics.catalogChanged();
@@ -516,7 +527,7 @@ class AisleEngine implements Engine {
 
   async patchProducts(websiteId: string, patches: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const state = this.site(websiteId);
-    if (this.replication) return this.replication.patch(websiteId, patches, options);
+    if (this.sharedCatalogs) return this.sharedCatalogs.patch(websiteId, patches, options);
     const summary = await state.catalog.patch(patches, options);
     if (summary.loaded > 0) this.scheduleSnapshot(state);
     return summary;
@@ -531,7 +542,7 @@ class AisleEngine implements Engine {
     if (!Array.isArray(refIds) || refIds.some((id) => typeof id !== 'string')) {
       throw new AisleError('CATALOG_BAD_INPUT', 'refIds must be an array of strings');
     }
-    if (this.replication) return this.replication.delete(websiteId, refIds);
+    if (this.sharedCatalogs) return this.sharedCatalogs.delete(websiteId, refIds);
     const result = await state.catalog.delete(refIds);
     if (result.deleted > 0) {
       this.scheduleSnapshot(state);
@@ -582,7 +593,10 @@ class AisleEngine implements Engine {
       }, affinityRolesOf(settings.fieldRoles));
       if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
     }
-    const { payload, rankedBy } = await executeRankedSearch(state.catalog, request, { pool: this.pool, settings, rerank: makeReranker(inputs) });
+    const { payload, rankedBy } = await executeRankedSearch(state.catalog, request, {
+      pool: this.pool, settings, rerank: makeReranker(inputs),
+      onRuleProblem: (problem) => this.reporter.warn('merchandising-rule', problem, state.config.websiteId),
+    });
     // A search's session: its session_id, else its customer_id (an empty one is none).
     const session = request.session_id || request.customer_id || undefined;
     // One id for the page: the list clicks name, and the analytics log.
@@ -694,7 +708,7 @@ class AisleEngine implements Engine {
     return { websiteId, products: state.catalog.liveCount, ...counts };
   }
 
-  async attributionReport(websiteId: string, range?: { from?: string; to?: string }): Promise<AttributionReport> {
+  async attributionReport(websiteId: string, range?: AttributionReportParams): Promise<AttributionReport> {
     this.site(websiteId);
     return this.events.attributionReport(websiteId, range);
   }
@@ -706,12 +720,12 @@ class AisleEngine implements Engine {
     return model && { id: model.id, version: model.version };
   }
 
-  async searchReport(websiteId: string, range: { from?: string; to?: string; limit?: number | string } = {}): Promise<SearchReport> {
+  async searchReport(websiteId: string, range: SearchReportParams = {}): Promise<SearchReport> {
     this.site(websiteId);
     return this.searchLog.report(websiteId, range);
   }
 
-  async recommendationReport(websiteId: string, range: { from?: string; to?: string } = {}): Promise<RecommendationReport> {
+  async recommendationReport(websiteId: string, range: RecommendationReportParams = {}): Promise<RecommendationReport> {
     this.site(websiteId);
     return this.searchLog.recommendationReport(websiteId, range);
   }
@@ -838,7 +852,7 @@ class AisleEngine implements Engine {
     // Writes a timer started: each reports its own failure (above, or in scheduleSnapshot).
     await Promise.all([...this.sites.values()].map((s) => s.snapshotWrite?.then(() => undefined, () => undefined)));
     await Promise.all([...this.sites.values()].map((s) => this.settleReported(s.log?.close(), 'shutdown', s.config.websiteId)));
-    await this.settleReported(this.replication?.close(), 'shutdown');
+    await this.settleReported(this.sharedCatalogs?.close(), 'shutdown');
     // Before the store closes (the checkpoint is taken at a quiet point of the event service); a failed
     // one is reported by the checkpointer and loses nothing (the next start replays more events).
     await this.checkpoints?.stop(this.events);
@@ -855,12 +869,13 @@ class AisleEngine implements Engine {
  * and their indexes built in the background after that (`readiness()` says when they are; a
  * recommendation waits for the events' replay). Throws `CONFIG_INVALID` naming the first bad key.
  */
-export async function createEngine(options: EngineOptions & EngineHooks = {}): Promise<Engine> {
-  const { logger, onError, onClickOutcome, ...config } = options;
-  validateEngineOptions(config);
+export async function createEngine(options: CreateEngineOptions = {}): Promise<Engine> {
+  const { logger, onError, onClickOutcome, store, ...config } = options;
+  // A store instance is not configuration: the configuration's check sees the rest.
+  validateEngineOptions(store !== undefined && isStore(store) ? config : { ...config, ...(store !== undefined && { store }) });
   const workers = options.workers ?? Math.min(2, availableParallelism());
   const pool = workers > 0 ? new SearchPool({ workers, threshold: options.poolThreshold }) : undefined;
-  const engine = new AisleEngine(config, pool, { logger, onError, onClickOutcome });
+  const engine = new AisleEngine(config, store, pool, { logger, onError, onClickOutcome });
   try {
     await engine.open();
   } catch (err) {

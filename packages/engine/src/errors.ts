@@ -1,24 +1,27 @@
 /**
- * Every error the engine raises, in one table: a stable code, its HTTP status, and for the errors
- * that name a field the subject their message starts with (`<subject>: <path> <problem>`, see
- * {@link fieldError}). The body an error takes on the wire (`{type:-1,…}` or RFC 7807) is the
- * endpoint's choice; contract/errors.ts formats both.
+ * Every error of aisle, in one table: a stable code, its HTTP status, and either the subject a field
+ * error's message starts with (`<subject>: <path> <problem>`, see {@link fieldError}) or a message
+ * template with `{name}` placeholders (see {@link messageOf}; the adapter's `HttpError` is built from
+ * one). The engine's own errors come first; the request-level errors the HTTP adapter raises (query
+ * strings, bodies, tokens, routing) are declared here too, so that every error either package raises
+ * has its code, status and wording in one place (fastify's `lib/errors.js`). The body an error takes on the wire (`{type:-1,…}` or
+ * RFC 7807) is the endpoint's choice; contract/errors.ts formats both.
  * @module
  */
 import type { ProblemDetails } from './types.js';
 
-/** Error codes of the engine; the adapter maps each to its endpoint's documented error shape. */
+/** Error codes of aisle; the adapter maps each to its endpoint's documented error shape. */
 export const ErrorCodes = {
   /** A search request violates the request table (message names the field). */
   SEARCH_BAD_REQUEST: { status: 400, subject: 'search request' },
-  /** Unknown website id. */
-  WEBSITE_NOT_FOUND: { status: 404 },
+  /** Unknown website id (the template is the adapter's wording for the website of an admin path). */
+  WEBSITE_NOT_FOUND: { status: 404, message: 'unknown website "{websiteId}"' },
   /** The client shortcode does not belong to the website. */
   CLIENT_NOT_FOUND: { status: 404 },
   /** Bad recommendation or bundle parameters. */
   RECOMMEND_BAD_PARAMS: { status: 400, subject: '' },
-  /** Unknown recommendation method segment. */
-  UNKNOWN_METHOD: { status: 404 },
+  /** Unknown recommendation method segment (the template is the adapter's wording for a path naming none). */
+  UNKNOWN_METHOD: { status: 404, message: 'unknown recommendation method "{method}"' },
   /** A purchase or view body failed validation; `problem` carries the problem details. */
   EVENT_VALIDATION_FAILED: { status: 400 },
   /** Coupon call without code or client. */
@@ -47,13 +50,94 @@ export const ErrorCodes = {
   KEY_BAD_REQUEST: { status: 400, subject: 'search key' },
   /** No such search key for the website. */
   KEY_NOT_FOUND: { status: 404 },
-} as const satisfies Record<string, { status: number; subject?: string }>;
+
+  // Request-level errors, raised by the HTTP adapter before or around an engine call.
+  /** A scalar query parameter given twice. */
+  QUERY_PARAM_REPEATED: { status: 400, message: 'query parameter {name} is given more than once' },
+  /** A boolean query parameter that is not one of the accepted words. */
+  QUERY_PARAM_NOT_BOOLEAN: { status: 400, message: 'query parameter {name} must be true, false, 1 or 0 (got "{value}")' },
+  /** An integer query parameter that is not a decimal integer within its declared bounds. */
+  QUERY_PARAM_NOT_INTEGER: { status: 400, message: 'query parameter {name} must be an integer from {min} to {max} (got "{value}")' },
+  /** A query parameter outside its declared values. */
+  QUERY_PARAM_NOT_ALLOWED_VALUE: { status: 400, message: 'query parameter {name} must be {choices}' },
+  /** A required query parameter absent or empty. */
+  QUERY_PARAM_REQUIRED: { status: 400, message: 'query parameter {name} is required' },
+  /** An indexed array parameter whose index is not a number (`items[x]`). */
+  QUERY_PARAM_BAD_INDEX: { status: 400, message: 'query parameter {name} is not of the form {array}[<index>]' },
+  /** An array query parameter with more entries than the listener accepts. */
+  QUERY_PARAM_TOO_MANY: { status: 400, message: 'query parameter {name} has {count} entries; at most {max} are accepted' },
+  /** A path that names an endpoint but has a segment that is not valid percent-encoding. */
+  PATH_SEGMENT_MALFORMED: { status: 400, message: 'path segment "{segment}" is not valid percent-encoding' },
+  /** No endpoint has this path. */
+  PATH_NOT_FOUND: { status: 404, message: 'no such path: {path}' },
+  /** The endpoint exists, but not with this HTTP method. */
+  METHOD_NOT_ALLOWED: { status: 405, message: 'method {method} is not allowed on {route}; allowed: {allow}' },
+  /** The request's Content-Type is not one the operation accepts (`got` is empty or ` (got <type>)`). */
+  MEDIA_TYPE_UNSUPPORTED: { status: 415, message: 'Content-Type must be {accepted}{got}' },
+  /** A body read whole is larger than the listener's limit. */
+  BODY_TOO_LARGE: { status: 413, message: 'request body exceeds the limit of {max} bytes' },
+  /** A streamed product feed went past the upload limit; nothing of it was applied. */
+  FEED_TOO_LARGE: { status: 413, message: 'request body exceeds the limit of {max} bytes; nothing was changed' },
+  /** The body stream failed while it was read. */
+  BODY_UNREADABLE: { status: 400, message: 'request body could not be read: {reason}' },
+  /** The client went away before the body was complete. */
+  BODY_ABORTED: { status: 400, message: 'request aborted by the client' },
+  /** A body that is not JSON. */
+  BODY_NOT_JSON: { status: 400, message: 'request body is not valid JSON: {reason}' },
+  /** A JSON body without content. */
+  BODY_EMPTY: { status: 400, message: 'request body is empty; a JSON document is required' },
+  /** A JSON body nested deeper than the listener's limit. */
+  BODY_TOO_DEEP: { status: 400, message: 'JSON nesting is deeper than {max} levels' },
+  /** A JSON array of the body longer than the listener's limit (`at` is the path, or `the body`). */
+  BODY_ARRAY_TOO_LONG: { status: 400, message: '{at} has {length} elements; at most {max} are accepted' },
+  /** A body that fails its declared schema (`at` is the path and a space, or empty for the body as a whole). */
+  BODY_INVALID: { status: 400, message: '{at}{problem}' },
+  /** A product feed without content (with mode=replace it would empty the catalog). */
+  FEED_EMPTY: { status: 400, message: 'request body is empty; send a JSON array or NDJSON of {what}' },
+  /** A product feed sent as JSON that is not an array. */
+  FEED_NOT_ARRAY: { status: 400, message: 'request body must be a JSON array of {what} (or NDJSON with Content-Type application/x-ndjson)' },
+  /** No `Authorization: Bearer` header (`expected` names the kind of token). */
+  TOKEN_MISSING: { status: 401, message: 'missing bearer token: send Authorization: Bearer <{expected}>' },
+  /** A bearer token that opens nothing (unknown, expired, revoked, or a key without the action). */
+  TOKEN_INVALID: { status: 401, message: 'invalid bearer token' },
+  /** A bearer token that is not an admin token on an admin path. */
+  ADMIN_TOKEN_INVALID: { status: 401, message: 'invalid admin token' },
+  /** A search body naming a website the bearer token does not open. */
+  TOKEN_WRONG_WEBSITE: { status: 401, message: 'the bearer token does not open website_id "{websiteId}"' },
+  /** No product with this refId in the website's catalog (`refId` is JSON-quoted). */
+  PRODUCT_NOT_FOUND: { status: 404, message: 'no product with refId {refId} in website "{websiteId}"' },
+  /** `/metrics` while metrics are turned off. */
+  METRICS_DISABLED: { status: 404, message: 'metrics are disabled' },
+  /** The dashboard while it is turned off. */
+  DASHBOARD_DISABLED: { status: 404, message: 'the dashboard is turned off (dashboard: false)' },
+  /** A dashboard file that does not exist. */
+  DASHBOARD_FILE_NOT_FOUND: { status: 404, message: 'no such dashboard file: {name}' },
+  /** The dashboard's page was never built. */
+  DASHBOARD_NOT_BUILT: { status: 503, message: 'the dashboard is not built (no {path}): run "pnpm run build"' },
+  /** The request was still waiting for the engine when the listener's handler timeout ran out. */
+  REQUEST_TIMEOUT: { status: 503, message: 'the request did not complete within {ms} ms' },
+} as const satisfies Record<string, { status: number; subject?: string; message?: string }>;
 
 /** One of the engine's error codes. */
 export type ErrorCode = keyof typeof ErrorCodes;
 
 /** The codes whose errors name a field (their table entry has a `subject`). */
 export type FieldErrorCode = { [C in ErrorCode]: (typeof ErrorCodes)[C] extends { subject: string } ? C : never }[ErrorCode];
+
+/** The codes whose errors are worded by a message template (their table entry has a `message`). */
+export type TemplatedErrorCode = { [C in ErrorCode]: (typeof ErrorCodes)[C] extends { message: string } ? C : never }[ErrorCode];
+
+/** The `{name}` placeholders of a message template, as a union of names. */
+type Placeholders<T extends string> = T extends `${string}{${infer Name}}${infer Rest}` ? Name | Placeholders<Rest> : never;
+
+/** The values a templated code's message needs: one per placeholder of its template. */
+export type MessageValues<C extends TemplatedErrorCode> = Record<Placeholders<(typeof ErrorCodes)[C]['message']>, string | number>;
+
+/** The message of a templated code: its template with every `{name}` replaced by its value. */
+export function messageOf<C extends TemplatedErrorCode>(code: C, values: MessageValues<C>): string {
+  const template: string = ErrorCodes[code].message;
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => String((values as Record<string, string | number>)[name]));
+}
 
 /** The engine's error: a code from {@link ErrorCodes}, a status, a message, optional details. */
 export class AisleError extends Error {

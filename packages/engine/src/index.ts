@@ -8,7 +8,10 @@
  * stability promise).
  * @module
  */
-export { createEngine } from './engine.js';
+export { createEngine, type CreateEngineOptions } from './engine.js';
+export { MemoryStore } from './store/memory-store.js';
+export type * from './store/store.js';
+export type { SharedCatalogs, SharedCatalogsErrorHandler, ReplicationTask } from './store/shared-catalogs.js';
 export { MAX_LOGGED_QUERY_LENGTH, MAX_SUGGESTED_QUERIES, SEARCH_REPORT_LIMITS } from './analytics/search-log.js';
 export type { Embedder } from './semantic/embedder.js';
 export { TextModel, TEXT_MODEL_ID, trainTextModel, productText, type TextModelOptions } from './semantic/text-model.js';
@@ -23,7 +26,10 @@ export { READINESS_CHECK_TIMEOUT_MS, READY_MIN_FREE_BYTES, type Readiness, type 
 export type * from './types.js';
 export * from './config.js';
 export { DEFAULT_WEBSITE_SETTINGS, checkWebsiteSettings, mergePatch, settingsWithDefaults } from './settings/website-settings.js';
-export { AisleError, ValidationError, ErrorCodes, isAisleError, type ErrorCode } from './errors.js';
+export {
+  AisleError, ValidationError, ErrorCodes, isAisleError, messageOf,
+  type ErrorCode, type TemplatedErrorCode, type MessageValues,
+} from './errors.js';
 export {
   canonicalRetailMediaString, generateHmacSalt, signRetailMedia, verifyRetailMedia, HMAC_SALT_LENGTH,
   type RetailMediaSignedFields,

@@ -5,11 +5,14 @@
  */
 
 export type {
-  NumericScope, TextScope, SortFieldSpec, SearchRequest, FacetBucket, NumericRange, SearchPayload, SearchResponse,
+  NumericScope, TextScope, ScopeCondition, ScopeConditions, SortFieldSpec, SearchRequest, FacetBucket, NumericRange, SearchPayload, SearchResponse,
   RetailMediaSlotData, RecommendationSlot, RecommendResponse, BundleRequest, BundleResponse, WireDecimal, PurchaseRetailMedia,
   PurchaseLineFields, PurchaseProductBody, PurchaseEventBody, PurchaseRequest, ViewEventBody, ViewRequest, EventAck, ProblemDetails,
   ErrorEnvelope, ClickEventBody, ClickRequest, ClickType,
 } from './contract/schemas.js';
+
+// Synonym entries are declared once, with the settings schema; the catalog reads them from here.
+export type { OneWaySynonym, SynonymEntry } from './contract/settings-schema.js';
 
 /** A product as given by the shop: a string `refId` plus any JSON fields, returned exactly as given. */
 export interface Product {
@@ -29,17 +32,7 @@ export interface ProductList {
   revision(i: number): number;
 }
 
-/** Query parameters of a recommendation method, already parsed from the query string. */
-export interface RecommendParams {
-  customerId?: string;
-  productRef?: string;
-  productStyleId?: string;
-  /** `items[0]`, `items[1]`, … : RefIds in the cart or to seed with. */
-  items?: string[];
-  filterOutOfStock?: boolean;
-  /** List length; default 10, at most 100. */
-  count?: number;
-}
+export type { RecommendParams } from './contract/query-schemas.js';
 
 /** A view, as the recommendation models consume it (after validation and storage). */
 export interface ViewRecord {

@@ -95,9 +95,9 @@ export class TokenIndex {
   /** The website opened by the request's token; 401 when the token is missing or unknown. */
   requireWebsite(req: IncomingMessage): string {
     const token = bearerToken(req);
-    if (!token) throw new HttpError(401, 'missing bearer token: send Authorization: Bearer <token>', { key: 'Authorization' });
+    if (!token) throw new HttpError('TOKEN_MISSING', { expected: 'token' }, { key: 'Authorization' });
     const websiteId = this.websiteOf(token);
-    if (websiteId === undefined) throw new HttpError(401, 'invalid bearer token', { key: 'Authorization' });
+    if (websiteId === undefined) throw new HttpError('TOKEN_INVALID', {}, { key: 'Authorization' });
     return websiteId;
   }
 
@@ -108,18 +108,18 @@ export class TokenIndex {
    */
   async requireKeyCaller(req: IncomingMessage, engine: Pick<Engine, 'resolveSearchKey'>, action: KeyAction): Promise<{ websiteId: string; key?: SearchKeyInfo }> {
     const token = bearerToken(req);
-    if (!token) throw new HttpError(401, 'missing bearer token: send Authorization: Bearer <token or browser key>', { key: 'Authorization' });
+    if (!token) throw new HttpError('TOKEN_MISSING', { expected: 'token or browser key' }, { key: 'Authorization' });
     const websiteId = this.websiteOf(token);
     if (websiteId !== undefined) return { websiteId };
     const key = await engine.resolveSearchKey(token);
-    if (key === undefined || !key.actions.includes(action)) throw new HttpError(401, 'invalid bearer token', { key: 'Authorization' });
+    if (key === undefined || !key.actions.includes(action)) throw new HttpError('TOKEN_INVALID', {}, { key: 'Authorization' });
     return { websiteId: key.websiteId, key };
   }
 
   /** 401 unless the request carries an admin token. */
   requireAdmin(req: IncomingMessage): void {
     const token = bearerToken(req);
-    if (!token) throw new HttpError(401, 'missing bearer token: send Authorization: Bearer <admin token>', { key: 'Authorization' });
-    if (!this.isAdmin(token)) throw new HttpError(401, 'invalid admin token', { key: 'Authorization' });
+    if (!token) throw new HttpError('TOKEN_MISSING', { expected: 'admin token' }, { key: 'Authorization' });
+    if (!this.isAdmin(token)) throw new HttpError('ADMIN_TOKEN_INVALID', {}, { key: 'Authorization' });
   }
 }

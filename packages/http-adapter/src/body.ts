@@ -30,7 +30,7 @@ export function mediaType(req: IncomingMessage): string {
 export function requireMediaType(req: IncomingMessage, accepted: readonly string[]): string {
   const type = mediaType(req);
   if (!accepted.includes(type)) {
-    throw new HttpError(415, `Content-Type must be ${accepted.join(' or ')}${type ? ` (got ${type})` : ''}`, { key: '$' });
+    throw new HttpError('MEDIA_TYPE_UNSUPPORTED', { accepted: accepted.join(' or '), got: type ? ` (got ${type})` : '' }, { key: '$' });
   }
   return type;
 }
@@ -47,7 +47,7 @@ const DRAIN_FACTOR = 8;
 export function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   return new Promise((resolve, reject) => {
-    const tooLarge = () => new HttpError(413, `request body exceeds the limit of ${maxBytes} bytes`);
+    const tooLarge = () => new HttpError('BODY_TOO_LARGE', { max: maxBytes });
     if (Number.isFinite(declared) && declared > maxBytes * DRAIN_FACTOR) {
       // Far too large to drain: answer now; node discards what the client still sends.
       reject(tooLarge());
@@ -81,12 +81,12 @@ export function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Buf
     };
     const onError = (err: Error) => {
       cleanup();
-      reject(new HttpError(400, `request body could not be read: ${err.message}`));
+      reject(new HttpError('BODY_UNREADABLE', { reason: err.message }));
     };
     const onClose = () => {
       if (req.complete) return;
       cleanup();
-      reject(new HttpError(400, 'request aborted by the client'));
+      reject(new HttpError('BODY_ABORTED', {}));
     };
     const cleanup = () => {
       req.off('data', onData);
@@ -119,7 +119,7 @@ export interface PeekedBody {
  * changed), then replays it. Past `maxBytes` the stream fails; the caller answers 413.
  */
 export async function peekBodyStream(req: IncomingMessage, maxBytes: number): Promise<PeekedBody> {
-  const tooLarge = () => new HttpError(413, `request body exceeds the limit of ${maxBytes} bytes`, { headers: { connection: 'close' } });
+  const tooLarge = () => new HttpError('BODY_TOO_LARGE', { max: maxBytes }, { headers: { connection: 'close' } });
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge();
   const chunks = req[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
@@ -180,7 +180,7 @@ function formatPath(parent: string, key: string | number): string {
 export function checkArrayLengths(value: unknown, maxArrayLength: number, path = ''): void {
   if (Array.isArray(value)) {
     if (value.length > maxArrayLength) {
-      throw new HttpError(400, `${path || 'the body'} has ${value.length} elements; at most ${maxArrayLength} are accepted`, { key: path || '$' });
+      throw new HttpError('BODY_ARRAY_TOO_LONG', { at: path || 'the body', length: value.length, max: maxArrayLength }, { key: path || '$' });
     }
     for (let i = 0; i < value.length; i++) {
       const item = value[i];
@@ -197,13 +197,13 @@ export function checkArrayLengths(value: unknown, maxArrayLength: number, path =
 /** Parses JSON text within the limits; malformed JSON → 400 with the key `$`. */
 export function parseJson(text: string, limits: BodyLimits): unknown {
   if (!jsonDepthWithin(text, limits.maxDepth)) {
-    throw new HttpError(400, `JSON nesting is deeper than ${limits.maxDepth} levels`);
+    throw new HttpError('BODY_TOO_DEEP', { max: limits.maxDepth });
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new HttpError(400, `request body is not valid JSON: ${(err as Error).message}`);
+    throw new HttpError('BODY_NOT_JSON', { reason: (err as Error).message });
   }
   if (Number.isFinite(limits.maxArrayLength)) checkArrayLengths(value, limits.maxArrayLength);
   return value;
@@ -216,13 +216,13 @@ export async function readJsonBody(req: IncomingMessage, limits: BodyLimits): Pr
     const body = framework.body;
     if (Buffer.isBuffer(body) || typeof body === 'string') {
       const text = body.toString();
-      if (Buffer.byteLength(text) > limits.maxBytes) throw new HttpError(413, `request body exceeds the limit of ${limits.maxBytes} bytes`);
+      if (Buffer.byteLength(text) > limits.maxBytes) throw new HttpError('BODY_TOO_LARGE', { max: limits.maxBytes });
       return parseJson(text, limits);
     }
     checkArrayLengths(body, limits.maxArrayLength);
     return body;
   }
   const raw = await readRawBody(req, limits.maxBytes);
-  if (raw.length === 0) throw new HttpError(400, 'request body is empty; a JSON document is required');
+  if (raw.length === 0) throw new HttpError('BODY_EMPTY', {});
   return parseJson(raw.toString('utf8'), limits);
 }

@@ -28,7 +28,7 @@ export async function authenticate(kind: AuthKind, ctx: RequestContext, state: L
     case 'admin': {
       state.tokens.requireAdmin(ctx.req);
       const websiteId = ctx.params[0]!;
-      if (!state.engine.website(websiteId)) throw new HttpError(404, `unknown website "${websiteId}"`, { key: 'websiteId' });
+      if (!state.engine.website(websiteId)) throw new HttpError('WEBSITE_NOT_FOUND', { websiteId }, { key: 'websiteId' });
       ctx.websiteId = websiteId;
       return;
     }

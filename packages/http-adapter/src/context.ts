@@ -12,6 +12,7 @@ import type { DashboardAssets, DashboardOptions } from './dashboard.js';
 import type { OperationDeclaration } from './endpoints.js';
 import type { ErrorShape } from './errors.js';
 import type { HttpMetrics } from './metrics.js';
+import type { QueryParams } from './query.js';
 
 /** Limits applied by the listener; every one is configurable. */
 export interface ListenerLimits extends BodyLimits {
@@ -87,6 +88,8 @@ export interface RequestContext {
   params: string[];
   /** The raw query string (without `?`). */
   query: string;
+  /** The query parameters decoded by the operation's declared query schema (set before the handler runs; see query.ts). */
+  queryParams?: QueryParams;
   requestId: string;
   /** process.hrtime.bigint() at arrival. */
   startedAt: bigint;

@@ -57,7 +57,7 @@ export class DashboardAssets {
 
   /** The file's bytes; 404 when it does not exist (503 naming the build command when nothing was built). */
   async read(name: string): Promise<Buffer> {
-    if (!ASSET_NAME.test(name)) throw new HttpError(404, `no such dashboard file: ${name}`);
+    if (!ASSET_NAME.test(name)) throw new HttpError('DASHBOARD_FILE_NOT_FOUND', { name });
     let file = this.files.get(name);
     if (file === undefined) {
       file = readFile(path.join(this.dir, name));
@@ -69,8 +69,8 @@ export class DashboardAssets {
       return await file;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      if (name === 'index.html') throw new HttpError(503, `the dashboard is not built (no ${path.join(this.dir, name)}): run "pnpm run build"`);
-      throw new HttpError(404, `no such dashboard file: ${name}`);
+      if (name === 'index.html') throw new HttpError('DASHBOARD_NOT_BUILT', { path: path.join(this.dir, name) });
+      throw new HttpError('DASHBOARD_FILE_NOT_FOUND', { name });
     }
   }
 }
@@ -103,7 +103,7 @@ export function dashboardConfig(engine: Pick<Engine, 'websites'>, options: Dashb
 
 /** `GET /`: the page. */
 export const dashboardPage: Handler = async (ctx, state) => {
-  if (!state.dashboard) throw new HttpError(404, 'the dashboard is turned off (dashboard: false)');
+  if (!state.dashboard) throw new HttpError('DASHBOARD_DISABLED', {});
   const body = await state.dashboard.assets.read('index.html');
   sendBytes(ctx, state, 'index.html', body);
 };
@@ -123,7 +123,7 @@ export function acceptsGzip(header: string | undefined): boolean {
 
 /** `GET /dashboard/{file}`: an asset (gzipped when the build wrote it so and the browser accepts it), or `config.json`. */
 export const dashboardAsset: Handler = async (ctx, state) => {
-  if (!state.dashboard) throw new HttpError(404, 'the dashboard is turned off (dashboard: false)');
+  if (!state.dashboard) throw new HttpError('DASHBOARD_DISABLED', {});
   const name = ctx.params[0]!;
   if (name === 'config.json') {
     send(ctx, state, 200, JSON_TYPE, JSON.stringify(dashboardConfig(state.engine, state.dashboard.options)), { 'cache-control': 'no-store' });
@@ -132,7 +132,7 @@ export const dashboardAsset: Handler = async (ctx, state) => {
   if (PRECOMPRESSED.has(name) && acceptsGzip(ctx.req.headers['accept-encoding'])) {
     // A build older than the precompressed copies has none: the plain file is served instead.
     const body = await state.dashboard.assets.read(`${name}.gz`).catch((err: unknown) => {
-      if (err instanceof HttpError && err.status === 404) return undefined;
+      if (err instanceof HttpError && err.code === 'DASHBOARD_FILE_NOT_FOUND') return undefined;
       throw err;
     });
     if (body !== undefined) {

@@ -1,9 +1,10 @@
 /**
  * The HTTP surface, declared once: every endpoint with its path, error shape, CORS and timeout, and
- * every operation on it with its auth kind, request body and response schemas, documented statuses and
- * handler. Routing (router.ts), body validation and response serialisers (codecs.ts, compiled per
- * declared schema) and the OpenAPI document (openapi.ts) are all derived from this list, so a path, a
- * schema or a status is changed here and nowhere else.
+ * every operation on it with its auth kind, query-string schema, request body and response schemas,
+ * documented statuses and handler. Routing (router.ts), query decoding (query.ts), body validation and
+ * response serialisers (codecs.ts, compiled per declared schema) and the OpenAPI document (openapi.ts)
+ * are all derived from this list, so a path, a parameter, a schema or a status is changed here and
+ * nowhere else.
  * @module
  */
 import type { Handler } from './context.js';
@@ -11,7 +12,7 @@ import { dashboardAsset, dashboardPage } from './dashboard.js';
 import type { ErrorShape } from './errors.js';
 import * as h from './handlers.js';
 import { byteSize, DEFAULT_LIMITS } from './limits.js';
-import { RECOMMEND_METHODS, type JsonSchema, type SchemaName } from './schemas.js';
+import { RECOMMEND_METHODS, type QuerySchemaName, type SchemaName } from './schemas.js';
 
 /** An HTTP method an operation is declared for (HEAD and OPTIONS are derived, see {@link EndpointDeclaration}). */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -38,16 +39,6 @@ export const TAGS = {
 
 /** One OpenAPI tag. */
 export type Tag = keyof typeof TAGS;
-
-/** A query parameter (published in OpenAPI; the handler parses it). */
-export interface QueryParameter {
-  name: string;
-  description: string;
-  schema: JsonSchema;
-  required?: boolean;
-  /** Extra OpenAPI parameter fields (`style`, `explode`). */
-  openapi?: Record<string, unknown>;
-}
 
 /** A successful response of an operation. */
 export interface ResponseDeclaration {
@@ -84,7 +75,11 @@ export interface OperationDeclaration {
   summary: string;
   description?: string;
   auth: AuthKind;
-  query?: readonly QueryParameter[];
+  /**
+   * The contract's schema of the query string, when the operation reads one: the router decodes and
+   * validates the query with it before the handler runs (query.ts), and OpenAPI lists its parameters.
+   */
+  query?: QuerySchemaName;
   body?: BodyDeclaration;
   /** Successful responses by status. */
   responses: Readonly<Record<number, ResponseDeclaration>>;
@@ -130,21 +125,6 @@ const FEED_ERRORS = {
 };
 const PRODUCT_FEED_TYPES = ['application/json', 'application/x-ndjson', 'application/ndjson', 'application/jsonl'] as const;
 
-const query = (name: string, schema: JsonSchema, description: string, required = false): QueryParameter => ({ name, schema, description, required });
-
-/** The recommendation query parameters (query.ts parses them; the count limit is the engine's). */
-const RECOMMEND_QUERY: readonly QueryParameter[] = [
-  query('customerId', { type: 'string' }, 'Customer id from the configuration interface.'),
-  query('productRef', { type: 'string' }, 'Product reference id.'),
-  query('productStyleId', { type: 'string' }, 'Style id (between product and SKU).'),
-  {
-    name: 'items', schema: { type: 'array', items: { type: 'string' } }, openapi: { style: 'form', explode: true },
-    description: 'RefIds in the cart: the indexed form items[0]=a&items[1]=b, or repeated items=a&items=b (at most 100).',
-  },
-  query('filterOutOfStock', { type: 'string', enum: ['true', 'false', '1', '0'] }, 'Drop out-of-stock items.'),
-  query('count', { type: 'integer', minimum: 1, maximum: 100, default: 10 }, 'List length (default 10, at most 100).'),
-];
-
 const WEBSITE_ID = { website_id: 'Website id.' };
 const ADMIN_WEBSITE = { websiteId: 'Website id.' };
 
@@ -187,7 +167,7 @@ function recommendEndpoint(method: string): EndpointDeclaration {
     path: `/1.0/ClientRecom/{website_id}/${method}`, pathParams: WEBSITE_ID, errorShape: 'envelope', cors: true,
     operations: [{
       method: 'GET', operationId: `recommend${method}`, tag: 'recommendations', summary: `Recommendation method ${method}.`, auth: 'public',
-      query: RECOMMEND_QUERY,
+      query: 'RecommendQuery',
       responses: { 200: { description: 'RefIds chosen by the method, with slot data.', schema: 'RecommendResponse' } },
       errors: { 400: 'Malformed query parameter (named in the message).', 404: 'Unknown website.' },
       handler: h.recommend(method),
@@ -256,10 +236,7 @@ export const endpoints = {
     path: '/b2b/coupon/mark_as_used', errorShape: 'envelope', cors: true, getChangesState: true,
     operations: [{
       method: 'GET', operationId: 'markCouponUsed', tag: 'coupons', summary: 'Mark a price-beat code as used.', auth: 'public',
-      query: [
-        query('code', { type: 'string' }, 'The price-beat promotion code.', true),
-        query('client', { type: 'string' }, 'The website id (or its client shortcode).', true),
-      ],
+      query: 'CouponQuery',
       responses: { 200: { description: 'Marked as used.', schema: 'CouponUsed' } },
       errors: { 400: 'Missing parameter.', 404: 'Unknown code or client.', 409: 'Already used.' },
       handler: h.markCouponUsed,
@@ -270,10 +247,7 @@ export const endpoints = {
     operations: [
       {
         method: 'PUT', operationId: 'putProducts', tag: 'admin', summary: 'Upsert products by refId, or replace the whole catalog (mode=replace).', auth: 'admin',
-        query: [
-          query('mode', { type: 'string', enum: ['upsert', 'replace'], default: 'upsert' }, 'replace swaps the whole catalog atomically.'),
-          query('onError', { type: 'string', enum: ['reject', 'skip'], default: 'reject' }, 'reject: a bad record aborts the load and changes nothing; skip: bad records are reported and skipped.'),
-        ],
+        query: 'ProductsPutQuery',
         body: productFeed('One product object per line.'),
         responses: { 200: { description: 'What the load did.', schema: 'LoadSummary' } },
         errors: adminErrors(FEED_ERRORS),
@@ -282,9 +256,7 @@ export const endpoints = {
       {
         method: 'PATCH', operationId: 'patchProducts', tag: 'admin', auth: 'admin',
         summary: 'Partial updates: each record (with refId) is merged into the stored product (JSON Merge Patch, RFC 7396; null removes a field).',
-        query: [
-          query('onError', { type: 'string', enum: ['reject', 'skip'], default: 'reject' }, 'reject: a bad record or an unknown refId refuses the whole request and changes nothing; skip: such records are reported and skipped.'),
-        ],
+        query: 'ProductsPatchQuery',
         body: productFeed('One partial product object (with refId) per line.'),
         responses: { 200: { description: 'What the patch did (loaded = products changed).', schema: 'LoadSummary' } },
         errors: adminErrors({ 400: 'Invalid request, or (onError=reject) a record whose refId is not in the catalog; nothing was changed.', ...FEED_ERRORS }),
@@ -357,10 +329,7 @@ export const endpoints = {
     path: '/admin/v1/websites/{websiteId}/reports/attribution', pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false,
     operations: [{
       method: 'GET', operationId: 'attributionReport', tag: 'admin', summary: 'Attributed revenue, retail-media spend, price-beat discounts.', auth: 'admin',
-      query: [
-        query('from', { type: 'string' }, 'ISO 8601 date-time, start (inclusive).'),
-        query('to', { type: 'string' }, 'ISO 8601 date-time, end (inclusive).'),
-      ],
+      query: 'AttributionReportQuery',
       responses: { 200: { description: 'The report.', schema: 'AttributionReport' } }, errors: adminErrors(), handler: h.attribution,
     }],
   },
@@ -369,11 +338,7 @@ export const endpoints = {
     operations: [{
       method: 'GET', operationId: 'searchReport', tag: 'admin', auth: 'admin',
       summary: 'Top queries with their clicks and conversions, queries without results, queries without clicks, from the search log.',
-      query: [
-        query('from', { type: 'string' }, 'ISO 8601 date-time: searches from the hour holding it (inclusive).'),
-        query('to', { type: 'string' }, 'ISO 8601 date-time: searches of hours starting at or before it (default now).'),
-        query('limit', { type: 'integer', minimum: 1, maximum: 1000, default: 20 }, 'Entries of each list (default 20, at most 1000).'),
-      ],
+      query: 'SearchReportQuery',
       responses: { 200: { description: 'The report.', schema: 'SearchReport' } }, errors: adminErrors(), handler: h.searchReport,
     }],
   },
@@ -382,10 +347,7 @@ export const endpoints = {
     operations: [{
       method: 'GET', operationId: 'recommendationReport', tag: 'admin', auth: 'admin',
       summary: 'Per recommendation method and tactic: responses served, items, clicks, conversions, revenue.',
-      query: [
-        query('from', { type: 'string' }, 'ISO 8601 date-time: responses from the hour holding it (inclusive).'),
-        query('to', { type: 'string' }, 'ISO 8601 date-time: responses of hours starting at or before it (default now).'),
-      ],
+      query: 'RecommendationReportQuery',
       responses: { 200: { description: 'The report.', schema: 'RecommendationReport' } }, errors: adminErrors(), handler: h.recommendationReport,
     }],
   },

@@ -1,6 +1,7 @@
 /**
- * The adapter's errors: its own {@link HttpError}, and any thrown value reduced to the facts the
- * engine contract's `formatError` writes in the documented wire shape of each endpoint family.
+ * The adapter's errors: its own {@link HttpError} (a coded error of the one error table), and any
+ * thrown value reduced to the facts the engine contract's `formatError` writes in the documented wire
+ * shape of each endpoint family. This is the one place where codes become statuses and wire shapes.
  *
  * - `envelope` (search, recommendations, bundle, coupon, unmatched paths): `{type: -1, code: <status>, message}`.
  * - `problem` (purchases, views, admin): RFC 7807 problem details, `application/problem+json`,
@@ -8,7 +9,8 @@
  * @module
  */
 import {
-  ErrorCodes, isAisleError, problemFor, problemPath, problemTypeFor, type ErrorCode, type ErrorFacts, type ErrorShape,
+  AisleError, ErrorCodes, isAisleError, messageOf, problemFor, problemPath, problemTypeFor,
+  type ErrorCode, type ErrorFacts, type ErrorShape, type MessageValues, type TemplatedErrorCode,
 } from '@aisle/engine';
 
 /**
@@ -22,19 +24,18 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = Object.fromEntries(
 /** Which documented error shape an endpoint uses (the engine contract's). */
 export type { ErrorShape };
 
-/** An error raised by the adapter itself (bad query parameter, auth, limits, content type …). */
-export class HttpError extends Error {
-  readonly status: number;
-  /** Property path for problem details (`$` = the request as a whole). */
-  readonly key: string;
-  /** Extra response headers (e.g. `Allow` on 405). */
+/**
+ * An error raised by the adapter itself (bad query parameter, auth, limits, content type …): a coded
+ * error of the one error table (the engine's `ErrorCodes`: code, status, message template), plus the
+ * response headers a few of them need (`Allow` on 405, `Connection: close` after an unread upload).
+ */
+export class HttpError<C extends TemplatedErrorCode = TemplatedErrorCode> extends AisleError {
+  /** Extra response headers. */
   readonly headers?: Record<string, string>;
 
-  constructor(status: number, message: string, options: { key?: string; headers?: Record<string, string> } = {}) {
-    super(message);
-    this.name = 'HttpError';
-    this.status = status;
-    this.key = options.key ?? '$';
+  /** `values` fill the code's message template (checked at compile time); `options.key` is the property path at fault (`$` by default). */
+  constructor(code: C, values: MessageValues<C>, options: { key?: string; headers?: Record<string, string> } = {}) {
+    super(code, messageOf(code, values), options.key === undefined ? undefined : { details: { key: options.key } });
     this.headers = options.headers;
   }
 }
@@ -51,11 +52,11 @@ export interface WireError extends ErrorFacts {
 
 /** Maps any thrown value to a {@link WireError}. */
 export function toWireError(err: unknown): WireError {
-  if (err instanceof HttpError) return { status: err.status, message: err.message, key: err.key, headers: err.headers, internal: false };
   if (isAisleError(err)) {
     const status = STATUS_BY_CODE[err.code] ?? 500;
     const key = typeof err.details?.key === 'string' ? err.details.key : '$';
-    return { status, message: err.message, key, problem: err.problem, internal: false };
+    const headers = err instanceof HttpError ? err.headers : undefined;
+    return { status, message: err.message, key, problem: err.problem, headers, internal: false };
   }
   return { status: 500, message: 'internal error', key: '$', internal: true };
 }

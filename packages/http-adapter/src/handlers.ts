@@ -5,14 +5,16 @@
  * listener in the endpoint's documented shape.
  * @module
  */
-import type { BundleRequest, ClickRequest, CouponIssue, LoadSummary, PurchaseRequest, SearchRequest, ViewRequest } from '@aisle/engine';
+import type {
+  AttributionReportParams, BundleRequest, ClickRequest, RecommendationReportParams, CouponIssue, CouponParams, LoadSummary, ProductsParams, PurchaseRequest,
+  RecommendParams, SearchReportParams, SearchRequest, ViewRequest,
+} from '@aisle/engine';
 import { applyForcedScope, restrictFacetBuckets } from '@aisle/engine';
 import { peekBodyStream, readJsonBody, requireMediaType } from './body.js';
 import { describeAjvError } from './codecs.js';
 import { corsHeaders } from './cors.js';
 import type { Handler, ListenerState, RequestContext } from './context.js';
 import { HttpError } from './errors.js';
-import { parseQueryString, parseRecommendParams, scalar } from './query.js';
 import { JSON_TYPE, reply, send } from './reply.js';
 
 /**
@@ -51,9 +53,18 @@ async function readBody<T>(ctx: RequestContext, state: ListenerState): Promise<T
   const validator = ctx.operation?.validator;
   if (validator && !validator(body)) {
     const { path, message } = describeAjvError(validator.errors);
-    throw new HttpError(400, path === '$' ? message : `${path} ${message}`, { key: path });
+    throw new HttpError('BODY_INVALID', { at: path === '$' ? '' : `${path} `, problem: message }, { key: path });
   }
   return body as T;
+}
+
+/**
+ * The query parameters of the running operation, decoded and checked by its declared query schema
+ * before the handler ran (router.ts); `T` is the type the contract derives from that schema.
+ */
+function queryOf<T>(ctx: RequestContext): T {
+  if (ctx.queryParams === undefined) throw new Error(`${ctx.req.method} ${ctx.route.template} declares no query schema`);
+  return ctx.queryParams as T;
 }
 
 /** The website of the authenticated caller (set before the handler by caller.ts). */
@@ -69,7 +80,7 @@ export const search: Handler = async (ctx, state) => {
   ctx.headers = corsHeaders(ctx.req, state.engine.website(websiteId), false);
   const body = await readBody<SearchRequest>(ctx, state);
   if (body.website_id !== websiteId) {
-    throw new HttpError(401, `the bearer token does not open website_id "${body.website_id}"`, { key: 'Authorization' });
+    throw new HttpError('TOKEN_WRONG_WEBSITE', { websiteId: body.website_id }, { key: 'Authorization' });
   }
   const forced = ctx.searchKey?.scope;
   if (forced) body.scope = applyForcedScope(forced, body.scope);
@@ -84,15 +95,14 @@ export const search: Handler = async (ctx, state) => {
 /** `GET /1.0/ClientRecom/{website_id}/{Method}` for one of the seventeen methods. */
 export function recommend(method: string): Handler {
   return async (ctx, state) => {
-    const params = parseRecommendParams(parseQueryString(ctx.query), state.limits.maxQueryItems);
-    const response = await state.engine.recommend(ctx.params[0]!, method, params);
+    const response = await state.engine.recommend(ctx.params[0]!, method, queryOf<RecommendParams>(ctx));
     reply(ctx, state, 200, response);
   };
 }
 
 /** `GET /1.0/ClientRecom/{website_id}/{unknown}` */
 export const unknownMethod: Handler = async (ctx) => {
-  throw new HttpError(404, `unknown recommendation method "${ctx.params[1]}"`);
+  throw new HttpError('UNKNOWN_METHOD', { method: ctx.params[1]! });
 };
 
 /** `POST /1.0/ClientRecom/{website_id}/bundle` */
@@ -128,11 +138,7 @@ export const clicks: Handler = async (ctx, state) => {
 
 /** `GET /b2b/coupon/mark_as_used?code=&client=` */
 export const markCouponUsed: Handler = async (ctx, state) => {
-  const query = parseQueryString(ctx.query);
-  const code = scalar(query, 'code');
-  const client = scalar(query, 'client');
-  if (!code) throw new HttpError(400, 'query parameter code is required', { key: 'code' });
-  if (!client) throw new HttpError(400, 'query parameter client is required', { key: 'client' });
+  const { code, client } = queryOf<CouponParams>(ctx);
   commitPoint(ctx);
   const result = await state.engine.markCouponUsed(client, code);
   reply(ctx, state, 200, { type: 1, code: 0, payload: result });
@@ -145,22 +151,18 @@ export const markCouponUsed: Handler = async (ctx, state) => {
 export const products: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
   const type = requireMediaType(ctx.req, declaredMediaTypes(ctx));
-  const query = parseQueryString(ctx.query);
   const patch = ctx.req.method === 'PATCH';
-  const mode = scalar(query, 'mode') ?? 'upsert';
-  if (mode !== 'upsert' && mode !== 'replace') throw new HttpError(400, 'query parameter mode must be upsert or replace', { key: 'mode' });
-  if (patch && mode !== 'upsert') throw new HttpError(400, 'query parameter mode is not accepted by PATCH (a patch merges into stored products)', { key: 'mode' });
-  const onError = scalar(query, 'onError') ?? 'reject';
-  if (onError !== 'reject' && onError !== 'skip') throw new HttpError(400, 'query parameter onError must be reject or skip', { key: 'onError' });
+  // PATCH declares mode=upsert as its only value (ProductsPatchQuery): a patch merges into stored products.
+  const { mode = 'upsert', onError = 'reject' } = queryOf<ProductsParams>(ctx);
   // The feed is streamed into the engine; its first byte is checked before anything changes: a blank
   // body is refused (with mode=replace it would empty the catalog), and a JSON upload must be an array.
   const body = await peekBodyStream(ctx.req, state.limits.adminMaxBytes);
   const what = patch ? 'partial products with refId' : 'products';
-  if (body.first === undefined) throw new HttpError(400, `request body is empty; send a JSON array or NDJSON of ${what}`);
+  if (body.first === undefined) throw new HttpError('FEED_EMPTY', { what });
   if (type === 'application/json' && body.first !== 0x5b) {
-    throw new HttpError(400, `request body must be a JSON array of ${what} (or NDJSON with Content-Type application/x-ndjson)`);
+    throw new HttpError('FEED_NOT_ARRAY', { what });
   }
-  const options = { onError: onError as 'reject' | 'skip' };
+  const options = { onError };
   let summary: LoadSummary;
   try {
     summary = patch
@@ -169,7 +171,7 @@ export const products: Handler = async (ctx, state) => {
         ? await state.engine.replaceProducts(websiteId, body.stream, options)
         : await state.engine.upsertProducts(websiteId, body.stream, options);
   } catch (err) {
-    if (body.exceeded()) throw new HttpError(413, `request body exceeds the limit of ${state.limits.adminMaxBytes} bytes; nothing was changed`, { headers: { connection: 'close' } });
+    if (body.exceeded()) throw new HttpError('FEED_TOO_LARGE', { max: state.limits.adminMaxBytes }, { headers: { connection: 'close' } });
     // The rest of a rejected feed is not read: the connection closes after the answer.
     if (!ctx.req.readableEnded) ctx.res.setHeader('connection', 'close');
     throw err;
@@ -182,7 +184,7 @@ export const getProduct: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
   const refId = ctx.params[1]!;
   const found = await state.engine.getProduct(websiteId, refId);
-  if (found === undefined) throw new HttpError(404, `no product with refId ${JSON.stringify(refId)} in website "${websiteId}"`, { key: 'refId' });
+  if (found === undefined) throw new HttpError('PRODUCT_NOT_FOUND', { refId: JSON.stringify(refId), websiteId }, { key: 'refId' });
   // Products are free-form JSON: serialised as given, not through a fixed schema.
   send(ctx, state, 200, JSON_TYPE, JSON.stringify(found));
 };
@@ -211,36 +213,18 @@ export const stats: Handler = async (ctx, state) => {
 /** `GET /admin/v1/websites/{websiteId}/reports/attribution[?from=&to=]` (ISO 8601 date-times; the engine checks them). */
 export const attribution: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
-  const query = parseQueryString(ctx.query);
-  const range: { from?: string; to?: string } = {};
-  const from = scalar(query, 'from');
-  const to = scalar(query, 'to');
-  if (from !== undefined) range.from = from;
-  if (to !== undefined) range.to = to;
-  reply(ctx, state, 200, await state.engine.attributionReport(websiteId, range));
+  reply(ctx, state, 200, await state.engine.attributionReport(websiteId, queryOf<AttributionReportParams>(ctx)));
 };
 
-/** `GET /admin/v1/websites/{websiteId}/reports/searches[?from=&to=&limit=]` (the engine checks them). */
+/** `GET /admin/v1/websites/{websiteId}/reports/searches[?from=&to=&limit=]` (the engine reads the date-times). */
 export const searchReport: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
-  const query = parseQueryString(ctx.query);
-  const range: { from?: string; to?: string; limit?: string } = {};
-  for (const key of ['from', 'to', 'limit'] as const) {
-    const value = scalar(query, key);
-    if (value !== undefined) range[key] = value;
-  }
-  reply(ctx, state, 200, await state.engine.searchReport(websiteId, range));
+  reply(ctx, state, 200, await state.engine.searchReport(websiteId, queryOf<SearchReportParams>(ctx)));
 };
 
 /** `GET /admin/v1/websites/{websiteId}/reports/recommendations[?from=&to=]` (the engine checks them). */
 export const recommendationReport: Handler = async (ctx, state) => {
-  const query = parseQueryString(ctx.query);
-  const range: { from?: string; to?: string } = {};
-  for (const key of ['from', 'to'] as const) {
-    const value = scalar(query, key);
-    if (value !== undefined) range[key] = value;
-  }
-  reply(ctx, state, 200, await state.engine.recommendationReport(websiteOf(ctx), range));
+  reply(ctx, state, 200, await state.engine.recommendationReport(websiteOf(ctx), queryOf<RecommendationReportParams>(ctx)));
 };
 
 /** `GET /admin/v1/websites/{websiteId}/settings`: every key, defaults filled in. */
@@ -301,7 +285,7 @@ export const readyz: Handler = async (ctx, state) => {
 
 /** `GET /metrics`: Prometheus text format. */
 export const metrics: Handler = async (ctx, state) => {
-  if (!state.metrics) throw new HttpError(404, 'metrics are disabled');
+  if (!state.metrics) throw new HttpError('METRICS_DISABLED', {});
   const text = await state.metrics.text();
   send(ctx, state, 200, state.metrics.contentType, text);
 };

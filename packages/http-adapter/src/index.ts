@@ -11,8 +11,10 @@ export { HttpMetrics } from './metrics.js';
 export { logDestination, LOG_BUFFER_BYTES, LOG_FLUSH_MS } from './log-destination.js';
 export { TokenIndex, bearerToken } from './auth.js';
 export { buildOpenApi } from './openapi.js';
-export { schemas, inlineRefs, RECOMMEND_METHODS, type JsonSchema, type SchemaName, type RecommendMethod } from './schemas.js';
+export {
+  schemas, inlineRefs, querySchemas, RECOMMEND_METHODS, type JsonSchema, type SchemaName, type QuerySchemaName, type RecommendMethod,
+} from './schemas.js';
 export { routes, recommendRoutes, matchRoute } from './router.js';
 export { endpoints, recommendEndpoints, TAGS, type EndpointDeclaration, type OperationDeclaration, type AuthKind, type HttpMethod } from './endpoints.js';
-export { parseRecommendParams, parseQueryString } from './query.js';
+export { queryDecoderFor, compileQueryDecoder, parseQueryString, type QueryDecoder, type QueryParams } from './query.js';
 export { DEFAULT_DASHBOARD_DIR, dashboardConfig, type DashboardOptions } from './dashboard.js';

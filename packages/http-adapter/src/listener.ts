@@ -121,11 +121,11 @@ export function createListener(engine: Engine, options: ListenerOptions = {}): A
       return;
     }
     const ctx: RequestContext = {
-      req, res, route: match?.route ?? unmatchedRoute, params: match?.params ?? [], query,
+      req, res, route: match?.route ?? unmatchedRoute, params: match?.params ?? [], query, queryParams: undefined,
       requestId: requestIdOf(req), startedAt, done: false,
     };
     if (!match) {
-      sendError(ctx, state, matchError ?? new HttpError(404, `no such path: ${path || url}`));
+      sendError(ctx, state, matchError ?? new HttpError('PATH_NOT_FOUND', { path: path || url }));
       return;
     }
     try {
@@ -147,12 +147,12 @@ export function createListener(engine: Engine, options: ListenerOptions = {}): A
     }
     const operation = route.operations.get(method);
     if (!operation) {
-      sendError(ctx, state, new HttpError(405, `method ${method} is not allowed on ${route.template}; allowed: ${route.allow}`, { headers: { allow: route.allow } }));
+      sendError(ctx, state, new HttpError('METHOD_NOT_ALLOWED', { method, route: route.template, allow: route.allow }, { headers: { allow: route.allow } }));
       return;
     }
     ctx.operation = operation;
     if (state.limits.handlerTimeoutMs > 0 && route.timed) {
-      ctx.timer = setTimeout(() => sendError(ctx, state, new HttpError(503, `the request did not complete within ${state.limits.handlerTimeoutMs} ms`)), state.limits.handlerTimeoutMs);
+      ctx.timer = setTimeout(() => sendError(ctx, state, new HttpError('REQUEST_TIMEOUT', { ms: state.limits.handlerTimeoutMs })), state.limits.handlerTimeoutMs);
       ctx.timer.unref();
     }
     operation.handler(ctx, state).catch((err: unknown) => sendError(ctx, state, err));

@@ -8,7 +8,7 @@ import {
   type AuthKind, type BodyDeclaration, type EndpointDeclaration, type OperationDeclaration, type ResponseDeclaration,
 } from './endpoints.js';
 import type { ErrorShape } from './errors.js';
-import { schemas, type SchemaName } from './schemas.js';
+import { querySchemas, schemas, type JsonSchema, type QuerySchemaName, type SchemaName } from './schemas.js';
 
 const schemaRef = (name: SchemaName) => ({ $ref: `#/components/schemas/${name}` });
 const json = (name: SchemaName) => ({ 'application/json': { schema: schemaRef(name) } });
@@ -43,12 +43,25 @@ function requestContent(body: BodyDeclaration): Record<string, unknown> {
   return Object.fromEntries(body.mediaTypes.map((type) => [type, { schema: schemaRef(body.schema) }]));
 }
 
+/**
+ * The OpenAPI parameters of a query schema: one per property, its description lifted out of the schema.
+ * Arrays are exploded form parameters (`items=a&items=b`; the indexed `items[0]` form is described).
+ */
+function queryParameters(name: QuerySchemaName): Record<string, unknown>[] {
+  const schema = querySchemas[name] as { properties: Record<string, JsonSchema>; required?: readonly string[] };
+  return Object.entries(schema.properties).map(([param, { description, ...property }]) => ({
+    name: param, in: 'query', required: schema.required?.includes(param) ?? false,
+    ...(property.type === 'array' && { style: 'form', explode: true }),
+    description, schema: property,
+  }));
+}
+
 function operationObject(endpoint: EndpointDeclaration, op: OperationDeclaration): Record<string, unknown> {
   const parameters = [
     ...pathParamNames(endpoint.path).map((name) => ({
       name, in: 'path', required: true, description: endpoint.pathParams?.[name] ?? name, schema: { type: 'string' },
     })),
-    ...(op.query ?? []).map((q) => ({ name: q.name, in: 'query', required: q.required ?? false, ...q.openapi, description: q.description, schema: q.schema })),
+    ...(op.query ? queryParameters(op.query) : []),
   ];
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(op.responses)) responses[status] = responseObject(response);

@@ -1,11 +1,16 @@
 /**
- * Query-string parsing for the GET endpoints: indexed arrays (`items[0]`, `items[1]`, …, also repeated
- * `items=` and `items[]=`), booleans (`true|false|1|0`), bounded integers. A malformed value fails
- * with 400 naming the parameter.
+ * Query strings, decoded from their declaration: an operation that reads query parameters names one
+ * of the contract's query schemas (endpoints.ts), and the router compiles that schema, once, into a
+ * decoder that turns the raw query string into the typed parameters the handler reads. By the declared
+ * type of each parameter: a string (of an `enum` when the schema lists one), an integer within the
+ * schema's `minimum`..`maximum`, a boolean (`true|false|1|0`, any case), or an array of strings in the
+ * indexed form `items[0]`, `items[1]`, … (also repeated `items=` and `items[]=`). A malformed, missing
+ * (when required) or repeated value fails with a coded error naming the parameter; unknown names
+ * (cache busters, tracking) are ignored.
  * @module
  */
-import type { RecommendParams } from '@aisle/engine';
 import { HttpError } from './errors.js';
+import { querySchemas, type JsonSchema, type QuerySchemaName } from './schemas.js';
 
 /** Raw query parameters: every name with all its values in order. */
 export type RawQuery = Map<string, string[]>;
@@ -22,42 +27,121 @@ export function parseQueryString(query: string): RawQuery {
   return out;
 }
 
-/** The single value of a scalar parameter; 400 when repeated. */
-export function scalar(query: RawQuery, name: string): string | undefined {
+/** The decoded parameters of one request, as the declared schema types them. */
+export type QueryParams = Record<string, string | number | boolean | string[]>;
+
+/**
+ * Decodes a raw query string (without `?`); `maxItems` bounds every array parameter (the listener's
+ * `maxQueryItems`, configurable, so it is applied here rather than written into the contract).
+ */
+export type QueryDecoder = (query: string, maxItems: number) => QueryParams;
+
+/** Decodes one declared parameter from the raw query into `out`. */
+type ParameterDecoder = (query: RawQuery, out: QueryParams, maxItems: number) => void;
+
+/** The object schema of a query string, as the contract declares it. */
+interface QuerySchema {
+  properties: Record<string, JsonSchema>;
+  required?: readonly string[];
+}
+
+const decoders = new Map<QuerySchemaName, QueryDecoder>();
+
+/** The decoder of a named query schema of the contract (compiled on first use, then shared by every operation declaring it). */
+export function queryDecoderFor(name: QuerySchemaName): QueryDecoder {
+  let decoder = decoders.get(name);
+  if (decoder === undefined) {
+    decoder = compileQueryDecoder(querySchemas[name] as QuerySchema);
+    decoders.set(name, decoder);
+  }
+  return decoder;
+}
+
+/** Compiles the decoder of a query schema (at start; a schema this decoder cannot read fails here, not per request). */
+export function compileQueryDecoder(schema: QuerySchema): QueryDecoder {
+  const required = new Set(schema.required ?? []);
+  const decoders = Object.entries(schema.properties).map(([name, property]) => parameterDecoder(name, property, required.has(name)));
+  return (query, maxItems) => {
+    const raw = parseQueryString(query);
+    const out: QueryParams = {};
+    for (const decode of decoders) decode(raw, out, maxItems);
+    return out;
+  };
+}
+
+function parameterDecoder(name: string, schema: JsonSchema, required: boolean): ParameterDecoder {
+  switch (schema.type) {
+    case 'string': {
+      const choices = schema.enum as readonly string[] | undefined;
+      const words = choices?.join(' or ');
+      return (query, out) => {
+        const value = scalar(query, name);
+        // An empty value of a required parameter is as good as none (`?code=`).
+        if (required && !value) throw new HttpError('QUERY_PARAM_REQUIRED', { name }, { key: name });
+        if (value === undefined) return;
+        if (choices !== undefined && !choices.includes(value)) throw new HttpError('QUERY_PARAM_NOT_ALLOWED_VALUE', { name, choices: words! }, { key: name });
+        out[name] = value;
+      };
+    }
+    case 'boolean':
+      return (query, out) => {
+        const value = scalar(query, name);
+        if (value === undefined) return requirePresent(name, required);
+        out[name] = booleanOf(name, value);
+      };
+    case 'integer': {
+      const { minimum: min, maximum: max } = schema as { minimum?: number; maximum?: number };
+      if (min === undefined || max === undefined) throw new Error(`query parameter ${name}: an integer parameter declares its minimum and maximum`);
+      return (query, out) => {
+        const value = scalar(query, name);
+        if (value === undefined) return requirePresent(name, required);
+        // At most nine digits: a longer number is out of every declared range, and Number() stays exact.
+        if (!/^\d{1,9}$/.test(value) || Number(value) < min || Number(value) > max) {
+          throw new HttpError('QUERY_PARAM_NOT_INTEGER', { name, min, max, value }, { key: name });
+        }
+        out[name] = Number(value);
+      };
+    }
+    case 'array': {
+      if ((schema.items as JsonSchema | undefined)?.type !== 'string') throw new Error(`query parameter ${name}: an array parameter holds strings`);
+      return (query, out, maxItems) => {
+        const items = arrayOf(query, name, maxItems);
+        if (items === undefined) return requirePresent(name, required);
+        out[name] = items;
+      };
+    }
+    default:
+      throw new Error(`query parameter ${name}: type ${JSON.stringify(schema.type)} cannot be read from a query string`);
+  }
+}
+
+function requirePresent(name: string, required: boolean): void {
+  if (required) throw new HttpError('QUERY_PARAM_REQUIRED', { name }, { key: name });
+}
+
+/** The single value of a scalar parameter; an error when repeated. */
+function scalar(query: RawQuery, name: string): string | undefined {
   const values = query.get(name);
   if (!values) return undefined;
-  if (values.length > 1) throw new HttpError(400, `query parameter ${name} is given more than once`, { key: name });
+  if (values.length > 1) throw new HttpError('QUERY_PARAM_REPEATED', { name }, { key: name });
   return values[0];
 }
 
-/** `true|false|1|0` (case-insensitive) → boolean; anything else → 400 naming the parameter. */
-export function booleanParam(query: RawQuery, name: string): boolean | undefined {
-  const value = scalar(query, name);
-  if (value === undefined) return undefined;
+function booleanOf(name: string, value: string): boolean {
   switch (value.toLowerCase()) {
     case 'true': case '1': return true;
     case 'false': case '0': return false;
-    default: throw new HttpError(400, `query parameter ${name} must be true, false, 1 or 0 (got "${value}")`, { key: name });
+    default: throw new HttpError('QUERY_PARAM_NOT_BOOLEAN', { name, value }, { key: name });
   }
-}
-
-/** A decimal integer within [min, max]; 400 naming the parameter otherwise. */
-export function integerParam(query: RawQuery, name: string, min: number, max: number): number | undefined {
-  const value = scalar(query, name);
-  if (value === undefined) return undefined;
-  if (!/^\d{1,9}$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new HttpError(400, `query parameter ${name} must be an integer from ${min} to ${max} (got "${value}")`, { key: name });
-  }
-  return Number(value);
 }
 
 const INDEXED = /^([A-Za-z_][A-Za-z0-9_]*)\[(\d*)\]$/;
 
 /**
  * The array parameter `name`: `name[0]=a&name[1]=b` (ordered by index; gaps allowed), `name[]=a` and
- * repeated `name=a&name=b` (in order). A non-numeric index or a repeated index → 400.
+ * repeated `name=a&name=b` (in order). A non-numeric index or a repeated index is an error.
  */
-export function arrayParam(query: RawQuery, name: string, maxLength: number): string[] | undefined {
+function arrayOf(query: RawQuery, name: string, maxItems: number): string[] | undefined {
   const indexed: [number, string][] = [];
   const plain: string[] = [];
   let seen = false;
@@ -70,33 +154,15 @@ export function arrayParam(query: RawQuery, name: string, maxLength: number): st
     if (!key.startsWith(`${name}[`)) continue;
     const m = INDEXED.exec(key);
     if (!m || m[1] !== name || m[2] === '' || m[2]!.length > 6) {
-      throw new HttpError(400, `query parameter ${key} is not of the form ${name}[<index>]`, { key });
+      throw new HttpError('QUERY_PARAM_BAD_INDEX', { name: key, array: name }, { key });
     }
-    if (values.length > 1) throw new HttpError(400, `query parameter ${key} is given more than once`, { key });
+    if (values.length > 1) throw new HttpError('QUERY_PARAM_REPEATED', { name: key }, { key });
     indexed.push([Number(m[2]), values[0]!]);
     seen = true;
   }
   if (!seen) return undefined;
   indexed.sort((a, b) => a[0] - b[0]);
   const items = [...indexed.map(([, v]) => v), ...plain];
-  if (items.length > maxLength) throw new HttpError(400, `query parameter ${name} has ${items.length} entries; at most ${maxLength} are accepted`, { key: name });
+  if (items.length > maxItems) throw new HttpError('QUERY_PARAM_TOO_MANY', { name, count: items.length, max: maxItems }, { key: name });
   return items;
-}
-
-/** Parses the recommendation query parameters. Unknown names (cache busters, tracking) are ignored. */
-export function parseRecommendParams(query: RawQuery, maxItems: number): RecommendParams {
-  const params: RecommendParams = {};
-  const customerId = scalar(query, 'customerId');
-  if (customerId !== undefined) params.customerId = customerId;
-  const productRef = scalar(query, 'productRef');
-  if (productRef !== undefined) params.productRef = productRef;
-  const productStyleId = scalar(query, 'productStyleId');
-  if (productStyleId !== undefined) params.productStyleId = productStyleId;
-  const items = arrayParam(query, 'items', maxItems);
-  if (items !== undefined) params.items = items;
-  const filterOutOfStock = booleanParam(query, 'filterOutOfStock');
-  if (filterOutOfStock !== undefined) params.filterOutOfStock = filterOutOfStock;
-  const count = integerParam(query, 'count', 1, 100);
-  if (count !== undefined) params.count = count;
-  return params;
 }

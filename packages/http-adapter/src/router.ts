@@ -1,7 +1,7 @@
 /**
  * The route table, derived from the endpoint declarations (endpoints.ts): each declaration becomes a
- * {@link Route} whose operations carry their compiled serialisers and validator and run their
- * declared authentication, and a find-my-way radix tree matches paths to routes. Path parameters are
+ * {@link Route} whose operations carry their compiled serialisers, body validator and query decoder
+ * and run their declared authentication, and a find-my-way radix tree matches paths to routes. Path parameters are
  * percent-decoded.
  * @module
  */
@@ -14,13 +14,30 @@ import {
   type EndpointDeclaration, type EndpointName, type OperationDeclaration,
 } from './endpoints.js';
 import { HttpError } from './errors.js';
+import { queryDecoderFor, type QueryDecoder } from './query.js';
 
-/** The handler that runs an operation: its declared authentication first, unless it is public. */
-function withAuthentication(declaration: OperationDeclaration): Handler {
+/**
+ * The handler that runs an operation: its declared authentication first, unless it is public, then
+ * the decoding of its declared query string (after authentication: a caller without a token learns
+ * nothing from the query's errors). A public operation without a query runs its handler as it is.
+ */
+function withPreconditions(declaration: OperationDeclaration, decodeQuery: QueryDecoder | undefined): Handler {
   const { auth, handler } = declaration;
-  if (auth === 'public') return handler;
+  if (auth === 'public') {
+    if (!decodeQuery) return handler;
+    // Not async: the recommendation methods are the hot GET path, and this adds no promise per request.
+    return (ctx, state) => {
+      try {
+        ctx.queryParams = decodeQuery(ctx.query, state.limits.maxQueryItems);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return handler(ctx, state);
+    };
+  }
   return async (ctx, state) => {
     await authenticate(auth, ctx, state);
+    if (decodeQuery) ctx.queryParams = decodeQuery(ctx.query, state.limits.maxQueryItems);
     await handler(ctx, state);
   };
 }
@@ -31,9 +48,10 @@ function compileOperation(declaration: OperationDeclaration): Operation {
     if (response.schema) serializers.set(Number(status), serializerFor(response.schema));
   }
   const body = declaration.body;
+  const decodeQuery = declaration.query && queryDecoderFor(declaration.query);
   return {
     declaration,
-    handler: withAuthentication(declaration),
+    handler: withPreconditions(declaration, decodeQuery),
     serializers,
     ...(body?.validate && { validator: validatorFor(body.schema) }),
   };
@@ -119,7 +137,7 @@ export function matchRoute(path: string): RouteMatch | undefined {
     // escaped does: then the request names an endpoint with a malformed segment, a 400 and not a 404.
     if (path.includes('%') && tree.find(TREE_METHOD, path.replaceAll('%', '%25'))) {
       const bad = path.split('/').find((segment) => !decodes(segment));
-      throw new HttpError(400, `path segment "${bad}" is not valid percent-encoding`);
+      throw new HttpError('PATH_SEGMENT_MALFORMED', { segment: bad ?? path });
     }
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { AisleError, ErrorCodes, ValidationError, type ErrorCode } from '@aisle/engine';
+import { AisleError, ErrorCodes, messageOf, ValidationError, type ErrorCode } from '@aisle/engine';
 import { describe, expect, it } from 'vitest';
 import { HttpError, problemFor, problemPath, STATUS_BY_CODE, toWireError } from '../src/errors.js';
 
@@ -15,7 +15,26 @@ describe('engine error codes → HTTP statuses (one table)', () => {
     expect(problem.errors).toEqual({ 'events[0].Products[0].RefId': ['The RefId field is required.'] });
     expect(toWireError(new ValidationError(problem)).problem).toBe(problem);
     expect(toWireError(new Error('secret detail'))).toMatchObject({ status: 500, message: 'internal error', internal: true });
-    expect(toWireError(new HttpError(415, 'x', { key: 'k' }))).toMatchObject({ status: 415, key: 'k', internal: false });
+    expect(toWireError(new HttpError('MEDIA_TYPE_UNSUPPORTED', { accepted: 'application/json', got: '' }, { key: 'k' })))
+      .toMatchObject({ status: 415, key: 'k', message: 'Content-Type must be application/json', internal: false });
+  });
+
+  it('words the adapter\'s errors by their templates, with the code\'s status and the headers they carry', () => {
+    const err = new HttpError('METHOD_NOT_ALLOWED', { method: 'PUT', route: '/healthz', allow: 'GET, HEAD, OPTIONS' }, { headers: { allow: 'GET, HEAD, OPTIONS' } });
+    expect(err).toBeInstanceOf(AisleError);
+    expect(toWireError(err)).toEqual({
+      status: 405, key: '$', message: 'method PUT is not allowed on /healthz; allowed: GET, HEAD, OPTIONS',
+      headers: { allow: 'GET, HEAD, OPTIONS' }, problem: undefined, internal: false,
+    });
+    expect(messageOf('QUERY_PARAM_NOT_INTEGER', { name: 'count', min: 1, max: 100, value: 'abc' }))
+      .toBe('query parameter count must be an integer from 1 to 100 (got "abc")');
+  });
+
+  it('gives every templated code a template whose placeholders are plain names', () => {
+    for (const [code, entry] of Object.entries(ErrorCodes)) {
+      if (!('message' in entry)) continue;
+      expect(entry.message.replace(/\{\w+\}/g, ''), code).not.toMatch(/[{}]/);
+    }
   });
 
   it('writes problem paths with deeper properties in PascalCase', () => {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseQueryString, parseRecommendParams } from '../src/query.js';
+import type { HttpError } from '../src/errors.js';
+import { compileQueryDecoder, queryDecoderFor } from '../src/query.js';
 import { jsonDepthWithin } from '../src/body.js';
 
-describe('recommendation query parameters', () => {
-  const parse = (q: string) => parseRecommendParams(parseQueryString(q), 100);
+describe('recommendation query parameters (decoded by the contract\'s RecommendQuery schema)', () => {
+  const decode = queryDecoderFor('RecommendQuery');
+  const parse = (q: string) => decode(q, 100);
   it('reads indexed arrays in index order, repeated and [] forms after them', () => {
     expect(parse('items%5B1%5D=b&items%5B0%5D=a&items=c&items[]=d').items).toEqual(['a', 'b', 'c', 'd']);
     expect(parse('items[10]=k&items[2]=c').items).toEqual(['c', 'k']);
@@ -16,12 +18,41 @@ describe('recommendation query parameters', () => {
   it('ignores unknown names', () => {
     expect(parse('customerId=c1&_=123')).toEqual({ customerId: 'c1' });
   });
-  it('refuses malformed values naming the parameter', () => {
-    expect(() => parse('items[a]=x')).toThrow(/items\[a\]/);
-    expect(() => parse('items[0]=x&items[0]=y')).toThrow(/items\[0\]/);
-    expect(() => parse('count=-1')).toThrow(/count/);
-    expect(() => parse('filterOutOfStock=yes')).toThrow(/filterOutOfStock/);
-    expect(() => parseRecommendParams(parseQueryString('items=a&items=b&items=c'), 2)).toThrow(/at most 2/);
+  it('refuses malformed values naming the parameter, in the documented words', () => {
+    const message = (q: string, maxItems = 100) => {
+      try {
+        decode(q, maxItems);
+      } catch (err) {
+        return [(err as HttpError).code, (err as HttpError).message];
+      }
+      return undefined;
+    };
+    expect(message('items[a]=x')).toEqual(['QUERY_PARAM_BAD_INDEX', 'query parameter items[a] is not of the form items[<index>]']);
+    expect(message('items[0]=x&items[0]=y')).toEqual(['QUERY_PARAM_REPEATED', 'query parameter items[0] is given more than once']);
+    expect(message('count=-1')).toEqual(['QUERY_PARAM_NOT_INTEGER', 'query parameter count must be an integer from 1 to 100 (got "-1")']);
+    expect(message('count=101')?.[1]).toBe('query parameter count must be an integer from 1 to 100 (got "101")');
+    expect(message('filterOutOfStock=yes')).toEqual(['QUERY_PARAM_NOT_BOOLEAN', 'query parameter filterOutOfStock must be true, false, 1 or 0 (got "yes")']);
+    expect(message('items=a&items=b&items=c', 2)).toEqual(['QUERY_PARAM_TOO_MANY', 'query parameter items has 3 entries; at most 2 are accepted']);
+    expect(message('customerId=a&customerId=b')).toEqual(['QUERY_PARAM_REPEATED', 'query parameter customerId is given more than once']);
+  });
+});
+
+describe('the other query strings of the contract', () => {
+  it('requires the declared parameters (an empty value counts as none) and reads enums', () => {
+    const coupon = queryDecoderFor('CouponQuery');
+    expect(coupon('code=A&client=site-a', 100)).toEqual({ code: 'A', client: 'site-a' });
+    expect(() => coupon('client=site-a', 100)).toThrow('query parameter code is required');
+    expect(() => coupon('code=A&client=', 100)).toThrow('query parameter client is required');
+    const put = queryDecoderFor('ProductsPutQuery');
+    expect(put('mode=replace&onError=skip', 100)).toEqual({ mode: 'replace', onError: 'skip' });
+    expect(() => put('mode=merge', 100)).toThrow('query parameter mode must be upsert or replace');
+    expect(() => queryDecoderFor('ProductsPatchQuery')('mode=replace', 100)).toThrow('query parameter mode must be upsert');
+    expect(queryDecoderFor('SearchReportQuery')('limit=7&from=2026-01-01', 100)).toEqual({ limit: 7, from: '2026-01-01' });
+  });
+
+  it('refuses, when compiled, a schema a query string cannot carry', () => {
+    expect(() => compileQueryDecoder({ properties: { nested: { type: 'object' } } })).toThrow(/nested/);
+    expect(() => compileQueryDecoder({ properties: { n: { type: 'integer' } } })).toThrow(/minimum and maximum/);
   });
 });
 

@@ -22,6 +22,7 @@ import * as loadCatalogSnapshot from './load-catalog-snapshot.js';
 import * as catalogUpsert from './catalog-upsert.js';
 import * as neighbourTable from './neighbour-table.js';
 import * as recommend from './recommend.js';
+import * as queryDecoder from './query-decoder.js';
 import * as lessRedundant from './less-redundant.js';
 import * as signRetailMedia from './sign-retail-media.js';
 import * as validatePurchaseRequest from './validate-purchase-request.js';
@@ -45,6 +46,7 @@ export const MICRO_FILES: Record<string, MicroFile> = {
   'catalog-upsert': catalogUpsert,
   'neighbour-table': neighbourTable,
   'recommend': recommend,
+  'query-decoder': queryDecoder,
   'less-redundant': lessRedundant,
   'sign-retail-media': signRetailMedia,
   'validate-purchase-request': validatePurchaseRequest,

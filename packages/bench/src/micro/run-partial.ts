@@ -21,6 +21,10 @@ export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
     ['all docs: min/max of price and ratings', { q: '', range_fields: ['price', 'ratings'] }],
     ['all docs: top-20 by price (top-k)', { q: '', sort_fields: [{ price: { order: 'asc', type: 'number' } }] }],
     ['all docs: top-20 by brand then price (two-key top-k)', { q: '', sort_fields: [{ brand: { order: 'asc', type: 'text' } }, { price: { order: 'desc', type: 'number' } }] }],
+    // Scope conditions (search/conditions.ts): per-doc checks over browse candidates and over text matches.
+    ['browse: scope price 20-80 (numeric checks per candidate)', { q: '', scope: { price: { min: 20, max: 80 } } }],
+    ['browse: scope brand exists (value checks per candidate)', { q: '', scope: { brand: { exists: true } } }],
+    ['one common word, scope price 20-80 (checks per match)', { q: 'black', scope: { price: { min: 20, max: 80 } } }],
   ];
   return variants.map(([name, body]) => {
     const p = plan(body);

@@ -22,10 +22,15 @@
 import { createHash } from 'node:crypto';
 import type { CatalogState } from '../catalog/catalog-index.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
+import { SEARCH_REPORT_LIMITS } from '../contract/limits.js';
+import {
+  readReportTimes, SearchReportQuerySchema, type RecommendationReportParams, type SearchReportParams,
+} from '../contract/query-schemas.js';
+import { describeAjvError, validatorFor } from '../contract/validate.js';
 import type { SuggestionSettings } from '../config.js';
 import type { RecommendationReport, SearchReport } from '../engine-api.js';
 import { AisleError, ValidationError } from '../errors.js';
-import { parseIsoDateTime, problemDetails } from '../events/validate-common.js';
+import { problemDetails } from '../events/validate-common.js';
 import { mergeSuggestions, vocabularyCompletions } from '../search/query-suggestions.js';
 import { hourOf } from '../store/analytics-rows.js';
 import type { AnalyticsBatch, AnalyticsKind, LoggedResponse, QuerySession, ResponseOutcome, RollupDelta, RollupWindow, Store } from '../store/store.js';
@@ -46,8 +51,8 @@ export const FLUSH_AT_ENTRIES = 10_000;
 export const SEARCH_LOG_REFRESH_MS = 60_000;
 /** Most entries of `payload.suggestions.queries`. */
 export const MAX_SUGGESTED_QUERIES = 5;
-/** Default and largest `limit` of the searches report. */
-export const SEARCH_REPORT_LIMITS = { default: 20, max: 1_000 } as const;
+/** Default and largest `limit` of the searches report (declared with the contract's other limits). */
+export { SEARCH_REPORT_LIMITS } from '../contract/limits.js';
 
 /** A query as the log keys it: its words joined by one space, cut at {@link MAX_LOGGED_QUERY_LENGTH}. */
 export function logQuery(q: string): string {
@@ -294,13 +299,15 @@ export class SearchLog {
     return mergeSuggestions(q, logged, fromVocabulary, MAX_SUGGESTED_QUERIES);
   }
 
-  /** Parses a report's `from`/`to` (ISO 8601, both optional; `to` defaults to now), listing every bad one. */
+  /**
+   * A report's window from its `from`/`to` (ISO 8601, both optional; `to` defaults to now), read by the
+   * contract's `readReportTimes`; every bad one is added to `errors`.
+   */
   private window(range: { from?: string; to?: string }, errors: Record<string, string[]>): RollupWindow | undefined {
-    const fromMs = range.from === undefined ? 0 : parseIsoDateTime(range.from);
-    const toMs = range.to === undefined ? this.now() : parseIsoDateTime(range.to);
-    if (fromMs === undefined) errors.from = ['The from parameter must be an ISO 8601 date-time.'];
-    if (toMs === undefined) errors.to = ['The to parameter must be an ISO 8601 date-time.'];
-    return fromMs === undefined || toMs === undefined ? undefined : { fromHour: hourOf(fromMs), toHour: toMs };
+    const times = readReportTimes(range);
+    Object.assign(errors, times.errors);
+    if (Object.keys(times.errors).length > 0) return undefined;
+    return { fromHour: hourOf(times.fromMs ?? 0), toHour: times.toMs ?? this.now() };
   }
 
   /** Reads the totals of a window, after writing what is pending (held chains end now). */
@@ -318,20 +325,20 @@ export class SearchLog {
    * `limit` of each list. Throws `ValidationError` naming a bad parameter, `STORE_FAILURE` when the
    * store cannot be read.
    */
-  async report(websiteId: string, range: { from?: string; to?: string; limit?: number | string }): Promise<SearchReport> {
+  async report(websiteId: string, range: SearchReportParams): Promise<SearchReport> {
     const errors: Record<string, string[]> = {};
     const window = this.window(range, errors);
-    const limit = range.limit === undefined ? SEARCH_REPORT_LIMITS.default : Number(range.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_REPORT_LIMITS.max) {
-      errors.limit = [`The limit parameter must be an integer from 1 to ${SEARCH_REPORT_LIMITS.max}.`];
-    }
+    // The HTTP adapter decodes `limit` by the same schema; a library caller's value is checked here.
+    const limit = range.limit ?? SEARCH_REPORT_LIMITS.default;
+    const limitCheck = validatorFor(SearchReportQuerySchema);
+    if (!limitCheck({ limit })) errors.limit = [`The limit parameter ${describeAjvError(limitCheck.errors).message}.`];
     if (window === undefined || Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
     const lists = searchReportOf(await this.totals(websiteId, 'search', window), limit);
     return { websiteId, ...(range.from !== undefined && { from: range.from }), ...(range.to !== undefined && { to: range.to }), ...lists };
   }
 
   /** The recommendations report over the same window as {@link report}. */
-  async recommendationReport(websiteId: string, range: { from?: string; to?: string }): Promise<RecommendationReport> {
+  async recommendationReport(websiteId: string, range: RecommendationReportParams): Promise<RecommendationReport> {
     const errors: Record<string, string[]> = {};
     const window = this.window(range, errors);
     if (window === undefined) throw new ValidationError(problemDetails(errors));

@@ -133,7 +133,7 @@ export interface PostingSegment {
 }
 
 /**
- * The postings of the docs appended since a version's one-go build (append-products.ts): every doc of
+ * The postings of the docs appended since a version's one-go build (changes/append-products.ts, full-text/append-full-text.ts): every doc of
  * the tail is `fromDoc` or higher, every doc of the main postings lower, so a term's docs are its main
  * entries then its tail entries.
  */
@@ -156,7 +156,7 @@ export interface FullTextIndex {
   /**
    * Norm key of the entry: its (field, term frequency, field length) in `normKeys` (norm-keys.ts); the
    * entry's full-text field number is the key's (no array of its own).
-   * Searches score the entry with that triple's norm (`postingNorm` in build-catalog-state.ts: BM25F,
+   * Searches score the entry with that triple's norm (`postingNorm` in full-text/length-norms.ts: BM25F,
    * b = 0.75, with the live mean lengths) and apply field weights and k1.
    */
   postKey: PostKeys;
@@ -168,7 +168,7 @@ export interface FullTextIndex {
   tail?: PostingTail;
   /**
    * Tokens of full-text field `f` in doc `d`: `fieldLengths[d * fieldIds.length + f]` (doc by doc, see
-   * field-lengths.ts), saturating at `MAX_FIELD_LENGTH` (build-catalog-state.ts). Norms and length
+   * field-lengths.ts), saturating at `MAX_FIELD_LENGTH` (full-text/length-norms.ts). Norms and length
    * totals use the stored value.
    */
   fieldLengths: Uint16Array;

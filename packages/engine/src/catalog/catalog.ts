@@ -22,8 +22,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { MAX_REPORTED_SKIPS, type LoadOptions, type LoadSummary, type ProductSource, type StrayValues } from '../engine-api.js';
-import type { CatalogView, Product, ProductList } from '../types.js';
-import { buildCatalogState, buildCatalogSteps, runSteps, STEP, type Steps } from './build/build-catalog-state.js';
+import type { CatalogView, Product, ProductList, SynonymEntry } from '../types.js';
+import { buildCatalogState, buildCatalogSteps } from './build/build-catalog-state.js';
+import { runSteps, STEP, type Steps } from './steps.js';
 import type { CatalogState } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, ownValueReader } from './field-values.js';
 import type { LoggedChange } from './durability/change-log.js';
@@ -31,7 +32,6 @@ import { appendProducts, planAppend } from './changes/append-products.js';
 import { applyValuePatch, planValuePatch } from './changes/patch-values.js';
 import { mergeProductPatches } from './changes/merge-patch.js';
 import { changedProducts, type CatalogChange, type ChangeResult } from './changes/changed-products.js';
-import type { SynonymEntry } from '../search/relevance-settings.js';
 import { readProducts } from './input/read-products.js';
 import { withEarlierSkips, type SkipReport } from './input/skip-report.js';
 import { runInSlices, SLICE_MS } from './build/time-slices.js';
@@ -94,11 +94,11 @@ export const SYNC_BUILD_LIMIT = 1000;
 type Change = CatalogChange;
 
 /**
- * Makes a batch of changes durable (write-ahead log), the last numbered `lastSeq`, all or nothing.
- * Called once the version holding them is built and before it is published: when it rejects, the
- * version is dropped and every change of the batch fails.
+ * Makes a batch of changes durable (the catalog change log), all or nothing, and resolves with the
+ * log position of its last change. Called once the version holding them is built and before it is
+ * published: when it rejects, the version is dropped and every change of the batch fails.
  */
-export type ChangeLogger = (changes: readonly Change[], lastSeq: number) => Promise<void>;
+export type ChangeLogger = (changes: readonly Change[]) => Promise<number>;
 
 export type { ChangeResult } from './changes/changed-products.js';
 
@@ -113,6 +113,8 @@ interface BuildOutcome {
 interface QueuedChange {
   change: Change;
   seq: number;
+  /** Its position in the change log, once logged (or when replayed from the log). */
+  position?: number;
   resolve(result: ChangeResult): void;
   reject(error: unknown): void;
 }
@@ -297,6 +299,8 @@ export class Catalog implements CatalogView {
   /** Changes queued so far (each gets the next number) and the last one the current version holds. */
   private queuedSeq = 0;
   private appliedSeqNumber = 0;
+  /** The change-log position of the last logged change the current version holds (0: none). */
+  private loggedPositionNumber = 0;
   private logger: ChangeLogger | undefined;
   /** Resolved when no build runs and nothing is queued (see {@link Catalog.patch}). */
   private idleWaiters: (() => void)[] = [];
@@ -429,30 +433,35 @@ export class Catalog implements CatalogView {
     this.logger = logger;
   }
 
-  /** Number of the last change queued (changes are numbered from 1 in queue order). */
-  get lastQueuedSeq(): number {
-    return this.queuedSeq;
-  }
-
   /** Number of the last change the current version holds (with every change before it). */
   get appliedSeq(): number {
     return this.appliedSeqNumber;
   }
 
   /**
+   * The change-log position of the last logged change the current version holds: a snapshot of the
+   * current version holds every logged change up to it (read together with {@link state}).
+   */
+  get loggedPosition(): number {
+    return this.loggedPositionNumber;
+  }
+
+  /**
    * Applies changes read back from the change log, in order, as one batch (one build, not one per
    * change: a restart after many logged changes of a big catalog costs one rebuild). They were
-   * validated when first made and are not logged again.
+   * validated when first made and are not logged again; `throughPosition` is the log position of the
+   * last one, when they come from this catalog's change log.
    */
-  async replay(changes: readonly LoggedChange[]): Promise<ChangeResult[]> {
+  async replay(changes: readonly LoggedChange[], throughPosition?: number): Promise<ChangeResult[]> {
     if (changes.length === 0) return [];
     const pending: Promise<ChangeResult>[] = [];
     // All queued before a build is started, so the next build takes them all.
-    for (const change of changes) {
+    changes.forEach((change, i) => {
       const queued: Change = change.kind === 'delete' ? { kind: 'delete', refIds: change.refIds.slice() } : { kind: change.kind, products: change.products.slice() };
       const seq = ++this.queuedSeq;
-      pending.push(new Promise<ChangeResult>((resolve, reject) => this.queue.push({ change: queued, seq, resolve, reject })));
-    }
+      const position = i === changes.length - 1 ? throughPosition : undefined;
+      pending.push(new Promise<ChangeResult>((resolve, reject) => this.queue.push({ change: queued, seq, position, resolve, reject })));
+    });
     if (!this.building) this.buildNext();
     return Promise.all(pending);
   }
@@ -571,13 +580,16 @@ export class Catalog implements CatalogView {
       this.settle(batch, out);
       return;
     }
-    let durable: Promise<void>;
+    let durable: Promise<number>;
     try {
-      durable = logger(batch.map((q) => q.change), batch[batch.length - 1].seq);
+      durable = logger(batch.map((q) => q.change));
     } catch (error) {
       durable = Promise.reject(error);
     }
-    durable.then(() => this.settle(batch, out), (error: unknown) => this.settle(batch, undefined, error));
+    durable.then((position) => {
+      batch[batch.length - 1].position = position;
+      this.settle(batch, out);
+    }, (error: unknown) => this.settle(batch, undefined, error));
   }
 
   /** Publishes a built batch (or fails it), answers its calls and starts the next build. */
@@ -587,6 +599,9 @@ export class Catalog implements CatalogView {
       if (out.state) this.current = out.state;
       if (out.compactDocs !== undefined) this.compactDocCount = out.compactDocs;
       if (batch.length > 0) this.appliedSeqNumber = batch[batch.length - 1].seq;
+      // With the version that holds them (a snapshot reads both together).
+      const position = batch.at(-1)?.position;
+      if (position !== undefined) this.loggedPositionNumber = position;
       // A merge running in the background applies these changes again once it is built.
       if (out.state && this.merging) this.merging.since.push(...batch.map((q) => q.change));
     }

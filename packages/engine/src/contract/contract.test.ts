@@ -3,7 +3,7 @@ import { AisleError, ErrorCodes, fieldError, isAisleError } from '../errors.js';
 import { EngineOptionsSchema } from './config-schema.js';
 import { formatError, problemPath } from './errors.js';
 import { MAX_BUNDLE_COUNT, MAX_SEARCH_SIZE, MAX_SET_COUNT } from './limits.js';
-import { inlineRefs, schemas } from './schemas.js';
+import { inlineRefs, schemas, ScopeConditionSchema } from './schemas.js';
 import { WEBSITE_SETTINGS_KEYS, WebsiteSettingsSchema } from './settings-schema.js';
 import { checkAgainst, type FailAt } from './validate.js';
 
@@ -59,8 +59,10 @@ describe('describing a failure', () => {
   it('lets the union branch that got furthest speak, and lists the forms when none fits', () => {
     expect(failureOf('SearchRequest', { ...base, scope: { price: { min: '1' } } })).toBe('scope.price.min: must be a number');
     expect(failureOf('SearchRequest', { ...base, scope: { brand: ['a', 2] } })).toBe('scope.brand[1]: must be a string');
-    expect(failureOf('SearchRequest', { ...base, scope: { brand: 'a' } }))
-      .toBe('scope.brand: must be an array of strings (text field), {not: [strings]} or {min?, max?, not?: [numbers]} (numeric field)');
+    // The forms are listed as the condition schema describes them (one description per operator set).
+    expect(failureOf('SearchRequest', { ...base, scope: { brand: 'a' } })).toBe(`scope.brand: must be ${ScopeConditionSchema.description}`);
+    expect(ScopeConditionSchema.description).toMatch(/^an array of strings \(text field\), \{not: \[strings\]\} or \{min\?, max\?, not\?: \[numbers\]\}/);
+    expect(failureOf('SearchRequest', { ...base, scope: { brand: { exists: 'yes' } } })).toBe('scope.brand.exists: must be true or false');
   });
 
   it('reports a store by the form its type names', () => {

@@ -12,3 +12,5 @@ export { validatorFor, describeAjvError, describeAjvErrors, checkAgainst, type F
 export { parseIsoDateTime, EVENT_FORMATS, type EventFormat } from './formats.js';
 export * from './errors.js';
 export * from './settings-schema.js';
+export * from './query-schemas.js';
+export { EngineOptionsSchema } from './config-schema.js';

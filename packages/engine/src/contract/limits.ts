@@ -27,6 +27,8 @@ export const MAX_BUNDLE_COUNT = 100;
 export const DEFAULT_COUNT = 10;
 /** Largest recommendation list length. */
 export const MAX_COUNT = 100;
+/** Most entries of an array query parameter (the cart's `items[n]`) by default; the HTTP listener's `maxQueryItems` overrides it. */
+export const DEFAULT_MAX_QUERY_ITEMS = 100;
 
 /** Most events in one purchase request. */
 export const MAX_EVENTS_PER_REQUEST = 100;
@@ -68,3 +70,6 @@ export const SUGGESTION_LIMITS = { minSessions: 20, exclude: 10_000 } as const;
 export const MAX_RETENTION_DAYS = 3_650;
 /** Largest `typoTolerance` word size. */
 export const MAX_TYPO_WORD_SIZE = 1000;
+
+/** Default and largest `limit` of the searches report (entries of each list). */
+export const SEARCH_REPORT_LIMITS = { default: 20, max: 1_000 } as const;

@@ -19,7 +19,7 @@ import { HMAC_SALT_LENGTH } from '../retail-media/hmac.js';
 import { NumericScopeSchema, ScopeConditionSchema, TextNot, TextValues } from './scope-schema.js';
 import { WebsiteSettingsSchema } from './settings-schema.js';
 
-export { NumericScopeSchema, ScopeConditionSchema } from './scope-schema.js';
+export { NumericScopeSchema, ScopeConditionSchema, type ScopeCondition, type ScopeConditions } from './scope-schema.js';
 import {
   DECIMAL_STRING_PATTERN, DEFAULT_SEARCH_SIZE, DEFAULT_SET_COUNT, MAX_BUNDLE_COUNT, MAX_COUPON_CODE_LENGTH, MAX_EVENTS_PER_REQUEST,
   MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SEARCH_SIZE,
@@ -65,7 +65,7 @@ const eventTime = () => Type.String({ format: 'event-time', description: 'ISO 86
 
 const ScopeSchema = dict(ScopeConditionSchema, {
   maxProperties: MAX_REQUEST_FIELDS,
-  description: 'Filters by field: text fields take an array of values (OR) or {not: [...]}; numeric fields take {min?, max?, not?}. Keys combine with AND.',
+  description: 'Filters by field: one condition per field, of the forms its schema describes; keys combine with AND.',
 });
 
 const SortSpec = Type.Object({ order: oneOf(['asc', 'desc'] as const), type: oneOf(['number', 'text'] as const) }, { additionalProperties: false });

@@ -3,7 +3,7 @@
  * and the merchandising rules' boosts, so all three accept exactly the same conditions.
  * @module
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { MAX_SCOPE_VALUES } from './limits.js';
 
 const opt = Type.Optional;
@@ -17,8 +17,20 @@ export const NumericScopeSchema = Type.Object({
 /** aisle's text exclusion extension `{not: [...]}`. */
 export const TextNot = Type.Object({ not: TextValues }, { additionalProperties: false });
 
-/** One scope condition. The numeric form comes before `{not}` so a mistyped numeric condition is reported against it. */
-export const ScopeConditionSchema = Type.Union([TextValues, NumericScopeSchema, TextNot], {
-  description: 'an array of strings (text field), {not: [strings]} or {min?, max?, not?: [numbers]} (numeric field)',
+/** `{exists: true|false}`: the products that have (or have not) a value for the field, whatever its kind. */
+export const ExistsSchema = Type.Object({ exists: Type.Boolean() }, { additionalProperties: false });
+
+/**
+ * One scope condition. The numeric form comes before `{not}` so a mistyped numeric condition is
+ * reported against it. Its meaning is search/conditions.ts's, which parses these shapes (and only
+ * there are they told apart).
+ */
+export const ScopeConditionSchema = Type.Union([TextValues, NumericScopeSchema, TextNot, ExistsSchema], {
+  description: 'an array of strings (text field), {not: [strings]} or {min?, max?, not?: [numbers]} (numeric field), or {exists: true|false} (any field)',
 });
+
+/** One scope condition as on the wire. */
+export type ScopeCondition = Static<typeof ScopeConditionSchema>;
+/** A scope as on the wire: field name → condition; the fields' conditions combine with AND. */
+export type ScopeConditions = Record<string, ScopeCondition>;
 

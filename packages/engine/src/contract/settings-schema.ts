@@ -1,8 +1,9 @@
 /**
- * The website settings as one JSON schema: every key, its shape and its limits. The config file,
- * `createEngine`, `engine.updateSettings` and the settings API are all checked against it (config.ts
- * adds the few rules a schema cannot state), the known-keys lists are read from it, and the adapter
- * publishes it in its OpenAPI document. A key added to the settings is added here, once.
+ * The website settings as one JSON schema: every key, its shape, its limits and its meaning. The
+ * config file, `createEngine`, `engine.updateSettings` and the settings API are all checked against it
+ * (config.ts adds the few rules a schema cannot state), the known-keys lists are read from it, the
+ * adapter publishes it in its OpenAPI document, and the TypeScript types of the settings are derived
+ * from it (`Static<>`): a key added to the settings is added here, once.
  * @module
  */
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
@@ -26,30 +27,93 @@ const dateTime = () => Type.String({ description: 'ISO 8601 date-time.' });
 const PersonalizationSchema = Type.Union([Type.Boolean(), closed({ weight: opt(weight()) })], {
   description: 'true | false | {weight: number >= 0} (docs/personalization.md).',
 });
+
+/** `settings.personalization`: off, on with the default weight, or on with a weight. */
+export type PersonalizationSetting = Static<typeof PersonalizationSchema>;
+
 const SemanticSearchSchema = Type.Union([Type.Boolean(), closed({ model: opt(name()), weight: opt(weight()) })], {
   description: 'true | false | {model: string, weight: number >= 0} (docs/semantic-search.md).',
 });
 
-const SynonymSchema = Type.Union([
-  Type.Array(word(), { minItems: 2, maxItems: RELEVANCE_LIMITS.wordsPerEntry }),
-  closed({ from: word(), to: Type.Array(word(), { minItems: 1, maxItems: RELEVANCE_LIMITS.wordsPerEntry }) }),
-]);
+/** `settings.semanticSearch`: off, on with the built-in model, or a model (an embedder id) and a weight. */
+export type SemanticSearchSetting = Static<typeof SemanticSearchSchema>;
+
+const OneWaySynonymSchema = closed({ from: word(), to: Type.Array(word(), { minItems: 1, maxItems: RELEVANCE_LIMITS.wordsPerEntry }) });
+
+/** A one-way synonym: a query for `from` (a word or phrase) also finds each of `to`, not the reverse. */
+export type OneWaySynonym = Static<typeof OneWaySynonymSchema>;
+
+const SynonymSchema = Type.Union([Type.Array(word(), { minItems: 2, maxItems: RELEVANCE_LIMITS.wordsPerEntry }), OneWaySynonymSchema]);
+
+/** A synonym entry: a group of equivalent words or phrases (two-way), or a one-way rule. */
+export type SynonymEntry = Static<typeof SynonymSchema>;
 
 const typoWordSize = () => Type.Integer({ minimum: 1, maximum: MAX_TYPO_WORD_SIZE });
+
+const TypoToleranceSchema = closed(
+  { enabled: opt(Type.Boolean()), minWordSizeOneTypo: opt(typoWordSize()), minWordSizeTwoTypos: opt(typoWordSize()) },
+  { description: 'Edits allowed by word length (defaults: enabled, 1 edit from 4 letters, 2 from 8).' },
+);
+
+/** Typo tolerance: a query word of `minWordSizeOneTypo`+ letters may have 1 edit, of `minWordSizeTwoTypos`+ 2. */
+export type TypoToleranceSettings = Static<typeof TypoToleranceSchema>;
+
+const TieBreakerSchema = closed({
+  field: name(), order: oneOf(['asc', 'desc'] as const),
+  type: opt(oneOf(['number', 'text'] as const)),
+});
+
+/** A tie-breaker: a field compared after relevance (and after `sort_fields`); `type` (how values compare) is `number` by default. */
+export type TieBreaker = Static<typeof TieBreakerSchema>;
+
+const RankingSchema = closed({
+  tieBreakers: opt(Type.Array(TieBreakerSchema, { maxItems: RELEVANCE_LIMITS.tieBreakers })),
+}, { description: 'tieBreakers: keys applied after relevance and after sort_fields.' });
+
+/** Ranking settings. */
+export type RankingSettings = Static<typeof RankingSchema>;
+
+const RedirectSchema = Type.Object({ queries: names(), url: name() });
+
+/** A redirect rule: when the normalised query equals one of `queries`, `payload.redirects.url` is set. */
+export type RedirectRule = Static<typeof RedirectSchema>;
+
+const RulePinSchema = closed({
+  refId: name(),
+  position: Type.Integer({ minimum: 1, description: '1-based; a position beyond the list puts the product last.' }),
+});
+
+/** A product placed at a 1-based position of the ranked list by a {@link MerchandisingRule}. */
+export type RulePin = Static<typeof RulePinSchema>;
+
+const RuleBoostSchema = closed({
+  scope: dict(ScopeConditionSchema, { description: 'Same syntax as the search request\'s scope.' }),
+  weight: Type.Number({ exclusiveMinimum: 0, description: '> 1 boosts, < 1 buries.' }),
+});
+
+/** Multiplies the relevance of the products its scope selects: weight > 1 boosts, 0 < weight < 1 buries. */
+export type RuleBoost = Static<typeof RuleBoostSchema>;
 
 const RuleSchema = closed({
   id: name(),
   query: Type.String({ description: '"" with match "contains" applies to every query.' }),
   match: opt(oneOf(['exact', 'contains'] as const)),
-  pin: opt(Type.Array(closed({ refId: name(), position: Type.Integer({ minimum: 1 }) }), { maxItems: RULE_LIMITS.pins })),
+  pin: opt(Type.Array(RulePinSchema, { maxItems: RULE_LIMITS.pins })),
   hide: opt(names({ maxItems: RULE_LIMITS.hides })),
-  boost: opt(Type.Array(closed({
-    scope: dict(ScopeConditionSchema, { description: 'Same syntax as the search request\'s scope.' }),
-    weight: Type.Number({ exclusiveMinimum: 0, description: '> 1 boosts, < 1 buries.' }),
-  }), { maxItems: RULE_LIMITS.boosts })),
+  boost: opt(Type.Array(RuleBoostSchema, { maxItems: RULE_LIMITS.boosts })),
   from: opt(dateTime()),
   until: opt(dateTime()),
 });
+
+/**
+ * A merchandising rule (see docs/operations.md, "Merchandising rules"): for the queries it matches
+ * and within its time window (`from` inclusive, `until` exclusive), pins, hides, boosts and buries
+ * products. `query` is compared with the request's `q` after normalisation (lower case, words joined
+ * by one space); `match` is `exact` (default: the normalised query equals the rule's) or `contains`
+ * (the rule's words appear as consecutive whole words of the query; `""` applies to every query).
+ * Applied after filtering and before paging, so totals and facets agree with the list.
+ */
+export type MerchandisingRule = Static<typeof RuleSchema>;
 
 const cost = () => opt(Type.Number({ minimum: 0 }));
 const AdSetSchema = Type.Object({
@@ -58,11 +122,50 @@ const AdSetSchema = Type.Object({
   bannerId: opt(name()), placementId: opt(name()),
 });
 
+/** A retail-media ad set: sponsored products and their costs. */
+export type AdSetConfig = Static<typeof AdSetSchema>;
+
+const RetailMediaSchema = closed({
+  adSets: Type.Array(AdSetSchema),
+  slotPosition: opt(Type.Integer({ minimum: 0, description: 'Default 0-based position of the sponsored slot (default 2).' })),
+  placements: opt(dict(Type.Union([Type.Integer({ minimum: 0 }), Type.Literal(false)]), {
+    description: 'Per recommendation method: the 0-based slot position, or false for none.',
+  })),
+});
+
+/**
+ * `settings.retailMedia`: the ad sets and where their sponsored slot goes (docs/recommendations.md,
+ * "Retail media"). `placements` is keyed by canonical method name (`"ProductDetail"`); methods not
+ * listed use `slotPosition`; RecentlyViewed and HistoricViewed (a customer's own history) never carry
+ * one and may not be listed.
+ */
+export type RetailMediaSettings = Static<typeof RetailMediaSchema>;
+
 const FieldRolesSchema = closed({
+  // No description on this union: ajv's message for a value fitting neither form would quote it.
   category: opt(Type.Union([name(), names()])),
-  brand: opt(name()), type: opt(name()), price: opt(name()),
-  attributes: opt(names()), ignore: opt(names()),
+  brand: opt(name({ description: 'Default "brand".' })),
+  type: opt(name({ description: 'Default "type".' })),
+  price: opt(name({ description: 'Price field: only refines the ranking of products that share an attribute. Default "price".' })),
+  attributes: opt(names({
+    description: 'Further attribute fields (top-level, or attributes.<key>). When absent, every other top-level text or boolean '
+      + 'field of at most 60 characters is an attribute (numbers only when listed).',
+  })),
+  ignore: opt(names({ description: 'Fields never read as attributes.' })),
 }, { description: 'Which product fields Similar Attributes and personalization read (docs/recommendations.md).' });
+
+/**
+ * `settings.fieldRoles`: which product fields Similar Attributes (and personalization) read. Nothing in
+ * the engine is tuned to one data set's field names: a website names its own. `category` is the
+ * category field, or several (an array value is a path, root first; deeper levels weigh more),
+ * default `"search_category"`.
+ */
+export type FieldRoles = Static<typeof FieldRolesSchema>;
+
+const RetailBoostCollectionSchema = Type.Object({ campaignId: name(), products: names() });
+
+/** A retailer-boost collection: products boosted under a campaign. */
+export type RetailBoostCollectionConfig = Static<typeof RetailBoostCollectionSchema>;
 
 const SuggestionsSchema = closed({
   minSessions: opt(Type.Integer({ minimum: 1, maximum: SUGGESTION_LIMITS.minSessions, description: 'Distinct sessions a logged query needs to be offered (default 3).' })),
@@ -78,6 +181,15 @@ const EventRetentionSchema = closed(
 /** The kinds of raw rows `eventRetentionDays` names, read from its schema (the one list). */
 export const RETENTION_KINDS = Object.keys(EventRetentionSchema.properties) as (keyof Static<typeof EventRetentionSchema>)[];
 
+/** `settings.suggestions`: completions from the search log (defaults: minSessions 3, exclude []). */
+export type SuggestionSettings = Static<typeof SuggestionsSchema>;
+
+/** `settings.eventRetentionDays`: days per kind of raw rows (defaults in docs/operations.md, "Retention"). */
+export type EventRetentionDays = Static<typeof EventRetentionSchema>;
+
+/** A kind of raw rows that `eventRetentionDays` names. */
+export type RetentionKind = (typeof RETENTION_KINDS)[number];
+
 /** The settings of one website; every key optional. */
 export const WebsiteSettingsSchema = closed({
   personalization: opt(PersonalizationSchema),
@@ -89,30 +201,18 @@ export const WebsiteSettingsSchema = closed({
   })),
   language: opt(Type.String({ description: 'Stemming and default stop words: en (default), da, de, es, fi, fr, it, nl, no, pt, ru, sv.' })),
   stopWords: opt(Type.Array(word(), { maxItems: RELEVANCE_LIMITS.stopWords, description: 'Added to the language\'s default stop words.' })),
-  typoTolerance: opt(closed(
-    { enabled: opt(Type.Boolean()), minWordSizeOneTypo: opt(typoWordSize()), minWordSizeTwoTypos: opt(typoWordSize()) },
-    { description: 'Edits allowed by word length (defaults: enabled, 1 edit from 4 letters, 2 from 8).' },
-  )),
-  ranking: opt(closed({
-    tieBreakers: opt(Type.Array(
-      closed({ field: name(), order: oneOf(['asc', 'desc'] as const), type: opt(oneOf(['number', 'text'] as const)) }),
-      { maxItems: RELEVANCE_LIMITS.tieBreakers },
-    )),
-  }, { description: 'tieBreakers: keys applied after relevance and after sort_fields.' })),
-  redirects: opt(Type.Array(Type.Object({ queries: names(), url: name() }))),
+  typoTolerance: opt(TypoToleranceSchema),
+  ranking: opt(RankingSchema),
+  redirects: opt(Type.Array(RedirectSchema)),
   rules: opt(Type.Array(RuleSchema, { maxItems: RULE_LIMITS.rules, description: 'Merchandising rules (docs/operations.md, "Merchandising rules").' })),
-  retailMedia: opt(closed({
-    adSets: Type.Array(AdSetSchema),
-    slotPosition: opt(Type.Integer({ minimum: 0 })),
-    placements: opt(dict(Type.Union([Type.Integer({ minimum: 0 }), Type.Literal(false)]), {
-      description: 'Per recommendation method: the 0-based slot position, or false for none.',
-    })),
-  })),
+  retailMedia: opt(RetailMediaSchema),
   fieldRoles: opt(FieldRolesSchema),
-  retailBoost: opt(Type.Object({ collections: Type.Array(Type.Object({ campaignId: name(), products: names() })) })),
+  retailBoost: opt(Type.Object({ collections: Type.Array(RetailBoostCollectionSchema) })),
   cors: opt(Type.Object({ origins: names() })),
-  attributionWindowDays: opt(Type.Number({ minimum: 0 })),
-  useStyleIdForVisualSimilarity: opt(Type.Boolean()),
+  attributionWindowDays: opt(Type.Number({
+    minimum: 0, description: 'Trailing window in days within which retail-media slot data is honoured by purchases (default 30).',
+  })),
+  useStyleIdForVisualSimilarity: opt(Type.Boolean({ description: 'Visual similarity is looked up by style id rather than product id.' })),
   suggestions: opt(SuggestionsSchema),
   eventRetentionDays: opt(EventRetentionSchema),
 }, {
@@ -121,8 +221,11 @@ export const WebsiteSettingsSchema = closed({
     + 'bad value answers 400 naming the key.',
 });
 
-/** The settings as the schema types them (config.ts checks at compile time that its documented interfaces agree). */
-export type WebsiteSettingsData = Static<typeof WebsiteSettingsSchema>;
+/**
+ * Per-website settings; every key is optional (each key's meaning: its description in
+ * {@link WebsiteSettingsSchema}, and docs/operations.md, "Website settings").
+ */
+export type WebsiteSettings = Static<typeof WebsiteSettingsSchema>;
 
 /** The known keys of the settings, read from the schema (the one list). */
-export const WEBSITE_SETTINGS_KEYS = Object.keys(WebsiteSettingsSchema.properties) as (keyof WebsiteSettingsData)[];
+export const WEBSITE_SETTINGS_KEYS = Object.keys(WebsiteSettingsSchema.properties) as (keyof WebsiteSettings)[];

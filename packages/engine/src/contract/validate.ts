@@ -128,14 +128,18 @@ const depth = (path: string): number => path.split(/[.[]/).length;
 /**
  * The most useful of ajv's errors as `{path, message}`, the path in the dotted/indexed form of the wire
  * (prefixed by `root`; `self` names the value itself when it is at fault and `root` is empty). Within an `anyOf` (a scope condition), the branch that
- * got furthest into the value is the one the caller meant, so the deepest error wins (the first on a
- * tie); when every branch failed at the value itself, the `anyOf` summary names the accepted forms.
+ * got furthest into the value is the one the caller meant, so the deepest error wins (on a tie, a
+ * known key's value of the wrong type before "not a known key" — a branch that knows the key was
+ * meant —, else the first); when every branch failed at the value itself, the `anyOf` summary names the accepted forms.
  */
 export function describeAjvError(errors: ErrorObject[] | null | undefined, root = '', self = '$'): { path: string; message: string } {
   if (!errors || errors.length === 0) return { path: root || self, message: 'is invalid' };
   const described = errors.map((e) => ({ e, ...describeOne(e, root) }));
   let best = described[0]!;
-  for (const d of described) if (depth(d.path) > depth(best.path)) best = d;
+  for (const d of described) {
+    const tie = depth(d.path) === depth(best.path);
+    if (depth(d.path) > depth(best.path) || (tie && best.e.keyword === 'additionalProperties' && d.e.keyword === 'type')) best = d;
+  }
   const anyOf = described.find((d) => d.e.keyword === 'anyOf');
   if (anyOf && depth(best.path) <= depth(anyOf.path) && best.e.keyword === 'type') {
     // Every form failed at the value itself: say which forms are accepted (the schema's words when it has them).

@@ -1,13 +1,14 @@
 /**
  * The event service: validates purchase and view bodies, checks retail-media slot data, stores events
  * durably (group commit), acknowledges, then feeds the recommendation models through an
- * {@link EventSink}. It also runs the coupon ledger and the attribution report, and — on PostgreSQL —
- * polls the store for events written by other replicas.
+ * {@link EventSink}. It also runs the coupon ledger and the attribution report, and — on a store
+ * other processes write to as well ({@link Store.sharing}) — polls the store for events written by them.
  * @module
  */
 import { FailureReporter } from '../background-failures.js';
 import type { StoreConfig, WebsiteConfig } from '../config.js';
 import type { AttributionReport, CouponIssue, CouponUseResult } from '../engine-api.js';
+import { readReportTimes, type AttributionReportParams } from '../contract/query-schemas.js';
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
 import { attributionWindowDays, checkRetailMedia } from '../retail-media/index.js';
 import { openStore } from '../store/open-store.js';
@@ -20,7 +21,7 @@ import { ClickIndex, clickOutcome, conversionOutcome, convertedClick, type Click
 import { listIdsOf } from './result-list-refs.js';
 import { validateClickRequest } from './validate-clicks.js';
 import { checkEventBody, normaliseValues } from './event-body.js';
-import { parseIsoDateTime, problemDetails } from './validate-common.js';
+import { problemDetails } from './validate-common.js';
 import { validatePurchaseRequest } from './validate-purchases.js';
 import { validateViewRequest } from './validate-views.js';
 
@@ -48,8 +49,8 @@ const DAY_MS = 86_400_000;
 
 /** Options of {@link EventService.open}. */
 export interface EventServiceOptions {
-  /** Where events live; see {@link openStore} for the choice when absent. */
-  store?: StoreConfig;
+  /** Where events live: a store instance, or a configuration (see {@link openStore}, also for the choice when absent). */
+  store?: StoreConfig | Store;
   dataDir?: string;
   websites: readonly WebsiteConfig[];
   sink: EventSink;
@@ -61,8 +62,6 @@ export interface EventServiceOptions {
   reporter?: FailureReporter;
 }
 
-/** Default replica polling interval on PostgreSQL. */
-export const DEFAULT_POLL_INTERVAL_MS = 1000;
 /** Events read per page by replay, polling and reports. */
 const PAGE = 5000;
 /** A customer id written as a GUID (any case). */
@@ -140,19 +139,15 @@ export class EventService {
 
   /**
    * Opens the store (memory without `store` and `dataDir`; SQLite in `dataDir` by default; PostgreSQL
-   * when configured) and, on PostgreSQL, starts polling for other replicas' events every
-   * `pollIntervalMs` (default 1000 ms) from the store's current end.
+   * when configured; an instance as it is) and, when other processes share it, starts polling for
+   * their events every `sharing.pollIntervalMs` from the store's current end.
    */
   static async open(options: EventServiceOptions): Promise<EventService> {
     const reporter = options.reporter ?? new FailureReporter();
-    let store: Store;
-    try {
-      store = await openStore(options.store, options.dataDir);
-    } catch (err) {
-      storeFailure(err);
-    }
+    const store = await openStore(options.store, options.dataDir);
     const service = new EventService(store, options.sink, options);
-    if (options.store?.type === 'postgres') {
+    const sharing = store.sharing;
+    if (sharing !== undefined) {
       try {
         service.pollCursor = await store.lastSequence();
       } catch (err) {
@@ -160,10 +155,9 @@ export class EventService {
         await store.close().catch((closeError: unknown) => reporter.report('shutdown', closeError));
         storeFailure(err);
       }
-      const interval = options.store.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
       service.pollTimer = setInterval(() => {
         void service.pollOnce().then(() => reporter.recovered('replica-poll'), (err: unknown) => reporter.report('replica-poll', err));
-      }, interval);
+      }, sharing.pollIntervalMs);
       service.pollTimer.unref();
     }
     return service;
@@ -377,13 +371,9 @@ export class EventService {
    * optional, inclusive).
    * @throws {ValidationError} for an unparseable `from` or `to`.
    */
-  async attributionReport(websiteId: string, range: { from?: string; to?: string } = {}): Promise<AttributionReport> {
+  async attributionReport(websiteId: string, range: AttributionReportParams = {}): Promise<AttributionReport> {
     const website = this.website(websiteId);
-    const errors: Record<string, string[]> = {};
-    const fromMs = range.from === undefined ? undefined : parseIsoDateTime(range.from);
-    const toMs = range.to === undefined ? undefined : parseIsoDateTime(range.to);
-    if (range.from !== undefined && fromMs === undefined) errors.from = ['The from parameter must be an ISO 8601 date-time.'];
-    if (range.to !== undefined && toMs === undefined) errors.to = ['The to parameter must be an ISO 8601 date-time.'];
+    const { fromMs, toMs, errors } = readReportTimes(range);
     if (Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
     const events: PurchaseEventData[] = [];
     const sessions = new Map<PurchaseEventData, string>();
@@ -494,8 +484,8 @@ export class EventService {
   }
 
   /**
-   * Reads the events other replicas stored since the last poll and feeds them to the sink (PostgreSQL;
-   * runs every `pollIntervalMs` on its own, callable directly).
+   * Reads the events other processes stored since the last poll and feeds them to the sink (shared
+   * stores; runs every `sharing.pollIntervalMs` on its own, callable directly).
    */
   pollOnce(): Promise<void> {
     return this.exclusive(async () => {

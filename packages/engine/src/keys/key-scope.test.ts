@@ -21,7 +21,21 @@ describe('intersectCondition', () => {
     expect(intersectCondition(['a'], { not: [] })).toEqual(['a']);
     expect(intersectCondition(['a'], { min: 1 })).toEqual(['a']);
     expect(intersectCondition({ min: 1 }, ['x'])).toEqual({ min: 1 });
-    expect(intersectCondition({}, ['x'])).toEqual(['x']);
+    // `{}` is a numeric condition without bounds (a product with a number), as a search reads it:
+    // never widened by the caller's list.
+    expect(intersectCondition({}, ['x'])).toEqual({});
+  });
+
+  it('combines exists with the conditions it implies or absorbs, else keeps the key condition', () => {
+    expect(intersectCondition({ exists: true }, ['a'])).toEqual(['a']);
+    expect(intersectCondition({ min: 1 }, { exists: true })).toEqual({ min: 1 });
+    expect(intersectCondition({ exists: false }, { not: ['a'] })).toEqual({ exists: false });
+    expect(intersectCondition({ not: [3] }, { exists: false })).toEqual({ exists: false });
+    expect(intersectCondition({ exists: true }, { exists: true })).toEqual({ exists: true });
+    expect(intersectCondition({ exists: true }, { exists: false })).toEqual({ exists: true });
+    expect(intersectCondition({ exists: false }, ['a'])).toEqual({ exists: false });
+    expect(intersectCondition({ exists: true }, { not: ['a'] })).toEqual({ exists: true });
+    expect(intersectCondition({ exists: true }, { not: [] })).toEqual({ exists: true });
   });
 });
 
@@ -54,6 +68,11 @@ describe('restrictFacetBuckets', () => {
     expect(valueAllowed({ not: ['x'] }, 'x')).toBe(false);
     expect(valueAllowed({ min: 1, max: 2, not: [1.5] }, '1.5')).toBe(false);
     expect(valueAllowed({ min: 1, max: 2 }, 'abc')).toBe(false);
-    expect(valueAllowed({}, 'anything')).toBe(true);
+    expect(valueAllowed({}, 'anything')).toBe(false);
+    expect(valueAllowed({}, ' 3 ')).toBe(true);
+    expect(valueAllowed({ not: [] }, 'anything')).toBe(true);
+    expect(valueAllowed({ not: [2] }, 'abc')).toBe(true); // no number: an exclusion keeps it
+    expect(valueAllowed({ exists: true }, 'x')).toBe(true);
+    expect(valueAllowed({ exists: false }, 'x')).toBe(false);
   });
 });

@@ -7,71 +7,27 @@
  * - a field only the caller names: the caller's condition;
  * - both name it: the intersection of the two conditions — value lists intersect, an exclusion list
  *   removes values from the other side's list, two exclusion lists unite, numeric bounds take the
- *   tighter `min` and `max` and their `not` lists unite. When the two conditions are of different kinds
- *   (a value list against numeric bounds) the key's condition alone applies.
+ *   tighter `min` and `max` and their `not` lists unite, `{exists: true}` yields to a condition that
+ *   requires a value and `{exists: false}` absorbs an exclusion (search/conditions.ts,
+ *   `intersectConditions`). When no one condition states the intersection (a value list against
+ *   numeric bounds) the key's condition alone applies.
  *
  * With `disjunctive_facets`, the counts of a field ignore that field's own condition; for a field the
  * key forces, {@link restrictFacetBuckets} then drops the buckets of values the key does not allow, so
  * counts never reveal what lies outside the key's scope.
  * @module
  */
-import type { FacetBucket, NumericScope, TextScope } from '../types.js';
+import { allowsValue, conditionToWire, intersectConditions, parseValidCondition } from '../search/conditions.js';
+import type { FacetBucket, ScopeCondition, ScopeConditions } from '../types.js';
 
 /** A scope object, as validated. */
-export type Scope = Record<string, TextScope | NumericScope>;
-
-type Condition = TextScope | NumericScope;
-
-/** What a condition is: a value list, a text exclusion, numeric bounds, or nothing that filters. */
-type Kind =
-  | { kind: 'in'; values: string[] }
-  | { kind: 'notText'; values: string[] }
-  | { kind: 'numeric'; cond: NumericScope }
-  | { kind: 'none' };
-
-function classify(cond: Condition): Kind {
-  if (Array.isArray(cond)) return { kind: 'in', values: cond };
-  const c = cond as { min?: number; max?: number; not?: unknown[] };
-  if (c.min !== undefined || c.max !== undefined) return { kind: 'numeric', cond: c as NumericScope };
-  if (c.not === undefined || c.not.length === 0) return { kind: 'none' };
-  return typeof c.not[0] === 'string' ? { kind: 'notText', values: c.not as string[] } : { kind: 'numeric', cond: c as NumericScope };
-}
-
-function union<T>(a: readonly T[] = [], b: readonly T[] = []): T[] {
-  return [...new Set([...a, ...b])];
-}
+export type Scope = ScopeConditions;
 
 /** The intersection of the key's condition and the caller's on one field. */
-export function intersectCondition(forced: Condition, caller: Condition): Condition {
-  const f = classify(forced);
-  const c = classify(caller);
-  if (c.kind === 'none') return forced;
-  if (f.kind === 'none') return caller;
-  if (f.kind === 'in' && c.kind === 'in') {
-    const allowed = new Set(f.values);
-    return c.values.filter((v) => allowed.has(v));
-  }
-  if (f.kind === 'in' && c.kind === 'notText') {
-    const excluded = new Set(c.values);
-    return f.values.filter((v) => !excluded.has(v));
-  }
-  if (f.kind === 'notText' && c.kind === 'in') {
-    const excluded = new Set(f.values);
-    return c.values.filter((v) => !excluded.has(v));
-  }
-  if (f.kind === 'notText' && c.kind === 'notText') return { not: union(f.values, c.values) };
-  if (f.kind === 'numeric' && c.kind === 'numeric') {
-    const out: NumericScope = {};
-    const mins = [f.cond.min, c.cond.min].filter((x): x is number => x !== undefined);
-    const maxs = [f.cond.max, c.cond.max].filter((x): x is number => x !== undefined);
-    if (mins.length > 0) out.min = Math.max(...mins);
-    if (maxs.length > 0) out.max = Math.min(...maxs);
-    const not = union(f.cond.not, c.cond.not);
-    if (not.length > 0) out.not = not;
-    return out;
-  }
-  // Different kinds: the caller's condition cannot be combined; the key's alone can never widen.
-  return forced;
+export function intersectCondition(forced: ScopeCondition, caller: ScopeCondition): ScopeCondition {
+  const both = intersectConditions(parseValidCondition(forced), parseValidCondition(caller));
+  // Not stated by one condition: the key's alone can never widen what the key allows.
+  return both === undefined ? forced : conditionToWire(both);
 }
 
 /** The scope of a request made with a key: the caller's scope intersected with the key's, field by field. */
@@ -85,20 +41,8 @@ export function applyForcedScope(forced: Scope, caller: Scope | undefined): Scop
 }
 
 /** True when a facet value (a bucket key) satisfies the key's condition on its field. */
-export function valueAllowed(cond: Condition, value: string): boolean {
-  const k = classify(cond);
-  switch (k.kind) {
-    case 'none': return true;
-    case 'in': return k.values.includes(value);
-    case 'notText': return !k.values.includes(value);
-    case 'numeric': {
-      const n = Number(value);
-      if (!Number.isFinite(n)) return false;
-      if (k.cond.min !== undefined && n < k.cond.min) return false;
-      if (k.cond.max !== undefined && n > k.cond.max) return false;
-      return !(k.cond.not ?? []).includes(n);
-    }
-  }
+export function valueAllowed(cond: ScopeCondition, value: string): boolean {
+  return allowsValue(parseValidCondition(cond), value);
 }
 
 /**

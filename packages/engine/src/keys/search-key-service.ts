@@ -19,7 +19,7 @@ import { AisleError, fieldError } from '../errors.js';
 import type { SearchKeyRequest } from '../contract/schemas.js';
 import { checkAgainst } from '../contract/validate.js';
 import type { SearchKeyRecord, Store } from '../store/store.js';
-import type { NumericScope, TextScope } from '../types.js';
+import type { ScopeConditions } from '../types.js';
 
 /** How long a resolved key (or a miss) is remembered; bounds how late a revocation reaches other replicas. */
 export const KEY_CACHE_TTL_MS = 1000;
@@ -41,7 +41,7 @@ export interface SearchKeyInfo {
   keyPrefix: string;
   actions: string[];
   /** The forced scope, when the key has one. */
-  scope?: Record<string, TextScope | NumericScope>;
+  scope?: ScopeConditions;
   /** ISO 8601, when the key expires. */
   expiresAt?: string;
   createdAt: string;
@@ -71,7 +71,7 @@ export function hashSearchKey(key: string): string {
  * schema cannot state (`expiresAt` in the future); pure apart from the clock. A top-level `null` counts
  * as absent, as it always has for this body. Throws `KEY_BAD_REQUEST` naming the field.
  */
-export function validateSearchKeyRequest(body: unknown, now: number): { actions: string[]; expiresAt: number | null; scope: Record<string, TextScope | NumericScope> | null } {
+export function validateSearchKeyRequest(body: unknown, now: number): { actions: string[]; expiresAt: number | null; scope: ScopeConditions | null } {
   const present = typeof body === 'object' && body !== null && !Array.isArray(body)
     ? Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null))
     : body;
@@ -90,7 +90,7 @@ export function searchKeyInfo(record: SearchKeyRecord, now: number): SearchKeyIn
     id: record.id, websiteId: record.websiteId, keyPrefix: record.keyPrefix, actions: record.actions,
     createdAt: new Date(record.createdAt).toISOString(), expired: record.expiresAt !== null && record.expiresAt <= now,
   };
-  if (record.scope !== null) info.scope = record.scope as Record<string, TextScope | NumericScope>;
+  if (record.scope !== null) info.scope = record.scope as ScopeConditions;
   if (record.expiresAt !== null) info.expiresAt = new Date(record.expiresAt).toISOString();
   return info;
 }

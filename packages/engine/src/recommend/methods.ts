@@ -7,7 +7,8 @@
  * @module
  */
 import { AisleError, fieldError } from '../errors.js';
-import type { RecommendParams } from '../types.js';
+import { RecommendQuerySchema, type RecommendParams } from '../contract/query-schemas.js';
+import { checkAgainst } from '../contract/validate.js';
 
 /** Tactic labels (the spec's names, used in `slots[].tacticLabel`). */
 export const TacticLabels = {
@@ -110,53 +111,32 @@ export function resolveMethod(segment: string): MethodSpec {
 
 /** Default and maximum list length (declared with the contract's other limits). */
 export { DEFAULT_COUNT, MAX_COUNT } from '../contract/limits.js';
-import { DEFAULT_COUNT, MAX_COUNT } from '../contract/limits.js';
+import { DEFAULT_COUNT } from '../contract/limits.js';
 
-/** Parameters after validation. */
-export interface CheckedParams {
-  customerId?: string;
-  productRef?: string;
-  productStyleId?: string;
-  items: string[];
-  filterOutOfStock: boolean;
-  count: number;
-}
+/** Parameters after validation: the contract's, with the defaults filled in (no cart, keep out-of-stock items, {@link DEFAULT_COUNT}). */
+export type CheckedParams = Omit<RecommendParams, 'items' | 'filterOutOfStock' | 'count'>
+  & Required<Pick<RecommendParams, 'items' | 'filterOutOfStock' | 'count'>>;
 
 function bad(param: string, problem: string): never {
   throw fieldError('RECOMMEND_BAD_PARAMS', param, problem);
 }
 
-function optionalString(params: Record<string, unknown>, key: string): string | undefined {
-  const v = params[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') bad(key, 'must be a string');
-  return v === '' ? undefined : v;
-}
+/** An empty string names nothing (`?customerId=` from a page that has no customer yet). */
+const given = (value: string | undefined): string | undefined => (value === '' ? undefined : value);
 
-/** Checks the parameters of `spec`; throws `RECOMMEND_BAD_PARAMS` naming the parameter. */
+/**
+ * Checks the parameters of `spec`: their types and bounds against the contract's recommendation query
+ * schema (the one the HTTP adapter decodes the query string with), then what the method needs. Throws
+ * `RECOMMEND_BAD_PARAMS` naming the parameter.
+ */
 export function checkParams(spec: MethodSpec, params: RecommendParams | undefined, useStyleId: boolean): CheckedParams {
-  const raw = (params ?? {}) as Record<string, unknown>;
-  if (typeof raw !== 'object' || Array.isArray(raw)) bad('params', 'must be an object');
-  const customerId = optionalString(raw, 'customerId');
-  const productRef = optionalString(raw, 'productRef');
-  const productStyleId = optionalString(raw, 'productStyleId');
-  let items: string[] = [];
-  if (raw.items !== undefined && raw.items !== null) {
-    if (!Array.isArray(raw.items)) bad('items', 'must be an array of RefIds (items[0], items[1], …)');
-    raw.items.forEach((v, i) => {
-      if (typeof v !== 'string' || v === '') bad(`items[${i}]`, 'must be a non-empty RefId string');
-    });
-    items = raw.items as string[];
-  }
-  const filter = raw.filterOutOfStock;
-  if (filter !== undefined && filter !== null && typeof filter !== 'boolean') bad('filterOutOfStock', 'must be true or false');
-  let count = DEFAULT_COUNT;
-  if (raw.count !== undefined && raw.count !== null) {
-    if (typeof raw.count !== 'number' || !Number.isInteger(raw.count) || raw.count < 1 || raw.count > MAX_COUNT) {
-      bad('count', `must be an integer from 1 to ${MAX_COUNT}`);
-    }
-    count = raw.count;
-  }
+  const checked = checkAgainst<RecommendParams>(RecommendQuerySchema, params ?? {}, bad, { self: 'params' });
+  const customerId = given(checked.customerId);
+  const productRef = given(checked.productRef);
+  const productStyleId = given(checked.productStyleId);
+  const items = checked.items ?? [];
+  const filter = checked.filterOutOfStock;
+  const count = checked.count ?? DEFAULT_COUNT;
   switch (spec.required) {
     case 'customerId':
       if (customerId === undefined) bad('customerId', `is required by ${spec.name}`);

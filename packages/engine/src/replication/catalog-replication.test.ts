@@ -13,7 +13,8 @@ import type { Engine } from '../engine-api.js';
 import type { EngineOptions, WebsiteConfig } from '../config.js';
 import { CuttableProxy, TEST_PG_URL, TestSchemas, queryTestDb, requirePostgres } from '../store/pg-test-env.js';
 import type { Product } from '../types.js';
-import { CatalogReplication, decodeChange, encodeChange } from './catalog-replication.js';
+import { CatalogReplication } from './catalog-replication.js';
+import { decodeChange, encodeChange } from './pg-catalog-change-log.js';
 
 describe('change payloads', () => {
   it('a big change is split into parts and joined back whole', () => {

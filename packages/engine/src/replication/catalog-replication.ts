@@ -1,6 +1,7 @@
 /**
- * Catalogs shared by replicas on PostgreSQL. Every catalog change made through any replica is first
- * appended to the shared change log (`store/pg-change-feed.ts`, kind `catalog`), and every replica —
+ * Catalogs shared by replicas on PostgreSQL, the PostgreSQL store's {@link SharedCatalogs}. Every
+ * catalog change made through any replica is first appended to the shared change log (each website's
+ * {@link PgCatalogChangeLog} over `store/pg-change-feed.ts`, kind `catalog`), and every replica —
  * the writer included — applies the log in sequence order, so all replicas apply the same changes in
  * the same order and converge to the same catalog. A change is acknowledged once it is committed in
  * PostgreSQL (durable) and applied on the replica that took it; the others are woken by
@@ -31,24 +32,13 @@ import { liveProductList } from '../catalog/changes/tombstones.js';
 import { PgChangeFeed, type ChangeRow } from '../store/pg-change-feed.js';
 import type { Product } from '../types.js';
 import { randomGuid } from '../util/ids.js';
+import {
+  completeChanges, decodeChange, PAGE, PgCatalogChangeLog, type ReadChange, type ReplicatedChange,
+} from './pg-catalog-change-log.js';
+import type { ReplicationTask, SharedCatalogs } from '../store/shared-catalogs.js';
 
-/** The change-log kind of catalog changes. */
-export const CATALOG_KIND = 'catalog';
 /** Default interval between snapshot attempts (each replica tries; one writes). */
 export const DEFAULT_CATALOG_SNAPSHOT_INTERVAL_MS = 30_000;
-/** Rows read per page (at most about PAGE × PART_CHARS of text). */
-const PAGE = 100;
-/** Target size of one stored payload part (a big replace spans several rows of one transaction; the driver reads many small values faster than a few big ones). */
-const PART_CHARS = 1 << 20;
-
-/** A catalog change as replicated: the logged kinds plus a patch (merged on each replica). */
-export type ReplicatedChange =
-  | LoggedChange
-  | { kind: 'patch'; patches: readonly Product[]; positions: readonly number[]; onError: 'reject' | 'skip' };
-
-/** The kinds of background work of the replication whose failures are reported. */
-export type ReplicationTask = 'replica-poll' | 'change-log' | 'snapshot-write';
-
 /** `err` with what was being done in front of its message. */
 function failure(doing: string, err: unknown): Error {
   return new Error(`${doing}: ${(err as Error)?.message ?? String(err)}`, { cause: err });
@@ -72,6 +62,8 @@ export interface CatalogReplicationOptions {
 interface Site {
   websiteId: string;
   catalog: Catalog;
+  /** The website's change log and stored snapshot. */
+  log: PgCatalogChangeLog;
   /** Every change of this website with a seq at or below this is in the catalog's current version. */
   applied: number;
   /** The seq of the latest stored snapshot known to this replica. */
@@ -84,56 +76,8 @@ interface OwnChange {
   reject(error: unknown): void;
 }
 
-/** A complete change read from the log (all its rows). */
-interface ReadChange { seq: number; websiteId: string; origin: string; rows: ChangeRow[] }
-
-/** The JSON of one stored part. */
-type PartJson =
-  | { op: 'upsert' | 'replace'; products: Product[] }
-  | { op: 'delete'; refIds: string[] }
-  | { op: 'patch'; products: Product[]; positions: number[]; onError: 'reject' | 'skip' };
-
-/** Serialises a change into payload parts of about {@link PART_CHARS} each. Pure. */
-export function encodeChange(change: ReplicatedChange): string[] {
-  if (change.kind === 'delete') return [JSON.stringify({ op: 'delete', refIds: change.refIds })];
-  const products = change.kind === 'patch' ? change.patches : change.products;
-  const parts: string[] = [];
-  let lines: string[] = [];
-  let size = 0;
-  let from = 0;
-  const flush = (to: number): void => {
-    const head = change.kind === 'patch'
-      ? `{"op":"patch","onError":${JSON.stringify(change.onError)},"positions":${JSON.stringify(change.positions.slice(from, to))},"products":[`
-      : `{"op":${JSON.stringify(change.kind)},"products":[`;
-    parts.push(`${head}${lines.join(',')}]}`);
-    lines = [];
-    size = 0;
-    from = to;
-  };
-  products.forEach((p, i) => {
-    const line = JSON.stringify(p);
-    if (size > 0 && size + line.length > PART_CHARS) flush(i);
-    lines.push(line);
-    size += line.length + 1;
-  });
-  if (lines.length > 0 || parts.length === 0) flush(products.length);
-  return parts;
-}
-
-/** Joins the parts of a change back into one change. Pure. */
-export function decodeChange(parts: readonly string[]): ReplicatedChange {
-  const json = parts.map((p) => JSON.parse(p) as PartJson);
-  const first = json[0]!;
-  if (first.op === 'delete') return { kind: 'delete', refIds: first.refIds };
-  const products = json.flatMap((j) => (j as { products: Product[] }).products);
-  if (first.op === 'patch') {
-    return { kind: 'patch', patches: products, positions: json.flatMap((j) => (j as { positions: number[] }).positions), onError: first.onError };
-  }
-  return { kind: first.op, products };
-}
-
 /** The replicated catalogs of one engine; see the module comment. */
-export class CatalogReplication {
+export class CatalogReplication implements SharedCatalogs {
   /** This replica's id; its rows carry `<origin>:<local id>` so it recognises its own changes. */
   private readonly origin = randomGuid();
   private readonly sites = new Map<string, Site>();
@@ -165,14 +109,13 @@ export class CatalogReplication {
    * before {@link CatalogReplication.start}, which applies the log after it.
    */
   async loadCatalog(websiteId: string, options: CatalogOptions): Promise<Catalog> {
-    const snapshot = await this.feed.readSnapshot(websiteId);
+    const log = new PgCatalogChangeLog(this.feed, websiteId, this.origin);
+    const snapshot = await log.loadSnapshot();
     let catalog: Catalog;
     if (snapshot === undefined) catalog = new Catalog(options);
-    else {
-      catalog = Catalog.fromState(options, decodeCatalogSnapshot(snapshot.data, `postgres snapshot of "${websiteId}"`).makeState);
-    }
-    const seq = snapshot?.seq ?? 0;
-    this.sites.set(websiteId, { websiteId, catalog, applied: seq, snapshotSeq: seq });
+    else catalog = Catalog.fromState(options, decodeCatalogSnapshot(snapshot.data, snapshot.label).makeState);
+    const seq = snapshot?.position ?? 0;
+    this.sites.set(websiteId, { websiteId, catalog, log, applied: seq, snapshotSeq: seq });
     return catalog;
   }
 
@@ -205,7 +148,7 @@ export class CatalogReplication {
         const rows = (await this.feed.read(site.applied, PAGE, `${this.origin}:`, websiteId)).filter((r) => r.seq <= this.cursor);
         if (rows.length === 0) break;
         await this.reloadPruned(site);
-        const changes = this.completeChanges(rows, []);
+        const changes = completeChanges(rows, []);
         await this.applySite(site, changes.complete.filter((c) => this.keep(site, c)));
         site.applied = changes.partial.length > 0 ? changes.partial[0]!.seq - 1 : rows.at(-1)!.seq;
         if (changes.partial.length > 0) { this.partial.push(...changes.partial); break; }
@@ -274,11 +217,11 @@ export class CatalogReplication {
     // process). The caller still receives it through the `return applied` below.
     applied.catch(() => undefined);
     try {
-      await this.feed.append(CATALOG_KIND, websiteId, `${this.origin}:${localId}`, encodeChange(change));
+      await this.site(websiteId).log.append([change], `${this.origin}:${localId}`);
     } catch (err) {
       // Not committed (or unknown: then the applier finds the row without its local entry and reads its payload).
       this.own.delete(localId);
-      throw new AisleError('STORE_FAILURE', `the catalog change could not be written to PostgreSQL; it is not acknowledged: ${(err as Error).message}`, { cause: err });
+      throw err;
     }
     this.wake();
     return applied;
@@ -329,7 +272,7 @@ export class CatalogReplication {
           // that was busy loading the first snapshot while two more were written) show here as a
           // pruned mark beyond its position, and the snapshot replaces what the gap would have lost.
           await this.reloadPruned();
-          const { complete, partial } = this.completeChanges(rows, this.partial);
+          const { complete, partial } = completeChanges(rows, this.partial);
           this.partial = partial;
           this.cursor = rows.at(-1)!.seq;
           const bySite = new Map<Site, ReadChange[]>();
@@ -373,25 +316,6 @@ export class CatalogReplication {
         : { count: c.kind === 'delete' ? c.refIds.length : c.products.length, catalogSize }));
     }
     return false;
-  }
-
-  /** Groups rows (after the rows of a change already begun) into complete changes and the rest. */
-  private completeChanges(rows: readonly ChangeRow[], begun: readonly ChangeRow[]): { complete: ReadChange[]; partial: ChangeRow[] } {
-    const complete: ReadChange[] = [];
-    let current = [...begun];
-    for (const row of rows) {
-      if (row.kind !== CATALOG_KIND) continue;
-      current.push(row);
-      // The rows of one change are consecutive (one statement under the append lock); it is complete
-      // once its final part and every part before it are here.
-      const final = current.find((r) => r.final);
-      if (final !== undefined && current.length === final.part + 1) {
-        current.sort((x, y) => x.part - y.part);
-        complete.push({ seq: Math.max(...current.map((r) => r.seq)), websiteId: row.websiteId, origin: row.origin, rows: current });
-        current = [];
-      }
-    }
-    return { complete, partial: current };
   }
 
   /** The own change a row names, if it is this replica's and still waited for. */
@@ -485,12 +409,12 @@ export class CatalogReplication {
       if (site === undefined || (only !== undefined && site !== only)) continue;
       site.snapshotSeq = Math.max(site.snapshotSeq, mark.seq);
       if (mark.prunedThrough <= site.applied) continue;
-      const snapshot = await this.feed.readSnapshot(site.websiteId);
-      if (snapshot === undefined || snapshot.seq <= site.applied) continue;
+      const snapshot = await site.log.loadSnapshot();
+      if (snapshot === undefined || snapshot.position <= site.applied) continue;
       // The snapshot's live products (tombstoned ones are not part of it), decoded from its columns.
-      const state = decodeCatalogSnapshot(snapshot.data, `postgres snapshot of "${site.websiteId}"`).makeState(site.catalog.id);
+      const state = decodeCatalogSnapshot(snapshot.data, snapshot.label).makeState(site.catalog.id);
       await site.catalog.replay([{ kind: 'replace', products: productsOf(liveProductList(state)) }]);
-      site.applied = snapshot.seq;
+      site.applied = snapshot.position;
     }
   }
 
@@ -506,7 +430,7 @@ export class CatalogReplication {
         const state = site.catalog.state;
         if (seq <= site.snapshotSeq) continue;
         try {
-          if (await this.feed.writeSnapshot(site.websiteId, seq, () => encodeCatalogSnapshotInSlices(state))) site.snapshotSeq = seq;
+          if (await site.log.saveSnapshot(seq, () => encodeCatalogSnapshotInSlices(state))) site.snapshotSeq = seq;
         } catch (err) {
           this.options.onError('snapshot-write', failure('storing the catalog snapshot in PostgreSQL', err), site.websiteId);
         }

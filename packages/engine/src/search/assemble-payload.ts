@@ -143,7 +143,7 @@ export function assemblePayload(
 
   const payload: SearchPayload = { result, total_results: total, suggestions: {}, redirects: {} };
   if (request.aggregations) {
-    const wholeCatalog = !plan.matchNothing && plan.words.length === 0 && plan.conditions.length === 0 && plan.merch === undefined;
+    const wholeCatalog = !plan.matchNothing && plan.words.length === 0 && plan.conditions.length === 0 && !plan.disjunctive?.length && plan.merch === undefined;
     const aggregations: [string, FacetBucket[]][] = [];
     request.aggregations.forEach((name, i) => {
       const fid = plan.aggregationFields[i];

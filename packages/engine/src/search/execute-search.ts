@@ -11,10 +11,9 @@ import type { SearchPayload, SearchRequest } from '../types.js';
 import { assemblePayload, rankedDocs } from './assemble-payload.js';
 import { resolveRelevance, type ResolvedRelevance } from './relevance-settings.js';
 import { runPartial, type PartialResult } from './run-partial.js';
-import { compileMerchandising, type PlanMerch } from './merchandising.js';
-import { deadDisjunctiveFields, planDisjunctive, withDisjunctiveAggregations } from './disjunctive-facets.js';
+import { withDisjunctiveAggregations } from './disjunctive-facets.js';
 import { highlightProducts } from './highlight.js';
-import { compileScope, compileSearchPlan, type PlanExtras, type SearchPlan } from './search-plan.js';
+import { compileSearchPlan, type PlanExtras, type SearchPlan } from './search-plan.js';
 import type { SearchPool } from './search-pool.js';
 import type { SearchReranker } from './rerank.js';
 import { docMatchesWord } from './text-matches.js';
@@ -37,6 +36,11 @@ export interface SearchContext {
    * the set, totals or facets. Used by {@link executeRankedSearch}.
    */
   rerank?: SearchReranker;
+  /**
+   * Told of each merchandising boost that cannot be applied on the current catalog version (its scope
+   * no longer fits a field's kind), once per settings version; the boost is skipped for the search.
+   */
+  onRuleProblem?: (problem: Error) => void;
 }
 
 /** A search's payload and the semantic model that took part in ranking it, if any. */
@@ -119,20 +123,14 @@ async function runSearch(catalog: Catalog, asked: SearchRequest, context: Search
   const state = catalog.state;
   const settings = context.settings;
   const request = withDisjunctiveAggregations(asked);
-  // A disjunctive field's condition that matches nothing (only unknown values) must not empty the
-  // whole plan: it is compiled apart, as a held-back condition with no value.
-  const dead = deadDisjunctiveFields(state, request, (scope) => compileScope(state, scope));
-  const planned = dead.length === 0 ? request : { ...request, scope: Object.fromEntries(Object.entries(request.scope!).filter(([k]) => !dead.includes(k))) };
   const relevance = resolveRelevance(settings);
   // The catalog's own options (library users) come under the website's settings.
   relevance.fieldWeights = { ...catalog.options.fieldWeights, ...relevance.fieldWeights };
   relevance.synonyms = [...(catalog.options.synonyms ?? []), ...relevance.synonyms];
-  const now = context.now ?? Date.now();
+  const rules = { rules: settings?.rules, now: context.now ?? Date.now() };
   const compile = (options?: { widenTypos?: boolean }): { plan: SearchPlan; extras: PlanExtras } => {
-    // Compiled per plan: pins and the pin count of the selection are the plan's own.
-    const merch = compileMerchandising(state, request, settings?.rules, now, (scope) => compileScope(state, scope));
-    const compiled = compileSearchPlan(state, planned, relevance, { ...options, scoredWithoutText: (merch?.boosts.length ?? 0) > 0 });
-    completePlan(state, request, compiled.plan, dead, merch);
+    const compiled = compileSearchPlan(state, request, relevance, { ...options, rules });
+    for (const problem of compiled.extras.ruleProblems ?? []) context.onRuleProblem?.(problem);
     return compiled;
   };
   let { plan, extras } = compile();
@@ -154,19 +152,6 @@ async function runSearch(catalog: Catalog, asked: SearchRequest, context: Search
   }
   if (plan.minWords < plan.words.length) setDroppedWords(state, plan, extras, partials);
   return { payload: assemblePayload(state, plan, extras, partials, request, settings), state, plan };
-}
-
-/** Adds to a compiled plan what does not depend on the words: held-back disjunctive conditions and merchandising rules. */
-function completePlan(state: CatalogState, request: SearchRequest, plan: SearchPlan, dead: readonly string[], merch: PlanMerch | undefined): void {
-  for (const name of dead) plan.conditions.push({ kind: 'in', field: state.fieldByName.get(name)!, codes: [] });
-  if (request.disjunctive_facets && request.disjunctive_facets.length > 0) plan.disjunctive = planDisjunctive(state, request, plan);
-  if (merch) {
-    plan.merch = merch;
-    // A pinned doc among the best is moved, not counted twice: select one more per pin.
-    plan.limit += merch.pins.length;
-    // No pinned doc can pass a filter that matches nothing.
-    if (request.scope && compileScope(state, request.scope).nothing) merch.pins = [];
-  }
 }
 
 function termCount(plan: SearchPlan): number {

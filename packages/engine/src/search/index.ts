@@ -14,3 +14,4 @@ export {
 } from './relevance-settings.js';
 export { LANGUAGES, DEFAULT_LANGUAGE, type Language } from './language.js';
 export { SCORE_FIELD } from './search-plan.js';
+export { checkRulesApply } from './merchandising.js';

@@ -13,7 +13,7 @@ import { isAisleError } from '../errors.js';
 import type { Product, SearchPayload, SearchRequest } from '../types.js';
 import { executeSearch } from './execute-search.js';
 import { SearchPool } from './search-pool.js';
-import { BRANDS, catalogArb, requestArb } from './__tests__/random-catalog.js';
+import { BRANDS, catalogArb, existsArb, requestArb } from './__tests__/random-catalog.js';
 import { catalogOf } from './__tests__/catalog-of.js';
 
 const pool = new SearchPool({ workers: 2, threshold: 0 });
@@ -24,10 +24,13 @@ const merchArb = fc.record({
   hide: fc.array(refArb, { maxLength: 6 }),
   pin: fc.array(fc.record({ refId: refArb, position: fc.integer({ min: 1, max: 15 }) }), { maxLength: 3 }),
   boost: fc.array(fc.record({
-    scope: fc.oneof(fc.subarray(BRANDS).map((brand) => ({ brand })), fc.constant({ price: { max: 10 } }), fc.constant({ title: { min: 1 } })),
+    scope: fc.oneof(
+      fc.subarray(BRANDS).map((brand) => ({ brand })), fc.constant({ price: { max: 10 } }), fc.constant({ title: { min: 1 } }),
+      existsArb.map((rating) => ({ rating })),
+    ),
     weight: fc.constantFrom(0.2, 0.5, 2, 5),
   }), { maxLength: 2 }),
-  disjunctive: fc.subarray(['brand', 'tags', 'color', 'nope', 'price']),
+  disjunctive: fc.subarray(['brand', 'tags', 'color', 'nope', 'price', 'rating', 'title']),
 });
 
 async function outcome(run: () => Promise<SearchPayload>): Promise<SearchPayload | 'bad request'> {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { Catalog } from '../catalog/catalog.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
-import { placePins, ruleApplies } from './merchandising.js';
+import type { MerchandisingRule } from '../config.js';
+import { isAisleError } from '../errors.js';
+import { checkRulesApply, compileMerchandising, placePins, ruleApplies } from './merchandising.js';
 
 const list = (...docs: number[]) => Int32Array.from(docs);
 
@@ -31,5 +34,38 @@ describe('ruleApplies', () => {
     expect(ruleApplies(window, [], Date.parse('2025-12-31T23:59:59Z'))).toBe(false);
     expect(ruleApplies(window, [], Date.parse('2026-01-01T00:00:00Z'))).toBe(true);
     expect(ruleApplies(window, [], Date.parse('2026-02-01T00:00:00Z'))).toBe(false);
+  });
+});
+
+describe('rule boosts that cannot apply', () => {
+  const request = { website_id: 'w', client: 'c', q: 'lamp', start: 0 };
+  const rules = (): MerchandisingRule[] => [{
+    id: 'r', query: 'lamp', boost: [{ scope: { brand: ['Acme'] }, weight: 2 }, { scope: { brand: { min: 1 } }, weight: 3 }],
+  }];
+
+  it('are refused by the settings check, naming the condition', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a', title: 'lamp', brand: 'Acme' }]);
+    let caught: unknown;
+    try {
+      checkRulesApply(catalog.state, rules());
+    } catch (err) {
+      caught = err;
+    }
+    expect(isAisleError(caught) && caught.code).toBe('SETTINGS_INVALID');
+    expect((caught as Error).message).toMatch(/^settings\.rules\[0\]\.boost\[1\]\.scope\.brand names a text field/);
+    expect(() => checkRulesApply(catalog.state, [{ id: 'ok', query: '', boost: [{ scope: { brand: { exists: true } }, weight: 2 }] }])).not.toThrow();
+  });
+
+  it('are skipped by searches and listed once per settings value', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a', title: 'lamp', brand: 'Acme' }]);
+    const saved = rules();
+    const first = compileMerchandising(catalog.state, request, saved, 0);
+    expect(first.merch?.boosts).toHaveLength(1); // the brand list applies, the broken boost does not
+    expect(first.problems.map((e) => e.message)).toEqual([expect.stringMatching(/rule "r": boost\[1\]\.scope\.brand names a text field.*not applied/)]);
+    expect(compileMerchandising(catalog.state, request, saved, 0).problems).toEqual([]);
+    // New settings (a new value): listed again.
+    expect(compileMerchandising(catalog.state, request, rules(), 0).problems).toHaveLength(1);
   });
 });

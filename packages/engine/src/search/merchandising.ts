@@ -13,12 +13,12 @@ import type { CatalogIndex, CatalogState } from '../catalog/catalog-index.js';
 import { fullBitset } from '../catalog/columns/bitset.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { MerchandisingRule } from '../config.js';
-import { isAisleError } from '../errors.js';
+import { fieldError } from '../errors.js';
 import type { SearchRequest } from '../types.js';
-import type { PartialResult } from './run-partial.js';
 import { nearMissAggregations } from './disjunctive-facets.js';
-import type { PlanCondition, SearchPlan } from './search-plan.js';
+import type { PartialResult, SearchPlan } from './search-plan.js';
 import { numericAt } from '../catalog/columns/numeric-column.js';
+import { compileScope, docPasses, docPassesAll, narrowBitset, parseScope, type ParsedScope, type PlanCondition } from './conditions.js';
 
 /** One boost or bury, resolved: docs passing every condition get their relevance multiplied by `weight`. */
 export interface PlanBoost {
@@ -37,12 +37,20 @@ export interface PlanMerch {
   ruleIds: string[];
 }
 
-/** A rule with its query words and time window parsed once. */
+/** A boost with its scope parsed once; `reported` once its scope failed to compile (see {@link compileMerchandising}). */
+interface ParsedBoost {
+  scope: ParsedScope;
+  weight: number;
+  reported: boolean;
+}
+
+/** A rule with its query words, time window and boost scopes parsed once. */
 interface ParsedRule {
   rule: MerchandisingRule;
   words: string[];
   fromMs: number;
   untilMs: number;
+  boosts: ParsedBoost[];
 }
 
 function parseRule(rule: MerchandisingRule): ParsedRule {
@@ -50,6 +58,7 @@ function parseRule(rule: MerchandisingRule): ParsedRule {
     rule, words: tokenize(rule.query),
     fromMs: rule.from === undefined ? -Infinity : Date.parse(rule.from),
     untilMs: rule.until === undefined ? Infinity : Date.parse(rule.until),
+    boosts: (rule.boost ?? []).map((b) => ({ scope: parseScope(b.scope), weight: b.weight, reported: false })),
   };
 }
 
@@ -79,66 +88,69 @@ function parsedRuleApplies({ rule, words: wanted, fromMs, untilMs }: ParsedRule,
   return false;
 }
 
+/** The merchandising part of a plan and the rule boosts that could not be applied. */
+export interface CompiledMerchandising {
+  merch?: PlanMerch;
+  /**
+   * Boosts whose scope does not fit this catalog version (e.g. `{min, max}` on a field that became a
+   * text field since the rule was saved), each listed once per settings version: skipped for this
+   * search (a merchant's rule never makes shoppers' searches fail), and for the caller to report.
+   */
+  problems: Error[];
+}
+
 /**
- * Compiles the rules that apply to `request` at `now` against a catalog version; undefined when none
- * changes anything. `compileScope` resolves a boost's scope as the request's scope is resolved (a
- * boost whose scope does not fit the catalog, e.g. `{min, max}` on a text field, selects nothing: a
- * merchant's rule never makes shoppers' searches fail).
+ * Compiles the rules that apply to `request` at `now` against a catalog version; `merch` undefined
+ * when none changes anything. A boost's scope is resolved as the request's scope is (conditions.ts).
  */
 export function compileMerchandising(
   state: CatalogState, request: SearchRequest, rules: readonly MerchandisingRule[] | undefined, now: number,
-  compileScope: (scope: NonNullable<SearchRequest['scope']>) => { conditions: PlanCondition[]; nothing: boolean },
-): PlanMerch | undefined {
-  if (!rules || rules.length === 0) return undefined;
+): CompiledMerchandising {
+  const problems: Error[] = [];
+  if (!rules || rules.length === 0) return { problems };
   const words = tokenize(request.q);
-  const applicable = parsedRulesOf(rules).filter((r) => parsedRuleApplies(r, words, now)).map((r) => r.rule);
-  if (applicable.length === 0) return undefined;
+  const applicable = parsedRulesOf(rules).filter((r) => parsedRuleApplies(r, words, now));
+  if (applicable.length === 0) return { problems };
   const hidden = new Set<number>();
-  for (const rule of applicable) for (const refId of rule.hide ?? []) {
+  for (const { rule } of applicable) for (const refId of rule.hide ?? []) {
     const doc = state.docByRefId.get(refId);
     if (doc !== undefined) hidden.add(doc);
   }
   const boosts: PlanBoost[] = [];
-  for (const rule of applicable) for (const boost of rule.boost ?? []) {
-    if (boost.weight === 1) continue;
-    try {
-      const { conditions, nothing } = compileScope(boost.scope);
-      if (!nothing) boosts.push({ conditions, weight: boost.weight });
-    } catch (err) {
-      if (!isAisleError(err) || err.code !== 'SEARCH_BAD_REQUEST') throw err;
-    }
-  }
+  for (const { rule, boosts: ruleBoosts } of applicable) ruleBoosts.forEach((boost, j) => {
+    if (boost.weight === 1) return;
+    const compiled = compileScope(state, boost.scope);
+    if ('mismatch' in compiled) {
+      if (!boost.reported) {
+        boost.reported = true;
+        const { field, problem } = compiled.mismatch;
+        problems.push(new Error(`merchandising rule "${rule.id}": boost[${j}].scope.${field} ${problem}; the boost is not applied`));
+      }
+    } else if (!compiled.nothing) boosts.push({ conditions: compiled.conditions, weight: boost.weight });
+  });
   const pins: PlanMerch['pins'] = [];
   const pinned = new Set<number>();
-  for (const rule of applicable) for (const pin of rule.pin ?? []) {
+  for (const { rule } of applicable) for (const pin of rule.pin ?? []) {
     const doc = state.docByRefId.get(pin.refId);
     if (doc === undefined || hidden.has(doc) || pinned.has(doc)) continue;
     pinned.add(doc);
     pins.push({ doc, position: pin.position - 1 });
   }
-  if (hidden.size === 0 && boosts.length === 0 && pins.length === 0) return undefined;
-  return { hidden: [...hidden].sort((a, b) => a - b), boosts, pins, ruleIds: applicable.map((r) => r.id) };
+  if (hidden.size === 0 && boosts.length === 0 && pins.length === 0) return { problems };
+  return { merch: { hidden: [...hidden].sort((a, b) => a - b), boosts, pins, ruleIds: applicable.map((r) => r.rule.id) }, problems };
 }
 
-/** Whether doc `d` passes one resolved scope condition (the per-doc form of the filters). */
-export function docPasses(index: CatalogIndex, cond: PlanCondition, d: number): boolean {
-  const field = index.fields[cond.field];
-  if (cond.kind === 'range') {
-    const v = numericAt(field, d);
-    if (v !== v) return !cond.requireValue;
-    return v >= cond.min && v <= cond.max && !cond.not.includes(v);
-  }
-  const { offsets, codes, single } = field.text!;
-  let listed = false;
-  if (single) listed = single[d] >= 0 && cond.codes.includes(single[d]);
-  else for (let j = offsets[d], end = offsets[d + 1]; j < end && !listed; j++) listed = cond.codes.includes(codes[j]);
-  return listed === (cond.kind === 'in');
-}
-
-/** Whether doc `d` passes every condition. */
-export function docPassesAll(index: CatalogIndex, conditions: readonly PlanCondition[], d: number): boolean {
-  for (const cond of conditions) if (!docPasses(index, cond, d)) return false;
-  return true;
+/**
+ * Refuses rules whose boost scope cannot compile against the website's current catalog (a numeric
+ * range on a text field, a list of values on a numeric field): throws `SETTINGS_INVALID` naming the
+ * first such condition (`settings.rules[i].boost[j].scope.<field>`). A rule that fits today but not
+ * after a later catalog change is reported at search time instead (see {@link compileMerchandising}).
+ */
+export function checkRulesApply(state: CatalogState, rules: readonly MerchandisingRule[] | undefined, key = 'settings.rules'): void {
+  (rules ?? []).forEach((rule, i) => (rule.boost ?? []).forEach((boost, j) => {
+    const compiled = compileScope(state, parseScope(boost.scope));
+    if ('mismatch' in compiled) throw fieldError('SETTINGS_INVALID', `${key}[${i}].boost[${j}].scope.${compiled.mismatch.field}`, compiled.mismatch.problem);
+  }));
 }
 
 // ---- Per doc range ---------------------------------------------------------------------------
@@ -177,16 +189,13 @@ export function boostMatches(index: CatalogIndex, merch: PlanMerch, docs: Int32A
 
 /**
  * Relevance of each doc of [lo, hi) when browsing with boosts (every doc starts at 1): the boosts'
- * scopes are resolved as bitsets over the range by `applyCondition` (the filters' own bitset step).
+ * scopes are resolved as bitsets over the range (the filters' own bitset step).
  */
-export function boostScoresOfRange(
-  merch: PlanMerch, lo: number, hi: number,
-  applyCondition: (cond: PlanCondition, candidates: Uint32Array) => void,
-): Float64Array {
+export function boostScoresOfRange(index: CatalogIndex, merch: PlanMerch, lo: number, hi: number): Float64Array {
   const scores = new Float64Array(hi - lo).fill(1);
   for (const boost of merch.boosts) {
     const selected = fullBitset(hi - lo);
-    for (const cond of boost.conditions) applyCondition(cond, selected);
+    for (const cond of boost.conditions) narrowBitset(index, cond, lo, hi, selected);
     for (let wi = 0; wi < selected.length; wi++) {
       let word = selected[wi];
       while (word !== 0) {
@@ -261,7 +270,7 @@ export function pinsInResults(
   const nearMiss: { doc: number; aggregations: number[] }[] = [];
   merch.pins.forEach((pin, i) => {
     if (matched.has(i)) placed.push(pin);
-    else if (docPassesAll(index, plan.conditions, pin.doc)) {
+    else if (docPassesAll(index, plan.conditions, pin.doc) && (plan.disjunctive ?? []).every((h) => docPasses(index, h.condition, pin.doc))) {
       placed.push(pin);
       extra.push(pin.doc);
     } else if (!seen.has(i)) {

@@ -1,7 +1,7 @@
 /**
  * Word proximity and order: how closely, and in which order, a product's text holds the query words.
  * Used to re-rank the best matches on the calling thread (see assemble-payload.ts). The words of the
- * heavy fields' values come from the build (catalog/value-words.ts: term ids, no tokenising per
+ * heavy fields' values come from the build (catalog/full-text/value-words.ts: term ids, no tokenising per
  * search); a version or field without them is re-tokenised, which finds the same words.
  * @module
  */

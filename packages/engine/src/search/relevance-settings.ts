@@ -8,34 +8,10 @@
 import { fieldError } from '../errors.js';
 import { DEFAULT_LANGUAGE, LANGUAGES } from './language.js';
 
-/** A one-way synonym: a query for `from` (a word or phrase) also finds each of `to`, not the reverse. */
-export interface OneWaySynonym {
-  from: string;
-  to: string[];
-}
-
-/** A synonym entry: a group of equivalent words or phrases (two-way), or a one-way rule. */
-export type SynonymEntry = string[] | OneWaySynonym;
-
-/** Typo tolerance: a query word of `minWordSizeOneTypo`+ letters may have 1 edit, of `minWordSizeTwoTypos`+ 2. */
-export interface TypoToleranceSettings {
-  enabled?: boolean;
-  minWordSizeOneTypo?: number;
-  minWordSizeTwoTypos?: number;
-}
-
-/** A tie-breaker: a field compared after relevance (and after `sort_fields`). */
-export interface TieBreaker {
-  field: string;
-  order: 'asc' | 'desc';
-  /** How values compare; `number` by default. */
-  type?: 'number' | 'text';
-}
-
-/** Ranking settings. */
-export interface RankingSettings {
-  tieBreakers?: TieBreaker[];
-}
+export type {
+  OneWaySynonym, SynonymEntry, TypoToleranceSettings, TieBreaker, RankingSettings,
+} from '../contract/settings-schema.js';
+import type { RankingSettings, SynonymEntry, TieBreaker, TypoToleranceSettings } from '../contract/settings-schema.js';
 
 /** The relevance settings with defaults filled in (what a search reads). */
 export interface ResolvedRelevance {

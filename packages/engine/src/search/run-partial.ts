@@ -9,35 +9,19 @@
  * @module
  */
 import type { CatalogIndex, TextColumn } from '../catalog/catalog-index.js';
-import { andInto, fullBitset, popcount } from '../catalog/columns/bitset.js';
-import { codeAt, codeCount, tailIndex } from '../catalog/columns/text-column.js';
-import type { PlanCondition, SearchPlan } from './search-plan.js';
+import { fullBitset, popcount } from '../catalog/columns/bitset.js';
+import { codeAt, codeCount } from '../catalog/columns/text-column.js';
+import type { PartialResult, SearchPlan } from './search-plan.js';
+import { docTest, narrowBitset, type PlanCondition } from './conditions.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import { matchText, seek, type TextMatches } from './text-matches.js';
 import { TopK } from './top-k.js';
 import { numericValues, type NumericValues } from '../catalog/columns/numeric-column.js';
 import { addDocToFacetCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
-import { sharedConditions, splitBitset, splitMatches } from './disjunctive-facets.js';
+import { splitBitset, splitMatches } from './disjunctive-facets.js';
 
-/** What one range contributes; merged by `assemblePayload`. */
-export interface PartialResult {
-  lo: number;
-  total: number;
-  /** Per requested aggregation: count per dictionary code (empty when the field has no text values). */
-  facetCounts: Uint32Array[];
-  /** Per requested range: [min, max] (Infinity/-Infinity when no candidate has a value). */
-  ranges: Float64Array;
-  /** The range's best `limit` docs, best first, and their relevance scores (same order). */
-  topDocs: Int32Array;
-  topScores: Float64Array;
-  /** Indexes into `plan.merch.pins` of the pinned docs of this range that are among its matches. */
-  pinsMatched?: number[];
-  /**
-   * With disjunctive facets: the pinned docs that were candidates before the held-back conditions
-   * (matched or counted here as near misses; the calling thread must not count them again).
-   */
-  pinsSeen?: number[];
-}
+// Declared with the plan it is the result of (merchandising reads it without importing this module).
+export type { PartialResult } from './search-plan.js';
 
 /** Runs `plan` over docs [lo, hi) of `index` (lo a multiple of 32). */
 export function runPartial(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number): PartialResult {
@@ -51,51 +35,6 @@ export function runPartial(index: CatalogIndex, plan: SearchPlan, lo: number, hi
 }
 
 // ---- Browse: candidates as a bitset over [lo, hi) -------------------------------------------
-
-/** Narrows a candidate bitset over [lo, hi) to the docs passing `cond`. */
-export function applyConditionToBitset(index: CatalogIndex, cond: PlanCondition, lo: number, hi: number, candidates: Uint32Array): void {
-  const field = index.fields[cond.field];
-  if (cond.kind === 'in' || cond.kind === 'notIn') {
-    // OR of the listed values' postings, then AND (or AND NOT): work follows the listed docs.
-    const { valueOffsets, valueDocs, valueTail } = field.text!;
-    const listed = new Uint32Array(candidates.length);
-    for (const code of cond.codes) {
-      listDocs(valueDocs, valueOffsets[code], valueOffsets[code + 1], lo, hi, listed);
-      const t = tailIndex(valueTail, code);
-      if (t >= 0) listDocs(valueTail!.docs, valueTail!.offsets[t], valueTail!.offsets[t + 1], lo, hi, listed);
-    }
-    if (cond.kind === 'in') andInto(candidates, listed);
-    else for (let i = 0; i < candidates.length; i++) candidates[i] &= ~listed[i];
-    return;
-  }
-  // Numeric: check each remaining candidate (postings filters ran first and narrowed the set).
-  const { byCode, codes } = numericValues(field);
-  for (let wi = 0; wi < candidates.length; wi++) {
-    let word = candidates[wi];
-    let keep = word;
-    while (word !== 0) {
-      const low = word & -word;
-      word ^= low;
-      if (!numericOk(byCode[codes[lo + (wi << 5) + 31 - Math.clz32(low)] + 1], cond)) keep &= ~low;
-    }
-    candidates[wi] = keep;
-  }
-}
-
-/** Sets in `listed` (a bitset over [lo, hi)) the docs of `docs[from .. to)` (ascending) within [lo, hi). */
-function listDocs(docs: Uint32Array, from: number, to: number, lo: number, hi: number, listed: Uint32Array): void {
-  for (let i = seek(docs, from, to, lo); i < to; i++) {
-    const doc = docs[i];
-    if (doc >= hi) break;
-    const local = doc - lo;
-    listed[local >>> 5] |= 1 << (local & 31);
-  }
-}
-
-function numericOk(v: number, cond: PlanCondition & { kind: 'range' }): boolean {
-  if (v !== v) return !cond.requireValue; // missing
-  return v >= cond.min && v <= cond.max && (cond.not.length === 0 || !cond.not.includes(v));
-}
 
 /** Facet counts when every doc of [lo, hi) matches: posting lengths, no per-doc work. */
 function countAllFacets(column: TextColumn, counts: Uint32Array, lo: number, hi: number, docCount: number): void {
@@ -222,7 +161,7 @@ function walkTopK(
   return top.sorted();
 }
 
-/** The tombstoned docs of [lo, hi), ascending (see catalog/tombstones.ts). */
+/** The tombstoned docs of [lo, hi), ascending (see catalog/changes/tombstones.ts). */
 function deletedInRange(index: CatalogIndex, lo: number, hi: number): Uint32Array {
   const all = index.deletedDocs;
   if (!all) return new Uint32Array(0);
@@ -247,19 +186,19 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
   const candidates = fullBitset(hi - lo);
   const gone = deletedInRange(index, lo, hi);
   clearDocs(candidates, gone, lo);
-  for (const cond of sharedConditions(plan)) applyConditionToBitset(index, cond, lo, hi, candidates);
+  for (const cond of plan.conditions) narrowBitset(index, cond, lo, hi, candidates);
   const merch = plan.merch;
   if (merch) hideFromBitset(merch, lo, hi, candidates);
   let pinsSeen: number[] | undefined;
   if (plan.disjunctive && plan.disjunctive.length > 0) {
     if (merch) pinsSeen = pinsMatched(merch, lo, hi, (d) => hasBit(candidates, lo, hi, d));
-    splitBitset(plan, candidates, (cond, bits) => applyConditionToBitset(index, cond, lo, hi, bits), (a, bits) => {
+    splitBitset(index, plan, lo, hi, candidates, (a, bits) => {
       const fid = plan.aggregationFields[a];
       if (fid < 0) return;
       countFacetsOfBitset(index.fields[fid].text!, facetCounts[a], bits, lo);
     });
   }
-  const everything = plan.conditions.length === 0 && !merch?.hidden.some((d) => d >= lo && d < hi);
+  const everything = plan.conditions.length === 0 && !plan.disjunctive?.length && !merch?.hidden.some((d) => d >= lo && d < hi);
   const total = everything ? hi - lo - gone.length : popcount(candidates);
   plan.aggregationFields.forEach((fid, i) => {
     if (fid < 0) return;
@@ -282,7 +221,7 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
   const limit = Math.min(plan.limit, total);
   // Boosts give browsing a relevance (1 × the weights of the boosts a doc's scope passes).
   const scores = merch && merch.boosts.length > 0
-    ? boostScoresOfRange(merch, lo, hi, (cond, bits) => applyConditionToBitset(index, cond, lo, hi, bits))
+    ? boostScoresOfRange(index, merch, lo, hi)
     : undefined;
   let topDocs: Int32Array;
   if (limit === 0) topDocs = new Int32Array(0);
@@ -331,33 +270,16 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
 // ---- Text: candidates as a compact doc-sorted list with scores ------------------------------
 
 /** Keeps the matches that satisfy `cond`, in place (order kept). */
-function applyConditionToMatches(index: CatalogIndex, cond: PlanCondition, m: TextMatches): void {
-  const field = index.fields[cond.field];
+function narrowMatches(index: CatalogIndex, cond: PlanCondition, m: TextMatches): void {
+  const passes = docTest(index, cond);
   const { docs, scores } = m;
   let k = 0;
-  if (cond.kind === 'in' || cond.kind === 'notIn') {
-    const { offsets, codes, single } = field.text!;
-    // A marker per code for long lists; a short list is scanned directly.
-    const marker = cond.codes.length > 16 ? new Uint8Array(field.text!.dictSize) : undefined;
-    if (marker) for (const c of cond.codes) marker[c] = 1;
-    const isListed = (code: number): boolean => (marker ? marker[code] === 1 : cond.codes.includes(code));
-    const want = cond.kind === 'in';
-    for (let i = 0; i < m.length; i++) {
-      const d = docs[i];
-      let listed = false;
-      if (single) listed = single[d] >= 0 && isListed(single[d]);
-      else for (let j = offsets[d], end = offsets[d + 1]; j < end && !listed; j++) listed = isListed(codes[j]);
-      if (listed === want) { docs[k] = d; scores[k++] = scores[i]; }
-    }
-  } else {
-    const { byCode, codes } = numericValues(field);
-    for (let i = 0; i < m.length; i++) if (numericOk(byCode[codes[docs[i]] + 1], cond)) { docs[k] = docs[i]; scores[k++] = scores[i]; }
-  }
+  for (let i = 0; i < m.length; i++) if (passes(docs[i])) { docs[k] = docs[i]; scores[k++] = scores[i]; }
   m.length = k;
 }
 
 function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, m: TextMatches, facetCounts: Uint32Array[], ranges: Float64Array): PartialResult {
-  for (const cond of sharedConditions(plan)) applyConditionToMatches(index, cond, m);
+  for (const cond of plan.conditions) narrowMatches(index, cond, m);
   const merch = plan.merch;
   if (merch) m.length = hideFromMatches(merch, m.docs, m.scores, m.length);
   let pinsSeen: number[] | undefined;

@@ -1,24 +1,28 @@
 /**
- * Compiles a validated search request against one catalog version into a {@link SearchPlan}: query
- * words resolved to term ids (exact, synonym, prefix, typo), scope values resolved to dictionary
- * codes, field names to field numbers. The plan is plain data (structured-cloneable), so the same plan
- * runs inline or on every worker of the pool. Semantic errors (a numeric range on a text field, …)
- * are raised here as `SEARCH_BAD_REQUEST`.
+ * Compiles a validated search request against one catalog version into a {@link SearchPlan}, in one
+ * step: query words resolved to term ids (exact, synonym, prefix, typo), the scope, disjunctive holds
+ * and merchandising rules resolved by plan-filters.ts (conditions to dictionary codes and field numbers),
+ * sort keys to field numbers. The plan is plain data (structured-cloneable), so the same plan runs
+ * inline or on every worker of the pool, and nothing edits it afterwards (but `minWords`, lowered by
+ * executeSearch's retries). Semantic errors (a numeric range on a text field, …) are raised here as
+ * `SEARCH_BAD_REQUEST`.
  * @module
  */
 import type { CatalogState } from '../catalog/catalog-index.js';
 import { charMask, lowerBound } from '../catalog/catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
-import { codeLookup, ensureNumericOrder, ensureTextSortRanks } from '../catalog/columns/text-column-lookups.js';
+import { ensureNumericOrder, ensureTextSortRanks } from '../catalog/columns/text-column-lookups.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
-import { liveCodeDocs, liveDocCount, liveDocFreq, liveFieldKind, liveLengthAverages } from '../catalog/changes/tombstones.js';
-import { AisleError, fieldError } from '../errors.js';
-import type { NumericScope, SearchRequest, TextScope } from '../types.js';
+import { liveDocCount, liveDocFreq, liveFieldKind, liveLengthAverages } from '../catalog/changes/tombstones.js';
+import { fieldError } from '../errors.js';
+import type { SearchRequest } from '../types.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 import { popcount32 } from '../catalog/columns/bitset.js';
 import { allowedEdits, boundedOsaDistance } from './typo.js';
 import type { PlanMerch } from './merchandising.js';
-import type { PlanDisjunctive } from './disjunctive-facets.js';
+import type { PlanDisjunctive } from './conditions.js';
+import type { PlanCondition } from './conditions.js';
+import { compileFilters, type RulesInForce } from './plan-filters.js';
 import { DEFAULT_LANGUAGE, LANGUAGES, stemIndex, stemOf, type Language } from './language.js';
 import { resolveRelevance, type ResolvedRelevance, type SynonymEntry } from './relevance-settings.js';
 import { MIN_COMPLETED_WORD, wordSplits } from './unmatched-word.js';
@@ -62,12 +66,6 @@ export interface PlanWord extends PlanTerms {
   phrases: PlanTerms[][];
 }
 
-/** One scope condition, resolved. */
-export type PlanCondition =
-  | { kind: 'in'; field: number; codes: number[] }
-  | { kind: 'notIn'; field: number; codes: number[] }
-  | { kind: 'range'; field: number; min: number; max: number; not: number[]; requireValue: boolean };
-
 /**
  * One sort key, resolved: a field (`number` or `text` values) or relevance (`score`, `field` -1).
  */
@@ -89,6 +87,7 @@ export interface SearchPlan {
   minWords: number;
   /** BM25F weight per full-text field number. */
   fieldWeights: number[];
+  /** The scope's conditions every result passes (those held back for disjunctive facets are in `disjunctive`). */
   conditions: PlanCondition[];
   /** Field number per requested aggregation (-1: no text values, empty buckets). */
   aggregationFields: number[];
@@ -105,7 +104,7 @@ export interface SearchPlan {
    * differ from the build's (`FullTextIndex.avgFieldLengths`; see tombstones.ts, text-matches.ts).
    */
   lengthAverages?: number[];
-  /** Conditions held back for disjunctive facets (see disjunctive-facets.ts). */
+  /** Conditions held back for disjunctive facets (see disjunctive-facets.ts); absent when none is. */
   disjunctive?: PlanDisjunctive[];
 }
 
@@ -119,9 +118,11 @@ export interface PlanExtras {
   droppedWords?: string[];
   /** The ranked docs when executeSearch already computed them (for the dropped words). */
   ranked?: Int32Array;
+  /** Merchandising boosts that could not be applied, for the caller to report (see plan-filters.ts). */
+  ruleProblems?: Error[];
 }
 
-/** BM25 saturation (`b`, the length normalisation: `postingNorm` in catalog/build-catalog-state.ts). */
+/** BM25 saturation (`b`, the length normalisation: `postingNorm` in catalog/full-text/length-norms.ts). */
 export const BM25_K1 = 1.2;
 
 /** Query words beyond this are ignored (a pasted paragraph must not cost a scan per word). */
@@ -343,68 +344,16 @@ function synonymTargetsPerWord(words: readonly string[], rules: readonly Synonym
   return targets;
 }
 
-function isTextNot(cond: TextScope | NumericScope): cond is { not: string[] } {
-  if (Array.isArray(cond)) return false;
-  const c = cond as NumericScope;
-  return c.min === undefined && c.max === undefined && Array.isArray(c.not) && c.not.length > 0 && typeof c.not[0] === 'string';
-}
-
-function textCodes(state: CatalogState, field: number, values: readonly string[]): number[] {
-  const lookup = codeLookup(state, field);
-  const codes = new Set<number>();
-  for (const v of values) {
-    const c = lookup.get(v);
-    // A value no live product has (deleted, or patched away) is unknown, as to a one-go build.
-    if (c !== undefined && liveCodeDocs(state, field, c) > 0) codes.add(c);
-  }
-  return [...codes].sort((a, b) => a - b);
-}
-
-/** Resolves a scope (request or rule) into conditions; `nothing` when some condition can match nothing. */
-export function compileScope(state: CatalogState, scope: Record<string, TextScope | NumericScope>): { conditions: PlanCondition[]; nothing: boolean } {
-  const conditions: PlanCondition[] = [];
-  let nothing = false;
-  for (const [name, cond] of Object.entries(scope)) {
-    const fid = state.fieldByName.get(name);
-    const field = fid === undefined ? undefined : { ...state.index.fields[fid], kind: liveFieldKind(state, fid) };
-    const at = `scope.${name}`;
-    if (Array.isArray(cond)) {
-      if (field?.kind === 'numeric') bad(at, `names a numeric field: use {min, max}, not a list of values`);
-      const codes = field?.text ? textCodes(state, fid!, cond) : [];
-      if (codes.length === 0) nothing = true;
-      else conditions.push({ kind: 'in', field: fid!, codes });
-    } else if (isTextNot(cond)) {
-      if (field?.kind === 'numeric') bad(at, `names a numeric field: use {not: [numbers]}`);
-      const codes = field?.text ? textCodes(state, fid!, cond.not) : [];
-      if (codes.length > 0) conditions.push({ kind: 'notIn', field: fid!, codes });
-    } else {
-      const c = cond as NumericScope;
-      const exclusionOnly = c.min === undefined && c.max === undefined && c.not !== undefined;
-      if (exclusionOnly && c.not!.length === 0) continue; // `{not: []}` excludes nothing, whatever the field
-      if (field?.kind === 'text') bad(at, `names a text field: use a list of values, not {min, max}`);
-      if (field?.kind !== 'numeric' || !field.numeric) {
-        // No product has a number there: a bound matches nothing, an exclusion keeps everything.
-        if (!exclusionOnly) nothing = true;
-        continue;
-      }
-      conditions.push({
-        kind: 'range', field: fid!, min: c.min ?? -Infinity, max: c.max ?? Infinity, not: c.not ?? [], requireValue: !exclusionOnly,
-      });
-    }
-  }
-  // Cheap, selective conditions first: postings ORs before per-doc checks.
-  conditions.sort((a, b) => (a.kind === 'in' ? 0 : 1) - (b.kind === 'in' ? 0 : 1));
-  return { conditions, nothing };
-}
-
 /**
  * Compiles `request` against `state` (see module doc) with the website's relevance settings
- * (`settings`, defaults filled in). `widenTypos` gives every word its typo variants, also a word with
- * exact matches (the second attempt of a search whose words found nothing together).
+ * (`settings`, defaults filled in) and merchandising rules (`options.rules`; none by default).
+ * `widenTypos` gives every word its typo variants, also a word with exact matches (the second attempt
+ * of a search whose words found nothing together). `request.aggregations` must already list its
+ * disjunctive facets (`withDisjunctiveAggregations`).
  */
 export function compileSearchPlan(
   state: CatalogState, request: SearchRequest, settings: ResolvedRelevance = resolveRelevance(undefined),
-  options: { widenTypos?: boolean; scoredWithoutText?: boolean } = {},
+  options: { widenTypos?: boolean; rules?: RulesInForce } = {},
 ): { plan: SearchPlan; extras: PlanExtras } {
   const { index } = state;
   const lang = LANGUAGES.get(settings.language) ?? LANGUAGES.get(DEFAULT_LANGUAGE)!;
@@ -428,9 +377,9 @@ export function compileSearchPlan(
     planWords.push(planWord);
   });
   // A word matching no term at all is dropped at once (see SearchPlan.minWords); none left: no match.
-  let matchNothing = words.length > 0 && wordsWithTerms === 0;
-  const { conditions, nothing } = compileScope(state, request.scope ?? {});
-  if (nothing) matchNothing = true;
+  const filters = compileFilters(state, request, options.rules ?? { now: 0 });
+  const { conditions, disjunctive, merch } = filters;
+  const matchNothing = (words.length > 0 && wordsWithTerms === 0) || filters.matchNothing;
   const fieldWeights = index.fullText.fieldIds.map((fid) => {
     const name = index.fields[fid].name;
     return settings.fieldWeights[name] ?? DEFAULT_FIELD_WEIGHTS[name] ?? 1;
@@ -456,7 +405,7 @@ export function compileSearchPlan(
     return { field: fid!, type, desc };
   };
   // Scores rank the matches when there is query text, or boost rules that give browsing a relevance.
-  const hasText = planWords.length > 0 || options.scoredWithoutText === true;
+  const hasText = planWords.length > 0 || (merch?.boosts.length ?? 0) > 0;
   const sort: PlanSortKey[] = [];
   for (const spec of request.sort_fields ?? []) {
     const [name, { order, type }] = Object.entries(spec)[0];
@@ -476,16 +425,41 @@ export function compileSearchPlan(
   }
   const size = request.size ?? DEFAULT_SEARCH_SIZE;
   const extras: PlanExtras = anyCorrection ? { correctedQuery: corrected.join(' ') } : {};
+  if (filters.ruleProblems.length > 0) extras.ruleProblems = filters.ruleProblems;
   let limit = request.start + size;
   if (planWords.length > 1) {
     limit = Math.max(limit, PROXIMITY_WINDOW);
     extras.termWords = termWordMasks(planWords);
   }
+  // A pinned doc among the best is moved, not counted twice: select one more per pin.
+  limit += merch?.pins.length ?? 0;
   return {
     plan: {
       matchNothing, words: planWords, minWords: wordsWithTerms, fieldWeights, conditions, aggregationFields, rangeFields, sort, limit,
       lengthAverages: liveLengthAverages(state),
+      ...(disjunctive.length > 0 && { disjunctive }),
+      ...(merch && { merch }),
     },
     extras,
   };
+}
+
+/** What one range contributes; merged by `assemblePayload`. */
+export interface PartialResult {
+  lo: number;
+  total: number;
+  /** Per requested aggregation: count per dictionary code (empty when the field has no text values). */
+  facetCounts: Uint32Array[];
+  /** Per requested range: [min, max] (Infinity/-Infinity when no candidate has a value). */
+  ranges: Float64Array;
+  /** The range's best `limit` docs, best first, and their relevance scores (same order). */
+  topDocs: Int32Array;
+  topScores: Float64Array;
+  /** Indexes into `plan.merch.pins` of the pinned docs of this range that are among its matches. */
+  pinsMatched?: number[];
+  /**
+   * With disjunctive facets: the pinned docs that were candidates before the held-back conditions
+   * (matched or counted here as near misses; the calling thread must not count them again).
+   */
+  pinsSeen?: number[];
 }

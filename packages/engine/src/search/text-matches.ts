@@ -8,6 +8,7 @@
  */
 import { normsOf } from '../catalog/full-text/norm-keys.js';
 import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
+import { seek } from './doc-seek.js';
 import { BM25_K1, type PlanTerms, type PlanWord, type SearchPlan } from './search-plan.js';
 
 /** Docs (ascending) and their scores; the first `length` entries are used. */
@@ -20,17 +21,7 @@ export interface TextMatches {
 // A word matched exactly outranks any BM25 difference: tiers are far above BM25 magnitudes.
 const MATCH_TIER = 1000;
 
-/** First index in `docs[from, to)` whose doc is >= `doc`. */
-export function seek(docs: Uint32Array, from: number, to: number, doc: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (docs[mid] < doc) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+export { seek };
 
 /**
  * Posting `i` of `segment` normalised with `averages` (the live docs' mean lengths): the norm of its key

@@ -7,7 +7,7 @@
  * @module
  */
 import { DEFAULT_SEARCH_SIZE } from '../contract/limits.js';
-import { schemas, type SearchRequest, type NumericScope, type TextScope } from '../contract/schemas.js';
+import { schemas, type SearchRequest, type ScopeConditions } from '../contract/schemas.js';
 import { checkAgainst, type FailAt } from '../contract/validate.js';
 import { fieldError } from '../errors.js';
 
@@ -26,8 +26,8 @@ const REQUEST_FIELDS = Object.keys(schemas.SearchRequest.properties) as (keyof S
  * scope) against the contract's `Scope` schema and returns it typed; `fail` words the error for its
  * caller, so every scope is read with exactly the same syntax.
  */
-export function validateScope(v: unknown, key = 'scope', fail: FailAt = badRequest): Record<string, TextScope | NumericScope> {
-  return checkAgainst<Record<string, TextScope | NumericScope>>('Scope', v, fail, { root: key });
+export function validateScope(v: unknown, key = 'scope', fail: FailAt = badRequest): ScopeConditions {
+  return checkAgainst<ScopeConditions>('Scope', v, fail, { root: key });
 }
 
 /**

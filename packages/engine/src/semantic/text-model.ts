@@ -14,7 +14,7 @@
  * linear in the catalog's size; measured in docs/semantic-search.md.
  * @module
  */
-import type { Steps } from '../catalog/build/build-catalog-state.js';
+import type { Steps } from '../catalog/steps.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { Product, ProductList } from '../types.js';
 import type { Embedder } from './embedder.js';

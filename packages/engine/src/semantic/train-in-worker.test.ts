@@ -3,7 +3,7 @@
  * on the calling thread: same words, vectors, IDFs and version.
  */
 import { describe, expect, it } from 'vitest';
-import { runSteps } from '../catalog/build/build-catalog-state.js';
+import { runSteps } from '../catalog/steps.js';
 import { Catalog } from '../catalog/catalog.js';
 import { liveProductList } from '../catalog/changes/tombstones.js';
 import { generateCatalog } from '../demo/generate-catalog.js';

@@ -29,6 +29,11 @@ export interface SettingsServiceOptions {
   knows: (websiteId: string) => boolean;
   /** The semantic model ids settings may name (see `checkWebsiteSettings`). */
   modelIds: () => readonly string[];
+  /**
+   * Refuses valid settings the website cannot apply as things are (a rule boost's scope that does not
+   * fit the catalog): throws `SETTINGS_INVALID` naming the setting, and nothing is written.
+   */
+  checkApplicable?: (websiteId: string, settings: WebsiteSettings) => void;
   /** Reports a failure nobody is waiting for (a poll that failed, stored settings this version refuses). */
   report: (error: unknown, websiteId?: string) => void;
   /** A poll succeeded (after failures: the failure is over). */
@@ -88,6 +93,7 @@ export class SettingsService {
       }
       const base = stored?.settings ?? this.options.seed(websiteId);
       const next = checkWebsiteSettings(merge ? mergePatch(base, settings) : settings, this.options.modelIds());
+      this.options.checkApplicable?.(websiteId, next);
       let written: StoredSettings | undefined;
       try {
         written = await store.putSettings(websiteId, next as Record<string, unknown>, stored?.version ?? 0);

@@ -18,6 +18,7 @@ import { rowToStoredEvent } from './rows.js';
 /** A {@link Store} held in memory. */
 export class MemoryStore extends GroupCommitStore implements Store {
   readonly kind = 'memory' as const;
+  readonly durable = false;
   private readonly events: (EventRow & { seq: number })[] = [];
   private readonly orders = new Map<string, string>();
   private readonly coupons = new Map<string, CouponRecord>();
@@ -28,6 +29,12 @@ export class MemoryStore extends GroupCommitStore implements Store {
   private readonly clickIds = new Map<string, string>();
   /** Result pages by website, then queryId, in insertion order. */
   private readonly resultPages = new Map<string, Map<string, ResultPageRecord>>();
+
+  /** An empty store; hand it to `createEngine({ store })`, which closes it when the engine closes. */
+  constructor() {
+    // One batch at a time: a memory batch commits synchronously, so there is nothing to overlap.
+    super();
+  }
 
   protected commitBatch(ops: AppendOp[]): AppendOpResult[] {
     const keys = batchLookupKeys(ops);

@@ -1,23 +1,42 @@
 /**
- * Picks and opens the store a configuration names. The SQLite and PostgreSQL stores are imported when
- * they are opened, so their native and driver dependencies (better-sqlite3, pg) are loaded only by a
- * process that uses them (`store/lazy-drivers.test.ts` checks this).
+ * The one place where a store configuration becomes a {@link Store} instance (an instance handed in is
+ * used as it is). The SQLite and PostgreSQL stores are imported when they are opened, so their native
+ * and driver dependencies (better-sqlite3, pg) are loaded only by a process that uses them
+ * (`store/lazy-drivers.test.ts` checks this).
  * @module
  */
 import path from 'node:path';
 import type { StoreConfig } from '../config.js';
+import { AisleError } from '../errors.js';
 import { MemoryStore } from './memory-store.js';
 import type { Store } from './store.js';
 
 /** Default file name of the embedded store inside the data directory. */
 export const DEFAULT_SQLITE_FILE = 'aisle.sqlite';
 
+/** True for a store instance, false for a configuration (which has a `type`, and no methods). */
+export function isStore(value: StoreConfig | Store): value is Store {
+  return typeof (value as Partial<Store>).appendPurchases === 'function';
+}
+
 /**
  * Opens the store of a configuration: no `store` and no `dataDir` → memory; no `store` with a `dataDir`,
  * or `{type: 'embedded', path?}` → SQLite at `path.resolve(dataDir ?? '.', path ?? 'aisle.sqlite')`;
- * `{type: 'postgres', url, schema?}` → PostgreSQL (migrations applied); `{type: 'memory'}` → memory.
+ * `{type: 'postgres', url, schema?, pollIntervalMs?, catalogSnapshotIntervalMs?}` → PostgreSQL
+ * (migrations applied; shared by replicas); `{type: 'memory'}` → memory. A store instance is returned
+ * as it is.
+ * @throws {AisleError} `STORE_FAILURE` when the store cannot be opened (a file, a server out of reach).
  */
-export async function openStore(config: StoreConfig | undefined, dataDir?: string): Promise<Store> {
+export async function openStore(config: StoreConfig | Store | undefined, dataDir?: string): Promise<Store> {
+  if (config !== undefined && isStore(config)) return config;
+  try {
+    return await openConfigured(config, dataDir);
+  } catch (err) {
+    throw new AisleError('STORE_FAILURE', `The store could not be opened: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+  }
+}
+
+async function openConfigured(config: StoreConfig | undefined, dataDir: string | undefined): Promise<Store> {
   if (config === undefined) {
     return dataDir === undefined ? new MemoryStore() : openSqlite(path.resolve(dataDir, DEFAULT_SQLITE_FILE));
   }
@@ -28,7 +47,9 @@ export async function openStore(config: StoreConfig | undefined, dataDir?: strin
       return openSqlite(path.resolve(dataDir ?? '.', config.path ?? DEFAULT_SQLITE_FILE));
     case 'postgres': {
       const { PostgresStore } = await import('./postgres-store.js');
-      return PostgresStore.open({ url: config.url, ...(config.schema !== undefined && { schema: config.schema }) });
+      return PostgresStore.open({
+        url: config.url, schema: config.schema, pollIntervalMs: config.pollIntervalMs, catalogSnapshotIntervalMs: config.catalogSnapshotIntervalMs,
+      });
     }
   }
 }

@@ -22,8 +22,8 @@ import pg from 'pg';
 import { runPgTransaction } from './pg-transaction.js';
 import { GroupCommitter } from './group-commit.js';
 
-/** One change to append. */
-interface AppendOp { kind: string; websiteId: string; origin: string; parts: readonly string[] }
+/** Changes to append in one transaction, each as its payload parts. */
+interface AppendOp { kind: string; websiteId: string; origin: string; changes: readonly (readonly string[])[] }
 
 /**
  * Bytes per stored snapshot part. A bytea travels as hex text twice its size; the driver handles many
@@ -151,13 +151,13 @@ export class PgChangeFeed {
 
 
   /**
-   * Appends one change (its payload parts in order) and notifies the replicas; resolves with the seq
-   * of its last row once committed (durable). Changes appended while a transaction is being written
-   * are group-committed together in the next one (one commit, one fsync, for a burst of changes).
+   * Appends changes (each its payload parts in order) in one transaction and notifies the replicas;
+   * resolves with the seq of the last row once committed (durable). Appends made while a transaction
+   * is being written are group-committed together in the next one (one commit, one fsync, for a burst).
    */
-  append(kind: string, websiteId: string, origin: string, parts: readonly string[]): Promise<number> {
-    if (parts.length === 0) return Promise.reject(new Error('a change has at least one part'));
-    return this.appends.submit({ kind, websiteId, origin, parts });
+  append(kind: string, websiteId: string, origin: string, changes: readonly (readonly string[])[]): Promise<number> {
+    if (changes.length === 0 || changes.some((parts) => parts.length === 0)) return Promise.reject(new Error('an append has at least one change, a change at least one part'));
+    return this.appends.submit({ kind, websiteId, origin, changes });
   }
 
   private readonly appends = new GroupCommitter<AppendOp, number>((ops) => this.transaction(async (client) => {
@@ -167,11 +167,13 @@ export class PgChangeFeed {
     // order): a plain text parameter each, not one array literal the driver would escape whole.
     for (const op of ops) {
       let last = 0;
-      for (let part = 0; part < op.parts.length; part++) {
-        const { rows } = await client.query<{ seq: string }>(
-          `INSERT INTO ${this.s}.change_log (kind, website_id, origin, part, final, payload) VALUES ($1, $2, $3, $4, $5, $6) RETURNING seq`,
-          [op.kind, op.websiteId, op.origin, part, part === op.parts.length - 1, op.parts[part]]);
-        last = Number(rows[0]!.seq);
+      for (const parts of op.changes) {
+        for (let part = 0; part < parts.length; part++) {
+          const { rows } = await client.query<{ seq: string }>(
+            `INSERT INTO ${this.s}.change_log (kind, website_id, origin, part, final, payload) VALUES ($1, $2, $3, $4, $5, $6) RETURNING seq`,
+            [op.kind, op.websiteId, op.origin, part, part === parts.length - 1, parts[part]]);
+          last = Number(rows[0]!.seq);
+        }
       }
       seqs.push(last);
     }

@@ -8,6 +8,10 @@
  * transaction-scoped advisory lock of the schema, so write transactions of all replicas commit one after
  * another and sequence numbers become visible in increasing order: a replica reading "events with seq
  * greater than my cursor" never skips an event that commits later with a smaller seq.
+ *
+ * It is the store replicas share ({@link Store.sharing}): each replica polls for the others' writes,
+ * and the catalogs live in the schema's change log (`replication/catalog-replication.ts`, imported
+ * when opened).
  * @module
  */
 import pg from 'pg';
@@ -22,7 +26,7 @@ import {
   MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
   type AnalyticsBatch, type AnalyticsKind, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
-  type SearchKeyRecord,
+  type SearchKeyRecord, type StoreSharing,
 } from './store.js';
 import { counterValues, countBy, countersFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
 import {
@@ -31,6 +35,8 @@ import {
 
 /** Default schema of the PostgreSQL store. */
 export const DEFAULT_PG_SCHEMA = 'aisle';
+/** Default interval at which a replica reads back the others' writes (ms). */
+export const DEFAULT_POLL_INTERVAL_MS = 1000;
 
 /** Options of {@link PostgresStore.open}. */
 export interface PostgresStoreOptions {
@@ -40,6 +46,10 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** Connections in the pool (default 4). */
   poolSize?: number;
+  /** How often a replica reads back the others' writes (ms, default {@link DEFAULT_POLL_INTERVAL_MS}). */
+  pollIntervalMs?: number | undefined;
+  /** How often a replica tries to store a new catalog snapshot (ms; see `replication/catalog-replication.ts`). */
+  catalogSnapshotIntervalMs?: number | undefined;
 }
 
 /** Longest wait for a PostgreSQL connection before the call fails. */
@@ -165,11 +175,23 @@ function unnestInsert<T>(table: string, columns: string, types: readonly string[
 /** The PostgreSQL {@link Store}. */
 export class PostgresStore extends GroupCommitStore implements Store {
   readonly kind = 'postgres' as const;
+  readonly durable = true;
+  /** Replicas share this store: the catalogs live in the schema's change log, opened on demand. */
+  readonly sharing: StoreSharing;
 
-  private constructor(private readonly pool: pg.Pool, private readonly schema: string) {
+  private constructor(private readonly pool: pg.Pool, private readonly schema: string, options: PostgresStoreOptions) {
     // Two batches in flight: the round trips of the next one overlap the commit of the previous one
     // (the advisory lock still makes write transactions commit one after another).
     super(2);
+    const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.sharing = {
+      pollIntervalMs,
+      openSharedCatalogs: async (onError) => {
+        // Imported here: a process that never shares catalogs never loads the replication code.
+        const { CatalogReplication } = await import('../replication/catalog-replication.js');
+        return CatalogReplication.open({ url: options.url, schema, pollIntervalMs, snapshotIntervalMs: options.catalogSnapshotIntervalMs, onError });
+      },
+    };
   }
 
   private get s(): string {
@@ -213,7 +235,7 @@ export class PostgresStore extends GroupCommitStore implements Store {
       await pool.end().catch(() => undefined);
       throw err;
     }
-    return new PostgresStore(pool, schema);
+    return new PostgresStore(pool, schema, options);
   }
 
   /**

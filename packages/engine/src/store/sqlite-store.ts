@@ -94,6 +94,7 @@ interface PendingCall {
 /** The embedded SQLite {@link Store}. */
 export class SqliteStore extends GroupCommitStore implements Store {
   readonly kind = 'embedded' as const;
+  readonly durable = true;
   private readonly worker: Worker;
   private readonly calls = new Map<number, PendingCall>();
   private nextCallId = 1;

@@ -2,7 +2,9 @@
  * The one store interface of aisle, and the shapes of what it keeps: purchase events (one row per
  * order), view events, and the coupon ledger. Implementations: {@link MemoryStore} (tests, embedding),
  * `SqliteStore` (embedded, the default) and `PostgresStore` (several replicas sharing one state). All of
- * them pass the same contract suite (`store-contract.ts`).
+ * them pass the same contract suite (`store-contract.ts`). The engine takes a store instance (or a
+ * configuration, turned into one by `open-store.ts`) and never asks which implementation it is: what
+ * differs is answered by capabilities ({@link Store.sharing}).
  *
  * Every write is durable when its promise resolves. Concurrent writes are group-committed: the writes
  * queued while a transaction is being written go into the next single transaction, and none of them
@@ -10,6 +12,7 @@
  * @module
  */
 
+import type { SharedCatalogs, SharedCatalogsErrorHandler } from './shared-catalogs.js';
 import type { ClickType, PurchaseEventBody, PurchaseLineFields, RetailMediaSlotData } from '../types.js';
 
 /** Why a product's retail-media data was not honoured (it is stored, but excluded from spend). */
@@ -387,6 +390,17 @@ export interface RollupTotal {
   counters: RollupCounters;
 }
 
+/**
+ * What a store shared by several engine processes (replicas) adds: each process reads back what the
+ * others wrote, and the catalogs are kept in the store's change log.
+ */
+export interface StoreSharing {
+  /** How often a process reads back the events, settings and search counts the others wrote (ms). */
+  readonly pollIntervalMs: number;
+  /** Opens the catalogs kept in this store (the process's catalogs then live there, not in a data directory). */
+  openSharedCatalogs(onError: SharedCatalogsErrorHandler): Promise<SharedCatalogs>;
+}
+
 /** A normalised query with the distinct sessions (hashed) that searched it with results. */
 export interface QuerySessions {
   query: string;
@@ -399,8 +413,19 @@ import type { RetentionKind } from '../config.js';
 
 /** The one store interface; see the module comment for the durability guarantee. */
 export interface Store {
-  /** `memory`, `embedded` or `postgres`. */
+  /** `memory`, `embedded` or `postgres` (for reports and logs; the engine does not branch on it). */
   readonly kind: 'memory' | 'embedded' | 'postgres';
+  /**
+   * True when what the store holds outlives the process (a file, a server); false for memory. With a
+   * data directory and no `sharing`, the engine then checkpoints its models and replays the stored
+   * events after a checkpoint's sequence number only.
+   */
+  readonly durable: boolean;
+  /**
+   * Present when other processes write to this store too (several replicas of one service): then the
+   * engine polls for their writes and keeps its catalogs in the store. Absent for a store of one process.
+   */
+  readonly sharing?: StoreSharing;
   /** Stores the new orders of a request (idempotent per (websiteId, orderId)) and binds/flags coupons. */
   appendPurchases(append: PurchaseAppend): Promise<PurchaseAppendResult>;
   /** Stores views in order. */

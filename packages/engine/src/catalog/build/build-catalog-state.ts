@@ -1,6 +1,7 @@
 /**
  * Builds one immutable catalog version from the products in doc order: columns chosen from the
- * values seen, the inverted index for full text, everything hot on SharedArrayBuffers.
+ * values seen, the full-text index (`full-text/build-full-text.ts`), everything hot on
+ * SharedArrayBuffers.
  *
  * The build is a generator ({@link buildCatalogSteps}) that yields every {@link STEP} units of work
  * (docs, dictionary values or postings) so a caller can run it in time slices and let the event loop
@@ -8,20 +9,17 @@
  * @module
  */
 import type { Product } from '../../types.js';
-import { lengthAt, newFieldLengths } from '../full-text/field-lengths.js';
-import { NormKeyBuilder, postKeysArray } from '../full-text/norm-keys.js';
-import { extendShared, growableArray, PagedBuilder, sharedArray } from '../columns/shared-arrays.js';
+import { extendShared, growableArray, PagedBuilder } from '../columns/shared-arrays.js';
 import { isDimensionSetting, vectorsSteps, vectorValue } from '../columns/vector-column.js';
 import { newRevisions, ProductStore, type StoreColumns } from '../columns/product-store.js';
-import { StringMap } from '../columns/string-map.js';
 import { RefIdDocs } from '../columns/refid-docs.js';
 import { Dictionary } from '../columns/dictionary.js';
-import { charMask, type CatalogState, type FieldIndex, type FieldKind, type FullTextIndex, type TextColumn, type ValueCounts, type VectorColumn } from '../catalog-index.js';
-import { DEFAULT_FIELD_WEIGHTS, IMAGE_VECTOR_FIELD, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, ownValueReader, textValues } from '../field-values.js';
-import { tokenize } from '../full-text/tokenizer.js';
-import { keepValueWords, type TokenizedField } from '../full-text/value-words.js';
-import { codeAt, codeCount, emptySingleCodes } from '../columns/text-column.js';
+import type { CatalogState, FieldIndex, FieldKind, TextColumn, ValueCounts, VectorColumn } from '../catalog-index.js';
+import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, ownValueReader, textValues } from '../field-values.js';
+import { emptySingleCodes } from '../columns/text-column.js';
 import { numericColumnOf } from '../columns/numeric-column.js';
+import { buildFullText } from '../full-text/build-full-text.js';
+import { runSteps, STEP, type Steps } from '../steps.js';
 
 /** Options of {@link buildCatalogState}. */
 export interface BuildOptions {
@@ -36,24 +34,9 @@ export interface BuildOptions {
   revisions?: Float64Array;
 }
 
-/** Full-text field numbers are stored in a Uint8Array: fields beyond this many are not full-text indexed. */
-export const MAX_FULL_TEXT_FIELDS = 255;
-/**
- * Work units (docs, values, postings) between two yields of a build: small enough that a yield point
- * comes every fraction of a millisecond on any loop of the build, so a time-sliced driver can keep
- * its slices short; a yield that does not pause costs ~0.1 µs.
- */
-export const STEP = 4096;
 const STEP_MASK = STEP - 1;
-/**
- * Work units a token (tokenised, or read and written as a posting entry) counts for against
- * {@link STEP}: it costs tens of times a doc's slot in a column pass.
- */
-const TOKEN_WORK = 16;
 /** Docs between two yields of a pass reading each doc's value of a field (a product's, or a store's). */
 const READ_MASK = 1023;
-/** A build in steps: yields between units of work, returns its result. */
-export type Steps<T> = Generator<void, T, void>;
 /**
  * The products a build reads, in doc order: a plain array ({@link productArray}: loads, rebuilds) or the
  * live products of a version read from its store field by field (a merge: `liveBuildProducts` in
@@ -115,84 +98,6 @@ export function productArray(products: readonly Product[], revisions?: Float64Ar
     vectorOf: (i, dimension) => vectorValue(vectors(products[i]), dimension),
     storeSteps: (columns) => ProductStore.build(products, revisions ?? newRevisions(products.length), columns),
   };
-}
-
-/** BM25 length normalisation (the `b` parameter); `k1` is applied at query time. */
-export const BM25_B = 0.75;
-/** Term frequencies saturate here (postings store them in 16 bits while building). */
-export const MAX_TF = 65535;
-/**
- * Field lengths (tokens of a field in a doc) saturate here: `FullTextIndex.fieldLengths` holds them in
- * 16 bits. Longer fields (far beyond any product text; the product limits allow more only in arrays
- * of long values) count as this long for BM25F normalisation and the mean lengths alike.
- */
-export const MAX_FIELD_LENGTH = 65535;
-
-/** The length stored for a field of `tokens` tokens (saturated: see {@link MAX_FIELD_LENGTH}). */
-export function storedFieldLength(tokens: number): number {
-  return tokens < MAX_FIELD_LENGTH ? tokens : MAX_FIELD_LENGTH;
-}
-
-/** BM25F's length normalisation of a field `length` tokens long (see {@link postingNorm}). */
-export function lengthNorm(length: number, avgLength: number): number {
-  return 1 - BM25_B + (BM25_B * length) / avgLength;
-}
-
-/**
- * A posting's length-normalised term frequency, `tf / lengthNorm`, rounded to float32 (the precision
- * postings stored it in until snapshot format 5, so scores stay bit-identical to those builds). The one
- * definition searches score with, whatever built the postings (build, append, snapshot).
- */
-export function postingNorm(tf: number, length: number, avgLength: number): number {
-  return Math.fround(tf / lengthNorm(length, avgLength));
-}
-
-/** Tokens and docs having the field, per full-text field number (the inputs of the mean field lengths). */
-export interface LengthTotals {
-  readonly tokens: readonly number[];
-  readonly docs: readonly number[];
-}
-
-/**
- * Length totals per full-text field of the first `docCount` docs of `fieldLengths` (see
- * field-lengths.ts), in steps. Sums of integers: exact in any order, so totals kept up to date by
- * appends and deletes give the same means as a pass over a one-go build.
- */
-export function* lengthTotalsOf(fieldLengths: Uint16Array, fieldCount: number, docCount: number): Steps<LengthTotals> {
-  const tokens = new Array<number>(fieldCount).fill(0);
-  const docs = new Array<number>(fieldCount).fill(0);
-  for (let d = 0; d < docCount; d++) {
-    for (let f = 0; f < fieldCount; f++) {
-      const len = lengthAt(fieldLengths, fieldCount, f, d);
-      if (len > 0) { tokens[f] += len; docs[f]++; }
-    }
-    if ((d & STEP_MASK) === STEP_MASK) yield;
-  }
-  return { tokens, docs };
-}
-
-/** Mean field length per full-text field over the docs having it (1 when none has). */
-export function meanLengths(totals: LengthTotals): number[] {
-  return totals.tokens.map((sum, f) => (totals.docs[f] === 0 ? 1 : sum / totals.docs[f]));
-}
-
-// Length totals of every doc of a full-text index (deleted docs included), kept beside it: derived by
-// the build and by appends, or by one pass over the lengths on first need (a loaded snapshot).
-const lengthTotalsCache = new WeakMap<FullTextIndex, LengthTotals>();
-
-/** Records the length totals of `fullText` (built or appended to: the caller has them). */
-export function setLengthTotals(fullText: FullTextIndex, totals: LengthTotals): void {
-  lengthTotalsCache.set(fullText, totals);
-}
-
-/** The length totals of every doc of `fullText` (`docCount` docs), in steps the first time. */
-export function* lengthTotalsSteps(fullText: FullTextIndex, docCount: number): Steps<LengthTotals> {
-  let totals = lengthTotalsCache.get(fullText);
-  if (!totals) {
-    totals = yield* lengthTotalsOf(fullText.fieldLengths, fullText.fieldIds.length, docCount);
-    lengthTotalsCache.set(fullText, totals);
-  }
-  return totals;
 }
 
 function* fieldNamesOf(products: BuildProducts): Steps<string[]> {
@@ -340,194 +245,9 @@ function* numbersPerDoc(products: BuildProducts, name: string): Steps<{ numeric?
   return { numeric, valueCounts: { numbers, strays } };
 }
 
-/** The BM25F weight of field `name` given the catalog's weights (defaults otherwise). */
-function fieldWeightOf(name: string, fieldWeights: Record<string, number> | undefined): number {
-  return fieldWeights?.[name] ?? DEFAULT_FIELD_WEIGHTS[name] ?? 1;
-}
-
-/**
- * Whether `field` gets the next full-text field number, `fullTextFields` being already numbered (fields
- * are numbered in field order): a text field of positive weight, not an identifier, within
- * {@link MAX_FULL_TEXT_FIELDS}. One rule for the build and for a field an append adds. Pure.
- */
-export function isFullTextField(field: Pick<FieldIndex, 'name' | 'kind'>, fullTextFields: number, fieldWeights: Record<string, number> | undefined): boolean {
-  return field.kind === 'text' && fieldWeightOf(field.name, fieldWeights) > 0 && !NOT_FULL_TEXT_FIELDS.has(field.name) && fullTextFields < MAX_FULL_TEXT_FIELDS;
-}
-
 /** The kind a build gives a field from its value counts and whether it has a text column. Pure. */
 export function fieldKindOf(counts: ValueCounts, hasText: boolean): FieldKind {
   return isNumericField(counts.numbers, counts.strays) ? 'numeric' : hasText ? 'text' : 'none';
-}
-
-function* buildFullText(
-  products: BuildProducts, fields: FieldIndex[], dictionaries: readonly Dictionary[], fieldWeights: Record<string, number> | undefined,
-): Steps<{ fullText: FullTextIndex; vocabulary: string[]; termMasks: Uint32Array }> {
-  const n = products.length;
-  const fieldIds: number[] = [];
-  const weightOf = (f: FieldIndex): number => fieldWeightOf(f.name, fieldWeights);
-  fields.forEach((f, i) => {
-    if (isFullTextField(f, fieldIds.length, fieldWeights)) fieldIds.push(i);
-  });
-  // Each distinct value of a field is tokenised once (its dictionary entry), not once per product:
-  // low-cardinality fields (brand, category) cost almost nothing. Per field: tokens of code c are
-  // tokenIds[tokenOffsets[c] .. tokenOffsets[c+1]).
-  const termIds = new StringMap<number>();
-  const terms: string[] = [];
-  const tokenized: TokenizedField[] = [];
-  for (const fid of fieldIds) {
-    const dictionary = dictionaries[fid];
-    const tokenOffsets = new Uint32Array(dictionary.size + 1);
-    const tokenIds = new PagedBuilder(Uint32Array);
-    // Yields by tokens, not values: tokenising takes microseconds a value (a million titles), so a
-    // step of STEP values held the loop for tens of milliseconds.
-    let work = 0;
-    for (let c = 0; c < dictionary.size; c++) {
-      if (work >= STEP) { work = 0; yield; }
-      for (const word of tokenize(dictionary.at(c))) {
-        work += TOKEN_WORK;
-        let tid = termIds.get(word);
-        if (tid === undefined) {
-          tid = terms.length;
-          terms.push(word);
-          termIds.set(word, tid);
-        }
-        tokenIds.push(tid);
-      }
-      tokenOffsets[c + 1] = tokenIds.length;
-      work++;
-    }
-    const ids = new Uint32Array(tokenIds.length);
-    yield* tokenIds.copyTo(ids);
-    tokenized.push({ column: fields[fid].text!, weight: weightOf(fields[fid]), tokenOffsets, tokenIds: ids });
-  }
-  const fieldLengths = newFieldLengths(fieldIds.length, n);
-  const stamp = new Int32Array(terms.length);
-  const tf = new Uint32Array(terms.length);
-  const eTerm = new PagedBuilder(Uint32Array);
-  const eDoc = new PagedBuilder(Uint32Array);
-  const eKey = new PagedBuilder(Uint32Array);
-  const normKeys = new NormKeyBuilder();
-  // The terms of the doc's field being read (a typed array and its count: no array resized per field).
-  const touched = new Uint32Array(terms.length);
-  let touchedCount = 0;
-  let pass = 0;
-  // Yields by work (tokens read, entries written), not docs: STEP docs of ~30 tokens each held the
-  // loop for 40-70 ms at a million products.
-  let docWork = 0;
-  // Doc-major, then field: entries of a term come out sorted by doc then field, which scoring relies on.
-  for (let d = 0; d < n; d++) {
-    if (docWork >= STEP * TOKEN_WORK) { docWork = 0; yield; }
-    docWork++;
-    for (let f = 0; f < tokenized.length; f++) {
-      const { column, tokenOffsets, tokenIds } = tokenized[f];
-      const count = codeCount(column, d);
-      if (count === 0) continue;
-      pass++;
-      let length = 0;
-      for (let i = 0; i < count; i++) {
-        const code = codeAt(column, d, i);
-        for (let k = tokenOffsets[code]; k < tokenOffsets[code + 1]; k++) {
-          const tid = tokenIds[k];
-          length++;
-          if (stamp[tid] !== pass) {
-            stamp[tid] = pass;
-            tf[tid] = 1;
-            touched[touchedCount++] = tid;
-          } else tf[tid]++;
-        }
-      }
-      const stored = storedFieldLength(length);
-      fieldLengths[d * fieldIds.length + f] = stored; // the layout of `lengthAt`
-      for (let k = 0; k < touchedCount; k++) {
-        const tid = touched[k];
-        eTerm.push(tid);
-        eDoc.push(d);
-        eKey.push(normKeys.keyOf(f, Math.min(MAX_TF, tf[tid]), stored));
-      }
-      docWork += length + touchedCount * TOKEN_WORK;
-      touchedCount = 0;
-    }
-  }
-  const totals = yield* lengthTotalsOf(fieldLengths, fieldIds.length, n);
-  const avgFieldLengths = meanLengths(totals);
-  // The vocabulary is sorted so a prefix is a contiguous range of term ids (binary search).
-  const vocabulary = yield* sortStrings(terms);
-  const rank = new Uint32Array(terms.length);
-  for (let id = 0; id < vocabulary.length; id++) {
-    rank[termIds.get(vocabulary[id])!] = id;
-    if ((id & STEP_MASK) === STEP_MASK) yield;
-  }
-  // Per doc, the words of its values are copied: a doc costs what a token pass does.
-  yield* keepValueWords(tokenized, rank, vocabulary, STEP / TOKEN_WORK);
-  const termMasks = new Uint32Array(terms.length);
-  for (let t = 0; t < terms.length; t++) {
-    termMasks[t] = charMask(vocabulary[t]);
-    if ((t & STEP_MASK) === STEP_MASK) yield;
-  }
-  const entries = eTerm.length;
-  const termOffsets = sharedArray(Uint32Array, terms.length + 1);
-  for (let i = 0; i < entries; i++) {
-    termOffsets[rank[eTerm.get(i)] + 1]++;
-    if ((i & STEP_MASK) === STEP_MASK) yield;
-  }
-  for (let t = 0; t < terms.length; t++) termOffsets[t + 1] += termOffsets[t];
-  const cursor = termOffsets.slice(0, terms.length);
-  const postDocs = sharedArray(Uint32Array, entries);
-  // A norm key, not the normalised value: 2 bytes instead of a float32's 4, and searches normalise with
-  // the live means (`normsOf`), which appends and deletes move.
-  const postKey = postKeysArray(entries, normKeys.count);
-  for (let i = 0; i < entries; i++) {
-    if ((i & STEP_MASK) === STEP_MASK) yield;
-    const at = cursor[rank[eTerm.get(i)]]++;
-    postDocs[at] = eDoc.get(i);
-    postKey[at] = eKey.get(i);
-  }
-  const termDocFreq = sharedArray(Uint32Array, terms.length);
-  let work = 0;
-  for (let t = 0; t < terms.length; t++) {
-    let df = 0;
-    for (let i = termOffsets[t]; i < termOffsets[t + 1]; i++) if (i === termOffsets[t] || postDocs[i] !== postDocs[i - 1]) df++;
-    termDocFreq[t] = df;
-    work += 1 + termOffsets[t + 1] - termOffsets[t];
-    if (work >= STEP) { work = 0; yield; }
-  }
-  const fullText: FullTextIndex = { fieldIds, termCount: terms.length, termOffsets, postDocs, postKey, normKeys: normKeys.table(), termDocFreq, fieldLengths, avgFieldLengths };
-  setLengthTotals(fullText, totals);
-  return { fullText, vocabulary, termMasks };
-}
-
-/**
- * The strings sorted in JS order (UTF-16 code units, as `Array.prototype.sort`), in steps: runs of
- * {@link STEP} sorted natively, then merged pairwise (a native sort of a large vocabulary takes
- * hundreds of milliseconds in one go).
- */
-export function* sortStrings(values: readonly string[]): Steps<string[]> {
-  const n = values.length;
-  let a = values.slice();
-  for (let lo = 0; lo < n; lo += STEP) {
-    const run = a.slice(lo, lo + STEP).sort();
-    for (let i = 0; i < run.length; i++) a[lo + i] = run[i];
-    yield;
-  }
-  let b = new Array<string>(n);
-  let work = 0;
-  for (let width = STEP; width < n; width *= 2) {
-    for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(n, lo + width);
-      const hi = Math.min(n, lo + 2 * width);
-      let i = lo;
-      let j = mid;
-      let k = lo;
-      while (i < mid && j < hi) {
-        b[k++] = a[j] < a[i] ? a[j++] : a[i++];
-        if (++work === STEP) { work = 0; yield; }
-      }
-      while (i < mid) b[k++] = a[i++];
-      while (j < hi) b[k++] = a[j++];
-    }
-    [a, b] = [b, a];
-  }
-  return a;
 }
 
 /** The image vector column of `products`: the dimension is that of the first non-empty vector value. */
@@ -550,14 +270,6 @@ export function buildCatalogState(products: Product[], options: BuildOptions): C
   return runSteps(buildCatalogSteps(products, options));
 }
 
-/** Runs steps to the end, synchronously. */
-export function runSteps<T>(steps: Steps<T>): T {
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
-}
-
 /**
  * {@link buildCatalogState} as steps: yields every {@link STEP} units of work. Nothing is shared with
  * the caller until it returns, so abandoning it midway leaves nothing behind.
@@ -575,7 +287,7 @@ export function* buildCatalogSteps(given: Product[] | BuildProducts, options: Bu
     fields.push({ name, kind, text: column, numeric, valueCounts });
     dictionaries.push(dictionary);
   }
-  const { fullText, vocabulary, termMasks } = yield* buildFullText(products, fields, dictionaries, options.fieldWeights);
+  const { fullText, vocabulary, termMasks } = yield* buildFullText(products.length, fields, dictionaries, options.fieldWeights);
   const refIdField = names.indexOf('refId');
   const docByRefId = new RefIdDocs(refIdField < 0 ? Dictionary.empty() : dictionaries[refIdField], undefined, products.length);
   const vectors = yield* buildVectorsSteps(products);

@@ -5,7 +5,7 @@
  * @module
  */
 import { performance } from 'node:perf_hooks';
-import type { Steps } from './build-catalog-state.js';
+import type { Steps } from '../steps.js';
 
 /**
  * Milliseconds of build work between two turns of the event loop. Measured on a 1M-product catalog

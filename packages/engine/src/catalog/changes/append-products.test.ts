@@ -11,18 +11,13 @@ import { SearchPool } from '../../search/search-pool.js';
 import { catalogArb, freshFieldsArb, freshRequestArb, requestArb } from '../../search/__tests__/random-catalog.js';
 import type { Product, SearchRequest } from '../../types.js';
 import { planAppend } from './append-products.js';
-import { MAX_FIELD_LENGTH, runSteps } from '../build/build-catalog-state.js';
-import type { CatalogState, PostingSegment } from '../catalog-index.js';
+import { MAX_FIELD_LENGTH } from '../full-text/length-norms.js';
+import { runSteps } from '../steps.js';
 import { lengthAt } from '../full-text/field-lengths.js';
-import { flatPostingsSteps } from '../full-text/posting-tail.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshot } from '../durability/snapshot.js';
 import { Catalog } from '../catalog.js';
+import { contents } from '../__tests__/version-contents.js';
 import { productsOf } from '../columns/product-store.js';
-import { ensureNumericOrder } from '../columns/text-column-lookups.js';
-import { foldedInverted } from '../columns/text-column.js';
-import { liveLengthAverages } from './tombstones.js';
-import { normalisedPosting } from '../../search/text-matches.js';
-import { numericPerDoc } from '../columns/numeric-column.js';
 
 const pool = new SearchPool({ workers: 2, threshold: 0 });
 afterAll(() => pool.close());
@@ -36,55 +31,6 @@ async function appendedAndRebuilt(base: Product[], added: Product[]): Promise<{ 
   const rebuilt = new Catalog();
   await rebuilt.upsert([...base, ...added]);
   return { catalog, rebuilt };
-}
-
-/** Everything a version holds, as plain values (the lazily derived orders derived on both sides). */
-function contents(state: CatalogState): unknown {
-  const arr = (a: ArrayLike<number> | undefined) => (a ? Array.from(a) : undefined);
-  state.index.fields.forEach((f, fid) => { if (f.numeric) ensureNumericOrder(state, fid); });
-  const ft = state.index.fullText;
-  // An appended version keeps the new docs' postings in a tail: compared merged, as a build lays them out.
-  const postings = runSteps(flatPostingsSteps(ft));
-  return {
-    docCount: state.index.docCount,
-    fields: state.index.fields.map((f) => ({
-      name: f.name, kind: f.kind, numeric: f.numeric && arr(numericPerDoc(f, state.index.docCount)), order: arr(f.order),
-      text: f.text && {
-        offsets: arr(f.text.offsets), codes: arr(f.text.codes), single: arr(f.text.single), singleType: f.text.single?.constructor.name,
-        // Appended docs of older codes sit in the column's tail: compared folded, as a build lays them out.
-        dictSize: f.text.dictSize, valueOffsets: arr(foldedInverted(f.text).valueOffsets), valueDocs: arr(foldedInverted(f.text).valueDocs),
-      },
-    })),
-    fullText: {
-      fieldIds: ft.fieldIds, termCount: ft.termCount, termOffsets: arr(postings.termOffsets), postDocs: arr(postings.postDocs),
-      // Term frequencies, and what scoring reads: each one normalised with the live means.
-      tfs: postingTfs(state, postings), norms: effectiveNorms(state, postings), termDocFreq: arr(ft.termDocFreq),
-      fieldLengths: arr(ft.fieldLengths.subarray(0, ft.fieldIds.length * state.index.docCount)),
-      fieldLengthsType: ft.fieldLengths.constructor.name,
-    },
-    dictionaries: state.dictionaries.map((d) => d.values()),
-    vocabulary: state.vocabulary,
-    termMasks: arr(state.termMasks),
-    refIds: [...state.docByRefId.entries()].sort((a, b) => a[1] - b[1]),
-    vectors: state.vectors && { dimension: state.vectors.dimension, data: arr(state.vectors.data), rowOf: arr(state.vectors.rowOf) },
-    products: productsOf(state.store),
-  };
-}
-
-/** Per posting, the normalised frequency a search scores with (text-matches.ts). */
-function effectiveNorms(state: CatalogState, postings: PostingSegment): number[] {
-  const averages = liveLengthAverages(state) ?? state.index.fullText.avgFieldLengths;
-  return Array.from(postings.postDocs, (_, i) => normalisedPosting(state.index, postings, averages, i));
-}
-
-/** Per posting its field and term frequency, through its norm key (whose length must be the doc's). */
-function postingTfs(state: CatalogState, postings: PostingSegment): number[][] {
-  const { normKeys, fieldLengths, fieldIds } = state.index.fullText;
-  return Array.from(postings.postKey, (key, i) => {
-    const f = normKeys.keyFields[key];
-    expect(normKeys.keyLengths[key]).toBe(lengthAt(fieldLengths, fieldIds.length, f, postings.postDocs[i]));
-    return [f, normKeys.keyTfs[key]];
-  });
 }
 
 async function sameAnswer(a: Catalog, b: Catalog, request: SearchRequest, onPool: boolean): Promise<void> {

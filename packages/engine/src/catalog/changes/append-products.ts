@@ -6,8 +6,9 @@
  * (new values get new codes, as a rebuild would give them in first-seen order, written after the
  * previous version's in the dictionary's shared store, `dictionary.ts`), inverted columns get the new
  * docs in their tail (`valueTail`; new values' lists at the main column's end, in place), the new docs'
- * postings go to the posting tail (`FullTextIndex.tail`; the build's postings are shared), new words
- * are merged into the sorted vocabulary. A field no product had is added after the others (as a build
+ * postings, written by the one writer builds and merges use (`full-text/doc-postings.ts`), go to the
+ * posting tail (`full-text/append-full-text.ts`; the build's postings are shared), new words are
+ * merged into the sorted vocabulary. A field no product had is added after the others (as a build
  * numbers fields by first appearance), its columns holding no value for the old docs, its kind the one
  * its new values give; a text one gets the next full-text field number when a build would index it.
  *
@@ -24,22 +25,21 @@
  * @module
  */
 import type { Product } from '../../types.js';
-import { fieldKindOf, isFullTextField, lengthTotalsSteps, MAX_TF, meanLengths, setLengthTotals, STEP, storedFieldLength, type Steps } from '../build/build-catalog-state.js';
+import { fieldKindOf, productArray } from '../build/build-catalog-state.js';
+import type { Steps } from '../steps.js';
+import { isFullTextField } from '../full-text/full-text-fields.js';
+import { appendFullText } from '../full-text/append-full-text.js';
+import { TermNumbering } from '../full-text/doc-postings.js';
 import { liveFieldKind, withFullTextFields } from './tombstones.js';
-import { charMask, lowerBound, type CatalogIndex, type CatalogState, type DocCodes, type FieldIndex, type FullTextIndex, type InvertedTail, type PostingTail, type TextColumn, type ValueCounts, type VectorColumn } from '../catalog-index.js';
+import type { CatalogIndex, CatalogState, DocCodes, FieldIndex, InvertedTail, TextColumn, ValueCounts } from '../catalog-index.js';
 import { copySingleCodes, emptySingleCodes, multiValuedCodes, singleCodesType } from '../columns/text-column.js';
-import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, ownValueReader, textValues } from '../field-values.js';
-import { extendFieldLengths, lengthAt } from '../full-text/field-lengths.js';
-import { NormKeyBuilder } from '../full-text/norm-keys.js';
+import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from '../field-values.js';
 import { extendShared, growableArray, sharedArray } from '../columns/shared-arrays.js';
 import { appendVectorsSteps } from '../columns/vector-column.js';
-import { copyPostingEntries, postingEntries } from '../full-text/posting-tail.js';
 import { RefIdDocs } from '../columns/refid-docs.js';
 import { Dictionary } from '../columns/dictionary.js';
 import { appendedNumericColumn, numericValues, type NumericValues } from '../columns/numeric-column.js';
 import { tokenize } from '../full-text/tokenizer.js';
-
-const STEP_MASK = STEP - 1;
 
 /** Whether field `fid` of `state` takes value `v` of a new product without changing kind or columns. Pure. */
 function fitsField(state: CatalogState, fid: number, v: unknown): boolean {
@@ -286,155 +286,6 @@ function appendToOrder(order: Uint32Array, { byCode, codes }: NumericValues, n: 
   return out;
 }
 
-/** A tail without postings, starting at doc `fromDoc`, for a vocabulary of `terms` terms. */
-function emptyTail(fromDoc: number, terms: number): PostingTail {
-  return { fromDoc, termOffsets: new Uint32Array(terms + 1), postDocs: new Uint32Array(0), postKey: new Uint16Array(0) };
-}
-
-/** Term offsets of unchanged postings for the term ids of a grown vocabulary (`oldIdOfNew[t]`: -1 for a new word). */
-function* renumberedOffsets(termOffsets: Uint32Array, oldIdOfNew: Int32Array): Steps<Uint32Array> {
-  const T = oldIdOfNew.length;
-  const out = sharedArray(Uint32Array, T + 1);
-  for (let t = 0; t < T; t++) {
-    const o = oldIdOfNew[t];
-    out[t + 1] = o >= 0 ? termOffsets[o + 1] : out[t];
-    if ((t & STEP_MASK) === STEP_MASK) yield;
-  }
-  return out;
-}
-
-/**
- * The full-text index with docs `n .. n + k)` appended, given per new doc and full-text field its
- * distinct values' words. The postings of the version's one-go build are shared (a new word only
- * renumbers their term offsets); those of the docs appended since go to the tail
- * (`FullTextIndex.tail`), which is copied with the new ones: the cost follows the docs appended since
- * the last build or merge, not the catalog. In steps.
- */
-function* appendFullText(
-  base: CatalogState, n: number, docWords: string[][][], fieldIds: number[],
-): Steps<{ fullText: FullTextIndex; vocabulary: string[]; termMasks: Uint32Array }> {
-  const old = base.index.fullText;
-  const oldVocabulary = base.vocabulary;
-  // Fields numbered after the old ones are new: no old doc has a length or a posting in them.
-  const oldF = old.fieldIds.length;
-  const F = fieldIds.length;
-  const k = docWords.length;
-  const N = n + k;
-  // New words, sorted; old term t moves to t + (new words before it).
-  const fresh = new Set<string>();
-  for (const perField of docWords) for (const words of perField) for (const w of words) {
-    const at = lowerBound(oldVocabulary, w);
-    if (at >= oldVocabulary.length || oldVocabulary[at] !== w) fresh.add(w);
-  }
-  const freshSorted = [...fresh].sort();
-  const vocabulary: string[] = new Array(oldVocabulary.length + freshSorted.length);
-  const newIdOfOld = new Uint32Array(oldVocabulary.length);
-  const isFresh = new Uint8Array(vocabulary.length);
-  for (let i = 0, j = 0, t = 0; t < vocabulary.length; t++) {
-    if (j < freshSorted.length && (i >= oldVocabulary.length || freshSorted[j] < oldVocabulary[i])) {
-      vocabulary[t] = freshSorted[j++];
-      isFresh[t] = 1;
-    } else {
-      newIdOfOld[i] = t;
-      vocabulary[t] = oldVocabulary[i++];
-    }
-    if ((t & STEP_MASK) === STEP_MASK) yield;
-  }
-  const termIdOf = (w: string): number => lowerBound(vocabulary, w);
-  // New postings (doc-major, then field: per term they come out sorted by doc then field) and lengths.
-  // The new docs' lengths go into the rows' room, in place (a new field: rows copied).
-  const fieldLengths = yield* extendFieldLengths(old.fieldLengths, oldF, n, F, N);
-  const addTerm: number[] = [];
-  const addDoc: number[] = [];
-  const addKey: number[] = [];
-  const normKeys = NormKeyBuilder.from(old.normKeys);
-  for (let j = 0; j < k; j++) {
-    for (let f = 0; f < F; f++) {
-      const words = docWords[j][f];
-      if (words.length === 0) continue;
-      const tf = new Map<number, number>();
-      for (const w of words) {
-        const t = termIdOf(w);
-        tf.set(t, (tf.get(t) ?? 0) + 1);
-      }
-      const length = storedFieldLength(words.length);
-      fieldLengths[(n + j) * F + f] = length; // the layout of `lengthAt`
-      for (const [t, count] of tf) {
-        addTerm.push(t);
-        addDoc.push(n + j);
-        addKey.push(normKeys.keyOf(f, Math.min(MAX_TF, count), length));
-      }
-    }
-  }
-  yield;
-  // Postings keep norm keys: the totals move, and searches normalise with the live means (no pass over
-  // every posting, see norm-keys.ts).
-  const oldTotals = yield* lengthTotalsSteps(old, n);
-  const tokens = [...oldTotals.tokens, ...new Array<number>(F - oldF).fill(0)];
-  const withField = [...oldTotals.docs, ...new Array<number>(F - oldF).fill(0)];
-  for (let f = 0; f < F; f++) {
-    for (let d = n; d < N; d++) {
-      const len = lengthAt(fieldLengths, F, f, d);
-      if (len > 0) { tokens[f] += len; withField[f]++; }
-    }
-  }
-  // A new field's docs are all new: its mean is the one over them, the live one.
-  const avgFieldLengths = F === oldF ? old.avgFieldLengths : [...old.avgFieldLengths, ...meanLengths({ tokens: tokens.slice(oldF), docs: withField.slice(oldF) })];
-  const T = vocabulary.length;
-  const oldIdOfNew = new Int32Array(T).fill(-1);
-  for (let i = 0; i < newIdOfOld.length; i++) oldIdOfNew[newIdOfOld[i]] = i;
-  // The main postings (docs before the tail) are shared; only their term offsets follow the new term ids.
-  const termOffsets = freshSorted.length === 0 ? old.termOffsets : yield* renumberedOffsets(old.termOffsets, oldIdOfNew);
-  // The tail: per new term id, its entries of the previous tail then its new ones.
-  const oldTail = old.tail ?? emptyTail(n, oldVocabulary.length);
-  const addCount = new Uint32Array(T);
-  for (const t of addTerm) addCount[t]++;
-  const tailOffsets = sharedArray(Uint32Array, T + 1);
-  for (let t = 0; t < T; t++) {
-    const o = oldIdOfNew[t];
-    const oldCount = o >= 0 ? oldTail.termOffsets[o + 1] - oldTail.termOffsets[o] : 0;
-    tailOffsets[t + 1] = tailOffsets[t] + oldCount + addCount[t];
-    if ((t & STEP_MASK) === STEP_MASK) yield;
-  }
-  const entries = tailOffsets[T];
-  const tailEntries = postingEntries(entries, normKeys.count);
-  const { postDocs, postKey } = tailEntries;
-  const termDocFreq = sharedArray(Uint32Array, T);
-  let work = 0;
-  for (let t = 0; t < T; t++) {
-    const o = oldIdOfNew[t];
-    if (o >= 0) {
-      const from = oldTail.termOffsets[o];
-      const to = oldTail.termOffsets[o + 1];
-      copyPostingEntries(oldTail, from, to, tailEntries, tailOffsets[t]);
-      termDocFreq[t] = old.termDocFreq[o];
-      work += 1 + to - from;
-    }
-    if (++work >= STEP) { work = 0; yield; }
-  }
-  // New entries, at the end of their terms' lists (in emission order: doc, then field).
-  const cursor = new Uint32Array(T);
-  for (let t = 0; t < T; t++) cursor[t] = tailOffsets[t + 1] - addCount[t];
-  const lastDocOfTerm = new Int32Array(T).fill(-1);
-  for (let i = 0; i < addTerm.length; i++) {
-    const t = addTerm[i];
-    const d = addDoc[i];
-    const at = cursor[t]++;
-    postDocs[at] = d;
-    postKey[at] = addKey[i];
-    if (lastDocOfTerm[t] !== d) { termDocFreq[t]++; lastDocOfTerm[t] = d; }
-  }
-  const termMasks = new Uint32Array(T);
-  for (let t = 0; t < T; t++) termMasks[t] = isFresh[t] ? charMask(vocabulary[t]) : base.termMasks[oldIdOfNew[t]];
-  const fullText: FullTextIndex = {
-    fieldIds, termCount: T, termOffsets, postDocs: old.postDocs, postKey: old.postKey,
-    normKeys: normKeys.table(), termDocFreq, fieldLengths, avgFieldLengths,
-    tail: { fromDoc: oldTail.fromDoc, termOffsets: tailOffsets, postDocs, postKey },
-  };
-  setLengthTotals(fullText, { tokens, docs: withField });
-  return { fullText, vocabulary, termMasks };
-}
-
 /**
  * The version `version` of the catalog: `base` with `added` (new products, in order) at its end.
  * Fields no product of `base` had are added after the others, in the order a build would number them,
@@ -456,14 +307,19 @@ export function* appendProducts(
   const dictionaries = base.dictionaries.slice();
   const fullTextIds = base.index.fullText.fieldIds.slice();
   const fullTextNumber = new Map<number, number>(fullTextIds.map((fid, f) => [fid, f]));
-  const docWords: string[][][] = added.map(() => fullTextIds.map(() => []));
+  // Per new doc and full-text field, the words of its values as the batch's own term ids (the writer's, doc-postings.ts).
+  const docTerms: number[][][] = added.map(() => fullTextIds.map(() => []));
+  const numbering = new TermNumbering();
+  // The products as a build reads them (productArray): one reader of product objects for both paths.
+  const addedProducts = productArray(added);
   for (let fid = 0; fid < baseFields + newNames.length; fid++) {
     const isNew = fid >= baseFields;
     const field = isNew ? absentField(newNames[fid - baseFields]) : base.index.fields[fid];
     const name = field.name;
-    // The new docs' own values of the field: `p[name]` would give a product without a key named like
-    // an Object.prototype member (`constructor`) that member, as a build does not (ownValueReader).
-    const given = added.map(ownValueReader(name));
+    // Read as a build reads them (own values only: `p[name]` would give a product without a key named
+    // like an Object.prototype member, `constructor`, that member).
+    const valueOf = addedProducts.valuesOf(name);
+    const given = added.map((_, j) => valueOf(j));
     const numbers = given.map(numericValue);
     const hasText = given.some((v) => textValues(v).length > 0);
     let text = field.text;
@@ -473,7 +329,7 @@ export function* appendProducts(
     if (isNew && isFullTextField({ name, kind }, fullTextIds.length, fieldWeights)) {
       fullTextNumber.set(fid, fullTextIds.length);
       fullTextIds.push(fid);
-      for (const perField of docWords) perField.push([]);
+      for (const perField of docTerms) perField.push([]);
     }
     if (text?.single && name === 'refId') {
       // refId codes are doc ids (see buildTextColumn); the arrays and the dictionary grow in place.
@@ -498,13 +354,21 @@ export function* appendProducts(
       for (const v of given) newValues += textValues(v).length;
       yield* values.reserveSteps(newValues);
       const docCodes: number[][] = [];
+      const f = fullTextNumber.get(fid);
+      // Each distinct value's words are numbered once per batch (a build tokenises each code once).
+      const termsOfCode = new Map<number, readonly number[]>();
       for (let j = 0; j < k; j++) {
         const codes: number[] = [];
         for (const value of distinctTexts(given[j])) codes.push(values.codeFor(value));
         docCodes.push(codes);
-        const f = fullTextNumber.get(fid);
-        // A loop, not a spread: a long text would overflow the stack as call arguments.
-        if (f !== undefined) for (const c of codes) for (const word of tokenize(values.at(c))) docWords[j][f].push(word);
+        if (f === undefined) continue;
+        const terms = docTerms[j][f];
+        for (const c of codes) {
+          let ids = termsOfCode.get(c);
+          if (!ids) termsOfCode.set(c, ids = tokenize(values.at(c)).map((word) => numbering.idOf(word)));
+          // A loop, not a spread: a long text would overflow the stack as call arguments.
+          for (const t of ids) terms.push(t);
+        }
       }
       text = appendTextColumn(text, n, docCodes, values.size);
       dictionaries[fid] = values.dictionary();
@@ -518,7 +382,7 @@ export function* appendProducts(
     if (dictionaries.length === fid) dictionaries.push(Dictionary.empty());
     yield;
   }
-  const { fullText, vocabulary, termMasks } = yield* appendFullText(base, n, docWords, fullTextIds);
+  const { fullText, vocabulary, termMasks } = yield* appendFullText(base, n, docTerms, numbering, fullTextIds);
   const vectors = yield* appendVectorsSteps(base.vectors, added, n);
   const store = yield* base.store.appended(added, { fields, fieldByName, dictionaries, vectors });
   const tombstoneBits = appendedTombstoneBits(base.index, N);

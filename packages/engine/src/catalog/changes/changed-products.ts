@@ -11,7 +11,8 @@
  * @module
  */
 import type { Product } from '../../types.js';
-import { productArray, STEP, type BuildProducts, type Steps } from '../build/build-catalog-state.js';
+import { productArray, type BuildProducts } from '../build/build-catalog-state.js';
+import { STEP, type Steps } from '../steps.js';
 import type { CatalogState } from '../catalog-index.js';
 import { StringMap } from '../columns/string-map.js';
 import { liveDocCount, liveDocsSteps, storedBuildProducts } from './tombstones.js';

@@ -9,7 +9,7 @@ import { executeSearch } from '../../search/execute-search.js';
 import { SearchPool } from '../../search/search-pool.js';
 import { catalogArb, requestArb } from '../../search/__tests__/random-catalog.js';
 import type { Product, SearchRequest } from '../../types.js';
-import { runSteps } from '../build/build-catalog-state.js';
+import { runSteps } from '../steps.js';
 import type { CatalogState } from '../catalog-index.js';
 import { Catalog } from '../catalog.js';
 import { productsOf } from '../columns/product-store.js';

@@ -22,7 +22,7 @@ import type { Product } from '../../types.js';
 import type { CatalogState, FieldIndex, SingleCodes, SingleValuedColumn, TextColumn } from '../catalog-index.js';
 import { copySingleCodes, foldedInverted, invertedEntries } from '../columns/text-column.js';
 import { numericValue, textValues } from '../field-values.js';
-import { STEP, type Steps } from '../build/build-catalog-state.js';
+import { STEP, type Steps } from '../steps.js';
 import { sharedArray } from '../columns/shared-arrays.js';
 import { numericValues, patchedNumericColumn, type NumericValues } from '../columns/numeric-column.js';
 import { carryDerivedLookups } from '../columns/text-column-lookups.js';

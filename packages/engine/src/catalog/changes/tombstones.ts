@@ -19,7 +19,9 @@
  * @module
  */
 import type { Product, ProductList } from '../../types.js';
-import { fieldKindOf, lengthTotalsSteps, meanLengths, productArray, runSteps, STEP, type BuildProducts, type LengthTotals, type Steps } from '../build/build-catalog-state.js';
+import { fieldKindOf, productArray, type BuildProducts } from '../build/build-catalog-state.js';
+import { lengthTotalsSteps, meanLengths, type LengthTotals } from '../full-text/length-norms.js';
+import { runSteps, STEP, type Steps } from '../steps.js';
 import { vectorOf as vectorOfRow, vectorValue } from '../columns/vector-column.js';
 import { lowerBound, type CatalogState, type FieldKind, type ValueCounts } from '../catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from '../field-values.js';

@@ -15,7 +15,7 @@
  * are by product decoding and facet labels.
  * @module
  */
-import { STEP, type Steps } from '../build/build-catalog-state.js';
+import { STEP, type Steps } from '../steps.js';
 import type { StringLookup } from './string-map.js';
 
 /** Slots of the smallest table (a power of two). */

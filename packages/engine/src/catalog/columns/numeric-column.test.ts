@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runSteps } from '../build/build-catalog-state.js';
+import { runSteps } from '../steps.js';
 import { Catalog } from '../catalog.js';
 import { numericOrderSteps, numericPerDoc, perDocValues } from './numeric-column.js';
 import type { Product, SearchRequest } from '../../types.js';

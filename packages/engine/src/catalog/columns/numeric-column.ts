@@ -30,7 +30,7 @@ import type { FieldIndex, NumericColumn, SingleCodes, TextColumn } from '../cata
 import { numericValue } from '../field-values.js';
 import { extendShared, growableArray, sharedArray } from './shared-arrays.js';
 
-import type { Steps } from '../build/build-catalog-state.js';
+import type { Steps } from '../steps.js';
 
 /** Docs or codes handled between two yields (build-catalog-state's `STEP`, not imported: it imports this module). */
 const STEP_MASK = 4096 - 1;

@@ -30,7 +30,7 @@ import { numericAt } from './numeric-column.js';
 import { extendShared } from './shared-arrays.js';
 import { vectorOf } from './vector-column.js';
 
-/** A build in steps (see build-catalog-state.ts). */
+/** A build in steps (see steps.ts). */
 type Steps<T> = Generator<void, T, void>;
 
 /** Products encoded between two yields. */

@@ -3,7 +3,7 @@
  * latest view of a buffer is extended in place (a second extension of an older one copies).
  */
 import { describe, expect, it } from 'vitest';
-import { extendShared, Growable, growableArray, growableSharedBytes, sharedArray } from './shared-arrays.js';
+import { extendShared, Growable, growableArray, growableSharedBytes, PagedBuilder, sharedArray } from './shared-arrays.js';
 
 describe('extendShared', () => {
   it('extends the latest view in place, leaving the older view as it was', () => {
@@ -69,5 +69,21 @@ describe('Growable', () => {
     expect(out.buffer.byteLength).toBe(40);
     g.set(0, 99);
     expect(out[0]).toBe(0);
+  });
+});
+
+describe('PagedBuilder', () => {
+  it('reads back every value pushed, across the first page\'s growth and the full pages after it', () => {
+    for (const count of [0, 1, 1024, 1025, 65_536, 65_537, 200_000]) {
+      const builder = new PagedBuilder(Uint32Array);
+      for (let i = 0; i < count; i++) builder.push((i * 2_654_435_761) >>> 0);
+      expect(builder.length).toBe(count);
+      const copied = new Uint32Array(count);
+      for (const _ of builder.copyTo(copied)) { /* run every step */ }
+      const expected = Uint32Array.from({ length: count }, (_, i) => (i * 2_654_435_761) >>> 0);
+      expect(copied).toEqual(expected);
+      const at = [0, 1023, 1024, 65_535, 65_536, count - 1].filter((i) => i >= 0 && i < count);
+      expect(at.map((i) => builder.get(i))).toEqual(at.map((i) => expected[i]));
+    }
   });
 });

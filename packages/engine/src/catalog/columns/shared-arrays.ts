@@ -154,10 +154,15 @@ const PAGE_BITS = 16;
 const PAGE = 1 << PAGE_BITS;
 const PAGE_MASK = PAGE - 1;
 
+/** Elements of a {@link PagedBuilder}'s first page until it grows: a small builder costs no full page. */
+const FIRST_PAGE = 1024;
+
 /**
  * An append-only typed buffer in fixed pages of 65 536 elements: growing allocates one page and
  * copies nothing (a doubling {@link Growable} copies its whole content, 100–200 ms at tens of millions
- * of postings, in one go). Used by catalog builds, which run in time slices.
+ * of postings, in one go). Only the first page starts small ({@link FIRST_PAGE}) and doubles up to a
+ * full page (copies of at most 64k elements): an append writing a few postings zeroes no 256 KB page.
+ * Used by catalog builds, which run in time slices, and by appends.
  */
 export class PagedBuilder<T extends Uint32Array | Uint16Array | Uint8Array> {
   private readonly pages: T[] = [];
@@ -165,17 +170,25 @@ export class PagedBuilder<T extends Uint32Array | Uint16Array | Uint8Array> {
   private at = 0;
   length = 0;
   constructor(private readonly ctor: TypedArrayCtor<T> & { new (length: number): T }) {
-    this.page = new ctor(PAGE);
+    this.page = new ctor(FIRST_PAGE);
     this.pages.push(this.page);
   }
   push(value: number): void {
-    if (this.at === PAGE) {
-      this.page = new this.ctor(PAGE);
-      this.pages.push(this.page);
-      this.at = 0;
-    }
+    if (this.at === this.page.length) this.grow();
     this.page[this.at++] = value;
     this.length++;
+  }
+  private grow(): void {
+    if (this.at < PAGE) {
+      // The first page, not yet full size: doubled in place of itself (get reads it as page 0).
+      const bigger = new this.ctor(Math.min(PAGE, this.at * 2));
+      (bigger as unknown as { set(a: T): void }).set(this.page);
+      this.page = this.pages[0] = bigger;
+      return;
+    }
+    this.page = new this.ctor(PAGE);
+    this.pages.push(this.page);
+    this.at = 0;
   }
   get(i: number): number {
     return this.pages[i >>> PAGE_BITS][i & PAGE_MASK];

@@ -13,7 +13,7 @@
  * @module
  */
 import type { Product } from '../../types.js';
-import { runSteps, STEP, type Steps } from '../build/build-catalog-state.js';
+import { runSteps, STEP, type Steps } from '../steps.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();

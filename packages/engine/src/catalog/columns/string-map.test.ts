@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sortStrings, STEP } from '../build/build-catalog-state.js';
+import { sortStrings, STEP } from '../steps.js';
 import { StringMap } from './string-map.js';
 
 const drain = <T>(steps: Generator<void, T, void>): T => {

@@ -7,7 +7,7 @@
  */
 import type { CatalogState } from '../catalog-index.js';
 import { sharedArray } from './shared-arrays.js';
-import { runSteps, type Steps } from '../build/build-catalog-state.js';
+import { runSteps, type Steps } from '../steps.js';
 import type { StringLookup } from './string-map.js';
 import { numericOrderSteps, numericValues } from './numeric-column.js';
 

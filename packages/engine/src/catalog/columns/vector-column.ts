@@ -6,7 +6,7 @@
  * @module
  */
 import type { Product } from '../../types.js';
-import type { Steps } from '../build/build-catalog-state.js';
+import type { Steps } from '../steps.js';
 import type { VectorColumn } from '../catalog-index.js';
 import { IMAGE_VECTOR_FIELD } from '../field-values.js';
 import { extendShared, growableArray } from './shared-arrays.js';

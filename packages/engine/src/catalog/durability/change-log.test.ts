@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../engine.js';
-import { CatalogChangeLog, parseLogSegment, type LoggedChange } from './change-log.js';
+import { FileChangeLog, parseLogSegment, type LoggedChange } from './change-log.js';
+import { runChangeLogContract } from './change-log-contract.js';
 import { liveProductList } from '../changes/tombstones.js';
 import { productsOf } from '../columns/product-store.js';
 
@@ -15,6 +16,24 @@ async function tempDir(): Promise<string> {
   return d;
 }
 
+runChangeLogContract('files', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'aisle-change-log-'));
+  // Named as the engine names a website's files.
+  const nameOf = (websiteId: string): string => encodeURIComponent(websiteId);
+  return {
+    open: (websiteId) => FileChangeLog.open(dir, nameOf(websiteId)),
+    breakAppends: async (websiteId) => {
+      // A fresh log writes to the segment after the last one there: a directory takes its name.
+      const prefix = `${nameOf(websiteId)}.log.`;
+      const ids = (await readdir(dir)).filter((f) => f.startsWith(prefix)).map((f) => Number(f.slice(prefix.length)));
+      const blocker = path.join(dir, `${prefix}${Math.max(0, ...ids) + 1}`);
+      await mkdir(blocker);
+      return () => rm(blocker, { recursive: true });
+    },
+    remove: () => rm(dir, { recursive: true, force: true }),
+  };
+});
+
 const changes: LoggedChange[] = [
   { kind: 'upsert', products: [{ refId: 'a', title: 'Café ☕', price: '1.50' }, { refId: 'b', tags: ['x', 'y'], nested: { k: null } }] },
   { kind: 'delete', refIds: ['b', 'zz'] },
@@ -22,36 +41,44 @@ const changes: LoggedChange[] = [
   { kind: 'upsert', products: [{ refId: 'line\nbreak', title: 'a "quoted" title' }] },
 ];
 
-describe('CatalogChangeLog', () => {
-  it('reads back what it appended, in order, across segments', async () => {
+/** What a reopened log of `dir` holds, in order. */
+async function reopenedChanges(dir: string): Promise<LoggedChange[]> {
+  const log = await FileChangeLog.open(dir, 'w');
+  const read = await log.readAfter(0);
+  await log.close();
+  return read.map((p) => p.change);
+}
+
+/** Stands for a snapshot's bytes: the file log stores them as given. */
+const snapshotBytes = async (): Promise<Uint8Array> => new Uint8Array([1, 2, 3]);
+
+describe('FileChangeLog: segment files', () => {
+  it('reads back what it appended, in order, across segments (a snapshot starts a new one)', async () => {
     const dir = await tempDir();
-    const { log, pending } = await CatalogChangeLog.open(dir, 'w');
-    expect(pending).toEqual([]);
-    await log.append(changes[0], 1);
-    log.rotate();
-    await Promise.all([log.append(changes[1], 2), log.append(changes[2], 3), log.append(changes[3], 4)]);
+    const log = await FileChangeLog.open(dir, 'w');
+    expect(await log.readAfter(0)).toEqual([]);
+    await log.append([changes[0]]);
+    // Position 0: the snapshot holds none of the changes, so no segment goes.
+    await log.saveSnapshot(0, snapshotBytes);
+    await Promise.all([log.append([changes[1]]), log.append([changes[2]]), log.append([changes[3]])]);
     await log.close();
-    expect((await readdir(dir)).sort()).toEqual(['w.log.1', 'w.log.2']);
-    const reopened = await CatalogChangeLog.open(dir, 'w');
-    expect(reopened.pending).toEqual(changes);
-    await reopened.log.close();
+    expect((await readdir(dir)).sort()).toEqual(['w.aislesnap', 'w.log.1', 'w.log.2']);
+    expect(await reopenedChanges(dir)).toEqual(changes);
   });
 
   it('ignores an entry cut by a crash (never acknowledged), and everything after it', async () => {
     const dir = await tempDir();
-    const { log } = await CatalogChangeLog.open(dir, 'w');
-    await log.append(changes[0], 1);
+    const log = await FileChangeLog.open(dir, 'w');
+    await log.append([changes[0]]);
     await log.close();
     const file = path.join(dir, 'w.log.1');
     for (const tail of ['{"op":"upsert","count":2}\n{"refId":"c"}\n', '{"op":"upsert","count":1}\n{"refId":"c"', '{"op":"del', '{"op":"upsert","count":1}\nnot json\n']) {
       await writeFile(file, '');
-      const fresh = await CatalogChangeLog.open(dir, 'w');
-      await fresh.log.append(changes[0], 1);
-      await fresh.log.close();
+      const fresh = await FileChangeLog.open(dir, 'w');
+      await fresh.append([changes[0]]);
+      await fresh.close();
       await appendFile(file, tail);
-      const { pending, log: again } = await CatalogChangeLog.open(dir, 'w');
-      expect(pending).toEqual([changes[0]]);
-      await again.close();
+      expect(await reopenedChanges(dir)).toEqual([changes[0]]);
       await rm(path.join(dir, 'w.log.2'), { force: true });
     }
     expect(parseLogSegment('')).toEqual([]);
@@ -60,32 +87,49 @@ describe('CatalogChangeLog', () => {
 
   it('fails an append it cannot write with STORE_FAILURE, and goes on with the next ones', async () => {
     const dir = await tempDir();
-    const { log } = await CatalogChangeLog.open(dir, 'w');
+    const log = await FileChangeLog.open(dir, 'w');
     // The segment's name is taken by a directory: the write cannot happen.
     await mkdir(path.join(dir, 'w.log.1'));
-    await expect(log.append(changes[0], 1)).rejects.toMatchObject({ code: 'STORE_FAILURE' });
+    await expect(log.append([changes[0]])).rejects.toMatchObject({ code: 'STORE_FAILURE' });
     await rm(path.join(dir, 'w.log.1'), { recursive: true });
     // The failed segment is left behind: the next append goes to a new one.
-    await log.append(changes[1], 2);
+    await log.append([changes[1]]);
     await log.close();
     expect(await readdir(dir)).toEqual(['w.log.2']);
-    expect((await CatalogChangeLog.open(dir, 'w')).pending).toEqual([changes[1]]);
+    expect(await reopenedChanges(dir)).toEqual([changes[1]]);
   });
 
-  it('drops only the segments whose every change a snapshot holds', async () => {
+  it('drops only the segments whose every change the snapshot before the latest holds (two generations)', async () => {
     const dir = await tempDir();
-    const { log } = await CatalogChangeLog.open(dir, 'w');
-    await log.append(changes[0], 1);
-    await log.append(changes[1], 2);
-    log.rotate();
-    await log.append(changes[3], 3);
-    log.rotate();
-    await log.dropCovered(1);
-    expect((await readdir(dir)).sort()).toEqual(['w.log.1', 'w.log.2']);
-    await log.dropCovered(2);
-    expect((await readdir(dir)).sort()).toEqual(['w.log.2']);
-    await log.dropCovered(3);
-    expect(await readdir(dir)).toEqual([]);
+    const log = await FileChangeLog.open(dir, 'w');
+    const first = await log.append([changes[0]]);
+    const second = await log.append([changes[1]]);
+    await log.saveSnapshot(first, snapshotBytes);
+    expect((await readdir(dir)).sort()).toEqual(['w.aislesnap', 'w.log.1']);
+    const third = await log.append([changes[3]]);
+    // The first snapshot is now the previous generation: it holds no whole segment, so none goes.
+    await log.saveSnapshot(second, snapshotBytes);
+    expect((await readdir(dir)).sort()).toEqual(['w.aislesnap', 'w.aislesnap.prev', 'w.log.1', 'w.log.2']);
+    // The second is now the previous one, and holds every change of segment 1.
+    await log.saveSnapshot(third, snapshotBytes);
+    expect((await readdir(dir)).sort()).toEqual(['w.aislesnap', 'w.aislesnap.prev', 'w.log.2']);
+    await log.saveSnapshot(third, snapshotBytes);
+    expect((await readdir(dir)).sort()).toEqual(['w.aislesnap', 'w.aislesnap.prev']);
+    await log.close();
+  });
+
+  it('hands out the previous generation when the latest is missing (a crash between the two renames)', async () => {
+    const dir = await tempDir();
+    const log = await FileChangeLog.open(dir, 'w');
+    await log.saveSnapshot(await log.append([changes[0]]), async () => new Uint8Array([1]));
+    const second = await log.append([changes[1]]);
+    await log.saveSnapshot(second, async () => new Uint8Array([2]));
+    expect([...(await log.loadSnapshot())!.data]).toEqual([2]);
+    await rm(path.join(dir, 'w.aislesnap'));
+    const previous = await log.loadSnapshot();
+    expect([...previous!.data]).toEqual([1]);
+    // It holds less than the latest did: reading after its position gives the change it lacks.
+    expect((await log.readAfter(previous!.position)).map((p) => p.change)).toEqual([changes[1]]);
     await log.close();
   });
 });
@@ -163,5 +207,21 @@ describe('Catalog.replay', () => {
     }
     expect(productsOf(liveProductList(replayed.state))).toEqual(productsOf(liveProductList(oneByOne.state)));
     expect(replayed.appliedSeq).toBe(logged.length);
+  });
+
+  it('publishes the log position of the last logged change with the version that holds it', async () => {
+    const { Catalog } = await import('../catalog.js');
+    const catalog = new Catalog();
+    await catalog.replay([changes[0]], 7);
+    expect(catalog.loggedPosition).toBe(7);
+    let next = 10;
+    catalog.setChangeLogger(async () => next++);
+    await catalog.upsert([{ refId: 'n', title: 'new' }]);
+    expect(catalog.loggedPosition).toBe(10);
+    // A batch whose logging fails is not published, and neither is a position.
+    catalog.setChangeLogger(async () => { throw new Error('disk full'); });
+    await expect(catalog.upsert([{ refId: 'm', title: 'lost' }])).rejects.toThrow('disk full');
+    expect(catalog.loggedPosition).toBe(10);
+    expect(catalog.getProduct('m')).toBeUndefined();
   });
 });

@@ -1,15 +1,25 @@
 /**
- * The catalog's write-ahead log: every accepted catalog change (upsert, replace, delete) is appended
- * and flushed to disk (`fdatasync`) before the call that made it resolves, so an acknowledged change
+ * The catalog's write-ahead log in a data directory, the file implementation of
+ * {@link CatalogChangeLog}: every accepted catalog change (upsert, replace, delete) is appended and
+ * flushed to disk (`fdatasync`) before the call that made it resolves, so an acknowledged change
  * survives a crash even though snapshots are written seconds later. On start the engine loads the
  * snapshot and replays the log over it.
  *
- * Files: `<name>.log.<segment>` beside the snapshot, segments numbered upwards. A snapshot write
- * rotates the log (later changes go to a new segment); once the snapshot is on disk, the segments
- * whose every change it contains are deleted. A segment may hold changes that are also in the
- * snapshot: replaying them is harmless, because replaying upserts and deletes in their order over a
- * state that already has some of them gives the same products in the same order (the last change of
- * each refId wins; a replace starts over).
+ * Files: the snapshot `<name>.aislesnap`, the one before it `<name>.aislesnap.prev`
+ * (`snapshot-generations.ts`: a start that cannot read the latest loads the previous one), and the
+ * log `<name>.log.<segment>` beside them, segments numbered upwards. A snapshot write rotates the log
+ * (later changes go to a new segment); once the snapshot is on disk, the segments whose every change
+ * the snapshot *before* it holds are deleted, so the log still takes the previous generation to the
+ * present.
+ *
+ * A segment may hold changes that are also in the snapshot: replaying them is harmless, because
+ * replaying upserts and deletes in their order over a state that already has some of them gives the
+ * same products in the same order (the last change of each refId wins; a replace starts over).
+ *
+ * Positions are those of one open log: the changes found at open are numbered 1, 2, … in order and
+ * later appends go on from there (each commit line records its batch's last). The snapshot file does
+ * not record a position, so a snapshot found at open reports position 0 and every change still in the
+ * log is replayed over it (harmless, above).
  *
  * Format: a segment starts with the line `{"aisleLog":2}`. One entry is a header line
  * `{"op":"upsert"|"replace","count":N}` followed by N product lines, or one line
@@ -22,17 +32,18 @@
  * complete entry, as they always did.
  * @module
  */
+import { existsSync } from 'node:fs';
 import { open, readdir, readFile, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { AisleError } from '../../errors.js';
 import type { Product } from '../../types.js';
 import { writeFully } from '../../util/write-fully.js';
+import { writeFileDurably } from '../../util/durable-file.js';
+import type { CatalogChangeLog, LoggedChange, PositionedChange, StoredSnapshot } from './catalog-change-log.js';
 
-/** A catalog change as logged and replayed. */
-export type LoggedChange =
-  | { kind: 'upsert'; products: readonly Product[] }
-  | { kind: 'replace'; products: readonly Product[] }
-  | { kind: 'delete'; refIds: readonly string[] };
+export type { LoggedChange };
+import { previousSnapshotPath, readSnapshotFile } from './snapshot-file.js';
+
 
 /** Bytes gathered before one write: a replace of a big feed is written in pieces, not one huge string. */
 const WRITE_CHUNK = 1 << 20;
@@ -40,8 +51,13 @@ const WRITE_CHUNK = 1 << 20;
 interface Segment {
   id: number;
   file: string;
-  /** Highest change sequence number appended to it (0: none). */
+  /** Highest change position appended to it (0: none). */
   lastSeq: number;
+  /**
+   * Found at open: its changes are numbered from here by counting (the commit lines of an earlier
+   * process carry that process's numbers). A segment written by this log is read by its commit lines.
+   */
+  firstRecovered?: number;
   /** Bytes of committed batches in it (the next batch is written from here). */
   size: number;
   /**
@@ -54,32 +70,49 @@ interface Segment {
 /** First line of a segment in the committed-batch format. */
 const FORMAT_LINE = '{"aisleLog":2}';
 
+/** A batch of changes of a segment: one commit line's, or (old format) one entry without a position. */
+interface LoggedBatch {
+  changes: LoggedChange[];
+  /** The position of its last change (its commit line's `seq`); absent in the old format. */
+  seq?: number;
+}
+
 /**
  * The entries of one segment's text, stopping at the first incomplete one; in the committed-batch
  * format, only the entries of batches followed by their commit line. Pure.
  */
 export function parseLogSegment(text: string): LoggedChange[] {
-  const entries: LoggedChange[] = [];
+  return parseLogBatches(text).flatMap((b) => b.changes);
+}
+
+/** {@link parseLogSegment}, batch by batch with their commit positions. Pure. */
+function parseLogBatches(text: string): LoggedBatch[] {
+  const batches: LoggedBatch[] = [];
+  let entries: LoggedChange[] = [];
   const lines = text.split('\n');
   // The last element is what follows the final newline: '' for a complete file, else a cut line.
   lines.pop();
   const committedFormat = lines[0] === FORMAT_LINE;
-  let committed = 0;
   let i = committedFormat ? 1 : 0;
+  const take = (entry: LoggedChange): void => {
+    if (committedFormat) entries.push(entry);
+    else batches.push({ changes: [entry] });
+  };
   while (i < lines.length) {
-    let header: { op?: unknown; count?: unknown; refIds?: unknown };
+    let header: { op?: unknown; count?: unknown; refIds?: unknown; seq?: unknown };
     try {
       header = JSON.parse(lines[i]) as typeof header;
     } catch {
       break;
     }
     if (header.op === 'commit') {
-      committed = entries.length;
+      batches.push({ changes: entries, seq: typeof header.seq === 'number' ? header.seq : undefined });
+      entries = [];
       i++;
       continue;
     }
     if (header.op === 'delete' && Array.isArray(header.refIds)) {
-      entries.push({ kind: 'delete', refIds: header.refIds as string[] });
+      take({ kind: 'delete', refIds: header.refIds as string[] });
       i++;
       continue;
     }
@@ -92,27 +125,41 @@ export function parseLogSegment(text: string): LoggedChange[] {
     } catch {
       break;
     }
-    entries.push({ kind: header.op, products });
+    take({ kind: header.op, products });
     i += 1 + count;
   }
-  return committedFormat ? entries.slice(0, committed) : entries;
+  return batches;
 }
 
-/** One website's catalog change log. */
-export class CatalogChangeLog {
+/** The snapshot file of the log `name` in `dir`. */
+function snapshotFileOf(dir: string, name: string): string {
+  return path.join(dir, `${name}.aislesnap`);
+}
+
+/** One website's catalog change log in a data directory; see the module comment. */
+export class FileChangeLog implements CatalogChangeLog {
   private current: Segment;
-  private readonly closed: Segment[];
+  private readonly closed: Segment[] = [];
   private handle: Promise<FileHandle> | undefined;
   /** Appends run one after the other, in call order. */
   private tail: Promise<void> = Promise.resolve();
+  /** Position of the last change appended (or found at open). */
+  private position = 0;
+  /** Position of the last change held by the latest snapshot this log wrote (0: none written yet). */
+  private snapshotPosition = 0;
+  /** Position of the last change held by the previous generation (0: found at open, or none). */
+  private previousSnapshotPosition = 0;
+  /**
+   * The changes found at open, segment by segment, parsed once: handed out by the first
+   * {@link readAfter} (the engine's replay) and then let go; later reads parse the files again.
+   */
+  private recovered: Map<Segment, LoggedChange[]> | undefined;
 
   /** Where failures no caller waits for go (closing a rotated segment); set by the engine. */
   onError: (error: unknown) => void = () => undefined;
 
-  private constructor(private readonly dir: string, private readonly name: string, existing: Segment[]) {
-    this.closed = existing;
-    const next = (existing.at(-1)?.id ?? 0) + 1;
-    this.current = this.segment(next);
+  private constructor(private readonly dir: string, private readonly name: string) {
+    this.current = this.segment(1);
   }
 
   private segment(id: number): Segment {
@@ -120,51 +167,107 @@ export class CatalogChangeLog {
   }
 
   /**
-   * Opens the log of `name` in `dir`: the entries of the segments already there, in order (to replay
-   * over the snapshot), and the log, which appends to a new segment. A segment that cannot be read
-   * stops the start with a message naming it.
+   * Opens the log of `name` in `dir` (its snapshot is `<name>.aislesnap` there): the segments already
+   * there are read (their changes are positions 1, 2, …, for {@link readAfter}), and later changes go to
+   * a new segment. A segment that cannot be read stops the start with a message naming it.
    */
-  static async open(dir: string, name: string): Promise<{ log: CatalogChangeLog; pending: LoggedChange[] }> {
+  static async open(dir: string, name: string): Promise<FileChangeLog> {
     const prefix = `${name}.log.`;
     const ids = (await readdir(dir)).filter((f) => f.startsWith(prefix) && /^\d+$/.test(f.slice(prefix.length)))
       .map((f) => Number(f.slice(prefix.length))).sort((a, b) => a - b);
-    const log = new CatalogChangeLog(dir, name, []);
-    const pending: LoggedChange[] = [];
+    const log = new FileChangeLog(dir, name);
+    log.recovered = new Map();
     for (const id of ids) {
       const segment = log.segment(id);
-      let text: string;
-      try {
-        text = await readFile(segment.file, 'utf8');
-      } catch (err) {
-        throw new AisleError('SNAPSHOT_INVALID', `catalog change log ${segment.file} cannot be read: ${(err as Error).message}`, { cause: err });
-      }
-      for (const entry of parseLogSegment(text)) pending.push(entry);
+      const changes = parseLogSegment(await log.readSegment(segment));
+      segment.firstRecovered = log.position + 1;
+      log.position += changes.length;
+      segment.lastSeq = log.position;
+      log.recovered.set(segment, changes);
       log.closed.push(segment);
     }
     log.current = log.segment((ids.at(-1) ?? 0) + 1);
-    return { log, pending };
+    return log;
+  }
+
+  /** A segment's text ('' when it does not exist: never created, or dropped meanwhile). */
+  private async readSegment(segment: Segment): Promise<string> {
+    try {
+      return await readFile(segment.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+      throw new AisleError('SNAPSHOT_INVALID', `catalog change log ${segment.file} cannot be read: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  async readAfter(after: number): Promise<PositionedChange[]> {
+    await this.tail;
+    const recovered = this.recovered;
+    this.recovered = undefined;
+    const out: PositionedChange[] = [];
+    for (const segment of [...this.closed, this.current]) {
+      if (segment.lastSeq <= after) continue;
+      if (segment.firstRecovered !== undefined) {
+        const changes = recovered?.get(segment) ?? parseLogSegment(await this.readSegment(segment));
+        changes.forEach((change, i) => { if (segment.firstRecovered! + i > after) out.push({ position: segment.firstRecovered! + i, change }); });
+        continue;
+      }
+      for (const batch of parseLogBatches(await this.readSegment(segment))) {
+        // This log writes only the committed format, each commit line with its batch's last position.
+        const last = batch.seq!;
+        batch.changes.forEach((change, i) => {
+          const position = last - batch.changes.length + 1 + i;
+          if (position > after) out.push({ position, change });
+        });
+      }
+    }
+    return out;
+  }
+
+  append(changes: readonly LoggedChange[]): Promise<number> {
+    this.position += changes.length;
+    const last = this.position;
+    return this.appendBatch(changes, last).then(() => last);
+  }
+
+  /** The latest snapshot file (the engine loads it, or the previous generation, with `loadLatestGeneration`). */
+  get snapshotFile(): string {
+    return snapshotFileOf(this.dir, this.name);
   }
 
   /**
-   * Marks the segments found at open as covered by change `seq` (the last replayed one): the first
-   * snapshot taken once `seq` is applied lets them go.
+   * The latest snapshot's bytes; the previous generation's when there is no latest (a crash between
+   * the two renames of a write). Bytes only: whether they decode is the reader's to find out.
    */
-  markReplayed(seq: number): void {
-    for (const s of this.closed) s.lastSeq = Math.max(s.lastSeq, seq);
-  }
-
-  /** Appends one change as a batch of its own (see {@link appendBatch}). */
-  append(change: LoggedChange, seq: number): Promise<void> {
-    return this.appendBatch([change], seq);
+  async loadSnapshot(): Promise<StoredSnapshot | undefined> {
+    const file = existsSync(this.snapshotFile) ? this.snapshotFile : previousSnapshotPath(this.snapshotFile);
+    if (!existsSync(file)) return undefined;
+    return { position: file === this.snapshotFile ? this.snapshotPosition : this.previousSnapshotPosition, data: await readSnapshotFile(file), label: file };
   }
 
   /**
-   * Appends a batch of changes, the last numbered `lastSeq`, with its commit line; resolves once it
+   * Rotates the log at once (later changes go to a new segment: call it where the snapshot's catalog
+   * version is taken), writes the snapshot file atomically (the one it replaces kept as the previous
+   * generation), then deletes the segments that previous one holds.
+   */
+  async saveSnapshot(position: number, encode: () => Promise<Uint8Array>): Promise<boolean> {
+    if (position < this.snapshotPosition) return false;
+    this.rotate();
+    // The latest so far becomes the previous generation: the log must take it to the present.
+    const heldByPrevious = this.snapshotPosition;
+    await writeFileDurably(this.snapshotFile, await encode(), { keepPreviousAs: previousSnapshotPath(this.snapshotFile) });
+    this.previousSnapshotPosition = heldByPrevious;
+    this.snapshotPosition = position;
+    await this.dropCovered(heldByPrevious);
+    return true;
+  }
+
+  /**
+   * Appends a batch of changes, the last at position `lastSeq`, with its commit line; resolves once it
    * is on disk (every byte written, `fdatasync` done). All or nothing: on any failure the batch is
-   * cut off again and, having no commit line, is never replayed. Must be called in the order of the
-   * sequence numbers.
+   * cut off again and, having no commit line, is never replayed. Called in the order of the positions.
    */
-  appendBatch(changes: readonly LoggedChange[], lastSeq: number): Promise<void> {
+  private appendBatch(changes: readonly LoggedChange[], lastSeq: number): Promise<void> {
     const segment = this.current;
     segment.lastSeq = lastSeq;
     if (!this.handle) {
@@ -223,8 +326,8 @@ export class CatalogChangeLog {
     return write;
   }
 
-  /** Starts a new segment for later appends (synchronously: call it where the snapshot's state is taken). */
-  rotate(): void {
+  /** Starts a new segment for later appends (synchronously: where the snapshot's state is taken). */
+  private rotate(): void {
     const full = this.current;
     const handle = this.handle;
     this.handle = undefined;
@@ -238,7 +341,7 @@ export class CatalogChangeLog {
   }
 
   /** Deletes the closed segments whose every change is at or below `appliedSeq` (a snapshot holds them). */
-  async dropCovered(appliedSeq: number): Promise<void> {
+  private async dropCovered(appliedSeq: number): Promise<void> {
     await this.tail;
     while (this.closed.length > 0 && this.closed[0].lastSeq <= appliedSeq) {
       const s = this.closed.shift()!;

@@ -15,11 +15,9 @@ import { AisleError, isAisleError } from '../../errors.js';
 import type { StepTimer } from '../../util/step-timer.js';
 import type { Catalog, CatalogOptions } from '../catalog.js';
 import { loadCatalogSnapshot } from './snapshot.js';
+import { previousSnapshotPath } from './snapshot-file.js';
 
-/** Where the snapshot before the latest of `file` is kept. */
-export function previousSnapshotPath(file: string): string {
-  return `${file}.prev`;
-}
+export { previousSnapshotPath };
 
 /** A catalog loaded from one of the two snapshot generations. */
 export interface LoadedGeneration {

@@ -6,7 +6,6 @@
  * in the columns. Written atomically (temporary file, then rename).
  * @module
  */
-import { readFile } from 'node:fs/promises';
 import { Builder, ByteBuffer } from 'flatbuffers';
 import { AisleError } from '../../errors.js';
 import type { Product } from '../../types.js';
@@ -20,7 +19,8 @@ import { RefIdDocs } from '../columns/refid-docs.js';
 import { Dictionary } from '../columns/dictionary.js';
 import { NormKeyBuilder, postKeysArray, type NormKeyTable, type PostKeys } from '../full-text/norm-keys.js';
 import { vectorsFromDocRows } from '../columns/vector-column.js';
-import { lengthNorm, runSteps, storedFieldLength, type Steps } from '../build/build-catalog-state.js';
+import { lengthNorm, storedFieldLength } from '../full-text/length-norms.js';
+import { runSteps, type Steps } from '../steps.js';
 import { runInSlices } from '../build/time-slices.js';
 import { applyDeletes } from '../changes/tombstones.js';
 import { newRevisions, ProductStore, type ShapeRecord } from '../columns/product-store.js';
@@ -28,6 +28,9 @@ import { ensureNumericOrdersSteps } from '../columns/text-column-lookups.js';
 import { numericColumnOf, numericPerDoc } from '../columns/numeric-column.js';
 import type { StepTimer } from '../../util/step-timer.js';
 import { writeFileDurably, type DurableWriteOptions } from '../../util/durable-file.js';
+import { readSnapshotFile } from './snapshot-file.js';
+
+export { readSnapshotFile };
 
 const FILE_IDENTIFIER = 'AISL';
 /**
@@ -394,12 +397,7 @@ function refIdsByDoc(store: ProductStore, refIdField: number | undefined, dictio
  * foreign file throws `AisleError('SNAPSHOT_INVALID')`. `timer` (optional) records the time of each step.
  */
 export async function loadCatalogSnapshot(filePath: string, options: CatalogOptions = {}, timer?: StepTimer): Promise<Catalog> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(filePath);
-  } catch (err) {
-    return invalid(filePath, 'cannot be read', err);
-  }
+  const bytes = await readSnapshotFile(filePath);
   timer?.lap('read');
   return Catalog.fromState(options, decodeCatalogSnapshot(bytes, filePath, timer).makeState);
 }

@@ -1,6 +1,6 @@
 /** Field lengths doc by doc: appended docs are written in place, unless another version wrote there first. */
 import { describe, expect, it } from 'vitest';
-import { runSteps } from '../build/build-catalog-state.js';
+import { runSteps } from '../steps.js';
 import { docMajorLengths, extendFieldLengths, lengthAt, newFieldLengths } from './field-lengths.js';
 
 describe('field lengths', () => {

@@ -8,7 +8,7 @@
  * @module
  */
 import { extendShared, growableArray } from '../columns/shared-arrays.js';
-import type { Steps } from '../build/build-catalog-state.js';
+import type { Steps } from '../steps.js';
 
 /** Docs whose lengths a copy moves between two yields. */
 const COPY_STEP_MASK = 65536 - 1;

@@ -1,6 +1,6 @@
 /** Norm keys: one key per distinct (field, tf, length), kept by appends; norms as `postingNorm` gives them. */
 import { describe, expect, it } from 'vitest';
-import { postingNorm } from '../build/build-catalog-state.js';
+import { postingNorm } from './length-norms.js';
 import { NormKeyBuilder, normsOf, postKeysArray } from './norm-keys.js';
 
 describe('norm keys', () => {

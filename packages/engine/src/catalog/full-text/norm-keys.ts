@@ -8,7 +8,7 @@
  * queries at 1M) is needed. The table is append-only: appends add the triples their docs bring.
  * @module
  */
-import { postingNorm } from '../build/build-catalog-state.js';
+import { postingNorm } from './length-norms.js';
 import { sharedArray } from '../columns/shared-arrays.js';
 
 /** The distinct (field, term frequency, field length) triples of an index's postings, by key. */

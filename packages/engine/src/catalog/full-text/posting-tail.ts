@@ -4,7 +4,7 @@
  * which snapshots store.
  * @module
  */
-import { STEP, type Steps } from '../build/build-catalog-state.js';
+import { STEP, type Steps } from '../steps.js';
 import type { FullTextIndex, PostingSegment } from '../catalog-index.js';
 import { postKeysArray } from './norm-keys.js';
 import { sharedArray } from '../columns/shared-arrays.js';

@@ -12,7 +12,7 @@
  * @module
  */
 import type { TextColumn } from '../catalog-index.js';
-import type { Steps } from '../build/build-catalog-state.js';
+import type { Steps } from '../steps.js';
 import { codeAt, codeCount, columnDocCount } from '../columns/text-column.js';
 
 /** Fields whose weight is at least this share of the largest weight count for proximity. */

@@ -53,15 +53,20 @@ const queryArb = fc.oneof(
   { weight: 1, arbitrary: fc.constant('zzzz') },
 );
 
+/** `{exists: true|false}`, on any field. */
+export const existsArb = fc.boolean().map((exists) => ({ exists }));
+
 const scopeArb = fc.record({
-  brand: rarely(fc.oneof(fc.subarray(BRANDS), fc.subarray(BRANDS).map((not) => ({ not })))),
+  brand: rarely(fc.oneof(fc.subarray(BRANDS), fc.subarray(BRANDS).map((not) => ({ not })), existsArb)),
   tags: rarely(fc.subarray(TAGS)),
   price: rarely(fc.record({ min: maybe(fc.integer({ min: -5, max: 50 })), max: maybe(fc.integer({ min: -5, max: 60 })), not: rarely(fc.array(fc.constantFrom(7, 12.5, 0), { maxLength: 2 })) })
     .map((c) => Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)))),
   stock: rarely(fc.record({ min: fc.integer({ min: -1, max: 5 }) })),
   color: rarely(fc.subarray(['Red', 'blue', '2'])),
-  size: rarely(fc.oneof(fc.record({ min: fc.integer({ min: -3, max: 3 }) }), fc.subarray(['3', '7', 'XL']))),
-  nope: rarely(fc.constantFrom(['a'], { min: 1 }, { not: ['a'] })),
+  size: rarely(fc.oneof(fc.record({ min: fc.integer({ min: -3, max: 3 }) }), fc.subarray(['3', '7', 'XL']), existsArb)),
+  rating: rarely(existsArb),
+  title: rarely(existsArb),
+  nope: rarely(fc.oneof(fc.constantFrom(['a'], { min: 1 }, { not: ['a'] }), existsArb)),
 }).map((s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)));
 
 const sortArb: fc.Arbitrary<SortFieldSpec[]> = fc.array(
@@ -108,6 +113,7 @@ export const freshRequestArb: fc.Arbitrary<SearchRequest> = fc.record({
     fc.record({ fresh_num: fc.record({ min: fc.integer({ min: 0, max: 9 }) }) }),
     fc.record({ fresh_list: fc.subarray(TAGS) }),
     fc.record({ fresh_none: fc.constant(['a']) }),
+    fc.record({ fresh_num: existsArb }),
   )),
   sort: maybe(fc.tuple(fc.constantFrom('fresh_num', 'fresh_text', 'fresh_list'), fc.constantFrom('asc', 'desc'), fc.constantFrom('number', 'text'))),
 }).map((r) => {

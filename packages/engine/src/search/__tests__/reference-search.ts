@@ -5,7 +5,7 @@
 import { DEFAULT_FIELD_WEIGHTS, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from '../../catalog/field-values.js';
 import { tokenize } from '../../catalog/full-text/tokenizer.js';
 import { LANGUAGES, stemOf } from '../language.js';
-import type { FacetBucket, NumericRange, NumericScope, Product, SearchRequest, TextScope } from '../../types.js';
+import type { FacetBucket, NumericRange, NumericScope, Product, ScopeCondition, SearchRequest } from '../../types.js';
 
 export class ReferenceBadRequest extends Error {}
 
@@ -58,8 +58,10 @@ function typoMatch(word: string, token: string): boolean {
   return osa(word, token) <= edits;
 }
 
-function scopeMatcher(products: readonly Product[], name: string, cond: TextScope | NumericScope): ((p: Product) => boolean) | undefined {
+function scopeMatcher(products: readonly Product[], name: string, cond: ScopeCondition): ((p: Product) => boolean) | undefined {
   const kind = fieldKind(products, name);
+  // Whether a product has a value for the field: at least one, as facets see them, of any kind.
+  if ('exists' in cond) return (p) => (textValues(p[name]).length > 0) === cond.exists;
   if (Array.isArray(cond)) {
     if (kind === 'numeric') throw new ReferenceBadRequest(name);
     return (p) => textValues(p[name]).some((v) => cond.includes(v));

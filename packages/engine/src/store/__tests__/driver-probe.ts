@@ -20,7 +20,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'aisle-driver-probe-'));
 try {
   if (store === 'memory' || store === 'embedded') {
     // The memory store runs without a data directory: a data directory is locked with an SQLite file
-    // lock (catalog/data-dir-lock.ts), which rightly loads better-sqlite3.
+    // lock (catalog/durability/data-dir-lock.ts), which rightly loads better-sqlite3.
     const engine = await createEngine({ workers: 0, store: { type: store }, dataDir: store === 'embedded' ? dir : undefined, websites: [] });
     await engine.close();
   }

@@ -1,0 +1,131 @@
+/**
+ * The one writer of a full-text index's per-document data — a doc's postings (term, doc, norm key), its
+ * field lengths and the length totals — for every path that indexes documents: a build (loads,
+ * rebuilds, merges: `build-full-text.ts`) and an append (`append-full-text.ts`). As in a segmented index
+ * with a single writer, the paths differ only in where the written postings go (a new main segment, or
+ * the tail after it); what a doc contributes is decided here, once, so a fix to it (a saturation, a
+ * layout, a key) is made in one place and an append stays equal to a rebuild of the same products.
+ * @module
+ */
+import { StringMap } from '../columns/string-map.js';
+import { PagedBuilder } from '../columns/shared-arrays.js';
+import type { NormKeyBuilder } from './norm-keys.js';
+import { MAX_TF, storedFieldLength, type LengthTotals } from './length-norms.js';
+
+/**
+ * Work units a token (tokenised, or read and written as a posting entry) counts for against the
+ * catalog's step (`STEP`, steps.ts): it costs tens of times a doc's slot in a column pass.
+ */
+export const TOKEN_WORK = 16;
+
+/**
+ * Words numbered in first-seen order: a writer's own term ids (dense, so per-term counters are typed
+ * arrays), mapped to the sorted vocabulary's ids once the words are all known.
+ */
+export class TermNumbering {
+  private readonly ids = new StringMap<number>();
+  /** The words by id. */
+  readonly terms: string[] = [];
+
+  /** The id of `word`, numbered now when new. */
+  idOf(word: string): number {
+    let id = this.ids.get(word);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.terms.push(word);
+      this.ids.set(word, id);
+    }
+    return id;
+  }
+}
+
+/** Mutable length totals: tokens and docs having the field, per full-text field number. */
+interface RunningTotals {
+  tokens: number[];
+  docs: number[];
+}
+
+/**
+ * Writes the docs' fields one at a time: {@link beginField}, {@link add} per token (a term id below the
+ * `termCount` given), {@link endField}. Entries come out doc-major, then field: per term they are
+ * sorted by doc then field, as scoring expects, when docs are written in ascending order.
+ */
+export class DocPostingsWriter {
+  /** The entries written, in emission order: the term (the caller's id), the doc, the norm key. */
+  readonly entryTerms = new PagedBuilder(Uint32Array);
+  readonly entryDocs = new PagedBuilder(Uint32Array);
+  readonly entryKeys = new PagedBuilder(Uint32Array);
+  private readonly totals: RunningTotals;
+  // Per term, the field pass that last counted it and its count in that pass: no clearing per field.
+  private readonly stamp: Int32Array;
+  private readonly tf: Uint32Array;
+  // The terms of the field being written (a typed array and its count: no array resized per field).
+  private readonly touched: Uint32Array;
+  private touchedCount = 0;
+  private pass = 0;
+  private length = 0;
+
+  /**
+   * @param termCount Term ids given to {@link add} are below this.
+   * @param fieldLengths The index's lengths (`field-lengths.ts` layout), written for every field ended.
+   * @param fieldCount Full-text fields per doc in that layout.
+   * @param normKeys The index's norm keys (a new table, or an appended one's continued).
+   * @param totals Length totals of the docs before the first one written (zeros for a build); the
+   *   written docs' are added to a copy ({@link lengthTotals}).
+   */
+  constructor(
+    termCount: number,
+    private readonly fieldLengths: Uint16Array,
+    private readonly fieldCount: number,
+    private readonly normKeys: NormKeyBuilder,
+    totals: LengthTotals,
+  ) {
+    this.stamp = new Int32Array(termCount);
+    this.tf = new Uint32Array(termCount);
+    this.touched = new Uint32Array(termCount);
+    this.totals = { tokens: totals.tokens.slice(), docs: totals.docs.slice() };
+  }
+
+  /** Starts a field of a doc. */
+  beginField(): void {
+    this.pass++;
+    this.length = 0;
+    this.touchedCount = 0;
+  }
+
+  /** Counts one token of the field being written. */
+  add(term: number): void {
+    this.length++;
+    if (this.stamp[term] !== this.pass) {
+      this.stamp[term] = this.pass;
+      this.tf[term] = 1;
+      this.touched[this.touchedCount++] = term;
+    } else this.tf[term]++;
+  }
+
+  /**
+   * Ends full-text field `f` of doc `d`: stores its length (saturated), adds it to the totals, writes
+   * one entry per distinct term with its (field, term frequency, length) norm key. Returns the work
+   * done, in the units of {@link TOKEN_WORK} (a token read counts 1, an entry written `TOKEN_WORK`).
+   */
+  endField(d: number, f: number): number {
+    const stored = storedFieldLength(this.length);
+    this.fieldLengths[d * this.fieldCount + f] = stored; // the layout of `lengthAt`
+    if (stored > 0) {
+      this.totals.tokens[f] += stored;
+      this.totals.docs[f]++;
+    }
+    for (let k = 0; k < this.touchedCount; k++) {
+      const term = this.touched[k];
+      this.entryTerms.push(term);
+      this.entryDocs.push(d);
+      this.entryKeys.push(this.normKeys.keyOf(f, Math.min(MAX_TF, this.tf[term]), stored));
+    }
+    return this.length + this.touchedCount * TOKEN_WORK;
+  }
+
+  /** The length totals of the docs before and those written. */
+  lengthTotals(): LengthTotals {
+    return this.totals;
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The condition algebra: shapes parsed once and written back; against one catalog, what each
+ * condition compiles to; intersection and allowed values checked against real searches (a condition's
+ * meaning is what the search engine selects with it).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Catalog } from '../catalog/catalog.js';
+import { isAisleError } from '../errors.js';
+import type { Product, ScopeCondition } from '../types.js';
+import { allowsValue, compileCondition, conditionToWire, intersectConditions, parseCondition, parseValidCondition, type Condition } from './conditions.js';
+import { executeSearch } from './execute-search.js';
+
+describe('parseCondition', () => {
+  it('tells every wire shape apart', () => {
+    expect(parseCondition(['a', 'b'])).toEqual({ op: 'in', values: ['a', 'b'] });
+    expect(parseCondition({ not: ['a'] })).toEqual({ op: 'notIn', values: ['a'] });
+    expect(parseCondition({ not: [1, 2] })).toEqual({ op: 'notNumbers', not: [1, 2] });
+    expect(parseCondition({ not: [] })).toEqual({ op: 'all' });
+    expect(parseCondition({ min: 1 })).toEqual({ op: 'range', min: 1, max: Infinity, not: [] });
+    expect(parseCondition({ max: 3, not: [2] })).toEqual({ op: 'range', min: -Infinity, max: 3, not: [2] });
+    expect(parseCondition({})).toEqual({ op: 'range', min: -Infinity, max: Infinity, not: [] });
+    expect(parseCondition({ min: -Number.MAX_VALUE, not: [2] })).toEqual({ op: 'range', min: -Infinity, max: Infinity, not: [2] });
+    expect(parseCondition({ exists: true })).toEqual({ op: 'exists', present: true });
+    expect(parseCondition({ exists: false })).toEqual({ op: 'exists', present: false });
+  });
+
+  it('recognises no other shape', () => {
+    for (const wire of [[1], { not: [1, 'a'] }, { min: '1' }, { exists: 1 }, { exists: true, min: 1 }, { in: ['a'] }, null, 'a', 3, { min: 1, not: ['a'] }]) {
+      expect(parseCondition(wire), JSON.stringify(wire)).toBeUndefined();
+    }
+    expect(() => parseValidCondition({ in: ['a'] } as unknown as ScopeCondition)).toThrow(/scope schema and the condition algebra disagree/);
+  });
+});
+
+const numberArb = fc.integer({ min: -3, max: 6 });
+const conditionArb: fc.Arbitrary<Condition> = fc.oneof(
+  fc.subarray(['a', 'b', 'c', '2', '3']).map((values): Condition => ({ op: 'in', values })),
+  fc.subarray(['a', 'b', '2'], { minLength: 1 }).map((values): Condition => ({ op: 'notIn', values })),
+  fc.record({ min: fc.option(numberArb, { nil: undefined }), max: fc.option(numberArb, { nil: undefined }), not: fc.subarray([0, 2, 3]) })
+    .map(({ min, max, not }): Condition => ({ op: 'range', min: min ?? -Infinity, max: max ?? Infinity, not })),
+  fc.subarray([0, 2, 3], { minLength: 1 }).map((not): Condition => ({ op: 'notNumbers', not })),
+  fc.boolean().map((present): Condition => ({ op: 'exists', present })),
+  fc.constant<Condition>({ op: 'all' }),
+);
+
+describe('conditionToWire', () => {
+  it('writes a shape that parses back to the same condition', () => {
+    fc.assert(fc.property(conditionArb, (c) => { expect(parseCondition(conditionToWire(c))).toEqual(c); }), { numRuns: 500 });
+    // A number required, none excluded but 2: not `{not: [2]}`, which keeps products without a number.
+    expect(conditionToWire({ op: 'range', min: -Infinity, max: Infinity, not: [2] })).toEqual({ min: -Number.MAX_VALUE, not: [2] });
+  });
+});
+
+// Values of field `f`, text or numbers: a catalog of these has `f` numeric or text depending on the draw.
+const singleValueArb = fc.oneof(fc.constantFrom<unknown>(undefined, null, [], '', 'a', 'b', 'c'), numberArb, fc.constantFrom('2', ' 3 '));
+const productsOf = (valueArb: fc.Arbitrary<unknown>): fc.Arbitrary<Product[]> => fc.array(valueArb, { minLength: 1, maxLength: 12 }).map((values) => values.map((v, i) => {
+  const p: Product = { refId: `p${i}` };
+  if (v !== undefined) p.f = v;
+  return p;
+}));
+const singleValuedArb = productsOf(singleValueArb);
+const productsArb = productsOf(fc.oneof(singleValueArb, fc.constantFrom(['a', 'b'], ['b', '2'])));
+
+/** The refIds a scope `{f: condition}` selects, or 'bad request' when the condition does not fit `f`. */
+async function selected(catalog: Catalog, c: Condition): Promise<string[] | 'bad request'> {
+  try {
+    const payload = await executeSearch(catalog, { website_id: 'w', client: 'c', q: '', start: 0, size: 50, scope: { f: conditionToWire(c) } });
+    return payload.result.map((p) => p.refId).sort();
+  } catch (err) {
+    if (isAisleError(err) && err.code === 'SEARCH_BAD_REQUEST') return 'bad request';
+    throw err;
+  }
+}
+
+describe('intersectConditions', () => {
+  // Exact on fields holding at most one value per product. With several values, two value lists (or a
+  // list and an exclusion) are not one list: see the function's documentation.
+  it('selects exactly the products both conditions select, when it states the intersection (single-valued field)', async () => {
+    await fc.assert(fc.asyncProperty(singleValuedArb, conditionArb, conditionArb, async (products, a, b) => {
+      const both = intersectConditions(a, b);
+      if (both === undefined) return;
+      const catalog = new Catalog();
+      await catalog.upsert(products);
+      const [sa, sb, sBoth] = await Promise.all([selected(catalog, a), selected(catalog, b), selected(catalog, both)]);
+      if (sa === 'bad request' || sb === 'bad request') return;
+      expect(sBoth).toEqual(sa.filter((r) => sb.includes(r)));
+    }), { numRuns: 300 });
+  });
+
+  it('is what the documented cases say', () => {
+    expect(intersectConditions({ op: 'in', values: ['a', 'b'] }, { op: 'notIn', values: ['a'] })).toEqual({ op: 'in', values: ['b'] });
+    expect(intersectConditions({ op: 'notNumbers', not: [1] }, { op: 'notNumbers', not: [2] })).toEqual({ op: 'notNumbers', not: [1, 2] });
+    expect(intersectConditions({ op: 'exists', present: true }, { op: 'range', min: 1, max: 2, not: [] })).toEqual({ op: 'range', min: 1, max: 2, not: [] });
+    expect(intersectConditions({ op: 'in', values: ['a'] }, { op: 'range', min: 1, max: 2, not: [] })).toBeUndefined();
+    expect(intersectConditions({ op: 'exists', present: true }, { op: 'notIn', values: ['a'] })).toBeUndefined();
+  });
+});
+
+describe('allowsValue', () => {
+  it('allows a single-valued product\'s value exactly when the product is selected', async () => {
+    await fc.assert(fc.asyncProperty(productsArb, conditionArb, async (products, c) => {
+      const catalog = new Catalog();
+      await catalog.upsert(products);
+      const chosen = await selected(catalog, c);
+      if (chosen === 'bad request') return;
+      for (const p of products) {
+        if (typeof p.f !== 'string' && typeof p.f !== 'number') continue; // no value, or several
+        expect(allowsValue(c, String(p.f)), `${JSON.stringify(p.f)} under ${JSON.stringify(conditionToWire(c))}`).toBe(chosen.includes(p.refId));
+      }
+    }), { numRuns: 300 });
+  });
+});
+
+describe('compileCondition', () => {
+  it('resolves a condition against the field\'s kind', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a', price: 3, brand: 'X' }, { refId: 'b', price: 5 }]);
+    const { state } = catalog;
+    const price = state.fieldByName.get('price')!;
+    const brand = state.fieldByName.get('brand')!;
+    expect(compileCondition(state, 'price', { op: 'range', min: 4, max: Infinity, not: [] }))
+      .toEqual({ is: 'condition', condition: { kind: 'range', field: price, min: 4, max: Infinity, not: [], requireValue: true } });
+    expect(compileCondition(state, 'brand', { op: 'exists', present: false })).toEqual({ is: 'condition', condition: { kind: 'exists', field: brand, present: false } });
+    expect(compileCondition(state, 'brand', { op: 'in', values: ['Y'] })).toEqual({ is: 'nothing' });
+    expect(compileCondition(state, 'brand', { op: 'notIn', values: ['Y'] })).toEqual({ is: 'all' });
+    expect(compileCondition(state, 'nope', { op: 'exists', present: true })).toEqual({ is: 'nothing' });
+    expect(compileCondition(state, 'nope', { op: 'exists', present: false })).toEqual({ is: 'all' });
+    expect(compileCondition(state, 'price', { op: 'all' })).toEqual({ is: 'all' });
+    expect(compileCondition(state, 'price', { op: 'in', values: ['3'] })).toEqual({ is: 'mismatch', problem: 'names a numeric field: use {min, max}, not a list of values' });
+    expect(compileCondition(state, 'brand', { op: 'notNumbers', not: [1] })).toEqual({ is: 'mismatch', problem: 'names a text field: use a list of values, not {min, max}' });
+  });
+});

@@ -1,0 +1,380 @@
+/**
+ * The scope condition algebra: the one module that knows what a scope condition is. A condition's wire
+ * shape (`["a", "b"]`, `{not: [...]}`, `{min, max, not}`, `{exists}`) is recognised here, once, by
+ * {@link parseCondition}, into a tagged union ({@link Condition}); every other use of a condition goes
+ * through that union:
+ * - against a search key's forced scope: {@link intersectConditions} (keys/key-scope.ts) and
+ *   {@link allowsValue} (which facet buckets a key lets a shopper see);
+ * - against one catalog version: {@link compileCondition}, into a {@link PlanCondition} (plain data
+ *   carried by the plan to the pool's workers);
+ * - per doc range: {@link narrowBitset} (browse candidates) and {@link docTest} / {@link docPasses}
+ *   (text matches, boosts, disjunctive facets, pinned products).
+ *
+ * Adding an operator means adding a member to both unions and a case to each switch below (TypeScript
+ * flags a missing one), plus its wire shape in contract/scope-schema.ts. Pure functions.
+ * @module
+ */
+import type { CatalogIndex, CatalogState } from '../catalog/catalog-index.js';
+import { andInto } from '../catalog/columns/bitset.js';
+import { numericValue } from '../catalog/field-values.js';
+import { codeLookup } from '../catalog/columns/text-column-lookups.js';
+import { codeCount, tailIndex } from '../catalog/columns/text-column.js';
+import { numericAt, numericValues } from '../catalog/columns/numeric-column.js';
+import { liveCodeDocs, liveFieldKind } from '../catalog/changes/tombstones.js';
+import type { ScopeCondition } from '../contract/scope-schema.js';
+import { seek } from './doc-seek.js';
+
+/** One scope condition, parsed from its wire shape. */
+export type Condition =
+  /** `["a", "b"]`: a product having one of the values (text field). */
+  | { op: 'in'; values: readonly string[] }
+  /** `{not: ["a"]}`: a product having none of the values, also one without a value (text field). */
+  | { op: 'notIn'; values: readonly string[] }
+  /** `{min?, max?, not?: [numbers]}` with a bound, or `{}`: a product whose number is within the bounds and not listed. */
+  | { op: 'range'; min: number; max: number; not: readonly number[] }
+  /** `{not: [numbers]}`: a product whose number is not listed, also one without a number (numeric field). */
+  | { op: 'notNumbers'; not: readonly number[] }
+  /** `{exists: true|false}`: a product that has (or has not) a value for the field, of any kind. */
+  | { op: 'exists'; present: boolean }
+  /** `{not: []}`: excludes nothing, whatever the field. */
+  | { op: 'all' };
+
+/** A scope's conditions, parsed: field name and condition, in the scope's order. */
+export type ParsedScope = { field: string; condition: Condition }[];
+
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const isNumberList = (v: unknown): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number');
+const isOptionalNumber = (v: unknown): v is number | undefined => v === undefined || typeof v === 'number';
+
+/**
+ * Recognises a condition's wire shape; undefined when it is none of them (a body the contract's
+ * schema accepted always parses). The one place that tells the shapes apart.
+ */
+export function parseCondition(wire: unknown): Condition | undefined {
+  if (Array.isArray(wire)) return isStringList(wire) ? { op: 'in', values: wire } : undefined;
+  if (wire === null || typeof wire !== 'object') return undefined;
+  const keys = Object.keys(wire);
+  const c = wire as Record<string, unknown>;
+  if (keys.includes('exists')) return keys.length === 1 && typeof c.exists === 'boolean' ? { op: 'exists', present: c.exists } : undefined;
+  if (!keys.every((k) => k === 'min' || k === 'max' || k === 'not')) return undefined;
+  const { min, max, not } = c;
+  if (!isOptionalNumber(min) || !isOptionalNumber(max)) return undefined;
+  if (min === undefined && max === undefined && not !== undefined) {
+    // Exclusion only: the list's element type says the field kind it is meant for.
+    if (Array.isArray(not) && not.length === 0) return { op: 'all' };
+    if (isStringList(not)) return { op: 'notIn', values: not };
+    return isNumberList(not) ? { op: 'notNumbers', not } : undefined;
+  }
+  if (not !== undefined && !isNumberList(not)) return undefined;
+  // Every stored number is finite: a bound at the largest finite magnitude bounds nothing.
+  return {
+    op: 'range', min: min === undefined || min <= -Number.MAX_VALUE ? -Infinity : min,
+    max: max === undefined || max >= Number.MAX_VALUE ? Infinity : max, not: not ?? [],
+  };
+}
+
+/** {@link parseCondition} for a validated condition (the contract's schema admits only parseable shapes). */
+export function parseValidCondition(wire: ScopeCondition): Condition {
+  const condition = parseCondition(wire);
+  if (!condition) throw new Error(`unrecognised scope condition ${JSON.stringify(wire)}: the contract's scope schema and the condition algebra disagree`);
+  return condition;
+}
+
+/** Parses a validated scope object (field name → condition). */
+export function parseScope(scope: Readonly<Record<string, ScopeCondition>> | undefined): ParsedScope {
+  return Object.entries(scope ?? {}).map(([field, wire]) => ({ field, condition: parseValidCondition(wire) }));
+}
+
+/** The wire shape of a condition (what {@link parseCondition} reads back as the same condition). */
+export function conditionToWire(c: Condition): ScopeCondition {
+  switch (c.op) {
+    case 'in': return [...c.values];
+    case 'notIn': return { not: [...c.values] };
+    case 'notNumbers': return { not: [...c.not] };
+    case 'exists': return { exists: c.present };
+    case 'all': return { not: [] };
+    case 'range': {
+      // `{not}` alone would keep products without a number: a bound that bounds nothing says one is required.
+      const unbounded = c.min === -Infinity && c.max === Infinity && c.not.length > 0;
+      return {
+        ...(c.min !== -Infinity ? { min: c.min } : unbounded && { min: -Number.MAX_VALUE }),
+        ...(c.max !== Infinity && { max: c.max }), ...(c.not.length > 0 && { not: [...c.not] }),
+      };
+    }
+  }
+}
+
+function union<T>(a: readonly T[], b: readonly T[]): T[] {
+  return [...new Set([...a, ...b])];
+}
+
+/**
+ * The intersection of two conditions on one field, when one condition states it: value lists
+ * intersect, an exclusion removes values from the other side's list, exclusions unite, numeric bounds
+ * take the tighter `min` and `max` with their `not` lists united, `{exists: true}` yields to a
+ * condition that requires a value, `{exists: false}` absorbs an exclusion. Undefined when no one
+ * condition states it (a value list against numeric bounds, `{exists: true}` against an exclusion).
+ *
+ * Exact on a field holding at most one value per product. On a multi-valued field a value list stands
+ * for "has one of these values", so two lists, or a list and an exclusion, are not one list: `["a"]`
+ * and `["b"]` leave out a product having both `a` and `b`, and `["a"]` less `{not: ["b"]}` keeps it.
+ */
+export function intersectConditions(a: Condition, b: Condition): Condition | undefined {
+  if (b.op === 'all') return a;
+  if (a.op === 'all') return b;
+  if (a.op === 'exists' || b.op === 'exists') {
+    const [e, other] = a.op === 'exists' ? [a, b] : [b as Condition & { op: 'exists' }, a];
+    if (other.op === 'exists') return other.present === e.present ? e : undefined;
+    const requiresValue = other.op === 'in' || other.op === 'range';
+    if (e.present && requiresValue) return other;
+    if (!e.present && !requiresValue) return e; // an exclusion keeps every product without a value
+    return undefined;
+  }
+  switch (a.op) {
+    case 'in':
+      if (b.op === 'in') return { op: 'in', values: a.values.filter((v) => b.values.includes(v)) };
+      if (b.op === 'notIn') return { op: 'in', values: a.values.filter((v) => !b.values.includes(v)) };
+      return undefined;
+    case 'notIn':
+      if (b.op === 'in') return { op: 'in', values: b.values.filter((v) => !a.values.includes(v)) };
+      if (b.op === 'notIn') return { op: 'notIn', values: union(a.values, b.values) };
+      return undefined;
+    case 'range':
+      if (b.op === 'range') return { op: 'range', min: Math.max(a.min, b.min), max: Math.min(a.max, b.max), not: union(a.not, b.not) };
+      if (b.op === 'notNumbers') return { ...a, not: union(a.not, b.not) };
+      return undefined;
+    case 'notNumbers':
+      if (b.op === 'range') return { ...b, not: union(a.not, b.not) };
+      if (b.op === 'notNumbers') return { op: 'notNumbers', not: union(a.not, b.not) };
+      return undefined;
+  }
+}
+
+/**
+ * Whether a product having the value `value` (a facet bucket's key) passes the condition as far as
+ * that value tells; a number is read from the text as the numeric columns read it.
+ */
+export function allowsValue(c: Condition, value: string): boolean {
+  switch (c.op) {
+    case 'all': return true;
+    case 'exists': return c.present; // a bucket is a value
+    case 'in': return c.values.includes(value);
+    case 'notIn': return !c.values.includes(value);
+    case 'notNumbers': {
+      const n = numericValue(value);
+      return n !== n || !c.not.includes(n);
+    }
+    case 'range': {
+      const n = numericValue(value);
+      return n >= c.min && n <= c.max && !c.not.includes(n); // NaN compares false: no number, not allowed
+    }
+  }
+}
+
+// ---- Against one catalog version ----------------------------------------------------------------
+
+/** One scope condition resolved against a catalog version: field numbers and dictionary codes (plain data). */
+export type PlanCondition =
+  | { kind: 'in'; field: number; codes: number[] }
+  | { kind: 'notIn'; field: number; codes: number[] }
+  | { kind: 'range'; field: number; min: number; max: number; not: number[]; requireValue: boolean }
+  | { kind: 'exists'; field: number; present: boolean };
+
+/**
+ * A condition compiled against a catalog version: a plan condition; `all` (filters nothing there);
+ * `nothing` (matches no product there); or `mismatch`, the condition does not fit the field's kind
+ * (`problem` says why, after the field's name).
+ */
+export type CompiledCondition =
+  | { is: 'condition'; condition: PlanCondition }
+  | { is: 'all' }
+  | { is: 'nothing' }
+  | { is: 'mismatch'; problem: string };
+
+const ALL: CompiledCondition = { is: 'all' };
+const NOTHING: CompiledCondition = { is: 'nothing' };
+const mismatch = (problem: string): CompiledCondition => ({ is: 'mismatch', problem });
+const planned = (condition: PlanCondition): CompiledCondition => ({ is: 'condition', condition });
+
+/** Dictionary codes of `values` some live product has in text field `field`, ascending. */
+function textCodes(state: CatalogState, field: number, values: readonly string[]): number[] {
+  const lookup = codeLookup(state, field);
+  const codes = new Set<number>();
+  for (const v of values) {
+    const c = lookup.get(v);
+    // A value no live product has (deleted, or patched away) is unknown, as to a one-go build.
+    if (c !== undefined && liveCodeDocs(state, field, c) > 0) codes.add(c);
+  }
+  return [...codes].sort((a, b) => a - b);
+}
+
+/** Resolves the condition on field `name` against a catalog version (see {@link CompiledCondition}). */
+export function compileCondition(state: CatalogState, name: string, c: Condition): CompiledCondition {
+  const fid = state.fieldByName.get(name);
+  const field = fid === undefined ? undefined : state.index.fields[fid];
+  const kind = fid === undefined ? undefined : liveFieldKind(state, fid);
+  switch (c.op) {
+    case 'all': return ALL;
+    case 'in': {
+      if (kind === 'numeric') return mismatch('names a numeric field: use {min, max}, not a list of values');
+      const codes = field?.text ? textCodes(state, fid!, c.values) : [];
+      return codes.length === 0 ? NOTHING : planned({ kind: 'in', field: fid!, codes });
+    }
+    case 'notIn': {
+      if (kind === 'numeric') return mismatch('names a numeric field: use {not: [numbers]}');
+      const codes = field?.text ? textCodes(state, fid!, c.values) : [];
+      return codes.length === 0 ? ALL : planned({ kind: 'notIn', field: fid!, codes });
+    }
+    case 'range':
+    case 'notNumbers': {
+      if (kind === 'text') return mismatch('names a text field: use a list of values, not {min, max}');
+      const requireValue = c.op === 'range';
+      // No product has a number there: a bound matches nothing, an exclusion keeps everything.
+      if (kind !== 'numeric' || !field!.numeric) return requireValue ? NOTHING : ALL;
+      return planned(c.op === 'range'
+        ? { kind: 'range', field: fid!, min: c.min, max: c.max, not: [...c.not], requireValue }
+        : { kind: 'range', field: fid!, min: -Infinity, max: Infinity, not: [...c.not], requireValue });
+    }
+    case 'exists':
+      // Every value of a field, number or not, has a code in its text column.
+      if (!field?.text) return c.present ? NOTHING : ALL;
+      return planned({ kind: 'exists', field: fid!, present: c.present });
+  }
+}
+
+/**
+ * A parsed scope resolved against a catalog version: its conditions, cheapest first, and whether one
+ * of them matches nothing there; or the first condition that does not fit its field's kind.
+ */
+export function compileScope(
+  state: CatalogState, scope: ParsedScope,
+): { conditions: PlanCondition[]; nothing: boolean } | { mismatch: { field: string; problem: string } } {
+  const conditions: PlanCondition[] = [];
+  let nothing = false;
+  for (const { field, condition } of scope) {
+    const compiled = compileCondition(state, field, condition);
+    if (compiled.is === 'mismatch') return { mismatch: { field, problem: compiled.problem } };
+    if (compiled.is === 'nothing') nothing = true;
+    else if (compiled.is === 'condition') conditions.push(compiled.condition);
+  }
+  return { conditions: conditions.sort((a, b) => conditionCost(a) - conditionCost(b)), nothing };
+}
+
+/**
+ * Relative cost of narrowing candidates by a condition: postings ORs (work follows the listed docs)
+ * before per-doc checks, so the checks see fewer candidates.
+ */
+export function conditionCost(c: PlanCondition): number {
+  return c.kind === 'in' ? 0 : 1;
+}
+
+// ---- Per doc range --------------------------------------------------------------------------------
+
+function numericOk(v: number, c: PlanCondition & { kind: 'range' }): boolean {
+  if (v !== v) return !c.requireValue; // no number
+  return v >= c.min && v <= c.max && (c.not.length === 0 || !c.not.includes(v));
+}
+
+/** Whether doc `d` passes a resolved condition (the per-doc form of the filters). */
+export function docPasses(index: CatalogIndex, c: PlanCondition, d: number): boolean {
+  const field = index.fields[c.field];
+  switch (c.kind) {
+    case 'range': return numericOk(numericAt(field, d), c);
+    case 'exists': return (codeCount(field.text!, d) > 0) === c.present;
+    case 'in':
+    case 'notIn': {
+      const { offsets, codes, single } = field.text!;
+      let listed = false;
+      if (single) listed = single[d] >= 0 && c.codes.includes(single[d]);
+      else for (let j = offsets[d], end = offsets[d + 1]; j < end && !listed; j++) listed = c.codes.includes(codes[j]);
+      return listed === (c.kind === 'in');
+    }
+  }
+}
+
+/** Whether doc `d` passes every condition. */
+export function docPassesAll(index: CatalogIndex, conditions: readonly PlanCondition[], d: number): boolean {
+  for (const c of conditions) if (!docPasses(index, c, d)) return false;
+  return true;
+}
+
+/** Lists longer than this are tested through a marker per code rather than scanned per doc. */
+const SCANNED_CODES = 16;
+
+/**
+ * A per-doc test of one condition, set up once for a loop over many docs: a long value list gets a
+ * marker per dictionary code, numbers are read through the hoisted column.
+ */
+export function docTest(index: CatalogIndex, c: PlanCondition): (d: number) => boolean {
+  const field = index.fields[c.field];
+  if (c.kind === 'range') {
+    const { byCode, codes } = numericValues(field);
+    return (d) => numericOk(byCode[codes[d] + 1], c);
+  }
+  const text = field.text!;
+  if (c.kind === 'exists') {
+    const present = c.present;
+    return (d) => (codeCount(text, d) > 0) === present;
+  }
+  const list = c.codes;
+  const marker = list.length > SCANNED_CODES ? new Uint8Array(text.dictSize) : undefined;
+  if (marker) for (const code of list) marker[code] = 1;
+  const isListed = marker ? (code: number): boolean => marker[code] === 1 : (code: number): boolean => list.includes(code);
+  const want = c.kind === 'in';
+  const { offsets, codes, single } = text;
+  return (d) => {
+    let listed = false;
+    if (single) listed = single[d] >= 0 && isListed(single[d]);
+    else for (let j = offsets[d], end = offsets[d + 1]; j < end && !listed; j++) listed = isListed(codes[j]);
+    return listed === want;
+  };
+}
+
+/** Sets in `listed` (a bitset over [lo, hi)) the docs of `docs[from .. to)` (ascending) within [lo, hi). */
+function listDocs(docs: Uint32Array, from: number, to: number, lo: number, hi: number, listed: Uint32Array): void {
+  for (let i = seek(docs, from, to, lo); i < to; i++) {
+    const doc = docs[i];
+    if (doc >= hi) break;
+    const local = doc - lo;
+    listed[local >>> 5] |= 1 << (local & 31);
+  }
+}
+
+/** Narrows a candidate bitset over [lo, hi) (lo a multiple of 32) to the docs passing `c`. */
+export function narrowBitset(index: CatalogIndex, c: PlanCondition, lo: number, hi: number, candidates: Uint32Array): void {
+  if (c.kind === 'in' || c.kind === 'notIn') {
+    // OR of the listed values' postings, then AND (or AND NOT): work follows the listed docs.
+    const { valueOffsets, valueDocs, valueTail } = index.fields[c.field].text!;
+    const listed = new Uint32Array(candidates.length);
+    for (const code of c.codes) {
+      listDocs(valueDocs, valueOffsets[code], valueOffsets[code + 1], lo, hi, listed);
+      const t = tailIndex(valueTail, code);
+      if (t >= 0) listDocs(valueTail!.docs, valueTail!.offsets[t], valueTail!.offsets[t + 1], lo, hi, listed);
+    }
+    if (c.kind === 'in') andInto(candidates, listed);
+    else for (let i = 0; i < candidates.length; i++) candidates[i] &= ~listed[i];
+    return;
+  }
+  // Per-doc checks on the remaining candidates (postings filters ran first and narrowed the set).
+  const passes = docTest(index, c);
+  for (let wi = 0; wi < candidates.length; wi++) {
+    let word = candidates[wi];
+    let keep = word;
+    while (word !== 0) {
+      const low = word & -word;
+      word ^= low;
+      if (!passes(lo + (wi << 5) + 31 - Math.clz32(low))) keep &= ~low;
+    }
+    candidates[wi] = keep;
+  }
+}
+
+/**
+ * One held-back condition (not among `plan.conditions`) and the aggregations (indexes) that ignore it.
+ * A field's condition that matches nothing on the catalog version (only unknown values) is held back
+ * as a value list with no value, so that its siblings are still counted (see plan-filters.ts).
+ */
+export interface PlanDisjunctive {
+  condition: PlanCondition;
+  aggregations: number[];
+}

@@ -1,0 +1,141 @@
+/**
+ * The request-level errors the adapter raises, over a real socket: each answers its code's status with
+ * the words of its template, in the endpoint's documented shape. The expected texts are the wire as it
+ * was before these errors were coded in the error table (ADR 0029): they pin it byte for byte.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createListener } from '../src/listener.js';
+import { ADMIN_TOKEN, bearer, startService, TOKEN_A, type TestService } from './helpers.js';
+
+let svc: TestService;
+/** A second listener over the same engine, with small limits and metrics and the dashboard turned off. */
+let strict: { url: string; server: http.Server };
+
+beforeAll(async () => {
+  svc = await startService();
+  const server = http.createServer(createListener(svc.engine, {
+    adminTokens: [ADMIN_TOKEN], logger: false, metrics: false, dashboard: false, limits: { maxBytes: 100, adminMaxBytes: 100 },
+  }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  strict = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+});
+afterAll(async () => {
+  strict.server.closeAllConnections();
+  await new Promise<void>((resolve) => strict.server.close(() => resolve()));
+  await svc.close();
+});
+
+const json = { 'content-type': 'application/json' };
+const search = (body: string, headers: Record<string, string> = { ...json, ...bearer(TOKEN_A) }) => ({ method: 'POST', path: '/v1.4/search', headers, body });
+const searchBody = { website_id: 'site-a', client: 'client-a', q: '', start: 0 };
+
+interface Case {
+  name: string;
+  request: { method?: string; path: string; headers?: Record<string, string>; body?: string };
+  on?: 'strict';
+  status: number;
+  /** The envelope's message, or the problem details' `errors`. */
+  message?: string;
+  errors?: Record<string, string[]>;
+  headers?: Record<string, string>;
+}
+
+const cases: Case[] = [
+  { name: 'unknown path', request: { path: '/nope' }, status: 404, message: 'no such path: /nope' },
+  {
+    name: 'method not allowed', request: { method: 'PUT', path: '/healthz' }, status: 405,
+    message: 'method PUT is not allowed on /healthz; allowed: GET, HEAD, OPTIONS', headers: { allow: 'GET, HEAD, OPTIONS' },
+  },
+  {
+    name: 'bad percent-encoding in a path segment', request: { path: '/admin/v1/websites/site%zz/stats', headers: bearer(ADMIN_TOKEN) },
+    // Answered before a route is chosen: in the envelope shape of unmatched paths.
+    status: 400, message: 'path segment "site%zz" is not valid percent-encoding',
+  },
+  { name: 'search without a token', request: search(JSON.stringify(searchBody), json), status: 401, message: 'missing bearer token: send Authorization: Bearer <token or search key>' },
+  { name: 'search with an unknown token', request: search(JSON.stringify(searchBody), { ...json, ...bearer('nope') }), status: 401, message: 'invalid bearer token' },
+  {
+    name: 'search of a website the token does not open', request: search(JSON.stringify({ ...searchBody, website_id: 'site-b', client: 'client-b' })),
+    status: 401, message: 'the bearer token does not open website_id "site-b"',
+  },
+  {
+    name: 'search body of another media type', request: search('{}', { 'content-type': 'text/plain', ...bearer(TOKEN_A) }),
+    status: 415, message: 'Content-Type must be application/json (got text/plain)',
+  },
+  { name: 'empty search body', request: search(''), status: 400, message: 'request body is empty; a JSON document is required' },
+  { name: 'search body nested too deep', request: search(`${'['.repeat(40)}${']'.repeat(40)}`), status: 400, message: 'JSON nesting is deeper than 32 levels' },
+  {
+    name: 'search body with an array too long', request: search(JSON.stringify({ ...searchBody, aggregations: Array.from({ length: 1001 }, () => 'a') })),
+    status: 400, message: 'aggregations has 1001 elements; at most 1000 are accepted',
+  },
+  { name: 'search body failing its schema', request: search(JSON.stringify({ ...searchBody, start: -1 })), status: 400, message: 'start must be at least 0' },
+  { name: 'search body above the size limit', on: 'strict', request: search(JSON.stringify({ ...searchBody, q: 'x'.repeat(200) })), status: 413, message: 'request body exceeds the limit of 100 bytes' },
+  { name: 'unknown recommendation method', request: { path: '/1.0/ClientRecom/site-a/Nope' }, status: 404, message: 'unknown recommendation method "Nope"' },
+  { name: 'recommendation count out of range', request: { path: '/1.0/ClientRecom/site-a/PopularItems?count=abc' }, status: 400, message: 'query parameter count must be an integer from 1 to 100 (got "abc")' },
+  { name: 'coupon call without its code', request: { path: '/b2b/coupon/mark_as_used?client=site-a' }, status: 400, message: 'query parameter code is required' },
+  {
+    name: 'purchases without a token', request: { method: 'POST', path: '/3.0/events/purchases', headers: json, body: '{}' },
+    status: 401, errors: { Authorization: ['missing bearer token: send Authorization: Bearer <token>'] },
+  },
+  { name: 'admin call without a token', request: { path: '/admin/v1/websites/site-a/stats' }, status: 401, errors: { Authorization: ['missing bearer token: send Authorization: Bearer <admin token>'] } },
+  { name: 'admin call with a website token', request: { path: '/admin/v1/websites/site-a/stats', headers: bearer(TOKEN_A) }, status: 401, errors: { Authorization: ['invalid admin token'] } },
+  { name: 'admin call on an unknown website', request: { path: '/admin/v1/websites/nope/stats', headers: bearer(ADMIN_TOKEN) }, status: 404, errors: { websiteId: ['unknown website "nope"'] } },
+  {
+    name: 'unknown product', request: { path: '/admin/v1/websites/site-a/products/NOPE', headers: bearer(ADMIN_TOKEN) },
+    status: 404, errors: { refId: ['no product with refId "NOPE" in website "site-a"'] },
+  },
+  {
+    name: 'empty product feed', request: { method: 'PUT', path: '/admin/v1/websites/site-b/products', headers: { ...json, ...bearer(ADMIN_TOKEN) }, body: ' ' },
+    status: 400, errors: { $: ['request body is empty; send a JSON array or NDJSON of products'] },
+  },
+  {
+    name: 'product feed that is not an array', request: { method: 'PATCH', path: '/admin/v1/websites/site-b/products', headers: { ...json, ...bearer(ADMIN_TOKEN) }, body: '{}' },
+    status: 400, errors: { $: ['request body must be a JSON array of partial products with refId (or NDJSON with Content-Type application/x-ndjson)'] },
+  },
+  {
+    name: 'product upload with an unknown onError', request: { method: 'PUT', path: '/admin/v1/websites/site-b/products?onError=maybe', headers: { ...json, ...bearer(ADMIN_TOKEN) }, body: '[]' },
+    status: 400, errors: { onError: ['query parameter onError must be reject or skip'] },
+  },
+  {
+    name: 'product patch with mode=replace', request: { method: 'PATCH', path: '/admin/v1/websites/site-b/products?mode=replace', headers: { ...json, ...bearer(ADMIN_TOKEN) }, body: '[]' },
+    status: 400, errors: { mode: ['query parameter mode must be upsert'] },
+  },
+  {
+    name: 'product feed above the upload limit', on: 'strict',
+    request: { method: 'PUT', path: '/admin/v1/websites/site-b/products', headers: { ...json, ...bearer(ADMIN_TOKEN) }, body: JSON.stringify([{ refId: 'x'.repeat(200) }]) },
+    status: 413, errors: { $: ['request body exceeds the limit of 100 bytes'] }, headers: { connection: 'close' },
+  },
+  {
+    name: 'searches report with a limit out of range', request: { path: '/admin/v1/websites/site-a/reports/searches?limit=0', headers: bearer(ADMIN_TOKEN) },
+    status: 400, errors: { limit: ['query parameter limit must be an integer from 1 to 1000 (got "0")'] },
+  },
+  { name: 'metrics turned off', on: 'strict', request: { path: '/metrics' }, status: 404, message: 'metrics are disabled' },
+  { name: 'dashboard turned off', on: 'strict', request: { path: '/' }, status: 404, message: 'the dashboard is turned off (dashboard: false)' },
+  { name: 'unknown dashboard file', request: { path: '/dashboard/nope.js' }, status: 404, message: 'no such dashboard file: nope.js' },
+];
+
+describe('request-level errors: coded, worded by their templates, in the endpoint\'s shape', () => {
+  for (const c of cases) {
+    it(c.name, async () => {
+      const base = c.on === 'strict' ? strict.url : svc.url;
+      const res = await fetch(`${base}${c.request.path}`, { method: c.request.method ?? 'GET', headers: c.request.headers, body: c.request.body });
+      expect(res.status).toBe(c.status);
+      for (const [name, value] of Object.entries(c.headers ?? {})) expect(res.headers.get(name)).toBe(value);
+      const text = await res.text();
+      if (c.message !== undefined) {
+        expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(text).toBe(JSON.stringify({ type: -1, code: c.status, message: c.message }));
+      } else {
+        expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(JSON.parse(text)).toMatchObject({ status: c.status, errors: c.errors });
+      }
+    });
+  }
+
+  it('words an unparseable body with the parser\'s reason', async () => {
+    const res = await fetch(`${svc.url}/v1.4/search`, { method: 'POST', headers: { ...json, ...bearer(TOKEN_A) }, body: '{' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toMatch(/^request body is not valid JSON: /);
+  });
+});
