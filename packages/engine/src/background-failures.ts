@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ClickOutcome } from './events/click-attribution.js';
+import type { ClickOutcome } from './types.js';
 
 /**
  * The logger the engine writes to: a pino logger fits as is (`createEngine({ logger: pino() })`);

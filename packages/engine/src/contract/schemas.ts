@@ -529,6 +529,8 @@ export type ViewRequest = WireType<'ViewRequest'>;
 export type ClickEventBody = WireType<'ClickEvent'>;
 /** The clicks request body (extension `POST {events_url}/3.0/events/clicks`); validated like purchases. */
 export type ClickRequest = WireType<'ClickRequest'>;
+/** Where a clicked result list came from: a search page, or a recommendation or bundle response. */
+export type ResultListKind = (typeof RESULT_LIST_KINDS)[number];
 /** `click` or `addToCart`. */
 export type ClickType = (typeof CLICK_TYPES)[number];
 /** The acknowledgement of an accepted (durable) purchase or view request. */

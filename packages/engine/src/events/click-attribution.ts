@@ -9,8 +9,10 @@
  * position. The attribution report and the purchase path use the same functions, so they agree.
  * @module
  */
-import type { ResultListKind, ResultListSource, StoredClick } from '../store/store.js';
-import type { ClickType } from '../types.js';
+import type { ResultListSource, StoredClick } from '../store/store.js';
+import type { ClickOutcome } from '../types.js';
+
+export type { ClickOutcome } from '../types.js';
 
 const SEP = '\u0000';
 
@@ -63,31 +65,6 @@ export function convertedClick(line: ConvertingLine, sessionId: string, purchase
   const named = line.clickId === undefined ? undefined : clicks.byId(line.clickId);
   if (named !== undefined) return named.click.list === undefined ? undefined : named;
   return clicks.latest(sessionId, line.refId, purchaseTimeMs - windowMs, purchaseTimeMs);
-}
-
-/**
- * What the analytics hook receives: a click (or add-to-cart) on a result list once it is durable, and a
- * purchased line once it is attributed to such a click (`type: 'purchase'`, with its revenue).
- */
-export interface ClickOutcome {
-  websiteId: string;
-  /** Event time (ms since the epoch): the click's, or the purchase's. */
-  at: number;
-  kind: ResultListKind;
-  /** The id of the clicked list (`query_id` / `queryId`). */
-  queryId?: string;
-  /** The normalised query, for a search result list. */
-  query?: string;
-  /** The method (canonical spelling; `bundle`), for a recommendation list. */
-  method?: string;
-  /** The list's A/B variant (null until experiments exist). */
-  variant: string | null;
-  tacticId?: string;
-  /** 1-based position of the clicked product in its list. */
-  position?: number;
-  type: ClickType | 'purchase';
-  /** price × quantity of the purchased line (purchases only). */
-  revenue?: number;
 }
 
 /** The list fields of an outcome (query or method by the list's kind). */

@@ -13,7 +13,7 @@
  */
 
 import type { SharedCatalogs, SharedCatalogsErrorHandler } from './shared-catalogs.js';
-import type { ClickType, PurchaseEventBody, PurchaseLineFields, RetailMediaSlotData } from '../types.js';
+import type { ClickType, PurchaseEventBody, PurchaseLineFields, ResultListKind, RetailMediaSlotData } from '../types.js';
 
 /** Why a product's retail-media data was not honoured (it is stored, but excluded from spend). */
 export type RetailMediaFlag = 'hmac_invalid' | 'timestamp_in_future' | 'timestamp_too_old';
@@ -70,8 +70,7 @@ export interface ViewEventData {
   position?: number;
 }
 
-/** Where a result list came from: a search page, or a recommendation or bundle response. */
-export type ResultListKind = 'search' | 'recommendation';
+export type { ResultListKind } from '../types.js';
 
 /** What a result list's clicks are attributed to: its kind, its normalised query or method, its variant. */
 export interface ResultListSource {
