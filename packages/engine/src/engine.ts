@@ -33,6 +33,7 @@ import { MAX_REPORTED_SKIPS } from './engine-api.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
 import { resolveMethod } from './recommend/methods.js';
+import { tacticLabelOf } from './recommend/slots.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
 import { ModelCheckpointer } from './recommend/model-checkpointer.js';
 import type { ModelCheckpoint } from './recommend/model-checkpoint.js';
@@ -52,13 +53,15 @@ import { checkRulesApply, executeRankedSearch, executeSearch, SearchPool, valida
 import { settingsWithDefaults } from './settings/website-settings.js';
 import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
 import { suggestionSettingsOf } from './analytics/analytics-settings.js';
-import { newQueryId } from './analytics/query-id.js';
 import { RetentionJob } from './analytics/retention.js';
-import { SearchLog } from './analytics/search-log.js';
+import { logQuery, SearchLog } from './analytics/search-log.js';
 import type { AttributionReportParams, RecommendationReportParams, SearchReportParams } from './contract/query-schemas.js';
+import { ResultPages } from './clicks/result-pages.js';
+import type { ClickOutcome } from './events/click-attribution.js';
+import { attributionWindowDays } from './retail-media/index.js';
 import type {
-  BundleRequest, BundleResponse, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
-  SearchResponse, ViewRecord, ViewRequest, BulkDeleteResult,
+  BundleRequest, BundleResponse, ClickRequest, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse,
+  SearchRequest, SearchResponse, ViewRecord, ViewRequest, BulkDeleteResult,
 } from './types.js';
 
 /**
@@ -163,6 +166,9 @@ class AisleEngine implements Engine {
   /** With a store other processes share: the catalogs live in its change log (see {@link Store.sharing}). */
   private sharedCatalogs: SharedCatalogs | undefined;
   private searchLog!: SearchLog;
+  /** The answered result lists that clicks name (clicks/result-pages.ts). */
+  private resultPages!: ResultPages;
+  private readonly onClickOutcome: ((outcome: ClickOutcome) => void) | undefined;
   /** Deletes raw rows past each website's `eventRetentionDays`, in the background. */
   private retention!: RetentionJob;
   private searchKeys: SearchKeyService | undefined;
@@ -193,6 +199,7 @@ class AisleEngine implements Engine {
   ) {
     this.reporter = new FailureReporter(hooks);
     this.logger = hooks.logger;
+    this.onClickOutcome = hooks.onClickOutcome;
     this.embedders = new Map((options.embedders ?? []).map((e) => [e.id, e]));
   }
 
@@ -250,6 +257,16 @@ class AisleEngine implements Engine {
       this.searchLog = new SearchLog(this.events.store, {
         onError: (err) => this.reporter.report('search-log', err),
       });
+      this.resultPages = new ResultPages(this.events.store, {
+        attributionWindowDays: (websiteId) => {
+          const site = this.sites.get(websiteId);
+          return site === undefined ? 0 : attributionWindowDays(site.config);
+        },
+        websites: () => [...this.sites.keys()],
+        // Lists are recorded and looked up only for websites of this engine (a changed hmacSecret makes earlier ids unknown).
+        secretOf: (websiteId) => this.site(websiteId).config.hmacSecret,
+        onError: (err) => this.reporter.report('result-pages', err),
+      });
       this.retention = new RetentionJob(this.events.store, {
         websites: () => [...this.sites.values()].map((s) => ({ websiteId: s.config.websiteId, settings: s.config.settings })),
         onError: (err, websiteId) => this.reporter.report('retention', err, websiteId),
@@ -271,6 +288,7 @@ class AisleEngine implements Engine {
         s.catalog.completeInBackground().catch((err: unknown) => this.reporter.report('index-build', err, s.config.websiteId));
       }
       this.replayEvents();
+      this.resultPages.startPruning();
       this.retention.start();
       this.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);
       // Other processes change settings and search counts too: read theirs back.
@@ -307,8 +325,26 @@ class AisleEngine implements Engine {
           this.checkpoints?.eventFed();
           this.sites.get(view.websiteId)?.models.applyView(view);
         },
+        onClickOutcome: (outcome: ClickOutcome) => this.clickOutcome(outcome),
       },
     });
+  }
+
+  /**
+   * A click on a result list, or a purchased line converting one (events/click-attribution.ts): into the
+   * search analytics (counted against the response's id), then to the host's hook.
+   */
+  private clickOutcome(outcome: ClickOutcome): void {
+    const key = outcome.query ?? outcome.method ?? '';
+    // The reports count a recommendation's clicks per tactic label; a click names its tactic by id.
+    const tactic = outcome.kind === 'recommendation' && outcome.tacticId !== undefined ? tacticLabelOf(outcome.websiteId, outcome.tacticId) : undefined;
+    const target = {
+      websiteId: outcome.websiteId, at: outcome.at, kind: outcome.kind, key,
+      ...(outcome.queryId !== undefined && { queryId: outcome.queryId }), ...(tactic !== undefined && { tactic }),
+    };
+    if (outcome.type === 'purchase') this.searchLog.recordConversion({ ...target, revenue: outcome.revenue ?? 0 });
+    else this.searchLog.recordClickOutcome({ ...target, type: outcome.type, ...(outcome.position !== undefined && { position: outcome.position }) });
+    this.onClickOutcome?.(outcome);
   }
 
   /**
@@ -587,10 +623,16 @@ class AisleEngine implements Engine {
       pool: this.pool, settings, rerank: makeReranker(inputs),
       onRuleProblem: (problem) => this.reporter.warn('merchandising-rule', problem, state.config.websiteId),
     });
+    // A search's session: its session_id, else its customer_id (an empty one is none).
+    const session = request.session_id || request.customer_id || undefined;
+    // One id for the page: the list clicks name, and the analytics log.
+    const queryId = this.resultPages.record({
+      websiteId: request.website_id, kind: 'search', source: logQuery(request.q), variant: null,
+      customerId: request.customer_id || null, sessionId: session ?? null,
+      firstPosition: request.start + 1, refIds: payload.result.map((p) => p.refId),
+    });
     // The first page of a query is one search for the log (paging through it is not another).
-    if (request.start === 0) {
-      this.searchLog.record(request.website_id, { queryId: newQueryId(), q: request.q, session: request.session_id || request.customer_id || undefined, totalResults: payload.total_results });
-    }
+    if (request.start === 0) this.searchLog.record(request.website_id, { queryId, q: request.q, session, totalResults: payload.total_results });
     // With a scope (a search key's forced scope is part of it), a completion is offered only when it has results within it.
     const scope = request.scope;
     const hasResults = scope === undefined || Object.keys(scope).length === 0 ? undefined : async (q: string) => {
@@ -600,7 +642,7 @@ class AisleEngine implements Engine {
     };
     const queries = await this.searchLog.suggestions(request.website_id, request.q, state.catalog.state, suggestionSettingsOf(settings), hasResults);
     if (queries.length > 0) payload.suggestions.queries = queries;
-    const response: SearchResponse = { type: 1, payload };
+    const response: SearchResponse = { type: 1, query_id: queryId, payload };
     if (rankedBy !== undefined) response.settings = { ats_model: rankedBy };
     return response;
   }
@@ -651,16 +693,29 @@ class AisleEngine implements Engine {
     const models = this.site(websiteId).models;
     // Answered from every stored event, never from part of them (the replay ends seconds after the start).
     await this.eventsReplayed;
-    const response = models.recommend(method, params);
-    // Logged under the method's own name, however the path spelled it (segments are case-insensitive).
-    this.searchLog.recordServed(websiteId, { queryId: newQueryId(), method: resolveMethod(method).name, tactics: response.slots.map((slot) => slot.tacticLabel) });
-    return response;
+    const list = models.recommend(method, params);
+    const customerId = params.customerId ?? null;
+    // Canonical spelling of the method, however the path spelled it (segments are case-insensitive).
+    const methodName = resolveMethod(method).name;
+    // One id for the response: the list clicks name, and the analytics log.
+    const queryId = this.resultPages.record({
+      websiteId, kind: 'recommendation', source: methodName, variant: null, customerId, sessionId: customerId,
+      firstPosition: 1, refIds: list.payload,
+    });
+    this.searchLog.recordServed(websiteId, { queryId, method: methodName, tactics: list.slots.map((slot) => slot.tacticLabel) });
+    return { ...list, queryId };
   }
 
   async bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse> {
     const models = this.site(websiteId).models;
     await this.eventsReplayed;
-    return models.bundles(body);
+    const bundles = models.bundles(body);
+    // Positions run over every bundle's RefIds in order (documented in docs/http-api.md).
+    const queryId = this.resultPages.record({
+      websiteId, kind: 'recommendation', source: 'bundle', variant: null, customerId: null, sessionId: null,
+      firstPosition: 1, refIds: bundles.payload.flat(),
+    });
+    return { ...bundles, queryId };
   }
 
   async recordPurchases(websiteId: string, body: PurchaseRequest): Promise<EventAck> {
@@ -670,8 +725,18 @@ class AisleEngine implements Engine {
 
   async recordViews(websiteId: string, body: ViewRequest): Promise<EventAck> {
     this.site(websiteId);
-    return this.events.recordViews(websiteId, body);
+    return this.events.recordViews(websiteId, body, this.findResultLists);
   }
+
+  async recordClicks(websiteId: string, body: ClickRequest): Promise<EventAck> {
+    this.site(websiteId);
+    return this.events.recordClicks(websiteId, body, this.findResultLists);
+  }
+
+  /** The result lists that click and view events name, as the event service looks them up. */
+  private readonly findResultLists = (websiteId: string, queryIds: readonly string[]) => (queryIds.length === 0
+    ? Promise.resolve(new Map())
+    : this.storeCall(() => this.resultPages.find(websiteId, queryIds)));
 
   async markCouponUsed(client: string, code: string): Promise<CouponUseResult> {
     if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
@@ -826,6 +891,7 @@ class AisleEngine implements Engine {
     await this.settings.close();
     await this.retention.stop();
     await this.searchLog.close();
+    await this.settleReported(this.resultPages.close(), 'result-pages');
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);
     // A snapshot that cannot be written at shutdown loses nothing (the change log holds the changes,
     // replayed at the next start): it is reported, and shutdown goes on.
@@ -851,12 +917,12 @@ class AisleEngine implements Engine {
  * recommendation waits for the events' replay). Throws `CONFIG_INVALID` naming the first bad key.
  */
 export async function createEngine(options: CreateEngineOptions = {}): Promise<Engine> {
-  const { logger, onError, store, ...config } = options;
+  const { logger, onError, onClickOutcome, store, ...config } = options;
   // A store instance is not configuration: the configuration's check sees the rest.
   validateEngineOptions(store !== undefined && isStore(store) ? config : { ...config, ...(store !== undefined && { store }) });
   const workers = options.workers ?? Math.min(2, availableParallelism());
   const pool = workers > 0 ? new SearchPool({ workers, threshold: options.poolThreshold }) : undefined;
-  const engine = new AisleEngine(config, store, pool, { logger, onError });
+  const engine = new AisleEngine(config, store, pool, { logger, onError, onClickOutcome });
   try {
     await engine.open();
   } catch (err) {

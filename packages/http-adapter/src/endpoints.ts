@@ -21,16 +21,17 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * Who may call an operation; the listener checks it before the handler runs and OpenAPI publishes it.
  * - `public`: anyone (browser-called endpoints and operations probes);
  * - `website`: a website token, which names the website (events);
- * - `search`: a website token or a browser search key (search);
+ * - `search`: a website token or a browser key whose actions include `search` (search);
+ * - `insights`: a website token or a browser key whose actions include `insights` (click events);
  * - `admin`: an admin token, on a website that exists (`{websiteId}` of the path; 404 otherwise).
  */
-export type AuthKind = 'public' | 'website' | 'search' | 'admin';
+export type AuthKind = 'public' | 'website' | 'search' | 'insights' | 'admin';
 
 /** The OpenAPI tags, in the order the document lists them, with their descriptions. */
 export const TAGS = {
   search: 'Product search with facets, ranges, scope and sorting.',
   recommendations: 'The seventeen recommendation methods and bundles, called from the shop\'s pages.',
-  events: 'Purchase and view events, sent by the shop with its website token.',
+  events: 'Purchase, view and click events, sent by the shop with its website token (clicks also by browsers, with a key opening insights).',
   coupons: 'Price-beat codes, marked as used from the shop.',
   admin: 'Catalog, settings, keys and reports of one website (admin token).',
   operations: 'Probes, metrics and this document.',
@@ -236,6 +237,20 @@ export const endpoints = {
   },
   purchases: eventEndpoint('purchases', 'recordPurchases', 'Record purchases (the token names the website).', 'PurchaseRequest'),
   views: eventEndpoint('views', 'recordViews', 'Record product views (extension).', 'ViewRequest'),
+  clicks: {
+    // Browser-called: CORS as for search (the key names the website; see cors.ts).
+    path: '/3.0/events/clicks', errorShape: 'problem', cors: true,
+    operations: [{
+      method: 'POST', operationId: 'recordClicks', tag: 'events', auth: 'insights',
+      summary: 'Record clicks and add-to-carts on search and recommendation results (extension).',
+      description: 'Each queryId must be the query_id (search) or queryId (recommendation, bundle) of a list answered for the website, '
+        + 'holding refId at position (1-based over the whole list). Idempotent per clickId.',
+      body: { mediaTypes: JSON_BODY, schema: 'ClickRequest', validate: false },
+      responses: { 202: { description: 'Accepted (durable).', schema: 'EventAck' } },
+      errors: { ...EVENT_ERRORS, 401: 'Missing or invalid token, or a key whose actions do not include insights.' },
+      handler: h.clicks,
+    }],
+  },
   coupon: {
     path: '/b2b/coupon/mark_as_used', errorShape: 'envelope', cors: true, getChangesState: true,
     operations: [{
@@ -321,7 +336,7 @@ export const endpoints = {
       },
       {
         method: 'POST', operationId: 'createSearchKey', tag: 'admin', auth: 'admin',
-        summary: 'Create a browser search key: it opens only search on this website, with an optional forced scope and expiry.',
+        summary: 'Create a browser key: it opens, on this website only, search (with an optional forced scope), click events (insights), or both; optional expiry.',
         body: { mediaTypes: JSON_BODY, schema: 'SearchKeyRequest', validate: false },
         responses: { 201: { description: 'Created; `key` is shown this once.', schema: 'CreatedSearchKey' } },
         errors: adminErrors({ 413: 'Body too large, or the website already has the most keys allowed.', 415: UNSUPPORTED_JSON }),

@@ -6,8 +6,8 @@
  * @module
  */
 import type {
-  AttributionReportParams, BundleRequest, RecommendationReportParams, CouponIssue, CouponParams, LoadSummary, ProductsParams, PurchaseRequest, RecommendParams,
-  SearchReportParams, SearchRequest, ViewRequest,
+  AttributionReportParams, BundleRequest, ClickRequest, RecommendationReportParams, CouponIssue, CouponParams, LoadSummary, ProductsParams, PurchaseRequest,
+  RecommendParams, SearchReportParams, SearchRequest, ViewRequest,
 } from '@aisle/engine';
 import { applyForcedScope, MAX_BULK_DELETE_BYTES, MAX_BULK_DELETE_REFIDS, restrictFacetBuckets } from '@aisle/engine';
 import { peekBodyStream, readJsonBody, requireMediaType, type BodyLimits } from './body.js';
@@ -125,6 +125,16 @@ export function events(kind: 'purchases' | 'views'): Handler {
     reply(ctx, state, 202, ack);
   };
 }
+
+/** `POST /3.0/events/clicks`: the token or browser key names the website. */
+export const clicks: Handler = async (ctx, state) => {
+  const websiteId = websiteOf(ctx);
+  // From here on, CORS headers only when the key's website allows the origin (as for search, see cors.ts).
+  ctx.headers = corsHeaders(ctx.req, state.engine.website(websiteId), false);
+  const body = await readBody<unknown>(ctx, state);
+  commitPoint(ctx);
+  reply(ctx, state, 202, await state.engine.recordClicks(websiteId, body as ClickRequest));
+};
 
 /** `GET /b2b/coupon/mark_as_used?code=&client=` */
 export const markCouponUsed: Handler = async (ctx, state) => {

@@ -51,7 +51,7 @@ describe('operations endpoints', () => {
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
     const paths = Object.keys((buildOpenApi() as { paths: object }).paths);
-    expect(paths).toHaveLength(1 + 17 + 1 + 2 + 1 + 11 + 4); // admin: products, products/delete, product, coupons, stats, attribution, searches, recommendations, settings, keys, key
+    expect(paths).toHaveLength(1 + 17 + 1 + 3 + 1 + 11 + 4); // events: purchases, views, clicks; admin: products, products/delete, product, coupons, stats, attribution, searches, recommendations, settings, keys, key
   });
 
   it('docs/openapi.json is the generated document (run src/write-openapi.ts after changing a schema)', () => {

@@ -15,7 +15,9 @@
  *   of the sortBy widget) sends its `sort_fields`; any other name is relevance.
  * - The answer: `payload.result` → `hits` (with `objectID` = `refId` and `_highlightResult` built from
  *   aisle's `_highlight`), `total_results` → `nbHits`/`nbPages`, `aggregations` → `facets`,
- *   `ranges` → `facets_stats`, `range_buckets` (fields given `rangeBuckets`) → `aisle.rangeBuckets`.
+ *   `ranges` → `facets_stats`, `range_buckets` (fields given `rangeBuckets`) → `aisle.rangeBuckets`; `query_id` → `queryID`,
+ *   and each hit carries `__queryID` and its 1-based `__position` in the whole result list, as
+ *   InstantSearch's insights events expect.
  * @module
  */
 import type {
@@ -38,6 +40,8 @@ export interface TranslateOptions {
   sortIndices?: Readonly<Record<string, readonly AisleSortField[]>>;
   /** Sent as `customer_id` (personalization). */
   customerId?: string;
+  /** Sent as `session_id`: the shopper's session, which clicks and conversions are counted under. */
+  sessionId?: string;
   /** Ask aisle for highlighting (default true). */
   highlight?: boolean;
 }
@@ -170,6 +174,7 @@ export function toAisleRequest(query: AlgoliaQuery, options: TranslateOptions): 
     website_id: options.websiteId, client: options.client, q: params.query ?? '', start: page * hitsPerPage, size: hitsPerPage,
   };
   if (options.customerId !== undefined) request.customer_id = options.customerId;
+  if (options.sessionId !== undefined) request.session_id = options.sessionId;
 
   const scope = new ScopeBuilder(numericFields);
   const disjunctive = new Set<string>();
@@ -262,9 +267,12 @@ export function toAlgoliaResult(response: AisleSearchResponse, query: AlgoliaQue
   const preTag = params.highlightPreTag ?? DEFAULT_PRE_TAG;
   const postTag = params.highlightPostTag ?? DEFAULT_POST_TAG;
   const { payload } = response;
-  const hits: AlgoliaHit[] = payload.result.map((product) => {
+  const hits: AlgoliaHit[] = payload.result.map((product, i) => {
     const { _highlight: _marks, ...fields } = product;
-    return { ...fields, objectID: product.refId, _highlightResult: highlightResult(product, preTag, postTag) };
+    return {
+      ...fields, objectID: product.refId, _highlightResult: highlightResult(product, preTag, postTag),
+      __queryID: response.query_id, __position: page * hitsPerPage + i + 1,
+    };
   });
   const result: AlgoliaSearchResult = {
     index: query.indexName,
@@ -278,6 +286,7 @@ export function toAlgoliaResult(response: AisleSearchResponse, query: AlgoliaQue
     processingTimeMS: Math.round(processingTimeMS),
     exhaustiveNbHits: true,
     exhaustiveFacetsCount: true,
+    queryID: response.query_id,
   };
   const facets: Record<string, Record<string, number>> = {};
   for (const [field, buckets] of Object.entries(payload.aggregations ?? {})) {

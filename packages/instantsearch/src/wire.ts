@@ -24,6 +24,8 @@ export interface AisleSearchRequest {
   start: number;
   size: number;
   customer_id?: string;
+  /** The shopper's session (clicks and conversions are counted under it). */
+  session_id?: string;
   scope?: Record<string, AisleTextScope | AisleNumericScope>;
   aggregations?: string[];
   /** Fields whose counts ignore their own scope condition (docs/design.md, "Search request and response"). */
@@ -54,6 +56,8 @@ export interface AisleRangeBucket {
 /** aisle's search response. */
 export interface AisleSearchResponse {
   type: number;
+  /** The id of this result page: clicks on its products name it. */
+  query_id: string;
   payload: {
     result: AisleProduct[];
     total_results: number;
@@ -71,6 +75,23 @@ export interface AisleErrorBody {
   type: number;
   code: number;
   message: string;
+}
+
+/** aisle's click event (`POST /3.0/events/clicks`). */
+export interface AisleClickEvent {
+  eventTime: string;
+  refId: string;
+  type: 'click' | 'addToCart';
+  queryId?: string;
+  position?: number;
+  clickId?: string;
+}
+
+/** aisle's clicks request body. */
+export interface AisleClickRequest {
+  customerId: string;
+  sessionId: string;
+  events: AisleClickEvent[];
 }
 
 /** One facet filter of Algolia's `facetFilters`: `"field:value"`, `"field:-value"`, or an OR group. */
@@ -107,9 +128,13 @@ export interface HighlightResult {
   fullyHighlighted?: boolean;
 }
 
-/** One hit of an Algolia response: the product plus `objectID` and `_highlightResult`. */
+/** One hit of an Algolia response: the product plus `objectID`, `_highlightResult`, and the insights fields. */
 export interface AlgoliaHit {
   objectID: string;
+  /** The result page's id (aisle's `query_id`). */
+  __queryID?: string;
+  /** 1-based position of the hit in the whole result list. */
+  __position?: number;
   _highlightResult?: Record<string, HighlightResult>;
   [field: string]: unknown;
 }
@@ -127,6 +152,8 @@ export interface AlgoliaSearchResult {
   processingTimeMS: number;
   exhaustiveNbHits: boolean;
   exhaustiveFacetsCount: boolean;
+  /** The result page's id (aisle's `query_id`), as Algolia answers with `clickAnalytics`. */
+  queryID?: string;
   facets?: Record<string, Record<string, number>>;
   facets_stats?: Record<string, { min: number; max: number; avg: number; sum: number }>;
   /**
