@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { ClickOutcome } from './types.js';
+
 /**
  * The logger the engine writes to: a pino logger fits as is (`createEngine({ logger: pino() })`);
  * any object with these methods does.
@@ -22,9 +24,10 @@ export interface EngineLogger {
  * catalog snapshot unreadable and loaded the previous one, see catalog/durability/snapshot-generations.ts;
  * `model-checkpoint`: a recommendation models' checkpoint could not be written, or was not used at a start;
  * `merchandising-rule`: a saved rule's boost whose scope no longer fits the catalog, skipped by searches —
- * a warning, once per settings version).
+ * a warning, once per settings version; `result-pages`: writing or pruning the remembered result lists
+ * that clicks name).
  */
-export const BACKGROUND_TASKS = ['snapshot-write', 'snapshot-load', 'model-checkpoint', 'replica-poll', 'settings-poll', 'search-log', 'retention', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'merchandising-rule', 'shutdown'] as const;
+export const BACKGROUND_TASKS = ['snapshot-write', 'snapshot-load', 'model-checkpoint', 'replica-poll', 'settings-poll', 'search-log', 'retention', 'result-pages', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'merchandising-rule', 'shutdown'] as const;
 
 /** One kind of background work. */
 export type BackgroundTask = (typeof BACKGROUND_TASKS)[number];
@@ -42,6 +45,12 @@ export interface EngineHooks {
   logger?: EngineLogger;
   /** Called with every background failure, after it is logged and counted. */
   onError?: (error: unknown, failure: BackgroundFailure) => void;
+  /**
+   * The click analytics hook (for roll-ups; no stability promise): called after a click on a result
+   * list is durable, and after a purchased line is attributed to such a click. A throw is reported as an
+   * `event-sink` failure; the event stays acknowledged.
+   */
+  onClickOutcome?: (outcome: ClickOutcome) => void;
 }
 
 /** Logs, counts and hands on background failures. */

@@ -89,6 +89,7 @@ export function validateSettings(raw: unknown, key: string, models: readonly str
   if (model !== undefined && !models.includes(model)) fail(`${key}.semanticSearch.model`, `names no known model (known: ${models.join(', ')})`);
   if (s.rules !== undefined) checkRules(s.rules, `${key}.rules`);
   if (s.retailMedia !== undefined) checkRetailMedia(s.retailMedia, `${key}.retailMedia`);
+  if (s.fields !== undefined && Object.hasOwn(s.fields, 'refId')) fail(`${key}.fields.refId`, 'cannot be pinned: refIds are always text keys');
 }
 
 /** The rules of `embedders` a schema cannot state (ids unique and not the built-in model's, `embed` a function); returns their ids. */

@@ -8,15 +8,21 @@ import type { Readable } from 'node:stream';
 import type { WebsiteConfig, WebsiteSettings } from './config.js';
 import type { CreatedSearchKey, SearchKeyInfo } from './keys/search-key-service.js';
 import type {
-  BundleRequest, BundleResponse, EventAck, Product, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
+  BulkDeleteResult, BundleRequest, BundleResponse, ClickRequest, EventAck, Product, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
   SearchResponse, ViewRequest,
 } from './types.js';
 
-/** A product line the loader could not take. */
+/**
+ * A product line the loader could not take. A value that does not fit its field's pinned type
+ * (`settings.fields`) also names the product, the field and the value.
+ */
 export interface SkippedLine {
   /** 1-based line number in an NDJSON feed; 1-based element index in a JSON array or batch. */
   line: number;
   message: string;
+  refId?: string;
+  field?: string;
+  value?: unknown;
 }
 
 /** Most skipped records a {@link LoadSummary} lists (the rest are only counted). */
@@ -97,12 +103,19 @@ export interface AttributionReport {
   websiteId: string;
   from?: string;
   to?: string;
-  totals: { revenue: number; orders: number; units: number; attributedRevenue: number };
+  /** `clickAttributedRevenue`: revenue of the lines converted from a click on a search or recommendation result. */
+  totals: { revenue: number; orders: number; units: number; attributedRevenue: number; clickAttributedRevenue: number };
   byRecommender: AttributionLine[];
   byWidget: AttributionLine[];
   byCampaign: AttributionLine[];
   byTactic: AttributionLine[];
   byAtsModel: AttributionLine[];
+  /** Lines converted from a click on a search result, by normalised query. */
+  bySearchQuery: AttributionLine[];
+  /** Lines converted from a click on a recommendation or bundle, by method. */
+  byRecommendationMethod: AttributionLine[];
+  /** Converted lines by the kind of list and the 1-based position of the click. */
+  byClickPosition: { kind: 'search' | 'recommendation'; position: number; revenue: number; orders: number; units: number }[];
   retailMedia: { adSetId: string; units: number; revenue: number; spend: number; clicksCost: number; milleCost: number; flagged: number }[];
   priceBeat: { code: string; discount: number; orders: number; reused: number }[];
   flagged: { orderId: string; refId: string; reason: string }[];
@@ -198,6 +211,13 @@ export interface Engine {
   /** Delete products by refId; unknown refIds are ignored. */
   deleteProducts(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }>;
   /**
+   * Bulk delete: `{refIds: [...]}` (1 to `MAX_BULK_DELETE_REFIDS`) or `{scope: {...}}` (not empty; the
+   * products a search with that scope selects). All or nothing, as one catalog change (durable in the
+   * change log; on PostgreSQL one logged change every replica applies). `notFound`: the refIds asked for
+   * that the catalog did not hold. `{}`, both keys, an empty list or scope: `CATALOG_BAD_INPUT`, nothing deleted.
+   */
+  bulkDeleteProducts(websiteId: string, body: unknown): Promise<BulkDeleteResult>;
+  /**
    * The documented search request body → the documented response. The body is validated at run time
    * (throws `AisleError`), so a parsed JSON body may be passed with a cast.
    */
@@ -222,8 +242,14 @@ export interface Engine {
   bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse>;
   /** Validates, stores durably, then acknowledges. Throws `ValidationError` with problem details. */
   recordPurchases(websiteId: string, body: PurchaseRequest): Promise<EventAck>;
-  /** Same as purchases, for the views extension. */
+  /** Same as purchases, for the views extension (a `queryId` must name a result list of the website that held `refId` at `position`). */
   recordViews(websiteId: string, body: ViewRequest): Promise<EventAck>;
+  /**
+   * Clicks and add-to-carts on results (extension): validated like purchases, each `queryId` checked
+   * against the result list it names (issued for this website, holding `refId` at `position`), stored
+   * durably (idempotent per `clickId`), then acknowledged. Throws `ValidationError` with problem details.
+   */
+  recordClicks(websiteId: string, body: ClickRequest): Promise<EventAck>;
   /** Marks a price-beat code used; `client` is the website id or its client shortcode. */
   markCouponUsed(client: string, code: string): Promise<CouponUseResult>;
   /** Issues codes (admin API). */

@@ -26,9 +26,14 @@ import type {
 import { FailureReporter, type BackgroundTask, type EngineHooks, type EngineLogger } from './background-failures.js';
 import { StepTimer } from './util/step-timer.js';
 import { AisleError, isAisleError } from './errors.js';
+import { problemDetails, problemPath } from './contract/errors.js';
+import { parseBulkDeleteRequest } from './catalog/input/bulk-delete-request.js';
+import { refIdsInScope } from './search/scope-refids.js';
+import { MAX_REPORTED_SKIPS } from './engine-api.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
 import { EventService } from './events/event-service.js';
 import { resolveMethod } from './recommend/methods.js';
+import { tacticLabelOf } from './recommend/slots.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
 import { ModelCheckpointer } from './recommend/model-checkpointer.js';
 import type { ModelCheckpoint } from './recommend/model-checkpoint.js';
@@ -48,13 +53,15 @@ import { checkRulesApply, executeRankedSearch, executeSearch, SearchPool, valida
 import { settingsWithDefaults } from './settings/website-settings.js';
 import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
 import { suggestionSettingsOf } from './analytics/analytics-settings.js';
-import { newQueryId } from './analytics/query-id.js';
 import { RetentionJob } from './analytics/retention.js';
-import { SearchLog } from './analytics/search-log.js';
+import { logQuery, SearchLog } from './analytics/search-log.js';
 import type { AttributionReportParams, RecommendationReportParams, SearchReportParams } from './contract/query-schemas.js';
+import { ResultPages } from './clicks/result-pages.js';
+import type { ClickOutcome } from './events/click-attribution.js';
+import { attributionWindowDays } from './retail-media/index.js';
 import type {
-  BundleRequest, BundleResponse, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
-  SearchResponse, ViewRecord, ViewRequest,
+  BundleRequest, BundleResponse, ClickRequest, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse,
+  SearchRequest, SearchResponse, ViewRecord, ViewRequest, BulkDeleteResult,
 } from './types.js';
 
 /**
@@ -159,6 +166,9 @@ class AisleEngine implements Engine {
   /** With a store other processes share: the catalogs live in its change log (see {@link Store.sharing}). */
   private sharedCatalogs: SharedCatalogs | undefined;
   private searchLog!: SearchLog;
+  /** The answered result lists that clicks name (clicks/result-pages.ts). */
+  private resultPages!: ResultPages;
+  private readonly onClickOutcome: ((outcome: ClickOutcome) => void) | undefined;
   /** Deletes raw rows past each website's `eventRetentionDays`, in the background. */
   private retention!: RetentionJob;
   private searchKeys: SearchKeyService | undefined;
@@ -189,6 +199,7 @@ class AisleEngine implements Engine {
   ) {
     this.reporter = new FailureReporter(hooks);
     this.logger = hooks.logger;
+    this.onClickOutcome = hooks.onClickOutcome;
     this.embedders = new Map((options.embedders ?? []).map((e) => [e.id, e]));
   }
 
@@ -238,12 +249,23 @@ class AisleEngine implements Engine {
         knows: (websiteId) => this.sites.has(websiteId),
         apply: (websiteId, settings) => this.applySettings(this.sites.get(websiteId)!, settings),
         modelIds: () => this.modelIds(),
+        checkFit: (websiteId, next) => this.checkFieldTypesFit(websiteId, next),
         checkApplicable: (websiteId, settings) => checkRulesApply(this.site(websiteId).catalog.state, settings.rules),
         report: (err, websiteId) => this.reporter.report('settings-poll', err, websiteId),
         recovered: () => this.reporter.recovered('settings-poll'),
       });
       this.searchLog = new SearchLog(this.events.store, {
         onError: (err) => this.reporter.report('search-log', err),
+      });
+      this.resultPages = new ResultPages(this.events.store, {
+        attributionWindowDays: (websiteId) => {
+          const site = this.sites.get(websiteId);
+          return site === undefined ? 0 : attributionWindowDays(site.config);
+        },
+        websites: () => [...this.sites.keys()],
+        // Lists are recorded and looked up only for websites of this engine (a changed hmacSecret makes earlier ids unknown).
+        secretOf: (websiteId) => this.site(websiteId).config.hmacSecret,
+        onError: (err) => this.reporter.report('result-pages', err),
       });
       this.retention = new RetentionJob(this.events.store, {
         websites: () => [...this.sites.values()].map((s) => ({ websiteId: s.config.websiteId, settings: s.config.settings })),
@@ -266,6 +288,7 @@ class AisleEngine implements Engine {
         s.catalog.completeInBackground().catch((err: unknown) => this.reporter.report('index-build', err, s.config.websiteId));
       }
       this.replayEvents();
+      this.resultPages.startPruning();
       this.retention.start();
       this.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);
       // Other processes change settings and search counts too: read theirs back.
@@ -302,8 +325,26 @@ class AisleEngine implements Engine {
           this.checkpoints?.eventFed();
           this.sites.get(view.websiteId)?.models.applyView(view);
         },
+        onClickOutcome: (outcome: ClickOutcome) => this.clickOutcome(outcome),
       },
     });
+  }
+
+  /**
+   * A click on a result list, or a purchased line converting one (events/click-attribution.ts): into the
+   * search analytics (counted against the response's id), then to the host's hook.
+   */
+  private clickOutcome(outcome: ClickOutcome): void {
+    const key = outcome.query ?? outcome.method ?? '';
+    // The reports count a recommendation's clicks per tactic label; a click names its tactic by id.
+    const tactic = outcome.kind === 'recommendation' && outcome.tacticId !== undefined ? tacticLabelOf(outcome.websiteId, outcome.tacticId) : undefined;
+    const target = {
+      websiteId: outcome.websiteId, at: outcome.at, kind: outcome.kind, key,
+      ...(outcome.queryId !== undefined && { queryId: outcome.queryId }), ...(tactic !== undefined && { tactic }),
+    };
+    if (outcome.type === 'purchase') this.searchLog.recordConversion({ ...target, revenue: outcome.revenue ?? 0 });
+    else this.searchLog.recordClickOutcome({ ...target, type: outcome.type, ...(outcome.position !== undefined && { position: outcome.position }) });
+    this.onClickOutcome?.(outcome);
   }
 
   /**
@@ -343,6 +384,7 @@ class AisleEngine implements Engine {
     // so every text field is indexed and a weight of 0 in the settings only stops it matching.
     const catalogOptions = {};
     const siteState = (catalog: Catalog, modelFile?: string, checkpoint?: ModelCheckpoint): WebsiteState => {
+      catalog.fieldTypes = config.settings?.fields;
       const semantics = new WebsiteSemantics(catalog, {
         embedders: this.embedders,
         retrainDelayMs: this.options.semanticRetrainDelayMs,
@@ -515,6 +557,26 @@ class AisleEngine implements Engine {
     return result;
   }
 
+  async bulkDeleteProducts(websiteId: string, body: unknown): Promise<BulkDeleteResult> {
+    const state = this.site(websiteId);
+    const target = parseBulkDeleteRequest(body);
+    const catalog = state.catalog;
+    let refIds: string[];
+    try {
+      refIds = 'refIds' in target ? target.refIds : refIdsInScope(catalog.state, target.scope, catalog.fieldTypes);
+    } catch (err) {
+      // A scope that does not fit the catalog is a bad delete body, worded as such.
+      if (!isAisleError(err) || err.code !== 'SEARCH_BAD_REQUEST') throw err;
+      throw new AisleError('CATALOG_BAD_INPUT', err.message.replace(/^search request: /, 'catalog: '), { details: err.details, cause: err });
+    }
+    // As this replica holds the catalog now; on PostgreSQL the log decides what is deleted (a product
+    // created through another replica a moment ago is deleted though not yet known here).
+    const notFound = 'refIds' in target ? refIds.filter((refId) => !catalog.has(refId)) : [];
+    if (refIds.length === 0) return { deleted: 0, notFound };
+    const { deleted } = await this.deleteProducts(websiteId, refIds);
+    return { deleted, notFound };
+  }
+
   async search(body: SearchRequest): Promise<SearchResponse> {
     const request = validateSearchRequest(body);
     const state = this.site(request.website_id);
@@ -561,10 +623,16 @@ class AisleEngine implements Engine {
       pool: this.pool, settings, rerank: makeReranker(inputs),
       onRuleProblem: (problem) => this.reporter.warn('merchandising-rule', problem, state.config.websiteId),
     });
+    // A search's session: its session_id, else its customer_id (an empty one is none).
+    const session = request.session_id || request.customer_id || undefined;
+    // One id for the page: the list clicks name, and the analytics log.
+    const queryId = this.resultPages.record({
+      websiteId: request.website_id, kind: 'search', source: logQuery(request.q), variant: null,
+      customerId: request.customer_id || null, sessionId: session ?? null,
+      firstPosition: request.start + 1, refIds: payload.result.map((p) => p.refId),
+    });
     // The first page of a query is one search for the log (paging through it is not another).
-    if (request.start === 0) {
-      this.searchLog.record(request.website_id, { queryId: newQueryId(), q: request.q, session: request.session_id || request.customer_id || undefined, totalResults: payload.total_results });
-    }
+    if (request.start === 0) this.searchLog.record(request.website_id, { queryId, q: request.q, session, totalResults: payload.total_results });
     // With a scope (a search key's forced scope is part of it), a completion is offered only when it has results within it.
     const scope = request.scope;
     const hasResults = scope === undefined || Object.keys(scope).length === 0 ? undefined : async (q: string) => {
@@ -574,7 +642,7 @@ class AisleEngine implements Engine {
     };
     const queries = await this.searchLog.suggestions(request.website_id, request.q, state.catalog.state, suggestionSettingsOf(settings), hasResults);
     if (queries.length > 0) payload.suggestions.queries = queries;
-    const response: SearchResponse = { type: 1, payload };
+    const response: SearchResponse = { type: 1, query_id: queryId, payload };
     if (rankedBy !== undefined) response.settings = { ats_model: rankedBy };
     return response;
   }
@@ -588,9 +656,29 @@ class AisleEngine implements Engine {
     return this.settings.update(websiteId, settings, options.merge === true);
   }
 
+  /**
+   * Refuses (`FIELD_TYPES_CONFLICT`, 409) settings whose newly pinned or re-typed fields stored products
+   * do not fit; the problem details list up to {@link MAX_REPORTED_SKIPS} of them. Pins already in force
+   * are not checked again: every product loaded since fits them.
+   */
+  private async checkFieldTypesFit(websiteId: string, next: WebsiteSettings): Promise<void> {
+    const catalog = this.site(websiteId).catalog;
+    const before = catalog.fieldTypes ?? {};
+    const changed = Object.entries(next.fields ?? {}).filter(([field, { type }]) => !Object.hasOwn(before, field) || before[field]!.type !== type);
+    if (changed.length === 0) return;
+    const records = await catalog.fieldMismatches(Object.fromEntries(changed), MAX_REPORTED_SKIPS);
+    if (records.length === 0) return;
+    const errors: Record<string, string[]> = {};
+    for (const r of records) (errors[problemPath(`settings.fields.${r.field}`)] ??= []).push(`product "${r.refId}": ${r.message}; its value is ${JSON.stringify(r.value)}`);
+    throw new AisleError('FIELD_TYPES_CONFLICT', `settings: ${records.length === MAX_REPORTED_SKIPS ? 'at least ' : ''}${records.length} stored product(s) do not fit the pinned field types (first: product "${records[0]!.refId}", field "${records[0]!.field}"); nothing was changed`, {
+      problem: { ...problemDetails(409, errors), records },
+    });
+  }
+
   /** Puts settings in force: the next search, recommendation and event reads them. */
   private applySettings(state: WebsiteState, settings: WebsiteSettings): void {
     state.config = { ...state.config, settings };
+    state.catalog.fieldTypes = settings.fields;
     state.models.setWebsite(state.config);
     state.semantics.setBuiltInWanted(usesBuiltInModel(settings));
     this.events.addWebsite(state.config);
@@ -605,16 +693,29 @@ class AisleEngine implements Engine {
     const models = this.site(websiteId).models;
     // Answered from every stored event, never from part of them (the replay ends seconds after the start).
     await this.eventsReplayed;
-    const response = models.recommend(method, params);
-    // Logged under the method's own name, however the path spelled it (segments are case-insensitive).
-    this.searchLog.recordServed(websiteId, { queryId: newQueryId(), method: resolveMethod(method).name, tactics: response.slots.map((slot) => slot.tacticLabel) });
-    return response;
+    const list = models.recommend(method, params);
+    const customerId = params.customerId ?? null;
+    // Canonical spelling of the method, however the path spelled it (segments are case-insensitive).
+    const methodName = resolveMethod(method).name;
+    // One id for the response: the list clicks name, and the analytics log.
+    const queryId = this.resultPages.record({
+      websiteId, kind: 'recommendation', source: methodName, variant: null, customerId, sessionId: customerId,
+      firstPosition: 1, refIds: list.payload,
+    });
+    this.searchLog.recordServed(websiteId, { queryId, method: methodName, tactics: list.slots.map((slot) => slot.tacticLabel) });
+    return { ...list, queryId };
   }
 
   async bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse> {
     const models = this.site(websiteId).models;
     await this.eventsReplayed;
-    return models.bundles(body);
+    const bundles = models.bundles(body);
+    // Positions run over every bundle's RefIds in order (documented in docs/http-api.md).
+    const queryId = this.resultPages.record({
+      websiteId, kind: 'recommendation', source: 'bundle', variant: null, customerId: null, sessionId: null,
+      firstPosition: 1, refIds: bundles.payload.flat(),
+    });
+    return { ...bundles, queryId };
   }
 
   async recordPurchases(websiteId: string, body: PurchaseRequest): Promise<EventAck> {
@@ -624,8 +725,18 @@ class AisleEngine implements Engine {
 
   async recordViews(websiteId: string, body: ViewRequest): Promise<EventAck> {
     this.site(websiteId);
-    return this.events.recordViews(websiteId, body);
+    return this.events.recordViews(websiteId, body, this.findResultLists);
   }
+
+  async recordClicks(websiteId: string, body: ClickRequest): Promise<EventAck> {
+    this.site(websiteId);
+    return this.events.recordClicks(websiteId, body, this.findResultLists);
+  }
+
+  /** The result lists that click and view events name, as the event service looks them up. */
+  private readonly findResultLists = (websiteId: string, queryIds: readonly string[]) => (queryIds.length === 0
+    ? Promise.resolve(new Map())
+    : this.storeCall(() => this.resultPages.find(websiteId, queryIds)));
 
   async markCouponUsed(client: string, code: string): Promise<CouponUseResult> {
     if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
@@ -728,6 +839,7 @@ class AisleEngine implements Engine {
       existing.seedSettings = config.settings ?? {};
       // Settings stored through the settings API stay in force over the new seed.
       existing.config = this.settings.hasStored(config.websiteId) ? { ...config, settings: existing.config.settings } : config;
+      existing.catalog.fieldTypes = existing.config.settings?.fields;
       existing.models.setWebsite(existing.config);
       this.events.addWebsite(existing.config);
       existing.semantics.setBuiltInWanted(usesBuiltInModel(existing.config.settings));
@@ -779,6 +891,7 @@ class AisleEngine implements Engine {
     await this.settings.close();
     await this.retention.stop();
     await this.searchLog.close();
+    await this.settleReported(this.resultPages.close(), 'result-pages');
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);
     // A snapshot that cannot be written at shutdown loses nothing (the change log holds the changes,
     // replayed at the next start): it is reported, and shutdown goes on.
@@ -804,12 +917,12 @@ class AisleEngine implements Engine {
  * recommendation waits for the events' replay). Throws `CONFIG_INVALID` naming the first bad key.
  */
 export async function createEngine(options: CreateEngineOptions = {}): Promise<Engine> {
-  const { logger, onError, store, ...config } = options;
+  const { logger, onError, onClickOutcome, store, ...config } = options;
   // A store instance is not configuration: the configuration's check sees the rest.
   validateEngineOptions(store !== undefined && isStore(store) ? config : { ...config, ...(store !== undefined && { store }) });
   const workers = options.workers ?? Math.min(2, availableParallelism());
   const pool = workers > 0 ? new SearchPool({ workers, threshold: options.poolThreshold }) : undefined;
-  const engine = new AisleEngine(config, store, pool, { logger, onError });
+  const engine = new AisleEngine(config, store, pool, { logger, onError, onClickOutcome });
   try {
     await engine.open();
   } catch (err) {

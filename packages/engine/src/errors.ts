@@ -30,10 +30,15 @@ export const ErrorCodes = {
   COUPON_NOT_FOUND: { status: 404 },
   /** The coupon was already marked as used. */
   COUPON_ALREADY_USED: { status: 409 },
-  /** A product feed or product batch is malformed. */
-  CATALOG_BAD_INPUT: { status: 400 },
+  /** A product feed, product batch or bulk delete is malformed (a field error names the field). */
+  CATALOG_BAD_INPUT: { status: 400, subject: 'catalog' },
   /** A snapshot file is missing, truncated or of another format version. */
   SNAPSHOT_INVALID: { status: 500 },
+  /**
+   * A settings change pins field types that stored products do not fit (`settings.fields`): nothing
+   * changed; `problem` lists up to 100 of the products.
+   */
+  FIELD_TYPES_CONFLICT: { status: 409 },
   /** Website settings sent at run time are invalid (message names the key, as for the config file). */
   SETTINGS_INVALID: { status: 400, subject: '' },
   /** The engine or website configuration is invalid (message names the key). */

@@ -17,6 +17,10 @@ export type { Embedder } from './semantic/embedder.js';
 export { TextModel, TEXT_MODEL_ID, trainTextModel, productText, type TextModelOptions } from './semantic/text-model.js';
 export type * from './engine-api.js';
 export { MAX_REPORTED_SKIPS } from './engine-api.js';
+export type { ClickOutcome } from './events/click-attribution.js';
+export {
+  RESULT_PAGE_FLUSH_MS, CROSS_REPLICA_GRACE_MS, MAX_STORED_LISTS_PER_WEBSITE, MIN_RETENTION_DAYS,
+} from './clicks/result-pages.js';
 export { BACKGROUND_TASKS, type BackgroundTask, type BackgroundFailure, type EngineHooks, type EngineLogger } from './background-failures.js';
 export { READINESS_CHECK_TIMEOUT_MS, READY_MIN_FREE_BYTES, type Readiness, type ReadinessCheck } from './readiness.js';
 export type * from './types.js';
@@ -33,6 +37,7 @@ export {
 export { stableGuid, randomGuid, newTraceId } from './util/ids.js';
 export * from './contract/index.js';
 export { MAX_FACET_BUCKETS } from './search/assemble-payload.js';
+export { valueFits, type FieldType, type FieldTypes, type FieldMismatch } from './catalog/field-types.js';
 export { applyForcedScope, intersectCondition, restrictFacetBuckets, valueAllowed, type Scope } from './keys/key-scope.js';
 export {
   hashSearchKey, KEY_ACTIONS, KEY_CACHE_TTL_MS, MAX_KEYS_PER_WEBSITE, SEARCH_KEY_PREFIX,

@@ -5,11 +5,38 @@
  */
 
 export type {
-  NumericScope, TextScope, ScopeCondition, ScopeConditions, SortFieldSpec, SearchRequest, FacetBucket, NumericRange, SearchPayload, SearchResponse,
+  NumericScope, TextScope, ScopeCondition, ScopeConditions, SortFieldSpec, SearchRequest, FacetBucket, NumericRange, RangeBucket, SearchPayload, SearchResponse,
   RetailMediaSlotData, RecommendationSlot, RecommendResponse, BundleRequest, BundleResponse, WireDecimal, PurchaseRetailMedia,
   PurchaseLineFields, PurchaseProductBody, PurchaseEventBody, PurchaseRequest, ViewEventBody, ViewRequest, EventAck, ProblemDetails,
-  ErrorEnvelope,
+  ErrorEnvelope, BulkDeleteRequest, BulkDeleteResult, ClickEventBody, ClickRequest, ClickType, ResultListKind,
 } from './contract/schemas.js';
+import type { ClickType, ResultListKind } from './contract/schemas.js';
+
+/**
+ * What the click hook receives (events/click-attribution.ts makes them): a click (or add-to-cart) on a
+ * result list once it is durable, and a purchased line once it is attributed to such a click
+ * (`type: 'purchase'`, with its revenue).
+ */
+export interface ClickOutcome {
+  websiteId: string;
+  /** Event time (ms since the epoch): the click's, or the purchase's. */
+  at: number;
+  kind: ResultListKind;
+  /** The id of the clicked list (`query_id` / `queryId`). */
+  queryId?: string;
+  /** The normalised query, for a search result list. */
+  query?: string;
+  /** The method (canonical spelling; `bundle`), for a recommendation list. */
+  method?: string;
+  /** The list's A/B variant (null until experiments exist). */
+  variant: string | null;
+  tacticId?: string;
+  /** 1-based position of the clicked product in its list. */
+  position?: number;
+  type: ClickType | 'purchase';
+  /** price × quantity of the purchased line (purchases only). */
+  revenue?: number;
+}
 
 // Synonym entries are declared once, with the settings schema; the catalog reads them from here.
 export type { OneWaySynonym, SynonymEntry } from './contract/settings-schema.js';

@@ -7,7 +7,10 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Engine, SearchKeyInfo, WebsiteConfig } from '@aisle/engine';
+import type { Engine, KEY_ACTIONS, SearchKeyInfo, WebsiteConfig } from '@aisle/engine';
+
+/** What a browser key may open (the engine's key actions). */
+type KeyAction = (typeof KEY_ACTIONS)[number];
 import { HttpError } from './errors.js';
 
 function digest(token: string): Buffer {
@@ -99,16 +102,17 @@ export class TokenIndex {
   }
 
   /**
-   * The caller of a search: a website token, or a browser search key (which names its website and may
-   * force a scope). 401 when the token is missing, unknown, expired, revoked or does not open search.
+   * The caller of a browser-called operation: a website token, or a browser key whose actions include
+   * `action` (the key names its website and may force a search scope). 401 when the token is missing,
+   * unknown, expired, revoked or does not open `action`.
    */
-  async requireSearchCaller(req: IncomingMessage, engine: Pick<Engine, 'resolveSearchKey'>): Promise<{ websiteId: string; key?: SearchKeyInfo }> {
+  async requireKeyCaller(req: IncomingMessage, engine: Pick<Engine, 'resolveSearchKey'>, action: KeyAction): Promise<{ websiteId: string; key?: SearchKeyInfo }> {
     const token = bearerToken(req);
-    if (!token) throw new HttpError('TOKEN_MISSING', { expected: 'token or search key' }, { key: 'Authorization' });
+    if (!token) throw new HttpError('TOKEN_MISSING', { expected: 'token or browser key' }, { key: 'Authorization' });
     const websiteId = this.websiteOf(token);
     if (websiteId !== undefined) return { websiteId };
     const key = await engine.resolveSearchKey(token);
-    if (key === undefined || !key.actions.includes('search')) throw new HttpError('TOKEN_INVALID', {}, { key: 'Authorization' });
+    if (key === undefined || !key.actions.includes(action)) throw new HttpError('TOKEN_INVALID', {}, { key: 'Authorization' });
     return { websiteId: key.websiteId, key };
   }
 

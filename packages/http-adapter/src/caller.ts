@@ -18,8 +18,9 @@ export async function authenticate(kind: AuthKind, ctx: RequestContext, state: L
     case 'website':
       ctx.websiteId = state.tokens.requireWebsite(ctx.req);
       return;
-    case 'search': {
-      const { websiteId, key } = await state.tokens.requireSearchCaller(ctx.req, state.engine);
+    case 'search':
+    case 'insights': {
+      const { websiteId, key } = await state.tokens.requireKeyCaller(ctx.req, state.engine, kind);
       ctx.websiteId = websiteId;
       if (key) ctx.searchKey = key;
       return;

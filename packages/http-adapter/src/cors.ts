@@ -1,9 +1,9 @@
 /**
- * CORS for the browser-called endpoints (recommendations, bundle, coupon, and search with a browser
- * search key): the allowed origins come from the website's `settings.cors.origins` (`"*"` allows any
- * origin). A search names its website in the body, which a preflight does not carry: the preflight and
- * the errors answered before the body is read are allowed for an origin that any website allows, and the
- * answer of a search carries the headers only when the searched website allows the origin.
+ * CORS for the browser-called endpoints (recommendations, bundle, coupon, and search and clicks with a
+ * browser key): the allowed origins come from the website's `settings.cors.origins` (`"*"` allows any
+ * origin). A search or a click names its website by its key (or body), which a preflight does not carry:
+ * the preflight and the errors answered before the caller is known are allowed for an origin that any
+ * website allows, and the answer carries the headers only when the caller's website allows the origin.
  * @module
  */
 import type { IncomingMessage } from 'node:http';

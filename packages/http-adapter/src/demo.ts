@@ -122,7 +122,7 @@ export function demoCustomers(identity: DemoIdentity, count = DEMO_CUSTOMER_COUN
  */
 export async function ensureDemoSearchKey(engine: Engine, identity: DemoIdentity, dataDir: string): Promise<string> {
   if (identity.searchKey !== undefined && (await engine.resolveSearchKey(identity.searchKey)) !== undefined) return identity.searchKey;
-  const created = await engine.createSearchKey(identity.websiteId, { actions: ['search'] });
+  const created = await engine.createSearchKey(identity.websiteId, { actions: ['search', 'insights'] });
   identity.searchKey = created.key;
   writeFileSync(demoIdentityFile(dataDir), `${JSON.stringify(identity, null, 2)}\n`, { mode: 0o600 });
   return created.key;
@@ -133,7 +133,7 @@ export async function ensureDemoSearchKey(engine: Engine, identity: DemoIdentity
  * of endpoint. It prints no token or secret (stdout is often collected with the logs): the website and
  * admin tokens stay in the demo identity file (mode 0600 in the data directory), which the commands
  * read into shell variables. The search key is printed: it is a browser key, public by design (it
- * opens only search on the demo website, and every page that uses it shows it).
+ * opens only search and click events on the demo website, and every page that uses it shows it).
  */
 export function demoBanner(url: string, identity: DemoIdentity, sampleRefId: string, identityFile: string): string {
   const { websiteId, client, searchKey } = identity;
@@ -145,7 +145,7 @@ export function demoBanner(url: string, identity: DemoIdentity, sampleRefId: str
     `  website id:   ${websiteId}`,
     `  client:       ${client}`,
     `  tokens:       in ${identityFile} (token, adminToken)`,
-    ...(searchKey ? [`  search key:   ${searchKey}   (browser key: opens only search on "${websiteId}")`] : []),
+    ...(searchKey ? [`  search key:   ${searchKey}   (browser key: opens search and click events on "${websiteId}")`] : []),
     '',
     `Dashboard: ${url}/   (search, recommendations and reports in the browser)`,
     '',

@@ -22,16 +22,17 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * Who may call an operation; the listener checks it before the handler runs and OpenAPI publishes it.
  * - `public`: anyone (browser-called endpoints and operations probes);
  * - `website`: a website token, which names the website (events);
- * - `search`: a website token or a browser search key (search);
+ * - `search`: a website token or a browser key whose actions include `search` (search);
+ * - `insights`: a website token or a browser key whose actions include `insights` (click events);
  * - `admin`: an admin token, on a website that exists (`{websiteId}` of the path; 404 otherwise).
  */
-export type AuthKind = 'public' | 'website' | 'search' | 'admin';
+export type AuthKind = 'public' | 'website' | 'search' | 'insights' | 'admin';
 
 /** The OpenAPI tags, in the order the document lists them, with their descriptions. */
 export const TAGS = {
   search: 'Product search with facets, ranges, scope and sorting.',
   recommendations: 'The seventeen recommendation methods and bundles, called from the shop\'s pages.',
-  events: 'Purchase and view events, sent by the shop with its website token.',
+  events: 'Purchase, view and click events, sent by the shop with its website token (clicks also by browsers, with a key opening insights).',
   coupons: 'Price-beat codes, marked as used from the shop.',
   admin: 'Catalog, settings, keys and reports of one website (admin token).',
   operations: 'Probes, metrics and this document.',
@@ -123,6 +124,8 @@ const FEED_ERRORS = {
   413: `Upload above the limit (default ${byteSize(DEFAULT_LIMITS.adminMaxBytes)}); nothing was changed.`,
   415: 'Not JSON or NDJSON.',
 };
+/** A settings change refused because stored products do not fit the pinned field types it sets. */
+const FIELD_TYPES_CONFLICT = { 409: 'Stored products do not fit the pinned field types (fields); records lists up to 100 of them. Nothing was changed.' };
 const PRODUCT_FEED_TYPES = ['application/json', 'application/x-ndjson', 'application/ndjson', 'application/jsonl'] as const;
 
 const WEBSITE_ID = { website_id: 'Website id.' };
@@ -131,6 +134,23 @@ const ADMIN_WEBSITE = { websiteId: 'Website id.' };
 /** The documented errors of admin operations, plus those of one operation. */
 const adminErrors = (extra: Record<number, string> = {}): Record<number, string> => ({
   400: 'Invalid request.', 401: 'Missing or invalid admin token.', 404: 'Unknown website.', ...extra,
+});
+
+/** The read of one product by URL (on `product`, and on `productsDelete` for the refId "delete"). */
+const productRead = (operationId: string, summary: string, notFound: string): OperationDeclaration => ({
+  method: 'GET', operationId, tag: 'admin', summary, auth: 'admin',
+  // Products are free-form JSON: written as given, not through a fixed schema.
+  responses: { 200: { description: 'The product.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Product' } } } } },
+  errors: adminErrors({ 404: notFound }),
+  handler: h.getProduct,
+});
+
+/** The delete of one product by URL (idempotent: an unknown refId answers deleted 0). */
+const productDelete = (operationId: string, summary: string): OperationDeclaration => ({
+  method: 'DELETE', operationId, tag: 'admin', summary, auth: 'admin',
+  responses: { 200: { description: 'Deleted count (0 for an unknown refId).', schema: 'DeleteResult' } },
+  errors: adminErrors(),
+  handler: h.deleteProduct,
 });
 
 const EVENT_ERRORS = {
@@ -218,6 +238,20 @@ export const endpoints = {
   },
   purchases: eventEndpoint('purchases', 'recordPurchases', 'Record purchases (the token names the website).', 'PurchaseRequest'),
   views: eventEndpoint('views', 'recordViews', 'Record product views (extension).', 'ViewRequest'),
+  clicks: {
+    // Browser-called: CORS as for search (the key names the website; see cors.ts).
+    path: '/3.0/events/clicks', errorShape: 'problem', cors: true,
+    operations: [{
+      method: 'POST', operationId: 'recordClicks', tag: 'events', auth: 'insights',
+      summary: 'Record clicks and add-to-carts on search and recommendation results (extension).',
+      description: 'Each queryId must be the query_id (search) or queryId (recommendation, bundle) of a list answered for the website, '
+        + 'holding refId at position (1-based over the whole list). Idempotent per clickId.',
+      body: { mediaTypes: JSON_BODY, schema: 'ClickRequest', validate: false },
+      responses: { 202: { description: 'Accepted (durable).', schema: 'EventAck' } },
+      errors: { ...EVENT_ERRORS, 401: 'Missing or invalid token, or a key whose actions do not include insights.' },
+      handler: h.clicks,
+    }],
+  },
   coupon: {
     path: '/b2b/coupon/mark_as_used', errorShape: 'envelope', cors: true, getChangesState: true,
     operations: [{
@@ -253,19 +287,28 @@ export const endpoints = {
   product: {
     path: '/admin/v1/websites/{websiteId}/products/{refId}', pathParams: { ...ADMIN_WEBSITE, refId: 'Product reference id.' }, errorShape: 'problem', cors: false,
     operations: [
+      productRead('getProduct', 'The stored product exactly as given (after patches).', 'Unknown website or refId.'),
+      productDelete('deleteProduct', 'Delete one product (idempotent).'),
+    ],
+  },
+  productsDelete: {
+    // A literal segment where `product` has {refId}: the router matches it first, so it also answers for
+    // the product whose refId is "delete" (GET and DELETE below), which stays addressable by URL.
+    path: `/admin/v1/websites/{websiteId}/products/${h.BULK_DELETE_SEGMENT}`, pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false,
+    operations: [
       {
-        method: 'GET', operationId: 'getProduct', tag: 'admin', summary: 'The stored product exactly as given (after patches).', auth: 'admin',
-        // Products are free-form JSON: written as given, not through a fixed schema.
-        responses: { 200: { description: 'The product.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Product' } } } } },
-        errors: adminErrors({ 404: 'Unknown website or refId.' }),
-        handler: h.getProduct,
+        method: 'POST', operationId: 'bulkDeleteProducts', tag: 'admin', auth: 'admin',
+        summary: 'Delete many products at once, by refIds or by scope: all or nothing, as one catalog change.',
+        body: { mediaTypes: JSON_BODY, schema: 'BulkDeleteRequest', validate: false },
+        responses: { 200: { description: 'Products deleted, and the refIds asked for that the catalog did not hold.', schema: 'BulkDeleteResult' } },
+        errors: adminErrors({
+          400: 'Neither or both of refIds and scope, an empty list or scope, more than 10,000 refIds, or a scope that does not fit the catalog; nothing was deleted.',
+          ...JSON_BODY_ERRORS,
+        }),
+        handler: h.bulkDeleteProducts,
       },
-      {
-        method: 'DELETE', operationId: 'deleteProduct', tag: 'admin', summary: 'Delete one product (idempotent).', auth: 'admin',
-        responses: { 200: { description: 'Deleted count (0 for an unknown refId).', schema: 'DeleteResult' } },
-        errors: adminErrors(),
-        handler: h.deleteProduct,
-      },
+      productRead('getProductNamedDelete', 'The stored product whose refId is "delete" (as GET …/products/{refId}).', 'Unknown website, or no product "delete".'),
+      productDelete('deleteProductNamedDelete', 'Delete the product whose refId is "delete" (as DELETE …/products/{refId}; idempotent).'),
     ],
   },
   coupons: {
@@ -294,7 +337,7 @@ export const endpoints = {
       },
       {
         method: 'POST', operationId: 'createSearchKey', tag: 'admin', auth: 'admin',
-        summary: 'Create a browser search key: it opens only search on this website, with an optional forced scope and expiry.',
+        summary: 'Create a browser key: it opens, on this website only, search (with an optional forced scope), click events (insights), or both; optional expiry.',
         body: { mediaTypes: JSON_BODY, schema: 'SearchKeyRequest', validate: false },
         responses: { 201: { description: 'Created; `key` is shown this once.', schema: 'CreatedSearchKey' } },
         errors: adminErrors({ 413: 'Body too large, or the website already has the most keys allowed.', 415: UNSUPPORTED_JSON }),
@@ -348,14 +391,14 @@ export const endpoints = {
         method: 'PUT', operationId: 'putSettings', tag: 'admin', summary: 'Replace the settings (applied to the next request; stored for every replica).', auth: 'admin',
         body: { mediaTypes: JSON_BODY, schema: 'WebsiteSettings', validate: false },
         responses: { 200: { description: 'The settings now in force (every key).', schema: 'WebsiteSettings' } },
-        errors: adminErrors({ 400: 'Invalid settings; the message names the key. Nothing was changed.', ...JSON_BODY_ERRORS }),
+        errors: adminErrors({ 400: 'Invalid settings; the message names the key. Nothing was changed.', ...FIELD_TYPES_CONFLICT, ...JSON_BODY_ERRORS }),
         handler: h.updateSettings,
       },
       {
         method: 'PATCH', operationId: 'patchSettings', tag: 'admin', summary: 'Merge into the settings (JSON Merge Patch, RFC 7396; null removes a key).', auth: 'admin',
         body: { mediaTypes: ['application/json', 'application/merge-patch+json'], schema: 'WebsiteSettings', validate: false },
         responses: { 200: { description: 'The settings now in force (every key).', schema: 'WebsiteSettings' } },
-        errors: adminErrors({ 400: 'Invalid settings after the merge; the message names the key. Nothing was changed.', 413: 'Body too large.', 415: 'Not JSON.' }),
+        errors: adminErrors({ 400: 'Invalid settings after the merge; the message names the key. Nothing was changed.', ...FIELD_TYPES_CONFLICT, 413: 'Body too large.', 415: 'Not JSON.' }),
         handler: h.updateSettings,
       },
     ],

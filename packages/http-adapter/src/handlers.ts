@@ -6,11 +6,11 @@
  * @module
  */
 import type {
-  AttributionReportParams, BundleRequest, RecommendationReportParams, CouponIssue, CouponParams, LoadSummary, ProductsParams, PurchaseRequest, RecommendParams,
-  SearchReportParams, SearchRequest, ViewRequest,
+  AttributionReportParams, BundleRequest, ClickRequest, RecommendationReportParams, CouponIssue, CouponParams, LoadSummary, ProductsParams, PurchaseRequest,
+  RecommendParams, SearchReportParams, SearchRequest, ViewRequest,
 } from '@aisle/engine';
-import { applyForcedScope, restrictFacetBuckets } from '@aisle/engine';
-import { peekBodyStream, readJsonBody, requireMediaType } from './body.js';
+import { applyForcedScope, MAX_BULK_DELETE_BYTES, MAX_BULK_DELETE_REFIDS, restrictFacetBuckets } from '@aisle/engine';
+import { peekBodyStream, readJsonBody, requireMediaType, type BodyLimits } from './body.js';
 import { describeAjvError } from './codecs.js';
 import { corsHeaders } from './cors.js';
 import type { Handler, ListenerState, RequestContext } from './context.js';
@@ -47,9 +47,9 @@ function declaredMediaTypes(ctx: RequestContext): readonly string[] {
  * Reads the JSON body of the running operation: its media type checked (415), parsed within the
  * limits, and validated against its declared schema when the adapter validates it (400 naming the field).
  */
-async function readBody<T>(ctx: RequestContext, state: ListenerState): Promise<T> {
+async function readBody<T>(ctx: RequestContext, state: ListenerState, limits: BodyLimits = state.limits): Promise<T> {
   requireMediaType(ctx.req, declaredMediaTypes(ctx));
-  const body = await readJsonBody(ctx.req, state.limits);
+  const body = await readJsonBody(ctx.req, limits);
   const validator = ctx.operation?.validator;
   if (validator && !validator(body)) {
     const { path, message } = describeAjvError(validator.errors);
@@ -126,6 +126,16 @@ export function events(kind: 'purchases' | 'views'): Handler {
   };
 }
 
+/** `POST /3.0/events/clicks`: the token or browser key names the website. */
+export const clicks: Handler = async (ctx, state) => {
+  const websiteId = websiteOf(ctx);
+  // From here on, CORS headers only when the key's website allows the origin (as for search, see cors.ts).
+  ctx.headers = corsHeaders(ctx.req, state.engine.website(websiteId), false);
+  const body = await readBody<unknown>(ctx, state);
+  commitPoint(ctx);
+  reply(ctx, state, 202, await state.engine.recordClicks(websiteId, body as ClickRequest));
+};
+
 /** `GET /b2b/coupon/mark_as_used?code=&client=` */
 export const markCouponUsed: Handler = async (ctx, state) => {
   const { code, client } = queryOf<CouponParams>(ctx);
@@ -169,10 +179,19 @@ export const products: Handler = async (ctx, state) => {
   reply(ctx, state, 200, summary);
 };
 
+/** The last segment of the bulk-delete path, `…/products/delete`. */
+export const BULK_DELETE_SEGMENT = 'delete';
+
+/**
+ * The refId a product path names: its `{refId}` segment; on the bulk-delete path (no such segment), its
+ * own last segment, so the product whose refId is "delete" stays readable and deletable by URL.
+ */
+const refIdOf = (ctx: RequestContext): string => ctx.params[1] ?? BULK_DELETE_SEGMENT;
+
 /** `GET /admin/v1/websites/{websiteId}/products/{refId}`: the stored product as given (404 unknown). */
 export const getProduct: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
-  const refId = ctx.params[1]!;
+  const refId = refIdOf(ctx);
   const found = await state.engine.getProduct(websiteId, refId);
   if (found === undefined) throw new HttpError('PRODUCT_NOT_FOUND', { refId: JSON.stringify(refId), websiteId }, { key: 'refId' });
   // Products are free-form JSON: serialised as given, not through a fixed schema.
@@ -183,7 +202,21 @@ export const getProduct: Handler = async (ctx, state) => {
 export const deleteProduct: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
   commitPoint(ctx);
-  reply(ctx, state, 200, await state.engine.deleteProducts(websiteId, [ctx.params[1]!]));
+  reply(ctx, state, 200, await state.engine.deleteProducts(websiteId, [refIdOf(ctx)]));
+};
+
+/** `POST /admin/v1/websites/{websiteId}/products/delete` with `{refIds}` or `{scope}` (the engine checks the body). */
+export const bulkDeleteProducts: Handler = async (ctx, state) => {
+  const websiteId = websiteOf(ctx);
+  // The listener's limits, raised to what the contract lets one bulk delete hold (never lowered).
+  const limits = {
+    ...state.limits,
+    maxArrayLength: Math.max(state.limits.maxArrayLength, MAX_BULK_DELETE_REFIDS),
+    maxBytes: Math.max(state.limits.maxBytes, MAX_BULK_DELETE_BYTES),
+  };
+  const body = await readBody<unknown>(ctx, state, limits);
+  commitPoint(ctx);
+  reply(ctx, state, 200, await state.engine.bulkDeleteProducts(websiteId, body));
 };
 
 /** `POST /admin/v1/websites/{websiteId}/coupons` with `{coupons: [{code, customerId?, discount?}]}`. */

@@ -87,7 +87,8 @@ export function createListener(engine: Engine, options: ListenerOptions = {}): A
   }
 
   const websiteOf = (match: RouteMatch, query: string) => {
-    if (match.route === routes.search) return engine.websites(); // narrowed by the handler; see cors.ts
+    // The key names the website of a search or a click: narrowed by the handler; see cors.ts.
+    if (match.route === routes.search || match.route === routes.clicks) return engine.websites();
     if (match.route === routes.coupon) {
       const client = new URLSearchParams(query).get('client');
       return client ? websiteForClient(engine, client) : undefined;

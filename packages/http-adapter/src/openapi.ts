@@ -28,6 +28,7 @@ const SECURITY: Record<AuthKind, readonly Record<string, never[]>[]> = {
   public: [],
   website: [{ bearer: [] }],
   search: [{ bearer: [] }, { searchKey: [] }],
+  insights: [{ bearer: [] }, { searchKey: [] }],
   admin: [{ adminBearer: [] }],
 };
 
@@ -105,7 +106,7 @@ export function buildOpenApi(options: { prefix?: string } = {}): Record<string, 
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A website token: opens exactly one website.' },
         adminBearer: { type: 'http', scheme: 'bearer', description: 'An admin token (adminTokens in the config file).' },
-        searchKey: { type: 'http', scheme: 'bearer', description: 'A browser search key (POST /admin/v1/websites/{websiteId}/keys): opens only search on its website, with its forced scope.' },
+        searchKey: { type: 'http', scheme: 'bearer', description: 'A browser key (POST /admin/v1/websites/{websiteId}/keys): opens, on its website only, what its actions name: search (with its forced scope), insights (click events), or both.' },
       },
     },
   };

@@ -5,6 +5,7 @@ import { serialize } from '../src/codecs.js';
 const page = (result: object[], extra: Record<string, unknown> = {}) => ({
   type: 1,
   payload: { result, total_results: result.length, suggestions: {}, redirects: {}, ...extra },
+  query_id: 'mhx3k2p1.Qm9vb2sgaGVsbG8gdw',
 });
 
 describe('search response serialiser', () => {
@@ -13,6 +14,14 @@ describe('search response serialiser', () => {
     const response = { ...page(products, { aggregations: { result: [{ key: 'k', doc_count: 1 }] }, ranges: { price: { min: null, max: 3 } } }), settings: { ats_model: 'm' } };
     expect(isDeepStrictEqual(JSON.parse(serialize.SearchResponse(response)), response)).toBe(true);
     expect(JSON.parse(serialize.SearchResponse(page([])))).toEqual(page([]));
+  });
+
+  it('splices the page from the product cache, so every envelope field (query_id, settings) comes after payload.result', () => {
+    // A product is never mutated in place (a change makes a new object); mutating one here shows which path wrote the page.
+    const product = { refId: 'p', title: 'first' };
+    serialize.SearchResponse({ ...page([product]), settings: { ats_model: 'm' } });
+    product.title = 'mutated';
+    expect(serialize.SearchResponse({ ...page([product]), settings: { ats_model: 'm' } })).toContain('"title":"first"');
   });
 
   it('serialises a changed product anew: the cache is keyed by the product object', () => {

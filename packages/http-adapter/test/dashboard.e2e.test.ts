@@ -304,6 +304,9 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     const refId = (await page.locator('.hit').first().getAttribute('data-ref'))!;
     const failures = await failuresDuring(async () => {
       await page.locator('button.open').first().click();
+      // Opening a product from the results sends a click on it (insights middleware → POST /3.0/events/clicks, 202).
+      await expect.poll(async () => /aisle_http_requests_total\{[^}]*route="\/3\.0\/events\/clicks"[^}]*status="202"/
+        .test(await (await fetch(`${app.url}/metrics`)).text())).toBe(true);
       expect(await page.getByRole('tab', { name: 'Product' }).getAttribute('aria-selected')).toBe('true');
       await productLoaded();
     });
@@ -377,7 +380,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     await page.getByRole('button', { name: 'Connect' }).click();
     const report = (await (await fetch(`${app.url}/admin/v1/websites/demo/reports/attribution`, { headers: { authorization: `Bearer ${identity.adminToken}` } })).json()) as {
       totals: { orders: number }; byRecommender: { key: string; orders: number }[]; byCampaign: { key: string }[]; byAtsModel: { key: string }[];
-      retailMedia: { adSetId: string }[]; priceBeat: { code: string }[];
+      retailMedia: { adSetId: string }[]; priceBeat: { code: string }[]; bySearchQuery: { key: string }[]; byRecommendationMethod: { key: string }[];
     };
     await expect.poll(() => page.locator('[data-total="orders"]').innerText(), { timeout: 10_000 }).toBe(String(report.totals.orders));
     const firstColumn = (id: string) => page.locator(`#${id} tbody tr td:first-child`).allInnerTexts();
@@ -385,6 +388,8 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     expect(await firstColumn('report-recommenders')).toEqual(report.byRecommender.slice(0, 10).map((l) => l.key));
     expect(await firstColumn('report-campaigns')).toEqual(report.byCampaign.slice(0, 10).map((l) => l.key));
     expect(await firstColumn('report-models')).toEqual(report.byAtsModel.slice(0, 10).map((l) => l.key));
+    expect(await firstColumn('report-click-queries')).toEqual(report.bySearchQuery.slice(0, 10).map((l) => l.key));
+    expect(await firstColumn('report-click-methods')).toEqual(report.byRecommendationMethod.slice(0, 10).map((l) => l.key));
     expect(await firstColumn('report-adsets')).toEqual(report.retailMedia.map((r) => r.adSetId));
     expect(await firstColumn('report-pricebeat')).toEqual(report.priceBeat.map((p) => p.code));
     // Every report with rows has its plot drawn.

@@ -70,6 +70,19 @@ export async function startService(options: ListenerOptions & { wrapEngine?: (en
   };
 }
 
+/** Serves an engine over a real socket on port 0; `close` stops the server (not the engine). */
+export async function serveEngine(engine: Engine, options: ListenerOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer(createListener(engine, { logger: false, ...options }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 const openapi = buildOpenApi() as { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>; components: unknown };
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 ajv.addSchema({ $id: 'aisle-openapi', components: openapi.components } as never);

@@ -2,8 +2,8 @@
  * Two engine replicas as separate processes (test/fixtures/replica-server.ts through tsx), each serving
  * HTTP on its own port, both on one PostgreSQL schema (a random name per run, dropped afterwards), with
  * a short poll interval: the coupon ledger, order idempotency, model propagation between replicas, a
- * SIGKILL in the middle of a purchase stream, and website settings changed through either replica, all
- * through the documented HTTP API.
+ * SIGKILL in the middle of a purchase stream, website settings changed through either replica, and a
+ * click on one replica naming a result page the other answered, all through the documented HTTP API.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -160,6 +160,25 @@ describe('two replicas (processes) on one PostgreSQL schema', () => {
     expect((await fetch(`${r1.url}/admin/v1/websites/site-a/keys/${id}`, { method: 'DELETE', headers: bearer(ADMIN_TOKEN) })).status).toBe(204);
     expect((await searchOn(r1)).status).toBe(401);
     await eventually(async () => (await searchOn(r2)).status === 401, 'replica 2 still accepts the revoked key');
+  });
+
+  it('(k) a click sent to replica 2 right after the search answered by replica 1 is accepted; a clickId sent to both is stored once', async () => {
+    const res = await post(`${r1.url}/v1.4/search`, { website_id: 'site-a', client: 'client-a', q: '', start: 0, size: 5 }, bearer(TOKEN_A));
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as { query_id: string; payload: { result: { refId: string }[] } };
+    const clickId = '5f0c9f3e-7d2a-4b6e-9c1a-3e8d2f4b6a70';
+    const body = {
+      customerId: CUSTOMER, sessionId: SESSION,
+      events: [{ eventTime: eventTime(), refId: page.payload.result[1]!.refId, type: 'click', queryId: page.query_id, position: 2, clickId }],
+    };
+    // At once: replica 1 has not necessarily written the page yet; replica 2 waits for it (CROSS_REPLICA_GRACE_MS).
+    const [onR2, onR1] = await Promise.all([post(`${r2.url}/3.0/events/clicks`, body, bearer(TOKEN_A)), post(`${r1.url}/3.0/events/clicks`, body, bearer(TOKEN_A))]);
+    expect([onR2.status, onR1.status], await onR2.clone().text()).toEqual([202, 202]);
+    const ids = await Promise.all([onR2, onR1].map(async (r) => ((await r.json()) as { transactionId: string }).transactionId));
+    expect(ids[0]).toBe(ids[1]);
+    const wrong = await post(`${r2.url}/3.0/events/clicks`, { ...body, events: [{ ...body.events[0], position: 1, clickId: undefined }] }, bearer(TOKEN_A));
+    expect(wrong.status).toBe(400);
+    expect(Object.keys(((await wrong.json()) as { errors: Record<string, string[]> }).errors)).toEqual(['events[0].Position']);
   });
 
   it('(b) concurrent duplicate orderIds sent to both replicas at once are counted once, with one transactionId', async () => {

@@ -1,7 +1,8 @@
 /**
  * `@aisle/instantsearch`: a search client for Algolia's InstantSearch.js that calls aisle's
- * `POST /v1.4/search` with a browser search key. Browser-safe (fetch only, no Node APIs), no runtime
- * dependencies.
+ * `POST /v1.4/search` with a browser search key, and an insights client (insights.ts) that sends the
+ * shopper's clicks and conversions to `POST /3.0/events/clicks`. Browser-safe (fetch only, no Node
+ * APIs), no runtime dependencies.
  *
  * ```js
  * import instantsearch from 'instantsearch.js';
@@ -24,6 +25,7 @@ import {
 import type { AisleErrorBody, AisleSearchRequest, AisleSearchResponse, AlgoliaQuery, AlgoliaSearchResult } from './wire.js';
 
 export * from './translate.js';
+export * from './insights.js';
 export type * from './wire.js';
 
 /** Options of {@link aisleSearchClient}. */
@@ -57,13 +59,28 @@ export interface AisleSearchClient {
   readonly lastRequests: readonly AisleSearchRequest[];
   /** Clears nothing (no cache); present because InstantSearch calls it when refreshing. */
   clearCache(): Promise<void>;
+  /**
+   * The 1-based position at which one of the last {@link REMEMBERED_PAGES} result pages showed a
+   * product (for the insights client's conversions, which carry no position).
+   */
+  positionOf(queryID: string, objectID: string): number | undefined;
 }
+
+/** Result pages whose positions the search client remembers. */
+export const REMEMBERED_PAGES = 50;
 
 /** Creates the client. */
 export function aisleSearchClient(options: AisleSearchClientOptions): AisleSearchClient {
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const endpoint = `${options.url.replace(/\/+$/, '')}/v1.4/search`;
   let lastRequests: AisleSearchRequest[] = [];
+  /** queryID → objectID → position, oldest page first. */
+  const positions = new Map<string, Map<string, number>>();
+  const remember = (result: AlgoliaSearchResult): void => {
+    if (result.queryID === undefined) return;
+    positions.set(result.queryID, new Map(result.hits.map((hit) => [hit.objectID, hit.__position!])));
+    if (positions.size > REMEMBERED_PAGES) positions.delete(positions.keys().next().value!);
+  };
 
   async function run(request: AisleSearchRequest): Promise<{ response: AisleSearchResponse; ms: number }> {
     const started = Date.now();
@@ -93,6 +110,7 @@ export function aisleSearchClient(options: AisleSearchClientOptions): AisleSearc
       return lastRequests;
     },
     async clearCache() {},
+    positionOf: (queryID, objectID) => positions.get(queryID)?.get(objectID),
     async search(queries) {
       const requests = queries.map((q) => toAisleRequest(q, options));
       const answeredBy = options.disjunctiveFacets === 'queries' ? queries.map((_, i) => i) : planQueries(queries, requests);
@@ -101,7 +119,9 @@ export function aisleSearchClient(options: AisleSearchClientOptions): AisleSearc
       const answers = new Map<number, AlgoliaSearchResult>();
       await Promise.all(own.map(async (i) => {
         const { response, ms } = await run(requests[i]!);
-        answers.set(i, toAlgoliaResult(response, queries[i]!, ms));
+        const result = toAlgoliaResult(response, queries[i]!, ms);
+        remember(result);
+        answers.set(i, result);
       }));
       return { results: queries.map((q, i) => (answeredBy[i] === i ? answers.get(i)! : facetQueryResult(answers.get(answeredBy[i]!)!, q))) };
     },

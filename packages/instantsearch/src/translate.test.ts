@@ -10,6 +10,22 @@ const options: TranslateOptions = {
   sortIndices: { products_price_asc: [{ price: { order: 'asc', type: 'number' } }] },
 };
 
+describe('range buckets for range widgets', () => {
+  it('asks for the bands of a numeric facet given bounds, and answers them in aisle.rangeBuckets', () => {
+    const banded = { ...options, rangeBuckets: { price: [20, 50] } };
+    const query: AlgoliaQuery = { indexName: 'products', params: { facets: ['brand', 'price', 'availability'], numericFilters: ['price>=10'] } };
+    const request = toAisleRequest(query, banded);
+    expect(request).toMatchObject({ range_fields: ['price', 'availability'], range_buckets: { price: [20, 50] }, scope: { price: { min: 10 } } });
+    // Without the facet (no range widget on the field) no bands are asked for.
+    expect(toAisleRequest({ indexName: 'products', params: { facets: ['brand'] } }, banded).range_buckets).toBeUndefined();
+    const bands = [{ to: 20, count: 4 }, { from: 20, to: 50, count: 9 }, { from: 50, count: 2 }];
+    const response: AisleSearchResponse = { type: 1, payload: { result: [], total_results: 15, ranges: { price: { min: 10, max: 80 } }, range_buckets: { price: bands } } };
+    const result = toAlgoliaResult(response, query);
+    expect(result.aisle?.rangeBuckets).toEqual({ price: bands });
+    expect(result.facets_stats).toEqual({ price: { min: 10, max: 80, avg: 0, sum: 0 } });
+  });
+});
+
 describe('InstantSearch query → aisle request', () => {
   it('maps query, paging, facets, ranges, sort and highlighting', () => {
     const request = toAisleRequest({

@@ -2,7 +2,8 @@
  * Translation between InstantSearch's queries and aisle's search requests, both ways. Pure.
  *
  * - `query` → `q`; `page` × `hitsPerPage` → `start`, `hitsPerPage` → `size` (InstantSearch pages from 0).
- * - `facets` → `aggregations` for text fields and `range_fields` for the configured numeric fields.
+ * - `facets` → `aggregations` for text fields and `range_fields` for the configured numeric fields (and
+ *   `range_buckets` for those given band bounds in `rangeBuckets`).
  * - `facetFilters`: `"f:v"` adds `v` to the accepted values of `f` (two AND-ed values of one field keep
  *   their intersection: aisle's scope holds one condition per field), `"f:-v"` excludes `v`, an OR group
  *   `["f:a","f:b"]` accepts either and marks `f` as a disjunctive facet (`disjunctive_facets`).
@@ -14,7 +15,9 @@
  *   of the sortBy widget) sends its `sort_fields`; any other name is relevance.
  * - The answer: `payload.result` → `hits` (with `objectID` = `refId` and `_highlightResult` built from
  *   aisle's `_highlight`), `total_results` → `nbHits`/`nbPages`, `aggregations` → `facets`,
- *   `ranges` → `facets_stats`.
+ *   `ranges` → `facets_stats`, `range_buckets` (fields given `rangeBuckets`) → `aisle.rangeBuckets`; `query_id` → `queryID`,
+ *   and each hit carries `__queryID` and its 1-based `__position` in the whole result list, as
+ *   InstantSearch's insights events expect.
  * @module
  */
 import type {
@@ -28,10 +31,17 @@ export interface TranslateOptions {
   client: string;
   /** Numeric fields: requested as `range_fields` (for range widgets) and filtered with bounds. */
   numericFields?: readonly string[];
+  /**
+   * Per numeric field, ascending band bounds: when a query asks for the field's facet (a range widget),
+   * aisle counts its matches per band (`range_buckets`), answered in `aisle.rangeBuckets` for a histogram.
+   */
+  rangeBuckets?: Readonly<Record<string, readonly number[]>>;
   /** Index name → sort keys (the sortBy widget's items); other index names sort by relevance. */
   sortIndices?: Readonly<Record<string, readonly AisleSortField[]>>;
   /** Sent as `customer_id` (personalization). */
   customerId?: string;
+  /** Sent as `session_id`: the shopper's session, which clicks and conversions are counted under. */
+  sessionId?: string;
   /** Ask aisle for highlighting (default true). */
   highlight?: boolean;
 }
@@ -164,6 +174,7 @@ export function toAisleRequest(query: AlgoliaQuery, options: TranslateOptions): 
     website_id: options.websiteId, client: options.client, q: params.query ?? '', start: page * hitsPerPage, size: hitsPerPage,
   };
   if (options.customerId !== undefined) request.customer_id = options.customerId;
+  if (options.sessionId !== undefined) request.session_id = options.sessionId;
 
   const scope = new ScopeBuilder(numericFields);
   const disjunctive = new Set<string>();
@@ -201,6 +212,8 @@ export function toAisleRequest(query: AlgoliaQuery, options: TranslateOptions): 
   const ranges = facets.filter((f) => numericFields.has(f));
   if (aggregations.length > 0) request.aggregations = aggregations;
   if (ranges.length > 0) request.range_fields = ranges;
+  const banded = ranges.filter((f) => options.rangeBuckets?.[f] !== undefined);
+  if (banded.length > 0) request.range_buckets = Object.fromEntries(banded.map((f) => [f, [...options.rangeBuckets![f]!]]));
   const disjunctiveFacets = [...disjunctive].filter((f) => aggregations.includes(f));
   if (disjunctiveFacets.length > 0) request.disjunctive_facets = disjunctiveFacets;
 
@@ -254,9 +267,12 @@ export function toAlgoliaResult(response: AisleSearchResponse, query: AlgoliaQue
   const preTag = params.highlightPreTag ?? DEFAULT_PRE_TAG;
   const postTag = params.highlightPostTag ?? DEFAULT_POST_TAG;
   const { payload } = response;
-  const hits: AlgoliaHit[] = payload.result.map((product) => {
+  const hits: AlgoliaHit[] = payload.result.map((product, i) => {
     const { _highlight: _marks, ...fields } = product;
-    return { ...fields, objectID: product.refId, _highlightResult: highlightResult(product, preTag, postTag) };
+    return {
+      ...fields, objectID: product.refId, _highlightResult: highlightResult(product, preTag, postTag),
+      __queryID: response.query_id, __position: page * hitsPerPage + i + 1,
+    };
   });
   const result: AlgoliaSearchResult = {
     index: query.indexName,
@@ -270,6 +286,7 @@ export function toAlgoliaResult(response: AisleSearchResponse, query: AlgoliaQue
     processingTimeMS: Math.round(processingTimeMS),
     exhaustiveNbHits: true,
     exhaustiveFacetsCount: true,
+    queryID: response.query_id,
   };
   const facets: Record<string, Record<string, number>> = {};
   for (const [field, buckets] of Object.entries(payload.aggregations ?? {})) {
@@ -286,6 +303,7 @@ export function toAlgoliaResult(response: AisleSearchResponse, query: AlgoliaQue
   if (payload.suggestions !== undefined) extras.suggestions = payload.suggestions;
   if (payload.redirects?.url !== undefined) extras.redirects = payload.redirects;
   if (response.settings?.ats_model !== undefined) extras.atsModel = response.settings.ats_model;
+  if (payload.range_buckets !== undefined) extras.rangeBuckets = payload.range_buckets;
   if (Object.keys(extras).length > 0) result.aisle = extras;
   return result;
 }

@@ -24,11 +24,15 @@ export interface AisleSearchRequest {
   start: number;
   size: number;
   customer_id?: string;
+  /** The shopper's session (clicks and conversions are counted under it). */
+  session_id?: string;
   scope?: Record<string, AisleTextScope | AisleNumericScope>;
   aggregations?: string[];
   /** Fields whose counts ignore their own scope condition (docs/design.md, "Search request and response"). */
   disjunctive_facets?: string[];
   range_fields?: string[];
+  /** Numeric field → strictly ascending bounds: counts per band (docs/http-api.md, `range_buckets`). */
+  range_buckets?: Record<string, number[]>;
   sort_fields?: AisleSortField[];
   /** Ask for `_highlight` on each result. */
   highlight?: boolean;
@@ -42,14 +46,24 @@ export interface AisleProduct {
   [field: string]: unknown;
 }
 
+/** One band of aisle's `payload.range_buckets.<field>`: `from` inclusive, `to` exclusive. */
+export interface AisleRangeBucket {
+  from?: number;
+  to?: number;
+  count: number;
+}
+
 /** aisle's search response. */
 export interface AisleSearchResponse {
   type: number;
+  /** The id of this result page: clicks on its products name it. */
+  query_id: string;
   payload: {
     result: AisleProduct[];
     total_results: number;
     aggregations?: Record<string, { key: string; doc_count: number }[]>;
     ranges?: Record<string, { min: number | null; max: number | null }>;
+    range_buckets?: Record<string, AisleRangeBucket[]>;
     suggestions?: { corrected_query?: string; dropped_words?: string[]; queries?: string[] };
     redirects?: { url?: string };
   };
@@ -61,6 +75,23 @@ export interface AisleErrorBody {
   type: number;
   code: number;
   message: string;
+}
+
+/** aisle's click event (`POST /3.0/events/clicks`). */
+export interface AisleClickEvent {
+  eventTime: string;
+  refId: string;
+  type: 'click' | 'addToCart';
+  queryId?: string;
+  position?: number;
+  clickId?: string;
+}
+
+/** aisle's clicks request body. */
+export interface AisleClickRequest {
+  customerId: string;
+  sessionId: string;
+  events: AisleClickEvent[];
 }
 
 /** One facet filter of Algolia's `facetFilters`: `"field:value"`, `"field:-value"`, or an OR group. */
@@ -97,9 +128,13 @@ export interface HighlightResult {
   fullyHighlighted?: boolean;
 }
 
-/** One hit of an Algolia response: the product plus `objectID` and `_highlightResult`. */
+/** One hit of an Algolia response: the product plus `objectID`, `_highlightResult`, and the insights fields. */
 export interface AlgoliaHit {
   objectID: string;
+  /** The result page's id (aisle's `query_id`). */
+  __queryID?: string;
+  /** 1-based position of the hit in the whole result list. */
+  __position?: number;
   _highlightResult?: Record<string, HighlightResult>;
   [field: string]: unknown;
 }
@@ -117,8 +152,16 @@ export interface AlgoliaSearchResult {
   processingTimeMS: number;
   exhaustiveNbHits: boolean;
   exhaustiveFacetsCount: boolean;
+  /** The result page's id (aisle's `query_id`), as Algolia answers with `clickAnalytics`. */
+  queryID?: string;
   facets?: Record<string, Record<string, number>>;
   facets_stats?: Record<string, { min: number; max: number; avg: number; sum: number }>;
-  /** aisle's extras: the query suggestions, redirect and semantic model of the answer. */
-  aisle?: { suggestions?: AisleSearchResponse['payload']['suggestions']; redirects?: { url?: string }; atsModel?: string };
+  /**
+   * aisle's extras: the query suggestions, redirect and semantic model of the answer, and the counts per
+   * band of the numeric fields given `rangeBuckets` (a range slider's histogram).
+   */
+  aisle?: {
+    suggestions?: AisleSearchResponse['payload']['suggestions']; redirects?: { url?: string }; atsModel?: string;
+    rangeBuckets?: Record<string, AisleRangeBucket[]>;
+  };
 }

@@ -65,6 +65,16 @@ describe('aisleSearchClient over HTTP', () => {
     expect(again.results[1]!.facets!.brand).toEqual(Object.fromEntries(direct.payload.aggregations!.brand!.map((b) => [b.key, b.doc_count])));
   });
 
+  it('feeds a price histogram: the bands of a range widget\'s field, as aisle counts them', async () => {
+    const client = aisleSearchClient({ ...options, rangeBuckets: { price: [25, 50, 100] } });
+    const { results } = await client.search([{ indexName: 'products', params: { query: '', hitsPerPage: 0, facets: ['price'], numericFilters: ['price<=80'] } }]);
+    const direct = await engine.search({ website_id: 'shop', client: 'c', q: '', start: 0, size: 0, scope: { price: { max: 80 } }, range_buckets: { price: [25, 50, 100] } });
+    expect(results[0]!.aisle?.rangeBuckets).toEqual(direct.payload.range_buckets);
+    const bands = results[0]!.aisle!.rangeBuckets!.price!;
+    expect(bands.map((b) => [b.from, b.to])).toEqual([[undefined, 25], [25, 50], [50, 100], [100, undefined]]);
+    expect(bands.reduce((n, b) => n + b.count, 0)).toBe(results[0]!.nbHits);
+  });
+
   it('rejects with aisle\'s message and status', async () => {
     const wrongKey = aisleSearchClient({ ...options, key: 'sk_nope' });
     await expect(wrongKey.search([{ indexName: 'p' }])).rejects.toMatchObject({ name: 'AisleSearchError', status: 401 });

@@ -26,6 +26,7 @@ import * as queryDecoder from './query-decoder.js';
 import * as lessRedundant from './less-redundant.js';
 import * as signRetailMedia from './sign-retail-media.js';
 import * as validatePurchaseRequest from './validate-purchase-request.js';
+import * as resultPagesRecord from './result-pages-record.js';
 import * as readProductFeed from './read-product-feed.js';
 
 /** What a micro file exports: the function it measures and its cases. */
@@ -49,6 +50,7 @@ export const MICRO_FILES: Record<string, MicroFile> = {
   'less-redundant': lessRedundant,
   'sign-retail-media': signRetailMedia,
   'validate-purchase-request': validatePurchaseRequest,
+  'result-pages-record': resultPagesRecord,
   'read-product-feed': readProductFeed,
 };
 

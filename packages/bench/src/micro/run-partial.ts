@@ -1,6 +1,6 @@
 /**
  * `runPartial` (search/run-partial): one pass over a catalog's doc range — posting intersection for
- * the words, facet counting, min/max and top-k — for plans that exercise one part each.
+ * the words, facet counting, min/max, range buckets and top-k — for plans that exercise one part each.
  * @module
  */
 import { compileSearchPlan, runPartial, validateSearchRequest } from '@aisle/engine/internal';
@@ -19,6 +19,7 @@ export async function cases(ctx: MicroContext): Promise<MicroCase[]> {
     ['two words (posting intersection)', { q: 'classic black' }],
     ['all docs: facet counts on brand and search_category', { q: '', aggregations: ['brand', 'search_category'] }],
     ['all docs: min/max of price and ratings', { q: '', range_fields: ['price', 'ratings'] }],
+    ['all docs: range buckets of price (10 bands)', { q: '', range_buckets: { price: [10, 20, 50, 100, 200, 500, 1000, 2000, 5000] } }],
     ['all docs: top-20 by price (top-k)', { q: '', sort_fields: [{ price: { order: 'asc', type: 'number' } }] }],
     ['all docs: top-20 by brand then price (two-key top-k)', { q: '', sort_fields: [{ brand: { order: 'asc', type: 'text' } }, { price: { order: 'desc', type: 'number' } }] }],
     // Scope conditions (search/conditions.ts): per-doc checks over browse candidates and over text matches.

@@ -36,8 +36,9 @@ import { readProducts } from './input/read-products.js';
 import { withEarlierSkips, type SkipReport } from './input/skip-report.js';
 import { runInSlices, SLICE_MS } from './build/time-slices.js';
 import { carryDerivedLookups } from './columns/text-column-lookups.js';
-import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveProductList, planDeletes } from './changes/tombstones.js';
+import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveDocs, liveProductList, planDeletes } from './changes/tombstones.js';
 import { vectorOf } from './columns/vector-column.js';
+import { firstMismatch, valueFits, type FieldMismatch, type FieldTypes } from './field-types.js';
 
 /** Options of a {@link Catalog}. */
 export interface CatalogOptions {
@@ -290,6 +291,11 @@ export class Catalog implements CatalogView {
   /** The options given at creation (field weights, synonyms); searches combine them with the website settings. */
   readonly options: Readonly<CatalogOptions>;
   private current: CatalogState;
+  /**
+   * The website's pinned field types (`settings.fields`), set by the engine whenever its settings
+   * change: every load and patch read after that checks its products against them.
+   */
+  fieldTypes: FieldTypes | undefined;
   /** Changes waiting for the next build. */
   private readonly queue: QueuedChange[] = [];
   /** True while a build runs (its changes are out of the queue). */
@@ -402,6 +408,28 @@ export class Catalog implements CatalogView {
         process.emitWarning(`catalog version listener failed: ${err instanceof Error ? err.message : String(err)}`, 'AisleCatalogListenerWarning');
       }
     }
+  }
+
+  /**
+   * Up to `limit` live products whose values do not fit `types`, in product order: what a settings
+   * change pinning those types would leave unfit. Reads only the pinned fields' values (fields no
+   * product has are skipped), handing the event loop back every {@link SYNC_BUILD_LIMIT} products.
+   */
+  async fieldMismatches(types: FieldTypes, limit: number): Promise<FieldMismatch[]> {
+    const state = this.current;
+    const present = Object.keys(types).filter((field) => state.fieldByName.has(field));
+    if (present.length === 0) return [];
+    const readers = present.map((field) => ({ field, type: types[field]!.type, valueOf: state.store.fieldReader(field) }));
+    const refIdOf = state.store.fieldReader('refId');
+    const out: FieldMismatch[] = [];
+    const docs = liveDocs(state);
+    for (let i = 0; i < docs.length && out.length < limit; i++) {
+      if (i > 0 && i % SYNC_BUILD_LIMIT === 0) await new Promise((resolve) => setImmediate(resolve));
+      const d = docs[i]!;
+      const unfit = readers.find((r) => !valueFits(r.type, r.valueOf(d)));
+      if (unfit) out.push(firstMismatch({ refId: refIdOf(d), [unfit.field]: unfit.valueOf(d) }, { [unfit.field]: types[unfit.field]! })!);
+    }
+    return out;
   }
 
   /** Visits every product in doc (insertion) order. */
@@ -550,7 +578,7 @@ export class Catalog implements CatalogView {
    */
   async patch(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const positions: number[] = [];
-    const { products: patches, skipped } = await readProducts(source, options, positions);
+    const { products: patches, skipped } = await readProducts(source, options, positions, this.fieldTypes);
     return withEarlierSkips(await this.patchRecords(patches, positions, options?.onError ?? 'reject'), skipped);
   }
 
@@ -677,7 +705,7 @@ export class Catalog implements CatalogView {
    * complete.
    */
   async upsert(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
-    const { products, skipped } = await readProducts(source, options);
+    const { products, skipped } = await readProducts(source, options, undefined, this.fieldTypes);
     if (products.length === 0) return { loaded: 0, skipped: skipped.first, skippedCount: skipped.count, catalogSize: this.liveCount };
     const { catalogSize } = await this.enqueue({ kind: 'upsert', products });
     return this.summary(products, skipped, catalogSize);
@@ -685,7 +713,7 @@ export class Catalog implements CatalogView {
 
   /** Replaces the whole catalog atomically with the products of `source`. */
   async replace(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
-    const { products, skipped } = await readProducts(source, options);
+    const { products, skipped } = await readProducts(source, options, undefined, this.fieldTypes);
     const { catalogSize } = await this.enqueue({ kind: 'replace', products });
     return this.summary(products, skipped, catalogSize);
   }

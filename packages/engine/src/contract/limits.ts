@@ -11,8 +11,10 @@ export const MAX_SEARCH_SIZE = 1000;
 export const DEFAULT_SEARCH_SIZE = 20;
 /** Longest accepted `q`, in UTF-16 code units. */
 export const MAX_QUERY_LENGTH = 1000;
-/** Most keys in `scope`, entries in `aggregations`, `range_fields`, `disjunctive_facets`, `sort_fields`. */
+/** Most keys in `scope` and `range_buckets`, entries in `aggregations`, `range_fields`, `disjunctive_facets`, `sort_fields`. */
 export const MAX_REQUEST_FIELDS = 100;
+/** Most bounds of one `range_buckets` field (a price slider has a few dozen bands at most). */
+export const MAX_RANGE_BOUNDS = 100;
 /** Most values in one scope condition list (`[...]` or `not`). */
 export const MAX_SCOPE_VALUES = 10_000;
 
@@ -46,6 +48,16 @@ export const MAX_COUPON_CODE_LENGTH = 128;
 export const MAX_HMAC_LENGTH = 256;
 /** Longest id-like string (orderId, refId, paymentMethod, tacticLabel, atsModel, codes…), in characters (code points, as JSON Schema's maxLength counts; the coupon-issue field checks count UTF-16 units). */
 export const MAX_ID_LENGTH = 256;
+/** Most refIds of one bulk delete (`POST …/products/delete`); a larger cleanup is several calls, or a scope. */
+export const MAX_BULK_DELETE_REFIDS = 10_000;
+
+/**
+ * Largest body of a bulk delete, in bytes: {@link MAX_BULK_DELETE_REFIDS} refIds of the longest length
+ * ({@link MAX_ID_LENGTH} characters of up to 4 UTF-8 bytes, quoted, comma-separated), plus 64 KiB for the
+ * rest. A listener reads this body with this limit when its own is lower.
+ */
+export const MAX_BULK_DELETE_BYTES = MAX_BULK_DELETE_REFIDS * (MAX_ID_LENGTH * 4 + 3) + 64 * 1024;
+
 /** Longest URL (currentUrl, referralUrl), in characters (code points, as JSON Schema's maxLength counts). */
 export const MAX_URL_LENGTH = 2048;
 /** Largest retail-media ad-set version (a signed 32-bit integer). */

@@ -22,7 +22,7 @@ import { WebsiteSettingsSchema } from './settings-schema.js';
 export { NumericScopeSchema, ScopeConditionSchema, type ScopeCondition, type ScopeConditions } from './scope-schema.js';
 import {
   DECIMAL_STRING_PATTERN, DEFAULT_SEARCH_SIZE, DEFAULT_SET_COUNT, MAX_BUNDLE_COUNT, MAX_COUPON_CODE_LENGTH, MAX_EVENTS_PER_REQUEST,
-  MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUERY_LENGTH, MAX_REQUEST_FIELDS, MAX_SEARCH_SIZE,
+  MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUERY_LENGTH, MAX_RANGE_BOUNDS, MAX_BULK_DELETE_REFIDS, MAX_REQUEST_FIELDS, MAX_SEARCH_SIZE,
   MAX_SET_COUNT, MAX_VIEWS_PER_REQUEST, MAX_ID_LENGTH, MAX_URL_LENGTH, MAX_DECIMAL, MAX_QUANTITY, MAX_HMAC_LENGTH, MAX_AD_SET_VERSION,
 } from './limits.js';
 
@@ -73,7 +73,11 @@ const SortSpec = Type.Object({ order: oneOf(['asc', 'desc'] as const), type: one
 const fieldList = (description: string) => Type.Array(Type.String(), { maxItems: MAX_REQUEST_FIELDS, description });
 
 const SearchRequestSchema = Type.Object({
-  session_id: opt(str('Extension: the shopper\'s session. A search\'s session is this, else customer_id: search analytics count a search-as-you-type chain once per session, and completions need distinct sessions (docs/http-api.md).')),
+  session_id: opt(Type.String({
+    minLength: 1, maxLength: MAX_ID_LENGTH,
+    description: 'Extension: the shopper\'s session. A search\'s session is this, else customer_id: search analytics count a search-as-you-type chain once per session, '
+      + 'completions need distinct sessions, and the result page is remembered with it (clicks and conversions; docs/http-api.md).',
+  })),
   customer_id: opt(str('Customer id; required when personalization is enabled for the website, and then the best results are re-ranked toward what this customer viewed and bought (same set, totals and facets).')),
   website_id: Type.String({ minLength: 1 }),
   q: Type.String({ maxLength: MAX_QUERY_LENGTH, description: 'Query text; "" matches every product (category browsing).' }),
@@ -86,6 +90,12 @@ const SearchRequestSchema = Type.Object({
   scope: opt(ref('Scope', ScopeSchema)),
   aggregations: opt(fieldList('Text fields for which a document count per value is returned.')),
   range_fields: opt(fieldList('Numeric fields for which min and max are returned.')),
+  range_buckets: opt(dict(Type.Array(Type.Number(), { minItems: 1, maxItems: MAX_RANGE_BOUNDS }), {
+    maxProperties: MAX_REQUEST_FIELDS,
+    description: 'Per numeric field, strictly ascending bounds: payload.range_buckets.<field> counts the matches per band, '
+      + 'every band listed (from inclusive, to exclusive; the first has no from, the last no to). The field\'s own scope '
+      + 'condition is ignored when the field is in disjunctive_facets, else it applies.',
+  })),
   disjunctive_facets: opt(fieldList('Fields whose aggregation counts ignore the field\'s own scope condition (other conditions still apply); '
     + 'each is aggregated even when aggregations does not name it.')),
   highlight: opt(bool('When true, each result item carries _highlight: {<field>: "HTML-escaped text with <em>matched</em> words"} for the text fields that matched.')),
@@ -101,6 +111,12 @@ const NumericRangeSchema = Type.Object({
   max: Type.Unsafe<number | null>({ type: ['number', 'null'] }),
 });
 
+const RangeBucketSchema = Type.Object({
+  from: opt(num('Lower bound, inclusive (absent on the first bucket).')),
+  to: opt(num('Upper bound, exclusive (absent on the last bucket).')),
+  count: int(),
+});
+
 const ProductFields = Type.Object({
   refId: str(),
   availability: opt(int('0 out of stock, -1 not tracked, >0 in stock.')),
@@ -111,6 +127,9 @@ const ProductFields = Type.Object({
 /** A product exactly as loaded: the fields the engine reads, plus any others (typed as open). */
 const ProductSchema = Type.Unsafe<Static<typeof ProductFields> & { [field: string]: unknown }>({ ...ProductFields });
 
+/** The id of one answered result list (search page, recommendation or bundle response); see docs/http-api.md, "Clicks". */
+const resultListId = (description: string) => Type.String({ description });
+
 const SearchResponseSchema = Type.Object({
   type: int('1 on success.'),
   payload: Type.Object({
@@ -118,6 +137,7 @@ const SearchResponseSchema = Type.Object({
     total_results: int(),
     aggregations: opt(dict(Type.Array(ref('FacetBucket', FacetBucketSchema)))),
     ranges: opt(dict(ref('NumericRange', NumericRangeSchema))),
+    range_buckets: opt(dict(Type.Array(ref('RangeBucket', RangeBucketSchema)), { description: 'Present when the request has range_buckets.' })),
     suggestions: Type.Object({
       corrected_query: opt(str('The query with each word that matched only by typo replaced by its best correction.')),
       dropped_words: opt(strArray('When no product matches every query word: the words the best result does not match (the results are the products matching the most words).')),
@@ -125,6 +145,8 @@ const SearchResponseSchema = Type.Object({
     }),
     redirects: Type.Object({ url: opt(str()) }),
   }),
+  // After payload: the adapter's serialiser writes the envelope up to the page first (codecs.ts).
+  query_id: resultListId('Opaque id of this result page, unique per response: send it as queryId (with the 1-based position) in click events.'),
   settings: opt(Type.Object(
     { ats_model: str('The semantic model that ranked the results, as "id@version"; echo as atsModel in purchase products.') },
     { description: 'Present only when a semantic model took part in ranking the results.' },
@@ -137,12 +159,22 @@ const ErrorEnvelopeSchema = Type.Object({
   type: int('Always -1.'), code: int('The HTTP status.'), message: str(),
 }, { description: 'Error body of search, recommendation, bundle, coupon and unmatched paths: a negative type, the HTTP status as code, and a message.' });
 
+/** A product value that does not fit its field's pinned type (`settings.fields`). */
+const FieldMismatchSchema = Type.Object({
+  line: opt(int('1-based NDJSON line or array element of the record (loads and patches).')),
+  refId: str(), field: str(), value: Type.Unknown({ description: 'The value as given.' }), message: str(),
+});
+
 const ProblemDetailsSchema = Type.Object({
   type: str('URL of the HTTP status definition.'),
   title: str(),
   status: int(),
   errors: dict(strArray(), { description: 'Messages keyed by property path; "$" is the request as a whole.' }),
   traceId: str('W3C traceparent form.'),
+  records: opt(Type.Array(FieldMismatchSchema, {
+    description: 'Products whose values do not fit their fields\' pinned types: those of a load or patch refused '
+      + 'with onError=reject (400), or stored products a settings change would no longer fit (409); at most 100.',
+  })),
 }, { description: 'RFC 7807 problem details (purchase, view and admin endpoints).' });
 
 // ---- recommendations ----------------------------------------------------------------------------
@@ -168,6 +200,7 @@ const RecommendResponseSchema = Type.Object({
   payload: strArray('Product reference ids.'),
   slots: Type.Array(ref('RecommendationSlot', RecommendationSlotSchema), { description: 'One per payload entry, same order.' }),
   recommenderId: str(),
+  queryId: resultListId('Opaque id of this response: send it as queryId (with the 1-based position in payload) in click events.'),
 });
 
 const BundleRequestSchema = Type.Object({
@@ -187,6 +220,7 @@ const BundleResponseSchema = Type.Object({
   type: int(), code: int(),
   payload: Type.Array(strArray(), { description: 'A list of bundles, each a list of RefIds.' }),
   recommenderId: str(),
+  queryId: resultListId('Opaque id of this response: send it as queryId in click events; positions count the RefIds of every bundle in order (1-based).'),
 });
 
 // ---- events -------------------------------------------------------------------------------------
@@ -242,10 +276,34 @@ const PurchaseRequestSchema = Type.Object({
   events: Type.Array(ref('PurchaseEvent', PurchaseEventSchema), { minItems: 1, maxItems: MAX_EVENTS_PER_REQUEST }),
 }, { description: 'The purchase body in the spec\'s camelCase (the engine also accepts PascalCase names, and null as absent).' });
 
+/** The result-list fields of a click or view: the `query_id`/`queryId` of the list and the 1-based position in it. */
+const resultListFields = {
+  queryId: opt(text(MAX_ID_LENGTH, 'The query_id (search) or queryId (recommendation, bundle) of the list the product was shown in.')),
+  position: opt(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: '1-based rank of the product in the whole result list (required with queryId).' })),
+};
+/** With a queryId, the position is required (the list is checked to have held the refId there). */
+const positionWithQueryId = { if: presentFields(['queryId']), then: presentFields(['position']) };
+
 const ViewEventSchema = Type.Object({
   currentUrl: text(MAX_URL_LENGTH), eventTime: eventTime(), refId: text(MAX_ID_LENGTH),
   referralUrl: opt(text(MAX_URL_LENGTH)), recommenderId: opt(guid()), tacticId: opt(guid()), clickId: opt(guid()),
-});
+  ...resultListFields,
+}, positionWithQueryId);
+
+/** What a click event records: a click on a result, or an add-to-cart from it. */
+export const CLICK_TYPES = ['click', 'addToCart'] as const;
+
+const ClickEventSchema = Type.Object({
+  eventTime: eventTime(), refId: text(MAX_ID_LENGTH), type: oneOf(CLICK_TYPES),
+  ...resultListFields,
+  clickId: opt(guid('Idempotency key: a click whose clickId was already recorded for the website is accepted and not stored again; a purchased product naming it is attributed to this click.')),
+  recommenderId: opt(guid()), tacticId: opt(guid()),
+}, positionWithQueryId);
+
+const ClickRequestSchema = Type.Object({
+  customerId: guid(), sessionId: guid(),
+  events: Type.Array(ref('ClickEvent', ClickEventSchema), { minItems: 1, maxItems: MAX_EVENTS_PER_REQUEST }),
+}, { description: 'Clicks and add-to-carts on results (extension), validated like purchases.' });
 
 const ViewRequestSchema = Type.Object({
   customerId: guid(), sessionId: guid(),
@@ -263,7 +321,10 @@ const CouponUsedSchema = Type.Object({
 
 const LoadSummarySchema = Type.Object({
   loaded: int(),
-  skipped: Type.Array(Type.Object({ line: int(), message: str() })),
+  skipped: Type.Array(Type.Object({
+    line: int(), message: str(),
+    refId: opt(str()), field: opt(str()), value: opt(Type.Unknown()),
+  }, { description: 'A record skipped; a value not fitting its field\'s pinned type also names refId, field and value.' })),
   skippedCount: int(),
   strayValues: opt(Type.Array(
     Type.Object({ field: str(), count: int(), refIds: strArray() }),
@@ -273,6 +334,18 @@ const LoadSummarySchema = Type.Object({
 });
 
 const DeleteResultSchema = Type.Object({ deleted: int(), catalogSize: int() });
+
+const BulkDeleteRequestSchema = Type.Object({
+  refIds: opt(Type.Array(Type.String({ minLength: 1 }), {
+    minItems: 1, maxItems: MAX_BULK_DELETE_REFIDS, description: `The products to delete (1 to ${MAX_BULK_DELETE_REFIDS} refIds).`,
+  })),
+  scope: opt(ref('Scope', ScopeSchema, { description: 'Deletes every product the scope selects (same syntax as the search request\'s scope; not empty).' })),
+}, { additionalProperties: false, description: 'Exactly one of refIds and scope.' });
+
+const BulkDeleteResultSchema = Type.Object({
+  deleted: int('Products deleted.'),
+  notFound: strArray('The refIds asked for that the catalog did not hold (always empty for a scope).'),
+});
 
 const CouponIssueSchema = Type.Object({
   code: Type.String({ minLength: 1, maxLength: MAX_COUPON_CODE_LENGTH }), customerId: opt(str()), discount: opt(decimal()),
@@ -316,21 +389,32 @@ const RecommendationReportSchema = Type.Object({
   }), { description: 'By served descending, then method.' }),
 });
 
-const attributionLines = () => Type.Array(ref('AttributionLine', AttributionLineSchema));
+const attributionLines = (description?: string) => Type.Array(ref('AttributionLine', AttributionLineSchema), d(description));
+/** Where a clicked result list came from. */
+export const RESULT_LIST_KINDS = ['search', 'recommendation'] as const;
+const ClickPositionLineSchema = Type.Object({
+  kind: oneOf(RESULT_LIST_KINDS), position: int('1-based rank of the clicked product in its result list.'), revenue: num(), orders: int(), units: num(),
+});
 const AttributionReportSchema = Type.Object({
   websiteId: str(), from: opt(str()), to: opt(str()),
-  totals: Type.Object({ revenue: num(), orders: int(), units: num(), attributedRevenue: num() }),
+  totals: Type.Object({
+    revenue: num(), orders: int(), units: num(), attributedRevenue: num(),
+    clickAttributedRevenue: num('Revenue of the lines converted from a click on a search or recommendation result (docs/http-api.md, "Clicks").'),
+  }),
   byRecommender: attributionLines(), byWidget: attributionLines(), byCampaign: attributionLines(), byTactic: attributionLines(), byAtsModel: attributionLines(),
+  bySearchQuery: attributionLines('Lines converted from a click on a search result, by normalised query.'),
+  byRecommendationMethod: attributionLines('Lines converted from a click on a recommendation or bundle, by method (canonical spelling; "bundle").'),
+  byClickPosition: Type.Array(ClickPositionLineSchema, { description: 'Converted lines by the kind of list and the position of the click that led to them.' }),
   retailMedia: Type.Array(Type.Object({ adSetId: str(), units: num(), revenue: num(), spend: num(), clicksCost: num(), milleCost: num(), flagged: int() })),
   priceBeat: Type.Array(Type.Object({ code: str(), discount: num(), orders: int(), reused: int() })),
   flagged: Type.Array(Type.Object({ orderId: str(), refId: str(), reason: str() })),
 });
 
-/** What a browser search key may open. Only `search` exists. */
-export const KEY_ACTIONS = ['search'] as const;
+/** What a browser key may open: `search` (POST /v1.4/search), `insights` (POST /3.0/events/clicks). */
+export const KEY_ACTIONS = ['search', 'insights'] as const;
 
 const SearchKeyRequestSchema = Type.Object({
-  actions: Type.Array(oneOf(KEY_ACTIONS), { minItems: 1, description: 'What the key opens; only "search" exists.' }),
+  actions: Type.Array(oneOf(KEY_ACTIONS), { minItems: 1, description: 'What the key opens: "search" (searches), "insights" (click events), or both.' }),
   expiresAt: opt(Type.String({ format: 'date-time', description: 'When the key stops working (ISO 8601, in the future). Absent: never.' })),
   scope: opt(ref('Scope', ScopeSchema, { description: 'Forced scope ANDed with every request made with the key (the caller cannot widen it).' })),
 }, { additionalProperties: false, description: 'A browser search key to create.' });
@@ -366,6 +450,7 @@ export const schemas = {
   SearchRequest: SearchRequestSchema,
   FacetBucket: FacetBucketSchema,
   NumericRange: NumericRangeSchema,
+  RangeBucket: RangeBucketSchema,
   SearchResponse: SearchResponseSchema,
   ErrorEnvelope: ErrorEnvelopeSchema,
   ProblemDetails: ProblemDetailsSchema,
@@ -379,11 +464,15 @@ export const schemas = {
   PurchaseRequest: PurchaseRequestSchema,
   ViewEvent: ViewEventSchema,
   ViewRequest: ViewRequestSchema,
+  ClickEvent: ClickEventSchema,
+  ClickRequest: ClickRequestSchema,
   EventAck: EventAckSchema,
   CouponUsed: CouponUsedSchema,
   Product: ProductSchema,
   LoadSummary: LoadSummarySchema,
   DeleteResult: DeleteResultSchema,
+  BulkDeleteRequest: BulkDeleteRequestSchema,
+  BulkDeleteResult: BulkDeleteResultSchema,
   CouponIssueRequest: CouponIssueRequestSchema,
   CouponIssueResult: CouponIssueResultSchema,
   WebsiteStats: WebsiteStatsSchema,
@@ -444,6 +533,12 @@ export type SearchRequest = WireType<'SearchRequest'>;
 export type FacetBucket = WireType<'FacetBucket'>;
 /** `payload.ranges.<field>`; both null when no matching product has a value. */
 export type NumericRange = WireType<'NumericRange'>;
+/** The body of `POST …/products/delete`: `{refIds}` or `{scope}`. */
+export type BulkDeleteRequest = WireType<'BulkDeleteRequest'>;
+/** The answer of a bulk delete. */
+export type BulkDeleteResult = WireType<'BulkDeleteResult'>;
+/** One bucket of `payload.range_buckets.<field>`. */
+export type RangeBucket = WireType<'RangeBucket'>;
 /** The documented search response. */
 export type SearchResponse = WireType<'SearchResponse'>;
 /** The payload of a successful search response. */
@@ -477,6 +572,14 @@ export type PurchaseRequest = WireType<'PurchaseRequest'>;
 export type ViewEventBody = WireType<'ViewEvent'>;
 /** The views request body (extension `POST {events_url}/3.0/events/views`); validated like purchases. */
 export type ViewRequest = WireType<'ViewRequest'>;
+/** One event of a clicks request. */
+export type ClickEventBody = WireType<'ClickEvent'>;
+/** The clicks request body (extension `POST {events_url}/3.0/events/clicks`); validated like purchases. */
+export type ClickRequest = WireType<'ClickRequest'>;
+/** Where a clicked result list came from: a search page, or a recommendation or bundle response. */
+export type ResultListKind = (typeof RESULT_LIST_KINDS)[number];
+/** `click` or `addToCart`. */
+export type ClickType = (typeof CLICK_TYPES)[number];
 /** The acknowledgement of an accepted (durable) purchase or view request. */
 export type EventAck = WireType<'EventAck'>;
 /** RFC 7807 problem details, as the purchase endpoint returns them. */

@@ -10,6 +10,9 @@ import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/t
 import { MAX_RERANK_WEIGHT, MAX_RETENTION_DAYS, MAX_TYPO_WORD_SIZE, RELEVANCE_LIMITS, RULE_LIMITS, SUGGESTION_LIMITS } from './limits.js';
 import { ScopeConditionSchema } from './scope-schema.js';
 
+/** The types `settings.fields` can pin a field to (catalog/field-types.ts says what fits each). */
+export const FIELD_TYPES = ['text', 'number', 'boolean', 'text[]', 'number[]'] as const;
+
 const opt = Type.Optional;
 const closed = <T extends Record<string, TSchema>>(properties: T, options: SchemaOptions = {}) =>
   Type.Object(properties, { additionalProperties: false, ...options });
@@ -211,6 +214,10 @@ export const WebsiteSettingsSchema = closed({
   rules: opt(Type.Array(RuleSchema, { maxItems: RULE_LIMITS.rules, description: 'Merchandising rules (docs/operations.md, "Merchandising rules").' })),
   retailMedia: opt(RetailMediaSchema),
   fieldRoles: opt(FieldRolesSchema),
+  fields: opt(dict(closed({ type: oneOf(FIELD_TYPES) }), {
+    description: 'Pinned field types: a value that does not fit is a per-record error of the load or patch, and the field '
+      + 'never changes kind (docs/http-api.md, "Pinned field types"). Fields not listed keep the inferred kind.',
+  })),
   retailBoost: opt(Type.Object({ collections: Type.Array(RetailBoostCollectionSchema) })),
   cors: opt(Type.Object({ origins: names() })),
   attributionWindowDays: opt(Type.Number({

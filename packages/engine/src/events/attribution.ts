@@ -7,11 +7,25 @@
  * `revenue` and `units` sum the lines carrying that key and `orders` counts the distinct orders with at
  * least one such line; `totals.attributedRevenue` is the sum over attributed lines. Retail-media spend and
  * flagged lines come from the retail-media module (`RetailMediaSpend`).
+ *
+ * With clicks (`ClickConversions`), a line that converts a click on a result list (click-attribution.ts)
+ * is attributed too, and counted under its search query or recommendation method and under the kind of
+ * list and the click's position; `totals.clickAttributedRevenue` sums those lines.
  * @module
  */
 import type { AttributionLine, AttributionReport } from '../engine-api.js';
 import { isVerifiedRetailMedia, RetailMediaSpend } from '../retail-media/index.js';
-import type { PurchaseEventData } from '../store/store.js';
+import type { PurchaseEventData, ResultListKind } from '../store/store.js';
+import { convertedClick, type ClickIndex } from './click-attribution.js';
+
+/** The clicks purchases may convert, and how (see click-attribution.ts). */
+export interface ClickConversions {
+  clicks: ClickIndex;
+  /** The website's attribution window (ms). */
+  windowMs: number;
+  /** The session of a purchase event (the purchase request's `sessionId`). */
+  sessionOf: (event: PurchaseEventData) => string;
+}
 
 /** Money and counts are rounded to this many decimals in the report. */
 export const REPORT_DECIMALS = 6;
@@ -40,6 +54,26 @@ class LineTable {
   }
 }
 
+/** Converted lines per (kind of list, position). */
+class PositionTable {
+  private readonly lines = new Map<string, { kind: ResultListKind; position: number; revenue: number; units: number; orders: Set<string> }>();
+
+  add(kind: ResultListKind, position: number, orderId: string, revenue: number, units: number): void {
+    const key = `${kind}:${position}`;
+    let line = this.lines.get(key);
+    if (line === undefined) this.lines.set(key, (line = { kind, position, revenue: 0, units: 0, orders: new Set() }));
+    line.revenue += revenue;
+    line.units += units;
+    line.orders.add(orderId);
+  }
+
+  toLines(): AttributionReport['byClickPosition'] {
+    return [...this.lines.values()]
+      .map((l) => ({ kind: l.kind, position: l.position, revenue: round(l.revenue), orders: l.orders.size, units: l.units }))
+      .sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.position - b.position));
+  }
+}
+
 /** Whether a product line counts as attributed (see the module comment). */
 export function isAttributedLine(event: PurchaseEventData, product: PurchaseEventData['products'][number]): boolean {
   return (product.recommenderId ?? event.recommenderId ?? product.widgetId ?? product.campaignId ?? event.campaignId
@@ -55,7 +89,12 @@ export function buildAttributionReport(
   websiteId: string,
   events: Iterable<PurchaseEventData>,
   range: { from?: string; to?: string; fromMs?: number; toMs?: number } = {},
+  conversions?: ClickConversions,
 ): AttributionReport {
+  const bySearchQuery = new LineTable();
+  const byRecommendationMethod = new LineTable();
+  const byClickPosition = new PositionTable();
+  let clickAttributedRevenue = 0;
   const byRecommender = new LineTable();
   const byWidget = new LineTable();
   const byCampaign = new LineTable();
@@ -73,11 +112,19 @@ export function buildAttributionReport(
     if (range.toMs !== undefined && event.eventTimeMs > range.toMs) continue;
     orders++;
     const orderId = event.orderId;
+    const sessionId = conversions?.sessionOf(event);
     for (const p of event.products) {
       const lineRevenue = p.price * p.quantity;
       revenue += lineRevenue;
       units += p.quantity;
-      if (isAttributedLine(event, p)) attributedRevenue += lineRevenue;
+      const converted = conversions && convertedClick(p, sessionId!, event.eventTimeMs, conversions.windowMs, conversions.clicks);
+      const list = converted?.click.list;
+      if (list !== undefined) {
+        clickAttributedRevenue += lineRevenue;
+        (list.kind === 'search' ? bySearchQuery : byRecommendationMethod).add(list.source, orderId, lineRevenue, p.quantity);
+        if (converted!.click.position !== undefined) byClickPosition.add(list.kind, converted!.click.position, orderId, lineRevenue, p.quantity);
+      }
+      if (list !== undefined || isAttributedLine(event, p)) attributedRevenue += lineRevenue;
       byRecommender.add(p.recommenderId ?? event.recommenderId, orderId, lineRevenue, p.quantity);
       byWidget.add(p.widgetId, orderId, lineRevenue, p.quantity);
       const campaign = p.campaignId ?? event.campaignId;
@@ -104,12 +151,15 @@ export function buildAttributionReport(
     websiteId,
     ...(range.from !== undefined && { from: range.from }),
     ...(range.to !== undefined && { to: range.to }),
-    totals: { revenue: round(revenue), orders, units, attributedRevenue: round(attributedRevenue) },
+    totals: { revenue: round(revenue), orders, units, attributedRevenue: round(attributedRevenue), clickAttributedRevenue: round(clickAttributedRevenue) },
     byRecommender: byRecommender.toLines(),
     byWidget: byWidget.toLines(),
     byCampaign: byCampaign.toLines(),
     byTactic: byTactic.toLines(),
     byAtsModel: byAtsModel.toLines(),
+    bySearchQuery: bySearchQuery.toLines(),
+    byRecommendationMethod: byRecommendationMethod.toLines(),
+    byClickPosition: byClickPosition.toLines(),
     retailMedia: retailMedia.lines(round),
     priceBeat: [...priceBeat.entries()].map(([code, pb]) => ({ code, discount: round(pb.discount), orders: pb.orders, reused: pb.reused }))
       .sort((x, y) => (x.code < y.code ? -1 : 1)),

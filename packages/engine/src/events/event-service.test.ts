@@ -155,9 +155,9 @@ for (const kind of ['memory', 'sqlite'] as const) {
       expect(r.byAtsModel).toEqual([{ key: 'ats-1', revenue: 7, orders: 1, units: 1 }]);
       expect(r.byCampaign).toEqual([{ key: CAMPAIGN, revenue: 3, orders: 1, units: 1 }]);
       expect(r.byTactic).toEqual([{ key: TACTIC, revenue: 3, orders: 1, units: 1 }]);
-      expect(r.totals).toEqual({ revenue: 120, orders: 2, units: 5, attributedRevenue: 20 });
+      expect(r.totals).toEqual({ revenue: 120, orders: 2, units: 5, attributedRevenue: 20, clickAttributedRevenue: 0 });
       const may = await s.attributionReport('site-a', { from: '2024-05-01T00:00:00Z', to: '2024-05-31T23:59:59Z' });
-      expect(may.totals).toEqual({ revenue: 17, orders: 1, units: 3, attributedRevenue: 17 });
+      expect(may.totals).toEqual({ revenue: 17, orders: 1, units: 3, attributedRevenue: 17, clickAttributedRevenue: 0 });
       expect(may.from).toBe('2024-05-01T00:00:00Z');
       expect((await rejection(s.attributionReport('site-a', { from: 'never' }))).problem?.errors).toHaveProperty('from');
     });

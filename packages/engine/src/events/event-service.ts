@@ -10,12 +10,16 @@ import type { StoreConfig, WebsiteConfig } from '../config.js';
 import type { AttributionReport, CouponIssue, CouponUseResult } from '../engine-api.js';
 import { readReportTimes, type AttributionReportParams } from '../contract/query-schemas.js';
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
-import { checkRetailMedia } from '../retail-media/index.js';
+import { attributionWindowDays, checkRetailMedia } from '../retail-media/index.js';
 import { openStore } from '../store/open-store.js';
-import type { CouponIssueData, PurchaseEventData, Store, StoredEvent } from '../store/store.js';
+import type { ClickEventData, CouponIssueData, PurchaseEventData, ResultPageRecord, Store, StoredClick, StoredEvent } from '../store/store.js';
+import { MAX_EVENTS_PER_REQUEST, MAX_VIEWS_PER_REQUEST } from '../contract/limits.js';
 import type { EventAck, PurchaseRecord, ViewRecord } from '../types.js';
 import { randomGuid } from '../util/ids.js';
 import { buildAttributionReport } from './attribution.js';
+import { ClickIndex, clickOutcome, conversionOutcome, convertedClick, type ClickOutcome } from './click-attribution.js';
+import { listIdsOf } from './result-list-refs.js';
+import { validateClickRequest } from './validate-clicks.js';
 import { checkEventBody, normaliseValues } from './event-body.js';
 import { problemDetails } from './validate-common.js';
 import { validatePurchaseRequest } from './validate-purchases.js';
@@ -25,7 +29,23 @@ import { validateViewRequest } from './validate-views.js';
 export interface EventSink {
   onPurchase(purchase: PurchaseRecord): void;
   onView(view: ViewRecord): void;
+  /**
+   * The analytics hook: a click on a result list once it is durable, and a purchased line once it is
+   * attributed to such a click (events recorded by this instance, not replayed ones).
+   */
+  onClickOutcome?(outcome: ClickOutcome): void;
 }
+
+/**
+ * Looks up the result lists of a website by id (the engine's `ResultPages.find`): those not found are
+ * missing from the answer.
+ */
+export type ResultListLookup = (websiteId: string, queryIds: readonly string[]) => Promise<ReadonlyMap<string, ResultPageRecord>>;
+
+/** A look-up that finds nothing (every queryId is then reported unknown). */
+const NO_RESULT_LISTS: ResultListLookup = async () => new Map();
+
+const DAY_MS = 86_400_000;
 
 /** Options of {@link EventService.open}. */
 export interface EventServiceOptions {
@@ -184,9 +204,10 @@ export class EventService {
     const events = request.events.map((e) => checkRetailMedia(e, website));
     await this.writable();
     this.writesInFlight++;
+    const receivedAt = this.now();
+    let result;
+    const recorded: PurchaseEventData[] = [];
     try {
-      let result;
-      const receivedAt = this.now();
       try {
         result = await this.store.appendPurchases({
           websiteId, transactionId: randomGuid(), customerId: request.customerId, sessionId: request.sessionId,
@@ -198,22 +219,56 @@ export class EventService {
       for (const order of result.orders) {
         if (order.status === 'recorded' && order.event !== undefined) {
           const event = order.event;
+          recorded.push(event);
           this.feed(() => this.sink.onPurchase(purchaseRecord(websiteId, request.customerId, request.sessionId, event, receivedAt)));
         }
       }
-      return { transactionId: result.transactionId, status: 'Accepted' };
     } finally {
       this.writeDone();
     }
+    // After the write window: the conversions feed the analytics hook, not the models, so a checkpoint need not wait for them.
+    if (this.sink.onClickOutcome !== undefined && recorded.length > 0) await this.reportConversions(website, request.sessionId, recorded, receivedAt);
+    return { transactionId: result.transactionId, status: 'Accepted' };
+  }
+
+  /**
+   * Tells the analytics hook which lines of purchases just stored convert a click (click-attribution.ts).
+   * The purchases are acknowledged whatever happens here: a failed look-up goes to `onSinkError`.
+   */
+  private async reportConversions(website: WebsiteConfig, sessionId: string, events: readonly PurchaseEventData[], receivedAt: number): Promise<void> {
+    const windowMs = attributionWindowDays(website) * DAY_MS;
+    const times = events.map((e) => modelEventTime(e.eventTimeMs, receivedAt));
+    const lines = events.flatMap((e) => e.products);
+    let candidates: StoredClick[];
+    try {
+      candidates = await this.store.clickCandidates(website.websiteId, {
+        clickIds: [...new Set(lines.flatMap((p) => (p.clickId === undefined ? [] : [p.clickId])))], sessionId,
+        refIds: [...new Set(lines.map((p) => p.refId))], since: Math.min(...times) - windowMs, until: Math.max(...times),
+      });
+    } catch (err) {
+      this.onSinkError(err);
+      return;
+    }
+    if (candidates.length === 0) return;
+    const clicks = new ClickIndex(candidates);
+    events.forEach((event, i) => {
+      for (const p of event.products) {
+        const converted = convertedClick(p, sessionId, times[i]!, windowMs, clicks);
+        if (converted !== undefined) {
+          const outcome = conversionOutcome(website.websiteId, times[i]!, converted, p.price * p.quantity);
+          this.feed(() => this.sink.onClickOutcome?.(outcome));
+        }
+      }
+    });
   }
 
   /**
    * Validates a views body (extension), stores it durably and acknowledges.
    * @throws {ValidationError} for an invalid body (nothing is stored).
    */
-  async recordViews(websiteId: string, body: unknown): Promise<EventAck> {
+  async recordViews(websiteId: string, body: unknown, lists: ResultListLookup = NO_RESULT_LISTS): Promise<EventAck> {
     this.website(websiteId);
-    const request = validateViewRequest(body);
+    const request = validateViewRequest(body, await lists(websiteId, listIdsOf(body, MAX_VIEWS_PER_REQUEST)));
     const transactionId = randomGuid();
     await this.writable();
     this.writesInFlight++;
@@ -234,6 +289,31 @@ export class EventService {
     } finally {
       this.writeDone();
     }
+  }
+
+  /**
+   * Validates a clicks body (extension) against the contract and the result lists its `queryId`s name
+   * (looked up with `lists`), stores its new clicks durably (a clickId already recorded for the website
+   * is not stored again) and acknowledges; then tells the analytics hook about each stored click.
+   * @throws {ValidationError} for an invalid body (nothing is stored).
+   */
+  async recordClicks(websiteId: string, body: unknown, lists: ResultListLookup): Promise<EventAck> {
+    this.website(websiteId);
+    const request = validateClickRequest(body, await lists(websiteId, listIdsOf(body, MAX_EVENTS_PER_REQUEST)));
+    let result;
+    try {
+      result = await this.store.appendClicks({
+        websiteId, transactionId: randomGuid(), customerId: request.customerId, sessionId: request.sessionId,
+        origin: this.origin, receivedAt: this.now(), clicks: request.events,
+      });
+    } catch (err) {
+      storeFailure(err);
+    }
+    for (const i of result.stored) {
+      const outcome = clickOutcome(websiteId, request.events[i]!);
+      if (outcome !== undefined) this.feed(() => this.sink.onClickOutcome?.(outcome));
+    }
+    return { transactionId: result.transactionId, status: 'Accepted' };
   }
 
   /**
@@ -292,19 +372,31 @@ export class EventService {
    * @throws {ValidationError} for an unparseable `from` or `to`.
    */
   async attributionReport(websiteId: string, range: AttributionReportParams = {}): Promise<AttributionReport> {
-    this.website(websiteId);
+    const website = this.website(websiteId);
     const { fromMs, toMs, errors } = readReportTimes(range);
     if (Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
     const events: PurchaseEventData[] = [];
+    const sessions = new Map<PurchaseEventData, string>();
     for (let after = 0; ;) {
       const page = await this.store.readEvents({ afterSeq: after, limit: PAGE, websiteId, kind: 'purchase' });
-      for (const e of page) if (e.kind === 'purchase') events.push(e.purchase);
+      for (const e of page) {
+        if (e.kind !== 'purchase') continue;
+        events.push(e.purchase);
+        sessions.set(e.purchase, e.sessionId);
+      }
+      if (page.length < PAGE) break;
+      after = page.at(-1)!.seq;
+    }
+    const clicks: StoredClick[] = [];
+    for (let after = 0; ;) {
+      const page = await this.store.readClicks(websiteId, after, PAGE);
+      clicks.push(...page);
       if (page.length < PAGE) break;
       after = page.at(-1)!.seq;
     }
     return buildAttributionReport(websiteId, events, {
       ...(range.from !== undefined && { from: range.from, fromMs }), ...(range.to !== undefined && { to: range.to, toMs }),
-    });
+    }, { clicks: new ClickIndex(clicks), windowMs: attributionWindowDays(website) * DAY_MS, sessionOf: (e) => sessions.get(e)! });
   }
 
   /** Waits while {@link atQuietPoint} holds new event writes back. */

@@ -22,6 +22,9 @@ describe('validateSearchKeyRequest', () => {
     expect(validateSearchKeyRequest({ actions: ['search', 'search'], expiresAt: '2031-01-01T00:00:00Z', scope: { brand: ['A'] } }, NOW))
       .toEqual({ actions: ['search'], expiresAt: Date.UTC(2031, 0, 1), scope: { brand: ['A'] } });
     expect(validateSearchKeyRequest({ actions: ['search'] }, NOW)).toEqual({ actions: ['search'], expiresAt: null, scope: null });
+    // insights (click events) alone or beside search.
+    expect(validateSearchKeyRequest({ actions: ['insights'] }, NOW).actions).toEqual(['insights']);
+    expect(validateSearchKeyRequest({ actions: ['search', 'insights', 'insights'] }, NOW).actions).toEqual(['search', 'insights']);
     const cases: [unknown, string][] = [
       [null, '(body)'], [[], '(body)'], [{}, 'actions'], [{ actions: [] }, 'actions'], [{ actions: 'search' }, 'actions'],
       [{ actions: ['events'] }, 'actions[0]'], [{ actions: ['search'], admin: true }, 'admin'],

@@ -1,6 +1,7 @@
 /**
- * Browser search keys: created and revoked through the admin API, stored hashed in the store, and
- * resolved on every search that presents one.
+ * Browser keys: created and revoked through the admin API, stored hashed in the store, and resolved on
+ * every search or click request that presents one; a key opens what its `actions` name (`search`,
+ * `insights`: the contract's `KEY_ACTIONS`).
  *
  * A key is `sk_` followed by 43 base64url characters (32 random bytes), so guessing one is hopeless and
  * a plain SHA-256 digest is enough to store it (no salt or slow hash is needed for a high-entropy
@@ -53,7 +54,7 @@ export interface CreatedSearchKey extends SearchKeyInfo {
   key: string;
 }
 
-/** The body of a key creation: `{actions: ["search"], expiresAt?, scope?}` (the contract's type). */
+/** The body of a key creation: `{actions: ["search" | "insights", …], expiresAt?, scope?}` (the contract's type). */
 export type { SearchKeyRequest } from '../contract/schemas.js';
 
 function bad(field: string, problem: string): never {

@@ -49,13 +49,19 @@ async function record(engine: Engine, from: number, to: number): Promise<void> {
 }
 
 /** What every method answers for a spread of products, carts and customers. */
+/** A recommendation answer without its queryId (unique per response), for comparing two engines' answers. */
+async function listOf(answer: Promise<Awaited<ReturnType<Engine['recommend']>>>): Promise<unknown> {
+  const { queryId: _id, ...list } = await answer;
+  return list;
+}
+
 async function answers(engine: Engine): Promise<unknown[]> {
   const out: unknown[] = [];
   const customers = views.slice(0, 6).map((v) => v.customerId);
   for (const method of METHODS.map((m) => m.name)) {
     for (let k = 0; k < 6; k++) {
       const params = { productRef: products[k * 37]!.refId, items: [products[k * 11]!.refId, products[k * 13 + 1]!.refId], customerId: customers[k], count: 12 };
-      out.push(await engine.recommend('site-a', method, params));
+      out.push(await listOf(engine.recommend('site-a', method, params)));
     }
   }
   return out;
@@ -124,8 +130,9 @@ describe('model checkpoints across restarts', () => {
       }
     };
     const popular = async (engine: Engine): Promise<unknown[]> => [
-      await engine.recommend('site-a', 'PopularItems', { count: 20 }), await engine.recommend('site-b', 'PopularItems', { count: 20 }),
-      await engine.recommend('site-a', 'ViewedTogether', { productRef: products[5]!.refId }), await engine.recommend('site-b', 'ViewedTogether', { productRef: products[5]!.refId }),
+      await listOf(engine.recommend('site-a', 'PopularItems', { count: 20 })), await listOf(engine.recommend('site-b', 'PopularItems', { count: 20 })),
+      await listOf(engine.recommend('site-a', 'ViewedTogether', { productRef: products[5]!.refId })),
+      await listOf(engine.recommend('site-b', 'ViewedTogether', { productRef: products[5]!.refId })),
     ];
     const first = await open2();
     for (const id of ['site-a', 'site-b']) await first.upsertProducts(id, products);

@@ -18,6 +18,11 @@
  */
 import type { WebsiteConfig } from '../config.js';
 import type { BundleResponse, CatalogView, PurchaseRecord, RecommendParams, RecommendResponse, RetailMediaSlotData, ViewRecord } from '../types.js';
+
+/** A recommendation as the models answer it: the response but its `queryId` (issued by the engine, which remembers the list). */
+export type ModelRecommendation = Omit<RecommendResponse, 'queryId'>;
+/** The bundles as the models answer them (without the `queryId` the engine adds). */
+export type ModelBundles = Omit<BundleResponse, 'queryId'>;
 import { AttributeSimilarity } from './attribute-similarity.js';
 import { indexReadiness } from './background-build.js';
 import { assembleBundles, checkBundleBody } from './bundles.js';
@@ -391,7 +396,7 @@ export class RecommendationModels {
   }
 
   /** Runs a recommendation method (segment as in the spec, case-insensitive). */
-  recommend(method: string, params: RecommendParams): RecommendResponse {
+  recommend(method: string, params: RecommendParams): ModelRecommendation {
     const spec = resolveMethod(method);
     const checked = checkParams(spec, params, this.website.settings?.useStyleIdForVisualSimilarity === true);
     const excluded = new Set<number>();
@@ -473,7 +478,7 @@ export class RecommendationModels {
   }
 
   /** The bundle call: validates `body` (RECOMMEND_BAD_PARAMS naming the field) and assembles bundles. */
-  bundles(body: unknown): BundleResponse {
+  bundles(body: unknown): ModelBundles {
     const checked = checkBundleBody(body);
     const inputs = checked.productRefIds.filter((ref) => this.catalog.has(ref));
     const seeds = inputs.map((ref) => this.seedId(ref)).filter((id) => id >= 0);

@@ -7,6 +7,7 @@ import type { RetailBoostCollectionConfig } from '../config.js';
 import type { RecommendationSlot, RetailMediaSlotData } from '../types.js';
 import { stableGuid } from '../util/ids.js';
 import type { Picked } from './cascade.js';
+import { TacticLabels } from './methods.js';
 
 // Ids are a SHA-1 each; a response carries one per slot, so they are derived once per (website, name):
 // by kind, then website, then name — look-ups of strings the caller already holds, no key built per call.
@@ -41,6 +42,19 @@ export function recommenderIdOf(websiteId: string, method: string): string {
 /** The stable tactic id of a tactic label of a website. */
 export function tacticIdOf(websiteId: string, label: string): string {
   return cachedStableGuid(websiteId, 'tactic', label);
+}
+
+/** Per website: tactic id → label, for every label of {@link TacticLabels} (ids are stable, so the map is made once). */
+const labelsById = new Map<string, ReadonlyMap<string, string>>();
+
+/** The tactic label whose {@link tacticIdOf} is `tacticId` on a website (a click names its tactic by id), or undefined. */
+export function tacticLabelOf(websiteId: string, tacticId: string): string | undefined {
+  let byId = labelsById.get(websiteId);
+  if (byId === undefined) {
+    byId = new Map(Object.values(TacticLabels).map((label) => [tacticIdOf(websiteId, label), label]));
+    labelsById.set(websiteId, byId);
+  }
+  return byId.get(tacticId.toLowerCase());
 }
 
 /** RefId → retailer-boost campaign id (the first collection listing a product wins). */

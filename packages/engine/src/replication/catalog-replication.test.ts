@@ -129,6 +129,23 @@ describe('two engines on one PostgreSQL schema', () => {
     await eventually(async () => JSON.stringify(await products(a)) === JSON.stringify(await products(b)), async () => 'catalogs differ');
   });
 
+  it('a bulk delete, by refIds or by scope, is one logged change that the other engine applies', async () => {
+    await a.upsertProducts(SITE.websiteId, Array.from({ length: 30 }, (_, i) => ({ refId: `X${i}`, title: 'bulk', brand: i % 2 ? 'Odd' : 'Even', price: i })));
+    await eventually(async () => (await b.getProduct(SITE.websiteId, 'X29')) !== undefined, async () => 'X29 not on b');
+    // Changes logged so far: the log's sequence (snapshots prune old rows meanwhile; nothing else writes here now).
+    const changes = async () => Number((await sql<{ v: string }>(`SELECT last_value::text AS v FROM "${schema}".change_log_seq_seq`))[0]!.v);
+    const before = await changes();
+    expect(await b.bulkDeleteProducts(SITE.websiteId, { refIds: ['X0', 'X1', 'missing'] })).toEqual({ deleted: 2, notFound: ['missing'] });
+    expect(await b.bulkDeleteProducts(SITE.websiteId, { scope: { brand: ['Odd'], price: { min: 10 } } })).toEqual({ deleted: 10, notFound: [] });
+    expect(await changes()).toBe(before + 2);
+    await eventually(async () => (await a.getProduct(SITE.websiteId, 'X29')) === undefined, async () => 'X29 still on a');
+    const left = Object.keys(await products(a)).filter((id) => id.startsWith('X')).sort();
+    expect(left).toEqual(Object.keys(await products(b)).filter((id) => id.startsWith('X')).sort());
+    expect(left).toEqual([...Array.from({ length: 14 }, (_, i) => `X${2 * i + 2}`), 'X3', 'X5', 'X7', 'X9'].sort());
+    await expect(a.bulkDeleteProducts(SITE.websiteId, { scope: {} })).rejects.toMatchObject({ code: 'CATALOG_BAD_INPUT' });
+    expect(await changes()).toBe(before + 2);
+  });
+
   it('a new engine on an empty data directory starts from the stored snapshot plus the log; old rows are pruned', async () => {
     await eventually(async () => (await sql(`SELECT 1 FROM "${schema}".catalog_snapshots WHERE website_id = $1`, [SITE.websiteId])).length === 1, async () => 'no snapshot stored');
     // A change after the snapshot: the new engine gets it from the log.

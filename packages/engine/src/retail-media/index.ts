@@ -13,5 +13,5 @@ export {
   addSponsoredSlot, chooseSponsored, DEFAULT_SLOT_POSITION, placeSponsored, productCategories, RETAIL_MEDIA_LABEL, signRetailMediaSlot,
   sponsoredPosition, type LabelledItem, type SponsoredContext, type SponsoredList,
 } from './slot.js';
-export { checkRetailMedia, DEFAULT_ATTRIBUTION_WINDOW_DAYS, RETAIL_MEDIA_MAX_FUTURE_MS } from './verification.js';
+export { attributionWindowDays, checkRetailMedia, DEFAULT_ATTRIBUTION_WINDOW_DAYS, RETAIL_MEDIA_MAX_FUTURE_MS } from './verification.js';
 export { isVerifiedRetailMedia, RetailMediaSpend } from './spend.js';

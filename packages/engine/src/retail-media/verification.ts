@@ -17,6 +17,11 @@ export const RETAIL_MEDIA_MAX_FUTURE_MS = 5 * 60_000;
 /** Default attribution window (days) when the website sets no `attributionWindowDays`. */
 export const DEFAULT_ATTRIBUTION_WINDOW_DAYS = 30;
 
+/** A website's attribution window in days (`settings.attributionWindowDays`, else the default): retail media and click conversions. */
+export function attributionWindowDays(website: WebsiteConfig): number {
+  return website.settings?.attributionWindowDays ?? DEFAULT_ATTRIBUTION_WINDOW_DAYS;
+}
+
 /**
  * Flags each product's retail-media data that does not verify under the website's secret, or whose
  * timeStamp lies more than 5 minutes after, or more than the attribution window before, the event time.
@@ -24,7 +29,7 @@ export const DEFAULT_ATTRIBUTION_WINDOW_DAYS = 30;
  */
 export function checkRetailMedia(event: PurchaseEventData, website: WebsiteConfig): PurchaseEventData {
   if (!event.products.some((p) => p.retailMedia !== undefined)) return event;
-  const windowMs = (website.settings?.attributionWindowDays ?? DEFAULT_ATTRIBUTION_WINDOW_DAYS) * 86_400_000;
+  const windowMs = attributionWindowDays(website) * 86_400_000;
   return {
     ...event,
     products: event.products.map((p) => {

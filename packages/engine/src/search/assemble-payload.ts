@@ -8,13 +8,14 @@ import type { Dictionary } from '../catalog/columns/dictionary.js';
 import { keyOrder, type KeyOrder } from '../catalog/columns/text-column-lookups.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { WebsiteSettings } from '../config.js';
-import type { FacetBucket, NumericRange, SearchPayload, SearchRequest } from '../types.js';
+import type { FacetBucket, NumericRange, RangeBucket, SearchPayload, SearchRequest } from '../types.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import type { PartialResult } from './run-partial.js';
 import { PROXIMITY_WINDOW, type PlanExtras, type SearchPlan } from './search-plan.js';
 import { proximityBonuses } from './proximity.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 import { addDocToFacetCounts, addDocToRange, pinsInResults, placePins } from './merchandising.js';
+import { addDocToBuckets, bucketsPayload, mergedBucketCounts } from './range-buckets.js';
 
 /**
  * Most buckets one aggregation returns: the largest ones (count descending, then key). A facet on a
@@ -177,6 +178,17 @@ export function assemblePayload(
       ranges.push([name, min <= max ? { min, max } : { min: null, max: null }]);
     });
     payload.ranges = Object.fromEntries(ranges);
+  }
+  if (request.range_buckets) {
+    const buckets = Object.keys(request.range_buckets).map((name, i): [string, RangeBucket[]] => {
+      const b = plan.rangeBuckets[i]!;
+      const counts = mergedBucketCounts(partials, i);
+      // Pinned products joining the results count as they count in facets and ranges.
+      for (const doc of pins.extra) addDocToBuckets(index, b, doc, counts);
+      if (b.nearMissAggregation !== undefined) for (const miss of pins.nearMiss) if (miss.aggregations.includes(b.nearMissAggregation)) addDocToBuckets(index, b, miss.doc, counts);
+      return [name, bucketsPayload(b.bounds, counts)];
+    });
+    payload.range_buckets = Object.fromEntries(buckets);
   }
   if (extras.correctedQuery !== undefined) payload.suggestions.corrected_query = extras.correctedQuery;
   if (extras.droppedWords !== undefined && extras.droppedWords.length > 0) payload.suggestions.dropped_words = extras.droppedWords;

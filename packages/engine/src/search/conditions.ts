@@ -21,6 +21,8 @@ import { codeLookup } from '../catalog/columns/text-column-lookups.js';
 import { codeCount, tailIndex } from '../catalog/columns/text-column.js';
 import { numericAt, numericValues } from '../catalog/columns/numeric-column.js';
 import { liveCodeDocs, liveFieldKind } from '../catalog/changes/tombstones.js';
+import { pinnedKind, type FieldTypes } from '../catalog/field-types.js';
+import type { FieldKind } from '../catalog/catalog-index.js';
 import type { ScopeCondition } from '../contract/scope-schema.js';
 import { seek } from './doc-seek.js';
 
@@ -208,11 +210,32 @@ function textCodes(state: CatalogState, field: number, values: readonly string[]
   return [...codes].sort((a, b) => a - b);
 }
 
-/** Resolves the condition on field `name` against a catalog version (see {@link CompiledCondition}). */
-export function compileCondition(state: CatalogState, name: string, c: Condition): CompiledCondition {
+/** The field every product is keyed by: always text, however numeric its values look. */
+const REF_ID_FIELD = 'refId';
+
+/**
+ * The kind scopes, ranges and sorts give field `fid`: its pinned type's (`settings.fields`; `refId` is
+ * always text) when the field has that column, else the kind inferred from its live values. A pin never
+ * gives a field without live values a kind: such a field is `none` (matches nothing, sorts as absent).
+ */
+export function queryFieldKind(state: CatalogState, fid: number, fieldTypes: FieldTypes | undefined): FieldKind {
+  const live = liveFieldKind(state, fid);
+  if (live === 'none') return live;
+  const field = state.index.fields[fid];
+  const pinned = field.name === REF_ID_FIELD ? 'text' : pinnedKind(fieldTypes, field.name);
+  if (pinned === 'text' && field.text) return 'text';
+  if (pinned === 'numeric' && field.numeric) return 'numeric';
+  return live;
+}
+
+/**
+ * Resolves the condition on field `name` against a catalog version (see {@link CompiledCondition});
+ * `fieldTypes`: the website's pinned types (see {@link queryFieldKind}).
+ */
+export function compileCondition(state: CatalogState, name: string, c: Condition, fieldTypes?: FieldTypes): CompiledCondition {
   const fid = state.fieldByName.get(name);
   const field = fid === undefined ? undefined : state.index.fields[fid];
-  const kind = fid === undefined ? undefined : liveFieldKind(state, fid);
+  const kind = fid === undefined ? undefined : queryFieldKind(state, fid, fieldTypes);
   switch (c.op) {
     case 'all': return ALL;
     case 'in': {
@@ -247,12 +270,12 @@ export function compileCondition(state: CatalogState, name: string, c: Condition
  * of them matches nothing there; or the first condition that does not fit its field's kind.
  */
 export function compileScope(
-  state: CatalogState, scope: ParsedScope,
+  state: CatalogState, scope: ParsedScope, fieldTypes?: FieldTypes,
 ): { conditions: PlanCondition[]; nothing: boolean } | { mismatch: { field: string; problem: string } } {
   const conditions: PlanCondition[] = [];
   let nothing = false;
   for (const { field, condition } of scope) {
-    const compiled = compileCondition(state, field, condition);
+    const compiled = compileCondition(state, field, condition, fieldTypes);
     if (compiled.is === 'mismatch') return { mismatch: { field, problem: compiled.problem } };
     if (compiled.is === 'nothing') nothing = true;
     else if (compiled.is === 'condition') conditions.push(compiled.condition);

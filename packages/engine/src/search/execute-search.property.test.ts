@@ -38,6 +38,7 @@ async function checkAgainstReference(run: Run, products: Product[], request: Sea
   } else if (!expected.dropping) expect(payload.suggestions.dropped_words).toBeUndefined();
   expect(payload.aggregations ?? {}).toEqual(expected.aggregations);
   expect(payload.ranges ?? {}).toEqual(expected.ranges);
+  expect(payload.range_buckets ?? {}).toEqual(expected.rangeBuckets);
   const size = request.size ?? 20;
   const page = expected.matches.slice(request.start, request.start + size);
   expect(payload.result.length).toBe(page.length);

@@ -161,6 +161,31 @@ describe('executeSearch: scope', () => {
 });
 
 describe('executeSearch: aggregations and ranges', () => {
+  it('counts range buckets: every band listed, from inclusive, to exclusive; a text field is refused', async () => {
+    const catalog = await catalogOf(shop);
+    // Prices: 20, "35.50", 8, 120, 1e9, none.
+    const r = await executeSearch(catalog, request('', { range_buckets: { price: [8, 20, 100], rating: [1] } }));
+    expect(r.range_buckets).toEqual({
+      price: [{ to: 8, count: 0 }, { from: 8, to: 20, count: 1 }, { from: 20, to: 100, count: 2 }, { from: 100, count: 2 }],
+      rating: [{ to: 1, count: 0 }, { from: 1, count: 1 }],
+    });
+    // The field's own scope condition applies unless the field is a disjunctive facet.
+    const scoped = request('', { scope: { price: { max: 50 } }, range_buckets: { price: [8, 20, 100] } });
+    expect((await executeSearch(catalog, scoped)).range_buckets!.price.map((b) => b.count)).toEqual([0, 1, 2, 0]);
+    expect((await executeSearch(catalog, { ...scoped, disjunctive_facets: ['price'] })).range_buckets!.price.map((b) => b.count)).toEqual([0, 1, 2, 2]);
+    // With query text too: "shirt" finds p1 (20), p2 (35.50) and p6 (no price); the price condition keeps p1.
+    const text = request('shirt', { scope: { price: { max: 30 } }, range_buckets: { price: [8, 20, 100] } });
+    expect((await executeSearch(catalog, text)).range_buckets!.price.map((b) => b.count)).toEqual([0, 0, 1, 0]);
+    expect((await executeSearch(catalog, { ...text, disjunctive_facets: ['price'] })).range_buckets!.price.map((b) => b.count)).toEqual([0, 0, 2, 0]);
+    // A field no product has: 400 (a misspelling), unless pinned: then zero counts.
+    const weight = request('', { range_buckets: { weight: [1] } });
+    await expect(executeSearch(catalog, weight)).rejects.toMatchObject({ message: 'search request: range_buckets.weight names "weight", which no product has' });
+    const pinned = await executeSearch(catalog, weight, { settings: { fields: { weight: { type: 'number' } } } });
+    expect(pinned.range_buckets).toEqual({ weight: [{ to: 1, count: 0 }, { from: 1, count: 0 }] });
+    await expect(executeSearch(catalog, request('', { range_buckets: { brand: [1] } }))).rejects.toMatchObject({
+      code: 'SEARCH_BAD_REQUEST', message: 'search request: range_buckets.brand names "brand", which is not a numeric field',
+    });
+  });
   it('counts documents per value over all matches, count desc then key asc, multi-valued values each', async () => {
     const catalog = await catalogOf(shop);
     const r = await executeSearch(catalog, request('', { size: 1, aggregations: ['brand', 'tags', 'nope', 'price'] }));
@@ -215,13 +240,39 @@ describe('executeSearch: aggregations and ranges', () => {
       expect(r.total_results).toBe(MAX_FACET_BUCKETS + 50);
     }
   });
-  it('works on an empty catalog', async () => {
-    const r = await executeSearch(new Catalog(), request('anything', { aggregations: ['brand'], range_fields: ['price'], sort_fields: [{ price: { order: 'asc', type: 'number' } }] }));
+  it('works on an empty catalog (a sort key sorts as absent when its field is pinned)', async () => {
+    const sorted = request('anything', { aggregations: ['brand'], range_fields: ['price'], sort_fields: [{ price: { order: 'asc', type: 'number' } }] });
+    const r = await executeSearch(new Catalog(), sorted, { settings: { fields: { price: { type: 'number' } } } });
     expect(r).toEqual({ result: [], total_results: 0, aggregations: { brand: [] }, ranges: { price: { min: null, max: null } }, suggestions: {}, redirects: {} });
+    await expect(executeSearch(new Catalog(), sorted)).rejects.toMatchObject({ code: 'SEARCH_BAD_REQUEST', message: 'search request: sort_fields[0].price names "price", which no product has' });
   });
 });
 
 describe('executeSearch: sort and paging', () => {
+  it('refuses a sort key naming a field no product has, or a text field sorted as a number (400 naming it)', async () => {
+    const catalog = await catalogOf(shop);
+    const sortedBy = (field: string, type: 'number' | 'text') => request('', { sort_fields: [{ title: { order: 'asc', type: 'text' } }, { [field]: { order: 'asc', type } }] });
+    await expect(executeSearch(catalog, sortedBy('prcie', 'number'))).rejects.toMatchObject({ code: 'SEARCH_BAD_REQUEST', message: 'search request: sort_fields[1].prcie names "prcie", which no product has' });
+    await expect(executeSearch(catalog, sortedBy('brand', 'number'))).rejects.toMatchObject({ code: 'SEARCH_BAD_REQUEST', message: 'search request: sort_fields[1].brand names "brand", a text field: sort it with type "text"' });
+    // A numeric field sorts as text too (its values' text); a pinned field no product has sorts as absent.
+    expect(ids(await executeSearch(catalog, sortedBy('price', 'text')))).toHaveLength(6);
+    const pinned = await executeSearch(catalog, sortedBy('weight', 'number'), { settings: { fields: { weight: { type: 'number' } } } });
+    expect(ids(pinned)).toEqual(ids(await executeSearch(catalog, request('', { sort_fields: [{ title: { order: 'asc', type: 'text' } }] }))));
+  });
+
+  it('treats a field pinned to text as text, and refIds always as text, however numeric their values look', async () => {
+    const catalog = await catalogOf([{ refId: '10', sku: 300 }, { refId: '9', sku: 1000 }, { refId: '100', sku: 20 }]);
+    const settings = { fields: { sku: { type: 'text' as const } } };
+    const byText = await executeSearch(catalog, request('', { sort_fields: [{ sku: { order: 'asc', type: 'text' } }] }), { settings });
+    expect(ids(byText)).toEqual(['9', '100', '10']);
+    await expect(executeSearch(catalog, request('', { range_fields: ['sku'] }), { settings })).rejects.toMatchObject({ code: 'SEARCH_BAD_REQUEST' });
+    expect(ids(await executeSearch(catalog, request('', { scope: { sku: ['20'] } }), { settings }))).toEqual(['100']);
+    // Unpinned, the same values are numbers.
+    expect((await executeSearch(catalog, request('', { range_fields: ['sku'] }))).ranges).toEqual({ sku: { min: 20, max: 1000 } });
+    await expect(executeSearch(catalog, request('', { sort_fields: [{ refId: { order: 'asc', type: 'number' } }] }))).rejects.toMatchObject({ code: 'SEARCH_BAD_REQUEST' });
+    expect(ids(await executeSearch(catalog, request('', { scope: { refId: ['9', '10'] } })))).toEqual(['10', '9']);
+  });
+
   it('sorts numbers numerically (numeric strings too), missing values last in both orders', async () => {
     const catalog = await catalogOf(shop);
     const asc = await executeSearch(catalog, request('', { sort_fields: [{ price: { order: 'asc', type: 'number' } }] }));

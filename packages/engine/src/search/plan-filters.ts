@@ -5,6 +5,7 @@
  * this and the compiled words (search-plan.ts) and is not edited afterwards.
  * @module
  */
+import type { FieldTypes } from '../catalog/field-types.js';
 import type { CatalogState } from '../catalog/catalog-index.js';
 import type { MerchandisingRule } from '../config.js';
 import { fieldError } from '../errors.js';
@@ -36,9 +37,9 @@ export interface PlanFilters {
 /**
  * Compiles the scope, disjunctive holds and merchandising of `request` (whose aggregations already
  * list its disjunctive facets, see `withDisjunctiveAggregations`). Throws `SEARCH_BAD_REQUEST` naming
- * the first scope condition that does not fit its field's kind.
+ * the first scope condition that does not fit its field's kind (`fieldTypes`: the pinned types).
  */
-export function compileFilters(state: CatalogState, request: SearchRequest, rules: RulesInForce): PlanFilters {
+export function compileFilters(state: CatalogState, request: SearchRequest, rules: RulesInForce, fieldTypes?: FieldTypes): PlanFilters {
   const disjunctiveFields = new Set(request.disjunctive_facets ?? []);
   const conditions: PlanCondition[] = [];
   const disjunctive: PlanDisjunctive[] = [];
@@ -46,7 +47,7 @@ export function compileFilters(state: CatalogState, request: SearchRequest, rule
   // Some condition, held back or not, matches nothing: no pinned product passes the request's filters.
   let someNothing = false;
   for (const { field, condition } of parseScope(request.scope)) {
-    const compiled = compileCondition(state, field, condition);
+    const compiled = compileCondition(state, field, condition, fieldTypes);
     if (compiled.is === 'mismatch') throw fieldError('SEARCH_BAD_REQUEST', `scope.${field}`, compiled.problem);
     if (compiled.is === 'all') continue;
     const fid = state.fieldByName.get(field);

@@ -19,6 +19,7 @@ import { TopK } from './top-k.js';
 import { numericValues, type NumericValues } from '../catalog/columns/numeric-column.js';
 import { addDocToFacetCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
 import { splitBitset, splitMatches } from './disjunctive-facets.js';
+import { addDocToBuckets, countBucketsOfBitset, countBucketsOfDocs, emptyBucketCounts } from './range-buckets.js';
 
 // Declared with the plan it is the result of (merchandising reads it without importing this module).
 export type { PartialResult } from './search-plan.js';
@@ -29,9 +30,10 @@ export function runPartial(index: CatalogIndex, plan: SearchPlan, lo: number, hi
   const facetCounts = plan.aggregationFields.map((fid) => new Uint32Array(fid >= 0 ? index.fields[fid].text!.dictSize : 0));
   const ranges = new Float64Array(plan.rangeFields.length * 2);
   for (let r = 0; r < plan.rangeFields.length; r++) { ranges[2 * r] = Infinity; ranges[2 * r + 1] = -Infinity; }
-  if (plan.matchNothing || len === 0) return { lo, total: 0, facetCounts, ranges, topDocs: new Int32Array(0), topScores: new Float64Array(0) };
-  if (plan.words.length > 0) return collectMatches(index, plan, lo, hi, matchText(index, plan, lo, hi), facetCounts, ranges);
-  return collectBitset(index, plan, lo, hi, facetCounts, ranges);
+  const bucketCounts = emptyBucketCounts(plan.rangeBuckets);
+  if (plan.matchNothing || len === 0) return { lo, total: 0, facetCounts, ranges, bucketCounts, topDocs: new Int32Array(0), topScores: new Float64Array(0) };
+  if (plan.words.length > 0) return collectMatches(index, plan, lo, hi, matchText(index, plan, lo, hi), facetCounts, ranges, bucketCounts);
+  return collectBitset(index, plan, lo, hi, facetCounts, ranges, bucketCounts);
 }
 
 // ---- Browse: candidates as a bitset over [lo, hi) -------------------------------------------
@@ -182,7 +184,9 @@ function countLiveFacets(column: TextColumn, counts: Uint32Array, lo: number, hi
   for (const d of gone) for (let j = 0, k = codeCount(column, d); j < k; j++) counts[codeAt(column, d, j)]--;
 }
 
-function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, facetCounts: Uint32Array[], ranges: Float64Array): PartialResult {
+function collectBitset(
+  index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, facetCounts: Uint32Array[], ranges: Float64Array, bucketCounts: Uint32Array[],
+): PartialResult {
   const candidates = fullBitset(hi - lo);
   const gone = deletedInRange(index, lo, hi);
   clearDocs(candidates, gone, lo);
@@ -193,6 +197,7 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
   if (plan.disjunctive && plan.disjunctive.length > 0) {
     if (merch) pinsSeen = pinsMatched(merch, lo, hi, (d) => hasBit(candidates, lo, hi, d));
     splitBitset(index, plan, lo, hi, candidates, (a, bits) => {
+      plan.rangeBuckets.forEach((b, i) => { if (b.nearMissAggregation === a) countBucketsOfBitset(index, b, bits, lo, bucketCounts[i]); });
       const fid = plan.aggregationFields[a];
       if (fid < 0) return;
       countFacetsOfBitset(index.fields[fid].text!, facetCounts[a], bits, lo);
@@ -217,6 +222,7 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
     if (walked) { ranges[2 * r] = walked[0]; ranges[2 * r + 1] = walked[1]; }
     else minMaxOfBitset(values, candidates, lo, ranges, r);
   });
+  plan.rangeBuckets.forEach((b, i) => countBucketsOfBitset(index, b, candidates, lo, bucketCounts[i]));
 
   const limit = Math.min(plan.limit, total);
   // Boosts give browsing a relevance (1 × the weights of the boosts a doc's scope passes).
@@ -260,7 +266,7 @@ function collectBitset(index: CatalogIndex, plan: SearchPlan, lo: number, hi: nu
     }
   }
   return {
-    lo, total, facetCounts, ranges, topDocs,
+    lo, total, facetCounts, ranges, bucketCounts, topDocs,
     topScores: scores ? Float64Array.from(topDocs, (d) => scores[d - lo]) : new Float64Array(topDocs.length),
     pinsMatched: merch && pinsMatched(merch, lo, hi, (d) => hasBit(candidates, lo, hi, d)),
     pinsSeen,
@@ -278,7 +284,9 @@ function narrowMatches(index: CatalogIndex, cond: PlanCondition, m: TextMatches)
   m.length = k;
 }
 
-function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, m: TextMatches, facetCounts: Uint32Array[], ranges: Float64Array): PartialResult {
+function collectMatches(
+  index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, m: TextMatches, facetCounts: Uint32Array[], ranges: Float64Array, bucketCounts: Uint32Array[],
+): PartialResult {
   for (const cond of plan.conditions) narrowMatches(index, cond, m);
   const merch = plan.merch;
   if (merch) m.length = hideFromMatches(merch, m.docs, m.scores, m.length);
@@ -286,6 +294,7 @@ function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, hi: n
   if (plan.disjunctive && plan.disjunctive.length > 0) {
     if (merch) pinsSeen = pinsMatched(merch, lo, hi, (d) => isListedDoc(m.docs, m.length, d));
     m.length = splitMatches(index, plan, m.docs, m.scores, m.length, (a, d) => {
+      plan.rangeBuckets.forEach((b, i) => { if (b.nearMissAggregation === a) addDocToBuckets(index, b, d, bucketCounts[i]); });
       if (plan.aggregationFields[a] >= 0) addDocToFacetCounts(index, plan.aggregationFields[a], d, facetCounts[a]);
     });
   }
@@ -327,12 +336,13 @@ function collectMatches(index: CatalogIndex, plan: SearchPlan, lo: number, hi: n
     ranges[2 * r] = min;
     ranges[2 * r + 1] = max;
   });
+  plan.rangeBuckets.forEach((b, i) => countBucketsOfDocs(index, b, docs, total, bucketCounts[i]));
   // Items of the top-k are positions in the match list (docs[k], scores[k]).
   const top = new TopK(Math.min(plan.limit, total), makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scores, 0, docs, index.ordinal));
   for (let k = 0; k < total; k++) top.offer(k);
   const positions = top.sorted();
   return {
-    lo, total, facetCounts, ranges,
+    lo, total, facetCounts, ranges, bucketCounts,
     topDocs: Int32Array.from(positions, (k) => docs[k]),
     topScores: Float64Array.from(positions, (k) => scores[k]),
     pinsMatched: merch && pinsMatched(merch, lo, hi, (d) => isListedDoc(docs, total, d)),

@@ -26,6 +26,9 @@ import { compileFilters, type RulesInForce } from './plan-filters.js';
 import { DEFAULT_LANGUAGE, LANGUAGES, stemIndex, stemOf, type Language } from './language.js';
 import { resolveRelevance, type ResolvedRelevance, type SynonymEntry } from './relevance-settings.js';
 import { MIN_COMPLETED_WORD, wordSplits } from './unmatched-word.js';
+import { pinnedKind, type FieldTypes } from '../catalog/field-types.js';
+import { queryFieldKind } from './conditions.js';
+import { compileRangeBuckets, type PlanBuckets } from './range-buckets.js';
 
 /** The pseudo-field of `sort_fields` that stands for relevance. */
 export const SCORE_FIELD = '_score';
@@ -93,6 +96,8 @@ export interface SearchPlan {
   aggregationFields: number[];
   /** Field number per requested range (-1: no product has it, null/null). */
   rangeFields: number[];
+  /** Per `range_buckets` field (in request order): its field and bounds (see range-buckets.ts). */
+  rangeBuckets: PlanBuckets[];
   /** The result order: `sort_fields`, relevance (when there are words), then the tie-breakers; doc id last. */
   sort: PlanSortKey[];
   /** How many of the best matches to select: `start + size` or the proximity window when larger, plus one per pinned product. */
@@ -353,8 +358,9 @@ function synonymTargetsPerWord(words: readonly string[], rules: readonly Synonym
  */
 export function compileSearchPlan(
   state: CatalogState, request: SearchRequest, settings: ResolvedRelevance = resolveRelevance(undefined),
-  options: { widenTypos?: boolean; rules?: RulesInForce } = {},
+  options: { widenTypos?: boolean; rules?: RulesInForce; fieldTypes?: FieldTypes } = {},
 ): { plan: SearchPlan; extras: PlanExtras } {
+  const fieldTypes = options.fieldTypes;
   const { index } = state;
   const lang = LANGUAGES.get(settings.language) ?? LANGUAGES.get(DEFAULT_LANGUAGE)!;
   const extraStops = new Set(settings.stopWords.flatMap((w) => tokenize(w)));
@@ -377,7 +383,7 @@ export function compileSearchPlan(
     planWords.push(planWord);
   });
   // A word matching no term at all is dropped at once (see SearchPlan.minWords); none left: no match.
-  const filters = compileFilters(state, request, options.rules ?? { now: 0 });
+  const filters = compileFilters(state, request, options.rules ?? { now: 0 }, fieldTypes);
   const { conditions, disjunctive, merch } = filters;
   const matchNothing = (words.length > 0 && wordsWithTerms === 0) || filters.matchNothing;
   const fieldWeights = index.fullText.fieldIds.map((fid) => {
@@ -391,14 +397,26 @@ export function compileSearchPlan(
   const rangeFields = (request.range_fields ?? []).map((name, i) => {
     const fid = state.fieldByName.get(name);
     if (fid === undefined) return -1;
-    const kind = liveFieldKind(state, fid);
+    const kind = queryFieldKind(state, fid, fieldTypes);
     if (kind === 'none') return -1;
     if (kind !== 'numeric') bad(`range_fields[${i}]`, `names "${name}", which is not a numeric field`);
     return fid;
   });
-  const fieldKey = (name: string, type: 'number' | 'text', desc: boolean): PlanSortKey | undefined => {
+  const rangeBuckets = compileRangeBuckets(state, request.range_buckets ?? {}, (fid) => queryFieldKind(state, fid, fieldTypes), (name) => pinnedKind(fieldTypes, name) !== undefined);
+  // A bucket field whose condition is held back (disjunctive facets) counts that condition's near misses too.
+  for (const b of rangeBuckets) {
+    const held = b.field < 0 ? undefined : disjunctive.find((h) => h.condition.field === b.field);
+    if (held && held.aggregations.length > 0) b.nearMissAggregation = held.aggregations[0];
+  }
+  // A request's sort key must name something to sort by (`at`: its path); a tie-breaker of the
+  // settings (no `at`) that names a field no product has yet changes no order.
+  const fieldKey = (name: string, type: 'number' | 'text', desc: boolean, at?: string): PlanSortKey | undefined => {
     const fid = state.fieldByName.get(name);
     const field = fid === undefined ? undefined : index.fields[fid];
+    const kind = fid === undefined ? 'none' : queryFieldKind(state, fid, fieldTypes);
+    if (at !== undefined && kind === 'none' && pinnedKind(fieldTypes, name) === undefined) bad(at, `names "${name}", which no product has`);
+    if (at !== undefined && kind === 'text' && type === 'number') bad(at, `names "${name}", a text field: sort it with type "text"`);
+    if (kind === 'none') return undefined; // a pinned field without values sorts as absent
     const usable = type === 'number' ? field?.numeric !== undefined : field?.text !== undefined;
     if (!usable) return undefined; // a key every product misses changes no order
     if (type === 'text') ensureTextSortRanks(state, fid!);
@@ -407,12 +425,12 @@ export function compileSearchPlan(
   // Scores rank the matches when there is query text, or boost rules that give browsing a relevance.
   const hasText = planWords.length > 0 || (merch?.boosts.length ?? 0) > 0;
   const sort: PlanSortKey[] = [];
-  for (const spec of request.sort_fields ?? []) {
+  (request.sort_fields ?? []).forEach((spec, i) => {
     const [name, { order, type }] = Object.entries(spec)[0];
     // `_score` places relevance among the keys; without query text every score is equal (no key).
-    const key = name === SCORE_FIELD ? (hasText ? { field: -1, type: 'score' as const, desc: order === 'desc' } : undefined) : fieldKey(name, type, order === 'desc');
+    const key = name === SCORE_FIELD ? (hasText ? { field: -1, type: 'score' as const, desc: order === 'desc' } : undefined) : fieldKey(name, type, order === 'desc', `sort_fields[${i}].${name}`);
     if (key) sort.push(key);
-  }
+  });
   if (hasText && !sort.some((k) => k.type === 'score')) sort.push({ field: -1, type: 'score', desc: true });
   for (const tb of settings.ranking.tieBreakers) {
     const key = fieldKey(tb.field, tb.type ?? 'number', tb.order === 'desc');
@@ -435,7 +453,7 @@ export function compileSearchPlan(
   limit += merch?.pins.length ?? 0;
   return {
     plan: {
-      matchNothing, words: planWords, minWords: wordsWithTerms, fieldWeights, conditions, aggregationFields, rangeFields, sort, limit,
+      matchNothing, words: planWords, minWords: wordsWithTerms, fieldWeights, conditions, aggregationFields, rangeFields, rangeBuckets, sort, limit,
       lengthAverages: liveLengthAverages(state),
       ...(disjunctive.length > 0 && { disjunctive }),
       ...(merch && { merch }),
@@ -452,6 +470,8 @@ export interface PartialResult {
   facetCounts: Uint32Array[];
   /** Per requested range: [min, max] (Infinity/-Infinity when no candidate has a value). */
   ranges: Float64Array;
+  /** Per `plan.rangeBuckets` field: the count per bucket. */
+  bucketCounts: Uint32Array[];
   /** The range's best `limit` docs, best first, and their relevance scores (same order). */
   topDocs: Int32Array;
   topScores: Float64Array;

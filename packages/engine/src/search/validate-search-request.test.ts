@@ -17,6 +17,14 @@ function failure(body: unknown): AisleError {
 }
 
 describe('validateSearchRequest', () => {
+  it('takes range_buckets of strictly ascending finite numbers, and names the bound that is not', () => {
+    expect(validateSearchRequest({ ...base, range_buckets: { price: [10, 12.5, 100] } }).range_buckets).toEqual({ price: [10, 12.5, 100] });
+    expect(failure({ ...base, range_buckets: { price: [10, 10] } }).message).toBe('search request: range_buckets.price[1] must be greater than the bound before it (10): bounds ascend');
+    expect(failure({ ...base, range_buckets: { price: [5, 1] } }).message).toMatch(/^search request: range_buckets\.price\[1\] /);
+    expect(failure({ ...base, range_buckets: { price: [] } }).message).toMatch(/range_buckets\.price/);
+    expect(failure({ ...base, range_buckets: { price: ['10'] } }).message).toMatch(/range_buckets\.price\[0\]/);
+    expect(failure({ ...base, range_buckets: { price: 10 } }).message).toMatch(/range_buckets\.price/);
+  });
   it('accepts the documented body and defaults size to 20', () => {
     expect(validateSearchRequest(base)).toEqual({ ...base, size: 20 });
   });

@@ -36,6 +36,12 @@ export function validateScope(v: unknown, key = 'scope', fail: FailAt = badReque
  */
 export function validateSearchRequest(body: unknown): SearchRequest {
   const valid = checkAgainst<SearchRequest>('SearchRequest', body, badRequest, { self: '(body)' });
+  // Bounds ascend strictly: an equal or smaller bound would make a band that no value can be in.
+  for (const [field, bounds] of Object.entries(valid.range_buckets ?? {})) {
+    for (let i = 1; i < bounds.length; i++) {
+      if (!(bounds[i]! > bounds[i - 1]!)) badRequest(`range_buckets.${field}[${i}]`, `must be greater than the bound before it (${bounds[i - 1]}): bounds ascend`);
+    }
+  }
   const request: Record<string, unknown> = { size: DEFAULT_SEARCH_SIZE };
   for (const k of REQUEST_FIELDS) if (valid[k] !== undefined) request[k] = valid[k];
   return request as SearchRequest;

@@ -119,7 +119,8 @@ describe('semantic search in the engine', () => {
     await pooled.semanticModel(site.websiteId);
     for (const q of ['phone', 'case phone', 'charger', 'dining']) {
       const body = { q, aggregations: ['search_category'] };
-      expect(await search(pooled, body)).toEqual(await search(inline, body));
+      // Two answers differ only in their query_id (unique per response).
+      expect({ ...(await search(pooled, body)), query_id: '' }).toEqual({ ...(await search(inline, body)), query_id: '' });
     }
   });
 

@@ -30,6 +30,11 @@ export interface SettingsServiceOptions {
   /** The semantic model ids settings may name (see `checkWebsiteSettings`). */
   modelIds: () => readonly string[];
   /**
+   * Refuses settings the website's stored data no longer fits (throws; nothing is written): pinned
+   * field types that stored products do not fit (`FIELD_TYPES_CONFLICT`).
+   */
+  checkFit: (websiteId: string, next: WebsiteSettings) => Promise<void>;
+  /**
    * Refuses valid settings the website cannot apply as things are (a rule boost's scope that does not
    * fit the catalog): throws `SETTINGS_INVALID` naming the setting, and nothing is written.
    */
@@ -64,7 +69,7 @@ export class SettingsService {
 
   /**
    * Replaces the website's settings, or merges `settings` into them (RFC 7396) with `merge`. Throws
-   * `SETTINGS_INVALID` (nothing written) or `STORE_FAILURE`. Returns every key, defaults filled in.
+   * `SETTINGS_INVALID` or `FIELD_TYPES_CONFLICT` (nothing written) or `STORE_FAILURE`. Returns every key, defaults filled in.
    */
   update(websiteId: string, settings: unknown, merge: boolean): Promise<WebsiteSettings> {
     try {
@@ -93,6 +98,7 @@ export class SettingsService {
       }
       const base = stored?.settings ?? this.options.seed(websiteId);
       const next = checkWebsiteSettings(merge ? mergePatch(base, settings) : settings, this.options.modelIds());
+      await this.options.checkFit(websiteId, next);
       this.options.checkApplicable?.(websiteId, next);
       let written: StoredSettings | undefined;
       try {

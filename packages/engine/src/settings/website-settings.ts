@@ -37,6 +37,7 @@ export const DEFAULT_WEBSITE_SETTINGS: Readonly<WebsiteSettings> = Object.freeze
   fieldRoles: { ...DEFAULT_FIELD_ROLES, ignore: [...DEFAULT_FIELD_ROLES.ignore] },
   suggestions: { ...DEFAULT_SUGGESTION_SETTINGS, exclude: [] },
   eventRetentionDays: { ...DEFAULT_EVENT_RETENTION_DAYS },
+  fields: {},
 });
 
 /**

@@ -5,7 +5,7 @@
  */
 import { GroupCommitter } from './group-commit.js';
 import type { AppendOp, AppendOpResult } from './plan.js';
-import type { PurchaseAppend, PurchaseAppendResult, ViewAppend } from './store.js';
+import type { ClickAppend, ClickAppendResult, PurchaseAppend, PurchaseAppendResult, ViewAppend } from './store.js';
 
 /** Base of the memory, SQLite and PostgreSQL stores: group-committed appends and the closed check. */
 export abstract class GroupCommitStore {
@@ -34,6 +34,12 @@ export abstract class GroupCommitStore {
   async appendViews(append: ViewAppend): Promise<{ recorded: number }> {
     this.checkOpen();
     return (await this.committer.submit({ kind: 'view', append })) as { recorded: number };
+  }
+
+  /** Appends clicks; resolves once they are durable. */
+  async appendClicks(append: ClickAppend): Promise<ClickAppendResult> {
+    this.checkOpen();
+    return (await this.committer.submit({ kind: 'click', append })) as ClickAppendResult;
   }
 
   /** Resolves when every append submitted so far has settled. */

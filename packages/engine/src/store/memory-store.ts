@@ -4,9 +4,10 @@
  * @module
  */
 import { GroupCommitStore } from './group-commit-store.js';
-import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type EventRow } from './plan.js';
+import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type ClickRow, type EventRow } from './plan.js';
 import {
-  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
+  MAX_READ_PAGE, type ClickCandidatesQuery, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
+  type ResultPageRecord, type ResultPageRetention, type StoredClick,
   type AnalyticsBatch, type AnalyticsKind, type LoggedResponse, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
   type SearchKeyRecord,
@@ -23,6 +24,11 @@ export class MemoryStore extends GroupCommitStore implements Store {
   private readonly coupons = new Map<string, CouponRecord>();
   /** Search keys by id. */
   private readonly searchKeys = new Map<string, SearchKeyRecord>();
+  private readonly clicks: StoredClick[] = [];
+  /** {@link clickKey} → first transactionId. */
+  private readonly clickIds = new Map<string, string>();
+  /** Result pages by website, then queryId, in insertion order. */
+  private readonly resultPages = new Map<string, Map<string, ResultPageRecord>>();
 
   /** An empty store; hand it to `createEngine({ store })`, which closes it when the engine closes. */
   constructor() {
@@ -44,7 +50,14 @@ export class MemoryStore extends GroupCommitStore implements Store {
       const c = this.coupons.get(key);
       if (c !== undefined) existingCoupons.set(key, c);
     }
-    const plan = planBatch(ops, existingOrders, existingCoupons);
+    const existingClicks = new Map<string, string>();
+    for (const k of keys.clicks) {
+      const key = clickKey(k.websiteId, k.clickId);
+      const tx = this.clickIds.get(key);
+      if (tx !== undefined) existingClicks.set(key, tx);
+    }
+    const plan = planBatch(ops, existingOrders, existingCoupons, existingClicks);
+    for (const row of plan.clickRows) this.storeClick(row);
     for (const row of plan.rows) {
       this.events.push({ ...row, seq: this.events.length + 1 });
       if (row.orderId !== null) this.orders.set(orderKey(row.websiteId, row.orderId), row.transactionId);
@@ -56,6 +69,64 @@ export class MemoryStore extends GroupCommitStore implements Store {
       else if (current.customerId === null) current.customerId = w.record.customerId;
     }
     return plan.results;
+  }
+
+  private storeClick(row: ClickRow): void {
+    this.clicks.push({
+      seq: this.clicks.length + 1, websiteId: row.websiteId, transactionId: row.transactionId, customerId: row.customerId,
+      sessionId: row.sessionId, receivedAt: row.receivedAt, click: JSON.parse(row.payload) as StoredClick['click'],
+    });
+    if (row.clickId !== null) this.clickIds.set(clickKey(row.websiteId, row.clickId), row.transactionId);
+  }
+
+  async readClicks(websiteId: string, afterSeq: number, limit: number): Promise<StoredClick[]> {
+    const out: StoredClick[] = [];
+    // seq = index + 1, so the cursor is a direct offset.
+    for (let i = Math.max(0, afterSeq); i < this.clicks.length && out.length < Math.min(Math.max(1, limit), MAX_READ_PAGE); i++) {
+      if (this.clicks[i]!.websiteId === websiteId) out.push(structuredClone(this.clicks[i]!));
+    }
+    return out;
+  }
+
+  async clickCandidates(websiteId: string, query: ClickCandidatesQuery): Promise<StoredClick[]> {
+    const ids = new Set(query.clickIds);
+    const refIds = new Set(query.refIds);
+    return this.clicks.filter((c) => c.websiteId === websiteId && ((c.click.clickId !== undefined && ids.has(c.click.clickId))
+      || (c.sessionId === query.sessionId && refIds.has(c.click.refId) && c.click.eventTimeMs >= query.since && c.click.eventTimeMs <= query.until)))
+      .map((c) => structuredClone(c));
+  }
+
+  async addResultPages(pages: readonly ResultPageRecord[]): Promise<void> {
+    this.checkOpen();
+    for (const page of pages) {
+      let byId = this.resultPages.get(page.websiteId);
+      if (byId === undefined) this.resultPages.set(page.websiteId, (byId = new Map()));
+      if (!byId.has(page.queryId)) byId.set(page.queryId, structuredClone(page));
+    }
+  }
+
+  async findResultPages(websiteId: string, queryIds: readonly string[]): Promise<ResultPageRecord[]> {
+    const byId = this.resultPages.get(websiteId);
+    const found: ResultPageRecord[] = [];
+    for (const id of queryIds) {
+      const page = byId?.get(id);
+      if (page !== undefined) found.push(structuredClone(page));
+    }
+    return found;
+  }
+
+  async pruneResultPages(retention: readonly ResultPageRetention[]): Promise<void> {
+    this.checkOpen();
+    for (const r of retention) {
+      const byId = this.resultPages.get(r.websiteId);
+      if (byId === undefined) continue;
+      for (const [id, page] of byId) if (page.createdAt < r.before) byId.delete(id);
+      // Insertion order is answer order: the first entries are the oldest.
+      for (const id of byId.keys()) {
+        if (byId.size <= r.keep) break;
+        byId.delete(id);
+      }
+    }
   }
 
   async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<number> {

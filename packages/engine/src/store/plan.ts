@@ -6,14 +6,33 @@
  * @module
  */
 import type {
-  CouponRecord, OrderOutcome, PurchaseAppend, PurchaseAppendResult, PurchaseEventData, ViewAppend,
+  ClickAppend, ClickAppendResult, CouponRecord, OrderOutcome, PurchaseAppend, PurchaseAppendResult, PurchaseEventData, ViewAppend,
 } from './store.js';
 
 /** One write waiting in a group-commit batch. */
-export type AppendOp = { kind: 'purchase'; append: PurchaseAppend } | { kind: 'view'; append: ViewAppend };
+export type AppendOp =
+  | { kind: 'purchase'; append: PurchaseAppend }
+  | { kind: 'view'; append: ViewAppend }
+  | { kind: 'click'; append: ClickAppend };
 
 /** What one write answers once its batch has committed. */
-export type AppendOpResult = PurchaseAppendResult | { recorded: number };
+export type AppendOpResult = PurchaseAppendResult | { recorded: number } | ClickAppendResult;
+
+/** A row of the `clicks` table. */
+export interface ClickRow {
+  websiteId: string;
+  /** Null when the click carries no clickId (then it is never a duplicate). */
+  clickId: string | null;
+  transactionId: string;
+  customerId: string;
+  sessionId: string;
+  refId: string;
+  eventTime: number;
+  origin: string;
+  receivedAt: number;
+  /** JSON of the {@link ClickEventData}. */
+  payload: string;
+}
 
 /** A row of the `events` table. */
 export interface EventRow {
@@ -40,6 +59,7 @@ export interface CouponWrite {
 /** The writes of one batch and the answers of its operations (same order as the ops). */
 export interface BatchPlan {
   rows: EventRow[];
+  clickRows: ClickRow[];
   couponWrites: CouponWrite[];
   results: AppendOpResult[];
 }
@@ -56,14 +76,26 @@ export function couponKey(websiteId: string, code: string): string {
   return websiteId + SEP + code;
 }
 
-/** The order and coupon keys a batch touches, deduplicated, for the stores' look-ups. */
+/** Map key of a click: (websiteId, clickId). */
+export function clickKey(websiteId: string, clickId: string): string {
+  return websiteId + SEP + clickId;
+}
+
+/** The order, coupon and click keys a batch touches, deduplicated, for the stores' look-ups. */
 export function batchLookupKeys(ops: readonly AppendOp[]): {
   orders: { websiteId: string; orderId: string }[];
   coupons: { websiteId: string; code: string }[];
+  clicks: { websiteId: string; clickId: string }[];
 } {
   const orders = new Map<string, { websiteId: string; orderId: string }>();
   const coupons = new Map<string, { websiteId: string; code: string }>();
+  const clicks = new Map<string, { websiteId: string; clickId: string }>();
   for (const op of ops) {
+    if (op.kind === 'click') {
+      const { websiteId } = op.append;
+      for (const c of op.append.clicks) if (c.clickId !== undefined) clicks.set(clickKey(websiteId, c.clickId), { websiteId, clickId: c.clickId });
+      continue;
+    }
     if (op.kind !== 'purchase') continue;
     const { websiteId } = op.append;
     for (const event of op.append.events) {
@@ -71,25 +103,61 @@ export function batchLookupKeys(ops: readonly AppendOp[]): {
       for (const promo of event.priceBeatPromotions) coupons.set(couponKey(websiteId, promo.code), { websiteId, code: promo.code });
     }
   }
-  return { orders: [...orders.values()], coupons: [...coupons.values()] };
+  return { orders: [...orders.values()], coupons: [...coupons.values()], clicks: [...clicks.values()] };
+}
+
+/**
+ * The rows of a click op and its answer: a click whose clickId is in `seenClicks` (stored before, or
+ * earlier in the batch) is not stored again. `seenClicks` ({@link clickKey} → first transactionId) is
+ * updated with the clicks stored now.
+ */
+function planClicks(a: ClickAppend, seenClicks: Map<string, string>, clickRows: ClickRow[]): ClickAppendResult {
+  const stored: number[] = [];
+  let firstDuplicateTransaction: string | undefined;
+  a.clicks.forEach((click, i) => {
+    if (click.clickId !== undefined) {
+      const key = clickKey(a.websiteId, click.clickId);
+      const first = seenClicks.get(key);
+      if (first !== undefined) {
+        firstDuplicateTransaction ??= first;
+        return;
+      }
+      seenClicks.set(key, a.transactionId);
+    }
+    stored.push(i);
+    clickRows.push({
+      websiteId: a.websiteId, clickId: click.clickId ?? null, transactionId: a.transactionId, customerId: a.customerId, sessionId: a.sessionId,
+      refId: click.refId, eventTime: click.eventTimeMs, origin: a.origin, receivedAt: a.receivedAt, payload: JSON.stringify(click),
+    });
+  });
+  // As for orders: a request whose every click was already recorded answers the original transactionId.
+  return { transactionId: stored.length > 0 || firstDuplicateTransaction === undefined ? a.transactionId : firstDuplicateTransaction, stored };
 }
 
 /**
  * Plans a batch. `existingOrders` maps {@link orderKey} → first transactionId; `existingCoupons` maps
- * {@link couponKey} → coupon, for the keys of {@link batchLookupKeys} (missing = not stored).
+ * {@link couponKey} → coupon; `existingClicks` maps {@link clickKey} → first transactionId, for the keys
+ * of {@link batchLookupKeys} (missing = not stored).
  */
 export function planBatch(
   ops: readonly AppendOp[],
   existingOrders: ReadonlyMap<string, string>,
   existingCoupons: ReadonlyMap<string, CouponRecord>,
+  existingClicks: ReadonlyMap<string, string> = new Map(),
 ): BatchPlan {
   const rows: EventRow[] = [];
+  const clickRows: ClickRow[] = [];
+  const seenClicks = new Map<string, string>(existingClicks);
   const results: AppendOpResult[] = [];
   const seenOrders = new Map<string, string>(existingOrders);
   const coupons = new Map<string, CouponRecord>(existingCoupons);
   const couponWrites = new Map<string, CouponWrite>();
 
   for (const op of ops) {
+    if (op.kind === 'click') {
+      results.push(planClicks(op.append, seenClicks, clickRows));
+      continue;
+    }
     if (op.kind === 'view') {
       const a = op.append;
       for (const view of a.views) {
@@ -142,5 +210,5 @@ export function planBatch(
     const transactionId = recorded > 0 || orders.length === 0 ? a.transactionId : orders[0]!.transactionId;
     results.push({ transactionId, orders });
   }
-  return { rows, couponWrites: [...couponWrites.values()], results };
+  return { rows, clickRows, couponWrites: [...couponWrites.values()], results };
 }

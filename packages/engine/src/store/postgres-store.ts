@@ -17,10 +17,13 @@
 import pg from 'pg';
 import { runPgTransaction } from './pg-transaction.js';
 import { GroupCommitStore } from './group-commit-store.js';
-import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
-import { couponFromRow, rowToStoredEvent, SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type SearchKeyRow } from './rows.js';
+import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
 import {
-  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
+  CLICK_COLUMNS, clickFromRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, rowToStoredEvent,
+  SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow,
+} from './rows.js';
+import {
+  MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
   type AnalyticsBatch, type AnalyticsKind, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
   type SearchKeyRecord, type StoreSharing,
@@ -115,10 +118,58 @@ const PG_MIGRATIONS: readonly string[] = [
   // Search analytics: hourly and daily roll-ups, logged responses, query sessions; the search log's
   // hourly rows become roll-up rows (hour and day) and its table goes.
   analyticsTablesSql('{s}.', 'BIGINT', 'DOUBLE PRECISION', ''),
+  // Clicks on results (idempotent per clickId) and the result lists they name (docs/events-and-stores.md).
+  `CREATE TABLE {s}.clicks (
+     seq BIGSERIAL PRIMARY KEY,
+     website_id TEXT NOT NULL,
+     click_id TEXT,
+     transaction_id TEXT NOT NULL,
+     customer_id TEXT NOT NULL,
+     session_id TEXT NOT NULL,
+     ref_id TEXT NOT NULL,
+     event_time BIGINT NOT NULL,
+     origin TEXT NOT NULL,
+     received_at BIGINT NOT NULL,
+     payload TEXT NOT NULL,
+     CONSTRAINT clicks_click_id UNIQUE (website_id, click_id)
+   );
+   CREATE INDEX clicks_session_ref ON {s}.clicks (website_id, session_id, ref_id, event_time);
+   CREATE INDEX clicks_website_seq ON {s}.clicks (website_id, seq);
+   CREATE TABLE {s}.result_pages (
+     seq BIGSERIAL PRIMARY KEY,
+     website_id TEXT NOT NULL,
+     query_id TEXT NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('search', 'recommendation')),
+     source TEXT NOT NULL,
+     customer_id TEXT,
+     session_id TEXT,
+     variant TEXT,
+     first_position BIGINT NOT NULL,
+     ref_ids TEXT NOT NULL,
+     created_at BIGINT NOT NULL,
+     CONSTRAINT result_pages_query UNIQUE (website_id, query_id)
+   );
+   CREATE INDEX result_pages_website_seq ON {s}.result_pages (website_id, seq);
+   CREATE INDEX result_pages_website_created ON {s}.result_pages (website_id, created_at);`,
 ];
 
 /** The advisory lock (second key) of analytics writes: replicas' batches set response flags one after another. */
 const ANALYTICS_LOCK = 4;
+
+/** The unnest column types of a click row, in the order of {@link CLICK_COLUMNS}. */
+const CLICK_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'text', 'bigint', 'text'] as const;
+/** The unnest column types of a result page, in the order of {@link RESULT_PAGE_COLUMNS}. */
+const RESULT_PAGE_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'text', 'bigint'] as const;
+
+/**
+ * `INSERT … SELECT * FROM unnest(…)` of many rows in one statement: the SQL and its parameters, one
+ * array per column (`values` gives each row's column values in the order of `columns`).
+ */
+function unnestInsert<T>(table: string, columns: string, types: readonly string[], rows: readonly T[], values: (row: T) => unknown[]): [string, unknown[][]] {
+  const arrays: unknown[][] = types.map(() => []);
+  for (const row of rows) values(row).forEach((v, i) => arrays[i]!.push(v));
+  return [`INSERT INTO ${table} (${columns}) SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`, arrays];
+}
 
 
 /** The PostgreSQL {@link Store}. */
@@ -220,7 +271,16 @@ export class PostgresStore extends GroupCommitStore implements Store {
           [keys.coupons.map((k) => k.websiteId), keys.coupons.map((k) => k.code)]);
         for (const r of rows) existingCoupons.set(couponKey(r.website_id, r.code), couponFromRow(r));
       }
-      const plan = planBatch(ops, existingOrders, existingCoupons);
+      const existingClicks = new Map<string, string>();
+      if (keys.clicks.length > 0) {
+        const { rows } = await client.query<{ website_id: string; click_id: string; transaction_id: string }>(
+          `SELECT c.website_id, c.click_id, c.transaction_id FROM ${s}.clicks c
+           JOIN unnest($1::text[], $2::text[]) AS k(website_id, click_id) ON c.website_id = k.website_id AND c.click_id = k.click_id`,
+          [keys.clicks.map((k) => k.websiteId), keys.clicks.map((k) => k.clickId)]);
+        for (const r of rows) existingClicks.set(clickKey(r.website_id, r.click_id), r.transaction_id);
+      }
+      const plan = planBatch(ops, existingOrders, existingCoupons, existingClicks);
+      if (plan.clickRows.length > 0) await client.query(...unnestInsert(`${s}.clicks`, CLICK_COLUMNS, CLICK_TYPES, plan.clickRows, clickValues));
       if (plan.rows.length > 0) {
         const r = plan.rows;
         await client.query(
@@ -441,6 +501,44 @@ export class PostgresStore extends GroupCommitStore implements Store {
     this.checkOpen();
     const r = await this.pool.query(`DELETE FROM ${this.s}.search_keys WHERE website_id = $1 AND id = $2`, [websiteId, id]);
     return r.rowCount === 1;
+  }
+
+  async readClicks(websiteId: string, afterSeq: number, limit: number): Promise<StoredClick[]> {
+    const { rows } = await this.pool.query<StoredClickRow>(`SELECT * FROM ${this.s}.clicks WHERE website_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+      [websiteId, afterSeq, Math.min(Math.max(1, Math.floor(limit)), MAX_READ_PAGE)]);
+    return rows.map(clickFromRow);
+  }
+
+  async clickCandidates(websiteId: string, query: ClickCandidatesQuery): Promise<StoredClick[]> {
+    const { rows } = await this.pool.query<StoredClickRow>(
+      `SELECT * FROM ${this.s}.clicks WHERE website_id = $1 AND (click_id = ANY($2::text[])
+         OR (session_id = $3 AND ref_id = ANY($4::text[]) AND event_time BETWEEN $5 AND $6)) ORDER BY seq`,
+      [websiteId, query.clickIds, query.sessionId, query.refIds, query.since, query.until]);
+    return rows.map(clickFromRow);
+  }
+
+  async addResultPages(pages: readonly ResultPageRecord[]): Promise<void> {
+    this.checkOpen();
+    if (pages.length === 0) return;
+    const [sql, params] = unnestInsert(`${this.s}.result_pages`, RESULT_PAGE_COLUMNS, RESULT_PAGE_TYPES, pages, resultPageValues);
+    await this.pool.query(`${sql} ON CONFLICT (website_id, query_id) DO NOTHING`, params);
+  }
+
+  async findResultPages(websiteId: string, queryIds: readonly string[]): Promise<ResultPageRecord[]> {
+    const { rows } = await this.pool.query<ResultPageRow>(
+      `SELECT * FROM ${this.s}.result_pages WHERE website_id = $1 AND query_id = ANY($2::text[])`, [websiteId, queryIds]);
+    return rows.map(resultPageFromRow);
+  }
+
+  async pruneResultPages(retention: readonly ResultPageRetention[]): Promise<void> {
+    this.checkOpen();
+    await this.inTransaction(undefined, async (client) => {
+      for (const r of retention) {
+        await client.query(`DELETE FROM ${this.s}.result_pages WHERE website_id = $1 AND created_at < $2`, [r.websiteId, r.before]);
+        await client.query(`DELETE FROM ${this.s}.result_pages WHERE website_id = $1 AND seq <= (
+          SELECT seq FROM ${this.s}.result_pages WHERE website_id = $1 ORDER BY seq DESC LIMIT 1 OFFSET $2)`, [r.websiteId, r.keep]);
+      }
+    });
   }
 
   async close(): Promise<void> {

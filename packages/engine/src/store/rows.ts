@@ -1,9 +1,12 @@
 /**
- * Conversion of stored rows back into {@link StoredEvent}s and {@link CouponRecord}s, shared by the SQL stores.
+ * Conversion of stored rows back into {@link StoredEvent}s, {@link CouponRecord}s, search keys, clicks and
+ * result pages, and of records into column values, shared by the SQL stores.
  * @module
  */
-import type { EventRow } from './plan.js';
-import type { CouponRecord, PurchaseEventData, SearchKeyRecord, StoredEvent, ViewEventData } from './store.js';
+import type { ClickRow, EventRow } from './plan.js';
+import type {
+  ClickEventData, CouponRecord, PurchaseEventData, ResultListKind, ResultPageRecord, SearchKeyRecord, StoredClick, StoredEvent, ViewEventData,
+} from './store.js';
 
 /** A row as the SQL stores return it (payload still JSON text). */
 export type StoredRow = EventRow & { seq: number };
@@ -55,3 +58,47 @@ export function searchKeyValues(k: SearchKeyRecord): (string | number | null)[] 
 
 /** The columns of the search_keys table, in the order of {@link searchKeyValues}. */
 export const SEARCH_KEY_COLUMNS = 'website_id, id, key_hash, key_prefix, actions, scope, expires_at, created_at';
+
+/** A click row as the SQL stores return it (PostgreSQL BIGINTs as strings). */
+export interface StoredClickRow {
+  seq: number | string; website_id: string; transaction_id: string; customer_id: string; session_id: string;
+  received_at: number | string; payload: string;
+}
+
+/** Reads a click row. */
+export function clickFromRow(r: StoredClickRow): StoredClick {
+  return {
+    seq: Number(r.seq), websiteId: r.website_id, transactionId: r.transaction_id, customerId: r.customer_id, sessionId: r.session_id,
+    receivedAt: Number(r.received_at), click: JSON.parse(r.payload) as ClickEventData,
+  };
+}
+
+/** The columns of the clicks table written by an insert, in the order of {@link clickValues}. */
+export const CLICK_COLUMNS = 'website_id, click_id, transaction_id, customer_id, session_id, ref_id, event_time, origin, received_at, payload';
+
+/** The column values of a click row, in the order of {@link CLICK_COLUMNS}. */
+export function clickValues(r: ClickRow): (string | number | null)[] {
+  return [r.websiteId, r.clickId, r.transactionId, r.customerId, r.sessionId, r.refId, r.eventTime, r.origin, r.receivedAt, r.payload];
+}
+
+/** A result-page row of either SQL store (refIds as JSON text; PostgreSQL BIGINTs as strings). */
+export interface ResultPageRow {
+  website_id: string; query_id: string; kind: ResultListKind; source: string; customer_id: string | null; session_id: string | null;
+  variant: string | null; first_position: number | string; ref_ids: string; created_at: number | string;
+}
+
+/** Reads a result-page row. */
+export function resultPageFromRow(r: ResultPageRow): ResultPageRecord {
+  return {
+    websiteId: r.website_id, queryId: r.query_id, kind: r.kind, source: r.source, customerId: r.customer_id, sessionId: r.session_id,
+    variant: r.variant, firstPosition: Number(r.first_position), refIds: JSON.parse(r.ref_ids) as string[], createdAt: Number(r.created_at),
+  };
+}
+
+/** The columns of the result_pages table, in the order of {@link resultPageValues}. */
+export const RESULT_PAGE_COLUMNS = 'website_id, query_id, kind, source, customer_id, session_id, variant, first_position, ref_ids, created_at';
+
+/** The column values of a result page, in the order of {@link RESULT_PAGE_COLUMNS}. */
+export function resultPageValues(p: ResultPageRecord): (string | number | null)[] {
+  return [p.websiteId, p.queryId, p.kind, p.source, p.customerId, p.sessionId, p.variant, p.firstPosition, JSON.stringify(p.refIds), p.createdAt];
+}

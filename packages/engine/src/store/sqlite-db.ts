@@ -8,10 +8,13 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { batchLookupKeys, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
-import { couponFromRow, SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type SearchKeyRow, type StoredRow } from './rows.js';
+import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
 import {
-  MAX_READ_PAGE, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type StoreCounts, type StoredSettings,
+  CLICK_COLUMNS, clickFromRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, SEARCH_KEY_COLUMNS,
+  searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow, type StoredRow,
+} from './rows.js';
+import {
+  MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type StoreCounts, type StoredSettings,
   type AnalyticsBatch, type AnalyticsKind, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
   type SearchKeyRecord,
 } from './store.js';
@@ -88,6 +91,39 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   // Search analytics: hourly and daily roll-ups, logged responses, query sessions; the search log's
   // hourly rows become roll-up rows (hour and day) and its table goes.
   analyticsTablesSql('', 'INTEGER', 'REAL', ' WITHOUT ROWID'),
+  // Clicks on results (idempotent per clickId) and the result lists they name (docs/events-and-stores.md).
+  `CREATE TABLE clicks (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     website_id TEXT NOT NULL,
+     click_id TEXT,
+     transaction_id TEXT NOT NULL,
+     customer_id TEXT NOT NULL,
+     session_id TEXT NOT NULL,
+     ref_id TEXT NOT NULL,
+     event_time INTEGER NOT NULL,
+     origin TEXT NOT NULL,
+     received_at INTEGER NOT NULL,
+     payload TEXT NOT NULL
+   );
+   CREATE UNIQUE INDEX clicks_click_id ON clicks (website_id, click_id);
+   CREATE INDEX clicks_session_ref ON clicks (website_id, session_id, ref_id, event_time);
+   CREATE INDEX clicks_website_seq ON clicks (website_id, seq);
+   CREATE TABLE result_pages (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     website_id TEXT NOT NULL,
+     query_id TEXT NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('search', 'recommendation')),
+     source TEXT NOT NULL,
+     customer_id TEXT,
+     session_id TEXT,
+     variant TEXT,
+     first_position INTEGER NOT NULL,
+     ref_ids TEXT NOT NULL,
+     created_at INTEGER NOT NULL
+   );
+   CREATE UNIQUE INDEX result_pages_query ON result_pages (website_id, query_id);
+   CREATE INDEX result_pages_website_seq ON result_pages (website_id, seq);
+   CREATE INDEX result_pages_website_created ON result_pages (website_id, created_at);`,
 ];
 
 
@@ -120,7 +156,8 @@ function openDatabase(file: string): Database.Database {
 /** The operations the worker runs, by name; see {@link SqliteDb}. */
 export type SqliteMethod = 'commitJson' | 'issueCoupons' | 'markCouponUsed' | 'getCoupon' | 'counts' | 'readRows' | 'lastSequence'
   | 'getSettings' | 'putSettings' | 'settingsSince' | 'writeAnalytics' | 'rollupTotals' | 'querySessions' | 'deleteExpired'
-  | 'insertSearchKey' | 'listSearchKeys' | 'findSearchKey' | 'deleteSearchKey' | 'close';
+  | 'insertSearchKey' | 'listSearchKeys' | 'findSearchKey' | 'deleteSearchKey' | 'readClicks' | 'clickCandidates'
+  | 'addResultPages' | 'findResultPages' | 'pruneResultPages' | 'close';
 
 /** One order of a purchase answer as it crosses threads: `reused` (indexes of the promotions flagged) replaces the stored event. */
 export interface WireOrder {
@@ -137,10 +174,11 @@ export interface WireOrder {
  * transactionId with no promotion flagged reused, or every view of a view op recorded; the caller
  * rebuilds it from its op. Cloning a full answer per op cost the worker more than its statements did.
  */
-export type WireResult = null | { recorded: number } | { transactionId: string; orders: WireOrder[] };
+export type WireResult = null | { recorded: number } | { transactionId: string; orders: WireOrder[] } | { transactionId: string; stored: number[] };
 
 /** Drops the stored events of a batch's answers (the caller rebuilds them with its own ops); see {@link WireResult}. */
 function toWireResult(result: AppendOpResult, op: AppendOp): WireResult {
+  if ('stored' in result) return result;
   if ('recorded' in result) return op.kind === 'view' && result.recorded === op.append.views.length ? null : result;
   if (op.kind === 'purchase' && result.transactionId === op.append.transactionId && result.orders.length === op.append.events.length
     && result.orders.every((o) => o.status === 'recorded' && o.transactionId === result.transactionId
@@ -180,6 +218,8 @@ export class SqliteDb {
       couponCounts: db.prepare<[string], { issued: number; used: number }>(
         "SELECT COUNT(*) AS issued, COALESCE(SUM(state = 'used'), 0) AS used FROM coupons WHERE website_id = ?"),
       lastSeq: db.prepare<[], { seq: number | null }>('SELECT MAX(seq) AS seq FROM events'),
+      findClick: db.prepare<[string, string], { transaction_id: string }>('SELECT transaction_id FROM clicks WHERE website_id = ? AND click_id = ?'),
+      insertClick: db.prepare(`INSERT INTO clicks (${CLICK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     };
     this.commitTx = db.transaction((ops: AppendOp[]) => this.commitInTransaction(ops));
   }
@@ -220,7 +260,13 @@ export class SqliteDb {
       const row = this.stmts.findCoupon.get(k.websiteId, k.code);
       if (row !== undefined) existingCoupons.set(couponKey(k.websiteId, k.code), couponFromRow(row));
     }
-    const plan = planBatch(ops, existingOrders, existingCoupons);
+    const existingClicks = new Map<string, string>();
+    for (const k of keys.clicks) {
+      const row = this.stmts.findClick.get(k.websiteId, k.clickId);
+      if (row !== undefined) existingClicks.set(clickKey(k.websiteId, k.clickId), row.transaction_id);
+    }
+    const plan = planBatch(ops, existingOrders, existingCoupons, existingClicks);
+    for (const r of plan.clickRows) this.stmts.insertClick.run(...clickValues(r));
     for (const r of plan.rows) {
       this.stmts.insertEvent.run(r.websiteId, r.kind, r.orderId, r.transactionId, r.customerId, r.sessionId, r.eventTime, r.origin, r.receivedAt, r.payload);
     }
@@ -371,6 +417,43 @@ export class SqliteDb {
 
   deleteSearchKey(websiteId: string, id: string): boolean {
     return this.db.prepare('DELETE FROM search_keys WHERE website_id = ? AND id = ?').run(websiteId, id).changes === 1;
+  }
+
+  readClicks(websiteId: string, afterSeq: number, limit: number): StoredClick[] {
+    return (this.db.prepare('SELECT * FROM clicks WHERE website_id = ? AND seq > ? ORDER BY seq LIMIT ?')
+      .all(websiteId, afterSeq, Math.min(Math.max(1, Math.floor(limit)), MAX_READ_PAGE)) as StoredClickRow[]).map(clickFromRow);
+  }
+
+  clickCandidates(websiteId: string, query: ClickCandidatesQuery): StoredClick[] {
+    return (this.db.prepare(`SELECT * FROM clicks WHERE website_id = ? AND (click_id IN (SELECT value FROM json_each(?))
+        OR (session_id = ? AND ref_id IN (SELECT value FROM json_each(?)) AND event_time BETWEEN ? AND ?)) ORDER BY seq`)
+      .all(websiteId, JSON.stringify(query.clickIds), query.sessionId, JSON.stringify(query.refIds), query.since, query.until) as StoredClickRow[])
+      .map(clickFromRow);
+  }
+
+  addResultPages(pages: readonly ResultPageRecord[]): void {
+    const insert = this.db.prepare(`INSERT INTO result_pages (${RESULT_PAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (website_id, query_id) DO NOTHING`);
+    this.db.transaction(() => {
+      for (const p of pages) insert.run(...resultPageValues(p));
+    }).immediate();
+  }
+
+  findResultPages(websiteId: string, queryIds: readonly string[]): ResultPageRecord[] {
+    return (this.db.prepare('SELECT * FROM result_pages WHERE website_id = ? AND query_id IN (SELECT value FROM json_each(?))')
+      .all(websiteId, JSON.stringify(queryIds)) as ResultPageRow[]).map(resultPageFromRow);
+  }
+
+  pruneResultPages(retention: readonly ResultPageRetention[]): void {
+    const expire = this.db.prepare('DELETE FROM result_pages WHERE website_id = ? AND created_at < ?');
+    const cap = this.db.prepare(`DELETE FROM result_pages WHERE website_id = ? AND seq <= (
+      SELECT seq FROM result_pages WHERE website_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`);
+    this.db.transaction(() => {
+      for (const r of retention) {
+        expire.run(r.websiteId, r.before);
+        cap.run(r.websiteId, r.websiteId, r.keep);
+      }
+    }).immediate();
   }
 
   close(): void {

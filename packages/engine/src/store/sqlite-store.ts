@@ -21,7 +21,7 @@ import { rowToStoredEvent } from './rows.js';
 import { SqliteDb, type SqliteMethod, type WireResult } from './sqlite-db.js';
 import type { SqliteReply, SqliteRequest, SqliteWorkerData, WireError } from './sqlite-worker.js';
 import type {
-  CouponIssueData, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PurchaseEventData, Store, StoreCounts, StoredEvent,
+  ClickCandidatesQuery, ResultPageRecord, ResultPageRetention, StoredClick, CouponIssueData, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PurchaseEventData, Store, StoreCounts, StoredEvent,
   StoredSettings, AnalyticsBatch, AnalyticsKind, QuerySessions, RetentionKind, RollupTotal, RollupWindow,
   SearchKeyRecord,
 } from './store.js';
@@ -58,6 +58,7 @@ function notOpen(): TypeError {
  * flagged). The test "answers as the memory store does" keeps the two in step.
  */
 function fromWireResult(op: AppendOp, result: WireResult): AppendOpResult {
+  if (op.kind === 'click') return result as { transactionId: string; stored: number[] };
   if (op.kind === 'view') return result ?? { recorded: op.append.views.length };
   const events = op.append.events;
   if (result === null) {
@@ -70,7 +71,7 @@ function fromWireResult(op: AppendOp, result: WireResult): AppendOpResult {
       })),
     };
   }
-  if ('recorded' in result) return result;
+  if ('recorded' in result || 'stored' in result) return result;
   return {
     transactionId: result.transactionId,
     orders: result.orders.map((o, i): OrderOutcome => {
@@ -241,6 +242,28 @@ export class SqliteStore extends GroupCommitStore implements Store {
   async deleteSearchKey(websiteId: string, id: string): Promise<boolean> {
     this.checkOpen();
     return this.call('deleteSearchKey', websiteId, id);
+  }
+
+  readClicks(websiteId: string, afterSeq: number, limit: number): Promise<StoredClick[]> {
+    return this.call('readClicks', websiteId, afterSeq, limit);
+  }
+
+  clickCandidates(websiteId: string, query: ClickCandidatesQuery): Promise<StoredClick[]> {
+    return this.call('clickCandidates', websiteId, query);
+  }
+
+  addResultPages(pages: readonly ResultPageRecord[]): Promise<void> {
+    this.checkOpen();
+    return this.call('addResultPages', pages);
+  }
+
+  findResultPages(websiteId: string, queryIds: readonly string[]): Promise<ResultPageRecord[]> {
+    return this.call('findResultPages', websiteId, queryIds);
+  }
+
+  pruneResultPages(retention: readonly ResultPageRetention[]): Promise<void> {
+    this.checkOpen();
+    return this.call('pruneResultPages', retention);
   }
 
   /** Flushes, closes the connection and stops the worker. */

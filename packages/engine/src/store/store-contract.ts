@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type {
-  AnalyticsBatch, LoggedResponse, PurchaseAppend, PurchaseEventData, ResponseOutcome, RollupCounters, RollupDelta, RollupTotal, SearchKeyRecord, Store, ViewAppend,
+  AnalyticsBatch, ClickAppend, ClickEventData, LoggedResponse, PurchaseAppend, PurchaseEventData, ResponseOutcome, ResultPageRecord, RollupCounters,
+  RollupDelta, RollupTotal, SearchKeyRecord, Store, ViewAppend,
 } from './store.js';
 
 /** Options of {@link runStoreContract}. */
@@ -35,6 +36,19 @@ function viewAppend(websiteId: string, refIds: string[]): ViewAppend {
     websiteId, transactionId: randomUUID(), customerId: 'c-1', sessionId: 's-1', origin: 'contract', receivedAt: Date.now(),
     views: refIds.map((refId, i) => ({ refId, currentUrl: `https://shop.example/p/${refId}`, eventTime: '2024-05-01T12:00:00Z', eventTimeMs: Date.UTC(2024, 4, 1, 12) + i })),
   };
+}
+
+/** A click append with a fresh transaction id (session `s-1` unless given). */
+export function contractClickAppend(websiteId: string, clicks: Partial<ClickEventData>[], extra: Partial<ClickAppend> = {}): ClickAppend {
+  return {
+    websiteId, transactionId: randomUUID(), customerId: 'c-1', sessionId: 's-1', origin: 'contract', receivedAt: Date.now(), ...extra,
+    clicks: clicks.map((c, i) => ({ refId: 'sku-1', type: 'click', eventTime: '2024-05-01T12:00:00Z', eventTimeMs: Date.UTC(2024, 4, 1, 12) + i, ...c })),
+  };
+}
+
+/** A result page of the suite. */
+export function contractResultPage(websiteId: string, queryId: string, createdAt: number, refIds = ['a', 'b']): ResultPageRecord {
+  return { websiteId, queryId, kind: 'search', source: 'red shoes', customerId: null, sessionId: 's-1', variant: null, firstPosition: 21, refIds, createdAt };
 }
 
 /** Runs the store contract against stores made by `newStore` (each test gets a fresh, empty one). */
@@ -324,8 +338,63 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect((await store.listSearchKeys('w2'))).toEqual([]);
     });
 
+    it('stores clicks once per clickId (within a request, across requests, concurrently) and reads them back per website', async () => {
+      const store = await fresh();
+      const first = contractClickAppend('w1', [{ clickId: 'k1' }, { clickId: 'k1' }, { refId: 'sku-2' }, { refId: 'sku-2' }]);
+      expect(await store.appendClicks(first)).toEqual({ transactionId: first.transactionId, stored: [0, 2, 3] });
+      const replay = contractClickAppend('w1', [{ clickId: 'k1' }]);
+      expect(await store.appendClicks(replay)).toEqual({ transactionId: first.transactionId, stored: [] });
+      const concurrent = await Promise.all([1, 2, 3].map(() => store.appendClicks(contractClickAppend('w1', [{ clickId: 'k2' }]))));
+      expect(concurrent.map((r) => r.stored.length).sort()).toEqual([0, 0, 1]);
+      await store.appendClicks(contractClickAppend('w2', [{ clickId: 'k1', list: { kind: 'recommendation', source: 'PopularItems', variant: null } }]));
+      const w1 = await store.readClicks('w1', 0, 100);
+      expect(w1.map((c) => [c.click.clickId ?? null, c.click.refId])).toEqual([['k1', 'sku-1'], [null, 'sku-2'], [null, 'sku-2'], ['k2', 'sku-1']]);
+      for (let i = 1; i < w1.length; i++) expect(w1[i]!.seq).toBeGreaterThan(w1[i - 1]!.seq);
+      expect(w1[0]).toMatchObject({ websiteId: 'w1', transactionId: first.transactionId, customerId: 'c-1', sessionId: 's-1' });
+      expect((await store.readClicks('w1', w1[1]!.seq, 1)).map((c) => c.seq)).toEqual([w1[2]!.seq]);
+      const w2 = await store.readClicks('w2', 0, 100);
+      expect(w2.map((c) => c.click.list)).toEqual([{ kind: 'recommendation', source: 'PopularItems', variant: null }]);
+    });
+
+    it('finds the clicks a purchase may convert: by clickId, or by session, refId and time', async () => {
+      const store = await fresh();
+      const t = Date.UTC(2024, 4, 1, 12);
+      await store.appendClicks(contractClickAppend('w1', [
+        { refId: 'a', eventTimeMs: t }, { refId: 'b', eventTimeMs: t }, { refId: 'a', eventTimeMs: t - 10_000 }, { refId: 'a', eventTimeMs: t + 10_000 },
+      ]));
+      await store.appendClicks(contractClickAppend('w1', [{ refId: 'a', eventTimeMs: t }], { sessionId: 's-2' }));
+      await store.appendClicks(contractClickAppend('w1', [{ refId: 'z', clickId: 'named', eventTimeMs: 0 }], { sessionId: 's-3' }));
+      await store.appendClicks(contractClickAppend('w2', [{ refId: 'a', eventTimeMs: t }]));
+      const found = await store.clickCandidates('w1', { clickIds: ['named'], sessionId: 's-1', refIds: ['a'], since: t - 5_000, until: t });
+      expect(found.map((c) => [c.sessionId, c.click.refId, c.click.eventTimeMs])).toEqual([['s-1', 'a', t], ['s-3', 'z', 0]]);
+      expect(await store.clickCandidates('w1', { clickIds: [], sessionId: 's-9', refIds: ['a'], since: 0, until: t })).toEqual([]);
+    });
+
+    it('keeps result pages per website, first write wins, and prunes them by age and count', async () => {
+      const store = await fresh();
+      await store.addResultPages([contractResultPage('w1', 'q1', 1_000), contractResultPage('w1', 'q2', 2_000, ['c']), contractResultPage('w2', 'q3', 1_000)]);
+      await store.addResultPages([contractResultPage('w1', 'q1', 9_000, ['other'])]);
+      const found = await store.findResultPages('w1', ['q1', 'q2', 'q3', 'nope']);
+      expect(found.sort((a, b) => (a.queryId < b.queryId ? -1 : 1))).toEqual([contractResultPage('w1', 'q1', 1_000), contractResultPage('w1', 'q2', 2_000, ['c'])]);
+      await store.addResultPages([contractResultPage('w1', 'q4', 3_000), contractResultPage('w1', 'q5', 4_000)]);
+      await store.pruneResultPages([{ websiteId: 'w1', before: 1_500, keep: 2 }]);
+      expect((await store.findResultPages('w1', ['q1', 'q2', 'q4', 'q5'])).map((p) => p.queryId).sort()).toEqual(['q4', 'q5']);
+      expect((await store.findResultPages('w2', ['q3'])).map((p) => p.queryId)).toEqual(['q3']);
+    });
+
     if (options.reopen !== undefined) {
       const reopen = options.reopen;
+      it('keeps clicks and result pages across a reopen', async () => {
+        const store = await fresh();
+        const a = contractClickAppend('w1', [{ clickId: 'k1' }]);
+        await store.appendClicks(a);
+        await store.addResultPages([contractResultPage('w1', 'q1', 1_000)]);
+        open.splice(open.indexOf(store), 1);
+        const again = await reopen(store);
+        open.push(again);
+        expect(await again.appendClicks(contractClickAppend('w1', [{ clickId: 'k1' }]))).toEqual({ transactionId: a.transactionId, stored: [] });
+        expect(await again.findResultPages('w1', ['q1'])).toEqual([contractResultPage('w1', 'q1', 1_000)]);
+      });
       it('keeps settings across a reopen', async () => {
         const store = await fresh();
         const written = await store.putSettings('w1', { redirects: [{ queries: ['help'], url: '/help' }] }, 0);

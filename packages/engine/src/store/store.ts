@@ -13,7 +13,7 @@
  */
 
 import type { SharedCatalogs, SharedCatalogsErrorHandler } from './shared-catalogs.js';
-import type { PurchaseEventBody, PurchaseLineFields, RetailMediaSlotData } from '../types.js';
+import type { ClickType, PurchaseEventBody, PurchaseLineFields, ResultListKind, RetailMediaSlotData } from '../types.js';
 
 /** Why a product's retail-media data was not honoured (it is stored, but excluded from spend). */
 export type RetailMediaFlag = 'hmac_invalid' | 'timestamp_in_future' | 'timestamp_too_old';
@@ -65,6 +65,62 @@ export interface ViewEventData {
   recommenderId?: string;
   tacticId?: string;
   clickId?: string;
+  /** The result list the product page was reached from (checked against the remembered list). */
+  queryId?: string;
+  position?: number;
+}
+
+export type { ResultListKind } from '../types.js';
+
+/** What a result list's clicks are attributed to: its kind, its normalised query or method, its variant. */
+export interface ResultListSource {
+  kind: ResultListKind;
+  /** The normalised query (search) or the method in its canonical spelling (recommendation; `bundle`). */
+  source: string;
+  /** The A/B variant that served the list; null until experiments exist. */
+  variant: string | null;
+}
+
+/**
+ * A result list the engine answered, as remembered for click validation and attribution (the
+ * `result_pages` table): which products it showed at which 1-based positions, to whom.
+ */
+export interface ResultPageRecord extends ResultListSource {
+  websiteId: string;
+  /** The list's id as answered (`query_id` of a search, `queryId` of a recommendation or bundle). */
+  queryId: string;
+  customerId: string | null;
+  sessionId: string | null;
+  /** Position of `refIds[0]` in the whole result list (1-based: `start + 1` for a search page). */
+  firstPosition: number;
+  /** The products of the list, in order. */
+  refIds: string[];
+  /** When it was answered (ms since the epoch). */
+  createdAt: number;
+}
+
+/** How long, and how many, result lists of one website the store keeps (see `pruneResultPages`). */
+export interface ResultPageRetention {
+  websiteId: string;
+  /** Lists answered before this time (ms) are deleted. */
+  before: number;
+  /** Most lists kept; the oldest beyond are deleted. */
+  keep: number;
+}
+
+/** One click event (extension), as validated, with the result list its `queryId` named. */
+export interface ClickEventData {
+  refId: string;
+  type: ClickType;
+  eventTime: string;
+  eventTimeMs: number;
+  queryId?: string;
+  position?: number;
+  clickId?: string;
+  recommenderId?: string;
+  tacticId?: string;
+  /** The result list of `queryId`, resolved when the click was recorded (lists expire; clicks stay). */
+  list?: ResultListSource;
 }
 
 /** Fields common to both kinds of append. */
@@ -88,6 +144,42 @@ export interface PurchaseAppend extends AppendBase {
 /** A views request to append. */
 export interface ViewAppend extends AppendBase {
   views: readonly ViewEventData[];
+}
+
+/** A clicks request to append: its clicks are stored in order; a click whose clickId the website already has is not. */
+export interface ClickAppend extends AppendBase {
+  clicks: readonly ClickEventData[];
+}
+
+/** The result of a click append. */
+export interface ClickAppendResult {
+  /** The request's own transactionId when a click was stored now, otherwise the first click's original one. */
+  transactionId: string;
+  /** Indexes (in the append's `clicks`) of the clicks stored now. */
+  stored: number[];
+}
+
+/** A stored click, as read back. */
+export interface StoredClick {
+  seq: number;
+  websiteId: string;
+  transactionId: string;
+  customerId: string;
+  sessionId: string;
+  receivedAt: number;
+  click: ClickEventData;
+}
+
+/**
+ * The clicks that may convert the products of one purchase: those named by `clickIds`, and those of
+ * `sessionId` on one of `refIds` with an event time in [since, until].
+ */
+export interface ClickCandidatesQuery {
+  clickIds: readonly string[];
+  sessionId: string;
+  refIds: readonly string[];
+  since: number;
+  until: number;
 }
 
 /** What happened to one order of a purchase append. */
@@ -383,6 +475,18 @@ export interface Store {
   findSearchKey(keyHash: string): Promise<SearchKeyRecord | undefined>;
   /** Deletes a website's search key by id; true when one was deleted. */
   deleteSearchKey(websiteId: string, id: string): Promise<boolean>;
+  /** Stores the clicks of a request (idempotent per (websiteId, clickId)), group-committed like purchases. */
+  appendClicks(append: ClickAppend): Promise<ClickAppendResult>;
+  /** A website's clicks in sequence order after a cursor (reports). */
+  readClicks(websiteId: string, afterSeq: number, limit: number): Promise<StoredClick[]>;
+  /** The clicks of a website that may convert a purchase (see {@link ClickCandidatesQuery}), in sequence order. */
+  clickCandidates(websiteId: string, query: ClickCandidatesQuery): Promise<StoredClick[]>;
+  /** Stores result lists (a `queryId` already stored is left as it is). */
+  addResultPages(pages: readonly ResultPageRecord[]): Promise<void>;
+  /** The stored result lists of a website among `queryIds`. */
+  findResultPages(websiteId: string, queryIds: readonly string[]): Promise<ResultPageRecord[]>;
+  /** Deletes the result lists past each website's retention (age, then count). */
+  pruneResultPages(retention: readonly ResultPageRetention[]): Promise<void>;
   /** Resolves once every write submitted so far has committed. */
   flush(): Promise<void>;
   /** Flushes, then releases files and connections. */

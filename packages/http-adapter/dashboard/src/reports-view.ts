@@ -1,6 +1,7 @@
 /**
- * The reports page: attribution by recommender, campaign, search model and ad set, retail-media spend,
- * price-beat discounts, and the top and no-result searches — each as a table and a Chart.js bar plot.
+ * The reports page: attribution by recommender, campaign, search model and ad set, revenue converted from
+ * clicks on search queries and recommendation methods, retail-media spend, price-beat discounts, and the
+ * top and no-result searches — each as a table and a Chart.js bar plot.
  */
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
 import { admin, ApiError, esc, type Connection } from './api.js';
@@ -9,8 +10,8 @@ Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, L
 
 interface Line { key: string; revenue: number; orders: number; units: number }
 interface Attribution {
-  totals: { revenue: number; orders: number; units: number; attributedRevenue: number };
-  byRecommender: Line[]; byCampaign: Line[]; byAtsModel: Line[]; byTactic: Line[];
+  totals: { revenue: number; orders: number; units: number; attributedRevenue: number; clickAttributedRevenue: number };
+  byRecommender: Line[]; byCampaign: Line[]; byAtsModel: Line[]; byTactic: Line[]; bySearchQuery: Line[]; byRecommendationMethod: Line[];
   retailMedia: { adSetId: string; units: number; revenue: number; spend: number; flagged: number }[];
   priceBeat: { code: string; discount: number; orders: number; reused: number }[];
 }
@@ -68,12 +69,15 @@ export async function showReports(conn: Connection): Promise<void> {
     totals.innerHTML = `<h3>Totals</h3><dl>
       <dt>Revenue</dt><dd data-total="revenue">${money(a.totals.revenue)}</dd>
       <dt>Attributed revenue</dt><dd data-total="attributedRevenue">${money(a.totals.attributedRevenue)}</dd>
+      <dt>Revenue from clicks</dt><dd data-total="clickAttributedRevenue">${money(a.totals.clickAttributedRevenue)}</dd>
       <dt>Orders</dt><dd data-total="orders">${a.totals.orders}</dd><dt>Units</dt><dd data-total="units">${a.totals.units}</dd></dl>`;
     target.append(
       totals,
       lines('report-recommenders', 'Attributed revenue by recommender', a.byRecommender),
       lines('report-campaigns', 'Attributed revenue by campaign', a.byCampaign),
       lines('report-models', 'Attributed revenue by search model', a.byAtsModel),
+      lines('report-click-queries', 'Revenue from clicks by search query', a.bySearchQuery),
+      lines('report-click-methods', 'Revenue from clicks by recommendation method', a.byRecommendationMethod),
       card('report-adsets', 'Retail-media spend by ad set', a.retailMedia.map((r) => r.adSetId), a.retailMedia.map((r) => r.spend), 'spend', {
         head: ['ad set', 'spend', 'revenue', 'units', 'flagged'], rows: a.retailMedia.map((r) => [r.adSetId, money(r.spend), money(r.revenue), r.units, r.flagged]),
       }),

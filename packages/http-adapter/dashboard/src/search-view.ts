@@ -1,5 +1,8 @@
-/** The search page: InstantSearch.js widgets over aisle, through `@aisle/instantsearch`. */
-import { aisleSearchClient } from '@aisle/instantsearch';
+/**
+ * The search page: InstantSearch.js widgets over aisle, through `@aisle/instantsearch`; opening a
+ * product sends a click on its result (InstantSearch's insights middleware, aisle's insights client).
+ */
+import { aisleInsightsClient, aisleSearchClient } from '@aisle/instantsearch';
 import instantsearch, { type InstantSearch } from 'instantsearch.js/es';
 import { hits, pagination, panel, rangeInput, refinementList, searchBox, sortBy, stats } from 'instantsearch.js/es/widgets';
 import { formatNumber, type Connection } from './api.js';
@@ -17,10 +20,19 @@ export function startSearch(conn: Connection, onOpen: (refId: string, title: str
     [`${INDEX}_${price}_asc`]: [{ [price]: { order: 'asc' as const, type: 'number' as const } }],
     [`${INDEX}_${price}_desc`]: [{ [price]: { order: 'desc' as const, type: 'number' as const } }],
   } : {};
+  // One session per search page: searches and clicks are counted under it.
+  const sessionId = crypto.randomUUID();
   const searchClient = aisleSearchClient({
-    url: '', key: conn.searchKey, websiteId: conn.site.websiteId, client: conn.site.client, numericFields: conn.site.numericFields, sortIndices,
+    url: '', key: conn.searchKey, websiteId: conn.site.websiteId, client: conn.site.client, numericFields: conn.site.numericFields, sortIndices, sessionId,
   });
-  const search = instantsearch({ indexName: INDEX, searchClient: searchClient as never, future: { preserveSharedStateOnUnmount: true } });
+  const insightsClient = aisleInsightsClient({
+    url: '', key: conn.searchKey, sessionId, positionOf: searchClient.positionOf,
+    onError: (error) => onError(`Click not recorded (the key needs the insights action): ${error.message}`),
+  });
+  const search = instantsearch({
+    indexName: INDEX, searchClient: searchClient as never, future: { preserveSharedStateOnUnmount: true },
+    insights: { insightsClient: insightsClient as never },
+  });
   search.on('error', ({ error }) => onError(`Search failed: ${(error as Error).message}`));
 
   const facetContainers = conn.site.facets.map((field) => {
@@ -58,13 +70,14 @@ export function startSearch(conn: Connection, onOpen: (refId: string, title: str
     hits({
       container: '#hits',
       templates: {
-        item: (hit, { html, components }) => html`<article class="hit" data-ref=${hit.objectID}>
+        item: (hit, { html, components, sendEvent }) => html`<article class="hit" data-ref=${hit.objectID} data-position=${hit.__position}>
           <div class="hit-main">
             <h3>${components.Highlight({ hit, attribute: 'title' })}</h3>
             <p class="meta">${String(hit.brand ?? '')} · ${String(hit.search_category ?? '')}</p>
           </div>
           <div class="hit-side"><span class="price">${price ? formatNumber(hit[price]) : ''}</span>
-          <button type="button" class="open" data-ref=${hit.objectID} data-title=${String(hit.title ?? hit.objectID)}>View</button></div>
+          <button type="button" class="open" data-ref=${hit.objectID} data-title=${String(hit.title ?? hit.objectID)}
+            onClick=${() => sendEvent('click', hit, 'Product Opened')}>View</button></div>
         </article>`,
         empty: (results, { html }) => html`<p class="empty">No products match “${results.query}”.</p>`,
       },

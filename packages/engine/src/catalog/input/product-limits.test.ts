@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Catalog } from '../catalog.js';
 import { MAX_PRODUCT_DEPTH, MAX_PRODUCT_FIELDS, MAX_WORDS_PER_FIELD, productProblem } from './product-limits.js';
 import { MAX_REPORTED_SKIPS } from '../../engine-api.js';
+import { MAX_ID_LENGTH } from '../../contract/limits.js';
 
 /** An object nested `levels` deep, built without recursion. */
 function nested(levels: number): Record<string, unknown> {
@@ -26,6 +27,18 @@ describe('product limits', () => {
     expect(productProblem({ refId: 'ok2', variants: [{ size: 'M' }], title: 'x' })).toBeUndefined();
     expect(productProblem([1])).toBe('not a JSON object');
     expect(productProblem({ refId: '' })).toBe('missing or non-string refId');
+  });
+
+  it('keeps every refId addressable by URL: at most MAX_ID_LENGTH characters (code points)', async () => {
+    expect(productProblem({ refId: 'x'.repeat(MAX_ID_LENGTH) })).toBeUndefined();
+    // Characters outside the BMP take two UTF-16 units each and still count once.
+    expect(productProblem({ refId: '😀'.repeat(MAX_ID_LENGTH) })).toBeUndefined();
+    expect(productProblem({ refId: 'x'.repeat(MAX_ID_LENGTH + 1) })).toMatch(new RegExp(`refId is longer than ${MAX_ID_LENGTH} characters$`));
+    const catalog = new Catalog();
+    const summary = await catalog.upsert([{ refId: 'ok' }, { refId: 'y'.repeat(100_000) }], { onError: 'skip' });
+    expect(summary).toMatchObject({ loaded: 1, skippedCount: 1, skipped: [{ line: 2, message: expect.stringContaining('refId is longer than') }] });
+    await expect(catalog.upsert([{ refId: 'y'.repeat(100_000) }])).rejects.toMatchObject({ code: 'CATALOG_BAD_INPUT' });
+    expect(catalog.liveCount).toBe(1);
   });
 
   it('refuses a hostile product whole (400) and changes nothing; skips it with onError=skip', async () => {

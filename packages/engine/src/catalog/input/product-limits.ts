@@ -11,6 +11,7 @@
  * @module
  */
 import { countWords } from '../full-text/tokenizer.js';
+import { MAX_ID_LENGTH } from '../../contract/limits.js';
 
 /** Deepest nesting of objects and arrays in a product; the product object itself is level 1. */
 export const MAX_PRODUCT_DEPTH = 16;
@@ -26,8 +27,20 @@ export function productProblem(record: unknown): string | undefined {
   if (typeof record !== 'object' || record === null || Array.isArray(record)) return 'not a JSON object';
   const refId = (record as { refId?: unknown }).refId;
   if (typeof refId !== 'string' || refId.length === 0) return 'missing or non-string refId';
+  // Every product stays addressable by URL (GET/DELETE …/products/{refId}): a longer refId would make
+  // a request line past the listener's header limit (431), a product that could never be deleted.
+  if (refId.length > MAX_ID_LENGTH && codePoints(refId) > MAX_ID_LENGTH) {
+    return `product "${refId.slice(0, 77)}...": refId is longer than ${MAX_ID_LENGTH} characters`;
+  }
   const problem = limitProblem(record as Record<string, unknown>);
   return problem === undefined ? undefined : `product "${refId.length > 80 ? `${refId.slice(0, 77)}...` : refId}": ${problem}`;
+}
+
+/** Characters of `text` as JSON Schema's maxLength counts them (code points). */
+function codePoints(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
 }
 
 // The walk's entries, shared by every check (it is synchronous and never re-entered): entry e holds a

@@ -9,12 +9,21 @@ import { MAX_REPORTED_SKIPS, type SkippedLine } from '../../engine-api.js';
 export class SkipReport {
   /** Every record skipped. */
   count = 0;
-  /** The first {@link MAX_REPORTED_SKIPS} of them. */
+  /** The first {@link MAX_REPORTED_SKIPS} of them, in line order. */
   readonly first: SkippedLine[] = [];
 
+  /**
+   * Counts a skipped record. Records come in line order while a feed is read; those skipped by a later
+   * check of the read products (pinned field types) arrive after: kept in line order all the same.
+   */
   add(line: SkippedLine): void {
     this.count++;
-    if (this.first.length < MAX_REPORTED_SKIPS) this.first.push(line);
+    const first = this.first;
+    if (first.length === MAX_REPORTED_SKIPS && line.line >= first[first.length - 1]!.line) return;
+    let at = first.length;
+    while (at > 0 && first[at - 1]!.line > line.line) at--;
+    first.splice(at, 0, line);
+    if (first.length > MAX_REPORTED_SKIPS) first.pop();
   }
 }
 

@@ -75,6 +75,14 @@ const sortArb: fc.Arbitrary<SortFieldSpec[]> = fc.array(
   { maxLength: 3 },
 );
 
+/** Strictly ascending bounds: integers around the generated prices, now and then a fraction. */
+const boundsArb = fc.uniqueArray(fc.oneof(fc.integer({ min: -5, max: 60 }), fc.constantFrom(12.5, 0.1, -0.5)), { minLength: 1, maxLength: 5 })
+  .map((bounds) => bounds.sort((a, b) => a - b));
+
+const bucketsArb = fc.record({
+  price: maybe(boundsArb), rating: rarely(boundsArb), stock: rarely(boundsArb), size: rarely(boundsArb), nope: rarely(boundsArb), brand: rarely(boundsArb),
+}).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)));
+
 /** Random requests over the generated catalogs' fields. */
 export const requestArb: fc.Arbitrary<SearchRequest> = fc.record({
   q: queryArb,
@@ -84,12 +92,14 @@ export const requestArb: fc.Arbitrary<SearchRequest> = fc.record({
   aggregations: maybe(fc.subarray(['brand', 'tags', 'color', 'title', 'price', 'size', 'nope'])),
   range_fields: maybe(fc.oneof({ weight: 5, arbitrary: fc.subarray(['price', 'rating', 'stock', 'size', 'nope']) }, { weight: 1, arbitrary: fc.constant(['brand'] as string[]) })),
   sort_fields: maybe(sortArb),
+  range_buckets: maybe(bucketsArb),
 }).map((r) => {
   const request: SearchRequest = { website_id: 'w', client: 'c', q: r.q, start: r.start, size: r.size };
   if (r.scope) request.scope = r.scope as SearchRequest['scope'];
   if (r.aggregations) request.aggregations = r.aggregations;
   if (r.range_fields) request.range_fields = r.range_fields;
   if (r.sort_fields) request.sort_fields = r.sort_fields;
+  if (r.range_buckets) request.range_buckets = r.range_buckets;
   return request;
 });
 

@@ -5,7 +5,7 @@
 import { DEFAULT_FIELD_WEIGHTS, isNumericField, isPresent, NOT_FULL_TEXT_FIELDS, numericValue, textValues } from '../../catalog/field-values.js';
 import { tokenize } from '../../catalog/full-text/tokenizer.js';
 import { LANGUAGES, stemOf } from '../language.js';
-import type { FacetBucket, NumericRange, NumericScope, Product, ScopeCondition, SearchRequest } from '../../types.js';
+import type { FacetBucket, NumericRange, NumericScope, Product, RangeBucket, ScopeCondition, SearchRequest } from '../../types.js';
 
 export class ReferenceBadRequest extends Error {}
 
@@ -88,6 +88,8 @@ export interface ReferenceResult {
   total: number;
   aggregations: Record<string, FacetBucket[]>;
   ranges: Record<string, NumericRange>;
+  /** Per `range_buckets` field: the matches per band (from inclusive, to exclusive). */
+  rangeBuckets: Record<string, RangeBucket[]>;
   /** The query words that take part (stop words removed). */
   words: string[];
   /** Whether the matches are those matching the most words, not all. */
@@ -131,6 +133,13 @@ export function referenceSearch(products: readonly Product[], request: SearchReq
   const synonymsOf = (w: string): string[] => synonymGroups.filter((g) => g.includes(w)).flat().filter((s) => s !== w);
   const conditions = Object.entries(request.scope ?? {}).map(([name, cond]) => scopeMatcher(products, name, cond));
   for (const name of request.range_fields ?? []) if (fieldKind(products, name) === 'text') throw new ReferenceBadRequest(name);
+  // A sort key naming a field no product has a value of, or a text field sorted as a number.
+  for (const spec of request.sort_fields ?? []) {
+    const [name, { type }] = Object.entries(spec)[0];
+    if (name === '_score') continue;
+    const kind = fieldKind(products, name);
+    if (kind === 'unknown' || kind === 'none' || (kind === 'text' && type === 'number')) throw new ReferenceBadRequest(name);
+  }
   const kinds = new Map<string, Kind>();
   const kindOf = (field: string): Kind => kinds.get(field) ?? kinds.set(field, fieldKind(products, field)).get(field)!;
   const tokensOf = products.map((p) => (words.length > 0 ? docTokens(kindOf, p, {}) : new Set<string>()));
@@ -169,10 +178,21 @@ export function referenceSearch(products: readonly Product[], request: SearchReq
     const values = fieldKind(products, name) === 'numeric' ? matches.map((p) => numericValue(p[name])).filter((v) => !Number.isNaN(v)) : [];
     ranges[name] = values.length === 0 ? { min: null, max: null } : { min: Math.min(...values), max: Math.max(...values) };
   }
+  const rangeBuckets: Record<string, RangeBucket[]> = {};
+  for (const [name, bounds] of Object.entries(request.range_buckets ?? {})) {
+    const kind = fieldKind(products, name);
+    if (kind === 'text' || kind === 'unknown' || kind === 'none') throw new ReferenceBadRequest(name);
+    const counts = bounds.map(() => 0).concat(0);
+    for (const p of kind === 'numeric' ? matches : []) {
+      const v = numericValue(p[name]);
+      if (!Number.isNaN(v)) counts[bounds.filter((b) => b <= v).length]++;
+    }
+    rangeBuckets[name] = counts.map((count, k) => ({ ...(k > 0 ? { from: bounds[k - 1] } : {}), ...(k < bounds.length ? { to: bounds[k] } : {}), count }));
+  }
   const order = new Map(products.map((p, i) => [p, i]));
   matches = matches.slice().sort((a, b) => compareTuples(sortTuple(a, request), sortTuple(b, request), request) || order.get(a)! - order.get(b)!);
   return {
-    matches, total: matches.length, aggregations, ranges, words,
+    matches, total: matches.length, aggregations, ranges, rangeBuckets, words,
     droppedOf: (p: Product) => {
       const m = matchedWords(products.indexOf(p), widened);
       return words.filter((_, i) => !m[i]);

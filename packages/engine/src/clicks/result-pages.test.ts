@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryStore } from '../store/memory-store.js';
+import { newQueryId, queryIdIssuedAt } from './query-ids.js';
+import { MAX_STORED_LISTS_PER_WEBSITE, MIN_RETENTION_DAYS, ResultPages, retentionOf, type AnsweredList } from './result-pages.js';
+
+const list = (websiteId = 'w1', refIds = ['a', 'b', 'c']): AnsweredList => ({
+  websiteId, kind: 'search', source: 'red shoes', customerId: null, sessionId: 's', variant: null, firstPosition: 1, refIds,
+});
+
+describe('query ids', () => {
+  it('carry the time they were issued, signed for their website: nothing else reads as one', () => {
+    const id = newQueryId(1_700_000_000_123, 'w1', 'secret');
+    expect(queryIdIssuedAt(id, 'w1', 'secret')).toBe(1_700_000_000_123);
+    expect(newQueryId(5, 'w1', 'secret')).not.toBe(newQueryId(5, 'w1', 'secret'));
+    expect(queryIdIssuedAt(id, 'w2', 'secret')).toBeUndefined();
+    expect(queryIdIssuedAt(id, 'w1', 'other secret')).toBeUndefined();
+    // Another issue time with the same random part and signature: forged.
+    const [, random, mac] = id.split('.');
+    expect(queryIdIssuedAt(`${(1_700_000_000_124).toString(36)}.${random}.${mac}`, 'w1', 'secret')).toBeUndefined();
+    for (const bad of ['', 'x', '12.short', `${id}x`, 'ZZ.abcdefghijklmnop.abcdefghijk']) expect(queryIdIssuedAt(bad, 'w1', 'secret')).toBeUndefined();
+  });
+});
+
+describe('ResultPages', () => {
+  const open: ResultPages[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((p) => p.close()));
+  });
+
+  function pages(store: MemoryStore, errors: unknown[] = []): ResultPages {
+    const p = new ResultPages(store, { attributionWindowDays: () => 30, secretOf: (w) => `secret of ${w}`, websites: () => ['w1', 'w2'], onError: (e) => errors.push(e) });
+    open.push(p);
+    return p;
+  }
+
+  it('finds its own lists at once, only for their website', async () => {
+    const mine = pages(new MemoryStore());
+    const id = mine.record(list());
+    expect([...(await mine.find('w1', [id])).values()]).toMatchObject([{ queryId: id, refIds: ['a', 'b', 'c'], websiteId: 'w1' }]);
+    expect((await mine.find('w2', [id])).size).toBe(0);
+  });
+
+  it('finds a list another instance (replica) answered a moment ago, once that one has written it', async () => {
+    const store = new MemoryStore();
+    const replicaA = pages(store);
+    const replicaB = pages(store);
+    const id = replicaA.record(list());
+    // Asked at once: B does not hold it and the store may not have it yet; B waits for A's write.
+    const forged = newQueryId(Date.now(), 'w1', 'a guessed secret');
+    const found = await replicaB.find('w1', [id, 'never-issued', forged]);
+    expect([...found.keys()]).toEqual([id]);
+  });
+
+  it('writes what is queued at close, and a closed store\'s failure is reported, not thrown', async () => {
+    const store = new MemoryStore();
+    const errors: unknown[] = [];
+    const first = pages(store, errors);
+    const id = first.record(list('w2'));
+    await first.close();
+    expect((await store.findResultPages('w2', [id])).map((p) => p.queryId)).toEqual([id]);
+    await store.close();
+    const second = pages(store, errors);
+    second.record(list());
+    await second.flush();
+    await second.prune();
+    expect(errors.map((e) => (e as Error).message)).toEqual(['store is closed', 'store is closed']);
+  });
+
+  it('keeps each website\'s lists for its attribution window (at least a day) and at most the cap', () => {
+    const now = Date.UTC(2026, 10, 29);
+    expect(retentionOf('w1', 30, now)).toEqual({ websiteId: 'w1', before: now - 30 * 86_400_000, keep: MAX_STORED_LISTS_PER_WEBSITE });
+    expect(retentionOf('w1', 0, now).before).toBe(now - MIN_RETENTION_DAYS * 86_400_000);
+  });
+});

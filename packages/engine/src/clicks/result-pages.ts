@@ -1,0 +1,184 @@
+/**
+ * The result lists the engine answered (search pages, recommendation and bundle responses), remembered
+ * under their `query_id`/`queryId` (signed for their website: query-ids.ts) so that clicks and views
+ * naming one can be checked and attributed, on whichever replica they arrive.
+ *
+ * Answering never waits for the store: {@link ResultPages.record} issues the id, keeps the list in a
+ * bounded in-memory map of recent lists and queues it; the queue is written in one statement about every
+ * {@link RESULT_PAGE_FLUSH_MS} (a group commit of all the lists answered meanwhile, off the answer's
+ * path). A look-up ({@link ResultPages.find}) reads the recent lists first, then the store; an id still
+ * missing that was issued less than {@link CROSS_REPLICA_GRACE_MS} ago (another replica answered it and
+ * its write may be on its way) is looked up again every two flush intervals until that time has passed,
+ * before it is called unknown. The store keeps each website's lists for its attribution window (at least
+ * {@link MIN_RETENTION_DAYS}) and at most {@link MAX_STORED_LISTS_PER_WEBSITE} of them, pruned every
+ * {@link RESULT_PAGE_PRUNE_MS}. docs/events-and-stores.md, "Result lists and clicks".
+ * @module
+ */
+import type { ResultPageRecord, ResultPageRetention, Store } from '../store/store.js';
+import { newQueryId, queryIdIssuedAt } from './query-ids.js';
+
+/** How often the queued lists are written to the store. */
+export const RESULT_PAGE_FLUSH_MS = 100;
+/** How long after its answer a list of another replica is waited for (its flush interval, a commit, clock skew). */
+export const CROSS_REPLICA_GRACE_MS = 2_000;
+/** Most lists kept in memory (of every website) for look-ups without the store. */
+export const MAX_RECENT_LISTS = 20_000;
+/** Most lists waiting for the store while its writes fail; beyond, the oldest are dropped (and reported). */
+export const MAX_PENDING_LISTS = 100_000;
+/** Most lists of one website kept in the store. */
+export const MAX_STORED_LISTS_PER_WEBSITE = 20_000_000;
+/** The shortest retention of the stored lists, whatever the attribution window. */
+export const MIN_RETENTION_DAYS = 1;
+/** How often the stored lists past their retention are deleted. */
+export const RESULT_PAGE_PRUNE_MS = 10 * 60_000;
+
+const DAY_MS = 86_400_000;
+
+/** A list to remember: everything but the id and time, which {@link ResultPages.record} sets. */
+export type AnsweredList = Omit<ResultPageRecord, 'queryId' | 'createdAt'>;
+
+/** Options of {@link ResultPages}. */
+export interface ResultPagesOptions {
+  /** Clock (ms since the epoch); default `Date.now`. */
+  now?: () => number;
+  /** The attribution window of a website, in days (lists are kept at least that long). */
+  attributionWindowDays: (websiteId: string) => number;
+  /** The secret that signs a website's list ids (its `hmacSecret`, shared by its replicas). */
+  secretOf: (websiteId: string) => string;
+  /** The websites whose lists are pruned. */
+  websites: () => readonly string[];
+  /** Called when a write or a prune fails (the write is retried with the next flush). */
+  onError: (err: unknown) => void;
+}
+
+/** The retention of one website's stored lists at `now` (pure). */
+export function retentionOf(websiteId: string, windowDays: number, now: number): ResultPageRetention {
+  return { websiteId, before: now - Math.max(windowDays, MIN_RETENTION_DAYS) * DAY_MS, keep: MAX_STORED_LISTS_PER_WEBSITE };
+}
+
+/** See the module comment. */
+export class ResultPages {
+  /**
+   * Recent lists by id, in two generations of at most half of {@link MAX_RECENT_LISTS} each: when the
+   * current one is full it becomes the previous one (dropping the older). Deleting a Map's oldest entry
+   * one at a time would make each later deletion walk the holes the earlier ones left.
+   */
+  private recent = new Map<string, ResultPageRecord>();
+  private previous = new Map<string, ResultPageRecord>();
+  private pending: ResultPageRecord[] = [];
+  private flushTimer: NodeJS.Timeout | undefined;
+  private pruneTimer: NodeJS.Timeout | undefined;
+  private writing: Promise<void> | undefined;
+  /** The prune running, awaited by close (the store must not close under it). */
+  private pruning: Promise<void> | undefined;
+  private closed = false;
+  private readonly now: () => number;
+
+  constructor(private readonly store: Store, private readonly options: ResultPagesOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Prunes the stored lists now (in the background: a service restarted often still prunes), then periodically. */
+  startPruning(): void {
+    if (this.pruneTimer !== undefined) return;
+    void this.prune();
+    this.pruneTimer = setInterval(() => void this.prune(), RESULT_PAGE_PRUNE_MS);
+    this.pruneTimer.unref();
+  }
+
+  /** Remembers an answered list and returns its new id (the list reaches the store with the next flush). */
+  record(list: AnsweredList): string {
+    const createdAt = this.now();
+    const page: ResultPageRecord = { ...list, queryId: newQueryId(createdAt, list.websiteId, this.options.secretOf(list.websiteId)), createdAt };
+    if (this.recent.size >= MAX_RECENT_LISTS / 2) {
+      this.previous = this.recent;
+      this.recent = new Map();
+    }
+    this.recent.set(page.queryId, page);
+    this.pending.push(page);
+    if (this.pending.length > MAX_PENDING_LISTS) {
+      const dropped = this.pending.splice(0, this.pending.length - MAX_PENDING_LISTS);
+      this.options.onError(new Error(`${dropped.length} result lists were dropped: the store has not taken them for too long`));
+    }
+    if (this.flushTimer === undefined && !this.closed) {
+      this.flushTimer = setTimeout(() => {
+        this.flushTimer = undefined;
+        void this.flush();
+      }, RESULT_PAGE_FLUSH_MS);
+      this.flushTimer.unref();
+    }
+    return page.queryId;
+  }
+
+  /**
+   * The lists of a website among `queryIds` (the ids not found are missing from the map): ids not
+   * signed for the website are not looked up; the others are found among the recent lists, then in the
+   * store, then, for ids issued within {@link CROSS_REPLICA_GRACE_MS}, in the store again until they
+   * are found or that time has passed.
+   */
+  async find(websiteId: string, queryIds: readonly string[]): Promise<Map<string, ResultPageRecord>> {
+    const found = new Map<string, ResultPageRecord>();
+    const secret = this.options.secretOf(websiteId);
+    /** Issue time of each id issued for this website; ids that were not are never looked up. */
+    const issuedAt = new Map<string, number>();
+    let missing: string[] = [];
+    for (const id of queryIds) {
+      const issued = queryIdIssuedAt(id, websiteId, secret);
+      if (issued === undefined) continue;
+      issuedAt.set(id, issued);
+      const page = this.recent.get(id) ?? this.previous.get(id);
+      if (page === undefined) missing.push(id);
+      else if (page.websiteId === websiteId) found.set(id, page);
+    }
+    if (missing.length === 0) return found;
+    const fromStore = async (ids: readonly string[]): Promise<string[]> => {
+      for (const page of await this.store.findResultPages(websiteId, ids)) found.set(page.queryId, page);
+      return ids.filter((id) => !found.has(id));
+    };
+    missing = await fromStore(missing);
+    // Ids issued within the grace time: asked again every two flush intervals until found or the grace is over.
+    const graceEnd = (id: string): number => issuedAt.get(id)! + CROSS_REPLICA_GRACE_MS;
+    let waiting = missing.filter((id) => graceEnd(id) > this.now());
+    while (waiting.length > 0 && !this.closed) {
+      const wait = Math.min(2 * RESULT_PAGE_FLUSH_MS, Math.max(...waiting.map(graceEnd)) - this.now());
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait)));
+      const stillMissing = await fromStore(waiting);
+      waiting = stillMissing.filter((id) => graceEnd(id) > this.now());
+    }
+    return found;
+  }
+
+  /** Writes the queued lists (one write at a time; a failed write keeps them queued and is reported). */
+  async flush(): Promise<void> {
+    while (this.writing !== undefined) await this.writing;
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    this.writing = this.store.addResultPages(batch).then(() => undefined, (err: unknown) => {
+      this.pending = [...batch, ...this.pending];
+      this.options.onError(err);
+    }).finally(() => {
+      this.writing = undefined;
+    });
+    await this.writing;
+  }
+
+  /** Deletes the stored lists past each website's retention (a failure is reported, and retried at the next prune). */
+  async prune(): Promise<void> {
+    if (this.pruning !== undefined || this.closed) return this.pruning;
+    const now = this.now();
+    const retention = this.options.websites().map((id) => retentionOf(id, this.options.attributionWindowDays(id), now));
+    this.pruning = this.store.pruneResultPages(retention).then(() => undefined, (err: unknown) => this.options.onError(err))
+      .finally(() => { this.pruning = undefined; });
+    return this.pruning;
+  }
+
+  /** Stops the timers and writes what is queued. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.flushTimer);
+    clearInterval(this.pruneTimer);
+    await this.pruning;
+    await this.flush();
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Click conversions (pure): which recorded click, if any, a purchased product line converts, and what
+ * the analytics hook is told about clicks and conversions.
+ *
+ * A line converts the click its `clickId` names when that click was recorded; otherwise the latest
+ * click (or add-to-cart) of the purchase's session on the line's `refId` that came from a result list,
+ * with an event time within the attribution window before the purchase (inclusive). The line is then
+ * attributed to that click's list: the search query or recommendation method, the variant, the
+ * position. The attribution report and the purchase path use the same functions, so they agree.
+ * @module
+ */
+import type { ResultListSource, StoredClick } from '../store/store.js';
+import type { ClickOutcome } from '../types.js';
+
+export type { ClickOutcome } from '../types.js';
+
+const SEP = '\u0000';
+
+/** The recorded clicks a set of purchases may convert, indexed for {@link convertedClick}. */
+export class ClickIndex {
+  private readonly byClickId = new Map<string, StoredClick>();
+  /** (session, refId) → clicks from a result list, by event time. */
+  private readonly bySessionRef = new Map<string, StoredClick[]>();
+
+  constructor(clicks: Iterable<StoredClick>) {
+    for (const c of clicks) {
+      if (c.click.clickId !== undefined && !this.byClickId.has(c.click.clickId)) this.byClickId.set(c.click.clickId, c);
+      if (c.click.list === undefined) continue;
+      const key = c.sessionId + SEP + c.click.refId;
+      let list = this.bySessionRef.get(key);
+      if (list === undefined) this.bySessionRef.set(key, (list = []));
+      list.push(c);
+    }
+    for (const list of this.bySessionRef.values()) list.sort((a, b) => a.click.eventTimeMs - b.click.eventTimeMs || a.seq - b.seq);
+  }
+
+  /** The click with this clickId. */
+  byId(clickId: string): StoredClick | undefined {
+    return this.byClickId.get(clickId);
+  }
+
+  /** The latest click from a result list of `sessionId` on `refId` with an event time in [since, until]. */
+  latest(sessionId: string, refId: string, since: number, until: number): StoredClick | undefined {
+    const list = this.bySessionRef.get(sessionId + SEP + refId);
+    if (list === undefined) return undefined;
+    for (let i = list.length - 1; i >= 0; i--) {
+      const t = list[i]!.click.eventTimeMs;
+      if (t <= until) return t >= since ? list[i] : undefined;
+    }
+    return undefined;
+  }
+}
+
+/** A purchased line as conversion reads it. */
+export interface ConvertingLine {
+  refId: string;
+  clickId?: string;
+}
+
+/**
+ * The click a purchased line converts (see the module comment), when that click came from a result
+ * list; `purchaseTimeMs` is the purchase's event time, `windowMs` the website's attribution window.
+ */
+export function convertedClick(line: ConvertingLine, sessionId: string, purchaseTimeMs: number, windowMs: number, clicks: ClickIndex): StoredClick | undefined {
+  const named = line.clickId === undefined ? undefined : clicks.byId(line.clickId);
+  if (named !== undefined) return named.click.list === undefined ? undefined : named;
+  return clicks.latest(sessionId, line.refId, purchaseTimeMs - windowMs, purchaseTimeMs);
+}
+
+/** The list fields of an outcome (query or method by the list's kind). */
+function listFields(list: ResultListSource): Pick<ClickOutcome, 'kind' | 'query' | 'method' | 'variant'> {
+  return list.kind === 'search'
+    ? { kind: 'search', query: list.source, variant: list.variant }
+    : { kind: 'recommendation', method: list.source, variant: list.variant };
+}
+
+/** The outcome of a stored click from a result list (undefined for a click without one). */
+export function clickOutcome(websiteId: string, click: StoredClick['click']): ClickOutcome | undefined {
+  if (click.list === undefined) return undefined;
+  return {
+    websiteId, at: click.eventTimeMs, ...listFields(click.list), type: click.type, ...(click.queryId !== undefined && { queryId: click.queryId }),
+    ...(click.tacticId !== undefined && { tacticId: click.tacticId }), ...(click.position !== undefined && { position: click.position }),
+  };
+}
+
+/** The outcome of a purchased line attributed to `converted` (a click from a result list). */
+export function conversionOutcome(websiteId: string, purchaseTimeMs: number, converted: StoredClick, revenue: number): ClickOutcome {
+  return { ...clickOutcome(websiteId, converted.click)!, at: purchaseTimeMs, type: 'purchase', revenue };
+}

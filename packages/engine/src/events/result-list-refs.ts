@@ -1,0 +1,54 @@
+/**
+ * The `queryId` and `position` of click and view events, checked against the result lists the engine
+ * answered: the id must name a list answered for the event's website, and that list must have held the
+ * event's `refId` at `position` (1-based, in the whole result list). Pure: the lists are looked up
+ * beforehand ({@link listIdsOf} says which) and passed in.
+ * @module
+ */
+import type { ResultListSource, ResultPageRecord } from '../store/store.js';
+import { camelCaseKeys } from './event-body.js';
+import { isRecord, type ErrorCollector } from './validate-common.js';
+
+/** The result lists of one website by id, as found for a request (missing: never issued, or expired). */
+export type ResultListsById = ReadonlyMap<string, ResultPageRecord>;
+
+/** What a list held at a 1-based position, or undefined outside it. */
+export function refIdAt(list: ResultPageRecord, position: number): string | undefined {
+  return list.refIds[position - list.firstPosition];
+}
+
+const eventsOf = (body: Record<string, unknown>): Record<string, unknown>[] =>
+  (Array.isArray(body.events) ? body.events.map((e) => (isRecord(e) ? e : {})) : []);
+
+/**
+ * The distinct string `queryId`s of a raw event body's first `limit` events (either spelling of the
+ * names), for the look-up that precedes validation; none for a body that is not an object.
+ */
+export function listIdsOf(body: unknown, limit: number): string[] {
+  if (!isRecord(body)) return [];
+  const ids = new Set<string>();
+  for (const e of eventsOf(camelCaseKeys(body).value).slice(0, limit)) if (typeof e.queryId === 'string') ids.add(e.queryId);
+  return [...ids];
+}
+
+/**
+ * Checks the `queryId`/`position` of each event of a camel-cased body (only values of the right types:
+ * the schema reports the others) and adds a failure under `<eventsKey>[i].QueryId` or `.Position`.
+ * Returns, per event index, the source of the list its click is attributed to.
+ */
+export function checkListRefs(value: Record<string, unknown>, errors: ErrorCollector, eventsKey: string, lists: ResultListsById): (ResultListSource | undefined)[] {
+  return eventsOf(value).map((e, i) => {
+    if (typeof e.queryId !== 'string') return undefined;
+    const list = lists.get(e.queryId);
+    if (list === undefined) {
+      errors.add(`${eventsKey}[${i}].QueryId`, 'The QueryId was not issued for this website, or has expired (see the result-list retention in the documentation).');
+      return undefined;
+    }
+    // A position the schema refuses (not an integer from 1) is reported there, once.
+    const position = e.position;
+    if (typeof position === 'number' && Number.isSafeInteger(position) && position >= 1 && typeof e.refId === 'string' && refIdAt(list, position) !== e.refId) {
+      errors.add(`${eventsKey}[${i}].Position`, `The result list of QueryId did not hold RefId "${e.refId}" at position ${position}.`);
+    }
+    return { kind: list.kind, source: list.source, variant: list.variant };
+  });
+}

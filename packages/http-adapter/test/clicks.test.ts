@@ -1,0 +1,163 @@
+/**
+ * Result ids, clicks and conversions over real sockets, on the embedded store (SQLite in a data
+ * directory) and on PostgreSQL: ids on every answered list, POST /3.0/events/clicks with the website
+ * token or a browser key opening insights (CORS as for search), every validation failure in the
+ * documented problem shape, idempotency per clickId, and purchases converting clicks in the
+ * attribution report. The replica case (a click on another process than the search) is in replicas.test.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createEngine, type AttributionReport, type ClickOutcome, type Engine, type EngineOptions } from '@aisle/engine';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_PG_URL, TestSchemas, requirePostgres } from '../../engine/src/store/pg-test-env.js';
+import { ADMIN_TOKEN, ORIGIN_A, SITE_A, SITE_B, TOKEN_A, TOKEN_B, bearer, expectDocumented, post, serveEngine, testProducts } from './helpers.js';
+
+const CLICKS = '/3.0/events/clicks';
+const SEARCH = '/v1.4/search';
+const CUSTOMER = '7d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10';
+const SESSION = '0b7f1e0c-3d2a-4c55-8e1f-2a9b6c4d8e21';
+
+type Problem = { status: number; errors: Record<string, string[]> };
+type SearchAnswer = { query_id: string; payload: { result: { refId: string }[] } };
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'aisle-clicks-'));
+const schemas = new TestSchemas();
+afterAll(async () => {
+  rmSync(tmp, { recursive: true, force: true });
+  await schemas.dropAll();
+});
+
+function clickBody(events: Record<string, unknown>[], sessionId = SESSION): Record<string, unknown> {
+  return { customerId: CUSTOMER, sessionId, events: events.map((e) => ({ eventTime: new Date().toISOString(), type: 'click', ...e })) };
+}
+
+function runClicksSuite(name: string, storeOptions: () => Promise<Pick<EngineOptions, 'dataDir' | 'store'>>): void {
+  describe(`clicks over HTTP: ${name}`, () => {
+    let engine: Engine;
+    let served: Awaited<ReturnType<typeof serveEngine>>;
+    let url: string;
+    const outcomes: ClickOutcome[] = [];
+
+    beforeAll(async () => {
+      engine = await createEngine({ workers: 0, websites: [SITE_A, SITE_B], adminTokens: [ADMIN_TOKEN], onClickOutcome: (o) => outcomes.push(o), ...(await storeOptions()) });
+      await engine.upsertProducts('site-a', testProducts());
+      await engine.upsertProducts('site-b', testProducts().slice(0, 50));
+      served = await serveEngine(engine, { adminTokens: [ADMIN_TOKEN] });
+      url = served.url;
+    });
+    afterAll(async () => {
+      await served.close();
+      await engine.close();
+    });
+
+    async function search(body: Record<string, unknown>, token = TOKEN_A): Promise<SearchAnswer> {
+      const res = await post(`${url}${SEARCH}`, { website_id: 'site-a', client: 'client-a', q: 'zanzibar', start: 0, ...body }, bearer(token));
+      expect(res.status).toBe(200);
+      return (await expectDocumented(res, SEARCH, 'POST')) as SearchAnswer;
+    }
+
+    async function createKey(actions: string[]): Promise<string> {
+      const res = await post(`${url}/admin/v1/websites/site-a/keys`, { actions }, bearer(ADMIN_TOKEN));
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { key: string }).key;
+    }
+
+    it('answers a query_id per search page and a queryId per recommendation and bundle response, all documented', async () => {
+      const a = await search({});
+      const b = await search({});
+      expect(a.query_id).not.toBe(b.query_id);
+      const rec = await fetch(`${url}/1.0/ClientRecom/site-a/PopularItems`);
+      const recommended = (await expectDocumented(rec, '/1.0/ClientRecom/{website_id}/PopularItems', 'GET')) as { queryId: string };
+      const bundle = await post(`${url}/1.0/ClientRecom/site-a/bundle`, { product_ref_ids: ['KNOWN-1'] });
+      const bundled = (await expectDocumented(bundle, '/1.0/ClientRecom/{website_id}/bundle', 'POST')) as { queryId: string };
+      expect(new Set([a.query_id, b.query_id, recommended.queryId, bundled.queryId]).size).toBe(4);
+    });
+
+    it('accepts a click with the website token and with a key opening insights; refuses a search-only key (and insights keys cannot search)', async () => {
+      const page = await search({ start: 1, size: 5, session_id: 'browser-tab-1' });
+      const refId = page.payload.result[0]!.refId;
+      const body = clickBody([{ refId, queryId: page.query_id, position: 2 }]);
+      const withToken = await post(`${url}${CLICKS}`, body, bearer(TOKEN_A));
+      expect(withToken.status).toBe(202);
+      expect(await expectDocumented(withToken, CLICKS, 'POST')).toMatchObject({ status: 'Accepted' });
+      const insights = await createKey(['insights']);
+      const withKey = await post(`${url}${CLICKS}`, body, { ...bearer(insights), origin: ORIGIN_A });
+      expect(withKey.status).toBe(202);
+      expect(withKey.headers.get('access-control-allow-origin')).toBe(ORIGIN_A);
+      const searchOnly = await createKey(['search']);
+      const refused = await post(`${url}${CLICKS}`, body, bearer(searchOnly));
+      expect(refused.status).toBe(401);
+      expect(((await expectDocumented(refused, CLICKS, 'POST')) as Problem).errors).toHaveProperty('Authorization');
+      expect((await post(`${url}${SEARCH}`, { website_id: 'site-a', client: 'client-a', q: '', start: 0 }, bearer(insights))).status).toBe(401);
+      const both = await createKey(['search', 'insights']);
+      const bothPage = await search({}, both);
+      expect((await post(`${url}${CLICKS}`, clickBody([{ refId: bothPage.payload.result[0]!.refId, queryId: bothPage.query_id, position: 1 }]), bearer(both))).status).toBe(202);
+      const preflight = await fetch(`${url}${CLICKS}`, { method: 'OPTIONS', headers: { origin: ORIGIN_A, 'access-control-request-method': 'POST' } });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(ORIGIN_A);
+    });
+
+    it('lists every validation failure in problem details, and stores nothing of a refused body', async () => {
+      const page = await search({});
+      const other = await post(`${url}${SEARCH}`, { website_id: 'site-b', client: 'client-b', q: '', start: 0 }, bearer(TOKEN_B));
+      const theirs = ((await other.json()) as SearchAnswer).query_id;
+      const before = outcomes.length;
+      const res = await post(`${url}${CLICKS}`, {
+        CustomerId: 'not-a-guid', sessionId: SESSION,
+        events: [
+          { eventTime: 'yesterday', refId: page.payload.result[0]!.refId, type: 'click', queryId: page.query_id },
+          { eventTime: new Date().toISOString(), refId: 'x', type: 'view' },
+          { eventTime: new Date().toISOString(), refId: page.payload.result[0]!.refId, type: 'click', queryId: theirs, position: 1 },
+          { eventTime: new Date().toISOString(), refId: page.payload.result[0]!.refId, type: 'addToCart', queryId: page.query_id, position: 2, clickId: 'k' },
+          { eventTime: new Date().toISOString(), type: 'click', queryId: 'made-up', position: 1 },
+        ],
+      }, bearer(TOKEN_A));
+      expect(res.status).toBe(400);
+      const problem = (await expectDocumented(res, CLICKS, 'POST')) as Problem;
+      expect(Object.keys(problem.errors).sort()).toEqual([
+        'CustomerId', 'events[0].EventTime', 'events[0].Position', 'events[1].Type', 'events[2].QueryId', 'events[3].ClickId', 'events[3].Position',
+        'events[4].QueryId', 'events[4].RefId',
+      ]);
+      expect(outcomes.length).toBe(before);
+      const empty = await post(`${url}${CLICKS}`, clickBody([]), bearer(TOKEN_A));
+      expect(Object.keys(((await expectDocumented(empty, CLICKS, 'POST')) as Problem).errors)).toEqual(['events']);
+      const malformed = await post(`${url}${CLICKS}`, '{"events": [', bearer(TOKEN_A));
+      expect(Object.keys(((await expectDocumented(malformed, CLICKS, 'POST')) as Problem).errors)).toEqual(['$']);
+    });
+
+    it('stores a repeated clickId once (same transactionId), and converts the purchase naming it into the attribution report', async () => {
+      const page = await search({ q: 'zanzibar espresso' });
+      const refId = page.payload.result[0]!.refId;
+      const clickId = randomUUID();
+      const body = clickBody([{ refId, queryId: page.query_id, position: 1, clickId }]);
+      const before = outcomes.length;
+      const [first, second] = await Promise.all([post(`${url}${CLICKS}`, body, bearer(TOKEN_A)), post(`${url}${CLICKS}`, body, bearer(TOKEN_A))]);
+      const third = await post(`${url}${CLICKS}`, body, bearer(TOKEN_A));
+      const ids = await Promise.all([first, second, third].map(async (r) => ((await r.json()) as { transactionId: string }).transactionId));
+      expect(new Set(ids).size).toBe(1);
+      expect(outcomes.slice(before).map((o) => [o.type, o.query, o.position])).toEqual([['click', 'zanzibar espresso', 1]]);
+      const order = await post(`${url}/3.0/events/purchases`, {
+        customerId: CUSTOMER, sessionId: randomUUID(),
+        events: [{ currentUrl: 'https://shop-a.example/thanks', eventTime: new Date().toISOString(), orderId: `o-${clickId}`, products: [{ refId, quantity: 2, price: 10, clickId }] }],
+      }, bearer(TOKEN_A));
+      expect(order.status).toBe(202);
+      expect(outcomes.at(-1)).toMatchObject({ type: 'purchase', kind: 'search', query: 'zanzibar espresso', position: 1, revenue: 20 });
+      const res = await fetch(`${url}/admin/v1/websites/site-a/reports/attribution`, { headers: bearer(ADMIN_TOKEN) });
+      const report = (await expectDocumented(res, '/admin/v1/websites/{websiteId}/reports/attribution', 'GET')) as AttributionReport;
+      expect(report.bySearchQuery).toContainEqual({ key: 'zanzibar espresso', revenue: 20, orders: 1, units: 2 });
+      expect(report.byClickPosition).toContainEqual({ kind: 'search', position: 1, revenue: 20, orders: 1, units: 2 });
+      // The searches report counts the same click (once, whatever the repeats) and conversion against the page's id.
+      const searches = await fetch(`${url}/admin/v1/websites/site-a/reports/searches?limit=1000`, { headers: bearer(ADMIN_TOKEN) });
+      const logged = (await expectDocumented(searches, '/admin/v1/websites/{websiteId}/reports/searches', 'GET')) as { top: { query: string; clicks: number; conversions: number; revenue: number }[] };
+      expect(logged.top.find((t) => t.query === 'zanzibar espresso')).toMatchObject({ clicks: 1, conversions: 1, revenue: 20 });
+    });
+  });
+}
+
+runClicksSuite('embedded store', async () => ({ dataDir: mkdtempSync(path.join(tmp, 'embedded-')) }));
+runClicksSuite('PostgreSQL', async () => {
+  await requirePostgres();
+  return { store: { type: 'postgres', url: TEST_PG_URL, schema: schemas.next() } };
+});
