@@ -102,13 +102,13 @@ export class TokenIndex {
   }
 
   /**
-   * The caller of a browser-called operation: a website token, or a browser key whose actions include
+   * The caller of a browser-called operation: a website token, or a search key whose actions include
    * `action` (the key names its website and may force a search scope). 401 when the token is missing,
    * unknown, expired, revoked or does not open `action`.
    */
   async requireKeyCaller(req: IncomingMessage, engine: Pick<Engine, 'resolveSearchKey'>, action: KeyAction): Promise<{ websiteId: string; key?: SearchKeyInfo }> {
     const token = bearerToken(req);
-    if (!token) throw new HttpError('TOKEN_MISSING', { expected: 'token or browser key' }, { key: 'Authorization' });
+    if (!token) throw new HttpError('TOKEN_MISSING', { expected: 'token or search key' }, { key: 'Authorization' });
     const websiteId = this.websiteOf(token);
     if (websiteId !== undefined) return { websiteId };
     const key = await engine.resolveSearchKey(token);
