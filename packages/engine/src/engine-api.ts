@@ -9,7 +9,7 @@ import type { WebsiteConfig, WebsiteSettings } from './config.js';
 import type { CreatedSearchKey, SearchKeyInfo } from './keys/search-key-service.js';
 import type {
   BulkDeleteResult, BundleRequest, BundleResponse, ClickRequest, EventAck, Product, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
-  SearchResponse, ViewRequest,
+  ScopeConditions, SearchResponse, ViewRequest,
 } from './types.js';
 
 /**
@@ -193,6 +193,17 @@ export interface RecommendationIndexStatus {
 }
 
 /** The engine: many websites, each with its catalog, models and events. */
+/** How a search was asked for, beyond its body. */
+export interface SearchOptions {
+  /**
+   * The scope a search key forced on the request (already part of the body's scope): completions
+   * (`payload.suggestions.queries`) are offered only when they have results within it, so a key never
+   * reveals words of products it cannot see. Checking costs a search per completion, which is why only a
+   * forced scope asks for it: a caller's own scope hides nothing from that caller.
+   */
+  completionsWithin?: ScopeConditions;
+}
+
 export interface Engine {
   /** Insert or update products by refId. */
   upsertProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary>;
@@ -221,7 +232,7 @@ export interface Engine {
    * The documented search request body → the documented response. The body is validated at run time
    * (throws `AisleError`), so a parsed JSON body may be passed with a cast.
    */
-  search(body: SearchRequest): Promise<SearchResponse>;
+  search(body: SearchRequest, options?: SearchOptions): Promise<SearchResponse>;
   /**
    * The website's settings: every key, those not set at their default (see docs/operations.md). The
    * stored settings when any were written through {@link Engine.updateSettings} (or the settings API),

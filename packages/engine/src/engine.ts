@@ -21,7 +21,7 @@ import {
 } from './config.js';
 import type {
   AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, RecommendationReport, SearchReport,
-  WebsiteStats,
+  SearchOptions, WebsiteStats,
 } from './engine-api.js';
 import { FailureReporter, type BackgroundTask, type EngineHooks, type EngineLogger } from './background-failures.js';
 import { StepTimer } from './util/step-timer.js';
@@ -577,7 +577,7 @@ class AisleEngine implements Engine {
     return { deleted, notFound };
   }
 
-  async search(body: SearchRequest): Promise<SearchResponse> {
+  async search(body: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
     const request = validateSearchRequest(body);
     const state = this.site(request.website_id);
     if (request.client !== state.config.client) {
@@ -633,8 +633,8 @@ class AisleEngine implements Engine {
     });
     // The first page of a query is one search for the log (paging through it is not another).
     if (request.start === 0) this.searchLog.record(request.website_id, { queryId, q: request.q, session, totalResults: payload.total_results });
-    // With a scope (a search key's forced scope is part of it), a completion is offered only when it has results within it.
-    const scope = request.scope;
+    // Through a key with a forced scope, a completion is offered only when it has results within it.
+    const scope = options.completionsWithin;
     const hasResults = scope === undefined || Object.keys(scope).length === 0 ? undefined : async (q: string) => {
       const found = await executeSearch(state.catalog, { website_id: request.website_id, client: request.client, q, scope, start: 0, size: 0 }, { settings });
       // Products matching only some of the words are a fallback, not results of the completion.

@@ -84,7 +84,7 @@ export const search: Handler = async (ctx, state) => {
   }
   const forced = ctx.searchKey?.scope;
   if (forced) body.scope = applyForcedScope(forced, body.scope);
-  const response = await state.engine.search(body);
+  const response = await state.engine.search(body, forced ? { completionsWithin: forced } : {});
   if (forced) {
     const aggregations = restrictFacetBuckets(response.payload.aggregations, forced, body.disjunctive_facets);
     if (aggregations !== undefined) response.payload = { ...response.payload, aggregations };
