@@ -27,7 +27,7 @@ import { buildCatalogState, buildCatalogSteps } from './build/build-catalog-stat
 import { runSteps, STEP, type Steps } from './steps.js';
 import type { CatalogState } from './catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, ownValueReader } from './field-values.js';
-import type { LoggedChange } from './durability/change-log.js';
+import type { LoggedChange } from './durability/catalog-change-log.js';
 import { appendProducts, planAppend } from './changes/append-products.js';
 import { applyValuePatch, planValuePatch } from './changes/patch-values.js';
 import { mergeProductPatches } from './changes/merge-patch.js';

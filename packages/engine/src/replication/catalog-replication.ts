@@ -22,7 +22,7 @@
 import { MAX_REPORTED_SKIPS, type LoadOptions, type LoadSummary, type ProductSource, type SkippedLine } from '../engine-api.js';
 import { AisleError } from '../errors.js';
 import { Catalog, type CatalogOptions, type ChangeResult } from '../catalog/catalog.js';
-import type { LoggedChange } from '../catalog/durability/change-log.js';
+import type { LoggedChange } from '../catalog/durability/catalog-change-log.js';
 import { mergeProductPatches } from '../catalog/changes/merge-patch.js';
 import { readProducts } from '../catalog/input/read-products.js';
 import { withEarlierSkips } from '../catalog/input/skip-report.js';

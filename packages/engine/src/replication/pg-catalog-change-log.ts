@@ -11,7 +11,7 @@
  * @module
  */
 import type { CatalogChangeLog, PositionedChange, StoredSnapshot } from '../catalog/durability/catalog-change-log.js';
-import type { LoggedChange } from '../catalog/durability/change-log.js';
+import type { LoggedChange } from '../catalog/durability/catalog-change-log.js';
 import { AisleError } from '../errors.js';
 import type { ChangeRow, PgChangeFeed } from '../store/pg-change-feed.js';
 import type { Product } from '../types.js';

@@ -15,7 +15,6 @@ import type { SearchRequest } from '../types.js';
 import { docPasses, docTest, narrowBitset, type PlanCondition, type PlanDisjunctive } from './conditions.js';
 import type { SearchPlan } from './search-plan.js';
 
-export type { PlanDisjunctive };
 
 /** The request with every `disjunctive_facets` field also in `aggregations` (a disjunctive facet is one). */
 export function withDisjunctiveAggregations(request: SearchRequest): SearchRequest {

@@ -21,8 +21,6 @@ export interface TextMatches {
 // A word matched exactly outranks any BM25 difference: tiers are far above BM25 magnitudes.
 const MATCH_TIER = 1000;
 
-export { seek };
-
 /**
  * Posting `i` of `segment` normalised with `averages` (the live docs' mean lengths): the norm of its key
  * (norm-keys.ts) — what {@link scorePostings} sums per doc.

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CatalogChangeLog, PositionedChange, StoredSnapshot } from './catalog-change-log.js';
-import type { LoggedChange } from './change-log.js';
+import type { LoggedChange } from './catalog-change-log.js';
 
 /** A fresh, empty place for change logs, handed to the suite by an implementation's test file. */
 export interface ChangeLogPlace {

@@ -40,8 +40,6 @@ import type { Product } from '../../types.js';
 import { writeFully } from '../../util/write-fully.js';
 import { writeFileDurably } from '../../util/durable-file.js';
 import type { CatalogChangeLog, LoggedChange, PositionedChange, StoredSnapshot } from './catalog-change-log.js';
-
-export type { LoggedChange };
 import { previousSnapshotPath, readSnapshotFile } from './snapshot-file.js';
 
 

@@ -17,7 +17,6 @@ import type { Catalog, CatalogOptions } from '../catalog.js';
 import { loadCatalogSnapshot } from './snapshot.js';
 import { previousSnapshotPath } from './snapshot-file.js';
 
-export { previousSnapshotPath };
 
 /** A catalog loaded from one of the two snapshot generations. */
 export interface LoadedGeneration {

@@ -30,8 +30,6 @@ import type { StepTimer } from '../../util/step-timer.js';
 import { writeFileDurably, type DurableWriteOptions } from '../../util/durable-file.js';
 import { readSnapshotFile } from './snapshot-file.js';
 
-export { readSnapshotFile };
-
 const FILE_IDENTIFIER = 'AISL';
 /**
  * 5: postings keep each entry's norm key (`ft.postKey`, 16-bit while the keys fit; the keys'
