@@ -77,7 +77,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['types.ts', 'errors.ts'],
   ['config.ts', 'background-failures.ts', 'readiness.ts', 'engine-api.ts'],
   ['catalog', 'store'],
-  ['search', 'semantic', 'recommend', 'retail-media', 'keys', 'events', 'experiments', 'clicks'],
+  ['search', 'semantic', 'recommend', 'retail-media', 'keys', 'events', 'experiments', 'clicks', 'learning'],
   ['settings', 'analytics', 'replication', 'demo'],
   ['engine.ts'],
   ['index.ts', 'internal.ts'],

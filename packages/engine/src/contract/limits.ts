@@ -78,6 +78,11 @@ export const RELEVANCE_LIMITS = { synonyms: 10_000, stopWords: 10_000, tieBreake
  * completion evidence keeps: past it, more sessions change nothing), most `exclude` entries.
  */
 export const SUGGESTION_LIMITS = { minSessions: 20, exclude: 10_000 } as const;
+/**
+ * `settings.clickRanking` limits: largest `minSessions` (the distinct sessions a query's search-log
+ * evidence keeps, {@link SUGGESTION_LIMITS}), longest `halfLifeDays` (ten years).
+ */
+export const CLICK_RANKING_LIMITS = { minSessions: SUGGESTION_LIMITS.minSessions, halfLifeDays: 3_650 } as const;
 /** Longest `settings.eventRetentionDays` value (ten years). */
 export const MAX_RETENTION_DAYS = 3_650;
 /** Largest `typoTolerance` word size. */

@@ -130,6 +130,9 @@ const ProductSchema = Type.Unsafe<Static<typeof ProductFields> & { [field: strin
 /** The id of one answered result list (search page, recommendation or bundle response); see docs/http-api.md, "Clicks". */
 const resultListId = (description: string) => Type.String({ description });
 
+/** The re-rank stages `settings.ranked_by` names, in the order they run (search/rerank.ts). */
+export const RANK_STAGES = ['rules', 'clicks', 'personalization', 'semantic'] as const;
+
 const SearchResponseSchema = Type.Object({
   type: int('1 on success.'),
   payload: Type.Object({
@@ -147,10 +150,13 @@ const SearchResponseSchema = Type.Object({
   }),
   // After payload: the adapter's serialiser writes the envelope up to the page first (codecs.ts).
   query_id: resultListId('Opaque id of this result page, unique per response: send it as queryId (with the 1-based position) in click events.'),
-  settings: opt(Type.Object(
-    { ats_model: str('The semantic model that ranked the results, as "id@version"; echo as atsModel in purchase products.') },
-    { description: 'Present only when a semantic model took part in ranking the results.' },
-  )),
+  settings: opt(Type.Object({
+    ats_model: opt(str('The semantic model that ranked the results, as "id@version"; echo as atsModel in purchase products. Present only when a semantic model took part.')),
+    ranked_by: opt(Type.Array(oneOf(RANK_STAGES), {
+      description: 'What re-ranked the page, in the order the stages run (docs/learning.md): merchandising rules that pin or boost, '
+        + 'click ranking, personalization, semantic search. Absent when nothing did.',
+    })),
+  }, { description: 'Present only when something re-ranked the results.' })),
 });
 
 // ---- errors -------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import { DEFAULT_FIELD_ROLES, validateSettings, type WebsiteSettings } from '../
 import { AisleError, isAisleError } from '../errors.js';
 import { DEFAULT_ATTRIBUTION_WINDOW_DAYS } from '../retail-media/index.js';
 import { DEFAULT_LANGUAGE } from '../search/language.js';
+import { clickRankingOf } from '../learning/click-ranking-settings.js';
 import { DEFAULT_TYPO_TOLERANCE } from '../search/relevance-settings.js';
 
 /**
@@ -21,6 +22,7 @@ import { DEFAULT_TYPO_TOLERANCE } from '../search/relevance-settings.js';
 export const DEFAULT_WEBSITE_SETTINGS: Readonly<WebsiteSettings> = Object.freeze({
   personalization: false,
   semanticSearch: false,
+  clickRanking: false,
   fieldWeights: { ...DEFAULT_FIELD_WEIGHTS },
   synonyms: [],
   language: DEFAULT_LANGUAGE,
@@ -68,7 +70,11 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 /** Every key of the settings: the set ones as they are, the others at their default (a fresh copy). */
 export function settingsWithDefaults(settings: WebsiteSettings | undefined): WebsiteSettings {
   // The analytics objects are filled key by key: a website that set only `exclude` still shows its `minSessions`.
-  return { ...structuredClone(DEFAULT_WEBSITE_SETTINGS), ...settings, suggestions: suggestionSettingsOf(settings), eventRetentionDays: retentionDaysOf(settings) };
+  // So is `clickRanking` once on: `true` shows the values it stands for.
+  return {
+    ...structuredClone(DEFAULT_WEBSITE_SETTINGS), ...settings, suggestions: suggestionSettingsOf(settings), eventRetentionDays: retentionDaysOf(settings),
+    clickRanking: clickRankingOf(settings?.clickRanking) ?? false,
+  };
 }
 
 /**
