@@ -303,7 +303,11 @@ class AisleEngine implements Engine {
       }
       this.replayEvents();
       // The clicks stored since the checkpoint (all of them without one), then other replicas' as they come.
-      this.learner.catchUp(this.sites.keys()).catch((err: unknown) => this.reporter.report('click-learning', err));
+      const learning = performance.now();
+      this.learner.catchUp(this.sites.keys()).then((clicksRead) => {
+        const ms = Math.round(performance.now() - learning);
+        this.logger?.info({ ms, clicksRead }, `aisle: ${clicksRead} stored clicks read into the learned ranking state in ${ms} ms`);
+      }, (err: unknown) => this.reporter.report('click-learning', err));
       this.resultPages.startPruning();
       this.retention.start();
       this.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);

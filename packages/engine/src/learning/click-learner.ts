@@ -79,26 +79,33 @@ export class ClickLearner {
     return s;
   }
 
-  /** Reads the clicks stored since the cursor of each of `websiteIds` (in order, one read at a time). */
-  catchUp(websiteIds: Iterable<string>): Promise<void> {
+  /**
+   * Reads the clicks stored since the cursor of each of `websiteIds` (in order, one read at a time);
+   * resolves to how many were read.
+   */
+  catchUp(websiteIds: Iterable<string>): Promise<number> {
     const ids = [...websiteIds];
     const run = this.chain.then(async () => {
-      for (const id of ids) if (!this.closed) await this.readClicks(id);
+      let read = 0;
+      for (const id of ids) if (!this.closed) read += await this.readClicks(id);
+      return read;
     });
-    this.chain = run.catch(() => undefined);
+    this.chain = run.then(() => undefined, () => undefined);
     return run;
   }
 
-  private async readClicks(websiteId: string): Promise<void> {
+  private async readClicks(websiteId: string): Promise<number> {
     const site = this.site(websiteId);
+    let read = 0;
     for (;;) {
       const page = await this.options.store.readClicks(websiteId, site.cursor, PAGE);
       for (const c of page) applyClick(site, c);
+      read += page.length;
       if (page.length > 0) {
         site.cursor = page.at(-1)!.seq;
         this.options.onApplied?.();
       }
-      if (page.length < PAGE) return;
+      if (page.length < PAGE) return read;
     }
   }
 
