@@ -19,9 +19,9 @@
  * total plus {@link PRIOR_EVIDENCE} (a prior in favour of the text ranking: until the query has earned
  * about ten position-1 clicks' worth, every signal stays small and the text order mostly stands).
  *
- * Memory: one entry per (query, product, shopper), held as one small integer in a `Map` of small
- * integers (the shopper as a 31-bit hash of its customer id, the event as minute × 32 + type/position
- * code); at most `maxEntries` of them (default {@link MAX_EVIDENCE_ENTRIES}): beyond, the queries
+ * Memory: one entry per (query, product, shopper): two small integers (the shopper as a 31-bit hash
+ * of its customer id, the event as minute × 32 + type/position code) in a flat array per product, or a
+ * `Map` once a product has many shoppers; at most `maxEntries` of them (default {@link MAX_EVIDENCE_ENTRIES}): beyond, the queries
  * touched least recently are dropped whole. docs/learning.md measures the bytes per click.
  * @module
  */
@@ -102,9 +102,52 @@ export interface EvidenceEvent {
   at: number;
 }
 
+/**
+ * A product's entries: per shopper hash its packed event — a flat array `[hash, packed, …]` while few
+ * (a `Map` costs ~200 bytes even with one entry, the array ~50), a `Map` from {@link MAP_FROM} on.
+ */
+type Entries = number[] | Map<number, number>;
+
+/** Entries of one product from which a `Map` holds them. */
+const MAP_FROM = 16;
+
+function entryOf(e: Entries, hash: number): number | undefined {
+  if (!Array.isArray(e)) return e.get(hash);
+  for (let i = 0; i < e.length; i += 2) if (e[i] === hash) return e[i + 1];
+  return undefined;
+}
+
+/** Sets the entry of `hash`; returns the entries (a new `Map` once the array grows past {@link MAP_FROM}). */
+function withEntry(e: Entries, hash: number, packed: number): Entries {
+  if (!Array.isArray(e)) return e.set(hash, packed);
+  for (let i = 0; i < e.length; i += 2) {
+    if (e[i] === hash) {
+      e[i + 1] = packed;
+      return e;
+    }
+  }
+  e.push(hash, packed);
+  if (e.length < 2 * MAP_FROM) return e;
+  const map = new Map<number, number>();
+  for (let i = 0; i < e.length; i += 2) map.set(e[i]!, e[i + 1]!);
+  return map;
+}
+
+function sizeOf(e: Entries): number {
+  return Array.isArray(e) ? e.length / 2 : e.size;
+}
+
+function* pairsOf(e: Entries): Iterable<[number, number]> {
+  if (!Array.isArray(e)) {
+    yield* e;
+    return;
+  }
+  for (let i = 0; i < e.length; i += 2) yield [e[i]!, e[i + 1]!];
+}
+
 /** A query's evidence: per product, per shopper hash, the packed event. */
 interface QueryEvidence {
-  products: Map<string, Map<number, number>>;
+  products: Map<string, Entries>;
   /** Signals computed at `at` with `halfLifeDays`, until the evidence changes. */
   cached?: { at: number; halfLifeDays: number; signals: ReadonlyMap<string, number> };
 }
@@ -180,7 +223,8 @@ export class ClickEvidence {
     bounded(this.waitingPurchases, key, at);
     const hash = shopperHash(shopper);
     for (const query of this.clickedFrom.get(key) ?? []) {
-      const packed = this.queries.get(query)?.products.get(refId)?.get(hash);
+      const entries = this.queries.get(query)?.products.get(refId);
+      const packed = entries === undefined ? undefined : entryOf(entries, hash);
       if (packed === undefined) continue;
       const clickedAt = timeOf(packed);
       if (at < clickedAt - MINUTE_MS || at - clickedAt > this.windowMs()) continue;
@@ -200,15 +244,14 @@ export class ClickEvidence {
     }
     this.queries.set(query, q);
     q.cached = undefined;
-    let shoppers = q.products.get(refId);
-    if (shoppers === undefined) q.products.set(refId, (shoppers = new Map()));
-    const before = shoppers.get(hash);
+    const shoppers = q.products.get(refId) ?? [];
+    const before = entryOf(shoppers, hash);
     if (before === undefined) {
-      shoppers.set(hash, packed);
+      q.products.set(refId, withEntry(shoppers, hash, packed));
       this.entries++;
       if (this.entries > this.maxEntries) this.evict(query);
     } else if (weightOf(packed % CODES) > weightOf(before % CODES) || (weightOf(packed % CODES) === weightOf(before % CODES) && packed > before)) {
-      shoppers.set(hash, packed);
+      q.products.set(refId, withEntry(shoppers, hash, packed));
     }
   }
 
@@ -218,7 +261,7 @@ export class ClickEvidence {
     for (const [query, q] of this.queries) {
       if (this.entries <= target) break;
       if (query === keep) continue;
-      for (const shoppers of q.products.values()) this.entries -= shoppers.size;
+      for (const shoppers of q.products.values()) this.entries -= sizeOf(shoppers);
       this.queries.delete(query);
     }
   }
@@ -237,7 +280,7 @@ export class ClickEvidence {
     let total = 0;
     for (const [refId, shoppers] of q.products) {
       let e = 0;
-      for (const packed of shoppers.values()) e += weightOf(packed % CODES) * 2 ** (-Math.max(0, now - timeOf(packed)) / halfLifeMs);
+      for (const [, packed] of pairsOf(shoppers)) e += weightOf(packed % CODES) * 2 ** (-Math.max(0, now - timeOf(packed)) / halfLifeMs);
       evidence.set(refId, e);
       total += e;
     }
@@ -261,8 +304,8 @@ export class ClickEvidence {
       productCounts.push(q.products.size);
       for (const [refId, entries] of q.products) {
         refIds.push(refId);
-        entryCounts.push(entries.size);
-        for (const [hash, packed] of entries) {
+        entryCounts.push(sizeOf(entries));
+        for (const [hash, packed] of pairsOf(entries)) {
           shoppers[k] = hash;
           events[k++] = packed;
         }
@@ -279,13 +322,13 @@ export class ClickEvidence {
     let p = 0;
     let k = 0;
     s.queries.forEach((query, i) => {
-      const products = new Map<string, Map<number, number>>();
+      const products = new Map<string, Entries>();
       for (let j = 0; j < s.productCounts[i]!; j++, p++) {
         const refId = s.refIds[p] ?? fail('products run past their list');
-        const entries = new Map<number, number>();
+        let entries: Entries = [];
         for (let n = 0; n < s.entryCounts[p]!; n++, k++) {
           if (k >= s.shoppers.length) fail('entries run past their list');
-          entries.set(s.shoppers[k]!, s.events[k]!);
+          entries = withEntry(entries, s.shoppers[k]!, s.events[k]!);
         }
         products.set(refId, entries);
       }

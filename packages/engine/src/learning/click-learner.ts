@@ -141,12 +141,14 @@ export class ClickLearner {
 
   /**
    * The click stage of a search for `query` (normalised) under `settings`: undefined while fewer than
-   * `minSessions` distinct sessions searched it (`sessions`); otherwise each candidate's signal, read
-   * at the time of the search (undefined when the query has no evidence).
+   * `minSessions` distinct sessions searched it (`sessions`), or while it has no evidence; otherwise
+   * each candidate's signal, read at the time of the search.
    */
   clickStage(websiteId: string, query: string, settings: ClickRanking, sessions: QuerySessionCounts): RerankInputs['clicks'] {
     if (query === '' || sessions.sessionCount(websiteId, query) < settings.minSessions) return undefined;
     const evidence = this.site(websiteId).evidence;
+    // No evidence: no stage, so the search selects one page, not the stage's depth.
+    if (evidence.signals(query, Date.now(), settings.halfLifeDays).size === 0) return undefined;
     return {
       weight: settings.weight,
       signals: (candidates) => {
