@@ -124,8 +124,8 @@ describe('click ranking', () => {
     }
   });
 
-  it('sorts and breaks ties by _popularity, whatever a product field of that name holds', async () => {
-    const engine = await open();
+  for (const [mode, options] of [['inline', {}], ['on the worker pool', { workers: 2, poolThreshold: 1 }]] as const) it(`sorts and breaks ties by _popularity, whatever a product field of that name holds (${mode})`, async () => {
+    const engine = await open(options);
     await engine.upsertProducts('site-a', [{ refId: 'p40', title: 'Red shoe 40', brand: 'Zeta', price: 49, _popularity: 1e9 }]);
     await shop(engine, 1, 'p12', 1);
     await shop(engine, 2, 'p12', 1);
