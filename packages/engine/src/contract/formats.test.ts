@@ -36,4 +36,11 @@ describe('parseIsoDateTime', () => {
     expect(parseIsoDateTime('2024-05-01T12:00:00+24:00')).toBeUndefined();
     expect(parseIsoDateTime('1969-12-31T23:59:59Z')).toBeUndefined();
   });
+
+  it('refuses a time without a zone (it names a different instant on every sender\'s clock)', () => {
+    expect(parseIsoDateTime('2024-05-01T12:00:00')).toBeUndefined();
+    expect(parseIsoDateTime('2024-05-01T12:00')).toBeUndefined();
+    expect(parseIsoDateTime('2024-05-01T12:00:00.5')).toBeUndefined();
+    expect(parseIsoDateTime('2024-05-01T12:00:00z')).toBe(Date.UTC(2024, 4, 1, 12));
+  });
 });
