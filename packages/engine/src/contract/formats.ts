@@ -3,7 +3,7 @@
  * contract's ajv instances check them, and the message of a failure says what is expected.
  * @module
  */
-import { DECIMAL_STRING_PATTERN, MAX_DECIMAL } from './limits.js';
+import { DECIMAL_STRING_PATTERN, MAX_DECIMAL, MAX_URL_LENGTH } from './limits.js';
 
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 // eslint-disable-next-line no-control-regex
@@ -56,8 +56,32 @@ export interface EventFormat {
   expected: string;
 }
 
-/** The formats of the events wire by name. */
-export const EVENT_FORMATS: Readonly<Record<'guid' | 'event-time' | 'clean-text' | 'currency-code' | 'decimal', EventFormat>> = {
+/** An absolute http(s) URL with a host, as the WHATWG URL parser reads it, or undefined. */
+function httpUrl(s: string): URL | undefined {
+  if (s.length > MAX_URL_LENGTH || /\s/.test(s)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(s);
+  } catch {
+    return undefined;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '' ? url : undefined;
+}
+
+/**
+ * The formats of the contract by name (events wire and settings). `web-url` and `web-origin` keep a
+ * browser from being sent to a `javascript:` or `data:` URL by a redirect, or a CORS header from
+ * naming something that is not an origin.
+ */
+export const EVENT_FORMATS: Readonly<Record<'guid' | 'event-time' | 'clean-text' | 'currency-code' | 'decimal' | 'web-url' | 'web-origin', EventFormat>> = {
+  'web-url': {
+    validate: (s) => httpUrl(s) !== undefined || (s.length <= MAX_URL_LENGTH && /^\/(?![/\\])\S*$/.test(s)),
+    expected: 'must be an http(s) URL (https://shop.example/sale) or a path on the shop\'s own site (/sale)',
+  },
+  'web-origin': {
+    validate: (s) => s === '*' || httpUrl(s)?.origin === s,
+    expected: 'must be "*" or an origin: scheme, host and optional port, without a path (https://shop.example)',
+  },
   'currency-code': { validate: (s) => /^[A-Za-z]{3}$/.test(s), expected: 'must be a 3-letter ISO 4217 currency code' },
   /** A decimal string within the events wire's range (its JSON-number form is bounded by minimum/maximum). */
   decimal: {
