@@ -9,8 +9,10 @@
  * so one shopper (customer id) counts at most 4 per product per day however many events it sends.
  * Clicks count from any list (search, recommendation) or none; purchases count every purchased line.
  * Kept as a ring of daily sums per product that has any (memory: products with activity × 2 × window
- * numbers) and, for the de-duplication, the (shopper, product) pairs of the days in the window, at most
- * {@link MAX_DAILY_PAIRS}: past that bound a new pair is not counted (a flood cannot buy popularity).
+ * numbers) and, for the de-duplication, the (shopper, product) pairs of the latest two days seen (events
+ * arrive about in time order: live, and replayed in store order), at most {@link MAX_DAILY_PAIRS}: past
+ * that bound a new pair is not counted (a flood cannot buy popularity), nor is an event dated before the
+ * day before the latest (it could not be de-duplicated).
  * @module
  */
 import { EVIDENCE_TYPE_WEIGHTS, shopperHash, type EvidenceType } from './click-evidence.js';
@@ -18,8 +20,8 @@ import { EVIDENCE_TYPE_WEIGHTS, shopperHash, type EvidenceType } from './click-e
 /** The trailing window of `_popularity`, in days. */
 export const POPULARITY_WINDOW_DAYS = 30;
 
-/** Most (day, shopper, product) pairs remembered for the de-duplication. */
-export const MAX_DAILY_PAIRS = 2_000_000;
+/** Most (day, shopper, product) pairs remembered for the de-duplication (latest two days). */
+export const MAX_DAILY_PAIRS = 1_000_000;
 
 const DAY_MS = 86_400_000;
 const W = POPULARITY_WINDOW_DAYS;
@@ -35,8 +37,10 @@ export interface PopularitySnapshot {
 export class BehaviourPopularity {
   /** Per product: [day of slot 0…W-1, sum of slot 0…W-1]; slot = day mod W. */
   private readonly rings = new Map<string, Float64Array>();
-  /** `day|shopperHash|refId` → strongest weight counted (insertion order ≈ day order). */
+  /** `day|shopperHash|refId` → strongest weight counted, for the latest two days (insertion order ≈ day order). */
   private readonly pairs = new Map<string, number>();
+  /** The latest day (UTC day number) an event was counted for. */
+  private latestDay = -Infinity;
   /** Changes since creation (for the per-doc array's cache). */
   version = 0;
 
@@ -48,11 +52,13 @@ export class BehaviourPopularity {
   /** Counts one event (see the module doc). */
   add(shopper: string, refId: string, type: EvidenceType, at: number): void {
     const day = Math.floor(at / DAY_MS);
-    const key = `${day}|${shopperHash(shopper)}|${refId}`;
+    if (day < this.latestDay - 1) return;
+    if (day > this.latestDay) this.startDay(day);
+    const key = `${day}|${shopperHash(shopper).toString(36)}|${refId}`;
     const weight = EVIDENCE_TYPE_WEIGHTS[type];
     const before = this.pairs.get(key);
     if (before !== undefined && before >= weight) return;
-    if (before === undefined && this.pairs.size >= MAX_DAILY_PAIRS && !this.forgetOldDays(day)) return;
+    if (before === undefined && this.pairs.size >= MAX_DAILY_PAIRS) return;
     this.pairs.set(key, weight);
     let ring = this.rings.get(refId);
     if (ring === undefined) this.rings.set(refId, (ring = new Float64Array(2 * W).fill(-1, 0, W)));
@@ -63,14 +69,13 @@ export class BehaviourPopularity {
     this.version++;
   }
 
-  /** Drops the pairs of days out of the window before `day`; true when room was made. */
-  private forgetOldDays(day: number): boolean {
-    const size = this.pairs.size;
+  /** A later day starts: the pairs of days before the day before it are dropped. */
+  private startDay(day: number): void {
+    this.latestDay = day;
     for (const key of this.pairs.keys()) {
-      if (Number(key.slice(0, key.indexOf('|'))) > day - W) break;
+      if (Number(key.slice(0, key.indexOf('|'))) >= day - 1) break;
       this.pairs.delete(key);
     }
-    return this.pairs.size < size;
   }
 
   /** `_popularity` of `refId` at `now`. */

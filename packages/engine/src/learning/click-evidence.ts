@@ -41,7 +41,7 @@ export const MAX_PROPENSITY_POSITION = 10;
 export const PRIOR_EVIDENCE = 10;
 
 /** Most (query, product, shopper) entries one website keeps by default. */
-export const MAX_EVIDENCE_ENTRIES = 2_000_000;
+export const MAX_EVIDENCE_ENTRIES = 1_000_000;
 
 /** Most (shopper, product) pairs remembered for conversions, and most purchases waiting for their click. */
 export const MAX_CONVERSION_KEYS = 200_000;
@@ -126,11 +126,18 @@ function withEntry(e: Entries, hash: number, packed: number): Entries {
       return e;
     }
   }
-  e.push(hash, packed);
-  if (e.length < 2 * MAP_FROM) return e;
+  if (e.length + 2 < 2 * MAP_FROM) {
+    // A new array of the exact size: `push` would reserve room for ~16 more numbers (~150 bytes) in each
+    // of the many products with one or two shoppers.
+    const next: number[] = new Array<number>(e.length + 2);
+    for (let i = 0; i < e.length; i++) next[i] = e[i]!;
+    next[e.length] = hash;
+    next[e.length + 1] = packed;
+    return next;
+  }
   const map = new Map<number, number>();
   for (let i = 0; i < e.length; i += 2) map.set(e[i]!, e[i + 1]!);
-  return map;
+  return map.set(hash, packed);
 }
 
 function sizeOf(e: Entries): number {
@@ -184,6 +191,8 @@ export class ClickEvidence {
   private readonly clickedFrom = new Map<string, string[]>();
   /** (shopper, refId) → time of a purchase whose click has not been seen yet (clicks arrive after purchases on replicas). */
   private readonly waitingPurchases = new Map<string, number>();
+  /** One string per refId held (a refId clicked under many queries is kept once, not once per query). */
+  private readonly refIds = new Map<string, string>();
   private readonly maxEntries: number;
   private readonly windowMs: () => number;
 
@@ -237,6 +246,9 @@ export class ClickEvidence {
   /** Keeps the larger evidence of the shopper for (query, refId). */
   private put(query: string, refId: string, hash: number, packed: number): void {
     let q = this.queries.get(query);
+    let known = this.refIds.get(refId);
+    if (known === undefined) this.refIds.set(refId, (known = refId));
+    refId = known;
     if (q === undefined) {
       q = { products: new Map() };
     } else {
@@ -264,6 +276,10 @@ export class ClickEvidence {
       for (const shoppers of q.products.values()) this.entries -= sizeOf(shoppers);
       this.queries.delete(query);
     }
+    // The refIds no query holds any more go too.
+    const held = new Set<string>();
+    for (const q of this.queries.values()) for (const refId of q.products.keys()) held.add(refId);
+    for (const refId of this.refIds.keys()) if (!held.has(refId)) this.refIds.delete(refId);
   }
 
   /**
@@ -319,12 +335,15 @@ export class ClickEvidence {
     const fail = (why: string): never => { throw new Error(`click evidence: ${why}`); };
     if (s.productCounts.length !== s.queries.length || s.entryCounts.length !== s.refIds.length || s.shoppers.length !== s.events.length) fail('lengths disagree');
     const queries = new Map<string, QueryEvidence>();
+    const interned = new Map<string, string>();
     let p = 0;
     let k = 0;
     s.queries.forEach((query, i) => {
       const products = new Map<string, Entries>();
       for (let j = 0; j < s.productCounts[i]!; j++, p++) {
-        const refId = s.refIds[p] ?? fail('products run past their list');
+        const named = s.refIds[p] ?? fail('products run past their list');
+        let refId = interned.get(named);
+        if (refId === undefined) interned.set(named, (refId = named));
         let entries: Entries = [];
         for (let n = 0; n < s.entryCounts[p]!; n++, k++) {
           if (k >= s.shoppers.length) fail('entries run past their list');
@@ -337,14 +356,17 @@ export class ClickEvidence {
     if (p !== s.refIds.length || k !== s.shoppers.length) fail('unused products or entries');
     this.queries.clear();
     for (const [query, q] of queries) this.queries.set(query, q);
+    this.refIds.clear();
+    for (const [refId, same] of interned) this.refIds.set(refId, same);
     this.entries = k;
   }
 }
 
 const EMPTY: ReadonlyMap<string, number> = new Map();
 
+/** The (shopper, refId) key of the conversion look-ups: the shopper's hash in base 36, then the refId. */
 function conversionKey(shopper: string, refId: string): string {
-  return `${shopper.toLowerCase()}\u0000${refId}`;
+  return `${shopperHash(shopper).toString(36)}\u0000${refId}`;
 }
 
 /** Sets `key` last in `map`, dropping the oldest keys past {@link MAX_CONVERSION_KEYS}. */
