@@ -23,3 +23,5 @@ export { generateInteractions } from './generate-interactions.js';
 export type { GenerateInteractionsOptions, GeneratedInteractions } from './generate-interactions.js';
 export { Random, Zipf } from './random.js';
 export type { Product, PurchaseRequest, ViewRequest } from '../types.js';
+export { generateTraffic, demoQueries } from './generate-traffic.js';
+export type { GenerateTrafficOptions, TrafficEngine, TrafficSummary } from './generate-traffic.js';
