@@ -92,9 +92,10 @@ export const DEMO_TRAFFIC_SESSIONS = 240;
  * their positions, product views from result lists, and purchases attributed to the clicks, recommenders,
  * tactics, campaigns, the search model, retail media and price-beat codes — so every report of the
  * dashboard has data on the first start. Only an empty store is seeded: a restart, or a store with
- * a real shop's events, gets nothing.
+ * a real shop's events, gets nothing. `trafficSessions` (default {@link DEMO_TRAFFIC_SESSIONS}; 0 sends
+ * none) is for the benchmark that measures what the traffic adds to the first start.
  */
-export async function seedDemo(engine: Engine, identity: DemoIdentity): Promise<DemoSeeding> {
+export async function seedDemo(engine: Engine, identity: DemoIdentity, options: { trafficSessions?: number } = {}): Promise<DemoSeeding> {
   const done: DemoSeeding = { products: 0, views: 0, purchases: 0 };
   const stats = await engine.stats(identity.websiteId);
   const needsProducts = stats.products === 0;
@@ -113,7 +114,7 @@ export async function seedDemo(engine: Engine, identity: DemoIdentity): Promise<
     done.purchases = purchases.length;
     await engine.issueCoupons(identity.websiteId, [{ code: DEMO_COUPON, discount: 10 }]);
     done.traffic = await generateTraffic(engine, {
-      websiteId: identity.websiteId, client: identity.client, products, seed: identity.seed, sessions: DEMO_TRAFFIC_SESSIONS,
+      websiteId: identity.websiteId, client: identity.client, products, seed: identity.seed, sessions: options.trafficSessions ?? DEMO_TRAFFIC_SESSIONS,
     });
   }
   if (done.products > 0) await engine.saveSnapshots();

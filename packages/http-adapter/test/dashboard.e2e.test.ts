@@ -391,12 +391,12 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
       await page.getByRole('button', { name: 'Find', exact: true }).click();
       const api = await apiSearch({ q: 'lamp', size: 10 });
       expect(api.payload.result.length).toBeGreaterThan(0);
-      await expect.poll(() => page.locator('#catalog-matches .catalog-open').evaluateAll((b) => b.map((x) => (x as HTMLElement).dataset.ref)))
+      await expect.poll(() => page.locator('#catalog-matches .catalog-open').evaluateAll((b) => b.map((x) => (x as HTMLElement).dataset.ref)), { timeout: 10_000 })
         .toEqual(api.payload.result.map((p) => p.refId));
       // By refId: the product opens as stored, with every field.
       await finder.fill(browsed);
       await page.getByRole('button', { name: 'Find', exact: true }).click();
-      await expect.poll(() => page.locator('#catalog-edit').count()).toBe(1);
+      await expect.poll(() => page.locator('#catalog-edit').count(), { timeout: 10_000 }).toBe(1);
     });
     expect(failures).toEqual([]);
     const product = (await stored(browsed))!;
@@ -422,7 +422,8 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     await page.getByLabel('Field value').fill('["new", "eco"]');
     await page.getByRole('button', { name: 'Add field' }).click();
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await expect.poll(() => page.locator('#catalog-status').innerText()).toBe(`Saved 4 field(s) of ${browsed}.`);
+    // A change of text rebuilds the catalog's indexes before the answer: on a loaded machine, seconds.
+    await expect.poll(() => page.locator('#catalog-status').innerText(), { timeout: 15_000 }).toBe(`Saved 4 field(s) of ${browsed}.`);
     const after = (await stored(browsed))!;
     expect(after).toEqual({ ...Object.fromEntries(Object.entries(before).filter(([k]) => k !== dropped)), title: `${String(before.title)} (edited)`, price: 12.5, badges: ['new', 'eco'] });
     // The editor shows the product as stored now.
@@ -435,7 +436,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
       await field('title').fill('Not saved');
       await page.getByRole('button', { name: 'Save changes' }).click();
       const error = page.locator('#catalog-edit tr[data-field="price"] .field-error');
-      await expect.poll(() => error.innerText()).toContain('field "price" is pinned to type number');
+      await expect.poll(() => error.innerText(), { timeout: 15_000 }).toContain('field "price" is pinned to type number');
       expect(await field('price').getAttribute('aria-invalid')).toBe('true');
       expect(await page.locator('#catalog-status').innerText()).toBe('The change was refused: nothing was saved.');
       expect(await stored(browsed)).toEqual(after);
@@ -453,7 +454,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     expect(await stored(browsed)).toBeDefined();
     await page.getByRole('button', { name: 'Delete product' }).click();
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
-    await expect.poll(() => page.locator('#catalog-status').innerText()).toMatch(new RegExp(`^Deleted ${browsed}; the catalog holds`));
+    await expect.poll(() => page.locator('#catalog-status').innerText(), { timeout: 15_000 }).toMatch(new RegExp(`^Deleted ${browsed}; the catalog holds`));
     expect(await stored(browsed)).toBeUndefined();
     expect((await apiSearch({ q: '', scope: { refId: [browsed] } })).payload.total_results).toBe(0);
     expect(await page.locator('#catalog-edit').count()).toBe(0);
@@ -539,7 +540,9 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     await page.getByLabel('To', { exact: true }).fill('2020-01-31');
     expect(await page.getByLabel('Period', { exact: true }).inputValue()).toBe('custom');
     await page.getByRole('button', { name: 'Show' }).click();
-    await expect.poll(() => page.locator('#reports .empty').count()).toBe(await reportCards().count());
+    // Every card says so (the 15 of the test above; counted once the answers are drawn, not while loading).
+    await expect.poll(() => page.locator('#reports .empty').count(), { timeout: 10_000 }).toBe(15);
+    expect(await reportCards().count()).toBe(15);
     for (const name of ['searches', 'recommendations', 'attribution']) {
       const call = new URL(reportCall(name), app.url);
       expect(call.searchParams.get('from'), name).toBe('2020-01-01T00:00:00Z');
@@ -549,7 +552,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
 
     await page.getByLabel('Period', { exact: true }).selectOption({ label: 'All time' });
     const all = await adminGet<{ totals: { orders: number } }>('/admin/v1/websites/demo/reports/attribution');
-    await expect.poll(() => page.locator('[data-total="orders"]').innerText()).toBe(String(all.totals.orders));
+    await expect.poll(() => page.locator('[data-total="orders"]').innerText(), { timeout: 10_000 }).toBe(String(all.totals.orders));
     expect(new URL(reportCall('attribution'), app.url).search).toBe('');
     expect(await page.locator('#reports .empty').count()).toBe(0);
   });

@@ -62,6 +62,8 @@ export interface TrafficSummary {
 
 /** Share of search sessions whose query is typed letter by letter (a search-as-you-type chain). */
 const TYPED_SHARE = 0.35;
+/** Share of a typed query's prefixes sent as searches. */
+const TYPED_PREFIX_SHARE = 0.5;
 /** Share of search sessions searching words the catalog does not hold. */
 const NO_RESULT_SHARE = 0.08;
 /** Share of searches with results that get a click. */
@@ -194,8 +196,9 @@ export async function generateTraffic(engine: TrafficEngine, options: GenerateTr
     };
     if (queries.length > 0 && random.chance(0.6)) {
       const q = random.chance(NO_RESULT_SHARE) ? random.pick(unknown) : queries[queryZipf.sample(random)]!;
-      // Typed letter by letter: every prefix is a search of the session (one chain in the report).
-      const typed = random.chance(TYPED_SHARE) ? Array.from({ length: q.length - 1 }, (_, i) => q.slice(0, i + 1)) : [];
+      // Typed letter by letter: the prefixes are searches of the session (one chain in the report), about
+      // half of them (a storefront debounces keystrokes typed quickly).
+      const typed = random.chance(TYPED_SHARE) ? Array.from({ length: q.length - 1 }, (_, i) => q.slice(0, i + 1)).filter(() => random.chance(TYPED_PREFIX_SHARE)) : [];
       let answer;
       for (const text of [...typed, q]) {
         answer = await engine.search({ website_id: websiteId, client, q: text, start: 0, size: 20, customer_id: customerId, session_id: sessionId });
