@@ -92,7 +92,8 @@ export const DEMO_TRAFFIC_SESSIONS = 240;
  * their positions, product views from result lists, and purchases attributed to the clicks, recommenders,
  * tactics, campaigns, the search model, retail media and price-beat codes — so every report of the
  * dashboard has data on the first start. Only an empty store is seeded: a restart, or a store with
- * a real shop's events, gets nothing. `trafficSessions` (default {@link DEMO_TRAFFIC_SESSIONS}; 0 sends
+ * a real shop's events, gets nothing, and the live traffic is sent only when the generated catalog was
+ * loaded by this call (never over products loaded into the demo website by hand). `trafficSessions` (default {@link DEMO_TRAFFIC_SESSIONS}; 0 sends
  * none) is for the benchmark that measures what the traffic adds to the first start.
  */
 export async function seedDemo(engine: Engine, identity: DemoIdentity, options: { trafficSessions?: number } = {}): Promise<DemoSeeding> {
@@ -113,6 +114,10 @@ export async function seedDemo(engine: Engine, identity: DemoIdentity, options: 
     done.views = views.length;
     done.purchases = purchases.length;
     await engine.issueCoupons(identity.websiteId, [{ code: DEMO_COUPON, discount: 10 }]);
+  }
+  // Live traffic searches and buys whatever the catalog holds: only over the generated catalog loaded now,
+  // never over products someone loaded into the demo website.
+  if (needsEvents && needsProducts) {
     done.traffic = await generateTraffic(engine, {
       websiteId: identity.websiteId, client: identity.client, products, seed: identity.seed, sessions: options.trafficSessions ?? DEMO_TRAFFIC_SESSIONS,
     });

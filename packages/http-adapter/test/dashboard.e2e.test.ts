@@ -377,6 +377,24 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     row.getAttribute('data-field')!, (row.querySelector('input, textarea') as HTMLInputElement).value,
   ])));
   const field = (name: string) => page.getByRole('textbox', { name, exact: true });
+  /**
+   * The visible controls of `selector` without an accessible name (a label, aria-label or aria-labelledby,
+   * a button's text), and plots (`role="img"`) without a name, described by tag and id.
+   */
+  const unnamedControls = async (selector: string, atLeast: number) => {
+    const { checked, unnamed } = await page.locator(selector).evaluate((root) => {
+      const visible = [...root.querySelectorAll<HTMLElement>('button, input, select, textarea, [role="img"]')].filter((el) => el.getClientRects().length > 0);
+      const nameless = visible.filter((el) => {
+        const labelled = (el as HTMLInputElement).labels?.length || el.getAttribute('aria-label')?.trim() || el.getAttribute('aria-labelledby');
+        return !labelled && !(el.tagName === 'BUTTON' && el.textContent!.trim());
+      });
+      return { checked: visible.length, unnamed: nameless.map((el) => `${el.tagName.toLowerCase()}#${el.id}`) };
+    });
+    // The view's controls were there to be checked.
+    expect(checked, selector).toBeGreaterThanOrEqual(atLeast);
+    return unnamed;
+  };
+
   /** The product of the product view above (its image_url holds an image). */
   let browsed: string;
 
@@ -409,6 +427,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     // Its image field holds an image URL: the image is shown beside it.
     const image = page.getByRole('img', { name: `image_url of ${browsed}` });
     await expect.poll(() => image.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    expect(await unnamedControls('#view-catalog', 20)).toEqual([]);
     await page.screenshot({ path: path.join(ARTIFACTS, '5-catalog.png'), fullPage: true });
   });
 
@@ -449,6 +468,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     await page.getByRole('button', { name: 'Delete product' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete this product?' });
     await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await unnamedControls('#catalog-confirm', 2)).toEqual([]);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect.poll(() => dialog.isVisible()).toBe(false);
     expect(await stored(browsed)).toBeDefined();
@@ -531,6 +551,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     }
     // Each plot is named after its report (an image with an accessible name).
     await expect.poll(() => page.getByRole('img', { name: 'Top searches plot', exact: true }).count()).toBe(1);
+    expect(await unnamedControls('#view-reports', 19)).toEqual([]);
     await page.screenshot({ path: path.join(ARTIFACTS, '6-insights.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
   });
