@@ -18,7 +18,7 @@
 import { DEFAULT_FIELD_ROLES } from '../config.js';
 import type { Engine } from '../engine-api.js';
 import { METHODS } from '../recommend/methods.js';
-import type { ClickRequest, Product, PurchaseRequest, ViewRequest } from '../types.js';
+import type { ClickRequest, Product, PurchaseRequest, RecommendationSlot, ViewRequest } from '../types.js';
 import { Random, Zipf, shuffled } from './random.js';
 
 /** The engine calls the traffic is made of (public API only). */
@@ -60,6 +60,8 @@ export interface TrafficSummary {
   coupons: number;
 }
 
+/** Share of sessions that search (the others open a product page). */
+const SEARCH_SESSION_SHARE = 0.6;
 /** Share of search sessions whose query is typed letter by letter (a search-as-you-type chain). */
 const TYPED_SHARE = 0.35;
 /** Share of a typed query's prefixes sent as searches. */
@@ -131,7 +133,7 @@ interface PlannedClick {
   /** The recommendation's ids, on the click and on its purchase line (a recommendation click). */
   recommendation?: { recommenderId: string; tacticId: string };
   /** The purchase line's attribution, when the click ends in a purchase. */
-  purchase?: { price: number; atsModel?: string; retailMedia?: unknown };
+  purchase?: { price: number; atsModel?: string; retailMedia?: RecommendationSlot['retailMedia'] };
 }
 
 function priceOf(product: Product | undefined): number {
@@ -194,7 +196,7 @@ export async function generateTraffic(engine: TrafficEngine, options: GenerateTr
       clicks.push(click);
       views.push({ customerId, sessionId, events: [{ currentUrl: `${shopUrl}/p/${encodeURIComponent(refId)}`, eventTime: eventTime(), refId, queryId, position }] });
     };
-    if (queries.length > 0 && random.chance(0.6)) {
+    if (queries.length > 0 && random.chance(SEARCH_SESSION_SHARE)) {
       const q = random.chance(NO_RESULT_SHARE) ? random.pick(unknown) : queries[queryZipf.sample(random)]!;
       // Typed letter by letter: the prefixes are searches of the session (one chain in the report), about
       // half of them (a storefront debounces keystrokes typed quickly).
@@ -255,7 +257,7 @@ export async function generateTraffic(engine: TrafficEngine, options: GenerateTr
         products: [{
           refId: c.refId, quantity: random.chance(0.8) ? 1 : random.int(2, 3), price, clickId: c.clickId,
           ...c.recommendation, ...(atsModel !== undefined && { atsModel }),
-          ...(retailMedia !== undefined && { retailMedia: retailMedia as never }),
+          ...(retailMedia !== undefined && { retailMedia }),
           ...(random.chance(CAMPAIGN_RATE) && { campaignId: random.pick(campaigns) }),
         }],
         ...(promotion && { priceBeatPromotions: [promotion] }),
