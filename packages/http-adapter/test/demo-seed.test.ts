@@ -30,14 +30,20 @@ describe('seedDemo', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'aisle-demo-seed-'));
     dirs.push(dir);
     const first = await demoEngine(dir);
-    const seeded = await seedDemo(first.engine, first.identity, { trafficSessions: 80 });
+    const seeded = await seedDemo(first.engine, first.identity);
     expect(seeded.products).toBe(200);
     expect(seeded.traffic!.searches).toBeGreaterThan(0);
     expect(seeded.traffic!.clicks).toBeGreaterThan(0);
     expect(seeded.traffic!.purchases).toBeGreaterThan(0);
-    const report = await first.engine.searchReport('demo', {});
-    expect(report.top.length).toBeGreaterThan(0);
+    // Every list the dashboard's insights draw has rows on the first start, before anyone used the page.
+    const searches = await first.engine.searchReport('demo', {});
+    for (const list of ['top', 'noResults', 'noClicks'] as const) expect(searches[list].length, list).toBeGreaterThan(0);
+    const recommendations = await first.engine.recommendationReport('demo', {});
+    expect(recommendations.methods.some((m) => m.clicks > 0 && m.tactics.some((t) => t.clicks > 0))).toBe(true);
     const attribution = await first.engine.attributionReport('demo');
+    for (const list of ['byRecommender', 'byTactic', 'byCampaign', 'byAtsModel', 'bySearchQuery', 'byRecommendationMethod', 'byClickPosition', 'retailMedia', 'priceBeat'] as const) {
+      expect(attribution[list].length, list).toBeGreaterThan(0);
+    }
     expect(attribution.totals.clickAttributedRevenue).toBeGreaterThan(0);
     // The history ends at the start: the last 30 days hold every order.
     const recent = await first.engine.attributionReport('demo', { from: new Date(Date.now() - 30 * 86_400_000).toISOString() });

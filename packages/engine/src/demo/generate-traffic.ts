@@ -72,6 +72,8 @@ const NO_RESULT_SHARE = 0.08;
 const SEARCH_CLICK_RATE = 0.7;
 /** Share of recommendation responses with items that get a click. */
 const RECOMMENDATION_CLICK_RATE = 0.45;
+/** Share of the clicks on a recommendation with a sponsored (retail-media) slot that go to that slot. */
+const SPONSORED_CLICK_SHARE = 0.3;
 /** Share of clicks followed by an add-to-cart of the same item. */
 const ADD_TO_CART_RATE = 0.4;
 /** Share of clicks that end in a purchase of the clicked item. */
@@ -217,7 +219,9 @@ export async function generateTraffic(engine: TrafficEngine, options: GenerateTr
         const answer = await engine.recommend(websiteId, method, { productRef, customerId, count: COUNT });
         summary.recommendations++;
         if (answer.payload.length === 0) continue;
-        const position = 1 + positionZipf(answer.payload.length).sample(random);
+        // A sponsored slot draws the eye: it gets a share of the clicks whatever its position.
+        const sponsored = answer.slots.findIndex((slot) => slot.retailMedia !== undefined);
+        const position = sponsored >= 0 && random.chance(SPONSORED_CLICK_SHARE) ? sponsored + 1 : 1 + positionZipf(answer.payload.length).sample(random);
         const slot = answer.slots[position - 1]!;
         plan(answer.payload[position - 1]!, answer.queryId, position, RECOMMENDATION_CLICK_RATE,
           slot.retailMedia ? { retailMedia: slot.retailMedia } : {}, { recommenderId: answer.recommenderId, tacticId: slot.tacticId });
