@@ -51,6 +51,7 @@ import type { Store } from './store/store.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
 import { checkRulesApply, executeRankedSearch, executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import { settingsWithDefaults } from './settings/website-settings.js';
+import { parsePreviewRequest, previewOf } from './settings/settings-preview.js';
 import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
 import { suggestionSettingsOf } from './analytics/analytics-settings.js';
 import { RetentionJob } from './analytics/retention.js';
@@ -63,6 +64,7 @@ import type {
   BundleRequest, BundleResponse, ClickRequest, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse,
   SearchRequest, SearchResponse, ViewRecord, ViewRequest, BulkDeleteResult,
 } from './types.js';
+import type { SettingsPreview } from './contract/schemas.js';
 
 /**
  * Delay between the last catalog change and the snapshot write, so a burst of upserts writes once —
@@ -83,6 +85,12 @@ const REPLAY_RETRY_MS = 1_000;
 const REPLAY_RETRY_MAX_MS = 30_000;
 /** The readiness reason while the stored events are replayed. */
 const REPLAYING = 'the stored events are being replayed into the recommendation models';
+
+/** How {@link AisleEngine.searchWith} runs a search: as a shopper's (recorded), or as a preview (`record: false`). */
+interface SearchRunOptions extends SearchOptions {
+  /** False: no result page, no search log entry, no completions (a preview is not a shopper's search). Default true. */
+  record?: boolean;
+}
 
 interface WebsiteState {
   config: WebsiteConfig;
@@ -583,7 +591,16 @@ class AisleEngine implements Engine {
     if (request.client !== state.config.client) {
       throw new AisleError('CLIENT_NOT_FOUND', `client "${request.client}" does not belong to website "${request.website_id}"`);
     }
-    const settings = state.config.settings ?? {};
+    return this.searchWith(state, request, state.config.settings ?? {}, options);
+  }
+
+  /**
+   * Runs a validated search of `state`'s website under `settings` (those in force, a variant's, or a
+   * preview's): ranking, re-ranking, and — unless `options.record` is false — the result page clicks
+   * name and the search log. A preview is not a shopper's search: it records nothing, so its query id is
+   * empty and it offers no completions (they are read from the log of shoppers' searches).
+   */
+  private async searchWith(state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchRunOptions = {}): Promise<SearchResponse> {
     const personalization = personalizationWeight(settings.personalization);
     // The spec: customer_id is "required only when personalization is enabled" (the wire contract).
     if (personalization !== undefined && !request.customer_id) {
@@ -623,6 +640,11 @@ class AisleEngine implements Engine {
       pool: this.pool, settings, rerank: makeReranker(inputs),
       onRuleProblem: (problem) => this.reporter.warn('merchandising-rule', problem, state.config.websiteId),
     });
+    if (options.record === false) {
+      const response: SearchResponse = { type: 1, query_id: '', payload };
+      if (rankedBy !== undefined) response.settings = { ats_model: rankedBy };
+      return response;
+    }
     // A search's session: its session_id, else its customer_id (an empty one is none).
     const session = request.session_id || request.customer_id || undefined;
     // One id for the page: the list clicks name, and the analytics log.
@@ -645,6 +667,18 @@ class AisleEngine implements Engine {
     const response: SearchResponse = { type: 1, query_id: queryId, payload };
     if (rankedBy !== undefined) response.settings = { ats_model: rankedBy };
     return response;
+  }
+
+  async previewSettings(websiteId: string, body: unknown): Promise<SettingsPreview> {
+    const state = this.site(websiteId);
+    const { search, settings: patch } = parsePreviewRequest(body, websiteId, state.config.client);
+    // Validated and merged exactly as a PATCH of the settings (its errors, its 409), nothing written.
+    const { current, next } = await this.settings.preview(websiteId, patch);
+    const [before, after] = await Promise.all([
+      this.searchWith(state, search, current, { record: false }),
+      this.searchWith(state, search, next, { record: false }),
+    ]);
+    return previewOf(search.start, before.payload, after.payload);
   }
 
   async getSettings(websiteId: string): Promise<WebsiteSettings> {

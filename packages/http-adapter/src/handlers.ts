@@ -266,6 +266,16 @@ export const updateSettings: Handler = async (ctx, state) => {
   reply(ctx, state, 200, await state.engine.updateSettings(websiteId, body, { merge: ctx.req.method === 'PATCH' }));
 };
 
+/**
+ * `POST /admin/v1/websites/{websiteId}/settings/preview`: one search ranked before and after a settings
+ * change (the engine validates the body, merges the change as a PATCH would, and stores nothing).
+ */
+export const previewSettings: Handler = async (ctx, state) => {
+  const websiteId = websiteOf(ctx);
+  const body = await readBody<unknown>(ctx, state);
+  reply(ctx, state, 200, await state.engine.previewSettings(websiteId, body));
+};
+
 /** `GET /admin/v1/websites/{websiteId}/keys`: the website's search keys. */
 export const listSearchKeys: Handler = async (ctx, state) => {
   reply(ctx, state, 200, { keys: await state.engine.listSearchKeys(websiteOf(ctx)) });
