@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,6 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DashboardConfig } from '../src/dashboard-config.js';
 import { DEFAULT_DASHBOARD_DIR } from '../src/dashboard.js';
-import { buildOpenApi } from '../src/openapi.js';
 import { demoCustomers, demoEngineOptions, demoIdentity, ensureDemoSearchKey, seedDemo, type DemoIdentity } from '../src/demo.js';
 import { createServer, type AisleServer } from '../src/server.js';
 import { expectDocumented } from './helpers.js';
@@ -409,6 +408,8 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
   });
 
   describe('the merchandising studio and the settings editors', () => {
+    /** How long a poll waits for the page (previews and saves are API round trips; the machine may be busy). */
+    const PATIENCE = { timeout: 15_000 };
     /** Every API call the page makes from here on (fetches), as method and path. */
     const calls: { method: string; path: string }[] = [];
     const onRequest = (req: { resourceType(): string; method(): string; url(): string }) => {
@@ -437,7 +438,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
       await studio().getByLabel('Query to merchandise').fill(q);
       await studio().getByRole('button', { name: 'Open the query' }).click();
       const live = await apiSearch({ q });
-      await expect.poll(liveRefs).toEqual(live.payload.result.map((p) => p.refId));
+      await expect.poll(liveRefs, PATIENCE).toEqual(live.payload.result.map((p) => p.refId));
       // The live list is the API's ranking, shown by title.
       const target = live.payload.result[4]!;
       const hidden = live.payload.result[0]!;
@@ -447,14 +448,14 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
       await row.getByRole('button', { name: `Pin ${target.title}`, exact: true }).click();
       await page.locator(`#studio-live li[data-ref="${hidden.refId}"]`).getByRole('button', { name: `Hide ${hidden.title}`, exact: true }).click();
       // The preview (the API's) shows the change before anything is saved.
-      await expect.poll(async () => (await afterRefs())[1]).toBe(target.refId);
+      await expect.poll(async () => (await afterRefs())[1], PATIENCE).toBe(target.refId);
       expect(await afterRefs()).not.toContain(hidden.refId);
       expect(await page.locator('#studio-gone').innerText()).toContain(hidden.title);
       expect((await apiSearch({ q })).payload.result.map((p) => p.refId)).toEqual(live.payload.result.map((p) => p.refId));
       await page.screenshot({ path: path.join(ARTIFACTS, '6-studio-preview.png'), fullPage: true });
 
       await studio().getByRole('button', { name: 'Save rule' }).click();
-      await expect.poll(() => page.locator('#rule-form .form-message').innerText()).toContain('Saved');
+      await expect.poll(() => page.locator('#rule-form .form-message').innerText(), PATIENCE).toContain('Saved');
       const after = (await apiSearch({ q })).payload.result.map((p) => p.refId);
       expect(after[1]).toBe(target.refId);
       expect(after).not.toContain(hidden.refId);
@@ -462,7 +463,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
       expect(settings.rules).toContainEqual(expect.objectContaining({ query: q, match: 'exact', pin: [{ refId: target.refId, position: 2 }], hide: [hidden.refId] }));
       // Reopened, the query shows its saved rule.
       await studio().getByRole('button', { name: 'Open the query' }).click();
-      await expect.poll(() => page.locator('#rule-title').innerText()).toBe(`Rule for “${q}”`);
+      await expect.poll(() => page.locator('#rule-title').innerText(), PATIENCE).toBe(`Rule for “${q}”`);
       expect(await studio().getByLabel(`Pinned position of ${target.title}`).inputValue()).toBe('2');
     });
 
@@ -474,20 +475,20 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
       const brand = browse.payload.aggregations!.brand!.map((b) => b.key).find((key) => browse.payload.result[0]!.brand !== key)!;
       await studio().getByLabel('Query to merchandise').fill(q);
       await studio().getByRole('button', { name: 'Open the query' }).click();
-      await expect.poll(liveRefs).toEqual(browse.payload.result.map((p) => p.refId));
+      await expect.poll(liveRefs, PATIENCE).toEqual(browse.payload.result.map((p) => p.refId));
       await studio().getByLabel('Facet', { exact: true }).selectOption('brand');
       await studio().getByLabel('Facet value').fill(brand);
       await studio().getByRole('button', { name: 'Boost (×2)' }).click();
       await studio().getByLabel(`Weight of brand = ${brand}`).fill('1000');
       await studio().getByLabel(`Weight of brand = ${brand}`).dispatchEvent('change');
       const boosted = await apiSearch({ q, scope: { brand: [brand] }, size: 1 });
-      await expect.poll(async () => (await afterRefs())[0]).toBe(boosted.payload.result[0]!.refId);
+      await expect.poll(async () => (await afterRefs())[0], PATIENCE).toBe(boosted.payload.result[0]!.refId);
       await studio().getByRole('button', { name: 'Save rule' }).click();
-      await expect.poll(() => page.locator('#rule-form .form-message').innerText()).toContain('Saved');
+      await expect.poll(() => page.locator('#rule-form .form-message').innerText(), PATIENCE).toContain('Saved');
       expect((await apiSearch({ q, size: 1 })).payload.result[0]!.brand).toBe(brand);
       // Deleted, the plain order is back.
       await studio().getByRole('button', { name: 'Delete rule' }).click();
-      await expect.poll(() => page.locator('#rule-form .form-message').innerText()).toContain('no rule');
+      await expect.poll(() => page.locator('#rule-form .form-message').innerText(), PATIENCE).toContain('no rule');
       expect((await apiSearch({ q })).payload.result.map((p) => p.refId)).toEqual(browse.payload.result.map((p) => p.refId));
     });
 
@@ -498,7 +499,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
       await editor.getByRole('button', { name: 'Add synonym' }).click();
       await editor.getByRole('textbox', { name: /^Equivalent words of synonym \d+/ }).last().fill(`${word}, shirt`);
       await editor.getByRole('button', { name: 'Save synonyms' }).click();
-      await expect.poll(() => editor.locator('.form-message').innerText()).toContain('Saved');
+      await expect.poll(() => editor.locator('.form-message').innerText(), PATIENCE).toContain('Saved');
       const found = await apiSearch({ q: word });
       expect(found.payload.total_results).toBeGreaterThan(0);
       expect(found.payload.total_results).toBe((await apiSearch({ q: 'shirt' })).payload.total_results);
@@ -511,7 +512,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
       const field = editor.getByLabel('Minimum word length for one typo');
       await field.fill('0');
       await editor.getByRole('button', { name: 'Save typo tolerance' }).click();
-      await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+      await expect.poll(() => field.getAttribute('aria-invalid'), PATIENCE).toBe('true');
       // The message is the API's, beside the field (it describes the field for a screen reader).
       const note = page.locator(`#${(await field.getAttribute('aria-describedby'))!}`);
       expect(await note.innerText()).toContain('typoTolerance.minWordSizeOneTypo');
@@ -522,14 +523,14 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
       const pinned = studio().getByLabel(/^Pinned position of /).first();
       await pinned.fill('0');
       await pinned.dispatchEvent('change');
-      await expect.poll(() => pinned.getAttribute('aria-invalid')).toBe('true');
+      await expect.poll(() => pinned.getAttribute('aria-invalid'), PATIENCE).toBe('true');
       expect(await page.locator(`#${(await pinned.getAttribute('aria-describedby'))!}`).innerText()).toMatch(/pin\[0\]\.position/);
       // A field weight below zero, beside the weight.
       const weights = page.locator('#editor-fieldWeights');
       const weight = weights.getByLabel(/^Weight of /).first();
       await weight.fill('-1');
       await weights.getByRole('button', { name: 'Save field weights' }).click();
-      await expect.poll(() => weight.getAttribute('aria-invalid')).toBe('true');
+      await expect.poll(() => weight.getAttribute('aria-invalid'), PATIENCE).toBe('true');
       expect(await adminGet<Record<string, unknown>>('settings')).toEqual(before);
       await page.screenshot({ path: path.join(ARTIFACTS, '7-studio-errors.png'), fullPage: true });
     });
@@ -545,7 +546,8 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
         .map((c) => c.outerHTML.slice(0, 120)));
       expect(unnamed).toEqual([]);
       expect(calls.length).toBeGreaterThan(0);
-      const doc = buildOpenApi() as { paths: Record<string, Record<string, unknown>> };
+      // The committed document (docs/openapi.json; transport.test.ts keeps it equal to the declarations).
+      const doc = JSON.parse(readFileSync(path.join(REPO, 'docs', 'openapi.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
       const documented = Object.entries(doc.paths).map(([template, ops]) => ({
         pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`),
         methods: Object.keys(ops).map((m) => m.toUpperCase()),

@@ -4,6 +4,7 @@
  * nothing stored, nothing logged (inline and on the worker pool).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_PG_URL, TestSchemas, requirePostgres } from '../../engine/src/store/pg-test-env.js';
 import { ADMIN_TOKEN, bearer, expectDocumented, post } from './helpers.js';
 import { merchSearch, putMerchSettings, refIds, startMerchService, type MerchService } from './merch-helpers.js';
 
@@ -114,10 +115,49 @@ describe.each([['inline', false], ['pool', true]] as const)('settings preview (%
     expect((await settings()).fields).toEqual({});
   });
 
+  it('answers concurrent previews each under its own change, and refuses bodies too deep or too large', async () => {
+    await putMerchSettings(svc, {});
+    const refs = ['p1', 'p2', 'p3', 'p4', 'p6', 'p7', 'p8', 'p9'];
+    const answers = await Promise.all(refs.map((refId) => ok({ search: { q: 'running', size: 3 }, settings: { rules: [{ id: refId, query: 'running', pin: [{ refId, position: 1 }] }] } })));
+    expect(answers.map((a) => a.after.result[0]!.refId)).toEqual(refs);
+    let deep: unknown = 1;
+    for (let i = 0; i < 200; i++) deep = { x: deep };
+    expect((await preview({ settings: { rules: deep } })).status).toBe(400);
+    // Longer than the listener's array limit (1,000), and larger than its body limit (1 MiB).
+    expect((await preview({ settings: { stopWords: Array.from({ length: 5_000 }, () => 'w') } })).status).toBe(400);
+    expect((await preview({ search: { q: 'x'.repeat(2 * 1024 * 1024) }, settings: {} })).status).toBe(413);
+    expect((await settings()).stopWords).toEqual([]);
+  });
+
   it('opens with the admin token only, for a website that exists', async () => {
     expect((await preview({ settings: {} }, 'wrong-token')).status).toBe(401);
     expect((await preview({ settings: {} }, ADMIN_TOKEN, 'nope')).status).toBe(404);
     const res = await fetch(`${svc.url}/admin/v1/websites/m/settings/preview`, { method: 'POST', headers: { ...bearer(ADMIN_TOKEN), 'content-type': 'text/plain' }, body: '{}' });
     expect(res.status).toBe(415);
+  });
+});
+
+describe('settings preview on PostgreSQL', () => {
+  const schemas = new TestSchemas();
+  let svc: MerchService;
+  beforeAll(async () => {
+    await requirePostgres();
+    svc = await startMerchService(false, { store: { type: 'postgres', url: TEST_PG_URL, schema: schemas.next() } });
+  });
+  afterAll(async () => {
+    await svc?.close();
+    await schemas.dropAll();
+  });
+
+  it('merges over the settings stored in PostgreSQL and stores nothing', async () => {
+    await putMerchSettings(svc, { rules: [{ id: 'r', query: 'bag', pin: [{ refId: 'p1', position: 1 }] }] });
+    const res = await post(`${svc.url}/admin/v1/websites/m/settings/preview`, { search: { q: 'bag' }, settings: { rules: null } }, bearer(ADMIN_TOKEN));
+    expect(res.status).toBe(200);
+    const p = (await expectDocumented(res, PATH, 'POST')) as Preview;
+    expect(p.before.result[0]!.refId).toBe('p1');
+    expect(p.after.result.map((r) => r.refId)).not.toContain('p1');
+    const stored = (await (await fetch(`${svc.url}/admin/v1/websites/m/settings`, { headers: bearer(ADMIN_TOKEN) })).json()) as { rules: unknown[] };
+    expect(stored.rules).toHaveLength(1);
+    expect((await merchSearch(svc, { q: 'bag' })).payload.result[0]!.refId).toBe('p1');
   });
 });

@@ -92,8 +92,9 @@ class Studio {
 
   /** Opens the rule of a query (the first exact rule for it, else a new one) and previews it. */
   async open(q: string): Promise<void> {
-    // A preview asked for the rule before is of no use now.
+    // A preview asked for the rule before is of no use now, nor what was said of it.
     clearTimeout(this.previewTimer);
+    clearFieldErrors(this.el('#rule-form'));
     this.q = q;
     const query = normalise(q);
     const rules = this.rules;
