@@ -452,15 +452,24 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
       expect(await afterRefs()).not.toContain(hidden.refId);
       expect(await page.locator('#studio-gone').innerText()).toContain(hidden.title);
       expect((await apiSearch({ q })).payload.result.map((p) => p.refId)).toEqual(live.payload.result.map((p) => p.refId));
+      // A product the query does not find, pinned by its refId, is placed too.
+      const other = (await apiSearch({ q: '', size: 100 })).payload.result.find((p) => !live.payload.result.some((l) => l.refId === p.refId) && p.refId !== hidden.refId)!;
+      await studio().getByLabel('Product refId to pin').fill(other.refId);
+      await studio().getByLabel('Position to pin it at').fill('3');
+      await studio().getByRole('button', { name: 'Pin by refId' }).click();
+      await expect.poll(async () => (await afterRefs())[2], PATIENCE).toBe(other.refId);
       await page.screenshot({ path: path.join(ARTIFACTS, '6-studio-preview.png'), fullPage: true });
 
       await studio().getByRole('button', { name: 'Save rule' }).click();
       await expect.poll(() => page.locator('#rule-form .form-message').innerText(), PATIENCE).toContain('Saved');
       const after = (await apiSearch({ q })).payload.result.map((p) => p.refId);
       expect(after[1]).toBe(target.refId);
+      expect(after[2]).toBe(other.refId);
       expect(after).not.toContain(hidden.refId);
       const settings = await adminGet<{ rules: { query: string; match?: string; pin?: unknown[]; hide?: string[] }[] }>('settings');
-      expect(settings.rules).toContainEqual(expect.objectContaining({ query: q, match: 'exact', pin: [{ refId: target.refId, position: 2 }], hide: [hidden.refId] }));
+      expect(settings.rules).toContainEqual(expect.objectContaining({
+        query: q, match: 'exact', pin: [{ refId: target.refId, position: 2 }, { refId: other.refId, position: 3 }], hide: [hidden.refId],
+      }));
       // Reopened, the query shows its saved rule.
       await studio().getByRole('button', { name: 'Open the query' }).click();
       await expect.poll(() => page.locator('#rule-title').innerText(), PATIENCE).toBe(`Rule for “${q}”`);
@@ -504,6 +513,26 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
       expect(found.payload.total_results).toBeGreaterThan(0);
       expect(found.payload.total_results).toBe((await apiSearch({ q: 'shirt' })).payload.total_results);
       expect((await adminGet<{ synonyms: unknown[] }>('settings')).synonyms).toContainEqual([word, 'shirt']);
+      // One-way: a query for the new word finds what "shirt" finds.
+      const oneWay = 'quabblewrap';
+      await editor.getByRole('button', { name: 'Add synonym' }).click();
+      await editor.getByRole('combobox', { name: /^Kind of synonym \d+/ }).last().selectOption('one-way');
+      await editor.getByRole('textbox', { name: /^Query of synonym \d+/ }).last().fill(oneWay);
+      await editor.getByRole('textbox', { name: /^Also finds \(synonym \d+\)/ }).last().fill('shirt');
+      await editor.getByRole('button', { name: 'Save synonyms' }).click();
+      await expect.poll(async () => (await adminGet<{ synonyms: unknown[] }>('settings')).synonyms, PATIENCE).toContainEqual({ from: oneWay, to: ['shirt'] });
+      expect((await apiSearch({ q: oneWay })).payload.total_results).toBe((await apiSearch({ q: 'shirt' })).payload.total_results);
+    });
+
+    it('saves a redirect in the editor: an API search for its query answers its URL', async () => {
+      const editor = page.locator('#editor-redirects');
+      await editor.getByRole('button', { name: 'Add redirect' }).click();
+      await editor.getByRole('textbox', { name: /^Queries of redirect \d+/ }).last().fill('help, contact us');
+      await editor.getByRole('textbox', { name: /^URL of redirect \d+/ }).last().fill('https://shop.example/help');
+      await editor.getByRole('button', { name: 'Save redirects' }).click();
+      await expect.poll(() => editor.locator('.form-message').innerText(), PATIENCE).toContain('Saved');
+      const answer = (await apiSearch({ q: 'Contact  us' })) as SearchAnswer & { payload: { redirects: { url?: string } } };
+      expect(answer.payload.redirects.url).toBe('https://shop.example/help');
     });
 
     it('shows the API\'s validation errors next to their field, and stores nothing', async () => {
@@ -531,6 +560,15 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
       await weight.fill('-1');
       await weights.getByRole('button', { name: 'Save field weights' }).click();
       await expect.poll(() => weight.getAttribute('aria-invalid'), PATIENCE).toBe('true');
+      // A pinned type stored products do not fit: the 409's message beside the field's type.
+      const types = page.locator('#editor-fields');
+      await types.getByRole('button', { name: 'Add typed field' }).click();
+      await types.getByRole('textbox', { name: /^Name of typed field \d+/ }).last().fill('brand');
+      await types.getByRole('combobox', { name: /^Type of typed field \d+/ }).last().selectOption('number');
+      await types.getByRole('button', { name: 'Save typed fields' }).click();
+      const type = types.getByRole('combobox', { name: 'Type of brand' });
+      await expect.poll(() => type.getAttribute('aria-invalid'), PATIENCE).toBe('true');
+      expect(await page.locator(`#${(await type.getAttribute('aria-describedby'))!}`).innerText()).toMatch(/^product ".+": /);
       expect(await adminGet<Record<string, unknown>>('settings')).toEqual(before);
       await page.screenshot({ path: path.join(ARTIFACTS, '7-studio-errors.png'), fullPage: true });
     });

@@ -173,6 +173,11 @@ class Studio {
         <span class="grow">${esc(this.title(p.refId))} <span class="meta">${esc(p.refId)}</span></span>
         <label>Position <input type="number" class="pin-position" aria-label="Pinned position of ${esc(this.title(p.refId))}" data-index="${j}" data-path="${at}.pin[${j}].position" value="${p.position}"></label>
         <button type="button" class="unpin secondary" data-index="${j}" aria-label="Unpin ${esc(this.title(p.refId))}">Unpin</button></li>`).join('') || '<li class="hint">None: pin a result below.</li>'}</ul>
+      <div class="row add-pin">
+        <label class="grow">Product refId to pin <input id="pin-ref" autocomplete="off" spellcheck="false" placeholder="any product, even one the query does not find"></label>
+        <label>Position <input id="pin-position" type="number" min="1" value="1" aria-label="Position to pin it at"></label>
+        <button type="button" id="add-pin" class="secondary">Pin by refId</button>
+      </div>
       <h4>Hidden</h4>
       <ul class="rows" data-path="${at}.hide">${(rule.hide ?? []).map((refId, j) => `<li class="row">
         <span class="grow">${esc(this.title(refId))} <span class="meta">${esc(refId)}</span></span>
@@ -211,6 +216,11 @@ class Studio {
       (rule.boost ??= []).push({ scope: { [field.value]: [value.value.trim()] }, weight });
       this.drawRule();
       changed();
+    };
+    this.el<HTMLButtonElement>('#add-pin').onclick = () => {
+      const refId = this.el<HTMLInputElement>('#pin-ref').value.trim();
+      if (refId === '') return this.el<HTMLInputElement>('#pin-ref').focus();
+      this.pin(refId, Number(this.el<HTMLInputElement>('#pin-position').value));
     };
     this.el<HTMLButtonElement>('#add-boost').onclick = () => addBoost(2);
     this.el<HTMLButtonElement>('#add-bury').onclick = () => addBoost(0.5);
