@@ -501,6 +501,36 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
       expect((await apiSearch({ q })).payload.result.map((p) => p.refId)).toEqual(browse.payload.result.map((p) => p.refId));
     });
 
+    it('saves a rule with a time window: not in force before it opens, and stored with from and until', async () => {
+      const q = await category(2);
+      await studio().getByLabel('Query to merchandise').fill(q);
+      await studio().getByRole('button', { name: 'Open the query' }).click();
+      const live = await apiSearch({ q });
+      await expect.poll(liveRefs, PATIENCE).toEqual(live.payload.result.map((p) => p.refId));
+      const last = live.payload.result.at(-1)!;
+      await studio().getByLabel('Product refId to pin').fill(last.refId);
+      await studio().getByLabel('Position to pin it at').fill('1');
+      await studio().getByRole('button', { name: 'Pin by refId' }).click();
+      await expect.poll(async () => (await afterRefs())[0], PATIENCE).toBe(last.refId);
+      // Opening next year (local time, as the field shows it): the preview is the live order again.
+      const year = new Date().getFullYear() + 1;
+      await studio().getByLabel('Active from').fill(`${year}-01-01T09:00`);
+      await studio().getByLabel('Active from').dispatchEvent('change');
+      await studio().getByLabel('Active until').fill(`${year}-02-01T09:00`);
+      await studio().getByLabel('Active until').dispatchEvent('change');
+      await expect.poll(afterRefs, PATIENCE).toEqual(live.payload.result.map((p) => p.refId));
+      await studio().getByRole('button', { name: 'Save rule' }).click();
+      await expect.poll(() => page.locator('#rule-form .form-message').innerText(), PATIENCE).toContain('Saved');
+      const rules = (await adminGet<{ rules: { query: string; from?: string; until?: string }[] }>('settings')).rules;
+      const saved = rules.find((r) => r.query === q)!;
+      expect(new Date(saved.from!).getTime()).toBe(new Date(`${year}-01-01T09:00`).getTime());
+      expect(new Date(saved.until!).getTime()).toBe(new Date(`${year}-02-01T09:00`).getTime());
+      expect((await apiSearch({ q })).payload.result.map((p) => p.refId)).toEqual(live.payload.result.map((p) => p.refId));
+      // Reopened, the window shows as it was typed.
+      await studio().getByRole('button', { name: 'Open the query' }).click();
+      await expect.poll(() => studio().getByLabel('Active from').inputValue(), PATIENCE).toBe(`${year}-01-01T09:00`);
+    });
+
     it('saves a two-way synonym in the editor: an API search for the new word finds what the old one does', async () => {
       const word = 'zorbleflap';
       expect((await apiSearch({ q: word })).payload.total_results).toBe(0);
