@@ -31,10 +31,10 @@ export interface Connection {
   adminToken: string;
 }
 
-/** An answer that is not 2xx, with the server's message. */
+/** An answer that is not 2xx, with the server's message (and, for problem details, its messages by property path). */
 export class ApiError extends Error {
-  /** `problem`: the answer's body (problem details: `errors` by key, and `records` for a catalog change). */
-  constructor(message: string, readonly status: number, readonly problem?: unknown) {
+  /** `problem`: the whole answer (problem details: also `records` for a catalog change). */
+  constructor(message: string, readonly status: number, readonly errors?: Record<string, string[]>, readonly problem?: unknown) {
     super(message);
     this.name = 'ApiError';
   }
@@ -53,7 +53,7 @@ export async function getJson<T>(url: string, init: RequestInit = {}): Promise<T
   if (!res.ok) {
     const b = body as { message?: string; errors?: Record<string, string[]> } | undefined;
     const message = b?.message ?? (b?.errors ? Object.values(b.errors).flat().join('; ') : `HTTP ${res.status}`);
-    throw new ApiError(message, res.status, body);
+    throw new ApiError(message, res.status, b?.errors, body);
   }
   return body as T;
 }
@@ -104,8 +104,13 @@ export async function productsByRef(conn: Connection, refIds: readonly string[])
   return new Map(result.map((p) => [p.refId, p]));
 }
 
-/** An admin call (`/admin/v1/websites/{site}/…`): GET by default; a `body` is sent as JSON. */
-export function admin<T>(conn: Connection, path: string, method = 'GET', body?: unknown): Promise<T> {
+/** An admin GET (`/admin/v1/websites/{site}/…`). */
+export function admin<T>(conn: Connection, path: string): Promise<T> {
+  return adminSend(conn, 'GET', path);
+}
+
+/** An admin call (`/admin/v1/websites/{site}/…`) with the admin token, with a JSON body unless `body` is undefined. */
+export function adminSend<T>(conn: Connection, method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { authorization: `Bearer ${conn.adminToken}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
   return getJson(`/admin/v1/websites/${encodeURIComponent(conn.site.websiteId)}/${path}`, {

@@ -4,7 +4,8 @@
  * through `PATCH …/products` (the API's validation errors shown next to the field they name) and delete
  * it (`DELETE …/products/{refId}`, after a confirmation).
  */
-import { admin, ApiError, esc, formatNumber, imageUrl, searchProducts, type Connection, type ProductRecord } from './api.js';
+import { admin, adminSend, ApiError, esc, formatNumber, imageUrl, searchProducts, type Connection, type ProductRecord } from './api.js';
+import { clearFieldErrors, showFieldErrors } from './field-errors.js';
 
 /** How a field's value is edited: as text, as a number or boolean typed as text, or as JSON (lists, objects, null). */
 type Kind = 'string' | 'number' | 'boolean' | 'json';
@@ -154,20 +155,19 @@ export function mountCatalog(connection: () => Connection | undefined): void {
           const id = `catalog-field-${i}`;
           const value = row.added ? String(row.original) : textOf(row.kind, row.original);
           const input = row.kind === 'json' && !row.added
-            ? `<textarea id="${id}" rows="${Math.min(8, value.split('\n').length)}" aria-describedby="${id}-error" spellcheck="false">${esc(value)}</textarea>`
-            : `<input id="${id}" type="text" value="${esc(value)}" aria-describedby="${id}-error" spellcheck="false">`;
+            ? `<textarea id="${id}" data-path="${esc(row.name)}" rows="${Math.min(8, value.split('\n').length)}" spellcheck="false">${esc(value)}</textarea>`
+            : `<input id="${id}" data-path="${esc(row.name)}" type="text" value="${esc(value)}" spellcheck="false">`;
           const src = imageOf(conn, row.name, row.original);
           return `<tr data-field="${esc(row.name)}" class="${row.removed ? 'removed' : ''}">
             <th scope="row"><label for="${id}">${esc(row.name)}</label>${row.added ? ' <span class="badge boost">new</span>' : ''}</th>
-            <td>${input}${src ? `<img class="field-image" src="${esc(src)}" alt="${esc(row.name)} of ${esc(product.refId)}">` : ''}
-              <p class="error field-error" id="${id}-error" hidden></p></td>
+            <td>${input}${src ? `<img class="field-image" src="${esc(src)}" alt="${esc(row.name)} of ${esc(product.refId)}">` : ''}</td>
             <td><button type="button" class="secondary remove" data-index="${i}" aria-pressed="${row.removed}" aria-label="Remove field ${esc(row.name)}">${row.removed ? 'Keep' : 'Remove'}</button></td></tr>`;
         }).join('')}</tbody></table>
         <fieldset class="add-field"><legend>Add a field</legend>
           <label>Field name <input id="catalog-new-name" type="text" spellcheck="false"></label>
           <label>Field value <input id="catalog-new-value" type="text" spellcheck="false" placeholder="text, or JSON: 12, true, [&quot;a&quot;]"></label>
           <button type="button" id="catalog-add" class="secondary">Add field</button></fieldset>
-        <p id="catalog-form-error" class="error" role="alert" hidden></p>
+        <p class="form-message" role="status"></p>
         <div class="catalog-actions"><button type="submit">Save changes</button><button type="button" id="catalog-delete" class="danger">Delete product</button></div>
       </form></section>`;
   };
@@ -175,21 +175,9 @@ export function mountCatalog(connection: () => Connection | undefined): void {
   /** Keeps what was typed into the rows (before a redraw). */
   const typedText = () => rows.map((_, i) => ($(`catalog-field-${i}`) as HTMLInputElement | HTMLTextAreaElement | null)?.value ?? '');
 
+  /** Shows messages by product field (`''`: none) beside their fields, as the studio shows the API's errors. */
   const showErrors = (errors: Map<string, string[]>) => {
-    for (const el of document.querySelectorAll<HTMLElement>('#catalog-edit .field-error')) { el.hidden = true; el.textContent = ''; }
-    const formLevel: string[] = [];
-    for (const [field, messages] of errors) {
-      const i = rows.findIndex((r) => r.name === field);
-      const el = i >= 0 ? $(`catalog-field-${i}-error`) : undefined;
-      if (el) {
-        el.textContent = messages.join(' ');
-        el.hidden = false;
-        $(`catalog-field-${i}`).setAttribute('aria-invalid', 'true');
-      } else formLevel.push(...messages);
-    }
-    const form = $('catalog-form-error');
-    form.textContent = formLevel.join(' ');
-    form.hidden = formLevel.length === 0;
+    showFieldErrors($('catalog-edit'), new ApiError('The change was refused.', 400, Object.fromEntries(errors)));
   };
 
   const save = async () => {
@@ -214,12 +202,12 @@ export function mountCatalog(connection: () => Connection | undefined): void {
         local.set(row.name, [`Not JSON: ${(err as Error).message}`]);
       }
     });
-    showErrors(local);
-    if (local.size > 0) return;
+    clearFieldErrors($('catalog-edit'));
+    if (local.size > 0) return showErrors(local);
     const changed = Object.keys(patch).length - 1;
     if (changed === 0) return status('Nothing changed.');
     try {
-      await admin(conn, 'products', 'PATCH', [patch]);
+      await adminSend(conn, 'PATCH', 'products', [patch]);
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 400) throw err;
       showErrors(fieldErrors(err.problem));
@@ -233,7 +221,7 @@ export function mountCatalog(connection: () => Connection | undefined): void {
     const conn = ready();
     if (!conn || !shown) return;
     const refId = shown.refId;
-    const result = await admin<{ deleted: number; catalogSize: number }>(conn, `products/${encodeURIComponent(refId)}`, 'DELETE');
+    const result = await adminSend<{ deleted: number; catalogSize: number }>(conn, 'DELETE', `products/${encodeURIComponent(refId)}`);
     shown = undefined;
     rows = [];
     $('catalog-editor').replaceChildren();
