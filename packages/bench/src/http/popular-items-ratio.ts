@@ -17,11 +17,7 @@ import { summarizeCpuProfile, type CpuProfile } from '../cpu-profile-summary.js'
 import { load, startServer, type LoadResult } from './index.js';
 import { BENCH_WEBSITE } from '../peers/aisle.js';
 import type { Scenario } from './scenarios.js';
-
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : fallback;
-}
+import { option } from '../cli-option.js';
 
 const products = Number(option('products', '100000'));
 const rounds = Number(option('rounds', '5'));

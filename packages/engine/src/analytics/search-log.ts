@@ -217,7 +217,7 @@ export class SearchLog {
    * The deltas of one row add up here, as they are logged, instead of one delta per response: a busy
    * recommendation endpoint logs thousands of responses a second into a few rows, and a delta per
    * response cost more to hand to the store's thread and merge there than the recommendation itself
-   * (docs/benchmarks.md, "HTTP: PopularItems against a bare server").
+   * (docs/benchmarks.md, "Speed, round three").
    */
   private addRollup(websiteId: string, kind: AnalyticsKind, hour: number, key: string, tactic: string, counters: Partial<RollupCounters>): void {
     const id = pendingRollupKey(websiteId, kind, hour, key, tactic);
