@@ -14,15 +14,16 @@
  * Each kind runs `--repeat` times (default 7; the rebuilds, the delete after them and the merge once) on the same catalog, one
  * after the other.
  *
- *   node --import tsx packages/bench/src/catalog-change-visibility.ts [products] [--repeat=N] [--json] [--data-dir]
+ *   node --import tsx packages/bench/src/catalog-change-visibility.ts [products] [--repeat=N] [--json] [--data-dir] [--memory-only]
  *
  * Without `--data-dir` the changes go to a bare `Catalog` (memory only). With it they go through an
  * engine with a data directory (a temporary one), as `aisle serve` runs: `upsertProducts`,
  * `deleteProducts`, `replaceProducts`, each change logged and the snapshot rewritten in the background,
  * the visibility checked with `engine.search`; the merge of the tombstones is the engine's own (in the
  * background, not measured as a kind). After the kinds, a stream of 50 more changes (prices, new products,
- * changed titles, deletes in turn) runs, and heap + array buffers are read after a full collection
- * (`--expose-gc`), beside the same figure after the build.
+ * changed titles, deletes in turn) runs, and once the process is idle heap + array buffers are read
+ * after a full collection (`--expose-gc`), beside the same figure after the build. `--memory-only`
+ * skips the kinds (build, stream, memory).
  *
  * Figures are recorded in docs/benchmarks.md ("Catalog changes: visibility and cost").
  * @module
@@ -36,6 +37,7 @@ import { Catalog, executeSearch, validateSearchRequest } from '@aisle/engine/int
 import { createEngine, type Product, type SearchRequest } from '@aisle/engine';
 import { BENCH_WEBSITE } from './peers/aisle.js';
 import { watchEventLoopStalls } from './event-loop-stalls.js';
+import { waitForIdle } from './ab/idle.js';
 
 const count = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 100_000);
 const repeatArg = process.argv.find((a) => a.startsWith('--repeat='));
@@ -195,10 +197,11 @@ const kinds: { label: string; times: number; run: (i: number) => Promise<Sample>
   ...(target.merge ? [{ label: 'merge of the tombstones (background)', times: 1, run: () => measure(() => target.merge!(), async () => target.merged!()) }] : []),
 ];
 
+const memoryOnly = process.argv.includes('--memory-only');
 const median = (xs: number[]) => { const s = xs.slice().sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
 const f = (x: number) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
 const rows: { kind: string; samples: Sample[] }[] = [];
-for (const kind of kinds) {
+for (const kind of memoryOnly ? [] : kinds) {
   const samples: Sample[] = [];
   for (let i = 0; i < kind.times; i++) samples.push(await kind.run(i));
   rows.push({ kind: kind.label, samples });
@@ -218,9 +221,10 @@ for (let i = 0; i < STREAM; i++) {
   else await target.delete([p.refId]);
 }
 const streamMs = performance.now() - streamStart;
-// The engine's background work the stream started (snapshot writes, a merge) settles first.
-await new Promise((resolve) => setTimeout(resolve, withDataDir ? 30_000 : 1_000));
+// The background work the stream started (snapshot writes, merges, index rebuilds) settles first.
+const settleStart = performance.now();
+await waitForIdle();
 const afterStreamMb = retainedMb();
-log(`heap + array buffers: ${f(afterBuildMb)} MB after the build, ${f(afterStreamMb)} MB after a stream of ${STREAM} changes (${f(streamMs)} ms for the stream; measured 30 s after it with a data directory, 1 s without)`);
+log(`heap + array buffers: ${f(afterBuildMb)} MB after the build, ${f(afterStreamMb)} MB after a stream of ${STREAM} changes (${f(streamMs)} ms for the stream; measured once the process was idle, ${f((performance.now() - settleStart) / 1000)} s after it)`);
 await target.close();
 if (asJson) console.log(JSON.stringify({ products: count, dataDir: withDataDir, rows, afterBuildMb, afterStreamMb }));
