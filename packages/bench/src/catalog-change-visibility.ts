@@ -14,7 +14,7 @@
  * Each kind runs `--repeat` times (default 7; the rebuilds, the delete after them and the merge once) on the same catalog, one
  * after the other.
  *
- *   node --import tsx packages/bench/src/catalog-change-visibility.ts [products] [--repeat=N] [--json] [--data-dir] [--memory-only]
+ *   node --import tsx packages/bench/src/catalog-change-visibility.ts [products] [--repeat=N] [--json] [--data-dir | --engine] [--memory-only]
  *
  * Without `--data-dir` the changes go to a bare `Catalog` (memory only). With it they go through an
  * engine with a data directory (a temporary one), as `aisle serve` runs: `upsertProducts`,
@@ -23,7 +23,7 @@
  * background, not measured as a kind). After the kinds, a stream of 50 more changes (prices, new products,
  * changed titles, deletes in turn) runs, and once the process is idle heap + array buffers are read
  * after a full collection (`--expose-gc`), beside the same figure after the build. `--memory-only`
- * skips the kinds (build, stream, memory).
+ * skips the kinds (build, stream, memory). `--engine` goes through an engine without a data directory.
  *
  * Figures are recorded in docs/benchmarks.md ("Catalog changes: visibility and cost").
  * @module
@@ -49,6 +49,8 @@ const log = (line: string) => { if (!asJson) console.log(line); };
 interface Sample { visibleMs: number; cpuMs: number; maxDelayMs: number; maxStallMs: number }
 
 const withDataDir = process.argv.includes('--data-dir');
+/** `--engine`: through an engine without a data directory (separates what the engine keeps from what its data directory does). */
+const throughEngine = withDataDir || process.argv.includes('--engine');
 
 /** What the bench changes and searches: a bare catalog, or an engine with a data directory. */
 interface Target {
@@ -80,8 +82,8 @@ function catalogTarget(): Target {
 }
 
 async function engineTarget(): Promise<Target> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'aisle-change-visibility-'));
-  const engine = await createEngine({ websites: [BENCH_WEBSITE], dataDir });
+  const dataDir = withDataDir ? mkdtempSync(join(tmpdir(), 'aisle-change-visibility-')) : undefined;
+  const engine = await createEngine({ websites: [BENCH_WEBSITE], ...(dataDir && { dataDir }) });
   const id = BENCH_WEBSITE.websiteId;
   let live = 0;
   return {
@@ -91,7 +93,10 @@ async function engineTarget(): Promise<Target> {
     getProduct: (refId) => engine.getProduct(id, refId),
     search: async (q, scope) => (await engine.search({ website_id: id, client: BENCH_WEBSITE.client, start: 0, size: 5, q, ...(scope ? { scope } : {}) } as SearchRequest)).payload,
     liveCount: () => live,
-    close: async () => { await engine.close(); rmSync(dataDir, { recursive: true, force: true }); },
+    close: async () => {
+      await engine.close();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -105,7 +110,7 @@ function retainedMb(): number {
   return (m.heapUsed + m.arrayBuffers) / 2 ** 20;
 }
 
-const target = withDataDir ? await engineTarget() : catalogTarget();
+const target = throughEngine ? await engineTarget() : catalogTarget();
 const search = (q: string, scope?: Record<string, string[]>) => target.search(q, scope);
 
 /** Runs `change`, then `visible` until it answers true; the sample of that interval. */
@@ -129,7 +134,7 @@ const generated: Product[] = generateCatalog({ count });
 log(`generated ${count} products in ${((performance.now() - t) / 1000).toFixed(1)} s`);
 t = performance.now();
 await target.replace(generated);
-log(`loaded in ${((performance.now() - t) / 1000).toFixed(1)} s (${target.liveCount()} products${withDataDir ? ', engine with a data directory' : ', bare catalog'})`);
+log(`loaded in ${((performance.now() - t) / 1000).toFixed(1)} s (${target.liveCount()} products${withDataDir ? ', engine with a data directory' : throughEngine ? ', engine without a data directory' : ', bare catalog'})`);
 // Only the refIds are kept: a million product objects held by the bench would be marked by every
 // collection of the changes measured (a server holds none: the catalog keeps its products encoded).
 const refIds = generated.map((p) => p.refId);
