@@ -33,7 +33,7 @@ import { AisleError, ValidationError } from '../errors.js';
 import { problemDetails } from '../events/validate-common.js';
 import { mergeSuggestions, vocabularyCompletions } from '../search/query-suggestions.js';
 import { hourOf } from '../store/analytics-rows.js';
-import type { AnalyticsBatch, AnalyticsKind, LoggedResponse, QuerySession, ResponseOutcome, RollupDelta, RollupWindow, Store } from '../store/store.js';
+import type { AnalyticsBatch, AnalyticsKind, ExperimentAnalyticsKind, LoggedResponse, QuerySession, ResponseOutcome, RollupDelta, RollupWindow, Store } from '../store/store.js';
 import { CompletionIndex, MAX_INDEXED_QUERIES } from './completion-index.js';
 import { recommendationReportOf, searchReportOf } from './reports.js';
 import { ChainBuffer, type ChainSearch } from './search-chains.js';
@@ -59,6 +59,36 @@ export function logQuery(q: string): string {
   return tokenize(q).join(' ').slice(0, MAX_LOGGED_QUERY_LENGTH);
 }
 
+/** The experiment a logged response was served under (the list's experiment, without its teams). */
+export interface ServedExperiment {
+  id: string;
+  /** The variant served (`"interleaved"` for an interleaved list). */
+  variant: string;
+  customerId: string;
+}
+
+/** The roll-up kind of one experiment's rows. */
+export function experimentKind(experimentId: string): ExperimentAnalyticsKind {
+  return `experiment:${experimentId}`;
+}
+
+/** Separates the variant from the customer in an experiment row's key (no name or id holds it). */
+export const EXPERIMENT_KEY_SEPARATOR = '\u0000';
+
+/** The key of a customer's rows in an experiment's roll-ups: its variant and its id. */
+export function experimentUserKey(variant: string, customerId: string): string {
+  return `${variant}${EXPERIMENT_KEY_SEPARATOR}${customerId}`;
+}
+
+/**
+ * The id under which a response is logged for its experiment: the response's own id is logged for the
+ * search or recommendation reports, and one id is one logged response.
+ */
+function experimentResponseId(queryId: string): string {
+  return queryId + EXPERIMENT_RESPONSE_SUFFIX;
+}
+const EXPERIMENT_RESPONSE_SUFFIX = '~x';
+
 /** A search to log: the first page of a query. */
 export interface LoggedSearch {
   /** The response's id (see query-id.ts). */
@@ -68,6 +98,8 @@ export interface LoggedSearch {
   /** The search's session: its `session_id`, else its `customer_id`; undefined when it has neither. */
   session: string | undefined;
   totalResults: number;
+  /** The experiment that served it, when one did (counted in that experiment's roll-ups too). */
+  experiment?: ServedExperiment;
 }
 
 /** A recommendation response to log. */
@@ -76,6 +108,8 @@ export interface ServedRecommendation {
   method: string;
   /** The tactic label of each item served, in order. */
   tactics: readonly string[];
+  /** The experiment that served it, when one did. */
+  experiment?: ServedExperiment;
 }
 
 /** What identifies the response a click or a conversion follows. */
@@ -90,6 +124,11 @@ interface OutcomeTarget {
   key: string;
   /** The tactic label of the item (recommendations). */
   tactic?: string;
+  /**
+   * The experiment the response was served under: the outcome counts in that experiment's row of the
+   * customer too, per tactic (recommendations) or per credited team (`team`, interleaved lists).
+   */
+  experiment?: ServedExperiment & { team?: string };
 }
 
 /** A click on an item of a response (`type` `addToCart` is not a click event of these reports). */
@@ -110,6 +149,7 @@ interface HeldSearch extends ChainSearch {
   queryId: string;
   typed: string;
   results: number;
+  experiment?: ServedExperiment;
 }
 
 /** Options of a {@link SearchLog}. */
@@ -172,7 +212,10 @@ export class SearchLog {
     const query = logQuery(search.q);
     if (query === '') return;
     const session = search.session === undefined ? undefined : `${websiteId}\0${search.session}`;
-    this.chains.add({ websiteId, queryId: search.queryId, typed: search.q, results: search.totalResults, session, at: this.now(), query });
+    this.chains.add({
+      websiteId, queryId: search.queryId, typed: search.q, results: search.totalResults, session, at: this.now(), query,
+      ...(search.experiment !== undefined && { experiment: search.experiment }),
+    });
     this.held.add(search.queryId);
     this.schedule();
   }
@@ -187,6 +230,14 @@ export class SearchLog {
     const perTactic = new Map<string, number>();
     for (const t of served.tactics) perTactic.set(t, (perTactic.get(t) ?? 0) + 1);
     for (const [tactic, n] of perTactic) this.pending.rollups.push({ websiteId, kind: 'recommendation', hour, key: served.method, tactic, counters: { results: n } });
+    const x = served.experiment;
+    if (x !== undefined) {
+      const kind = experimentKind(x.id);
+      const key = experimentUserKey(x.variant, x.customerId);
+      this.pending.responses.push({ websiteId, queryId: experimentResponseId(served.queryId), kind: 'recommendation', at, key, countedAs: null });
+      this.pending.rollups.push({ websiteId, kind, hour, key, tactic: '', counters: { responses: 1, results: served.tactics.length } });
+      for (const [tactic, n] of perTactic) this.pending.rollups.push({ websiteId, kind, hour, key, tactic, counters: { results: n } });
+    }
     this.schedule();
   }
 
@@ -208,6 +259,15 @@ export class SearchLog {
       websiteId: target.websiteId, kind: target.kind, at: target.at, key, counters, flag,
       ...(target.queryId !== undefined && { queryId: target.queryId }), ...(target.tactic !== undefined && { tactic: target.tactic }),
     });
+    const x = target.experiment;
+    if (x !== undefined) {
+      // The customer's row of the experiment, and its tactic's (recommendations) or credited team's (interleaving) row.
+      const tactic = x.team ?? target.tactic;
+      this.pending.outcomes.push({
+        websiteId: target.websiteId, kind: experimentKind(x.id), at: target.at, key: experimentUserKey(x.variant, x.customerId), counters, flag,
+        ...(target.queryId !== undefined && { queryId: experimentResponseId(target.queryId) }), ...(tactic !== undefined && { tactic }),
+      });
+    }
     this.schedule();
   }
 
@@ -241,6 +301,7 @@ export class SearchLog {
       this.pending.responses.push({ websiteId, queryId, kind: 'search', at: search.at, key: query, countedAs: null });
       for (const a of absorbed) this.pending.responses.push({ websiteId, queryId: a.queryId, kind: 'search', at: a.at, key: a.query, countedAs: queryId });
       this.pending.rollups.push({ websiteId, kind: 'search', hour: hourOf(search.at), key: query, tactic: '', counters: { responses: 1, results, noResults: results === 0 ? 1 : 0 } });
+      this.countInExperiment(search, absorbed);
       for (const s of [search, ...absorbed]) this.held.delete(s.queryId);
       // Completion evidence: a session's search that found something, typed without personal data.
       if (search.session !== undefined && results > 0 && !hasPersonalData(search.typed)) {
@@ -252,9 +313,28 @@ export class SearchLog {
     }
   }
 
+  /**
+   * An ended chain in its experiment's roll-ups, when its counted search was served by one: one search
+   * of the customer's row, with the chain's other searches logged as counted under it (their clicks
+   * count once, in that search's `clicked`).
+   */
+  private countInExperiment(search: HeldSearch, absorbed: readonly HeldSearch[]): void {
+    const x = search.experiment;
+    if (x === undefined) return;
+    const { websiteId } = search;
+    const key = experimentUserKey(x.variant, x.customerId);
+    const counted = experimentResponseId(search.queryId);
+    this.pending.responses.push({ websiteId, queryId: counted, kind: 'search', at: search.at, key, countedAs: null });
+    for (const a of absorbed) {
+      if (a.experiment !== undefined) this.pending.responses.push({ websiteId, queryId: experimentResponseId(a.queryId), kind: 'search', at: a.at, key, countedAs: counted });
+    }
+    this.pending.rollups.push({ websiteId, kind: experimentKind(x.id), hour: hourOf(search.at), key, tactic: '', counters: { responses: 1 } });
+  }
+
   private async writeBatch(endChains: boolean): Promise<void> {
     this.takeEndedChains(endChains ? Infinity : this.now());
-    const isWaiting = (o: ResponseOutcome) => o.queryId !== undefined && this.held.has(o.queryId);
+    // An experiment's outcome waits for the search it names as the search's own outcome does.
+    const isWaiting = (o: ResponseOutcome) => o.queryId !== undefined && this.held.has(o.queryId.endsWith(EXPERIMENT_RESPONSE_SUFFIX) ? o.queryId.slice(0, -EXPERIMENT_RESPONSE_SUFFIX.length) : o.queryId);
     const waiting = this.pending.outcomes.filter(isWaiting);
     const batch: AnalyticsBatch = { ...this.pending, outcomes: this.pending.outcomes.filter((o) => !isWaiting(o)) };
     this.pending = { ...emptyBatch(), outcomes: waiting };

@@ -13,7 +13,7 @@
  */
 
 import type { SharedCatalogs, SharedCatalogsErrorHandler } from './shared-catalogs.js';
-import type { ClickType, PurchaseEventBody, PurchaseLineFields, ResultListKind, RetailMediaSlotData } from '../types.js';
+import type { OutcomeExperiment, ClickType, PurchaseEventBody, PurchaseLineFields, ResultListKind, RetailMediaSlotData } from '../types.js';
 
 /** Why a product's retail-media data was not honoured (it is stored, but excluded from spend). */
 export type RetailMediaFlag = 'hmac_invalid' | 'timestamp_in_future' | 'timestamp_too_old';
@@ -77,10 +77,7 @@ export type { ResultListKind } from '../types.js';
  * interleaving experiment's list) and the customer assigned. A click's list names the variant credited:
  * for an interleaved list, the variant whose ranking placed the clicked item (its team).
  */
-export interface ListExperiment {
-  id: string;
-  variant: string;
-  customerId: string;
+export interface ListExperiment extends OutcomeExperiment {
   /** Interleaved lists: per position of `refIds`, the variant whose ranking placed the item. */
   teams?: string[];
 }
@@ -290,7 +287,14 @@ export interface StoredSettings {
 }
 
 /** What the analytics log keeps roll-ups of: search responses (by normalised query) and recommendation responses (by method and tactic). */
-export type AnalyticsKind = 'search' | 'recommendation';
+export type AnalyticsKind = 'search' | 'recommendation' | ExperimentAnalyticsKind;
+
+/**
+ * The roll-ups of one experiment (`experiment:<id>`): one row per assigned customer (key
+ * `<variant>\u0000<customerId>`) and per tactic or interleaving team (tactic), so an experiment's report
+ * reads its own rows only and counts per user (docs/experiments.md).
+ */
+export type ExperimentAnalyticsKind = `experiment:${string}`;
 
 /**
  * The counters of a roll-up row, declared once: the SQL stores' columns are these names in snake case
