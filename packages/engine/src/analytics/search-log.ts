@@ -72,8 +72,12 @@ export function experimentKind(experimentId: string): ExperimentAnalyticsKind {
   return `experiment:${experimentId}`;
 }
 
-/** Separates the variant from the customer in an experiment row's key (no name or id holds it). */
-export const EXPERIMENT_KEY_SEPARATOR = '\u0000';
+/**
+ * Separates the variant from the customer in an experiment row's key: the unit separator, which no
+ * variant name holds (names refuse control characters; PostgreSQL text refuses NUL). The key is split
+ * at its first one, so a customer id may hold it.
+ */
+export const EXPERIMENT_KEY_SEPARATOR = '\u001f';
 
 /** The key of a customer's rows in an experiment's roll-ups: its variant and its id. */
 export function experimentUserKey(variant: string, customerId: string): string {

@@ -291,7 +291,7 @@ export type AnalyticsKind = 'search' | 'recommendation' | ExperimentAnalyticsKin
 
 /**
  * The roll-ups of one experiment (`experiment:<id>`): one row per assigned customer (key
- * `<variant>\u0000<customerId>`) and per tactic or interleaving team (tactic), so an experiment's report
+ * `<variant>\u001f<customerId>`) and per tactic or interleaving team (tactic), so an experiment's report
  * reads its own rows only and counts per user (docs/experiments.md).
  */
 export type ExperimentAnalyticsKind = `experiment:${string}`;
