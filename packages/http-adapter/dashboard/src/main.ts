@@ -1,11 +1,12 @@
 /**
  * The dashboard's entry: the connection bar (website, search key, admin token), the tabs, and the
- * three views. The admin token stays in this tab's sessionStorage; nothing is sent anywhere but this
+ * views (search, product, reports, experiments). The admin token stays in this tab's sessionStorage; nothing is sent anywhere but this
  * server's public API.
  */
 import { getJson, type Connection, type DashboardConfig } from './api.js';
 import { showProduct } from './product-view.js';
 import { showReports } from './reports-view.js';
+import { showExperiments } from './experiments-view.js';
 import { startSearch } from './search-view.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -17,8 +18,8 @@ function notice(message: string | undefined): void {
   el.textContent = message ?? '';
 }
 
-function selectTab(name: 'search' | 'product' | 'reports'): void {
-  for (const tab of ['search', 'product', 'reports']) {
+function selectTab(name: 'search' | 'product' | 'reports' | 'experiments'): void {
+  for (const tab of ['search', 'product', 'reports', 'experiments']) {
     $(`tab-${tab}`).setAttribute('aria-selected', String(tab === name));
     $(`view-${tab}`).hidden = tab !== name;
   }
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
     notice(undefined);
     startSearch(conn, openProduct, notice);
     if (!$('view-reports').hidden) void loadReports();
+    if (!$('view-experiments').hidden) void showExperiments(conn);
   };
   const customerInput = $<HTMLInputElement>('customer-id');
   const demoButton = $<HTMLButtonElement>('demo-customer');
@@ -77,6 +79,7 @@ async function main(): Promise<void> {
   $('tab-search').onclick = () => selectTab('search');
   $('tab-product').onclick = () => selectTab('product');
   $('tab-reports').onclick = () => { selectTab('reports'); if (!reportsShown) void loadReports(); };
+  $('tab-experiments').onclick = () => { selectTab('experiments'); if (conn) void showExperiments(conn); };
   $('product-form').onsubmit = (e) => { e.preventDefault(); openProduct($<HTMLInputElement>('product-ref').value.trim()); };
   demoButton.onclick = () => {
     // The next demo customer on each click (the first when the field holds none of them).
