@@ -51,6 +51,7 @@ import type { ExperimentRecord, ListExperiment, Store } from './store/store.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
 import { checkRulesApply, executeRankedSearch, executeSearch, SearchPool, validateSearchRequest, type RankedSearch } from './search/index.js';
 import { checkWebsiteSettings, settingsWithDefaults } from './settings/website-settings.js';
+import { parsePreviewRequest, previewOf } from './settings/settings-preview.js';
 import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
 import { suggestionSettingsOf } from './analytics/analytics-settings.js';
 import { RetentionJob } from './analytics/retention.js';
@@ -62,7 +63,7 @@ import { assignmentPoint } from './experiments/assignment.js';
 import { teamDraftInterleave } from './experiments/interleaving.js';
 import { Random } from './demo/random.js';
 import type { AttributionReportParams, RecommendationReportParams, SearchReportParams } from './contract/query-schemas.js';
-import type { Experiment, ExperimentReport, SearchPayload } from './contract/schemas.js';
+import type { Experiment, ExperimentReport } from './contract/schemas.js';
 import { DEFAULT_SEARCH_SIZE, MAX_SEARCH_SIZE } from './contract/limits.js';
 import { ResultPages } from './clicks/result-pages.js';
 import type { ClickOutcome } from './events/click-attribution.js';
@@ -71,6 +72,7 @@ import type {
   BundleRequest, BundleResponse, ClickRequest, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse,
   SearchRequest, SearchResponse, ViewRecord, ViewRequest, BulkDeleteResult,
 } from './types.js';
+import type { SearchPayload, SettingsPreview } from './contract/schemas.js';
 
 /**
  * Delay between the last catalog change and the snapshot write, so a burst of upserts writes once —
@@ -631,12 +633,15 @@ class AisleEngine implements Engine {
   private async searchWith(
     state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, experiment?: ListExperiment,
   ): Promise<SearchResponse> {
-    const { payload, rankedBy } = await this.rankWith(state, request, settings);
+    const { payload, rankedBy } = await this.rankWith(state, request, settings, options);
     return this.answerSearch(state, request, settings, options, payload, rankedBy, experiment);
   }
 
-  /** The ranked page of a validated search under `settings` (nothing remembered or logged). */
-  private async rankWith(state: WebsiteState, request: SearchRequest, settings: WebsiteSettings): Promise<RankedSearch> {
+  /**
+   * The ranked page of a validated search under `settings`, nothing remembered or logged: what a
+   * shopper's search answers before it is recorded, and all a settings preview is (not a shopper's search).
+   */
+  private async rankWith(state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions): Promise<RankedSearch> {
     const personalization = personalizationWeight(settings.personalization);
     // The spec: customer_id is "required only when personalization is enabled" (the wire contract).
     if (personalization !== undefined && !request.customer_id) {
@@ -673,7 +678,7 @@ class AisleEngine implements Engine {
       if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
     }
     return executeRankedSearch(state.catalog, request, {
-      pool: this.pool, settings, rerank: makeReranker(inputs),
+      pool: this.pool, settings, rerank: makeReranker(inputs), forcedScope: options.forcedScope,
       onRuleProblem: (problem) => this.reporter.warn('merchandising-rule', problem, state.config.websiteId),
     });
   }
@@ -691,7 +696,7 @@ class AisleEngine implements Engine {
   ): Promise<SearchResponse> {
     const depth = Math.min(request.start + (request.size ?? DEFAULT_SEARCH_SIZE), MAX_SEARCH_SIZE);
     const deep = { ...request, start: 0, size: depth };
-    const [a, b] = await Promise.all(settings.map((s) => this.rankWith(state, deep, s)));
+    const [a, b] = await Promise.all(settings.map((s) => this.rankWith(state, deep, s, options)));
     const byRefId = new Map<string, Product>();
     for (const p of [...b!.payload.result, ...a!.payload.result]) byRefId.set(p.refId, p);
     const coin = new Random(Math.floor(assignmentPoint(experiment.id, `${customerId}\u0000${logQuery(request.q)}`) * 2 ** 32));
@@ -724,7 +729,7 @@ class AisleEngine implements Engine {
       });
     }
     // Through a key with a forced scope, a completion is offered only when it has results within it.
-    const scope = options.completionsWithin;
+    const scope = options.forcedScope;
     const hasResults = scope === undefined || Object.keys(scope).length === 0 ? undefined : async (q: string) => {
       const found = await executeSearch(state.catalog, { website_id: request.website_id, client: request.client, q, scope, start: 0, size: 0 }, { settings });
       // Products matching only some of the words are a fallback, not results of the completion.
@@ -736,6 +741,16 @@ class AisleEngine implements Engine {
     if (rankedBy !== undefined) response.settings = { ats_model: rankedBy };
     if (experiment !== undefined) response.settings = { ...response.settings, experiment: { id: experiment.id, variant: experiment.variant } };
     return response;
+  }
+
+  async previewSettings(websiteId: string, body: unknown): Promise<SettingsPreview> {
+    const state = this.site(websiteId);
+    const { search, settings: patch } = parsePreviewRequest(body, websiteId, state.config.client);
+    // Validated and merged exactly as a PATCH of the settings (its errors, its 409), nothing written.
+    const { current, next } = await this.settings.preview(websiteId, patch);
+    // Ranked only: a preview is not a shopper's search (no result page for clicks, no search log, no completions).
+    const [before, after] = await Promise.all([this.rankWith(state, search, current, {}), this.rankWith(state, search, next, {})]);
+    return previewOf(search.start, before.payload, after.payload);
   }
 
   async getSettings(websiteId: string): Promise<WebsiteSettings> {
