@@ -51,13 +51,13 @@ async function main(): Promise<void> {
     reportsShown = false;
     studioShown = false;
     offerDemoCustomers();
-    // The studio needs the admin token only (not a search key).
+    // The studio and the experiments need the admin token only (not a search key).
     if (!$('view-studio').hidden) void loadStudio();
+    if (!$('view-experiments').hidden) void showExperiments(conn);
     if (!conn.searchKey) return notice('Type a search key (POST /admin/v1/websites/{id}/keys creates one) to search.');
     notice(undefined);
     startSearch(conn, openProduct, notice);
     if (!$('view-reports').hidden) void loadReports();
-    if (!$('view-experiments').hidden) void showExperiments(conn);
   };
   const customerInput = $<HTMLInputElement>('customer-id');
   const demoButton = $<HTMLButtonElement>('demo-customer');
