@@ -81,6 +81,8 @@ import type { SearchPayload, SettingsPreview } from './contract/schemas.js';
  * cost at most a small share of the time.
  */
 const SNAPSHOT_DEBOUNCE_MS = 2_000;
+/** The settings of a website that has none (one object: see ExperimentService.variantSettings' cache). */
+const NO_SETTINGS: WebsiteSettings = Object.freeze({});
 /**
  * Longest wait for a snapshot under a steady stream of changes (each would push the debounce back):
  * at least this, or 10× the last write's duration. It bounds the change log a restart replays.
@@ -270,7 +272,7 @@ class AisleEngine implements Engine {
       });
       this.experiments = new ExperimentService({
         store: this.events.store,
-        settingsOf: (websiteId) => this.site(websiteId).config.settings ?? {},
+        settingsOf: (websiteId) => this.site(websiteId).config.settings ?? NO_SETTINGS,
         // As a settings PATCH is checked before it is stored: the settings schema, then the rules against the catalog.
         checkSettings: (websiteId, merged) => {
           const checked = checkWebsiteSettings(merged, this.modelIds());
@@ -609,7 +611,8 @@ class AisleEngine implements Engine {
     if (request.client !== state.config.client) {
       throw new AisleError('CLIENT_NOT_FOUND', `client "${request.client}" does not belong to website "${request.website_id}"`);
     }
-    const settings = state.config.settings ?? {};
+    // One object while a website has none: a variant's merged settings are cached per settings object.
+    const settings = state.config.settings ?? NO_SETTINGS;
     // A customer in a running search experiment is served under their variant's settings (docs/experiments.md).
     const assignment = this.experiments.assign(request.website_id, 'search', request.customer_id);
     if (assignment === undefined) return this.searchWith(state, request, settings, options);
