@@ -269,6 +269,7 @@ class AisleEngine implements Engine {
       });
       this.searchLog = new SearchLog(this.events.store, {
         onError: (err) => this.reporter.report('search-log', err),
+        sharedStore: store.sharing !== undefined,
       });
       this.experiments = new ExperimentService({
         store: this.events.store,

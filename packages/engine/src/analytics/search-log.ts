@@ -36,7 +36,7 @@ import { hourOf } from '../store/analytics-rows.js';
 import type { AnalyticsBatch, AnalyticsKind, ExperimentAnalyticsKind, LoggedResponse, QuerySession, ResponseOutcome, RollupDelta, RollupWindow, Store } from '../store/store.js';
 import { CompletionIndex, MAX_INDEXED_QUERIES } from './completion-index.js';
 import { recommendationReportOf, searchReportOf } from './reports.js';
-import { ChainBuffer, type ChainSearch } from './search-chains.js';
+import { CHAIN_WINDOW_MS, ChainBuffer, type ChainSearch } from './search-chains.js';
 import { excludedPhrases, hasPersonalData, isExcluded } from './suggestion-filters.js';
 
 /** How often the batch is written to the store. */
@@ -47,6 +47,12 @@ export const MAX_LOGGED_QUERY_LENGTH = 200;
 export const MAX_PENDING_ROWS = 50_000;
 /** Pending entries that start a write at once, before the timer (a burst of traffic stays bounded in memory). */
 export const FLUSH_AT_ENTRIES = 10_000;
+/**
+ * How long a click or conversion naming a response the store does not hold yet is kept back: another
+ * replica answered the search and holds it until its search-as-you-type chain ends ({@link CHAIN_WINDOW_MS}),
+ * then writes it with its next batch. Past this it is counted without its response (not in `clicked`).
+ */
+export const OUTCOME_WAIT_MS = CHAIN_WINDOW_MS + 5 * SEARCH_LOG_FLUSH_MS;
 /** How often replicas sharing a store reload the completion indexes from it. */
 export const SEARCH_LOG_REFRESH_MS = 60_000;
 /** Most entries of `payload.suggestions.queries`. */
@@ -159,6 +165,11 @@ interface HeldSearch extends ChainSearch {
 /** Options of a {@link SearchLog}. */
 export interface SearchLogOptions {
   now?: () => number;
+  /**
+   * Other processes log responses to this store too (replicas): an outcome naming a response the store
+   * does not hold yet waits up to {@link OUTCOME_WAIT_MS} for it. Alone, a response is this process's or none.
+   */
+  sharedStore?: boolean;
   /** Called when a batch cannot be written (the rows are kept for the next attempt). */
   onError: (err: unknown) => void;
 }
@@ -185,6 +196,10 @@ export class SearchLog {
   /** A write started because the batch grew past {@link FLUSH_AT_ENTRIES} is under way. */
   private burstWrite = false;
   private readonly now: () => number;
+  /** When each pending outcome was first seen (see {@link OUTCOME_WAIT_MS}). */
+  private readonly seen = new WeakMap<ResponseOutcome, number>();
+  /** Closing: the last write applies every outcome (nothing waits any more). */
+  private closing = false;
 
   constructor(private readonly store: Store, private readonly options: SearchLogOptions) {
     this.now = options.now ?? Date.now;
@@ -259,7 +274,12 @@ export class SearchLog {
 
   private addOutcome(target: OutcomeTarget, counters: ResponseOutcome['counters'], flag: ResponseOutcome['flag']): void {
     const key = target.kind === 'search' ? logQuery(target.key) : target.key;
-    this.pending.outcomes.push({
+    const seen = this.now();
+    const add = (o: ResponseOutcome) => {
+      this.seen.set(o, seen);
+      this.pending.outcomes.push(o);
+    };
+    add({
       websiteId: target.websiteId, kind: target.kind, at: target.at, key, counters, flag,
       ...(target.queryId !== undefined && { queryId: target.queryId }), ...(target.tactic !== undefined && { tactic: target.tactic }),
     });
@@ -267,7 +287,7 @@ export class SearchLog {
     if (x !== undefined) {
       // The customer's row of the experiment, and its tactic's (recommendations) or credited team's (interleaving) row.
       const tactic = x.team ?? target.tactic;
-      this.pending.outcomes.push({
+      add({
         websiteId: target.websiteId, kind: experimentKind(x.id), at: target.at, key: experimentUserKey(x.variant, x.customerId), counters, flag,
         ...(target.queryId !== undefined && { queryId: experimentResponseId(target.queryId) }), ...(tactic !== undefined && { tactic }),
       });
@@ -344,8 +364,17 @@ export class SearchLog {
     this.pending = { ...emptyBatch(), outcomes: waiting };
     if (this.chains.size > 0 || waiting.length > 0) this.schedule();
     if (batch.responses.length + batch.rollups.length + batch.outcomes.length + batch.sessions.length === 0) return;
+    // An outcome naming a response the store does not hold yet waits a while: another replica may still hold it.
+    const now = this.now();
+    // Bounded: past MAX_PENDING_ROWS outcomes nothing waits (a flood of unknown ids is counted at once).
+    const mayWait = this.options.sharedStore === true && !this.closing && batch.outcomes.length < MAX_PENDING_ROWS;
+    for (const o of batch.outcomes) o.wait = mayWait && o.queryId !== undefined && now - (this.seen.get(o) ?? now) < OUTCOME_WAIT_MS;
     try {
-      await this.store.writeAnalytics(batch);
+      const kept = await this.store.writeAnalytics(batch);
+      if (kept.length > 0) {
+        this.pending.outcomes.unshift(...kept.map((i) => batch.outcomes[i]!));
+        this.schedule();
+      }
     } catch (err) {
       this.options.onError(err);
       // Kept for the next attempt, before what came meanwhile, within the bound (the oldest go first).
@@ -432,6 +461,7 @@ export class SearchLog {
 
   /** Stops the timers and writes what is pending (held chains end now). */
   async close(): Promise<void> {
+    this.closing = true;
     clearInterval(this.refreshTimer);
     await this.refreshing;
     clearTimeout(this.timer);

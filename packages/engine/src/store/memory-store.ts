@@ -223,7 +223,7 @@ export class MemoryStore extends GroupCommitStore implements Store {
   /** Session hashes by website and query. */
   private readonly sessions = new Map<string, { websiteId: string; query: string; hours: Map<string, number> }>();
 
-  async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
+  async writeAnalytics(batch: AnalyticsBatch): Promise<number[]> {
     this.checkOpen();
     for (const r of batch.responses) if (!this.responses.has(r.queryId)) this.responses.set(r.queryId, { ...r, clicked: false, converted: false });
     const found = new Map<string, CountedResponse>();
@@ -246,6 +246,7 @@ export class MemoryStore extends GroupCommitStore implements Store {
       if (q === undefined) this.sessions.set(k, (q = { websiteId: e.websiteId, query: e.query, hours: new Map() }));
       if (!q.hours.has(e.session)) q.hours.set(e.session, e.hour);
     }
+    return plan.waiting;
   }
 
   async rollupTotals(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<RollupTotal[]> {

@@ -399,10 +399,10 @@ export class PostgresStore extends GroupCommitStore implements Store {
     });
   }
 
-  async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
+  async writeAnalytics(batch: AnalyticsBatch): Promise<number[]> {
     this.checkOpen();
     const s = this.s;
-    await this.inTransaction(ANALYTICS_LOCK, async (client) => {
+    return this.inTransaction(ANALYTICS_LOCK, async (client) => {
       const { responses, outcomes, sessions } = batch;
       if (responses.length > 0) {
         await client.query(
@@ -446,6 +446,7 @@ export class PostgresStore extends GroupCommitStore implements Store {
            ON CONFLICT (website_id, query) DO UPDATE SET sessions = c.sessions + excluded.sessions`,
           [sessions.map((e) => e.websiteId), sessions.map((e) => e.query), sessions.map((e) => e.session), sessions.map((e) => e.hour)]);
       }
+      return plan.waiting;
     });
   }
 

@@ -348,7 +348,7 @@ export class SqliteDb {
       .all(version).map(settingsFromRow);
   }
 
-  writeAnalytics(batch: AnalyticsBatch): void {
+  writeAnalytics(batch: AnalyticsBatch): number[] {
     const insertResponse = this.db.prepare(`INSERT INTO logged_responses (query_id, website_id, kind, at, key, counted_as, clicked, converted)
       VALUES (?, ?, ?, ?, ?, ?, 0, 0) ON CONFLICT (query_id) DO NOTHING`);
     const findCounted = this.db.prepare<[string, string], { queryId: string; at: number; key: string; clicked: number; converted: number }>(
@@ -357,7 +357,7 @@ export class SqliteDb {
     const upsert = this.db.prepare(`INSERT INTO analytics_rollups AS r (${[...ROLLUP_KEY_COLUMNS, ...ROLLUP_COLUMNS].join(', ')})
       VALUES (${[...ROLLUP_KEY_COLUMNS, ...ROLLUP_COLUMNS].map(() => '?').join(', ')}) ${ROLLUP_CONFLICT_SQL}`);
     const insertSession = this.db.prepare('INSERT INTO query_sessions (website_id, query, session, hour) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING');
-    this.db.transaction(() => {
+    return this.db.transaction(() => {
       for (const r of batch.responses) insertResponse.run(r.queryId, r.websiteId, r.kind, r.at, r.key, r.countedAs);
       const found = new Map<string, CountedResponse>();
       for (const o of batch.outcomes) {
@@ -372,6 +372,7 @@ export class SqliteDb {
       }
       const countSession = this.db.prepare(completionIncrementSql('', () => '?'));
       for (const e of batch.sessions) if (insertSession.run(e.websiteId, e.query, e.session, e.hour).changes === 1) countSession.run(e.websiteId, e.query, 1);
+      return plan.waiting;
     }).immediate();
   }
 

@@ -208,9 +208,9 @@ export class SqliteStore extends GroupCommitStore implements Store {
     return this.call('settingsSince', version);
   }
 
-  async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
+  async writeAnalytics(batch: AnalyticsBatch): Promise<number[]> {
     this.checkOpen();
-    await this.call('writeAnalytics', batch);
+    return this.call('writeAnalytics', batch);
   }
 
   rollupTotals(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<RollupTotal[]> {

@@ -409,6 +409,27 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect((await store.findResultPages('w2', ['q3'])).map((p) => p.queryId)).toEqual(['q3']);
     });
 
+    it('hands back an outcome that waits for a response it does not hold, applies it once the response is there', async () => {
+      const store = await fresh();
+      const at = Date.UTC(2026, 0, 1, 10);
+      const click = (queryId: string, wait: boolean): ResponseOutcome => ({
+        websiteId: 'w1', kind: 'search', at, key: 'sofa', counters: { clicks: 1 }, flag: 'clicked', queryId, wait,
+      });
+      // Index 1 waits (its response is not there yet); 0 is known, 2 does not wait: both applied.
+      expect(await store.writeAnalytics({
+        responses: [{ websiteId: 'w1', queryId: 'known', kind: 'search', at, key: 'sofa', countedAs: null }], rollups: [], sessions: [],
+        outcomes: [click('known', true), click('later', true), click('never', false)],
+      })).toEqual([1]);
+      const totals = async () => (await store.rollupTotals('w1', 'search', { fromHour: at, toHour: at })).find((t) => t.key === 'sofa' && t.tactic === '')!.counters;
+      expect(await totals()).toMatchObject({ clicks: 2, clicked: 1 });
+      // Another replica's write brings the response: the outcome, tried again, counts with its flag.
+      expect(await store.writeAnalytics({
+        responses: [{ websiteId: 'w1', queryId: 'later', kind: 'search', at, key: 'sofa', countedAs: null }], rollups: [], sessions: [],
+        outcomes: [click('later', true)],
+      })).toEqual([]);
+      expect(await totals()).toMatchObject({ clicks: 3, clicked: 2 });
+    });
+
     it('keeps the experiment of a result list', async () => {
       const store = await fresh();
       const page = { ...contractResultPage('w1', 'qx', 1_000), variant: 'interleaved', experiment: { id: 'e1', variant: 'interleaved', customerId: 'c-ü', teams: ['A', 'B'] } };

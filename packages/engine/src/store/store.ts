@@ -379,6 +379,11 @@ export interface ResponseOutcome {
   tactic?: string;
   counters: Partial<RollupCounters>;
   flag: 'clicked' | 'converted';
+  /**
+   * With a `queryId` the store does not hold: apply nothing and name the outcome in `writeAnalytics`'s
+   * answer (another replica logged the response and its write may be on its way; the caller tries again).
+   */
+  wait?: boolean;
 }
 
 /** One session (its SHA-256, never the id) that searched a normalised query with results. */
@@ -475,8 +480,10 @@ export interface Store {
    * Writes one analytics batch in one transaction: the logged responses, the roll-up deltas (each added
    * to its hour's and its day's row), the outcomes (after the responses, so an outcome may name a
    * response of the same batch), the session evidence (a session already recorded for a query is kept once).
+   * Returns the indexes (in `batch.outcomes`) of the outcomes with `wait` whose response it does not hold
+   * (nothing of them was applied).
    */
-  writeAnalytics(batch: AnalyticsBatch): Promise<void>;
+  writeAnalytics(batch: AnalyticsBatch): Promise<number[]>;
   /**
    * Summed counters per key and tactic of a website's roll-ups over a window: whole days read from the
    * daily rows, the hours at either end from the hourly rows.
