@@ -217,7 +217,8 @@ export class ExperimentService {
    * customer id, or outside the running experiment's [from, until).
    */
   assign(websiteId: string, kind: ExperimentKind, customerId: string | undefined): Assignment | undefined {
-    if (!customerId) return undefined;
+    // A NUL cannot be stored in PostgreSQL text (the customer's roll-up key): such an id is not counted.
+    if (!customerId || customerId.includes('\u0000')) return undefined;
     const experiment = this.active.get(websiteId)?.find((e) => e.kind === kind);
     if (experiment === undefined || experimentStatus(experiment, this.now()) !== 'running') return undefined;
     if (experiment.method === 'interleaving') return { experiment, variant: INTERLEAVED };
