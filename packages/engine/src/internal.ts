@@ -41,3 +41,5 @@ export { openStore } from './store/open-store.js';
 export { proportionEstimate, meanEstimate, twoProportionTest, welchTest, minUsersForRate, signTest, withHorizon, type UserSums, type Comparison, type Estimate } from './experiments/statistics.js';
 export { teamDraftInterleave, preferredTeam, type Interleaved } from './experiments/interleaving.js';
 export { assignVariant } from './experiments/assignment.js';
+export { experimentReport } from './experiments/experiment-report.js';
+export { experimentKind } from './analytics/search-log.js';

@@ -10,7 +10,7 @@ import {
   type ResultPageRecord, type ResultPageRetention, type StoredClick,
   type AnalyticsBatch, type AnalyticsKind, type LoggedResponse, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
-  type SearchKeyRecord,
+  type SearchKeyRecord, type ExperimentRecord,
 } from './store.js';
 import { addCounters, inWindow, planOutcomes, rollupRowKey, rollupRowsOf, sumRollups, windowRanges, type CountedResponse, type RollupRow } from './analytics-rows.js';
 import { rowToStoredEvent } from './rows.js';
@@ -24,6 +24,8 @@ export class MemoryStore extends GroupCommitStore implements Store {
   private readonly coupons = new Map<string, CouponRecord>();
   /** Search keys by id. */
   private readonly searchKeys = new Map<string, SearchKeyRecord>();
+  /** Experiments, oldest first. */
+  private readonly experiments: ExperimentRecord[] = [];
   private readonly clicks: StoredClick[] = [];
   /** {@link clickKey} → first transactionId. */
   private readonly clickIds = new Map<string, string>();
@@ -221,7 +223,7 @@ export class MemoryStore extends GroupCommitStore implements Store {
   /** Session hashes by website and query. */
   private readonly sessions = new Map<string, { websiteId: string; query: string; hours: Map<string, number> }>();
 
-  async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
+  async writeAnalytics(batch: AnalyticsBatch): Promise<number[]> {
     this.checkOpen();
     for (const r of batch.responses) if (!this.responses.has(r.queryId)) this.responses.set(r.queryId, { ...r, clicked: false, converted: false });
     const found = new Map<string, CountedResponse>();
@@ -244,6 +246,7 @@ export class MemoryStore extends GroupCommitStore implements Store {
       if (q === undefined) this.sessions.set(k, (q = { websiteId: e.websiteId, query: e.query, hours: new Map() }));
       if (!q.hours.has(e.session)) q.hours.set(e.session, e.hour);
     }
+    return plan.waiting;
   }
 
   async rollupTotals(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<RollupTotal[]> {
@@ -313,6 +316,39 @@ export class MemoryStore extends GroupCommitStore implements Store {
     const k = this.searchKeys.get(id);
     if (k === undefined || k.websiteId !== websiteId) return false;
     return this.searchKeys.delete(id);
+  }
+
+  async createExperiment(record: ExperimentRecord, now: number): Promise<boolean> {
+    this.checkOpen();
+    const same = (e: ExperimentRecord) => e.websiteId === record.websiteId && e.kind === record.kind && e.stoppedAt === null;
+    for (const e of this.experiments) if (same(e) && e.until !== null && e.until <= now) e.stoppedAt = e.until;
+    if (this.experiments.some((e) => same(e) || (e.websiteId === record.websiteId && e.id === record.id))) return false;
+    this.experiments.push(structuredClone(record));
+    return true;
+  }
+
+  async listExperiments(websiteId: string): Promise<ExperimentRecord[]> {
+    return this.experiments.filter((e) => e.websiteId === websiteId).map((e) => structuredClone(e));
+  }
+
+  async activeExperiments(): Promise<ExperimentRecord[]> {
+    return this.experiments.filter((e) => e.stoppedAt === null).map((e) => structuredClone(e));
+  }
+
+  async stopExperiment(websiteId: string, id: string, at: number): Promise<ExperimentRecord | undefined> {
+    this.checkOpen();
+    const e = this.experiments.find((x) => x.websiteId === websiteId && x.id === id);
+    if (e === undefined) return undefined;
+    e.stoppedAt ??= at;
+    return structuredClone(e);
+  }
+
+  async deleteExperiment(websiteId: string, id: string): Promise<boolean> {
+    this.checkOpen();
+    const i = this.experiments.findIndex((x) => x.websiteId === websiteId && x.id === id && x.stoppedAt !== null);
+    if (i < 0) return false;
+    this.experiments.splice(i, 1);
+    return true;
   }
 
   async close(): Promise<void> {

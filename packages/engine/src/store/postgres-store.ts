@@ -19,14 +19,14 @@ import { runPgTransaction } from './pg-transaction.js';
 import { GroupCommitStore } from './group-commit-store.js';
 import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type StoredOrder } from './plan.js';
 import {
-  CLICK_COLUMNS, clickFromRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, rowToStoredEvent,
+  CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, rowToStoredEvent,
   SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow,
 } from './rows.js';
 import {
   MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
   type AnalyticsBatch, type AnalyticsKind, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
-  type SearchKeyRecord, type StoreSharing,
+  type SearchKeyRecord, type StoreSharing, type ExperimentRecord,
 } from './store.js';
 import { counterValues, countBy, countersFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
 import {
@@ -151,6 +151,8 @@ const PG_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX result_pages_website_seq ON {s}.result_pages (website_id, seq);
    CREATE INDEX result_pages_website_created ON {s}.result_pages (website_id, created_at);`,
+  // Experiments (docs/experiments.md), and the experiment each result list was served under.
+  experimentTablesSql('{s}.', 'BIGINT'),
 ];
 
 /** The advisory lock (second key) of analytics writes: replicas' batches set response flags one after another. */
@@ -159,7 +161,7 @@ const ANALYTICS_LOCK = 4;
 /** The unnest column types of a click row, in the order of {@link CLICK_COLUMNS}. */
 const CLICK_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'text', 'bigint', 'text'] as const;
 /** The unnest column types of a result page, in the order of {@link RESULT_PAGE_COLUMNS}. */
-const RESULT_PAGE_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'text', 'bigint'] as const;
+const RESULT_PAGE_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'text', 'bigint', 'text'] as const;
 
 /**
  * `INSERT … SELECT * FROM unnest(…)` of many rows in one statement: the SQL and its parameters, one
@@ -397,10 +399,10 @@ export class PostgresStore extends GroupCommitStore implements Store {
     });
   }
 
-  async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
+  async writeAnalytics(batch: AnalyticsBatch): Promise<number[]> {
     this.checkOpen();
     const s = this.s;
-    await this.inTransaction(ANALYTICS_LOCK, async (client) => {
+    return this.inTransaction(ANALYTICS_LOCK, async (client) => {
       const { responses, outcomes, sessions } = batch;
       if (responses.length > 0) {
         await client.query(
@@ -444,6 +446,7 @@ export class PostgresStore extends GroupCommitStore implements Store {
            ON CONFLICT (website_id, query) DO UPDATE SET sessions = c.sessions + excluded.sessions`,
           [sessions.map((e) => e.websiteId), sessions.map((e) => e.query), sessions.map((e) => e.session), sessions.map((e) => e.hour)]);
       }
+      return plan.waiting;
     });
   }
 
@@ -500,6 +503,41 @@ export class PostgresStore extends GroupCommitStore implements Store {
   async deleteSearchKey(websiteId: string, id: string): Promise<boolean> {
     this.checkOpen();
     const r = await this.pool.query(`DELETE FROM ${this.s}.search_keys WHERE website_id = $1 AND id = $2`, [websiteId, id]);
+    return r.rowCount === 1;
+  }
+
+  async createExperiment(record: ExperimentRecord, now: number): Promise<boolean> {
+    this.checkOpen();
+    return this.inTransaction(undefined, async (client) => {
+      await client.query(`UPDATE ${this.s}.experiments SET stopped_at = (definition::jsonb->>'until')::bigint
+        WHERE website_id = $1 AND kind = $2 AND stopped_at IS NULL AND (definition::jsonb->>'until')::bigint <= $3`, [record.websiteId, record.kind, now]);
+      // The partial unique index refuses a second experiment of the kind not stopped, whichever replica inserts it.
+      const r = await client.query(`INSERT INTO ${this.s}.experiments (${EXPERIMENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+        experimentValues(record));
+      return r.rowCount === 1;
+    });
+  }
+
+  async listExperiments(websiteId: string): Promise<ExperimentRecord[]> {
+    const { rows } = await this.pool.query<ExperimentRow>(`SELECT * FROM ${this.s}.experiments WHERE website_id = $1 ORDER BY created_at, id`, [websiteId]);
+    return rows.map(experimentFromRow);
+  }
+
+  async activeExperiments(): Promise<ExperimentRecord[]> {
+    const { rows } = await this.pool.query<ExperimentRow>(`SELECT * FROM ${this.s}.experiments WHERE stopped_at IS NULL`);
+    return rows.map(experimentFromRow);
+  }
+
+  async stopExperiment(websiteId: string, id: string, at: number): Promise<ExperimentRecord | undefined> {
+    this.checkOpen();
+    await this.pool.query(`UPDATE ${this.s}.experiments SET stopped_at = $3 WHERE website_id = $1 AND id = $2 AND stopped_at IS NULL`, [websiteId, id, at]);
+    const { rows } = await this.pool.query<ExperimentRow>(`SELECT * FROM ${this.s}.experiments WHERE website_id = $1 AND id = $2`, [websiteId, id]);
+    return rows[0] === undefined ? undefined : experimentFromRow(rows[0]);
+  }
+
+  async deleteExperiment(websiteId: string, id: string): Promise<boolean> {
+    this.checkOpen();
+    const r = await this.pool.query(`DELETE FROM ${this.s}.experiments WHERE website_id = $1 AND id = $2 AND stopped_at IS NOT NULL`, [websiteId, id]);
     return r.rowCount === 1;
   }
 

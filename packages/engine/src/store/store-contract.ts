@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type {
   AnalyticsBatch, ClickAppend, ClickEventData, LoggedResponse, PurchaseAppend, PurchaseEventData, ResponseOutcome, ResultPageRecord, RollupCounters,
-  RollupDelta, RollupTotal, SearchKeyRecord, Store, ViewAppend,
+  RollupDelta, RollupTotal, SearchKeyRecord, Store, ViewAppend, ExperimentRecord,
 } from './store.js';
 
 /** Options of {@link runStoreContract}. */
@@ -407,6 +407,63 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       await store.pruneResultPages([{ websiteId: 'w1', before: 1_500, keep: 2 }]);
       expect((await store.findResultPages('w1', ['q1', 'q2', 'q4', 'q5'])).map((p) => p.queryId).sort()).toEqual(['q4', 'q5']);
       expect((await store.findResultPages('w2', ['q3'])).map((p) => p.queryId)).toEqual(['q3']);
+    });
+
+    it('hands back an outcome that waits for a response it does not hold, applies it once the response is there', async () => {
+      const store = await fresh();
+      const at = Date.UTC(2026, 0, 1, 10);
+      const click = (queryId: string, wait: boolean): ResponseOutcome => ({
+        websiteId: 'w1', kind: 'search', at, key: 'sofa', counters: { clicks: 1 }, flag: 'clicked', queryId, wait,
+      });
+      // Index 1 waits (its response is not there yet); 0 is known, 2 does not wait: both applied.
+      expect(await store.writeAnalytics({
+        responses: [{ websiteId: 'w1', queryId: 'known', kind: 'search', at, key: 'sofa', countedAs: null }], rollups: [], sessions: [],
+        outcomes: [click('known', true), click('later', true), click('never', false)],
+      })).toEqual([1]);
+      const totals = async () => (await store.rollupTotals('w1', 'search', { fromHour: at, toHour: at })).find((t) => t.key === 'sofa' && t.tactic === '')!.counters;
+      expect(await totals()).toMatchObject({ clicks: 2, clicked: 1 });
+      // Another replica's write brings the response: the outcome, tried again, counts with its flag.
+      expect(await store.writeAnalytics({
+        responses: [{ websiteId: 'w1', queryId: 'later', kind: 'search', at, key: 'sofa', countedAs: null }], rollups: [], sessions: [],
+        outcomes: [click('later', true)],
+      })).toEqual([]);
+      expect(await totals()).toMatchObject({ clicks: 3, clicked: 2 });
+    });
+
+    it('keeps the experiment of a result list', async () => {
+      const store = await fresh();
+      const page = { ...contractResultPage('w1', 'qx', 1_000), variant: 'interleaved', experiment: { id: 'e1', variant: 'interleaved', customerId: 'c-ü', teams: ['A', 'B'] } };
+      await store.addResultPages([page]);
+      expect(await store.findResultPages('w1', ['qx'])).toEqual([page]);
+    });
+
+    it('stores experiments, one not stopped per website and kind (also concurrently), stops and deletes stopped ones', async () => {
+      const store = await fresh();
+      const exp = (id: string, kind: 'search' | 'recommendations', extra: Partial<ExperimentRecord> = {}): ExperimentRecord => ({
+        websiteId: 'w1', id, kind, name: `n-${id}`, method: 'ab', variants: [{ name: 'control', weight: 1 }, { name: 'b', weight: 2, settings: { fieldWeights: { title: 3 } } }],
+        from: null, until: null, createdAt: 1_000, stoppedAt: null, ...extra,
+      });
+      const results = await Promise.all([store.createExperiment(exp('e1', 'search'), 1_000), store.createExperiment(exp('e2', 'search'), 1_000)]);
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const winner = results[0] ? 'e1' : 'e2';
+      expect(await store.createExperiment(exp('e3', 'recommendations'), 1_000)).toBe(true);
+      expect(await store.createExperiment({ ...exp('e4', 'search'), websiteId: 'w2' }, 1_000)).toBe(true);
+      expect((await store.listExperiments('w1')).map((e) => e.id).sort()).toEqual([winner, 'e3'].sort());
+      expect((await store.activeExperiments()).length).toBe(3);
+      expect(await store.deleteExperiment('w1', winner)).toBe(false);
+      const stopped = await store.stopExperiment('w1', winner, 5_000);
+      expect(stopped).toEqual({ ...exp(winner, 'search'), stoppedAt: 5_000 });
+      // Stopping again keeps the first stop time.
+      expect((await store.stopExperiment('w1', winner, 6_000))?.stoppedAt).toBe(5_000);
+      expect(await store.stopExperiment('w1', 'nope', 6_000)).toBeUndefined();
+      // An experiment whose until has passed is stopped (at its until) by the next creation of its kind.
+      expect(await store.createExperiment(exp('e5', 'search', { until: 8_000 }), 7_000)).toBe(true);
+      expect(await store.createExperiment(exp('e6', 'search'), 7_500)).toBe(false);
+      expect(await store.createExperiment(exp('e6', 'search'), 8_000)).toBe(true);
+      expect((await store.listExperiments('w1')).find((e) => e.id === 'e5')?.stoppedAt).toBe(8_000);
+      expect(await store.deleteExperiment('w1', winner)).toBe(true);
+      expect(await store.deleteExperiment('w1', winner)).toBe(false);
+      expect((await store.listExperiments('w1')).map((e) => e.id).sort()).toEqual(['e3', 'e5', 'e6']);
     });
 
     if (options.reopen !== undefined) {
