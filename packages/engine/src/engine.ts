@@ -239,6 +239,7 @@ class AisleEngine implements Engine {
         this.checkpoints = new ModelCheckpointer({
           place,
           report: (err, websiteId) => this.reporter.report('model-checkpoint', err, websiteId),
+          ...(this.options.modelCheckpointIntervalMs !== undefined && { intervalMs: this.options.modelCheckpointIntervalMs }),
         });
       }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));

@@ -19,7 +19,7 @@ import type { RecommendationModels } from './recommendation-models.js';
 
 const MAGIC = 'AISLEMC1';
 /** The layout version of the saved state; a file of another one is not loaded. */
-export const MODEL_CHECKPOINT_FORMAT = 1;
+export const MODEL_CHECKPOINT_FORMAT = 2;
 
 /** A decoded checkpoint. */
 export interface ModelCheckpoint {
