@@ -177,7 +177,7 @@ const PG_MIGRATIONS: readonly string[] = [
  */
 export const SHARED_CHECKPOINT_PART_BYTES = 8 * 1024 * 1024;
 /** The advisory lock (second key) of checkpoint writes: one replica writes checkpoints at a time. */
-const CHECKPOINT_LOCK = 5;
+export const CHECKPOINT_LOCK = 5;
 
 /** The advisory lock (second key) of analytics writes: replicas' batches set response flags one after another. */
 const ANALYTICS_LOCK = 4;
