@@ -40,6 +40,8 @@ interface StoreUnderTest {
   checkpointWriteSeen(): Promise<void>;
   /** The child process's arguments for this store. */
   childArgs(): string[];
+  /** What a cut write may have left behind (temporary files; none for a transaction). */
+  leftovers(): Promise<string[]>;
 }
 
 function embedded(dataDir: string): StoreUnderTest {
@@ -71,6 +73,7 @@ function embedded(dataDir: string): StoreUnderTest {
       });
     }),
     childArgs: () => ['embedded', dataDir],
+    leftovers: async () => (await readdir(path.dirname(file))).filter((name) => name.endsWith('.tmp')),
   };
 }
 
@@ -98,6 +101,9 @@ function postgres(schema: string): StoreUnderTest {
       }
     },
     childArgs: () => ['postgres', TEST_PG_URL, schema],
+    leftovers: async () => (await queryTestDb<{ name: string; generation: string }>(
+      `SELECT p.name, p.generation FROM "${schema}".checkpoint_parts p LEFT JOIN "${schema}".checkpoint_heads h
+       ON h.name = p.name AND h.generation = p.generation WHERE h.name IS NULL`)).map((r) => `${r.name}@${r.generation}`),
   };
 }
 
@@ -206,6 +212,8 @@ describe.each(['embedded', 'postgres'] as const)('model checkpoints with faults:
     const failures: { task: string; message: string }[] = [];
     const restarted = await start(store, failures);
     expect(failures.filter((f) => f.task === 'model-checkpoint')).toEqual([]);
+    // Nothing of the cut write is left (the start deletes a file's temporaries; a transaction left none).
+    expect(await store.leftovers()).toEqual([]);
     expect(replayedFrom.at(-1)![site.websiteId]).toBeGreaterThan(0);
     const expected = await answers(restarted);
     expect(expected.some((a) => (a as { payload: string[] }).payload.length > 0)).toBe(true);

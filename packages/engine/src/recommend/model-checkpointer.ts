@@ -23,7 +23,7 @@
 import { runInSlices } from '../catalog/build/time-slices.js';
 import type { EventService } from '../events/event-service.js';
 import type { SharedCheckpoints } from '../store/store.js';
-import { readFileIfPresent } from '../util/durable-file.js';
+import { readFileIfPresent, removeLeftoverTemps } from '../util/durable-file.js';
 import {
   decodeModelCheckpoint, encodeModelCheckpointSteps, modelCheckpointPath, writeModelCheckpoint, type ModelCheckpoint,
 } from './model-checkpoint.js';
@@ -44,10 +44,18 @@ export interface CheckpointPlace {
   readonly mayOutliveStore: boolean;
 }
 
-/** Checkpoint files in the data directory (`catalogs/<site>.aislemodels`, written atomically and durably). */
+/**
+ * Checkpoint files in the data directory (`catalogs/<site>.aislemodels`, written atomically and durably).
+ * Reading one (at the start, before any write of this process) also deletes the temporary files of a
+ * write a crash cut short: a kill -9 during a write would otherwise leave tens of MB behind each time.
+ */
 export function checkpointFiles(dataDir: string): CheckpointPlace {
   return {
-    read: (websiteId) => readFileIfPresent(modelCheckpointPath(dataDir, websiteId)),
+    read: async (websiteId) => {
+      const file = modelCheckpointPath(dataDir, websiteId);
+      await removeLeftoverTemps(file);
+      return readFileIfPresent(file);
+    },
     write: async (websiteId, _seq, bytes) => {
       await writeModelCheckpoint(modelCheckpointPath(dataDir, websiteId), bytes);
       return true;
