@@ -35,7 +35,7 @@ import { EventService } from './events/event-service.js';
 import { resolveMethod } from './recommend/methods.js';
 import { tacticLabelOf } from './recommend/slots.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
-import { ModelCheckpointer } from './recommend/model-checkpointer.js';
+import { checkpointFiles, ModelCheckpointer, storeCheckpoints } from './recommend/model-checkpointer.js';
 import type { ModelCheckpoint } from './recommend/model-checkpoint.js';
 import type { ModelState } from './recommend/model-state.js';
 import { affinityOf, affinityProfile, affinityRolesOf } from './search/personalize.js';
@@ -241,13 +241,18 @@ class AisleEngine implements Engine {
       this.store = store;
       timer.lap('store');
       this.sharedCatalogs = await store.sharing?.openSharedCatalogs((task, err, websiteId) => this.reporter.report(task, err, websiteId));
-      // The models' checkpoints need a data directory and a store whose events outlive this process and
-      // are this process's alone (written by no other): then a checkpoint's sequence number says which
+      // The models' checkpoints need a store whose events outlive this process, and a place beside it:
+      // the store itself when replicas share it and it keeps checkpoints (a replica has no files of its
+      // own, and a new replica starts from what another wrote), else the data directory (the embedded
+      // store's events are this process's alone). Either way a checkpoint's sequence number says which
       // stored events it holds.
-      if (this.options.dataDir && store.durable && store.sharing === undefined) {
+      const place = store.sharing?.checkpoints !== undefined ? storeCheckpoints(store.sharing.checkpoints)
+        : this.options.dataDir && store.durable && store.sharing === undefined ? checkpointFiles(this.options.dataDir) : undefined;
+      if (place !== undefined) {
         this.checkpoints = new ModelCheckpointer({
-          dataDir: this.options.dataDir,
+          place,
           report: (err, websiteId) => this.reporter.report('model-checkpoint', err, websiteId),
+          ...(this.options.modelCheckpointIntervalMs !== undefined && { intervalMs: this.options.modelCheckpointIntervalMs }),
         });
       }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
@@ -412,7 +417,14 @@ class AisleEngine implements Engine {
     // Settings are read per search (they may change at runtime): nothing of them is built into the catalog,
     // so every text field is indexed and a weight of 0 in the settings only stops it matching.
     const catalogOptions = {};
-    const siteState = (catalog: Catalog, modelFile?: string, checkpoint?: ModelCheckpoint): WebsiteState => {
+    const timer = new StepTimer();
+    // At the start only: the replay skips what a checkpoint holds (a website added later replays nothing).
+    const store = this.store;
+    const checkpoint = this.events === undefined && store
+      ? await this.checkpoints?.read(config.websiteId, () => store.lastSequence())
+      : undefined;
+    timer.lap('model checkpoint read');
+    const siteState = (catalog: Catalog, modelFile?: string): WebsiteState => {
       catalog.fieldTypes = config.settings?.fields;
       const semantics = new WebsiteSemantics(catalog, {
         embedders: this.embedders,
@@ -441,7 +453,6 @@ class AisleEngine implements Engine {
       return state;
     }
     const dataDir = this.options.dataDir;
-    const timer = new StepTimer();
     const log = dataDir === undefined ? undefined : await FileChangeLog.open(catalogsDir(dataDir), fileNameOf(config.websiteId));
     timer.lap('change log read');
     const loaded = log ? await loadSnapshotOrExplain(log.snapshotFile, config.websiteId, catalogOptions, timer) : undefined;
@@ -453,12 +464,7 @@ class AisleEngine implements Engine {
         `the latest catalog snapshot could not be read (moved to ${loaded.fallback.movedTo}); loaded the previous one and replayed the change log over it`);
     }
     timer.skip();
-    // At the start only: the replay skips what a checkpoint holds (a website added later replays nothing).
-    const store = this.store;
-    const checkpoint = this.events === undefined && store
-      ? await this.checkpoints?.read(config.websiteId, () => store.lastSequence())
-      : undefined;
-    const state = siteState(catalog, dataDir === undefined ? undefined : textModelPath(dataDir, config.websiteId), checkpoint);
+    const state = siteState(catalog, dataDir === undefined ? undefined : textModelPath(dataDir, config.websiteId));
     timer.lap('models');
     let replayed = 0;
     if (log) {

@@ -229,6 +229,8 @@ describe('two replicas (processes) on one PostgreSQL schema', () => {
     const acknowledged = new Map<string, string>();
     const attempted: string[] = [];
     const unexpected: string[] = [];
+    /** Each order's body as sent: a replay sends the same order (other content is a 409). */
+    const sent = new Map<string, Record<string, unknown>>();
     let next = 0;
     let stop = false;
     const target = r2;
@@ -237,8 +239,10 @@ describe('two replicas (processes) on one PostgreSQL schema', () => {
         const orderId = `kill-${next++}`;
         attempted.push(orderId);
         let ack: { status: number; transactionId?: string };
+        const body = purchase(orderId, ['KILL-Y', refIds[next % 40]!]);
+        sent.set(orderId, body);
         try {
-          ack = await sendPurchase(target, purchase(orderId, ['KILL-Y', refIds[next % 40]!]));
+          ack = await sendPurchase(target, body);
         } catch {
           return; // the connection died with the replica: not acknowledged
         }
@@ -274,13 +278,13 @@ describe('two replicas (processes) on one PostgreSQL schema', () => {
     let i = 0;
     for (const [orderId, transactionId] of acknowledged) {
       const replica = i++ % 2 ? r1 : r2;
-      const replay = await sendPurchase(replica, purchase(orderId, ['KILL-Y']));
+      const replay = await sendPurchase(replica, sent.get(orderId)!);
       expect(replay, orderId).toEqual({ status: 202, transactionId });
     }
     expect((await stats(r1)).orders).toBe(afterRestart.orders);
     // The orders in flight at the kill were either stored whole or not at all: sending them all again
     // makes the count exactly one per attempted order.
-    for (const orderId of attempted) if (!acknowledged.has(orderId)) expect((await sendPurchase(r1, purchase(orderId, ['KILL-Y']))).status).toBe(202);
+    for (const orderId of attempted) if (!acknowledged.has(orderId)) expect((await sendPurchase(r1, sent.get(orderId)!)).status).toBe(202);
     const [s1, s2] = await Promise.all([stats(r1), stats(r2)]);
     expect(s1.orders - before.orders).toBe(attempted.length);
     expect(s2.orders).toBe(s1.orders);

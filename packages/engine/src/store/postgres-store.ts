@@ -26,11 +26,12 @@ import {
   MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
   type AnalyticsBatch, type AnalyticsKind, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
-  type SearchKeyRecord, type StoreSharing, type ExperimentRecord,
+  type SearchKeyRecord, type StoreSharing, type ExperimentRecord, type StoredCheckpoint, type CheckpointWriteOutcome,
 } from './store.js';
 import { counterValues, countBy, countersFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
 import {
-  analyticsTablesSql, completionDecrementSql, querySessionsSql, retentionSql, ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql,
+  analyticsTablesSql, completionDecrementSql, querySessionsSql, resultPagePruneArgs, resultPagePruneSql, retentionSql,
+  ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql,
 } from './analytics-sql.js';
 
 /** Default schema of the PostgreSQL store. */
@@ -153,7 +154,32 @@ const PG_MIGRATIONS: readonly string[] = [
    CREATE INDEX result_pages_website_created ON {s}.result_pages (website_id, created_at);`,
   // Experiments (docs/experiments.md), and the experiment each result list was served under.
   experimentTablesSql('{s}.', 'BIGINT'),
+  // Checkpoints every replica reads (the models' state and the last event it holds): a head per name
+  // naming its generation, whose bytes are split in parts (see SHARED_CHECKPOINT_PART_BYTES).
+  `CREATE TABLE {s}.checkpoint_heads (
+     name TEXT PRIMARY KEY,
+     generation BIGINT NOT NULL,
+     seq BIGINT NOT NULL,
+     parts INTEGER NOT NULL,
+     bytes BIGINT NOT NULL,
+     written_at BIGINT NOT NULL
+   );
+   CREATE TABLE {s}.checkpoint_parts (
+     name TEXT NOT NULL,
+     generation BIGINT NOT NULL,
+     part INTEGER NOT NULL,
+     bytes BYTEA NOT NULL,
+     PRIMARY KEY (name, generation, part)
+   );`,
 ];
+
+/**
+ * Bytes per row of a stored checkpoint: a statement's parameter and a row stay small (a bytea is sent as
+ * hex text, twice its size; one value may not exceed 1 GB), while a 45 MB checkpoint is 6 rows.
+ */
+export const SHARED_CHECKPOINT_PART_BYTES = 8 * 1024 * 1024;
+/** The advisory lock (second key) of checkpoint writes: one replica writes checkpoints at a time. */
+export const CHECKPOINT_LOCK = 5;
 
 /** The advisory lock (second key) of analytics writes: replicas' batches set response flags one after another. */
 const ANALYTICS_LOCK = 4;
@@ -192,6 +218,10 @@ export class PostgresStore extends GroupCommitStore implements Store {
         // Imported here: a process that never shares catalogs never loads the replication code.
         const { CatalogReplication } = await import('../replication/catalog-replication.js');
         return CatalogReplication.open({ url: options.url, schema, pollIntervalMs, snapshotIntervalMs: options.catalogSnapshotIntervalMs, onError });
+      },
+      checkpoints: {
+        read: (name) => this.readCheckpoint(name),
+        write: (name, seq, bytes) => this.writeCheckpoint(name, seq, bytes),
       },
     };
   }
@@ -568,15 +598,61 @@ export class PostgresStore extends GroupCommitStore implements Store {
     return rows.map(resultPageFromRow);
   }
 
-  async pruneResultPages(retention: readonly ResultPageRetention[]): Promise<void> {
+  async pruneResultPages(retention: readonly ResultPageRetention[], limit: number): Promise<number> {
     this.checkOpen();
-    await this.inTransaction(undefined, async (client) => {
+    const [expire, cap] = resultPagePruneSql(`${this.s}.`, (i) => `$${i}`);
+    return this.inTransaction(undefined, async (client) => {
+      let deleted = 0;
       for (const r of retention) {
-        await client.query(`DELETE FROM ${this.s}.result_pages WHERE website_id = $1 AND created_at < $2`, [r.websiteId, r.before]);
-        await client.query(`DELETE FROM ${this.s}.result_pages WHERE website_id = $1 AND seq <= (
-          SELECT seq FROM ${this.s}.result_pages WHERE website_id = $1 ORDER BY seq DESC LIMIT 1 OFFSET $2)`, [r.websiteId, r.keep]);
+        const [expireArgs, capArgs] = resultPagePruneArgs(r, limit);
+        deleted += (await client.query(expire, expireArgs)).rowCount ?? 0;
+        deleted += (await client.query(cap, capArgs)).rowCount ?? 0;
       }
+      return deleted;
     });
+  }
+
+  private async readCheckpoint(name: string): Promise<StoredCheckpoint | undefined> {
+    // In one transaction: the head and its parts as of one snapshot (a writer replacing them meanwhile is not seen half way).
+    return this.inTransaction(undefined, async (client) => {
+      await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+      const { rows: heads } = await client.query<{ generation: string; seq: string; parts: number; bytes: string; written_at: string }>(
+        `SELECT generation, seq, parts, bytes, written_at FROM ${this.s}.checkpoint_heads WHERE name = $1`, [name]);
+      const head = heads[0];
+      if (head === undefined) return undefined;
+      const { rows } = await client.query<{ part: number; bytes: Buffer }>(
+        `SELECT part, bytes FROM ${this.s}.checkpoint_parts WHERE name = $1 AND generation = $2 ORDER BY part`, [name, head.generation]);
+      if (rows.length !== head.parts || rows.some((r, i) => r.part !== i)) throw new Error(`checkpoint "${name}" has ${rows.length} of its ${head.parts} parts`);
+      const bytes = Buffer.concat(rows.map((r) => r.bytes));
+      if (bytes.length !== Number(head.bytes)) throw new Error(`checkpoint "${name}" has ${bytes.length} of its ${head.bytes} bytes`);
+      return { seq: Number(head.seq), bytes, writtenAt: Number(head.written_at) };
+    });
+  }
+
+  private async writeCheckpoint(name: string, seq: number, bytes: Uint8Array): Promise<CheckpointWriteOutcome> {
+    this.checkOpen();
+    const s = this.s;
+    const client = await this.pool.connect();
+    return runPgTransaction(client, 'BEGIN', async (c) => {
+      // Not waited for: a replica finding another one writing leaves the checkpoint to it.
+      const { rows: locked } = await c.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext($1), ${CHECKPOINT_LOCK}) AS ok`, [this.schema]);
+      if (locked[0]?.ok !== true) return 'busy';
+      const { rows } = await c.query<{ generation: string; seq: string }>(`SELECT generation, seq FROM ${s}.checkpoint_heads WHERE name = $1`, [name]);
+      const head = rows[0];
+      if (head !== undefined && Number(head.seq) >= seq) return 'superseded';
+      const generation = head === undefined ? 1 : Number(head.generation) + 1;
+      let part = 0;
+      for (let at = 0; at < bytes.length || part === 0; at += SHARED_CHECKPOINT_PART_BYTES, part++) {
+        const slice = Buffer.from(bytes.buffer, bytes.byteOffset + at, Math.min(SHARED_CHECKPOINT_PART_BYTES, bytes.length - at));
+        await c.query(`INSERT INTO ${s}.checkpoint_parts (name, generation, part, bytes) VALUES ($1, $2, $3, $4)`, [name, generation, part, slice]);
+      }
+      await c.query(
+        `INSERT INTO ${s}.checkpoint_heads (name, generation, seq, parts, bytes, written_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (name) DO UPDATE SET generation = excluded.generation, seq = excluded.seq, parts = excluded.parts, bytes = excluded.bytes, written_at = excluded.written_at`,
+        [name, generation, seq, part, bytes.length, Date.now()]);
+      await c.query(`DELETE FROM ${s}.checkpoint_parts WHERE name = $1 AND generation < $2`, [name, generation]);
+      return 'written';
+    }, (broken) => client.release(broken));
   }
 
   async close(): Promise<void> {

@@ -21,7 +21,8 @@ import {
 } from './store.js';
 import { counterValues, countBy, countersFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
 import {
-  analyticsTablesSql, completionDecrementSql, completionIncrementSql, querySessionsSql, retentionSql, ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql,
+  analyticsTablesSql, completionDecrementSql, completionIncrementSql, querySessionsSql, resultPagePruneArgs, resultPagePruneSql, retentionSql,
+  ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql,
 } from './analytics-sql.js';
 
 interface SettingsRow { websiteId: string; settings: string; version: number }
@@ -221,7 +222,9 @@ export class SqliteDb {
         FROM events WHERE website_id = ?`),
       couponCounts: db.prepare<[string], { issued: number; used: number }>(
         "SELECT COUNT(*) AS issued, COALESCE(SUM(state = 'used'), 0) AS used FROM coupons WHERE website_id = ?"),
-      lastSeq: db.prepare<[], { seq: number | null }>('SELECT MAX(seq) AS seq FROM events'),
+      // The AUTOINCREMENT high-water mark, not MAX(seq): retention may have deleted the newest events,
+      // and a checkpoint holding them still fits this store (their numbers are never given again).
+      lastSeq: db.prepare<[], { seq: number | null }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'"),
       findClick: db.prepare<[string, string], { transaction_id: string }>('SELECT transaction_id FROM clicks WHERE website_id = ? AND click_id = ?'),
       insertClick: db.prepare(`INSERT INTO clicks (${CLICK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     };
@@ -476,15 +479,15 @@ export class SqliteDb {
       .all(websiteId, JSON.stringify(queryIds)) as ResultPageRow[]).map(resultPageFromRow);
   }
 
-  pruneResultPages(retention: readonly ResultPageRetention[]): void {
-    const expire = this.db.prepare('DELETE FROM result_pages WHERE website_id = ? AND created_at < ?');
-    const cap = this.db.prepare(`DELETE FROM result_pages WHERE website_id = ? AND seq <= (
-      SELECT seq FROM result_pages WHERE website_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`);
-    this.db.transaction(() => {
+  pruneResultPages(retention: readonly ResultPageRetention[], limit: number): number {
+    const [expire, cap] = resultPagePruneSql('', () => '?').map((sql) => this.db.prepare(sql));
+    return this.db.transaction(() => {
+      let deleted = 0;
       for (const r of retention) {
-        expire.run(r.websiteId, r.before);
-        cap.run(r.websiteId, r.websiteId, r.keep);
+        const [expireArgs, capArgs] = resultPagePruneArgs(r, limit);
+        deleted += expire!.run(...expireArgs).changes + cap!.run(...capArgs).changes;
       }
+      return deleted;
     }).immediate();
   }
 

@@ -261,9 +261,9 @@ export class SqliteStore extends GroupCommitStore implements Store {
     return this.call('findResultPages', websiteId, queryIds);
   }
 
-  pruneResultPages(retention: readonly ResultPageRetention[]): Promise<void> {
+  pruneResultPages(retention: readonly ResultPageRetention[], limit: number): Promise<number> {
     this.checkOpen();
-    return this.call('pruneResultPages', retention);
+    return this.call('pruneResultPages', retention, limit);
   }
 
   async createExperiment(record: ExperimentRecord, now: number): Promise<boolean> {

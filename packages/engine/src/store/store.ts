@@ -425,6 +425,36 @@ export interface StoreSharing {
   readonly pollIntervalMs: number;
   /** Opens the catalogs kept in this store (the process's catalogs then live there, not in a data directory). */
   openSharedCatalogs(onError: SharedCatalogsErrorHandler): Promise<SharedCatalogs>;
+  /**
+   * Checkpoints kept in the store for every replica (the recommendation models' state with the last
+   * stored event it holds), so a starting replica replays only the events stored after one; absent
+   * when the store keeps none (every event is then replayed at a start).
+   */
+  readonly checkpoints?: SharedCheckpoints;
+}
+
+/** A checkpoint as a store keeps it: opaque bytes and the last stored event (sequence number) they hold. */
+export interface StoredCheckpoint {
+  /** The last stored event the checkpoint holds, with every event before it. */
+  seq: number;
+  bytes: Buffer;
+  /** When it was written (ms since the epoch). */
+  writtenAt: number;
+}
+
+/** What a checkpoint write did: `written`; `superseded` (one holding as many events or more is there); `busy` (another replica is writing one). */
+export type CheckpointWriteOutcome = 'written' | 'superseded' | 'busy';
+
+/**
+ * Checkpoints of a store shared by replicas, one per name (a website's models). One replica writes a
+ * given name at a time; a write is one transaction (a crash leaves the previous checkpoint whole); any
+ * replica reads the latest.
+ */
+export interface SharedCheckpoints {
+  /** The latest checkpoint of `name`, or undefined when none was written. */
+  read(name: string): Promise<StoredCheckpoint | undefined>;
+  /** Replaces the checkpoint of `name` unless another replica is writing it or the stored one holds `seq` or later. */
+  write(name: string, seq: number, bytes: Uint8Array): Promise<CheckpointWriteOutcome>;
 }
 
 /** A normalised query with the distinct sessions (hashed) that searched it with results. */
@@ -514,8 +544,12 @@ export interface Store {
   addResultPages(pages: readonly ResultPageRecord[]): Promise<void>;
   /** The stored result lists of a website among `queryIds`. */
   findResultPages(websiteId: string, queryIds: readonly string[]): Promise<ResultPageRecord[]>;
-  /** Deletes the result lists past each website's retention (age, then count). */
-  pruneResultPages(retention: readonly ResultPageRetention[]): Promise<void>;
+  /**
+   * Deletes result lists past each website's retention (age, then count): at most `limit` of each
+   * website per condition, in one short transaction; returns how many (call again while it returns
+   * `limit` or more: some may be left).
+   */
+  pruneResultPages(retention: readonly ResultPageRetention[], limit: number): Promise<number>;
   /**
    * Stores a new experiment unless the website has another of its kind not stopped (false then, nothing
    * stored). An experiment of the kind whose `until` is at or before `now` is stopped first (at its `until`).
@@ -569,6 +603,11 @@ export interface ExperimentRecord {
   /** When it was stopped (ms); null while it is not. */
   stoppedAt: number | null;
 }
+/**
+ * Raw rows one retention transaction deletes ({@link Store.deleteExpired}, {@link Store.pruneResultPages}):
+ * small enough that an event write queued behind it waits a few milliseconds, not seconds.
+ */
+export const RETENTION_BATCH = 1_000;
 
 /** Largest page {@link Store.readEvents} returns. */
 export const MAX_READ_PAGE = 10_000;
