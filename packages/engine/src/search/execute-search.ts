@@ -129,7 +129,7 @@ async function runSearch(catalog: Catalog, asked: SearchRequest, context: Search
   relevance.synonyms = [...(catalog.options.synonyms ?? []), ...relevance.synonyms];
   const rules = { rules: settings?.rules, now: context.now ?? Date.now() };
   const compile = (options?: { widenTypos?: boolean }): { plan: SearchPlan; extras: PlanExtras } => {
-    const compiled = compileSearchPlan(state, request, relevance, { ...options, rules, fieldTypes: settings?.fields });
+    const compiled = compileSearchPlan(state, request, relevance, { ...options, rules, fieldTypes: settings?.fields, distinct: settings?.distinct });
     for (const problem of compiled.extras.ruleProblems ?? []) context.onRuleProblem?.(problem);
     return compiled;
   };

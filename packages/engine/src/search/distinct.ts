@@ -1,0 +1,302 @@
+/**
+ * Variants (`settings.distinct`, the request's `distinct`): one result per value of a group field
+ * (a style id shared by a product's sizes and colours). Executed inside the columnar plan, never by
+ * post-filtering hits:
+ *
+ * - *Ranking.* While a range's candidates are visited, each one is compared with the best doc seen
+ *   so far of its group (the field's dictionary code, read from the column) and only the best of each
+ *   group is offered to the top-k ({@link GroupSelector}). The top-k of the union of ranges is then
+ *   the top-k of the ranges' representatives with duplicate groups dropped (a group's global best is
+ *   its range's best, and fewer than `limit` groups rank ahead of it in that range), so the pool's
+ *   ranges merge exactly ({@link mergeRepresentatives}).
+ * - *Totals and `_variants`.* Each range counts its matching docs per group code; the calling thread
+ *   sums the ranges' counts: groups with a count are the total, a group's count is its `_variants`.
+ *   Docs without a value (none, `""`) are groups of their own.
+ * - *Facet counts per group* (`facetCounts: "groups"`): {@link countGroupValues}, the counting
+ *   primitive: a group counts once per value (facet code, bucket, …) when any of its docs counted has
+ *   it. A range can count exactly only the groups whose every doc lies inside it ("local"); for the
+ *   others it hands back (group, value) pairs, which the calling thread unions across ranges
+ *   ({@link addGroupPairs}). Inline, the one range holds every group.
+ *
+ * Pure functions over the catalog index (no dictionaries: they run in pool workers too).
+ * @module
+ */
+import type { CatalogIndex, CatalogState, TextColumn } from '../catalog/catalog-index.js';
+import type { DistinctSettings, WebsiteSettings } from '../contract/settings-schema.js';
+import { fieldError } from '../errors.js';
+import type { SearchRequest } from '../types.js';
+import { TopK, type DocComparator } from './top-k.js';
+import { numericValues } from '../catalog/columns/numeric-column.js';
+import { tailIndex } from '../catalog/columns/text-column.js';
+import { bucketsByCode, type PlanBuckets } from './range-buckets.js';
+
+/** The distinct part of a compiled search (absent: every product is its own result). */
+export interface PlanDistinct {
+  /** The group field's number (-1: no product has a text value there; every product is its own group). */
+  field: number;
+  /** The dictionary code of `""` in that field (-1: none): a product with it has no group. */
+  emptyCode: number;
+  /** `facetCounts: "groups"`: counts of the response count groups, not products. */
+  groupFacets: boolean;
+}
+
+/**
+ * Whether (and how) a request is distinct: the request's `distinct` (default: on when the website's
+ * settings name a field). `distinct: true` without the setting is a `SEARCH_BAD_REQUEST`.
+ */
+export function compileDistinct(state: CatalogState, request: SearchRequest, setting: WebsiteSettings['distinct']): PlanDistinct | undefined {
+  const named: DistinctSettings | undefined = setting ? setting : undefined;
+  if (request.distinct === true && !named) throw fieldError('SEARCH_BAD_REQUEST', 'distinct', 'is true, but the website\'s settings.distinct names no field');
+  if (!named || request.distinct === false) return undefined;
+  const fid = state.fieldByName.get(named.field);
+  const column = fid === undefined ? undefined : state.index.fields[fid].text;
+  return {
+    field: column ? fid! : -1,
+    emptyCode: column ? state.dictionaries[fid!].get('') ?? -1 : -1,
+    groupFacets: named.facetCounts === 'groups',
+  };
+}
+
+/** Per doc its group code, or -1 when it has none (no value, `""`). A multi-valued field groups by its first value. */
+export type GroupOf = (doc: number) => number;
+
+/** The group reader of a plan's distinct part, and how many group codes there are. */
+export function groupReader(index: CatalogIndex, distinct: PlanDistinct): { groupOf: GroupOf; groups: number } {
+  if (distinct.field < 0) return { groupOf: () => -1, groups: 0 };
+  const column = index.fields[distinct.field].text!;
+  const empty = distinct.emptyCode;
+  if (column.single) {
+    const single = column.single;
+    return { groupOf: empty < 0 ? (d) => single[d] : (d) => (single[d] === empty ? -1 : single[d]), groups: column.dictSize };
+  }
+  const { offsets, codes } = column;
+  return {
+    groupOf: (d) => {
+      if (offsets[d] === offsets[d + 1]) return -1;
+      const c = codes[offsets[d]];
+      return c === empty ? -1 : c;
+    },
+    groups: column.dictSize,
+  };
+}
+
+/**
+ * Whether every doc of group `g` lies in [lo, hi): read from the field's inverted column (the first
+ * and last doc having the code). Conservative: a doc having the code as a later value, or a deleted
+ * one, may make a group look wider than it is — it is then merged by pairs, which is exact anyway.
+ */
+export function localGroupTest(index: CatalogIndex, distinct: PlanDistinct, lo: number, hi: number): (g: number) => boolean {
+  if (lo === 0 && hi >= index.docCount) return () => true;
+  const column: TextColumn = index.fields[distinct.field].text!;
+  const { valueOffsets, valueDocs, valueTail } = column;
+  return (g) => {
+    const from = valueOffsets[g];
+    const to = valueOffsets[g + 1];
+    if (from === to) return false; // only in the tail: appended docs, assume wide
+    if (valueDocs[from] < lo) return false;
+    let last = valueDocs[to - 1];
+    const i = tailIndex(valueTail, g);
+    if (i >= 0) last = valueTail!.docs[valueTail!.offsets[i + 1] - 1];
+    return last < hi;
+  };
+}
+
+/**
+ * Group-while-ranking selection over one range: {@link GroupSelector.offer} each candidate (an item the
+ * comparator orders: a doc id, or a position in a match list) with its group; {@link GroupSelector.finish}
+ * gives the best `limit` group representatives, best first. Also counts the candidates per group.
+ */
+export class GroupSelector {
+  /** Per group code, the candidates offered (the range's share of `_variants`). */
+  readonly groupCounts: Uint32Array;
+  /** Candidates without a group (each one its own group). */
+  ungrouped = 0;
+  private readonly best: Int32Array;
+  private readonly top: TopK;
+
+  constructor(groups: number, limit: number, private readonly before: DocComparator) {
+    this.groupCounts = new Uint32Array(groups);
+    this.best = new Int32Array(groups).fill(-1);
+    this.top = new TopK(limit, before);
+  }
+
+  offer(item: number, group: number): void {
+    if (group < 0) {
+      this.ungrouped++;
+      this.top.offer(item);
+      return;
+    }
+    this.groupCounts[group]++;
+    const b = this.best[group];
+    if (b < 0 || this.before(item, b) < 0) this.best[group] = item;
+  }
+
+  /** The best representative of each group offered, the best `limit` of them, best first. */
+  finish(): Int32Array {
+    const { best, top } = this;
+    for (let g = 0; g < best.length; g++) if (best[g] >= 0) top.offer(best[g]);
+    return top.sorted();
+  }
+}
+
+/** Calls `visit(value)` for each value of `doc` counted by one aggregation (facet codes, a bucket, a path node…). */
+export type ValuesOf = (doc: number, visit: (value: number) => void) => void;
+
+/**
+ * The groups-aware counting primitive: adds to `counts[value]` one per group having at least one doc
+ * of `docs[0, length)` with that value; a doc without a group counts as a group of its own. Groups
+ * that `isLocal` rejects (some of their docs lie outside this range) are not counted: their distinct
+ * (group, value) pairs are pushed onto `pairs` instead, for {@link addGroupPairs} on the calling
+ * thread. `docs` are distinct. O(length + groups + counts.length).
+ */
+export function countGroupValues(
+  docs: ArrayLike<number>, length: number, groupOf: GroupOf, groups: number, valuesOf: ValuesOf, counts: Uint32Array,
+  isLocal: (g: number) => boolean = () => true, pairs?: number[],
+): void {
+  // Counting sort of the grouped docs by group: each group's docs then come in one run.
+  const starts = new Uint32Array(groups + 1);
+  let grouped = 0;
+  for (let i = 0; i < length; i++) {
+    const g = groupOf(docs[i]);
+    if (g >= 0) { starts[g + 1]++; grouped++; } else valuesOf(docs[i], (v) => { counts[v]++; });
+  }
+  if (grouped === 0) return;
+  for (let g = 0; g < groups; g++) starts[g + 1] += starts[g];
+  const fill = starts.slice(0, groups);
+  const sorted = new Int32Array(grouped);
+  for (let i = 0; i < length; i++) {
+    const g = groupOf(docs[i]);
+    if (g >= 0) sorted[fill[g]++] = docs[i];
+  }
+  // Per value, the last group that counted it: within one group's run a value counts once.
+  const lastGroup = new Int32Array(counts.length).fill(-1);
+  let g = 0;
+  let local = true;
+  const visit = (v: number): void => {
+    if (lastGroup[v] === g) return;
+    lastGroup[v] = g;
+    if (local) counts[v]++;
+    else pairs!.push(g, v);
+  };
+  for (g = 0; g < groups; g++) {
+    const from = starts[g];
+    const to = starts[g + 1];
+    if (from === to) continue;
+    local = pairs === undefined || isLocal(g);
+    for (let k = from; k < to; k++) valuesOf(sorted[k], visit);
+  }
+}
+
+/** Adds the distinct (group, value) pairs of the ranges (each flat `[g, v, g, v, …]`) to `counts`, one per pair. */
+export function addGroupPairs(lists: readonly (ArrayLike<number> | undefined)[], counts: Uint32Array): void {
+  const seen = new Set<number>();
+  const width = counts.length;
+  for (const list of lists) {
+    if (!list) continue;
+    for (let i = 0; i + 1 < list.length; i += 2) {
+      const key = list[i] * width + list[i + 1];
+      if (seen.has(key)) continue;
+      seen.add(key);
+      counts[list[i + 1]]++;
+    }
+  }
+}
+
+/** The groups across ranges: per group code the summed counts, and the docs without a group. */
+export interface MergedGroups {
+  groupCounts: Uint32Array;
+  ungrouped: number;
+}
+
+/** Sums the ranges' per-group counts (one range: its own array; a range that matched nothing may have none). */
+export function mergeGroupCounts(parts: readonly ({ groupCounts: Uint32Array; ungrouped: number } | undefined)[]): MergedGroups {
+  const present = parts.filter((p) => p !== undefined);
+  let ungrouped = 0;
+  for (const p of present) ungrouped += p.ungrouped;
+  if (present.length === 0) return { groupCounts: new Uint32Array(0), ungrouped };
+  if (present.length === 1) return { groupCounts: present[0].groupCounts, ungrouped };
+  const groupCounts = new Uint32Array(Math.max(...present.map((p) => p.groupCounts.length)));
+  for (const p of present) for (let g = 0; g < p.groupCounts.length; g++) groupCounts[g] += p.groupCounts[g];
+  return { groupCounts, ungrouped };
+}
+
+/** The number of groups: group codes with a matching doc, plus the docs without a group. */
+export function groupTotal(merged: MergedGroups): number {
+  let total = merged.ungrouped;
+  const counts = merged.groupCounts;
+  for (let g = 0; g < counts.length; g++) if (counts[g] > 0) total++;
+  return total;
+}
+
+/**
+ * The ranked docs (best first) with every doc whose group came earlier dropped: the ranges' lists of
+ * representatives merged into one representative per group.
+ */
+export function mergeRepresentatives(ranked: ArrayLike<number>, groupOf: GroupOf, limit: number): Int32Array {
+  const seen = new Set<number>();
+  const out: number[] = [];
+  for (let i = 0; i < ranked.length && out.length < limit; i++) {
+    const d = ranked[i];
+    const g = groupOf(d);
+    if (g >= 0) {
+      if (seen.has(g)) continue;
+      seen.add(g);
+    }
+    out.push(d);
+  }
+  return Int32Array.from(out);
+}
+
+/** The values of text field `fid` a doc has (its dictionary codes), as {@link ValuesOf}. */
+export function textValuesOf(index: CatalogIndex, fid: number): ValuesOf {
+  const column = index.fields[fid].text!;
+  if (column.single) {
+    const single = column.single;
+    return (d, visit) => { if (single[d] >= 0) visit(single[d]); };
+  }
+  const { offsets, codes } = column;
+  return (d, visit) => { for (let j = offsets[d], end = offsets[d + 1]; j < end; j++) visit(codes[j]); };
+}
+
+/** The bucket of bucket field `b` a doc falls in, as {@link ValuesOf} (`b.field` must be a field). */
+export function bucketValuesOf(index: CatalogIndex, b: PlanBuckets): ValuesOf {
+  const { byCode, codes } = numericValues(index.fields[b.field]);
+  const bucketAt = bucketsByCode(byCode, b.bounds);
+  return (d, visit) => {
+    const k = bucketAt[codes[d] + 1];
+    if (k >= 0) visit(k);
+  };
+}
+
+/**
+ * Facet and bucket counts of one range per group (`facetCounts: "groups"`): each aggregation counts the
+ * range's results plus its own near misses (disjunctive facets: `nearMisses[a]`), a bucket field those
+ * of the aggregation it shares them with. Fills `facetCounts`/`bucketCounts` with the groups wholly
+ * inside [lo, hi) and returns the pairs of the others (see {@link countGroupValues}).
+ */
+export function countGroupFacets(
+  index: CatalogIndex, plan: { distinct?: PlanDistinct; aggregationFields: number[]; rangeBuckets: PlanBuckets[] }, lo: number, hi: number,
+  hits: Int32Array, hitCount: number, nearMisses: readonly number[][], facetCounts: Uint32Array[], bucketCounts: Uint32Array[],
+): { facets: Int32Array[]; buckets: Int32Array[] } {
+  const distinct = plan.distinct!;
+  const { groupOf, groups } = groupReader(index, distinct);
+  const whole = lo === 0 && hi >= index.docCount;
+  const isLocal = whole || distinct.field < 0 ? () => true : localGroupTest(index, distinct, lo, hi);
+  const docsFor = (a: number | undefined): { docs: Int32Array; length: number } => {
+    const extra = a === undefined ? [] : nearMisses[a] ?? [];
+    if (extra.length === 0) return { docs: hits, length: hitCount };
+    const docs = new Int32Array(hitCount + extra.length);
+    docs.set(hits.subarray(0, hitCount));
+    docs.set(extra, hitCount);
+    return { docs, length: docs.length };
+  };
+  const count = (a: number | undefined, valuesOf: ValuesOf, counts: Uint32Array): Int32Array => {
+    const pairs: number[] | undefined = whole ? undefined : [];
+    const { docs, length } = docsFor(a);
+    countGroupValues(docs, length, groupOf, groups, valuesOf, counts, isLocal, pairs);
+    return Int32Array.from(pairs ?? []);
+  };
+  const facets = plan.aggregationFields.map((fid, a) => (fid < 0 ? new Int32Array(0) : count(a, textValuesOf(index, fid), facetCounts[a])));
+  const buckets = plan.rangeBuckets.map((b, i) => (b.field < 0 ? new Int32Array(0) : count(b.nearMissAggregation, bucketValuesOf(index, b), bucketCounts[i])));
+  return { facets, buckets };
+}
