@@ -16,7 +16,7 @@ import { proximityBonuses } from './proximity.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 import { addDocToFacetCounts, addDocToRange, pinsInResults, placePins } from './merchandising.js';
 import { addDocToBuckets, bucketsPayload, mergedBucketCounts } from './range-buckets.js';
-import { addGroupPairs, groupReader, groupTotal, mergeGroupCounts, mergeRepresentatives, type GroupOf, type MergedGroups } from './distinct.js';
+import { addGroupPairs, groupReader, mergeGroups, mergeRepresentatives, type GroupOf, type MergedGroups } from './distinct.js';
 
 /**
  * Most buckets one aggregation returns: the largest ones (count descending, then key). A facet on a
@@ -135,7 +135,7 @@ export function rankedDocs(state: CatalogState, plan: SearchPlan, extras: PlanEx
 /** A distinct result's `_variants`: its group's matching products (a product without a group: 1). */
 function variantsOf(grouped: { groupOf: GroupOf; merged: MergedGroups }, doc: number): number {
   const g = grouped.groupOf(doc);
-  return g < 0 ? 1 : Math.max(1, grouped.merged.groupCounts[g] ?? 0);
+  return g < 0 ? 1 : Math.max(1, grouped.merged.countOf(g));
 }
 
 /** Merges range results into the payload. */
@@ -156,13 +156,13 @@ export function assemblePayload(
     // Totals count groups; a pinned product joining the results joins its group (or is a new one),
     // and a placed pin represents its group: the group's ranked representative gives way to it.
     const { groupOf } = groupReader(index, plan.distinct);
-    const merged = mergeGroupCounts(partials.map((p) => p.groups));
-    total = groupTotal(merged);
+    const merged = mergeGroups(partials.map((p) => p.groups), partials.map((p) => p.topDocs), groupOf);
+    total = merged.total;
     const joined = new Set<number>();
     for (const doc of pins.extra) {
       const g = groupOf(doc);
-      if (g < 0 || !(merged.groupCounts[g] > 0)) { total++; joined.add(doc); }
-      if (g >= 0 && g < merged.groupCounts.length) merged.groupCounts[g]++;
+      if (g < 0 || merged.countOf(g) === 0) { total++; joined.add(doc); }
+      if (g >= 0) merged.add(g);
     }
     const pinnedGroups = new Map<number, number>();
     for (const pin of pins.placed) { const g = groupOf(pin.doc); if (g >= 0 && !pinnedGroups.has(g)) pinnedGroups.set(g, pin.doc); }

@@ -101,22 +101,46 @@ export function localGroupTest(index: CatalogIndex, distinct: PlanDistinct, lo: 
   };
 }
 
+// Per-thread scratch of the selection, indexed by group code: the best item of each group and its
+// count. Reused across searches (a fresh pair per search would allocate and fill two arrays the size of
+// the field's dictionary, ~3 MB for 400k styles, and visit every code at the end); only the groups
+// a search touched are read and reset. Used within one synchronous call, so searches never share it.
+let bestScratch = new Int32Array(0);
+let countScratch = new Uint32Array(0);
+
+function scratchFor(groups: number): void {
+  if (bestScratch.length >= groups) return;
+  const size = Math.max(groups, bestScratch.length * 2);
+  bestScratch = new Int32Array(size).fill(-1);
+  countScratch = new Uint32Array(size);
+}
+
+/** What one range tells about its groups (see {@link GroupSelector.finish}). */
+export interface RangeGroups {
+  /** The group codes with a candidate in the range, in first-seen order. */
+  codes: Int32Array;
+  /** The candidates of each of `codes` (same order): the range's share of `_variants`. */
+  counts: Uint32Array;
+  /** Candidates without a group (each one its own group). */
+  ungrouped: number;
+  /** Per representative of `topDocs` (same order): its group's count here (1 without a group). */
+  topCounts: Uint32Array;
+}
+
 /**
  * Group-while-ranking selection over one range: {@link GroupSelector.offer} each candidate (an item the
  * comparator orders: a doc id, or a position in a match list) with its group; {@link GroupSelector.finish}
- * gives the best `limit` group representatives, best first. Also counts the candidates per group.
+ * gives the best `limit` group representatives, best first, and the per-group counts. O(candidates).
  */
 export class GroupSelector {
-  /** Per group code, the candidates offered (the range's share of `_variants`). */
-  readonly groupCounts: Uint32Array;
-  /** Candidates without a group (each one its own group). */
-  ungrouped = 0;
-  private readonly best: Int32Array;
+  private ungrouped = 0;
+  private touched = new Int32Array(64);
+  private touchedCount = 0;
   private readonly top: TopK;
+  private readonly groupOfItem = new Map<number, number>();
 
   constructor(groups: number, limit: number, private readonly before: DocComparator) {
-    this.groupCounts = new Uint32Array(groups);
-    this.best = new Int32Array(groups).fill(-1);
+    scratchFor(groups);
     this.top = new TopK(limit, before);
   }
 
@@ -126,16 +150,39 @@ export class GroupSelector {
       this.top.offer(item);
       return;
     }
-    this.groupCounts[group]++;
-    const b = this.best[group];
-    if (b < 0 || this.before(item, b) < 0) this.best[group] = item;
+    if (countScratch[group]++ === 0) {
+      bestScratch[group] = item;
+      if (this.touchedCount === this.touched.length) {
+        const grown = new Int32Array(this.touched.length * 2);
+        grown.set(this.touched);
+        this.touched = grown;
+      }
+      this.touched[this.touchedCount++] = group;
+      return;
+    }
+    const b = bestScratch[group];
+    if (this.before(item, b) < 0) bestScratch[group] = item;
   }
 
-  /** The best representative of each group offered, the best `limit` of them, best first. */
-  finish(): Int32Array {
-    const { best, top } = this;
-    for (let g = 0; g < best.length; g++) if (best[g] >= 0) top.offer(best[g]);
-    return top.sorted();
+  /** The best representative of each group offered, the best `limit` of them (best first), and the counts; resets the scratch. */
+  finish(): { top: Int32Array; groups: RangeGroups } {
+    const { top, touchedCount } = this;
+    const codes = this.touched.slice(0, touchedCount);
+    const counts = new Uint32Array(touchedCount);
+    for (let i = 0; i < touchedCount; i++) {
+      const g = codes[i];
+      top.offer(bestScratch[g]);
+      this.groupOfItem.set(bestScratch[g], g);
+      counts[i] = countScratch[g];
+    }
+    const best = top.sorted();
+    const topCounts = Uint32Array.from(best, (item) => {
+      const g = this.groupOfItem.get(item);
+      return g === undefined ? 1 : countScratch[g];
+    });
+    for (let i = 0; i < touchedCount; i++) { bestScratch[codes[i]] = -1; countScratch[codes[i]] = 0; }
+    this.groupOfItem.clear();
+    return { top: best, groups: { codes, counts, ungrouped: this.ungrouped, topCounts } };
   }
 }
 
@@ -202,30 +249,53 @@ export function addGroupPairs(lists: readonly (ArrayLike<number> | undefined)[],
   }
 }
 
-/** The groups across ranges: per group code the summed counts, and the docs without a group. */
+/** The groups across ranges, merged on the calling thread. */
 export interface MergedGroups {
-  groupCounts: Uint32Array;
-  ungrouped: number;
+  /** How many groups match: group codes with a match, plus the matches without a group. */
+  total: number;
+  /** The matches of group `g` (0: none). */
+  countOf(g: number): number;
+  /** Counts one more match of group `g` (a pinned product joining the results). */
+  add(g: number): void;
 }
 
-/** Sums the ranges' per-group counts (one range: its own array; a range that matched nothing may have none). */
-export function mergeGroupCounts(parts: readonly ({ groupCounts: Uint32Array; ungrouped: number } | undefined)[]): MergedGroups {
-  const present = parts.filter((p) => p !== undefined);
-  let ungrouped = 0;
-  for (const p of present) ungrouped += p.ungrouped;
-  if (present.length === 0) return { groupCounts: new Uint32Array(0), ungrouped };
-  if (present.length === 1) return { groupCounts: present[0].groupCounts, ungrouped };
-  const groupCounts = new Uint32Array(Math.max(...present.map((p) => p.groupCounts.length)));
-  for (const p of present) for (let g = 0; g < p.groupCounts.length; g++) groupCounts[g] += p.groupCounts[g];
-  return { groupCounts, ungrouped };
-}
-
-/** The number of groups: group codes with a matching doc, plus the docs without a group. */
-export function groupTotal(merged: MergedGroups): number {
-  let total = merged.ungrouped;
-  const counts = merged.groupCounts;
-  for (let g = 0; g < counts.length; g++) if (counts[g] > 0) total++;
-  return total;
+/**
+ * Merges the ranges' groups (`undefined`: a range that matched nothing). One range: its counts are
+ * read where they are (the representatives' from `topCounts`, any other by a scan of `codes`, which
+ * only pinned products need); several: summed into a table by group code.
+ */
+export function mergeGroups(parts: readonly (RangeGroups | undefined)[], topDocs: readonly (Int32Array | undefined)[], groupOf: GroupOf): MergedGroups {
+  const present: { groups: RangeGroups; top: Int32Array }[] = [];
+  parts.forEach((groups, i) => { if (groups) present.push({ groups, top: topDocs[i] ?? new Int32Array(0) }); });
+  let total = 0;
+  for (const { groups } of present) total += groups.ungrouped;
+  const extra = new Map<number, number>();
+  if (present.length <= 1) {
+    const only = present[0]?.groups;
+    const known = new Map<number, number>();
+    if (only) {
+      total += only.codes.length;
+      present[0].top.forEach((d, i) => { const g = groupOf(d); if (g >= 0) known.set(g, only.topCounts[i]); });
+    }
+    const base = (g: number): number => {
+      const k = known.get(g);
+      if (k !== undefined || !only) return k ?? 0;
+      const at = only.codes.indexOf(g);
+      return at < 0 ? 0 : only.counts[at];
+    };
+    return { total, countOf: (g) => base(g) + (extra.get(g) ?? 0), add: (g) => { extra.set(g, (extra.get(g) ?? 0) + 1); } };
+  }
+  let size = 0;
+  for (const { groups } of present) for (const g of groups.codes) if (g + 1 > size) size = g + 1;
+  const table = new Uint32Array(size);
+  for (const { groups } of present) {
+    const { codes, counts } = groups;
+    for (let i = 0; i < codes.length; i++) {
+      if (table[codes[i]] === 0) total++;
+      table[codes[i]] += counts[i];
+    }
+  }
+  return { total, countOf: (g) => (table[g] ?? 0) + (extra.get(g) ?? 0), add: (g) => { extra.set(g, (extra.get(g) ?? 0) + 1); } };
 }
 
 /**

@@ -315,7 +315,8 @@ function selectGroups(
   const { groupOf, groups } = groupReader(index, plan.distinct!);
   const selector = new GroupSelector(groups, plan.limit, before);
   each((item, doc) => selector.offer(item, groupOf(doc)));
-  return { topDocs: selector.finish(), groups: { groupCounts: selector.groupCounts, ungrouped: selector.ungrouped } };
+  const { top, groups: counted } = selector.finish();
+  return { topDocs: top, groups: counted };
 }
 
 // ---- Text: candidates as a compact doc-sorted list with scores ------------------------------

@@ -29,7 +29,7 @@ import { MIN_COMPLETED_WORD, wordSplits } from './unmatched-word.js';
 import { pinnedKind, type FieldTypes } from '../catalog/field-types.js';
 import { queryFieldKind } from './conditions.js';
 import { compileRangeBuckets, type PlanBuckets } from './range-buckets.js';
-import { compileDistinct, type PlanDistinct } from './distinct.js';
+import { compileDistinct, type PlanDistinct, type RangeGroups } from './distinct.js';
 import type { WebsiteSettings } from '../contract/settings-schema.js';
 
 /** The pseudo-field of `sort_fields` that stands for relevance. */
@@ -492,7 +492,7 @@ export interface PartialResult {
    * Distinct searches: the range's matches per group code and those without a group (`topDocs` then
    * holds one representative per group; see distinct.ts).
    */
-  groups?: { groupCounts: Uint32Array; ungrouped: number };
+  groups?: RangeGroups;
   /**
    * Distinct searches counting facets per group: per aggregation and per `rangeBuckets` field, the
    * (group, value) pairs of groups reaching outside the range, flat `[g, v, …]` (their counts are not
