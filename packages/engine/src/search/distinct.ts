@@ -137,10 +137,14 @@ export class GroupSelector {
   private touched = new Int32Array(64);
   private touchedCount = 0;
   private readonly top: TopK;
-  private readonly groupOfItem = new Map<number, number>();
+  // The scratch arrays, held directly: the hot loop reads fields, not module bindings.
+  private readonly best: Int32Array;
+  private readonly count: Uint32Array;
 
   constructor(groups: number, limit: number, private readonly before: DocComparator) {
     scratchFor(groups);
+    this.best = bestScratch;
+    this.count = countScratch;
     this.top = new TopK(limit, before);
   }
 
@@ -150,39 +154,38 @@ export class GroupSelector {
       this.top.offer(item);
       return;
     }
-    if (countScratch[group]++ === 0) {
-      bestScratch[group] = item;
+    const seen = this.count[group]++;
+    if (seen === 0) {
+      this.best[group] = item;
       if (this.touchedCount === this.touched.length) {
         const grown = new Int32Array(this.touched.length * 2);
         grown.set(this.touched);
         this.touched = grown;
       }
       this.touched[this.touchedCount++] = group;
-      return;
-    }
-    const b = bestScratch[group];
-    if (this.before(item, b) < 0) bestScratch[group] = item;
+    } else if (this.before(item, this.best[group]) < 0) this.best[group] = item;
   }
 
-  /** The best representative of each group offered, the best `limit` of them (best first), and the counts; resets the scratch. */
-  finish(): { top: Int32Array; groups: RangeGroups } {
-    const { top, touchedCount } = this;
+  /**
+   * The best representative of each group offered, the best `limit` of them (best first), and the
+   * counts; resets the scratch. `groupOfItem` reads an item's group (only the representatives').
+   */
+  finish(groupOfItem: (item: number) => number): { top: Int32Array; groups: RangeGroups } {
+    const { top, touchedCount, best, count } = this;
     const codes = this.touched.slice(0, touchedCount);
     const counts = new Uint32Array(touchedCount);
     for (let i = 0; i < touchedCount; i++) {
       const g = codes[i];
-      top.offer(bestScratch[g]);
-      this.groupOfItem.set(bestScratch[g], g);
-      counts[i] = countScratch[g];
+      top.offer(best[g]);
+      counts[i] = count[g];
     }
-    const best = top.sorted();
-    const topCounts = Uint32Array.from(best, (item) => {
-      const g = this.groupOfItem.get(item);
-      return g === undefined ? 1 : countScratch[g];
+    const kept = top.sorted();
+    const topCounts = Uint32Array.from(kept, (item) => {
+      const g = groupOfItem(item);
+      return g < 0 ? 1 : count[g];
     });
-    for (let i = 0; i < touchedCount; i++) { bestScratch[codes[i]] = -1; countScratch[codes[i]] = 0; }
-    this.groupOfItem.clear();
-    return { top: best, groups: { codes, counts, ungrouped: this.ungrouped, topCounts } };
+    for (let i = 0; i < touchedCount; i++) { best[codes[i]] = -1; count[codes[i]] = 0; }
+    return { top: kept, groups: { codes, counts, ungrouped: this.ungrouped, topCounts } };
   }
 }
 

@@ -22,7 +22,6 @@ import { addDocToFacetCounts, boostMatches, boostScoresOfRange, hideFromBitset, 
 import { splitBitset, splitMatches } from './disjunctive-facets.js';
 import { addDocToBuckets, countBucketsOfBitset, countBucketsOfDocs, emptyBucketCounts } from './range-buckets.js';
 import { countGroupFacets, GroupSelector, groupReader } from './distinct.js';
-import type { DocComparator } from './top-k.js';
 
 // Declared with the plan it is the result of (merchandising reads it without importing this module).
 export type { PartialResult } from './search-plan.js';
@@ -240,7 +239,11 @@ function collectBitset(
   let groupPairs: PartialResult['groupPairs'];
   if (plan.distinct) {
     const before = makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scores, lo, undefined, index.ordinal);
-    ({ topDocs, groups } = selectGroups(index, plan, before, (offer) => forEachBit(candidates, lo, (d) => offer(d, d))));
+    // Group while ranking: only each group's best candidate competes for the page (see distinct.ts).
+    const { groupOf, groups: groupCount } = groupReader(index, plan.distinct);
+    const selector = new GroupSelector(groupCount, plan.limit, before);
+    forEachBit(candidates, lo, (d) => selector.offer(d, groupOf(d)));
+    ({ top: topDocs, groups } = selector.finish(groupOf));
     if (nearMisses) {
       const hits = new Int32Array(total);
       let k = 0;
@@ -302,21 +305,6 @@ function forEachBit(bits: Uint32Array, lo: number, visit: (doc: number) => void)
       word ^= low;
     }
   }
-}
-
-/**
- * Distinct top-k (see distinct.ts): `each` offers every candidate as (item for the comparator, its doc);
- * the best item of each group competes for the `plan.limit` places. Returns the representatives' docs
- * (items mapped back by the caller when they are positions) and the per-group counts.
- */
-function selectGroups(
-  index: CatalogIndex, plan: SearchPlan, before: DocComparator, each: (offer: (item: number, doc: number) => void) => void,
-): { topDocs: Int32Array; groups: NonNullable<PartialResult['groups']> } {
-  const { groupOf, groups } = groupReader(index, plan.distinct!);
-  const selector = new GroupSelector(groups, plan.limit, before);
-  each((item, doc) => selector.offer(item, groupOf(doc)));
-  const { top, groups: counted } = selector.finish();
-  return { topDocs: top, groups: counted };
 }
 
 // ---- Text: candidates as a compact doc-sorted list with scores ------------------------------
@@ -390,7 +378,10 @@ function collectMatches(
   let positions: Int32Array;
   let groups: PartialResult['groups'];
   if (plan.distinct) {
-    ({ topDocs: positions, groups } = selectGroups(index, plan, before, (offer) => { for (let k = 0; k < total; k++) offer(k, docs[k]); }));
+    const { groupOf, groups: groupCount } = groupReader(index, plan.distinct);
+    const selector = new GroupSelector(groupCount, plan.limit, before);
+    for (let k = 0; k < total; k++) selector.offer(k, groupOf(docs[k]));
+    ({ top: positions, groups } = selector.finish((k) => groupOf(docs[k])));
   } else {
     const top = new TopK(Math.min(plan.limit, total), before);
     for (let k = 0; k < total; k++) top.offer(k);
