@@ -196,12 +196,13 @@ export interface RecommendationIndexStatus {
 /** How a search was asked for, beyond its body. */
 export interface SearchOptions {
   /**
-   * The scope a search key forced on the request (already part of the body's scope): completions
-   * (`payload.suggestions.queries`) are offered only when they have results within it, so a key never
-   * reveals words of products it cannot see. Checking costs a search per completion, which is why only a
-   * forced scope asks for it: a caller's own scope hides nothing from that caller.
+   * The scope a search key forces: every result passes it as well as the body's own scope (both apply,
+   * field by field, as conditions of their own), and completions (`payload.suggestions.queries`) are
+   * offered only when they have results within it, so a key never reveals words of products it cannot
+   * see. Checking costs a search per completion, which is why only a forced scope asks for it: a
+   * caller's own scope hides nothing from that caller.
    */
-  completionsWithin?: ScopeConditions;
+  forcedScope?: ScopeConditions;
 }
 
 export interface Engine {

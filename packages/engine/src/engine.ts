@@ -620,7 +620,7 @@ class AisleEngine implements Engine {
       if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
     }
     const { payload, rankedBy } = await executeRankedSearch(state.catalog, request, {
-      pool: this.pool, settings, rerank: makeReranker(inputs),
+      pool: this.pool, settings, rerank: makeReranker(inputs), forcedScope: options.forcedScope,
       onRuleProblem: (problem) => this.reporter.warn('merchandising-rule', problem, state.config.websiteId),
     });
     // A search's session: its session_id, else its customer_id (an empty one is none).
@@ -634,7 +634,7 @@ class AisleEngine implements Engine {
     // The first page of a query is one search for the log (paging through it is not another).
     if (request.start === 0) this.searchLog.record(request.website_id, { queryId, q: request.q, session, totalResults: payload.total_results });
     // Through a key with a forced scope, a completion is offered only when it has results within it.
-    const scope = options.completionsWithin;
+    const scope = options.forcedScope;
     const hasResults = scope === undefined || Object.keys(scope).length === 0 ? undefined : async (q: string) => {
       const found = await executeSearch(state.catalog, { website_id: request.website_id, client: request.client, q, scope, start: 0, size: 0 }, { settings });
       // Products matching only some of the words are a fallback, not results of the completion.

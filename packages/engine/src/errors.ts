@@ -30,6 +30,11 @@ export const ErrorCodes = {
   COUPON_NOT_FOUND: { status: 404 },
   /** The coupon was already marked as used. */
   COUPON_ALREADY_USED: { status: 409 },
+  /**
+   * A purchase replays an orderId the website already holds with other content: nothing of the request
+   * was stored; `problem` names each such order under its `events[i].OrderId` path.
+   */
+  ORDER_CONFLICT: { status: 409 },
   /** A product feed, product batch or bulk delete is malformed (a field error names the field). */
   CATALOG_BAD_INPUT: { status: 400, subject: 'catalog' },
   /** A snapshot file is missing, truncated or of another format version. */

@@ -166,7 +166,9 @@ function eventEndpoint(kind: 'purchases' | 'views', operationId: string, summary
       method: 'POST', operationId, tag: 'events', summary, auth: 'website',
       body: { mediaTypes: JSON_BODY, schema, validate: false },
       responses: { 202: { description: 'Accepted (durable).', schema: 'EventAck' } },
-      errors: EVENT_ERRORS,
+      errors: kind === 'purchases'
+        ? { ...EVENT_ERRORS, 409: 'An orderId already recorded with other content (named under its events[i].OrderId path); nothing of the request was stored. A replay with the same content answers 202 with the first transactionId.' }
+        : EVENT_ERRORS,
       handler: h.events(kind),
     }],
   };

@@ -9,7 +9,7 @@ import type {
   AttributionReportParams, BundleRequest, ClickRequest, RecommendationReportParams, CouponIssue, CouponParams, LoadSummary, ProductsParams, PurchaseRequest,
   RecommendParams, SearchReportParams, SearchRequest, ViewRequest,
 } from '@aisle/engine';
-import { applyForcedScope, MAX_BULK_DELETE_BYTES, MAX_BULK_DELETE_REFIDS, restrictFacetBuckets } from '@aisle/engine';
+import { MAX_BULK_DELETE_BYTES, MAX_BULK_DELETE_REFIDS, restrictFacetBuckets, SETTINGS_MAX_ARRAY_ITEMS } from '@aisle/engine';
 import { peekBodyStream, readJsonBody, requireMediaType, type BodyLimits } from './body.js';
 import { describeAjvError } from './codecs.js';
 import { corsHeaders } from './cors.js';
@@ -82,9 +82,9 @@ export const search: Handler = async (ctx, state) => {
   if (body.website_id !== websiteId) {
     throw new HttpError('TOKEN_WRONG_WEBSITE', { websiteId: body.website_id }, { key: 'Authorization' });
   }
+  // A key's forced scope applies beside the caller's own (both, as conditions of their own: engine SearchOptions).
   const forced = ctx.searchKey?.scope;
-  if (forced) body.scope = applyForcedScope(forced, body.scope);
-  const response = await state.engine.search(body, forced ? { completionsWithin: forced } : {});
+  const response = await state.engine.search(body, forced ? { forcedScope: forced } : {});
   if (forced) {
     const aggregations = restrictFacetBuckets(response.payload.aggregations, forced, body.disjunctive_facets);
     if (aggregations !== undefined) response.payload = { ...response.payload, aggregations };
@@ -261,7 +261,9 @@ export const getSettings: Handler = async (ctx, state) => {
  */
 export const updateSettings: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
-  const body = await readBody<unknown>(ctx, state);
+  // The settings schema bounds every array (10,000 synonyms…): the listener's array limit is raised to
+  // its largest bound (never lowered), so what the documents say a website may hold is what HTTP takes.
+  const body = await readBody<unknown>(ctx, state, { ...state.limits, maxArrayLength: Math.max(state.limits.maxArrayLength, SETTINGS_MAX_ARRAY_ITEMS) });
   commitPoint(ctx);
   reply(ctx, state, 200, await state.engine.updateSettings(websiteId, body, { merge: ctx.req.method === 'PATCH' }));
 };

@@ -7,7 +7,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogState } from '../catalog/catalog-index.js';
 import type { WebsiteSettings } from '../config.js';
-import type { SearchPayload, SearchRequest } from '../types.js';
+import type { ScopeConditions, SearchPayload, SearchRequest } from '../types.js';
 import { assemblePayload, rankedDocs } from './assemble-payload.js';
 import { resolveRelevance, type ResolvedRelevance } from './relevance-settings.js';
 import { runPartial, type PartialResult } from './run-partial.js';
@@ -41,6 +41,12 @@ export interface SearchContext {
    * no longer fits a field's kind), once per settings version; the boost is skipped for the search.
    */
   onRuleProblem?: (problem: Error) => void;
+  /**
+   * A search key's forced scope: every result passes it as well as the request's own scope. Compiled
+   * as conditions of their own (never merged into the request's: on a multi-valued field no one
+   * condition states "has b and not a"), never held back for disjunctive facets.
+   */
+  forcedScope?: ScopeConditions;
 }
 
 /** A search's payload and the semantic model that took part in ranking it, if any. */
@@ -129,7 +135,7 @@ async function runSearch(catalog: Catalog, asked: SearchRequest, context: Search
   relevance.synonyms = [...(catalog.options.synonyms ?? []), ...relevance.synonyms];
   const rules = { rules: settings?.rules, now: context.now ?? Date.now() };
   const compile = (options?: { widenTypos?: boolean }): { plan: SearchPlan; extras: PlanExtras } => {
-    const compiled = compileSearchPlan(state, request, relevance, { ...options, rules, fieldTypes: settings?.fields, distinct: settings?.distinct });
+    const compiled = compileSearchPlan(state, request, relevance, { ...options, rules, fieldTypes: settings?.fields, forcedScope: context.forcedScope, distinct: settings?.distinct });
     for (const problem of compiled.extras.ruleProblems ?? []) context.onRuleProblem?.(problem);
     return compiled;
   };

@@ -9,7 +9,7 @@ import type { FieldTypes } from '../catalog/field-types.js';
 import type { CatalogState } from '../catalog/catalog-index.js';
 import type { MerchandisingRule } from '../config.js';
 import { fieldError } from '../errors.js';
-import type { SearchRequest } from '../types.js';
+import type { ScopeConditions, SearchRequest } from '../types.js';
 import { compileCondition, conditionCost, parseScope, type PlanCondition } from './conditions.js';
 import type { PlanDisjunctive } from './conditions.js';
 import { compileMerchandising, type PlanMerch } from './merchandising.js';
@@ -35,11 +35,11 @@ export interface PlanFilters {
 }
 
 /**
- * Compiles the scope, disjunctive holds and merchandising of `request` (whose aggregations already
+ * Compiles the scope (and a search key's `forced` scope), disjunctive holds and merchandising of `request` (whose aggregations already
  * list its disjunctive facets, see `withDisjunctiveAggregations`). Throws `SEARCH_BAD_REQUEST` naming
  * the first scope condition that does not fit its field's kind (`fieldTypes`: the pinned types).
  */
-export function compileFilters(state: CatalogState, request: SearchRequest, rules: RulesInForce, fieldTypes?: FieldTypes): PlanFilters {
+export function compileFilters(state: CatalogState, request: SearchRequest, rules: RulesInForce, fieldTypes?: FieldTypes, forced?: ScopeConditions): PlanFilters {
   const disjunctiveFields = new Set(request.disjunctive_facets ?? []);
   const conditions: PlanCondition[] = [];
   const disjunctive: PlanDisjunctive[] = [];
@@ -63,6 +63,13 @@ export function compileFilters(state: CatalogState, request: SearchRequest, rule
       disjunctive.push({ condition: held, aggregations });
     } else if (compiled.is === 'condition') conditions.push(compiled.condition);
     else matchNothing = true;
+  }
+  // A search key's forced scope: hard conditions of their own, ANDed with the request's (see SearchContext.forcedScope).
+  for (const { field, condition } of parseScope(forced)) {
+    const compiled = compileCondition(state, field, condition, fieldTypes);
+    if (compiled.is === 'mismatch') throw fieldError('SEARCH_BAD_REQUEST', `scope.${field}`, `(the search key's scope) ${compiled.problem}`);
+    if (compiled.is === 'condition') conditions.push(compiled.condition);
+    else if (compiled.is === 'nothing') matchNothing = someNothing = true;
   }
   conditions.sort((a, b) => conditionCost(a) - conditionCost(b));
   const compiled = compileMerchandising(state, request, rules.rules, rules.now);

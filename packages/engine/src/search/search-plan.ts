@@ -15,7 +15,7 @@ import { ensureNumericOrder, ensureTextSortRanks } from '../catalog/columns/text
 import { tokenize } from '../catalog/full-text/tokenizer.js';
 import { liveDocCount, liveDocFreq, liveFieldKind, liveLengthAverages } from '../catalog/changes/tombstones.js';
 import { fieldError } from '../errors.js';
-import type { SearchRequest } from '../types.js';
+import type { ScopeConditions, SearchRequest } from '../types.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 import { popcount32 } from '../catalog/columns/bitset.js';
 import { allowedEdits, boundedOsaDistance } from './typo.js';
@@ -362,7 +362,7 @@ function synonymTargetsPerWord(words: readonly string[], rules: readonly Synonym
  */
 export function compileSearchPlan(
   state: CatalogState, request: SearchRequest, settings: ResolvedRelevance = resolveRelevance(undefined),
-  options: { widenTypos?: boolean; rules?: RulesInForce; fieldTypes?: FieldTypes; distinct?: WebsiteSettings['distinct'] } = {},
+  options: { widenTypos?: boolean; rules?: RulesInForce; fieldTypes?: FieldTypes; forcedScope?: ScopeConditions; distinct?: WebsiteSettings['distinct'] } = {},
 ): { plan: SearchPlan; extras: PlanExtras } {
   const fieldTypes = options.fieldTypes;
   const { index } = state;
@@ -388,7 +388,7 @@ export function compileSearchPlan(
     planWords.push(planWord);
   });
   // A word matching no term at all is dropped at once (see SearchPlan.minWords); none left: no match.
-  const filters = compileFilters(state, request, options.rules ?? { now: 0 }, fieldTypes);
+  const filters = compileFilters(state, request, options.rules ?? { now: 0 }, fieldTypes, options.forcedScope);
   const { conditions, disjunctive, merch } = filters;
   const matchNothing = (words.length > 0 && wordsWithTerms === 0) || filters.matchNothing;
   const fieldWeights = index.fullText.fieldIds.map((fid) => {
