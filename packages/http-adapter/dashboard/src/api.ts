@@ -84,7 +84,8 @@ export type ProductRecord = { refId: string } & Record<string, unknown>;
 /**
  * The catalog records of `refIds`, by refId, in one search with the search key (an empty query scoped to
  * the refIds: recommendation and bundle answers carry refIds only). RefIds the catalog no longer holds
- * are absent from the map.
+ * are absent from the map. `distinct: false`: every variant of a style is a record of its own (a website
+ * with `settings.distinct` would otherwise answer one product per style).
  */
 export async function productsByRef(conn: Connection, refIds: readonly string[]): Promise<Map<string, ProductRecord>> {
   const unique = [...new Set(refIds)];
@@ -92,7 +93,7 @@ export async function productsByRef(conn: Connection, refIds: readonly string[])
   const answer = await getJson<{ payload: { result: ProductRecord[] } }>('/v1.4/search', {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${conn.searchKey}` },
-    body: JSON.stringify({ website_id: conn.site.websiteId, client: conn.site.client, q: '', start: 0, size: unique.length, scope: { refId: unique } }),
+    body: JSON.stringify({ website_id: conn.site.websiteId, client: conn.site.client, q: '', start: 0, size: unique.length, scope: { refId: unique }, distinct: false }),
   });
   return new Map(answer.payload.result.map((p) => [p.refId, p]));
 }
