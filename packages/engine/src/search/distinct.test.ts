@@ -3,7 +3,8 @@ import { Catalog } from '../catalog/catalog.js';
 import type { WebsiteSettings } from '../config.js';
 import { isAisleError } from '../errors.js';
 import type { Product, SearchRequest } from '../types.js';
-import { countGroupValues, mergeRepresentatives } from './distinct.js';
+import fc from 'fast-check';
+import { countGroupValues, mergeRepresentatives, selectGroups } from './distinct.js';
 import { executeSearch } from './execute-search.js';
 
 const request = (extra: Partial<SearchRequest> = {}): SearchRequest => ({ website_id: 'w', client: 'c', q: '', start: 0, size: 20, ...extra });
@@ -103,5 +104,27 @@ describe('mergeRepresentatives', () => {
   it('keeps the first doc of each group, ungrouped docs all', () => {
     const group = [5, 5, -1, 6, -1, 6];
     expect([...mergeRepresentatives([1, 0, 2, 5, 4, 3], (d) => group[d], 10)]).toEqual([1, 2, 5, 4]);
+  });
+});
+
+describe('selectGroups', () => {
+  it('keeps the best limit groups by their best candidate, as sorting every candidate and keeping first members would', () => {
+    fc.assert(fc.property(
+      fc.array(fc.tuple(fc.integer({ min: -1, max: 6 }), fc.integer({ min: 0, max: 9 })), { maxLength: 60 }), fc.integer({ min: 0, max: 8 }),
+      (rows, limit) => {
+        const docs = Int32Array.from(rows, (_, i) => i);
+        const group = rows.map(([g]) => g);
+        const score = rows.map(([, s]) => s);
+        const before = (a: number, b: number) => score[b] - score[a] || a - b; // score desc, then doc
+        const { top, groups } = selectGroups(docs, docs.length, false, (d) => group[d], 7, limit, before);
+        const sorted = [...docs].sort(before);
+        const seen = new Set<number>();
+        const expected = sorted.filter((d) => group[d] < 0 || (!seen.has(group[d]) && seen.add(group[d]) !== undefined)).slice(0, limit);
+        expect([...top]).toEqual(expected);
+        expect([...groups.topCounts]).toEqual(expected.map((d) => (group[d] < 0 ? 1 : group.filter((g) => g === group[d]).length)));
+        expect(groups.ungrouped).toBe(group.filter((g) => g < 0).length);
+        expect(new Set(groups.codes).size).toBe(new Set(group.filter((g) => g >= 0)).size);
+      },
+    ), { numRuns: 500 });
   });
 });

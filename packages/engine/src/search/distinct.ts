@@ -3,9 +3,9 @@
  * (a style id shared by a product's sizes and colours). Executed inside the columnar plan, never by
  * post-filtering hits:
  *
- * - *Ranking.* While a range's candidates are visited, each one is compared with the best doc seen
- *   so far of its group (the field's dictionary code, read from the column) and only the best of each
- *   group is offered to the top-k ({@link GroupSelector}). The top-k of the union of ranges is then
+ * - *Ranking.* While a range's candidates are visited, a bounded heap keeps the best `limit` groups,
+ *   each by its best candidate so far (the group is the field's dictionary code, read from the column;
+ *   {@link selectGroups}). The top-k of the union of ranges is then
  *   the top-k of the ranges' representatives with duplicate groups dropped (a group's global best is
  *   its range's best, and fewer than `limit` groups rank ahead of it in that range), so the pool's
  *   ranges merge exactly ({@link mergeRepresentatives}).
@@ -25,7 +25,7 @@ import type { CatalogIndex, CatalogState, TextColumn } from '../catalog/catalog-
 import type { DistinctSettings, WebsiteSettings } from '../contract/settings-schema.js';
 import { fieldError } from '../errors.js';
 import type { SearchRequest } from '../types.js';
-import { TopK, type DocComparator } from './top-k.js';
+import type { DocComparator } from './top-k.js';
 import { numericValues } from '../catalog/columns/numeric-column.js';
 import { tailIndex } from '../catalog/columns/text-column.js';
 import { bucketsByCode, type PlanBuckets } from './range-buckets.js';
@@ -101,21 +101,19 @@ export function localGroupTest(index: CatalogIndex, distinct: PlanDistinct, lo: 
   };
 }
 
-// Per-thread scratch of the selection, indexed by group code: the best item of each group and its
-// count. Reused across searches (a fresh pair per search would allocate and fill two arrays the size of
-// the field's dictionary, ~3 MB for 400k styles, and visit every code at the end); only the groups
-// a search touched are read and reset. Used within one synchronous call, so searches never share it.
-let bestScratch = new Int32Array(0);
-let countScratch = new Uint32Array(0);
+// Per-thread scratch of the selection, indexed by group code: `[2g]` the candidates of group g seen so
+// far, `[2g + 1]` 1 + its place in the top-k heap (0: not there). Interleaved so a candidate touches one
+// cache line. Reused across searches (a fresh table per search would allocate and fill an array twice
+// the size of the field's dictionary, megabytes at 1M products); only the groups a search touched are
+// reset. Used within one synchronous call, so searches never share it.
+let scratch = new Int32Array(0);
 
-function scratchFor(groups: number): void {
-  if (bestScratch.length >= groups) return;
-  const size = Math.max(groups, bestScratch.length * 2);
-  bestScratch = new Int32Array(size).fill(-1);
-  countScratch = new Uint32Array(size);
+function scratchFor(groups: number): Int32Array {
+  if (scratch.length < 2 * groups) scratch = new Int32Array(Math.max(2 * groups, 2 * scratch.length));
+  return scratch;
 }
 
-/** What one range tells about its groups (see {@link GroupSelector.finish}). */
+/** What one range tells about its groups (see {@link selectGroups}). */
 export interface RangeGroups {
   /** The group codes with a candidate in the range, in first-seen order. */
   codes: Int32Array;
@@ -123,70 +121,96 @@ export interface RangeGroups {
   counts: Uint32Array;
   /** Candidates without a group (each one its own group). */
   ungrouped: number;
-  /** Per representative of `topDocs` (same order): its group's count here (1 without a group). */
+  /** Per representative of the top (same order): its group's count here (1 without a group). */
   topCounts: Uint32Array;
 }
 
 /**
- * Group-while-ranking selection over one range: {@link GroupSelector.offer} each candidate (an item the
- * comparator orders: a doc id, or a position in a match list) with its group; {@link GroupSelector.finish}
- * gives the best `limit` group representatives, best first, and the per-group counts. O(candidates).
+ * Group-while-ranking selection over one range's candidates: the best `limit` groups by their best
+ * candidate, best first, each represented by that candidate; and the candidates per group.
+ *
+ * One pass, a bounded heap whose entries are distinct groups (the worst at the root). A candidate that
+ * does not beat the root is out at once (its group has `limit` better groups already; the root only
+ * gets better); one that does replaces its group's entry when it is better than it, else takes the
+ * root's place. An evicted group may come back with a later, better candidate, which is then its best
+ * so far. So each candidate costs a counter and, mostly, one comparison, as in an ordinary top-k.
+ *
+ * `docs[0, length)` are the candidates' docs; the comparator orders items: the index `k` when
+ * `itemIsIndex` (a match list, whose scores are by position), else the doc itself (a bitset range).
  */
-export class GroupSelector {
-  private ungrouped = 0;
-  private touched = new Int32Array(64);
-  private touchedCount = 0;
-  private readonly top: TopK;
-  // The scratch arrays, held directly: the hot loop reads fields, not module bindings.
-  private readonly best: Int32Array;
-  private readonly count: Uint32Array;
-
-  constructor(groups: number, limit: number, private readonly before: DocComparator) {
-    scratchFor(groups);
-    this.best = bestScratch;
-    this.count = countScratch;
-    this.top = new TopK(limit, before);
-  }
-
-  offer(item: number, group: number): void {
-    if (group < 0) {
-      this.ungrouped++;
-      this.top.offer(item);
-      return;
+export function selectGroups(
+  docs: Int32Array, length: number, itemIsIndex: boolean, groupOf: GroupOf, groups: number, limit: number, before: DocComparator,
+): { top: Int32Array; groups: RangeGroups } {
+  const slots = scratchFor(groups);
+  let touched = new Int32Array(Math.max(1, Math.min(groups, length)));
+  let touchedCount = 0;
+  let ungrouped = 0;
+  const heap = new Int32Array(Math.max(0, limit));
+  const heapGroup = new Int32Array(Math.max(0, limit));
+  let size = 0;
+  const place = (i: number, item: number, g: number): void => {
+    heap[i] = item;
+    heapGroup[i] = g;
+    if (g >= 0) slots[(g << 1) + 1] = i + 1;
+  };
+  const siftUp = (i: number, item: number, g: number): void => {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (before(heap[parent], item) >= 0) break; // the parent is worse: in place
+      place(i, heap[parent], heapGroup[parent]);
+      i = parent;
     }
-    const seen = this.count[group]++;
-    if (seen === 0) {
-      this.best[group] = item;
-      if (this.touchedCount === this.touched.length) {
-        const grown = new Int32Array(this.touched.length * 2);
-        grown.set(this.touched);
-        this.touched = grown;
+    place(i, item, g);
+  };
+  const siftDown = (i: number, item: number, g: number): void => {
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= size) break;
+      const r = l + 1;
+      const worse = r < size && before(heap[l], heap[r]) < 0 ? r : l;
+      if (before(heap[worse], item) <= 0) break;
+      place(i, heap[worse], heapGroup[worse]);
+      i = worse;
+    }
+    place(i, item, g);
+  };
+  for (let k = 0; k < length; k++) {
+    const doc = docs[k];
+    const g = groupOf(doc);
+    const item = itemIsIndex ? k : doc;
+    if (g < 0) ungrouped++;
+    else if (slots[g << 1]++ === 0) {
+      if (touchedCount === touched.length) {
+        const grown = new Int32Array(touched.length * 2);
+        grown.set(touched);
+        touched = grown;
       }
-      this.touched[this.touchedCount++] = group;
-    } else if (this.before(item, this.best[group]) < 0) this.best[group] = item;
-  }
-
-  /**
-   * The best representative of each group offered, the best `limit` of them (best first), and the
-   * counts; resets the scratch. `groupOfItem` reads an item's group (only the representatives').
-   */
-  finish(groupOfItem: (item: number) => number): { top: Int32Array; groups: RangeGroups } {
-    const { top, touchedCount, best, count } = this;
-    const codes = this.touched.slice(0, touchedCount);
-    const counts = new Uint32Array(touchedCount);
-    for (let i = 0; i < touchedCount; i++) {
-      const g = codes[i];
-      top.offer(best[g]);
-      counts[i] = count[g];
+      touched[touchedCount++] = g;
     }
-    const kept = top.sorted();
-    const topCounts = Uint32Array.from(kept, (item) => {
-      const g = groupOfItem(item);
-      return g < 0 ? 1 : count[g];
-    });
-    for (let i = 0; i < touchedCount; i++) { best[codes[i]] = -1; count[codes[i]] = 0; }
-    return { top: kept, groups: { codes, counts, ungrouped: this.ungrouped, topCounts } };
+    if (limit === 0) continue;
+    if (size === limit && before(item, heap[0]) >= 0) continue; // not better than the worst kept group
+    const at = g < 0 ? 0 : slots[(g << 1) + 1];
+    if (at > 0) {
+      // Its group is kept: the better of the two represents it (a better entry moves away from the root).
+      if (before(item, heap[at - 1]) < 0) siftDown(at - 1, item, g);
+    } else if (size < limit) siftUp(size++, item, g);
+    else {
+      if (heapGroup[0] >= 0) slots[(heapGroup[0] << 1) + 1] = 0;
+      siftDown(0, item, g);
+    }
   }
+  const order = Array.from({ length: size }, (_, i) => i).sort((a, b) => before(heap[a], heap[b]));
+  const top = Int32Array.from(order, (i) => heap[i]);
+  const topCounts = Uint32Array.from(order, (i) => (heapGroup[i] < 0 ? 1 : slots[heapGroup[i] << 1]));
+  const codes = touched.slice(0, touchedCount);
+  const counts = new Uint32Array(touchedCount);
+  for (let i = 0; i < touchedCount; i++) {
+    const at = codes[i] << 1;
+    counts[i] = slots[at];
+    slots[at] = 0;
+    slots[at + 1] = 0;
+  }
+  return { top, groups: { codes, counts, ungrouped, topCounts } };
 }
 
 /** Calls `visit(value)` for each value of `doc` counted by one aggregation (facet codes, a bucket, a path node…). */

@@ -21,7 +21,7 @@ import { numericValues, type NumericValues } from '../catalog/columns/numeric-co
 import { addDocToFacetCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
 import { splitBitset, splitMatches } from './disjunctive-facets.js';
 import { addDocToBuckets, countBucketsOfBitset, countBucketsOfDocs, emptyBucketCounts } from './range-buckets.js';
-import { countGroupFacets, GroupSelector, groupReader } from './distinct.js';
+import { countGroupFacets, groupReader, selectGroups } from './distinct.js';
 
 // Declared with the plan it is the result of (merchandising reads it without importing this module).
 export type { PartialResult } from './search-plan.js';
@@ -241,15 +241,11 @@ function collectBitset(
     const before = makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scores, lo, undefined, index.ordinal);
     // Group while ranking: only each group's best candidate competes for the page (see distinct.ts).
     const { groupOf, groups: groupCount } = groupReader(index, plan.distinct);
-    const selector = new GroupSelector(groupCount, plan.limit, before);
-    forEachBit(candidates, lo, (d) => selector.offer(d, groupOf(d)));
-    ({ top: topDocs, groups } = selector.finish(groupOf));
-    if (nearMisses) {
-      const hits = new Int32Array(total);
-      let k = 0;
-      forEachBit(candidates, lo, (d) => { hits[k++] = d; });
-      groupPairs = countGroupFacets(index, plan, lo, hi, hits, k, nearMisses, facetCounts, bucketCounts);
-    }
+    const hits = new Int32Array(total);
+    let k = 0;
+    forEachBit(candidates, lo, (d) => { hits[k++] = d; });
+    ({ top: topDocs, groups } = selectGroups(hits, k, false, groupOf, groupCount, plan.limit, before));
+    if (nearMisses) groupPairs = countGroupFacets(index, plan, lo, hi, hits, k, nearMisses, facetCounts, bucketCounts);
   } else if (limit === 0) topDocs = new Int32Array(0);
   else if (plan.sort.length === 0 && !scores && !index.ordinal) {
     // Insertion order: the first `limit` candidates.
@@ -379,9 +375,7 @@ function collectMatches(
   let groups: PartialResult['groups'];
   if (plan.distinct) {
     const { groupOf, groups: groupCount } = groupReader(index, plan.distinct);
-    const selector = new GroupSelector(groupCount, plan.limit, before);
-    for (let k = 0; k < total; k++) selector.offer(k, groupOf(docs[k]));
-    ({ top: positions, groups } = selector.finish((k) => groupOf(docs[k])));
+    ({ top: positions, groups } = selectGroups(docs, total, true, groupOf, groupCount, plan.limit, before));
   } else {
     const top = new TopK(Math.min(plan.limit, total), before);
     for (let k = 0; k < total; k++) top.offer(k);
