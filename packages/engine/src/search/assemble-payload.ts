@@ -156,7 +156,7 @@ export function assemblePayload(
     // Totals count groups; a pinned product joining the results joins its group (or is a new one),
     // and a placed pin represents its group: the group's ranked representative gives way to it.
     const { groupOf } = groupReader(index, plan.distinct);
-    const merged = mergeGroups(partials.map((p) => p.groups), partials.map((p) => p.topDocs), groupOf);
+    const merged = mergeGroups(partials.map((p) => p.groups), partials.map((p) => p.topDocs), groupOf, (plan.merch?.pins ?? []).map((p) => p.doc));
     total = merged.total;
     const joined = new Set<number>();
     for (const doc of pins.extra) {

@@ -116,7 +116,7 @@ describe('selectGroups', () => {
         const group = rows.map(([g]) => g);
         const score = rows.map(([, s]) => s);
         const before = (a: number, b: number) => score[b] - score[a] || a - b; // score desc, then doc
-        const { top, groups } = selectGroups(docs, docs.length, false, (d) => group[d], 7, limit, before);
+        const { top, groups } = selectGroups(docs, docs.length, false, (d) => group[d], 7, limit, before, { split: true });
         const sorted = [...docs].sort(before);
         const seen = new Set<number>();
         const expected = sorted.filter((d) => group[d] < 0 || (!seen.has(group[d]) && seen.add(group[d]) !== undefined)).slice(0, limit);
@@ -124,6 +124,7 @@ describe('selectGroups', () => {
         expect([...groups.topCounts]).toEqual(expected.map((d) => (group[d] < 0 ? 1 : group.filter((g) => g === group[d]).length)));
         expect(groups.ungrouped).toBe(group.filter((g) => g < 0).length);
         expect(new Set(groups.codes).size).toBe(new Set(group.filter((g) => g >= 0)).size);
+        expect(groups.touched).toBe(groups.codes!.length);
       },
     ), { numRuns: 500 });
   });

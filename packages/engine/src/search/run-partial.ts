@@ -244,7 +244,7 @@ function collectBitset(
     const hits = new Int32Array(total);
     let k = 0;
     forEachBit(candidates, lo, (d) => { hits[k++] = d; });
-    ({ top: topDocs, groups } = selectGroups(hits, k, false, groupOf, groupCount, plan.limit, before));
+    ({ top: topDocs, groups } = selectGroups(hits, k, false, groupOf, groupCount, plan.limit, before, groupOptions(index, plan, lo, hi)));
     if (nearMisses) groupPairs = countGroupFacets(index, plan, lo, hi, hits, k, nearMisses, facetCounts, bucketCounts);
   } else if (limit === 0) topDocs = new Int32Array(0);
   else if (plan.sort.length === 0 && !scores && !index.ordinal) {
@@ -289,6 +289,11 @@ function collectBitset(
     ...(groups && { groups }),
     ...(groupPairs && { groupPairs }),
   };
+}
+
+/** How a range's groups are reported: with their codes when the catalog is split over ranges; the pinned products' group counts. */
+function groupOptions(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number): { split: boolean; countsOf?: number[] } {
+  return { split: !(lo === 0 && hi >= index.docCount), countsOf: plan.merch?.pins.map((p) => p.doc) };
 }
 
 /** Calls `visit` with each doc of a bitset over [lo, …), ascending. */
@@ -375,7 +380,7 @@ function collectMatches(
   let groups: PartialResult['groups'];
   if (plan.distinct) {
     const { groupOf, groups: groupCount } = groupReader(index, plan.distinct);
-    ({ top: positions, groups } = selectGroups(docs, total, true, groupOf, groupCount, plan.limit, before));
+    ({ top: positions, groups } = selectGroups(docs, total, true, groupOf, groupCount, plan.limit, before, groupOptions(index, plan, lo, hi)));
   } else {
     const top = new TopK(Math.min(plan.limit, total), before);
     for (let k = 0; k < total; k++) top.offer(k);
