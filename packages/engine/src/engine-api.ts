@@ -77,7 +77,7 @@ export interface CouponUseResult {
 
 /** A coupon issued through the admin API (bound customer: when absent, the first purchase carrying the code binds it). */
 export type { CouponIssue } from './contract/schemas.js';
-import type { CouponIssue } from './contract/schemas.js';
+import type { CouponIssue, SettingsPreview } from './contract/schemas.js';
 import type { AttributionReportParams, RecommendationReportParams, SearchReportParams } from './contract/query-schemas.js';
 
 /** Counters of one website. */
@@ -248,6 +248,14 @@ export interface Engine {
    * Returns the settings as {@link Engine.getSettings} does.
    */
   updateSettings(websiteId: string, settings: unknown, options?: { merge?: boolean }): Promise<WebsiteSettings>;
+  /**
+   * A ranking preview: the body's `search` (a search request without website_id and client) ranked under
+   * the settings in force and under them with the body's `settings` merged in exactly as
+   * {@link Engine.updateSettings} with `merge` would merge them (same checks, same errors), nothing
+   * stored, and the search neither logged nor remembered for clicks. Throws `PREVIEW_BAD_REQUEST`
+   * naming a bad field of the body outside `settings`.
+   */
+  previewSettings(websiteId: string, body: unknown): Promise<SettingsPreview>;
   /** A recommendation method (segment as in the spec) with its parsed query parameters. */
   recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse>;
   /** The bundle call; the body is validated at run time (throws `AisleError`). */

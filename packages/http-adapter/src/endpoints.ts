@@ -405,6 +405,23 @@ export const endpoints = {
       },
     ],
   },
+  settingsPreview: {
+    path: '/admin/v1/websites/{websiteId}/settings/preview', pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false,
+    operations: [{
+      method: 'POST', operationId: 'previewSettings', tag: 'admin', auth: 'admin',
+      summary: 'Rank one search under the settings in force and under them with a change merged in (as PATCH …/settings would merge it); nothing is stored.',
+      description: 'The change is validated as the PATCH would validate it (400 naming the key, 409 for pinned field types stored products '
+        + 'do not fit); the search is neither logged nor remembered for clicks (its pages carry no query id). See docs/http-api.md, "Ranking preview".',
+      // The engine validates the body (its settings after the merge, as a PATCH): errors carry the engine's paths.
+      body: { mediaTypes: JSON_BODY, schema: 'SettingsPreviewRequest', validate: false },
+      responses: { 200: { description: 'Both pages and every product\'s positions.', schema: 'SettingsPreview' } },
+      errors: adminErrors({
+        400: 'A bad field of the search (named as search.<field>), an unknown top-level key, or invalid settings after the merge (named as settings.<key>).',
+        ...FIELD_TYPES_CONFLICT, ...JSON_BODY_ERRORS,
+      }),
+      handler: h.previewSettings,
+    }],
+  },
   healthz: {
     path: '/healthz', errorShape: 'envelope', cors: false,
     operations: [{

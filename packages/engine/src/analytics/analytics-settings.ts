@@ -18,7 +18,9 @@ export const DEFAULT_EVENT_RETENTION_DAYS: Readonly<Required<EventRetentionDays>
 
 /** The suggestion settings in force, defaults filled in. */
 export function suggestionSettingsOf(settings: WebsiteSettings | undefined): Required<SuggestionSettings> {
-  return { ...DEFAULT_SUGGESTION_SETTINGS, exclude: [], ...settings?.suggestions };
+  // The default's empty exclude list is shared (it is only read): a new [] on every search missed the
+  // compiled-phrases cache (suggestion-filters.ts, keyed by the list) and added a WeakMap entry per search.
+  return { ...DEFAULT_SUGGESTION_SETTINGS, ...settings?.suggestions };
 }
 
 /** The retention in force per kind, defaults filled in. */

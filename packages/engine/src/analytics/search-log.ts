@@ -33,7 +33,9 @@ import { AisleError, ValidationError } from '../errors.js';
 import { problemDetails } from '../events/validate-common.js';
 import { mergeSuggestions, vocabularyCompletions } from '../search/query-suggestions.js';
 import { hourOf } from '../store/analytics-rows.js';
-import type { AnalyticsBatch, AnalyticsKind, LoggedResponse, QuerySession, ResponseOutcome, RollupDelta, RollupWindow, Store } from '../store/store.js';
+import type {
+  AnalyticsBatch, AnalyticsKind, LoggedResponse, QuerySession, ResponseOutcome, RollupCounter, RollupCounters, RollupDelta, RollupWindow, Store,
+} from '../store/store.js';
 import { CompletionIndex, MAX_INDEXED_QUERIES } from './completion-index.js';
 import { recommendationReportOf, searchReportOf } from './reports.js';
 import { ChainBuffer, type ChainSearch } from './search-chains.js';
@@ -122,6 +124,14 @@ export interface SearchLogOptions {
 const emptyBatch = (): { responses: LoggedResponse[]; rollups: RollupDelta[]; outcomes: ResponseOutcome[]; sessions: QuerySession[] } =>
   ({ responses: [], rollups: [], outcomes: [], sessions: [] });
 
+/**
+ * The roll-up row a pending delta adds to, as a map key: the website and the tactic are length-prefixed
+ * and the kind is letters followed by the hour's digits, so no two rows share a key whatever their strings.
+ */
+function pendingRollupKey(websiteId: string, kind: AnalyticsKind, hour: number, key: string, tactic: string): string {
+  return `${websiteId.length}:${websiteId}${kind}${hour}:${tactic.length}:${tactic}${key}`;
+}
+
 /** The session as the store keeps it: a digest, never the shopper's id. */
 function sessionDigest(websiteId: string, session: string): string {
   return createHash('sha256').update(websiteId).update('\0').update(session).digest('base64url').slice(0, 22);
@@ -130,6 +140,8 @@ function sessionDigest(websiteId: string, session: string): string {
 /** The analytics log: chain buffer, batching writer, report reader, completion index. */
 export class SearchLog {
   private pending = emptyBatch();
+  /** The pending roll-up deltas by their row ({@link pendingRollupKey}): a row's deltas add up as they come. */
+  private readonly rollupIndex = new Map<string, RollupDelta>();
   private readonly chains = new ChainBuffer<HeldSearch>();
   /** Ids of the searches held in the chain buffer: their outcomes wait for them. */
   private readonly held = new Set<string>();
@@ -183,10 +195,8 @@ export class SearchLog {
     const at = this.now();
     const hour = hourOf(at);
     this.pending.responses.push({ websiteId, queryId: served.queryId, kind: 'recommendation', at, key: served.method, countedAs: null });
-    this.pending.rollups.push({ websiteId, kind: 'recommendation', hour, key: served.method, tactic: '', counters: { responses: 1, results: served.tactics.length } });
-    const perTactic = new Map<string, number>();
-    for (const t of served.tactics) perTactic.set(t, (perTactic.get(t) ?? 0) + 1);
-    for (const [tactic, n] of perTactic) this.pending.rollups.push({ websiteId, kind: 'recommendation', hour, key: served.method, tactic, counters: { results: n } });
+    this.addRollup(websiteId, 'recommendation', hour, served.method, '', { responses: 1, results: served.tactics.length });
+    for (const tactic of served.tactics) this.addRollup(websiteId, 'recommendation', hour, served.method, tactic, { results: 1 });
     this.schedule();
   }
 
@@ -200,6 +210,31 @@ export class SearchLog {
   /** Counts a purchase line attributed to a response. */
   recordConversion(conversion: ConversionOutcome): void {
     this.addOutcome(conversion, { conversions: 1, revenue: conversion.revenue }, 'converted');
+  }
+
+  /**
+   * Adds counters to the pending roll-up delta of (website, kind, hour, key, tactic), made when missing.
+   * The deltas of one row add up here, as they are logged, instead of one delta per response: a busy
+   * recommendation endpoint logs thousands of responses a second into a few rows, and a delta per
+   * response cost more to hand to the store's thread and merge there than the recommendation itself
+   * (docs/benchmarks.md, "Speed, round three").
+   */
+  private addRollup(websiteId: string, kind: AnalyticsKind, hour: number, key: string, tactic: string, counters: Partial<RollupCounters>): void {
+    const id = pendingRollupKey(websiteId, kind, hour, key, tactic);
+    const delta = this.rollupIndex.get(id);
+    if (delta === undefined) {
+      const fresh: RollupDelta = { websiteId, kind, hour, key, tactic, counters: { ...counters } };
+      this.rollupIndex.set(id, fresh);
+      this.pending.rollups.push(fresh);
+      return;
+    }
+    for (const c of Object.keys(counters) as RollupCounter[]) delta.counters[c] = (delta.counters[c] ?? 0) + counters[c]!;
+  }
+
+  /** Indexes the pending roll-up deltas by their row (after the pending batch was replaced). */
+  private indexPendingRollups(): void {
+    this.rollupIndex.clear();
+    for (const d of this.pending.rollups) this.rollupIndex.set(pendingRollupKey(d.websiteId, d.kind, d.hour, d.key, d.tactic), d);
   }
 
   private addOutcome(target: OutcomeTarget, counters: ResponseOutcome['counters'], flag: ResponseOutcome['flag']): void {
@@ -240,7 +275,7 @@ export class SearchLog {
       const { websiteId, queryId, query, results } = search;
       this.pending.responses.push({ websiteId, queryId, kind: 'search', at: search.at, key: query, countedAs: null });
       for (const a of absorbed) this.pending.responses.push({ websiteId, queryId: a.queryId, kind: 'search', at: a.at, key: a.query, countedAs: queryId });
-      this.pending.rollups.push({ websiteId, kind: 'search', hour: hourOf(search.at), key: query, tactic: '', counters: { responses: 1, results, noResults: results === 0 ? 1 : 0 } });
+      this.addRollup(websiteId, 'search', hourOf(search.at), query, '', { responses: 1, results, noResults: results === 0 ? 1 : 0 });
       for (const s of [search, ...absorbed]) this.held.delete(s.queryId);
       // Completion evidence: a session's search that found something, typed without personal data.
       if (search.session !== undefined && results > 0 && !hasPersonalData(search.typed)) {
@@ -258,6 +293,7 @@ export class SearchLog {
     const waiting = this.pending.outcomes.filter(isWaiting);
     const batch: AnalyticsBatch = { ...this.pending, outcomes: this.pending.outcomes.filter((o) => !isWaiting(o)) };
     this.pending = { ...emptyBatch(), outcomes: waiting };
+    this.rollupIndex.clear();
     if (this.chains.size > 0 || waiting.length > 0) this.schedule();
     if (batch.responses.length + batch.rollups.length + batch.outcomes.length + batch.sessions.length === 0) return;
     try {
@@ -270,6 +306,7 @@ export class SearchLog {
         (merged[part] as unknown[]) = [...batch[part], ...this.pending[part]].slice(-MAX_PENDING_ROWS);
       }
       this.pending = merged;
+      this.indexPendingRollups();
       this.schedule();
     }
   }
