@@ -105,6 +105,8 @@ const SearchRequestSchema = Type.Object({
   })),
   disjunctive_facets: opt(fieldList('Fields whose aggregation counts ignore the field\'s own scope condition (other conditions still apply); '
     + 'each is aggregated even when aggregations does not name it.')),
+  distinct: opt(bool('Variants: one result per product group (settings.distinct names the field). Default: on when the website\'s settings.distinct names a field; '
+    + 'true without it answers 400. Each item then carries _variants.')),
   highlight: opt(bool('When true, each result item carries _highlight: {<field>: "HTML-escaped text with <em>matched</em> words"} for the text fields that matched.')),
   sort_fields: opt(Type.Array(dict(SortSpec, { minProperties: 1, maxProperties: 1 }), {
     maxItems: MAX_REQUEST_FIELDS,
@@ -130,6 +132,7 @@ const ProductFields = Type.Object({
   style_id: opt(str()),
   _highlight: opt(dict(str(), { description: 'Search with highlight: true only. Field → its HTML-escaped text with the matched words in <em>…</em>.' })),
   image_vector: opt(Type.Array(Type.Number())),
+  _variants: opt(int('Distinct searches only: how many products of this result\'s group match the request, itself included.')),
 }, { additionalProperties: true });
 /** A product exactly as loaded: the fields the engine reads, plus any others (typed as open). */
 const ProductSchema = Type.Unsafe<Static<typeof ProductFields> & { [field: string]: unknown }>({ ...ProductFields });

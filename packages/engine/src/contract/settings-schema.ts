@@ -219,6 +219,23 @@ export type EventRetentionDays = Static<typeof EventRetentionSchema>;
 /** A kind of raw rows that `eventRetentionDays` names. */
 export type RetentionKind = (typeof RETENTION_KINDS)[number];
 
+/** How `settings.distinct` counts facets: per matching product (default) or per group (a group once per value). */
+export const DISTINCT_FACET_COUNTS = ['products', 'groups'] as const;
+
+const DistinctSchema = Type.Union([
+  Type.Literal(false),
+  closed({
+    field: name({ description: 'The field shared by a product group\'s variants (a style id): one result per value.' }),
+    facetCounts: opt(oneOf(DISTINCT_FACET_COUNTS)),
+  }, {
+    description: 'facetCounts: "products" (default) counts every matching product; "groups" counts a group once per value when any of its matching '
+      + 'products has it (aggregations, buckets, hierarchical aggregations, facet hits; min/max stay over products).',
+  }),
+], { description: 'Variants: one search result per value of `field` (docs/http-api.md, "Variants"); false (default): every product is its own result.' });
+
+/** `settings.distinct` when it names a field (the `false` form excluded). */
+export type DistinctSettings = Exclude<Static<typeof DistinctSchema>, false>;
+
 /** The settings of one website; every key optional. */
 export const WebsiteSettingsSchema = closed({
   personalization: opt(PersonalizationSchema),
@@ -241,6 +258,7 @@ export const WebsiteSettingsSchema = closed({
     description: 'Pinned field types: a value that does not fit is a per-record error of the load or patch, and the field '
       + 'never changes kind (docs/http-api.md, "Pinned field types"). Fields not listed keep the inferred kind.',
   })),
+  distinct: opt(DistinctSchema),
   retailBoost: opt(Type.Object({ collections: opt(Type.Array(RetailBoostCollectionSchema, { maxItems: SETTINGS_LIMITS.collections })) })),
   cors: opt(Type.Object({
     origins: opt(Type.Array(Type.String({ format: 'web-origin' }), { maxItems: SETTINGS_LIMITS.corsOrigins, description: '"*" or origins (https://shop.example).' })),

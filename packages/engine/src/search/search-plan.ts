@@ -30,6 +30,8 @@ import { pinnedKind, type FieldTypes } from '../catalog/field-types.js';
 import { queryFieldKind } from './conditions.js';
 import { compileRangeBuckets, type PlanBuckets } from './range-buckets.js';
 import type { NumericValues } from '../catalog/columns/numeric-column.js';
+import { compileDistinct, type PlanDistinct, type RangeGroups } from './distinct.js';
+import type { WebsiteSettings } from '../contract/settings-schema.js';
 
 /** The pseudo-field of `sort_fields` that stands for relevance. */
 export const SCORE_FIELD = '_score';
@@ -122,6 +124,8 @@ export interface SearchPlan {
   lengthAverages?: number[];
   /** Conditions held back for disjunctive facets (see disjunctive-facets.ts); absent when none is. */
   disjunctive?: PlanDisjunctive[];
+  /** Variants: one result per group (see distinct.ts); absent when the request is not distinct. */
+  distinct?: PlanDistinct;
 }
 
 /** What the calling thread keeps beside the plan (not sent to workers). */
@@ -369,10 +373,14 @@ function synonymTargetsPerWord(words: readonly string[], rules: readonly Synonym
  */
 export function compileSearchPlan(
   state: CatalogState, request: SearchRequest, settings: ResolvedRelevance = resolveRelevance(undefined),
-  options: { widenTypos?: boolean; rules?: RulesInForce; fieldTypes?: FieldTypes; forcedScope?: ScopeConditions; popularity?: () => NumericValues | undefined } = {},
+  options: {
+    widenTypos?: boolean; rules?: RulesInForce; fieldTypes?: FieldTypes; forcedScope?: ScopeConditions;
+    popularity?: () => NumericValues | undefined; distinct?: WebsiteSettings['distinct'];
+  } = {},
 ): { plan: SearchPlan; extras: PlanExtras } {
   const fieldTypes = options.fieldTypes;
   const { index } = state;
+  const distinct = compileDistinct(state, request, options.distinct);
   const lang = LANGUAGES.get(settings.language) ?? LANGUAGES.get(DEFAULT_LANGUAGE)!;
   const extraStops = new Set(settings.stopWords.flatMap((w) => tokenize(w)));
   const isStop = (w: string) => lang.stopWords.has(w) || extraStops.has(w);
@@ -476,6 +484,7 @@ export function compileSearchPlan(
       lengthAverages: liveLengthAverages(state),
       ...(disjunctive.length > 0 && { disjunctive }),
       ...(merch && { merch }),
+      ...(distinct && { distinct }),
     },
     extras,
   };
@@ -501,4 +510,15 @@ export interface PartialResult {
    * (matched or counted here as near misses; the calling thread must not count them again).
    */
   pinsSeen?: number[];
+  /**
+   * Distinct searches: the range's matches per group code and those without a group (`topDocs` then
+   * holds one representative per group; see distinct.ts).
+   */
+  groups?: RangeGroups;
+  /**
+   * Distinct searches counting facets per group: per aggregation and per `rangeBuckets` field, the
+   * (group, value) pairs of groups reaching outside the range, flat `[g, v, …]` (their counts are not
+   * in `facetCounts`/`bucketCounts`; the calling thread unions them across ranges).
+   */
+  groupPairs?: { facets: Int32Array[]; buckets: Int32Array[] };
 }
