@@ -196,12 +196,15 @@ export interface RecommendationIndexStatus {
 /** How a search was asked for, beyond its body. */
 export interface SearchOptions {
   /**
-   * The scope a search key forced on the request (already part of the body's scope): completions
-   * (`payload.suggestions.queries`) are offered only when they have results within it, so a key never
-   * reveals words of products it cannot see. Checking costs a search per completion, which is why only a
-   * forced scope asks for it: a caller's own scope hides nothing from that caller.
+   * The scope a search key forces on the request: the engine intersects it with the body's scope
+   * (keys/key-scope.ts; a hierarchy's paths as subtrees), keeps it applying to every count that ignores
+   * a field's own condition (disjunctive facets, hierarchical facets, facet search), drops the facet
+   * buckets of values it does not allow, and offers completions (`payload.suggestions.queries`) only
+   * when they have results within it, so a key never reveals products it cannot see. Checking
+   * completions costs a search per completion, which is why only a forced scope asks for it: a
+   * caller's own scope hides nothing from that caller.
    */
-  completionsWithin?: ScopeConditions;
+  forcedScope?: ScopeConditions;
 }
 
 export interface Engine {

@@ -48,6 +48,7 @@ import { WebsiteSemantics } from './semantic/website-semantics.js';
 import type { SharedCatalogs } from './store/shared-catalogs.js';
 import { isStore, openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
+import { applyForcedScope, restrictFacetBuckets } from './keys/key-scope.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
 import { checkRulesApply, executeRankedSearch, executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
 import { settingsWithDefaults } from './settings/website-settings.js';
@@ -584,6 +585,8 @@ class AisleEngine implements Engine {
       throw new AisleError('CLIENT_NOT_FOUND', `client "${request.client}" does not belong to website "${request.website_id}"`);
     }
     const settings = state.config.settings ?? {};
+    const forcedScope = options.forcedScope;
+    if (forcedScope) request.scope = applyForcedScope(forcedScope, request.scope, new Set(Object.keys(settings.hierarchies ?? {})));
     const personalization = personalizationWeight(settings.personalization);
     // The spec: customer_id is "required only when personalization is enabled" (the wire contract).
     if (personalization !== undefined && !request.customer_id) {
@@ -620,7 +623,7 @@ class AisleEngine implements Engine {
       if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
     }
     const { payload, rankedBy } = await executeRankedSearch(state.catalog, request, {
-      pool: this.pool, settings, rerank: makeReranker(inputs),
+      pool: this.pool, settings, rerank: makeReranker(inputs), forcedScope,
       onRuleProblem: (problem) => this.reporter.warn('merchandising-rule', problem, state.config.websiteId),
     });
     // A search's session: its session_id, else its customer_id (an empty one is none).
@@ -633,8 +636,12 @@ class AisleEngine implements Engine {
     });
     // The first page of a query is one search for the log (paging through it is not another).
     if (request.start === 0) this.searchLog.record(request.website_id, { queryId, q: request.q, session, totalResults: payload.total_results });
+    if (forcedScope) {
+      const aggregations = restrictFacetBuckets(payload.aggregations, forcedScope, request.disjunctive_facets);
+      if (aggregations !== undefined) payload.aggregations = aggregations;
+    }
     // Through a key with a forced scope, a completion is offered only when it has results within it.
-    const scope = options.completionsWithin;
+    const scope = forcedScope;
     const hasResults = scope === undefined || Object.keys(scope).length === 0 ? undefined : async (q: string) => {
       const found = await executeSearch(state.catalog, { website_id: request.website_id, client: request.client, q, scope, start: 0, size: 0 }, { settings });
       // Products matching only some of the words are a fallback, not results of the completion.

@@ -9,7 +9,7 @@ import type {
   AttributionReportParams, BundleRequest, ClickRequest, RecommendationReportParams, CouponIssue, CouponParams, LoadSummary, ProductsParams, PurchaseRequest,
   RecommendParams, SearchReportParams, SearchRequest, ViewRequest,
 } from '@aisle/engine';
-import { applyForcedScope, MAX_BULK_DELETE_BYTES, MAX_BULK_DELETE_REFIDS, restrictFacetBuckets } from '@aisle/engine';
+import { MAX_BULK_DELETE_BYTES, MAX_BULK_DELETE_REFIDS } from '@aisle/engine';
 import { peekBodyStream, readJsonBody, requireMediaType, type BodyLimits } from './body.js';
 import { describeAjvError } from './codecs.js';
 import { corsHeaders } from './cors.js';
@@ -83,12 +83,7 @@ export const search: Handler = async (ctx, state) => {
     throw new HttpError('TOKEN_WRONG_WEBSITE', { websiteId: body.website_id }, { key: 'Authorization' });
   }
   const forced = ctx.searchKey?.scope;
-  if (forced) body.scope = applyForcedScope(forced, body.scope);
-  const response = await state.engine.search(body, forced ? { completionsWithin: forced } : {});
-  if (forced) {
-    const aggregations = restrictFacetBuckets(response.payload.aggregations, forced, body.disjunctive_facets);
-    if (aggregations !== undefined) response.payload = { ...response.payload, aggregations };
-  }
+  const response = await state.engine.search(body, forced ? { forcedScope: forced } : {});
   reply(ctx, state, 200, response);
 };
 

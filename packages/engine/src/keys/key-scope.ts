@@ -17,25 +17,31 @@
  * counts never reveal what lies outside the key's scope.
  * @module
  */
-import { allowsValue, conditionToWire, intersectConditions, parseValidCondition } from '../search/conditions.js';
+import { allowsValue, conditionToWire, intersectConditions, parseKeyCondition, parseValidCondition } from '../search/conditions.js';
 import type { FacetBucket, ScopeCondition, ScopeConditions } from '../types.js';
 
 /** A scope object, as validated. */
 export type Scope = ScopeConditions;
 
-/** The intersection of the key's condition and the caller's on one field. */
-export function intersectCondition(forced: ScopeCondition, caller: ScopeCondition): ScopeCondition {
-  const both = intersectConditions(parseValidCondition(forced), parseValidCondition(caller));
+/**
+ * The intersection of the key's condition and the caller's on one field (`isHierarchy`: the key names
+ * a hierarchy of the website, whose lists are paths: a subtree within a subtree is the deeper one).
+ */
+export function intersectCondition(forced: ScopeCondition, caller: ScopeCondition, isHierarchy = false): ScopeCondition {
+  const both = intersectConditions(parseKeyCondition(forced, isHierarchy), parseKeyCondition(caller, isHierarchy));
   // Not stated by one condition: the key's alone can never widen what the key allows.
   return both === undefined ? forced : conditionToWire(both);
 }
 
-/** The scope of a request made with a key: the caller's scope intersected with the key's, field by field. */
-export function applyForcedScope(forced: Scope, caller: Scope | undefined): Scope {
+/**
+ * The scope of a request made with a key: the caller's scope intersected with the key's, field by field
+ * (`hierarchies`: the names of the website's hierarchies, see {@link intersectCondition}).
+ */
+export function applyForcedScope(forced: Scope, caller: Scope | undefined, hierarchies?: ReadonlySet<string>): Scope {
   // fromEntries defines own properties: a field named "__proto__" stays a field.
   const merged: Scope = Object.fromEntries(Object.entries(caller ?? {}));
   for (const [field, cond] of Object.entries(forced)) {
-    merged[field] = Object.hasOwn(merged, field) ? intersectCondition(cond, merged[field]!) : cond;
+    merged[field] = Object.hasOwn(merged, field) ? intersectCondition(cond, merged[field]!, hierarchies?.has(field)) : cond;
   }
   return merged;
 }

@@ -22,7 +22,8 @@ import { codeCount, tailIndex } from '../catalog/columns/text-column.js';
 import { numericAt, numericValues } from '../catalog/columns/numeric-column.js';
 import { liveCodeDocs, liveFieldKind } from '../catalog/changes/tombstones.js';
 import { pinnedKind, type FieldTypes } from '../catalog/field-types.js';
-import type { FieldKind } from '../catalog/catalog-index.js';
+import type { FieldKind, TextColumn } from '../catalog/catalog-index.js';
+import { PATH_SEPARATOR, splitPath, type HierarchyTree } from '../catalog/columns/hierarchy-column.js';
 import type { ScopeCondition } from '../contract/scope-schema.js';
 import { seek } from './doc-seek.js';
 
@@ -39,7 +40,22 @@ export type Condition =
   /** `{exists: true|false}`: a product that has (or has not) a value for the field, of any kind. */
   | { op: 'exists'; present: boolean }
   /** `{not: []}`: excludes nothing, whatever the field. */
-  | { op: 'all' };
+  | { op: 'all' }
+  /**
+   * `["A > B", …]` on a hierarchy's name (`settings.hierarchies`): a product at or below one of the
+   * paths (each written with {@link PATH_SEPARATOR}, levels trimmed, as {@link normalPath} gives it).
+   */
+  | { op: 'under'; paths: readonly string[] };
+
+/** A path as requests and responses write it: levels split on " > ", trimmed, empty ones dropped, joined by " > ". */
+export function normalPath(path: string): string {
+  return splitPath(path, PATH_SEPARATOR).join(PATH_SEPARATOR);
+}
+
+/** Whether `path` (normal) is `ancestor` (normal) or below it. */
+export function isAtOrBelow(path: string, ancestor: string): boolean {
+  return path === ancestor || path.startsWith(ancestor + PATH_SEPARATOR);
+}
 
 /** A scope's conditions, parsed: field name and condition, in the scope's order. */
 export type ParsedScope = { field: string; condition: Condition }[];
@@ -82,9 +98,21 @@ export function parseValidCondition(wire: ScopeCondition): Condition {
   return condition;
 }
 
-/** Parses a validated scope object (field name → condition). */
-export function parseScope(scope: Readonly<Record<string, ScopeCondition>> | undefined): ParsedScope {
-  return Object.entries(scope ?? {}).map(([field, wire]) => ({ field, condition: parseValidCondition(wire) }));
+/**
+ * {@link parseValidCondition} for a scope key: on a key naming a hierarchy (`hierarchies`), a list of
+ * values is a list of paths (`under`); its other shapes are kept, and refused when compiled.
+ */
+export function parseKeyCondition(wire: ScopeCondition, isHierarchy: boolean): Condition {
+  const condition = parseValidCondition(wire);
+  return isHierarchy && condition.op === 'in' ? { op: 'under', paths: [...new Set(condition.values.map(normalPath))] } : condition;
+}
+
+/**
+ * Parses a validated scope object (field name → condition); `hierarchies`: the names of the website's
+ * hierarchies, whose keys hold paths (a hierarchy's name wins over a field of the same name).
+ */
+export function parseScope(scope: Readonly<Record<string, ScopeCondition>> | undefined, hierarchies?: ReadonlySet<string>): ParsedScope {
+  return Object.entries(scope ?? {}).map(([field, wire]) => ({ field, condition: parseKeyCondition(wire, hierarchies?.has(field) === true) }));
 }
 
 /** The wire shape of a condition (what {@link parseCondition} reads back as the same condition). */
@@ -95,6 +123,7 @@ export function conditionToWire(c: Condition): ScopeCondition {
     case 'notNumbers': return { not: [...c.not] };
     case 'exists': return { exists: c.present };
     case 'all': return { not: [] };
+    case 'under': return [...c.paths];
     case 'range': {
       // `{not}` alone would keep products without a number: a bound that bounds nothing says one is required.
       const unbounded = c.min === -Infinity && c.max === Infinity && c.not.length > 0;
@@ -124,6 +153,12 @@ function union<T>(a: readonly T[], b: readonly T[]): T[] {
 export function intersectConditions(a: Condition, b: Condition): Condition | undefined {
   if (b.op === 'all') return a;
   if (a.op === 'all') return b;
+  if (a.op === 'under' || b.op === 'under') {
+    // A subtree within a subtree is the deeper one: each path of one side below some path of the other.
+    if (a.op !== 'under' || b.op !== 'under') return undefined;
+    const within = (ps: readonly string[], qs: readonly string[]) => ps.filter((p) => qs.some((q) => isAtOrBelow(p, q)));
+    return { op: 'under', paths: [...new Set([...within(a.paths, b.paths), ...within(b.paths, a.paths)])] };
+  }
   if (a.op === 'exists' || b.op === 'exists') {
     const [e, other] = a.op === 'exists' ? [a, b] : [b as Condition & { op: 'exists' }, a];
     if (other.op === 'exists') return other.present === e.present ? e : undefined;
@@ -159,6 +194,7 @@ export function intersectConditions(a: Condition, b: Condition): Condition | und
 export function allowsValue(c: Condition, value: string): boolean {
   switch (c.op) {
     case 'all': return true;
+    case 'under': return c.paths.some((p) => isAtOrBelow(value, p)); // a value is a node's path
     case 'exists': return c.present; // a bucket is a value
     case 'in': return c.values.includes(value);
     case 'notIn': return !c.values.includes(value);
@@ -180,7 +216,9 @@ export type PlanCondition =
   | { kind: 'in'; field: number; codes: number[] }
   | { kind: 'notIn'; field: number; codes: number[] }
   | { kind: 'range'; field: number; min: number; max: number; not: number[]; requireValue: boolean }
-  | { kind: 'exists'; field: number; present: boolean };
+  | { kind: 'exists'; field: number; present: boolean }
+  /** A hierarchy's condition: as `in`, over the hierarchy's node column (catalog/columns/hierarchy-column.ts). */
+  | { kind: 'under'; column: TextColumn; codes: number[] };
 
 /**
  * A condition compiled against a catalog version: a plan condition; `all` (filters nothing there);
@@ -238,6 +276,7 @@ export function compileCondition(state: CatalogState, name: string, c: Condition
   const kind = fid === undefined ? undefined : queryFieldKind(state, fid, fieldTypes);
   switch (c.op) {
     case 'all': return ALL;
+    case 'under': return mismatch('names no hierarchy of the website: use a list of values');
     case 'in': {
       if (kind === 'numeric') return mismatch('names a numeric field: use {min, max}, not a list of values');
       const codes = field?.text ? textCodes(state, fid!, c.values) : [];
@@ -266,6 +305,18 @@ export function compileCondition(state: CatalogState, name: string, c: Condition
 }
 
 /**
+ * Resolves the condition on a hierarchy's name against the hierarchy's tree on a catalog version: a
+ * list of paths is the list of their nodes (a path no product has matches nothing); `{not: []}`
+ * filters nothing; any other shape does not fit a hierarchy.
+ */
+export function compileHierarchyCondition(tree: HierarchyTree, c: Condition): CompiledCondition {
+  if (c.op === 'all') return ALL;
+  if (c.op !== 'under') return mismatch('names a hierarchy: use a list of paths such as ["A > B"]');
+  const codes = [...new Set(c.paths.map((p) => tree.nodeOfPath.get(p)).filter((x) => x !== undefined))].sort((a, b) => a - b);
+  return codes.length === 0 ? NOTHING : planned({ kind: 'under', column: tree.column, codes });
+}
+
+/**
  * A parsed scope resolved against a catalog version: its conditions, cheapest first, and whether one
  * of them matches nothing there; or the first condition that does not fit its field's kind.
  */
@@ -288,7 +339,7 @@ export function compileScope(
  * before per-doc checks, so the checks see fewer candidates.
  */
 export function conditionCost(c: PlanCondition): number {
-  return c.kind === 'in' ? 0 : 1;
+  return c.kind === 'in' || c.kind === 'under' ? 0 : 1;
 }
 
 // ---- Per doc range --------------------------------------------------------------------------------
@@ -298,19 +349,24 @@ function numericOk(v: number, c: PlanCondition & { kind: 'range' }): boolean {
   return v >= c.min && v <= c.max && (c.not.length === 0 || !c.not.includes(v));
 }
 
+/** The text column a value-list condition reads: its field's, or a hierarchy's node column. */
+function listColumn(index: CatalogIndex, c: PlanCondition & { kind: 'in' | 'notIn' | 'under' }): TextColumn {
+  return c.kind === 'under' ? c.column : index.fields[c.field].text!;
+}
+
 /** Whether doc `d` passes a resolved condition (the per-doc form of the filters). */
 export function docPasses(index: CatalogIndex, c: PlanCondition, d: number): boolean {
-  const field = index.fields[c.field];
   switch (c.kind) {
-    case 'range': return numericOk(numericAt(field, d), c);
-    case 'exists': return (codeCount(field.text!, d) > 0) === c.present;
+    case 'range': return numericOk(numericAt(index.fields[c.field], d), c);
+    case 'exists': return (codeCount(index.fields[c.field].text!, d) > 0) === c.present;
     case 'in':
+    case 'under':
     case 'notIn': {
-      const { offsets, codes, single } = field.text!;
+      const { offsets, codes, single } = listColumn(index, c);
       let listed = false;
       if (single) listed = single[d] >= 0 && c.codes.includes(single[d]);
       else for (let j = offsets[d], end = offsets[d + 1]; j < end && !listed; j++) listed = c.codes.includes(codes[j]);
-      return listed === (c.kind === 'in');
+      return listed === (c.kind !== 'notIn');
     }
   }
 }
@@ -329,21 +385,21 @@ const SCANNED_CODES = 16;
  * marker per dictionary code, numbers are read through the hoisted column.
  */
 export function docTest(index: CatalogIndex, c: PlanCondition): (d: number) => boolean {
-  const field = index.fields[c.field];
   if (c.kind === 'range') {
-    const { byCode, codes } = numericValues(field);
+    const { byCode, codes } = numericValues(index.fields[c.field]);
     return (d) => numericOk(byCode[codes[d] + 1], c);
   }
-  const text = field.text!;
   if (c.kind === 'exists') {
+    const text = index.fields[c.field].text!;
     const present = c.present;
     return (d) => (codeCount(text, d) > 0) === present;
   }
+  const text = listColumn(index, c);
   const list = c.codes;
   const marker = list.length > SCANNED_CODES ? new Uint8Array(text.dictSize) : undefined;
   if (marker) for (const code of list) marker[code] = 1;
   const isListed = marker ? (code: number): boolean => marker[code] === 1 : (code: number): boolean => list.includes(code);
-  const want = c.kind === 'in';
+  const want = c.kind !== 'notIn';
   const { offsets, codes, single } = text;
   return (d) => {
     let listed = false;
@@ -365,16 +421,16 @@ function listDocs(docs: Uint32Array, from: number, to: number, lo: number, hi: n
 
 /** Narrows a candidate bitset over [lo, hi) (lo a multiple of 32) to the docs passing `c`. */
 export function narrowBitset(index: CatalogIndex, c: PlanCondition, lo: number, hi: number, candidates: Uint32Array): void {
-  if (c.kind === 'in' || c.kind === 'notIn') {
+  if (c.kind === 'in' || c.kind === 'notIn' || c.kind === 'under') {
     // OR of the listed values' postings, then AND (or AND NOT): work follows the listed docs.
-    const { valueOffsets, valueDocs, valueTail } = index.fields[c.field].text!;
+    const { valueOffsets, valueDocs, valueTail } = listColumn(index, c);
     const listed = new Uint32Array(candidates.length);
     for (const code of c.codes) {
       listDocs(valueDocs, valueOffsets[code], valueOffsets[code + 1], lo, hi, listed);
       const t = tailIndex(valueTail, code);
       if (t >= 0) listDocs(valueTail!.docs, valueTail!.offsets[t], valueTail!.offsets[t + 1], lo, hi, listed);
     }
-    if (c.kind === 'in') andInto(candidates, listed);
+    if (c.kind !== 'notIn') andInto(candidates, listed);
     else for (let i = 0; i < candidates.length; i++) candidates[i] &= ~listed[i];
     return;
   }

@@ -7,7 +7,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogState } from '../catalog/catalog-index.js';
 import type { WebsiteSettings } from '../config.js';
-import type { SearchPayload, SearchRequest } from '../types.js';
+import type { ScopeConditions, SearchPayload, SearchRequest } from '../types.js';
 import { assemblePayload, rankedDocs } from './assemble-payload.js';
 import { resolveRelevance, type ResolvedRelevance } from './relevance-settings.js';
 import { runPartial, type PartialResult } from './run-partial.js';
@@ -41,6 +41,11 @@ export interface SearchContext {
    * no longer fits a field's kind), once per settings version; the boost is skipped for the search.
    */
   onRuleProblem?: (problem: Error) => void;
+  /**
+   * The scope a search key forced on the request (already intersected into its scope): it keeps
+   * applying to the counts that ignore a field's own condition (see plan-filters.ts).
+   */
+  forcedScope?: ScopeConditions;
 }
 
 /** A search's payload and the semantic model that took part in ranking it, if any. */
@@ -129,7 +134,7 @@ async function runSearch(catalog: Catalog, asked: SearchRequest, context: Search
   relevance.synonyms = [...(catalog.options.synonyms ?? []), ...relevance.synonyms];
   const rules = { rules: settings?.rules, now: context.now ?? Date.now() };
   const compile = (options?: { widenTypos?: boolean }): { plan: SearchPlan; extras: PlanExtras } => {
-    const compiled = compileSearchPlan(state, request, relevance, { ...options, rules, fieldTypes: settings?.fields });
+    const compiled = compileSearchPlan(state, request, relevance, { ...options, rules, fieldTypes: settings?.fields, hierarchies: settings?.hierarchies, forcedScope: context.forcedScope });
     for (const problem of compiled.extras.ruleProblems ?? []) context.onRuleProblem?.(problem);
     return compiled;
   };

@@ -9,7 +9,7 @@
  * Pure functions over the catalog index; nothing here knows about text matching or scoring internals.
  * @module
  */
-import type { CatalogIndex, CatalogState } from '../catalog/catalog-index.js';
+import type { CatalogIndex, CatalogState, TextColumn } from '../catalog/catalog-index.js';
 import { fullBitset } from '../catalog/columns/bitset.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { MerchandisingRule } from '../config.js';
@@ -284,7 +284,12 @@ export function pinsInResults(
 
 /** Adds one doc's values of text field `fid` to its facet counts. */
 export function addDocToFacetCounts(index: CatalogIndex, fid: number, doc: number, counts: Uint32Array): void {
-  const { offsets, codes, single } = index.fields[fid].text!;
+  addDocToColumnCounts(index.fields[fid].text!, doc, counts);
+}
+
+/** Adds one doc's codes of a text column (a field's, or a hierarchy's node column) to the counts per code. */
+export function addDocToColumnCounts(column: TextColumn, doc: number, counts: Uint32Array): void {
+  const { offsets, codes, single } = column;
   if (single) {
     if (single[doc] >= 0) counts[single[doc]]++;
   } else for (let j = offsets[doc], end = offsets[doc + 1]; j < end; j++) counts[codes[j]]++;

@@ -18,17 +18,25 @@ import { matchText, type TextMatches } from './text-matches.js';
 import { seek } from './doc-seek.js';
 import { TopK } from './top-k.js';
 import { numericValues, type NumericValues } from '../catalog/columns/numeric-column.js';
-import { addDocToFacetCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
+import { addDocToColumnCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
 import { splitBitset, splitMatches } from './disjunctive-facets.js';
 import { addDocToBuckets, countBucketsOfBitset, countBucketsOfDocs, emptyBucketCounts } from './range-buckets.js';
 
 // Declared with the plan it is the result of (merchandising reads it without importing this module).
 export type { PartialResult } from './search-plan.js';
 
+/**
+ * The text column each aggregation of the plan counts, by aggregation index: the aggregated fields'
+ * (undefined: a field without text values), then the hierarchies' node columns.
+ */
+export function countColumns(index: CatalogIndex, plan: SearchPlan): (TextColumn | undefined)[] {
+  return [...plan.aggregationFields.map((fid) => (fid >= 0 ? index.fields[fid].text! : undefined)), ...plan.hierarchyColumns];
+}
+
 /** Runs `plan` over docs [lo, hi) of `index` (lo a multiple of 32). */
 export function runPartial(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number): PartialResult {
   const len = Math.max(0, hi - lo);
-  const facetCounts = plan.aggregationFields.map((fid) => new Uint32Array(fid >= 0 ? index.fields[fid].text!.dictSize : 0));
+  const facetCounts = countColumns(index, plan).map((column) => new Uint32Array(column ? column.dictSize : 0));
   const ranges = new Float64Array(plan.rangeFields.length * 2);
   for (let r = 0; r < plan.rangeFields.length; r++) { ranges[2 * r] = Infinity; ranges[2 * r + 1] = -Infinity; }
   const bucketCounts = emptyBucketCounts(plan.rangeBuckets);
@@ -194,21 +202,20 @@ function collectBitset(
   for (const cond of plan.conditions) narrowBitset(index, cond, lo, hi, candidates);
   const merch = plan.merch;
   if (merch) hideFromBitset(merch, lo, hi, candidates);
+  const columns = countColumns(index, plan);
   let pinsSeen: number[] | undefined;
   if (plan.disjunctive && plan.disjunctive.length > 0) {
     if (merch) pinsSeen = pinsMatched(merch, lo, hi, (d) => hasBit(candidates, lo, hi, d));
     splitBitset(index, plan, lo, hi, candidates, (a, bits) => {
       plan.rangeBuckets.forEach((b, i) => { if (b.nearMissAggregation === a) countBucketsOfBitset(index, b, bits, lo, bucketCounts[i]); });
-      const fid = plan.aggregationFields[a];
-      if (fid < 0) return;
-      countFacetsOfBitset(index.fields[fid].text!, facetCounts[a], bits, lo);
+      const column = columns[a];
+      if (column) countFacetsOfBitset(column, facetCounts[a], bits, lo);
     });
   }
   const everything = plan.conditions.length === 0 && !plan.disjunctive?.length && !merch?.hidden.some((d) => d >= lo && d < hi);
   const total = everything ? hi - lo - gone.length : popcount(candidates);
-  plan.aggregationFields.forEach((fid, i) => {
-    if (fid < 0) return;
-    const column = index.fields[fid].text!;
+  columns.forEach((column, i) => {
+    if (!column) return;
     if (everything) countLiveFacets(column, facetCounts[i], lo, hi, index.docCount, gone);
     else countFacetsOfBitset(column, facetCounts[i], candidates, lo);
   });
@@ -291,19 +298,21 @@ function collectMatches(
   for (const cond of plan.conditions) narrowMatches(index, cond, m);
   const merch = plan.merch;
   if (merch) m.length = hideFromMatches(merch, m.docs, m.scores, m.length);
+  const columns = countColumns(index, plan);
   let pinsSeen: number[] | undefined;
   if (plan.disjunctive && plan.disjunctive.length > 0) {
     if (merch) pinsSeen = pinsMatched(merch, lo, hi, (d) => isListedDoc(m.docs, m.length, d));
     m.length = splitMatches(index, plan, m.docs, m.scores, m.length, (a, d) => {
       plan.rangeBuckets.forEach((b, i) => { if (b.nearMissAggregation === a) addDocToBuckets(index, b, d, bucketCounts[i]); });
-      if (plan.aggregationFields[a] >= 0) addDocToFacetCounts(index, plan.aggregationFields[a], d, facetCounts[a]);
+      const column = columns[a];
+      if (column) addDocToColumnCounts(column, d, facetCounts[a]);
     });
   }
   if (merch) boostMatches(index, merch, m.docs, m.scores, m.length);
   const { docs, scores, length: total } = m;
-  plan.aggregationFields.forEach((fid, i) => {
-    if (fid < 0) return;
-    const { offsets, codes, single } = index.fields[fid].text!;
+  columns.forEach((column, i) => {
+    if (!column) return;
+    const { offsets, codes, single } = column;
     const counts = facetCounts[i];
     if (single) {
       for (let k = 0; k < total; k++) {
