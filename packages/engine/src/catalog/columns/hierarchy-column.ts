@@ -135,12 +135,21 @@ function deepestNodes(state: CatalogState, setting: HierarchySetting, tree: Tree
     }
     return { single, several };
   }
-  // An array of levels: the doc's values in the order given (a text column keeps a doc's distinct values in order).
+  // An array of levels: the doc's values in the order given. A text column keeps a doc's distinct
+  // values in order, so a path naming a level twice ("Leggings > Leggings") is read from the store.
+  const differs = state.store.differsFromCodes(setting.field);
+  const read = state.store.fieldReader(setting.field);
   for (let d = 0; d < n; d++) {
     const k = codeCount(text, d);
     if (k === 0) continue;
-    const path: string[] = [];
-    for (let i = 0; i < k; i++) path.push(dictionary.at(codeAt(text, d, i)).trim());
+    let path: string[];
+    if (differs(d)) {
+      const value = read(d);
+      path = (Array.isArray(value) ? value : [value]).filter((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean').map((v) => String(v).trim());
+    } else {
+      path = [];
+      for (let i = 0; i < k; i++) path.push(dictionary.at(codeAt(text, d, i)).trim());
+    }
     set(d, [tree.nodeOf(path.filter((l) => l.length > 0))]);
   }
   return { single, several };
