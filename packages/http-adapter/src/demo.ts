@@ -59,6 +59,8 @@ export function demoWebsite(identity: DemoIdentity): WebsiteConfig {
       synonyms: [['tv', 'television'], ['sofa', 'couch']],
       retailMedia: { adSets: [{ adSetId: stableGuid('demo', 'ad-set-1'), version: 1, products: sponsored, costPerClick: 0.35 }] },
       cors: { origins: ['*'] },
+      // The generated products' category paths (department > group > leaf): the search page's category menu.
+      hierarchies: { categories: { field: 'categories' } },
     },
   };
 }

@@ -15,7 +15,7 @@
  * @module
  */
 import type { CatalogIndex, CatalogState } from '../catalog/catalog-index.js';
-import { andInto } from '../catalog/columns/bitset.js';
+import { andInto, fullBitset } from '../catalog/columns/bitset.js';
 import { numericValue } from '../catalog/field-values.js';
 import { codeLookup } from '../catalog/columns/text-column-lookups.js';
 import { codeCount, tailIndex } from '../catalog/columns/text-column.js';
@@ -379,6 +379,8 @@ export function docPassesAll(index: CatalogIndex, conditions: readonly PlanCondi
 
 /** Lists longer than this are tested through a marker per code rather than scanned per doc. */
 const SCANNED_CODES = 16;
+/** Dictionaries up to this size are marked whatever the list's length (a marker costs at most 64 KiB). */
+const MARKED_DICTIONARY = 65_536;
 
 /**
  * A per-doc test of one condition, set up once for a loop over many docs: a long value list gets a
@@ -396,16 +398,23 @@ export function docTest(index: CatalogIndex, c: PlanCondition): (d: number) => b
   }
   const text = listColumn(index, c);
   const list = c.codes;
-  const marker = list.length > SCANNED_CODES ? new Uint8Array(text.dictSize) : undefined;
-  if (marker) for (const code of list) marker[code] = 1;
-  const isListed = marker ? (code: number): boolean => marker[code] === 1 : (code: number): boolean => list.includes(code);
   const want = c.kind !== 'notIn';
   const { offsets, codes, single } = text;
+  // A marker per code when the list is long, or the dictionary small enough to mark (one read per
+  // value, no scan); a short list against a large dictionary (refIds) is scanned instead.
+  if (list.length > SCANNED_CODES || text.dictSize <= MARKED_DICTIONARY) {
+    const marker = new Uint8Array(text.dictSize);
+    for (const code of list) marker[code] = 1;
+    if (single) return (d) => (single[d] >= 0 && marker[single[d]] === 1) === want;
+    return (d) => {
+      for (let j = offsets[d], end = offsets[d + 1]; j < end; j++) if (marker[codes[j]] === 1) return want;
+      return !want;
+    };
+  }
+  if (single) return (d) => (single[d] >= 0 && list.includes(single[d])) === want;
   return (d) => {
-    let listed = false;
-    if (single) listed = single[d] >= 0 && isListed(single[d]);
-    else for (let j = offsets[d], end = offsets[d + 1]; j < end && !listed; j++) listed = isListed(codes[j]);
-    return listed === want;
+    for (let j = offsets[d], end = offsets[d + 1]; j < end; j++) if (list.includes(codes[j])) return want;
+    return !want;
   };
 }
 
@@ -417,6 +426,31 @@ function listDocs(docs: Uint32Array, from: number, to: number, lo: number, hi: n
     const local = doc - lo;
     listed[local >>> 5] |= 1 << (local & 31);
   }
+}
+
+/** How many postings a value-list condition's codes have (the docs listing them would visit). */
+function postingsOf(text: TextColumn, list: readonly number[]): number {
+  let n = 0;
+  for (const code of list) {
+    n += text.valueOffsets[code + 1] - text.valueOffsets[code];
+    const t = tailIndex(text.valueTail, code);
+    if (t >= 0) n += text.valueTail!.offsets[t + 1] - text.valueTail!.offsets[t];
+  }
+  return n;
+}
+
+/**
+ * {@link docTest} for about `checks` docs of [lo, hi) (lo a multiple of 32): a value-list condition
+ * whose postings are fewer than a few times the checks is tested through a bitset of its listed docs
+ * (the postings walked in order, then one bit read per doc) rather than by reading each doc's codes at
+ * random (a text search under a category: a few thousand listed docs, tens of thousands of matches).
+ */
+export function docTestWithin(index: CatalogIndex, c: PlanCondition, lo: number, hi: number, checks: number): (d: number) => boolean {
+  if (c.kind !== 'in' && c.kind !== 'notIn' && c.kind !== 'under') return docTest(index, c);
+  if (postingsOf(listColumn(index, c), c.codes) > 4 * checks) return docTest(index, c);
+  const listed = fullBitset(hi - lo);
+  narrowBitset(index, c, lo, hi, listed);
+  return (d) => (listed[(d - lo) >>> 5] & (1 << ((d - lo) & 31))) !== 0;
 }
 
 /** Narrows a candidate bitset over [lo, hi) (lo a multiple of 32) to the docs passing `c`. */

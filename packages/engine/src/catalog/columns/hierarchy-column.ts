@@ -15,7 +15,7 @@
  * Pure functions of an immutable catalog version, computed at most once per version and hierarchy.
  * @module
  */
-import type { CatalogState, MultiValuedColumn } from '../catalog-index.js';
+import type { CatalogState, MultiValuedColumn, TextColumn } from '../catalog-index.js';
 import type { HierarchySetting } from '../../contract/settings-schema.js';
 import { codeAt, codeCount } from './text-column.js';
 import { sharedArray } from './shared-arrays.js';
@@ -23,10 +23,49 @@ import { sharedArray } from './shared-arrays.js';
 /** How paths are written in requests and responses, whatever the form the products hold them in. */
 export const PATH_SEPARATOR = ' > ';
 
+/**
+ * A hierarchy's node column: per doc the nodes of every prefix of its paths (codes = node ids, root
+ * first), plus what counting reads instead of them: each doc's deepest node and each node's parent.
+ */
+export interface HierarchyColumn extends MultiValuedColumn {
+  /** Per doc, its one deepest node (-1: no path; -2: several paths, read its codes). */
+  deepest: Int32Array;
+  /** Per node, its parent (-1: a top-level node); a parent's id is below its children's. */
+  parent: Int32Array;
+}
+
+/** Whether a text column is a hierarchy's node column. */
+export function isHierarchyColumn(column: TextColumn): column is HierarchyColumn {
+  return (column as Partial<HierarchyColumn>).deepest !== undefined;
+}
+
+/**
+ * Adds the docs `at(0) … at(length - 1)` to a hierarchy's counts per node: a doc with one path counts
+ * at its deepest node, whose count goes up the tree at the end (one read per doc, not one per level);
+ * a doc with several paths counts each of its nodes once.
+ */
+export function countHierarchyDocs(column: HierarchyColumn, length: number, at: (k: number) => number, counts: Uint32Array): void {
+  const { deepest, parent, offsets, codes } = column;
+  const below = new Uint32Array(counts.length);
+  for (let k = 0; k < length; k++) {
+    const d = at(k);
+    const x = deepest[d]!;
+    if (x >= 0) below[x]++;
+    else if (x === -2) for (let j = offsets[d]!, end = offsets[d + 1]!; j < end; j++) counts[codes[j]!]++;
+  }
+  // Children have higher ids than their parents: a descending pass sums each subtree before its parent.
+  for (let x = below.length - 1; x >= 0; x--) {
+    const n = below[x]!;
+    if (n === 0) continue;
+    counts[x] += n;
+    if (parent[x]! >= 0) below[parent[x]!] += n;
+  }
+}
+
 /** A hierarchy of a catalog version: its tree (calling thread) and its node column (shareable). */
 export interface HierarchyTree {
   /** Per doc, the nodes of every prefix of its paths (codes = node ids); see the module doc. */
-  column: MultiValuedColumn;
+  column: HierarchyColumn;
   /** Per node, its own level's value. */
   value: string[];
   /** Per node, its parent (-1: a top-level node). */
@@ -43,6 +82,9 @@ export function splitPath(path: string, separator: string): string[] {
   return path.split(separator).map((level) => level.trim()).filter((level) => level.length > 0);
 }
 
+/** Level dictionaries up to this size get a dense child table per node (at most 16 KiB each). */
+const DENSE_CHILD_TABLE = 4096;
+
 /** Interns paths into a tree, node by node. */
 class TreeBuilder {
   readonly value: string[] = [];
@@ -55,7 +97,12 @@ class TreeBuilder {
 
   /** The node of `levels` (interned with its ancestors); -1 for an empty path. */
   nodeOf(levels: readonly string[]): number {
-    let node = -1;
+    return this.nodeOfFrom(-1, levels);
+  }
+
+  /** The node of `levels` below `from` (-1: from the top). */
+  private nodeOfFrom(from: number, levels: readonly string[]): number {
+    let node = from;
     for (const level of levels) {
       const siblings = node < 0 ? this.rootByValue : this.childByValue[node]!;
       let next = siblings.get(level);
@@ -72,6 +119,32 @@ class TreeBuilder {
       node = next;
     }
     return node;
+  }
+
+  // Per parent node (+1: -1 is the top), per dictionary code of a level field, the child it leads to:
+  // a million docs sharing a few hundred paths walk the tree by number, not by string. A small
+  // dictionary gets a table per node (one read per level), a large one a map.
+  private readonly childByCode: (Int32Array | Map<number, number>)[] = [];
+
+  /**
+   * The child of `node` (-1: the top) whose level is the value `code` has in `dictionary` (an empty
+   * level: `node` itself); `dictSize`: the dictionary's size.
+   */
+  childOf(node: number, code: number, dictionary: { at(code: number): string }, dictSize: number): number {
+    let byCode = this.childByCode[node + 1];
+    if (!byCode) this.childByCode[node + 1] = byCode = dictSize <= DENSE_CHILD_TABLE ? new Int32Array(dictSize).fill(-2) : new Map();
+    let child = byCode instanceof Int32Array ? byCode[code]! : byCode.get(code) ?? -2;
+    if (child === -2) {
+      const level = dictionary.at(code).trim();
+      child = level.length === 0 ? node : this.childOfValue(node, level);
+      if (byCode instanceof Int32Array) byCode[code] = child;
+      else byCode.set(code, child);
+    }
+    return child;
+  }
+
+  private childOfValue(node: number, level: string): number {
+    return this.nodeOfFrom(node, [level]);
   }
 
   pathOf(node: number): string {
@@ -109,12 +182,12 @@ function deepestNodes(state: CatalogState, setting: HierarchySetting, tree: Tree
     const levels = setting.fields.map(columnOf);
     for (let d = 0; d < n; d++) {
       // The path is the levels' values up to the first level without one (a level's first value).
-      const path: string[] = [];
+      let node = -1;
       for (const level of levels) {
         if (!level || codeCount(level.text, d) === 0) break;
-        path.push(level.dictionary.at(codeAt(level.text, d, 0)).trim());
+        node = tree.childOf(node, codeAt(level.text, d, 0), level.dictionary, level.text.dictSize);
       }
-      set(d, [tree.nodeOf(path.filter((l) => l.length > 0))]);
+      single[d] = node;
     }
     return { single, several };
   }
@@ -142,15 +215,15 @@ function deepestNodes(state: CatalogState, setting: HierarchySetting, tree: Tree
   for (let d = 0; d < n; d++) {
     const k = codeCount(text, d);
     if (k === 0) continue;
-    let path: string[];
     if (differs(d)) {
       const value = read(d);
-      path = (Array.isArray(value) ? value : [value]).filter((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean').map((v) => String(v).trim());
+      const path = (Array.isArray(value) ? value : [value]).filter((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean').map((v) => String(v).trim());
+      set(d, [tree.nodeOf(path.filter((l) => l.length > 0))]);
     } else {
-      path = [];
-      for (let i = 0; i < k; i++) path.push(dictionary.at(codeAt(text, d, i)).trim());
+      let node = -1;
+      for (let i = 0; i < k; i++) node = tree.childOf(node, codeAt(text, d, i), dictionary, text.dictSize);
+      single[d] = node;
     }
-    set(d, [tree.nodeOf(path.filter((l) => l.length > 0))]);
   }
   return { single, several };
 }
@@ -194,9 +267,13 @@ export function buildHierarchy(state: CatalogState, setting: HierarchySetting): 
   for (let d = 0; d < n; d++) for (let j = offsets[d]!, end = offsets[d + 1]!; j < end; j++) valueDocs[fill[codes[j]!]++] = d;
   const nodeOfPath = new Map<string, number>();
   for (let x = 0; x < nodeCount; x++) nodeOfPath.set(tree.pathOf(x), x);
+  const deepest = sharedArray(Int32Array, n);
+  deepest.set(single);
+  const parent = sharedArray(Int32Array, nodeCount);
+  parent.set(tree.parent);
   return {
-    column: { dictSize: nodeCount, offsets, codes, valueOffsets, valueDocs },
-    value: tree.value, parent: Int32Array.from(tree.parent), roots: tree.roots, children: tree.children, nodeOfPath,
+    column: { dictSize: nodeCount, offsets, codes, valueOffsets, valueDocs, deepest, parent },
+    value: tree.value, parent, roots: tree.roots, children: tree.children, nodeOfPath,
   };
 }
 
