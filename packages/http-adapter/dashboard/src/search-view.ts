@@ -65,7 +65,8 @@ export function startSearch(conn: Connection, onOpen: (refId: string, title: str
       items: [{ label: 'Relevance', value: INDEX }, ...Object.keys(sortIndices).map((value) => ({ label: value.endsWith('_asc') ? `${price} ascending` : `${price} descending`, value }))],
     }),
     ...menuContainers.map(({ name, attributes, div }) => panel<typeof hierarchicalMenu>({ templates: { header: () => name.replace(/_/g, ' ') } })(hierarchicalMenu)({
-      container: div, attributes, limit: 10, showParentLevel: true,
+      // aisle's order: the biggest categories first.
+      container: div, attributes, limit: 10, showParentLevel: true, sortBy: ['count:desc', 'name:asc'],
     })),
     ...facetContainers.map(({ field, div }, i) => {
       // Checkboxes labelled "value (count)", as a screen reader reads them.
