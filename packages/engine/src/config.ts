@@ -66,7 +66,7 @@ function checkRetailMedia(rm: RetailMediaSettings, key: string): void {
     if (!METHODS.some((m) => m.name === method)) fail(`${key}.placements.${method}`, `is not a recommendation method (known: ${METHODS.map((m) => m.name).join(', ')})`);
     if (HISTORY_METHODS.has(method)) fail(`${key}.placements.${method}`, 'cannot carry a sponsored slot: it lists the customer\'s own history');
   }
-  rm.adSets.forEach((a, i) => {
+  (rm.adSets ?? []).forEach((a, i) => {
     if (a.costPerClick === undefined && a.costPerAction === undefined && a.costPerMille === undefined) {
       fail(`${key}.adSets[${i}]`, 'needs at least one of costPerClick, costPerAction, costPerMille');
     }

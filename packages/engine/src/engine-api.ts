@@ -77,7 +77,7 @@ export interface CouponUseResult {
 
 /** A coupon issued through the admin API (bound customer: when absent, the first purchase carrying the code binds it). */
 export type { CouponIssue } from './contract/schemas.js';
-import type { CouponIssue } from './contract/schemas.js';
+import type { CouponIssue, SettingsPreview } from './contract/schemas.js';
 import type { AttributionReportParams, RecommendationReportParams, SearchReportParams } from './contract/query-schemas.js';
 
 /** Counters of one website. */
@@ -196,12 +196,10 @@ export interface RecommendationIndexStatus {
 /** How a search was asked for, beyond its body. */
 export interface SearchOptions {
   /**
-   * The scope a search key forces on the request: the engine intersects it with the body's scope
-   * (keys/key-scope.ts; a hierarchy's paths as subtrees), keeps it applying to every count that ignores
-   * a field's own condition (disjunctive facets, hierarchical facets, facet search), drops the facet
-   * buckets of values it does not allow, and offers completions (`payload.suggestions.queries`) only
-   * when they have results within it, so a key never reveals products it cannot see. Checking
-   * completions costs a search per completion, which is why only a forced scope asks for it: a
+   * The scope a search key forces: every result passes it as well as the body's own scope (both apply,
+   * field by field, as conditions of their own), and completions (`payload.suggestions.queries`) are
+   * offered only when they have results within it, so a key never reveals words of products it cannot
+   * see. Checking costs a search per completion, which is why only a forced scope asks for it: a
    * caller's own scope hides nothing from that caller.
    */
   forcedScope?: ScopeConditions;
@@ -250,6 +248,14 @@ export interface Engine {
    * Returns the settings as {@link Engine.getSettings} does.
    */
   updateSettings(websiteId: string, settings: unknown, options?: { merge?: boolean }): Promise<WebsiteSettings>;
+  /**
+   * A ranking preview: the body's `search` (a search request without website_id and client) ranked under
+   * the settings in force and under them with the body's `settings` merged in exactly as
+   * {@link Engine.updateSettings} with `merge` would merge them (same checks, same errors), nothing
+   * stored, and the search neither logged nor remembered for clicks. Throws `PREVIEW_BAD_REQUEST`
+   * naming a bad field of the body outside `settings`.
+   */
+  previewSettings(websiteId: string, body: unknown): Promise<SettingsPreview>;
   /** A recommendation method (segment as in the spec) with its parsed query parameters. */
   recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse>;
   /** The bundle call; the body is validated at run time (throws `AisleError`). */

@@ -48,10 +48,10 @@ import { WebsiteSemantics } from './semantic/website-semantics.js';
 import type { SharedCatalogs } from './store/shared-catalogs.js';
 import { isStore, openStore } from './store/open-store.js';
 import type { Store } from './store/store.js';
-import { applyForcedScope, restrictFacetBuckets } from './keys/key-scope.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
-import { checkRulesApply, executeRankedSearch, executeSearch, SearchPool, validateSearchRequest } from './search/index.js';
+import { checkRulesApply, executeRankedSearch, executeSearch, SearchPool, validateSearchRequest, type RankedSearch } from './search/index.js';
 import { settingsWithDefaults } from './settings/website-settings.js';
+import { parsePreviewRequest, previewOf } from './settings/settings-preview.js';
 import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
 import { suggestionSettingsOf } from './analytics/analytics-settings.js';
 import { RetentionJob } from './analytics/retention.js';
@@ -64,6 +64,7 @@ import type {
   BundleRequest, BundleResponse, ClickRequest, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse,
   SearchRequest, SearchResponse, ViewRecord, ViewRequest, BulkDeleteResult,
 } from './types.js';
+import type { SearchPayload, SettingsPreview } from './contract/schemas.js';
 
 /**
  * Delay between the last catalog change and the snapshot write, so a burst of upserts writes once —
@@ -584,9 +585,23 @@ class AisleEngine implements Engine {
     if (request.client !== state.config.client) {
       throw new AisleError('CLIENT_NOT_FOUND', `client "${request.client}" does not belong to website "${request.website_id}"`);
     }
-    const settings = state.config.settings ?? {};
-    const forcedScope = options.forcedScope;
-    if (forcedScope) request.scope = applyForcedScope(forcedScope, request.scope, new Set(Object.keys(settings.hierarchies ?? {})));
+    return this.searchWith(state, request, state.config.settings ?? {}, options);
+  }
+
+  /**
+   * A validated search of a website run under the given effective settings (the website's, or an
+   * experiment variant's): ranked, remembered for clicks, logged, with its completions.
+   */
+  private async searchWith(state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions): Promise<SearchResponse> {
+    const { payload, rankedBy } = await this.rankWith(state, request, settings, options);
+    return this.answerSearch(state, request, settings, options, payload, rankedBy);
+  }
+
+  /**
+   * The ranked page of a validated search under `settings`, nothing remembered or logged: what a
+   * shopper's search answers before it is recorded, and all a settings preview is (not a shopper's search).
+   */
+  private async rankWith(state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions): Promise<RankedSearch> {
     const personalization = personalizationWeight(settings.personalization);
     // The spec: customer_id is "required only when personalization is enabled" (the wire contract).
     if (personalization !== undefined && !request.customer_id) {
@@ -622,10 +637,16 @@ class AisleEngine implements Engine {
       }, affinityRolesOf(settings.fieldRoles));
       if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
     }
-    const { payload, rankedBy } = await executeRankedSearch(state.catalog, request, {
-      pool: this.pool, settings, rerank: makeReranker(inputs), forcedScope,
+    return executeRankedSearch(state.catalog, request, {
+      pool: this.pool, settings, rerank: makeReranker(inputs), forcedScope: options.forcedScope,
       onRuleProblem: (problem) => this.reporter.warn('merchandising-rule', problem, state.config.websiteId),
     });
+  }
+
+  /** Remembers a ranked page for clicks, logs it, adds completions and makes the response. */
+  private async answerSearch(
+    state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, payload: SearchPayload, rankedBy: string | undefined,
+  ): Promise<SearchResponse> {
     // A search's session: its session_id, else its customer_id (an empty one is none).
     const session = request.session_id || request.customer_id || undefined;
     // One id for the page: the list clicks name, and the analytics log.
@@ -636,12 +657,8 @@ class AisleEngine implements Engine {
     });
     // The first page of a query is one search for the log (paging through it is not another).
     if (request.start === 0) this.searchLog.record(request.website_id, { queryId, q: request.q, session, totalResults: payload.total_results });
-    if (forcedScope) {
-      const aggregations = restrictFacetBuckets(payload.aggregations, forcedScope, request.disjunctive_facets);
-      if (aggregations !== undefined) payload.aggregations = aggregations;
-    }
     // Through a key with a forced scope, a completion is offered only when it has results within it.
-    const scope = forcedScope;
+    const scope = options.forcedScope;
     const hasResults = scope === undefined || Object.keys(scope).length === 0 ? undefined : async (q: string) => {
       const found = await executeSearch(state.catalog, { website_id: request.website_id, client: request.client, q, scope, start: 0, size: 0 }, { settings });
       // Products matching only some of the words are a fallback, not results of the completion.
@@ -652,6 +669,16 @@ class AisleEngine implements Engine {
     const response: SearchResponse = { type: 1, query_id: queryId, payload };
     if (rankedBy !== undefined) response.settings = { ats_model: rankedBy };
     return response;
+  }
+
+  async previewSettings(websiteId: string, body: unknown): Promise<SettingsPreview> {
+    const state = this.site(websiteId);
+    const { search, settings: patch } = parsePreviewRequest(body, websiteId, state.config.client);
+    // Validated and merged exactly as a PATCH of the settings (its errors, its 409), nothing written.
+    const { current, next } = await this.settings.preview(websiteId, patch);
+    // Ranked only: a preview is not a shopper's search (no result page for clicks, no search log, no completions).
+    const [before, after] = await Promise.all([this.rankWith(state, search, current, {}), this.rankWith(state, search, next, {})]);
+    return previewOf(search.start, before.payload, after.payload);
   }
 
   async getSettings(websiteId: string): Promise<WebsiteSettings> {

@@ -30,6 +30,11 @@ export const ErrorCodes = {
   COUPON_NOT_FOUND: { status: 404 },
   /** The coupon was already marked as used. */
   COUPON_ALREADY_USED: { status: 409 },
+  /**
+   * A purchase replays an orderId the website already holds with other content: nothing of the request
+   * was stored; `problem` names each such order under its `events[i].OrderId` path.
+   */
+  ORDER_CONFLICT: { status: 409 },
   /** A product feed, product batch or bulk delete is malformed (a field error names the field). */
   CATALOG_BAD_INPUT: { status: 400, subject: 'catalog' },
   /** A snapshot file is missing, truncated or of another format version. */
@@ -41,6 +46,11 @@ export const ErrorCodes = {
   FIELD_TYPES_CONFLICT: { status: 409 },
   /** Website settings sent at run time are invalid (message names the key, as for the config file). */
   SETTINGS_INVALID: { status: 400, subject: '' },
+  /**
+   * A settings preview's body is invalid outside its settings (`search.size`, an unknown top-level key):
+   * the message names the field. Its settings are refused as a PATCH refuses them (`SETTINGS_INVALID`).
+   */
+  PREVIEW_BAD_REQUEST: { status: 400, subject: 'settings preview' },
   /** The engine or website configuration is invalid (message names the key). */
   CONFIG_INVALID: { status: 500, subject: 'config' },
   /** Another live process has the data directory's catalogs open (message names its pid). */

@@ -38,7 +38,7 @@ export { stableGuid, randomGuid, newTraceId } from './util/ids.js';
 export * from './contract/index.js';
 export { MAX_FACET_BUCKETS } from './search/assemble-payload.js';
 export { valueFits, type FieldType, type FieldTypes, type FieldMismatch } from './catalog/field-types.js';
-export { applyForcedScope, intersectCondition, restrictFacetBuckets, valueAllowed, type Scope } from './keys/key-scope.js';
+export { restrictFacetBuckets, valueAllowed, type Scope } from './keys/key-scope.js';
 export {
   hashSearchKey, KEY_ACTIONS, KEY_CACHE_TTL_MS, MAX_KEYS_PER_WEBSITE, SEARCH_KEY_PREFIX,
   type CreatedSearchKey, type SearchKeyInfo, type SearchKeyRequest,

@@ -166,7 +166,9 @@ function eventEndpoint(kind: 'purchases' | 'views', operationId: string, summary
       method: 'POST', operationId, tag: 'events', summary, auth: 'website',
       body: { mediaTypes: JSON_BODY, schema, validate: false },
       responses: { 202: { description: 'Accepted (durable).', schema: 'EventAck' } },
-      errors: EVENT_ERRORS,
+      errors: kind === 'purchases'
+        ? { ...EVENT_ERRORS, 409: 'An orderId already recorded with other content (named under its events[i].OrderId path); nothing of the request was stored. A replay with the same content answers 202 with the first transactionId.' }
+        : EVENT_ERRORS,
       handler: h.events(kind),
     }],
   };
@@ -402,6 +404,23 @@ export const endpoints = {
         handler: h.updateSettings,
       },
     ],
+  },
+  settingsPreview: {
+    path: '/admin/v1/websites/{websiteId}/settings/preview', pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false,
+    operations: [{
+      method: 'POST', operationId: 'previewSettings', tag: 'admin', auth: 'admin',
+      summary: 'Rank one search under the settings in force and under them with a change merged in (as PATCH …/settings would merge it); nothing is stored.',
+      description: 'The change is validated as the PATCH would validate it (400 naming the key, 409 for pinned field types stored products '
+        + 'do not fit); the search is neither logged nor remembered for clicks (its pages carry no query id). See docs/http-api.md, "Ranking preview".',
+      // The engine validates the body (its settings after the merge, as a PATCH): errors carry the engine's paths.
+      body: { mediaTypes: JSON_BODY, schema: 'SettingsPreviewRequest', validate: false },
+      responses: { 200: { description: 'Both pages and every product\'s positions.', schema: 'SettingsPreview' } },
+      errors: adminErrors({
+        400: 'A bad field of the search (named as search.<field>), an unknown top-level key, or invalid settings after the merge (named as settings.<key>).',
+        ...FIELD_TYPES_CONFLICT, ...JSON_BODY_ERRORS,
+      }),
+      handler: h.previewSettings,
+    }],
   },
   healthz: {
     path: '/healthz', errorShape: 'envelope', cors: false,

@@ -9,7 +9,7 @@ import type {
   AttributionReportParams, BundleRequest, ClickRequest, RecommendationReportParams, CouponIssue, CouponParams, LoadSummary, ProductsParams, PurchaseRequest,
   RecommendParams, SearchReportParams, SearchRequest, ViewRequest,
 } from '@aisle/engine';
-import { MAX_BULK_DELETE_BYTES, MAX_BULK_DELETE_REFIDS } from '@aisle/engine';
+import { MAX_BULK_DELETE_BYTES, MAX_BULK_DELETE_REFIDS, restrictFacetBuckets, SETTINGS_MAX_ARRAY_ITEMS } from '@aisle/engine';
 import { peekBodyStream, readJsonBody, requireMediaType, type BodyLimits } from './body.js';
 import { describeAjvError } from './codecs.js';
 import { corsHeaders } from './cors.js';
@@ -82,8 +82,13 @@ export const search: Handler = async (ctx, state) => {
   if (body.website_id !== websiteId) {
     throw new HttpError('TOKEN_WRONG_WEBSITE', { websiteId: body.website_id }, { key: 'Authorization' });
   }
+  // A key's forced scope applies beside the caller's own (both, as conditions of their own: engine SearchOptions).
   const forced = ctx.searchKey?.scope;
   const response = await state.engine.search(body, forced ? { forcedScope: forced } : {});
+  if (forced) {
+    const aggregations = restrictFacetBuckets(response.payload.aggregations, forced, body.disjunctive_facets);
+    if (aggregations !== undefined) response.payload = { ...response.payload, aggregations };
+  }
   reply(ctx, state, 200, response);
 };
 
@@ -251,14 +256,34 @@ export const getSettings: Handler = async (ctx, state) => {
 };
 
 /**
+ * The limits a body holding settings is read with (a settings update, a preview): the settings schema
+ * bounds every array (10,000 synonyms…), so the listener's array limit is raised to its largest bound
+ * (never lowered): what the documents say a website may hold is what HTTP takes.
+ */
+function settingsBodyLimits(state: ListenerState): BodyLimits {
+  return { ...state.limits, maxArrayLength: Math.max(state.limits.maxArrayLength, SETTINGS_MAX_ARRAY_ITEMS) };
+}
+
+/**
  * `PUT|PATCH /admin/v1/websites/{websiteId}/settings`: PUT replaces, PATCH merges (RFC 7396). The
  * engine validates (400 naming the key) and stores.
  */
 export const updateSettings: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
-  const body = await readBody<unknown>(ctx, state);
+  const body = await readBody<unknown>(ctx, state, settingsBodyLimits(state));
   commitPoint(ctx);
   reply(ctx, state, 200, await state.engine.updateSettings(websiteId, body, { merge: ctx.req.method === 'PATCH' }));
+};
+
+/**
+ * `POST /admin/v1/websites/{websiteId}/settings/preview`: one search ranked before and after a settings
+ * change (the engine validates the body, merges the change as a PATCH would, and stores nothing).
+ */
+export const previewSettings: Handler = async (ctx, state) => {
+  const websiteId = websiteOf(ctx);
+  // Read as a settings update is: a change a PATCH takes can be previewed.
+  const body = await readBody<unknown>(ctx, state, settingsBodyLimits(state));
+  reply(ctx, state, 200, await state.engine.previewSettings(websiteId, body));
 };
 
 /** `GET /admin/v1/websites/{websiteId}/keys`: the website's search keys. */

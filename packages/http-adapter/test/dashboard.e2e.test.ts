@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -433,6 +433,228 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     if (logged.noResults.length > 0) expect(await firstColumn('report-no-results')).toEqual(logged.noResults.map((t) => t.query));
     await page.screenshot({ path: path.join(ARTIFACTS, '5-reports.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
+  });
+
+  describe('the merchandising studio and the settings editors', () => {
+    /** How long a poll waits for the page (previews and saves are API round trips; the machine may be busy). */
+    const PATIENCE = { timeout: 15_000 };
+    /** Every API call the page makes from here on (fetches), as method and path. */
+    const calls: { method: string; path: string }[] = [];
+    const onRequest = (req: { resourceType(): string; method(): string; url(): string }) => {
+      if (req.resourceType() === 'fetch' || req.resourceType() === 'xhr') calls.push({ method: req.method(), path: new URL(req.url()).pathname });
+    };
+    const adminGet = async <T>(what: string): Promise<T> => (await (await fetch(`${app.url}/admin/v1/websites/demo/${what}`, { headers: { authorization: `Bearer ${identity.adminToken}` } })).json()) as T;
+    const studio = () => page.locator('#view-studio');
+    const liveRefs = () => page.locator('#studio-live li[data-ref]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.ref!));
+    const afterRefs = () => page.locator('#studio-after li[data-ref]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.ref!));
+
+    beforeAll(async () => {
+      page.on('request', onRequest);
+      await page.goto(`${app.url}/`);
+      await page.getByLabel('Admin token').fill(identity.adminToken);
+      await page.getByRole('button', { name: 'Connect' }).click();
+      await page.getByRole('tab', { name: 'Studio' }).click();
+      await studio().getByRole('button', { name: 'Save synonyms' }).waitFor();
+    });
+    afterAll(() => { page.off('request', onRequest); });
+
+    /** The `rank`-th largest category, as a shopper types it. */
+    const category = async (rank: number) => (await apiSearch({ q: '', aggregations: ['search_category'] })).payload.aggregations!.search_category![rank]!.key.toLowerCase();
+
+    it('pins and hides results of a query, previews the change, and saves it: the pin shows at its position in an API search', async () => {
+      const q = await category(0);
+      await studio().getByLabel('Query to merchandise').fill(q);
+      await studio().getByRole('button', { name: 'Open the query' }).click();
+      const live = await apiSearch({ q });
+      await expect.poll(liveRefs, PATIENCE).toEqual(live.payload.result.map((p) => p.refId));
+      // The live list is the API's ranking, shown by title.
+      const target = live.payload.result[4]!;
+      const hidden = live.payload.result[0]!;
+      const row = page.locator(`#studio-live li[data-ref="${target.refId}"]`);
+      expect(await row.innerText()).toContain(target.title);
+      await row.getByLabel(`Pin position for ${target.title}`).fill('2');
+      await row.getByRole('button', { name: `Pin ${target.title}`, exact: true }).click();
+      await page.locator(`#studio-live li[data-ref="${hidden.refId}"]`).getByRole('button', { name: `Hide ${hidden.title}`, exact: true }).click();
+      // The preview (the API's) shows the change before anything is saved.
+      await expect.poll(async () => (await afterRefs())[1], PATIENCE).toBe(target.refId);
+      expect(await afterRefs()).not.toContain(hidden.refId);
+      expect(await page.locator('#studio-gone').innerText()).toContain(hidden.title);
+      expect((await apiSearch({ q })).payload.result.map((p) => p.refId)).toEqual(live.payload.result.map((p) => p.refId));
+      // A product the query does not find, pinned by its refId, is placed too.
+      const other = (await apiSearch({ q: '', size: 100 })).payload.result.find((p) => !live.payload.result.some((l) => l.refId === p.refId) && p.refId !== hidden.refId)!;
+      await studio().getByLabel('Product refId to pin').fill(other.refId);
+      await studio().getByLabel('Position to pin it at').fill('3');
+      await studio().getByRole('button', { name: 'Pin by refId' }).click();
+      await expect.poll(async () => (await afterRefs())[2], PATIENCE).toBe(other.refId);
+      await page.screenshot({ path: path.join(ARTIFACTS, '6-studio-preview.png'), fullPage: true });
+
+      await studio().getByRole('button', { name: 'Save rule' }).click();
+      await expect.poll(() => page.locator('#rule-form .form-message').innerText(), PATIENCE).toContain('Saved');
+      const after = (await apiSearch({ q })).payload.result.map((p) => p.refId);
+      expect(after[1]).toBe(target.refId);
+      expect(after[2]).toBe(other.refId);
+      expect(after).not.toContain(hidden.refId);
+      const settings = await adminGet<{ rules: { query: string; match?: string; pin?: unknown[]; hide?: string[] }[] }>('settings');
+      expect(settings.rules).toContainEqual(expect.objectContaining({
+        query: q, match: 'exact', pin: [{ refId: target.refId, position: 2 }, { refId: other.refId, position: 3 }], hide: [hidden.refId],
+      }));
+      // Reopened, the query shows its saved rule.
+      await studio().getByRole('button', { name: 'Open the query' }).click();
+      await expect.poll(() => page.locator('#rule-title').innerText(), PATIENCE).toBe(`Rule for “${q}”`);
+      expect(await studio().getByLabel(`Pinned position of ${target.title}`).inputValue()).toBe('2');
+    });
+
+    it('boosts by a facet value: the preview and, once saved, the API search put that value first', async () => {
+      // A text query (boosts multiply relevance), not the one pinned above.
+      const q = await category(1);
+      const browse = await apiSearch({ q, aggregations: ['brand'] });
+      // A brand that is not first in the plain ranking.
+      const brand = browse.payload.aggregations!.brand!.map((b) => b.key).find((key) => browse.payload.result[0]!.brand !== key)!;
+      await studio().getByLabel('Query to merchandise').fill(q);
+      await studio().getByRole('button', { name: 'Open the query' }).click();
+      await expect.poll(liveRefs, PATIENCE).toEqual(browse.payload.result.map((p) => p.refId));
+      await studio().getByLabel('Facet', { exact: true }).selectOption('brand');
+      await studio().getByLabel('Facet value').fill(brand);
+      await studio().getByRole('button', { name: 'Boost (×2)' }).click();
+      await studio().getByLabel(`Weight of brand = ${brand}`).fill('1000');
+      await studio().getByLabel(`Weight of brand = ${brand}`).dispatchEvent('change');
+      const boosted = await apiSearch({ q, scope: { brand: [brand] }, size: 1 });
+      await expect.poll(async () => (await afterRefs())[0], PATIENCE).toBe(boosted.payload.result[0]!.refId);
+      await studio().getByRole('button', { name: 'Save rule' }).click();
+      await expect.poll(() => page.locator('#rule-form .form-message').innerText(), PATIENCE).toContain('Saved');
+      expect((await apiSearch({ q, size: 1 })).payload.result[0]!.brand).toBe(brand);
+      // Deleted, the plain order is back.
+      await studio().getByRole('button', { name: 'Delete rule' }).click();
+      await expect.poll(() => page.locator('#rule-form .form-message').innerText(), PATIENCE).toContain('no rule');
+      expect((await apiSearch({ q })).payload.result.map((p) => p.refId)).toEqual(browse.payload.result.map((p) => p.refId));
+    });
+
+    it('saves a rule with a time window: not in force before it opens, and stored with from and until', async () => {
+      const q = await category(2);
+      await studio().getByLabel('Query to merchandise').fill(q);
+      await studio().getByRole('button', { name: 'Open the query' }).click();
+      const live = await apiSearch({ q });
+      await expect.poll(liveRefs, PATIENCE).toEqual(live.payload.result.map((p) => p.refId));
+      const last = live.payload.result.at(-1)!;
+      await studio().getByLabel('Product refId to pin').fill(last.refId);
+      await studio().getByLabel('Position to pin it at').fill('1');
+      await studio().getByRole('button', { name: 'Pin by refId' }).click();
+      await expect.poll(async () => (await afterRefs())[0], PATIENCE).toBe(last.refId);
+      // Opening next year (local time, as the field shows it): the preview is the live order again.
+      const year = new Date().getFullYear() + 1;
+      await studio().getByLabel('Active from').fill(`${year}-01-01T09:00`);
+      await studio().getByLabel('Active from').dispatchEvent('change');
+      await studio().getByLabel('Active until').fill(`${year}-02-01T09:00`);
+      await studio().getByLabel('Active until').dispatchEvent('change');
+      await expect.poll(afterRefs, PATIENCE).toEqual(live.payload.result.map((p) => p.refId));
+      await studio().getByRole('button', { name: 'Save rule' }).click();
+      await expect.poll(() => page.locator('#rule-form .form-message').innerText(), PATIENCE).toContain('Saved');
+      const rules = (await adminGet<{ rules: { query: string; from?: string; until?: string }[] }>('settings')).rules;
+      const saved = rules.find((r) => r.query === q)!;
+      expect(new Date(saved.from!).getTime()).toBe(new Date(`${year}-01-01T09:00`).getTime());
+      expect(new Date(saved.until!).getTime()).toBe(new Date(`${year}-02-01T09:00`).getTime());
+      expect((await apiSearch({ q })).payload.result.map((p) => p.refId)).toEqual(live.payload.result.map((p) => p.refId));
+      // Reopened, the window shows as it was typed.
+      await studio().getByRole('button', { name: 'Open the query' }).click();
+      await expect.poll(() => studio().getByLabel('Active from').inputValue(), PATIENCE).toBe(`${year}-01-01T09:00`);
+    });
+
+    it('saves a two-way synonym in the editor: an API search for the new word finds what the old one does', async () => {
+      const word = 'zorbleflap';
+      expect((await apiSearch({ q: word })).payload.total_results).toBe(0);
+      const editor = page.locator('#editor-synonyms');
+      await editor.getByRole('button', { name: 'Add synonym' }).click();
+      await editor.getByRole('textbox', { name: /^Equivalent words of synonym \d+/ }).last().fill(`${word}, shirt`);
+      await editor.getByRole('button', { name: 'Save synonyms' }).click();
+      await expect.poll(() => editor.locator('.form-message').innerText(), PATIENCE).toContain('Saved');
+      const found = await apiSearch({ q: word });
+      expect(found.payload.total_results).toBeGreaterThan(0);
+      expect(found.payload.total_results).toBe((await apiSearch({ q: 'shirt' })).payload.total_results);
+      expect((await adminGet<{ synonyms: unknown[] }>('settings')).synonyms).toContainEqual([word, 'shirt']);
+      // One-way: a query for the new word finds what "shirt" finds.
+      const oneWay = 'quabblewrap';
+      await editor.getByRole('button', { name: 'Add synonym' }).click();
+      await editor.getByRole('combobox', { name: /^Kind of synonym \d+/ }).last().selectOption('one-way');
+      await editor.getByRole('textbox', { name: /^Query of synonym \d+/ }).last().fill(oneWay);
+      await editor.getByRole('textbox', { name: /^Also finds \(synonym \d+\)/ }).last().fill('shirt');
+      await editor.getByRole('button', { name: 'Save synonyms' }).click();
+      await expect.poll(async () => (await adminGet<{ synonyms: unknown[] }>('settings')).synonyms, PATIENCE).toContainEqual({ from: oneWay, to: ['shirt'] });
+      expect((await apiSearch({ q: oneWay })).payload.total_results).toBe((await apiSearch({ q: 'shirt' })).payload.total_results);
+    });
+
+    it('saves a redirect in the editor: an API search for its query answers its URL', async () => {
+      const editor = page.locator('#editor-redirects');
+      await editor.getByRole('button', { name: 'Add redirect' }).click();
+      await editor.getByRole('textbox', { name: /^Queries of redirect \d+/ }).last().fill('help, contact us');
+      await editor.getByRole('textbox', { name: /^URL of redirect \d+/ }).last().fill('https://shop.example/help');
+      await editor.getByRole('button', { name: 'Save redirects' }).click();
+      await expect.poll(() => editor.locator('.form-message').innerText(), PATIENCE).toContain('Saved');
+      const answer = (await apiSearch({ q: 'Contact  us' })) as SearchAnswer & { payload: { redirects: { url?: string } } };
+      expect(answer.payload.redirects.url).toBe('https://shop.example/help');
+    });
+
+    it('shows the API\'s validation errors next to their field, and stores nothing', async () => {
+      const before = await adminGet<Record<string, unknown>>('settings');
+      const editor = page.locator('#editor-typoTolerance');
+      const field = editor.getByLabel('Minimum word length for one typo');
+      await field.fill('0');
+      await editor.getByRole('button', { name: 'Save typo tolerance' }).click();
+      await expect.poll(() => field.getAttribute('aria-invalid'), PATIENCE).toBe('true');
+      // The message is the API's, beside the field (it describes the field for a screen reader).
+      const note = page.locator(`#${(await field.getAttribute('aria-describedby'))!}`);
+      expect(await note.innerText()).toContain('typoTolerance.minWordSizeOneTypo');
+      expect(await field.evaluate((el) => el.nextElementSibling?.classList.contains('field-error'))).toBe(true);
+      // A rule's bad pin position: the preview's error is shown beside the pin's position.
+      await studio().getByLabel('Query to merchandise').fill(await category(0));
+      await studio().getByRole('button', { name: 'Open the query' }).click();
+      const pinned = studio().getByLabel(/^Pinned position of /).first();
+      await pinned.fill('0');
+      await pinned.dispatchEvent('change');
+      await expect.poll(() => pinned.getAttribute('aria-invalid'), PATIENCE).toBe('true');
+      expect(await page.locator(`#${(await pinned.getAttribute('aria-describedby'))!}`).innerText()).toMatch(/pin\[0\]\.position/);
+      // A field weight below zero, beside the weight.
+      const weights = page.locator('#editor-fieldWeights');
+      const weight = weights.getByLabel(/^Weight of /).first();
+      await weight.fill('-1');
+      await weights.getByRole('button', { name: 'Save field weights' }).click();
+      await expect.poll(() => weight.getAttribute('aria-invalid'), PATIENCE).toBe('true');
+      // A pinned type stored products do not fit: the 409's message beside the field's type.
+      const types = page.locator('#editor-fields');
+      await types.getByRole('button', { name: 'Add typed field' }).click();
+      await types.getByRole('textbox', { name: /^Name of typed field \d+/ }).last().fill('brand');
+      await types.getByRole('combobox', { name: /^Type of typed field \d+/ }).last().selectOption('number');
+      await types.getByRole('button', { name: 'Save typed fields' }).click();
+      const type = types.getByRole('combobox', { name: 'Type of brand' });
+      await expect.poll(() => type.getAttribute('aria-invalid'), PATIENCE).toBe('true');
+      expect(await page.locator(`#${(await type.getAttribute('aria-describedby'))!}`).innerText()).toMatch(/^product ".+": /);
+      expect(await adminGet<Record<string, unknown>>('settings')).toEqual(before);
+      await page.screenshot({ path: path.join(ARTIFACTS, '7-studio-errors.png'), fullPage: true });
+    });
+
+    it('names every control for assistive technology, and calls only the documented API', async () => {
+      const unnamed = await studio().locator('input, select, textarea, button').evaluateAll((controls) => controls
+        .filter((c) => {
+          const el = c as HTMLInputElement;
+          const named = el.getAttribute('aria-label')?.trim() || el.getAttribute('aria-labelledby') || (el.labels?.length ?? 0) > 0
+            || (el.tagName === 'BUTTON' && el.textContent!.trim() !== '');
+          return !named;
+        })
+        .map((c) => c.outerHTML.slice(0, 120)));
+      expect(unnamed).toEqual([]);
+      expect(calls.length).toBeGreaterThan(0);
+      // The committed document (docs/openapi.json; transport.test.ts keeps it equal to the declarations).
+      const doc = JSON.parse(readFileSync(path.join(REPO, 'docs', 'openapi.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+      const documented = Object.entries(doc.paths).map(([template, ops]) => ({
+        pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`),
+        methods: Object.keys(ops).map((m) => m.toUpperCase()),
+      }));
+      const undocumented = calls.filter((c) => !documented.some((d) => d.pattern.test(c.path) && d.methods.includes(c.method)));
+      expect(undocumented).toEqual([]);
+      // The studio's own calls are among them.
+      expect(calls).toContainEqual({ method: 'POST', path: '/admin/v1/websites/demo/settings/preview' });
+      expect(calls).toContainEqual({ method: 'PATCH', path: '/admin/v1/websites/demo/settings' });
+      expect(pageErrors).toEqual([]);
+    });
   });
 
   it('takes the README screenshot of the search page', async () => {

@@ -31,6 +31,31 @@ describe('POST /3.0/events/purchases', () => {
     expect(((await expectDocumented(again, path, 'POST')) as { transactionId: string }).transactionId).toBe(ack.transactionId);
   });
 
+  it('409 for a replayed orderId with other content, naming it; nothing of the request is stored', async () => {
+    const orderId = `order-${randomUUID()}`;
+    const body = purchase(orderId);
+    const first = (await (await post(`${svc.url}${path}`, body, bearer(TOKEN_A))).json()) as { transactionId: string };
+    const newOrder = `order-${randomUUID()}`;
+    const changed = { ...body, events: [{ ...body.events[0]!, orderId: newOrder }, { ...body.events[0]!, products: [{ refId: 'KNOWN-1', quantity: 2, price: 199.5 }] }] };
+    const res = await post(`${svc.url}${path}`, changed, bearer(TOKEN_A));
+    expect(res.status).toBe(409);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const problem = (await expectDocumented(res, path, 'POST')) as Problem;
+    expect(Object.keys(problem.errors)).toEqual(['events[1].OrderId']);
+    expect(problem.errors['events[1].OrderId']![0]).toContain(first.transactionId);
+    // The new order of the refused request was not stored: sent alone now, it is recorded under a new id.
+    const alone = (await (await post(`${svc.url}${path}`, { ...body, events: [changed.events[0]] }, bearer(TOKEN_A))).json()) as { transactionId: string };
+    expect(alone.transactionId).not.toBe(first.transactionId);
+    // The exact replay still answers the first id.
+    expect(((await (await post(`${svc.url}${path}`, body, bearer(TOKEN_A))).json()) as { transactionId: string }).transactionId).toBe(first.transactionId);
+  });
+
+  it('400 for an eventTime without a zone', async () => {
+    const res = await post(`${svc.url}${path}`, purchase(`order-${randomUUID()}`, { eventTime: '2026-11-29T10:00:00' }), bearer(TOKEN_A));
+    expect(res.status).toBe(400);
+    expect(Object.keys(((await expectDocumented(res, path, 'POST')) as Problem).errors)).toEqual(['events[0].EventTime']);
+  });
+
   it('400 problem details keyed by property path, with a traceId', async () => {
     const body = purchase('order-bad');
     (body.events[0]!.products[0] as Record<string, unknown>).refId = '';

@@ -17,6 +17,7 @@ import fc from 'fast-check';
 import { ValidationError } from '../../engine/src/errors.js';
 import { validatePurchaseRequest } from '../../engine/src/events/validate-purchases.js';
 import { validateViewRequest } from '../../engine/src/events/validate-views.js';
+import { replaysOrder, type StoredOrder } from '../../engine/src/store/plan.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type AisleServer } from '../src/index.js';
 import { RECOMMEND_METHODS } from '../src/schemas.js';
@@ -73,6 +74,7 @@ const PROBLEM_STATUS: Record<number, [section: string, title: string]> = {
   400: ['15.5.1', 'One or more validation errors occurred.'],
   401: ['15.5.2', 'Unauthorized'],
   413: ['15.5.14', 'Content Too Large'],
+  409: ['15.5.10', 'Conflict'],
   415: ['15.5.16', 'Unsupported Media Type'],
 };
 
@@ -146,8 +148,8 @@ function longestArray(v: unknown): number {
 }
 
 type Expected =
-  | { status: 401 | 415 | 413 | 400; problem?: Problem['errors'] }
-  | { status: 202; orderIds: string[]; views: number; lines?: Map<string, { revenue: number; units: number }> };
+  | { status: 401 | 415 | 413 | 400 | 409; problem?: Problem['errors'] }
+  | { status: 202; orderIds: string[]; views: number; lines?: Map<string, { revenue: number; units: number }>; content?: Map<string, StoredOrder> };
 
 function expectedEventOutcome(kind: 'purchases' | 'views', { authorization, contentType, text }: RawRequest): Expected {
   if (authorization !== `Bearer ${TOKEN_A}`) return { status: 401, problem: { Authorization: expect.any(Array) as string[] } };
@@ -167,11 +169,19 @@ function expectedEventOutcome(kind: 'purchases' | 'views', { authorization, cont
   try {
     if (kind === 'purchases') {
       const valid = validatePurchaseRequest(parsed);
+      // An order already recorded with other content: 409 naming it, nothing stored (docs/events-and-stores.md).
+      const conflicts: Problem['errors'] = {};
+      valid.events.forEach((e, i) => {
+        const first = recordedContent.get(e.orderId);
+        if (first !== undefined && !replaysOrder(first, valid.customerId, e)) conflicts[`events[${i}].OrderId`] = expect.any(Array) as string[];
+      });
+      if (Object.keys(conflicts).length > 0) return { status: 409, problem: conflicts };
+      const content = new Map(valid.events.map((e) => [e.orderId, { transactionId: '', customerId: valid.customerId, payload: JSON.stringify(e) }]));
       const lines = new Map(valid.events.map((e) => [e.orderId, {
         revenue: e.products.reduce((sum, p) => sum + p.price * p.quantity, 0),
         units: e.products.reduce((sum, p) => sum + p.quantity, 0),
       }]));
-      return { status: 202, orderIds: valid.events.map((e) => e.orderId), views: 0, lines };
+      return { status: 202, orderIds: valid.events.map((e) => e.orderId), views: 0, lines, content };
     }
     return { status: 202, orderIds: [], views: validateViewRequest(parsed).events.length };
   } catch (err) {
@@ -182,6 +192,8 @@ function expectedEventOutcome(kind: 'purchases' | 'views', { authorization, cont
 
 /** Orders this file saw acknowledged, with the transactionId each is recorded under. */
 const recorded = new Map<string, string>();
+/** The content each recorded order was first stored with (a replay with other content is a conflict). */
+const recordedContent = new Map<string, StoredOrder>();
 /** Revenue and units of the recorded orders, as the engine's validator read them (first version of each order). */
 const recordedTotals = { revenue: 0, units: 0 };
 const stats = (): Promise<WebsiteStats> => engine.stats('site-a');
@@ -222,7 +234,7 @@ async function sendEvent(kind: 'purchases' | 'views', req: RawRequest): Promise<
     const problem = expectProblem(res, body, expected.status);
     if (expected.problem) expect(problem.errors).toEqual(expected.problem);
     // The adapter's own problems (every one but the engine's validation) reuse a valid traceparent.
-    const adapterMade = !(expected.status === 400 && expected.problem);
+    const adapterMade = !((expected.status === 400 || expected.status === 409) && expected.problem);
     if (adapterMade && req.traceparent === TRACEPARENT) expect(problem.traceId).toBe(TRACEPARENT);
     else if (req.traceparent !== undefined && req.traceparent !== TRACEPARENT) expect(problem.traceId).not.toBe(req.traceparent);
     expect(after, `a rejected request changes nothing: ${what}`).toEqual(before);
@@ -245,6 +257,7 @@ async function sendEvent(kind: 'purchases' | 'views', req: RawRequest): Promise<
     expect([...recorded.values()]).not.toContain(ack.transactionId);
     for (const id of fresh) {
       recorded.set(id, ack.transactionId);
+      recordedContent.set(id, expected.content!.get(id)!);
       recordedTotals.revenue += expected.lines!.get(id)!.revenue;
       recordedTotals.units += expected.lines!.get(id)!.units;
     }

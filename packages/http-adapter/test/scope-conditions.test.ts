@@ -99,7 +99,8 @@ describe.each([['inline', false], ['pool', true]] as const)('scope conditions (%
     expect(created.status).toBe(201);
     const { key } = (await created.json()) as { key: string };
     expect(refIds(await search({}, key))).toEqual(WITH_SALE);
-    expect(refIds(await search({ scope: { sale: { exists: false } } }, key))).toEqual(WITH_SALE);
+    // Both apply: products without a sale value are outside the key's scope, so nothing is a result.
+    expect(refIds(await search({ scope: { sale: { exists: false } } }, key))).toEqual([]);
     expect(refIds(await search({ scope: { sale: ['yes'] } }, key))).toEqual(['l3']);
   });
 

@@ -70,7 +70,8 @@ describe('settings API', () => {
     res = await send('PATCH', { fieldWeights: { brand: 5 }, redirects: null }, 'site-a', 'application/merge-patch+json');
     expect(res.status).toBe(200);
     settings = (await res.json()) as Record<string, unknown>;
-    expect(settings.fieldWeights).toEqual({ title: 4, brand: 5 });
+    // Every default at every depth: the fields not weighted keep their default weights (as search reads them).
+    expect(settings.fieldWeights).toEqual({ ...DEFAULT_WEBSITE_SETTINGS.fieldWeights, title: 4, brand: 5 });
     expect(settings.redirects).toEqual([]);
     expect(settings.semanticSearch).toBe(true);
     const got = (await (await fetch(url(), { headers: bearer(ADMIN_TOKEN) })).json()) as Record<string, unknown>;
@@ -103,6 +104,48 @@ describe('settings API', () => {
     expect(huge.status).toBe(413);
     await expectDocumented(huge, path, 'PUT');
     expect(await (await fetch(url(), { headers: bearer(ADMIN_TOKEN) })).text()).toBe(before);
+  });
+
+  it('PATCH null restores a default at any depth; GET shows every default at every depth', async () => {
+    let res = await send('PATCH', { typoTolerance: { minWordSizeOneTypo: 5 } });
+    expect(res.status).toBe(200);
+    let settings = (await expectDocumented(res, path, 'PATCH')) as Record<string, unknown>;
+    expect(settings.typoTolerance).toEqual({ ...DEFAULT_WEBSITE_SETTINGS.typoTolerance, minWordSizeOneTypo: 5 });
+    res = await send('PATCH', { typoTolerance: { minWordSizeOneTypo: null }, cors: { origins: null } });
+    expect(res.status).toBe(200);
+    settings = (await res.json()) as Record<string, unknown>;
+    expect(settings.typoTolerance).toEqual(DEFAULT_WEBSITE_SETTINGS.typoTolerance);
+    expect(settings.cors).toEqual(DEFAULT_WEBSITE_SETTINGS.cors);
+    expect(await (await fetch(url(), { headers: bearer(ADMIN_TOKEN) })).json()).toEqual(settings);
+    // Put back what the other cases expect of site-a.
+    expect((await send('PATCH', { cors: { origins: ['https://shop-a.example'] } })).status).toBe(200);
+  });
+
+  it('refuses URLs that are not web URLs or origins, and numbers past their bounds', async () => {
+    const before = await (await fetch(url(), { headers: bearer(ADMIN_TOKEN) })).text();
+    for (const bad of ['javascript:alert(1)', 'data:text/html,x', '//evil.example/x', 'not a url', 'ftp://shop.example/x']) {
+      await expectBad(await send('PATCH', { redirects: [{ queries: ['x'], url: bad }] }), 'settings.redirects[0].url', /http\(s\) URL/);
+    }
+    for (const bad of ['not a url', 'https://shop.example/', 'https://shop.example/path', 'javascript:alert(1)']) {
+      await expectBad(await send('PATCH', { cors: { origins: [bad] } }), 'settings.cors.origins[0]', /origin/);
+    }
+    await expectBad(await send('PATCH', { fieldWeights: { title: 1e308 } }), 'settings.fieldWeights.title', /at most/);
+    await expectBad(await send('PATCH', { attributionWindowDays: 1e9 }), 'settings.attributionWindowDays', /at most/);
+    expect(await (await fetch(url(), { headers: bearer(ADMIN_TOKEN) })).text()).toBe(before);
+    // Web URLs, site paths and origins with a port are fine.
+    expect((await send('PATCH', { redirects: [{ queries: ['x'], url: 'https://shop-a.example/sale?x=1' }, { queries: ['y'], url: '/sale' }] })).status).toBe(200);
+    expect((await send('PATCH', { redirects: null, cors: { origins: ['https://shop-a.example', 'http://localhost:8080'] } })).status).toBe(200);
+    expect((await send('PATCH', { cors: { origins: ['https://shop-a.example'] } })).status).toBe(200);
+  });
+
+  it('takes as many synonyms over HTTP as the documented limit, and no more', async () => {
+    const limit = 10_000; // docs/operations.md: "at most 10,000 entries"
+    const many = (n: number) => Array.from({ length: n }, (_, i) => [`w${i}a`, `w${i}b`]);
+    let res = await send('PATCH', { synonyms: many(limit) });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { synonyms: unknown[] }).synonyms).toHaveLength(limit);
+    expect((await send('PATCH', { synonyms: null })).status).toBe(200);
+    await expectBad(await send('PATCH', { synonyms: many(limit + 1) }), 'synonyms', /at most 10000/);
   });
 
   it('needs the admin token, knows only configured websites, checks the media type', async () => {

@@ -28,6 +28,7 @@ import * as signRetailMedia from './sign-retail-media.js';
 import * as validatePurchaseRequest from './validate-purchase-request.js';
 import * as resultPagesRecord from './result-pages-record.js';
 import * as readProductFeed from './read-product-feed.js';
+import * as previewSettings from './preview-settings.js';
 
 /** What a micro file exports: the function it measures and its cases. */
 interface MicroFile { measures: string; cases(ctx: MicroContext): Promise<MicroCase[]> }
@@ -52,6 +53,7 @@ export const MICRO_FILES: Record<string, MicroFile> = {
   'validate-purchase-request': validatePurchaseRequest,
   'result-pages-record': resultPagesRecord,
   'read-product-feed': readProductFeed,
+  'preview-settings': previewSettings,
 };
 
 export interface MicroInput { timeMs: number; products: number }

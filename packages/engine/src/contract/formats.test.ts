@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseIsoDateTime } from './formats.js';
+import { EVENT_FORMATS, parseIsoDateTime } from './formats.js';
+import { arrayBounds, SETTINGS_MAX_ARRAY_ITEMS, WebsiteSettingsSchema } from './settings-schema.js';
 
 const pad = (n: number, w: number): string => String(n).padStart(w, '0');
 
@@ -35,5 +36,36 @@ describe('parseIsoDateTime', () => {
     expect(parseIsoDateTime('2024-05-01T12:00:00.1234-0130')).toBe(Date.UTC(2024, 4, 1, 13, 30, 0, 123));
     expect(parseIsoDateTime('2024-05-01T12:00:00+24:00')).toBeUndefined();
     expect(parseIsoDateTime('1969-12-31T23:59:59Z')).toBeUndefined();
+  });
+
+  it('refuses a time without a zone (it names a different instant on every sender\'s clock)', () => {
+    expect(parseIsoDateTime('2024-05-01T12:00:00')).toBeUndefined();
+    expect(parseIsoDateTime('2024-05-01T12:00')).toBeUndefined();
+    expect(parseIsoDateTime('2024-05-01T12:00:00.5')).toBeUndefined();
+    expect(parseIsoDateTime('2024-05-01T12:00:00z')).toBe(Date.UTC(2024, 4, 1, 12));
+  });
+});
+
+describe('web-url and web-origin (settings)', () => {
+  const url = EVENT_FORMATS['web-url'].validate;
+  const origin = EVENT_FORMATS['web-origin'].validate;
+  it('takes http(s) URLs and site paths, nothing a browser would run or send elsewhere', () => {
+    for (const ok of ['https://shop.example/sale', 'http://localhost:8080/x?y=1#z', '/sale', '/', '/a/b?c=d']) expect(url(ok)).toBe(true);
+    for (const bad of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,x', '//evil.example', '/\\evil.example', 'not a url', 'ftp://x.example', 'https://', 'sale', ' https://x.example', `https://x.example/${'a'.repeat(3000)}`]) {
+      expect(url(bad)).toBe(false);
+    }
+  });
+  it('takes "*" and bare origins only', () => {
+    for (const ok of ['*', 'https://shop.example', 'http://localhost:8080', 'https://[::1]:3000']) expect(origin(ok)).toBe(true);
+    for (const bad of ['https://shop.example/', 'https://shop.example/x', 'shop.example', 'not a url', 'null', 'https://SHOP.example', 'javascript:alert(1)']) expect(origin(bad)).toBe(false);
+  });
+});
+
+describe('settings schema bounds', () => {
+  it('bounds every array of a settings body (the settings endpoint reads its body with the largest bound)', () => {
+    const bounds = arrayBounds(WebsiteSettingsSchema);
+    expect(bounds.length).toBeGreaterThan(10);
+    expect(bounds.filter((b) => !Number.isFinite(b))).toEqual([]);
+    expect(SETTINGS_MAX_ARRAY_ITEMS).toBe(Math.max(...bounds));
   });
 });

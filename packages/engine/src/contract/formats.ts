@@ -3,12 +3,12 @@
  * contract's ajv instances check them, and the message of a failure says what is expected.
  * @module
  */
-import { DECIMAL_STRING_PATTERN, MAX_DECIMAL } from './limits.js';
+import { DECIMAL_STRING_PATTERN, MAX_DECIMAL, MAX_URL_LENGTH } from './limits.js';
 
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 // eslint-disable-next-line no-control-regex
 const BAD_CHARS = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)$/;
 /** Longest date-time text read (longer text is not a date-time: the parse stays cheap). */
 const MAX_DATE_TIME_LENGTH = 64;
 
@@ -18,7 +18,11 @@ function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
-/** Parses an ISO 8601 date-time (RFC 3339 profile; no offset = UTC; years 1970–9999) to ms, or undefined. */
+/**
+ * Parses an ISO 8601 date-time (RFC 3339 profile; years 1970–9999) to ms, or undefined. The zone (`Z` or
+ * an offset) is required: a zone-less time means a different instant on every sender's clock, so it is
+ * refused rather than guessed (as a key's `expiresAt` is).
+ */
 export function parseIsoDateTime(s: string): number | undefined {
   const m = ISO_DATE_TIME.exec(s);
   if (m === null) return undefined;
@@ -32,8 +36,8 @@ export function parseIsoDateTime(s: string): number | undefined {
   if (year < 1970 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
   if (day < 1 || day > daysInMonth(year, month)) return undefined;
   let offsetMinutes = 0;
-  const zone = m[8];
-  if (zone !== undefined && zone !== 'Z' && zone !== 'z') {
+  const zone = m[8]!; // the pattern requires a zone
+  if (zone !== 'Z' && zone !== 'z') {
     const sign = zone[0] === '-' ? -1 : 1;
     const digits = zone.slice(1).replace(':', '');
     const oh = Number(digits.slice(0, 2));
@@ -52,8 +56,32 @@ export interface EventFormat {
   expected: string;
 }
 
-/** The formats of the events wire by name. */
-export const EVENT_FORMATS: Readonly<Record<'guid' | 'event-time' | 'clean-text' | 'currency-code' | 'decimal', EventFormat>> = {
+/** An absolute http(s) URL with a host, as the WHATWG URL parser reads it, or undefined. */
+function httpUrl(s: string): URL | undefined {
+  if (s.length > MAX_URL_LENGTH || /\s/.test(s)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(s);
+  } catch {
+    return undefined;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '' ? url : undefined;
+}
+
+/**
+ * The formats of the contract by name (events wire and settings). `web-url` and `web-origin` keep a
+ * browser from being sent to a `javascript:` or `data:` URL by a redirect, or a CORS header from
+ * naming something that is not an origin.
+ */
+export const EVENT_FORMATS: Readonly<Record<'guid' | 'event-time' | 'clean-text' | 'currency-code' | 'decimal' | 'web-url' | 'web-origin', EventFormat>> = {
+  'web-url': {
+    validate: (s) => httpUrl(s) !== undefined || (s.length <= MAX_URL_LENGTH && /^\/(?![/\\])\S*$/.test(s)),
+    expected: 'must be an http(s) URL (https://shop.example/sale) or a path on the shop\'s own site (/sale)',
+  },
+  'web-origin': {
+    validate: (s) => s === '*' || httpUrl(s)?.origin === s,
+    expected: 'must be "*" or an origin: scheme, host and optional port, without a path (https://shop.example)',
+  },
   'currency-code': { validate: (s) => /^[A-Za-z]{3}$/.test(s), expected: 'must be a 3-letter ISO 4217 currency code' },
   /** A decimal string within the events wire's range (its JSON-number form is bounded by minimum/maximum). */
   decimal: {
@@ -63,7 +91,7 @@ export const EVENT_FORMATS: Readonly<Record<'guid' | 'event-time' | 'clean-text'
   guid: { validate: (s) => GUID.test(s), expected: 'must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)' },
   'event-time': {
     validate: (s) => s.length <= MAX_DATE_TIME_LENGTH && parseIsoDateTime(s) !== undefined,
-    expected: 'must be an ISO 8601 date-time such as 2024-05-01T12:00:00Z (years 1970-9999)',
+    expected: 'must be an ISO 8601 date-time with a zone (Z or an offset such as +02:00), such as 2024-05-01T12:00:00Z (years 1970-9999)',
   },
   'clean-text': { validate: (s) => !BAD_CHARS.test(s), expected: 'must not contain NUL characters or unpaired surrogates' },
 };

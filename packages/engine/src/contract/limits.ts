@@ -85,6 +85,17 @@ export const RELEVANCE_LIMITS = { synonyms: 10_000, stopWords: 10_000, tieBreake
  * completion evidence keeps: past it, more sessions change nothing), most `exclude` entries.
  */
 export const SUGGESTION_LIMITS = { minSessions: 20, exclude: 10_000 } as const;
+/**
+ * The rest of the settings' sizes and magnitudes, so that every array and number of a settings body is
+ * bounded by the schema (the settings endpoint reads its body with the schema's largest array bound,
+ * derived from it). Field weights and boost weights far past the point where one field or rule alone
+ * decides the order; positions past any page a shopper reads.
+ */
+export const SETTINGS_LIMITS = {
+  redirects: 1_000, queriesPerRedirect: 100, adSets: 1_000, productsPerList: 10_000, collections: 1_000,
+  corsOrigins: 100, fieldNames: 100, fieldWeight: 1_000, boostWeight: 1_000, pinPosition: 10_000,
+  attributionWindowDays: 3_650, slotPosition: 1_000,
+} as const;
 /** Longest `settings.eventRetentionDays` value (ten years). */
 export const MAX_RETENTION_DAYS = 3_650;
 /** Largest `typoTolerance` word size. */

@@ -188,6 +188,36 @@ const SearchResponseSchema = Type.Object({
   )),
 });
 
+// ---- settings preview ---------------------------------------------------------------------------
+
+const SettingsPreviewRequestSchema = Type.Object({
+  search: opt(Type.Partial(Type.Omit(SearchRequestSchema, ['website_id', 'client']), {
+    description: 'The search to rank, as the fields of POST /v1.4/search without website_id and client (the path\'s website and its client); '
+      + 'q defaults to "" and start to 0. Unknown fields are ignored, as in a search.',
+  })),
+  settings: Type.Unsafe<Record<string, unknown>>({
+    type: 'object',
+    description: 'A partial settings object merged over the stored settings as PATCH …/settings merges it (JSON Merge Patch, RFC 7396: '
+      + 'null removes a key) and validated as that PATCH is; nothing is stored. Its keys are those of WebsiteSettings.',
+  }),
+}, { additionalProperties: false, description: 'A ranking preview: one search under the settings in force and under them with a change merged in.' });
+
+const PreviewRankingSchema = Type.Object({
+  total_results: int(),
+  result: Type.Array(ref('Product', ProductSchema), { description: 'The products of the page in ranked order, each exactly as loaded.' }),
+  redirect: opt(str('The redirect URL the settings give the query (payload.redirects.url of the search).')),
+});
+
+const SettingsPreviewSchema = Type.Object({
+  before: ref('PreviewRanking', PreviewRankingSchema, { description: 'The page under the settings in force.' }),
+  after: ref('PreviewRanking', PreviewRankingSchema, { description: 'The same page under the settings with the change merged in.' }),
+  moves: Type.Array(Type.Object({
+    refId: str(),
+    before: Type.Union([int(), Type.Null()], { description: '1-based position before the change (null: not on the page).' }),
+    after: Type.Union([int(), Type.Null()], { description: '1-based position after the change (null: not on the page).' }),
+  }), { description: 'Every product on either page: those of the page after the change in its order, then those that left the page.' }),
+}, { description: 'The ranking of one search before and after a settings change; nothing was stored, logged or counted.' });
+
 // ---- errors -------------------------------------------------------------------------------------
 
 const ErrorEnvelopeSchema = Type.Object({
@@ -515,6 +545,9 @@ export const schemas = {
   WebsiteStats: WebsiteStatsSchema,
   AttributionLine: AttributionLineSchema,
   WebsiteSettings: WebsiteSettingsSchema,
+  SettingsPreviewRequest: SettingsPreviewRequestSchema,
+  PreviewRanking: PreviewRankingSchema,
+  SettingsPreview: SettingsPreviewSchema,
   SearchReport: SearchReportSchema,
   RecommendationReport: RecommendationReportSchema,
   AttributionReport: AttributionReportSchema,
@@ -571,6 +604,12 @@ export type TextScope = Static<typeof TextValues> | Static<typeof TextNot>;
 export type SortFieldSpec = Record<string, Static<typeof SortSpec>>;
 /** The documented search request body (`POST /v1.4/search`). */
 export type SearchRequest = WireType<'SearchRequest'>;
+/** The body of `POST …/settings/preview`. */
+export type SettingsPreviewRequest = WireType<'SettingsPreviewRequest'>;
+/** One side of a settings preview: a page of ranked products. */
+export type PreviewRanking = WireType<'PreviewRanking'>;
+/** The answer of `POST …/settings/preview`. */
+export type SettingsPreview = WireType<'SettingsPreview'>;
 /** One facet bucket of `payload.aggregations.<field>`. */
 export type FacetBucket = WireType<'FacetBucket'>;
 /** `payload.ranges.<field>`; both null when no matching product has a value. */

@@ -7,7 +7,7 @@
  * @module
  */
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
-import { HIERARCHY_LIMITS, MAX_RERANK_WEIGHT, MAX_RETENTION_DAYS, MAX_TYPO_WORD_SIZE, RELEVANCE_LIMITS, RULE_LIMITS, SUGGESTION_LIMITS } from './limits.js';
+import { HIERARCHY_LIMITS, MAX_AD_SET_VERSION, MAX_DECIMAL, MAX_RERANK_WEIGHT, MAX_RETENTION_DAYS, MAX_TYPO_WORD_SIZE, RELEVANCE_LIMITS, RULE_LIMITS, SETTINGS_LIMITS, SUGGESTION_LIMITS } from './limits.js';
 import { ScopeConditionSchema } from './scope-schema.js';
 
 /** The types `settings.fields` can pin a field to (catalog/field-types.ts says what fits each). */
@@ -76,14 +76,17 @@ const RankingSchema = closed({
 /** Ranking settings. */
 export type RankingSettings = Static<typeof RankingSchema>;
 
-const RedirectSchema = Type.Object({ queries: names(), url: name() });
+const RedirectSchema = Type.Object({
+  queries: names({ maxItems: SETTINGS_LIMITS.queriesPerRedirect }),
+  url: Type.String({ format: 'web-url', description: 'An http(s) URL or a path on the shop\'s own site (/sale).' }),
+});
 
 /** A redirect rule: when the normalised query equals one of `queries`, `payload.redirects.url` is set. */
 export type RedirectRule = Static<typeof RedirectSchema>;
 
 const RulePinSchema = closed({
   refId: name(),
-  position: Type.Integer({ minimum: 1, description: '1-based; a position beyond the list puts the product last.' }),
+  position: Type.Integer({ minimum: 1, maximum: SETTINGS_LIMITS.pinPosition, description: '1-based; a position beyond the list puts the product last.' }),
 });
 
 /** A product placed at a 1-based position of the ranked list by a {@link MerchandisingRule}. */
@@ -91,7 +94,7 @@ export type RulePin = Static<typeof RulePinSchema>;
 
 const RuleBoostSchema = closed({
   scope: dict(ScopeConditionSchema, { description: 'Same syntax as the search request\'s scope.' }),
-  weight: Type.Number({ exclusiveMinimum: 0, description: '> 1 boosts, < 1 buries.' }),
+  weight: Type.Number({ exclusiveMinimum: 0, maximum: SETTINGS_LIMITS.boostWeight, description: '> 1 boosts, < 1 buries.' }),
 });
 
 /** Multiplies the relevance of the products its scope selects: weight > 1 boosts, 0 < weight < 1 buries. */
@@ -118,9 +121,9 @@ const RuleSchema = closed({
  */
 export type MerchandisingRule = Static<typeof RuleSchema>;
 
-const cost = () => opt(Type.Number({ minimum: 0 }));
+const cost = () => opt(Type.Number({ minimum: 0, maximum: MAX_DECIMAL }));
 const AdSetSchema = Type.Object({
-  adSetId: name(), version: Type.Integer({ minimum: 0 }), products: names(),
+  adSetId: name(), version: Type.Integer({ minimum: 0, maximum: MAX_AD_SET_VERSION }), products: names({ maxItems: SETTINGS_LIMITS.productsPerList }),
   costPerClick: cost(), costPerAction: cost(), costPerMille: cost(),
   bannerId: opt(name()), placementId: opt(name()),
 });
@@ -129,9 +132,9 @@ const AdSetSchema = Type.Object({
 export type AdSetConfig = Static<typeof AdSetSchema>;
 
 const RetailMediaSchema = closed({
-  adSets: Type.Array(AdSetSchema),
-  slotPosition: opt(Type.Integer({ minimum: 0, description: 'Default 0-based position of the sponsored slot (default 2).' })),
-  placements: opt(dict(Type.Union([Type.Integer({ minimum: 0 }), Type.Literal(false)]), {
+  adSets: opt(Type.Array(AdSetSchema, { maxItems: SETTINGS_LIMITS.adSets })),
+  slotPosition: opt(Type.Integer({ minimum: 0, maximum: SETTINGS_LIMITS.slotPosition, description: 'Default 0-based position of the sponsored slot (default 2).' })),
+  placements: opt(dict(Type.Union([Type.Integer({ minimum: 0, maximum: SETTINGS_LIMITS.slotPosition }), Type.Literal(false)]), {
     description: 'Per recommendation method: the 0-based slot position, or false for none.',
   })),
 });
@@ -146,7 +149,7 @@ export type RetailMediaSettings = Static<typeof RetailMediaSchema>;
 
 const FieldRolesSchema = closed({
   // No description on this union: ajv's message for a value fitting neither form would quote it.
-  category: opt(Type.Union([name(), names()])),
+  category: opt(Type.Union([name(), names({ maxItems: SETTINGS_LIMITS.fieldNames })])),
   brand: opt(name({ description: 'Default "brand".' })),
   type: opt(name({ description: 'Default "type".' })),
   price: opt(name({ description: 'Price field: only refines the ranking of products that share an attribute. Default "price".' })),
@@ -155,10 +158,11 @@ const FieldRolesSchema = closed({
       + 'a product\'s title; never an attribute. Default "image_url".',
   })),
   attributes: opt(names({
+    maxItems: SETTINGS_LIMITS.fieldNames,
     description: 'Further attribute fields (top-level, or attributes.<key>). When absent, every other top-level text or boolean '
       + 'field of at most 60 characters is an attribute (numbers only when listed).',
   })),
-  ignore: opt(names({ description: 'Fields never read as attributes.' })),
+  ignore: opt(names({ maxItems: SETTINGS_LIMITS.fieldNames, description: 'Fields never read as attributes.' })),
 }, { description: 'Which product fields Similar Attributes and personalization read (docs/recommendations.md).' });
 
 /**
@@ -169,7 +173,7 @@ const FieldRolesSchema = closed({
  */
 export type FieldRoles = Static<typeof FieldRolesSchema>;
 
-const RetailBoostCollectionSchema = Type.Object({ campaignId: name(), products: names() });
+const RetailBoostCollectionSchema = Type.Object({ campaignId: name(), products: names({ maxItems: SETTINGS_LIMITS.productsPerList }) });
 
 /** A retailer-boost collection: products boosted under a campaign. */
 export type RetailBoostCollectionConfig = Static<typeof RetailBoostCollectionSchema>;
@@ -215,7 +219,7 @@ export type HierarchySetting = Static<typeof HierarchySchema>;
 export const WebsiteSettingsSchema = closed({
   personalization: opt(PersonalizationSchema),
   semanticSearch: opt(SemanticSearchSchema),
-  fieldWeights: opt(dict(Type.Number({ minimum: 0 }), { description: 'BM25F weight per text field (0: the field does not match).' })),
+  fieldWeights: opt(dict(Type.Number({ minimum: 0, maximum: SETTINGS_LIMITS.fieldWeight }), { description: 'BM25F weight per text field (0: the field does not match).' })),
   synonyms: opt(Type.Array(SynonymSchema, {
     maxItems: RELEVANCE_LIMITS.synonyms,
     description: 'Groups of equivalent words or phrases (["tv", "television"], two-way) and one-way {from, to: [...]} entries.',
@@ -224,7 +228,7 @@ export const WebsiteSettingsSchema = closed({
   stopWords: opt(Type.Array(word(), { maxItems: RELEVANCE_LIMITS.stopWords, description: 'Added to the language\'s default stop words.' })),
   typoTolerance: opt(TypoToleranceSchema),
   ranking: opt(RankingSchema),
-  redirects: opt(Type.Array(RedirectSchema)),
+  redirects: opt(Type.Array(RedirectSchema, { maxItems: SETTINGS_LIMITS.redirects })),
   rules: opt(Type.Array(RuleSchema, { maxItems: RULE_LIMITS.rules, description: 'Merchandising rules (docs/operations.md, "Merchandising rules").' })),
   retailMedia: opt(RetailMediaSchema),
   fieldRoles: opt(FieldRolesSchema),
@@ -237,17 +241,19 @@ export const WebsiteSettingsSchema = closed({
     description: 'Category trees by name: {field, separator} (one path string), {fields: [per level]} or {field} (an array of levels). '
       + 'A search names one in hierarchical_facets and in scope (paths written "A > B"); docs/http-api.md, "Hierarchical facets".',
   })),
-  retailBoost: opt(Type.Object({ collections: Type.Array(RetailBoostCollectionSchema) })),
-  cors: opt(Type.Object({ origins: names() })),
+  retailBoost: opt(Type.Object({ collections: opt(Type.Array(RetailBoostCollectionSchema, { maxItems: SETTINGS_LIMITS.collections })) })),
+  cors: opt(Type.Object({
+    origins: opt(Type.Array(Type.String({ format: 'web-origin' }), { maxItems: SETTINGS_LIMITS.corsOrigins, description: '"*" or origins (https://shop.example).' })),
+  })),
   attributionWindowDays: opt(Type.Number({
-    minimum: 0, description: 'Trailing window in days within which retail-media slot data is honoured by purchases (default 30).',
+    minimum: 0, maximum: SETTINGS_LIMITS.attributionWindowDays, description: 'Trailing window in days within which retail-media slot data is honoured by purchases (default 30).',
   })),
   useStyleIdForVisualSimilarity: opt(Type.Boolean({ description: 'Visual similarity is looked up by style id rather than product id.' })),
   suggestions: opt(SuggestionsSchema),
   eventRetentionDays: opt(EventRetentionSchema),
 }, {
   description: 'A website\'s settings (every key described in docs/operations.md, "Website settings"). GET answers every key, '
-    + 'defaults filled in; PUT replaces; PATCH merges (JSON Merge Patch, RFC 7396: null removes a key). An unknown key or a '
+    + 'defaults filled in at every depth; PUT replaces; PATCH merges (JSON Merge Patch, RFC 7396: null at any depth restores that key\'s default). An unknown key or a '
     + 'bad value answers 400 naming the key.',
 });
 
@@ -259,3 +265,25 @@ export type WebsiteSettings = Static<typeof WebsiteSettingsSchema>;
 
 /** The known keys of the settings, read from the schema (the one list). */
 export const WEBSITE_SETTINGS_KEYS = Object.keys(WebsiteSettingsSchema.properties) as (keyof WebsiteSettings)[];
+
+/**
+ * Every array bound of a JSON schema, walking properties, items, unions and maps; `Infinity` for an
+ * array without `maxItems`. Pure.
+ */
+export function arrayBounds(schema: unknown): number[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  const s = schema as Record<string, unknown>;
+  const out: number[] = [];
+  if (s.type === 'array') out.push(typeof s.maxItems === 'number' ? s.maxItems : Infinity);
+  const children = [s.items, s.additionalProperties, ...Object.values((s.properties as object | undefined) ?? {}),
+    ...((s.anyOf as unknown[] | undefined) ?? []), ...((s.oneOf as unknown[] | undefined) ?? []), ...((s.allOf as unknown[] | undefined) ?? [])];
+  for (const child of children) out.push(...arrayBounds(child));
+  return out;
+}
+
+/**
+ * The longest array a settings body may hold, read from the schema (every array in it is bounded):
+ * the settings endpoint reads its body with at least this array limit, so the documented limits are
+ * the enforced ones over HTTP too.
+ */
+export const SETTINGS_MAX_ARRAY_ITEMS: number = Math.max(...arrayBounds(WebsiteSettingsSchema));

@@ -12,7 +12,7 @@ import { readReportTimes, type AttributionReportParams } from '../contract/query
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
 import { attributionWindowDays, checkRetailMedia } from '../retail-media/index.js';
 import { openStore } from '../store/open-store.js';
-import type { ClickEventData, CouponIssueData, PurchaseEventData, ResultPageRecord, Store, StoredClick, StoredEvent } from '../store/store.js';
+import type { ClickEventData, CouponIssueData, OrderOutcome, PurchaseEventData, ResultPageRecord, Store, StoredClick, StoredEvent } from '../store/store.js';
 import { MAX_EVENTS_PER_REQUEST, MAX_VIEWS_PER_REQUEST } from '../contract/limits.js';
 import type { EventAck, PurchaseRecord, ViewRecord } from '../types.js';
 import { randomGuid } from '../util/ids.js';
@@ -22,6 +22,7 @@ import { listIdsOf } from './result-list-refs.js';
 import { validateClickRequest } from './validate-clicks.js';
 import { checkEventBody, normaliseValues } from './event-body.js';
 import { problemDetails } from './validate-common.js';
+import { problemDetails as statusProblem, problemPath } from '../contract/errors.js';
 import { validatePurchaseRequest } from './validate-purchases.js';
 import { validateViewRequest } from './validate-views.js';
 
@@ -86,6 +87,24 @@ function purchaseRecord(websiteId: string, customerId: string, sessionId: string
     websiteId, customerId, sessionId, orderId: e.orderId, eventTime: modelEventTime(e.eventTimeMs, receivedAt),
     items: e.products.map((p) => ({ refId: p.refId, quantity: p.quantity, price: p.price })),
   };
+}
+
+/**
+ * Throws `ORDER_CONFLICT` (409) when the store refused the request because an orderId it already holds
+ * came with other content (store/plan.ts: then nothing of the request was stored). A replay with the
+ * same content is not a conflict: it answers the first transactionId, as the spec's idempotency wants.
+ */
+function refuseConflicts(events: readonly { orderId: string }[], orders: readonly OrderOutcome[]): void {
+  const conflicts = orders.filter((o) => o.status === 'conflict');
+  if (conflicts.length === 0) return;
+  const errors: Record<string, string[]> = {};
+  for (const c of conflicts) {
+    const i = events.findIndex((e) => e.orderId === c.orderId);
+    errors[problemPath(`events[${i}].orderId`)] = [`The order ${JSON.stringify(c.orderId)} was already recorded (transactionId ${c.transactionId}) with other content; a replay must repeat it exactly. Nothing of this request was stored.`];
+  }
+  throw new AisleError('ORDER_CONFLICT', `${conflicts.length} order(s) already recorded with other content: ${conflicts.slice(0, 5).map((c) => c.orderId).join(', ')}; nothing was stored`, {
+    problem: statusProblem(409, errors),
+  });
 }
 
 function storeFailure(err: unknown): never {
@@ -216,6 +235,7 @@ export class EventService {
       } catch (err) {
         storeFailure(err);
       }
+      refuseConflicts(request.events, result.orders);
       for (const order of result.orders) {
         if (order.status === 'recorded' && order.event !== undefined) {
           const event = order.event;

@@ -89,11 +89,11 @@ describe('validatePurchaseRequest', () => {
   });
 
   it('accepts ISO 8601 forms and rejects impossible dates', () => {
-    for (const t of ['2024-05-01T12:00:00Z', '2024-05-01T12:00:00.123456Z', '2024-05-01T14:00:00+02:00', '2024-05-01T12:00', '2024-02-29T00:00:00Z', '2024-05-01T12:00:00+0200']) {
+    for (const t of ['2024-05-01T12:00:00Z', '2024-05-01T12:00:00.123456Z', '2024-05-01T14:00:00+02:00', '2024-02-29T00:00:00Z', '2024-05-01T12:00:00+0200']) {
       expect(() => validatePurchaseRequest(purchaseBody([event('o', { eventTime: t })]))).not.toThrow();
     }
     expect(validatePurchaseRequest(purchaseBody([event('o', { eventTime: '2024-05-01T14:00:00+02:00' })])).events[0]!.eventTimeMs).toBe(Date.UTC(2024, 4, 1, 12));
-    for (const t of ['2023-02-29T00:00:00Z', '2024-05-01', '2024-05-01T25:00:00Z', '1969-12-31T23:59:59Z', 'yesterday', '2024-05-01T12:00:00+25:00', 1714564800000]) {
+    for (const t of ['2023-02-29T00:00:00Z', '2024-05-01', '2024-05-01T12:00', '2024-05-01T12:00:00', '2024-05-01T25:00:00Z', '1969-12-31T23:59:59Z', 'yesterday', '2024-05-01T12:00:00+25:00', 1714564800000]) {
       expect(Object.keys(errorsOf(purchaseBody([event('o', { eventTime: t })])))).toEqual(['events[0].EventTime']);
     }
   });

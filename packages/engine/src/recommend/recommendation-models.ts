@@ -449,15 +449,16 @@ export class RecommendationModels {
     const retailMedia = this.website.settings?.retailMedia;
     const position = sponsoredPosition(spec, retailMedia);
     // Retail media may pick its ad among every accepted candidate; otherwise the cascade checks only what it returns.
-    const keepCandidates = position !== undefined && retailMedia !== undefined && retailMedia.adSets.length > 0;
+    const adSets = retailMedia?.adSets ?? [];
+    const keepCandidates = position !== undefined && adSets.length > 0;
     const outcome: CascadeOutcome<number> = runFill(tactics, { accept, count, boost, keepCandidates });
 
     let picked = outcome.picked.map((p) => ({ item: this.items.name(p.item), label: p.label }));
     const websiteId = this.website.websiteId;
     let sponsored: { refId: string; data: RetailMediaSlotData } | undefined;
-    if (keepCandidates && position !== undefined && retailMedia !== undefined) {
+    if (keepCandidates && position !== undefined) {
       const candidates = new Set(outcome.candidates);
-      ({ picked, sponsored } = addSponsoredSlot(picked, retailMedia.adSets, { position, count, secret: this.website.hmacSecret, timeMs: this.now() }, {
+      ({ picked, sponsored } = addSponsoredSlot(picked, adSets, { position, count, secret: this.website.hmacSecret, timeMs: this.now() }, {
         inputs: [...(checked.productRef ? [checked.productRef] : []), ...checked.items],
         mayRecommend: (refId) => {
           const id = this.items.lookup(refId);

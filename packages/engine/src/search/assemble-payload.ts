@@ -8,7 +8,7 @@ import type { Dictionary } from '../catalog/columns/dictionary.js';
 import { keyOrder, type KeyOrder } from '../catalog/columns/text-column-lookups.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { WebsiteSettings } from '../config.js';
-import type { FacetBucket, NumericRange, RangeBucket, SearchPayload, SearchRequest } from '../types.js';
+import type { FacetBucket, NumericRange, RangeBucket, ScopeConditions, SearchPayload, SearchRequest } from '../types.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import { PROXIMITY_WINDOW, type PartialResult, type PlanExtras, type SearchPlan } from './search-plan.js';
 import { proximityBonuses } from './proximity.js';
@@ -128,10 +128,10 @@ export function rankedDocs(state: CatalogState, plan: SearchPlan, extras: PlanEx
   return out;
 }
 
-/** Merges range results into the payload. */
+/** Merges range results into the payload (`forcedScope`: a search key's, see hierarchical-facets.ts). */
 export function assemblePayload(
   state: CatalogState, plan: SearchPlan, extras: PlanExtras, partials: readonly PartialResult[],
-  request: SearchRequest, settings: WebsiteSettings | undefined,
+  request: SearchRequest, settings: WebsiteSettings | undefined, forcedScope?: ScopeConditions,
 ): SearchPayload {
   const { index } = state;
   let total = 0;
@@ -208,7 +208,7 @@ export function assemblePayload(
   if (request.hierarchical_facets) {
     const hierarchies = settings?.hierarchies ?? {};
     payload.hierarchical_aggregations = Object.fromEntries(request.hierarchical_facets.map((name, h) => [
-      name, hierarchyPayload(hierarchyOf(state, hierarchies[name]!), merged(plan.aggregationFields.length + h), refinedPaths(request.scope?.[name])),
+      name, hierarchyPayload(hierarchyOf(state, hierarchies[name]!), merged(plan.aggregationFields.length + h), refinedPaths(request.scope?.[name], forcedScope?.[name])),
     ]));
   }
   if (extras.correctedQuery !== undefined) payload.suggestions.corrected_query = extras.correctedQuery;

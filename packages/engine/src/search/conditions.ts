@@ -3,8 +3,8 @@
  * shape (`["a", "b"]`, `{not: [...]}`, `{min, max, not}`, `{exists}`) is recognised here, once, by
  * {@link parseCondition}, into a tagged union ({@link Condition}); every other use of a condition goes
  * through that union:
- * - against a search key's forced scope: {@link intersectConditions} (keys/key-scope.ts) and
- *   {@link allowsValue} (which facet buckets a key lets a shopper see);
+ * - against a search key's forced scope: {@link allowsValue} (which facet buckets a key lets a shopper
+ *   see; the forced conditions themselves compile like any other, beside the request's);
  * - against one catalog version: {@link compileCondition}, into a {@link PlanCondition} (plain data
  *   carried by the plan to the pool's workers);
  * - per doc range: {@link narrowBitset} (browse candidates) and {@link docTest} / {@link docPasses}
@@ -132,58 +132,6 @@ export function conditionToWire(c: Condition): ScopeCondition {
         ...(c.max !== Infinity && { max: c.max }), ...(c.not.length > 0 && { not: [...c.not] }),
       };
     }
-  }
-}
-
-function union<T>(a: readonly T[], b: readonly T[]): T[] {
-  return [...new Set([...a, ...b])];
-}
-
-/**
- * The intersection of two conditions on one field, when one condition states it: value lists
- * intersect, an exclusion removes values from the other side's list, exclusions unite, numeric bounds
- * take the tighter `min` and `max` with their `not` lists united, `{exists: true}` yields to a
- * condition that requires a value, `{exists: false}` absorbs an exclusion. Undefined when no one
- * condition states it (a value list against numeric bounds, `{exists: true}` against an exclusion).
- *
- * Exact on a field holding at most one value per product. On a multi-valued field a value list stands
- * for "has one of these values", so two lists, or a list and an exclusion, are not one list: `["a"]`
- * and `["b"]` leave out a product having both `a` and `b`, and `["a"]` less `{not: ["b"]}` keeps it.
- */
-export function intersectConditions(a: Condition, b: Condition): Condition | undefined {
-  if (b.op === 'all') return a;
-  if (a.op === 'all') return b;
-  if (a.op === 'under' || b.op === 'under') {
-    // A subtree within a subtree is the deeper one: each path of one side below some path of the other.
-    if (a.op !== 'under' || b.op !== 'under') return undefined;
-    const within = (ps: readonly string[], qs: readonly string[]) => ps.filter((p) => qs.some((q) => isAtOrBelow(p, q)));
-    return { op: 'under', paths: [...new Set([...within(a.paths, b.paths), ...within(b.paths, a.paths)])] };
-  }
-  if (a.op === 'exists' || b.op === 'exists') {
-    const [e, other] = a.op === 'exists' ? [a, b] : [b as Condition & { op: 'exists' }, a];
-    if (other.op === 'exists') return other.present === e.present ? e : undefined;
-    const requiresValue = other.op === 'in' || other.op === 'range';
-    if (e.present && requiresValue) return other;
-    if (!e.present && !requiresValue) return e; // an exclusion keeps every product without a value
-    return undefined;
-  }
-  switch (a.op) {
-    case 'in':
-      if (b.op === 'in') return { op: 'in', values: a.values.filter((v) => b.values.includes(v)) };
-      if (b.op === 'notIn') return { op: 'in', values: a.values.filter((v) => !b.values.includes(v)) };
-      return undefined;
-    case 'notIn':
-      if (b.op === 'in') return { op: 'in', values: b.values.filter((v) => !a.values.includes(v)) };
-      if (b.op === 'notIn') return { op: 'notIn', values: union(a.values, b.values) };
-      return undefined;
-    case 'range':
-      if (b.op === 'range') return { op: 'range', min: Math.max(a.min, b.min), max: Math.min(a.max, b.max), not: union(a.not, b.not) };
-      if (b.op === 'notNumbers') return { ...a, not: union(a.not, b.not) };
-      return undefined;
-    case 'notNumbers':
-      if (b.op === 'range') return { ...b, not: union(a.not, b.not) };
-      if (b.op === 'notNumbers') return { op: 'notNumbers', not: union(a.not, b.not) };
-      return undefined;
   }
 }
 

@@ -42,8 +42,9 @@ export interface SearchContext {
    */
   onRuleProblem?: (problem: Error) => void;
   /**
-   * The scope a search key forced on the request (already intersected into its scope): it keeps
-   * applying to the counts that ignore a field's own condition (see plan-filters.ts).
+   * A search key's forced scope: every result passes it as well as the request's own scope. Compiled
+   * as conditions of their own (never merged into the request's: on a multi-valued field no one
+   * condition states "has b and not a"), never held back for disjunctive facets.
    */
   forcedScope?: ScopeConditions;
 }
@@ -156,7 +157,7 @@ async function runSearch(catalog: Catalog, asked: SearchRequest, context: Search
     partials = await runPlan(state, plan, context.pool);
   }
   if (plan.minWords < plan.words.length) setDroppedWords(state, plan, extras, partials);
-  return { payload: assemblePayload(state, plan, extras, partials, request, settings), state, plan };
+  return { payload: assemblePayload(state, plan, extras, partials, request, settings, context.forcedScope), state, plan };
 }
 
 function termCount(plan: SearchPlan): number {

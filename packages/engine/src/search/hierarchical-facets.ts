@@ -15,13 +15,26 @@
 import { HIERARCHY_LIMITS } from '../contract/limits.js';
 import { PATH_SEPARATOR, type HierarchyTree } from '../catalog/columns/hierarchy-column.js';
 import type { HierarchyNode, ScopeCondition } from '../types.js';
-import { parseKeyCondition } from './conditions.js';
+import { isAtOrBelow, parseKeyCondition } from './conditions.js';
 
-/** The paths a hierarchy's scope condition lists (normal form), when it is a list of paths. */
-export function refinedPaths(condition: ScopeCondition | undefined): string[] {
+/** The paths a hierarchy's condition lists (normal form), when it is a list of paths. */
+function pathsOf(condition: ScopeCondition | undefined): string[] {
   if (condition === undefined) return [];
   const parsed = parseKeyCondition(condition, true);
   return parsed.op === 'under' ? [...parsed.paths] : [];
+}
+
+/**
+ * The refined paths of a hierarchy: those of the request's condition on it; under a search key forcing
+ * the hierarchy (`forced`), those within the key's subtrees (a path outside them is not listed, not even
+ * at 0), and when none is, the key's own paths (its subtree is what the shopper can open).
+ */
+export function refinedPaths(condition: ScopeCondition | undefined, forced?: ScopeCondition): string[] {
+  const asked = pathsOf(condition);
+  if (forced === undefined) return asked;
+  const allowed = pathsOf(forced);
+  const within = asked.filter((p) => allowed.some((a) => isAtOrBelow(p, a)));
+  return within.length > 0 ? within : allowed;
 }
 
 /**

@@ -9,11 +9,10 @@ import type { FieldTypes } from '../catalog/field-types.js';
 import type { CatalogState } from '../catalog/catalog-index.js';
 import type { MerchandisingRule } from '../config.js';
 import { fieldError } from '../errors.js';
-import type { SearchRequest } from '../types.js';
+import type { ScopeConditions, SearchRequest } from '../types.js';
 import type { HierarchySetting } from '../contract/settings-schema.js';
-import type { ScopeConditions } from '../contract/scope-schema.js';
 import { hierarchyOf } from '../catalog/columns/hierarchy-column.js';
-import { compileCondition, compileHierarchyCondition, conditionCost, parseKeyCondition, parseScope, type CompiledCondition, type PlanCondition } from './conditions.js';
+import { compileCondition, compileHierarchyCondition, conditionCost, parseScope, type CompiledCondition, type Condition, type PlanCondition } from './conditions.js';
 import type { PlanDisjunctive } from './conditions.js';
 import { compileMerchandising, type PlanMerch } from './merchandising.js';
 
@@ -43,10 +42,7 @@ export interface FilterContext {
   fieldTypes?: FieldTypes;
   /** The website's hierarchies (`settings.hierarchies`): a scope key naming one holds paths. */
   hierarchies?: Readonly<Record<string, HierarchySetting>>;
-  /**
-   * The scope a search key forced on the request (already intersected into `request.scope`): a held
-   * back key's forced condition still applies to every count, so no count reveals what the key hides.
-   */
+  /** A search key's forced scope: conditions of their own beside the request's (see SearchContext.forcedScope). */
   forcedScope?: ScopeConditions;
   /**
    * Per scope key, the aggregations (indexes of the plan's count columns) that ignore its condition:
@@ -56,7 +52,7 @@ export interface FilterContext {
 }
 
 /**
- * Compiles the scope, disjunctive holds and merchandising of `request`. A scope key with counts that
+ * Compiles the scope (and a search key's forced scope), disjunctive holds and merchandising of `request`. A scope key with counts that
  * ignore its condition (`context.ownConditionCounts`) is held back for them (see disjunctive-facets.ts).
  * Throws `SEARCH_BAD_REQUEST` naming the first scope condition that does not fit its field's kind, or
  * its hierarchy.
@@ -65,11 +61,11 @@ export function compileFilters(state: CatalogState, request: SearchRequest, rule
   const { fieldTypes, forcedScope } = context;
   const hierarchies = context.hierarchies ?? {};
   const hierarchyNames = new Set(Object.keys(hierarchies));
-  const compileKey = (field: string, condition: ReturnType<typeof parseKeyCondition>): CompiledCondition => {
+  const compileKey = (field: string, condition: Condition, whose = ''): CompiledCondition => {
     const compiled = Object.hasOwn(hierarchies, field)
       ? compileHierarchyCondition(hierarchyOf(state, hierarchies[field]!), condition)
       : compileCondition(state, field, condition, fieldTypes);
-    if (compiled.is === 'mismatch') throw fieldError('SEARCH_BAD_REQUEST', `scope.${field}`, compiled.problem);
+    if (compiled.is === 'mismatch') throw fieldError('SEARCH_BAD_REQUEST', `scope.${field}`, `${whose}${compiled.problem}`);
     return compiled;
   };
   const conditions: PlanCondition[] = [];
@@ -88,14 +84,16 @@ export function compileFilters(state: CatalogState, request: SearchRequest, rule
       : Object.hasOwn(hierarchies, field) ? { kind: 'under', column: hierarchyOf(state, hierarchies[field]!).column, codes: [] }
         : fid !== undefined && state.index.fields[fid].text !== undefined ? { kind: 'in', field: fid, codes: [] } : undefined;
     const counts = context.ownConditionCounts?.get(field) ?? [];
-    if (counts.length > 0 && held) {
-      disjunctive.push({ condition: held, aggregations: [...counts] });
-      // The key's own condition is never held back: it applies to the counts too.
-      const forced = forcedScope && Object.hasOwn(forcedScope, field) ? compileKey(field, parseKeyCondition(forcedScope[field]!, hierarchyNames.has(field))) : undefined;
-      if (forced?.is === 'condition') conditions.push(forced.condition);
-      else if (forced?.is === 'nothing') matchNothing = true;
-    } else if (compiled.is === 'condition') conditions.push(compiled.condition);
+    if (counts.length > 0 && held) disjunctive.push({ condition: held, aggregations: [...counts] });
+    else if (compiled.is === 'condition') conditions.push(compiled.condition);
     else matchNothing = true;
+  }
+  // A search key's forced scope: hard conditions of their own, ANDed with the request's and never held
+  // back (see SearchContext.forcedScope), so no count reveals what the key hides.
+  for (const { field, condition } of parseScope(forcedScope, hierarchyNames)) {
+    const compiled = compileKey(field, condition, '(the search key\'s scope) ');
+    if (compiled.is === 'condition') conditions.push(compiled.condition);
+    else if (compiled.is === 'nothing') matchNothing = someNothing = true;
   }
   conditions.sort((a, b) => conditionCost(a) - conditionCost(b));
   const compiled = compileMerchandising(state, request, rules.rules, rules.now);

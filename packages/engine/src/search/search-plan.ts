@@ -10,7 +10,6 @@
  */
 import type { CatalogState, TextColumn } from '../catalog/catalog-index.js';
 import type { HierarchySetting } from '../contract/settings-schema.js';
-import type { ScopeConditions } from '../contract/scope-schema.js';
 import { hierarchyOf } from '../catalog/columns/hierarchy-column.js';
 import { charMask, lowerBound } from '../catalog/catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
@@ -18,7 +17,7 @@ import { ensureNumericOrder, ensureTextSortRanks } from '../catalog/columns/text
 import { tokenize } from '../catalog/full-text/tokenizer.js';
 import { liveDocCount, liveDocFreq, liveFieldKind, liveLengthAverages } from '../catalog/changes/tombstones.js';
 import { fieldError } from '../errors.js';
-import type { SearchRequest } from '../types.js';
+import type { ScopeConditions, SearchRequest } from '../types.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 import { popcount32 } from '../catalog/columns/bitset.js';
 import { allowedEdits, boundedOsaDistance } from './typo.js';

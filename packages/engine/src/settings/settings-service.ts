@@ -96,10 +96,7 @@ export class SettingsService {
       } catch (err) {
         throw storeFailure(err);
       }
-      const base = stored?.settings ?? this.options.seed(websiteId);
-      const next = checkWebsiteSettings(merge ? mergePatch(base, settings) : settings, this.options.modelIds());
-      await this.options.checkFit(websiteId, next);
-      this.options.checkApplicable?.(websiteId, next);
+      const next = await this.checked(websiteId, stored, settings, merge);
       let written: StoredSettings | undefined;
       try {
         written = await store.putSettings(websiteId, next as Record<string, unknown>, stored?.version ?? 0);
@@ -113,6 +110,34 @@ export class SettingsService {
       // Another replica wrote first: merge into its value and try again.
     }
     throw new AisleError('STORE_FAILURE', `settings of website "${websiteId}" changed concurrently ${SETTINGS_WRITE_ATTEMPTS} times; nothing was written, try again`);
+  }
+
+  /**
+   * The settings a PATCH with `patch` would store, and those it would replace, without storing anything
+   * (a ranking preview): the same merge over the same stored value (the seed while none is stored), the
+   * same checks and errors as {@link update} with `merge`.
+   */
+  async preview(websiteId: string, patch: unknown): Promise<{ current: WebsiteSettings; next: WebsiteSettings }> {
+    checkSettingsDepth(patch);
+    let stored: StoredSettings | undefined;
+    try {
+      stored = await this.options.store.getSettings(websiteId);
+    } catch (err) {
+      throw storeFailure(err);
+    }
+    const next = await this.checked(websiteId, stored, patch, true);
+    // The stored value passed these checks when it was written (or the config file's did at the start).
+    const current = (stored?.settings ?? this.options.seed(websiteId)) as WebsiteSettings;
+    return { current, next };
+  }
+
+  /** `settings` (merged into the stored value with `merge`), validated and checked against the website's data; throws as {@link update} does. */
+  private async checked(websiteId: string, stored: StoredSettings | undefined, settings: unknown, merge: boolean): Promise<WebsiteSettings> {
+    const base = stored?.settings ?? this.options.seed(websiteId);
+    const next = checkWebsiteSettings(merge ? mergePatch(base, settings) : settings, this.options.modelIds());
+    await this.options.checkFit(websiteId, next);
+    this.options.checkApplicable?.(websiteId, next);
+    return next;
   }
 
   /** Applies settings read from the store when they are newer than those in force. */

@@ -6,7 +6,7 @@
  * its validator needs nothing here beyond (optionally) its default.
  * @module
  */
-import { DEFAULT_EVENT_RETENTION_DAYS, DEFAULT_SUGGESTION_SETTINGS, retentionDaysOf, suggestionSettingsOf } from '../analytics/analytics-settings.js';
+import { DEFAULT_EVENT_RETENTION_DAYS, DEFAULT_SUGGESTION_SETTINGS } from '../analytics/analytics-settings.js';
 import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
 import { DEFAULT_FIELD_ROLES, validateSettings, type WebsiteSettings } from '../config.js';
 import { AisleError, isAisleError } from '../errors.js';
@@ -65,10 +65,29 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Every key of the settings: the set ones as they are, the others at their default (a fresh copy). */
+/**
+ * `value` over `defaults` at every depth: where both are plain objects, each key of the defaults the
+ * value lacks is filled in (recursively); anything else (arrays, scalars, a boolean where the default
+ * is an object) is the value as set. Returns a fresh copy. Pure.
+ */
+function fillDefaults(defaults: unknown, value: unknown): unknown {
+  if (value === undefined) return structuredClone(defaults);
+  if (!isPlainObject(defaults) || !isPlainObject(value)) return structuredClone(value);
+  const out: Record<string, unknown> = structuredClone(defaults);
+  for (const [key, v] of Object.entries(value)) {
+    // defineProperty: a key named "__proto__" stays a key (as JSON.parse made it).
+    Object.defineProperty(out, key, { value: fillDefaults(out[key], v), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/**
+ * Every key of the settings at every depth: the set ones as they are, the others at their default
+ * (`{"typoTolerance": {"minWordSizeOneTypo": 5}}` shows `enabled` and `minWordSizeTwoTypos` too): what
+ * the engine applies, since every reader falls back to these defaults key by key. A fresh copy.
+ */
 export function settingsWithDefaults(settings: WebsiteSettings | undefined): WebsiteSettings {
-  // The analytics objects are filled key by key: a website that set only `exclude` still shows its `minSessions`.
-  return { ...structuredClone(DEFAULT_WEBSITE_SETTINGS), ...settings, suggestions: suggestionSettingsOf(settings), eventRetentionDays: retentionDaysOf(settings) };
+  return fillDefaults(DEFAULT_WEBSITE_SETTINGS, settings ?? {}) as WebsiteSettings;
 }
 
 /**

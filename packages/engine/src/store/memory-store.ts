@@ -4,7 +4,7 @@
  * @module
  */
 import { GroupCommitStore } from './group-commit-store.js';
-import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type ClickRow, type EventRow } from './plan.js';
+import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type ClickRow, type EventRow, type StoredOrder } from './plan.js';
 import {
   MAX_READ_PAGE, type ClickCandidatesQuery, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type ResultPageRecord, type ResultPageRetention, type StoredClick,
@@ -20,7 +20,7 @@ export class MemoryStore extends GroupCommitStore implements Store {
   readonly kind = 'memory' as const;
   readonly durable = false;
   private readonly events: (EventRow & { seq: number })[] = [];
-  private readonly orders = new Map<string, string>();
+  private readonly orders = new Map<string, StoredOrder>();
   private readonly coupons = new Map<string, CouponRecord>();
   /** Search keys by id. */
   private readonly searchKeys = new Map<string, SearchKeyRecord>();
@@ -38,11 +38,11 @@ export class MemoryStore extends GroupCommitStore implements Store {
 
   protected commitBatch(ops: AppendOp[]): AppendOpResult[] {
     const keys = batchLookupKeys(ops);
-    const existingOrders = new Map<string, string>();
+    const existingOrders = new Map<string, StoredOrder>();
     for (const k of keys.orders) {
       const key = orderKey(k.websiteId, k.orderId);
-      const tx = this.orders.get(key);
-      if (tx !== undefined) existingOrders.set(key, tx);
+      const order = this.orders.get(key);
+      if (order !== undefined) existingOrders.set(key, order);
     }
     const existingCoupons = new Map<string, CouponRecord>();
     for (const k of keys.coupons) {
@@ -60,7 +60,7 @@ export class MemoryStore extends GroupCommitStore implements Store {
     for (const row of plan.clickRows) this.storeClick(row);
     for (const row of plan.rows) {
       this.events.push({ ...row, seq: this.events.length + 1 });
-      if (row.orderId !== null) this.orders.set(orderKey(row.websiteId, row.orderId), row.transactionId);
+      if (row.orderId !== null) this.orders.set(orderKey(row.websiteId, row.orderId), { transactionId: row.transactionId, customerId: row.customerId, payload: row.payload });
     }
     for (const w of plan.couponWrites) {
       const key = couponKey(w.record.websiteId, w.record.code);

@@ -5,6 +5,7 @@
  * one transaction, so all three implementations share the same idempotency and coupon semantics.
  * @module
  */
+import { isDeepStrictEqual } from 'node:util';
 import type {
   ClickAppend, ClickAppendResult, CouponRecord, OrderOutcome, PurchaseAppend, PurchaseAppendResult, PurchaseEventData, ViewAppend,
 } from './store.js';
@@ -48,6 +49,45 @@ export interface EventRow {
   receivedAt: number;
   /** JSON of the {@link PurchaseEventData} or view data. */
   payload: string;
+}
+
+/** An order the store already holds, as the batch's idempotency check reads it. */
+export interface StoredOrder {
+  transactionId: string;
+  customerId: string;
+  /** The stored event's JSON ({@link EventRow.payload}). */
+  payload: string;
+}
+
+/**
+ * The content of a purchase event that decides whether a replay is the same order: the event as sent
+ * (its time as an instant, not as text) and its customer. The store's own annotations (`reused` on a
+ * promotion) are not content. Both sides go through JSON, so absent and `undefined` keys compare alike.
+ */
+function orderContent(customerId: string, event: PurchaseEventData): unknown {
+  const { eventTime: _text, priceBeatPromotions, ...rest } = JSON.parse(JSON.stringify(event)) as PurchaseEventData;
+  return { customerId, ...rest, priceBeatPromotions: priceBeatPromotions.map(({ reused: _reused, ...promo }) => promo) };
+}
+
+/** Whether `event` from `customerId` replays `stored` exactly (pure). */
+export function replaysOrder(stored: StoredOrder, customerId: string, event: PurchaseEventData): boolean {
+  return isDeepStrictEqual(orderContent(stored.customerId, JSON.parse(stored.payload) as PurchaseEventData), orderContent(customerId, event));
+}
+
+/**
+ * The orders of a purchase append that replay an orderId (stored, or earlier in the same request) with
+ * other content, each with the transactionId it was first recorded under. Pure.
+ */
+function conflictingOrders(a: PurchaseAppend, stored: ReadonlyMap<string, StoredOrder>): OrderOutcome[] {
+  const inRequest = new Map<string, StoredOrder>();
+  const conflicts: OrderOutcome[] = [];
+  for (const event of a.events) {
+    const key = orderKey(a.websiteId, event.orderId);
+    const first = stored.get(key) ?? inRequest.get(key);
+    if (first === undefined) inRequest.set(key, { transactionId: a.transactionId, customerId: a.customerId, payload: JSON.stringify(event) });
+    else if (!replaysOrder(first, a.customerId, event)) conflicts.push({ orderId: event.orderId, status: 'conflict', transactionId: first.transactionId });
+  }
+  return conflicts;
 }
 
 /** A coupon to insert (`isNew`) or whose customer binding to set (only where still unbound). */
@@ -135,13 +175,13 @@ function planClicks(a: ClickAppend, seenClicks: Map<string, string>, clickRows: 
 }
 
 /**
- * Plans a batch. `existingOrders` maps {@link orderKey} → first transactionId; `existingCoupons` maps
+ * Plans a batch. `existingOrders` maps {@link orderKey} → the order as first stored; `existingCoupons` maps
  * {@link couponKey} → coupon; `existingClicks` maps {@link clickKey} → first transactionId, for the keys
  * of {@link batchLookupKeys} (missing = not stored).
  */
 export function planBatch(
   ops: readonly AppendOp[],
-  existingOrders: ReadonlyMap<string, string>,
+  existingOrders: ReadonlyMap<string, StoredOrder>,
   existingCoupons: ReadonlyMap<string, CouponRecord>,
   existingClicks: ReadonlyMap<string, string> = new Map(),
 ): BatchPlan {
@@ -149,7 +189,7 @@ export function planBatch(
   const clickRows: ClickRow[] = [];
   const seenClicks = new Map<string, string>(existingClicks);
   const results: AppendOpResult[] = [];
-  const seenOrders = new Map<string, string>(existingOrders);
+  const seenOrders = new Map<string, StoredOrder>(existingOrders);
   const coupons = new Map<string, CouponRecord>(existingCoupons);
   const couponWrites = new Map<string, CouponWrite>();
 
@@ -170,16 +210,22 @@ export function planBatch(
       continue;
     }
     const a = op.append;
+    // An orderId replayed with other content is refused whole: storing the rest of the request while
+    // answering a conflict would not tell the truth about what was stored.
+    const conflicts = conflictingOrders(a, seenOrders);
+    if (conflicts.length > 0) {
+      results.push({ transactionId: a.transactionId, orders: conflicts });
+      continue;
+    }
     const orders: OrderOutcome[] = [];
     let recorded = 0;
     for (const event of a.events) {
       const key = orderKey(a.websiteId, event.orderId);
-      const firstTransaction = seenOrders.get(key);
-      if (firstTransaction !== undefined) {
-        orders.push({ orderId: event.orderId, status: 'duplicate', transactionId: firstTransaction });
+      const first = seenOrders.get(key);
+      if (first !== undefined) {
+        orders.push({ orderId: event.orderId, status: 'duplicate', transactionId: first.transactionId });
         continue;
       }
-      seenOrders.set(key, a.transactionId);
       const stored: PurchaseEventData = { ...event, priceBeatPromotions: event.priceBeatPromotions.map((promo) => {
         const ck = couponKey(a.websiteId, promo.code);
         const coupon = coupons.get(ck);
@@ -200,9 +246,11 @@ export function planBatch(
         }
         return reused ? { code: promo.code, discount: promo.discount, reused: true } : { code: promo.code, discount: promo.discount };
       }) };
+      const payload = JSON.stringify(stored);
+      seenOrders.set(key, { transactionId: a.transactionId, customerId: a.customerId, payload });
       rows.push({
         websiteId: a.websiteId, kind: 'purchase', orderId: event.orderId, transactionId: a.transactionId, customerId: a.customerId,
-        sessionId: a.sessionId, eventTime: event.eventTimeMs, origin: a.origin, receivedAt: a.receivedAt, payload: JSON.stringify(stored),
+        sessionId: a.sessionId, eventTime: event.eventTimeMs, origin: a.origin, receivedAt: a.receivedAt, payload,
       });
       orders.push({ orderId: event.orderId, status: 'recorded', transactionId: a.transactionId, event: stored });
       recorded++;

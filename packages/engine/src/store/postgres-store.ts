@@ -17,7 +17,7 @@
 import pg from 'pg';
 import { runPgTransaction } from './pg-transaction.js';
 import { GroupCommitStore } from './group-commit-store.js';
-import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
+import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type StoredOrder } from './plan.js';
 import {
   CLICK_COLUMNS, clickFromRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, rowToStoredEvent,
   SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow,
@@ -254,13 +254,13 @@ export class PostgresStore extends GroupCommitStore implements Store {
     const s = this.s;
     return this.inTransaction(2, async (client) => {
       const keys = batchLookupKeys(ops);
-      const existingOrders = new Map<string, string>();
+      const existingOrders = new Map<string, StoredOrder>();
       if (keys.orders.length > 0) {
-        const { rows } = await client.query<{ website_id: string; order_id: string; transaction_id: string }>(
-          `SELECT e.website_id, e.order_id, e.transaction_id FROM ${s}.events e
+        const { rows } = await client.query<{ website_id: string; order_id: string; transaction_id: string; customer_id: string; payload: string }>(
+          `SELECT e.website_id, e.order_id, e.transaction_id, e.customer_id, e.payload FROM ${s}.events e
            JOIN unnest($1::text[], $2::text[]) AS k(website_id, order_id) ON e.website_id = k.website_id AND e.order_id = k.order_id`,
           [keys.orders.map((k) => k.websiteId), keys.orders.map((k) => k.orderId)]);
-        for (const r of rows) existingOrders.set(orderKey(r.website_id, r.order_id), r.transaction_id);
+        for (const r of rows) existingOrders.set(orderKey(r.website_id, r.order_id), { transactionId: r.transaction_id, customerId: r.customer_id, payload: r.payload });
       }
       const existingCoupons = new Map<string, CouponRecord>();
       if (keys.coupons.length > 0) {

@@ -8,7 +8,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult } from './plan.js';
+import type { OrderOutcome } from './store.js';
+import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type StoredOrder } from './plan.js';
 import {
   CLICK_COLUMNS, clickFromRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, SEARCH_KEY_COLUMNS,
   searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow, type StoredRow,
@@ -162,7 +163,7 @@ export type SqliteMethod = 'commitJson' | 'issueCoupons' | 'markCouponUsed' | 'g
 /** One order of a purchase answer as it crosses threads: `reused` (indexes of the promotions flagged) replaces the stored event. */
 export interface WireOrder {
   orderId: string;
-  status: 'recorded' | 'duplicate';
+  status: OrderOutcome['status'];
   transactionId: string;
   /** Present for recorded orders (their event is rebuilt by the caller from its own op). */
   reused?: number[];
@@ -201,7 +202,7 @@ export class SqliteDb {
 
   private constructor(private readonly db: Database.Database) {
     this.stmts = {
-      findOrder: db.prepare<[string, string], { transaction_id: string }>('SELECT transaction_id FROM events WHERE website_id = ? AND order_id = ?'),
+      findOrder: db.prepare<[string, string], { transaction_id: string; customer_id: string; payload: string }>('SELECT transaction_id, customer_id, payload FROM events WHERE website_id = ? AND order_id = ?'),
       findCoupon: db.prepare<[string, string], CouponRow>('SELECT * FROM coupons WHERE website_id = ? AND code = ?'),
       insertEvent: db.prepare(`INSERT INTO events (website_id, kind, order_id, transaction_id, customer_id, session_id, event_time, origin, received_at, payload)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
@@ -250,10 +251,10 @@ export class SqliteDb {
 
   private commitInTransaction(ops: AppendOp[]): AppendOpResult[] {
     const keys = batchLookupKeys(ops);
-    const existingOrders = new Map<string, string>();
+    const existingOrders = new Map<string, StoredOrder>();
     for (const k of keys.orders) {
       const row = this.stmts.findOrder.get(k.websiteId, k.orderId);
-      if (row !== undefined) existingOrders.set(orderKey(k.websiteId, k.orderId), row.transaction_id);
+      if (row !== undefined) existingOrders.set(orderKey(k.websiteId, k.orderId), { transactionId: row.transaction_id, customerId: row.customer_id, payload: row.payload });
     }
     const existingCoupons = new Map<string, CouponRecord>();
     for (const k of keys.coupons) {

@@ -112,6 +112,33 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect((await store.appendPurchases(contractPurchaseAppend('w2', [contractPurchaseEvent('o1')]))).orders[0]!.status).toBe('recorded');
     });
 
+    it('refuses a whole request that replays an orderId with other content, and stores none of it', async () => {
+      const store = await fresh();
+      const first = contractPurchaseAppend('w1', [contractPurchaseEvent('o1', { priceBeatPromotions: [{ code: 'PB', discount: 2 }] })]);
+      await store.appendPurchases(first);
+      // The same content (the time written with another offset, the store's `reused` flag aside) is a replay.
+      const same = await store.appendPurchases(contractPurchaseAppend('w1', [contractPurchaseEvent('o1', {
+        eventTime: '2024-05-01T14:00:00+02:00', priceBeatPromotions: [{ code: 'PB', discount: 2 }],
+      })]));
+      expect(same.orders).toEqual([{ orderId: 'o1', status: 'duplicate', transactionId: first.transactionId }]);
+      const changed = [
+        contractPurchaseAppend('w1', [contractPurchaseEvent('o2'), contractPurchaseEvent('o1', { products: [{ refId: 'sku-1', quantity: 3, price: 9.5 }], priceBeatPromotions: [{ code: 'PB', discount: 2 }] })]),
+        contractPurchaseAppend('w1', [contractPurchaseEvent('o1', { priceBeatPromotions: [{ code: 'PB', discount: 2 }] })], { customerId: 'someone-else' }),
+        contractPurchaseAppend('w1', [contractPurchaseEvent('o1', { eventTime: '2024-05-02T12:00:00Z', eventTimeMs: Date.UTC(2024, 4, 2, 12), priceBeatPromotions: [{ code: 'PB', discount: 2 }] })]),
+      ];
+      for (const append of changed) {
+        const r = await store.appendPurchases(append);
+        expect(r.orders).toEqual([{ orderId: 'o1', status: 'conflict', transactionId: first.transactionId }]);
+      }
+      // Nothing of the refused requests was stored: o2 is new and still absent.
+      expect((await store.counts('w1')).orders).toBe(1);
+      expect((await store.appendPurchases(contractPurchaseAppend('w1', [contractPurchaseEvent('o2')]))).orders[0]!.status).toBe('recorded');
+      // Within one request, the same orderId twice with other content conflicts too.
+      const twice = await store.appendPurchases(contractPurchaseAppend('w1', [contractPurchaseEvent('o3'), contractPurchaseEvent('o3', { currencyCode: 'EUR' })]));
+      expect(twice.orders.map((o) => o.status)).toEqual(['conflict']);
+      expect((await store.counts('w1')).orders).toBe(2);
+    });
+
     it('records concurrent duplicate orderIds once', async () => {
       const store = await fresh();
       const appends = Array.from({ length: 25 }, () => contractPurchaseAppend('w1', [contractPurchaseEvent('dup')]));
@@ -424,7 +451,7 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
         const again = await reopen(store);
         open.push(again);
         expect(await again.counts('w1')).toEqual({ views: 1, purchases: 1, orders: 1, coupons: { issued: 1, used: 1 } });
-        const r = await again.appendPurchases(contractPurchaseAppend('w1', [contractPurchaseEvent('o1')]));
+        const r = await again.appendPurchases(contractPurchaseAppend('w1', [contractPurchaseEvent('o1', { priceBeatPromotions: [{ code: 'K', discount: 2 }] })]));
         expect(r.transactionId).toBe(a.transactionId);
         expect(await again.lastSequence()).toBe(2);
       });

@@ -47,7 +47,7 @@ export interface PriceBeatPromotionData {
  * with its products and promotion codes as validated and the event time also in ms.
  */
 export interface PurchaseEventData extends Omit<PurchaseEventBody, 'products' | 'priceBeatPromotions'> {
-  /** `eventTime` in ms since the epoch (UTC; a time without offset is read as UTC). `eventTime` is kept as sent. */
+  /** `eventTime` in ms since the epoch (UTC; a time without a zone is refused). `eventTime` is kept as sent. */
   eventTimeMs: number;
   /** Upper-cased. */
   currencyCode?: string;
@@ -185,8 +185,11 @@ export interface ClickCandidatesQuery {
 /** What happened to one order of a purchase append. */
 export interface OrderOutcome {
   orderId: string;
-  /** `recorded`: stored now; `duplicate`: the website already had this orderId (nothing stored). */
-  status: 'recorded' | 'duplicate';
+  /**
+   * `recorded`: stored now; `duplicate`: the website already had this orderId with the same content
+   * (nothing stored); `conflict`: it had this orderId with other content (nothing of the request stored).
+   */
+  status: 'recorded' | 'duplicate' | 'conflict';
   /** The transaction id under which the order is stored (the first one, for duplicates). */
   transactionId: string;
   /** The event as stored (with `reused` flags on its promotions); absent for duplicates. */

@@ -33,9 +33,9 @@ export interface Connection {
   adminToken: string;
 }
 
-/** An answer that is not 2xx, with the server's message. */
+/** An answer that is not 2xx, with the server's message (and, for problem details, its messages by property path). */
 export class ApiError extends Error {
-  constructor(message: string, readonly status: number) {
+  constructor(message: string, readonly status: number, readonly errors?: Record<string, string[]>) {
     super(message);
     this.name = 'ApiError';
   }
@@ -54,7 +54,7 @@ export async function getJson<T>(url: string, init: RequestInit = {}): Promise<T
   if (!res.ok) {
     const b = body as { message?: string; errors?: Record<string, string[]> } | undefined;
     const message = b?.message ?? (b?.errors ? Object.values(b.errors).flat().join('; ') : `HTTP ${res.status}`);
-    throw new ApiError(message, res.status);
+    throw new ApiError(message, res.status, b?.errors);
   }
   return body as T;
 }
@@ -101,7 +101,16 @@ export async function productsByRef(conn: Connection, refIds: readonly string[])
 
 /** An admin GET (`/admin/v1/websites/{site}/…`). */
 export function admin<T>(conn: Connection, path: string): Promise<T> {
-  return getJson(`/admin/v1/websites/${encodeURIComponent(conn.site.websiteId)}/${path}`, { headers: { authorization: `Bearer ${conn.adminToken}` } });
+  return adminSend(conn, 'GET', path);
+}
+
+/** An admin call (`/admin/v1/websites/{site}/…`) with the admin token, with a JSON body unless `body` is undefined. */
+export function adminSend<T>(conn: Connection, method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { authorization: `Bearer ${conn.adminToken}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  return getJson(`/admin/v1/websites/${encodeURIComponent(conn.site.websiteId)}/${path}`, {
+    method, headers, ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
 }
 
 /** A numeric value with two decimals (prices arrive as numbers or numeric strings); other values as given. */

@@ -7,6 +7,7 @@ import { getJson, type Connection, type DashboardConfig } from './api.js';
 import { showProduct } from './product-view.js';
 import { showReports } from './reports-view.js';
 import { startSearch } from './search-view.js';
+import { showStudio } from './studio-view.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const TOKEN_STORAGE = 'aisle.adminToken';
@@ -17,10 +18,12 @@ function notice(message: string | undefined): void {
   el.textContent = message ?? '';
 }
 
-function selectTab(name: 'search' | 'product' | 'reports'): void {
-  for (const tab of ['search', 'product', 'reports']) {
-    $(`tab-${tab}`).setAttribute('aria-selected', String(tab === name));
-    $(`view-${tab}`).hidden = tab !== name;
+/** Shows one view: every tab of the page's tab list is read from the page (`tab-<name>` controls `view-<name>`). */
+function selectTab(name: string): void {
+  for (const tab of document.querySelectorAll<HTMLElement>('[role="tab"]')) {
+    const selected = tab.id === `tab-${name}`;
+    tab.setAttribute('aria-selected', String(selected));
+    $(tab.getAttribute('aria-controls')!).hidden = !selected;
   }
 }
 
@@ -33,6 +36,7 @@ async function main(): Promise<void> {
   tokenInput.value = sessionStorage.getItem(TOKEN_STORAGE) ?? '';
   let conn: Connection | undefined;
   let reportsShown = false;
+  let studioShown = false;
 
   const prefill = () => {
     const site = config.websites.find((w) => w.websiteId === select.value);
@@ -44,7 +48,10 @@ async function main(): Promise<void> {
     sessionStorage.setItem(TOKEN_STORAGE, tokenInput.value);
     conn = { site, searchKey: keyInput.value.trim(), adminToken: tokenInput.value.trim() };
     reportsShown = false;
+    studioShown = false;
     offerDemoCustomers();
+    // The studio needs the admin token only (not a search key).
+    if (!$('view-studio').hidden) void loadStudio();
     if (!conn.searchKey) return notice('Type a search key (POST /admin/v1/websites/{id}/keys creates one) to search.');
     notice(undefined);
     startSearch(conn, openProduct, notice);
@@ -72,11 +79,18 @@ async function main(): Promise<void> {
     await showReports(conn);
   };
 
+  const loadStudio = async () => {
+    if (!conn) return;
+    studioShown = true;
+    await showStudio(conn).catch((err: unknown) => notice(`The studio could not load the settings: ${(err as Error).message}`));
+  };
+
   select.onchange = () => { prefill(); connect(); };
   $('connection').onsubmit = (e) => { e.preventDefault(); connect(); };
   $('tab-search').onclick = () => selectTab('search');
   $('tab-product').onclick = () => selectTab('product');
   $('tab-reports').onclick = () => { selectTab('reports'); if (!reportsShown) void loadReports(); };
+  $('tab-studio').onclick = () => { selectTab('studio'); if (!studioShown) void loadStudio(); };
   $('product-form').onsubmit = (e) => { e.preventDefault(); openProduct($<HTMLInputElement>('product-ref').value.trim()); };
   demoButton.onclick = () => {
     // The next demo customer on each click (the first when the field holds none of them).
