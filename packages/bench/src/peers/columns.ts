@@ -28,6 +28,7 @@ const PATH = ' > ';
 export class Columns {
   private readonly text = new Map<string, (string | undefined)[]>();
   private readonly numeric = new Map<string, Float64Array>();
+  private readonly prefixes = new Map<string, string[][]>();
 
   constructor(readonly products: readonly Product[]) {}
 
@@ -50,6 +51,20 @@ export class Columns {
         return Array.isArray(levels) && levels.length > 0 ? levels.map(String).join(PATH) : undefined;
       });
       this.text.set(key, col);
+    }
+    return col;
+  }
+
+  /** Per doc, the prefixes of its path in `field` ("A", "A > B", …), computed once (what a user would index). */
+  prefixColumn(field: string): readonly string[][] {
+    let col = this.prefixes.get(field);
+    if (!col) {
+      col = this.pathColumn(field).map((path) => {
+        if (path === undefined) return [];
+        const levels = path.split(PATH);
+        return levels.map((_, k) => levels.slice(0, k + 1).join(PATH));
+      });
+      this.prefixes.set(field, col);
     }
     return col;
   }
@@ -116,14 +131,9 @@ type Node = NonNullable<SearchOutcome['hierarchies']>[string][number];
 const byCountThenValue = (a: Node, b: Node) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
 
 /** A hierarchy's tree by hand: the top level, and the children of the refined paths' nodes, counted ignoring its own condition. */
-function hierarchyTree(docs: readonly number[], column: readonly (string | undefined)[], refined: readonly string[]): Node[] {
+function hierarchyTree(docs: readonly number[], prefixes: readonly string[][], refined: readonly string[]): Node[] {
   const counts = new Map<string, number>();
-  for (const d of docs) {
-    const path = column[d];
-    if (path === undefined) continue;
-    const levels = path.split(PATH);
-    for (let k = 1; k <= levels.length; k++) { const prefix = levels.slice(0, k).join(PATH); counts.set(prefix, (counts.get(prefix) ?? 0) + 1); }
-  }
+  for (const d of docs) for (const prefix of prefixes[d]!) counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
   const onPath = new Set<string>();
   for (const p of refined) { const levels = p.split(PATH); for (let k = 1; k <= levels.length; k++) onPath.add(levels.slice(0, k).join(PATH)); }
   const level = (parent: string): Node[] => {
@@ -203,7 +213,7 @@ export function finishRequest(matched: ArrayLike<number>, request: SearchRequest
     outcome.hierarchies = {};
     for (const name of request.hierarchical_facets) {
       const refined = request.scope?.[name];
-      outcome.hierarchies[name] = hierarchyTree(passingAllBut(matched, request, columns, name), columns.pathColumn(BENCH_HIERARCHIES[name]!), Array.isArray(refined) ? refined : []);
+      outcome.hierarchies[name] = hierarchyTree(passingAllBut(matched, request, columns, name), columns.prefixColumn(BENCH_HIERARCHIES[name]!), Array.isArray(refined) ? refined : []);
     }
   }
   if (request.facet_search) {

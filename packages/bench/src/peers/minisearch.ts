@@ -18,6 +18,7 @@ export class MiniSearchAdapter implements SearchAdapter {
     this.index.addAll(docs);
     this.columns = new Columns(products);
     this.columns.prepare(['brand', 'search_category'], ['price', 'ratings']);
+    this.columns.prefixColumn('categories');
   }
 
   search(request: SearchRequest): SearchOutcome {

@@ -19,6 +19,7 @@ export class ScanAdapter implements SearchAdapter {
     this.titles = products.map((p) => ` ${words(p.title).join(' ')} `);
     this.columns = new Columns(products);
     this.columns.prepare(['brand', 'search_category'], ['price', 'ratings']);
+    this.columns.prefixColumn('categories');
   }
 
   search(request: SearchRequest): SearchOutcome {
