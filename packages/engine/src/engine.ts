@@ -565,7 +565,7 @@ class AisleEngine implements Engine {
     const catalog = state.catalog;
     let refIds: string[];
     try {
-      refIds = 'refIds' in target ? target.refIds : refIdsInScope(catalog.state, target.scope, catalog.fieldTypes);
+      refIds = 'refIds' in target ? target.refIds : refIdsInScope(catalog.state, target.scope, catalog.fieldTypes, state.config.settings?.hierarchies);
     } catch (err) {
       // A scope that does not fit the catalog is a bad delete body, worded as such.
       if (!isAisleError(err) || err.code !== 'SEARCH_BAD_REQUEST') throw err;

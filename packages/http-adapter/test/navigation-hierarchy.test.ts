@@ -99,6 +99,18 @@ describe('hierarchical facets and facet search over HTTP', () => {
     expect(JSON.stringify(toys.hierarchical_aggregations)).not.toMatch(/Toys|Garden/);
   });
 
+  it('deletes by a hierarchy scope: the products at or below the path, all or nothing', async () => {
+    const res = await post(`${svc.url}/admin/v1/websites/site-b/products/delete`, { scope: { cat: ['Home > Kitchen > Pans'] } }, admin);
+    expect(res.status).toBe(200);
+    expect(await expectDocumented(res, '/admin/v1/websites/{websiteId}/products/delete', 'POST')).toEqual({ deleted: 8, notFound: [] });
+    const after = await payloadOf(await search({ hierarchical_facets: ['cat'], scope: { cat: ['Home > Kitchen'] } }));
+    expect(after.total_results).toBe(16);
+    expect(after.hierarchical_aggregations!.cat[0]!.children![0]!.children).toEqual([{ value: 'Pots', path: 'Home > Kitchen > Pots', count: 8 }]);
+    const bad = await post(`${svc.url}/admin/v1/websites/site-b/products/delete`, { scope: { cat: { min: 1 } } }, admin);
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await expectDocumented(bad, '/admin/v1/websites/{websiteId}/products/delete', 'POST'))).toContain('names a hierarchy');
+  });
+
   it('answers 400 naming the key for bad settings and requests', async () => {
     for (const hierarchies of [{ x: { field: 'a', fields: ['b'] } }, { x: { separator: '/' } }, { x: { fields: [] } }, { '': { field: 'a' } }, { x: { field: 'a', separator: '' } }]) {
       const res = await patchSettings({ hierarchies });
