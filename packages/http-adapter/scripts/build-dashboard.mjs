@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds the dashboard (packages/http-adapter/dashboard) into dist/dashboard: one ES module bundle with
-// InstantSearch.js, Chart.js and @aisle/instantsearch inside (no CDN: the page works offline), the
+// InstantSearch.js and @aisle/instantsearch inside (no CDN: the page works offline), the
 // stylesheet, and the page. Run by the root `pnpm run build`, after tsc; type-checks the page first.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

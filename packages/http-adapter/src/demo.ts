@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stableGuid, type Engine, type EngineOptions, type ViewRequest, type WebsiteConfig } from '@aisle/engine';
-import { generateCatalog, generateInteractions } from '@aisle/engine/demo';
+import { generateCatalog, generateInteractions, generateTraffic, type TrafficSummary } from '@aisle/engine/demo';
 
 /** What `demo.json` holds. */
 export interface DemoIdentity {
@@ -75,9 +75,31 @@ function demoProducts(identity: DemoIdentity) {
   return generateCatalog({ count: identity.productCount, seed: identity.seed });
 }
 
-/** Seeds the demo website when its catalog or its events are empty; returns what was done. */
-export async function seedDemo(engine: Engine, identity: DemoIdentity): Promise<{ products: number; views: number; purchases: number }> {
-  const done = { products: 0, views: 0, purchases: 0 };
+/** What {@link seedDemo} did: products loaded, the history recorded (view sessions, orders) and the live traffic sent. */
+export interface DemoSeeding {
+  products: number;
+  views: number;
+  purchases: number;
+  /** The traffic through the engine's API (searches, clicks, attributed purchases…); absent when the store had events. */
+  traffic?: TrafficSummary;
+}
+
+/** Shopper sessions of the demo's live traffic ({@link generateTraffic}): enough for every report to have rows. */
+export const DEMO_TRAFFIC_SESSIONS = 240;
+
+/**
+ * Seeds the demo website when its catalog or its events are empty; returns what was done. The events
+ * are the generated history (views and purchases of the last 30 days, ending now), then live traffic
+ * through the engine's public API: searches (some typed letter by letter), clicks and add-to-carts at
+ * their positions, product views from result lists, and purchases attributed to the clicks, recommenders,
+ * tactics, campaigns, the search model, retail media and price-beat codes — so every report of the
+ * dashboard has data on the first start. Only an empty store is seeded: a restart, or a store with
+ * a real shop's events, gets nothing, and the live traffic is sent only when the generated catalog was
+ * loaded by this call (never over products loaded into the demo website by hand). `trafficSessions` (default {@link DEMO_TRAFFIC_SESSIONS}; 0 sends
+ * none) is for the benchmark that measures what the traffic adds to the first start.
+ */
+export async function seedDemo(engine: Engine, identity: DemoIdentity, options: { trafficSessions?: number } = {}): Promise<DemoSeeding> {
+  const done: DemoSeeding = { products: 0, views: 0, purchases: 0 };
   const stats = await engine.stats(identity.websiteId);
   const needsProducts = stats.products === 0;
   const needsEvents = stats.views === 0 && stats.purchases === 0;
@@ -87,12 +109,20 @@ export async function seedDemo(engine: Engine, identity: DemoIdentity): Promise<
     done.products = (await engine.upsertProducts(identity.websiteId, products)).loaded;
   }
   if (needsEvents) {
-    const { views, purchases } = generateInteractions({ products, seed: identity.seed });
+    // The history ends now, so that the reports' default window (the last 30 days) holds it.
+    const { views, purchases } = generateInteractions({ products, seed: identity.seed, now: Date.now() });
     for (const body of views) await engine.recordViews(identity.websiteId, body);
     for (const body of purchases) await engine.recordPurchases(identity.websiteId, body);
     done.views = views.length;
     done.purchases = purchases.length;
     await engine.issueCoupons(identity.websiteId, [{ code: DEMO_COUPON, discount: 10 }]);
+  }
+  // Live traffic searches and buys whatever the catalog holds: only over the generated catalog loaded now,
+  // never over products someone loaded into the demo website.
+  if (needsEvents && needsProducts) {
+    done.traffic = await generateTraffic(engine, {
+      websiteId: identity.websiteId, client: identity.client, products, seed: identity.seed, sessions: options.trafficSessions ?? DEMO_TRAFFIC_SESSIONS,
+    });
   }
   if (done.products > 0) await engine.saveSnapshots();
   return done;

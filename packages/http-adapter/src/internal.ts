@@ -4,3 +4,4 @@
  * @module
  */
 export { serialize } from './codecs.js';
+export { DEMO_TRAFFIC_SESSIONS, demoEngineOptions, demoIdentity, seedDemo } from './demo.js';

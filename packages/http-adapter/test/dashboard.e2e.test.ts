@@ -1,7 +1,9 @@
 /**
  * The dashboard in headless Chromium against the real server (port 0, the demo website in a temporary
- * data directory, embedded store): type a query, tick a facet, set a range, sort, page, open a product,
- * open the reports — and compare what the page shows with the API's own answers. Screenshots go to
+ * data directory, embedded store, seeded with the demo's history and traffic as `aisle serve` seeds it):
+ * type a query, tick a facet, set a range, sort, page, open a product, find, edit and delete a product in
+ * the catalog browser, open the insights over a date range — and compare what the page shows with the
+ * API's own answers. Every request the page makes must be documented in docs/openapi.json. Screenshots go to
  * test-artifacts/dashboard/ (gitignored); with AISLE_UPDATE_SCREENSHOT=1 the search page is also
  * written to docs/dashboard.png.
  *
@@ -15,7 +17,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stableGuid, type Engine, createEngine } from '@aisle/engine';
+import { type Engine, createEngine } from '@aisle/engine';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DashboardConfig } from '../src/dashboard-config.js';
@@ -53,26 +55,6 @@ async function apiSearch(body: Record<string, unknown>): Promise<SearchAnswer> {
   return (await res.json()) as SearchAnswer;
 }
 
-/** Purchases that carry attribution (recommender, campaign, search model, retail media, price beat), as a storefront sends them. */
-async function recordAttributedPurchases(): Promise<void> {
-  const recs = await engine.recommend(identity.websiteId, 'PopularItems', { count: 10 });
-  const campaigns = [stableGuid('dashboard-test', 'spring'), stableGuid('dashboard-test', 'summer')];
-  for (let i = 0; i < recs.payload.length; i++) {
-    const slot = recs.slots![i]!;
-    await engine.recordPurchases(identity.websiteId, {
-      customerId: stableGuid('dashboard-test', `customer-${i}`), sessionId: stableGuid('dashboard-test', `session-${i}`),
-      events: [{
-        currentUrl: 'https://shop.example/checkout', eventTime: new Date().toISOString(), orderId: `dashboard-${i}`, currencyCode: 'EUR',
-        products: [{
-          refId: slot.refId, quantity: 1 + (i % 3), price: 10 + i * 5, recommenderId: recs.recommenderId, tacticId: slot.tacticId,
-          campaignId: campaigns[i % 2], atsModel: 'aisle-bm25f-1', ...(slot.retailMedia ? { retailMedia: slot.retailMedia } : {}),
-        }],
-        priceBeatPromotions: i % 4 === 0 ? [{ code: `BEAT-${i}`, discount: 2 + i }] : [],
-      }],
-    });
-  }
-}
-
 beforeAll(async () => {
   if (!existsSync(path.join(DEFAULT_DASHBOARD_DIR, 'index.html'))) {
     execFileSync(process.execPath, [path.join(REPO, 'packages/http-adapter/scripts/build-dashboard.mjs')], { stdio: 'inherit' });
@@ -83,7 +65,6 @@ beforeAll(async () => {
   await seedDemo(engine, identity);
   searchKey = await ensureDemoSearchKey(engine, identity, tmp);
   customers = demoCustomers(identity);
-  await recordAttributedPurchases();
   app = await createServer({
     engine, adminTokens: [identity.adminToken], port: 0, host: '127.0.0.1', logger: false,
     dashboard: { searchKeys: { [identity.websiteId]: searchKey }, demoCustomers: { [identity.websiteId]: customers } },
@@ -168,6 +149,8 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
   let browser: Browser;
   let page: Page;
   const pageErrors: string[] = [];
+  /** Every API call of the page (fetch and XHR; the page's own files are not API calls): method and URL. */
+  const apiCalls: { method: string; url: URL }[] = [];
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -177,6 +160,9 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on('pageerror', (err) => pageErrors.push(err.message));
+    page.on('request', (req) => {
+      if (req.resourceType() === 'fetch' || req.resourceType() === 'xhr') apiCalls.push({ method: req.method(), url: new URL(req.url()) });
+    });
     // Offline: the page may reach nothing but this server.
     await page.route((url) => !url.href.startsWith(app.url), (route) => route.abort());
     await page.goto(`${app.url}/`);
@@ -401,38 +387,223 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     expect(await page.locator('.method .thumb').count()).toBeGreaterThan(await page.locator('.method img.thumb').count());
   });
 
-  it('opens the reports with the admin token the user types, as the API answers them', async () => {
-    await page.getByRole('tab', { name: 'Reports' }).click();
-    await expect.poll(() => page.locator('#reports').innerText()).toContain('admin token');
+  /** The stored product, as `GET …/products/{refId}` answers it (undefined for a 404). */
+  const stored = async (refId: string) => {
+    const res = await fetch(`${app.url}/admin/v1/websites/demo/products/${encodeURIComponent(refId)}`, { headers: { authorization: `Bearer ${identity.adminToken}` } });
+    if (res.status === 404) return undefined;
+    expect(res.status).toBe(200);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  const patchSettings = async (body: unknown) => {
+    const res = await fetch(`${app.url}/admin/v1/websites/demo/settings`, {
+      method: 'PATCH', headers: { 'content-type': 'application/json', authorization: `Bearer ${identity.adminToken}` }, body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+  };
+  /** The catalog browser's fields: name → the text in its input. */
+  const editorFields = () => page.locator('#catalog-edit tbody tr').evaluateAll((rows) => Object.fromEntries(rows.map((row) => [
+    row.getAttribute('data-field')!, (row.querySelector('input, textarea') as HTMLInputElement).value,
+  ])));
+  const field = (name: string) => page.getByRole('textbox', { name, exact: true });
+  /**
+   * The visible controls of `selector` without an accessible name (a label, aria-label or aria-labelledby,
+   * a button's text), and plots (`role="img"`) without a name, described by tag and id.
+   */
+  const unnamedControls = async (selector: string, atLeast: number) => {
+    const { checked, unnamed } = await page.locator(selector).evaluate((root) => {
+      const visible = [...root.querySelectorAll<HTMLElement>('button, input, select, textarea, [role="img"]')].filter((el) => el.getClientRects().length > 0);
+      const nameless = visible.filter((el) => {
+        const labelled = (el as HTMLInputElement).labels?.length || el.getAttribute('aria-label')?.trim() || el.getAttribute('aria-labelledby');
+        return !labelled && !(el.tagName === 'BUTTON' && el.textContent!.trim());
+      });
+      return { checked: visible.length, unnamed: nameless.map((el) => `${el.tagName.toLowerCase()}#${el.id}`) };
+    });
+    // The view's controls were there to be checked.
+    expect(checked, selector).toBeGreaterThanOrEqual(atLeast);
+    return unnamed;
+  };
+
+  /** The product of the product view above (its image_url holds an image). */
+  let browsed: string;
+
+  it('finds products by words and by refId, and shows one as stored: every field, its image', async () => {
+    browsed = await page.getByLabel('Product refId').inputValue();
     await page.getByLabel('Admin token').fill(identity.adminToken);
     await page.getByRole('button', { name: 'Connect' }).click();
-    const report = (await (await fetch(`${app.url}/admin/v1/websites/demo/reports/attribution`, { headers: { authorization: `Bearer ${identity.adminToken}` } })).json()) as {
-      totals: { orders: number }; byRecommender: { key: string; orders: number }[]; byCampaign: { key: string }[]; byAtsModel: { key: string }[];
+    await page.getByRole('tab', { name: 'Catalog' }).click();
+    const finder = page.getByRole('searchbox', { name: 'RefId or words' });
+    const failures = await failuresDuring(async () => {
+      await finder.fill('lamp');
+      await page.getByRole('button', { name: 'Find', exact: true }).click();
+      const api = await apiSearch({ q: 'lamp', size: 10 });
+      expect(api.payload.result.length).toBeGreaterThan(0);
+      await expect.poll(() => page.locator('#catalog-matches .catalog-open').evaluateAll((b) => b.map((x) => (x as HTMLElement).dataset.ref)), { timeout: 10_000 })
+        .toEqual(api.payload.result.map((p) => p.refId));
+      // By refId: the product opens as stored, with every field.
+      await finder.fill(browsed);
+      await page.getByRole('button', { name: 'Find', exact: true }).click();
+      await expect.poll(() => page.locator('#catalog-edit').count(), { timeout: 10_000 }).toBe(1);
+    });
+    expect(failures).toEqual([]);
+    const product = (await stored(browsed))!;
+    await expect.poll(() => page.locator('#catalog-title').innerText()).toBe(product.title);
+    const fields = await editorFields();
+    expect(Object.keys(fields).sort()).toEqual(Object.keys(product).filter((k) => k !== 'refId').sort());
+    for (const [name, value] of Object.entries(product)) {
+      if (name !== 'refId') expect(fields[name], name).toBe(typeof value === 'object' ? JSON.stringify(value, null, 2) : String(value));
+    }
+    // Its image field holds an image URL: the image is shown beside it.
+    const image = page.getByRole('img', { name: `image_url of ${browsed}` });
+    await expect.poll(() => image.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    expect(await unnamedControls('#view-catalog', 20)).toEqual([]);
+    await page.screenshot({ path: path.join(ARTIFACTS, '5-catalog.png'), fullPage: true });
+  });
+
+  it('edits a product through PATCH: the edit shows in GET …/products/{refId}; a refused value shows the API\'s error next to its field', async () => {
+    const before = (await stored(browsed))!;
+    const dropped = Object.keys(before).find((k) => !['refId', 'title', 'price', 'brand', 'image_url'].includes(k) && typeof before[k] === 'string')!;
+    await field('title').fill(`${String(before.title)} (edited)`);
+    await field('price').fill('12.5');
+    await page.getByRole('button', { name: `Remove field ${dropped}` }).click();
+    await page.getByLabel('Field name').fill('badges');
+    await page.getByLabel('Field value').fill('["new", "eco"]');
+    await page.getByRole('button', { name: 'Add field' }).click();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    // A change of text rebuilds the catalog's indexes before the answer: on a loaded machine, seconds.
+    await expect.poll(() => page.locator('#catalog-status').innerText(), { timeout: 15_000 }).toBe(`Saved 4 field(s) of ${browsed}.`);
+    const after = (await stored(browsed))!;
+    expect(after).toEqual({ ...Object.fromEntries(Object.entries(before).filter(([k]) => k !== dropped)), title: `${String(before.title)} (edited)`, price: 12.5, badges: ['new', 'eco'] });
+    // The editor shows the product as stored now.
+    expect((await editorFields()).badges).toBe(JSON.stringify(['new', 'eco'], null, 2));
+
+    // With price pinned to numbers, a word is refused: the API's message is shown next to the price, nothing is saved.
+    await patchSettings({ fields: { price: { type: 'number' } } });
+    try {
+      await field('price').fill('cheap');
+      await field('title').fill('Not saved');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      const error = page.locator('#catalog-edit tr[data-field="price"] .field-error');
+      await expect.poll(() => error.innerText(), { timeout: 15_000 }).toContain('field "price" is pinned to type number');
+      expect(await field('price').getAttribute('aria-invalid')).toBe('true');
+      expect(await page.locator('#catalog-status').innerText()).toBe('The change was refused: nothing was saved.');
+      expect(await stored(browsed)).toEqual(after);
+    } finally {
+      await patchSettings({ fields: null });
+    }
+  });
+
+  it('deletes a product after a confirmation: GET answers 404 and searches no longer find it', async () => {
+    await page.getByRole('button', { name: 'Delete product' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this product?' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await unnamedControls('#catalog-confirm', 2)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    expect(await stored(browsed)).toBeDefined();
+    await page.getByRole('button', { name: 'Delete product' }).click();
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect.poll(() => page.locator('#catalog-status').innerText(), { timeout: 15_000 }).toMatch(new RegExp(`^Deleted ${browsed}; the catalog holds`));
+    expect(await stored(browsed)).toBeUndefined();
+    expect((await apiSearch({ q: '', scope: { refId: [browsed] } })).payload.total_results).toBe(0);
+    expect(await page.locator('#catalog-edit').count()).toBe(0);
+  });
+
+  const adminGet = async <T>(pathAndQuery: string): Promise<T> => {
+    const res = await fetch(`${app.url}${pathAndQuery}`, { headers: { authorization: `Bearer ${identity.adminToken}` } });
+    expect(res.status, pathAndQuery).toBe(200);
+    return (await res.json()) as T;
+  };
+  /** The page's latest call of a report (path and query string, as it asked). */
+  const reportCall = (name: string) => {
+    const call = apiCalls.filter((c) => c.url.pathname === `/admin/v1/websites/demo/reports/${name}`).at(-1);
+    expect(call, name).toBeDefined();
+    return `${call!.url.pathname}${call!.url.search}`;
+  };
+  const firstColumn = (id: string) => page.locator(`#${id} tbody tr td:first-child`).allInnerTexts();
+  const reportCards = () => page.locator('#reports section.report');
+
+  it('draws every insight of the demo\'s first start over the last 30 days, as the API answers it', async () => {
+    await page.getByRole('tab', { name: 'Insights' }).click();
+    // The token was typed in the catalog browser above; a fresh connection draws the reports again.
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await expect.poll(() => page.locator('[data-total="orders"]').count(), { timeout: 10_000 }).toBe(1);
+    expect(await page.getByLabel('Period', { exact: true }).inputValue()).toBe('30');
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await page.getByLabel('To', { exact: true }).inputValue()).toBe(today);
+
+    // The page asked each report for the last 30 UTC days; the same calls answer what it draws.
+    const attributionCall = reportCall('attribution');
+    expect(attributionCall).toContain(`to=${encodeURIComponent(`${today}T23:59:59Z`)}`);
+    const a = await adminGet<{
+      totals: { orders: number }; byRecommender: { key: string }[]; byCampaign: { key: string }[]; byAtsModel: { key: string }[]; byTactic: { key: string }[];
       retailMedia: { adSetId: string }[]; priceBeat: { code: string }[]; bySearchQuery: { key: string }[]; byRecommendationMethod: { key: string }[];
-    };
-    await expect.poll(() => page.locator('[data-total="orders"]').innerText(), { timeout: 10_000 }).toBe(String(report.totals.orders));
-    const firstColumn = (id: string) => page.locator(`#${id} tbody tr td:first-child`).allInnerTexts();
-    expect(report.byRecommender.length).toBeGreaterThan(0);
-    expect(await firstColumn('report-recommenders')).toEqual(report.byRecommender.slice(0, 10).map((l) => l.key));
-    expect(await firstColumn('report-campaigns')).toEqual(report.byCampaign.slice(0, 10).map((l) => l.key));
-    expect(await firstColumn('report-models')).toEqual(report.byAtsModel.slice(0, 10).map((l) => l.key));
-    expect(await firstColumn('report-click-queries')).toEqual(report.bySearchQuery.slice(0, 10).map((l) => l.key));
-    expect(await firstColumn('report-click-methods')).toEqual(report.byRecommendationMethod.slice(0, 10).map((l) => l.key));
-    expect(await firstColumn('report-adsets')).toEqual(report.retailMedia.map((r) => r.adSetId));
-    expect(await firstColumn('report-pricebeat')).toEqual(report.priceBeat.map((p) => p.code));
-    // Every report with rows has its plot drawn.
-    expect(await page.locator('#reports canvas').count()).toBeGreaterThanOrEqual(3);
-    const searches = await fetch(`${app.url}/admin/v1/websites/demo/reports/searches?limit=10`, { headers: { authorization: `Bearer ${identity.adminToken}` } });
-    expect(searches.status).toBe(200);
-    const logged = (await searches.json()) as { top: { query: string; count: number }[]; noResults: { query: string; count: number }[] };
-    // The queries typed above (by the page and by this test) are in the log.
-    expect(logged.top.map((t) => t.query)).toContain('shirt');
-    expect(await firstColumn('report-top-searches')).toEqual(logged.top.map((t) => t.query));
-    const counts = await page.locator('#report-top-searches tbody tr td:nth-child(2)').allInnerTexts();
-    expect(counts).toEqual(logged.top.map((t) => String(t.count)));
-    if (logged.noResults.length > 0) expect(await firstColumn('report-no-results')).toEqual(logged.noResults.map((t) => t.query));
-    await page.screenshot({ path: path.join(ARTIFACTS, '5-reports.png'), fullPage: true });
+      byClickPosition: { kind: string; position: number }[];
+    }>(attributionCall);
+    const s = await adminGet<{ top: { query: string; count: number }[]; noResults: { query: string }[]; noClicks: { query: string }[] }>(reportCall('searches'));
+    const r = await adminGet<{ methods: { method: string; tactics: { tactic: string; items: number }[] }[] }>(reportCall('recommendations'));
+    expect(await page.locator('[data-total="orders"]').innerText()).toBe(String(a.totals.orders));
+    const keys = (list: { key: string }[]) => list.slice(0, 10).map((l) => l.key);
+    expect(await firstColumn('report-recommenders')).toEqual(keys(a.byRecommender));
+    expect(await firstColumn('report-tactics')).toEqual(keys(a.byTactic));
+    expect(await firstColumn('report-campaigns')).toEqual(keys(a.byCampaign));
+    expect(await firstColumn('report-models')).toEqual(keys(a.byAtsModel));
+    expect(await firstColumn('report-click-queries')).toEqual(keys(a.bySearchQuery));
+    expect(await firstColumn('report-click-methods')).toEqual(keys(a.byRecommendationMethod));
+    expect(await firstColumn('report-click-positions')).toEqual(a.byClickPosition.slice(0, 20).map((p) => p.kind));
+    expect(await firstColumn('report-adsets')).toEqual(a.retailMedia.map((x) => x.adSetId));
+    expect(await firstColumn('report-pricebeat')).toEqual(a.priceBeat.slice(0, 10).map((p) => p.code));
+    expect(await firstColumn('report-top-searches')).toEqual(s.top.slice(0, 10).map((t) => t.query));
+    expect(await page.locator('#report-top-searches tbody tr td:nth-child(2)').allInnerTexts()).toEqual(s.top.slice(0, 10).map((t) => String(t.count)));
+    expect(await firstColumn('report-search-ctr')).toEqual(s.top.slice(0, 10).map((t) => t.query));
+    expect(await firstColumn('report-no-results')).toEqual(s.noResults.slice(0, 10).map((t) => t.query));
+    expect(await firstColumn('report-no-clicks')).toEqual(s.noClicks.slice(0, 10).map((t) => t.query));
+    expect(await firstColumn('report-rec-methods')).toEqual(r.methods.slice(0, 10).map((m) => m.method));
+    const tactics = r.methods.flatMap((m) => m.tactics.map((t) => ({ ...t, method: m.method }))).sort((x, y) => y.items - x.items).slice(0, 20);
+    expect(await page.locator('#report-rec-tactics tbody tr').evaluateAll((rows) => rows.map((row) => `${row.children[0]!.textContent} ${row.children[1]!.textContent}`)))
+      .toEqual(tactics.map((t) => `${t.tactic} ${t.method}`));
+    // The queries typed in the search page above are in the log too.
+    expect(s.top.map((t) => t.query)).toContain('shirt');
+
+    // Every panel has rows and bars: the demo's traffic fills them all on its first start.
+    const cards = await reportCards().evaluateAll((sections) => sections.map((el) => ({
+      id: el.id, rows: el.querySelectorAll('tbody tr').length, bars: el.querySelectorAll('svg[role="img"] rect.bar').length, empty: el.querySelector('.empty, .error') !== null,
+    })));
+    expect(cards.map((c) => c.id).sort()).toEqual([
+      'report-adsets', 'report-campaigns', 'report-click-methods', 'report-click-positions', 'report-click-queries', 'report-models', 'report-no-clicks',
+      'report-no-results', 'report-pricebeat', 'report-rec-methods', 'report-rec-tactics', 'report-recommenders', 'report-search-ctr', 'report-tactics', 'report-top-searches',
+    ]);
+    for (const c of cards) {
+      expect(c.empty, c.id).toBe(false);
+      expect(c.rows, c.id).toBeGreaterThan(0);
+      expect(c.bars, c.id).toBe(c.rows);
+    }
+    // Each plot is named after its report (an image with an accessible name).
+    await expect.poll(() => page.getByRole('img', { name: 'Top searches plot', exact: true }).count()).toBe(1);
+    expect(await unnamedControls('#view-reports', 19)).toEqual([]);
+    await page.screenshot({ path: path.join(ARTIFACTS, '6-insights.png'), fullPage: true });
     expect(pageErrors).toEqual([]);
+  });
+
+  it('asks every report for the date range chosen: a custom range before the demo is empty, all time is everything', async () => {
+    await page.getByLabel('From', { exact: true }).fill('2020-01-01');
+    await page.getByLabel('To', { exact: true }).fill('2020-01-31');
+    expect(await page.getByLabel('Period', { exact: true }).inputValue()).toBe('custom');
+    await page.getByRole('button', { name: 'Show' }).click();
+    // Every card says so (the 15 of the test above; counted once the answers are drawn, not while loading).
+    await expect.poll(() => page.locator('#reports .empty').count(), { timeout: 10_000 }).toBe(15);
+    expect(await reportCards().count()).toBe(15);
+    for (const name of ['searches', 'recommendations', 'attribution']) {
+      const call = new URL(reportCall(name), app.url);
+      expect(call.searchParams.get('from'), name).toBe('2020-01-01T00:00:00Z');
+      expect(call.searchParams.get('to'), name).toBe('2020-01-31T23:59:59Z');
+    }
+    expect(await page.locator('[data-total="orders"]').innerText()).toBe('0');
+
+    await page.getByLabel('Period', { exact: true }).selectOption({ label: 'All time' });
+    const all = await adminGet<{ totals: { orders: number } }>('/admin/v1/websites/demo/reports/attribution');
+    await expect.poll(() => page.locator('[data-total="orders"]').innerText(), { timeout: 10_000 }).toBe(String(all.totals.orders));
+    expect(new URL(reportCall('attribution'), app.url).search).toBe('');
+    expect(await page.locator('#reports .empty').count()).toBe(0);
   });
 
   describe('the merchandising studio and the settings editors', () => {
@@ -670,5 +841,18 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     await waitForStats(brand.doc_count);
     const file = process.env.AISLE_UPDATE_SCREENSHOT ? path.join(REPO, 'docs', 'dashboard.png') : path.join(ARTIFACTS, 'dashboard.png');
     await page.screenshot({ path: file });
+  });
+
+  it('made only documented API calls (each method and path is in docs/openapi.json)', () => {
+    const documented = JSON.parse(readFileSync(path.join(REPO, 'docs', 'openapi.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+    const routes = Object.entries(documented.paths).map(([template, operations]) => ({
+      pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`), methods: Object.keys(operations),
+    }));
+    expect(apiCalls.length).toBeGreaterThan(20);
+    const undocumented = apiCalls.filter(({ method, url }) => !routes.some((r) => r.pattern.test(url.pathname) && r.methods.includes(method.toLowerCase())));
+    expect(undocumented.map(({ method, url }) => `${method} ${url.pathname}`)).toEqual([]);
+    // The catalog browser's calls are among them.
+    const made = new Set(apiCalls.map(({ method, url }) => `${method} ${url.pathname.replace(/products\/[^/]+$/, 'products/{refId}')}`));
+    for (const call of ['GET /admin/v1/websites/demo/products/{refId}', 'PATCH /admin/v1/websites/demo/products', 'DELETE /admin/v1/websites/demo/products/{refId}']) expect(made).toContain(call);
   });
 });

@@ -35,7 +35,8 @@ export interface Connection {
 
 /** An answer that is not 2xx, with the server's message (and, for problem details, its messages by property path). */
 export class ApiError extends Error {
-  constructor(message: string, readonly status: number, readonly errors?: Record<string, string[]>) {
+  /** `problem`: the whole answer (problem details: also `records` for a catalog change). */
+  constructor(message: string, readonly status: number, readonly errors?: Record<string, string[]>, readonly problem?: unknown) {
     super(message);
     this.name = 'ApiError';
   }
@@ -54,7 +55,7 @@ export async function getJson<T>(url: string, init: RequestInit = {}): Promise<T
   if (!res.ok) {
     const b = body as { message?: string; errors?: Record<string, string[]> } | undefined;
     const message = b?.message ?? (b?.errors ? Object.values(b.errors).flat().join('; ') : `HTTP ${res.status}`);
-    throw new ApiError(message, res.status, b?.errors);
+    throw new ApiError(message, res.status, b?.errors, body);
   }
   return body as T;
 }
@@ -83,6 +84,16 @@ export function bundles(site: SiteConfig, refId: string): Promise<{ payload: str
 /** A product as search answers it: `refId` and whatever fields the catalog holds. */
 export type ProductRecord = { refId: string } & Record<string, unknown>;
 
+/** `POST /v1.4/search` with the search key: the first `size` products of `q` within `scope`, and their total. */
+export async function searchProducts(conn: Connection, q: string, size: number, scope?: Record<string, unknown>): Promise<{ result: ProductRecord[]; total: number }> {
+  const answer = await getJson<{ payload: { result: ProductRecord[]; total_results: number } }>('/v1.4/search', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${conn.searchKey}` },
+    body: JSON.stringify({ website_id: conn.site.websiteId, client: conn.site.client, q, start: 0, size, ...(scope && { scope }) }),
+  });
+  return { result: answer.payload.result, total: answer.payload.total_results };
+}
+
 /**
  * The catalog records of `refIds`, by refId, in one search with the search key (an empty query scoped to
  * the refIds: recommendation and bundle answers carry refIds only). RefIds the catalog no longer holds
@@ -91,12 +102,8 @@ export type ProductRecord = { refId: string } & Record<string, unknown>;
 export async function productsByRef(conn: Connection, refIds: readonly string[]): Promise<Map<string, ProductRecord>> {
   const unique = [...new Set(refIds)];
   if (unique.length === 0) return new Map();
-  const answer = await getJson<{ payload: { result: ProductRecord[] } }>('/v1.4/search', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${conn.searchKey}` },
-    body: JSON.stringify({ website_id: conn.site.websiteId, client: conn.site.client, q: '', start: 0, size: unique.length, scope: { refId: unique } }),
-  });
-  return new Map(answer.payload.result.map((p) => [p.refId, p]));
+  const { result } = await searchProducts(conn, '', unique.length, { refId: unique });
+  return new Map(result.map((p) => [p.refId, p]));
 }
 
 /** An admin GET (`/admin/v1/websites/{site}/…`). */
@@ -117,6 +124,12 @@ export function adminSend<T>(conn: Connection, method: 'GET' | 'POST' | 'PATCH' 
 export function formatNumber(value: unknown): string {
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
   return Number.isFinite(n) ? n.toFixed(2) : String(value ?? '');
+}
+
+/** An image URL the page may load: https, or a path on this server (the page's CSP allows no other). */
+export function imageUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  return /^https:\/\//i.test(value) || /^\/(?!\/)/.test(value) ? value : undefined;
 }
 
 /** Escapes text for insertion into HTML. */

@@ -1,9 +1,10 @@
 /**
  * The dashboard's entry: the connection bar (website, search key, admin token), the tabs, and the
- * three views. The admin token stays in this tab's sessionStorage; nothing is sent anywhere but this
+ * views (search, product, catalog browser, insights, studio). The admin token stays in this tab's sessionStorage; nothing is sent anywhere but this
  * server's public API.
  */
 import { getJson, type Connection, type DashboardConfig } from './api.js';
+import { mountCatalog } from './catalog-view.js';
 import { showProduct } from './product-view.js';
 import { showReports } from './reports-view.js';
 import { startSearch } from './search-view.js';
@@ -89,6 +90,8 @@ async function main(): Promise<void> {
   $('connection').onsubmit = (e) => { e.preventDefault(); connect(); };
   $('tab-search').onclick = () => selectTab('search');
   $('tab-product').onclick = () => selectTab('product');
+  $('tab-catalog').onclick = () => selectTab('catalog');
+  mountCatalog(() => conn);
   $('tab-reports').onclick = () => { selectTab('reports'); if (!reportsShown) void loadReports(); };
   $('tab-studio').onclick = () => { selectTab('studio'); if (!studioShown) void loadStudio(); };
   $('product-form').onsubmit = (e) => { e.preventDefault(); openProduct($<HTMLInputElement>('product-ref').value.trim()); };

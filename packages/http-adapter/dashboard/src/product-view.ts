@@ -5,7 +5,7 @@
  * whose only input is a customer id is not called without one: its card asks for one instead, so the
  * page makes no request the server must refuse.
  */
-import { ApiError, bundles, esc, formatNumber, productsByRef, recommend, type Connection, type ProductRecord, type RecommendAnswer, type SiteConfig } from './api.js';
+import { ApiError, bundles, esc, formatNumber, imageUrl, productsByRef, recommend, type Connection, type ProductRecord, type RecommendAnswer, type SiteConfig } from './api.js';
 
 /** What the product page shows. */
 export interface ProductRequest {
@@ -20,12 +20,6 @@ export interface ProductRequest {
 
 /** One method's outcome: an answer, an error, or not called for want of a customer id. */
 type MethodOutcome = { answer: RecommendAnswer } | { error: string } | { needsCustomer: true };
-
-/** An image URL the page may load: https, or a path on this server (the page's CSP allows no other). */
-function imageUrl(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  return /^https:\/\//i.test(value) || /^\/(?!\/)/.test(value) ? value : undefined;
-}
 
 /** The thumbnail of a product: its image, or an empty box of the same size so the rows line up. */
 function thumbnail(site: SiteConfig, product: ProductRecord | undefined): string {
