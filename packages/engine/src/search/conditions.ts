@@ -23,7 +23,8 @@ import { numericAt, numericValues } from '../catalog/columns/numeric-column.js';
 import { liveCodeDocs, liveFieldKind } from '../catalog/changes/tombstones.js';
 import { pinnedKind, type FieldTypes } from '../catalog/field-types.js';
 import type { FieldKind, TextColumn } from '../catalog/catalog-index.js';
-import { PATH_SEPARATOR, splitPath, type HierarchyTree } from '../catalog/columns/hierarchy-column.js';
+import { hierarchyOf, PATH_SEPARATOR, splitPath, type HierarchyTree } from '../catalog/columns/hierarchy-column.js';
+import type { HierarchySetting } from '../contract/settings-schema.js';
 import type { ScopeCondition } from '../contract/scope-schema.js';
 import { seek } from './doc-seek.js';
 
@@ -104,7 +105,26 @@ export function parseValidCondition(wire: ScopeCondition): Condition {
  */
 export function parseKeyCondition(wire: ScopeCondition, isHierarchy: boolean): Condition {
   const condition = parseValidCondition(wire);
-  return isHierarchy && condition.op === 'in' ? { op: 'under', paths: [...new Set(condition.values.map(normalPath))] } : condition;
+  return isHierarchy ? asHierarchyCondition(condition) : condition;
+}
+
+/** A condition on a hierarchy's name: a list of values is a list of paths (`under`); other shapes are kept. */
+function asHierarchyCondition(c: Condition): Condition {
+  return c.op === 'in' ? { op: 'under', paths: [...new Set(c.values.map(normalPath))] } : c;
+}
+
+/** The website's hierarchies by name (`settings.hierarchies`). */
+export type Hierarchies = Readonly<Record<string, HierarchySetting>>;
+
+/**
+ * Resolves the condition on scope key `key` against a catalog version: a hierarchy's condition when
+ * `hierarchies` names the key (a hierarchy's name wins over a field's), else the field's
+ * ({@link compileCondition}).
+ */
+export function compileKeyCondition(state: CatalogState, key: string, c: Condition, fieldTypes?: FieldTypes, hierarchies?: Hierarchies): CompiledCondition {
+  return hierarchies && Object.hasOwn(hierarchies, key)
+    ? compileHierarchyCondition(hierarchyOf(state, hierarchies[key]!), asHierarchyCondition(c))
+    : compileCondition(state, key, c, fieldTypes);
 }
 
 /**
@@ -269,12 +289,12 @@ export function compileHierarchyCondition(tree: HierarchyTree, c: Condition): Co
  * of them matches nothing there; or the first condition that does not fit its field's kind.
  */
 export function compileScope(
-  state: CatalogState, scope: ParsedScope, fieldTypes?: FieldTypes,
+  state: CatalogState, scope: ParsedScope, fieldTypes?: FieldTypes, hierarchies?: Hierarchies,
 ): { conditions: PlanCondition[]; nothing: boolean } | { mismatch: { field: string; problem: string } } {
   const conditions: PlanCondition[] = [];
   let nothing = false;
   for (const { field, condition } of scope) {
-    const compiled = compileCondition(state, field, condition, fieldTypes);
+    const compiled = compileKeyCondition(state, field, condition, fieldTypes, hierarchies);
     if (compiled.is === 'mismatch') return { mismatch: { field, problem: compiled.problem } };
     if (compiled.is === 'nothing') nothing = true;
     else if (compiled.is === 'condition') conditions.push(compiled.condition);

@@ -66,6 +66,16 @@ describe('hierarchical facets', () => {
     expect(outside.hierarchical_aggregations!.sep).toEqual(plain.hierarchical_aggregations!.sep);
   });
 
+  it('a merchandising rule boosts a subtree, its scope read as a request\'s', async () => {
+    const catalog = await catalogOf(products);
+    const boosted: WebsiteSettings = { ...settings, rules: [{ id: 'garden-first', query: '', match: 'contains', boost: [{ scope: { arr: ['Home > Garden'] }, weight: 10 }] }] };
+    const payload = await executeSearch(catalog, ask({}), { settings: boosted });
+    expect(payload.result.map((p) => p.refId)).toEqual(['c', 'a', 'b', 'd', 'e']);
+    // The same scope on the field `levels` names a value no product has: nothing is boosted.
+    const onField = await executeSearch(catalog, ask({}), { settings: { rules: [{ id: 'f', query: '', match: 'contains', boost: [{ scope: { levels: ['Home > Garden'] }, weight: 10 }] }] } });
+    expect(onField.result[0]!.refId).toBe('a');
+  });
+
   it('refuses an unknown hierarchy name, and a scope shape that is no list of paths', async () => {
     const catalog = await catalogOf(products);
     const bad = async (request: SearchRequest, key: string) => {

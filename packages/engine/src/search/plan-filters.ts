@@ -12,7 +12,7 @@ import { fieldError } from '../errors.js';
 import type { ScopeConditions, SearchRequest } from '../types.js';
 import type { HierarchySetting } from '../contract/settings-schema.js';
 import { hierarchyOf } from '../catalog/columns/hierarchy-column.js';
-import { compileCondition, compileHierarchyCondition, conditionCost, parseScope, type CompiledCondition, type Condition, type PlanCondition } from './conditions.js';
+import { compileKeyCondition, conditionCost, parseScope, type CompiledCondition, type Condition, type PlanCondition } from './conditions.js';
 import type { PlanDisjunctive } from './conditions.js';
 import { compileMerchandising, type PlanMerch } from './merchandising.js';
 
@@ -62,9 +62,7 @@ export function compileFilters(state: CatalogState, request: SearchRequest, rule
   const hierarchies = context.hierarchies ?? {};
   const hierarchyNames = new Set(Object.keys(hierarchies));
   const compileKey = (field: string, condition: Condition, whose = ''): CompiledCondition => {
-    const compiled = Object.hasOwn(hierarchies, field)
-      ? compileHierarchyCondition(hierarchyOf(state, hierarchies[field]!), condition)
-      : compileCondition(state, field, condition, fieldTypes);
+    const compiled = compileKeyCondition(state, field, condition, fieldTypes, hierarchies);
     if (compiled.is === 'mismatch') throw fieldError('SEARCH_BAD_REQUEST', `scope.${field}`, `${whose}${compiled.problem}`);
     return compiled;
   };
@@ -96,7 +94,7 @@ export function compileFilters(state: CatalogState, request: SearchRequest, rule
     else if (compiled.is === 'nothing') matchNothing = someNothing = true;
   }
   conditions.sort((a, b) => conditionCost(a) - conditionCost(b));
-  const compiled = compileMerchandising(state, request, rules.rules, rules.now);
+  const compiled = compileMerchandising(state, request, rules.rules, rules.now, context.hierarchies);
   const merch = compiled.merch && someNothing ? { ...compiled.merch, pins: [] } : compiled.merch;
   return { conditions, disjunctive, matchNothing, merch, ruleProblems: compiled.problems };
 }
