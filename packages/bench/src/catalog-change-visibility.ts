@@ -14,16 +14,30 @@
  * Each kind runs `--repeat` times (default 7; the rebuilds, the delete after them and the merge once) on the same catalog, one
  * after the other.
  *
- *   node --import tsx packages/bench/src/catalog-change-visibility.ts [products] [--repeat=N] [--json]
+ *   node --import tsx packages/bench/src/catalog-change-visibility.ts [products] [--repeat=N] [--json] [--data-dir | --engine] [--memory-only]
+ *
+ * Without `--data-dir` the changes go to a bare `Catalog` (memory only). With it they go through an
+ * engine with a data directory (a temporary one), as `aisle serve` runs: `upsertProducts`,
+ * `deleteProducts`, `replaceProducts`, each change logged and the snapshot rewritten in the background,
+ * the visibility checked with `engine.search`; the merge of the tombstones is the engine's own (in the
+ * background, not measured as a kind). After the kinds, a stream of 50 more changes (prices, new products,
+ * changed titles, deletes in turn) runs, and once the process is idle heap + array buffers are read
+ * after a full collection (`--expose-gc`), beside the same figure after the build. `--memory-only`
+ * skips the kinds (build, stream, memory). `--engine` goes through an engine without a data directory.
  *
  * Figures are recorded in docs/benchmarks.md ("Catalog changes: visibility and cost").
  * @module
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { generateCatalog } from '@aisle/engine/demo';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Catalog, executeSearch, validateSearchRequest } from '@aisle/engine/internal';
-import type { Product } from '@aisle/engine';
+import { createEngine, type Product, type SearchRequest } from '@aisle/engine';
+import { BENCH_WEBSITE } from './peers/aisle.js';
 import { watchEventLoopStalls } from './event-loop-stalls.js';
+import { waitForIdle } from './ab/idle.js';
 
 const count = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 100_000);
 const repeatArg = process.argv.find((a) => a.startsWith('--repeat='));
@@ -34,8 +48,70 @@ const log = (line: string) => { if (!asJson) console.log(line); };
 /** One measured change: wall time until visible, CPU, longest event-loop delay and stall (all in ms). */
 interface Sample { visibleMs: number; cpuMs: number; maxDelayMs: number; maxStallMs: number }
 
-const search = (q: string, scope?: Record<string, string[]>) =>
-  executeSearch(catalog, validateSearchRequest({ website_id: 'w', client: 'c', start: 0, size: 5, q, ...(scope ? { scope } : {}) }));
+const withDataDir = process.argv.includes('--data-dir');
+/** `--engine`: through an engine without a data directory (separates what the engine keeps from what its data directory does). */
+const throughEngine = withDataDir || process.argv.includes('--engine');
+
+/** What the bench changes and searches: a bare catalog, or an engine with a data directory. */
+interface Target {
+  replace(products: Product[]): Promise<unknown>;
+  upsert(products: Product[]): Promise<unknown>;
+  delete(refIds: string[]): Promise<unknown>;
+  getProduct(refId: string): Promise<Product | undefined>;
+  search(q: string, scope?: Record<string, string[]>): Promise<{ total_results: number; result: Record<string, unknown>[] }>;
+  liveCount(): number;
+  /** The merge of the tombstones (bare catalog only: the engine merges by itself), and whether none is left. */
+  merge?(): Promise<unknown>;
+  merged?(): boolean;
+  close(): Promise<void>;
+}
+
+function catalogTarget(): Target {
+  const catalog = new Catalog();
+  return {
+    replace: (products) => catalog.replace(products),
+    upsert: (products) => catalog.upsert(products),
+    delete: (refIds) => catalog.delete(refIds),
+    getProduct: async (refId) => catalog.getProduct(refId),
+    search: (q, scope) => executeSearch(catalog, validateSearchRequest({ website_id: 'w', client: 'c', start: 0, size: 5, q, ...(scope ? { scope } : {}) })),
+    liveCount: () => catalog.liveCount,
+    merge: () => catalog.merge(),
+    merged: () => catalog.state.tombstones === undefined,
+    close: async () => {},
+  };
+}
+
+async function engineTarget(): Promise<Target> {
+  const dataDir = withDataDir ? mkdtempSync(join(tmpdir(), 'aisle-change-visibility-')) : undefined;
+  const engine = await createEngine({ websites: [BENCH_WEBSITE], ...(dataDir && { dataDir }) });
+  const id = BENCH_WEBSITE.websiteId;
+  let live = 0;
+  return {
+    replace: async (products) => { live = (await engine.replaceProducts(id, products)).catalogSize; },
+    upsert: async (products) => { live = (await engine.upsertProducts(id, products)).catalogSize; },
+    delete: async (refIds) => { live = (await engine.deleteProducts(id, refIds)).catalogSize; },
+    getProduct: (refId) => engine.getProduct(id, refId),
+    search: async (q, scope) => (await engine.search({ website_id: id, client: BENCH_WEBSITE.client, start: 0, size: 5, q, ...(scope ? { scope } : {}) } as SearchRequest)).payload,
+    liveCount: () => live,
+    close: async () => {
+      await engine.close();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Heap + array buffers after a full collection (MB; NaN without `--expose-gc`). */
+function retainedMb(): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return NaN;
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  return (m.heapUsed + m.arrayBuffers) / 2 ** 20;
+}
+
+const target = throughEngine ? await engineTarget() : catalogTarget();
+const search = (q: string, scope?: Record<string, string[]>) => target.search(q, scope);
 
 /** Runs `change`, then `visible` until it answers true; the sample of that interval. */
 async function measure(change: () => Promise<unknown>, visible: () => Promise<boolean>): Promise<Sample> {
@@ -56,83 +132,104 @@ async function measure(change: () => Promise<unknown>, visible: () => Promise<bo
 let t = performance.now();
 const generated: Product[] = generateCatalog({ count });
 log(`generated ${count} products in ${((performance.now() - t) / 1000).toFixed(1)} s`);
-const catalog = new Catalog();
 t = performance.now();
-await catalog.replace(generated);
-log(`loaded in ${((performance.now() - t) / 1000).toFixed(1)} s (${catalog.liveCount} products)`);
+await target.replace(generated);
+log(`loaded in ${((performance.now() - t) / 1000).toFixed(1)} s (${target.liveCount()} products${withDataDir ? ', engine with a data directory' : throughEngine ? ', engine without a data directory' : ', bare catalog'})`);
 // Only the refIds are kept: a million product objects held by the bench would be marked by every
 // collection of the changes measured (a server holds none: the catalog keeps its products encoded).
 const refIds = generated.map((p) => p.refId);
 generated.length = 0;
 // Warm the derived lookups a live shop has (refId scope, title words), as its searches would.
-await search('shirt', { refId: [refIds[0]] });
+await search('shirt', { refId: [refIds[0]!] });
+const afterBuildMb = retainedMb();
 
 let next = 0;
 /** A product of the catalog as it is now (picks never repeat a refId within the runs). */
-const pick = (): Product => {
-  const refId = refIds[(next++ * 7919) % refIds.length];
-  const product = catalog.getProduct(refId);
+const pick = async (): Promise<Product> => {
+  const refId = refIds[(next++ * 7919) % refIds.length]!;
+  const product = await target.getProduct(refId);
   if (!product) throw new Error(`picked ${refId}, which the catalog no longer has`);
   return product;
 };
 const kinds: { label: string; times: number; run: (i: number) => Promise<Sample> }[] = [
-  { label: 'price (value patch)', times: repeat, run: () => {
-    const p = pick();
+  { label: 'price (value patch)', times: repeat, run: async () => {
+    const p = await pick();
     const price = 1000 + next;
-    return measure(() => catalog.upsert([{ ...p, price }]), async () => (await search('', { refId: [p.refId] })).result[0]?.price === price);
+    return measure(() => target.upsert([{ ...p, price }]), async () => (await search('', { refId: [p.refId] })).result[0]?.price === price);
   } },
-  { label: 'new product (append)', times: repeat, run: (i) => {
+  { label: 'new product (append)', times: repeat, run: async (i) => {
     const refId = `fresh-${i}`;
-    return measure(() => catalog.upsert([{ ...pick(), refId, title: `zzfresh${i} shirt` }]), async () => (await search(`zzfresh${i}`)).total_results === 1);
+    const p = await pick();
+    return measure(() => target.upsert([{ ...p, refId, title: `zzfresh${i} shirt` }]), async () => (await search(`zzfresh${i}`)).total_results === 1);
   } },
-  { label: 'changed title (tombstone + append)', times: repeat, run: (i) => {
-    const p = pick();
-    return measure(() => catalog.upsert([{ ...p, title: `zzretitled${i} ${String(p.title)}` }]), async () => (await search(`zzretitled${i}`)).total_results === 1);
+  { label: 'changed title (tombstone + append)', times: repeat, run: async (i) => {
+    const p = await pick();
+    return measure(() => target.upsert([{ ...p, title: `zzretitled${i} ${String(p.title)}` }]), async () => (await search(`zzretitled${i}`)).total_results === 1);
   } },
-  { label: 'delete (tombstone)', times: repeat, run: () => {
-    const p = pick();
-    return measure(() => catalog.delete([p.refId]), async () => (await search('', { refId: [p.refId] })).total_results === 0);
+  { label: 'delete (tombstone)', times: repeat, run: async () => {
+    const p = await pick();
+    return measure(() => target.delete([p.refId]), async () => (await search('', { refId: [p.refId] })).total_results === 0);
   } },
-  { label: 'new product with a field no product had (append)', times: repeat, run: (i) => {
+  { label: 'new product with a field no product had (append)', times: repeat, run: async (i) => {
     const field = `zz_added_${i}`;
-    return measure(() => catalog.upsert([{ ...pick(), refId: `fresh-field-${i}`, [field]: 'zzvalue' }]), async () => (await search('', { [field]: ['zzvalue'] })).total_results === 1);
+    const p = await pick();
+    return measure(() => target.upsert([{ ...p, refId: `fresh-field-${i}`, [field]: 'zzvalue' }]), async () => (await search('', { [field]: ['zzvalue'] })).total_results === 1);
   } },
-  { label: 'field no product had (tombstone + append)', times: repeat, run: (i) => {
-    const p = pick();
+  { label: 'field no product had (tombstone + append)', times: repeat, run: async (i) => {
+    const p = await pick();
     const field = `zz_new_field_${i}`;
-    return measure(() => catalog.upsert([{ ...p, [field]: 'zzvalue' }]), async () => (await search('', { [field]: ['zzvalue'] })).total_results === 1);
+    return measure(() => target.upsert([{ ...p, [field]: 'zzvalue' }]), async () => (await search('', { [field]: ['zzvalue'] })).total_results === 1);
   } },
   { label: "a field's kind changes (rebuild from the store)", times: 1, run: async () => {
     // A field with one number is numeric; a text value in another product makes it text: no append
     // can change a kind (the old docs' columns would differ), so the catalog is rebuilt, reading the
     // stored products from its store.
-    const p = pick();
-    await catalog.upsert([{ ...p, zz_kind: 5 }]);
-    const q = pick();
-    return measure(() => catalog.upsert([{ ...q, zz_kind: 'zzword' }]), async () => (await search('', { zz_kind: ['zzword'] })).total_results === 1);
+    const p = await pick();
+    await target.upsert([{ ...p, zz_kind: 5 }]);
+    const q = await pick();
+    return measure(() => target.upsert([{ ...q, zz_kind: 'zzword' }]), async () => (await search('', { zz_kind: ['zzword'] })).total_results === 1);
   } },
-  { label: 'replace by the same products and one more (full rebuild)', times: 1, run: () => {
-    const all: Product[] = [];
-    catalog.forEachProduct((p) => all.push(p));
-    all.push({ ...pick(), refId: 'replaced-in', title: 'zzreplaced shirt' });
-    return measure(() => catalog.replace(all), async () => (await search('zzreplaced')).total_results === 1);
+  { label: 'replace by the same products and one more (full rebuild)', times: 1, run: async () => {
+    // The products as generated (the changes above are undone by the replace, as a feed reload would).
+    const all: Product[] = generateCatalog({ count });
+    all.push({ ...(await pick()), refId: 'replaced-in', title: 'zzreplaced shirt' });
+    return measure(() => target.replace(all), async () => (await search('zzreplaced')).total_results === 1);
   } },
-  { label: 'delete after the rebuild (first since a merge)', times: 1, run: () => {
-    const p = pick();
-    return measure(() => catalog.delete([p.refId]), async () => (await search('', { refId: [p.refId] })).total_results === 0);
+  { label: 'delete after the rebuild (first since a merge)', times: 1, run: async () => {
+    const p = await pick();
+    return measure(() => target.delete([p.refId]), async () => (await search('', { refId: [p.refId] })).total_results === 0);
   } },
-  { label: 'merge of the tombstones (background)', times: 1, run: () =>
-    measure(() => catalog.merge(), async () => catalog.state.tombstones === undefined) },
+  ...(target.merge ? [{ label: 'merge of the tombstones (background)', times: 1, run: () => measure(() => target.merge!(), async () => target.merged!()) }] : []),
 ];
 
+const memoryOnly = process.argv.includes('--memory-only');
 const median = (xs: number[]) => { const s = xs.slice().sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
 const f = (x: number) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
 const rows: { kind: string; samples: Sample[] }[] = [];
-for (const kind of kinds) {
+for (const kind of memoryOnly ? [] : kinds) {
   const samples: Sample[] = [];
   for (let i = 0; i < kind.times; i++) samples.push(await kind.run(i));
   rows.push({ kind: kind.label, samples });
   const v = samples.map((s) => s.visibleMs);
   log(`${kind.label}: visible median ${f(median(v))} ms, max ${f(Math.max(...v))} ms; CPU median ${f(median(samples.map((s) => s.cpuMs)))} ms, max ${f(Math.max(...samples.map((s) => s.cpuMs)))} ms; event-loop delay max ${f(Math.max(...samples.map((s) => s.maxDelayMs)))} ms, longest stall ${f(Math.max(...samples.map((s) => s.maxStallMs)))} ms (${samples.length} runs)`);
 }
-if (asJson) console.log(JSON.stringify({ products: count, rows }));
+
+// A stream of changes, as a shop's feed sends them, then what the process keeps (issue #27 item 3:
+// heap + array buffers at most 450 MB at 1M after it).
+const STREAM = 50;
+const streamStart = performance.now();
+for (let i = 0; i < STREAM; i++) {
+  const p = await pick();
+  if (i % 4 === 0) await target.upsert([{ ...p, price: 2000 + i }]);
+  else if (i % 4 === 1) await target.upsert([{ ...p, refId: `stream-${i}`, title: `zzstream${i} shirt` }]);
+  else if (i % 4 === 2) await target.upsert([{ ...p, title: `zzstreamed${i} ${String(p.title)}` }]);
+  else await target.delete([p.refId]);
+}
+const streamMs = performance.now() - streamStart;
+// The background work the stream started (snapshot writes, merges, index rebuilds) settles first.
+const settleStart = performance.now();
+await waitForIdle();
+const afterStreamMb = retainedMb();
+log(`heap + array buffers: ${f(afterBuildMb)} MB after the build, ${f(afterStreamMb)} MB after a stream of ${STREAM} changes (${f(streamMs)} ms for the stream; measured once the process was idle, ${f((performance.now() - settleStart) / 1000)} s after it)`);
+await target.close();
+if (asJson) console.log(JSON.stringify({ products: count, dataDir: withDataDir, rows, afterBuildMb, afterStreamMb }));

@@ -12,7 +12,7 @@ import { mb, ms } from '../stats.js';
 import type { ServerChildInput, ServerChildMessage, ServerUsage } from './server-child.js';
 import { scenarios, type Scenario } from './scenarios.js';
 
-interface RunningServer {
+export interface RunningServer {
   url: string;
   /** The bare node:http server making the same recommendation call on the same engine (aisle only). */
   bareRecommendUrl?: string;
@@ -23,10 +23,11 @@ interface RunningServer {
   stop(): Promise<number>;
 }
 
-function startServer(input: ServerChildInput): Promise<RunningServer> {
+/** Starts a server child (`server-child.ts`); `extraExecArgv` adds Node flags to it (e.g. `--cpu-prof`). */
+export function startServer(input: ServerChildInput, extraExecArgv: string[] = []): Promise<RunningServer> {
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   const child = fork(fileURLToPath(new URL(`./server-child${ext}`, import.meta.url)), [], {
-    execArgv: [...process.execArgv, '--max-old-space-size=8192'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv: [...process.execArgv, '--max-old-space-size=8192', ...extraExecArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('server did not start within 300 s')); }, 300_000);
@@ -54,7 +55,7 @@ function startServer(input: ServerChildInput): Promise<RunningServer> {
   });
 }
 
-interface LoadResult {
+export interface LoadResult {
   scenario: string;
   requestsPerSecond: number;
   p50: number;
@@ -68,7 +69,7 @@ interface LoadResult {
   engineUsPerRequest: number;
 }
 
-async function load(server: RunningServer, scenario: Scenario, durationS: number, connections: number, url = server.url): Promise<LoadResult> {
+export async function load(server: RunningServer, scenario: Scenario, durationS: number, connections: number, url = server.url): Promise<LoadResult> {
   const before = await server.usage();
   const result = await autocannon({
     url, connections, duration: durationS, pipelining: 1,

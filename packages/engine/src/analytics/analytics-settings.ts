@@ -11,14 +11,17 @@ export const DEFAULT_SUGGESTION_SETTINGS: Readonly<Required<SuggestionSettings>>
 
 /**
  * `settings.eventRetentionDays` by default: logged responses 90 days (the reports' usual window; the
- * roll-ups stay), views one year, purchases two (a model learns from that much; the orders' revenue
- * stays in the roll-ups and attribution sums).
+ * roll-ups stay), views and clicks one year (behaviour of the same grain; what the models learned from
+ * them stays in their checkpointed state), purchases two (a model learns from that much; the orders'
+ * revenue stays in the roll-ups and attribution sums).
  */
-export const DEFAULT_EVENT_RETENTION_DAYS: Readonly<Required<EventRetentionDays>> = Object.freeze({ searches: 90, recommendations: 90, views: 365, purchases: 730 });
+export const DEFAULT_EVENT_RETENTION_DAYS: Readonly<Required<EventRetentionDays>> = Object.freeze({ searches: 90, recommendations: 90, views: 365, purchases: 730, clicks: 365 });
 
 /** The suggestion settings in force, defaults filled in. */
 export function suggestionSettingsOf(settings: WebsiteSettings | undefined): Required<SuggestionSettings> {
-  return { ...DEFAULT_SUGGESTION_SETTINGS, exclude: [], ...settings?.suggestions };
+  // The default's empty exclude list is shared (it is only read): a new [] on every search missed the
+  // compiled-phrases cache (suggestion-filters.ts, keyed by the list) and added a WeakMap entry per search.
+  return { ...DEFAULT_SUGGESTION_SETTINGS, ...settings?.suggestions };
 }
 
 /** The retention in force per kind, defaults filled in. */

@@ -27,19 +27,25 @@ function clockedLog(store = new MemoryStore(), onError: (err: unknown) => void =
   return { store, clock, log, search };
 }
 
+/** A memory store whose first analytics write fails; the later ones are kept (cloned) in `writes`. */
+function failingOnce() {
+  const writes: AnalyticsBatch[] = [];
+  let fail = true;
+  class FlakyStore extends MemoryStore {
+    override async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
+      if (fail) { fail = false; throw new Error('disk full'); }
+      writes.push(structuredClone(batch));
+      return super.writeAnalytics(batch);
+    }
+  }
+  return { store: new FlakyStore(), writes };
+}
+
 describe('SearchLog', () => {
   it('batches into one write per flush and keeps the batch when the store fails', async () => {
-    const writes: AnalyticsBatch[] = [];
-    let fail = true;
-    class FlakyStore extends MemoryStore {
-      override async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
-        if (fail) { fail = false; throw new Error('disk full'); }
-        writes.push(batch);
-        return super.writeAnalytics(batch);
-      }
-    }
+    const { store, writes } = failingOnce();
     const errors: unknown[] = [];
-    const { log, search, clock } = clockedLog(new FlakyStore(), (err) => errors.push(err));
+    const { log, search, clock } = clockedLog(store, (err) => errors.push(err));
     search('Red Shoe', undefined, 4);
     search('red shoe', undefined, 6);
     search('nothing here', undefined, 0);
@@ -154,14 +160,44 @@ describe('SearchLog', () => {
     // The timer cannot fire: only the batch's size can start the write.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
-      // Each response adds itself and two roll-up deltas (its method, its one tactic).
-      const burst = Math.ceil(FLUSH_AT_ENTRIES / 3);
+      // Each response adds itself; its two roll-up deltas (its method, its one tactic) add up with the others' into two.
+      const burst = FLUSH_AT_ENTRIES - 2;
       for (let i = 0; i < burst; i++) log.recordServed('w', { queryId: `r${i}`, method: 'PopularItems', tactics: ['Popular Items'] });
       for (let i = 0; i < 10; i++) await Promise.resolve();
       expect(written).toEqual([burst]);
     } finally {
       vi.useRealTimers();
     }
+    await log.close();
+  });
+
+  it('adds up the roll-up deltas of one row as they are logged, also across a failed write', async () => {
+    const { store, writes } = failingOnce();
+    const errors: unknown[] = [];
+    const { log, clock } = clockedLog(store, (err) => errors.push(err));
+    const serve = (i: number, tactics: string[], method = 'PopularItems') => log.recordServed('w', { queryId: `r${i}`, method, tactics });
+    serve(1, ['Popular Items', 'Popular Items', 'Bought Together']);
+    serve(2, ['Popular Items']);
+    serve(3, ['Popular Items'], 'ProductDetail');
+    await log.flush();
+    expect(errors).toHaveLength(1);
+    // After the failed write: the kept deltas and the new ones of the same rows still add up.
+    serve(4, ['Bought Together']);
+    clock.now += 3_600_000;
+    serve(5, ['Popular Items']);
+    await log.flush();
+    expect(writes).toHaveLength(1);
+    const rows = writes[0]!.rollups.map((d) => [d.key, d.tactic, d.hour - writes[0]!.rollups[0]!.hour, d.counters]);
+    expect(rows).toEqual([
+      ['PopularItems', '', 0, { responses: 3, results: 5 }],
+      ['PopularItems', 'Popular Items', 0, { results: 3 }],
+      ['PopularItems', 'Bought Together', 0, { results: 2 }],
+      ['ProductDetail', '', 0, { responses: 1, results: 1 }],
+      ['ProductDetail', 'Popular Items', 0, { results: 1 }],
+      ['PopularItems', '', 3_600_000, { responses: 1, results: 1 }],
+      ['PopularItems', 'Popular Items', 3_600_000, { results: 1 }],
+    ]);
+    expect(writes[0]!.responses.map((r) => r.queryId)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
     await log.close();
   });
 
