@@ -59,8 +59,9 @@ export function demoWebsite(identity: DemoIdentity): WebsiteConfig {
       synonyms: [['tv', 'television'], ['sofa', 'couch']],
       retailMedia: { adSets: [{ adSetId: stableGuid('demo', 'ad-set-1'), version: 1, products: sponsored, costPerClick: 0.35 }] },
       cors: { origins: ['*'] },
-      // The generated variants share style_id: the search page shows one result per style.
-      distinct: { field: 'style_id' },
+      // The generated variants share style_id: the search page shows one result per style, and its facet
+      // counts count styles too, so a ticked value's count is the number of results it leaves.
+      distinct: { field: 'style_id', facetCounts: 'groups' },
       // The generated products' category paths (department > group > leaf): the search page's category menu.
       hierarchies: { categories: { field: 'categories' } },
     },

@@ -123,7 +123,8 @@ describe('aisle serve (demo) and aisle load', () => {
     const search = await fetch(`${first.url}/v1.4/search`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${first.token}` },
-      body: JSON.stringify({ website_id: 'demo', client: 'demo', q: '', start: 0, size: 3 }),
+      // distinct: false counts products (the demo website shows one result per style by default).
+      body: JSON.stringify({ website_id: 'demo', client: 'demo', q: '', start: 0, size: 3, distinct: false }),
     });
     expect(search.status).toBe(200);
     expect(((await search.json()) as { payload: { total_results: number } }).payload.total_results).toBe(300);
