@@ -84,7 +84,7 @@ export function peerSection(c: PeerComparison): string {
       if (!l) return r.errors[t] ? `error: ${r.errors[t]!.slice(0, 60)}` : '–';
       return `${ms(l.median)} / ${ms(l.p99)}${l.n < c.queriesPerType ? ` (n=${l.n})` : ''}`;
     });
-    lines.push(`| ${r.name} | ${r.products.toLocaleString('en-US')} | ${(r.buildMs / 1000).toFixed(2)} | ${mb(r.memoryBytes)} | ${cells.join(' | ')} |`);
+    lines.push(`| ${r.name} | ${r.products.toLocaleString('en-US')} | ${(r.buildMs / 1000).toFixed(2)} | ${mb(r.memoryBytes)}${r.storageBytes === undefined ? '' : ` (+ ${mb(r.storageBytes)} on disk)`} | ${cells.join(' | ')} |`);
   }
   for (const f of c.failures) lines.push(`| ${f.engine} | – | failed: ${f.error.replace(/\|/g, '/').slice(0, 120)} | | | | | | |`);
   lines.push('');
@@ -97,13 +97,13 @@ export function peerSection(c: PeerComparison): string {
   }
   const aisle = c.results.find((r) => r.engine === 'aisle');
   if (aisle) {
-    lines.push('Ratios peer / aisle (medians; build time; memory):', '');
+    lines.push('Ratios peer / aisle (medians; build time; memory, with a database\'s files counted as its memory):', '');
     const h = ['engine', 'build', 'memory', ...REQUEST_TYPES.map((t) => REQUEST_LABELS[t])];
     lines.push(`| ${h.join(' | ')} |`, `|${h.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`);
     for (const r of c.results) {
       if (r === aisle) continue;
       const cells = REQUEST_TYPES.map((t) => ratio(r.latency[t]?.median, aisle.latency[t]?.median));
-      lines.push(`| ${r.name} | ${ratio(r.buildMs, aisle.buildMs)} | ${ratio(r.memoryBytes, aisle.memoryBytes)} | ${cells.join(' | ')} |`);
+      lines.push(`| ${r.name} | ${ratio(r.buildMs, aisle.buildMs)} | ${ratio(r.memoryBytes + (r.storageBytes ?? 0), aisle.memoryBytes)} | ${cells.join(' | ')} |`);
     }
     lines.push('');
   } else {
