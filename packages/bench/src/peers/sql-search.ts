@@ -129,8 +129,9 @@ export function searchStatement(request: SearchRequest, dialect: SqlDialect): Se
     'SELECT 0 AS part, CAST(NULL AS TEXT) AS key, count(*) AS n, CAST(NULL AS DOUBLE PRECISION) AS lo, CAST(NULL AS DOUBLE PRECISION) AS hi FROM m',
     ...facets.map((c, k) => `SELECT 1, ${c}, count(*), NULL, ${k} FROM m WHERE ${c} IS NOT NULL GROUP BY ${c}`),
     ...ranges.map((c, k) => `SELECT 2, NULL, ${k}, min(${c}), max(${c}) FROM m`),
-    // The page's refIds are read for its rows only, not for every match.
-    `SELECT 3, q.ref_id, t.pos, NULL, NULL FROM (SELECT id, row_number() OVER (ORDER BY ${order}) AS pos FROM m ORDER BY ${order} LIMIT ${dialect.param(params, size)} OFFSET ${dialect.param(params, start)}) t JOIN products q ON q.id = t.id`,
+    // The page's refIds are read for its rows only, by primary key (as a join, SQLite's planner scanned
+    // the products table and probed the page: a full scan per query).
+    `SELECT 3, (SELECT q.ref_id FROM products q WHERE q.id = t.id), t.pos, NULL, NULL FROM (SELECT id, row_number() OVER (ORDER BY ${order}) AS pos FROM m ORDER BY ${order} LIMIT ${dialect.param(params, size)} OFFSET ${dialect.param(params, start)}) t`,
   ];
   // A plain text query reads the full-text index alone when it is a table of its own (no join per match).
   const from = match?.alone && where.length === 1 && needed.length === 0
