@@ -21,13 +21,18 @@ real Flipkart catalog) and the same deterministic queries, written as request bo
 spec: plain text; text + facets (brand, category) + price min/max; the same + a brand and price scope;
 a category browse with brand facets, two ranges and a price sort; a two-key sort (brand, then price)
 at offset 40. Each adapter does what a user of that library would write to serve the request (see
-\`packages/bench/src/peers/\`). Latencies are per request, one at a time, after a short warm-up:
-**median / p99 in ms**; a query type stops early when it exceeds its time budget (the number of
-queries timed is shown). Memory is heap + array buffers retained after the build, measured against
+\`packages/bench/src/peers/\`). The native engines a Node team would pick instead of a library run
+the same way: SQLite FTS5 inside the engine's process (better-sqlite3, a database file in a temporary
+directory), PostgreSQL full-text search on the machine's server (a database of its own per run, dropped
+after it), so its figures include a local round trip and the server's work on the same two cores; their
+memory column adds the database's files on disk, which the ratios count as their memory. Latencies
+are per request, one at a time, after a short warm-up: **median / p99 in ms**; a query type stops
+early when it exceeds its time budget (the number of queries timed is shown). Memory is heap + array buffers retained after the build, measured against
 the process before loading the data (products the engine keeps count; every engine keeps them).
 Totals of a sample of queries are checked against the plain scan: differences come from tokenisation
 (aisle also matches prefixes of the last word, tolerates typos and searches brand and category as
-well as the title; Orama and itemsjs stem), all-zero agreement would mean a broken adapter.
+well as the title; Orama and itemsjs stem; SQLite FTS5 and PostgreSQL stem, match the last word as a
+prefix and search brand and category, as aisle does), all-zero agreement would mean a broken adapter.
 
 **Reading the figures.** The machine is a small shared virtual machine (2 cores, other work running):
 absolute figures move between runs, so compare **ratios within one run**, not figures across runs.
