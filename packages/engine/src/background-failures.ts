@@ -27,7 +27,7 @@ export interface EngineLogger {
  * a warning, once per settings version; `result-pages`: writing or pruning the remembered result lists
  * that clicks name).
  */
-export const BACKGROUND_TASKS = ['snapshot-write', 'snapshot-load', 'model-checkpoint', 'replica-poll', 'settings-poll', 'search-log', 'retention', 'result-pages', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'merchandising-rule', 'shutdown'] as const;
+export const BACKGROUND_TASKS = ['snapshot-write', 'snapshot-load', 'model-checkpoint', 'replica-poll', 'settings-poll', 'experiments', 'search-log', 'retention', 'result-pages', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'merchandising-rule', 'shutdown'] as const;
 
 /** One kind of background work. */
 export type BackgroundTask = (typeof BACKGROUND_TASKS)[number];

@@ -35,7 +35,7 @@ import { EventService } from './events/event-service.js';
 import { resolveMethod } from './recommend/methods.js';
 import { tacticLabelOf } from './recommend/slots.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
-import { ModelCheckpointer } from './recommend/model-checkpointer.js';
+import { checkpointFiles, ModelCheckpointer, storeCheckpoints } from './recommend/model-checkpointer.js';
 import type { ModelCheckpoint } from './recommend/model-checkpoint.js';
 import type { ModelState } from './recommend/model-state.js';
 import { affinityOf, affinityProfile, affinityRolesOf } from './search/personalize.js';
@@ -47,16 +47,24 @@ import { TEXT_MODEL_ID } from './semantic/text-model.js';
 import { WebsiteSemantics } from './semantic/website-semantics.js';
 import type { SharedCatalogs } from './store/shared-catalogs.js';
 import { isStore, openStore } from './store/open-store.js';
-import type { Store } from './store/store.js';
+import type { ExperimentRecord, ListExperiment, Store } from './store/store.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
 import { checkRulesApply, executeRankedSearch, executeSearch, SearchPool, validateSearchRequest, type RankedSearch } from './search/index.js';
-import { settingsWithDefaults } from './settings/website-settings.js';
+import { checkWebsiteSettings, settingsWithDefaults } from './settings/website-settings.js';
 import { parsePreviewRequest, previewOf } from './settings/settings-preview.js';
 import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
 import { suggestionSettingsOf } from './analytics/analytics-settings.js';
 import { RetentionJob } from './analytics/retention.js';
-import { logQuery, SearchLog } from './analytics/search-log.js';
+import { experimentKind, logQuery, SearchLog } from './analytics/search-log.js';
+import { hourOf } from './store/analytics-rows.js';
+import { ExperimentService, INTERLEAVED } from './experiments/experiment-service.js';
+import { experimentReport } from './experiments/experiment-report.js';
+import { assignmentPoint } from './experiments/assignment.js';
+import { teamDraftInterleave } from './experiments/interleaving.js';
+import { Random } from './demo/random.js';
 import type { AttributionReportParams, RecommendationReportParams, SearchReportParams } from './contract/query-schemas.js';
+import type { Experiment, ExperimentReport } from './contract/schemas.js';
+import { DEFAULT_SEARCH_SIZE, MAX_SEARCH_SIZE } from './contract/limits.js';
 import { ResultPages } from './clicks/result-pages.js';
 import type { ClickOutcome } from './events/click-attribution.js';
 import { attributionWindowDays } from './retail-media/index.js';
@@ -73,6 +81,8 @@ import type { SearchPayload, SettingsPreview } from './contract/schemas.js';
  * cost at most a small share of the time.
  */
 const SNAPSHOT_DEBOUNCE_MS = 2_000;
+/** The settings of a website that has none (one object: see ExperimentService.variantSettings' cache). */
+const NO_SETTINGS: WebsiteSettings = Object.freeze({});
 /**
  * Longest wait for a snapshot under a steady stream of changes (each would push the debounce back):
  * at least this, or 10× the last write's duration. It bounds the change log a restart replays.
@@ -168,6 +178,7 @@ class AisleEngine implements Engine {
   /** With a store other processes share: the catalogs live in its change log (see {@link Store.sharing}). */
   private sharedCatalogs: SharedCatalogs | undefined;
   private searchLog!: SearchLog;
+  private experiments!: ExperimentService;
   /** The answered result lists that clicks name (clicks/result-pages.ts). */
   private resultPages!: ResultPages;
   private readonly onClickOutcome: ((outcome: ClickOutcome) => void) | undefined;
@@ -230,13 +241,18 @@ class AisleEngine implements Engine {
       this.store = store;
       timer.lap('store');
       this.sharedCatalogs = await store.sharing?.openSharedCatalogs((task, err, websiteId) => this.reporter.report(task, err, websiteId));
-      // The models' checkpoints need a data directory and a store whose events outlive this process and
-      // are this process's alone (written by no other): then a checkpoint's sequence number says which
+      // The models' checkpoints need a store whose events outlive this process, and a place beside it:
+      // the store itself when replicas share it and it keeps checkpoints (a replica has no files of its
+      // own, and a new replica starts from what another wrote), else the data directory (the embedded
+      // store's events are this process's alone). Either way a checkpoint's sequence number says which
       // stored events it holds.
-      if (this.options.dataDir && store.durable && store.sharing === undefined) {
+      const place = store.sharing?.checkpoints !== undefined ? storeCheckpoints(store.sharing.checkpoints)
+        : this.options.dataDir && store.durable && store.sharing === undefined ? checkpointFiles(this.options.dataDir) : undefined;
+      if (place !== undefined) {
         this.checkpoints = new ModelCheckpointer({
-          dataDir: this.options.dataDir,
+          place,
           report: (err, websiteId) => this.reporter.report('model-checkpoint', err, websiteId),
+          ...(this.options.modelCheckpointIntervalMs !== undefined && { intervalMs: this.options.modelCheckpointIntervalMs }),
         });
       }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
@@ -258,6 +274,19 @@ class AisleEngine implements Engine {
       });
       this.searchLog = new SearchLog(this.events.store, {
         onError: (err) => this.reporter.report('search-log', err),
+        sharedStore: store.sharing !== undefined,
+      });
+      this.experiments = new ExperimentService({
+        store: this.events.store,
+        settingsOf: (websiteId) => this.site(websiteId).config.settings ?? NO_SETTINGS,
+        // As a settings PATCH is checked before it is stored: the settings schema, then the rules against the catalog.
+        checkSettings: (websiteId, merged) => {
+          const checked = checkWebsiteSettings(merged, this.modelIds());
+          checkRulesApply(this.site(websiteId).catalog.state, checked.rules);
+          return checked;
+        },
+        report: (err, websiteId) => this.reporter.report('experiments', err, websiteId),
+        recovered: () => this.reporter.recovered('experiments'),
       });
       this.resultPages = new ResultPages(this.events.store, {
         attributionWindowDays: (websiteId) => {
@@ -275,6 +304,7 @@ class AisleEngine implements Engine {
       });
       try {
         await this.settings.poll();
+        await this.experiments.poll();
         timer.lap('settings');
         for (const id of this.sites.keys()) await this.searchLog.load(id);
         timer.lap('search log');
@@ -297,6 +327,7 @@ class AisleEngine implements Engine {
       const sharing = store.sharing;
       if (sharing !== undefined) {
         this.settings.startPolling(Math.min(SETTINGS_POLL_MS, sharing.pollIntervalMs));
+        this.experiments.startPolling(Math.min(SETTINGS_POLL_MS, sharing.pollIntervalMs));
         this.searchLog.startRefreshing(() => [...this.sites.keys()]);
       }
     } catch (err) {
@@ -343,6 +374,7 @@ class AisleEngine implements Engine {
     const target = {
       websiteId: outcome.websiteId, at: outcome.at, kind: outcome.kind, key,
       ...(outcome.queryId !== undefined && { queryId: outcome.queryId }), ...(tactic !== undefined && { tactic }),
+      ...(outcome.experiment !== undefined && { experiment: outcome.experiment }),
     };
     if (outcome.type === 'purchase') this.searchLog.recordConversion({ ...target, revenue: outcome.revenue ?? 0 });
     else this.searchLog.recordClickOutcome({ ...target, type: outcome.type, ...(outcome.position !== undefined && { position: outcome.position }) });
@@ -385,7 +417,14 @@ class AisleEngine implements Engine {
     // Settings are read per search (they may change at runtime): nothing of them is built into the catalog,
     // so every text field is indexed and a weight of 0 in the settings only stops it matching.
     const catalogOptions = {};
-    const siteState = (catalog: Catalog, modelFile?: string, checkpoint?: ModelCheckpoint): WebsiteState => {
+    const timer = new StepTimer();
+    // At the start only: the replay skips what a checkpoint holds (a website added later replays nothing).
+    const store = this.store;
+    const checkpoint = this.events === undefined && store
+      ? await this.checkpoints?.read(config.websiteId, () => store.lastSequence())
+      : undefined;
+    timer.lap('model checkpoint read');
+    const siteState = (catalog: Catalog, modelFile?: string): WebsiteState => {
       catalog.fieldTypes = config.settings?.fields;
       const semantics = new WebsiteSemantics(catalog, {
         embedders: this.embedders,
@@ -414,7 +453,6 @@ class AisleEngine implements Engine {
       return state;
     }
     const dataDir = this.options.dataDir;
-    const timer = new StepTimer();
     const log = dataDir === undefined ? undefined : await FileChangeLog.open(catalogsDir(dataDir), fileNameOf(config.websiteId));
     timer.lap('change log read');
     const loaded = log ? await loadSnapshotOrExplain(log.snapshotFile, config.websiteId, catalogOptions, timer) : undefined;
@@ -426,12 +464,7 @@ class AisleEngine implements Engine {
         `the latest catalog snapshot could not be read (moved to ${loaded.fallback.movedTo}); loaded the previous one and replayed the change log over it`);
     }
     timer.skip();
-    // At the start only: the replay skips what a checkpoint holds (a website added later replays nothing).
-    const store = this.store;
-    const checkpoint = this.events === undefined && store
-      ? await this.checkpoints?.read(config.websiteId, () => store.lastSequence())
-      : undefined;
-    const state = siteState(catalog, dataDir === undefined ? undefined : textModelPath(dataDir, config.websiteId), checkpoint);
+    const state = siteState(catalog, dataDir === undefined ? undefined : textModelPath(dataDir, config.websiteId));
     timer.lap('models');
     let replayed = 0;
     if (log) {
@@ -585,16 +618,33 @@ class AisleEngine implements Engine {
     if (request.client !== state.config.client) {
       throw new AisleError('CLIENT_NOT_FOUND', `client "${request.client}" does not belong to website "${request.website_id}"`);
     }
-    return this.searchWith(state, request, state.config.settings ?? {}, options);
+    // One object while a website has none: a variant's merged settings are cached per settings object.
+    const settings = state.config.settings ?? NO_SETTINGS;
+    // A customer in a running search experiment is served under their variant's settings (docs/experiments.md).
+    const assignment = this.experiments.assign(request.website_id, 'search', request.customer_id);
+    if (assignment === undefined) return this.searchWith(state, request, settings, options);
+    const { experiment, variant } = assignment;
+    const customerId = request.customer_id!;
+    if (variant === INTERLEAVED) {
+      const [a, b] = [0, 1].map((i) => this.experiments.variantSettings(request.website_id, experiment, i, settings));
+      if (a === null || b === null) return this.searchWith(state, request, settings, options);
+      return this.searchInterleaved(state, request, [a, b], options, experiment, customerId);
+    }
+    const variantSettings = this.experiments.variantSettings(request.website_id, experiment, variant, settings);
+    if (variantSettings === null) return this.searchWith(state, request, settings, options);
+    return this.searchWith(state, request, variantSettings, options, { id: experiment.id, variant: experiment.variants[variant]!.name, customerId });
   }
 
   /**
-   * A validated search of a website run under the given effective settings (the website's, or an
-   * experiment variant's): ranked, remembered for clicks, logged, with its completions.
+   * A validated search of a website run under the given effective settings (the website's, an
+   * experiment variant's, a preview's): ranked, remembered for clicks, logged, with its completions.
+   * `experiment` tags the response and its logged page.
    */
-  private async searchWith(state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions): Promise<SearchResponse> {
+  private async searchWith(
+    state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, experiment?: ListExperiment,
+  ): Promise<SearchResponse> {
     const { payload, rankedBy } = await this.rankWith(state, request, settings, options);
-    return this.answerSearch(state, request, settings, options, payload, rankedBy);
+    return this.answerSearch(state, request, settings, options, payload, rankedBy, experiment);
   }
 
   /**
@@ -643,20 +693,51 @@ class AisleEngine implements Engine {
     });
   }
 
+  /**
+   * An interleaving experiment's search: both variants rank the results down to the end of the page, the
+   * two rankings are merged by team draft (its coin seeded by the experiment, the customer and the query,
+   * so every page of one search and a repeated search interleave alike) and the page is cut from the
+   * merged list; the page remembers which variant placed each item, so a click credits that variant.
+   * Totals, facets and suggestions are the first variant's (the control: the same products match).
+   */
+  private async searchInterleaved(
+    state: WebsiteState, request: SearchRequest, settings: [WebsiteSettings, WebsiteSettings], options: SearchOptions,
+    experiment: ExperimentRecord, customerId: string,
+  ): Promise<SearchResponse> {
+    const depth = Math.min(request.start + (request.size ?? DEFAULT_SEARCH_SIZE), MAX_SEARCH_SIZE);
+    const deep = { ...request, start: 0, size: depth };
+    const [a, b] = await Promise.all(settings.map((s) => this.rankWith(state, deep, s, options)));
+    const byRefId = new Map<string, Product>();
+    for (const p of [...b!.payload.result, ...a!.payload.result]) byRefId.set(p.refId, p);
+    const coin = new Random(Math.floor(assignmentPoint(experiment.id, `${customerId}\u0000${logQuery(request.q)}`) * 2 ** 32));
+    const merged = teamDraftInterleave(a!.payload.result.map((p) => p.refId), b!.payload.result.map((p) => p.refId), depth, () => coin.next());
+    const end = request.start + (request.size ?? DEFAULT_SEARCH_SIZE);
+    const names = experiment.variants.map((v) => v.name);
+    const payload: SearchPayload = { ...a!.payload, result: merged.items.slice(request.start, end).map((refId) => byRefId.get(refId)!) };
+    const teams = [...merged.teams.slice(request.start, end)].map((t) => names[t]!);
+    return this.answerSearch(state, request, settings[0], options, payload, a!.rankedBy ?? b!.rankedBy, { id: experiment.id, variant: INTERLEAVED, customerId, teams });
+  }
+
   /** Remembers a ranked page for clicks, logs it, adds completions and makes the response. */
   private async answerSearch(
-    state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, payload: SearchPayload, rankedBy: string | undefined,
+    state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, payload: SearchPayload,
+    rankedBy: string | undefined, experiment: ListExperiment | undefined,
   ): Promise<SearchResponse> {
     // A search's session: its session_id, else its customer_id (an empty one is none).
     const session = request.session_id || request.customer_id || undefined;
     // One id for the page: the list clicks name, and the analytics log.
     const queryId = this.resultPages.record({
-      websiteId: request.website_id, kind: 'search', source: logQuery(request.q), variant: null,
+      websiteId: request.website_id, kind: 'search', source: logQuery(request.q), variant: experiment?.variant ?? null,
       customerId: request.customer_id || null, sessionId: session ?? null,
-      firstPosition: request.start + 1, refIds: payload.result.map((p) => p.refId),
+      firstPosition: request.start + 1, refIds: payload.result.map((p) => p.refId), ...(experiment !== undefined && { experiment }),
     });
     // The first page of a query is one search for the log (paging through it is not another).
-    if (request.start === 0) this.searchLog.record(request.website_id, { queryId, q: request.q, session, totalResults: payload.total_results });
+    if (request.start === 0) {
+      this.searchLog.record(request.website_id, {
+        queryId, q: request.q, session, totalResults: payload.total_results,
+        ...(experiment !== undefined && { experiment: { id: experiment.id, variant: experiment.variant, customerId: experiment.customerId } }),
+      });
+    }
     // Through a key with a forced scope, a completion is offered only when it has results within it.
     const scope = options.forcedScope;
     const hasResults = scope === undefined || Object.keys(scope).length === 0 ? undefined : async (q: string) => {
@@ -668,6 +749,7 @@ class AisleEngine implements Engine {
     if (queries.length > 0) payload.suggestions.queries = queries;
     const response: SearchResponse = { type: 1, query_id: queryId, payload };
     if (rankedBy !== undefined) response.settings = { ats_model: rankedBy };
+    if (experiment !== undefined) response.settings = { ...response.settings, experiment: { id: experiment.id, variant: experiment.variant } };
     return response;
   }
 
@@ -727,17 +809,25 @@ class AisleEngine implements Engine {
     const models = this.site(websiteId).models;
     // Answered from every stored event, never from part of them (the replay ends seconds after the start).
     await this.eventsReplayed;
-    const list = models.recommend(method, params);
-    const customerId = params.customerId ?? null;
     // Canonical spelling of the method, however the path spelled it (segments are case-insensitive).
     const methodName = resolveMethod(method).name;
+    const customerId = params.customerId || null;
+    // A customer in a running recommendations experiment gets their variant's cascade for the methods it names.
+    const assignment = this.experiments.assign(websiteId, 'recommendations', customerId ?? undefined);
+    const variant = assignment === undefined || assignment.variant === INTERLEAVED ? undefined : assignment.variant;
+    const cascade = assignment === undefined || variant === undefined ? undefined : this.experiments.variantTactics(assignment.experiment, variant, methodName);
+    const list = models.recommend(method, params, cascade);
+    const experiment: ListExperiment | undefined = assignment === undefined || variant === undefined
+      ? undefined : { id: assignment.experiment.id, variant: assignment.experiment.variants[variant]!.name, customerId: customerId! };
     // One id for the response: the list clicks name, and the analytics log.
     const queryId = this.resultPages.record({
-      websiteId, kind: 'recommendation', source: methodName, variant: null, customerId, sessionId: customerId,
-      firstPosition: 1, refIds: list.payload,
+      websiteId, kind: 'recommendation', source: methodName, variant: experiment?.variant ?? null, customerId, sessionId: customerId,
+      firstPosition: 1, refIds: list.payload, ...(experiment !== undefined && { experiment }),
     });
-    this.searchLog.recordServed(websiteId, { queryId, method: methodName, tactics: list.slots.map((slot) => slot.tacticLabel) });
-    return { ...list, queryId };
+    this.searchLog.recordServed(websiteId, {
+      queryId, method: methodName, tactics: list.slots.map((slot) => slot.tacticLabel), ...(experiment !== undefined && { experiment }),
+    });
+    return { ...list, queryId, ...(experiment !== undefined && { experiment: { id: experiment.id, variant: experiment.variant } }) };
   }
 
   async bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse> {
@@ -808,6 +898,38 @@ class AisleEngine implements Engine {
   async recommendationReport(websiteId: string, range: RecommendationReportParams = {}): Promise<RecommendationReport> {
     this.site(websiteId);
     return this.searchLog.recommendationReport(websiteId, range);
+  }
+
+  async createExperiment(websiteId: string, body: unknown): Promise<Experiment> {
+    this.site(websiteId);
+    return this.storeCall(() => this.experiments.create(websiteId, body));
+  }
+
+  async listExperiments(websiteId: string): Promise<Experiment[]> {
+    this.site(websiteId);
+    return this.storeCall(() => this.experiments.list(websiteId));
+  }
+
+  async experimentReport(websiteId: string, id: string): Promise<ExperimentReport> {
+    this.site(websiteId);
+    const record = await this.storeCall(() => this.experiments.get(websiteId, id));
+    // What this process logged so far counts (every search chain ended), as in the search report.
+    await this.searchLog.flush(true);
+    const now = Date.now();
+    const rows = await this.storeCall(() => this.events.store.rollupTotals(websiteId, experimentKind(id), {
+      fromHour: hourOf(Math.min(record.from ?? record.createdAt, record.createdAt)), toHour: hourOf(now),
+    }));
+    return experimentReport(record, rows, now);
+  }
+
+  async stopExperiment(websiteId: string, id: string): Promise<Experiment> {
+    this.site(websiteId);
+    return this.storeCall(() => this.experiments.stop(websiteId, id));
+  }
+
+  async deleteExperiment(websiteId: string, id: string): Promise<void> {
+    this.site(websiteId);
+    return this.storeCall(() => this.experiments.delete(websiteId, id));
   }
 
   recommendationIndexStatus(): RecommendationIndexStatus {
@@ -923,6 +1045,7 @@ class AisleEngine implements Engine {
     this.closed = true;
     for (const s of this.sites.values()) s.semantics.close();
     await this.settings.close();
+    await this.experiments.close();
     await this.retention.stop();
     await this.searchLog.close();
     await this.settleReported(this.resultPages.close(), 'result-pages');

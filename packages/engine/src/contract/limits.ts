@@ -96,3 +96,12 @@ export const MAX_TYPO_WORD_SIZE = 1000;
 
 /** Default and largest `limit` of the searches report (entries of each list). */
 export const SEARCH_REPORT_LIMITS = { default: 20, max: 1_000 } as const;
+
+/** Most variants of one experiment (the control included). */
+export const MAX_EXPERIMENT_VARIANTS = 10;
+/** Longest experiment or variant name. */
+export const MAX_EXPERIMENT_NAME_LENGTH = 200;
+/** Largest relative weight of a variant. */
+export const MAX_VARIANT_WEIGHT = 1000;
+/** Most experiments one website keeps (stopped ones included; delete stopped ones to make room). */
+export const MAX_EXPERIMENTS_PER_WEBSITE = 1000;

@@ -185,8 +185,8 @@ const SuggestionsSchema = closed({
 
 const retentionDays = () => opt(Type.Integer({ minimum: 1, maximum: MAX_RETENTION_DAYS }));
 const EventRetentionSchema = closed(
-  { searches: retentionDays(), recommendations: retentionDays(), views: retentionDays(), purchases: retentionDays() },
-  { description: 'Days raw rows of each kind are kept (roll-ups are kept): searches and recommendations (logged responses), views, purchases (docs/operations.md, "Retention").' },
+  { searches: retentionDays(), recommendations: retentionDays(), views: retentionDays(), purchases: retentionDays(), clicks: retentionDays() },
+  { description: 'Days raw rows of each kind are kept (roll-ups and the models\' checkpointed state are kept): searches and recommendations (logged responses), views, purchases, clicks (docs/operations.md, "Retention").' },
 );
 
 /** The kinds of raw rows `eventRetentionDays` names, read from its schema (the one list). */
