@@ -27,8 +27,9 @@ directory), PostgreSQL full-text search on the machine's server (a database of i
 after it), so its figures include a local round trip and the server's work on the same two cores; their
 memory column adds the database's files on disk, which the ratios count as their memory. Latencies
 are per request, one at a time, after a short warm-up: **median / p99 in ms**; a query type stops
-early when it exceeds its time budget (the number of queries timed is shown). Memory is heap + array buffers retained after the build, measured against
-the process before loading the data (products the engine keeps count; every engine keeps them).
+early when it exceeds its time budget (the number of queries timed is shown). Memory is heap + array
+buffers retained after the build, measured against the process before loading the data (products the
+engine keeps count; every library keeps them).
 Totals of a sample of queries are checked against the plain scan: differences come from tokenisation
 (aisle also matches prefixes of the last word, tolerates typos and searches brand and category as
 well as the title; Orama and itemsjs stem; SQLite FTS5 and PostgreSQL stem, match the last word as a
