@@ -21,7 +21,7 @@ export interface SearchOutcome {
 }
 
 /** The request types every engine runs, in report order. */
-export const REQUEST_TYPES = ['text', 'text_facets', 'text_scope', 'browse', 'multi_sort'] as const;
+export const REQUEST_TYPES = ['text', 'text_facets', 'text_scope', 'browse', 'multi_sort', 'distinct'] as const;
 export type RequestType = (typeof REQUEST_TYPES)[number];
 
 /** Human labels of the request types (report headings). */
@@ -31,7 +31,15 @@ export const REQUEST_LABELS: Record<RequestType, string> = {
   text_scope: '+ brand/price filters',
   browse: 'browse category, facets, 2 ranges, price sort',
   multi_sort: 'two-key sort, offset 40',
+  distinct: 'text, one per style, facets',
 };
+
+/**
+ * The field the `distinct` request type groups by (aisle: `settings.distinct`; the others by hand): the
+ * style id the generated catalog's colour and size variants share. A dataset whose products lack it
+ * gets no queries of that type.
+ */
+export const DISTINCT_FIELD = 'style_id';
 
 /** A dataset, described so that a child process can load it itself (nothing large crosses processes). */
 export type DatasetSpec =

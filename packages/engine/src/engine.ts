@@ -39,7 +39,7 @@ import { checkpointFiles, ModelCheckpointer, storeCheckpoints } from './recommen
 import type { ModelCheckpoint } from './recommend/model-checkpoint.js';
 import type { ModelState } from './recommend/model-state.js';
 import { affinityOf, affinityProfile, affinityRolesOf } from './search/personalize.js';
-import { makeReranker, type RerankInputs } from './search/rerank.js';
+import { makeReranker, type RankStage, type RerankInputs } from './search/rerank.js';
 import { tokenize } from './catalog/full-text/tokenizer.js';
 import { DEFAULT_FIELD_WEIGHTS } from './catalog/field-values.js';
 import type { Embedder } from './semantic/embedder.js';
@@ -66,6 +66,8 @@ import type { AttributionReportParams, RecommendationReportParams, SearchReportP
 import type { Experiment, ExperimentReport } from './contract/schemas.js';
 import { DEFAULT_SEARCH_SIZE, MAX_SEARCH_SIZE } from './contract/limits.js';
 import { ResultPages } from './clicks/result-pages.js';
+import { ClickLearner } from './learning/click-learner.js';
+import { clickRankingOf } from './learning/click-ranking-settings.js';
 import type { ClickOutcome } from './events/click-attribution.js';
 import { attributionWindowDays } from './retail-media/index.js';
 import type {
@@ -181,6 +183,8 @@ class AisleEngine implements Engine {
   private experiments!: ExperimentService;
   /** The answered result lists that clicks name (clicks/result-pages.ts). */
   private resultPages!: ResultPages;
+  /** What shoppers' clicks and purchases taught: click ranking and `_popularity` (learning/click-learner.ts). */
+  private learner!: ClickLearner;
   private readonly onClickOutcome: ((outcome: ClickOutcome) => void) | undefined;
   /** Deletes raw rows past each website's `eventRetentionDays`, in the background. */
   private retention!: RetentionJob;
@@ -240,6 +244,15 @@ class AisleEngine implements Engine {
       store = await openStore(this.storeSource, this.options.dataDir);
       this.store = store;
       timer.lap('store');
+      this.learner = new ClickLearner({
+        store,
+        attributionWindowMs: (websiteId) => {
+          const site = this.sites.get(websiteId);
+          return site === undefined ? 0 : attributionWindowDays(site.config) * 86_400_000;
+        },
+        onError: (err, websiteId) => this.reporter.report('click-learning', err, websiteId),
+        onApplied: () => this.checkpoints?.eventFed(),
+      });
       this.sharedCatalogs = await store.sharing?.openSharedCatalogs((task, err, websiteId) => this.reporter.report(task, err, websiteId));
       // The models' checkpoints need a store whose events outlive this process, and a place beside it:
       // the store itself when replicas share it and it keeps checkpoints (a replica has no files of its
@@ -252,6 +265,7 @@ class AisleEngine implements Engine {
         this.checkpoints = new ModelCheckpointer({
           place,
           report: (err, websiteId) => this.reporter.report('model-checkpoint', err, websiteId),
+          saveExtra: (websiteId, state) => this.learner.saveState(websiteId, state),
           ...(this.options.modelCheckpointIntervalMs !== undefined && { intervalMs: this.options.modelCheckpointIntervalMs }),
         });
       }
@@ -320,6 +334,12 @@ class AisleEngine implements Engine {
         s.catalog.completeInBackground().catch((err: unknown) => this.reporter.report('index-build', err, s.config.websiteId));
       }
       this.replayEvents();
+      // The clicks stored since the checkpoint (all of them without one), then other replicas' as they come.
+      const learning = performance.now();
+      this.learner.catchUp(this.sites.keys()).then((clicksRead) => {
+        const ms = Math.round(performance.now() - learning);
+        this.logger?.info({ ms, clicksRead }, `aisle: ${clicksRead} stored clicks read into the learned ranking state in ${ms} ms`);
+      }, (err: unknown) => this.reporter.report('click-learning', err));
       this.resultPages.startPruning();
       this.retention.start();
       this.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);
@@ -329,6 +349,7 @@ class AisleEngine implements Engine {
         this.settings.startPolling(Math.min(SETTINGS_POLL_MS, sharing.pollIntervalMs));
         this.experiments.startPolling(Math.min(SETTINGS_POLL_MS, sharing.pollIntervalMs));
         this.searchLog.startRefreshing(() => [...this.sites.keys()]);
+        this.learner.startPolling(() => this.sites.keys(), sharing.pollIntervalMs);
       }
     } catch (err) {
       // A failed start leaves nothing open: another attempt (or process) can take the directory.
@@ -353,6 +374,7 @@ class AisleEngine implements Engine {
         onPurchase: (purchase: PurchaseRecord) => {
           this.checkpoints?.eventFed();
           this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase);
+          this.learner.onPurchase(purchase);
         },
         onView: (view: ViewRecord) => {
           this.checkpoints?.eventFed();
@@ -490,7 +512,17 @@ class AisleEngine implements Engine {
 
   /** A website's models, from `checkpoint` when there is a usable one (see ModelCheckpointer.create). */
   private createModels(websiteId: string, checkpoint: ModelCheckpoint | undefined, create: (state?: ModelState) => RecommendationModels): RecommendationModels {
-    return this.checkpoints ? this.checkpoints.create(websiteId, checkpoint, create) : create();
+    if (!this.checkpoints) return create();
+    const models = this.checkpoints.create(websiteId, checkpoint, create);
+    if (checkpoint !== undefined && this.checkpoints.held().has(websiteId)) {
+      try {
+        // The learned ranking state saved with the models; without it every stored click is read again.
+        this.learner.loadState(websiteId, checkpoint.state);
+      } catch (err) {
+        this.reporter.report('click-learning', err, websiteId, 'loading the learned ranking state from the checkpoint (the stored clicks are read again)');
+      }
+    }
+    return models;
   }
 
   /** The models of the websites in `only`, by website id. */
@@ -643,8 +675,8 @@ class AisleEngine implements Engine {
   private async searchWith(
     state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, experiment?: ListExperiment,
   ): Promise<SearchResponse> {
-    const { payload, rankedBy } = await this.rankWith(state, request, settings, options);
-    return this.answerSearch(state, request, settings, options, payload, rankedBy, experiment);
+    const { payload, rankedBy, stages } = await this.rankWith(state, request, settings, options);
+    return this.answerSearch(state, request, settings, options, payload, rankedBy, experiment, stages);
   }
 
   /**
@@ -687,9 +719,12 @@ class AisleEngine implements Engine {
       }, affinityRolesOf(settings.fieldRoles));
       if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
     }
+    const clickRanking = clickRankingOf(settings.clickRanking);
+    if (clickRanking !== undefined) inputs.clicks = this.learner.clickStage(request.website_id, logQuery(request.q), clickRanking, this.searchLog);
     return executeRankedSearch(state.catalog, request, {
       pool: this.pool, settings, rerank: makeReranker(inputs), forcedScope: options.forcedScope,
       onRuleProblem: (problem) => this.reporter.warn('merchandising-rule', problem, state.config.websiteId),
+      popularity: (catalogState) => this.learner.popularityValues(request.website_id, catalogState),
     });
   }
 
@@ -721,7 +756,7 @@ class AisleEngine implements Engine {
   /** Remembers a ranked page for clicks, logs it, adds completions and makes the response. */
   private async answerSearch(
     state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, payload: SearchPayload,
-    rankedBy: string | undefined, experiment: ListExperiment | undefined,
+    rankedBy: string | undefined, experiment: ListExperiment | undefined, stages: readonly RankStage[] = [],
   ): Promise<SearchResponse> {
     // A search's session: its session_id, else its customer_id (an empty one is none).
     const session = request.session_id || request.customer_id || undefined;
@@ -748,7 +783,9 @@ class AisleEngine implements Engine {
     const queries = await this.searchLog.suggestions(request.website_id, request.q, state.catalog.state, suggestionSettingsOf(settings), hasResults);
     if (queries.length > 0) payload.suggestions.queries = queries;
     const response: SearchResponse = { type: 1, query_id: queryId, payload };
-    if (rankedBy !== undefined) response.settings = { ats_model: rankedBy };
+    if (rankedBy !== undefined || stages.length > 0) {
+      response.settings = { ...(rankedBy !== undefined && { ats_model: rankedBy }), ...(stages.length > 0 && { ranked_by: [...stages] }) };
+    }
     if (experiment !== undefined) response.settings = { ...response.settings, experiment: { id: experiment.id, variant: experiment.variant } };
     return response;
   }
@@ -854,7 +891,10 @@ class AisleEngine implements Engine {
 
   async recordClicks(websiteId: string, body: ClickRequest): Promise<EventAck> {
     this.site(websiteId);
-    return this.events.recordClicks(websiteId, body, this.findResultLists);
+    const ack = await this.events.recordClicks(websiteId, body, this.findResultLists);
+    // Read back from the store (as other replicas' are): the learned state follows the store's order.
+    this.learner.poke(websiteId);
+    return ack;
   }
 
   /** The result lists that click and view events name, as the event service looks them up. */
@@ -1049,6 +1089,7 @@ class AisleEngine implements Engine {
     await this.retention.stop();
     await this.searchLog.close();
     await this.settleReported(this.resultPages.close(), 'result-pages');
+    await this.settleReported(this.learner.close(), 'click-learning');
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);
     // A snapshot that cannot be written at shutdown loses nothing (the change log holds the changes,
     // replayed at the next start): it is reported, and shutdown goes on.

@@ -43,3 +43,5 @@ export { teamDraftInterleave, preferredTeam, type Interleaved } from './experime
 export { assignVariant } from './experiments/assignment.js';
 export { experimentReport } from './experiments/experiment-report.js';
 export { experimentKind } from './analytics/search-log.js';
+export { ClickEvidence, type EvidenceEvent } from './learning/click-evidence.js';
+export { BehaviourPopularity } from './learning/behaviour-popularity.js';

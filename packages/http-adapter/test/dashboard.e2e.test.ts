@@ -237,7 +237,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
   /** The catalog records of refIds, by refId, as the API answers a search scoped to them. */
   const recordsOf = async (refIds: string[]) => {
     const unique = [...new Set(refIds)];
-    const answer = await apiSearch({ q: '', size: unique.length, scope: { refId: unique } });
+    const answer = await apiSearch({ q: '', size: unique.length, scope: { refId: unique }, distinct: false });
     return new Map(answer.payload.result.map((p) => [p.refId, p]));
   };
   const recommendApi = async (method: string, refId: string, customerId?: string) => {

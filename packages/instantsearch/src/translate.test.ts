@@ -26,6 +26,23 @@ describe('range buckets for range widgets', () => {
   });
 });
 
+describe('distinct (variants)', () => {
+  it('sends distinct true for true or 1, false for false or 0, nothing when absent; refuses more than one hit per group', () => {
+    const distinct = (value: unknown) => toAisleRequest({ indexName: 'products', params: { distinct: value as boolean } }, options).distinct;
+    expect(distinct(true)).toBe(true);
+    expect(distinct(1)).toBe(true);
+    expect(distinct(false)).toBe(false);
+    expect(distinct(0)).toBe(false);
+    expect(distinct(undefined)).toBeUndefined();
+    expect(() => distinct(3)).toThrow(UnsupportedQueryError);
+    expect(() => distinct('yes')).toThrow(/distinct: "yes"/);
+  });
+  it('keeps each hit\'s _variants', () => {
+    const response: AisleSearchResponse = { type: 1, query_id: 'q1', payload: { result: [{ refId: 'a', title: 'tee', _variants: 3 }], total_results: 1 } };
+    expect(toAlgoliaResult(response, { indexName: 'products' }).hits[0]).toMatchObject({ objectID: 'a', _variants: 3 });
+  });
+});
+
 describe('InstantSearch query → aisle request', () => {
   it('maps query, paging, facets, ranges, sort and highlighting', () => {
     const request = toAisleRequest({

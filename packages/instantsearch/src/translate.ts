@@ -11,6 +11,7 @@
  * - `numericFilters`: `>=`, `<=`, `=` become inclusive bounds; `>` and `<` become the bound plus
  *   `not: [v]` (exact: x > v ⟺ x ≥ v and x ≠ v); `!=` becomes `not`. OR groups cannot be expressed in
  *   aisle's scope and are refused with an error naming them.
+ * - `distinct` (`true`/`1`, `false`/`0`) → `distinct`: one hit per product group; each hit keeps aisle's `_variants`.
  * - The index name picks the sort: a name listed in `sortIndices` (InstantSearch's "replica" indices
  *   of the sortBy widget) sends its `sort_fields`; any other name is relevance.
  * - The answer: `payload.result` → `hits` (with `objectID` = `refId` and `_highlightResult` built from
@@ -161,6 +162,17 @@ class ScopeBuilder {
   }
 }
 
+/**
+ * Algolia's `distinct` (a boolean, or how many hits per group: 0 off) as aisle's: one result per group
+ * or none grouped; more than one hit per group cannot be expressed. Absent: the website's default.
+ */
+function distinctOf(value: unknown): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === true || value === 1) return true;
+  if (value === false || value === 0) return false;
+  throw new UnsupportedQueryError(`distinct: ${JSON.stringify(value)} cannot be expressed; aisle shows one hit per group (true or 1) or every variant (false or 0)`);
+}
+
 /** InstantSearch's query → aisle's search request. Throws {@link UnsupportedQueryError} naming what it cannot express. */
 export function toAisleRequest(query: AlgoliaQuery, options: TranslateOptions): AisleSearchRequest {
   const params: AlgoliaSearchParams = query.params ?? {};
@@ -174,6 +186,8 @@ export function toAisleRequest(query: AlgoliaQuery, options: TranslateOptions): 
     website_id: options.websiteId, client: options.client, q: params.query ?? '', start: page * hitsPerPage, size: hitsPerPage,
   };
   if (options.customerId !== undefined) request.customer_id = options.customerId;
+  const distinct = distinctOf(params.distinct);
+  if (distinct !== undefined) request.distinct = distinct;
   if (options.sessionId !== undefined) request.session_id = options.sessionId;
 
   const scope = new ScopeBuilder(numericFields);

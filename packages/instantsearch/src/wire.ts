@@ -36,6 +36,8 @@ export interface AisleSearchRequest {
   sort_fields?: AisleSortField[];
   /** Ask for `_highlight` on each result. */
   highlight?: boolean;
+  /** Variants: one result per product group (the website's `settings.distinct`); absent: the website's default. */
+  distinct?: boolean;
 }
 
 /** One product of aisle's `payload.result`. */
@@ -43,6 +45,8 @@ export interface AisleProduct {
   refId: string;
   /** `{field: "text with <em>…</em>"}` when the request asked for highlighting. */
   _highlight?: Record<string, string>;
+  /** Distinct searches: how many products of this result's group match, itself included. */
+  _variants?: number;
   [field: string]: unknown;
 }
 
@@ -67,7 +71,7 @@ export interface AisleSearchResponse {
     suggestions?: { corrected_query?: string; dropped_words?: string[]; queries?: string[] };
     redirects?: { url?: string };
   };
-  settings?: { ats_model: string };
+  settings?: { ats_model?: string; ranked_by?: string[] };
 }
 
 /** aisle's error envelope. */
@@ -111,6 +115,8 @@ export interface AlgoliaSearchParams {
   analytics?: boolean;
   clickAnalytics?: boolean;
   maxValuesPerFacet?: number;
+  /** Algolia's distinct: `true`/`1` one hit per group, `false`/`0` every variant (aisle shows at most one per group). */
+  distinct?: boolean | number;
   [param: string]: unknown;
 }
 

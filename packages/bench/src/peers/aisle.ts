@@ -3,7 +3,7 @@
  * @module
  */
 import { createEngine, type Engine, type EngineOptions } from '@aisle/engine';
-import type { Product, SearchOutcome, SearchRequest } from '../types.js';
+import { DISTINCT_FIELD, type Product, type SearchOutcome, type SearchRequest } from '../types.js';
 import type { SearchAdapter } from './adapter.js';
 
 export const BENCH_WEBSITE = { websiteId: 'bench', client: 'bench', tokens: ['bench-token'], hmacSecret: 'bench-secret' };
@@ -27,11 +27,13 @@ export class AisleAdapter implements SearchAdapter {
   }
 
   async build(products: Product[]): Promise<void> {
-    this.engine = await startAisle(products, this.workers);
+    // Variants grouped as a shop would set them up; requests other than `distinct` ones ask for every product.
+    const website = { ...BENCH_WEBSITE, settings: { distinct: { field: DISTINCT_FIELD } } };
+    this.engine = await startAisle(products, this.workers, { websites: [website] });
   }
 
   async search(request: SearchRequest): Promise<SearchOutcome> {
-    const { payload } = await this.engine!.search(request);
+    const { payload } = await this.engine!.search(request.distinct === true ? request : { ...request, distinct: false });
     return {
       total: payload.total_results,
       ids: payload.result.map((p) => p.refId),

@@ -3,7 +3,7 @@
  * filters, facet counts, min/max, sorting and paging, over per-field columns built once.
  * @module
  */
-import type { Product, SearchOutcome, SearchRequest } from '../types.js';
+import { DISTINCT_FIELD, type Product, type SearchOutcome, type SearchRequest } from '../types.js';
 
 function toNumber(value: unknown): number {
   if (typeof value === 'number') return value;
@@ -140,9 +140,27 @@ export function finishRequest(matched: ArrayLike<number>, request: SearchRequest
   const start = request.start ?? 0;
   const size = request.size ?? 20;
   const compare = sortComparator(request, columns);
+  if (request.distinct) {
+    // By hand, as a user of an id-only engine would: the best doc per style, then the page of those.
+    docs = representatives(docs, columns.textColumn(DISTINCT_FIELD), compare);
+    outcome.total = docs.length;
+  }
   const page = compare ? topK(docs, start + size, compare).slice(start) : docs.slice(start, start + size);
   outcome.ids = page.map((d) => columns.products[d]!.refId);
   return outcome;
+}
+
+/** One doc per group value (the first by `compare`, else in the given order); docs without a value each their own. */
+function representatives(docs: readonly number[], groups: readonly (string | undefined)[], compare: ((a: number, b: number) => number) | undefined): number[] {
+  const at = new Map<string, number>(); // group value → its position in `out`
+  const out: number[] = [];
+  for (const d of docs) {
+    const g = groups[d];
+    if (g === undefined || g === '') { out.push(d); continue; }
+    const i = at.get(g);
+    if (i === undefined) { at.set(g, out.length); out.push(d); } else if (compare && compare(d, out[i]!) < 0) out[i] = d;
+  }
+  return out;
 }
 
 /** The first k docs by `compare` (partial selection: a bounded sorted buffer, not a full sort). */

@@ -54,6 +54,7 @@ export class ItemsJsAdapter implements SearchAdapter {
   }
 
   search(request: SearchRequest): SearchOutcome {
+    if (request.distinct) throw new Error('distinct: not written for this adapter (grouping by hand would need every hit)');
     const filters: Record<string, string[]> = {};
     const numeric: [string, number, number][] = [];
     for (const [field, condition] of Object.entries(request.scope ?? {})) {

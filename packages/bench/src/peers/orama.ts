@@ -40,6 +40,7 @@ export class OramaAdapter implements SearchAdapter {
   }
 
   async search(request: SearchRequest): Promise<SearchOutcome> {
+    if (request.distinct) throw new Error('distinct: not written for this adapter (grouping by hand would need every hit)');
     const where: Record<string, unknown> = {};
     for (const [field, condition] of Object.entries(request.scope ?? {})) {
       if (Array.isArray(condition)) where[field] = { in: condition };

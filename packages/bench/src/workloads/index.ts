@@ -5,6 +5,7 @@
  */
 import type { Product, RequestType, SearchRequest } from '../types.js';
 import { browseQueries } from './browse.js';
+import { distinctQueries } from './distinct.js';
 import { multiSortQueries } from './multi-sort.js';
 import { QuerySample, SeededRandom } from './sample.js';
 import { textFacetsQueries } from './text-facets.js';
@@ -22,6 +23,7 @@ export function buildWorkload(sampleProducts: readonly Product[], count: number,
     text_scope: textScopeQueries(sample, count, new SeededRandom(seed + 2)),
     browse: browseQueries(sample, count, new SeededRandom(seed + 3)),
     multi_sort: multiSortQueries(sample, count, new SeededRandom(seed + 4)),
+    distinct: distinctQueries(sample, count, new SeededRandom(seed + 5)),
   };
 }
 

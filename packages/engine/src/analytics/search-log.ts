@@ -239,6 +239,15 @@ export class SearchLog {
     this.refreshTimer.unref();
   }
 
+  /**
+   * The distinct sessions whose first page of `query` (normalised) found something, as completions
+   * count them (up to `SUGGESTION_LIMITS.minSessions`; a search-as-you-type chain counts once,
+   * when it ends): the threshold of click ranking too.
+   */
+  sessionCount(websiteId: string, query: string): number {
+    return this.indexes.get(websiteId)?.sessionsOf(query) ?? 0;
+  }
+
   /** Logs the first page of a search (cheap: memory only; counted when its chain ends). */
   record(websiteId: string, search: LoggedSearch): void {
     const query = logQuery(search.q);

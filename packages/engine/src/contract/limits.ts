@@ -79,6 +79,11 @@ export const RELEVANCE_LIMITS = { synonyms: 10_000, stopWords: 10_000, tieBreake
  */
 export const SUGGESTION_LIMITS = { minSessions: 20, exclude: 10_000 } as const;
 /**
+ * `settings.clickRanking` limits: largest `minSessions` (the distinct sessions a query's search-log
+ * evidence keeps, {@link SUGGESTION_LIMITS}), longest `halfLifeDays` (ten years).
+ */
+export const CLICK_RANKING_LIMITS = { minSessions: SUGGESTION_LIMITS.minSessions, halfLifeDays: 3_650 } as const;
+/**
  * The rest of the settings' sizes and magnitudes, so that every array and number of a settings body is
  * bounded by the schema (the settings endpoint reads its body with the schema's largest array bound,
  * derived from it). Field weights and boost weights far past the point where one field or rule alone

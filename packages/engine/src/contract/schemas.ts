@@ -105,6 +105,8 @@ const SearchRequestSchema = Type.Object({
   })),
   disjunctive_facets: opt(fieldList('Fields whose aggregation counts ignore the field\'s own scope condition (other conditions still apply); '
     + 'each is aggregated even when aggregations does not name it.')),
+  distinct: opt(bool('Variants: one result per product group (settings.distinct names the field). Default: on when the website\'s settings.distinct names a field; '
+    + 'true without it answers 400. Each item then carries _variants.')),
   highlight: opt(bool('When true, each result item carries _highlight: {<field>: "HTML-escaped text with <em>matched</em> words"} for the text fields that matched.')),
   sort_fields: opt(Type.Array(dict(SortSpec, { minProperties: 1, maxProperties: 1 }), {
     maxItems: MAX_REQUEST_FIELDS,
@@ -130,12 +132,16 @@ const ProductFields = Type.Object({
   style_id: opt(str()),
   _highlight: opt(dict(str(), { description: 'Search with highlight: true only. Field → its HTML-escaped text with the matched words in <em>…</em>.' })),
   image_vector: opt(Type.Array(Type.Number())),
+  _variants: opt(int('Distinct searches only: how many products of this result\'s group match the request, itself included.')),
 }, { additionalProperties: true });
 /** A product exactly as loaded: the fields the engine reads, plus any others (typed as open). */
 const ProductSchema = Type.Unsafe<Static<typeof ProductFields> & { [field: string]: unknown }>({ ...ProductFields });
 
 /** The id of one answered result list (search page, recommendation or bundle response); see docs/http-api.md, "Clicks". */
 const resultListId = (description: string) => Type.String({ description });
+
+/** The re-rank stages `settings.ranked_by` names, in the order they run (search/rerank.ts). */
+export const RANK_STAGES = ['rules', 'clicks', 'personalization', 'semantic'] as const;
 
 const SearchResponseSchema = Type.Object({
   type: int('1 on success.'),
@@ -154,13 +160,14 @@ const SearchResponseSchema = Type.Object({
   }),
   // After payload: the adapter's serialiser writes the envelope up to the page first (codecs.ts).
   query_id: resultListId('Opaque id of this result page, unique per response: send it as queryId (with the 1-based position) in click events.'),
-  settings: opt(Type.Object(
-    {
-      ats_model: opt(str('The semantic model that ranked the results, as "id@version"; echo as atsModel in purchase products.')),
-      experiment: opt(ref('ExperimentTag', ExperimentTagSchema)),
-    },
-    { description: 'Present only when a semantic model took part in ranking the results, or the search was served by an experiment.' },
-  )),
+  settings: opt(Type.Object({
+    ats_model: opt(str('The semantic model that ranked the results, as "id@version"; echo as atsModel in purchase products. Present only when a semantic model took part.')),
+    ranked_by: opt(Type.Array(oneOf(RANK_STAGES), {
+      description: 'What re-ranked the page, in the order the stages run (docs/learning.md): merchandising rules that pin or boost, '
+        + 'click ranking, personalization, semantic search. Absent when nothing did.',
+    })),
+    experiment: opt(ref('ExperimentTag', ExperimentTagSchema)),
+  }, { description: 'Present only when something re-ranked the results, or the search was served by an experiment.' })),
 });
 
 // ---- settings preview ---------------------------------------------------------------------------

@@ -7,7 +7,7 @@
  * @module
  */
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
-import { MAX_AD_SET_VERSION, MAX_DECIMAL, MAX_RERANK_WEIGHT, MAX_RETENTION_DAYS, MAX_TYPO_WORD_SIZE, RELEVANCE_LIMITS, RULE_LIMITS, SETTINGS_LIMITS, SUGGESTION_LIMITS } from './limits.js';
+import { CLICK_RANKING_LIMITS, MAX_AD_SET_VERSION, MAX_DECIMAL, MAX_RERANK_WEIGHT, MAX_RETENTION_DAYS, MAX_TYPO_WORD_SIZE, RELEVANCE_LIMITS, RULE_LIMITS, SETTINGS_LIMITS, SUGGESTION_LIMITS } from './limits.js';
 import { ScopeConditionSchema } from './scope-schema.js';
 
 /** The types `settings.fields` can pin a field to (catalog/field-types.ts says what fits each). */
@@ -40,6 +40,24 @@ const SemanticSearchSchema = Type.Union([Type.Boolean(), closed({ model: opt(nam
 
 /** `settings.semanticSearch`: off, on with the built-in model, or a model (an embedder id) and a weight. */
 export type SemanticSearchSetting = Static<typeof SemanticSearchSchema>;
+
+const ClickRankingSchema = Type.Union([Type.Boolean(), closed({
+  weight: opt(weight()),
+  minSessions: opt(Type.Integer({
+    minimum: 1, maximum: CLICK_RANKING_LIMITS.minSessions,
+    description: 'Distinct sessions that must have searched a query (first page) before its clicks re-rank it (default 5).',
+  })),
+  halfLifeDays: opt(Type.Number({
+    exclusiveMinimum: 0, maximum: CLICK_RANKING_LIMITS.halfLifeDays, description: 'Days after which a shopper\'s evidence counts half (default 30).',
+  })),
+})], {
+  description: 'false (default) | true | {weight, minSessions, halfLifeDays}: re-orders the top of the results of queries searched in '
+    + 'at least minSessions sessions by position-debiased clicks, add-to-carts and conversions (docs/learning.md). GET shows the '
+    + 'defaults filled in (weight 1, minSessions 5, halfLifeDays 30).',
+});
+
+/** `settings.clickRanking`: off, on with the defaults, or on with some keys set. */
+export type ClickRankingSetting = Static<typeof ClickRankingSchema>;
 
 const OneWaySynonymSchema = closed({ from: word(), to: Type.Array(word(), { minItems: 1, maxItems: RELEVANCE_LIMITS.wordsPerEntry }) });
 
@@ -201,10 +219,28 @@ export type EventRetentionDays = Static<typeof EventRetentionSchema>;
 /** A kind of raw rows that `eventRetentionDays` names. */
 export type RetentionKind = (typeof RETENTION_KINDS)[number];
 
+/** How `settings.distinct` counts facets: per matching product (default) or per group (a group once per value). */
+export const DISTINCT_FACET_COUNTS = ['products', 'groups'] as const;
+
+const DistinctSchema = Type.Union([
+  Type.Literal(false),
+  closed({
+    field: name({ description: 'The field shared by a product group\'s variants (a style id): one result per value.' }),
+    facetCounts: opt(oneOf(DISTINCT_FACET_COUNTS)),
+  }, {
+    description: 'facetCounts: "products" (default) counts every matching product; "groups" counts a group once per value when any of its matching '
+      + 'products has it (aggregations, buckets, hierarchical aggregations, facet hits; min/max stay over products).',
+  }),
+], { description: 'Variants: one search result per value of `field` (docs/http-api.md, "Variants"); false (default): every product is its own result.' });
+
+/** `settings.distinct` when it names a field (the `false` form excluded). */
+export type DistinctSettings = Exclude<Static<typeof DistinctSchema>, false>;
+
 /** The settings of one website; every key optional. */
 export const WebsiteSettingsSchema = closed({
   personalization: opt(PersonalizationSchema),
   semanticSearch: opt(SemanticSearchSchema),
+  clickRanking: opt(ClickRankingSchema),
   fieldWeights: opt(dict(Type.Number({ minimum: 0, maximum: SETTINGS_LIMITS.fieldWeight }), { description: 'BM25F weight per text field (0: the field does not match).' })),
   synonyms: opt(Type.Array(SynonymSchema, {
     maxItems: RELEVANCE_LIMITS.synonyms,
@@ -222,6 +258,7 @@ export const WebsiteSettingsSchema = closed({
     description: 'Pinned field types: a value that does not fit is a per-record error of the load or patch, and the field '
       + 'never changes kind (docs/http-api.md, "Pinned field types"). Fields not listed keep the inferred kind.',
   })),
+  distinct: opt(DistinctSchema),
   retailBoost: opt(Type.Object({ collections: opt(Type.Array(RetailBoostCollectionSchema, { maxItems: SETTINGS_LIMITS.collections })) })),
   cors: opt(Type.Object({
     origins: opt(Type.Array(Type.String({ format: 'web-origin' }), { maxItems: SETTINGS_LIMITS.corsOrigins, description: '"*" or origins (https://shop.example).' })),

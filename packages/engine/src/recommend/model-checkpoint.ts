@@ -57,9 +57,14 @@ export function encodeModelCheckpoint(websiteId: string, models: RecommendationM
  * quiet point that applies no event until it is over (see RecommendationModels.saveStateSteps): a big
  * website's models (tens of MB) held the event loop for ~90 ms in one go.
  */
-export function* encodeModelCheckpointSteps(websiteId: string, models: RecommendationModels, seq: number): Generator<void, Buffer, void> {
+export function* encodeModelCheckpointSteps(
+  websiteId: string, models: RecommendationModels, seq: number, extra?: (state: ModelState) => void,
+): Generator<void, Buffer, void> {
   const state = new ModelState();
   yield* models.saveStateSteps(state);
+  // Other learned state of the website rides along in the same file (the engine's click learning:
+  // learning/click-learner.ts), under names of its own.
+  extra?.(state);
   const header: Header = { format: MODEL_CHECKPOINT_FORMAT, websiteId, seq, values: state.values };
   return yield* encodeSectionsSteps(MAGIC, header, state.arrays);
 }

@@ -85,6 +85,8 @@ export interface ModelCheckpointerOptions {
   report: (error: unknown, websiteId?: string) => void;
   /** Between periodic checkpoints (default {@link CHECKPOINT_INTERVAL_MS}). */
   intervalMs?: number;
+  /** Writes a website's other learned state into its checkpoint (at the same quiet point as its models). */
+  saveExtra?: (websiteId: string, state: ModelState) => void;
 }
 
 /** Reads and writes the model checkpoints of one engine's websites. */
@@ -186,7 +188,7 @@ export class ModelCheckpointer {
         this.fedSinceCheckpoint = 0;
         const out: { websiteId: string; bytes: Buffer }[] = [];
         // In slices: searches go on meanwhile; event writes wait until every website is encoded.
-        for (const [websiteId, models] of sites()) out.push({ websiteId, bytes: await runInSlices(encodeModelCheckpointSteps(websiteId, models, lastSeq)) });
+        for (const [websiteId, models] of sites()) out.push({ websiteId, bytes: await runInSlices(encodeModelCheckpointSteps(websiteId, models, lastSeq, this.options.saveExtra && ((state) => this.options.saveExtra!(websiteId, state)))) });
         return { lastSeq, out };
       });
       if (encoded === undefined) return;

@@ -21,6 +21,7 @@ import { numericValues, type NumericValues } from '../catalog/columns/numeric-co
 import { addDocToFacetCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
 import { splitBitset, splitMatches } from './disjunctive-facets.js';
 import { addDocToBuckets, countBucketsOfBitset, countBucketsOfDocs, emptyBucketCounts } from './range-buckets.js';
+import { countGroupFacets, groupReader, selectGroups } from './distinct.js';
 
 // Declared with the plan it is the result of (merchandising reads it without importing this module).
 export type { PartialResult } from './search-plan.js';
@@ -195,9 +196,12 @@ function collectBitset(
   const merch = plan.merch;
   if (merch) hideFromBitset(merch, lo, hi, candidates);
   let pinsSeen: number[] | undefined;
+  // Facets per group: counted after the pass, from the results and each aggregation's near misses.
+  const nearMisses = plan.distinct?.groupFacets ? plan.aggregationFields.map((): number[] => []) : undefined;
   if (plan.disjunctive && plan.disjunctive.length > 0) {
     if (merch) pinsSeen = pinsMatched(merch, lo, hi, (d) => hasBit(candidates, lo, hi, d));
     splitBitset(index, plan, lo, hi, candidates, (a, bits) => {
+      if (nearMisses) { forEachBit(bits, lo, (d) => { nearMisses[a].push(d); }); return; }
       plan.rangeBuckets.forEach((b, i) => { if (b.nearMissAggregation === a) countBucketsOfBitset(index, b, bits, lo, bucketCounts[i]); });
       const fid = plan.aggregationFields[a];
       if (fid < 0) return;
@@ -206,7 +210,7 @@ function collectBitset(
   }
   const everything = plan.conditions.length === 0 && !plan.disjunctive?.length && !merch?.hidden.some((d) => d >= lo && d < hi);
   const total = everything ? hi - lo - gone.length : popcount(candidates);
-  plan.aggregationFields.forEach((fid, i) => {
+  if (!nearMisses) plan.aggregationFields.forEach((fid, i) => {
     if (fid < 0) return;
     const column = index.fields[fid].text!;
     if (everything) countLiveFacets(column, facetCounts[i], lo, hi, index.docCount, gone);
@@ -223,7 +227,7 @@ function collectBitset(
     if (walked) { ranges[2 * r] = walked[0]; ranges[2 * r + 1] = walked[1]; }
     else minMaxOfBitset(values, candidates, lo, ranges, r);
   });
-  plan.rangeBuckets.forEach((b, i) => countBucketsOfBitset(index, b, candidates, lo, bucketCounts[i]));
+  if (!nearMisses) plan.rangeBuckets.forEach((b, i) => countBucketsOfBitset(index, b, candidates, lo, bucketCounts[i]));
 
   const limit = Math.min(plan.limit, total);
   // Boosts give browsing a relevance (1 × the weights of the boosts a doc's scope passes).
@@ -231,7 +235,18 @@ function collectBitset(
     ? boostScoresOfRange(index, merch, lo, hi)
     : undefined;
   let topDocs: Int32Array;
-  if (limit === 0) topDocs = new Int32Array(0);
+  let groups: PartialResult['groups'];
+  let groupPairs: PartialResult['groupPairs'];
+  if (plan.distinct) {
+    const before = makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scores, lo, undefined, index.ordinal);
+    // Group while ranking: only each group's best candidate competes for the page (see distinct.ts).
+    const { groupOf, groups: groupCount } = groupReader(index, plan.distinct);
+    const hits = new Int32Array(total);
+    let k = 0;
+    forEachBit(candidates, lo, (d) => { hits[k++] = d; });
+    ({ top: topDocs, groups } = selectGroups(hits, k, false, groupOf, groupCount, plan.limit, before, groupOptions(index, plan, lo, hi)));
+    if (nearMisses) groupPairs = countGroupFacets(index, plan, lo, hi, hits, k, nearMisses, facetCounts, bucketCounts);
+  } else if (limit === 0) topDocs = new Int32Array(0);
   else if (plan.sort.length === 0 && !scores && !index.ordinal) {
     // Insertion order: the first `limit` candidates.
     topDocs = new Int32Array(limit);
@@ -271,7 +286,26 @@ function collectBitset(
     topScores: scores ? Float64Array.from(topDocs, (d) => scores[d - lo]) : new Float64Array(topDocs.length),
     pinsMatched: merch && pinsMatched(merch, lo, hi, (d) => hasBit(candidates, lo, hi, d)),
     pinsSeen,
+    ...(groups && { groups }),
+    ...(groupPairs && { groupPairs }),
   };
+}
+
+/** How a range's groups are reported: with their codes when the catalog is split over ranges; the pinned products' group counts. */
+function groupOptions(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number): { split: boolean; countsOf?: number[] } {
+  return { split: !(lo === 0 && hi >= index.docCount), countsOf: plan.merch?.pins.map((p) => p.doc) };
+}
+
+/** Calls `visit` with each doc of a bitset over [lo, …), ascending. */
+function forEachBit(bits: Uint32Array, lo: number, visit: (doc: number) => void): void {
+  for (let wi = 0; wi < bits.length; wi++) {
+    let word = bits[wi];
+    while (word !== 0) {
+      const low = word & -word;
+      visit(lo + (wi << 5) + 31 - Math.clz32(low));
+      word ^= low;
+    }
+  }
 }
 
 // ---- Text: candidates as a compact doc-sorted list with scores ------------------------------
@@ -292,16 +326,18 @@ function collectMatches(
   const merch = plan.merch;
   if (merch) m.length = hideFromMatches(merch, m.docs, m.scores, m.length);
   let pinsSeen: number[] | undefined;
+  const nearMisses = plan.distinct?.groupFacets ? plan.aggregationFields.map((): number[] => []) : undefined;
   if (plan.disjunctive && plan.disjunctive.length > 0) {
     if (merch) pinsSeen = pinsMatched(merch, lo, hi, (d) => isListedDoc(m.docs, m.length, d));
     m.length = splitMatches(index, plan, m.docs, m.scores, m.length, (a, d) => {
+      if (nearMisses) { nearMisses[a].push(d); return; }
       plan.rangeBuckets.forEach((b, i) => { if (b.nearMissAggregation === a) addDocToBuckets(index, b, d, bucketCounts[i]); });
       if (plan.aggregationFields[a] >= 0) addDocToFacetCounts(index, plan.aggregationFields[a], d, facetCounts[a]);
     });
   }
   if (merch) boostMatches(index, merch, m.docs, m.scores, m.length);
   const { docs, scores, length: total } = m;
-  plan.aggregationFields.forEach((fid, i) => {
+  if (!nearMisses) plan.aggregationFields.forEach((fid, i) => {
     if (fid < 0) return;
     const { offsets, codes, single } = index.fields[fid].text!;
     const counts = facetCounts[i];
@@ -337,12 +373,23 @@ function collectMatches(
     ranges[2 * r] = min;
     ranges[2 * r + 1] = max;
   });
-  plan.rangeBuckets.forEach((b, i) => countBucketsOfDocs(index, b, docs, total, bucketCounts[i]));
+  if (!nearMisses) plan.rangeBuckets.forEach((b, i) => countBucketsOfDocs(index, b, docs, total, bucketCounts[i]));
   // Items of the top-k are positions in the match list (docs[k], scores[k]).
-  const top = new TopK(Math.min(plan.limit, total), makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scores, 0, docs, index.ordinal));
-  for (let k = 0; k < total; k++) top.offer(k);
-  const positions = top.sorted();
+  const before = makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scores, 0, docs, index.ordinal);
+  let positions: Int32Array;
+  let groups: PartialResult['groups'];
+  if (plan.distinct) {
+    const { groupOf, groups: groupCount } = groupReader(index, plan.distinct);
+    ({ top: positions, groups } = selectGroups(docs, total, true, groupOf, groupCount, plan.limit, before, groupOptions(index, plan, lo, hi)));
+  } else {
+    const top = new TopK(Math.min(plan.limit, total), before);
+    for (let k = 0; k < total; k++) top.offer(k);
+    positions = top.sorted();
+  }
+  const groupPairs = nearMisses && countGroupFacets(index, plan, lo, hi, docs, total, nearMisses, facetCounts, bucketCounts);
   return {
+    ...(groups && { groups }),
+    ...(groupPairs && { groupPairs }),
     lo, total, facetCounts, ranges, bucketCounts,
     topDocs: Int32Array.from(positions, (k) => docs[k]),
     topScores: Float64Array.from(positions, (k) => scores[k]),

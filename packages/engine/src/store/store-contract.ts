@@ -489,6 +489,8 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect(await store.deleteExperiment('w1', winner)).toBe(true);
       expect(await store.deleteExperiment('w1', winner)).toBe(false);
       expect((await store.listExperiments('w1')).map((e) => e.id).sort()).toEqual(['e3', 'e5', 'e6']);
+    });
+
     it('prunes result pages in batches of at most the limit per condition, oldest first', async () => {
       const store = await fresh();
       await store.addResultPages(['q1', 'q2', 'q3', 'q4', 'q5', 'q6'].map((id, i) => contractResultPage('w1', id, 1_000 * (i + 1))));

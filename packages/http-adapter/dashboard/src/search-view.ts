@@ -73,7 +73,7 @@ export function startSearch(conn: Connection, onOpen: (refId: string, title: str
         item: (hit, { html, components, sendEvent }) => html`<article class="hit" data-ref=${hit.objectID} data-position=${hit.__position}>
           <div class="hit-main">
             <h3>${components.Highlight({ hit, attribute: 'title' })}</h3>
-            <p class="meta">${String(hit.brand ?? '')} · ${String(hit.search_category ?? '')}</p>
+            <p class="meta">${String(hit.brand ?? '')} · ${String(hit.search_category ?? '')}${variantsNote(hit._variants)}</p>
           </div>
           <div class="hit-side"><span class="price">${price ? formatNumber(hit[price]) : ''}</span>
           <button type="button" class="open" data-ref=${hit.objectID} data-title=${String(hit.title ?? hit.objectID)}
@@ -90,4 +90,9 @@ export function startSearch(conn: Connection, onOpen: (refId: string, title: str
   };
   search.start();
   current = search;
+}
+
+/** A distinct result's variant count (`_variants`, see docs/http-api.md "Variants"), when it has others. */
+function variantsNote(variants: unknown): string {
+  return typeof variants === 'number' && variants > 1 ? ` · ${variants} variants` : '';
 }
