@@ -12,10 +12,10 @@ import { buildWorkload } from '../src/workloads/index.js';
 // answers are known, and totals that agree with the plain scan on a generated one.
 
 const CATALOG: Product[] = [
-  { refId: 'a', title: 'Running shoes for men', brand: 'Nike', search_category: 'Shoes', price: 50, ratings: 4 },
+  { refId: 'a', title: 'Running shoes for men', brand: 'Nike', search_category: 'Shoes', price: 50, ratings: 4, style_id: 's1' },
   { refId: 'b', title: 'Red running shirt', brand: 'Adidas', search_category: 'Shirts', price: '20.5' },
-  { refId: 'c', title: 'Shirtless café poster', brand: 'Nike', search_category: 'Posters', price: 9 },
-  { refId: 'd', title: 'Blue shoe', search_category: 'Shoes', price: 70, ratings: null },
+  { refId: 'c', title: 'Shirtless café poster', brand: 'Nike', search_category: 'Posters', price: 9, style_id: '' },
+  { refId: 'd', title: 'Blue shoe', search_category: 'Shoes', price: 70, ratings: null, style_id: 's1' },
   // Characters COPY's text format escapes, and a title that is not a string.
   { refId: 'tab\there\\back\nline', title: 'Shoe rack ✓ 日本', brand: 'Ikea\tHome', search_category: 'Furniture', price: 'n/a' },
   { refId: 'f', title: 42, brand: 'Nike', price: 15 },
@@ -78,6 +78,14 @@ describe.each(['fts5', 'postgres'] as const)('%s peer', (key) => {
     }));
     // Adidas b; Ikea e; Nike a 50, f 15, c 9; no brand d. Offset 1, three of them.
     expect(sorted).toEqual({ total: 6, ids: ['tab\there\\back\nline', 'a', 'f'] });
+  });
+
+  it('answers one product per style (distinct), the best by the sort, facets over every match', async () => {
+    const out = await adapter.search(request({ q: 'shoe', distinct: true, aggregations: ['search_category'], sort_fields: [{ price: { order: 'asc', type: 'number' } }] }));
+    // a and d share style s1 (a is cheaper); the shoe rack has no style. An empty style is no style.
+    expect(out).toEqual({ total: 2, ids: ['a', 'tab\there\\back\nline'], aggregations: { search_category: [{ key: 'Shoes', doc_count: 2 }, { key: 'Furniture', doc_count: 1 }] } });
+    expect((await adapter.search(request({ q: 'shirt', distinct: true }))).total).toBe(2);
+    expect((await adapter.search(request({ q: 'shoe', distinct: false }))).total).toBe(3);
   });
 
   it('says which requests it does not answer', async () => {

@@ -7,17 +7,17 @@
  * Only the dialect differs (placeholders, the match and rank expressions, list parameters).
  * @module
  */
-import type { Product, SearchOutcome, SearchRequest } from '../types.js';
+import { DISTINCT_FIELD, type Product, type SearchOutcome, type SearchRequest } from '../types.js';
 import { words } from '../workloads/sample.js';
 
-/** The typed columns besides the title: text columns (facets, filters, sorts) and numeric ones. */
-export const TEXT_COLUMNS = ['brand', 'search_category'] as const;
+/** The typed columns besides the title: text columns (facets, filters, sorts, the variants' group) and numeric ones. */
+export const TEXT_COLUMNS = ['brand', 'search_category', DISTINCT_FIELD] as const;
 export const NUMERIC_COLUMNS = ['price', 'ratings'] as const;
 type Column = (typeof TEXT_COLUMNS)[number] | (typeof NUMERIC_COLUMNS)[number];
 const COLUMNS: ReadonlySet<string> = new Set<string>([...TEXT_COLUMNS, ...NUMERIC_COLUMNS]);
 
 /** The request keys these adapters answer; any other key is a request type they do not implement. */
-const ANSWERED = new Set(['website_id', 'client', 'q', 'start', 'size', 'scope', 'aggregations', 'range_fields', 'sort_fields']);
+const ANSWERED = new Set(['website_id', 'client', 'q', 'start', 'size', 'scope', 'aggregations', 'range_fields', 'sort_fields', 'distinct']);
 
 /** One products row: id (the array index), refId, title, then TEXT_COLUMNS and NUMERIC_COLUMNS (null = missing). */
 export type ProductRow = [number, string, string | null, ...(string | number | null)[]];
@@ -117,21 +117,29 @@ export function searchStatement(request: SearchRequest, dialect: SqlDialect): Se
     const [field, { order }] = Object.entries(spec)[0]!;
     return { c: column(field), desc: order === 'desc' };
   });
-  const needed = [...new Set<Column>([...facets, ...ranges, ...sorts.map((s) => s.c)])];
+  const distinct = request.distinct === true;
+  const needed = [...new Set<Column>([...facets, ...ranges, ...sorts.map((s) => s.c), ...(distinct ? [column(DISTINCT_FIELD)] : [])])];
   // Missing values sort last whatever the direction (as the other engines do); ties by insertion order.
   const order = sorts.length > 0
     ? [...sorts.map((s) => `${s.c} ${s.desc ? 'DESC' : 'ASC'} NULLS LAST`), 'id'].join(', ')
     : terms.length > 0 ? `r ${dialect.rankAscending ? 'ASC' : 'DESC'}, id` : 'id';
   const start = request.start ?? 0;
   const size = request.size ?? 20;
+  // `distinct`: one product per group value (the best by the order), products without one each their
+  // own, as the other engines do; facets and ranges still count every match.
+  const group = `NULLIF(${DISTINCT_FIELD}, '')`;
+  const total = distinct ? `count(*) - count(${group}) + count(DISTINCT ${group})` : 'count(*)';
+  const ranked = distinct
+    ? `(SELECT * FROM (SELECT m.*, row_number() OVER (PARTITION BY ${group}, CASE WHEN ${group} IS NULL THEN id END ORDER BY ${order}) AS k FROM m) g WHERE k = 1) d`
+    : 'm';
   const parts = [
     // Typed NULLs in the first branch: PostgreSQL takes a UNION's column types from it.
-    'SELECT 0 AS part, CAST(NULL AS TEXT) AS key, count(*) AS n, CAST(NULL AS DOUBLE PRECISION) AS lo, CAST(NULL AS DOUBLE PRECISION) AS hi FROM m',
+    `SELECT 0 AS part, CAST(NULL AS TEXT) AS key, ${total} AS n, CAST(NULL AS DOUBLE PRECISION) AS lo, CAST(NULL AS DOUBLE PRECISION) AS hi FROM m`,
     ...facets.map((c, k) => `SELECT 1, ${c}, count(*), NULL, ${k} FROM m WHERE ${c} IS NOT NULL GROUP BY ${c}`),
     ...ranges.map((c, k) => `SELECT 2, NULL, ${k}, min(${c}), max(${c}) FROM m`),
     // The page's refIds are read for its rows only, by primary key (as a join, SQLite's planner scanned
     // the products table and probed the page: a full scan per query).
-    `SELECT 3, (SELECT q.ref_id FROM products q WHERE q.id = t.id), t.pos, NULL, NULL FROM (SELECT id, row_number() OVER (ORDER BY ${order}) AS pos FROM m ORDER BY ${order} LIMIT ${dialect.param(params, size)} OFFSET ${dialect.param(params, start)}) t`,
+    `SELECT 3, (SELECT q.ref_id FROM products q WHERE q.id = t.id), t.pos, NULL, NULL FROM (SELECT id, row_number() OVER (ORDER BY ${order}) AS pos FROM ${ranked} ORDER BY ${order} LIMIT ${dialect.param(params, size)} OFFSET ${dialect.param(params, start)}) t`,
   ];
   // A plain text query reads the full-text index alone when it is a table of its own (no join per match).
   const from = match?.alone && where.length === 1 && needed.length === 0
