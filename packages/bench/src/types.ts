@@ -18,10 +18,16 @@ export interface SearchOutcome {
   ids: string[];
   aggregations?: Record<string, { key: string; doc_count: number }[]>;
   ranges?: Record<string, { min: number | null; max: number | null }>;
+  /** Per hierarchy, its tree (request type `hierarchical_facets`). */
+  hierarchies?: Record<string, { value: string; path: string; count: number; children?: unknown[] }[]>;
+  /** Facet-value search hits (request type `facet_search`). */
+  facetHits?: { value: string; count: number }[];
+  /** Per field, the count per band (request type `range_buckets`). */
+  buckets?: Record<string, number[]>;
 }
 
 /** The request types every engine runs, in report order. */
-export const REQUEST_TYPES = ['text', 'text_facets', 'text_scope', 'browse', 'multi_sort', 'distinct'] as const;
+export const REQUEST_TYPES = ['text', 'text_facets', 'text_scope', 'browse', 'multi_sort', 'distinct', 'range_buckets', 'hierarchical_facets', 'facet_search'] as const;
 export type RequestType = (typeof REQUEST_TYPES)[number];
 
 /** Human labels of the request types (report headings). */
@@ -32,6 +38,9 @@ export const REQUEST_LABELS: Record<RequestType, string> = {
   browse: 'browse category, facets, 2 ranges, price sort',
   multi_sort: 'two-key sort, offset 40',
   distinct: 'text, one per style, facets',
+  range_buckets: 'text + price buckets',
+  hierarchical_facets: 'category tree, refined 2 levels',
+  facet_search: 'text + brand value search',
 };
 
 /**

@@ -61,6 +61,8 @@ export function demoWebsite(identity: DemoIdentity): WebsiteConfig {
       cors: { origins: ['*'] },
       // The generated variants share style_id: the search page shows one result per style.
       distinct: { field: 'style_id' },
+      // The generated products' category paths (department > group > leaf): the search page's category menu.
+      hierarchies: { categories: { field: 'categories' } },
     },
   };
 }

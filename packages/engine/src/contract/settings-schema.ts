@@ -7,7 +7,7 @@
  * @module
  */
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
-import { CLICK_RANKING_LIMITS, MAX_AD_SET_VERSION, MAX_DECIMAL, MAX_RERANK_WEIGHT, MAX_RETENTION_DAYS, MAX_TYPO_WORD_SIZE, RELEVANCE_LIMITS, RULE_LIMITS, SETTINGS_LIMITS, SUGGESTION_LIMITS } from './limits.js';
+import { CLICK_RANKING_LIMITS, HIERARCHY_LIMITS, MAX_AD_SET_VERSION, MAX_DECIMAL, MAX_RERANK_WEIGHT, MAX_RETENTION_DAYS, MAX_TYPO_WORD_SIZE, RELEVANCE_LIMITS, RULE_LIMITS, SETTINGS_LIMITS, SUGGESTION_LIMITS } from './limits.js';
 import { ScopeConditionSchema } from './scope-schema.js';
 
 /** The types `settings.fields` can pin a field to (catalog/field-types.ts says what fits each). */
@@ -236,6 +236,20 @@ const DistinctSchema = Type.Union([
 /** `settings.distinct` when it names a field (the `false` form excluded). */
 export type DistinctSettings = Exclude<Static<typeof DistinctSchema>, false>;
 
+const HierarchySchema = Type.Union([
+  closed({
+    field: name({ description: 'The field holding the path: one string of levels joined by `separator`, or (without separator) an array of levels, root first.' }),
+    separator: opt(Type.String({ minLength: 1, maxLength: HIERARCHY_LIMITS.separatorLength, pattern: '\\S', description: 'Between the levels of the field\'s path string, e.g. " > ".' })),
+  }),
+  closed({ fields: names({ minItems: 1, maxItems: HIERARCHY_LIMITS.levels, uniqueItems: true, description: 'One field per level, root first; each holds that level\'s own value.' }) }),
+]);
+
+/**
+ * One hierarchy of `settings.hierarchies` (docs/http-api.md, "Hierarchical facets"): a path string
+ * split by `separator`, one field per level (`fields`), or an array of levels (`field` alone).
+ */
+export type HierarchySetting = Static<typeof HierarchySchema>;
+
 /** The settings of one website; every key optional. */
 export const WebsiteSettingsSchema = closed({
   personalization: opt(PersonalizationSchema),
@@ -259,6 +273,11 @@ export const WebsiteSettingsSchema = closed({
       + 'never changes kind (docs/http-api.md, "Pinned field types"). Fields not listed keep the inferred kind.',
   })),
   distinct: opt(DistinctSchema),
+  hierarchies: opt(dict(HierarchySchema, {
+    maxProperties: HIERARCHY_LIMITS.hierarchies,
+    description: 'Category trees by name: {field, separator} (one path string), {fields: [per level]} or {field} (an array of levels). '
+      + 'A search names one in hierarchical_facets and in scope (paths written "A > B"); docs/http-api.md, "Hierarchical facets".',
+  })),
   retailBoost: opt(Type.Object({ collections: opt(Type.Array(RetailBoostCollectionSchema, { maxItems: SETTINGS_LIMITS.collections })) })),
   cors: opt(Type.Object({
     origins: opt(Type.Array(Type.String({ format: 'web-origin' }), { maxItems: SETTINGS_LIMITS.corsOrigins, description: '"*" or origins (https://shop.example).' })),

@@ -8,13 +8,17 @@ import type { Dictionary } from '../catalog/columns/dictionary.js';
 import { keyOrder, type KeyOrder } from '../catalog/columns/text-column-lookups.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { WebsiteSettings } from '../config.js';
-import type { FacetBucket, NumericRange, RangeBucket, SearchPayload, SearchRequest } from '../types.js';
+import type { FacetBucket, NumericRange, RangeBucket, ScopeConditions, SearchPayload, SearchRequest } from '../types.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
-import type { PartialResult } from './run-partial.js';
-import { PROXIMITY_WINDOW, type PlanExtras, type SearchPlan } from './search-plan.js';
+import { PROXIMITY_WINDOW, type PartialResult, type PlanExtras, type SearchPlan } from './search-plan.js';
 import { proximityBonuses } from './proximity.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
-import { addDocToFacetCounts, addDocToRange, pinsInResults, placePins } from './merchandising.js';
+import { addDocToColumnCounts, addDocToRange, pinsInResults, placePins } from './merchandising.js';
+import { countColumns } from './run-partial.js';
+import { facetHits } from './facet-search.js';
+import { hierarchyPayload, refinedPaths } from './hierarchical-facets.js';
+import { hierarchyOf } from '../catalog/columns/hierarchy-column.js';
+import { resolveRelevance } from './relevance-settings.js';
 import { addDocToBuckets, bucketsPayload, mergedBucketCounts } from './range-buckets.js';
 import { addGroupPairs, groupReader, mergeGroups, mergeRepresentatives, type GroupOf, type MergedGroups } from './distinct.js';
 
@@ -138,10 +142,10 @@ function variantsOf(grouped: { groupOf: GroupOf; merged: MergedGroups }, doc: nu
   return g < 0 ? 1 : Math.max(1, grouped.merged.countOf(g));
 }
 
-/** Merges range results into the payload. */
+/** Merges range results into the payload (`forcedScope`: a search key's, see hierarchical-facets.ts). */
 export function assemblePayload(
   state: CatalogState, plan: SearchPlan, extras: PlanExtras, partials: readonly PartialResult[],
-  request: SearchRequest, settings: WebsiteSettings | undefined,
+  request: SearchRequest, settings: WebsiteSettings | undefined, forcedScope?: ScopeConditions,
 ): SearchPayload {
   const { index } = state;
   let total = 0;
@@ -179,6 +183,21 @@ export function assemblePayload(
   // (docs/decisions/0039-variants.md).
   const pinCounts = (doc: number): boolean => !grouped || !plan.distinct!.groupFacets || grouped.joined.has(doc) || grouped.groupOf(doc) < 0;
   const payload: SearchPayload = { result, total_results: total, suggestions: {}, redirects: {} };
+  const columns = countColumns(index, plan);
+  /** The counts per code of aggregation `i` (a count column of the plan): the ranges' sums and the pinned products'. */
+  const merged = (i: number): Uint32Array => {
+    let counts = partials[0].facetCounts[i];
+    if (partials.length > 1) {
+      counts = new Uint32Array(partials[0].facetCounts[i].length);
+      for (const p of partials) for (let c = 0; c < counts.length; c++) counts[c] += p.facetCounts[i][c];
+    }
+    const column = columns[i];
+    if (!column) return counts;
+    if (plan.distinct?.groupFacets) addGroupPairs(partials.map((p) => p.groupPairs?.facets[i]), counts);
+    for (const doc of pins.extra) if (pinCounts(doc)) addDocToColumnCounts(column, doc, counts);
+    for (const miss of pins.nearMiss) if (miss.aggregations.includes(i) && pinCounts(miss.doc)) addDocToColumnCounts(column, miss.doc, counts);
+    return counts;
+  };
   if (request.aggregations) {
     const wholeCatalog = !plan.matchNothing && plan.words.length === 0 && plan.conditions.length === 0 && !plan.disjunctive?.length && plan.merch === undefined
       && !plan.distinct?.groupFacets;
@@ -187,18 +206,7 @@ export function assemblePayload(
     request.aggregations.forEach((name, i) => {
       const fid = plan.aggregationFields[i];
       if (fid < 0) { aggregations.push([name, []]); return; }
-      const merged = (): Uint32Array => {
-        let counts = partials[0].facetCounts[i];
-        if (partials.length > 1) {
-          counts = new Uint32Array(partials[0].facetCounts[i].length);
-          for (const p of partials) for (let c = 0; c < counts.length; c++) counts[c] += p.facetCounts[i][c];
-        }
-        if (plan.distinct?.groupFacets) addGroupPairs(partials.map((p) => p.groupPairs?.facets[i]), counts);
-        for (const doc of pins.extra) if (pinCounts(doc)) addDocToFacetCounts(index, fid, doc, counts);
-        for (const miss of pins.nearMiss) if (miss.aggregations.includes(i) && pinCounts(miss.doc)) addDocToFacetCounts(index, fid, miss.doc, counts);
-        return counts;
-      };
-      const compute = () => facetBuckets(merged(), state.dictionaries[fid], keyOrder(state, fid));
+      const compute = () => facetBuckets(merged(i), state.dictionaries[fid], keyOrder(state, fid));
       aggregations.push([name, wholeCatalog ? cachedWholeCatalogBuckets(state, fid, compute) : compute()]);
     });
     // fromEntries defines own properties: a field named "__proto__" stays a key of the answer.
@@ -229,6 +237,19 @@ export function assemblePayload(
       return [name, bucketsPayload(b.bounds, counts)];
     });
     payload.range_buckets = Object.fromEntries(buckets);
+  }
+  if (request.facet_search) {
+    // The facet search's counts follow the request's aggregations (search-plan.ts).
+    const i = request.aggregations?.length ?? 0;
+    const fid = plan.aggregationFields[i]!;
+    const { q, size } = request.facet_search;
+    payload.facet_hits = fid < 0 ? [] : facetHits(state, fid, merged(i), q, size, resolveRelevance(settings).typoTolerance);
+  }
+  if (request.hierarchical_facets) {
+    const hierarchies = settings?.hierarchies ?? {};
+    payload.hierarchical_aggregations = Object.fromEntries(request.hierarchical_facets.map((name, h) => [
+      name, hierarchyPayload(hierarchyOf(state, hierarchies[name]!), merged(plan.aggregationFields.length + h), refinedPaths(request.scope?.[name], forcedScope?.[name])),
+    ]));
   }
   if (extras.correctedQuery !== undefined) payload.suggestions.corrected_query = extras.correctedQuery;
   if (extras.droppedWords !== undefined && extras.droppedWords.length > 0) payload.suggestions.dropped_words = extras.droppedWords;

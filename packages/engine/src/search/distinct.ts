@@ -386,7 +386,14 @@ export function mergeRepresentatives(ranked: ArrayLike<number>, groupOf: GroupOf
 
 /** The values of text field `fid` a doc has (its dictionary codes), as {@link ValuesOf}. */
 export function textValuesOf(index: CatalogIndex, fid: number): ValuesOf {
-  const column = index.fields[fid].text!;
+  return columnValuesOf(index.fields[fid].text!);
+}
+
+/**
+ * The codes of a count column a doc has, as {@link ValuesOf}: a field's text column, or a hierarchy's
+ * node column (multi-valued: every prefix of the doc's paths, so a group counts once per node).
+ */
+export function columnValuesOf(column: TextColumn): ValuesOf {
   if (column.single) {
     const single = column.single;
     return (d, visit) => { if (single[d] >= 0) visit(single[d]); };
@@ -412,7 +419,7 @@ export function bucketValuesOf(index: CatalogIndex, b: PlanBuckets): ValuesOf {
  * inside [lo, hi) and returns the pairs of the others (see {@link countGroupValues}).
  */
 export function countGroupFacets(
-  index: CatalogIndex, plan: { distinct?: PlanDistinct; aggregationFields: number[]; rangeBuckets: PlanBuckets[] }, lo: number, hi: number,
+  index: CatalogIndex, plan: { distinct?: PlanDistinct; rangeBuckets: PlanBuckets[] }, columns: readonly (TextColumn | undefined)[], lo: number, hi: number,
   hits: Int32Array, hitCount: number, nearMisses: readonly number[][], facetCounts: Uint32Array[], bucketCounts: Uint32Array[],
 ): { facets: Int32Array[]; buckets: Int32Array[] } {
   const distinct = plan.distinct!;
@@ -433,7 +440,7 @@ export function countGroupFacets(
     countGroupValues(docs, length, groupOf, groups, valuesOf, counts, isLocal, pairs);
     return Int32Array.from(pairs ?? []);
   };
-  const facets = plan.aggregationFields.map((fid, a) => (fid < 0 ? new Int32Array(0) : count(a, textValuesOf(index, fid), facetCounts[a])));
+  const facets = columns.map((column, a) => (column === undefined ? new Int32Array(0) : count(a, columnValuesOf(column), facetCounts[a])));
   const buckets = plan.rangeBuckets.map((b, i) => (b.field < 0 ? new Int32Array(0) : count(b.nearMissAggregation, bucketValuesOf(index, b), bucketCounts[i])));
   return { facets, buckets };
 }

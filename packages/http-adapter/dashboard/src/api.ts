@@ -9,6 +9,8 @@ export interface SiteConfig {
   client: string;
   facets: string[];
   numericFields: string[];
+  /** The website's hierarchies (`settings.hierarchies`): a hierarchical menu each. */
+  hierarchies: string[];
   /** The product fields an item is shown by (the website's field roles). */
   displayFields: { title: string; price: string; image: string };
   searchKey?: string;
