@@ -17,7 +17,7 @@ type Column = (typeof TEXT_COLUMNS)[number] | (typeof NUMERIC_COLUMNS)[number];
 const COLUMNS: ReadonlySet<string> = new Set<string>([...TEXT_COLUMNS, ...NUMERIC_COLUMNS]);
 
 /** The request keys these adapters answer; any other key is a request type they do not implement. */
-const ANSWERED = new Set(['website_id', 'client', 'q', 'start', 'size', 'scope', 'aggregations', 'range_fields', 'sort_fields', 'distinct']);
+const ANSWERED = new Set(['website_id', 'client', 'q', 'start', 'size', 'scope', 'aggregations', 'range_fields', 'sort_fields', 'distinct', 'range_buckets']);
 
 /** One products row: id (the array index), refId, title, then TEXT_COLUMNS and NUMERIC_COLUMNS (null = missing). */
 export type ProductRow = [number, string, string | null, ...(string | number | null)[]];
@@ -86,7 +86,8 @@ export function assertAnswerable(request: SearchRequest): void {
 /**
  * The one statement answering `request`. Its rows (part, key, n, lo, hi): part 0 the total (n); part 1
  * a facet value (key) and its count (n) of aggregations[hi]; part 2 min (lo) and max (hi) of
- * range_fields[n]; part 3 a page row (key = refId, n = its position).
+ * range_fields[n]; part 3 a page row (key = refId, n = its position); part 4 the count (lo) of band n
+ * of range_buckets' field hi.
  */
 export function searchStatement(request: SearchRequest, dialect: SqlDialect): SearchStatement {
   assertAnswerable(request);
@@ -117,8 +118,9 @@ export function searchStatement(request: SearchRequest, dialect: SqlDialect): Se
     const [field, { order }] = Object.entries(spec)[0]!;
     return { c: column(field), desc: order === 'desc' };
   });
+  const buckets = Object.entries(request.range_buckets ?? {}).map(([field, bounds]) => [column(field), bounds] as const);
   const distinct = request.distinct === true;
-  const needed = [...new Set<Column>([...facets, ...ranges, ...sorts.map((s) => s.c), ...(distinct ? [column(DISTINCT_FIELD)] : [])])];
+  const needed = [...new Set<Column>([...facets, ...ranges, ...sorts.map((s) => s.c), ...buckets.map(([c]) => c), ...(distinct ? [column(DISTINCT_FIELD)] : [])])];
   // Missing values sort last whatever the direction (as the other engines do); ties by insertion order.
   const order = sorts.length > 0
     ? [...sorts.map((s) => `${s.c} ${s.desc ? 'DESC' : 'ASC'} NULLS LAST`), 'id'].join(', ')
@@ -137,6 +139,8 @@ export function searchStatement(request: SearchRequest, dialect: SqlDialect): Se
     `SELECT 0 AS part, CAST(NULL AS TEXT) AS key, ${total} AS n, CAST(NULL AS DOUBLE PRECISION) AS lo, CAST(NULL AS DOUBLE PRECISION) AS hi FROM m`,
     ...facets.map((c, k) => `SELECT 1, ${c}, count(*), NULL, ${k} FROM m WHERE ${c} IS NOT NULL GROUP BY ${c}`),
     ...ranges.map((c, k) => `SELECT 2, NULL, ${k}, min(${c}), max(${c}) FROM m`),
+    // A band's index is the number of bounds at or below the value (values without one are not counted).
+    ...buckets.map(([c, bounds], k) => `SELECT 4, NULL, b, count(*), ${k} FROM (SELECT CASE ${bounds.map((b, i) => `WHEN ${c} < ${dialect.param(params, b)} THEN ${i}`).join(' ')} ELSE ${bounds.length} END AS b FROM m WHERE ${c} IS NOT NULL) x GROUP BY b`),
     // The page's refIds are read for its rows only, by primary key (as a join, SQLite's planner scanned
     // the products table and probed the page: a full scan per query).
     `SELECT 3, (SELECT q.ref_id FROM products q WHERE q.id = t.id), t.pos, NULL, NULL FROM (SELECT id, row_number() OVER (ORDER BY ${order}) AS pos FROM ${ranked} ORDER BY ${order} LIMIT ${dialect.param(params, size)} OFFSET ${dialect.param(params, start)}) t`,
@@ -166,16 +170,20 @@ export function readOutcome(request: SearchRequest, rows: readonly SearchRow[]):
   const page: [number, string][] = [];
   const counts = facets.map(() => [] as { key: string; doc_count: number }[]);
   if (ranges.length) outcome.ranges = Object.fromEntries(ranges.map((f) => [f, { min: null, max: null }]));
+  const bucketFields = Object.entries(request.range_buckets ?? {});
+  const buckets = bucketFields.map(([, bounds]) => new Array<number>(bounds.length + 1).fill(0));
   for (const row of rows) {
     const part = Number(row.part);
     if (part === 0) outcome.total = Number(row.n);
     else if (part === 1) counts[Number(row.hi)]!.push({ key: row.key!, doc_count: Number(row.n) });
     else if (part === 2) outcome.ranges![ranges[Number(row.n)]!] = { min: row.lo === null ? null : Number(row.lo), max: row.hi === null ? null : Number(row.hi) };
+    else if (part === 4) buckets[Number(row.hi)]![Number(row.n)] = Number(row.lo);
     else page.push([Number(row.n), row.key!]);
   }
   if (facets.length) {
     outcome.aggregations = Object.fromEntries(facets.map((f, k) => [f, counts[k]!.sort((a, b) => b.doc_count - a.doc_count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))]));
   }
+  if (bucketFields.length) outcome.buckets = Object.fromEntries(bucketFields.map(([f], k) => [f, buckets[k]!]));
   outcome.ids = page.sort((a, b) => a[0] - b[0]).map(([, id]) => id);
   return outcome;
 }
