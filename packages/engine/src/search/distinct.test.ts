@@ -129,3 +129,29 @@ describe('selectGroups', () => {
     ), { numRuns: 500 });
   });
 });
+
+describe('distinct with hierarchical facets and facet search', () => {
+  // Style A's three variants sit in Clothing > Tees, B's two in Clothing > Knits, the loose scarf in Clothing.
+  const tree: Product[] = products.map((p) => ({
+    ...p, cat: p.style_id === 'A' ? ['Clothing', 'Tees'] : p.style_id === 'B' ? ['Clothing', 'Knits'] : ['Clothing'],
+  }));
+  const both = (facetCounts: 'products' | 'groups'): WebsiteSettings => ({ ...settings(facetCounts), hierarchies: { cat: { field: 'cat' } } });
+
+  it('counts a group once per node and per value with facetCounts "groups", every product with "products"', async () => {
+    const c = new Catalog();
+    await c.upsert(tree);
+    const ask = request({ hierarchical_facets: ['cat'], scope: { cat: ['Clothing'] }, facet_search: { field: 'color', q: 're' } });
+    const groups = await executeSearch(c, ask, { settings: both('groups') });
+    // Groups: A, B, the scarf, the "" product: four in Clothing; one per style in its own node.
+    expect(groups.hierarchical_aggregations!.cat).toEqual([{ value: 'Clothing', path: 'Clothing', count: 4, children: [
+      { value: 'Knits', path: 'Clothing > Knits', count: 1 }, { value: 'Tees', path: 'Clothing > Tees', count: 1 },
+    ] }]);
+    // Red: style A, style B and the scarf (three groups), whatever the number of red variants.
+    expect(groups.facet_hits).toEqual([{ value: 'red', count: 3, highlighted: '<em>re</em>d' }]);
+    const items = await executeSearch(c, ask, { settings: both('products') });
+    expect(items.hierarchical_aggregations!.cat).toEqual([{ value: 'Clothing', path: 'Clothing', count: 7, children: [
+      { value: 'Tees', path: 'Clothing > Tees', count: 3 }, { value: 'Knits', path: 'Clothing > Knits', count: 2 },
+    ] }]);
+    expect(items.facet_hits).toEqual([{ value: 'red', count: 4, highlighted: '<em>re</em>d' }]);
+  });
+});
