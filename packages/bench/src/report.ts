@@ -21,13 +21,19 @@ real Flipkart catalog) and the same deterministic queries, written as request bo
 spec: plain text; text + facets (brand, category) + price min/max; the same + a brand and price scope;
 a category browse with brand facets, two ranges and a price sort; a two-key sort (brand, then price)
 at offset 40. Each adapter does what a user of that library would write to serve the request (see
-\`packages/bench/src/peers/\`). Latencies are per request, one at a time, after a short warm-up:
-**median / p99 in ms**; a query type stops early when it exceeds its time budget (the number of
-queries timed is shown). Memory is heap + array buffers retained after the build, measured against
-the process before loading the data (products the engine keeps count; every engine keeps them).
+\`packages/bench/src/peers/\`). The native engines a Node team would pick instead of a library run
+the same way: SQLite FTS5 inside the engine's process (better-sqlite3, a database file in a temporary
+directory), PostgreSQL full-text search on the machine's server (a database of its own per run, dropped
+after it), so its figures include a local round trip and the server's work on the same two cores; their
+memory column adds the database's files on disk, which the ratios count as their memory. Latencies
+are per request, one at a time, after a short warm-up: **median / p99 in ms**; a query type stops
+early when it exceeds its time budget (the number of queries timed is shown). Memory is heap + array
+buffers retained after the build, measured against the process before loading the data (products the
+engine keeps count; every library keeps them).
 Totals of a sample of queries are checked against the plain scan: differences come from tokenisation
 (aisle also matches prefixes of the last word, tolerates typos and searches brand and category as
-well as the title; Orama and itemsjs stem), all-zero agreement would mean a broken adapter.
+well as the title; Orama and itemsjs stem; SQLite FTS5 and PostgreSQL stem, match the last word as a
+prefix and search brand and category, as aisle does), all-zero agreement would mean a broken adapter.
 
 **Reading the figures.** The machine is a small shared virtual machine (2 cores, other work running):
 absolute figures move between runs, so compare **ratios within one run**, not figures across runs.
@@ -84,7 +90,7 @@ export function peerSection(c: PeerComparison): string {
       if (!l) return r.errors[t] ? `error: ${r.errors[t]!.slice(0, 60)}` : '–';
       return `${ms(l.median)} / ${ms(l.p99)}${l.n < c.queriesPerType ? ` (n=${l.n})` : ''}`;
     });
-    lines.push(`| ${r.name} | ${r.products.toLocaleString('en-US')} | ${(r.buildMs / 1000).toFixed(2)} | ${mb(r.memoryBytes)} | ${cells.join(' | ')} |`);
+    lines.push(`| ${r.name} | ${r.products.toLocaleString('en-US')} | ${(r.buildMs / 1000).toFixed(2)} | ${mb(r.memoryBytes)}${r.storageBytes === undefined ? '' : ` (+ ${mb(r.storageBytes)} on disk)`} | ${cells.join(' | ')} |`);
   }
   for (const f of c.failures) lines.push(`| ${f.engine} | – | failed: ${f.error.replace(/\|/g, '/').slice(0, 120)} | | | | | | |`);
   lines.push('');
@@ -97,13 +103,13 @@ export function peerSection(c: PeerComparison): string {
   }
   const aisle = c.results.find((r) => r.engine === 'aisle');
   if (aisle) {
-    lines.push('Ratios peer / aisle (medians; build time; memory):', '');
+    lines.push('Ratios peer / aisle (medians; build time; memory, with a database\'s files counted as its memory):', '');
     const h = ['engine', 'build', 'memory', ...REQUEST_TYPES.map((t) => REQUEST_LABELS[t])];
     lines.push(`| ${h.join(' | ')} |`, `|${h.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`);
     for (const r of c.results) {
       if (r === aisle) continue;
       const cells = REQUEST_TYPES.map((t) => ratio(r.latency[t]?.median, aisle.latency[t]?.median));
-      lines.push(`| ${r.name} | ${ratio(r.buildMs, aisle.buildMs)} | ${ratio(r.memoryBytes, aisle.memoryBytes)} | ${cells.join(' | ')} |`);
+      lines.push(`| ${r.name} | ${ratio(r.buildMs, aisle.buildMs)} | ${ratio(r.memoryBytes + (r.storageBytes ?? 0), aisle.memoryBytes)} | ${cells.join(' | ')} |`);
     }
     lines.push('');
   } else {

@@ -32,6 +32,8 @@ export interface PeerRunResult {
   buildMs: number;
   memoryBytes: number;
   rssBytes: number;
+  /** A database engine's files after the build (its memory is the server's or the OS cache's, not this heap). */
+  storageBytes?: number;
   latency: Partial<Record<RequestType, LatencySummary>>;
   totals: Partial<Record<RequestType, number[]>>;
   errors: Partial<Record<RequestType, string>>;
@@ -47,9 +49,10 @@ async function run(input: PeerRunInput): Promise<PeerRunResult> {
   const buildMs = performance.now() - t0;
   products = [];
   const memoryBytes = (await retainedBytes()) - before;
+  const storageBytes = await adapter.storageBytes?.();
   const result: PeerRunResult = {
     engine: input.engine, name: adapter.name, products: count, buildMs, memoryBytes,
-    rssBytes: process.memoryUsage().rss, latency: {}, totals: {}, errors: {},
+    rssBytes: process.memoryUsage().rss, ...(storageBytes === undefined ? {} : { storageBytes }), latency: {}, totals: {}, errors: {},
   };
   for (const type of REQUEST_TYPES) {
     const queries = input.workload[type].slice(0, input.maxQueries);
