@@ -37,4 +37,15 @@ describe('VisualSimilarity', () => {
     expect(visual.byStyle('S0', 700).some((g) => products.find((p) => p.refId === items.name(g.item))!.style_id === 'S0')).toBe(false);
     expect(visual.byStyle('nope', 10)).toEqual([]);
   });
+
+  it('answers nothing for an item interned after the index was built (row look-up by item id)', () => {
+    const products: Product[] = [{ refId: 'a', image_vector: [1, 0] }, { refId: 'b', image_vector: [0.9, 0.1] }];
+    const items = new Interner();
+    const visual = new VisualSimilarity(catalogOf(products), items);
+    expect(visual.byProduct(items.intern('a'), 5).map((g) => items.name(g.item))).toEqual(['b']);
+    for (let i = 0; i < 100; i++) items.intern(`later-${i}`);
+    expect(visual.byProduct(items.intern('later-99'), 5)).toEqual([]);
+    expect(visual.styleOfItem(items.intern('later-99'))).toBeUndefined();
+    expect(visual.byProduct(-1, 5)).toEqual([]);
+  });
 });
