@@ -14,7 +14,7 @@
  * Each kind runs `--repeat` times (default 7; the rebuilds, the delete after them and the merge once) on the same catalog, one
  * after the other.
  *
- *   node --import tsx packages/bench/src/catalog-change-visibility.ts [products] [--repeat=N] [--json] [--data-dir | --engine] [--memory-only] [--heap-snapshots=<dir>]
+ *   node --import tsx packages/bench/src/catalog-change-visibility.ts [products] [--repeat=N] [--json] [--data-dir | --engine] [--memory-only] [--heap-snapshots=<dir>] [--stall-windows=<file>]
  *
  * Without `--data-dir` the changes go to a bare `Catalog` (memory only). With it they go through an
  * engine with a data directory (a temporary one), as `aisle serve` runs: `upsertProducts`,
@@ -30,14 +30,14 @@
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { generateCatalog } from '@aisle/engine/demo';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { writeHeapSnapshot } from 'node:v8';
 import { join } from 'node:path';
 import { Catalog, executeSearch, validateSearchRequest } from '@aisle/engine/internal';
 import { createEngine, type Product, type SearchRequest } from '@aisle/engine';
 import { BENCH_WEBSITE } from './peers/aisle.js';
-import { watchEventLoopStalls } from './event-loop-stalls.js';
+import { watchEventLoopStalls, type StallWindow } from './event-loop-stalls.js';
 import { waitForIdle } from './ab/idle.js';
 
 const count = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 100_000);
@@ -101,6 +101,13 @@ async function engineTarget(): Promise<Target> {
   };
 }
 
+/**
+ * `--stall-windows=<file>`: the event-loop stalls of 50 ms or more during the measured changes, written
+ * as JSON (µs of `process.hrtime`), to look up in a `--cpu-prof` profile what held the loop.
+ */
+const stallFile = process.argv.find((a) => a.startsWith('--stall-windows='))?.slice('--stall-windows='.length);
+const stallWindows: StallWindow[] | undefined = stallFile ? [] : undefined;
+
 /** Heap + array buffers after a full collection (MB; NaN without `--expose-gc`). */
 function retainedMb(): number {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -118,7 +125,7 @@ const search = (q: string, scope?: Record<string, string[]>) => target.search(q,
 async function measure(change: () => Promise<unknown>, visible: () => Promise<boolean>): Promise<Sample> {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
-  const stalls = watchEventLoopStalls();
+  const stalls = watchEventLoopStalls(stallWindows);
   const cpu = process.cpuUsage();
   const t0 = performance.now();
   await change();
@@ -246,4 +253,5 @@ const afterStreamMb = retainedMb();
 if (snapshotDir) log(`heap snapshot: ${writeHeapSnapshot(join(snapshotDir, 'after-stream.heapsnapshot'))}`);
 log(`heap + array buffers: ${f(afterBuildMb)} MB after the build, ${f(afterStreamMb)} MB after a stream of ${STREAM} changes (${f(streamMs)} ms for the stream; measured once the process was idle, ${f((performance.now() - settleStart) / 1000)} s after it)`);
 await target.close();
+if (stallFile) writeFileSync(stallFile, JSON.stringify(stallWindows));
 if (asJson) console.log(JSON.stringify({ products: count, dataDir: withDataDir, rows, afterBuildMb, afterStreamMb }));

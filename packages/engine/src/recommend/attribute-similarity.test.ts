@@ -124,11 +124,13 @@ describe('WeightTable (feature weights stored as codes)', () => {
     expect(table.size).toBe(WeightTable.capacity);
   });
 
-  it('scores with the exact weights of category path levels (codes lose nothing)', () => {
+  // More than 256 distinct weights (paths of 1..40 levels) take two-byte codes; the scores stay exact.
+  it.each([['one-byte codes', 0], ['two-byte codes', 40]])('scores with the exact weights of category path levels (%s)', (_, deepPaths) => {
     const products: Product[] = [
       { refId: 'a', title: 'x', category: ['Home', 'Kitchen', 'Mugs', 'Tall'], brand: 'Acme' },
       { refId: 'b', title: 'y', category: ['Home', 'Kitchen', 'Mugs'], brand: 'Acme' },
       { refId: 'c', title: 'z', category: ['Garden'], brand: 'Other' },
+      ...Array.from({ length: deepPaths as number }, (_, n) => ({ refId: `deep${n}`, title: 'q', category: Array.from({ length: n + 1 }, (_, i) => `d${n}-${i}`), brand: `B${n}` })),
     ];
     const items = new Interner();
     const attributes = new AttributeSimilarity(new MapCatalog(products), items);

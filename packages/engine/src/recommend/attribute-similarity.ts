@@ -188,11 +188,11 @@ export interface AttributeIndex {
   readonly featStart: Int32Array;
   readonly featIds: Int32Array;
   /** Weight of each feature entry, as a code into {@link weights} (see {@link WeightTable}). */
-  readonly featWeights: Uint16Array;
+  readonly featWeights: WeightCodes;
   /** Rows of feature f with their weight code: postRows/postWeights[postStart[f] .. postStart[f+1]). */
   readonly postStart: Int32Array;
   readonly postRows: Int32Array;
-  readonly postWeights: Uint16Array;
+  readonly postWeights: WeightCodes;
   /** The weight of each code (a view of the table as it was when the index was built). */
   readonly weights: Float32Array;
   readonly idf: Float32Array;
@@ -208,10 +208,10 @@ export interface AttributeIndex {
 }
 
 /**
- * The distinct feature weights met, each stored once: an index keeps a 2-byte code per feature entry
- * (twice: rows and postings) instead of a 4-byte float. Weights come from few values (the documented
- * weights and the category path levels' fractions), so at 1M products this saves ~43 MB and every
- * score stays exact. Codes are kept across rebuilds (rows of unchanged products are copied with their
+ * The distinct feature weights met, each stored once: an index keeps a code per feature entry (twice:
+ * rows and postings) of one byte while the table holds at most 256 weights, else two, instead of a
+ * 4-byte float. Weights come from few values (the documented weights and the category path levels'
+ * fractions), so at 1M products this saves ~64 MB and every score stays exact. Codes are kept across rebuilds (rows of unchanged products are copied with their
  * codes); the table only grows. Past {@link WeightTable.capacity} distinct weights (category paths of
  * hundreds of levels), a new weight takes the code of the nearest weight already met.
  */
@@ -253,6 +253,9 @@ export class WeightTable {
     return best;
   }
 }
+
+/** Weight codes of an index: one byte each while the table holds at most 256 weights, else two. */
+export type WeightCodes = Uint8Array | Uint16Array;
 
 /** Steps between two yields of a build (a few hundred products). */
 const CHUNK = 64;
@@ -425,7 +428,10 @@ export class AttributeSimilarity {
     }
     const features = featureIds.size;
     const featIds = ids.trimmed();
-    const featWeights = weights.trimmed();
+    // One byte a code while the table holds at most 256 weights (the documented weights and short
+    // category paths: every catalog measured so far), else two.
+    const wide = weights.trimmed();
+    const featWeights: WeightCodes = weightTable.size <= 256 ? Uint8Array.from(wide) : wide;
     yield;
     const rowOf = new Int32Array(this.items.size).fill(-1);
     for (let r = 0; r < rows; r++) rowOf[rowItem[r]!] = r;
@@ -435,7 +441,7 @@ export class AttributeSimilarity {
     for (let f = 0; f < features; f++) postStart[f + 1] = postStart[f]! + (df[f] ?? 0);
     const fill = postStart.slice(0, features);
     const postRows = new Int32Array(featIds.length);
-    const postWeights = new Uint16Array(featIds.length);
+    const postWeights: WeightCodes = featWeights instanceof Uint8Array ? new Uint8Array(featIds.length) : new Uint16Array(featIds.length);
     for (let r = 0; r < rows; r++) {
       if (r % (CHUNK * 8) === CHUNK * 8 - 1) yield;
       for (let k = featStart[r]!; k < featStart[r + 1]!; k++) {
