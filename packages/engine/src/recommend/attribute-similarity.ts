@@ -431,7 +431,12 @@ export class AttributeSimilarity {
     // One byte a code while the table holds at most 256 weights (the documented weights and short
     // category paths: every catalog measured so far), else two.
     const wide = weights.trimmed();
-    const featWeights: WeightCodes = weightTable.size <= 256 ? Uint8Array.from(wide) : wide;
+    let featWeights: WeightCodes = wide;
+    if (weightTable.size <= 256) {
+      // `set` converts in one native copy (`Uint8Array.from` iterates element by element).
+      featWeights = new Uint8Array(wide.length);
+      featWeights.set(wide);
+    }
     yield;
     const rowOf = new Int32Array(this.items.size).fill(-1);
     for (let r = 0; r < rows; r++) rowOf[rowItem[r]!] = r;

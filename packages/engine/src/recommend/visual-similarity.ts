@@ -308,8 +308,11 @@ export class VisualSimilarity {
     const oldRowOf = yield* rowsByRevision(previous?.rowRevisions);
     // Per row: its old row (-1: new), and for new rows the normalised vector, item and style, packed
     // into the matrix once the row count is known.
-    const oldRows: number[] = [];
-    const revisionList: number[] = [];
+    // Typed arrays sized for every product (the rows with a vector fill their start): JS arrays of a
+    // million numbers were collected after every rebuild.
+    const oldRows = new Int32Array(products.length);
+    const revisionList = new Float64Array(products.length);
+    let rows = 0;
     const fresh = new Map<number, { vector: Float32Array; item: number; style: number }>();
     for (let i = 0; i < products.length; i++) {
       if (i % (CHUNK * 4) === CHUNK * 4 - 1) yield;
@@ -318,8 +321,8 @@ export class VisualSimilarity {
       if (old !== undefined) {
         if (dim === 0) dim = previous!.dim;
         if (previous!.dim !== dim) continue;
-        oldRows.push(old);
-        revisionList.push(revision);
+        oldRows[rows] = old;
+        revisionList[rows++] = revision;
         continue;
       }
       const p = products.get(i);
@@ -332,15 +335,14 @@ export class VisualSimilarity {
       const vector = new Float32Array(dim);
       for (let d = 0; d < dim; d++) vector[d] = v[d]! / n;
       const style = styleOf(p.style_id);
-      fresh.set(oldRows.length, { vector, item: this.items.intern(p.refId), style: style === undefined ? -1 : this.styles.intern(style) });
-      oldRows.push(-1);
-      revisionList.push(revision);
+      fresh.set(rows, { vector, item: this.items.intern(p.refId), style: style === undefined ? -1 : this.styles.intern(style) });
+      oldRows[rows] = -1;
+      revisionList[rows++] = revision;
     }
-    const rows = oldRows.length;
     const matrix = new Float32Array(rows * dim);
     const rowItem = new Int32Array(rows);
     const rowStyle = new Int32Array(rows);
-    const rowRevisions = Float64Array.from(revisionList);
+    const rowRevisions = revisionList.slice(0, rows);
     for (let r = 0; r < rows; r++) {
       if (r % CHUNK === CHUNK - 1) yield;
       const old = oldRows[r]!;
