@@ -18,9 +18,20 @@ import { serveChild } from './child-process.js';
 /** Milliseconds from the process's start until this module's body runs: node, tsx (from sources) and every import. */
 const modulesLoadedMs = performance.now();
 
+/**
+ * The store of both phases: SQLite in the data directory when absent; PostgreSQL (the catalog kept in the
+ * store, no data directory) with `{ type: 'postgres', url, schema }`.
+ */
+export type RestartStore = { type: 'postgres'; url: string; schema: string } | undefined;
+
 export type RestartChildInput =
-  | { phase: 'write'; dataDir: string; products: number; sessions: number }
-  | { phase: 'start'; dataDir: string };
+  | { phase: 'write'; dataDir: string; products: number; sessions: number; store?: RestartStore }
+  | { phase: 'start'; dataDir: string; store?: RestartStore };
+
+/** The engine options of a phase's store. */
+function storeOptions(input: { dataDir: string; store?: RestartStore }): { dataDir: string } | { store: NonNullable<RestartStore> } {
+  return input.store === undefined ? { dataDir: input.dataDir } : { store: input.store };
+}
 
 /** What the write phase did. */
 export interface WriteResult { products: number; loadMs: number; eventsMs: number; snapshotMs: number; snapshotBytes: number }
@@ -62,7 +73,7 @@ const cpuMs = (): number => { const cpu = process.cpuUsage(); return (cpu.user +
 const WEBSITE = { websiteId: 'shop', client: 'shop', tokens: ['restart-token'], hmacSecret: 'restart-secret' };
 
 async function write(input: Extract<RestartChildInput, { phase: 'write' }>): Promise<WriteResult> {
-  const engine = await createEngine({ dataDir: input.dataDir, workers: 0, websites: [WEBSITE] });
+  const engine = await createEngine({ ...storeOptions(input), workers: 0, websites: [WEBSITE] });
   try {
     let t = performance.now();
     const summary = await engine.replaceProducts(WEBSITE.websiteId, generateCatalogStream({ count: input.products, seed: 1 }));
@@ -81,7 +92,8 @@ async function write(input: Extract<RestartChildInput, { phase: 'write' }>): Pro
     t = performance.now();
     await engine.saveSnapshots();
     const snapshotMs = performance.now() - t;
-    const snapshotBytes = statSync(path.join(input.dataDir, 'catalogs', `${WEBSITE.websiteId}.aislesnap`)).size;
+    // On PostgreSQL the catalog's snapshot is in the store (its size is not reported here).
+    const snapshotBytes = input.store === undefined ? statSync(path.join(input.dataDir, 'catalogs', `${WEBSITE.websiteId}.aislesnap`)).size : 0;
     return { products: summary.catalogSize, loadMs, eventsMs, snapshotMs, snapshotBytes };
   } finally {
     await engine.close();
@@ -93,7 +105,7 @@ async function start(input: Extract<RestartChildInput, { phase: 'start' }>): Pro
   const collect = (details: object, message?: string): void => { log.push({ message: message ?? '', details: details as Record<string, unknown> }); };
   const logger: EngineLogger = { info: collect, warn: collect, error: collect };
   // The engine as `aisle serve` starts it: default search workers.
-  const engine: Engine = await createEngine({ dataDir: input.dataDir, websites: [WEBSITE], logger });
+  const engine: Engine = await createEngine({ ...storeOptions(input), websites: [WEBSITE], logger });
   const engineCreatedMs = performance.now();
   const engineCpuMs = cpuMs();
   const base = { website_id: WEBSITE.websiteId, client: WEBSITE.client, start: 0, size: 20 };

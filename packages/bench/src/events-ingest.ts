@@ -1,9 +1,15 @@
 /**
- * Ingestion benchmark of the event service: purchase events acknowledged per second (durable: each
- * acknowledgement waits for its group-committed transaction) on the memory, embedded SQLite and
+ * Ingestion benchmark of the event service: purchase (or click) events acknowledged per second (durable:
+ * each acknowledgement waits for its group-committed transaction) on the memory, embedded SQLite and
  * PostgreSQL stores, with many requests in flight.
  *
- *   node --import tsx packages/bench/src/events-ingest.ts [--events 50000] [--pg postgres://postgres@127.0.0.1:5432/test] [--no-pg]
+ *   node --import tsx packages/bench/src/events-ingest.ts [--events 50000] [--kind purchases|clicks|purchases,clicks] [--pg postgres://postgres@127.0.0.1:5432/test] [--no-pg]
+ *
+ * `--kind clicks` sends click events on search result lists: each names its list's `queryId` and its
+ * position in it, with a unique `clickId` (the idempotency look-up of every click); the lists are
+ * answered from memory, as the engine's recently answered lists are (clicks/result-pages.ts). Both kinds
+ * (`--kind purchases,clicks`) run one after the other on each store: their ratio within one run is the
+ * figure to compare on a shared machine.
  *
  * Prints one line per (store, request shape; "in-flight" is the client count, or the request rate of
  * the paced scenario): events/s, requests/s, ack latency median and p99, and the
@@ -12,13 +18,15 @@
  * PostgreSQL runs in a fresh schema that is dropped afterwards; it is skipped when unreachable.
  * @module
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { EventService } from '@aisle/engine/internal';
+import type { ResultPageRecord } from '@aisle/engine';
+import { EventService, type ResultListLookup } from '@aisle/engine/internal';
 import { machineInfo } from './machine.js';
 import { ms, summarize } from './stats.js';
 
@@ -78,8 +86,45 @@ function bodies(run: string, totalEvents: number, eventsPerRequest: number): unk
   return out;
 }
 
-async function runScenario(service: EventService, run: string, totalEvents: number, s: Scenario) {
-  const requests = bodies(run, totalEvents, s.eventsPerRequest);
+/** The search result lists the click bodies name, by queryId (100 lists of 20 products). */
+const CLICKED_LISTS = new Map<string, ResultPageRecord>(Array.from({ length: 100 }, (_, i) => {
+  const queryId = `bench-list-${i}`;
+  const refIds = Array.from({ length: 20 }, (_, k) => `sku-${(i * 20 + k) % 997}`);
+  return [queryId, {
+    websiteId: 'bench', queryId, kind: 'search', source: `query ${i % 37}`, variant: null, customerId: null, sessionId: null,
+    firstPosition: 1, refIds, createdAt: Date.now(),
+  }] as const;
+}));
+const findLists: ResultListLookup = async (_websiteId, queryIds) => new Map(queryIds.flatMap((id) => {
+  const list = CLICKED_LISTS.get(id);
+  return list === undefined ? [] : [[id, list] as const];
+}));
+
+/** Pre-built click bodies: each click on a product of a remembered list at its position, with a clickId of its own. */
+function clickBodies(_run: string, totalEvents: number, eventsPerRequest: number): unknown[] {
+  const lists = [...CLICKED_LISTS.values()];
+  const out: unknown[] = [];
+  for (let n = 0; n < totalEvents; n += eventsPerRequest) {
+    const events = [];
+    for (let j = 0; j < eventsPerRequest && n + j < totalEvents; j++) {
+      const list = lists[(n + j) % lists.length]!;
+      const position = 1 + ((n + j) * 7) % list.refIds.length;
+      events.push({ eventTime: '2024-05-01T12:00:00Z', refId: list.refIds[position - 1], type: 'click', queryId: list.queryId, position, clickId: randomUUID() });
+    }
+    out.push({ customerId: CUSTOMERS[n % CUSTOMERS.length], sessionId: '6ba7b810-9dad-11d1-80b4-00c04fd430c8', events });
+  }
+  return out;
+}
+
+type Kind = 'purchases' | 'clicks';
+
+/** One request of `kind` to the service. */
+function send(service: EventService, kind: Kind, body: unknown): Promise<unknown> {
+  return kind === 'clicks' ? service.recordClicks('bench', body, findLists) : service.recordPurchases('bench', body);
+}
+
+async function runScenario(service: EventService, kind: Kind, run: string, totalEvents: number, s: Scenario) {
+  const requests = (kind === 'clicks' ? clickBodies : bodies)(run, totalEvents, s.eventsPerRequest);
   const latencies: number[] = new Array(requests.length);
   let next = 0;
   const loop = monitorEventLoopDelay({ resolution: 1 });
@@ -89,7 +134,7 @@ async function runScenario(service: EventService, run: string, totalEvents: numb
     await Promise.all(Array.from({ length: s.concurrency }, async () => {
       for (let i = next++; i < requests.length; i = next++) {
         const t0 = performance.now();
-        await service.recordPurchases('bench', requests[i]);
+        await send(service, kind, requests[i]);
         latencies[i] = performance.now() - t0;
       }
     }));
@@ -101,7 +146,7 @@ async function runScenario(service: EventService, run: string, totalEvents: numb
         for (; next < due; next++) {
           const i = next;
           const t0 = performance.now();
-          acks.push(service.recordPurchases('bench', requests[i]).then(() => { latencies[i] = performance.now() - t0; }));
+          acks.push(send(service, kind, requests[i]).then(() => { latencies[i] = performance.now() - t0; }));
         }
         if (next >= requests.length) {
           clearInterval(timer);
@@ -118,14 +163,27 @@ async function runScenario(service: EventService, run: string, totalEvents: numb
   return { eventsPerSecond: totalEvents / seconds, requestsPerSecond: requests.length / seconds, latency: summarize(latencies), loopDelay };
 }
 
+/** The clicks the bench website holds (read back through the store, a page at a time). */
+async function storedClicks(service: EventService): Promise<number> {
+  let n = 0;
+  for (let after = 0; ;) {
+    const page = await service.store.readClicks('bench', after, 10_000);
+    n += page.length;
+    if (page.length < 10_000) return n;
+    after = page.at(-1)!.seq;
+  }
+}
+
 async function main(): Promise<void> {
   const totalEvents = Number(arg('events') ?? 50_000);
+  const kinds = (arg('kind') ?? 'purchases').split(',') as Kind[];
+  for (const kind of kinds) if (kind !== 'purchases' && kind !== 'clicks') throw new Error(`--kind is purchases and/or clicks, not ${String(kind)}`);
   const pgUrl = arg('pg') ?? 'postgres://postgres@127.0.0.1:5432/test';
   const website = { websiteId: 'bench', client: 'bench', tokens: [], hmacSecret: 'bench-secret' };
   const sink = { onPurchase() {}, onView() {} };
   const m = machineInfo();
-  console.log(`events-ingest: ${totalEvents} purchase events per scenario; ${m.cpu}, ${m.cores} cores, load ${m.loadAverage}, node ${m.node}`);
-  console.log('store      events/req  in-flight  events/s   requests/s  ack median ms  ack p99 ms  loop delay p50 / p99 / max ms');
+  console.log(`events-ingest: ${totalEvents} events (${kinds.join(', ')}) per scenario; ${m.cpu}, ${m.cores} cores, load ${m.loadAverage}, node ${m.node}`);
+  console.log('store/kind           events/req  in-flight  events/s   requests/s  ack median ms  ack p99 ms  loop delay p50 / p99 / max ms');
 
   const dataDir = mkdtempSync(path.join(tmpdir(), 'aisle-bench-events-'));
   // pg is the engine's dependency, not the bench's: resolve it from the engine's package.
@@ -156,16 +214,18 @@ async function main(): Promise<void> {
     for (const target of targets) {
       const service = await target.open();
       try {
-        for (const [k, s] of SCENARIOS.entries()) {
+        for (const kind of kinds) for (const [k, s] of SCENARIOS.entries()) {
           // A short warm-up, then the measured run.
-          await runScenario(service, `${target.name}-warm-${k}`, Math.min(2000, target.events), s);
-          const r = await runScenario(service, `${target.name}-run-${k}`, scenarioEvents(s, target.events), s);
+          await runScenario(service, kind, `${target.name}-warm-${k}`, Math.min(2000, target.events), s);
+          const r = await runScenario(service, kind, `${target.name}-run-${k}`, scenarioEvents(s, target.events), s);
           const shape = 'concurrency' in s ? String(s.concurrency) : `${s.ratePerSecond}/s`;
-          console.log(`${target.name.padEnd(10)} ${String(s.eventsPerRequest).padStart(10)} ${shape.padStart(10)} ${Math.round(r.eventsPerSecond).toString().padStart(9)} ${Math.round(r.requestsPerSecond).toString().padStart(12)} ${ms(r.latency.median).padStart(14)} ${ms(r.latency.p99).padStart(11)}  ${ms(r.loopDelay.p50)} / ${ms(r.loopDelay.p99)} / ${ms(r.loopDelay.max)}`);
+          console.log(`${`${target.name}/${kind}`.padEnd(20)} ${String(s.eventsPerRequest).padStart(10)} ${shape.padStart(10)} ${Math.round(r.eventsPerSecond).toString().padStart(9)} ${Math.round(r.requestsPerSecond).toString().padStart(12)} ${ms(r.latency.median).padStart(14)} ${ms(r.latency.p99).padStart(11)}  ${ms(r.loopDelay.p50)} / ${ms(r.loopDelay.p99)} / ${ms(r.loopDelay.max)}`);
         }
-        const orders = (await service.counts('bench')).orders;
         const expected = SCENARIOS.reduce((sum, s) => sum + scenarioEvents(s, target.events) + Math.min(2000, target.events), 0);
-        if (orders !== expected) console.log(`  WARNING: ${target.name} holds ${orders} orders, expected ${expected}`);
+        for (const kind of kinds) {
+          const stored = kind === 'clicks' ? await storedClicks(service) : (await service.counts('bench')).orders;
+          if (stored !== expected) console.log(`  WARNING: ${target.name} holds ${stored} ${kind}, expected ${expected}`);
+        }
       } finally {
         await service.close();
       }

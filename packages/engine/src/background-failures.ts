@@ -25,9 +25,9 @@ export interface EngineLogger {
  * `model-checkpoint`: a recommendation models' checkpoint could not be written, or was not used at a start;
  * `merchandising-rule`: a saved rule's boost whose scope no longer fits the catalog, skipped by searches —
  * a warning, once per settings version; `result-pages`: writing or pruning the remembered result lists
- * that clicks name).
+ * that clicks name; `click-learning`: reading the stored clicks into the learned ranking state).
  */
-export const BACKGROUND_TASKS = ['snapshot-write', 'snapshot-load', 'model-checkpoint', 'replica-poll', 'settings-poll', 'search-log', 'retention', 'result-pages', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'merchandising-rule', 'shutdown'] as const;
+export const BACKGROUND_TASKS = ['snapshot-write', 'snapshot-load', 'model-checkpoint', 'replica-poll', 'settings-poll', 'experiments', 'search-log', 'retention', 'result-pages', 'click-learning', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'merchandising-rule', 'shutdown'] as const;
 
 /** One kind of background work. */
 export type BackgroundTask = (typeof BACKGROUND_TASKS)[number];

@@ -7,6 +7,7 @@ import type { Readiness } from './readiness.js';
 import type { Readable } from 'node:stream';
 import type { WebsiteConfig, WebsiteSettings } from './config.js';
 import type { CreatedSearchKey, SearchKeyInfo } from './keys/search-key-service.js';
+import type { Experiment, ExperimentReport } from './contract/schemas.js';
 import type {
   BulkDeleteResult, BundleRequest, BundleResponse, ClickRequest, EventAck, Product, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
   ScopeConditions, SearchResponse, ViewRequest,
@@ -299,6 +300,19 @@ export interface Engine {
   revokeSearchKey(websiteId: string, keyOrId: string): Promise<void>;
   /** The live search key a caller presents (any website; the caller checks which), or undefined. */
   resolveSearchKey(key: string): Promise<SearchKeyInfo | undefined>;
+  /**
+   * Starts an experiment (the contract's `ExperimentRequest`): `EXPERIMENT_BAD_REQUEST` naming the field,
+   * `EXPERIMENT_CONFLICT` when one of its kind is not stopped (docs/experiments.md).
+   */
+  createExperiment(websiteId: string, body: unknown): Promise<Experiment>;
+  /** The website's experiments, oldest first. */
+  listExperiments(websiteId: string): Promise<Experiment[]>;
+  /** An experiment with its report, from the store's roll-ups (`EXPERIMENT_NOT_FOUND`). */
+  experimentReport(websiteId: string, id: string): Promise<ExperimentReport>;
+  /** Stops an experiment (stopping a stopped one answers it unchanged). */
+  stopExperiment(websiteId: string, id: string): Promise<Experiment>;
+  /** Deletes a stopped experiment (`EXPERIMENT_RUNNING` while it is not stopped). */
+  deleteExperiment(websiteId: string, id: string): Promise<void>;
   /**
    * The website's built-in semantic model (`aisle-ri`) once no training is running or due: its id and
    * version, or undefined when semantic search does not use it. Resolves after the catalog's latest

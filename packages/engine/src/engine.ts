@@ -35,11 +35,11 @@ import { EventService } from './events/event-service.js';
 import { resolveMethod } from './recommend/methods.js';
 import { tacticLabelOf } from './recommend/slots.js';
 import { RecommendationModels } from './recommend/recommendation-models.js';
-import { ModelCheckpointer } from './recommend/model-checkpointer.js';
+import { checkpointFiles, ModelCheckpointer, storeCheckpoints } from './recommend/model-checkpointer.js';
 import type { ModelCheckpoint } from './recommend/model-checkpoint.js';
 import type { ModelState } from './recommend/model-state.js';
 import { affinityOf, affinityProfile, affinityRolesOf } from './search/personalize.js';
-import { makeReranker, type RerankInputs } from './search/rerank.js';
+import { makeReranker, type RankStage, type RerankInputs } from './search/rerank.js';
 import { tokenize } from './catalog/full-text/tokenizer.js';
 import { DEFAULT_FIELD_WEIGHTS } from './catalog/field-values.js';
 import type { Embedder } from './semantic/embedder.js';
@@ -47,17 +47,27 @@ import { TEXT_MODEL_ID } from './semantic/text-model.js';
 import { WebsiteSemantics } from './semantic/website-semantics.js';
 import type { SharedCatalogs } from './store/shared-catalogs.js';
 import { isStore, openStore } from './store/open-store.js';
-import type { Store } from './store/store.js';
+import type { ExperimentRecord, ListExperiment, Store } from './store/store.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
 import { checkRulesApply, executeRankedSearch, executeSearch, SearchPool, validateSearchRequest, type RankedSearch } from './search/index.js';
-import { settingsWithDefaults } from './settings/website-settings.js';
+import { checkWebsiteSettings, settingsWithDefaults } from './settings/website-settings.js';
 import { parsePreviewRequest, previewOf } from './settings/settings-preview.js';
 import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
 import { suggestionSettingsOf } from './analytics/analytics-settings.js';
 import { RetentionJob } from './analytics/retention.js';
-import { logQuery, SearchLog } from './analytics/search-log.js';
+import { experimentKind, logQuery, SearchLog } from './analytics/search-log.js';
+import { hourOf } from './store/analytics-rows.js';
+import { ExperimentService, INTERLEAVED } from './experiments/experiment-service.js';
+import { experimentReport } from './experiments/experiment-report.js';
+import { assignmentPoint } from './experiments/assignment.js';
+import { teamDraftInterleave } from './experiments/interleaving.js';
+import { Random } from './demo/random.js';
 import type { AttributionReportParams, RecommendationReportParams, SearchReportParams } from './contract/query-schemas.js';
+import type { Experiment, ExperimentReport } from './contract/schemas.js';
+import { DEFAULT_SEARCH_SIZE, MAX_SEARCH_SIZE } from './contract/limits.js';
 import { ResultPages } from './clicks/result-pages.js';
+import { ClickLearner } from './learning/click-learner.js';
+import { clickRankingOf } from './learning/click-ranking-settings.js';
 import type { ClickOutcome } from './events/click-attribution.js';
 import { attributionWindowDays } from './retail-media/index.js';
 import type {
@@ -73,6 +83,8 @@ import type { SearchPayload, SettingsPreview } from './contract/schemas.js';
  * cost at most a small share of the time.
  */
 const SNAPSHOT_DEBOUNCE_MS = 2_000;
+/** The settings of a website that has none (one object: see ExperimentService.variantSettings' cache). */
+const NO_SETTINGS: WebsiteSettings = Object.freeze({});
 /**
  * Longest wait for a snapshot under a steady stream of changes (each would push the debounce back):
  * at least this, or 10× the last write's duration. It bounds the change log a restart replays.
@@ -168,8 +180,11 @@ class AisleEngine implements Engine {
   /** With a store other processes share: the catalogs live in its change log (see {@link Store.sharing}). */
   private sharedCatalogs: SharedCatalogs | undefined;
   private searchLog!: SearchLog;
+  private experiments!: ExperimentService;
   /** The answered result lists that clicks name (clicks/result-pages.ts). */
   private resultPages!: ResultPages;
+  /** What shoppers' clicks and purchases taught: click ranking and `_popularity` (learning/click-learner.ts). */
+  private learner!: ClickLearner;
   private readonly onClickOutcome: ((outcome: ClickOutcome) => void) | undefined;
   /** Deletes raw rows past each website's `eventRetentionDays`, in the background. */
   private retention!: RetentionJob;
@@ -229,14 +244,29 @@ class AisleEngine implements Engine {
       store = await openStore(this.storeSource, this.options.dataDir);
       this.store = store;
       timer.lap('store');
+      this.learner = new ClickLearner({
+        store,
+        attributionWindowMs: (websiteId) => {
+          const site = this.sites.get(websiteId);
+          return site === undefined ? 0 : attributionWindowDays(site.config) * 86_400_000;
+        },
+        onError: (err, websiteId) => this.reporter.report('click-learning', err, websiteId),
+        onApplied: () => this.checkpoints?.eventFed(),
+      });
       this.sharedCatalogs = await store.sharing?.openSharedCatalogs((task, err, websiteId) => this.reporter.report(task, err, websiteId));
-      // The models' checkpoints need a data directory and a store whose events outlive this process and
-      // are this process's alone (written by no other): then a checkpoint's sequence number says which
+      // The models' checkpoints need a store whose events outlive this process, and a place beside it:
+      // the store itself when replicas share it and it keeps checkpoints (a replica has no files of its
+      // own, and a new replica starts from what another wrote), else the data directory (the embedded
+      // store's events are this process's alone). Either way a checkpoint's sequence number says which
       // stored events it holds.
-      if (this.options.dataDir && store.durable && store.sharing === undefined) {
+      const place = store.sharing?.checkpoints !== undefined ? storeCheckpoints(store.sharing.checkpoints)
+        : this.options.dataDir && store.durable && store.sharing === undefined ? checkpointFiles(this.options.dataDir) : undefined;
+      if (place !== undefined) {
         this.checkpoints = new ModelCheckpointer({
-          dataDir: this.options.dataDir,
+          place,
           report: (err, websiteId) => this.reporter.report('model-checkpoint', err, websiteId),
+          saveExtra: (websiteId, state) => this.learner.saveState(websiteId, state),
+          ...(this.options.modelCheckpointIntervalMs !== undefined && { intervalMs: this.options.modelCheckpointIntervalMs }),
         });
       }
       for (const config of this.options.websites ?? []) this.sites.set(config.websiteId, await this.openWebsite(config));
@@ -258,6 +288,19 @@ class AisleEngine implements Engine {
       });
       this.searchLog = new SearchLog(this.events.store, {
         onError: (err) => this.reporter.report('search-log', err),
+        sharedStore: store.sharing !== undefined,
+      });
+      this.experiments = new ExperimentService({
+        store: this.events.store,
+        settingsOf: (websiteId) => this.site(websiteId).config.settings ?? NO_SETTINGS,
+        // As a settings PATCH is checked before it is stored: the settings schema, then the rules against the catalog.
+        checkSettings: (websiteId, merged) => {
+          const checked = checkWebsiteSettings(merged, this.modelIds());
+          checkRulesApply(this.site(websiteId).catalog.state, checked.rules);
+          return checked;
+        },
+        report: (err, websiteId) => this.reporter.report('experiments', err, websiteId),
+        recovered: () => this.reporter.recovered('experiments'),
       });
       this.resultPages = new ResultPages(this.events.store, {
         attributionWindowDays: (websiteId) => {
@@ -275,6 +318,7 @@ class AisleEngine implements Engine {
       });
       try {
         await this.settings.poll();
+        await this.experiments.poll();
         timer.lap('settings');
         for (const id of this.sites.keys()) await this.searchLog.load(id);
         timer.lap('search log');
@@ -290,6 +334,12 @@ class AisleEngine implements Engine {
         s.catalog.completeInBackground().catch((err: unknown) => this.reporter.report('index-build', err, s.config.websiteId));
       }
       this.replayEvents();
+      // The clicks stored since the checkpoint (all of them without one), then other replicas' as they come.
+      const learning = performance.now();
+      this.learner.catchUp(this.sites.keys()).then((clicksRead) => {
+        const ms = Math.round(performance.now() - learning);
+        this.logger?.info({ ms, clicksRead }, `aisle: ${clicksRead} stored clicks read into the learned ranking state in ${ms} ms`);
+      }, (err: unknown) => this.reporter.report('click-learning', err));
       this.resultPages.startPruning();
       this.retention.start();
       this.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);
@@ -297,7 +347,9 @@ class AisleEngine implements Engine {
       const sharing = store.sharing;
       if (sharing !== undefined) {
         this.settings.startPolling(Math.min(SETTINGS_POLL_MS, sharing.pollIntervalMs));
+        this.experiments.startPolling(Math.min(SETTINGS_POLL_MS, sharing.pollIntervalMs));
         this.searchLog.startRefreshing(() => [...this.sites.keys()]);
+        this.learner.startPolling(() => this.sites.keys(), sharing.pollIntervalMs);
       }
     } catch (err) {
       // A failed start leaves nothing open: another attempt (or process) can take the directory.
@@ -322,6 +374,7 @@ class AisleEngine implements Engine {
         onPurchase: (purchase: PurchaseRecord) => {
           this.checkpoints?.eventFed();
           this.sites.get(purchase.websiteId)?.models.applyPurchase(purchase);
+          this.learner.onPurchase(purchase);
         },
         onView: (view: ViewRecord) => {
           this.checkpoints?.eventFed();
@@ -343,6 +396,7 @@ class AisleEngine implements Engine {
     const target = {
       websiteId: outcome.websiteId, at: outcome.at, kind: outcome.kind, key,
       ...(outcome.queryId !== undefined && { queryId: outcome.queryId }), ...(tactic !== undefined && { tactic }),
+      ...(outcome.experiment !== undefined && { experiment: outcome.experiment }),
     };
     if (outcome.type === 'purchase') this.searchLog.recordConversion({ ...target, revenue: outcome.revenue ?? 0 });
     else this.searchLog.recordClickOutcome({ ...target, type: outcome.type, ...(outcome.position !== undefined && { position: outcome.position }) });
@@ -385,7 +439,14 @@ class AisleEngine implements Engine {
     // Settings are read per search (they may change at runtime): nothing of them is built into the catalog,
     // so every text field is indexed and a weight of 0 in the settings only stops it matching.
     const catalogOptions = {};
-    const siteState = (catalog: Catalog, modelFile?: string, checkpoint?: ModelCheckpoint): WebsiteState => {
+    const timer = new StepTimer();
+    // At the start only: the replay skips what a checkpoint holds (a website added later replays nothing).
+    const store = this.store;
+    const checkpoint = this.events === undefined && store
+      ? await this.checkpoints?.read(config.websiteId, () => store.lastSequence())
+      : undefined;
+    timer.lap('model checkpoint read');
+    const siteState = (catalog: Catalog, modelFile?: string): WebsiteState => {
       catalog.fieldTypes = config.settings?.fields;
       const semantics = new WebsiteSemantics(catalog, {
         embedders: this.embedders,
@@ -414,7 +475,6 @@ class AisleEngine implements Engine {
       return state;
     }
     const dataDir = this.options.dataDir;
-    const timer = new StepTimer();
     const log = dataDir === undefined ? undefined : await FileChangeLog.open(catalogsDir(dataDir), fileNameOf(config.websiteId));
     timer.lap('change log read');
     const loaded = log ? await loadSnapshotOrExplain(log.snapshotFile, config.websiteId, catalogOptions, timer) : undefined;
@@ -426,12 +486,7 @@ class AisleEngine implements Engine {
         `the latest catalog snapshot could not be read (moved to ${loaded.fallback.movedTo}); loaded the previous one and replayed the change log over it`);
     }
     timer.skip();
-    // At the start only: the replay skips what a checkpoint holds (a website added later replays nothing).
-    const store = this.store;
-    const checkpoint = this.events === undefined && store
-      ? await this.checkpoints?.read(config.websiteId, () => store.lastSequence())
-      : undefined;
-    const state = siteState(catalog, dataDir === undefined ? undefined : textModelPath(dataDir, config.websiteId), checkpoint);
+    const state = siteState(catalog, dataDir === undefined ? undefined : textModelPath(dataDir, config.websiteId));
     timer.lap('models');
     let replayed = 0;
     if (log) {
@@ -457,7 +512,17 @@ class AisleEngine implements Engine {
 
   /** A website's models, from `checkpoint` when there is a usable one (see ModelCheckpointer.create). */
   private createModels(websiteId: string, checkpoint: ModelCheckpoint | undefined, create: (state?: ModelState) => RecommendationModels): RecommendationModels {
-    return this.checkpoints ? this.checkpoints.create(websiteId, checkpoint, create) : create();
+    if (!this.checkpoints) return create();
+    const models = this.checkpoints.create(websiteId, checkpoint, create);
+    if (checkpoint !== undefined && this.checkpoints.held().has(websiteId)) {
+      try {
+        // The learned ranking state saved with the models; without it every stored click is read again.
+        this.learner.loadState(websiteId, checkpoint.state);
+      } catch (err) {
+        this.reporter.report('click-learning', err, websiteId, 'loading the learned ranking state from the checkpoint (the stored clicks are read again)');
+      }
+    }
+    return models;
   }
 
   /** The models of the websites in `only`, by website id. */
@@ -585,16 +650,33 @@ class AisleEngine implements Engine {
     if (request.client !== state.config.client) {
       throw new AisleError('CLIENT_NOT_FOUND', `client "${request.client}" does not belong to website "${request.website_id}"`);
     }
-    return this.searchWith(state, request, state.config.settings ?? {}, options);
+    // One object while a website has none: a variant's merged settings are cached per settings object.
+    const settings = state.config.settings ?? NO_SETTINGS;
+    // A customer in a running search experiment is served under their variant's settings (docs/experiments.md).
+    const assignment = this.experiments.assign(request.website_id, 'search', request.customer_id);
+    if (assignment === undefined) return this.searchWith(state, request, settings, options);
+    const { experiment, variant } = assignment;
+    const customerId = request.customer_id!;
+    if (variant === INTERLEAVED) {
+      const [a, b] = [0, 1].map((i) => this.experiments.variantSettings(request.website_id, experiment, i, settings));
+      if (a === null || b === null) return this.searchWith(state, request, settings, options);
+      return this.searchInterleaved(state, request, [a, b], options, experiment, customerId);
+    }
+    const variantSettings = this.experiments.variantSettings(request.website_id, experiment, variant, settings);
+    if (variantSettings === null) return this.searchWith(state, request, settings, options);
+    return this.searchWith(state, request, variantSettings, options, { id: experiment.id, variant: experiment.variants[variant]!.name, customerId });
   }
 
   /**
-   * A validated search of a website run under the given effective settings (the website's, or an
-   * experiment variant's): ranked, remembered for clicks, logged, with its completions.
+   * A validated search of a website run under the given effective settings (the website's, an
+   * experiment variant's, a preview's): ranked, remembered for clicks, logged, with its completions.
+   * `experiment` tags the response and its logged page.
    */
-  private async searchWith(state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions): Promise<SearchResponse> {
-    const { payload, rankedBy } = await this.rankWith(state, request, settings, options);
-    return this.answerSearch(state, request, settings, options, payload, rankedBy);
+  private async searchWith(
+    state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, experiment?: ListExperiment,
+  ): Promise<SearchResponse> {
+    const { payload, rankedBy, stages } = await this.rankWith(state, request, settings, options);
+    return this.answerSearch(state, request, settings, options, payload, rankedBy, experiment, stages);
   }
 
   /**
@@ -637,26 +719,60 @@ class AisleEngine implements Engine {
       }, affinityRolesOf(settings.fieldRoles));
       if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
     }
+    const clickRanking = clickRankingOf(settings.clickRanking);
+    if (clickRanking !== undefined) inputs.clicks = this.learner.clickStage(request.website_id, logQuery(request.q), clickRanking, this.searchLog);
     return executeRankedSearch(state.catalog, request, {
       pool: this.pool, settings, rerank: makeReranker(inputs), forcedScope: options.forcedScope,
       onRuleProblem: (problem) => this.reporter.warn('merchandising-rule', problem, state.config.websiteId),
+      popularity: (catalogState) => this.learner.popularityValues(request.website_id, catalogState),
     });
+  }
+
+  /**
+   * An interleaving experiment's search: both variants rank the results down to the end of the page, the
+   * two rankings are merged by team draft (its coin seeded by the experiment, the customer and the query,
+   * so every page of one search and a repeated search interleave alike) and the page is cut from the
+   * merged list; the page remembers which variant placed each item, so a click credits that variant.
+   * Totals, facets and suggestions are the first variant's (the control: the same products match).
+   */
+  private async searchInterleaved(
+    state: WebsiteState, request: SearchRequest, settings: [WebsiteSettings, WebsiteSettings], options: SearchOptions,
+    experiment: ExperimentRecord, customerId: string,
+  ): Promise<SearchResponse> {
+    const depth = Math.min(request.start + (request.size ?? DEFAULT_SEARCH_SIZE), MAX_SEARCH_SIZE);
+    const deep = { ...request, start: 0, size: depth };
+    const [a, b] = await Promise.all(settings.map((s) => this.rankWith(state, deep, s, options)));
+    const byRefId = new Map<string, Product>();
+    for (const p of [...b!.payload.result, ...a!.payload.result]) byRefId.set(p.refId, p);
+    const coin = new Random(Math.floor(assignmentPoint(experiment.id, `${customerId}\u0000${logQuery(request.q)}`) * 2 ** 32));
+    const merged = teamDraftInterleave(a!.payload.result.map((p) => p.refId), b!.payload.result.map((p) => p.refId), depth, () => coin.next());
+    const end = request.start + (request.size ?? DEFAULT_SEARCH_SIZE);
+    const names = experiment.variants.map((v) => v.name);
+    const payload: SearchPayload = { ...a!.payload, result: merged.items.slice(request.start, end).map((refId) => byRefId.get(refId)!) };
+    const teams = [...merged.teams.slice(request.start, end)].map((t) => names[t]!);
+    return this.answerSearch(state, request, settings[0], options, payload, a!.rankedBy ?? b!.rankedBy, { id: experiment.id, variant: INTERLEAVED, customerId, teams });
   }
 
   /** Remembers a ranked page for clicks, logs it, adds completions and makes the response. */
   private async answerSearch(
-    state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, payload: SearchPayload, rankedBy: string | undefined,
+    state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, payload: SearchPayload,
+    rankedBy: string | undefined, experiment: ListExperiment | undefined, stages: readonly RankStage[] = [],
   ): Promise<SearchResponse> {
     // A search's session: its session_id, else its customer_id (an empty one is none).
     const session = request.session_id || request.customer_id || undefined;
     // One id for the page: the list clicks name, and the analytics log.
     const queryId = this.resultPages.record({
-      websiteId: request.website_id, kind: 'search', source: logQuery(request.q), variant: null,
+      websiteId: request.website_id, kind: 'search', source: logQuery(request.q), variant: experiment?.variant ?? null,
       customerId: request.customer_id || null, sessionId: session ?? null,
-      firstPosition: request.start + 1, refIds: payload.result.map((p) => p.refId),
+      firstPosition: request.start + 1, refIds: payload.result.map((p) => p.refId), ...(experiment !== undefined && { experiment }),
     });
     // The first page of a query is one search for the log (paging through it is not another).
-    if (request.start === 0) this.searchLog.record(request.website_id, { queryId, q: request.q, session, totalResults: payload.total_results });
+    if (request.start === 0) {
+      this.searchLog.record(request.website_id, {
+        queryId, q: request.q, session, totalResults: payload.total_results,
+        ...(experiment !== undefined && { experiment: { id: experiment.id, variant: experiment.variant, customerId: experiment.customerId } }),
+      });
+    }
     // Through a key with a forced scope, a completion is offered only when it has results within it.
     const scope = options.forcedScope;
     const hasResults = scope === undefined || Object.keys(scope).length === 0 ? undefined : async (q: string) => {
@@ -667,7 +783,10 @@ class AisleEngine implements Engine {
     const queries = await this.searchLog.suggestions(request.website_id, request.q, state.catalog.state, suggestionSettingsOf(settings), hasResults);
     if (queries.length > 0) payload.suggestions.queries = queries;
     const response: SearchResponse = { type: 1, query_id: queryId, payload };
-    if (rankedBy !== undefined) response.settings = { ats_model: rankedBy };
+    if (rankedBy !== undefined || stages.length > 0) {
+      response.settings = { ...(rankedBy !== undefined && { ats_model: rankedBy }), ...(stages.length > 0 && { ranked_by: [...stages] }) };
+    }
+    if (experiment !== undefined) response.settings = { ...response.settings, experiment: { id: experiment.id, variant: experiment.variant } };
     return response;
   }
 
@@ -727,17 +846,25 @@ class AisleEngine implements Engine {
     const models = this.site(websiteId).models;
     // Answered from every stored event, never from part of them (the replay ends seconds after the start).
     await this.eventsReplayed;
-    const list = models.recommend(method, params);
-    const customerId = params.customerId ?? null;
     // Canonical spelling of the method, however the path spelled it (segments are case-insensitive).
     const methodName = resolveMethod(method).name;
+    const customerId = params.customerId || null;
+    // A customer in a running recommendations experiment gets their variant's cascade for the methods it names.
+    const assignment = this.experiments.assign(websiteId, 'recommendations', customerId ?? undefined);
+    const variant = assignment === undefined || assignment.variant === INTERLEAVED ? undefined : assignment.variant;
+    const cascade = assignment === undefined || variant === undefined ? undefined : this.experiments.variantTactics(assignment.experiment, variant, methodName);
+    const list = models.recommend(method, params, cascade);
+    const experiment: ListExperiment | undefined = assignment === undefined || variant === undefined
+      ? undefined : { id: assignment.experiment.id, variant: assignment.experiment.variants[variant]!.name, customerId: customerId! };
     // One id for the response: the list clicks name, and the analytics log.
     const queryId = this.resultPages.record({
-      websiteId, kind: 'recommendation', source: methodName, variant: null, customerId, sessionId: customerId,
-      firstPosition: 1, refIds: list.payload,
+      websiteId, kind: 'recommendation', source: methodName, variant: experiment?.variant ?? null, customerId, sessionId: customerId,
+      firstPosition: 1, refIds: list.payload, ...(experiment !== undefined && { experiment }),
     });
-    this.searchLog.recordServed(websiteId, { queryId, method: methodName, tactics: list.slots.map((slot) => slot.tacticLabel) });
-    return { ...list, queryId };
+    this.searchLog.recordServed(websiteId, {
+      queryId, method: methodName, tactics: list.slots.map((slot) => slot.tacticLabel), ...(experiment !== undefined && { experiment }),
+    });
+    return { ...list, queryId, ...(experiment !== undefined && { experiment: { id: experiment.id, variant: experiment.variant } }) };
   }
 
   async bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse> {
@@ -764,7 +891,10 @@ class AisleEngine implements Engine {
 
   async recordClicks(websiteId: string, body: ClickRequest): Promise<EventAck> {
     this.site(websiteId);
-    return this.events.recordClicks(websiteId, body, this.findResultLists);
+    const ack = await this.events.recordClicks(websiteId, body, this.findResultLists);
+    // Read back from the store (as other replicas' are): the learned state follows the store's order.
+    this.learner.poke(websiteId);
+    return ack;
   }
 
   /** The result lists that click and view events name, as the event service looks them up. */
@@ -808,6 +938,38 @@ class AisleEngine implements Engine {
   async recommendationReport(websiteId: string, range: RecommendationReportParams = {}): Promise<RecommendationReport> {
     this.site(websiteId);
     return this.searchLog.recommendationReport(websiteId, range);
+  }
+
+  async createExperiment(websiteId: string, body: unknown): Promise<Experiment> {
+    this.site(websiteId);
+    return this.storeCall(() => this.experiments.create(websiteId, body));
+  }
+
+  async listExperiments(websiteId: string): Promise<Experiment[]> {
+    this.site(websiteId);
+    return this.storeCall(() => this.experiments.list(websiteId));
+  }
+
+  async experimentReport(websiteId: string, id: string): Promise<ExperimentReport> {
+    this.site(websiteId);
+    const record = await this.storeCall(() => this.experiments.get(websiteId, id));
+    // What this process logged so far counts (every search chain ended), as in the search report.
+    await this.searchLog.flush(true);
+    const now = Date.now();
+    const rows = await this.storeCall(() => this.events.store.rollupTotals(websiteId, experimentKind(id), {
+      fromHour: hourOf(Math.min(record.from ?? record.createdAt, record.createdAt)), toHour: hourOf(now),
+    }));
+    return experimentReport(record, rows, now);
+  }
+
+  async stopExperiment(websiteId: string, id: string): Promise<Experiment> {
+    this.site(websiteId);
+    return this.storeCall(() => this.experiments.stop(websiteId, id));
+  }
+
+  async deleteExperiment(websiteId: string, id: string): Promise<void> {
+    this.site(websiteId);
+    return this.storeCall(() => this.experiments.delete(websiteId, id));
   }
 
   recommendationIndexStatus(): RecommendationIndexStatus {
@@ -923,9 +1085,11 @@ class AisleEngine implements Engine {
     this.closed = true;
     for (const s of this.sites.values()) s.semantics.close();
     await this.settings.close();
+    await this.experiments.close();
     await this.retention.stop();
     await this.searchLog.close();
     await this.settleReported(this.resultPages.close(), 'result-pages');
+    await this.settleReported(this.learner.close(), 'click-learning');
     const pending = [...this.sites.values()].filter((s) => s.snapshotTimer !== undefined);
     // A snapshot that cannot be written at shutdown loses nothing (the change log holds the changes,
     // replayed at the next start): it is reported, and shutdown goes on.

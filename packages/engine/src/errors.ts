@@ -65,6 +65,14 @@ export const ErrorCodes = {
   KEY_BAD_REQUEST: { status: 400, subject: 'search key' },
   /** No such search key for the website. */
   KEY_NOT_FOUND: { status: 404 },
+  /** An experiment body is malformed or names what does not exist (message names the field). */
+  EXPERIMENT_BAD_REQUEST: { status: 400, subject: 'experiment' },
+  /** No experiment of this id in the website. */
+  EXPERIMENT_NOT_FOUND: { status: 404, message: 'website "{websiteId}" has no experiment "{id}"' },
+  /** The website already runs (or has scheduled) an experiment of this kind. */
+  EXPERIMENT_CONFLICT: { status: 409, message: 'website "{websiteId}" already has a {kind} experiment that is not stopped ("{id}"); stop it first' },
+  /** Only a stopped experiment can be deleted. */
+  EXPERIMENT_RUNNING: { status: 409, message: 'experiment "{id}" is not stopped; stop it before deleting it' },
 
   // Request-level errors, raised by the HTTP adapter before or around an engine call.
   /** A scalar query parameter given twice. */

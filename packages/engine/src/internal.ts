@@ -30,7 +30,7 @@ export { RecommendationModels, DEFAULT_TUNING, type RecommendationModelsOptions,
 export { VisualSimilarity } from './recommend/visual-similarity.js';
 export { MapCatalog } from './recommend/map-catalog.js';
 export { objectProductList } from './catalog/columns/product-store.js';
-export { EventService, type EventServiceOptions, type EventSink } from './events/event-service.js';
+export { EventService, type EventServiceOptions, type EventSink, type ResultListLookup } from './events/event-service.js';
 export { validatePurchaseRequest, type ValidPurchaseRequest } from './events/validate-purchases.js';
 export { validateViewRequest, type ValidViewRequest } from './events/validate-views.js';
 export { validateClickRequest, type ValidClickRequest } from './events/validate-clicks.js';
@@ -41,3 +41,7 @@ export { openStore } from './store/open-store.js';
 export { proportionEstimate, meanEstimate, twoProportionTest, welchTest, minUsersForRate, signTest, withHorizon, type UserSums, type Comparison, type Estimate } from './experiments/statistics.js';
 export { teamDraftInterleave, preferredTeam, type Interleaved } from './experiments/interleaving.js';
 export { assignVariant } from './experiments/assignment.js';
+export { experimentReport } from './experiments/experiment-report.js';
+export { experimentKind } from './analytics/search-log.js';
+export { ClickEvidence, type EvidenceEvent } from './learning/click-evidence.js';
+export { BehaviourPopularity } from './learning/behaviour-popularity.js';

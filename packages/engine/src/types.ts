@@ -17,6 +17,18 @@ import type { ClickType, ResultListKind } from './contract/schemas.js';
  * result list once it is durable, and a purchased line once it is attributed to such a click
  * (`type: 'purchase'`, with its revenue).
  */
+/**
+ * The experiment a clicked list was served under: the experiment, the variant served (`"interleaved"`
+ * for an interleaved list), the customer it was assigned to and, for an interleaved list, the variant
+ * credited with the click (`team`: the one whose ranking placed the clicked item).
+ */
+export interface OutcomeExperiment {
+  id: string;
+  variant: string;
+  customerId: string;
+  team?: string;
+}
+
 export interface ClickOutcome {
   websiteId: string;
   /** Event time (ms since the epoch): the click's, or the purchase's. */
@@ -28,8 +40,10 @@ export interface ClickOutcome {
   query?: string;
   /** The method (canonical spelling; `bundle`), for a recommendation list. */
   method?: string;
-  /** The list's A/B variant (null until experiments exist). */
+  /** The list's experiment variant (null outside experiments; `"interleaved"` for an interleaved list). */
   variant: string | null;
+  /** The experiment the list was served under, when it was. */
+  experiment?: OutcomeExperiment;
   tacticId?: string;
   /** 1-based position of the clicked product in its list. */
   position?: number;

@@ -405,6 +405,54 @@ export const endpoints = {
       },
     ],
   },
+  experiments: {
+    path: '/admin/v1/websites/{websiteId}/experiments', pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false,
+    operations: [
+      {
+        method: 'GET', operationId: 'listExperiments', tag: 'admin', summary: 'The website\'s experiments, oldest first.', auth: 'admin',
+        responses: { 200: { description: 'The experiments.', schema: 'ExperimentList' } }, errors: adminErrors(), handler: h.listExperiments,
+      },
+      {
+        method: 'POST', operationId: 'createExperiment', tag: 'admin', auth: 'admin',
+        summary: 'Start an A/B or interleaving experiment of search settings or recommendation cascades (docs/experiments.md).',
+        body: { mediaTypes: JSON_BODY, schema: 'ExperimentRequest', validate: false },
+        responses: { 201: { description: 'Created; every replica assigns customers to it within a second.', schema: 'Experiment' } },
+        errors: adminErrors({
+          400: 'Invalid experiment; the message names the field (a variant\'s settings are validated merged over the website\'s). Nothing was stored.',
+          409: 'The website has an experiment of this kind that is not stopped.',
+          413: 'Body too large, or the website already keeps the most experiments allowed.', 415: UNSUPPORTED_JSON,
+        }),
+        handler: h.createExperiment,
+      },
+    ],
+  },
+  experiment: {
+    path: '/admin/v1/websites/{websiteId}/experiments/{experimentId}', pathParams: { ...ADMIN_WEBSITE, experimentId: 'The experiment\'s id.' },
+    errorShape: 'problem', cors: false,
+    operations: [
+      {
+        method: 'GET', operationId: 'experimentReport', tag: 'admin', auth: 'admin',
+        summary: 'An experiment with its report: per variant users, searches or lists served, clicks, CTR, conversions, revenue, with 95 % intervals and tests against the control.',
+        responses: { 200: { description: 'The experiment and its report.', schema: 'ExperimentReport' } },
+        errors: adminErrors({ 404: 'Unknown website, or no such experiment.' }), handler: h.experimentReport,
+      },
+      {
+        method: 'DELETE', operationId: 'deleteExperiment', tag: 'admin', summary: 'Delete a stopped experiment.', auth: 'admin',
+        responses: { 204: { description: 'Deleted.' } },
+        errors: adminErrors({ 404: 'Unknown website, or no such experiment.', 409: 'The experiment is not stopped.' }), handler: h.deleteExperiment,
+      },
+    ],
+  },
+  experimentStop: {
+    path: '/admin/v1/websites/{websiteId}/experiments/{experimentId}/stop', pathParams: { ...ADMIN_WEBSITE, experimentId: 'The experiment\'s id.' },
+    errorShape: 'problem', cors: false,
+    operations: [{
+      method: 'POST', operationId: 'stopExperiment', tag: 'admin', auth: 'admin',
+      summary: 'Stop an experiment: its customers get the control again (stopping a stopped one answers it unchanged).',
+      responses: { 200: { description: 'The experiment, stopped.', schema: 'Experiment' } },
+      errors: adminErrors({ 404: 'Unknown website, or no such experiment.' }), handler: h.stopExperiment,
+    }],
+  },
   settingsPreview: {
     path: '/admin/v1/websites/{websiteId}/settings/preview', pathParams: ADMIN_WEBSITE, errorShape: 'problem', cors: false,
     operations: [{

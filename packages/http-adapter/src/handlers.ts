@@ -307,6 +307,39 @@ export const revokeSearchKey: Handler = async (ctx, state) => {
   send(ctx, state, 204, undefined, '');
 };
 
+/** `GET /admin/v1/websites/{websiteId}/experiments`. */
+export const listExperiments: Handler = async (ctx, state) => {
+  reply(ctx, state, 200, { experiments: await state.engine.listExperiments(websiteOf(ctx)) });
+};
+
+/** `POST /admin/v1/websites/{websiteId}/experiments`: starts an experiment (the engine validates the body). */
+export const createExperiment: Handler = async (ctx, state) => {
+  const websiteId = websiteOf(ctx);
+  const body = await readBody<unknown>(ctx, state);
+  commitPoint(ctx);
+  reply(ctx, state, 201, await state.engine.createExperiment(websiteId, body));
+};
+
+/** `GET /admin/v1/websites/{websiteId}/experiments/{experimentId}`: the experiment with its report. */
+export const experimentReport: Handler = async (ctx, state) => {
+  reply(ctx, state, 200, await state.engine.experimentReport(websiteOf(ctx), ctx.params[1]!));
+};
+
+/** `POST /admin/v1/websites/{websiteId}/experiments/{experimentId}/stop`. */
+export const stopExperiment: Handler = async (ctx, state) => {
+  const websiteId = websiteOf(ctx);
+  commitPoint(ctx);
+  reply(ctx, state, 200, await state.engine.stopExperiment(websiteId, ctx.params[1]!));
+};
+
+/** `DELETE /admin/v1/websites/{websiteId}/experiments/{experimentId}`: stopped experiments only (409 otherwise). */
+export const deleteExperiment: Handler = async (ctx, state) => {
+  const websiteId = websiteOf(ctx);
+  commitPoint(ctx);
+  await state.engine.deleteExperiment(websiteId, ctx.params[1]!);
+  send(ctx, state, 204, undefined, '');
+};
+
 /** `GET /healthz`: the process is up. */
 export const healthz: Handler = async (ctx, state) => {
   reply(ctx, state, 200, { status: 'ok' });

@@ -578,6 +578,36 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     expect(await page.locator('#reports .empty').count()).toBe(0);
   });
 
+  it('starts, reports, stops and deletes an experiment, as the API answers them; a bad override shows the API\'s error', async () => {
+    await page.getByRole('tab', { name: 'Experiments' }).click();
+    await page.getByLabel('Admin token').fill(identity.adminToken);
+    await page.getByRole('button', { name: 'Connect' }).click();
+    const form = page.locator('#experiment-form');
+    await form.getByLabel('Name', { exact: true }).fill('Synonyms for tee');
+    await form.locator('textarea[name="override"]').fill('{"colour": 1}');
+    await form.getByRole('button', { name: 'Start' }).click();
+    await expect.poll(() => page.locator('#experiment-error').innerText()).toContain('colour');
+    await form.locator('textarea[name="override"]').fill('{"synonyms": [["tee", "t-shirt"]]}');
+    await form.getByRole('button', { name: 'Start' }).click();
+    const api = async () => ((await (await fetch(`${app.url}/admin/v1/websites/demo/experiments`, { headers: { authorization: `Bearer ${identity.adminToken}` } })).json()) as {
+      experiments: { id: string; name: string; status: string }[];
+    }).experiments;
+    await expect.poll(async () => (await api()).map((e) => [e.name, e.status])).toEqual([['Synonyms for tee', 'running']]);
+    // The report: a row per variant, and one interval plot per metric.
+    await expect.poll(() => page.locator('#experiment-report table').first().locator('tbody tr td:first-child').allInnerTexts()).toEqual(['control', 'variant']);
+    // The comparison with the control names its tests.
+    expect(await page.locator('#experiment-report table.comparisons td[title]').first().getAttribute('title')).toMatch(/Welch/);
+    expect(await page.locator('#experiment-report svg').count()).toBe(3);
+    await page.screenshot({ path: path.join(ARTIFACTS, '7-experiments.png'), fullPage: true });
+    await page.locator('#experiment-list button[data-action="stop"]').click();
+    await expect.poll(async () => (await api()).map((e) => e.status)).toEqual(['stopped']);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.locator('#experiment-list button[data-action="delete"]').click();
+    await expect.poll(async () => (await api()).length).toBe(0);
+    await expect.poll(() => page.locator('#experiment-list').innerText()).toContain('No experiment yet');
+    expect(pageErrors).toEqual([]);
+  });
+
   describe('the merchandising studio and the settings editors', () => {
     /** How long a poll waits for the page (previews and saves are API round trips; the machine may be busy). */
     const PATIENCE = { timeout: 15_000 };

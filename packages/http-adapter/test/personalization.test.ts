@@ -40,6 +40,6 @@ describe('personalized search over HTTP', () => {
     expect(mine.payload.aggregations).toEqual(plain.payload.aggregations);
     expect(mine.payload.result[0].brand).toBe('Gamma');
     expect(mine.payload.result.filter((p) => p.brand === 'Gamma').length).toBeGreaterThan(plain.payload.result.filter((p) => p.brand === 'Gamma').length);
-    expect(mine.settings).toBeUndefined();
+    expect(mine.settings).toEqual({ ranked_by: ['personalization'] });
   });
 });

@@ -229,6 +229,8 @@ describe('two replicas (processes) on one PostgreSQL schema', () => {
     const acknowledged = new Map<string, string>();
     const attempted: string[] = [];
     const unexpected: string[] = [];
+    /** Each order's body as sent: a replay sends the same order (other content is a 409). */
+    const sent = new Map<string, Record<string, unknown>>();
     let next = 0;
     let stop = false;
     const target = r2;
@@ -237,8 +239,10 @@ describe('two replicas (processes) on one PostgreSQL schema', () => {
         const orderId = `kill-${next++}`;
         attempted.push(orderId);
         let ack: { status: number; transactionId?: string };
+        const body = purchase(orderId, ['KILL-Y', refIds[next % 40]!]);
+        sent.set(orderId, body);
         try {
-          ack = await sendPurchase(target, purchase(orderId, ['KILL-Y', refIds[next % 40]!]));
+          ack = await sendPurchase(target, body);
         } catch {
           return; // the connection died with the replica: not acknowledged
         }
@@ -274,13 +278,13 @@ describe('two replicas (processes) on one PostgreSQL schema', () => {
     let i = 0;
     for (const [orderId, transactionId] of acknowledged) {
       const replica = i++ % 2 ? r1 : r2;
-      const replay = await sendPurchase(replica, purchase(orderId, ['KILL-Y']));
+      const replay = await sendPurchase(replica, sent.get(orderId)!);
       expect(replay, orderId).toEqual({ status: 202, transactionId });
     }
     expect((await stats(r1)).orders).toBe(afterRestart.orders);
     // The orders in flight at the kill were either stored whole or not at all: sending them all again
     // makes the count exactly one per attempted order.
-    for (const orderId of attempted) if (!acknowledged.has(orderId)) expect((await sendPurchase(r1, purchase(orderId, ['KILL-Y']))).status).toBe(202);
+    for (const orderId of attempted) if (!acknowledged.has(orderId)) expect((await sendPurchase(r1, sent.get(orderId)!)).status).toBe(202);
     const [s1, s2] = await Promise.all([stats(r1), stats(r2)]);
     expect(s1.orders - before.orders).toBe(attempted.length);
     expect(s2.orders).toBe(s1.orders);
@@ -321,4 +325,54 @@ describe('two replicas (processes) on one PostgreSQL schema', () => {
     const got = await fetch(`${r1.url}/admin/v1/websites/site-a/settings`, { headers: bearer(ADMIN_TOKEN) });
     expect(await got.json()).toMatchObject({ synonyms: [['zanzibarx', 'bestseller']], rules: [{ id: 'hide-pop' }] });
   });
+
+  it('(x) an experiment created through one replica assigns alike on the other; concurrent creations give one; both replicas report the same', async () => {
+    const body = (name: string) => ({ name, kind: 'search', variants: [{ name: 'control' }, { name: 'redirect', settings: { redirects: [{ queries: ['acme'], url: '/acme' }] } }] });
+    const created = await Promise.all([post(`${r1.url}/admin/v1/websites/site-a/experiments`, body('one'), bearer(ADMIN_TOKEN)),
+      post(`${r2.url}/admin/v1/websites/site-a/experiments`, body('two'), bearer(ADMIN_TOKEN))]);
+    expect(created.map((r) => r.status).sort()).toEqual([201, 409]);
+    const { id } = (await created.find((r) => r.status === 201)!.json()) as { id: string };
+    type Answer = { query_id: string; payload: { result: { refId: string }[]; redirects: { url?: string } }; settings?: { experiment?: { id: string; variant: string } } };
+    const searchOn = async (r: Replica, customerId: string): Promise<Answer> => {
+      const res = await post(`${r.url}/v1.4/search`, { website_id: 'site-a', client: 'client-a', q: 'acme', start: 0, customer_id: customerId }, bearer(TOKEN_A));
+      expect(res.status).toBe(200);
+      return (await res.json()) as Answer;
+    };
+    const customers = Array.from({ length: 16 }, (_, i) => `${String(i).padStart(8, '0')}-5b2f-4f4e-9a51-0c6f3c1e2a10`);
+    // Both replicas know the experiment within the poll interval.
+    await eventually(async () => (await searchOn(r2, customers[0]!)).settings?.experiment?.id === id, 'replica 2 does not tag with the experiment');
+    for (const [i, customerId] of customers.entries()) {
+      const [a, b] = [await searchOn(r1, customerId), await searchOn(r2, customerId)];
+      expect(a.settings!.experiment).toEqual(b.settings!.experiment);
+      expect(a.payload.redirects.url).toBe(a.settings!.experiment!.variant === 'redirect' ? '/acme' : undefined);
+      expect(b.payload.redirects.url).toBe(a.payload.redirects.url);
+      if (i % 2 === 0) {
+        // A click on replica 2 on the page replica 1 answered: counted for the customer's variant.
+        const click = await post(`${r2.url}/3.0/events/clicks`, {
+          customerId, sessionId: customerId, events: [{ eventTime: eventTime(), refId: a.payload.result[0]!.refId, type: 'click', queryId: a.query_id, position: 1 }],
+        }, bearer(TOKEN_A));
+        expect(click.status, await click.clone().text()).toBe(202);
+      }
+    }
+    const report = async (r: Replica) => {
+      const res = await fetch(`${r.url}/admin/v1/websites/site-a/experiments/${id}`, { headers: bearer(ADMIN_TOKEN) });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { variants: { name: string; users: number; searches: number; clicks: number; ctr: { value: number } }[] };
+    };
+    // Each report counts what its replica logged so far (replica 1 holds each search until its
+    // search-as-you-type chain can no longer grow; replica 2 keeps the clicks back until then): once
+    // both have written, they agree, and every click counts in its search's CTR.
+    const complete = async () => {
+      const [a, b] = [await report(r1), await report(r2)];
+      const clicked = a.variants.reduce((n, v) => n + Math.round(v.ctr.value * v.searches), 0);
+      return JSON.stringify(a.variants) === JSON.stringify(b.variants) && clicked === customers.length / 2
+        && a.variants.reduce((n, v) => n + v.clicks, 0) === customers.length / 2;
+    };
+    await eventually(complete, async () => JSON.stringify([await report(r1), await report(r2)]), 40_000);
+    const final = await report(r1);
+    expect(final.variants.reduce((n, v) => n + v.users, 0)).toBe(customers.length);
+    // Stopped through replica 2: replica 1 serves the control untagged.
+    expect((await post(`${r2.url}/admin/v1/websites/site-a/experiments/${id}/stop`, '', bearer(ADMIN_TOKEN))).status).toBe(200);
+    await eventually(async () => (await searchOn(r1, customers[0]!)).settings?.experiment === undefined, 'replica 1 still tags with the stopped experiment');
+  }, 90_000);
 });

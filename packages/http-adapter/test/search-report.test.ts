@@ -112,7 +112,7 @@ describe.each(stores)('search analytics on the %s store', (_, makeStore) => {
   it('completes from queries of enough distinct sessions: one browser repeating itself, personal data and excluded words never', async () => {
     const settings = await (await fetch(`${svc.url}/admin/v1/websites/m/settings`, { headers: bearer(ADMIN_TOKEN) })).json() as Record<string, unknown>;
     expect(settings.suggestions).toEqual({ minSessions: 3, exclude: [] });
-    expect(settings.eventRetentionDays).toEqual({ searches: 90, recommendations: 90, views: 365, purchases: 730 });
+    expect(settings.eventRetentionDays).toEqual({ searches: 90, recommendations: 90, views: 365, purchases: 730, clicks: 365 });
     for (const session of ['a', 'b', 'c']) {
       await merchSearch(svc, { q: 'running bag', session_id: session });
       await merchSearch(svc, { q: 'red running', session_id: `other-${session}` });

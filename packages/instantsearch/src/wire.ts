@@ -67,7 +67,7 @@ export interface AisleSearchResponse {
     suggestions?: { corrected_query?: string; dropped_words?: string[]; queries?: string[] };
     redirects?: { url?: string };
   };
-  settings?: { ats_model: string };
+  settings?: { ats_model?: string; ranked_by?: string[] };
 }
 
 /** aisle's error envelope. */

@@ -29,6 +29,7 @@ import * as validatePurchaseRequest from './validate-purchase-request.js';
 import * as resultPagesRecord from './result-pages-record.js';
 import * as readProductFeed from './read-product-feed.js';
 import * as previewSettings from './preview-settings.js';
+import * as searchExperiment from './search-experiment.js';
 
 /** What a micro file exports: the function it measures and its cases. */
 interface MicroFile { measures: string; cases(ctx: MicroContext): Promise<MicroCase[]> }
@@ -54,6 +55,7 @@ export const MICRO_FILES: Record<string, MicroFile> = {
   'result-pages-record': resultPagesRecord,
   'read-product-feed': readProductFeed,
   'preview-settings': previewSettings,
+  'search-experiment': searchExperiment,
 };
 
 export interface MicroInput { timeMs: number; products: number }

@@ -77,8 +77,9 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['types.ts', 'errors.ts'],
   ['config.ts', 'background-failures.ts', 'readiness.ts', 'engine-api.ts'],
   ['catalog', 'store'],
-  ['search', 'semantic', 'recommend', 'retail-media', 'keys', 'events', 'experiments', 'clicks'],
-  ['settings', 'analytics', 'replication', 'demo'],
+  ['search', 'semantic', 'recommend', 'retail-media', 'keys', 'events', 'clicks', 'learning'],
+  // Experiments validate variant settings as settings are validated (settings/website-settings.ts).
+  ['settings', 'analytics', 'replication', 'demo', 'experiments'],
   ['engine.ts'],
   ['index.ts', 'internal.ts'],
 ];

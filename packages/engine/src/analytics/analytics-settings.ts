@@ -11,10 +11,11 @@ export const DEFAULT_SUGGESTION_SETTINGS: Readonly<Required<SuggestionSettings>>
 
 /**
  * `settings.eventRetentionDays` by default: logged responses 90 days (the reports' usual window; the
- * roll-ups stay), views one year, purchases two (a model learns from that much; the orders' revenue
- * stays in the roll-ups and attribution sums).
+ * roll-ups stay), views and clicks one year (behaviour of the same grain; what the models learned from
+ * them stays in their checkpointed state), purchases two (a model learns from that much; the orders'
+ * revenue stays in the roll-ups and attribution sums).
  */
-export const DEFAULT_EVENT_RETENTION_DAYS: Readonly<Required<EventRetentionDays>> = Object.freeze({ searches: 90, recommendations: 90, views: 365, purchases: 730 });
+export const DEFAULT_EVENT_RETENTION_DAYS: Readonly<Required<EventRetentionDays>> = Object.freeze({ searches: 90, recommendations: 90, views: 365, purchases: 730, clicks: 365 });
 
 /** The suggestion settings in force, defaults filled in. */
 export function suggestionSettingsOf(settings: WebsiteSettings | undefined): Required<SuggestionSettings> {

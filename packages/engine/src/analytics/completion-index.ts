@@ -22,6 +22,11 @@ export class CompletionIndex {
     return this.sessions.size;
   }
 
+  /** Distinct sessions counted for `query` (at most {@link SUGGESTION_LIMITS}.minSessions). */
+  sessionsOf(query: string): number {
+    return this.sessions.get(query)?.size ?? 0;
+  }
+
   /** Counts `session` for `query`; false when it changed nothing (already counted, or the query has enough sessions). */
   add(query: string, session: string): boolean {
     let seen = this.sessions.get(query);

@@ -3,6 +3,7 @@ import { DAY_MS } from '../store/analytics-rows.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { ViewAppend } from '../store/store.js';
 import { RETENTION_BATCH, RetentionJob } from './retention.js';
+import { RETENTION_KINDS } from '../contract/settings-schema.js';
 
 describe('RetentionJob', () => {
   it('deletes each website\'s raw rows past its retention, in batches, and keeps the roll-ups', async () => {
@@ -17,14 +18,21 @@ describe('RetentionJob', () => {
       views: [{ refId: 'p', currentUrl: 'https://shop.example/p', eventTime: '2026-01-01T00:00:00Z', eventTimeMs: 0 }],
     });
     for (const [site, days] of [['a', 400], ['a', 100], ['b', 400]] as const) await store.appendViews(views(site, days));
+    const clicks = (websiteId: string, daysAgo: number) => store.appendClicks({
+      websiteId, transactionId: `c-${websiteId}-${daysAgo}`, customerId: 'c', sessionId: 's', origin: 'test', receivedAt: now - daysAgo * DAY_MS,
+      clicks: [{ refId: 'p', type: 'click', eventTime: '2026-01-01T00:00:00Z', eventTimeMs: 0 }],
+    });
+    for (const [site, days] of [['a', 40], ['a', 20], ['b', 40]] as const) await clicks(site, days);
     const failures: unknown[] = [];
     const job = new RetentionJob(store, {
       now: () => now,
       // a keeps searches 10 days and views 200; b keeps the defaults (90 days of searches, a year of views).
-      websites: () => [{ websiteId: 'a', settings: { eventRetentionDays: { searches: 10, views: 200 } } }, { websiteId: 'b', settings: undefined }],
+      websites: () => [{ websiteId: 'a', settings: { eventRetentionDays: { searches: 10, views: 200, clicks: 30 } } }, { websiteId: 'b', settings: undefined }],
       onError: (err) => failures.push(err),
     });
-    expect(await job.run()).toBe(Math.ceil(responses.length / 2) + 2);
+    expect(await job.run()).toBe(Math.ceil(responses.length / 2) + 2 + 1);
+    expect((await store.readClicks('a', 0, 10)).map((c) => c.receivedAt)).toEqual([now - 20 * DAY_MS]);
+    expect((await store.readClicks('b', 0, 10)).length).toBe(1);
     expect(failures).toEqual([]);
     expect((await store.readEvents({ afterSeq: 0, limit: 10 })).map((e) => [e.websiteId, e.receivedAt])).toEqual([['a', now - 100 * DAY_MS]]);
     // The roll-ups stay; a click on an expired search counts as a click, outside ctr.
@@ -50,7 +58,7 @@ describe('RetentionJob', () => {
       onError: (err, websiteId) => failures.push([websiteId, (err as Error).message]),
     });
     expect(await job.run()).toBe(0);
-    expect(failures.length).toBe(4); // each kind of a, none of b
+    expect(failures.length).toBe(RETENTION_KINDS.length); // each kind of a, none of b
     expect(new Set(failures.map(([site]) => site))).toEqual(new Set(['a']));
     await job.stop();
   });

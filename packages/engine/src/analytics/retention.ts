@@ -1,6 +1,6 @@
 /**
  * Retention: the raw rows older than a website's `eventRetentionDays` (logged search and
- * recommendation responses with their session evidence, stored views and purchases) are deleted in the
+ * recommendation responses with their session evidence, stored views, purchases and clicks) are deleted in the
  * background, {@link RETENTION_BATCH} rows per short transaction with a turn of the event loop between
  * two, so a search or an event write never waits behind a long delete. Roll-ups are kept.
  * @module
@@ -12,8 +12,9 @@ import { DAY_MS } from '../store/analytics-rows.js';
 import type { Store } from '../store/store.js';
 import { retentionDaysOf } from './analytics-settings.js';
 
-/** Rows deleted per transaction. */
-export const RETENTION_BATCH = 1_000;
+/** Rows deleted per transaction (declared with the store, whose result lists are pruned so too). */
+export { RETENTION_BATCH } from '../store/store.js';
+import { RETENTION_BATCH } from '../store/store.js';
 /** How often the retention pass runs. */
 export const RETENTION_INTERVAL_MS = 10 * 60_000;
 

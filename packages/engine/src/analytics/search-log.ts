@@ -34,11 +34,12 @@ import { problemDetails } from '../events/validate-common.js';
 import { mergeSuggestions, vocabularyCompletions } from '../search/query-suggestions.js';
 import { hourOf } from '../store/analytics-rows.js';
 import type {
-  AnalyticsBatch, AnalyticsKind, LoggedResponse, QuerySession, ResponseOutcome, RollupCounter, RollupCounters, RollupDelta, RollupWindow, Store,
+  AnalyticsBatch, AnalyticsKind, ExperimentAnalyticsKind, LoggedResponse, QuerySession, ResponseOutcome, RollupCounter, RollupCounters, RollupDelta,
+  RollupWindow, Store,
 } from '../store/store.js';
 import { CompletionIndex, MAX_INDEXED_QUERIES } from './completion-index.js';
 import { recommendationReportOf, searchReportOf } from './reports.js';
-import { ChainBuffer, type ChainSearch } from './search-chains.js';
+import { CHAIN_WINDOW_MS, ChainBuffer, type ChainSearch } from './search-chains.js';
 import { excludedPhrases, hasPersonalData, isExcluded } from './suggestion-filters.js';
 
 /** How often the batch is written to the store. */
@@ -49,6 +50,12 @@ export const MAX_LOGGED_QUERY_LENGTH = 200;
 export const MAX_PENDING_ROWS = 50_000;
 /** Pending entries that start a write at once, before the timer (a burst of traffic stays bounded in memory). */
 export const FLUSH_AT_ENTRIES = 10_000;
+/**
+ * How long a click or conversion naming a response the store does not hold yet is kept back: another
+ * replica answered the search and holds it until its search-as-you-type chain ends ({@link CHAIN_WINDOW_MS}),
+ * then writes it with its next batch. Past this it is counted without its response (not in `clicked`).
+ */
+export const OUTCOME_WAIT_MS = CHAIN_WINDOW_MS + 5 * SEARCH_LOG_FLUSH_MS;
 /** How often replicas sharing a store reload the completion indexes from it. */
 export const SEARCH_LOG_REFRESH_MS = 60_000;
 /** Most entries of `payload.suggestions.queries`. */
@@ -61,6 +68,40 @@ export function logQuery(q: string): string {
   return tokenize(q).join(' ').slice(0, MAX_LOGGED_QUERY_LENGTH);
 }
 
+/** The experiment a logged response was served under (the list's experiment, without its teams). */
+export interface ServedExperiment {
+  id: string;
+  /** The variant served (`"interleaved"` for an interleaved list). */
+  variant: string;
+  customerId: string;
+}
+
+/** The roll-up kind of one experiment's rows. */
+export function experimentKind(experimentId: string): ExperimentAnalyticsKind {
+  return `experiment:${experimentId}`;
+}
+
+/**
+ * Separates the variant from the customer in an experiment row's key: the unit separator, which no
+ * variant name holds (names refuse control characters; PostgreSQL text refuses NUL). The key is split
+ * at its first one, so a customer id may hold it.
+ */
+export const EXPERIMENT_KEY_SEPARATOR = '\u001f';
+
+/** The key of a customer's rows in an experiment's roll-ups: its variant and its id. */
+export function experimentUserKey(variant: string, customerId: string): string {
+  return `${variant}${EXPERIMENT_KEY_SEPARATOR}${customerId}`;
+}
+
+/**
+ * The id under which a response is logged for its experiment: the response's own id is logged for the
+ * search or recommendation reports, and one id is one logged response.
+ */
+function experimentResponseId(queryId: string): string {
+  return queryId + EXPERIMENT_RESPONSE_SUFFIX;
+}
+const EXPERIMENT_RESPONSE_SUFFIX = '~x';
+
 /** A search to log: the first page of a query. */
 export interface LoggedSearch {
   /** The response's id (see query-id.ts). */
@@ -70,6 +111,8 @@ export interface LoggedSearch {
   /** The search's session: its `session_id`, else its `customer_id`; undefined when it has neither. */
   session: string | undefined;
   totalResults: number;
+  /** The experiment that served it, when one did (counted in that experiment's roll-ups too). */
+  experiment?: ServedExperiment;
 }
 
 /** A recommendation response to log. */
@@ -78,6 +121,8 @@ export interface ServedRecommendation {
   method: string;
   /** The tactic label of each item served, in order. */
   tactics: readonly string[];
+  /** The experiment that served it, when one did. */
+  experiment?: ServedExperiment;
 }
 
 /** What identifies the response a click or a conversion follows. */
@@ -92,6 +137,11 @@ interface OutcomeTarget {
   key: string;
   /** The tactic label of the item (recommendations). */
   tactic?: string;
+  /**
+   * The experiment the response was served under: the outcome counts in that experiment's row of the
+   * customer too, per tactic (recommendations) or per credited team (`team`, interleaved lists).
+   */
+  experiment?: ServedExperiment & { team?: string };
 }
 
 /** A click on an item of a response (`type` `addToCart` is not a click event of these reports). */
@@ -112,11 +162,17 @@ interface HeldSearch extends ChainSearch {
   queryId: string;
   typed: string;
   results: number;
+  experiment?: ServedExperiment;
 }
 
 /** Options of a {@link SearchLog}. */
 export interface SearchLogOptions {
   now?: () => number;
+  /**
+   * Other processes log responses to this store too (replicas): an outcome naming a response the store
+   * does not hold yet waits up to {@link OUTCOME_WAIT_MS} for it. Alone, a response is this process's or none.
+   */
+  sharedStore?: boolean;
   /** Called when a batch cannot be written (the rows are kept for the next attempt). */
   onError: (err: unknown) => void;
 }
@@ -153,6 +209,10 @@ export class SearchLog {
   /** A write started because the batch grew past {@link FLUSH_AT_ENTRIES} is under way. */
   private burstWrite = false;
   private readonly now: () => number;
+  /** When each pending outcome was first seen (see {@link OUTCOME_WAIT_MS}). */
+  private readonly seen = new WeakMap<ResponseOutcome, number>();
+  /** Closing: the last write applies every outcome (nothing waits any more). */
+  private closing = false;
 
   constructor(private readonly store: Store, private readonly options: SearchLogOptions) {
     this.now = options.now ?? Date.now;
@@ -179,12 +239,24 @@ export class SearchLog {
     this.refreshTimer.unref();
   }
 
+  /**
+   * The distinct sessions whose first page of `query` (normalised) found something, as completions
+   * count them (up to `SUGGESTION_LIMITS.minSessions`; a search-as-you-type chain counts once,
+   * when it ends): the threshold of click ranking too.
+   */
+  sessionCount(websiteId: string, query: string): number {
+    return this.indexes.get(websiteId)?.sessionsOf(query) ?? 0;
+  }
+
   /** Logs the first page of a search (cheap: memory only; counted when its chain ends). */
   record(websiteId: string, search: LoggedSearch): void {
     const query = logQuery(search.q);
     if (query === '') return;
     const session = search.session === undefined ? undefined : `${websiteId}\0${search.session}`;
-    this.chains.add({ websiteId, queryId: search.queryId, typed: search.q, results: search.totalResults, session, at: this.now(), query });
+    this.chains.add({
+      websiteId, queryId: search.queryId, typed: search.q, results: search.totalResults, session, at: this.now(), query,
+      ...(search.experiment !== undefined && { experiment: search.experiment }),
+    });
     this.held.add(search.queryId);
     this.schedule();
   }
@@ -197,6 +269,14 @@ export class SearchLog {
     this.pending.responses.push({ websiteId, queryId: served.queryId, kind: 'recommendation', at, key: served.method, countedAs: null });
     this.addRollup(websiteId, 'recommendation', hour, served.method, '', { responses: 1, results: served.tactics.length });
     for (const tactic of served.tactics) this.addRollup(websiteId, 'recommendation', hour, served.method, tactic, { results: 1 });
+    const x = served.experiment;
+    if (x !== undefined) {
+      const kind = experimentKind(x.id);
+      const key = experimentUserKey(x.variant, x.customerId);
+      this.pending.responses.push({ websiteId, queryId: experimentResponseId(served.queryId), kind: 'recommendation', at, key, countedAs: null });
+      this.addRollup(websiteId, kind, hour, key, '', { responses: 1, results: served.tactics.length });
+      for (const tactic of served.tactics) this.addRollup(websiteId, kind, hour, key, tactic, { results: 1 });
+    }
     this.schedule();
   }
 
@@ -239,10 +319,24 @@ export class SearchLog {
 
   private addOutcome(target: OutcomeTarget, counters: ResponseOutcome['counters'], flag: ResponseOutcome['flag']): void {
     const key = target.kind === 'search' ? logQuery(target.key) : target.key;
-    this.pending.outcomes.push({
+    const seen = this.now();
+    const add = (o: ResponseOutcome) => {
+      this.seen.set(o, seen);
+      this.pending.outcomes.push(o);
+    };
+    add({
       websiteId: target.websiteId, kind: target.kind, at: target.at, key, counters, flag,
       ...(target.queryId !== undefined && { queryId: target.queryId }), ...(target.tactic !== undefined && { tactic: target.tactic }),
     });
+    const x = target.experiment;
+    if (x !== undefined) {
+      // The customer's row of the experiment, and its tactic's (recommendations) or credited team's (interleaving) row.
+      const tactic = x.team ?? target.tactic;
+      add({
+        websiteId: target.websiteId, kind: experimentKind(x.id), at: target.at, key: experimentUserKey(x.variant, x.customerId), counters, flag,
+        ...(target.queryId !== undefined && { queryId: experimentResponseId(target.queryId) }), ...(tactic !== undefined && { tactic }),
+      });
+    }
     this.schedule();
   }
 
@@ -276,6 +370,7 @@ export class SearchLog {
       this.pending.responses.push({ websiteId, queryId, kind: 'search', at: search.at, key: query, countedAs: null });
       for (const a of absorbed) this.pending.responses.push({ websiteId, queryId: a.queryId, kind: 'search', at: a.at, key: a.query, countedAs: queryId });
       this.addRollup(websiteId, 'search', hourOf(search.at), query, '', { responses: 1, results, noResults: results === 0 ? 1 : 0 });
+      this.countInExperiment(search, absorbed);
       for (const s of [search, ...absorbed]) this.held.delete(s.queryId);
       // Completion evidence: a session's search that found something, typed without personal data.
       if (search.session !== undefined && results > 0 && !hasPersonalData(search.typed)) {
@@ -287,17 +382,45 @@ export class SearchLog {
     }
   }
 
+  /**
+   * An ended chain in its experiment's roll-ups, when its counted search was served by one: one search
+   * of the customer's row, with the chain's other searches logged as counted under it (their clicks
+   * count once, in that search's `clicked`).
+   */
+  private countInExperiment(search: HeldSearch, absorbed: readonly HeldSearch[]): void {
+    const x = search.experiment;
+    if (x === undefined) return;
+    const { websiteId } = search;
+    const key = experimentUserKey(x.variant, x.customerId);
+    const counted = experimentResponseId(search.queryId);
+    this.pending.responses.push({ websiteId, queryId: counted, kind: 'search', at: search.at, key, countedAs: null });
+    for (const a of absorbed) {
+      if (a.experiment !== undefined) this.pending.responses.push({ websiteId, queryId: experimentResponseId(a.queryId), kind: 'search', at: a.at, key, countedAs: counted });
+    }
+    this.addRollup(websiteId, experimentKind(x.id), hourOf(search.at), key, '', { responses: 1 });
+  }
+
   private async writeBatch(endChains: boolean): Promise<void> {
     this.takeEndedChains(endChains ? Infinity : this.now());
-    const isWaiting = (o: ResponseOutcome) => o.queryId !== undefined && this.held.has(o.queryId);
+    // An experiment's outcome waits for the search it names as the search's own outcome does.
+    const isWaiting = (o: ResponseOutcome) => o.queryId !== undefined && this.held.has(o.queryId.endsWith(EXPERIMENT_RESPONSE_SUFFIX) ? o.queryId.slice(0, -EXPERIMENT_RESPONSE_SUFFIX.length) : o.queryId);
     const waiting = this.pending.outcomes.filter(isWaiting);
     const batch: AnalyticsBatch = { ...this.pending, outcomes: this.pending.outcomes.filter((o) => !isWaiting(o)) };
     this.pending = { ...emptyBatch(), outcomes: waiting };
     this.rollupIndex.clear();
     if (this.chains.size > 0 || waiting.length > 0) this.schedule();
     if (batch.responses.length + batch.rollups.length + batch.outcomes.length + batch.sessions.length === 0) return;
+    // An outcome naming a response the store does not hold yet waits a while: another replica may still hold it.
+    const now = this.now();
+    // Bounded: past MAX_PENDING_ROWS outcomes nothing waits (a flood of unknown ids is counted at once).
+    const mayWait = this.options.sharedStore === true && !this.closing && batch.outcomes.length < MAX_PENDING_ROWS;
+    for (const o of batch.outcomes) o.wait = mayWait && o.queryId !== undefined && now - (this.seen.get(o) ?? now) < OUTCOME_WAIT_MS;
     try {
-      await this.store.writeAnalytics(batch);
+      const kept = await this.store.writeAnalytics(batch);
+      if (kept.length > 0) {
+        this.pending.outcomes.unshift(...kept.map((i) => batch.outcomes[i]!));
+        this.schedule();
+      }
     } catch (err) {
       this.options.onError(err);
       // Kept for the next attempt, before what came meanwhile, within the bound (the oldest go first).
@@ -385,6 +508,7 @@ export class SearchLog {
 
   /** Stops the timers and writes what is pending (held chains end now). */
   async close(): Promise<void> {
+    this.closing = true;
     clearInterval(this.refreshTimer);
     await this.refreshing;
     clearTimeout(this.timer);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../store/memory-store.js';
+import { RETENTION_BATCH } from '../store/store.js';
 import { newQueryId, queryIdIssuedAt } from './query-ids.js';
 import { MAX_STORED_LISTS_PER_WEBSITE, MIN_RETENTION_DAYS, ResultPages, retentionOf, type AnsweredList } from './result-pages.js';
 
@@ -64,6 +65,25 @@ describe('ResultPages', () => {
     await second.flush();
     await second.prune();
     expect(errors.map((e) => (e as Error).message)).toEqual(['store is closed', 'store is closed']);
+  });
+
+  it('prunes the expired lists of every website in batches until none is left', async () => {
+    const store = new MemoryStore();
+    const calls: number[] = [];
+    const prune = store.pruneResultPages.bind(store);
+    store.pruneResultPages = async (retention, limit) => {
+      const deleted = await prune(retention, limit);
+      calls.push(deleted);
+      return deleted;
+    };
+    const old = Date.now() - 40 * 86_400_000;
+    const expired = Array.from({ length: 2 * RETENTION_BATCH + 10 }, (_, i) => ({ ...list(i % 2 === 0 ? 'w1' : 'w2'), queryId: `old-${i}`, createdAt: old }));
+    await store.addResultPages([...expired, { ...list(), queryId: 'fresh', createdAt: Date.now() }]);
+    await pages(store).prune();
+    // At most a batch per website and transaction: two full passes, then the rest.
+    expect(calls).toEqual([2 * RETENTION_BATCH, 10]);
+    expect((await store.findResultPages('w1', ['old-0', 'fresh'])).map((p) => p.queryId)).toEqual(['fresh']);
+    expect((await store.findResultPages('w2', ['old-1'])).length).toBe(0);
   });
 
   it('keeps each website\'s lists for its attribution window (at least a day) and at most the cap', () => {

@@ -14,7 +14,8 @@
  * {@link RESULT_PAGE_PRUNE_MS}. docs/events-and-stores.md, "Result lists and clicks".
  * @module
  */
-import type { ResultPageRecord, ResultPageRetention, Store } from '../store/store.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { RETENTION_BATCH, type ResultPageRecord, type ResultPageRetention, type Store } from '../store/store.js';
 import { newQueryId, queryIdIssuedAt } from './query-ids.js';
 
 /** How often the queued lists are written to the store. */
@@ -163,13 +164,18 @@ export class ResultPages {
     await this.writing;
   }
 
-  /** Deletes the stored lists past each website's retention (a failure is reported, and retried at the next prune). */
+  /**
+   * Deletes the stored lists past each website's retention, {@link RETENTION_BATCH} per website and
+   * short transaction with a turn of the event loop between two (an answer's list write or a click never
+   * waits behind a long delete); a failure is reported, and retried at the next prune.
+   */
   async prune(): Promise<void> {
     if (this.pruning !== undefined || this.closed) return this.pruning;
     const now = this.now();
     const retention = this.options.websites().map((id) => retentionOf(id, this.options.attributionWindowDays(id), now));
-    this.pruning = this.store.pruneResultPages(retention).then(() => undefined, (err: unknown) => this.options.onError(err))
-      .finally(() => { this.pruning = undefined; });
+    this.pruning = (async () => {
+      while (!this.closed && await this.store.pruneResultPages(retention, RETENTION_BATCH) >= RETENTION_BATCH) await nextTurn();
+    })().catch((err: unknown) => this.options.onError(err)).finally(() => { this.pruning = undefined; });
     return this.pruning;
   }
 

@@ -73,6 +73,9 @@ export const EngineOptionsSchema = closed({
   semanticRetrainDelayMs: opt(Type.Number({
     minimum: 0, description: 'Quiet time after a catalog change before the built-in semantic model retrains (ms, default 2000).',
   })),
+  modelCheckpointIntervalMs: opt(Type.Integer({
+    minimum: 10, description: 'How often the recommendation models are checkpointed when events came in (ms, default 300000): a restart replays the events stored since the last checkpoint.',
+  })),
   websites: opt(Type.Array(WebsiteSchema)),
   adminTokens: opt(names()),
   dashboard: opt(Type.Boolean({ description: 'Read by the HTTP adapter: serve the built-in dashboard at / (default true; false turns it off).' })),

@@ -79,6 +79,11 @@ export const RELEVANCE_LIMITS = { synonyms: 10_000, stopWords: 10_000, tieBreake
  */
 export const SUGGESTION_LIMITS = { minSessions: 20, exclude: 10_000 } as const;
 /**
+ * `settings.clickRanking` limits: largest `minSessions` (the distinct sessions a query's search-log
+ * evidence keeps, {@link SUGGESTION_LIMITS}), longest `halfLifeDays` (ten years).
+ */
+export const CLICK_RANKING_LIMITS = { minSessions: SUGGESTION_LIMITS.minSessions, halfLifeDays: 3_650 } as const;
+/**
  * The rest of the settings' sizes and magnitudes, so that every array and number of a settings body is
  * bounded by the schema (the settings endpoint reads its body with the schema's largest array bound,
  * derived from it). Field weights and boost weights far past the point where one field or rule alone
@@ -96,3 +101,12 @@ export const MAX_TYPO_WORD_SIZE = 1000;
 
 /** Default and largest `limit` of the searches report (entries of each list). */
 export const SEARCH_REPORT_LIMITS = { default: 20, max: 1_000 } as const;
+
+/** Most variants of one experiment (the control included). */
+export const MAX_EXPERIMENT_VARIANTS = 10;
+/** Longest experiment or variant name. */
+export const MAX_EXPERIMENT_NAME_LENGTH = 200;
+/** Largest relative weight of a variant. */
+export const MAX_VARIANT_WEIGHT = 1000;
+/** Most experiments one website keeps (stopped ones included; delete stopped ones to make room). */
+export const MAX_EXPERIMENTS_PER_WEBSITE = 1000;

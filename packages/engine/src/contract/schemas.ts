@@ -24,6 +24,7 @@ import {
   DECIMAL_STRING_PATTERN, DEFAULT_SEARCH_SIZE, DEFAULT_SET_COUNT, MAX_BUNDLE_COUNT, MAX_COUPON_CODE_LENGTH, MAX_EVENTS_PER_REQUEST,
   MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUERY_LENGTH, MAX_RANGE_BOUNDS, MAX_BULK_DELETE_REFIDS, MAX_REQUEST_FIELDS, MAX_SEARCH_SIZE,
   MAX_SET_COUNT, MAX_VIEWS_PER_REQUEST, MAX_ID_LENGTH, MAX_URL_LENGTH, MAX_DECIMAL, MAX_QUANTITY, MAX_HMAC_LENGTH, MAX_AD_SET_VERSION,
+  MAX_EXPERIMENT_NAME_LENGTH, MAX_EXPERIMENT_VARIANTS, MAX_VARIANT_WEIGHT,
 } from './limits.js';
 
 /** A JSON schema object (loosely typed: these are data, checked by the OpenAPI validator test). */
@@ -62,6 +63,12 @@ const text = (max: number, description?: string) => Type.String({ maxLength: max
 const eventTime = () => Type.String({ format: 'event-time', description: 'ISO 8601 date-time (no offset: UTC).' });
 
 // ---- search -------------------------------------------------------------------------------------
+
+/** The experiment and variant that served a response (docs/experiments.md). */
+const ExperimentTagSchema = Type.Object({
+  id: str('The experiment\'s id.'),
+  variant: str('The variant\'s name; "interleaved" for an interleaving experiment (both rankings in one list).'),
+}, { description: 'Present when the response was served by a running experiment to an assigned customer.' });
 
 const ScopeSchema = dict(ScopeConditionSchema, {
   maxProperties: MAX_REQUEST_FIELDS,
@@ -130,6 +137,9 @@ const ProductSchema = Type.Unsafe<Static<typeof ProductFields> & { [field: strin
 /** The id of one answered result list (search page, recommendation or bundle response); see docs/http-api.md, "Clicks". */
 const resultListId = (description: string) => Type.String({ description });
 
+/** The re-rank stages `settings.ranked_by` names, in the order they run (search/rerank.ts). */
+export const RANK_STAGES = ['rules', 'clicks', 'personalization', 'semantic'] as const;
+
 const SearchResponseSchema = Type.Object({
   type: int('1 on success.'),
   payload: Type.Object({
@@ -147,10 +157,14 @@ const SearchResponseSchema = Type.Object({
   }),
   // After payload: the adapter's serialiser writes the envelope up to the page first (codecs.ts).
   query_id: resultListId('Opaque id of this result page, unique per response: send it as queryId (with the 1-based position) in click events.'),
-  settings: opt(Type.Object(
-    { ats_model: str('The semantic model that ranked the results, as "id@version"; echo as atsModel in purchase products.') },
-    { description: 'Present only when a semantic model took part in ranking the results.' },
-  )),
+  settings: opt(Type.Object({
+    ats_model: opt(str('The semantic model that ranked the results, as "id@version"; echo as atsModel in purchase products. Present only when a semantic model took part.')),
+    ranked_by: opt(Type.Array(oneOf(RANK_STAGES), {
+      description: 'What re-ranked the page, in the order the stages run (docs/learning.md): merchandising rules that pin or boost, '
+        + 'click ranking, personalization, semantic search. Absent when nothing did.',
+    })),
+    experiment: opt(ref('ExperimentTag', ExperimentTagSchema)),
+  }, { description: 'Present only when something re-ranked the results, or the search was served by an experiment.' })),
 });
 
 // ---- settings preview ---------------------------------------------------------------------------
@@ -231,6 +245,7 @@ const RecommendResponseSchema = Type.Object({
   slots: Type.Array(ref('RecommendationSlot', RecommendationSlotSchema), { description: 'One per payload entry, same order.' }),
   recommenderId: str(),
   queryId: resultListId('Opaque id of this response: send it as queryId (with the 1-based position in payload) in click events.'),
+  experiment: opt(ref('ExperimentTag', ExperimentTagSchema)),
 });
 
 const BundleRequestSchema = Type.Object({
@@ -466,6 +481,93 @@ const CreatedSearchKeySchema = Type.Object(
 );
 const SearchKeyListSchema = Type.Object({ keys: Type.Array(ref('SearchKey', SearchKeySchema)) });
 
+// ---- experiments -------------------------------------------------------------------------------
+
+const experimentName = (description: string) => Type.String({ minLength: 1, maxLength: MAX_EXPERIMENT_NAME_LENGTH, pattern: '\\S', description });
+
+const VariantRequestSchema = Type.Object({
+  name: experimentName('Unique within the experiment; "interleaved" is reserved.'),
+  weight: opt(Type.Number({ exclusiveMinimum: 0, maximum: MAX_VARIANT_WEIGHT, description: 'Relative share of the traffic (default 1): weight / sum of weights.' })),
+  settings: opt(Type.Object({}, {
+    additionalProperties: true,
+    description: 'Search variants (not the control): settings merged over the website\'s current settings as a settings PATCH merges (RFC 7396), '
+      + 'validated as settings are; any runtime setting but fields.',
+  })),
+  recommendations: opt(dict(Type.Object({
+    tactics: Type.Array(Type.String(), { minItems: 1, maxItems: 20, description: 'Tactic labels as responses carry them in slots[].tacticLabel, in cascade order.' }),
+  }, { additionalProperties: false }), {
+    minProperties: 1, maxProperties: 17,
+    description: 'Recommendation variants (not the control): per method (its path segment), the cascade that replaces the method\'s.',
+  })),
+}, { additionalProperties: false });
+
+const ExperimentRequestSchema = Type.Object({
+  name: experimentName('A name for people.'),
+  kind: oneOf(['search', 'recommendations'] as const, 'What the experiment varies.'),
+  method: opt(oneOf(['ab', 'interleaving'] as const, 'ab (default): each customer sees one variant; interleaving (search, two variants): every response interleaves both rankings.')),
+  variants: Type.Array(VariantRequestSchema, { minItems: 2, maxItems: MAX_EXPERIMENT_VARIANTS, description: 'The first is the control: the website\'s current configuration.' }),
+  from: opt(Type.String({ format: 'date-time', description: 'Assignment starts (ISO 8601); default: now.' })),
+  until: opt(Type.String({ format: 'date-time', description: 'Assignment ends (ISO 8601, after from and in the future); default: when stopped.' })),
+}, { additionalProperties: false, description: 'An experiment to start (docs/experiments.md).' });
+
+const experimentFields = {
+  id: str(), name: str(), kind: oneOf(['search', 'recommendations'] as const), method: oneOf(['ab', 'interleaving'] as const),
+  status: oneOf(['scheduled', 'running', 'stopped'] as const, 'scheduled before from; stopped once stopped or past until.'),
+  from: str('ISO 8601: when assignment starts.'),
+  until: opt(str('ISO 8601: when assignment ends (the stop time once stopped).')),
+  createdAt: str('ISO 8601.'),
+};
+
+const ExperimentSchema = Type.Object({
+  ...experimentFields,
+  variants: Type.Array(Type.Object({
+    name: str(), weight: num(),
+    settings: opt(Type.Object({}, { additionalProperties: true })),
+    recommendations: opt(dict(Type.Object({ tactics: strArray() }))),
+  })),
+}, { description: 'An experiment as defined.' });
+
+const ExperimentListSchema = Type.Object({ experiments: Type.Array(ref('Experiment', ExperimentSchema)) });
+
+const EstimateSchema = Type.Object({ value: num(), low: num('95 % interval, lower end.'), high: num('95 % interval, upper end.') });
+const ComparisonSchema = Type.Object({
+  relativeDifference: num('(variant − control) / control.'), low: num('95 % interval of relativeDifference.'), high: num(),
+  pValue: num('Two-sided.'), test: str('The test, by name.'),
+  significant: bool('pValue < 0.05 and every variant has this metric\'s minUsers (fixed horizon).'),
+});
+const usersNeeded = (description: string) => Type.Unsafe<number | null>({ type: ['integer', 'null'], description });
+
+const VariantReportSchema = Type.Object({
+  name: str(), weight: num(),
+  users: int('Assigned customers with at least one counted search or list served.'),
+  searches: opt(int('Search experiments: searches (search-as-you-type chains once).')),
+  served: opt(int('Recommendation experiments: lists served.')),
+  clicks: int(), ctr: ref('Estimate', EstimateSchema), conversions: int('Attributed purchase lines.'),
+  conversionRate: ref('Estimate', EstimateSchema), revenue: num('Attributed revenue.'), revenuePerUser: ref('Estimate', EstimateSchema),
+  vsControl: opt(Type.Object({
+    ctr: ref('Comparison', ComparisonSchema), conversionRate: ref('Comparison', ComparisonSchema), revenuePerUser: ref('Comparison', ComparisonSchema),
+  }, { description: 'Every variant but the control.' })),
+  tactics: opt(Type.Array(Type.Object({ tactic: str(), served: int('Items served.'), clicks: int(), conversions: int(), revenue: num() }), {
+    description: 'Recommendation experiments: per tactic label.',
+  })),
+});
+
+const ExperimentReportSchema = Type.Object({
+  ...experimentFields,
+  minUsers: Type.Object({
+    ctr: usersNeeded('Users per variant to detect a 10 % relative CTR difference at 80 % power (from the control\'s CTR); null while it has none.'),
+    conversionRate: usersNeeded('The same for the conversion rate (and revenue per user).'),
+  }),
+  variants: Type.Array(ref('VariantReport', VariantReportSchema), { description: 'A/B experiments.' }),
+  interleaving: opt(Type.Object({
+    credits: dict(int(), { description: 'Per variant: clicks on the items its ranking placed.' }),
+    users: int('Customers with a counted interleaved search.'),
+    preferring: dict(int(), { description: 'Per variant: customers whose clicks credited it more.' }),
+    preferred: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'The variant preferred when pValue < 0.05, else null.' }),
+    pValue: num(), test: str(),
+  }, { description: 'Interleaving experiments (replaces the per-variant metrics: variants is empty).' })),
+}, { description: 'An experiment with its report (docs/experiments.md).' });
+
 const HealthSchema = Type.Object({
   status: oneOf(['ok', 'ready', 'not ready'] as const),
   checks: opt(Type.Array(
@@ -518,6 +620,14 @@ export const schemas = {
   SearchKey: SearchKeySchema,
   CreatedSearchKey: CreatedSearchKeySchema,
   SearchKeyList: SearchKeyListSchema,
+  ExperimentTag: ExperimentTagSchema,
+  ExperimentRequest: ExperimentRequestSchema,
+  Experiment: ExperimentSchema,
+  ExperimentList: ExperimentListSchema,
+  Estimate: EstimateSchema,
+  Comparison: ComparisonSchema,
+  VariantReport: VariantReportSchema,
+  ExperimentReport: ExperimentReportSchema,
   Health: HealthSchema,
 } as const;
 
@@ -629,3 +739,11 @@ export type ErrorEnvelope = WireType<'ErrorEnvelope'>;
 export type SearchKeyRequest = WireType<'SearchKeyRequest'>;
 /** A coupon issued through the admin API. */
 export type CouponIssue = Static<typeof CouponIssueSchema>;
+/** The body of an experiment creation. */
+export type ExperimentRequest = WireType<'ExperimentRequest'>;
+/** An experiment as listed. */
+export type Experiment = WireType<'Experiment'>;
+/** An experiment with its report. */
+export type ExperimentReport = WireType<'ExperimentReport'>;
+/** The experiment and variant that served a response. */
+export type ExperimentTag = WireType<'ExperimentTag'>;

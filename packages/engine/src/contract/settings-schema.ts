@@ -7,7 +7,7 @@
  * @module
  */
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
-import { MAX_AD_SET_VERSION, MAX_DECIMAL, MAX_RERANK_WEIGHT, MAX_RETENTION_DAYS, MAX_TYPO_WORD_SIZE, RELEVANCE_LIMITS, RULE_LIMITS, SETTINGS_LIMITS, SUGGESTION_LIMITS } from './limits.js';
+import { CLICK_RANKING_LIMITS, MAX_AD_SET_VERSION, MAX_DECIMAL, MAX_RERANK_WEIGHT, MAX_RETENTION_DAYS, MAX_TYPO_WORD_SIZE, RELEVANCE_LIMITS, RULE_LIMITS, SETTINGS_LIMITS, SUGGESTION_LIMITS } from './limits.js';
 import { ScopeConditionSchema } from './scope-schema.js';
 
 /** The types `settings.fields` can pin a field to (catalog/field-types.ts says what fits each). */
@@ -40,6 +40,24 @@ const SemanticSearchSchema = Type.Union([Type.Boolean(), closed({ model: opt(nam
 
 /** `settings.semanticSearch`: off, on with the built-in model, or a model (an embedder id) and a weight. */
 export type SemanticSearchSetting = Static<typeof SemanticSearchSchema>;
+
+const ClickRankingSchema = Type.Union([Type.Boolean(), closed({
+  weight: opt(weight()),
+  minSessions: opt(Type.Integer({
+    minimum: 1, maximum: CLICK_RANKING_LIMITS.minSessions,
+    description: 'Distinct sessions that must have searched a query (first page) before its clicks re-rank it (default 5).',
+  })),
+  halfLifeDays: opt(Type.Number({
+    exclusiveMinimum: 0, maximum: CLICK_RANKING_LIMITS.halfLifeDays, description: 'Days after which a shopper\'s evidence counts half (default 30).',
+  })),
+})], {
+  description: 'false (default) | true | {weight, minSessions, halfLifeDays}: re-orders the top of the results of queries searched in '
+    + 'at least minSessions sessions by position-debiased clicks, add-to-carts and conversions (docs/learning.md). GET shows the '
+    + 'defaults filled in (weight 1, minSessions 5, halfLifeDays 30).',
+});
+
+/** `settings.clickRanking`: off, on with the defaults, or on with some keys set. */
+export type ClickRankingSetting = Static<typeof ClickRankingSchema>;
 
 const OneWaySynonymSchema = closed({ from: word(), to: Type.Array(word(), { minItems: 1, maxItems: RELEVANCE_LIMITS.wordsPerEntry }) });
 
@@ -185,8 +203,8 @@ const SuggestionsSchema = closed({
 
 const retentionDays = () => opt(Type.Integer({ minimum: 1, maximum: MAX_RETENTION_DAYS }));
 const EventRetentionSchema = closed(
-  { searches: retentionDays(), recommendations: retentionDays(), views: retentionDays(), purchases: retentionDays() },
-  { description: 'Days raw rows of each kind are kept (roll-ups are kept): searches and recommendations (logged responses), views, purchases (docs/operations.md, "Retention").' },
+  { searches: retentionDays(), recommendations: retentionDays(), views: retentionDays(), purchases: retentionDays(), clicks: retentionDays() },
+  { description: 'Days raw rows of each kind are kept (roll-ups and the models\' checkpointed state are kept): searches and recommendations (logged responses), views, purchases, clicks (docs/operations.md, "Retention").' },
 );
 
 /** The kinds of raw rows `eventRetentionDays` names, read from its schema (the one list). */
@@ -205,6 +223,7 @@ export type RetentionKind = (typeof RETENTION_KINDS)[number];
 export const WebsiteSettingsSchema = closed({
   personalization: opt(PersonalizationSchema),
   semanticSearch: opt(SemanticSearchSchema),
+  clickRanking: opt(ClickRankingSchema),
   fieldWeights: opt(dict(Type.Number({ minimum: 0, maximum: SETTINGS_LIMITS.fieldWeight }), { description: 'BM25F weight per text field (0: the field does not match).' })),
   synonyms: opt(Type.Array(SynonymSchema, {
     maxItems: RELEVANCE_LIMITS.synonyms,

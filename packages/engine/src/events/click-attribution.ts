@@ -68,10 +68,11 @@ export function convertedClick(line: ConvertingLine, sessionId: string, purchase
 }
 
 /** The list fields of an outcome (query or method by the list's kind). */
-function listFields(list: ResultListSource): Pick<ClickOutcome, 'kind' | 'query' | 'method' | 'variant'> {
+function listFields(list: ResultListSource): Pick<ClickOutcome, 'kind' | 'query' | 'method' | 'variant' | 'experiment'> {
+  const experiment = list.experiment === undefined ? {} : { experiment: list.experiment };
   return list.kind === 'search'
-    ? { kind: 'search', query: list.source, variant: list.variant }
-    : { kind: 'recommendation', method: list.source, variant: list.variant };
+    ? { kind: 'search', query: list.source, variant: list.variant, ...experiment }
+    : { kind: 'recommendation', method: list.source, variant: list.variant, ...experiment };
 }
 
 /** The outcome of a stored click from a result list (undefined for a click without one). */

@@ -434,9 +434,12 @@ export class EventService {
    * sequence number, passed to it: new event writes wait (until the ones in flight are stored and fed,
    * and `fn` has resolved), the replay and polls are not running, so nothing is fed to the sink until
    * `fn` is over, even when it takes turns of the event loop. For checkpoints of the models (`fn` copies
-   * what it needs). Not run (undefined) while the replay of
-   * the stored events is not over. Meaningful only when this service is the store's one writer (the
-   * embedded store): other replicas' events reach the sink when polled, not in sequence order.
+   * what it needs). Not run (undefined) while the replay of the stored events is not over.
+   *
+   * On a store other replicas write too ({@link Store.sharing}), their events reach the sink when polled:
+   * once this instance's writes are over, the events stored up to now are polled (the store makes
+   * sequence numbers visible in increasing order), so the sink holds every stored event up to the poll's
+   * last one — the number passed — and none after it (this instance's own events are all before it).
    */
   atQuietPoint<T>(fn: (lastSeq: number) => T | Promise<T>): Promise<T | undefined> {
     return this.exclusive<T | undefined>(async () => {
@@ -445,7 +448,12 @@ export class EventService {
       this.pause = new Promise<void>((resolve) => { release = resolve; });
       try {
         while (this.writesInFlight > 0) await new Promise<void>((resolve) => this.quietWaiters.push(resolve));
-        const lastSeq = await this.store.lastSequence();
+        let lastSeq: number;
+        if (this.store.sharing === undefined) lastSeq = await this.store.lastSequence();
+        else {
+          await this.pollPages();
+          lastSeq = this.pollCursor;
+        }
         // Awaited here: the writes stay paused until `fn` is over.
         return await fn(lastSeq);
       } finally {
@@ -510,13 +518,18 @@ export class EventService {
   pollOnce(): Promise<void> {
     return this.exclusive(async () => {
       if (this.closed) return;
-      for (;;) {
-        const page = await this.store.readEvents({ afterSeq: this.pollCursor, limit: PAGE });
-        for (const e of page) if (e.origin !== this.origin) this.feedStored(e);
-        if (page.length > 0) this.pollCursor = page.at(-1)!.seq;
-        if (page.length < PAGE) break;
-      }
+      await this.pollPages();
     });
+  }
+
+  /** Feeds the sink the events others stored after the poll cursor, up to the store's end (run exclusively). */
+  private async pollPages(): Promise<void> {
+    for (;;) {
+      const page = await this.store.readEvents({ afterSeq: this.pollCursor, limit: PAGE });
+      for (const e of page) if (e.origin !== this.origin) this.feedStored(e);
+      if (page.length > 0) this.pollCursor = page.at(-1)!.seq;
+      if (page.length < PAGE) break;
+    }
   }
 
   /**

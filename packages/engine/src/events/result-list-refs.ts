@@ -5,7 +5,7 @@
  * beforehand ({@link listIdsOf} says which) and passed in.
  * @module
  */
-import type { ResultListSource, ResultPageRecord } from '../store/store.js';
+import type { ListExperiment, ResultListSource, ResultPageRecord } from '../store/store.js';
 import { camelCaseKeys } from './event-body.js';
 import { isRecord, type ErrorCollector } from './validate-common.js';
 
@@ -49,6 +49,21 @@ export function checkListRefs(value: Record<string, unknown>, errors: ErrorColle
     if (typeof position === 'number' && Number.isSafeInteger(position) && position >= 1 && typeof e.refId === 'string' && refIdAt(list, position) !== e.refId) {
       errors.add(`${eventsKey}[${i}].Position`, `The result list of QueryId did not hold RefId "${e.refId}" at position ${position}.`);
     }
-    return { kind: list.kind, source: list.source, variant: list.variant };
+    const source: ResultListSource = { kind: list.kind, source: list.source, variant: list.variant };
+    if (list.experiment !== undefined) source.experiment = clickedExperiment(list, typeof e.refId === 'string' ? e.refId : undefined, position);
+    return source;
   });
+}
+
+/**
+ * The experiment of a click on `list`: the list's, with, for an interleaved list, the variant whose
+ * ranking placed the clicked item (by position, else by the refId's place in the list) as `team`.
+ */
+export function clickedExperiment(list: ResultPageRecord, refId: string | undefined, position: unknown): ListExperiment {
+  const { teams, ...experiment } = list.experiment!;
+  if (teams === undefined) return experiment;
+  let index = typeof position === 'number' && Number.isSafeInteger(position) ? position - list.firstPosition : -1;
+  if (refId !== undefined && list.refIds[index] !== refId) index = list.refIds.indexOf(refId);
+  const team = teams[index];
+  return team === undefined ? experiment : { ...experiment, team };
 }

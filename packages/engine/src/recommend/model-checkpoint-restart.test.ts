@@ -8,14 +8,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BackgroundFailure } from '../background-failures.js';
-import { generateCatalog } from '../demo/generate-catalog.js';
-import { generateInteractions } from '../demo/generate-interactions.js';
 import { createEngine } from '../engine.js';
 import type { Engine } from '../engine-api.js';
-import { METHODS } from './methods.js';
+import { checkpointTestProducts as products, checkpointTestSite as site, checkpointTestTraffic, everyMethodAnswers } from './__tests__/checkpoint-traffic.js';
 import { modelCheckpointPath } from './model-checkpoint.js';
 
-const site = { websiteId: 'site-a', client: 'client-a', tokens: ['token-a'], hmacSecret: 'secret-a' };
 const dirs: string[] = [];
 const open: Engine[] = [];
 afterEach(async () => {
@@ -23,8 +20,7 @@ afterEach(async () => {
   for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
 });
 
-const products = generateCatalog({ count: 300, seed: 3 });
-const { views, purchases } = generateInteractions({ products, sessions: 400, seed: 5, now: Date.UTC(2026, 10, 1) });
+const { views, purchases } = checkpointTestTraffic;
 
 /** The `fromCheckpoints` of each start's "stored events replayed" log line. */
 const replayedFrom: Record<string, number>[] = [];
@@ -48,24 +44,13 @@ async function record(engine: Engine, from: number, to: number): Promise<void> {
   }
 }
 
-/** What every method answers for a spread of products, carts and customers. */
 /** A recommendation answer without its queryId (unique per response), for comparing two engines' answers. */
 async function listOf(answer: Promise<Awaited<ReturnType<Engine['recommend']>>>): Promise<unknown> {
   const { queryId: _id, ...list } = await answer;
   return list;
 }
 
-async function answers(engine: Engine): Promise<unknown[]> {
-  const out: unknown[] = [];
-  const customers = views.slice(0, 6).map((v) => v.customerId);
-  for (const method of METHODS.map((m) => m.name)) {
-    for (let k = 0; k < 6; k++) {
-      const params = { productRef: products[k * 37]!.refId, items: [products[k * 11]!.refId, products[k * 13 + 1]!.refId], customerId: customers[k], count: 12 };
-      out.push(await listOf(engine.recommend('site-a', method, params)));
-    }
-  }
-  return out;
-}
+const answers = (engine: Engine) => everyMethodAnswers(engine);
 
 describe('model checkpoints across restarts', () => {
   it('restart from a checkpoint plus the later events as a full replay does', async () => {

@@ -5,6 +5,7 @@
  * same and every method answers the same. Small neighbour caps and pages make evictions, block moves
  * and page changes happen.
  */
+import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { objectProductList } from '../catalog/columns/product-store.js';
@@ -72,9 +73,15 @@ describe('model checkpoints', () => {
     const models = create();
     feed(models, [{ kind: 'view', customer: 'c1', session: 's1', refs: ['r1', 'r2'], day: 0 }], 0);
     const bytes = encodeModelCheckpoint('w', models, 7);
-    expect(() => decodeModelCheckpoint(bytes.subarray(0, bytes.length - 8))).toThrow(/truncated|trailing/);
+    expect(() => decodeModelCheckpoint(bytes.subarray(0, bytes.length - 8))).toThrow(/damaged/);
     expect(() => decodeModelCheckpoint(Buffer.from('not a checkpoint at all'))).toThrow(/not a AISLEMC1 file/);
+    // A byte of an array changed: no length check sees it, the checksum does.
+    const flipped = Buffer.from(bytes);
+    flipped[flipped.length - 16] ^= 1;
+    expect(() => decodeModelCheckpoint(flipped)).toThrow(/damaged \(checksum mismatch\)/);
     const other = Buffer.from(bytes.toString('latin1').replace(`"format":${MODEL_CHECKPOINT_FORMAT}`, '"format":9'), 'latin1');
+    // With its checksum made right: refused for its format.
+    other.writeUInt32LE(crc32(other.subarray(0, other.length - 8)), other.length - 8);
     expect(() => decodeModelCheckpoint(other)).toThrow(/format 9/);
     const { state } = decodeModelCheckpoint(bytes);
     expect(() => new RecommendationModels({ website, catalog: catalog(), tuning: { ...tuning, viewNeighbourCap: 7 }, state })).toThrow(/another tuning/);

@@ -4,22 +4,22 @@
  * events stored after it, instead of every event ever stored (readiness after a restart grew by ~22 s
  * per million stored views; decision 0034).
  *
- * File: `catalogs/<websiteId>.aislemodels` in the data directory (embedded store only: the events and
- * the checkpoint must be the same process's, see the engine), a `util/binary-sections.ts` container with the
- * magic `AISLEMC1` and the header `{ format, websiteId, seq }`. Written atomically and durably
+ * The bytes: a `util/binary-sections.ts` container with the magic `AISLEMC1` and the header
+ * `{ format, websiteId, seq }`, kept as the file `catalogs/<websiteId>.aislemodels` in the data directory
+ * (embedded store) or in the store replicas share (model-checkpointer.ts, decision 0038). Written atomically and durably
  * (temporary file flushed, renamed, directory flushed): a crash leaves the previous checkpoint whole.
  * A file of another format, website or tuning is not used (the events are replayed in full instead).
  * @module
  */
 import path from 'node:path';
 import { decodeSections, encodeSectionsSteps } from '../util/binary-sections.js';
-import { readFileIfPresent, writeFileDurably } from '../util/durable-file.js';
+import { writeFileDurably } from '../util/durable-file.js';
 import { ModelState } from './model-state.js';
 import type { RecommendationModels } from './recommendation-models.js';
 
 const MAGIC = 'AISLEMC1';
 /** The layout version of the saved state; a file of another one is not loaded. */
-export const MODEL_CHECKPOINT_FORMAT = 1;
+export const MODEL_CHECKPOINT_FORMAT = 2;
 
 /** A decoded checkpoint. */
 export interface ModelCheckpoint {
@@ -57,9 +57,14 @@ export function encodeModelCheckpoint(websiteId: string, models: RecommendationM
  * quiet point that applies no event until it is over (see RecommendationModels.saveStateSteps): a big
  * website's models (tens of MB) held the event loop for ~90 ms in one go.
  */
-export function* encodeModelCheckpointSteps(websiteId: string, models: RecommendationModels, seq: number): Generator<void, Buffer, void> {
+export function* encodeModelCheckpointSteps(
+  websiteId: string, models: RecommendationModels, seq: number, extra?: (state: ModelState) => void,
+): Generator<void, Buffer, void> {
   const state = new ModelState();
   yield* models.saveStateSteps(state);
+  // Other learned state of the website rides along in the same file (the engine's click learning:
+  // learning/click-learner.ts), under names of its own.
+  extra?.(state);
   const header: Header = { format: MODEL_CHECKPOINT_FORMAT, websiteId, seq, values: state.values };
   return yield* encodeSectionsSteps(MAGIC, header, state.arrays);
 }
@@ -73,12 +78,6 @@ export function decodeModelCheckpoint(bytes: Uint8Array): ModelCheckpoint {
     throw new Error('model checkpoint with a malformed header');
   }
   return { websiteId: h.websiteId, seq: h.seq!, state: new ModelState(arrays, h.values) };
-}
-
-/** The checkpoint saved in `file`, or undefined when there is none; throws when it cannot be read. */
-export async function readModelCheckpoint(file: string): Promise<ModelCheckpoint | undefined> {
-  const bytes = await readFileIfPresent(file);
-  return bytes === undefined ? undefined : decodeModelCheckpoint(bytes);
 }
 
 /** Writes checkpoint bytes to `file` atomically and durably (util/durable-file.ts). */

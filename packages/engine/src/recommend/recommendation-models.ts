@@ -396,7 +396,11 @@ export class RecommendationModels {
   }
 
   /** Runs a recommendation method (segment as in the spec, case-insensitive). */
-  recommend(method: string, params: RecommendParams): ModelRecommendation {
+  /**
+   * A method's list. `cascade` replaces the method's tactics (in order) for this request: a
+   * recommendations experiment's variant (experiments/experiment-service.ts).
+   */
+  recommend(method: string, params: RecommendParams, cascade?: readonly TacticKey[]): ModelRecommendation {
     const spec = resolveMethod(method);
     const checked = checkParams(spec, params, this.website.settings?.useStyleIdForVisualSimilarity === true);
     const excluded = new Set<number>();
@@ -435,7 +439,7 @@ export class RecommendationModels {
     // The shopper has seen the latest session's items: the other tactics set them aside, and the history
     // tactics (Recently Viewed) may answer when nothing else does but do not pad another tactic's list.
     const seen = spec.skipSessionItems && customer !== undefined && customer.recent.length > 0 ? new Set(customer.recent) : undefined;
-    const tactics: Tactic<number>[] = spec.tactics.map((key) => {
+    const tactics: Tactic<number>[] = (cascade ?? spec.tactics).map((key) => {
       const history = key === 'recentlyViewed' || key === 'historicViewed';
       return {
         label: TacticLabels[key],

@@ -48,7 +48,11 @@ export function textSortKeys(index: CatalogIndex, field: number): NumericValues 
  * missing; see numeric-column.ts); `null` for the relevance key.
  */
 export function sortKeyArrays(index: CatalogIndex, sort: readonly PlanSortKey[]): (NumericValues | null)[] {
-  return sort.map((k) => (k.type === 'score' ? null : k.type === 'number' ? numericValues(index.fields[k.field]) : textSortKeys(index, k.field)));
+  return sort.map((k) => {
+    if (k.type === 'score') return null;
+    if (k.type === 'derived') return k.values!;
+    return k.type === 'number' ? numericValues(index.fields[k.field]) : textSortKeys(index, k.field);
+  });
 }
 
 /**

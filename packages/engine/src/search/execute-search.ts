@@ -7,6 +7,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogState } from '../catalog/catalog-index.js';
 import type { WebsiteSettings } from '../config.js';
+import type { NumericValues } from '../catalog/columns/numeric-column.js';
 import type { ScopeConditions, SearchPayload, SearchRequest } from '../types.js';
 import { assemblePayload, rankedDocs } from './assemble-payload.js';
 import { resolveRelevance, type ResolvedRelevance } from './relevance-settings.js';
@@ -15,7 +16,7 @@ import { withDisjunctiveAggregations } from './disjunctive-facets.js';
 import { highlightProducts } from './highlight.js';
 import { compileSearchPlan, type PlanExtras, type SearchPlan } from './search-plan.js';
 import type { SearchPool } from './search-pool.js';
-import type { SearchReranker } from './rerank.js';
+import type { RankStage, SearchReranker } from './rerank.js';
 import { docMatchesWord } from './text-matches.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 
@@ -47,13 +48,20 @@ export interface SearchContext {
    * condition states "has b and not a"), never held back for disjunctive facets.
    */
   forcedScope?: ScopeConditions;
+  /**
+   * `_popularity` per doc of a catalog version (learning/popularity-keys.ts), asked only by searches
+   * that sort by it; none: the key changes no order.
+   */
+  popularity?: (state: CatalogState) => NumericValues | undefined;
 }
 
-/** A search's payload and the semantic model that took part in ranking it, if any. */
+/** A search's payload, the semantic model that took part in ranking it, if any, and what re-ranked it. */
 export interface RankedSearch {
   payload: SearchPayload;
   /** `id@version` of the semantic model whose similarities ranked the results. */
   rankedBy?: string;
+  /** What re-ranked the plain order (`settings.ranked_by`), in stage order; empty when nothing did. */
+  stages: RankStage[];
 }
 
 /** One run of the plain search: its payload (no highlighting yet) and what it was computed from. */
@@ -94,7 +102,11 @@ export async function executeSearch(catalog: Catalog, asked: SearchRequest, cont
  */
 export async function executeRankedSearch(catalog: Catalog, request: SearchRequest, context: SearchContext = {}): Promise<RankedSearch> {
   const rerank = context.rerank;
-  if (!rerank || !orderedByRelevance(request)) return { payload: await executeSearch(catalog, request, context) };
+  if (!rerank || !orderedByRelevance(request)) {
+    const { payload, state, plan } = await runSearch(catalog, request, context);
+    if (request.highlight) payload.result = highlightProducts(state, plan, payload.result);
+    return { payload, stages: rulesStage(plan) };
+  }
   const size = request.size ?? DEFAULT_SEARCH_SIZE;
   const end = request.start + size;
   const depth = rerank.depth;
@@ -105,13 +117,18 @@ export async function executeRankedSearch(catalog: Catalog, request: SearchReque
   const free = window.filter((_, i) => !pinned[i]);
   // The page was read from `state`: its revisions name the very product versions re-ranked.
   const revisions = free.map((p) => state.store.revision(state.docByRefId.get(p.refId)!));
-  const { order, rankedBy } = await rerank.reorder(free, revisions);
+  const { order, rankedBy, stages } = await rerank.reorder(free, revisions);
   let next = 0;
   const reordered = window.map((p, i) => (pinned[i] ? p : free[order[next++]]));
   let page = reordered.concat(payload.result.slice(depth)).slice(request.start, end);
   if (request.highlight) page = highlightProducts(state, plan, page);
   payload.result = page;
-  return { payload, rankedBy };
+  return { payload, rankedBy, stages: [...rulesStage(plan), ...stages] };
+}
+
+/** `rules` when a merchandising rule pins or boosts for this request (hides change the set, not the order). */
+function rulesStage(plan: SearchPlan): RankStage[] {
+  return plan.merch !== undefined && (plan.merch.pins.length > 0 || plan.merch.boosts.length > 0) ? ['rules'] : [];
 }
 
 /**
@@ -135,7 +152,9 @@ async function runSearch(catalog: Catalog, asked: SearchRequest, context: Search
   relevance.synonyms = [...(catalog.options.synonyms ?? []), ...relevance.synonyms];
   const rules = { rules: settings?.rules, now: context.now ?? Date.now() };
   const compile = (options?: { widenTypos?: boolean }): { plan: SearchPlan; extras: PlanExtras } => {
-    const compiled = compileSearchPlan(state, request, relevance, { ...options, rules, fieldTypes: settings?.fields, forcedScope: context.forcedScope });
+    const compiled = compileSearchPlan(state, request, relevance, {
+      ...options, rules, fieldTypes: settings?.fields, forcedScope: context.forcedScope, popularity: context.popularity && (() => context.popularity!(state)),
+    });
     for (const problem of compiled.extras.ruleProblems ?? []) context.onRuleProblem?.(problem);
     return compiled;
   };

@@ -65,7 +65,7 @@ describe('personalized search', () => {
     expect(mine.payload.aggregations).toEqual(plain.payload.aggregations);
     expect(mine.payload.ranges).toEqual(plain.payload.ranges);
     expect(mine.payload.result.map((p) => p.refId).sort()).toEqual(plain.payload.result.map((p) => p.refId).sort());
-    expect(mine.settings).toBeUndefined(); // personalization is not a semantic model
+    expect(mine.settings).toEqual({ ranked_by: ['personalization'] }); // no ats_model: personalization is not a semantic model
     // Viewed: Gamma (s2, s26, s30). The blend weighs that against the plain rank (weight 0.3 by default).
     const gammas = (r: typeof mine) => r.payload.result.slice(0, 10).filter((p) => p.brand === 'Gamma').length;
     expect(mine.payload.result[0].brand).toBe('Gamma');

@@ -1,6 +1,6 @@
 /**
  * The re-rank stage never changes what a search finds: on random catalogs and requests, with random
- * signals, the totals, facets, ranges and suggestions are those of the plain search, every page holds
+ * signals (semantic, personalization and clicks), the totals, facets, ranges and suggestions are those of the plain search, every page holds
  * products of the plain result set, and the pages are cut from one reordering of the plain window (so
  * paging through a re-ranked search shows each product once). Inline and on the worker pool.
  */
@@ -21,12 +21,14 @@ function noise(seed: number, refId: string): number {
   return (h % 10_000) / 10_000;
 }
 
-async function checkRerank(products: Product[], request: SearchRequest, seed: number, weights: [number, number], context: SearchContext): Promise<void> {
+async function checkRerank(products: Product[], request: SearchRequest, seed: number, weights: [number, number, number], context: SearchContext): Promise<void> {
   const catalog = new Catalog();
   await catalog.upsert(products);
   const rerank = makeReranker({
     semantic: { weight: weights[0], scores: async (c) => ({ label: 'test@1', similarities: c.map((p) => noise(seed, p.refId) * 2 - 1) }) },
     personalization: weights[1] < 0 ? undefined : { weight: weights[1], affinity: (p) => noise(seed + 1, p.refId) },
+    // Click signals as the learned evidence gives them: in [0, 1), most products without any.
+    clicks: weights[2] < 0 ? undefined : { weight: weights[2], signals: (c) => c.map((p) => (noise(seed + 2, p.refId) < 0.7 ? 0 : noise(seed + 3, p.refId) * 0.9)) },
   });
   let plain;
   try {
@@ -36,7 +38,7 @@ async function checkRerank(products: Product[], request: SearchRequest, seed: nu
     await expect(executeRankedSearch(catalog, request, { ...context, rerank })).rejects.toSatisfy((e: unknown) => isAisleError(e) && e.code === 'SEARCH_BAD_REQUEST');
     return;
   }
-  const { payload, rankedBy } = await executeRankedSearch(catalog, request, { ...context, rerank });
+  const { payload, rankedBy, stages } = await executeRankedSearch(catalog, request, { ...context, rerank });
   const { result: plainPage, ...plainRest } = plain;
   const { result: page, ...rest } = payload;
   expect(rest).toEqual(plainRest);
@@ -44,6 +46,7 @@ async function checkRerank(products: Product[], request: SearchRequest, seed: nu
   if ((request.sort_fields?.length ?? 0) > 0) {
     expect(page.map((p) => p.refId)).toEqual(plainPage.map((p) => p.refId));
     expect(rankedBy).toBeUndefined();
+    expect(stages.filter((s) => s !== 'rules')).toEqual([]);
     return;
   }
   // The whole plain list, reordered in its first `depth` the way the stage does.
@@ -59,7 +62,7 @@ async function checkRerank(products: Product[], request: SearchRequest, seed: nu
 }
 
 // Personalization undefined (weight -1 here) keeps the narrower semantic window: both depths are exercised.
-const weightsArb = fc.tuple(fc.constantFrom(0, 0.3, 5), fc.constantFrom(-1, 0, 0.3, 5));
+const weightsArb = fc.tuple(fc.constantFrom(0, 0.3, 5), fc.constantFrom(-1, 0, 0.3, 5), fc.constantFrom(-1, 0, 1, 5));
 
 describe('re-rank stage', () => {
   it('keeps the set, totals, facets and ranges of the plain search (inline)', async () => {

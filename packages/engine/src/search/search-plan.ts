@@ -29,9 +29,17 @@ import { MIN_COMPLETED_WORD, wordSplits } from './unmatched-word.js';
 import { pinnedKind, type FieldTypes } from '../catalog/field-types.js';
 import { queryFieldKind } from './conditions.js';
 import { compileRangeBuckets, type PlanBuckets } from './range-buckets.js';
+import type { NumericValues } from '../catalog/columns/numeric-column.js';
 
 /** The pseudo-field of `sort_fields` that stands for relevance. */
 export const SCORE_FIELD = '_score';
+
+/**
+ * The pseudo-field of `sort_fields` and `ranking.tieBreakers` that stands for the value derived from
+ * shoppers' behaviour (learning/behaviour-popularity.ts). Reserved: a product field of that name is
+ * stored and returned as given, but this name sorts by the derived value.
+ */
+export const POPULARITY_FIELD = '_popularity';
 
 /** Per term id matched by some word (directly or in a phrase alternative): the mask of those words. */
 function termWordMasks(words: readonly PlanWord[]): Map<number, number> {
@@ -70,12 +78,15 @@ export interface PlanWord extends PlanTerms {
 }
 
 /**
- * One sort key, resolved: a field (`number` or `text` values) or relevance (`score`, `field` -1).
+ * One sort key, resolved: a field (`number` or `text` values), relevance (`score`, `field` -1), or a
+ * value derived per doc (`derived`, `field` -1: `values`, e.g. `_popularity`; its arrays live on
+ * SharedArrayBuffers, so sending the plan to the pool's workers does not copy them).
  */
 export interface PlanSortKey {
   field: number;
-  type: 'number' | 'text' | 'score';
+  type: 'number' | 'text' | 'score' | 'derived';
   desc: boolean;
+  values?: NumericValues;
 }
 
 /** A compiled search request. */
@@ -358,7 +369,7 @@ function synonymTargetsPerWord(words: readonly string[], rules: readonly Synonym
  */
 export function compileSearchPlan(
   state: CatalogState, request: SearchRequest, settings: ResolvedRelevance = resolveRelevance(undefined),
-  options: { widenTypos?: boolean; rules?: RulesInForce; fieldTypes?: FieldTypes; forcedScope?: ScopeConditions } = {},
+  options: { widenTypos?: boolean; rules?: RulesInForce; fieldTypes?: FieldTypes; forcedScope?: ScopeConditions; popularity?: () => NumericValues | undefined } = {},
 ): { plan: SearchPlan; extras: PlanExtras } {
   const fieldTypes = options.fieldTypes;
   const { index } = state;
@@ -422,18 +433,26 @@ export function compileSearchPlan(
     if (type === 'text') ensureTextSortRanks(state, fid!);
     return { field: fid!, type, desc };
   };
+  // `_popularity` (reserved, whatever the products hold): a number key; without learned values it changes no order.
+  const popularityKey = (type: 'number' | 'text', desc: boolean, at?: string): PlanSortKey | undefined => {
+    if (type === 'text' && at !== undefined) bad(at, `names "${POPULARITY_FIELD}", a number: sort it with type "number"`);
+    const values = options.popularity?.();
+    return values === undefined ? undefined : { field: -1, type: 'derived', desc, values };
+  };
   // Scores rank the matches when there is query text, or boost rules that give browsing a relevance.
   const hasText = planWords.length > 0 || (merch?.boosts.length ?? 0) > 0;
   const sort: PlanSortKey[] = [];
   (request.sort_fields ?? []).forEach((spec, i) => {
     const [name, { order, type }] = Object.entries(spec)[0];
     // `_score` places relevance among the keys; without query text every score is equal (no key).
-    const key = name === SCORE_FIELD ? (hasText ? { field: -1, type: 'score' as const, desc: order === 'desc' } : undefined) : fieldKey(name, type, order === 'desc', `sort_fields[${i}].${name}`);
+    const at = `sort_fields[${i}].${name}`;
+    const key = name === SCORE_FIELD ? (hasText ? { field: -1, type: 'score' as const, desc: order === 'desc' } : undefined)
+      : name === POPULARITY_FIELD ? popularityKey(type, order === 'desc', at) : fieldKey(name, type, order === 'desc', at);
     if (key) sort.push(key);
   });
   if (hasText && !sort.some((k) => k.type === 'score')) sort.push({ field: -1, type: 'score', desc: true });
   for (const tb of settings.ranking.tieBreakers) {
-    const key = fieldKey(tb.field, tb.type ?? 'number', tb.order === 'desc');
+    const key = tb.field === POPULARITY_FIELD ? popularityKey(tb.type ?? 'number', tb.order === 'desc') : fieldKey(tb.field, tb.type ?? 'number', tb.order === 'desc');
     if (key) sort.push(key);
   }
   if (!matchNothing) {

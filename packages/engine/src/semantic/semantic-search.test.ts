@@ -93,7 +93,7 @@ describe('semantic search in the engine', () => {
     expect(model?.id).toBe(TEXT_MODEL_ID);
     const label = `${model!.id}@${model!.version}`;
     const ranked = await search(engine, { q: 'phone', aggregations: ['brand'] });
-    expect(ranked.settings).toEqual({ ats_model: label });
+    expect(ranked.settings).toEqual({ ats_model: label, ranked_by: ['semantic'] });
     // Same set, totals and facets as without semantic search.
     const plainEngine = await open({});
     const plain = await search(plainEngine, { q: 'phone', aggregations: ['brand'] });
@@ -150,7 +150,7 @@ describe('semantic search in the engine', () => {
     expect(plain.payload.result[0].refId).not.toBe('v2');
     const engine = await open({ semanticSearch: { model: 'toy', weight: 2 } }, [toy]);
     const ranked = await search(engine, { q: 'phone' });
-    expect(ranked.settings).toEqual({ ats_model: 'toy@7' });
+    expect(ranked.settings).toEqual({ ats_model: 'toy@7', ranked_by: ['semantic'] });
     expect(ranked.payload.result[0].refId).toBe('v2');
     expect(ranked.payload.total_results).toBe(plain.payload.total_results);
     // One batch per search: the query first, then the product texts not cached yet.
@@ -166,9 +166,9 @@ describe('semantic search in the engine', () => {
     expect((await search(engine, { q: 'phone' })).settings).toBeUndefined();
     await engine.updateSettings(site.websiteId, { semanticSearch: true }, { merge: true });
     const model = await engine.semanticModel(site.websiteId);
-    expect((await search(engine, { q: 'phone' })).settings).toEqual({ ats_model: `${model!.id}@${model!.version}` });
+    expect((await search(engine, { q: 'phone' })).settings).toEqual({ ats_model: `${model!.id}@${model!.version}`, ranked_by: ['semantic'] });
     await engine.updateSettings(site.websiteId, { semanticSearch: { model: 'toy' } }, { merge: true });
-    expect((await search(engine, { q: 'phone' })).settings).toEqual({ ats_model: 'toy@1' });
+    expect((await search(engine, { q: 'phone' })).settings).toEqual({ ats_model: 'toy@1', ranked_by: ['semantic'] });
     await expect(engine.updateSettings(site.websiteId, { semanticSearch: { model: 'nope' } }, { merge: true })).rejects.toSatisfy(
       (e: unknown) => isAisleError(e) && e.code === 'SETTINGS_INVALID' && /semanticSearch\.model names no known model \(known: aisle-ri, toy\)/.test(e.message));
     await engine.updateSettings(site.websiteId, { semanticSearch: false }, { merge: true });

@@ -94,7 +94,7 @@ describe('the built-in model file', () => {
     const model = await engine.semanticModel(site.websiteId);
     const label = `${model!.id}@${model!.version}`;
     const before = await engine.search(search);
-    expect(before.settings).toEqual({ ats_model: label });
+    expect(before.settings).toEqual({ ats_model: label, ranked_by: ['semantic'] });
     await engine.close();
     const file = path.join(dataDir, 'catalogs', `${site.websiteId}.aisle-ri`);
     const written = statSync(file).mtimeMs;
@@ -102,7 +102,7 @@ describe('the built-in model file', () => {
     const again = await open();
     try {
       const after = await again.search(search); // no wait for any training
-      expect(after.settings).toEqual({ ats_model: label });
+      expect(after.settings).toEqual({ ats_model: label, ranked_by: ['semantic'] });
       expect(after.payload.result.map((p) => p.refId)).toEqual(before.payload.result.map((p) => p.refId));
       expect(await again.semanticModel(site.websiteId)).toEqual(model);
       expect(statSync(file).mtimeMs).toBe(written); // nothing retrained (a training writes the file)

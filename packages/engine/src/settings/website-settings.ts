@@ -12,6 +12,7 @@ import { DEFAULT_FIELD_ROLES, validateSettings, type WebsiteSettings } from '../
 import { AisleError, isAisleError } from '../errors.js';
 import { DEFAULT_ATTRIBUTION_WINDOW_DAYS } from '../retail-media/index.js';
 import { DEFAULT_LANGUAGE } from '../search/language.js';
+import { clickRankingOf } from '../learning/click-ranking-settings.js';
 import { DEFAULT_TYPO_TOLERANCE } from '../search/relevance-settings.js';
 
 /**
@@ -21,6 +22,7 @@ import { DEFAULT_TYPO_TOLERANCE } from '../search/relevance-settings.js';
 export const DEFAULT_WEBSITE_SETTINGS: Readonly<WebsiteSettings> = Object.freeze({
   personalization: false,
   semanticSearch: false,
+  clickRanking: false,
   fieldWeights: { ...DEFAULT_FIELD_WEIGHTS },
   synonyms: [],
   language: DEFAULT_LANGUAGE,
@@ -87,7 +89,8 @@ function fillDefaults(defaults: unknown, value: unknown): unknown {
  * the engine applies, since every reader falls back to these defaults key by key. A fresh copy.
  */
 export function settingsWithDefaults(settings: WebsiteSettings | undefined): WebsiteSettings {
-  return fillDefaults(DEFAULT_WEBSITE_SETTINGS, settings ?? {}) as WebsiteSettings;
+  // `clickRanking` once on shows the values it stands for (`true` included).
+  return { ...fillDefaults(DEFAULT_WEBSITE_SETTINGS, settings ?? {}) as WebsiteSettings, clickRanking: clickRankingOf(settings?.clickRanking) ?? false };
 }
 
 /**

@@ -94,6 +94,8 @@ export interface CountedResponse {
 export interface OutcomePlan {
   flags: { queryId: string; flag: 'clicked' | 'converted' }[];
   deltas: RollupDelta[];
+  /** Indexes of the outcomes with `wait` whose response was not found: not applied, handed back to the caller. */
+  waiting: number[];
 }
 
 /**
@@ -102,10 +104,14 @@ export interface OutcomePlan {
  * earlier batch; that outcome adds 1 to the flag's counter.
  */
 export function planOutcomes(outcomes: readonly ResponseOutcome[], found: ReadonlyMap<string, CountedResponse>): OutcomePlan {
-  const plan: OutcomePlan = { flags: [], deltas: [] };
+  const plan: OutcomePlan = { flags: [], deltas: [], waiting: [] };
   const flagged = new Set<string>();
-  for (const o of outcomes) {
+  for (const [i, o] of outcomes.entries()) {
     const counted = o.queryId === undefined ? undefined : found.get(o.queryId);
+    if (counted === undefined && o.queryId !== undefined && o.wait === true) {
+      plan.waiting.push(i);
+      continue;
+    }
     const hour = hourOf(counted?.at ?? o.at);
     const key = counted?.key ?? o.key;
     const counters: Partial<RollupCounters> = { ...o.counters };

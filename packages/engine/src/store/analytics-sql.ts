@@ -5,7 +5,7 @@
  * @module
  */
 import { ROLLUP_COLUMNS, ROLLUP_GRAINS, type WindowRanges } from './analytics-rows.js';
-import type { RetentionKind } from './store.js';
+import type { ResultPageRetention, RetentionKind } from './store.js';
 
 /** The placeholder of the `i`-th parameter (1-based): `?` for SQLite, `$i` for PostgreSQL. */
 export type Placeholder = (i: number) => string;
@@ -95,6 +95,13 @@ export function retentionSql(prefix: string, kind: RetentionKind, ph: Placeholde
         bind: (websiteId, before, limit) => [websiteId, limit, before],
       }];
     }
+    case 'clicks':
+      // As events: the oldest `limit` clicks of the website, then those of them that expired.
+      return [{
+        sql: `DELETE FROM ${prefix}clicks WHERE seq IN (SELECT seq FROM ${prefix}clicks WHERE website_id = ${ph(1)}
+          ORDER BY seq LIMIT ${ph(2)}) AND received_at < ${ph(3)}`,
+        bind: (websiteId, before, limit) => [websiteId, limit, before],
+      }];
     case 'searches':
     case 'recommendations': {
       const responses = {
@@ -131,4 +138,27 @@ export function completionIncrementSql(prefix: string, ph: Placeholder): string 
 export function querySessionsSql(prefix: string, ph: Placeholder): string {
   return `WITH top AS (SELECT query, sessions FROM ${prefix}completion_queries WHERE website_id = ${ph(1)} ORDER BY sessions DESC LIMIT ${ph(2)})
     SELECT top.query, s.session FROM top JOIN ${prefix}query_sessions s ON s.website_id = ${ph(1)} AND s.query = top.query ORDER BY top.sessions DESC, top.query`;
+}
+
+/**
+ * The two statements deleting one batch (at most `limit` rows each) of a website's result lists past its
+ * retention (`ResultPageRetention`): those answered before `before`, oldest first; then the oldest beyond
+ * the `keep` newest. The count is only walked (an index walk of `keep` entries) when the website's span of
+ * sequence numbers — two index look-ups, at least its count of lists — exceeds `keep` (a CASE evaluates
+ * the walk lazily on both databases). Parameters: {@link resultPagePruneArgs}.
+ */
+export function resultPagePruneSql(prefix: string, ph: Placeholder): [string, string] {
+  const t = `${prefix}result_pages`;
+  return [
+    `DELETE FROM ${t} WHERE seq IN (SELECT seq FROM ${t} WHERE website_id = ${ph(1)} AND created_at < ${ph(2)} ORDER BY created_at LIMIT ${ph(3)})`,
+    `DELETE FROM ${t} WHERE seq IN (SELECT seq FROM ${t} WHERE website_id = ${ph(1)} AND seq <= CASE
+        WHEN (SELECT seq FROM ${t} WHERE website_id = ${ph(2)} ORDER BY seq DESC LIMIT 1) - (SELECT seq FROM ${t} WHERE website_id = ${ph(3)} ORDER BY seq LIMIT 1) >= ${ph(4)}
+        THEN (SELECT seq FROM ${t} WHERE website_id = ${ph(5)} ORDER BY seq DESC LIMIT 1 OFFSET ${ph(6)}) ELSE 0 END
+      ORDER BY seq LIMIT ${ph(7)})`,
+  ];
+}
+
+/** The parameters of {@link resultPagePruneSql}'s two statements for one website's retention. */
+export function resultPagePruneArgs(r: ResultPageRetention, limit: number): [unknown[], unknown[]] {
+  return [[r.websiteId, r.before, limit], [r.websiteId, r.websiteId, r.websiteId, r.keep, r.websiteId, r.keep, limit]];
 }

@@ -10,20 +10,37 @@ import {
   type ResultPageRecord, type ResultPageRetention, type StoredClick,
   type AnalyticsBatch, type AnalyticsKind, type LoggedResponse, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
-  type SearchKeyRecord,
+  type SearchKeyRecord, type ExperimentRecord,
 } from './store.js';
 import { addCounters, inWindow, planOutcomes, rollupRowKey, rollupRowsOf, sumRollups, windowRanges, type CountedResponse, type RollupRow } from './analytics-rows.js';
 import { rowToStoredEvent } from './rows.js';
+
+/** The index of the first of `rows` (in increasing `seq` order) whose `seq` is greater than `seq`. */
+function indexAfter(rows: readonly { seq: number }[], seq: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid]!.seq <= seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
 
 /** A {@link Store} held in memory. */
 export class MemoryStore extends GroupCommitStore implements Store {
   readonly kind = 'memory' as const;
   readonly durable = false;
   private readonly events: (EventRow & { seq: number })[] = [];
+  /** The last sequence number given to an event, and to a click (retention deletes rows: never reused). */
+  private lastEventSeq = 0;
+  private lastClickSeq = 0;
   private readonly orders = new Map<string, StoredOrder>();
   private readonly coupons = new Map<string, CouponRecord>();
   /** Search keys by id. */
   private readonly searchKeys = new Map<string, SearchKeyRecord>();
+  /** Experiments, oldest first. */
+  private readonly experiments: ExperimentRecord[] = [];
   private readonly clicks: StoredClick[] = [];
   /** {@link clickKey} → first transactionId. */
   private readonly clickIds = new Map<string, string>();
@@ -59,7 +76,7 @@ export class MemoryStore extends GroupCommitStore implements Store {
     const plan = planBatch(ops, existingOrders, existingCoupons, existingClicks);
     for (const row of plan.clickRows) this.storeClick(row);
     for (const row of plan.rows) {
-      this.events.push({ ...row, seq: this.events.length + 1 });
+      this.events.push({ ...row, seq: ++this.lastEventSeq });
       if (row.orderId !== null) this.orders.set(orderKey(row.websiteId, row.orderId), { transactionId: row.transactionId, customerId: row.customerId, payload: row.payload });
     }
     for (const w of plan.couponWrites) {
@@ -73,7 +90,7 @@ export class MemoryStore extends GroupCommitStore implements Store {
 
   private storeClick(row: ClickRow): void {
     this.clicks.push({
-      seq: this.clicks.length + 1, websiteId: row.websiteId, transactionId: row.transactionId, customerId: row.customerId,
+      seq: ++this.lastClickSeq, websiteId: row.websiteId, transactionId: row.transactionId, customerId: row.customerId,
       sessionId: row.sessionId, receivedAt: row.receivedAt, click: JSON.parse(row.payload) as StoredClick['click'],
     });
     if (row.clickId !== null) this.clickIds.set(clickKey(row.websiteId, row.clickId), row.transactionId);
@@ -81,8 +98,7 @@ export class MemoryStore extends GroupCommitStore implements Store {
 
   async readClicks(websiteId: string, afterSeq: number, limit: number): Promise<StoredClick[]> {
     const out: StoredClick[] = [];
-    // seq = index + 1, so the cursor is a direct offset.
-    for (let i = Math.max(0, afterSeq); i < this.clicks.length && out.length < Math.min(Math.max(1, limit), MAX_READ_PAGE); i++) {
+    for (let i = indexAfter(this.clicks, afterSeq); i < this.clicks.length && out.length < Math.min(Math.max(1, limit), MAX_READ_PAGE); i++) {
       if (this.clicks[i]!.websiteId === websiteId) out.push(structuredClone(this.clicks[i]!));
     }
     return out;
@@ -115,18 +131,24 @@ export class MemoryStore extends GroupCommitStore implements Store {
     return found;
   }
 
-  async pruneResultPages(retention: readonly ResultPageRetention[]): Promise<void> {
+  async pruneResultPages(retention: readonly ResultPageRetention[], limit: number): Promise<number> {
     this.checkOpen();
+    let deleted = 0;
     for (const r of retention) {
       const byId = this.resultPages.get(r.websiteId);
       if (byId === undefined) continue;
-      for (const [id, page] of byId) if (page.createdAt < r.before) byId.delete(id);
+      let expired = 0;
+      for (const [id, page] of byId) if (page.createdAt < r.before && expired < limit) { byId.delete(id); expired++; }
       // Insertion order is answer order: the first entries are the oldest.
+      let capped = 0;
       for (const id of byId.keys()) {
-        if (byId.size <= r.keep) break;
+        if (byId.size <= r.keep || capped >= limit) break;
         byId.delete(id);
+        capped++;
       }
+      deleted += expired + capped;
     }
+    return deleted;
   }
 
   async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<number> {
@@ -186,8 +208,7 @@ export class MemoryStore extends GroupCommitStore implements Store {
   async readEvents(query: EventQuery): Promise<StoredEvent[]> {
     const limit = Math.min(Math.max(1, query.limit), MAX_READ_PAGE);
     const out: StoredEvent[] = [];
-    // seq = index + 1, so the cursor is a direct offset.
-    for (let i = Math.max(0, query.afterSeq); i < this.events.length && out.length < limit; i++) {
+    for (let i = indexAfter(this.events, query.afterSeq); i < this.events.length && out.length < limit; i++) {
       const row = this.events[i]!;
       if (query.websiteId !== undefined && row.websiteId !== query.websiteId) continue;
       if (query.kind !== undefined && row.kind !== query.kind) continue;
@@ -197,7 +218,7 @@ export class MemoryStore extends GroupCommitStore implements Store {
   }
 
   async lastSequence(): Promise<number> {
-    return this.events.length;
+    return this.lastEventSeq;
   }
 
   private readonly settings = new Map<string, StoredSettings>();
@@ -221,7 +242,7 @@ export class MemoryStore extends GroupCommitStore implements Store {
   /** Session hashes by website and query. */
   private readonly sessions = new Map<string, { websiteId: string; query: string; hours: Map<string, number> }>();
 
-  async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
+  async writeAnalytics(batch: AnalyticsBatch): Promise<number[]> {
     this.checkOpen();
     for (const r of batch.responses) if (!this.responses.has(r.queryId)) this.responses.set(r.queryId, { ...r, clicked: false, converted: false });
     const found = new Map<string, CountedResponse>();
@@ -244,6 +265,7 @@ export class MemoryStore extends GroupCommitStore implements Store {
       if (q === undefined) this.sessions.set(k, (q = { websiteId: e.websiteId, query: e.query, hours: new Map() }));
       if (!q.hours.has(e.session)) q.hours.set(e.session, e.hour);
     }
+    return plan.waiting;
   }
 
   async rollupTotals(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<RollupTotal[]> {
@@ -266,6 +288,15 @@ export class MemoryStore extends GroupCommitStore implements Store {
         const e = this.events[i]!;
         if (e.websiteId !== websiteId || e.kind !== eventKind || e.receivedAt >= before) continue;
         this.events.splice(i--, 1);
+        deleted++;
+      }
+      return deleted;
+    }
+    if (kind === 'clicks') {
+      for (let i = 0; i < this.clicks.length && deleted < limit; i++) {
+        const c = this.clicks[i]!;
+        if (c.websiteId !== websiteId || c.receivedAt >= before) continue;
+        this.clicks.splice(i--, 1);
         deleted++;
       }
       return deleted;
@@ -313,6 +344,39 @@ export class MemoryStore extends GroupCommitStore implements Store {
     const k = this.searchKeys.get(id);
     if (k === undefined || k.websiteId !== websiteId) return false;
     return this.searchKeys.delete(id);
+  }
+
+  async createExperiment(record: ExperimentRecord, now: number): Promise<boolean> {
+    this.checkOpen();
+    const same = (e: ExperimentRecord) => e.websiteId === record.websiteId && e.kind === record.kind && e.stoppedAt === null;
+    for (const e of this.experiments) if (same(e) && e.until !== null && e.until <= now) e.stoppedAt = e.until;
+    if (this.experiments.some((e) => same(e) || (e.websiteId === record.websiteId && e.id === record.id))) return false;
+    this.experiments.push(structuredClone(record));
+    return true;
+  }
+
+  async listExperiments(websiteId: string): Promise<ExperimentRecord[]> {
+    return this.experiments.filter((e) => e.websiteId === websiteId).map((e) => structuredClone(e));
+  }
+
+  async activeExperiments(): Promise<ExperimentRecord[]> {
+    return this.experiments.filter((e) => e.stoppedAt === null).map((e) => structuredClone(e));
+  }
+
+  async stopExperiment(websiteId: string, id: string, at: number): Promise<ExperimentRecord | undefined> {
+    this.checkOpen();
+    const e = this.experiments.find((x) => x.websiteId === websiteId && x.id === id);
+    if (e === undefined) return undefined;
+    e.stoppedAt ??= at;
+    return structuredClone(e);
+  }
+
+  async deleteExperiment(websiteId: string, id: string): Promise<boolean> {
+    this.checkOpen();
+    const i = this.experiments.findIndex((x) => x.websiteId === websiteId && x.id === id && x.stoppedAt !== null);
+    if (i < 0) return false;
+    this.experiments.splice(i, 1);
+    return true;
   }
 
   async close(): Promise<void> {

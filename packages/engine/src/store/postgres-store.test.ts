@@ -1,6 +1,7 @@
-import { afterAll, beforeAll } from 'vitest';
-import { TEST_PG_URL, TestSchemas, requirePostgres } from './pg-test-env.js';
-import { PostgresStore } from './postgres-store.js';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryTestDb, TEST_PG_URL, TestSchemas, requirePostgres } from './pg-test-env.js';
+import { CHECKPOINT_LOCK, PostgresStore, SHARED_CHECKPOINT_PART_BYTES } from './postgres-store.js';
 import { runStoreContract } from './store-contract.js';
 
 const schemas = new TestSchemas();
@@ -19,4 +20,47 @@ runStoreContract('postgres', async () => {
     await store.close();
     return PostgresStore.open({ url: TEST_PG_URL, schema });
   },
+});
+
+describe('postgres store: shared checkpoints', () => {
+  it('keeps the newest checkpoint per name, in parts, and refuses an older one or a concurrent writer', async () => {
+    const schema = schemas.next();
+    const store = await PostgresStore.open({ url: TEST_PG_URL, schema });
+    const other = await PostgresStore.open({ url: TEST_PG_URL, schema });
+    try {
+      const checkpoints = store.sharing.checkpoints!;
+      expect(await checkpoints.read('models/a')).toBeUndefined();
+      // Three parts, the last one short; every byte value.
+      const big = Buffer.alloc(2 * SHARED_CHECKPOINT_PART_BYTES + 1000, 0);
+      for (let i = 0; i < big.length; i++) big[i] = (i * 31) & 0xff;
+      expect(await checkpoints.write('models/a', 10, big)).toBe('written');
+      expect(await checkpoints.write('models/b', 3, Buffer.alloc(0))).toBe('written');
+      const read = await other.sharing.checkpoints!.read('models/a');
+      expect(read?.seq).toBe(10);
+      expect(read?.bytes.equals(big)).toBe(true);
+      expect((await checkpoints.read('models/b'))?.bytes.length).toBe(0);
+      // Not older, not as old: the stored one holds as many events.
+      expect(await other.sharing.checkpoints!.write('models/a', 10, Buffer.from('older'))).toBe('superseded');
+      expect(await other.sharing.checkpoints!.write('models/a', 12, Buffer.from('newer'))).toBe('written');
+      expect((await checkpoints.read('models/a'))?.bytes.toString()).toBe('newer');
+      // The parts of replaced generations are gone.
+      const [{ n }] = await queryTestDb<{ n: string }>(`SELECT COUNT(*) AS n FROM "${schema}".checkpoint_parts WHERE name = 'models/a'`);
+      expect(Number(n)).toBe(1);
+      // A replica writing while another holds the lock leaves the checkpoint to it.
+      const client = new pg.Client({ connectionString: TEST_PG_URL });
+      await client.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query(`SELECT pg_advisory_xact_lock(hashtext($1), ${CHECKPOINT_LOCK})`, [schema]);
+        expect(await checkpoints.write('models/a', 20, Buffer.from('busy'))).toBe('busy');
+        await client.query('ROLLBACK');
+      } finally {
+        await client.end();
+      }
+      expect(await checkpoints.write('models/a', 20, Buffer.from('later'))).toBe('written');
+    } finally {
+      await store.close();
+      await other.close();
+    }
+  });
 });

@@ -19,18 +19,19 @@ import { runPgTransaction } from './pg-transaction.js';
 import { GroupCommitStore } from './group-commit-store.js';
 import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type StoredOrder } from './plan.js';
 import {
-  CLICK_COLUMNS, clickFromRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, rowToStoredEvent,
+  CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, rowToStoredEvent,
   SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow,
 } from './rows.js';
 import {
   MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
   type AnalyticsBatch, type AnalyticsKind, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
-  type SearchKeyRecord, type StoreSharing,
+  type SearchKeyRecord, type StoreSharing, type ExperimentRecord, type StoredCheckpoint, type CheckpointWriteOutcome,
 } from './store.js';
 import { counterValues, countBy, countersFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
 import {
-  analyticsTablesSql, completionDecrementSql, querySessionsSql, retentionSql, ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql,
+  analyticsTablesSql, completionDecrementSql, querySessionsSql, resultPagePruneArgs, resultPagePruneSql, retentionSql,
+  ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql,
 } from './analytics-sql.js';
 
 /** Default schema of the PostgreSQL store. */
@@ -151,7 +152,34 @@ const PG_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX result_pages_website_seq ON {s}.result_pages (website_id, seq);
    CREATE INDEX result_pages_website_created ON {s}.result_pages (website_id, created_at);`,
+  // Experiments (docs/experiments.md), and the experiment each result list was served under.
+  experimentTablesSql('{s}.', 'BIGINT'),
+  // Checkpoints every replica reads (the models' state and the last event it holds): a head per name
+  // naming its generation, whose bytes are split in parts (see SHARED_CHECKPOINT_PART_BYTES).
+  `CREATE TABLE {s}.checkpoint_heads (
+     name TEXT PRIMARY KEY,
+     generation BIGINT NOT NULL,
+     seq BIGINT NOT NULL,
+     parts INTEGER NOT NULL,
+     bytes BIGINT NOT NULL,
+     written_at BIGINT NOT NULL
+   );
+   CREATE TABLE {s}.checkpoint_parts (
+     name TEXT NOT NULL,
+     generation BIGINT NOT NULL,
+     part INTEGER NOT NULL,
+     bytes BYTEA NOT NULL,
+     PRIMARY KEY (name, generation, part)
+   );`,
 ];
+
+/**
+ * Bytes per row of a stored checkpoint: a statement's parameter and a row stay small (a bytea is sent as
+ * hex text, twice its size; one value may not exceed 1 GB), while a 45 MB checkpoint is 6 rows.
+ */
+export const SHARED_CHECKPOINT_PART_BYTES = 8 * 1024 * 1024;
+/** The advisory lock (second key) of checkpoint writes: one replica writes checkpoints at a time. */
+export const CHECKPOINT_LOCK = 5;
 
 /** The advisory lock (second key) of analytics writes: replicas' batches set response flags one after another. */
 const ANALYTICS_LOCK = 4;
@@ -159,7 +187,7 @@ const ANALYTICS_LOCK = 4;
 /** The unnest column types of a click row, in the order of {@link CLICK_COLUMNS}. */
 const CLICK_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'text', 'bigint', 'text'] as const;
 /** The unnest column types of a result page, in the order of {@link RESULT_PAGE_COLUMNS}. */
-const RESULT_PAGE_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'text', 'bigint'] as const;
+const RESULT_PAGE_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'text', 'bigint', 'text'] as const;
 
 /**
  * `INSERT … SELECT * FROM unnest(…)` of many rows in one statement: the SQL and its parameters, one
@@ -190,6 +218,10 @@ export class PostgresStore extends GroupCommitStore implements Store {
         // Imported here: a process that never shares catalogs never loads the replication code.
         const { CatalogReplication } = await import('../replication/catalog-replication.js');
         return CatalogReplication.open({ url: options.url, schema, pollIntervalMs, snapshotIntervalMs: options.catalogSnapshotIntervalMs, onError });
+      },
+      checkpoints: {
+        read: (name) => this.readCheckpoint(name),
+        write: (name, seq, bytes) => this.writeCheckpoint(name, seq, bytes),
       },
     };
   }
@@ -397,10 +429,10 @@ export class PostgresStore extends GroupCommitStore implements Store {
     });
   }
 
-  async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
+  async writeAnalytics(batch: AnalyticsBatch): Promise<number[]> {
     this.checkOpen();
     const s = this.s;
-    await this.inTransaction(ANALYTICS_LOCK, async (client) => {
+    return this.inTransaction(ANALYTICS_LOCK, async (client) => {
       const { responses, outcomes, sessions } = batch;
       if (responses.length > 0) {
         await client.query(
@@ -444,6 +476,7 @@ export class PostgresStore extends GroupCommitStore implements Store {
            ON CONFLICT (website_id, query) DO UPDATE SET sessions = c.sessions + excluded.sessions`,
           [sessions.map((e) => e.websiteId), sessions.map((e) => e.query), sessions.map((e) => e.session), sessions.map((e) => e.hour)]);
       }
+      return plan.waiting;
     });
   }
 
@@ -503,6 +536,41 @@ export class PostgresStore extends GroupCommitStore implements Store {
     return r.rowCount === 1;
   }
 
+  async createExperiment(record: ExperimentRecord, now: number): Promise<boolean> {
+    this.checkOpen();
+    return this.inTransaction(undefined, async (client) => {
+      await client.query(`UPDATE ${this.s}.experiments SET stopped_at = (definition::jsonb->>'until')::bigint
+        WHERE website_id = $1 AND kind = $2 AND stopped_at IS NULL AND (definition::jsonb->>'until')::bigint <= $3`, [record.websiteId, record.kind, now]);
+      // The partial unique index refuses a second experiment of the kind not stopped, whichever replica inserts it.
+      const r = await client.query(`INSERT INTO ${this.s}.experiments (${EXPERIMENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+        experimentValues(record));
+      return r.rowCount === 1;
+    });
+  }
+
+  async listExperiments(websiteId: string): Promise<ExperimentRecord[]> {
+    const { rows } = await this.pool.query<ExperimentRow>(`SELECT * FROM ${this.s}.experiments WHERE website_id = $1 ORDER BY created_at, id`, [websiteId]);
+    return rows.map(experimentFromRow);
+  }
+
+  async activeExperiments(): Promise<ExperimentRecord[]> {
+    const { rows } = await this.pool.query<ExperimentRow>(`SELECT * FROM ${this.s}.experiments WHERE stopped_at IS NULL`);
+    return rows.map(experimentFromRow);
+  }
+
+  async stopExperiment(websiteId: string, id: string, at: number): Promise<ExperimentRecord | undefined> {
+    this.checkOpen();
+    await this.pool.query(`UPDATE ${this.s}.experiments SET stopped_at = $3 WHERE website_id = $1 AND id = $2 AND stopped_at IS NULL`, [websiteId, id, at]);
+    const { rows } = await this.pool.query<ExperimentRow>(`SELECT * FROM ${this.s}.experiments WHERE website_id = $1 AND id = $2`, [websiteId, id]);
+    return rows[0] === undefined ? undefined : experimentFromRow(rows[0]);
+  }
+
+  async deleteExperiment(websiteId: string, id: string): Promise<boolean> {
+    this.checkOpen();
+    const r = await this.pool.query(`DELETE FROM ${this.s}.experiments WHERE website_id = $1 AND id = $2 AND stopped_at IS NOT NULL`, [websiteId, id]);
+    return r.rowCount === 1;
+  }
+
   async readClicks(websiteId: string, afterSeq: number, limit: number): Promise<StoredClick[]> {
     const { rows } = await this.pool.query<StoredClickRow>(`SELECT * FROM ${this.s}.clicks WHERE website_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
       [websiteId, afterSeq, Math.min(Math.max(1, Math.floor(limit)), MAX_READ_PAGE)]);
@@ -530,15 +598,61 @@ export class PostgresStore extends GroupCommitStore implements Store {
     return rows.map(resultPageFromRow);
   }
 
-  async pruneResultPages(retention: readonly ResultPageRetention[]): Promise<void> {
+  async pruneResultPages(retention: readonly ResultPageRetention[], limit: number): Promise<number> {
     this.checkOpen();
-    await this.inTransaction(undefined, async (client) => {
+    const [expire, cap] = resultPagePruneSql(`${this.s}.`, (i) => `$${i}`);
+    return this.inTransaction(undefined, async (client) => {
+      let deleted = 0;
       for (const r of retention) {
-        await client.query(`DELETE FROM ${this.s}.result_pages WHERE website_id = $1 AND created_at < $2`, [r.websiteId, r.before]);
-        await client.query(`DELETE FROM ${this.s}.result_pages WHERE website_id = $1 AND seq <= (
-          SELECT seq FROM ${this.s}.result_pages WHERE website_id = $1 ORDER BY seq DESC LIMIT 1 OFFSET $2)`, [r.websiteId, r.keep]);
+        const [expireArgs, capArgs] = resultPagePruneArgs(r, limit);
+        deleted += (await client.query(expire, expireArgs)).rowCount ?? 0;
+        deleted += (await client.query(cap, capArgs)).rowCount ?? 0;
       }
+      return deleted;
     });
+  }
+
+  private async readCheckpoint(name: string): Promise<StoredCheckpoint | undefined> {
+    // In one transaction: the head and its parts as of one snapshot (a writer replacing them meanwhile is not seen half way).
+    return this.inTransaction(undefined, async (client) => {
+      await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
+      const { rows: heads } = await client.query<{ generation: string; seq: string; parts: number; bytes: string; written_at: string }>(
+        `SELECT generation, seq, parts, bytes, written_at FROM ${this.s}.checkpoint_heads WHERE name = $1`, [name]);
+      const head = heads[0];
+      if (head === undefined) return undefined;
+      const { rows } = await client.query<{ part: number; bytes: Buffer }>(
+        `SELECT part, bytes FROM ${this.s}.checkpoint_parts WHERE name = $1 AND generation = $2 ORDER BY part`, [name, head.generation]);
+      if (rows.length !== head.parts || rows.some((r, i) => r.part !== i)) throw new Error(`checkpoint "${name}" has ${rows.length} of its ${head.parts} parts`);
+      const bytes = Buffer.concat(rows.map((r) => r.bytes));
+      if (bytes.length !== Number(head.bytes)) throw new Error(`checkpoint "${name}" has ${bytes.length} of its ${head.bytes} bytes`);
+      return { seq: Number(head.seq), bytes, writtenAt: Number(head.written_at) };
+    });
+  }
+
+  private async writeCheckpoint(name: string, seq: number, bytes: Uint8Array): Promise<CheckpointWriteOutcome> {
+    this.checkOpen();
+    const s = this.s;
+    const client = await this.pool.connect();
+    return runPgTransaction(client, 'BEGIN', async (c) => {
+      // Not waited for: a replica finding another one writing leaves the checkpoint to it.
+      const { rows: locked } = await c.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext($1), ${CHECKPOINT_LOCK}) AS ok`, [this.schema]);
+      if (locked[0]?.ok !== true) return 'busy';
+      const { rows } = await c.query<{ generation: string; seq: string }>(`SELECT generation, seq FROM ${s}.checkpoint_heads WHERE name = $1`, [name]);
+      const head = rows[0];
+      if (head !== undefined && Number(head.seq) >= seq) return 'superseded';
+      const generation = head === undefined ? 1 : Number(head.generation) + 1;
+      let part = 0;
+      for (let at = 0; at < bytes.length || part === 0; at += SHARED_CHECKPOINT_PART_BYTES, part++) {
+        const slice = Buffer.from(bytes.buffer, bytes.byteOffset + at, Math.min(SHARED_CHECKPOINT_PART_BYTES, bytes.length - at));
+        await c.query(`INSERT INTO ${s}.checkpoint_parts (name, generation, part, bytes) VALUES ($1, $2, $3, $4)`, [name, generation, part, slice]);
+      }
+      await c.query(
+        `INSERT INTO ${s}.checkpoint_heads (name, generation, seq, parts, bytes, written_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (name) DO UPDATE SET generation = excluded.generation, seq = excluded.seq, parts = excluded.parts, bytes = excluded.bytes, written_at = excluded.written_at`,
+        [name, generation, seq, part, bytes.length, Date.now()]);
+      await c.query(`DELETE FROM ${s}.checkpoint_parts WHERE name = $1 AND generation < $2`, [name, generation]);
+      return 'written';
+    }, (broken) => client.release(broken));
   }
 
   async close(): Promise<void> {

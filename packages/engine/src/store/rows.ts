@@ -5,7 +5,7 @@
  */
 import type { ClickRow, EventRow } from './plan.js';
 import type {
-  ClickEventData, CouponRecord, PurchaseEventData, ResultListKind, ResultPageRecord, SearchKeyRecord, StoredClick, StoredEvent, ViewEventData,
+  ExperimentKind, ExperimentRecord, ListExperiment, ClickEventData, CouponRecord, PurchaseEventData, ResultListKind, ResultPageRecord, SearchKeyRecord, StoredClick, StoredEvent, ViewEventData,
 } from './store.js';
 
 /** A row as the SQL stores return it (payload still JSON text). */
@@ -81,10 +81,10 @@ export function clickValues(r: ClickRow): (string | number | null)[] {
   return [r.websiteId, r.clickId, r.transactionId, r.customerId, r.sessionId, r.refId, r.eventTime, r.origin, r.receivedAt, r.payload];
 }
 
-/** A result-page row of either SQL store (refIds as JSON text; PostgreSQL BIGINTs as strings). */
+/** A result-page row of either SQL store (refIds and experiment as JSON text; PostgreSQL BIGINTs as strings). */
 export interface ResultPageRow {
   website_id: string; query_id: string; kind: ResultListKind; source: string; customer_id: string | null; session_id: string | null;
-  variant: string | null; first_position: number | string; ref_ids: string; created_at: number | string;
+  variant: string | null; first_position: number | string; ref_ids: string; created_at: number | string; experiment: string | null;
 }
 
 /** Reads a result-page row. */
@@ -92,13 +92,58 @@ export function resultPageFromRow(r: ResultPageRow): ResultPageRecord {
   return {
     websiteId: r.website_id, queryId: r.query_id, kind: r.kind, source: r.source, customerId: r.customer_id, sessionId: r.session_id,
     variant: r.variant, firstPosition: Number(r.first_position), refIds: JSON.parse(r.ref_ids) as string[], createdAt: Number(r.created_at),
+    ...(r.experiment !== null && r.experiment !== undefined && { experiment: JSON.parse(r.experiment) as ListExperiment }),
   };
 }
 
 /** The columns of the result_pages table, in the order of {@link resultPageValues}. */
-export const RESULT_PAGE_COLUMNS = 'website_id, query_id, kind, source, customer_id, session_id, variant, first_position, ref_ids, created_at';
+export const RESULT_PAGE_COLUMNS = 'website_id, query_id, kind, source, customer_id, session_id, variant, first_position, ref_ids, created_at, experiment';
 
 /** The column values of a result page, in the order of {@link RESULT_PAGE_COLUMNS}. */
 export function resultPageValues(p: ResultPageRecord): (string | number | null)[] {
-  return [p.websiteId, p.queryId, p.kind, p.source, p.customerId, p.sessionId, p.variant, p.firstPosition, JSON.stringify(p.refIds), p.createdAt];
+  return [
+    p.websiteId, p.queryId, p.kind, p.source, p.customerId, p.sessionId, p.variant, p.firstPosition, JSON.stringify(p.refIds), p.createdAt,
+    p.experiment === undefined ? null : JSON.stringify(p.experiment),
+  ];
+}
+
+/** An experiment row of either SQL store (the definition as JSON text; PostgreSQL BIGINTs as strings). */
+export interface ExperimentRow {
+  website_id: string; id: string; kind: ExperimentKind; definition: string; created_at: number | string; stopped_at: number | string | null;
+}
+
+/** What an experiment row keeps as JSON: everything but its keys, kind and times. */
+type ExperimentDefinition = Pick<ExperimentRecord, 'name' | 'method' | 'variants' | 'from' | 'until'>;
+
+/** Reads an experiment row. */
+export function experimentFromRow(r: ExperimentRow): ExperimentRecord {
+  const d = JSON.parse(r.definition) as ExperimentDefinition;
+  return {
+    websiteId: r.website_id, id: r.id, kind: r.kind, name: d.name, method: d.method, variants: d.variants, from: d.from, until: d.until,
+    createdAt: Number(r.created_at), stoppedAt: r.stopped_at === null ? null : Number(r.stopped_at),
+  };
+}
+
+/** The columns of the experiments table, in the order of {@link experimentValues}. */
+export const EXPERIMENT_COLUMNS = 'website_id, id, kind, definition, created_at, stopped_at';
+
+/** The column values of an experiment, in the order of {@link EXPERIMENT_COLUMNS}. */
+export function experimentValues(e: ExperimentRecord): (string | number | null)[] {
+  const definition: ExperimentDefinition = { name: e.name, method: e.method, variants: e.variants, from: e.from, until: e.until };
+  return [e.websiteId, e.id, e.kind, JSON.stringify(definition), e.createdAt, e.stoppedAt];
+}
+
+/**
+ * The migration of the experiments (both SQL stores; `prefix` is `''` or `schema.`): the table, and
+ * the partial unique index that lets one experiment per website and kind be not stopped — the store
+ * itself refuses a second, whichever replica asks — plus the experiment of each result list.
+ */
+export function experimentTablesSql(prefix: string, int: string): string {
+  return `CREATE TABLE ${prefix}experiments (
+     website_id TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL, definition TEXT NOT NULL,
+     created_at ${int} NOT NULL, stopped_at ${int},
+     PRIMARY KEY (website_id, id)
+   );
+   CREATE UNIQUE INDEX experiments_one_running ON ${prefix}experiments (website_id, kind) WHERE stopped_at IS NULL;
+   ALTER TABLE ${prefix}result_pages ADD COLUMN experiment TEXT;`;
 }

@@ -11,17 +11,18 @@ import Database from 'better-sqlite3';
 import type { OrderOutcome } from './store.js';
 import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type StoredOrder } from './plan.js';
 import {
-  CLICK_COLUMNS, clickFromRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, SEARCH_KEY_COLUMNS,
+  CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, SEARCH_KEY_COLUMNS,
   searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow, type StoredRow,
 } from './rows.js';
 import {
   MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type StoreCounts, type StoredSettings,
   type AnalyticsBatch, type AnalyticsKind, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
-  type SearchKeyRecord,
+  type SearchKeyRecord, type ExperimentRecord,
 } from './store.js';
 import { counterValues, countBy, countersFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
 import {
-  analyticsTablesSql, completionDecrementSql, completionIncrementSql, querySessionsSql, retentionSql, ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql,
+  analyticsTablesSql, completionDecrementSql, completionIncrementSql, querySessionsSql, resultPagePruneArgs, resultPagePruneSql, retentionSql,
+  ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql,
 } from './analytics-sql.js';
 
 interface SettingsRow { websiteId: string; settings: string; version: number }
@@ -125,6 +126,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    CREATE UNIQUE INDEX result_pages_query ON result_pages (website_id, query_id);
    CREATE INDEX result_pages_website_seq ON result_pages (website_id, seq);
    CREATE INDEX result_pages_website_created ON result_pages (website_id, created_at);`,
+  // Experiments (docs/experiments.md), and the experiment each result list was served under.
+  experimentTablesSql('', 'INTEGER'),
 ];
 
 
@@ -158,7 +161,8 @@ function openDatabase(file: string): Database.Database {
 export type SqliteMethod = 'commitJson' | 'issueCoupons' | 'markCouponUsed' | 'getCoupon' | 'counts' | 'readRows' | 'lastSequence'
   | 'getSettings' | 'putSettings' | 'settingsSince' | 'writeAnalytics' | 'rollupTotals' | 'querySessions' | 'deleteExpired'
   | 'insertSearchKey' | 'listSearchKeys' | 'findSearchKey' | 'deleteSearchKey' | 'readClicks' | 'clickCandidates'
-  | 'addResultPages' | 'findResultPages' | 'pruneResultPages' | 'close';
+  | 'addResultPages' | 'findResultPages' | 'pruneResultPages' | 'createExperiment' | 'listExperiments' | 'activeExperiments'
+  | 'stopExperiment' | 'deleteExperiment' | 'close';
 
 /** One order of a purchase answer as it crosses threads: `reused` (indexes of the promotions flagged) replaces the stored event. */
 export interface WireOrder {
@@ -218,7 +222,9 @@ export class SqliteDb {
         FROM events WHERE website_id = ?`),
       couponCounts: db.prepare<[string], { issued: number; used: number }>(
         "SELECT COUNT(*) AS issued, COALESCE(SUM(state = 'used'), 0) AS used FROM coupons WHERE website_id = ?"),
-      lastSeq: db.prepare<[], { seq: number | null }>('SELECT MAX(seq) AS seq FROM events'),
+      // The AUTOINCREMENT high-water mark, not MAX(seq): retention may have deleted the newest events,
+      // and a checkpoint holding them still fits this store (their numbers are never given again).
+      lastSeq: db.prepare<[], { seq: number | null }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'"),
       findClick: db.prepare<[string, string], { transaction_id: string }>('SELECT transaction_id FROM clicks WHERE website_id = ? AND click_id = ?'),
       insertClick: db.prepare(`INSERT INTO clicks (${CLICK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     };
@@ -345,7 +351,7 @@ export class SqliteDb {
       .all(version).map(settingsFromRow);
   }
 
-  writeAnalytics(batch: AnalyticsBatch): void {
+  writeAnalytics(batch: AnalyticsBatch): number[] {
     const insertResponse = this.db.prepare(`INSERT INTO logged_responses (query_id, website_id, kind, at, key, counted_as, clicked, converted)
       VALUES (?, ?, ?, ?, ?, ?, 0, 0) ON CONFLICT (query_id) DO NOTHING`);
     const findCounted = this.db.prepare<[string, string], { queryId: string; at: number; key: string; clicked: number; converted: number }>(
@@ -354,7 +360,7 @@ export class SqliteDb {
     const upsert = this.db.prepare(`INSERT INTO analytics_rollups AS r (${[...ROLLUP_KEY_COLUMNS, ...ROLLUP_COLUMNS].join(', ')})
       VALUES (${[...ROLLUP_KEY_COLUMNS, ...ROLLUP_COLUMNS].map(() => '?').join(', ')}) ${ROLLUP_CONFLICT_SQL}`);
     const insertSession = this.db.prepare('INSERT INTO query_sessions (website_id, query, session, hour) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING');
-    this.db.transaction(() => {
+    return this.db.transaction(() => {
       for (const r of batch.responses) insertResponse.run(r.queryId, r.websiteId, r.kind, r.at, r.key, r.countedAs);
       const found = new Map<string, CountedResponse>();
       for (const o of batch.outcomes) {
@@ -369,6 +375,7 @@ export class SqliteDb {
       }
       const countSession = this.db.prepare(completionIncrementSql('', () => '?'));
       for (const e of batch.sessions) if (insertSession.run(e.websiteId, e.query, e.session, e.hour).changes === 1) countSession.run(e.websiteId, e.query, 1);
+      return plan.waiting;
     }).immediate();
   }
 
@@ -403,6 +410,33 @@ export class SqliteDb {
     }).immediate();
   }
 
+  createExperiment(record: ExperimentRecord, now: number): boolean {
+    return this.db.transaction(() => {
+      this.db.prepare('UPDATE experiments SET stopped_at = CAST(json_extract(definition, \'$.until\') AS INTEGER) WHERE website_id = ? AND kind = ? AND stopped_at IS NULL AND json_extract(definition, \'$.until\') <= ?')
+        .run(record.websiteId, record.kind, now);
+      return this.db.prepare(`INSERT INTO experiments (${EXPERIMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
+        .run(...experimentValues(record)).changes === 1;
+    }).immediate();
+  }
+
+  listExperiments(websiteId: string): ExperimentRecord[] {
+    return (this.db.prepare('SELECT * FROM experiments WHERE website_id = ? ORDER BY created_at, id').all(websiteId) as ExperimentRow[]).map(experimentFromRow);
+  }
+
+  activeExperiments(): ExperimentRecord[] {
+    return (this.db.prepare('SELECT * FROM experiments WHERE stopped_at IS NULL').all() as ExperimentRow[]).map(experimentFromRow);
+  }
+
+  stopExperiment(websiteId: string, id: string, at: number): ExperimentRecord | undefined {
+    this.db.prepare('UPDATE experiments SET stopped_at = ? WHERE website_id = ? AND id = ? AND stopped_at IS NULL').run(at, websiteId, id);
+    const row = this.db.prepare('SELECT * FROM experiments WHERE website_id = ? AND id = ?').get(websiteId, id) as ExperimentRow | undefined;
+    return row === undefined ? undefined : experimentFromRow(row);
+  }
+
+  deleteExperiment(websiteId: string, id: string): boolean {
+    return this.db.prepare('DELETE FROM experiments WHERE website_id = ? AND id = ? AND stopped_at IS NOT NULL').run(websiteId, id).changes === 1;
+  }
+
   insertSearchKey(record: SearchKeyRecord): void {
     this.db.prepare(`INSERT INTO search_keys (${SEARCH_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(...searchKeyValues(record));
   }
@@ -433,7 +467,7 @@ export class SqliteDb {
   }
 
   addResultPages(pages: readonly ResultPageRecord[]): void {
-    const insert = this.db.prepare(`INSERT INTO result_pages (${RESULT_PAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    const insert = this.db.prepare(`INSERT INTO result_pages (${RESULT_PAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (website_id, query_id) DO NOTHING`);
     this.db.transaction(() => {
       for (const p of pages) insert.run(...resultPageValues(p));
@@ -445,15 +479,15 @@ export class SqliteDb {
       .all(websiteId, JSON.stringify(queryIds)) as ResultPageRow[]).map(resultPageFromRow);
   }
 
-  pruneResultPages(retention: readonly ResultPageRetention[]): void {
-    const expire = this.db.prepare('DELETE FROM result_pages WHERE website_id = ? AND created_at < ?');
-    const cap = this.db.prepare(`DELETE FROM result_pages WHERE website_id = ? AND seq <= (
-      SELECT seq FROM result_pages WHERE website_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)`);
-    this.db.transaction(() => {
+  pruneResultPages(retention: readonly ResultPageRetention[], limit: number): number {
+    const [expire, cap] = resultPagePruneSql('', () => '?').map((sql) => this.db.prepare(sql));
+    return this.db.transaction(() => {
+      let deleted = 0;
       for (const r of retention) {
-        expire.run(r.websiteId, r.before);
-        cap.run(r.websiteId, r.websiteId, r.keep);
+        const [expireArgs, capArgs] = resultPagePruneArgs(r, limit);
+        deleted += expire!.run(...expireArgs).changes + cap!.run(...capArgs).changes;
       }
+      return deleted;
     }).immediate();
   }
 

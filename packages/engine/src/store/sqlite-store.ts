@@ -23,7 +23,7 @@ import type { SqliteReply, SqliteRequest, SqliteWorkerData, WireError } from './
 import type {
   ClickCandidatesQuery, ResultPageRecord, ResultPageRetention, StoredClick, CouponIssueData, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PurchaseEventData, Store, StoreCounts, StoredEvent,
   StoredSettings, AnalyticsBatch, AnalyticsKind, QuerySessions, RetentionKind, RollupTotal, RollupWindow,
-  SearchKeyRecord,
+  SearchKeyRecord, ExperimentRecord,
 } from './store.js';
 
 /** Options of {@link SqliteStore.open}. */
@@ -208,9 +208,9 @@ export class SqliteStore extends GroupCommitStore implements Store {
     return this.call('settingsSince', version);
   }
 
-  async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
+  async writeAnalytics(batch: AnalyticsBatch): Promise<number[]> {
     this.checkOpen();
-    await this.call('writeAnalytics', batch);
+    return this.call('writeAnalytics', batch);
   }
 
   rollupTotals(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<RollupTotal[]> {
@@ -261,9 +261,32 @@ export class SqliteStore extends GroupCommitStore implements Store {
     return this.call('findResultPages', websiteId, queryIds);
   }
 
-  pruneResultPages(retention: readonly ResultPageRetention[]): Promise<void> {
+  pruneResultPages(retention: readonly ResultPageRetention[], limit: number): Promise<number> {
     this.checkOpen();
-    return this.call('pruneResultPages', retention);
+    return this.call('pruneResultPages', retention, limit);
+  }
+
+  async createExperiment(record: ExperimentRecord, now: number): Promise<boolean> {
+    this.checkOpen();
+    return this.call('createExperiment', record, now);
+  }
+
+  listExperiments(websiteId: string): Promise<ExperimentRecord[]> {
+    return this.call('listExperiments', websiteId);
+  }
+
+  activeExperiments(): Promise<ExperimentRecord[]> {
+    return this.call('activeExperiments');
+  }
+
+  stopExperiment(websiteId: string, id: string, at: number): Promise<ExperimentRecord | undefined> {
+    this.checkOpen();
+    return this.call('stopExperiment', websiteId, id, at);
+  }
+
+  deleteExperiment(websiteId: string, id: string): Promise<boolean> {
+    this.checkOpen();
+    return this.call('deleteExperiment', websiteId, id);
   }
 
   /** Flushes, closes the connection and stops the worker. */

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type {
   AnalyticsBatch, ClickAppend, ClickEventData, LoggedResponse, PurchaseAppend, PurchaseEventData, ResponseOutcome, ResultPageRecord, RollupCounters,
-  RollupDelta, RollupTotal, SearchKeyRecord, Store, ViewAppend,
+  RollupDelta, RollupTotal, SearchKeyRecord, Store, ViewAppend, ExperimentRecord,
 } from './store.js';
 
 /** Options of {@link runStoreContract}. */
@@ -334,6 +334,31 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect((await store.readEvents({ afterSeq: 0, limit: 10, websiteId: 'w1' })).map((e) => e.receivedAt)).toEqual([50 * D]);
     });
 
+    it('deletes expired clicks in batches, oldest first, and never gives a deleted number again', async () => {
+      const store = await fresh();
+      await store.appendClicks(contractClickAppend('w1', [{ clickId: 'c1' }, { clickId: 'c2' }, { clickId: 'c3' }], { receivedAt: 1_000 }));
+      await store.appendClicks(contractClickAppend('w2', [{ clickId: 'c1' }], { receivedAt: 1_000 }));
+      await store.appendClicks(contractClickAppend('w1', [{ clickId: 'c4' }], { receivedAt: 50 * D }));
+      expect(await store.deleteExpired('w1', 'clicks', 40 * D, 2)).toBe(2);
+      expect(await store.deleteExpired('w1', 'clicks', 40 * D, 2)).toBe(1);
+      expect(await store.deleteExpired('w1', 'clicks', 40 * D, 2)).toBe(0);
+      expect((await store.readClicks('w1', 0, 10)).map((c) => c.click.clickId)).toEqual(['c4']);
+      expect((await store.readClicks('w2', 0, 10)).map((c) => c.click.clickId)).toEqual(['c1']);
+      // Events: the newest ones expire too; the sequence goes on after them (a checkpoint naming them still fits).
+      const view = (receivedAt: number): ViewAppend => ({
+        websiteId: 'w1', transactionId: randomUUID(), customerId: 'c', sessionId: 's', origin: 'contract', receivedAt,
+        views: [{ refId: 'a', currentUrl: 'https://shop.example/a', eventTime: '2024-05-01T12:00:00Z', eventTimeMs: Date.UTC(2024, 4, 1, 12) }],
+      });
+      await store.appendViews(view(1_000));
+      await store.appendViews(view(2_000));
+      const last = await store.lastSequence();
+      expect(await store.deleteExpired('w1', 'views', 40 * D, 10)).toBe(2);
+      await store.appendViews(view(50 * D));
+      const [kept] = await store.readEvents({ afterSeq: 0, limit: 10 });
+      expect(kept!.seq).toBeGreaterThan(last);
+      expect((await store.readEvents({ afterSeq: last, limit: 10 })).map((e) => e.seq)).toEqual([kept!.seq]);
+    });
+
     const key = (websiteId: string, id: string, extra: Partial<SearchKeyRecord> = {}): SearchKeyRecord => ({
       websiteId, id, keyHash: `${id}`.padEnd(64, '0'), keyPrefix: `sk_${id}`, actions: ['search'], scope: null, expiresAt: null, createdAt: 1000, ...extra,
     });
@@ -404,9 +429,81 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       const found = await store.findResultPages('w1', ['q1', 'q2', 'q3', 'nope']);
       expect(found.sort((a, b) => (a.queryId < b.queryId ? -1 : 1))).toEqual([contractResultPage('w1', 'q1', 1_000), contractResultPage('w1', 'q2', 2_000, ['c'])]);
       await store.addResultPages([contractResultPage('w1', 'q4', 3_000), contractResultPage('w1', 'q5', 4_000)]);
-      await store.pruneResultPages([{ websiteId: 'w1', before: 1_500, keep: 2 }]);
+      expect(await store.pruneResultPages([{ websiteId: 'w1', before: 1_500, keep: 2 }], 100)).toBe(2);
       expect((await store.findResultPages('w1', ['q1', 'q2', 'q4', 'q5'])).map((p) => p.queryId).sort()).toEqual(['q4', 'q5']);
       expect((await store.findResultPages('w2', ['q3'])).map((p) => p.queryId)).toEqual(['q3']);
+    });
+
+    it('hands back an outcome that waits for a response it does not hold, applies it once the response is there', async () => {
+      const store = await fresh();
+      const at = Date.UTC(2026, 0, 1, 10);
+      const click = (queryId: string, wait: boolean): ResponseOutcome => ({
+        websiteId: 'w1', kind: 'search', at, key: 'sofa', counters: { clicks: 1 }, flag: 'clicked', queryId, wait,
+      });
+      // Index 1 waits (its response is not there yet); 0 is known, 2 does not wait: both applied.
+      expect(await store.writeAnalytics({
+        responses: [{ websiteId: 'w1', queryId: 'known', kind: 'search', at, key: 'sofa', countedAs: null }], rollups: [], sessions: [],
+        outcomes: [click('known', true), click('later', true), click('never', false)],
+      })).toEqual([1]);
+      const totals = async () => (await store.rollupTotals('w1', 'search', { fromHour: at, toHour: at })).find((t) => t.key === 'sofa' && t.tactic === '')!.counters;
+      expect(await totals()).toMatchObject({ clicks: 2, clicked: 1 });
+      // Another replica's write brings the response: the outcome, tried again, counts with its flag.
+      expect(await store.writeAnalytics({
+        responses: [{ websiteId: 'w1', queryId: 'later', kind: 'search', at, key: 'sofa', countedAs: null }], rollups: [], sessions: [],
+        outcomes: [click('later', true)],
+      })).toEqual([]);
+      expect(await totals()).toMatchObject({ clicks: 3, clicked: 2 });
+    });
+
+    it('keeps the experiment of a result list', async () => {
+      const store = await fresh();
+      const page = { ...contractResultPage('w1', 'qx', 1_000), variant: 'interleaved', experiment: { id: 'e1', variant: 'interleaved', customerId: 'c-ü', teams: ['A', 'B'] } };
+      await store.addResultPages([page]);
+      expect(await store.findResultPages('w1', ['qx'])).toEqual([page]);
+    });
+
+    it('stores experiments, one not stopped per website and kind (also concurrently), stops and deletes stopped ones', async () => {
+      const store = await fresh();
+      const exp = (id: string, kind: 'search' | 'recommendations', extra: Partial<ExperimentRecord> = {}): ExperimentRecord => ({
+        websiteId: 'w1', id, kind, name: `n-${id}`, method: 'ab', variants: [{ name: 'control', weight: 1 }, { name: 'b', weight: 2, settings: { fieldWeights: { title: 3 } } }],
+        from: null, until: null, createdAt: 1_000, stoppedAt: null, ...extra,
+      });
+      const results = await Promise.all([store.createExperiment(exp('e1', 'search'), 1_000), store.createExperiment(exp('e2', 'search'), 1_000)]);
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const winner = results[0] ? 'e1' : 'e2';
+      expect(await store.createExperiment(exp('e3', 'recommendations'), 1_000)).toBe(true);
+      expect(await store.createExperiment({ ...exp('e4', 'search'), websiteId: 'w2' }, 1_000)).toBe(true);
+      expect((await store.listExperiments('w1')).map((e) => e.id).sort()).toEqual([winner, 'e3'].sort());
+      expect((await store.activeExperiments()).length).toBe(3);
+      expect(await store.deleteExperiment('w1', winner)).toBe(false);
+      const stopped = await store.stopExperiment('w1', winner, 5_000);
+      expect(stopped).toEqual({ ...exp(winner, 'search'), stoppedAt: 5_000 });
+      // Stopping again keeps the first stop time.
+      expect((await store.stopExperiment('w1', winner, 6_000))?.stoppedAt).toBe(5_000);
+      expect(await store.stopExperiment('w1', 'nope', 6_000)).toBeUndefined();
+      // An experiment whose until has passed is stopped (at its until) by the next creation of its kind.
+      expect(await store.createExperiment(exp('e5', 'search', { until: 8_000 }), 7_000)).toBe(true);
+      expect(await store.createExperiment(exp('e6', 'search'), 7_500)).toBe(false);
+      expect(await store.createExperiment(exp('e6', 'search'), 8_000)).toBe(true);
+      expect((await store.listExperiments('w1')).find((e) => e.id === 'e5')?.stoppedAt).toBe(8_000);
+      expect(await store.deleteExperiment('w1', winner)).toBe(true);
+      expect(await store.deleteExperiment('w1', winner)).toBe(false);
+      expect((await store.listExperiments('w1')).map((e) => e.id).sort()).toEqual(['e3', 'e5', 'e6']);
+    });
+
+    it('prunes result pages in batches of at most the limit per condition, oldest first', async () => {
+      const store = await fresh();
+      await store.addResultPages(['q1', 'q2', 'q3', 'q4', 'q5', 'q6'].map((id, i) => contractResultPage('w1', id, 1_000 * (i + 1))));
+      // q1, q2 expired; of the rest only the 2 newest are kept.
+      const retention = [{ websiteId: 'w1', before: 2_500, keep: 2 }];
+      const left = async () => (await store.findResultPages('w1', ['q1', 'q2', 'q3', 'q4', 'q5', 'q6'])).map((p) => p.queryId).sort();
+      expect(await store.pruneResultPages(retention, 1)).toBe(2);
+      expect(await left()).toEqual(['q3', 'q4', 'q5', 'q6']);
+      expect(await store.pruneResultPages(retention, 1)).toBe(1);
+      expect(await left()).toEqual(['q4', 'q5', 'q6']);
+      expect(await store.pruneResultPages(retention, 1)).toBe(1);
+      expect(await store.pruneResultPages(retention, 1)).toBe(0);
+      expect(await left()).toEqual(['q5', 'q6']);
     });
 
     if (options.reopen !== undefined) {

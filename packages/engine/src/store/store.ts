@@ -13,7 +13,7 @@
  */
 
 import type { SharedCatalogs, SharedCatalogsErrorHandler } from './shared-catalogs.js';
-import type { ClickType, PurchaseEventBody, PurchaseLineFields, ResultListKind, RetailMediaSlotData } from '../types.js';
+import type { OutcomeExperiment, ClickType, PurchaseEventBody, PurchaseLineFields, ResultListKind, RetailMediaSlotData } from '../types.js';
 
 /** Why a product's retail-media data was not honoured (it is stored, but excluded from spend). */
 export type RetailMediaFlag = 'hmac_invalid' | 'timestamp_in_future' | 'timestamp_too_old';
@@ -72,13 +72,25 @@ export interface ViewEventData {
 
 export type { ResultListKind } from '../types.js';
 
+/**
+ * The experiment a result list was served under: the experiment, the variant (`"interleaved"` for an
+ * interleaving experiment's list) and the customer assigned. A click's list names the variant credited:
+ * for an interleaved list, the variant whose ranking placed the clicked item (its team).
+ */
+export interface ListExperiment extends OutcomeExperiment {
+  /** Interleaved lists: per position of `refIds`, the variant whose ranking placed the item. */
+  teams?: string[];
+}
+
 /** What a result list's clicks are attributed to: its kind, its normalised query or method, its variant. */
 export interface ResultListSource {
   kind: ResultListKind;
   /** The normalised query (search) or the method in its canonical spelling (recommendation; `bundle`). */
   source: string;
-  /** The A/B variant that served the list; null until experiments exist. */
+  /** The experiment variant that served the list (null outside experiments; see {@link ListExperiment}). */
   variant: string | null;
+  /** The experiment the list was served under, when it was. */
+  experiment?: ListExperiment;
 }
 
 /**
@@ -278,7 +290,14 @@ export interface StoredSettings {
 }
 
 /** What the analytics log keeps roll-ups of: search responses (by normalised query) and recommendation responses (by method and tactic). */
-export type AnalyticsKind = 'search' | 'recommendation';
+export type AnalyticsKind = 'search' | 'recommendation' | ExperimentAnalyticsKind;
+
+/**
+ * The roll-ups of one experiment (`experiment:<id>`): one row per assigned customer (key
+ * `<variant>\u001f<customerId>`) and per tactic or interleaving team (tactic), so an experiment's report
+ * reads its own rows only and counts per user (docs/experiments.md).
+ */
+export type ExperimentAnalyticsKind = `experiment:${string}`;
 
 /**
  * The counters of a roll-up row, declared once: the SQL stores' columns are these names in snake case
@@ -360,6 +379,11 @@ export interface ResponseOutcome {
   tactic?: string;
   counters: Partial<RollupCounters>;
   flag: 'clicked' | 'converted';
+  /**
+   * With a `queryId` the store does not hold: apply nothing and name the outcome in `writeAnalytics`'s
+   * answer (another replica logged the response and its write may be on its way; the caller tries again).
+   */
+  wait?: boolean;
 }
 
 /** One session (its SHA-256, never the id) that searched a normalised query with results. */
@@ -401,6 +425,36 @@ export interface StoreSharing {
   readonly pollIntervalMs: number;
   /** Opens the catalogs kept in this store (the process's catalogs then live there, not in a data directory). */
   openSharedCatalogs(onError: SharedCatalogsErrorHandler): Promise<SharedCatalogs>;
+  /**
+   * Checkpoints kept in the store for every replica (the recommendation models' state with the last
+   * stored event it holds), so a starting replica replays only the events stored after one; absent
+   * when the store keeps none (every event is then replayed at a start).
+   */
+  readonly checkpoints?: SharedCheckpoints;
+}
+
+/** A checkpoint as a store keeps it: opaque bytes and the last stored event (sequence number) they hold. */
+export interface StoredCheckpoint {
+  /** The last stored event the checkpoint holds, with every event before it. */
+  seq: number;
+  bytes: Buffer;
+  /** When it was written (ms since the epoch). */
+  writtenAt: number;
+}
+
+/** What a checkpoint write did: `written`; `superseded` (one holding as many events or more is there); `busy` (another replica is writing one). */
+export type CheckpointWriteOutcome = 'written' | 'superseded' | 'busy';
+
+/**
+ * Checkpoints of a store shared by replicas, one per name (a website's models). One replica writes a
+ * given name at a time; a write is one transaction (a crash leaves the previous checkpoint whole); any
+ * replica reads the latest.
+ */
+export interface SharedCheckpoints {
+  /** The latest checkpoint of `name`, or undefined when none was written. */
+  read(name: string): Promise<StoredCheckpoint | undefined>;
+  /** Replaces the checkpoint of `name` unless another replica is writing it or the stored one holds `seq` or later. */
+  write(name: string, seq: number, bytes: Uint8Array): Promise<CheckpointWriteOutcome>;
 }
 
 /** A normalised query with the distinct sessions (hashed) that searched it with results. */
@@ -456,8 +510,10 @@ export interface Store {
    * Writes one analytics batch in one transaction: the logged responses, the roll-up deltas (each added
    * to its hour's and its day's row), the outcomes (after the responses, so an outcome may name a
    * response of the same batch), the session evidence (a session already recorded for a query is kept once).
+   * Returns the indexes (in `batch.outcomes`) of the outcomes with `wait` whose response it does not hold
+   * (nothing of them was applied).
    */
-  writeAnalytics(batch: AnalyticsBatch): Promise<void>;
+  writeAnalytics(batch: AnalyticsBatch): Promise<number[]>;
   /**
    * Summed counters per key and tactic of a website's roll-ups over a window: whole days read from the
    * daily rows, the hours at either end from the hourly rows.
@@ -488,13 +544,70 @@ export interface Store {
   addResultPages(pages: readonly ResultPageRecord[]): Promise<void>;
   /** The stored result lists of a website among `queryIds`. */
   findResultPages(websiteId: string, queryIds: readonly string[]): Promise<ResultPageRecord[]>;
-  /** Deletes the result lists past each website's retention (age, then count). */
-  pruneResultPages(retention: readonly ResultPageRetention[]): Promise<void>;
+  /**
+   * Deletes result lists past each website's retention (age, then count): at most `limit` of each
+   * website per condition, in one short transaction; returns how many (call again while it returns
+   * `limit` or more: some may be left).
+   */
+  pruneResultPages(retention: readonly ResultPageRetention[], limit: number): Promise<number>;
+  /**
+   * Stores a new experiment unless the website has another of its kind not stopped (false then, nothing
+   * stored). An experiment of the kind whose `until` is at or before `now` is stopped first (at its `until`).
+   */
+  createExperiment(record: ExperimentRecord, now: number): Promise<boolean>;
+  /** A website's experiments, oldest first. */
+  listExperiments(websiteId: string): Promise<ExperimentRecord[]>;
+  /** Every website's experiments not stopped (replicas poll this to assign alike). */
+  activeExperiments(): Promise<ExperimentRecord[]>;
+  /** Stops an experiment (sets `stoppedAt` when it is null) and returns it; undefined when the website has none such. */
+  stopExperiment(websiteId: string, id: string, at: number): Promise<ExperimentRecord | undefined>;
+  /** Deletes a stopped experiment; false when the website has no stopped experiment of that id. */
+  deleteExperiment(websiteId: string, id: string): Promise<boolean>;
   /** Resolves once every write submitted so far has committed. */
   flush(): Promise<void>;
   /** Flushes, then releases files and connections. */
   close(): Promise<void>;
 }
+
+/** The kind of an experiment: what it varies. */
+export type ExperimentKind = 'search' | 'recommendations';
+
+/** One variant of a stored experiment, as validated. */
+export interface StoredVariant {
+  name: string;
+  /** Relative weight (share = weight / sum of weights). */
+  weight: number;
+  /** Search variants: the partial settings merged over the website's (RFC 7396), as sent. */
+  settings?: Record<string, unknown>;
+  /** Recommendation variants: per method (canonical spelling), the tactic labels of its cascade. */
+  recommendations?: Record<string, { tactics: string[] }>;
+}
+
+/**
+ * An experiment as stored (the `experiments` table). At most one experiment per website and kind has
+ * `stoppedAt` null: the store refuses a second one ({@link Store.createExperiment}).
+ */
+export interface ExperimentRecord {
+  websiteId: string;
+  id: string;
+  kind: ExperimentKind;
+  name: string;
+  method: 'ab' | 'interleaving';
+  /** The first is the control. */
+  variants: StoredVariant[];
+  /** Assignment starts at (ms), or at creation when null. */
+  from: number | null;
+  /** Assignment ends at (ms), or when stopped when null. */
+  until: number | null;
+  createdAt: number;
+  /** When it was stopped (ms); null while it is not. */
+  stoppedAt: number | null;
+}
+/**
+ * Raw rows one retention transaction deletes ({@link Store.deleteExpired}, {@link Store.pruneResultPages}):
+ * small enough that an event write queued behind it waits a few milliseconds, not seconds.
+ */
+export const RETENTION_BATCH = 1_000;
 
 /** Largest page {@link Store.readEvents} returns. */
 export const MAX_READ_PAGE = 10_000;

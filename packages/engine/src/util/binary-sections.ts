@@ -5,9 +5,12 @@
  *
  * Layout: the magic (8 bytes, latin1), a uint32 (little endian) header length, the header (JSON: the
  * caller's header and, per array, its name, element type and length), zero padding to a multiple of 8,
- * then each array's bytes, each padded to a multiple of 8.
+ * then each array's bytes, each padded to a multiple of 8, then a trailer of 8 bytes: the CRC-32 (uint32,
+ * little endian) of every byte before it and 4 zero bytes. The checksum makes damage inside an array —
+ * which no length check sees — a refused file rather than silently wrong state.
  * @module
  */
+import { crc32 } from 'node:zlib';
 
 /** The typed arrays a container holds. */
 export type SectionArray = Uint8Array | Uint16Array | Uint32Array | Int32Array | Float32Array | Float64Array;
@@ -40,6 +43,7 @@ export function* encodeSectionsSteps(magic: string, header: unknown, arrays: Rea
   const json = Buffer.from(JSON.stringify(meta), 'utf8');
   let size = align8(12 + json.length);
   for (const [, a] of entries) size += align8(a.byteLength);
+  size += TRAILER_BYTES;
   // Not zero-filled first (tens of MB for a big website's models): every byte is written below, the
   // padding explicitly, so equal states give equal bytes.
   const out = Buffer.allocUnsafe(size);
@@ -47,16 +51,26 @@ export function* encodeSectionsSteps(magic: string, header: unknown, arrays: Rea
   out.writeUInt32LE(json.length, 8);
   json.copy(out, 12);
   let at = 12 + json.length;
+  let checksum = 0;
+  let summed = 0;
   for (const [, a] of entries) {
     out.fill(0, at, align8(at));
     at = align8(at);
+    // Summed array by array, so a big state is never summed in one go.
+    checksum = crc32(out.subarray(summed, at), checksum);
+    summed = at;
     Buffer.from(a.buffer, a.byteOffset, a.byteLength).copy(out, at);
     at += a.byteLength;
     yield;
   }
+  const end = size - TRAILER_BYTES;
   out.fill(0, at, size);
+  out.writeUInt32LE(crc32(out.subarray(summed, end), checksum), end);
   return out;
 }
+
+/** The trailer: the CRC-32 of the bytes before it and 4 zero bytes (keeping the 8-byte alignment). */
+const TRAILER_BYTES = 8;
 
 /**
  * The header and arrays of a container written by {@link encodeSectionsSteps} with `magic`; each array is
@@ -64,9 +78,11 @@ export function* encodeSectionsSteps(magic: string, header: unknown, arrays: Rea
  */
 export function decodeSections(magic: string, bytes: Uint8Array): { header: unknown; arrays: Map<string, SectionArray> } {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (buffer.length < 12 || buffer.toString('latin1', 0, 8) !== magic) throw new Error(`not a ${magic} file`);
+  if (buffer.length < 12 + TRAILER_BYTES || buffer.toString('latin1', 0, 8) !== magic) throw new Error(`not a ${magic} file`);
+  const end = buffer.length - TRAILER_BYTES;
+  if (crc32(buffer.subarray(0, end)) !== buffer.readUInt32LE(end)) throw new Error(`${magic} file is damaged (checksum mismatch)`);
   const length = buffer.readUInt32LE(8);
-  if (12 + length > buffer.length) throw new Error(`${magic} file is truncated`);
+  if (12 + length > end) throw new Error(`${magic} file is truncated`);
   const meta = JSON.parse(buffer.toString('utf8', 12, 12 + length)) as Header;
   const arrays = new Map<string, SectionArray>();
   let at = align8(12 + length);
@@ -74,12 +90,12 @@ export function decodeSections(magic: string, bytes: Uint8Array): { header: unkn
     const T = TYPES[type];
     if (T === undefined || !Number.isInteger(count) || count < 0) throw new Error(`${magic} file has a malformed array ${name}`);
     const byteLength = count * T.BYTES_PER_ELEMENT;
-    if (at + byteLength > buffer.length) throw new Error(`${magic} file is truncated`);
+    if (at + byteLength > end) throw new Error(`${magic} file is truncated`);
     const copy = new T(count);
     new Uint8Array(copy.buffer).set(buffer.subarray(at, at + byteLength));
     arrays.set(name, copy);
     at += align8(byteLength);
   }
-  if (at !== buffer.length) throw new Error(`${magic} file has trailing bytes`);
+  if (at !== end) throw new Error(`${magic} file has trailing bytes`);
   return { header: meta.header, arrays };
 }

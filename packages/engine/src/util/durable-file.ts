@@ -7,7 +7,7 @@
  * @module
  */
 import { randomUUID } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Options of {@link writeFileDurably}. */
@@ -58,4 +58,15 @@ export async function readFileIfPresent(file: string): Promise<Buffer | undefine
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
+}
+
+/**
+ * Deletes the temporary files {@link writeFileDurably} left beside `file` when its process died mid-write
+ * (`<file>.<uuid>.tmp`); the caller is the file's only writer and is not writing it now. Returns how many.
+ */
+export async function removeLeftoverTemps(file: string): Promise<number> {
+  const prefix = `${path.basename(file)}.`;
+  const names = (await readdir(path.dirname(file))).filter((name) => name.startsWith(prefix) && /^[0-9a-f-]{36}\.tmp$/.test(name.slice(prefix.length)));
+  await Promise.all(names.map((name) => rm(path.join(path.dirname(file), name), { force: true })));
+  return names.length;
 }

@@ -1,12 +1,13 @@
 /**
  * The dashboard's entry: the connection bar (website, search key, admin token), the tabs, and the
- * views (search, product, catalog browser, insights, studio). The admin token stays in this tab's sessionStorage; nothing is sent anywhere but this
+ * views (search, product, catalog browser, insights, studio, experiments). The admin token stays in this tab's sessionStorage; nothing is sent anywhere but this
  * server's public API.
  */
 import { getJson, type Connection, type DashboardConfig } from './api.js';
 import { mountCatalog } from './catalog-view.js';
 import { showProduct } from './product-view.js';
 import { showReports } from './reports-view.js';
+import { showExperiments } from './experiments-view.js';
 import { startSearch } from './search-view.js';
 import { showStudio } from './studio-view.js';
 
@@ -51,8 +52,9 @@ async function main(): Promise<void> {
     reportsShown = false;
     studioShown = false;
     offerDemoCustomers();
-    // The studio needs the admin token only (not a search key).
+    // The studio and the experiments need the admin token only (not a search key).
     if (!$('view-studio').hidden) void loadStudio();
+    if (!$('view-experiments').hidden) void showExperiments(conn);
     if (!conn.searchKey) return notice('Type a search key (POST /admin/v1/websites/{id}/keys creates one) to search.');
     notice(undefined);
     startSearch(conn, openProduct, notice);
@@ -94,6 +96,7 @@ async function main(): Promise<void> {
   mountCatalog(() => conn);
   $('tab-reports').onclick = () => { selectTab('reports'); if (!reportsShown) void loadReports(); };
   $('tab-studio').onclick = () => { selectTab('studio'); if (!studioShown) void loadStudio(); };
+  $('tab-experiments').onclick = () => { selectTab('experiments'); if (conn) void showExperiments(conn); };
   $('product-form').onsubmit = (e) => { e.preventDefault(); openProduct($<HTMLInputElement>('product-ref').value.trim()); };
   demoButton.onclick = () => {
     // The next demo customer on each click (the first when the field holds none of them).

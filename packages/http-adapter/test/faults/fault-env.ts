@@ -13,11 +13,17 @@ const SESSION = '0b7f1e0c-3d2a-4c55-8e1f-2a9b6c4d8e21';
 
 /** A purchase body of one order. */
 export function purchaseBody(orderId: string, refId = 'P-1'): Record<string, unknown> {
+  // A resend of an order is the same order: the same content, its first time included (other content is a 409).
+  let eventTime = orderTimes.get(orderId);
+  if (eventTime === undefined) orderTimes.set(orderId, (eventTime = new Date().toISOString()));
   return {
     customerId: CUSTOMER, sessionId: SESSION,
-    events: [{ currentUrl: 'https://shop.example/checkout', eventTime: new Date().toISOString(), orderId, products: [{ refId, quantity: 1, price: 10 }] }],
+    events: [{ currentUrl: 'https://shop.example/checkout', eventTime, orderId, products: [{ refId, quantity: 1, price: 10 }] }],
   };
 }
+
+/** The event time each order was first sent with. */
+const orderTimes = new Map<string, string>();
 
 /** Sends one purchase; the status and, when acknowledged, its transactionId (status 0: no answer). */
 export async function sendPurchase(url: string, orderId: string): Promise<{ status: number; transactionId?: string }> {

@@ -1,0 +1,147 @@
+/**
+ * An experiment's report from its roll-ups (pure): one row per assigned customer and variant (and per
+ * tactic or interleaving team), summed over the experiment by the store, turned into per-variant
+ * estimates with 95 % intervals, comparisons with the control under the fixed horizon, and `minUsers`
+ * (docs/experiments.md). Everything is counted per user: a customer is one observation of "did they
+ * click", "did they buy" and "how much did they spend", however many events they sent.
+ * @module
+ */
+import type { ExperimentReport } from '../contract/schemas.js';
+import { EXPERIMENT_KEY_SEPARATOR } from '../analytics/search-log.js';
+import type { ExperimentRecord, RollupTotal } from '../store/store.js';
+import { INTERLEAVED, experimentFields } from './experiment-service.js';
+import {
+  ALPHA, meanEstimate, minUsersForRate, proportionEstimate, signTest, twoProportionTest, welchTest, withHorizon, type UserSums,
+} from './statistics.js';
+
+/** One variant's per-user aggregates. */
+interface VariantTotals {
+  users: number;
+  responses: number;
+  clicked: number;
+  clicks: number;
+  conversions: number;
+  /** Users with at least one attributed purchase line. */
+  converters: number;
+  revenue: number;
+  /** Per-user CTR (searches with a click / searches). */
+  ctr: UserSums;
+  /** Per-user revenue. */
+  revenuePerUser: UserSums;
+  tactics: Map<string, { served: number; clicks: number; conversions: number; revenue: number }>;
+}
+
+const emptySums = (): UserSums => ({ n: 0, sum: 0, sumSquares: 0 });
+const add = (s: UserSums, x: number): void => {
+  s.n++;
+  s.sum += x;
+  s.sumSquares += x * x;
+};
+
+/** The variant and customer of a row's key. */
+function splitKey(key: string): [string, string] {
+  const at = key.indexOf(EXPERIMENT_KEY_SEPARATOR);
+  return at < 0 ? [key, ''] : [key.slice(0, at), key.slice(at + 1)];
+}
+
+/** Per-variant aggregates of an A/B experiment's rows (customers without a counted response are not users). */
+function variantTotals(record: ExperimentRecord, rows: readonly RollupTotal[]): Map<string, VariantTotals> {
+  const byVariant = new Map<string, VariantTotals>(record.variants.map((v) => [v.name, {
+    users: 0, responses: 0, clicked: 0, clicks: 0, conversions: 0, converters: 0, revenue: 0, ctr: emptySums(), revenuePerUser: emptySums(), tactics: new Map(),
+  }]));
+  for (const { key, tactic, counters } of rows) {
+    const t = byVariant.get(splitKey(key)[0]);
+    if (t === undefined) continue;
+    if (tactic !== '') {
+      let s = t.tactics.get(tactic);
+      if (s === undefined) t.tactics.set(tactic, (s = { served: 0, clicks: 0, conversions: 0, revenue: 0 }));
+      s.served += counters.results;
+      s.clicks += counters.clicks;
+      s.conversions += counters.conversions;
+      s.revenue += counters.revenue;
+      continue;
+    }
+    if (counters.responses <= 0) continue;
+    t.users++;
+    t.responses += counters.responses;
+    t.clicked += counters.clicked;
+    t.clicks += counters.clicks;
+    t.conversions += counters.conversions;
+    t.revenue += counters.revenue;
+    if (counters.conversions > 0) t.converters++;
+    add(t.ctr, Math.min(1, counters.clicked / counters.responses));
+    add(t.revenuePerUser, counters.revenue);
+  }
+  return byVariant;
+}
+
+/** The interleaving section: clicks credited per team, and the sign test over the users' preferences. */
+function interleavingReport(record: ExperimentRecord, rows: readonly RollupTotal[]): NonNullable<ExperimentReport['interleaving']> {
+  const [a, b] = record.variants.map((v) => v.name) as [string, string];
+  const perUser = new Map<string, [number, number]>();
+  const users = new Set<string>();
+  for (const { key, tactic, counters } of rows) {
+    const [variant, customer] = splitKey(key);
+    if (variant !== INTERLEAVED) continue;
+    if (tactic === '') {
+      if (counters.responses > 0) users.add(customer);
+      continue;
+    }
+    if (tactic !== a && tactic !== b) continue;
+    let credits = perUser.get(customer);
+    if (credits === undefined) perUser.set(customer, (credits = [0, 0]));
+    credits[tactic === a ? 0 : 1] += counters.clicks;
+  }
+  let creditA = 0;
+  let creditB = 0;
+  let preferA = 0;
+  let preferB = 0;
+  for (const [customer, [ca, cb]] of perUser) {
+    if (!users.has(customer)) continue;
+    creditA += ca;
+    creditB += cb;
+    if (ca > cb) preferA++;
+    else if (cb > ca) preferB++;
+  }
+  const { pValue, test } = signTest(preferA, preferB);
+  return {
+    credits: { [a]: creditA, [b]: creditB }, users: users.size, preferring: { [a]: preferA, [b]: preferB },
+    preferred: pValue < ALPHA && preferA !== preferB ? (preferA > preferB ? a : b) : null, pValue, test,
+  };
+}
+
+/** The report of `record` from its summed roll-up rows at `now`. */
+export function experimentReport(record: ExperimentRecord, rows: readonly RollupTotal[], now: number): ExperimentReport {
+  const fields = experimentFields(record, now);
+  if (record.method === 'interleaving') {
+    return { ...fields, minUsers: { ctr: null, conversionRate: null }, variants: [], interleaving: interleavingReport(record, rows) };
+  }
+  const totals = variantTotals(record, rows);
+  const control = totals.get(record.variants[0]!.name)!;
+  const minUsers = {
+    ctr: control.responses > 0 ? minUsersForRate(control.clicked / control.responses) : null,
+    conversionRate: control.users > 0 ? minUsersForRate(control.converters / control.users) : null,
+  };
+  const reached = (needed: number | null): boolean => needed !== null && [...totals.values()].every((t) => t.users >= needed);
+  const variants = record.variants.map((v, i): ExperimentReport['variants'][number] => {
+    const t = totals.get(v.name)!;
+    const report: ExperimentReport['variants'][number] = {
+      name: v.name, weight: v.weight, users: t.users,
+      ...(record.kind === 'search' ? { searches: t.responses } : { served: t.responses }),
+      clicks: t.clicks, ctr: proportionEstimate(t.clicked, t.responses), conversions: t.conversions,
+      conversionRate: proportionEstimate(t.converters, t.users), revenue: t.revenue, revenuePerUser: meanEstimate(t.revenuePerUser),
+    };
+    if (i > 0) {
+      report.vsControl = {
+        ctr: withHorizon(welchTest(control.ctr, t.ctr), reached(minUsers.ctr)),
+        conversionRate: withHorizon(twoProportionTest({ successes: control.converters, n: control.users }, { successes: t.converters, n: t.users }), reached(minUsers.conversionRate)),
+        revenuePerUser: withHorizon(welchTest(control.revenuePerUser, t.revenuePerUser), reached(minUsers.conversionRate)),
+      };
+    }
+    if (record.kind === 'recommendations') {
+      report.tactics = [...t.tactics].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([tactic, s]) => ({ tactic, ...s }));
+    }
+    return report;
+  });
+  return { ...fields, minUsers, variants };
+}
