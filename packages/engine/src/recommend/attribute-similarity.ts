@@ -23,7 +23,7 @@
 import { Growable } from '../catalog/columns/shared-arrays.js';
 import { DEFAULT_FIELD_ROLES, type FieldRoles } from '../config.js';
 import type { CatalogView, Product, ProductList } from '../types.js';
-import { BackgroundIndex, rowsByRevision, type BuildSteps } from './background-build.js';
+import { BackgroundIndex, WIDE_STEP, rowsByRevision, type BuildSteps } from './background-build.js';
 import type { Interner } from './interner.js';
 import type { ScoredItem } from './popularity.js';
 
@@ -439,7 +439,10 @@ export class AttributeSimilarity {
     }
     yield;
     const rowOf = new Int32Array(this.items.size).fill(-1);
-    for (let r = 0; r < rows; r++) rowOf[rowItem[r]!] = r;
+    for (let r = 0; r < rows; r++) {
+      rowOf[rowItem[r]!] = r;
+      if ((r & WIDE_STEP) === WIDE_STEP) yield;
+    }
     yield;
     // Postings by counting sort: rows of each feature, in catalog order.
     const postStart = new Int32Array(features + 1);
@@ -460,6 +463,8 @@ export class AttributeSimilarity {
     const anchor = new Uint8Array(features);
     const found = roles.attributes === undefined;
     for (let f = 0; f < features; f++) {
+      // Hundreds of thousands of features at 1M (title words, attribute values): in steps too.
+      if ((f & 4095) === 4095) yield;
       const n = df[f] ?? 0;
       idf[f] = n > 0 ? Math.log(1 + rows / n) : 0;
       const key = this.featureKeys[f]!;

@@ -19,6 +19,13 @@ import type { CatalogView, ProductList } from '../types.js';
 /** Steps of a build: yields between steps, returns the index. */
 export type BuildSteps<T> = Generator<void, T, void>;
 
+/**
+ * Rows between two yields of a build's passes that do one array write per row (an index's row → item
+ * map, a counting sort): unsliced, such passes held the loop 80–120 ms at 1M products
+ * (docs/benchmarks.md, "Stalls and memory at 1M"). A mask: yield when `(r & WIDE_STEP) === WIDE_STEP`.
+ */
+export const WIDE_STEP = 65535;
+
 /** Runs a build to its end, synchronously. */
 export function runSync<T>(steps: BuildSteps<T>): T {
   for (;;) {

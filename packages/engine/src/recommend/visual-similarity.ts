@@ -20,7 +20,7 @@
  * @module
  */
 import type { CatalogView, Product, ProductList } from '../types.js';
-import { BackgroundIndex, rowsByRevision, type BuildSteps } from './background-build.js';
+import { BackgroundIndex, WIDE_STEP, rowsByRevision, type BuildSteps } from './background-build.js';
 import { Interner } from './interner.js';
 import type { ScoredItem } from './popularity.js';
 
@@ -363,15 +363,24 @@ export class VisualSimilarity {
     }
     // Sized after every row's item is interned (new rows intern theirs in the read loop above).
     const rowOf = new Int32Array(this.items.size).fill(-1);
-    for (let r = 0; r < rows; r++) rowOf[rowItem[r]!] = r;
+    for (let r = 0; r < rows; r++) {
+      rowOf[rowItem[r]!] = r;
+      if ((r & WIDE_STEP) === WIDE_STEP) yield;
+    }
     yield;
     // Rows of each style by counting sort (in row order within a style).
     const styleStart = new Int32Array(this.styles.size + 1);
-    for (let r = 0; r < rows; r++) if (rowStyle[r]! >= 0) styleStart[rowStyle[r]! + 1]!++;
+    for (let r = 0; r < rows; r++) {
+      if (rowStyle[r]! >= 0) styleStart[rowStyle[r]! + 1]!++;
+      if ((r & WIDE_STEP) === WIDE_STEP) yield;
+    }
     for (let st = 0; st < this.styles.size; st++) styleStart[st + 1]! += styleStart[st]!;
     const styleFill = styleStart.slice(0, this.styles.size);
     const styleRows = new Int32Array(styleStart[this.styles.size]!);
-    for (let r = 0; r < rows; r++) if (rowStyle[r]! >= 0) styleRows[styleFill[rowStyle[r]!]!++] = r;
+    for (let r = 0; r < rows; r++) {
+      if (rowStyle[r]! >= 0) styleRows[styleFill[rowStyle[r]!]!++] = r;
+      if ((r & WIDE_STEP) === WIDE_STEP) yield;
+    }
     yield;
     let ivf: Ivf | undefined;
     if (rows >= this.annThreshold && rows > 0 && dim > 0) {
@@ -385,11 +394,17 @@ export class VisualSimilarity {
         rowList[r] = reuse && old >= 0 ? previous.ivf!.rowList[old]! : nearest(centroids, nlist, matrix, r, dim);
       }
       const listStart = new Int32Array(nlist + 1);
-      for (let r = 0; r < rows; r++) listStart[rowList[r]! + 1]!++;
+      for (let r = 0; r < rows; r++) {
+        listStart[rowList[r]! + 1]!++;
+        if ((r & WIDE_STEP) === WIDE_STEP) yield;
+      }
       for (let l = 0; l < nlist; l++) listStart[l + 1]! += listStart[l]!;
       const fill = listStart.slice(0, nlist);
       const listRows = new Int32Array(rows);
-      for (let r = 0; r < rows; r++) listRows[fill[rowList[r]!]!++] = r;
+      for (let r = 0; r < rows; r++) {
+        listRows[fill[rowList[r]!]!++] = r;
+        if ((r & WIDE_STEP) === WIDE_STEP) yield;
+      }
       ivf = { nlist, centroids, trainedRows: reuse ? previous.ivf!.trainedRows : rows, rowList, listStart, listRows };
     }
     return { version, dim, matrix, rowItem, rowStyle, rowOf, styleStart, styleRows, rowRevisions, ivf, cache: new Map() };
