@@ -18,10 +18,16 @@ export interface SearchOutcome {
   ids: string[];
   aggregations?: Record<string, { key: string; doc_count: number }[]>;
   ranges?: Record<string, { min: number | null; max: number | null }>;
+  /** Per hierarchy, its tree (request type `hierarchical_facets`). */
+  hierarchies?: Record<string, { value: string; path: string; count: number; children?: unknown[] }[]>;
+  /** Facet-value search hits (request type `facet_search`). */
+  facetHits?: { value: string; count: number }[];
+  /** Per field, the count per band (request type `range_buckets`). */
+  buckets?: Record<string, number[]>;
 }
 
 /** The request types every engine runs, in report order. */
-export const REQUEST_TYPES = ['text', 'text_facets', 'text_scope', 'browse', 'multi_sort'] as const;
+export const REQUEST_TYPES = ['text', 'text_facets', 'text_scope', 'browse', 'multi_sort', 'distinct', 'range_buckets', 'hierarchical_facets', 'facet_search'] as const;
 export type RequestType = (typeof REQUEST_TYPES)[number];
 
 /** Human labels of the request types (report headings). */
@@ -31,7 +37,18 @@ export const REQUEST_LABELS: Record<RequestType, string> = {
   text_scope: '+ brand/price filters',
   browse: 'browse category, facets, 2 ranges, price sort',
   multi_sort: 'two-key sort, offset 40',
+  distinct: 'text, one per style, facets',
+  range_buckets: 'text + price buckets',
+  hierarchical_facets: 'category tree, refined 2 levels',
+  facet_search: 'text + brand value search',
 };
+
+/**
+ * The field the `distinct` request type groups by (aisle: `settings.distinct`; the others by hand): the
+ * style id the generated catalog's colour and size variants share. A dataset whose products lack it
+ * gets no queries of that type.
+ */
+export const DISTINCT_FIELD = 'style_id';
 
 /** A dataset, described so that a child process can load it itself (nothing large crosses processes). */
 export type DatasetSpec =

@@ -90,6 +90,8 @@ export function validateSettings(raw: unknown, key: string, models: readonly str
   if (s.rules !== undefined) checkRules(s.rules, `${key}.rules`);
   if (s.retailMedia !== undefined) checkRetailMedia(s.retailMedia, `${key}.retailMedia`);
   if (s.fields !== undefined && Object.hasOwn(s.fields, 'refId')) fail(`${key}.fields.refId`, 'cannot be pinned: refIds are always text keys');
+  // A hierarchy is named in requests (hierarchical_facets, scope keys): an empty name names nothing.
+  if (s.hierarchies !== undefined && Object.hasOwn(s.hierarchies, '')) fail(`${key}.hierarchies`, 'has an empty name: a hierarchy is named in requests');
 }
 
 /** The rules of `embedders` a schema cannot state (ids unique and not the built-in model's, `embed` a function); returns their ids. */

@@ -282,7 +282,7 @@ class AisleEngine implements Engine {
         apply: (websiteId, settings) => this.applySettings(this.sites.get(websiteId)!, settings),
         modelIds: () => this.modelIds(),
         checkFit: (websiteId, next) => this.checkFieldTypesFit(websiteId, next),
-        checkApplicable: (websiteId, settings) => checkRulesApply(this.site(websiteId).catalog.state, settings.rules),
+        checkApplicable: (websiteId, settings) => checkRulesApply(this.site(websiteId).catalog.state, settings.rules, undefined, settings.hierarchies),
         report: (err, websiteId) => this.reporter.report('settings-poll', err, websiteId),
         recovered: () => this.reporter.recovered('settings-poll'),
       });
@@ -630,7 +630,7 @@ class AisleEngine implements Engine {
     const catalog = state.catalog;
     let refIds: string[];
     try {
-      refIds = 'refIds' in target ? target.refIds : refIdsInScope(catalog.state, target.scope, catalog.fieldTypes);
+      refIds = 'refIds' in target ? target.refIds : refIdsInScope(catalog.state, target.scope, catalog.fieldTypes, state.config.settings?.hierarchies);
     } catch (err) {
       // A scope that does not fit the catalog is a bad delete body, worded as such.
       if (!isAisleError(err) || err.code !== 'SEARCH_BAD_REQUEST') throw err;

@@ -5,7 +5,7 @@
  */
 
 export type {
-  NumericScope, TextScope, ScopeCondition, ScopeConditions, SortFieldSpec, SearchRequest, FacetBucket, NumericRange, RangeBucket, SearchPayload, SearchResponse,
+  NumericScope, TextScope, ScopeCondition, ScopeConditions, SortFieldSpec, SearchRequest, FacetBucket, NumericRange, RangeBucket, HierarchyNode, FacetHit, SearchPayload, SearchResponse,
   RetailMediaSlotData, RecommendationSlot, RecommendResponse, BundleRequest, BundleResponse, WireDecimal, PurchaseRetailMedia,
   PurchaseLineFields, PurchaseProductBody, PurchaseEventBody, PurchaseRequest, ViewEventBody, ViewRequest, EventAck, ProblemDetails,
   ErrorEnvelope, BulkDeleteRequest, BulkDeleteResult, ClickEventBody, ClickRequest, ClickType, ResultListKind,

@@ -35,6 +35,8 @@ export interface DashboardSite {
   facets: string[];
   /** Range fields: the price role. */
   numericFields: string[];
+  /** The names of the website's hierarchies (`settings.hierarchies`): a hierarchical menu each. */
+  hierarchies: string[];
   displayFields: DisplayFields;
   /** A search key to prefill; only when the server was given one. */
   searchKey?: string;
@@ -70,13 +72,14 @@ export const DASHBOARD_CONFIG_SCHEMA: JsonSchema = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['websiteId', 'client', 'facets', 'numericFields', 'displayFields'],
+        required: ['websiteId', 'client', 'facets', 'numericFields', 'hierarchies', 'displayFields'],
         additionalProperties: false,
         properties: {
           websiteId: { type: 'string' },
           client: { type: 'string', description: 'The client shortcode (storefront calls carry it anyway).' },
           facets: { ...strings, description: 'Facet fields: the brand role and the category role (its root when a path).' },
           numericFields: { ...strings, description: 'Range fields: the price role.' },
+          hierarchies: { ...strings, description: 'The names of the website\'s hierarchies (settings.hierarchies): a hierarchical menu each.' },
           displayFields: {
             type: 'object',
             required: ['title', 'price', 'image'],
@@ -111,6 +114,7 @@ export function dashboardConfig(engine: Pick<Engine, 'websites'>, options: Dashb
         // The website's field roles (settings.fieldRoles; a category path facets on its root).
         facets: [roles?.brand ?? DEFAULT_FIELD_ROLES.brand, Array.isArray(category) ? category[0] : category],
         numericFields: [price],
+        hierarchies: Object.keys(w.settings?.hierarchies ?? {}),
         displayFields: { title: TITLE_FIELD, price, image: roles?.image ?? DEFAULT_FIELD_ROLES.image },
       };
       const key = options.searchKeys?.[w.websiteId];

@@ -46,7 +46,7 @@ export function demoIdentity(dataDir: string, productCount: number): DemoIdentit
   return identity;
 }
 
-/** The demo website's configuration (retail media on a few products so slot data shows up). */
+/** The demo website's configuration (retail media on a few products so slot data shows up; one result per style). */
 export function demoWebsite(identity: DemoIdentity): WebsiteConfig {
   const sponsored = generateCatalog({ count: Math.min(identity.productCount, 50), seed: identity.seed }).slice(0, 5).map((p) => p.refId);
   return {
@@ -59,6 +59,10 @@ export function demoWebsite(identity: DemoIdentity): WebsiteConfig {
       synonyms: [['tv', 'television'], ['sofa', 'couch']],
       retailMedia: { adSets: [{ adSetId: stableGuid('demo', 'ad-set-1'), version: 1, products: sponsored, costPerClick: 0.35 }] },
       cors: { origins: ['*'] },
+      // The generated variants share style_id: the search page shows one result per style.
+      distinct: { field: 'style_id' },
+      // The generated products' category paths (department > group > leaf): the search page's category menu.
+      hierarchies: { categories: { field: 'categories' } },
     },
   };
 }

@@ -32,11 +32,11 @@ describe('dashboardConfig', () => {
     const config = dashboardConfig(engine, {});
     const [plain, roles] = config.websites;
     expect(plain).toEqual({
-      websiteId: 'plain', client: 'plain', facets: ['brand', 'search_category'], numericFields: ['price'],
+      websiteId: 'plain', client: 'plain', facets: ['brand', 'search_category'], numericFields: ['price'], hierarchies: [],
       displayFields: { title: 'title', price: 'price', image: 'image_url' },
     });
     expect(roles).toEqual({
-      websiteId: 'roles', client: 'roles', facets: ['maker', 'department'], numericFields: ['cost'],
+      websiteId: 'roles', client: 'roles', facets: ['maker', 'department'], numericFields: ['cost'], hierarchies: [],
       displayFields: { title: 'title', price: 'cost', image: 'picture' },
     });
   });

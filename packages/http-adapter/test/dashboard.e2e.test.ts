@@ -181,7 +181,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
 
   it('searches: results and facet counts as the API answers them', async () => {
     expect(await page.getByLabel('Search key').inputValue()).toBe(searchKey);
-    await page.getByRole('searchbox', { name: 'Search' }).fill('shirt');
+    await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('shirt');
     const api = await apiSearch({ q: 'shirt', aggregations: ['brand', 'search_category'], range_fields: ['price'] });
     await waitForStats(api.payload.total_results);
     expect((await shown()).titles).toEqual(api.payload.result.map((p) => p.title));
@@ -197,7 +197,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
   it('ticks a facet, sets a price range, sorts and pages, as the API filters them', async () => {
     // Every product (category browsing), so that several brands are listed.
     const q = '';
-    await page.getByRole('searchbox', { name: 'Search' }).fill(q);
+    await page.getByRole('searchbox', { name: 'Search', exact: true }).fill(q);
     const browse = await apiSearch({ q, aggregations: ['brand'] });
     await waitForStats(browse.payload.total_results);
     const first = browse.payload.aggregations!.brand![0]!;
@@ -234,10 +234,38 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     await page.screenshot({ path: path.join(ARTIFACTS, '3-sorted-page-2.png') });
   });
 
+  it('opens the category menu and searches the brand list, as the API answers them', async () => {
+    await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('');
+    type Node = { value: string; path: string; count: number; children?: Node[] };
+    const menuLabels = () => page.locator('.ais-HierarchicalMenu-link').evaluateAll((links) => links.map((l) =>
+      `${l.querySelector('.ais-HierarchicalMenu-label')!.textContent!.trim()} ${l.querySelector('.ais-HierarchicalMenu-count')!.textContent!.trim()}`));
+    const top = (await apiSearch({ q: '', hierarchical_facets: ['categories'] }) as SearchAnswer & { payload: { hierarchical_aggregations: { categories: Node[] } } }).payload.hierarchical_aggregations.categories;
+    await expect.poll(menuLabels).toEqual(top.slice(0, 10).map((n) => `${n.value} ${n.count.toLocaleString('en')}`));
+    // Open the first department: its groups show beneath it, the results are the department's.
+    await page.locator('.ais-HierarchicalMenu-link').first().click();
+    const opened = (await apiSearch({ q: '', hierarchical_facets: ['categories'], scope: { categories: [top[0]!.path] } })) as SearchAnswer & { payload: { hierarchical_aggregations: { categories: Node[] } } };
+    await waitForStats(opened.payload.total_results);
+    const tree = opened.payload.hierarchical_aggregations.categories;
+    const expected = tree.slice(0, 10).flatMap((n) => [`${n.value} ${n.count.toLocaleString('en')}`, ...(n.children ?? []).slice(0, 10).map((c) => `${c.value} ${c.count.toLocaleString('en')}`)]);
+    await expect.poll(menuLabels).toEqual(expected);
+    // The brand list is searchable: its values come from facet_search under the opened department.
+    const brand = opened.payload.result[0]!.brand!;
+    const typed = brand.slice(0, 3);
+    await page.getByPlaceholder('Search brand').fill(typed);
+    const found = (await apiSearch({ q: '', scope: { categories: [top[0]!.path] }, facet_search: { field: 'brand', q: typed } })) as SearchAnswer & { payload: { facet_hits: { value: string; count: number }[] } };
+    expect(found.payload.facet_hits.map((h) => h.value)).toContain(brand);
+    await expect.poll(() => brandLabels()).toEqual(found.payload.facet_hits.slice(0, 8).map((h) => `${h.value} (${h.count})`));
+    await page.screenshot({ path: path.join(ARTIFACTS, '2b-categories-brand-search.png') });
+    // Back: the search box of the list cleared, the department closed.
+    await page.getByPlaceholder('Search brand').fill('');
+    await page.locator('.ais-HierarchicalMenu-link').first().click();
+    await waitForStats((await apiSearch({ q: '' })).payload.total_results);
+  });
+
   /** The catalog records of refIds, by refId, as the API answers a search scoped to them. */
   const recordsOf = async (refIds: string[]) => {
     const unique = [...new Set(refIds)];
-    const answer = await apiSearch({ q: '', size: unique.length, scope: { refId: unique } });
+    const answer = await apiSearch({ q: '', size: unique.length, scope: { refId: unique }, distinct: false });
     return new Map(answer.payload.result.map((p) => [p.refId, p]));
   };
   const recommendApi = async (method: string, refId: string, customerId?: string) => {
@@ -834,7 +862,7 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     await page.goto(`${app.url}/`);
     // The largest category, typed as a shopper would.
     const category = (await apiSearch({ q: '', aggregations: ['search_category'] })).payload.aggregations!.search_category![0]!.key.toLowerCase();
-    await page.getByRole('searchbox', { name: 'Search' }).fill(category);
+    await page.getByRole('searchbox', { name: 'Search', exact: true }).fill(category);
     const api = await apiSearch({ q: category, aggregations: ['brand'] });
     await waitForStats(api.payload.total_results);
     // One brand ticked: its siblings stay listed (disjunctive counts), the words found are marked.

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  DEFAULT_MAX_QUERY_ITEMS, MAX_BULK_DELETE_REFIDS, MAX_COUNT, RELEVANCE_LIMITS, RULE_LIMITS, SETTINGS_LIMITS,
+  DEFAULT_MAX_QUERY_ITEMS, FACET_SEARCH_SIZE, HIERARCHY_LIMITS, MAX_BULK_DELETE_REFIDS, MAX_COUNT, RELEVANCE_LIMITS, RULE_LIMITS, SETTINGS_LIMITS,
   SETTINGS_MAX_ARRAY_ITEMS, SUGGESTION_LIMITS,
 } from '@aisle/engine';
 import { describe, expect, it } from 'vitest';
@@ -45,5 +45,12 @@ describe('documented limits', () => {
     expect(row(ops, '`settings.fieldWeights`')).toContain(`0–${SETTINGS_LIMITS.fieldWeight}`);
     expect(row(ops, '`settings.attributionWindowDays`')).toContain(`0–${SETTINGS_LIMITS.attributionWindowDays}`);
     expect(row(ops, "`settings.suggestions`")).toContain(`(1–${SUGGESTION_LIMITS.minSessions})`);
+    expect(atMost('`settings.hierarchies`')).toBe(HIERARCHY_LIMITS.hierarchies);
+  });
+
+  it('hierarchical facets and facet search (docs/http-api.md search request)', () => {
+    expect(row(http, '`hierarchical_facets`')).toContain(`(≤ ${HIERARCHY_LIMITS.hierarchies})`);
+    expect(http).toContain(`(size 1–${FACET_SEARCH_SIZE.max},\n  default ${FACET_SEARCH_SIZE.default})`);
+    expect(http).toContain(`at most ${HIERARCHY_LIMITS.nodesPerLevel} (\`HIERARCHY_LIMITS.nodesPerLevel\``);
   });
 });

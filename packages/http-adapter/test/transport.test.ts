@@ -51,7 +51,7 @@ describe('operations endpoints', () => {
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
     const paths = Object.keys((buildOpenApi() as { paths: object }).paths);
-    expect(paths).toHaveLength(1 + 17 + 1 + 3 + 1 + 12 + 5); // events: purchases, views, clicks; admin: products, products/delete, product, coupons, stats, attribution, searches, recommendations, settings, settings/preview, keys, key; operations: healthz, readyz, metrics, openapi, dashboard config
+    expect(paths).toHaveLength(1 + 17 + 1 + 3 + 1 + 15 + 5); // events: purchases, views, clicks; admin: products, products/delete, product, coupons, stats, attribution, searches, recommendations, settings, settings/preview, keys, key, experiments, experiment, experiment/stop; operations: healthz, readyz, metrics, openapi, dashboard config
   });
 
   it('docs/openapi.json is the generated document (run src/write-openapi.ts after changing a schema)', () => {

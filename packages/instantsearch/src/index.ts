@@ -20,9 +20,11 @@
  * @module
  */
 import {
-  facetQueryResult, planQueries, toAisleRequest, toAlgoliaResult, type TranslateOptions,
+  facetQueryResult, planQueries, toAisleRequest, toAlgoliaResult, toFacetResult, toFacetSearchRequest, type TranslateOptions,
 } from './translate.js';
-import type { AisleErrorBody, AisleSearchRequest, AisleSearchResponse, AlgoliaQuery, AlgoliaSearchResult } from './wire.js';
+import type {
+  AisleErrorBody, AisleSearchRequest, AisleSearchResponse, AlgoliaFacetQuery, AlgoliaFacetResult, AlgoliaQuery, AlgoliaSearchResult,
+} from './wire.js';
 
 export * from './translate.js';
 export * from './insights.js';
@@ -55,6 +57,8 @@ export class AisleSearchError extends Error {
 /** The search client InstantSearch.js calls (`search` with its multi-query request). */
 export interface AisleSearchClient {
   search(queries: readonly AlgoliaQuery[]): Promise<{ results: AlgoliaSearchResult[] }>;
+  /** Search for facet values (a searchable refinementList): one aisle search with `facet_search` per query. */
+  searchForFacetValues(queries: readonly AlgoliaFacetQuery[]): Promise<AlgoliaFacetResult[]>;
   /** The last requests sent to aisle (for debugging and tests). */
   readonly lastRequests: readonly AisleSearchRequest[];
   /** Clears nothing (no cache); present because InstantSearch calls it when refreshing. */
@@ -119,11 +123,19 @@ export function aisleSearchClient(options: AisleSearchClientOptions): AisleSearc
       const answers = new Map<number, AlgoliaSearchResult>();
       await Promise.all(own.map(async (i) => {
         const { response, ms } = await run(requests[i]!);
-        const result = toAlgoliaResult(response, queries[i]!, ms);
+        const result = toAlgoliaResult(response, queries[i]!, ms, options);
         remember(result);
         answers.set(i, result);
       }));
       return { results: queries.map((q, i) => (answeredBy[i] === i ? answers.get(i)! : facetQueryResult(answers.get(answeredBy[i]!)!, q))) };
+    },
+    async searchForFacetValues(queries) {
+      const requests = queries.map((q) => toFacetSearchRequest(q, options));
+      lastRequests = requests;
+      return Promise.all(requests.map(async (request, i) => {
+        const { response, ms } = await run(request);
+        return toFacetResult(response, queries[i]!, ms);
+      }));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  facetQueryResult, highlightResult, parseFacetFilter, parseNumericFilter, planQueries, toAisleRequest, toAlgoliaResult, UnsupportedQueryError,
+  facetQueryResult, highlightResult, parseFacetFilter, parseNumericFilter, planQueries, toAisleRequest, toAlgoliaResult, toFacetResult, toFacetSearchRequest, UnsupportedQueryError,
   type TranslateOptions,
 } from './translate.js';
 import type { AisleSearchResponse, AlgoliaQuery } from './wire.js';
@@ -23,6 +23,23 @@ describe('range buckets for range widgets', () => {
     const result = toAlgoliaResult(response, query);
     expect(result.aisle?.rangeBuckets).toEqual({ price: bands });
     expect(result.facets_stats).toEqual({ price: { min: 10, max: 80, avg: 0, sum: 0 } });
+  });
+});
+
+describe('distinct (variants)', () => {
+  it('sends distinct true for true or 1, false for false or 0, nothing when absent; refuses more than one hit per group', () => {
+    const distinct = (value: unknown) => toAisleRequest({ indexName: 'products', params: { distinct: value as boolean } }, options).distinct;
+    expect(distinct(true)).toBe(true);
+    expect(distinct(1)).toBe(true);
+    expect(distinct(false)).toBe(false);
+    expect(distinct(0)).toBe(false);
+    expect(distinct(undefined)).toBeUndefined();
+    expect(() => distinct(3)).toThrow(UnsupportedQueryError);
+    expect(() => distinct('yes')).toThrow(/distinct: "yes"/);
+  });
+  it('keeps each hit\'s _variants', () => {
+    const response: AisleSearchResponse = { type: 1, query_id: 'q1', payload: { result: [{ refId: 'a', title: 'tee', _variants: 3 }], total_results: 1 } };
+    expect(toAlgoliaResult(response, { indexName: 'products' }).hits[0]).toMatchObject({ objectID: 'a', _variants: 3 });
   });
 });
 
@@ -125,5 +142,48 @@ describe('aisle response → InstantSearch result', () => {
     const main = toAlgoliaResult(response, queries[0]!);
     const facet = facetQueryResult(main, queries[1]!);
     expect(facet).toMatchObject({ hits: [], hitsPerPage: 0, facets: { brand: { Acme: 30, Zanzibar: 15 } } });
+  });
+});
+
+describe('hierarchicalMenu and searchable refinementList', () => {
+  const withTree: TranslateOptions = { ...options, hierarchicalFacets: { categories: { attributes: ['cat.lvl0', 'cat.lvl1', 'cat.lvl2'] } } };
+
+  it('asks for the hierarchy when a level is a facet, and sends a refined level as its scope', () => {
+    const query: AlgoliaQuery = { indexName: 'products', params: { facets: ['cat.lvl0', 'cat.lvl1', 'brand'], facetFilters: [['cat.lvl1:Home > Kitchen'], 'brand:Acme'] } };
+    const request = toAisleRequest(query, withTree);
+    expect(request).toMatchObject({ hierarchical_facets: ['categories'], aggregations: ['brand'], scope: { brand: ['Acme'], categories: ['Home > Kitchen'] } });
+    // Another separator in the widget: the path is rewritten with aisle's " > ".
+    const slash = toAisleRequest({ indexName: 'products', params: { facets: ['cat.lvl0'], facetFilters: ['cat.lvl1:Home/Kitchen'] } },
+      { ...options, hierarchicalFacets: { categories: { attributes: ['cat.lvl0', 'cat.lvl1'], separator: '/' } } });
+    expect(slash.scope).toEqual({ categories: ['Home > Kitchen'] });
+  });
+
+  it('answers the tree as one facet per level keyed by full paths, and the level queries from the main query', () => {
+    const main: AlgoliaQuery = { indexName: 'products', params: { facets: ['cat.lvl0', 'cat.lvl1', 'cat.lvl2'], facetFilters: [['cat.lvl1:Home > Kitchen']] } };
+    const sibling: AlgoliaQuery = { indexName: 'products', params: { hitsPerPage: 0, facets: ['cat.lvl0', 'cat.lvl1'], facetFilters: [['cat.lvl0:Home']] } };
+    const requests = [main, sibling].map((q) => toAisleRequest(q, withTree));
+    expect(planQueries([main, sibling], requests)).toEqual([0, 0]);
+    const response: AisleSearchResponse = {
+      type: 1, query_id: 'q1', payload: {
+        result: [], total_results: 5, hierarchical_aggregations: { categories: [
+          { value: 'Home', path: 'Home', count: 9, children: [{ value: 'Kitchen', path: 'Home > Kitchen', count: 5, children: [{ value: 'Pots', path: 'Home > Kitchen > Pots', count: 2 }] }, { value: 'Garden', path: 'Home > Garden', count: 4 }] },
+          { value: 'Toys', path: 'Toys', count: 3 },
+        ] },
+      },
+    };
+    const result = toAlgoliaResult(response, main, 0, withTree);
+    expect(result.facets).toEqual({ 'cat.lvl0': { Home: 9, Toys: 3 }, 'cat.lvl1': { 'Home > Kitchen': 5, 'Home > Garden': 4 }, 'cat.lvl2': { 'Home > Kitchen > Pots': 2 } });
+    expect(facetQueryResult(result, sibling).facets).toEqual({ 'cat.lvl0': { Home: 9, Toys: 3 }, 'cat.lvl1': { 'Home > Kitchen': 5, 'Home > Garden': 4 } });
+  });
+
+  it('maps a search for facet values to facet_search, and its hits back with the query\'s highlight tags', () => {
+    const query = { indexName: 'products', params: { facetName: 'brand', facetQuery: 'ac', maxFacetHits: 500, query: 'shirt', facetFilters: ['brand:Zeta'], highlightPreTag: '__ais-highlight__', highlightPostTag: '__/ais-highlight__' } };
+    expect(toFacetSearchRequest(query, options)).toEqual({
+      website_id: 'shop', client: 'c', q: 'shirt', start: 0, size: 0, scope: { brand: ['Zeta'] }, facet_search: { field: 'brand', q: 'ac', size: 100 },
+    });
+    const response: AisleSearchResponse = { type: 1, query_id: 'q2', payload: { result: [], total_results: 0, facet_hits: [{ value: 'Acme & Co', count: 4, highlighted: '<em>Ac</em>me &amp; Co' }] } };
+    expect(toFacetResult(response, query)).toEqual({
+      facetHits: [{ value: 'Acme & Co', count: 4, highlighted: '__ais-highlight__Ac__/ais-highlight__me &amp; Co' }], exhaustiveFacetsCount: true, processingTimeMS: 0,
+    });
   });
 });

@@ -11,6 +11,7 @@
  * - `numericFilters`: `>=`, `<=`, `=` become inclusive bounds; `>` and `<` become the bound plus
  *   `not: [v]` (exact: x > v ⟺ x ≥ v and x ≠ v); `!=` becomes `not`. OR groups cannot be expressed in
  *   aisle's scope and are refused with an error naming them.
+ * - `distinct` (`true`/`1`, `false`/`0`) → `distinct`: one hit per product group; each hit keeps aisle's `_variants`.
  * - The index name picks the sort: a name listed in `sortIndices` (InstantSearch's "replica" indices
  *   of the sortBy widget) sends its `sort_fields`; any other name is relevance.
  * - The answer: `payload.result` → `hits` (with `objectID` = `refId` and `_highlightResult` built from
@@ -22,7 +23,7 @@
  */
 import type {
   AisleNumericScope, AisleProduct, AisleSearchRequest, AisleSearchResponse, AisleSortField, AisleTextScope, AlgoliaHit,
-  AlgoliaQuery, AlgoliaSearchParams, AlgoliaSearchResult, FacetFilter, HighlightResult,
+  AlgoliaFacetQuery, AlgoliaFacetResult, AlgoliaQuery, AlgoliaSearchParams, AlgoliaSearchResult, FacetFilter, HighlightResult,
 } from './wire.js';
 
 /** What the translation needs to know besides the query. */
@@ -44,6 +45,14 @@ export interface TranslateOptions {
   sessionId?: string;
   /** Ask aisle for highlighting (default true). */
   highlight?: boolean;
+  /**
+   * The website's hierarchies as InstantSearch's hierarchicalMenu sees them: aisle's hierarchy name →
+   * the widget's level attributes (`attributes`, root first) and its `separator` (default `" > "`). A
+   * query asking for one of the attributes asks for the hierarchy's tree (`hierarchical_facets`); a
+   * refinement of a level (`"<attribute>:Home > Kitchen"`) is the hierarchy's scope; the tree comes
+   * back as one facet per level, keyed by full paths, as Algolia answers.
+   */
+  hierarchicalFacets?: Readonly<Record<string, { attributes: readonly string[]; separator?: string }>>;
 }
 
 /** Default page size of InstantSearch when `hitsPerPage` is not set. */
@@ -161,6 +170,17 @@ class ScopeBuilder {
   }
 }
 
+/**
+ * Algolia's `distinct` (a boolean, or how many hits per group: 0 off) as aisle's: one result per group
+ * or none grouped; more than one hit per group cannot be expressed. Absent: the website's default.
+ */
+function distinctOf(value: unknown): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === true || value === 1) return true;
+  if (value === false || value === 0) return false;
+  throw new UnsupportedQueryError(`distinct: ${JSON.stringify(value)} cannot be expressed; aisle shows one hit per group (true or 1) or every variant (false or 0)`);
+}
+
 /** InstantSearch's query → aisle's search request. Throws {@link UnsupportedQueryError} naming what it cannot express. */
 export function toAisleRequest(query: AlgoliaQuery, options: TranslateOptions): AisleSearchRequest {
   const params: AlgoliaSearchParams = query.params ?? {};
@@ -174,11 +194,22 @@ export function toAisleRequest(query: AlgoliaQuery, options: TranslateOptions): 
     website_id: options.websiteId, client: options.client, q: params.query ?? '', start: page * hitsPerPage, size: hitsPerPage,
   };
   if (options.customerId !== undefined) request.customer_id = options.customerId;
+  const distinct = distinctOf(params.distinct);
+  if (distinct !== undefined) request.distinct = distinct;
   if (options.sessionId !== undefined) request.session_id = options.sessionId;
 
   const scope = new ScopeBuilder(numericFields);
   const disjunctive = new Set<string>();
+  const levels = hierarchyLevels(options);
+  const paths = new Map<string, string[]>();
   for (const filter of asList<FacetFilter>(params.facetFilters)) {
+    // A hierarchy's level refined (one path, or an OR group of paths): the hierarchy's scope.
+    const group = asList(filter).map(parseFacetFilter);
+    const level = group.length > 0 ? levels.get(group[0]!.field) : undefined;
+    if (level && group.every((f) => levels.get(f.field)?.name === level.name && !f.negated)) {
+      paths.set(level.name, [...(paths.get(level.name) ?? []), ...group.map((f) => f.value.split(level.separator).map((l) => l.trim()).join(' > '))]);
+      continue;
+    }
     if (Array.isArray(filter)) {
       const parsed = filter.map(parseFacetFilter);
       const fields = new Set(parsed.map((p) => p.field));
@@ -204,10 +235,13 @@ export function toAisleRequest(query: AlgoliaQuery, options: TranslateOptions): 
       scope.bound(field, op, value);
     }
   }
-  const built = scope.build();
-  if (built !== undefined) request.scope = built;
+  const built = { ...scope.build(), ...Object.fromEntries(paths) };
+  if (Object.keys(built).length > 0) request.scope = built;
 
-  const facets = asList(params.facets).filter((f) => f !== '*');
+  const allFacets = asList(params.facets).filter((f) => f !== '*');
+  const hierarchies = [...new Set(allFacets.map((f) => levels.get(f)?.name).filter((n) => n !== undefined))];
+  if (hierarchies.length > 0) request.hierarchical_facets = hierarchies;
+  const facets = allFacets.filter((f) => !levels.has(f));
   const aggregations = facets.filter((f) => !numericFields.has(f));
   const ranges = facets.filter((f) => numericFields.has(f));
   if (aggregations.length > 0) request.aggregations = aggregations;
@@ -221,6 +255,29 @@ export function toAisleRequest(query: AlgoliaQuery, options: TranslateOptions): 
   if (sort !== undefined && sort.length > 0) request.sort_fields = sort.map((s) => ({ ...s }));
   if (options.highlight ?? true) request.highlight = true;
   return request;
+}
+
+/** Per level attribute of a configured hierarchy: the hierarchy's name, the level's depth and the widget's separator. */
+function hierarchyLevels(options: TranslateOptions): Map<string, { name: string; depth: number; separator: string }> {
+  const out = new Map<string, { name: string; depth: number; separator: string }>();
+  for (const [name, { attributes, separator }] of Object.entries(options.hierarchicalFacets ?? {})) {
+    attributes.forEach((attribute, depth) => out.set(attribute, { name, depth, separator: separator ?? ' > ' }));
+  }
+  return out;
+}
+
+/** A hierarchy's tree as Algolia's facets: per level attribute, the full path (the widget's separator) → count. */
+function hierarchyFacets(
+  nodes: readonly { path: string; count: number; children?: readonly unknown[] }[], attributes: readonly string[], separator: string,
+  depth: number, facets: Record<string, Record<string, number>>,
+): void {
+  const attribute = attributes[depth];
+  if (attribute === undefined) return;
+  const level = (facets[attribute] ??= {});
+  for (const node of nodes) {
+    level[node.path.split(' > ').join(separator)] = node.count;
+    if (node.children) hierarchyFacets(node.children as typeof nodes, attributes, separator, depth + 1, facets);
+  }
 }
 
 /** Escapes text for HTML (InstantSearch inserts highlighted values as HTML). */
@@ -259,8 +316,8 @@ function encodeParams(params: AlgoliaSearchParams): string {
     .join('&');
 }
 
-/** aisle's response → the Algolia result InstantSearch reads for `query`. */
-export function toAlgoliaResult(response: AisleSearchResponse, query: AlgoliaQuery, processingTimeMS = 0): AlgoliaSearchResult {
+/** aisle's response → the Algolia result InstantSearch reads for `query` (`options`: for the hierarchies' level attributes). */
+export function toAlgoliaResult(response: AisleSearchResponse, query: AlgoliaQuery, processingTimeMS = 0, options: Pick<TranslateOptions, 'hierarchicalFacets'> = {}): AlgoliaSearchResult {
   const params = query.params ?? {};
   const hitsPerPage = params.hitsPerPage ?? DEFAULT_HITS_PER_PAGE;
   const page = params.page ?? 0;
@@ -291,6 +348,10 @@ export function toAlgoliaResult(response: AisleSearchResponse, query: AlgoliaQue
   const facets: Record<string, Record<string, number>> = {};
   for (const [field, buckets] of Object.entries(payload.aggregations ?? {})) {
     facets[field] = Object.fromEntries(buckets.map((b) => [b.key, b.doc_count]));
+  }
+  for (const [name, nodes] of Object.entries(payload.hierarchical_aggregations ?? {})) {
+    const hierarchy = options.hierarchicalFacets?.[name];
+    if (hierarchy) hierarchyFacets(nodes, hierarchy.attributes, hierarchy.separator ?? ' > ', 0, facets);
   }
   const stats: NonNullable<AlgoliaSearchResult['facets_stats']> = {};
   for (const [field, range] of Object.entries(payload.ranges ?? {})) {
@@ -324,9 +385,12 @@ export function planQueries(queries: readonly AlgoliaQuery[], requests: readonly
     const params = query.params ?? {};
     const facets = asList(params.facets);
     const mainRequest = main >= 0 ? requests[main]! : undefined;
-    const isFacetQuery = params.hitsPerPage === 0 && facets.length === 1 && mainRequest !== undefined
-      && queries[main]!.indexName === query.indexName && (queries[main]!.params?.query ?? '') === (params.query ?? '')
-      && (mainRequest.disjunctive_facets ?? []).includes(facets[0]!);
+    // A hierarchy's level queries (the helper's, for sibling counts) are answered by the main query's tree.
+    const levels = requests[i]!.hierarchical_facets ?? [];
+    const sameSearch = mainRequest !== undefined && queries[main]!.indexName === query.indexName && (queries[main]!.params?.query ?? '') === (params.query ?? '');
+    const isFacetQuery = params.hitsPerPage === 0 && sameSearch && (
+      (facets.length === 1 && (mainRequest!.disjunctive_facets ?? []).includes(facets[0]!))
+      || (levels.length > 0 && requests[i]!.aggregations === undefined && levels.every((h) => (mainRequest!.hierarchical_facets ?? []).includes(h))));
     if (isFacetQuery) answeredBy.push(main);
     else {
       answeredBy.push(i);
@@ -336,15 +400,42 @@ export function planQueries(queries: readonly AlgoliaQuery[], requests: readonly
   return answeredBy;
 }
 
-/** The answer to a facet query (see {@link planQueries}) cut from its main query's result. */
+/** The answer to a facet query (see {@link planQueries}) cut from its main query's result: the facets it asks for. */
 export function facetQueryResult(main: AlgoliaSearchResult, query: AlgoliaQuery): AlgoliaSearchResult {
-  const field = asList(query.params?.facets)[0]!;
-  const counts = main.facets?.[field];
   const params = query.params ?? {};
+  const facets: Record<string, Record<string, number>> = {};
+  for (const field of asList(params.facets)) {
+    const counts = main.facets?.[field];
+    if (counts !== undefined) facets[field] = counts;
+  }
   return {
     ...main,
     index: query.indexName, params: encodeParams(params), hits: [], page: 0, nbPages: 0, hitsPerPage: 0,
-    facets: counts === undefined ? {} : { [field]: counts },
+    facets,
     facets_stats: undefined,
+  };
+}
+
+/**
+ * InstantSearch's search for facet values (a searchable refinementList) → aisle's request: the query's
+ * search with `facet_search` on the facet, no page (`size: 0`).
+ */
+export function toFacetSearchRequest(query: AlgoliaFacetQuery, options: TranslateOptions): AisleSearchRequest {
+  const { facetName, facetQuery, maxFacetHits, ...params } = query.params;
+  const request = toAisleRequest({ indexName: query.indexName, params }, options);
+  delete request.highlight;
+  return { ...request, size: 0, facet_search: { field: facetName, q: facetQuery ?? '', size: Math.min(100, Math.max(1, maxFacetHits ?? 10)) } };
+}
+
+/** aisle's `facet_hits` → Algolia's facet hits, aisle's `<em>` marks turned into the query's highlight tags. */
+export function toFacetResult(response: AisleSearchResponse, query: AlgoliaFacetQuery, processingTimeMS = 0): AlgoliaFacetResult {
+  const preTag = query.params.highlightPreTag ?? DEFAULT_PRE_TAG;
+  const postTag = query.params.highlightPostTag ?? DEFAULT_POST_TAG;
+  return {
+    facetHits: (response.payload.facet_hits ?? []).map((hit) => ({
+      value: hit.value, count: hit.count, highlighted: hit.highlighted.split('<em>').join(preTag).split('</em>').join(postTag),
+    })),
+    exhaustiveFacetsCount: true,
+    processingTimeMS: Math.round(processingTimeMS),
   };
 }

@@ -33,9 +33,15 @@ export interface AisleSearchRequest {
   range_fields?: string[];
   /** Numeric field → strictly ascending bounds: counts per band (docs/http-api.md, `range_buckets`). */
   range_buckets?: Record<string, number[]>;
+  /** Names of the website's hierarchies to count as trees (`settings.hierarchies`). */
+  hierarchical_facets?: string[];
+  /** Search the values of one field (`payload.facet_hits`). */
+  facet_search?: { field: string; q: string; size?: number };
   sort_fields?: AisleSortField[];
   /** Ask for `_highlight` on each result. */
   highlight?: boolean;
+  /** Variants: one result per product group (the website's `settings.distinct`); absent: the website's default. */
+  distinct?: boolean;
 }
 
 /** One product of aisle's `payload.result`. */
@@ -43,6 +49,8 @@ export interface AisleProduct {
   refId: string;
   /** `{field: "text with <em>…</em>"}` when the request asked for highlighting. */
   _highlight?: Record<string, string>;
+  /** Distinct searches: how many products of this result's group match, itself included. */
+  _variants?: number;
   [field: string]: unknown;
 }
 
@@ -64,6 +72,8 @@ export interface AisleSearchResponse {
     aggregations?: Record<string, { key: string; doc_count: number }[]>;
     ranges?: Record<string, { min: number | null; max: number | null }>;
     range_buckets?: Record<string, AisleRangeBucket[]>;
+    hierarchical_aggregations?: Record<string, AisleHierarchyNode[]>;
+    facet_hits?: AisleFacetHit[];
     suggestions?: { corrected_query?: string; dropped_words?: string[]; queries?: string[] };
     redirects?: { url?: string };
   };
@@ -94,6 +104,34 @@ export interface AisleClickRequest {
   events: AisleClickEvent[];
 }
 
+/** One node of aisle's `hierarchical_aggregations.<name>`: its level value, its path ("A > B"), its count, and on the refined path its children. */
+export interface AisleHierarchyNode {
+  value: string;
+  path: string;
+  count: number;
+  children?: AisleHierarchyNode[];
+}
+
+/** One hit of aisle's `facet_hits`: the value HTML-escaped with `<em>…</em>` marks in `highlighted`. */
+export interface AisleFacetHit {
+  value: string;
+  count: number;
+  highlighted: string;
+}
+
+/** One query of InstantSearch's search-for-facet-values call (a searchable refinementList). */
+export interface AlgoliaFacetQuery {
+  indexName: string;
+  params: AlgoliaSearchParams & { facetName: string; facetQuery?: string; maxFacetHits?: number };
+}
+
+/** The answer to one {@link AlgoliaFacetQuery}. */
+export interface AlgoliaFacetResult {
+  facetHits: { value: string; highlighted: string; count: number }[];
+  exhaustiveFacetsCount: boolean;
+  processingTimeMS: number;
+}
+
 /** One facet filter of Algolia's `facetFilters`: `"field:value"`, `"field:-value"`, or an OR group. */
 export type FacetFilter = string | string[];
 
@@ -111,6 +149,8 @@ export interface AlgoliaSearchParams {
   analytics?: boolean;
   clickAnalytics?: boolean;
   maxValuesPerFacet?: number;
+  /** Algolia's distinct: `true`/`1` one hit per group, `false`/`0` every variant (aisle shows at most one per group). */
+  distinct?: boolean | number;
   [param: string]: unknown;
 }
 

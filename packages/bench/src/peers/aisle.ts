@@ -3,10 +3,15 @@
  * @module
  */
 import { createEngine, type Engine, type EngineOptions } from '@aisle/engine';
-import type { Product, SearchOutcome, SearchRequest } from '../types.js';
+import { DISTINCT_FIELD, type Product, type SearchOutcome, type SearchRequest } from '../types.js';
 import type { SearchAdapter } from './adapter.js';
+import { BENCH_HIERARCHIES } from './columns.js';
 
-export const BENCH_WEBSITE = { websiteId: 'bench', client: 'bench', tokens: ['bench-token'], hmacSecret: 'bench-secret' };
+/** The bench website: its hierarchies are those the other adapters filter and count by hand (peers/columns.ts). */
+export const BENCH_WEBSITE = {
+  websiteId: 'bench', client: 'bench', tokens: ['bench-token'], hmacSecret: 'bench-secret',
+  settings: { hierarchies: Object.fromEntries(Object.entries(BENCH_HIERARCHIES).map(([name, field]) => [name, { field }])) },
+};
 
 /** Starts an engine with one website holding `products` (used by the peers, HTTP and scaling runs). */
 export async function startAisle(products: Iterable<Product>, workers: number | undefined, extra: EngineOptions = {}): Promise<Engine> {
@@ -27,16 +32,21 @@ export class AisleAdapter implements SearchAdapter {
   }
 
   async build(products: Product[]): Promise<void> {
-    this.engine = await startAisle(products, this.workers);
+    // Variants grouped as a shop would set them up; requests other than `distinct` ones ask for every product.
+    const website = { ...BENCH_WEBSITE, settings: { distinct: { field: DISTINCT_FIELD } } };
+    this.engine = await startAisle(products, this.workers, { websites: [website] });
   }
 
   async search(request: SearchRequest): Promise<SearchOutcome> {
-    const { payload } = await this.engine!.search(request);
+    const { payload } = await this.engine!.search(request.distinct === true ? request : { ...request, distinct: false });
     return {
       total: payload.total_results,
       ids: payload.result.map((p) => p.refId),
       aggregations: payload.aggregations,
       ranges: payload.ranges,
+      hierarchies: payload.hierarchical_aggregations,
+      facetHits: payload.facet_hits,
+      buckets: payload.range_buckets && Object.fromEntries(Object.entries(payload.range_buckets).map(([f, list]) => [f, list.map((b) => b.count)])),
     };
   }
 

@@ -53,6 +53,7 @@ async function run(input: PeerRunInput): Promise<PeerRunResult> {
   };
   for (const type of REQUEST_TYPES) {
     const queries = input.workload[type].slice(0, input.maxQueries);
+    if (queries.length === 0) continue; // the dataset has nothing to ask of this type (no style ids)
     try {
       for (let i = 0; i < Math.min(input.warmup, queries.length); i++) await adapter.search(queries[queries.length - 1 - i]!);
       const samples: number[] = [];

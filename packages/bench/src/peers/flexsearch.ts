@@ -34,6 +34,7 @@ export class FlexSearchAdapter implements SearchAdapter {
     this.all = Array.from(products, (_, i) => i);
     this.columns = new Columns(products);
     this.columns.prepare(['brand', 'search_category'], ['price', 'ratings']);
+    this.columns.prefixColumn('categories');
   }
 
   search(request: SearchRequest): SearchOutcome {

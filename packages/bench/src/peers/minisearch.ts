@@ -6,7 +6,7 @@
 import MiniSearch from 'minisearch';
 import type { Product, SearchOutcome, SearchRequest } from '../types.js';
 import type { SearchAdapter } from './adapter.js';
-import { Columns, finishRequest, scopePredicate } from './columns.js';
+import { Columns, countsIgnoringOwnCondition, finishRequest, scopePredicate } from './columns.js';
 
 export class MiniSearchAdapter implements SearchAdapter {
   readonly name = 'minisearch 7.2.0';
@@ -18,13 +18,16 @@ export class MiniSearchAdapter implements SearchAdapter {
     this.index.addAll(docs);
     this.columns = new Columns(products);
     this.columns.prepare(['brand', 'search_category'], ['price', 'ratings']);
+    this.columns.prefixColumn('categories');
   }
 
   search(request: SearchRequest): SearchOutcome {
-    const predicate = scopePredicate(request, this.columns);
+    // Counts ignoring a condition need the text matches before the scope (finishRequest applies it).
+    const prefilter = !countsIgnoringOwnCondition(request);
+    const predicate = prefilter ? scopePredicate(request, this.columns) : undefined;
     const filter = predicate ? (result: { id: number }) => predicate(result.id) : undefined;
     const q = request.q.trim();
     const results = this.index.search(q === '' ? MiniSearch.wildcard : q, filter ? { filter } : {});
-    return finishRequest(results.map((r) => r.id as number), request, this.columns, true);
+    return finishRequest(results.map((r) => r.id as number), request, this.columns, prefilter);
   }
 }

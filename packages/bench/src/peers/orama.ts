@@ -40,6 +40,10 @@ export class OramaAdapter implements SearchAdapter {
   }
 
   async search(request: SearchRequest): Promise<SearchOutcome> {
+    if (request.distinct) throw new Error('distinct: not written for this adapter (grouping by hand would need every hit)');
+    // Subtree filters, counts ignoring a condition and value search would be hand-written over its
+    // results; this adapter leaves them out rather than time a different request (the report shows "–").
+    if (request.hierarchical_facets || request.facet_search || request.range_buckets) throw new Error('request type not implemented by this adapter');
     const where: Record<string, unknown> = {};
     for (const [field, condition] of Object.entries(request.scope ?? {})) {
       if (Array.isArray(condition)) where[field] = { in: condition };

@@ -7,7 +7,7 @@
 import type { Product, SearchRequest, SearchOutcome } from '../types.js';
 import { words } from '../workloads/sample.js';
 import type { SearchAdapter } from './adapter.js';
-import { Columns, finishRequest, scopePredicate } from './columns.js';
+import { Columns, countsIgnoringOwnCondition, finishRequest, scopePredicate } from './columns.js';
 
 export class ScanAdapter implements SearchAdapter {
   readonly name = 'a plain linear scan';
@@ -19,11 +19,14 @@ export class ScanAdapter implements SearchAdapter {
     this.titles = products.map((p) => ` ${words(p.title).join(' ')} `);
     this.columns = new Columns(products);
     this.columns.prepare(['brand', 'search_category'], ['price', 'ratings']);
+    this.columns.prefixColumn('categories');
   }
 
   search(request: SearchRequest): SearchOutcome {
     const needles = words(request.q).map((w) => ` ${w} `);
-    const scope = scopePredicate(request, this.columns);
+    // Counts ignoring a condition need the text matches before the scope (finishRequest applies it).
+    const prefilter = !countsIgnoringOwnCondition(request);
+    const scope = prefilter ? scopePredicate(request, this.columns) : undefined;
     const matched: number[] = [];
     const titles = this.titles;
     for (let doc = 0; doc < titles.length; doc++) {
@@ -31,6 +34,6 @@ export class ScanAdapter implements SearchAdapter {
       for (const n of needles) if (!titles[doc]!.includes(n)) { ok = false; break; }
       if (ok && (!scope || scope(doc))) matched.push(doc);
     }
-    return finishRequest(matched, request, this.columns, true);
+    return finishRequest(matched, request, this.columns, prefilter);
   }
 }

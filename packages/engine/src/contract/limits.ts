@@ -15,6 +15,13 @@ export const MAX_QUERY_LENGTH = 1000;
 export const MAX_REQUEST_FIELDS = 100;
 /** Most bounds of one `range_buckets` field (a price slider has a few dozen bands at most). */
 export const MAX_RANGE_BOUNDS = 100;
+/**
+ * `settings.hierarchies` limits: most hierarchies per website, most levels of one (`fields`), longest
+ * separator; and most nodes listed per level of `payload.hierarchical_aggregations` (the contract's 100).
+ */
+export const HIERARCHY_LIMITS = { hierarchies: 20, levels: 20, separatorLength: 16, nodesPerLevel: 100 } as const;
+/** `facet_search.size`: default and largest number of `payload.facet_hits`. */
+export const FACET_SEARCH_SIZE = { default: 10, max: 100 } as const;
 /** Most values in one scope condition list (`[...]` or `not`). */
 export const MAX_SCOPE_VALUES = 10_000;
 

@@ -23,7 +23,7 @@ export { NumericScopeSchema, ScopeConditionSchema, type ScopeCondition, type Sco
 import {
   DECIMAL_STRING_PATTERN, DEFAULT_SEARCH_SIZE, DEFAULT_SET_COUNT, MAX_BUNDLE_COUNT, MAX_COUPON_CODE_LENGTH, MAX_EVENTS_PER_REQUEST,
   MAX_PRODUCTS_PER_EVENT, MAX_PROMOTIONS_PER_EVENT, MAX_QUERY_LENGTH, MAX_RANGE_BOUNDS, MAX_BULK_DELETE_REFIDS, MAX_REQUEST_FIELDS, MAX_SEARCH_SIZE,
-  MAX_SET_COUNT, MAX_VIEWS_PER_REQUEST, MAX_ID_LENGTH, MAX_URL_LENGTH, MAX_DECIMAL, MAX_QUANTITY, MAX_HMAC_LENGTH, MAX_AD_SET_VERSION,
+  MAX_SET_COUNT, MAX_VIEWS_PER_REQUEST, HIERARCHY_LIMITS, FACET_SEARCH_SIZE, MAX_ID_LENGTH, MAX_URL_LENGTH, MAX_DECIMAL, MAX_QUANTITY, MAX_HMAC_LENGTH, MAX_AD_SET_VERSION,
   MAX_EXPERIMENT_NAME_LENGTH, MAX_EXPERIMENT_VARIANTS, MAX_VARIANT_WEIGHT,
 } from './limits.js';
 
@@ -105,6 +105,23 @@ const SearchRequestSchema = Type.Object({
   })),
   disjunctive_facets: opt(fieldList('Fields whose aggregation counts ignore the field\'s own scope condition (other conditions still apply); '
     + 'each is aggregated even when aggregations does not name it.')),
+  distinct: opt(bool('Variants: one result per product group (settings.distinct names the field). Default: on when the website\'s settings.distinct names a field; '
+    + 'true without it answers 400. Each item then carries _variants.')),
+  hierarchical_facets: opt(Type.Array(Type.String(), {
+    maxItems: HIERARCHY_LIMITS.hierarchies,
+    description: 'Names of the website\'s hierarchies (settings.hierarchies) to count: payload.hierarchical_aggregations.<name> lists the top '
+      + 'level and the children of each node on the refined path (the paths of scope.<name>). The top level and the refined nodes\' '
+      + 'siblings ignore the hierarchy\'s own scope condition; every other condition applies (docs/http-api.md, "Hierarchical facets").',
+  })),
+  facet_search: opt(Type.Object({
+    field: Type.String({ minLength: 1, description: 'The field whose values are searched.' }),
+    q: Type.String({ maxLength: MAX_QUERY_LENGTH, description: 'Words matched in order against a value\'s words, the last as a prefix; case-, accent- and typo-tolerant as search.' }),
+    size: opt(Type.Integer({ minimum: 1, maximum: FACET_SEARCH_SIZE.max, default: FACET_SEARCH_SIZE.default, description: `Most hits (default ${FACET_SEARCH_SIZE.default}, at most ${FACET_SEARCH_SIZE.max}).` })),
+  }, {
+    additionalProperties: false,
+    description: 'Searches the values of one field: payload.facet_hits, counted over the products matching the rest of the request '
+      + '(the field\'s own scope condition ignored), zero counts left out, by count descending then value.',
+  })),
   highlight: opt(bool('When true, each result item carries _highlight: {<field>: "HTML-escaped text with <em>matched</em> words"} for the text fields that matched.')),
   sort_fields: opt(Type.Array(dict(SortSpec, { minProperties: 1, maxProperties: 1 }), {
     maxItems: MAX_REQUEST_FIELDS,
@@ -124,12 +141,29 @@ const RangeBucketSchema = Type.Object({
   count: int(),
 });
 
+/** One node of `payload.hierarchical_aggregations.<name>` (its `children` are nodes again, to the hierarchy's depth). */
+const HierarchyNodeSchema = Type.Object({
+  value: str('The node\'s own level value.'),
+  path: str('The levels from the top down to this node, joined by " > " (what scope.<name> takes).'),
+  count: int('Products at or below the node.'),
+  children: opt(Type.Array(Type.Unsafe<Record<string, unknown>>({ $ref: '#/components/schemas/HierarchyNode' }), {
+    description: 'On the nodes of the refined path only: their children, by count descending then value, at most 100.',
+  })),
+});
+
+/** One value of `payload.facet_hits`. */
+const FacetHitSchema = Type.Object({
+  value: str(), count: int(),
+  highlighted: str('The value HTML-escaped, the parts matching the query in <em>…</em>.'),
+});
+
 const ProductFields = Type.Object({
   refId: str(),
   availability: opt(int('0 out of stock, -1 not tracked, >0 in stock.')),
   style_id: opt(str()),
   _highlight: opt(dict(str(), { description: 'Search with highlight: true only. Field → its HTML-escaped text with the matched words in <em>…</em>.' })),
   image_vector: opt(Type.Array(Type.Number())),
+  _variants: opt(int('Distinct searches only: how many products of this result\'s group match the request, itself included.')),
 }, { additionalProperties: true });
 /** A product exactly as loaded: the fields the engine reads, plus any others (typed as open). */
 const ProductSchema = Type.Unsafe<Static<typeof ProductFields> & { [field: string]: unknown }>({ ...ProductFields });
@@ -148,6 +182,10 @@ const SearchResponseSchema = Type.Object({
     aggregations: opt(dict(Type.Array(ref('FacetBucket', FacetBucketSchema)))),
     ranges: opt(dict(ref('NumericRange', NumericRangeSchema))),
     range_buckets: opt(dict(Type.Array(ref('RangeBucket', RangeBucketSchema)), { description: 'Present when the request has range_buckets.' })),
+    hierarchical_aggregations: opt(dict(Type.Array(ref('HierarchyNode', HierarchyNodeSchema)), {
+      description: 'Present when the request has hierarchical_facets: per name, the top-level nodes (by count descending, then value; at most 100).',
+    })),
+    facet_hits: opt(Type.Array(ref('FacetHit', FacetHitSchema), { description: 'Present when the request has facet_search.' })),
     suggestions: Type.Object({
       corrected_query: opt(str('The query with each word that matched only by typo replaced by its best correction.')),
       dropped_words: opt(strArray('When no product matches every query word: the words the best result does not match (the results are the products matching the most words).')),
@@ -583,6 +621,8 @@ export const schemas = {
   FacetBucket: FacetBucketSchema,
   NumericRange: NumericRangeSchema,
   RangeBucket: RangeBucketSchema,
+  HierarchyNode: HierarchyNodeSchema,
+  FacetHit: FacetHitSchema,
   SearchResponse: SearchResponseSchema,
   ErrorEnvelope: ErrorEnvelopeSchema,
   ProblemDetails: ProblemDetailsSchema,
@@ -639,10 +679,12 @@ export type WireType<N extends SchemaName> = Static<(typeof schemas)[N]>;
 
 /**
  * Returns a deep copy of `schema` with every `#/components/schemas/<Name>` reference replaced by the
- * schema itself (the component graph has no cycles), for ajv and fast-json-stringify. References to
- * the schemas named in `anyFor` become `{}` (any value).
+ * schema itself, for ajv and fast-json-stringify. References to the schemas named in `anyFor` become
+ * `{}` (any value), and so does a reference met again within its own schema (`HierarchyNode`'s
+ * children are nodes: the first level is inlined, deeper levels are any value).
  */
 export function inlineRefs(schema: unknown, options: { anyFor?: readonly SchemaName[] } = {}): JsonSchema {
+  const within = new Set<string>();
   const visit = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(visit);
     if (node === null || typeof node !== 'object') return node;
@@ -651,9 +693,12 @@ export function inlineRefs(schema: unknown, options: { anyFor?: readonly SchemaN
       const name = obj.$ref.replace('#/components/schemas/', '') as SchemaName;
       const target = schemas[name];
       if (!target) throw new Error(`unknown schema reference ${obj.$ref}`);
-      if (options.anyFor?.includes(name)) return {};
+      if (options.anyFor?.includes(name) || within.has(name)) return {};
       const { $ref: _ref, ...siblings } = obj;
-      return { ...(visit(target) as object), ...siblings };
+      within.add(name);
+      const inlined = visit(target) as object;
+      within.delete(name);
+      return { ...inlined, ...siblings };
     }
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(obj)) out[k] = visit(v);
@@ -688,6 +733,10 @@ export type BulkDeleteRequest = WireType<'BulkDeleteRequest'>;
 export type BulkDeleteResult = WireType<'BulkDeleteResult'>;
 /** One bucket of `payload.range_buckets.<field>`. */
 export type RangeBucket = WireType<'RangeBucket'>;
+/** One node of a hierarchical aggregation. */
+export type HierarchyNode = Omit<WireType<'HierarchyNode'>, 'children'> & { children?: HierarchyNode[] };
+/** One facet-search hit. */
+export type FacetHit = WireType<'FacetHit'>;
 /** The documented search response. */
 export type SearchResponse = WireType<'SearchResponse'>;
 /** The payload of a successful search response. */

@@ -7,7 +7,7 @@
  * @module
  */
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
-import { CLICK_RANKING_LIMITS, MAX_AD_SET_VERSION, MAX_DECIMAL, MAX_RERANK_WEIGHT, MAX_RETENTION_DAYS, MAX_TYPO_WORD_SIZE, RELEVANCE_LIMITS, RULE_LIMITS, SETTINGS_LIMITS, SUGGESTION_LIMITS } from './limits.js';
+import { CLICK_RANKING_LIMITS, HIERARCHY_LIMITS, MAX_AD_SET_VERSION, MAX_DECIMAL, MAX_RERANK_WEIGHT, MAX_RETENTION_DAYS, MAX_TYPO_WORD_SIZE, RELEVANCE_LIMITS, RULE_LIMITS, SETTINGS_LIMITS, SUGGESTION_LIMITS } from './limits.js';
 import { ScopeConditionSchema } from './scope-schema.js';
 
 /** The types `settings.fields` can pin a field to (catalog/field-types.ts says what fits each). */
@@ -219,6 +219,37 @@ export type EventRetentionDays = Static<typeof EventRetentionSchema>;
 /** A kind of raw rows that `eventRetentionDays` names. */
 export type RetentionKind = (typeof RETENTION_KINDS)[number];
 
+/** How `settings.distinct` counts facets: per matching product (default) or per group (a group once per value). */
+export const DISTINCT_FACET_COUNTS = ['products', 'groups'] as const;
+
+const DistinctSchema = Type.Union([
+  Type.Literal(false),
+  closed({
+    field: name({ description: 'The field shared by a product group\'s variants (a style id): one result per value.' }),
+    facetCounts: opt(oneOf(DISTINCT_FACET_COUNTS)),
+  }, {
+    description: 'facetCounts: "products" (default) counts every matching product; "groups" counts a group once per value when any of its matching '
+      + 'products has it (aggregations, buckets, hierarchical aggregations, facet hits; min/max stay over products).',
+  }),
+], { description: 'Variants: one search result per value of `field` (docs/http-api.md, "Variants"); false (default): every product is its own result.' });
+
+/** `settings.distinct` when it names a field (the `false` form excluded). */
+export type DistinctSettings = Exclude<Static<typeof DistinctSchema>, false>;
+
+const HierarchySchema = Type.Union([
+  closed({
+    field: name({ description: 'The field holding the path: one string of levels joined by `separator`, or (without separator) an array of levels, root first.' }),
+    separator: opt(Type.String({ minLength: 1, maxLength: HIERARCHY_LIMITS.separatorLength, pattern: '\\S', description: 'Between the levels of the field\'s path string, e.g. " > ".' })),
+  }),
+  closed({ fields: names({ minItems: 1, maxItems: HIERARCHY_LIMITS.levels, uniqueItems: true, description: 'One field per level, root first; each holds that level\'s own value.' }) }),
+]);
+
+/**
+ * One hierarchy of `settings.hierarchies` (docs/http-api.md, "Hierarchical facets"): a path string
+ * split by `separator`, one field per level (`fields`), or an array of levels (`field` alone).
+ */
+export type HierarchySetting = Static<typeof HierarchySchema>;
+
 /** The settings of one website; every key optional. */
 export const WebsiteSettingsSchema = closed({
   personalization: opt(PersonalizationSchema),
@@ -240,6 +271,12 @@ export const WebsiteSettingsSchema = closed({
   fields: opt(dict(closed({ type: oneOf(FIELD_TYPES) }), {
     description: 'Pinned field types: a value that does not fit is a per-record error of the load or patch, and the field '
       + 'never changes kind (docs/http-api.md, "Pinned field types"). Fields not listed keep the inferred kind.',
+  })),
+  distinct: opt(DistinctSchema),
+  hierarchies: opt(dict(HierarchySchema, {
+    maxProperties: HIERARCHY_LIMITS.hierarchies,
+    description: 'Category trees by name: {field, separator} (one path string), {fields: [per level]} or {field} (an array of levels). '
+      + 'A search names one in hierarchical_facets and in scope (paths written "A > B"); docs/http-api.md, "Hierarchical facets".',
   })),
   retailBoost: opt(Type.Object({ collections: opt(Type.Array(RetailBoostCollectionSchema, { maxItems: SETTINGS_LIMITS.collections })) })),
   cors: opt(Type.Object({

@@ -8,14 +8,19 @@ import type { Dictionary } from '../catalog/columns/dictionary.js';
 import { keyOrder, type KeyOrder } from '../catalog/columns/text-column-lookups.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { WebsiteSettings } from '../config.js';
-import type { FacetBucket, NumericRange, RangeBucket, SearchPayload, SearchRequest } from '../types.js';
+import type { FacetBucket, NumericRange, RangeBucket, ScopeConditions, SearchPayload, SearchRequest } from '../types.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
-import type { PartialResult } from './run-partial.js';
-import { PROXIMITY_WINDOW, type PlanExtras, type SearchPlan } from './search-plan.js';
+import { PROXIMITY_WINDOW, type PartialResult, type PlanExtras, type SearchPlan } from './search-plan.js';
 import { proximityBonuses } from './proximity.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
-import { addDocToFacetCounts, addDocToRange, pinsInResults, placePins } from './merchandising.js';
+import { addDocToColumnCounts, addDocToRange, pinsInResults, placePins } from './merchandising.js';
+import { countColumns } from './run-partial.js';
+import { facetHits } from './facet-search.js';
+import { hierarchyPayload, refinedPaths } from './hierarchical-facets.js';
+import { hierarchyOf } from '../catalog/columns/hierarchy-column.js';
+import { resolveRelevance } from './relevance-settings.js';
 import { addDocToBuckets, bucketsPayload, mergedBucketCounts } from './range-buckets.js';
+import { addGroupPairs, groupReader, mergeGroups, mergeRepresentatives, type GroupOf, type MergedGroups } from './distinct.js';
 
 /**
  * Most buckets one aggregation returns: the largest ones (count descending, then key). A facet on a
@@ -108,7 +113,14 @@ export function rankedDocs(state: CatalogState, plan: SearchPlan, extras: PlanEx
     // Scores order the docs when there are query words, or boost rules that multiply them.
     const scored = plan.words.length > 0 || (plan.merch?.boosts.length ?? 0) > 0;
     const before = makeDocComparator(keys, desc, scored ? allScores : undefined, 0, allDocs, state.index.ordinal);
-    const positions = Array.from({ length: count }, (_, i) => i).sort(before).slice(0, plan.limit);
+    let positions = Array.from({ length: count }, (_, i) => i).sort(before);
+    if (plan.distinct) {
+      // Each range sent one representative per group: the best of a group's across ranges stays.
+      const { groupOf } = groupReader(index, plan.distinct);
+      const kept = new Set(mergeRepresentatives(Int32Array.from(positions, (i) => allDocs[i]), groupOf, plan.limit));
+      positions = positions.filter((i) => kept.delete(allDocs[i]));
+    }
+    positions = positions.slice(0, plan.limit);
     docs = Int32Array.from(positions, (i) => allDocs[i]);
     scores = Float64Array.from(positions, (i) => allScores[i]);
   }
@@ -124,10 +136,16 @@ export function rankedDocs(state: CatalogState, plan: SearchPlan, extras: PlanEx
   return out;
 }
 
-/** Merges range results into the payload. */
+/** A distinct result's `_variants`: its group's matching products (a product without a group: 1). */
+function variantsOf(grouped: { groupOf: GroupOf; merged: MergedGroups }, doc: number): number {
+  const g = grouped.groupOf(doc);
+  return g < 0 ? 1 : Math.max(1, grouped.merged.countOf(g));
+}
+
+/** Merges range results into the payload (`forcedScope`: a search key's, see hierarchical-facets.ts). */
 export function assemblePayload(
   state: CatalogState, plan: SearchPlan, extras: PlanExtras, partials: readonly PartialResult[],
-  request: SearchRequest, settings: WebsiteSettings | undefined,
+  request: SearchRequest, settings: WebsiteSettings | undefined, forcedScope?: ScopeConditions,
 ): SearchPayload {
   const { index } = state;
   let total = 0;
@@ -135,31 +153,60 @@ export function assemblePayload(
   // Pinned products: those among the matches, and those that pass the filters without matching the
   // text (they join the totals, facets and ranges: the list, the counts and the facets agree).
   const pins = plan.merch ? pinsInResults(index, plan, partials) : { placed: [], extra: [], nearMiss: [] };
-  total += pins.extra.length;
-
   let docs = extras.ranked ?? rankedDocs(state, plan, extras, partials);
   const size = request.size ?? DEFAULT_SEARCH_SIZE;
+  let grouped: { groupOf: GroupOf; merged: MergedGroups; joined: Set<number> } | undefined;
+  if (plan.distinct) {
+    // Totals count groups; a pinned product joining the results joins its group (or is a new one),
+    // and a placed pin represents its group: the group's ranked representative gives way to it.
+    const { groupOf } = groupReader(index, plan.distinct);
+    const merged = mergeGroups(partials.map((p) => p.groups), partials.map((p) => p.topDocs), groupOf, (plan.merch?.pins ?? []).map((p) => p.doc));
+    total = merged.total;
+    const joined = new Set<number>();
+    for (const doc of pins.extra) {
+      const g = groupOf(doc);
+      if (g < 0 || merged.countOf(g) === 0) { total++; joined.add(doc); }
+      if (g >= 0) merged.add(g);
+    }
+    const pinnedGroups = new Map<number, number>();
+    for (const pin of pins.placed) { const g = groupOf(pin.doc); if (g >= 0 && !pinnedGroups.has(g)) pinnedGroups.set(g, pin.doc); }
+    if (pinnedGroups.size > 0) docs = docs.filter((d) => { const g = groupOf(d); return g < 0 || (pinnedGroups.get(g) ?? d) === d; });
+    grouped = { groupOf, merged, joined };
+  } else total += pins.extra.length;
   if (plan.merch) docs = placePins(docs, pins.placed, request.start + size);
-  const result = Array.from(docs.subarray(request.start, request.start + size), (d) => state.store.get(d));
+  const page = docs.subarray(request.start, request.start + size);
+  const result = grouped
+    ? Array.from(page, (d) => ({ ...state.store.get(d), _variants: variantsOf(grouped, d) }))
+    : Array.from(page, (d) => state.store.get(d));
 
+  // Counting groups, a pinned product outside the matches adds its values only as a group of its own
+  // (docs/decisions/0039-variants.md).
+  const pinCounts = (doc: number): boolean => !grouped || !plan.distinct!.groupFacets || grouped.joined.has(doc) || grouped.groupOf(doc) < 0;
   const payload: SearchPayload = { result, total_results: total, suggestions: {}, redirects: {} };
+  const columns = countColumns(index, plan);
+  /** The counts per code of aggregation `i` (a count column of the plan): the ranges' sums and the pinned products'. */
+  const merged = (i: number): Uint32Array => {
+    let counts = partials[0].facetCounts[i];
+    if (partials.length > 1) {
+      counts = new Uint32Array(partials[0].facetCounts[i].length);
+      for (const p of partials) for (let c = 0; c < counts.length; c++) counts[c] += p.facetCounts[i][c];
+    }
+    const column = columns[i];
+    if (!column) return counts;
+    if (plan.distinct?.groupFacets) addGroupPairs(partials.map((p) => p.groupPairs?.facets[i]), counts);
+    for (const doc of pins.extra) if (pinCounts(doc)) addDocToColumnCounts(column, doc, counts);
+    for (const miss of pins.nearMiss) if (miss.aggregations.includes(i) && pinCounts(miss.doc)) addDocToColumnCounts(column, miss.doc, counts);
+    return counts;
+  };
   if (request.aggregations) {
-    const wholeCatalog = !plan.matchNothing && plan.words.length === 0 && plan.conditions.length === 0 && !plan.disjunctive?.length && plan.merch === undefined;
+    const wholeCatalog = !plan.matchNothing && plan.words.length === 0 && plan.conditions.length === 0 && !plan.disjunctive?.length && plan.merch === undefined
+      && !plan.distinct?.groupFacets;
+
     const aggregations: [string, FacetBucket[]][] = [];
     request.aggregations.forEach((name, i) => {
       const fid = plan.aggregationFields[i];
       if (fid < 0) { aggregations.push([name, []]); return; }
-      const merged = (): Uint32Array => {
-        let counts = partials[0].facetCounts[i];
-        if (partials.length > 1) {
-          counts = new Uint32Array(partials[0].facetCounts[i].length);
-          for (const p of partials) for (let c = 0; c < counts.length; c++) counts[c] += p.facetCounts[i][c];
-        }
-        for (const doc of pins.extra) addDocToFacetCounts(index, fid, doc, counts);
-        for (const miss of pins.nearMiss) if (miss.aggregations.includes(i)) addDocToFacetCounts(index, fid, miss.doc, counts);
-        return counts;
-      };
-      const compute = () => facetBuckets(merged(), state.dictionaries[fid], keyOrder(state, fid));
+      const compute = () => facetBuckets(merged(i), state.dictionaries[fid], keyOrder(state, fid));
       aggregations.push([name, wholeCatalog ? cachedWholeCatalogBuckets(state, fid, compute) : compute()]);
     });
     // fromEntries defines own properties: a field named "__proto__" stays a key of the answer.
@@ -183,12 +230,26 @@ export function assemblePayload(
     const buckets = Object.keys(request.range_buckets).map((name, i): [string, RangeBucket[]] => {
       const b = plan.rangeBuckets[i]!;
       const counts = mergedBucketCounts(partials, i);
+      if (plan.distinct?.groupFacets) addGroupPairs(partials.map((p) => p.groupPairs?.buckets[i]), counts);
       // Pinned products joining the results count as they count in facets and ranges.
-      for (const doc of pins.extra) addDocToBuckets(index, b, doc, counts);
-      if (b.nearMissAggregation !== undefined) for (const miss of pins.nearMiss) if (miss.aggregations.includes(b.nearMissAggregation)) addDocToBuckets(index, b, miss.doc, counts);
+      for (const doc of pins.extra) if (pinCounts(doc)) addDocToBuckets(index, b, doc, counts);
+      if (b.nearMissAggregation !== undefined) for (const miss of pins.nearMiss) if (miss.aggregations.includes(b.nearMissAggregation) && pinCounts(miss.doc)) addDocToBuckets(index, b, miss.doc, counts);
       return [name, bucketsPayload(b.bounds, counts)];
     });
     payload.range_buckets = Object.fromEntries(buckets);
+  }
+  if (request.facet_search) {
+    // The facet search's counts follow the request's aggregations (search-plan.ts).
+    const i = request.aggregations?.length ?? 0;
+    const fid = plan.aggregationFields[i]!;
+    const { q, size } = request.facet_search;
+    payload.facet_hits = fid < 0 ? [] : facetHits(state, fid, merged(i), q, size, resolveRelevance(settings).typoTolerance);
+  }
+  if (request.hierarchical_facets) {
+    const hierarchies = settings?.hierarchies ?? {};
+    payload.hierarchical_aggregations = Object.fromEntries(request.hierarchical_facets.map((name, h) => [
+      name, hierarchyPayload(hierarchyOf(state, hierarchies[name]!), merged(plan.aggregationFields.length + h), refinedPaths(request.scope?.[name], forcedScope?.[name])),
+    ]));
   }
   if (extras.correctedQuery !== undefined) payload.suggestions.corrected_query = extras.correctedQuery;
   if (extras.droppedWords !== undefined && extras.droppedWords.length > 0) payload.suggestions.dropped_words = extras.droppedWords;

@@ -15,14 +15,16 @@
  * @module
  */
 import type { CatalogIndex, CatalogState } from '../catalog/catalog-index.js';
-import { andInto } from '../catalog/columns/bitset.js';
+import { andInto, fullBitset } from '../catalog/columns/bitset.js';
 import { numericValue } from '../catalog/field-values.js';
 import { codeLookup } from '../catalog/columns/text-column-lookups.js';
 import { codeCount, tailIndex } from '../catalog/columns/text-column.js';
 import { numericAt, numericValues } from '../catalog/columns/numeric-column.js';
 import { liveCodeDocs, liveFieldKind } from '../catalog/changes/tombstones.js';
 import { pinnedKind, type FieldTypes } from '../catalog/field-types.js';
-import type { FieldKind } from '../catalog/catalog-index.js';
+import type { FieldKind, TextColumn } from '../catalog/catalog-index.js';
+import { hierarchyOf, PATH_SEPARATOR, splitPath, type HierarchyTree } from '../catalog/columns/hierarchy-column.js';
+import type { HierarchySetting } from '../contract/settings-schema.js';
 import type { ScopeCondition } from '../contract/scope-schema.js';
 import { seek } from './doc-seek.js';
 
@@ -39,7 +41,22 @@ export type Condition =
   /** `{exists: true|false}`: a product that has (or has not) a value for the field, of any kind. */
   | { op: 'exists'; present: boolean }
   /** `{not: []}`: excludes nothing, whatever the field. */
-  | { op: 'all' };
+  | { op: 'all' }
+  /**
+   * `["A > B", …]` on a hierarchy's name (`settings.hierarchies`): a product at or below one of the
+   * paths (each written with {@link PATH_SEPARATOR}, levels trimmed, as {@link normalPath} gives it).
+   */
+  | { op: 'under'; paths: readonly string[] };
+
+/** A path as requests and responses write it: levels split on " > ", trimmed, empty ones dropped, joined by " > ". */
+export function normalPath(path: string): string {
+  return splitPath(path, PATH_SEPARATOR).join(PATH_SEPARATOR);
+}
+
+/** Whether `path` (normal) is `ancestor` (normal) or below it. */
+export function isAtOrBelow(path: string, ancestor: string): boolean {
+  return path === ancestor || path.startsWith(ancestor + PATH_SEPARATOR);
+}
 
 /** A scope's conditions, parsed: field name and condition, in the scope's order. */
 export type ParsedScope = { field: string; condition: Condition }[];
@@ -82,9 +99,40 @@ export function parseValidCondition(wire: ScopeCondition): Condition {
   return condition;
 }
 
-/** Parses a validated scope object (field name → condition). */
-export function parseScope(scope: Readonly<Record<string, ScopeCondition>> | undefined): ParsedScope {
-  return Object.entries(scope ?? {}).map(([field, wire]) => ({ field, condition: parseValidCondition(wire) }));
+/**
+ * {@link parseValidCondition} for a scope key: on a key naming a hierarchy (`hierarchies`), a list of
+ * values is a list of paths (`under`); its other shapes are kept, and refused when compiled.
+ */
+export function parseKeyCondition(wire: ScopeCondition, isHierarchy: boolean): Condition {
+  const condition = parseValidCondition(wire);
+  return isHierarchy ? asHierarchyCondition(condition) : condition;
+}
+
+/** A condition on a hierarchy's name: a list of values is a list of paths (`under`); other shapes are kept. */
+function asHierarchyCondition(c: Condition): Condition {
+  return c.op === 'in' ? { op: 'under', paths: [...new Set(c.values.map(normalPath))] } : c;
+}
+
+/** The website's hierarchies by name (`settings.hierarchies`). */
+export type Hierarchies = Readonly<Record<string, HierarchySetting>>;
+
+/**
+ * Resolves the condition on scope key `key` against a catalog version: a hierarchy's condition when
+ * `hierarchies` names the key (a hierarchy's name wins over a field's), else the field's
+ * ({@link compileCondition}).
+ */
+export function compileKeyCondition(state: CatalogState, key: string, c: Condition, fieldTypes?: FieldTypes, hierarchies?: Hierarchies): CompiledCondition {
+  return hierarchies && Object.hasOwn(hierarchies, key)
+    ? compileHierarchyCondition(hierarchyOf(state, hierarchies[key]!), asHierarchyCondition(c))
+    : compileCondition(state, key, c, fieldTypes);
+}
+
+/**
+ * Parses a validated scope object (field name → condition); `hierarchies`: the names of the website's
+ * hierarchies, whose keys hold paths (a hierarchy's name wins over a field of the same name).
+ */
+export function parseScope(scope: Readonly<Record<string, ScopeCondition>> | undefined, hierarchies?: ReadonlySet<string>): ParsedScope {
+  return Object.entries(scope ?? {}).map(([field, wire]) => ({ field, condition: parseKeyCondition(wire, hierarchies?.has(field) === true) }));
 }
 
 /** The wire shape of a condition (what {@link parseCondition} reads back as the same condition). */
@@ -95,6 +143,7 @@ export function conditionToWire(c: Condition): ScopeCondition {
     case 'notNumbers': return { not: [...c.not] };
     case 'exists': return { exists: c.present };
     case 'all': return { not: [] };
+    case 'under': return [...c.paths];
     case 'range': {
       // `{not}` alone would keep products without a number: a bound that bounds nothing says one is required.
       const unbounded = c.min === -Infinity && c.max === Infinity && c.not.length > 0;
@@ -113,6 +162,7 @@ export function conditionToWire(c: Condition): ScopeCondition {
 export function allowsValue(c: Condition, value: string): boolean {
   switch (c.op) {
     case 'all': return true;
+    case 'under': return c.paths.some((p) => isAtOrBelow(value, p)); // a value is a node's path
     case 'exists': return c.present; // a bucket is a value
     case 'in': return c.values.includes(value);
     case 'notIn': return !c.values.includes(value);
@@ -134,7 +184,9 @@ export type PlanCondition =
   | { kind: 'in'; field: number; codes: number[] }
   | { kind: 'notIn'; field: number; codes: number[] }
   | { kind: 'range'; field: number; min: number; max: number; not: number[]; requireValue: boolean }
-  | { kind: 'exists'; field: number; present: boolean };
+  | { kind: 'exists'; field: number; present: boolean }
+  /** A hierarchy's condition: as `in`, over the hierarchy's node column (catalog/columns/hierarchy-column.ts). */
+  | { kind: 'under'; column: TextColumn; codes: number[] };
 
 /**
  * A condition compiled against a catalog version: a plan condition; `all` (filters nothing there);
@@ -192,6 +244,7 @@ export function compileCondition(state: CatalogState, name: string, c: Condition
   const kind = fid === undefined ? undefined : queryFieldKind(state, fid, fieldTypes);
   switch (c.op) {
     case 'all': return ALL;
+    case 'under': return mismatch('names no hierarchy of the website: use a list of values');
     case 'in': {
       if (kind === 'numeric') return mismatch('names a numeric field: use {min, max}, not a list of values');
       const codes = field?.text ? textCodes(state, fid!, c.values) : [];
@@ -220,16 +273,28 @@ export function compileCondition(state: CatalogState, name: string, c: Condition
 }
 
 /**
+ * Resolves the condition on a hierarchy's name against the hierarchy's tree on a catalog version: a
+ * list of paths is the list of their nodes (a path no product has matches nothing); `{not: []}`
+ * filters nothing; any other shape does not fit a hierarchy.
+ */
+export function compileHierarchyCondition(tree: HierarchyTree, c: Condition): CompiledCondition {
+  if (c.op === 'all') return ALL;
+  if (c.op !== 'under') return mismatch('names a hierarchy: use a list of paths such as ["A > B"]');
+  const codes = [...new Set(c.paths.map((p) => tree.nodeOfPath.get(p)).filter((x) => x !== undefined))].sort((a, b) => a - b);
+  return codes.length === 0 ? NOTHING : planned({ kind: 'under', column: tree.column, codes });
+}
+
+/**
  * A parsed scope resolved against a catalog version: its conditions, cheapest first, and whether one
  * of them matches nothing there; or the first condition that does not fit its field's kind.
  */
 export function compileScope(
-  state: CatalogState, scope: ParsedScope, fieldTypes?: FieldTypes,
+  state: CatalogState, scope: ParsedScope, fieldTypes?: FieldTypes, hierarchies?: Hierarchies,
 ): { conditions: PlanCondition[]; nothing: boolean } | { mismatch: { field: string; problem: string } } {
   const conditions: PlanCondition[] = [];
   let nothing = false;
   for (const { field, condition } of scope) {
-    const compiled = compileCondition(state, field, condition, fieldTypes);
+    const compiled = compileKeyCondition(state, field, condition, fieldTypes, hierarchies);
     if (compiled.is === 'mismatch') return { mismatch: { field, problem: compiled.problem } };
     if (compiled.is === 'nothing') nothing = true;
     else if (compiled.is === 'condition') conditions.push(compiled.condition);
@@ -242,7 +307,7 @@ export function compileScope(
  * before per-doc checks, so the checks see fewer candidates.
  */
 export function conditionCost(c: PlanCondition): number {
-  return c.kind === 'in' ? 0 : 1;
+  return c.kind === 'in' || c.kind === 'under' ? 0 : 1;
 }
 
 // ---- Per doc range --------------------------------------------------------------------------------
@@ -252,19 +317,24 @@ function numericOk(v: number, c: PlanCondition & { kind: 'range' }): boolean {
   return v >= c.min && v <= c.max && (c.not.length === 0 || !c.not.includes(v));
 }
 
+/** The text column a value-list condition reads: its field's, or a hierarchy's node column. */
+function listColumn(index: CatalogIndex, c: PlanCondition & { kind: 'in' | 'notIn' | 'under' }): TextColumn {
+  return c.kind === 'under' ? c.column : index.fields[c.field].text!;
+}
+
 /** Whether doc `d` passes a resolved condition (the per-doc form of the filters). */
 export function docPasses(index: CatalogIndex, c: PlanCondition, d: number): boolean {
-  const field = index.fields[c.field];
   switch (c.kind) {
-    case 'range': return numericOk(numericAt(field, d), c);
-    case 'exists': return (codeCount(field.text!, d) > 0) === c.present;
+    case 'range': return numericOk(numericAt(index.fields[c.field], d), c);
+    case 'exists': return (codeCount(index.fields[c.field].text!, d) > 0) === c.present;
     case 'in':
+    case 'under':
     case 'notIn': {
-      const { offsets, codes, single } = field.text!;
+      const { offsets, codes, single } = listColumn(index, c);
       let listed = false;
       if (single) listed = single[d] >= 0 && c.codes.includes(single[d]);
       else for (let j = offsets[d], end = offsets[d + 1]; j < end && !listed; j++) listed = c.codes.includes(codes[j]);
-      return listed === (c.kind === 'in');
+      return listed === (c.kind !== 'notIn');
     }
   }
 }
@@ -277,33 +347,42 @@ export function docPassesAll(index: CatalogIndex, conditions: readonly PlanCondi
 
 /** Lists longer than this are tested through a marker per code rather than scanned per doc. */
 const SCANNED_CODES = 16;
+/** Dictionaries up to this size are marked whatever the list's length (a marker costs at most 64 KiB). */
+const MARKED_DICTIONARY = 65_536;
 
 /**
  * A per-doc test of one condition, set up once for a loop over many docs: a long value list gets a
  * marker per dictionary code, numbers are read through the hoisted column.
  */
 export function docTest(index: CatalogIndex, c: PlanCondition): (d: number) => boolean {
-  const field = index.fields[c.field];
   if (c.kind === 'range') {
-    const { byCode, codes } = numericValues(field);
+    const { byCode, codes } = numericValues(index.fields[c.field]);
     return (d) => numericOk(byCode[codes[d] + 1], c);
   }
-  const text = field.text!;
   if (c.kind === 'exists') {
+    const text = index.fields[c.field].text!;
     const present = c.present;
     return (d) => (codeCount(text, d) > 0) === present;
   }
+  const text = listColumn(index, c);
   const list = c.codes;
-  const marker = list.length > SCANNED_CODES ? new Uint8Array(text.dictSize) : undefined;
-  if (marker) for (const code of list) marker[code] = 1;
-  const isListed = marker ? (code: number): boolean => marker[code] === 1 : (code: number): boolean => list.includes(code);
-  const want = c.kind === 'in';
+  const want = c.kind !== 'notIn';
   const { offsets, codes, single } = text;
+  // A marker per code when the list is long, or the dictionary small enough to mark (one read per
+  // value, no scan); a short list against a large dictionary (refIds) is scanned instead.
+  if (list.length > SCANNED_CODES || text.dictSize <= MARKED_DICTIONARY) {
+    const marker = new Uint8Array(text.dictSize);
+    for (const code of list) marker[code] = 1;
+    if (single) return (d) => (single[d] >= 0 && marker[single[d]] === 1) === want;
+    return (d) => {
+      for (let j = offsets[d], end = offsets[d + 1]; j < end; j++) if (marker[codes[j]] === 1) return want;
+      return !want;
+    };
+  }
+  if (single) return (d) => (single[d] >= 0 && list.includes(single[d])) === want;
   return (d) => {
-    let listed = false;
-    if (single) listed = single[d] >= 0 && isListed(single[d]);
-    else for (let j = offsets[d], end = offsets[d + 1]; j < end && !listed; j++) listed = isListed(codes[j]);
-    return listed === want;
+    for (let j = offsets[d], end = offsets[d + 1]; j < end; j++) if (list.includes(codes[j])) return want;
+    return !want;
   };
 }
 
@@ -317,18 +396,43 @@ function listDocs(docs: Uint32Array, from: number, to: number, lo: number, hi: n
   }
 }
 
+/** How many postings a value-list condition's codes have (the docs listing them would visit). */
+function postingsOf(text: TextColumn, list: readonly number[]): number {
+  let n = 0;
+  for (const code of list) {
+    n += text.valueOffsets[code + 1] - text.valueOffsets[code];
+    const t = tailIndex(text.valueTail, code);
+    if (t >= 0) n += text.valueTail!.offsets[t + 1] - text.valueTail!.offsets[t];
+  }
+  return n;
+}
+
+/**
+ * {@link docTest} for about `checks` docs of [lo, hi) (lo a multiple of 32): a value-list condition
+ * whose postings are fewer than a few times the checks is tested through a bitset of its listed docs
+ * (the postings walked in order, then one bit read per doc) rather than by reading each doc's codes at
+ * random (a text search under a category: a few thousand listed docs, tens of thousands of matches).
+ */
+export function docTestWithin(index: CatalogIndex, c: PlanCondition, lo: number, hi: number, checks: number): (d: number) => boolean {
+  if (c.kind !== 'in' && c.kind !== 'notIn' && c.kind !== 'under') return docTest(index, c);
+  if (postingsOf(listColumn(index, c), c.codes) > 4 * checks) return docTest(index, c);
+  const listed = fullBitset(hi - lo);
+  narrowBitset(index, c, lo, hi, listed);
+  return (d) => (listed[(d - lo) >>> 5] & (1 << ((d - lo) & 31))) !== 0;
+}
+
 /** Narrows a candidate bitset over [lo, hi) (lo a multiple of 32) to the docs passing `c`. */
 export function narrowBitset(index: CatalogIndex, c: PlanCondition, lo: number, hi: number, candidates: Uint32Array): void {
-  if (c.kind === 'in' || c.kind === 'notIn') {
+  if (c.kind === 'in' || c.kind === 'notIn' || c.kind === 'under') {
     // OR of the listed values' postings, then AND (or AND NOT): work follows the listed docs.
-    const { valueOffsets, valueDocs, valueTail } = index.fields[c.field].text!;
+    const { valueOffsets, valueDocs, valueTail } = listColumn(index, c);
     const listed = new Uint32Array(candidates.length);
     for (const code of c.codes) {
       listDocs(valueDocs, valueOffsets[code], valueOffsets[code + 1], lo, hi, listed);
       const t = tailIndex(valueTail, code);
       if (t >= 0) listDocs(valueTail!.docs, valueTail!.offsets[t], valueTail!.offsets[t + 1], lo, hi, listed);
     }
-    if (c.kind === 'in') andInto(candidates, listed);
+    if (c.kind !== 'notIn') andInto(candidates, listed);
     else for (let i = 0; i < candidates.length; i++) candidates[i] &= ~listed[i];
     return;
   }

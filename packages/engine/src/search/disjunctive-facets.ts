@@ -12,7 +12,7 @@
  */
 import type { CatalogIndex } from '../catalog/catalog-index.js';
 import type { SearchRequest } from '../types.js';
-import { docPasses, docTest, narrowBitset, type PlanCondition, type PlanDisjunctive } from './conditions.js';
+import { docPasses, docTestWithin, narrowBitset, type PlanCondition, type PlanDisjunctive } from './conditions.js';
 import type { SearchPlan } from './search-plan.js';
 
 
@@ -23,17 +23,26 @@ export function withDisjunctiveAggregations(request: SearchRequest): SearchReque
 }
 
 /**
- * Text matches: counts the near misses into the aggregations of the one held-back condition they
- * fail (`countDoc(aggregation, doc)`), and keeps only the docs passing every held-back condition
- * (in place, order kept). Returns the new length.
+ * Text matches of docs [lo, hi): counts the near misses into the aggregations of the one held-back condition they
+ * fail (`countDoc(aggregation, doc)`; none: the caller counted them already), and keeps only the docs
+ * passing every held-back condition (in place, order kept). Returns the new length.
  */
 export function splitMatches(
-  index: CatalogIndex, plan: SearchPlan, docs: Int32Array, scores: Float64Array, length: number,
-  countDoc: (aggregation: number, doc: number) => void,
+  index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, docs: Int32Array, scores: Float64Array, length: number,
+  countDoc?: (aggregation: number, doc: number) => void,
 ): number {
   const held = plan.disjunctive!;
-  const tests = held.map((h) => docTest(index, h.condition));
+  const tests = held.map((h) => docTestWithin(index, h.condition, lo, hi, length));
   let k = 0;
+  if (!countDoc) {
+    for (let i = 0; i < length; i++) {
+      const d = docs[i];
+      let passes = true;
+      for (let h = 0; h < tests.length && passes; h++) passes = tests[h](d);
+      if (passes) { docs[k] = d; scores[k++] = scores[i]; }
+    }
+    return k;
+  }
   for (let i = 0; i < length; i++) {
     const d = docs[i];
     let failed = -1;

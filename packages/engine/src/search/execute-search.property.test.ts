@@ -12,7 +12,8 @@ import type { Product, SearchPayload, SearchRequest } from '../types.js';
 import { executeSearch } from './execute-search.js';
 import { SearchPool } from './search-pool.js';
 import { validateSearchRequest } from './validate-search-request.js';
-import { compareTuples, ReferenceBadRequest, referenceSearch, sortTuple } from './__tests__/reference-search.js';
+import { ReferenceBadRequest, referenceSearch } from './__tests__/reference-search.js';
+import { expectPageOrder } from './__tests__/page-order.js';
 import { catalogArb, requestArb } from './__tests__/random-catalog.js';
 
 type Run = (catalog: Catalog, request: SearchRequest) => Promise<SearchPayload>;
@@ -41,20 +42,7 @@ async function checkAgainstReference(run: Run, products: Product[], request: Sea
   expect(payload.range_buckets ?? {}).toEqual(expected.rangeBuckets);
   const size = request.size ?? 20;
   const page = expected.matches.slice(request.start, request.start + size);
-  expect(payload.result.length).toBe(page.length);
-  if (request.q.trim() === '' || payload.result.length === 0) {
-    // No text: the order is fully determined (sort keys, then insertion order).
-    expect(payload.result.map((p) => p.refId)).toEqual(page.map((p) => p.refId));
-  } else {
-    // With text, ties of the sort keys are ordered by relevance: compare the keys of the page.
-    const matched = new Set(expected.matches.map((p) => p.refId));
-    for (const p of payload.result) expect(matched.has(p.refId)).toBe(true);
-    const keys = (list: Product[]) => list.map((p) => sortTuple(p, request));
-    expect(keys(payload.result)).toEqual(keys(page));
-    for (let i = 1; i < payload.result.length; i++) {
-      expect(compareTuples(sortTuple(payload.result[i - 1], request), sortTuple(payload.result[i], request), request)).toBeLessThanOrEqual(0);
-    }
-  }
+  expectPageOrder(payload.result, page, request, expected.matches);
 }
 
 function contract(name: string, run: Run, numRuns: number): void {

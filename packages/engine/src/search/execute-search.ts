@@ -153,7 +153,8 @@ async function runSearch(catalog: Catalog, asked: SearchRequest, context: Search
   const rules = { rules: settings?.rules, now: context.now ?? Date.now() };
   const compile = (options?: { widenTypos?: boolean }): { plan: SearchPlan; extras: PlanExtras } => {
     const compiled = compileSearchPlan(state, request, relevance, {
-      ...options, rules, fieldTypes: settings?.fields, forcedScope: context.forcedScope, popularity: context.popularity && (() => context.popularity!(state)),
+      ...options, rules, fieldTypes: settings?.fields, hierarchies: settings?.hierarchies, forcedScope: context.forcedScope, distinct: settings?.distinct,
+      popularity: context.popularity && (() => context.popularity!(state)),
     });
     for (const problem of compiled.extras.ruleProblems ?? []) context.onRuleProblem?.(problem);
     return compiled;
@@ -176,7 +177,7 @@ async function runSearch(catalog: Catalog, asked: SearchRequest, context: Search
     partials = await runPlan(state, plan, context.pool);
   }
   if (plan.minWords < plan.words.length) setDroppedWords(state, plan, extras, partials);
-  return { payload: assemblePayload(state, plan, extras, partials, request, settings), state, plan };
+  return { payload: assemblePayload(state, plan, extras, partials, request, settings, context.forcedScope), state, plan };
 }
 
 function termCount(plan: SearchPlan): number {

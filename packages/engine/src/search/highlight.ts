@@ -20,22 +20,42 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
+/** One word of a text as the text spells it: where it is, and the search words it folds into. */
+export interface WordSpan {
+  start: number;
+  end: number;
+  words: string[];
+}
+
+/** The words of `text` as it spells them (a run folding into no search word is left out). */
+export function wordSpans(text: string): WordSpan[] {
+  const spans: WordSpan[] = [];
+  for (const m of text.matchAll(ORIGINAL_WORD)) {
+    const words = tokenize(m[0]);
+    if (words.length > 0) spans.push({ start: m.index, end: m.index + m[0].length, words });
+  }
+  return spans;
+}
+
+/** `text`, HTML-escaped, with the parts `[start, end)` of `marks` (ascending, not overlapping) wrapped in `<em>…</em>`. */
+export function markText(text: string, marks: readonly { start: number; end: number }[]): string {
+  let out = '';
+  let last = 0;
+  for (const { start, end } of marks) {
+    out += `${escapeHtml(text.slice(last, start))}<em>${escapeHtml(text.slice(start, end))}</em>`;
+    last = end;
+  }
+  return out + escapeHtml(text.slice(last));
+}
+
 /**
  * `text`, HTML-escaped, with every word whose folded form is in `terms` wrapped in `<em>…</em>`;
  * undefined when no word matched.
  */
 export function highlightText(text: string, terms: ReadonlySet<string>): string | undefined {
-  let out = '';
-  let last = 0;
-  let any = false;
-  for (const m of text.matchAll(ORIGINAL_WORD)) {
-    // One original run may fold into several words (compatibility forms): it matches when one does.
-    if (!tokenize(m[0]).some((w) => terms.has(w))) continue;
-    any = true;
-    out += `${escapeHtml(text.slice(last, m.index))}<em>${escapeHtml(m[0])}</em>`;
-    last = m.index + m[0].length;
-  }
-  return any ? out + escapeHtml(text.slice(last)) : undefined;
+  // One original run may fold into several words (compatibility forms): it matches when one does.
+  const marks = wordSpans(text).filter((span) => span.words.some((w) => terms.has(w)));
+  return marks.length > 0 ? markText(text, marks) : undefined;
 }
 
 /**

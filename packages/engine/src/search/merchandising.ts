@@ -9,7 +9,7 @@
  * Pure functions over the catalog index; nothing here knows about text matching or scoring internals.
  * @module
  */
-import type { CatalogIndex, CatalogState } from '../catalog/catalog-index.js';
+import type { CatalogIndex, CatalogState, TextColumn } from '../catalog/catalog-index.js';
 import { fullBitset } from '../catalog/columns/bitset.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
 import type { MerchandisingRule } from '../config.js';
@@ -18,7 +18,7 @@ import type { SearchRequest } from '../types.js';
 import { nearMissAggregations } from './disjunctive-facets.js';
 import type { PartialResult, SearchPlan } from './search-plan.js';
 import { numericAt } from '../catalog/columns/numeric-column.js';
-import { compileScope, docPasses, docPassesAll, narrowBitset, parseScope, type ParsedScope, type PlanCondition } from './conditions.js';
+import { compileScope, docPasses, docPassesAll, narrowBitset, parseScope, type Hierarchies, type ParsedScope, type PlanCondition } from './conditions.js';
 
 /** One boost or bury, resolved: docs passing every condition get their relevance multiplied by `weight`. */
 export interface PlanBoost {
@@ -104,7 +104,7 @@ export interface CompiledMerchandising {
  * when none changes anything. A boost's scope is resolved as the request's scope is (conditions.ts).
  */
 export function compileMerchandising(
-  state: CatalogState, request: SearchRequest, rules: readonly MerchandisingRule[] | undefined, now: number,
+  state: CatalogState, request: SearchRequest, rules: readonly MerchandisingRule[] | undefined, now: number, hierarchies?: Hierarchies,
 ): CompiledMerchandising {
   const problems: Error[] = [];
   if (!rules || rules.length === 0) return { problems };
@@ -119,7 +119,7 @@ export function compileMerchandising(
   const boosts: PlanBoost[] = [];
   for (const { rule, boosts: ruleBoosts } of applicable) ruleBoosts.forEach((boost, j) => {
     if (boost.weight === 1) return;
-    const compiled = compileScope(state, boost.scope);
+    const compiled = compileScope(state, boost.scope, undefined, hierarchies);
     if ('mismatch' in compiled) {
       if (!boost.reported) {
         boost.reported = true;
@@ -146,9 +146,9 @@ export function compileMerchandising(
  * first such condition (`settings.rules[i].boost[j].scope.<field>`). A rule that fits today but not
  * after a later catalog change is reported at search time instead (see {@link compileMerchandising}).
  */
-export function checkRulesApply(state: CatalogState, rules: readonly MerchandisingRule[] | undefined, key = 'settings.rules'): void {
+export function checkRulesApply(state: CatalogState, rules: readonly MerchandisingRule[] | undefined, key = 'settings.rules', hierarchies?: Hierarchies): void {
   (rules ?? []).forEach((rule, i) => (rule.boost ?? []).forEach((boost, j) => {
-    const compiled = compileScope(state, parseScope(boost.scope));
+    const compiled = compileScope(state, parseScope(boost.scope), undefined, hierarchies);
     if ('mismatch' in compiled) throw fieldError('SETTINGS_INVALID', `${key}[${i}].boost[${j}].scope.${compiled.mismatch.field}`, compiled.mismatch.problem);
   }));
 }
@@ -284,7 +284,12 @@ export function pinsInResults(
 
 /** Adds one doc's values of text field `fid` to its facet counts. */
 export function addDocToFacetCounts(index: CatalogIndex, fid: number, doc: number, counts: Uint32Array): void {
-  const { offsets, codes, single } = index.fields[fid].text!;
+  addDocToColumnCounts(index.fields[fid].text!, doc, counts);
+}
+
+/** Adds one doc's codes of a text column (a field's, or a hierarchy's node column) to the counts per code. */
+export function addDocToColumnCounts(column: TextColumn, doc: number, counts: Uint32Array): void {
+  const { offsets, codes, single } = column;
   if (single) {
     if (single[doc] >= 0) counts[single[doc]]++;
   } else for (let j = offsets[doc], end = offsets[doc + 1]; j < end; j++) counts[codes[j]]++;

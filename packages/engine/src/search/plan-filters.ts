@@ -10,7 +10,9 @@ import type { CatalogState } from '../catalog/catalog-index.js';
 import type { MerchandisingRule } from '../config.js';
 import { fieldError } from '../errors.js';
 import type { ScopeConditions, SearchRequest } from '../types.js';
-import { compileCondition, conditionCost, parseScope, type PlanCondition } from './conditions.js';
+import type { HierarchySetting } from '../contract/settings-schema.js';
+import { hierarchyOf } from '../catalog/columns/hierarchy-column.js';
+import { compileKeyCondition, conditionCost, parseScope, type CompiledCondition, type Condition, type PlanCondition } from './conditions.js';
 import type { PlanDisjunctive } from './conditions.js';
 import { compileMerchandising, type PlanMerch } from './merchandising.js';
 
@@ -34,45 +36,65 @@ export interface PlanFilters {
   ruleProblems: Error[];
 }
 
+/** What compiling the filters needs from the website's settings and the caller. */
+export interface FilterContext {
+  /** The pinned field types (`settings.fields`). */
+  fieldTypes?: FieldTypes;
+  /** The website's hierarchies (`settings.hierarchies`): a scope key naming one holds paths. */
+  hierarchies?: Readonly<Record<string, HierarchySetting>>;
+  /** A search key's forced scope: conditions of their own beside the request's (see SearchContext.forcedScope). */
+  forcedScope?: ScopeConditions;
+  /**
+   * Per scope key, the aggregations (indexes of the plan's count columns) that ignore its condition:
+   * disjunctive facets, the facet search's counts, hierarchical facets (see search-plan.ts).
+   */
+  ownConditionCounts?: ReadonlyMap<string, readonly number[]>;
+}
+
 /**
- * Compiles the scope (and a search key's `forced` scope), disjunctive holds and merchandising of `request` (whose aggregations already
- * list its disjunctive facets, see `withDisjunctiveAggregations`). Throws `SEARCH_BAD_REQUEST` naming
- * the first scope condition that does not fit its field's kind (`fieldTypes`: the pinned types).
+ * Compiles the scope (and a search key's forced scope), disjunctive holds and merchandising of `request`. A scope key with counts that
+ * ignore its condition (`context.ownConditionCounts`) is held back for them (see disjunctive-facets.ts).
+ * Throws `SEARCH_BAD_REQUEST` naming the first scope condition that does not fit its field's kind, or
+ * its hierarchy.
  */
-export function compileFilters(state: CatalogState, request: SearchRequest, rules: RulesInForce, fieldTypes?: FieldTypes, forced?: ScopeConditions): PlanFilters {
-  const disjunctiveFields = new Set(request.disjunctive_facets ?? []);
+export function compileFilters(state: CatalogState, request: SearchRequest, rules: RulesInForce, context: FilterContext = {}): PlanFilters {
+  const { fieldTypes, forcedScope } = context;
+  const hierarchies = context.hierarchies ?? {};
+  const hierarchyNames = new Set(Object.keys(hierarchies));
+  const compileKey = (field: string, condition: Condition, whose = ''): CompiledCondition => {
+    const compiled = compileKeyCondition(state, field, condition, fieldTypes, hierarchies);
+    if (compiled.is === 'mismatch') throw fieldError('SEARCH_BAD_REQUEST', `scope.${field}`, `${whose}${compiled.problem}`);
+    return compiled;
+  };
   const conditions: PlanCondition[] = [];
   const disjunctive: PlanDisjunctive[] = [];
   let matchNothing = false;
   // Some condition, held back or not, matches nothing: no pinned product passes the request's filters.
   let someNothing = false;
-  for (const { field, condition } of parseScope(request.scope)) {
-    const compiled = compileCondition(state, field, condition, fieldTypes);
-    if (compiled.is === 'mismatch') throw fieldError('SEARCH_BAD_REQUEST', `scope.${field}`, compiled.problem);
+  for (const { field, condition } of parseScope(request.scope, hierarchyNames)) {
+    const compiled = compileKey(field, condition);
     if (compiled.is === 'all') continue;
     const fid = state.fieldByName.get(field);
     if (compiled.is === 'nothing') someNothing = true;
-    // A disjunctive field's condition matching nothing (only unknown values) must not empty the whole
-    // search when the field has values to count: it is held back as a list with no value.
-    const held = compiled.is === 'condition'
-      ? compiled.condition
-      : fid !== undefined && state.index.fields[fid].text !== undefined ? { kind: 'in' as const, field: fid, codes: [] } : undefined;
-    if (disjunctiveFields.has(field) && held) {
-      const aggregations: number[] = [];
-      (request.aggregations ?? []).forEach((name, i) => { if (name === field) aggregations.push(i); });
-      disjunctive.push({ condition: held, aggregations });
-    } else if (compiled.is === 'condition') conditions.push(compiled.condition);
+    // A held back condition matching nothing (only unknown values) must not empty the whole search
+    // when there are values to count: it is held back as a list with no value.
+    const held: PlanCondition | undefined = compiled.is === 'condition' ? compiled.condition
+      : Object.hasOwn(hierarchies, field) ? { kind: 'under', column: hierarchyOf(state, hierarchies[field]!).column, codes: [] }
+        : fid !== undefined && state.index.fields[fid].text !== undefined ? { kind: 'in', field: fid, codes: [] } : undefined;
+    const counts = context.ownConditionCounts?.get(field) ?? [];
+    if (counts.length > 0 && held) disjunctive.push({ condition: held, aggregations: [...counts] });
+    else if (compiled.is === 'condition') conditions.push(compiled.condition);
     else matchNothing = true;
   }
-  // A search key's forced scope: hard conditions of their own, ANDed with the request's (see SearchContext.forcedScope).
-  for (const { field, condition } of parseScope(forced)) {
-    const compiled = compileCondition(state, field, condition, fieldTypes);
-    if (compiled.is === 'mismatch') throw fieldError('SEARCH_BAD_REQUEST', `scope.${field}`, `(the search key's scope) ${compiled.problem}`);
+  // A search key's forced scope: hard conditions of their own, ANDed with the request's and never held
+  // back (see SearchContext.forcedScope), so no count reveals what the key hides.
+  for (const { field, condition } of parseScope(forcedScope, hierarchyNames)) {
+    const compiled = compileKey(field, condition, '(the search key\'s scope) ');
     if (compiled.is === 'condition') conditions.push(compiled.condition);
     else if (compiled.is === 'nothing') matchNothing = someNothing = true;
   }
   conditions.sort((a, b) => conditionCost(a) - conditionCost(b));
-  const compiled = compileMerchandising(state, request, rules.rules, rules.now);
+  const compiled = compileMerchandising(state, request, rules.rules, rules.now, context.hierarchies);
   const merch = compiled.merch && someNothing ? { ...compiled.merch, pins: [] } : compiled.merch;
   return { conditions, disjunctive, matchNothing, merch, ruleProblems: compiled.problems };
 }

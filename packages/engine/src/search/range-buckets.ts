@@ -70,7 +70,7 @@ export function emptyBucketCounts(buckets: readonly PlanBuckets[]): Uint32Array[
  * Per value code of bucket `b`'s field (`byCode` index: code + 1), its bucket (-1: no number): one
  * search per distinct value instead of one per doc, and one read per doc in the loops below.
  */
-function bucketsByCode(byCode: Float64Array, bounds: readonly number[]): Int32Array {
+export function bucketsByCode(byCode: Float64Array, bounds: readonly number[]): Int32Array {
   const out = new Int32Array(byCode.length);
   for (let c = 0; c < byCode.length; c++) out[c] = bucketOf(bounds, byCode[c]!);
   return out;

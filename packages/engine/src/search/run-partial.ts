@@ -12,23 +12,33 @@ import type { CatalogIndex, TextColumn } from '../catalog/catalog-index.js';
 import { fullBitset, popcount } from '../catalog/columns/bitset.js';
 import { codeAt, codeCount } from '../catalog/columns/text-column.js';
 import type { PartialResult, SearchPlan } from './search-plan.js';
-import { docTest, narrowBitset, type PlanCondition } from './conditions.js';
+import { docTestWithin, narrowBitset, type PlanCondition } from './conditions.js';
+import { countHierarchyDocs, isHierarchyColumn } from '../catalog/columns/hierarchy-column.js';
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import { matchText, type TextMatches } from './text-matches.js';
 import { seek } from './doc-seek.js';
 import { TopK } from './top-k.js';
 import { numericValues, type NumericValues } from '../catalog/columns/numeric-column.js';
-import { addDocToFacetCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
+import { addDocToColumnCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
 import { splitBitset, splitMatches } from './disjunctive-facets.js';
 import { addDocToBuckets, countBucketsOfBitset, countBucketsOfDocs, emptyBucketCounts } from './range-buckets.js';
+import { countGroupFacets, groupReader, selectGroups } from './distinct.js';
 
 // Declared with the plan it is the result of (merchandising reads it without importing this module).
 export type { PartialResult } from './search-plan.js';
 
+/**
+ * The text column each aggregation of the plan counts, by aggregation index: the aggregated fields'
+ * (undefined: a field without text values), then the hierarchies' node columns.
+ */
+export function countColumns(index: CatalogIndex, plan: SearchPlan): (TextColumn | undefined)[] {
+  return [...plan.aggregationFields.map((fid) => (fid >= 0 ? index.fields[fid].text! : undefined)), ...plan.hierarchyColumns];
+}
+
 /** Runs `plan` over docs [lo, hi) of `index` (lo a multiple of 32). */
 export function runPartial(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number): PartialResult {
   const len = Math.max(0, hi - lo);
-  const facetCounts = plan.aggregationFields.map((fid) => new Uint32Array(fid >= 0 ? index.fields[fid].text!.dictSize : 0));
+  const facetCounts = countColumns(index, plan).map((column) => new Uint32Array(column ? column.dictSize : 0));
   const ranges = new Float64Array(plan.rangeFields.length * 2);
   for (let r = 0; r < plan.rangeFields.length; r++) { ranges[2 * r] = Infinity; ranges[2 * r + 1] = -Infinity; }
   const bucketCounts = emptyBucketCounts(plan.rangeBuckets);
@@ -58,6 +68,11 @@ function countAllFacets(column: TextColumn, counts: Uint32Array, lo: number, hi:
 }
 
 function countFacetsOfBitset(column: TextColumn, counts: Uint32Array, candidates: Uint32Array, lo: number): void {
+  if (isHierarchyColumn(column)) {
+    const docs = bitsetDocs(candidates, lo);
+    countHierarchyDocs(column, docs.length, (k) => docs[k]!, counts);
+    return;
+  }
   const { single, offsets, codes } = column;
   if (single) {
     for (let wi = 0; wi < candidates.length; wi++) {
@@ -194,22 +209,30 @@ function collectBitset(
   for (const cond of plan.conditions) narrowBitset(index, cond, lo, hi, candidates);
   const merch = plan.merch;
   if (merch) hideFromBitset(merch, lo, hi, candidates);
+  const columns = countColumns(index, plan);
   let pinsSeen: number[] | undefined;
+  // Facets per group: counted after the pass, from the results and each count column's near misses.
+  const nearMisses = plan.distinct?.groupFacets ? columns.map((): number[] => []) : undefined;
+  const unhidden = !merch?.hidden.some((d) => d >= lo && d < hi);
+  // One held back condition and nothing else filtering: its counts (results and near misses together)
+  // are every live doc of the range's, read from the posting lengths (a category page's menu). Not when
+  // counting per group: those counts are made after the pass.
+  const wholeRange = !nearMisses && plan.conditions.length === 0 && plan.disjunctive?.length === 1 && unhidden
+    ? new Set(plan.disjunctive[0]!.aggregations) : undefined;
   if (plan.disjunctive && plan.disjunctive.length > 0) {
     if (merch) pinsSeen = pinsMatched(merch, lo, hi, (d) => hasBit(candidates, lo, hi, d));
     splitBitset(index, plan, lo, hi, candidates, (a, bits) => {
+      if (nearMisses) { forEachBit(bits, lo, (d) => { nearMisses[a].push(d); }); return; }
       plan.rangeBuckets.forEach((b, i) => { if (b.nearMissAggregation === a) countBucketsOfBitset(index, b, bits, lo, bucketCounts[i]); });
-      const fid = plan.aggregationFields[a];
-      if (fid < 0) return;
-      countFacetsOfBitset(index.fields[fid].text!, facetCounts[a], bits, lo);
+      const column = columns[a];
+      if (column && !wholeRange?.has(a)) countFacetsOfBitset(column, facetCounts[a], bits, lo);
     });
   }
-  const everything = plan.conditions.length === 0 && !plan.disjunctive?.length && !merch?.hidden.some((d) => d >= lo && d < hi);
+  const everything = plan.conditions.length === 0 && !plan.disjunctive?.length && unhidden;
   const total = everything ? hi - lo - gone.length : popcount(candidates);
-  plan.aggregationFields.forEach((fid, i) => {
-    if (fid < 0) return;
-    const column = index.fields[fid].text!;
-    if (everything) countLiveFacets(column, facetCounts[i], lo, hi, index.docCount, gone);
+  if (!nearMisses) columns.forEach((column, i) => {
+    if (!column) return;
+    if (everything || wholeRange?.has(i)) countLiveFacets(column, facetCounts[i], lo, hi, index.docCount, gone);
     else countFacetsOfBitset(column, facetCounts[i], candidates, lo);
   });
   // Walking a numeric order pays when candidates are dense enough that the ends are reached soon
@@ -223,7 +246,7 @@ function collectBitset(
     if (walked) { ranges[2 * r] = walked[0]; ranges[2 * r + 1] = walked[1]; }
     else minMaxOfBitset(values, candidates, lo, ranges, r);
   });
-  plan.rangeBuckets.forEach((b, i) => countBucketsOfBitset(index, b, candidates, lo, bucketCounts[i]));
+  if (!nearMisses) plan.rangeBuckets.forEach((b, i) => countBucketsOfBitset(index, b, candidates, lo, bucketCounts[i]));
 
   const limit = Math.min(plan.limit, total);
   // Boosts give browsing a relevance (1 × the weights of the boosts a doc's scope passes).
@@ -231,7 +254,18 @@ function collectBitset(
     ? boostScoresOfRange(index, merch, lo, hi)
     : undefined;
   let topDocs: Int32Array;
-  if (limit === 0) topDocs = new Int32Array(0);
+  let groups: PartialResult['groups'];
+  let groupPairs: PartialResult['groupPairs'];
+  if (plan.distinct) {
+    const before = makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scores, lo, undefined, index.ordinal);
+    // Group while ranking: only each group's best candidate competes for the page (see distinct.ts).
+    const { groupOf, groups: groupCount } = groupReader(index, plan.distinct);
+    const hits = new Int32Array(total);
+    let k = 0;
+    forEachBit(candidates, lo, (d) => { hits[k++] = d; });
+    ({ top: topDocs, groups } = selectGroups(hits, k, false, groupOf, groupCount, plan.limit, before, groupOptions(index, plan, lo, hi)));
+    if (nearMisses) groupPairs = countGroupFacets(index, plan, columns, lo, hi, hits, k, nearMisses, facetCounts, bucketCounts);
+  } else if (limit === 0) topDocs = new Int32Array(0);
   else if (plan.sort.length === 0 && !scores && !index.ordinal) {
     // Insertion order: the first `limit` candidates.
     topDocs = new Int32Array(limit);
@@ -271,14 +305,33 @@ function collectBitset(
     topScores: scores ? Float64Array.from(topDocs, (d) => scores[d - lo]) : new Float64Array(topDocs.length),
     pinsMatched: merch && pinsMatched(merch, lo, hi, (d) => hasBit(candidates, lo, hi, d)),
     pinsSeen,
+    ...(groups && { groups }),
+    ...(groupPairs && { groupPairs }),
   };
+}
+
+/** How a range's groups are reported: with their codes when the catalog is split over ranges; the pinned products' group counts. */
+function groupOptions(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number): { split: boolean; countsOf?: number[] } {
+  return { split: !(lo === 0 && hi >= index.docCount), countsOf: plan.merch?.pins.map((p) => p.doc) };
+}
+
+/** Calls `visit` with each doc of a bitset over [lo, …), ascending. */
+function forEachBit(bits: Uint32Array, lo: number, visit: (doc: number) => void): void {
+  for (let wi = 0; wi < bits.length; wi++) {
+    let word = bits[wi];
+    while (word !== 0) {
+      const low = word & -word;
+      visit(lo + (wi << 5) + 31 - Math.clz32(low));
+      word ^= low;
+    }
+  }
 }
 
 // ---- Text: candidates as a compact doc-sorted list with scores ------------------------------
 
 /** Keeps the matches that satisfy `cond`, in place (order kept). */
-function narrowMatches(index: CatalogIndex, cond: PlanCondition, m: TextMatches): void {
-  const passes = docTest(index, cond);
+function narrowMatches(index: CatalogIndex, cond: PlanCondition, m: TextMatches, lo: number, hi: number): void {
+  const passes = docTestWithin(index, cond, lo, hi, m.length);
   const { docs, scores } = m;
   let k = 0;
   for (let i = 0; i < m.length; i++) if (passes(docs[i])) { docs[k] = docs[i]; scores[k++] = scores[i]; }
@@ -288,29 +341,33 @@ function narrowMatches(index: CatalogIndex, cond: PlanCondition, m: TextMatches)
 function collectMatches(
   index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, m: TextMatches, facetCounts: Uint32Array[], ranges: Float64Array, bucketCounts: Uint32Array[],
 ): PartialResult {
-  for (const cond of plan.conditions) narrowMatches(index, cond, m);
+  for (const cond of plan.conditions) narrowMatches(index, cond, m, lo, hi);
   const merch = plan.merch;
   if (merch) m.length = hideFromMatches(merch, m.docs, m.scores, m.length);
+  const columns = countColumns(index, plan);
   let pinsSeen: number[] | undefined;
+  const nearMisses = plan.distinct?.groupFacets ? columns.map((): number[] => []) : undefined;
+  // One held back condition: its counts (results and near misses together) are over every match, so
+  // they are counted before the split in one tight loop, and the split only filters (not when counting
+  // per group: those counts are made after the pass).
+  const allMatches = !nearMisses && plan.disjunctive?.length === 1 ? new Set(plan.disjunctive[0]!.aggregations) : undefined;
+  if (allMatches) {
+    for (const a of allMatches) if (columns[a]) countColumnOfDocs(columns[a]!, m.docs, m.length, facetCounts[a]!);
+    plan.rangeBuckets.forEach((b, i) => { if (b.nearMissAggregation !== undefined && allMatches.has(b.nearMissAggregation)) countBucketsOfDocs(index, b, m.docs, m.length, bucketCounts[i]!); });
+  }
   if (plan.disjunctive && plan.disjunctive.length > 0) {
     if (merch) pinsSeen = pinsMatched(merch, lo, hi, (d) => isListedDoc(m.docs, m.length, d));
-    m.length = splitMatches(index, plan, m.docs, m.scores, m.length, (a, d) => {
+    m.length = splitMatches(index, plan, lo, hi, m.docs, m.scores, m.length, allMatches ? undefined : (a, d) => {
+      if (nearMisses) { nearMisses[a].push(d); return; }
       plan.rangeBuckets.forEach((b, i) => { if (b.nearMissAggregation === a) addDocToBuckets(index, b, d, bucketCounts[i]); });
-      if (plan.aggregationFields[a] >= 0) addDocToFacetCounts(index, plan.aggregationFields[a], d, facetCounts[a]);
+      const column = columns[a];
+      if (column) addDocToColumnCounts(column, d, facetCounts[a]);
     });
   }
   if (merch) boostMatches(index, merch, m.docs, m.scores, m.length);
   const { docs, scores, length: total } = m;
-  plan.aggregationFields.forEach((fid, i) => {
-    if (fid < 0) return;
-    const { offsets, codes, single } = index.fields[fid].text!;
-    const counts = facetCounts[i];
-    if (single) {
-      for (let k = 0; k < total; k++) {
-        const code = single[docs[k]];
-        if (code >= 0) counts[code]++;
-      }
-    } else for (let k = 0; k < total; k++) for (let j = offsets[docs[k]], end = offsets[docs[k] + 1]; j < end; j++) counts[codes[j]]++;
+  if (!nearMisses) columns.forEach((column, i) => {
+    if (column && !allMatches?.has(i)) countColumnOfDocs(column, docs, total, facetCounts[i]!);
   });
   // Many hits: min/max by walking numeric orders against a bitset of the hits (as when browsing).
   let hitBits: Uint32Array | undefined;
@@ -337,18 +394,61 @@ function collectMatches(
     ranges[2 * r] = min;
     ranges[2 * r + 1] = max;
   });
-  plan.rangeBuckets.forEach((b, i) => countBucketsOfDocs(index, b, docs, total, bucketCounts[i]));
+  if (!nearMisses) plan.rangeBuckets.forEach((b, i) => {
+    if (b.nearMissAggregation === undefined || !allMatches?.has(b.nearMissAggregation)) countBucketsOfDocs(index, b, docs, total, bucketCounts[i]!);
+  });
   // Items of the top-k are positions in the match list (docs[k], scores[k]).
-  const top = new TopK(Math.min(plan.limit, total), makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scores, 0, docs, index.ordinal));
-  for (let k = 0; k < total; k++) top.offer(k);
-  const positions = top.sorted();
+  const before = makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scores, 0, docs, index.ordinal);
+  let positions: Int32Array;
+  let groups: PartialResult['groups'];
+  if (plan.distinct) {
+    const { groupOf, groups: groupCount } = groupReader(index, plan.distinct);
+    ({ top: positions, groups } = selectGroups(docs, total, true, groupOf, groupCount, plan.limit, before, groupOptions(index, plan, lo, hi)));
+  } else {
+    const top = new TopK(Math.min(plan.limit, total), before);
+    for (let k = 0; k < total; k++) top.offer(k);
+    positions = top.sorted();
+  }
+  const groupPairs = nearMisses && countGroupFacets(index, plan, columns, lo, hi, docs, total, nearMisses, facetCounts, bucketCounts);
   return {
+    ...(groups && { groups }),
+    ...(groupPairs && { groupPairs }),
     lo, total, facetCounts, ranges, bucketCounts,
     topDocs: Int32Array.from(positions, (k) => docs[k]),
     topScores: Float64Array.from(positions, (k) => scores[k]),
     pinsMatched: merch && pinsMatched(merch, lo, hi, (d) => isListedDoc(docs, total, d)),
     pinsSeen,
   };
+}
+
+/** Adds the codes of `docs[0, length)` in `column` to the counts per code. */
+function countColumnOfDocs(column: TextColumn, docs: Int32Array, length: number, counts: Uint32Array): void {
+  if (isHierarchyColumn(column)) {
+    countHierarchyDocs(column, length, (k) => docs[k]!, counts);
+    return;
+  }
+  const { offsets, codes, single } = column;
+  if (single) {
+    for (let k = 0; k < length; k++) {
+      const code = single[docs[k]];
+      if (code >= 0) counts[code]++;
+    }
+  } else for (let k = 0; k < length; k++) for (let j = offsets[docs[k]], end = offsets[docs[k] + 1]; j < end; j++) counts[codes[j]]++;
+}
+
+/** The docs of a bitset over [lo, lo + 32·bits.length), ascending. */
+function bitsetDocs(bits: Uint32Array, lo: number): Int32Array {
+  const docs = new Int32Array(popcount(bits));
+  let n = 0;
+  for (let wi = 0; wi < bits.length; wi++) {
+    let word = bits[wi];
+    while (word !== 0) {
+      const low = word & -word;
+      docs[n++] = lo + (wi << 5) + 31 - Math.clz32(low);
+      word ^= low;
+    }
+  }
+  return docs;
 }
 
 /** Whether `doc` is among the ascending `docs[0, length)`. */

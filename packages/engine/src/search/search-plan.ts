@@ -8,7 +8,9 @@
  * `SEARCH_BAD_REQUEST`.
  * @module
  */
-import type { CatalogState } from '../catalog/catalog-index.js';
+import type { CatalogState, TextColumn } from '../catalog/catalog-index.js';
+import type { HierarchySetting } from '../contract/settings-schema.js';
+import { hierarchyOf } from '../catalog/columns/hierarchy-column.js';
 import { charMask, lowerBound } from '../catalog/catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
 import { ensureNumericOrder, ensureTextSortRanks } from '../catalog/columns/text-column-lookups.js';
@@ -30,6 +32,8 @@ import { pinnedKind, type FieldTypes } from '../catalog/field-types.js';
 import { queryFieldKind } from './conditions.js';
 import { compileRangeBuckets, type PlanBuckets } from './range-buckets.js';
 import type { NumericValues } from '../catalog/columns/numeric-column.js';
+import { compileDistinct, type PlanDistinct, type RangeGroups } from './distinct.js';
+import type { WebsiteSettings } from '../contract/settings-schema.js';
 
 /** The pseudo-field of `sort_fields` that stands for relevance. */
 export const SCORE_FIELD = '_score';
@@ -103,8 +107,16 @@ export interface SearchPlan {
   fieldWeights: number[];
   /** The scope's conditions every result passes (those held back for disjunctive facets are in `disjunctive`). */
   conditions: PlanCondition[];
-  /** Field number per requested aggregation (-1: no text values, empty buckets). */
+  /**
+   * Field number per requested aggregation (-1: no text values, empty buckets), then, with
+   * `facet_search`, the searched field (its counts: see facet-search.ts).
+   */
   aggregationFields: number[];
+  /**
+   * Per `hierarchical_facets` name (in request order), the hierarchy's node column: counted as the
+   * aggregations are, at aggregation index `aggregationFields.length + h` (see hierarchical-facets.ts).
+   */
+  hierarchyColumns: TextColumn[];
   /** Field number per requested range (-1: no product has it, null/null). */
   rangeFields: number[];
   /** Per `range_buckets` field (in request order): its field and bounds (see range-buckets.ts). */
@@ -122,6 +134,8 @@ export interface SearchPlan {
   lengthAverages?: number[];
   /** Conditions held back for disjunctive facets (see disjunctive-facets.ts); absent when none is. */
   disjunctive?: PlanDisjunctive[];
+  /** Variants: one result per group (see distinct.ts); absent when the request is not distinct. */
+  distinct?: PlanDistinct;
 }
 
 /** What the calling thread keeps beside the plan (not sent to workers). */
@@ -369,10 +383,18 @@ function synonymTargetsPerWord(words: readonly string[], rules: readonly Synonym
  */
 export function compileSearchPlan(
   state: CatalogState, request: SearchRequest, settings: ResolvedRelevance = resolveRelevance(undefined),
-  options: { widenTypos?: boolean; rules?: RulesInForce; fieldTypes?: FieldTypes; forcedScope?: ScopeConditions; popularity?: () => NumericValues | undefined } = {},
+  options: {
+    widenTypos?: boolean; rules?: RulesInForce; fieldTypes?: FieldTypes;
+    /** The website's hierarchies (`settings.hierarchies`). */
+    hierarchies?: Readonly<Record<string, HierarchySetting>>;
+    /** The scope a search key forced on the request (see plan-filters.ts). */
+    forcedScope?: ScopeConditions;
+    popularity?: () => NumericValues | undefined; distinct?: WebsiteSettings['distinct'];
+  } = {},
 ): { plan: SearchPlan; extras: PlanExtras } {
   const fieldTypes = options.fieldTypes;
   const { index } = state;
+  const distinct = compileDistinct(state, request, options.distinct);
   const lang = LANGUAGES.get(settings.language) ?? LANGUAGES.get(DEFAULT_LANGUAGE)!;
   const extraStops = new Set(settings.stopWords.flatMap((w) => tokenize(w)));
   const isStop = (w: string) => lang.stopWords.has(w) || extraStops.has(w);
@@ -393,17 +415,41 @@ export function compileSearchPlan(
     corrected.push(correction ?? word);
     planWords.push(planWord);
   });
+  const hierarchies = options.hierarchies ?? {};
+  const requestAggregations = request.aggregations ?? [];
+  const aggregationFields = requestAggregations.map((name) => {
+    const fid = state.fieldByName.get(name);
+    return fid !== undefined && index.fields[fid].text ? fid : -1;
+  });
+  // Counts that ignore a scope key's own condition, by key: the disjunctive facets' aggregations
+  // first (range buckets read the first), then the facet search's and the hierarchies' counts.
+  const ownConditionCounts = new Map<string, number[]>();
+  const countsIgnoring = (key: string, aggregation: number) => {
+    const list = ownConditionCounts.get(key) ?? [];
+    ownConditionCounts.set(key, [...list, aggregation]);
+  };
+  for (const name of new Set(request.disjunctive_facets ?? [])) requestAggregations.forEach((a, i) => { if (a === name) countsIgnoring(name, i); });
+  const facetSearch = request.facet_search;
+  if (facetSearch) {
+    const fid = state.fieldByName.get(facetSearch.field);
+    if ((fid === undefined || queryFieldKind(state, fid, fieldTypes) === 'none') && pinnedKind(fieldTypes, facetSearch.field) === undefined) {
+      bad('facet_search.field', `names "${facetSearch.field}", which no product has`);
+    }
+    countsIgnoring(facetSearch.field, aggregationFields.length);
+    aggregationFields.push(fid !== undefined && index.fields[fid].text ? fid : -1);
+  }
+  const hierarchyColumns = (request.hierarchical_facets ?? []).map((name, h) => {
+    if (!Object.hasOwn(hierarchies, name)) bad(`hierarchical_facets[${h}]`, `names "${name}", which is no hierarchy of the website (settings.hierarchies)`);
+    countsIgnoring(name, aggregationFields.length + h);
+    return hierarchyOf(state, hierarchies[name]!).column;
+  });
   // A word matching no term at all is dropped at once (see SearchPlan.minWords); none left: no match.
-  const filters = compileFilters(state, request, options.rules ?? { now: 0 }, fieldTypes, options.forcedScope);
+  const filters = compileFilters(state, request, options.rules ?? { now: 0 }, { fieldTypes, hierarchies, forcedScope: options.forcedScope, ownConditionCounts });
   const { conditions, disjunctive, merch } = filters;
   const matchNothing = (words.length > 0 && wordsWithTerms === 0) || filters.matchNothing;
   const fieldWeights = index.fullText.fieldIds.map((fid) => {
     const name = index.fields[fid].name;
     return settings.fieldWeights[name] ?? DEFAULT_FIELD_WEIGHTS[name] ?? 1;
-  });
-  const aggregationFields = (request.aggregations ?? []).map((name) => {
-    const fid = state.fieldByName.get(name);
-    return fid !== undefined && index.fields[fid].text ? fid : -1;
   });
   const rangeFields = (request.range_fields ?? []).map((name, i) => {
     const fid = state.fieldByName.get(name);
@@ -414,11 +460,14 @@ export function compileSearchPlan(
     return fid;
   });
   const rangeBuckets = compileRangeBuckets(state, request.range_buckets ?? {}, (fid) => queryFieldKind(state, fid, fieldTypes), (name) => pinnedKind(fieldTypes, name) !== undefined);
-  // A bucket field whose condition is held back (disjunctive facets) counts that condition's near misses too.
-  for (const b of rangeBuckets) {
-    const held = b.field < 0 ? undefined : disjunctive.find((h) => h.condition.field === b.field);
+  // A bucket field whose condition is held back for its disjunctive facet counts that condition's near
+  // misses too (the facet's aggregation comes first among the held condition's counts).
+  const disjunctiveFields = new Set(request.disjunctive_facets ?? []);
+  Object.keys(request.range_buckets ?? {}).forEach((name, i) => {
+    const b = rangeBuckets[i]!;
+    const held = b.field < 0 || !disjunctiveFields.has(name) ? undefined : disjunctive.find((h) => h.condition.kind !== 'under' && h.condition.field === b.field);
     if (held && held.aggregations.length > 0) b.nearMissAggregation = held.aggregations[0];
-  }
+  });
   // A request's sort key must name something to sort by (`at`: its path); a tie-breaker of the
   // settings (no `at`) that names a field no product has yet changes no order.
   const fieldKey = (name: string, type: 'number' | 'text', desc: boolean, at?: string): PlanSortKey | undefined => {
@@ -472,10 +521,11 @@ export function compileSearchPlan(
   limit += merch?.pins.length ?? 0;
   return {
     plan: {
-      matchNothing, words: planWords, minWords: wordsWithTerms, fieldWeights, conditions, aggregationFields, rangeFields, rangeBuckets, sort, limit,
+      matchNothing, words: planWords, minWords: wordsWithTerms, fieldWeights, conditions, aggregationFields, hierarchyColumns, rangeFields, rangeBuckets, sort, limit,
       lengthAverages: liveLengthAverages(state),
       ...(disjunctive.length > 0 && { disjunctive }),
       ...(merch && { merch }),
+      ...(distinct && { distinct }),
     },
     extras,
   };
@@ -501,4 +551,15 @@ export interface PartialResult {
    * (matched or counted here as near misses; the calling thread must not count them again).
    */
   pinsSeen?: number[];
+  /**
+   * Distinct searches: the range's matches per group code and those without a group (`topDocs` then
+   * holds one representative per group; see distinct.ts).
+   */
+  groups?: RangeGroups;
+  /**
+   * Distinct searches counting facets per group: per aggregation and per `rangeBuckets` field, the
+   * (group, value) pairs of groups reaching outside the range, flat `[g, v, …]` (their counts are not
+   * in `facetCounts`/`bucketCounts`; the calling thread unions them across ranges).
+   */
+  groupPairs?: { facets: Int32Array[]; buckets: Int32Array[] };
 }

@@ -25,19 +25,34 @@ let rowC = new Int32Array(64);
  * cost 1), or `max + 1` as soon as it is known to exceed `max`.
  */
 export function boundedOsaDistance(a: string, b: string, max: number): number {
+  return boundedOsa(a, b, max, false);
+}
+
+/**
+ * The smallest OSA distance between `a` and a prefix of `b` (a typed word that `b` may complete: "adid"
+ * is 0 from "adidas", "adis" 1), or `max + 1` as soon as it is known to exceed `max`.
+ */
+export function boundedPrefixOsaDistance(a: string, b: string, max: number): number {
+  return boundedOsa(a, b, max, true);
+}
+
+function boundedOsa(a: string, whole: string, max: number, prefix: boolean): number {
+  // A prefix longer than `a` by more than `max` is more than `max` edits away: those are not compared.
+  const b = prefix && whole.length > a.length + max ? whole.slice(0, a.length + max) : whole;
   const la = a.length;
   const lb = b.length;
-  if (Math.abs(la - lb) > max) return max + 1;
-  if (la === 0) return lb;
+  if (prefix ? la - lb > max : Math.abs(la - lb) > max) return max + 1;
+  if (la === 0) return prefix ? 0 : lb;
   if (lb === 0) return la;
   if (rowA.length <= lb) { rowA = new Int32Array(lb * 2); rowB = new Int32Array(lb * 2); rowC = new Int32Array(lb * 2); }
   let prev2 = rowA; // row i-2
   let prev = rowB; // row i-1
   let cur = rowC;
   for (let j = 0; j <= lb; j++) prev[j] = j;
+  let rowMin = 0;
   for (let i = 1; i <= la; i++) {
     cur[0] = i;
-    let rowMin = i;
+    rowMin = i;
     const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= lb; j++) {
       const cb = b.charCodeAt(j - 1);
@@ -60,6 +75,7 @@ export function boundedOsaDistance(a: string, b: string, max: number): number {
     prev = cur;
     cur = t;
   }
-  const d = prev[lb];
+  // The last row's minimum is the distance to the closest prefix of `b`.
+  const d = prefix ? rowMin : prev[lb];
   return d > max ? max + 1 : d;
 }

@@ -40,6 +40,7 @@ export const DEFAULT_WEBSITE_SETTINGS: Readonly<WebsiteSettings> = Object.freeze
   suggestions: { ...DEFAULT_SUGGESTION_SETTINGS, exclude: [] },
   eventRetentionDays: { ...DEFAULT_EVENT_RETENTION_DAYS },
   fields: {},
+  distinct: false,
 });
 
 /**

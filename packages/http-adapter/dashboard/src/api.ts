@@ -9,6 +9,8 @@ export interface SiteConfig {
   client: string;
   facets: string[];
   numericFields: string[];
+  /** The website's hierarchies (`settings.hierarchies`): a hierarchical menu each. */
+  hierarchies: string[];
   /** The product fields an item is shown by (the website's field roles). */
   displayFields: { title: string; price: string; image: string };
   searchKey?: string;
@@ -82,12 +84,16 @@ export function bundles(site: SiteConfig, refId: string): Promise<{ payload: str
 /** A product as search answers it: `refId` and whatever fields the catalog holds. */
 export type ProductRecord = { refId: string } & Record<string, unknown>;
 
-/** `POST /v1.4/search` with the search key: the first `size` products of `q` within `scope`, and their total. */
+/**
+ * `POST /v1.4/search` with the search key: the first `size` products of `q` within `scope`, and their total.
+ * `distinct: false`: the catalog browser and the records by refId see every product, also on a website
+ * whose `settings.distinct` groups variants (one result per style) for its shoppers.
+ */
 export async function searchProducts(conn: Connection, q: string, size: number, scope?: Record<string, unknown>): Promise<{ result: ProductRecord[]; total: number }> {
   const answer = await getJson<{ payload: { result: ProductRecord[]; total_results: number } }>('/v1.4/search', {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${conn.searchKey}` },
-    body: JSON.stringify({ website_id: conn.site.websiteId, client: conn.site.client, q, start: 0, size, ...(scope && { scope }) }),
+    body: JSON.stringify({ website_id: conn.site.websiteId, client: conn.site.client, q, start: 0, size, ...(scope && { scope }), distinct: false }),
   });
   return { result: answer.payload.result, total: answer.payload.total_results };
 }

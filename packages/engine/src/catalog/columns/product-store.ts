@@ -686,6 +686,20 @@ export class ProductStore implements ProductList {
   }
 
   /**
+   * A reader of whether doc `doc`'s value of `key` is other than its text column's codes in order (an
+   * array repeating a string, or a value kept raw): what a reader of the codes alone would read wrong.
+   */
+  differsFromCodes(key: string): (doc: number) => boolean {
+    const placeOf = this.placesOf(key);
+    return (doc) => {
+      const id = this.shapeOf[doc];
+      if (id === WHOLE) return true;
+      const place = placeOf(id);
+      return place >= 0 && takesRaw(this.shapes.shapes[id]!.encodings[place] as Encoding);
+    };
+  }
+
+  /**
    * `key`'s place in a shape by shape id, looked up once per shape. Shapes interned after the call
    * (appends to a newer version sharing the table) are looked up on every call.
    */
