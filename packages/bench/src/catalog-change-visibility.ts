@@ -14,7 +14,7 @@
  * Each kind runs `--repeat` times (default 7; the rebuilds, the delete after them and the merge once) on the same catalog, one
  * after the other.
  *
- *   node --import tsx packages/bench/src/catalog-change-visibility.ts [products] [--repeat=N] [--json] [--data-dir | --engine] [--memory-only]
+ *   node --import tsx packages/bench/src/catalog-change-visibility.ts [products] [--repeat=N] [--json] [--data-dir | --engine] [--memory-only] [--heap-snapshots=<dir>] [--stall-windows=<file>]
  *
  * Without `--data-dir` the changes go to a bare `Catalog` (memory only). With it they go through an
  * engine with a data directory (a temporary one), as `aisle serve` runs: `upsertProducts`,
@@ -30,13 +30,14 @@
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { generateCatalog } from '@aisle/engine/demo';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { writeHeapSnapshot } from 'node:v8';
 import { join } from 'node:path';
 import { Catalog, executeSearch, validateSearchRequest } from '@aisle/engine/internal';
 import { createEngine, type Product, type SearchRequest } from '@aisle/engine';
 import { BENCH_WEBSITE } from './peers/aisle.js';
-import { watchEventLoopStalls } from './event-loop-stalls.js';
+import { watchEventLoopStalls, type StallWindow } from './event-loop-stalls.js';
 import { waitForIdle } from './ab/idle.js';
 
 const count = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 100_000);
@@ -100,6 +101,13 @@ async function engineTarget(): Promise<Target> {
   };
 }
 
+/**
+ * `--stall-windows=<file>`: the event-loop stalls of 50 ms or more during the measured changes, written
+ * as JSON (µs of `process.hrtime`), to look up in a `--cpu-prof` profile what held the loop.
+ */
+const stallFile = process.argv.find((a) => a.startsWith('--stall-windows='))?.slice('--stall-windows='.length);
+const stallWindows: StallWindow[] | undefined = stallFile ? [] : undefined;
+
 /** Heap + array buffers after a full collection (MB; NaN without `--expose-gc`). */
 function retainedMb(): number {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -117,7 +125,7 @@ const search = (q: string, scope?: Record<string, string[]>) => target.search(q,
 async function measure(change: () => Promise<unknown>, visible: () => Promise<boolean>): Promise<Sample> {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
-  const stalls = watchEventLoopStalls();
+  const stalls = watchEventLoopStalls(stallWindows);
   const cpu = process.cpuUsage();
   const t0 = performance.now();
   await change();
@@ -135,18 +143,31 @@ log(`generated ${count} products in ${((performance.now() - t) / 1000).toFixed(1
 t = performance.now();
 await target.replace(generated);
 log(`loaded in ${((performance.now() - t) / 1000).toFixed(1)} s (${target.liveCount()} products${withDataDir ? ', engine with a data directory' : throughEngine ? ', engine without a data directory' : ', bare catalog'})`);
-// Only the refIds are kept: a million product objects held by the bench would be marked by every
-// collection of the changes measured (a server holds none: the catalog keeps its products encoded).
-const refIds = generated.map((p) => p.refId);
+/** Changes of the stream run after the kinds (below). */
+const STREAM = 50;
+// Only the refIds the runs will pick are kept: a million product objects held by the bench would be
+// marked by every collection of the changes measured, and even a million refId strings (~38 MB) would
+// count in the memory read at the end (a server holds none: the catalog keeps its products encoded).
+// Picks never repeat a refId (7919 is prime to the counts used) and are at most 8 per repeat of the
+// kinds plus the stream's.
+const refIds = Array.from({ length: Math.min(generated.length, repeat * 8 + STREAM + 16) }, (_, i) => generated[(i * 7919) % generated.length]!.refId);
 generated.length = 0;
 // Warm the derived lookups a live shop has (refId scope, title words), as its searches would.
 await search('shirt', { refId: [refIds[0]!] });
+// An engine builds its recommendation indexes after the load, in the background: read the memory
+// once they are built (before this wait, "after the build" missed them and they showed up as growth
+// of the stream: 0 MB of index in the 200k heap snapshot after the load, 73 MB after the stream).
+if (throughEngine) await waitForIdle();
 const afterBuildMb = retainedMb();
+/** `--heap-snapshots=<dir>`: a heap snapshot after the build and one after the stream (to diff what the stream leaves). */
+const snapshotDir = process.argv.find((a) => a.startsWith('--heap-snapshots='))?.slice('--heap-snapshots='.length);
+if (snapshotDir) log(`heap snapshot: ${writeHeapSnapshot(join(snapshotDir, 'after-build.heapsnapshot'))}`);
 
 let next = 0;
 /** A product of the catalog as it is now (picks never repeat a refId within the runs). */
 const pick = async (): Promise<Product> => {
-  const refId = refIds[(next++ * 7919) % refIds.length]!;
+  const refId = refIds[next++];
+  if (refId === undefined) throw new Error('the bench picked more products than it kept refIds for');
   const product = await target.getProduct(refId);
   if (!product) throw new Error(`picked ${refId}, which the catalog no longer has`);
   return product;
@@ -216,7 +237,6 @@ for (const kind of memoryOnly ? [] : kinds) {
 
 // A stream of changes, as a shop's feed sends them, then what the process keeps (issue #27 item 3:
 // heap + array buffers at most 450 MB at 1M after it).
-const STREAM = 50;
 const streamStart = performance.now();
 for (let i = 0; i < STREAM; i++) {
   const p = await pick();
@@ -230,6 +250,8 @@ const streamMs = performance.now() - streamStart;
 const settleStart = performance.now();
 await waitForIdle();
 const afterStreamMb = retainedMb();
+if (snapshotDir) log(`heap snapshot: ${writeHeapSnapshot(join(snapshotDir, 'after-stream.heapsnapshot'))}`);
 log(`heap + array buffers: ${f(afterBuildMb)} MB after the build, ${f(afterStreamMb)} MB after a stream of ${STREAM} changes (${f(streamMs)} ms for the stream; measured once the process was idle, ${f((performance.now() - settleStart) / 1000)} s after it)`);
 await target.close();
+if (stallFile) writeFileSync(stallFile, JSON.stringify(stallWindows));
 if (asJson) console.log(JSON.stringify({ products: count, dataDir: withDataDir, rows, afterBuildMb, afterStreamMb }));

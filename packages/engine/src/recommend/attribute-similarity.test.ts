@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../types.js';
-import { ATTRIBUTE_WEIGHTS, featureReads, productFeatures, resolveFieldRoles } from './attribute-similarity.js';
+import { ATTRIBUTE_WEIGHTS, AttributeSimilarity, WeightTable, featureReads, productFeatures, resolveFieldRoles } from './attribute-similarity.js';
 import { RecommendationModels } from './recommendation-models.js';
 import { MapCatalog } from './map-catalog.js';
+import { Interner } from './interner.js';
 
 describe('productFeatures', () => {
   it('reads the spec fields by default: category, brand, type, price band, title words and found text attributes', () => {
@@ -96,5 +97,56 @@ describe('Similar Attributes over field roles', () => {
     expect(similar(m, 'shirt1')).toEqual(['shirt2']);
     m.setWebsite(website());
     expect(similar(m, 'hose')).toEqual(['rake']);
+  });
+});
+
+describe('WeightTable (feature weights stored as codes)', () => {
+  it('gives one code per distinct weight, the float32 weight back, and codes that stay as the table grows', () => {
+    const table = new WeightTable();
+    const a = table.code(ATTRIBUTE_WEIGHTS.category * (1 / 3) ** 0.6);
+    expect(table.code(ATTRIBUTE_WEIGHTS.category * (1 / 3) ** 0.6)).toBe(a);
+    const before = table.view();
+    for (let i = 1; i <= 500; i++) table.code(i / 7);
+    const after = table.view();
+    expect(after[a]).toBe(Math.fround(ATTRIBUTE_WEIGHTS.category * (1 / 3) ** 0.6));
+    // A view taken before the growth still answers the codes it had.
+    expect(before[a]).toBe(after[a]);
+    expect(after[table.code(3 / 7)]).toBe(Math.fround(3 / 7));
+    expect(table.size).toBe(501);
+  });
+
+  it('maps a new weight to the nearest known one once full (never fails a build)', () => {
+    const table = new WeightTable();
+    for (let i = 0; i < WeightTable.capacity; i++) table.code(i);
+    expect(table.size).toBe(WeightTable.capacity);
+    expect(table.view()[table.code(41.75)]).toBe(42);
+    expect(table.view()[table.code(-3)]).toBe(0);
+    expect(table.size).toBe(WeightTable.capacity);
+  });
+
+  // More than 256 distinct weights (paths of 1..40 levels) take two-byte codes; the scores stay exact.
+  it.each([['one-byte codes', 0], ['two-byte codes', 40]])('scores with the exact weights of category path levels (%s)', (_, deepPaths) => {
+    const products: Product[] = [
+      { refId: 'a', title: 'x', category: ['Home', 'Kitchen', 'Mugs', 'Tall'], brand: 'Acme' },
+      { refId: 'b', title: 'y', category: ['Home', 'Kitchen', 'Mugs'], brand: 'Acme' },
+      { refId: 'c', title: 'z', category: ['Garden'], brand: 'Other' },
+      ...Array.from({ length: deepPaths as number }, (_, n) => ({ refId: `deep${n}`, title: 'q', category: Array.from({ length: n + 1 }, (_, i) => `d${n}-${i}`), brand: `B${n}` })),
+    ];
+    const items = new Interner();
+    const attributes = new AttributeSimilarity(new MapCatalog(products), items);
+    const roles = resolveFieldRoles({ category: 'category' });
+    attributes.setFieldRoles({ category: 'category' });
+    const got = attributes.similar(items.intern('a'), 10);
+    const fa = productFeatures(products[0]!, roles);
+    const fb = productFeatures(products[1]!, roles);
+    let expected = 0;
+    for (const [key, wa] of fa) {
+      const wb = fb.get(key);
+      if (wb === undefined) continue;
+      const df = products.filter((p) => productFeatures(p, roles).has(key)).length;
+      expected += Math.fround(Math.log(1 + products.length / df)) * Math.min(Math.fround(wa), Math.fround(wb));
+    }
+    expect(got.map((g) => items.name(g.item))).toEqual(['b']);
+    expect(got[0]!.score).toBeCloseTo(expected, 9);
   });
 });

@@ -23,7 +23,7 @@
 import { Growable } from '../catalog/columns/shared-arrays.js';
 import { DEFAULT_FIELD_ROLES, type FieldRoles } from '../config.js';
 import type { CatalogView, Product, ProductList } from '../types.js';
-import { BackgroundIndex, rowsByRevision, type BuildSteps } from './background-build.js';
+import { BackgroundIndex, WIDE_STEP, rowsByRevision, type BuildSteps } from './background-build.js';
 import type { Interner } from './interner.js';
 import type { ScoredItem } from './popularity.js';
 
@@ -187,11 +187,14 @@ export interface AttributeIndex {
   /** Features of row r: featIds/featWeights[featStart[r] .. featStart[r+1]). */
   readonly featStart: Int32Array;
   readonly featIds: Int32Array;
-  readonly featWeights: Float32Array;
-  /** Rows of feature f with their weight: postRows/postWeights[postStart[f] .. postStart[f+1]). */
+  /** Weight of each feature entry, as a code into {@link weights} (see {@link WeightTable}). */
+  readonly featWeights: WeightCodes;
+  /** Rows of feature f with their weight code: postRows/postWeights[postStart[f] .. postStart[f+1]). */
   readonly postStart: Int32Array;
   readonly postRows: Int32Array;
-  readonly postWeights: Float32Array;
+  readonly postWeights: WeightCodes;
+  /** The weight of each code (a view of the table as it was when the index was built). */
+  readonly weights: Float32Array;
   readonly idf: Float32Array;
   /** Per-row score accumulator, reused by every look-up (all zero between look-ups). */
   readonly scratch: Float64Array;
@@ -204,6 +207,56 @@ export interface AttributeIndex {
   readonly rolesKey: string;
 }
 
+/**
+ * The distinct feature weights met, each stored once: an index keeps a code per feature entry (twice:
+ * rows and postings) of one byte while the table holds at most 256 weights, else two, instead of a
+ * 4-byte float. Weights come from few values (the documented weights and the category path levels'
+ * fractions), so at 1M products this saves ~64 MB and every score stays exact. Codes are kept across rebuilds (rows of unchanged products are copied with their
+ * codes); the table only grows. Past {@link WeightTable.capacity} distinct weights (category paths of
+ * hundreds of levels), a new weight takes the code of the nearest weight already met.
+ */
+export class WeightTable {
+  static readonly capacity = 65_536;
+  private values = new Float32Array(64);
+  private readonly codes = new Map<number, number>();
+
+  /** Number of codes in use. */
+  get size(): number {
+    return this.codes.size;
+  }
+
+  /** The code of weight `w` (as a float32), adding it when new and there is room. */
+  code(w: number): number {
+    const f = Math.fround(w);
+    const known = this.codes.get(f);
+    if (known !== undefined) return known;
+    const size = this.codes.size;
+    if (size >= WeightTable.capacity) return this.nearest(f);
+    if (size === this.values.length) {
+      const grown = new Float32Array(Math.min(WeightTable.capacity, size * 2));
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[size] = f;
+    this.codes.set(f, size);
+    return size;
+  }
+
+  /** The weight of each code: a view of the codes in use (codes given later are beyond its end). */
+  view(): Float32Array {
+    return this.values.subarray(0, this.codes.size);
+  }
+
+  private nearest(f: number): number {
+    let best = 0;
+    for (let c = 1; c < this.codes.size; c++) if (Math.abs(this.values[c]! - f) < Math.abs(this.values[best]! - f)) best = c;
+    return best;
+  }
+}
+
+/** Weight codes of an index: one byte each while the table holds at most 256 weights, else two. */
+export type WeightCodes = Uint8Array | Uint16Array;
+
 /** Steps between two yields of a build (a few hundred products). */
 const CHUNK = 64;
 
@@ -214,6 +267,8 @@ export class AttributeSimilarity {
   /** Feature keys → ids, kept across rebuilds so that rows of unchanged products can be copied. */
   private readonly featureIds = new Map<string, number>();
   private readonly featureKeys: string[] = [];
+  /** Weight codes, kept across rebuilds with the feature ids (copied rows keep their codes). */
+  private readonly weightTable = new WeightTable();
   private roles: ResolvedFieldRoles = resolveFieldRoles(undefined);
   private rolesKey = JSON.stringify(DEFAULT_FIELD_ROLES);
 
@@ -280,7 +335,7 @@ export class AttributeSimilarity {
       for (let k = ix.featStart[row]!, end = ix.featStart[row + 1]!; k < end; k++) {
         const f = ix.featIds[k]!;
         if (ix.anchor[f] !== pass) continue;
-        const w = ix.featWeights[k]!;
+        const w = ix.weights[ix.featWeights[k]!]!;
         const idf = ix.idf[f]!;
         const from = ix.postStart[f]!;
         const to = Math.min(ix.postStart[f + 1]!, from + this.maxPosting);
@@ -292,7 +347,7 @@ export class AttributeSimilarity {
             if (pass === 0) continue;
             touched.push(other);
           }
-          scratch[other]! += idf * Math.min(w, ix.postWeights[p]!);
+          scratch[other]! += idf * Math.min(w, ix.weights[ix.postWeights[p]!]!);
         }
       }
     }
@@ -332,7 +387,8 @@ export class AttributeSimilarity {
     // Growable typed arrays (no intermediate JS arrays); the result is a trimmed copy of the filled part
     // (the guessed capacity, 16 features a row, held a third more than the generated 1M catalog needs).
     const ids = new Growable(Int32Array, Math.max(1024, expected));
-    const weights = new Growable(Float32Array, Math.max(1024, expected));
+    const weights = new Growable(Uint16Array, Math.max(1024, expected));
+    const weightTable = this.weightTable;
     let df = new Int32Array(Math.max(16, featureIds.size));
     for (let r = 0; r < rows; r++) {
       if (r % CHUNK === CHUNK - 1) yield;
@@ -365,24 +421,35 @@ export class AttributeSimilarity {
           }
           df[f]!++;
           ids.push(f);
-          weights.push(w);
+          weights.push(weightTable.code(w));
         }
       }
       featStart[r + 1] = ids.length;
     }
     const features = featureIds.size;
     const featIds = ids.trimmed();
-    const featWeights = weights.trimmed();
+    // One byte a code while the table holds at most 256 weights (the documented weights and short
+    // category paths: every catalog measured so far), else two.
+    const wide = weights.trimmed();
+    let featWeights: WeightCodes = wide;
+    if (weightTable.size <= 256) {
+      // `set` converts in one native copy (`Uint8Array.from` iterates element by element).
+      featWeights = new Uint8Array(wide.length);
+      featWeights.set(wide);
+    }
     yield;
     const rowOf = new Int32Array(this.items.size).fill(-1);
-    for (let r = 0; r < rows; r++) rowOf[rowItem[r]!] = r;
+    for (let r = 0; r < rows; r++) {
+      rowOf[rowItem[r]!] = r;
+      if ((r & WIDE_STEP) === WIDE_STEP) yield;
+    }
     yield;
     // Postings by counting sort: rows of each feature, in catalog order.
     const postStart = new Int32Array(features + 1);
     for (let f = 0; f < features; f++) postStart[f + 1] = postStart[f]! + (df[f] ?? 0);
     const fill = postStart.slice(0, features);
     const postRows = new Int32Array(featIds.length);
-    const postWeights = new Float32Array(featIds.length);
+    const postWeights: WeightCodes = featWeights instanceof Uint8Array ? new Uint8Array(featIds.length) : new Uint16Array(featIds.length);
     for (let r = 0; r < rows; r++) {
       if (r % (CHUNK * 8) === CHUNK * 8 - 1) yield;
       for (let k = featStart[r]!; k < featStart[r + 1]!; k++) {
@@ -396,6 +463,8 @@ export class AttributeSimilarity {
     const anchor = new Uint8Array(features);
     const found = roles.attributes === undefined;
     for (let f = 0; f < features; f++) {
+      // Hundreds of thousands of features at 1M (title words, attribute values): in steps too.
+      if ((f & 4095) === 4095) yield;
       const n = df[f] ?? 0;
       idf[f] = n > 0 ? Math.log(1 + rows / n) : 0;
       const key = this.featureKeys[f]!;
@@ -404,7 +473,7 @@ export class AttributeSimilarity {
       anchor[f] = isRefinement(key) || (found && key.startsWith('a:') && n * 2 > rows) ? 0 : 1;
     }
     return {
-      version, rowOf, rowItem, featStart, featIds, featWeights, postStart, postRows, postWeights, idf,
+      version, rowOf, rowItem, featStart, featIds, featWeights, postStart, postRows, postWeights, weights: weightTable.view(), idf,
       scratch: new Float64Array(rows), cache: new Map(), rowRevisions, anchor, rolesKey,
     };
   }

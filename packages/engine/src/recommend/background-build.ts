@@ -19,6 +19,13 @@ import type { CatalogView, ProductList } from '../types.js';
 /** Steps of a build: yields between steps, returns the index. */
 export type BuildSteps<T> = Generator<void, T, void>;
 
+/**
+ * Rows between two yields of a build's passes that do one array write per row (an index's row → item
+ * map, a counting sort): unsliced, such passes held the loop 80–120 ms at 1M products
+ * (docs/benchmarks.md, "Stalls and memory at 1M"). A mask: yield when `(r & WIDE_STEP) === WIDE_STEP`.
+ */
+export const WIDE_STEP = 65535;
+
 /** Runs a build to its end, synchronously. */
 export function runSync<T>(steps: BuildSteps<T>): T {
   for (;;) {
@@ -260,14 +267,53 @@ function snapshot(catalog: CatalogView): ProductList {
 }
 
 /**
- * Row of each revision of `revisions` (the rows of a previous index), in steps: what a rebuild looks
- * unchanged products up in, to copy their rows instead of reading them again. Held for the build only.
+ * Row of each revision of a previous index: what a rebuild looks unchanged products up in, to copy
+ * their rows instead of reading them again. Held for the build only. An open-addressing table in two
+ * typed arrays sized once for all rows: a `Map` grown to a million entries rehashed in single steps of
+ * ~100 ms (event-loop stalls measured at 1M products) and left ~40 MB of entries to collect per rebuild.
  */
-export function* rowsByRevision(revisions: Float64Array | undefined): BuildSteps<Map<number, number>> {
-  const rows = new Map<number, number>();
+export class RevisionRows {
+  private readonly keys: Float64Array;
+  /** Row of the revision in the same slot; -1: empty slot. */
+  private readonly rows: Int32Array;
+  private readonly mask: number;
+
+  constructor(count: number) {
+    let capacity = 16;
+    while (capacity < count * 2) capacity *= 2;
+    this.keys = new Float64Array(capacity);
+    this.rows = new Int32Array(capacity).fill(-1);
+    this.mask = capacity - 1;
+  }
+
+  /** Revisions are integers below 2^53: mix their low and high 32 bits. */
+  private slot(revision: number): number {
+    return Math.imul((revision | 0) ^ ((revision / 4294967296) | 0), 0x9e3779b1) & this.mask;
+  }
+
+  set(revision: number, row: number): void {
+    let i = this.slot(revision);
+    while (this.rows[i] !== -1 && this.keys[i] !== revision) i = (i + 1) & this.mask;
+    this.keys[i] = revision;
+    this.rows[i] = row;
+  }
+
+  /** The row of `revision`, or undefined. */
+  get(revision: number): number | undefined {
+    for (let i = this.slot(revision); ; i = (i + 1) & this.mask) {
+      const row = this.rows[i]!;
+      if (row === -1) return undefined;
+      if (this.keys[i] === revision) return row;
+    }
+  }
+}
+
+/** The {@link RevisionRows} of `revisions` (the rows of a previous index), filled in steps. */
+export function* rowsByRevision(revisions: Float64Array | undefined): BuildSteps<RevisionRows> {
+  const rows = new RevisionRows(revisions?.length ?? 0);
   if (!revisions) return rows;
   for (let r = 0; r < revisions.length; r++) {
-    rows.set(revisions[r], r);
+    rows.set(revisions[r]!, r);
     if ((r & 4095) === 4095) yield;
   }
   return rows;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogView, Product } from '../types.js';
-import { BackgroundIndex, runSliced, runSync, type BuildSteps } from './background-build.js';
+import { BackgroundIndex, RevisionRows, rowsByRevision, runSliced, runSync, type BuildSteps } from './background-build.js';
 import { RecommendationModels } from './recommendation-models.js';
 import { MapCatalog } from './map-catalog.js';
 
@@ -122,5 +122,25 @@ describe('BackgroundIndex', () => {
     expect(inline.get()).toBeUndefined();
     expect(errors.length).toBeGreaterThanOrEqual(2);
     expect(errors.every((e) => (e as Error).message === 'index build failed')).toBe(true);
+  });
+});
+
+describe('RevisionRows (what a rebuild looks unchanged rows up in)', () => {
+  it('finds the row of every revision, small and beyond 2^32, and nothing for others', () => {
+    const revisions = new Float64Array(10_000);
+    for (let r = 0; r < revisions.length; r++) revisions[r] = r % 2 ? r * 7 + 1 : 2 ** 40 + r * 4096;
+    const rows = runSync(rowsByRevision(revisions));
+    for (let r = 0; r < revisions.length; r++) expect(rows.get(revisions[r]!)).toBe(r);
+    expect(rows.get(2)).toBeUndefined();
+    expect(rows.get(2 ** 40 + 1)).toBeUndefined();
+    expect(rows.get(0)).toBeUndefined();
+  });
+
+  it('is empty without a previous index, and keeps the last row of a revision given twice', () => {
+    expect(runSync(rowsByRevision(undefined)).get(1)).toBeUndefined();
+    const rows = new RevisionRows(2);
+    rows.set(5, 0);
+    rows.set(5, 1);
+    expect(rows.get(5)).toBe(1);
   });
 });

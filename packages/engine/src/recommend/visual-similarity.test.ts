@@ -37,4 +37,46 @@ describe('VisualSimilarity', () => {
     expect(visual.byStyle('S0', 700).some((g) => products.find((p) => p.refId === items.name(g.item))!.style_id === 'S0')).toBe(false);
     expect(visual.byStyle('nope', 10)).toEqual([]);
   });
+
+  it('answers nothing for an item interned after the index was built (row look-up by item id)', () => {
+    const products: Product[] = [{ refId: 'a', image_vector: [1, 0] }, { refId: 'b', image_vector: [0.9, 0.1] }];
+    const items = new Interner();
+    const visual = new VisualSimilarity(catalogOf(products), items);
+    expect(visual.byProduct(items.intern('a'), 5).map((g) => items.name(g.item))).toEqual(['b']);
+    for (let i = 0; i < 100; i++) items.intern(`later-${i}`);
+    expect(visual.byProduct(items.intern('later-99'), 5)).toEqual([]);
+    expect(visual.styleOfItem(items.intern('later-99'))).toBeUndefined();
+    expect(visual.byProduct(-1, 5)).toEqual([]);
+  });
+
+  it('keeps the styles of copied rows across a rebuild, and files new products under known and new styles', () => {
+    const products: Product[] = [
+      { refId: 'a', image_vector: [1, 0, 0], style_id: 'S' },
+      { refId: 'b', image_vector: [0.9, 0.1, 0], style_id: 'S' },
+      { refId: 'c', image_vector: [0.8, 0.2, 0] },
+      { refId: 'd', image_vector: [0, 1, 0], style_id: 7 },
+    ];
+    let version = 1;
+    let list = products;
+    const catalog: CatalogView = {
+      get version() { return version; }, get liveCount() { return list.length; }, has: (r) => list.some((p) => p.refId === r),
+      getProduct: (r) => list.find((p) => p.refId === r), isInStock: () => true, liveProducts: () => objectProductList(list),
+    };
+    const items = new Interner();
+    const visual = new VisualSimilarity(catalog, items);
+    const names = (xs: { item: number }[]) => xs.map((g) => items.name(g.item));
+    // The seed's own style is left out.
+    expect(names(visual.byProduct(items.intern('a'), 5))).toEqual(['c', 'd']);
+    expect(visual.styleOfItem(items.intern('d'))).toBe('7');
+    expect(visual.styleOfItem(items.intern('c'))).toBeUndefined();
+    // A rebuild (the rows of a..d are copied) with a new product in style S and one in a new style.
+    list = [...products, { refId: 'e', image_vector: [0.95, 0.05, 0], style_id: 'S' }, { refId: 'f', image_vector: [0.7, 0.3, 0], style_id: 'T' }];
+    version = 2;
+    expect(names(visual.byProduct(items.intern('a'), 5))).toEqual(['c', 'f', 'd']);
+    expect(names(visual.byStyle('S', 5))).toEqual(['c', 'f', 'd']);
+    expect(names(visual.byStyle('T', 5))).toEqual(['c', 'b', 'e', 'a', 'd']);
+    expect(visual.styleOfItem(items.intern('e'))).toBe('S');
+    expect(visual.styleOfItem(items.intern('b'))).toBe('S');
+    expect(visual.byStyle('never', 5)).toEqual([]);
+  });
 });

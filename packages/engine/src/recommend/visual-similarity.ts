@@ -20,8 +20,8 @@
  * @module
  */
 import type { CatalogView, Product, ProductList } from '../types.js';
-import { BackgroundIndex, rowsByRevision, type BuildSteps } from './background-build.js';
-import type { Interner } from './interner.js';
+import { BackgroundIndex, WIDE_STEP, rowsByRevision, type BuildSteps } from './background-build.js';
+import { Interner } from './interner.js';
 import type { ScoredItem } from './popularity.js';
 
 function styleOf(value: unknown): string | undefined {
@@ -63,9 +63,19 @@ export interface VisualIndex {
   readonly dim: number;
   readonly matrix: Float32Array;
   readonly rowItem: Int32Array;
-  readonly rowStyle: (string | undefined)[];
-  readonly rowOf: Map<number, number>;
-  readonly rowsOfStyle: Map<string, number[]>;
+  /**
+   * Style of each row as an id of {@link VisualSimilarity}'s style interner (-1: none). Ids, not
+   * strings: at 200k products a string per row and a Map of row arrays per style held ~17 MB.
+   */
+  readonly rowStyle: Int32Array;
+  /**
+   * Row of each interned item id (-1 or beyond the end: no vector in this index). A typed array by item
+   * id rather than a Map: at 1M products a Map<number, number> held ~35 MB, this 4 MB.
+   */
+  readonly rowOf: Int32Array;
+  /** Rows of style s (by id): styleRows[styleStart[s] .. styleStart[s+1]) (styles interned later: beyond the end). */
+  readonly styleStart: Int32Array;
+  readonly styleRows: Int32Array;
   /** Revision of each row's product (see product-store.ts): a rebuild copies unchanged products' rows. */
   readonly rowRevisions: Float64Array;
   readonly ivf: Ivf | undefined;
@@ -108,6 +118,12 @@ function nearest(centroids: Float32Array, nlist: number, m: Float32Array, r: num
     }
   }
   return best;
+}
+
+/** Row of interned item `item` in `ix`, or undefined (no vector, or interned after the index was built). */
+function rowOfItem(ix: VisualIndex, item: number): number | undefined {
+  const row = item >= 0 && item < ix.rowOf.length ? ix.rowOf[item]! : -1;
+  return row < 0 ? undefined : row;
 }
 
 /** Top-k by score in a binary min-heap over typed arrays. */
@@ -160,6 +176,8 @@ export class VisualSimilarity {
   readonly annThreshold: number;
   private readonly nprobe: number | undefined;
   private readonly minCandidates: number;
+  /** Style ids (`style_id` values), kept across rebuilds so that copied rows keep theirs; only grows, as the item interner. */
+  private readonly styles = new Interner();
 
   constructor(private readonly catalog: CatalogView, private readonly items: Interner, options: VisualSimilarityOptions = {}) {
     this.cacheSize = options.cacheSize ?? 10_000;
@@ -191,34 +209,40 @@ export class VisualSimilarity {
   /** Neighbours of a product (interned id); empty when it has no vector. */
   byProduct(seed: number, limit: number): ScoredItem[] {
     const ix = this.index.get();
-    const row = ix?.rowOf.get(seed);
+    const row = ix === undefined ? undefined : rowOfItem(ix, seed);
     if (ix === undefined || row === undefined) return [];
-    return this.live(ix, this.query(ix, `p:${seed}`, ix.matrix.subarray(row * ix.dim, (row + 1) * ix.dim), ix.rowStyle[row], seed, limit, false));
+    return this.live(ix, this.query(ix, `p:${seed}`, ix.matrix.subarray(row * ix.dim, (row + 1) * ix.dim), ix.rowStyle[row]!, seed, limit, false));
   }
 
   /** Exact neighbours of a product, scanning every vector (the reference of the recall measurement). */
   exactByProduct(seed: number, limit: number): ScoredItem[] {
     const ix = this.index.get();
-    const row = ix?.rowOf.get(seed);
+    const row = ix === undefined ? undefined : rowOfItem(ix, seed);
     if (ix === undefined || row === undefined) return [];
-    return this.live(ix, this.query(ix, `x:${seed}`, ix.matrix.subarray(row * ix.dim, (row + 1) * ix.dim), ix.rowStyle[row], seed, limit, true));
+    return this.live(ix, this.query(ix, `x:${seed}`, ix.matrix.subarray(row * ix.dim, (row + 1) * ix.dim), ix.rowStyle[row]!, seed, limit, true));
   }
 
   /** Neighbours of a style (mean of its products' vectors); the style's own products are excluded. */
   byStyle(styleId: string, limit: number): ScoredItem[] {
     const ix = this.index.get();
-    const rows = ix?.rowsOfStyle.get(styleId);
-    if (ix === undefined || !rows || rows.length === 0) return [];
+    const style = this.styles.lookup(styleId);
+    if (ix === undefined || style < 0 || style + 1 >= ix.styleStart.length) return [];
+    const from = ix.styleStart[style]!;
+    const to = ix.styleStart[style + 1]!;
+    if (from === to) return [];
     const q = new Float32Array(ix.dim);
-    for (const r of rows) for (let d = 0; d < ix.dim; d++) q[d]! += ix.matrix[r * ix.dim + d]!;
-    return this.live(ix, this.query(ix, `s:${styleId}`, q, styleId, -1, limit, false));
+    for (let k = from; k < to; k++) {
+      const r = ix.styleRows[k]!;
+      for (let d = 0; d < ix.dim; d++) q[d]! += ix.matrix[r * ix.dim + d]!;
+    }
+    return this.live(ix, this.query(ix, `s:${styleId}`, q, style, -1, limit, false));
   }
 
   /** The style id of a product (interned id), if any. */
   styleOfItem(item: number): string | undefined {
     const ix = this.index.get();
-    const row = ix?.rowOf.get(item);
-    if (ix !== undefined && row !== undefined) return ix.rowStyle[row];
+    const row = ix === undefined ? undefined : rowOfItem(ix, item);
+    if (ix !== undefined && row !== undefined) return ix.rowStyle[row]! < 0 ? undefined : this.styles.name(ix.rowStyle[row]!);
     return styleOf(this.catalog.getProduct(this.items.name(item))?.style_id);
   }
 
@@ -228,7 +252,8 @@ export class VisualSimilarity {
     return ranked.filter((r) => this.catalog.has(this.items.name(r.item)));
   }
 
-  private query(ix: VisualIndex, key: string, q: Float32Array, style: string | undefined, self: number, limit: number, exact: boolean): ScoredItem[] {
+  /** `style`: the style id whose rows are left out (-1: none). */
+  private query(ix: VisualIndex, key: string, q: Float32Array, style: number, self: number, limit: number, exact: boolean): ScoredItem[] {
     const cached = ix.cache.get(key);
     if (cached && cached.limit >= limit) return cached.ranked.slice(0, limit);
     const dim = ix.dim;
@@ -242,7 +267,7 @@ export class VisualSimilarity {
     const rowItem = ix.rowItem;
     const rowStyle = ix.rowStyle;
     const scan = (r: number): void => {
-      if (rowItem[r] === self || (style !== undefined && rowStyle[r] === style)) return;
+      if (rowItem[r] === self || (style >= 0 && rowStyle[r] === style)) return;
       top.offer(dot(q, 0, m, r * dim, dim) / qn, r);
     };
     const ivf = exact ? undefined : ix.ivf;
@@ -283,9 +308,12 @@ export class VisualSimilarity {
     const oldRowOf = yield* rowsByRevision(previous?.rowRevisions);
     // Per row: its old row (-1: new), and for new rows the normalised vector, item and style, packed
     // into the matrix once the row count is known.
-    const oldRows: number[] = [];
-    const revisionList: number[] = [];
-    const fresh = new Map<number, { vector: Float32Array; item: number; style: string | undefined }>();
+    // Typed arrays sized for every product (the rows with a vector fill their start): JS arrays of a
+    // million numbers were collected after every rebuild.
+    const oldRows = new Int32Array(products.length);
+    const revisionList = new Float64Array(products.length);
+    let rows = 0;
+    const fresh = new Map<number, { vector: Float32Array; item: number; style: number }>();
     for (let i = 0; i < products.length; i++) {
       if (i % (CHUNK * 4) === CHUNK * 4 - 1) yield;
       const revision = products.revision(i);
@@ -293,8 +321,8 @@ export class VisualSimilarity {
       if (old !== undefined) {
         if (dim === 0) dim = previous!.dim;
         if (previous!.dim !== dim) continue;
-        oldRows.push(old);
-        revisionList.push(revision);
+        oldRows[rows] = old;
+        revisionList[rows++] = revision;
         continue;
       }
       const p = products.get(i);
@@ -306,26 +334,24 @@ export class VisualSimilarity {
       n = Math.sqrt(n) || 1;
       const vector = new Float32Array(dim);
       for (let d = 0; d < dim; d++) vector[d] = v[d]! / n;
-      fresh.set(oldRows.length, { vector, item: this.items.intern(p.refId), style: styleOf(p.style_id) });
-      oldRows.push(-1);
-      revisionList.push(revision);
+      const style = styleOf(p.style_id);
+      fresh.set(rows, { vector, item: this.items.intern(p.refId), style: style === undefined ? -1 : this.styles.intern(style) });
+      oldRows[rows] = -1;
+      revisionList[rows++] = revision;
     }
-    const rows = oldRows.length;
     const matrix = new Float32Array(rows * dim);
     const rowItem = new Int32Array(rows);
-    const rowStyle: (string | undefined)[] = new Array<string | undefined>(rows);
-    const rowOf = new Map<number, number>();
-    const rowsOfStyle = new Map<string, number[]>();
-    const rowRevisions = Float64Array.from(revisionList);
+    const rowStyle = new Int32Array(rows);
+    const rowRevisions = revisionList.slice(0, rows);
     for (let r = 0; r < rows; r++) {
       if (r % CHUNK === CHUNK - 1) yield;
       const old = oldRows[r]!;
       let item: number;
-      let style: string | undefined;
+      let style: number;
       if (old >= 0) {
         matrix.set(previous!.matrix.subarray(old * dim, (old + 1) * dim), r * dim);
         item = previous!.rowItem[old]!;
-        style = previous!.rowStyle[old];
+        style = previous!.rowStyle[old]!;
       } else {
         const row = fresh.get(r)!;
         matrix.set(row.vector, r * dim);
@@ -334,13 +360,28 @@ export class VisualSimilarity {
       }
       rowItem[r] = item;
       rowStyle[r] = style;
-      rowOf.set(item, r);
-      if (style !== undefined) {
-        let list = rowsOfStyle.get(style);
-        if (!list) rowsOfStyle.set(style, (list = []));
-        list.push(r);
-      }
     }
+    // Sized after every row's item is interned (new rows intern theirs in the read loop above).
+    const rowOf = new Int32Array(this.items.size).fill(-1);
+    for (let r = 0; r < rows; r++) {
+      rowOf[rowItem[r]!] = r;
+      if ((r & WIDE_STEP) === WIDE_STEP) yield;
+    }
+    yield;
+    // Rows of each style by counting sort (in row order within a style).
+    const styleStart = new Int32Array(this.styles.size + 1);
+    for (let r = 0; r < rows; r++) {
+      if (rowStyle[r]! >= 0) styleStart[rowStyle[r]! + 1]!++;
+      if ((r & WIDE_STEP) === WIDE_STEP) yield;
+    }
+    for (let st = 0; st < this.styles.size; st++) styleStart[st + 1]! += styleStart[st]!;
+    const styleFill = styleStart.slice(0, this.styles.size);
+    const styleRows = new Int32Array(styleStart[this.styles.size]!);
+    for (let r = 0; r < rows; r++) {
+      if (rowStyle[r]! >= 0) styleRows[styleFill[rowStyle[r]!]!++] = r;
+      if ((r & WIDE_STEP) === WIDE_STEP) yield;
+    }
+    yield;
     let ivf: Ivf | undefined;
     if (rows >= this.annThreshold && rows > 0 && dim > 0) {
       const reuse = previous?.ivf !== undefined && previous.dim === dim && rows <= 2 * previous.ivf.trainedRows && rows * 2 >= previous.ivf.trainedRows;
@@ -353,14 +394,20 @@ export class VisualSimilarity {
         rowList[r] = reuse && old >= 0 ? previous.ivf!.rowList[old]! : nearest(centroids, nlist, matrix, r, dim);
       }
       const listStart = new Int32Array(nlist + 1);
-      for (let r = 0; r < rows; r++) listStart[rowList[r]! + 1]!++;
+      for (let r = 0; r < rows; r++) {
+        listStart[rowList[r]! + 1]!++;
+        if ((r & WIDE_STEP) === WIDE_STEP) yield;
+      }
       for (let l = 0; l < nlist; l++) listStart[l + 1]! += listStart[l]!;
       const fill = listStart.slice(0, nlist);
       const listRows = new Int32Array(rows);
-      for (let r = 0; r < rows; r++) listRows[fill[rowList[r]!]!++] = r;
+      for (let r = 0; r < rows; r++) {
+        listRows[fill[rowList[r]!]!++] = r;
+        if ((r & WIDE_STEP) === WIDE_STEP) yield;
+      }
       ivf = { nlist, centroids, trainedRows: reuse ? previous.ivf!.trainedRows : rows, rowList, listStart, listRows };
     }
-    return { version, dim, matrix, rowItem, rowStyle, rowOf, rowsOfStyle, rowRevisions, ivf, cache: new Map() };
+    return { version, dim, matrix, rowItem, rowStyle, rowOf, styleStart, styleRows, rowRevisions, ivf, cache: new Map() };
   }
 }
 

@@ -289,7 +289,11 @@ export class FileChangeLog implements CatalogChangeLog {
         };
         const put = async (line: string): Promise<void> => {
           chunk += line + '\n';
-          if (chunk.length >= WRITE_CHUNK) await flush();
+          if (chunk.length < WRITE_CHUNK) return;
+          await flush();
+          // Hand the event loop a turn between the chunks of a big batch: write completions alone chained
+          // the chunks of a 1M-product replace into 100–400 ms without a turn (stalls found with --cpu-prof).
+          await new Promise((resolve) => setImmediate(resolve));
         };
         for (const change of changes) {
           if (change.kind === 'delete') await put(JSON.stringify({ op: 'delete', refIds: change.refIds }));
