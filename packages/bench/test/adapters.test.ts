@@ -14,7 +14,7 @@ describe('peer adapters', async () => {
   const outcomes = new Map<EngineKey, Record<string, SearchOutcome[]>>();
   // Request types the Orama and itemsjs adapters leave out (they say so, and the report shows "–").
   const handWritten = new Set(['distinct', 'range_buckets', 'hierarchical_facets', 'facet_search']);
-  for (const key of ['scan', 'flexsearch', 'minisearch', 'orama', 'itemsjs'] as const) {
+  for (const key of ['scan', 'flexsearch', 'minisearch', 'orama', 'itemsjs', 'aisle'] as const) {
     const adapter = await createAdapter(key);
     await adapter.build(products);
     const byType: Record<string, SearchOutcome[]> = {};
@@ -26,9 +26,18 @@ describe('peer adapters', async () => {
       }
       for (const q of workload[type]) byType[type]!.push(await adapter.search(q));
     }
+    await adapter.close?.();
     outcomes.set(key, byType);
   }
   const scan = outcomes.get('scan')!;
+
+  it('aisle answers every request type, and most totals as the scan does (typos and prefixes aside)', () => {
+    const got = outcomes.get('aisle')!;
+    for (const type of REQUEST_TYPES) {
+      expect(got[type]!.length, type).toBe(workload[type].length);
+      expect(got[type]!.filter((o, i) => o.total === scan[type]![i]!.total).length, type).toBeGreaterThanOrEqual(workload[type].length / 2);
+    }
+  });
 
   it('the scan finds something for most queries', () => {
     for (const type of REQUEST_TYPES) expect(scan[type]!.filter((o) => o.total > 0).length).toBeGreaterThan(6);

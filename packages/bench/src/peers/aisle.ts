@@ -33,7 +33,7 @@ export class AisleAdapter implements SearchAdapter {
 
   async build(products: Product[]): Promise<void> {
     // Variants grouped as a shop would set them up; requests other than `distinct` ones ask for every product.
-    const website = { ...BENCH_WEBSITE, settings: { distinct: { field: DISTINCT_FIELD } } };
+    const website = { ...BENCH_WEBSITE, settings: { ...BENCH_WEBSITE.settings, distinct: { field: DISTINCT_FIELD } } };
     this.engine = await startAisle(products, this.workers, { websites: [website] });
   }
 
