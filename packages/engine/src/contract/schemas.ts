@@ -81,13 +81,17 @@ const fieldList = (description: string) => Type.Array(Type.String(), { maxItems:
 
 const SearchRequestSchema = Type.Object({
   session_id: opt(Type.String({
-    minLength: 1, maxLength: MAX_ID_LENGTH,
+    minLength: 1, maxLength: MAX_ID_LENGTH, format: 'clean-text',
     description: 'Extension: the shopper\'s session. A search\'s session is this, else customer_id: search analytics count a search-as-you-type chain once per session, '
       + 'completions need distinct sessions, and the result page is remembered with it (clicks and conversions; docs/http-api.md).',
   })),
-  customer_id: opt(str('Customer id; required when personalization is enabled for the website, and then the best results are re-ranked toward what this customer viewed and bought (same set, totals and facets).')),
+  // Ids and the query are stored (result lists, the search log): no NUL or unpaired surrogate, which a SQL store refuses.
+  customer_id: opt(Type.String({
+    maxLength: MAX_ID_LENGTH, format: 'clean-text',
+    description: 'Customer id; required when personalization is enabled for the website, and then the best results are re-ranked toward what this customer viewed and bought (same set, totals and facets).',
+  })),
   website_id: Type.String({ minLength: 1 }),
-  q: Type.String({ maxLength: MAX_QUERY_LENGTH, description: 'Query text; "" matches every product (category browsing).' }),
+  q: Type.String({ maxLength: MAX_QUERY_LENGTH, format: 'clean-text', description: 'Query text; "" matches every product (category browsing).' }),
   client: Type.String({ minLength: 1 }),
   start: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Offset of the first result.' }),
   size: opt(Type.Integer({

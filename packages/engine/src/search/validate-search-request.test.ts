@@ -66,3 +66,16 @@ describe('validateSearchRequest', () => {
     expect(err.details?.key).toBe(field);
   });
 });
+
+const storedBody = (extra: Record<string, unknown>) => ({ website_id: 'w', client: 'c', q: 'shirt', start: 0, ...extra });
+
+describe('validateSearchRequest: what a search stores', () => {
+  // The query and the ids go into the search log and the result lists: a SQL store refuses NUL, and one
+  // such search must not fail the whole analytics batch of other shoppers.
+  it('refuses NUL and unpaired surrogates in q, customer_id and session_id, and ids past the id limit', () => {
+    for (const [key, value] of [['q', 'a\u0000b'], ['customer_id', 'c\u0000'], ['session_id', '\uD800x'], ['customer_id', 'x'.repeat(257)]] as const) {
+      expect(() => validateSearchRequest(storedBody({ [key]: value })), key).toThrow(new RegExp(key));
+    }
+    expect(() => validateSearchRequest(storedBody({ q: 'émoji 😀', customer_id: '', session_id: 's-ü' }))).not.toThrow();
+  });
+});
