@@ -340,7 +340,10 @@ describe('two replicas (processes) on one PostgreSQL schema', () => {
     };
     const customers = Array.from({ length: 16 }, (_, i) => `${String(i).padStart(8, '0')}-5b2f-4f4e-9a51-0c6f3c1e2a10`);
     // Both replicas know the experiment within the poll interval.
-    await eventually(async () => (await searchOn(r2, customers[0]!)).settings?.experiment?.id === id, 'replica 2 does not tag with the experiment');
+    // (Either replica may have created it: wait for both.)
+    for (const [r, name] of [[r1, 'replica 1'], [r2, 'replica 2']] as const) {
+      await eventually(async () => (await searchOn(r, customers[0]!)).settings?.experiment?.id === id, `${name} does not tag with the experiment`);
+    }
     for (const [i, customerId] of customers.entries()) {
       const [a, b] = [await searchOn(r1, customerId), await searchOn(r2, customerId)];
       expect(a.settings!.experiment).toEqual(b.settings!.experiment);
