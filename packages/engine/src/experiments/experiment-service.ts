@@ -20,6 +20,7 @@ import { resolveMethod, TacticLabels, type TacticKey } from '../recommend/method
 import { checkSettingsDepth, mergePatch } from '../settings/website-settings.js';
 import type { ExperimentKind, ExperimentRecord, StoredVariant, Store } from '../store/store.js';
 import { assignVariant } from './assignment.js';
+import { IntervalPoller } from '../util/interval-poller.js';
 
 /** The variant name of an interleaved response (both rankings in one list); no variant may take it. */
 export const INTERLEAVED = 'interleaved';
@@ -156,8 +157,9 @@ export class ExperimentService {
   private active = new Map<string, ExperimentRecord[]>();
   /** Search variants' settings merged over the settings in force, per settings object (a settings change starts afresh). */
   private merged = new WeakMap<WebsiteSettings, Map<string, WebsiteSettings | null>>();
-  private timer: NodeJS.Timeout | undefined;
-  private polling: Promise<void> | undefined;
+  private readonly poller = new IntervalPoller({
+    poll: () => this.poll(), recovered: () => this.options.recovered(), report: (err) => this.options.report(err),
+  });
   private readonly now: () => number;
 
   constructor(private readonly options: ExperimentServiceOptions) {
@@ -273,17 +275,11 @@ export class ExperimentService {
 
   /** Polls every `intervalMs` (several replicas share the store); failures go to `report`. */
   startPolling(intervalMs: number): void {
-    this.timer = setInterval(() => {
-      this.polling ??= this.poll()
-        .then(() => this.options.recovered(), (err: unknown) => this.options.report(err))
-        .finally(() => { this.polling = undefined; });
-    }, intervalMs);
-    this.timer.unref();
+    this.poller.start(intervalMs);
   }
 
   /** Stops polling (after the poll in progress). */
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.polling;
+  close(): Promise<void> {
+    return this.poller.close();
   }
 }

@@ -9,6 +9,7 @@ import type { WebsiteSettings } from '../config.js';
 import { AisleError } from '../errors.js';
 import type { Store, StoredSettings } from '../store/store.js';
 import { checkSettingsDepth, checkWebsiteSettings, mergePatch, settingsWithDefaults } from './website-settings.js';
+import { IntervalPoller } from '../util/interval-poller.js';
 
 /**
  * How often a replica on PostgreSQL asks the store for settings written by other replicas (one indexed
@@ -57,8 +58,9 @@ export class SettingsService {
   private readonly versions = new Map<string, number>();
   /** The update in progress per website. */
   private readonly writes = new Map<string, Promise<unknown>>();
-  private timer: NodeJS.Timeout | undefined;
-  private polling: Promise<void> | undefined;
+  private readonly poller = new IntervalPoller({
+    poll: () => this.poll(), recovered: () => this.options.recovered(), report: (err) => this.options.report(err),
+  });
 
   constructor(private readonly options: SettingsServiceOptions) {}
 
@@ -169,17 +171,11 @@ export class SettingsService {
 
   /** Polls every `intervalMs` (several replicas share the store); failures go to `report`. */
   startPolling(intervalMs: number): void {
-    this.timer = setInterval(() => {
-      this.polling ??= this.poll()
-        .then(() => this.options.recovered(), (err: unknown) => this.options.report(err))
-        .finally(() => { this.polling = undefined; });
-    }, intervalMs);
-    this.timer.unref();
+    this.poller.start(intervalMs);
   }
 
   /** Stops polling (after the poll in progress). */
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.polling;
+  close(): Promise<void> {
+    return this.poller.close();
   }
 }
