@@ -20,7 +20,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SearchLog, openStore } from '@aisle/engine/internal';
 import { machineInfo } from './machine.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom, zipf } from './seeded-random.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -38,23 +38,6 @@ const CONVERSION_RATE = 0.03;
 const DAY_MS = 86_400_000;
 const WEBSITE = 'bench';
 
-/** Query ranks by a Zipf law (exponent 1): the cumulative weights, searched by bisection. */
-function zipfSampler(n: number, random: () => number): () => number {
-  const cumulative = new Float64Array(n);
-  let sum = 0;
-  for (let i = 0; i < n; i++) cumulative[i] = sum += 1 / (i + 1);
-  return () => {
-    const x = random() * sum;
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cumulative[mid]! < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
 
 /** Wall time and CPU time (every thread of the process: the embedded store's worker too) of `work`, in ms. */
 const time = async <T>(work: () => Promise<T>): Promise<[T, string]> => {
@@ -91,7 +74,7 @@ async function main(): Promise<void> {
   const schema = `aisle_bench_${process.pid}`;
   const config = PG_URL ? { type: 'postgres' as const, url: PG_URL, schema } : { type: 'embedded' as const };
   const random = seededRandom(23);
-  const query = zipfSampler(QUERIES, random);
+  const query = zipf(QUERIES, 1, random); // query ranks by a Zipf law of exponent 1
   const start = Date.UTC(2026, 0, 1);
   const clock = { now: start };
   let store = await openStore(config, dir);

@@ -33,7 +33,7 @@ import { readFileSync } from 'node:fs';
 import type { CatalogView, Product } from '@aisle/engine';
 import { objectProductList, RecommendationModels } from '@aisle/engine/internal';
 import { DATASETS_DIR } from './datasets.js';
-import { seededRandom } from './seeded-random.js';
+import { seededRandom, zipf } from './seeded-random.js';
 
 const K = 20;
 
@@ -46,23 +46,6 @@ export interface EvalSession {
 }
 
 
-/** Draws 0..n-1 with probability ∝ 1/(k+1)^s (inverse CDF over a cumulative table). */
-function zipf(n: number, s: number, rand: () => number): () => number {
-  const cum = new Float64Array(n);
-  let total = 0;
-  for (let k = 0; k < n; k++) cum[k] = total += 1 / (k + 1) ** s;
-  return () => {
-    const x = rand() * total;
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cum[mid]! < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
 
 /** Generated sessions (see the module notes). */
 export function generateSessions(options: { sessions: number; items: number; seed: number }): EvalSession[] {
