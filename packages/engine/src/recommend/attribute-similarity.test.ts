@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../types.js';
-import { ATTRIBUTE_WEIGHTS, AttributeSimilarity, WeightTable, featureReads, productFeatures, resolveFieldRoles } from './attribute-similarity.js';
+import { ATTRIBUTE_WEIGHTS, AttributeSimilarity, WeightTable, featureReads, isRefinement, productFeatures, resolveFieldRoles } from './attribute-similarity.js';
 import { RecommendationModels } from './recommendation-models.js';
 import { MapCatalog } from './map-catalog.js';
 import { Interner } from './interner.js';
@@ -148,5 +148,55 @@ describe('WeightTable (feature weights stored as codes)', () => {
     }
     expect(got.map((g) => items.name(g.item))).toEqual(['b']);
     expect(got[0]!.score).toBeCloseTo(expected, 9);
+  });
+});
+
+describe('AttributeSimilarity keeps the first maxPosting products of a feature', () => {
+  /**
+   * The reference: every product's features read again, posting lists cut to their first `cap` products
+   * in catalog order (the documented bound of a look-up), anchors first, then refinements adding to the
+   * candidates only, in the seed's feature order.
+   */
+  const reference = (products: Product[], seed: number, cap: number): { ref: string; score: number }[] => {
+    const features = products.map((p) => productFeatures(p));
+    const lists = new Map<string, number[]>();
+    features.forEach((f, r) => { for (const key of f.keys()) { const l = lists.get(key) ?? []; l.push(r); lists.set(key, l); } });
+    const scores = new Map<number, number>();
+    for (const anchor of [true, false]) {
+      for (const [key, w] of features[seed]!) {
+        const list = lists.get(key)!;
+        const common = !isRefinement(key) && key.startsWith('a:') && list.length * 2 > products.length;
+        if ((isRefinement(key) || common) === anchor) continue;
+        const first = list.slice(0, cap);
+        if (first.length < 2) continue;
+        const idf = Math.fround(Math.log(1 + products.length / list.length));
+        for (const other of first) {
+          if (other === seed || (!anchor && !scores.has(other))) continue;
+          scores.set(other, (scores.get(other) ?? 0) + idf * Math.min(Math.fround(w), Math.fround(features[other]!.get(key)!)));
+        }
+      }
+    }
+    return [...scores].map(([r, score]) => ({ ref: products[r]!.refId, score, r })).sort((x, y) => y.score - x.score || x.r - y.r).map(({ ref, score }) => ({ ref, score }));
+  };
+
+  it.each([
+    ['two-byte feature ids', 200, 3, 7],
+    // More than 65,536 features (unique title words): four-byte ids.
+    ['four-byte feature ids', 2200, 31, 5],
+  ])('answers as full lists cut to maxPosting would (%s)', async (_, count, uniqueWords, cap) => {
+    const products: Product[] = Array.from({ length: count }, (_, i) => ({
+      refId: `p${i}`,
+      title: `${['red', 'blue', 'green'][i % 3]} ${['mug', 'cup'][i % 2]} ${Array.from({ length: uniqueWords }, (_, k) => `u${i}x${k}`).join(' ')}`,
+      search_category: `cat${i % 4}`, brand: `brand${i % 5}`, price: 10 + (i % 13), colour: ['red', 'blue'][i % 2],
+    }));
+    const items = new Interner();
+    const attributes = new AttributeSimilarity(new MapCatalog(products), items, cap, 10_000, 100);
+    await attributes.whenReady();
+    const ix = attributes.index.get()!;
+    expect(ix.featIds).toBeInstanceOf(uniqueWords * count > 65_536 ? Int32Array : Uint16Array);
+    for (const seed of [0, 1, 7, count - 1]) {
+      const got = attributes.similar(items.lookup(`p${seed}`), 50).map((s) => ({ ref: items.name(s.item), score: s.score }));
+      expect(got).toEqual(reference(products, seed, cap).slice(0, 50));
+    }
   });
 });

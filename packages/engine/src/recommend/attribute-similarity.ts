@@ -15,9 +15,9 @@
  * changes — in the request for a small catalog, otherwise in the background in time slices
  * ({@link BackgroundIndex}); a rebuild reuses the rows of unchanged products (by revision). Until it is
  * swapped in, look-ups answer from the previous index with products the catalog no longer has
- * dropped (before the first index exists: nothing). Posting lists longer than `maxPosting` are
- * scanned only up to that length (the first products in catalog order) to bound a look-up on very
- * large catalogs; results are cached per seed and index.
+ * dropped (before the first index exists: nothing). Posting lists keep at most `maxPosting` products
+ * (the first in catalog order; the IDF counts them all) to bound a look-up on very large catalogs and
+ * the index's memory; results are cached per seed and index.
  * @module
  */
 import { Growable } from '../catalog/columns/shared-arrays.js';
@@ -186,10 +186,14 @@ export interface AttributeIndex {
   readonly rowItem: Int32Array;
   /** Features of row r: featIds/featWeights[featStart[r] .. featStart[r+1]). */
   readonly featStart: Int32Array;
-  readonly featIds: Int32Array;
+  readonly featIds: FeatureIds;
   /** Weight of each feature entry, as a code into {@link weights} (see {@link WeightTable}). */
   readonly featWeights: WeightCodes;
-  /** Rows of feature f with their weight code: postRows/postWeights[postStart[f] .. postStart[f+1]). */
+  /**
+   * The first rows (catalog order) of feature f with their weight code, at most `maxPosting`:
+   * postRows/postWeights[postStart[f] .. postStart[f+1]). A look-up never reads further, so a longer
+   * list is not kept (at 1M products, 3.8M entries instead of 10.8M: ~35 MB).
+   */
   readonly postStart: Int32Array;
   readonly postRows: Int32Array;
   readonly postWeights: WeightCodes;
@@ -256,6 +260,21 @@ export class WeightTable {
 
 /** Weight codes of an index: one byte each while the table holds at most 256 weights, else two. */
 export type WeightCodes = Uint8Array | Uint16Array;
+
+/** Feature ids of an index's rows: two bytes each while the features number at most 65,536, else four. */
+export type FeatureIds = Uint16Array | Int32Array;
+
+/**
+ * The filled part of `wide` as an array of its own: of type `narrow` when its codes (`values` in use)
+ * fit it (at most `limit`), else of the wide type. `set` converts in one native copy (`Uint8Array.from`
+ * iterates element by element).
+ */
+function narrowed<W extends Uint16Array | Int32Array, N extends Uint8Array | Uint16Array>(wide: Growable<W>, values: number, limit: number, narrow: new (length: number) => N): W | N {
+  if (values > limit) return wide.trimmed();
+  const out = new narrow(wide.length);
+  out.set(wide.view());
+  return out;
+}
 
 /** Steps between two yields of a build (a few hundred products). */
 const CHUNK = 64;
@@ -338,7 +357,7 @@ export class AttributeSimilarity {
         const w = ix.weights[ix.featWeights[k]!]!;
         const idf = ix.idf[f]!;
         const from = ix.postStart[f]!;
-        const to = Math.min(ix.postStart[f + 1]!, from + this.maxPosting);
+        const to = ix.postStart[f + 1]!;
         if (to - from < 2) continue;
         for (let p = from; p < to; p++) {
           const other = ix.postRows[p]!;
@@ -427,16 +446,13 @@ export class AttributeSimilarity {
       featStart[r + 1] = ids.length;
     }
     const features = featureIds.size;
-    const featIds = ids.trimmed();
+    // Two bytes a feature id while there are at most 65,536 features (1,656 in the generated 1M catalog:
+    // title words, attribute values, categories), else four.
+    const featIds: FeatureIds = narrowed(ids, features, 65_536, Uint16Array);
+    yield;
     // One byte a code while the table holds at most 256 weights (the documented weights and short
     // category paths: every catalog measured so far), else two.
-    const wide = weights.trimmed();
-    let featWeights: WeightCodes = wide;
-    if (weightTable.size <= 256) {
-      // `set` converts in one native copy (`Uint8Array.from` iterates element by element).
-      featWeights = new Uint8Array(wide.length);
-      featWeights.set(wide);
-    }
+    const featWeights: WeightCodes = narrowed(weights, weightTable.size, 256, Uint8Array);
     yield;
     const rowOf = new Int32Array(this.items.size).fill(-1);
     for (let r = 0; r < rows; r++) {
@@ -444,16 +460,20 @@ export class AttributeSimilarity {
       if ((r & WIDE_STEP) === WIDE_STEP) yield;
     }
     yield;
-    // Postings by counting sort: rows of each feature, in catalog order.
+    // Postings by counting sort: the first `maxPosting` rows of each feature, in catalog order.
     const postStart = new Int32Array(features + 1);
-    for (let f = 0; f < features; f++) postStart[f + 1] = postStart[f]! + (df[f] ?? 0);
+    for (let f = 0; f < features; f++) postStart[f + 1] = postStart[f]! + Math.min(df[f] ?? 0, this.maxPosting);
     const fill = postStart.slice(0, features);
-    const postRows = new Int32Array(featIds.length);
-    const postWeights: WeightCodes = featWeights instanceof Uint8Array ? new Uint8Array(featIds.length) : new Uint16Array(featIds.length);
+    const entries = postStart[features]!;
+    const postRows = new Int32Array(entries);
+    const postWeights: WeightCodes = featWeights instanceof Uint8Array ? new Uint8Array(entries) : new Uint16Array(entries);
     for (let r = 0; r < rows; r++) {
       if (r % (CHUNK * 8) === CHUNK * 8 - 1) yield;
       for (let k = featStart[r]!; k < featStart[r + 1]!; k++) {
-        const at = fill[featIds[k]!]!++;
+        const f = featIds[k]!;
+        const at = fill[f]!;
+        if (at === postStart[f + 1]) continue;
+        fill[f] = at + 1;
         postRows[at] = r;
         postWeights[at] = featWeights[k]!;
       }
