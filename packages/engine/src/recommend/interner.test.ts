@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Interner } from './interner.js';
+import { ModelState } from './model-state.js';
 
 describe('Interner (one string table)', () => {
   it('gives dense ids in first-seen order, finds them again and gives the names back', () => {
@@ -31,5 +32,40 @@ describe('Interner (one string table)', () => {
     expect(interner.lookup('p49999')).toBe(49_999);
     expect(interner.name(12_345)).toBe('p12345');
     expect(interner.size).toBe(50_001);
+  });
+
+  it('keeps one-byte names until a wider one, and saves and loads either width (two-byte checkpoints of before included)', () => {
+    const names = ['SKU-1', 'café', 'SKU-2', 'Ünïcode ÿ'];
+    const wide = [...names, 'ŝtyle-Ω', 'SKU-3', '😀'];
+    for (const list of [names, wide]) {
+      const interner = new Interner();
+      for (const name of list) interner.intern(name);
+      const state = new ModelState();
+      interner.saveState(state, 'items');
+      expect(state.arrays.get('items.units')).toBeInstanceOf(list === names ? Uint8Array : Uint16Array);
+      const loaded = new Interner();
+      loaded.loadState(state, 'items');
+      list.forEach((name, id) => {
+        expect(loaded.name(id)).toBe(name);
+        expect(loaded.lookup(name)).toBe(id);
+      });
+      // A loaded one-byte table widens for a wider name, as a built one does.
+      const id = loaded.intern('ŵider');
+      expect(loaded.name(id)).toBe('ŵider');
+      expect(loaded.name(0)).toBe('SKU-1');
+    }
+    // A checkpoint written before one-byte names: its units are two bytes.
+    const old = new ModelState();
+    const before = new Interner();
+    for (const name of names) before.intern(name);
+    before.saveState(old, 'items');
+    const units = old.arrays.get('items.units')!;
+    const twoByte = new Uint16Array(units.length);
+    twoByte.set(units);
+    old.putArray('items.units', twoByte);
+    const loaded = new Interner();
+    loaded.loadState(old, 'items');
+    names.forEach((name, id) => expect(loaded.lookup(name)).toBe(id));
+    expect(loaded.name(loaded.intern('SKU-9'))).toBe('SKU-9');
   });
 });
