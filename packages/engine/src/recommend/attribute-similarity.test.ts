@@ -193,7 +193,7 @@ describe('AttributeSimilarity keeps the first maxPosting products of a feature',
     const attributes = new AttributeSimilarity(new MapCatalog(products), items, cap, 10_000, 100);
     await attributes.whenReady();
     const ix = attributes.index.get()!;
-    expect(ix.featIds).toBeInstanceOf(uniqueWords * count > 65_536 ? Int32Array : Uint16Array);
+    expect(ix.featPairs).toBeInstanceOf(uniqueWords * count > 65_536 ? Int32Array : Uint16Array);
     for (const seed of [0, 1, 7, count - 1]) {
       const got = attributes.similar(items.lookup(`p${seed}`), 50).map((s) => ({ ref: items.name(s.item), score: s.score }));
       expect(got).toEqual(reference(products, seed, cap).slice(0, 50));

@@ -184,11 +184,12 @@ export interface AttributeIndex {
   /** Row of each interned item id (-1 or beyond the end: not in the index). */
   readonly rowOf: Int32Array;
   readonly rowItem: Int32Array;
-  /** Features of row r: featIds/featWeights[featStart[r] .. featStart[r+1]). */
+  /** Features of row r with their weights, as pair ids (see {@link FeaturePairs}): featPairs[featStart[r] .. featStart[r+1]). */
   readonly featStart: Int32Array;
-  readonly featIds: FeatureIds;
-  /** Weight of each feature entry, as a code into {@link weights} (see {@link WeightTable}). */
-  readonly featWeights: WeightCodes;
+  readonly featPairs: PairIds;
+  /** The feature and the weight code of each pair id (views of the pairs as they were when the index was built). */
+  readonly pairFeature: Int32Array;
+  readonly pairCode: Uint16Array;
   /**
    * The first rows (catalog order) of feature f with their weight code, at most `maxPosting`:
    * postRows/postWeights[postStart[f] .. postStart[f+1]). A look-up never reads further, so a longer
@@ -212,11 +213,11 @@ export interface AttributeIndex {
 }
 
 /**
- * The distinct feature weights met, each stored once: an index keeps a code per feature entry (twice:
- * rows and postings) of one byte while the table holds at most 256 weights, else two, instead of a
- * 4-byte float. Weights come from few values (the documented weights and the category path levels'
- * fractions), so at 1M products this saves ~64 MB and every score stays exact. Codes are kept across rebuilds (rows of unchanged products are copied with their
- * codes); the table only grows. Past {@link WeightTable.capacity} distinct weights (category paths of
+ * The distinct feature weights met, each stored once: an index keeps a code per posting entry of one
+ * byte while the table holds at most 256 weights, else two, instead of a 4-byte float (a row's entries
+ * name theirs through their {@link FeaturePairs} id). Weights come from few values (the documented
+ * weights and the category path levels' fractions), so every score stays exact. Codes are kept across
+ * rebuilds (rows of unchanged products are copied with their pairs); the table only grows. Past {@link WeightTable.capacity} distinct weights (category paths of
  * hundreds of levels), a new weight takes the code of the nearest weight already met.
  */
 export class WeightTable {
@@ -261,18 +262,66 @@ export class WeightTable {
 /** Weight codes of an index: one byte each while the table holds at most 256 weights, else two. */
 export type WeightCodes = Uint8Array | Uint16Array;
 
-/** Feature ids of an index's rows: two bytes each while the features number at most 65,536, else four. */
-export type FeatureIds = Uint16Array | Int32Array;
+/** Pair ids of an index's rows: two bytes each while the pairs number at most 65,536, else four. */
+export type PairIds = Uint16Array | Int32Array;
 
 /**
- * The filled part of `wide` as an array of its own: of type `narrow` when its codes (`values` in use)
- * fit it (at most `limit`), else of the wide type. `set` converts in one native copy (`Uint8Array.from`
- * iterates element by element).
+ * The (feature, weight code) pairs met, each numbered once: a row lists its pairs, one id saying both
+ * which feature and which weight (two bytes an entry while at most 65,536 pairs, instead of a four-byte
+ * feature id and a weight code: 16 MB less at 1M products). A feature nearly always weighs the same in
+ * every product (a title word, a brand, a category at the same path level), so the pairs are about as
+ * many as the features (1,656 in the generated 1M catalog). Kept across rebuilds with the feature ids
+ * (copied rows keep their pairs); only grows.
  */
-function narrowed<W extends Uint16Array | Int32Array, N extends Uint8Array | Uint16Array>(wide: Growable<W>, values: number, limit: number, narrow: new (length: number) => N): W | N {
-  if (values > limit) return wide.trimmed();
-  const out = new narrow(wide.length);
-  out.set(wide.view());
+export class FeaturePairs {
+  private readonly ids = new Map<number, number>();
+  private features = new Int32Array(64);
+  private codes = new Uint16Array(64);
+
+  /** Number of pair ids in use. */
+  get size(): number {
+    return this.ids.size;
+  }
+
+  /** The id of feature `feature` with weight code `code` (below {@link WeightTable.capacity}), numbered when new. */
+  id(feature: number, code: number): number {
+    const key = feature * WeightTable.capacity + code;
+    const known = this.ids.get(key);
+    if (known !== undefined) return known;
+    const id = this.ids.size;
+    if (id === this.features.length) {
+      const features = new Int32Array(id * 2);
+      features.set(this.features);
+      this.features = features;
+      const codes = new Uint16Array(id * 2);
+      codes.set(this.codes);
+      this.codes = codes;
+    }
+    this.features[id] = feature;
+    this.codes[id] = code;
+    this.ids.set(key, id);
+    return id;
+  }
+
+  /** The feature of each pair id in use (a view: ids given later are beyond its end). */
+  featureView(): Int32Array {
+    return this.features.subarray(0, this.size);
+  }
+
+  /** The weight code of each pair id in use (a view, as {@link featureView}). */
+  codeView(): Uint16Array {
+    return this.codes.subarray(0, this.size);
+  }
+}
+
+/**
+ * The filled part of `ids` as an array of its own, of two bytes an id when the `pairs` in use fit
+ * (`set` converts in one native copy; `Uint16Array.from` iterates element by element).
+ */
+function pairIdsOf(ids: Growable<Int32Array>, pairs: number): PairIds {
+  if (pairs > 65_536) return ids.trimmed();
+  const out = new Uint16Array(ids.length);
+  out.set(ids.view());
   return out;
 }
 
@@ -286,8 +335,9 @@ export class AttributeSimilarity {
   /** Feature keys → ids, kept across rebuilds so that rows of unchanged products can be copied. */
   private readonly featureIds = new Map<string, number>();
   private readonly featureKeys: string[] = [];
-  /** Weight codes, kept across rebuilds with the feature ids (copied rows keep their codes). */
+  /** Weight codes and (feature, weight code) pairs, kept across rebuilds with the feature ids (copied rows keep their pairs). */
   private readonly weightTable = new WeightTable();
+  private readonly pairs = new FeaturePairs();
   private roles: ResolvedFieldRoles = resolveFieldRoles(undefined);
   private rolesKey = JSON.stringify(DEFAULT_FIELD_ROLES);
 
@@ -352,9 +402,10 @@ export class AttributeSimilarity {
     // Pass 1: shared attributes make candidates; pass 2: refinements (price band, title words) add to them only.
     for (let pass = 1; pass >= 0; pass--) {
       for (let k = ix.featStart[row]!, end = ix.featStart[row + 1]!; k < end; k++) {
-        const f = ix.featIds[k]!;
+        const pair = ix.featPairs[k]!;
+        const f = ix.pairFeature[pair]!;
         if (ix.anchor[f] !== pass) continue;
-        const w = ix.weights[ix.featWeights[k]!]!;
+        const w = ix.weights[ix.pairCode[pair]!]!;
         const idf = ix.idf[f]!;
         const from = ix.postStart[f]!;
         const to = ix.postStart[f + 1]!;
@@ -401,13 +452,13 @@ export class AttributeSimilarity {
     // Sized from the previous build (features per product), so that a rebuild never doubles (copies) a
     // large array in one step.
     const expected = previous !== undefined && previous.rowItem.length > 0
-      ? Math.ceil((previous.featIds.length / previous.rowItem.length) * rows * 1.1) + 1024
+      ? Math.ceil((previous.featPairs.length / previous.rowItem.length) * rows * 1.1) + 1024
       : rows * 16;
     // Growable typed arrays (no intermediate JS arrays); the result is a trimmed copy of the filled part
     // (the guessed capacity, 16 features a row, held a third more than the generated 1M catalog needs).
     const ids = new Growable(Int32Array, Math.max(1024, expected));
-    const weights = new Growable(Uint16Array, Math.max(1024, expected));
     const weightTable = this.weightTable;
+    const pairs = this.pairs;
     let df = new Int32Array(Math.max(16, featureIds.size));
     for (let r = 0; r < rows; r++) {
       if (r % CHUNK === CHUNK - 1) yield;
@@ -418,10 +469,9 @@ export class AttributeSimilarity {
         // The same product version: its refId (item) and features as indexed before.
         rowItem[r] = previous.rowItem[old]!;
         for (let k = previous.featStart[old]!, end = previous.featStart[old + 1]!; k < end; k++) {
-          const f = previous.featIds[k]!;
-          df[f]!++;
-          ids.push(f);
-          weights.push(previous.featWeights[k]!);
+          const pair = previous.featPairs[k]!;
+          df[previous.pairFeature[pair]!]!++;
+          ids.push(pair);
         }
       } else {
         const p = products.get(r);
@@ -439,20 +489,17 @@ export class AttributeSimilarity {
             df = grown;
           }
           df[f]!++;
-          ids.push(f);
-          weights.push(weightTable.code(w));
+          ids.push(pairs.id(f, weightTable.code(w)));
         }
       }
       featStart[r + 1] = ids.length;
     }
     const features = featureIds.size;
-    // Two bytes a feature id while there are at most 65,536 features (1,656 in the generated 1M catalog:
-    // title words, attribute values, categories), else four.
-    const featIds: FeatureIds = narrowed(ids, features, 65_536, Uint16Array);
-    yield;
-    // One byte a code while the table holds at most 256 weights (the documented weights and short
-    // category paths: every catalog measured so far), else two.
-    const featWeights: WeightCodes = narrowed(weights, weightTable.size, 256, Uint8Array);
+    // Two bytes a pair id while there are at most 65,536 pairs (1,656 in the generated 1M catalog: title
+    // words, attribute values, categories, each of one weight), else four.
+    const featPairs: PairIds = pairIdsOf(ids, pairs.size);
+    const pairFeature = pairs.featureView();
+    const pairCode = pairs.codeView();
     yield;
     const rowOf = new Int32Array(this.items.size).fill(-1);
     for (let r = 0; r < rows; r++) {
@@ -466,16 +513,19 @@ export class AttributeSimilarity {
     const fill = postStart.slice(0, features);
     const entries = postStart[features]!;
     const postRows = new Int32Array(entries);
-    const postWeights: WeightCodes = featWeights instanceof Uint8Array ? new Uint8Array(entries) : new Uint16Array(entries);
+    // One byte a code while the table holds at most 256 weights (the documented weights and short
+    // category paths: every catalog measured so far), else two.
+    const postWeights: WeightCodes = weightTable.size <= 256 ? new Uint8Array(entries) : new Uint16Array(entries);
     for (let r = 0; r < rows; r++) {
       if (r % (CHUNK * 8) === CHUNK * 8 - 1) yield;
       for (let k = featStart[r]!; k < featStart[r + 1]!; k++) {
-        const f = featIds[k]!;
+        const pair = featPairs[k]!;
+        const f = pairFeature[pair]!;
         const at = fill[f]!;
         if (at === postStart[f + 1]) continue;
         fill[f] = at + 1;
         postRows[at] = r;
-        postWeights[at] = featWeights[k]!;
+        postWeights[at] = pairCode[pair]!;
       }
     }
     yield;
@@ -493,7 +543,7 @@ export class AttributeSimilarity {
       anchor[f] = isRefinement(key) || (found && key.startsWith('a:') && n * 2 > rows) ? 0 : 1;
     }
     return {
-      version, rowOf, rowItem, featStart, featIds, featWeights, postStart, postRows, postWeights, weights: weightTable.view(), idf,
+      version, rowOf, rowItem, featStart, featPairs, pairFeature, pairCode, postStart, postRows, postWeights, weights: weightTable.view(), idf,
       scratch: new Float64Array(rows), cache: new Map(), rowRevisions, anchor, rolesKey,
     };
   }
