@@ -201,8 +201,6 @@ export interface AttributeIndex {
   /** The weight of each code (a view of the table as it was when the index was built). */
   readonly weights: Float32Array;
   readonly idf: Float32Array;
-  /** Per-row score accumulator, reused by every look-up (all zero between look-ups). */
-  readonly scratch: Float64Array;
   readonly cache: Map<number, { limit: number; ranked: ScoredItem[] }>;
   /** Revision of each row's product (see product-store.ts): a rebuild copies unchanged products' features. */
   readonly rowRevisions: Float64Array;
@@ -338,6 +336,12 @@ export class AttributeSimilarity {
   /** Weight codes and (feature, weight code) pairs, kept across rebuilds with the feature ids (copied rows keep their pairs). */
   private readonly weightTable = new WeightTable();
   private readonly pairs = new FeaturePairs();
+  /**
+   * Per-row score accumulator of the look-ups (all zero between look-ups), made at the first look-up and
+   * shared by the indexes that follow (grown when one has more rows): not one per index (8 MB at 1M), nor
+   * any before a look-up.
+   */
+  private scratch = new Float64Array(0);
   private roles: ResolvedFieldRoles = resolveFieldRoles(undefined);
   private rolesKey = JSON.stringify(DEFAULT_FIELD_ROLES);
 
@@ -398,7 +402,8 @@ export class AttributeSimilarity {
     const row = seed < ix.rowOf.length ? ix.rowOf[seed]! : -1;
     if (row < 0) return [];
     const touched: number[] = [];
-    const scratch = ix.scratch;
+    if (this.scratch.length < ix.rowItem.length) this.scratch = new Float64Array(ix.rowItem.length);
+    const scratch = this.scratch;
     // Pass 1: shared attributes make candidates; pass 2: refinements (price band, title words) add to them only.
     for (let pass = 1; pass >= 0; pass--) {
       for (let k = ix.featStart[row]!, end = ix.featStart[row + 1]!; k < end; k++) {
@@ -544,7 +549,7 @@ export class AttributeSimilarity {
     }
     return {
       version, rowOf, rowItem, featStart, featPairs, pairFeature, pairCode, postStart, postRows, postWeights, weights: weightTable.view(), idf,
-      scratch: new Float64Array(rows), cache: new Map(), rowRevisions, anchor, rolesKey,
+      cache: new Map(), rowRevisions, anchor, rolesKey,
     };
   }
 }

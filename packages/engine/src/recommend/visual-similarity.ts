@@ -50,9 +50,10 @@ interface Ivf {
   centroids: Float32Array;
   /** Number of rows the centroids were trained for. */
   trainedRows: number;
-  /** List of each row. */
-  rowList: Int32Array;
-  /** Rows of list l: listRows[listStart[l] .. listStart[l+1]). */
+  /**
+   * Rows of list l: listRows[listStart[l] .. listStart[l+1]). The list of each row is not kept (4 bytes
+   * a row): a rebuild reading the lists of unchanged rows inverts these ({@link listOfRows}).
+   */
   listStart: Int32Array;
   listRows: Int32Array;
 }
@@ -387,11 +388,12 @@ export class VisualSimilarity {
       const reuse = previous?.ivf !== undefined && previous.dim === dim && rows <= 2 * previous.ivf.trainedRows && rows * 2 >= previous.ivf.trainedRows;
       const centroids = reuse ? previous.ivf!.centroids : yield* trainCentroids(matrix, rows, dim);
       const nlist = centroids.length / dim;
+      const oldList = reuse ? yield* listOfRows(previous.ivf!, previous.rowItem.length) : undefined;
       const rowList = new Int32Array(rows);
       for (let r = 0; r < rows; r++) {
         if (r % 64 === 63) yield;
         const old = oldRows[r]!;
-        rowList[r] = reuse && old >= 0 ? previous.ivf!.rowList[old]! : nearest(centroids, nlist, matrix, r, dim);
+        rowList[r] = oldList !== undefined && old >= 0 ? oldList[old]! : nearest(centroids, nlist, matrix, r, dim);
       }
       const listStart = new Int32Array(nlist + 1);
       for (let r = 0; r < rows; r++) {
@@ -405,10 +407,20 @@ export class VisualSimilarity {
         listRows[fill[rowList[r]!]!++] = r;
         if ((r & WIDE_STEP) === WIDE_STEP) yield;
       }
-      ivf = { nlist, centroids, trainedRows: reuse ? previous.ivf!.trainedRows : rows, rowList, listStart, listRows };
+      ivf = { nlist, centroids, trainedRows: reuse ? previous.ivf!.trainedRows : rows, listStart, listRows };
     }
     return { version, dim, matrix, rowItem, rowStyle, rowOf, styleStart, styleRows, rowRevisions, ivf, cache: new Map() };
   }
+}
+
+/** The list of each of the `rows` rows of an IVF (held for a rebuild only), in steps. */
+function* listOfRows(ivf: Ivf, rows: number): Generator<void, Int32Array, void> {
+  const out = new Int32Array(rows);
+  for (let l = 0; l < ivf.nlist; l++) {
+    for (let p = ivf.listStart[l]!, end = ivf.listStart[l + 1]!; p < end; p++) out[ivf.listRows[p]!] = l;
+    if ((l & 63) === 63) yield;
+  }
+  return out;
 }
 
 /** Spherical k-means (`nlist ≈ √rows`) on a deterministic sample of at most 25 rows per centroid; 6 iterations. */
