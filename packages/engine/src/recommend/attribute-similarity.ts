@@ -23,7 +23,7 @@
 import { Growable } from '../catalog/columns/shared-arrays.js';
 import { DEFAULT_FIELD_ROLES, type FieldRoles } from '../config.js';
 import type { CatalogView, Product, ProductList } from '../types.js';
-import { BackgroundIndex, WIDE_STEP, rowsByRevision, type BuildSteps } from './background-build.js';
+import { BackgroundIndex, WIDE_STEP, compactRevisions, rowsByRevision, type BuildSteps, type RowRevisions } from './background-build.js';
 import type { Interner } from './interner.js';
 import type { ScoredItem } from './popularity.js';
 
@@ -203,7 +203,7 @@ export interface AttributeIndex {
   readonly idf: Float32Array;
   readonly cache: Map<number, { limit: number; ranked: ScoredItem[] }>;
   /** Revision of each row's product (see product-store.ts): a rebuild copies unchanged products' features. */
-  readonly rowRevisions: Float64Array;
+  readonly rowRevisions: RowRevisions;
   /** 1 for the features that make two products similar (attributes), 0 for refinements (price band, title words, common found attributes). */
   readonly anchor: Uint8Array;
   /** The field roles the features were read under (rows are reused only under the same roles). */
@@ -549,7 +549,7 @@ export class AttributeSimilarity {
     }
     return {
       version, rowOf, rowItem, featStart, featPairs, pairFeature, pairCode, postStart, postRows, postWeights, weights: weightTable.view(), idf,
-      cache: new Map(), rowRevisions, anchor, rolesKey,
+      cache: new Map(), rowRevisions: compactRevisions(rowRevisions), anchor, rolesKey,
     };
   }
 }

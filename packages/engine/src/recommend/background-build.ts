@@ -308,8 +308,25 @@ export class RevisionRows {
   }
 }
 
+/**
+ * Revisions of an index's rows: four bytes each while every one is below 2^32 (revisions number the
+ * product versions of the process from one counter), else eight: at 1M, 4 MB less for the attribute
+ * index and 2.8 MB for the visual one.
+ */
+export type RowRevisions = Uint32Array | Float64Array;
+
+/** `revisions` in four bytes each when they all fit, else in an array of their own (never a view of a longer buffer). */
+export function compactRevisions(revisions: Float64Array): RowRevisions {
+  for (let r = 0; r < revisions.length; r++) {
+    if (revisions[r]! >= 4294967296) return revisions.byteLength === revisions.buffer.byteLength ? revisions : revisions.slice();
+  }
+  const out = new Uint32Array(revisions.length);
+  out.set(revisions);
+  return out;
+}
+
 /** The {@link RevisionRows} of `revisions` (the rows of a previous index), filled in steps. */
-export function* rowsByRevision(revisions: Float64Array | undefined): BuildSteps<RevisionRows> {
+export function* rowsByRevision(revisions: RowRevisions | undefined): BuildSteps<RevisionRows> {
   const rows = new RevisionRows(revisions?.length ?? 0);
   if (!revisions) return rows;
   for (let r = 0; r < revisions.length; r++) {

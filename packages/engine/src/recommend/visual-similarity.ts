@@ -20,7 +20,7 @@
  * @module
  */
 import type { CatalogView, Product, ProductList } from '../types.js';
-import { BackgroundIndex, WIDE_STEP, rowsByRevision, type BuildSteps } from './background-build.js';
+import { BackgroundIndex, WIDE_STEP, compactRevisions, rowsByRevision, type BuildSteps, type RowRevisions } from './background-build.js';
 import { Interner } from './interner.js';
 import type { ScoredItem } from './popularity.js';
 
@@ -78,7 +78,7 @@ export interface VisualIndex {
   readonly styleStart: Int32Array;
   readonly styleRows: Int32Array;
   /** Revision of each row's product (see product-store.ts): a rebuild copies unchanged products' rows. */
-  readonly rowRevisions: Float64Array;
+  readonly rowRevisions: RowRevisions;
   readonly ivf: Ivf | undefined;
   readonly cache: Map<string, { limit: number; ranked: ScoredItem[] }>;
 }
@@ -343,7 +343,7 @@ export class VisualSimilarity {
     const matrix = new Float32Array(rows * dim);
     const rowItem = new Int32Array(rows);
     const rowStyle = new Int32Array(rows);
-    const rowRevisions = revisionList.slice(0, rows);
+    const rowRevisions = compactRevisions(revisionList.subarray(0, rows));
     for (let r = 0; r < rows; r++) {
       if (r % CHUNK === CHUNK - 1) yield;
       const old = oldRows[r]!;
