@@ -19,7 +19,6 @@ import type {
 import { FailureReporter, type BackgroundTask, type EngineHooks } from './background-failures.js';
 import { AisleError } from './errors.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
-import { resolveMethod } from './recommend/methods.js';
 import { affinityOf, affinityProfile, affinityRolesOf } from './search/personalize.js';
 import { makeReranker, type RankStage, type RerankInputs } from './search/rerank.js';
 import { tokenize } from './catalog/full-text/tokenizer.js';
@@ -52,6 +51,7 @@ import * as catalogWrites from './engine/catalog-writes.js';
 import { writeSnapshot } from './engine/catalog-files.js';
 import { shutDown } from './engine/shutdown.js';
 import { startEngine, type StartedEngine } from './engine/start.js';
+import { bundles, recommend } from './engine/recommend-operation.js';
 import { addWebsite } from './engine/websites.js';
 import { NO_SETTINGS, type WebsiteState } from './engine/website-state.js';
 
@@ -98,7 +98,7 @@ class AisleEngine implements Engine {
     });
   }
 
-  // The parts the search, recommendation, report and experiment operations read.
+  // The parts the search, report and experiment operations read.
   private get experiments(): StartedEngine['experiments'] { return this.parts.experiments; }
   private get learner(): StartedEngine['learner'] { return this.parts.learner; }
   private get searchLog(): StartedEngine['searchLog'] { return this.parts.searchLog; }
@@ -311,40 +311,11 @@ class AisleEngine implements Engine {
   }
 
   async recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse> {
-    const models = this.site(websiteId).models;
-    // Answered from every stored event, never from part of them (the replay ends seconds after the start).
-    await this.eventsReplayed;
-    // Canonical spelling of the method, however the path spelled it (segments are case-insensitive).
-    const methodName = resolveMethod(method).name;
-    const customerId = params.customerId || null;
-    // A customer in a running recommendations experiment gets their variant's cascade for the methods it names.
-    const assignment = this.experiments.assign(websiteId, 'recommendations', customerId ?? undefined);
-    const variant = assignment === undefined || assignment.variant === INTERLEAVED ? undefined : assignment.variant;
-    const cascade = assignment === undefined || variant === undefined ? undefined : this.experiments.variantTactics(assignment.experiment, variant, methodName);
-    const list = models.recommend(method, params, cascade);
-    const experiment: ListExperiment | undefined = assignment === undefined || variant === undefined
-      ? undefined : { id: assignment.experiment.id, variant: assignment.experiment.variants[variant]!.name, customerId: customerId! };
-    // One id for the response: the list clicks name, and the analytics log.
-    const queryId = this.resultPages.record({
-      websiteId, kind: 'recommendation', source: methodName, variant: experiment?.variant ?? null, customerId, sessionId: customerId,
-      firstPosition: 1, refIds: list.payload, ...(experiment !== undefined && { experiment }),
-    });
-    this.searchLog.recordServed(websiteId, {
-      queryId, method: methodName, tactics: list.slots.map((slot) => slot.tacticLabel), ...(experiment !== undefined && { experiment }),
-    });
-    return { ...list, queryId, ...(experiment !== undefined && { experiment: { id: experiment.id, variant: experiment.variant } }) };
+    return recommend(this.parts, websiteId, this.site(websiteId).models, method, params);
   }
 
   async bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse> {
-    const models = this.site(websiteId).models;
-    await this.eventsReplayed;
-    const bundles = models.bundles(body);
-    // Positions run over every bundle's RefIds in order (documented in docs/http-api.md).
-    const queryId = this.resultPages.record({
-      websiteId, kind: 'recommendation', source: 'bundle', variant: null, customerId: null, sessionId: null,
-      firstPosition: 1, refIds: bundles.payload.flat(),
-    });
-    return { ...bundles, queryId };
+    return bundles(this.parts, websiteId, this.site(websiteId).models, body);
   }
 
   async recordPurchases(websiteId: string, body: PurchaseRequest): Promise<EventAck> {
