@@ -35,7 +35,7 @@ import { changedProducts, type CatalogChange, type ChangeResult } from './change
 import { readProducts } from './input/read-products.js';
 import { withEarlierSkips, type SkipReport } from './input/skip-report.js';
 import { runInSlices, SLICE_MS } from './build/time-slices.js';
-import { carryDerivedLookups } from './columns/text-column-lookups.js';
+import { carryDerivedSteps, deriveLikeSteps } from './columns/derived-carry.js';
 import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveDocs, liveProductList, planDeletes } from './changes/tombstones.js';
 import { vectorOf } from './columns/vector-column.js';
 import { firstMismatch, valueFits, type FieldMismatch, type FieldTypes } from './field-types.js';
@@ -251,7 +251,7 @@ function* replaceAndAppend(
 /** `state` numbered `version` (a merged version published as the next one); shares everything. */
 function withVersion(state: CatalogState, version: number): CatalogState {
   const out = { ...state, index: { ...state.index, version } };
-  carryDerivedLookups(state, out, () => true);
+  runSteps(carryDerivedSteps(state, out));
   return out;
 }
 
@@ -536,6 +536,8 @@ export class Catalog implements CatalogView {
       const applied = yield* changedProducts(base, changes);
       if (!applied.changed) return { results: applied.results };
       const state = yield* buildCatalogSteps(applied.products, { catalogId: id, version, fieldWeights });
+      // Before it is published: no search waits for what the version it replaces had derived.
+      yield* deriveLikeSteps(base, state);
       return { state, results: applied.results, compactDocs: state.index.docCount };
     }
     const done = (out: BuildOutcome): void => {
@@ -682,7 +684,10 @@ export class Catalog implements CatalogView {
     function* steps(): Steps<CatalogState> {
       // The live products read from the store field by field (none decoded whole), the build in steps.
       const products = yield* liveBuildProducts(from);
-      return yield* buildCatalogSteps(products, { catalogId: id, version: from.index.version, fieldWeights });
+      const merged = yield* buildCatalogSteps(products, { catalogId: id, version: from.index.version, fieldWeights });
+      // In the background too: the merged version is published with what `from` had derived.
+      yield* deriveLikeSteps(from, merged);
+      return merged;
     }
     const built = (merged: CatalogState): void => {
       if (this.merging !== merge) return;
