@@ -35,7 +35,7 @@ import type { CatalogIndex, CatalogState, DocCodes, FieldIndex, InvertedTail, Te
 import { copySingleCodes, emptySingleCodes, singleCodesType } from '../columns/text-column.js';
 import { appendTextColumn } from '../columns/append-text-column.js';
 import { carryDerivedSteps } from '../columns/derived-carry.js';
-import { extendedSortRanks } from '../columns/text-column-lookups.js';
+import { extendedSortRanksSteps } from '../columns/text-column-lookups.js';
 import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, textValues } from '../field-values.js';
 import { extendShared, growableArray, sharedArray } from '../columns/shared-arrays.js';
 import { appendVectorsSteps } from '../columns/vector-column.js';
@@ -277,7 +277,7 @@ export function* appendProducts(
       dictionaries[fid] = values.dictionary();
       // New values are ranked among the old ones (text sorts): no sort of the whole dictionary again.
       text = appendTextColumn(text, n, docCodes, values.size);
-      if (sortRank && !text.sortRank) text.sortRank = extendedSortRanks(sortRank, dictionaries[fid]);
+      if (sortRank && !text.sortRank) text.sortRank = yield* extendedSortRanksSteps(sortRank, dictionaries[fid]);
     }
     // Numbers after text: the column reads through the appended text codes when it can (numeric-column.ts).
     const numeric = appendedNumericColumn(field.numeric, field.text, text, dictionaries[fid] ?? Dictionary.empty(), n, numbers);

@@ -26,7 +26,7 @@ import { STEP, type Steps } from '../steps.js';
 import { sharedArray } from '../columns/shared-arrays.js';
 import { numericValues, patchedNumericColumn, type NumericValues } from '../columns/numeric-column.js';
 import { carryDerivedSteps } from '../columns/derived-carry.js';
-import { extendedSortRanks } from '../columns/text-column-lookups.js';
+import { extendedSortRanksSteps } from '../columns/text-column-lookups.js';
 import type { Dictionary } from '../columns/dictionary.js';
 
 /** Which products a value patch replaces, and which docs of which numeric fields change. */
@@ -310,7 +310,9 @@ function* patchField(
     ? yield* invertedColumnOf(newSingle, dictSize, invertedEntries(text))
     : yield* patchInvertedColumn({ ...text, ...foldedInverted(text), valueTail: undefined }, single, newSingle, docs, dictSize, linearRatio);
   if (dictSize > 2 * live + DEAD_CODE_SLACK) return undefined;
-  const column: TextColumn = { single: newSingle, dictSize, valueOffsets, valueDocs, sortRank: text.sortRank && extendedSortRanks(text.sortRank, dictionary) };
+  // A text sort's ranks, the new values placed among the old ones.
+  const sortRank = text.sortRank && (yield* extendedSortRanksSteps(text.sortRank, dictionary));
+  const column: TextColumn = { single: newSingle, dictSize, valueOffsets, valueDocs, sortRank };
   const after = numericValues({ ...field, text: column, numeric });
   const order = !field.order ? undefined
     : linear ? yield* mergeNumericOrderLinear(field.order, after, docs) : mergeNumericOrder(field.order, numericValues(field), after, docs);

@@ -12,7 +12,7 @@
 import type { CatalogState } from '../catalog-index.js';
 import type { Steps } from '../steps.js';
 import { appendedHierarchySteps, buildHierarchySteps, derivedHierarchies, hierarchyFields, keepHierarchy } from './hierarchy-column.js';
-import { carryKeyOrders, deriveLookupsLikeSteps } from './text-column-lookups.js';
+import { carryKeyOrdersSteps, deriveLookupsLikeSteps } from './text-column-lookups.js';
 
 /**
  * Gives `to` what `from` had derived. `to` must be made from `from` by a fast path: the same docs
@@ -21,7 +21,7 @@ import { carryKeyOrders, deriveLookupsLikeSteps } from './text-column-lookups.js
  * carried by the change paths with the columns they belong to (append-products.ts, patch-values.ts).
  */
 export function* carryDerivedSteps(from: CatalogState, to: CatalogState, changed: (field: number) => boolean = () => false): Steps<void> {
-  carryKeyOrders(from, to);
+  yield* carryKeyOrdersSteps(from, to);
   for (const { setting, tree } of derivedHierarchies(from)) {
     // A patched level (a number as a level's value) moves docs between nodes: derived anew.
     const touched = hierarchyFields(setting).some((name) => {

@@ -5,7 +5,7 @@
  * immutable catalog version, computed at most once per version. A version made by a fast path gets
  * them from the version before at the cost of the change: dictionaries only grow there (codes keep
  * their values), so new codes are placed among the old ones by a binary search and a linear pass
- * ({@link extendedSortRanks}, {@link extendedKeyOrder}), never by sorting every value again.
+ * ({@link extendedSortRanksSteps}, {@link extendedKeyOrderSteps}), never by sorting every value again.
  * @module
  */
 import type { CatalogState } from '../catalog-index.js';
@@ -25,14 +25,14 @@ interface Values {
  * more after them), the key orders `from` has derived: the same ones where a dictionary did not grow,
  * extended by the new codes where it did.
  */
-export function carryKeyOrders(from: CatalogState, to: CatalogState): void {
+export function* carryKeyOrdersSteps(from: CatalogState, to: CatalogState): Steps<void> {
   const orders = keyOrders.get(from);
   if (!orders) return;
   const carried = new Map<number, KeyOrder>();
   for (const [field, order] of orders) {
     const dictionary = to.dictionaries[field];
     if (!dictionary) continue;
-    carried.set(field, dictionary.size === order.codeOfRank.length ? order : extendedKeyOrder(order, dictionary));
+    carried.set(field, dictionary.size === order.codeOfRank.length ? order : yield* extendedKeyOrderSteps(order, dictionary));
   }
   if (carried.size > 0) keyOrders.set(to, carried);
 }
@@ -61,11 +61,12 @@ export function textSortRanks(dictionary: readonly string[]): Uint32Array {
 /** Per sort-rank array, per rank the lowest code holding it: new codes are ranked against these. */
 const codeOfSortRank = new WeakMap<Uint32Array, Uint32Array>();
 
-function codesOfSortRanks(sortRank: Uint32Array): Uint32Array {
+function* codesOfSortRanksSteps(sortRank: Uint32Array): Steps<Uint32Array> {
   let out = codeOfSortRank.get(sortRank);
   if (out) return out;
   let ranks = 0;
   for (let c = 0; c < sortRank.length; c++) ranks = Math.max(ranks, sortRank[c] + 1);
+  yield;
   out = new Uint32Array(ranks);
   for (let c = sortRank.length - 1; c >= 0; c--) out[sortRank[c]] = c;
   codeOfSortRank.set(sortRank, out);
@@ -87,38 +88,52 @@ function lowerBoundBy(count: number, keyAt: (i: number) => string, key: string):
 /**
  * {@link textSortRanks} of `dictionary`, whose first `sortRank.length` codes `sortRank` ranks: the new
  * codes placed by a binary search among the old ranks, the old ranks shifted past the new lower-cased
- * values below them. Linear in the dictionary, no sort of it. Pure.
+ * values below them. Linear in the dictionary (in steps), no sort of it. Pure.
  */
-export function extendedSortRanks(sortRank: Uint32Array, dictionary: Values): Uint32Array {
+export function* extendedSortRanksSteps(sortRank: Uint32Array, dictionary: Values): Steps<Uint32Array> {
   const oldSize = sortRank.length;
   const size = dictionary.size;
   if (size === oldSize) return sortRank;
-  const codeOfRank = codesOfSortRanks(sortRank);
+  const codeOfRank = yield* codesOfSortRanksSteps(sortRank);
   const ranks = codeOfRank.length;
   const lowerOfRank = (r: number) => dictionary.at(codeOfRank[r]).toLowerCase();
-  // Per new code: the old rank of its lower-cased value, or (as -1 - the value's place) a value new to the ranks.
+  // Per new code: the old rank of its lower-cased value, or (-1) a value new to the ranks, placed in
+  // `fresh` (the old rank it goes before) with the first (lowest) code holding it.
   const placed = new Int32Array(size - oldSize);
-  const fresh = new Map<string, number>();
+  const fresh = new Map<string, { at: number; code: number }>();
   for (let c = oldSize; c < size; c++) {
+    if (((c - oldSize) & (STEP - 1)) === STEP - 1) yield;
     const lower = dictionary.at(c).toLowerCase();
     const at = lowerBoundBy(ranks, lowerOfRank, lower);
     if (at < ranks && lowerOfRank(at) === lower) placed[c - oldSize] = at;
-    else { placed[c - oldSize] = -1; fresh.set(lower, at); }
+    else {
+      placed[c - oldSize] = -1;
+      if (!fresh.has(lower)) fresh.set(lower, { at, code: c });
+    }
   }
   // New ranks: the new values, in order, before the old rank they were placed at.
   const freshValues = [...fresh.keys()].sort();
   const freshRank = new Map<string, number>();
   const oldToNew = new Uint32Array(ranks);
+  const nextCodeOfRank = new Uint32Array(ranks + freshValues.length);
   for (let r = 0, i = 0, next = 0; r <= ranks; r++) {
-    while (i < freshValues.length && fresh.get(freshValues[i]) === r) freshRank.set(freshValues[i++], next++);
-    if (r < ranks) oldToNew[r] = next++;
+    if ((r & (STEP - 1)) === STEP - 1) yield;
+    for (; i < freshValues.length && fresh.get(freshValues[i])!.at === r; i++) {
+      nextCodeOfRank[next] = fresh.get(freshValues[i])!.code;
+      freshRank.set(freshValues[i], next++);
+    }
+    if (r < ranks) { nextCodeOfRank[next] = codeOfRank[r]; oldToNew[r] = next++; }
   }
   const out = sharedArray(Uint32Array, size);
-  for (let c = 0; c < oldSize; c++) out[c] = oldToNew[sortRank[c]];
+  for (let c = 0; c < oldSize; c++) {
+    if ((c & (STEP - 1)) === STEP - 1) yield;
+    out[c] = oldToNew[sortRank[c]];
+  }
   for (let c = oldSize; c < size; c++) {
     const at = placed[c - oldSize];
     out[c] = at >= 0 ? oldToNew[at] : freshRank.get(dictionary.at(c).toLowerCase())!;
   }
+  codeOfSortRank.set(out, nextCodeOfRank);
   return out;
 }
 
@@ -178,14 +193,15 @@ export function keyOrder(state: CatalogState, field: number): KeyOrder {
 /**
  * The key order of `dictionary`, whose first `order.codeOfRank.length` codes `order` orders: the new
  * codes (values new to the dictionary) merged in at the places a binary search finds. Linear in the
- * dictionary, no sort of it. Pure.
+ * dictionary (in steps), no sort of it. Pure.
  */
-export function extendedKeyOrder(order: KeyOrder, dictionary: Values): KeyOrder {
+export function* extendedKeyOrderSteps(order: KeyOrder, dictionary: Values): Steps<KeyOrder> {
   const oldSize = order.codeOfRank.length;
   const size = dictionary.size;
   const valueOfRank = (r: number) => dictionary.at(order.codeOfRank[r]);
   const fresh: { code: number; at: number; value: string }[] = [];
   for (let c = oldSize; c < size; c++) {
+    if (((c - oldSize) & (STEP - 1)) === STEP - 1) yield;
     const value = dictionary.at(c);
     fresh.push({ code: c, at: lowerBoundBy(oldSize, valueOfRank, value), value });
   }
@@ -195,6 +211,7 @@ export function extendedKeyOrder(order: KeyOrder, dictionary: Values): KeyOrder 
   let next = 0;
   const place = (code: number) => { codeOfRank[next] = code; rankOfCode[code] = next++; };
   for (let r = 0, i = 0; r <= oldSize; r++) {
+    if ((r & (STEP - 1)) === STEP - 1) yield;
     while (i < fresh.length && fresh[i].at === r) place(fresh[i++].code);
     if (r < oldSize) place(order.codeOfRank[r]);
   }
