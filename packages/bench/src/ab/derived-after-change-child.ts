@@ -25,7 +25,7 @@ export const PROBES = ['hierarchy', 'text_sort', 'facets'] as const;
 export type Probe = (typeof PROBES)[number];
 
 export type DerivedChildMessage =
-  | { type: 'setup'; root: string; products: number; label: string }
+  | { type: 'setup'; root: string; products: number; label: string; engine: boolean }
   | { type: 'change'; kind: ChangeKind; i: number }
   | { type: 'stop' };
 
@@ -35,12 +35,40 @@ export type DerivedChildReply =
   | { type: 'stopped' }
   | { type: 'error'; error: string };
 
+/** What the changes and probes go to: an engine, or a bare catalog (see {@link bareCatalog}). */
 interface EngineLike {
   replaceProducts(websiteId: string, products: Iterable<unknown>): Promise<unknown>;
   upsertProducts(websiteId: string, products: Iterable<unknown>): Promise<unknown>;
   deleteProducts(websiteId: string, refIds: readonly string[]): Promise<unknown>;
   search(body: SearchRequest): Promise<{ payload: { total_results: number } }>;
   close(): Promise<void>;
+}
+
+interface CatalogLike {
+  replace(products: Iterable<unknown>): Promise<unknown>;
+  upsert(products: Iterable<unknown>): Promise<unknown>;
+  delete(refIds: readonly string[]): Promise<unknown>;
+}
+interface Internal {
+  Catalog: new () => CatalogLike;
+  executeSearch(catalog: CatalogLike, request: unknown, context: { settings: unknown }): Promise<{ total_results: number }>;
+  validateSearchRequest(body: unknown): unknown;
+}
+
+/**
+ * A bare `Catalog` searched with the bench website's settings, behind the engine's calls: the changes
+ * and searches without the engine's own work after a change (its recommendation indexes, rebuilt in
+ * the background), which would otherwise run between the probes.
+ */
+function bareCatalog({ Catalog, executeSearch, validateSearchRequest }: Internal): EngineLike {
+  const catalog = new Catalog();
+  return {
+    replaceProducts: (_, products) => catalog.replace(products),
+    upsertProducts: (_, products) => catalog.upsert(products),
+    deleteProducts: (_, refIds) => catalog.delete(refIds),
+    search: async (body) => ({ payload: await executeSearch(catalog, validateSearchRequest(body), { settings: BENCH_WEBSITE.settings }) }),
+    close: async () => {},
+  };
 }
 
 let engine: EngineLike | undefined;
@@ -64,10 +92,12 @@ function probeRequests(category: string): Record<Probe, SearchRequest> {
 
 async function handle(m: DerivedChildMessage): Promise<DerivedChildReply> {
   if (m.type === 'setup') {
-    const { createEngine } = await import(pathToFileURL(join(m.root, 'packages/engine/dist/index.js')).href) as { createEngine(o: unknown): Promise<EngineLike> };
+    const dist = (file: string) => pathToFileURL(join(m.root, 'packages/engine/dist', file)).href;
     const products = await loadDataset({ kind: 'generated', count: m.products, seed: 1 });
     const t0 = performance.now();
-    engine = await createEngine({ websites: [BENCH_WEBSITE] });
+    engine = m.engine
+      ? await (await import(dist('index.js')) as { createEngine(o: unknown): Promise<EngineLike> }).createEngine({ websites: [BENCH_WEBSITE] })
+      : bareCatalog(await import(dist('internal.js')) as Internal);
     await engine.replaceProducts(site, products);
     const buildMs = performance.now() - t0;
     kept = products.filter((_, i) => i % 997 === 0).map((p) => ({ ...p }));

@@ -1,7 +1,8 @@
 /**
  * Derived lookups after a one-product change, A/B in one run: two trees (this one and, e.g., a
- * worktree of an older commit) each load the same generated catalog into an engine of their own
- * process (the bench website: its `categories` hierarchy), warm the searches that read structures
+ * worktree of an older commit) each load the same generated catalog into a catalog of their own
+ * process, searched with the bench website's settings (its `categories` hierarchy; `--engine`: into an
+ * engine, whose recommendation indexes are then rebuilt in the background after each change), warm the searches that read structures
  * derived from a catalog version — a category menu (hierarchy tree and node column), a text sort
  * (sort ranks), facets (key orders) — then take the same one-product changes in turn: a new price
  * (value patch), a new product (append), a changed title (tombstone + append), a delete (tombstone).
@@ -10,7 +11,7 @@
  * median and max of the change's time and of each probe's, and of the longest event-loop stall during
  * the change and during the probes. The sides alternate which goes first every round.
  *
- * Run: `node packages/bench/dist/ab/derived-after-change.js --a /work/wt-derived-lookups-base --b . [--products 1000000] [--rounds 5]`
+ * Run: `node packages/bench/dist/ab/derived-after-change.js --a /work/wt-derived-lookups-base --b . [--products 1000000] [--rounds 5] [--engine]`
  * (`DERIVED_PROFILE=<dir>` in the environment: a CPU profile per side of the changes and probes, `A.cpuprofile`, `B.cpuprofile`).
  * @module
  */
@@ -26,6 +27,8 @@ const rootA = resolve(option('a', '.'));
 const rootB = resolve(option('b', '.'));
 const products = Number(option('products', '200000'));
 const rounds = Number(option('rounds', '5'));
+/** `--engine`: through an engine (its background work after each change included) instead of a bare catalog. */
+const throughEngine = process.argv.includes('--engine');
 
 interface Side { name: string; ask(m: DerivedChildMessage): Promise<DerivedChildReply>; child: ChildProcess }
 
@@ -45,9 +48,9 @@ type Samples = Extract<DerivedChildReply, { type: 'sample' }>[];
 
 const a = startSide('A');
 const b = startSide('B');
-console.log(`${products} generated products, ${rounds} rounds, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+console.log(`${products} generated products, ${rounds} rounds, ${throughEngine ? 'engine' : 'bare catalog'}, load ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 for (const [side, root] of [[a, rootA], [b, rootB]] as const) {
-  const ready = await side.ask({ type: 'setup', root, products, label: side.name });
+  const ready = await side.ask({ type: 'setup', root, products, label: side.name, engine: throughEngine });
   if (ready.type === 'ready') console.log(`${side.name} (${root}): loaded and warmed in ${(ready.buildMs / 1000).toFixed(1)} s`);
 }
 const samples: Record<'A' | 'B', Partial<Record<ChangeKind, Samples>>> = { A: {}, B: {} };
