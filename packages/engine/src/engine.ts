@@ -331,7 +331,7 @@ class AisleEngine implements Engine {
       // index takes seconds of CPU), so searches are served sooner; readiness waits for them.
       for (const s of this.sites.values()) {
         s.models.startIndexes();
-        s.catalog.completeInBackground().catch((err: unknown) => this.reporter.report('index-build', err, s.config.websiteId));
+        s.catalog.completeInBackground(s.config.settings?.hierarchies).catch((err: unknown) => this.reporter.report('index-build', err, s.config.websiteId));
       }
       this.replayEvents();
       // The clicks stored since the checkpoint (all of them without one), then other replicas' as they come.

@@ -36,6 +36,8 @@ import { readProducts } from './input/read-products.js';
 import { withEarlierSkips, type SkipReport } from './input/skip-report.js';
 import { runInSlices, SLICE_MS } from './build/time-slices.js';
 import { carryDerivedSteps, deriveLikeSteps } from './columns/derived-carry.js';
+import { ensureHierarchySteps } from './columns/hierarchy-column.js';
+import type { HierarchySetting } from '../contract/settings-schema.js';
 import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveDocs, liveProductList, planDeletes } from './changes/tombstones.js';
 import { vectorOf } from './columns/vector-column.js';
 import { firstMismatch, valueFits, type FieldMismatch, type FieldTypes } from './field-types.js';
@@ -337,12 +339,15 @@ export class Catalog implements CatalogView {
   /**
    * Builds in time slices what loading a snapshot left to build on first use (the dictionaries' value
    * tables, the refId one being the refId → doc map: a million entries take a few hundred milliseconds),
-   * so that no request pays for it. Resolves when done.
+   * so that no request pays for it; and the website's `hierarchies`, which snapshots do not store (the
+   * first category page after a restart would derive its hierarchy on the event loop). Resolves when done.
    */
-  completeInBackground(): Promise<void> {
-    const { dictionaries } = this.current;
+  completeInBackground(hierarchies: Readonly<Record<string, HierarchySetting>> = {}): Promise<void> {
+    const state = this.current;
     function* steps(): Generator<void, void, void> {
-      for (const dictionary of dictionaries) yield* dictionary.indexSteps();
+      for (const dictionary of state.dictionaries) yield* dictionary.indexSteps();
+      // Derived on this version, they are carried to the versions made from it (derived-carry.ts).
+      for (const setting of Object.values(hierarchies)) yield* ensureHierarchySteps(state, setting);
     }
     return runInSlices(steps(), this.sliceMs);
   }

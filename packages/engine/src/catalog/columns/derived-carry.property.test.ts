@@ -172,4 +172,13 @@ describe('derived structures carried to the next version', () => {
     expect(hierarchyOf(second, HIERARCHIES.sep!).nodeOf('Toys')).toBeUndefined();
     expect(hierarchyOf(first, HIERARCHIES.sep!).nodeOf('Home > Garden')).toBeUndefined();
   });
+
+  it('are derived in the background for the website\'s hierarchies (a restart: snapshots do not store them)', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([product('a', { path: ['Home', 'Kitchen'], paths: [['Toys']], brand: undefined, size: 2, price: 0 })]);
+    expect(derivedHierarchies(catalog.state)).toHaveLength(0);
+    await catalog.completeInBackground(HIERARCHIES);
+    expect(derivedHierarchies(catalog.state)).toHaveLength(Object.keys(HIERARCHIES).length);
+    expectHierarchiesAsFromScratch(catalog.state);
+  });
 });

@@ -287,6 +287,14 @@ export function keepHierarchy(state: CatalogState, setting: HierarchySetting, tr
   perSetting.set(keyOf(setting), { setting, tree });
 }
 
+/** Derives hierarchy `setting` of `state` in steps, unless the version has it (in the background, after a restart). */
+export function* ensureHierarchySteps(state: CatalogState, setting: HierarchySetting): Steps<void> {
+  if (derived.get(state)?.has(keyOf(setting))) return;
+  const tree = yield* buildHierarchySteps(state, setting);
+  // A search may have derived it in between: the same structure, kept once.
+  if (!derived.get(state)?.has(keyOf(setting))) keepHierarchy(state, setting, tree);
+}
+
 /**
  * The hierarchy `setting` of catalog version `state`: the one carried from the version before or
  * derived before it was published (derived-carry.ts), else built now, on first use, and kept with the
