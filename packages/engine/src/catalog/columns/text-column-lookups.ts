@@ -112,18 +112,25 @@ export function* extendedSortRanksSteps(sortRank: Uint32Array, dictionary: Value
     }
   }
   // New ranks: the new values, in order, before the old rank they were placed at.
-  const freshValues = [...fresh.keys()].sort();
+  const freshValues = [...fresh].map(([lower, { at, code }]) => ({ lower, at, code })).sort((x, y) => (x.lower < y.lower ? -1 : 1));
   const freshRank = new Map<string, number>();
   const oldToNew = new Uint32Array(ranks);
   const nextCodeOfRank = new Uint32Array(ranks + freshValues.length);
-  for (let r = 0, i = 0, next = 0; r <= ranks; r++) {
-    if ((r & (STEP - 1)) === STEP - 1) yield;
-    for (; i < freshValues.length && fresh.get(freshValues[i])!.at === r; i++) {
-      nextCodeOfRank[next] = fresh.get(freshValues[i])!.code;
-      freshRank.set(freshValues[i], next++);
+  let next = 0;
+  let i = 0;
+  const placeFresh = (r: number): void => {
+    for (; i < freshValues.length && freshValues[i].at === r; i++) {
+      nextCodeOfRank[next] = freshValues[i].code;
+      freshRank.set(freshValues[i].lower, next++);
     }
-    if (r < ranks) { nextCodeOfRank[next] = codeOfRank[r]; oldToNew[r] = next++; }
+  };
+  for (let r = 0; r < ranks; r++) {
+    if ((r & (STEP - 1)) === STEP - 1) yield;
+    if (i < freshValues.length && freshValues[i].at === r) placeFresh(r);
+    nextCodeOfRank[next] = codeOfRank[r];
+    oldToNew[r] = next++;
   }
+  placeFresh(ranks);
   const out = sharedArray(Uint32Array, size);
   for (let c = 0; c < oldSize; c++) {
     if ((c & (STEP - 1)) === STEP - 1) yield;
