@@ -3,7 +3,8 @@
  * derived from scratch on the version: after a random sequence of appends, changed products
  * (tombstoned and appended again), value patches (one of them a hierarchy's level), deletes and
  * merges, every hierarchy's tree and node column, the text sort ranks and the key orders equal those a
- * one-go derivation gives — and were carried (or derived before publishing), not built on first use.
+ * one-go derivation gives (numeric orders too) — and were carried (or derived before publishing), not
+ * built on first use.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,8 @@ import type { Product } from '../../types.js';
 import { Catalog } from '../catalog.js';
 import type { CatalogState } from '../catalog-index.js';
 import { buildHierarchy, derivedHierarchies, hierarchyOf, type HierarchyTree } from './hierarchy-column.js';
-import { ensureTextSortRanks, keyOrder, textSortRanks } from './text-column-lookups.js';
+import { ensureNumericOrder, ensureTextSortRanks, keyOrder, textSortRanks } from './text-column-lookups.js';
+import { numericOrderSteps, numericValues } from './numeric-column.js';
 import { foldedInverted } from './text-column.js';
 import { runSteps } from '../steps.js';
 import { appendProducts, planAppend } from '../changes/append-products.js';
@@ -107,7 +109,7 @@ function expectHierarchiesAsFromScratch(state: CatalogState): void {
   }
 }
 
-function expectCarriedAsFromScratch(state: CatalogState, sorted: readonly string[]): void {
+function expectCarriedAsFromScratch(state: CatalogState, sorted: readonly string[], ordered: readonly string[]): void {
   expect(derivedHierarchies(state)).toHaveLength(Object.keys(HIERARCHIES).length);
   expectHierarchiesAsFromScratch(state);
   for (const name of sorted) {
@@ -118,6 +120,11 @@ function expectCarriedAsFromScratch(state: CatalogState, sorted: readonly string
     const values = state.dictionaries[fid]!.values();
     const codeOfRank = values.map((_, c) => c).sort((a, b) => (values[a]! < values[b]! ? -1 : 1));
     expect([...keyOrder(state, fid).codeOfRank]).toEqual(codeOfRank);
+  }
+  for (const name of ordered) {
+    const field = state.index.fields[state.fieldByName.get(name)!]!;
+    expect(field.order).toBeDefined();
+    expect([...field.order!]).toEqual([...runSteps(numericOrderSteps(numericValues(field), state.index.docCount))]);
   }
 }
 
@@ -142,15 +149,19 @@ describe('derived structures carried to the next version', () => {
           ensureTextSortRanks(catalog.state, fid);
           keyOrder(catalog.state, fid);
         }
+        // Every product has a price: its numeric order is carried (merged) or derived before publishing.
+        let ordered = ['price'];
+        ensureNumericOrder(catalog.state, catalog.state.fieldByName.get('price')!);
         const fresh = { n: 0 };
         for (const op of ops) {
           await apply(catalog, model, op, fresh);
           const { state } = catalog;
           // A field a version lost (no product has it) has no ranks when it comes back.
           sorted = sorted.filter((name) => state.fieldByName.has(name));
+          ordered = ordered.filter((name) => state.fieldByName.has(name));
           if (derivedHierarchies(state).some(({ tree }) => tree.column.valueTail !== undefined)) extended++;
           if (state.patchedSince?.fields.has('size')) levelPatched++;
-          expectCarriedAsFromScratch(state, sorted);
+          expectCarriedAsFromScratch(state, sorted, ordered);
         }
       },
     ), { numRuns: 100 });
