@@ -31,7 +31,7 @@ import { isFullTextField } from '../full-text/full-text-fields.js';
 import { appendFullText } from '../full-text/append-full-text.js';
 import { TermNumbering } from '../full-text/doc-postings.js';
 import { liveFieldKind, withFullTextFields } from './tombstones.js';
-import type { CatalogIndex, CatalogState, DocCodes, FieldIndex, InvertedTail, TextColumn, ValueCounts } from '../catalog-index.js';
+import type { CatalogIndex, CatalogState, FieldIndex, TextColumn, ValueCounts } from '../catalog-index.js';
 import { copySingleCodes, emptySingleCodes, singleCodesType } from '../columns/text-column.js';
 import { appendTextColumn } from '../columns/append-text-column.js';
 import { carryDerivedSteps } from '../columns/derived-carry.js';
