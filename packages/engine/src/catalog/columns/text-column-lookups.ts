@@ -36,6 +36,7 @@ export function* carryKeyOrdersSteps(from: CatalogState, to: CatalogState): Step
   }
   if (carried.size > 0) keyOrders.set(to, carried);
 }
+
 /**
  * The code of each value of field `field`: the field's dictionary, which keeps its value table with it
  * (dictionary.ts); for refId, whose codes are doc ids, the catalog's refId → doc map (live docs only).
