@@ -254,16 +254,10 @@ export interface StoreCounts {
   coupons: { issued: number; used: number };
 }
 
-/** Fields every stored event has. */
-interface StoredEventBase {
+/** Fields every stored event has: those of its append, and its place in the store's order. */
+interface StoredEventBase extends AppendBase {
   /** Store-wide sequence number, increasing in commit order. */
   seq: number;
-  websiteId: string;
-  transactionId: string;
-  customerId: string;
-  sessionId: string;
-  origin: string;
-  receivedAt: number;
 }
 
 /** A stored event, as read back in sequence order. */
