@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import type { WebsiteConfig, WebsiteSettings } from './config.js';
 import type { CreatedSearchKey, SearchKeyInfo } from './keys/search-key-service.js';
 import type { Experiment, ExperimentReport } from './contract/schemas.js';
+import type { VersionedSettings } from './settings/settings-service.js';
 import type {
   BulkDeleteResult, BundleRequest, BundleResponse, ClickRequest, EventAck, Product, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
   ScopeConditions, SearchResponse, ViewRequest,
@@ -249,6 +250,18 @@ export interface Engine {
    * Returns the settings as {@link Engine.getSettings} does.
    */
   updateSettings(websiteId: string, settings: unknown, options?: { merge?: boolean }): Promise<WebsiteSettings>;
+  /**
+   * The settings as {@link Engine.getSettings} answers them, with the version they are at: an opaque token
+   * that changes with every change of them (the settings API's `ETag`), to pass back as `ifVersion`.
+   */
+  getVersionedSettings(websiteId: string): Promise<VersionedSettings>;
+  /**
+   * {@link Engine.updateSettings}, answering the new version too; with `ifVersion`, only while the settings
+   * are still at one of these versions (optimistic concurrency, HTTP's `If-Match`): a write made after
+   * another changed them throws `SETTINGS_VERSION_MISMATCH` (412) and writes nothing, also when the two
+   * race on different replicas (the store compares and sets in one write).
+   */
+  updateVersionedSettings(websiteId: string, settings: unknown, options?: { merge?: boolean; ifVersion?: readonly string[] }): Promise<VersionedSettings>;
   /**
    * A ranking preview: the body's `search` (a search request without website_id and client) ranked under
    * the settings in force and under them with the body's `settings` merged in exactly as

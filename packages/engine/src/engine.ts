@@ -52,7 +52,7 @@ import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyI
 import { checkRulesApply, executeRankedSearch, executeSearch, SearchPool, validateSearchRequest, type RankedSearch } from './search/index.js';
 import { checkWebsiteSettings, settingsWithDefaults } from './settings/website-settings.js';
 import { parsePreviewRequest, previewOf } from './settings/settings-preview.js';
-import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
+import { SETTINGS_POLL_MS, SettingsService, type VersionedSettings } from './settings/settings-service.js';
 import { suggestionSettingsOf } from './analytics/analytics-settings.js';
 import { RetentionJob } from './analytics/retention.js';
 import { experimentKind, logQuery, SearchLog } from './analytics/search-log.js';
@@ -805,8 +805,17 @@ class AisleEngine implements Engine {
   }
 
   async updateSettings(websiteId: string, settings: unknown, options: { merge?: boolean } = {}): Promise<WebsiteSettings> {
+    return (await this.updateVersionedSettings(websiteId, settings, options)).settings;
+  }
+
+  async getVersionedSettings(websiteId: string): Promise<VersionedSettings> {
     this.site(websiteId);
-    return this.settings.update(websiteId, settings, options.merge === true);
+    return this.settings.current(websiteId);
+  }
+
+  async updateVersionedSettings(websiteId: string, settings: unknown, options: { merge?: boolean; ifVersion?: readonly string[] } = {}): Promise<VersionedSettings> {
+    this.site(websiteId);
+    return this.settings.update(websiteId, settings, options.merge === true, options.ifVersion);
   }
 
   /**

@@ -418,14 +418,16 @@ export class PostgresStore extends GroupCommitStore implements Store {
     this.checkOpen();
     // The advisory lock orders settings writes of all replicas, so versions become visible in
     // increasing order and a poller reading "after my cursor" never skips one.
+    // The compare-and-set is the write statement itself (a first write inserts only where no row is, a
+    // later one updates only the row still at `ifVersion`), so it holds whatever else takes the lock.
     return this.inTransaction(3, async (client) => {
-      const { rows } = await client.query<{ version: string }>(`SELECT version FROM ${this.s}.website_settings WHERE website_id = $1`, [websiteId]);
-      if (Number(rows[0]?.version ?? 0) !== ifVersion) return undefined;
-      const { rows: written } = await client.query<{ version: string }>(
-        `INSERT INTO ${this.s}.website_settings (website_id, settings, version, updated_at) VALUES ($1, $2, nextval('${this.s}.settings_version'), $3)
-         ON CONFLICT (website_id) DO UPDATE SET settings = EXCLUDED.settings, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
-         RETURNING version`, [websiteId, JSON.stringify(settings), Date.now()]);
-      return { websiteId, settings, version: Number(written[0]!.version) };
+      const { rows: written } = await client.query<{ version: string }>(ifVersion === 0
+        ? `INSERT INTO ${this.s}.website_settings (website_id, settings, version, updated_at) VALUES ($1, $2, nextval('${this.s}.settings_version'), $3)
+           ON CONFLICT (website_id) DO NOTHING RETURNING version`
+        : `UPDATE ${this.s}.website_settings SET settings = $2, version = nextval('${this.s}.settings_version'), updated_at = $3
+           WHERE website_id = $1 AND version = $4 RETURNING version`,
+      ifVersion === 0 ? [websiteId, JSON.stringify(settings), Date.now()] : [websiteId, JSON.stringify(settings), Date.now(), ifVersion]);
+      return written[0] === undefined ? undefined : { websiteId, settings, version: Number(written[0].version) };
     });
   }
 

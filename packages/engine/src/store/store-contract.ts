@@ -235,6 +235,19 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect((await store.getSettings('w1'))!.settings).toEqual(winners[0]!.settings);
     });
 
+    it('lets exactly one of concurrent first settings writes win, and never writes from a version the row is not at', async () => {
+      const store = await fresh();
+      const firsts = await Promise.all(Array.from({ length: 10 }, (_, i) => store.putSettings('w1', { n: i }, 0)));
+      const winners = firsts.filter((o) => o !== undefined);
+      expect(winners).toHaveLength(1);
+      expect(await store.getSettings('w1')).toEqual(winners[0]);
+      // A version the row never had (ahead of it), and one for a website with no row: nothing written.
+      expect(await store.putSettings('w1', { n: 'ahead' }, winners[0]!.version + 1)).toBeUndefined();
+      expect(await store.putSettings('w2', { n: 'none' }, winners[0]!.version)).toBeUndefined();
+      expect(await store.getSettings('w1')).toEqual(winners[0]);
+      expect(await store.getSettings('w2')).toBeUndefined();
+    });
+
     const H = 3_600_000;
     const D = 24 * H;
     const counters = (totals: RollupTotal[]) => Object.fromEntries(totals.map((t) => [`${t.key}|${t.tactic}`, t.counters]));
