@@ -55,10 +55,10 @@ import { parsePreviewRequest, previewOf } from './settings/settings-preview.js';
 import { SETTINGS_POLL_MS, SettingsService, type VersionedSettings } from './settings/settings-service.js';
 import { suggestionSettingsOf } from './analytics/analytics-settings.js';
 import { RetentionJob } from './analytics/retention.js';
-import { experimentKind, logQuery, SearchLog } from './analytics/search-log.js';
-import { hourOf } from './store/analytics-rows.js';
+import { logQuery, SearchLog } from './analytics/search-log.js';
 import { ExperimentService, INTERLEAVED } from './experiments/experiment-service.js';
-import { experimentReport } from './experiments/experiment-report.js';
+import { reportFrom } from './experiments/experiment-report.js';
+import { readReportInput } from './experiments/report-input.js';
 import { assignmentPoint } from './experiments/assignment.js';
 import { teamDraftInterleave } from './experiments/interleaving.js';
 import { Random } from './demo/random.js';
@@ -965,10 +965,8 @@ class AisleEngine implements Engine {
     // What this process logged so far counts (every search chain ended), as in the search report.
     await this.searchLog.flush(true);
     const now = Date.now();
-    const rows = await this.storeCall(() => this.events.store.rollupTotals(websiteId, experimentKind(id), {
-      fromHour: hourOf(Math.min(record.from ?? record.createdAt, record.createdAt)), toHour: hourOf(now),
-    }));
-    return experimentReport(record, rows, now);
+    const input = await this.storeCall(() => readReportInput(this.events.store, record, now));
+    return reportFrom(record, input, now);
   }
 
   async stopExperiment(websiteId: string, id: string): Promise<Experiment> {

@@ -6,7 +6,7 @@
  * @module
  */
 import {
-  ROLLUP_COUNTERS, type AnalyticsKind, type QuerySessions, type ResponseOutcome, type RollupCounter, type RollupCounters, type RollupDelta, type RollupTotal, type RollupWindow,
+  ROLLUP_COUNTERS, type AnalyticsKind, type ExperimentSums, type QuerySessions, type ResponseOutcome, type RollupCounter, type RollupCounters, type RollupDelta, type RollupTotal, type RollupWindow,
 } from './store.js';
 
 /** One hour, in ms. */
@@ -183,6 +183,55 @@ export function countersFromRow(row: Record<string, unknown>): RollupCounters {
   const out = emptyCounters();
   ROLLUP_COUNTERS.forEach((c: RollupCounter, i) => { out[c] = Number(row[ROLLUP_COLUMNS[i]!] ?? 0); });
   return out;
+}
+
+/**
+ * Separates the variant from the customer in an experiment row's key: the unit separator, which no
+ * variant name holds (names refuse control characters; PostgreSQL text refuses NUL). The key is split
+ * at its first one, so a customer id may hold it.
+ */
+export const EXPERIMENT_KEY_SEPARATOR = '\u001f';
+
+/** The variant of an experiment row's key (the whole key when it has no separator). */
+export function variantOfKey(key: string): string {
+  const at = key.indexOf(EXPERIMENT_KEY_SEPARATOR);
+  return at < 0 ? key : key.slice(0, at);
+}
+
+/** A customer's CTR as reports count it: searches with a click over searches, at most 1 (0 without searches). */
+export function userCtr(counters: RollupCounters): number {
+  return counters.responses <= 0 ? 0 : Math.min(1, counters.clicked / counters.responses);
+}
+
+/**
+ * {@link ExperimentSums} of per-customer totals (what the SQL stores compute in their query; the memory
+ * store and the tests compute it here), in order of first appearance. Pure.
+ */
+export function experimentSumsOf(rows: readonly RollupTotal[]): ExperimentSums[] {
+  const out = new Map<string, ExperimentSums>();
+  for (const { key, tactic, counters } of rows) {
+    if (tactic === '' && counters.responses <= 0) continue;
+    const variant = variantOfKey(key);
+    const id = `${variant}${EXPERIMENT_KEY_SEPARATOR}${tactic}`;
+    let s = out.get(id);
+    if (s === undefined) out.set(id, (s = { variant, tactic, users: 0, counters: emptyCounters(), converters: 0, ctr: 0, ctrSquares: 0, revenueSquares: 0 }));
+    s.users++;
+    addCounters(s.counters, counters);
+    if (counters.conversions > 0) s.converters++;
+    const ctr = userCtr(counters);
+    s.ctr += ctr;
+    s.ctrSquares += ctr * ctr;
+    s.revenueSquares += counters.revenue * counters.revenue;
+  }
+  return [...out.values()];
+}
+
+/** An {@link ExperimentSums} from a row of the SQL stores' `experimentSumsSql` (numbers may arrive as strings). */
+export function experimentSumsFromRow(row: Record<string, unknown>): ExperimentSums {
+  return {
+    variant: row.variant as string, tactic: row.tactic as string, users: Number(row.users), counters: countersFromRow(row),
+    converters: Number(row.converters), ctr: Number(row.ctr), ctrSquares: Number(row.ctr_squares), revenueSquares: Number(row.revenue_squares),
+  };
 }
 
 /** The counters' values in {@link ROLLUP_COUNTERS} order (the order of {@link ROLLUP_COLUMNS}). */

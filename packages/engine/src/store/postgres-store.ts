@@ -25,13 +25,13 @@ import {
 import {
   MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
-  type AnalyticsBatch, type AnalyticsKind, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
+  type AnalyticsBatch, type AnalyticsKind, type ExperimentSums, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
   type SearchKeyRecord, type StoreSharing, type ExperimentRecord, type StoredCheckpoint, type CheckpointWriteOutcome,
 } from './store.js';
-import { counterValues, countBy, countersFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
+import { counterValues, countBy, countersFromRow, experimentSumsFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
 import {
   analyticsTablesSql, completionDecrementSql, querySessionsSql, resultPagePruneArgs, resultPagePruneSql, retentionSql,
-  ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql,
+  PG_VARIANT_OF_KEY, ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, experimentSumsSql, rollupTotalsSql,
 } from './analytics-sql.js';
 
 /** Default schema of the PostgreSQL store. */
@@ -486,6 +486,12 @@ export class PostgresStore extends GroupCommitStore implements Store {
     const { sql, params } = rollupTotalsSql(`${this.s}.`, websiteId, kind, windowRanges(window), (i) => `$${i}`);
     const { rows } = await this.pool.query<Record<string, unknown>>(sql, params);
     return rows.map((r) => ({ key: r.key as string, tactic: r.tactic as string, counters: countersFromRow(r) }));
+  }
+
+  async experimentSums(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<ExperimentSums[]> {
+    const { sql, params } = experimentSumsSql(`${this.s}.`, websiteId, kind, windowRanges(window), (i) => `$${i}`, PG_VARIANT_OF_KEY);
+    const { rows } = await this.pool.query<Record<string, unknown>>(sql, params);
+    return rows.map(experimentSumsFromRow);
   }
 
   async querySessions(websiteId: string, limit: number): Promise<QuerySessions[]> {

@@ -16,13 +16,13 @@ import {
 } from './rows.js';
 import {
   MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type StoreCounts, type StoredSettings,
-  type AnalyticsBatch, type AnalyticsKind, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
+  type AnalyticsBatch, type AnalyticsKind, type ExperimentSums, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
   type SearchKeyRecord, type ExperimentRecord,
 } from './store.js';
-import { counterValues, countBy, countersFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
+import { counterValues, countBy, countersFromRow, experimentSumsFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
 import {
   analyticsTablesSql, completionDecrementSql, completionIncrementSql, querySessionsSql, resultPagePruneArgs, resultPagePruneSql, retentionSql,
-  ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql,
+  ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, SQLITE_VARIANT_OF_KEY, experimentSumsSql, rollupTotalsSql,
 } from './analytics-sql.js';
 
 interface SettingsRow { websiteId: string; settings: string; version: number }
@@ -159,7 +159,7 @@ function openDatabase(file: string): Database.Database {
 
 /** The operations the worker runs, by name; see {@link SqliteDb}. */
 export type SqliteMethod = 'commitJson' | 'issueCoupons' | 'markCouponUsed' | 'getCoupon' | 'counts' | 'readRows' | 'lastSequence'
-  | 'getSettings' | 'putSettings' | 'settingsSince' | 'writeAnalytics' | 'rollupTotals' | 'querySessions' | 'deleteExpired'
+  | 'getSettings' | 'putSettings' | 'settingsSince' | 'writeAnalytics' | 'rollupTotals' | 'experimentSums' | 'querySessions' | 'deleteExpired'
   | 'insertSearchKey' | 'listSearchKeys' | 'findSearchKey' | 'deleteSearchKey' | 'readClicks' | 'clickCandidates'
   | 'addResultPages' | 'findResultPages' | 'pruneResultPages' | 'createExperiment' | 'listExperiments' | 'activeExperiments'
   | 'stopExperiment' | 'deleteExperiment' | 'close';
@@ -383,6 +383,11 @@ export class SqliteDb {
     const { sql, params } = rollupTotalsSql('', websiteId, kind, windowRanges(window), () => '?');
     return (this.db.prepare(sql).all(...params) as Record<string, unknown>[])
       .map((r) => ({ key: r.key as string, tactic: r.tactic as string, counters: countersFromRow(r) }));
+  }
+
+  experimentSums(websiteId: string, kind: AnalyticsKind, window: RollupWindow): ExperimentSums[] {
+    const { sql, params } = experimentSumsSql('', websiteId, kind, windowRanges(window), () => '?', SQLITE_VARIANT_OF_KEY);
+    return (this.db.prepare(sql).all(...params) as Record<string, unknown>[]).map(experimentSumsFromRow);
   }
 
   querySessions(websiteId: string, limit: number): QuerySessions[] {
