@@ -100,7 +100,7 @@ async function main(): Promise<void> {
       return { read: rows.length, report: () => experimentReport(record, rows, end) };
     },
     sums: async () => {
-      const sums = await store.experimentSums(WEBSITE, kind, window);
+      const sums = await store.experimentSums(WEBSITE, kind);
       return { read: sums.length, report: () => abReport(record, sums, end) };
     },
   };

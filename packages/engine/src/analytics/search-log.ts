@@ -32,7 +32,7 @@ import type { RecommendationReport, SearchReport } from '../engine-api.js';
 import { AisleError, ValidationError } from '../errors.js';
 import { problemDetails } from '../events/validate-common.js';
 import { mergeSuggestions, vocabularyCompletions } from '../search/query-suggestions.js';
-import { EXPERIMENT_KEY_SEPARATOR, hourOf } from '../store/analytics-rows.js';
+import { EXPERIMENT_KEY_SEPARATOR, EXPERIMENT_KIND_PREFIX, hourOf } from '../store/analytics-rows.js';
 import type {
   AnalyticsBatch, AnalyticsKind, ExperimentAnalyticsKind, LoggedResponse, QuerySession, ResponseOutcome, RollupCounter, RollupCounters, RollupDelta,
   RollupWindow, Store,
@@ -78,7 +78,7 @@ export interface ServedExperiment {
 
 /** The roll-up kind of one experiment's rows. */
 export function experimentKind(experimentId: string): ExperimentAnalyticsKind {
-  return `experiment:${experimentId}`;
+  return `${EXPERIMENT_KIND_PREFIX}${experimentId}`;
 }
 
 export { EXPERIMENT_KEY_SEPARATOR };

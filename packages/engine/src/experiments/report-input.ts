@@ -1,8 +1,9 @@
 /**
  * What an experiment's report is computed from, read from the store over the experiment's life: for an
- * A/B test the per-variant sums the store computes from its per-customer roll-ups (a few rows, however
- * many customers: decision 0050), for interleaving the per-customer rows themselves (each user's credits
- * are compared). `reportFrom` (experiment-report.ts) turns either into the report.
+ * A/B test the per-variant sums the store computes from its customers' lifetime rows (a few rows back,
+ * one read per customer, nothing summed per customer: decision 0050), for interleaving the per-customer
+ * rows themselves (each user's credits are compared). `reportFrom` (experiment-report.ts) turns either
+ * into the report.
  * @module
  */
 import { experimentKind } from '../analytics/search-log.js';
@@ -15,8 +16,7 @@ export type ReportInput = { method: 'ab'; sums: ExperimentSums[] } | { method: '
 /** Reads the report input of `record` at `now`: its roll-ups from the hour it was created (or scheduled from) to now. */
 export async function readReportInput(store: Store, record: ExperimentRecord, now: number): Promise<ReportInput> {
   const kind = experimentKind(record.id);
+  if (record.method !== 'interleaving') return { method: 'ab', sums: await store.experimentSums(record.websiteId, kind) };
   const window = { fromHour: hourOf(Math.min(record.from ?? record.createdAt, record.createdAt)), toHour: hourOf(now) };
-  return record.method === 'interleaving'
-    ? { method: 'interleaving', rows: await store.rollupTotals(record.websiteId, kind, window) }
-    : { method: 'ab', sums: await store.experimentSums(record.websiteId, kind, window) };
+  return { method: 'interleaving', rows: await store.rollupTotals(record.websiteId, kind, window) };
 }

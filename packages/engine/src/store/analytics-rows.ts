@@ -42,8 +42,23 @@ export const ROLLUP_GRAINS = [
   { grain: 'h', ms: HOUR_MS }, { grain: 'd', ms: DAY_MS }, { grain: 'd4', ms: 4 * DAY_MS }, { grain: 'd16', ms: 16 * DAY_MS }, { grain: 'd64', ms: 64 * DAY_MS },
 ] as const;
 
+/**
+ * The grain of an experiment's lifetime rows (start 0): besides its rows of every grain, each customer of
+ * an experiment has one row summing all it logged, kept up to date as deltas are added (decision 0050),
+ * so a report reads one row per customer and tactic and sums nothing per customer. Never part of a window.
+ */
+export const LIFETIME_GRAIN = 'all';
+
+/** Whether a kind's deltas also go to its lifetime rows (an experiment's: see {@link LIFETIME_GRAIN}). */
+export function hasLifetimeRows(kind: AnalyticsKind): boolean {
+  return kind.startsWith(EXPERIMENT_KIND_PREFIX);
+}
+
+/** The prefix of an experiment's analytics kind (`experiment:<id>`). */
+export const EXPERIMENT_KIND_PREFIX = 'experiment:';
+
 /** The grain of a roll-up row. */
-export type RollupGrain = (typeof ROLLUP_GRAINS)[number]['grain'];
+export type RollupGrain = (typeof ROLLUP_GRAINS)[number]['grain'] | typeof LIFETIME_GRAIN;
 
 /** One roll-up row to add to: its key and the counters to add. */
 export interface RollupRow {
@@ -63,19 +78,21 @@ export function rollupRowKey(r: Omit<RollupRow, 'counters'>): string {
 }
 
 /**
- * The rows `deltas` add to, merged: each delta goes to its row of each grain, and deltas of one row add up (so one statement per row, and distinct keys, as one `INSERT … ON CONFLICT` needs).
+ * The rows `deltas` add to, merged: each delta goes to its row of each grain (and an experiment's to its
+ * lifetime row), and deltas of one row add up (so one statement per row, and distinct keys, as one `INSERT … ON CONFLICT` needs).
  */
 export function rollupRowsOf(deltas: readonly RollupDelta[]): RollupRow[] {
   const rows = new Map<string, RollupRow>();
+  const add = (d: RollupDelta, grain: RollupGrain, start: number) => {
+    const id = { websiteId: d.websiteId, kind: d.kind, grain, start, key: d.key, tactic: d.tactic };
+    const k = rollupRowKey(id);
+    let row = rows.get(k);
+    if (row === undefined) rows.set(k, (row = { ...id, counters: emptyCounters() }));
+    addCounters(row.counters, d.counters);
+  };
   for (const d of deltas) {
-    for (const { grain, ms } of ROLLUP_GRAINS) {
-      const start = Math.floor(d.hour / ms) * ms;
-      const id = { websiteId: d.websiteId, kind: d.kind, grain, start, key: d.key, tactic: d.tactic };
-      const k = rollupRowKey(id);
-      let row = rows.get(k);
-      if (row === undefined) rows.set(k, (row = { ...id, counters: emptyCounters() }));
-      addCounters(row.counters, d.counters);
-    }
+    for (const { grain, ms } of ROLLUP_GRAINS) add(d, grain, Math.floor(d.hour / ms) * ms);
+    if (hasLifetimeRows(d.kind)) add(d, LIFETIME_GRAIN, 0);
   }
   return [...rows.values()];
 }

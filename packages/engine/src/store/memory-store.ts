@@ -12,7 +12,7 @@ import {
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
   type SearchKeyRecord, type ExperimentRecord,
 } from './store.js';
-import { addCounters, experimentSumsOf, inWindow, planOutcomes, rollupRowKey, rollupRowsOf, sumRollups, windowRanges, type CountedResponse, type RollupRow } from './analytics-rows.js';
+import { addCounters, experimentSumsOf, inWindow, LIFETIME_GRAIN, planOutcomes, rollupRowKey, rollupRowsOf, sumRollups, windowRanges, type CountedResponse, type RollupRow } from './analytics-rows.js';
 import { rowToStoredEvent } from './rows.js';
 
 /** The index of the first of `rows` (in increasing `seq` order) whose `seq` is greater than `seq`. */
@@ -273,8 +273,8 @@ export class MemoryStore extends GroupCommitStore implements Store {
     return sumRollups([...this.rollups.values()].filter((r) => r.websiteId === websiteId && r.kind === kind && inWindow(ranges, r.grain, r.start)));
   }
 
-  async experimentSums(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<ExperimentSums[]> {
-    return experimentSumsOf(await this.rollupTotals(websiteId, kind, window));
+  async experimentSums(websiteId: string, kind: AnalyticsKind): Promise<ExperimentSums[]> {
+    return experimentSumsOf(sumRollups([...this.rollups.values()].filter((r) => r.websiteId === websiteId && r.kind === kind && r.grain === LIFETIME_GRAIN)));
   }
 
   async querySessions(websiteId: string, limit: number): Promise<QuerySessions[]> {

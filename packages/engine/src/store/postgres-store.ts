@@ -30,7 +30,7 @@ import {
 } from './store.js';
 import { counterValues, countBy, countersFromRow, experimentSumsFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
 import {
-  analyticsTablesSql, completionDecrementSql, querySessionsSql, resultPagePruneArgs, resultPagePruneSql, retentionSql,
+  analyticsTablesSql, lifetimeRowsSql, completionDecrementSql, querySessionsSql, resultPagePruneArgs, resultPagePruneSql, retentionSql,
   PG_VARIANT_OF_KEY, ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, experimentSumsSql, rollupTotalsSql,
 } from './analytics-sql.js';
 
@@ -171,6 +171,8 @@ const PG_MIGRATIONS: readonly string[] = [
      bytes BYTEA NOT NULL,
      PRIMARY KEY (name, generation, part)
    );`,
+  // Each experiment customer's lifetime row, for the experiments logged before they were kept (decision 0050).
+  lifetimeRowsSql('{s}.'),
 ];
 
 /**
@@ -488,9 +490,8 @@ export class PostgresStore extends GroupCommitStore implements Store {
     return rows.map((r) => ({ key: r.key as string, tactic: r.tactic as string, counters: countersFromRow(r) }));
   }
 
-  async experimentSums(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<ExperimentSums[]> {
-    const { sql, params } = experimentSumsSql(`${this.s}.`, websiteId, kind, windowRanges(window), (i) => `$${i}`, PG_VARIANT_OF_KEY);
-    const { rows } = await this.pool.query<Record<string, unknown>>(sql, params);
+  async experimentSums(websiteId: string, kind: AnalyticsKind): Promise<ExperimentSums[]> {
+    const { rows } = await this.pool.query<Record<string, unknown>>(experimentSumsSql(`${this.s}.`, (i) => `$${i}`, PG_VARIANT_OF_KEY), [websiteId, kind]);
     return rows.map(experimentSumsFromRow);
   }
 

@@ -21,7 +21,7 @@ import {
 } from './store.js';
 import { counterValues, countBy, countersFromRow, experimentSumsFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
 import {
-  analyticsTablesSql, completionDecrementSql, completionIncrementSql, querySessionsSql, resultPagePruneArgs, resultPagePruneSql, retentionSql,
+  analyticsTablesSql, lifetimeRowsSql, completionDecrementSql, completionIncrementSql, querySessionsSql, resultPagePruneArgs, resultPagePruneSql, retentionSql,
   ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, SQLITE_VARIANT_OF_KEY, experimentSumsSql, rollupTotalsSql,
 } from './analytics-sql.js';
 
@@ -128,6 +128,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    CREATE INDEX result_pages_website_created ON result_pages (website_id, created_at);`,
   // Experiments (docs/experiments.md), and the experiment each result list was served under.
   experimentTablesSql('', 'INTEGER'),
+  // Each experiment customer's lifetime row, for the experiments logged before they were kept (decision 0050).
+  lifetimeRowsSql(''),
 ];
 
 
@@ -385,9 +387,8 @@ export class SqliteDb {
       .map((r) => ({ key: r.key as string, tactic: r.tactic as string, counters: countersFromRow(r) }));
   }
 
-  experimentSums(websiteId: string, kind: AnalyticsKind, window: RollupWindow): ExperimentSums[] {
-    const { sql, params } = experimentSumsSql('', websiteId, kind, windowRanges(window), () => '?', SQLITE_VARIANT_OF_KEY);
-    return (this.db.prepare(sql).all(...params) as Record<string, unknown>[]).map(experimentSumsFromRow);
+  experimentSums(websiteId: string, kind: AnalyticsKind): ExperimentSums[] {
+    return (this.db.prepare(experimentSumsSql('', () => '?', SQLITE_VARIANT_OF_KEY)).all(websiteId, kind) as Record<string, unknown>[]).map(experimentSumsFromRow);
   }
 
   querySessions(websiteId: string, limit: number): QuerySessions[] {

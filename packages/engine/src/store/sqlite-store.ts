@@ -217,8 +217,8 @@ export class SqliteStore extends GroupCommitStore implements Store {
     return this.call('rollupTotals', websiteId, kind, window);
   }
 
-  experimentSums(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<ExperimentSums[]> {
-    return this.call('experimentSums', websiteId, kind, window);
+  experimentSums(websiteId: string, kind: AnalyticsKind): Promise<ExperimentSums[]> {
+    return this.call('experimentSums', websiteId, kind);
   }
 
   querySessions(websiteId: string, limit: number): Promise<QuerySessions[]> {

@@ -542,10 +542,11 @@ export interface Store {
    */
   rollupTotals(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<RollupTotal[]>;
   /**
-   * An experiment's roll-ups (kind `experiment:<id>`) over a window summed per customer and then per
-   * variant and tactic, in the store (see {@link ExperimentSums}); equal to `experimentSumsOf(rollupTotals(…))`.
+   * An experiment's roll-ups (kind `experiment:<id>`), all it logged, per customer summed per variant and
+   * tactic in the store (see {@link ExperimentSums}) from the customers' lifetime rows; equal to
+   * `experimentSumsOf(rollupTotals(…))` over a window holding everything it logged.
    */
-  experimentSums(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<ExperimentSums[]>;
+  experimentSums(websiteId: string, kind: AnalyticsKind): Promise<ExperimentSums[]>;
   /** The `limit` queries of a website searched in the most distinct sessions, with those sessions. */
   querySessions(websiteId: string, limit: number): Promise<QuerySessions[]>;
   /**
