@@ -11,7 +11,7 @@
 import type { ExperimentReport } from '../contract/schemas.js';
 import { EXPERIMENT_KEY_SEPARATOR, experimentSumsOf } from '../store/analytics-rows.js';
 import type { ExperimentRecord, ExperimentSums, RollupTotal } from '../store/store.js';
-import type { ReportInput } from './report-input.js';
+import type { ReportInput } from './read-experiment-report.js';
 import { INTERLEAVED, experimentFields } from './experiment-service.js';
 import {
   ALPHA, meanEstimate, minUsersForRate, proportionEstimate, signTest, twoProportionTest, welchTest, withHorizon, type UserSums,
@@ -104,7 +104,7 @@ export function experimentReport(record: ExperimentRecord, rows: readonly Rollup
   return abReport(record, experimentSumsOf(rows), now);
 }
 
-/** The report of `record` at `now` from what the store answered for it (report-input.ts). */
+/** The report of `record` at `now` from what the store answered for it (read-experiment-report.ts). */
 export function reportFrom(record: ExperimentRecord, input: ReportInput, now: number): ExperimentReport {
   return input.method === 'ab' ? abReport(record, input.sums, now) : experimentReport(record, input.rows, now);
 }
