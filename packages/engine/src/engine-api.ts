@@ -8,11 +8,20 @@ import type { Readable } from 'node:stream';
 import type { WebsiteConfig, WebsiteSettings } from './config.js';
 import type { CreatedSearchKey, SearchKeyInfo } from './keys/search-key-service.js';
 import type { Experiment, ExperimentReport } from './contract/schemas.js';
-import type { VersionedSettings } from './settings/settings-service.js';
 import type {
   BulkDeleteResult, BundleRequest, BundleResponse, ClickRequest, EventAck, Product, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
   ScopeConditions, SearchResponse, ViewRequest,
 } from './types.js';
+
+/**
+ * Website settings with the version they are at: an opaque token that changes whenever the settings
+ * change (the settings API's `ETag`; see `Engine.getVersionedSettings`).
+ */
+export interface VersionedSettings {
+  /** Every key, defaults filled in (as `Engine.getSettings` answers). */
+  settings: WebsiteSettings;
+  version: string;
+}
 
 /**
  * A product line the loader could not take. A value that does not fit its field's pinned type

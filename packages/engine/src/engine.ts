@@ -14,7 +14,7 @@ import {
 } from './config.js';
 import type {
   AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, RecommendationReport, SearchReport,
-  SearchOptions, WebsiteStats,
+  SearchOptions, VersionedSettings, WebsiteStats,
 } from './engine-api.js';
 import { FailureReporter, type BackgroundTask, type EngineHooks } from './background-failures.js';
 import { AisleError } from './errors.js';
@@ -31,7 +31,6 @@ import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyI
 import { executeRankedSearch, executeSearch, SearchPool, validateSearchRequest, type RankedSearch } from './search/index.js';
 import { settingsWithDefaults } from './settings/website-settings.js';
 import { parsePreviewRequest, previewOf } from './settings/settings-preview.js';
-import type { VersionedSettings } from './settings/settings-service.js';
 import { suggestionSettingsOf } from './analytics/analytics-settings.js';
 import { logQuery } from './analytics/search-log.js';
 import { INTERLEAVED } from './experiments/experiment-service.js';

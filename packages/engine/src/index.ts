@@ -25,7 +25,6 @@ export { BACKGROUND_TASKS, type BackgroundTask, type BackgroundFailure, type Eng
 export { READINESS_CHECK_TIMEOUT_MS, READY_MIN_FREE_BYTES, type Readiness, type ReadinessCheck } from './readiness.js';
 export type * from './types.js';
 export * from './config.js';
-export type { VersionedSettings } from './settings/settings-service.js';
 export { DEFAULT_WEBSITE_SETTINGS, checkWebsiteSettings, mergePatch, settingsWithDefaults } from './settings/website-settings.js';
 export {
   AisleError, ValidationError, ErrorCodes, isAisleError, messageOf,

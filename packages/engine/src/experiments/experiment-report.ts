@@ -11,7 +11,6 @@
 import type { ExperimentReport } from '../contract/schemas.js';
 import { EXPERIMENT_KEY_SEPARATOR, experimentSumsOf } from '../store/analytics-rows.js';
 import type { ExperimentRecord, ExperimentSums, RollupTotal } from '../store/store.js';
-import type { ReportInput } from './read-experiment-report.js';
 import { INTERLEAVED, experimentFields } from './experiment-service.js';
 import {
   ALPHA, meanEstimate, minUsersForRate, proportionEstimate, signTest, twoProportionTest, welchTest, withHorizon, type UserSums,
@@ -103,6 +102,9 @@ export function experimentReport(record: ExperimentRecord, rows: readonly Rollup
   }
   return abReport(record, experimentSumsOf(rows), now);
 }
+
+/** What the store answers for one report (read-experiment-report.ts reads it). */
+export type ReportInput = { method: 'ab'; sums: ExperimentSums[] } | { method: 'interleaving'; rows: RollupTotal[] };
 
 /** The report of `record` at `now` from what the store answered for it (read-experiment-report.ts). */
 export function reportFrom(record: ExperimentRecord, input: ReportInput, now: number): ExperimentReport {

@@ -10,8 +10,8 @@ import { experimentKind, type SearchLog } from '../analytics/search-log.js';
 import type { ExperimentReport } from '../contract/schemas.js';
 import { hourOf } from '../store/analytics-rows.js';
 import { storeCall } from '../store/store-call.js';
-import type { ExperimentRecord, ExperimentSums, RollupTotal, Store } from '../store/store.js';
-import { reportFrom } from './experiment-report.js';
+import type { ExperimentRecord, Store } from '../store/store.js';
+import { reportFrom, type ReportInput } from './experiment-report.js';
 import type { ExperimentService } from './experiment-service.js';
 
 /** Where an experiment's report is read from. */
@@ -20,9 +20,6 @@ export interface ExperimentReportSources {
   searchLog: SearchLog;
   store: Store;
 }
-
-/** The store's answer for one report. */
-export type ReportInput = { method: 'ab'; sums: ExperimentSums[] } | { method: 'interleaving'; rows: RollupTotal[] };
 
 /** Reads the report input of `record` at `now` (interleaving: its roll-ups from the hour it was created or scheduled from to now). */
 export async function readReportInput(store: Store, record: ExperimentRecord, now: number): Promise<ReportInput> {

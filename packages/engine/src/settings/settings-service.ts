@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { WebsiteSettings } from '../config.js';
+import type { VersionedSettings } from '../engine-api.js';
 import { AisleError, messageOf } from '../errors.js';
 import type { Store, StoredSettings } from '../store/store.js';
 import { checkSettingsDepth, checkWebsiteSettings, mergePatch, settingsWithDefaults } from './website-settings.js';
@@ -49,18 +50,10 @@ export interface SettingsServiceOptions {
 }
 
 /**
- * Settings with the version they are at: an opaque token that changes whenever the settings change.
- * Stored settings are at their store-wide version (`"17"`), so a token names one write on every replica;
- * settings never written through the API (the config file's) at `"0-"` and a digest of them, so a new
- * config file changes it too.
+ * The version token of settings (see `VersionedSettings`): stored settings are at their store-wide version
+ * (`"17"`), so a token names one write on every replica; settings never written through the API (the
+ * config file's) at `"0-"` and a digest of them, so a new config file changes it too.
  */
-export interface VersionedSettings {
-  /** Every key, defaults filled in (as `Engine.getSettings` answers). */
-  settings: WebsiteSettings;
-  version: string;
-}
-
-/** The version token of settings (see {@link VersionedSettings}): the stored version, or 0 and a digest of the seed. */
 function versionToken(stored: number, seed: () => WebsiteSettings): string {
   if (stored > 0) return String(stored);
   return `0-${createHash('sha256').update(JSON.stringify(seed())).digest('base64url').slice(0, 16)}`;
