@@ -14,12 +14,10 @@
  * this process's (every thread: the embedded store's worker too; not the PostgreSQL server's).
  * @module
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual } from 'node:util';
-import { SearchLog, abReport, experimentKind, experimentReport, openStore } from '@aisle/engine/internal';
+import { SearchLog, abReport, experimentKind, experimentReport } from '@aisle/engine/internal';
+import { openBenchStore } from './bench-store.js';
 import { machineInfo } from './machine.js';
 import { seededRandom } from './seeded-random.js';
 
@@ -52,13 +50,10 @@ function sameReport(a: unknown, b: unknown): string {
 }
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'aisle-experiment-bench-'));
-  const schema = `aisle_bench_${process.pid}`;
-  const config = PG_URL ? { type: 'postgres' as const, url: PG_URL, schema } : { type: 'embedded' as const };
   const random = seededRandom(29);
   const start = Date.UTC(2026, 0, 1);
   const clock = { now: start };
-  const store = await openStore(config, dir);
+  const { store, dispose } = await openBenchStore('experiment-bench', PG_URL);
   const errors: unknown[] = [];
   const log = new SearchLog(store, { now: () => clock.now, onError: (err) => errors.push(err) });
   const record = {
@@ -123,15 +118,7 @@ async function main(): Promise<void> {
     }
   }
   lines.push(`same report both ways: ${sameReport(reports.rows, reports.sums)}`);
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-  if (PG_URL) {
-    const pg = (await import('pg')).default;
-    const client = new pg.Client({ connectionString: PG_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-  }
+  await dispose();
   const machine = machineInfo();
   console.log(`experiment report, ${USERS} customers, ${searches} searches over ${DAYS} days, ${PG_URL ? 'PostgreSQL' : 'embedded store'} `
     + `(filled in ${Math.round((performance.now() - fillStart) / 1000)} s); ${JSON.stringify(machine)}`);

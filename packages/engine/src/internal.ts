@@ -38,6 +38,7 @@ export { ResultPages, type AnsweredList, type ResultPagesOptions } from './click
 export { MemoryStore } from './store/memory-store.js';
 export { SearchLog, type LoggedSearch } from './analytics/search-log.js';
 export { openStore } from './store/open-store.js';
+export type { AnalyticsBatch, AnalyticsKind, RollupDelta } from './store/store.js';
 export { proportionEstimate, meanEstimate, twoProportionTest, welchTest, minUsersForRate, signTest, withHorizon, type UserSums, type Comparison, type Estimate } from './experiments/statistics.js';
 export { teamDraftInterleave, preferredTeam, type Interleaved } from './experiments/interleaving.js';
 export { assignVariant } from './experiments/assignment.js';
