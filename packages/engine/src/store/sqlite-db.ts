@@ -476,7 +476,7 @@ export class SqliteDb {
     const insert = this.db.prepare(`INSERT INTO result_pages (${RESULT_PAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (website_id, query_id) DO NOTHING`);
     this.db.transaction(() => {
-      for (const p of pages) insert.run(...resultPageValues(p));
+      for (const p of pages) insert.run(resultPageValues(p));
     }).immediate();
   }
 
