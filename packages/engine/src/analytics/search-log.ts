@@ -32,7 +32,7 @@ import type { RecommendationReport, SearchReport } from '../engine-api.js';
 import { AisleError, ValidationError } from '../errors.js';
 import { problemDetails } from '../events/validate-common.js';
 import { mergeSuggestions, vocabularyCompletions } from '../search/query-suggestions.js';
-import { hourOf } from '../store/analytics-rows.js';
+import { EXPERIMENT_KEY_SEPARATOR, EXPERIMENT_KIND_PREFIX, hourOf } from '../store/analytics-rows.js';
 import type {
   AnalyticsBatch, AnalyticsKind, ExperimentAnalyticsKind, LoggedResponse, QuerySession, ResponseOutcome, RollupCounter, RollupCounters, RollupDelta,
   RollupWindow, Store,
@@ -78,15 +78,10 @@ export interface ServedExperiment {
 
 /** The roll-up kind of one experiment's rows. */
 export function experimentKind(experimentId: string): ExperimentAnalyticsKind {
-  return `experiment:${experimentId}`;
+  return `${EXPERIMENT_KIND_PREFIX}${experimentId}`;
 }
 
-/**
- * Separates the variant from the customer in an experiment row's key: the unit separator, which no
- * variant name holds (names refuse control characters; PostgreSQL text refuses NUL). The key is split
- * at its first one, so a customer id may hold it.
- */
-export const EXPERIMENT_KEY_SEPARATOR = '\u001f';
+export { EXPERIMENT_KEY_SEPARATOR };
 
 /** The key of a customer's rows in an experiment's roll-ups: its variant and its id. */
 export function experimentUserKey(variant: string, customerId: string): string {
