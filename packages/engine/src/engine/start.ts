@@ -208,7 +208,7 @@ function startBackgroundWork(ctx: StartContext, parts: Omit<StartedEngine, 'repl
   // index takes seconds of CPU), so searches are served sooner; readiness waits for them.
   for (const s of sites.values()) {
     s.models.startIndexes();
-    s.catalog.completeInBackground().catch((err: unknown) => reporter.report('index-build', err, s.config.websiteId));
+    s.catalog.completeInBackground(s.config.settings?.hierarchies).catch((err: unknown) => reporter.report('index-build', err, s.config.websiteId));
   }
   const replay = new EventReplay({
     events: parts.events, checkpoints: parts.checkpoints, reporter, logger, closed: ctx.closed,

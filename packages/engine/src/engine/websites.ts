@@ -10,9 +10,17 @@ import type { SettingsService } from '../settings/settings-service.js';
 import { openWebsite, type WebsiteOpener } from './open-website.js';
 import { usesBuiltInModel, type WebsiteState } from './website-state.js';
 
-/** Puts settings in force: the next search, recommendation and event reads them. */
+/**
+ * Puts settings in force: the next search, recommendation and event reads them. A hierarchy the
+ * settings add is derived in the background (then carried by every change): its first category page
+ * need not derive it on the event loop.
+ */
 export function applySettings(state: WebsiteState, settings: WebsiteSettings, events: EventService): void {
   state.config = { ...state.config, settings };
+  const { websiteId } = state.config;
+  state.catalog.completeInBackground(settings.hierarchies).catch((err: unknown) => {
+    process.emitWarning(`hierarchies of ${websiteId} not derived in the background: ${err instanceof Error ? err.message : String(err)}`, 'AisleCatalogIndexWarning');
+  });
   state.catalog.fieldTypes = settings.fields;
   state.models.setWebsite(state.config);
   state.semantics.setBuiltInWanted(usesBuiltInModel(settings));

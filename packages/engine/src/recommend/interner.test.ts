@@ -68,4 +68,18 @@ describe('Interner (one string table)', () => {
     names.forEach((name, id) => expect(loaded.lookup(name)).toBe(id));
     expect(loaded.name(loaded.intern('SKU-9'))).toBe('SKU-9');
   });
+
+  it('names ids that share a slot of the kept strings, and the ids of a loaded state, right', () => {
+    const interner = new Interner();
+    for (let i = 0; i < 5_000; i++) interner.intern(`p${i}`);
+    // 7, 1031, 2055, … share one slot of the 1,024 kept names: asked in turn, each gets its own.
+    for (let round = 0; round < 3; round++) for (const id of [7, 1_031, 2_055, 7, 4_103]) expect(interner.name(id)).toBe(`p${id}`);
+    // Another interner's state gives the same ids other names: none of the kept strings may answer.
+    const other = new Interner();
+    for (let i = 0; i < 5_000; i++) other.intern(`q${i}`);
+    const state = new ModelState();
+    other.saveState(state, 'items');
+    interner.loadState(state, 'items');
+    for (const id of [7, 1_031, 2_055, 4_103]) expect(interner.name(id)).toBe(`q${id}`);
+  });
 });
