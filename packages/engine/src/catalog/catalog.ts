@@ -559,7 +559,7 @@ export class Catalog implements CatalogView {
       }
       done(out);
     } else {
-      runInSlices(steps(), this.sliceMs).then(done, failed);
+      runInSlices(steps(), this.sliceMs, 'change').then(done, failed);
     }
   }
 
@@ -722,7 +722,7 @@ export class Catalog implements CatalogView {
   private async summary(products: readonly Product[], skipped: SkipReport, catalogSize: number): Promise<LoadSummary> {
     const summary: LoadSummary = { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
     const steps = strayValues(this.current, products);
-    const strays = products.length <= this.syncLimit ? runSteps(steps) : await runInSlices(steps, this.sliceMs);
+    const strays = products.length <= this.syncLimit ? runSteps(steps) : await runInSlices(steps, this.sliceMs, 'change');
     if (strays.length > 0) summary.strayValues = strays;
     return summary;
   }
