@@ -3,8 +3,8 @@
  * {@link SLICE_MS}, then let the event loop run (timers, I/O, searches of every website) with
  * `setImmediate`, then go on.
  *
- * Two priorities share the thread. A **change** (a catalog change a caller waits for: its build and
- * the summary of its call) runs its slices back to back with the loop's turns. **Background** work (the
+ * Two priorities share the thread. A **change** (a catalog change a caller waits for: its build, its
+ * change-log write, the summary of its call) runs its slices back to back with the loop's turns. **Background** work (the
  * recommendation indexes' rebuilds, merges, snapshot encodings, model checkpoints, the semantic
  * training's feed) waits, before each slice, while a change runs — for at most {@link MAX_DEFER_MS}, so
  * a long change (a replace) does not starve it. Before, an append of one product at 1M products ran its
@@ -31,7 +31,7 @@ export const MAX_DEFER_MS = 100;
 /** Who waits for the work: a caller's catalog change, or nobody (see the module comment). */
 export type SlicePriority = 'change' | 'background';
 
-/** Change runs in progress, on this thread. */
+/** Changes in progress on this thread (see {@link beginChange}). */
 let changesRunning = 0;
 /** Background runs waiting for the changes to end (each also wakes after {@link MAX_DEFER_MS}). */
 const deferred = new Set<() => void>();
@@ -57,17 +57,33 @@ export async function nextBackgroundTurn(): Promise<void> {
 }
 
 /**
+ * Marks a change in progress until the function returned is called (once; later calls do nothing):
+ * background slices wait meanwhile (see {@link nextBackgroundTurn}). A catalog holds it from the start
+ * of a batch's build to its publication, so the turns its change-log write waits for (the write, the
+ * `fdatasync`) are not each taken behind a round of background slices.
+ */
+export function beginChange(): () => void {
+  changesRunning++;
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    if (--changesRunning === 0) for (const wake of [...deferred]) wake();
+  };
+}
+
+/**
  * Runs `steps` to the end, pausing for a turn of the event loop every `sliceMs` of work (background
  * work: for a turn after the changes running, see {@link nextBackgroundTurn}). The first slice starts
  * synchronously in the caller.
  */
 export async function runInSlices<T>(steps: Steps<T>, sliceMs = SLICE_MS, priority: SlicePriority = 'background'): Promise<T> {
   if (priority === 'background') return runSlices(steps, sliceMs, nextBackgroundTurn);
-  changesRunning++;
+  const end = beginChange();
   try {
     return await runSlices(steps, sliceMs, nextTurn);
   } finally {
-    if (--changesRunning === 0) for (const wake of [...deferred]) wake();
+    end();
   }
 }
 
