@@ -9,7 +9,7 @@ import type { CatalogState } from '../catalog-index.js';
 import { sharedArray } from './shared-arrays.js';
 import { runSteps, type Steps } from '../steps.js';
 import type { StringLookup } from './string-map.js';
-import { numericOrderSteps, numericValues } from './numeric-column.js';
+import { knownNumericOrder, numericOrderSteps, numericValues } from './numeric-column.js';
 
 /**
  * Gives `to` the key orders `from` has derived, for the fields `same` says have the same dictionary in
@@ -92,7 +92,8 @@ export function keyOrder(state: CatalogState, field: number): KeyOrder {
 export function ensureNumericOrder(state: CatalogState, field: number): void {
   const f = state.index.fields[field];
   if (!f.numeric || f.order) return;
-  f.order = runSteps(numericOrderSteps(numericValues(f), state.index.docCount));
+  // An earlier version's order with the docs appended since merged in (a copy), else a sort.
+  f.order = knownNumericOrder(f, state.index.docCount) ?? runSteps(numericOrderSteps(numericValues(f), state.index.docCount));
 }
 
 /**
@@ -102,7 +103,8 @@ export function ensureNumericOrder(state: CatalogState, field: number): void {
 export function* ensureNumericOrdersSteps(state: CatalogState): Steps<void> {
   for (const f of state.index.fields) {
     if (!f.numeric || f.order) continue;
-    const order = yield* numericOrderSteps(numericValues(f), state.index.docCount);
+    const order = knownNumericOrder(f, state.index.docCount) ?? (yield* numericOrderSteps(numericValues(f), state.index.docCount));
+    yield;
     // Another caller may have derived it in between (ensureNumericOrder, in a search): the same array.
     f.order ??= order;
   }
