@@ -4,12 +4,13 @@
  * `setImmediate`, then go on.
  *
  * Two priorities share the thread. A **change** (a catalog change a caller waits for: its build, its
- * change-log write, the summary of its call) runs its slices back to back with the loop's turns. **Background** work (the
- * recommendation indexes' rebuilds, merges, snapshot encodings, model checkpoints, the semantic
- * training's feed) waits, before each slice, while a change runs — for at most {@link MAX_DEFER_MS}, so
- * a long change (a replace) does not starve it. Before, an append of one product at 1M products ran its
- * slices alternately with the index rebuild of the previous change and was visible in 209 ms median
- * (docs/benchmarks.md, "Stalls at 1M: changes first").
+ * change-log write, the summary of its call) runs its slices back to back with the loop's turns.
+ * **Background** work (the recommendation indexes' rebuilds, merges, snapshot encodings, model
+ * checkpoints, the semantic training's feed) waits, before each slice, while a change runs — for at most
+ * {@link MAX_DEFER_MS}, so a long change (a replace) does not starve it. With one priority, a one-product
+ * change at 1M products took each turn it needed (its build, its log write, the `fdatasync`) after a
+ * round of the previous change's index-rebuild slices (docs/benchmarks.md, "Stalls at 1M: changes first";
+ * decisions/0048).
  * @module
  */
 import { performance } from 'node:perf_hooks';
