@@ -14,7 +14,7 @@ import {
 } from './config.js';
 import type {
   AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, RecommendationReport, SearchReport,
-  SearchOptions, WebsiteStats,
+  SearchOptions, VersionedSettings, WebsiteStats,
 } from './engine-api.js';
 import { FailureReporter, type BackgroundTask, type EngineHooks } from './background-failures.js';
 import { AisleError } from './errors.js';
@@ -306,8 +306,17 @@ class AisleEngine implements Engine {
   }
 
   async updateSettings(websiteId: string, settings: unknown, options: { merge?: boolean } = {}): Promise<WebsiteSettings> {
+    return (await this.updateVersionedSettings(websiteId, settings, options)).settings;
+  }
+
+  async getVersionedSettings(websiteId: string): Promise<VersionedSettings> {
     this.site(websiteId);
-    return this.parts.settings.update(websiteId, settings, options.merge === true);
+    return this.parts.settings.current(websiteId);
+  }
+
+  async updateVersionedSettings(websiteId: string, settings: unknown, options: { merge?: boolean; ifVersion?: readonly string[] } = {}): Promise<VersionedSettings> {
+    this.site(websiteId);
+    return this.parts.settings.update(websiteId, settings, options.merge === true, options.ifVersion);
   }
 
   async recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse> {

@@ -46,7 +46,11 @@ export async function recommend(
   parts.searchLog.recordServed(websiteId, {
     queryId, method: methodName, tactics: list.slots.map((slot) => slot.tacticLabel), ...(experiment !== undefined && { experiment }),
   });
-  return { ...list, queryId, ...(experiment !== undefined && { experiment: { id: experiment.id, variant: experiment.variant } }) };
+  // Added to the model's fresh answer rather than spread into a new object: `{ ...list, queryId }` takes V8's
+  // slow path, ~0.5 µs an answer (decisions/0046).
+  const response: RecommendResponse = Object.assign(list, { queryId });
+  if (experiment !== undefined) response.experiment = { id: experiment.id, variant: experiment.variant };
+  return response;
 }
 
 /** Bundles from a website's models (`engine.bundles`). */
@@ -58,5 +62,5 @@ export async function bundles(parts: RecommendParts, websiteId: string, models: 
     websiteId, kind: 'recommendation', source: 'bundle', variant: null, customerId: null, sessionId: null,
     firstPosition: 1, refIds: answer.payload.flat(),
   });
-  return { ...answer, queryId };
+  return Object.assign(answer, { queryId });
 }
