@@ -17,7 +17,7 @@ import type { CatalogOptions } from './catalog/catalog.js';
 import { encodeCatalogSnapshotInSlices } from './catalog/durability/snapshot.js';
 import { loadLatestGeneration, type LoadedGeneration } from './catalog/durability/snapshot-generations.js';
 import {
-  personalizationWeight, semanticSearchOf, validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings,
+  semanticSearchOf, validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings,
 } from './config.js';
 import type {
   AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, RecommendationReport, SearchReport,
@@ -38,43 +38,34 @@ import { RecommendationModels } from './recommend/recommendation-models.js';
 import { checkpointFiles, ModelCheckpointer, storeCheckpoints } from './recommend/model-checkpointer.js';
 import type { ModelCheckpoint } from './recommend/model-checkpoint.js';
 import type { ModelState } from './recommend/model-state.js';
-import { affinityOf, affinityProfile, affinityRolesOf } from './search/personalize.js';
-import { makeReranker, type RankStage, type RerankInputs } from './search/rerank.js';
-import { tokenize } from './catalog/full-text/tokenizer.js';
-import { DEFAULT_FIELD_WEIGHTS } from './catalog/field-values.js';
 import type { Embedder } from './semantic/embedder.js';
 import { TEXT_MODEL_ID } from './semantic/text-model.js';
 import { WebsiteSemantics } from './semantic/website-semantics.js';
 import type { SharedCatalogs } from './store/shared-catalogs.js';
 import { isStore, openStore } from './store/open-store.js';
-import type { ExperimentRecord, ListExperiment, Store } from './store/store.js';
+import type { ListExperiment, Store } from './store/store.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
-import { checkRulesApply, executeRankedSearch, executeSearch, SearchPool, validateSearchRequest, type RankedSearch } from './search/index.js';
+import { checkRulesApply, SearchPool } from './search/index.js';
+import { NO_SETTINGS, rankSearch, search as searchOperation, type SearchParts } from './engine/search-operation.js';
 import { checkWebsiteSettings, settingsWithDefaults } from './settings/website-settings.js';
 import { parsePreviewRequest, previewOf } from './settings/settings-preview.js';
 import { SETTINGS_POLL_MS, SettingsService } from './settings/settings-service.js';
-import { suggestionSettingsOf } from './analytics/analytics-settings.js';
 import { RetentionJob } from './analytics/retention.js';
-import { experimentKind, logQuery, SearchLog } from './analytics/search-log.js';
+import { experimentKind, SearchLog } from './analytics/search-log.js';
 import { hourOf } from './store/analytics-rows.js';
 import { ExperimentService, INTERLEAVED } from './experiments/experiment-service.js';
 import { experimentReport } from './experiments/experiment-report.js';
-import { assignmentPoint } from './experiments/assignment.js';
-import { teamDraftInterleave } from './experiments/interleaving.js';
-import { Random } from './demo/random.js';
 import type { AttributionReportParams, RecommendationReportParams, SearchReportParams } from './contract/query-schemas.js';
 import type { Experiment, ExperimentReport } from './contract/schemas.js';
-import { DEFAULT_SEARCH_SIZE, MAX_SEARCH_SIZE } from './contract/limits.js';
 import { ResultPages } from './clicks/result-pages.js';
 import { ClickLearner } from './learning/click-learner.js';
-import { clickRankingOf } from './learning/click-ranking-settings.js';
 import type { ClickOutcome } from './events/click-attribution.js';
 import { attributionWindowDays } from './retail-media/index.js';
 import type {
   BundleRequest, BundleResponse, ClickRequest, EventAck, Product, PurchaseRecord, PurchaseRequest, RecommendParams, RecommendResponse,
   SearchRequest, SearchResponse, ViewRecord, ViewRequest, BulkDeleteResult,
 } from './types.js';
-import type { SearchPayload, SettingsPreview } from './contract/schemas.js';
+import type { SettingsPreview } from './contract/schemas.js';
 
 /**
  * Delay between the last catalog change and the snapshot write, so a burst of upserts writes once —
@@ -83,8 +74,6 @@ import type { SearchPayload, SettingsPreview } from './contract/schemas.js';
  * cost at most a small share of the time.
  */
 const SNAPSHOT_DEBOUNCE_MS = 2_000;
-/** The settings of a website that has none (one object: see ExperimentService.variantSettings' cache). */
-const NO_SETTINGS: WebsiteSettings = Object.freeze({});
 /**
  * Longest wait for a snapshot under a steady stream of changes (each would push the debounce back):
  * at least this, or 10× the last write's duration. It bounds the change log a restart replays.
@@ -206,6 +195,8 @@ class AisleEngine implements Engine {
    * alone: the events and the checkpoints are then this process's; set by open()).
    */
   private checkpoints: ModelCheckpointer | undefined;
+  /** The parts the search operation uses (engine/search-operation.ts), read as each search runs. */
+  private readonly searchParts: SearchParts;
 
   constructor(
     private readonly options: Omit<EngineOptions, 'store'>,
@@ -218,6 +209,18 @@ class AisleEngine implements Engine {
     this.logger = hooks.logger;
     this.onClickOutcome = hooks.onClickOutcome;
     this.embedders = new Map((options.embedders ?? []).map((e) => [e.id, e]));
+    // Getters: open() makes most of these parts, after the engine is constructed.
+    const engine = this;
+    this.searchParts = {
+      site: (websiteId) => this.site(websiteId),
+      get experiments() { return engine.experiments; },
+      get searchLog() { return engine.searchLog; },
+      get resultPages() { return engine.resultPages; },
+      get learner() { return engine.learner; },
+      pool,
+      reporter: this.reporter,
+      eventsReplayed: () => this.eventsReplayed,
+    };
   }
 
   /** Waits for `work` during shutdown or cleanup: a failure is reported, not thrown. */
@@ -645,149 +648,7 @@ class AisleEngine implements Engine {
   }
 
   async search(body: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
-    const request = validateSearchRequest(body);
-    const state = this.site(request.website_id);
-    if (request.client !== state.config.client) {
-      throw new AisleError('CLIENT_NOT_FOUND', `client "${request.client}" does not belong to website "${request.website_id}"`);
-    }
-    // One object while a website has none: a variant's merged settings are cached per settings object.
-    const settings = state.config.settings ?? NO_SETTINGS;
-    // A customer in a running search experiment is served under their variant's settings (docs/experiments.md).
-    const assignment = this.experiments.assign(request.website_id, 'search', request.customer_id);
-    if (assignment === undefined) return this.searchWith(state, request, settings, options);
-    const { experiment, variant } = assignment;
-    const customerId = request.customer_id!;
-    if (variant === INTERLEAVED) {
-      const [a, b] = [0, 1].map((i) => this.experiments.variantSettings(request.website_id, experiment, i, settings));
-      if (a === null || b === null) return this.searchWith(state, request, settings, options);
-      return this.searchInterleaved(state, request, [a, b], options, experiment, customerId);
-    }
-    const variantSettings = this.experiments.variantSettings(request.website_id, experiment, variant, settings);
-    if (variantSettings === null) return this.searchWith(state, request, settings, options);
-    return this.searchWith(state, request, variantSettings, options, { id: experiment.id, variant: experiment.variants[variant]!.name, customerId });
-  }
-
-  /**
-   * A validated search of a website run under the given effective settings (the website's, an
-   * experiment variant's, a preview's): ranked, remembered for clicks, logged, with its completions.
-   * `experiment` tags the response and its logged page.
-   */
-  private async searchWith(
-    state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, experiment?: ListExperiment,
-  ): Promise<SearchResponse> {
-    const { payload, rankedBy, stages } = await this.rankWith(state, request, settings, options);
-    return this.answerSearch(state, request, settings, options, payload, rankedBy, experiment, stages);
-  }
-
-  /**
-   * The ranked page of a validated search under `settings`, nothing remembered or logged: what a
-   * shopper's search answers before it is recorded, and all a settings preview is (not a shopper's search).
-   */
-  private async rankWith(state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions): Promise<RankedSearch> {
-    const personalization = personalizationWeight(settings.personalization);
-    // The spec: customer_id is "required only when personalization is enabled" (the wire contract).
-    if (personalization !== undefined && !request.customer_id) {
-      throw new AisleError('SEARCH_BAD_REQUEST', 'customer_id is required: personalization is enabled for this website');
-    }
-    const inputs: RerankInputs = {};
-    const semantic = semanticSearchOf(settings.semanticSearch);
-    if (semantic && tokenize(request.q).length > 0) {
-      inputs.semantic = {
-        weight: semantic.weight,
-        scores: async (candidates, revisions) => {
-          const weights = { ...state.catalog.options.fieldWeights, ...settings.fieldWeights };
-          try {
-            const scored = await state.semantics.scores(semantic.model, request.q, candidates, revisions, (f) => weights[f] ?? DEFAULT_FIELD_WEIGHTS[f] ?? 1);
-            return scored && { label: `${scored.model.id}@${scored.model.version}`, similarities: scored.similarities };
-          } catch (err) {
-            // A failing embedder (a remote model down, a contract broken) must not take search down: the
-            // plain order is served, without `ats_model` (the model did not rank), and the failure is reported.
-            this.reporter.report('semantic-embedding', err, state.config.websiteId);
-            return undefined;
-          }
-        },
-      };
-    }
-    if (personalization !== undefined && request.customer_id) {
-      // The shopper's history is complete only once the stored events are replayed.
-      await this.eventsReplayed;
-      const activity = state.models.customerActivity(request.customer_id);
-      const catalogState = state.catalog.state;
-      const profile = activity && affinityProfile(activity, (refId) => {
-        const doc = catalogState.docByRefId.get(refId);
-        return doc === undefined ? undefined : catalogState.store.get(doc);
-      }, affinityRolesOf(settings.fieldRoles));
-      if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
-    }
-    const clickRanking = clickRankingOf(settings.clickRanking);
-    if (clickRanking !== undefined) inputs.clicks = this.learner.clickStage(request.website_id, logQuery(request.q), clickRanking, this.searchLog);
-    return executeRankedSearch(state.catalog, request, {
-      pool: this.pool, settings, rerank: makeReranker(inputs), forcedScope: options.forcedScope,
-      onRuleProblem: (problem) => this.reporter.warn('merchandising-rule', problem, state.config.websiteId),
-      popularity: (catalogState) => this.learner.popularityValues(request.website_id, catalogState),
-    });
-  }
-
-  /**
-   * An interleaving experiment's search: both variants rank the results down to the end of the page, the
-   * two rankings are merged by team draft (its coin seeded by the experiment, the customer and the query,
-   * so every page of one search and a repeated search interleave alike) and the page is cut from the
-   * merged list; the page remembers which variant placed each item, so a click credits that variant.
-   * Totals, facets and suggestions are the first variant's (the control: the same products match).
-   */
-  private async searchInterleaved(
-    state: WebsiteState, request: SearchRequest, settings: [WebsiteSettings, WebsiteSettings], options: SearchOptions,
-    experiment: ExperimentRecord, customerId: string,
-  ): Promise<SearchResponse> {
-    const depth = Math.min(request.start + (request.size ?? DEFAULT_SEARCH_SIZE), MAX_SEARCH_SIZE);
-    const deep = { ...request, start: 0, size: depth };
-    const [a, b] = await Promise.all(settings.map((s) => this.rankWith(state, deep, s, options)));
-    const byRefId = new Map<string, Product>();
-    for (const p of [...b!.payload.result, ...a!.payload.result]) byRefId.set(p.refId, p);
-    const coin = new Random(Math.floor(assignmentPoint(experiment.id, `${customerId}\u0000${logQuery(request.q)}`) * 2 ** 32));
-    const merged = teamDraftInterleave(a!.payload.result.map((p) => p.refId), b!.payload.result.map((p) => p.refId), depth, () => coin.next());
-    const end = request.start + (request.size ?? DEFAULT_SEARCH_SIZE);
-    const names = experiment.variants.map((v) => v.name);
-    const payload: SearchPayload = { ...a!.payload, result: merged.items.slice(request.start, end).map((refId) => byRefId.get(refId)!) };
-    const teams = [...merged.teams.slice(request.start, end)].map((t) => names[t]!);
-    return this.answerSearch(state, request, settings[0], options, payload, a!.rankedBy ?? b!.rankedBy, { id: experiment.id, variant: INTERLEAVED, customerId, teams });
-  }
-
-  /** Remembers a ranked page for clicks, logs it, adds completions and makes the response. */
-  private async answerSearch(
-    state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, payload: SearchPayload,
-    rankedBy: string | undefined, experiment: ListExperiment | undefined, stages: readonly RankStage[] = [],
-  ): Promise<SearchResponse> {
-    // A search's session: its session_id, else its customer_id (an empty one is none).
-    const session = request.session_id || request.customer_id || undefined;
-    // One id for the page: the list clicks name, and the analytics log.
-    const queryId = this.resultPages.record({
-      websiteId: request.website_id, kind: 'search', source: logQuery(request.q), variant: experiment?.variant ?? null,
-      customerId: request.customer_id || null, sessionId: session ?? null,
-      firstPosition: request.start + 1, refIds: payload.result.map((p) => p.refId), ...(experiment !== undefined && { experiment }),
-    });
-    // The first page of a query is one search for the log (paging through it is not another).
-    if (request.start === 0) {
-      this.searchLog.record(request.website_id, {
-        queryId, q: request.q, session, totalResults: payload.total_results,
-        ...(experiment !== undefined && { experiment: { id: experiment.id, variant: experiment.variant, customerId: experiment.customerId } }),
-      });
-    }
-    // Through a key with a forced scope, a completion is offered only when it has results within it.
-    const scope = options.forcedScope;
-    const hasResults = scope === undefined || Object.keys(scope).length === 0 ? undefined : async (q: string) => {
-      const found = await executeSearch(state.catalog, { website_id: request.website_id, client: request.client, q, scope, start: 0, size: 0 }, { settings });
-      // Products matching only some of the words are a fallback, not results of the completion.
-      return found.total_results > 0 && found.suggestions.dropped_words === undefined;
-    };
-    const queries = await this.searchLog.suggestions(request.website_id, request.q, state.catalog.state, suggestionSettingsOf(settings), hasResults);
-    if (queries.length > 0) payload.suggestions.queries = queries;
-    const response: SearchResponse = { type: 1, query_id: queryId, payload };
-    if (rankedBy !== undefined || stages.length > 0) {
-      response.settings = { ...(rankedBy !== undefined && { ats_model: rankedBy }), ...(stages.length > 0 && { ranked_by: [...stages] }) };
-    }
-    if (experiment !== undefined) response.settings = { ...response.settings, experiment: { id: experiment.id, variant: experiment.variant } };
-    return response;
+    return searchOperation(this.searchParts, body, options);
   }
 
   async previewSettings(websiteId: string, body: unknown): Promise<SettingsPreview> {
@@ -796,7 +657,7 @@ class AisleEngine implements Engine {
     // Validated and merged exactly as a PATCH of the settings (its errors, its 409), nothing written.
     const { current, next } = await this.settings.preview(websiteId, patch);
     // Ranked only: a preview is not a shopper's search (no result page for clicks, no search log, no completions).
-    const [before, after] = await Promise.all([this.rankWith(state, search, current, {}), this.rankWith(state, search, next, {})]);
+    const [before, after] = await Promise.all([rankSearch(this.searchParts, state, search, current, {}), rankSearch(this.searchParts, state, search, next, {})]);
     return previewOf(search.start, before.payload, after.payload);
   }
 

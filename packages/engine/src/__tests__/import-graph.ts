@@ -80,7 +80,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['search', 'semantic', 'recommend', 'retail-media', 'keys', 'events', 'clicks', 'learning'],
   // Experiments validate variant settings as settings are validated (settings/website-settings.ts).
   ['settings', 'analytics', 'replication', 'demo', 'experiments'],
-  ['engine.ts'],
+  ['engine.ts', 'engine'],
   ['index.ts', 'internal.ts'],
 ];
 
