@@ -26,6 +26,7 @@ import type { DistinctSettings, WebsiteSettings } from '../contract/settings-sch
 import { fieldError } from '../errors.js';
 import type { SearchRequest } from '../types.js';
 import type { DocComparator } from './top-k.js';
+import { gatherInt32 } from '../util/gather.js';
 import { numericValues } from '../catalog/columns/numeric-column.js';
 import { tailIndex } from '../catalog/columns/text-column.js';
 import { bucketsByCode, type PlanBuckets } from './range-buckets.js';
@@ -234,7 +235,7 @@ function collectSelection(
   heap: GroupHeap, seen: Touched, slots: Int32Array, before: DocComparator, groupOf: GroupOf, options: { split: boolean; countsOf?: readonly number[] },
 ): { top: Int32Array; groups: RangeGroups } {
   const order = Array.from({ length: heap.size }, (_, i) => i).sort((a, b) => before(heap.items[a], heap.items[b]));
-  const top = Int32Array.from(order, (i) => heap.items[i]);
+  const top = gatherInt32(heap.items, order);
   const topCounts = Uint32Array.from(order, (i) => (heap.groups[i] < 0 ? 1 : slots[heap.groups[i] << 1]));
   const docCounts = Uint32Array.from(options.countsOf ?? [], (d) => { const g = groupOf(d); return g < 0 ? 0 : slots[g << 1]; });
   const touched = seen.codes.subarray(0, seen.count);

@@ -17,6 +17,7 @@ import { countHierarchyDocs, isHierarchyColumn } from '../catalog/columns/hierar
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import { matchText, type TextMatches } from './text-matches.js';
 import { seek } from './doc-seek.js';
+import { gatherFloat64, gatherInt32 } from '../util/gather.js';
 import { TopK } from './top-k.js';
 import { numericValues, type NumericValues } from '../catalog/columns/numeric-column.js';
 import { addDocToColumnCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
@@ -302,7 +303,7 @@ function collectBitset(
   }
   return {
     lo, total, facetCounts, ranges, bucketCounts, topDocs,
-    topScores: scores ? Float64Array.from(topDocs, (d) => scores[d - lo]) : new Float64Array(topDocs.length),
+    topScores: scores ? gatherFloat64(scores, topDocs, lo) : new Float64Array(topDocs.length),
     pinsMatched: merch && pinsMatched(merch, lo, hi, (d) => hasBit(candidates, lo, hi, d)),
     pinsSeen,
     ...(groups && { groups }),
@@ -414,8 +415,8 @@ function collectMatches(
     ...(groups && { groups }),
     ...(groupPairs && { groupPairs }),
     lo, total, facetCounts, ranges, bucketCounts,
-    topDocs: Int32Array.from(positions, (k) => docs[k]),
-    topScores: Float64Array.from(positions, (k) => scores[k]),
+    topDocs: gatherInt32(docs, positions),
+    topScores: gatherFloat64(scores, positions),
     pinsMatched: merch && pinsMatched(merch, lo, hi, (d) => isListedDoc(docs, total, d)),
     pinsSeen,
   };
