@@ -407,7 +407,21 @@ function collectMatches(
     ({ top: positions, groups } = selectGroups(docs, total, true, groupOf, groupCount, plan.limit, before, groupOptions(index, plan, lo, hi)));
   } else {
     const top = new TopK(Math.min(plan.limit, total), before);
-    for (let k = 0; k < total; k++) top.offer(k);
+    if (plan.sort[0]?.type === 'score' && plan.sort[0].desc) {
+      // Relevance first: a match scoring below the worst kept one comes after it whatever the later
+      // keys say, so it is passed over without the comparator (most matches of a common word). With
+      // relevance the only key and products in doc order, a tie goes to the lower doc, one met before:
+      // a match scoring the same as the worst kept one is passed over too.
+      const tiesLose = plan.sort.length === 1 && index.ordinal === undefined;
+      let bar = -Infinity;
+      for (let k = 0; k < total; k++) {
+        const score = scores[k];
+        if (score < bar || (tiesLose && score === bar)) continue;
+        top.offer(k);
+        const worst = top.worst();
+        if (worst >= 0) bar = scores[worst];
+      }
+    } else for (let k = 0; k < total; k++) top.offer(k);
     positions = top.sorted();
   }
   const groupPairs = nearMisses && countGroupFacets(index, plan, columns, lo, hi, docs, total, nearMisses, facetCounts, bucketCounts);

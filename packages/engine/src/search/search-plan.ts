@@ -25,7 +25,7 @@ import type { PlanMerch } from './merchandising.js';
 import type { PlanDisjunctive } from './conditions.js';
 import type { PlanCondition } from './conditions.js';
 import { compileFilters, type RulesInForce } from './plan-filters.js';
-import { DEFAULT_LANGUAGE, LANGUAGES, stemIndex, stemOf, type Language } from './language.js';
+import { DEFAULT_LANGUAGE, LANGUAGES, queryStemOf, stemIndex, type Language } from './language.js';
 import { resolveRelevance, type ResolvedRelevance, type SynonymEntry } from './relevance-settings.js';
 import { MIN_COMPLETED_WORD, wordSplits } from './unmatched-word.js';
 import { pinnedKind, type FieldTypes } from '../catalog/field-types.js';
@@ -230,7 +230,7 @@ function addExactAndStems(ctx: WordContext, word: string, quality: Map<number, n
   const { vocabulary } = ctx.state;
   const exact = findSorted(vocabulary, word);
   if (exact >= 0 && isLiveTerm(ctx.state, exact)) quality.set(exact, MatchQuality.Exact);
-  const stem = stemOf(ctx.lang, word);
+  const stem = queryStemOf(ctx.lang, word);
   if (stem === undefined) return;
   for (const t of stemIndex(vocabulary, ctx.lang).get(stem) ?? []) if (!quality.has(t) && isLiveTerm(ctx.state, t)) quality.set(t, MatchQuality.Prefix);
 }
