@@ -133,7 +133,9 @@ export function rankedDocs(state: CatalogState, plan: SearchPlan, extras: PlanEx
   const boosted = new Float64Array(window);
   for (let i = 0; i < window; i++) boosted[i] = scores[i] + bonus[i];
   const before = makeDocComparator(keys, desc, boosted, 0, head, state.index.ordinal);
-  const order = Array.from({ length: window }, (_, i) => i).sort(before);
+  const order: number[] = [];
+  for (let i = 0; i < window; i++) order.push(i);
+  order.sort(before);
   const out = docs.slice();
   for (let i = 0; i < window; i++) out[i] = head[order[i]];
   return out;
