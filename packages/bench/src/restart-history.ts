@@ -15,6 +15,11 @@
  *
  *   node --import tsx packages/bench/src/restart-history.ts [--store embedded|postgres] [--pg URL] [--products 20000]
  *     [--sessions 20000] [--views 20000000] [--purchases 1000000] [--clicks 0] [--searches 0] [--starts 2]
+ *     [--keep] [--reuse <data dir> [--schema <name>]]
+ *
+ * `--keep` leaves the data directory (and the PostgreSQL schema) in place and prints them; `--reuse` runs only
+ * the starts with history on what a `--keep` run left (so the history can be written while the machine is
+ * busy and the starts timed once it is quiet), then removes it.
  *
  * The history's rows are never replayed (the checkpoint holds them by number), so their content beyond
  * their size does not matter to a start; the models in the checkpoint are those of `--sessions` (their
@@ -46,6 +51,8 @@ const purchases = Number(option('purchases') ?? 1_000_000);
 const clicks = Number(option('clicks') ?? 0);
 const searches = Number(option('searches') ?? 0);
 const starts = Math.max(1, Number(option('starts') ?? 2));
+const keep = args.includes('--keep');
+const reuse = option('reuse');
 const HOUR_MS = 3_600_000;
 /** Rows written per statement of the history. */
 const BATCH = 500_000;
@@ -123,8 +130,8 @@ const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const machine = machineInfo();
 console.log(`${machine.cpu}, ${machine.cores} cores, load ${machine.loadAverage}, node ${machine.node}; store ${kind}, ${products} products, `
   + `${sessions} sessions through the engine; history: ${views} views, ${purchases} purchases, ${clicks} clicks, ${searches} searches`);
-const dataDir = mkdtempSync(path.join(tmpdir(), 'aisle-restart-history-'));
-const schema = `aisle_bench_history_${process.pid}`;
+const dataDir = reuse ?? mkdtempSync(path.join(tmpdir(), 'aisle-restart-history-'));
+const schema = option('schema') ?? `aisle_bench_history_${process.pid}`;
 const store: RestartStore = kind === 'postgres' ? { type: 'postgres', url: pgUrl, schema } : undefined;
 const runner = async (): Promise<SqlRunner> => (store === undefined ? sqliteRunner(path.join(dataDir, 'aisle.sqlite')) : pgRunner(schema));
 const timeoutMs = 3 * 60 * 60_000;
@@ -163,6 +170,26 @@ async function startAll(label: string): Promise<StartResult[]> {
 }
 
 try {
+  if (reuse !== undefined) {
+    await startAll('with history (reused)');
+  } else {
+    await writeAndStart();
+  }
+} finally {
+  if (keep) {
+    console.log(`kept: --reuse ${dataDir}${store === undefined ? '' : ` --schema ${schema}`}`);
+  } else {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (store !== undefined) {
+      const sql = await pgRunner(schema);
+      await sql.run(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`, []);
+      await sql.close();
+    }
+  }
+}
+
+/** Steps 1–5 of the header: the store, the recorded sessions, the starts before and after the history. */
+async function writeAndStart(): Promise<void> {
   // The tables, then the sequences moved past the history.
   await (await openStore(store, store === undefined ? dataDir : undefined)).close();
   let sql = await runner();
@@ -211,11 +238,4 @@ try {
   await sql.close();
   if (views > 0) console.log(`disk per stored view: ${(viewBytes / views).toFixed(0)} bytes`);
   await startAll('with history');
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
-  if (store !== undefined) {
-    const sql = await pgRunner(schema);
-    await sql.run(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`, []);
-    await sql.close();
-  }
 }

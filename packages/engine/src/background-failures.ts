@@ -105,6 +105,15 @@ export class FailureReporter {
     return this.latest.get(task);
   }
 
+  /** Waits for `work` during shutdown or cleanup: a failure is reported, not thrown. */
+  async settle(work: Promise<unknown> | undefined, task: BackgroundTask, websiteId?: string): Promise<void> {
+    try {
+      await work;
+    } catch (err) {
+      this.report(task, err, websiteId);
+    }
+  }
+
   /** Forgets the latest failure of `task` (the work succeeded since). */
   recovered(task: BackgroundTask): void {
     this.latest.delete(task);

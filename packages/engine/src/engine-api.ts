@@ -14,6 +14,16 @@ import type {
 } from './types.js';
 
 /**
+ * Website settings with the version they are at: an opaque token that changes whenever the settings
+ * change (the settings API's `ETag`; see `Engine.getVersionedSettings`).
+ */
+export interface VersionedSettings {
+  /** Every key, defaults filled in (as `Engine.getSettings` answers). */
+  settings: WebsiteSettings;
+  version: string;
+}
+
+/**
  * A product line the loader could not take. A value that does not fit its field's pinned type
  * (`settings.fields`) also names the product, the field and the value.
  */
@@ -249,6 +259,18 @@ export interface Engine {
    * Returns the settings as {@link Engine.getSettings} does.
    */
   updateSettings(websiteId: string, settings: unknown, options?: { merge?: boolean }): Promise<WebsiteSettings>;
+  /**
+   * The settings as {@link Engine.getSettings} answers them, with the version they are at: an opaque token
+   * that changes with every change of them (the settings API's `ETag`), to pass back as `ifVersion`.
+   */
+  getVersionedSettings(websiteId: string): Promise<VersionedSettings>;
+  /**
+   * {@link Engine.updateSettings}, answering the new version too; with `ifVersion`, only while the settings
+   * are still at one of these versions (optimistic concurrency, HTTP's `If-Match`): a write made after
+   * another changed them throws `SETTINGS_VERSION_MISMATCH` (412) and writes nothing, also when the two
+   * race on different replicas (the store compares and sets in one write).
+   */
+  updateVersionedSettings(websiteId: string, settings: unknown, options?: { merge?: boolean; ifVersion?: readonly string[] }): Promise<VersionedSettings>;
   /**
    * A ranking preview: the body's `search` (a search request without website_id and client) ranked under
    * the settings in force and under them with the body's `settings` merged in exactly as

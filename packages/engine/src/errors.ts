@@ -47,6 +47,14 @@ export const ErrorCodes = {
   /** Website settings sent at run time are invalid (message names the key, as for the config file). */
   SETTINGS_INVALID: { status: 400, subject: '' },
   /**
+   * A settings write made on condition (HTTP `If-Match`) that the settings are still at a version they
+   * are no longer at: another writer changed them since they were read; nothing was written.
+   */
+  SETTINGS_VERSION_MISMATCH: {
+    status: 412,
+    message: 'the settings of website "{websiteId}" changed since they were read; nothing was written: read them again and reapply the change',
+  },
+  /**
    * A settings preview's body is invalid outside its settings (`search.size`, an unknown top-level key):
    * the message names the field. Its settings are refused as a PATCH refuses them (`SETTINGS_INVALID`).
    */

@@ -38,10 +38,11 @@ export { ResultPages, type AnsweredList, type ResultPagesOptions } from './click
 export { MemoryStore } from './store/memory-store.js';
 export { SearchLog, type LoggedSearch } from './analytics/search-log.js';
 export { openStore } from './store/open-store.js';
+export type { AnalyticsBatch, AnalyticsKind, RollupDelta } from './store/store.js';
 export { proportionEstimate, meanEstimate, twoProportionTest, welchTest, minUsersForRate, signTest, withHorizon, type UserSums, type Comparison, type Estimate } from './experiments/statistics.js';
 export { teamDraftInterleave, preferredTeam, type Interleaved } from './experiments/interleaving.js';
 export { assignVariant } from './experiments/assignment.js';
-export { experimentReport } from './experiments/experiment-report.js';
+export { abReport, experimentReport } from './experiments/experiment-report.js';
 export { experimentKind } from './analytics/search-log.js';
 export { ClickEvidence, type EvidenceEvent } from './learning/click-evidence.js';
 export { BehaviourPopularity } from './learning/behaviour-popularity.js';

@@ -51,6 +51,8 @@ export interface ResponseDeclaration {
   schema?: SchemaName;
   /** OpenAPI content of a response without `schema` (text, free-form JSON). */
   content?: Record<string, unknown>;
+  /** Response headers the handler sets, with what each means (documented as strings). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** The request body of an operation. */
@@ -82,6 +84,8 @@ export interface OperationDeclaration {
    */
   query?: QuerySchemaName;
   body?: BodyDeclaration;
+  /** Optional request headers the handler reads, with what each means (documented as strings). */
+  requestHeaders?: Readonly<Record<string, string>>;
   /** Successful responses by status. */
   responses: Readonly<Record<number, ResponseDeclaration>>;
   /**
@@ -123,6 +127,13 @@ const JSON_BODY_ERRORS = { 413: 'Body too large.', 415: UNSUPPORTED_JSON };
 const FEED_ERRORS = {
   413: `Upload above the limit (default ${byteSize(DEFAULT_LIMITS.adminMaxBytes)}); nothing was changed.`,
   415: 'Not JSON or NDJSON.',
+};
+/** The version of the settings an answer carries (docs/http-api.md, "Concurrent edits"). */
+const SETTINGS_ETAG = { ETag: 'The version of the settings answered: a strong entity tag to send back as If-Match.' };
+/** The condition a settings write may carry, and its refusal. */
+const SETTINGS_IF_MATCH = {
+  requestHeaders: { 'If-Match': 'Write only while the settings are at this version (an ETag of GET or of an earlier write; * or no header: unconditionally).' },
+  error: { 412: 'The settings changed since the version in If-Match was read (another editor saved): nothing was changed; read them again.' },
 };
 /** A settings change refused because stored products do not fit the pinned field types it sets. */
 const FIELD_TYPES_CONFLICT = { 409: 'Stored products do not fit the pinned field types (fields); records lists up to 100 of them. Nothing was changed.' };
@@ -387,20 +398,20 @@ export const endpoints = {
     operations: [
       {
         method: 'GET', operationId: 'getSettings', tag: 'admin', summary: 'The website\'s settings: every key, defaults filled in.', auth: 'admin',
-        responses: { 200: { description: 'The settings.', schema: 'WebsiteSettings' } }, errors: adminErrors(), handler: h.getSettings,
+        responses: { 200: { description: 'The settings.', schema: 'WebsiteSettings', headers: SETTINGS_ETAG } }, errors: adminErrors(), handler: h.getSettings,
       },
       {
         method: 'PUT', operationId: 'putSettings', tag: 'admin', summary: 'Replace the settings (applied to the next request; stored for every replica).', auth: 'admin',
-        body: { mediaTypes: JSON_BODY, schema: 'WebsiteSettings', validate: false },
-        responses: { 200: { description: 'The settings now in force (every key).', schema: 'WebsiteSettings' } },
-        errors: adminErrors({ 400: 'Invalid settings; the message names the key. Nothing was changed.', ...FIELD_TYPES_CONFLICT, ...JSON_BODY_ERRORS }),
+        body: { mediaTypes: JSON_BODY, schema: 'WebsiteSettings', validate: false }, requestHeaders: SETTINGS_IF_MATCH.requestHeaders,
+        responses: { 200: { description: 'The settings now in force (every key).', schema: 'WebsiteSettings', headers: SETTINGS_ETAG } },
+        errors: adminErrors({ 400: 'Invalid settings; the message names the key. Nothing was changed.', ...FIELD_TYPES_CONFLICT, ...SETTINGS_IF_MATCH.error, ...JSON_BODY_ERRORS }),
         handler: h.updateSettings,
       },
       {
         method: 'PATCH', operationId: 'patchSettings', tag: 'admin', summary: 'Merge into the settings (JSON Merge Patch, RFC 7396; null removes a key).', auth: 'admin',
-        body: { mediaTypes: ['application/json', 'application/merge-patch+json'], schema: 'WebsiteSettings', validate: false },
-        responses: { 200: { description: 'The settings now in force (every key).', schema: 'WebsiteSettings' } },
-        errors: adminErrors({ 400: 'Invalid settings after the merge; the message names the key. Nothing was changed.', ...FIELD_TYPES_CONFLICT, 413: 'Body too large.', 415: 'Not JSON.' }),
+        body: { mediaTypes: ['application/json', 'application/merge-patch+json'], schema: 'WebsiteSettings', validate: false }, requestHeaders: SETTINGS_IF_MATCH.requestHeaders,
+        responses: { 200: { description: 'The settings now in force (every key).', schema: 'WebsiteSettings', headers: SETTINGS_ETAG } },
+        errors: adminErrors({ 400: 'Invalid settings after the merge; the message names the key. Nothing was changed.', ...FIELD_TYPES_CONFLICT, ...SETTINGS_IF_MATCH.error, 413: 'Body too large.', 415: 'Not JSON.' }),
         handler: h.updateSettings,
       },
     ],

@@ -15,6 +15,7 @@ import { describeAjvError } from './codecs.js';
 import { corsHeaders } from './cors.js';
 import type { Handler, ListenerState, RequestContext } from './context.js';
 import { HttpError } from './errors.js';
+import { entityTag, ifMatchVersions } from './preconditions.js';
 import { JSON_TYPE, reply, send } from './reply.js';
 
 /**
@@ -250,9 +251,10 @@ export const recommendationReport: Handler = async (ctx, state) => {
   reply(ctx, state, 200, await state.engine.recommendationReport(websiteOf(ctx), queryOf<RecommendationReportParams>(ctx)));
 };
 
-/** `GET /admin/v1/websites/{websiteId}/settings`: every key, defaults filled in. */
+/** `GET /admin/v1/websites/{websiteId}/settings`: every key, defaults filled in; their version as `ETag`. */
 export const getSettings: Handler = async (ctx, state) => {
-  reply(ctx, state, 200, await state.engine.getSettings(websiteOf(ctx)));
+  const { settings, version } = await state.engine.getVersionedSettings(websiteOf(ctx));
+  reply(ctx, state, 200, settings, { etag: entityTag(version) });
 };
 
 /**
@@ -266,13 +268,16 @@ function settingsBodyLimits(state: ListenerState): BodyLimits {
 
 /**
  * `PUT|PATCH /admin/v1/websites/{websiteId}/settings`: PUT replaces, PATCH merges (RFC 7396). The
- * engine validates (400 naming the key) and stores.
+ * engine validates (400 naming the key) and stores; with `If-Match`, only from a version it names (412
+ * otherwise). The new version answers as `ETag`.
  */
 export const updateSettings: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
+  const ifVersion = ifMatchVersions(ctx.req.headers['if-match']);
   const body = await readBody<unknown>(ctx, state, settingsBodyLimits(state));
   commitPoint(ctx);
-  reply(ctx, state, 200, await state.engine.updateSettings(websiteId, body, { merge: ctx.req.method === 'PATCH' }));
+  const { settings, version } = await state.engine.updateVersionedSettings(websiteId, body, { merge: ctx.req.method === 'PATCH', ...(ifVersion && { ifVersion }) });
+  reply(ctx, state, 200, settings, { etag: entityTag(version) });
 };
 
 /**

@@ -34,7 +34,8 @@ const SECURITY: Record<AuthKind, readonly Record<string, never[]>[]> = {
 
 function responseObject(response: ResponseDeclaration): Record<string, unknown> {
   const content = response.schema ? json(response.schema) : response.content;
-  return { description: response.description, ...(content && { content }) };
+  const headers = response.headers && Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+  return { description: response.description, ...(headers && { headers }), ...(content && { content }) };
 }
 
 /** The documented content of a request body: every JSON media type with the schema, or the declared content. */
@@ -62,6 +63,7 @@ function operationObject(endpoint: EndpointDeclaration, op: OperationDeclaration
       name, in: 'path', required: true, description: endpoint.pathParams?.[name] ?? name, schema: { type: 'string' },
     })),
     ...(op.query ? queryParameters(op.query) : []),
+    ...Object.entries(op.requestHeaders ?? {}).map(([name, description]) => ({ name, in: 'header', required: false, description, schema: { type: 'string' } })),
   ];
   const responses: Record<string, unknown> = {};
   for (const [status, response] of Object.entries(op.responses)) responses[status] = responseObject(response);

@@ -57,10 +57,10 @@ export function sendJson(ctx: RequestContext, state: ListenerState, status: numb
  * operation declares for `status` (endpoints.ts). A status the operation does not declare is a
  * programming error, caught by the tests that check every answer against the OpenAPI document.
  */
-export function reply(ctx: RequestContext, state: ListenerState, status: number, body: unknown): void {
+export function reply(ctx: RequestContext, state: ListenerState, status: number, body: unknown, headers?: Record<string, string>): void {
   const serializer = ctx.operation?.serializers.get(status);
   if (!serializer) throw new Error(`${ctx.req.method} ${ctx.route.template} declares no JSON response with status ${status}`);
-  send(ctx, state, status, JSON_TYPE, serializer(body));
+  send(ctx, state, status, JSON_TYPE, serializer(body), headers);
 }
 
 /** W3C Trace Context: version 00, a trace id and a parent id that are not all zeros (all-zero ids are invalid). */

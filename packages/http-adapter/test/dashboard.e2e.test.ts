@@ -760,6 +760,64 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
       await expect.poll(() => studio().getByLabel('Active from').inputValue(), PATIENCE).toBe(`${year}-01-01T09:00`);
     });
 
+    it('saves on condition of the version it read: a save after someone else\'s says so, writes nothing, and reloads on request', async () => {
+      const ifMatches: (string | undefined)[] = [];
+      const onSave = (req: { method(): string; url(): string; headers(): Record<string, string> }) => {
+        if (req.method() === 'PATCH' && new URL(req.url()).pathname.endsWith('/settings')) ifMatches.push(req.headers()['if-match']);
+      };
+      page.on('request', onSave);
+      try {
+        const q = await category(3);
+        await studio().getByLabel('Query to merchandise').fill(q);
+        await studio().getByRole('button', { name: 'Open the query' }).click();
+        const live = await apiSearch({ q });
+        await expect.poll(liveRefs, PATIENCE).toEqual(live.payload.result.map((p) => p.refId));
+        const first = live.payload.result.at(-1)!;
+        await page.locator(`#studio-live li[data-ref="${first.refId}"]`).getByRole('button', { name: `Hide ${first.title}`, exact: true }).click();
+        await expect.poll(afterRefs, PATIENCE).not.toContain(first.refId);
+        // Another merchant saves meanwhile (another tab, another replica).
+        const other = await fetch(`${app.url}/admin/v1/websites/demo/settings`, {
+          method: 'PATCH', headers: { authorization: `Bearer ${identity.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ stopWords: ['zzother'] }),
+        });
+        expect(other.status).toBe(200);
+        await studio().getByRole('button', { name: 'Save rule' }).click();
+        const message = page.locator('#rule-form .form-message');
+        await expect.poll(() => message.innerText(), PATIENCE).toContain('Changed by someone else');
+        await page.screenshot({ path: path.join(ARTIFACTS, '6b-studio-changed-elsewhere.png'), fullPage: true });
+        // Nothing of this save was written; the other merchant's change stands.
+        const stored = await adminGet<{ rules: { query: string }[]; stopWords: string[] }>('settings');
+        expect(stored.rules.some((r) => r.query === q)).toBe(false);
+        expect(stored.stopWords).toEqual(['zzother']);
+        // The settings editors held the same version: their save is refused too.
+        const editor = page.locator('#editor-stopWords');
+        await editor.getByRole('textbox', { name: 'Stop words' }).fill('zzmine');
+        await editor.getByRole('button', { name: 'Save stop words' }).click();
+        await expect.poll(() => editor.locator('.form-message').innerText(), PATIENCE).toContain('Changed by someone else');
+        expect((await adminGet<{ stopWords: string[] }>('settings')).stopWords).toEqual(['zzother']);
+        // Reloaded, the page shows the other change and saves again.
+        await message.getByRole('button', { name: 'Reload' }).click();
+        await expect.poll(() => page.locator('#editor-stopWords').getByRole('textbox', { name: 'Stop words' }).inputValue(), PATIENCE).toBe('zzother');
+        await page.locator(`#studio-live li[data-ref="${first.refId}"]`).getByRole('button', { name: `Hide ${first.title}`, exact: true }).click();
+        await expect.poll(afterRefs, PATIENCE).not.toContain(first.refId);
+        await studio().getByRole('button', { name: 'Save rule' }).click();
+        await expect.poll(() => message.innerText(), PATIENCE).toContain('Saved');
+        const saved = await adminGet<{ rules: { query: string; hide?: string[] }[]; stopWords: string[] }>('settings');
+        expect(saved.rules).toContainEqual(expect.objectContaining({ query: q, hide: [first.refId] }));
+        expect(saved.stopWords).toEqual(['zzother']);
+        // Every save the page sent named the version it had read.
+        expect(ifMatches.length).toBe(3);
+        for (const tag of ifMatches) expect(tag).toMatch(/^"[^"]+"$/);
+        // Leave the other tests the settings they expect (through the page, which holds the version now).
+        await studio().getByRole('button', { name: 'Delete rule' }).click();
+        await expect.poll(() => message.innerText(), PATIENCE).toContain('no rule');
+        await page.locator('#editor-stopWords').getByRole('textbox', { name: 'Stop words' }).fill('');
+        await page.locator('#editor-stopWords').getByRole('button', { name: 'Save stop words' }).click();
+        await expect.poll(async () => (await adminGet<{ stopWords: string[] }>('settings')).stopWords, PATIENCE).toEqual([]);
+      } finally {
+        page.off('request', onSave);
+      }
+    });
+
     it('saves a two-way synonym in the editor: an API search for the new word finds what the old one does', async () => {
       const word = 'zorbleflap';
       expect((await apiSearch({ q: word })).payload.total_results).toBe(0);

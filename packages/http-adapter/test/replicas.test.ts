@@ -326,6 +326,28 @@ describe('two replicas (processes) on one PostgreSQL schema', () => {
     expect(await got.json()).toMatchObject({ synonyms: [['zanzibarx', 'bestseller']], rules: [{ id: 'hide-pop' }] });
   });
 
+  it('(s\') two PATCHes of the settings with the same If-Match, one to each replica at once: exactly one is applied, the other answers 412', async () => {
+    const settings = (r: Replica) => fetch(`${r.url}/admin/v1/websites/site-a/settings`, { headers: bearer(ADMIN_TOKEN) });
+    for (let round = 0; round < 3; round++) {
+      // Both replicas at the same version (each applies the other's writes within its poll interval).
+      let etag = '';
+      await eventually(async () => {
+        const [a, b] = await Promise.all([r1, r2].map(async (r) => (await settings(r)).headers.get('etag')));
+        etag = a!;
+        return a === b;
+      }, 'both replicas answer the same ETag');
+      const answers = await Promise.all([r1, r2].map((r, i) => post(`${r.url}/admin/v1/websites/site-a/settings`, { stopWords: [`round${round}-replica${i + 1}`] },
+        { ...bearer(ADMIN_TOKEN), 'if-match': etag }, 'PATCH')));
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 412]);
+      const winner = answers.find((r) => r.status === 200)!;
+      const won = ((await winner.json()) as { stopWords: string[] }).stopWords;
+      for (const r of [r1, r2]) {
+        await eventually(async () => (await settings(r)).headers.get('etag') === winner.headers.get('etag'), 'the winner\'s version on both replicas');
+        expect(((await (await settings(r)).json()) as { stopWords: string[] }).stopWords).toEqual(won);
+      }
+    }
+  });
+
   it('(x) an experiment created through one replica assigns alike on the other; concurrent creations give one; both replicas report the same', async () => {
     const body = (name: string) => ({ name, kind: 'search', variants: [{ name: 'control' }, { name: 'redirect', settings: { redirects: [{ queries: ['acme'], url: '/acme' }] } }] });
     const created = await Promise.all([post(`${r1.url}/admin/v1/websites/site-a/experiments`, body('one'), bearer(ADMIN_TOKEN)),

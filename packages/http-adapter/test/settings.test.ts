@@ -188,3 +188,54 @@ describe('settings API', () => {
     for (const [i, k] of keys.entries()) expect(b.fieldWeights[k]).toBe(i + 1);
   });
 });
+
+describe('settings versions (ETag, If-Match)', () => {
+  const versioned = (method: string, body: unknown, ifMatch?: string) =>
+    post(url('site-b'), body, { ...bearer(ADMIN_TOKEN), ...(ifMatch !== undefined && { 'if-match': ifMatch }) }, method);
+  async function etag(): Promise<string> {
+    const res = await fetch(url('site-b'), { headers: bearer(ADMIN_TOKEN) });
+    expect(res.status).toBe(200);
+    return res.headers.get('etag')!;
+  }
+
+  it('GET and every write answer a strong ETag; a write with a stale If-Match answers 412 and changes nothing', async () => {
+    const read = await etag();
+    expect(read).toMatch(/^"[^"]+"$/);
+    expect((await fetch(url('site-b'), { method: 'HEAD', headers: bearer(ADMIN_TOKEN) })).headers.get('etag')).toBe(read);
+    const saved = await versioned('PATCH', { stopWords: ['the'] }, read);
+    expect(saved.status).toBe(200);
+    const next = saved.headers.get('etag')!;
+    expect(next).not.toBe(read);
+    expect(await etag()).toBe(next);
+    // A second editor who read the settings before the save: refused in the problem shape, nothing written.
+    const stale = await versioned('PATCH', { stopWords: ['a'] }, read);
+    expect(stale.status).toBe(412);
+    const problem = (await expectDocumented(stale, path, 'PATCH')) as Problem;
+    expect(problem.status).toBe(412);
+    expect(Object.values(problem.errors).flat().join(' ')).toMatch(/changed since they were read/);
+    expect((await versioned('PUT', { stopWords: ['a'] }, read)).status).toBe(412);
+    // Weak tags never match (If-Match compares strongly), nor does anything that is not an entity tag.
+    for (const header of [`W/${next}`, next.slice(1, -1), '"nope"', ',']) expect((await versioned('PATCH', { stopWords: ['a'] }, header)).status).toBe(412);
+    expect(((await (await fetch(url('site-b'), { headers: bearer(ADMIN_TOKEN) })).json()) as { stopWords: string[] }).stopWords).toEqual(['the']);
+    // One of a list matching is enough; `*` and no header write unconditionally (as the spec's clients do).
+    const listed = await versioned('PATCH', { stopWords: ['b'] }, `"nope", ${next}`);
+    expect(listed.status).toBe(200);
+    expect((await versioned('PATCH', { stopWords: ['c'] }, '*')).status).toBe(200);
+    const plain = await versioned('PATCH', { stopWords: ['d'] });
+    expect(plain.status).toBe(200);
+    expect(await etag()).toBe(plain.headers.get('etag'));
+  });
+
+  it('of two concurrent PATCHes with the same If-Match, exactly one wins', async () => {
+    for (let round = 0; round < 3; round++) {
+      const read = await etag();
+      const answers = await Promise.all([0, 1].map((i) => versioned('PATCH', { stopWords: [`r${round}-${i}`] }, read)));
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 412]);
+      const winner = answers.find((r) => r.status === 200)!;
+      const body = (await winner.json()) as { stopWords: string[] };
+      const now = await fetch(url('site-b'), { headers: bearer(ADMIN_TOKEN) });
+      expect(now.headers.get('etag')).toBe(winner.headers.get('etag'));
+      expect(((await now.json()) as { stopWords: string[] }).stopWords).toEqual(body.stopWords);
+    }
+  });
+});

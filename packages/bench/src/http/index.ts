@@ -6,6 +6,7 @@
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { threadCpuOf, type ThreadCpu } from './thread-cpu.js';
 import autocannon from 'autocannon';
 import { loadDataset } from '../datasets.js';
 import { mb, ms } from '../stats.js';
@@ -14,6 +15,8 @@ import { scenarios, type Scenario } from './scenarios.js';
 
 export interface RunningServer {
   url: string;
+  /** The server process's id (its threads' CPU is read from /proc: {@link threadCpuOf}). */
+  pid: number;
   /** The bare node:http server making the same recommendation call on the same engine (aisle only). */
   bareRecommendUrl?: string;
   setupMs: number;
@@ -23,10 +26,13 @@ export interface RunningServer {
   stop(): Promise<number>;
 }
 
-/** Starts a server child (`server-child.ts`); `extraExecArgv` adds Node flags to it (e.g. `--cpu-prof`). */
-export function startServer(input: ServerChildInput, extraExecArgv: string[] = []): Promise<RunningServer> {
+/**
+ * Starts a server child (`server-child.ts`); `extraExecArgv` adds Node flags to it (e.g. `--cpu-prof`);
+ * `script` runs another tree's built server child instead (an A/B run against a worktree).
+ */
+export function startServer(input: ServerChildInput, extraExecArgv: string[] = [], script?: string): Promise<RunningServer> {
   const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  const child = fork(fileURLToPath(new URL(`./server-child${ext}`, import.meta.url)), [], {
+  const child = fork(script ?? fileURLToPath(new URL(`./server-child${ext}`, import.meta.url)), [], {
     execArgv: [...process.execArgv, '--max-old-space-size=8192', ...extraExecArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -39,14 +45,15 @@ export function startServer(input: ServerChildInput, extraExecArgv: string[] = [
         return;
       }
       resolve({
-        url: m.url, ...(m.bareRecommendUrl && { bareRecommendUrl: m.bareRecommendUrl }), setupMs: m.setupMs, refIds: m.sample.refIds,
+        url: m.url, pid: child.pid!, ...(m.bareRecommendUrl && { bareRecommendUrl: m.bareRecommendUrl }), setupMs: m.setupMs, refIds: m.sample.refIds,
         usage: () => new Promise<ServerUsage>((res) => {
           child.once('message', (u: ServerChildMessage) => res(u.type === 'usage' ? u.usage : { cpuUs: NaN, engineUs: NaN, engineCalls: 0 }));
           child.send('usage');
         }),
         stop: () => new Promise<number>((res) => {
           const killer = setTimeout(() => { child.kill('SIGKILL'); res(NaN); }, 20_000);
-          child.once('message', (s: ServerChildMessage) => { clearTimeout(killer); res(s.type === 'stopped' ? s.rssBytes : NaN); });
+          // Resolved when the child has exited: a `--cpu-prof` profile is written at exit, and read after stop().
+          child.once('message', (s: ServerChildMessage) => child.once('exit', () => { clearTimeout(killer); res(s.type === 'stopped' ? s.rssBytes : NaN); }));
           child.send('stop');
         }),
       });
@@ -67,17 +74,24 @@ export interface LoadResult {
   cpuUsPerRequest: number;
   /** Time inside engine.search / engine.recommend per request, µs (NaN when the scenario calls neither). */
   engineUsPerRequest: number;
+  /** CPU per request answered by each kind of thread of the server process (/proc; empty where /proc is absent), µs. */
+  threadUsPerRequest: ThreadCpu;
 }
 
 export async function load(server: RunningServer, scenario: Scenario, durationS: number, connections: number, url = server.url): Promise<LoadResult> {
   const before = await server.usage();
+  const threadsBefore = threadCpuOf(server.pid);
   const result = await autocannon({
     url, connections, duration: durationS, pipelining: 1,
     requests: scenario.requests as autocannon.Request[],
   });
   const after = await server.usage();
+  const threadsAfter = threadCpuOf(server.pid);
   const calls = after.engineCalls - before.engineCalls;
+  const threadUsPerRequest: ThreadCpu = {};
+  for (const [name, us] of Object.entries(threadsAfter)) threadUsPerRequest[name] = (us - (threadsBefore[name] ?? 0)) / result.requests.total;
   return {
+    threadUsPerRequest,
     cpuUsPerRequest: (after.cpuUs - before.cpuUs) / result.requests.total,
     engineUsPerRequest: calls > 0 ? (after.engineUs - before.engineUs) / calls : NaN,
     scenario: scenario.name,

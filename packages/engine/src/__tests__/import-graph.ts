@@ -80,6 +80,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['search', 'semantic', 'recommend', 'retail-media', 'keys', 'events', 'clicks', 'learning'],
   // Experiments validate variant settings as settings are validated (settings/website-settings.ts).
   ['settings', 'analytics', 'replication', 'demo', 'experiments'],
+  // The engine's composition (engine.ts) and the start, shutdown and per-website parts it composes (engine/).
   ['engine.ts', 'engine'],
   ['index.ts', 'internal.ts'],
 ];

@@ -201,6 +201,47 @@ describe('SearchLog', () => {
     await log.close();
   });
 
+  it('counts responses like the last one in the same rows, and never in a batch already written', async () => {
+    const { store, writes } = failingOnce();
+    const errors: unknown[] = [];
+    const { log, clock } = clockedLog(store, (err) => errors.push(err));
+    const serve = (websiteId: string, i: number, tactics: string[], method = 'PopularItems') => log.recordServed(websiteId, { queryId: `${websiteId}${i}`, method, tactics });
+    serve('w', 1, ['Popular Items', 'Popular Items']);
+    serve('w', 2, ['Popular Items', 'Popular Items']);
+    serve('v', 3, ['Popular Items', 'Popular Items']);
+    serve('w', 4, ['Popular Items', 'Popular Items']);
+    await log.flush();
+    expect(errors).toHaveLength(1);
+    // After the failed write the kept rows are indexed anew: a response like the last adds to them.
+    serve('w', 5, ['Popular Items', 'Popular Items']);
+    await log.flush();
+    // Written: a response like the last one starts new rows of the next batch.
+    serve('w', 6, ['Popular Items', 'Popular Items']);
+    serve('w', 7, ['Popular Items', 'Popular Items']);
+    serve('w', 8, ['Popular Items', 'Bought Together']);
+    clock.now += 3_600_000;
+    serve('w', 9, ['Popular Items', 'Bought Together']);
+    await log.flush();
+    expect(writes).toHaveLength(2);
+    const rowsOf = (batch: AnalyticsBatch) => batch.rollups.map((d) => [d.websiteId, d.key, d.tactic, d.hour - writes[0]!.rollups[0]!.hour, d.counters]);
+    expect(rowsOf(writes[0]!)).toEqual([
+      ['w', 'PopularItems', '', 0, { responses: 4, results: 8 }],
+      ['w', 'PopularItems', 'Popular Items', 0, { results: 8 }],
+      ['v', 'PopularItems', '', 0, { responses: 1, results: 2 }],
+      ['v', 'PopularItems', 'Popular Items', 0, { results: 2 }],
+    ]);
+    expect(rowsOf(writes[1]!)).toEqual([
+      ['w', 'PopularItems', '', 0, { responses: 3, results: 6 }],
+      ['w', 'PopularItems', 'Popular Items', 0, { results: 5 }],
+      ['w', 'PopularItems', 'Bought Together', 0, { results: 1 }],
+      ['w', 'PopularItems', '', 3_600_000, { responses: 1, results: 2 }],
+      ['w', 'PopularItems', 'Popular Items', 3_600_000, { results: 1 }],
+      ['w', 'PopularItems', 'Bought Together', 3_600_000, { results: 1 }],
+    ]);
+    expect((await log.recommendationReport('w', {})).methods).toMatchObject([{ method: 'PopularItems', served: 8, items: 16 }]);
+    await log.close();
+  });
+
   it('normalises and bounds the logged query', () => {
     expect(logQuery('  Café, CRÈME!  ')).toBe('cafe creme');
     expect(logQuery('word '.repeat(500)).length).toBe(MAX_LOGGED_QUERY_LENGTH);

@@ -32,7 +32,7 @@ import type { RecommendationReport, SearchReport } from '../engine-api.js';
 import { AisleError, ValidationError } from '../errors.js';
 import { problemDetails } from '../events/validate-common.js';
 import { mergeSuggestions, vocabularyCompletions } from '../search/query-suggestions.js';
-import { hourOf } from '../store/analytics-rows.js';
+import { EXPERIMENT_KEY_SEPARATOR, EXPERIMENT_KIND_PREFIX, hourOf } from '../store/analytics-rows.js';
 import type {
   AnalyticsBatch, AnalyticsKind, ExperimentAnalyticsKind, LoggedResponse, QuerySession, ResponseOutcome, RollupCounter, RollupCounters, RollupDelta,
   RollupWindow, Store,
@@ -82,15 +82,10 @@ export interface ServedExperiment {
 
 /** The roll-up kind of one experiment's rows. */
 export function experimentKind(experimentId: string): ExperimentAnalyticsKind {
-  return `experiment:${experimentId}`;
+  return `${EXPERIMENT_KIND_PREFIX}${experimentId}`;
 }
 
-/**
- * Separates the variant from the customer in an experiment row's key: the unit separator, which no
- * variant name holds (names refuse control characters; PostgreSQL text refuses NUL). The key is split
- * at its first one, so a customer id may hold it.
- */
-export const EXPERIMENT_KEY_SEPARATOR = '\u001f';
+export { EXPERIMENT_KEY_SEPARATOR };
 
 /** The key of a customer's rows in an experiment's roll-ups: its variant and its id. */
 export function experimentUserKey(variant: string, customerId: string): string {
@@ -192,6 +187,22 @@ function pendingRollupKey(websiteId: string, kind: AnalyticsKind, hour: number, 
   return `${websiteId.length}:${websiteId}${kind}${hour}:${tactic.length}:${tactic}${key}`;
 }
 
+/** The roll-up rows one recommendation response added to: its method's, then one per item (its tactic's). */
+interface ServedRows {
+  websiteId: string;
+  hour: number;
+  method: string;
+  tactics: readonly string[];
+  rows: RollupDelta[];
+}
+
+/** Whether two lists hold the same strings in the same order. Pure. */
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** The session as the store keeps it: a digest, never the shopper's id. */
 function sessionDigest(websiteId: string, session: string): string {
   return createHash('sha256').update(websiteId).update('\0').update(session).digest('base64url').slice(0, 22);
@@ -202,6 +213,8 @@ export class SearchLog {
   private pending = emptyBatch();
   /** The pending roll-up deltas by their row ({@link pendingRollupKey}): a row's deltas add up as they come. */
   private readonly rollupIndex = new Map<string, RollupDelta>();
+  /** The rows the last recommendation response added to, while they are pending (see {@link SearchLog.countServed}). */
+  private lastServed: ServedRows | undefined;
   private readonly chains = new ChainBuffer<HeldSearch>();
   /** Ids of the searches held in the chain buffer: their outcomes wait for them. */
   private readonly held = new Set<string>();
@@ -271,8 +284,7 @@ export class SearchLog {
     const at = this.now();
     const hour = hourOf(at);
     this.pending.responses.push({ websiteId, queryId: served.queryId, kind: 'recommendation', at, key: served.method, countedAs: null });
-    this.addRollup(websiteId, 'recommendation', hour, served.method, '', { responses: 1, results: served.tactics.length });
-    for (const tactic of served.tactics) this.addRollup(websiteId, 'recommendation', hour, served.method, tactic, { results: 1 });
+    this.countServed(websiteId, hour, served.method, served.tactics);
     const x = served.experiment;
     if (x !== undefined) {
       const kind = experimentKind(x.id);
@@ -297,27 +309,58 @@ export class SearchLog {
   }
 
   /**
+   * Counts a recommendation response in its method's roll-up row and an item in its tactic's row for
+   * each item. A busy endpoint serves the same method with the same tactics response after response:
+   * the rows of the last response are kept, and a response like it adds to them without building their
+   * keys and looking them up (four keys and look-ups for a list of three, the most of what logging a
+   * response cost the main thread: docs/benchmarks.md, "Speed, round three").
+   */
+  private countServed(websiteId: string, hour: number, method: string, tactics: readonly string[]): void {
+    const last = this.lastServed;
+    if (last !== undefined && last.websiteId === websiteId && last.hour === hour && last.method === method && sameStrings(last.tactics, tactics)) {
+      const { counters } = last.rows[0]!;
+      counters.responses = (counters.responses ?? 0) + 1;
+      counters.results = (counters.results ?? 0) + tactics.length;
+      for (let i = 1; i < last.rows.length; i++) {
+        const row = last.rows[i]!.counters;
+        row.results = (row.results ?? 0) + 1;
+      }
+      return;
+    }
+    const rows = [this.addRollup(websiteId, 'recommendation', hour, method, '', { responses: 1, results: tactics.length })];
+    for (const tactic of tactics) rows.push(this.addRollup(websiteId, 'recommendation', hour, method, tactic, { results: 1 }));
+    this.lastServed = { websiteId, hour, method, tactics, rows };
+  }
+
+  /**
    * Adds counters to the pending roll-up delta of (website, kind, hour, key, tactic), made when missing.
    * The deltas of one row add up here, as they are logged, instead of one delta per response: a busy
    * recommendation endpoint logs thousands of responses a second into a few rows, and a delta per
    * response cost more to hand to the store's thread and merge there than the recommendation itself
    * (docs/benchmarks.md, "Speed, round three").
    */
-  private addRollup(websiteId: string, kind: AnalyticsKind, hour: number, key: string, tactic: string, counters: Partial<RollupCounters>): void {
+  private addRollup(websiteId: string, kind: AnalyticsKind, hour: number, key: string, tactic: string, counters: Partial<RollupCounters>): RollupDelta {
     const id = pendingRollupKey(websiteId, kind, hour, key, tactic);
     const delta = this.rollupIndex.get(id);
     if (delta === undefined) {
       const fresh: RollupDelta = { websiteId, kind, hour, key, tactic, counters: { ...counters } };
       this.rollupIndex.set(id, fresh);
       this.pending.rollups.push(fresh);
-      return;
+      return fresh;
     }
     for (const c of Object.keys(counters) as RollupCounter[]) delta.counters[c] = (delta.counters[c] ?? 0) + counters[c]!;
+    return delta;
+  }
+
+  /** Forgets the index of the pending deltas (their batch is being written or replaced), and the last response's rows with it. */
+  private clearRollupIndex(): void {
+    this.rollupIndex.clear();
+    this.lastServed = undefined;
   }
 
   /** Indexes the pending roll-up deltas by their row (after the pending batch was replaced). */
   private indexPendingRollups(): void {
-    this.rollupIndex.clear();
+    this.clearRollupIndex();
     for (const d of this.pending.rollups) this.rollupIndex.set(pendingRollupKey(d.websiteId, d.kind, d.hour, d.key, d.tactic), d);
   }
 
@@ -411,7 +454,7 @@ export class SearchLog {
     const waiting = this.pending.outcomes.filter(isWaiting);
     const batch: AnalyticsBatch = { ...this.pending, outcomes: this.pending.outcomes.filter((o) => !isWaiting(o)) };
     this.pending = { ...emptyBatch(), outcomes: waiting };
-    this.rollupIndex.clear();
+    this.clearRollupIndex();
     if (this.chains.size > 0 || waiting.length > 0) this.schedule();
     if (batch.responses.length + batch.rollups.length + batch.outcomes.length + batch.sessions.length === 0) return;
     // An outcome naming a response the store does not hold yet waits a while: another replica may still hold it.

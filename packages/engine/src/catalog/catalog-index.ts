@@ -40,7 +40,8 @@ interface TextColumnBase {
   valueTail?: InvertedTail;
   /**
    * Per code, rank of its lower-cased value (equal lower-cased values share a rank): text sort order.
-   * Derived on first use (a text sort on the field) by `ensureTextSortRanks`; absent until then.
+   * Derived on first use (a text sort on the field) by `ensureTextSortRanks`; absent until then. A
+   * change's new values are ranked among the old ones (`extendedSortRanksSteps`), not ranked anew.
    */
   sortRank?: Uint32Array;
 }

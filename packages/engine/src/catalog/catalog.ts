@@ -35,7 +35,9 @@ import { changedProducts, type CatalogChange, type ChangeResult } from './change
 import { readProducts } from './input/read-products.js';
 import { withEarlierSkips, type SkipReport } from './input/skip-report.js';
 import { runInSlices, SLICE_MS } from './build/time-slices.js';
-import { carryDerivedLookups } from './columns/text-column-lookups.js';
+import { carryDerivedSteps, deriveLikeSteps } from './columns/derived-carry.js';
+import { ensureHierarchySteps } from './columns/hierarchy-column.js';
+import type { HierarchySetting } from '../contract/settings-schema.js';
 import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveDocs, liveProductList, planDeletes } from './changes/tombstones.js';
 import { vectorOf } from './columns/vector-column.js';
 import { firstMismatch, valueFits, type FieldMismatch, type FieldTypes } from './field-types.js';
@@ -251,7 +253,7 @@ function* replaceAndAppend(
 /** `state` numbered `version` (a merged version published as the next one); shares everything. */
 function withVersion(state: CatalogState, version: number): CatalogState {
   const out = { ...state, index: { ...state.index, version } };
-  carryDerivedLookups(state, out, () => true);
+  runSteps(carryDerivedSteps(state, out));
   return out;
 }
 
@@ -337,12 +339,15 @@ export class Catalog implements CatalogView {
   /**
    * Builds in time slices what loading a snapshot left to build on first use (the dictionaries' value
    * tables, the refId one being the refId → doc map: a million entries take a few hundred milliseconds),
-   * so that no request pays for it. Resolves when done.
+   * so that no request pays for it; and the website's `hierarchies`, which snapshots do not store (the
+   * first category page after a restart would derive its hierarchy on the event loop). Resolves when done.
    */
-  completeInBackground(): Promise<void> {
-    const { dictionaries } = this.current;
+  completeInBackground(hierarchies: Readonly<Record<string, HierarchySetting>> = {}): Promise<void> {
+    const state = this.current;
     function* steps(): Generator<void, void, void> {
-      for (const dictionary of dictionaries) yield* dictionary.indexSteps();
+      for (const dictionary of state.dictionaries) yield* dictionary.indexSteps();
+      // Derived on this version, they are carried to the versions made from it (derived-carry.ts).
+      for (const setting of Object.values(hierarchies)) yield* ensureHierarchySteps(state, setting);
     }
     return runInSlices(steps(), this.sliceMs);
   }
@@ -536,6 +541,8 @@ export class Catalog implements CatalogView {
       const applied = yield* changedProducts(base, changes);
       if (!applied.changed) return { results: applied.results };
       const state = yield* buildCatalogSteps(applied.products, { catalogId: id, version, fieldWeights });
+      // Before it is published: no search waits for what the version it replaces had derived.
+      yield* deriveLikeSteps(base, state);
       return { state, results: applied.results, compactDocs: state.index.docCount };
     }
     const done = (out: BuildOutcome): void => {
@@ -682,7 +689,10 @@ export class Catalog implements CatalogView {
     function* steps(): Steps<CatalogState> {
       // The live products read from the store field by field (none decoded whole), the build in steps.
       const products = yield* liveBuildProducts(from);
-      return yield* buildCatalogSteps(products, { catalogId: id, version: from.index.version, fieldWeights });
+      const merged = yield* buildCatalogSteps(products, { catalogId: id, version: from.index.version, fieldWeights });
+      // In the background too: the merged version is published with what `from` had derived.
+      yield* deriveLikeSteps(from, merged);
+      return merged;
     }
     const built = (merged: CatalogState): void => {
       if (this.merging !== merge) return;

@@ -26,6 +26,7 @@ export const HTTP_STATUS_INFO: Readonly<Record<number, { title: string; section:
   405: { title: 'Method Not Allowed', section: '15.5.6' },
   408: { title: 'Request Timeout', section: '15.5.9' },
   409: { title: 'Conflict', section: '15.5.10' },
+  412: { title: 'Precondition Failed', section: '15.5.13' },
   413: { title: 'Content Too Large', section: '15.5.14' },
   415: { title: 'Unsupported Media Type', section: '15.5.16' },
   500: { title: 'Internal Server Error', section: '15.6.1' },

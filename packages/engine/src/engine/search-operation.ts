@@ -6,8 +6,7 @@
  * @module
  */
 import type { FailureReporter } from '../background-failures.js';
-import type { Catalog } from '../catalog/index.js';
-import { personalizationWeight, semanticSearchOf, type WebsiteConfig, type WebsiteSettings } from '../config.js';
+import { personalizationWeight, semanticSearchOf, type WebsiteSettings } from '../config.js';
 import type { SearchOptions } from '../engine-api.js';
 import { AisleError } from '../errors.js';
 import { suggestionSettingsOf } from '../analytics/analytics-settings.js';
@@ -23,45 +22,32 @@ import { teamDraftInterleave } from '../experiments/interleaving.js';
 import { Random } from '../demo/random.js';
 import type { ClickLearner } from '../learning/click-learner.js';
 import { clickRankingOf } from '../learning/click-ranking-settings.js';
-import type { RecommendationModels } from '../recommend/recommendation-models.js';
 import { affinityOf, affinityProfile, affinityRolesOf } from '../search/personalize.js';
 import { makeReranker, type RankStage, type RerankInputs } from '../search/rerank.js';
-import { executeRankedSearch, executeSearch, validateSearchRequest, type RankedSearch, type SearchPool } from '../search/index.js';
-import type { WebsiteSemantics } from '../semantic/website-semantics.js';
+import { executeRankedSearch, executeSearch, type RankedSearch, type SearchPool } from '../search/index.js';
 import type { ExperimentRecord, ListExperiment } from '../store/store.js';
 import type { Product, SearchRequest, SearchResponse } from '../types.js';
+import { NO_SETTINGS, type WebsiteState } from './website-state.js';
 
-/** What a search reads of its website's state. */
-export interface SearchedWebsite {
-  config: WebsiteConfig;
-  catalog: Catalog;
-  models: RecommendationModels;
-  semantics: WebsiteSemantics;
-}
-
-/** The engine's parts a search uses; read when a search runs (the engine makes some of them at its start). */
+/** The engine's parts a search uses. */
 export interface SearchParts {
-  /** The website's state; throws the engine's not-found error for an unknown website. */
-  site(websiteId: string): SearchedWebsite;
   experiments: ExperimentService;
   searchLog: SearchLog;
   /** The answered result lists that clicks name. */
   resultPages: ResultPages;
   /** What shoppers' clicks and purchases taught (click ranking, `_popularity`). */
   learner: ClickLearner;
+  /** The replay of the stored events into the models: personalised searches wait for its first attempt. */
+  replay: { readonly firstAttempt: Promise<void> };
   pool: SearchPool | undefined;
   reporter: FailureReporter;
-  /** Settles once the stored events are replayed into the recommendation models (personalised searches wait). */
-  eventsReplayed(): Promise<void>;
 }
 
-/** The settings of a website that has none (one object: see ExperimentService.variantSettings' cache). */
-export const NO_SETTINGS: WebsiteSettings = Object.freeze({});
-
-/** A shopper's search of a website (`engine.search`): validated, routed to its settings, ranked and answered. */
-export async function search(parts: SearchParts, body: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
-  const request = validateSearchRequest(body);
-  const state = parts.site(request.website_id);
+/**
+ * A shopper's search of a website (`engine.search`), validated: routed to its settings (a running
+ * search experiment's variant for a customer in one), ranked and answered.
+ */
+export async function search(parts: SearchParts, state: WebsiteState, request: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
   if (request.client !== state.config.client) {
     throw new AisleError('CLIENT_NOT_FOUND', `client "${request.client}" does not belong to website "${request.website_id}"`);
   }
@@ -88,7 +74,7 @@ export async function search(parts: SearchParts, body: SearchRequest, options: S
  * `experiment` tags the response and its logged page.
  */
 async function searchWith(
-  parts: SearchParts, state: SearchedWebsite, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, experiment?: ListExperiment,
+  parts: SearchParts, state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, experiment?: ListExperiment,
 ): Promise<SearchResponse> {
   const { payload, rankedBy, stages } = await rankSearch(parts, state, request, settings, options);
   return answerSearch(parts, state, request, settings, options, payload, rankedBy, experiment, stages);
@@ -99,7 +85,7 @@ async function searchWith(
  * shopper's search answers before it is recorded, and all a settings preview is (not a shopper's search).
  */
 export async function rankSearch(
-  parts: SearchParts, state: SearchedWebsite, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions,
+  parts: SearchParts, state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions,
 ): Promise<RankedSearch> {
   const personalization = personalizationWeight(settings.personalization);
   // The spec: customer_id is "required only when personalization is enabled" (the wire contract).
@@ -127,7 +113,7 @@ export async function rankSearch(
   }
   if (personalization !== undefined && request.customer_id) {
     // The shopper's history is complete only once the stored events are replayed.
-    await parts.eventsReplayed();
+    await parts.replay.firstAttempt;
     const activity = state.models.customerActivity(request.customer_id);
     const catalogState = state.catalog.state;
     const profile = activity && affinityProfile(activity, (refId) => {
@@ -153,7 +139,7 @@ export async function rankSearch(
  * Totals, facets and suggestions are the first variant's (the control: the same products match).
  */
 async function searchInterleaved(
-  parts: SearchParts, state: SearchedWebsite, request: SearchRequest, settings: [WebsiteSettings, WebsiteSettings], options: SearchOptions,
+  parts: SearchParts, state: WebsiteState, request: SearchRequest, settings: [WebsiteSettings, WebsiteSettings], options: SearchOptions,
   experiment: ExperimentRecord, customerId: string,
 ): Promise<SearchResponse> {
   const depth = Math.min(request.start + (request.size ?? DEFAULT_SEARCH_SIZE), MAX_SEARCH_SIZE);
@@ -172,7 +158,7 @@ async function searchInterleaved(
 
 /** Remembers a ranked page for clicks, logs it, adds completions and makes the response. */
 async function answerSearch(
-  parts: SearchParts, state: SearchedWebsite, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, payload: SearchPayload,
+  parts: SearchParts, state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, payload: SearchPayload,
   rankedBy: string | undefined, experiment: ListExperiment | undefined, stages: readonly RankStage[] = [],
 ): Promise<SearchResponse> {
   // A search's session: its session_id, else its customer_id (an empty one is none).

@@ -3,12 +3,14 @@
  * tactic or interleaving team), summed over the experiment by the store, turned into per-variant
  * estimates with 95 % intervals, comparisons with the control under the fixed horizon, and `minUsers`
  * (docs/experiments.md). Everything is counted per user: a customer is one observation of "did they
- * click", "did they buy" and "how much did they spend", however many events they sent.
+ * click", "did they buy" and "how much did they spend", however many events they sent. An A/B report
+ * needs only per-variant sums of the per-user values ({@link ExperimentSums}), which the SQL stores
+ * compute in their query (decision 0050); interleaving compares each user's credits, so it reads the rows.
  * @module
  */
 import type { ExperimentReport } from '../contract/schemas.js';
-import { EXPERIMENT_KEY_SEPARATOR } from '../analytics/search-log.js';
-import type { ExperimentRecord, RollupTotal } from '../store/store.js';
+import { EXPERIMENT_KEY_SEPARATOR, experimentSumsOf } from '../store/analytics-rows.js';
+import type { ExperimentRecord, ExperimentSums, RollupTotal } from '../store/store.js';
 import { INTERLEAVED, experimentFields } from './experiment-service.js';
 import {
   ALPHA, meanEstimate, minUsersForRate, proportionEstimate, signTest, twoProportionTest, welchTest, withHorizon, type UserSums,
@@ -31,46 +33,29 @@ interface VariantTotals {
   tactics: Map<string, { served: number; clicks: number; conversions: number; revenue: number }>;
 }
 
-const emptySums = (): UserSums => ({ n: 0, sum: 0, sumSquares: 0 });
-const add = (s: UserSums, x: number): void => {
-  s.n++;
-  s.sum += x;
-  s.sumSquares += x * x;
-};
-
 /** The variant and customer of a row's key. */
 function splitKey(key: string): [string, string] {
   const at = key.indexOf(EXPERIMENT_KEY_SEPARATOR);
   return at < 0 ? [key, ''] : [key.slice(0, at), key.slice(at + 1)];
 }
 
-/** Per-variant aggregates of an A/B experiment's rows (customers without a counted response are not users). */
-function variantTotals(record: ExperimentRecord, rows: readonly RollupTotal[]): Map<string, VariantTotals> {
+/** Per-variant aggregates of an A/B experiment from its per-variant sums (customers without a counted response are not users). */
+function variantTotals(record: ExperimentRecord, sums: readonly ExperimentSums[]): Map<string, VariantTotals> {
   const byVariant = new Map<string, VariantTotals>(record.variants.map((v) => [v.name, {
-    users: 0, responses: 0, clicked: 0, clicks: 0, conversions: 0, converters: 0, revenue: 0, ctr: emptySums(), revenuePerUser: emptySums(), tactics: new Map(),
+    users: 0, responses: 0, clicked: 0, clicks: 0, conversions: 0, converters: 0, revenue: 0,
+    ctr: { n: 0, sum: 0, sumSquares: 0 }, revenuePerUser: { n: 0, sum: 0, sumSquares: 0 }, tactics: new Map(),
   }]));
-  for (const { key, tactic, counters } of rows) {
-    const t = byVariant.get(splitKey(key)[0]);
+  for (const { variant, tactic, users, counters, converters, ctr, ctrSquares, revenueSquares } of sums) {
+    const t = byVariant.get(variant);
     if (t === undefined) continue;
     if (tactic !== '') {
-      let s = t.tactics.get(tactic);
-      if (s === undefined) t.tactics.set(tactic, (s = { served: 0, clicks: 0, conversions: 0, revenue: 0 }));
-      s.served += counters.results;
-      s.clicks += counters.clicks;
-      s.conversions += counters.conversions;
-      s.revenue += counters.revenue;
+      t.tactics.set(tactic, { served: counters.results, clicks: counters.clicks, conversions: counters.conversions, revenue: counters.revenue });
       continue;
     }
-    if (counters.responses <= 0) continue;
-    t.users++;
-    t.responses += counters.responses;
-    t.clicked += counters.clicked;
-    t.clicks += counters.clicks;
-    t.conversions += counters.conversions;
-    t.revenue += counters.revenue;
-    if (counters.conversions > 0) t.converters++;
-    add(t.ctr, Math.min(1, counters.clicked / counters.responses));
-    add(t.revenuePerUser, counters.revenue);
+    Object.assign(t, {
+      users, responses: counters.responses, clicked: counters.clicked, clicks: counters.clicks, conversions: counters.conversions, converters,
+      revenue: counters.revenue, ctr: { n: users, sum: ctr, sumSquares: ctrSquares }, revenuePerUser: { n: users, sum: counters.revenue, sumSquares: revenueSquares },
+    });
   }
   return byVariant;
 }
@@ -112,11 +97,24 @@ function interleavingReport(record: ExperimentRecord, rows: readonly RollupTotal
 
 /** The report of `record` from its summed roll-up rows at `now`. */
 export function experimentReport(record: ExperimentRecord, rows: readonly RollupTotal[], now: number): ExperimentReport {
-  const fields = experimentFields(record, now);
   if (record.method === 'interleaving') {
-    return { ...fields, minUsers: { ctr: null, conversionRate: null }, variants: [], interleaving: interleavingReport(record, rows) };
+    return { ...experimentFields(record, now), minUsers: { ctr: null, conversionRate: null }, variants: [], interleaving: interleavingReport(record, rows) };
   }
-  const totals = variantTotals(record, rows);
+  return abReport(record, experimentSumsOf(rows), now);
+}
+
+/** What the store answers for one report (read-experiment-report.ts reads it). */
+export type ReportInput = { method: 'ab'; sums: ExperimentSums[] } | { method: 'interleaving'; rows: RollupTotal[] };
+
+/** The report of `record` at `now` from what the store answered for it (read-experiment-report.ts). */
+export function reportFrom(record: ExperimentRecord, input: ReportInput, now: number): ExperimentReport {
+  return input.method === 'ab' ? abReport(record, input.sums, now) : experimentReport(record, input.rows, now);
+}
+
+/** The report of an A/B experiment (`record.method` `ab`) from its per-variant sums at `now`. */
+export function abReport(record: ExperimentRecord, sums: readonly ExperimentSums[], now: number): ExperimentReport {
+  const fields = experimentFields(record, now);
+  const totals = variantTotals(record, sums);
   const control = totals.get(record.variants[0]!.name)!;
   const minUsers = {
     ctr: control.responses > 0 ? minUsersForRate(control.clicked / control.responses) : null,

@@ -9,6 +9,8 @@ import type { ModelState } from './model-state.js';
 
 /** Code units turned into a string by one call (String.fromCharCode takes its arguments on the stack). */
 const NAME_PIECE = 4096;
+/** Names kept as strings (a power of two: slots are `id & (size − 1)`). */
+const NAME_CACHE_SIZE = 1024;
 
 /** Hash of a string's UTF-16 code units (FNV-1a, 32-bit). */
 function hashOf(name: string): number {
@@ -21,7 +23,8 @@ function hashOf(name: string): number {
  * A two-way mapping between strings and dense integers 0..size-1, held in one string table: the names'
  * UTF-16 code units back to back in one typed array, their ends, their hashes and an open-addressing
  * table of ids — no JS string or Map entry per name (≈ 30 MB for a million RefIds of 7 characters
- * instead of ≈ 64 MB as a `Map` plus an array of strings). `name(id)` builds the string when asked.
+ * instead of ≈ 64 MB as a `Map` plus an array of strings). `name(id)` builds the string when asked, and
+ * keeps the strings of the 1,024 ids named last.
  */
 export class Interner {
   /** Code units of all names, back to back. */
@@ -32,6 +35,13 @@ export class Interner {
   /** Open addressing (linear probing): id + 1 per slot, 0 = empty; at most half full. */
   private slots = new Int32Array(512);
   private count = 0;
+  /**
+   * The strings of recently named ids, direct-mapped by id: a recommendation names the same popular items
+   * call after call, and building a name makes a typed-array view and a string each time (a tenth of a
+   * PopularItems call's allocations: docs/benchmarks.md, "Speed, round three"). -1 = empty.
+   */
+  private readonly cachedIds = new Int32Array(NAME_CACHE_SIZE).fill(-1);
+  private readonly cachedNames: (string | undefined)[] = new Array<string | undefined>(NAME_CACHE_SIZE).fill(undefined);
 
   /**
    * Linear probing for `name`: its id when interned, else `-(slot + 1)` for the free slot where it
@@ -68,6 +78,16 @@ export class Interner {
 
   /** The name of an id. */
   name(id: number): string {
+    const slot = id & (NAME_CACHE_SIZE - 1);
+    if (this.cachedIds[slot] === id) return this.cachedNames[slot]!;
+    const name = this.decode(id);
+    this.cachedIds[slot] = id;
+    this.cachedNames[slot] = name;
+    return name;
+  }
+
+  /** Builds the string of an id from the table. */
+  private decode(id: number): string {
     const start = id === 0 ? 0 : this.ends[id - 1]!;
     const end = this.ends[id]!;
     // `apply` reads the typed array as an array-like (a spread walks an iterator: it took a third of a
@@ -106,6 +126,9 @@ export class Interner {
     this.hashes = hashes;
     this.slots = slots;
     this.count = count;
+    // The loaded state may give the cached ids other names.
+    this.cachedIds.fill(-1);
+    this.cachedNames.fill(undefined);
   }
 
   private equals(id: number, name: string): boolean {

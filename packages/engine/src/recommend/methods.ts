@@ -103,10 +103,12 @@ export const HISTORY_METHODS: ReadonlySet<string> = new Set(METHODS.filter((m) =
 export const CUSTOMER_METHODS: readonly RecommendMethod[] = METHOD_TABLE.filter((m) => m.required === 'customerId').map((m) => m.name);
 
 const BY_LOWER = new Map(METHODS.map((m) => [m.name.toLowerCase(), m]));
+/** The methods by their canonical spelling: what the HTTP adapter passes, found without lowercasing a new string per call. */
+const BY_NAME = new Map<string, MethodSpec>(METHODS.map((m) => [m.name, m]));
 
 /** The method of a path segment (case-insensitive), or throws `UNKNOWN_METHOD`. */
 export function resolveMethod(segment: string): MethodSpec {
-  const spec = typeof segment === 'string' ? BY_LOWER.get(segment.toLowerCase()) : undefined;
+  const spec = typeof segment === 'string' ? BY_NAME.get(segment) ?? BY_LOWER.get(segment.toLowerCase()) : undefined;
   if (!spec) {
     throw new AisleError('UNKNOWN_METHOD', `unknown recommendation method "${String(segment)}" (known: ${METHODS.map((m) => m.name).join(', ')})`, {
       details: { method: segment },

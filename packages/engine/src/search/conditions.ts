@@ -280,7 +280,7 @@ export function compileCondition(state: CatalogState, name: string, c: Condition
 export function compileHierarchyCondition(tree: HierarchyTree, c: Condition): CompiledCondition {
   if (c.op === 'all') return ALL;
   if (c.op !== 'under') return mismatch('names a hierarchy: use a list of paths such as ["A > B"]');
-  const codes = [...new Set(c.paths.map((p) => tree.nodeOfPath.get(p)).filter((x) => x !== undefined))].sort((a, b) => a - b);
+  const codes = [...new Set(c.paths.map((p) => tree.nodeOf(p)).filter((x) => x !== undefined))].sort((a, b) => a - b);
   return codes.length === 0 ? NOTHING : planned({ kind: 'under', column: tree.column, codes });
 }
 

@@ -45,7 +45,7 @@ export function refinedPaths(condition: ScopeCondition | undefined, forced?: Sco
 export function hierarchyPayload(tree: HierarchyTree, counts: Uint32Array, refined: readonly string[]): HierarchyNode[] {
   const onPath = new Set<number>();
   for (const path of refined) {
-    for (let x = tree.nodeOfPath.get(path) ?? -1; x >= 0; x = tree.parent[x]!) onPath.add(x);
+    for (let x = tree.nodeOf(path) ?? -1; x >= 0; x = tree.parent[x]!) onPath.add(x);
   }
   const level = (nodes: readonly number[], parentPath: string): HierarchyNode[] => {
     const listed = nodes.filter((x) => counts[x]! > 0 || onPath.has(x));
@@ -54,9 +54,9 @@ export function hierarchyPayload(tree: HierarchyTree, counts: Uint32Array, refin
     return kept.map((x) => {
       const path = parentPath === '' ? tree.value[x]! : parentPath + PATH_SEPARATOR + tree.value[x]!;
       const node: HierarchyNode = { value: tree.value[x]!, path, count: counts[x]! };
-      if (onPath.has(x)) node.children = level(tree.children[x]!, path);
+      if (onPath.has(x)) node.children = level(tree.childrenOf(x), path);
       return node;
     });
   };
-  return level(tree.roots, '');
+  return level(tree.childrenOf(-1), '');
 }

@@ -1,12 +1,15 @@
 /**
  * Website settings kept in the store and shared by replicas: updates (replace or RFC 7396 merge,
  * validated, written with a compare-and-set on the store-wide version, one at a time per website in a
- * process), and polling for the settings other replicas wrote (PostgreSQL). Whatever it reads or
- * writes is handed to `apply`, which puts the settings in force for the next request.
+ * process), optionally on condition that the settings are still at a version the writer read (optimistic
+ * concurrency: HTTP's `If-Match`), and polling for the settings other replicas wrote (PostgreSQL).
+ * Whatever it reads or writes is handed to `apply`, which puts the settings in force for the next request.
  * @module
  */
+import { createHash } from 'node:crypto';
 import type { WebsiteSettings } from '../config.js';
-import { AisleError } from '../errors.js';
+import type { VersionedSettings } from '../engine-api.js';
+import { AisleError, messageOf } from '../errors.js';
 import type { Store, StoredSettings } from '../store/store.js';
 import { checkSettingsDepth, checkWebsiteSettings, mergePatch, settingsWithDefaults } from './website-settings.js';
 import { IntervalPoller } from '../util/interval-poller.js';
@@ -46,16 +49,30 @@ export interface SettingsServiceOptions {
   recovered: () => void;
 }
 
+/**
+ * The version token of settings (see `VersionedSettings`): stored settings are at their store-wide version
+ * (`"17"`), so a token names one write on every replica; settings never written through the API (the
+ * config file's) at `"0-"` and a digest of them, so a new config file changes it too.
+ */
+function versionToken(stored: number, seed: () => WebsiteSettings): string {
+  if (stored > 0) return String(stored);
+  return `0-${createHash('sha256').update(JSON.stringify(seed())).digest('base64url').slice(0, 16)}`;
+}
+
 function storeFailure(err: unknown): AisleError {
   return new AisleError('STORE_FAILURE', `the store failed; the settings were not changed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+}
+
+function versionMismatch(websiteId: string): AisleError {
+  return new AisleError('SETTINGS_VERSION_MISMATCH', messageOf('SETTINGS_VERSION_MISMATCH', { websiteId }));
 }
 
 /** See the module comment. */
 export class SettingsService {
   /** Highest settings version seen (store-wide): the cursor of polling. */
   private cursor = 0;
-  /** Version in force per website (absent: none stored, the seed applies). */
-  private readonly versions = new Map<string, number>();
+  /** Version and settings in force per website (absent: none stored, the seed applies). */
+  private readonly versions = new Map<string, { version: number; settings: WebsiteSettings }>();
   /** The update in progress per website. */
   private readonly writes = new Map<string, Promise<unknown>>();
   private readonly poller = new IntervalPoller({
@@ -70,17 +87,31 @@ export class SettingsService {
   }
 
   /**
-   * Replaces the website's settings, or merges `settings` into them (RFC 7396) with `merge`. Throws
-   * `SETTINGS_INVALID` or `FIELD_TYPES_CONFLICT` (nothing written) or `STORE_FAILURE`. Returns every key, defaults filled in.
+   * The settings in force for the website, every key with defaults filled in, and their version token. One
+   * synchronous read: the two always belong together (a poll applies both at once).
    */
-  update(websiteId: string, settings: unknown, merge: boolean): Promise<WebsiteSettings> {
+  current(websiteId: string): VersionedSettings {
+    const inForce = this.versions.get(websiteId);
+    const seed = () => this.options.seed(websiteId);
+    return { settings: settingsWithDefaults(inForce?.settings ?? seed()), version: versionToken(inForce?.version ?? 0, seed) };
+  }
+
+  /**
+   * Replaces the website's settings, or merges `settings` into them (RFC 7396) with `merge`. With
+   * `ifVersion`, only while the stored settings are at one of these version tokens (as {@link current}
+   * answers them): else `SETTINGS_VERSION_MISMATCH`, and the store's compare-and-set makes the condition
+   * hold up to the write, across replicas; without it, a write that loses the compare-and-set to another
+   * merges into the other's value and tries again. Throws `SETTINGS_INVALID` or `FIELD_TYPES_CONFLICT`
+   * (nothing written) or `STORE_FAILURE`. Returns every key, defaults filled in, and the new version.
+   */
+  update(websiteId: string, settings: unknown, merge: boolean, ifVersion?: readonly string[]): Promise<VersionedSettings> {
     try {
       checkSettingsDepth(settings);
     } catch (err) {
       return Promise.reject(err);
     }
     const previous = this.writes.get(websiteId) ?? Promise.resolve();
-    const run = () => this.write(websiteId, settings, merge);
+    const run = () => this.write(websiteId, settings, merge, ifVersion);
     const update = previous.then(run, run);
     // Only the order is kept here; the outcome goes to the caller of `update`.
     const settled = update.then(() => undefined, () => undefined);
@@ -89,7 +120,7 @@ export class SettingsService {
     return update;
   }
 
-  private async write(websiteId: string, settings: unknown, merge: boolean): Promise<WebsiteSettings> {
+  private async write(websiteId: string, settings: unknown, merge: boolean, ifVersion: readonly string[] | undefined): Promise<VersionedSettings> {
     const { store } = this.options;
     for (let attempt = 0; attempt < SETTINGS_WRITE_ATTEMPTS; attempt++) {
       let stored: StoredSettings | undefined;
@@ -98,6 +129,8 @@ export class SettingsService {
       } catch (err) {
         throw storeFailure(err);
       }
+      const at = versionToken(stored?.version ?? 0, () => this.options.seed(websiteId));
+      if (ifVersion !== undefined && !ifVersion.includes(at)) throw versionMismatch(websiteId);
       const next = await this.checked(websiteId, stored, settings, merge);
       let written: StoredSettings | undefined;
       try {
@@ -107,9 +140,11 @@ export class SettingsService {
       }
       if (written) {
         this.take(written);
-        return settingsWithDefaults(next);
+        return { settings: settingsWithDefaults(next), version: String(written.version) };
       }
-      // Another replica wrote first: merge into its value and try again.
+      // Another replica wrote after the read: the writer's condition no longer holds; without one,
+      // merge into the other's value and try again.
+      if (ifVersion !== undefined) throw versionMismatch(websiteId);
     }
     throw new AisleError('STORE_FAILURE', `settings of website "${websiteId}" changed concurrently ${SETTINGS_WRITE_ATTEMPTS} times; nothing was written, try again`);
   }
@@ -145,7 +180,7 @@ export class SettingsService {
   /** Applies settings read from the store when they are newer than those in force. */
   private take(row: StoredSettings): void {
     if (row.version > this.cursor) this.cursor = row.version;
-    if (!this.options.knows(row.websiteId) || row.version <= (this.versions.get(row.websiteId) ?? 0)) return;
+    if (!this.options.knows(row.websiteId) || row.version <= (this.versions.get(row.websiteId)?.version ?? 0)) return;
     let settings: WebsiteSettings;
     try {
       settings = checkWebsiteSettings(row.settings, this.options.modelIds());
@@ -154,7 +189,7 @@ export class SettingsService {
       this.options.report(new Error(`stored settings (version ${row.version}) are not valid here; kept the current ones: ${(err as Error).message}`), row.websiteId);
       return;
     }
-    this.versions.set(row.websiteId, row.version);
+    this.versions.set(row.websiteId, { version: row.version, settings });
     this.options.apply(row.websiteId, settings);
   }
 

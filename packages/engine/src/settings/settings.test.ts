@@ -86,6 +86,36 @@ describe('settings in the store', () => {
       await engine.close();
     }
   });
+
+  it('carry a version: a write on condition of a version the settings left writes nothing', async () => {
+    const engine = await createEngine({ dataDir: await mkdtemp(path.join(dir, 'v-')), workers: 0, websites: [SITE] });
+    try {
+      const seeded = await engine.getVersionedSettings('w');
+      expect(seeded.settings).toEqual(await engine.getSettings('w'));
+      // The config file's settings: a version of their own, which a new config file changes.
+      await engine.addWebsite({ ...SITE, settings: { synonyms: [['tv', 'television']] } });
+      const reseeded = await engine.getVersionedSettings('w');
+      expect(reseeded.version).not.toBe(seeded.version);
+      await expect(engine.updateVersionedSettings('w', { stopWords: ['the'] }, { merge: true, ifVersion: [seeded.version] }))
+        .rejects.toMatchObject({ code: 'SETTINGS_VERSION_MISMATCH', status: 412 });
+      const first = await engine.updateVersionedSettings('w', { stopWords: ['the'] }, { merge: true, ifVersion: ['nope', reseeded.version] });
+      expect(first.settings).toMatchObject({ stopWords: ['the'], synonyms: [['tv', 'television']] });
+      expect(await engine.getVersionedSettings('w')).toEqual(first);
+      const second = await engine.updateVersionedSettings('w', { stopWords: ['a'] }, { merge: true, ifVersion: [first.version] });
+      expect(second.version).not.toBe(first.version);
+      // The second editor read `first` too: refused, nothing written.
+      await expect(engine.updateVersionedSettings('w', { stopWords: ['an'] }, { merge: true, ifVersion: [first.version] }))
+        .rejects.toMatchObject({ code: 'SETTINGS_VERSION_MISMATCH' });
+      await expect(engine.updateVersionedSettings('w', { stopWords: ['an'] }, { merge: true, ifVersion: [] })).rejects.toMatchObject({ code: 'SETTINGS_VERSION_MISMATCH' });
+      expect(await engine.getVersionedSettings('w')).toEqual(second);
+      // Without a condition: as before, last write wins.
+      const third = await engine.updateVersionedSettings('w', { stopWords: ['an'] }, { merge: true });
+      expect((await engine.getSettings('w')).stopWords).toEqual(['an']);
+      expect(third.version).not.toBe(second.version);
+    } finally {
+      await engine.close();
+    }
+  });
 });
 
 describe('settings shared by two engines on PostgreSQL', () => {
@@ -115,6 +145,28 @@ describe('settings shared by two engines on PostgreSQL', () => {
         expect((await three.getSettings('w')).synonyms).toEqual([]);
       } finally {
         await three.close();
+      }
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
+  });
+
+  it('of concurrent writes on two engines from the same version, exactly one wins', async () => {
+    const schema = schemas.next();
+    const open = () => createEngine({ workers: 0, websites: [SITE], store: { type: 'postgres', url: TEST_PG_URL, schema } });
+    const [one, two] = await Promise.all([open(), open()]);
+    try {
+      for (let round = 0; round < 3; round++) {
+        // Both replicas at the same version (the other's last write applied by its poll), as two editors read it.
+        await vi.waitFor(async () => expect((await two.getVersionedSettings('w')).version).toBe((await one.getVersionedSettings('w')).version), { timeout: 15_000, interval: 50 });
+        const read = await one.getVersionedSettings('w');
+        const outcomes = await Promise.allSettled([one, two].map((e, i) =>
+          e.updateVersionedSettings('w', { stopWords: [`round${round}-engine${i}`] }, { merge: true, ifVersion: [read.version] })));
+        const won = outcomes.filter((o) => o.status === 'fulfilled');
+        expect(won).toHaveLength(1);
+        expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { code: 'SETTINGS_VERSION_MISMATCH' } });
+        const winner = (won[0] as PromiseFulfilledResult<{ version: string; settings: { stopWords: string[] } }>).value;
+        for (const e of [one, two]) await vi.waitFor(async () => expect(await e.getVersionedSettings('w')).toEqual(winner), { timeout: 15_000, interval: 50 });
       }
     } finally {
       await Promise.all([one.close(), two.close()]);

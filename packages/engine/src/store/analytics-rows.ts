@@ -6,7 +6,7 @@
  * @module
  */
 import {
-  ROLLUP_COUNTERS, type AnalyticsKind, type QuerySessions, type ResponseOutcome, type RollupCounter, type RollupCounters, type RollupDelta, type RollupTotal, type RollupWindow,
+  ROLLUP_COUNTERS, type AnalyticsKind, type ExperimentSums, type QuerySessions, type ResponseOutcome, type RollupCounter, type RollupCounters, type RollupDelta, type RollupTotal, type RollupWindow,
 } from './store.js';
 
 /** One hour, in ms. */
@@ -42,8 +42,23 @@ export const ROLLUP_GRAINS = [
   { grain: 'h', ms: HOUR_MS }, { grain: 'd', ms: DAY_MS }, { grain: 'd4', ms: 4 * DAY_MS }, { grain: 'd16', ms: 16 * DAY_MS }, { grain: 'd64', ms: 64 * DAY_MS },
 ] as const;
 
+/**
+ * The grain of an experiment's lifetime rows (start 0): besides its rows of every grain, each customer of
+ * an experiment has one row summing all it logged, kept up to date as deltas are added (decision 0050),
+ * so a report reads one row per customer and tactic and sums nothing per customer. Never part of a window.
+ */
+export const LIFETIME_GRAIN = 'all';
+
+/** Whether a kind's deltas also go to its lifetime rows (an experiment's: see {@link LIFETIME_GRAIN}). */
+export function hasLifetimeRows(kind: AnalyticsKind): boolean {
+  return kind.startsWith(EXPERIMENT_KIND_PREFIX);
+}
+
+/** The prefix of an experiment's analytics kind (`experiment:<id>`). */
+export const EXPERIMENT_KIND_PREFIX = 'experiment:';
+
 /** The grain of a roll-up row. */
-export type RollupGrain = (typeof ROLLUP_GRAINS)[number]['grain'];
+export type RollupGrain = (typeof ROLLUP_GRAINS)[number]['grain'] | typeof LIFETIME_GRAIN;
 
 /** One roll-up row to add to: its key and the counters to add. */
 export interface RollupRow {
@@ -63,19 +78,21 @@ export function rollupRowKey(r: Omit<RollupRow, 'counters'>): string {
 }
 
 /**
- * The rows `deltas` add to, merged: each delta goes to its row of each grain, and deltas of one row add up (so one statement per row, and distinct keys, as one `INSERT … ON CONFLICT` needs).
+ * The rows `deltas` add to, merged: each delta goes to its row of each grain (and an experiment's to its
+ * lifetime row), and deltas of one row add up (so one statement per row, and distinct keys, as one `INSERT … ON CONFLICT` needs).
  */
 export function rollupRowsOf(deltas: readonly RollupDelta[]): RollupRow[] {
   const rows = new Map<string, RollupRow>();
+  const add = (d: RollupDelta, grain: RollupGrain, start: number) => {
+    const id = { websiteId: d.websiteId, kind: d.kind, grain, start, key: d.key, tactic: d.tactic };
+    const k = rollupRowKey(id);
+    let row = rows.get(k);
+    if (row === undefined) rows.set(k, (row = { ...id, counters: emptyCounters() }));
+    addCounters(row.counters, d.counters);
+  };
   for (const d of deltas) {
-    for (const { grain, ms } of ROLLUP_GRAINS) {
-      const start = Math.floor(d.hour / ms) * ms;
-      const id = { websiteId: d.websiteId, kind: d.kind, grain, start, key: d.key, tactic: d.tactic };
-      const k = rollupRowKey(id);
-      let row = rows.get(k);
-      if (row === undefined) rows.set(k, (row = { ...id, counters: emptyCounters() }));
-      addCounters(row.counters, d.counters);
-    }
+    for (const { grain, ms } of ROLLUP_GRAINS) add(d, grain, Math.floor(d.hour / ms) * ms);
+    if (hasLifetimeRows(d.kind)) add(d, LIFETIME_GRAIN, 0);
   }
   return [...rows.values()];
 }
@@ -183,6 +200,55 @@ export function countersFromRow(row: Record<string, unknown>): RollupCounters {
   const out = emptyCounters();
   ROLLUP_COUNTERS.forEach((c: RollupCounter, i) => { out[c] = Number(row[ROLLUP_COLUMNS[i]!] ?? 0); });
   return out;
+}
+
+/**
+ * Separates the variant from the customer in an experiment row's key: the unit separator, which no
+ * variant name holds (names refuse control characters; PostgreSQL text refuses NUL). The key is split
+ * at its first one, so a customer id may hold it.
+ */
+export const EXPERIMENT_KEY_SEPARATOR = '\u001f';
+
+/** The variant of an experiment row's key (the whole key when it has no separator). */
+export function variantOfKey(key: string): string {
+  const at = key.indexOf(EXPERIMENT_KEY_SEPARATOR);
+  return at < 0 ? key : key.slice(0, at);
+}
+
+/** A customer's CTR as reports count it: searches with a click over searches, at most 1 (0 without searches). */
+export function userCtr(counters: RollupCounters): number {
+  return counters.responses <= 0 ? 0 : Math.min(1, counters.clicked / counters.responses);
+}
+
+/**
+ * {@link ExperimentSums} of per-customer totals (what the SQL stores compute in their query; the memory
+ * store and the tests compute it here), in order of first appearance. Pure.
+ */
+export function experimentSumsOf(rows: readonly RollupTotal[]): ExperimentSums[] {
+  const out = new Map<string, ExperimentSums>();
+  for (const { key, tactic, counters } of rows) {
+    if (tactic === '' && counters.responses <= 0) continue;
+    const variant = variantOfKey(key);
+    const id = `${variant}${EXPERIMENT_KEY_SEPARATOR}${tactic}`;
+    let s = out.get(id);
+    if (s === undefined) out.set(id, (s = { variant, tactic, users: 0, counters: emptyCounters(), converters: 0, ctr: 0, ctrSquares: 0, revenueSquares: 0 }));
+    s.users++;
+    addCounters(s.counters, counters);
+    if (counters.conversions > 0) s.converters++;
+    const ctr = userCtr(counters);
+    s.ctr += ctr;
+    s.ctrSquares += ctr * ctr;
+    s.revenueSquares += counters.revenue * counters.revenue;
+  }
+  return [...out.values()];
+}
+
+/** An {@link ExperimentSums} from a row of the SQL stores' `experimentSumsSql` (numbers may arrive as strings). */
+export function experimentSumsFromRow(row: Record<string, unknown>): ExperimentSums {
+  return {
+    variant: row.variant as string, tactic: row.tactic as string, users: Number(row.users), counters: countersFromRow(row),
+    converters: Number(row.converters), ctr: Number(row.ctr), ctrSquares: Number(row.ctr_squares), revenueSquares: Number(row.revenue_squares),
+  };
 }
 
 /** The counters' values in {@link ROLLUP_COUNTERS} order (the order of {@link ROLLUP_COLUMNS}). */

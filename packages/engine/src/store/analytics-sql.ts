@@ -4,7 +4,7 @@
  * migration, the roll-up upsert's conflict clause, the report's totals query and the retention deletes.
  * @module
  */
-import { ROLLUP_COLUMNS, ROLLUP_GRAINS, type WindowRanges } from './analytics-rows.js';
+import { EXPERIMENT_KEY_SEPARATOR, EXPERIMENT_KIND_PREFIX, LIFETIME_GRAIN, ROLLUP_COLUMNS, ROLLUP_GRAINS, type WindowRanges } from './analytics-rows.js';
 import type { ResultPageRetention, RetentionKind } from './store.js';
 
 /** The placeholder of the `i`-th parameter (1-based): `?` for SQLite, `$i` for PostgreSQL. */
@@ -68,6 +68,45 @@ export function rollupTotalsSql(prefix: string, websiteId: string, kind: string,
   if (runs.length === 0) return { sql: `SELECT '' AS key, '' AS tactic WHERE 1 = 0`, params };
   const sums = ROLLUP_COLUMNS.map((c) => `SUM(${c}) AS ${c}`).join(', ');
   return { sql: `SELECT key, tactic, ${sums} FROM (${runs.join(' UNION ALL ')}) AS runs GROUP BY key, tactic`, params };
+}
+
+/**
+ * How a dialect takes the variant out of an experiment row's key: the part before the first character
+ * of code `separator`, the whole key when it has none.
+ */
+export type VariantOfKey = (key: string, separator: number) => string;
+
+/** SQLite's {@link VariantOfKey}. */
+export const SQLITE_VARIANT_OF_KEY: VariantOfKey = (key, code) => `CASE WHEN instr(${key}, char(${code})) > 0 THEN substr(${key}, 1, instr(${key}, char(${code})) - 1) ELSE ${key} END`;
+/** PostgreSQL's {@link VariantOfKey}. */
+export const PG_VARIANT_OF_KEY: VariantOfKey = (key, code) => `split_part(${key}, chr(${code}), 1)`;
+
+/**
+ * The migration that gives the experiments logged before lifetime rows existed theirs (`LIFETIME_GRAIN`
+ * in analytics-rows.ts): each customer's 64-day blocks summed (every delta is in exactly one of them).
+ */
+export function lifetimeRowsSql(prefix: string): string {
+  const sums = ROLLUP_COLUMNS.map((c) => `SUM(${c})`).join(', ');
+  return `INSERT INTO ${prefix}analytics_rollups (website_id, kind, grain, start, key, tactic, ${ROLLUP_COLUMNS.join(', ')})
+    SELECT website_id, kind, '${LIFETIME_GRAIN}', 0, key, tactic, ${sums} FROM ${prefix}analytics_rollups
+    WHERE kind LIKE '${EXPERIMENT_KIND_PREFIX}%' AND grain = '${ROLLUP_GRAINS.at(-1)!.grain}' GROUP BY website_id, kind, key, tactic`;
+}
+
+/**
+ * The query of an experiment's `ExperimentSums` (parameters: website, kind): its lifetime rows — one per
+ * customer and tactic, already summed as they were logged — summed per variant and tactic inside the
+ * database, so a report reads a few rows and sums nothing per customer (decision 0050;
+ * `experimentSumsOf` in analytics-rows.ts is the same arithmetic in JS). A customer's CTR is computed in
+ * double precision, as JS divides.
+ */
+export function experimentSumsSql(prefix: string, ph: Placeholder, variantOf: VariantOfKey): string {
+  const ctr = 'CASE WHEN responses <= 0 THEN 0.0 WHEN clicked >= responses THEN 1.0 ELSE CAST(clicked AS DOUBLE PRECISION) / responses END';
+  return `SELECT variant, tactic, COUNT(*) AS users, ${ROLLUP_COLUMNS.map((c) => `SUM(${c}) AS ${c}`).join(', ')},
+      SUM(CASE WHEN conversions > 0 THEN 1 ELSE 0 END) AS converters, SUM(ctr) AS ctr, SUM(ctr * ctr) AS ctr_squares, SUM(revenue * revenue) AS revenue_squares
+    FROM (SELECT ${variantOf('key', EXPERIMENT_KEY_SEPARATOR.charCodeAt(0))} AS variant, tactic, ${ROLLUP_COLUMNS.join(', ')}, ${ctr} AS ctr
+      FROM ${prefix}analytics_rollups WHERE website_id = ${ph(1)} AND kind = ${ph(2)} AND grain = '${LIFETIME_GRAIN}' AND start = 0
+        AND (tactic <> '' OR responses > 0)) AS customers
+    GROUP BY variant, tactic`;
 }
 
 /**

@@ -8,11 +8,11 @@ import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendO
 import {
   MAX_READ_PAGE, type ClickCandidatesQuery, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type ResultPageRecord, type ResultPageRetention, type StoredClick,
-  type AnalyticsBatch, type AnalyticsKind, type LoggedResponse, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
+  type AnalyticsBatch, type AnalyticsKind, type ExperimentSums, type LoggedResponse, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
   type SearchKeyRecord, type ExperimentRecord,
 } from './store.js';
-import { addCounters, inWindow, planOutcomes, rollupRowKey, rollupRowsOf, sumRollups, windowRanges, type CountedResponse, type RollupRow } from './analytics-rows.js';
+import { addCounters, experimentSumsOf, inWindow, LIFETIME_GRAIN, planOutcomes, rollupRowKey, rollupRowsOf, sumRollups, windowRanges, type CountedResponse, type RollupRow } from './analytics-rows.js';
 import { rowToStoredEvent } from './rows.js';
 
 /** The index of the first of `rows` (in increasing `seq` order) whose `seq` is greater than `seq`. */
@@ -271,6 +271,10 @@ export class MemoryStore extends GroupCommitStore implements Store {
   async rollupTotals(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<RollupTotal[]> {
     const ranges = windowRanges(window);
     return sumRollups([...this.rollups.values()].filter((r) => r.websiteId === websiteId && r.kind === kind && inWindow(ranges, r.grain, r.start)));
+  }
+
+  async experimentSums(websiteId: string, kind: AnalyticsKind): Promise<ExperimentSums[]> {
+    return experimentSumsOf(sumRollups([...this.rollups.values()].filter((r) => r.websiteId === websiteId && r.kind === kind && r.grain === LIFETIME_GRAIN)));
   }
 
   async querySessions(websiteId: string, limit: number): Promise<QuerySessions[]> {

@@ -25,13 +25,13 @@ import {
 import {
   MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
-  type AnalyticsBatch, type AnalyticsKind, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
+  type AnalyticsBatch, type AnalyticsKind, type ExperimentSums, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
   type SearchKeyRecord, type StoreSharing, type ExperimentRecord, type StoredCheckpoint, type CheckpointWriteOutcome,
 } from './store.js';
-import { counterValues, countBy, countersFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
+import { counterValues, countBy, countersFromRow, experimentSumsFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
 import {
-  analyticsTablesSql, completionDecrementSql, querySessionsSql, resultPagePruneArgs, resultPagePruneSql, retentionSql,
-  ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql,
+  analyticsTablesSql, lifetimeRowsSql, completionDecrementSql, querySessionsSql, resultPagePruneArgs, resultPagePruneSql, retentionSql,
+  PG_VARIANT_OF_KEY, ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, experimentSumsSql, rollupTotalsSql,
 } from './analytics-sql.js';
 
 /** Default schema of the PostgreSQL store. */
@@ -171,6 +171,8 @@ const PG_MIGRATIONS: readonly string[] = [
      bytes BYTEA NOT NULL,
      PRIMARY KEY (name, generation, part)
    );`,
+  // Each experiment customer's lifetime row, for the experiments logged before they were kept (decision 0050).
+  lifetimeRowsSql('{s}.'),
 ];
 
 /**
@@ -418,14 +420,16 @@ export class PostgresStore extends GroupCommitStore implements Store {
     this.checkOpen();
     // The advisory lock orders settings writes of all replicas, so versions become visible in
     // increasing order and a poller reading "after my cursor" never skips one.
+    // The compare-and-set is the write statement itself (a first write inserts only where no row is, a
+    // later one updates only the row still at `ifVersion`), so it holds whatever else takes the lock.
     return this.inTransaction(3, async (client) => {
-      const { rows } = await client.query<{ version: string }>(`SELECT version FROM ${this.s}.website_settings WHERE website_id = $1`, [websiteId]);
-      if (Number(rows[0]?.version ?? 0) !== ifVersion) return undefined;
-      const { rows: written } = await client.query<{ version: string }>(
-        `INSERT INTO ${this.s}.website_settings (website_id, settings, version, updated_at) VALUES ($1, $2, nextval('${this.s}.settings_version'), $3)
-         ON CONFLICT (website_id) DO UPDATE SET settings = EXCLUDED.settings, version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
-         RETURNING version`, [websiteId, JSON.stringify(settings), Date.now()]);
-      return { websiteId, settings, version: Number(written[0]!.version) };
+      const { rows: written } = await client.query<{ version: string }>(ifVersion === 0
+        ? `INSERT INTO ${this.s}.website_settings (website_id, settings, version, updated_at) VALUES ($1, $2, nextval('${this.s}.settings_version'), $3)
+           ON CONFLICT (website_id) DO NOTHING RETURNING version`
+        : `UPDATE ${this.s}.website_settings SET settings = $2, version = nextval('${this.s}.settings_version'), updated_at = $3
+           WHERE website_id = $1 AND version = $4 RETURNING version`,
+      ifVersion === 0 ? [websiteId, JSON.stringify(settings), Date.now()] : [websiteId, JSON.stringify(settings), Date.now(), ifVersion]);
+      return written[0] === undefined ? undefined : { websiteId, settings, version: Number(written[0].version) };
     });
   }
 
@@ -484,6 +488,11 @@ export class PostgresStore extends GroupCommitStore implements Store {
     const { sql, params } = rollupTotalsSql(`${this.s}.`, websiteId, kind, windowRanges(window), (i) => `$${i}`);
     const { rows } = await this.pool.query<Record<string, unknown>>(sql, params);
     return rows.map((r) => ({ key: r.key as string, tactic: r.tactic as string, counters: countersFromRow(r) }));
+  }
+
+  async experimentSums(websiteId: string, kind: AnalyticsKind): Promise<ExperimentSums[]> {
+    const { rows } = await this.pool.query<Record<string, unknown>>(experimentSumsSql(`${this.s}.`, (i) => `$${i}`, PG_VARIANT_OF_KEY), [websiteId, kind]);
+    return rows.map(experimentSumsFromRow);
   }
 
   async querySessions(websiteId: string, limit: number): Promise<QuerySessions[]> {

@@ -16,13 +16,13 @@ import {
 } from './rows.js';
 import {
   MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome, type StoreCounts, type StoredSettings,
-  type AnalyticsBatch, type AnalyticsKind, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
+  type AnalyticsBatch, type AnalyticsKind, type ExperimentSums, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
   type SearchKeyRecord, type ExperimentRecord,
 } from './store.js';
-import { counterValues, countBy, countersFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
+import { counterValues, countBy, countersFromRow, experimentSumsFromRow, groupSessions, planOutcomes, ROLLUP_COLUMNS, rollupRowsOf, windowRanges, type CountedResponse } from './analytics-rows.js';
 import {
-  analyticsTablesSql, completionDecrementSql, completionIncrementSql, querySessionsSql, resultPagePruneArgs, resultPagePruneSql, retentionSql,
-  ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, rollupTotalsSql,
+  analyticsTablesSql, lifetimeRowsSql, completionDecrementSql, completionIncrementSql, querySessionsSql, resultPagePruneArgs, resultPagePruneSql, retentionSql,
+  ROLLUP_CONFLICT_SQL, ROLLUP_KEY_COLUMNS, SQLITE_VARIANT_OF_KEY, experimentSumsSql, rollupTotalsSql,
 } from './analytics-sql.js';
 
 interface SettingsRow { websiteId: string; settings: string; version: number }
@@ -128,6 +128,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    CREATE INDEX result_pages_website_created ON result_pages (website_id, created_at);`,
   // Experiments (docs/experiments.md), and the experiment each result list was served under.
   experimentTablesSql('', 'INTEGER'),
+  // Each experiment customer's lifetime row, for the experiments logged before they were kept (decision 0050).
+  lifetimeRowsSql(''),
 ];
 
 
@@ -159,7 +161,7 @@ function openDatabase(file: string): Database.Database {
 
 /** The operations the worker runs, by name; see {@link SqliteDb}. */
 export type SqliteMethod = 'commitJson' | 'issueCoupons' | 'markCouponUsed' | 'getCoupon' | 'counts' | 'readRows' | 'lastSequence'
-  | 'getSettings' | 'putSettings' | 'settingsSince' | 'writeAnalytics' | 'rollupTotals' | 'querySessions' | 'deleteExpired'
+  | 'getSettings' | 'putSettings' | 'settingsSince' | 'writeAnalytics' | 'rollupTotals' | 'experimentSums' | 'querySessions' | 'deleteExpired'
   | 'insertSearchKey' | 'listSearchKeys' | 'findSearchKey' | 'deleteSearchKey' | 'readClicks' | 'clickCandidates'
   | 'addResultPages' | 'findResultPages' | 'pruneResultPages' | 'createExperiment' | 'listExperiments' | 'activeExperiments'
   | 'stopExperiment' | 'deleteExperiment' | 'close';
@@ -385,6 +387,10 @@ export class SqliteDb {
       .map((r) => ({ key: r.key as string, tactic: r.tactic as string, counters: countersFromRow(r) }));
   }
 
+  experimentSums(websiteId: string, kind: AnalyticsKind): ExperimentSums[] {
+    return (this.db.prepare(experimentSumsSql('', () => '?', SQLITE_VARIANT_OF_KEY)).all(websiteId, kind) as Record<string, unknown>[]).map(experimentSumsFromRow);
+  }
+
   querySessions(websiteId: string, limit: number): QuerySessions[] {
     const rows = this.db.prepare<[string, number, string], { query: string; session: string }>(querySessionsSql('', () => '?')).all(websiteId, limit, websiteId);
     return groupSessions(rows);
@@ -470,7 +476,7 @@ export class SqliteDb {
     const insert = this.db.prepare(`INSERT INTO result_pages (${RESULT_PAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (website_id, query_id) DO NOTHING`);
     this.db.transaction(() => {
-      for (const p of pages) insert.run(...resultPageValues(p));
+      for (const p of pages) insert.run(resultPageValues(p));
     }).immediate();
   }
 

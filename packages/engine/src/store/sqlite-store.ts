@@ -22,7 +22,7 @@ import { SqliteDb, type SqliteMethod, type WireResult } from './sqlite-db.js';
 import type { SqliteReply, SqliteRequest, SqliteWorkerData, WireError } from './sqlite-worker.js';
 import type {
   ClickCandidatesQuery, ResultPageRecord, ResultPageRetention, StoredClick, CouponIssueData, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PurchaseEventData, Store, StoreCounts, StoredEvent,
-  StoredSettings, AnalyticsBatch, AnalyticsKind, QuerySessions, RetentionKind, RollupTotal, RollupWindow,
+  StoredSettings, AnalyticsBatch, AnalyticsKind, ExperimentSums, QuerySessions, RetentionKind, RollupTotal, RollupWindow,
   SearchKeyRecord, ExperimentRecord,
 } from './store.js';
 
@@ -215,6 +215,10 @@ export class SqliteStore extends GroupCommitStore implements Store {
 
   rollupTotals(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<RollupTotal[]> {
     return this.call('rollupTotals', websiteId, kind, window);
+  }
+
+  experimentSums(websiteId: string, kind: AnalyticsKind): Promise<ExperimentSums[]> {
+    return this.call('experimentSums', websiteId, kind);
   }
 
   querySessions(websiteId: string, limit: number): Promise<QuerySessions[]> {

@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type {
   AnalyticsBatch, ClickAppend, ClickEventData, LoggedResponse, PurchaseAppend, PurchaseEventData, ResponseOutcome, ResultPageRecord, RollupCounters,
-  RollupDelta, RollupTotal, SearchKeyRecord, Store, ViewAppend, ExperimentRecord,
+  RollupDelta, RollupTotal, SearchKeyRecord, Store, ViewAppend, ExperimentRecord, AnalyticsKind, ExperimentSums,
 } from './store.js';
+import { experimentSumsOf } from './analytics-rows.js';
 
 /** Options of {@link runStoreContract}. */
 export interface StoreContractOptions {
@@ -235,6 +236,19 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect((await store.getSettings('w1'))!.settings).toEqual(winners[0]!.settings);
     });
 
+    it('lets exactly one of concurrent first settings writes win, and never writes from a version the row is not at', async () => {
+      const store = await fresh();
+      const firsts = await Promise.all(Array.from({ length: 10 }, (_, i) => store.putSettings('w1', { n: i }, 0)));
+      const winners = firsts.filter((o) => o !== undefined);
+      expect(winners).toHaveLength(1);
+      expect(await store.getSettings('w1')).toEqual(winners[0]);
+      // A version the row never had (ahead of it), and one for a website with no row: nothing written.
+      expect(await store.putSettings('w1', { n: 'ahead' }, winners[0]!.version + 1)).toBeUndefined();
+      expect(await store.putSettings('w2', { n: 'none' }, winners[0]!.version)).toBeUndefined();
+      expect(await store.getSettings('w1')).toEqual(winners[0]);
+      expect(await store.getSettings('w2')).toBeUndefined();
+    });
+
     const H = 3_600_000;
     const D = 24 * H;
     const counters = (totals: RollupTotal[]) => Object.fromEntries(totals.map((t) => [`${t.key}|${t.tactic}`, t.counters]));
@@ -260,6 +274,45 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect(window['été|']).toMatchObject({ responses: 1 });
       expect(counters(await store.rollupTotals('w1', 'search', { fromHour: 2 * D, toHour: 2 * D + 4 * H }))).toEqual({});
       expect(counters(await store.rollupTotals('w1', 'recommendation', { fromHour: 0, toHour: 10 * D }))['Popular|']).toMatchObject({ responses: 7 });
+    });
+
+    it('sums an experiment\'s roll-ups per customer (its lifetime rows), then per variant and tactic, as experimentSumsOf does', async () => {
+      const store = await fresh();
+      const kind = 'experiment:e1' as AnalyticsKind;
+      const x = (hour: number, variant: string, customer: string, c: Partial<RollupCounters>, tactic = ''): RollupDelta =>
+        ({ websiteId: 'w1', kind, hour, key: `${variant}\u001f${customer}`, tactic, counters: c });
+      const rollups: RollupDelta[] = [];
+      for (let i = 0; i < 40; i++) {
+        const variant = i % 3 === 0 ? 'control' : 'b';
+        // Rows of a customer on several days and hours: summed per customer before the per-customer values.
+        rollups.push(x(D + (i % 5) * H, variant, `c${i}`, { responses: 1 + (i % 4), results: 10, clicked: i % 3 === 0 ? 0 : 1, clicks: i % 3 }));
+        if (i % 2 === 0) rollups.push(x(3 * D + (i % 7) * H, variant, `c${i}`, { responses: 1, clicked: 1, clicks: 2, conversions: i % 4 === 0 ? 1 : 0, revenue: i % 4 === 0 ? 19.99 + i / 7 : 0 }));
+        if (i % 5 === 0) rollups.push(x(2 * D, variant, `c${i}`, { results: 3, clicks: 1, conversions: 1, revenue: 4.25 }, i % 10 === 0 ? 'Viewed With' : 'Popular'));
+      }
+      // A customer whose only row is an outcome (not a user); more clicked searches than searches (CTR capped at 1);
+      // a customer id holding the separator; another experiment, another website.
+      rollups.push(x(D, 'b', 'ghost', { clicks: 1 }), x(D, 'control', 'eager', { responses: 1, clicked: 3, clicks: 3 }), x(D, 'b', 'odd\u001fid', { responses: 2, clicked: 1 }),
+        { ...x(D, 'b', 'c1', { responses: 9 }), kind: 'experiment:e2' }, { ...x(D, 'b', 'c1', { responses: 9 }), websiteId: 'w2' });
+      await store.writeAnalytics(batch({ rollups: rollups.slice(0, 50) }));
+      await store.writeAnalytics(batch({ rollups: rollups.slice(50) }));
+      const window = { fromHour: 0, toHour: 10 * D };
+      const order = (sums: ExperimentSums[]) => [...sums].sort((a, b) => (a.variant + a.tactic < b.variant + b.tactic ? -1 : 1));
+      const sums = order(await store.experimentSums('w1', kind));
+      const expected = order(experimentSumsOf(await store.rollupTotals('w1', kind, window)));
+      expect(sums.map((s) => [s.variant, s.tactic])).toEqual([['b', ''], ['b', 'Popular'], ['b', 'Viewed With'], ['control', ''], ['control', 'Popular'], ['control', 'Viewed With']]);
+      expect(expected.map((s) => [s.variant, s.tactic])).toEqual(sums.map((s) => [s.variant, s.tactic]));
+      expect(sums.map((s) => [s.users, s.converters, s.counters.responses, s.counters.clicks])).toEqual(expected.map((s) => [s.users, s.converters, s.counters.responses, s.counters.clicks]));
+      // 26 of c0…c39 and the one whose id holds the separator (not the ghost); 14 and the eager one.
+      expect(sums.filter((s) => s.tactic === '').map((s) => s.users)).toEqual([27, 15]);
+      for (const [i, s] of sums.entries()) {
+        // Floating sums: the same values, added in the database's order.
+        for (const f of ['ctr', 'ctrSquares', 'revenueSquares'] as const) expect(s[f]).toBeCloseTo(expected[i]![f], 9);
+        expect(s.counters.revenue).toBeCloseTo(expected[i]!.counters.revenue, 9);
+        expect({ ...s.counters, revenue: 0 }).toEqual({ ...expected[i]!.counters, revenue: 0 });
+      }
+      // The lifetime rows are no window's: a window sums its own grains only.
+      expect(counters(await store.rollupTotals('w1', kind, { fromHour: D, toHour: D }))[`control\u001feager|`]).toEqual(expect.objectContaining({ responses: 1, clicked: 3, clicks: 3 }));
+      expect(await store.experimentSums('w1', 'experiment:none')).toEqual([]);
     });
 
     it('counts a response once in clicked and converted, through the search its chain counts as', async () => {

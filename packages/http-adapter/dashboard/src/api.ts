@@ -44,6 +44,11 @@ export class ApiError extends Error {
 
 /** Fetches JSON; a non-2xx answer becomes an {@link ApiError} carrying the server's message. */
 export async function getJson<T>(url: string, init: RequestInit = {}): Promise<T> {
+  return (await exchangeJson<T>(url, init)).body;
+}
+
+/** {@link getJson}, with the answer's headers (an `ETag`). */
+async function exchangeJson<T>(url: string, init: RequestInit): Promise<{ body: T; headers: Headers }> {
   const res = await fetch(url, init);
   const text = await res.text();
   let body: unknown;
@@ -57,7 +62,7 @@ export async function getJson<T>(url: string, init: RequestInit = {}): Promise<T
     const message = b?.message ?? (b?.errors ? Object.values(b.errors).flat().join('; ') : `HTTP ${res.status}`);
     throw new ApiError(message, res.status, b?.errors, body);
   }
-  return body as T;
+  return { body: body as T, headers: res.headers };
 }
 
 /** The recommendation answer (with aisle's slot data). */
@@ -115,11 +120,18 @@ export function admin<T>(conn: Connection, path: string): Promise<T> {
   return adminSend(conn, 'GET', path);
 }
 
+type AdminMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
 /** An admin call (`/admin/v1/websites/{site}/…`) with the admin token, with a JSON body unless `body` is undefined. */
-export function adminSend<T>(conn: Connection, method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { authorization: `Bearer ${conn.adminToken}` };
+export async function adminSend<T>(conn: Connection, method: AdminMethod, path: string, body?: unknown): Promise<T> {
+  return (await adminExchange<T>(conn, method, path, body)).body;
+}
+
+/** {@link adminSend} with extra request headers (`If-Match`), answering the response's headers too (`ETag`). */
+export function adminExchange<T>(conn: Connection, method: AdminMethod, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<{ body: T; headers: Headers }> {
+  const headers: Record<string, string> = { ...extra, authorization: `Bearer ${conn.adminToken}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  return getJson(`/admin/v1/websites/${encodeURIComponent(conn.site.websiteId)}/${path}`, {
+  return exchangeJson(`/admin/v1/websites/${encodeURIComponent(conn.site.websiteId)}/${path}`, {
     method, headers, ...(body !== undefined && { body: JSON.stringify(body) }),
   });
 }

@@ -5,11 +5,9 @@
  * of a map left out is removed by sending null for it). Nothing is checked here that the API checks:
  * its validation errors are shown next to the field they name (field-errors.ts).
  */
-import { adminSend, esc, type Connection } from './api.js';
+import { esc, type Connection } from './api.js';
 import { showFieldErrors, showSaved } from './field-errors.js';
-
-/** The website's settings as `GET …/settings` answers them (every key; the editors read a few). */
-export type Settings = Record<string, unknown>;
+import { offerReload, saveSettings, type HeldSettings, type Settings } from './held-settings.js';
 
 /** One editor: a settings key, how its form is drawn from the settings and how the PATCH value is read back. */
 interface Editor {
@@ -168,8 +166,11 @@ const typoTolerance: Editor = {
   },
 };
 
-/** Draws one editor's form into `container`; saving PATCHes its key and draws it again from the answer. */
-function mountEditor(container: HTMLElement, conn: Connection, editor: Editor, settings: { current: Settings }): void {
+/**
+ * Draws one editor's form into `container`; saving PATCHes its key (on condition of the version held) and
+ * draws it again from the answer. A save refused because someone else saved first offers `reload`.
+ */
+function mountEditor(container: HTMLElement, conn: Connection, editor: Editor, settings: HeldSettings, reload: () => Promise<void>): void {
   const form = document.createElement('form');
   form.className = 'card editor';
   form.noValidate = true;
@@ -183,19 +184,23 @@ function mountEditor(container: HTMLElement, conn: Connection, editor: Editor, s
     e.preventDefault();
     const value = editor.read(body, settings.current);
     try {
-      settings.current = await adminSend<Settings>(conn, 'PATCH', 'settings', { [editor.key]: value });
+      await saveSettings(conn, settings, { [editor.key]: value });
       editor.render(body, settings.current);
       showSaved(form, 'Saved: searches use it from now on.');
     } catch (err) {
       showFieldErrors(form, err);
+      offerReload(form, err, reload);
     }
   };
   container.append(form);
 }
 
-/** Draws every editor into `container` from the settings (shared with the caller, which reads them for the rules). */
-export async function showSettingsEditors(container: HTMLElement, conn: Connection, settings: { current: Settings }): Promise<void> {
+/**
+ * Draws every editor into `container` from the settings (shared with the caller, which reads them for the
+ * rules); `reload` reads them again and redraws (offered when a save finds them changed by someone else).
+ */
+export async function showSettingsEditors(container: HTMLElement, conn: Connection, settings: HeldSettings, reload: () => Promise<void>): Promise<void> {
   const types = await loadFieldTypes();
   container.replaceChildren();
-  for (const editor of [synonyms, stopWords, redirects, typoTolerance, fieldWeights, typedFields(types)]) mountEditor(container, conn, editor, settings);
+  for (const editor of [synonyms, stopWords, redirects, typoTolerance, fieldWeights, typedFields(types)]) mountEditor(container, conn, editor, settings, reload);
 }

@@ -3,12 +3,14 @@
  * pinned to positions, hidden, and boosted or buried by facet values, within an optional time window.
  * Every change is previewed by the API (`POST …/settings/preview`: the ranking before and after, the
  * change merged into the settings as the save will merge it, nothing stored), and saved as
- * `settings.rules` with `PATCH …/settings`. The API's validation errors show next to their field. Below,
- * the relevance settings editors (settings-editors.ts).
+ * `settings.rules` with `PATCH …/settings` on condition of the version read (held-settings.ts: a save
+ * after someone else's is refused, said, and a reload offered). The API's validation errors show next to
+ * their field. Below, the relevance settings editors (settings-editors.ts).
  */
 import { adminSend, esc, getJson, type Connection } from './api.js';
 import { clearFieldErrors, showFieldErrors, showSaved } from './field-errors.js';
-import { showSettingsEditors, type Settings } from './settings-editors.js';
+import { loadSettings, offerReload, saveSettings, type HeldSettings } from './held-settings.js';
+import { showSettingsEditors } from './settings-editors.js';
 
 /** A merchandising rule as `settings.rules` holds it (docs/http-api.md, "Merchandising rules"). */
 interface Rule {
@@ -61,7 +63,7 @@ const isEmpty = (rule: Rule) => !rule.pin?.length && !rule.hide?.length && !rule
 
 /** The studio of one connection (made again on each connect). */
 class Studio {
-  private readonly settings: { current: Settings } = { current: {} };
+  private readonly settings: HeldSettings = { current: {} };
   private q = '';
   private draft: Rule | undefined;
   /** Where the draft sits in `settings.rules` (the end for a new rule): the index the API's error paths name. */
@@ -82,12 +84,19 @@ class Studio {
   }
 
   async start(): Promise<void> {
-    this.settings.current = await adminSend<Settings>(this.conn, 'GET', 'settings');
+    await loadSettings(this.conn, this.settings);
     this.el<HTMLFormElement>('#studio-query').onsubmit = (e) => {
       e.preventDefault();
       void this.open(this.el<HTMLInputElement>('#studio-q').value);
     };
-    await showSettingsEditors(this.el('#studio-settings'), this.conn, this.settings);
+    await showSettingsEditors(this.el('#studio-settings'), this.conn, this.settings, () => this.reload());
+  }
+
+  /** Reads the settings again (someone else saved) and redraws the editors and the open rule from them. */
+  private async reload(): Promise<void> {
+    await loadSettings(this.conn, this.settings);
+    await showSettingsEditors(this.el('#studio-settings'), this.conn, this.settings, () => this.reload());
+    if (this.draft !== undefined) await this.open(this.q);
   }
 
   /** Opens the rule of a query (the first exact rule for it, else a new one) and previews it. */
@@ -303,11 +312,12 @@ class Studio {
     const form = this.el<HTMLFormElement>('#rule-form');
     if (remove) this.draft = { id: this.draft!.id, query: this.draft!.query, match: this.draft!.match };
     try {
-      this.settings.current = await adminSend<Settings>(this.conn, 'PATCH', 'settings', { rules: this.rulesWithDraft() });
+      await saveSettings(this.conn, this.settings, { rules: this.rulesWithDraft() });
       await this.open(this.q);
       showSaved(form, remove || isEmpty(this.draft!) ? 'Saved: the query has no rule now.' : 'Saved: searches for this query use the rule from now on.');
     } catch (err) {
       showFieldErrors(form, err);
+      offerReload(form, err, () => this.reload());
     }
   }
 }

@@ -25,7 +25,8 @@ import { numericValue, textValues } from '../field-values.js';
 import { STEP, type Steps } from '../steps.js';
 import { sharedArray } from '../columns/shared-arrays.js';
 import { numericValues, patchedNumericColumn, type NumericValues } from '../columns/numeric-column.js';
-import { carryDerivedLookups } from '../columns/text-column-lookups.js';
+import { carryDerivedSteps } from '../columns/derived-carry.js';
+import { extendedSortRanksSteps } from '../columns/text-column-lookups.js';
 import type { Dictionary } from '../columns/dictionary.js';
 
 /** Which products a value patch replaces, and which docs of which numeric fields change. */
@@ -309,7 +310,9 @@ function* patchField(
     ? yield* invertedColumnOf(newSingle, dictSize, invertedEntries(text))
     : yield* patchInvertedColumn({ ...text, ...foldedInverted(text), valueTail: undefined }, single, newSingle, docs, dictSize, linearRatio);
   if (dictSize > 2 * live + DEAD_CODE_SLACK) return undefined;
-  const column: TextColumn = { single: newSingle, dictSize, valueOffsets, valueDocs };
+  // A text sort's ranks, the new values placed among the old ones.
+  const sortRank = text.sortRank && (yield* extendedSortRanksSteps(text.sortRank, dictionary));
+  const column: TextColumn = { single: newSingle, dictSize, valueOffsets, valueDocs, sortRank };
   const after = numericValues({ ...field, text: column, numeric });
   const order = !field.order ? undefined
     : linear ? yield* mergeNumericOrderLinear(field.order, after, docs) : mergeNumericOrder(field.order, numericValues(field), after, docs);
@@ -345,7 +348,7 @@ export function* applyValuePatch(
     dictionaries,
     patchedSince: { version: base.patchedSince?.version ?? base.index.version, fields: patchedFields },
   };
-  // Untouched fields keep their dictionaries, so their key orders serve the new version as they are.
-  carryDerivedLookups(base, state, (fid) => !plan.fields.has(fid));
+  // Dictionaries only grew (patched ones) or are the same: key orders and hierarchies carry over.
+  yield* carryDerivedSteps(base, state, (fid) => plan.fields.has(fid));
   return state;
 }

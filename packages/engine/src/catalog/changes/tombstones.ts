@@ -27,7 +27,7 @@ import { lowerBound, type CatalogState, type FieldKind, type ValueCounts } from 
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from '../field-values.js';
 import { sharedArray } from '../columns/shared-arrays.js';
 import { lengthAt } from '../full-text/field-lengths.js';
-import { carryDerivedLookups } from '../columns/text-column-lookups.js';
+import { carryDerivedSteps } from '../columns/derived-carry.js';
 import { Dictionary } from '../columns/dictionary.js';
 import { RefIdDocs } from '../columns/refid-docs.js';
 import { codeAt, codeCount, codeDocCount, invertedEntries } from '../columns/text-column.js';
@@ -358,7 +358,8 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
     patchedSince: undefined,
     tombstones: { count, deletedLengths: { tokens: lengthTokens, docs: lengthDocs }, docFreq, codeDocs, values },
   };
-  carryDerivedLookups(base, state, () => true);
+  // The same docs, deleted ones masked wherever a column is read: every derived structure still serves.
+  yield* carryDerivedSteps(base, state);
   return state;
 }
 

@@ -1,27 +1,37 @@
 /**
- * A hierarchy's tree and its node column, derived from a catalog version on first use (like the sort
- * ranks and numeric orders of text-column-lookups.ts): the structure hierarchical facets count on and
- * hierarchy scopes filter by (`settings.hierarchies`, docs/http-api.md, "Hierarchical facets").
+ * A hierarchy's tree and its node column, derived from a catalog version: the structure hierarchical
+ * facets count on and hierarchy scopes filter by (`settings.hierarchies`, docs/http-api.md,
+ * "Hierarchical facets").
  *
  * The paths the products hold, in any of the three declared forms (one path string split by a
- * separator, one field per level, an array of levels), are interned into a tree of nodes; each doc
- * then gets, as the codes of a multi-valued text column, the node of every path prefix it has — its
- * category and every ancestor of it, each once. So:
+ * separator, one field per level, an array of levels), are interned into a tree of nodes
+ * (hierarchy-tree.ts); each doc then gets, as the codes of a multi-valued text column, the node of
+ * every path prefix it has — its category and every ancestor of it, each once. So:
  * - "at or below path P" is "has P's node": a value-list condition over this column (one posting list
  *   per node, so a subtree is one list, whatever its size);
  * - a node's count is its code's count, exact also for a product with several paths in one subtree
  *   (it holds each ancestor once), and the very facet counting loops of flat fields count it.
  * The column lives on SharedArrayBuffers and is carried by the search plan to the pool's workers.
- * Pure functions of an immutable catalog version, computed at most once per version and hierarchy.
+ *
+ * A version gets its hierarchies from the version it was made from whenever it can, at the cost of
+ * the change (derived-carry.ts): appended docs are added to the previous column
+ * ({@link appendedHierarchySteps}: their nodes at the end of the per-doc arrays, their docs in the
+ * inverted column's tail, as an append to a text column), tombstones change nothing (deleted docs
+ * are masked wherever a column is read). A one-go derivation ({@link buildHierarchySteps}, linear in
+ * the catalog) is left to versions built in one go, which derive in steps, before they are published,
+ * the hierarchies the version before them had; and to a hierarchy's first use.
+ * Pure functions of an immutable catalog version; the structure is kept with the version.
  * @module
  */
 import type { CatalogState, MultiValuedColumn, TextColumn } from '../catalog-index.js';
 import type { HierarchySetting } from '../../contract/settings-schema.js';
 import { codeAt, codeCount } from './text-column.js';
-import { sharedArray } from './shared-arrays.js';
+import { extendShared, growableArray } from './shared-arrays.js';
+import { appendTextColumn } from './append-text-column.js';
+import { runSteps, STEP, type Steps } from '../steps.js';
+import { TreeBuilder, type LevelSource } from './hierarchy-tree.js';
 
-/** How paths are written in requests and responses, whatever the form the products hold them in. */
-export const PATH_SEPARATOR = ' > ';
+export { PATH_SEPARATOR, splitPath } from './hierarchy-tree.js';
 
 /**
  * A hierarchy's node column: per doc the nodes of every prefix of its paths (codes = node ids, root
@@ -66,145 +76,80 @@ export function countHierarchyDocs(column: HierarchyColumn, length: number, at: 
 export interface HierarchyTree {
   /** Per doc, the nodes of every prefix of its paths (codes = node ids); see the module doc. */
   column: HierarchyColumn;
-  /** Per node, its own level's value. */
-  value: string[];
+  /** Per node, its own level's value (nodes below `column.dictSize`; later versions may add more). */
+  value: readonly string[];
   /** Per node, its parent (-1: a top-level node). */
   parent: Int32Array;
-  /** The top-level nodes, and per node its children (insertion order). */
-  roots: number[];
-  children: number[][];
-  /** The node of a path (levels joined by {@link PATH_SEPARATOR}), if some product has it. */
-  nodeOfPath: Map<string, number>;
+  /** The children of `node` (-1: the top-level nodes), in insertion order. */
+  childrenOf(node: number): readonly number[];
+  /** The node of a path (levels joined by `PATH_SEPARATOR`), if some product of the version has it. */
+  nodeOf(path: string): number | undefined;
 }
 
-/** A path string split into levels: the separator splits, each level is trimmed, empty levels are dropped. */
-export function splitPath(path: string, separator: string): string[] {
-  return path.split(separator).map((level) => level.trim()).filter((level) => level.length > 0);
+/** The tree of `column` on `builder`'s first `column.dictSize` nodes; `builder` is kept for extensions. */
+function treeOf(builder: TreeBuilder, column: HierarchyColumn): HierarchyTree {
+  const count = column.dictSize;
+  const tree: HierarchyTree = {
+    column, value: builder.value, parent: column.parent,
+    childrenOf: (node) => builder.childrenOf(node, count),
+    nodeOf: (path) => builder.nodeOf(path, count),
+  };
+  builders.set(tree, builder);
+  builder.owner = tree;
+  return tree;
 }
 
-/** Level dictionaries up to this size get a dense child table per node (at most 16 KiB each). */
-const DENSE_CHILD_TABLE = 4096;
-
-/** Interns paths into a tree, node by node. */
-class TreeBuilder {
-  readonly value: string[] = [];
-  readonly parent: number[] = [];
-  readonly depth: number[] = [];
-  readonly roots: number[] = [];
-  readonly children: number[][] = [];
-  private readonly rootByValue = new Map<string, number>();
-  private readonly childByValue: Map<string, number>[] = [];
-
-  /** The node of `levels` (interned with its ancestors); -1 for an empty path. */
-  nodeOf(levels: readonly string[]): number {
-    return this.nodeOfFrom(-1, levels);
-  }
-
-  /** The node of `levels` below `from` (-1: from the top). */
-  private nodeOfFrom(from: number, levels: readonly string[]): number {
-    let node = from;
-    for (const level of levels) {
-      const siblings = node < 0 ? this.rootByValue : this.childByValue[node]!;
-      let next = siblings.get(level);
-      if (next === undefined) {
-        next = this.value.length;
-        this.value.push(level);
-        this.parent.push(node);
-        this.depth.push(node < 0 ? 0 : this.depth[node]! + 1);
-        this.children.push([]);
-        this.childByValue.push(new Map());
-        siblings.set(level, next);
-        (node < 0 ? this.roots : this.children[node]!).push(next);
-      }
-      node = next;
-    }
-    return node;
-  }
-
-  // Per parent node (+1: -1 is the top), per dictionary code of a level field, the child it leads to:
-  // a million docs sharing a few hundred paths walk the tree by number, not by string. A small
-  // dictionary gets a table per node (one read per level), a large one a map.
-  private readonly childByCode: (Int32Array | Map<number, number>)[] = [];
-
-  /**
-   * The child of `node` (-1: the top) whose level is the value `code` has in `dictionary` (an empty
-   * level: `node` itself); `dictSize`: the dictionary's size.
-   */
-  childOf(node: number, code: number, dictionary: { at(code: number): string }, dictSize: number): number {
-    let byCode = this.childByCode[node + 1];
-    if (!byCode) this.childByCode[node + 1] = byCode = dictSize <= DENSE_CHILD_TABLE ? new Int32Array(dictSize).fill(-2) : new Map();
-    let child = byCode instanceof Int32Array ? byCode[code]! : byCode.get(code) ?? -2;
-    if (child === -2) {
-      const level = dictionary.at(code).trim();
-      child = level.length === 0 ? node : this.childOfValue(node, level);
-      if (byCode instanceof Int32Array) byCode[code] = child;
-      else byCode.set(code, child);
-    }
-    return child;
-  }
-
-  private childOfValue(node: number, level: string): number {
-    return this.nodeOfFrom(node, [level]);
-  }
-
-  pathOf(node: number): string {
-    const levels: string[] = [];
-    for (let n = node; n >= 0; n = this.parent[n]!) levels.push(this.value[n]!);
-    return levels.reverse().join(PATH_SEPARATOR);
-  }
-}
+const builders = new WeakMap<HierarchyTree, TreeBuilder>();
 
 /**
- * Per doc its deepest nodes: `single[d]` the one node of a doc with one path (-1: none, -2: several,
- * listed in `several`).
+ * Per doc of `from .. n` its deepest nodes: `single[d - from]` the one node of a doc with one path
+ * (-1: none, -2: several, listed in `several`, by doc).
  */
 interface DeepestNodes {
   single: Int32Array;
   several: Map<number, number[]>;
 }
 
-/** The per-doc deepest nodes of hierarchy `setting` on `state`, interning its paths into `tree`. */
-function deepestNodes(state: CatalogState, setting: HierarchySetting, tree: TreeBuilder): DeepestNodes {
+/** The per-doc deepest nodes of hierarchy `setting` for docs `from ..` of `state`, interning their paths into `tree`. */
+function* deepestNodes(state: CatalogState, setting: HierarchySetting, tree: TreeBuilder, from: number): Steps<DeepestNodes> {
   const n = state.index.docCount;
-  const single = new Int32Array(n).fill(-1);
+  const single = new Int32Array(n - from).fill(-1);
   const several = new Map<number, number[]>();
-  const columnOf = (name: string) => {
+  const sourceOf = (name: string) => {
     const fid = state.fieldByName.get(name);
     const text = fid === undefined ? undefined : state.index.fields[fid]!.text;
-    return text && { text, dictionary: state.dictionaries[fid!]! };
+    return text && { text, level: { field: fid!, dictionary: state.dictionaries[fid!]!, dictSize: text.dictSize } satisfies LevelSource };
   };
   const set = (d: number, nodes: number[]): void => {
     const distinct = [...new Set(nodes.filter((x) => x >= 0))];
-    if (distinct.length === 1) single[d] = distinct[0]!;
-    else if (distinct.length > 1) { single[d] = -2; several.set(d, distinct); }
+    if (distinct.length === 1) single[d - from] = distinct[0]!;
+    else if (distinct.length > 1) { single[d - from] = -2; several.set(d, distinct); }
   };
   if ('fields' in setting) {
-    const levels = setting.fields.map(columnOf);
-    for (let d = 0; d < n; d++) {
+    const levels = setting.fields.map(sourceOf);
+    for (let d = from; d < n; d++) {
+      if ((d & (STEP - 1)) === 0) yield;
       // The path is the levels' values up to the first level without one (a level's first value).
       let node = -1;
       for (const level of levels) {
         if (!level || codeCount(level.text, d) === 0) break;
-        node = tree.childOf(node, codeAt(level.text, d, 0), level.dictionary, level.text.dictSize);
+        node = tree.childOf(node, codeAt(level.text, d, 0), level.level);
       }
-      single[d] = node;
+      single[d - from] = node;
     }
     return { single, several };
   }
-  const source = columnOf(setting.field);
+  const source = sourceOf(setting.field);
   if (!source) return { single, several };
-  const { text, dictionary } = source;
+  const { text, level } = source;
   if (setting.separator !== undefined) {
     // One path per value: each distinct value is split once.
-    const nodeOfCode = new Int32Array(text.dictSize).fill(-3);
-    const nodeOfValue = (code: number): number => {
-      if (nodeOfCode[code] === -3) nodeOfCode[code] = tree.nodeOf(splitPath(dictionary.at(code), setting.separator!));
-      return nodeOfCode[code]!;
-    };
-    for (let d = 0; d < n; d++) {
+    const separator = setting.separator;
+    for (let d = from; d < n; d++) {
+      if ((d & (STEP - 1)) === 0) yield;
       const k = codeCount(text, d);
-      if (k === 1) single[d] = nodeOfValue(codeAt(text, d, 0));
-      else if (k > 1) set(d, Array.from({ length: k }, (_, i) => nodeOfValue(codeAt(text, d, i))));
+      if (k === 1) single[d - from] = tree.nodeOfSplit(codeAt(text, d, 0), level, separator);
+      else if (k > 1) set(d, Array.from({ length: k }, (_, i) => tree.nodeOfSplit(codeAt(text, d, i), level, separator)));
     }
     return { single, several };
   }
@@ -212,44 +157,50 @@ function deepestNodes(state: CatalogState, setting: HierarchySetting, tree: Tree
   // values in order, so a path naming a level twice ("Leggings > Leggings") is read from the store.
   const differs = state.store.differsFromCodes(setting.field);
   const read = state.store.fieldReader(setting.field);
-  for (let d = 0; d < n; d++) {
+  for (let d = from; d < n; d++) {
+    if ((d & (STEP - 1)) === 0) yield;
     const k = codeCount(text, d);
     if (k === 0) continue;
     if (differs(d)) {
       const value = read(d);
       const path = (Array.isArray(value) ? value : [value]).filter((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean').map((v) => String(v).trim());
-      set(d, [tree.nodeOf(path.filter((l) => l.length > 0))]);
+      set(d, [tree.nodeOfLevels(path.filter((l) => l.length > 0))]);
     } else {
       let node = -1;
-      for (let i = 0; i < k; i++) node = tree.childOf(node, codeAt(text, d, i), dictionary, text.dictSize);
-      single[d] = node;
+      for (let i = 0; i < k; i++) node = tree.childOf(node, codeAt(text, d, i), level);
+      single[d - from] = node;
     }
   }
   return { single, several };
 }
 
-/** Builds the tree and node column of hierarchy `setting` on `state` (see the module doc). */
-export function buildHierarchy(state: CatalogState, setting: HierarchySetting): HierarchyTree {
+/** The union of the ancestor chains of a doc's several deepest nodes, root-most first (then by id). */
+function chainOfSeveral(tree: TreeBuilder, nodes: readonly number[]): number[] {
+  const all = new Set<number>();
+  for (const deep of nodes) for (let x = deep; x >= 0 && !all.has(x); x = tree.parent[x]!) all.add(x);
+  return [...all].sort((a, b) => tree.depth[a]! - tree.depth[b]! || a - b);
+}
+
+/** Builds the tree and node column of hierarchy `setting` on `state` in one go, in steps (see the module doc). */
+export function* buildHierarchySteps(state: CatalogState, setting: HierarchySetting): Steps<HierarchyTree> {
   const tree = new TreeBuilder();
-  const { single, several } = deepestNodes(state, setting, tree);
+  const { single, several } = yield* deepestNodes(state, setting, tree, 0);
   const n = single.length;
-  const nodeCount = tree.value.length;
+  const nodeCount = tree.size;
   const depth = tree.depth;
-  // Per doc with several paths: the union of their ancestor chains.
   const chains = new Map<number, number[]>();
-  for (const [d, nodes] of several) {
-    const all = new Set<number>();
-    for (const deep of nodes) for (let x = deep; x >= 0 && !all.has(x); x = tree.parent[x]!) all.add(x);
-    chains.set(d, [...all].sort((a, b) => depth[a]! - depth[b]! || a - b));
-  }
-  const offsets = sharedArray(Uint32Array, n + 1);
+  for (const [d, nodes] of several) chains.set(d, chainOfSeveral(tree, nodes));
+  // Growable, so that the next version's appended docs extend them in place.
+  const offsets = growableArray(Uint32Array, n + 1);
   for (let d = 0; d < n; d++) {
     const deep = single[d]!;
     offsets[d + 1] = offsets[d]! + (deep >= 0 ? depth[deep]! + 1 : deep === -2 ? chains.get(d)!.length : 0);
   }
-  const codes = sharedArray(Uint32Array, offsets[n]!);
+  yield;
+  const codes = growableArray(Uint32Array, offsets[n]!);
   const perNode = new Uint32Array(nodeCount + 1);
   for (let d = 0; d < n; d++) {
+    if ((d & (STEP - 1)) === 0) yield;
     const deep = single[d]!;
     if (deep >= 0) {
       // Root first: the chain is written from its end.
@@ -260,37 +211,99 @@ export function buildHierarchy(state: CatalogState, setting: HierarchySetting): 
     }
   }
   // The inverted column: per node, its docs ascending (docs are visited in order).
-  const valueOffsets = sharedArray(Uint32Array, nodeCount + 1);
+  const valueOffsets = growableArray(Uint32Array, nodeCount + 1);
   for (let x = 0; x < nodeCount; x++) valueOffsets[x + 1] = valueOffsets[x]! + perNode[x + 1]!;
-  const valueDocs = sharedArray(Uint32Array, codes.length);
+  const valueDocs = growableArray(Uint32Array, codes.length);
   const fill = Uint32Array.from(valueOffsets.subarray(0, nodeCount));
-  for (let d = 0; d < n; d++) for (let j = offsets[d]!, end = offsets[d + 1]!; j < end; j++) valueDocs[fill[codes[j]!]++] = d;
-  const nodeOfPath = new Map<string, number>();
-  for (let x = 0; x < nodeCount; x++) nodeOfPath.set(tree.pathOf(x), x);
-  const deepest = sharedArray(Int32Array, n);
+  for (let d = 0; d < n; d++) {
+    if ((d & (STEP - 1)) === 0) yield;
+    for (let j = offsets[d]!, end = offsets[d + 1]!; j < end; j++) valueDocs[fill[codes[j]!]++] = d;
+  }
+  const deepest = growableArray(Int32Array, n);
   deepest.set(single);
-  const parent = sharedArray(Int32Array, nodeCount);
+  const parent = growableArray(Int32Array, nodeCount);
   parent.set(tree.parent);
-  return {
-    column: { dictSize: nodeCount, offsets, codes, valueOffsets, valueDocs, deepest, parent },
-    value: tree.value, parent, roots: tree.roots, children: tree.children, nodeOfPath,
-  };
+  return treeOf(tree, { dictSize: nodeCount, offsets, codes, valueOffsets, valueDocs, deepest, parent });
 }
 
-const built = new WeakMap<CatalogState, Map<string, HierarchyTree>>();
+/** {@link buildHierarchySteps} in one go. */
+export function buildHierarchy(state: CatalogState, setting: HierarchySetting): HierarchyTree {
+  return runSteps(buildHierarchySteps(state, setting));
+}
 
 /**
- * The hierarchy `setting` of catalog version `state`, built on first use and kept with the version
- * (keyed by the setting itself, so a changed setting builds anew).
+ * Hierarchy `setting` of `state`, a version holding the docs of `tree`'s version unchanged in the
+ * hierarchy's fields and docs appended after them: `tree` with the new docs' paths added (new nodes
+ * after the old ones, as a one-go build numbers them). Costs the new docs (and the inverted column's
+ * tail, as an append to a text column does), not the catalog.
+ */
+export function* appendedHierarchySteps(tree: HierarchyTree, state: CatalogState, setting: HierarchySetting): Steps<HierarchyTree> {
+  const old = tree.column;
+  const n = old.deepest.length;
+  const N = state.index.docCount;
+  if (N === n) return tree;
+  const shared = builders.get(tree)!;
+  // Only the latest version made from a builder adds nodes to it (see hierarchy-tree.ts).
+  const builder = shared.owner === tree && shared.size === old.dictSize ? shared : TreeBuilder.copyOf(shared, old.dictSize);
+  const { single, several } = yield* deepestNodes(state, setting, builder, n);
+  const docCodes: number[][] = [];
+  for (let j = 0; j < single.length; j++) {
+    const deep = single[j]!;
+    const chain: number[] = [];
+    if (deep >= 0) for (let x = deep; x >= 0; x = builder.parent[x]!) chain.push(x);
+    docCodes.push(deep === -2 ? chainOfSeveral(builder, several.get(n + j)!) : chain.reverse());
+  }
+  const nodeCount = builder.size;
+  const text = appendTextColumn(old, n, docCodes, nodeCount) as MultiValuedColumn;
+  const deepest = extendShared(old.deepest, N);
+  deepest.set(single, n);
+  const parent = extendShared(old.parent, nodeCount);
+  for (let x = old.dictSize; x < nodeCount; x++) parent[x] = builder.parent[x]!;
+  const { offsets, codes, valueOffsets, valueDocs, valueTail } = text;
+  return treeOf(builder, { dictSize: nodeCount, offsets, codes, valueOffsets, valueDocs, valueTail, deepest, parent });
+}
+
+/** The fields hierarchy `setting` reads its paths from. */
+export function hierarchyFields(setting: HierarchySetting): readonly string[] {
+  return 'fields' in setting ? setting.fields : [setting.field];
+}
+
+const derived = new WeakMap<CatalogState, Map<string, { setting: HierarchySetting; tree: HierarchyTree }>>();
+
+/** The key a hierarchy setting is kept under (a changed setting is another hierarchy). */
+function keyOf(setting: HierarchySetting): string {
+  return JSON.stringify(setting);
+}
+
+/** The hierarchies derived on `state`, with their settings. */
+export function derivedHierarchies(state: CatalogState): readonly { setting: HierarchySetting; tree: HierarchyTree }[] {
+  return [...(derived.get(state)?.values() ?? [])];
+}
+
+/** Keeps `tree` as hierarchy `setting` of `state` (a carried or pre-derived one). */
+export function keepHierarchy(state: CatalogState, setting: HierarchySetting, tree: HierarchyTree): void {
+  let perSetting = derived.get(state);
+  if (!perSetting) derived.set(state, (perSetting = new Map()));
+  perSetting.set(keyOf(setting), { setting, tree });
+}
+
+/** Derives hierarchy `setting` of `state` in steps, unless the version has it (in the background, after a restart). */
+export function* ensureHierarchySteps(state: CatalogState, setting: HierarchySetting): Steps<void> {
+  if (derived.get(state)?.has(keyOf(setting))) return;
+  const tree = yield* buildHierarchySteps(state, setting);
+  // A search may have derived it in between: the same structure, kept once.
+  if (!derived.get(state)?.has(keyOf(setting))) keepHierarchy(state, setting, tree);
+}
+
+/**
+ * The hierarchy `setting` of catalog version `state`: the one carried from the version before or
+ * derived before it was published (derived-carry.ts), else built now, on first use, and kept with the
+ * version (keyed by the setting itself, so a changed setting builds anew).
  */
 export function hierarchyOf(state: CatalogState, setting: HierarchySetting): HierarchyTree {
-  let perSetting = built.get(state);
-  if (!perSetting) built.set(state, (perSetting = new Map()));
-  const key = JSON.stringify(setting);
-  let tree = perSetting.get(key);
-  if (!tree) {
-    tree = buildHierarchy(state, setting);
-    perSetting.set(key, tree);
-  }
+  const kept = derived.get(state)?.get(keyOf(setting));
+  if (kept) return kept.tree;
+  const tree = buildHierarchy(state, setting);
+  keepHierarchy(state, setting, tree);
   return tree;
 }

@@ -1,0 +1,85 @@
+/**
+ * The catalog's write operations on one website (upsert, replace, patch, delete, bulk delete): into the
+ * store's shared catalogs when replicas share them, else into the website's catalog, whose change
+ * schedules a snapshot and tells the semantic models.
+ * @module
+ */
+import type { FailureReporter } from '../background-failures.js';
+import { parseBulkDeleteRequest } from '../catalog/input/bulk-delete-request.js';
+import type { LoadOptions, LoadSummary, ProductSource } from '../engine-api.js';
+import { AisleError, isAisleError } from '../errors.js';
+import { refIdsInScope } from '../search/scope-refids.js';
+import type { SharedCatalogs } from '../store/shared-catalogs.js';
+import type { BulkDeleteResult } from '../types.js';
+import { scheduleSnapshot } from './catalog-files.js';
+import type { WebsiteState } from './website-state.js';
+
+/** The website a write goes to, and where its catalog lives. */
+export interface CatalogWriteTarget {
+  state: WebsiteState;
+  /** The store's shared catalogs, when replicas share them (they hold the catalog then). */
+  shared: SharedCatalogs | undefined;
+  /** Where a failed snapshot write goes. */
+  reporter: FailureReporter;
+}
+
+/** Loads products into the catalog: merged over what it holds (`upsert`) or in place of it (`replace`). */
+async function loadProducts(target: CatalogWriteTarget, kind: 'upsert' | 'replace', products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
+  const { state, shared } = target;
+  if (shared) return shared[kind](state.config.websiteId, products, options);
+  const summary = await state.catalog[kind](products, options);
+  scheduleSnapshot(state, target.reporter);
+  state.semantics.catalogChanged();
+  return summary;
+}
+
+export function upsertProducts(target: CatalogWriteTarget, products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
+  return loadProducts(target, 'upsert', products, options);
+}
+
+export function replaceProducts(target: CatalogWriteTarget, products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
+  return loadProducts(target, 'replace', products, options);
+}
+
+export async function patchProducts(target: CatalogWriteTarget, patches: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
+  const { state, shared } = target;
+  if (shared) return shared.patch(state.config.websiteId, patches, options);
+  const summary = await state.catalog.patch(patches, options);
+  if (summary.loaded > 0) scheduleSnapshot(state, target.reporter);
+  return summary;
+}
+
+export async function deleteProducts(target: CatalogWriteTarget, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }> {
+  const { state, shared } = target;
+  if (!Array.isArray(refIds) || refIds.some((id) => typeof id !== 'string')) {
+    throw new AisleError('CATALOG_BAD_INPUT', 'refIds must be an array of strings');
+  }
+  if (shared) return shared.delete(state.config.websiteId, refIds);
+  const result = await state.catalog.delete(refIds);
+  if (result.deleted > 0) {
+    scheduleSnapshot(state, target.reporter);
+    state.semantics.catalogChanged();
+  }
+  return result;
+}
+
+/** Deletes the products a bulk delete body names (by refId, or every product in a scope). */
+export async function bulkDeleteProducts(target: CatalogWriteTarget, body: unknown): Promise<BulkDeleteResult> {
+  const { state } = target;
+  const request = parseBulkDeleteRequest(body);
+  const catalog = state.catalog;
+  let refIds: string[];
+  try {
+    refIds = 'refIds' in request ? request.refIds : refIdsInScope(catalog.state, request.scope, catalog.fieldTypes, state.config.settings?.hierarchies);
+  } catch (err) {
+    // A scope that does not fit the catalog is a bad delete body, worded as such.
+    if (!isAisleError(err) || err.code !== 'SEARCH_BAD_REQUEST') throw err;
+    throw new AisleError('CATALOG_BAD_INPUT', err.message.replace(/^search request: /, 'catalog: '), { details: err.details, cause: err });
+  }
+  // As this replica holds the catalog now; on PostgreSQL the log decides what is deleted (a product
+  // created through another replica a moment ago is deleted though not yet known here).
+  const notFound = 'refIds' in request ? refIds.filter((refId) => !catalog.has(refId)) : [];
+  if (refIds.length === 0) return { deleted: 0, notFound };
+  const { deleted } = await deleteProducts(target, refIds);
+  return { deleted, notFound };
+}

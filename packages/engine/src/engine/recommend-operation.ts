@@ -1,0 +1,66 @@
+/**
+ * The recommendation operations (`engine.recommend`, `engine.bundles`): answered by the website's models
+ * once the stored events are replayed, under a running recommendations experiment's variant cascade when
+ * the customer is in one; the answered list remembered for clicks and, for a recommendation, logged.
+ * @module
+ */
+import type { SearchLog } from '../analytics/search-log.js';
+import type { ResultPages } from '../clicks/result-pages.js';
+import { INTERLEAVED, type ExperimentService } from '../experiments/experiment-service.js';
+import { resolveMethod } from '../recommend/methods.js';
+import type { RecommendationModels } from '../recommend/recommendation-models.js';
+import type { ListExperiment } from '../store/store.js';
+import type { BundleRequest, BundleResponse, RecommendParams, RecommendResponse } from '../types.js';
+
+/** The engine's parts a recommendation uses. */
+export interface RecommendParts {
+  experiments: ExperimentService;
+  searchLog: SearchLog;
+  /** The answered result lists that clicks name. */
+  resultPages: ResultPages;
+  /** The replay of the stored events into the models: recommendations wait for its first attempt. */
+  replay: { readonly firstAttempt: Promise<void> };
+}
+
+/** A recommendation of `method` from a website's models (`engine.recommend`). */
+export async function recommend(
+  parts: RecommendParts, websiteId: string, models: RecommendationModels, method: string, params: RecommendParams,
+): Promise<RecommendResponse> {
+  // Answered from every stored event, never from part of them (the replay ends seconds after the start).
+  await parts.replay.firstAttempt;
+  // Canonical spelling of the method, however the path spelled it (segments are case-insensitive).
+  const methodName = resolveMethod(method).name;
+  const customerId = params.customerId || null;
+  // A customer in a running recommendations experiment gets their variant's cascade for the methods it names.
+  const assignment = parts.experiments.assign(websiteId, 'recommendations', customerId ?? undefined);
+  const variant = assignment === undefined || assignment.variant === INTERLEAVED ? undefined : assignment.variant;
+  const cascade = assignment === undefined || variant === undefined ? undefined : parts.experiments.variantTactics(assignment.experiment, variant, methodName);
+  const list = models.recommend(method, params, cascade);
+  const experiment: ListExperiment | undefined = assignment === undefined || variant === undefined
+    ? undefined : { id: assignment.experiment.id, variant: assignment.experiment.variants[variant]!.name, customerId: customerId! };
+  // One id for the response: the list clicks name, and the analytics log.
+  const queryId = parts.resultPages.record({
+    websiteId, kind: 'recommendation', source: methodName, variant: experiment?.variant ?? null, customerId, sessionId: customerId,
+    firstPosition: 1, refIds: list.payload, ...(experiment !== undefined && { experiment }),
+  });
+  parts.searchLog.recordServed(websiteId, {
+    queryId, method: methodName, tactics: list.slots.map((slot) => slot.tacticLabel), ...(experiment !== undefined && { experiment }),
+  });
+  // Added to the model's fresh answer rather than spread into a new object: `{ ...list, queryId }` takes V8's
+  // slow path, ~0.5 µs an answer (decisions/0046).
+  const response: RecommendResponse = Object.assign(list, { queryId });
+  if (experiment !== undefined) response.experiment = { id: experiment.id, variant: experiment.variant };
+  return response;
+}
+
+/** Bundles from a website's models (`engine.bundles`). */
+export async function bundles(parts: RecommendParts, websiteId: string, models: RecommendationModels, body: BundleRequest): Promise<BundleResponse> {
+  await parts.replay.firstAttempt;
+  const answer = models.bundles(body);
+  // Positions run over every bundle's RefIds in order (documented in docs/http-api.md).
+  const queryId = parts.resultPages.record({
+    websiteId, kind: 'recommendation', source: 'bundle', variant: null, customerId: null, sessionId: null,
+    firstPosition: 1, refIds: answer.payload.flat(),
+  });
+  return Object.assign(answer, { queryId });
+}
