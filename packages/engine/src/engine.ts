@@ -99,11 +99,6 @@ class AisleEngine implements Engine {
   private get learner(): StartedEngine['learner'] { return this.parts.learner; }
   private get searchLog(): StartedEngine['searchLog'] { return this.parts.searchLog; }
   private get resultPages(): StartedEngine['resultPages'] { return this.parts.resultPages; }
-  /**
-   * Settles when the first replay of the stored events into the recommendation models is over, failed
-   * or not (engine/event-replay.ts): recommendations and personalised searches wait for it.
-   */
-  private get eventsReplayed(): Promise<void> { return this.parts.replay.firstAttempt; }
 
   private site(websiteId: string): WebsiteState {
     if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
