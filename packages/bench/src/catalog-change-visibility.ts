@@ -14,7 +14,7 @@
  * Each kind runs `--repeat` times (default 7; the rebuilds, the delete after them and the merge once) on the same catalog, one
  * after the other.
  *
- *   node --import tsx packages/bench/src/catalog-change-visibility.ts [products] [--repeat=N] [--json] [--data-dir | --engine] [--memory-only] [--heap-snapshots=<dir>] [--stall-windows=<file>]
+ *   node --import tsx packages/bench/src/catalog-change-visibility.ts [products] [--repeat=N] [--json] [--data-dir | --engine] [--memory-only | --kinds-only] [--heap-snapshots=<dir>] [--stall-windows=<file>]
  *
  * Without `--data-dir` the changes go to a bare `Catalog` (memory only). With it they go through an
  * engine with a data directory (a temporary one), as `aisle serve` runs: `upsertProducts`,
@@ -23,7 +23,9 @@
  * background, not measured as a kind). After the kinds, a stream of 50 more changes (prices, new products,
  * changed titles, deletes in turn) runs, and once the process is idle heap + array buffers are read
  * after a full collection (`--expose-gc`), beside the same figure after the build. `--memory-only`
- * skips the kinds (build, stream, memory). `--engine` goes through an engine without a data directory.
+ * skips the kinds (build, stream, memory); `--kinds-only` skips the stream and the memory read (and
+ * the wait for idleness they need: minutes at 1M after the replace). `--engine` goes through an engine
+ * without a data directory.
  *
  * Figures are recorded in docs/benchmarks.md ("Catalog changes: visibility and cost").
  * @module
@@ -37,7 +39,7 @@ import { join } from 'node:path';
 import { Catalog, executeSearch, validateSearchRequest } from '@aisle/engine/internal';
 import { createEngine, type Product, type SearchRequest } from '@aisle/engine';
 import { BENCH_WEBSITE } from './peers/aisle.js';
-import { watchEventLoopStalls, type StallWindow } from './event-loop-stalls.js';
+import { hrtimeUs, watchEventLoopStalls, type StallWindow } from './event-loop-stalls.js';
 import { waitForIdle } from './ab/idle.js';
 
 const count = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 100_000);
@@ -103,7 +105,8 @@ async function engineTarget(): Promise<Target> {
 
 /**
  * `--stall-windows=<file>`: the event-loop stalls of 50 ms or more during the measured changes, written
- * as JSON (µs of `process.hrtime`), to look up in a `--cpu-prof` profile what held the loop.
+ * as JSON (µs of `process.hrtime`), to look up in a `--cpu-prof` profile what held the loop; with them
+ * each measured change's whole interval, labelled with its kind (`change`).
  */
 const stallFile = process.argv.find((a) => a.startsWith('--stall-windows='))?.slice('--stall-windows='.length);
 const stallWindows: StallWindow[] | undefined = stallFile ? [] : undefined;
@@ -121,16 +124,21 @@ function retainedMb(): number {
 const target = throughEngine ? await engineTarget() : catalogTarget();
 const search = (q: string, scope?: Record<string, string[]>) => target.search(q, scope);
 
+/** The kind of change being measured (labels its interval in `--stall-windows`). */
+let measuring = '';
+
 /** Runs `change`, then `visible` until it answers true; the sample of that interval. */
 async function measure(change: () => Promise<unknown>, visible: () => Promise<boolean>): Promise<Sample> {
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
   const stalls = watchEventLoopStalls(stallWindows);
   const cpu = process.cpuUsage();
+  const startUs = hrtimeUs();
   const t0 = performance.now();
   await change();
   while (!(await visible())) await new Promise((resolve) => setImmediate(resolve));
   const visibleMs = performance.now() - t0;
+  stallWindows?.push({ startUs, endUs: hrtimeUs(), change: measuring });
   const used = process.cpuUsage(cpu);
   delay.disable();
   const maxStallMs = stalls.stop();
@@ -229,6 +237,7 @@ const f = (x: number) => (x < 10 ? x.toFixed(1) : x.toFixed(0));
 const rows: { kind: string; samples: Sample[] }[] = [];
 for (const kind of memoryOnly ? [] : kinds) {
   const samples: Sample[] = [];
+  measuring = kind.label;
   for (let i = 0; i < kind.times; i++) samples.push(await kind.run(i));
   rows.push({ kind: kind.label, samples });
   const v = samples.map((s) => s.visibleMs);
@@ -237,6 +246,12 @@ for (const kind of memoryOnly ? [] : kinds) {
 
 // A stream of changes, as a shop's feed sends them, then what the process keeps (issue #27 item 3:
 // heap + array buffers at most 450 MB at 1M after it).
+if (process.argv.includes('--kinds-only')) {
+  await target.close();
+  if (stallFile) writeFileSync(stallFile, JSON.stringify(stallWindows));
+  if (asJson) console.log(JSON.stringify({ products: count, dataDir: withDataDir, rows, afterBuildMb }));
+  process.exit(0);
+}
 const streamStart = performance.now();
 for (let i = 0; i < STREAM; i++) {
   const p = await pick();

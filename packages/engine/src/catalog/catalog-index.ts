@@ -82,6 +82,13 @@ export type TextColumn = SingleValuedColumn | MultiValuedColumn;
 /** A text column's per-doc codes alone, in either layout. */
 export type DocCodes = Pick<SingleValuedColumn, 'single'> | Pick<MultiValuedColumn, 'offsets' | 'codes'>;
 
+/** An earlier version's numeric order of a field and the docs it covers (see {@link FieldIndex.orderBase}). */
+export interface OrderBase {
+  readonly order: Uint32Array;
+  /** The docs below this are in {@link order} (those with a number). */
+  readonly docs: number;
+}
+
 /** One field's columns. */
 export interface FieldIndex {
   name: string;
@@ -99,6 +106,13 @@ export interface FieldIndex {
    * ends instead of visiting every candidate.
    */
   order?: Uint32Array;
+  /**
+   * When {@link order} is not derived yet but an earlier version's was: that order, of the docs below
+   * `docs`; the docs from `docs` on that have a number (appended since, never patched: a value patch
+   * merges it first) are merged in when the order is first needed (`ensureNumericOrder`). An append
+   * thus costs no copy of every numeric field's order (a million entries each, per one-product append).
+   */
+  orderBase?: OrderBase;
   /**
    * How many present values of the field are numbers and how many are not — what the field's kind
    * is decided from (`isNumericField`), so an append can tell whether it would change the kind.

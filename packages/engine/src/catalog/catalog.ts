@@ -34,7 +34,7 @@ import { mergeProductPatches } from './changes/merge-patch.js';
 import { changedProducts, type CatalogChange, type ChangeResult } from './changes/changed-products.js';
 import { readProducts } from './input/read-products.js';
 import { withEarlierSkips, type SkipReport } from './input/skip-report.js';
-import { runInSlices, SLICE_MS } from './build/time-slices.js';
+import { beginChange, runInSlices, SLICE_MS } from './build/time-slices.js';
 import { carryDerivedSteps, deriveLikeSteps } from './columns/derived-carry.js';
 import { ensureHierarchySteps } from './columns/hierarchy-column.js';
 import type { HierarchySetting } from '../contract/settings-schema.js';
@@ -302,6 +302,8 @@ export class Catalog implements CatalogView {
   private readonly queue: QueuedChange[] = [];
   /** True while a build runs (its changes are out of the queue). */
   private building = false;
+  /** Ends the change priority the running batch holds (see `beginChange`); a no-op between batches. */
+  private endChange: () => void = () => {};
   private readonly sliceMs: number;
   private readonly syncLimit: number;
   /** Changes queued so far (each gets the next number) and the last one the current version holds. */
@@ -520,6 +522,8 @@ export class Catalog implements CatalogView {
     if (batch.length === 0 && !merge) return;
     if (merge) this.merging = undefined;
     this.building = true;
+    // Until the batch is published (or fails), background slices wait (time-slices.ts).
+    this.endChange = beginChange();
     const base = this.current;
     const changes = batch.map((q) => q.change);
     const id = this.id;
@@ -566,7 +570,7 @@ export class Catalog implements CatalogView {
       }
       done(out);
     } else {
-      runInSlices(steps(), this.sliceMs).then(done, failed);
+      runInSlices(steps(), this.sliceMs, 'change').then(done, failed);
     }
   }
 
@@ -629,6 +633,7 @@ export class Catalog implements CatalogView {
 
   /** Publishes a built batch (or fails it), answers its calls and starts the next build. */
   private settle(batch: readonly QueuedChange[], out: BuildOutcome | undefined, error?: unknown): void {
+    this.endChange();
     if (out) {
       // The one reference swap: a search started before this line keeps the previous version.
       if (out.state) this.current = out.state;
@@ -732,7 +737,7 @@ export class Catalog implements CatalogView {
   private async summary(products: readonly Product[], skipped: SkipReport, catalogSize: number): Promise<LoadSummary> {
     const summary: LoadSummary = { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
     const steps = strayValues(this.current, products);
-    const strays = products.length <= this.syncLimit ? runSteps(steps) : await runInSlices(steps, this.sliceMs);
+    const strays = products.length <= this.syncLimit ? runSteps(steps) : await runInSlices(steps, this.sliceMs, 'change');
     if (strays.length > 0) summary.strayValues = strays;
     return summary;
   }

@@ -5,7 +5,8 @@
  * - **in the request** (`runSync`) when the catalog is small (at most `syncLimit` live products —
  *   a few milliseconds of work), so small shops and tests see a catalog change at once;
  * - **in time slices** (`runSliced`) otherwise: steps run until the slice (default 8 ms) is used,
- *   then the build awaits `setImmediate`, so searches, events and other websites run in between.
+ *   then the build awaits the next turn of the loop, so searches, events and other websites run in
+ *   between, and the catalog's changes first (`nextBackgroundTurn`).
  *
  * While a sliced build runs, look-ups answer from the previous index (the caller filters its results
  * against the live catalog: deleted products are never returned); before the very first index
@@ -15,6 +16,7 @@
  * @module
  */
 import type { CatalogView, ProductList } from '../types.js';
+import { nextBackgroundTurn } from '../catalog/build/time-slices.js';
 
 /** Steps of a build: yields between steps, returns the index. */
 export type BuildSteps<T> = Generator<void, T, void>;
@@ -37,13 +39,14 @@ export function runSync<T>(steps: BuildSteps<T>): T {
 /** Runs a build in slices of about `sliceMs`, yielding to the event loop between slices. */
 export async function runSliced<T>(steps: BuildSteps<T>, sliceMs = 8): Promise<T> {
   // Never run in the caller's turn (a request): the first slice starts on the next turn of the loop.
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  // Background work: the catalog's changes run first (time-slices.ts, `nextBackgroundTurn`).
+  await nextBackgroundTurn();
   let end = performance.now() + sliceMs;
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
     if (performance.now() >= end) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextBackgroundTurn();
       end = performance.now() + sliceMs;
     }
   }

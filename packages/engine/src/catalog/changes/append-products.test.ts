@@ -18,6 +18,7 @@ import { decodeCatalogSnapshot, encodeCatalogSnapshot } from '../durability/snap
 import { Catalog } from '../catalog.js';
 import { contents } from '../__tests__/version-contents.js';
 import { productsOf } from '../columns/product-store.js';
+import { ensureNumericOrder } from '../columns/text-column-lookups.js';
 
 const pool = new SearchPool({ workers: 2, threshold: 0 });
 afterAll(() => pool.close());
@@ -39,6 +40,18 @@ async function sameAnswer(a: Catalog, b: Catalog, request: SearchRequest, onPool
     (error: unknown) => ({ error: isAisleError(error) ? error.code : String(error) }),
   );
   expect(await run(a)).toEqual(await run(b));
+}
+
+/** Per numeric field, its order (derived when it is not), by name. */
+function numericOrders(catalog: Catalog): Record<string, number[] | undefined> {
+  const state = catalog.state;
+  const out: Record<string, number[] | undefined> = {};
+  state.index.fields.forEach((f, fid) => {
+    if (!f.numeric) return;
+    ensureNumericOrder(state, fid);
+    out[f.name] = f.order && Array.from(f.order);
+  });
+  return out;
 }
 
 const withVectors = (products: Product[], dims: number[]): Product[] =>
@@ -119,6 +132,39 @@ describe('appending new products', () => {
       },
     ), { numRuns: 120 });
     expect(mixed).toBeGreaterThan(runs / 5);
+  });
+
+  it('merges the orders an append defers before a later price patch, as a rebuild answers', async () => {
+    let deferred = 0;
+    await fc.assert(fc.asyncProperty(
+      catalogArb(60), fc.double({ min: 0.3, max: 0.9, noNaN: true }), fc.array(fc.tuple(fc.nat(), fc.integer({ min: -5, max: 80 })), { minLength: 1, maxLength: 8 }),
+      async (products, split, updates) => {
+        const at = Math.max(1, Math.floor(products.length * split));
+        if (products.length < 2 || at >= products.length) return;
+        const catalog = new Catalog();
+        await catalog.upsert(products.slice(0, at));
+        // The base derives its price order; the append (when it takes the fast path) leaves it to merge later.
+        await executeSearch(catalog, { website_id: 'w', client: 'c', q: '', start: 0, range_fields: ['price'], sort_fields: [{ price: { order: 'asc', type: 'number' } }] }).catch(() => undefined);
+        await catalog.upsert(products.slice(at));
+        if (catalog.state.index.fields.some((f) => f.orderBase)) deferred++;
+        // Price patches of old and appended products, on the version whose order is deferred.
+        const final = products.slice();
+        const changed = new Map<string, Product>();
+        for (const [i, price] of updates) {
+          const k = i % products.length;
+          if (typeof final[k].price !== 'number') continue;
+          final[k] = { ...final[k], price };
+          changed.set(final[k].refId, final[k]);
+        }
+        if (changed.size > 0) await catalog.upsert([...changed.values()]);
+        const rebuilt = new Catalog();
+        await rebuilt.upsert(final);
+        // Orders, not every structure: a patched dictionary keeps its dead values, a rebuild's has none.
+        expect(numericOrders(catalog)).toEqual(numericOrders(rebuilt));
+        await sameAnswer(catalog, rebuilt, { website_id: 'w', client: 'c', q: '', start: 0, size: 100, aggregations: ['price'], range_fields: ['price'], sort_fields: [{ price: { order: 'desc', type: 'number' } }] }, false);
+      },
+    ), { numRuns: 100 });
+    expect(deferred).toBeGreaterThan(10);
   });
 
   it('keeps value lookups right over many appends in a row (stacked, then flattened)', async () => {

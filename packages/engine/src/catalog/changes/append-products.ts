@@ -41,7 +41,7 @@ import { extendShared, growableArray, sharedArray } from '../columns/shared-arra
 import { appendVectorsSteps } from '../columns/vector-column.js';
 import { RefIdDocs } from '../columns/refid-docs.js';
 import { Dictionary } from '../columns/dictionary.js';
-import { appendedNumericColumn, numericValues, type NumericValues } from '../columns/numeric-column.js';
+import { appendedNumericColumn } from '../columns/numeric-column.js';
 import { tokenize } from '../full-text/tokenizer.js';
 
 /** Whether field `fid` of `state` takes value `v` of a new product without changing kind or columns. Pure. */
@@ -162,34 +162,6 @@ function distinctTexts(v: unknown): string[] {
 }
 
 /**
- * The order (docs with a value by (value, doc)) with new docs `n ..` merged in: each new doc goes after
- * the old docs of values up to its own (old docs have lower ids), found by binary search; the old order
- * is copied in blocks between them. Pure.
- */
-function appendToOrder(order: Uint32Array, { byCode, codes }: NumericValues, n: number, N: number): Uint32Array {
-  const added: number[] = [];
-  for (let d = n; d < N; d++) if (byCode[codes[d] + 1] === byCode[codes[d] + 1]) added.push(d);
-  added.sort((a, b) => byCode[codes[a] + 1] - byCode[codes[b] + 1] || a - b);
-  const out = sharedArray(Uint32Array, order.length + added.length);
-  let from = 0;
-  for (let m = 0; m < added.length; m++) {
-    const v = byCode[codes[added[m]] + 1];
-    let lo = from;
-    let hi = order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (byCode[codes[order[mid]] + 1] <= v) lo = mid + 1;
-      else hi = mid;
-    }
-    out.set(order.subarray(from, lo), from + m);
-    out[lo + m] = added[m];
-    from = lo;
-  }
-  out.set(order.subarray(from), from + added.length);
-  return out;
-}
-
-/**
  * The version `version` of the catalog: `base` with `added` (new products, in order) at its end.
  * Fields no product of `base` had are added after the others, in the order a build would number them,
  * with the kind their values give; a text one gets the next full-text field number when a build would
@@ -281,9 +253,14 @@ export function* appendProducts(
     }
     // Numbers after text: the column reads through the appended text codes when it can (numeric-column.ts).
     const numeric = appendedNumericColumn(field.numeric, field.text, text, dictionaries[fid] ?? Dictionary.empty(), n, numbers);
-    // The order lists the docs having a value: unchanged when no new doc has one.
-    const order = field.order && numbers.some((x) => x === x) ? appendToOrder(field.order, numericValues({ ...field, text, numeric }), n, N) : field.order;
-    fields.push({ name, kind, text, numeric, order, valueCounts });
+    // The order lists the docs having a value: unchanged when no new doc has one; else the new docs are
+    // merged in when a search first needs it (`orderBase`): a copy of a million entries per numeric
+    // field and one-product append was most of an append's cost at 1M with a data directory (its
+    // snapshots derive every numeric field's order).
+    const grows = numbers.some((x) => x === x);
+    const order = grows ? undefined : field.order;
+    const orderBase = !grows ? field.orderBase : field.order ? { order: field.order, docs: n } : field.orderBase;
+    fields.push({ name, kind, text, numeric, order, valueCounts, ...(orderBase && { orderBase }) });
     // A new field without text values has an empty dictionary (one with them was set above).
     if (dictionaries.length === fid) dictionaries.push(Dictionary.empty());
     yield;

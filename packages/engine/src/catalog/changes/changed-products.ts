@@ -44,7 +44,14 @@ export function* changedProducts(base: CatalogState, changes: readonly CatalogCh
   // REMOVED. A batch starting with a replace needs none of the live docs.
   const startsEmpty = changes[0]?.kind === 'replace';
   const live = startsEmpty ? new Uint32Array(0) : yield* liveDocsSteps(base);
-  let sources: number[] = Array.from(live);
+  // A typed array as long as the order can get, sized once: `Array.from(live)` (the typed array's
+  // iterator, a million steps) and a million pushes (copies of the whole array as it grows) held the
+  // loop for hundreds of milliseconds at 1M products (docs/benchmarks.md, "Stalls at 1M: changes first").
+  let capacity = live.length;
+  for (const change of changes) if (change.kind !== 'delete') capacity += change.products.length;
+  const sources = new Int32Array(capacity);
+  sources.set(live);
+  let sourceCount = live.length;
   // Position of each live doc in `sources`, to find a stored refId's entry (-1: none). Made before the
   // changes (one pass, a few milliseconds at a million docs) so looking a refId up is a plain call: a
   // replace looks up a million.
@@ -76,7 +83,7 @@ export function* changedProducts(base: CatalogState, changes: readonly CatalogCh
 
   for (const change of changes) {
     if (change.kind === 'replace') {
-      sources = [];
+      sourceCount = 0;
       added = new StringMap();
       baseGone = true;
       size = 0;
@@ -106,8 +113,8 @@ export function* changedProducts(base: CatalogState, changes: readonly CatalogCh
       const source = -1 - given.length;
       given.push(p);
       if (i === undefined) {
-        added.set(p.refId, sources.length);
-        sources.push(source);
+        added.set(p.refId, sourceCount);
+        sources[sourceCount++] = source;
         size++;
       } else sources[i] = source;
       changed = true;
@@ -118,13 +125,19 @@ export function* changedProducts(base: CatalogState, changes: readonly CatalogCh
 
   const order = new Int32Array(size);
   let n = 0;
-  for (let i = 0; i < sources.length; i++) {
+  for (let i = 0; i < sourceCount; i++) {
     if (sources[i] !== REMOVED) order[n++] = sources[i];
     if ((i & (STEP - 1)) === STEP - 1) yield;
   }
-  // After a replace every entry is a product of the batch: read as the plain objects they are.
+  // After a replace every entry is a product of the batch: read as the plain objects they are, put
+  // in order in steps (`Array.from(order, …)` is a million calls in one go).
   if (baseGone) {
-    return { products: productArray(Array.from(order, (s) => given[-1 - s])), changed, results };
+    const products: Product[] = [];
+    for (let i = 0; i < n; i++) {
+      products.push(given[-1 - order[i]]);
+      if ((i & (STEP - 1)) === STEP - 1) yield;
+    }
+    return { products: productArray(products), changed, results };
   }
   return { products: storedBuildProducts(base, order, given), changed, results };
 }

@@ -24,7 +24,7 @@ import { copySingleCodes, foldedInverted, invertedEntries } from '../columns/tex
 import { numericValue, textValues } from '../field-values.js';
 import { STEP, type Steps } from '../steps.js';
 import { sharedArray } from '../columns/shared-arrays.js';
-import { numericValues, patchedNumericColumn, type NumericValues } from '../columns/numeric-column.js';
+import { knownNumericOrder, numericValues, patchedNumericColumn, type NumericValues } from '../columns/numeric-column.js';
 import { carryDerivedSteps } from '../columns/derived-carry.js';
 import { extendedSortRanksSteps } from '../columns/text-column-lookups.js';
 import type { Dictionary } from '../columns/dictionary.js';
@@ -277,7 +277,8 @@ function* patchInvertedColumn(
 
 /**
  * One numeric field patched: its numeric column, text column (single codes, inverted column) and
- * dictionary, and its order when the previous version had derived one. Undefined when the dictionary
+ * dictionary, and its order when the previous version had derived one (or an earlier one, appended to
+ * since: see `FieldIndex.orderBase`). Undefined when the dictionary
  * would hold more dead codes than the patch tolerates.
  */
 function* patchField(
@@ -314,8 +315,10 @@ function* patchField(
   const sortRank = text.sortRank && (yield* extendedSortRanksSteps(text.sortRank, dictionary));
   const column: TextColumn = { single: newSingle, dictSize, valueOffsets, valueDocs, sortRank };
   const after = numericValues({ ...field, text: column, numeric });
-  const order = !field.order ? undefined
-    : linear ? yield* mergeNumericOrderLinear(field.order, after, docs) : mergeNumericOrder(field.order, numericValues(field), after, docs);
+  // An order still to be merged with appended docs is merged first (the patch moves their numbers too).
+  const before = knownNumericOrder(field, base.index.docCount);
+  const order = !before ? undefined
+    : linear ? yield* mergeNumericOrderLinear(before, after, docs) : mergeNumericOrder(before, numericValues(field), after, docs);
   // Numbers replaced by numbers: the counts behind the field's kind stay as they were.
   return { field: { name: field.name, kind: field.kind, text: column, numeric, order, valueCounts: field.valueCounts }, dictionary };
 }

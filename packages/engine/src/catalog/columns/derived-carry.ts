@@ -17,8 +17,9 @@ import { carryKeyOrdersSteps, deriveLookupsLikeSteps } from './text-column-looku
 /**
  * Gives `to` what `from` had derived. `to` must be made from `from` by a fast path: the same docs
  * (some maybe deleted) then docs appended, dictionaries that only grew, and no doc's values changed
- * but in the fields `changed` names (a value patch's; default none). Sort and numeric orders are
- * carried by the change paths with the columns they belong to (append-products.ts, patch-values.ts).
+ * but in the fields `changed` names (a value patch's; default none). Sort ranks and numeric orders are
+ * carried by the change paths with the columns they belong to (append-products.ts, patch-values.ts; an
+ * append leaves a numeric order as the base its new docs are merged into on first use).
  */
 export function* carryDerivedSteps(from: CatalogState, to: CatalogState, changed: (field: number) => boolean = () => false): Steps<void> {
   yield* carryKeyOrdersSteps(from, to);

@@ -26,7 +26,7 @@
  * @module
  */
 import type { Dictionary } from './dictionary.js';
-import type { FieldIndex, NumericColumn, SingleCodes, TextColumn } from '../catalog-index.js';
+import type { FieldIndex, NumericColumn, OrderBase, SingleCodes, TextColumn } from '../catalog-index.js';
 import { numericValue } from '../field-values.js';
 import { extendShared, growableArray, sharedArray } from './shared-arrays.js';
 
@@ -239,6 +239,45 @@ export function* numericOrderSteps(values: NumericValues, docCount: number): Ste
     if ((d & STEP_MASK) === STEP_MASK) yield;
   }
   return order;
+}
+
+/**
+ * The order (docs with a value by (value, doc)) of docs below `base.docs` with docs `base.docs .. N`
+ * merged in: each new doc goes after the old docs of values up to its own (old docs have lower ids),
+ * found by binary search; the old order is copied in blocks between them. Pure.
+ */
+export function orderWithAppended(base: OrderBase, { byCode, codes }: NumericValues, N: number): Uint32Array {
+  const { order } = base;
+  const added: number[] = [];
+  for (let d = base.docs; d < N; d++) if (byCode[codes[d] + 1] === byCode[codes[d] + 1]) added.push(d);
+  if (added.length === 0) return order;
+  added.sort((a, b) => byCode[codes[a] + 1] - byCode[codes[b] + 1] || a - b);
+  const out = sharedArray(Uint32Array, order.length + added.length);
+  let from = 0;
+  for (let m = 0; m < added.length; m++) {
+    const v = byCode[codes[added[m]] + 1];
+    let lo = from;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (byCode[codes[order[mid]] + 1] <= v) lo = mid + 1;
+      else hi = mid;
+    }
+    out.set(order.subarray(from, lo), from + m);
+    out[lo + m] = added[m];
+    from = lo;
+  }
+  out.set(order.subarray(from), from + added.length);
+  return out;
+}
+
+/**
+ * The numeric order of `field` as it is or can be had without a sort: its own, or its
+ * {@link FieldIndex.orderBase} with the docs appended since merged in; undefined when neither exists.
+ */
+export function knownNumericOrder(field: FieldIndex, docCount: number): Uint32Array | undefined {
+  if (field.order) return field.order;
+  return field.orderBase && field.numeric ? orderWithAppended(field.orderBase, numericValues(field), docCount) : undefined;
 }
 
 /** Per-doc numbers (NaN: none) as {@link NumericValues}: doc `d` reads entry `d` (tests, references). */

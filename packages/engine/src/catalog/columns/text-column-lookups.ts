@@ -12,7 +12,7 @@ import type { CatalogState } from '../catalog-index.js';
 import { sharedArray } from './shared-arrays.js';
 import { runSteps, sortStrings, STEP, type Steps } from '../steps.js';
 import type { StringLookup } from './string-map.js';
-import { numericOrderSteps, numericValues } from './numeric-column.js';
+import { knownNumericOrder, numericOrderSteps, numericValues } from './numeric-column.js';
 
 /** Values by code: a field's dictionary. */
 interface Values {
@@ -268,7 +268,8 @@ export function* deriveLookupsLikeSteps(from: CatalogState, to: CatalogState): S
       const ranks = yield* textSortRanksSteps(to.dictionaries[fid].values());
       f.text.sortRank ??= ranks;
     }
-    if (before.order && f.numeric && !f.order) {
+    // An order the version had, or had the base of (appended docs still to merge in): derived again.
+    if ((before.order || before.orderBase) && f.numeric && !f.order) {
       const order = yield* numericOrderSteps(numericValues(f), to.index.docCount);
       f.order ??= order;
     }
@@ -282,7 +283,8 @@ export function* deriveLookupsLikeSteps(from: CatalogState, to: CatalogState): S
 export function ensureNumericOrder(state: CatalogState, field: number): void {
   const f = state.index.fields[field];
   if (!f.numeric || f.order) return;
-  f.order = runSteps(numericOrderSteps(numericValues(f), state.index.docCount));
+  // An earlier version's order with the docs appended since merged in (a copy), else a sort.
+  f.order = knownNumericOrder(f, state.index.docCount) ?? runSteps(numericOrderSteps(numericValues(f), state.index.docCount));
 }
 
 /**
@@ -292,7 +294,8 @@ export function ensureNumericOrder(state: CatalogState, field: number): void {
 export function* ensureNumericOrdersSteps(state: CatalogState): Steps<void> {
   for (const f of state.index.fields) {
     if (!f.numeric || f.order) continue;
-    const order = yield* numericOrderSteps(numericValues(f), state.index.docCount);
+    const order = knownNumericOrder(f, state.index.docCount) ?? (yield* numericOrderSteps(numericValues(f), state.index.docCount));
+    yield;
     // Another caller may have derived it in between (ensureNumericOrder, in a search): the same array.
     f.order ??= order;
   }

@@ -38,6 +38,7 @@ import path from 'node:path';
 import { AisleError } from '../../errors.js';
 import type { Product } from '../../types.js';
 import { writeFully } from '../../util/write-fully.js';
+import { SLICE_MS } from '../build/time-slices.js';
 import { writeFileDurably } from '../../util/durable-file.js';
 import type { CatalogChangeLog, LoggedChange, PositionedChange, StoredSnapshot } from './catalog-change-log.js';
 import { previousSnapshotPath, readSnapshotFile } from './snapshot-file.js';
@@ -287,13 +288,16 @@ export class FileChangeLog implements CatalogChangeLog {
           position += await writeFully(fh!, Buffer.from(chunk, 'utf8'), position);
           chunk = '';
         };
+        let turnAt = performance.now();
         const put = async (line: string): Promise<void> => {
           chunk += line + '\n';
-          if (chunk.length < WRITE_CHUNK) return;
-          await flush();
-          // Hand the event loop a turn between the chunks of a big batch: write completions alone chained
-          // the chunks of a 1M-product replace into 100–400 ms without a turn (stalls found with --cpu-prof).
+          if (chunk.length >= WRITE_CHUNK) await flush();
+          // Hand the event loop a turn every slice of work: write completions alone chained the chunks of
+          // a 1M-product replace into 100–400 ms without a turn, and a chunk's worth of products with
+          // image vectors took 150–400 ms to stringify at load 20 (stalls found with --cpu-prof).
+          if (performance.now() - turnAt < SLICE_MS) return;
           await new Promise((resolve) => setImmediate(resolve));
+          turnAt = performance.now();
         };
         for (const change of changes) {
           if (change.kind === 'delete') await put(JSON.stringify({ op: 'delete', refIds: change.refIds }));
