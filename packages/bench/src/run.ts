@@ -55,19 +55,19 @@ function plan(quick: boolean): Plan {
   const generated = (count: number): DatasetSpec => ({ kind: 'generated', count, seed: 1 });
   if (quick) {
     const peers: PeerPlan[] = [
-      { dataset: generated(10_000), engines: ALL, queries: 40, budgetMs: 2_000, warmup: 3, checkSample: 20, timeoutMs: 120_000 },
+      { dataset: generated(10_000), engines: ALL, queries: 40, budgetMs: 2_000, warmup: 20, checkSample: 20, timeoutMs: 120_000 },
     ];
-    if (flipkart) peers.push({ dataset: flipkart, engines: ALL, queries: 30, budgetMs: 2_000, warmup: 3, checkSample: 20, timeoutMs: 120_000 });
+    if (flipkart) peers.push({ dataset: flipkart, engines: ALL, queries: 30, budgetMs: 2_000, warmup: 20, checkSample: 20, timeoutMs: 120_000 });
     return { mode: 'quick', budgetMs: 10 * 60_000, peers, microTimeMs: 100, microProducts: 20_000, httpDurationS: 2, httpProducts: 10_000, scalingSizes: [10_000, 50_000], scalingQueries: 30 };
   }
   // Sized for < 15 minutes on a loaded 2-core machine: every engine at 100k; at 1M the engines that
   // answer in reasonable time (Orama and itemsjs take seconds per query there, see docs/peers.md). A query
   // type stops at its time budget once its first `checkSample` queries (checked against the scan) ran.
   const peers: PeerPlan[] = [
-    { dataset: generated(100_000), engines: ALL, queries: 300, budgetMs: 3_000, warmup: 5, checkSample: 10, timeoutMs: 240_000 },
-    { dataset: generated(1_000_000), engines: FAST, queries: 300, budgetMs: 3_000, warmup: 3, checkSample: 5, timeoutMs: 300_000 },
+    { dataset: generated(100_000), engines: ALL, queries: 300, budgetMs: 3_000, warmup: 100, checkSample: 10, timeoutMs: 240_000 },
+    { dataset: generated(1_000_000), engines: FAST, queries: 300, budgetMs: 3_000, warmup: 100, checkSample: 5, timeoutMs: 300_000 },
   ];
-  if (flipkart) peers.splice(1, 0, { dataset: flipkart, engines: ALL, queries: 300, budgetMs: 2_500, warmup: 5, checkSample: 10, timeoutMs: 120_000 });
+  if (flipkart) peers.splice(1, 0, { dataset: flipkart, engines: ALL, queries: 300, budgetMs: 2_500, warmup: 100, checkSample: 10, timeoutMs: 120_000 });
   return { mode: 'full', budgetMs: 14 * 60_000 + 30_000, peers, microTimeMs: 300, microProducts: 100_000, httpDurationS: 6, httpProducts: 100_000, scalingSizes: [10_000, 100_000, 1_000_000], scalingQueries: 100 };
 }
 

@@ -12,7 +12,7 @@ import { loadDataset } from './datasets.js';
 import type { PeerRunInput, PeerRunResult } from './peers/child.js';
 import { mb, ms } from './stats.js';
 import { formatCount, REQUEST_LABELS, REQUEST_TYPES, type RequestType } from './types.js';
-import { buildWorkload } from './workloads/index.js';
+import { buildWarmupWorkload, buildWorkload } from './workloads/index.js';
 
 interface Point {
   size: number;
@@ -20,6 +20,9 @@ interface Point {
   result?: PeerRunResult;
   error?: string;
 }
+
+/** Untimed warm-up queries per request type at each point (as the peer comparison warms every engine). */
+const SCALING_WARMUP = 20;
 
 const PLOTTED: RequestType[] = ['text', 'text_facets', 'browse'];
 const COLOURS: Record<string, string> = { text: '#1f77b4', text_facets: '#d62728', text_scope: '#9467bd', browse: '#2ca02c', multi_sort: '#ff7f0e' };
@@ -42,6 +45,7 @@ export async function runScaling(options: ScalingOptions): Promise<string> {
   const sample = await loadDataset({ kind: 'generated', count: Math.max(...options.sizes), seed: 1 }, 20_000);
   // The peer comparisons' queries (same seed and sample), so their aisle rows can stand in here.
   const workload = buildWorkload(sample, options.queries);
+  const warmupWorkload = buildWarmupWorkload(sample, SCALING_WARMUP);
   const points: Point[] = [];
   const remaining = options.remainingMs ?? (() => Infinity);
   for (const size of options.sizes) {
@@ -60,7 +64,7 @@ export async function runScaling(options: ScalingOptions): Promise<string> {
       }
       const input: PeerRunInput = {
         engine: 'aisle', workers, dataset: { kind: 'generated', count: size, seed: 1 }, workload,
-        maxQueries: options.queries, budgetMs: options.quick ? 2_000 : 5_000, warmup: 3, checkSample: 0,
+        maxQueries: options.queries, budgetMs: options.quick ? 2_000 : 5_000, warmupWorkload, warmupMs: 2_000, checkSample: 0,
       };
       try {
         const result = await runInChild<PeerRunInput, PeerRunResult>('peers/child', input, { timeoutMs: Math.min(600_000, remaining() - 20_000) });

@@ -10,7 +10,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import {
-  personalizationWeight, semanticSearchOf, validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings,
+  validateEngineOptions, type EngineOptions, type StoreConfig, type WebsiteConfig, type WebsiteSettings,
 } from './config.js';
 import type {
   AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, RecommendationReport, SearchReport,
@@ -19,41 +19,30 @@ import type {
 import { FailureReporter, type BackgroundTask, type EngineHooks } from './background-failures.js';
 import { AisleError } from './errors.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
-import { affinityOf, affinityProfile, affinityRolesOf } from './search/personalize.js';
-import { makeReranker, type RankStage, type RerankInputs } from './search/rerank.js';
-import { tokenize } from './catalog/full-text/tokenizer.js';
-import { DEFAULT_FIELD_WEIGHTS } from './catalog/field-values.js';
 import type { Embedder } from './semantic/embedder.js';
 import { isStore } from './store/open-store.js';
 import { storeCall } from './store/store-call.js';
-import type { ExperimentRecord, ListExperiment, Store } from './store/store.js';
+import type { Store } from './store/store.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
-import { executeRankedSearch, executeSearch, SearchPool, validateSearchRequest, type RankedSearch } from './search/index.js';
+import { SearchPool, validateSearchRequest } from './search/index.js';
 import { settingsWithDefaults } from './settings/website-settings.js';
 import { parsePreviewRequest, previewOf } from './settings/settings-preview.js';
-import { suggestionSettingsOf } from './analytics/analytics-settings.js';
-import { logQuery } from './analytics/search-log.js';
-import { INTERLEAVED } from './experiments/experiment-service.js';
 import { readExperimentReport } from './experiments/read-experiment-report.js';
-import { assignmentPoint } from './experiments/assignment.js';
-import { teamDraftInterleave } from './experiments/interleaving.js';
-import { Random } from './demo/random.js';
 import type { AttributionReportParams, RecommendationReportParams, SearchReportParams } from './contract/query-schemas.js';
 import type { Experiment, ExperimentReport } from './contract/schemas.js';
-import { DEFAULT_SEARCH_SIZE, MAX_SEARCH_SIZE } from './contract/limits.js';
-import { clickRankingOf } from './learning/click-ranking-settings.js';
 import type {
   BundleRequest, BundleResponse, ClickRequest, EventAck, Product, PurchaseRequest, RecommendParams, RecommendResponse,
   SearchRequest, SearchResponse, ViewRequest, BulkDeleteResult,
 } from './types.js';
-import type { SearchPayload, SettingsPreview } from './contract/schemas.js';
+import type { SettingsPreview } from './contract/schemas.js';
 import * as catalogWrites from './engine/catalog-writes.js';
 import { writeSnapshot } from './engine/catalog-files.js';
 import { shutDown } from './engine/shutdown.js';
 import { startEngine, type StartedEngine } from './engine/start.js';
 import { bundles, recommend } from './engine/recommend-operation.js';
+import { rankSearch, search, type SearchParts } from './engine/search-operation.js';
 import { addWebsite } from './engine/websites.js';
-import { NO_SETTINGS, type WebsiteState } from './engine/website-state.js';
+import type { WebsiteState } from './engine/website-state.js';
 
 /**
  * The options of {@link createEngine}: the config file's shape ({@link EngineOptions}), the hooks, and
@@ -77,6 +66,7 @@ class AisleEngine implements Engine {
   /** What the start opened (engine/start.ts), set by {@link open}. */
   private parts!: StartedEngine;
   private searchKeys: SearchKeyService | undefined;
+  private searchPartsMade: SearchParts | undefined;
 
   constructor(
     private readonly options: Omit<EngineOptions, 'store'>,
@@ -98,16 +88,17 @@ class AisleEngine implements Engine {
     });
   }
 
-  // The parts the search, report and experiment operations read.
+  /** What the search operation uses (engine/search-operation.ts): the start's parts, the pool, the reporter. */
+  private get searchParts(): SearchParts {
+    this.searchPartsMade ??= { ...this.parts, pool: this.pool, reporter: this.reporter };
+    return this.searchPartsMade;
+  }
+
+  // The parts the report and experiment operations read.
   private get experiments(): StartedEngine['experiments'] { return this.parts.experiments; }
   private get learner(): StartedEngine['learner'] { return this.parts.learner; }
   private get searchLog(): StartedEngine['searchLog'] { return this.parts.searchLog; }
   private get resultPages(): StartedEngine['resultPages'] { return this.parts.resultPages; }
-  /**
-   * Settles when the first replay of the stored events into the recommendation models is over, failed
-   * or not (engine/event-replay.ts): recommendations and personalised searches wait for it.
-   */
-  private get eventsReplayed(): Promise<void> { return this.parts.replay.firstAttempt; }
 
   private site(websiteId: string): WebsiteState {
     if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
@@ -147,148 +138,7 @@ class AisleEngine implements Engine {
 
   async search(body: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
     const request = validateSearchRequest(body);
-    const state = this.site(request.website_id);
-    if (request.client !== state.config.client) {
-      throw new AisleError('CLIENT_NOT_FOUND', `client "${request.client}" does not belong to website "${request.website_id}"`);
-    }
-    // One object while a website has none: a variant's merged settings are cached per settings object.
-    const settings = state.config.settings ?? NO_SETTINGS;
-    // A customer in a running search experiment is served under their variant's settings (docs/experiments.md).
-    const assignment = this.experiments.assign(request.website_id, 'search', request.customer_id);
-    if (assignment === undefined) return this.searchWith(state, request, settings, options);
-    const { experiment, variant } = assignment;
-    const customerId = request.customer_id!;
-    if (variant === INTERLEAVED) {
-      const [a, b] = [0, 1].map((i) => this.experiments.variantSettings(request.website_id, experiment, i, settings));
-      if (a === null || b === null) return this.searchWith(state, request, settings, options);
-      return this.searchInterleaved(state, request, [a, b], options, experiment, customerId);
-    }
-    const variantSettings = this.experiments.variantSettings(request.website_id, experiment, variant, settings);
-    if (variantSettings === null) return this.searchWith(state, request, settings, options);
-    return this.searchWith(state, request, variantSettings, options, { id: experiment.id, variant: experiment.variants[variant]!.name, customerId });
-  }
-
-  /**
-   * A validated search of a website run under the given effective settings (the website's, an
-   * experiment variant's, a preview's): ranked, remembered for clicks, logged, with its completions.
-   * `experiment` tags the response and its logged page.
-   */
-  private async searchWith(
-    state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, experiment?: ListExperiment,
-  ): Promise<SearchResponse> {
-    const { payload, rankedBy, stages } = await this.rankWith(state, request, settings, options);
-    return this.answerSearch(state, request, settings, options, payload, rankedBy, experiment, stages);
-  }
-
-  /**
-   * The ranked page of a validated search under `settings`, nothing remembered or logged: what a
-   * shopper's search answers before it is recorded, and all a settings preview is (not a shopper's search).
-   */
-  private async rankWith(state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions): Promise<RankedSearch> {
-    const personalization = personalizationWeight(settings.personalization);
-    // The spec: customer_id is "required only when personalization is enabled" (the wire contract).
-    if (personalization !== undefined && !request.customer_id) {
-      throw new AisleError('SEARCH_BAD_REQUEST', 'customer_id is required: personalization is enabled for this website');
-    }
-    const inputs: RerankInputs = {};
-    const semantic = semanticSearchOf(settings.semanticSearch);
-    if (semantic && tokenize(request.q).length > 0) {
-      inputs.semantic = {
-        weight: semantic.weight,
-        scores: async (candidates, revisions) => {
-          const weights = { ...state.catalog.options.fieldWeights, ...settings.fieldWeights };
-          try {
-            const scored = await state.semantics.scores(semantic.model, request.q, candidates, revisions, (f) => weights[f] ?? DEFAULT_FIELD_WEIGHTS[f] ?? 1);
-            return scored && { label: `${scored.model.id}@${scored.model.version}`, similarities: scored.similarities };
-          } catch (err) {
-            // A failing embedder (a remote model down, a contract broken) must not take search down: the
-            // plain order is served, without `ats_model` (the model did not rank), and the failure is reported.
-            this.reporter.report('semantic-embedding', err, state.config.websiteId);
-            return undefined;
-          }
-        },
-      };
-    }
-    if (personalization !== undefined && request.customer_id) {
-      // The shopper's history is complete only once the stored events are replayed.
-      await this.eventsReplayed;
-      const activity = state.models.customerActivity(request.customer_id);
-      const catalogState = state.catalog.state;
-      const profile = activity && affinityProfile(activity, (refId) => {
-        const doc = catalogState.docByRefId.get(refId);
-        return doc === undefined ? undefined : catalogState.store.get(doc);
-      }, affinityRolesOf(settings.fieldRoles));
-      if (profile) inputs.personalization = { weight: personalization, affinity: (p) => affinityOf(profile, p) };
-    }
-    const clickRanking = clickRankingOf(settings.clickRanking);
-    if (clickRanking !== undefined) inputs.clicks = this.learner.clickStage(request.website_id, logQuery(request.q), clickRanking, this.searchLog);
-    return executeRankedSearch(state.catalog, request, {
-      pool: this.pool, settings, rerank: makeReranker(inputs), forcedScope: options.forcedScope,
-      onRuleProblem: (problem) => this.reporter.warn('merchandising-rule', problem, state.config.websiteId),
-      popularity: (catalogState) => this.learner.popularityValues(request.website_id, catalogState),
-    });
-  }
-
-  /**
-   * An interleaving experiment's search: both variants rank the results down to the end of the page, the
-   * two rankings are merged by team draft (its coin seeded by the experiment, the customer and the query,
-   * so every page of one search and a repeated search interleave alike) and the page is cut from the
-   * merged list; the page remembers which variant placed each item, so a click credits that variant.
-   * Totals, facets and suggestions are the first variant's (the control: the same products match).
-   */
-  private async searchInterleaved(
-    state: WebsiteState, request: SearchRequest, settings: [WebsiteSettings, WebsiteSettings], options: SearchOptions,
-    experiment: ExperimentRecord, customerId: string,
-  ): Promise<SearchResponse> {
-    const depth = Math.min(request.start + (request.size ?? DEFAULT_SEARCH_SIZE), MAX_SEARCH_SIZE);
-    const deep = { ...request, start: 0, size: depth };
-    const [a, b] = await Promise.all(settings.map((s) => this.rankWith(state, deep, s, options)));
-    const byRefId = new Map<string, Product>();
-    for (const p of [...b!.payload.result, ...a!.payload.result]) byRefId.set(p.refId, p);
-    const coin = new Random(Math.floor(assignmentPoint(experiment.id, `${customerId}\u0000${logQuery(request.q)}`) * 2 ** 32));
-    const merged = teamDraftInterleave(a!.payload.result.map((p) => p.refId), b!.payload.result.map((p) => p.refId), depth, () => coin.next());
-    const end = request.start + (request.size ?? DEFAULT_SEARCH_SIZE);
-    const names = experiment.variants.map((v) => v.name);
-    const payload: SearchPayload = { ...a!.payload, result: merged.items.slice(request.start, end).map((refId) => byRefId.get(refId)!) };
-    const teams = [...merged.teams.slice(request.start, end)].map((t) => names[t]!);
-    return this.answerSearch(state, request, settings[0], options, payload, a!.rankedBy ?? b!.rankedBy, { id: experiment.id, variant: INTERLEAVED, customerId, teams });
-  }
-
-  /** Remembers a ranked page for clicks, logs it, adds completions and makes the response. */
-  private async answerSearch(
-    state: WebsiteState, request: SearchRequest, settings: WebsiteSettings, options: SearchOptions, payload: SearchPayload,
-    rankedBy: string | undefined, experiment: ListExperiment | undefined, stages: readonly RankStage[] = [],
-  ): Promise<SearchResponse> {
-    // A search's session: its session_id, else its customer_id (an empty one is none).
-    const session = request.session_id || request.customer_id || undefined;
-    // One id for the page: the list clicks name, and the analytics log.
-    const queryId = this.resultPages.record({
-      websiteId: request.website_id, kind: 'search', source: logQuery(request.q), variant: experiment?.variant ?? null,
-      customerId: request.customer_id || null, sessionId: session ?? null,
-      firstPosition: request.start + 1, refIds: payload.result.map((p) => p.refId), ...(experiment !== undefined && { experiment }),
-    });
-    // The first page of a query is one search for the log (paging through it is not another).
-    if (request.start === 0) {
-      this.searchLog.record(request.website_id, {
-        queryId, q: request.q, session, totalResults: payload.total_results,
-        ...(experiment !== undefined && { experiment: { id: experiment.id, variant: experiment.variant, customerId: experiment.customerId } }),
-      });
-    }
-    // Through a key with a forced scope, a completion is offered only when it has results within it.
-    const scope = options.forcedScope;
-    const hasResults = scope === undefined || Object.keys(scope).length === 0 ? undefined : async (q: string) => {
-      const found = await executeSearch(state.catalog, { website_id: request.website_id, client: request.client, q, scope, start: 0, size: 0 }, { settings });
-      // Products matching only some of the words are a fallback, not results of the completion.
-      return found.total_results > 0 && found.suggestions.dropped_words === undefined;
-    };
-    const queries = await this.searchLog.suggestions(request.website_id, request.q, state.catalog.state, suggestionSettingsOf(settings), hasResults);
-    if (queries.length > 0) payload.suggestions.queries = queries;
-    const response: SearchResponse = { type: 1, query_id: queryId, payload };
-    if (rankedBy !== undefined || stages.length > 0) {
-      response.settings = { ...(rankedBy !== undefined && { ats_model: rankedBy }), ...(stages.length > 0 && { ranked_by: [...stages] }) };
-    }
-    if (experiment !== undefined) response.settings = { ...response.settings, experiment: { id: experiment.id, variant: experiment.variant } };
-    return response;
+    return search(this.searchParts, this.site(request.website_id), request, options);
   }
 
   async previewSettings(websiteId: string, body: unknown): Promise<SettingsPreview> {
@@ -297,7 +147,7 @@ class AisleEngine implements Engine {
     // Validated and merged exactly as a PATCH of the settings (its errors, its 409), nothing written.
     const { current, next } = await this.parts.settings.preview(websiteId, patch);
     // Ranked only: a preview is not a shopper's search (no result page for clicks, no search log, no completions).
-    const [before, after] = await Promise.all([this.rankWith(state, search, current, {}), this.rankWith(state, search, next, {})]);
+    const [before, after] = await Promise.all([rankSearch(this.searchParts, state, search, current, {}), rankSearch(this.searchParts, state, search, next, {})]);
     return previewOf(search.start, before.payload, after.payload);
   }
 

@@ -19,8 +19,10 @@ export interface PeerRunInput {
   maxQueries: number;
   /** Time budget per request type, ms (the run stops early past it). */
   budgetMs: number;
-  /** Untimed queries per type first (JIT warm-up). */
-  warmup: number;
+  /** Untimed queries per type first, each engine alike (JIT and caches warm, as in a running service). */
+  warmupWorkload: Workload;
+  /** Time the warm-up of one request type may take at most, ms (a slow engine is not warmed for minutes). */
+  warmupMs: number;
   /** Totals of the first `checkSample` queries per type are returned for checking. */
   checkSample: number;
 }
@@ -58,7 +60,11 @@ async function run(input: PeerRunInput): Promise<PeerRunResult> {
     const queries = input.workload[type].slice(0, input.maxQueries);
     if (queries.length === 0) continue; // the dataset has nothing to ask of this type (no style ids)
     try {
-      for (let i = 0; i < Math.min(input.warmup, queries.length); i++) await adapter.search(queries[queries.length - 1 - i]!);
+      const warmupStarted = performance.now();
+      for (const query of input.warmupWorkload[type]) {
+        await adapter.search(query);
+        if (performance.now() - warmupStarted > input.warmupMs) break;
+      }
       const samples: number[] = [];
       const totals: number[] = [];
       const started = performance.now();

@@ -7,15 +7,19 @@
 import { runInChild } from '../child-process.js';
 import { loadDataset } from '../datasets.js';
 import { datasetLabel, REQUEST_TYPES, type DatasetSpec, type RequestType } from '../types.js';
-import { buildWorkload } from '../workloads/index.js';
+import { buildWarmupWorkload, buildWorkload } from '../workloads/index.js';
 import type { EngineKey } from './adapter.js';
 import type { PeerRunInput, PeerRunResult } from './child.js';
+
+/** The longest warm-up of one request type, ms: past it an engine is timed as warm as it got. */
+const WARMUP_MS = 2_000;
 
 export interface CompareOptions {
   dataset: DatasetSpec;
   engines: EngineKey[];
   queries: number;
   budgetMs: number;
+  /** Untimed warm-up queries per request type, for every engine alike ({@link buildWarmupWorkload}). */
   warmup: number;
   checkSample: number;
   timeoutMs: number;
@@ -40,13 +44,14 @@ export async function comparePeers(options: CompareOptions): Promise<PeerCompari
   const log = options.log ?? (() => {});
   const sample = await loadDataset(options.dataset, 20_000);
   const workload = buildWorkload(sample, options.queries);
+  const warmupWorkload = buildWarmupWorkload(sample, options.warmup);
   const comparison: PeerComparison = {
     dataset: datasetLabel(options.dataset), queriesPerType: options.queries, results: [], failures: [], agreement: {},
   };
   for (const engine of options.engines) {
     const input: PeerRunInput = {
       engine, workers: options.workers, dataset: options.dataset, workload, maxQueries: options.queries,
-      budgetMs: options.budgetMs, warmup: options.warmup, checkSample: options.checkSample,
+      budgetMs: options.budgetMs, warmupWorkload, warmupMs: WARMUP_MS, checkSample: options.checkSample,
     };
     const started = Date.now();
     const remaining = options.remainingMs?.() ?? Infinity;

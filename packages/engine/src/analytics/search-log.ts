@@ -63,9 +63,13 @@ export const MAX_SUGGESTED_QUERIES = 5;
 /** Default and largest `limit` of the searches report (declared with the contract's other limits). */
 export { SEARCH_REPORT_LIMITS } from '../contract/limits.js';
 
+/** The last query {@link logQuery} normalised, and how (a search asks for its query's three or four times). */
+let lastQuery: { q: string; logged: string } = { q: '', logged: '' };
+
 /** A query as the log keys it: its words joined by one space, cut at {@link MAX_LOGGED_QUERY_LENGTH}. */
 export function logQuery(q: string): string {
-  return tokenize(q).join(' ').slice(0, MAX_LOGGED_QUERY_LENGTH);
+  if (q !== lastQuery.q) lastQuery = { q, logged: tokenize(q).join(' ').slice(0, MAX_LOGGED_QUERY_LENGTH) };
+  return lastQuery.logged;
 }
 
 /** The experiment a logged response was served under (the list's experiment, without its teams). */

@@ -13,6 +13,7 @@ import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import { PROXIMITY_WINDOW, type PartialResult, type PlanExtras, type SearchPlan } from './search-plan.js';
 import { proximityBonuses } from './proximity.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
+import { gatherFloat64, gatherInt32 } from '../util/gather.js';
 import { addDocToColumnCounts, addDocToRange, pinsInResults, placePins } from './merchandising.js';
 import { countColumns } from './run-partial.js';
 import { facetHits } from './facet-search.js';
@@ -82,6 +83,7 @@ export function normaliseQuery(q: string): string {
 
 /** The first redirect rule whose normalised query equals the normalised `q`. */
 export function redirectFor(q: string, settings: WebsiteSettings | undefined): string | undefined {
+  if (settings?.redirects === undefined || settings.redirects.length === 0) return undefined;
   const normal = normaliseQuery(q);
   for (const rule of settings?.redirects ?? []) if (rule.queries.some((r) => normaliseQuery(r) === normal)) return rule.url;
   return undefined;
@@ -117,20 +119,23 @@ export function rankedDocs(state: CatalogState, plan: SearchPlan, extras: PlanEx
     if (plan.distinct) {
       // Each range sent one representative per group: the best of a group's across ranges stays.
       const { groupOf } = groupReader(index, plan.distinct);
-      const kept = new Set(mergeRepresentatives(Int32Array.from(positions, (i) => allDocs[i]), groupOf, plan.limit));
+      const kept = new Set(mergeRepresentatives(gatherInt32(allDocs, positions), groupOf, plan.limit));
       positions = positions.filter((i) => kept.delete(allDocs[i]));
     }
     positions = positions.slice(0, plan.limit);
-    docs = Int32Array.from(positions, (i) => allDocs[i]);
-    scores = Float64Array.from(positions, (i) => allScores[i]);
+    docs = gatherInt32(allDocs, positions);
+    scores = gatherFloat64(allScores, positions);
   }
   if (extras.termWords === undefined || docs.length < 2) return docs;
   const window = Math.min(docs.length, PROXIMITY_WINDOW);
   const head = docs.slice(0, window);
   const bonus = proximityBonuses(state, head, plan.fieldWeights, extras.termWords, plan.words.length);
-  const boosted = Float64Array.from(head, (_, i) => scores[i] + bonus[i]);
+  const boosted = new Float64Array(window);
+  for (let i = 0; i < window; i++) boosted[i] = scores[i] + bonus[i];
   const before = makeDocComparator(keys, desc, boosted, 0, head, state.index.ordinal);
-  const order = Array.from({ length: window }, (_, i) => i).sort(before);
+  const order: number[] = [];
+  for (let i = 0; i < window; i++) order.push(i);
+  order.sort(before);
   const out = docs.slice();
   for (let i = 0; i < window; i++) out[i] = head[order[i]];
   return out;
@@ -175,9 +180,12 @@ export function assemblePayload(
   } else total += pins.extra.length;
   if (plan.merch) docs = placePins(docs, pins.placed, request.start + size);
   const page = docs.subarray(request.start, request.start + size);
-  const result = grouped
-    ? Array.from(page, (d) => ({ ...state.store.get(d), _variants: variantsOf(grouped, d) }))
-    : Array.from(page, (d) => state.store.get(d));
+  // Loops, not Array.from with a map function (its iteration protocol costs more than the reads).
+  const result: SearchPayload['result'] = [];
+  for (let i = 0; i < page.length; i++) {
+    const d = page[i];
+    result.push(grouped ? { ...state.store.get(d), _variants: variantsOf(grouped, d) } : state.store.get(d));
+  }
 
   // Counting groups, a pinned product outside the matches adds its values only as a group of its own
   // (docs/decisions/0039-variants.md).

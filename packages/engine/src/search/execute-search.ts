@@ -142,14 +142,49 @@ function orderedByRelevance(request: SearchRequest): boolean {
   });
 }
 
+/** The inputs a {@link searchRelevance} was made from, compared by identity. */
+interface RelevanceSource {
+  settings: WebsiteSettings | undefined;
+  catalogOptions: Catalog['options'];
+  members: readonly unknown[];
+  relevance: ResolvedRelevance;
+}
+
+/** The settings members relevance is resolved from (a member replaced makes another relevance). */
+function relevanceMembers(settings: WebsiteSettings | undefined, catalogOptions: Catalog['options']): unknown[] {
+  return [
+    settings?.language, settings?.stopWords, settings?.synonyms, settings?.typoTolerance, settings?.ranking, settings?.fieldWeights,
+    catalogOptions.fieldWeights, catalogOptions.synonyms,
+  ];
+}
+
+/** Per catalog (its options object), the last relevance made: its searches run under the same settings until they change. */
+const lastRelevance = new WeakMap<Catalog['options'], RelevanceSource>();
+
+/**
+ * The relevance settings of a search: the website's (defaults filled in) over the catalog's own
+ * options (library users). The same object while the settings and the options are the same objects
+ * (settings are replaced, never edited in place, when they change), so that what the plan compiler
+ * derives from it (stop words, synonym rules, field weights) is made once, not on every search.
+ */
+function searchRelevance(settings: WebsiteSettings | undefined, catalogOptions: Catalog['options']): ResolvedRelevance {
+  const last = lastRelevance.get(catalogOptions);
+  if (last !== undefined && last.settings === settings && last.catalogOptions === catalogOptions) {
+    const members = relevanceMembers(settings, catalogOptions);
+    if (members.every((m, i) => m === last.members[i])) return last.relevance;
+  }
+  const relevance = resolveRelevance(settings);
+  relevance.fieldWeights = { ...catalogOptions.fieldWeights, ...relevance.fieldWeights };
+  relevance.synonyms = [...(catalogOptions.synonyms ?? []), ...relevance.synonyms];
+  lastRelevance.set(catalogOptions, { settings, catalogOptions, members: relevanceMembers(settings, catalogOptions), relevance });
+  return relevance;
+}
+
 async function runSearch(catalog: Catalog, asked: SearchRequest, context: SearchContext): Promise<SearchRun> {
   const state = catalog.state;
   const settings = context.settings;
   const request = withDisjunctiveAggregations(asked);
-  const relevance = resolveRelevance(settings);
-  // The catalog's own options (library users) come under the website's settings.
-  relevance.fieldWeights = { ...catalog.options.fieldWeights, ...relevance.fieldWeights };
-  relevance.synonyms = [...(catalog.options.synonyms ?? []), ...relevance.synonyms];
+  const relevance = searchRelevance(settings, catalog.options);
   const rules = { rules: settings?.rules, now: context.now ?? Date.now() };
   const compile = (options?: { widenTypos?: boolean }): { plan: SearchPlan; extras: PlanExtras } => {
     const compiled = compileSearchPlan(state, request, relevance, {

@@ -76,6 +76,24 @@ export function stemOf(lang: Language, word: string): string | undefined {
   return word.length >= MIN_STEM_WORD && STEMMABLE.test(word) ? lang.stem(word) : undefined;
 }
 
+/** Most query words whose stems {@link queryStemOf} keeps per language (then it starts over). */
+const QUERY_STEMS_KEPT = 4_096;
+const queryStems = new WeakMap<Language, Map<string, string | undefined>>();
+
+/**
+ * {@link stemOf} for the words of queries, kept: shoppers repeat their words, and a stemmer run costs
+ * microseconds, a fair share of a rare word's whole search.
+ */
+export function queryStemOf(lang: Language, word: string): string | undefined {
+  let stems = queryStems.get(lang);
+  if (stems === undefined) queryStems.set(lang, (stems = new Map()));
+  if (stems.has(word)) return stems.get(word);
+  if (stems.size >= QUERY_STEMS_KEPT) stems.clear();
+  const stem = stemOf(lang, word);
+  stems.set(word, stem);
+  return stem;
+}
+
 /**
  * A vocabulary's terms grouped by stem: stem → term ids (ascending). Derived on first use per
  * vocabulary array and language — a value patch keeps the vocabulary array, so it keeps the index;

@@ -17,6 +17,7 @@ import { countHierarchyDocs, isHierarchyColumn } from '../catalog/columns/hierar
 import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import { matchText, type TextMatches } from './text-matches.js';
 import { seek } from './doc-seek.js';
+import { gatherFloat64, gatherInt32 } from '../util/gather.js';
 import { TopK } from './top-k.js';
 import { numericValues, type NumericValues } from '../catalog/columns/numeric-column.js';
 import { addDocToColumnCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
@@ -302,7 +303,7 @@ function collectBitset(
   }
   return {
     lo, total, facetCounts, ranges, bucketCounts, topDocs,
-    topScores: scores ? Float64Array.from(topDocs, (d) => scores[d - lo]) : new Float64Array(topDocs.length),
+    topScores: scores ? gatherFloat64(scores, topDocs, lo) : new Float64Array(topDocs.length),
     pinsMatched: merch && pinsMatched(merch, lo, hi, (d) => hasBit(candidates, lo, hi, d)),
     pinsSeen,
     ...(groups && { groups }),
@@ -406,7 +407,21 @@ function collectMatches(
     ({ top: positions, groups } = selectGroups(docs, total, true, groupOf, groupCount, plan.limit, before, groupOptions(index, plan, lo, hi)));
   } else {
     const top = new TopK(Math.min(plan.limit, total), before);
-    for (let k = 0; k < total; k++) top.offer(k);
+    if (plan.sort[0]?.type === 'score' && plan.sort[0].desc) {
+      // Relevance first: a match scoring below the worst kept one comes after it whatever the later
+      // keys say, so it is passed over without the comparator (most matches of a common word). With
+      // relevance the only key and products in doc order, a tie goes to the lower doc, one met before:
+      // a match scoring the same as the worst kept one is passed over too.
+      const tiesLose = plan.sort.length === 1 && index.ordinal === undefined;
+      let bar = -Infinity;
+      for (let k = 0; k < total; k++) {
+        const score = scores[k];
+        if (score < bar || (tiesLose && score === bar)) continue;
+        top.offer(k);
+        const worst = top.worst();
+        if (worst >= 0) bar = scores[worst];
+      }
+    } else for (let k = 0; k < total; k++) top.offer(k);
     positions = top.sorted();
   }
   const groupPairs = nearMisses && countGroupFacets(index, plan, columns, lo, hi, docs, total, nearMisses, facetCounts, bucketCounts);
@@ -414,8 +429,8 @@ function collectMatches(
     ...(groups && { groups }),
     ...(groupPairs && { groupPairs }),
     lo, total, facetCounts, ranges, bucketCounts,
-    topDocs: Int32Array.from(positions, (k) => docs[k]),
-    topScores: Float64Array.from(positions, (k) => scores[k]),
+    topDocs: gatherInt32(docs, positions),
+    topScores: gatherFloat64(scores, positions),
     pinsMatched: merch && pinsMatched(merch, lo, hi, (d) => isListedDoc(docs, total, d)),
     pinsSeen,
   };

@@ -8,7 +8,7 @@
  * `SEARCH_BAD_REQUEST`.
  * @module
  */
-import type { CatalogState, TextColumn } from '../catalog/catalog-index.js';
+import type { CatalogIndex, CatalogState, TextColumn } from '../catalog/catalog-index.js';
 import type { HierarchySetting } from '../contract/settings-schema.js';
 import { hierarchyOf } from '../catalog/columns/hierarchy-column.js';
 import { charMask, lowerBound } from '../catalog/catalog-index.js';
@@ -25,7 +25,7 @@ import type { PlanMerch } from './merchandising.js';
 import type { PlanDisjunctive } from './conditions.js';
 import type { PlanCondition } from './conditions.js';
 import { compileFilters, type RulesInForce } from './plan-filters.js';
-import { DEFAULT_LANGUAGE, LANGUAGES, stemIndex, stemOf, type Language } from './language.js';
+import { DEFAULT_LANGUAGE, LANGUAGES, queryStemOf, stemIndex, type Language } from './language.js';
 import { resolveRelevance, type ResolvedRelevance, type SynonymEntry } from './relevance-settings.js';
 import { MIN_COMPLETED_WORD, wordSplits } from './unmatched-word.js';
 import { pinnedKind, type FieldTypes } from '../catalog/field-types.js';
@@ -230,7 +230,7 @@ function addExactAndStems(ctx: WordContext, word: string, quality: Map<number, n
   const { vocabulary } = ctx.state;
   const exact = findSorted(vocabulary, word);
   if (exact >= 0 && isLiveTerm(ctx.state, exact)) quality.set(exact, MatchQuality.Exact);
-  const stem = stemOf(ctx.lang, word);
+  const stem = queryStemOf(ctx.lang, word);
   if (stem === undefined) return;
   for (const t of stemIndex(vocabulary, ctx.lang).get(stem) ?? []) if (!quality.has(t) && isLiveTerm(ctx.state, t)) quality.set(t, MatchQuality.Prefix);
 }
@@ -374,6 +374,57 @@ function synonymTargetsPerWord(words: readonly string[], rules: readonly Synonym
   return targets;
 }
 
+/** What a plan derives from its relevance settings alone (no catalog): the language, the stop word test and the synonym rules. */
+interface RelevanceTables {
+  /** The members they were made from, compared by identity on every use. */
+  language: string;
+  stopWords: readonly string[];
+  synonyms: readonly SynonymEntry[];
+  lang: Language;
+  isStop: (word: string) => boolean;
+  rules: SynonymRule[];
+  /** The BM25F weight per full-text field number of the last catalog index compiled against. */
+  weights?: { fieldIds: readonly number[]; fields: CatalogIndex['fields']; fieldWeights: Record<string, number>; perField: number[] };
+}
+
+/**
+ * Per relevance object (a search's: execute-search.ts keeps one while the settings stay), its tables,
+ * made once rather than on every search (tokenizing every stop word and synonym entry, per search,
+ * cost more than matching a rare word).
+ */
+const relevanceTables = new WeakMap<ResolvedRelevance, RelevanceTables>();
+
+function relevanceTablesOf(settings: ResolvedRelevance): RelevanceTables {
+  const cached = relevanceTables.get(settings);
+  if (cached !== undefined && cached.language === settings.language && cached.stopWords === settings.stopWords && cached.synonyms === settings.synonyms) return cached;
+  const lang = LANGUAGES.get(settings.language) ?? LANGUAGES.get(DEFAULT_LANGUAGE)!;
+  const extraStops = new Set(settings.stopWords.flatMap((w) => tokenize(w)));
+  const isStop = (w: string) => lang.stopWords.has(w) || extraStops.has(w);
+  // Synonym phrases lose their stop words as the query does ("case for iphone" → "case iphone").
+  const content = (phrase: string[]) => (phrase.every(isStop) ? phrase : phrase.filter((w) => !isStop(w)));
+  const rules = synonymRules(settings.synonyms).map((r) => ({ from: content(r.from), to: r.to.map(content) }));
+  const tables: RelevanceTables = { language: settings.language, stopWords: settings.stopWords, synonyms: settings.synonyms, lang, isStop, rules };
+  relevanceTables.set(settings, tables);
+  return tables;
+}
+
+/**
+ * The BM25F weight per full-text field number of `index` under `settings`: one array while both stay
+ * (text-matches.ts keys its weighted norms by it, so they too are made once).
+ */
+function fieldWeightsOf(settings: ResolvedRelevance, index: CatalogIndex): number[] {
+  const tables = relevanceTablesOf(settings);
+  const { fieldIds } = index.fullText;
+  const last = tables.weights;
+  if (last !== undefined && last.fieldIds === fieldIds && last.fields === index.fields && last.fieldWeights === settings.fieldWeights) return last.perField;
+  const perField = fieldIds.map((fid) => {
+    const name = index.fields[fid].name;
+    return settings.fieldWeights[name] ?? DEFAULT_FIELD_WEIGHTS[name] ?? 1;
+  });
+  tables.weights = { fieldIds, fields: index.fields, fieldWeights: settings.fieldWeights, perField };
+  return perField;
+}
+
 /**
  * Compiles `request` against `state` (see module doc) with the website's relevance settings
  * (`settings`, defaults filled in) and merchandising rules (`options.rules`; none by default).
@@ -395,14 +446,9 @@ export function compileSearchPlan(
   const fieldTypes = options.fieldTypes;
   const { index } = state;
   const distinct = compileDistinct(state, request, options.distinct);
-  const lang = LANGUAGES.get(settings.language) ?? LANGUAGES.get(DEFAULT_LANGUAGE)!;
-  const extraStops = new Set(settings.stopWords.flatMap((w) => tokenize(w)));
-  const isStop = (w: string) => lang.stopWords.has(w) || extraStops.has(w);
+  const { lang, isStop, rules } = relevanceTablesOf(settings);
   const ctx: WordContext = { state, lang, typo: settings.typoTolerance, widen: options.widenTypos === true, isStop };
   const words = queryWords(request.q, isStop);
-  // Synonym phrases lose their stop words as the query does ("case for iphone" → "case iphone").
-  const content = (phrase: string[]) => (phrase.every(isStop) ? phrase : phrase.filter((w) => !isStop(w)));
-  const rules = synonymRules(settings.synonyms).map((r) => ({ from: content(r.from), to: r.to.map(content) }));
   const targets = synonymTargetsPerWord(words, rules);
   const planWords: PlanWord[] = [];
   const corrected: string[] = [];
@@ -447,10 +493,7 @@ export function compileSearchPlan(
   const filters = compileFilters(state, request, options.rules ?? { now: 0 }, { fieldTypes, hierarchies, forcedScope: options.forcedScope, ownConditionCounts });
   const { conditions, disjunctive, merch } = filters;
   const matchNothing = (words.length > 0 && wordsWithTerms === 0) || filters.matchNothing;
-  const fieldWeights = index.fullText.fieldIds.map((fid) => {
-    const name = index.fields[fid].name;
-    return settings.fieldWeights[name] ?? DEFAULT_FIELD_WEIGHTS[name] ?? 1;
-  });
+  const fieldWeights = fieldWeightsOf(settings, index);
   const rangeFields = (request.range_fields ?? []).map((name, i) => {
     const fid = state.fieldByName.get(name);
     if (fid === undefined) return -1;

@@ -18,8 +18,71 @@ export interface TextMatches {
   length: number;
 }
 
+/**
+ * A list while matching: docs (ascending) and their scores in entries `[at, at + length)` of its
+ * arrays, which it may share with other lists (see {@link newRun}).
+ */
+interface Run {
+  docs: Int32Array;
+  scores: Float64Array;
+  at: number;
+  length: number;
+}
+
 // A word matched exactly outranks any BM25 difference: tiers are far above BM25 magnitudes.
 const MATCH_TIER = 1000;
+
+/**
+ * Entries of the scratch buffers a thread keeps for the lists of one matching (at 12 bytes an entry,
+ * 3 MB at most). Lists fit there but for searches with more hits, which allocate their own.
+ */
+const SCRATCH_LIMIT = 1 << 18;
+/** Entries of the first scratch buffers (grown by doubling up to {@link SCRATCH_LIMIT}). */
+const SCRATCH_START = 1 << 12;
+
+/**
+ * The lists of one matching (per term, merged, intersected) are ranges of buffers the thread keeps and
+ * its next matching reuses, not typed arrays of their own: allocating, zero-filling and collecting
+ * those cost more than the scoring of a typical query (and `subarray` views, a runtime call each, as
+ * much again: a list is a range of the arrays it names). Safe because a matching runs synchronously
+ * and what it returns is read, and what must outlive it copied, before the thread's next matching
+ * starts ({@link startMatching}). Lists that outgrow the buffers go to bigger ones (the old ones stay
+ * valid for the lists already in them).
+ */
+let scratchDocs = new Int32Array(0);
+let scratchScores = new Float64Array(0);
+let scratchUsed = 0;
+
+/** Starts a matching: the lists of the previous one are dead. */
+function startMatching(): void {
+  scratchUsed = 0;
+}
+
+/** An empty list with room for `n` entries. */
+function newRun(n: number): Run {
+  if (scratchUsed + n > scratchDocs.length) {
+    const size = Math.max(SCRATCH_START, 2 * scratchDocs.length, n);
+    if (size > SCRATCH_LIMIT) return { docs: new Int32Array(n), scores: new Float64Array(n), at: 0, length: 0 };
+    scratchDocs = new Int32Array(size);
+    scratchScores = new Float64Array(size);
+    scratchUsed = 0;
+  }
+  const at = scratchUsed;
+  scratchUsed += n;
+  return { docs: scratchDocs, scores: scratchScores, at, length: 0 };
+}
+
+/** A list with no entry (its own object: intersections set `length`). */
+function emptyRun(): Run {
+  return { docs: scratchDocs, scores: scratchScores, at: 0, length: 0 };
+}
+
+/** A run as the matches the callers read (entries from 0): a view when the run does not start at 0. */
+function asMatches(run: Run): TextMatches {
+  if (run.at === 0) return { docs: run.docs, scores: run.scores, length: run.length };
+  const end = run.at + run.length;
+  return { docs: run.docs.subarray(run.at, end), scores: run.scores.subarray(run.at, end), length: run.length };
+}
 
 /**
  * Posting `i` of `segment` normalised with `averages` (the live docs' mean lengths): the norm of its key
@@ -33,7 +96,7 @@ export function normalisedPosting(index: CatalogIndex, segment: PostingSegment, 
  * The docs of one term's postings in [lo, hi) with the term's score (tier + BM25F) per doc: those of
  * the main postings, then those of the tail (appended docs, all higher).
  */
-function matchTerm(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t: number, lo: number, hi: number): TextMatches {
+function matchTerm(index: CatalogIndex, weighted: Float64Array, word: PlanTerms, t: number, lo: number, hi: number): Run {
   const main = index.fullText;
   const tail = main.tail;
   const id = word.termIds[t];
@@ -46,9 +109,9 @@ function matchTerm(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t: nu
     ti = seek(tail.postDocs, tail.termOffsets[id], tail.termOffsets[id + 1], Math.max(lo, tail.fromDoc));
     tend = seek(tail.postDocs, ti, tail.termOffsets[id + 1], hi);
   }
-  const out: TextMatches = { docs: new Int32Array(end - i + tend - ti), scores: new Float64Array(end - i + tend - ti), length: 0 };
-  scorePostings(index, plan, word, t, main, i, end, out);
-  if (tend > ti) scorePostings(index, plan, word, t, tail!, ti, tend, out);
+  const out = newRun(end - i + tend - ti);
+  scorePostings(index, weighted, word, t, main, i, end, out);
+  if (tend > ti) scorePostings(index, weighted, word, t, tail!, ti, tend, out);
   return out;
 }
 
@@ -77,14 +140,13 @@ function weightedNormsOf(index: CatalogIndex, plan: SearchPlan): Float64Array {
 }
 
 /** Appends to `out` the docs of entries `[i, end)` of `segment` (one term's) with their scores. */
-function scorePostings(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t: number, segment: PostingSegment, i: number, end: number, out: TextMatches): void {
+function scorePostings(index: CatalogIndex, weighted: Float64Array, word: PlanTerms, t: number, segment: PostingSegment, i: number, end: number, out: Run): void {
   const { postDocs, postKey } = segment;
-  const weighted = weightedNormsOf(index, plan);
   const tier = word.qualities[t] * MATCH_TIER;
   const idf = word.idfs[t];
   const { docs, scores } = out;
   const deleted = index.deleted;
-  let length = out.length;
+  let k = out.at + out.length;
   while (i < end) {
     const d = postDocs[i];
     if (deleted !== undefined && (deleted[d >>> 5] & (1 << (d & 31))) !== 0) {
@@ -96,46 +158,49 @@ function scorePostings(index: CatalogIndex, plan: SearchPlan, word: PlanTerms, t
     do tfw += weighted[postKey[i++]];
     while (i < end && postDocs[i] === d);
     if (tfw > 0) {
-      docs[length] = d;
-      scores[length++] = tier + (idf * tfw * (BM25_K1 + 1)) / (tfw + BM25_K1);
+      docs[k] = d;
+      scores[k++] = tier + (idf * tfw * (BM25_K1 + 1)) / (tfw + BM25_K1);
     }
   }
-  out.length = length;
+  out.length = k - out.at;
 }
 
 /** Union of two doc-sorted lists, keeping the higher score for a doc in both. */
-function mergeBest(a: TextMatches, b: TextMatches): TextMatches {
-  const docs = new Int32Array(a.length + b.length);
-  const scores = new Float64Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < a.length && j < b.length) {
-    const da = a.docs[i];
-    const db = b.docs[j];
-    if (da < db) { docs[k] = da; scores[k++] = a.scores[i++]; }
-    else if (da > db) { docs[k] = db; scores[k++] = b.scores[j++]; }
-    else { docs[k] = da; scores[k++] = Math.max(a.scores[i++], b.scores[j++]); }
+function mergeBest(a: Run, b: Run): Run {
+  const out = newRun(a.length + b.length);
+  const { docs, scores } = out;
+  const { docs: aDocs, scores: aScores } = a;
+  const { docs: bDocs, scores: bScores } = b;
+  let i = a.at;
+  let j = b.at;
+  const aEnd = a.at + a.length;
+  const bEnd = b.at + b.length;
+  let k = out.at;
+  while (i < aEnd && j < bEnd) {
+    const da = aDocs[i];
+    const db = bDocs[j];
+    if (da < db) { docs[k] = da; scores[k++] = aScores[i++]; }
+    else if (da > db) { docs[k] = db; scores[k++] = bScores[j++]; }
+    else { docs[k] = da; scores[k++] = Math.max(aScores[i++], bScores[j++]); }
   }
-  while (i < a.length) { docs[k] = a.docs[i]; scores[k++] = a.scores[i++]; }
-  while (j < b.length) { docs[k] = b.docs[j]; scores[k++] = b.scores[j++]; }
-  return { docs, scores, length: k };
+  while (i < aEnd) { docs[k] = aDocs[i]; scores[k++] = aScores[i++]; }
+  while (j < bEnd) { docs[k] = bDocs[j]; scores[k++] = bScores[j++]; }
+  out.length = k - out.at;
+  return out;
 }
-
-const EMPTY = (): TextMatches => ({ docs: new Int32Array(0), scores: new Float64Array(0), length: 0 });
 
 /**
  * The docs of [lo, hi) having one of `terms`, each with its best term score. Each term's postings become
  * a list in one sequential pass; the lists are merged pairwise, smallest first, in rounds (every
  * step sequential; measured several times faster than a k-way heap merge).
  */
-function matchTerms(index: CatalogIndex, plan: SearchPlan, terms: PlanTerms, lo: number, hi: number, extra: TextMatches[] = []): TextMatches {
-  let lists: TextMatches[] = extra;
-  for (let t = 0; t < terms.termIds.length; t++) lists.push(matchTerm(index, plan, terms, t, lo, hi));
-  if (lists.length === 0) return EMPTY();
+function matchTerms(index: CatalogIndex, weighted: Float64Array, terms: PlanTerms, lo: number, hi: number, extra: Run[] = []): Run {
+  let lists: Run[] = extra;
+  for (let t = 0; t < terms.termIds.length; t++) lists.push(matchTerm(index, weighted, terms, t, lo, hi));
+  if (lists.length === 0) return emptyRun();
   lists.sort((a, b) => a.length - b.length);
   while (lists.length > 1) {
-    const next: TextMatches[] = [];
+    const next: Run[] = [];
     for (let i = 0; i < lists.length; i += 2) next.push(i + 1 < lists.length ? mergeBest(lists[i], lists[i + 1]) : lists[i]);
     lists = next;
   }
@@ -146,94 +211,101 @@ function matchTerms(index: CatalogIndex, plan: SearchPlan, terms: PlanTerms, lo:
  * The docs of [lo, hi) matching `word`: one of its terms, or every group of one of its phrase synonyms
  * (a phrase scores the mean of its groups' scores, so it ranks like one word).
  */
-export function matchWord(index: CatalogIndex, plan: SearchPlan, word: PlanWord, lo: number, hi: number): TextMatches {
+function matchWord(index: CatalogIndex, weighted: Float64Array, word: PlanWord, lo: number, hi: number): Run {
   const phraseLists = word.phrases.map((groups) => {
-    const m = matchTerms(index, plan, groups[0], lo, hi);
-    for (let g = 1; g < groups.length && m.length > 0; g++) intersectInto(m, matchTerms(index, plan, groups[g], lo, hi));
-    for (let i = 0; i < m.length; i++) m.scores[i] /= groups.length;
+    const m = matchTerms(index, weighted, groups[0], lo, hi);
+    for (let g = 1; g < groups.length && m.length > 0; g++) intersectInto(m, matchTerms(index, weighted, groups[g], lo, hi));
+    for (let i = m.at; i < m.at + m.length; i++) m.scores[i] /= groups.length;
     return m;
   });
-  return matchTerms(index, plan, word, lo, hi, phraseLists);
+  return matchTerms(index, weighted, word, lo, hi, phraseLists);
 }
 
 /** Whether `doc` matches `word` (used for the dropped words of the best result). */
 export function docMatchesWord(index: CatalogIndex, plan: SearchPlan, word: PlanWord, doc: number): boolean {
-  return matchWord(index, plan, word, doc, doc + 1).length > 0;
+  startMatching();
+  return matchWord(index, weightedNormsOf(index, plan), word, doc, doc + 1).length > 0;
 }
 
 /** Keeps in `into` the docs also in `other`, adding their scores (both lists ascending). */
-export function intersectInto(into: TextMatches, other: TextMatches): void {
-  let i = 0;
-  let j = 0;
-  let k = 0;
+function intersectInto(into: Run, other: Run): void {
   const { docs, scores } = into;
-  while (i < into.length && j < other.length) {
+  const { docs: oDocs, scores: oScores } = other;
+  let i = into.at;
+  let j = other.at;
+  const iEnd = into.at + into.length;
+  const jEnd = other.at + other.length;
+  let k = into.at;
+  while (i < iEnd && j < jEnd) {
     const a = docs[i];
-    const b = other.docs[j];
+    const b = oDocs[j];
     if (a < b) i++;
     else if (a > b) j++;
     else {
       docs[k] = a;
-      scores[k++] = scores[i++] + other.scores[j++];
+      scores[k++] = scores[i++] + oScores[j++];
     }
   }
-  into.length = k;
+  into.length = k - into.at;
 }
 
-/** A doc-sorted list with, per doc, the number of words it matched. */
-interface CountedMatches extends TextMatches {
+/** A list with, per entry, the number of words its doc matched (`counts[i]` for entry `at + i`). */
+interface CountedRun extends Run {
   counts: Uint8Array;
 }
 
 /** Union of two counted lists, adding scores and counts of a doc in both. */
-function mergeSum(a: CountedMatches, b: CountedMatches): CountedMatches {
+function mergeSum(a: CountedRun, b: CountedRun): CountedRun {
   const n = a.length + b.length;
-  const docs = new Int32Array(n);
-  const scores = new Float64Array(n);
-  const counts = new Uint8Array(n);
+  const out: CountedRun = { ...newRun(n), counts: new Uint8Array(n) };
+  const { docs, scores, counts } = out;
   let i = 0;
   let j = 0;
   let k = 0;
   while (i < a.length || j < b.length) {
-    const da = i < a.length ? a.docs[i] : 0x7fffffff;
-    const db = j < b.length ? b.docs[j] : 0x7fffffff;
-    if (da < db) { docs[k] = da; scores[k] = a.scores[i]; counts[k++] = a.counts[i++]; }
-    else if (da > db) { docs[k] = db; scores[k] = b.scores[j]; counts[k++] = b.counts[j++]; }
-    else { docs[k] = da; scores[k] = a.scores[i] + b.scores[j]; counts[k++] = a.counts[i++] + b.counts[j++]; }
+    const da = i < a.length ? a.docs[a.at + i] : 0x7fffffff;
+    const db = j < b.length ? b.docs[b.at + j] : 0x7fffffff;
+    if (da < db) { docs[out.at + k] = da; scores[out.at + k] = a.scores[a.at + i]; counts[k++] = a.counts[i++]; }
+    else if (da > db) { docs[out.at + k] = db; scores[out.at + k] = b.scores[b.at + j]; counts[k++] = b.counts[j++]; }
+    else { docs[out.at + k] = da; scores[out.at + k] = a.scores[a.at + i] + b.scores[b.at + j]; counts[k++] = a.counts[i++] + b.counts[j++]; }
   }
-  return { docs, scores, counts, length: k };
+  out.length = k;
+  return out;
 }
 
 /**
  * The docs of [lo, hi) matching every word of the plan (or at least `plan.minWords` of them), with
- * summed scores.
+ * summed scores. The lists it returns are valid until the thread's next matching.
  */
 export function matchText(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number): TextMatches {
+  startMatching();
+  const weighted = weightedNormsOf(index, plan);
   if (plan.minWords >= plan.words.length) {
-    let matches: TextMatches | undefined;
+    let matches: Run | undefined;
     for (const word of plan.words) {
-      const wordMatches = matchWord(index, plan, word, lo, hi);
+      const wordMatches = matchWord(index, weighted, word, lo, hi);
       if (!matches) matches = wordMatches;
       else intersectInto(matches, wordMatches);
       if (matches.length === 0) break;
     }
-    return matches ?? EMPTY();
+    return asMatches(matches ?? emptyRun());
   }
   // Fewer words than all: count per doc the words it matches, keep those with at least minWords.
-  let lists: CountedMatches[] = plan.words.map((w) => {
-    const m = matchWord(index, plan, w, lo, hi);
+  let lists: CountedRun[] = plan.words.map((w) => {
+    const m = matchWord(index, weighted, w, lo, hi);
     return { ...m, counts: new Uint8Array(m.length).fill(1) };
   });
   lists.sort((a, b) => a.length - b.length);
   while (lists.length > 1) {
-    const next: CountedMatches[] = [];
+    const next: CountedRun[] = [];
     for (let i = 0; i < lists.length; i += 2) next.push(i + 1 < lists.length ? mergeSum(lists[i], lists[i + 1]) : lists[i]);
     lists = next;
   }
-  const all = lists[0] ?? { ...EMPTY(), counts: new Uint8Array(0) };
+  const all = lists[0] ?? { ...emptyRun(), counts: new Uint8Array(0) };
   let k = 0;
   for (let i = 0; i < all.length; i++) {
-    if (all.counts[i] >= plan.minWords) { all.docs[k] = all.docs[i]; all.scores[k++] = all.scores[i]; }
+    if (all.counts[i] >= plan.minWords) { all.docs[all.at + k] = all.docs[all.at + i]; all.scores[all.at + k++] = all.scores[all.at + i]; }
   }
-  return { docs: all.docs, scores: all.scores, length: k };
+  all.length = k;
+  return asMatches(all);
 }

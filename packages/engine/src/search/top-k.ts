@@ -46,6 +46,11 @@ export class TopK {
     heap[i] = doc;
   }
 
+  /** The kept doc that comes last (the next to give way), or -1 while fewer than the capacity are kept. */
+  worst(): number {
+    return this.size === this.capacity && this.capacity > 0 ? this.heap[0] : -1;
+  }
+
   /** The kept docs, best first. */
   sorted(): Int32Array {
     return this.heap.slice(0, this.size).sort(this.before);

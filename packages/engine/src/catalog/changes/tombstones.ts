@@ -98,6 +98,18 @@ export function liveFieldKind(state: CatalogState, fid: number): FieldKind {
  * pass over the field lengths.
  */
 export function liveLengthAverages(state: CatalogState): number[] | undefined {
+  // Asked by every search of the version (search-plan.ts): derived once per version.
+  const kept = liveAveragesOf.get(state);
+  if (kept !== undefined) return kept.averages;
+  const averages = computeLiveLengthAverages(state);
+  liveAveragesOf.set(state, { averages });
+  return averages;
+}
+
+/** Per catalog version, its {@link liveLengthAverages} (shared by its searches' plans: read only). */
+const liveAveragesOf = new WeakMap<CatalogState, { averages: number[] | undefined }>();
+
+function computeLiveLengthAverages(state: CatalogState): number[] | undefined {
   const { fullText, docCount } = state.index;
   const all = runSteps(lengthTotalsSteps(fullText, docCount));
   const gone = state.tombstones?.deletedLengths;
