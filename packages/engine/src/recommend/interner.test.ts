@@ -54,6 +54,15 @@ describe('Interner (one string table)', () => {
       expect(loaded.name(id)).toBe('ŵider');
       expect(loaded.name(0)).toBe('SKU-1');
     }
+    // The checkpoint keeps the layout of before: a hash per name (FNV-1a of its code units), made for it.
+    const fnv = (name: string) => { let h = 0x811c9dc5; for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193); return h >>> 0; };
+    const saved = new ModelState();
+    const hashed = new Interner();
+    for (const name of wide) hashed.intern(name);
+    hashed.saveState(saved, 'items');
+    const hashes = saved.arrays.get('items.hashes')!;
+    expect(hashes.length).toBe(saved.arrays.get('items.ends')!.length);
+    wide.forEach((name, id) => expect(hashes[id]).toBe(fnv(name)));
     // A checkpoint written before one-byte names: its units are two bytes.
     const old = new ModelState();
     const before = new Interner();

@@ -18,7 +18,7 @@ function latin1(name: string): boolean {
   return true;
 }
 
-/** Hash of a string's UTF-16 code units (FNV-1a, 32-bit). */
+/** Hash of a string's UTF-16 code units (FNV-1a, 32-bit; {@link Interner} hashes its stored names alike). */
 function hashOf(name: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
@@ -27,19 +27,20 @@ function hashOf(name: string): number {
 
 /**
  * A two-way mapping between strings and dense integers 0..size-1, held in one string table: the names'
- * UTF-16 code units back to back in one typed array, their ends, their hashes and an open-addressing
+ * UTF-16 code units back to back in one typed array, their ends and an open-addressing
  * table of ids — no JS string or Map entry per name (≈ 30 MB for a million RefIds of 7 characters
  * instead of ≈ 64 MB as a `Map` plus an array of strings). `name(id)` builds the string when asked, and
  * keeps the strings of the 1,024 ids named last. The code units take one byte each while every name is
  * Latin-1 (RefIds and style ids usually are: at 1M products, 11–16 MB less for the RefIds of 11
- * characters), two from the first name that is not (one copy).
+ * characters), two from the first name that is not (one copy). No hash is kept per name (4 bytes each:
+ * ~7 MB at 1M products for the RefIds and style ids): a probe compares lengths and units, and a growth of
+ * the table hashes the stored names again.
  */
 export class Interner {
   /** Code units of all names, back to back: one byte each until a unit above 255 is met. */
   private units: Uint8Array | Uint16Array = new Uint8Array(4096);
   /** ends[i]: one past the last code unit of name i (name i starts at ends[i − 1], or 0). */
   private ends = new Int32Array(256);
-  private hashes = new Uint32Array(256);
   /** Open addressing (linear probing): id + 1 per slot, 0 = empty; at most half full. */
   private slots = new Int32Array(512);
   private count = 0;
@@ -59,7 +60,7 @@ export class Interner {
     const mask = this.slots.length - 1;
     let at = hash & mask;
     for (let id1 = this.slots[at]!; id1 !== 0; id1 = this.slots[at]!) {
-      if (this.hashes[id1 - 1] === hash && this.equals(id1 - 1, name)) return id1 - 1;
+      if (this.equals(id1 - 1, name)) return id1 - 1;
       at = (at + 1) & mask;
     }
     return -at - 1;
@@ -72,7 +73,7 @@ export class Interner {
     if (found >= 0) return found;
     const at = -found - 1;
     const id = this.count++;
-    this.append(id, name, hash);
+    this.append(id, name);
     this.slots[at] = id + 1;
     if (this.count * 2 > this.slots.length) this.rehash();
     return id;
@@ -114,7 +115,10 @@ export class Interner {
   saveState(state: ModelState, prefix: string): void {
     state.putArray(`${prefix}.units`, this.units);
     state.putArray(`${prefix}.ends`, this.ends);
-    state.putArray(`${prefix}.hashes`, this.hashes);
+    // The layout of before (model checkpoint format 2): a hash per name, made for the checkpoint only.
+    const hashes = new Uint32Array(this.ends.length);
+    for (let id = 0; id < this.count; id++) hashes[id] = this.hashAt(id);
+    state.putArray(`${prefix}.hashes`, hashes);
     state.putArray(`${prefix}.slots`, this.slots);
     state.putNumber(`${prefix}.count`, this.count);
   }
@@ -133,7 +137,6 @@ export class Interner {
     }
     this.units = units;
     this.ends = ends;
-    this.hashes = hashes;
     this.slots = slots;
     this.count = count;
     // The loaded state may give the cached ids other names.
@@ -149,7 +152,7 @@ export class Interner {
     return true;
   }
 
-  private append(id: number, name: string, hash: number): void {
+  private append(id: number, name: string): void {
     const start = id === 0 ? 0 : this.ends[id - 1]!;
     const end = start + name.length;
     const wide = this.units instanceof Uint8Array && !latin1(name);
@@ -166,19 +169,23 @@ export class Interner {
       const ends = new Int32Array(n);
       ends.set(this.ends);
       this.ends = ends;
-      const hashes = new Uint32Array(n);
-      hashes.set(this.hashes);
-      this.hashes = hashes;
     }
     this.ends[id] = end;
-    this.hashes[id] = hash;
+  }
+
+  /** The hash of name `id` as {@link hashOf} gives it, from its stored units. */
+  private hashAt(id: number): number {
+    const units = this.units;
+    let h = 0x811c9dc5;
+    for (let i = id === 0 ? 0 : this.ends[id - 1]!, end = this.ends[id]!; i < end; i++) h = Math.imul(h ^ units[i]!, 0x01000193);
+    return h >>> 0;
   }
 
   private rehash(): void {
     const slots = new Int32Array(this.slots.length * 2);
     const mask = slots.length - 1;
     for (let id = 0; id < this.count; id++) {
-      let at = this.hashes[id]! & mask;
+      let at = this.hashAt(id) & mask;
       while (slots[at] !== 0) at = (at + 1) & mask;
       slots[at] = id + 1;
     }
