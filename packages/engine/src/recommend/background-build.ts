@@ -16,7 +16,7 @@
  * @module
  */
 import type { CatalogView, ProductList } from '../types.js';
-import { nextBackgroundTurn } from '../catalog/build/time-slices.js';
+import { nextBackgroundTurn, runInSlices, SLICE_MS } from '../catalog/build/time-slices.js';
 
 /** Steps of a build: yields between steps, returns the index. */
 export type BuildSteps<T> = Generator<void, T, void>;
@@ -37,19 +37,11 @@ export function runSync<T>(steps: BuildSteps<T>): T {
 }
 
 /** Runs a build in slices of about `sliceMs`, yielding to the event loop between slices. */
-export async function runSliced<T>(steps: BuildSteps<T>, sliceMs = 8): Promise<T> {
+export async function runSliced<T>(steps: BuildSteps<T>, sliceMs = SLICE_MS): Promise<T> {
   // Never run in the caller's turn (a request): the first slice starts on the next turn of the loop.
   // Background work: the catalog's changes run first (time-slices.ts, `nextBackgroundTurn`).
   await nextBackgroundTurn();
-  let end = performance.now() + sliceMs;
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-    if (performance.now() >= end) {
-      await nextBackgroundTurn();
-      end = performance.now() + sliceMs;
-    }
-  }
+  return runInSlices(steps, sliceMs, 'background');
 }
 
 /** An index built from one catalog version. */
