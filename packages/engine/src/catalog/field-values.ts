@@ -22,7 +22,8 @@ export function numericValue(value: unknown): number {
   return NaN;
 }
 
-function scalarText(value: unknown): string | undefined {
+/** The text value of a scalar (see {@link textValues}); undefined for anything else. */
+export function scalarText(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
   if (typeof value === 'boolean') return value ? 'true' : 'false';
@@ -88,6 +89,27 @@ export function ownValue(product: Readonly<Record<string, unknown>>, key: string
  */
 export function ownValueReader(key: string): (product: Readonly<Record<string, unknown>>) => unknown {
   return key in Object.prototype ? (product) => ownValue(product, key) : (product) => product[key];
+}
+
+/**
+ * `Object.keys(product)`, or `last` itself when the product's keys are the same, in the same order:
+ * then nothing is allocated (a `for…in` over an object of a known shape reads its shape's cached key
+ * list). A replace reads the keys of a million products several times (the check of its limits, the
+ * build's field names, the store's encoding), and an array of keys per product per read was garbage the
+ * collector's marking paid for while both versions were alive (docs/benchmarks.md, "The full replace at
+ * 1M"). Inherited enumerable keys make the walk differ from `last`, so such objects take `Object.keys`.
+ */
+export function keysLike(product: object, last: readonly string[] | undefined): readonly string[] {
+  if (last !== undefined) {
+    let i = 0;
+    let same = true;
+    for (const key in product) {
+      if (i >= last.length || last[i] !== key) { same = false; break; }
+      i++;
+    }
+    if (same && i === last.length) return last;
+  }
+  return Object.keys(product);
 }
 
 /** Field names never indexed for full text: identifiers and links whose words only bloat the vocabulary. */

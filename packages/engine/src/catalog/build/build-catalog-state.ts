@@ -15,7 +15,7 @@ import { newRevisions, ProductStore, type StoreColumns } from '../columns/produc
 import { RefIdDocs } from '../columns/refid-docs.js';
 import { Dictionary } from '../columns/dictionary.js';
 import type { CatalogState, FieldIndex, FieldKind, TextColumn, ValueCounts, VectorColumn } from '../catalog-index.js';
-import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, ownValueReader, textValues } from '../field-values.js';
+import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, keysLike, numericValue, ownValueReader, scalarText, textValues } from '../field-values.js';
 import { emptySingleCodes } from '../columns/text-column.js';
 import { numericColumnOf } from '../columns/numeric-column.js';
 import { buildFullText } from '../full-text/build-full-text.js';
@@ -81,9 +81,12 @@ export interface TextCodes {
 /** The products of an array as a build reads them, with their revisions (new ones when not given). */
 export function productArray(products: readonly Product[], revisions?: Float64Array): BuildProducts {
   const vectors = ownValueReader(IMAGE_VECTOR_FIELD);
+  // The last keys read: products of one shape share them (no array per product, and the field-name
+  // pass skips keys it saw).
+  let lastKeys: readonly string[] | undefined;
   return {
     length: products.length,
-    keysOf: (i) => Object.keys(products[i]),
+    keysOf: (i) => (lastKeys = keysLike(products[i], lastKeys)),
     valuesOf: (key) => {
       const read = ownValueReader(key);
       return (i) => read(products[i]);
@@ -166,11 +169,12 @@ function* buildTextColumn(
       }
     } else {
       const raw = valueOf(d);
-      // Scalars (the common case) take no array allocation; arrays go through textValues.
+      // Scalars (the common case) take no array allocation (a number's did, per doc of every numeric
+      // field: most of a build's garbage after the products' own); arrays go through textValues.
       if (typeof raw === 'string') tempCodes.push(codeFor(raw));
       else if (raw !== null && raw !== undefined && typeof raw !== 'object') {
-        const vals = textValues(raw);
-        if (vals.length === 1) tempCodes.push(codeFor(vals[0]));
+        const text = scalarText(raw);
+        if (text !== undefined) tempCodes.push(codeFor(text));
       } else if (Array.isArray(raw)) for (const v of textValues(raw)) pushDistinct(codeFor(v), start);
     }
     offsets[d + 1] = tempCodes.length;

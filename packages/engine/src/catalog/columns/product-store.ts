@@ -25,7 +25,7 @@
 import type { Product, ProductList } from '../../types.js';
 import type { FieldIndex, TextColumn, VectorColumn } from '../catalog-index.js';
 import type { Dictionary } from './dictionary.js';
-import { IMAGE_VECTOR_FIELD, isPresent, numericValue, ownValue } from '../field-values.js';
+import { IMAGE_VECTOR_FIELD, isPresent, keysLike, numericValue, ownValue } from '../field-values.js';
 import { numericAt } from './numeric-column.js';
 import { extendShared } from './shared-arrays.js';
 import { vectorOf } from './vector-column.js';
@@ -357,6 +357,39 @@ function codesOf(text: TextColumn | undefined, doc: number): ArrayLike<number> {
 /** The smallest normal float32 (2^-126). */
 const MIN_NORMAL_FLOAT32 = 2 ** -126;
 
+/** 10^0 .. 10^12, each exact (built by multiplying: every step is an exact integer below 2^53). */
+const POWERS_OF_TEN: readonly number[] = (() => {
+  const out = [1];
+  for (let k = 1; k <= 12; k++) out.push(out[k - 1] * 10);
+  return out;
+})();
+
+/**
+ * `Number(f.toPrecision(p))` for a normal float32 `f` (1 ≤ p ≤ 9), without a string. `toPrecision`
+ * rounds the exact value to p significant digits (a tie to the larger magnitude); here that is
+ * `round(|f| · 10^k) / 10^k` for the k giving p digits: |f| · 10^k is exact while 10^k ≤ 10^12 (a float32
+ * has 24 significant bits, 5^12 < 2^29: the product fits a double's 53), `Math.round` of a positive exact
+ * value rounds a tie up, and the division of two exact integers is correctly rounded, as parsing the
+ * decimal is. Magnitudes needing k < 0 or k > 12 (|f| ≥ 10^p, or below ~10^-6) take the string.
+ * A replace of a million products with 16-float image vectors checked every component through
+ * `toPrecision`: ~1.8 s of CPU and a string per component (docs/benchmarks.md, "The full replace at 1M").
+ */
+function roundedToDigits(f: number, p: number): number {
+  const a = Math.abs(f);
+  let k = p - 1 - Math.floor(Math.log10(a));
+  if (k >= 0 && k <= 12) {
+    let scaled = a * POWERS_OF_TEN[k];
+    // log10 may be off by one next to a power of ten: bring the scaled value into [10^(p-1), 10^p).
+    if (scaled >= POWERS_OF_TEN[p] && k > 0) scaled = a * POWERS_OF_TEN[--k];
+    else if (scaled < POWERS_OF_TEN[p - 1] && k < 12) scaled = a * POWERS_OF_TEN[++k];
+    if (scaled >= POWERS_OF_TEN[p - 1] && scaled < POWERS_OF_TEN[p]) {
+      const w = Math.round(scaled) / POWERS_OF_TEN[k];
+      return f < 0 ? -w : w;
+    }
+  }
+  return Number(f.toPrecision(p));
+}
+
 /**
  * A float32 vector component as a number: the shortest decimal of at most 9 significant digits that
  * reads back as that float32, found from 6 digits up for normal floats (a shorter decimal that reads back
@@ -367,7 +400,8 @@ const MIN_NORMAL_FLOAT32 = 2 ** -126;
  * it (a component it does not give back keeps the vector raw).
  */
 export function float32Value(f: number): number {
-  if (f !== 0 && Math.abs(f) < MIN_NORMAL_FLOAT32) {
+  if (f === 0 || !Number.isFinite(f)) return Number(f.toPrecision(6));
+  if (Math.abs(f) < MIN_NORMAL_FLOAT32) {
     for (let p = 1; p < 9; p++) {
       const w = Number(f.toPrecision(p));
       if (Math.fround(w) === f) return w;
@@ -375,11 +409,14 @@ export function float32Value(f: number): number {
     return Number(f.toPrecision(9));
   }
   for (let p = 6; p < 9; p++) {
-    const w = Number(f.toPrecision(p));
+    const w = roundedToDigits(f, p);
     if (Math.fround(w) === f) return w;
   }
-  return Number(f.toPrecision(9));
+  return roundedToDigits(f, 9);
 }
+
+/** {@link roundedToDigits}, exported for its test against `toPrecision`. */
+export const roundedToDigitsForTest = roundedToDigits;
 
 /** The encoding that gives `value` back from doc `doc`'s columns exactly, or Raw. */
 function encodingOf(value: unknown, fid: number | undefined, doc: number, columns: StoreColumns): Encoding {
@@ -436,19 +473,27 @@ function repeatIndexes(value: readonly unknown[], codes: ArrayLike<number>, dict
 
 /** Whether the vector column gives `value` back exactly for `doc`. */
 function vectorFits(value: readonly unknown[], doc: number, vectors: VectorColumn | undefined): boolean {
-  const stored = vectors && value.length === vectors.dimension ? vectorOf(vectors, doc) : undefined;
-  if (!stored || value.length === 0) return false;
-  for (let i = 0; i < value.length; i++) {
-    if (!Object.is(float32Value(stored[i]), value[i])) return false;
+  if (!vectors || value.length !== vectors.dimension || value.length === 0) return false;
+  // The column's row read in place (no subarray per product: a replace checks a million).
+  const row = vectors.rowOf[doc];
+  if (row < 0) return false;
+  const { data, dimension } = vectors;
+  for (let i = 0, at = row * dimension; i < dimension; i++, at++) {
+    const v = value[i];
+    // A number whose float32 is not the stored one cannot be given back: no need to print the stored one.
+    if (typeof v !== 'number' || Math.fround(v) !== data[at]) return false;
+    // Object.is without the call (a number passed to it is boxed): equal, and -0 only for -0.
+    const w = float32Value(data[at]);
+    if (w !== v || (w === 0 && 1 / w !== 1 / v)) return false;
   }
   return true;
 }
 
 /** Encodes doc `doc` (`product`) against the columns: its shape id and raw values. */
-function encodeProduct(product: Product, doc: number, columns: StoreColumns, shapes: ShapeTable): Encoded {
+function encodeProduct(product: Product, doc: number, columns: StoreColumns, shapes: ShapeTable, keys: readonly string[] = Object.keys(product)): Encoded {
   let node = shapes.root;
   let raw: unknown[] | undefined;
-  for (const key of Object.keys(product)) {
+  for (const key of keys) {
     const value = product[key];
     // Not JSON values: the key is left out, as JSON.stringify leaves it out.
     if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
@@ -566,8 +611,11 @@ export class ProductStore implements ProductList {
     const shapeOf = new Uint16Array(products.length);
     const rawDocs: number[] = [];
     const rawTexts: string[] = [];
+    // Products of one shape share their keys' array (`keysLike`): none allocated per product.
+    let keys: readonly string[] | undefined;
     for (let d = 0; d < products.length; d++) {
-      const encoded = encodeProduct(products[d], d, columns, shapes);
+      keys = keysLike(products[d], keys);
+      const encoded = encodeProduct(products[d], d, columns, shapes, keys);
       shapeOf[d] = encoded.shape;
       if (encoded.raw !== undefined) { rawDocs.push(d); rawTexts.push(encoded.raw); }
       if (d % PRODUCTS_PER_STEP === PRODUCTS_PER_STEP - 1) yield;
