@@ -242,4 +242,19 @@ describe('FileChangeLog: a batch of several write chunks', () => {
     expect(read[1]!.change).toEqual({ kind: 'delete', refIds: ['p1'] });
     await log.close();
   });
+
+  it('writes a line longer than its write buffer on its own, and astral and unpaired UTF-16 as JSON gives them', async () => {
+    const dir = await tempDir();
+    const log = await FileChangeLog.open(dir, 'long');
+    // 1.5M characters of 3-byte UTF-8 (4.5 MB): longer than the 1 MB buffer; around it, short lines
+    // with surrogate pairs (4 bytes for two units) and a lone surrogate (JSON escapes it).
+    const products = [
+      { refId: 'before', title: 'emoji 😀 and a lone \ud800 unit' },
+      { refId: 'long', description: '€'.repeat(1_500_000) },
+      { refId: 'after', title: '𝔸'.repeat(1000) },
+    ];
+    expect(await log.append([{ kind: 'upsert', products }])).toBe(1);
+    expect((await log.readAfter(0)).map((r) => r.change)).toEqual([{ kind: 'upsert', products }]);
+    await log.close();
+  });
 });
