@@ -3,7 +3,7 @@
  * `Catalog.replace` of N generated products into a catalog of N, the objects the collector freed
  * counted too (`includeObjectsCollectedByMajorGC/MinorGC`): garbage is what drives scavenges and the
  * incremental marking steps that hold the event loop while both versions are alive (docs/benchmarks.md,
- * "The full replace at 1M"). A builtin's allocations (`keys`, `match`, `subarray`…) are also listed
+ * "The full replace at 1M: what it allocates"). A builtin's allocations (`keys`, `match`, `subarray`…) are also listed
  * under their caller.
  *
  *   node --import tsx packages/bench/src/replace-allocations.ts [products]

@@ -95,9 +95,10 @@ export function ownValueReader(key: string): (product: Readonly<Record<string, u
  * `Object.keys(product)`, or `last` itself when the product's keys are the same, in the same order:
  * then nothing is allocated (a `for…in` over an object of a known shape reads its shape's cached key
  * list). A replace reads the keys of a million products several times (the check of its limits, the
- * build's field names, the store's encoding), and an array of keys per product per read was garbage the
- * collector's marking paid for while both versions were alive (docs/benchmarks.md, "The full replace at
- * 1M"). Inherited enumerable keys make the walk differ from `last`, so such objects take `Object.keys`.
+ * build's field names, the store's encoding; the last two through this), and an array of keys per
+ * product per read was garbage the collector's marking paid for while both versions were alive
+ * (docs/benchmarks.md, "The full replace at 1M: what it allocates"). Inherited enumerable keys make the
+ * walk differ from `last`, so such objects take `Object.keys`.
  */
 export function keysLike(product: object, last: readonly string[] | undefined): readonly string[] {
   if (last !== undefined) {

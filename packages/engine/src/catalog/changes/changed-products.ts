@@ -70,7 +70,7 @@ export function* changedProducts(base: CatalogState, changes: readonly CatalogCh
   // batch names gets a code (a dictionary sized once, in steps, for all of them), and `addedEntry[code]`
   // is its entry (-1: none). A replace of a million products named a million refIds: in JS maps that was
   // ~60 MB of hash tables (their growth's copies included) alive while both versions were, and
-  // 0.7 s of lookups (docs/benchmarks.md, "The full replace at 1M").
+  // 0.7 s of lookups (docs/benchmarks.md, "The full replace at 1M: what it allocates").
   let named = 0;
   for (const change of changes) named += change.kind === 'delete' ? change.refIds.length : change.products.length;
   const codes = Dictionary.empty().writer();

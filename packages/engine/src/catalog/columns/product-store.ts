@@ -372,7 +372,8 @@ const POWERS_OF_TEN: readonly number[] = (() => {
  * value rounds a tie up, and the division of two exact integers is correctly rounded, as parsing the
  * decimal is. Magnitudes needing k < 0 or k > 12 (|f| ≥ 10^p, or below ~10^-6) take the string.
  * A replace of a million products with 16-float image vectors checked every component through
- * `toPrecision`: ~1.8 s of CPU and a string per component (docs/benchmarks.md, "The full replace at 1M").
+ * `toPrecision`: ~1.8 s of CPU and a string per component (docs/benchmarks.md, "The full replace at 1M:
+ * what it allocates").
  */
 function roundedToDigits(f: number, p: number): number {
   const a = Math.abs(f);
