@@ -12,6 +12,7 @@
  */
 import { countWords } from '../full-text/tokenizer.js';
 import { MAX_ID_LENGTH } from '../../contract/limits.js';
+import { keysLike } from '../field-values.js';
 
 /** Deepest nesting of objects and arrays in a product; the product object itself is level 1. */
 export const MAX_PRODUCT_DEPTH = 16;
@@ -56,9 +57,14 @@ const entryValues: unknown[] = [];
 const entryDepths: number[] = [];
 const entryParents: number[] = [];
 const entryKeys: (string | number)[] = [];
+// A stack kept with its own top: setting a JS array's length to 0 drops its backing store, so each
+// product's first push allocated a new one.
 const pending: number[] = [];
+let pendingTop = 0;
 /** Entries of the walk so far. */
 let entryCount = 0;
+/** The keys of the last product checked (shared by the next of the same shape). */
+let lastProductKeys: readonly string[] | undefined;
 
 /** Makes `value` an entry to visit when it is a string or an object (see above). */
 function addEntry(value: unknown, depth: number, parent: number, key: string | number): void {
@@ -68,7 +74,17 @@ function addEntry(value: unknown, depth: number, parent: number, key: string | n
   entryDepths[e] = depth;
   entryParents[e] = parent;
   entryKeys[e] = key;
-  pending.push(e);
+  pending[pendingTop++] = e;
+}
+
+/**
+ * Whether every element of `values` (whose first is a number) is a number: a loop of its own, so its
+ * element reads see number arrays only and keep their values unboxed (an image vector's components
+ * read where string arrays are read too were a heap number each).
+ */
+function allNumbers(values: readonly unknown[]): boolean {
+  for (let i = 0; i < values.length; i++) if (typeof values[i] !== 'number') return false;
+  return true;
 }
 
 /** The dotted path of entry `e` (`a.b[2].c`; '' for the product itself). */
@@ -86,13 +102,13 @@ function pathOf(e: number): string {
 /** The first limit `product` exceeds, naming the field as a dotted path, or undefined. */
 function limitProblem(product: Record<string, unknown>): string | undefined {
   entryCount = 0;
-  pending.length = 0;
+  pendingTop = 0;
   addEntry(product, 1, -1, '');
   try {
     let fields = 0;
     let chars = 0;
-    while (pending.length > 0) {
-      const e = pending.pop()!;
+    while (pendingTop > 0) {
+      const e = pending[--pendingTop]!;
       const value = entryValues[e];
       const depth = entryDepths[e];
       if (typeof value === 'string') {
@@ -109,6 +125,8 @@ function limitProblem(product: Record<string, unknown>): string | undefined {
       if (Array.isArray(value)) {
         fields += value.length;
         if (fields > MAX_PRODUCT_FIELDS) return `field "${pathOf(e)}": the product has more than ${MAX_PRODUCT_FIELDS} fields and array elements`;
+        // Numbers hold no characters nor fields of their own: an array of them (a vector) has no entry.
+        if (typeof value[0] === 'number' && allNumbers(value)) continue;
         for (let i = value.length - 1; i >= 0; i--) {
           // Tested here, before the call: a number of a double array passed on would be boxed.
           const element: unknown = value[i];
@@ -116,7 +134,8 @@ function limitProblem(product: Record<string, unknown>): string | undefined {
         }
         continue;
       }
-      const keys = Object.keys(value);
+      // A product's keys: the last product's array when they are the same (`keysLike`).
+      const keys = depth === 1 ? (lastProductKeys = keysLike(value, lastProductKeys)) : Object.keys(value);
       fields += keys.length;
       if (fields > MAX_PRODUCT_FIELDS) return `field "${pathOf(e) || keys[0]}": the product has more than ${MAX_PRODUCT_FIELDS} fields and array elements`;
       for (let i = keys.length - 1; i >= 0; i--) {
