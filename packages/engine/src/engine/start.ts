@@ -197,6 +197,17 @@ async function loadStoredState(ctx: StartContext, events: EventService, services
 }
 
 /**
+ * Derives, before the engine is handed out, each website's hierarchies in force (its stored settings
+ * read) that its catalog does not hold yet: loaded from a snapshot, they are there (format 6); from an
+ * older snapshot, or for a setting the snapshot's version did not have, they are derived here, so that
+ * the first category page or `under` scope after a restart neither derives one on the event loop nor
+ * waits for it (decision 0055).
+ */
+async function deriveHierarchies(ctx: StartContext): Promise<void> {
+  for (const s of ctx.sites.values()) await s.catalog.deriveHierarchies(s.config.settings?.hierarchies);
+}
+
+/**
  * The background work, started once everything is open: the recommendation indexes, the catalogs'
  * completion, the replay of the stored events, the stored clicks read into the learned ranking, the
  * result pages' pruning and retention.
@@ -208,7 +219,7 @@ function startBackgroundWork(ctx: StartContext, parts: Omit<StartedEngine, 'repl
   // index takes seconds of CPU), so searches are served sooner; readiness waits for them.
   for (const s of sites.values()) {
     s.models.startIndexes();
-    s.catalog.completeInBackground(s.config.settings?.hierarchies).catch((err: unknown) => reporter.report('index-build', err, s.config.websiteId));
+    s.catalog.completeInBackground().catch((err: unknown) => reporter.report('index-build', err, s.config.websiteId));
   }
   const replay = new EventReplay({
     events: parts.events, checkpoints: parts.checkpoints, reporter, logger, closed: ctx.closed,
@@ -279,6 +290,8 @@ export async function startEngine(ctx: StartContext): Promise<StartedEngine> {
     const services = openStoreServices(ctx, events, store.sharing !== undefined);
     searchLog = services.searchLog;
     await loadStoredState(ctx, events, services, timer);
+    await deriveHierarchies(ctx);
+    timer.lap('hierarchies');
     const parts = { ...services, events, learner, sharedCatalogs, checkpoints };
     const replay = startBackgroundWork(ctx, parts);
     ctx.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);
