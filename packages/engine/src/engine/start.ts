@@ -182,7 +182,11 @@ function openStoreServices(ctx: StartContext, events: EventService, sharedStore:
   return { settings, searchLog, experiments, resultPages, retention };
 }
 
-/** Reads the stored settings, experiments and search counts; a failure closes the event service (and its store). */
+/**
+ * Reads the stored settings, experiments and search counts, then derives the hierarchies the settings in
+ * force name that the catalogs lack ({@link deriveHierarchies}); a failure closes the event service (and
+ * its store).
+ */
 async function loadStoredState(ctx: StartContext, events: EventService, services: StoreServices, timer: StepTimer): Promise<void> {
   try {
     await services.settings.poll();
@@ -190,6 +194,8 @@ async function loadStoredState(ctx: StartContext, events: EventService, services
     timer.lap('settings');
     for (const id of ctx.sites.keys()) await services.searchLog.load(id);
     timer.lap('search log');
+    await deriveHierarchies(ctx);
+    timer.lap('hierarchies');
   } catch (err) {
     await ctx.reporter.settle(events.close(), 'shutdown');
     throw err;
@@ -290,8 +296,6 @@ export async function startEngine(ctx: StartContext): Promise<StartedEngine> {
     const services = openStoreServices(ctx, events, store.sharing !== undefined);
     searchLog = services.searchLog;
     await loadStoredState(ctx, events, services, timer);
-    await deriveHierarchies(ctx);
-    timer.lap('hierarchies');
     const parts = { ...services, events, learner, sharedCatalogs, checkpoints };
     const replay = startBackgroundWork(ctx, parts);
     ctx.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);

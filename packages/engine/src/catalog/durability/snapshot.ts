@@ -36,8 +36,8 @@ const FILE_IDENTIFIER = 'AISL';
 /**
  * 6: the hierarchies derived on the version (`settings.hierarchies`: node values and settings in the
  * meta's `hierarchies`, node columns as `h<i>.*`), so a restart reads them instead of deriving them.
- * 5 (still read; its hierarchies are derived again): postings keep each entry's norm key (`ft.postKey`, 16-bit while the keys fit; the keys'
- * triples in `ft.keyFields`, `ft.keyTfs`, `ft.keyLengths`: norm-keys.ts) instead of its field and
+ * 5 (still read; its hierarchies are derived again): postings keep each entry's norm key (`ft.postKey`,
+ * 16-bit while the keys fit; the keys' triples in `ft.keyFields`, `ft.keyTfs`, `ft.keyLengths`: norm-keys.ts) instead of its field and
  * normalised value (`ft.postFields`, `ft.postNorm` float32), field lengths are laid out doc by doc (`d * fields + f`), and image
  * vectors are kept for the docs having one (`vec.data` rows, `vec.rowOf` per doc) instead of a row per
  * doc and `vec.present`.
