@@ -12,7 +12,7 @@ export const LOG_BUFFER_BYTES = 8 * 1024;
 /** …or after this long, so a quiet server's lines still appear promptly. */
 export const LOG_FLUSH_MS = 1000;
 
-type BufferedDestination = DestinationStream & { flush(): void; flushSync(): void };
+type BufferedDestination = DestinationStream & { flush(cb?: (err?: Error) => void): void; flushSync(): void };
 type Writer = ReturnType<typeof destination>;
 
 /**
@@ -45,9 +45,10 @@ class LineBuffer implements BufferedDestination {
     this.writer.write(text);
   }
 
-  flush(): void {
+  /** Writes what is gathered; `cb` (pino's `logger.flush(cb)`) is called once the writer has written it. */
+  flush(cb?: (err?: Error) => void): void {
     this.drain();
-    this.writer.flush();
+    this.writer.flush(cb);
   }
 
   flushSync(): void {
@@ -70,8 +71,9 @@ export function logDestination(dest: number | string = 1): BufferedDestination {
   if (known) return known;
   // A path is opened here, synchronously, so that even a process exiting right away can flush into it.
   const fd = typeof dest === 'string' ? openSync(dest, 'a') : dest;
-  // The writer starts a write for each string it gets (the lines arrive gathered, LineBuffer).
-  const stream = new LineBuffer(destination({ dest: fd, sync: false, minLength: 0 }));
+  // The lines reach the writer gathered (LineBuffer), at least LOG_BUFFER_BYTES code units — so at least as
+  // many bytes — at a time except at a flush: each such string starts a write, and flush(cb) waits for them.
+  const stream = new LineBuffer(destination({ dest: fd, sync: false, minLength: LOG_BUFFER_BYTES }));
   opened.set(dest, stream);
   const timer = setInterval(() => stream.flush(), LOG_FLUSH_MS);
   timer.unref();

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOG_BUFFER_BYTES, LOG_FLUSH_MS, logDestination } from '../src/log-destination.js';
 
@@ -49,6 +50,14 @@ describe('logDestination (the buffered request log)', () => {
     await runChild(file, 3, 'wait', LOG_FLUSH_MS * 3 + 1500);
     expect(lines(file).map((l) => l.msg)).toEqual(['request', 'request', 'request']);
     expect(3 * 100).toBeLessThan(LOG_BUFFER_BYTES);
+  });
+
+  it('calls a logger\'s flush callback once the gathered lines are written', async () => {
+    const file = path.join(dir, 'flush-cb.log');
+    const logger = pino({ name: 'aisle' }, logDestination(file));
+    for (let i = 0; i < 10; i++) logger.info({ i }, 'request');
+    await new Promise<void>((resolve, reject) => logger.flush((err) => (err ? reject(err) : resolve())));
+    expect(lines(file).map((l) => l.i)).toEqual(Array.from({ length: 10 }, (_, i) => i));
   });
 
   it('hands out one destination per target', () => {
