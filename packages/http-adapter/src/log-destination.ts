@@ -20,8 +20,8 @@ type Writer = ReturnType<typeof destination>;
  * string. pino's writer (sonic-boom) buffers too, but measures its buffered string's UTF-8 length on
  * every line (`Buffer.byteLength`, which also flattens the string): with an 8 KiB buffer that was about
  * 2 µs of the main thread per request, as much as the rest of the log line (docs/benchmarks.md, "HTTP
- * PopularItems: the request log's buffer"). Here a line costs an array push; the threshold counts
- * UTF-16 code units, which only decides when to write (every line is written, in order).
+ * PopularItems: the request log's buffer and the levers measured"). Here a line costs an array push; the
+ * threshold counts UTF-16 code units, which only decides when to write (every line is written, in order).
  */
 class LineBuffer implements BufferedDestination {
   private lines: string[] = [];
