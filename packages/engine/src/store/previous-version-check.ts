@@ -8,8 +8,8 @@
  * release's but the last (`lifetimeRowsSql`; compared as generated SQL, equal), and its analytics writer
  * wrote the same rows but the lifetime ones (`rollupRowsOf` before 88f465d: every grain of
  * `ROLLUP_GRAINS`, nothing else; the other analytics tables unchanged). A store's harness therefore
- * builds the previous release's database from the migrations before `lifetimeRowsSql` and copies this
- * release's analytics rows into it, the lifetime rows left out.
+ * builds the previous release's database from the migrations before `lifetimeRowsSql` and copies every
+ * row of this release's database into it, the lifetime rows left out.
  * @module
  */
 import { describe, expect, it } from 'vitest';
