@@ -256,5 +256,19 @@ describe('product store (products kept in the columns)', () => {
       const f = Math.fround(x);
       expect(Object.is(float32Value(f), shortest(f)) || (f === 0 && float32Value(f) === 0)).toBe(true);
     }), { numRuns: 20000 });
+    // What feeds give (components printed with a few digits), and every float32 around powers of ten
+    // and of two, where the arithmetic path's decimal exponent or its rounding is closest to changing.
+    const bits = new Uint32Array(1);
+    const asFloat = new Float32Array(bits.buffer);
+    const around = (x: number): number[] => {
+      asFloat[0] = x;
+      const at = bits[0]!;
+      return Array.from({ length: 2001 }, (_, k) => { bits[0] = at + k - 1000; return asFloat[0]!; });
+    };
+    const cases = [
+      ...Array.from({ length: 20001 }, (_, k) => Math.fround((k - 10000) / 10000)),
+      ...[1e-30, 1e-7, 0.001, 0.1, 0.5, 1, 10, 1e5, 1e6, 1e7, 3.4e38, 2 ** -126].flatMap(around),
+    ];
+    for (const x of cases) for (const f of [x, -x]) expect(Object.is(float32Value(f), shortest(f)) || (f === 0 && float32Value(f) === 0)).toBe(true);
   });
 });
