@@ -468,18 +468,7 @@ function bitsetDocs(bits: Uint32Array, lo: number): Int32Array {
 
 /** Whether `doc` is among the ascending `docs[0, length)`. */
 function isListedDoc(docs: Int32Array, length: number, doc: number): boolean {
-  const k = seekDoc(docs, length, doc);
+  const k = seek(docs, 0, length, doc);
   return k < length && docs[k] === doc;
 }
 
-/** First position in the ascending `docs[0, length)` whose doc is >= `doc`. */
-function seekDoc(docs: Int32Array, length: number, doc: number): number {
-  let a = 0;
-  let b = length;
-  while (a < b) {
-    const mid = (a + b) >>> 1;
-    if (docs[mid] < doc) a = mid + 1;
-    else b = mid;
-  }
-  return a;
-}
