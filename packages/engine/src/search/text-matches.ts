@@ -316,7 +316,8 @@ interface DocRange {
 /**
  * Sets `best[bestAt + c]` to the best score of `word`'s terms in the c-th doc of `sought` (all live and
  * in the range matched), leaving it where the doc has none of the terms. A term's postings are walked
- * by galloping from doc to doc: steps grow while the postings stay below the doc sought.
+ * from doc to doc, by galloping (steps growing while the postings stay below the doc sought) when they
+ * are many more than the docs sought, else entry by entry.
  */
 function probeWord(index: CatalogIndex, weighted: Float64Array, word: PlanTerms, sought: DocRange, best: Float64Array, bestAt: number): void {
   const main = index.fullText;
@@ -340,10 +341,15 @@ function probeSegment(
 ): void {
   const { postDocs, postKey } = segment;
   const { docs, at } = sought;
+  // As many entries as docs sought, or not many more: the next one is a few entries on, stepped to.
+  const dense = 4 * (c1 - c0) >= to - from;
   let i = from;
   for (let c = c0; c < c1 && i < to; c++) {
     const d = docs[at + c];
-    if (postDocs[i] < d) {
+    if (dense) {
+      while (i < to && postDocs[i] < d) i++;
+      if (i >= to) break;
+    } else if (postDocs[i] < d) {
       // Gallop: the first entry at or past d lies in (i + step / 2, i + step].
       let step = 1;
       while (i + step < to && postDocs[i + step] < d) step *= 2;
