@@ -276,29 +276,33 @@ function matchEveryWord(index: CatalogIndex, weighted: Float64Array, words: read
     const docs = docsOfTerms(index, word);
     if (docs < fewest) { fewest = docs; rarest = w; }
   });
-  // The rarest word's docs, and its scores (kept aside: its place in the sum is its place in the query).
+  // The rarest word's docs and scores: its list, narrowed in place. Its scores are the running sums when
+  // it is the first word; else the sums are a list of their own (its scores join them at its place).
   const found = matchTerms(index, weighted, words[rarest], lo, hi);
-  const out = newRun(found.length);
-  const { docs, scores: sums } = out;
-  const { scores: best, at: bestAt } = newRun(found.length);
-  const rarestScores = found.scores;
   let n = found.length;
-  docs.set(found.docs.subarray(found.at, found.at + n), out.at);
+  const out = rarest === 0 ? found : newRun(n);
+  const { docs, scores: sums, at } = out;
+  if (out !== found) docs.set(found.docs.subarray(found.at, found.at + n), at);
+  const { scores: rarestScores, at: rarestAt } = found;
+  const { scores: best, at: bestAt } = newRun(n);
   for (let w = 0; w < words.length && n > 0; w++) {
-    // This word's score per remaining doc (-Infinity: the doc does not match it).
     if (w === rarest) {
-      for (let c = 0; c < n; c++) best[bestAt + c] = rarestScores[found.at + c];
-    } else {
-      best.fill(-Infinity, bestAt, bestAt + n);
-      probeWord(index, weighted, words[w], { docs, at: out.at, n }, best, bestAt);
+      // Every doc left has the word: its score joins the sums, no doc is dropped.
+      if (w > 0) for (let c = 0; c < n; c++) sums[at + c] += rarestScores[rarestAt + c];
+      continue;
     }
+    // This word's score per doc left (-Infinity: the doc does not have it, and is dropped).
+    best.fill(-Infinity, bestAt, bestAt + n);
+    probeWord(index, weighted, words[w], { docs, at, n }, best, bestAt);
+    const rarestLater = w < rarest;
     let k = 0;
     for (let c = 0; c < n; c++) {
       const score = best[bestAt + c];
       if (score === -Infinity) continue;
-      docs[out.at + k] = docs[out.at + c];
-      sums[out.at + k] = w === 0 ? score : sums[out.at + c] + score;
-      rarestScores[found.at + k++] = rarestScores[found.at + c];
+      docs[at + k] = docs[at + c];
+      sums[at + k] = w === 0 ? score : sums[at + c] + score;
+      if (rarestLater) rarestScores[rarestAt + k] = rarestScores[rarestAt + c];
+      k++;
     }
     n = k;
   }
