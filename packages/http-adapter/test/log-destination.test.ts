@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOG_BUFFER_BYTES, LOG_FLUSH_MS, logDestination } from '../src/log-destination.js';
 
@@ -11,8 +12,8 @@ const repoRoot = path.resolve(here, '../../..');
 const dir = mkdtempSync(path.join(tmpdir(), 'aisle-log-dest-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const lines = (file: string): { i: number; msg: string }[] =>
-  existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { i: number; msg: string }) : [];
+const lines = (file: string): { i: number; msg: string; q?: string }[] =>
+  existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { i: number; msg: string; q?: string }) : [];
 
 /** Runs the child logger; resolves when it exits (or, for `wait`, after `waitMs`, killing it). */
 function runChild(file: string, count: number, mode: 'exit' | 'wait', waitMs = 0): Promise<void> {
@@ -31,12 +32,32 @@ describe('logDestination (the buffered request log)', () => {
     expect(lines(file).map((l) => l.i)).toEqual(Array.from({ length: 25 }, (_, i) => i));
   });
 
+  it('writes many buffers\' worth of lines whole and in order, at exit and from the timer', async () => {
+    // 3,000 lines of ~70 bytes: about 25 buffers handed to the writer while logging, the rest at exit.
+    const atExit = path.join(dir, 'many-exit.log');
+    await runChild(atExit, 3000, 'exit');
+    const written = lines(atExit);
+    expect(written.map((l) => l.i)).toEqual(Array.from({ length: 3000 }, (_, i) => i));
+    expect(written.filter((l) => l.i % 5 === 0).every((l) => l.q === 'café ünïcödé 🛒')).toBe(true);
+    const byTimer = path.join(dir, 'many-wait.log');
+    await runChild(byTimer, 3000, 'wait', LOG_FLUSH_MS * 3 + 1500);
+    expect(lines(byTimer).map((l) => l.i)).toEqual(Array.from({ length: 3000 }, (_, i) => i));
+  });
+
   it('writes a quiet process\'s lines within the flush interval, without an exit', async () => {
     const file = path.join(dir, 'quiet.log');
     // Three short lines stay far below the buffer size: only the timer writes them before the kill.
     await runChild(file, 3, 'wait', LOG_FLUSH_MS * 3 + 1500);
     expect(lines(file).map((l) => l.msg)).toEqual(['request', 'request', 'request']);
     expect(3 * 100).toBeLessThan(LOG_BUFFER_BYTES);
+  });
+
+  it('calls a logger\'s flush callback once the gathered lines are written', async () => {
+    const file = path.join(dir, 'flush-cb.log');
+    const logger = pino({ name: 'aisle' }, logDestination(file));
+    for (let i = 0; i < 10; i++) logger.info({ i }, 'request');
+    await new Promise<void>((resolve, reject) => logger.flush((err) => (err ? reject(err) : resolve())));
+    expect(lines(file).map((l) => l.i)).toEqual(Array.from({ length: 10 }, (_, i) => i));
   });
 
   it('hands out one destination per target', () => {
