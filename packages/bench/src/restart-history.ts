@@ -15,8 +15,10 @@
  *
  *   node --import tsx packages/bench/src/restart-history.ts [--store embedded|postgres] [--pg URL] [--products 20000]
  *     [--sessions 20000] [--views 20000000] [--purchases 1000000] [--clicks 0] [--searches 0] [--starts 2]
- *     [--keep] [--reuse <data dir> [--schema <name>]]
+ *     [--keep] [--reuse <data dir> [--schema <name>]] [--hierarchies]
  *
+ * `--hierarchies`: the website declares the generator's `categories` hierarchy and each start's first
+ * request is a category page, timed on its own (catalog-restart-child.ts; decision 0055).
  * `--keep` leaves the data directory (and the PostgreSQL schema) in place and prints them; `--reuse` runs only
  * the starts with history on what a `--keep` run left (so the history can be written while the machine is
  * busy and the starts timed once it is quiet), then removes it.
@@ -38,6 +40,13 @@ import type { RestartChildInput, RestartStore, StartResult, WriteResult } from '
 import { machineInfo } from './machine.js';
 
 const args = process.argv.slice(2);
+if (args.includes('--help')) {
+  // Without this the run starts (and writes 20M rows by default).
+  console.log('node packages/bench/dist/restart-history.js [--store embedded|postgres] [--pg URL] [--products 20000] [--sessions 20000]\n'
+    + '  [--views 20000000] [--purchases 1000000] [--clicks 0] [--searches 0] [--starts 2] [--keep] [--reuse <data dir> [--schema <name>]]\n'
+    + '  [--hierarchies]   (the options: the header of packages/bench/src/restart-history.ts)');
+  process.exit(0);
+}
 const option = (name: string): string | undefined => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : undefined;
@@ -52,6 +61,7 @@ const clicks = Number(option('clicks') ?? 0);
 const searches = Number(option('searches') ?? 0);
 const starts = Math.max(1, Number(option('starts') ?? 2));
 const keep = args.includes('--keep');
+const hierarchies = args.includes('--hierarchies');
 const reuse = option('reuse');
 const HOUR_MS = 3_600_000;
 /** Rows written per statement of the history. */
@@ -157,12 +167,13 @@ async function fill(sql: SqlRunner, label: string, count: number, insert: (from:
 async function startAll(label: string): Promise<StartResult[]> {
   const results: StartResult[] = [];
   for (let i = 0; i < starts; i++) {
-    const input: RestartChildInput = { phase: 'start', dataDir, store };
+    const input: RestartChildInput = { phase: 'start', dataDir, store, hierarchies };
     const r = await runInChild<RestartChildInput, StartResult>('catalog-restart-child', input, { timeoutMs });
     results.push(r);
     const replay = r.log.find((l) => l.message.includes('stored events replayed'));
     const opened = r.log.find((l) => l.message.includes('engine opened'));
-    console.log(`start ${label} ${i + 1}: engine ${s(r.engineCreatedMs)}, first search ${s(r.firstSearchMs)}, ready ${s(r.readyMs)} `
+    const page = r.firstHierarchyMs === undefined ? '' : `first category page ${s(r.firstHierarchyMs)} (its CPU ${s(r.hierarchyCpuMs!)}), `;
+    console.log(`start ${label} ${i + 1}: engine ${s(r.engineCreatedMs)}, ${page}first search ${s(r.firstSearchMs)}, ready ${s(r.readyMs)} `
       + `(CPU at ready ${s(r.cpuMs)}; RSS ${(r.rssBytes / 1e9).toFixed(2)} GB); ${replay?.message ?? 'no replay line'} ${JSON.stringify(replay?.details ?? {})}; `
       + `${opened?.message ?? ''} ${JSON.stringify(opened?.details.steps ?? {})}`);
   }
@@ -196,7 +207,7 @@ async function writeAndStart(): Promise<void> {
   await advance(sql, 'events', views + purchases);
   await advance(sql, 'clicks', clicks);
   await sql.close();
-  const written = await runInChild<RestartChildInput, WriteResult>('catalog-restart-child', { phase: 'write', dataDir, products, sessions, store }, { timeoutMs });
+  const written = await runInChild<RestartChildInput, WriteResult>('catalog-restart-child', { phase: 'write', dataDir, products, sessions, store, hierarchies }, { timeoutMs });
   console.log(`write: ${written.products} products in ${s(written.loadMs)}, ${sessions} sessions in ${s(written.eventsMs)}; checkpoint written at close`);
   sql = await runner();
   if (searches > 0) {

@@ -319,6 +319,8 @@ export class Catalog implements CatalogView {
   private readonly mergeAt: (docCount: number) => number;
   /** The merge running in the background, if any. */
   private merging: Merge | undefined;
+  /** The last {@link Catalog.deriveHierarchies} call's work (they run one after another). */
+  private hierarchyWork: Promise<void> = Promise.resolve();
 
   /** `tuning` is internal (tests). */
   constructor(options: CatalogOptions = {}, tuning: CatalogBuildTuning = {}) {
@@ -341,17 +343,36 @@ export class Catalog implements CatalogView {
   /**
    * Builds in time slices what loading a snapshot left to build on first use (the dictionaries' value
    * tables, the refId one being the refId → doc map: a million entries take a few hundred milliseconds),
-   * so that no request pays for it; and the website's `hierarchies`, which snapshots do not store (the
-   * first category page after a restart would derive its hierarchy on the event loop). Resolves when done.
+   * so that no request pays for it. Resolves when done.
    */
-  completeInBackground(hierarchies: Readonly<Record<string, HierarchySetting>> = {}): Promise<void> {
+  completeInBackground(): Promise<void> {
     const state = this.current;
     function* steps(): Generator<void, void, void> {
       for (const dictionary of state.dictionaries) yield* dictionary.indexSteps();
-      // Derived on this version, they are carried to the versions made from it (derived-carry.ts).
-      for (const setting of Object.values(hierarchies)) yield* ensureHierarchySteps(state, setting);
     }
     return runInSlices(steps(), this.sliceMs);
+  }
+
+  /**
+   * Derives in time slices the `hierarchies` the current version does not have yet (a snapshot of an
+   * older format, a setting the snapshot's version did not have, a setting put in force at run time),
+   * so that no search derives one on the event loop; derived on this version, they are carried to the
+   * versions made from it (derived-carry.ts). Resolves when done.
+   */
+  deriveHierarchies(hierarchies: Readonly<Record<string, HierarchySetting>> = {}): Promise<void> {
+    // One after another, on the version current when each starts: a second call for the same
+    // hierarchies (the stored settings applied at start, then the start's own step) finds them derived.
+    const derive = (): Promise<void> => {
+      const state = this.current;
+      function* steps(): Generator<void, void, void> {
+        for (const setting of Object.values(hierarchies)) yield* ensureHierarchySteps(state, setting);
+      }
+      return runInSlices(steps(), this.sliceMs);
+    };
+    const work = this.hierarchyWork.then(derive);
+    // A failure goes to this call's caller; the next call starts after it either way.
+    this.hierarchyWork = work.then(() => undefined, () => undefined);
+    return work;
   }
 
   /** The current immutable version; a search reads it once and keeps it for its whole run. */

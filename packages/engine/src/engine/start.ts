@@ -182,7 +182,11 @@ function openStoreServices(ctx: StartContext, events: EventService, sharedStore:
   return { settings, searchLog, experiments, resultPages, retention };
 }
 
-/** Reads the stored settings, experiments and search counts; a failure closes the event service (and its store). */
+/**
+ * Reads the stored settings, experiments and search counts, then derives the hierarchies the settings in
+ * force name that the catalogs lack ({@link deriveHierarchies}); a failure closes the event service (and
+ * its store).
+ */
 async function loadStoredState(ctx: StartContext, events: EventService, services: StoreServices, timer: StepTimer): Promise<void> {
   try {
     await services.settings.poll();
@@ -190,10 +194,23 @@ async function loadStoredState(ctx: StartContext, events: EventService, services
     timer.lap('settings');
     for (const id of ctx.sites.keys()) await services.searchLog.load(id);
     timer.lap('search log');
+    await deriveHierarchies(ctx);
+    timer.lap('hierarchies');
   } catch (err) {
     await ctx.reporter.settle(events.close(), 'shutdown');
     throw err;
   }
+}
+
+/**
+ * Derives, before the engine is handed out, each website's hierarchies in force (its stored settings
+ * read) that its catalog does not hold yet: loaded from a snapshot, they are there (format 6); from an
+ * older snapshot, or for a setting the snapshot's version did not have, they are derived here, so that
+ * the first category page or `under` scope after a restart neither derives one on the event loop nor
+ * waits for it (decision 0055).
+ */
+async function deriveHierarchies(ctx: StartContext): Promise<void> {
+  for (const s of ctx.sites.values()) await s.catalog.deriveHierarchies(s.config.settings?.hierarchies);
 }
 
 /**
@@ -208,7 +225,7 @@ function startBackgroundWork(ctx: StartContext, parts: Omit<StartedEngine, 'repl
   // index takes seconds of CPU), so searches are served sooner; readiness waits for them.
   for (const s of sites.values()) {
     s.models.startIndexes();
-    s.catalog.completeInBackground(s.config.settings?.hierarchies).catch((err: unknown) => reporter.report('index-build', err, s.config.websiteId));
+    s.catalog.completeInBackground().catch((err: unknown) => reporter.report('index-build', err, s.config.websiteId));
   }
   const replay = new EventReplay({
     events: parts.events, checkpoints: parts.checkpoints, reporter, logger, closed: ctx.closed,

@@ -18,7 +18,7 @@ import { usesBuiltInModel, type WebsiteState } from './website-state.js';
 export function applySettings(state: WebsiteState, settings: WebsiteSettings, events: EventService): void {
   state.config = { ...state.config, settings };
   const { websiteId } = state.config;
-  state.catalog.completeInBackground(settings.hierarchies).catch((err: unknown) => {
+  state.catalog.deriveHierarchies(settings.hierarchies).catch((err: unknown) => {
     process.emitWarning(`hierarchies of ${websiteId} not derived in the background: ${err instanceof Error ? err.message : String(err)}`, 'AisleCatalogIndexWarning');
   });
   state.catalog.fieldTypes = settings.fields;

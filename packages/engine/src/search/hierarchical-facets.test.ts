@@ -7,17 +7,10 @@ import { isAisleError } from '../errors.js';
 import { boundedPrefixOsaDistance } from './typo.js';
 import fc from 'fast-check';
 import { osa } from './__tests__/reference-search.js';
+import { HIERARCHY_PRODUCTS, HIERARCHY_SETTINGS } from './__tests__/hierarchy-products.js';
 
-const products: Product[] = [
-  { refId: 'a', brand: 'Acme', path: 'Home > Kitchen > Pots', levels: ['Home', 'Kitchen', 'Pots'], lvl0: 'Home', lvl1: 'Kitchen', lvl2: 'Pots' },
-  { refId: 'b', brand: 'Zeta', path: 'Home > Kitchen', levels: ['Home', 'Kitchen'], lvl0: 'Home', lvl1: 'Kitchen' },
-  { refId: 'c', brand: 'Acme', path: 'Home > Garden', levels: ['Home', 'Garden'], lvl0: 'Home', lvl1: 'Garden' },
-  { refId: 'd', brand: 'Acme', path: 'Toys', levels: ['Toys'], lvl0: 'Toys' },
-  { refId: 'e', brand: 'Zeta' },
-];
-const settings: WebsiteSettings = {
-  hierarchies: { sep: { field: 'path', separator: '>' }, arr: { field: 'levels' }, per: { fields: ['lvl0', 'lvl1', 'lvl2'] } },
-};
+const products: Product[] = [...HIERARCHY_PRODUCTS];
+const settings: WebsiteSettings = HIERARCHY_SETTINGS;
 const ask = (extra: Partial<SearchRequest>): SearchRequest => ({ website_id: 'w', client: 'c', q: '', start: 0, size: 10, ...extra });
 
 describe('hierarchical facets', () => {

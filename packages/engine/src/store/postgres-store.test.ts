@@ -1,7 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryTestDb, TEST_PG_URL, TestSchemas, requirePostgres } from './pg-test-env.js';
-import { CHECKPOINT_LOCK, PostgresStore, SHARED_CHECKPOINT_PART_BYTES } from './postgres-store.js';
+import { LIFETIME_GRAIN } from './analytics-rows.js';
+import { lifetimeRowsSql } from './analytics-sql.js';
+import { CHECKPOINT_LOCK, PG_MIGRATIONS, PostgresStore, SHARED_CHECKPOINT_PART_BYTES } from './postgres-store.js';
+import { runPreviousVersionCheck } from './previous-version-check.js';
 import { runStoreContract } from './store-contract.js';
 
 const schemas = new TestSchemas();
@@ -9,16 +12,54 @@ const schemaOf = new WeakMap<object, string>();
 beforeAll(requirePostgres);
 afterAll(() => schemas.dropAll());
 
-runStoreContract('postgres', async () => {
+/** A store on a new schema (dropped after the run). */
+async function freshStore(): Promise<PostgresStore> {
   const schema = schemas.next();
   const store = await PostgresStore.open({ url: TEST_PG_URL, schema });
   schemaOf.set(store, schema);
   return store;
-}, {
+}
+
+runStoreContract('postgres', freshStore, {
   reopen: async (store) => {
     const schema = schemaOf.get(store)!;
     await store.close();
     return PostgresStore.open({ url: TEST_PG_URL, schema });
+  },
+});
+
+runPreviousVersionCheck('postgres', {
+  fresh: freshStore,
+  migratedCopy: async (store) => {
+    const current = schemaOf.get(store)!;
+    await store.close();
+    // The previous release's schema: its migrations (those before the lifetime rows) recorded as the
+    // store records them, then every row of this release's schema but the lifetime rows, which it never wrote.
+    const version = PG_MIGRATIONS.indexOf(lifetimeRowsSql('{s}.'));
+    expect(version).toBeGreaterThan(0);
+    const schema = schemas.next();
+    const client = new pg.Client({ connectionString: TEST_PG_URL });
+    await client.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`CREATE SCHEMA "${schema}"`);
+      await client.query(`CREATE TABLE "${schema}".schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
+      for (const [i, sql] of PG_MIGRATIONS.slice(0, version).entries()) {
+        await client.query(sql.replaceAll('{s}', `"${schema}"`));
+        await client.query(`INSERT INTO "${schema}".schema_migrations (version) VALUES ($1)`, [i + 1]);
+      }
+      const { rows } = await client.query<{ name: string }>(
+        `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_name <> 'schema_migrations'`, [schema]);
+      for (const { name } of rows) {
+        await client.query(`INSERT INTO "${schema}"."${name}" SELECT * FROM "${current}"."${name}"${name === 'analytics_rollups' ? ` WHERE grain <> '${LIFETIME_GRAIN}'` : ''}`);
+      }
+      await client.query('COMMIT');
+    } finally {
+      await client.end();
+    }
+    const migrated = await PostgresStore.open({ url: TEST_PG_URL, schema });
+    schemaOf.set(migrated, schema);
+    return migrated;
   },
 });
 

@@ -57,7 +57,7 @@ export interface PostgresStoreOptions {
 const PG_CONNECT_TIMEOUT_MS = 5_000;
 
 /** Schema migrations; `{s}` is the quoted schema. Version = index + 1. Append only. */
-const PG_MIGRATIONS: readonly string[] = [
+export const PG_MIGRATIONS: readonly string[] = [
   `CREATE TABLE {s}.events (
      seq BIGSERIAL PRIMARY KEY,
      website_id TEXT NOT NULL,

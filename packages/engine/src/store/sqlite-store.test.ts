@@ -9,23 +9,52 @@ import { MemoryStore } from './memory-store.js';
 import { SQLITE_MIGRATIONS } from './sqlite-db.js';
 import { SqliteStore } from './sqlite-store.js';
 import { contractPurchaseAppend, contractPurchaseEvent, runStoreContract } from './store-contract.js';
-import type { RollupDelta, Store, ViewAppend } from './store.js';
-import { counterValues, experimentSumsOf, LIFETIME_GRAIN, ROLLUP_COLUMNS, rollupRowsOf } from './analytics-rows.js';
+import type { Store, ViewAppend } from './store.js';
+import { LIFETIME_GRAIN } from './analytics-rows.js';
+import { lifetimeRowsSql } from './analytics-sql.js';
+import { runPreviousVersionCheck } from './previous-version-check.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'aisle-sqlite-'));
 let n = 0;
 const files = new WeakMap<object, string>();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-runStoreContract('sqlite', async () => {
+/** A store on a new file in the test directory. */
+async function freshStore(): Promise<Store> {
   const file = path.join(dir, `store-${n++}.sqlite`);
   const store = SqliteStore.open({ file });
   files.set(store, file);
   return store;
-}, {
+}
+
+runStoreContract('sqlite', freshStore, {
   reopen: async (store) => {
     const file = files.get(store)!;
     await store.close();
+    return SqliteStore.open({ file });
+  },
+});
+
+runPreviousVersionCheck('sqlite', {
+  fresh: freshStore,
+  migratedCopy: async (store) => {
+    const current = files.get(store)!;
+    await store.close();
+    // The previous release's database: its migrations (those before the lifetime rows), then every row
+    // of this release's database but the lifetime rows, which it never wrote.
+    const version = SQLITE_MIGRATIONS.indexOf(lifetimeRowsSql(''));
+    expect(version).toBeGreaterThan(0);
+    const file = path.join(dir, `previous-${n++}.sqlite`);
+    const previous = new Database(file);
+    for (const sql of SQLITE_MIGRATIONS.slice(0, version)) previous.exec(sql);
+    previous.pragma(`user_version = ${version}`);
+    previous.prepare('ATTACH DATABASE ? AS current').run(current);
+    const tables = previous.prepare<[], { name: string }>("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
+    for (const { name } of tables) {
+      previous.exec(`INSERT INTO main.${name} SELECT * FROM current.${name}${name === 'analytics_rollups' ? ` WHERE grain <> '${LIFETIME_GRAIN}'` : ''}`);
+    }
+    previous.exec('DETACH DATABASE current');
+    previous.close();
     return SqliteStore.open({ file });
   },
 });
@@ -139,45 +168,6 @@ describe('SqliteStore on its worker thread', () => {
 });
 
 describe('the analytics migration', () => {
-  it('gives the experiments of a database written before lifetime rows existed theirs', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'aisle-migrate-'));
-    try {
-      const file = path.join(dir, 'old.sqlite');
-      const lifetime = SQLITE_MIGRATIONS.findIndex((sql) => sql.includes(`'${LIFETIME_GRAIN}'`));
-      const old = new Database(file);
-      for (const sql of SQLITE_MIGRATIONS.slice(0, lifetime)) old.exec(sql);
-      old.pragma(`user_version = ${lifetime}`);
-      const H = 3_600_000;
-      const kind = 'experiment:e1' as const;
-      const deltas: RollupDelta[] = [];
-      for (let i = 0; i < 30; i++) {
-        const key = `${i % 2 === 0 ? 'control' : 'b'}\u001fc${i}`;
-        deltas.push({ websiteId: 'w1', kind, hour: (i % 9) * 24 * H, key, tactic: '', counters: { responses: 1 + (i % 3), clicked: i % 2, clicks: i % 4, revenue: i % 5 === 0 ? 12.5 : 0, conversions: i % 5 === 0 ? 1 : 0 } });
-        // The same customer again 70 days later: another 64-day block.
-        if (i % 3 === 0) deltas.push({ websiteId: 'w1', kind, hour: 70 * 24 * H + i * H, key, tactic: '', counters: { responses: 1, clicked: 1, clicks: 1 } });
-      }
-      // As the code before wrote them: every grain but the lifetime one.
-      const insert = old.prepare(`INSERT INTO analytics_rollups (website_id, kind, grain, start, key, tactic, ${ROLLUP_COLUMNS.join(', ')}) VALUES (${Array(6 + ROLLUP_COLUMNS.length).fill('?').join(', ')})`);
-      for (const r of rollupRowsOf(deltas).filter((row) => row.grain !== LIFETIME_GRAIN)) insert.run(r.websiteId, r.kind, r.grain, r.start, r.key, r.tactic, ...counterValues(r.counters));
-      old.close();
-      const store = SqliteStore.open({ file });
-      try {
-        const expected = experimentSumsOf(await store.rollupTotals('w1', kind, { fromHour: 0, toHour: 100 * 24 * H }));
-        const sums = await store.experimentSums('w1', kind);
-        expect(sums.map((s) => [s.variant, s.users, s.converters, s.counters.responses, s.counters.clicks])).toEqual(expect.arrayContaining(expected.map((s) => [s.variant, s.users, s.converters, s.counters.responses, s.counters.clicks])));
-        expect(sums).toHaveLength(2);
-        // Logged after the migration: added to the migrated lifetime rows.
-        await store.writeAnalytics({ responses: [], outcomes: [], sessions: [], rollups: [{ ...deltas[0]!, counters: { responses: 5 } }] });
-        const control = (await store.experimentSums('w1', kind)).find((s) => s.variant === 'control')!;
-        expect(control.counters.responses).toBe(expected.find((s) => s.variant === 'control')!.counters.responses + 5);
-      } finally {
-        await store.close();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
   it('moves the search log of a database written before it into roll-ups of every grain', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'aisle-migrate-'));
     try {

@@ -2,9 +2,10 @@
  * Derived structures carried from version to version (derived-carry.ts) against the same structures
  * derived from scratch on the version: after a random sequence of appends, changed products
  * (tombstoned and appended again), value patches (one of them a hierarchy's level), deletes and
- * merges, every hierarchy's tree and node column, the text sort ranks and the key orders equal those a
- * one-go derivation gives (numeric orders too) — and were carried (or derived before publishing), not
- * built on first use.
+ * merges, and restarts (the catalog written to a snapshot and loaded from it), every hierarchy's tree
+ * and node column, the text sort ranks and the key orders equal those a one-go derivation gives (numeric
+ * orders too) — and were carried (or derived before publishing, or kept in the snapshot), not built on
+ * first use.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +19,7 @@ import { knownNumericOrder, numericOrderSteps, numericValues } from './numeric-c
 import { foldedInverted } from './text-column.js';
 import { runSteps } from '../steps.js';
 import { appendProducts, planAppend } from '../changes/append-products.js';
+import { decodeCatalogSnapshot, encodeCatalogSnapshot } from '../durability/snapshot.js';
 
 const LEVELS = ['Home', 'Kitchen', ' Garden', 'Toys', 'Ålpha', 'home', '  '];
 const BRANDS = ['Acme', 'acme', 'Zeta', 'Ålpha Beta', 'zeta & co'];
@@ -56,7 +58,8 @@ type Op =
   | { kind: 'change'; pick: number; body: Body }
   | { kind: 'numbers'; pick: number; price: number; size: number }
   | { kind: 'delete'; picks: number[] }
-  | { kind: 'merge' };
+  | { kind: 'merge' }
+  | { kind: 'restart' };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('new' as const), bodies: fc.array(bodyArb, { minLength: 1, maxLength: 4 }) }) },
@@ -64,9 +67,17 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('numbers' as const), pick: fc.nat(), price: fc.integer({ min: 0, max: 9 }), size: fc.integer({ min: 0, max: 4 }) }),
   fc.record({ kind: fc.constant('delete' as const), picks: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }) }),
   fc.record({ kind: fc.constant('merge' as const) }),
+  fc.record({ kind: fc.constant('restart' as const) }),
 );
 
-async function apply(catalog: Catalog, model: Product[], op: Op, fresh: { n: number }): Promise<void> {
+/** Applies `op` to the catalog; answers the catalog to go on with (a restart's is loaded from the snapshot). */
+async function apply(catalog: Catalog, model: Product[], op: Op, fresh: { n: number }): Promise<Catalog> {
+  if (op.kind === 'restart') return Catalog.fromState({}, decodeCatalogSnapshot(encodeCatalogSnapshot(catalog.state)).makeState);
+  await applyChange(catalog, model, op, fresh);
+  return catalog;
+}
+
+async function applyChange(catalog: Catalog, model: Product[], op: Exclude<Op, { kind: 'restart' }>, fresh: { n: number }): Promise<void> {
   if (op.kind === 'merge') { await catalog.merge(); return; }
   if (op.kind === 'new') {
     const products = op.bodies.map((b) => product(`n${fresh.n++}`, b));
@@ -136,10 +147,11 @@ describe('derived structures carried to the next version', () => {
     // one-go derivation has no tail) and a value patch of a hierarchy's level.
     let extended = 0;
     let levelPatched = 0;
+    let restartedWithDeletes = 0;
     await fc.assert(fc.asyncProperty(
       fc.array(bodyArb, { minLength: 1, maxLength: 40 }), fc.array(opArb, { minLength: 1, maxLength: 10 }),
       async (bodies, ops) => {
-        const catalog = new Catalog({}, { mergeAt: () => 6 });
+        let catalog = new Catalog({}, { mergeAt: () => 6 });
         const model = bodies.map((b, i) => product(`p${i}`, b));
         await catalog.upsert(model);
         // First use on the first version: every later one gets them from the one before.
@@ -156,19 +168,21 @@ describe('derived structures carried to the next version', () => {
         ensureNumericOrder(catalog.state, catalog.state.fieldByName.get('price')!);
         const fresh = { n: 0 };
         for (const op of ops) {
-          await apply(catalog, model, op, fresh);
+          catalog = await apply(catalog, model, op, fresh);
           const { state } = catalog;
           // A field a version lost (no product has it) has no ranks when it comes back.
           sorted = sorted.filter((name) => state.fieldByName.has(name));
           ordered = ordered.filter((name) => state.fieldByName.has(name));
           if (derivedHierarchies(state).some(({ tree }) => tree.column.valueTail !== undefined)) extended++;
           if (state.patchedSince?.fields.has('size')) levelPatched++;
+          if (op.kind === 'restart' && state.index.deletedDocs !== undefined) restartedWithDeletes++;
           expectCarriedAsFromScratch(state, sorted, ordered);
         }
       },
     ), { numRuns: 100 });
     expect(extended).toBeGreaterThan(0);
     expect(levelPatched).toBeGreaterThan(0);
+    expect(restartedWithDeletes).toBeGreaterThan(0);
   }, 120_000);
 
   it('a version appended to an older one than the latest gets nodes of its own', async () => {
@@ -186,11 +200,11 @@ describe('derived structures carried to the next version', () => {
     expect(hierarchyOf(first, HIERARCHIES.sep!).nodeOf('Home > Garden')).toBeUndefined();
   });
 
-  it('are derived in the background for the website\'s hierarchies (a restart: snapshots do not store them)', async () => {
+  it('are derived in slices for the website\'s hierarchies (a snapshot of format 5, a setting put in force)', async () => {
     const catalog = new Catalog();
     await catalog.upsert([product('a', { path: ['Home', 'Kitchen'], paths: [['Toys']], brand: undefined, size: 2, price: 0 })]);
     expect(derivedHierarchies(catalog.state)).toHaveLength(0);
-    await catalog.completeInBackground(HIERARCHIES);
+    await catalog.deriveHierarchies(HIERARCHIES);
     expect(derivedHierarchies(catalog.state)).toHaveLength(Object.keys(HIERARCHIES).length);
     expectHierarchiesAsFromScratch(catalog.state);
   });

@@ -25,7 +25,7 @@
  */
 import type { CatalogState, MultiValuedColumn, TextColumn } from '../catalog-index.js';
 import type { HierarchySetting } from '../../contract/settings-schema.js';
-import { codeAt, codeCount } from './text-column.js';
+import { codeAt, codeCount, foldedInverted } from './text-column.js';
 import { extendShared, growableArray } from './shared-arrays.js';
 import { appendTextColumn } from './append-text-column.js';
 import { runSteps, STEP, type Steps } from '../steps.js';
@@ -261,6 +261,55 @@ export function* appendedHierarchySteps(tree: HierarchyTree, state: CatalogState
   for (let x = old.dictSize; x < nodeCount; x++) parent[x] = builder.parent[x]!;
   const { offsets, codes, valueOffsets, valueDocs, valueTail } = text;
   return treeOf(builder, { dictSize: nodeCount, offsets, codes, valueOffsets, valueDocs, valueTail, deepest, parent });
+}
+
+/**
+ * What a snapshot keeps of a hierarchy (catalog/durability/snapshot.ts): its nodes' values and the
+ * arrays of its node column, the inverted column laid out as a one-go build lays it (appended docs
+ * folded in), so that a restart reads it instead of deriving it (decision 0055).
+ */
+export interface HierarchyParts {
+  /** Per node, its own level's value. */
+  values: readonly string[];
+  offsets: Uint32Array;
+  codes: Uint32Array;
+  valueOffsets: Uint32Array;
+  valueDocs: Uint32Array;
+  deepest: Int32Array;
+  parent: Int32Array;
+}
+
+/** The parts of `tree` (see {@link HierarchyParts}), views of its arrays where they need no folding. */
+export function hierarchyParts(tree: HierarchyTree): HierarchyParts {
+  const { column } = tree;
+  const n = column.deepest.length;
+  const { valueOffsets, valueDocs } = foldedInverted(column);
+  return {
+    values: tree.value.slice(0, column.dictSize),
+    offsets: column.offsets.subarray(0, n + 1), codes: column.codes.subarray(0, column.offsets[n]),
+    valueOffsets: valueOffsets.subarray(0, column.dictSize + 1), valueDocs: valueDocs.subarray(0, valueOffsets[column.dictSize]),
+    deepest: column.deepest.subarray(0, n), parent: column.parent.subarray(0, column.dictSize),
+  };
+}
+
+/**
+ * The hierarchy of a catalog version of `docCount` docs from its {@link HierarchyParts}, checked (a
+ * parent's id is below its children's, every code and doc in range) so that a damaged file is refused,
+ * not searched: throws `RangeError` naming what is wrong.
+ */
+export function hierarchyFromParts(parts: HierarchyParts, docCount: number): HierarchyTree {
+  const { values, offsets, codes, valueOffsets, valueDocs, deepest, parent } = parts;
+  const nodes = values.length;
+  const fail = (what: string): never => { throw new RangeError(`hierarchy column: ${what}`); };
+  if (offsets.length !== docCount + 1 || deepest.length !== docCount || parent.length !== nodes || valueOffsets.length !== nodes + 1) fail('array lengths');
+  if (offsets[0] !== 0 || offsets[docCount] !== codes.length || valueOffsets[0] !== 0 || valueOffsets[nodes] !== valueDocs.length) fail('offsets');
+  for (let x = 0; x < nodes; x++) if (parent[x]! < -1 || parent[x]! >= x) fail(`parent of node ${x}`);
+  for (let d = 0; d < docCount; d++) if (offsets[d + 1]! < offsets[d]! || deepest[d]! < -2 || deepest[d]! >= nodes) fail(`doc ${d}`);
+  for (let x = 0; x < nodes; x++) if (valueOffsets[x + 1]! < valueOffsets[x]!) fail(`docs of node ${x}`);
+  if (codes.some((x) => x >= nodes)) fail('codes');
+  if (valueDocs.some((d) => d >= docCount)) fail('docs');
+  const builder = TreeBuilder.ofNodes(parent, values, nodes);
+  return treeOf(builder, { dictSize: nodes, offsets, codes, valueOffsets, valueDocs, deepest, parent });
 }
 
 /** The fields hierarchy `setting` reads its paths from. */

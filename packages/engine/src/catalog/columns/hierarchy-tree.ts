@@ -64,8 +64,16 @@ export class TreeBuilder implements NodeTable {
 
   /** A builder holding the first `count` nodes of `from` (its code caches start empty). */
   static copyOf(from: TreeBuilder, count: number): TreeBuilder {
+    return TreeBuilder.ofNodes(from.parent, from.value, count);
+  }
+
+  /**
+   * A builder holding the nodes `0 … count - 1` given by their parents and values, as another builder
+   * numbered them (a parent's id below its children's; a snapshot keeps them: catalog/durability/snapshot.ts).
+   */
+  static ofNodes(parent: ArrayLike<number>, value: readonly string[], count: number): TreeBuilder {
     const out = new TreeBuilder();
-    for (let x = 0; x < count; x++) out.add(from.parent[x]!, from.value[x]!);
+    for (let x = 0; x < count; x++) out.add(parent[x]!, value[x]!);
     return out;
   }
 

@@ -13,6 +13,8 @@ import type { Product, SearchRequest } from '../../types.js';
 import { Catalog } from '../catalog.js';
 import { loadCatalogSnapshot, saveCatalogSnapshot } from './snapshot.js';
 import { ensureNumericOrder } from '../columns/text-column-lookups.js';
+import { derivedHierarchies, hierarchyOf } from '../columns/hierarchy-column.js';
+import { HIERARCHY_PRODUCTS, HIERARCHY_SETTINGS } from '../../search/__tests__/hierarchy-products.js';
 
 let dir: string;
 beforeAll(async () => { dir = await mkdtemp(path.join(tmpdir(), 'aisle-snapshot-')); });
@@ -175,6 +177,45 @@ describe('catalog snapshots', () => {
     for (const request of requests) expect(await outcome(again, request)).toEqual(await outcome(built, request));
   });
 
+  it('keeps the hierarchies derived on the version (format 6); a format-5 snapshot has them derived again', async () => {
+    // __tests__/format-5.aislesnap was written by the format-5 code (main at 5a8fe1c) from these
+    // products: the first five built, the last two appended, then b deleted; its 'sep' hierarchy had
+    // been derived, which format 5 did not keep.
+    const products: Product[] = [
+      ...HIERARCHY_PRODUCTS,
+      { refId: 'f', brand: 'Zeta', path: 'Home > Kitchen > Pans', levels: ['Home', 'Kitchen', 'Pans'], lvl0: 'Home', lvl1: 'Kitchen', lvl2: 'Pans' },
+      { refId: 'g', brand: 'Acme', path: 'Toys > Cars', levels: ['Toys', 'Cars'], lvl0: 'Toys', lvl1: 'Cars' },
+    ];
+    const settings = HIERARCHY_SETTINGS;
+    const hierarchies = settings.hierarchies!;
+    const built = new Catalog();
+    await built.upsert(products.filter((p) => p.refId !== 'b'));
+    const requests: SearchRequest[] = Object.keys(hierarchies).flatMap((name) => [
+      { website_id: 'w', client: 'c', q: '', start: 0, size: 10, hierarchical_facets: [name] },
+      { website_id: 'w', client: 'c', q: '', start: 0, size: 10, hierarchical_facets: [name], scope: { [name]: ['Home > Kitchen'] }, aggregations: ['brand'] },
+    ]);
+    const expectAnswersAsBuilt = async (catalog: Catalog) => {
+      for (const request of requests) expect(await executeSearch(catalog, request, { settings })).toEqual(await executeSearch(built, request, { settings }));
+    };
+    const old = await loadCatalogSnapshot(fileURLToPath(new URL('./__tests__/format-5.aislesnap', import.meta.url)));
+    expect(derivedHierarchies(old.state)).toEqual([]);
+    await old.deriveHierarchies(hierarchies);
+    expect(derivedHierarchies(old.state)).toHaveLength(3);
+    await expectAnswersAsBuilt(old);
+    // Written again (format 6), the hierarchies are read back with the version, not derived.
+    const file = path.join(dir, 'hierarchies.aislesnap');
+    await saveCatalogSnapshot(old, file);
+    const loaded = await loadCatalogSnapshot(file);
+    expect(derivedHierarchies(loaded.state).map((h) => h.setting)).toEqual(Object.values(hierarchies));
+    for (const { setting, tree } of derivedHierarchies(loaded.state)) expect(hierarchyOf(loaded.state, setting)).toBe(tree);
+    await expectAnswersAsBuilt(loaded);
+    // A loaded hierarchy is extended by the next append as a derived one is.
+    const more: Product = { refId: 'h', path: 'Home > Garden > Tools', levels: ['Home', 'Garden', 'Tools'], lvl0: 'Home', lvl1: 'Garden', lvl2: 'Tools' };
+    await Promise.all([loaded.upsert([more]), built.upsert([more])]);
+    expect(derivedHierarchies(loaded.state)).toHaveLength(3);
+    await expectAnswersAsBuilt(loaded);
+  });
+
   it('writes atomically: no temporary file is left behind', async () => {
     const sub = await mkdtemp(path.join(dir, 'atomic-'));
     const catalog = new Catalog();
@@ -187,7 +228,9 @@ describe('catalog snapshots', () => {
   it('rejects missing, truncated, foreign and corrupted files with SNAPSHOT_INVALID', async () => {
     const file = path.join(dir, 'good.aislesnap');
     const catalog = new Catalog();
-    await catalog.upsert(Array.from({ length: 50 }, (_, i) => ({ refId: `p${i}`, title: `item ${i}`, price: i })));
+    await catalog.upsert(Array.from({ length: 50 }, (_, i) => ({ refId: `p${i}`, title: `item ${i}`, price: i, path: `A${i % 3} > B${i % 7}` })));
+    // A hierarchy's node column is damaged with the rest (format 6 keeps it).
+    hierarchyOf(catalog.state, { field: 'path', separator: '>' });
     await saveCatalogSnapshot(catalog, file);
     const bytes = await readFile(file);
     await expectInvalid(loadCatalogSnapshot(path.join(dir, 'missing.aislesnap')));

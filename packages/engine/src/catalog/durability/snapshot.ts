@@ -29,11 +29,15 @@ import { numericColumnOf, numericPerDoc } from '../columns/numeric-column.js';
 import type { StepTimer } from '../../util/step-timer.js';
 import { writeFileDurably, type DurableWriteOptions } from '../../util/durable-file.js';
 import { readSnapshotFile } from './snapshot-file.js';
+import { derivedHierarchies, hierarchyFromParts, hierarchyParts, keepHierarchy, type HierarchyParts, type HierarchyTree } from '../columns/hierarchy-column.js';
+import type { HierarchySetting } from '../../contract/settings-schema.js';
 
 const FILE_IDENTIFIER = 'AISL';
 /**
- * 5: postings keep each entry's norm key (`ft.postKey`, 16-bit while the keys fit; the keys'
- * triples in `ft.keyFields`, `ft.keyTfs`, `ft.keyLengths`: norm-keys.ts) instead of its field and
+ * 6: the hierarchies derived on the version (`settings.hierarchies`: node values and settings in the
+ * meta's `hierarchies`, node columns as `h<i>.*`), so a restart reads them instead of deriving them.
+ * 5 (still read; its hierarchies are derived again): postings keep each entry's norm key (`ft.postKey`,
+ * 16-bit while the keys fit; the keys' triples in `ft.keyFields`, `ft.keyTfs`, `ft.keyLengths`: norm-keys.ts) instead of its field and
  * normalised value (`ft.postFields`, `ft.postNorm` float32), field lengths are laid out doc by doc (`d * fields + f`), and image
  * vectors are kept for the docs having one (`vec.data` rows, `vec.rowOf` per doc) instead of a row per
  * doc and `vec.present`.
@@ -45,8 +49,8 @@ const FILE_IDENTIFIER = 'AISL';
  * 2 (still read): every text column had `offsets` and `codes`, `single` was 32-bit when present and
  * field lengths 32-bit; converted to the current layout on load.
  */
-const FORMAT_VERSION = 5;
-const READABLE_VERSIONS: readonly number[] = [2, 3, 4, FORMAT_VERSION];
+const FORMAT_VERSION = 6;
+const READABLE_VERSIONS: readonly number[] = [2, 3, 4, 5, FORMAT_VERSION];
 /** The last format keeping normalised postings, field lengths field by field and a vector row per doc. */
 const LAST_NORM_POSTINGS_FORMAT = 4;
 /** The last format keeping each product's JSON (loading parses every product). */
@@ -73,10 +77,22 @@ interface SnapshotMeta {
   deleted?: number[];
   /** Format 4: the product store's shapes (its arrays are named `ps.*`). */
   productShapes?: ShapeRecord[];
+  /** Format 6: the hierarchies derived on the version, their node columns named `h<i>.*` (see {@link HierarchyParts}). */
+  hierarchies?: { setting: HierarchySetting; values: readonly string[] }[];
+  /**
+   * The change log's mark for the changes this snapshot holds (a data directory's log: the first
+   * segment it does not hold; see `change-log.ts`), given back at load so a restart replays only the
+   * changes after it. Absent in snapshots written before it existed or outside a change log.
+   */
+  logMark?: number;
 }
 
-function arraysOf(state: CatalogState, postings: PostingSegment): Map<string, AnyTypedArray> {
+/** The arrays of a {@link HierarchyParts}, by their name in the file after `h<i>.`. */
+const HIERARCHY_ARRAYS = ['offsets', 'codes', 'valueOffsets', 'valueDocs', 'deepest', 'parent'] as const;
+
+function arraysOf(state: CatalogState, postings: PostingSegment, hierarchies: readonly HierarchyParts[]): Map<string, AnyTypedArray> {
   const arrays = new Map<string, AnyTypedArray>();
+  hierarchies.forEach((h, i) => { for (const name of HIERARCHY_ARRAYS) arrays.set(`h${i}.${name}`, h[name]); });
   state.index.fields.forEach((f, i) => {
     if (f.text) {
       const t = f.text;
@@ -106,19 +122,21 @@ function arraysOf(state: CatalogState, postings: PostingSegment): Map<string, An
 }
 
 /** Encodes a catalog version as snapshot bytes. */
-export function encodeCatalogSnapshot(state: CatalogState): Uint8Array {
-  return runSteps(encodeCatalogSnapshotSteps(state));
+export function encodeCatalogSnapshot(state: CatalogState, logMark?: number): Uint8Array {
+  return runSteps(encodeCatalogSnapshotSteps(state, logMark));
 }
 
 /**
  * The encoding as steps (see `runInSlices`), so that writing the snapshot of a large catalog does not
  * hold the event loop for the whole encoding: it pauses after each array.
  */
-function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
+function* encodeCatalogSnapshotSteps(state: CatalogState, logMark?: number): Steps<Uint8Array> {
   const { index } = state;
   // Every numeric order is written (derived now, in steps, when no search has needed it yet): after a
   // restart, the first browse or range search does not sort a whole column in its request.
   yield* ensureNumericOrdersSteps(state);
+  // The hierarchies searches derived or the engine derived before serving (one go at most once per version).
+  const hierarchies = derivedHierarchies(state).map(({ setting, tree }) => ({ setting, parts: hierarchyParts(tree) }));
   const meta: SnapshotMeta = {
     docCount: index.docCount,
     fields: index.fields.map((f) => ({ name: f.name, kind: f.kind, dictSize: f.text?.dictSize, hasText: !!f.text, hasNumeric: !!f.numeric, valueCounts: f.valueCounts })),
@@ -128,11 +146,13 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
     vectorDimension: state.vectors?.dimension ?? 0,
     deleted: index.deletedDocs && Array.from(index.deletedDocs),
     productShapes: state.store.parts().shapes,
+    hierarchies: hierarchies.map(({ setting, parts }) => ({ setting, values: parts.values })),
+    logMark,
   };
   const b = new Builder(1 << 16);
   const namedArrays: number[] = [];
   const postings = yield* flatPostingsSteps(index.fullText);
-  for (const [name, array] of arraysOf(state, postings)) {
+  for (const [name, array] of arraysOf(state, postings, hierarchies.map((h) => h.parts))) {
     const nameOffset = b.createString(name);
     const bytes = b.createByteVector(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
     b.startObject(3);
@@ -160,8 +180,8 @@ function offsetVector(b: Builder, offsets: number[]): number {
 }
 
 /** {@link encodeCatalogSnapshot} in time slices (a big catalog's encoding never blocks the event loop for long). */
-export function encodeCatalogSnapshotInSlices(state: CatalogState): Promise<Uint8Array> {
-  return runInSlices(encodeCatalogSnapshotSteps(state));
+export function encodeCatalogSnapshotInSlices(state: CatalogState, logMark?: number): Promise<Uint8Array> {
+  return runInSlices(encodeCatalogSnapshotSteps(state, logMark));
 }
 
 /**
@@ -239,11 +259,18 @@ function vectorsOf(version: number, need: Need, dimension: number, docCount: num
   return { dimension, data, rowOf };
 }
 
+/** A decoded snapshot: its state (made for a catalog id) and the change log's mark it was written with. */
+export interface DecodedSnapshot {
+  makeState: (catalogId: string) => CatalogState;
+  /** See {@link SnapshotMeta.logMark}; undefined when the snapshot has none. */
+  logMark?: number;
+}
+
 /**
  * Reads the snapshot bytes back into a catalog state builder; `timer` (optional) records the time of
  * each step.
  */
-export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', timer?: StepTimer): { makeState: (catalogId: string) => CatalogState } {
+export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', timer?: StepTimer): DecodedSnapshot {
   if (bytes.length < 12) invalid(label, 'is too short to be a snapshot');
   const sizePrefix = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true);
   if (sizePrefix + 4 !== bytes.length) invalid(label, `is truncated or has trailing bytes (expected ${sizePrefix + 4} bytes, found ${bytes.length})`);
@@ -360,17 +387,32 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
     // Its table is built on first use or in the background (Catalog.completeInBackground): plain searches never read it.
     const docByRefId = new RefIdDocs(refIdsByDoc(store, fieldByName.get('refId'), dictionaries, fields), undefined, n);
     timer?.lap('lookups');
+    // Format 6: the hierarchies as they were derived (checked here, so a damaged one is SNAPSHOT_INVALID).
+    const hierarchies: { setting: HierarchySetting; tree: HierarchyTree }[] = (meta.hierarchies ?? []).map(({ setting, values }, i) => {
+      const part = <T extends AnyTypedArray>(name: (typeof HIERARCHY_ARRAYS)[number], ctor: new (...args: never[]) => T): T => need(`h${i}.${name}`, ctor);
+      return {
+        setting,
+        tree: hierarchyFromParts({
+          values, offsets: part('offsets', Uint32Array), codes: part('codes', Uint32Array), valueOffsets: part('valueOffsets', Uint32Array),
+          valueDocs: part('valueDocs', Uint32Array), deepest: part('deepest', Int32Array), parent: part('parent', Int32Array),
+        }, n),
+      };
+    });
+    timer?.lap('hierarchies');
     const makeState = (catalogId: string): CatalogState => {
       const state: CatalogState = {
         index: { catalogId, version: 1, docCount: n, fields, fullText, ordinal: arrays.has('ordinal') ? need('ordinal', Uint32Array, n) : undefined },
         store, docByRefId, fieldByName, dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
       };
+      // Kept before the tombstones, which carry them to the version they make (derived-carry.ts).
+      for (const { setting, tree } of hierarchies) keepHierarchy(state, setting, tree);
       // Tombstones are kept as the doc list; their statistics are derived again from those products.
       const withDeletes = meta.deleted && meta.deleted.length > 0 ? runSteps(applyDeletes(state, meta.deleted, 1)) : state;
       timer?.lap('tombstones');
       return withDeletes;
     };
-    return { makeState };
+    if (meta.logMark !== undefined && !(Number.isSafeInteger(meta.logMark) && meta.logMark >= 0)) invalid(label, 'has an invalid change log mark');
+    return { makeState, logMark: meta.logMark };
   } catch (err) {
     if (err instanceof AisleError) throw err;
     return invalid(label, 'is corrupt', err);
@@ -395,7 +437,13 @@ function refIdsByDoc(store: ProductStore, refIdField: number | undefined, dictio
  * foreign file throws `AisleError('SNAPSHOT_INVALID')`. `timer` (optional) records the time of each step.
  */
 export async function loadCatalogSnapshot(filePath: string, options: CatalogOptions = {}, timer?: StepTimer): Promise<Catalog> {
+  return (await loadCatalogSnapshotMarked(filePath, options, timer)).catalog;
+}
+
+/** {@link loadCatalogSnapshot} with the change log's mark the snapshot was written with (undefined: none). */
+export async function loadCatalogSnapshotMarked(filePath: string, options: CatalogOptions = {}, timer?: StepTimer): Promise<{ catalog: Catalog; logMark?: number }> {
   const bytes = await readSnapshotFile(filePath);
   timer?.lap('read');
-  return Catalog.fromState(options, decodeCatalogSnapshot(bytes, filePath, timer).makeState);
+  const decoded = decodeCatalogSnapshot(bytes, filePath, timer);
+  return { catalog: Catalog.fromState(options, decoded.makeState), logMark: decoded.logMark };
 }
