@@ -8,16 +8,22 @@
  * they follow each side's own search log). One process: the two sides share the collector and the
  * caches' warmth, which search-ab.ts (one process per side) does not.
  *
- * Run: `node packages/bench/dist/ab/search-cpu-ab.js --a /work/wt-base --b . [--products 100000] [--queries 100] [--reps 20] [--type text]`
+ * `--fresh`: queries as the peers run asks them (peers/child.ts): each side is warmed with the peers'
+ * warm-up queries (another sample), then every query is asked once per side, in one pass — each
+ * search is one the engine has not answered before (but for the workload's own repeats), so its page's
+ * products are mostly decoded for the first time.
+ *
+ * Run: `node packages/bench/dist/ab/search-cpu-ab.js --a /work/wt-base --b . [--products 100000] [--queries 100] [--reps 20] [--type text] [--fresh]`
  * @module
  */
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { option } from '../cli-option.js';
 import { loadDataset } from '../datasets.js';
 import { BENCH_WEBSITE } from '../peers/aisle.js';
 import type { RequestType, SearchRequest } from '../types.js';
-import { buildWorkload } from '../workloads/index.js';
+import { buildWarmupWorkload, buildWorkload } from '../workloads/index.js';
 import { waitForIdle } from './idle.js';
 
 interface EngineLike {
@@ -29,8 +35,12 @@ interface EngineLike {
 const roots = [resolve(option('a', '.')), resolve(option('b', '.'))];
 const products = Number(option('products', '100000'));
 const queries = Number(option('queries', '100'));
-const reps = Number(option('reps', '20'));
+const fresh = process.argv.includes('--fresh');
+const reps = fresh ? 1 : Number(option('reps', '20'));
+const passes = fresh ? 1 : 2;
 const type = option('type', 'text') as RequestType;
+/** Untimed queries per side before the timed ones, as many as the peers run asks (`--warmup` there). */
+const FRESH_WARMUP = 100;
 
 const median = (xs: readonly number[]): number => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
 const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
@@ -38,6 +48,7 @@ const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / 
 async function main(): Promise<void> {
   const all = await loadDataset({ kind: 'generated', count: products, seed: 1 });
   const bodies = buildWorkload(all.slice(0, 20_000), queries)[type];
+  const warmup = fresh ? buildWarmupWorkload(all.slice(0, 20_000), FRESH_WARMUP)[type] : bodies;
   const engines: EngineLike[] = [];
   for (const root of roots) {
     const { createEngine } = await import(pathToFileURL(join(root, 'packages/engine/dist/index.js')).href) as { createEngine(o: unknown): Promise<EngineLike> };
@@ -46,11 +57,11 @@ async function main(): Promise<void> {
     engines.push(engine);
   }
   await waitForIdle();
-  for (const engine of engines) for (const body of bodies) await engine.search(body);
+  for (const engine of engines) for (const body of warmup) await engine.search(body);
   const cpu: [number[], number[]] = [[], []];
   const wall: [number[], number[]] = [[], []];
   let differing = 0;
-  for (let pass = 0; pass < 2; pass++) {
+  for (let pass = 0; pass < passes; pass++) {
     for (let q = 0; q < bodies.length; q++) {
       const answers: string[] = [];
       for (const side of (q + pass) % 2 === 0 ? [0, 1] : [1, 0]) {
@@ -67,10 +78,10 @@ async function main(): Promise<void> {
     }
   }
   const [a, b] = cpu;
-  console.log(`${products.toLocaleString('en-US')} products, ${type}, ${bodies.length} queries × ${reps} × 2 passes per side`);
+  console.log(`${products.toLocaleString('en-US')} products, ${type}, ${bodies.length} queries × ${reps} × ${passes} pass${passes === 1 ? '' : 'es'} per side${fresh ? ' (fresh: after the peers\' warm-up queries)' : ''}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`CPU µs per search: median A ${median(a).toFixed(1)} B ${median(b).toFixed(1)} (B / A ×${(median(b) / median(a)).toFixed(2)}); mean A ${mean(a).toFixed(1)} B ${mean(b).toFixed(1)} (×${(mean(b) / mean(a)).toFixed(2)})`);
   console.log(`wall µs per search: median A ${median(wall[0]).toFixed(1)} B ${median(wall[1]).toFixed(1)} (×${(median(wall[1]) / median(wall[0])).toFixed(2)})`);
-  console.log(`payloads differing: ${differing} of ${2 * bodies.length}\nA: ${roots[0]}\nB: ${roots[1]}`);
+  console.log(`payloads differing: ${differing} of ${passes * bodies.length}; load at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}\nA: ${roots[0]}\nB: ${roots[1]}`);
   for (const engine of engines) await engine.close();
 }
 

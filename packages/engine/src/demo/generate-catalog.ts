@@ -12,7 +12,7 @@
  * @module
  */
 import type { Product } from '../types.js';
-import { Random, Zipf, shuffled } from './random.js';
+import { Random, Zipf, shuffled } from '../util/seeded-random.js';
 import { ADJECTIVES, BRAND_HEADS, BRAND_TAILS, COLOURS, DEPARTMENT_VARIANT_KIND, DEPARTMENTS, MATERIALS, VARIANTS_BY_KIND } from './vocabulary.js';
 
 /** Options of {@link generateCatalog} and {@link generateCatalogStream}. */

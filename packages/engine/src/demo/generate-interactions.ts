@@ -13,7 +13,7 @@
  * @module
  */
 import type { Product, PurchaseRequest, ViewRequest } from '../types.js';
-import { Random, Zipf, shuffled } from './random.js';
+import { Random, Zipf, shuffled } from '../util/seeded-random.js';
 
 /** Options of {@link generateInteractions}. */
 export interface GenerateInteractionsOptions {

@@ -7,7 +7,7 @@ import type { Engine } from '../engine-api.js';
 import { generateCatalog } from './generate-catalog.js';
 import { generateInteractions } from './generate-interactions.js';
 import { demoQueries, generateTraffic, type TrafficEngine } from './generate-traffic.js';
-import { Random } from './random.js';
+import { Random } from '../util/seeded-random.js';
 
 const products = generateCatalog({ count: 400, seed: 5 });
 const site = { websiteId: 'shop', client: 'shop', tokens: ['t'], hmacSecret: 'a'.repeat(64), settings: { semanticSearch: true } };

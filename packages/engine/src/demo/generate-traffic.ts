@@ -19,7 +19,7 @@ import { DEFAULT_FIELD_ROLES } from '../config.js';
 import type { Engine } from '../engine-api.js';
 import { METHODS } from '../recommend/methods.js';
 import type { ClickRequest, Product, PurchaseRequest, RecommendationSlot, ViewRequest } from '../types.js';
-import { Random, Zipf, shuffled } from './random.js';
+import { Random, Zipf, shuffled } from '../util/seeded-random.js';
 
 /** The engine calls the traffic is made of (public API only). */
 export type TrafficEngine = Pick<Engine, 'search' | 'recommend' | 'recordClicks' | 'recordViews' | 'recordPurchases' | 'issueCoupons' | 'semanticModel'>;

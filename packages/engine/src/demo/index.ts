@@ -24,7 +24,7 @@ export {
 export type { GenerateCatalogOptions, GeneratedCategory } from './generate-catalog.js';
 export { generateInteractions } from './generate-interactions.js';
 export type { GenerateInteractionsOptions, GeneratedInteractions } from './generate-interactions.js';
-export { Random, Zipf } from './random.js';
+export { Random, Zipf } from '../util/seeded-random.js';
 export type { Product, PurchaseRequest, ViewRequest } from '../types.js';
 export { generateTraffic, demoQueries } from './generate-traffic.js';
 export type { GenerateTrafficOptions, TrafficEngine, TrafficSummary } from './generate-traffic.js';

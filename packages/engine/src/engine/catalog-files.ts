@@ -61,7 +61,7 @@ export async function writeSnapshot(state: WebsiteState): Promise<void> {
     const position = state.catalog.loggedPosition;
     const version = state.catalog.state;
     const started = performance.now();
-    await log.saveSnapshot(position, () => encodeCatalogSnapshotInSlices(version));
+    await log.saveSnapshot(position, (logMark) => encodeCatalogSnapshotInSlices(version, logMark));
     state.lastWriteMs = performance.now() - started;
   });
   state.snapshotWrite = write;

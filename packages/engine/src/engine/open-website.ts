@@ -130,9 +130,10 @@ export async function openWebsite(opener: WebsiteOpener, config: WebsiteConfig, 
   timer.lap('models');
   let replayed = 0;
   if (log) {
-    // Changes acknowledged after the snapshot was written are in the log: replay them over it (a
-    // snapshot file records no position, so every change still in the log is replayed; harmless).
-    const pending = await log.readAfter(0);
+    // Changes acknowledged after the snapshot was written are in the log: replay them over it (the
+    // snapshot's mark tells which segments it holds; without one every change still in the log is
+    // replayed, which is harmless).
+    const pending = await log.readAfter(log.snapshotLoaded(loaded?.logMark));
     await catalog.replay(pending.map((p) => p.change), pending.at(-1)?.position);
     replayed = pending.length;
     catalog.setChangeLogger((changes) => log.append(changes));

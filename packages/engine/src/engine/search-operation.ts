@@ -19,7 +19,7 @@ import type { SearchPayload } from '../contract/schemas.js';
 import { assignmentPoint } from '../experiments/assignment.js';
 import { INTERLEAVED, type ExperimentService } from '../experiments/experiment-service.js';
 import { teamDraftInterleave } from '../experiments/interleaving.js';
-import { Random } from '../demo/random.js';
+import { Random } from '../util/seeded-random.js';
 import type { ClickLearner } from '../learning/click-learner.js';
 import { clickRankingOf } from '../learning/click-ranking-settings.js';
 import { affinityOf, affinityProfile, affinityRolesOf } from '../search/personalize.js';

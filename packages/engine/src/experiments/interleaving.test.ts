@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { preferredTeam, teamDraftInterleave } from './interleaving.js';
-import { Random } from '../demo/random.js';
+import { Random } from '../util/seeded-random.js';
 
 /** A deterministic uniform generator for the coin. */
 function seeded(seed: number): () => number {

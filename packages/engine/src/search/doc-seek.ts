@@ -4,8 +4,8 @@
  * @module
  */
 
-/** First index in `docs[from, to)` whose doc is >= `doc`. */
-export function seek(docs: Uint32Array, from: number, to: number, doc: number): number {
+/** First index in `docs[from, to)` whose doc is >= `doc` (postings, or a match list's `Int32Array`). */
+export function seek(docs: Uint32Array | Int32Array, from: number, to: number, doc: number): number {
   let lo = from;
   let hi = to;
   while (lo < hi) {
@@ -15,3 +15,4 @@ export function seek(docs: Uint32Array, from: number, to: number, doc: number): 
   }
   return lo;
 }
+

@@ -18,7 +18,7 @@ import { makeDocComparator, sortKeyArrays } from './doc-order.js';
 import { matchText, type TextMatches } from './text-matches.js';
 import { seek } from './doc-seek.js';
 import { gatherFloat64, gatherInt32 } from '../util/gather.js';
-import { TopK } from './top-k.js';
+import { TopK, topByScore } from './top-k.js';
 import { numericValues, type NumericValues } from '../catalog/columns/numeric-column.js';
 import { addDocToColumnCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
 import { splitBitset, splitMatches } from './disjunctive-facets.js';
@@ -405,6 +405,11 @@ function collectMatches(
   if (plan.distinct) {
     const { groupOf, groups: groupCount } = groupReader(index, plan.distinct);
     ({ top: positions, groups } = selectGroups(docs, total, true, groupOf, groupCount, plan.limit, before, groupOptions(index, plan, lo, hi)));
+  } else if (plan.sort.length === 1 && plan.sort[0]!.type === 'score' && plan.sort[0]!.desc && index.ordinal === undefined
+    && !plan.merch?.boosts.length) {
+    // Relevance only, products in doc order, scores as matched (no boost multiplied them): score, then
+    // position (the docs ascend), compared inline.
+    positions = topByScore(scores, total, Math.min(plan.limit, total));
   } else {
     const top = new TopK(Math.min(plan.limit, total), before);
     if (plan.sort[0]?.type === 'score' && plan.sort[0].desc) {
@@ -468,18 +473,7 @@ function bitsetDocs(bits: Uint32Array, lo: number): Int32Array {
 
 /** Whether `doc` is among the ascending `docs[0, length)`. */
 function isListedDoc(docs: Int32Array, length: number, doc: number): boolean {
-  const k = seekDoc(docs, length, doc);
+  const k = seek(docs, 0, length, doc);
   return k < length && docs[k] === doc;
 }
 
-/** First position in the ascending `docs[0, length)` whose doc is >= `doc`. */
-function seekDoc(docs: Int32Array, length: number, doc: number): number {
-  let a = 0;
-  let b = length;
-  while (a < b) {
-    const mid = (a + b) >>> 1;
-    if (docs[mid] < doc) a = mid + 1;
-    else b = mid;
-  }
-  return a;
-}

@@ -159,10 +159,15 @@ function scorePostings(index: CatalogIndex, weighted: Float64Array, word: PlanTe
     while (i < end && postDocs[i] === d);
     if (tfw > 0) {
       docs[k] = d;
-      scores[k++] = tier + (idf * tfw * (BM25_K1 + 1)) / (tfw + BM25_K1);
+      scores[k++] = termScore(tier, idf, tfw);
     }
   }
   out.length = k - out.at;
+}
+
+/** A term's score in a doc: its tier plus BM25F of the doc's weighted term frequency `tfw` (> 0). */
+function termScore(tier: number, idf: number, tfw: number): number {
+  return tier + (idf * tfw * (BM25_K1 + 1)) / (tfw + BM25_K1);
 }
 
 /** Union of two doc-sorted lists, keeping the higher score for a doc in both. */
@@ -249,6 +254,123 @@ function intersectInto(into: Run, other: Run): void {
   into.length = k - into.at;
 }
 
+/** An upper bound of the docs matching `word`'s terms: the sum of their doc counts. */
+function docsOfTerms(index: CatalogIndex, word: PlanTerms): number {
+  let docs = 0;
+  for (const id of word.termIds) docs += index.fullText.termDocFreq[id];
+  return docs;
+}
+
+/**
+ * The docs of [lo, hi) matching every one of `words` (none with phrases), scores summed in word order
+ * as {@link intersectInto} sums them. The word with the fewest docs is matched as a list; every other
+ * word is only looked up for the docs of that list ({@link probeWord}), instead of becoming a list of
+ * all its own docs to intersect: a common word beside a rarer one costs the rarer one's docs, not its
+ * own. Each doc's score is `((s0 + s1) + s2) …` over the words in query order, as when every word was
+ * a list (a doc's score for a word, the best of its terms', does not depend on how it is found).
+ */
+function matchEveryWord(index: CatalogIndex, weighted: Float64Array, words: readonly PlanWord[], lo: number, hi: number): Run {
+  let rarest = 0;
+  let fewest = Infinity;
+  words.forEach((word, w) => {
+    const docs = docsOfTerms(index, word);
+    if (docs < fewest) { fewest = docs; rarest = w; }
+  });
+  // The rarest word's docs and scores: its list, narrowed in place. Its scores are the running sums when
+  // it is the first word; else the sums are a list of their own (its scores join them at its place).
+  const found = matchTerms(index, weighted, words[rarest], lo, hi);
+  let n = found.length;
+  const out = rarest === 0 ? found : newRun(n);
+  const { docs, scores: sums, at } = out;
+  if (out !== found) docs.set(found.docs.subarray(found.at, found.at + n), at);
+  const { scores: rarestScores, at: rarestAt } = found;
+  const { scores: best, at: bestAt } = newRun(n);
+  for (let w = 0; w < words.length && n > 0; w++) {
+    if (w === rarest) {
+      // Every doc left has the word: its score joins the sums, no doc is dropped.
+      if (w > 0) for (let c = 0; c < n; c++) sums[at + c] += rarestScores[rarestAt + c];
+      continue;
+    }
+    // This word's score per doc left (-Infinity: the doc does not have it, and is dropped).
+    best.fill(-Infinity, bestAt, bestAt + n);
+    probeWord(index, weighted, words[w], { docs, at, n }, best, bestAt);
+    const rarestLater = w < rarest;
+    let k = 0;
+    for (let c = 0; c < n; c++) {
+      const score = best[bestAt + c];
+      if (score === -Infinity) continue;
+      docs[at + k] = docs[at + c];
+      sums[at + k] = w === 0 ? score : sums[at + c] + score;
+      if (rarestLater) rarestScores[rarestAt + k] = rarestScores[rarestAt + c];
+      k++;
+    }
+    n = k;
+  }
+  out.length = n;
+  return out;
+}
+
+/** Docs `docs[at, at + n)`, ascending. */
+interface DocRange {
+  docs: Int32Array;
+  at: number;
+  n: number;
+}
+
+/**
+ * Sets `best[bestAt + c]` to the best score of `word`'s terms in the c-th doc of `sought` (all live and
+ * in the range matched), leaving it where the doc has none of the terms. A term's postings are walked
+ * from doc to doc, by galloping (steps growing while the postings stay below the doc sought) when they
+ * are many more than the docs sought, else entry by entry.
+ */
+function probeWord(index: CatalogIndex, weighted: Float64Array, word: PlanTerms, sought: DocRange, best: Float64Array, bestAt: number): void {
+  const main = index.fullText;
+  const tail = main.tail;
+  const { docs, at, n } = sought;
+  // The docs of the main postings, then those of the tail (appended docs, all higher).
+  const split = tail ? seek(docs, at, at + n, tail.fromDoc) - at : n;
+  for (let t = 0; t < word.termIds.length; t++) {
+    const id = word.termIds[t];
+    const tier = word.qualities[t] * MATCH_TIER;
+    const idf = word.idfs[t];
+    probeSegment(main, main.termOffsets[id], main.termOffsets[id + 1], weighted, tier, idf, sought, 0, split, best, bestAt);
+    if (tail && split < n) probeSegment(tail, tail.termOffsets[id], tail.termOffsets[id + 1], weighted, tier, idf, sought, split, n, best, bestAt);
+  }
+}
+
+/** {@link probeWord} for one term's entries `[from, to)` of `segment` and the docs `[c0, c1)` of `sought`. */
+function probeSegment(
+  segment: PostingSegment, from: number, to: number, weighted: Float64Array, tier: number, idf: number,
+  sought: DocRange, c0: number, c1: number, best: Float64Array, bestAt: number,
+): void {
+  const { postDocs, postKey } = segment;
+  const { docs, at } = sought;
+  // As many entries as docs sought, or not many more: the next one is a few entries on, stepped to.
+  const dense = 4 * (c1 - c0) >= to - from;
+  let i = from;
+  for (let c = c0; c < c1 && i < to; c++) {
+    const d = docs[at + c];
+    if (dense) {
+      while (i < to && postDocs[i] < d) i++;
+      if (i >= to) break;
+    } else if (postDocs[i] < d) {
+      // Gallop: the first entry at or past d lies in (i + step / 2, i + step].
+      let step = 1;
+      while (i + step < to && postDocs[i + step] < d) step *= 2;
+      i = seek(postDocs, i + (step >>> 1) + 1, Math.min(i + step, to), d);
+      if (i >= to) break;
+    }
+    if (postDocs[i] !== d) continue;
+    let tfw = 0;
+    do tfw += weighted[postKey[i++]];
+    while (i < to && postDocs[i] === d);
+    if (tfw > 0) {
+      const score = termScore(tier, idf, tfw);
+      if (score > best[bestAt + c]) best[bestAt + c] = score;
+    }
+  }
+}
+
 /** A list with, per entry, the number of words its doc matched (`counts[i]` for entry `at + i`). */
 interface CountedRun extends Run {
   counts: Uint8Array;
@@ -281,6 +403,7 @@ export function matchText(index: CatalogIndex, plan: SearchPlan, lo: number, hi:
   startMatching();
   const weighted = weightedNormsOf(index, plan);
   if (plan.minWords >= plan.words.length) {
+    if (plan.words.length > 1 && plan.words.every((w) => w.phrases.length === 0)) return asMatches(matchEveryWord(index, weighted, plan.words, lo, hi));
     let matches: Run | undefined;
     for (const word of plan.words) {
       const wordMatches = matchWord(index, weighted, word, lo, hi);

@@ -56,3 +56,59 @@ export class TopK {
     return this.heap.slice(0, this.size).sort(this.before);
   }
 }
+
+/**
+ * The best `limit` of the positions `0 … total - 1` by `scores` descending, the lower position first
+ * among equal scores, best first: what {@link TopK} keeps under a comparator of relevance then doc for
+ * a match list (its docs ascending, so doc order is position order), without calling a comparator — a
+ * heap of (score, position) pairs compared inline (its root the worst kept), emptied worst first into
+ * the result. Positions are offered in ascending order, so one scoring the same as the worst kept one
+ * comes after it and is passed over. Scores must not be NaN (match scores never are).
+ */
+export function topByScore(scores: Float64Array, total: number, limit: number): Int32Array {
+  const heapScores = new Float64Array(limit);
+  const heapPositions = new Int32Array(limit);
+  let n = 0;
+  for (let k = 0; k < total; k++) {
+    const score = scores[k];
+    if (n < limit) {
+      // Sift up: a parent worse than the new entry stays above it.
+      let i = n++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (heapScores[parent] < score || (heapScores[parent] === score && heapPositions[parent] > k)) break;
+        heapScores[i] = heapScores[parent];
+        heapPositions[i] = heapPositions[parent];
+        i = parent;
+      }
+      heapScores[i] = score;
+      heapPositions[i] = k;
+    } else if (limit > 0 && score > heapScores[0]) {
+      siftDown(heapScores, heapPositions, n, score, k);
+    }
+  }
+  const best = new Int32Array(n);
+  for (let size = n; size > 0; size--) {
+    best[size - 1] = heapPositions[0];
+    // The last entry refills the root of the heap one smaller.
+    siftDown(heapScores, heapPositions, size - 1, heapScores[size - 1], heapPositions[size - 1]);
+  }
+  return best;
+}
+
+/** Puts (score, position) at the root of the heap's first `n` entries and sifts it down (worse children rise). */
+function siftDown(heapScores: Float64Array, heapPositions: Int32Array, n: number, score: number, position: number): void {
+  let i = 0;
+  for (;;) {
+    const l = 2 * i + 1;
+    if (l >= n) break;
+    const r = l + 1;
+    const worse = r < n && (heapScores[r] < heapScores[l] || (heapScores[r] === heapScores[l] && heapPositions[r] > heapPositions[l])) ? r : l;
+    if (!(heapScores[worse] < score || (heapScores[worse] === score && heapPositions[worse] > position))) break;
+    heapScores[i] = heapScores[worse];
+    heapPositions[i] = heapPositions[worse];
+    i = worse;
+  }
+  heapScores[i] = score;
+  heapPositions[i] = position;
+}

@@ -13,7 +13,7 @@
  * @module
  */
 import { describe, expect, it } from 'vitest';
-import { Random } from '../demo/random.js';
+import { Random } from '../util/seeded-random.js';
 import { DAY_MS, HOUR_MS } from './analytics-rows.js';
 import type { AnalyticsBatch, AnalyticsKind, LoggedResponse, QuerySession, ResponseOutcome, RollupDelta, Store } from './store.js';
 

@@ -357,39 +357,8 @@ function codesOf(text: TextColumn | undefined, doc: number): ArrayLike<number> {
 /** The smallest normal float32 (2^-126). */
 const MIN_NORMAL_FLOAT32 = 2 ** -126;
 
-/** 10^0 .. 10^12, each exact (built by multiplying: every step is an exact integer below 2^53). */
-const POWERS_OF_TEN: readonly number[] = (() => {
-  const out = [1];
-  for (let k = 1; k <= 12; k++) out.push(out[k - 1] * 10);
-  return out;
-})();
-
-/**
- * `Number(f.toPrecision(p))` for a normal float32 `f` (1 ≤ p ≤ 9), without a string. `toPrecision`
- * rounds the exact value to p significant digits (a tie to the larger magnitude); here that is
- * `round(|f| · 10^k) / 10^k` for the k giving p digits: |f| · 10^k is exact while 10^k ≤ 10^12 (a float32
- * has 24 significant bits, 5^12 < 2^29: the product fits a double's 53), `Math.round` of a positive exact
- * value rounds a tie up, and the division of two exact integers is correctly rounded, as parsing the
- * decimal is. Magnitudes needing k < 0 or k > 12 (|f| ≥ 10^p, or below ~10^-6) take the string.
- * A replace of a million products with 16-float image vectors checked every component through
- * `toPrecision`: ~1.8 s of CPU and a string per component (docs/benchmarks.md, "The full replace at 1M:
- * what it allocates").
- */
-function roundedToDigits(f: number, p: number): number {
-  const a = Math.abs(f);
-  let k = p - 1 - Math.floor(Math.log10(a));
-  if (k >= 0 && k <= 12) {
-    let scaled = a * POWERS_OF_TEN[k];
-    // log10 may be off by one next to a power of ten: bring the scaled value into [10^(p-1), 10^p).
-    if (scaled >= POWERS_OF_TEN[p] && k > 0) scaled = a * POWERS_OF_TEN[--k];
-    else if (scaled < POWERS_OF_TEN[p - 1] && k < 12) scaled = a * POWERS_OF_TEN[++k];
-    if (scaled >= POWERS_OF_TEN[p - 1] && scaled < POWERS_OF_TEN[p]) {
-      const w = Math.round(scaled) / POWERS_OF_TEN[k];
-      return f < 0 ? -w : w;
-    }
-  }
-  return Number(f.toPrecision(p));
-}
+/** 10^0 … 10^22: the powers of ten a double holds exactly. */
+const EXACT_POWERS_OF_TEN = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
 
 /**
  * A float32 vector component as a number: the shortest decimal of at most 9 significant digits that
@@ -399,25 +368,55 @@ function roundedToDigits(f: number, p: number): number {
  * Feeds write vectors
  * as float32s printed shortest, so this is the number they gave; stored components are checked against
  * it (a component it does not give back keeps the vector raw).
+ *
+ * Each p-digit candidate is `Number(f.toPrecision(p))`, computed without strings when that is exact
+ * (see {@link roundedToDigits}): a first read of a page of products decodes 16 components a product,
+ * and `toPrecision` with `Number` cost ~0.1 µs each.
  */
 export function float32Value(f: number): number {
-  if (f === 0 || !Number.isFinite(f)) return Number(f.toPrecision(6));
-  if (Math.abs(f) < MIN_NORMAL_FLOAT32) {
-    for (let p = 1; p < 9; p++) {
-      const w = Number(f.toPrecision(p));
-      if (Math.fround(w) === f) return w;
-    }
-    return Number(f.toPrecision(9));
+  if (f !== 0 && Math.abs(f) < MIN_NORMAL_FLOAT32) return float32ValueByStrings(f, 1);
+  if (f === 0 || !Number.isFinite(f)) return float32ValueByStrings(f, 6);
+  const magnitude = Math.abs(f);
+  // The decimal exponent: checked below (a candidate of other than p digits falls back to the strings).
+  const exponent = Math.floor(Math.log10(magnitude));
+  for (let p = 6; p <= 9; p++) {
+    const w = roundedToDigits(magnitude, exponent, p);
+    if (Number.isNaN(w)) return float32ValueByStrings(f, 6);
+    const signed = f < 0 ? -w : w;
+    if (p === 9 || Math.fround(signed) === f) return signed;
   }
-  for (let p = 6; p < 9; p++) {
-    const w = roundedToDigits(f, p);
-    if (Math.fround(w) === f) return w;
-  }
-  return roundedToDigits(f, 9);
+  return float32ValueByStrings(f, 6); // not reached: p = 9 returns
 }
 
-/** {@link roundedToDigits}, exported for its test against `toPrecision`. */
-export const roundedToDigitsForTest = roundedToDigits;
+/**
+ * `Number(x.toPrecision(p))` for `x` > 0 with decimal exponent `exponent` (10^exponent <= x < 10^(exponent+1)),
+ * by arithmetic, or NaN when that may differ. toPrecision takes the integer n of p digits nearest to
+ * x·10^s (s = p − 1 − exponent; the larger on a tie) and Number reads n·10^−s as the nearest double.
+ * Here x·10^s is one rounded product (relative error at most 2^−53), so Math.round (ties up, as
+ * toPrecision) gives that n unless the product lies within its error of a half: then NaN. With
+ * 0 <= s <= 22 both n and 10^s are exact doubles, so n / 10^s is correctly rounded: the nearest double
+ * to n·10^−s, as Number reads it. An n of other than p digits (the exponent was off, or x rounds up to
+ * the next power of ten) gives NaN too.
+ */
+function roundedToDigits(x: number, exponent: number, p: number): number {
+  const s = p - 1 - exponent;
+  if (s < 0 || s > 22) return Number.NaN;
+  const scale = EXACT_POWERS_OF_TEN[s]!;
+  const y = x * scale;
+  const n = Math.round(y);
+  if (Math.abs(y - Math.floor(y) - 0.5) <= y * 2 ** -50) return Number.NaN;
+  if (n < EXACT_POWERS_OF_TEN[p - 1]! || n >= EXACT_POWERS_OF_TEN[p]!) return Number.NaN;
+  return n / scale;
+}
+
+/** {@link float32Value} through `toPrecision`, trying from `fromDigits` significant digits. */
+function float32ValueByStrings(f: number, fromDigits: number): number {
+  for (let p = fromDigits; p < 9; p++) {
+    const w = Number(f.toPrecision(p));
+    if (Math.fround(w) === f) return w;
+  }
+  return Number(f.toPrecision(9));
+}
 
 /** The encoding that gives `value` back from doc `doc`'s columns exactly, or Raw. */
 function encodingOf(value: unknown, fid: number | undefined, doc: number, columns: StoreColumns): Encoding {

@@ -43,9 +43,11 @@ export interface CatalogChangeLog<C = LoggedChange> {
    * Stores a snapshot holding every change up to `position` (`encode` gives its bytes; it is not
    * called when nothing is stored) and lets the log drop changes a stored snapshot holds. Resolves
    * false, storing nothing, when a snapshot of a later position is already stored (or, on a shared
-   * log, another writer is storing one right now).
+   * log, another writer is storing one right now). A log whose positions do not outlive its process
+   * (the data directory's) passes `encode` a mark to keep in the snapshot: given back to it when the
+   * snapshot is loaded, it tells which changes the snapshot holds.
    */
-  saveSnapshot(position: number, encode: () => Promise<Uint8Array>): Promise<boolean>;
+  saveSnapshot(position: number, encode: (logMark?: number) => Promise<Uint8Array>): Promise<boolean>;
   /** The latest stored snapshot, or undefined when none was ever stored. */
   loadSnapshot(): Promise<StoredSnapshot | undefined>;
   /** Waits for pending appends and releases what the log holds open. */

@@ -135,6 +135,72 @@ describe('FileChangeLog: segment files', () => {
   });
 });
 
+describe('FileChangeLog: snapshot marks (what a restart replays)', () => {
+  /** Saves a snapshot at `position` and returns the mark the log gave its bytes. */
+  const save = async (log: FileChangeLog, position: number): Promise<number | undefined> => {
+    let mark: number | undefined;
+    await log.saveSnapshot(position, async (logMark) => { mark = logMark; return new Uint8Array([position]); });
+    return mark;
+  };
+
+  it('replays only the changes after the loaded snapshot, and drops the segments both generations hold', async () => {
+    const dir = await tempDir();
+    const log = await FileChangeLog.open(dir, 'w');
+    await log.append([changes[0]]);
+    const mark = await save(log, await log.append([changes[1]]));
+    await log.append([changes[3]]);
+    await log.close();
+    // A restart: the loaded snapshot's mark says segment 1 is held; only the later change is replayed.
+    const again = await FileChangeLog.open(dir, 'w');
+    expect((await again.readAfter(again.snapshotLoaded(mark))).map((p) => p.change)).toEqual([changes[3]]);
+    // The next snapshot makes the loaded one the previous generation: segment 1 goes, segment 2 stays.
+    await save(again, 3);
+    expect((await readdir(dir)).sort()).toEqual(['w.aislesnap', 'w.aislesnap.prev', 'w.log.2']);
+    await again.close();
+  });
+
+  it('keeps a change logged but not yet in the snapshot\'s version in the segments it replays', async () => {
+    const dir = await tempDir();
+    const log = await FileChangeLog.open(dir, 'w');
+    const first = await log.append([changes[0]]);
+    await log.append([changes[1]]);
+    // The version written holds the first change only (the second was logged, its build not published).
+    const mark = await save(log, first);
+    await log.close();
+    const again = await FileChangeLog.open(dir, 'w');
+    expect((await again.readAfter(again.snapshotLoaded(mark))).map((p) => p.change)).toEqual([changes[0], changes[1]]);
+    await again.close();
+  });
+
+  it('after a restart appends at or above the mark, so the next snapshot never drops them unreplayed', async () => {
+    const dir = await tempDir();
+    const log = await FileChangeLog.open(dir, 'w');
+    const position = await log.append([changes[0]]);
+    await save(log, position);
+    // A second snapshot without a change in between: its mark names a segment never created.
+    const mark = await save(log, position);
+    expect(await readdir(dir)).not.toContain('w.log.2');
+    await log.close();
+    const again = await FileChangeLog.open(dir, 'w');
+    expect(await again.readAfter(again.snapshotLoaded(mark))).toEqual([]);
+    await again.append([changes[3]]);
+    expect(await readdir(dir)).toContain(`w.log.${mark}`);
+    // A snapshot that lost the race (still the old version) keeps the new change's segment: it is replayed.
+    await save(again, 0);
+    await again.close();
+    const third = await FileChangeLog.open(dir, 'w');
+    expect((await third.readAfter(third.snapshotLoaded(mark))).map((p) => p.change)).toEqual([changes[3]]);
+    await third.close();
+  });
+
+  it('refuses to take a mark after an append', async () => {
+    const log = await FileChangeLog.open(await tempDir(), 'w');
+    await log.append([changes[0]]);
+    expect(() => log.snapshotLoaded(undefined)).toThrow(/before any append/);
+    await log.close();
+  });
+});
+
 describe('engine: catalog changes and snapshots', () => {
   it('keeps a change queued while a snapshot was taken (the snapshot does not hold it, the log does)', async () => {
     const dataDir = await tempDir();
@@ -152,6 +218,28 @@ describe('engine: catalog changes and snapshots', () => {
     expect(found.payload.total_results).toBe(3000);
     await second.close();
     await first.close();
+  });
+
+  it('a restart after a snapshot replays none of the changes it holds (the change log does not grow with restarts)', async () => {
+    const dataDir = await tempDir();
+    const site = { websiteId: 'site-a', client: 'client-a', tokens: ['token-a'], hmacSecret: 'secret-a' };
+    const replayed: number[] = [];
+    const logger = { error: () => undefined, warn: () => undefined, info: (d: object) => { if ('changesReplayed' in d) replayed.push(d.changesReplayed as number); } };
+    const products = Array.from({ length: 500 }, (_, i) => ({ refId: `p${i}`, title: `mug ${i}`, price: i }));
+    const first = await createEngine({ dataDir, workers: 0, websites: [site], logger });
+    await first.replaceProducts('site-a', products);
+    await first.close();
+    for (let start = 0; start < 3; start++) {
+      const again = await createEngine({ dataDir, workers: 0, websites: [site], logger });
+      const found = await again.search({ website_id: 'site-a', client: 'client-a', q: 'mug', start: 0, size: 1 });
+      expect(found.payload.total_results).toBe(500);
+      if (start === 1) await again.upsertProducts('site-a', [{ refId: 'p1', title: 'mug renamed' }]);
+      await again.close();
+    }
+    // The load is replayed by no start; the upsert of the second start was snapshotted at its close.
+    expect(replayed).toEqual([0, 0, 0, 0]);
+    const segments = (await readdir(path.join(dataDir, 'catalogs'))).filter((f) => f.includes('.log.'));
+    expect(segments.length).toBeLessThanOrEqual(1);
   });
 });
 

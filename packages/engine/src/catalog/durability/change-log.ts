@@ -17,9 +17,13 @@
  * same products in the same order (the last change of each refId wins; a replace starts over).
  *
  * Positions are those of one open log: the changes found at open are numbered 1, 2, … in order and
- * later appends go on from there (each commit line records its batch's last). The snapshot file does
- * not record a position, so a snapshot found at open reports position 0 and every change still in the
- * log is replayed over it (harmless, above).
+ * later appends go on from there (each commit line records its batch's last). What outlives the
+ * process is the segment numbering: a snapshot is written with the log's mark, the first segment it
+ * does not hold (the segment rotated to when its version was taken), and the engine hands the mark of
+ * the snapshot it loaded back to {@link FileChangeLog.snapshotLoaded} before replaying, so a restart
+ * replays only the segments after the snapshot. A snapshot without a mark (written before marks
+ * existed) has every change still in the log replayed over it (harmless, above). Segments are deleted
+ * by marks too: once a snapshot is on disk, those below the mark of the generation before it.
  *
  * Format: a segment starts with the line `{"aisleLog":2}`. One entry is a header line
  * `{"op":"upsert"|"replace","count":N}` followed by N product lines, or one line
@@ -149,6 +153,11 @@ export class FileChangeLog implements CatalogChangeLog {
   /** Position of the last change held by the previous generation (0: found at open, or none). */
   private previousSnapshotPosition = 0;
   /**
+   * The mark of the latest snapshot (loaded at open or written since): segments numbered below it hold
+   * only changes it holds. 0: no snapshot with a mark, every segment is replayed.
+   */
+  private heldBelow = 0;
+  /**
    * The changes found at open, segment by segment, parsed once: handed out by the first
    * {@link readAfter} (the engine's replay) and then let go; later reads parse the files again.
    */
@@ -197,6 +206,24 @@ export class FileChangeLog implements CatalogChangeLog {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
       throw new AisleError('SNAPSHOT_INVALID', `catalog change log ${segment.file} cannot be read: ${(err as Error).message}`, { cause: err });
     }
+  }
+
+  /**
+   * Tells the log which snapshot the engine loaded: its mark (`undefined` for a snapshot written
+   * without one, or no snapshot). Called at open, before any append; returns the position the snapshot
+   * holds, for {@link readAfter}: the segments below the mark are neither replayed nor kept past the
+   * next snapshot, and later appends go to a segment at or above it (the mark may name a segment never
+   * created: rotated to, then no change).
+   */
+  snapshotLoaded(logMark: number | undefined): number {
+    if (this.position !== (this.closed.at(-1)?.lastSeq ?? 0) || this.current.size > 0) {
+      throw new Error('FileChangeLog.snapshotLoaded must be called before any append');
+    }
+    this.heldBelow = logMark ?? 0;
+    if (this.heldBelow > this.current.id) this.current = this.segment(this.heldBelow);
+    let held = 0;
+    for (const segment of this.closed) if (segment.id < this.heldBelow) held = segment.lastSeq;
+    return held;
   }
 
   async readAfter(after: number): Promise<PositionedChange[]> {
@@ -249,14 +276,21 @@ export class FileChangeLog implements CatalogChangeLog {
    * version is taken), writes the snapshot file atomically (the one it replaces kept as the previous
    * generation), then deletes the segments that previous one holds.
    */
-  async saveSnapshot(position: number, encode: () => Promise<Uint8Array>): Promise<boolean> {
+  async saveSnapshot(position: number, encode: (logMark?: number) => Promise<Uint8Array>): Promise<boolean> {
     if (position < this.snapshotPosition) return false;
     this.rotate();
-    // The latest so far becomes the previous generation: the log must take it to the present.
-    const heldByPrevious = this.snapshotPosition;
-    await writeFileDurably(this.snapshotFile, await encode(), { keepPreviousAs: previousSnapshotPath(this.snapshotFile) });
-    this.previousSnapshotPosition = heldByPrevious;
+    // The first segment with a change after `position` (a change is logged before its version is
+    // published, so the segment rotated away may hold some the snapshot lacks): the ones below it hold
+    // only changes the snapshot holds.
+    const mark = this.closed.find((segment) => segment.lastSeq > position)?.id ?? this.current.id;
+    // The latest so far becomes (or, when it was unreadable and moved aside, the loaded one stays) the
+    // previous generation: the log must take it to the present.
+    const heldByPrevious = this.heldBelow;
+    const previousPosition = this.snapshotPosition;
+    await writeFileDurably(this.snapshotFile, await encode(mark), { keepPreviousAs: previousSnapshotPath(this.snapshotFile) });
+    this.previousSnapshotPosition = previousPosition;
     this.snapshotPosition = position;
+    this.heldBelow = mark;
     await this.dropCovered(heldByPrevious);
     return true;
   }
@@ -372,10 +406,10 @@ export class FileChangeLog implements CatalogChangeLog {
     this.current = this.segment(full.id + 1);
   }
 
-  /** Deletes the closed segments whose every change is at or below `appliedSeq` (a snapshot holds them). */
-  private async dropCovered(appliedSeq: number): Promise<void> {
+  /** Deletes the closed segments numbered below `mark` (the previous snapshot generation holds them). */
+  private async dropCovered(mark: number): Promise<void> {
     await this.tail;
-    while (this.closed.length > 0 && this.closed[0].lastSeq <= appliedSeq) {
+    while (this.closed.length > 0 && this.closed[0].id < mark) {
       const s = this.closed.shift()!;
       await rm(s.file, { force: true });
     }

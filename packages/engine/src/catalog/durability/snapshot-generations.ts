@@ -14,13 +14,15 @@ import { rename } from 'node:fs/promises';
 import { AisleError, isAisleError } from '../../errors.js';
 import type { StepTimer } from '../../util/step-timer.js';
 import type { Catalog, CatalogOptions } from '../catalog.js';
-import { loadCatalogSnapshot } from './snapshot.js';
+import { loadCatalogSnapshotMarked } from './snapshot.js';
 import { previousSnapshotPath } from './snapshot-file.js';
 
 
 /** A catalog loaded from one of the two snapshot generations. */
 export interface LoadedGeneration {
   catalog: Catalog;
+  /** The change log's mark the loaded file was written with (see `change-log.ts`); undefined: none (replay the whole log). */
+  logMark?: number;
   /** Set when the latest snapshot could not be read and the previous one was loaded instead. */
   fallback?: {
     /** Why the latest snapshot was refused. */
@@ -40,19 +42,19 @@ export async function loadLatestGeneration(file: string, options: CatalogOptions
   const hasPrevious = existsSync(previous);
   if (!existsSync(file)) {
     // A crash between the two renames of a snapshot write: the previous generation is the latest.
-    return hasPrevious ? { catalog: await loadCatalogSnapshot(previous, options, timer) } : undefined;
+    return hasPrevious ? await loadCatalogSnapshotMarked(previous, options, timer) : undefined;
   }
   let latestError: AisleError;
   try {
-    return { catalog: await loadCatalogSnapshot(file, options, timer) };
+    return await loadCatalogSnapshotMarked(file, options, timer);
   } catch (err) {
     if (!isAisleError(err) || err.code !== 'SNAPSHOT_INVALID') throw err;
     latestError = err;
   }
   if (!hasPrevious) throw latestError;
-  let catalog: Catalog;
+  let loaded: { catalog: Catalog; logMark?: number };
   try {
-    catalog = await loadCatalogSnapshot(previous, options, timer);
+    loaded = await loadCatalogSnapshotMarked(previous, options, timer);
   } catch (err) {
     if (!isAisleError(err) || err.code !== 'SNAPSHOT_INVALID') throw err;
     throw new AisleError('SNAPSHOT_INVALID', `${latestError.message}; the previous snapshot cannot be read either (${err.message})`,
@@ -60,5 +62,5 @@ export async function loadLatestGeneration(file: string, options: CatalogOptions
   }
   const movedTo = `${file}.unreadable-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   await rename(file, movedTo);
-  return { catalog, fallback: { error: latestError, movedTo } };
+  return { ...loaded, fallback: { error: latestError, movedTo } };
 }

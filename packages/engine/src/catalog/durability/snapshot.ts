@@ -79,6 +79,12 @@ interface SnapshotMeta {
   productShapes?: ShapeRecord[];
   /** Format 6: the hierarchies derived on the version, their node columns named `h<i>.*` (see {@link HierarchyParts}). */
   hierarchies?: { setting: HierarchySetting; values: readonly string[] }[];
+  /**
+   * The change log's mark for the changes this snapshot holds (a data directory's log: the first
+   * segment it does not hold; see `change-log.ts`), given back at load so a restart replays only the
+   * changes after it. Absent in snapshots written before it existed or outside a change log.
+   */
+  logMark?: number;
 }
 
 /** The arrays of a {@link HierarchyParts}, by their name in the file after `h<i>.`. */
@@ -116,15 +122,15 @@ function arraysOf(state: CatalogState, postings: PostingSegment, hierarchies: re
 }
 
 /** Encodes a catalog version as snapshot bytes. */
-export function encodeCatalogSnapshot(state: CatalogState): Uint8Array {
-  return runSteps(encodeCatalogSnapshotSteps(state));
+export function encodeCatalogSnapshot(state: CatalogState, logMark?: number): Uint8Array {
+  return runSteps(encodeCatalogSnapshotSteps(state, logMark));
 }
 
 /**
  * The encoding as steps (see `runInSlices`), so that writing the snapshot of a large catalog does not
  * hold the event loop for the whole encoding: it pauses after each array.
  */
-function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
+function* encodeCatalogSnapshotSteps(state: CatalogState, logMark?: number): Steps<Uint8Array> {
   const { index } = state;
   // Every numeric order is written (derived now, in steps, when no search has needed it yet): after a
   // restart, the first browse or range search does not sort a whole column in its request.
@@ -141,6 +147,7 @@ function* encodeCatalogSnapshotSteps(state: CatalogState): Steps<Uint8Array> {
     deleted: index.deletedDocs && Array.from(index.deletedDocs),
     productShapes: state.store.parts().shapes,
     hierarchies: hierarchies.map(({ setting, parts }) => ({ setting, values: parts.values })),
+    logMark,
   };
   const b = new Builder(1 << 16);
   const namedArrays: number[] = [];
@@ -173,8 +180,8 @@ function offsetVector(b: Builder, offsets: number[]): number {
 }
 
 /** {@link encodeCatalogSnapshot} in time slices (a big catalog's encoding never blocks the event loop for long). */
-export function encodeCatalogSnapshotInSlices(state: CatalogState): Promise<Uint8Array> {
-  return runInSlices(encodeCatalogSnapshotSteps(state));
+export function encodeCatalogSnapshotInSlices(state: CatalogState, logMark?: number): Promise<Uint8Array> {
+  return runInSlices(encodeCatalogSnapshotSteps(state, logMark));
 }
 
 /**
@@ -252,11 +259,18 @@ function vectorsOf(version: number, need: Need, dimension: number, docCount: num
   return { dimension, data, rowOf };
 }
 
+/** A decoded snapshot: its state (made for a catalog id) and the change log's mark it was written with. */
+export interface DecodedSnapshot {
+  makeState: (catalogId: string) => CatalogState;
+  /** See {@link SnapshotMeta.logMark}; undefined when the snapshot has none. */
+  logMark?: number;
+}
+
 /**
  * Reads the snapshot bytes back into a catalog state builder; `timer` (optional) records the time of
  * each step.
  */
-export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', timer?: StepTimer): { makeState: (catalogId: string) => CatalogState } {
+export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', timer?: StepTimer): DecodedSnapshot {
   if (bytes.length < 12) invalid(label, 'is too short to be a snapshot');
   const sizePrefix = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true);
   if (sizePrefix + 4 !== bytes.length) invalid(label, `is truncated or has trailing bytes (expected ${sizePrefix + 4} bytes, found ${bytes.length})`);
@@ -397,7 +411,8 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
       timer?.lap('tombstones');
       return withDeletes;
     };
-    return { makeState };
+    if (meta.logMark !== undefined && !(Number.isSafeInteger(meta.logMark) && meta.logMark >= 0)) invalid(label, 'has an invalid change log mark');
+    return { makeState, logMark: meta.logMark };
   } catch (err) {
     if (err instanceof AisleError) throw err;
     return invalid(label, 'is corrupt', err);
@@ -422,7 +437,13 @@ function refIdsByDoc(store: ProductStore, refIdField: number | undefined, dictio
  * foreign file throws `AisleError('SNAPSHOT_INVALID')`. `timer` (optional) records the time of each step.
  */
 export async function loadCatalogSnapshot(filePath: string, options: CatalogOptions = {}, timer?: StepTimer): Promise<Catalog> {
+  return (await loadCatalogSnapshotMarked(filePath, options, timer)).catalog;
+}
+
+/** {@link loadCatalogSnapshot} with the change log's mark the snapshot was written with (undefined: none). */
+export async function loadCatalogSnapshotMarked(filePath: string, options: CatalogOptions = {}, timer?: StepTimer): Promise<{ catalog: Catalog; logMark?: number }> {
   const bytes = await readSnapshotFile(filePath);
   timer?.lap('read');
-  return Catalog.fromState(options, decodeCatalogSnapshot(bytes, filePath, timer).makeState);
+  const decoded = decodeCatalogSnapshot(bytes, filePath, timer);
+  return { catalog: Catalog.fromState(options, decoded.makeState), logMark: decoded.logMark };
 }

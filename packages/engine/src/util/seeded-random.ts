@@ -1,5 +1,5 @@
 /**
- * Seeded randomness for the demo generators: a small fast PRNG and the distributions a shop's data
+ * Seeded randomness (the demo generators, interleaving's coin, test data): a small fast PRNG and the distributions a shop's data
  * follows (Zipf popularity, log-normal prices). Everything here is deterministic for a given seed.
  * @module
  */
