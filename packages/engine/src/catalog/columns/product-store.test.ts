@@ -6,7 +6,7 @@ import type { CatalogState } from '../catalog-index.js';
 import { Catalog } from '../catalog.js';
 import { buildCatalogState, buildCatalogSteps } from '../build/build-catalog-state.js';
 import { runSteps } from '../steps.js';
-import { float32Value, productsOf } from './product-store.js';
+import { float32Value, isFloat32Value, productsOf } from './product-store.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshot } from '../durability/snapshot.js';
 import { liveBuildProducts, liveProductList } from '../changes/tombstones.js';
 import { changedProducts } from '../changes/changed-products.js';
@@ -270,5 +270,14 @@ describe('product store (products kept in the columns)', () => {
       ...[1e-30, 1e-7, 0.001, 0.1, 0.5, 1, 10, 1e5, 1e6, 1e7, 3.4e38, 2 ** -126].flatMap(around),
     ];
     for (const x of cases) for (const f of [x, -x]) expect(Object.is(float32Value(f), shortest(f)) || (f === 0 && float32Value(f) === 0)).toBe(true);
+    // The check without the value agrees with the value, for it and for numbers of the same float32
+    // that are not it (a longer decimal, the double next to it, the other zero).
+    for (const x of cases) {
+      for (const f of [x, -x, 0, -0, Infinity, -Infinity]) {
+        const w = float32Value(f);
+        const others = [w, f, w * (1 + 2 ** -52), w === 0 ? -w : w, Number(f.toPrecision(12)), Number(f.toPrecision(17))];
+        for (const v of others) expect(isFloat32Value(f, v)).toBe(Object.is(w, v));
+      }
+    }
   });
 });
