@@ -18,8 +18,9 @@
  *
  * Positions are those of one open log: the changes found at open are numbered 1, 2, … in order and
  * later appends go on from there (each commit line records its batch's last). What outlives the
- * process is the segment numbering: a snapshot is written with the log's mark, the first segment it
- * does not hold (the segment rotated to when its version was taken), and the engine hands the mark of
+ * process is the segment numbering: a snapshot is written with the log's mark, the first segment
+ * holding a change it lacks (the segment rotated to when its version was taken, or an earlier one when
+ * a change was logged but its version not yet published), and the engine hands the mark of
  * the snapshot it loaded back to {@link FileChangeLog.snapshotLoaded} before replaying, so a restart
  * replays only the segments after the snapshot. A snapshot without a mark (written before marks
  * existed) has every change still in the log replayed over it (harmless, above). Segments are deleted
@@ -336,7 +337,15 @@ export class FileChangeLog implements CatalogChangeLog {
           filled = 0;
         };
         let turnAt = performance.now();
-        const put = async (line: string): Promise<void> => {
+        // A line goes into the buffer at once, with no promise (most lines: one per product), unless the
+        // buffer is full or a turn of the event loop is due: then `putAwaited` does it, and its promise is
+        // returned to be awaited.
+        const put = (line: string): Promise<void> | undefined => {
+          if (!fits(line) || performance.now() - turnAt >= SLICE_MS) return putAwaited(line);
+          putNow(line);
+          return undefined;
+        };
+        const putAwaited = async (line: string): Promise<void> => {
           if (!fits(line)) {
             await flush();
             // A line longer than the buffer is written on its own.
@@ -359,10 +368,8 @@ export class FileChangeLog implements CatalogChangeLog {
           else {
             await put(JSON.stringify({ op: change.kind, count: change.products.length }));
             for (const p of change.products) {
-              const line = JSON.stringify(p);
-              // Awaited only when the buffer is full or a turn is due: most lines take no promise.
-              if (fits(line) && performance.now() - turnAt < SLICE_MS) putNow(line);
-              else await put(line);
+              const wait = put(JSON.stringify(p));
+              if (wait) await wait;
             }
           }
         }
