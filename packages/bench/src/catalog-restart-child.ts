@@ -132,9 +132,9 @@ async function write(input: Extract<RestartChildInput, { phase: 'write' }>): Pro
     t = performance.now();
     await engine.saveSnapshots();
     const snapshotMs = performance.now() - t;
-    // Once more: a data directory keeps the changes since the previous snapshot generation
-    // (snapshot-generations.ts), so after one snapshot a start would replay the load (a rebuild of the
-    // catalog); after a second it replays nothing, as a start after a quiet period does.
+    // Once more, for the trees an A/B starts from an older engine root: before snapshots carried their
+    // change log mark (decision 0056) a start after one snapshot replayed the load (a rebuild of the
+    // catalog), after a second nothing; with the mark the second changes nothing.
     await engine.saveSnapshots();
     // On PostgreSQL the catalog's snapshot is in the store (its size is not reported here).
     const snapshotBytes = input.store === undefined ? statSync(path.join(input.dataDir, 'catalogs', `${WEBSITE.websiteId}.aislesnap`)).size : 0;
