@@ -9,7 +9,7 @@
  * @module
  */
 import type { Product } from '../../types.js';
-import { extendShared, growableArray, PagedBuilder } from '../columns/shared-arrays.js';
+import { extendShared, growableArray } from '../columns/shared-arrays.js';
 import { isDimensionSetting, vectorsSteps, vectorValue } from '../columns/vector-column.js';
 import { newRevisions, ProductStore, type StoreColumns } from '../columns/product-store.js';
 import { RefIdDocs } from '../columns/refid-docs.js';
@@ -20,6 +20,7 @@ import { emptySingleCodes } from '../columns/text-column.js';
 import { numericColumnOf } from '../columns/numeric-column.js';
 import { buildFullText } from '../full-text/build-full-text.js';
 import { runSteps, STEP, type Steps } from '../steps.js';
+import { FieldScratch } from './field-scratch.js';
 
 /** Options of {@link buildCatalogState}. */
 export interface BuildOptions {
@@ -117,7 +118,7 @@ function* fieldNamesOf(products: BuildProducts): Steps<string[]> {
 }
 
 function* buildTextColumn(
-  products: BuildProducts, name: string,
+  products: BuildProducts, name: string, scratch: FieldScratch,
 ): Steps<{ column?: TextColumn; dictionary: Dictionary }> {
   const n = products.length;
   const valueOf = products.valuesOf(name);
@@ -141,8 +142,8 @@ function* buildTextColumn(
     return { column: n === 0 ? undefined : { single, dictSize: n, valueOffsets, valueDocs }, dictionary };
   }
   // Built in the multi-valued layout, kept in it only when some doc has several values.
-  const offsets = new Uint32Array(n + 1);
-  const tempCodes = new PagedBuilder(Uint32Array);
+  const offsets = scratch.offsets();
+  const tempCodes = scratch.codeBuilder();
   // The dictionary's own value table numbers the values: it is kept with the version, so no scope or
   // append derives a lookup later.
   const values = Dictionary.empty().writer();
@@ -192,7 +193,7 @@ function* buildTextColumn(
   // are derived lazily, only for fields a request scopes or sorts on (see text-column-lookups.ts).
   const multi = yield* anyDocWithSeveral(offsets);
   // A single-valued column keeps one narrow code per doc: the flat codes are only scaffolding then.
-  const codes = multi ? growableArray(Uint32Array, tempCodes.length) : new Uint32Array(tempCodes.length);
+  const codes = multi ? growableArray(Uint32Array, tempCodes.length) : scratch.flatCodes(tempCodes.length);
   yield* tempCodes.copyTo(codes);
   const valueOffsets = growableArray(Uint32Array, values.size + 1);
   for (let i = 0; i < codes.length; i++) {
@@ -203,7 +204,8 @@ function* buildTextColumn(
     valueOffsets[c + 1] += valueOffsets[c];
     if ((c & STEP_MASK) === STEP_MASK) yield;
   }
-  const cursor = valueOffsets.slice(0, values.size);
+  const cursor = scratch.cursors(values.size);
+  cursor.set(valueOffsets.subarray(0, values.size));
   const valueDocs = growableArray(Uint32Array, codes.length);
   for (let d = 0; d < n; d++) {
     for (let i = offsets[d]; i < offsets[d + 1]; i++) valueDocs[cursor[codes[i]]++] = d;
@@ -211,7 +213,7 @@ function* buildTextColumn(
   }
   const dictSize = values.size;
   const dictionary = values.dictionary();
-  // The offsets were built in an unshared array of exactly n + 1: extendShared copies them onto a growable buffer.
+  // The offsets were built in the build's scratch array: extendShared copies them onto a growable buffer.
   if (multi) return { column: { offsets: extendShared(offsets, n + 1), codes, dictSize, valueOffsets, valueDocs }, dictionary };
   const single = emptySingleCodes(dictSize, n);
   for (let d = 0; d < n; d++) {
@@ -231,10 +233,11 @@ function* anyDocWithSeveral(offsets: Uint32Array): Steps<boolean> {
 }
 
 /**
- * Per doc the numeric value of field `name` (NaN = none), transient: `numericColumnOf` keeps the
- * numbers per code once the text column is built. Undefined when no product has one.
+ * Per doc the numeric value of field `name` (NaN = none), transient (`scratch`'s array, valid until the
+ * next field's): `numericColumnOf` keeps the numbers per code once the text column is built. Undefined
+ * when no product has one.
  */
-function* numbersPerDoc(products: BuildProducts, name: string): Steps<{ numeric?: Float64Array; valueCounts: ValueCounts }> {
+function* numbersPerDoc(products: BuildProducts, name: string, scratch: FieldScratch): Steps<{ numeric?: Float64Array; valueCounts: ValueCounts }> {
   const n = products.length;
   const numberOf = products.numbersOf(name);
   let numeric: Float64Array | undefined;
@@ -246,7 +249,7 @@ function* numbersPerDoc(products: BuildProducts, name: string): Steps<{ numeric?
     if (x === undefined) continue;
     if (Number.isNaN(x)) { strays++; continue; }
     numbers++;
-    if (!numeric) numeric = new Float64Array(n).fill(NaN);
+    numeric ??= scratch.numbers();
     numeric[d] = x;
   }
   return { numeric, valueCounts: { numbers, strays } };
@@ -286,9 +289,10 @@ export function* buildCatalogSteps(given: Product[] | BuildProducts, options: Bu
   const names = yield* fieldNamesOf(products);
   const fields: FieldIndex[] = [];
   const dictionaries: Dictionary[] = [];
+  const scratch = new FieldScratch(products.length);
   for (const name of names) {
-    const { numeric: perDoc, valueCounts } = yield* numbersPerDoc(products, name);
-    const { column, dictionary } = name === IMAGE_VECTOR_FIELD ? { column: undefined, dictionary: Dictionary.empty() } : yield* buildTextColumn(products, name);
+    const { numeric: perDoc, valueCounts } = yield* numbersPerDoc(products, name, scratch);
+    const { column, dictionary } = name === IMAGE_VECTOR_FIELD ? { column: undefined, dictionary: Dictionary.empty() } : yield* buildTextColumn(products, name, scratch);
     const numeric = perDoc && (yield* numericColumnOf(perDoc, column, dictionary));
     const kind = fieldKindOf(valueCounts, column !== undefined);
     fields.push({ name, kind, text: column, numeric, valueCounts });

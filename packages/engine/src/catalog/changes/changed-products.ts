@@ -13,6 +13,7 @@
 import type { Product } from '../../types.js';
 import { productArray, type BuildProducts } from '../build/build-catalog-state.js';
 import { STEP, type Steps } from '../steps.js';
+import { sharedArray } from '../columns/shared-arrays.js';
 import type { CatalogState } from '../catalog-index.js';
 import { StringMap } from '../columns/string-map.js';
 import { Dictionary } from '../columns/dictionary.js';
@@ -50,13 +51,13 @@ export function* changedProducts(base: CatalogState, changes: readonly CatalogCh
   // loop for hundreds of milliseconds at 1M products (docs/benchmarks.md, "Stalls at 1M: changes first").
   let capacity = live.length;
   for (const change of changes) if (change.kind !== 'delete') capacity += change.products.length;
-  const sources = new Int32Array(capacity);
+  const sources = sharedArray(Int32Array, capacity);
   sources.set(live);
   let sourceCount = live.length;
   // Position of each live doc in `sources`, to find a stored refId's entry (-1: none). Made before the
   // changes (one pass, a few milliseconds at a million docs) so looking a refId up is a plain call: a
   // replace looks up a million.
-  const positionOf = new Int32Array(startsEmpty ? 0 : base.index.docCount).fill(-1);
+  const positionOf = sharedArray(Int32Array, startsEmpty ? 0 : base.index.docCount).fill(-1);
   for (let i = 0; i < live.length; i++) {
     positionOf[live[i]] = i;
     if ((i & (STEP - 1)) === STEP - 1) yield;
@@ -75,7 +76,7 @@ export function* changedProducts(base: CatalogState, changes: readonly CatalogCh
   for (const change of changes) named += change.kind === 'delete' ? change.refIds.length : change.products.length;
   const codes = Dictionary.empty().writer();
   yield* codes.reserveSteps(named);
-  const addedEntry = new Int32Array(named).fill(-1);
+  const addedEntry = sharedArray(Int32Array, named).fill(-1);
   const given: Product[] = [];
   let size = startsEmpty ? 0 : liveDocCount(base);
   let changed = false;
@@ -136,7 +137,7 @@ export function* changedProducts(base: CatalogState, changes: readonly CatalogCh
     results.push({ count: change.products.length, catalogSize: size });
   }
 
-  const order = new Int32Array(size);
+  const order = sharedArray(Int32Array, size);
   let n = 0;
   for (let i = 0; i < sourceCount; i++) {
     if (sources[i] !== REMOVED) order[n++] = sources[i];

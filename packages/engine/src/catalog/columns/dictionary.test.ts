@@ -32,6 +32,23 @@ describe('Dictionary', () => {
     expect(held).toEqual(['red', 'blue', 'green', 'teal']);
   });
 
+  it('numbers a range of a text as codeFor numbers the same value, cutting it out only when new', () => {
+    fc.assert(fc.property(fc.array(fc.string({ maxLength: 4 }), { maxLength: 60 }), fc.string({ maxLength: 3 }), (values, pad) => {
+      const byValue = Dictionary.empty().writer();
+      const byRange = Dictionary.empty().writer();
+      for (const v of values) {
+        const text = `${pad}${v}${pad}`;
+        expect(byRange.codeForRange(text, pad.length, pad.length + v.length)).toBe(byValue.codeFor(v));
+      }
+      expect(byRange.dictionary().values()).toEqual(byValue.dictionary().values());
+    }), { numRuns: 300 });
+    // A value added twice: the range finds its latest code, as codeFor does.
+    const w = Dictionary.empty().writer();
+    w.codeFor('ab');
+    w.add('ab');
+    expect(w.codeForRange('xaby', 1, 3)).toBe(w.codeFor('ab'));
+  });
+
   it('finds the latest code below a version size of a value added twice', () => {
     const w = Dictionary.empty().writer();
     w.codeFor('a');

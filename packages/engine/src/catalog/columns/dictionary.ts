@@ -16,6 +16,7 @@
  * @module
  */
 import { STEP, type Steps } from '../steps.js';
+import { sharedArray } from './shared-arrays.js';
 import type { StringLookup } from './string-map.js';
 
 /** Slots of the smallest table (a power of two). */
@@ -30,11 +31,23 @@ interface DictionaryStore {
 
 /** A hash of every UTF-16 unit of `value` (FNV-1a, then a final mix so low bits spread). */
 function hashOf(value: string): number {
+  return hashOfRange(value, 0, value.length);
+}
+
+/** {@link hashOf} of `text.slice(start, end)`, read in place. */
+function hashOfRange(text: string, start: number, end: number): number {
   let h = 0x811c9dc5 | 0;
-  for (let i = 0; i < value.length; i++) h = Math.imul(h ^ value.charCodeAt(i), 0x01000193);
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   h ^= h >>> 16;
   h = Math.imul(h, 0x45d9f3b);
   return h ^ (h >>> 16);
+}
+
+/** Whether `value` is `text.slice(start, end)`, compared in place. */
+function equalsRange(value: string, text: string, start: number, end: number): boolean {
+  if (value.length !== end - start) return false;
+  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
+  return true;
 }
 
 /** Puts `code` (of hash `hash`) into the first free slot of its probe sequence (linear probing). */
@@ -60,7 +73,7 @@ function slotsFor(count: number): number {
 function indexValues(store: DictionaryStore, from: number): void {
   const count = store.values.length;
   if (!store.slots || store.slots.length < 2 * count) {
-    store.slots = new Int32Array(slotsFor(count));
+    store.slots = sharedArray(Int32Array, slotsFor(count));
     from = 0;
   }
   for (let c = from; c < count; c++) place(store.slots, hashOf(store.values[c]), c);
@@ -180,7 +193,32 @@ export class DictionaryWriter {
     const store = this.store;
     const hash = hashOf(value);
     const found = highestCode(store, value, hash, store.values.length);
-    if (found >= 0) return found;
+    return found >= 0 ? found : this.added(value, hash);
+  }
+
+  /**
+   * {@link codeFor} of `text.slice(start, end)`, compared in place: the value is cut out of `text` only
+   * when it is new (a build numbering the words of a million titles makes a string per distinct word,
+   * not per word: `TermNumbering`).
+   */
+  codeForRange(text: string, start: number, end: number): number {
+    const store = this.store;
+    if (!store.slots) indexValues(store, 0);
+    const slots = store.slots!;
+    const mask = slots.length - 1;
+    const hash = hashOfRange(text, start, end);
+    // As highestCode: the highest code of the value, should it have been added twice (add()).
+    let found = -1;
+    for (let s = hash & mask; slots[s] !== 0; s = (s + 1) & mask) {
+      const code = slots[s] - 1;
+      if (code > found && equalsRange(store.values[code], text, start, end)) found = code;
+    }
+    return found >= 0 ? found : this.added(text.slice(start, end), hash);
+  }
+
+  /** Adds `value` (hash `hash`, not in the store) with the next code. */
+  private added(value: string, hash: number): number {
+    const store = this.store;
     const code = store.values.length;
     store.values.push(value);
     if (2 * (code + 1) > store.slots!.length) indexValues(store, code);
@@ -198,7 +236,7 @@ export class DictionaryWriter {
     const before = store.values.length;
     const needed = before + count;
     if (store.slots && store.slots.length >= 2 * needed) return;
-    const slots = new Int32Array(slotsFor(needed));
+    const slots = sharedArray(Int32Array, slotsFor(needed));
     for (let c = 0; c < before; c++) {
       place(slots, hashOf(store.values[c]), c);
       if (c % STEP === STEP - 1) yield;

@@ -27,7 +27,7 @@ import type { FieldIndex, TextColumn, VectorColumn } from '../catalog-index.js';
 import type { Dictionary } from './dictionary.js';
 import { IMAGE_VECTOR_FIELD, isPresent, keysLike, numericValue, ownValue } from '../field-values.js';
 import { numericAt } from './numeric-column.js';
-import { extendShared } from './shared-arrays.js';
+import { extendShared, sharedArray, sharedCopy } from './shared-arrays.js';
 import { vectorOf } from './vector-column.js';
 
 /** A build in steps (see steps.ts). */
@@ -632,7 +632,7 @@ export class ProductStore implements ProductList {
   static *build(products: readonly Product[], revisions: Float64Array, columns: StoreColumns): Steps<ProductStore> {
     if (revisions.length !== products.length) throw new Error('a revision per product is needed');
     const shapes = new ShapeTable();
-    const shapeOf = new Uint16Array(products.length);
+    const shapeOf = sharedArray(Uint16Array, products.length);
     const rawDocs: number[] = [];
     const rawTexts: string[] = [];
     // Products of one shape share their keys' array (`keysLike`): none allocated per product.
@@ -644,7 +644,7 @@ export class ProductStore implements ProductList {
       if (encoded.raw !== undefined) { rawDocs.push(d); rawTexts.push(encoded.raw); }
       if (d % PRODUCTS_PER_STEP === PRODUCTS_PER_STEP - 1) yield;
     }
-    return new ProductStore(columns, shapes, shapeOf, revisions.slice(), RawValues.of(rawDocs, rawTexts));
+    return new ProductStore(columns, shapes, shapeOf, sharedCopy(revisions), RawValues.of(rawDocs, rawTexts));
   }
 
   /** The parts a snapshot keeps (shared, not copied: the store is immutable). */
@@ -1019,7 +1019,7 @@ export function newRevision(): number {
 
 /** Fresh revisions for `count` new products. */
 export function newRevisions(count: number): Float64Array {
-  const out = new Float64Array(count);
+  const out = sharedArray(Float64Array, count);
   for (let i = 0; i < count; i++) out[i] = newRevision();
   return out;
 }

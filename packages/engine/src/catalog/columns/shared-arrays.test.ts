@@ -86,4 +86,19 @@ describe('PagedBuilder', () => {
       expect(at.map((i) => builder.get(i))).toEqual(at.map((i) => expected[i]));
     }
   });
+
+  it('after clear() reads back only what was pushed since, over the pages it kept', () => {
+    const builder = new PagedBuilder(Uint32Array);
+    // Longer, then shorter, then longer again than the first fill: kept pages are written over and new ones added.
+    for (const [round, count] of [[1, 150_000], [2, 70_000], [3, 300_000], [4, 0], [5, 1000]]) {
+      builder.clear();
+      for (let i = 0; i < count; i++) builder.push(i * 7 + round);
+      expect(builder.length).toBe(count);
+      const copied = new Uint32Array(count);
+      for (const _ of builder.copyTo(copied)) { /* run every step */ }
+      expect(copied).toEqual(Uint32Array.from({ length: count }, (_, i) => i * 7 + round));
+      const at = [0, 65_535, 65_536, 131_072, count - 1].filter((i) => i >= 0 && i < count);
+      expect(at.map((i) => builder.get(i))).toEqual(at.map((i) => i * 7 + round));
+    }
+  });
 });

@@ -6,7 +6,19 @@
 
 type TypedArrayCtor<T> = { new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): T; BYTES_PER_ELEMENT: number };
 
-/** A zero-filled typed array of `length` elements on a fresh SharedArrayBuffer. */
+/**
+ * A zero-filled typed array of `length` elements on a fresh SharedArrayBuffer.
+ *
+ * Also what a catalog build allocates its large arrays with, kept or transient (the pages of a
+ * {@link PagedBuilder}, per-field and per-term scratch, hash tables): V8 keeps no young-generation
+ * account of shared buffers, while for each plain ArrayBuffer it runs a scavenge before allocating
+ * another one once the young ones hold twice a semi-space or more ("external memory pressure"), and
+ * again at the next one while they are alive. A build at 1M products allocates hundreds of MB of such
+ * arrays back to back, which can be freed by no scavenge (they live until the build ends): 8–10 forced
+ * scavenges a replace, 15–130 ms each, the longest stalls of the event loop (decisions/0058). Shared
+ * buffers count in `process.memoryUsage().arrayBuffers` as plain ones do, and are freed the same way,
+ * with the last view on them.
+ */
 export function sharedArray<T>(ctor: TypedArrayCtor<T>, length: number): T {
   // A zero-length SharedArrayBuffer is legal; keep at least one element so views stay well-formed.
   return new ctor(new SharedArrayBuffer(Math.max(1, length) * ctor.BYTES_PER_ELEMENT), 0, length);
@@ -167,10 +179,13 @@ const FIRST_PAGE = 1024;
 export class PagedBuilder<T extends Uint32Array | Uint16Array | Uint8Array> {
   private readonly pages: T[] = [];
   private page: T;
+  /** Index in {@link pages} of the page being written. */
+  private current = 0;
   private at = 0;
   length = 0;
-  constructor(private readonly ctor: TypedArrayCtor<T> & { new (length: number): T }) {
-    this.page = new ctor(FIRST_PAGE);
+  constructor(private readonly ctor: TypedArrayCtor<T>) {
+    // Pages on shared buffers: see sharedArray (no scavenge forced per page).
+    this.page = sharedArray(ctor, FIRST_PAGE);
     this.pages.push(this.page);
   }
   push(value: number): void {
@@ -178,16 +193,29 @@ export class PagedBuilder<T extends Uint32Array | Uint16Array | Uint8Array> {
     this.page[this.at++] = value;
     this.length++;
   }
+  /**
+   * Empties the builder and keeps its pages for the next pushes: a build's passes that fill one
+   * builder per field reuse the same buffers instead of allocating a field's worth of new ones each
+   * time (see `build-catalog-state.ts`, `FieldScratch`).
+   */
+  clear(): void {
+    this.page = this.pages[0];
+    this.current = 0;
+    this.at = 0;
+    this.length = 0;
+  }
   private grow(): void {
     if (this.at < PAGE) {
       // The first page, not yet full size: doubled in place of itself (get reads it as page 0).
-      const bigger = new this.ctor(Math.min(PAGE, this.at * 2));
+      const bigger = sharedArray(this.ctor, Math.min(PAGE, this.at * 2));
       (bigger as unknown as { set(a: T): void }).set(this.page);
       this.page = this.pages[0] = bigger;
       return;
     }
-    this.page = new this.ctor(PAGE);
-    this.pages.push(this.page);
+    this.current++;
+    // A page kept from before a clear() is written over: only the first `length` elements are read.
+    if (this.current === this.pages.length) this.pages.push(sharedArray(this.ctor, PAGE));
+    this.page = this.pages[this.current];
     this.at = 0;
   }
   get(i: number): number {

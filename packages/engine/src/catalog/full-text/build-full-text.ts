@@ -7,7 +7,7 @@
  */
 import { charMask, type FieldIndex, type FullTextIndex } from '../catalog-index.js';
 import type { Dictionary } from '../columns/dictionary.js';
-import { PagedBuilder, sharedArray } from '../columns/shared-arrays.js';
+import { PagedBuilder, sharedArray, sharedCopy } from '../columns/shared-arrays.js';
 import { codeAt, codeCount } from '../columns/text-column.js';
 import { sortStrings, STEP, type Steps } from '../steps.js';
 import { DocPostingsWriter, TermNumbering, TOKEN_WORK } from './doc-postings.js';
@@ -15,7 +15,7 @@ import { newFieldLengths } from './field-lengths.js';
 import { fieldWeightOf, isFullTextField } from './full-text-fields.js';
 import { meanLengths, setLengthTotals } from './length-norms.js';
 import { NormKeyBuilder, postKeysArray } from './norm-keys.js';
-import { tokenize } from './tokenizer.js';
+import { forEachWord, type WordSink } from './tokenizer.js';
 import { keepValueWords, type TokenizedField } from './value-words.js';
 
 const STEP_MASK = STEP - 1;
@@ -44,21 +44,31 @@ export function* buildFullText(
   const tokenized: TokenizedField[] = [];
   for (const fid of fieldIds) {
     const dictionary = dictionaries[fid];
-    const tokenOffsets = new Uint32Array(dictionary.size + 1);
+    const tokenOffsets = sharedArray(Uint32Array, dictionary.size + 1);
     const tokenIds = new PagedBuilder(Uint32Array);
     // Yields by tokens, not values: tokenising takes microseconds a value (a million titles), so a
     // step of STEP values held the loop for tens of milliseconds.
     let work = 0;
-    for (let c = 0; c < dictionary.size; c++) {
-      if (work >= STEP) { work = 0; yield; }
-      for (const word of tokenize(dictionary.at(c))) {
+    // Words as ranges of the folded value: a string is made only of a word not numbered yet.
+    const words: WordSink = {
+      word: (text, start, end) => {
         work += TOKEN_WORK;
-        tokenIds.push(numbering.idOf(word));
+        tokenIds.push(numbering.idOfRange(text, start, end));
+      },
+    };
+    for (let c = 0; c < dictionary.size; c++) {
+      if (work >= STEP) {
+        work = 0;
+        // Room for the next step's new words (a value's words count TOKEN_WORK each): the table
+        // grows here, in steps, rather than in one go inside a word's number.
+        yield* numbering.reserveSteps(STEP);
+        yield;
       }
+      forEachWord(dictionary.at(c), words);
       tokenOffsets[c + 1] = tokenIds.length;
       work++;
     }
-    const ids = new Uint32Array(tokenIds.length);
+    const ids = sharedArray(Uint32Array, tokenIds.length);
     yield* tokenIds.copyTo(ids);
     tokenized.push({ column: fields[fid].text!, weight: fieldWeightOf(fields[fid].name, fieldWeights), tokenOffsets, tokenIds: ids });
   }
@@ -90,14 +100,14 @@ export function* buildFullText(
   const avgFieldLengths = meanLengths(totals);
   // The vocabulary is sorted so a prefix is a contiguous range of term ids (binary search).
   const vocabulary = yield* sortStrings(terms);
-  const rank = new Uint32Array(terms.length);
+  const rank = sharedArray(Uint32Array, terms.length);
   for (let id = 0; id < vocabulary.length; id++) {
     rank[numbering.idOf(vocabulary[id])] = id;
     if ((id & STEP_MASK) === STEP_MASK) yield;
   }
   // Per doc, the words of its values are copied: a doc costs what a token pass does.
   yield* keepValueWords(tokenized, rank, vocabulary, STEP / TOKEN_WORK);
-  const termMasks = new Uint32Array(terms.length);
+  const termMasks = sharedArray(Uint32Array, terms.length);
   for (let t = 0; t < terms.length; t++) {
     termMasks[t] = charMask(vocabulary[t]);
     if ((t & STEP_MASK) === STEP_MASK) yield;
@@ -110,7 +120,7 @@ export function* buildFullText(
     if ((i & STEP_MASK) === STEP_MASK) yield;
   }
   for (let t = 0; t < terms.length; t++) termOffsets[t + 1] += termOffsets[t];
-  const cursor = termOffsets.slice(0, terms.length);
+  const cursor = sharedCopy(termOffsets, terms.length);
   const postDocs = sharedArray(Uint32Array, entries);
   // A norm key, not the normalised value: 2 bytes instead of a float32's 4, and searches normalise with
   // the live means (`normsOf`), which appends and deletes move.

@@ -7,8 +7,9 @@
  * layout, a key) is made in one place and an append stays equal to a rebuild of the same products.
  * @module
  */
-import { StringMap } from '../columns/string-map.js';
-import { PagedBuilder } from '../columns/shared-arrays.js';
+import { DictionaryWriter } from '../columns/dictionary.js';
+import type { Steps } from '../steps.js';
+import { PagedBuilder, sharedArray } from '../columns/shared-arrays.js';
 import type { NormKeyBuilder } from './norm-keys.js';
 import { MAX_TF, storedFieldLength, type LengthTotals } from './length-norms.js';
 
@@ -20,22 +21,31 @@ export const TOKEN_WORK = 16;
 
 /**
  * Words numbered in first-seen order: a writer's own term ids (dense, so per-term counters are typed
- * arrays), mapped to the sorted vocabulary's ids once the words are all known.
+ * arrays), mapped to the sorted vocabulary's ids once the words are all known. The words and their
+ * table are a dictionary's (`dictionary.ts`: codes in first-seen order are the ids), so a word given as
+ * a range of a text ({@link idOfRange}) is looked up in place and cut out only when it is new.
  */
 export class TermNumbering {
-  private readonly ids = new StringMap<number>();
   /** The words by id. */
   readonly terms: string[] = [];
+  private readonly table = new DictionaryWriter({ values: this.terms });
 
   /** The id of `word`, numbered now when new. */
   idOf(word: string): number {
-    let id = this.ids.get(word);
-    if (id === undefined) {
-      id = this.terms.length;
-      this.terms.push(word);
-      this.ids.set(word, id);
-    }
-    return id;
+    return this.table.codeFor(word);
+  }
+
+  /** {@link idOf} of `text.slice(start, end)` (see `forEachWord`, tokenizer.ts). */
+  idOfRange(text: string, start: number, end: number): number {
+    return this.table.codeForRange(text, start, end);
+  }
+
+  /**
+   * Makes room for `count` more words, in steps: the table's growth otherwise rehashes every word in
+   * one go (tens of milliseconds at a million words) inside the number of the word that fills it.
+   */
+  reserveSteps(count: number): Steps<void> {
+    return this.table.reserveSteps(count);
   }
 }
 
@@ -80,9 +90,9 @@ export class DocPostingsWriter {
     private readonly normKeys: NormKeyBuilder,
     totals: LengthTotals,
   ) {
-    this.stamp = new Int32Array(termCount);
-    this.tf = new Uint32Array(termCount);
-    this.touched = new Uint32Array(termCount);
+    this.stamp = sharedArray(Int32Array, termCount);
+    this.tf = sharedArray(Uint32Array, termCount);
+    this.touched = sharedArray(Uint32Array, termCount);
     this.totals = { tokens: totals.tokens.slice(), docs: totals.docs.slice() };
   }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldText, tokenize } from './tokenizer.js';
+import { foldText, forEachWord, tokenize } from './tokenizer.js';
 
 describe('tokenize', () => {
   it('lower-cases and splits on anything that is not a letter or digit', () => {
@@ -26,6 +26,26 @@ describe('tokenize: ASCII fast path', () => {
   it('gives the words of the unicode pattern on any ASCII text', () => {
     fc.assert(fc.property(fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)), maxLength: 60 }), (text) => {
       expect(tokenize(text)).toEqual(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+    }), { numRuns: 500 });
+  });
+});
+
+describe('forEachWord', () => {
+  const words = (text: string): string[] => {
+    const out: string[] = [];
+    forEachWord(text, { word: (folded, start, end) => out.push(folded.slice(start, end)) });
+    return out;
+  };
+  it('hands over the words of tokenize, in order, on ASCII and on any text', () => {
+    expect(words("Women's Cycling-Shorts, 2XL!")).toEqual(['women', 's', 'cycling', 'shorts', '2xl']);
+    expect(words('Café Ångström ÜBER ﬁne ＡＢＣ 東京')).toEqual(tokenize('Café Ångström ÜBER ﬁne ＡＢＣ 東京'));
+    // The Kelvin sign lower-cases to an ASCII k: the text is ASCII once folded.
+    expect(words('\u212A9 x')).toEqual(tokenize('\u212A9 x'));
+    fc.assert(fc.property(fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)), maxLength: 60 }), (text) => {
+      expect(words(text)).toEqual(tokenize(text));
+    }), { numRuns: 500 });
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (text) => {
+      expect(words(text)).toEqual(tokenize(text));
     }), { numRuns: 500 });
   });
 });

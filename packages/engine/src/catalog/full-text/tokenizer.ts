@@ -46,3 +46,39 @@ export function tokenize(text: string): string[] {
   const folded = foldText(text);
   return folded.match(NON_ASCII.test(folded) ? WORD : ASCII_WORD) ?? [];
 }
+
+/** What {@link forEachWord} hands each word to: the word as `text.slice(start, end)`, not sliced. */
+export interface WordSink {
+  word(text: string, start: number, end: number): void;
+}
+
+/** Whether UTF-16 unit `c` is an ASCII lower-case letter or digit (what `ASCII_WORD` matches). */
+function isAsciiWordUnit(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+}
+
+/**
+ * The words of {@link tokenize}, in order, handed to `sink` as ranges of the folded text: on ASCII text
+ * (the common case) no word is cut out as a string of its own. Why: a build tokenises every distinct
+ * value of its full-text fields (a million titles), and the words' substrings and match arrays were the
+ * largest garbage of a full replace (75 MB per 200,000 products, docs/benchmarks.md, "The full replace
+ * at 1M: what it allocates"); a caller that numbers words (`TermNumbering.idOfRange`) only makes a
+ * string of a word it has not seen. Other text goes through {@link tokenize}'s pattern.
+ */
+export function forEachWord(text: string, sink: WordSink): void {
+  const folded = foldText(text);
+  if (NON_ASCII.test(folded)) {
+    for (const word of folded.match(WORD) ?? []) sink.word(word, 0, word.length);
+    return;
+  }
+  let start = -1;
+  for (let i = 0; i < folded.length; i++) {
+    if (isAsciiWordUnit(folded.charCodeAt(i))) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      sink.word(folded, start, i);
+      start = -1;
+    }
+  }
+  if (start >= 0) sink.word(folded, start, folded.length);
+}

@@ -13,6 +13,7 @@
  */
 import type { TextColumn } from '../catalog-index.js';
 import type { Steps } from '../steps.js';
+import { sharedArray } from '../columns/shared-arrays.js';
 import { codeAt, codeCount, columnDocCount } from '../columns/text-column.js';
 
 /** Fields whose weight is at least this share of the largest weight count for proximity. */
@@ -71,7 +72,7 @@ export function* keepValueWords(fields: readonly TokenizedField[], rank: Uint32A
     if (weight <= 0 || weight < maxWeight * HEAVY_FIELD_SHARE) continue;
     const words = (code: number): number => Math.min(MAX_WORDS_PER_VALUE, tokenOffsets[code + 1] - tokenOffsets[code]);
     const docs = columnDocCount(column);
-    const offsets = new Uint32Array(docs + 1);
+    const offsets = sharedArray(Uint32Array, docs + 1);
     for (let d = 0; d < docs; d++) {
       let length = 0;
       for (let i = 0, k = codeCount(column, d); i < k; i++) length += words(codeAt(column, d, i)) + (i > 0 ? 1 : 0);
@@ -79,7 +80,7 @@ export function* keepValueWords(fields: readonly TokenizedField[], rank: Uint32A
       if ((d + 1) % step === 0) yield;
     }
     const narrow = vocabulary.length < NARROW_BREAK;
-    const ids = narrow ? new Uint16Array(offsets[docs]) : new Int32Array(offsets[docs]);
+    const ids = narrow ? sharedArray(Uint16Array, offsets[docs]) : sharedArray(Int32Array, offsets[docs]);
     const breakMark = narrow ? NARROW_BREAK : VALUE_BREAK;
     for (let d = 0, at = 0; d < docs; d++) {
       for (let i = 0, k = codeCount(column, d); i < k; i++) {
