@@ -27,6 +27,44 @@ export function parseQueryString(query: string): RawQuery {
   return out;
 }
 
+/**
+ * The first parameter (its name as decoded) whose name or value is not valid percent-encoding, among
+ * those `wanted` takes (an array parameter's `items[0]` is taken by its name, `items`).
+ */
+function malformedParameter(query: string, wanted: (name: string) => boolean): string | undefined {
+  for (const part of query.split('&')) {
+    if (!part.includes('%')) continue;
+    const eq = part.indexOf('=');
+    const rawName = eq === -1 ? part : part.slice(0, eq);
+    const rawValue = eq === -1 ? '' : part.slice(eq + 1);
+    if (decodes(rawName) && decodes(rawValue)) continue;
+    const name = new URLSearchParams(`${rawName}=`).keys().next().value!;
+    if (wanted(name)) return name;
+  }
+  return undefined;
+}
+
+/** A `%` not followed by two hex digits. */
+const STRAY_PERCENT = /%(?![0-9A-Fa-f]{2})/;
+
+/** Whether a decoded value holds U+FFFD, what URLSearchParams puts for bytes that are not UTF-8. */
+function holdsReplacement(params: QueryParams): boolean {
+  for (const value of Object.values(params)) {
+    if (typeof value === 'string' ? value.includes('\uFFFD') : Array.isArray(value) && value.some((v) => v.includes('\uFFFD'))) return true;
+  }
+  return false;
+}
+
+/** Whether a query component is valid percent-encoding (`+` is a space). */
+function decodes(component: string): boolean {
+  try {
+    decodeURIComponent(component.replaceAll('+', ' '));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The decoded parameters of one request, as the declared schema types them. */
 export type QueryParams = Record<string, string | number | boolean | string[]>;
 
@@ -61,10 +99,19 @@ export function queryDecoderFor(name: QuerySchemaName): QueryDecoder {
 export function compileQueryDecoder(schema: QuerySchema): QueryDecoder {
   const required = new Set(schema.required ?? []);
   const decoders = Object.entries(schema.properties).map(([name, property]) => parameterDecoder(name, property, required.has(name)));
+  const declared = new Set(Object.keys(schema.properties));
   return (query, maxItems) => {
     const raw = parseQueryString(query);
     const out: QueryParams = {};
     for (const decode of decoders) decode(raw, out, maxItems);
+    // URLSearchParams reads a bad percent-encoding as U+FFFD, or a stray `%` as itself: a declared
+    // parameter sent so is refused (as a bad path segment is), not read as another value; unknown names
+    // stay ignored. The exact scan runs only when the cheap signs say it may find one (a cart's
+    // `items%5B0%5D=…` is on the hot path).
+    if (query.includes('%') && (STRAY_PERCENT.test(query) || holdsReplacement(out))) {
+      const name = malformedParameter(query, (key) => declared.has(key.split('[', 1)[0]!));
+      if (name !== undefined) throw new HttpError('QUERY_PARAM_MALFORMED', { name }, { key: name });
+    }
     return out;
   };
 }

@@ -54,6 +54,10 @@ const cases: Case[] = [
     status: 400, errors: { $: ['path segment "site%zz" is not valid percent-encoding'] },
   },
   {
+    name: 'bad percent-encoding in a declared query parameter', request: { path: '/1.0/ClientRecom/site-a/ProductDetail?productRef=%E0%A4%A&utm=50%' },
+    status: 400, message: 'query parameter productRef is not valid percent-encoding',
+  },
+  {
     name: 'bad percent-encoding in a path segment of a recommendation endpoint', request: { path: '/1.0/ClientRecom/site%E0%A4%A/PopularItems' },
     status: 400, message: 'path segment "site%E0%A4%A" is not valid percent-encoding',
   },
