@@ -44,16 +44,11 @@ function malformedParameter(query: string, wanted: (name: string) => boolean): s
   return undefined;
 }
 
-/** A `%` not followed by two hex digits. */
-const STRAY_PERCENT = /%(?![0-9A-Fa-f]{2})/;
-
-/** Whether a decoded value holds U+FFFD, what URLSearchParams puts for bytes that are not UTF-8. */
-function holdsReplacement(params: QueryParams): boolean {
-  for (const value of Object.values(params)) {
-    if (typeof value === 'string' ? value.includes('\uFFFD') : Array.isArray(value) && value.some((v) => v.includes('\uFFFD'))) return true;
-  }
-  return false;
-}
+/**
+ * A `%` that is not an escape of an ASCII byte (`%00`–`%7F`): a stray `%`, or a byte of a multi-byte
+ * UTF-8 sequence, the only escapes that can fail to decode.
+ */
+const MAY_BE_MALFORMED = /%(?![0-7][0-9A-Fa-f])/;
 
 /** Whether a query component is valid percent-encoding (`+` is a space). */
 function decodes(component: string): boolean {
@@ -106,9 +101,9 @@ export function compileQueryDecoder(schema: QuerySchema): QueryDecoder {
     for (const decode of decoders) decode(raw, out, maxItems);
     // URLSearchParams reads a bad percent-encoding as U+FFFD, or a stray `%` as itself: a declared
     // parameter sent so is refused (as a bad path segment is), not read as another value; unknown names
-    // stay ignored. The exact scan runs only when the cheap signs say it may find one (a cart's
-    // `items%5B0%5D=…` is on the hot path).
-    if (query.includes('%') && (STRAY_PERCENT.test(query) || holdsReplacement(out))) {
+    // stay ignored. The exact scan runs only when one regex says it may find one (a cart's
+    // `items%5B0%5D=…`, ASCII escapes only, is on the hot path).
+    if (query.includes('%') && MAY_BE_MALFORMED.test(query)) {
       const name = malformedParameter(query, (key) => declared.has(key.split('[', 1)[0]!));
       if (name !== undefined) throw new HttpError('QUERY_PARAM_MALFORMED', { name }, { key: name });
     }
