@@ -10,6 +10,7 @@
  * @module
  */
 import { HttpError } from './errors.js';
+import { isValidPercentEncoding } from './percent-encoding.js';
 import { querySchemas, type JsonSchema, type QuerySchemaName } from './schemas.js';
 
 /** Raw query parameters: every name with all its values in order. */
@@ -37,7 +38,8 @@ function malformedParameter(query: string, wanted: (name: string) => boolean): s
     const eq = part.indexOf('=');
     const rawName = eq === -1 ? part : part.slice(0, eq);
     const rawValue = eq === -1 ? '' : part.slice(eq + 1);
-    if (decodes(rawName) && decodes(rawValue)) continue;
+    // A `+` (a space) never makes a component invalid.
+    if (isValidPercentEncoding(rawName) && isValidPercentEncoding(rawValue)) continue;
     const name = new URLSearchParams(`${rawName}=`).keys().next().value!;
     if (wanted(name)) return name;
   }
@@ -50,15 +52,6 @@ function malformedParameter(query: string, wanted: (name: string) => boolean): s
  */
 const MAY_BE_MALFORMED = /%(?![0-7][0-9A-Fa-f])/;
 
-/** Whether a query component is valid percent-encoding (`+` is a space). */
-function decodes(component: string): boolean {
-  try {
-    decodeURIComponent(component.replaceAll('+', ' '));
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The decoded parameters of one request, as the declared schema types them. */
 export type QueryParams = Record<string, string | number | boolean | string[]>;

@@ -14,6 +14,7 @@ import {
   type EndpointDeclaration, type EndpointName, type OperationDeclaration,
 } from './endpoints.js';
 import { HttpError } from './errors.js';
+import { isValidPercentEncoding } from './percent-encoding.js';
 import { queryDecoderFor, type QueryDecoder } from './query.js';
 
 /**
@@ -148,7 +149,7 @@ export function matchRoute(path: string): RouteMatch | undefined {
     // escaped does: then the request names an endpoint with a malformed segment, a 400 and not a 404.
     const escaped = path.includes('%') ? tree.find(TREE_METHOD, path.replaceAll('%', '%25')) : null;
     if (escaped) {
-      const bad = path.split('/').find((segment) => !decodes(segment));
+      const bad = path.split('/').find((segment) => !isValidPercentEncoding(segment));
       throw new MalformedPathError((escaped.store as Target).resolve(escaped.params), bad ?? path);
     }
     return undefined;
@@ -157,13 +158,4 @@ export function matchRoute(path: string): RouteMatch | undefined {
   const params = target.names.map((name) => found.params[name] ?? '');
   if (params.includes('')) return undefined;
   return { route: target.resolve(found.params), params };
-}
-
-function decodes(segment: string): boolean {
-  try {
-    decodeURIComponent(segment);
-    return true;
-  } catch {
-    return false;
-  }
 }
