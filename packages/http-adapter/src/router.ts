@@ -133,8 +133,13 @@ tree.on(TREE_METHOD, unknownRecommendMethod.path.replace(/\{([^}]+)\}/g, ':$1'),
  * admin and event endpoints) and its metrics label, as a 405 does.
  */
 export class MalformedPathError extends HttpError<'PATH_SEGMENT_MALFORMED'> {
-  constructor(readonly route: Route, segment: string) {
+  /** The route of the endpoint the path names. */
+  readonly route: Route;
+
+  /** `segment` is the first segment of the path that does not decode. */
+  constructor(route: Route, segment: string) {
     super('PATH_SEGMENT_MALFORMED', { segment });
+    this.route = route;
   }
 }
 
