@@ -2,14 +2,12 @@
  * The transient per-doc arrays of a build's field passes (`build-catalog-state.ts`), allocated once per
  * build and reused by one field after another instead of allocated per field.
  *
- * Why: every ArrayBuffer starts in V8's young generation, and V8 runs a scavenge before it allocates
- * another one while the young buffers hold twice a semi-space or more ("external memory pressure"),
- * then again at the next allocation while they survive. A build of a million products allocated, per
- * field, an 8 MB array of numbers, a 4 MB array of offsets, a 4 MB copy of the codes and a field's worth
- * of 256 KB code pages, back to back: the scavenges came in pairs and runs, 15–37 ms each, and were the
- * longest stalls of a full replace at 1M (docs/benchmarks.md, "The full replace at 1M: what it
- * allocates"; decisions/0058). Allocated once, these arrays are old after the first fields and the
- * later fields allocate none of them.
+ * Why: a build of a million products allocated, per field, an 8 MB array of numbers, a 4 MB array of
+ * offsets, a 4 MB copy of the codes and a field's worth of 256 KB code pages, back to back — hundreds of
+ * MB per build of arrays that live one field each. As plain ArrayBuffers they made V8 run scavenges
+ * for external memory pressure (see `sharedArray` in shared-arrays.ts), the longest stalls of a full
+ * replace at 1M (decisions/0058). Reused, they are allocated once per build (on shared buffers, as the
+ * build's other large arrays).
  *
  * Each array is valid only until the next field's pass asks for it again: a pass copies what it keeps.
  * @module
