@@ -1,0 +1,248 @@
+/**
+ * A one-word, one-term search ranked by relevance alone, without scoring every posting (block-max
+ * top-k): the term's postings are walked block by block (term-blocks.ts) and a block whose score upper
+ * bound cannot beat the worst of the best `limit` kept so far is only counted, never scored. Taken only
+ * when nothing needs a match's score or doc but the top-k and the total: no condition, facet, range,
+ * bucket, merchandising, variant grouping, sort key other than relevance, or field of weight 0 (a doc
+ * whose only entries are in such a field is no match, which a block's doc count cannot tell). Every
+ * other search takes the plain path (run-partial.ts, text-matches.ts). Same total, same page, same
+ * scores as the plain path: a block is passed over only when none of its docs could enter the page.
+ *
+ * Why a bound is exact, with floating point. A doc's weighted frequency `tfw` is the sum, in field
+ * order, of `weight · postingNorm(tf, length, mean)` over its entries; `postingNorm` is non-decreasing
+ * in `tf` and non-increasing in `length` (each rounded operation is monotone), so the same expression
+ * with a block's highest `tf` and shortest length per field bounds each entry, the largest over fields
+ * bounds a doc with one entry (equal to it when that doc holds both), and the sum over fields bounds a
+ * doc with several (rounded sums of non-negative terms are monotone). The score `tier + idf · tfw ·
+ * (k1 + 1) / (tfw + k1)` is strictly increasing in `tfw` over the reals, but its rounded value may
+ * invert two `tfw`s a few ulps apart. Hence: a doc whose `tfw` equals that of the worst kept match has
+ * its score (the same inputs), and loses the tie (its doc comes later); one whose `tfw` is below
+ * `tfw_w · (1 - 1e-12 · (2 + tfw_w))` (relative gap g) scores below it, since the rounded score is
+ * within 3 ulps (relative 7e-16) of the real one and the real scores differ by a relative
+ * `g · k1 / (tfw_w + k1)` > 1.4e-15 (and adding the tier is monotone). A block is passed over when its
+ * bound is below that, or, every doc of it having one entry (`tfw` is then a norm-key's weighted norm),
+ * when its bound is at most `tfw_w` and no norm key's weighted norm lies strictly between the two.
+ * @module
+ */
+import { postingNorm } from '../catalog/full-text/length-norms.js';
+import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
+import { seek } from './doc-seek.js';
+import { MATCH_TIER, termScore, weightedNormsOf } from './text-matches.js';
+import { BLOCK_DOCS, cachedBlocks, deriveBlocks, type TermBlocks } from './term-blocks.js';
+import type { PartialResult, SearchPlan } from './search-plan.js';
+
+/** Whether `plan` is ranked by {@link rankOneTerm}: see the module doc for what it must not need. */
+export function isOneTermRanking(index: CatalogIndex, plan: SearchPlan): boolean {
+  const word = plan.words.length === 1 ? plan.words[0]! : undefined;
+  return word !== undefined && word.termIds.length === 1 && word.phrases.length === 0 && plan.minWords >= 1
+    && plan.sort.length === 1 && plan.sort[0]!.type === 'score' && plan.sort[0]!.desc && index.ordinal === undefined
+    && !plan.merch && !plan.distinct && plan.conditions.length === 0 && !plan.disjunctive?.length
+    && plan.aggregationFields.length === 0 && plan.hierarchyColumns.length === 0 && plan.rangeFields.length === 0 && plan.rangeBuckets.length === 0
+    && plan.fieldWeights.every((weight) => weight > 0);
+}
+
+/**
+ * The best `limit` matches (score descending, then doc) kept in a heap whose root is the worst, with
+ * each one's weighted frequency. Docs are offered in ascending order, so one scoring the same as the
+ * root comes after it and is passed over (as `topByScore` in top-k.ts does for positions).
+ */
+class ScoreHeap {
+  readonly scores: Float64Array;
+  readonly docs: Int32Array;
+  readonly tfws: Float64Array;
+  size = 0;
+  constructor(readonly limit: number) {
+    this.scores = new Float64Array(limit);
+    this.docs = new Int32Array(limit);
+    this.tfws = new Float64Array(limit);
+  }
+
+  get full(): boolean {
+    return this.size === this.limit;
+  }
+
+  offer(score: number, doc: number, tfw: number): void {
+    const { scores, docs, tfws } = this;
+    if (this.size < this.limit) {
+      let i = this.size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (scores[parent] < score) break; // equal: the parent's doc is lower, the parent the better: the new one rises
+        scores[i] = scores[parent]; docs[i] = docs[parent]; tfws[i] = tfws[parent];
+        i = parent;
+      }
+      scores[i] = score; docs[i] = doc; tfws[i] = tfw;
+    } else if (this.limit > 0 && score > scores[0]) this.siftDown(this.size, score, doc, tfw);
+  }
+
+  /** Puts (score, doc, tfw) at the root of the first `n` entries and sifts it down (worse children rise). */
+  private siftDown(n: number, score: number, doc: number, tfw: number): void {
+    const { scores, docs, tfws } = this;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const worse = r < n && (scores[r] < scores[l] || (scores[r] === scores[l] && docs[r] > docs[l])) ? r : l;
+      if (!(scores[worse] < score || (scores[worse] === score && docs[worse] > doc))) break;
+      scores[i] = scores[worse]; docs[i] = docs[worse]; tfws[i] = tfws[worse];
+      i = worse;
+    }
+    scores[i] = score; docs[i] = doc; tfws[i] = tfw;
+  }
+
+  /** The kept docs and scores, best first (empties the heap). */
+  drain(): { topDocs: Int32Array; topScores: Float64Array } {
+    const n = this.size;
+    const topDocs = new Int32Array(n);
+    const topScores = new Float64Array(n);
+    for (let size = n; size > 0; size--) {
+      topDocs[size - 1] = this.docs[0];
+      topScores[size - 1] = this.scores[0];
+      this.siftDown(size - 1, this.scores[size - 1], this.docs[size - 1], this.tfws[size - 1]);
+    }
+    this.size = 0;
+    return { topDocs, topScores };
+  }
+}
+
+// Per weighted-norm table (one per plan's weights and means, see text-matches.ts): its values ascending.
+const sortedNorms = new WeakMap<Float64Array, Float64Array>();
+
+/** Whether no value of `weighted` lies strictly between `low` and `high` (low < high). */
+function noneBetween(weighted: Float64Array, low: number, high: number): boolean {
+  let sorted = sortedNorms.get(weighted);
+  if (!sorted) sortedNorms.set(weighted, (sorted = Float64Array.from(weighted).sort()));
+  // The first value above `low`: none between when it is at least `high`.
+  let a = 0;
+  let b = sorted.length;
+  while (a < b) {
+    const mid = (a + b) >>> 1;
+    if (sorted[mid] <= low) a = mid + 1;
+    else b = mid;
+  }
+  return a === sorted.length || sorted[a] >= high;
+}
+
+/**
+ * Entries below which a term's range is scored without blocks: a few blocks bound little and cost
+ * their bounds.
+ */
+const MIN_BLOCKED_ENTRIES = 4 * BLOCK_DOCS;
+
+/** What scoring a term's entries needs: the search's tables and the heap. */
+interface TermScoring {
+  index: CatalogIndex;
+  weighted: Float64Array;
+  tier: number;
+  idf: number;
+  heap: ScoreHeap;
+}
+
+/** Scores the entries `[i, end)` of `segment` (one term's) into the heap; returns the live docs matched. */
+function scoreEntries(scoring: TermScoring, segment: PostingSegment, i: number, end: number): number {
+  const { index, weighted, tier, idf, heap } = scoring;
+  const { postDocs, postKey } = segment;
+  const deleted = index.deleted;
+  let matched = 0;
+  while (i < end) {
+    const d = postDocs[i];
+    if (deleted !== undefined && (deleted[d >>> 5] & (1 << (d & 31))) !== 0) {
+      do i++; while (i < end && postDocs[i] === d);
+      continue;
+    }
+    let tfw = 0;
+    do tfw += weighted[postKey[i++]];
+    while (i < end && postDocs[i] === d);
+    if (tfw > 0) {
+      matched++;
+      const score = termScore(tier, idf, tfw);
+      if (!heap.full || score > heap.scores[0]) heap.offer(score, d, tfw);
+    }
+  }
+  return matched;
+}
+
+/** The live docs of the entries `[i, end)` of `postDocs` (every one a match: no field of weight 0). */
+function countLiveDocs(index: CatalogIndex, postDocs: Uint32Array, i: number, end: number): number {
+  const deleted = index.deleted;
+  let live = 0;
+  while (i < end) {
+    const d = postDocs[i];
+    do i++; while (i < end && postDocs[i] === d);
+    if (deleted === undefined || (deleted[d >>> 5] & (1 << (d & 31))) === 0) live++;
+  }
+  return live;
+}
+
+/** Whether no doc of block `b` can enter the heap (full): see the module doc. */
+function isHopeless(blocks: TermBlocks, b: number, plan: SearchPlan, averages: readonly number[], scoring: TermScoring): boolean {
+  const { heap, weighted } = scoring;
+  if (heap.limit === 0) return true;
+  const worst = heap.tfws[0];
+  const below = worst - worst * 1e-12 * (2 + worst);
+  const fieldCount = scoring.index.fullText.fieldIds.length;
+  let single = 0;
+  let sum = 0;
+  for (let f = 0, at = b * fieldCount; f < fieldCount; f++, at++) {
+    const tf = blocks.maxTf[at];
+    if (tf === 0) continue;
+    const bound = plan.fieldWeights[f] * postingNorm(tf, blocks.minLength[at], averages[f]);
+    if (bound > single) single = bound;
+    sum += bound;
+  }
+  if (blocks.multiField[b] === 1) return sum < below;
+  return single < below || (single <= worst && noneBetween(weighted, below, worst));
+}
+
+/** The live docs of the blocks of `main` (from entry `from`), the hopeful ones scored into the heap. */
+function rankBlocks(scoring: TermScoring, blocks: TermBlocks, main: PostingSegment, from: number, plan: SearchPlan, averages: readonly number[]): number {
+  const { ends } = blocks;
+  const counted = scoring.index.deleted === undefined;
+  let total = 0;
+  for (let b = 0; b < ends.length; b++) {
+    const blockFrom = b === 0 ? from : ends[b - 1];
+    if (scoring.heap.full && isHopeless(blocks, b, plan, averages, scoring)) {
+      total += counted ? blocks.docs[b] : countLiveDocs(scoring.index, main.postDocs, blockFrom, ends[b]);
+    } else total += scoreEntries(scoring, main, blockFrom, ends[b]);
+  }
+  return total;
+}
+
+/**
+ * Runs a plan {@link isOneTermRanking} accepts over docs [lo, hi): the total and the best `plan.limit`
+ * matches, as `runPartial` would return them; `empty` holds the (empty) aggregation parts.
+ */
+export function rankOneTerm(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, empty: Pick<PartialResult, 'facetCounts' | 'ranges' | 'bucketCounts'>): PartialResult {
+  const word = plan.words[0]!;
+  const main = index.fullText;
+  const tail = main.tail;
+  const averages = plan.lengthAverages ?? main.avgFieldLengths;
+  const scoring: TermScoring = {
+    index, weighted: weightedNormsOf(index, plan), tier: word.qualities[0]! * MATCH_TIER, idf: word.idfs[0]!, heap: new ScoreHeap(plan.limit),
+  };
+  const id = word.termIds[0]!;
+  const from = main.termOffsets[id];
+  const to = main.termOffsets[id + 1];
+  const mainHi = tail ? Math.min(hi, tail.fromDoc) : hi;
+  const i = seek(main.postDocs, from, to, lo);
+  const end = mainHi > lo ? seek(main.postDocs, i, to, mainHi) : i;
+  let total = 0;
+  const blocks = cachedBlocks(main, i, end);
+  if (blocks) total += rankBlocks(scoring, blocks, main, i, plan, averages);
+  else if (end - i >= MIN_BLOCKED_ENTRIES) {
+    const { heap, tier, idf } = scoring;
+    deriveBlocks(main, i, end, main.normKeys, main.fieldIds.length, index.deleted, scoring.weighted, (doc, tfw) => {
+      total++;
+      const score = termScore(tier, idf, tfw);
+      if (!heap.full || score > heap.scores[0]) heap.offer(score, doc, tfw);
+    });
+  } else total += scoreEntries(scoring, main, i, end);
+  if (tail && hi > tail.fromDoc) {
+    // Appended docs: scored entry by entry (the tail is rebuilt by every append; it keeps no blocks).
+    const ti = seek(tail.postDocs, tail.termOffsets[id], tail.termOffsets[id + 1], Math.max(lo, tail.fromDoc));
+    const tend = seek(tail.postDocs, ti, tail.termOffsets[id + 1], hi);
+    total += scoreEntries(scoring, tail, ti, tend);
+  }
+  return { lo, total, ...empty, ...scoring.heap.drain() };
+}
