@@ -12,22 +12,23 @@
  * order, of `weight · postingNorm(tf, length, mean)` over its entries; `postingNorm` is non-decreasing
  * in `tf` and non-increasing in `length` (each rounded operation is monotone), so the same expression
  * with a block's highest `tf` and shortest length per field bounds each entry, the largest over fields
- * bounds a doc with one entry (equal to it when that doc holds both), and the sum over fields bounds a
- * doc with several (rounded sums of non-negative terms are monotone). The score `tier + idf · tfw ·
- * (k1 + 1) / (tfw + k1)` is strictly increasing in `tfw` over the reals, but its rounded value may
- * invert two `tfw`s a few ulps apart. Hence: a doc whose `tfw` equals that of the worst kept match has
- * its score (the same inputs), and loses the tie (its doc comes later); one whose `tfw` is below
- * `tfw_w · (1 - 1e-12 · (2 + tfw_w))` (relative gap g) scores below it, since the rounded score is
- * within 3 ulps (relative 7e-16) of the real one and the real scores differ by a relative
- * `g · k1 / (tfw_w + k1)` > 1.4e-15 (and adding the tier is monotone). A block is passed over when its
- * bound is below that, or, every doc of it having one entry (`tfw` is then a norm-key's weighted norm),
- * when its bound is at most `tfw_w` and no norm key's weighted norm lies strictly between the two.
+ * bounds a doc with one entry (equal to it when that doc holds both), and the sum over fields in field
+ * order bounds a doc with several (rounded sums of non-negative terms are monotone). The score
+ * `tier + idf · tfw · (k1 + 1) / (tfw + k1)` is strictly increasing in `tfw` over the reals, but its
+ * rounded value may invert two `tfw`s a few ulps apart. Hence, with `tfw_w` the worst kept match's
+ * frequency: a doc whose `tfw` is below `tfw_w · (1 - g)` (`g` = {@link BELOW_MARGIN} · (tfw_w + k1))
+ * scores below it (the rounded score is within 4 ulps of the real one, the real ones far enough
+ * apart; adding the tier is monotone); one whose `tfw` is in `[tfw_w · (1 - g), tfw_w]` scores at most
+ * as the worst kept one when every double of that interval does, which is checked (a few dozen
+ * doubles) — and a doc scoring the same loses the tie (its doc comes later). A block is passed over
+ * when its bound is below `tfw_w · (1 - g)`, or at most `tfw_w` with that check passed.
  * @module
  */
 import { postingNorm } from '../catalog/full-text/length-norms.js';
 import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
 import { seek } from './doc-seek.js';
 import { MATCH_TIER, termScore, weightedNormsOf } from './text-matches.js';
+import { BM25_K1 } from './search-plan.js';
 import { BLOCK_DOCS, cachedBlocks, deriveBlocks, type TermBlocks } from './term-blocks.js';
 import type { PartialResult, SearchPlan } from './search-plan.js';
 
@@ -106,22 +107,35 @@ class ScoreHeap {
   }
 }
 
-// Per weighted-norm table (one per plan's weights and means, see text-matches.ts): its values ascending.
-const sortedNorms = new WeakMap<Float64Array, Float64Array>();
+/** Steps below {@link TermScoring.worstTfw} that {@link scoresNoHigherBelow} checks at most. */
+const MAX_CHECKED_STEPS = 512;
 
-/** Whether no value of `weighted` lies strictly between `low` and `high` (low < high). */
-function noneBetween(weighted: Float64Array, low: number, high: number): boolean {
-  let sorted = sortedNorms.get(weighted);
-  if (!sorted) sortedNorms.set(weighted, (sorted = Float64Array.from(weighted).sort()));
-  // The first value above `low`: none between when it is at least `high`.
-  let a = 0;
-  let b = sorted.length;
-  while (a < b) {
-    const mid = (a + b) >>> 1;
-    if (sorted[mid] <= low) a = mid + 1;
-    else b = mid;
+// One double and its two 32-bit halves (little-endian: [1] holds the sign, exponent and high bits).
+const stepValue = new Float64Array(1);
+const stepWords = new Uint32Array(stepValue.buffer);
+
+/**
+ * Whether every double in `[below, worst)` scores at most the worst kept score: then no doc whose
+ * weighted frequency is at most `worst` can score above it (see the module doc: below `below` the
+ * scores are lower anyway). At most {@link MAX_CHECKED_STEPS} doubles (a few dozen for frequencies
+ * of a few units); false beyond. Kept per worst frequency (it changes a few times per search).
+ */
+function scoresNoHigherBelow(scoring: TermScoring, worst: number, below: number): boolean {
+  if (scoring.checkedTfw === worst) return scoring.checkedVerdict;
+  const { tier, idf } = scoring;
+  const score = scoring.heap.scores[0];
+  let verdict = true;
+  stepValue[0] = worst;
+  for (let step = 0; ; step++) {
+    // The next double down (worst > 0: a positive double's bits step down by one).
+    if (stepWords[0] === 0) { stepWords[0] = 0xffffffff; stepWords[1]--; } else stepWords[0]--;
+    const x = stepValue[0];
+    if (x < below) break;
+    if (step === MAX_CHECKED_STEPS || termScore(tier, idf, x) > score) { verdict = false; break; }
   }
-  return a === sorted.length || sorted[a] >= high;
+  scoring.checkedTfw = worst;
+  scoring.checkedVerdict = verdict;
+  return verdict;
 }
 
 /**
@@ -137,6 +151,9 @@ interface TermScoring {
   tier: number;
   idf: number;
   heap: ScoreHeap;
+  /** The worst kept frequency {@link scoresNoHigherBelow} last checked (NaN: none yet), and its answer. */
+  checkedTfw: number;
+  checkedVerdict: boolean;
 }
 
 /** Scores the entries `[i, end)` of `segment` (one term's) into the heap; returns the live docs matched. */
@@ -175,12 +192,20 @@ function countLiveDocs(index: CatalogIndex, postDocs: Uint32Array, i: number, en
   return live;
 }
 
+/**
+ * `g / (tfw + k1)` of the module doc: a frequency below `tfw · (1 - g)` scores below `tfw`'s. The
+ * rounded score is within 4 units of the last place (relative 4.5e-16) of the real one, so two scores
+ * are in the real order when the real ones differ by more than 9e-16 relatively, which a relative gap
+ * `g` in frequency gives when `g · k1 / (tfw + k1)` exceeds it: this margin is 2.2 times that.
+ */
+const BELOW_MARGIN = 2e-15 / BM25_K1;
+
 /** Whether no doc of block `b` can enter the heap (full): see the module doc. */
 function isHopeless(blocks: TermBlocks, b: number, plan: SearchPlan, averages: readonly number[], scoring: TermScoring): boolean {
-  const { heap, weighted } = scoring;
+  const { heap } = scoring;
   if (heap.limit === 0) return true;
   const worst = heap.tfws[0];
-  const below = worst - worst * 1e-12 * (2 + worst);
+  const below = worst - worst * BELOW_MARGIN * (worst + BM25_K1);
   const fieldCount = scoring.index.fullText.fieldIds.length;
   let single = 0;
   let sum = 0;
@@ -191,8 +216,9 @@ function isHopeless(blocks: TermBlocks, b: number, plan: SearchPlan, averages: r
     if (bound > single) single = bound;
     sum += bound;
   }
-  if (blocks.multiField[b] === 1) return sum < below;
-  return single < below || (single <= worst && noneBetween(weighted, below, worst));
+  // A doc with one entry is bounded by the best field's bound, one with several by the sum.
+  const bound = blocks.multiField[b] === 1 ? sum : single;
+  return bound < below || (bound <= worst && scoresNoHigherBelow(scoring, worst, below));
 }
 
 /** The live docs of the blocks of `main` (from entry `from`), the hopeful ones scored into the heap. */
@@ -219,7 +245,7 @@ export function rankOneTerm(index: CatalogIndex, plan: SearchPlan, lo: number, h
   const tail = main.tail;
   const averages = plan.lengthAverages ?? main.avgFieldLengths;
   const scoring: TermScoring = {
-    index, weighted: weightedNormsOf(index, plan), tier: word.qualities[0]! * MATCH_TIER, idf: word.idfs[0]!, heap: new ScoreHeap(plan.limit),
+    index, weighted: weightedNormsOf(index, plan), tier: word.qualities[0]! * MATCH_TIER, idf: word.idfs[0]!, heap: new ScoreHeap(plan.limit), checkedTfw: NaN, checkedVerdict: false,
   };
   const id = word.termIds[0]!;
   const from = main.termOffsets[id];
