@@ -3,8 +3,8 @@
  * posting matched and scored (`matchText`), the best `limit` taken by score then position
  * (`topByScore`). Same total, same docs in the same order, same scores — on random catalogs large
  * enough for many blocks, with many equal scores (short titles of a few lengths), appended products
- * (the posting tail), deleted ones (live mean lengths), field weights changed after the blocks were
- * derived, and the ranges the pool's workers search. Each plan runs twice: the first search derives
+ * (the posting tail), deleted ones (live mean lengths), blocks derived before those changes, field
+ * weights changed after the blocks were derived, and the ranges the pool's workers search. Each plan runs twice: the first search derives
  * the blocks while scoring, the second ranks with them.
  */
 import fc from 'fast-check';
@@ -44,6 +44,12 @@ describe('block-max top-k of a one-term search', () => {
       async (built, appended, deletes, q, size, weights, laterWeights) => {
         const catalog = new Catalog();
         await catalog.upsert(built.map((r, i): Product => ({ refId: `b${i}`, ...r })));
+        // Blocks derived on the built version, then used by the versions appended and deleted from it
+        // (they share its main postings).
+        const first = compileSearchPlan(catalog.state, { website_id: 'w', client: 'c', q, start: 0, size }).plan;
+        if (isOneTermRanking(catalog.state.index, first)) {
+          expect(blockRanking(first, catalog, 0, catalog.state.index.docCount)).toEqual(plainRanking(first, catalog, 0, catalog.state.index.docCount));
+        }
         if (appended.length > 0) await catalog.upsert(appended.map((r, i): Product => ({ refId: `a${i}`, ...r })));
         const all = built.length + appended.length;
         await catalog.delete([...new Set(deletes.map((d) => (d % all < built.length ? `b${d % all}` : `a${(d % all) - built.length}`)))]);
