@@ -45,7 +45,8 @@ export function runPartial(index: CatalogIndex, plan: SearchPlan, lo: number, hi
   for (let r = 0; r < plan.rangeFields.length; r++) { ranges[2 * r] = Infinity; ranges[2 * r + 1] = -Infinity; }
   const bucketCounts = emptyBucketCounts(plan.rangeBuckets);
   if (plan.matchNothing || len === 0) return { lo, total: 0, facetCounts, ranges, bucketCounts, topDocs: new Int32Array(0), topScores: new Float64Array(0) };
-  if (plan.words.length > 0 && isOneTermRanking(index, plan)) return rankOneTerm(index, plan, lo, hi, { facetCounts, ranges, bucketCounts });
+  const ranked = plan.words.length > 0 && isOneTermRanking(index, plan) ? rankOneTerm(index, plan, lo, hi, { facetCounts, ranges, bucketCounts }) : undefined;
+  if (ranked) return ranked;
   if (plan.words.length > 0) return collectMatches(index, plan, lo, hi, matchText(index, plan, lo, hi), facetCounts, ranges, bucketCounts);
   return collectBitset(index, plan, lo, hi, facetCounts, ranges, bucketCounts);
 }

@@ -6,7 +6,7 @@
  * search turns them into a bound with its own field weights and mean lengths (which settings and
  * changes move), so nothing here goes stale when those do.
  *
- * Derived by a thread's first search of the term (while scoring it) and kept per posting arrays
+ * Derived by a thread's second search of the term (while scoring it) and kept per posting arrays
  * (weakly): the main postings of a version are shared by the versions appended from it (their term
  * ids change, the entries do not), so the key is the arrays and the range's first entry, not the term
  * id. A pool worker's range may cut a term: its blocks are those of the entries in its range.
@@ -36,14 +36,26 @@ export interface TermBlocks {
   minLength: Uint16Array;
 }
 
-/** The blocks of the entries `[from, to)` (`to` kept to tell a cached range from another one starting there). */
+/**
+ * The blocks of the entries `[from, to)` (`to` kept to tell a cached range from another one starting
+ * there); none yet when the range was searched once ({@link isFirstSearch}).
+ */
 interface CachedBlocks {
   to: number;
-  blocks: TermBlocks;
+  blocks?: TermBlocks;
 }
 
 // Per entry arrays of a segment (each worker has its own views), per first entry of a range: its blocks.
 const blocksCache = new WeakMap<PostingSegment['postKey'], Map<number, CachedBlocks>>();
+
+/** Whether this is the thread's first search of the entries `[from, to)` of `segment` (it is then recorded). */
+export function isFirstSearch(segment: PostingSegment, from: number, to: number): boolean {
+  let byStart = blocksCache.get(segment.postKey);
+  if (!byStart) blocksCache.set(segment.postKey, (byStart = new Map()));
+  if (byStart.get(from)?.to === to) return false;
+  byStart.set(from, { to });
+  return true;
+}
 
 /** The blocks of the entries `[from, to)` of `segment` when a search on this thread derived them ({@link deriveBlocks}). */
 export function cachedBlocks(segment: PostingSegment, from: number, to: number): TermBlocks | undefined {
@@ -54,8 +66,8 @@ export function cachedBlocks(segment: PostingSegment, from: number, to: number):
 /**
  * Derives the blocks of one term's entries `[from, to)` of `segment` (from < to) in one pass, keeps
  * them for {@link cachedBlocks}, and calls `visit` with each live doc and its weighted term frequency
- * (the sum of `weighted` over its entries, in entry order, as text-matches.ts scores it): the first
- * search of a term scores its entries in the same pass, so it costs little more than scoring them did.
+ * (the sum of `weighted` over its entries, in entry order, as text-matches.ts scores it): the search
+ * deriving them scores the entries in the same pass, so it costs little more than scoring them did.
  */
 export function deriveBlocks(
   segment: PostingSegment, from: number, to: number, normKeys: NormKeyTable, fieldCount: number,

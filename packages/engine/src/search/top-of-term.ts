@@ -29,7 +29,7 @@ import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
 import { seek } from './doc-seek.js';
 import { MATCH_TIER, termScore, weightedNormsOf } from './text-matches.js';
 import { BM25_K1 } from './search-plan.js';
-import { BLOCK_DOCS, cachedBlocks, deriveBlocks, type TermBlocks } from './term-blocks.js';
+import { BLOCK_DOCS, cachedBlocks, deriveBlocks, isFirstSearch, type TermBlocks } from './term-blocks.js';
 import type { PartialResult, SearchPlan } from './search-plan.js';
 
 /** Whether `plan` is ranked by {@link rankOneTerm}: see the module doc for what it must not need. */
@@ -138,10 +138,7 @@ function scoresNoHigherBelow(scoring: TermScoring, worst: number, below: number)
   return verdict;
 }
 
-/**
- * Entries below which a term's range is scored without blocks: a few blocks bound little and cost
- * their bounds.
- */
+/** Entries below which a term's range takes the plain path: a few blocks bound little and cost their bounds. */
 const MIN_BLOCKED_ENTRIES = 4 * BLOCK_DOCS;
 
 /** What scoring a term's entries needs: the search's tables and the heap. */
@@ -237,9 +234,13 @@ function rankBlocks(scoring: TermScoring, blocks: TermBlocks, main: PostingSegme
 
 /**
  * Runs a plan {@link isOneTermRanking} accepts over docs [lo, hi): the total and the best `plan.limit`
- * matches, as `runPartial` would return them; `empty` holds the (empty) aggregation parts.
+ * matches, as `runPartial` would return them; `empty` holds the (empty) aggregation parts. Undefined
+ * (the caller takes the plain path) for a term of few entries in the range, and on the thread's first
+ * search of the term's range; its second derives the blocks while scoring, later ones rank with them.
  */
-export function rankOneTerm(index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, empty: Pick<PartialResult, 'facetCounts' | 'ranges' | 'bucketCounts'>): PartialResult {
+export function rankOneTerm(
+  index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, empty: Pick<PartialResult, 'facetCounts' | 'ranges' | 'bucketCounts'>,
+): PartialResult | undefined {
   const word = plan.words[0]!;
   const main = index.fullText;
   const tail = main.tail;
@@ -253,17 +254,20 @@ export function rankOneTerm(index: CatalogIndex, plan: SearchPlan, lo: number, h
   const mainHi = tail ? Math.min(hi, tail.fromDoc) : hi;
   const i = seek(main.postDocs, from, to, lo);
   const end = mainHi > lo ? seek(main.postDocs, i, to, mainHi) : i;
+  // A few blocks bound little; a term's first search on this thread is what a never-asked query
+  // costs, which deriving blocks would only add to: both as before (the plain path).
+  if (end - i < MIN_BLOCKED_ENTRIES || isFirstSearch(main, i, end)) return undefined;
   let total = 0;
   const blocks = cachedBlocks(main, i, end);
   if (blocks) total += rankBlocks(scoring, blocks, main, i, plan, averages);
-  else if (end - i >= MIN_BLOCKED_ENTRIES) {
+  else {
     const { heap, tier, idf } = scoring;
     deriveBlocks(main, i, end, main.normKeys, main.fieldIds.length, index.deleted, scoring.weighted, (doc, tfw) => {
       total++;
       const score = termScore(tier, idf, tfw);
       if (!heap.full || score > heap.scores[0]) heap.offer(score, doc, tfw);
     });
-  } else total += scoreEntries(scoring, main, i, end);
+  }
   if (tail && hi > tail.fromDoc) {
     // Appended docs: scored entry by entry (the tail is rebuilt by every append; it keeps no blocks).
     const ti = seek(tail.postDocs, tail.termOffsets[id], tail.termOffsets[id + 1], Math.max(lo, tail.fromDoc));
