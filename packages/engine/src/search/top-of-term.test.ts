@@ -4,8 +4,8 @@
  * (`topByScore`). Same total, same docs in the same order, same scores — on random catalogs large
  * enough for many blocks, with many equal scores (short titles of a few lengths), appended products
  * (the posting tail), deleted ones (live mean lengths), blocks derived before those changes, field
- * weights changed after the blocks were derived, and the ranges the pool's workers search. Each plan runs twice: the first search derives
- * the blocks while scoring, the second ranks with them.
+ * weights changed after the blocks were derived, and the ranges the pool's workers search. Each plan
+ * runs three times: the first search derives the blocks while scoring, the others rank with them.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -37,8 +37,8 @@ function blockRanking(plan: SearchPlan, catalog: Catalog, lo: number, hi: number
 }
 
 /**
- * Searches [lo, hi) three times (the first leaves the search to the plain path, the second derives the
- * blocks, the third ranks with them): each answer given must be the plain path's. How many were given.
+ * Searches [lo, hi) three times (the first derives the blocks, the next rank with them; a range of
+ * few entries is left to the plain path): each answer given must be the plain path's. How many were given.
  */
 function expectPlainAnswers(plan: SearchPlan, catalog: Catalog, lo: number, hi: number): number {
   const expected = plainRanking(plan, catalog, lo, hi);
@@ -86,7 +86,7 @@ describe('block-max top-k of a one-term search', () => {
     expect(given).toBeGreaterThan(100);
   });
 
-  it('is what runPartial takes for a plain one-word query of a term searched before, not for one with facets, weight-0 fields or several terms', async () => {
+  it('is what runPartial takes for a plain one-word query, not for one with facets, weight-0 fields or several terms', async () => {
     const catalog = new Catalog();
     await catalog.upsert(Array.from({ length: 300 }, (_, i): Product => ({ refId: `p${i}`, title: i % 3 === 0 ? 'blue shirt xl' : 'red shirt', brand: 'acme' })));
     const plan = (q: string, more: object = {}) => compileSearchPlan(catalog.state, { website_id: 'w', client: 'c', q, start: 0, size: 10, ...more }).plan;
@@ -101,7 +101,6 @@ describe('block-max top-k of a one-term search', () => {
       const viaRun = runPartial(index, p, 0, index.docCount);
       expect({ total: viaRun.total, docs: Array.from(viaRun.topDocs), scores: Array.from(viaRun.topScores) }).toEqual(plain);
     }
-    // The searches above were the term's first three: the next ranks with its blocks.
     expect(blockRanking(p, catalog, 0, index.docCount)).toEqual(plain);
     expect(blockRanking(plan('xl'), catalog, 0, index.docCount)).toBeUndefined(); // 100 entries: too few
   });

@@ -1,35 +1,31 @@
 /**
  * A one-word, one-term search ranked by relevance alone, without scoring every posting (block-max
- * top-k): the term's postings are walked block by block (term-blocks.ts) and a block whose score upper
- * bound cannot beat the worst of the best `limit` kept so far is only counted, never scored. Taken only
+ * top-k): the term's postings are walked block by block (term-blocks.ts) and a block whose best
+ * score cannot beat the worst of the best `limit` kept so far is only counted, never scored. Taken only
  * when nothing needs a match's score or doc but the top-k and the total: no condition, facet, range,
  * bucket, merchandising, variant grouping, sort key other than relevance, or field of weight 0 (a doc
  * whose only entries are in such a field is no match, which a block's doc count cannot tell). Every
  * other search takes the plain path (run-partial.ts, text-matches.ts). Same total, same page, same
  * scores as the plain path: a block is passed over only when none of its docs could enter the page.
  *
- * Why a bound is exact, with floating point. A doc's weighted frequency `tfw` is the sum, in field
- * order, of `weight · postingNorm(tf, length, mean)` over its entries; `postingNorm` is non-decreasing
- * in `tf` and non-increasing in `length` (each rounded operation is monotone), so the same expression
- * with a block's highest `tf` and shortest length per field bounds each entry, the largest over fields
- * bounds a doc with one entry (equal to it when that doc holds both), and the sum over fields in field
- * order bounds a doc with several (rounded sums of non-negative terms are monotone). The score
- * `tier + idf · tfw · (k1 + 1) / (tfw + k1)` is strictly increasing in `tfw` over the reals, but its
- * rounded value may invert two `tfw`s a few ulps apart. Hence, with `tfw_w` the worst kept match's
- * frequency: a doc whose `tfw` is below `tfw_w · (1 - g)` (`g` = {@link BELOW_MARGIN} · (tfw_w + k1))
- * scores below it (the rounded score is within 4 ulps of the real one, the real ones far enough
- * apart; adding the tier is monotone); one whose `tfw` is in `[tfw_w · (1 - g), tfw_w]` scores at most
- * as the worst kept one when every double of that interval does, which is checked (a few dozen
- * doubles) — and a doc scoring the same loses the tie (its doc comes later). A block is passed over
- * when its bound is below `tfw_w · (1 - g)`, or at most `tfw_w` with that check passed.
+ * Why passing over is exact, with floating point. A block keeps the highest weighted term frequency
+ * `tfw` of its docs under the search's weighted-norm table (term-blocks.ts), computed as the scoring
+ * computes it, so every doc of the block has a `tfw` at most that. The score `tier + idf · tfw ·
+ * (k1 + 1) / (tfw + k1)` is strictly increasing in `tfw` over the reals, but its rounded value may
+ * invert two `tfw`s a few ulps apart. Hence, with `tfw_w` the worst kept match's frequency: a doc
+ * whose `tfw` is below `tfw_w · (1 - g)` (`g` = {@link BELOW_MARGIN} · (tfw_w + k1)) scores below it
+ * (the rounded score is within 4 ulps of the real one, the real ones far enough apart; adding the tier
+ * is monotone); one whose `tfw` is in `[tfw_w · (1 - g), tfw_w]` scores at most as the worst kept one
+ * when every double of that interval does, which is checked (a few dozen doubles) — and a doc scoring
+ * the same loses the tie (its doc comes later). A block is passed over when its maximum is below
+ * `tfw_w · (1 - g)`, or at most `tfw_w` with that check passed.
  * @module
  */
-import { postingNorm } from '../catalog/full-text/length-norms.js';
 import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
 import { seek } from './doc-seek.js';
 import { MATCH_TIER, termScore, weightedNormsOf } from './text-matches.js';
 import { BM25_K1 } from './search-plan.js';
-import { BLOCK_DOCS, cachedBlocks, deriveBlocks, isFirstSearch, type TermBlocks } from './term-blocks.js';
+import { BLOCK_DOCS, cachedBlocks, deriveBlocks, type TermBlocks } from './term-blocks.js';
 import type { PartialResult, SearchPlan } from './search-plan.js';
 
 /** Whether `plan` is ranked by {@link rankOneTerm}: see the module doc for what it must not need. */
@@ -198,34 +194,23 @@ function countLiveDocs(index: CatalogIndex, postDocs: Uint32Array, i: number, en
 const BELOW_MARGIN = 2e-15 / BM25_K1;
 
 /** Whether no doc of block `b` can enter the heap (full): see the module doc. */
-function isHopeless(blocks: TermBlocks, b: number, plan: SearchPlan, averages: readonly number[], scoring: TermScoring): boolean {
+function isHopeless(blocks: TermBlocks, b: number, scoring: TermScoring): boolean {
   const { heap } = scoring;
   if (heap.limit === 0) return true;
   const worst = heap.tfws[0];
   const below = worst - worst * BELOW_MARGIN * (worst + BM25_K1);
-  const fieldCount = scoring.index.fullText.fieldIds.length;
-  let single = 0;
-  let sum = 0;
-  for (let f = 0, at = b * fieldCount; f < fieldCount; f++, at++) {
-    const tf = blocks.maxTf[at];
-    if (tf === 0) continue;
-    const bound = plan.fieldWeights[f] * postingNorm(tf, blocks.minLength[at], averages[f]);
-    if (bound > single) single = bound;
-    sum += bound;
-  }
-  // A doc with one entry is bounded by the best field's bound, one with several by the sum.
-  const bound = blocks.multiField[b] === 1 ? sum : single;
-  return bound < below || (bound <= worst && scoresNoHigherBelow(scoring, worst, below));
+  const best = blocks.maxTfw[b];
+  return best < below || (best <= worst && scoresNoHigherBelow(scoring, worst, below));
 }
 
 /** The live docs of the blocks of `main` (from entry `from`), the hopeful ones scored into the heap. */
-function rankBlocks(scoring: TermScoring, blocks: TermBlocks, main: PostingSegment, from: number, plan: SearchPlan, averages: readonly number[]): number {
+function rankBlocks(scoring: TermScoring, blocks: TermBlocks, main: PostingSegment, from: number): number {
   const { ends } = blocks;
   const counted = scoring.index.deleted === undefined;
   let total = 0;
   for (let b = 0; b < ends.length; b++) {
     const blockFrom = b === 0 ? from : ends[b - 1];
-    if (scoring.heap.full && isHopeless(blocks, b, plan, averages, scoring)) {
+    if (scoring.heap.full && isHopeless(blocks, b, scoring)) {
       total += counted ? blocks.docs[b] : countLiveDocs(scoring.index, main.postDocs, blockFrom, ends[b]);
     } else total += scoreEntries(scoring, main, blockFrom, ends[b]);
   }
@@ -235,8 +220,9 @@ function rankBlocks(scoring: TermScoring, blocks: TermBlocks, main: PostingSegme
 /**
  * Runs a plan {@link isOneTermRanking} accepts over docs [lo, hi): the total and the best `plan.limit`
  * matches, as `runPartial` would return them; `empty` holds the (empty) aggregation parts. Undefined
- * (the caller takes the plain path) for a term of few entries in the range, and on the thread's first
- * search of the term's range; its second derives the blocks while scoring, later ones rank with them.
+ * (the caller takes the plain path) for a term of few entries in the range. The thread's first search
+ * of the term's range (under the search's weighted norms) derives its blocks while scoring every entry,
+ * later ones rank with them.
  */
 export function rankOneTerm(
   index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, empty: Pick<PartialResult, 'facetCounts' | 'ranges' | 'bucketCounts'>,
@@ -244,7 +230,6 @@ export function rankOneTerm(
   const word = plan.words[0]!;
   const main = index.fullText;
   const tail = main.tail;
-  const averages = plan.lengthAverages ?? main.avgFieldLengths;
   const scoring: TermScoring = {
     index, weighted: weightedNormsOf(index, plan), tier: word.qualities[0]! * MATCH_TIER, idf: word.idfs[0]!, heap: new ScoreHeap(plan.limit), checkedTfw: NaN, checkedVerdict: false,
   };
@@ -254,15 +239,13 @@ export function rankOneTerm(
   const mainHi = tail ? Math.min(hi, tail.fromDoc) : hi;
   const i = seek(main.postDocs, from, to, lo);
   const end = mainHi > lo ? seek(main.postDocs, i, to, mainHi) : i;
-  // A few blocks bound little; a term's first search on this thread is what a never-asked query
-  // costs, which deriving blocks would only add to: both as before (the plain path).
-  if (end - i < MIN_BLOCKED_ENTRIES || isFirstSearch(main, i, end)) return undefined;
+  if (end - i < MIN_BLOCKED_ENTRIES) return undefined;
   let total = 0;
-  const blocks = cachedBlocks(main, i, end);
-  if (blocks) total += rankBlocks(scoring, blocks, main, i, plan, averages);
+  const blocks = cachedBlocks(main, i, end, scoring.weighted);
+  if (blocks) total += rankBlocks(scoring, blocks, main, i);
   else {
     const { heap, tier, idf } = scoring;
-    deriveBlocks(main, i, end, main.normKeys, main.fieldIds.length, index.deleted, scoring.weighted, (doc, tfw) => {
+    deriveBlocks(main, i, end, index.deleted, scoring.weighted, (doc, tfw) => {
       total++;
       const score = termScore(tier, idf, tfw);
       if (!heap.full || score > heap.scores[0]) heap.offer(score, doc, tfw);
