@@ -24,9 +24,8 @@
 import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
 import { seek } from './doc-seek.js';
 import { MATCH_TIER, termScore, weightedNormsOf } from './text-matches.js';
-import { BM25_K1 } from './search-plan.js';
+import { BM25_K1, type PartialResult, type SearchPlan } from './search-plan.js';
 import { BLOCK_DOCS, cachedBlocks, deriveBlocks, type TermBlocks } from './term-blocks.js';
-import type { PartialResult, SearchPlan } from './search-plan.js';
 
 /** Whether `plan` is ranked by {@link rankOneTerm}: see the module doc for what it must not need. */
 export function isOneTermRanking(index: CatalogIndex, plan: SearchPlan): boolean {
@@ -103,7 +102,7 @@ class ScoreHeap {
   }
 }
 
-/** Steps below {@link TermScoring.worstTfw} that {@link scoresNoHigherBelow} checks at most. */
+/** Doubles below the worst kept frequency that {@link scoresNoHigherBelow} checks at most. */
 const MAX_CHECKED_STEPS = 512;
 
 // One double and its two 32-bit halves (little-endian: [1] holds the sign, exponent and high bits).
@@ -230,9 +229,6 @@ export function rankOneTerm(
   const word = plan.words[0]!;
   const main = index.fullText;
   const tail = main.tail;
-  const scoring: TermScoring = {
-    index, weighted: weightedNormsOf(index, plan), tier: word.qualities[0]! * MATCH_TIER, idf: word.idfs[0]!, heap: new ScoreHeap(plan.limit), checkedTfw: NaN, checkedVerdict: false,
-  };
   const id = word.termIds[0]!;
   const from = main.termOffsets[id];
   const to = main.termOffsets[id + 1];
@@ -240,6 +236,9 @@ export function rankOneTerm(
   const i = seek(main.postDocs, from, to, lo);
   const end = mainHi > lo ? seek(main.postDocs, i, to, mainHi) : i;
   if (end - i < MIN_BLOCKED_ENTRIES) return undefined;
+  const scoring: TermScoring = {
+    index, weighted: weightedNormsOf(index, plan), tier: word.qualities[0]! * MATCH_TIER, idf: word.idfs[0]!, heap: new ScoreHeap(plan.limit), checkedTfw: NaN, checkedVerdict: false,
+  };
   let total = 0;
   const blocks = cachedBlocks(main, i, end, scoring.weighted);
   if (blocks) total += rankBlocks(scoring, blocks, main, i);
