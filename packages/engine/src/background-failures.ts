@@ -25,7 +25,9 @@ export interface EngineLogger {
  * `model-checkpoint`: a recommendation models' checkpoint could not be written, or was not used at a start;
  * `merchandising-rule`: a saved rule's boost whose scope no longer fits the catalog, skipped by searches —
  * a warning, once per settings version; `result-pages`: writing or pruning the remembered result lists
- * that clicks name; `click-learning`: reading the stored clicks into the learned ranking state).
+ * that clicks name; `click-learning`: reading the stored clicks into the learned ranking state;
+ * `index-build`: a recommendation index, a catalog's completion after its load, the hierarchies of settings
+ * put in force, a catalog's background merge, or a catalog version listener that threw).
  */
 export const BACKGROUND_TASKS = ['snapshot-write', 'snapshot-load', 'model-checkpoint', 'replica-poll', 'settings-poll', 'experiments', 'search-log', 'retention', 'result-pages', 'click-learning', 'event-sink', 'change-log', 'index-build', 'semantic-training', 'semantic-embedding', 'merchandising-rule', 'shutdown'] as const;
 

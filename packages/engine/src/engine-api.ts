@@ -345,7 +345,10 @@ export interface Engine {
   website(websiteId: string): WebsiteConfig | undefined;
   /** All configured websites. */
   websites(): readonly WebsiteConfig[];
-  /** Adds a website at run time (the demo and tests use it). */
+  /**
+   * Adds a website at run time (the demo and tests use it), or re-configures one the engine has. Resolves
+   * once its catalog is loaded and the hierarchies of its settings are derived, as `createEngine` does.
+   */
   addWebsite(config: WebsiteConfig): Promise<void>;
   /**
    * Whether the engine can serve now: the store answers, the data directory is writable, every

@@ -95,6 +95,8 @@ export const ErrorCodes = {
   QUERY_PARAM_REQUIRED: { status: 400, message: 'query parameter {name} is required' },
   /** An indexed array parameter whose index is not a number (`items[x]`). */
   QUERY_PARAM_BAD_INDEX: { status: 400, message: 'query parameter {name} is not of the form {array}[<index>]' },
+  /** A declared query parameter whose name or value is not valid percent-encoding (`productRef=%E0%A4%A`). */
+  QUERY_PARAM_MALFORMED: { status: 400, message: 'query parameter {name} is not valid percent-encoding' },
   /** An array query parameter with more entries than the listener accepts. */
   QUERY_PARAM_TOO_MANY: { status: 400, message: 'query parameter {name} has {count} entries; at most {max} are accepted' },
   /** A path that names an endpoint but has a segment that is not valid percent-encoding. */

@@ -14,7 +14,7 @@ export { buildOpenApi } from './openapi.js';
 export {
   schemas, inlineRefs, querySchemas, RECOMMEND_METHODS, type JsonSchema, type SchemaName, type QuerySchemaName, type RecommendMethod,
 } from './schemas.js';
-export { routes, recommendRoutes, matchRoute } from './router.js';
+export { routes, recommendRoutes, matchRoute, MalformedPathError } from './router.js';
 export { endpoints, recommendEndpoints, TAGS, type EndpointDeclaration, type OperationDeclaration, type AuthKind, type HttpMethod } from './endpoints.js';
 export { queryDecoderFor, compileQueryDecoder, parseQueryString, type QueryDecoder, type QueryParams } from './query.js';
 export { DEFAULT_DASHBOARD_DIR, type DashboardOptions } from './dashboard.js';

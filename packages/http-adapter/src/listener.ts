@@ -17,7 +17,7 @@ import { DEFAULT_LIMITS } from './limits.js';
 import { HttpMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
 import { send, sendError } from './reply.js';
-import { matchRoute, routes, unmatchedRoute, type RouteMatch } from './router.js';
+import { MalformedPathError, matchRoute, routes, unmatchedRoute, type RouteMatch } from './router.js';
 
 export { DEFAULT_LIMITS };
 
@@ -120,8 +120,10 @@ export function createListener(engine: Engine, options: ListenerOptions = {}): A
       next();
       return;
     }
+    // A malformed segment of a path naming an endpoint answers in that endpoint's shape.
+    const route = match?.route ?? (matchError instanceof MalformedPathError ? matchError.route : unmatchedRoute);
     const ctx: RequestContext = {
-      req, res, route: match?.route ?? unmatchedRoute, params: match?.params ?? [], query, queryParams: undefined,
+      req, res, route, params: match?.params ?? [], query, queryParams: undefined,
       requestId: requestIdOf(req), startedAt, done: false,
     };
     if (!match) {

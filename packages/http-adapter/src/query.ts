@@ -10,6 +10,7 @@
  * @module
  */
 import { HttpError } from './errors.js';
+import { isValidPercentEncoding } from './percent-encoding.js';
 import { querySchemas, type JsonSchema, type QuerySchemaName } from './schemas.js';
 
 /** Raw query parameters: every name with all its values in order. */
@@ -26,6 +27,31 @@ export function parseQueryString(query: string): RawQuery {
   }
   return out;
 }
+
+/**
+ * The first parameter (its name as decoded) whose name or value is not valid percent-encoding, among
+ * those `wanted` takes (an array parameter's `items[0]` is taken by its name, `items`).
+ */
+function malformedParameter(query: string, wanted: (name: string) => boolean): string | undefined {
+  for (const part of query.split('&')) {
+    if (!part.includes('%')) continue;
+    const eq = part.indexOf('=');
+    const rawName = eq === -1 ? part : part.slice(0, eq);
+    const rawValue = eq === -1 ? '' : part.slice(eq + 1);
+    // A `+` (a space) never makes a component invalid.
+    if (isValidPercentEncoding(rawName) && isValidPercentEncoding(rawValue)) continue;
+    const name = new URLSearchParams(`${rawName}=`).keys().next().value!;
+    if (wanted(name)) return name;
+  }
+  return undefined;
+}
+
+/**
+ * A `%` that is not an escape of an ASCII byte (`%00`–`%7F`): a stray `%`, or a byte of a multi-byte
+ * UTF-8 sequence, the only escapes that can fail to decode.
+ */
+const MAY_BE_MALFORMED = /%(?![0-7][0-9A-Fa-f])/;
+
 
 /** The decoded parameters of one request, as the declared schema types them. */
 export type QueryParams = Record<string, string | number | boolean | string[]>;
@@ -61,10 +87,19 @@ export function queryDecoderFor(name: QuerySchemaName): QueryDecoder {
 export function compileQueryDecoder(schema: QuerySchema): QueryDecoder {
   const required = new Set(schema.required ?? []);
   const decoders = Object.entries(schema.properties).map(([name, property]) => parameterDecoder(name, property, required.has(name)));
+  const declared = new Set(Object.keys(schema.properties));
   return (query, maxItems) => {
     const raw = parseQueryString(query);
     const out: QueryParams = {};
     for (const decode of decoders) decode(raw, out, maxItems);
+    // URLSearchParams reads a bad percent-encoding as U+FFFD, or a stray `%` as itself: a declared
+    // parameter sent so is refused (as a bad path segment is), not read as another value; unknown names
+    // stay ignored. The exact scan runs only when one regex says it may find one (a cart's
+    // `items%5B0%5D=…`, ASCII escapes only, is on the hot path).
+    if (query.includes('%') && MAY_BE_MALFORMED.test(query)) {
+      const name = malformedParameter(query, (key) => declared.has(key.split('[', 1)[0]!));
+      if (name !== undefined) throw new HttpError('QUERY_PARAM_MALFORMED', { name }, { key: name });
+    }
     return out;
   };
 }

@@ -14,6 +14,7 @@ import {
   type EndpointDeclaration, type EndpointName, type OperationDeclaration,
 } from './endpoints.js';
 import { HttpError } from './errors.js';
+import { isValidPercentEncoding } from './percent-encoding.js';
 import { queryDecoderFor, type QueryDecoder } from './query.js';
 
 /**
@@ -127,17 +128,34 @@ tree.on(TREE_METHOD, unknownRecommendMethod.path.replace(/\{([^}]+)\}/g, ':$1'),
 } satisfies Target);
 
 /**
+ * A path that names an endpoint but has a segment that is not valid percent-encoding (400). It carries
+ * the endpoint's route, so that the answer takes that endpoint's error shape (problem details on the
+ * admin and event endpoints) and its metrics label, as a 405 does.
+ */
+export class MalformedPathError extends HttpError<'PATH_SEGMENT_MALFORMED'> {
+  /** The route of the endpoint the path names. */
+  readonly route: Route;
+
+  /** `segment` is the first segment of the path that does not decode. */
+  constructor(route: Route, segment: string) {
+    super('PATH_SEGMENT_MALFORMED', { segment });
+    this.route = route;
+  }
+}
+
+/**
  * Finds the route of a path (without prefix and query), or undefined. A parameter must not be empty.
- * Throws 400 when the path would match but a segment is not valid percent-encoding.
+ * Throws {@link MalformedPathError} when the path would match but a segment is not valid percent-encoding.
  */
 export function matchRoute(path: string): RouteMatch | undefined {
   const found = tree.find(TREE_METHOD, path);
   if (!found) {
     // find-my-way does not match a path whose parameters do not decode; the same path with every "%"
     // escaped does: then the request names an endpoint with a malformed segment, a 400 and not a 404.
-    if (path.includes('%') && tree.find(TREE_METHOD, path.replaceAll('%', '%25'))) {
-      const bad = path.split('/').find((segment) => !decodes(segment));
-      throw new HttpError('PATH_SEGMENT_MALFORMED', { segment: bad ?? path });
+    const escaped = path.includes('%') ? tree.find(TREE_METHOD, path.replaceAll('%', '%25')) : null;
+    if (escaped) {
+      const bad = path.split('/').find((segment) => !isValidPercentEncoding(segment));
+      throw new MalformedPathError((escaped.store as Target).resolve(escaped.params), bad ?? path);
     }
     return undefined;
   }
@@ -145,13 +163,4 @@ export function matchRoute(path: string): RouteMatch | undefined {
   const params = target.names.map((name) => found.params[name] ?? '');
   if (params.includes('')) return undefined;
   return { route: target.resolve(found.params), params };
-}
-
-function decodes(segment: string): boolean {
-  try {
-    decodeURIComponent(segment);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -35,6 +35,23 @@ describe('recommendation query parameters (decoded by the contract\'s RecommendQ
     expect(message('items=a&items=b&items=c', 2)).toEqual(['QUERY_PARAM_TOO_MANY', 'query parameter items has 3 entries; at most 2 are accepted']);
     expect(message('customerId=a&customerId=b')).toEqual(['QUERY_PARAM_REPEATED', 'query parameter customerId is given more than once']);
   });
+  it('refuses a declared parameter whose value or name is not valid percent-encoding (not read as U+FFFD); unknown ones stay ignored', () => {
+    const malformed = (q: string) => {
+      try {
+        return parse(q);
+      } catch (err) {
+        return [(err as HttpError).code, (err as HttpError).message];
+      }
+    };
+    expect(malformed('productRef=%E0%A4%A')).toEqual(['QUERY_PARAM_MALFORMED', 'query parameter productRef is not valid percent-encoding']);
+    expect(malformed('count=5&items%5B0%5D=a%zz')).toEqual(['QUERY_PARAM_MALFORMED', 'query parameter items[0] is not valid percent-encoding']);
+    expect(malformed('customerId=%')).toEqual(['QUERY_PARAM_MALFORMED', 'query parameter customerId is not valid percent-encoding']);
+    // Hex digits all right, but not UTF-8 (a truncated sequence); a real U+FFFD sent encoded is taken.
+    expect(malformed('productRef=%E0%A4')).toEqual(['QUERY_PARAM_MALFORMED', 'query parameter productRef is not valid percent-encoding']);
+    expect(malformed('productRef=a%EF%BF%BDb')).toEqual({ productRef: 'a\uFFFDb' });
+    // Unknown names (tracking, cache busters) are not read, however they are encoded; good encodings decode.
+    expect(malformed('utm_term=50%&productRef=a%20b%2Bc+d&customerId=%F0%9F%98%80')).toEqual({ productRef: 'a b+c d', customerId: '😀' });
+  });
 });
 
 describe('the other query strings of the contract', () => {

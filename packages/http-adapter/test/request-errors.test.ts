@@ -49,9 +49,17 @@ const cases: Case[] = [
     message: 'method PUT is not allowed on /healthz; allowed: GET, HEAD, OPTIONS', headers: { allow: 'GET, HEAD, OPTIONS' },
   },
   {
-    name: 'bad percent-encoding in a path segment', request: { path: '/admin/v1/websites/site%zz/stats', headers: bearer(ADMIN_TOKEN) },
-    // Answered before a route is chosen: in the envelope shape of unmatched paths.
-    status: 400, message: 'path segment "site%zz" is not valid percent-encoding',
+    name: 'bad percent-encoding in a path segment of an admin endpoint', request: { path: '/admin/v1/websites/site%zz/stats', headers: bearer(ADMIN_TOKEN) },
+    // The path names the endpoint: its shape (problem details), as a 405 on it would be.
+    status: 400, errors: { $: ['path segment "site%zz" is not valid percent-encoding'] },
+  },
+  {
+    name: 'bad percent-encoding in a declared query parameter', request: { path: '/1.0/ClientRecom/site-a/ProductDetail?productRef=%E0%A4%A&utm=50%' },
+    status: 400, message: 'query parameter productRef is not valid percent-encoding',
+  },
+  {
+    name: 'bad percent-encoding in a path segment of a recommendation endpoint', request: { path: '/1.0/ClientRecom/site%E0%A4%A/PopularItems' },
+    status: 400, message: 'path segment "site%E0%A4%A" is not valid percent-encoding',
   },
   { name: 'search without a token', request: search(JSON.stringify(searchBody), json), status: 401, message: 'missing bearer token: send Authorization: Bearer <token or search key>' },
   { name: 'search with an unknown token', request: search(JSON.stringify(searchBody), { ...json, ...bearer('nope') }), status: 401, message: 'invalid bearer token' },

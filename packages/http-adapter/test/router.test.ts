@@ -36,8 +36,10 @@ describe('routes derived from the endpoint declarations', () => {
     }
   });
 
-  it('a malformed percent-encoding is 400 on a path that names an endpoint, and no match elsewhere', () => {
+  it('a malformed percent-encoding is 400 on a path that names an endpoint (carrying its route), and no match elsewhere', () => {
     expect(() => matchRoute('/admin/v1/websites/site/products/%zz')).toThrow(HttpError);
+    expect(() => matchRoute('/admin/v1/websites/site/products/%zz')).toThrow(expect.objectContaining({ route: routes.product }));
+    expect(() => matchRoute('/1.0/ClientRecom/%zz/popularitems')).toThrow(expect.objectContaining({ route: matchRoute('/1.0/ClientRecom/s/PopularItems')!.route }));
     try {
       matchRoute('/1.0/ClientRecom/%E0%A4%A/PopularItems');
       expect.unreachable();

@@ -51,6 +51,18 @@ export interface CatalogOptions {
 }
 
 /**
+ * Where a catalog reports the failure of work no caller waits for: a background merge, or a version
+ * listener that threw. `doing` says which. The catalog knows nothing of who listens (the engine passes
+ * its failure reporter); a catalog given none warns through the process.
+ */
+export type CatalogFailureHook = (error: unknown, doing: string) => void;
+
+/** A catalog's failure hook until it is given one: a process warning (a catalog used alone). */
+function warnProcess(error: unknown, doing: string): void {
+  process.emitWarning(`catalog: ${doing} failed: ${error instanceof Error ? error.message : String(error)}`, 'AisleCatalogWarning');
+}
+
+/**
  * How builds are run (internal; tests set them to exercise the time-sliced path on small catalogs).
  */
 export interface CatalogBuildTuning {
@@ -316,6 +328,8 @@ export class Catalog implements CatalogView {
   private idleWaiters: (() => void)[] = [];
   private readonly patchLinearRatio: number | undefined;
   private readonly versionListeners = new Set<() => void>();
+  /** See {@link Catalog.reportFailuresTo}. */
+  private failureHook: CatalogFailureHook = warnProcess;
   private readonly mergeAt: (docCount: number) => number;
   /** The merge running in the background, if any. */
   private merging: Merge | undefined;
@@ -426,14 +440,14 @@ export class Catalog implements CatalogView {
   /**
    * Tells the listeners. Listeners record their own failures (derived indexes keep theirs for the
    * readiness status); one that throws anyway does not stop the others nor the change, which has
-   * succeeded: its error is reported as a process warning.
+   * succeeded: its error goes to the failure hook ({@link Catalog.reportFailuresTo}).
    */
   private announceVersion(): void {
     for (const listener of this.versionListeners) {
       try {
         listener();
       } catch (err) {
-        process.emitWarning(`catalog version listener failed: ${err instanceof Error ? err.message : String(err)}`, 'AisleCatalogListenerWarning');
+        this.failureHook(err, 'a catalog version listener');
       }
     }
   }
@@ -487,6 +501,15 @@ export class Catalog implements CatalogView {
    */
   setChangeLogger(logger: ChangeLogger | undefined): void {
     this.logger = logger;
+  }
+
+  /**
+   * Sends the failures of this catalog's background work (a merge, a version listener that threw)
+   * to `hook` instead of a process warning: the engine passes its failure reporter, so they are
+   * logged, counted and handed on like every other background failure.
+   */
+  reportFailuresTo(hook: CatalogFailureHook): void {
+    this.failureHook = hook;
   }
 
   /** Number of the last change the current version holds (with every change before it). */
@@ -728,7 +751,8 @@ export class Catalog implements CatalogView {
     const failed = (error: unknown): void => {
       if (this.merging === merge) this.merging = undefined;
       for (const w of merge.waiters) w.reject(error);
-      process.emitWarning(`catalog merge failed: ${error instanceof Error ? error.message : String(error)}`, 'AisleCatalogMergeWarning');
+      // Reported even with waiters: a merge the catalog started itself (tombstones past the threshold) has none.
+      this.failureHook(error, 'merging the deleted products away');
     };
     const run = from.store.length <= this.syncLimit ? Promise.resolve().then(() => runSteps(steps())) : runInSlices(steps(), this.sliceMs);
     run.then(built, failed);

@@ -88,6 +88,8 @@ export async function openWebsite(opener: WebsiteOpener, config: WebsiteConfig, 
   timer.lap('model checkpoint read');
   const siteState = (catalog: Catalog, modelFile?: string): WebsiteState => {
     catalog.fieldTypes = config.settings?.fields;
+    // A failed merge or version listener is an index build that failed: logged, counted, handed on.
+    catalog.reportFailuresTo((err, doing) => reporter.report('index-build', err, config.websiteId, doing));
     const semantics = new WebsiteSemantics(catalog, {
       embedders: opener.embedders,
       retrainDelayMs: options.semanticRetrainDelayMs,

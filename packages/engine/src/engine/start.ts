@@ -142,7 +142,7 @@ function openStoreServices(ctx: StartContext, events: EventService, sharedStore:
     store: events.store,
     seed: (websiteId) => sites.get(websiteId)?.seedSettings ?? {},
     knows: (websiteId) => sites.has(websiteId),
-    apply: (websiteId, next) => applySettings(sites.get(websiteId)!, next, events),
+    apply: (websiteId, next) => applySettings(sites.get(websiteId)!, next, events, reporter),
     modelIds,
     checkFit: async (websiteId, next) => checkFieldTypesFit(site(websiteId).catalog, next),
     checkApplicable: (websiteId, next) => checkRulesApply(site(websiteId).catalog.state, next.rules, undefined, next.hierarchies),

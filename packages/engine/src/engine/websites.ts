@@ -4,6 +4,7 @@
  * @module
  */
 import type { SearchLog } from '../analytics/search-log.js';
+import type { FailureReporter } from '../background-failures.js';
 import { validateEngineOptions, type WebsiteConfig, type WebsiteSettings } from '../config.js';
 import type { EventService } from '../events/event-service.js';
 import type { SettingsService } from '../settings/settings-service.js';
@@ -13,15 +14,22 @@ import { usesBuiltInModel, type WebsiteState } from './website-state.js';
 /**
  * Puts settings in force: the next search, recommendation and event reads them. A hierarchy the
  * settings add is derived in the background (then carried by every change): its first category page
- * need not derive it on the event loop.
+ * need not derive it on the event loop. A failed derivation is an `index-build` failure (`reporter`);
+ * a category page then derives the hierarchy itself.
  */
-export function applySettings(state: WebsiteState, settings: WebsiteSettings, events: EventService): void {
+export function applySettings(state: WebsiteState, settings: WebsiteSettings, events: EventService, reporter: FailureReporter): void {
   state.config = { ...state.config, settings };
   const { websiteId } = state.config;
   state.catalog.deriveHierarchies(settings.hierarchies).catch((err: unknown) => {
-    process.emitWarning(`hierarchies of ${websiteId} not derived in the background: ${err instanceof Error ? err.message : String(err)}`, 'AisleCatalogIndexWarning');
+    reporter.report('index-build', err, websiteId, 'deriving the hierarchies of the settings put in force');
   });
-  state.catalog.fieldTypes = settings.fields;
+  putConfigInForce(state, events);
+}
+
+/** Puts the website's config (`state.config`) in force for the catalog's checks, the models, the semantic model and the events. */
+function putConfigInForce(state: WebsiteState, events: EventService): void {
+  const settings = state.config.settings;
+  state.catalog.fieldTypes = settings?.fields;
   state.models.setWebsite(state.config);
   state.semantics.setBuiltInWanted(usesBuiltInModel(settings));
   events.addWebsite(state.config);
@@ -40,6 +48,9 @@ export interface WebsiteRegistry {
 /**
  * Adds a website, or re-configures one the engine has (its settings stored through the settings API
  * stay in force over the new seed). Throws `CONFIG_INVALID` as a config file naming it would.
+ * Resolves once the hierarchies of the settings in force are derived on the catalog, as the engine's
+ * start does (engine/start.ts): the first category page after it neither derives one on the event
+ * loop nor waits for one. A failed derivation is thrown; the website is added (or re-configured) either way.
  */
 export async function addWebsite(registry: WebsiteRegistry, config: WebsiteConfig): Promise<void> {
   const { sites, events, settings } = registry;
@@ -50,15 +61,15 @@ export async function addWebsite(registry: WebsiteRegistry, config: WebsiteConfi
     existing.seedSettings = config.settings ?? {};
     // Settings stored through the settings API stay in force over the new seed.
     existing.config = settings.hasStored(config.websiteId) ? { ...config, settings: existing.config.settings } : config;
-    existing.catalog.fieldTypes = existing.config.settings?.fields;
-    existing.models.setWebsite(existing.config);
-    events.addWebsite(existing.config);
-    existing.semantics.setBuiltInWanted(usesBuiltInModel(existing.config.settings));
+    putConfigInForce(existing, events);
+    await existing.catalog.deriveHierarchies(existing.config.settings?.hierarchies);
     return;
   }
   const state = await openWebsite(registry.opener, config, 'added');
   sites.set(config.websiteId, state);
   events.addWebsite(config);
+  // Its stored settings (a website added again after a restart) are put in force here, before the derivation.
   await settings.load(config.websiteId);
   await registry.searchLog.load(config.websiteId);
+  await state.catalog.deriveHierarchies(state.config.settings?.hierarchies);
 }
