@@ -30,7 +30,7 @@ interface Run {
 }
 
 // A word matched exactly outranks any BM25 difference: tiers are far above BM25 magnitudes.
-const MATCH_TIER = 1000;
+export const MATCH_TIER = 1000;
 
 /**
  * Entries of the scratch buffers a thread keeps for the lists of one matching (at 12 bytes an entry,
@@ -124,7 +124,7 @@ const weightedNorms = new WeakMap<readonly number[], { norms: Float64Array; weig
  * loop then reads one table per entry, and sums the same products in the same order as summing
  * `weight * norm` per entry would.
  */
-function weightedNormsOf(index: CatalogIndex, plan: SearchPlan): Float64Array {
+export function weightedNormsOf(index: CatalogIndex, plan: SearchPlan): Float64Array {
   const { normKeys, avgFieldLengths } = index.fullText;
   const norms = normsOf(normKeys, plan.lengthAverages ?? avgFieldLengths);
   const weights = plan.fieldWeights;
@@ -166,7 +166,7 @@ function scorePostings(index: CatalogIndex, weighted: Float64Array, word: PlanTe
 }
 
 /** A term's score in a doc: its tier plus BM25F of the doc's weighted term frequency `tfw` (> 0). */
-function termScore(tier: number, idf: number, tfw: number): number {
+export function termScore(tier: number, idf: number, tfw: number): number {
   return tier + (idf * tfw * (BM25_K1 + 1)) / (tfw + BM25_K1);
 }
 

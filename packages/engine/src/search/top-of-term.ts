@@ -1,0 +1,260 @@
+/**
+ * A one-word, one-term search ranked by relevance alone, without scoring every posting (block-max
+ * top-k): the term's postings are walked block by block (term-blocks.ts) and a block whose best
+ * score cannot beat the worst of the best `limit` kept so far is only counted, never scored. Taken only
+ * when nothing needs a match's score or doc but the top-k and the total: no condition, facet, range,
+ * bucket, merchandising, variant grouping, sort key other than relevance, or field of weight 0 (a doc
+ * whose only entries are in such a field is no match, which a block's doc count cannot tell). Every
+ * other search takes the plain path (run-partial.ts, text-matches.ts). Same total, same page, same
+ * scores as the plain path: a block is passed over only when none of its docs could enter the page.
+ *
+ * Why passing over is exact, with floating point. A block keeps the highest weighted term frequency
+ * `tfw` of its docs under the search's weighted-norm table (term-blocks.ts), computed as the scoring
+ * computes it, so every doc of the block has a `tfw` at most that. The score `tier + idf · tfw ·
+ * (k1 + 1) / (tfw + k1)` is strictly increasing in `tfw` over the reals, but its rounded value may
+ * invert two `tfw`s a few ulps apart. Hence, with `tfw_w` the worst kept match's frequency: a doc
+ * whose `tfw` is below `tfw_w · (1 - g)` (`g` = {@link BELOW_MARGIN} · (tfw_w + k1)) scores below it
+ * (the rounded score is within 4 ulps of the real one, the real ones far enough apart; adding the tier
+ * is monotone); one whose `tfw` is in `[tfw_w · (1 - g), tfw_w]` scores at most as the worst kept one
+ * when every double of that interval does, which is checked (a few dozen doubles) — and a doc scoring
+ * the same loses the tie (its doc comes later). A block is passed over when its maximum is below
+ * `tfw_w · (1 - g)`, or at most `tfw_w` with that check passed.
+ * @module
+ */
+import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
+import { seek } from './doc-seek.js';
+import { MATCH_TIER, termScore, weightedNormsOf } from './text-matches.js';
+import { BM25_K1, type PartialResult, type SearchPlan } from './search-plan.js';
+import { BLOCK_DOCS, cachedBlocks, deriveBlocks, type TermBlocks } from './term-blocks.js';
+
+/** Whether `plan` is ranked by {@link rankOneTerm}: see the module doc for what it must not need. */
+export function isOneTermRanking(index: CatalogIndex, plan: SearchPlan): boolean {
+  const word = plan.words.length === 1 ? plan.words[0]! : undefined;
+  return word !== undefined && word.termIds.length === 1 && word.phrases.length === 0 && plan.minWords >= 1
+    && plan.sort.length === 1 && plan.sort[0]!.type === 'score' && plan.sort[0]!.desc && index.ordinal === undefined
+    && !plan.merch && !plan.distinct && plan.conditions.length === 0 && !plan.disjunctive?.length
+    && plan.aggregationFields.length === 0 && plan.hierarchyColumns.length === 0 && plan.rangeFields.length === 0 && plan.rangeBuckets.length === 0
+    && plan.fieldWeights.every((weight) => weight > 0);
+}
+
+/**
+ * The best `limit` matches (score descending, then doc) kept in a heap whose root is the worst, with
+ * each one's weighted frequency. Docs are offered in ascending order, so one scoring the same as the
+ * root comes after it and is passed over (as `topByScore` in top-k.ts does for positions).
+ */
+class ScoreHeap {
+  readonly scores: Float64Array;
+  readonly docs: Int32Array;
+  readonly tfws: Float64Array;
+  size = 0;
+  constructor(readonly limit: number) {
+    this.scores = new Float64Array(limit);
+    this.docs = new Int32Array(limit);
+    this.tfws = new Float64Array(limit);
+  }
+
+  get full(): boolean {
+    return this.size === this.limit;
+  }
+
+  offer(score: number, doc: number, tfw: number): void {
+    const { scores, docs, tfws } = this;
+    if (this.size < this.limit) {
+      let i = this.size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (scores[parent] < score) break; // equal: the parent's doc is lower, the parent the better: the new one rises
+        scores[i] = scores[parent]; docs[i] = docs[parent]; tfws[i] = tfws[parent];
+        i = parent;
+      }
+      scores[i] = score; docs[i] = doc; tfws[i] = tfw;
+    } else if (this.limit > 0 && score > scores[0]) this.siftDown(this.size, score, doc, tfw);
+  }
+
+  /** Puts (score, doc, tfw) at the root of the first `n` entries and sifts it down (worse children rise). */
+  private siftDown(n: number, score: number, doc: number, tfw: number): void {
+    const { scores, docs, tfws } = this;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const worse = r < n && (scores[r] < scores[l] || (scores[r] === scores[l] && docs[r] > docs[l])) ? r : l;
+      if (!(scores[worse] < score || (scores[worse] === score && docs[worse] > doc))) break;
+      scores[i] = scores[worse]; docs[i] = docs[worse]; tfws[i] = tfws[worse];
+      i = worse;
+    }
+    scores[i] = score; docs[i] = doc; tfws[i] = tfw;
+  }
+
+  /** The kept docs and scores, best first (empties the heap). */
+  drain(): { topDocs: Int32Array; topScores: Float64Array } {
+    const n = this.size;
+    const topDocs = new Int32Array(n);
+    const topScores = new Float64Array(n);
+    for (let size = n; size > 0; size--) {
+      topDocs[size - 1] = this.docs[0];
+      topScores[size - 1] = this.scores[0];
+      this.siftDown(size - 1, this.scores[size - 1], this.docs[size - 1], this.tfws[size - 1]);
+    }
+    this.size = 0;
+    return { topDocs, topScores };
+  }
+}
+
+/** Doubles below the worst kept frequency that {@link scoresNoHigherBelow} checks at most. */
+const MAX_CHECKED_STEPS = 512;
+
+// One double and its two 32-bit halves (little-endian: [1] holds the sign, exponent and high bits).
+const stepValue = new Float64Array(1);
+const stepWords = new Uint32Array(stepValue.buffer);
+
+/**
+ * Whether every double in `[below, worst)` scores at most the worst kept score: then no doc whose
+ * weighted frequency is at most `worst` can score above it (see the module doc: below `below` the
+ * scores are lower anyway). At most {@link MAX_CHECKED_STEPS} doubles (a few dozen for frequencies
+ * of a few units); false beyond. Kept per worst frequency (it changes a few times per search).
+ */
+function scoresNoHigherBelow(scoring: TermScoring, worst: number, below: number): boolean {
+  if (scoring.checkedTfw === worst) return scoring.checkedVerdict;
+  const { tier, idf } = scoring;
+  const score = scoring.heap.scores[0];
+  let verdict = true;
+  stepValue[0] = worst;
+  for (let step = 0; ; step++) {
+    // The next double down (worst > 0: a positive double's bits step down by one).
+    if (stepWords[0] === 0) { stepWords[0] = 0xffffffff; stepWords[1]--; } else stepWords[0]--;
+    const x = stepValue[0];
+    if (x < below) break;
+    if (step === MAX_CHECKED_STEPS || termScore(tier, idf, x) > score) { verdict = false; break; }
+  }
+  scoring.checkedTfw = worst;
+  scoring.checkedVerdict = verdict;
+  return verdict;
+}
+
+/** Entries below which a term's range takes the plain path: a few blocks bound little and cost their bounds. */
+const MIN_BLOCKED_ENTRIES = 4 * BLOCK_DOCS;
+
+/** What scoring a term's entries needs: the search's tables and the heap. */
+interface TermScoring {
+  index: CatalogIndex;
+  weighted: Float64Array;
+  tier: number;
+  idf: number;
+  heap: ScoreHeap;
+  /** The worst kept frequency {@link scoresNoHigherBelow} last checked (NaN: none yet), and its answer. */
+  checkedTfw: number;
+  checkedVerdict: boolean;
+}
+
+/** Scores the entries `[i, end)` of `segment` (one term's) into the heap; returns the live docs matched. */
+function scoreEntries(scoring: TermScoring, segment: PostingSegment, i: number, end: number): number {
+  const { index, weighted, tier, idf, heap } = scoring;
+  const { postDocs, postKey } = segment;
+  const deleted = index.deleted;
+  let matched = 0;
+  while (i < end) {
+    const d = postDocs[i];
+    if (deleted !== undefined && (deleted[d >>> 5] & (1 << (d & 31))) !== 0) {
+      do i++; while (i < end && postDocs[i] === d);
+      continue;
+    }
+    let tfw = 0;
+    do tfw += weighted[postKey[i++]];
+    while (i < end && postDocs[i] === d);
+    if (tfw > 0) {
+      matched++;
+      const score = termScore(tier, idf, tfw);
+      if (!heap.full || score > heap.scores[0]) heap.offer(score, d, tfw);
+    }
+  }
+  return matched;
+}
+
+/** The live docs of the entries `[i, end)` of `postDocs` (every one a match: no field of weight 0). */
+function countLiveDocs(index: CatalogIndex, postDocs: Uint32Array, i: number, end: number): number {
+  const deleted = index.deleted;
+  let live = 0;
+  while (i < end) {
+    const d = postDocs[i];
+    do i++; while (i < end && postDocs[i] === d);
+    if (deleted === undefined || (deleted[d >>> 5] & (1 << (d & 31))) === 0) live++;
+  }
+  return live;
+}
+
+/**
+ * `g / (tfw + k1)` of the module doc: a frequency below `tfw · (1 - g)` scores below `tfw`'s. The
+ * rounded score is within 4 units of the last place (relative 4.5e-16) of the real one, so two scores
+ * are in the real order when the real ones differ by more than 9e-16 relatively, which a relative gap
+ * `g` in frequency gives when `g · k1 / (tfw + k1)` exceeds it: this margin is 2.2 times that.
+ */
+const BELOW_MARGIN = 2e-15 / BM25_K1;
+
+/** Whether no doc of block `b` can enter the heap (full): see the module doc. */
+function isHopeless(blocks: TermBlocks, b: number, scoring: TermScoring): boolean {
+  const { heap } = scoring;
+  if (heap.limit === 0) return true;
+  const worst = heap.tfws[0];
+  const below = worst - worst * BELOW_MARGIN * (worst + BM25_K1);
+  const best = blocks.maxTfw[b];
+  return best < below || (best <= worst && scoresNoHigherBelow(scoring, worst, below));
+}
+
+/** The live docs of the blocks of `main` (from entry `from`), the hopeful ones scored into the heap. */
+function rankBlocks(scoring: TermScoring, blocks: TermBlocks, main: PostingSegment, from: number): number {
+  const { ends } = blocks;
+  const counted = scoring.index.deleted === undefined;
+  let total = 0;
+  for (let b = 0; b < ends.length; b++) {
+    const blockFrom = b === 0 ? from : ends[b - 1];
+    if (scoring.heap.full && isHopeless(blocks, b, scoring)) {
+      total += counted ? blocks.docs[b] : countLiveDocs(scoring.index, main.postDocs, blockFrom, ends[b]);
+    } else total += scoreEntries(scoring, main, blockFrom, ends[b]);
+  }
+  return total;
+}
+
+/**
+ * Runs a plan {@link isOneTermRanking} accepts over docs [lo, hi): the total and the best `plan.limit`
+ * matches, as `runPartial` would return them; `empty` holds the (empty) aggregation parts. Undefined
+ * (the caller takes the plain path) for a term of few entries in the range. The thread's first search
+ * of the term's range (under the search's weighted norms) derives its blocks while scoring every entry,
+ * later ones rank with them.
+ */
+export function rankOneTerm(
+  index: CatalogIndex, plan: SearchPlan, lo: number, hi: number, empty: Pick<PartialResult, 'facetCounts' | 'ranges' | 'bucketCounts'>,
+): PartialResult | undefined {
+  const word = plan.words[0]!;
+  const main = index.fullText;
+  const tail = main.tail;
+  const id = word.termIds[0]!;
+  const from = main.termOffsets[id];
+  const to = main.termOffsets[id + 1];
+  const mainHi = tail ? Math.min(hi, tail.fromDoc) : hi;
+  const i = seek(main.postDocs, from, to, lo);
+  const end = mainHi > lo ? seek(main.postDocs, i, to, mainHi) : i;
+  if (end - i < MIN_BLOCKED_ENTRIES) return undefined;
+  const scoring: TermScoring = {
+    index, weighted: weightedNormsOf(index, plan), tier: word.qualities[0]! * MATCH_TIER, idf: word.idfs[0]!, heap: new ScoreHeap(plan.limit), checkedTfw: NaN, checkedVerdict: false,
+  };
+  let total = 0;
+  const blocks = cachedBlocks(main, i, end, scoring.weighted);
+  if (blocks) total += rankBlocks(scoring, blocks, main, i);
+  else {
+    const { heap, tier, idf } = scoring;
+    deriveBlocks(main, i, end, index.deleted, scoring.weighted, (doc, tfw) => {
+      total++;
+      const score = termScore(tier, idf, tfw);
+      if (!heap.full || score > heap.scores[0]) heap.offer(score, doc, tfw);
+    });
+  }
+  if (tail && hi > tail.fromDoc) {
+    // Appended docs: scored entry by entry (the tail is rebuilt by every append; it keeps no blocks).
+    const ti = seek(tail.postDocs, tail.termOffsets[id], tail.termOffsets[id + 1], Math.max(lo, tail.fromDoc));
+    const tend = seek(tail.postDocs, ti, tail.termOffsets[id + 1], hi);
+    total += scoreEntries(scoring, tail, ti, tend);
+  }
+  return { lo, total, ...empty, ...scoring.heap.drain() };
+}
