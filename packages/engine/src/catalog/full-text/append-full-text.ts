@@ -13,7 +13,7 @@ import { charMask, lowerBound, type CatalogState, type FullTextIndex, type Posti
 import { sharedArray } from '../columns/shared-arrays.js';
 import { STEP, type Steps } from '../steps.js';
 import type { WrittenFullText } from './build-full-text.js';
-import { DocPostingsWriter, type TermNumbering } from './doc-postings.js';
+import { DocPostingsWriter, PostingEntries, type TermNumbering } from './doc-postings.js';
 import { extendFieldLengths } from './field-lengths.js';
 import { lengthTotalsSteps, meanLengths, setLengthTotals } from './length-norms.js';
 import { NormKeyBuilder } from './norm-keys.js';
@@ -83,7 +83,8 @@ export function* appendFullText(
   const normKeys = NormKeyBuilder.from(old.normKeys);
   const oldTotals = yield* lengthTotalsSteps(old, n);
   const newFields = new Array<number>(F - oldF).fill(0);
-  const writer = new DocPostingsWriter(words.length, fieldLengths, F, normKeys, { tokens: [...oldTotals.tokens, ...newFields], docs: [...oldTotals.docs, ...newFields] });
+  const written = new PostingEntries();
+  const writer = new DocPostingsWriter(words.length, fieldLengths, F, normKeys, { tokens: [...oldTotals.tokens, ...newFields], docs: [...oldTotals.docs, ...newFields] }, written);
   for (let j = 0; j < k; j++) {
     for (let f = 0; f < F; f++) {
       const terms = docTerms[j][f];
@@ -104,8 +105,8 @@ export function* appendFullText(
   const termOffsets = freshSorted.length === 0 ? old.termOffsets : yield* renumberedOffsets(old.termOffsets, oldIdOfNew);
   // The tail: per new term id, its entries of the previous tail then its new ones.
   const oldTail = old.tail ?? emptyTail(n, oldVocabulary.length);
-  const { entryTerms, entryDocs, entryKeys } = writer;
-  const added = entryTerms.length;
+  const { terms: entryTerms, docs: entryDocs, keys: entryKeys } = written;
+  const added = written.length;
   const addCount = new Uint32Array(T);
   for (let i = 0; i < added; i++) addCount[termIdOf[entryTerms.get(i)]]++;
   const tailOffsets = sharedArray(Uint32Array, T + 1);

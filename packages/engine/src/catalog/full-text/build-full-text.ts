@@ -28,6 +28,32 @@ export interface WrittenFullText {
 }
 
 /**
+ * Writes docs `0 .. docCount` through `writer`: per doc, its full-text fields in order, each value's
+ * words. Doc-major, then field: entries of a term come out sorted by doc then field, which scoring
+ * relies on. In steps.
+ */
+function* writeDocs(docCount: number, tokenized: readonly TokenizedField[], writer: DocPostingsWriter): Steps<void> {
+  // Yields by work (tokens read, entries written), not docs: STEP docs of ~30 tokens each held the
+  // loop for 40-70 ms at a million products.
+  let docWork = 0;
+  for (let d = 0; d < docCount; d++) {
+    if (docWork >= STEP * TOKEN_WORK) { docWork = 0; yield; }
+    docWork++;
+    for (let f = 0; f < tokenized.length; f++) {
+      const { column, tokenOffsets, tokenIds } = tokenized[f];
+      const count = codeCount(column, d);
+      if (count === 0) continue;
+      writer.beginField();
+      for (let i = 0; i < count; i++) {
+        const code = codeAt(column, d, i);
+        for (let k = tokenOffsets[code]; k < tokenOffsets[code + 1]; k++) writer.add(tokenIds[k]);
+      }
+      docWork += writer.endField(d, f);
+    }
+  }
+}
+
+/**
  * The full-text index of `docCount` docs whose fields (`fields`, their values in `dictionaries`) are
  * built: the fields {@link isFullTextField} selects, in field order. In steps.
  */
@@ -73,63 +99,50 @@ export function* buildFullText(
     tokenized.push({ column: fields[fid].text!, weight: fieldWeightOf(fields[fid].name, fieldWeights), tokenOffsets, tokenIds: ids });
   }
   const terms = numbering.terms;
-  const fieldLengths = newFieldLengths(fieldIds.length, n);
-  const normKeys = new NormKeyBuilder();
-  const zeros = new Array<number>(fieldIds.length).fill(0);
-  const writer = new DocPostingsWriter(terms.length, fieldLengths, fieldIds.length, normKeys, { tokens: zeros, docs: zeros });
-  // Yields by work (tokens read, entries written), not docs: STEP docs of ~30 tokens each held the
-  // loop for 40-70 ms at a million products.
-  let docWork = 0;
-  // Doc-major, then field: entries of a term come out sorted by doc then field, which scoring relies on.
-  for (let d = 0; d < n; d++) {
-    if (docWork >= STEP * TOKEN_WORK) { docWork = 0; yield; }
-    docWork++;
-    for (let f = 0; f < tokenized.length; f++) {
-      const { column, tokenOffsets, tokenIds } = tokenized[f];
-      const count = codeCount(column, d);
-      if (count === 0) continue;
-      writer.beginField();
-      for (let i = 0; i < count; i++) {
-        const code = codeAt(column, d, i);
-        for (let k = tokenOffsets[code]; k < tokenOffsets[code + 1]; k++) writer.add(tokenIds[k]);
-      }
-      docWork += writer.endField(d, f);
-    }
-  }
-  const totals = writer.lengthTotals();
-  const avgFieldLengths = meanLengths(totals);
-  // The vocabulary is sorted so a prefix is a contiguous range of term ids (binary search).
+  // The vocabulary is sorted so a prefix is a contiguous range of term ids (binary search). Every word
+  // is numbered once the values are tokenised, so the ranks are known before any posting is written.
   const vocabulary = yield* sortStrings(terms);
   const rank = sharedArray(Uint32Array, terms.length);
   for (let id = 0; id < vocabulary.length; id++) {
     rank[numbering.idOf(vocabulary[id])] = id;
     if ((id & STEP_MASK) === STEP_MASK) yield;
   }
+  // The docs are written twice: once to count each term's entries (and number the norm keys, write the
+  // lengths and totals), then to place each entry at its term's cursor. Kept in emission order, the
+  // entries were three arrays of tens of millions at a million products (~360 MB on ~1,400 pages), read
+  // once into place, then all freed at once by a later major collection (decisions/0060).
+  const fieldLengths = newFieldLengths(fieldIds.length, n);
+  const normKeys = new NormKeyBuilder();
+  const zeros = new Array<number>(fieldIds.length).fill(0);
+  const termOffsets = sharedArray(Uint32Array, terms.length + 1);
+  const counter = new DocPostingsWriter(terms.length, fieldLengths, fieldIds.length, normKeys, { tokens: zeros, docs: zeros }, {
+    entry: (term) => { termOffsets[rank[term] + 1]++; },
+  });
+  yield* writeDocs(n, tokenized, counter);
+  const totals = counter.lengthTotals();
+  const avgFieldLengths = meanLengths(totals);
+  for (let t = 0; t < terms.length; t++) termOffsets[t + 1] += termOffsets[t];
+  const entries = termOffsets[terms.length];
+  const cursor = sharedCopy(termOffsets, terms.length);
+  const postDocs = sharedArray(Uint32Array, entries);
+  // A norm key, not the normalised value: 2 bytes instead of a float32's 4, and searches normalise with
+  // the live means (`normsOf`), which appends and deletes move. The first pass numbered every key, so
+  // the width is known; the second finds the same keys (same docs, same order).
+  const postKey = postKeysArray(entries, normKeys.count);
+  const placer = new DocPostingsWriter(terms.length, fieldLengths, fieldIds.length, normKeys, { tokens: zeros, docs: zeros }, {
+    entry: (term, doc, key) => {
+      const at = cursor[rank[term]]++;
+      postDocs[at] = doc;
+      postKey[at] = key;
+    },
+  });
+  yield* writeDocs(n, tokenized, placer);
   // Per doc, the words of its values are copied: a doc costs what a token pass does.
   yield* keepValueWords(tokenized, rank, vocabulary, STEP / TOKEN_WORK);
   const termMasks = sharedArray(Uint32Array, terms.length);
   for (let t = 0; t < terms.length; t++) {
     termMasks[t] = charMask(vocabulary[t]);
     if ((t & STEP_MASK) === STEP_MASK) yield;
-  }
-  const { entryTerms, entryDocs, entryKeys } = writer;
-  const entries = entryTerms.length;
-  const termOffsets = sharedArray(Uint32Array, terms.length + 1);
-  for (let i = 0; i < entries; i++) {
-    termOffsets[rank[entryTerms.get(i)] + 1]++;
-    if ((i & STEP_MASK) === STEP_MASK) yield;
-  }
-  for (let t = 0; t < terms.length; t++) termOffsets[t + 1] += termOffsets[t];
-  const cursor = sharedCopy(termOffsets, terms.length);
-  const postDocs = sharedArray(Uint32Array, entries);
-  // A norm key, not the normalised value: 2 bytes instead of a float32's 4, and searches normalise with
-  // the live means (`normsOf`), which appends and deletes move.
-  const postKey = postKeysArray(entries, normKeys.count);
-  for (let i = 0; i < entries; i++) {
-    if ((i & STEP_MASK) === STEP_MASK) yield;
-    const at = cursor[rank[entryTerms.get(i)]]++;
-    postDocs[at] = entryDocs.get(i);
-    postKey[at] = entryKeys.get(i);
   }
   const termDocFreq = sharedArray(Uint32Array, terms.length);
   let work = 0;

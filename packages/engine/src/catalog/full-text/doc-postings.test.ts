@@ -10,7 +10,7 @@ import { executeSearch } from '../../search/execute-search.js';
 import type { Product, SearchRequest } from '../../types.js';
 import { Catalog } from '../catalog.js';
 import { contents } from '../__tests__/version-contents.js';
-import { DocPostingsWriter, TermNumbering, TOKEN_WORK } from './doc-postings.js';
+import { DocPostingsWriter, PostingEntries, TermNumbering, TOKEN_WORK } from './doc-postings.js';
 import { lengthAt, newFieldLengths } from './field-lengths.js';
 import { MAX_FIELD_LENGTH, MAX_TF } from './length-norms.js';
 import { NormKeyBuilder } from './norm-keys.js';
@@ -31,7 +31,8 @@ describe('the doc postings writer', () => {
         const lengths = newFieldLengths(fields, docs.length);
         const normKeys = new NormKeyBuilder();
         const given = before.slice();
-        const writer = new DocPostingsWriter(numbering.terms.length, lengths, fields, normKeys, { tokens: before, docs: before });
+        const entries = new PostingEntries();
+        const writer = new DocPostingsWriter(numbering.terms.length, lengths, fields, normKeys, { tokens: before, docs: before }, entries);
         docs.forEach((perField, d) => perField.forEach((words, f) => {
           if (words.length === 0) return;
           writer.beginField();
@@ -47,9 +48,9 @@ describe('the doc postings writer', () => {
           for (const [w, tf] of counts) expected.push([w, d, f, tf, words.length]);
         }));
         const table = normKeys.table();
-        const written = Array.from({ length: writer.entryTerms.length }, (_, i) => {
-          const key = writer.entryKeys.get(i);
-          return [numbering.terms[writer.entryTerms.get(i)], writer.entryDocs.get(i), table.keyFields[key], table.keyTfs[key], table.keyLengths[key]];
+        const written = Array.from({ length: entries.length }, (_, i) => {
+          const key = entries.keys.get(i);
+          return [numbering.terms[entries.terms.get(i)], entries.docs.get(i), table.keyFields[key], table.keyTfs[key], table.keyLengths[key]];
         });
         expect(written).toEqual(expected);
         docs.forEach((perField, d) => perField.forEach((words, f) => expect(lengthAt(lengths, fields, f, d)).toBe(words.length)));
@@ -66,7 +67,8 @@ describe('the doc postings writer', () => {
     const numbering = new TermNumbering();
     const lengths = newFieldLengths(1, 1);
     const normKeys = new NormKeyBuilder();
-    const writer = new DocPostingsWriter(2, lengths, 1, normKeys, { tokens: [0], docs: [0] });
+    const entries = new PostingEntries();
+    const writer = new DocPostingsWriter(2, lengths, 1, normKeys, { tokens: [0], docs: [0] }, entries);
     const word = numbering.idOf('constructor');
     const other = numbering.idOf('mug');
     writer.beginField();
@@ -74,7 +76,7 @@ describe('the doc postings writer', () => {
     writer.add(other);
     writer.endField(0, 0);
     const table = normKeys.table();
-    expect([table.keyTfs[writer.entryKeys.get(0)], table.keyTfs[writer.entryKeys.get(1)]]).toEqual([MAX_TF, 1]);
+    expect([table.keyTfs[entries.keys.get(0)], table.keyTfs[entries.keys.get(1)]]).toEqual([MAX_TF, 1]);
     expect(lengthAt(lengths, 1, 0, 0)).toBe(MAX_FIELD_LENGTH);
     expect(writer.lengthTotals()).toEqual({ tokens: [MAX_FIELD_LENGTH], docs: [1] });
   });

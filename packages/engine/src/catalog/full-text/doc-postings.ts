@@ -2,9 +2,10 @@
  * The one writer of a full-text index's per-document data — a doc's postings (term, doc, norm key), its
  * field lengths and the length totals — for every path that indexes documents: a build (loads,
  * rebuilds, merges: `build-full-text.ts`) and an append (`append-full-text.ts`). As in a segmented index
- * with a single writer, the paths differ only in where the written postings go (a new main segment, or
- * the tail after it); what a doc contributes is decided here, once, so a fix to it (a saturation, a
- * layout, a key) is made in one place and an append stays equal to a rebuild of the same products.
+ * with a single writer, the paths differ only in where the written postings go (a {@link PostingSink}:
+ * counted then placed in a new main segment, or kept for the tail after it); what a doc contributes is
+ * decided here, once, so a fix to it (a saturation, a layout, a key) is made in one place and an append
+ * stays equal to a rebuild of the same products.
  * @module
  */
 import { DictionaryWriter } from '../columns/dictionary.js';
@@ -55,16 +56,40 @@ interface RunningTotals {
   docs: number[];
 }
 
+/** Where a {@link DocPostingsWriter}'s entries go: one call per entry, in emission order. */
+export interface PostingSink {
+  /** An entry: the term (the writer's caller's id), the doc, the norm key. */
+  entry(term: number, doc: number, key: number): void;
+}
+
+/**
+ * A {@link PostingSink} keeping the entries in emission order, on pages: an append's few entries, laid
+ * out as the tail once they are all written. A build does not keep them (`build-full-text.ts` counts,
+ * then places): at a million products they are tens of millions of entries, hundreds of MB that live
+ * until the build ends and are then freed at once.
+ */
+export class PostingEntries implements PostingSink {
+  readonly terms = new PagedBuilder(Uint32Array);
+  readonly docs = new PagedBuilder(Uint32Array);
+  readonly keys = new PagedBuilder(Uint32Array);
+
+  get length(): number {
+    return this.terms.length;
+  }
+
+  entry(term: number, doc: number, key: number): void {
+    this.terms.push(term);
+    this.docs.push(doc);
+    this.keys.push(key);
+  }
+}
+
 /**
  * Writes the docs' fields one at a time: {@link beginField}, {@link add} per token (a term id below the
- * `termCount` given), {@link endField}. Entries come out doc-major, then field: per term they are
+ * `termCount` given), {@link endField}. Entries go to the sink doc-major, then field: per term they are
  * sorted by doc then field, as scoring expects, when docs are written in ascending order.
  */
 export class DocPostingsWriter {
-  /** The entries written, in emission order: the term (the caller's id), the doc, the norm key. */
-  readonly entryTerms = new PagedBuilder(Uint32Array);
-  readonly entryDocs = new PagedBuilder(Uint32Array);
-  readonly entryKeys = new PagedBuilder(Uint32Array);
   private readonly totals: RunningTotals;
   // Per term, the field pass that last counted it and its count in that pass: no clearing per field.
   private readonly stamp: Int32Array;
@@ -82,6 +107,7 @@ export class DocPostingsWriter {
    * @param normKeys The index's norm keys (a new table, or an appended one's continued).
    * @param totals Length totals of the docs before the first one written (zeros for a build); the
    *   written docs' are added to a copy ({@link lengthTotals}).
+   * @param sink Where the entries go.
    */
   constructor(
     termCount: number,
@@ -89,6 +115,7 @@ export class DocPostingsWriter {
     private readonly fieldCount: number,
     private readonly normKeys: NormKeyBuilder,
     totals: LengthTotals,
+    private readonly sink: PostingSink,
   ) {
     this.stamp = sharedArray(Int32Array, termCount);
     this.tf = sharedArray(Uint32Array, termCount);
@@ -127,9 +154,7 @@ export class DocPostingsWriter {
     }
     for (let k = 0; k < this.touchedCount; k++) {
       const term = this.touched[k];
-      this.entryTerms.push(term);
-      this.entryDocs.push(d);
-      this.entryKeys.push(this.normKeys.keyOf(f, Math.min(MAX_TF, this.tf[term]), stored));
+      this.sink.entry(term, d, this.normKeys.keyOf(f, Math.min(MAX_TF, this.tf[term]), stored));
     }
     return this.length + this.touchedCount * TOKEN_WORK;
   }
