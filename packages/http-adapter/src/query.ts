@@ -52,7 +52,6 @@ function malformedParameter(query: string, wanted: (name: string) => boolean): s
  */
 const MAY_BE_MALFORMED = /%(?![0-7][0-9A-Fa-f])/;
 
-
 /** The decoded parameters of one request, as the declared schema types them. */
 export type QueryParams = Record<string, string | number | boolean | string[]>;
 

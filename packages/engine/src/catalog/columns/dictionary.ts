@@ -43,8 +43,9 @@ function hashOfRange(text: string, start: number, end: number): number {
   return h ^ (h >>> 16);
 }
 
-/** Whether `value` is `text.slice(start, end)`, compared in place. */
+/** Whether `value` is `text.slice(start, end)`, compared in place (a whole `text` by `===`). */
 function equalsRange(value: string, text: string, start: number, end: number): boolean {
+  if (start === 0 && end === text.length) return value === text;
   if (value.length !== end - start) return false;
   for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
   return true;
@@ -85,13 +86,18 @@ function indexValues(store: DictionaryStore, from: number): void {
  * when it has no table yet.
  */
 function highestCode(store: DictionaryStore, value: string, hash: number, limit: number): number {
+  return highestCodeOfRange(store, value, 0, value.length, hash, limit);
+}
+
+/** {@link highestCode} of `text.slice(start, end)` (hash `hash`), compared in place. */
+function highestCodeOfRange(store: DictionaryStore, text: string, start: number, end: number, hash: number, limit: number): number {
   if (!store.slots) indexValues(store, 0);
   const slots = store.slots!;
   const mask = slots.length - 1;
   let found = -1;
   for (let s = hash & mask; slots[s] !== 0; s = (s + 1) & mask) {
     const code = slots[s] - 1;
-    if (code < limit && code > found && store.values[code] === value) found = code;
+    if (code < limit && code > found && equalsRange(store.values[code], text, start, end)) found = code;
   }
   return found;
 }
@@ -203,16 +209,8 @@ export class DictionaryWriter {
    */
   codeForRange(text: string, start: number, end: number): number {
     const store = this.store;
-    if (!store.slots) indexValues(store, 0);
-    const slots = store.slots!;
-    const mask = slots.length - 1;
     const hash = hashOfRange(text, start, end);
-    // As highestCode: the highest code of the value, should it have been added twice (add()).
-    let found = -1;
-    for (let s = hash & mask; slots[s] !== 0; s = (s + 1) & mask) {
-      const code = slots[s] - 1;
-      if (code > found && equalsRange(store.values[code], text, start, end)) found = code;
-    }
+    const found = highestCodeOfRange(store, text, start, end, hash, store.values.length);
     return found >= 0 ? found : this.added(text.slice(start, end), hash);
   }
 
