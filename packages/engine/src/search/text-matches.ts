@@ -8,7 +8,7 @@
  */
 import { normsOf } from '../catalog/full-text/norm-keys.js';
 import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
-import { seek } from './doc-seek.js';
+import { gallop, seek } from './doc-seek.js';
 import { termDocBits } from './term-docs.js';
 import { BM25_K1, type PlanTerms, type PlanWord, type SearchPlan } from './search-plan.js';
 
@@ -284,6 +284,28 @@ function docsOfTerms(index: CatalogIndex, word: PlanTerms): number {
   return docs;
 }
 
+/** The word of `words` whose terms have the fewest docs (the first of those). */
+export function rarestWord(index: CatalogIndex, words: readonly PlanTerms[]): number {
+  let rarest = 0;
+  let fewest = Infinity;
+  words.forEach((word, w) => {
+    const docs = docsOfTerms(index, word);
+    if (docs < fewest) { fewest = docs; rarest = w; }
+  });
+  return rarest;
+}
+
+/**
+ * The docs of [lo, hi) having word `rarest` of `plan` with its score (valid until the thread's next
+ * matching), but those of the main postings having none of the terms of a word whose every term has a
+ * doc bitset (term-docs.ts); and how many words filtered them so (the words but `rarest` when every one did).
+ */
+export function matchRarestWord(index: CatalogIndex, plan: SearchPlan, rarest: number, lo: number, hi: number): { matches: TextMatches; filteredBy: number } {
+  startMatching();
+  const filter = docFilter(index, plan.words, rarest);
+  return { matches: asMatches(matchTerms(index, weightedNormsOf(index, plan), plan.words[rarest], lo, hi, [], filter)), filteredBy: filter?.length ?? 0 };
+}
+
 /**
  * The docs of [lo, hi) matching every one of `words` (none with phrases), scores summed in word order
  * as {@link intersectInto} sums them. The word with the fewest docs is matched as a list; every other
@@ -293,12 +315,7 @@ function docsOfTerms(index: CatalogIndex, word: PlanTerms): number {
  * a list (a doc's score for a word, the best of its terms', does not depend on how it is found).
  */
 function matchEveryWord(index: CatalogIndex, weighted: Float64Array, words: readonly PlanWord[], lo: number, hi: number): Run {
-  let rarest = 0;
-  let fewest = Infinity;
-  words.forEach((word, w) => {
-    const docs = docsOfTerms(index, word);
-    if (docs < fewest) { fewest = docs; rarest = w; }
-  });
+  const rarest = rarestWord(index, words);
   // The rarest word's docs and scores: its list, narrowed in place. Its scores are the running sums when
   // it is the first word; else the sums are a list of their own (its scores join them at its place).
   // Its docs lacking another word are not even scored when that word's terms have doc bitsets.
@@ -408,10 +425,7 @@ function probeSegment(
       while (i < to && postDocs[i] < d) i++;
       if (i >= to) break;
     } else if (postDocs[i] < d) {
-      // Gallop: the first entry at or past d lies in (i + step / 2, i + step].
-      let step = 1;
-      while (i + step < to && postDocs[i + step] < d) step *= 2;
-      i = seek(postDocs, i + (step >>> 1) + 1, Math.min(i + step, to), d);
+      i = gallop(postDocs, i, to, d);
       if (i >= to) break;
     }
     if (postDocs[i] !== d) continue;

@@ -12,10 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { Catalog } from '../catalog/catalog.js';
 import type { Product } from '../types.js';
 import { compileSearchPlan, type SearchPlan } from './search-plan.js';
-import { matchText } from './text-matches.js';
-import { topByScore } from './top-k.js';
 import { isOneTermRanking, rankOneTerm } from './top-of-term.js';
 import { runPartial } from './run-partial.js';
+import { expectPlainAnswers, fastRanking, plainRanking, type Ranking } from './__tests__/plain-ranking.js';
 
 const WORDS = ['red', 'shirt', 'blue', 'cotton', 'xl'];
 // Few words, so that each is in most docs (many blocks); short fields of a few lengths (many ties).
@@ -23,32 +22,14 @@ const text = (max: number) => fc.array(fc.constantFrom(...WORDS), { minLength: 0
 const rowArb = fc.record({ title: text(4), description: text(9), brand: fc.constantFrom('red', 'acme', 'blue shirt', '') });
 const weightArb = fc.array(fc.constantFrom(0.5, 1, 2, 3, 1.7), { minLength: 3, maxLength: 3 });
 
-/** What the plain path returns for a plan: matches scored one by one, the best by score then position. */
-function plainRanking(plan: SearchPlan, catalog: Catalog, lo: number, hi: number): { total: number; docs: number[]; scores: number[] } {
-  const m = matchText(catalog.state.index, plan, lo, hi);
-  const positions = topByScore(m.scores, m.length, Math.min(plan.limit, m.length));
-  return { total: m.length, docs: Array.from(positions, (k) => m.docs[k]!), scores: Array.from(positions, (k) => m.scores[k]!) };
-}
-
 /** What the block-max path returns (undefined: it leaves the search to the plain path). */
-function blockRanking(plan: SearchPlan, catalog: Catalog, lo: number, hi: number): { total: number; docs: number[]; scores: number[] } | undefined {
-  const r = rankOneTerm(catalog.state.index, plan, lo, hi, { facetCounts: [], ranges: new Float64Array(0), bucketCounts: [] });
-  return r && { total: r.total, docs: Array.from(r.topDocs), scores: Array.from(r.topScores) };
-}
+const blockRanking = (plan: SearchPlan, catalog: Catalog, lo: number, hi: number): Ranking | undefined => fastRanking(rankOneTerm, plan, catalog, lo, hi);
 
 /**
  * Searches [lo, hi) three times (the first derives the blocks, the next rank with them; a range of
  * few entries is left to the plain path): each answer given must be the plain path's. How many were given.
  */
-function expectPlainAnswers(plan: SearchPlan, catalog: Catalog, lo: number, hi: number): number {
-  const expected = plainRanking(plan, catalog, lo, hi);
-  let given = 0;
-  for (let search = 0; search < 3; search++) {
-    const got = blockRanking(plan, catalog, lo, hi);
-    if (got) { expect(got).toEqual(expected); given++; }
-  }
-  return given;
-}
+const expectBlockAnswers = (plan: SearchPlan, catalog: Catalog, lo: number, hi: number): number => expectPlainAnswers(rankOneTerm, plan, catalog, lo, hi, 3);
 
 describe('block-max top-k of a one-term search', () => {
   it('returns what scoring every posting returns, with appends, deletions and field-weight changes', async () => {
@@ -63,7 +44,7 @@ describe('block-max top-k of a one-term search', () => {
         // Blocks derived on the built version, then used by the versions appended and deleted from it
         // (they share its main postings).
         const first = compileSearchPlan(catalog.state, { website_id: 'w', client: 'c', q, start: 0, size }).plan;
-        if (isOneTermRanking(catalog.state.index, first)) expectPlainAnswers(first, catalog, 0, catalog.state.index.docCount);
+        if (isOneTermRanking(catalog.state.index, first)) expectBlockAnswers(first, catalog, 0, catalog.state.index.docCount);
         if (appended.length > 0) await catalog.upsert(appended.map((r, i): Product => ({ refId: `a${i}`, ...r })));
         const all = built.length + appended.length;
         await catalog.delete([...new Set(deletes.map((d) => (d % all < built.length ? `b${d % all}` : `a${(d % all) - built.length}`)))]);
@@ -77,7 +58,7 @@ describe('block-max top-k of a one-term search', () => {
           ranked++;
           for (const [lo, hi] of [[0, n], [32, n], [0, Math.min(n, 320)], [64, Math.min(n, 480)]] as const) {
             if (lo >= hi) continue;
-            given += expectPlainAnswers(plan, catalog, lo, hi);
+            given += expectBlockAnswers(plan, catalog, lo, hi);
           }
         }
       },

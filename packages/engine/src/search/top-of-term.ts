@@ -27,14 +27,21 @@ import { MATCH_TIER, termScore, weightedNormsOf } from './text-matches.js';
 import { BM25_K1, type PartialResult, type SearchPlan } from './search-plan.js';
 import { BLOCK_DOCS, cachedBlocks, deriveBlocks, type TermBlocks } from './term-blocks.js';
 
-/** Whether `plan` is ranked by {@link rankOneTerm}: see the module doc for what it must not need. */
-export function isOneTermRanking(index: CatalogIndex, plan: SearchPlan): boolean {
-  const word = plan.words.length === 1 ? plan.words[0]! : undefined;
-  return word !== undefined && word.termIds.length === 1 && word.phrases.length === 0 && plan.minWords >= 1
-    && plan.sort.length === 1 && plan.sort[0]!.type === 'score' && plan.sort[0]!.desc && index.ordinal === undefined
+/**
+ * Whether nothing of `plan` needs a match's score or doc but the page by relevance and the total (see
+ * the module doc): what a ranking that passes over matches without scoring them must know.
+ */
+export function needsOnlyPageAndTotal(index: CatalogIndex, plan: SearchPlan): boolean {
+  return plan.sort.length === 1 && plan.sort[0]!.type === 'score' && plan.sort[0]!.desc && index.ordinal === undefined
     && !plan.merch && !plan.distinct && plan.conditions.length === 0 && !plan.disjunctive?.length
     && plan.aggregationFields.length === 0 && plan.hierarchyColumns.length === 0 && plan.rangeFields.length === 0 && plan.rangeBuckets.length === 0
     && plan.fieldWeights.every((weight) => weight > 0);
+}
+
+/** Whether `plan` is ranked by {@link rankOneTerm}: see the module doc for what it must not need. */
+export function isOneTermRanking(index: CatalogIndex, plan: SearchPlan): boolean {
+  const word = plan.words.length === 1 ? plan.words[0]! : undefined;
+  return word !== undefined && word.termIds.length === 1 && word.phrases.length === 0 && plan.minWords >= 1 && needsOnlyPageAndTotal(index, plan);
 }
 
 /**
@@ -42,7 +49,7 @@ export function isOneTermRanking(index: CatalogIndex, plan: SearchPlan): boolean
  * each one's weighted frequency. Docs are offered in ascending order, so one scoring the same as the
  * root comes after it and is passed over (as `topByScore` in top-k.ts does for positions).
  */
-class ScoreHeap {
+export class ScoreHeap {
   readonly scores: Float64Array;
   readonly docs: Int32Array;
   readonly tfws: Float64Array;
