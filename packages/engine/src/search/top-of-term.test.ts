@@ -16,7 +16,7 @@ import { isOneTermRanking, rankOneTerm } from './top-of-term.js';
 import { runPartial } from './run-partial.js';
 import { expectPlainAnswers, fastRanking, plainRanking, type Ranking } from './__tests__/plain-ranking.js';
 
-const WORDS = ['red', 'shirt', 'blue', 'cotton', 'xl'];
+const WORDS = ['red', 'shirt', 'blue', 'cotton', 'xl', 'shirts'];
 // Few words, so that each is in most docs (many blocks); short fields of a few lengths (many ties).
 const text = (max: number) => fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: max }).map((w) => w.join(' '));
 const rowArb = fc.record({ title: text(4), description: text(9), brand: fc.constantFrom('red', 'acme', 'blue shirt', '') });
@@ -35,9 +35,10 @@ describe('block-max top-k of a one-term search', () => {
   it('returns what scoring every posting returns, with appends, deletions and field-weight changes', async () => {
     let ranked = 0;
     let given = 0;
+    let severalTerms = 0;
     await fc.assert(fc.asyncProperty(
       fc.array(rowArb, { minLength: 150, maxLength: 700 }), fc.array(rowArb, { maxLength: 60 }), fc.array(fc.nat(), { maxLength: 80 }),
-      fc.constantFrom(...WORDS), fc.integer({ min: 0, max: 40 }), weightArb, weightArb,
+      fc.constantFrom(...WORDS, 'shi', 'shirtz'), fc.integer({ min: 0, max: 40 }), weightArb, weightArb,
       async (built, appended, deletes, q, size, weights, laterWeights) => {
         const catalog = new Catalog();
         await catalog.upsert(built.map((r, i): Product => ({ refId: `b${i}`, ...r })));
@@ -58,13 +59,17 @@ describe('block-max top-k of a one-term search', () => {
           ranked++;
           for (const [lo, hi] of [[0, n], [32, n], [0, Math.min(n, 320)], [64, Math.min(n, 480)]] as const) {
             if (lo >= hi) continue;
-            given += expectBlockAnswers(plan, catalog, lo, hi);
+            const answers = expectBlockAnswers(plan, catalog, lo, hi);
+            given += answers;
+            if (plan.words[0]!.termIds.length > 1) severalTerms += answers;
           }
         }
       },
     ), { numRuns: 60 });
     expect(ranked).toBeGreaterThan(60);
     expect(given).toBeGreaterThan(100);
+    // Words of several terms ("shirt" and its stem variant "shirts") ranked by their top term too.
+    expect(severalTerms).toBeGreaterThan(20);
   });
 
   it('is what runPartial takes for a plain one-word query, not for one with facets, weight-0 fields or several terms', async () => {
@@ -84,5 +89,24 @@ describe('block-max top-k of a one-term search', () => {
     }
     expect(blockRanking(p, catalog, 0, index.docCount)).toEqual(plain);
     expect(blockRanking(plan('xl'), catalog, 0, index.docCount)).toBeUndefined(); // 100 entries: too few
+  });
+
+  it('ranks a word of several terms by its top term only when that term fills the page', async () => {
+    const catalog = new Catalog();
+    // "shirts" in 300 docs, "shirt" (the exact term of the query "shirt") in 150 of them.
+    await catalog.upsert(Array.from({ length: 300 }, (_, i): Product => ({ refId: `p${i}`, title: i % 2 === 0 ? 'red shirts' : 'blue shirts shirt' })));
+    const index = catalog.state.index;
+    for (const size of [10, 149, 150, 151, 200]) {
+      const p = compileSearchPlan(catalog.state, { website_id: 'w', client: 'c', q: 'shirt', start: 0, size }).plan;
+      expect(p.words[0]!.termIds.length).toBe(2);
+      expect(isOneTermRanking(index, p)).toBe(true);
+      const plain = plainRanking(p, catalog, 0, index.docCount);
+      const viaRun = runPartial(index, p, 0, index.docCount);
+      expect({ total: viaRun.total, docs: Array.from(viaRun.topDocs), scores: Array.from(viaRun.topScores) }).toEqual(plain);
+      // 150 docs have the top term: a larger page needs docs of "shirts" alone, left to the plain path.
+      const ranked = blockRanking(p, catalog, 0, index.docCount);
+      if (size <= 150) expect(ranked).toEqual(plain);
+      else expect(ranked).toBeUndefined();
+    }
   });
 });

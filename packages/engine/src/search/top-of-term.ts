@@ -1,7 +1,10 @@
 /**
  * A one-word, one-term search ranked by relevance alone, without scoring every posting (block-max
  * top-k): the term's postings are walked block by block (term-blocks.ts) and a block whose best
- * score cannot beat the worst of the best `limit` kept so far is only counted, never scored. Taken only
+ * score cannot beat the worst of the best `limit` kept so far is only counted, never scored. A word of
+ * several terms (stems) whose term of the highest quality outranks the others by its tier alone
+ * ({@link topTierTerm}) is ranked so by that term, when it has at least `limit` matches (else the plain
+ * path): its docs are the page; the total counts the docs of every term of the word in a bitset. Taken only
  * when nothing needs a match's score or doc but the top-k and the total: no condition, facet, range,
  * bucket, merchandising, variant grouping, sort key other than relevance, or field of weight 0 (a doc
  * whose only entries are in such a field is no match, which a block's doc count cannot tell). Every
@@ -24,7 +27,8 @@
 import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
 import { seek } from './doc-seek.js';
 import { MATCH_TIER, termScore, weightedNormsOf } from './text-matches.js';
-import { BM25_K1, type PartialResult, type SearchPlan } from './search-plan.js';
+import { BM25_K1, type PartialResult, type PlanTerms, type SearchPlan } from './search-plan.js';
+import { popcount } from '../catalog/columns/bitset.js';
 import { BLOCK_DOCS, cachedBlocks, deriveBlocks, type TermBlocks } from './term-blocks.js';
 
 /**
@@ -41,7 +45,54 @@ export function needsOnlyPageAndTotal(index: CatalogIndex, plan: SearchPlan): bo
 /** Whether `plan` is ranked by {@link rankOneTerm}: see the module doc for what it must not need. */
 export function isOneTermRanking(index: CatalogIndex, plan: SearchPlan): boolean {
   const word = plan.words.length === 1 ? plan.words[0]! : undefined;
-  return word !== undefined && word.termIds.length === 1 && word.phrases.length === 0 && plan.minWords >= 1 && needsOnlyPageAndTotal(index, plan);
+  return word !== undefined && topTierTerm(word) >= 0 && word.phrases.length === 0 && plan.minWords >= 1 && needsOnlyPageAndTotal(index, plan);
+}
+
+/**
+ * The term of `word` that ranks the page: its only term; of several, the one of the highest quality
+ * when its tier is ahead of every other term's by more than their BM25 part can make up (below
+ * `idf · (k1 + 1)`, here with a factor 2 to spare for rounding): a doc having it scores its score (a
+ * doc's word score is its best term's) and ranks above every doc without it, so when it has `limit`
+ * matches they are the page. -1 when no term does (two of the highest quality).
+ */
+export function topTierTerm(word: PlanTerms): number {
+  const { qualities, idfs } = word;
+  let top = 0;
+  for (let t = 1; t < qualities.length; t++) if (qualities[t]! > qualities[top]!) top = t;
+  let next = -Infinity;
+  let idf = 0;
+  for (let t = 0; t < qualities.length; t++) {
+    if (t === top) continue;
+    if (qualities[t] === qualities[top]) return -1;
+    next = Math.max(next, qualities[t]!);
+    idf = Math.max(idf, idfs[t]!);
+  }
+  return idfs[top]! >= 0 && MATCH_TIER * (qualities[top]! - next) > 2 * idf * (BM25_K1 + 1) ? top : -1;
+}
+
+/**
+ * The live docs of [lo, hi) (lo a multiple of 32) having one of `word`'s terms, every one a match (no
+ * field of weight 0): a bit per doc of the range set from the terms' doc ids, deleted docs cleared.
+ */
+function countWordDocs(index: CatalogIndex, word: PlanTerms, lo: number, hi: number): number {
+  const bits = new Uint32Array((hi - lo + 31) >>> 5);
+  const main = index.fullText;
+  const segments = main.tail ? [main, main.tail] : [main];
+  for (const id of word.termIds) {
+    for (const { termOffsets, postDocs } of segments) {
+      const to = termOffsets[id + 1]!;
+      for (let i = seek(postDocs, termOffsets[id]!, to, lo); i < to && postDocs[i]! < hi; i++) {
+        const local = postDocs[i]! - lo;
+        bits[local >>> 5] |= 1 << (local & 31);
+      }
+    }
+  }
+  const deleted = index.deleted;
+  if (deleted !== undefined) {
+    const first = lo >>> 5;
+    for (let w = 0; w < bits.length && first + w < deleted.length; w++) bits[w] &= ~deleted[first + w]!;
+  }
+  return popcount(bits);
 }
 
 /**
@@ -236,7 +287,8 @@ export function rankOneTerm(
   const word = plan.words[0]!;
   const main = index.fullText;
   const tail = main.tail;
-  const id = word.termIds[0]!;
+  const t = topTierTerm(word);
+  const id = word.termIds[t]!;
   const from = main.termOffsets[id];
   const to = main.termOffsets[id + 1];
   const mainHi = tail ? Math.min(hi, tail.fromDoc) : hi;
@@ -244,7 +296,7 @@ export function rankOneTerm(
   const end = mainHi > lo ? seek(main.postDocs, i, to, mainHi) : i;
   if (end - i < MIN_BLOCKED_ENTRIES) return undefined;
   const scoring: TermScoring = {
-    index, weighted: weightedNormsOf(index, plan), tier: word.qualities[0]! * MATCH_TIER, idf: word.idfs[0]!, heap: new ScoreHeap(plan.limit), checkedTfw: NaN, checkedVerdict: false,
+    index, weighted: weightedNormsOf(index, plan), tier: word.qualities[t]! * MATCH_TIER, idf: word.idfs[t]!, heap: new ScoreHeap(plan.limit), checkedTfw: NaN, checkedVerdict: false,
   };
   let total = 0;
   const blocks = cachedBlocks(main, i, end, scoring.weighted);
@@ -262,6 +314,12 @@ export function rankOneTerm(
     const ti = seek(tail.postDocs, tail.termOffsets[id], tail.termOffsets[id + 1], Math.max(lo, tail.fromDoc));
     const tend = seek(tail.postDocs, ti, tail.termOffsets[id + 1], hi);
     total += scoreEntries(scoring, tail, ti, tend);
+  }
+  if (word.termIds.length > 1) {
+    // The page is the top term's best when it has that many matches (see topTierTerm); the total, every
+    // doc of the word's terms.
+    if (!scoring.heap.full) return undefined;
+    total = countWordDocs(index, word, lo, hi);
   }
   return { lo, total, ...empty, ...scoring.heap.drain() };
 }
