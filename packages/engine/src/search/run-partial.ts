@@ -20,7 +20,6 @@ import { seek } from './doc-seek.js';
 import { gatherFloat64, gatherInt32 } from '../util/gather.js';
 import { TopK, topByScore } from './top-k.js';
 import { isOneTermRanking, rankOneTerm } from './top-of-term.js';
-import { isEveryWordRanking, rankEveryWord } from './top-of-words.js';
 import { numericValues, type NumericValues } from '../catalog/columns/numeric-column.js';
 import { addDocToColumnCounts, boostMatches, boostScoresOfRange, hideFromBitset, hideFromMatches, pinsMatched } from './merchandising.js';
 import { splitBitset, splitMatches } from './disjunctive-facets.js';
@@ -46,10 +45,7 @@ export function runPartial(index: CatalogIndex, plan: SearchPlan, lo: number, hi
   for (let r = 0; r < plan.rangeFields.length; r++) { ranges[2 * r] = Infinity; ranges[2 * r + 1] = -Infinity; }
   const bucketCounts = emptyBucketCounts(plan.rangeBuckets);
   if (plan.matchNothing || len === 0) return { lo, total: 0, facetCounts, ranges, bucketCounts, topDocs: new Int32Array(0), topScores: new Float64Array(0) };
-  const empty = { facetCounts, ranges, bucketCounts };
-  const ranked = plan.words.length === 0 ? undefined
-    : isOneTermRanking(index, plan) ? rankOneTerm(index, plan, lo, hi, empty)
-    : isEveryWordRanking(index, plan) ? rankEveryWord(index, plan, lo, hi, empty) : undefined;
+  const ranked = plan.words.length > 0 && isOneTermRanking(index, plan) ? rankOneTerm(index, plan, lo, hi, { facetCounts, ranges, bucketCounts }) : undefined;
   if (ranked) return ranked;
   if (plan.words.length > 0) return collectMatches(index, plan, lo, hi, matchText(index, plan, lo, hi), facetCounts, ranges, bucketCounts);
   return collectBitset(index, plan, lo, hi, facetCounts, ranges, bucketCounts);

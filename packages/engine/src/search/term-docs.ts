@@ -12,9 +12,6 @@
  * postings they stand for. Derived by a thread's first probe of the term (one pass over its entries)
  * and kept per posting arrays (weakly) and first entry, as term-blocks.ts keeps its blocks: the main
  * postings of a version are shared by the versions appended from it (term ids change, entries do not).
- *
- * Beside a term's bitset, its highest weighted term frequency per weighted-norm table ({@link termMaxTfw}):
- * what top-of-words.ts bounds a word's score in any doc with.
  * @module
  */
 import type { PostingSegment } from '../catalog/catalog-index.js';
@@ -28,33 +25,8 @@ const BITSET_DOCS_PER_ENTRY = 32;
 /** Entries a term has at least for a bitset: a few entries are probed as fast as a bitset is read. */
 const MIN_BITSET_ENTRIES = 64;
 
-/** What a thread keeps of one term's main entries. */
-interface TermDocs {
-  bits: Uint32Array;
-  /** Per weighted-norm table, the highest weighted term frequency of the term's docs (deleted ones included). */
-  maxTfw: WeakMap<Float64Array, number>;
-}
-
 // Per doc-id array of a segment (each worker has its own views), per first entry of a term.
-const terms = new WeakMap<Uint32Array, Map<number, TermDocs>>();
-
-/** What this thread keeps of the term whose entries are `[from, to)` of `segment` (derived on first use), or undefined (see the module doc). */
-function termDocs(segment: PostingSegment, from: number, to: number): TermDocs | undefined {
-  const { postDocs } = segment;
-  if (to - from < MIN_BITSET_ENTRIES || postDocs[to - 1] >= BITSET_DOCS_PER_ENTRY * (to - from)) return undefined;
-  let byStart = terms.get(postDocs);
-  if (!byStart) terms.set(postDocs, (byStart = new Map()));
-  let known = byStart.get(from);
-  if (known === undefined) {
-    const bits = new Uint32Array((postDocs[to - 1] >>> 5) + 1);
-    for (let i = from; i < to; i++) {
-      const d = postDocs[i];
-      bits[d >>> 5] |= 1 << (d & 31);
-    }
-    byStart.set(from, (known = { bits, maxTfw: new WeakMap() }));
-  }
-  return known;
-}
+const bitsets = new WeakMap<Uint32Array, Map<number, Uint32Array>>();
 
 /**
  * The doc bitset of one term's entries `[from, to)` of `segment`: bit `d` (word `d >>> 5`, bit
@@ -62,30 +34,18 @@ function termDocs(segment: PostingSegment, from: number, to: number): TermDocs |
  * term of few entries or sparse docs (see the module doc).
  */
 export function termDocBits(segment: PostingSegment, from: number, to: number): Uint32Array | undefined {
-  return termDocs(segment, from, to)?.bits;
-}
-
-/**
- * The highest weighted term frequency (`tfw`, summed as text-matches.ts sums it) of the docs of one
- * term's entries `[from, to)` of `segment` under `weighted`, deleted docs included (a maximum over more
- * docs is still above every live one); undefined for a term without a bitset ({@link termDocBits}).
- */
-export function termMaxTfw(segment: PostingSegment, from: number, to: number, weighted: Float64Array): number | undefined {
-  const known = termDocs(segment, from, to);
-  if (known === undefined) return undefined;
-  let max = known.maxTfw.get(weighted);
-  if (max === undefined) {
-    const { postDocs, postKey } = segment;
-    max = 0;
-    let i = from;
-    while (i < to) {
+  const { postDocs } = segment;
+  if (to - from < MIN_BITSET_ENTRIES || postDocs[to - 1] >= BITSET_DOCS_PER_ENTRY * (to - from)) return undefined;
+  let byStart = bitsets.get(postDocs);
+  if (!byStart) bitsets.set(postDocs, (byStart = new Map()));
+  let bits = byStart.get(from);
+  if (bits === undefined) {
+    bits = new Uint32Array((postDocs[to - 1] >>> 5) + 1);
+    for (let i = from; i < to; i++) {
       const d = postDocs[i];
-      let tfw = 0;
-      do tfw += weighted[postKey[i++]];
-      while (i < to && postDocs[i] === d);
-      if (tfw > max) max = tfw;
+      bits[d >>> 5] |= 1 << (d & 31);
     }
-    known.maxTfw.set(weighted, max);
+    byStart.set(from, bits);
   }
-  return max;
+  return bits;
 }

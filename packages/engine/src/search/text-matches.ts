@@ -284,28 +284,6 @@ function docsOfTerms(index: CatalogIndex, word: PlanTerms): number {
   return docs;
 }
 
-/** The word of `words` whose terms have the fewest docs (the first of those). */
-export function rarestWord(index: CatalogIndex, words: readonly PlanTerms[]): number {
-  let rarest = 0;
-  let fewest = Infinity;
-  words.forEach((word, w) => {
-    const docs = docsOfTerms(index, word);
-    if (docs < fewest) { fewest = docs; rarest = w; }
-  });
-  return rarest;
-}
-
-/**
- * The docs of [lo, hi) having word `rarest` of `plan` with its score (valid until the thread's next
- * matching), but those of the main postings having none of the terms of a word whose every term has a
- * doc bitset (term-docs.ts); and how many words filtered them so (the words but `rarest` when every one did).
- */
-export function matchRarestWord(index: CatalogIndex, plan: SearchPlan, rarest: number, lo: number, hi: number): { matches: TextMatches; filteredBy: number } {
-  startMatching();
-  const filter = docFilter(index, plan.words, rarest);
-  return { matches: asMatches(matchTerms(index, weightedNormsOf(index, plan), plan.words[rarest], lo, hi, [], filter)), filteredBy: filter?.length ?? 0 };
-}
-
 /**
  * The docs of [lo, hi) matching every one of `words` (none with phrases), scores summed in word order
  * as {@link intersectInto} sums them. The word with the fewest docs is matched as a list; every other
@@ -315,7 +293,12 @@ export function matchRarestWord(index: CatalogIndex, plan: SearchPlan, rarest: n
  * a list (a doc's score for a word, the best of its terms', does not depend on how it is found).
  */
 function matchEveryWord(index: CatalogIndex, weighted: Float64Array, words: readonly PlanWord[], lo: number, hi: number): Run {
-  const rarest = rarestWord(index, words);
+  let rarest = 0;
+  let fewest = Infinity;
+  words.forEach((word, w) => {
+    const docs = docsOfTerms(index, word);
+    if (docs < fewest) { fewest = docs; rarest = w; }
+  });
   // The rarest word's docs and scores: its list, narrowed in place. Its scores are the running sums when
   // it is the first word; else the sums are a list of their own (its scores join them at its place).
   // Its docs lacking another word are not even scored when that word's terms have doc bitsets.

@@ -35,7 +35,7 @@ import { BLOCK_DOCS, cachedBlocks, deriveBlocks, type TermBlocks } from './term-
  * Whether nothing of `plan` needs a match's score or doc but the page by relevance and the total (see
  * the module doc): what a ranking that passes over matches without scoring them must know.
  */
-export function needsOnlyPageAndTotal(index: CatalogIndex, plan: SearchPlan): boolean {
+function needsOnlyPageAndTotal(index: CatalogIndex, plan: SearchPlan): boolean {
   return plan.sort.length === 1 && plan.sort[0]!.type === 'score' && plan.sort[0]!.desc && index.ordinal === undefined
     && !plan.merch && !plan.distinct && plan.conditions.length === 0 && !plan.disjunctive?.length
     && plan.aggregationFields.length === 0 && plan.hierarchyColumns.length === 0 && plan.rangeFields.length === 0 && plan.rangeBuckets.length === 0
@@ -100,7 +100,7 @@ function countWordDocs(index: CatalogIndex, word: PlanTerms, lo: number, hi: num
  * each one's weighted frequency. Docs are offered in ascending order, so one scoring the same as the
  * root comes after it and is passed over (as `topByScore` in top-k.ts does for positions).
  */
-export class ScoreHeap {
+class ScoreHeap {
   readonly scores: Float64Array;
   readonly docs: Int32Array;
   readonly tfws: Float64Array;

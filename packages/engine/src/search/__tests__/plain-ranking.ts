@@ -1,5 +1,5 @@
 /**
- * The plain path a ranking that passes over matches (top-of-term.ts, top-of-words.ts) must agree with:
+ * The plain path a ranking that passes over matches (top-of-term.ts) must agree with:
  * every match scored (`matchText`), the best `limit` taken by score then position (`topByScore`).
  */
 import { expect } from 'vitest';
