@@ -1,13 +1,14 @@
 /**
  * A one-word, one-term search ranked by relevance alone, without scoring every posting (block-max
  * top-k): the term's postings are walked block by block (term-blocks.ts) and a block whose best
- * score cannot beat the worst of the best `limit` kept so far is only counted, never scored. A word of
- * several terms (stems) whose term of the highest quality outranks the others by its tier alone
- * ({@link topTierTerm}) is ranked so by that term, when it has at least `limit` matches (else the plain
- * path): its docs are the page; the total counts the docs of every term of the word in a bitset. Taken only
- * when nothing needs a match's score or doc but the top-k and the total: no condition, facet, range,
- * bucket, merchandising, variant grouping, sort key other than relevance, or field of weight 0 (a doc
- * whose only entries are in such a field is no match, which a block's doc count cannot tell). Every
+ * score cannot beat the worst of the best `limit` kept so far is only counted, never scored. A word
+ * of several terms (stems) whose term of the highest quality outranks the others by its tier alone
+ * ({@link topTierTerm}) is ranked so by that term when it has at least `limit` matches (else the
+ * plain path): its docs are the page; the total counts the docs of every term of the word in a
+ * bitset. Taken only when nothing needs a match's score or doc but the top-k and the total: no
+ * condition, facet, range, bucket, merchandising, variant grouping, sort key other than relevance, or
+ * field of weight 0 (a doc whose only entries are in such a field is no match, which a block's doc
+ * count cannot tell). Every
  * other search takes the plain path (run-partial.ts, text-matches.ts). Same total, same page, same
  * scores as the plain path: a block is passed over only when none of its docs could enter the page.
  *
@@ -277,7 +278,8 @@ function rankBlocks(scoring: TermScoring, blocks: TermBlocks, main: PostingSegme
 /**
  * Runs a plan {@link isOneTermRanking} accepts over docs [lo, hi): the total and the best `plan.limit`
  * matches, as `runPartial` would return them; `empty` holds the (empty) aggregation parts. Undefined
- * (the caller takes the plain path) for a term of few entries in the range. The thread's first search
+ * (the caller takes the plain path) for a term of few entries in the range, or a word of several terms
+ * whose top term has fewer than `plan.limit` matches in it. The thread's first search
  * of the term's range (under the search's weighted norms) derives its blocks while scoring every entry,
  * later ones rank with them.
  */
