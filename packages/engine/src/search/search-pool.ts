@@ -25,6 +25,18 @@ export interface SearchPoolOptions {
   threshold?: number;
 }
 
+/**
+ * The doc ranges `[lo, hi)` of a catalog of `docCount` docs, one per worker (fewer for a small
+ * catalog), each starting on a multiple of 32 (bitset words never straddle two ranges). A worker
+ * matches its range only, and keeps what it derives for it (term-blocks.ts, term-docs.ts).
+ */
+export function poolRanges(docCount: number, workers: number): [lo: number, hi: number][] {
+  const step = Math.max(32, Math.ceil(docCount / workers / 32) * 32);
+  const ranges: [number, number][] = [];
+  for (let lo = 0; lo < docCount; lo += step) ranges.push([lo, Math.min(docCount, lo + step)]);
+  return ranges;
+}
+
 /** A pool of search workers shared by all catalogs of a process. */
 export class SearchPool {
   /** Catalog size from which searches run on the pool. */
@@ -51,10 +63,8 @@ export class SearchPool {
     const sortRanks = plan.sort.filter((k) => k.type === 'text').map((k) => ({ field: k.field, ranks: index.fields[k.field].text!.sortRank! }));
     const orders = [...new Set([...plan.rangeFields, ...plan.sort.map((k) => k.field)])]
       .filter((f) => f >= 0 && index.fields[f].order).map((f) => ({ field: f, order: index.fields[f].order! }));
-    const step = Math.max(32, Math.ceil(n / this.workers / 32) * 32);
     const tasks: Promise<PartialResult>[] = [];
-    for (let lo = 0; lo < n; lo += step) {
-      const hi = Math.min(n, lo + step);
+    for (const [lo, hi] of poolRanges(n, this.workers)) {
       const sent = this.sent.get(key) ?? 0;
       if (sent === 0) {
         if (this.sent.size >= 64) this.sent.delete(this.sent.keys().next().value!);

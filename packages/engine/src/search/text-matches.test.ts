@@ -4,7 +4,8 @@
  * on catalogs with appended products (the posting tail) and deleted ones, over the whole catalog and
  * over ranges as the pool's workers match them; and on catalogs large enough for the words' doc
  * bitsets (term-docs.ts), which pass over the rarest word's docs lacking another word, with fields of
- * weight 0 (a doc whose bit is set may still not match).
+ * weight 0 (a doc whose bit is set may still not match). A thread's bitsets cover the range it matches:
+ * the ranges here follow one another on one thread, as a worker's would after the catalog grew.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import type { Product } from '../types.js';
 import { compileSearchPlan, type SearchPlan } from './search-plan.js';
 import { matchText } from './text-matches.js';
 import { termDocBits } from './term-docs.js';
+import { poolRanges } from './search-pool.js';
 
 const WORDS = ['red', 'cotton', 'shirt', 'blue', 'denim', 'shirts', 'xl', 'set', 'coton', 'reds'];
 const text = fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 8 }).map((w) => w.join(' '));
@@ -31,10 +33,14 @@ async function deleteSome(catalog: Catalog, built: number, appended: number, del
   await catalog.delete([...new Set(deletes.map((d) => (d % all < built ? `b${d % all}` : `a${(d % all) - built}`)))]);
 }
 
-/** Whether `plan`'s every word is matched, scores summed in query order, over the whole catalog and the pool's ranges. */
+/**
+ * Whether `plan`'s every word is matched, scores summed in query order, over the whole catalog, the
+ * pool's ranges for 2 to 4 workers, and ranges not on a multiple of 32.
+ */
 function expectEveryWordMatched(plan: SearchPlan, catalog: Catalog): void {
   const n = catalog.state.index.docCount;
-  for (const [lo, hi] of [[0, n], [32, n], [0, Math.min(n, 64)], [64, Math.min(n, 224)]] as const) {
+  const ranges: [number, number][] = [[0, n], [32, n], [0, Math.min(n, 64)], [64, Math.min(n, 224)], [45, n - 7], ...[2, 3, 4].flatMap((w) => poolRanges(n, w))];
+  for (const [lo, hi] of ranges) {
     if (lo >= hi) continue;
     const expected = plan.words.map((word) => matchesOf({ ...plan, words: [word], minWords: 1 }, catalog, lo, hi))
       .reduce((sums, word) => new Map([...sums].filter(([d]) => word.has(d)).map(([d, s]) => [d, s + word.get(d)!])));
@@ -77,7 +83,7 @@ describe('matching every word of a query', () => {
         const { plan: compiled } = compileSearchPlan(catalog.state, { website_id: 'w', client: 'c', q, start: 0, size: 10 });
         if (!everyWord(compiled)) return;
         const { fullText } = catalog.state.index;
-        if (compiled.words.some((w) => w.termIds.some((id) => termDocBits(fullText, fullText.termOffsets[id]!, fullText.termOffsets[id + 1]!)))) filtered++;
+        if (compiled.words.some((w) => w.termIds.some((id) => termDocBits(fullText, id, 0, catalog.state.index.docCount)))) filtered++;
         for (const w of [[1, 1], weights]) {
           expectEveryWordMatched({ ...compiled, fieldWeights: Array.from({ length: fullText.fieldIds.length }, (_, f) => w[f % w.length]!) }, catalog);
         }
@@ -85,5 +91,37 @@ describe('matching every word of a query', () => {
     ), { numRuns: 60 });
     // Most runs have words with bitsets: the filter is exercised, not only the probes without it.
     expect(filtered).toBeGreaterThan(30);
+  });
+});
+
+describe('term doc bitsets (term-docs.ts)', () => {
+  it('hold the docs of the term in the range asked for, and no more words than the range', async () => {
+    let derived = 0;
+    await fc.assert(fc.asyncProperty(
+      fc.array(rowArb, { minLength: 150, maxLength: 400 }), fc.array(rowArb, { maxLength: 60 }), fc.integer({ min: 1, max: 4 }), fc.nat(),
+      async (built, appended, workers, pick) => {
+        const catalog = new Catalog();
+        await catalog.upsert(built.map((r, i): Product => ({ refId: `b${i}`, ...r })));
+        if (appended.length > 0) await catalog.upsert(appended.map((r, i): Product => ({ refId: `a${i}`, ...r })));
+        const { fullText, docCount } = catalog.state.index;
+        const mainDocs = fullText.tail?.fromDoc ?? docCount;
+        const id = pick % fullText.termCount;
+        const { postDocs, termOffsets } = fullText;
+        // Every range of the pool, then the whole catalog, on this one thread.
+        for (const [lo, hi] of [...poolRanges(docCount, workers), [0, docCount]]) {
+          const bits = termDocBits(fullText, id, lo, hi);
+          if (bits === undefined) continue;
+          derived++;
+          expect(bits.length).toBeLessThanOrEqual(Math.ceil((hi - lo) / 32) + 1);
+          const expected = new Set<number>();
+          for (let i = termOffsets[id]!; i < termOffsets[id + 1]!; i++) if (postDocs[i]! >= lo && postDocs[i]! < Math.min(hi, mainDocs)) expected.add(postDocs[i]!);
+          const set = new Set<number>();
+          const base = (lo >>> 5) << 5;
+          bits.forEach((word, w) => { for (let b = 0; b < 32; b++) if ((word & (1 << b)) !== 0) set.add(base + 32 * w + b); });
+          expect(set).toEqual(expected);
+        }
+      },
+    ), { numRuns: 60 });
+    expect(derived).toBeGreaterThan(30);
   });
 });

@@ -94,16 +94,20 @@ export function normalisedPosting(index: CatalogIndex, segment: PostingSegment, 
 }
 
 /**
- * Per word, the doc bitsets of its terms' main postings (term-docs.ts): a doc of the main postings
- * having none of a word's terms is passed over unscored (it cannot match every word).
+ * Per word, the doc bitsets of its terms' main postings over the range matched (term-docs.ts): a doc of
+ * the main postings having none of a word's terms is passed over unscored (it cannot match every word).
  */
-type DocFilter = readonly (readonly Uint32Array[])[];
+interface DocFilter {
+  words: readonly (readonly Uint32Array[])[];
+  /** `lo >>> 5` of the range matched: doc `d`'s bit is in word `(d >>> 5) - firstWord` of a bitset. */
+  firstWord: number;
+}
 
 /** Whether `doc` has, for every word of `filter`, a bit set in one of its terms' bitsets. */
 function passesFilter(filter: DocFilter, doc: number): boolean {
-  const word = doc >>> 5;
+  const word = (doc >>> 5) - filter.firstWord;
   const bit = 1 << (doc & 31);
-  for (const terms of filter) {
+  for (const terms of filter.words) {
     let found = false;
     for (const bits of terms) {
       if (word < bits.length && (bits[word] & bit) !== 0) { found = true; break; }
@@ -302,7 +306,7 @@ function matchEveryWord(index: CatalogIndex, weighted: Float64Array, words: read
   // The rarest word's docs and scores: its list, narrowed in place. Its scores are the running sums when
   // it is the first word; else the sums are a list of their own (its scores join them at its place).
   // Its docs lacking another word are not even scored when that word's terms have doc bitsets.
-  const found = matchTerms(index, weighted, words[rarest], lo, hi, [], docFilter(index, words, rarest));
+  const found = matchTerms(index, weighted, words[rarest], lo, hi, [], docFilter(index, words, rarest, lo, hi));
   let n = found.length;
   const out = rarest === 0 ? found : newRun(n);
   const { docs, scores: sums, at } = out;
@@ -317,7 +321,7 @@ function matchEveryWord(index: CatalogIndex, weighted: Float64Array, words: read
     }
     // This word's score per doc left (-Infinity: the doc does not have it, and is dropped).
     best.fill(-Infinity, bestAt, bestAt + n);
-    probeWord(index, weighted, words[w], { docs, at, n }, best, bestAt);
+    probeWord(index, weighted, words[w], lo, hi, { docs, at, n }, best, bestAt);
     const rarestLater = w < rarest;
     let k = 0;
     for (let c = 0; c < n; c++) {
@@ -335,23 +339,22 @@ function matchEveryWord(index: CatalogIndex, weighted: Float64Array, words: read
 }
 
 /**
- * The bitsets of the words but `rarest` whose every term has one (term-docs.ts); undefined when no
- * word has.
+ * The bitsets over [lo, hi) of the words but `rarest` whose every term has one there (term-docs.ts);
+ * undefined when no word has.
  */
-function docFilter(index: CatalogIndex, words: readonly PlanWord[], rarest: number): DocFilter | undefined {
-  const { termOffsets } = index.fullText;
-  const filter: Uint32Array[][] = [];
+function docFilter(index: CatalogIndex, words: readonly PlanWord[], rarest: number, lo: number, hi: number): DocFilter | undefined {
+  const filtered: Uint32Array[][] = [];
   for (let w = 0; w < words.length; w++) {
     if (w === rarest) continue;
     const terms: Uint32Array[] = [];
     for (const id of words[w].termIds) {
-      const bits = termDocBits(index.fullText, termOffsets[id], termOffsets[id + 1]);
+      const bits = termDocBits(index.fullText, id, lo, hi);
       if (bits === undefined) break;
       terms.push(bits);
     }
-    if (terms.length === words[w].termIds.length) filter.push(terms);
+    if (terms.length === words[w].termIds.length) filtered.push(terms);
   }
-  return filter.length > 0 ? filter : undefined;
+  return filtered.length > 0 ? { words: filtered, firstWord: lo >>> 5 } : undefined;
 }
 
 /** Docs `docs[at, at + n)`, ascending. */
@@ -363,11 +366,13 @@ interface DocRange {
 
 /**
  * Sets `best[bestAt + c]` to the best score of `word`'s terms in the c-th doc of `sought` (all live and
- * in the range matched), leaving it where the doc has none of the terms. A term's postings are walked
+ * in the range [lo, hi) matched), leaving it where the doc has none of the terms. A term's postings are walked
  * from doc to doc, by galloping (steps growing while the postings stay below the doc sought) when they
  * are many more than the docs sought, else entry by entry.
  */
-function probeWord(index: CatalogIndex, weighted: Float64Array, word: PlanTerms, sought: DocRange, best: Float64Array, bestAt: number): void {
+function probeWord(
+  index: CatalogIndex, weighted: Float64Array, word: PlanTerms, lo: number, hi: number, sought: DocRange, best: Float64Array, bestAt: number,
+): void {
   const main = index.fullText;
   const tail = main.tail;
   const { docs, at, n } = sought;
@@ -379,18 +384,18 @@ function probeWord(index: CatalogIndex, weighted: Float64Array, word: PlanTerms,
     const idf = word.idfs[t];
     const from = main.termOffsets[id];
     const to = main.termOffsets[id + 1];
-    probeSegment(main, from, to, termDocBits(main, from, to), weighted, tier, idf, sought, 0, split, best, bestAt);
-    if (tail && split < n) probeSegment(tail, tail.termOffsets[id], tail.termOffsets[id + 1], undefined, weighted, tier, idf, sought, split, n, best, bestAt);
+    probeSegment(main, from, to, termDocBits(main, id, lo, hi), lo >>> 5, weighted, tier, idf, sought, 0, split, best, bestAt);
+    if (tail && split < n) probeSegment(tail, tail.termOffsets[id], tail.termOffsets[id + 1], undefined, 0, weighted, tier, idf, sought, split, n, best, bestAt);
   }
 }
 
 /**
  * {@link probeWord} for one term's entries `[from, to)` of `segment` and the docs `[c0, c1)` of `sought`;
- * `bits`, when given, the term's doc bitset (term-docs.ts): a doc whose bit is not set is passed over
- * without a step through the entries.
+ * `bits`, when given, the term's doc bitset over the range matched (term-docs.ts; doc `d`'s bit in word
+ * `(d >>> 5) - firstWord`): a doc whose bit is not set is passed over without a step through the entries.
  */
 function probeSegment(
-  segment: PostingSegment, from: number, to: number, bits: Uint32Array | undefined, weighted: Float64Array, tier: number, idf: number,
+  segment: PostingSegment, from: number, to: number, bits: Uint32Array | undefined, firstWord: number, weighted: Float64Array, tier: number, idf: number,
   sought: DocRange, c0: number, c1: number, best: Float64Array, bestAt: number,
 ): void {
   const { postDocs, postKey } = segment;
@@ -401,7 +406,7 @@ function probeSegment(
   for (let c = c0; c < c1 && i < to; c++) {
     const d = docs[at + c];
     if (bits !== undefined) {
-      const word = d >>> 5;
+      const word = (d >>> 5) - firstWord;
       if (word >= bits.length || (bits[word] & (1 << (d & 31))) === 0) continue;
     }
     if (dense) {
