@@ -58,57 +58,88 @@ export class TopK {
 }
 
 /**
- * The best `limit` of the positions `0 … total - 1` by `scores` descending, the lower position first
- * among equal scores, best first: what {@link TopK} keeps under a comparator of relevance then doc for
- * a match list (its docs ascending, so doc order is position order), without calling a comparator — a
- * heap of (score, position) pairs compared inline (its root the worst kept), emptied worst first into
- * the result. Positions are offered in ascending order, so one scoring the same as the worst kept one
- * comes after it and is passed over. Scores must not be NaN (match scores never are).
+ * The best `limit` (score, doc) pairs offered, score descending then doc ascending, in a heap whose
+ * root is the worst kept, compared inline (no comparator call); with, when asked, each one's weighted
+ * term frequency (block-max top-k, top-of-term.ts, reads the worst kept one's). Docs must be offered in
+ * ascending order: one scoring the same as the root comes after it and is passed over. Scores must not
+ * be NaN (match scores never are).
  */
-export function topByScore(scores: Float64Array, total: number, limit: number): Int32Array {
-  const heapScores = new Float64Array(limit);
-  const heapPositions = new Int32Array(limit);
-  let n = 0;
-  for (let k = 0; k < total; k++) {
-    const score = scores[k];
-    if (n < limit) {
-      // Sift up: a parent worse than the new entry stays above it.
-      let i = n++;
+export class ScoreHeap {
+  readonly scores: Float64Array;
+  readonly docs: Int32Array;
+  /** Each kept doc's weighted term frequency (undefined: not kept). */
+  readonly tfws: Float64Array | undefined;
+  size = 0;
+  constructor(readonly limit: number, keepTfws: boolean) {
+    this.scores = new Float64Array(limit);
+    this.docs = new Int32Array(limit);
+    this.tfws = keepTfws ? new Float64Array(limit) : undefined;
+  }
+
+  get full(): boolean {
+    return this.size === this.limit;
+  }
+
+  /** Keeps (score, doc, tfw) when it is among the best `limit` so far (`tfw` unread without the frequencies). */
+  offer(score: number, doc: number, tfw: number): void {
+    const { scores, docs, tfws } = this;
+    if (this.size < this.limit) {
+      // Sift up: a parent scoring the same has a lower doc, so it is the better and the new one rises.
+      let i = this.size++;
       while (i > 0) {
         const parent = (i - 1) >> 1;
-        if (heapScores[parent] < score || (heapScores[parent] === score && heapPositions[parent] > k)) break;
-        heapScores[i] = heapScores[parent];
-        heapPositions[i] = heapPositions[parent];
+        if (scores[parent] < score) break;
+        scores[i] = scores[parent]; docs[i] = docs[parent];
+        if (tfws !== undefined) tfws[i] = tfws[parent];
         i = parent;
       }
-      heapScores[i] = score;
-      heapPositions[i] = k;
-    } else if (limit > 0 && score > heapScores[0]) {
-      siftDown(heapScores, heapPositions, n, score, k);
+      scores[i] = score; docs[i] = doc;
+      if (tfws !== undefined) tfws[i] = tfw;
+    } else if (this.limit > 0 && score > scores[0]) this.siftDown(this.size, score, doc, tfw);
+  }
+
+  /** Puts (score, doc, tfw) at the root of the first `n` entries and sifts it down (worse children rise). */
+  private siftDown(n: number, score: number, doc: number, tfw: number): void {
+    const { scores, docs, tfws } = this;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const worse = r < n && (scores[r] < scores[l] || (scores[r] === scores[l] && docs[r] > docs[l])) ? r : l;
+      if (!(scores[worse] < score || (scores[worse] === score && docs[worse] > doc))) break;
+      scores[i] = scores[worse]; docs[i] = docs[worse];
+      if (tfws !== undefined) tfws[i] = tfws[worse];
+      i = worse;
     }
+    scores[i] = score; docs[i] = doc;
+    if (tfws !== undefined) tfws[i] = tfw;
   }
-  const best = new Int32Array(n);
-  for (let size = n; size > 0; size--) {
-    best[size - 1] = heapPositions[0];
-    // The last entry refills the root of the heap one smaller.
-    siftDown(heapScores, heapPositions, size - 1, heapScores[size - 1], heapPositions[size - 1]);
+
+  /** The kept docs and scores, best first (empties the heap: the last entry refills the root of the heap one smaller). */
+  drain(): { topDocs: Int32Array; topScores: Float64Array } {
+    const n = this.size;
+    const topDocs = new Int32Array(n);
+    const topScores = new Float64Array(n);
+    const { scores, docs, tfws } = this;
+    for (let size = n; size > 0; size--) {
+      topDocs[size - 1] = docs[0];
+      topScores[size - 1] = scores[0];
+      this.siftDown(size - 1, scores[size - 1], docs[size - 1], tfws === undefined ? 0 : tfws[size - 1]);
+    }
+    this.size = 0;
+    return { topDocs, topScores };
   }
-  return best;
 }
 
-/** Puts (score, position) at the root of the heap's first `n` entries and sifts it down (worse children rise). */
-function siftDown(heapScores: Float64Array, heapPositions: Int32Array, n: number, score: number, position: number): void {
-  let i = 0;
-  for (;;) {
-    const l = 2 * i + 1;
-    if (l >= n) break;
-    const r = l + 1;
-    const worse = r < n && (heapScores[r] < heapScores[l] || (heapScores[r] === heapScores[l] && heapPositions[r] > heapPositions[l])) ? r : l;
-    if (!(heapScores[worse] < score || (heapScores[worse] === score && heapPositions[worse] > position))) break;
-    heapScores[i] = heapScores[worse];
-    heapPositions[i] = heapPositions[worse];
-    i = worse;
-  }
-  heapScores[i] = score;
-  heapPositions[i] = position;
+/**
+ * The best `limit` of the positions `0 … total - 1` by `scores` descending, the lower position first
+ * among equal scores, best first: what {@link TopK} keeps under a comparator of relevance then doc for
+ * a match list (its docs ascending, so doc order is position order), without calling a comparator —
+ * a {@link ScoreHeap} of (score, position).
+ */
+export function topByScore(scores: Float64Array, total: number, limit: number): Int32Array {
+  const heap = new ScoreHeap(limit, false);
+  for (let k = 0; k < total; k++) heap.offer(scores[k], k, 0);
+  return heap.drain().topDocs;
 }

@@ -31,6 +31,7 @@ import { MATCH_TIER, termScore, weightedNormsOf } from './text-matches.js';
 import { BM25_K1, type PartialResult, type PlanTerms, type SearchPlan } from './search-plan.js';
 import { popcount } from '../catalog/columns/bitset.js';
 import { BLOCK_DOCS, cachedBlocks, deriveBlocks, type TermBlocks } from './term-blocks.js';
+import { ScoreHeap } from './top-k.js';
 
 /**
  * Whether nothing of `plan` needs a match's score or doc but the page by relevance and the total (see
@@ -94,71 +95,6 @@ function countWordDocs(index: CatalogIndex, word: PlanTerms, lo: number, hi: num
     for (let w = 0; w < bits.length && first + w < deleted.length; w++) bits[w] &= ~deleted[first + w]!;
   }
   return popcount(bits);
-}
-
-/**
- * The best `limit` matches (score descending, then doc) kept in a heap whose root is the worst, with
- * each one's weighted frequency. Docs are offered in ascending order, so one scoring the same as the
- * root comes after it and is passed over (as `topByScore` in top-k.ts does for positions).
- */
-class ScoreHeap {
-  readonly scores: Float64Array;
-  readonly docs: Int32Array;
-  readonly tfws: Float64Array;
-  size = 0;
-  constructor(readonly limit: number) {
-    this.scores = new Float64Array(limit);
-    this.docs = new Int32Array(limit);
-    this.tfws = new Float64Array(limit);
-  }
-
-  get full(): boolean {
-    return this.size === this.limit;
-  }
-
-  offer(score: number, doc: number, tfw: number): void {
-    const { scores, docs, tfws } = this;
-    if (this.size < this.limit) {
-      let i = this.size++;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (scores[parent] < score) break; // equal: the parent's doc is lower, the parent the better: the new one rises
-        scores[i] = scores[parent]; docs[i] = docs[parent]; tfws[i] = tfws[parent];
-        i = parent;
-      }
-      scores[i] = score; docs[i] = doc; tfws[i] = tfw;
-    } else if (this.limit > 0 && score > scores[0]) this.siftDown(this.size, score, doc, tfw);
-  }
-
-  /** Puts (score, doc, tfw) at the root of the first `n` entries and sifts it down (worse children rise). */
-  private siftDown(n: number, score: number, doc: number, tfw: number): void {
-    const { scores, docs, tfws } = this;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= n) break;
-      const r = l + 1;
-      const worse = r < n && (scores[r] < scores[l] || (scores[r] === scores[l] && docs[r] > docs[l])) ? r : l;
-      if (!(scores[worse] < score || (scores[worse] === score && docs[worse] > doc))) break;
-      scores[i] = scores[worse]; docs[i] = docs[worse]; tfws[i] = tfws[worse];
-      i = worse;
-    }
-    scores[i] = score; docs[i] = doc; tfws[i] = tfw;
-  }
-
-  /** The kept docs and scores, best first (empties the heap). */
-  drain(): { topDocs: Int32Array; topScores: Float64Array } {
-    const n = this.size;
-    const topDocs = new Int32Array(n);
-    const topScores = new Float64Array(n);
-    for (let size = n; size > 0; size--) {
-      topDocs[size - 1] = this.docs[0];
-      topScores[size - 1] = this.scores[0];
-      this.siftDown(size - 1, this.scores[size - 1], this.docs[size - 1], this.tfws[size - 1]);
-    }
-    this.size = 0;
-    return { topDocs, topScores };
-  }
 }
 
 /** Doubles below the worst kept frequency that {@link scoresNoHigherBelow} checks at most. */
@@ -255,7 +191,8 @@ const BELOW_MARGIN = 2e-15 / BM25_K1;
 function isHopeless(blocks: TermBlocks, b: number, scoring: TermScoring): boolean {
   const { heap } = scoring;
   if (heap.limit === 0) return true;
-  const worst = heap.tfws[0];
+  // The heap of rankOneTerm keeps the frequencies.
+  const worst = heap.tfws![0];
   const below = worst - worst * BELOW_MARGIN * (worst + BM25_K1);
   const best = blocks.maxTfw[b];
   return best < below || (best <= worst && scoresNoHigherBelow(scoring, worst, below));
@@ -298,7 +235,7 @@ export function rankOneTerm(
   const end = mainHi > lo ? seek(main.postDocs, i, to, mainHi) : i;
   if (end - i < MIN_BLOCKED_ENTRIES) return undefined;
   const scoring: TermScoring = {
-    index, weighted: weightedNormsOf(index, plan), tier: word.qualities[t]! * MATCH_TIER, idf: word.idfs[t]!, heap: new ScoreHeap(plan.limit), checkedTfw: NaN, checkedVerdict: false,
+    index, weighted: weightedNormsOf(index, plan), tier: word.qualities[t]! * MATCH_TIER, idf: word.idfs[t]!, heap: new ScoreHeap(plan.limit, true), checkedTfw: NaN, checkedVerdict: false,
   };
   let total = 0;
   const blocks = cachedBlocks(main, i, end, scoring.weighted);
