@@ -33,15 +33,24 @@ function pairScore(d: number): number {
 export class ProximityScan<W> {
   private readonly best: Float64Array;
   private readonly last: Int32Array;
+  /**
+   * With term ids: bit `id & 255` set for each term id of `termWords` (undefined with strings). Most
+   * words of a title are none of the query's terms: one read passes them over where a map look-up
+   * would find nothing; a word whose bit is set is looked up.
+   */
+  private readonly idBits: Uint32Array | undefined;
   private pos = 0;
   constructor(private readonly termWords: ReadonlyMap<W, number>, private readonly words: number) {
     this.best = new Float64Array(Math.max(0, words - 1));
     this.last = new Int32Array(words);
+    this.idBits = idBitsOf(termWords);
   }
 
   reset(): void {
-    this.best.fill(0);
-    this.last.fill(-1_000_000);
+    // Loops, not `fill`: a few entries, and `fill` is a call out of the optimised code (once per doc and field).
+    const { best, last } = this;
+    for (let j = 0; j < best.length; j++) best[j] = 0;
+    for (let j = 0; j < last.length; j++) last[j] = -1_000_000;
     this.pos = 0;
   }
 
@@ -51,7 +60,7 @@ export class ProximityScan<W> {
    * are read).
    */
   addWords(tokens: ArrayLike<W | typeof VALUE_BREAK>, from: number, to: number, breakMark: W | typeof VALUE_BREAK = VALUE_BREAK): void {
-    const { best, last, words, termWords } = this;
+    const { best, last, words, termWords, idBits } = this;
     let start = this.pos;
     let pos = start;
     for (let t = from; t < to; t++) {
@@ -62,8 +71,10 @@ export class ProximityScan<W> {
         continue;
       }
       if (pos - start >= MAX_WORDS_PER_VALUE) continue;
-      const mask = termWords.get(word as W); // not the break mark: a word
       pos++;
+      // Not the break mark: a word (a term id when idBits is defined).
+      if (idBits !== undefined && (idBits[((word as number) >>> 5) & 7] & (1 << ((word as number) & 31))) === 0) continue;
+      const mask = termWords.get(word as W);
       if (mask === undefined) continue;
       const at = pos - 1;
       for (let j = 0; j < words; j++) {
@@ -89,6 +100,16 @@ export class ProximityScan<W> {
     for (let j = 0; j < this.words - 1; j++) sum += this.best[j];
     return sum / (this.words - 1);
   }
+}
+
+/** {@link ProximityScan}'s bits of the term ids of `termWords`; undefined when a key is no number. */
+function idBitsOf<W>(termWords: ReadonlyMap<W, number>): Uint32Array | undefined {
+  const bits = new Uint32Array(8);
+  for (const key of termWords.keys()) {
+    if (typeof key !== 'number') return undefined;
+    bits[(key >>> 5) & 7] |= 1 << (key & 31);
+  }
+  return bits;
 }
 
 /** The proximity of `words` query words in a field's values (each a list of words): see {@link ProximityScan}. */
