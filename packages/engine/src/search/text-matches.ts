@@ -11,7 +11,6 @@ import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
 import { gallop, seek } from './doc-seek.js';
 import { termDocBits } from './term-docs.js';
 import { BM25_K1, type PlanTerms, type PlanWord, type SearchPlan } from './search-plan.js';
-import type { ScoreHeap } from './top-k.js';
 
 /** Docs (ascending) and their scores; the first `length` entries are used. */
 export interface TextMatches {
@@ -98,7 +97,7 @@ export function normalisedPosting(index: CatalogIndex, segment: PostingSegment, 
  * Per word, the doc bitsets of its terms' main postings over the range matched (term-docs.ts): a doc of
  * the main postings having none of a word's terms is passed over unscored (it cannot match every word).
  */
-export interface DocFilter {
+interface DocFilter {
   words: readonly (readonly Uint32Array[])[];
   /** `lo >>> 5` of the range matched: doc `d`'s bit is in word `(d >>> 5) - firstWord` of a bitset. */
   firstWord: number;
@@ -165,49 +164,16 @@ export function weightedNormsOf(index: CatalogIndex, plan: SearchPlan): Float64A
   return weighted;
 }
 
-/**
- * Where {@link walkPostings} puts a term's matched docs, scored: appended to a match list's arrays from
- * entry `end`, or, with a heap, offered to it and counted (block-max top-k, top-of-term.ts). One class
- * for both, so that the walk's call to {@link TermSink.take} stays monomorphic (and inlined).
- */
-export class TermSink {
-  /** Live docs taken. */
-  matched = 0;
-  constructor(
-    readonly tier: number, readonly idf: number, readonly docs: Int32Array, readonly scores: Float64Array, public end: number,
-    readonly heap: ScoreHeap | undefined,
-  ) {}
-
-  /**
-   * Takes live doc `doc` of weighted term frequency `tfw` (> 0): for the callers visiting docs one at
-   * a time (term-blocks.ts' `deriveBlocks`); {@link walkPostings} does the same with the fields in locals.
-   */
-  take(doc: number, tfw: number): void {
-    const score = termScore(this.tier, this.idf, tfw);
-    const heap = this.heap;
-    if (heap === undefined) {
-      this.docs[this.end] = doc;
-      this.scores[this.end++] = score;
-    } else {
-      this.matched++;
-      if (!heap.full || score > heap.scores[0]) heap.offer(score, doc, tfw);
-    }
-  }
-}
-
-/**
- * Passes to `sink` each doc of entries `[i, end)` of `segment` (one term's) with its weighted term
- * frequency, but the deleted ones, those of frequency 0 (fields of weight 0 only) and those `filter`
- * does not pass.
- */
-export function walkPostings(
-  segment: PostingSegment, i: number, end: number, deleted: Uint32Array | undefined, weighted: Float64Array, filter: DocFilter | undefined, sink: TermSink,
+/** Appends to `out` the docs of entries `[i, end)` of `segment` (one term's) with their scores, but those `filter` does not pass. */
+function scorePostings(
+  index: CatalogIndex, weighted: Float64Array, word: PlanTerms, t: number, segment: PostingSegment, i: number, end: number, out: Run, filter?: DocFilter,
 ): void {
   const { postDocs, postKey } = segment;
-  // The sink's fields in locals for the loop (a field written per doc costs ~5 % of a warm matching).
-  const { tier, idf, docs, scores, heap } = sink;
-  let k = sink.end;
-  let matched = 0;
+  const tier = word.qualities[t] * MATCH_TIER;
+  const idf = word.idfs[t];
+  const { docs, scores } = out;
+  const deleted = index.deleted;
+  let k = out.at + out.length;
   while (i < end) {
     const d = postDocs[i];
     if ((deleted !== undefined && (deleted[d >>> 5] & (1 << (d & 31))) !== 0) || (filter !== undefined && !passesFilter(filter, d))) {
@@ -219,27 +185,11 @@ export function walkPostings(
     do tfw += weighted[postKey[i++]];
     while (i < end && postDocs[i] === d);
     if (tfw > 0) {
-      const score = termScore(tier, idf, tfw);
-      if (heap === undefined) {
-        docs[k] = d;
-        scores[k++] = score;
-      } else {
-        matched++;
-        if (!heap.full || score > heap.scores[0]) heap.offer(score, d, tfw);
-      }
+      docs[k] = d;
+      scores[k++] = termScore(tier, idf, tfw);
     }
   }
-  sink.end = k;
-  sink.matched += matched;
-}
-
-/** Appends to `out` the docs of entries `[i, end)` of `segment` (one term's) with their scores, but those `filter` does not pass. */
-function scorePostings(
-  index: CatalogIndex, weighted: Float64Array, word: PlanTerms, t: number, segment: PostingSegment, i: number, end: number, out: Run, filter?: DocFilter,
-): void {
-  const sink = new TermSink(word.qualities[t] * MATCH_TIER, word.idfs[t], out.docs, out.scores, out.at + out.length, undefined);
-  walkPostings(segment, i, end, index.deleted, weighted, filter, sink);
-  out.length = sink.end - out.at;
+  out.length = k - out.at;
 }
 
 /** A term's score in a doc: its tier plus BM25F of the doc's weighted term frequency `tfw` (> 0). */

@@ -27,7 +27,7 @@
  */
 import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
 import { seek } from './doc-seek.js';
-import { MATCH_TIER, TermSink, termScore, walkPostings, weightedNormsOf } from './text-matches.js';
+import { MATCH_TIER, termScore, weightedNormsOf } from './text-matches.js';
 import { BM25_K1, type PartialResult, type PlanTerms, type SearchPlan } from './search-plan.js';
 import { popcount } from '../catalog/columns/bitset.js';
 import { BLOCK_DOCS, cachedBlocks, deriveBlocks, type TermBlocks } from './term-blocks.js';
@@ -112,7 +112,7 @@ const stepWords = new Uint32Array(stepValue.buffer);
  */
 function scoresNoHigherBelow(scoring: TermScoring, worst: number, below: number): boolean {
   if (scoring.checkedTfw === worst) return scoring.checkedVerdict;
-  const { tier, idf } = scoring.sink;
+  const { tier, idf } = scoring;
   const score = scoring.heap.scores[0];
   let verdict = true;
   stepValue[0] = worst;
@@ -128,20 +128,16 @@ function scoresNoHigherBelow(scoring: TermScoring, worst: number, below: number)
   return verdict;
 }
 
-// The list arrays of a sink offering to a heap (it writes none).
-const NO_DOCS = new Int32Array(0);
-const NO_SCORES = new Float64Array(0);
-
 /** Entries below which a term's range takes the plain path: a few blocks bound little and cost their bounds. */
 const MIN_BLOCKED_ENTRIES = 4 * BLOCK_DOCS;
 
-/** What scoring a term's entries needs: the search's tables, the heap, and the sink offering to it. */
+/** What scoring a term's entries needs: the search's tables and the heap. */
 interface TermScoring {
   index: CatalogIndex;
   weighted: Float64Array;
+  tier: number;
+  idf: number;
   heap: ScoreHeap;
-  /** The term's tier and idf; the heap's sink ({@link walkPostings} writes no list here). */
-  sink: TermSink;
   /** The worst kept frequency {@link scoresNoHigherBelow} last checked (NaN: none yet), and its answer. */
   checkedTfw: number;
   checkedVerdict: boolean;
@@ -149,10 +145,26 @@ interface TermScoring {
 
 /** Scores the entries `[i, end)` of `segment` (one term's) into the heap; returns the live docs matched. */
 function scoreEntries(scoring: TermScoring, segment: PostingSegment, i: number, end: number): number {
-  const { sink } = scoring;
-  const before = sink.matched;
-  walkPostings(segment, i, end, scoring.index.deleted, scoring.weighted, undefined, sink);
-  return sink.matched - before;
+  const { index, weighted, tier, idf, heap } = scoring;
+  const { postDocs, postKey } = segment;
+  const deleted = index.deleted;
+  let matched = 0;
+  while (i < end) {
+    const d = postDocs[i];
+    if (deleted !== undefined && (deleted[d >>> 5] & (1 << (d & 31))) !== 0) {
+      do i++; while (i < end && postDocs[i] === d);
+      continue;
+    }
+    let tfw = 0;
+    do tfw += weighted[postKey[i++]];
+    while (i < end && postDocs[i] === d);
+    if (tfw > 0) {
+      matched++;
+      const score = termScore(tier, idf, tfw);
+      if (!heap.full || score > heap.scores[0]) heap.offer(score, d, tfw);
+    }
+  }
+  return matched;
 }
 
 /** The live docs of the entries `[i, end)` of `postDocs` (every one a match: no field of weight 0). */
@@ -222,15 +234,19 @@ export function rankOneTerm(
   const i = seek(main.postDocs, from, to, lo);
   const end = mainHi > lo ? seek(main.postDocs, i, to, mainHi) : i;
   if (end - i < MIN_BLOCKED_ENTRIES) return undefined;
-  const heap = new ScoreHeap(plan.limit, true);
-  const sink = new TermSink(word.qualities[t]! * MATCH_TIER, word.idfs[t]!, NO_DOCS, NO_SCORES, 0, heap);
-  const scoring: TermScoring = { index, weighted: weightedNormsOf(index, plan), heap, sink, checkedTfw: NaN, checkedVerdict: false };
+  const scoring: TermScoring = {
+    index, weighted: weightedNormsOf(index, plan), tier: word.qualities[t]! * MATCH_TIER, idf: word.idfs[t]!, heap: new ScoreHeap(plan.limit, true), checkedTfw: NaN, checkedVerdict: false,
+  };
   let total = 0;
   const blocks = cachedBlocks(main, i, end, scoring.weighted);
   if (blocks) total += rankBlocks(scoring, blocks, main, i);
   else {
-    deriveBlocks(main, i, end, index.deleted, scoring.weighted, (doc, tfw) => sink.take(doc, tfw));
-    total = sink.matched;
+    const { heap, tier, idf } = scoring;
+    deriveBlocks(main, i, end, index.deleted, scoring.weighted, (doc, tfw) => {
+      total++;
+      const score = termScore(tier, idf, tfw);
+      if (!heap.full || score > heap.scores[0]) heap.offer(score, doc, tfw);
+    });
   }
   if (tail && hi > tail.fromDoc) {
     // Appended docs: scored entry by entry (the tail is rebuilt by every append; it keeps no blocks).
