@@ -49,10 +49,13 @@ export function termDocBits(main: FullTextIndex, id: number, lo: number, hi: num
   const { postDocs, termOffsets } = main;
   const from = termOffsets[id];
   const to = termOffsets[id + 1];
-  // No range of the term has more entries than the term.
-  if (to - from < MIN_BITSET_ENTRIES) return undefined;
   // The main postings end where the tail starts: the same key before and after appends.
   const end = main.tail ? Math.min(hi, main.tail.fromDoc) : hi;
+  // No range of the term has more entries than the term; a range from 0 holding all of a sparse term's
+  // entries (the whole catalog) is as sparse: answered without a look-up.
+  if (to - from < MIN_BITSET_ENTRIES) return undefined;
+  const last = postDocs[to - 1];
+  if (lo === 0 && last < end && last >= BITSET_DOCS_PER_ENTRY * (to - from)) return undefined;
   let byTerm = known.get(postDocs);
   if (!byTerm) known.set(postDocs, (byTerm = new Map()));
   const kept = byTerm.get(from);
