@@ -26,7 +26,7 @@ import type { Product, ProductList } from '../../types.js';
 import type { FieldIndex, TextColumn, VectorColumn } from '../catalog-index.js';
 import type { Dictionary } from './dictionary.js';
 import { IMAGE_VECTOR_FIELD, isPresent, keysLike, numericValue, ownValue } from '../field-values.js';
-import { numericAt } from './numeric-column.js';
+import { numericAt, numericValues } from './numeric-column.js';
 import { extendShared, sharedArray, sharedCopy } from './shared-arrays.js';
 import { vectorOf } from './vector-column.js';
 
@@ -578,6 +578,36 @@ function readValue(encoding: Encoding, fid: number, doc: number, columns: StoreC
   }
 }
 
+/**
+ * Key `i` of the docs `docs[from .. to)`, all of which read it from field `fid` as `encoding`, into
+ * `values`: the codes of the run are read from the column in one loop, then their values, so the cache
+ * misses of a run overlap (a doc's code is one random read of a column of the whole catalog). What
+ * {@link readValue} gives for each doc; `codes` is scratch of at least `to` entries.
+ */
+function readKeyOfRun(
+  i: number, fid: number, encoding: Encoding, docs: ArrayLike<number>, from: number, to: number, shapes: readonly (Shape | undefined)[],
+  values: unknown[][], raws: readonly (unknown[] | undefined)[], columns: StoreColumns, codes: Int32Array,
+): void {
+  const field = columns.fields[fid];
+  if (encoding === Encoding.Text && field.text!.single) {
+    const single = field.text!.single;
+    const dictionary = columns.dictionaries[fid];
+    for (let k = from; k < to; k++) codes[k] = single[docs[k]];
+    for (let k = from; k < to; k++) values[k]![i] = dictionary.at(codes[k]);
+    return;
+  }
+  if (encoding === Encoding.NumericColumn) {
+    const { byCode, codes: docCodes } = numericValues(field);
+    for (let k = from; k < to; k++) codes[k] = docCodes[docs[k]];
+    for (let k = from; k < to; k++) values[k]![i] = byCode[codes[k] + 1];
+    return;
+  }
+  for (let k = from; k < to; k++) {
+    const r = shapes[k]!.rawIndex[i];
+    values[k]![i] = readValue(encoding, fid, docs[k], columns, r < 0 ? undefined : raws[k]![r]);
+  }
+}
+
 /** A shape's object builder: the product as one object literal of its keys in order. */
 type ObjectBuilder = (values: readonly unknown[]) => Record<string, unknown>;
 const objectBuilders = new WeakMap<Shape, ObjectBuilder>();
@@ -703,17 +733,34 @@ export class ProductStore implements ProductList {
    * shared with other readers, so it is read-only, as the products held as objects always were.
    */
   get(doc: number): Product {
-    const revision = this.revisions[doc];
-    const hit = decodedRecent.get(revision);
-    if (hit !== undefined) return hit;
-    // Read again from the older generation, or decoded now: either way kept in the current one.
-    const product = decodedPrevious.get(revision) ?? this.decode(doc);
-    if (decodedRecent.size >= DECODED_CACHE_SIZE / 2) {
-      decodedPrevious = decodedRecent;
-      decodedRecent = new Map();
+    return this.getMany([doc])[0]!;
+  }
+
+  /**
+   * The products of `docs`, in order: {@link get} of each, the ones not kept decoded read together
+   * ({@link decodeMany}: a page of results is read key by key, not product by product).
+   */
+  getMany(docs: ArrayLike<number>): Product[] {
+    const products = new Array<Product>(docs.length);
+    let missing: number[] | undefined;
+    for (let k = 0; k < docs.length; k++) {
+      const revision = this.revisions[docs[k]];
+      const hit = decodedRecent.get(revision);
+      if (hit !== undefined) products[k] = hit;
+      else {
+        // Read again from the older generation (kept in the current one), or decoded below.
+        const older = decodedPrevious.get(revision);
+        if (older === undefined) (missing ??= []).push(k);
+        else products[k] = keepDecoded(revision, older);
+      }
     }
-    decodedRecent.set(revision, product);
-    return product;
+    if (missing === undefined) return products;
+    const decoded = this.decodeMany(missing.map((k) => docs[k]));
+    for (let m = 0; m < missing.length; m++) {
+      const k = missing[m];
+      products[k] = keepDecoded(this.revisions[docs[k]], decoded[m]);
+    }
+    return products;
   }
 
   /**
@@ -721,22 +768,59 @@ export class ProductStore implements ProductList {
    * many products (index builds, merges), which would only evict the products searches keep reading.
    */
   decode(doc: number): Product {
-    const id = this.shapeOf[doc];
-    if (id === WHOLE) return JSON.parse(this.raw.get(doc)!) as Product;
-    const shape = this.shapes.shapes[id]!;
-    const values = new Array<unknown>(shape.keys.length);
-    let raw: unknown[] | undefined;
-    let r = 0;
-    for (let i = 0; i < shape.keys.length; i++) {
-      const encoding = shape.encodings[i] as Encoding;
-      let stored: unknown;
-      if (takesRaw(encoding)) {
-        raw ??= JSON.parse(this.raw.get(doc)!) as unknown[];
-        stored = raw[r++];
+    return this.decodeMany([doc])[0]!;
+  }
+
+  /**
+   * The products of `docs` decoded now ({@link decode} of each), read key by key across the docs: the
+   * values of a key sit in one field's columns, so the reads of a page's products there are issued
+   * together (their cache misses overlap) and the column's own objects are read once for all of them,
+   * where decoding product by product waited on each miss in turn — a page's products are scattered
+   * over the columns, and by the time a search reads them its matching has pushed those columns out
+   * of the caches.
+   */
+  decodeMany(docs: ArrayLike<number>): Product[] {
+    const count = docs.length;
+    const products = new Array<Product>(count);
+    const shapes = new Array<Shape | undefined>(count);
+    const values = new Array<unknown[]>(count);
+    const raws = new Array<unknown[] | undefined>(count);
+    let longest = 0;
+    for (let k = 0; k < count; k++) {
+      const doc = docs[k];
+      const id = this.shapeOf[doc];
+      if (id === WHOLE) {
+        products[k] = JSON.parse(this.raw.get(doc)!) as Product;
+        continue;
       }
-      values[i] = readValue(encoding, shape.fids[i], doc, this.columns, stored);
+      const shape = this.shapes.shapes[id]!;
+      shapes[k] = shape;
+      values[k] = new Array<unknown>(shape.keys.length);
+      if (shape.hasRaw) raws[k] = JSON.parse(this.raw.get(doc)!) as unknown[];
+      if (shape.keys.length > longest) longest = shape.keys.length;
     }
-    return objectBuilderOf(shape)(values) as Product;
+    const codes = new Int32Array(count);
+    for (let i = 0; i < longest; i++) {
+      for (let k = 0; k < count;) {
+        const shape = shapes[k];
+        if (shape === undefined || i >= shape.keys.length) {
+          k++;
+          continue;
+        }
+        // The run of docs from k whose key i is the same field read the same way: one loop per column.
+        const fid = shape.fids[i];
+        const encoding = shape.encodings[i] as Encoding;
+        let end = k + 1;
+        while (end < count && shapes[end] !== undefined && shapes[end]!.fids[i] === fid && shapes[end]!.encodings[i] === encoding && i < shapes[end]!.keys.length) end++;
+        readKeyOfRun(i, fid, encoding, docs, k, end, shapes, values, raws, this.columns, codes);
+        k = end;
+      }
+    }
+    for (let k = 0; k < count; k++) {
+      const shape = shapes[k];
+      if (shape !== undefined) products[k] = objectBuilderOf(shape)(values[k]!) as Product;
+    }
+    return products;
   }
 
   /**
@@ -1009,6 +1093,16 @@ export class ProductStore implements ProductList {
 export const DECODED_CACHE_SIZE = 8192;
 let decodedRecent = new Map<number, Product>();
 let decodedPrevious = new Map<number, Product>();
+
+/** Keeps a product read now in the current generation of the decoded-product cache; returns it. */
+function keepDecoded(revision: number, product: Product): Product {
+  if (decodedRecent.size >= DECODED_CACHE_SIZE / 2) {
+    decodedPrevious = decodedRecent;
+    decodedRecent = new Map();
+  }
+  decodedRecent.set(revision, product);
+  return product;
+}
 
 let lastRevision = 0;
 
