@@ -11,7 +11,12 @@ export interface CpuProfile {
   samples: number[];
   /** Microseconds since the previous sample (the first since `startTime`). */
   timeDeltas: number[];
+  /** When profiling started, µs on the clock of `process.hrtime` (Linux: the monotonic clock). */
+  startTime?: number;
 }
+
+/** An interval on the profile's clock (µs, as `startTime`): only the samples taken in it are summed. */
+export interface ProfileWindow { fromUs: number; toUs: number }
 
 /** One function's time in a profile (ms). */
 export interface FunctionTime { name: string; selfMs: number; totalMs: number }
@@ -22,8 +27,11 @@ function label(frame: CpuProfile['nodes'][number]['callFrame']): string {
   return `${frame.functionName || '(anonymous)'}${file ? ` (${file}:${frame.lineNumber + 1})` : ''}`;
 }
 
-/** Self and total time per function, by total time descending. Pure. */
-export function summarizeCpuProfile(profile: CpuProfile): FunctionTime[] {
+/**
+ * Self and total time per function, by total time descending; with `window`, of the samples taken in it
+ * only (a profile without `startTime` has none there). Pure.
+ */
+export function summarizeCpuProfile(profile: CpuProfile, window?: ProfileWindow): FunctionTime[] {
   const parent = new Map<number, number>();
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -33,7 +41,10 @@ export function summarizeCpuProfile(profile: CpuProfile): FunctionTime[] {
     if (!t) times.set(name, t = { name, selfMs: 0, totalMs: 0 });
     return t;
   };
+  let takenUs = profile.startTime ?? NaN;
   profile.samples.forEach((id, i) => {
+    takenUs += profile.timeDeltas[i] ?? 0;
+    if (window && !(takenUs >= window.fromUs && takenUs < window.toUs)) return;
     // A sample's time is the delta to the next sample (the last one's is unknown: counted as 0).
     const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
     const top = byId.get(id);

@@ -15,7 +15,7 @@ import { summarizeCpuProfile, type CpuProfile } from '../cpu-profile-summary.js'
 import { loadDataset } from '../datasets.js';
 import { BENCH_WEBSITE } from '../peers/aisle.js';
 import type { RequestType, SearchRequest } from '../types.js';
-import { buildWarmupWorkload, buildWorkload } from '../workloads/index.js';
+import { buildWarmupWorkload, buildWorkload, ofWordCount } from '../workloads/index.js';
 import { waitForIdle } from './idle.js';
 
 interface EngineLike {
@@ -35,7 +35,7 @@ const words = Number(option('words', '0'));
 
 async function main(): Promise<void> {
   const all = await loadDataset({ kind: 'generated', count: products, seed: 1 });
-  const bodies = buildWorkload(all.slice(0, 20_000), queries)[type].filter((b) => words === 0 || b.q.trim().split(/\s+/).length === words);
+  const bodies = ofWordCount(buildWorkload(all.slice(0, 20_000), queries)[type], words);
   const warmup = buildWarmupWorkload(all.slice(0, 20_000), 100)[type];
   const { createEngine } = await import(pathToFileURL(join(root, 'packages/engine/dist/index.js')).href) as { createEngine(o: unknown): Promise<EngineLike> };
   const engine = await createEngine({ websites: [BENCH_WEBSITE] });

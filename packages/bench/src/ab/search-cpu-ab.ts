@@ -13,7 +13,9 @@
  * search is one the engine has not answered before (but for the workload's own repeats), so its page's
  * products are mostly decoded for the first time.
  *
- * Run: `node packages/bench/dist/ab/search-cpu-ab.js --a /work/wt-base --b . [--products 100000] [--queries 100] [--reps 20] [--type text] [--fresh]`
+ * `--words N`: only the queries of N words (as profile-search.ts filters them; 0, the default: all).
+ *
+ * Run: `node packages/bench/dist/ab/search-cpu-ab.js --a /work/wt-base --b . [--products 100000] [--queries 100] [--reps 20] [--type text] [--words N] [--fresh]`
  * @module
  */
 import { loadavg } from 'node:os';
@@ -23,7 +25,7 @@ import { option } from '../cli-option.js';
 import { loadDataset } from '../datasets.js';
 import { BENCH_WEBSITE } from '../peers/aisle.js';
 import type { RequestType, SearchRequest } from '../types.js';
-import { buildWarmupWorkload, buildWorkload } from '../workloads/index.js';
+import { buildWarmupWorkload, buildWorkload, ofWordCount } from '../workloads/index.js';
 import { waitForIdle } from './idle.js';
 
 interface EngineLike {
@@ -39,6 +41,8 @@ const fresh = process.argv.includes('--fresh');
 const reps = fresh ? 1 : Number(option('reps', '20'));
 const passes = fresh ? 1 : 2;
 const type = option('type', 'text') as RequestType;
+/** Only the queries of this many words (0: all). */
+const words = Number(option('words', '0'));
 /** Untimed queries per side before the timed ones, as many as the peers run asks (`--warmup` there). */
 const FRESH_WARMUP = 100;
 
@@ -47,7 +51,7 @@ const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / 
 
 async function main(): Promise<void> {
   const all = await loadDataset({ kind: 'generated', count: products, seed: 1 });
-  const bodies = buildWorkload(all.slice(0, 20_000), queries)[type];
+  const bodies = ofWordCount(buildWorkload(all.slice(0, 20_000), queries)[type], words);
   const warmup = fresh ? buildWarmupWorkload(all.slice(0, 20_000), FRESH_WARMUP)[type] : bodies;
   const engines: EngineLike[] = [];
   for (const root of roots) {
@@ -78,7 +82,7 @@ async function main(): Promise<void> {
     }
   }
   const [a, b] = cpu;
-  console.log(`${products.toLocaleString('en-US')} products, ${type}, ${bodies.length} queries × ${reps} × ${passes} pass${passes === 1 ? '' : 'es'} per side${fresh ? ' (fresh: after the peers\' warm-up queries)' : ''}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`${products.toLocaleString('en-US')} products, ${type}, ${bodies.length} queries × ${reps} × ${passes} pass${passes === 1 ? '' : 'es'} per side${words > 0 ? ` (those of ${words} words)` : ''}${fresh ? ' (fresh: after the peers\' warm-up queries)' : ''}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`CPU µs per search: median A ${median(a).toFixed(1)} B ${median(b).toFixed(1)} (B / A ×${(median(b) / median(a)).toFixed(2)}); mean A ${mean(a).toFixed(1)} B ${mean(b).toFixed(1)} (×${(mean(b) / mean(a)).toFixed(2)})`);
   console.log(`wall µs per search: median A ${median(wall[0]).toFixed(1)} B ${median(wall[1]).toFixed(1)} (×${(median(wall[1]) / median(wall[0])).toFixed(2)})`);
   console.log(`payloads differing: ${differing} of ${passes * bodies.length}; load at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}\nA: ${roots[0]}\nB: ${roots[1]}`);

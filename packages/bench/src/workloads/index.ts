@@ -46,3 +46,8 @@ export function buildWarmupWorkload(sampleProducts: readonly Product[], count: n
 }
 
 export { QuerySample, SeededRandom, words } from './sample.js';
+
+/** The requests of `bodies` whose query has `words` words (all of them when `words` is 0): the A/B and profile scripts' `--words`. */
+export function ofWordCount(bodies: readonly SearchRequest[], words: number): SearchRequest[] {
+  return bodies.filter((b) => words === 0 || b.q.trim().split(/\s+/).length === words);
+}

@@ -313,13 +313,23 @@ export class FeaturePairs {
 }
 
 /**
- * The filled part of `ids` as an array of its own, of two bytes an id when the `pairs` in use fit
- * (`set` converts in one native copy; `Uint16Array.from` iterates element by element).
+ * Pair ids converted per step by {@link pairIdsOf}: `set` between arrays of two element types converts
+ * element by element, and the whole of a 1M catalog's ~20M ids in one call held the loop 89 ms
+ * (docs/benchmarks.md, "Stalls at 1M: one slice per turn").
  */
-function pairIdsOf(ids: Growable<Int32Array>, pairs: number): PairIds {
-  if (pairs > 65_536) return ids.trimmed();
-  const out = new Uint16Array(ids.length);
-  out.set(ids.view());
+const PAIR_COPY_STEP = 1 << 16;
+
+/**
+ * The filled part of `ids` as an array of its own, of two bytes an id when the `pairs` in use fit, else
+ * four; copied 65,536 ids per step (the four-byte case of the tests takes several).
+ */
+function* pairIdsOf(ids: Growable<Int32Array>, pairs: number): BuildSteps<PairIds> {
+  const filled = ids.view();
+  const out: PairIds = pairs > 65_536 ? new Int32Array(filled.length) : new Uint16Array(filled.length);
+  for (let at = 0; at < filled.length; at += PAIR_COPY_STEP) {
+    out.set(filled.subarray(at, Math.min(at + PAIR_COPY_STEP, filled.length)), at);
+    yield;
+  }
   return out;
 }
 
@@ -502,7 +512,7 @@ export class AttributeSimilarity {
     const features = featureIds.size;
     // Two bytes a pair id while there are at most 65,536 pairs (1,656 in the generated 1M catalog: title
     // words, attribute values, categories, each of one weight), else four.
-    const featPairs: PairIds = pairIdsOf(ids, pairs.size);
+    const featPairs: PairIds = yield* pairIdsOf(ids, pairs.size);
     const pairFeature = pairs.featureView();
     const pairCode = pairs.codeView();
     yield;

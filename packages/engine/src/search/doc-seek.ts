@@ -16,3 +16,14 @@ export function seek(docs: Uint32Array | Int32Array, from: number, to: number, d
   return lo;
 }
 
+
+/**
+ * First index in `docs[from, to)` whose doc is >= `doc`, when `docs[from] < doc` and the answer is likely
+ * near: by galloping (steps growing while the docs stay below `doc`: the answer lies in
+ * `(from + step / 2, from + step]`), then a binary search of the last step.
+ */
+export function gallop(docs: Uint32Array | Int32Array, from: number, to: number, doc: number): number {
+  let step = 1;
+  while (from + step < to && docs[from + step] < doc) step *= 2;
+  return seek(docs, from + (step >>> 1) + 1, Math.min(from + step, to), doc);
+}

@@ -2,7 +2,9 @@
  * Matching every word of a query (the rarest word as a list, the others looked up for its docs) against
  * its definition: the docs matching each word alone, intersected, their scores summed in query order —
  * on catalogs with appended products (the posting tail) and deleted ones, over the whole catalog and
- * over ranges as the pool's workers match them.
+ * over ranges as the pool's workers match them; and on catalogs large enough for the words' doc
+ * bitsets (term-docs.ts), which pass over the rarest word's docs lacking another word, with fields of
+ * weight 0 (a doc whose bit is set may still not match).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +12,7 @@ import { Catalog } from '../catalog/catalog.js';
 import type { Product } from '../types.js';
 import { compileSearchPlan, type SearchPlan } from './search-plan.js';
 import { matchText } from './text-matches.js';
+import { termDocBits } from './term-docs.js';
 
 const WORDS = ['red', 'cotton', 'shirt', 'blue', 'denim', 'shirts', 'xl', 'set', 'coton', 'reds'];
 const text = fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 8 }).map((w) => w.join(' '));
@@ -22,6 +25,26 @@ function matchesOf(plan: SearchPlan, catalog: Catalog, lo: number, hi: number): 
   return new Map(Array.from({ length: m.length }, (_, k) => [m.docs[k]!, m.scores[k]!]));
 }
 
+/** Deletes the products that `deletes` names (modulo the built then appended products). */
+async function deleteSome(catalog: Catalog, built: number, appended: number, deletes: readonly number[]): Promise<void> {
+  const all = built + appended;
+  await catalog.delete([...new Set(deletes.map((d) => (d % all < built ? `b${d % all}` : `a${(d % all) - built}`)))]);
+}
+
+/** Whether `plan`'s every word is matched, scores summed in query order, over the whole catalog and the pool's ranges. */
+function expectEveryWordMatched(plan: SearchPlan, catalog: Catalog): void {
+  const n = catalog.state.index.docCount;
+  for (const [lo, hi] of [[0, n], [32, n], [0, Math.min(n, 64)], [64, Math.min(n, 224)]] as const) {
+    if (lo >= hi) continue;
+    const expected = plan.words.map((word) => matchesOf({ ...plan, words: [word], minWords: 1 }, catalog, lo, hi))
+      .reduce((sums, word) => new Map([...sums].filter(([d]) => word.has(d)).map(([d, s]) => [d, s + word.get(d)!])));
+    expect(matchesOf(plan, catalog, lo, hi)).toEqual(expected);
+  }
+}
+
+/** Whether the plan is one matchEveryWord takes (every word, none with phrases). */
+const everyWord = (plan: SearchPlan): boolean => !plan.matchNothing && plan.minWords >= plan.words.length && plan.words.every((w) => w.phrases.length === 0);
+
 describe('matching every word of a query', () => {
   it('gives the docs of every word, scores summed in query order, with appended and deleted products', async () => {
     await fc.assert(fc.asyncProperty(
@@ -30,18 +53,37 @@ describe('matching every word of a query', () => {
         const catalog = new Catalog();
         await catalog.upsert(built.map((r, i): Product => ({ refId: `b${i}`, ...r })));
         if (appended.length > 0) await catalog.upsert(appended.map((r, i): Product => ({ refId: `a${i}`, ...r })));
-        const all = built.length + appended.length;
-        await catalog.delete([...new Set(deletes.map((d) => (d % all < built.length ? `b${d % all}` : `a${(d % all) - built.length}`)))]);
+        await deleteSome(catalog, built.length, appended.length, deletes);
         const { plan } = compileSearchPlan(catalog.state, { website_id: 'w', client: 'c', q, start: 0, size: 10 });
-        if (plan.matchNothing || plan.minWords < plan.words.length || plan.words.some((w) => w.phrases.length > 0)) return;
-        const n = catalog.state.index.docCount;
-        for (const [lo, hi] of [[0, n], [32, n], [0, Math.min(n, 64)]] as const) {
-          if (lo >= hi) continue;
-          const expected = plan.words.map((word) => matchesOf({ ...plan, words: [word], minWords: 1 }, catalog, lo, hi))
-            .reduce((sums, word) => new Map([...sums].filter(([d]) => word.has(d)).map(([d, s]) => [d, s + word.get(d)!])));
-          expect(matchesOf(plan, catalog, lo, hi)).toEqual(expected);
-        }
+        if (everyWord(plan)) expectEveryWordMatched(plan, catalog);
       },
     ), { numRuns: 200 });
+  });
+
+  it('gives the same with the doc bitsets of the words (term-docs.ts): probed before and after appends, deletions, fields of weight 0', async () => {
+    let filtered = 0;
+    const weightArb = fc.array(fc.constantFrom(0, 0.5, 1, 2), { minLength: 2, maxLength: 2 });
+    await fc.assert(fc.asyncProperty(
+      fc.array(rowArb, { minLength: 150, maxLength: 400 }), fc.array(rowArb, { maxLength: 60 }), fc.array(fc.nat(), { maxLength: 80 }), queryArb, weightArb,
+      async (built, appended, deletes, q, weights) => {
+        const catalog = new Catalog();
+        await catalog.upsert(built.map((r, i): Product => ({ refId: `b${i}`, ...r })));
+        // Bitsets derived on the built version, then used by the versions appended and deleted from it
+        // (they share its main postings).
+        const first = compileSearchPlan(catalog.state, { website_id: 'w', client: 'c', q, start: 0, size: 10 }).plan;
+        if (everyWord(first)) expectEveryWordMatched(first, catalog);
+        if (appended.length > 0) await catalog.upsert(appended.map((r, i): Product => ({ refId: `a${i}`, ...r })));
+        await deleteSome(catalog, built.length, appended.length, deletes);
+        const { plan: compiled } = compileSearchPlan(catalog.state, { website_id: 'w', client: 'c', q, start: 0, size: 10 });
+        if (!everyWord(compiled)) return;
+        const { fullText } = catalog.state.index;
+        if (compiled.words.some((w) => w.termIds.some((id) => termDocBits(fullText, fullText.termOffsets[id]!, fullText.termOffsets[id + 1]!)))) filtered++;
+        for (const w of [[1, 1], weights]) {
+          expectEveryWordMatched({ ...compiled, fieldWeights: Array.from({ length: fullText.fieldIds.length }, (_, f) => w[f % w.length]!) }, catalog);
+        }
+      },
+    ), { numRuns: 60 });
+    // Most runs have words with bitsets: the filter is exercised, not only the probes without it.
+    expect(filtered).toBeGreaterThan(30);
   });
 });

@@ -8,7 +8,8 @@
  */
 import { normsOf } from '../catalog/full-text/norm-keys.js';
 import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
-import { seek } from './doc-seek.js';
+import { gallop, seek } from './doc-seek.js';
+import { termDocBits } from './term-docs.js';
 import { BM25_K1, type PlanTerms, type PlanWord, type SearchPlan } from './search-plan.js';
 
 /** Docs (ascending) and their scores; the first `length` entries are used. */
@@ -93,10 +94,30 @@ export function normalisedPosting(index: CatalogIndex, segment: PostingSegment, 
 }
 
 /**
- * The docs of one term's postings in [lo, hi) with the term's score (tier + BM25F) per doc: those of
- * the main postings, then those of the tail (appended docs, all higher).
+ * Per word, the doc bitsets of its terms' main postings (term-docs.ts): a doc of the main postings
+ * having none of a word's terms is passed over unscored (it cannot match every word).
  */
-function matchTerm(index: CatalogIndex, weighted: Float64Array, word: PlanTerms, t: number, lo: number, hi: number): Run {
+type DocFilter = readonly (readonly Uint32Array[])[];
+
+/** Whether `doc` has, for every word of `filter`, a bit set in one of its terms' bitsets. */
+function passesFilter(filter: DocFilter, doc: number): boolean {
+  const word = doc >>> 5;
+  const bit = 1 << (doc & 31);
+  for (const terms of filter) {
+    let found = false;
+    for (const bits of terms) {
+      if (word < bits.length && (bits[word] & bit) !== 0) { found = true; break; }
+    }
+    if (!found) return false;
+  }
+  return true;
+}
+
+/**
+ * The docs of one term's postings in [lo, hi) with the term's score (tier + BM25F) per doc: those of
+ * the main postings (those `filter` passes), then those of the tail (appended docs, all higher).
+ */
+function matchTerm(index: CatalogIndex, weighted: Float64Array, word: PlanTerms, t: number, lo: number, hi: number, filter?: DocFilter): Run {
   const main = index.fullText;
   const tail = main.tail;
   const id = word.termIds[t];
@@ -110,7 +131,7 @@ function matchTerm(index: CatalogIndex, weighted: Float64Array, word: PlanTerms,
     tend = seek(tail.postDocs, ti, tail.termOffsets[id + 1], hi);
   }
   const out = newRun(end - i + tend - ti);
-  scorePostings(index, weighted, word, t, main, i, end, out);
+  scorePostings(index, weighted, word, t, main, i, end, out, filter);
   if (tend > ti) scorePostings(index, weighted, word, t, tail!, ti, tend, out);
   return out;
 }
@@ -139,8 +160,10 @@ export function weightedNormsOf(index: CatalogIndex, plan: SearchPlan): Float64A
   return weighted;
 }
 
-/** Appends to `out` the docs of entries `[i, end)` of `segment` (one term's) with their scores. */
-function scorePostings(index: CatalogIndex, weighted: Float64Array, word: PlanTerms, t: number, segment: PostingSegment, i: number, end: number, out: Run): void {
+/** Appends to `out` the docs of entries `[i, end)` of `segment` (one term's) with their scores, but those `filter` does not pass. */
+function scorePostings(
+  index: CatalogIndex, weighted: Float64Array, word: PlanTerms, t: number, segment: PostingSegment, i: number, end: number, out: Run, filter?: DocFilter,
+): void {
   const { postDocs, postKey } = segment;
   const tier = word.qualities[t] * MATCH_TIER;
   const idf = word.idfs[t];
@@ -149,7 +172,7 @@ function scorePostings(index: CatalogIndex, weighted: Float64Array, word: PlanTe
   let k = out.at + out.length;
   while (i < end) {
     const d = postDocs[i];
-    if (deleted !== undefined && (deleted[d >>> 5] & (1 << (d & 31))) !== 0) {
+    if ((deleted !== undefined && (deleted[d >>> 5] & (1 << (d & 31))) !== 0) || (filter !== undefined && !passesFilter(filter, d))) {
       do i++; while (i < end && postDocs[i] === d);
       continue;
     }
@@ -199,9 +222,9 @@ function mergeBest(a: Run, b: Run): Run {
  * a list in one sequential pass; the lists are merged pairwise, smallest first, in rounds (every
  * step sequential; measured several times faster than a k-way heap merge).
  */
-function matchTerms(index: CatalogIndex, weighted: Float64Array, terms: PlanTerms, lo: number, hi: number, extra: Run[] = []): Run {
+function matchTerms(index: CatalogIndex, weighted: Float64Array, terms: PlanTerms, lo: number, hi: number, extra: Run[] = [], filter?: DocFilter): Run {
   let lists: Run[] = extra;
-  for (let t = 0; t < terms.termIds.length; t++) lists.push(matchTerm(index, weighted, terms, t, lo, hi));
+  for (let t = 0; t < terms.termIds.length; t++) lists.push(matchTerm(index, weighted, terms, t, lo, hi, filter));
   if (lists.length === 0) return emptyRun();
   lists.sort((a, b) => a.length - b.length);
   while (lists.length > 1) {
@@ -278,7 +301,8 @@ function matchEveryWord(index: CatalogIndex, weighted: Float64Array, words: read
   });
   // The rarest word's docs and scores: its list, narrowed in place. Its scores are the running sums when
   // it is the first word; else the sums are a list of their own (its scores join them at its place).
-  const found = matchTerms(index, weighted, words[rarest], lo, hi);
+  // Its docs lacking another word are not even scored when that word's terms have doc bitsets.
+  const found = matchTerms(index, weighted, words[rarest], lo, hi, [], docFilter(index, words, rarest));
   let n = found.length;
   const out = rarest === 0 ? found : newRun(n);
   const { docs, scores: sums, at } = out;
@@ -310,6 +334,26 @@ function matchEveryWord(index: CatalogIndex, weighted: Float64Array, words: read
   return out;
 }
 
+/**
+ * The bitsets of the words but `rarest` whose every term has one (term-docs.ts); undefined when no
+ * word has.
+ */
+function docFilter(index: CatalogIndex, words: readonly PlanWord[], rarest: number): DocFilter | undefined {
+  const { termOffsets } = index.fullText;
+  const filter: Uint32Array[][] = [];
+  for (let w = 0; w < words.length; w++) {
+    if (w === rarest) continue;
+    const terms: Uint32Array[] = [];
+    for (const id of words[w].termIds) {
+      const bits = termDocBits(index.fullText, termOffsets[id], termOffsets[id + 1]);
+      if (bits === undefined) break;
+      terms.push(bits);
+    }
+    if (terms.length === words[w].termIds.length) filter.push(terms);
+  }
+  return filter.length > 0 ? filter : undefined;
+}
+
 /** Docs `docs[at, at + n)`, ascending. */
 interface DocRange {
   docs: Int32Array;
@@ -333,14 +377,20 @@ function probeWord(index: CatalogIndex, weighted: Float64Array, word: PlanTerms,
     const id = word.termIds[t];
     const tier = word.qualities[t] * MATCH_TIER;
     const idf = word.idfs[t];
-    probeSegment(main, main.termOffsets[id], main.termOffsets[id + 1], weighted, tier, idf, sought, 0, split, best, bestAt);
-    if (tail && split < n) probeSegment(tail, tail.termOffsets[id], tail.termOffsets[id + 1], weighted, tier, idf, sought, split, n, best, bestAt);
+    const from = main.termOffsets[id];
+    const to = main.termOffsets[id + 1];
+    probeSegment(main, from, to, termDocBits(main, from, to), weighted, tier, idf, sought, 0, split, best, bestAt);
+    if (tail && split < n) probeSegment(tail, tail.termOffsets[id], tail.termOffsets[id + 1], undefined, weighted, tier, idf, sought, split, n, best, bestAt);
   }
 }
 
-/** {@link probeWord} for one term's entries `[from, to)` of `segment` and the docs `[c0, c1)` of `sought`. */
+/**
+ * {@link probeWord} for one term's entries `[from, to)` of `segment` and the docs `[c0, c1)` of `sought`;
+ * `bits`, when given, the term's doc bitset (term-docs.ts): a doc whose bit is not set is passed over
+ * without a step through the entries.
+ */
 function probeSegment(
-  segment: PostingSegment, from: number, to: number, weighted: Float64Array, tier: number, idf: number,
+  segment: PostingSegment, from: number, to: number, bits: Uint32Array | undefined, weighted: Float64Array, tier: number, idf: number,
   sought: DocRange, c0: number, c1: number, best: Float64Array, bestAt: number,
 ): void {
   const { postDocs, postKey } = segment;
@@ -350,14 +400,15 @@ function probeSegment(
   let i = from;
   for (let c = c0; c < c1 && i < to; c++) {
     const d = docs[at + c];
+    if (bits !== undefined) {
+      const word = d >>> 5;
+      if (word >= bits.length || (bits[word] & (1 << (d & 31))) === 0) continue;
+    }
     if (dense) {
       while (i < to && postDocs[i] < d) i++;
       if (i >= to) break;
     } else if (postDocs[i] < d) {
-      // Gallop: the first entry at or past d lies in (i + step / 2, i + step].
-      let step = 1;
-      while (i + step < to && postDocs[i + step] < d) step *= 2;
-      i = seek(postDocs, i + (step >>> 1) + 1, Math.min(i + step, to), d);
+      i = gallop(postDocs, i, to, d);
       if (i >= to) break;
     }
     if (postDocs[i] !== d) continue;

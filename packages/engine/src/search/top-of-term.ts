@@ -1,10 +1,14 @@
 /**
  * A one-word, one-term search ranked by relevance alone, without scoring every posting (block-max
  * top-k): the term's postings are walked block by block (term-blocks.ts) and a block whose best
- * score cannot beat the worst of the best `limit` kept so far is only counted, never scored. Taken only
- * when nothing needs a match's score or doc but the top-k and the total: no condition, facet, range,
- * bucket, merchandising, variant grouping, sort key other than relevance, or field of weight 0 (a doc
- * whose only entries are in such a field is no match, which a block's doc count cannot tell). Every
+ * score cannot beat the worst of the best `limit` kept so far is only counted, never scored. A word
+ * of several terms (stems) whose term of the highest quality outranks the others by its tier alone
+ * ({@link topTierTerm}) is ranked so by that term when it has at least `limit` matches (else the
+ * plain path): its docs are the page; the total counts the docs of every term of the word in a
+ * bitset. Taken only when nothing needs a match's score or doc but the top-k and the total: no
+ * condition, facet, range, bucket, merchandising, variant grouping, sort key other than relevance, or
+ * field of weight 0 (a doc whose only entries are in such a field is no match, which a block's doc
+ * count cannot tell). Every
  * other search takes the plain path (run-partial.ts, text-matches.ts). Same total, same page, same
  * scores as the plain path: a block is passed over only when none of its docs could enter the page.
  *
@@ -24,17 +28,72 @@
 import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
 import { seek } from './doc-seek.js';
 import { MATCH_TIER, termScore, weightedNormsOf } from './text-matches.js';
-import { BM25_K1, type PartialResult, type SearchPlan } from './search-plan.js';
+import { BM25_K1, type PartialResult, type PlanTerms, type SearchPlan } from './search-plan.js';
+import { popcount } from '../catalog/columns/bitset.js';
 import { BLOCK_DOCS, cachedBlocks, deriveBlocks, type TermBlocks } from './term-blocks.js';
+
+/**
+ * Whether nothing of `plan` needs a match's score or doc but the page by relevance and the total (see
+ * the module doc): what a ranking that passes over matches without scoring them must know.
+ */
+function needsOnlyPageAndTotal(index: CatalogIndex, plan: SearchPlan): boolean {
+  return plan.sort.length === 1 && plan.sort[0]!.type === 'score' && plan.sort[0]!.desc && index.ordinal === undefined
+    && !plan.merch && !plan.distinct && plan.conditions.length === 0 && !plan.disjunctive?.length
+    && plan.aggregationFields.length === 0 && plan.hierarchyColumns.length === 0 && plan.rangeFields.length === 0 && plan.rangeBuckets.length === 0
+    && plan.fieldWeights.every((weight) => weight > 0);
+}
 
 /** Whether `plan` is ranked by {@link rankOneTerm}: see the module doc for what it must not need. */
 export function isOneTermRanking(index: CatalogIndex, plan: SearchPlan): boolean {
   const word = plan.words.length === 1 ? plan.words[0]! : undefined;
-  return word !== undefined && word.termIds.length === 1 && word.phrases.length === 0 && plan.minWords >= 1
-    && plan.sort.length === 1 && plan.sort[0]!.type === 'score' && plan.sort[0]!.desc && index.ordinal === undefined
-    && !plan.merch && !plan.distinct && plan.conditions.length === 0 && !plan.disjunctive?.length
-    && plan.aggregationFields.length === 0 && plan.hierarchyColumns.length === 0 && plan.rangeFields.length === 0 && plan.rangeBuckets.length === 0
-    && plan.fieldWeights.every((weight) => weight > 0);
+  return word !== undefined && topTierTerm(word) >= 0 && word.phrases.length === 0 && plan.minWords >= 1 && needsOnlyPageAndTotal(index, plan);
+}
+
+/**
+ * The term of `word` that ranks the page: its only term; of several, the one of the highest quality
+ * when its tier is ahead of every other term's by more than their BM25 part can make up (below
+ * `idf · (k1 + 1)`, here with a factor 2 to spare for rounding): a doc having it scores its score (a
+ * doc's word score is its best term's) and ranks above every doc without it, so when it has `limit`
+ * matches they are the page. -1 when no term does (two of the highest quality).
+ */
+export function topTierTerm(word: PlanTerms): number {
+  const { qualities, idfs } = word;
+  let top = 0;
+  for (let t = 1; t < qualities.length; t++) if (qualities[t]! > qualities[top]!) top = t;
+  let next = -Infinity;
+  let idf = 0;
+  for (let t = 0; t < qualities.length; t++) {
+    if (t === top) continue;
+    if (qualities[t] === qualities[top]) return -1;
+    next = Math.max(next, qualities[t]!);
+    idf = Math.max(idf, idfs[t]!);
+  }
+  return idfs[top]! >= 0 && MATCH_TIER * (qualities[top]! - next) > 2 * idf * (BM25_K1 + 1) ? top : -1;
+}
+
+/**
+ * The live docs of [lo, hi) (lo a multiple of 32) having one of `word`'s terms, every one a match (no
+ * field of weight 0): a bit per doc of the range set from the terms' doc ids, deleted docs cleared.
+ */
+function countWordDocs(index: CatalogIndex, word: PlanTerms, lo: number, hi: number): number {
+  const bits = new Uint32Array((hi - lo + 31) >>> 5);
+  const main = index.fullText;
+  const segments = main.tail ? [main, main.tail] : [main];
+  for (const id of word.termIds) {
+    for (const { termOffsets, postDocs } of segments) {
+      const to = termOffsets[id + 1]!;
+      for (let i = seek(postDocs, termOffsets[id]!, to, lo); i < to && postDocs[i]! < hi; i++) {
+        const local = postDocs[i]! - lo;
+        bits[local >>> 5] |= 1 << (local & 31);
+      }
+    }
+  }
+  const deleted = index.deleted;
+  if (deleted !== undefined) {
+    const first = lo >>> 5;
+    for (let w = 0; w < bits.length && first + w < deleted.length; w++) bits[w] &= ~deleted[first + w]!;
+  }
+  return popcount(bits);
 }
 
 /**
@@ -219,7 +278,8 @@ function rankBlocks(scoring: TermScoring, blocks: TermBlocks, main: PostingSegme
 /**
  * Runs a plan {@link isOneTermRanking} accepts over docs [lo, hi): the total and the best `plan.limit`
  * matches, as `runPartial` would return them; `empty` holds the (empty) aggregation parts. Undefined
- * (the caller takes the plain path) for a term of few entries in the range. The thread's first search
+ * (the caller takes the plain path) for a term of few entries in the range, or a word of several terms
+ * whose top term has fewer than `plan.limit` matches in it. The thread's first search
  * of the term's range (under the search's weighted norms) derives its blocks while scoring every entry,
  * later ones rank with them.
  */
@@ -229,7 +289,8 @@ export function rankOneTerm(
   const word = plan.words[0]!;
   const main = index.fullText;
   const tail = main.tail;
-  const id = word.termIds[0]!;
+  const t = topTierTerm(word);
+  const id = word.termIds[t]!;
   const from = main.termOffsets[id];
   const to = main.termOffsets[id + 1];
   const mainHi = tail ? Math.min(hi, tail.fromDoc) : hi;
@@ -237,7 +298,7 @@ export function rankOneTerm(
   const end = mainHi > lo ? seek(main.postDocs, i, to, mainHi) : i;
   if (end - i < MIN_BLOCKED_ENTRIES) return undefined;
   const scoring: TermScoring = {
-    index, weighted: weightedNormsOf(index, plan), tier: word.qualities[0]! * MATCH_TIER, idf: word.idfs[0]!, heap: new ScoreHeap(plan.limit), checkedTfw: NaN, checkedVerdict: false,
+    index, weighted: weightedNormsOf(index, plan), tier: word.qualities[t]! * MATCH_TIER, idf: word.idfs[t]!, heap: new ScoreHeap(plan.limit), checkedTfw: NaN, checkedVerdict: false,
   };
   let total = 0;
   const blocks = cachedBlocks(main, i, end, scoring.weighted);
@@ -255,6 +316,12 @@ export function rankOneTerm(
     const ti = seek(tail.postDocs, tail.termOffsets[id], tail.termOffsets[id + 1], Math.max(lo, tail.fromDoc));
     const tend = seek(tail.postDocs, ti, tail.termOffsets[id + 1], hi);
     total += scoreEntries(scoring, tail, ti, tend);
+  }
+  if (word.termIds.length > 1) {
+    // The page is the top term's best when it has that many matches (see topTierTerm); the total, every
+    // doc of the word's terms.
+    if (!scoring.heap.full) return undefined;
+    total = countWordDocs(index, word, lo, hi);
   }
   return { lo, total, ...empty, ...scoring.heap.drain() };
 }

@@ -3,7 +3,7 @@
  * latest view of a buffer is extended in place (a second extension of an older one copies).
  */
 import { describe, expect, it } from 'vitest';
-import { extendShared, Growable, growableArray, growableSharedBytes, PagedBuilder, sharedArray } from './shared-arrays.js';
+import { extendShared, growableArray, growableSharedBytes, PagedBuilder, sharedArray } from './shared-arrays.js';
 
 describe('extendShared', () => {
   it('extends the latest view in place, leaving the older view as it was', () => {
@@ -57,18 +57,6 @@ describe('extendShared', () => {
     const c = extendShared(sharedArray(Uint32Array, 10), 20);
     expect(growableSharedBytes() - before).toBe(12_080);
     expect(c.length).toBe(20);
-  });
-});
-
-describe('Growable', () => {
-  it('trimmed() is the filled part in an array of its own, without the spare capacity', () => {
-    const g = new Growable(Int32Array, 1000);
-    for (let i = 0; i < 10; i++) g.push(i * 3);
-    const out = g.trimmed();
-    expect(Array.from(out)).toEqual(Array.from(g.view()));
-    expect(out.buffer.byteLength).toBe(40);
-    g.set(0, 99);
-    expect(out[0]).toBe(0);
   });
 });
 

@@ -148,13 +148,6 @@ export class Growable<T extends Uint32Array | Int32Array | Float64Array | Float3
   view(): T {
     return this.data.subarray(0, this.length) as T;
   }
-  /**
-   * The filled part as an array of its own, exactly as long: a view would keep the whole capacity alive
-   * (up to twice the filled part, or more when the capacity was guessed too large).
-   */
-  trimmed(): T {
-    return this.length === this.data.length ? this.data : (this.data.slice(0, this.length) as T);
-  }
   toShared(): T {
     const out = sharedArray(this.ctor, this.length);
     (out as unknown as { set(a: T): void }).set(this.view());
