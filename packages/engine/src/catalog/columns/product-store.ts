@@ -759,7 +759,8 @@ export class ProductStore implements ProductList {
    * shared with other readers, so it is read-only, as the products held as objects always were.
    */
   get(doc: number): Product {
-    return this.getMany([doc])[0]!;
+    const revision = this.revisions[doc];
+    return keptDecoded(revision) ?? keepDecoded(revision, this.decode(doc));
   }
 
   /**
@@ -769,7 +770,7 @@ export class ProductStore implements ProductList {
   getMany(docs: ArrayLike<number>): Product[] {
     const count = docs.length;
     // The revisions first, in a loop of their own (the reads of a page are issued together), then the cache.
-    const revisions = new Float64Array(count);
+    const revisions = pageRevisions.room(count);
     for (let k = 0; k < count; k++) revisions[k] = this.revisions[docs[k]];
     const products = new Array<Product>(count);
     let missing: number[] | undefined;
@@ -789,11 +790,21 @@ export class ProductStore implements ProductList {
    * many products (index builds, merges), which would only evict the products searches keep reading.
    */
   decode(doc: number): Product {
-    return this.decodeMany([doc])[0]!;
+    const id = this.shapeOf[doc];
+    if (id === WHOLE) return JSON.parse(this.raw.get(doc)!) as Product;
+    const shape = this.shapes.shapes[id]!;
+    const values = new Array<unknown>(shape.keys.length);
+    const raw = shape.hasRaw ? JSON.parse(this.raw.get(doc)!) as unknown[] : undefined;
+    for (let i = 0; i < shape.keys.length; i++) {
+      const r = shape.rawIndex[i];
+      values[i] = readValue(shape.encodings[i] as Encoding, shape.fids[i], doc, this.columns, r < 0 ? undefined : raw![r]);
+    }
+    return objectBuilderOf(shape)(values) as Product;
   }
 
   /**
-   * The products of `docs` decoded now ({@link decode} of each), read key by key across the docs: the
+   * The products of `docs` decoded now (what {@link decode} gives for each: the plain path, which
+   * the property tests compare this with), read key by key across the docs: the
    * values of a key sit in one field's columns, so the reads of a page's products there are issued
    * together (their cache misses overlap) and the column's own objects are read once for all of them,
    * where decoding product by product waited on each miss in turn — a page's products are scattered
@@ -806,7 +817,7 @@ export class ProductStore implements ProductList {
     const shapes = new Array<Shape | undefined>(count);
     const values = new Array<unknown[]>(count);
     const raws = new Array<unknown[] | undefined>(count);
-    const ids = new Uint16Array(count);
+    const ids = pageShapes.room(count);
     for (let k = 0; k < count; k++) ids[k] = this.shapeOf[docs[k]];
     let longest = 0;
     for (let k = 0; k < count; k++) {
@@ -822,7 +833,7 @@ export class ProductStore implements ProductList {
       if (shape.hasRaw) raws[k] = JSON.parse(this.raw.get(doc)!) as unknown[];
       if (shape.keys.length > longest) longest = shape.keys.length;
     }
-    const codes = new Int32Array(count);
+    const codes = pageCodes.room(count);
     for (let i = 0; i < longest; i++) {
       for (let k = 0; k < count;) {
         const shape = shapes[k];
@@ -1103,6 +1114,25 @@ export class ProductStore implements ProductList {
     return new ProductStore(columns, shapes, shapeOf, revisions, this.raw.merged(docs, rawDocs, rawTexts));
   }
 }
+
+/**
+ * A typed array reused by every page read (one thread reads one page at a time, and nothing a read
+ * calls reads another): a page's typed arrays cost more to allocate than to fill.
+ */
+class PageScratch<T extends Float64Array | Int32Array | Uint16Array> {
+  constructor(private array: T, private readonly make: (length: number) => T) {}
+
+  /** The array, with room for at least `count` entries (their contents are left over). */
+  room(count: number): T {
+    if (this.array.length < count) this.array = this.make(Math.max(count, 2 * this.array.length));
+    return this.array;
+  }
+}
+
+/** Per doc of a page read, its revision ({@link ProductStore.getMany}), shape id and a code ({@link ProductStore.decodeMany}). */
+const pageRevisions = new PageScratch(new Float64Array(64), (n) => new Float64Array(n));
+const pageShapes = new PageScratch(new Uint16Array(64), (n) => new Uint16Array(n));
+const pageCodes = new PageScratch(new Int32Array(64), (n) => new Int32Array(n));
 
 /**
  * Decoded products kept for re-reads, by revision: a revision always decodes to the same product,
