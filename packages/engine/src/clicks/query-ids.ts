@@ -6,7 +6,7 @@
  * its way to the store) from an id that was never issued for this website — made up, or of another
  * website — without asking the store. Pure, apart from the random part.
  *
- * The HMAC-SHA256 and the base64url are computed in JavaScript (util/hmac-sha256.ts): the same bytes as
+ * The HMAC-SHA256 (@noble/hashes) and the base64url are computed in JavaScript (util/hmac-sha256.ts): the same bytes as
  * node:crypto's, without a call into C++ on every answer (decision 0062).
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The JavaScript HMAC-SHA256 and base64url against node:crypto and Buffer, on random keys (shorter and
+ * The HMAC-SHA256 (@noble/hashes, keyed once) and the JavaScript base64url against node:crypto and Buffer, on random keys (shorter and
  * longer than a block) and messages (every padding case: one or two finishing blocks, whole blocks
  * before them; ASCII, other text, lone surrogates).
  */
