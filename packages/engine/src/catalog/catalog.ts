@@ -38,7 +38,7 @@ import { beginChange, runInSlices, SLICE_MS } from './build/time-slices.js';
 import { carryDerivedSteps, deriveLikeSteps } from './columns/derived-carry.js';
 import { ensureHierarchySteps } from './columns/hierarchy-column.js';
 import type { HierarchySetting } from '../contract/settings-schema.js';
-import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveDocs, liveProductList, planDeletes } from './changes/tombstones.js';
+import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveDocs, liveProductList, liveProductListSteps, planDeletes } from './changes/tombstones.js';
 import { vectorOf } from './columns/vector-column.js';
 import { firstMismatch, valueFits, type FieldMismatch, type FieldTypes } from './field-types.js';
 
@@ -482,6 +482,11 @@ export class Catalog implements CatalogView {
   /** See {@link CatalogView.liveProducts}: read from the current version's store on demand. */
   liveProducts(): ProductList {
     return liveProductList(this.current);
+  }
+
+  /** See {@link CatalogView.liveProductsSteps}: the current version, captured now, listed in steps. */
+  liveProductsSteps(): Steps<ProductList> {
+    return liveProductListSteps(this.current);
   }
 
   /** The product's `image_vector` as stored (Float32), or undefined. */

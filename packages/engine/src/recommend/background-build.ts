@@ -207,18 +207,27 @@ export class BackgroundIndex<T extends VersionedIndex> {
     const version = this.catalog.version;
     if (this.rebased(version)) return;
     // The products are captured now (the catalog version's list, read product by product while the
-    // build runs); a product changed later has a new revision, picked up by the next build.
-    const products = snapshot(this.catalog);
+    // build runs); a product changed later has a new revision, picked up by the next build. Listed in
+    // the build's slices when the catalog can: with deletions, the list is a pass over every doc.
+    const listing = this.catalog.liveProductsSteps?.();
+    const listed = listing === undefined ? snapshot(this.catalog) : undefined;
     const previous = this.current;
     const generation = this.generation;
+    let rows = 0;
+    const build = this.build;
+    function* steps(): BuildSteps<T> {
+      const products = listing === undefined ? listed! : yield* listing;
+      rows = products.length;
+      return yield* build(previous, products, version);
+    }
     this.building = (async () => {
       try {
-        const next = await runSliced(this.build(previous, products, version), this.sliceMs);
+        const next = await runSliced(steps(), this.sliceMs);
         // A synchronous build of a newer version may have happened meanwhile (catalog shrank).
         if (this.current === undefined || this.current.version < next.version || this.currentGeneration < generation) {
           this.current = next;
           this.currentGeneration = generation;
-          this.currentRows = products.length;
+          this.currentRows = rows;
         }
         this.builds++;
         this.lastError = undefined;

@@ -24,10 +24,12 @@ async function setup() {
   const visual = new VisualSimilarity(catalog, items, { syncLimit: 0 });
   const attributes = new AttributeSimilarity(catalog, items, undefined, undefined, 0);
   await Promise.all([visual.whenReady(), attributes.whenReady()]);
-  // A build captures the catalog's products first: count the captures.
+  // A build captures the catalog's products first (the list, or the list in steps): count the captures.
   let captures = 0;
   const liveProducts = catalog.liveProducts.bind(catalog);
   catalog.liveProducts = () => { captures++; return liveProducts(); };
+  const liveProductsSteps = catalog.liveProductsSteps.bind(catalog);
+  catalog.liveProductsSteps = () => { captures++; return liveProductsSteps(); };
   const answers = (seed: string) => ({
     visual: visual.byProduct(items.intern(seed), 10),
     attributes: attributes.similar(items.intern(seed), 10),

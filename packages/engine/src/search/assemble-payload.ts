@@ -180,12 +180,9 @@ export function assemblePayload(
   } else total += pins.extra.length;
   if (plan.merch) docs = placePins(docs, pins.placed, request.start + size);
   const page = docs.subarray(request.start, request.start + size);
-  // Loops, not Array.from with a map function (its iteration protocol costs more than the reads).
-  const result: SearchPayload['result'] = [];
-  for (let i = 0; i < page.length; i++) {
-    const d = page[i];
-    result.push(grouped ? { ...state.store.get(d), _variants: variantsOf(grouped, d) } : state.store.get(d));
-  }
+  // The page's products read together (the store reads them key by key); a distinct result is a copy with `_variants`.
+  const result: SearchPayload['result'] = state.store.getMany(page);
+  if (grouped) for (let i = 0; i < page.length; i++) result[i] = { ...result[i], _variants: variantsOf(grouped, page[i]) };
 
   // Counting groups, a pinned product outside the matches adds its values only as a group of its own
   // (docs/decisions/0039-variants.md).

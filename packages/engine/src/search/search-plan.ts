@@ -324,7 +324,70 @@ function compileWord(
     if (best >= 0 && !sure) correction = vocabulary[best];
   }
   if (quality.size === 0 && phrases.length === 0) relaxUnmatchedWord(ctx, word, isLast, quality, phrases);
-  return { planWord: { word, ...toPlanTerms(ctx, quality, typoMaxDf), phrases }, correction };
+  // Written out rather than spread: V8 takes a slow path for a spread followed by more properties.
+  const { termIds, qualities, idfs } = toPlanTerms(ctx, quality, typoMaxDf);
+  return { planWord: { word, termIds, qualities, idfs, phrases }, correction };
+}
+
+/** A word compiled ({@link compileWord}) and the typo settings it was compiled under. */
+interface KeptWord {
+  typo: ResolvedRelevance['typoTolerance'];
+  compiled: { planWord: PlanWord; correction?: string };
+}
+
+/**
+ * Terms of the words kept compiled per catalog version and relevance tables: bounded by terms, not
+ * words (a short last word completes to thousands of terms). Beyond, the list starts again.
+ */
+const MAX_KEPT_TERMS = 65_536;
+
+/** The words kept compiled for one catalog version and relevance tables, and their terms in all. */
+interface KeptWords {
+  words: Map<string, KeptWord>;
+  terms: number;
+}
+const keptWords = new WeakMap<CatalogState, WeakMap<RelevanceTables, KeptWords>>();
+
+/** The terms a compiled word holds (its own and its phrases'). */
+function termsOf(planWord: PlanWord): number {
+  let n = planWord.termIds.length;
+  for (const phrase of planWord.phrases) for (const group of phrase) n += group.termIds.length;
+  return n;
+}
+
+/**
+ * {@link compileWord}, kept for the catalog version: a shop's queries repeat their words (three in four
+ * words of the peers' 2,000-query workload were asked before, decision 0062), and compiling one reads
+ * the vocabulary at a dozen places or more (exact term, stem, completions, typo candidates), each a
+ * cache miss by the time a search compiles. A word is compiled from the version (immutable), the
+ * tables, the typo settings, its being the last word and the widening; a word that synonym rules
+ * target together with its neighbours is compiled each time. The plan word is shared by the plans
+ * that ask for it: plans are never edited after they are compiled (see the module doc).
+ */
+function keptCompiledWord(
+  ctx: WordContext, tables: RelevanceTables, word: string, isLast: boolean, synonymTargets: readonly string[][],
+): { planWord: PlanWord; correction?: string } {
+  if (synonymTargets.length > 0) return compileWord(ctx, word, isLast, synonymTargets);
+  let byTables = keptWords.get(ctx.state);
+  if (byTables === undefined) keptWords.set(ctx.state, (byTables = new WeakMap()));
+  let kept = byTables.get(tables);
+  if (kept === undefined) byTables.set(tables, (kept = { words: new Map(), terms: 0 }));
+  const key = `${isLast ? 'last' : 'inner'}${ctx.widen ? ' widened' : ''}\u0000${word}`;
+  const found = kept.words.get(key);
+  if (found !== undefined && found.typo === ctx.typo) return found.compiled;
+  const compiled = compileWord(ctx, word, isLast, synonymTargets);
+  const terms = termsOf(compiled.planWord);
+  // A word kept under other typo settings is replaced.
+  if (found !== undefined) kept.terms -= termsOf(found.compiled.planWord);
+  if (kept.terms + terms > MAX_KEPT_TERMS) {
+    kept.words.clear();
+    kept.terms = 0;
+  }
+  if (terms <= MAX_KEPT_TERMS) {
+    kept.words.set(key, { typo: ctx.typo, compiled });
+    kept.terms += terms;
+  }
+  return compiled;
 }
 
 /**
@@ -446,7 +509,8 @@ export function compileSearchPlan(
   const fieldTypes = options.fieldTypes;
   const { index } = state;
   const distinct = compileDistinct(state, request, options.distinct);
-  const { lang, isStop, rules } = relevanceTablesOf(settings);
+  const tables = relevanceTablesOf(settings);
+  const { lang, isStop, rules } = tables;
   const ctx: WordContext = { state, lang, typo: settings.typoTolerance, widen: options.widenTypos === true, isStop };
   const words = queryWords(request.q, isStop);
   const targets = synonymTargetsPerWord(words, rules);
@@ -455,7 +519,7 @@ export function compileSearchPlan(
   let anyCorrection = false;
   let wordsWithTerms = 0;
   words.forEach((word, i) => {
-    const { planWord, correction } = compileWord(ctx, word, i === words.length - 1, targets[i]);
+    const { planWord, correction } = keptCompiledWord(ctx, tables, word, i === words.length - 1, targets[i]);
     if (planWord.termIds.length > 0 || planWord.phrases.length > 0) wordsWithTerms++;
     if (correction !== undefined) anyCorrection = true;
     corrected.push(correction ?? word);

@@ -14,6 +14,7 @@ import type { Product, SearchRequest } from '../../types.js';
 import { Catalog } from '../catalog.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshot } from '../durability/snapshot.js';
 import { liveProductList } from './tombstones.js';
+import { runSteps, STEP } from '../steps.js';
 import { productsOf } from '../columns/product-store.js';
 
 const pool = new SearchPool({ workers: 2, threshold: 0 });
@@ -112,6 +113,7 @@ describe('tombstoned deletes and merges', () => {
           if (catalog.state.index.fields.some((f) => f.text?.valueTail)) tailed++;
         }
         expect(productsOf(liveProductList(catalog.state))).toEqual(model);
+        expect(productsOf(runSteps(catalog.liveProductsSteps()))).toEqual(model);
         expect(catalog.liveCount).toBe(model.length);
         const oneGo = new Catalog();
         await oneGo.upsert(model);
@@ -149,6 +151,25 @@ describe('tombstoned deletes and merges', () => {
     await catalog.merge();
     expect(catalog.state.tombstones).toBeUndefined();
     expect(catalog.state.index.docCount).toBe(48);
+  });
+
+  it('lists the live products in steps, the version captured when asked (a background build runs the pass in its slices)', async () => {
+    const catalog = new Catalog({}, { syncLimit: 0, sliceMs: 0 });
+    const count = 3 * STEP;
+    await catalog.upsert(Array.from({ length: count }, (_, i) => ({ refId: `p${i}`, title: `shoe ${i}` })));
+    await catalog.delete(['p0', 'p5']);
+    const listing = catalog.liveProductsSteps();
+    // A change after the call is not in the list.
+    await catalog.delete(['p7']);
+    let steps = 0;
+    for (let next = listing.next(); ; next = listing.next(), steps++) {
+      if (next.done) {
+        expect(next.value.length).toBe(count - 2);
+        expect(next.value.get(5).refId).toBe('p7');
+        break;
+      }
+    }
+    expect(steps).toBeGreaterThanOrEqual(2);
   });
 
   it('applies the changes made during a merge to the merged version', async () => {

@@ -211,9 +211,14 @@ export function storedBuildProducts(state: CatalogState, sources: Uint32Array | 
  * {@link liveDocs}); for passes over many products: reads bypass the decoded-product cache.
  */
 export function liveProductList(state: CatalogState): ProductList {
+  return runSteps(liveProductListSteps(state));
+}
+
+/** {@link liveProductList} in steps (its pass over the docs when some are deleted or moved). */
+export function* liveProductListSteps(state: CatalogState): Steps<ProductList> {
   const { store } = state;
   if (!state.tombstones && !state.index.ordinal) return { length: store.length, get: (d) => store.decode(d), revision: (d) => store.revision(d) };
-  const docs = liveDocs(state);
+  const docs = yield* liveDocsSteps(state);
   return { length: docs.length, get: (i) => store.decode(docs[i]), revision: (i) => store.revision(docs[i]) };
 }
 

@@ -247,6 +247,36 @@ describe('product store (products kept in the columns)', () => {
     expectStored(catalog, products);
   });
 
+  it('reads a page of products together (key by key, runs of one column) as it reads each alone', async () => {
+    const pageOf = fc.array(fc.nat(), { maxLength: 25 });
+    await fc.assert(fc.asyncProperty(productsOfArb(40), productsOfArb(8), pageOf, async (products, more, picks) => {
+      const catalog = new Catalog();
+      await catalog.upsert(products);
+      // Appended products: columns with tails, shapes interned later.
+      const added = more.map((p, i) => ({ ...p, refId: `n${i}` }));
+      await catalog.upsert(added);
+      const model = products.concat(added);
+      if (model.length === 0) return;
+      const { store, docByRefId } = catalog.state;
+      // Any docs, in any order, repeats included.
+      const page = picks.map((x) => model[x % model.length]!);
+      const docs = page.map((p) => docByRefId.get(p.refId)!);
+      expect(store.decodeMany(docs).map(json)).toEqual(page.map(json));
+      // The plain path, product by product.
+      expect(store.decodeMany(docs).map(json)).toEqual(docs.map((d) => json(store.decode(d))));
+      expect(store.getMany(Int32Array.from(docs)).map(json)).toEqual(page.map(json));
+      expect(store.getMany(docs).map(json)).toEqual(page.map(json));
+    }), { numRuns: 80 });
+    // Generated products (the shapes searches read: text, numeric columns, categories, vectors, some raw).
+    const generated = generateCatalog({ count: 400, seed: 5 });
+    const catalog = new Catalog();
+    await catalog.upsert(generated);
+    for (let from = 0; from < generated.length; from += 37) {
+      const docs = Array.from({ length: 20 }, (_, i) => (from + i * 53) % generated.length);
+      expect(catalog.state.store.decodeMany(docs).map(json)).toEqual(docs.map((d) => json(generated[d])));
+    }
+  });
+
   it('reads a float32 vector component back as the shortest decimal giving that float32', () => {
     const shortest = (f: number): number => {
       for (let p = 1; p < 9; p++) if (Math.fround(Number(f.toPrecision(p))) === f) return Number(f.toPrecision(p));
