@@ -315,7 +315,7 @@ export class FeaturePairs {
 /**
  * Pair ids converted per step by {@link pairIdsOf}: `set` between arrays of two element types converts
  * element by element, and the whole of a 1M catalog's ~20M ids in one call held the loop 89 ms
- * (docs/benchmarks.md, "Stalls at 1M: one slice per turn").
+ * (docs/benchmarks.md, "Stalls at 1M named by a profile").
  */
 const PAIR_COPY_STEP = 1 << 16;
 

@@ -45,33 +45,3 @@ describe('runInSlices priorities', () => {
     expect(await runInSlices(logged([], 'b', 3), 0)).toBe('b');
   });
 });
-
-describe('runInSlices turns', () => {
-  it('lets one runner slice through per turn of the event loop, however many wait', async () => {
-    // A chain of setImmediate turns beside four background runners and a change: between two of its
-    // ticks, at most two slices may run (one in the turn of each tick). Each runner's slices, each one
-    // step here (slices of 0 ms), record the tick they ran after.
-    let ticks = 0;
-    let watching = true;
-    const tick = (): void => {
-      ticks++;
-      if (watching) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const slicesAfterTick = new Map<number, number>();
-    function* recorded(steps: number): Steps<void> {
-      for (let i = 0; i < steps; i++) {
-        slicesAfterTick.set(ticks, (slicesAfterTick.get(ticks) ?? 0) + 1);
-        yield;
-      }
-    }
-    const runners = [0, 1, 2, 3].map(() => runInSlices(recorded(20), 0));
-    runners.push(runInSlices(recorded(20), 0, 'change'));
-    await Promise.all(runners);
-    watching = false;
-    // The first slices run in their callers, in this turn: the ones after that, one per turn.
-    slicesAfterTick.delete(0);
-    expect(Math.max(...slicesAfterTick.values())).toBeLessThanOrEqual(2);
-    expect([...slicesAfterTick.values()].reduce((a, b) => a + b, 0)).toBe(5 * 20 - 5);
-  });
-});

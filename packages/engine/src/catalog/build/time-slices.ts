@@ -1,8 +1,7 @@
 /**
  * Runs work in steps (see `buildCatalogSteps`) in time slices on the calling thread: work for about
  * {@link SLICE_MS}, then let the event loop run (timers, I/O, searches of every website) with
- * `setImmediate`, then go on. However many runners wait, one slice runs per turn of the loop, so a
- * turn is held for about one slice, not one per runner.
+ * `setImmediate`, then go on.
  *
  * Two priorities share the thread. A **change** (a catalog change a caller waits for: its build, its
  * change-log write, the summary of its call) runs its slices back to back with the loop's turns.
@@ -35,73 +34,27 @@ export type SlicePriority = 'change' | 'background';
 
 /** Changes in progress on this thread (see {@link beginChange}). */
 let changesRunning = 0;
+/** Background runs waiting for the changes to end (each also wakes after {@link MAX_DEFER_MS}). */
+const deferred = new Set<() => void>();
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * Runners waiting for their next slice, by priority, oldest first (a background waiter with the time it
- * started waiting). One is let through per turn of the event loop ({@link grantTurn}): each runner
- * awaiting its own `setImmediate`, as until 2026-11-29, let every runner waiting (a catalog build, the
- * recommendation indexes' rebuilds, a snapshot's encoding, …) run a slice in the same turn, so the loop
- * was held for one slice per runner — at 1M products with a data directory, 50–150 ms gaps made of
- * several runners' slices back to back (docs/benchmarks.md, "Stalls at 1M: one slice per turn").
+ * The next turn of the event loop for background work: after the loop's turn, and after the changes
+ * running then (at most {@link MAX_DEFER_MS} later). Background slice runners await it between slices.
  */
-const waitingChanges: (() => void)[] = [];
-const waitingBackground: { wake: () => void; since: number }[] = [];
-/** A grant is scheduled for the next turn (`setImmediate`). */
-let grantScheduled = false;
-/** The timer that wakes the scheduler when the oldest background waiter's deferral ends. */
-let deferralTimer: NodeJS.Timeout | undefined;
-
-/** Whether the oldest background waiter may run now: no change runs, or it waited {@link MAX_DEFER_MS}. */
-function backgroundEligible(now: number): boolean {
-  return waitingBackground.length > 0 && (changesRunning === 0 || now - waitingBackground[0]!.since >= MAX_DEFER_MS);
-}
-
-/** Schedules the next grant if a waiter may run; else, for deferred background work, a wake-up at its deadline. */
-function schedule(): void {
-  if (grantScheduled) return;
-  const now = performance.now();
-  if (waitingChanges.length > 0 || backgroundEligible(now)) {
-    grantScheduled = true;
-    setImmediate(grantTurn);
-  } else if (waitingBackground.length > 0 && deferralTimer === undefined) {
-    deferralTimer = setTimeout(() => {
-      deferralTimer = undefined;
-      schedule();
-    }, Math.max(0, MAX_DEFER_MS - (now - waitingBackground[0]!.since)));
-  }
-}
-
-/**
- * Lets one waiting runner through: a change first, unless background work has waited its
- * {@link MAX_DEFER_MS}; background work when no change runs. Its slice runs in this turn's microtasks,
- * right after this callback; the next grant is in the next turn.
- */
-function grantTurn(): void {
-  grantScheduled = false;
-  const now = performance.now();
-  let wake: (() => void) | undefined;
-  if (backgroundEligible(now) && (waitingChanges.length === 0 || now - waitingBackground[0]!.since >= MAX_DEFER_MS)) wake = waitingBackground.shift()!.wake;
-  else wake = waitingChanges.shift();
-  wake?.();
-  schedule();
-}
-
-/** A turn of the event loop for one slice of `priority`'s work (see {@link grantTurn}). */
-function takeTurn(priority: SlicePriority): Promise<void> {
-  return new Promise((resolve) => {
-    if (priority === 'change') waitingChanges.push(resolve);
-    else waitingBackground.push({ wake: resolve, since: performance.now() });
-    schedule();
+export async function nextBackgroundTurn(): Promise<void> {
+  await nextTurn();
+  if (changesRunning === 0) return;
+  await new Promise<void>((resolve) => {
+    const wake = (): void => {
+      clearTimeout(timer);
+      deferred.delete(wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, MAX_DEFER_MS);
+    deferred.add(wake);
   });
-}
-
-/**
- * The next turn of the event loop for background work: a later turn than the caller's, after the
- * changes running then (at most {@link MAX_DEFER_MS} later), and a turn no other runner's slice takes.
- * Background slice runners await it between slices.
- */
-export function nextBackgroundTurn(): Promise<void> {
-  return takeTurn('background');
 }
 
 /**
@@ -116,26 +69,24 @@ export function beginChange(): () => void {
   return () => {
     if (ended) return;
     ended = true;
-    if (--changesRunning === 0) schedule();
+    if (--changesRunning === 0) for (const wake of [...deferred]) wake();
   };
 }
 
 /**
- * Runs `steps` to the end, pausing for a turn of the event loop every `sliceMs` of work (one runner's
- * slice per turn; background work after the changes running, see {@link nextBackgroundTurn}). The first
- * slice starts synchronously in the caller.
+ * Runs `steps` to the end, pausing for a turn of the event loop every `sliceMs` of work (background
+ * work: for a turn after the changes running, see {@link nextBackgroundTurn}). The first slice starts
+ * synchronously in the caller.
  */
 export async function runInSlices<T>(steps: Steps<T>, sliceMs = SLICE_MS, priority: SlicePriority = 'background'): Promise<T> {
   if (priority === 'background') return runSlices(steps, sliceMs, nextBackgroundTurn);
   const end = beginChange();
   try {
-    return await runSlices(steps, sliceMs, nextChangeTurn);
+    return await runSlices(steps, sliceMs, nextTurn);
   } finally {
     end();
   }
 }
-
-const nextChangeTurn = (): Promise<void> => takeTurn('change');
 
 async function runSlices<T>(steps: Steps<T>, sliceMs: number, pause: () => Promise<void>): Promise<T> {
   let sliceStart = performance.now();
