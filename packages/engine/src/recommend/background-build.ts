@@ -209,14 +209,13 @@ export class BackgroundIndex<T extends VersionedIndex> {
     // The products are captured now (the catalog version's list, read product by product while the
     // build runs); a product changed later has a new revision, picked up by the next build. Listed in
     // the build's slices when the catalog can: with deletions, the list is a pass over every doc.
-    const listing = this.catalog.liveProductsSteps?.();
-    const listed = listing === undefined ? snapshot(this.catalog) : undefined;
+    const listing = this.catalog.liveProductsSteps?.() ?? listedAlready(snapshot(this.catalog));
     const previous = this.current;
     const generation = this.generation;
     let rows = 0;
     const build = this.build;
     function* steps(): BuildSteps<T> {
-      const products = listing === undefined ? listed! : yield* listing;
+      const products = yield* listing;
       rows = products.length;
       return yield* build(previous, products, version);
     }
@@ -268,6 +267,11 @@ export class BackgroundIndex<T extends VersionedIndex> {
 
 function snapshot(catalog: CatalogView): ProductList {
   return catalog.liveProducts();
+}
+
+/** A list already made, as the steps of a catalog that lists its products in steps (none to run). */
+function* listedAlready(products: ProductList): BuildSteps<ProductList> {
+  return products;
 }
 
 /**

@@ -16,7 +16,6 @@ export function seek(docs: Uint32Array | Int32Array, from: number, to: number, d
   return lo;
 }
 
-
 /**
  * First index in `docs[from, to)` whose doc is >= `doc`, when `docs[from] < doc` and the answer is likely
  * near: by galloping (steps growing while the docs stay below `doc`: the answer lies in
