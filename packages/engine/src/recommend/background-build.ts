@@ -16,7 +16,7 @@
  * @module
  */
 import type { CatalogView, ProductList } from '../types.js';
-import { nextBackgroundTurn, runInSlices, SLICE_MS } from '../catalog/build/time-slices.js';
+import { runInSlices, SLICE_MS } from '../catalog/build/time-slices.js';
 
 /** Steps of a build: yields between steps, returns the index. */
 export type BuildSteps<T> = Generator<void, T, void>;
@@ -37,10 +37,9 @@ export function runSync<T>(steps: BuildSteps<T>): T {
 }
 
 /** Runs a build in slices of about `sliceMs`, yielding to the event loop between slices. */
-export async function runSliced<T>(steps: BuildSteps<T>, sliceMs = SLICE_MS): Promise<T> {
-  // Never run in the caller's turn (a request): the first slice starts on the next turn of the loop.
-  // Background work: the catalog's changes run first (time-slices.ts, `nextBackgroundTurn`).
-  await nextBackgroundTurn();
+export function runSliced<T>(steps: BuildSteps<T>, sliceMs = SLICE_MS): Promise<T> {
+  // Background work: never in the caller's turn (a request), one slice per turn of the loop shared with
+  // the other background runners, the catalog's changes first (time-slices.ts, `nextBackgroundTurn`).
   return runInSlices(steps, sliceMs, 'background');
 }
 
@@ -282,15 +281,18 @@ function* listedAlready(products: ProductList): BuildSteps<ProductList> {
  */
 export class RevisionRows {
   private readonly keys: Float64Array;
-  /** Row of the revision in the same slot; -1: empty slot. */
-  private readonly rows: Int32Array;
+  /**
+   * Row + 1 of the revision in the same slot; 0: empty slot. Zero as empty takes the array as allocated
+   * (zeroed): no pass filling 2^21 slots with -1 in the one step that allocates it, at 1M.
+   */
+  private readonly rowsPlusOne: Int32Array;
   private readonly mask: number;
 
   constructor(count: number) {
     let capacity = 16;
     while (capacity < count * 2) capacity *= 2;
     this.keys = new Float64Array(capacity);
-    this.rows = new Int32Array(capacity).fill(-1);
+    this.rowsPlusOne = new Int32Array(capacity);
     this.mask = capacity - 1;
   }
 
@@ -301,17 +303,17 @@ export class RevisionRows {
 
   set(revision: number, row: number): void {
     let i = this.slot(revision);
-    while (this.rows[i] !== -1 && this.keys[i] !== revision) i = (i + 1) & this.mask;
+    while (this.rowsPlusOne[i] !== 0 && this.keys[i] !== revision) i = (i + 1) & this.mask;
     this.keys[i] = revision;
-    this.rows[i] = row;
+    this.rowsPlusOne[i] = row + 1;
   }
 
   /** The row of `revision`, or undefined. */
   get(revision: number): number | undefined {
     for (let i = this.slot(revision); ; i = (i + 1) & this.mask) {
-      const row = this.rows[i]!;
-      if (row === -1) return undefined;
-      if (this.keys[i] === revision) return row;
+      const rowPlusOne = this.rowsPlusOne[i]!;
+      if (rowPlusOne === 0) return undefined;
+      if (this.keys[i] === revision) return rowPlusOne - 1;
     }
   }
 }

@@ -18,8 +18,17 @@ describe('runInSlices priorities', () => {
     const background = runInSlices(logged(log, 'b', 6), 0);
     const change = runInSlices(logged(log, 'c', 4), 0, 'change');
     expect(await Promise.all([background, change])).toEqual(['b', 'c']);
-    // The background's first step ran in its caller, before the change started; none after it until the change ended.
-    expect(log).toEqual(['b0', 'c0', 'c1', 'c2', 'c3', 'b1', 'b2', 'b3', 'b4', 'b5']);
+    // Background work waited for a turn of its own (never its caller's), and the change had begun by then.
+    expect(log).toEqual(['c0', 'c1', 'c2', 'c3', 'b0', 'b1', 'b2', 'b3', 'b4', 'b5']);
+  });
+
+  it("lets a change's caller go on before any background slice runs", async () => {
+    const log: string[] = [];
+    const background = runInSlices(logged(log, 'b', 3), 0);
+    // What a caller does on hearing its change is done (answer, search it) runs in the publishing turn.
+    const change = runInSlices(logged(log, 'c', 2), 0, 'change').then(() => log.push('caller'));
+    await Promise.all([background, change]);
+    expect(log).toEqual(['c0', 'c1', 'caller', 'b0', 'b1', 'b2']);
   });
 
   it('does not starve background work behind a change that keeps running', async () => {
@@ -43,5 +52,36 @@ describe('runInSlices priorities', () => {
     await expect(runInSlices(failing(), 0, 'change')).rejects.toThrow('step failed');
     // The failed change does not hold background work back.
     expect(await runInSlices(logged([], 'b', 3), 0)).toBe('b');
+  });
+});
+
+describe('runInSlices turns', () => {
+  it('lets one background slice through per turn of the event loop, however many runners wait', async () => {
+    // A chain of setImmediate turns beside four background runners and a change: between two of its
+    // ticks, at most one background slice and one of the change may run. Each runner's slices, each
+    // one step here (slices of 0 ms), record the tick they ran after.
+    let ticks = 0;
+    let watching = true;
+    const tick = (): void => {
+      ticks++;
+      if (watching) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const slicesAfterTick = new Map<number, number>();
+    function* recorded(steps: number): Steps<void> {
+      for (let i = 0; i < steps; i++) {
+        slicesAfterTick.set(ticks, (slicesAfterTick.get(ticks) ?? 0) + 1);
+        yield;
+      }
+    }
+    const runners = [0, 1, 2, 3].map(() => runInSlices(recorded(20), 0));
+    runners.push(runInSlices(recorded(20), 0, 'change'));
+    await Promise.all(runners);
+    watching = false;
+    // The change's first slice runs in its caller, in this turn; every other slice in a turn of its own.
+    expect(slicesAfterTick.get(0)).toBe(1);
+    slicesAfterTick.delete(0);
+    expect(Math.max(...slicesAfterTick.values())).toBeLessThanOrEqual(2);
+    expect([...slicesAfterTick.values()].reduce((a, b) => a + b, 0)).toBe(5 * 20 - 1);
   });
 });

@@ -6,11 +6,13 @@
  * Two priorities share the thread. A **change** (a catalog change a caller waits for: its build, its
  * change-log write, the summary of its call) runs its slices back to back with the loop's turns.
  * **Background** work (the recommendation indexes' rebuilds, merges, snapshot encodings, model
- * checkpoints, the semantic training's feed) waits, before each slice, while a change runs — for at most
- * {@link MAX_DEFER_MS}, so a long change (a replace) does not starve it. With one priority, a one-product
- * change at 1M products took each turn it needed (its build, its log write, the `fdatasync`) after a
- * round of the previous change's index-rebuild slices (docs/benchmarks.md, "Stalls at 1M: changes first";
- * decisions/0048).
+ * checkpoints, the semantic training's feed) takes turns from one queue, one slice per turn of the loop
+ * however many runners wait, and none while a change runs unless background work has had no slice for
+ * {@link MAX_DEFER_MS} (so a long change, a replace, does not starve it). With one priority, a
+ * one-product change at 1M products took each turn it needed after a round of the previous change's
+ * index-rebuild slices (decisions/0048); with a deferral per runner, the runners deferred by a change
+ * all woke together inside the turn that published it, so its caller heard of it, and searched it, after
+ * one slice of each (decisions/0065).
  * @module
  */
 import { performance } from 'node:perf_hooks';
@@ -24,8 +26,8 @@ import type { Steps } from '../steps.js';
 export const SLICE_MS = 8;
 
 /**
- * Longest wait of a background slice behind running changes: while changes keep coming (a replace
- * takes tens of seconds at 1M), background work still gets a slice this often.
+ * Longest wait of background work behind running changes: while changes keep coming (a replace
+ * takes tens of seconds at 1M), one background slice still runs this often.
  */
 export const MAX_DEFER_MS = 100;
 
@@ -34,26 +36,66 @@ export type SlicePriority = 'change' | 'background';
 
 /** Changes in progress on this thread (see {@link beginChange}). */
 let changesRunning = 0;
-/** Background runs waiting for the changes to end (each also wakes after {@link MAX_DEFER_MS}). */
-const deferred = new Set<() => void>();
+/** Background runners waiting for a turn, oldest first, each with the time it began to wait. */
+const waiting: { wake: () => void; since: number }[] = [];
+/** When the last background slice was let through (`performance.now()`). */
+let lastGrant = -Infinity;
+/** A {@link grantTurn} is scheduled for the next turn of the loop. */
+let grantScheduled = false;
+/** Wakes {@link schedule} when the background work deferred by running changes is due. */
+let deferralTimer: NodeJS.Timeout | undefined;
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * The next turn of the event loop for background work: after the loop's turn, and after the changes
- * running then (at most {@link MAX_DEFER_MS} later). Background slice runners await it between slices.
+ * When background work may run although a change runs: {@link MAX_DEFER_MS} after both the last
+ * background slice and the oldest waiter's arrival. From the last slice alone, a rebuild kicked by the
+ * previous change would take its first slice as soon as the next change began.
  */
-export async function nextBackgroundTurn(): Promise<void> {
-  await nextTurn();
-  if (changesRunning === 0) return;
-  await new Promise<void>((resolve) => {
-    const wake = (): void => {
-      clearTimeout(timer);
-      deferred.delete(wake);
-      resolve();
-    };
-    const timer = setTimeout(wake, MAX_DEFER_MS);
-    deferred.add(wake);
+function backgroundDueAt(): number {
+  return Math.max(lastGrant, waiting[0]!.since) + MAX_DEFER_MS;
+}
+
+/** Schedules the next background turn when one may run, else a wake-up when the deferred work is due. */
+function schedule(): void {
+  if (grantScheduled || waiting.length === 0) return;
+  const wait = changesRunning === 0 ? 0 : backgroundDueAt() - performance.now();
+  if (wait <= 0) {
+    grantScheduled = true;
+    // A later turn, never the caller's: the turn that publishes a change runs its caller's continuation
+    // (the answer, the search that follows it) before any background slice.
+    setImmediate(grantTurn);
+  } else if (deferralTimer === undefined) {
+    deferralTimer = setTimeout(() => {
+      deferralTimer = undefined;
+      schedule();
+    }, wait);
+  }
+}
+
+/**
+ * Lets the oldest background runner through for one slice (it runs in this turn's microtasks, right
+ * after this callback), unless a change began since the turn was scheduled and the work is not due.
+ */
+function grantTurn(): void {
+  grantScheduled = false;
+  const now = performance.now();
+  if (waiting.length > 0 && (changesRunning === 0 || now >= backgroundDueAt())) {
+    lastGrant = now;
+    waiting.shift()!.wake();
+  }
+  schedule();
+}
+
+/**
+ * A turn of the event loop for one background slice: a later turn than the caller's, taken by no other
+ * background slice, after the changes running then (at most {@link MAX_DEFER_MS} after background
+ * work last ran). Background slice runners await it before each slice.
+ */
+export function nextBackgroundTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    waiting.push({ wake: resolve, since: performance.now() });
+    schedule();
   });
 }
 
@@ -61,7 +103,7 @@ export async function nextBackgroundTurn(): Promise<void> {
  * Marks a change in progress until the function returned is called (once; later calls do nothing):
  * background slices wait meanwhile (see {@link nextBackgroundTurn}). A catalog holds it from the start
  * of a batch's build to its publication, so the turns its change-log write waits for (the write, the
- * `fdatasync`) are not each taken behind a round of background slices.
+ * `fdatasync`) are not each taken behind background slices.
  */
 export function beginChange(): () => void {
   changesRunning++;
@@ -69,17 +111,24 @@ export function beginChange(): () => void {
   return () => {
     if (ended) return;
     ended = true;
-    if (--changesRunning === 0) for (const wake of [...deferred]) wake();
+    if (--changesRunning === 0) {
+      clearTimeout(deferralTimer);
+      deferralTimer = undefined;
+      schedule();
+    }
   };
 }
 
 /**
- * Runs `steps` to the end, pausing for a turn of the event loop every `sliceMs` of work (background
- * work: for a turn after the changes running, see {@link nextBackgroundTurn}). The first slice starts
- * synchronously in the caller.
+ * Runs `steps` to the end, pausing for a turn of the event loop every `sliceMs` of work. A change's
+ * first slice runs synchronously in the caller; background work takes every slice, the first too, in
+ * a turn of its own (see {@link nextBackgroundTurn}).
  */
 export async function runInSlices<T>(steps: Steps<T>, sliceMs = SLICE_MS, priority: SlicePriority = 'background'): Promise<T> {
-  if (priority === 'background') return runSlices(steps, sliceMs, nextBackgroundTurn);
+  if (priority === 'background') {
+    await nextBackgroundTurn();
+    return runSlices(steps, sliceMs, nextBackgroundTurn);
+  }
   const end = beginChange();
   try {
     return await runSlices(steps, sliceMs, nextTurn);
