@@ -10,9 +10,9 @@ import { executeSearch } from '../../search/execute-search.js';
 import { SearchPool } from '../../search/search-pool.js';
 import { catalogArb, freshFieldsArb, freshRequestArb, requestArb } from '../../search/__tests__/random-catalog.js';
 import type { Product, SearchRequest } from '../../types.js';
-import { planAppend } from './append-products.js';
+import { appendProducts, planAppend } from './append-products.js';
 import { MAX_FIELD_LENGTH } from '../full-text/length-norms.js';
-import { runSteps } from '../steps.js';
+import { runSteps, STEP, type Steps } from '../steps.js';
 import { lengthAt } from '../full-text/field-lengths.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshot } from '../durability/snapshot.js';
 import { Catalog } from '../catalog.js';
@@ -347,5 +347,22 @@ describe('appending new products', () => {
     expect(plan([{ refId: 'c', title: 'green shoe', colour: 'green', size: 42, none: [] }])).toHaveLength(1);
     expect(plan([{ refId: 'c', title: 'green shoe', price: 'n/a' }])).toBeUndefined();
     expect(plan([{ refId: 'c', title: 'green shoe', tags: ['x'] }])).toBeUndefined();
+  });
+
+  it('numbers every doc in steps when a product first takes the place of another (the product order made)', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert(Array.from({ length: 4 * STEP }, (_, i) => ({ refId: `p${i}`, title: 'shoe' })));
+    const base = catalog.state;
+    expect(base.index.ordinal).toBeUndefined();
+    const yields = (steps: Steps<unknown>): number => {
+      let count = 0;
+      while (!steps.next().done) count++;
+      return count;
+    };
+    const added = [{ refId: 'new', title: 'boot' }];
+    const plain = yields(appendProducts(base, added, base.index.version + 1));
+    const placed = yields(appendProducts(base, added, base.index.version + 1, new Map([['new', 7]])));
+    // One yield per STEP docs numbered, beside the append's own.
+    expect(placed - plain).toBe(4);
   });
 });
