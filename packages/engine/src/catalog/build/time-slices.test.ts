@@ -38,10 +38,11 @@ describe('runInSlices priorities', () => {
       while (!backgroundDone) yield;
     }
     const change = runInSlices(endless(), 0, 'change');
-    await runInSlices(logged(log, 'b', 3), 0);
+    // Two runners: when the deferred work falls due, each runner waiting gets a slice, one per turn.
+    await Promise.all([runInSlices(logged(log, 'a', 3), 0), runInSlices(logged(log, 'b', 3), 0)]);
     backgroundDone = true;
     await change;
-    expect(log).toEqual(['b0', 'b1', 'b2']);
+    expect(log).toEqual(['a0', 'b0', 'a1', 'b1', 'a2', 'b2']);
   });
 
   it('gives back the result of the steps and their failure', async () => {

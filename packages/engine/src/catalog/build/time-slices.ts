@@ -8,7 +8,8 @@
  * **Background** work (the recommendation indexes' rebuilds, merges, snapshot encodings, model
  * checkpoints, the semantic training's feed) takes turns from one queue, one slice per turn of the loop
  * however many runners wait, and none while a change runs unless background work has had no slice for
- * {@link MAX_DEFER_MS} (so a long change, a replace, does not starve it). With one priority, a
+ * {@link MAX_DEFER_MS} (then each runner waiting gets one, a turn each: a long change, a replace, does
+ * not starve it). With one priority, a
  * one-product change at 1M products took each turn it needed after a round of the previous change's
  * index-rebuild slices (decisions/0048); with a deferral per runner, the runners deferred by a change
  * all woke together inside the turn that published it, so its caller heard of it, and searched it, after
@@ -40,6 +41,12 @@ let changesRunning = 0;
 const waiting: { wake: () => void; since: number }[] = [];
 /** When the last background slice was let through (`performance.now()`). */
 let lastGrant = -Infinity;
+/**
+ * Runners still to be let through, one per turn, in the round that began when deferred background work
+ * fell due while changes run: each runner waiting then gets a slice, as each got one per
+ * {@link MAX_DEFER_MS} when every runner had a deferral of its own.
+ */
+let dueRound = 0;
 /** A {@link grantTurn} is scheduled for the next turn of the loop. */
 let grantScheduled = false;
 /** Wakes {@link schedule} when the background work deferred by running changes is due. */
@@ -59,7 +66,7 @@ function backgroundDueAt(): number {
 /** Schedules the next background turn when one may run, else a wake-up when the deferred work is due. */
 function schedule(): void {
   if (grantScheduled || waiting.length === 0) return;
-  const wait = changesRunning === 0 ? 0 : backgroundDueAt() - performance.now();
+  const wait = changesRunning === 0 || dueRound > 0 ? 0 : backgroundDueAt() - performance.now();
   if (wait <= 0) {
     grantScheduled = true;
     // A later turn, never the caller's: the turn that publishes a change runs its caller's continuation
@@ -80,7 +87,8 @@ function schedule(): void {
 function grantTurn(): void {
   grantScheduled = false;
   const now = performance.now();
-  if (waiting.length > 0 && (changesRunning === 0 || now >= backgroundDueAt())) {
+  if (waiting.length > 0 && (changesRunning === 0 || dueRound > 0 || now >= backgroundDueAt())) {
+    if (changesRunning > 0) dueRound = (dueRound > 0 ? dueRound : waiting.length) - 1;
     lastGrant = now;
     waiting.shift()!.wake();
   }
@@ -112,6 +120,7 @@ export function beginChange(): () => void {
     if (ended) return;
     ended = true;
     if (--changesRunning === 0) {
+      dueRound = 0;
       clearTimeout(deferralTimer);
       deferralTimer = undefined;
       schedule();
