@@ -83,6 +83,14 @@ describe('query ids', () => {
     const quiet = Array.from({ length: 10 }, (_, i) => start + 10_000 + 1_000 * i);
     const stamps = quiet.map((t) => signedAt(issuer.issue(t, 'w', 's'))!);
     expect(stamps.slice(-4)).toEqual(quiet.slice(-4));
+    // …and signs one at a time; a busy spell grows the batch, a quiet one with ids left over shrinks it.
+    expect(issuer.nextBatch('w')).toBe(1);
+    for (let i = 0; i < 100; i++) issuer.issue(start + 50_000 + i, 'w', 's');
+    expect(issuer.nextBatch('w')).toBe(MAX_PRESIGNED_IDS);
+    for (const [i, expected] of [MAX_PRESIGNED_IDS / 2, MAX_PRESIGNED_IDS / 4, MAX_PRESIGNED_IDS / 8, MAX_PRESIGNED_IDS / 16, 1, 1].entries()) {
+      issuer.issue(start + 60_000 + 1_000 * i, 'w', 's');
+      expect(issuer.nextBatch('w')).toBe(expected);
+    }
   });
 });
 

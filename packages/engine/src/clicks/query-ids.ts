@@ -66,7 +66,7 @@ interface Presigned {
   ids: string[];
   /** The next one to hand out. */
   next: number;
-  /** How many the next batch signs: doubled when a batch was all handed out, halved when ids were left. */
+  /** How many the next batch signs: doubled when a batch was all handed out in time, halved when ids were left. */
   batch: number;
 }
 
@@ -75,9 +75,9 @@ interface Presigned {
  * {@link MAX_PRESIGNED_AGE_MS} before it (so its time, which only bounds the cross-replica wait, is at
  * most that early), or signs a batch of them, stamped now. Why: signing costs ~2 µs an id in a loop but
  * ~8-12 µs in place, one at a time, after a search's matching has pushed the HMAC's code and data out of
- * the caches (decision 0067); in a batch, only the first pays that. A batch grows while its ids are all
- * taken in time (busy websites) and shrinks to one id when they are not (a quiet website signs each
- * answer's id as before, and wastes none). Ids are what {@link newQueryId} makes: same format,
+ * the caches (decision 0067); in a batch, only the first pays that. A batch doubles when its ids were all
+ * taken in time (a busy website), halves when some were not, and stays as it is otherwise: a quiet
+ * website signs one id per answer, as before, and wastes none. Ids are what {@link newQueryId} makes: same format,
  * signature and verification, each with random bits of its own.
  */
 export class QueryIdIssuer {
@@ -86,21 +86,25 @@ export class QueryIdIssuer {
   /** An id of `websiteId` for an answer at `now`, signed with the website's secret (see the class doc). */
   issue(now: number, websiteId: string, secret: string): string {
     let kept = this.byWebsite.get(websiteId);
-    if (kept !== undefined && kept.next < kept.ids.length && kept.secret === secret && now >= kept.at && now - kept.at <= MAX_PRESIGNED_AGE_MS) {
-      return kept.ids[kept.next++]!;
-    }
+    const inTime = kept !== undefined && now >= kept.at && now - kept.at <= MAX_PRESIGNED_AGE_MS;
+    if (kept !== undefined && inTime && kept.next < kept.ids.length && kept.secret === secret) return kept.ids[kept.next++]!;
     if (kept === undefined) {
       // Websites are few; a process serving many in turn only starts their batches again.
       if (this.byWebsite.size >= 1024) this.byWebsite.clear();
       this.byWebsite.set(websiteId, (kept = { secret, at: now, ids: [], next: 0, batch: 1 }));
     } else if (kept.next < kept.ids.length) kept.batch = Math.max(1, kept.batch >> 1);
-    else if (kept.ids.length === kept.batch) kept.batch = Math.min(MAX_PRESIGNED_IDS, 2 * kept.batch);
+    else if (inTime) kept.batch = Math.min(MAX_PRESIGNED_IDS, 2 * kept.batch);
     kept.secret = secret;
     kept.at = now;
     kept.ids.length = kept.batch;
     for (let i = 0; i < kept.batch; i++) kept.ids[i] = newQueryId(now, websiteId, secret);
     kept.next = 1;
     return kept.ids[0]!;
+  }
+
+  /** How many ids the next batch of `websiteId` signs (diagnostics, tests). */
+  nextBatch(websiteId: string): number {
+    return this.byWebsite.get(websiteId)?.batch ?? 1;
   }
 }
 
