@@ -23,6 +23,9 @@ const POOL_IDS = 256;
 let pool = randomBytes(RANDOM_BYTES * POOL_IDS);
 let drawn = 0;
 
+/** Most secrets (and websites) whose keys and ids signed ahead are kept: one per website; beyond, the table starts again. */
+const MAX_KEPT_WEBSITES = 1024;
+
 /** The prepared key of each secret (made once: two of SHA-256's blocks compressed). */
 const keys = new Map<string, HmacSha256Key>();
 /** The MAC being made. */
@@ -36,7 +39,7 @@ function signature(secret: string, websiteId: string, body: string): string {
   let key = keys.get(secret);
   if (key === undefined) {
     // Secrets are few (one per website); a config replaced many times only rebuilds the map.
-    if (keys.size >= 1024) keys.clear();
+    if (keys.size >= MAX_KEPT_WEBSITES) keys.clear();
     keys.set(secret, (key = new HmacSha256Key(Buffer.from(secret, 'utf8'))));
   }
   key.sign(`${websiteId}\u0000${body}`, mac);
@@ -77,8 +80,8 @@ interface Presigned {
  * ~8-12 µs in place, one at a time, after a search's matching has pushed the HMAC's code and data out of
  * the caches (decision 0067); in a batch, only the first pays that. A batch doubles when its ids were all
  * taken in time (a busy website), halves when some were not, and stays as it is otherwise: a quiet
- * website signs one id per answer, as before, and wastes none. Ids are what {@link newQueryId} makes: same format,
- * signature and verification, each with random bits of its own.
+ * website signs one id per answer, as before, and wastes none. Ids are what {@link newQueryId} makes:
+ * same format, signature and verification, each with random bits of its own.
  */
 export class QueryIdIssuer {
   private readonly byWebsite = new Map<string, Presigned>();
@@ -90,7 +93,7 @@ export class QueryIdIssuer {
     if (kept !== undefined && inTime && kept.next < kept.ids.length && kept.secret === secret) return kept.ids[kept.next++]!;
     if (kept === undefined) {
       // Websites are few; a process serving many in turn only starts their batches again.
-      if (this.byWebsite.size >= 1024) this.byWebsite.clear();
+      if (this.byWebsite.size >= MAX_KEPT_WEBSITES) this.byWebsite.clear();
       this.byWebsite.set(websiteId, (kept = { secret, at: now, ids: [], next: 0, batch: 1 }));
     } else if (kept.next < kept.ids.length) kept.batch = Math.max(1, kept.batch >> 1);
     else if (inTime) kept.batch = Math.min(MAX_PRESIGNED_IDS, 2 * kept.batch);
