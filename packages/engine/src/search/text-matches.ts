@@ -10,7 +10,9 @@ import { normsOf } from '../catalog/full-text/norm-keys.js';
 import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
 import { gallop, seek } from './doc-seek.js';
 import { termDocBits } from './term-docs.js';
-import { BM25_K1, type PlanTerms, type PlanWord, type SearchPlan } from './search-plan.js';
+import type { PlanTerms, PlanWord, SearchPlan } from './search-plan.js';
+import { MATCH_TIER, termScore } from './term-score.js';
+import { isTwoTermWalk, walkTwoTerms } from './every-word-walk.js';
 
 /** Docs (ascending) and their scores; the first `length` entries are used. */
 export interface TextMatches {
@@ -29,9 +31,6 @@ interface Run {
   at: number;
   length: number;
 }
-
-// A word matched exactly outranks any BM25 difference: tiers are far above BM25 magnitudes.
-export const MATCH_TIER = 1000;
 
 /**
  * Entries of the scratch buffers a thread keeps for the lists of one matching (at 12 bytes an entry,
@@ -192,11 +191,6 @@ function scorePostings(
   out.length = k - out.at;
 }
 
-/** A term's score in a doc: its tier plus BM25F of the doc's weighted term frequency `tfw` (> 0). */
-export function termScore(tier: number, idf: number, tfw: number): number {
-  return tier + (idf * tfw * (BM25_K1 + 1)) / (tfw + BM25_K1);
-}
-
 /** Union of two doc-sorted lists, keeping the higher score for a doc in both. */
 function mergeBest(a: Run, b: Run): Run {
   const out = newRun(a.length + b.length);
@@ -303,6 +297,14 @@ function matchEveryWord(index: CatalogIndex, weighted: Float64Array, words: read
     const docs = docsOfTerms(index, word);
     if (docs < fewest) { fewest = docs; rarest = w; }
   });
+  if (isTwoTermWalk(words)) {
+    // Two words of one term each: the rarer term's postings walked once, the other looked up per doc.
+    const { termOffsets, tail } = index.fullText;
+    const id = words[rarest].termIds[0];
+    const out = newRun(termOffsets[id + 1] - termOffsets[id] + (tail ? tail.termOffsets[id + 1] - tail.termOffsets[id] : 0));
+    walkTwoTerms(index, weighted, words, rarest, lo, hi, out);
+    return out;
+  }
   // The rarest word's docs and scores: its list, narrowed in place. Its scores are the running sums when
   // it is the first word; else the sums are a list of their own (its scores join them at its place).
   // Its docs lacking another word are not even scored when that word's terms have doc bitsets.

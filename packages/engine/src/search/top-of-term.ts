@@ -27,7 +27,8 @@
  */
 import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
 import { seek } from './doc-seek.js';
-import { MATCH_TIER, termScore, weightedNormsOf } from './text-matches.js';
+import { weightedNormsOf } from './text-matches.js';
+import { MATCH_TIER, termScore } from './term-score.js';
 import { BM25_K1, type PartialResult, type PlanTerms, type SearchPlan } from './search-plan.js';
 import { popcount } from '../catalog/columns/bitset.js';
 import { BLOCK_DOCS, cachedBlocks, deriveBlocks, type TermBlocks } from './term-blocks.js';
