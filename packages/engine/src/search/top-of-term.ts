@@ -33,6 +33,7 @@ import { BM25_K1, type PartialResult, type PlanTerms, type SearchPlan } from './
 import { popcount } from '../catalog/columns/bitset.js';
 import { BLOCK_DOCS, cachedBlocks, deriveBlocks, type TermBlocks } from './term-blocks.js';
 import { ScoreHeap } from './top-k.js';
+import { termDocBits } from './term-docs.js';
 
 /**
  * Whether nothing of `plan` needs a match's score or doc but the page by relevance and the total (see
@@ -75,20 +76,21 @@ export function topTierTerm(word: PlanTerms): number {
 
 /**
  * The live docs of [lo, hi) (lo a multiple of 32) having one of `word`'s terms, every one a match (no
- * field of weight 0): a bit per doc of the range set from the terms' doc ids, deleted docs cleared.
+ * field of weight 0): a bit per doc of the range, set from the terms' doc bitsets (term-docs.ts; one
+ * OR a 32-doc word) or, for a term without one and for the appended docs, from its doc ids; deleted
+ * docs cleared.
  */
 function countWordDocs(index: CatalogIndex, word: PlanTerms, lo: number, hi: number): number {
   const bits = new Uint32Array((hi - lo + 31) >>> 5);
   const main = index.fullText;
-  const segments = main.tail ? [main, main.tail] : [main];
+  const tail = main.tail;
+  const mainHi = tail ? Math.min(hi, tail.fromDoc) : hi;
   for (const id of word.termIds) {
-    for (const { termOffsets, postDocs } of segments) {
-      const to = termOffsets[id + 1]!;
-      for (let i = seek(postDocs, termOffsets[id]!, to, lo); i < to && postDocs[i]! < hi; i++) {
-        const local = postDocs[i]! - lo;
-        bits[local >>> 5] |= 1 << (local & 31);
-      }
-    }
+    const termBits = mainHi > lo ? termDocBits(main, id, lo, mainHi) : undefined;
+    // The term's bitset has the range's words up to its last doc's.
+    if (termBits !== undefined) for (let w = 0; w < termBits.length; w++) bits[w] |= termBits[w]!;
+    else setDocBits(bits, lo, main, id, lo, mainHi);
+    if (tail && hi > tail.fromDoc) setDocBits(bits, lo, tail, id, Math.max(lo, tail.fromDoc), hi);
   }
   const deleted = index.deleted;
   if (deleted !== undefined) {
@@ -96,6 +98,15 @@ function countWordDocs(index: CatalogIndex, word: PlanTerms, lo: number, hi: num
     for (let w = 0; w < bits.length && first + w < deleted.length; w++) bits[w] &= ~deleted[first + w]!;
   }
   return popcount(bits);
+}
+
+/** Sets in `bits` (a bit per doc from `lo`) the docs of [from, to) having an entry of term `id` in `segment`. */
+function setDocBits(bits: Uint32Array, lo: number, { termOffsets, postDocs }: PostingSegment, id: number, from: number, to: number): void {
+  const end = termOffsets[id + 1]!;
+  for (let i = seek(postDocs, termOffsets[id]!, end, from); i < end && postDocs[i]! < to; i++) {
+    const local = postDocs[i]! - lo;
+    bits[local >>> 5] |= 1 << (local & 31);
+  }
 }
 
 /** Doubles below the worst kept frequency that {@link scoresNoHigherBelow} checks at most. */
