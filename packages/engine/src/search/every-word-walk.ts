@@ -1,15 +1,19 @@
 /**
- * A query of two words of one term each matched in one walk of the rarer term's postings (text-matches.ts,
- * `matchEveryWord`, takes it then: 536 of the 849 two-word queries of the peers' 2,000-query workload
- * at 100k). Per doc of the rarer term, the other term is looked up at once (its doc bitset read first
- * when it has one, term-docs.ts; then its cursor stepped or galloped to the doc), and the doc is
- * scored only when both terms have it. Matching the rarer word as a list first scored and wrote every
- * one of its docs, then looked the list up and narrowed it: a median two-word query at 100k keeps a
- * third of its rarer word's docs or fewer, so most of that scoring and writing was for docs dropped
- * afterwards.
+ * A query of two words matched by walking the postings of the rarer word's terms, one term pair at a
+ * time (text-matches.ts, `matchEveryWord`, takes it when the words have at most
+ * {@link MAX_WALKED_PAIRS} pairs of terms: 783 of the 849 two-word queries of the peers' 2,000-query
+ * workload at 100k, 536 of them of one term each). Per doc of the rarer word's term, the other word's
+ * term is looked up at once (its doc bitset read first when it has one, term-docs.ts; then its cursor
+ * stepped or galloped to the doc), and the doc is scored only when both terms have it. Matching the
+ * rarer word as a list first scored and wrote every one of its docs, then looked the list up and
+ * narrowed it: a median two-word query at 100k keeps a third of its rarer word's docs or fewer, so
+ * most of that scoring and writing was for docs dropped afterwards.
  *
- * Same docs and scores as the list: a doc matches when both terms have entries there that weigh more
- * than 0, and its score is the sum of the two term scores in query order.
+ * Same docs and scores as the lists: a doc matches a term when its entries there weigh more than 0, a
+ * word when it matches one of its terms, with the best of their scores. A pair's walk gives each doc
+ * having both terms the sum of their scores in query order, and the pairs' lists are merged keeping
+ * each doc's best sum: a rounded sum is non-decreasing in each operand, so the best of the rounded
+ * sums `fl(a_i + b_j)` is `fl(max a_i + max b_j)`, the sum of the words' best term scores.
  * @module
  */
 import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
@@ -26,51 +30,60 @@ export interface WalkOutput {
   length: number;
 }
 
-/** Whether {@link walkTwoTerms} matches `words`: two words of one term each. */
-export function isTwoTermWalk(words: readonly PlanTerms[]): boolean {
-  return words.length === 2 && words[0]!.termIds.length === 1 && words[1]!.termIds.length === 1;
+/**
+ * Term pairs a query of two words is walked by at most (one walk per term of the rarer word and term of
+ * the other, {@link walkTermPair}); beyond, it is matched as lists. Each term of the other word walks
+ * the rarer word's postings again: at four pairs (two terms each, or one and four) the walks cost
+ * ×1.08–1.3 of the lists (warm, 100k, decision 0066).
+ */
+export const MAX_WALKED_PAIRS = 3;
+
+/** One term of a plan word: the word and the term's index in it. */
+export interface WordTerm {
+  word: PlanTerms;
+  t: number;
 }
 
 /**
- * Appends to `out` the docs of [lo, hi) having both `words` ({@link isTwoTermWalk}), walking the
- * postings of `words[rarer]`, with their scores summed in query order: the main postings, then the
- * tail's (appended docs, all higher).
+ * Appends to `out` the docs of [lo, hi) having both terms, walking the postings of `rarer`, with the
+ * sum of the two term scores (`rarerFirst`: the rarer term's word comes first in the query, its score
+ * is added first): the main postings, then the tail's (appended docs, all higher).
  */
-export function walkTwoTerms(
-  index: CatalogIndex, weighted: Float64Array, words: readonly PlanTerms[], rarer: number, lo: number, hi: number, out: WalkOutput,
+export function walkTermPair(
+  index: CatalogIndex, weighted: Float64Array, rarer: WordTerm, other: WordTerm, rarerFirst: boolean, lo: number, hi: number, out: WalkOutput,
 ): void {
   const main = index.fullText;
   const tail = main.tail;
   const mainHi = tail ? Math.min(hi, tail.fromDoc) : hi;
-  const other = words[1 - rarer]!;
-  if (mainHi > lo) walkSegment(index, weighted, words[rarer]!, other, rarer === 0, main, lo, mainHi, termDocBits(main, other.termIds[0]!, lo, mainHi), out);
-  if (tail && hi > tail.fromDoc) walkSegment(index, weighted, words[rarer]!, other, rarer === 0, tail, Math.max(lo, tail.fromDoc), hi, undefined, out);
+  const otherId = other.word.termIds[other.t]!;
+  if (mainHi > lo) walkSegment(index, weighted, rarer, other, rarerFirst, main, lo, mainHi, termDocBits(main, otherId, lo, mainHi), out);
+  if (tail && hi > tail.fromDoc) walkSegment(index, weighted, rarer, other, rarerFirst, tail, Math.max(lo, tail.fromDoc), hi, undefined, out);
 }
 
 /**
- * {@link walkTwoTerms} over the docs [lo, hi) of one segment; `bits`, the other term's doc bitset
+ * {@link walkTermPair} over the docs [lo, hi) of one segment; `bits`, the other term's doc bitset
  * over the range (doc `d`'s bit in word `(d >>> 5) - (lo >>> 5)`): a doc whose bit is not set is passed
- * over without a step through the other term's entries. `rarerFirst`: the rarer word comes first in the query.
+ * over without a step through the other term's entries.
  */
 function walkSegment(
-  index: CatalogIndex, weighted: Float64Array, rarer: PlanTerms, other: PlanTerms, rarerFirst: boolean, segment: PostingSegment, lo: number, hi: number,
+  index: CatalogIndex, weighted: Float64Array, rarer: WordTerm, other: WordTerm, rarerFirst: boolean, segment: PostingSegment, lo: number, hi: number,
   bits: Uint32Array | undefined, out: WalkOutput,
 ): void {
   const { termOffsets, postDocs, postKey } = segment;
-  const rarerId = rarer.termIds[0]!;
+  const rarerId = rarer.word.termIds[rarer.t]!;
   let i = seek(postDocs, termOffsets[rarerId]!, termOffsets[rarerId + 1]!, lo);
   const end = seek(postDocs, i, termOffsets[rarerId + 1]!, hi);
   if (i === end) return;
-  const otherId = other.termIds[0]!;
+  const otherId = other.word.termIds[other.t]!;
   const otherEnd = termOffsets[otherId + 1]!;
   let c = seek(postDocs, termOffsets[otherId]!, otherEnd, lo);
   if (c === otherEnd) return;
   // Not many more entries than the rarer term's: the next doc sought is a few entries on, stepped to.
   const dense = 4 * (end - i) >= otherEnd - c;
-  const rarerTier = rarer.qualities[0]! * MATCH_TIER;
-  const rarerIdf = rarer.idfs[0]!;
-  const otherTier = other.qualities[0]! * MATCH_TIER;
-  const otherIdf = other.idfs[0]!;
+  const rarerTier = rarer.word.qualities[rarer.t]! * MATCH_TIER;
+  const rarerIdf = rarer.word.idfs[rarer.t]!;
+  const otherTier = other.word.qualities[other.t]! * MATCH_TIER;
+  const otherIdf = other.word.idfs[other.t]!;
   const firstWord = lo >>> 5;
   const deleted = index.deleted;
   const { docs, scores } = out;

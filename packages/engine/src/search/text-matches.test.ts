@@ -15,7 +15,7 @@ import { compileSearchPlan, type SearchPlan } from './search-plan.js';
 import { matchText } from './text-matches.js';
 import { termDocBits } from './term-docs.js';
 import { poolRanges } from './search-pool.js';
-import { isTwoTermWalk } from './every-word-walk.js';
+import { MAX_WALKED_PAIRS } from './every-word-walk.js';
 
 const WORDS = ['red', 'cotton', 'shirt', 'blue', 'denim', 'shirts', 'xl', 'set', 'coton', 'reds'];
 const text = fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 8 }).map((w) => w.join(' '));
@@ -49,12 +49,19 @@ function expectEveryWordMatched(plan: SearchPlan, catalog: Catalog): void {
   }
 }
 
+/** Term pairs of a plan of two words walked pair by pair (every-word-walk.ts); 0 when matched as lists. */
+function walkedPairs(plan: SearchPlan): number {
+  const pairs = plan.words.length === 2 ? plan.words[0]!.termIds.length * plan.words[1]!.termIds.length : 0;
+  return pairs <= MAX_WALKED_PAIRS ? pairs : 0;
+}
+
 /** Whether the plan is one matchEveryWord takes (every word, none with phrases). */
 const everyWord = (plan: SearchPlan): boolean => !plan.matchNothing && plan.minWords >= plan.words.length && plan.words.every((w) => w.phrases.length === 0);
 
 describe('matching every word of a query', () => {
   it('gives the docs of every word, scores summed in query order, with appended and deleted products', async () => {
     let walked = 0;
+    let severalPairs = 0;
     await fc.assert(fc.asyncProperty(
       fc.array(rowArb, { minLength: 1, maxLength: 120 }), fc.array(rowArb, { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 20 }), queryArb,
       async (built, appended, deletes, q) => {
@@ -64,12 +71,15 @@ describe('matching every word of a query', () => {
         await deleteSome(catalog, built.length, appended.length, deletes);
         const { plan } = compileSearchPlan(catalog.state, { website_id: 'w', client: 'c', q, start: 0, size: 10 });
         if (!everyWord(plan)) return;
-        if (isTwoTermWalk(plan.words)) walked++;
+        if (walkedPairs(plan) > 0) walked++;
+        if (walkedPairs(plan) > 1) severalPairs++;
         expectEveryWordMatched(plan, catalog);
       },
     ), { numRuns: 200 });
-    // Two words of one term each are walked at once (every-word-walk.ts), the others as lists.
+    // Two words of few terms are walked pair by pair (every-word-walk.ts), some of several pairs; the
+    // others matched as lists.
     expect(walked).toBeGreaterThan(20);
+    expect(severalPairs).toBeGreaterThan(5);
   });
 
   it('gives the same with the doc bitsets of the words (term-docs.ts): probed before and after appends, deletions, fields of weight 0', async () => {
@@ -92,7 +102,7 @@ describe('matching every word of a query', () => {
         const { fullText } = catalog.state.index;
         if (compiled.words.some((w) => w.termIds.some((id) => termDocBits(fullText, id, 0, catalog.state.index.docCount)))) {
           filtered++;
-          if (isTwoTermWalk(compiled.words)) walked++;
+          if (walkedPairs(compiled) > 0) walked++;
         }
         for (const w of [[1, 1], weights]) {
           expectEveryWordMatched({ ...compiled, fieldWeights: Array.from({ length: fullText.fieldIds.length }, (_, f) => w[f % w.length]!) }, catalog);

@@ -12,7 +12,7 @@ import { gallop, seek } from './doc-seek.js';
 import { termDocBits } from './term-docs.js';
 import type { PlanTerms, PlanWord, SearchPlan } from './search-plan.js';
 import { MATCH_TIER, termScore } from './term-score.js';
-import { isTwoTermWalk, walkTwoTerms } from './every-word-walk.js';
+import { MAX_WALKED_PAIRS, walkTermPair } from './every-word-walk.js';
 
 /** Docs (ascending) and their scores; the first `length` entries are used. */
 export interface TextMatches {
@@ -221,8 +221,13 @@ function mergeBest(a: Run, b: Run): Run {
  * step sequential; measured several times faster than a k-way heap merge).
  */
 function matchTerms(index: CatalogIndex, weighted: Float64Array, terms: PlanTerms, lo: number, hi: number, extra: Run[] = [], filter?: DocFilter): Run {
-  let lists: Run[] = extra;
+  const lists: Run[] = extra;
   for (let t = 0; t < terms.termIds.length; t++) lists.push(matchTerm(index, weighted, terms, t, lo, hi, filter));
+  return mergeAll(lists);
+}
+
+/** The union of `lists` keeping each doc's best score: merged pairwise, smallest first, in rounds (see {@link matchTerms}). */
+function mergeAll(lists: Run[]): Run {
   if (lists.length === 0) return emptyRun();
   lists.sort((a, b) => a.length - b.length);
   while (lists.length > 1) {
@@ -297,13 +302,22 @@ function matchEveryWord(index: CatalogIndex, weighted: Float64Array, words: read
     const docs = docsOfTerms(index, word);
     if (docs < fewest) { fewest = docs; rarest = w; }
   });
-  if (isTwoTermWalk(words)) {
-    // Two words of one term each: the rarer term's postings walked once, the other looked up per doc.
+  if (words.length === 2 && words[0].termIds.length * words[1].termIds.length <= MAX_WALKED_PAIRS) {
+    // Two words of few terms: each pair of terms walked once (every-word-walk.ts), the lists merged.
     const { termOffsets, tail } = index.fullText;
-    const id = words[rarest].termIds[0];
-    const out = newRun(termOffsets[id + 1] - termOffsets[id] + (tail ? tail.termOffsets[id + 1] - tail.termOffsets[id] : 0));
-    walkTwoTerms(index, weighted, words, rarest, lo, hi, out);
-    return out;
+    const rarer = words[rarest];
+    const other = words[1 - rarest];
+    const lists: Run[] = [];
+    for (let t = 0; t < rarer.termIds.length; t++) {
+      const id = rarer.termIds[t];
+      const entries = termOffsets[id + 1] - termOffsets[id] + (tail ? tail.termOffsets[id + 1] - tail.termOffsets[id] : 0);
+      for (let u = 0; u < other.termIds.length; u++) {
+        const out = newRun(entries);
+        walkTermPair(index, weighted, { word: rarer, t }, { word: other, t: u }, rarest === 0, lo, hi, out);
+        lists.push(out);
+      }
+    }
+    return mergeAll(lists);
   }
   // The rarest word's docs and scores: its list, narrowed in place. Its scores are the running sums when
   // it is the first word; else the sums are a list of their own (its scores join them at its place).
