@@ -247,7 +247,7 @@ export function rankOneTerm(
   const end = mainHi > lo ? seek(main.postDocs, i, to, mainHi) : i;
   if (end - i < MIN_BLOCKED_ENTRIES) return undefined;
   const scoring: TermScoring = {
-    index, weighted: weightedNormsOf(index, plan), tier: word.qualities[t]! * MATCH_TIER, idf: word.idfs[t]!, heap: new ScoreHeap(plan.limit, true), checkedTfw: NaN, checkedVerdict: false,
+    index, weighted: weightedNormsOf(index, plan), tier: word.qualities[t]! * MATCH_TIER, idf: word.idfs[t]!, heap: ScoreHeap.reused(plan.limit, true), checkedTfw: NaN, checkedVerdict: false,
   };
   let total = 0;
   const blocks = cachedBlocks(main, i, end, scoring.weighted);
