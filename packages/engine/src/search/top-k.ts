@@ -154,13 +154,14 @@ export class ScoreHeap {
 }
 
 /**
- * The best `limit` of the positions `0 … total - 1` by `scores` descending, the lower position first
- * among equal scores, best first: what {@link TopK} keeps under a comparator of relevance then doc for
- * a match list (its docs ascending, so doc order is position order), without calling a comparator —
- * a {@link ScoreHeap} of (score, position).
+ * The best `limit` matches of a match list (`docs[0, total)` ascending, `scores` theirs) by score
+ * descending, the lower doc first among equal scores, best first, with their scores: what
+ * {@link TopK} keeps under a comparator of relevance then doc, without calling a comparator — a
+ * {@link ScoreHeap} of (score, doc), whose pairs are the page (no positions gathered into docs and
+ * scores afterwards: two page-sized arrays fewer per search).
  */
-export function topByScore(scores: Float64Array, total: number, limit: number): Int32Array {
+export function topByScore(docs: Int32Array, scores: Float64Array, total: number, limit: number): { topDocs: Int32Array; topScores: Float64Array } {
   const heap = ScoreHeap.reused(limit, false);
-  for (let k = 0; k < total; k++) heap.offer(scores[k], k, 0);
-  return heap.drain().topDocs;
+  for (let k = 0; k < total; k++) heap.offer(scores[k], docs[k], 0);
+  return heap.drain();
 }
