@@ -56,18 +56,25 @@ export function walkTermPair(
   const tail = main.tail;
   const mainHi = tail ? Math.min(hi, tail.fromDoc) : hi;
   const otherId = other.word.termIds[other.t]!;
-  if (mainHi > lo) walkSegment(index, weighted, rarer, other, rarerFirst, main, lo, mainHi, termDocBits(main, otherId, lo, mainHi), out);
-  if (tail && hi > tail.fromDoc) walkSegment(index, weighted, rarer, other, rarerFirst, tail, Math.max(lo, tail.fromDoc), hi, undefined, out);
+  if (mainHi > lo) {
+    const bits = termDocBits(main, otherId, lo, mainHi);
+    const rarerBits = bits && termDocBits(main, rarer.word.termIds[rarer.t]!, lo, mainHi);
+    walkSegment(index, weighted, rarer, other, rarerFirst, main, lo, mainHi, bits, rarerBits, out);
+  }
+  if (tail && hi > tail.fromDoc) walkSegment(index, weighted, rarer, other, rarerFirst, tail, Math.max(lo, tail.fromDoc), hi, undefined, undefined, out);
 }
 
 /**
- * {@link walkTermPair} over the docs [lo, hi) of one segment; `bits`, the other term's doc bitset
- * over the range (doc `d`'s bit in word `(d >>> 5) - (lo >>> 5)`): a doc whose bit is not set is passed
- * over without a step through the other term's entries.
+ * {@link walkTermPair} over the docs [lo, hi) of one segment; `bits` and `rarerBits`, the other and
+ * the rarer term's doc bitsets over the range (doc `d`'s bit in word `(d >>> 5) - (lo >>> 5)`;
+ * undefined: none). With the other term's, a doc whose bit is not set is passed over without a step
+ * through its entries. With both, the rarer term's entries are not walked either: the docs having
+ * both are the bits of the two bitsets ANDed, 32 docs a step (a word of 8,000 docs and one of 28,000
+ * at 100k have 2,239 together), and each is galloped to in both terms' entries.
  */
 function walkSegment(
   index: CatalogIndex, weighted: Float64Array, rarer: WordTerm, other: WordTerm, rarerFirst: boolean, segment: PostingSegment, lo: number, hi: number,
-  bits: Uint32Array | undefined, out: WalkOutput,
+  bits: Uint32Array | undefined, rarerBits: Uint32Array | undefined, out: WalkOutput,
 ): void {
   const { termOffsets, postDocs, postKey } = segment;
   const rarerId = rarer.word.termIds[rarer.t]!;
@@ -88,21 +95,41 @@ function walkSegment(
   const deleted = index.deleted;
   const { docs, scores } = out;
   let k = out.at + out.length;
-  while (i < end) {
-    const d = postDocs[i]!;
-    let skip = deleted !== undefined && (deleted[d >>> 5]! & (1 << (d & 31))) !== 0;
-    if (!skip && bits !== undefined) {
-      const word = (d >>> 5) - firstWord;
-      skip = word >= bits.length || (bits[word]! & (1 << (d & 31))) === 0;
-    }
-    if (!skip && postDocs[c]! < d) {
-      if (dense) do c++; while (c < otherEnd && postDocs[c]! < d);
-      else c = gallop(postDocs, c, otherEnd, d);
-      if (c === otherEnd) break;
-    }
-    if (skip || postDocs[c] !== d) {
-      do i++; while (i < end && postDocs[i] === d);
-      continue;
+  // Both bitsets: the common words and, in the word `w` reached, the docs `common` not yet visited.
+  const both = bits !== undefined && rarerBits !== undefined ? Math.min(bits.length, rarerBits.length) : 0;
+  let w = -1;
+  let common = 0;
+  for (;;) {
+    let d: number;
+    if (both > 0) {
+      while (common === 0 && ++w < both) {
+        common = rarerBits![w]! & bits![w]!;
+        if (deleted !== undefined && firstWord + w < deleted.length) common &= ~deleted[firstWord + w]!;
+      }
+      if (common === 0) break;
+      const low = common & -common;
+      common ^= low;
+      d = ((firstWord + w) << 5) + 31 - Math.clz32(low);
+      // Both terms have an entry for d (their bitsets say so): galloped to.
+      if (postDocs[i]! < d) i = gallop(postDocs, i, end, d);
+      if (postDocs[c]! < d) c = gallop(postDocs, c, otherEnd, d);
+    } else {
+      if (i === end) break;
+      d = postDocs[i]!;
+      let skip = deleted !== undefined && (deleted[d >>> 5]! & (1 << (d & 31))) !== 0;
+      if (!skip && bits !== undefined) {
+        const word = (d >>> 5) - firstWord;
+        skip = word >= bits.length || (bits[word]! & (1 << (d & 31))) === 0;
+      }
+      if (!skip && postDocs[c]! < d) {
+        if (dense) do c++; while (c < otherEnd && postDocs[c]! < d);
+        else c = gallop(postDocs, c, otherEnd, d);
+        if (c === otherEnd) break;
+      }
+      if (skip || postDocs[c] !== d) {
+        do i++; while (i < end && postDocs[i] === d);
+        continue;
+      }
     }
     let tfw = 0;
     do tfw += weighted[postKey[i++]!]!;
