@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateCatalogStream } from '@aisle/engine/demo';
 import { readProductFeed, SkipReport } from '@aisle/engine/internal';
+import { option } from './cli-option.js';
 import type { DatasetSpec, Product } from './types.js';
 
 /** `../shared/datasets` beside the repository (from src/ and dist/ alike); `AISLE_DATASETS` overrides it. */
@@ -18,6 +19,19 @@ export const FLIPKART_PATH = path.join(DATASETS_DIR, 'flipkart-products.ndjson')
 
 export function flipkartSpec(limit?: number): DatasetSpec | undefined {
   return existsSync(FLIPKART_PATH) ? { kind: 'file', path: FLIPKART_PATH, label: 'Flipkart 20k (real)', limit } : undefined;
+}
+
+/**
+ * The catalog a bench tool's command line names: `--dataset generated` (the default; `--products N`,
+ * `productsFallback` when absent, seed 1) or `--dataset flipkart` (the real catalog: bigger products).
+ */
+export function datasetOfOptions(productsFallback: string): DatasetSpec {
+  const name = option('dataset', 'generated');
+  if (name === 'generated') return { kind: 'generated', count: Number(option('products', productsFallback)), seed: 1 };
+  if (name !== 'flipkart') throw new Error(`--dataset ${name}: expected generated or flipkart`);
+  const spec = flipkartSpec();
+  if (spec === undefined) throw new Error(`--dataset flipkart: ${FLIPKART_PATH} is absent`);
+  return spec;
 }
 
 /** Yields the dataset's products, at most `limit` of them. */

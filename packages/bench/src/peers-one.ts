@@ -1,8 +1,9 @@
 /**
- * The peers run on one generated catalog size only (the full run's `comparePeers`, its children and
- * checks), for a size the full run would take too long to reach on a loaded machine:
+ * The peers run on one catalog only (the full run's `comparePeers`, its children and checks): a generated
+ * catalog of one size, for a size the full run would take too long to reach on a loaded machine, or the
+ * real Flipkart catalog (`--dataset flipkart`: its products are bigger than the generated ones):
  *
- *   node packages/bench/dist/peers-one.js [--products 1000000] [--engines aisle,flexsearch,scan] [--queries 100] [--warmup 100]
+ *   node packages/bench/dist/peers-one.js [--products 1000000] [--dataset generated|flipkart] [--engines aisle,flexsearch,scan] [--queries 100] [--warmup 100]
  *
  * Prints each engine's line (median ms per request type) as the full run logs it, then median / p99 and
  * the totals' agreement with the plain scan.
@@ -10,14 +11,11 @@
  */
 import { comparePeers } from './peers/compare.js';
 import type { EngineKey } from './peers/adapter.js';
-
-function option(name: string, fallback: string): string {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 && process.argv[at + 1] !== undefined ? process.argv[at + 1]! : fallback;
-}
+import { option } from './cli-option.js';
+import { datasetOfOptions } from './datasets.js';
 
 const comparison = await comparePeers({
-  dataset: { kind: 'generated', count: Number(option('products', '1000000')), seed: 1 },
+  dataset: datasetOfOptions('1000000'),
   engines: option('engines', 'aisle,flexsearch,scan').split(',') as EngineKey[],
   queries: Number(option('queries', '100')), budgetMs: 2500, warmup: Number(option('warmup', '100')), checkSample: 5, timeoutMs: 600_000,
   log: (line) => console.log(line),

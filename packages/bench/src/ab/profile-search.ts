@@ -3,7 +3,7 @@
  * once as the peers run asks it (warm-up from another sample first): prints the functions with the most
  * self and total time, so that where a never-asked search spends its time is read, not guessed.
  *
- * Run: `node packages/bench/dist/ab/profile-search.js [--root .] [--products 100000] [--queries 2000] [--type text] [--top 40] [--words N] [--out file.cpuprofile]`
+ * Run: `node packages/bench/dist/ab/profile-search.js [--root .] [--products 100000 | --dataset flipkart] [--queries 2000] [--type text] [--top 40] [--words N] [--out file.cpuprofile]`
  * @module
  */
 import { writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { option } from '../cli-option.js';
 import { summarizeCpuProfile, type CpuProfile } from '../cpu-profile-summary.js';
-import { loadDataset } from '../datasets.js';
+import { datasetOfOptions, loadDataset } from '../datasets.js';
 import { BENCH_WEBSITE } from '../peers/aisle.js';
 import type { RequestType, SearchRequest } from '../types.js';
 import { buildWarmupWorkload, buildWorkload, ofWordCount } from '../workloads/index.js';
@@ -25,7 +25,6 @@ interface EngineLike {
 }
 
 const root = resolve(option('root', '.'));
-const products = Number(option('products', '100000'));
 const queries = Number(option('queries', '2000'));
 const type = option('type', 'text') as RequestType;
 const top = Number(option('top', '40'));
@@ -34,7 +33,7 @@ const out = option('out', '');
 const words = Number(option('words', '0'));
 
 async function main(): Promise<void> {
-  const all = await loadDataset({ kind: 'generated', count: products, seed: 1 });
+  const all = await loadDataset(datasetOfOptions('100000'));
   const bodies = ofWordCount(buildWorkload(all.slice(0, 20_000), queries)[type], words);
   const warmup = buildWarmupWorkload(all.slice(0, 20_000), 100)[type];
   const { createEngine } = await import(pathToFileURL(join(root, 'packages/engine/dist/index.js')).href) as { createEngine(o: unknown): Promise<EngineLike> };

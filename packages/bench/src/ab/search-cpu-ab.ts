@@ -15,14 +15,14 @@
  *
  * `--words N`: only the queries of N words (as profile-search.ts filters them; 0, the default: all).
  *
- * Run: `node packages/bench/dist/ab/search-cpu-ab.js --a /work/wt-base --b . [--products 100000] [--queries 100] [--reps 20] [--type text] [--words N] [--fresh]`
+ * Run: `node packages/bench/dist/ab/search-cpu-ab.js --a /work/wt-base --b . [--products 100000 | --dataset flipkart] [--queries 100] [--reps 20] [--type text] [--words N] [--fresh]`
  * @module
  */
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { option } from '../cli-option.js';
-import { loadDataset } from '../datasets.js';
+import { datasetOfOptions, loadDataset } from '../datasets.js';
 import { BENCH_WEBSITE } from '../peers/aisle.js';
 import type { RequestType, SearchRequest } from '../types.js';
 import { buildWarmupWorkload, buildWorkload, ofWordCount } from '../workloads/index.js';
@@ -35,7 +35,6 @@ interface EngineLike {
 }
 
 const roots = [resolve(option('a', '.')), resolve(option('b', '.'))];
-const products = Number(option('products', '100000'));
 const queries = Number(option('queries', '100'));
 const fresh = process.argv.includes('--fresh');
 const reps = fresh ? 1 : Number(option('reps', '20'));
@@ -50,7 +49,7 @@ const median = (xs: readonly number[]): number => [...xs].sort((x, y) => x - y)[
 const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 async function main(): Promise<void> {
-  const all = await loadDataset({ kind: 'generated', count: products, seed: 1 });
+  const all = await loadDataset(datasetOfOptions('100000'));
   const bodies = ofWordCount(buildWorkload(all.slice(0, 20_000), queries)[type], words);
   const warmup = fresh ? buildWarmupWorkload(all.slice(0, 20_000), FRESH_WARMUP)[type] : bodies;
   const engines: EngineLike[] = [];
@@ -82,7 +81,7 @@ async function main(): Promise<void> {
     }
   }
   const [a, b] = cpu;
-  console.log(`${products.toLocaleString('en-US')} products, ${type}, ${bodies.length} queries × ${reps} × ${passes} pass${passes === 1 ? '' : 'es'} per side${words > 0 ? ` (those of ${words} words)` : ''}${fresh ? ' (fresh: after the peers\' warm-up queries)' : ''}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`${all.length.toLocaleString('en-US')} products, ${type}, ${bodies.length} queries × ${reps} × ${passes} pass${passes === 1 ? '' : 'es'} per side${words > 0 ? ` (those of ${words} words)` : ''}${fresh ? ' (fresh: after the peers\' warm-up queries)' : ''}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`CPU µs per search: median A ${median(a).toFixed(1)} B ${median(b).toFixed(1)} (B / A ×${(median(b) / median(a)).toFixed(2)}); mean A ${mean(a).toFixed(1)} B ${mean(b).toFixed(1)} (×${(mean(b) / mean(a)).toFixed(2)})`);
   console.log(`wall µs per search: median A ${median(wall[0]).toFixed(1)} B ${median(wall[1]).toFixed(1)} (×${(median(wall[1]) / median(wall[0])).toFixed(2)})`);
   console.log(`payloads differing: ${differing} of ${passes * bodies.length}; load at the end ${loadavg().map((l) => l.toFixed(2)).join(' ')}\nA: ${roots[0]}\nB: ${roots[1]}`);

@@ -3,20 +3,21 @@
  * request type) asked once per query on one tree's engine, after the peers' warm-up queries, with the
  * wall time of some of the engine's methods summed per search — the page's products read from the
  * store (`ProductStore.getMany`, or `get` per product on trees without it), the result list kept for
- * clicks (`ResultPages.record`: the signed id), the search logged (`SearchLog.record`) and its
- * completions (`SearchLog.suggestions`). Prints the median per search of each and of the search's CPU.
+ * clicks (`ResultPages.record`: the signed id, whose HMAC `HmacSha256Key.sign` is also shown alone), the
+ * search logged (`SearchLog.record`) and its completions (`SearchLog.suggestionsNow`, or `suggestions`
+ * on trees without it). Prints the median per search of each and of the search's CPU.
  *
  * Why in place: a micro-benchmark of one of them runs it hot; a search runs it once, after its matching
  * has pushed what it reads out of the caches (an HMAC by node:crypto cost 2.5 µs in a loop and ~20 µs in
  * place, decision 0062). The timer's own cost (~0.1 µs a call) is in each figure; `get` is timed per product.
  *
- * Run: `node packages/bench/dist/ab/search-phases.js [--root <tree>] [--products 100000] [--queries 3000] [--type text]`
+ * Run: `node packages/bench/dist/ab/search-phases.js [--root <tree>] [--products 100000 | --dataset flipkart] [--queries 3000] [--type text]`
  * @module
  */
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { option } from '../cli-option.js';
-import { loadDataset } from '../datasets.js';
+import { datasetOfOptions, loadDataset } from '../datasets.js';
 import { BENCH_WEBSITE } from '../peers/aisle.js';
 import type { RequestType, SearchRequest } from '../types.js';
 import { buildWarmupWorkload, buildWorkload } from '../workloads/index.js';
@@ -32,7 +33,6 @@ interface EngineLike {
 type Timed = { prototype: Record<string, unknown> };
 
 const root = resolve(option('root', '.'));
-const products = Number(option('products', '100000'));
 const queries = Number(option('queries', '3000'));
 const type = option('type', 'text') as RequestType;
 
@@ -56,7 +56,8 @@ async function main(): Promise<void> {
   const { ProductStore } = await load('catalog/columns/product-store.js') as { ProductStore: Timed };
   const { ResultPages } = await load('clicks/result-pages.js') as { ResultPages: Timed };
   const { SearchLog } = await load('analytics/search-log.js') as { SearchLog: Timed };
-  const all = await loadDataset({ kind: 'generated', count: products, seed: 1 });
+  const { HmacSha256Key } = await load('util/hmac-sha256.js').catch(() => ({})) as { HmacSha256Key?: Timed };
+  const all = await loadDataset(datasetOfOptions('100000'));
   const bodies = buildWorkload(all.slice(0, 20_000), queries)[type];
   const warmup = buildWarmupWorkload(all.slice(0, 20_000), 100)[type];
   const engine = await createEngine({ websites: [BENCH_WEBSITE] });
@@ -64,11 +65,16 @@ async function main(): Promise<void> {
   await waitForIdle();
   for (const body of warmup) await engine.search(body);
   const read = 'getMany' in ProductStore.prototype ? 'getMany' : 'get';
-  const phases = { [`ProductStore.${read}`]: { now: 0 }, 'ResultPages.record': { now: 0 }, 'SearchLog.record': { now: 0 }, 'SearchLog.suggestions': { now: 0 } };
-  time(ProductStore, read, phases[`ProductStore.${read}`]!);
-  time(ResultPages, 'record', phases['ResultPages.record']);
-  time(SearchLog, 'record', phases['SearchLog.record']);
-  time(SearchLog, 'suggestions', phases['SearchLog.suggestions']);
+  // A search's completions: on its own turn where the tree has that path (decision 0067).
+  const suggest = 'suggestionsNow' in SearchLog.prototype ? 'suggestionsNow' : 'suggestions';
+  const phases: Record<string, { now: number }> = {};
+  const timed = (cls: Timed, name: string, method: string): void => time(cls, method, (phases[`${name}.${method}`] = { now: 0 }));
+  timed(ProductStore, 'ProductStore', read);
+  timed(ResultPages, 'ResultPages', 'record');
+  // The result list's signature, part of the record (trees whose HMAC is computed in JavaScript).
+  if (HmacSha256Key !== undefined) timed(HmacSha256Key, 'HmacSha256Key', 'sign');
+  timed(SearchLog, 'SearchLog', 'record');
+  timed(SearchLog, 'SearchLog', suggest);
   const perSearch = new Map<string, number[]>(Object.keys(phases).map((name) => [name, []]));
   const cpu: number[] = [];
   for (const body of bodies) {
@@ -79,7 +85,7 @@ async function main(): Promise<void> {
     cpu.push(used.user + used.system);
     for (const [name, phase] of Object.entries(phases)) perSearch.get(name)!.push(1000 * phase.now);
   }
-  console.log(`${root}: ${products.toLocaleString('en-US')} products, ${bodies.length} ${type} queries asked once, load ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`${root}: ${all.length.toLocaleString('en-US')} products, ${bodies.length} ${type} queries asked once, load ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`  search CPU median ${median(cpu).toFixed(0)} µs; wall µs per search, median: ${[...perSearch].map(([name, xs]) => `${name} ${median(xs).toFixed(1)}`).join(', ')}`);
   await engine.close();
 }

@@ -124,6 +124,10 @@ describe('SearchLog', () => {
     expect(await complete(settings(1))).toEqual(['walnut chair', 'walnut desk', 'walnut table', 'walnut spam']);
     expect(await complete(settings(2, ['DESK', 'Walnut  Table', 'chai']))).toEqual(['walnut chair']); // whole words: "chai" is not "chair"
     expect(await log.suggestions('w', 'walnut', emptyCatalog, settings(), async (q) => q !== 'walnut chair')).toEqual(['walnut desk']);
+    // The path without a scope test (a search's, on its own turn) offers what the checked path offers when every candidate passes.
+    for (const s of [settings(), settings(1), settings(2, ['DESK'])]) {
+      expect(log.suggestionsNow('w', 'walnut', emptyCatalog, s)).toEqual(await log.suggestions('w', 'walnut', emptyCatalog, s, async () => true));
+    }
     // Loaded again from the store (a restart): the same evidence.
     const again = new SearchLog(store, { onError: rethrow });
     await again.load('w');

@@ -60,6 +60,14 @@ export const OUTCOME_WAIT_MS = CHAIN_WINDOW_MS + 5 * SEARCH_LOG_FLUSH_MS;
 export const SEARCH_LOG_REFRESH_MS = 60_000;
 /** Most entries of `payload.suggestions.queries`. */
 export const MAX_SUGGESTED_QUERIES = 5;
+/** Candidates looked at per source: twice as many as shown, since some may have nothing within a scope. */
+const SUGGESTION_CANDIDATES = 2 * MAX_SUGGESTED_QUERIES;
+
+/** The catalog vocabulary's completions of `q`, neither excluded nor among `logged`: {@link SUGGESTION_CANDIDATES} at most. */
+function vocabularyCandidates(catalog: CatalogState, q: string, phrases: readonly string[][], logged: readonly string[]): string[] {
+  return vocabularyCompletions(catalog, q, SUGGESTION_CANDIDATES).filter((s) => !isExcluded(s, phrases) && !logged.includes(s));
+}
+
 /** Default and largest `limit` of the searches report (declared with the contract's other limits). */
 export { SEARCH_REPORT_LIMITS } from '../contract/limits.js';
 
@@ -484,26 +492,44 @@ export class SearchLog {
   /**
    * `suggestions.queries` for `q`: completions from the website's search log that pass its settings
    * (distinct sessions, excluded words) and `hasResults` (the request's scope), then from the catalog
-   * vocabulary (also through `hasResults`), at most {@link MAX_SUGGESTED_QUERIES}.
+   * vocabulary (also through `hasResults`), at most {@link MAX_SUGGESTED_QUERIES}. Without
+   * `hasResults`, {@link suggestionsNow}.
    */
   async suggestions(
     websiteId: string, q: string, catalog: CatalogState, settings: Required<SuggestionSettings>, hasResults?: (query: string) => Promise<boolean>,
   ): Promise<string[]> {
-    const prefix = logQuery(q);
+    if (hasResults === undefined) return this.suggestionsNow(websiteId, q, catalog, settings);
     const phrases = excludedPhrases(settings.exclude);
     // The candidates in order, up to the number shown, those without results within the scope left out.
     const keep = async (list: readonly string[]): Promise<string[]> => {
-      if (hasResults === undefined) return list.slice(0, MAX_SUGGESTED_QUERIES);
       const kept: string[] = [];
       for (const s of list) if (kept.length < MAX_SUGGESTED_QUERIES && await hasResults(s)) kept.push(s);
       return kept;
     };
-    // Twice as many candidates as shown: some may have nothing within the scope.
-    const candidates = 2 * MAX_SUGGESTED_QUERIES;
-    const logged = prefix === '' ? [] : await keep(this.indexes.get(websiteId)?.complete(prefix, settings.minSessions, candidates, (query) => !isExcluded(query, phrases)) ?? []);
+    const logged = await keep(this.loggedCandidates(websiteId, q, settings, phrases));
     if (logged.length >= MAX_SUGGESTED_QUERIES) return logged;
-    const fromVocabulary = await keep(vocabularyCompletions(catalog, q, candidates).filter((s) => !isExcluded(s, phrases) && !logged.includes(s)));
+    const fromVocabulary = await keep(vocabularyCandidates(catalog, q, phrases, logged));
     return mergeSuggestions(q, logged, fromVocabulary, MAX_SUGGESTED_QUERIES);
+  }
+
+  /**
+   * {@link suggestions} of a search without a scope to check them against (every search but those
+   * through a key with a forced scope), on the caller's turn: the same candidates, the first
+   * {@link MAX_SUGGESTED_QUERIES} kept, without the two awaits a search paid for nothing.
+   */
+  suggestionsNow(websiteId: string, q: string, catalog: CatalogState, settings: Required<SuggestionSettings>): string[] {
+    const phrases = excludedPhrases(settings.exclude);
+    const logged = this.loggedCandidates(websiteId, q, settings, phrases).slice(0, MAX_SUGGESTED_QUERIES);
+    if (logged.length >= MAX_SUGGESTED_QUERIES) return logged;
+    const fromVocabulary = vocabularyCandidates(catalog, q, phrases, logged).slice(0, MAX_SUGGESTED_QUERIES);
+    return mergeSuggestions(q, logged, fromVocabulary, MAX_SUGGESTED_QUERIES);
+  }
+
+  /** The search log's completions of `q`, not excluded, best first: {@link SUGGESTION_CANDIDATES} at most. */
+  private loggedCandidates(websiteId: string, q: string, settings: Required<SuggestionSettings>, phrases: readonly string[][]): string[] {
+    const prefix = logQuery(q);
+    if (prefix === '') return [];
+    return this.indexes.get(websiteId)?.complete(prefix, settings.minSessions, SUGGESTION_CANDIDATES, (query) => !isExcluded(query, phrases)) ?? [];
   }
 
   /**

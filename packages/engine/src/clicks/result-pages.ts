@@ -16,7 +16,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { RETENTION_BATCH, type ResultPageRecord, type ResultPageRetention, type Store } from '../store/store.js';
-import { newQueryId, queryIdIssuedAt } from './query-ids.js';
+import { QueryIdIssuer, queryIdIssuedAt } from './query-ids.js';
 
 /** How often the queued lists are written to the store. */
 export const RESULT_PAGE_FLUSH_MS = 100;
@@ -88,6 +88,8 @@ export class ResultPages {
   private pruning: Promise<void> | undefined;
   private closed = false;
   private readonly now: () => number;
+  /** The lists' ids, signed a few at a time for busy websites. */
+  private readonly ids = new QueryIdIssuer();
 
   constructor(private readonly store: Store, private readonly options: ResultPagesOptions) {
     this.now = options.now ?? Date.now;
@@ -104,7 +106,7 @@ export class ResultPages {
   /** Remembers an answered list and returns its new id (the list reaches the store with the next flush). */
   record(list: AnsweredList): string {
     const createdAt = this.now();
-    const page = keptList(list, newQueryId(createdAt, list.websiteId, this.options.secretOf(list.websiteId)), createdAt);
+    const page = keptList(list, this.ids.issue(createdAt, list.websiteId, this.options.secretOf(list.websiteId)), createdAt);
     if (this.recent.size >= MAX_RECENT_LISTS / 2) {
       this.previous = this.recent;
       this.recent = new Map();

@@ -178,12 +178,14 @@ async function answerSearch(
   }
   // Through a key with a forced scope, a completion is offered only when it has results within it.
   const scope = options.forcedScope;
-  const hasResults = scope === undefined || Object.keys(scope).length === 0 ? undefined : async (q: string) => {
-    const found = await executeSearch(state.catalog, { website_id: request.website_id, client: request.client, q, scope, start: 0, size: 0 }, { settings });
-    // Products matching only some of the words are a fallback, not results of the completion.
-    return found.total_results > 0 && found.suggestions.dropped_words === undefined;
-  };
-  const queries = await parts.searchLog.suggestions(request.website_id, request.q, state.catalog.state, suggestionSettingsOf(settings), hasResults);
+  const suggestionSettings = suggestionSettingsOf(settings);
+  const queries = scope === undefined || Object.keys(scope).length === 0
+    ? parts.searchLog.suggestionsNow(request.website_id, request.q, state.catalog.state, suggestionSettings)
+    : await parts.searchLog.suggestions(request.website_id, request.q, state.catalog.state, suggestionSettings, async (q: string) => {
+      const found = await executeSearch(state.catalog, { website_id: request.website_id, client: request.client, q, scope, start: 0, size: 0 }, { settings });
+      // Products matching only some of the words are a fallback, not results of the completion.
+      return found.total_results > 0 && found.suggestions.dropped_words === undefined;
+    });
   if (queries.length > 0) payload.suggestions.queries = queries;
   const response: SearchResponse = { type: 1, query_id: queryId, payload };
   if (rankedBy !== undefined || stages.length > 0) {

@@ -29,6 +29,16 @@ const shop: Product[] = [
 ];
 
 describe('executeSearch: text', () => {
+  it('follows a settings object whose relevance member was replaced between two searches', async () => {
+    const catalog = await catalogOf(shop);
+    const settings: WebsiteSettings = { stopWords: [] };
+    expect(ids(await executeSearch(catalog, request('red shirt'), { settings }))).toEqual(['p1']);
+    // The same object, a member replaced: "red" becomes a stop word, so "shirt" alone matches (completed: "shirtless").
+    settings.stopWords = ['red'];
+    expect(ids(await executeSearch(catalog, request('red shirt'), { settings })).sort()).toEqual(['p1', 'p2', 'p6']);
+    settings.stopWords = [];
+    expect(ids(await executeSearch(catalog, request('red shirt'), { settings }))).toEqual(['p1']);
+  });
   it('matches every product for an empty, blank or punctuation-only query, in insertion order', async () => {
     const catalog = await catalogOf(shop);
     for (const q of ['', '   ', '?!', '-']) {

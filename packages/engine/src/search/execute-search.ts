@@ -150,13 +150,21 @@ interface RelevanceSource {
   relevance: ResolvedRelevance;
 }
 
-/** The settings members relevance is resolved from (a member replaced makes another relevance). */
-function relevanceMembers(settings: WebsiteSettings | undefined, catalogOptions: Catalog['options']): unknown[] {
-  return [
+/**
+ * The settings members relevance is resolved from (a member replaced makes another relevance), written
+ * into `into` (a search compares them in a reused array: none allocated per search).
+ */
+function relevanceMembers(settings: WebsiteSettings | undefined, catalogOptions: Catalog['options'], into: unknown[] = []): unknown[] {
+  into.length = 0;
+  into.push(
     settings?.language, settings?.stopWords, settings?.synonyms, settings?.typoTolerance, settings?.ranking, settings?.fieldWeights,
     catalogOptions.fieldWeights, catalogOptions.synonyms,
-  ];
+  );
+  return into;
 }
+
+/** The members of the current search's settings, compared with the last relevance's (see {@link relevanceMembers}). */
+const searchMembers: unknown[] = [];
 
 /** Per catalog (its options object), the last relevance made: its searches run under the same settings until they change. */
 const lastRelevance = new WeakMap<Catalog['options'], RelevanceSource>();
@@ -170,8 +178,10 @@ const lastRelevance = new WeakMap<Catalog['options'], RelevanceSource>();
 function searchRelevance(settings: WebsiteSettings | undefined, catalogOptions: Catalog['options']): ResolvedRelevance {
   const last = lastRelevance.get(catalogOptions);
   if (last !== undefined && last.settings === settings && last.catalogOptions === catalogOptions) {
-    const members = relevanceMembers(settings, catalogOptions);
-    if (members.every((m, i) => m === last.members[i])) return last.relevance;
+    const members = relevanceMembers(settings, catalogOptions, searchMembers);
+    let same = true;
+    for (let i = 0; i < members.length && same; i++) same = members[i] === last.members[i];
+    if (same) return last.relevance;
   }
   const relevance = resolveRelevance(settings);
   relevance.fieldWeights = { ...catalogOptions.fieldWeights, ...relevance.fieldWeights };
