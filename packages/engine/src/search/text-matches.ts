@@ -294,6 +294,8 @@ function docsOfTerms(index: CatalogIndex, word: PlanTerms): number {
  * all its own docs to intersect: a common word beside a rarer one costs the rarer one's docs, not its
  * own. Each doc's score is `((s0 + s1) + s2) …` over the words in query order, as when every word was
  * a list (a doc's score for a word, the best of its terms', does not depend on how it is found).
+ * Two words of at most {@link MAX_WALKED_PAIRS} pairs of terms are walked pair by pair instead, a doc
+ * scored only when both terms have it (every-word-walk.ts).
  */
 function matchEveryWord(index: CatalogIndex, weighted: Float64Array, words: readonly PlanWord[], lo: number, hi: number): Run {
   let rarest = 0;
