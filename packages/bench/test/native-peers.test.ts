@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDataset } from '../src/datasets.js';
 import { createAdapter, type SearchAdapter } from '../src/peers/adapter.js';
 import { BENCH_PG_URL } from '../src/peers/postgres-fts.js';
-import type { Product, SearchRequest } from '../src/types.js';
+import type { Product, RequestType, SearchRequest } from '../src/types.js';
 import { REQUEST_TYPES } from '../src/types.js';
 import { buildWorkload } from '../src/workloads/index.js';
 
@@ -102,7 +102,7 @@ describe('the native peers against the plain scan', async () => {
   const products = await loadDataset({ kind: 'generated', count: 2000, seed: 3 });
   const workload = buildWorkload(products, 12);
   // What SQL states naturally is answered; the category tree and facet-value search are not (they say so).
-  const answered = REQUEST_TYPES.filter((t) => t !== 'hierarchical_facets' && t !== 'facet_search');
+  const answered: readonly RequestType[] = REQUEST_TYPES.filter((t) => t !== 'hierarchical_facets' && t !== 'facet_search');
   const totals = new Map<string, Record<string, number[]>>();
   const buckets = new Map<string, unknown[]>();
   for (const key of ['scan', 'fts5', 'postgres'] as const) {

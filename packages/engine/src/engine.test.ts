@@ -6,6 +6,7 @@ import { createEngine } from './engine.js';
 import type { Engine } from './engine-api.js';
 import { isAisleError, type ErrorCode } from './errors.js';
 import type { Product } from './types.js';
+import { badInput } from './__tests__/bad-input.js';
 
 const siteA = { websiteId: 'site-a', client: 'client-a', tokens: ['token-a'], hmacSecret: 'secret-a' };
 const siteB = { websiteId: 'site-b', client: 'client-b', tokens: ['token-b'], hmacSecret: 'secret-b' };
@@ -84,7 +85,7 @@ describe('createEngine', () => {
 
     await expectCode(engine.search({ website_id: 'site-a', client: 'client-b', start: 0, q: '' }), 'CLIENT_NOT_FOUND');
     await expectCode(engine.search({ website_id: 'nope', client: 'client-a', start: 0, q: '' }), 'WEBSITE_NOT_FOUND');
-    await expectCode(engine.search({ website_id: 'site-a', client: 'client-a', q: '' }), 'SEARCH_BAD_REQUEST');
+    await expectCode(engine.search(badInput({ website_id: 'site-a', client: 'client-a', q: '' })), 'SEARCH_BAD_REQUEST');
     await expectCode(engine.recommend('nope', 'PopularItems', {}), 'WEBSITE_NOT_FOUND');
     await expectCode(engine.recordPurchases('nope', purchase('o-x', ['p1'])), 'WEBSITE_NOT_FOUND');
 

@@ -35,7 +35,7 @@ if (!HAS_CHROMIUM) {
 }
 
 type SearchAnswer = {
-  payload: { result: { refId: string; title?: string; brand?: string; price?: number }[]; total_results: number; aggregations?: Record<string, { key: string; doc_count: number }[]> };
+  payload: { result: { refId: string; title?: string; brand?: string; price?: number; image_url?: string }[]; total_results: number; aggregations?: Record<string, { key: string; doc_count: number }[]> };
 };
 
 let tmp: string;

@@ -5,6 +5,7 @@
  */
 import { generateCatalog } from '@aisle/engine/demo';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { badInput } from '../../engine/src/__tests__/bad-input.js';
 import { bearer, expectDocumented, post } from './helpers.js';
 import { MERCH_TOKEN, merchSearch, putMerchSettings, refIds, startMerchService, type MerchAnswer, type MerchService } from './merch-helpers.js';
 
@@ -100,7 +101,7 @@ describe.each([['inline', false], ['pool', true]] as const)('disjunctive facets 
       const res = await post(url, { ...base, ...body }, bearer(MERCH_TOKEN));
       expect(res.status).toBe(400);
       expect(((await res.json()) as { message: string }).message).toContain(key);
-      await expect(svc.engine.search({ ...base, ...body })).rejects.toMatchObject({ code: 'SEARCH_BAD_REQUEST', message: expect.stringContaining(key) as string });
+      await expect(svc.engine.search(badInput({ ...base, ...body }))).rejects.toMatchObject({ code: 'SEARCH_BAD_REQUEST', message: expect.stringContaining(key) as string });
     }
     const ok = await post(url, { ...base, q: 'espresso', highlight: true, disjunctive_facets: ['brand'] }, bearer(MERCH_TOKEN));
     expect(ok.status).toBe(200);

@@ -19,7 +19,7 @@ describe('graceful shutdown', () => {
     const held = new Proxy(engine, {
       get(target, prop) {
         if (prop === 'search') {
-          return async (body: unknown) => {
+          return async (body: Parameters<typeof target.search>[0]) => {
             started++;
             await gate;
             return target.search(body);

@@ -19,7 +19,7 @@ describe('range buckets for range widgets', () => {
     // Without the facet (no range widget on the field) no bands are asked for.
     expect(toAisleRequest({ indexName: 'products', params: { facets: ['brand'] } }, banded).range_buckets).toBeUndefined();
     const bands = [{ to: 20, count: 4 }, { from: 20, to: 50, count: 9 }, { from: 50, count: 2 }];
-    const response: AisleSearchResponse = { type: 1, payload: { result: [], total_results: 15, ranges: { price: { min: 10, max: 80 } }, range_buckets: { price: bands } } };
+    const response: AisleSearchResponse = { type: 1, query_id: 'q0', payload: { result: [], total_results: 15, ranges: { price: { min: 10, max: 80 } }, range_buckets: { price: bands } } };
     const result = toAlgoliaResult(response, query);
     expect(result.aisle?.rangeBuckets).toEqual({ price: bands });
     expect(result.facets_stats).toEqual({ price: { min: 10, max: 80, avg: 0, sum: 0 } });
@@ -99,6 +99,7 @@ describe('InstantSearch query → aisle request', () => {
 describe('aisle response → InstantSearch result', () => {
   const response: AisleSearchResponse = {
     type: 1,
+    query_id: 'q0',
     payload: {
       result: [{ refId: 'p1', title: 'Red <shirt>', brand: 'Acme', price: 10, _highlight: { title: 'Red <em>shirt</em> & tie' } }, { refId: 'p2', title: 'Blue', price: 20 }],
       total_results: 45,

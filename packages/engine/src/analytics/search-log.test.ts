@@ -11,7 +11,7 @@ import { FLUSH_AT_ENTRIES, MAX_LOGGED_QUERY_LENGTH, SearchLog, logQuery } from '
 import { buildCatalogState } from '../catalog/build/build-catalog-state.js';
 
 const rethrow = (err: unknown) => { throw err; };
-const emptyCatalog = buildCatalogState([], {});
+const emptyCatalog = buildCatalogState([], { catalogId: 'empty', version: 0 });
 const settings = (minSessions = 3, exclude: string[] = []) => ({ ...DEFAULT_SUGGESTION_SETTINGS, minSessions, exclude });
 
 /** A log on a memory store with a clock the test moves. */
@@ -32,7 +32,7 @@ function failingOnce() {
   const writes: AnalyticsBatch[] = [];
   let fail = true;
   class FlakyStore extends MemoryStore {
-    override async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
+    override async writeAnalytics(batch: AnalyticsBatch): Promise<number[]> {
       if (fail) { fail = false; throw new Error('disk full'); }
       writes.push(structuredClone(batch));
       return super.writeAnalytics(batch);
@@ -155,7 +155,7 @@ describe('SearchLog', () => {
   it('starts a write at once when a burst fills the batch, without waiting for the timer', async () => {
     const written: number[] = [];
     class CountingStore extends MemoryStore {
-      override async writeAnalytics(batch: AnalyticsBatch): Promise<void> {
+      override async writeAnalytics(batch: AnalyticsBatch): Promise<number[]> {
         written.push(batch.responses.length);
         return super.writeAnalytics(batch);
       }

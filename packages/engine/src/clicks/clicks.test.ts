@@ -9,6 +9,7 @@ import type { Engine } from '../engine-api.js';
 import { ValidationError } from '../errors.js';
 import type { ClickOutcome } from '../events/click-attribution.js';
 import type { Product } from '../types.js';
+import { badInput } from '../__tests__/bad-input.js';
 
 const site = { websiteId: 'site-a', client: 'client-a', tokens: ['token-a'], hmacSecret: 'secret-a' };
 const siteB = { websiteId: 'site-b', client: 'client-b', tokens: ['token-b'], hmacSecret: 'secret-b' };
@@ -19,8 +20,11 @@ const tactic = '44444444-4444-4444-8444-444444444444';
 
 const products: Product[] = Array.from({ length: 30 }, (_, i) => ({ refId: `p${i + 1}`, title: `Red shoe ${i + 1}`, price: 10 + i }));
 
-function clicks(events: Record<string, unknown>[], extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { customerId: customer, sessionId: session, events, ...extra };
+type ClicksBody = Parameters<Engine['recordClicks']>[1];
+
+/** A clicks body built from loose records: some tests send invalid events or fields on purpose. */
+function clicks(events: Record<string, unknown>[], extra: Record<string, unknown> = {}): ClicksBody {
+  return badInput({ customerId: customer, sessionId: session, events, ...extra });
 }
 
 function click(extra: Record<string, unknown>): Record<string, unknown> {
@@ -66,12 +70,12 @@ describe('result ids, clicks and conversions', () => {
     const engine = await open(outcomes);
     const page = await engine.search({ website_id: 'site-a', client: 'client-a', q: 'red shoe', start: 20, size: 5, session_id: 'tab-7' });
     const third = page.payload.result[2]!.refId;
-    const ack = await engine.recordClicks('site-a', clicks([click({ refId: third, queryId: page.query_id, position: 23, tacticId: tactic })]) as never);
+    const ack = await engine.recordClicks('site-a', clicks([click({ refId: third, queryId: page.query_id, position: 23, tacticId: tactic })]));
     expect(ack.status).toBe('Accepted');
     expect(outcomes).toEqual([{
       websiteId: 'site-a', at: Date.parse('2026-11-20T10:00:00Z'), kind: 'search', queryId: page.query_id, query: 'red shoe', variant: null, type: 'click', tacticId: tactic, position: 23,
     }]);
-    const errors = await problemOf(engine.recordClicks('site-a', clicks([click({ refId: third, queryId: page.query_id, position: 22 })]) as never));
+    const errors = await problemOf(engine.recordClicks('site-a', clicks([click({ refId: third, queryId: page.query_id, position: 22 })])));
     expect(errors).toEqual({ 'events[0].Position': [`The result list of QueryId did not hold RefId "${third}" at position 22.`] });
   });
 
@@ -88,7 +92,7 @@ describe('result ids, clicks and conversions', () => {
       click({ type: 'hover', refId: '' }),
       click({ queryId: page.query_id, position: 1, refId: page.payload.result[1]!.refId }),
       click({ queryId: mine.queryId, position: 0, clickId: 'not-a-guid' }),
-    ], { sessionId: 'nope' })) as never);
+    ], { sessionId: 'nope' })));
     expect(Object.keys(errors).sort()).toEqual([
       'events[0].QueryId', 'events[1].QueryId', 'events[2].Position', 'events[3].RefId', 'events[3].Type', 'events[4].Position',
       'events[5].ClickId', 'events[5].Position', 'sessionId',
@@ -98,9 +102,9 @@ describe('result ids, clicks and conversions', () => {
     // Position 0: the schema's message only (the list is not asked about a position that cannot be).
     expect(errors['events[5].Position']).toHaveLength(1);
     expect(outcomes).toEqual([]);
-    expect(await problemOf(engine.recordClicks('site-a', clicks([]) as never))).toHaveProperty('events');
+    expect(await problemOf(engine.recordClicks('site-a', clicks([])))).toHaveProperty('events');
     const tooMany = Array.from({ length: 101 }, () => click({}));
-    expect(await problemOf(engine.recordClicks('site-a', clicks(tooMany) as never))).toHaveProperty('events');
+    expect(await problemOf(engine.recordClicks('site-a', clicks(tooMany)))).toHaveProperty('events');
   });
 
   it('stores a clickId once, and converts the purchase of a product naming it, or the session\'s latest click on it', async () => {
@@ -116,13 +120,13 @@ describe('result ids, clicks and conversions', () => {
     expect(rec.payload[0]).toBe('p29');
     const [first, second] = page.payload.result.map((p) => p.refId);
     const body = clicks([click({ refId: first, queryId: page.query_id, position: 1, clickId })]);
-    const ack = await engine.recordClicks('site-a', body as never);
-    expect(await engine.recordClicks('site-a', body as never)).toEqual(ack);
+    const ack = await engine.recordClicks('site-a', body);
+    expect(await engine.recordClicks('site-a', body)).toEqual(ack);
     // A later click on the same product from the recommendation, and an earlier one from search.
     await engine.recordClicks('site-a', clicks([
       click({ refId: second, queryId: page.query_id, position: 2, eventTime: '2026-11-20T09:00:00Z' }),
       click({ refId: rec.payload[0], queryId: rec.queryId, position: 1, type: 'addToCart', eventTime: '2026-11-20T10:30:00Z', tacticId: rec.slots[0]!.tacticId }),
-    ]) as never);
+    ]));
     expect(outcomes.map((o) => [o.type, o.kind, o.position])).toEqual([['click', 'search', 1], ['click', 'search', 2], ['addToCart', 'recommendation', 1]]);
     outcomes.length = 0;
     await engine.recordPurchases('site-a', {
@@ -161,8 +165,8 @@ describe('result ids, clicks and conversions', () => {
     await engine.updateSettings('site-a', { attributionWindowDays: 1 });
     const page = await engine.search({ website_id: 'site-a', client: 'client-a', q: 'red', start: 0 });
     const refId = page.payload.result[0]!.refId;
-    await engine.recordClicks('site-a', clicks([click({ refId, queryId: page.query_id, position: 1, eventTime: '2026-11-18T10:00:00Z' })]) as never);
-    await engine.recordClicks('site-a', clicks([click({ refId, queryId: page.query_id, position: 1 })], { sessionId: customer }) as never);
+    await engine.recordClicks('site-a', clicks([click({ refId, queryId: page.query_id, position: 1, eventTime: '2026-11-18T10:00:00Z' })]));
+    await engine.recordClicks('site-a', clicks([click({ refId, queryId: page.query_id, position: 1 })], { sessionId: customer }));
     outcomes.length = 0;
     await engine.recordPurchases('site-a', {
       customerId: customer, sessionId: session,
@@ -177,8 +181,8 @@ describe('result ids, clicks and conversions', () => {
     const page = await engine.search({ website_id: 'site-a', client: 'client-a', q: 'red', start: 0 });
     const refId = page.payload.result[0]!.refId;
     const view = (extra: Record<string, unknown>) => ({ customerId: customer, sessionId: session, events: [{ currentUrl: 'https://shop.example/p', eventTime: '2026-11-20T10:00:00Z', refId, ...extra }] });
-    expect((await engine.recordViews('site-a', view({ queryId: page.query_id, position: 1 }) as never)).status).toBe('Accepted');
-    expect(Object.keys(await problemOf(engine.recordViews('site-a', view({ queryId: page.query_id, position: 2 }) as never)))).toEqual(['events[0].Position']);
-    expect(Object.keys(await problemOf(engine.recordViews('site-a', view({ queryId: page.query_id }) as never)))).toEqual(['events[0].Position']);
+    expect((await engine.recordViews('site-a', view({ queryId: page.query_id, position: 1 }))).status).toBe('Accepted');
+    expect(Object.keys(await problemOf(engine.recordViews('site-a', view({ queryId: page.query_id, position: 2 }))))).toEqual(['events[0].Position']);
+    expect(Object.keys(await problemOf(engine.recordViews('site-a', view({ queryId: page.query_id }))))).toEqual(['events[0].Position']);
   });
 });

@@ -48,7 +48,7 @@ describe('click ranking', () => {
     const page = await engine.search({ website_id: 'site-a', client: 'client-a', q, start: 0, size: 40, session_id: guid(n) });
     const position = page.payload.result.findIndex((p) => p.refId === refId) + 1;
     expect(position).toBeGreaterThan(0);
-    const events = Array.from({ length: times }, () => ({ eventTime: new Date().toISOString(), refId, type: 'click', queryId: page.query_id, position }));
+    const events = Array.from({ length: times }, () => ({ eventTime: new Date().toISOString(), refId, type: 'click' as const, queryId: page.query_id, position }));
     for (let i = 0; i < events.length; i += 100) await engine.recordClicks('site-a', { customerId: guid(n), sessionId: guid(n), events: events.slice(i, i + 100) });
   }
 

@@ -96,7 +96,7 @@ describe('BackgroundIndex', () => {
 
   it('keeps the previous index until the new one is built; whenReady waits for the current version', async () => {
     const cat = catalog();
-    const ix = new BackgroundIndex(cat, (_prev, products, version) => steps(products.length, version, []), 0, 0);
+    const ix = new BackgroundIndex<{ version: number; n: number }>(cat, (_prev, products, version) => steps(products.length, version, []), 0, 0);
     expect(ix.get()).toBeUndefined();
     await ix.whenReady();
     const first = ix.get()!;

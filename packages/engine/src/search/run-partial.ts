@@ -403,16 +403,18 @@ function collectMatches(
   });
   // Items of the top-k are positions in the match list (docs[k], scores[k]).
   const before = makeDocComparator(sortKeyArrays(index, plan.sort), plan.sort.map((k) => k.desc), scores, 0, docs, index.ordinal);
-  let positions: Int32Array;
+  let page: Pick<PartialResult, 'topDocs' | 'topScores'>;
   let groups: PartialResult['groups'];
   if (plan.distinct) {
     const { groupOf, groups: groupCount } = groupReader(index, plan.distinct);
+    let positions: Int32Array;
     ({ top: positions, groups } = selectGroups(docs, total, true, groupOf, groupCount, plan.limit, before, groupOptions(index, plan, lo, hi)));
+    page = pageAt(docs, scores, positions);
   } else if (plan.sort.length === 1 && plan.sort[0]!.type === 'score' && plan.sort[0]!.desc && index.ordinal === undefined
     && !plan.merch?.boosts.length) {
     // Relevance only, products in doc order, scores as matched (no boost multiplied them): score, then
-    // position (the docs ascend), compared inline.
-    positions = topByScore(scores, total, Math.min(plan.limit, total));
+    // doc, compared inline.
+    page = topByScore(docs, scores, total, Math.min(plan.limit, total));
   } else {
     const top = new TopK(Math.min(plan.limit, total), before);
     if (plan.sort[0]?.type === 'score' && plan.sort[0].desc) {
@@ -430,18 +432,23 @@ function collectMatches(
         if (worst >= 0) bar = scores[worst];
       }
     } else for (let k = 0; k < total; k++) top.offer(k);
-    positions = top.sorted();
+    page = pageAt(docs, scores, top.sorted());
   }
   const groupPairs = nearMisses && countGroupFacets(index, plan, columns, lo, hi, docs, total, nearMisses, facetCounts, bucketCounts);
   return {
     ...(groups && { groups }),
     ...(groupPairs && { groupPairs }),
     lo, total, facetCounts, ranges, bucketCounts,
-    topDocs: gatherInt32(docs, positions),
-    topScores: gatherFloat64(scores, positions),
+    topDocs: page.topDocs,
+    topScores: page.topScores,
     pinsMatched: merch && pinsMatched(merch, lo, hi, (d) => isListedDoc(docs, total, d)),
     pinsSeen,
   };
+}
+
+/** The docs and scores of a match list at `positions`. */
+function pageAt(docs: Int32Array, scores: Float64Array, positions: Int32Array): Pick<PartialResult, 'topDocs' | 'topScores'> {
+  return { topDocs: gatherInt32(docs, positions), topScores: gatherFloat64(scores, positions) };
 }
 
 /** Adds the codes of `docs[0, length)` in `column` to the counts per code. */

@@ -15,6 +15,7 @@ import { compileSearchPlan, type SearchPlan } from './search-plan.js';
 import { matchText } from './text-matches.js';
 import { termDocBits } from './term-docs.js';
 import { poolRanges } from './search-pool.js';
+import { MAX_WALKED_PAIRS } from './every-word-walk.js';
 
 const WORDS = ['red', 'cotton', 'shirt', 'blue', 'denim', 'shirts', 'xl', 'set', 'coton', 'reds'];
 const text = fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 8 }).map((w) => w.join(' '));
@@ -48,11 +49,19 @@ function expectEveryWordMatched(plan: SearchPlan, catalog: Catalog): void {
   }
 }
 
+/** Term pairs of a plan of two words walked pair by pair (every-word-walk.ts); 0 when matched as lists. */
+function walkedPairs(plan: SearchPlan): number {
+  const pairs = plan.words.length === 2 ? plan.words[0]!.termIds.length * plan.words[1]!.termIds.length : 0;
+  return pairs <= MAX_WALKED_PAIRS ? pairs : 0;
+}
+
 /** Whether the plan is one matchEveryWord takes (every word, none with phrases). */
 const everyWord = (plan: SearchPlan): boolean => !plan.matchNothing && plan.minWords >= plan.words.length && plan.words.every((w) => w.phrases.length === 0);
 
 describe('matching every word of a query', () => {
   it('gives the docs of every word, scores summed in query order, with appended and deleted products', async () => {
+    let walked = 0;
+    let severalPairs = 0;
     await fc.assert(fc.asyncProperty(
       fc.array(rowArb, { minLength: 1, maxLength: 120 }), fc.array(rowArb, { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 20 }), queryArb,
       async (built, appended, deletes, q) => {
@@ -61,13 +70,21 @@ describe('matching every word of a query', () => {
         if (appended.length > 0) await catalog.upsert(appended.map((r, i): Product => ({ refId: `a${i}`, ...r })));
         await deleteSome(catalog, built.length, appended.length, deletes);
         const { plan } = compileSearchPlan(catalog.state, { website_id: 'w', client: 'c', q, start: 0, size: 10 });
-        if (everyWord(plan)) expectEveryWordMatched(plan, catalog);
+        if (!everyWord(plan)) return;
+        if (walkedPairs(plan) > 0) walked++;
+        if (walkedPairs(plan) > 1) severalPairs++;
+        expectEveryWordMatched(plan, catalog);
       },
     ), { numRuns: 200 });
+    // Two words of few terms are walked pair by pair (every-word-walk.ts), some of several pairs; the
+    // others matched as lists.
+    expect(walked).toBeGreaterThan(20);
+    expect(severalPairs).toBeGreaterThan(5);
   });
 
   it('gives the same with the doc bitsets of the words (term-docs.ts): probed before and after appends, deletions, fields of weight 0', async () => {
     let filtered = 0;
+    let walked = 0;
     const weightArb = fc.array(fc.constantFrom(0, 0.5, 1, 2), { minLength: 2, maxLength: 2 });
     await fc.assert(fc.asyncProperty(
       fc.array(rowArb, { minLength: 150, maxLength: 400 }), fc.array(rowArb, { maxLength: 60 }), fc.array(fc.nat(), { maxLength: 80 }), queryArb, weightArb,
@@ -83,7 +100,10 @@ describe('matching every word of a query', () => {
         const { plan: compiled } = compileSearchPlan(catalog.state, { website_id: 'w', client: 'c', q, start: 0, size: 10 });
         if (!everyWord(compiled)) return;
         const { fullText } = catalog.state.index;
-        if (compiled.words.some((w) => w.termIds.some((id) => termDocBits(fullText, id, 0, catalog.state.index.docCount)))) filtered++;
+        if (compiled.words.some((w) => w.termIds.some((id) => termDocBits(fullText, id, 0, catalog.state.index.docCount)))) {
+          filtered++;
+          if (walkedPairs(compiled) > 0) walked++;
+        }
         for (const w of [[1, 1], weights]) {
           expectEveryWordMatched({ ...compiled, fieldWeights: Array.from({ length: fullText.fieldIds.length }, (_, f) => w[f % w.length]!) }, catalog);
         }
@@ -91,6 +111,7 @@ describe('matching every word of a query', () => {
     ), { numRuns: 60 });
     // Most runs have words with bitsets: the filter is exercised, not only the probes without it.
     expect(filtered).toBeGreaterThan(30);
+    expect(walked).toBeGreaterThan(5);
   });
 });
 

@@ -10,7 +10,9 @@ import { normsOf } from '../catalog/full-text/norm-keys.js';
 import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
 import { gallop, seek } from './doc-seek.js';
 import { termDocBits } from './term-docs.js';
-import { BM25_K1, type PlanTerms, type PlanWord, type SearchPlan } from './search-plan.js';
+import type { PlanTerms, PlanWord, SearchPlan } from './search-plan.js';
+import { MATCH_TIER, termScore } from './term-score.js';
+import { MAX_WALKED_PAIRS, walkTermPair } from './every-word-walk.js';
 
 /** Docs (ascending) and their scores; the first `length` entries are used. */
 export interface TextMatches {
@@ -29,9 +31,6 @@ interface Run {
   at: number;
   length: number;
 }
-
-// A word matched exactly outranks any BM25 difference: tiers are far above BM25 magnitudes.
-export const MATCH_TIER = 1000;
 
 /**
  * Entries of the scratch buffers a thread keeps for the lists of one matching (at 12 bytes an entry,
@@ -192,11 +191,6 @@ function scorePostings(
   out.length = k - out.at;
 }
 
-/** A term's score in a doc: its tier plus BM25F of the doc's weighted term frequency `tfw` (> 0). */
-export function termScore(tier: number, idf: number, tfw: number): number {
-  return tier + (idf * tfw * (BM25_K1 + 1)) / (tfw + BM25_K1);
-}
-
 /** Union of two doc-sorted lists, keeping the higher score for a doc in both. */
 function mergeBest(a: Run, b: Run): Run {
   const out = newRun(a.length + b.length);
@@ -227,8 +221,13 @@ function mergeBest(a: Run, b: Run): Run {
  * step sequential; measured several times faster than a k-way heap merge).
  */
 function matchTerms(index: CatalogIndex, weighted: Float64Array, terms: PlanTerms, lo: number, hi: number, extra: Run[] = [], filter?: DocFilter): Run {
-  let lists: Run[] = extra;
+  const lists: Run[] = extra;
   for (let t = 0; t < terms.termIds.length; t++) lists.push(matchTerm(index, weighted, terms, t, lo, hi, filter));
+  return mergeAll(lists);
+}
+
+/** The union of `lists` keeping each doc's best score: merged pairwise, smallest first, in rounds (see {@link matchTerms}). */
+function mergeAll(lists: Run[]): Run {
   if (lists.length === 0) return emptyRun();
   lists.sort((a, b) => a.length - b.length);
   while (lists.length > 1) {
@@ -295,6 +294,8 @@ function docsOfTerms(index: CatalogIndex, word: PlanTerms): number {
  * all its own docs to intersect: a common word beside a rarer one costs the rarer one's docs, not its
  * own. Each doc's score is `((s0 + s1) + s2) …` over the words in query order, as when every word was
  * a list (a doc's score for a word, the best of its terms', does not depend on how it is found).
+ * Two words of at most {@link MAX_WALKED_PAIRS} pairs of terms are walked pair by pair instead, a doc
+ * scored only when both terms have it (every-word-walk.ts).
  */
 function matchEveryWord(index: CatalogIndex, weighted: Float64Array, words: readonly PlanWord[], lo: number, hi: number): Run {
   let rarest = 0;
@@ -303,6 +304,23 @@ function matchEveryWord(index: CatalogIndex, weighted: Float64Array, words: read
     const docs = docsOfTerms(index, word);
     if (docs < fewest) { fewest = docs; rarest = w; }
   });
+  if (words.length === 2 && words[0].termIds.length * words[1].termIds.length <= MAX_WALKED_PAIRS) {
+    // Two words of few terms: each pair of terms walked once (every-word-walk.ts), the lists merged.
+    const { termOffsets, tail } = index.fullText;
+    const rarer = words[rarest];
+    const other = words[1 - rarest];
+    const lists: Run[] = [];
+    for (let t = 0; t < rarer.termIds.length; t++) {
+      const id = rarer.termIds[t];
+      const entries = termOffsets[id + 1] - termOffsets[id] + (tail ? tail.termOffsets[id + 1] - tail.termOffsets[id] : 0);
+      for (let u = 0; u < other.termIds.length; u++) {
+        const out = newRun(entries);
+        walkTermPair(index, weighted, { word: rarer, t }, { word: other, t: u }, rarest === 0, lo, hi, out);
+        lists.push(out);
+      }
+    }
+    return mergeAll(lists);
+  }
   // The rarest word's docs and scores: its list, narrowed in place. Its scores are the running sums when
   // it is the first word; else the sums are a list of their own (its scores join them at its place).
   // Its docs lacking another word are not even scored when that word's terms have doc bitsets.

@@ -57,6 +57,9 @@ export class TopK {
   }
 }
 
+/** This thread's heaps ({@link ScoreHeap.reused}): without, then with the frequencies. */
+const reusedHeaps: (ScoreHeap | undefined)[] = [undefined, undefined];
+
 /**
  * The best `limit` (score, doc) pairs offered, score descending then doc ascending, in a heap whose
  * root is the worst kept, compared inline (no comparator call); with, when asked, each one's weighted
@@ -69,11 +72,29 @@ export class ScoreHeap {
   readonly docs: Int32Array;
   /** Each kept doc's weighted term frequency (undefined: not kept). */
   readonly tfws: Float64Array | undefined;
+  /** How many it keeps (at most the arrays' length). */
+  limit: number;
   size = 0;
-  constructor(readonly limit: number, keepTfws: boolean) {
+  constructor(limit: number, keepTfws: boolean) {
+    this.limit = limit;
     this.scores = new Float64Array(limit);
     this.docs = new Int32Array(limit);
     this.tfws = keepTfws ? new Float64Array(limit) : undefined;
+  }
+
+  /**
+   * An empty heap keeping `limit`, one of this thread's, reused by its next search: a search allocated
+   * two or three typed arrays of the page's size for its heap (each a backing store of its own, and
+   * garbage after the search; 4 % of a never-asked search's CPU in the constructor, decision 0066).
+   * Safe because a heap is filled and drained within one synchronous call (`topByScore`, `rankOneTerm`).
+   */
+  static reused(limit: number, keepTfws: boolean): ScoreHeap {
+    const k = keepTfws ? 1 : 0;
+    let heap = reusedHeaps[k];
+    if (heap === undefined || heap.scores.length < limit) reusedHeaps[k] = heap = new ScoreHeap(limit, keepTfws);
+    heap.limit = limit;
+    heap.size = 0;
+    return heap;
   }
 
   get full(): boolean {
@@ -133,13 +154,14 @@ export class ScoreHeap {
 }
 
 /**
- * The best `limit` of the positions `0 … total - 1` by `scores` descending, the lower position first
- * among equal scores, best first: what {@link TopK} keeps under a comparator of relevance then doc for
- * a match list (its docs ascending, so doc order is position order), without calling a comparator —
- * a {@link ScoreHeap} of (score, position).
+ * The best `limit` matches of a match list (`docs[0, total)` ascending, `scores` theirs) by score
+ * descending, the lower doc first among equal scores, best first, with their scores: what
+ * {@link TopK} keeps under a comparator of relevance then doc, without calling a comparator — a
+ * {@link ScoreHeap} of (score, doc), whose pairs are the page (no positions gathered into docs and
+ * scores afterwards: two page-sized arrays fewer per search).
  */
-export function topByScore(scores: Float64Array, total: number, limit: number): Int32Array {
-  const heap = new ScoreHeap(limit, false);
-  for (let k = 0; k < total; k++) heap.offer(scores[k], k, 0);
-  return heap.drain().topDocs;
+export function topByScore(docs: Int32Array, scores: Float64Array, total: number, limit: number): { topDocs: Int32Array; topScores: Float64Array } {
+  const heap = ScoreHeap.reused(limit, false);
+  for (let k = 0; k < total; k++) heap.offer(scores[k], docs[k], 0);
+  return heap.drain();
 }

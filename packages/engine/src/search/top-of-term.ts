@@ -27,11 +27,13 @@
  */
 import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
 import { seek } from './doc-seek.js';
-import { MATCH_TIER, termScore, weightedNormsOf } from './text-matches.js';
+import { weightedNormsOf } from './text-matches.js';
+import { MATCH_TIER, termScore } from './term-score.js';
 import { BM25_K1, type PartialResult, type PlanTerms, type SearchPlan } from './search-plan.js';
-import { popcount } from '../catalog/columns/bitset.js';
+import { popcount32 } from '../catalog/columns/bitset.js';
 import { BLOCK_DOCS, cachedBlocks, deriveBlocks, type TermBlocks } from './term-blocks.js';
 import { ScoreHeap } from './top-k.js';
+import { termDocBits } from './term-docs.js';
 
 /**
  * Whether nothing of `plan` needs a match's score or doc but the page by relevance and the total (see
@@ -73,28 +75,49 @@ export function topTierTerm(word: PlanTerms): number {
 }
 
 /**
+ * The bitset {@link countWordDocs} counts in, kept per thread and cleared by the next count: a bit per
+ * doc of the range (12.5 kB at 100k, 125 kB at 1M) was allocated, and collected, per search.
+ */
+let countBits = new Uint32Array(0);
+
+/**
  * The live docs of [lo, hi) (lo a multiple of 32) having one of `word`'s terms, every one a match (no
- * field of weight 0): a bit per doc of the range set from the terms' doc ids, deleted docs cleared.
+ * field of weight 0): a bit per doc of the range, set from the terms' doc bitsets (term-docs.ts; one
+ * OR a 32-doc word) or, for a term without one and for the appended docs, from its doc ids; deleted
+ * docs cleared.
  */
 function countWordDocs(index: CatalogIndex, word: PlanTerms, lo: number, hi: number): number {
-  const bits = new Uint32Array((hi - lo + 31) >>> 5);
+  const words = (hi - lo + 31) >>> 5;
+  if (countBits.length < words) countBits = new Uint32Array(words);
+  else countBits.fill(0, 0, words);
+  const bits = countBits;
   const main = index.fullText;
-  const segments = main.tail ? [main, main.tail] : [main];
+  const tail = main.tail;
+  const mainHi = tail ? Math.min(hi, tail.fromDoc) : hi;
   for (const id of word.termIds) {
-    for (const { termOffsets, postDocs } of segments) {
-      const to = termOffsets[id + 1]!;
-      for (let i = seek(postDocs, termOffsets[id]!, to, lo); i < to && postDocs[i]! < hi; i++) {
-        const local = postDocs[i]! - lo;
-        bits[local >>> 5] |= 1 << (local & 31);
-      }
-    }
+    const termBits = mainHi > lo ? termDocBits(main, id, lo, mainHi) : undefined;
+    // The term's bitset has the range's words up to its last doc's.
+    if (termBits !== undefined) for (let w = 0; w < termBits.length; w++) bits[w] |= termBits[w]!;
+    else setDocBits(bits, lo, main, id, lo, mainHi);
+    if (tail && hi > tail.fromDoc) setDocBits(bits, lo, tail, id, Math.max(lo, tail.fromDoc), hi);
   }
   const deleted = index.deleted;
   if (deleted !== undefined) {
     const first = lo >>> 5;
-    for (let w = 0; w < bits.length && first + w < deleted.length; w++) bits[w] &= ~deleted[first + w]!;
+    for (let w = 0; w < words && first + w < deleted.length; w++) bits[w] &= ~deleted[first + w]!;
   }
-  return popcount(bits);
+  let count = 0;
+  for (let w = 0; w < words; w++) if (bits[w] !== 0) count += popcount32(bits[w]!);
+  return count;
+}
+
+/** Sets in `bits` (a bit per doc from `lo`) the docs of [from, to) having an entry of term `id` in `segment`. */
+function setDocBits(bits: Uint32Array, lo: number, { termOffsets, postDocs }: PostingSegment, id: number, from: number, to: number): void {
+  const end = termOffsets[id + 1]!;
+  for (let i = seek(postDocs, termOffsets[id]!, end, from); i < end && postDocs[i]! < to; i++) {
+    const local = postDocs[i]! - lo;
+    bits[local >>> 5] |= 1 << (local & 31);
+  }
 }
 
 /** Doubles below the worst kept frequency that {@link scoresNoHigherBelow} checks at most. */
@@ -235,7 +258,7 @@ export function rankOneTerm(
   const end = mainHi > lo ? seek(main.postDocs, i, to, mainHi) : i;
   if (end - i < MIN_BLOCKED_ENTRIES) return undefined;
   const scoring: TermScoring = {
-    index, weighted: weightedNormsOf(index, plan), tier: word.qualities[t]! * MATCH_TIER, idf: word.idfs[t]!, heap: new ScoreHeap(plan.limit, true), checkedTfw: NaN, checkedVerdict: false,
+    index, weighted: weightedNormsOf(index, plan), tier: word.qualities[t]! * MATCH_TIER, idf: word.idfs[t]!, heap: ScoreHeap.reused(plan.limit, true), checkedTfw: NaN, checkedVerdict: false,
   };
   let total = 0;
   const blocks = cachedBlocks(main, i, end, scoring.weighted);

@@ -22,7 +22,7 @@ beforeAll(async () => {
   const slowed = new Proxy(engine, {
     get(target, prop) {
       if (prop === 'recordPurchases') {
-        return async (websiteId: string, body: unknown) => {
+        return async (websiteId: string, body: Parameters<typeof target.recordPurchases>[1]) => {
           await new Promise((resolve) => setTimeout(resolve, commitDelayMs));
           return target.recordPurchases(websiteId, body);
         };

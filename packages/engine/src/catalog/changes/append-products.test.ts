@@ -324,7 +324,8 @@ describe('appending new products', () => {
     const rebuilt = new Catalog();
     await rebuilt.upsert([...base.slice(0, 7), ...base.slice(8), ...added.filter((p) => p.refId !== 'n1'), { ...base[7], brand: 'b1' }]);
     const loaded = Catalog.fromState({}, decodeCatalogSnapshot(encodeCatalogSnapshot(grown.state)).makeState);
-    for (const scope of [{ brand: ['b1'] }, { brand: ['b0', 'b9'] }, { tags: ['t1'] }, { tags: ['new2', 't3'] }, undefined]) {
+    const scopes: SearchRequest['scope'][] = [{ brand: ['b1'] }, { brand: ['b0', 'b9'] }, { tags: ['t1'] }, { tags: ['new2', 't3'] }, undefined];
+    for (const scope of scopes) {
       const request: SearchRequest = { website_id: 'w', client: 'c', q: '', start: 0, size: 50, aggregations: ['brand', 'tags'], ...(scope ? { scope } : {}) };
       for (const catalog of [grown, loaded]) {
         const run = async (c: Catalog, onPool: boolean) => {

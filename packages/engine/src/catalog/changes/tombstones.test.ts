@@ -181,7 +181,7 @@ describe('tombstoned deletes and merges', () => {
     // Queued while the merge builds: a delete, a price change and a new product.
     const during = [catalog.delete(['p10']), catalog.upsert([{ ...products[20], price: 99 }]), catalog.upsert([{ refId: 'new', title: 'red shoe' }])];
     await Promise.all([merged, ...during]);
-    const model = products.filter((p) => !['p1', 'p2', 'p10'].includes(p.refId)).map((p) => (p.refId === 'p20' ? { ...p, price: 99 } : p));
+    const model: Product[] = products.filter((p) => !['p1', 'p2', 'p10'].includes(p.refId)).map((p) => (p.refId === 'p20' ? { ...p, price: 99 } : p));
     model.push({ refId: 'new', title: 'red shoe' });
     expect(productsOf(liveProductList(catalog.state))).toEqual(model);
     const oneGo = new Catalog();

@@ -236,7 +236,7 @@ describe('product store (products kept in the columns)', () => {
   });
 
   it('keeps generated products and float32 vectors in the columns (the side store only for repeated category names)', async () => {
-    const products = generateCatalog({ count: 500, seed: 3 }).map((p, i) => ({ ...p, image_vector: [0.5, float32Value(Math.fround(i / 7)), -1.25] }));
+    const products = generateCatalog({ count: 500, seed: 3 }).map((p, i): Product => ({ ...p, image_vector: [0.5, float32Value(Math.fround(i / 7)), -1.25] }));
     const catalog = new Catalog();
     await catalog.upsert(products);
     const repeating = products.filter((p) => Array.isArray(p.categories) && new Set(p.categories).size < p.categories.length);

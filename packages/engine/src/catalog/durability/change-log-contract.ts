@@ -9,10 +9,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CatalogChangeLog, PositionedChange, StoredSnapshot } from './catalog-change-log.js';
 import type { LoggedChange } from './catalog-change-log.js';
 
-/** A fresh, empty place for change logs, handed to the suite by an implementation's test file. */
-export interface ChangeLogPlace {
+/**
+ * A fresh, empty place for change logs, handed to the suite by an implementation's test file. `Extra`:
+ * the kinds of change its logs hold besides the {@link LoggedChange}s (replication's patches), which the
+ * suite never appends.
+ */
+export interface ChangeLogPlace<Extra = never> {
   /** Opens the log of `websiteId` here (again: the same log, as a restarted process finds it). */
-  open(websiteId: string): Promise<CatalogChangeLog<LoggedChange>>;
+  open(websiteId: string): Promise<CatalogChangeLog<LoggedChange | Extra>>;
   /**
    * Takes the medium of `websiteId`'s log out of reach (a file that cannot be made, the server's
    * connection cut), so that its next append fails; resolves with the function that brings it back.
@@ -44,19 +48,19 @@ function bytesOf(snapshot: StoredSnapshot | number | undefined): number[] | unde
 }
 
 /** `read` is a suffix of `all`, and holds at least its last `atLeast` changes. */
-function expectSuffix(read: readonly LoggedChange[], all: readonly LoggedChange[], atLeast: number): void {
+function expectSuffix(read: readonly unknown[], all: readonly LoggedChange[], atLeast: number): void {
   expect(read.length).toBeGreaterThanOrEqual(atLeast);
   expect(read).toEqual(all.slice(all.length - read.length));
 }
 
-const changesOf = (read: readonly PositionedChange<LoggedChange>[]): LoggedChange[] => read.map((p) => p.change);
+const changesOf = <C>(read: readonly PositionedChange<C>[]): C[] => read.map((p) => p.change);
 
 /** Runs the change-log contract against logs kept in places made by `newPlace`. */
-export function runChangeLogContract(name: string, newPlace: () => Promise<ChangeLogPlace>): void {
+export function runChangeLogContract<Extra = never>(name: string, newPlace: () => Promise<ChangeLogPlace<Extra>>): void {
   describe(`catalog change log contract: ${name}`, () => {
-    const places: ChangeLogPlace[] = [];
-    const open: CatalogChangeLog<LoggedChange>[] = [];
-    async function place(): Promise<Pick<ChangeLogPlace, 'open' | 'breakAppends'>> {
+    const places: ChangeLogPlace<Extra>[] = [];
+    const open: CatalogChangeLog<LoggedChange | Extra>[] = [];
+    async function place(): Promise<Pick<ChangeLogPlace<Extra>, 'open' | 'breakAppends'>> {
       const p = await newPlace();
       places.push(p);
       return {
@@ -69,7 +73,7 @@ export function runChangeLogContract(name: string, newPlace: () => Promise<Chang
       };
     }
     /** Closes a log (it is then opened again, as after a restart). */
-    async function close(log: CatalogChangeLog<LoggedChange>): Promise<void> {
+    async function close(log: CatalogChangeLog<LoggedChange | Extra>): Promise<void> {
       open.splice(open.indexOf(log), 1);
       await log.close();
     }

@@ -49,8 +49,10 @@ describe('versions dropped after a failed log write', () => {
       await catalog.upsert([{ refId: 'p0', title: 'mug', price: 1 }, { refId: 'p1', title: 'cup', price: 2 }]);
       const expected = contents(catalog);
       let failNext = false;
+      let position = 0;
       catalog.setChangeLogger(async () => {
         if (failNext) throw new Error('ENOSPC: no space left on device');
+        return ++position;
       });
       for (const [op, fails] of steps) {
         failNext = fails;

@@ -87,9 +87,10 @@ function protoProducts(from: number, to: number): Product[] {
   return Array.from({ length: to - from }, (_, k) => {
     const i = from + k;
     const p: Product = { refId: `p${i}`, title: `${PROTO_WORDS[i % PROTO_WORDS.length]} mug ${PROTO_WORDS[(i * 5) % PROTO_WORDS.length]}` };
-    if (i % 3 === 0) p.constructor = i;
-    if (i % 4 === 1) p.toString = `red ${PROTO_WORDS[i % 2]}`;
-    if (i % 5 === 2) p.valueOf = [`cup`, `__proto__ ${i % 3}`];
+    // Object.assign: the fields' names are typed as Object.prototype's methods on a plain property write.
+    if (i % 3 === 0) Object.assign(p, { constructor: i });
+    if (i % 4 === 1) Object.assign(p, { toString: `red ${PROTO_WORDS[i % 2]}` });
+    if (i % 5 === 2) Object.assign(p, { valueOf: [`cup`, `__proto__ ${i % 3}`] });
     return p;
   });
 }

@@ -3,6 +3,7 @@ import { Catalog } from '../catalog.js';
 import { MAX_PRODUCT_DEPTH, MAX_PRODUCT_FIELDS, MAX_WORDS_PER_FIELD, productProblem } from './product-limits.js';
 import { MAX_REPORTED_SKIPS } from '../../engine-api.js';
 import { MAX_ID_LENGTH } from '../../contract/limits.js';
+import { badInput } from '../../__tests__/bad-input.js';
 
 /** An object nested `levels` deep, built without recursion. */
 function nested(levels: number): Record<string, unknown> {
@@ -64,7 +65,7 @@ describe('product limits', () => {
 
   it('answers a bounded summary for many bad records', async () => {
     const bad = Array.from({ length: 50_000 }, () => ({ title: 'no refId' }));
-    const summary = await new Catalog().upsert([...bad, { refId: 'ok' }], { onError: 'skip' });
+    const summary = await new Catalog().upsert(badInput([...bad, { refId: 'ok' }]), { onError: 'skip' });
     expect(summary.skippedCount).toBe(50_000);
     expect(summary.skipped).toHaveLength(MAX_REPORTED_SKIPS);
     expect(summary.loaded).toBe(1);

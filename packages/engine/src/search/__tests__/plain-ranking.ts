@@ -1,6 +1,6 @@
 /**
  * The plain path a ranking that passes over matches (top-of-term.ts) must agree with:
- * every match scored (`matchText`), the best `limit` taken by score then position (`topByScore`).
+ * every match scored (`matchText`), the best `limit` taken by score then doc (`topByScore`).
  */
 import { expect } from 'vitest';
 import type { Catalog } from '../../catalog/catalog.js';
@@ -23,8 +23,8 @@ export type FastRanking = (
 /** What the plain path returns for a plan over [lo, hi). */
 export function plainRanking(plan: SearchPlan, catalog: Catalog, lo: number, hi: number): Ranking {
   const m = matchText(catalog.state.index, plan, lo, hi);
-  const positions = topByScore(m.scores, m.length, Math.min(plan.limit, m.length));
-  return { total: m.length, docs: Array.from(positions, (k) => m.docs[k]!), scores: Array.from(positions, (k) => m.scores[k]!) };
+  const page = topByScore(m.docs, m.scores, m.length, Math.min(plan.limit, m.length));
+  return { total: m.length, docs: Array.from(page.topDocs), scores: Array.from(page.topScores) };
 }
 
 /** What `fast` returns for a plan over [lo, hi) (undefined: it leaves the search to the plain path). */

@@ -56,18 +56,23 @@ const queryArb = fc.oneof(
 /** `{exists: true|false}`, on any field. */
 export const existsArb = fc.boolean().map((exists) => ({ exists }));
 
+/** The record without its undefined fields (the absent values of fc.record's optional ones). */
+function withoutUndefined<V>(record: Record<string, V | undefined>): Record<string, V> {
+  return Object.fromEntries(Object.entries(record).filter((entry): entry is [string, V] => entry[1] !== undefined));
+}
+
 const scopeArb = fc.record({
   brand: rarely(fc.oneof(fc.subarray(BRANDS), fc.subarray(BRANDS).map((not) => ({ not })), existsArb)),
   tags: rarely(fc.subarray(TAGS)),
   price: rarely(fc.record({ min: maybe(fc.integer({ min: -5, max: 50 })), max: maybe(fc.integer({ min: -5, max: 60 })), not: rarely(fc.array(fc.constantFrom(7, 12.5, 0), { maxLength: 2 })) })
-    .map((c) => Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)))),
+    .map(withoutUndefined)),
   stock: rarely(fc.record({ min: fc.integer({ min: -1, max: 5 }) })),
   color: rarely(fc.subarray(['Red', 'blue', '2'])),
   size: rarely(fc.oneof(fc.record({ min: fc.integer({ min: -3, max: 3 }) }), fc.subarray(['3', '7', 'XL']), existsArb)),
   rating: rarely(existsArb),
   title: rarely(existsArb),
   nope: rarely(fc.oneof(fc.constantFrom(['a'], { min: 1 }, { not: ['a'] }), existsArb)),
-}).map((s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)));
+}).map(withoutUndefined);
 
 const sortArb: fc.Arbitrary<SortFieldSpec[]> = fc.array(
   fc.tuple(fc.constantFrom('price', 'brand', 'title', 'color', 'rating', 'stock', 'size', 'nope'), fc.constantFrom('asc', 'desc'), fc.constantFrom('number', 'text'))
@@ -81,7 +86,7 @@ const boundsArb = fc.uniqueArray(fc.oneof(fc.integer({ min: -5, max: 60 }), fc.c
 
 const bucketsArb = fc.record({
   price: maybe(boundsArb), rating: rarely(boundsArb), stock: rarely(boundsArb), size: rarely(boundsArb), nope: rarely(boundsArb), brand: rarely(boundsArb),
-}).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)));
+}).map(withoutUndefined);
 
 /** Random requests over the generated catalogs' fields. */
 export const requestArb: fc.Arbitrary<SearchRequest> = fc.record({
@@ -113,7 +118,7 @@ export const freshFieldsArb: fc.Arbitrary<Record<string, unknown>> = fc.record({
   fresh_num: maybe(fc.oneof({ weight: 5, arbitrary: fc.integer({ min: 0, max: 9 }) }, { weight: 1, arbitrary: fc.constantFrom('4.5', 'n/a') })),
   fresh_list: maybe(fc.array(fc.constantFrom(...TAGS), { maxLength: 2 })),
   fresh_none: rarely(fc.constantFrom<unknown>(null, [], {})),
-}).map((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => v !== undefined)));
+}).map(withoutUndefined);
 
 /** Random requests over the fields of {@link freshFieldsArb}: scopes, facets, ranges and sorts on them. */
 export const freshRequestArb: fc.Arbitrary<SearchRequest> = fc.record({
