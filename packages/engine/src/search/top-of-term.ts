@@ -30,7 +30,7 @@ import { seek } from './doc-seek.js';
 import { weightedNormsOf } from './text-matches.js';
 import { MATCH_TIER, termScore } from './term-score.js';
 import { BM25_K1, type PartialResult, type PlanTerms, type SearchPlan } from './search-plan.js';
-import { popcount32 } from '../catalog/columns/bitset.js';
+import { popcount } from '../catalog/columns/bitset.js';
 import { BLOCK_DOCS, cachedBlocks, deriveBlocks, type TermBlocks } from './term-blocks.js';
 import { ScoreHeap } from './top-k.js';
 import { termDocBits } from './term-docs.js';
@@ -106,9 +106,8 @@ function countWordDocs(index: CatalogIndex, word: PlanTerms, lo: number, hi: num
     const first = lo >>> 5;
     for (let w = 0; w < words && first + w < deleted.length; w++) bits[w] &= ~deleted[first + w]!;
   }
-  let count = 0;
-  for (let w = 0; w < words; w++) if (bits[w] !== 0) count += popcount32(bits[w]!);
-  return count;
+  // The kept bitset may be longer than this range: its first `words` words are the count's.
+  return popcount(bits, words);
 }
 
 /** Sets in `bits` (a bit per doc from `lo`) the docs of [from, to) having an entry of term `id` in `segment`. */

@@ -35,10 +35,10 @@ export function popcount32(x: number): number {
   return Math.imul(x, 0x01010101) >>> 24;
 }
 
-/** Number of set bits. */
-export function popcount(set: Uint32Array): number {
+/** Number of set bits in the first `words` words of `set` (all of them by default). */
+export function popcount(set: Uint32Array, words = set.length): number {
   let n = 0;
-  for (let i = 0; i < set.length; i++) if (set[i] !== 0) n += popcount32(set[i]);
+  for (let i = 0; i < words; i++) if (set[i] !== 0) n += popcount32(set[i]);
   return n;
 }
 
