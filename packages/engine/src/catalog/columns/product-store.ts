@@ -404,17 +404,8 @@ function decimalExponent(x: number): number {
 export function float32Value(f: number): number {
   if (f !== 0 && Math.abs(f) < MIN_NORMAL_FLOAT32) return float32ValueByStrings(f, 1);
   if (f === 0 || !Number.isFinite(f)) return float32ValueByStrings(f, 6);
-  const magnitude = Math.abs(f);
-  // The decimal exponent: checked by roundedToDigits (a candidate of other than p digits falls back to the strings).
-  const exponent = decimalExponent(magnitude);
-  // What float32Digits finds, each candidate rounded once (the first that reads back is the value).
-  for (let p = 6; p <= 9; p++) {
-    const w = roundedToDigits(magnitude, exponent, p);
-    if (Number.isNaN(w)) break;
-    const v = f < 0 ? -w : w;
-    if (p === 9 || Math.fround(v) === f) return v;
-  }
-  return float32ValueByStrings(f, 6);
+  const v = shortestByArithmetic(f);
+  return Number.isNaN(v) ? float32ValueByStrings(f, 6) : v;
 }
 
 /**
@@ -424,26 +415,26 @@ export function float32Value(f: number): number {
  */
 export function isFloat32Value(f: number, v: number): boolean {
   if (f === 0 || !Number.isFinite(f) || Math.abs(f) < MIN_NORMAL_FLOAT32) return Object.is(float32Value(f), v);
-  const magnitude = Math.abs(f);
-  const exponent = decimalExponent(magnitude);
-  const p = float32Digits(f, magnitude, exponent);
-  if (p === 0) return float32ValueByStrings(f, 6) === v;
-  const w = roundedToDigits(magnitude, exponent, p);
-  return (f < 0 ? -w : w) === v;
+  const w = shortestByArithmetic(f);
+  return (Number.isNaN(w) ? float32ValueByStrings(f, 6) : w) === v;
 }
 
 /**
- * How many significant digits {@link float32Value} keeps for the normal, non-zero float32 `f` (6 to 9),
- * found by arithmetic, or 0 when the arithmetic cannot decide (the strings do then). A small integer, so
- * no heap number is made on the way.
+ * {@link float32Value} of the normal, non-zero float32 `f` found by arithmetic: its p-digit candidates
+ * from 6 digits up, each rounded once (the first that reads back as `f`; 9 digits always do), or NaN
+ * when the arithmetic cannot decide (the strings do then). The decimal exponent is checked by
+ * {@link roundedToDigits}: a candidate of other than p digits gives NaN.
  */
-function float32Digits(f: number, magnitude: number, exponent: number): number {
+function shortestByArithmetic(f: number): number {
+  const magnitude = Math.abs(f);
+  const exponent = decimalExponent(magnitude);
   for (let p = 6; p <= 9; p++) {
     const w = roundedToDigits(magnitude, exponent, p);
-    if (Number.isNaN(w)) return 0;
-    if (p === 9 || Math.fround(f < 0 ? -w : w) === f) return p;
+    if (Number.isNaN(w)) return Number.NaN;
+    const v = f < 0 ? -w : w;
+    if (p === 9 || Math.fround(v) === f) return v;
   }
-  return 0;
+  return Number.NaN;
 }
 
 /**
