@@ -14,10 +14,10 @@ import { resolveRelevance, type ResolvedRelevance } from './relevance-settings.j
 import { runPartial, type PartialResult } from './run-partial.js';
 import { withDisjunctiveAggregations } from './disjunctive-facets.js';
 import { highlightProducts } from './highlight.js';
-import { compileSearchPlan, type PlanExtras, type SearchPlan } from './search-plan.js';
+import { compileSearchPlan, planScoring, type PlanExtras, type SearchPlan } from './search-plan.js';
 import type { SearchPool } from './search-pool.js';
 import type { RankStage, SearchReranker } from './rerank.js';
-import { docMatchesWord } from './text-matches.js';
+import { docMatchesWord, weightedNormsOf } from './text-matches.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 
 /** Where and how a search runs. */
@@ -188,6 +188,16 @@ function searchRelevance(settings: WebsiteSettings | undefined, catalogOptions: 
   relevance.synonyms = [...(catalogOptions.synonyms ?? []), ...relevance.synonyms];
   lastRelevance.set(catalogOptions, { settings, catalogOptions, members: relevanceMembers(settings, catalogOptions), relevance });
   return relevance;
+}
+
+/**
+ * The weighted-norm table the searches of `catalog`'s version `state` score with under `settings` (as
+ * a search is given them: the website's, or the one object of a website without settings), the very
+ * object (text-matches.ts `weightedNormsOf`): blocks derived under it ahead of the searches are the ones
+ * they look up (term-aids-ahead.ts).
+ */
+export function searchWeightedNorms(catalog: Catalog, state: CatalogState, settings: WebsiteSettings | undefined): Float64Array {
+  return weightedNormsOf(state.index, planScoring(state, searchRelevance(settings, catalog.options)));
 }
 
 async function runSearch(catalog: Catalog, asked: SearchRequest, context: SearchContext): Promise<SearchRun> {

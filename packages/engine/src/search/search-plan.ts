@@ -489,6 +489,16 @@ function fieldWeightsOf(settings: ResolvedRelevance, index: CatalogIndex): numbe
 }
 
 /**
+ * What every plan compiled against `state` under `settings` scores with (the BM25F weight per field and
+ * the live docs' mean lengths): the same objects as the plans', so that the weighted norms derived from
+ * them (text-matches.ts `weightedNormsOf`) are the searches' own table, for work derived ahead of the
+ * searches (term-aids-ahead.ts).
+ */
+export function planScoring(state: CatalogState, settings: ResolvedRelevance): Pick<SearchPlan, 'fieldWeights' | 'lengthAverages'> {
+  return { fieldWeights: fieldWeightsOf(settings, state.index), lengthAverages: liveLengthAverages(state) };
+}
+
+/**
  * Compiles `request` against `state` (see module doc) with the website's relevance settings
  * (`settings`, defaults filled in) and merchandising rules (`options.rules`; none by default).
  * `widenTypos` gives every word its typo variants, also a word with exact matches (the second attempt

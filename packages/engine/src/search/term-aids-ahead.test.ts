@@ -1,0 +1,104 @@
+/**
+ * The terms' search aids derived ahead (term-aids-ahead.ts): a search finds the blocks derived ahead
+ * under its own weighted-norm table (it neither derives them again nor replaces them), answers exactly
+ * as a catalog without them, and the background runner derives once per new main postings, never on a
+ * catalog searched by the pool.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { lowerBound } from '../catalog/catalog-index.js';
+import { Catalog } from '../catalog/catalog.js';
+import { runSteps } from '../catalog/steps.js';
+import type { WebsiteSettings } from '../config.js';
+import type { Product, SearchRequest } from '../types.js';
+import { executeSearch, searchWeightedNorms } from './execute-search.js';
+import { cachedBlocks } from './term-blocks.js';
+import { TermAidsAhead, termAidsSteps } from './term-aids-ahead.js';
+
+const WORDS = ['red', 'shirt', 'blue', 'cotton', 'xl', 'shirts', 'wool'];
+const text = (max: number) => fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: max }).map((w) => w.join(' '));
+const rowArb = fc.record({ title: text(4), description: text(9), brand: fc.constantFrom('red', 'acme', 'blue shirt', '') });
+
+const products = (rows: readonly { title: string; description: string; brand: string }[], prefix = 'p'): Product[] =>
+  rows.map((r, i) => ({ refId: `${prefix}${i}`, ...r }));
+
+const request = (q: string, size = 20): SearchRequest => ({ website_id: 'w', client: 'c', q, start: 0, size });
+
+/** The blocks kept for `word`'s main postings over the whole catalog under `weighted` (undefined: none). */
+function keptBlocks(catalog: Catalog, word: string, weighted: Float64Array) {
+  const { vocabulary, index } = catalog.state;
+  const id = lowerBound(vocabulary, word);
+  expect(vocabulary[id]).toBe(word);
+  const main = index.fullText;
+  return cachedBlocks(main, main.termOffsets[id]!, main.termOffsets[id + 1]!, weighted);
+}
+
+/** Many docs with "red" in the title (blocks), a few words around it. */
+const redShirts = (n: number, prefix = 'p'): Product[] =>
+  Array.from({ length: n }, (_, i) => ({ refId: `${prefix}${i}`, title: `red ${WORDS[i % WORDS.length]} ${i % 3 === 0 ? 'shirt' : ''}`, brand: i % 5 === 0 ? 'red' : 'acme' }));
+
+describe('term aids derived ahead', () => {
+  it('are the ones a search looks up: derived under its weighted norms, kept by it', async () => {
+    for (const settings of [undefined, { fieldWeights: { title: 3, brand: 0.5 } } satisfies WebsiteSettings]) {
+      const catalog = new Catalog();
+      await catalog.upsert(redShirts(400));
+      const weighted = searchWeightedNorms(catalog, catalog.state, settings);
+      runSteps(termAidsSteps(catalog.state.index, weighted, 0, catalog.state.index.docCount));
+      const blocks = keptBlocks(catalog, 'red', weighted);
+      expect(blocks).toBeDefined();
+      // A search under another table would derive its own blocks for the range, replacing these.
+      const payload = await executeSearch(catalog, request('red'), { settings });
+      expect(payload.total_results).toBe(400);
+      expect(keptBlocks(catalog, 'red', weighted)).toBe(blocks);
+    }
+  });
+
+  it('leave every answer as it is without them', async () => {
+    let compared = 0;
+    await fc.assert(fc.asyncProperty(
+      fc.array(rowArb, { minLength: 150, maxLength: 500 }), fc.array(rowArb, { maxLength: 40 }),
+      fc.array(fc.constantFrom(...WORDS, 'red shirt', 'blue cotton', 'shirt xl', 'wool red', 'shi'), { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 30 }),
+      async (built, appended, queries, size) => {
+        const ahead = new Catalog();
+        const plain = new Catalog();
+        for (const catalog of [ahead, plain]) await catalog.upsert(products(built));
+        runSteps(termAidsSteps(ahead.state.index, searchWeightedNorms(ahead, ahead.state, undefined), 0, ahead.state.index.docCount));
+        // Appended docs (the posting tail) are searched beside the main postings' aids.
+        if (appended.length > 0) for (const catalog of [ahead, plain]) await catalog.upsert(products(appended, 'a'));
+        for (const q of queries) {
+          expect(await executeSearch(ahead, request(q, size))).toEqual(await executeSearch(plain, request(q, size)));
+          compared++;
+        }
+      },
+    ), { numRuns: 25 });
+    expect(compared).toBeGreaterThan(25);
+  });
+
+  it('are derived by the runner once per new main postings, and not for a catalog the pool searches', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert(redShirts(300));
+    const errors: unknown[] = [];
+    const options = { weightedNorms: (state: typeof catalog.state) => searchWeightedNorms(catalog, state, undefined), onError: (err: unknown) => errors.push(err) };
+    const pooled = new TermAidsAhead(catalog, { ...options, poolFrom: catalog.state.index.docCount });
+    pooled.refresh();
+    await pooled.settled();
+    expect(keptBlocks(catalog, 'red', searchWeightedNorms(catalog, catalog.state, undefined))).toBeUndefined();
+
+    const aids = new TermAidsAhead(catalog, { ...options, poolFrom: Infinity });
+    aids.refresh();
+    aids.refresh(); // while the first runs: looked at again once it ends, nothing new to derive
+    await aids.settled();
+    expect(keptBlocks(catalog, 'red', searchWeightedNorms(catalog, catalog.state, undefined))).toBeDefined();
+    // An append shares the main postings (their mean lengths, so the table, moved): nothing derived again.
+    await catalog.upsert(redShirts(20, 'a'));
+    aids.refresh();
+    await aids.settled();
+    expect(keptBlocks(catalog, 'red', searchWeightedNorms(catalog, catalog.state, undefined))).toBeUndefined();
+    // A replace makes new main postings: derived for them.
+    await catalog.replace(redShirts(350, 'r'));
+    aids.refresh();
+    await aids.settled();
+    expect(keptBlocks(catalog, 'red', searchWeightedNorms(catalog, catalog.state, undefined))).toBeDefined();
+    expect(errors).toEqual([]);
+  });
+});
