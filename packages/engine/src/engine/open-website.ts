@@ -17,7 +17,7 @@ import type { ModelCheckpointer } from '../recommend/model-checkpointer.js';
 import type { ModelState } from '../recommend/model-state.js';
 import { RecommendationModels } from '../recommend/recommendation-models.js';
 import type { Embedder } from '../semantic/embedder.js';
-import { searchWeightedNorms } from '../search/execute-search.js';
+import { searchTables } from '../search/execute-search.js';
 import { TermAidsAhead } from '../search/term-aids-ahead.js';
 import { WebsiteSemantics } from '../semantic/website-semantics.js';
 import type { SharedCatalogs } from '../store/shared-catalogs.js';
@@ -110,7 +110,7 @@ export async function openWebsite(opener: WebsiteOpener, config: WebsiteConfig, 
       })),
       termAids: new TermAidsAhead(catalog, {
         // The settings a search of the website is given (engine/search-operation.ts), read when a version comes.
-        weightedNorms: (version) => searchWeightedNorms(catalog, version, site.config.settings ?? NO_SETTINGS),
+        tables: (version) => searchTables(catalog, version, site.config.settings ?? NO_SETTINGS),
         poolFrom: opener.searchPoolFrom,
         onError: (err) => reporter.report('index-build', err, config.websiteId, "deriving the terms' search aids"),
       }),

@@ -14,7 +14,8 @@ import { resolveRelevance, type ResolvedRelevance } from './relevance-settings.j
 import { runPartial, type PartialResult } from './run-partial.js';
 import { withDisjunctiveAggregations } from './disjunctive-facets.js';
 import { highlightProducts } from './highlight.js';
-import { compileSearchPlan, planScoring, type PlanExtras, type SearchPlan } from './search-plan.js';
+import { compileSearchPlan, planLanguage, planScoring, type PlanExtras, type SearchPlan } from './search-plan.js';
+import type { SearchTables } from './term-aids-ahead.js';
 import type { SearchPool } from './search-pool.js';
 import type { RankStage, SearchReranker } from './rerank.js';
 import { docMatchesWord, weightedNormsOf } from './text-matches.js';
@@ -191,13 +192,14 @@ function searchRelevance(settings: WebsiteSettings | undefined, catalogOptions: 
 }
 
 /**
- * The weighted-norm table the searches of `catalog`'s version `state` score with under `settings` (as
- * a search is given them: the website's, or the one object of a website without settings), the very
- * object (text-matches.ts `weightedNormsOf`): blocks derived under it ahead of the searches are the ones
- * they look up (term-aids-ahead.ts).
+ * The tables the searches of `catalog`'s version `state` run with under `settings` (as a search is given
+ * them: the website's, or the one object of a website without settings): their weighted-norm table, the
+ * very object (text-matches.ts `weightedNormsOf`), so that blocks derived under it ahead of the searches
+ * are the ones they look up, and their language (term-aids-ahead.ts).
  */
-export function searchWeightedNorms(catalog: Catalog, state: CatalogState, settings: WebsiteSettings | undefined): Float64Array {
-  return weightedNormsOf(state.index, planScoring(state, searchRelevance(settings, catalog.options)));
+export function searchTables(catalog: Catalog, state: CatalogState, settings: WebsiteSettings | undefined): SearchTables {
+  const relevance = searchRelevance(settings, catalog.options);
+  return { weighted: weightedNormsOf(state.index, planScoring(state, relevance)), lang: planLanguage(relevance) };
 }
 
 async function runSearch(catalog: Catalog, asked: SearchRequest, context: SearchContext): Promise<SearchRun> {

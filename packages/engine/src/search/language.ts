@@ -28,6 +28,7 @@ import { stopwords as ptStop } from '@orama/stopwords/portuguese';
 import { stopwords as ruStop } from '@orama/stopwords/russian';
 import { stopwords as svStop } from '@orama/stopwords/swedish';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
+import { runSteps, type Steps } from '../catalog/steps.js';
 
 /** A supported language: its stemmer and its default stop words (folded like query words). */
 export interface Language {
@@ -95,27 +96,40 @@ export function queryStemOf(lang: Language, word: string): string | undefined {
 }
 
 /**
- * A vocabulary's terms grouped by stem: stem → term ids (ascending). Derived on first use per
- * vocabulary array and language — a value patch keeps the vocabulary array, so it keeps the index;
- * a rebuild or an append makes a new vocabulary and the index is derived again on its first query.
+ * A vocabulary's terms grouped by stem: stem → term ids (ascending). Derived per vocabulary array and
+ * language, in the background for the language a website's settings name (search/term-aids-ahead.ts),
+ * else on first use — a value patch keeps the vocabulary array, so it keeps the index; a rebuild or an
+ * append makes a new vocabulary and the index is derived again. A stemmer run per term: 110 ms for the
+ * 35,000 terms of the 20k Flipkart catalog, which the first query of each vocabulary used to wait for.
  */
 const stemIndexCache = new WeakMap<readonly string[], Map<string, Map<string, number[]>>>();
 
+/** Terms stemmed between two yields of {@link stemIndexSteps} (a stemmer run costs about a microsecond or more). */
+const STEMS_PER_STEP = 512;
+
 /** The stem index of `vocabulary` for `lang` (see {@link stemIndexCache}). */
 export function stemIndex(vocabulary: readonly string[], lang: Language): Map<string, number[]> {
+  return stemIndexCache.get(vocabulary)?.get(lang.code) ?? runSteps(stemIndexSteps(vocabulary, lang));
+}
+
+/** {@link stemIndex} in steps: derived and kept unless kept already. */
+export function* stemIndexSteps(vocabulary: readonly string[], lang: Language): Steps<Map<string, number[]>> {
   let perLanguage = stemIndexCache.get(vocabulary);
   if (!perLanguage) stemIndexCache.set(vocabulary, (perLanguage = new Map()));
-  let index = perLanguage.get(lang.code);
-  if (!index) {
-    index = new Map();
-    for (let t = 0; t < vocabulary.length; t++) {
-      const s = stemOf(lang, vocabulary[t]);
-      if (s === undefined) continue;
-      const list = index.get(s);
-      if (list) list.push(t);
-      else index.set(s, [t]);
-    }
-    perLanguage.set(lang.code, index);
+  const kept = perLanguage.get(lang.code);
+  if (kept) return kept;
+  const index = new Map<string, number[]>();
+  for (let t = 0; t < vocabulary.length; t++) {
+    if (t % STEMS_PER_STEP === STEMS_PER_STEP - 1) yield;
+    const s = stemOf(lang, vocabulary[t]);
+    if (s === undefined) continue;
+    const list = index.get(s);
+    if (list) list.push(t);
+    else index.set(s, [t]);
   }
+  // Another derivation of the same index may have finished meanwhile (a search's): the first one stays.
+  const first = perLanguage.get(lang.code);
+  if (first) return first;
+  perLanguage.set(lang.code, index);
   return index;
 }

@@ -498,6 +498,11 @@ export function planScoring(state: CatalogState, settings: ResolvedRelevance): P
   return { fieldWeights: fieldWeightsOf(settings, state.index), lengthAverages: liveLengthAverages(state) };
 }
 
+/** The language plans under `settings` stem their words in (its stemmer and stop words). */
+export function planLanguage(settings: ResolvedRelevance): Language {
+  return relevanceTablesOf(settings).lang;
+}
+
 /**
  * Compiles `request` against `state` (see module doc) with the website's relevance settings
  * (`settings`, defaults filled in) and merchandising rules (`options.rules`; none by default).

@@ -11,7 +11,8 @@ import { Catalog } from '../catalog/catalog.js';
 import { runSteps } from '../catalog/steps.js';
 import type { WebsiteSettings } from '../config.js';
 import type { Product, SearchRequest } from '../types.js';
-import { executeSearch, searchWeightedNorms } from './execute-search.js';
+import { executeSearch, searchTables } from './execute-search.js';
+import { LANGUAGES, stemIndex, stemIndexSteps } from './language.js';
 import { cachedBlocks } from './term-blocks.js';
 import { TermAidsAhead, termAidsSteps } from './term-aids-ahead.js';
 
@@ -37,12 +38,18 @@ function keptBlocks(catalog: Catalog, word: string, weighted: Float64Array) {
 const redShirts = (n: number, prefix = 'p'): Product[] =>
   Array.from({ length: n }, (_, i) => ({ refId: `${prefix}${i}`, title: `red ${WORDS[i % WORDS.length]} ${i % 3 === 0 ? 'shirt' : ''}`, brand: i % 5 === 0 ? 'red' : 'acme' }));
 
+/** A letters-only word per number (stemmable): "ba", "bb", … */
+const wordOf = (i: number): string => `w${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + (Math.floor(i / 26) % 26))}ing`;
+
+/** Whether `vocabulary`'s stem index for English is kept (a derivation in steps would yield first: it has over 512 terms). */
+const stemIndexKept = (vocabulary: readonly string[]): boolean => stemIndexSteps(vocabulary, LANGUAGES.get('en')!).next().done === true;
+
 describe('term aids derived ahead', () => {
   it('are the ones a search looks up: derived under its weighted norms, kept by it', async () => {
     for (const settings of [undefined, { fieldWeights: { title: 3, brand: 0.5 } } satisfies WebsiteSettings]) {
       const catalog = new Catalog();
       await catalog.upsert(redShirts(400));
-      const weighted = searchWeightedNorms(catalog, catalog.state, settings);
+      const weighted = searchTables(catalog, catalog.state, settings).weighted;
       runSteps(termAidsSteps(catalog.state.index, weighted, 0, catalog.state.index.docCount));
       const blocks = keptBlocks(catalog, 'red', weighted);
       expect(blocks).toBeDefined();
@@ -62,7 +69,7 @@ describe('term aids derived ahead', () => {
         const ahead = new Catalog();
         const plain = new Catalog();
         for (const catalog of [ahead, plain]) await catalog.upsert(products(built));
-        runSteps(termAidsSteps(ahead.state.index, searchWeightedNorms(ahead, ahead.state, undefined), 0, ahead.state.index.docCount));
+        runSteps(termAidsSteps(ahead.state.index, searchTables(ahead, ahead.state, undefined).weighted, 0, ahead.state.index.docCount));
         // Appended docs (the posting tail) are searched beside the main postings' aids.
         if (appended.length > 0) for (const catalog of [ahead, plain]) await catalog.upsert(products(appended, 'a'));
         for (const q of queries) {
@@ -78,27 +85,57 @@ describe('term aids derived ahead', () => {
     const catalog = new Catalog();
     await catalog.upsert(redShirts(300));
     const errors: unknown[] = [];
-    const options = { weightedNorms: (state: typeof catalog.state) => searchWeightedNorms(catalog, state, undefined), onError: (err: unknown) => errors.push(err) };
+    const options = { tables: (state: typeof catalog.state) => searchTables(catalog, state, undefined), onError: (err: unknown) => errors.push(err) };
     const pooled = new TermAidsAhead(catalog, { ...options, poolFrom: catalog.state.index.docCount });
     pooled.refresh();
     await pooled.settled();
-    expect(keptBlocks(catalog, 'red', searchWeightedNorms(catalog, catalog.state, undefined))).toBeUndefined();
+    expect(keptBlocks(catalog, 'red', searchTables(catalog, catalog.state, undefined).weighted)).toBeUndefined();
 
     const aids = new TermAidsAhead(catalog, { ...options, poolFrom: Infinity });
     aids.refresh();
     aids.refresh(); // while the first runs: looked at again once it ends, nothing new to derive
     await aids.settled();
-    expect(keptBlocks(catalog, 'red', searchWeightedNorms(catalog, catalog.state, undefined))).toBeDefined();
+    expect(keptBlocks(catalog, 'red', searchTables(catalog, catalog.state, undefined).weighted)).toBeDefined();
     // An append shares the main postings (their mean lengths, so the table, moved): nothing derived again.
     await catalog.upsert(redShirts(20, 'a'));
     aids.refresh();
     await aids.settled();
-    expect(keptBlocks(catalog, 'red', searchWeightedNorms(catalog, catalog.state, undefined))).toBeUndefined();
+    expect(keptBlocks(catalog, 'red', searchTables(catalog, catalog.state, undefined).weighted)).toBeUndefined();
     // A replace makes new main postings: derived for them.
     await catalog.replace(redShirts(350, 'r'));
     aids.refresh();
     await aids.settled();
-    expect(keptBlocks(catalog, 'red', searchWeightedNorms(catalog, catalog.state, undefined))).toBeDefined();
+    expect(keptBlocks(catalog, 'red', searchTables(catalog, catalog.state, undefined).weighted)).toBeDefined();
     expect(errors).toEqual([]);
+  });
+
+  it('include the stem index of each new vocabulary, also for a catalog the pool searches', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert(Array.from({ length: 600 }, (_, i) => ({ refId: `p${i}`, title: `${wordOf(i)} shirt` })));
+    expect(catalog.state.vocabulary.length).toBeGreaterThan(600);
+    expect(stemIndexKept(catalog.state.vocabulary)).toBe(false);
+    const aids = new TermAidsAhead(catalog, { tables: (state) => searchTables(catalog, state, undefined), poolFrom: 0, onError: (err) => { throw err; } });
+    aids.refresh();
+    await aids.settled();
+    expect(stemIndexKept(catalog.state.vocabulary)).toBe(true);
+    // An append of new words makes a new vocabulary: its index too.
+    await catalog.upsert([{ refId: 'new', title: 'knitted jumpers' }]);
+    expect(stemIndexKept(catalog.state.vocabulary)).toBe(false);
+    aids.refresh();
+    await aids.settled();
+    expect(stemIndexKept(catalog.state.vocabulary)).toBe(true);
+    expect(stemIndex(catalog.state.vocabulary, LANGUAGES.get('en')!).get('jumper')).toEqual([catalog.state.vocabulary.indexOf('jumpers')]);
+  });
+
+  it('leave a stem index a search derived while they ran as it is', () => {
+    const vocabulary = Array.from({ length: 2000 }, (_, i) => `${wordOf(i)}${i >= 676 ? 's' : ''}`).sort();
+    const en = LANGUAGES.get('en')!;
+    const steps = stemIndexSteps(vocabulary, en);
+    steps.next();
+    const bySearch = stemIndex(vocabulary, en);
+    let next = steps.next();
+    while (!next.done) next = steps.next();
+    expect(next.value).toBe(bySearch);
+    expect(stemIndex(vocabulary, en)).toBe(bySearch);
   });
 });

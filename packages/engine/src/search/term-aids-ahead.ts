@@ -1,6 +1,8 @@
 /**
- * The terms' search aids derived ahead of the searches: once a catalog version has new main postings
- * (a build, a replace, a merge), the block maxima of every term that a one-term ranking would derive
+ * The terms' search aids derived ahead of the searches: once a catalog version has a new vocabulary,
+ * its stem index (language.ts: 110 ms of stemmer runs for the 35,000 terms of the 20k Flipkart catalog,
+ * which the first query of each vocabulary waited for); once it has new main postings (a build, a
+ * replace, a merge), the block maxima of every term that a one-term ranking would derive
  * them for (term-blocks.ts, top-of-term.ts) and the doc bitsets of every term that has one
  * (term-docs.ts) are derived in background time slices, under the weighted norms the searches score
  * with. Derived on first use instead, they were paid by the first search of each term: a never-asked
@@ -23,6 +25,7 @@ import type { CatalogIndex, CatalogState } from '../catalog/catalog-index.js';
 import { runInSlices } from '../catalog/build/time-slices.js';
 import { STEP, type Steps } from '../catalog/steps.js';
 import { deriveBlocksAhead } from './top-of-term.js';
+import { stemIndexSteps, type Language } from './language.js';
 import { termDocBits } from './term-docs.js';
 
 /**
@@ -45,11 +48,19 @@ export function* termAidsSteps(index: CatalogIndex, weighted: Float64Array, lo: 
   }
 }
 
+/** What the searches of a catalog version run with now (execute-search.ts `searchTables`). */
+export interface SearchTables {
+  /** Their weighted-norm table (the very object: blocks are kept per table). */
+  weighted: Float64Array;
+  /** The language they stem words in. */
+  lang: Language;
+}
+
 /** What {@link TermAidsAhead} needs of the engine. */
 export interface TermAidsAheadOptions {
-  /** The searches' weighted-norm table for a version of the catalog now (execute-search.ts `searchWeightedNorms`). */
-  weightedNorms: (state: CatalogState) => Float64Array;
-  /** Catalog size from which searches run on the pool (Infinity without one): nothing is derived ahead there. */
+  /** The searches' tables for a version of the catalog now. */
+  tables: (state: CatalogState) => SearchTables;
+  /** Catalog size from which searches run on the pool (Infinity without one): no blocks nor bitsets are derived ahead there. */
   poolFrom: number;
   /** Where a failure goes (nobody waits for this work). */
   onError: (err: unknown) => void;
@@ -58,19 +69,23 @@ export interface TermAidsAheadOptions {
 }
 
 /**
- * Keeps a catalog's term aids derived ahead of its searches: {@link refresh} on every new version
- * derives, in background slices, those of a version whose main postings are new ({@link termAidsSteps}).
- * One run at a time; versions published meanwhile are looked at once it ends.
+ * Keeps a catalog's search aids derived ahead of its searches: {@link refresh} on every new version
+ * derives, in background slices, the stem index of a version whose vocabulary is new (language.ts:
+ * plans are compiled on the calling thread, pool or not), then the blocks and bitsets of one whose main
+ * postings are new ({@link termAidsSteps}). One run at a time; versions published meanwhile are looked
+ * at once it ends.
  */
 export class TermAidsAhead {
-  /** The main postings of the last version whose aids were derived. */
+  /** The main postings of the last version whose blocks and bitsets were derived. */
   private derivedFor: Uint32Array | undefined;
+  /** The vocabulary of the last version whose stem index was derived. */
+  private stemmedFor: readonly string[] | undefined;
   private running: Promise<void> | undefined;
   private again = false;
 
   constructor(private readonly catalog: Catalog, private readonly options: TermAidsAheadOptions) {}
 
-  /** A version was published: derives its aids in the background when its main postings are new. */
+  /** A version was published: derives its aids in the background when its vocabulary or main postings are new. */
   refresh(): void {
     if (this.running !== undefined) {
       this.again = true;
@@ -92,10 +107,17 @@ export class TermAidsAhead {
 
   private async derive(): Promise<void> {
     const state = this.catalog.state;
-    const { index } = state;
+    const { index, vocabulary } = state;
     const postDocs = index.fullText.postDocs;
-    if (index.docCount >= this.options.poolFrom || postDocs === this.derivedFor) return;
-    await runInSlices(termAidsSteps(index, this.options.weightedNorms(state), 0, index.docCount), this.options.sliceMs);
-    this.derivedFor = postDocs;
+    const newPostings = index.docCount < this.options.poolFrom && postDocs !== this.derivedFor;
+    if (!newPostings && vocabulary === this.stemmedFor) return;
+    const { weighted, lang } = this.options.tables(state);
+    function* steps(): Steps<void> {
+      yield* stemIndexSteps(vocabulary, lang);
+      if (newPostings) yield* termAidsSteps(index, weighted, 0, index.docCount);
+    }
+    await runInSlices(steps(), this.options.sliceMs);
+    this.stemmedFor = vocabulary;
+    if (newPostings) this.derivedFor = postDocs;
   }
 }
