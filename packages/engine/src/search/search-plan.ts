@@ -230,9 +230,11 @@ function addExactAndStems(ctx: WordContext, word: string, quality: Map<number, n
   const { vocabulary } = ctx.state;
   const exact = findSorted(vocabulary, word);
   if (exact >= 0 && isLiveTerm(ctx.state, exact)) quality.set(exact, MatchQuality.Exact);
-  const stem = queryStemOf(ctx.lang, word);
+  const stems = stemIndex(vocabulary, ctx.lang);
+  // A word of the vocabulary has its stem kept with it (the same: a stem is a function of the word).
+  const stem = exact >= 0 ? stems.ofTerm[exact] : queryStemOf(ctx.lang, word);
   if (stem === undefined) return;
-  for (const t of stemIndex(vocabulary, ctx.lang).get(stem) ?? []) if (!quality.has(t) && isLiveTerm(ctx.state, t)) quality.set(t, MatchQuality.Prefix);
+  for (const t of stems.byStem.get(stem) ?? []) if (!quality.has(t) && isLiveTerm(ctx.state, t)) quality.set(t, MatchQuality.Prefix);
 }
 
 /** Every live term starting with `word` not matched otherwise, as a Prefix match. */

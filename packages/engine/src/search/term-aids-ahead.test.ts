@@ -12,7 +12,7 @@ import { runSteps } from '../catalog/steps.js';
 import type { WebsiteSettings } from '../config.js';
 import type { Product, SearchRequest } from '../types.js';
 import { executeSearch, searchTables } from './execute-search.js';
-import { LANGUAGES, stemIndex, stemIndexSteps } from './language.js';
+import { LANGUAGES, stemIndex, stemIndexSteps, stemOf } from './language.js';
 import { cachedBlocks } from './term-blocks.js';
 import { TermAidsAhead, termAidsSteps } from './term-aids-ahead.js';
 
@@ -124,7 +124,23 @@ describe('term aids derived ahead', () => {
     aids.refresh();
     await aids.settled();
     expect(stemIndexKept(catalog.state.vocabulary)).toBe(true);
-    expect(stemIndex(catalog.state.vocabulary, LANGUAGES.get('en')!).get('jumper')).toEqual([catalog.state.vocabulary.indexOf('jumpers')]);
+    const { byStem, ofTerm } = stemIndex(catalog.state.vocabulary, LANGUAGES.get('en')!);
+    expect(byStem.get('jumper')).toEqual([catalog.state.vocabulary.indexOf('jumpers')]);
+    expect(ofTerm[catalog.state.vocabulary.indexOf('jumpers')]).toBe('jumper');
+  });
+
+  it('give each term the stem a stemmer run gives it, and each stem its terms', () => {
+    fc.assert(fc.property(fc.uniqueArray(fc.stringMatching(/^[a-zé0-9]{1,12}$/), { maxLength: 1200 }), fc.constantFrom(...LANGUAGES.values()), (words, lang) => {
+      const vocabulary = [...words].sort();
+      const { byStem, ofTerm } = stemIndex(vocabulary, lang);
+      const terms: number[] = [];
+      vocabulary.forEach((word, t) => {
+        expect(ofTerm[t]).toBe(stemOf(lang, word));
+        if (ofTerm[t] !== undefined) expect(byStem.get(ofTerm[t]!)).toContain(t);
+        else terms.push(t);
+      });
+      expect([...byStem.values()].flat().length).toBe(vocabulary.length - terms.length);
+    }), { numRuns: 40 });
   });
 
   it('leave a stem index a search derived while they ran as it is', () => {
