@@ -5,8 +5,10 @@
  * has it, or first warmed by `--jit` searches on another engine of the same catalog (closed before the
  * fresh one is made: its derived lookups and decoded products are not the fresh engine's, only the
  * compiled code is shared). Prints the CPU median of the 200 per process; the variants alternate.
+ * `--warm-products N`: the other engine holds only N products of the catalog (as an engine warming its
+ * own code at start on a small catalog would; default: the whole catalog).
  *
- * Run: `node packages/bench/dist/ab/jit-warmth.js [--root .] [--products 100000] [--jit 3000] [--rounds 2]`
+ * Run: `node packages/bench/dist/ab/jit-warmth.js [--root .] [--products 100000] [--jit 3000] [--warm-products N] [--rounds 2]`
  * @module
  */
 import { execFileSync } from 'node:child_process';
@@ -29,6 +31,7 @@ interface EngineLike {
 const root = resolve(option('root', '.'));
 const jit = Number(option('jit', '3000'));
 const rounds = Number(option('rounds', '2'));
+const warmProducts = Number(option('warm-products', '0'));
 /** Seed of the searches that warm the code (the peers' workload uses 42). */
 const WARMING_SEED = 7;
 
@@ -39,17 +42,19 @@ async function child(warming: number): Promise<void> {
   const all = await loadDataset(datasetOfOptions('100000'));
   const sample = all.slice(0, 20_000);
   const { createEngine } = await import(pathToFileURL(join(root, 'packages/engine/dist/index.js')).href) as { createEngine(o: unknown): Promise<EngineLike> };
-  const start = async (): Promise<EngineLike> => {
+  const start = async (products: readonly unknown[]): Promise<EngineLike> => {
     const engine = await createEngine({ websites: [BENCH_WEBSITE] });
-    await engine.replaceProducts(BENCH_WEBSITE.websiteId, all);
+    await engine.replaceProducts(BENCH_WEBSITE.websiteId, products);
     return engine;
   };
   if (warming > 0) {
-    const other = await start();
-    for (const body of buildWorkload(sample, warming, WARMING_SEED).text) await other.search(body);
+    // A small catalog: products from the middle of the catalog (not the workload's sample), queries of its own.
+    const small = warmProducts > 0 ? all.slice(all.length >> 1, (all.length >> 1) + warmProducts) : all;
+    const other = await start(small);
+    for (const body of buildWorkload(warmProducts > 0 ? small : sample, warming, WARMING_SEED).text) await other.search(body);
     await other.close();
   }
-  const engine = await start();
+  const engine = await start(all);
   await waitForIdle();
   for (const body of buildWarmupWorkload(sample, 100).text) await engine.search(body);
   const cpu: number[] = [];
@@ -77,7 +82,7 @@ async function main(): Promise<void> {
   }
   console.log(`${root}: the peers' 200 text queries after their 100 warm-up ones, CPU µs median per search (per process), load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`  code cold (as the peers run): ${results.cold!.join(', ')}`);
-  console.log(`  code warmed by ${jit} searches on another engine first: ${results.warmed!.join(', ')}`);
+  console.log(`  code warmed by ${jit} searches on another engine${warmProducts > 0 ? ` of ${warmProducts} products` : ''} first: ${results.warmed!.join(', ')}`);
 }
 
 main().catch((err: unknown) => { console.error(err); process.exit(1); });
