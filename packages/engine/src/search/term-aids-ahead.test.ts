@@ -143,6 +143,24 @@ describe('term aids derived ahead', () => {
     }), { numRuns: 40 });
   });
 
+  it('stem only the new words of a vocabulary grown from one whose index is kept', () => {
+    fc.assert(fc.property(fc.uniqueArray(fc.stringMatching(/^[a-z]{1,10}$/), { maxLength: 900 }), fc.array(fc.boolean(), { maxLength: 900 }), (words, inOld) => {
+      const en = LANGUAGES.get('en')!;
+      let stemmed: string[] = [];
+      // A language of its own (its own cache entries), counting the stemmer's runs.
+      const counting = { ...en, code: `count-${Math.random()}`, stem: (w: string) => { stemmed.push(w); return en.stem(w); } };
+      const vocabulary = [...words].sort();
+      const old = vocabulary.filter((_, i) => inOld[i] ?? false);
+      runSteps(stemIndexSteps(old, counting));
+      stemmed = [];
+      const { byStem, ofTerm } = runSteps(stemIndexSteps(vocabulary, counting, old));
+      expect(ofTerm).toEqual(vocabulary.map((w) => stemOf(en, w)));
+      expect([...byStem.entries()].sort()).toEqual([...stemIndex(vocabulary, en).byStem.entries()].sort());
+      const fresh = new Set(vocabulary.filter((w) => !old.includes(w)));
+      expect(stemmed.every((w) => fresh.has(w))).toBe(true);
+    }), { numRuns: 40 });
+  });
+
   it('leave a stem index a search derived while they ran as it is', () => {
     const vocabulary = Array.from({ length: 2000 }, (_, i) => `${wordOf(i)}${i >= 676 ? 's' : ''}`).sort();
     const en = LANGUAGES.get('en')!;

@@ -1,7 +1,8 @@
 /**
  * The terms' search aids derived ahead of the searches: once a catalog version has a new vocabulary,
- * its stem index (language.ts: 110 ms of stemmer runs for the 35,000 terms of the 20k Flipkart catalog,
- * which the first query of each vocabulary waited for); once it has new main postings (a build, a
+ * its stem index (language.ts: a stemmer run per term, 35,000 for the 20k Flipkart catalog, which the
+ * first query of each vocabulary waited for; after an append, from the previous vocabulary's index,
+ * stemming only the new words); once it has new main postings (a build, a
  * replace, a merge), the block maxima of every term that a one-term ranking would derive
  * them for (term-blocks.ts, top-of-term.ts) and the doc bitsets of every term that has one
  * (term-docs.ts) are derived in background time slices, under the weighted norms the searches score
@@ -112,8 +113,10 @@ export class TermAidsAhead {
     const newPostings = index.docCount < this.options.poolFrom && postDocs !== this.derivedFor;
     if (!newPostings && vocabulary === this.stemmedFor) return;
     const { weighted, lang } = this.options.tables(state);
+    // The last vocabulary's stems are kept: an append's vocabulary is it and the batch's new words.
+    const previous = this.stemmedFor;
     function* steps(): Steps<void> {
-      yield* stemIndexSteps(vocabulary, lang);
+      yield* stemIndexSteps(vocabulary, lang, previous);
       if (newPostings) yield* termAidsSteps(index, weighted, 0, index.docCount);
     }
     await runInSlices(steps(), this.options.sliceMs);
