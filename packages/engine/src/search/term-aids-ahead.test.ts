@@ -129,6 +129,18 @@ describe('term aids derived ahead', () => {
     expect(ofTerm[catalog.state.vocabulary.indexOf('jumpers')]).toBe('jumper');
   });
 
+  it('stop deriving when closed, and derive nothing after', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert(Array.from({ length: 600 }, (_, i) => ({ refId: `p${i}`, title: `${wordOf(i)} red shirt` })));
+    const aids = new TermAidsAhead(catalog, { tables: (state) => searchTables(catalog, state, undefined), poolFrom: Infinity, onError: (err) => { throw err; } });
+    aids.refresh();
+    await aids.close();
+    aids.refresh();
+    await aids.settled();
+    expect(stemIndexKept(catalog.state.vocabulary)).toBe(false);
+    expect(keptBlocks(catalog, 'red', searchTables(catalog, catalog.state, undefined).weighted)).toBeUndefined();
+  });
+
   it('give each term the stem a stemmer run gives it, and each stem its terms', () => {
     fc.assert(fc.property(fc.uniqueArray(fc.stringMatching(/^[a-zé0-9]{1,12}$/), { maxLength: 1200 }), fc.constantFrom(...LANGUAGES.values()), (words, lang) => {
       const vocabulary = [...words].sort();

@@ -83,11 +83,13 @@ export class TermAidsAhead {
   private stemmedFor: readonly string[] | undefined;
   private running: Promise<void> | undefined;
   private again = false;
+  private closed = false;
 
   constructor(private readonly catalog: Catalog, private readonly options: TermAidsAheadOptions) {}
 
   /** A version was published: derives its aids in the background when its vocabulary or main postings are new. */
   refresh(): void {
+    if (this.closed) return;
     if (this.running !== undefined) {
       this.again = true;
       return;
@@ -106,6 +108,12 @@ export class TermAidsAhead {
     while (this.running !== undefined) await this.running;
   }
 
+  /** Derives nothing more (the engine closes): a derivation running stops at its next step; resolves then. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.settled();
+  }
+
   private async derive(): Promise<void> {
     const state = this.catalog.state;
     const { index, vocabulary } = state;
@@ -115,12 +123,22 @@ export class TermAidsAhead {
     const { weighted, lang } = this.options.tables(state);
     // The last vocabulary's stems are kept: an append's vocabulary is it and the batch's new words.
     const previous = this.stemmedFor;
+    const open = (): boolean => !this.closed;
     function* steps(): Steps<void> {
-      yield* stemIndexSteps(vocabulary, lang, previous);
-      if (newPostings) yield* termAidsSteps(index, weighted, 0, index.docCount);
+      yield* whileOpen(stemIndexSteps(vocabulary, lang, previous), open);
+      if (newPostings) yield* whileOpen(termAidsSteps(index, weighted, 0, index.docCount), open);
     }
     await runInSlices(steps(), this.options.sliceMs);
+    if (this.closed) return;
     this.stemmedFor = vocabulary;
     if (newPostings) this.derivedFor = postDocs;
+  }
+}
+
+/** `steps` run while `open()` holds: a step is taken only then (what a step derives is kept whole or not at all). */
+function* whileOpen(steps: Steps<unknown>, open: () => boolean): Steps<void> {
+  while (open()) {
+    if (steps.next().done) return;
+    yield;
   }
 }
