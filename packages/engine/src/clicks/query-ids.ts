@@ -46,13 +46,27 @@ function signature(secret: string, websiteId: string, body: string): string {
   return base64url(mac, 0, SIGNATURE_BYTES).slice(0, SIGNATURE_CHARS);
 }
 
+/** The last time part written, and its time (ids signed together share it: `toString(36)` once). */
+let lastTime = -1;
+let lastTimeText = '0';
+
+/** An id's time part: its ms since the epoch in base 36. */
+function timeText(now: number): string {
+  const ms = Math.max(0, Math.floor(now));
+  if (ms !== lastTime) {
+    lastTime = ms;
+    lastTimeText = ms.toString(36);
+  }
+  return lastTimeText;
+}
+
 /** A new id of `websiteId`, issued at `now` (ms since the epoch), signed with the website's secret. */
 export function newQueryId(now: number, websiteId: string, secret: string): string {
   if (drawn === POOL_IDS) {
     pool = randomBytes(RANDOM_BYTES * POOL_IDS);
     drawn = 0;
   }
-  const body = `${Math.max(0, Math.floor(now)).toString(36)}.${base64url(pool, RANDOM_BYTES * drawn, RANDOM_BYTES * ++drawn)}`;
+  const body = `${timeText(now)}.${base64url(pool, RANDOM_BYTES * drawn, RANDOM_BYTES * ++drawn)}`;
   return `${body}.${signature(secret, websiteId, body)}`;
 }
 
