@@ -114,14 +114,14 @@ export class HmacSha256Key {
     this.signBytes(utf8(message), out, outAt);
   }
 
-  /** The MAC of `message` into `out` (32 bytes at `outAt`). */
-  signBytes(message: Uint8Array, out: Uint8Array, outAt = 0): void {
-    if (message.length <= ONE_BLOCK_MESSAGE_BYTES) {
-      block.set(message);
-      return this.signBlock(message.length, out, outAt);
+  /** The MAC of `message` (its first `length` bytes: all by default) into `out` (32 bytes at `outAt`). */
+  signBytes(message: Uint8Array, out: Uint8Array, outAt = 0, length = message.length): void {
+    if (length <= ONE_BLOCK_MESSAGE_BYTES) {
+      for (let i = 0; i < length; i++) block[i] = message[i]!;
+      return this.signBlock(length, out, outAt);
     }
     const working = this.keyed._cloneInto(this.working);
-    working.update(message);
+    working.update(length === message.length ? message : message.subarray(0, length));
     if (outAt === 0 && out.length === DIGEST_BYTES) working.digestInto(out);
     else {
       working.digestInto(digest);
@@ -167,24 +167,42 @@ function utf8(text: string): Uint8Array {
 }
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/** The character code of each base64url digit. */
+const BASE64URL_CODES = Uint8Array.from(BASE64URL, (c) => c.charCodeAt(0));
+
+/**
+ * The character codes of `bytes[from .. to)` in base64url without padding, written into `out` from `at`;
+ * returns where they end. For strings made in one piece (`String.fromCharCode`), without a string per
+ * group of digits.
+ */
+export function base64urlCodes(bytes: Uint8Array, from: number, to: number, out: number[], at: number): number {
+  let i = from;
+  for (; i + 3 <= to; i += 3) {
+    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    out[at++] = BASE64URL_CODES[n >>> 18]!;
+    out[at++] = BASE64URL_CODES[(n >>> 12) & 63]!;
+    out[at++] = BASE64URL_CODES[(n >>> 6) & 63]!;
+    out[at++] = BASE64URL_CODES[n & 63]!;
+  }
+  if (to - i === 1) {
+    const n = bytes[i]!;
+    out[at++] = BASE64URL_CODES[n >>> 2]!;
+    out[at++] = BASE64URL_CODES[(n & 3) << 4]!;
+  } else if (to - i === 2) {
+    const n = (bytes[i]! << 8) | bytes[i + 1]!;
+    out[at++] = BASE64URL_CODES[n >>> 10]!;
+    out[at++] = BASE64URL_CODES[(n >>> 4) & 63]!;
+    out[at++] = BASE64URL_CODES[(n & 15) << 2]!;
+  }
+  return at;
+}
 
 /**
  * `bytes[from .. to)` in base64url without padding, as `Buffer.toString('base64url', from, to)` writes
- * it (without a call into C++: it is made for every answer's id).
+ * it (without a call into C++).
  */
 export function base64url(bytes: Uint8Array, from: number, to: number): string {
-  let out = '';
-  let at = from;
-  for (; at + 3 <= to; at += 3) {
-    const n = (bytes[at] << 16) | (bytes[at + 1] << 8) | bytes[at + 2];
-    out += BASE64URL[n >>> 18] + BASE64URL[(n >>> 12) & 63] + BASE64URL[(n >>> 6) & 63] + BASE64URL[n & 63];
-  }
-  if (to - at === 1) {
-    const n = bytes[at];
-    out += BASE64URL[n >>> 2] + BASE64URL[(n & 3) << 4];
-  } else if (to - at === 2) {
-    const n = (bytes[at] << 8) | bytes[at + 1];
-    out += BASE64URL[n >>> 10] + BASE64URL[(n >>> 4) & 63] + BASE64URL[(n & 15) << 2];
-  }
-  return out;
+  const codes: number[] = [];
+  base64urlCodes(bytes, from, to, codes, 0);
+  return String.fromCharCode(...codes);
 }
