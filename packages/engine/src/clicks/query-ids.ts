@@ -84,7 +84,9 @@ function writeSignature(secret: string, websiteId: string, bodyLength: number): 
   for (let i = 0, at = site.length + 1; i < bodyLength; i++, at++) message[at] = idCodes[i]!;
   key.signBytes(message, mac, 0, length);
   idCodes[bodyLength] = DOT;
-  return base64urlCodes(mac, 0, SIGNATURE_BYTES, idCodes, bodyLength + 1) - (4 * SIGNATURE_BYTES / 3 - SIGNATURE_CHARS);
+  // The 9 bytes make 12 base64url characters; the signature keeps the first 11.
+  base64urlCodes(mac, 0, SIGNATURE_BYTES, idCodes, bodyLength + 1);
+  return bodyLength + 1 + SIGNATURE_CHARS;
 }
 
 /** A new id of `websiteId`, issued at `now` (ms since the epoch), signed with the website's secret. */

@@ -7,10 +7,11 @@
  * at 100k products paid ~23 µs of CPU for it in place (median; decision 0062): each call crosses into
  * C++ and OpenSSL (a context fetched and keyed, a native object made and later finalised), code and
  * data that the search's own work has pushed out of the caches by then. Here a key's inner and outer
- * hashes are keyed once ({@link HmacSha256Key}) and copied into one reused HMAC per message
- * (`_cloneInto`, what the library's own `clone` does, without allocating), in code the JIT keeps beside
- * the search's. A hand-written SHA-256 was ~1 µs faster a message in a loop; the library keeps the
- * algorithm out of this codebase.
+ * hashes are keyed once ({@link HmacSha256Key}); a message of one block (every id's) is padded by hand
+ * and each hash is one call of the library's compression function from the keyed state (decision 0071),
+ * a longer one goes through one reused HMAC per message (`_cloneInto`, what the library's own `clone`
+ * does, without allocating), in code the JIT keeps beside the search's. A hand-written SHA-256 was ~1 µs
+ * faster a message in a loop; the library keeps the algorithm out of this codebase.
  * @module
  */
 import { hmac, type _HMAC } from '@noble/hashes/hmac.js';
