@@ -217,8 +217,8 @@ async function deriveHierarchies(ctx: StartContext): Promise<void> {
 
 /**
  * The background work, started once everything is open: the recommendation indexes, the catalogs'
- * completion, the terms' search aids, the replay of the stored events, the stored clicks read into the learned ranking, the
- * result pages' pruning and retention.
+ * completion, the terms' search aids, the replay of the stored events, the stored clicks read into the
+ * learned ranking, the result pages' pruning and retention.
  */
 function startBackgroundWork(ctx: StartContext, parts: Omit<StartedEngine, 'replay' | 'lock' | 'opener'>): EventReplay {
   const { sites, reporter, logger } = ctx;

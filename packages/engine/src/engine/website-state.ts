@@ -24,7 +24,7 @@ export interface WebsiteState {
   models: RecommendationModels;
   /** Semantic models of the website (the built-in one trains only while a setting uses it). */
   semantics: WebsiteSemantics;
-  /** The terms' search aids, derived in the background for each version's new postings (search/term-aids-ahead.ts). */
+  /** The search aids derived in the background for each version's new vocabulary and postings (search/term-aids-ahead.ts). */
   termAids: TermAidsAhead;
   /** The catalog's write-ahead log and snapshot (with a data directory, unless the catalogs are shared). */
   log?: CatalogChangeLog;
