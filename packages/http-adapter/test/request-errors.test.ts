@@ -137,6 +137,12 @@ const cases: Case[] = [
     name: 'searches report with a limit out of range', request: { path: '/admin/v1/websites/site-a/reports/searches?limit=0', headers: bearer(ADMIN_TOKEN) },
     status: 400, errors: { limit: ['query parameter limit must be an integer from 1 to 1000 (got "0")'] },
   },
+  ...(['searches', 'recommendations', 'attribution'] as const).map((report): Case => ({
+    // Answered 200 with empty lists, as if nothing had happened in the window.
+    name: `${report} report with to before from`,
+    request: { path: `/admin/v1/websites/site-a/reports/${report}?from=2026-12-01T00:00:00Z&to=2026-11-01T00:00:00Z`, headers: bearer(ADMIN_TOKEN) },
+    status: 400, errors: { to: ['The to parameter must not be before from.'] },
+  })),
   { name: 'metrics turned off', on: 'strict', request: { path: '/metrics' }, status: 404, message: 'metrics are disabled' },
   { name: 'dashboard turned off', on: 'strict', request: { path: '/' }, status: 404, message: 'the dashboard is turned off (dashboard: false)' },
   { name: 'unknown dashboard file', request: { path: '/dashboard/nope.js' }, status: 404, message: 'no such dashboard file: nope.js' },
