@@ -55,7 +55,12 @@ async function serve(flags: ServeFlags): Promise<void> {
   const engine = await createEngine(demoEngineOptions(dataDir, identity));
   const seeded = await seedDemo(engine, identity);
   const searchKey = await ensureDemoSearchKey(engine, identity, dataDir);
-  logger.info({ websiteId: identity.websiteId, dataDir, ...seeded }, seeded.products || seeded.views ? 'demo data generated' : 'demo data loaded from the data directory');
+  if (seeded.products || seeded.views) logger.info({ websiteId: identity.websiteId, dataDir, ...seeded }, 'demo data generated');
+  else {
+    // Nothing was generated: say what the data directory holds (the seeding's zeros read as an empty catalog).
+    const { products, views, purchases } = await engine.stats(identity.websiteId);
+    logger.info({ websiteId: identity.websiteId, dataDir, products, views, purchases }, 'demo data loaded from the data directory');
+  }
   const app = await createServer({
     engine, adminTokens: [identity.adminToken], port: flags.port, host: flags.host, logger, handleSignals: true,
     dashboard: { searchKeys: { [identity.websiteId]: searchKey }, demoCustomers: { [identity.websiteId]: demoCustomers(identity) } },

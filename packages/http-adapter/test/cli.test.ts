@@ -145,6 +145,12 @@ describe('aisle serve (demo) and aisle load', () => {
     expect(second.searchKey).toBe(first.searchKey);
     const stats2 = await (await fetch(`${second.url}/admin/v1/websites/demo/stats`, { headers: { authorization: `Bearer ${second.adminToken}` } })).json();
     expect(stats2).toEqual(stats1);
+    // The start's log line says what it found (it said products 0, views 0, purchases 0).
+    const loaded = second.child.out().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.msg === 'demo data loaded from the data directory');
+    const { products, views, purchases } = stats1 as { products: number; views: number; purchases: number };
+    expect(loaded).toMatchObject({ products, views, purchases });
+    expect(products).toBe(300);
     second.child.kill('SIGTERM');
     expect(await second.child.exited).toBe(0);
   });
