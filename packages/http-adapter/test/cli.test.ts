@@ -136,7 +136,13 @@ describe('aisle serve (demo) and aisle load', () => {
     });
     expect(keyed.status).toBe(200);
     expect((await fetch(`${first.url}/admin/v1/websites/demo/stats`, { headers: { authorization: `Bearer ${first.searchKey}` } })).status).toBe(401);
-    const stats1 = await (await fetch(`${first.url}/admin/v1/websites/demo/stats`, { headers: { authorization: `Bearer ${first.adminToken}` } })).json();
+    // The banner's purchase, sent twice: an idempotent replay.
+    const printedPurchase = (out: string) => out.match(/-d '(\{"customerId[^']*)'/)![1]!;
+    const purchase = (url: string, token: string, body: string) => fetch(`${url}/3.0/events/purchases`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
+    const bought = await purchase(first.url, first.token, printedPurchase(first.child.out()));
+    expect(bought.status).toBe(202);
+    expect(await (await purchase(first.url, first.token, printedPurchase(first.child.out()))).json()).toEqual(await bought.json());
+    const statsAfterPurchase = await (await fetch(`${first.url}/admin/v1/websites/demo/stats`, { headers: { authorization: `Bearer ${first.adminToken}` } })).json();
     first.child.kill('SIGTERM');
     expect(await first.child.exited).toBe(0);
 
@@ -144,11 +150,13 @@ describe('aisle serve (demo) and aisle load', () => {
     expect(second.token).toBe(first.token);
     expect(second.searchKey).toBe(first.searchKey);
     const stats2 = await (await fetch(`${second.url}/admin/v1/websites/demo/stats`, { headers: { authorization: `Bearer ${second.adminToken}` } })).json();
-    expect(stats2).toEqual(stats1);
+    expect(stats2).toEqual(statsAfterPurchase);
+    // The restart's banner prints a new order (the first banner's order id with a new eventTime was a 409).
+    expect((await purchase(second.url, second.token, printedPurchase(second.child.out()))).status).toBe(202);
     // The start's log line says what it found (it said products 0, views 0, purchases 0).
     const loaded = second.child.out().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>)
       .find((l) => l.msg === 'demo data loaded from the data directory');
-    const { products, views, purchases } = stats1 as { products: number; views: number; purchases: number };
+    const { products, views, purchases } = statsAfterPurchase as { products: number; views: number; purchases: number };
     expect(loaded).toMatchObject({ products, views, purchases });
     expect(products).toBe(300);
     second.child.kill('SIGTERM');
