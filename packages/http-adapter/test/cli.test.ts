@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import net, { type AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -91,6 +92,22 @@ describe('aisle serve --config', () => {
     expect(child.out()).not.toContain('cfg-token');
     child.kill('SIGTERM');
     expect(await child.exited).toBe(0);
+  });
+
+  it('a port in use is named, with what to do, exit 1', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const file = path.join(tmp, 'port.json');
+      writeFileSync(file, JSON.stringify({ store: { type: 'memory' }, workers: 0, websites: [{ websiteId: 'p', client: 'p1', tokens: ['port-token'], hmacSecret: 's' }] }));
+      const { code, err } = await run(['serve', '--config', file, '--port', String(port), '--data-dir', path.join(tmp, 'port-data')]);
+      expect(code).toBe(1);
+      // It said "unexpected error: listen EADDRINUSE: address already in use …".
+      expect(err).toBe(`aisle: cannot listen on 127.0.0.1:${port}: the address is in use (another "aisle serve"?); pick another port with --port\n`);
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
   });
 
   it('a bad flag is refused', async () => {
