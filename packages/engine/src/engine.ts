@@ -86,6 +86,7 @@ class AisleEngine implements Engine {
       options: this.options, storeSource: this.storeSource, embedders: this.embedders, reporter: this.reporter,
       logger: this.hooks.logger, onClickOutcome: this.hooks.onClickOutcome,
       sites: this.sites, site: (websiteId) => this.site(websiteId), closed: () => this.closed,
+      searchPoolFrom: this.pool?.threshold ?? Infinity,
     });
   }
 
