@@ -60,7 +60,17 @@ export interface StallWatch {
    * (NaN without the clock): what the process held the loop for, whatever the machine's load.
    */
   longestOwnMs(): number;
+  /**
+   * The ms the loop was held so far by anything but the chain: the sum of its gaps of at least
+   * {@link HELD_GAP_MS}, each less the loop thread's wait for a CPU in it (where known). While the chain
+   * runs the process never looks idle to its CPU time (the chain spins a core); this is how long other
+   * work (a background slice, a collection) held the loop instead.
+   */
+  heldMs(): number;
 }
+
+/** A gap shorter than this is the chain's own turn (µs when nothing else runs), not work holding the loop. */
+export const HELD_GAP_MS = 2;
 
 /**
  * Starts watching (see {@link StallWatch}). Gaps of at least `recordMs` go into `windows` (to find in a
@@ -73,6 +83,7 @@ export function watchEventLoopStalls(windows?: StallWindow[], recordMs = 50): St
   const clock = threadClock();
   let lastTimes = clock?.read();
   let longestOwnMs = clock ? 0 : NaN;
+  let heldMs = 0;
   const tick = (): void => {
     // The turn queued before stop() runs after it: it would record the gap up to whatever the caller
     // did next (a 6 s window over the bench's generation of a catalog, counted as a change's stall).
@@ -81,6 +92,7 @@ export function watchEventLoopStalls(windows?: StallWindow[], recordMs = 50): St
     const times = clock?.read();
     const waitMs = times && lastTimes ? (times.waitNs - lastTimes.waitNs) / 1e6 : NaN;
     if (now - last - waitMs > longestOwnMs) longestOwnMs = now - last - waitMs;
+    if (now - last >= HELD_GAP_MS) heldMs += Number.isNaN(waitMs) ? now - last : Math.max(0, now - last - waitMs);
     if (windows && now - last >= recordMs) {
       const endUs = hrtimeUs();
       const window: StallWindow = { startUs: endUs - Math.round((now - last) * 1000), endUs };
@@ -103,5 +115,6 @@ export function watchEventLoopStalls(windows?: StallWindow[], recordMs = 50): St
       return longest;
     },
     longestOwnMs: () => longestOwnMs,
+    heldMs: () => heldMs,
   };
 }
