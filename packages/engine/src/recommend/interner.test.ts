@@ -91,4 +91,31 @@ describe('Interner (one string table)', () => {
     interner.loadState(state, 'items');
     for (const id of [7, 1_031, 2_055, 4_103]) expect(interner.name(id)).toBe(`q${id}`);
   });
+
+  it('finds every name, and saves a whole table, while a growth moves the old ids a few at a time', () => {
+    const interner = new Interner();
+    // 257 names make the first growth (512 slots at most half full) begin; the next ones run while it moves ids.
+    for (let i = 0; i < 300; i++) {
+      expect(interner.intern(`n${i}`)).toBe(i);
+      // Every name so far, moved or not, is found; a name never interned is not.
+      for (let j = 0; j <= i; j++) expect(interner.lookup(`n${j}`)).toBe(j);
+      expect(interner.lookup(`n${i + 1}`)).toBe(-1);
+      // Interning a known name again gives its id, not a new one.
+      expect(interner.intern(`n${i >> 1}`)).toBe(i >> 1);
+    }
+    // Saved in the middle of the second growth (begun at 513 names): the saved table holds every id.
+    const grown = new Interner();
+    for (let i = 0; i < 520; i++) grown.intern(`g${i}`);
+    const state = new ModelState();
+    grown.saveState(state, 'items');
+    const slots = state.arrays.get('items.slots')!;
+    expect([...slots].filter((id1) => id1 !== 0).sort((a, b) => a - b)).toEqual(Array.from({ length: 520 }, (_, i) => i + 1));
+    const loaded = new Interner();
+    loaded.loadState(state, 'items');
+    for (let i = 0; i < 520; i++) expect(loaded.lookup(`g${i}`)).toBe(i);
+    expect(loaded.lookup('g520')).toBe(-1);
+    // The interner goes on after its save (the growth finished there) as before it.
+    for (let i = 520; i < 2_000; i++) expect(grown.intern(`g${i}`)).toBe(i);
+    for (let i = 0; i < 2_000; i++) expect(grown.lookup(`g${i}`)).toBe(i);
+  });
 });

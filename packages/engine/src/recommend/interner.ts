@@ -11,6 +11,12 @@ import type { ModelState } from './model-state.js';
 const NAME_PIECE = 4096;
 /** Names kept as strings (a power of two: slots are `id & (size − 1)`). */
 const NAME_CACHE_SIZE = 1024;
+/**
+ * Ids moved into the grown table per name interned while a growth is under way (see
+ * {@link Interner}): a growth of a table of 2^k slots moves 2^(k−1) ids in 2^(k−1) / 8 interns, done
+ * long before the grown table is half full (at 2^k ids).
+ */
+const MOVES_PER_INTERN = 8;
 
 /** Whether every code unit of `name` fits one byte. */
 function latin1(name: string): boolean {
@@ -34,7 +40,10 @@ function hashOf(name: string): number {
  * Latin-1 (RefIds and style ids usually are: at 1M products, 11–16 MB less for the RefIds of 11
  * characters), two from the first name that is not (one copy). No hash is kept per name (4 bytes each:
  * ~7 MB at 1M products for the RefIds and style ids): a probe compares lengths and units, and a growth of
- * the table hashes the stored names again.
+ * the table hashes the stored names again — a few at a time: the table of twice the slots takes the new
+ * ids at once and the old ids {@link MOVES_PER_INTERN} per intern, a probe looking in the old table for
+ * those not moved yet. Moved in one go, the 524,288 ids of the growth to 2^21 slots held the event loop
+ * 90–200 ms inside a recommendation index's build step at 1M products (decisions/0074).
  */
 export class Interner {
   /** Code units of all names, back to back: one byte each until a unit above 255 is met. */
@@ -43,6 +52,12 @@ export class Interner {
   private ends = new Int32Array(256);
   /** Open addressing (linear probing): id + 1 per slot, 0 = empty; at most half full. */
   private slots = new Int32Array(512);
+  /** During a growth: the table before it, holding the ids from {@link moved} to {@link moveEnd} not in `slots` yet. */
+  private previous: Int32Array | undefined;
+  /** During a growth: the ids below this are in `slots`. */
+  private moved = 0;
+  /** During a growth: the ids the previous table held when it began. */
+  private moveEnd = 0;
   private count = 0;
   /**
    * The strings of recently named ids, direct-mapped by id: a recommendation names the same popular items
@@ -63,6 +78,14 @@ export class Interner {
       if (this.equals(id1 - 1, name)) return id1 - 1;
       at = (at + 1) & mask;
     }
+    // During a growth, an id not moved yet is only in the previous table.
+    if (this.previous !== undefined) {
+      const previous = this.previous;
+      const previousMask = previous.length - 1;
+      for (let i = hash & previousMask, id1 = previous[i]!; id1 !== 0; i = (i + 1) & previousMask, id1 = previous[i]!) {
+        if (id1 - 1 >= this.moved && this.equals(id1 - 1, name)) return id1 - 1;
+      }
+    }
     return -at - 1;
   }
 
@@ -75,7 +98,8 @@ export class Interner {
     const id = this.count++;
     this.append(id, name);
     this.slots[at] = id + 1;
-    if (this.count * 2 > this.slots.length) this.rehash();
+    if (this.previous !== undefined) this.move(MOVES_PER_INTERN);
+    if (this.count * 2 > this.slots.length) this.grow();
     return id;
   }
 
@@ -113,6 +137,9 @@ export class Interner {
 
   /** Writes the interner's state under `prefix` (see model-state.ts). */
   saveState(state: ModelState, prefix: string): void {
+    // The saved table holds every id: a growth under way is finished first (it moves the ids the
+    // interns since it began have not: a checkpoint soon after a growth pays for the rest of it).
+    this.move(Infinity);
     state.putArray(`${prefix}.units`, this.units);
     state.putArray(`${prefix}.ends`, this.ends);
     // The layout of before (model checkpoint format 2): a hash per name, made for the checkpoint only.
@@ -138,6 +165,7 @@ export class Interner {
     this.units = units;
     this.ends = ends;
     this.slots = slots;
+    this.previous = undefined;
     this.count = count;
     // The loaded state may give the cached ids other names.
     this.cachedIds.fill(-1);
@@ -181,15 +209,33 @@ export class Interner {
     return h >>> 0;
   }
 
-  private rehash(): void {
-    const slots = new Int32Array(this.slots.length * 2);
+  /**
+   * Begins a growth: a table of twice the slots, empty but for the ids {@link move} puts in it; the
+   * previous table is read meanwhile for the ids not moved yet. One still under way (it cannot be with
+   * {@link MOVES_PER_INTERN} per intern) is finished first.
+   */
+  private grow(): void {
+    this.move(Infinity);
+    this.previous = this.slots;
+    this.slots = new Int32Array(this.slots.length * 2);
+    this.moved = 0;
+    this.moveEnd = this.count;
+    this.move(MOVES_PER_INTERN);
+  }
+
+  /** Moves up to `n` more ids of the growth under way into the grown table; the last ends the growth. */
+  private move(n: number): void {
+    if (this.previous === undefined) return;
+    const slots = this.slots;
     const mask = slots.length - 1;
-    for (let id = 0; id < this.count; id++) {
+    const end = Math.min(this.moveEnd, this.moved + n);
+    for (let id = this.moved; id < end; id++) {
       let at = this.hashAt(id) & mask;
       while (slots[at] !== 0) at = (at + 1) & mask;
       slots[at] = id + 1;
     }
-    this.slots = slots;
+    this.moved = end;
+    if (end === this.moveEnd) this.previous = undefined;
   }
 }
 
