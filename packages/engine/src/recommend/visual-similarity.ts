@@ -307,14 +307,26 @@ export class VisualSimilarity {
     const valid = (v: unknown): v is number[] =>
       Array.isArray(v) && v.length > 0 && (dim === 0 || v.length === dim) && v.every((x) => typeof x === 'number' && Number.isFinite(x));
     const oldRowOf = yield* rowsByRevision(previous?.rowRevisions);
-    // Per row: its old row (-1: new), and for new rows the normalised vector, item and style, packed
-    // into the matrix once the row count is known.
-    // Typed arrays sized for every product (the rows with a vector fill their start): JS arrays of a
-    // million numbers were collected after every rebuild.
+    // Per row: its old row (-1: new), its revision, item and style, and its vector in the matrix, all
+    // written as the product is read. Typed arrays sized for every product (the rows with a vector fill
+    // their start): JS arrays of a million numbers were collected after every rebuild, and a Map of a
+    // Float32Array per new row (a million at a first build of 1M products) made collections of 100 ms
+    // and more after the build, and its growth rehashed a million entries in one step (decisions/0074).
     const oldRows = new Int32Array(products.length);
     const revisionList = new Float64Array(products.length);
+    const rowItems = new Int32Array(products.length);
+    const rowStyles = new Int32Array(products.length);
+    /** The rows' vectors, grown by doubling (at most one per product) once the dimension is known. */
+    let vectors = new Float32Array(0);
+    const room = (row: number): Float32Array => {
+      if ((row + 1) * dim > vectors.length) {
+        const grown = new Float32Array(Math.min(products.length * dim, Math.max(CHUNK * dim, 2 * vectors.length)));
+        grown.set(vectors);
+        vectors = grown;
+      }
+      return vectors;
+    };
     let rows = 0;
-    const fresh = new Map<number, { vector: Float32Array; item: number; style: number }>();
     for (let i = 0; i < products.length; i++) {
       if (i % (CHUNK * 4) === CHUNK * 4 - 1) yield;
       const revision = products.revision(i);
@@ -322,6 +334,9 @@ export class VisualSimilarity {
       if (old !== undefined) {
         if (dim === 0) dim = previous!.dim;
         if (previous!.dim !== dim) continue;
+        room(rows).set(previous!.matrix.subarray(old * dim, (old + 1) * dim), rows * dim);
+        rowItems[rows] = previous!.rowItem[old]!;
+        rowStyles[rows] = previous!.rowStyle[old]!;
         oldRows[rows] = old;
         revisionList[rows++] = revision;
         continue;
@@ -333,35 +348,19 @@ export class VisualSimilarity {
       let n = 0;
       for (const x of v) n += x * x;
       n = Math.sqrt(n) || 1;
-      const vector = new Float32Array(dim);
-      for (let d = 0; d < dim; d++) vector[d] = v[d]! / n;
+      const matrixSoFar = room(rows);
+      for (let d = 0, at = rows * dim; d < dim; d++) matrixSoFar[at + d] = v[d]! / n;
       const style = styleOf(p.style_id);
-      fresh.set(rows, { vector, item: this.items.intern(p.refId), style: style === undefined ? -1 : this.styles.intern(style) });
+      rowItems[rows] = this.items.intern(p.refId);
+      rowStyles[rows] = style === undefined ? -1 : this.styles.intern(style);
       oldRows[rows] = -1;
       revisionList[rows++] = revision;
     }
-    const matrix = new Float32Array(rows * dim);
-    const rowItem = new Int32Array(rows);
-    const rowStyle = new Int32Array(rows);
+    const matrix = yield* trimmed(vectors, rows * dim);
+    const rowItem = rowItems.slice(0, rows);
+    const rowStyle = rowStyles.slice(0, rows);
     const rowRevisions = compactRevisions(revisionList.subarray(0, rows));
-    for (let r = 0; r < rows; r++) {
-      if (r % CHUNK === CHUNK - 1) yield;
-      const old = oldRows[r]!;
-      let item: number;
-      let style: number;
-      if (old >= 0) {
-        matrix.set(previous!.matrix.subarray(old * dim, (old + 1) * dim), r * dim);
-        item = previous!.rowItem[old]!;
-        style = previous!.rowStyle[old]!;
-      } else {
-        const row = fresh.get(r)!;
-        matrix.set(row.vector, r * dim);
-        item = row.item;
-        style = row.style;
-      }
-      rowItem[r] = item;
-      rowStyle[r] = style;
-    }
+    yield;
     // Sized after every row's item is interned (new rows intern theirs in the read loop above).
     const rowOf = new Int32Array(this.items.size).fill(-1);
     for (let r = 0; r < rows; r++) {
@@ -411,6 +410,17 @@ export class VisualSimilarity {
     }
     return { version, dim, matrix, rowItem, rowStyle, rowOf, styleStart, styleRows, rowRevisions, ivf, cache: new Map() };
   }
+}
+
+/** `array`'s first `length` elements: `array` itself when that is all of it, else a copy made in steps. */
+function* trimmed(array: Float32Array, length: number): Generator<void, Float32Array, void> {
+  if (array.length === length) return array;
+  const out = new Float32Array(length);
+  for (let at = 0; at < length; at += WIDE_STEP * 16) {
+    out.set(array.subarray(at, Math.min(length, at + WIDE_STEP * 16)), at);
+    yield;
+  }
+  return out;
 }
 
 /** The list of each of the `rows` rows of an IVF (held for a rebuild only), in steps. */
