@@ -78,7 +78,7 @@ function differenceText(c: Comparison): string {
 export function comparisonCells(c: Comparison): string {
   const note = c.note === undefined ? '' : `<br><small class="hint">${esc(c.note)}</small>`;
   return `<td>${esc(differenceText(c))}${note}</td>
-    <td title="${esc(c.test)}">${esc(c.pValue === null ? NOT_COMPUTABLE : c.pValue.toPrecision(3))}</td><td>${c.significant ? '<strong>significant</strong>' : '—'}</td>`;
+    <td class="p-value" title="${esc(c.test)}">${esc(c.pValue === null ? NOT_COMPUTABLE : c.pValue.toPrecision(3))}</td><td>${c.significant ? '<strong>significant</strong>' : '—'}</td>`;
 }
 
 /** The report of one experiment. */
