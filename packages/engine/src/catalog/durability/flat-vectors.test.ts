@@ -2,11 +2,11 @@
 import { Builder } from 'flatbuffers';
 import { describe, expect, it } from 'vitest';
 import { runSteps } from '../steps.js';
-import { byteVectorSteps, stringSteps, utf8LengthSteps, vectorRoom } from './flat-vectors.js';
+import { byteVectorSteps, sizedBuilder, stringSteps, utf8LengthSteps, vectorRoom } from './flat-vectors.js';
 
 /** A builder's bytes after a small vector, `value`'s vector (by `write`) and a table pointing at both. */
-function built(initialSize: number, write: (b: Builder) => number): { bytes: Buffer; capacity: number } {
-  const b = new Builder(initialSize);
+function built(initialSize: number, write: (b: Builder) => number, make = (size: number) => new Builder(size)): { bytes: Buffer; capacity: number } {
+  const b = make(initialSize);
   const before = b.createByteVector(Uint8Array.from([1, 2, 3]));
   const offset = write(b);
   b.startObject(2);
@@ -24,6 +24,10 @@ describe('flat vectors in steps', () => {
     const steps = built(size, (b) => runSteps(byteVectorSteps(b, bytes)));
     expect(steps.bytes.equals(built(size, (b) => b.createByteVector(bytes)).bytes)).toBe(true);
     expect(steps.capacity).toBe(size);
+    // On a shared buffer (what a snapshot uses): the same bytes, no growth.
+    const shared = built(size, (b) => runSteps(byteVectorSteps(b, bytes)), sizedBuilder);
+    expect(shared.bytes.equals(steps.bytes)).toBe(true);
+    expect(shared.capacity).toBe(size);
     // Too small a builder still grows (once per doubling) and writes the same bytes.
     expect(built(64, (b) => runSteps(byteVectorSteps(b, bytes))).bytes.equals(steps.bytes)).toBe(true);
   });

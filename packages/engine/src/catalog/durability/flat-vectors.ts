@@ -7,7 +7,8 @@
  * ({@link vectorRoom}), so it never grows, and each vector is copied a chunk per step.
  * @module
  */
-import type { Builder } from 'flatbuffers';
+import { Builder, ByteBuffer } from 'flatbuffers';
+import { sharedArray } from '../columns/shared-arrays.js';
 import type { Steps } from '../steps.js';
 
 /** Bytes copied between two yields (4 MiB: about a millisecond). */
@@ -18,12 +19,25 @@ const CHUNK_BYTES = 1 << 22;
  * private in the typings and what `createByteVector` moves. Read and moved here only, after
  * `startVector` has made room.
  */
-interface BuilderSpace { space: number }
+interface BuilderSpace { space: number; bb: ByteBuffer }
 
 function spaceOf(b: Builder): BuilderSpace {
   const internals = b as unknown as BuilderSpace;
-  if (typeof internals.space !== 'number') throw new Error('flatbuffers Builder without a numeric space: the library changed');
+  if (typeof internals.space !== 'number' || !(internals.bb instanceof ByteBuffer)) throw new Error('flatbuffers Builder without a numeric space: the library changed');
   return internals;
+}
+
+/**
+ * A builder of `size` bytes on a SharedArrayBuffer: V8 counts a plain ArrayBuffer as external memory,
+ * and allocating one of hundreds of megabytes (a snapshot at a million products) starts a full
+ * collection of the heap in that step; shared buffers are not counted (decisions/0058).
+ */
+export function sizedBuilder(size: number): Builder {
+  const b = new Builder(1);
+  const internals = spaceOf(b);
+  internals.bb = new ByteBuffer(sharedArray(Uint8Array, size));
+  internals.space = size;
+  return b;
 }
 
 /** Room a vector of `byteLength` bytes takes in a builder: its length prefix, alignment and a string's terminator. */

@@ -28,7 +28,7 @@ import { ensureNumericOrdersSteps } from '../columns/text-column-lookups.js';
 import { numericColumnOf, numericPerDocSteps } from '../columns/numeric-column.js';
 import type { StepTimer } from '../../util/step-timer.js';
 import { writeFileDurably, type DurableWriteOptions } from '../../util/durable-file.js';
-import { byteVectorSteps, stringSteps, utf8LengthSteps, vectorRoom } from './flat-vectors.js';
+import { byteVectorSteps, sizedBuilder, stringSteps, utf8LengthSteps, vectorRoom } from './flat-vectors.js';
 import { readSnapshotFile } from './snapshot-file.js';
 import { derivedHierarchies, hierarchyFromParts, hierarchyParts, keepHierarchy, type HierarchyParts, type HierarchyTree } from '../columns/hierarchy-column.js';
 import type { HierarchySetting } from '../../contract/settings-schema.js';
@@ -200,7 +200,7 @@ function* encodeCatalogSnapshotSteps(state: CatalogState, logMark?: number): Ste
   // each array is copied in steps (flat-vectors.ts). Tables, their vtables and the root: 64 bytes each.
   let size = vectorRoom(metaBytes) + 1024;
   for (const [name, array] of arrays) size += vectorRoom(array.byteLength) + vectorRoom(Buffer.byteLength(name, 'utf8')) + 64;
-  const b = new Builder(size);
+  const b = sizedBuilder(size);
   const namedArrays: number[] = [];
   for (const [name, array] of arrays) {
     const nameOffset = b.createString(name);
