@@ -11,7 +11,7 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { base64url, DIGEST_BYTES, HmacSha256Key } from '../util/hmac-sha256.js';
+import { base64urlCodes, DIGEST_BYTES, HmacSha256Key } from '../util/hmac-sha256.js';
 
 /** `<issued ms, base 36>.<16 random base64url characters>.<11 base64url characters of HMAC-SHA256>`. */
 const QUERY_ID_SHAPE = /^([0-9a-z]{1,11})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{11})$/;
@@ -28,22 +28,65 @@ const MAX_KEPT_WEBSITES = 1024;
 
 /** The prepared key of each secret (made once: two of SHA-256's blocks compressed). */
 const keys = new Map<string, HmacSha256Key>();
+/** The UTF-8 bytes of each website id signed for (the start of every message signed for it). */
+const websiteBytes = new Map<string, Buffer>();
 /** The MAC being made. */
 const mac = new Uint8Array(DIGEST_BYTES);
 /** The signature's characters: 11 of base64url (66 bits, from the MAC's first 9 bytes). */
 const SIGNATURE_CHARS = 11;
 const SIGNATURE_BYTES = 9;
+const DOT = 0x2e;
 
-/** The signature of an id's time and random parts for a website (64 bits of HMAC-SHA256, base64url). */
-function signature(secret: string, websiteId: string, body: string): string {
-  let key = keys.get(secret);
-  if (key === undefined) {
-    // Secrets are few (one per website); a config replaced many times only rebuilds the map.
-    if (keys.size >= MAX_KEPT_WEBSITES) keys.clear();
-    keys.set(secret, (key = new HmacSha256Key(Buffer.from(secret, 'utf8'))));
+/**
+ * The id being made or checked, as character codes (all ASCII): its body (time, `.`, random part), then
+ * `.` and its signature. Made into a string in one piece: an id is a flat string from the start (its
+ * map key, its JSON and its copy to the store's thread never flatten one made of parts).
+ */
+const idCodes: number[] = [];
+/** The message signed for an id: its website id's UTF-8 bytes, a zero byte, then its body's characters. */
+let message = new Uint8Array(128);
+
+/** The last time part written, and its time (ids signed together share it: `toString(36)` once). */
+let lastTime = -1;
+let lastTimeText = '0';
+
+/** An id's time part: its ms since the epoch in base 36. */
+function timeText(now: number): string {
+  const ms = Math.max(0, Math.floor(now));
+  if (ms !== lastTime) {
+    lastTime = ms;
+    lastTimeText = ms.toString(36);
   }
-  key.sign(`${websiteId}\u0000${body}`, mac);
-  return base64url(mac, 0, SIGNATURE_BYTES).slice(0, SIGNATURE_CHARS);
+  return lastTimeText;
+}
+
+/**
+ * Writes the signature of the body in `idCodes[0 .. bodyLength)` for a website (64 bits of HMAC-SHA256
+ * over `<website id>\0<body>` with its secret, in base64url) into `idCodes` after it and a `.`; returns
+ * where the id ends.
+ */
+function writeSignature(secret: string, websiteId: string, bodyLength: number): number {
+  let key = keys.get(secret);
+  let site = websiteBytes.get(websiteId);
+  if (key === undefined || site === undefined) {
+    // Secrets and websites are few (one each per website); a config replaced many times only rebuilds the maps.
+    if (keys.size >= MAX_KEPT_WEBSITES || websiteBytes.size >= MAX_KEPT_WEBSITES) {
+      keys.clear();
+      websiteBytes.clear();
+    }
+    if (key === undefined) keys.set(secret, (key = new HmacSha256Key(Buffer.from(secret, 'utf8'))));
+    if (site === undefined) websiteBytes.set(websiteId, (site = Buffer.from(websiteId, 'utf8')));
+  }
+  const length = site.length + 1 + bodyLength;
+  if (message.length < length) message = new Uint8Array(2 * length);
+  message.set(site);
+  message[site.length] = 0;
+  for (let i = 0, at = site.length + 1; i < bodyLength; i++, at++) message[at] = idCodes[i]!;
+  key.signBytes(message, mac, 0, length);
+  idCodes[bodyLength] = DOT;
+  // The 9 bytes make 12 base64url characters; the signature keeps the first 11.
+  base64urlCodes(mac, 0, SIGNATURE_BYTES, idCodes, bodyLength + 1);
+  return bodyLength + 1 + SIGNATURE_CHARS;
 }
 
 /** A new id of `websiteId`, issued at `now` (ms since the epoch), signed with the website's secret. */
@@ -52,8 +95,13 @@ export function newQueryId(now: number, websiteId: string, secret: string): stri
     pool = randomBytes(RANDOM_BYTES * POOL_IDS);
     drawn = 0;
   }
-  const body = `${Math.max(0, Math.floor(now)).toString(36)}.${base64url(pool, RANDOM_BYTES * drawn, RANDOM_BYTES * ++drawn)}`;
-  return `${body}.${signature(secret, websiteId, body)}`;
+  const time = timeText(now);
+  let n = 0;
+  for (; n < time.length; n++) idCodes[n] = time.charCodeAt(n);
+  idCodes[n++] = DOT;
+  n = base64urlCodes(pool, RANDOM_BYTES * drawn, RANDOM_BYTES * ++drawn, idCodes, n);
+  idCodes.length = writeSignature(secret, websiteId, n);
+  return String.fromCharCode.apply(null, idCodes);
 }
 
 /** Longest an id signed ahead waits for its answer: its time is at most this much before the answer's. */
@@ -119,6 +167,9 @@ export class QueryIdIssuer {
 export function queryIdIssuedAt(queryId: string, websiteId: string, secret: string): number | undefined {
   const match = QUERY_ID_SHAPE.exec(queryId);
   if (match === null) return undefined;
-  const body = `${match[1]}.${match[2]}`;
-  return signature(secret, websiteId, body) === match[3] ? Number.parseInt(match[1]!, 36) : undefined;
+  const bodyLength = match[1]!.length + 1 + match[2]!.length;
+  for (let i = 0; i < bodyLength; i++) idCodes[i] = queryId.charCodeAt(i);
+  const end = writeSignature(secret, websiteId, bodyLength);
+  for (let i = bodyLength + 1; i < end; i++) if (idCodes[i] !== queryId.charCodeAt(i)) return undefined;
+  return Number.parseInt(match[1]!, 36);
 }

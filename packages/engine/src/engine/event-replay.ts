@@ -45,6 +45,8 @@ export class EventReplay {
   problem: string | undefined;
   /** Settles when the first attempt is over, failed or not (recommendations and personalised searches wait for it). */
   readonly firstAttempt: Promise<void>;
+  /** Whether {@link firstAttempt} has settled (an answer then goes on without waiting a turn for it). */
+  firstAttemptOver = false;
 
   /** Starts the replay. */
   constructor(parts: EventReplayParts) {
@@ -69,6 +71,6 @@ export class EventReplay {
       timer.unref();
       retryMs = Math.min(2 * retryMs, REPLAY_RETRY_MAX_MS);
     });
-    this.firstAttempt = attempt();
+    this.firstAttempt = attempt().finally(() => { this.firstAttemptOver = true; });
   }
 }

@@ -4,8 +4,8 @@
  * the customer is in one; the answered list remembered for clicks and, for a recommendation, logged.
  * @module
  */
-import type { SearchLog } from '../analytics/search-log.js';
-import type { ResultPages } from '../clicks/result-pages.js';
+import type { SearchLog, ServedRecommendation } from '../analytics/search-log.js';
+import type { AnsweredList, ResultPages } from '../clicks/result-pages.js';
 import { INTERLEAVED, type ExperimentService } from '../experiments/experiment-service.js';
 import { resolveMethod } from '../recommend/methods.js';
 import type { RecommendationModels } from '../recommend/recommendation-models.js';
@@ -19,15 +19,25 @@ export interface RecommendParts {
   /** The answered result lists that clicks name. */
   resultPages: ResultPages;
   /** The replay of the stored events into the models: recommendations wait for its first attempt. */
-  replay: { readonly firstAttempt: Promise<void> };
+  replay: { readonly firstAttempt: Promise<void>; readonly firstAttemptOver: boolean };
 }
 
-/** A recommendation of `method` from a website's models (`engine.recommend`). */
-export async function recommend(
+/**
+ * A recommendation of `method` from a website's models (`engine.recommend`). Answered from every stored
+ * event, never from part of them: before the replay's first attempt is over (seconds after the start)
+ * it waits for it; after, it answers at once, not a turn of the event loop later (on every answer).
+ */
+export function recommend(
   parts: RecommendParts, websiteId: string, models: RecommendationModels, method: string, params: RecommendParams,
-): Promise<RecommendResponse> {
-  // Answered from every stored event, never from part of them (the replay ends seconds after the start).
-  await parts.replay.firstAttempt;
+): RecommendResponse | Promise<RecommendResponse> {
+  if (!parts.replay.firstAttemptOver) return parts.replay.firstAttempt.then(() => recommendNow(parts, websiteId, models, method, params));
+  return recommendNow(parts, websiteId, models, method, params);
+}
+
+/** {@link recommend} once the replay's first attempt is over. */
+function recommendNow(
+  parts: RecommendParts, websiteId: string, models: RecommendationModels, method: string, params: RecommendParams,
+): RecommendResponse {
   // Canonical spelling of the method, however the path spelled it (segments are case-insensitive).
   const methodName = resolveMethod(method).name;
   const customerId = params.customerId || null;
@@ -38,14 +48,17 @@ export async function recommend(
   const list = models.recommend(method, params, cascade);
   const experiment: ListExperiment | undefined = assignment === undefined || variant === undefined
     ? undefined : { id: assignment.experiment.id, variant: assignment.experiment.variants[variant]!.name, customerId: customerId! };
-  // One id for the response: the list clicks name, and the analytics log.
-  const queryId = parts.resultPages.record({
+  // One id for the response: the list clicks name, and the analytics log. The experiment is set, not
+  // spread in (`...(x && { experiment })` copies through V8's slow path, on every answer).
+  const answered: AnsweredList = {
     websiteId, kind: 'recommendation', source: methodName, variant: experiment?.variant ?? null, customerId, sessionId: customerId,
-    firstPosition: 1, refIds: list.payload, ...(experiment !== undefined && { experiment }),
-  });
-  parts.searchLog.recordServed(websiteId, {
-    queryId, method: methodName, tactics: list.slots.map((slot) => slot.tacticLabel), ...(experiment !== undefined && { experiment }),
-  });
+    firstPosition: 1, refIds: list.payload,
+  };
+  if (experiment !== undefined) answered.experiment = experiment;
+  const queryId = parts.resultPages.record(answered);
+  const served: ServedRecommendation = { queryId, method: methodName, tactics: list.slots.map((slot) => slot.tacticLabel) };
+  if (experiment !== undefined) served.experiment = experiment;
+  parts.searchLog.recordServed(websiteId, served);
   // Added to the model's fresh answer rather than spread into a new object: `{ ...list, queryId }` takes V8's
   // slow path, ~0.5 µs an answer (decisions/0046).
   const response: RecommendResponse = Object.assign(list, { queryId });

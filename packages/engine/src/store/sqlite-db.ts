@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { OrderOutcome } from './store.js';
+import { loggedResponsesOfRuns, resultPagesOfRuns, type ResultPageRun, type WorkerAnalyticsBatch } from './worker-rows.js';
 import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type StoredOrder } from './plan.js';
 import {
   CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, SEARCH_KEY_COLUMNS,
@@ -161,9 +162,9 @@ function openDatabase(file: string): Database.Database {
 
 /** The operations the worker runs, by name; see {@link SqliteDb}. */
 export type SqliteMethod = 'commitJson' | 'issueCoupons' | 'markCouponUsed' | 'getCoupon' | 'counts' | 'readRows' | 'lastSequence'
-  | 'getSettings' | 'putSettings' | 'settingsSince' | 'writeAnalytics' | 'rollupTotals' | 'experimentSums' | 'querySessions' | 'deleteExpired'
+  | 'getSettings' | 'putSettings' | 'settingsSince' | 'writeAnalyticsRuns' | 'rollupTotals' | 'experimentSums' | 'querySessions' | 'deleteExpired'
   | 'insertSearchKey' | 'listSearchKeys' | 'findSearchKey' | 'deleteSearchKey' | 'readClicks' | 'clickCandidates'
-  | 'addResultPages' | 'findResultPages' | 'pruneResultPages' | 'createExperiment' | 'listExperiments' | 'activeExperiments'
+  | 'addResultPageRuns' | 'findResultPages' | 'pruneResultPages' | 'createExperiment' | 'listExperiments' | 'activeExperiments'
   | 'stopExperiment' | 'deleteExperiment' | 'close';
 
 /** One order of a purchase answer as it crosses threads: `reused` (indexes of the promotions flagged) replaces the stored event. */
@@ -472,7 +473,17 @@ export class SqliteDb {
       .map(clickFromRow);
   }
 
-  addResultPages(pages: readonly ResultPageRecord[]): void {
+  /** {@link writeAnalytics} of a batch whose responses came from the main thread in runs (worker-rows.ts). */
+  writeAnalyticsRuns(batch: WorkerAnalyticsBatch): number[] {
+    return this.writeAnalytics({ ...batch, responses: loggedResponsesOfRuns(batch.responses) });
+  }
+
+  /** {@link addResultPages} of lists that came from the main thread in runs (worker-rows.ts). */
+  addResultPageRuns(runs: readonly ResultPageRun[]): void {
+    this.addResultPages(resultPagesOfRuns(runs));
+  }
+
+  addResultPages(pages: Iterable<ResultPageRecord>): void {
     const insert = this.db.prepare(`INSERT INTO result_pages (${RESULT_PAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT (website_id, query_id) DO NOTHING`);
     this.db.transaction(() => {

@@ -16,6 +16,7 @@ import type { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { startWorker } from '../util/worker-file.js';
 import { GroupCommitStore } from './group-commit-store.js';
+import { resultPageRuns, workerAnalyticsBatch } from './worker-rows.js';
 import type { AppendOp, AppendOpResult } from './plan.js';
 import { rowToStoredEvent } from './rows.js';
 import { SqliteDb, type SqliteMethod, type WireResult } from './sqlite-db.js';
@@ -210,7 +211,7 @@ export class SqliteStore extends GroupCommitStore implements Store {
 
   async writeAnalytics(batch: AnalyticsBatch): Promise<number[]> {
     this.checkOpen();
-    return this.call('writeAnalytics', batch);
+    return this.call('writeAnalyticsRuns', workerAnalyticsBatch(batch));
   }
 
   rollupTotals(websiteId: string, kind: AnalyticsKind, window: RollupWindow): Promise<RollupTotal[]> {
@@ -258,7 +259,7 @@ export class SqliteStore extends GroupCommitStore implements Store {
 
   addResultPages(pages: readonly ResultPageRecord[]): Promise<void> {
     this.checkOpen();
-    return this.call('addResultPages', pages);
+    return this.call('addResultPageRuns', resultPageRuns(pages));
   }
 
   findResultPages(websiteId: string, queryIds: readonly string[]): Promise<ResultPageRecord[]> {
