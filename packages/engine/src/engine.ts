@@ -23,6 +23,7 @@ import type { Embedder } from './semantic/embedder.js';
 import { isStore } from './store/open-store.js';
 import { storeCall } from './store/store-call.js';
 import type { Store } from './store/store.js';
+import { checkKeyScopeFits } from './keys/key-scope.js';
 import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
 import { SearchPool, validateSearchRequest } from './search/index.js';
 import { settingsWithDefaults } from './settings/website-settings.js';
@@ -85,6 +86,7 @@ class AisleEngine implements Engine {
       options: this.options, storeSource: this.storeSource, embedders: this.embedders, reporter: this.reporter,
       logger: this.hooks.logger, onClickOutcome: this.hooks.onClickOutcome,
       sites: this.sites, site: (websiteId) => this.site(websiteId), closed: () => this.closed,
+      searchPoolFrom: this.pool?.threshold ?? Infinity,
     });
   }
 
@@ -279,8 +281,8 @@ class AisleEngine implements Engine {
   }
 
   async createSearchKey(websiteId: string, body: unknown): Promise<CreatedSearchKey> {
-    this.site(websiteId);
-    return storeCall(() => this.keys.create(websiteId, body));
+    const site = this.site(websiteId);
+    return storeCall(() => this.keys.create(websiteId, body, (scope) => checkKeyScopeFits(site.catalog.state, site.config.settings, scope)));
   }
 
   async listSearchKeys(websiteId: string): Promise<SearchKeyInfo[]> {

@@ -24,4 +24,22 @@ describe('README library example', () => {
     expect(stdout).toContain("search: [ 'sku-1' ]");
     expect(stdout).toContain('sku-2 (Bought With)');
   });
+
+  // Its engine closes while the search pool's workers may still be loading: that aborted the process
+  // about one run in seven (`FATAL ERROR: v8::Module::IsGraphAsync`, search-pool.ts IMPORT_ONLY).
+  it('exits cleanly run after run (24 runs)', async () => {
+    const run = async (): Promise<string | undefined> => {
+      try {
+        await promisify(execFile)(process.execPath, [example], { cwd: root, timeout: 60_000 });
+        return undefined;
+      } catch (err) {
+        return String((err as { stderr?: string }).stderr ?? err).slice(0, 300);
+      }
+    };
+    const failures: string[] = [];
+    for (let round = 0; round < 6; round++) {
+      for (const failure of await Promise.all([run(), run(), run(), run()])) if (failure !== undefined) failures.push(failure);
+    }
+    expect(failures).toEqual([]);
+  }, 300_000);
 });

@@ -112,7 +112,9 @@ export class TokenIndex {
     const websiteId = this.websiteOf(token);
     if (websiteId !== undefined) return { websiteId };
     const key = await engine.resolveSearchKey(token);
-    if (key === undefined || !key.actions.includes(action)) throw new HttpError('TOKEN_INVALID', {}, { key: 'Authorization' });
+    if (key === undefined) throw new HttpError('TOKEN_INVALID', {}, { key: 'Authorization' });
+    // The caller holds the key (256 random bits): saying what it opens tells them nothing they lack.
+    if (!key.actions.includes(action)) throw new HttpError('KEY_ACTION_NOT_ALLOWED', { action, actions: key.actions.join(', ') }, { key: 'Authorization' });
     return { websiteId: key.websiteId, key };
   }
 

@@ -4,6 +4,7 @@
  * taken from `req.body`.
  * @module
  */
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { HttpError } from './errors.js';
@@ -194,6 +195,16 @@ export function checkArrayLengths(value: unknown, maxArrayLength: number, path =
   }
 }
 
+/**
+ * The text of a JSON body's bytes. JSON text is UTF-8 (RFC 8259, section 8.1): bytes that are not
+ * (a Latin-1 export, a truncated sequence) are refused with 400 rather than decoded with U+FFFD in
+ * place of each bad byte, which would store a refId, an order id or a title that nobody sent.
+ */
+export function utf8Text(raw: Buffer): string {
+  if (!isUtf8(raw)) throw new HttpError('BODY_NOT_JSON', { reason: 'its bytes are not valid UTF-8 (JSON text is UTF-8, RFC 8259)' });
+  return raw.toString('utf8');
+}
+
 /** Parses JSON text within the limits; malformed JSON → 400 with the key `$`. */
 export function parseJson(text: string, limits: BodyLimits): unknown {
   if (!jsonDepthWithin(text, limits.maxDepth)) {
@@ -215,7 +226,7 @@ export async function readJsonBody(req: IncomingMessage, limits: BodyLimits): Pr
   if (framework.body !== undefined && (framework._body === true || req.readableEnded)) {
     const body = framework.body;
     if (Buffer.isBuffer(body) || typeof body === 'string') {
-      const text = body.toString();
+      const text = typeof body === 'string' ? body : utf8Text(body);
       if (Buffer.byteLength(text) > limits.maxBytes) throw new HttpError('BODY_TOO_LARGE', { max: limits.maxBytes });
       return parseJson(text, limits);
     }
@@ -224,5 +235,5 @@ export async function readJsonBody(req: IncomingMessage, limits: BodyLimits): Pr
   }
   const raw = await readRawBody(req, limits.maxBytes);
   if (raw.length === 0) throw new HttpError('BODY_EMPTY', {});
-  return parseJson(raw.toString('utf8'), limits);
+  return parseJson(utf8Text(raw), limits);
 }

@@ -55,7 +55,12 @@ async function serve(flags: ServeFlags): Promise<void> {
   const engine = await createEngine(demoEngineOptions(dataDir, identity));
   const seeded = await seedDemo(engine, identity);
   const searchKey = await ensureDemoSearchKey(engine, identity, dataDir);
-  logger.info({ websiteId: identity.websiteId, dataDir, ...seeded }, seeded.products || seeded.views ? 'demo data generated' : 'demo data loaded from the data directory');
+  if (seeded.products || seeded.views) logger.info({ websiteId: identity.websiteId, dataDir, ...seeded }, 'demo data generated');
+  else {
+    // Nothing was generated: say what the data directory holds (the seeding's zeros read as an empty catalog).
+    const { products, views, purchases } = await engine.stats(identity.websiteId);
+    logger.info({ websiteId: identity.websiteId, dataDir, products, views, purchases }, 'demo data loaded from the data directory');
+  }
   const app = await createServer({
     engine, adminTokens: [identity.adminToken], port: flags.port, host: flags.host, logger, handleSignals: true,
     dashboard: { searchKeys: { [identity.websiteId]: searchKey }, demoCustomers: { [identity.websiteId]: demoCustomers(identity) } },
@@ -142,14 +147,28 @@ export function buildProgram(): Command {
   return program;
 }
 
+/**
+ * The operator's words for a listen that failed (the port taken, or one below 1024 without the right),
+ * which Node reports as `listen EADDRINUSE: address already in use 127.0.0.1:8080`.
+ */
+function listenProblem(err: unknown): string | undefined {
+  const e = err as { syscall?: string; code?: string; address?: string; port?: number };
+  if (e?.syscall !== 'listen') return undefined;
+  const where = `${e.address}:${e.port}`;
+  if (e.code === 'EADDRINUSE') return `cannot listen on ${where}: the address is in use (another "aisle serve"?); pick another port with --port`;
+  if (e.code === 'EACCES') return `cannot listen on ${where}: permission denied (ports below 1024 need privileges); pick another port with --port`;
+  return undefined;
+}
+
 /** Runs the CLI; operator errors print one line and exit 1. */
 export async function main(argv: string[] = process.argv): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (err) {
     // Engine errors (bad feed, bad config, unreadable snapshot, store down) are written for the operator too.
-    const known = err instanceof CliError || err instanceof ConfigFileError || isAisleError(err);
-    const message = err instanceof Error ? err.message : String(err);
+    const listen = listenProblem(err);
+    const known = listen !== undefined || err instanceof CliError || err instanceof ConfigFileError || isAisleError(err);
+    const message = listen ?? (err instanceof Error ? err.message : String(err));
     process.stderr.write(`aisle: ${known ? message : `unexpected error: ${message}`}\n`);
     if (!known && process.env.AISLE_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
     process.exit(1);

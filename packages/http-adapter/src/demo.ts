@@ -173,6 +173,9 @@ export async function ensureDemoSearchKey(engine: Engine, identity: DemoIdentity
 export function demoBanner(url: string, identity: DemoIdentity, sampleRefId: string, identityFile: string): string {
   const { websiteId, client, searchKey } = identity;
   const now = new Date().toISOString();
+  // An order id of this start: the printed purchase replayed is idempotent (202, the same transactionId),
+  // and a later start's banner is a new order, not a replay of "demo-order-1" with another eventTime (409).
+  const orderId = `demo-order-${Date.parse(now)}`;
   const read = (key: string) => `$(node -p 'require(${JSON.stringify(path.resolve(identityFile))}).${key}')`;
   return [
     '',
@@ -192,7 +195,7 @@ export function demoBanner(url: string, identity: DemoIdentity, sampleRefId: str
     `  curl -s '${url}/1.0/ClientRecom/${websiteId}/PopularItems?count=5'`,
     `  curl -s ${url}/1.0/ClientRecom/${websiteId}/bundle -H 'Content-Type: application/json' -d '{"product_ref_ids":["${sampleRefId}"],"setCount":2,"count":3}'`,
     `  curl -s ${url}/3.0/events/purchases -H 'Content-Type: application/json' -H "Authorization: Bearer $TOKEN" \\`,
-    `    -d '{"customerId":"7d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10","sessionId":"0b7f1e0c-3d2a-4c55-8e1f-2a9b6c4d8e21","events":[{"currentUrl":"https://shop.example/checkout","eventTime":"${now}","orderId":"demo-order-1","products":[{"refId":"${sampleRefId}","quantity":1,"price":19.99}]}]}'`,
+    `    -d '{"customerId":"7d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10","sessionId":"0b7f1e0c-3d2a-4c55-8e1f-2a9b6c4d8e21","events":[{"currentUrl":"https://shop.example/checkout","eventTime":"${now}","orderId":"${orderId}","products":[{"refId":"${sampleRefId}","quantity":1,"price":19.99}]}]}'`,
     `  curl -s '${url}/b2b/coupon/mark_as_used?code=${DEMO_COUPON}&client=${websiteId}'`,
     `  curl -s ${url}/admin/v1/websites/${websiteId}/stats -H "Authorization: Bearer $ADMIN"`,
     `  curl -s ${url}/openapi.json`,

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import net, { type AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -93,6 +94,22 @@ describe('aisle serve --config', () => {
     expect(await child.exited).toBe(0);
   });
 
+  it('a port in use is named, with what to do, exit 1', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const file = path.join(tmp, 'port.json');
+      writeFileSync(file, JSON.stringify({ store: { type: 'memory' }, workers: 0, websites: [{ websiteId: 'p', client: 'p1', tokens: ['port-token'], hmacSecret: 's' }] }));
+      const { code, err } = await run(['serve', '--config', file, '--port', String(port), '--data-dir', path.join(tmp, 'port-data')]);
+      expect(code).toBe(1);
+      // It said "unexpected error: listen EADDRINUSE: address already in use …".
+      expect(err).toBe(`aisle: cannot listen on 127.0.0.1:${port}: the address is in use (another "aisle serve"?); pick another port with --port\n`);
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
+  });
+
   it('a bad flag is refused', async () => {
     const { code, err } = await run(['serve', '--port', 'eighty']);
     expect(code).toBe(1);
@@ -136,7 +153,13 @@ describe('aisle serve (demo) and aisle load', () => {
     });
     expect(keyed.status).toBe(200);
     expect((await fetch(`${first.url}/admin/v1/websites/demo/stats`, { headers: { authorization: `Bearer ${first.searchKey}` } })).status).toBe(401);
-    const stats1 = await (await fetch(`${first.url}/admin/v1/websites/demo/stats`, { headers: { authorization: `Bearer ${first.adminToken}` } })).json();
+    // The banner's purchase, sent twice: an idempotent replay.
+    const printedPurchase = (out: string) => out.match(/-d '(\{"customerId[^']*)'/)![1]!;
+    const purchase = (url: string, token: string, body: string) => fetch(`${url}/3.0/events/purchases`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
+    const bought = await purchase(first.url, first.token, printedPurchase(first.child.out()));
+    expect(bought.status).toBe(202);
+    expect(await (await purchase(first.url, first.token, printedPurchase(first.child.out()))).json()).toEqual(await bought.json());
+    const statsAfterPurchase = await (await fetch(`${first.url}/admin/v1/websites/demo/stats`, { headers: { authorization: `Bearer ${first.adminToken}` } })).json();
     first.child.kill('SIGTERM');
     expect(await first.child.exited).toBe(0);
 
@@ -144,7 +167,15 @@ describe('aisle serve (demo) and aisle load', () => {
     expect(second.token).toBe(first.token);
     expect(second.searchKey).toBe(first.searchKey);
     const stats2 = await (await fetch(`${second.url}/admin/v1/websites/demo/stats`, { headers: { authorization: `Bearer ${second.adminToken}` } })).json();
-    expect(stats2).toEqual(stats1);
+    expect(stats2).toEqual(statsAfterPurchase);
+    // The restart's banner prints a new order (the first banner's order id with a new eventTime was a 409).
+    expect((await purchase(second.url, second.token, printedPurchase(second.child.out()))).status).toBe(202);
+    // The start's log line says what it found (it said products 0, views 0, purchases 0).
+    const loaded = second.child.out().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.msg === 'demo data loaded from the data directory');
+    const { products, views, purchases } = statsAfterPurchase as { products: number; views: number; purchases: number };
+    expect(loaded).toMatchObject({ products, views, purchases });
+    expect(products).toBe(300);
     second.child.kill('SIGTERM');
     expect(await second.child.exited).toBe(0);
   });

@@ -89,8 +89,11 @@ function runClicksSuite(name: string, storeOptions: () => Promise<Pick<EngineOpt
       const searchOnly = await createKey(['search']);
       const refused = await post(`${url}${CLICKS}`, body, bearer(searchOnly));
       expect(refused.status).toBe(401);
-      expect(((await expectDocumented(refused, CLICKS, 'POST')) as Problem).errors).toHaveProperty('Authorization');
-      expect((await post(`${url}${SEARCH}`, { website_id: 'site-a', client: 'client-a', q: '', start: 0 }, bearer(insights))).status).toBe(401);
+      // The key is valid: the answer says what it lacks (it said "invalid bearer token").
+      expect(((await expectDocumented(refused, CLICKS, 'POST')) as Problem).errors).toEqual({ Authorization: ['the search key does not open "insights" (its actions: search)'] });
+      const insightsSearching = await post(`${url}${SEARCH}`, { website_id: 'site-a', client: 'client-a', q: '', start: 0 }, bearer(insights));
+      expect(insightsSearching.status).toBe(401);
+      expect(await insightsSearching.json()).toEqual({ type: -1, code: 401, message: 'the search key does not open "search" (its actions: insights)' });
       const both = await createKey(['search', 'insights']);
       const bothPage = await search({}, both);
       expect((await post(`${url}${CLICKS}`, clickBody([{ refId: bothPage.payload.result[0]!.refId, queryId: bothPage.query_id, position: 1 }]), bearer(both))).status).toBe(202);

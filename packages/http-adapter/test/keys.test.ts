@@ -118,4 +118,25 @@ describe('search keys', () => {
     expect((await fetch(`${svc.url}/admin/v1/websites/site-a/keys/sk_unknown`, { method: 'DELETE', headers: bearer(ADMIN_TOKEN) })).status).toBe(404);
     expect((await fetch(`${svc.url}/admin/v1/websites/site-a/keys`, { method: 'PUT', headers: bearer(ADMIN_TOKEN) })).status).toBe(405);
   });
+
+  it('refuses a forced scope the catalog cannot apply, as a search would, and stores nothing', async () => {
+    // These answered 201, and then every search with the key answered 400.
+    const before = ((await (await fetch(`${svc.url}/admin/v1/websites/site-a/keys`, { headers: bearer(ADMIN_TOKEN) })).json()) as { keys: unknown[] }).keys.length;
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ price: ['cheap'] }, 'scope.price', 'names a numeric field: use {min, max}, not a list of values'],
+      [{ brand: { min: 1 } }, 'scope.brand', 'names a text field: use a list of values, not {min, max}'],
+    ];
+    for (const [scope, key, problem] of cases) {
+      const res = await createKey('site-a', { actions: ['search'], scope });
+      expect(res.status, JSON.stringify(scope)).toBe(400);
+      const body = (await expectDocumented(res, keysPath, 'POST')) as { errors: Record<string, string[]> };
+      expect(Object.values(body.errors)).toEqual([[`search key: ${key} ${problem}`]]);
+    }
+    expect(((await (await fetch(`${svc.url}/admin/v1/websites/site-a/keys`, { headers: bearer(ADMIN_TOKEN) })).json()) as { keys: unknown[] }).keys).toHaveLength(before);
+    // A field no product has yet fits (it matches nothing until products have it), as in a search.
+    const future = await createKey('site-a', { actions: ['search'], scope: { not_yet_a_field: ['x'], price: { min: 1 } } });
+    expect(future.status).toBe(201);
+    const { key } = (await future.json()) as { key: string };
+    expect((await search(key, { website_id: 'site-a', client: 'client-a', q: '', start: 0 })).status).toBe(200);
+  });
 });

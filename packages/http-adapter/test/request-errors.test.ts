@@ -28,12 +28,15 @@ afterAll(async () => {
 });
 
 const json = { 'content-type': 'application/json' };
-const search = (body: string, headers: Record<string, string> = { ...json, ...bearer(TOKEN_A) }) => ({ method: 'POST', path: '/v1.4/search', headers, body });
+const search = (body: string | Uint8Array, headers: Record<string, string> = { ...json, ...bearer(TOKEN_A) }) => ({ method: 'POST', path: '/v1.4/search', headers, body });
 const searchBody = { website_id: 'site-a', client: 'client-a', q: '', start: 0 };
+/** `json` with `text` in the place of `@`, as bytes: e.g. a Latin-1 "é" (0xE9) inside a UTF-8 body. */
+const withBytes = (json: string, bytes: number[]) => Buffer.concat([Buffer.from(json.slice(0, json.indexOf('@'))), Buffer.from(bytes), Buffer.from(json.slice(json.indexOf('@') + 1))]);
+const notUtf8 = 'request body is not valid JSON: its bytes are not valid UTF-8 (JSON text is UTF-8, RFC 8259)';
 
 interface Case {
   name: string;
-  request: { method?: string; path: string; headers?: Record<string, string>; body?: string };
+  request: { method?: string; path: string; headers?: Record<string, string>; body?: string | Uint8Array };
   on?: 'strict';
   status: number;
   /** The envelope's message, or the problem details' `errors`. */
@@ -77,6 +80,17 @@ const cases: Case[] = [
     name: 'search body with an array too long', request: search(JSON.stringify({ ...searchBody, aggregations: Array.from({ length: 1001 }, () => 'a') })),
     status: 400, message: 'aggregations has 1001 elements; at most 1000 are accepted',
   },
+  // Decoded with U+FFFD in place of the bad byte, this searched (and logged) a query nobody typed.
+  { name: 'search body that is not UTF-8', request: search(withBytes(JSON.stringify({ ...searchBody, q: 'caf@' }), [0xe9])), status: 400, message: notUtf8 },
+  {
+    // ... and stored an order id and a refId nobody sent.
+    name: 'purchase body that is not UTF-8',
+    request: {
+      method: 'POST', path: '/3.0/events/purchases', headers: { ...json, ...bearer(TOKEN_A) },
+      body: withBytes(JSON.stringify({ customerId: '7d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10', sessionId: '0b7f1e0c-3d2a-4c55-8e1f-2a9b6c4d8e21', events: [{ currentUrl: 'https://shop.example/c', eventTime: '2026-11-30T01:00:00Z', orderId: 'o-@', products: [{ refId: 'p1', quantity: 1, price: 1 }] }] }), [0xc3]),
+    },
+    status: 400, errors: { $: [notUtf8] },
+  },
   { name: 'search body failing its schema', request: search(JSON.stringify({ ...searchBody, start: -1 })), status: 400, message: 'start must be at least 0' },
   { name: 'search body above the size limit', on: 'strict', request: search(JSON.stringify({ ...searchBody, q: 'x'.repeat(200) })), status: 413, message: 'request body exceeds the limit of 100 bytes' },
   { name: 'unknown recommendation method', request: { path: '/1.0/ClientRecom/site-a/Nope' }, status: 404, message: 'unknown recommendation method "Nope"' },
@@ -96,6 +110,11 @@ const cases: Case[] = [
   {
     name: 'empty product feed', request: { method: 'PUT', path: '/admin/v1/websites/site-b/products', headers: { ...json, ...bearer(ADMIN_TOKEN) }, body: ' ' },
     status: 400, errors: { $: ['request body is empty; send a JSON array or NDJSON of products'] },
+  },
+  {
+    // A Latin-1 export: its "é" was stored as U+FFFD before, the load answering 200.
+    name: 'product feed that is not UTF-8', request: { method: 'PUT', path: '/admin/v1/websites/site-b/products?onError=skip', headers: { 'content-type': 'application/x-ndjson', ...bearer(ADMIN_TOKEN) }, body: withBytes('{"refId":"latin1","title":"caf@ noir"}\n', [0xe9]) },
+    status: 400, errors: { $: ['the product feed is not valid UTF-8 (near byte 31): convert it to UTF-8 (e.g. iconv -f WINDOWS-1252 -t UTF-8); nothing was loaded'] },
   },
   {
     name: 'product feed that is not an array', request: { method: 'PATCH', path: '/admin/v1/websites/site-b/products', headers: { ...json, ...bearer(ADMIN_TOKEN) }, body: '{}' },
@@ -118,6 +137,12 @@ const cases: Case[] = [
     name: 'searches report with a limit out of range', request: { path: '/admin/v1/websites/site-a/reports/searches?limit=0', headers: bearer(ADMIN_TOKEN) },
     status: 400, errors: { limit: ['query parameter limit must be an integer from 1 to 1000 (got "0")'] },
   },
+  ...(['searches', 'recommendations', 'attribution'] as const).map((report): Case => ({
+    // Answered 200 with empty lists, as if nothing had happened in the window.
+    name: `${report} report with to before from`,
+    request: { path: `/admin/v1/websites/site-a/reports/${report}?from=2026-12-01T00:00:00Z&to=2026-11-01T00:00:00Z`, headers: bearer(ADMIN_TOKEN) },
+    status: 400, errors: { to: ['The to parameter must not be before from.'] },
+  })),
   { name: 'metrics turned off', on: 'strict', request: { path: '/metrics' }, status: 404, message: 'metrics are disabled' },
   { name: 'dashboard turned off', on: 'strict', request: { path: '/' }, status: 404, message: 'the dashboard is turned off (dashboard: false)' },
   { name: 'unknown dashboard file', request: { path: '/dashboard/nope.js' }, status: 404, message: 'no such dashboard file: nope.js' },

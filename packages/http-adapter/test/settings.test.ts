@@ -121,6 +121,27 @@ describe('settings API', () => {
     expect((await send('PATCH', { cors: { origins: ['https://shop-a.example'] } })).status).toBe(200);
   });
 
+  it('GET shows the unnamed keys of an object form and of retailMedia at their defaults, and can be PUT back', async () => {
+    // Before: {"weight":0.3} without the model, {} without the weight, {"field":…} without facetCounts,
+    // retailMedia without slotPosition and placements, no hierarchies at all.
+    let res = await send('PATCH', { semanticSearch: { weight: 0.3 }, personalization: {}, distinct: { field: 'brand' }, retailMedia: { slotPosition: 3 } }, 'site-b');
+    expect(res.status).toBe(200);
+    const settings = (await expectDocumented(res, path, 'PATCH')) as Record<string, unknown>;
+    expect(settings).toMatchObject({
+      semanticSearch: { model: 'aisle-ri', weight: 0.3 },
+      personalization: { weight: 0.3 },
+      distinct: { field: 'brand', facetCounts: 'products' },
+      retailMedia: { adSets: [], slotPosition: 3, placements: {} },
+      hierarchies: {},
+    });
+    expect(await (await fetch(url('site-b'), { headers: bearer(ADMIN_TOKEN) })).json()).toEqual(settings);
+    res = await send('PUT', settings, 'site-b');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(settings);
+    res = await send('PATCH', { semanticSearch: null, personalization: null, distinct: null, retailMedia: null }, 'site-b');
+    expect(await res.json()).toMatchObject({ semanticSearch: false, personalization: false, distinct: false, retailMedia: DEFAULT_WEBSITE_SETTINGS.retailMedia });
+  });
+
   it('refuses URLs that are not web URLs or origins, and numbers past their bounds', async () => {
     const before = await (await fetch(url(), { headers: bearer(ADMIN_TOKEN) })).text();
     for (const bad of ['javascript:alert(1)', 'data:text/html,x', '//evil.example/x', 'not a url', 'ftp://shop.example/x']) {

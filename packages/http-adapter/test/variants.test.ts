@@ -66,7 +66,7 @@ describe('variants (distinct) over HTTP', () => {
     expect(defaults.distinct).toBe(false);
     const stored = await api.settings({ distinct: { field: 'style_id' } });
     expect(stored.status).toBe(200);
-    expect(((await expectDocumented(stored, SETTINGS, 'PATCH')) as { distinct: unknown }).distinct).toEqual({ field: 'style_id' });
+    expect(((await expectDocumented(stored, SETTINGS, 'PATCH')) as { distinct: unknown }).distinct).toEqual({ field: 'style_id', facetCounts: 'products' });
     expect((await api.settings({ distinct: null })).status).toBe(200);
   });
 

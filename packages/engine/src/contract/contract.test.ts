@@ -56,6 +56,15 @@ describe('describing a failure', () => {
     expect(failureOf('SearchRequest', null)).toBe('(body): must be an object');
   });
 
+  it('words a bound on keys as the schema sets it: exactly only where the count is pinned', () => {
+    expect(failureOf('SearchRequest', { ...base, sort_fields: [{}] })).toBe('sort_fields[0]: must have exactly one key');
+    const experiment = (recommendations: object) => ({ name: 'x', kind: 'recommendations', variants: [{ name: 'a' }, { name: 'b', recommendations }] });
+    // It said "must have exactly one key", and a variant may name several methods.
+    expect(failureOf('ExperimentRequest', experiment({}))).toBe('variants[1].recommendations: must have at least one key');
+    const eighteen = Object.fromEntries(Array.from({ length: 18 }, (_, i) => [`M${i}`, { tactics: ['Popular Items'] }]));
+    expect(failureOf('ExperimentRequest', experiment(eighteen))).toBe('variants[1].recommendations: must have at most 17 keys');
+  });
+
   it('lets the union branch that got furthest speak, and lists the forms when none fits', () => {
     expect(failureOf('SearchRequest', { ...base, scope: { price: { min: '1' } } })).toBe('scope.price.min: must be a number');
     expect(failureOf('SearchRequest', { ...base, scope: { brand: ['a', 2] } })).toBe('scope.brand[1]: must be a string');

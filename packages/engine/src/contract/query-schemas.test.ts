@@ -35,4 +35,9 @@ describe('readReportTimes', () => {
       from: ['The from parameter must be an ISO 8601 date-time.'], to: ['The to parameter must be an ISO 8601 date-time.'],
     });
   });
+
+  it('refuses a window whose to is before its from (an equal pair is one instant)', () => {
+    expect(readReportTimes({ from: '2026-12-01T00:00:00Z', to: '2026-11-01T00:00:00Z' }).errors).toEqual({ to: ['The to parameter must not be before from.'] });
+    expect(readReportTimes({ from: '2026-12-01T00:00:00Z', to: '2026-12-01T00:00:00Z' }).errors).toEqual({});
+  });
 });

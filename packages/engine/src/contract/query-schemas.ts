@@ -118,6 +118,9 @@ export function readReportTimes(range: { from?: string; to?: string }): ReportTi
     if (ms === undefined) out.errors[key] = [`The ${key} parameter must be an ISO 8601 date-time.`];
     else out[key === 'from' ? 'fromMs' : 'toMs'] = ms;
   }
+  // An inverted window is a mistake in the request, not a window in which nothing happened: a 200 with
+  // empty lists would say the latter.
+  if (out.fromMs !== undefined && out.toMs !== undefined && out.toMs < out.fromMs) out.errors.to = ['The to parameter must not be before from.'];
   return out;
 }
 

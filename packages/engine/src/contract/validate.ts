@@ -68,6 +68,16 @@ const limit = (e: ErrorObject): number => (e.params as { limit: number }).limit;
 
 const join = (base: string, key: string): string => (base ? `${base}.${key}` : key);
 
+/**
+ * A bound on an object's keys in words: "exactly" only where the schema pins the count (a sort key's
+ * one field), else the bound as it is (`recommendations: {}` must have at least one key, not exactly one).
+ */
+function keyCountMessage(e: ErrorObject, bound: 'at least' | 'at most'): string {
+  const schema = e.parentSchema as { minProperties?: number; maxProperties?: number } | undefined;
+  const keys = limit(e) === 1 ? 'one key' : `${limit(e)} keys`;
+  return schema?.minProperties === schema?.maxProperties ? `must have exactly ${keys}` : `must have ${bound} ${keys}`;
+}
+
 function describeOne(e: ErrorObject, root: string): { path: string; message: string } {
   const at = formatPath(e.instancePath, root);
   switch (e.keyword) {
@@ -115,9 +125,9 @@ function describeOne(e: ErrorObject, root: string): { path: string; message: str
     case 'maxItems':
       return { path: at, message: `must have at most ${limit(e)} entries` };
     case 'maxProperties':
-      return { path: at, message: limit(e) === 1 ? 'must have exactly one key' : `must have at most ${limit(e)} keys` };
+      return { path: at, message: keyCountMessage(e, 'at most') };
     case 'minProperties':
-      return { path: at, message: limit(e) === 1 ? 'must have exactly one key' : `must have at least ${limit(e)} keys` };
+      return { path: at, message: keyCountMessage(e, 'at least') };
     default:
       return { path: at, message: e.message ?? 'is invalid' };
   }

@@ -17,12 +17,14 @@ import type { ModelCheckpointer } from '../recommend/model-checkpointer.js';
 import type { ModelState } from '../recommend/model-state.js';
 import { RecommendationModels } from '../recommend/recommendation-models.js';
 import type { Embedder } from '../semantic/embedder.js';
+import { searchTables } from '../search/execute-search.js';
+import { TermAidsAhead } from '../search/term-aids-ahead.js';
 import { WebsiteSemantics } from '../semantic/website-semantics.js';
 import type { SharedCatalogs } from '../store/shared-catalogs.js';
 import type { Store } from '../store/store.js';
 import { StepTimer } from '../util/step-timer.js';
 import { scheduleSnapshot } from './catalog-files.js';
-import { catalogsDir, fileNameOf, textModelPath, usesBuiltInModel, type WebsiteState } from './website-state.js';
+import { catalogsDir, fileNameOf, NO_SETTINGS, textModelPath, usesBuiltInModel, type WebsiteState } from './website-state.js';
 
 /** What opening a website takes: the engine's options and the parts opened before the websites. */
 export interface WebsiteOpener {
@@ -34,6 +36,8 @@ export interface WebsiteOpener {
   learner: ClickLearner;
   sharedCatalogs: SharedCatalogs | undefined;
   checkpoints: ModelCheckpointer | undefined;
+  /** Catalog size from which searches run on the pool (Infinity without one). */
+  searchPoolFrom: number;
 }
 
 /**
@@ -96,7 +100,7 @@ export async function openWebsite(opener: WebsiteOpener, config: WebsiteConfig, 
       onError: (err) => reporter.report('semantic-training', err, config.websiteId),
       modelFile,
     });
-    return {
+    const site: WebsiteState = {
       config, seedSettings: config.settings ?? {}, catalog, semantics,
       models: createModels(opener, config.websiteId, checkpoint, (state) => new RecommendationModels({
         website: config, catalog, onIndexError: (err) => reporter.report('index-build', err, config.websiteId),
@@ -104,7 +108,17 @@ export async function openWebsite(opener: WebsiteOpener, config: WebsiteConfig, 
         holdIndexes: at === 'start',
         state,
       })),
+      termAids: new TermAidsAhead(catalog, {
+        // The settings a search of the website is given (engine/search-operation.ts), read when a version comes.
+        tables: (version) => searchTables(catalog, version, site.config.settings ?? NO_SETTINGS),
+        poolFrom: opener.searchPoolFrom,
+        onError: (err) => reporter.report('index-build', err, config.websiteId, "deriving the terms' search aids"),
+      }),
     };
+    catalog.onNewVersion(() => site.termAids.refresh());
+    // At the engine's start, with the other background work (engine/start.ts); a website added later at once.
+    if (at !== 'start') site.termAids.refresh();
+    return site;
   };
   if (sharedCatalogs) {
     // The store holds the catalog (snapshot + change log); the data directory keeps no catalog files.

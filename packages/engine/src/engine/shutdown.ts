@@ -15,6 +15,7 @@ export async function shutDown(
   parts: StartedEngine, sites: ReadonlyMap<string, WebsiteState>, pool: SearchPool | undefined, reporter: FailureReporter,
 ): Promise<void> {
   for (const s of sites.values()) s.semantics.close();
+  for (const s of sites.values()) await s.termAids.close();
   await parts.settings.close();
   await parts.experiments.close();
   await parts.retention.stop();

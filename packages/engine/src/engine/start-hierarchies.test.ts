@@ -55,7 +55,7 @@ async function websitesAtStart(websites: (typeof site)[]): Promise<Map<string, W
   const reporter = new FailureReporter();
   const parts = await startEngine({
     options: { dataDir, workers: 0, websites }, storeSource: store, embedders: new Map(), reporter, logger: undefined, onClickOutcome: undefined,
-    sites, site: (websiteId) => sites.get(websiteId)!, closed: () => false,
+    sites, site: (websiteId) => sites.get(websiteId)!, closed: () => false, searchPoolFrom: Infinity,
   });
   await shutDown(parts, sites, undefined, reporter);
   return sites;

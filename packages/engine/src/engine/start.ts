@@ -52,6 +52,8 @@ export interface StartContext {
   site: (websiteId: string) => WebsiteState;
   /** True once the engine is closed. */
   closed: () => boolean;
+  /** Catalog size from which searches run on the pool (Infinity without one). */
+  searchPoolFrom: number;
 }
 
 /** The services over the store, made once the event service is. */
@@ -215,8 +217,8 @@ async function deriveHierarchies(ctx: StartContext): Promise<void> {
 
 /**
  * The background work, started once everything is open: the recommendation indexes, the catalogs'
- * completion, the replay of the stored events, the stored clicks read into the learned ranking, the
- * result pages' pruning and retention.
+ * completion, the terms' search aids, the replay of the stored events, the stored clicks read into the
+ * learned ranking, the result pages' pruning and retention.
  */
 function startBackgroundWork(ctx: StartContext, parts: Omit<StartedEngine, 'replay' | 'lock' | 'opener'>): EventReplay {
   const { sites, reporter, logger } = ctx;
@@ -226,6 +228,7 @@ function startBackgroundWork(ctx: StartContext, parts: Omit<StartedEngine, 'repl
   for (const s of sites.values()) {
     s.models.startIndexes();
     s.catalog.completeInBackground().catch((err: unknown) => reporter.report('index-build', err, s.config.websiteId));
+    s.termAids.refresh();
   }
   const replay = new EventReplay({
     events: parts.events, checkpoints: parts.checkpoints, reporter, logger, closed: ctx.closed,
@@ -276,7 +279,7 @@ export async function startEngine(ctx: StartContext): Promise<StartedEngine> {
     sharedCatalogs = await store.sharing?.openSharedCatalogs((task, err, websiteId) => reporter.report(task, err, websiteId));
     checkpoints = openCheckpoints(ctx, store, learner);
     const opener: WebsiteOpener = {
-      options, embedders: ctx.embedders, reporter, logger: ctx.logger, store, learner, sharedCatalogs, checkpoints,
+      options, embedders: ctx.embedders, reporter, logger: ctx.logger, store, learner, sharedCatalogs, checkpoints, searchPoolFrom: ctx.searchPoolFrom,
     };
     await openCatalogs(ctx, opener);
     timer.lap('catalogs');

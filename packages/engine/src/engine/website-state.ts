@@ -10,6 +10,7 @@ import { semanticSearchOf, type WebsiteConfig, type WebsiteSettings } from '../c
 import type { RecommendationModels } from '../recommend/recommendation-models.js';
 import { TEXT_MODEL_ID } from '../semantic/text-model.js';
 import type { WebsiteSemantics } from '../semantic/website-semantics.js';
+import type { TermAidsAhead } from '../search/term-aids-ahead.js';
 
 /** The settings of a website that has none (one object: see ExperimentService.variantSettings' cache). */
 export const NO_SETTINGS: WebsiteSettings = Object.freeze({});
@@ -23,6 +24,8 @@ export interface WebsiteState {
   models: RecommendationModels;
   /** Semantic models of the website (the built-in one trains only while a setting uses it). */
   semantics: WebsiteSemantics;
+  /** The search aids derived in the background for each version's new vocabulary and postings (search/term-aids-ahead.ts). */
+  termAids: TermAidsAhead;
   /** The catalog's write-ahead log and snapshot (with a data directory, unless the catalogs are shared). */
   log?: CatalogChangeLog;
   snapshotTimer?: NodeJS.Timeout;

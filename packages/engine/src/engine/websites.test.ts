@@ -38,7 +38,7 @@ async function started(websites: WebsiteConfig[]): Promise<{ sites: Map<string, 
   const reporter = new FailureReporter({ logger: { error: () => {}, warn: () => {}, info: () => {} }, onError: (_err, failure) => failures.push(failure) });
   const parts = await startEngine({
     options: { dataDir, workers: 0, websites }, storeSource: undefined, embedders: new Map(), reporter, logger: undefined, onClickOutcome: undefined,
-    sites, site: (websiteId) => sites.get(websiteId)!, closed: () => false,
+    sites, site: (websiteId) => sites.get(websiteId)!, closed: () => false, searchPoolFrom: Infinity,
   });
   return { sites, parts, reporter, failures };
 }

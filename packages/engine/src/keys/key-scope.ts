@@ -11,7 +11,10 @@
  * allow, so counts never list what lies outside the key's scope.
  * @module
  */
-import { allowsValue, parseValidCondition } from '../search/conditions.js';
+import type { CatalogState } from '../catalog/catalog-index.js';
+import type { WebsiteSettings } from '../config.js';
+import { fieldError } from '../errors.js';
+import { allowsValue, compileScope, parseScope, parseValidCondition } from '../search/conditions.js';
 import type { FacetBucket, ScopeCondition, ScopeConditions } from '../types.js';
 
 /** A scope object, as validated. */
@@ -37,4 +40,17 @@ export function restrictFacetBuckets(
     out[field] = out[field]!.filter((b) => valueAllowed(forced[field]!, b.key));
   }
   return out;
+}
+
+/**
+ * Refuses, with `KEY_BAD_REQUEST` naming `scope.<field>`, a forced scope that does not fit the catalog
+ * it will filter (a list of values on a numeric field, bounds on a text field, a hierarchy condition on
+ * a field): created as it was, the key answered 201 and then every search made with it 400. Checked as
+ * the search checks it (the website's pinned field types and hierarchies); a field no product has yet
+ * fits (it matches nothing until products have it).
+ */
+export function checkKeyScopeFits(state: CatalogState, settings: WebsiteSettings | undefined, scope: Scope): void {
+  const hierarchies = settings?.hierarchies ?? {};
+  const compiled = compileScope(state, parseScope(scope, new Set(Object.keys(hierarchies))), settings?.fields, hierarchies);
+  if ('mismatch' in compiled) throw fieldError('KEY_BAD_REQUEST', `scope.${compiled.mismatch.field}`, compiled.mismatch.problem);
 }

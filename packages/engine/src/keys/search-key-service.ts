@@ -102,10 +102,14 @@ export class SearchKeyService {
 
   constructor(private readonly store: Store, private readonly now: () => number = Date.now, private readonly ttlMs = KEY_CACHE_TTL_MS) {}
 
-  /** Creates a key for a website; the answer is the only place the key itself ever appears. */
-  async create(websiteId: string, body: unknown): Promise<CreatedSearchKey> {
+  /**
+   * Creates a key for a website; the answer is the only place the key itself ever appears.
+   * `checkScope` refuses (throws) a forced scope the website's catalog cannot apply.
+   */
+  async create(websiteId: string, body: unknown, checkScope?: (scope: ScopeConditions) => void): Promise<CreatedSearchKey> {
     const now = this.now();
     const request = validateSearchKeyRequest(body, now);
+    if (request.scope !== null) checkScope?.(request.scope);
     const existing = await this.store.listSearchKeys(websiteId);
     if (existing.length >= MAX_KEYS_PER_WEBSITE) {
       throw new AisleError('LIMIT_EXCEEDED', `website "${websiteId}" already has ${MAX_KEYS_PER_WEBSITE} search keys; revoke some first`);

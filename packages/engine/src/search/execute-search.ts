@@ -14,10 +14,11 @@ import { resolveRelevance, type ResolvedRelevance } from './relevance-settings.j
 import { runPartial, type PartialResult } from './run-partial.js';
 import { withDisjunctiveAggregations } from './disjunctive-facets.js';
 import { highlightProducts } from './highlight.js';
-import { compileSearchPlan, type PlanExtras, type SearchPlan } from './search-plan.js';
+import { compileSearchPlan, planLanguage, planScoring, type PlanExtras, type SearchPlan } from './search-plan.js';
+import type { SearchTables } from './term-aids-ahead.js';
 import type { SearchPool } from './search-pool.js';
 import type { RankStage, SearchReranker } from './rerank.js';
-import { docMatchesWord } from './text-matches.js';
+import { docMatchesWord, weightedNormsOf } from './text-matches.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
 
 /** Where and how a search runs. */
@@ -188,6 +189,17 @@ function searchRelevance(settings: WebsiteSettings | undefined, catalogOptions: 
   relevance.synonyms = [...(catalogOptions.synonyms ?? []), ...relevance.synonyms];
   lastRelevance.set(catalogOptions, { settings, catalogOptions, members: relevanceMembers(settings, catalogOptions), relevance });
   return relevance;
+}
+
+/**
+ * The tables the searches of `catalog`'s version `state` run with under `settings` (as a search is given
+ * them: the website's, or the one object of a website without settings): their weighted-norm table, the
+ * very object (text-matches.ts `weightedNormsOf`), so that blocks derived under it ahead of the searches
+ * are the ones they look up, and their language (term-aids-ahead.ts).
+ */
+export function searchTables(catalog: Catalog, state: CatalogState, settings: WebsiteSettings | undefined): SearchTables {
+  const relevance = searchRelevance(settings, catalog.options);
+  return { weighted: weightedNormsOf(state.index, planScoring(state, relevance)), lang: planLanguage(relevance) };
 }
 
 async function runSearch(catalog: Catalog, asked: SearchRequest, context: SearchContext): Promise<SearchRun> {

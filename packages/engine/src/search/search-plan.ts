@@ -25,7 +25,7 @@ import type { PlanMerch } from './merchandising.js';
 import type { PlanDisjunctive } from './conditions.js';
 import type { PlanCondition } from './conditions.js';
 import { compileFilters, type RulesInForce } from './plan-filters.js';
-import { DEFAULT_LANGUAGE, LANGUAGES, queryStemOf, stemIndex, type Language } from './language.js';
+import { DEFAULT_LANGUAGE, keptStemIndex, LANGUAGES, queryStemOf, stemIndex, type Language } from './language.js';
 import { resolveRelevance, type ResolvedRelevance, type SynonymEntry } from './relevance-settings.js';
 import { MIN_COMPLETED_WORD, wordSplits } from './unmatched-word.js';
 import { pinnedKind, type FieldTypes } from '../catalog/field-types.js';
@@ -230,9 +230,12 @@ function addExactAndStems(ctx: WordContext, word: string, quality: Map<number, n
   const { vocabulary } = ctx.state;
   const exact = findSorted(vocabulary, word);
   if (exact >= 0 && isLiveTerm(ctx.state, exact)) quality.set(exact, MatchQuality.Exact);
-  const stem = queryStemOf(ctx.lang, word);
+  const kept = keptStemIndex(vocabulary, ctx.lang);
+  // A word of the vocabulary has its stem kept with it once the index is derived (the same: a stem is a
+  // function of the word); an index not derived yet is derived only for a word that has a stem.
+  const stem = exact >= 0 && kept !== undefined ? kept.ofTerm[exact] : queryStemOf(ctx.lang, word);
   if (stem === undefined) return;
-  for (const t of stemIndex(vocabulary, ctx.lang).get(stem) ?? []) if (!quality.has(t) && isLiveTerm(ctx.state, t)) quality.set(t, MatchQuality.Prefix);
+  for (const t of (kept ?? stemIndex(vocabulary, ctx.lang)).byStem.get(stem) ?? []) if (!quality.has(t) && isLiveTerm(ctx.state, t)) quality.set(t, MatchQuality.Prefix);
 }
 
 /** Every live term starting with `word` not matched otherwise, as a Prefix match. */
@@ -486,6 +489,21 @@ function fieldWeightsOf(settings: ResolvedRelevance, index: CatalogIndex): numbe
   });
   tables.weights = { fieldIds, fields: index.fields, fieldWeights: settings.fieldWeights, perField };
   return perField;
+}
+
+/**
+ * What every plan compiled against `state` under `settings` scores with (the BM25F weight per field and
+ * the live docs' mean lengths): the same objects as the plans', so that the weighted norms derived from
+ * them (text-matches.ts `weightedNormsOf`) are the searches' own table, for work derived ahead of the
+ * searches (term-aids-ahead.ts).
+ */
+export function planScoring(state: CatalogState, settings: ResolvedRelevance): Pick<SearchPlan, 'fieldWeights' | 'lengthAverages'> {
+  return { fieldWeights: fieldWeightsOf(settings, state.index), lengthAverages: liveLengthAverages(state) };
+}
+
+/** The language plans under `settings` stem their words in (its stemmer and stop words). */
+export function planLanguage(settings: ResolvedRelevance): Language {
+  return relevanceTablesOf(settings).lang;
 }
 
 /**

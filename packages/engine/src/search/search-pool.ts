@@ -37,6 +37,17 @@ export function poolRanges(docCount: number, workers: number): [lo: number, hi: 
   return ranges;
 }
 
+/**
+ * Node flags that make the pool's workers load their entry by `import()` only. Piscina's worker first
+ * tries `require(filename)`; where Node loads ES modules that way (require(esm), on by default since
+ * Node 20.19), a worker terminated in the middle of it — an engine closed while its pool still starts,
+ * as a short script does — aborts the whole process (`FATAL ERROR: v8::Module::IsGraphAsync …`, about
+ * one run in ten of the README's example). Without require(esm) the `require` fails at once and piscina
+ * falls back to `import()`, which a termination interrupts cleanly. Empty where Node has no such flag.
+ */
+const IMPORT_ONLY: readonly string[] = process.features.require_module === true
+  && process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module') ? ['--no-experimental-require-module'] : [];
+
 /** A pool of search workers shared by all catalogs of a process. */
 export class SearchPool {
   /** Catalog size from which searches run on the pool. */
@@ -49,7 +60,7 @@ export class SearchPool {
     this.threshold = options.threshold ?? DEFAULT_POOL_THRESHOLD;
     // Built code has search-worker.js beside this file; from sources the worker loads the .ts with tsx.
     const { url, execArgv } = workerFile(import.meta.url, './search-worker');
-    this.piscina = new Piscina({ filename: url.href, execArgv, minThreads: this.workers, maxThreads: this.workers });
+    this.piscina = new Piscina({ filename: url.href, execArgv: [...execArgv, ...IMPORT_ONLY], minThreads: this.workers, maxThreads: this.workers });
   }
 
   // How many tasks carried each index (by `catalogId:version`): after a few per worker, tasks go

@@ -148,7 +148,7 @@ const weightedNorms = new WeakMap<readonly number[], { norms: Float64Array; weig
  * loop then reads one table per entry, and sums the same products in the same order as summing
  * `weight * norm` per entry would.
  */
-export function weightedNormsOf(index: CatalogIndex, plan: SearchPlan): Float64Array {
+export function weightedNormsOf(index: CatalogIndex, plan: Pick<SearchPlan, 'fieldWeights' | 'lengthAverages'>): Float64Array {
   const { normKeys, avgFieldLengths } = index.fullText;
   const norms = normsOf(normKeys, plan.lengthAverages ?? avgFieldLengths);
   const weights = plan.fieldWeights;

@@ -25,7 +25,7 @@
  * `tfw_w · (1 - g)`, or at most `tfw_w` with that check passed.
  * @module
  */
-import type { CatalogIndex, PostingSegment } from '../catalog/catalog-index.js';
+import type { CatalogIndex, FullTextIndex, PostingSegment } from '../catalog/catalog-index.js';
 import { seek } from './doc-seek.js';
 import { weightedNormsOf } from './text-matches.js';
 import { MATCH_TIER, termScore } from './term-score.js';
@@ -153,6 +153,34 @@ function scoresNoHigherBelow(scoring: TermScoring, worst: number, below: number)
 /** Entries below which a term's range takes the plain path: a few blocks bound little and cost their bounds. */
 const MIN_BLOCKED_ENTRIES = 4 * BLOCK_DOCS;
 
+/** The first entry of term `id`'s main postings whose doc is at least `lo`. */
+function firstMainEntry(main: FullTextIndex, id: number, lo: number): number {
+  return seek(main.postDocs, main.termOffsets[id]!, main.termOffsets[id + 1]!, lo);
+}
+
+/** The end of term `id`'s main entries from `i` (its {@link firstMainEntry} for `lo`) whose doc is below `hi`. */
+function mainEntriesEnd(main: FullTextIndex, id: number, i: number, lo: number, hi: number): number {
+  const mainHi = main.tail ? Math.min(hi, main.tail.fromDoc) : hi;
+  return mainHi > lo ? seek(main.postDocs, i, main.termOffsets[id + 1]!, mainHi) : i;
+}
+
+/** A visit of {@link deriveBlocks} that scores nothing (blocks derived ahead of any search). */
+function ignoreDoc(): void {}
+
+/**
+ * Derives the blocks {@link rankOneTerm} would derive for term `id` over docs [lo, hi) under `weighted`
+ * (the searches' weighted-norm table), ahead of any search of it (term-aids-ahead.ts): the entries
+ * read, 0 when the term has too few there or its blocks are kept already.
+ */
+export function deriveBlocksAhead(index: CatalogIndex, id: number, lo: number, hi: number, weighted: Float64Array): number {
+  const main = index.fullText;
+  const i = firstMainEntry(main, id, lo);
+  const end = mainEntriesEnd(main, id, i, lo, hi);
+  if (end - i < MIN_BLOCKED_ENTRIES || cachedBlocks(main, i, end, weighted) !== undefined) return 0;
+  deriveBlocks(main, i, end, index.deleted, weighted, ignoreDoc);
+  return end - i;
+}
+
 /** What scoring a term's entries needs: the search's tables and the heap. */
 interface TermScoring {
   index: CatalogIndex;
@@ -250,11 +278,8 @@ export function rankOneTerm(
   const tail = main.tail;
   const t = topTierTerm(word);
   const id = word.termIds[t]!;
-  const from = main.termOffsets[id];
-  const to = main.termOffsets[id + 1];
-  const mainHi = tail ? Math.min(hi, tail.fromDoc) : hi;
-  const i = seek(main.postDocs, from, to, lo);
-  const end = mainHi > lo ? seek(main.postDocs, i, to, mainHi) : i;
+  const i = firstMainEntry(main, id, lo);
+  const end = mainEntriesEnd(main, id, i, lo, hi);
   if (end - i < MIN_BLOCKED_ENTRIES) return undefined;
   const scoring: TermScoring = {
     index, weighted: weightedNormsOf(index, plan), tier: word.qualities[t]! * MATCH_TIER, idf: word.idfs[t]!, heap: ScoreHeap.reused(plan.limit, true), checkedTfw: NaN, checkedVerdict: false,

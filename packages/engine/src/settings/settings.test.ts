@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createEngine } from '../engine.js';
-import type { WebsiteConfig } from '../config.js';
+import { personalizationWeight, semanticSearchOf, type WebsiteConfig } from '../config.js';
 import type { Engine } from '../engine-api.js';
 import { TEST_PG_URL, TestSchemas, requirePostgres } from '../store/pg-test-env.js';
 import { DEFAULT_WEBSITE_SETTINGS, checkWebsiteSettings, mergePatch, settingsWithDefaults } from './website-settings.js';
@@ -55,6 +55,21 @@ describe('settings defaults and validation', () => {
     expect(Object.keys(full)).toEqual(expect.arrayContaining(Object.keys(DEFAULT_WEBSITE_SETTINGS)));
     expect(() => checkWebsiteSettings(full)).not.toThrow();
     expect(() => checkWebsiteSettings({ rules: [{ id: 'x', query: 1 }] })).toThrow(/^settings\.rules\[0\]\.query must be a string/);
+  });
+
+  it('fills the unnamed keys of an object form with what the readers fall back to', () => {
+    const full = settingsWithDefaults({ semanticSearch: { weight: 0.2 }, personalization: {}, distinct: { field: 'style' }, retailMedia: { adSets: [] } });
+    expect(full.semanticSearch).toEqual({ model: 'aisle-ri', weight: 0.2 });
+    expect(personalizationWeight(full.personalization)).toBe(personalizationWeight({}));
+    expect(full.personalization).toEqual({ weight: personalizationWeight({}) });
+    expect(semanticSearchOf(full.semanticSearch)).toEqual(semanticSearchOf({ weight: 0.2 }));
+    expect(full.distinct).toEqual({ field: 'style', facetCounts: 'products' });
+    expect(full.retailMedia).toEqual({ adSets: [], slotPosition: 2, placements: {} });
+    expect(full.hierarchies).toEqual({});
+    // A boolean stays what it says; the object form of a model keeps it.
+    expect(settingsWithDefaults({ semanticSearch: true }).semanticSearch).toBe(true);
+    expect(settingsWithDefaults({ semanticSearch: { model: 'mine' } }).semanticSearch).toEqual({ model: 'mine', weight: 0.5 });
+    expect(() => checkWebsiteSettings(full)).not.toThrow();
   });
 });
 

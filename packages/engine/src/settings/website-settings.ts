@@ -8,12 +8,13 @@
  */
 import { DEFAULT_EVENT_RETENTION_DAYS, DEFAULT_SUGGESTION_SETTINGS } from '../analytics/analytics-settings.js';
 import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
-import { DEFAULT_FIELD_ROLES, validateSettings, type WebsiteSettings } from '../config.js';
+import { DEFAULT_FIELD_ROLES, DEFAULT_PERSONALIZATION_WEIGHT, DEFAULT_SEMANTIC_WEIGHT, validateSettings, type WebsiteSettings } from '../config.js';
 import { AisleError, isAisleError } from '../errors.js';
-import { DEFAULT_ATTRIBUTION_WINDOW_DAYS } from '../retail-media/index.js';
+import { DEFAULT_ATTRIBUTION_WINDOW_DAYS, DEFAULT_SLOT_POSITION } from '../retail-media/index.js';
 import { DEFAULT_LANGUAGE } from '../search/language.js';
 import { clickRankingOf } from '../learning/click-ranking-settings.js';
 import { DEFAULT_TYPO_TOLERANCE } from '../search/relevance-settings.js';
+import { TEXT_MODEL_ID } from '../semantic/text-model.js';
 
 /**
  * The value of each key a website has not set. `GET …/settings` answers the stored settings over
@@ -31,7 +32,7 @@ export const DEFAULT_WEBSITE_SETTINGS: Readonly<WebsiteSettings> = Object.freeze
   ranking: { tieBreakers: [] },
   redirects: [],
   rules: [],
-  retailMedia: { adSets: [] },
+  retailMedia: { adSets: [], slotPosition: DEFAULT_SLOT_POSITION, placements: {} },
   retailBoost: { collections: [] },
   cors: { origins: [] },
   attributionWindowDays: DEFAULT_ATTRIBUTION_WINDOW_DAYS,
@@ -41,6 +42,19 @@ export const DEFAULT_WEBSITE_SETTINGS: Readonly<WebsiteSettings> = Object.freeze
   eventRetentionDays: { ...DEFAULT_EVENT_RETENTION_DAYS },
   fields: {},
   distinct: false,
+  hierarchies: {},
+});
+
+/**
+ * The keys of a setting's object form, for the settings that are off (`false`) by default and may be
+ * turned on with an object naming only some of its keys (`{"semanticSearch": {"weight": 0.3}}`): GET
+ * shows the others at the values the readers fall back to (config.ts `semanticSearchOf`,
+ * `personalizationWeight`; search/distinct.ts). `clickRanking` has its own (`true` shows them too).
+ */
+const OBJECT_FORM_DEFAULTS: Readonly<Partial<Record<keyof WebsiteSettings, Readonly<Record<string, unknown>>>>> = Object.freeze({
+  semanticSearch: { model: TEXT_MODEL_ID, weight: DEFAULT_SEMANTIC_WEIGHT },
+  personalization: { weight: DEFAULT_PERSONALIZATION_WEIGHT },
+  distinct: { facetCounts: 'products' },
 });
 
 /**
@@ -90,8 +104,12 @@ function fillDefaults(defaults: unknown, value: unknown): unknown {
  * the engine applies, since every reader falls back to these defaults key by key. A fresh copy.
  */
 export function settingsWithDefaults(settings: WebsiteSettings | undefined): WebsiteSettings {
+  const full = fillDefaults(DEFAULT_WEBSITE_SETTINGS, settings ?? {}) as Record<string, unknown>;
+  for (const [key, defaults] of Object.entries(OBJECT_FORM_DEFAULTS)) {
+    if (isPlainObject(full[key])) full[key] = fillDefaults(defaults, full[key]);
+  }
   // `clickRanking` once on shows the values it stands for (`true` included).
-  return { ...fillDefaults(DEFAULT_WEBSITE_SETTINGS, settings ?? {}) as WebsiteSettings, clickRanking: clickRankingOf(settings?.clickRanking) ?? false };
+  return { ...full as WebsiteSettings, clickRanking: clickRankingOf(settings?.clickRanking) ?? false };
 }
 
 /**

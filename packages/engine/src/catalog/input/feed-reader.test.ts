@@ -26,9 +26,9 @@ async function collect(source: Parameters<typeof readProductFeed>[0], options: P
   return { products, skipped: report.first };
 }
 
-async function rejection(source: Parameters<typeof readProductFeed>[0]): Promise<Error> {
+async function rejection(source: Parameters<typeof readProductFeed>[0], options: Partial<FeedReadOptions> = {}): Promise<Error> {
   try {
-    await collect(source);
+    await collect(source, options);
   } catch (err) {
     return err as Error;
   }
@@ -98,6 +98,23 @@ describe('readProductFeed', () => {
     const text = JSON.stringify(big);
     expect((await collect(chunked(text + '\n', 65_536))).products).toEqual([big]);
     expect((await collect(chunked(`[${text},${text}]`, 65_536))).products).toEqual([big, big]);
+  });
+
+  it('refuses a feed that is not UTF-8 (a Latin-1 export) whole, whatever onError says, naming the byte', async () => {
+    // "café" in Latin-1: 0xE9 alone. Decoded leniently, it was stored as "caf\uFFFD" (text nobody sent).
+    const latin1 = Buffer.concat([Buffer.from('{"refId":"a","title":"ok"}\n{"refId":"b","title":"caf'), Buffer.from([0xe9]), Buffer.from('"}\n')]);
+    for (const size of [1, 3, 64]) {
+      for (const onError of ['reject', 'skip'] as const) {
+        const err = await rejection(chunked(latin1, size), { onError });
+        expect((err as { code?: string }).code).toBe('CATALOG_BAD_INPUT');
+        // Near: a sequence the byte began is found broken in the next chunk.
+        expect(err.message).toMatch(/^the product feed is not valid UTF-8 \(near byte 5[34]\): convert it to UTF-8 \(e\.g\. iconv -f WINDOWS-1252 -t UTF-8\); nothing was loaded$/);
+      }
+    }
+    expect((await rejection(chunked(latin1, 64))).message).toMatch(/near byte 53\)/);
+    expect((await rejection(file('latin1.json', Buffer.concat([Buffer.from('[{"refId":"'), Buffer.from([0xff]), Buffer.from('"}]')])))).message).toMatch(/not valid UTF-8 \(near byte 12\)/);
+    // A feed cut inside a multi-byte sequence ("é" is 0xC3 0xA9).
+    expect((await rejection(chunked(Buffer.from([...Buffer.from('{"refId":"a"}\n'), 0xc3]), 5))).message).toMatch(/not valid UTF-8 \(near byte 15\)/);
   });
 
   it("skips bad NDJSON lines with onError 'skip', reporting 1-based line numbers", async () => {

@@ -10,7 +10,6 @@
  */
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import type { LoadOptions, ProductSource } from '../../engine-api.js';
 import { AisleError } from '../../errors.js';
@@ -210,9 +209,44 @@ async function* readChunks(iterator: AsyncIterator<unknown>, format: Format, opt
   yield* parseText(chunks, format, options);
 }
 
-/** Decodes the byte chunks to text chunks (UTF-8 sequences split across chunks are joined; BOM dropped). */
+/**
+ * Where the bytes of `chunk` stop being UTF-8, counted from its start: the first byte that neither
+ * starts a sequence nor continues one (leading continuation bytes belong to a sequence the chunk
+ * before began). Near, not exact (over-long forms and surrogates pass): it only words the error.
+ */
+function firstBadUtf8Byte(chunk: Uint8Array): number {
+  let i = 0;
+  while (i < chunk.length && i < 3 && (chunk[i]! & 0xc0) === 0x80) i++;
+  while (i < chunk.length) {
+    const c = chunk[i]!;
+    const length = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (length === 0) return i;
+    for (let k = 1; k < length && i + k < chunk.length; k++) if ((chunk[i + k]! & 0xc0) !== 0x80) return i;
+    i += length;
+  }
+  return Math.max(0, chunk.length - 1);
+}
+
+/**
+ * The feed's bytes are not UTF-8 (a Latin-1 or Windows-1252 export, most often): the whole feed is
+ * refused, whatever `onError` says. Decoded with U+FFFD in place of the bad bytes, every accented
+ * title would be stored as text nobody sent; skipped, every such product would be dropped — the bytes
+ * cannot be told apart per record before they are decoded.
+ */
+function notUtf8(byteOffset: number): AisleError {
+  return new AisleError(
+    'CATALOG_BAD_INPUT',
+    `the product feed is not valid UTF-8 (near byte ${byteOffset + 1}): convert it to UTF-8 (e.g. iconv -f WINDOWS-1252 -t UTF-8); nothing was loaded`,
+  );
+}
+
+/**
+ * Decodes the byte chunks to text chunks (UTF-8 sequences split across chunks are joined; BOM dropped);
+ * bytes that are not UTF-8 refuse the feed (see {@link notUtf8}).
+ */
 async function* decode(chunks: AsyncIterator<unknown>, progress: Progress): AsyncGenerator<string> {
-  const decoder = new StringDecoder('utf8');
+  // ignoreBOM keeps a leading BOM in the text, dropped below as for string chunks.
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   let atStart = true;
   for (;;) {
     let next: IteratorResult<unknown>;
@@ -229,7 +263,11 @@ async function* decode(chunks: AsyncIterator<unknown>, progress: Progress): Asyn
       text = chunk;
       progress.bytes += Buffer.byteLength(chunk);
     } else if (chunk instanceof Uint8Array) {
-      text = decoder.write(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      try {
+        text = decoder.decode(chunk, { stream: true });
+      } catch {
+        throw notUtf8(progress.bytes + firstBadUtf8Byte(chunk));
+      }
       progress.bytes += chunk.length;
     } else {
       throw new AisleError('CATALOG_BAD_INPUT', 'a product byte stream yielded a non-byte chunk');
@@ -240,7 +278,13 @@ async function* decode(chunks: AsyncIterator<unknown>, progress: Progress): Asyn
     }
     if (text.length > 0) yield text;
   }
-  const rest = decoder.end();
+  let rest: string;
+  try {
+    rest = decoder.decode();
+  } catch {
+    // The feed ends inside a multi-byte sequence.
+    throw notUtf8(Math.max(0, progress.bytes - 1));
+  }
   if (rest.length > 0) yield rest;
 }
 
