@@ -20,7 +20,8 @@
  * engine with a data directory (a temporary one), as `aisle serve` runs: `upsertProducts`,
  * `deleteProducts`, `replaceProducts`, each change logged and the snapshot rewritten in the background,
  * the visibility checked with `engine.search`; the merge of the tombstones is the engine's own (in the
- * background, not measured as a kind). After the kinds, a stream of 50 more changes (prices, new products,
+ * background, not measured as a kind), and the engine's snapshot write is a last kind (`saveSnapshots`:
+ * its background slices, on their own). After the kinds, a stream of 50 more changes (prices, new products,
  * changed titles, deletes in turn) runs, and once the process is idle heap + array buffers are read
  * after a full collection (`--expose-gc`), beside the same figure after the build. `--memory-only`
  * skips the kinds (build, stream, memory); `--kinds-only` skips the stream and the memory read (and
@@ -69,6 +70,8 @@ interface Target {
   /** The merge of the tombstones (bare catalog only: the engine merges by itself), and whether none is left. */
   merge?(): Promise<unknown>;
   merged?(): boolean;
+  /** The snapshot written now (data directory only; the engine writes one by itself after changes). */
+  saveSnapshot?(): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -97,6 +100,7 @@ async function engineTarget(): Promise<Target> {
     upsert: async (products) => { live = (await engine.upsertProducts(id, products)).catalogSize; },
     delete: async (refIds) => { live = (await engine.deleteProducts(id, refIds)).catalogSize; },
     getProduct: (refId) => engine.getProduct(id, refId),
+    ...(dataDir && { saveSnapshot: () => engine.saveSnapshots() }),
     search: async (q, scope) => (await engine.search({ website_id: id, client: BENCH_WEBSITE.client, start: 0, size: 5, q, ...(scope ? { scope } : {}) } as SearchRequest)).payload,
     liveCount: () => live,
     close: async () => {
@@ -235,6 +239,9 @@ const kinds: { label: string; times: number; run: (i: number) => Promise<Sample>
     return measure(() => target.delete([p.refId]), async () => (await search('', { refId: [p.refId] })).total_results === 0);
   } },
   ...(target.merge ? [{ label: 'merge of the tombstones (background)', times: 1, run: () => measure(() => target.merge!(), async () => target.merged!()) }] : []),
+  // The snapshot the engine writes in the background after changes (timed, so its slices fall inside
+  // whichever kind runs then): here on its own, its stalls named (decision 0070).
+  ...(target.saveSnapshot ? [{ label: 'snapshot write (background)', times: repeat, run: () => measure(() => target.saveSnapshot!(), async () => true) }] : []),
 ];
 
 const memoryOnly = process.argv.includes('--memory-only');

@@ -20,7 +20,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Catalog, executeSearch, minUsersForRate, proportionEstimate, signTest, twoProportionTest, welchTest } from '@aisle/engine/internal';
+import { Catalog, executeSearch, minUsersForRate, proportionEstimate, signTest, twoProportionTest, welchTest, type Comparison } from '@aisle/engine/internal';
 import type { WebsiteSettings } from '@aisle/engine';
 import { DATASETS_DIR, loadDataset } from './datasets.js';
 import { scaleForCtr, simulateArm, simulateInterleaving, trueCtr, type Arm, type Intent } from './experiments/shoppers.js';
@@ -75,15 +75,18 @@ async function intentsOf(file: string, count: number, seed: number): Promise<Int
 
 interface Verdicts { ctr: boolean; conversion: boolean; revenue: boolean }
 
+/** Whether a test rejects at 5 % (a test that is not defined, pValue null, does not). */
+const rejects = (c: Comparison): boolean => c.pValue !== null && c.pValue < 0.05;
+
 /** One seeded A/B experiment with `users` per arm: which metrics' tests reject at 5 %. */
 function abExperiment(intents: Intent[], control: Arm, variant: Arm, users: number, seed: number): Verdicts {
   const random = seededRandom(seed);
   const a = simulateArm(intents, control, users, random);
   const b = simulateArm(intents, variant, users, random);
   return {
-    ctr: welchTest(a.ctr, b.ctr).pValue < 0.05,
-    conversion: twoProportionTest({ successes: a.converted, n: users }, { successes: b.converted, n: users }).pValue < 0.05,
-    revenue: welchTest(a.revenue, b.revenue).pValue < 0.05,
+    ctr: rejects(welchTest(a.ctr, b.ctr)),
+    conversion: rejects(twoProportionTest({ successes: a.converted, n: users }, { successes: b.converted, n: users })),
+    revenue: rejects(welchTest(a.revenue, b.revenue)),
   };
 }
 
@@ -168,7 +171,7 @@ async function evaluate(label: string, file: string, opts: Options): Promise<str
       const a = simulateArm(intents, { ranking: 0, scale: 1 }, users, random);
       const b = simulateArm(intents, { ranking: 1, scale: 1 }, users, random);
       const c = welchTest(a.ctr, b.ctr);
-      return c.pValue < 0.05 && (c.relativeDifference > 0) === (better === 1);
+      return rejects(c) && c.relativeDifference !== null && (c.relativeDifference > 0) === (better === 1);
     });
   const interleavingPower = (users: number) =>
     rate(RUNS_PER_SIZE, opts.seed + users, (seed) => {

@@ -21,7 +21,7 @@ import { FLIPKART_PATH, flipkartSpec } from './datasets.js';
 import { reportPath } from './report-path.js';
 import { machineInfo } from './machine.js';
 import type { EngineKey } from './peers/adapter.js';
-import { comparePeers, type CompareOptions, type PeerComparison } from './peers/compare.js';
+import { comparePeers, STEADY_WARMUP, type CompareOptions, type PeerComparison } from './peers/compare.js';
 import { machineSection, METHODOLOGY, peerSection, summarySection, type ReportContext } from './report.js';
 import { withKeptSections } from './report-sections.js';
 import type { PeerRunResult } from './peers/child.js';
@@ -64,10 +64,10 @@ function plan(quick: boolean): Plan {
   // answer in reasonable time (Orama and itemsjs take seconds per query there, see docs/peers.md). A query
   // type stops at its time budget once its first `checkSample` queries (checked against the scan) ran.
   const peers: PeerPlan[] = [
-    { dataset: generated(100_000), engines: ALL, queries: 300, budgetMs: 3_000, warmup: 100, checkSample: 10, timeoutMs: 240_000 },
-    { dataset: generated(1_000_000), engines: FAST, queries: 300, budgetMs: 3_000, warmup: 100, checkSample: 5, timeoutMs: 300_000 },
+    { dataset: generated(100_000), engines: ALL, queries: 300, budgetMs: 3_000, warmup: STEADY_WARMUP, checkSample: 10, timeoutMs: 240_000 },
+    { dataset: generated(1_000_000), engines: FAST, queries: 300, budgetMs: 3_000, warmup: STEADY_WARMUP, checkSample: 5, timeoutMs: 300_000 },
   ];
-  if (flipkart) peers.splice(1, 0, { dataset: flipkart, engines: ALL, queries: 300, budgetMs: 2_500, warmup: 100, checkSample: 10, timeoutMs: 120_000 });
+  if (flipkart) peers.splice(1, 0, { dataset: flipkart, engines: ALL, queries: 300, budgetMs: 2_500, warmup: STEADY_WARMUP, checkSample: 10, timeoutMs: 120_000 });
   return { mode: 'full', budgetMs: 14 * 60_000 + 30_000, peers, microTimeMs: 300, microProducts: 100_000, httpDurationS: 6, httpProducts: 100_000, scalingSizes: [10_000, 100_000, 1_000_000], scalingQueries: 100 };
 }
 

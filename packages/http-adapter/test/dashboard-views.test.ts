@@ -1,9 +1,11 @@
 /**
  * The dashboard views' pure parts: how typed values become a PATCH, which field an API error names,
- * the reports' date windows and their bars. The views themselves run in Chromium (dashboard.e2e.test.ts).
+ * the reports' date windows and their bars, an experiment's comparison cells. The views themselves run in Chromium (dashboard.e2e.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { fieldErrors, parseTyped } from '../dashboard/src/catalog-view.js';
+import { esc } from '../dashboard/src/api.js';
+import { comparisonCells, type Comparison } from '../dashboard/src/experiments-view.js';
 import { barsSvg, rangeOfDays } from '../dashboard/src/reports-view.js';
 
 describe('catalog browser', () => {
@@ -46,5 +48,30 @@ describe('insights', () => {
     const halves = [...barsSvg('CTR', [{ label: 'q', value: 0.5, text: '50%' }], 1).matchAll(/width="([\d.]+)" height/g)].map((m) => Number(m[1]));
     expect(halves).toEqual([100]);
     expect(barsSvg('none', [])).toContain('viewBox="0 0 440 4"');
+  });
+});
+
+describe('experiments', () => {
+  const test = 'two-proportion z test (pooled, two-sided) over users';
+  const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+
+  it('shows a comparison in percent with its interval, the test on the p-value', () => {
+    const html = comparisonCells({ relativeDifference: 0.3, low: 0.017, high: 0.662, pValue: 0.0355, test, significant: true });
+    expect(text(html)).toBe('30.0 % [1.7, 66.2] 0.0355 significant');
+    expect(html).toContain(`title="${test}"`);
+  });
+
+  it('shows null as "not computable" with the reason, never 0 % or NaN (decision 0073)', () => {
+    const note = "The control's rate is 0 and the variant's is not: a relative difference to 0 is not defined; compare the rates and the p-value.";
+    const controlAtZero: Comparison = { relativeDifference: null, low: null, high: null, pValue: 0.0012, test, significant: false, note };
+    const html = comparisonCells(controlAtZero);
+    expect(text(html)).toBe(`not computable ${esc(note)} 0.00120 —`);
+    expect(html).not.toMatch(/NaN|0\.0 %/);
+    const tooFew = comparisonCells({ relativeDifference: null, low: null, high: null, pValue: null, test, significant: false, note: 'Not compared: the control has 1 user; a comparison needs at least 2 per variant.' });
+    expect(text(tooFew)).toMatch(/^not computable Not compared: the control has 1 user; .* not computable —$/);
+    // A stated difference whose interval is missing, or open upwards.
+    expect(text(comparisonCells({ relativeDifference: -1, low: null, high: null, pValue: 0.2, test, significant: false, note: 'No interval.' }))).toMatch(/^-100\.0 % interval not computable No interval\./);
+    expect(text(comparisonCells({ relativeDifference: -1, low: -1, high: null, pValue: 0.3, test, significant: false, note: 'MOVER-R.' }))).toMatch(/^-100\.0 % \[-100\.0, no upper end\] MOVER-R\./);
+    expect(comparisonCells({ ...controlAtZero, note: '<b>' })).toContain('&lt;b&gt;');
   });
 });

@@ -625,6 +625,11 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     await expect.poll(() => page.locator('#experiment-report table').first().locator('tbody tr td:first-child').allInnerTexts()).toEqual(['control', 'variant']);
     // The comparison with the control names its tests.
     expect(await page.locator('#experiment-report table.comparisons td[title]').first().getAttribute('title')).toMatch(/Welch/);
+    // A new experiment has no users yet: every figure reads "not computable" with the reason, never "0.0 %" or "NaN" (decision 0073).
+    const comparisons = await page.locator('#experiment-report table.comparisons tbody').innerText();
+    expect(comparisons).toContain('not computable');
+    expect(comparisons).toContain('a comparison needs at least 2 per variant');
+    expect(comparisons).not.toMatch(/NaN|0\.0 %/);
     expect(await page.locator('#experiment-report svg').count()).toBe(3);
     await page.screenshot({ path: path.join(ARTIFACTS, '7-experiments.png'), fullPage: true });
     await page.locator('#experiment-list button[data-action="stop"]').click();

@@ -211,6 +211,34 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       expect((await stop(created.id)).status).toBe(404);
     });
 
+    it('says what it cannot compare: a control with no click or purchase has no relative difference, the reason beside it (decision 0073)', async () => {
+      const created = (await (await create({ name: 'control at zero', kind: 'search', variants: [{ name: 'control' }, { name: 'b' }] })).json()) as Created;
+      // Only the variant's customers click and buy: the control's CTR and conversion rate stay at 0.
+      for (let i = 0; i < 30; i++) {
+        const customerId = randomUUID();
+        const page = await search({ customer_id: customerId });
+        if (page.settings!.experiment!.variant !== 'b') continue;
+        const clickId = randomUUID();
+        await click(customerId, page.query_id, page.payload.result[0]!.refId, 1, clickId);
+        await buy(customerId, page.payload.result[0]!.refId, clickId, 10);
+      }
+      const r = await report(created.id);
+      const [control, variant] = r.variants;
+      expect(control!.users).toBeGreaterThanOrEqual(2);
+      expect(variant!.users).toBeGreaterThanOrEqual(2);
+      expect(control!.conversionRate.value).toBe(0);
+      expect(variant!.conversionRate.value).toBe(1);
+      expect(r.minUsers).toEqual({ ctr: null, conversionRate: null });
+      const vs = variant!.vsControl!;
+      for (const [metric, noun] of [['ctr', 'mean'], ['conversionRate', 'rate'], ['revenuePerUser', 'mean']] as const) {
+        expect(vs[metric]).toMatchObject({ relativeDifference: null, low: null, high: null, significant: false });
+        expect(vs[metric].note).toContain(`The control's ${noun} is 0`);
+      }
+      // The two-proportion test is defined with the control at 0 (every variant user converted, no control user did).
+      expect(vs.conversionRate.pValue).toBeLessThan(0.05);
+      expect(((await (await stop(created.id)).json()) as Created).status).toBe('stopped');
+    });
+
     it('runs a recommendations experiment: the variant\'s cascade for the methods it names, served and clicks per tactic', async () => {
       const res = await create({ name: 'popular first', kind: 'recommendations', variants: [{ name: 'control', weight: 1 }, { name: 'popular', weight: 3, recommendations: { productdetail: { tactics: ['Popular Items'] } } }] });
       expect(res.status).toBe(201);

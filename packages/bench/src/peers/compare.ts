@@ -14,6 +14,15 @@ import type { PeerRunInput, PeerRunResult } from './child.js';
 /** The longest warm-up of one request type, ms: past it an engine is timed as warm as it got. */
 const WARMUP_MS = 2_000;
 
+/**
+ * Warm-up queries per request type of a full comparison: an engine is timed as a running service
+ * answers, its code compiled by the JIT. Node 20's V8 has no middle tier: after 100 queries aisle's
+ * per-search code still ran unoptimised (its median 1.6-2× what it is once warm), while FlexSearch's
+ * small loops were warm already (its median the same after 100 or 3,000; decision 0075). Bounded by
+ * {@link WARMUP_MS} per type, so a slow engine is warmed as long as it can be in that time.
+ */
+export const STEADY_WARMUP = 3_000;
+
 export interface CompareOptions {
   dataset: DatasetSpec;
   engines: EngineKey[];
@@ -44,7 +53,7 @@ export async function comparePeers(options: CompareOptions): Promise<PeerCompari
   const log = options.log ?? (() => {});
   const sample = await loadDataset(options.dataset, 20_000);
   const workload = buildWorkload(sample, options.queries);
-  const warmupWorkload = buildWarmupWorkload(sample, options.warmup);
+  const warmupWorkload = buildWarmupWorkload(sample, options.warmup, workload);
   const comparison: PeerComparison = {
     dataset: datasetLabel(options.dataset), queriesPerType: options.queries, results: [], failures: [], agreement: {},
   };

@@ -38,11 +38,18 @@ const WARMUP_SEED = 4_242;
 
 /**
  * The untimed queries every engine is warmed with before its timed ones, `count` per request type:
- * drawn from the same sample as the timed workload with another seed, so a cache of answers to the
- * timed queries gains nothing from them while the code paths (and the JIT) are warm.
+ * drawn from the same sample as the timed workload with another seed, and without any query of
+ * `timed` (a long warm-up draws some of them again), so a cache of answers to the timed queries gains
+ * nothing from them while the code paths (and the JIT) are warm.
  */
-export function buildWarmupWorkload(sampleProducts: readonly Product[], count: number): Workload {
-  return buildWorkload(sampleProducts, count, WARMUP_SEED);
+export function buildWarmupWorkload(sampleProducts: readonly Product[], count: number, timed?: Workload): Workload {
+  const warmup = buildWorkload(sampleProducts, count, WARMUP_SEED);
+  if (timed === undefined) return warmup;
+  for (const type of Object.keys(warmup) as RequestType[]) {
+    const asked = new Set(timed[type].map((body) => JSON.stringify(body)));
+    warmup[type] = warmup[type].filter((body) => !asked.has(JSON.stringify(body)));
+  }
+  return warmup;
 }
 
 export { QuerySample, SeededRandom, words } from './sample.js';

@@ -182,11 +182,16 @@ export interface FullTextIndex {
   /** Postings of the docs appended since the build (absent: none). */
   tail?: PostingTail;
   /**
-   * Tokens of full-text field `f` in doc `d`: `fieldLengths[d * fieldIds.length + f]` (doc by doc, see
+   * Tokens of full-text field `f` in doc `d`: `fieldLengths[d * lengthStride + f]` (doc by doc, see
    * field-lengths.ts), saturating at `MAX_FIELD_LENGTH` (full-text/length-norms.ts). Norms and length
    * totals use the stored value.
    */
   fieldLengths: Uint16Array;
+  /**
+   * Slots per doc in `fieldLengths`: the full-text fields (`fieldIds`), then spare ones, zero in every
+   * doc, that a new full-text field takes without laying the lengths out again (field-lengths.ts).
+   */
+  lengthStride: number;
   /**
    * The mean field length per full-text field over the docs of the build (a new field's: over the
    * docs that appended it). Searches normalise with it unless the live docs' means differ (after

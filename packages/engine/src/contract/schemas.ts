@@ -572,10 +572,16 @@ const ExperimentSchema = Type.Object({
 const ExperimentListSchema = Type.Object({ experiments: Type.Array(ref('Experiment', ExperimentSchema)) });
 
 const EstimateSchema = Type.Object({ value: num(), low: num('95 % interval, lower end.'), high: num('95 % interval, upper end.') });
+/** A number, or null where it cannot be computed (the comparison's `note` says why: decision 0073). */
+const numOrNull = (description: string) => Type.Unsafe<number | null>({ type: ['number', 'null'], description });
 const ComparisonSchema = Type.Object({
-  relativeDifference: num('(variant − control) / control.'), low: num('95 % interval of relativeDifference.'), high: num(),
-  pValue: num('Two-sided.'), test: str('The test, by name.'),
-  significant: bool('pValue < 0.05 and every variant has this metric\'s minUsers (fixed horizon).'),
+  relativeDifference: numOrNull('(variant − control) / control; null when the control\'s value is 0 or a side has under 2 users.'),
+  low: numOrNull('95 % interval of relativeDifference, lower end; null where it cannot be computed.'),
+  high: numOrNull('Upper end; null where it cannot be computed or has no upper bound.'),
+  pValue: numOrNull('Two-sided; null where the test is not defined (no variance, a side with under 2 users).'),
+  test: str('The test, by name.'),
+  significant: bool('pValue < 0.05, relativeDifference not null and every variant has this metric\'s minUsers (fixed horizon).'),
+  note: opt(str('Why a figure is null, or the interval method used where the log-ratio one is not defined (MOVER-R); absent otherwise.')),
 });
 const usersNeeded = (description: string) => Type.Unsafe<number | null>({ type: ['integer', 'null'], description });
 

@@ -1,5 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { meanEstimate, minUsersForRate, proportionEstimate, signTest, twoProportionTest, welchTest, withHorizon } from './statistics.js';
+import {
+  meanEstimate, minUsersForRate, moverRatioInterval, proportionEstimate, signTest, twoProportionTest, welchTest, withHorizon, type Comparison,
+} from './statistics.js';
 
 /** Per-user sums of a list of values. */
 function sums(values: number[]) {
@@ -35,7 +38,7 @@ describe('experiment statistics', () => {
     expect(c.pValue).toBeCloseTo(0.1077, 3);
     expect(c.relativeDifference).toBeCloseTo(1, 10);
     expect(c.significant).toBe(false);
-    expect(welchTest(sums([1]), sums([2, 3])).pValue).toBe(1);
+    expect(welchTest(sums([1]), sums([2, 3])).pValue).toBeNull();
   });
 
   it('mean interval narrows with users', () => {
@@ -64,5 +67,112 @@ describe('experiment statistics', () => {
     expect(signTest(40, 60).pValue).toBeCloseTo(0.0569, 3);
     expect(signTest(0, 0).pValue).toBe(1);
     expect(signTest(5, 5).pValue).toBe(1);
+  });
+});
+
+/** Every figure of a comparison that is a number is finite; a null one is explained by the note. */
+function expectTruthful(c: Comparison): void {
+  for (const x of [c.relativeDifference, c.low, c.high, c.pValue]) if (x !== null) expect(Number.isFinite(x)).toBe(true);
+  if ([c.relativeDifference, c.low, c.high, c.pValue].includes(null)) expect(c.note).toBeTruthy();
+  if (c.significant) {
+    expect(c.relativeDifference).not.toBeNull();
+    expect(c.pValue).toBeLessThan(0.05);
+  }
+  if (c.relativeDifference !== null && c.low !== null) expect(c.low).toBeLessThanOrEqual(c.relativeDifference + 1e-12);
+  if (c.relativeDifference !== null && c.high !== null) expect(c.high).toBeGreaterThanOrEqual(c.relativeDifference - 1e-12);
+  if (c.relativeDifference !== null) expect(c.relativeDifference).toBeGreaterThanOrEqual(-1);
+}
+
+describe('comparisons that cannot be computed say so (decision 0073)', () => {
+  it('both rates 0: no difference, no p-value (the z test has no variance), not significant', () => {
+    const c = twoProportionTest({ successes: 0, n: 100 }, { successes: 0, n: 100 });
+    expect(c).toMatchObject({ relativeDifference: null, low: null, high: null, pValue: null, significant: false });
+    expect(c.note).toMatch(/Both rates are 0/);
+    expect(withHorizon(c, true).significant).toBe(false);
+  });
+
+  it('control at 0, variant above: no relative difference, the z test still answers (0/100 against 10/100: z 3.24, p 0.0012)', () => {
+    const c = twoProportionTest({ successes: 0, n: 100 }, { successes: 10, n: 100 });
+    expect(c.relativeDifference).toBeNull();
+    expect(c.low).toBeNull();
+    expect(c.high).toBeNull();
+    expect(c.pValue).toBeCloseTo(0.00118, 4);
+    expect(c.note).toMatch(/control's rate is 0/);
+    // A difference that cannot be stated is never declared, even past the horizon.
+    expect(c.significant).toBe(false);
+    expect(withHorizon(c, true).significant).toBe(false);
+  });
+
+  it('variant at 0: −100 %, interval by MOVER-R from the Wilson intervals (the log ratio has none there)', () => {
+    const c = twoProportionTest({ successes: 10, n: 100 }, { successes: 0, n: 100 });
+    expect(c.relativeDifference).toBe(-1);
+    expect(c.low).toBe(-1);
+    // Upper end u₀ / √(l₁(2p₁ − l₁)) − 1 with the variant's Wilson upper end u₀ and the control's l₁.
+    const control = proportionEstimate(10, 100);
+    const variant = proportionEstimate(0, 100);
+    expect(c.high).toBeCloseTo(variant.high / Math.sqrt(control.low * (2 * control.value - control.low)) - 1, 12);
+    expect(c.high).toBeLessThan(0);
+    expect(c.pValue).toBeCloseTo(0.00118, 4);
+    expect(c.significant).toBe(true);
+    expect(c.note).toMatch(/MOVER-R/);
+    // One control conversion of ten: the interval stays open upwards, as the counts allow.
+    expect(twoProportionTest({ successes: 1, n: 10 }, { successes: 0, n: 10 }).high).toBeGreaterThan(1);
+  });
+
+  it('every user converted on both sides: 0 % with a MOVER-R interval, no p-value', () => {
+    const c = twoProportionTest({ successes: 100, n: 100 }, { successes: 100, n: 100 });
+    expect(c.relativeDifference).toBe(0);
+    expect(c.low).toBeLessThan(0);
+    expect(c.high).toBeGreaterThan(0);
+    expect(c.pValue).toBeNull();
+    expect(c.note).toMatch(/rate is 1 in both variants/);
+  });
+
+  it('a side with 0 or 1 users: nothing compared, the note names the side', () => {
+    for (const [control, variant, side] of [[0, 10, 'control has 0 users'], [1, 10, 'control has 1 user;'], [10, 0, 'variant has 0 users'], [10, 1, 'variant has 1 user;']] as const) {
+      const rate = twoProportionTest({ successes: 0, n: control }, { successes: variant > 0 ? 1 : 0, n: variant });
+      const mean = welchTest(sums(Array.from({ length: control }, (_, i) => i)), sums(Array.from({ length: variant }, (_, i) => i)));
+      for (const c of [rate, mean]) {
+        expect(c).toMatchObject({ relativeDifference: null, low: null, high: null, pValue: null, significant: false });
+        expect(c.note).toContain(side);
+      }
+    }
+  });
+
+  it("Welch: a control mean of 0 has no relative difference; a variant of all zeros has −100 % without an interval; no variance, no p-value", () => {
+    const controlZero = welchTest(sums([0, 0, 0, 0]), sums([1, 0, 2, 0]));
+    expect(controlZero.relativeDifference).toBeNull();
+    expect(controlZero.pValue).toBeCloseTo(0.215, 3);
+    expect(controlZero.note).toMatch(/control's mean is 0/);
+    const variantZero = welchTest(sums([1, 0, 2, 0]), sums([0, 0, 0, 0]));
+    expect(variantZero).toMatchObject({ relativeDifference: -1, low: null, high: null });
+    expect(variantZero.note).toMatch(/no width/);
+    const constant = welchTest(sums([3, 3, 3]), sums([4, 4, 4]));
+    expect(constant.relativeDifference).toBeCloseTo(1 / 3, 12);
+    expect(constant.pValue).toBeNull();
+    expect(constant.significant).toBe(false);
+  });
+
+  it('MOVER-R agrees with the log-ratio interval where both are defined and the counts are large', () => {
+    fc.assert(fc.property(fc.integer({ min: 5_000, max: 200_000 }), fc.double({ min: 0.02, max: 0.5, noNaN: true }), fc.double({ min: 0.8, max: 1.25, noNaN: true }), (n, rate, lift) => {
+      const x1 = Math.round(n * rate);
+      const x2 = Math.round(n * rate * lift);
+      const logRatio = twoProportionTest({ successes: x1, n }, { successes: x2, n });
+      const mover = moverRatioInterval(proportionEstimate(x2, n), proportionEstimate(x1, n));
+      expect(mover.low - 1).toBeCloseTo(logRatio.low!, 2);
+      expect(mover.high! - 1).toBeCloseTo(logRatio.high!, 2);
+    }), { numRuns: 200 });
+  });
+
+  it('any counts, large n included: every figure finite or null with a note, significant only on a stated difference', () => {
+    const counts = fc.integer({ min: 0, max: 2_000_000 }).chain((n) => fc.tuple(fc.constant(n), fc.integer({ min: 0, max: n })));
+    fc.assert(fc.property(counts, counts, fc.boolean(), ([n1, x1], [n2, x2], horizon) => {
+      expectTruthful(withHorizon(twoProportionTest({ successes: x1, n: n1 }, { successes: x2, n: n2 }), horizon));
+    }), { numRuns: 2_000 });
+    // Per-user values as the report has them: revenue in cents, CTRs as clicked searches over searches.
+    const revenue = fc.integer({ min: 0, max: 100_000_000 }).map((cents) => cents / 100);
+    const ctr = fc.integer({ min: 1, max: 50 }).chain((searches) => fc.integer({ min: 0, max: searches }).map((clicked) => clicked / searches));
+    const values = fc.array(fc.oneof(fc.constant(0), revenue, ctr), { maxLength: 30 });
+    fc.assert(fc.property(values, values, (a, b) => expectTruthful(welchTest(sums(a), sums(b)))), { numRuns: 2_000 });
   });
 });

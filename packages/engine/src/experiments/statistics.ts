@@ -30,20 +30,36 @@ export interface Estimate {
   high: number;
 }
 
-/** One variant's comparison with the control on one metric. */
+/**
+ * One variant's comparison with the control on one metric. What cannot be computed is `null`, never a
+ * number standing in for it, and `note` says why (decision 0073): a relative difference against a
+ * control at 0, a test without variance, a side with fewer than {@link MIN_USERS_TO_COMPARE} users.
+ */
 export interface Comparison {
-  /** (variant − control) / control, e.g. 0.08 = 8 % higher than the control. */
-  relativeDifference: number;
-  /** 95 % interval of the relative difference. */
-  low: number;
-  high: number;
-  /** Two-sided p-value of the named test. */
-  pValue: number;
+  /** (variant − control) / control, e.g. 0.08 = 8 % higher than the control; null when the control's value is 0 (or a side has too few users). */
+  relativeDifference: number | null;
+  /** 95 % interval of the relative difference; null where it cannot be computed (`note` says why). */
+  low: number | null;
+  /** Upper end of the interval; null where it cannot be computed or has no upper bound (`note` says which). */
+  high: number | null;
+  /** Two-sided p-value of the named test; null where the test is not defined (`note` says why). */
+  pValue: number | null;
   /** The test, by name. */
   test: string;
-  /** pValue < 0.05 and every variant reached the metric's `minUsers` (fixed horizon). */
+  /**
+   * pValue < 0.05, the relative difference defined and every variant at the metric's `minUsers` (fixed
+   * horizon): never true where `relativeDifference` or `pValue` is null.
+   */
   significant: boolean;
+  /** Why a figure is null, or which interval method replaced the log-ratio one; absent when nothing did. */
+  note?: string;
 }
+
+/**
+ * Users a side needs before it is compared: Welch's t test needs two per side (a variance), and the
+ * same floor for the proportion test keeps one rule for every metric (one user is no normal sample).
+ */
+export const MIN_USERS_TO_COMPARE = 2;
 
 /** Per-user sums of a metric: `n` users, `sum` of their values and `sumSquares` of the squares. */
 export interface UserSums {
@@ -85,61 +101,148 @@ export function meanEstimate(s: UserSums): Estimate {
   return { value: mean, low: mean - half, high: mean + half };
 }
 
+/** One side of a comparison: its estimate, the variance of that estimate and its 95 % interval as the report shows it. */
+interface Side {
+  value: number;
+  variance: number;
+  interval: Estimate;
+}
+
+/** The relative difference of a comparison with its interval, and why a part is missing. */
+type Relative = Pick<Comparison, 'relativeDifference' | 'low' | 'high'> & { notes: string[] };
+
+/** The interval method used where the log ratio's is not defined, by name (it goes into `note`). */
+const MOVER_R = 'MOVER-R (Donner and Zou, 2012) from the two variants\' 95 % intervals';
+
 /**
- * The interval of a relative difference r = b / a − 1 by the delta method on log(b / a): its variance
- * is the sum of the squared coefficients of variation of the two estimates. Returns the point value
- * for degenerate inputs (a zero rate has no relative difference worth an interval).
+ * The MOVER-R interval of a ratio θ₁ / θ₂ from each estimate's own 95 % interval (Donner and Zou, 2012:
+ * the limits of θ₁ − θ·θ₂ by MOVER, solved for θ). Unlike the log ratio it is defined at θ₁ = 0 and
+ * without variance, because it needs only the two intervals (a Wilson interval never has zero width).
+ * `high` is null when θ₂'s interval reaches 0: the ratio then has no upper bound.
  */
-function relativeInterval(a: number, varA: number, b: number, varB: number): [number, number, number] {
-  if (a <= 0 || b <= 0) {
-    const r = a > 0 ? b / a - 1 : 0;
-    return [r, r, r];
+export function moverRatioInterval(numerator: Estimate, denominator: Estimate): { low: number; high: number | null } {
+  const { value: t1, low: l1, high: u1 } = numerator;
+  const { value: t2, low: l2, high: u2 } = denominator;
+  const product = t1 * t2;
+  // θ²·A − 2θ·θ₁θ₂ + C = 0 for each end; the lower end is the root at or below θ₁ / θ₂.
+  const aLow = u2 * (2 * t2 - u2);
+  const cLow = l1 * (2 * t1 - l1);
+  // C = 0 (θ₁'s interval starts at 0) puts the lower end at 0; A = 0 leaves the linear equation.
+  const low = cLow === 0 ? 0 : aLow === 0 ? cLow / (2 * product) : (product - Math.sqrt(Math.max(0, product * product - aLow * cLow))) / aLow;
+  const aHigh = l2 * (2 * t2 - l2);
+  const cHigh = u1 * (2 * t1 - u1);
+  const high = aHigh > 0 ? (product + Math.sqrt(Math.max(0, product * product - aHigh * cHigh))) / aHigh : null;
+  return { low, high };
+}
+
+/**
+ * The relative difference r = b / a − 1 of a variant (b) against the control (a), with its 95 %
+ * interval: by the delta method on log(b / a) where both values are above 0 and vary (the variance of
+ * the log ratio is the sum of the squared coefficients of variation), else by {@link moverRatioInterval}.
+ * A control at 0 has no relative difference: null, not 0 (decision 0073).
+ */
+function relativeDifferenceOf(control: Side, variant: Side, noun: string): Relative {
+  const a = control.value;
+  const b = variant.value;
+  if (!(a > 0)) {
+    const notes = [b > 0
+      ? `The control's ${noun} is 0 and the variant's is not: a relative difference to 0 is not defined; compare the ${noun}s and the p-value.`
+      : `Both ${noun}s are 0: there is no difference to state yet.`];
+    return { relativeDifference: null, low: null, high: null, notes };
   }
-  const se = Math.sqrt(varA / (a * a) + varB / (b * b));
-  const logRatio = Math.log(b / a);
-  return [b / a - 1, Math.exp(logRatio - Z_ALPHA * se) - 1, Math.exp(logRatio + Z_ALPHA * se) - 1];
+  const relativeDifference = b / a - 1;
+  if (b > 0 && control.variance + variant.variance > 0) {
+    // The coefficients of variation taken one by one: a², b² could underflow for tiny values.
+    const se = Math.hypot(Math.sqrt(control.variance) / a, Math.sqrt(variant.variance) / b);
+    const logRatio = Math.log(b / a);
+    return { relativeDifference, low: Math.exp(logRatio - Z_ALPHA * se) - 1, high: Math.exp(logRatio + Z_ALPHA * se) - 1, notes: [] };
+  }
+  const why = b > 0 ? 'neither variant varies' : `the variant's ${noun} is 0`;
+  if (control.interval.high === control.interval.low || variant.interval.high === variant.interval.low) {
+    return { relativeDifference, low: null, high: null, notes: [`No interval: ${why}, and a variant's own interval has no width (all its users have one value).`] };
+  }
+  const ratio = moverRatioInterval(variant.interval, control.interval);
+  const notes = [`Interval by ${MOVER_R}: ${why}, where the log-ratio interval is not defined.`];
+  if (ratio.high === null) notes.push("The interval has no upper end: the control's interval reaches 0.");
+  return { relativeDifference, low: ratio.low - 1, high: ratio.high === null ? null : ratio.high - 1, notes };
+}
+
+/** A comparison from its parts: `significant` on the p-value alone ({@link withHorizon} adds the horizon), `note` only when one was written. */
+function comparison(relative: Relative, pValue: number | null, test: string, testNotes: readonly string[]): Comparison {
+  const { notes: relativeNotes, ...difference } = relative;
+  const notes = [...relativeNotes, ...testNotes];
+  const c: Comparison = { ...difference, pValue, test, significant: isSignificant({ ...difference, pValue }) };
+  if (notes.length > 0) c.note = notes.join(' ');
+  return c;
+}
+
+/** The comparison of a side with fewer than {@link MIN_USERS_TO_COMPARE} users: nothing computed, the note says which side. */
+function tooFewUsers(control: number, variant: number, test: string): Comparison {
+  const [side, users] = control < MIN_USERS_TO_COMPARE ? ['control', control] : ['variant', variant];
+  const note = `Not compared: the ${side} has ${users} user${users === 1 ? '' : 's'}; a comparison needs at least ${MIN_USERS_TO_COMPARE} per variant.`;
+  return { relativeDifference: null, low: null, high: null, pValue: null, test, significant: false, note };
+}
+
+/** The p-value's verdict: below {@link ALPHA}, with a relative difference to state (never on a null). */
+function isSignificant(c: Pick<Comparison, 'pValue' | 'relativeDifference'>): boolean {
+  return c.pValue !== null && c.pValue < ALPHA && c.relativeDifference !== null;
 }
 
 /**
  * Two-proportion z test (pooled, two-sided) of a variant's per-user rate against the control's.
  * `significant` here is only the p-value's verdict; {@link withHorizon} adds the sample-size condition.
+ * The test is defined whenever the pooled rate is strictly between 0 and 1, a control at 0 included.
  */
 export function twoProportionTest(control: { successes: number; n: number }, variant: { successes: number; n: number }): Comparison {
   const test = 'two-proportion z test (pooled, two-sided) over users';
   const { successes: x1, n: n1 } = control;
   const { successes: x2, n: n2 } = variant;
-  if (n1 === 0 || n2 === 0) return { relativeDifference: 0, low: 0, high: 0, pValue: 1, test, significant: false };
+  if (n1 < MIN_USERS_TO_COMPARE || n2 < MIN_USERS_TO_COMPARE) return tooFewUsers(n1, n2, test);
   const p1 = x1 / n1;
   const p2 = x2 / n2;
   const pooled = (x1 + x2) / (n1 + n2);
   const se = Math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2));
-  const pValue = se === 0 ? 1 : 2 * (1 - normalCdf(Math.abs(p2 - p1) / se, 0, 1));
-  const [relativeDifference, low, high] = relativeInterval(p1, (p1 * (1 - p1)) / n1, p2, (p2 * (1 - p2)) / n2);
-  return { relativeDifference, low, high, pValue, test, significant: pValue < ALPHA };
+  const pValue = se === 0 ? null : 2 * (1 - normalCdf(Math.abs(p2 - p1) / se, 0, 1));
+  const relative = relativeDifferenceOf(
+    { value: p1, variance: (p1 * (1 - p1)) / n1, interval: proportionEstimate(x1, n1) },
+    { value: p2, variance: (p2 * (1 - p2)) / n2, interval: proportionEstimate(x2, n2) },
+    'rate',
+  );
+  const notes = pValue === null ? [`No p-value: the rate is ${pooled === 0 ? 0 : 1} in both variants, so the test has no variance.`] : [];
+  return comparison(relative, pValue, test, notes);
 }
 
 /**
  * Welch's t test (unequal variances, two-sided) of a variant's per-user mean against the control's,
  * e.g. revenue per user, whose variance differs between variants and whose distribution is skewed
- * (Welch's test is robust to both at the sample sizes an experiment reaches).
+ * (Welch's test is robust to both at the sample sizes an experiment reaches). Not defined when neither
+ * variant's values vary.
  */
 export function welchTest(control: UserSums, variant: UserSums): Comparison {
   const test = "Welch's t test (two-sided) over per-user values";
-  if (control.n < 2 || variant.n < 2) return { relativeDifference: 0, low: 0, high: 0, pValue: 1, test, significant: false };
+  if (control.n < MIN_USERS_TO_COMPARE || variant.n < MIN_USERS_TO_COMPARE) return tooFewUsers(control.n, variant.n, test);
   const a = meanAndVariance(control);
   const b = meanAndVariance(variant);
   const va = a.variance / control.n;
   const vb = b.variance / variant.n;
   const se = Math.sqrt(va + vb);
-  let pValue = 1;
+  let pValue: number | null = null;
   if (se > 0) {
     const t = (b.mean - a.mean) / se;
-    // Welch–Satterthwaite degrees of freedom.
-    const df = (va + vb) ** 2 / ((va * va) / (control.n - 1) + (vb * vb) / (variant.n - 1));
+    // Welch–Satterthwaite degrees of freedom, (va + vb)² / (va² / (n₁ − 1) + vb² / (n₂ − 1)), on the
+    // shares of the variance so that squares of tiny variances cannot underflow to 0 / 0.
+    const shareA = va / (va + vb);
+    const shareB = vb / (va + vb);
+    const df = 1 / ((shareA * shareA) / (control.n - 1) + (shareB * shareB) / (variant.n - 1));
     pValue = 2 * (1 - tCdf(Math.abs(t), df));
   }
-  const [relativeDifference, low, high] = relativeInterval(a.mean, va, b.mean, vb);
-  return { relativeDifference, low, high, pValue, test, significant: pValue < ALPHA };
+  const relative = relativeDifferenceOf(
+    { value: a.mean, variance: va, interval: meanEstimate(control) },
+    { value: b.mean, variance: vb, interval: meanEstimate(variant) },
+    'mean',
+  );
+  const notes = pValue === null ? ['No p-value: the values vary in neither variant, so the test is not defined.'] : [];
+  return comparison(relative, pValue, test, notes);
 }
 
 /**
@@ -164,7 +267,7 @@ export function minUsersForRate(baseRate: number, effect = MIN_DETECTABLE_RELATI
  * the nominal 5 % however often a merchant peeks (docs/experiments.md).
  */
 export function withHorizon(c: Comparison, horizonReached: boolean): Comparison {
-  return { ...c, significant: horizonReached && c.pValue < ALPHA };
+  return { ...c, significant: horizonReached && isSignificant(c) };
 }
 
 /**

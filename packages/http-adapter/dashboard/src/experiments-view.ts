@@ -7,7 +7,10 @@
 import { admin, esc, getJson, type Connection } from './api.js';
 
 interface Estimate { value: number; low: number; high: number }
-interface Comparison { relativeDifference: number; low: number; high: number; pValue: number; test: string; significant: boolean }
+/** One comparison with the control: a figure that cannot be computed is null, and `note` says why (decision 0073). */
+export interface Comparison {
+  relativeDifference: number | null; low: number | null; high: number | null; pValue: number | null; test: string; significant: boolean; note?: string;
+}
 interface Experiment { id: string; name: string; kind: string; method: string; status: string; from: string; until?: string; variants: { name: string; weight: number }[] }
 interface VariantReport {
   name: string; weight: number; users: number; searches?: number; served?: number; clicks: number; ctr: Estimate; conversions: number;
@@ -57,9 +60,25 @@ function intervalPlot(title: string, variants: readonly VariantReport[], pick: (
     <svg viewBox="0 0 ${width} ${16 + variants.length * rowHeight}" role="img" aria-label="${esc(title)} per variant">${rows}</svg></figure>`;
 }
 
-function comparisonCell(c: Comparison): string {
-  return `<td>${esc(`${(c.relativeDifference * 100).toFixed(1)} % [${(c.low * 100).toFixed(1)}, ${(c.high * 100).toFixed(1)}]`)}</td>
-    <td title="${esc(c.test)}">${esc(c.pValue.toPrecision(3))}</td><td>${c.significant ? '<strong>significant</strong>' : '—'}</td>`;
+/** What a null figure reads as: never "0 %" or "NaN" (decision 0073). */
+const NOT_COMPUTABLE = 'not computable';
+
+/** The relative difference with its 95 % interval, in percent; a null end reads as the API means it. */
+function differenceText(c: Comparison): string {
+  if (c.relativeDifference === null) return NOT_COMPUTABLE;
+  const percent = (x: number) => (x * 100).toFixed(1);
+  const interval = c.low === null ? `interval ${NOT_COMPUTABLE}` : `[${percent(c.low)}, ${c.high === null ? 'no upper end' : percent(c.high)}]`;
+  return `${percent(c.relativeDifference)} % ${interval}`;
+}
+
+/**
+ * A comparison as three table cells (difference with interval, p-value, verdict), the note (why a figure
+ * is not computable, or which interval method was used) under the difference.
+ */
+export function comparisonCells(c: Comparison): string {
+  const note = c.note === undefined ? '' : `<br><small class="hint">${esc(c.note)}</small>`;
+  return `<td>${esc(differenceText(c))}${note}</td>
+    <td class="p-value" title="${esc(c.test)}">${esc(c.pValue === null ? NOT_COMPUTABLE : c.pValue.toPrecision(3))}</td><td>${c.significant ? '<strong>significant</strong>' : '—'}</td>`;
 }
 
 /** The report of one experiment. */
@@ -77,7 +96,7 @@ function reportHtml(r: Report): string {
       <td>${v.conversions}</td><td>${pct(v.conversionRate.value)}</td><td>${num(v.revenue)}</td><td>${num(v.revenuePerUser.value)}</td></tr>`).join('')}</tbody></table>`;
   const horizon = `<p class="hint">Users needed per variant (10 % relative effect, 80 % power): CTR ${r.minUsers.ctr ?? '—'}, conversion rate and revenue ${r.minUsers.conversionRate ?? '—'}.
     "significant" appears only once every variant has them (a fixed horizon: peeking earlier cannot inflate false positives).</p>`;
-  const vs = r.variants.filter((v) => v.vsControl).map((v) => `<tr><td>${esc(v.name)}</td>${METRICS.map(([m]) => comparisonCell(v.vsControl![m])).join('')}</tr>`).join('');
+  const vs = r.variants.filter((v) => v.vsControl).map((v) => `<tr><td>${esc(v.name)}</td>${METRICS.map(([m]) => comparisonCells(v.vsControl![m])).join('')}</tr>`).join('');
   const comparisons = vs === '' ? '' : `<table class="comparisons"><thead><tr><th rowspan="2">vs control</th>${METRICS.map(([, label]) => `<th colspan="3">${label}</th>`).join('')}</tr>
     <tr>${METRICS.map(() => '<th>difference [95 %]</th><th>p</th><th></th>').join('')}</tr></thead><tbody>${vs}</tbody></table>`;
   const plots = `<div class="plots">${intervalPlot('CTR', r.variants, (v) => v.ctr, pct)}${intervalPlot('Conversion rate', r.variants, (v) => v.conversionRate, pct)}

@@ -36,7 +36,8 @@ export function contents(state: CatalogState): unknown {
       fieldIds: ft.fieldIds, termCount: ft.termCount, termOffsets: arr(postings.termOffsets), postDocs: arr(postings.postDocs),
       // Term frequencies, and what scoring reads: each one normalised with the live means.
       tfs: postingTfs(state, postings), norms: effectiveNorms(state, postings), termDocFreq: arr(ft.termDocFreq),
-      fieldLengths: arr(ft.fieldLengths.subarray(0, ft.fieldIds.length * state.index.docCount)),
+      // Per doc, its fields' lengths: spare slots (their number follows the version's history) left out.
+      fieldLengths: Array.from({ length: state.index.docCount }, (_, d) => ft.fieldIds.map((_, f) => lengthAt(ft.fieldLengths, ft.lengthStride, f, d))),
       fieldLengthsType: ft.fieldLengths.constructor.name,
     },
     dictionaries: state.dictionaries.map((d) => d.values()),
@@ -56,10 +57,10 @@ function effectiveNorms(state: CatalogState, postings: PostingSegment): number[]
 
 /** Per posting its field and term frequency, through its norm key (whose length must be the doc's). */
 function postingTfs(state: CatalogState, postings: PostingSegment): number[][] {
-  const { normKeys, fieldLengths, fieldIds } = state.index.fullText;
+  const { normKeys, fieldLengths, lengthStride } = state.index.fullText;
   return Array.from(postings.postKey, (key, i) => {
     const f = normKeys.keyFields[key];
-    expect(normKeys.keyLengths[key]).toBe(lengthAt(fieldLengths, fieldIds.length, f, postings.postDocs[i]));
+    expect(normKeys.keyLengths[key]).toBe(lengthAt(fieldLengths, lengthStride, f, postings.postDocs[i]));
     return [f, normKeys.keyTfs[key]];
   });
 }

@@ -312,7 +312,7 @@ export function* applyDeletes(base: CatalogState, docs: readonly number[], versi
     const d = docs[i];
     deleted[d >>> 5] |= 1 << (d & 31);
     for (let f = 0; f < F; f++) {
-      const len = lengthAt(index.fullText.fieldLengths, F, f, d);
+      const len = lengthAt(index.fullText.fieldLengths, index.fullText.lengthStride, f, d);
       if (len > 0) { lengthTokens[f] += len; lengthDocs[f]++; }
     }
     const product = base.store.decode(d);

@@ -30,7 +30,7 @@ import type { FieldIndex, NumericColumn, OrderBase, SingleCodes, TextColumn } fr
 import { numericValue } from '../field-values.js';
 import { extendShared, growableArray, sharedArray } from './shared-arrays.js';
 
-import type { Steps } from '../steps.js';
+import { runSteps, type Steps } from '../steps.js';
 
 /** Docs or codes handled between two yields (build-catalog-state's `STEP`, not imported: it imports this module). */
 const STEP_MASK = 4096 - 1;
@@ -123,9 +123,17 @@ export function* numericColumnOf(perDoc: Float64Array, text: TextColumn | undefi
 
 /** Field `field`'s numbers per doc (NaN: none), `docCount` docs: what a snapshot stores. */
 export function numericPerDoc(field: FieldIndex, docCount: number): Float64Array {
+  return runSteps(numericPerDocSteps(field, docCount));
+}
+
+/** {@link numericPerDoc} in steps (a snapshot's encoding: 30-50 ms a field at a million docs in one go). */
+export function* numericPerDocSteps(field: FieldIndex, docCount: number): Steps<Float64Array> {
   const { byCode, codes } = numericValues(field);
   const out = new Float64Array(docCount);
-  for (let d = 0; d < docCount; d++) out[d] = byCode[codes[d] + 1];
+  for (let d = 0; d < docCount; d++) {
+    out[d] = byCode[codes[d] + 1];
+    if ((d & STEP_MASK) === STEP_MASK) yield;
+  }
   return out;
 }
 

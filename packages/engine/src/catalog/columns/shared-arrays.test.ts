@@ -3,7 +3,7 @@
  * latest view of a buffer is extended in place (a second extension of an older one copies).
  */
 import { describe, expect, it } from 'vitest';
-import { extendShared, growableArray, growableSharedBytes, PagedBuilder, sharedArray } from './shared-arrays.js';
+import { extendShared, growableArray, growableCopy, growableSharedBytes, PagedBuilder, sharedArray } from './shared-arrays.js';
 
 describe('extendShared', () => {
   it('extends the latest view in place, leaving the older view as it was', () => {
@@ -45,6 +45,22 @@ describe('extendShared', () => {
     expect(far.buffer).not.toBe(small.buffer);
     expect(Array.from(far)).toEqual([7, 0, 0]);
     expect(extendShared(far, 10).buffer).toBe(far.buffer);
+  });
+
+  it('copies a column onto a growable shared buffer of its own (a version changing it), which the next extension grows in place', () => {
+    const latest = growableArray(Uint16Array, 3);
+    latest.set([4, 5, 6]);
+    const copy = growableCopy(latest);
+    expect(copy.buffer).not.toBe(latest.buffer);
+    expect(copy.buffer).toBeInstanceOf(SharedArrayBuffer);
+    copy[1] = 9;
+    expect(Array.from(latest)).toEqual([4, 5, 6]);
+    expect(Array.from(growableCopy(latest, 4))).toEqual([4, 5, 6, 0]);
+    const extended = extendShared(copy, 5);
+    expect(extended.buffer).toBe(copy.buffer);
+    expect(Array.from(extended)).toEqual([4, 9, 6, 0, 0]);
+    // The source is still the latest view of its own buffer: extended in place too.
+    expect(extendShared(latest, 4).buffer).toBe(latest.buffer);
   });
 
   it('counts the bytes of live growable buffers, grown in place included (process.memoryUsage does not)', () => {

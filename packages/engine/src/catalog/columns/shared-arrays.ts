@@ -112,7 +112,17 @@ export function extendShared<T extends SharedColumn>(source: T, length: number):
     claimedEnd.set(buffer, newEnd);
     return new ctor(buffer, source.byteOffset, length);
   }
-  const out = growableArray(ctor, length);
+  return growableCopy(source, length);
+}
+
+/**
+ * A copy of `source` on a growable SharedArrayBuffer of its own, `length` elements long (default: as
+ * long; longer: the rest 0), which {@link extendShared} extends in place: for a version's copy of a
+ * per-doc column it changes. Not a plain `slice()`, whose buffer V8 counts as external memory (a
+ * collection forced by a few copies of megabytes, decisions/0058).
+ */
+export function growableCopy<T extends SharedColumn>(source: T, length = source.length): T {
+  const out = growableArray(source.constructor as unknown as TypedArrayCtor<T>, length);
   out.set(source.subarray(0, Math.min(source.length, length)) as never);
   return out;
 }

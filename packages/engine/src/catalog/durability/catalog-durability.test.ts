@@ -60,6 +60,9 @@ describe('catalog durability (write-ahead change log + snapshots)', () => {
     // with the log after it): either generation shows that snapshots were taken.
     const files = readdirSync(path.join(dir, 'catalogs'));
     expect(files.some((f) => f === 'site-a.aislesnap' || f === 'site-a.aislesnap.prev'), files.join(', ')).toBe(true);
-    expect(files.filter((f) => f.includes('.log.')).length).toBeLessThanOrEqual(4);
+    // Without drops the ~440 changes would leave a segment per snapshot started (one every 25 changes,
+    // ~18); a snapshot written in steps may still be under way at a kill on a busy machine, so a
+    // segment or two more than the last completed one's may stay (5 seen once under a parallel run).
+    expect(files.filter((f) => f.includes('.log.')).length).toBeLessThanOrEqual(6);
   });
 });

@@ -216,6 +216,75 @@ describe('catalog snapshots', () => {
     await expectAnswersAsBuilt(loaded);
   });
 
+  it('loads a format-6 snapshot (a length slot per full-text field); a new field after it lays them out with spare slots, kept by format 7', async () => {
+    // __tests__/format-6.aislesnap was written by the format-6 code (main at 2cc83f3) from these
+    // products: the first six built, the last two appended (adding the full-text field notes), then p2 deleted.
+    const products: Product[] = [
+      { refId: 'p1', title: 'red cotton shirt', brand: 'Acme', price: 20 },
+      { refId: 'p2', title: 'blue linen shirt', brand: 'Zeta', price: 35 },
+      { refId: 'p3', title: 'green wool jumper', brand: 'Acme', price: 60 },
+      { refId: 'p4', title: 'black leather boots', brand: 'Orbit', price: 120 },
+      { refId: 'p5', title: 'white canvas shoes', brand: 'Zeta', price: 45 },
+      { refId: 'p6', title: 'grey cotton socks', brand: 'Orbit', price: 8 },
+      { refId: 'p7', title: 'yellow rain coat', brand: 'Acme', price: 90, notes: 'waterproof seams taped' },
+      { refId: 'p8', title: 'navy wool scarf', brand: 'Zeta', price: 25, notes: 'hand knitted' },
+    ];
+    const loaded = await loadCatalogSnapshot(fileURLToPath(new URL('./__tests__/format-6.aislesnap', import.meta.url)));
+    const fields = loaded.state.index.fullText.fieldIds.length;
+    expect(loaded.state.index.fullText.lengthStride).toBe(fields);
+    const built = new Catalog();
+    await built.upsert(products.filter((p) => p.refId !== 'p2'));
+    const requests: SearchRequest[] = [
+      { website_id: 'w', client: 'c', q: 'cotton shirt', start: 0, size: 20, aggregations: ['brand'] },
+      { website_id: 'w', client: 'c', q: 'wool', start: 0, size: 20 },
+      { website_id: 'w', client: 'c', q: 'seams knitted', start: 0, size: 20 },
+      { website_id: 'w', client: 'c', q: 'organic linen', start: 0, size: 20 },
+      { website_id: 'w', client: 'c', q: 'portugal', start: 0, size: 20 },
+    ];
+    const expectAnswersAsBuilt = async (catalog: Catalog) => {
+      for (const request of requests) expect(await outcome(catalog, request)).toEqual(await outcome(built, request));
+    };
+    await expectAnswersAsBuilt(loaded);
+    // A full-text field no product had: no slot spare, the lengths are laid out again with some.
+    const care: Product = { refId: 'p9', title: 'organic linen shirt', brand: 'Acme', price: 40, care: 'cold wash linen' };
+    await Promise.all([loaded.upsert([care]), built.upsert([care])]);
+    const { lengthStride } = loaded.state.index.fullText;
+    expect(lengthStride).toBeGreaterThan(fields + 1);
+    await expectAnswersAsBuilt(loaded);
+    // The next one takes a spare slot: the same layout, in place.
+    const origin: Product = { refId: 'p10', title: 'linen trousers', brand: 'Orbit', price: 55, origin: 'made in portugal' };
+    const lengthsBefore = loaded.state.index.fullText.fieldLengths;
+    await Promise.all([loaded.upsert([origin]), built.upsert([origin])]);
+    expect(loaded.state.index.fullText.lengthStride).toBe(lengthStride);
+    expect(loaded.state.index.fullText.fieldLengths.buffer).toBe(lengthsBefore.buffer);
+    await expectAnswersAsBuilt(loaded);
+    // Written again (format 7), the spare slots are kept: a field added after the load takes one.
+    const file = path.join(dir, 'from-format-6.aislesnap');
+    await saveCatalogSnapshot(loaded, file);
+    const again = await loadCatalogSnapshot(file);
+    expect(again.state.index.fullText.lengthStride).toBe(lengthStride);
+    await expectAnswersAsBuilt(again);
+    const size: Product = { refId: 'p11', title: 'wool socks', brand: 'Zeta', price: 12, size_note: 'runs small' };
+    await Promise.all([again.upsert([size]), built.upsert([size])]);
+    expect(again.state.index.fullText.lengthStride).toBe(lengthStride);
+    requests.push({ website_id: 'w', client: 'c', q: 'small wool', start: 0, size: 20 });
+    await expectAnswersAsBuilt(again);
+  });
+
+  it('writes dictionaries and a vocabulary longer than a step of the meta (written in pieces) back whole', async () => {
+    const file = path.join(dir, 'long-meta.aislesnap');
+    const products: Product[] = Array.from({ length: 40_000 }, (_, i) => ({ refId: `p${i}`, title: `word${i} ${i % 2 ? 'odd' : 'even'} "quoted" é😀`, price: i }));
+    const original = new Catalog();
+    await original.upsert(products);
+    await saveCatalogSnapshot(original, file);
+    const loaded = await loadCatalogSnapshot(file);
+    expect(loaded.state.vocabulary).toEqual(original.state.vocabulary);
+    expect(loaded.state.dictionaries.map((d) => d.values())).toEqual(original.state.dictionaries.map((d) => d.values()));
+    expect(loaded.getProduct('p39999')).toEqual(products[39_999]);
+    const request: SearchRequest = { website_id: 'w', client: 'c', q: 'word20001', start: 0, size: 5 };
+    expect(await outcome(loaded, request)).toEqual(await outcome(original, request));
+  });
+
   it('writes atomically: no temporary file is left behind', async () => {
     const sub = await mkdtemp(path.join(dir, 'atomic-'));
     const catalog = new Catalog();

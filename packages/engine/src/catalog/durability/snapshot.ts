@@ -25,16 +25,19 @@ import { runInSlices } from '../build/time-slices.js';
 import { applyDeletes } from '../changes/tombstones.js';
 import { newRevisions, ProductStore, type ShapeRecord } from '../columns/product-store.js';
 import { ensureNumericOrdersSteps } from '../columns/text-column-lookups.js';
-import { numericColumnOf, numericPerDoc } from '../columns/numeric-column.js';
+import { numericColumnOf, numericPerDocSteps } from '../columns/numeric-column.js';
 import type { StepTimer } from '../../util/step-timer.js';
 import { writeFileDurably, type DurableWriteOptions } from '../../util/durable-file.js';
+import { byteVectorSteps, sizedBuilder, stringSteps, utf8LengthSteps, vectorRoom } from './flat-vectors.js';
 import { readSnapshotFile } from './snapshot-file.js';
 import { derivedHierarchies, hierarchyFromParts, hierarchyParts, keepHierarchy, type HierarchyParts, type HierarchyTree } from '../columns/hierarchy-column.js';
 import type { HierarchySetting } from '../../contract/settings-schema.js';
 
 const FILE_IDENTIFIER = 'AISL';
 /**
- * 6: the hierarchies derived on the version (`settings.hierarchies`: node values and settings in the
+ * 7: field lengths keep spare slots per doc (`ft.fieldLengths` holds `fullText.lengthStride` slots a
+ * doc, the meta's; see field-lengths.ts), so a loaded catalog takes a new full-text field in place.
+ * 6 (still read; its lengths have one slot per full-text field): the hierarchies derived on the version (`settings.hierarchies`: node values and settings in the
  * meta's `hierarchies`, node columns as `h<i>.*`), so a restart reads them instead of deriving them.
  * 5 (still read; its hierarchies are derived again): postings keep each entry's norm key (`ft.postKey`,
  * 16-bit while the keys fit; the keys' triples in `ft.keyFields`, `ft.keyTfs`, `ft.keyLengths`: norm-keys.ts) instead of its field and
@@ -49,8 +52,8 @@ const FILE_IDENTIFIER = 'AISL';
  * 2 (still read): every text column had `offsets` and `codes`, `single` was 32-bit when present and
  * field lengths 32-bit; converted to the current layout on load.
  */
-const FORMAT_VERSION = 6;
-const READABLE_VERSIONS: readonly number[] = [2, 3, 4, 5, FORMAT_VERSION];
+const FORMAT_VERSION = 7;
+const READABLE_VERSIONS: readonly number[] = [2, 3, 4, 5, 6, FORMAT_VERSION];
 /** The last format keeping normalised postings, field lengths field by field and a vector row per doc. */
 const LAST_NORM_POSTINGS_FORMAT = 4;
 /** The last format keeping each product's JSON (loading parses every product). */
@@ -71,7 +74,8 @@ interface SnapshotMeta {
   fields: { name: string; kind: FieldKind; dictSize?: number; hasText: boolean; hasNumeric: boolean; valueCounts?: ValueCounts }[];
   dictionaries: (readonly string[])[];
   vocabulary: string[];
-  fullText: { fieldIds: number[]; termCount: number; avgFieldLengths: number[] };
+  /** `lengthStride` (format 7): slots per doc of `ft.fieldLengths`; absent, one per full-text field. */
+  fullText: { fieldIds: number[]; termCount: number; avgFieldLengths: number[]; lengthStride?: number };
   vectorDimension: number;
   /** Tombstoned docs (see tombstones.ts), ascending; absent when none. */
   deleted?: number[];
@@ -90,10 +94,46 @@ interface SnapshotMeta {
 /** The arrays of a {@link HierarchyParts}, by their name in the file after `h<i>.`. */
 const HIERARCHY_ARRAYS = ['offsets', 'codes', 'valueOffsets', 'valueDocs', 'deepest', 'parent'] as const;
 
-function arraysOf(state: CatalogState, postings: PostingSegment, hierarchies: readonly HierarchyParts[]): Map<string, AnyTypedArray> {
+/** Strings of a meta's long arrays stringified between two yields. */
+const JSON_STEP = 16_384;
+
+/** `JSON.stringify(values)` as pieces, {@link JSON_STEP} values each, in steps. */
+function* jsonArrayPiecesSteps(values: readonly string[], pieces: string[]): Steps<void> {
+  pieces.push('[');
+  for (let i = 0; i < values.length; i += JSON_STEP) {
+    const chunk = JSON.stringify(values.slice(i, i + JSON_STEP));
+    pieces.push(i === 0 ? chunk.slice(1, -1) : `,${chunk.slice(1, -1)}`);
+    yield;
+  }
+  pieces.push(']');
+}
+
+/**
+ * `JSON.stringify(meta)` as pieces (to write with `stringSteps`), in steps: at a million products the
+ * dictionaries and the vocabulary hold millions of strings (one `JSON.stringify` of them all, and the
+ * collection of its garbage, took one step of 300 ms). Keys in another order than `JSON.stringify`'s:
+ * the reader parses the whole.
+ */
+function* jsonPiecesSteps(meta: SnapshotMeta): Steps<string[]> {
+  const { dictionaries, vocabulary, ...rest } = meta;
+  const head = JSON.stringify(rest);
+  const pieces = [head.slice(0, -1), ',"vocabulary":'];
+  yield* jsonArrayPiecesSteps(vocabulary, pieces);
+  pieces.push(',"dictionaries":[');
+  for (const [i, values] of dictionaries.entries()) {
+    if (i > 0) pieces.push(',');
+    yield* jsonArrayPiecesSteps(values, pieces);
+  }
+  pieces.push(']}');
+  return pieces;
+}
+
+/** The arrays a snapshot writes, by name; in steps (a field's per-doc numbers and folded inverted column are passes over its docs). */
+function* arraysOfSteps(state: CatalogState, postings: PostingSegment, hierarchies: readonly HierarchyParts[]): Steps<Map<string, AnyTypedArray>> {
   const arrays = new Map<string, AnyTypedArray>();
   hierarchies.forEach((h, i) => { for (const name of HIERARCHY_ARRAYS) arrays.set(`h${i}.${name}`, h[name]); });
-  state.index.fields.forEach((f, i) => {
+  for (const [i, f] of state.index.fields.entries()) {
+    yield;
     if (f.text) {
       const t = f.text;
       if (t.single) arrays.set(`f${i}.single`, t.single);
@@ -104,15 +144,15 @@ function arraysOf(state: CatalogState, postings: PostingSegment, hierarchies: re
       if (t.sortRank) arrays.set(`f${i}.sortRank`, t.sortRank);
     }
     // Stored per doc, as format 5 always did: the loader reads the numbers through the codes again.
-    if (f.numeric) arrays.set(`f${i}.numeric`, numericPerDoc(f, state.index.docCount));
+    if (f.numeric) arrays.set(`f${i}.numeric`, yield* numericPerDocSteps(f, state.index.docCount));
     if (f.order) arrays.set(`f${i}.order`, f.order);
-  });
+  }
   const ft = state.index.fullText;
   // An appended version's tail is stored merged into the main postings, as a one-go build lays them out.
   arrays.set('ft.termOffsets', postings.termOffsets).set('ft.postDocs', postings.postDocs)
     .set('ft.postKey', postings.postKey).set('ft.termDocFreq', ft.termDocFreq)
     .set('ft.keyFields', ft.normKeys.keyFields).set('ft.keyTfs', ft.normKeys.keyTfs).set('ft.keyLengths', ft.normKeys.keyLengths)
-    .set('ft.fieldLengths', ft.fieldLengths.subarray(0, ft.fieldIds.length * state.index.docCount));
+    .set('ft.fieldLengths', ft.fieldLengths.subarray(0, ft.lengthStride * state.index.docCount));
   if (state.vectors) arrays.set('vec.data', state.vectors.data).set('vec.rowOf', state.vectors.rowOf);
   if (state.index.ordinal) arrays.set('ordinal', state.index.ordinal);
   const store = state.store.parts();
@@ -142,19 +182,29 @@ function* encodeCatalogSnapshotSteps(state: CatalogState, logMark?: number): Ste
     fields: index.fields.map((f) => ({ name: f.name, kind: f.kind, dictSize: f.text?.dictSize, hasText: !!f.text, hasNumeric: !!f.numeric, valueCounts: f.valueCounts })),
     dictionaries: state.dictionaries.map((d) => d.values()),
     vocabulary: state.vocabulary,
-    fullText: { fieldIds: index.fullText.fieldIds, termCount: index.fullText.termCount, avgFieldLengths: index.fullText.avgFieldLengths },
+    fullText: {
+      fieldIds: index.fullText.fieldIds, termCount: index.fullText.termCount, avgFieldLengths: index.fullText.avgFieldLengths,
+      lengthStride: index.fullText.lengthStride,
+    },
     vectorDimension: state.vectors?.dimension ?? 0,
     deleted: index.deletedDocs && Array.from(index.deletedDocs),
     productShapes: state.store.parts().shapes,
     hierarchies: hierarchies.map(({ setting, parts }) => ({ setting, values: parts.values })),
     logMark,
   };
-  const b = new Builder(1 << 16);
-  const namedArrays: number[] = [];
   const postings = yield* flatPostingsSteps(index.fullText);
-  for (const [name, array] of arraysOf(state, postings, hierarchies.map((h) => h.parts))) {
+  const arrays = yield* arraysOfSteps(state, postings, hierarchies.map((h) => h.parts));
+  const metaJson = yield* jsonPiecesSteps(meta);
+  const metaBytes = yield* utf8LengthSteps(metaJson);
+  // Sized for the whole file, so that it never grows (a copy of all written so far, in one step) and
+  // each array is copied in steps (flat-vectors.ts). Tables, their vtables and the root: 64 bytes each.
+  let size = vectorRoom(metaBytes) + 1024;
+  for (const [name, array] of arrays) size += vectorRoom(array.byteLength) + vectorRoom(Buffer.byteLength(name, 'utf8')) + 64;
+  const b = sizedBuilder(size);
+  const namedArrays: number[] = [];
+  for (const [name, array] of arrays) {
     const nameOffset = b.createString(name);
-    const bytes = b.createByteVector(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+    const bytes = yield* byteVectorSteps(b, new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
     b.startObject(3);
     b.addFieldOffset(0, nameOffset, 0);
     b.addFieldInt8(1, elementType(array), 0);
@@ -163,7 +213,7 @@ function* encodeCatalogSnapshotSteps(state: CatalogState, logMark?: number): Ste
     yield;
   }
   const arraysVector = offsetVector(b, namedArrays);
-  const metaOffset = b.createString(JSON.stringify(meta));
+  const metaOffset = yield* stringSteps(b, metaJson, metaBytes);
   // Slot 2 (each product's JSON, format 2) is left out: the product store's parts are arrays.
   b.startObject(4);
   b.addFieldInt32(0, FORMAT_VERSION, 0);
@@ -201,12 +251,13 @@ function invalid(filePath: string, problem: string, cause?: unknown): never {
 type Need = <T extends AnyTypedArray>(name: string, ctor: new (...args: never[]) => T, length?: number) => T;
 
 /**
- * The field lengths of a snapshot of format `version`, doc by doc. Formats up to 4 stored them field by
- * field; format 2 also in 32 bits (saturated to 16 here).
+ * The field lengths of a snapshot of format `version`, doc by doc, `stride` slots a doc (formats up to
+ * 6: one per field). Formats up to 4 stored them field by field; format 2 also in 32 bits (saturated to
+ * 16 here).
  */
-function fieldLengthsOf(version: number, need: Need, fields: number, docCount: number): Uint16Array {
+function fieldLengthsOf(version: number, need: Need, fields: number, stride: number, docCount: number): Uint16Array {
+  if (version > LAST_NORM_POSTINGS_FORMAT) return need('ft.fieldLengths', Uint16Array, stride * docCount);
   const length = fields * docCount;
-  if (version > LAST_NORM_POSTINGS_FORMAT) return need('ft.fieldLengths', Uint16Array, length);
   let rows: Uint16Array;
   if (version === 2) {
     const wide = need('ft.fieldLengths', Uint32Array, length);
@@ -222,7 +273,7 @@ function fieldLengthsOf(version: number, need: Need, fields: number, docCount: n
  * frequency (an integer below 65,536) is recovered exactly from it, the length read from the doc's.
  */
 function postingKeysOf(
-  version: number, need: Need, wideKeys: boolean, postDocs: Uint32Array, fieldLengths: Uint16Array, avgFieldLengths: readonly number[],
+  version: number, need: Need, wideKeys: boolean, postDocs: Uint32Array, fieldLengths: Uint16Array, lengthStride: number, avgFieldLengths: readonly number[],
 ): { postKey: PostKeys; normKeys: NormKeyTable } {
   const fields = avgFieldLengths.length;
   if (version > LAST_NORM_POSTINGS_FORMAT) {
@@ -239,7 +290,7 @@ function postingKeysOf(
   const keys: number[] = new Array<number>(postDocs.length);
   for (let i = 0; i < postDocs.length; i++) {
     const f = postFields[i];
-    const length = lengthAt(fieldLengths, fields, f, postDocs[i]);
+    const length = lengthAt(fieldLengths, lengthStride, f, postDocs[i]);
     keys[i] = builder.keyOf(f, Math.round(postNorm[i] * lengthNorm(length, avgFieldLengths[f])), length);
   }
   const postKey = postKeysArray(keys.length, builder.count);
@@ -344,12 +395,15 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
     const ft = meta.fullText;
     if (ft.avgFieldLengths.length !== ft.fieldIds.length) invalid(label, 'has an inconsistent index');
     const postDocs = need('ft.postDocs', Uint32Array);
-    const fieldLengths = fieldLengthsOf(version, need, ft.fieldIds.length, n);
+    // Spare slots are written as they are (zero): a new field takes one after the load as before it.
+    const lengthStride = ft.lengthStride ?? ft.fieldIds.length;
+    if (!Number.isInteger(lengthStride) || lengthStride < ft.fieldIds.length) invalid(label, 'has an inconsistent index');
+    const fieldLengths = fieldLengthsOf(version, need, ft.fieldIds.length, lengthStride, n);
     const fullText: FullTextIndex = {
       fieldIds: ft.fieldIds, termCount: ft.termCount, avgFieldLengths: ft.avgFieldLengths,
       termOffsets: need('ft.termOffsets', Uint32Array, ft.termCount + 1), postDocs,
-      ...postingKeysOf(version, need, arrays.get('ft.postKey') instanceof Uint32Array, postDocs, fieldLengths, ft.avgFieldLengths),
-      termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths,
+      ...postingKeysOf(version, need, arrays.get('ft.postKey') instanceof Uint32Array, postDocs, fieldLengths, lengthStride, ft.avgFieldLengths),
+      termDocFreq: need('ft.termDocFreq', Uint32Array, ft.termCount), fieldLengths, lengthStride,
     };
     if (meta.vocabulary.length !== ft.termCount || meta.dictionaries.length !== fields.length) invalid(label, 'has an inconsistent index');
     if (meta.deleted?.some((d, i) => !Number.isInteger(d) || d < 0 || d >= n || (i > 0 && d <= meta.deleted![i - 1]))) invalid(label, 'has invalid tombstones');

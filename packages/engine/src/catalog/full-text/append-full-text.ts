@@ -78,13 +78,14 @@ export function* appendFullText(
   // vocabulary); each is looked up in the grown vocabulary once.
   const termIdOf = new Uint32Array(words.length);
   for (let w = 0; w < words.length; w++) termIdOf[w] = lowerBound(vocabulary, words[w]);
-  // The new docs' lengths go into the rows' room, in place (a new field: rows copied).
-  const fieldLengths = yield* extendFieldLengths(old.fieldLengths, oldF, n, F, N);
+  // The new docs' lengths go into the rows' room, in place (a new field too, in a spare slot; beyond
+  // them, the lengths laid out again).
+  const { fieldLengths, stride: lengthStride } = yield* extendFieldLengths(old.fieldLengths, old.lengthStride, n, F, N);
   const normKeys = NormKeyBuilder.from(old.normKeys);
   const oldTotals = yield* lengthTotalsSteps(old, n);
   const newFields = new Array<number>(F - oldF).fill(0);
   const written = new PostingEntries();
-  const writer = new DocPostingsWriter(words.length, fieldLengths, F, normKeys, { tokens: [...oldTotals.tokens, ...newFields], docs: [...oldTotals.docs, ...newFields] }, written);
+  const writer = new DocPostingsWriter(words.length, fieldLengths, lengthStride, normKeys, { tokens: [...oldTotals.tokens, ...newFields], docs: [...oldTotals.docs, ...newFields] }, written);
   for (let j = 0; j < k; j++) {
     for (let f = 0; f < F; f++) {
       const terms = docTerms[j][f];
@@ -148,7 +149,7 @@ export function* appendFullText(
   for (let t = 0; t < T; t++) termMasks[t] = isFresh[t] ? charMask(vocabulary[t]) : base.termMasks[oldIdOfNew[t]];
   const fullText: FullTextIndex = {
     fieldIds, termCount: T, termOffsets, postDocs: old.postDocs, postKey: old.postKey,
-    normKeys: normKeys.table(), termDocFreq, fieldLengths, avgFieldLengths,
+    normKeys: normKeys.table(), termDocFreq, fieldLengths, lengthStride, avgFieldLengths,
     tail: { fromDoc: oldTail.fromDoc, termOffsets: tailOffsets, postDocs, postKey },
   };
   setLengthTotals(fullText, totals);

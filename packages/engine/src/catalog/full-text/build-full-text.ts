@@ -11,7 +11,7 @@ import { PagedBuilder, sharedArray, sharedCopy } from '../columns/shared-arrays.
 import { codeAt, codeCount } from '../columns/text-column.js';
 import { sortStrings, STEP, type Steps } from '../steps.js';
 import { DocPostingsWriter, TermNumbering, TOKEN_WORK } from './doc-postings.js';
-import { newFieldLengths } from './field-lengths.js';
+import { lengthStrideFor, newFieldLengths } from './field-lengths.js';
 import { fieldWeightOf, isFullTextField } from './full-text-fields.js';
 import { meanLengths, setLengthTotals } from './length-norms.js';
 import { NormKeyBuilder, postKeysArray } from './norm-keys.js';
@@ -111,11 +111,13 @@ export function* buildFullText(
   // lengths and totals), then to place each entry at its term's cursor. Kept in emission order, the
   // entries were three arrays of tens of millions at a million products (~360 MB on ~1,400 pages), read
   // once into place, then all freed at once by a later major collection (decisions/0060).
-  const fieldLengths = newFieldLengths(fieldIds.length, n);
+  // Spare slots per doc: a field added later takes one in place (field-lengths.ts).
+  const lengthStride = lengthStrideFor(fieldIds.length);
+  const fieldLengths = newFieldLengths(lengthStride, n);
   const normKeys = new NormKeyBuilder();
   const zeros = new Array<number>(fieldIds.length).fill(0);
   const termOffsets = sharedArray(Uint32Array, terms.length + 1);
-  const counter = new DocPostingsWriter(terms.length, fieldLengths, fieldIds.length, normKeys, { tokens: zeros, docs: zeros }, {
+  const counter = new DocPostingsWriter(terms.length, fieldLengths, lengthStride, normKeys, { tokens: zeros, docs: zeros }, {
     entry: (term) => { termOffsets[rank[term] + 1]++; },
   });
   yield* writeDocs(n, tokenized, counter);
@@ -129,7 +131,7 @@ export function* buildFullText(
   // the live means (`normsOf`), which appends and deletes move. The first pass numbered every key, so
   // the width is known; the second finds the same keys (same docs, same order).
   const postKey = postKeysArray(entries, normKeys.count);
-  const placer = new DocPostingsWriter(terms.length, fieldLengths, fieldIds.length, normKeys, { tokens: zeros, docs: zeros }, {
+  const placer = new DocPostingsWriter(terms.length, fieldLengths, lengthStride, normKeys, { tokens: zeros, docs: zeros }, {
     entry: (term, doc, key) => {
       const at = cursor[rank[term]]++;
       postDocs[at] = doc;
@@ -153,7 +155,7 @@ export function* buildFullText(
     work += 1 + termOffsets[t + 1] - termOffsets[t];
     if (work >= STEP) { work = 0; yield; }
   }
-  const fullText: FullTextIndex = { fieldIds, termCount: terms.length, termOffsets, postDocs, postKey, normKeys: normKeys.table(), termDocFreq, fieldLengths, avgFieldLengths };
+  const fullText: FullTextIndex = { fieldIds, termCount: terms.length, termOffsets, postDocs, postKey, normKeys: normKeys.table(), termDocFreq, fieldLengths, lengthStride, avgFieldLengths };
   setLengthTotals(fullText, totals);
   return { fullText, vocabulary, termMasks };
 }

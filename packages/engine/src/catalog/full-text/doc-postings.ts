@@ -103,7 +103,7 @@ export class DocPostingsWriter {
   /**
    * @param termCount Term ids given to {@link add} are below this.
    * @param fieldLengths The index's lengths (`field-lengths.ts` layout), written for every field ended.
-   * @param fieldCount Full-text fields per doc in that layout.
+   * @param stride Slots per doc in that layout (`FullTextIndex.lengthStride`).
    * @param normKeys The index's norm keys (a new table, or an appended one's continued).
    * @param totals Length totals of the docs before the first one written (zeros for a build); the
    *   written docs' are added to a copy ({@link lengthTotals}).
@@ -112,7 +112,7 @@ export class DocPostingsWriter {
   constructor(
     termCount: number,
     private readonly fieldLengths: Uint16Array,
-    private readonly fieldCount: number,
+    private readonly stride: number,
     private readonly normKeys: NormKeyBuilder,
     totals: LengthTotals,
     private readonly sink: PostingSink,
@@ -147,7 +147,7 @@ export class DocPostingsWriter {
    */
   endField(d: number, f: number): number {
     const stored = storedFieldLength(this.length);
-    this.fieldLengths[d * this.fieldCount + f] = stored; // the layout of `lengthAt`
+    this.fieldLengths[d * this.stride + f] = stored; // the layout of `lengthAt`
     if (stored > 0) {
       this.totals.tokens[f] += stored;
       this.totals.docs[f]++;

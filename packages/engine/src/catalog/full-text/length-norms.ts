@@ -47,16 +47,16 @@ export interface LengthTotals {
 }
 
 /**
- * Length totals per full-text field of the first `docCount` docs of `fieldLengths` (see
- * field-lengths.ts), in steps. Sums of integers: exact in any order, so totals kept up to date by
+ * Length totals per full-text field (`fieldCount` of them) of the first `docCount` docs of
+ * `fieldLengths` (`stride` slots a doc, see field-lengths.ts), in steps. Sums of integers: exact in any order, so totals kept up to date by
  * appends and deletes give the same means as a pass over a one-go build.
  */
-export function* lengthTotalsOf(fieldLengths: Uint16Array, fieldCount: number, docCount: number): Steps<LengthTotals> {
+export function* lengthTotalsOf(fieldLengths: Uint16Array, stride: number, fieldCount: number, docCount: number): Steps<LengthTotals> {
   const tokens = new Array<number>(fieldCount).fill(0);
   const docs = new Array<number>(fieldCount).fill(0);
   for (let d = 0; d < docCount; d++) {
     for (let f = 0; f < fieldCount; f++) {
-      const len = lengthAt(fieldLengths, fieldCount, f, d);
+      const len = lengthAt(fieldLengths, stride, f, d);
       if (len > 0) { tokens[f] += len; docs[f]++; }
     }
     if ((d & STEP_MASK) === STEP_MASK) yield;
@@ -82,7 +82,7 @@ export function setLengthTotals(fullText: FullTextIndex, totals: LengthTotals): 
 export function* lengthTotalsSteps(fullText: FullTextIndex, docCount: number): Steps<LengthTotals> {
   let totals = lengthTotalsCache.get(fullText);
   if (!totals) {
-    totals = yield* lengthTotalsOf(fullText.fieldLengths, fullText.fieldIds.length, docCount);
+    totals = yield* lengthTotalsOf(fullText.fieldLengths, fullText.lengthStride, fullText.fieldIds.length, docCount);
     lengthTotalsCache.set(fullText, totals);
   }
   return totals;
