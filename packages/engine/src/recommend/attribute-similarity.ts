@@ -23,7 +23,7 @@
 import { Growable } from '../catalog/columns/shared-arrays.js';
 import { DEFAULT_FIELD_ROLES, type FieldRoles } from '../config.js';
 import type { CatalogView, Product, ProductList } from '../types.js';
-import { BackgroundIndex, WIDE_STEP, compactRevisions, rowsByRevision, type BuildSteps, type RowRevisions } from './background-build.js';
+import { BackgroundIndex, WIDE_STEP, compactRevisionsSteps, rowsByRevision, type BuildSteps, type RowRevisions } from './background-build.js';
 import type { Interner } from './interner.js';
 import type { ScoredItem } from './popularity.js';
 
@@ -557,9 +557,10 @@ export class AttributeSimilarity {
       // nothing about likeness: it only refines. Role-named fields are the website's own choice.
       anchor[f] = isRefinement(key) || (found && key.startsWith('a:') && n * 2 > rows) ? 0 : 1;
     }
+    const compactRowRevisions = yield* compactRevisionsSteps(rowRevisions);
     return {
       version, rowOf, rowItem, featStart, featPairs, pairFeature, pairCode, postStart, postRows, postWeights, weights: weightTable.view(), idf,
-      cache: new Map(), rowRevisions: compactRevisions(rowRevisions), anchor, rolesKey,
+      cache: new Map(), rowRevisions: compactRowRevisions, anchor, rolesKey,
     };
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogView, Product } from '../types.js';
-import { BackgroundIndex, RevisionRows, compactRevisions, rowsByRevision, runSliced, runSync, type BuildSteps } from './background-build.js';
+import { BackgroundIndex, RevisionRows, compactRevisions, compactRevisionsSteps, rowsByRevision, runSliced, runSync, type BuildSteps } from './background-build.js';
 import { RecommendationModels } from './recommendation-models.js';
 import { MapCatalog } from './map-catalog.js';
 
@@ -159,5 +159,21 @@ describe('RevisionRows (what a rebuild looks unchanged rows up in)', () => {
     expect(wide).toBeInstanceOf(Float64Array);
     expect(wide.buffer.byteLength).toBe(8000);
     expect(runSync(rowsByRevision(wide)).get(2 ** 32)).toBe(500);
+  });
+
+  it('compacts revisions in steps of 65,536 rows, to the same arrays as in one go', () => {
+    const many = Float64Array.from({ length: 150_000 }, (_, r) => r * 7 + 1);
+    const steps = compactRevisionsSteps(many);
+    let yields = 0;
+    let next = steps.next();
+    for (; !next.done; next = steps.next()) yields++;
+    // The check in three steps, the copy in three more.
+    expect(yields).toBeGreaterThanOrEqual(4);
+    expect(next.value).toBeInstanceOf(Uint32Array);
+    expect(Array.from(next.value)).toEqual(Array.from(many));
+    many[140_000] = 2 ** 40;
+    const wide = runSync(compactRevisionsSteps(many));
+    expect(wide).toBeInstanceOf(Float64Array);
+    expect(wide[140_000]).toBe(2 ** 40);
   });
 });

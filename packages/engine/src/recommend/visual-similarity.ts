@@ -20,7 +20,7 @@
  * @module
  */
 import type { CatalogView, Product, ProductList } from '../types.js';
-import { BackgroundIndex, WIDE_STEP, compactRevisions, rowsByRevision, type BuildSteps, type RowRevisions } from './background-build.js';
+import { BackgroundIndex, WIDE_STEP, compactRevisionsSteps, rowsByRevision, type BuildSteps, type RowRevisions } from './background-build.js';
 import { Interner } from './interner.js';
 import type { ScoredItem } from './popularity.js';
 
@@ -359,8 +359,7 @@ export class VisualSimilarity {
     const matrix = yield* trimmed(vectors, rows * dim);
     const rowItem = rowItems.slice(0, rows);
     const rowStyle = rowStyles.slice(0, rows);
-    const rowRevisions = compactRevisions(revisionList.subarray(0, rows));
-    yield;
+    const rowRevisions = yield* compactRevisionsSteps(revisionList.subarray(0, rows));
     // Sized after every row's item is interned (new rows intern theirs in the read loop above).
     const rowOf = new Int32Array(this.items.size).fill(-1);
     for (let r = 0; r < rows; r++) {
