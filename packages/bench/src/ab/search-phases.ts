@@ -3,7 +3,7 @@
  * request type) asked once per query on one tree's engine, after the peers' warm-up queries, with the
  * wall time of some of the engine's methods summed per search — the page's products read from the
  * store (`ProductStore.getMany`, or `get` per product on trees without it), the result list kept for
- * clicks (`ResultPages.record`: the signed id, whose HMAC `HmacSha256Key.sign` is also shown alone), the
+ * clicks (`ResultPages.record`: the signed id, whose HMAC `HmacSha256Key.signBytes` is also shown alone), the
  * search logged (`SearchLog.record`) and its completions (`SearchLog.suggestionsNow`, or `suggestions`
  * on trees without it). Prints the median per search of each and of the search's CPU.
  *
@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   timed(ProductStore, 'ProductStore', read);
   timed(ResultPages, 'ResultPages', 'record');
   // The result list's signature, part of the record (trees whose HMAC is computed in JavaScript).
-  if (HmacSha256Key !== undefined) timed(HmacSha256Key, 'HmacSha256Key', 'sign');
+  if (HmacSha256Key !== undefined) timed(HmacSha256Key, 'HmacSha256Key', 'signBytes');
   timed(SearchLog, 'SearchLog', 'record');
   timed(SearchLog, 'SearchLog', suggest);
   const perSearch = new Map<string, number[]>(Object.keys(phases).map((name) => [name, []]));

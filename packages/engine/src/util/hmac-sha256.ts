@@ -100,21 +100,6 @@ export class HmacSha256Key {
     compressor.compress(IV, padView, this.outerKeyed);
   }
 
-  /** The MAC of `message` (its UTF-8 bytes, as `Hmac.update(string)` takes them) into `out` (32 bytes at `outAt`). */
-  sign(message: string, out: Uint8Array, outAt = 0): void {
-    const n = message.length;
-    if (n <= ONE_BLOCK_MESSAGE_BYTES) {
-      let ascii = true;
-      for (let i = 0; i < n; i++) {
-        const c = message.charCodeAt(i);
-        if (c >= 0x80) { ascii = false; break; }
-        block[i] = c;
-      }
-      if (ascii) return this.signBlock(n, out, outAt);
-    }
-    this.signBytes(utf8(message), out, outAt);
-  }
-
   /** The MAC of `message` (its first `length` bytes: all by default) into `out` (32 bytes at `outAt`). */
   signBytes(message: Uint8Array, out: Uint8Array, outAt = 0, length = message.length): void {
     if (length <= ONE_BLOCK_MESSAGE_BYTES) {
@@ -149,24 +134,6 @@ export class HmacSha256Key {
 /** A digest written elsewhere than at the start of a 32-byte array. */
 const digest = new Uint8Array(DIGEST_BYTES);
 
-/** Bytes of ASCII messages, reused (most messages signed here are ASCII and short). */
-let asciiBytes = new Uint8Array(256);
-
-/**
- * The UTF-8 bytes of `text`: written by hand into a reused array when the text is ASCII (valid until the
- * next call), else `Buffer.from`'s (lone surrogates become U+FFFD there, as `Hmac.update` encodes them).
- */
-function utf8(text: string): Uint8Array {
-  const n = text.length;
-  if (asciiBytes.length < n) asciiBytes = new Uint8Array(2 * n);
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x80) return Buffer.from(text, 'utf8');
-    asciiBytes[i] = c;
-  }
-  return asciiBytes.subarray(0, n);
-}
-
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 /** The character code of each base64url digit. */
 const BASE64URL_CODES = Uint8Array.from(BASE64URL, (c) => c.charCodeAt(0));
@@ -196,14 +163,4 @@ export function base64urlCodes(bytes: Uint8Array, from: number, to: number, out:
     out[at++] = BASE64URL_CODES[(n & 15) << 2]!;
   }
   return at;
-}
-
-/**
- * `bytes[from .. to)` in base64url without padding, as `Buffer.toString('base64url', from, to)` writes
- * it (without a call into C++).
- */
-export function base64url(bytes: Uint8Array, from: number, to: number): string {
-  const codes: number[] = [];
-  base64urlCodes(bytes, from, to, codes, 0);
-  return String.fromCharCode(...codes);
 }
