@@ -17,6 +17,7 @@
  */
 import type { CatalogView, ProductList } from '../types.js';
 import { runInSlices, SLICE_MS } from '../catalog/build/time-slices.js';
+import { runSteps } from '../catalog/steps.js';
 
 /** Steps of a build: yields between steps, returns the index. */
 export type BuildSteps<T> = Generator<void, T, void>;
@@ -28,12 +29,9 @@ export type BuildSteps<T> = Generator<void, T, void>;
  */
 export const WIDE_STEP = 65535;
 
-/** Runs a build to its end, synchronously. */
+/** Runs a build to its end, synchronously (the catalog's {@link runSteps}: a build's steps are steps). */
 export function runSync<T>(steps: BuildSteps<T>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  return runSteps(steps);
 }
 
 /** Runs a build in slices of about `sliceMs`, yielding to the event loop between slices. */
@@ -327,11 +325,7 @@ export type RowRevisions = Uint32Array | Float64Array;
 
 /** `revisions` in four bytes each when they all fit, else in an array of their own (never a view of a longer buffer). */
 export function compactRevisions(revisions: Float64Array): RowRevisions {
-  const steps = compactRevisionsSteps(revisions);
-  for (;;) {
-    const next = steps.next();
-    if (next.done) return next.value;
-  }
+  return runSync(compactRevisionsSteps(revisions));
 }
 
 /**
