@@ -131,8 +131,10 @@ export const ErrorCodes = {
   FEED_NOT_ARRAY: { status: 400, message: 'request body must be a JSON array of {what} (or NDJSON with Content-Type application/x-ndjson)' },
   /** No `Authorization: Bearer` header (`expected` names the kind of token). */
   TOKEN_MISSING: { status: 401, message: 'missing bearer token: send Authorization: Bearer <{expected}>' },
-  /** A bearer token that opens nothing (unknown, expired or revoked). */
+  /** A bearer token that opens nothing (unknown or revoked). */
   TOKEN_INVALID: { status: 401, message: 'invalid bearer token' },
+  /** A search key past its `expiresAt` (told only to whoever presents the key itself). */
+  KEY_EXPIRED: { status: 401, message: 'the search key expired at {expiresAt}' },
   /** A valid search key whose actions do not include the operation's (`actions` as a list). */
   KEY_ACTION_NOT_ALLOWED: { status: 401, message: 'the search key does not open "{action}" (its actions: {actions})' },
   /** A bearer token that is not an admin token on an admin path. */
