@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { fieldErrors, parseTyped } from '../dashboard/src/catalog-view.js';
 import { esc } from '../dashboard/src/api.js';
-import { comparisonCells, type Comparison } from '../dashboard/src/experiments-view.js';
+import { comparisonCells, interleavingHtml, type Comparison } from '../dashboard/src/experiments-view.js';
 import { barsSvg, rangeOfDays } from '../dashboard/src/reports-view.js';
 
 describe('catalog browser', () => {
@@ -73,5 +73,13 @@ describe('experiments', () => {
     expect(text(comparisonCells({ relativeDifference: -1, low: null, high: null, pValue: 0.2, test, significant: false, note: 'No interval.' }))).toMatch(/^-100\.0 % interval not computable No interval\./);
     expect(text(comparisonCells({ relativeDifference: -1, low: -1, high: null, pValue: 0.3, test, significant: false, note: 'MOVER-R.' }))).toMatch(/^-100\.0 % \[-100\.0, no upper end\] MOVER-R\./);
     expect(comparisonCells({ ...controlAtZero, note: '<b>' })).toContain('&lt;b&gt;');
+  });
+
+  it('shows an interleaving sign test without preferring users as "not computable" with its note, never p = 1', () => {
+    const note = 'no user preferred either ranking yet (no clicks, or as many on each): nothing to test';
+    const signTest = 'binomial sign test (two-sided, ties dropped) over users';
+    const none = interleavingHtml({ credits: { a: 0, b: 0 }, users: 3, preferring: { a: 0, b: 0 }, preferred: null, pValue: null, test: signTest, note });
+    expect(text(none)).toContain(`3 users · p = not computable (${signTest}) · preferred: none yet ${note}`);
+    expect(text(interleavingHtml({ credits: { a: 1, b: 9 }, users: 9, preferring: { a: 1, b: 8 }, preferred: null, pValue: 0.0391, test: signTest }))).toContain('p = 0.0391');
   });
 });

@@ -273,6 +273,22 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       expect((await stop(created.id)).status).toBe(200);
     });
 
+    it('reports an interleaving experiment without preferring users with a null p-value and a note, not p = 1', async () => {
+      const res = await create({
+        name: 'quiet', kind: 'search', method: 'interleaving',
+        variants: [{ name: 'current' }, { name: 'synonym', settings: { synonyms: [['zanzibar', 'unguja']] } }],
+      });
+      expect(res.status).toBe(201);
+      const created = (await res.json()) as Created;
+      for (let i = 0; i < 3; i++) await search({ customer_id: randomUUID() });
+      const r = await report(created.id);
+      expect(r.interleaving).toEqual({
+        credits: { current: 0, synonym: 0 }, users: 3, preferring: { current: 0, synonym: 0 }, preferred: null,
+        pValue: null, test: expect.stringMatching(/sign test/), note: expect.stringMatching(/no user preferred either ranking/),
+      });
+      expect((await stop(created.id)).status).toBe(200);
+    });
+
     it('runs an interleaving experiment: every answer interleaved, clicks credited to the ranking that placed the item, a sign test', async () => {
       const control = await search({});
       const top = control.payload.result[0]!.refId;

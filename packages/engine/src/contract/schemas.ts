@@ -612,7 +612,8 @@ const ExperimentReportSchema = Type.Object({
     users: int('Customers with a counted interleaved search.'),
     preferring: dict(int(), { description: 'Per variant: customers whose clicks credited it more.' }),
     preferred: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'The variant preferred when pValue < 0.05, else null.' }),
-    pValue: num(), test: str(),
+    pValue: numOrNull('The sign test\'s p-value; null while no customer prefers either variant (note says so).'), test: str(),
+    note: opt(str('Why pValue is null; absent otherwise.')),
   }, { description: 'Interleaving experiments (replaces the per-variant metrics: variants is empty).' })),
 }, { description: 'An experiment with its report (docs/experiments.md).' });
 

@@ -88,10 +88,10 @@ function interleavingReport(record: ExperimentRecord, rows: readonly RollupTotal
     if (ca > cb) preferA++;
     else if (cb > ca) preferB++;
   }
-  const { pValue, test } = signTest(preferA, preferB);
+  const sign = signTest(preferA, preferB);
   return {
     credits: { [a]: creditA, [b]: creditB }, users: users.size, preferring: { [a]: preferA, [b]: preferB },
-    preferred: pValue < ALPHA && preferA !== preferB ? (preferA > preferB ? a : b) : null, pValue, test,
+    preferred: sign.pValue !== null && sign.pValue < ALPHA && preferA !== preferB ? (preferA > preferB ? a : b) : null, ...sign,
   };
 }
 

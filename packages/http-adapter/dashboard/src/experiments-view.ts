@@ -21,7 +21,7 @@ interface VariantReport {
 interface Report extends Experiment {
   minUsers: { ctr: number | null; conversionRate: number | null };
   variants: VariantReport[];
-  interleaving?: { credits: Record<string, number>; users: number; preferring: Record<string, number>; preferred: string | null; pValue: number; test: string };
+  interleaving?: { credits: Record<string, number>; users: number; preferring: Record<string, number>; preferred: string | null; pValue: number | null; test: string; note?: string };
 }
 
 const METRICS = [['ctr', 'CTR'], ['conversionRate', 'Conversion rate'], ['revenuePerUser', 'Revenue per user']] as const;
@@ -81,15 +81,18 @@ export function comparisonCells(c: Comparison): string {
     <td class="p-value" title="${esc(c.test)}">${esc(c.pValue === null ? NOT_COMPUTABLE : c.pValue.toPrecision(3))}</td><td>${c.significant ? '<strong>significant</strong>' : '—'}</td>`;
 }
 
+/** An interleaving report: credits and preferences per variant, then the sign test (a null p-value as "not computable" with its note). */
+export function interleavingHtml(i: NonNullable<Report['interleaving']>): string {
+  const note = i.note === undefined ? '' : `<br><small class="hint">${esc(i.note)}</small>`;
+  return `<table><thead><tr><th>variant</th><th>clicks credited</th><th>users preferring</th></tr></thead><tbody>
+      ${Object.keys(i.credits).map((v) => `<tr><td>${esc(v)}</td><td>${i.credits[v]}</td><td>${i.preferring[v] ?? 0}</td></tr>`).join('')}</tbody></table>
+      <p>${i.users} users · p = ${esc(i.pValue === null ? NOT_COMPUTABLE : i.pValue.toPrecision(3))} (${esc(i.test)}) · preferred: <strong>${esc(i.preferred ?? 'none yet')}</strong>${note}</p>`;
+}
+
 /** The report of one experiment. */
 function reportHtml(r: Report): string {
   const head = `<h3>${esc(r.name)} <small>${esc(`${r.kind} · ${r.method} · ${r.status} · from ${r.from}${r.until ? ` until ${r.until}` : ''}`)}</small></h3>`;
-  if (r.interleaving) {
-    const i = r.interleaving;
-    return `${head}<table><thead><tr><th>variant</th><th>clicks credited</th><th>users preferring</th></tr></thead><tbody>
-      ${Object.keys(i.credits).map((v) => `<tr><td>${esc(v)}</td><td>${i.credits[v]}</td><td>${i.preferring[v] ?? 0}</td></tr>`).join('')}</tbody></table>
-      <p>${i.users} users · p = ${esc(i.pValue.toPrecision(3))} (${esc(i.test)}) · preferred: <strong>${esc(i.preferred ?? 'none yet')}</strong></p>`;
-  }
+  if (r.interleaving) return `${head}${interleavingHtml(r.interleaving)}`;
   const served = r.kind === 'search' ? 'searches' : 'served';
   const table = `<table><thead><tr><th>variant</th><th>users</th><th>${served}</th><th>clicks</th><th>CTR</th><th>conversions</th><th>conversion rate</th><th>revenue</th><th>revenue / user</th></tr></thead>
     <tbody>${r.variants.map((v) => `<tr><td>${esc(v.name)}</td><td>${v.users}</td><td>${v.searches ?? v.served ?? 0}</td><td>${v.clicks}</td><td>${pct(v.ctr.value)}</td>
