@@ -122,6 +122,16 @@ describe('shop navigation over HTTP', () => {
       await expectDocumented(refused, BULK_DELETE, 'POST');
     }
     expect((await svc.engine.stats('site-b')).products).toBe(29);
+    // {"not": []} excludes nothing: a scope of only such conditions emptied the catalog (200, deleted: 29).
+    for (const scope of [{ brand: { not: [] } }, { brand: { not: [] }, price: { not: [] } }]) {
+      const everything = await bulkDelete({ scope });
+      expect(everything.status, JSON.stringify(scope)).toBe(400);
+      const problem = (await expectDocumented(everything, BULK_DELETE, 'POST')) as Problem;
+      expect(problem.errors).toEqual({ scope: ['catalog: scope must filter something: {"not": []} excludes nothing, so this scope would select every product'] });
+    }
+    expect((await svc.engine.stats('site-b')).products).toBe(29);
+    // Beside a condition that filters, it is harmless.
+    expect(await (await bulkDelete({ scope: { brand: { not: [] }, price: { min: 1000 } } })).json()).toEqual({ deleted: 0, notFound: [] });
     // Up to 10,000 refIds in one call, past the listener's default array limit (1,000): one change.
     expect((await putProducts(Array.from({ length: 6000 }, (_, i) => ({ refId: `B${i}`, title: 'bulk' })))).status).toBe(200);
     const many = await bulkDelete({ refIds: Array.from({ length: 10_000 }, (_, i) => `B${i}`) });
