@@ -35,6 +35,11 @@ export const ErrorCodes = {
    * was stored; `problem` names each such order under its `events[i].OrderId` path.
    */
   ORDER_CONFLICT: { status: 409 },
+  /**
+   * A click names a clickId the website already holds with other content: nothing of the request was
+   * stored; `problem` names each such click under its `events[i].ClickId` path.
+   */
+  CLICK_CONFLICT: { status: 409 },
   /** A product feed, product batch or bulk delete is malformed (a field error names the field). */
   CATALOG_BAD_INPUT: { status: 400, subject: 'catalog' },
   /** A snapshot file is missing, truncated or of another format version. */

@@ -12,7 +12,7 @@ import { readReportTimes, type AttributionReportParams } from '../contract/query
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
 import { attributionWindowDays, checkRetailMedia } from '../retail-media/index.js';
 import { openStore } from '../store/open-store.js';
-import type { ClickEventData, CouponIssueData, OrderOutcome, PurchaseEventData, ResultPageRecord, Store, StoredClick, StoredEvent } from '../store/store.js';
+import type { ClickConflict, ClickEventData, CouponIssueData, OrderOutcome, PurchaseEventData, ResultPageRecord, Store, StoredClick, StoredEvent } from '../store/store.js';
 import { MAX_EVENTS_PER_REQUEST, MAX_VIEWS_PER_REQUEST } from '../contract/limits.js';
 import type { EventAck, PurchaseRecord, ViewRecord } from '../types.js';
 import { randomGuid } from '../util/ids.js';
@@ -89,22 +89,40 @@ function purchaseRecord(websiteId: string, customerId: string, sessionId: string
   };
 }
 
+/** An id (orderId, clickId) a request sent again with other content: where it is in the body, and its first transactionId. */
+interface Replayed {
+  /** The property path of the id in the body (`events[2].orderId`). */
+  path: string;
+  id: string;
+  transactionId: string;
+}
+
 /**
- * Throws `ORDER_CONFLICT` (409) when the store refused the request because an orderId it already holds
- * came with other content (store/plan.ts: then nothing of the request was stored). A replay with the
- * same content is not a conflict: it answers the first transactionId, as the spec's idempotency wants.
+ * Throws `ORDER_CONFLICT` / `CLICK_CONFLICT` (409) when the store refused a request because an id it
+ * already holds came with other content (store/plan.ts: then nothing of the request was stored). A replay
+ * with the same content is not a conflict: it answers the first transactionId, as the spec's idempotency wants.
  */
-function refuseConflicts(events: readonly { orderId: string }[], orders: readonly OrderOutcome[]): void {
-  const conflicts = orders.filter((o) => o.status === 'conflict');
+function refuseReplays(code: 'ORDER_CONFLICT' | 'CLICK_CONFLICT', noun: 'order' | 'click', conflicts: readonly Replayed[]): void {
   if (conflicts.length === 0) return;
   const errors: Record<string, string[]> = {};
   for (const c of conflicts) {
-    const i = events.findIndex((e) => e.orderId === c.orderId);
-    errors[problemPath(`events[${i}].orderId`)] = [`The order ${JSON.stringify(c.orderId)} was already recorded (transactionId ${c.transactionId}) with other content; a replay must repeat it exactly. Nothing of this request was stored.`];
+    errors[problemPath(c.path)] = [`The ${noun} ${JSON.stringify(c.id)} was already recorded (transactionId ${c.transactionId}) with other content; a replay must repeat it exactly. Nothing of this request was stored.`];
   }
-  throw new AisleError('ORDER_CONFLICT', `${conflicts.length} order(s) already recorded with other content: ${conflicts.slice(0, 5).map((c) => c.orderId).join(', ')}; nothing was stored`, {
+  throw new AisleError(code, `${conflicts.length} ${noun}(s) already recorded with other content: ${conflicts.slice(0, 5).map((c) => c.id).join(', ')}; nothing was stored`, {
     problem: statusProblem(409, errors),
   });
+}
+
+/** {@link refuseReplays} for the orders of a purchase append. */
+function refuseConflicts(events: readonly { orderId: string }[], orders: readonly OrderOutcome[]): void {
+  refuseReplays('ORDER_CONFLICT', 'order', orders.filter((o) => o.status === 'conflict').map((c) => ({
+    path: `events[${events.findIndex((e) => e.orderId === c.orderId)}].orderId`, id: c.orderId, transactionId: c.transactionId,
+  })));
+}
+
+/** {@link refuseReplays} for the clicks of a click append. */
+function refuseClickConflicts(conflicts: readonly ClickConflict[] | undefined): void {
+  refuseReplays('CLICK_CONFLICT', 'click', (conflicts ?? []).map((c) => ({ path: `events[${c.index}].clickId`, id: c.clickId, transactionId: c.transactionId })));
 }
 
 function storeFailure(err: unknown): never {
@@ -329,6 +347,7 @@ export class EventService {
     } catch (err) {
       storeFailure(err);
     }
+    refuseClickConflicts(result.conflicts);
     for (const i of result.stored) {
       const outcome = clickOutcome(websiteId, request.events[i]!);
       if (outcome !== undefined) this.feed(() => this.sink.onClickOutcome?.(outcome));
