@@ -121,6 +121,12 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       await expectRefused({ ...ok, from: new Date(Date.now() + 86_400_000).toISOString(), until: new Date(Date.now() + 3_600_000).toISOString() }, 400, 'until');
       await expectRefused({ ...ok, from: 'yesterday' }, 400, 'from');
       await expectRefused({ ...ok, name: ' ' }, 400, 'name');
+      // Text a store cannot hold: on PostgreSQL a NUL was stored (201) and an unpaired surrogate failed
+      // the store (503 "unsupported Unicode escape sequence"); both are now 400 on every store.
+      await expectRefused({ ...ok, name: 'a\u0000b' }, 400, 'name');
+      const surrogate = await post(admin(''), JSON.stringify({ ...ok, name: 'a?' }).replace('a?', 'a\\ud800'), { ...bearer(ADMIN_TOKEN), 'content-type': 'application/json' });
+      expect(surrogate.status).toBe(400);
+      expect(((await expectDocumented(surrogate, EXPERIMENTS, 'POST')) as Problem).errors).toEqual({ name: ['experiment: name must not contain NUL characters or unpaired surrogates'] });
       await expectRefused([ok], 400, '(body)');
       const list = await fetch(admin(''), { headers: bearer(ADMIN_TOKEN) });
       expect(((await expectDocumented(list, EXPERIMENTS, 'GET')) as { experiments: unknown[] }).experiments).toEqual([]);

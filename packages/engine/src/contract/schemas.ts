@@ -435,7 +435,8 @@ const BulkDeleteResultSchema = Type.Object({
 });
 
 const CouponIssueSchema = Type.Object({
-  code: Type.String({ minLength: 1, maxLength: MAX_COUPON_CODE_LENGTH }), customerId: opt(str()), discount: opt(decimal()),
+  // Stored as sent: no NUL or unpaired surrogate (`clean-text`), which a SQL store refuses or rewrites.
+  code: Type.String({ minLength: 1, maxLength: MAX_COUPON_CODE_LENGTH, format: 'clean-text' }), customerId: opt(Type.String({ format: 'clean-text' })), discount: opt(decimal()),
 }, { additionalProperties: false });
 const CouponIssueRequestSchema = Type.Object({ coupons: Type.Array(CouponIssueSchema) });
 const CouponIssueResultSchema = Type.Object({ issued: int() });
@@ -525,7 +526,8 @@ const SearchKeyListSchema = Type.Object({ keys: Type.Array(ref('SearchKey', Sear
 
 // ---- experiments -------------------------------------------------------------------------------
 
-const experimentName = (description: string) => Type.String({ minLength: 1, maxLength: MAX_EXPERIMENT_NAME_LENGTH, pattern: '\\S', description });
+// Stored (PostgreSQL refuses a NUL, and an unpaired surrogate in JSON): `clean-text`, as the events wire's ids.
+const experimentName = (description: string) => Type.String({ minLength: 1, maxLength: MAX_EXPERIMENT_NAME_LENGTH, pattern: '\\S', format: 'clean-text', description });
 
 const VariantRequestSchema = Type.Object({
   name: experimentName('Unique within the experiment; "interleaved" is reserved.'),
