@@ -189,8 +189,8 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
         // One search per customer: a repeated query of one session within seconds is one search-as-you-type
         // chain, as is the typist's "z" … "zanzibar"; a second page is no search.
         expect(v.searches).toBe(users(v.name));
-        expect(v.ctr.low).toBeLessThanOrEqual(v.ctr.value);
-        expect(v.ctr.high).toBeGreaterThanOrEqual(v.ctr.value);
+        expect(v.ctr.low!).toBeLessThanOrEqual(v.ctr.value!);
+        expect(v.ctr.high!).toBeGreaterThanOrEqual(v.ctr.value!);
       }
       expect(r.variants.reduce((s, v) => s + v.clicks, 0)).toBe(clicks);
       expect(r.variants.reduce((s, v) => s + v.conversions, 0)).toBe(revenue / 10);
@@ -243,6 +243,22 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       // The two-proportion test is defined with the control at 0 (every variant user converted, no control user did).
       expect(vs.conversionRate.pValue).toBeLessThan(0.05);
       expect(((await (await stop(created.id)).json()) as Created).status).toBe('stopped');
+    });
+
+    it('reports a variant without users with null figures, not 0 with an interval of no width, and a single user\'s mean without one', async () => {
+      // Every customer in the control (weights 1000 : tiny): the variant's CTR read {value: 0, low: 0, high: 0}.
+      const created = (await (await create({ name: 'no users', kind: 'search', variants: [{ name: 'control', weight: 1000 }, { name: 'b', weight: 0.001 }] })).json()) as Created;
+      const customerId = randomUUID();
+      expect((await search({ customer_id: customerId })).settings!.experiment).toEqual({ id: created.id, variant: 'control' });
+      const r = await report(created.id);
+      const [control, variant] = r.variants;
+      expect(variant).toMatchObject({ users: 0, ctr: { value: null, low: null, high: null }, conversionRate: { value: null, low: null, high: null }, revenuePerUser: { value: null, low: null, high: null } });
+      expect(control!.users).toBe(1);
+      expect(control!.ctr.value).toBe(0);
+      expect(control!.ctr.high!).toBeGreaterThan(0);
+      expect(control!.revenuePerUser).toEqual({ value: 0, low: null, high: null });
+      expect(variant!.vsControl!.ctr).toMatchObject({ relativeDifference: null, pValue: null, significant: false });
+      expect((await stop(created.id)).status).toBe(200);
     });
 
     it('runs a recommendations experiment: the variant\'s cascade for the methods it names, served and clicks per tactic', async () => {

@@ -573,9 +573,13 @@ const ExperimentSchema = Type.Object({
 
 const ExperimentListSchema = Type.Object({ experiments: Type.Array(ref('Experiment', ExperimentSchema)) });
 
-const EstimateSchema = Type.Object({ value: num(), low: num('95 % interval, lower end.'), high: num('95 % interval, upper end.') });
 /** A number, or null where it cannot be computed (the comparison's `note` says why: decision 0073). */
 const numOrNull = (description: string) => Type.Unsafe<number | null>({ type: ['number', 'null'], description });
+const EstimateSchema = Type.Object({
+  value: numOrNull('The estimate; null while the variant has no users (or, for a rate, no searches or lists served).'),
+  low: numOrNull('95 % interval, lower end; null with the value, and for a per-user mean of a single user.'),
+  high: numOrNull('95 % interval, upper end; null as low.'),
+}, { description: 'A variant\'s own figure with its 95 % interval: null where there is nothing to estimate from (decision 0076), never 0 with an interval of no width.' });
 const ComparisonSchema = Type.Object({
   relativeDifference: numOrNull('(variant − control) / control; null when the control\'s value is 0 or a side has under 2 users.'),
   low: numOrNull('95 % interval of relativeDifference, lower end; null where it cannot be computed.'),
