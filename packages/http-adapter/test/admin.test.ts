@@ -164,6 +164,18 @@ describe('admin API', () => {
       const problem = (await expectDocumented(refused, '/admin/v1/websites/{websiteId}/coupons', 'POST')) as Problem;
       expect(problem.errors[key], JSON.stringify(problem.errors)).toEqual([expect.stringMatching(/must not contain NUL characters or unpaired surrogates$/)]);
     }
+    // One code twice with two discounts answered 201 {"issued": 1}, one of the two kept; the same one twice is one code.
+    const issue = (coupons: unknown[]) => fetch(`${svc.url}/admin/v1/websites/site-a/coupons`, {
+      method: 'POST', headers: { 'content-type': 'application/json', ...bearer(ADMIN_TOKEN) }, body: JSON.stringify({ coupons }),
+    });
+    const twice = await issue([{ code: 'QA-TWICE', discount: 1 }, { code: 'QA-TWICE', discount: '2.00' }]);
+    expect(twice.status).toBe(400);
+    expect(((await expectDocumented(twice, '/admin/v1/websites/{websiteId}/coupons', 'POST')) as Problem).errors).toEqual({
+      'coupons[1].Code': ['coupons[1].code "QA-TWICE" is also coupons[0], with another customerId or discount: send each code once.'],
+    });
+    const same = await issue([{ code: 'QA-TWICE', discount: 1 }, { code: 'QA-TWICE', discount: '1.00' }]);
+    expect(same.status).toBe(201);
+    expect(await same.json()).toEqual({ issued: 1 });
   });
 
   it('streams uploads: past the upload limit 413 and nothing changed; a rejected feed leaves the server usable', async () => {

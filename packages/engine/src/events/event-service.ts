@@ -5,6 +5,7 @@
  * other processes write to as well ({@link Store.sharing}) — polls the store for events written by them.
  * @module
  */
+import { isDeepStrictEqual } from 'node:util';
 import { FailureReporter } from '../background-failures.js';
 import type { StoreConfig, WebsiteConfig } from '../config.js';
 import type { AttributionReport, CouponIssue, CouponUseResult } from '../engine-api.js';
@@ -391,6 +392,14 @@ export class EventService {
     const valid = normaliseValues<{ coupons: CouponIssueData[] }>('CouponIssueRequest', value).coupons.map((c) => (
       // A GUID-shaped customer id is matched as purchases store it (lower case); any other id as given.
       c.customerId !== undefined && GUID_SHAPED.test(c.customerId) ? { ...c, customerId: c.customerId.toLowerCase() } : c));
+    // A code twice with two contents: the store would keep one of them and answer `issued: 1` as if the
+    // request had been taken as sent. The same content twice is one code, as before.
+    const firstOfCode = new Map<string, number>();
+    valid.forEach((c, i) => {
+      const first = firstOfCode.get(c.code);
+      if (first === undefined) firstOfCode.set(c.code, i);
+      else if (!isDeepStrictEqual(valid[first], c)) errors.add(problemPath(`coupons[${i}].code`), `coupons[${i}].code ${JSON.stringify(c.code)} is also coupons[${first}], with another customerId or discount: send each code once.`);
+    });
     errors.throwIfAny();
     try {
       return { issued: await this.store.issueCoupons(websiteId, valid, this.now()) };
