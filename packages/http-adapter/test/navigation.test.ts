@@ -106,6 +106,12 @@ describe('shop navigation over HTTP', () => {
     expect((await putProducts([{ refId: longest, title: 'x' }])).status).toBe(200);
     const deleted = await fetch(`${svc.url}/admin/v1/websites/site-b/products/${longest}`, { method: 'DELETE', headers: admin });
     expect(await deleted.json()).toMatchObject({ deleted: 1 });
+    // A product with too many top-level fields is refused naming no field: it blamed "refId", its first key.
+    const wide = await putProducts([{ refId: 'wide', ...Object.fromEntries(Array.from({ length: 2100 }, (_, i) => [`f${i}`, i])) }]);
+    expect(wide.status).toBe(400);
+    expect(((await expectDocumented(wide, PRODUCTS, 'PUT')) as Problem).errors.$).toEqual([
+      'element 1: product "wide": the product has more than 2000 fields and array elements (2101 keys at its top level)',
+    ]);
   });
 
   it('bulk-deletes by refIds and by scope, all or nothing; refuses {}, both keys, [] and an empty scope', async () => {

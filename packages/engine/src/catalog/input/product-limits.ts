@@ -137,7 +137,13 @@ function limitProblem(product: Record<string, unknown>): string | undefined {
       // A product's keys: the last product's array when they are the same (`keysLike`).
       const keys = depth === 1 ? (lastProductKeys = keysLike(value, lastProductKeys)) : Object.keys(value);
       fields += keys.length;
-      if (fields > MAX_PRODUCT_FIELDS) return `field "${pathOf(e) || keys[0]}": the product has more than ${MAX_PRODUCT_FIELDS} fields and array elements`;
+      if (fields > MAX_PRODUCT_FIELDS) {
+        // At the top level no field is at fault (naming its first key, `refId`, sent feeds hunting there).
+        const at = pathOf(e);
+        return at === ''
+          ? `the product has more than ${MAX_PRODUCT_FIELDS} fields and array elements (${keys.length} keys at its top level)`
+          : `field "${at}": the product has more than ${MAX_PRODUCT_FIELDS} fields and array elements`;
+      }
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i]!;
         chars += key.length;
