@@ -76,15 +76,22 @@ export interface LoadResult {
   engineUsPerRequest: number;
   /** CPU per request answered by each kind of thread of the server process (/proc; empty where /proc is absent), µs. */
   threadUsPerRequest: ThreadCpu;
+  /**
+   * CPU of this process (the load generator, autocannon, runs in it) per request answered, µs: on two
+   * cores the generator's share is CPU the server does not get.
+   */
+  clientCpuUsPerRequest: number;
 }
 
 export async function load(server: RunningServer, scenario: Scenario, durationS: number, connections: number, url = server.url): Promise<LoadResult> {
   const before = await server.usage();
   const threadsBefore = threadCpuOf(server.pid);
+  const clientBefore = process.cpuUsage();
   const result = await autocannon({
     url, connections, duration: durationS, pipelining: 1,
     requests: scenario.requests as autocannon.Request[],
   });
+  const client = process.cpuUsage(clientBefore);
   const after = await server.usage();
   const threadsAfter = threadCpuOf(server.pid);
   const calls = after.engineCalls - before.engineCalls;
@@ -92,6 +99,7 @@ export async function load(server: RunningServer, scenario: Scenario, durationS:
   for (const [name, us] of Object.entries(threadsAfter)) threadUsPerRequest[name] = (us - (threadsBefore[name] ?? 0)) / result.requests.total;
   return {
     threadUsPerRequest,
+    clientCpuUsPerRequest: (client.user + client.system) / result.requests.total,
     cpuUsPerRequest: (after.cpuUs - before.cpuUs) / result.requests.total,
     engineUsPerRequest: calls > 0 ? (after.engineUs - before.engineUs) / calls : NaN,
     scenario: scenario.name,
