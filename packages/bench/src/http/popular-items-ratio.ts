@@ -14,7 +14,8 @@
  * what the answer's size costs node:http, the socket and the load generator; the constant against the
  * adapter says what aisle's own work costs. The load generator (autocannon) runs in this process and
  * takes CPU from the same two cores: its CPU per request is read for every load and printed beside
- * the server's.
+ * the server's, and so are the waits for work of both main threads per request (thread-cpu.ts,
+ * `mainThreadWaits`): how many requests each wake-up found ready.
  *
  * With `--a <tree>` (another worktree, installed and built) that tree's aisle server runs too, and its
  * adapter and bare server join the rotation: an A/B of the two trees in one run, against the same hello
@@ -102,11 +103,11 @@ async function main(): Promise<void> {
       for (let k = 0; k < sides.length; k++) await sides[(k + round) % sides.length]!();
       const h = helloRuns[round]!;
       const c = constantRuns[round]!;
-      console.log(`round ${round + 1} (load ${loadavg()[0]!.toFixed(1)}): hello ${Math.round(h.requestsPerSecond)} req/s, ${h.cpuUsPerRequest.toFixed(1)} µs/req (autocannon ${h.clientCpuUsPerRequest.toFixed(1)}); `
-        + `constant answer ${Math.round(c.requestsPerSecond)} req/s = ${pct(c.requestsPerSecond / h.requestsPerSecond)} of hello, ${c.cpuUsPerRequest.toFixed(1)} µs/req (autocannon ${c.clientCpuUsPerRequest.toFixed(1)})`);
+      console.log(`round ${round + 1} (load ${loadavg()[0]!.toFixed(1)}): hello ${Math.round(h.requestsPerSecond)} req/s, ${h.cpuUsPerRequest.toFixed(1)} µs/req (autocannon ${h.clientCpuUsPerRequest.toFixed(1)}; ${waits(h)}); `
+        + `constant answer ${Math.round(c.requestsPerSecond)} req/s = ${pct(c.requestsPerSecond / h.requestsPerSecond)} of hello, ${c.cpuUsPerRequest.toFixed(1)} µs/req (autocannon ${c.clientCpuUsPerRequest.toFixed(1)}; ${waits(c)})`);
       for (const sp of spinning) {
         const r = sp.runs[round]!;
-        console.log(`  constant + ${sp.us} µs busy: ${Math.round(r.requestsPerSecond)} req/s = ${pct(r.requestsPerSecond / h.requestsPerSecond)} of hello, ${r.cpuUsPerRequest.toFixed(1)} µs/req (main ${byThread(r).main.toFixed(1)}; autocannon ${r.clientCpuUsPerRequest.toFixed(1)})`);
+        console.log(`  constant + ${sp.us} µs busy: ${Math.round(r.requestsPerSecond)} req/s = ${pct(r.requestsPerSecond / h.requestsPerSecond)} of hello, ${r.cpuUsPerRequest.toFixed(1)} µs/req (main ${byThread(r).main.toFixed(1)}; autocannon ${r.clientCpuUsPerRequest.toFixed(1)}; ${waits(r)})`);
       }
       for (const t of trees) {
         const a = t.adapter[round]!;
@@ -114,7 +115,7 @@ async function main(): Promise<void> {
         console.log(`  ${t.label}: adapter ${Math.round(a.requestsPerSecond)}, bare engine ${Math.round(b.requestsPerSecond)} req/s; `
           + `adapter/hello ${pct(a.requestsPerSecond / h.requestsPerSecond)}, adapter/bare ${pct(a.requestsPerSecond / b.requestsPerSecond)}; `
           + `adapter/constant ${pct(a.requestsPerSecond / c.requestsPerSecond)}; `
-          + `CPU µs/req adapter ${a.cpuUsPerRequest.toFixed(1)} (${threads(a)}; autocannon ${a.clientCpuUsPerRequest.toFixed(1)}), bare ${b.cpuUsPerRequest.toFixed(1)}; engine µs/call ${a.engineUsPerRequest.toFixed(1)}; non-2xx ${a.non2xx + b.non2xx}`);
+          + `CPU µs/req adapter ${a.cpuUsPerRequest.toFixed(1)} (${threads(a)}; autocannon ${a.clientCpuUsPerRequest.toFixed(1)}; ${waits(a)}), bare ${b.cpuUsPerRequest.toFixed(1)}; engine µs/call ${a.engineUsPerRequest.toFixed(1)}; non-2xx ${a.non2xx + b.non2xx}`);
       }
     }
   } finally {
@@ -126,20 +127,21 @@ async function main(): Promise<void> {
   const rate = (x: LoadResult) => x.requestsPerSecond;
   console.log(`\nmedian of ${rounds} rounds (${seconds} s each, ${connections} connections, ${products.toLocaleString('en-US')} products; load ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end):`);
   const client = (x: LoadResult) => x.clientCpuUsPerRequest;
-  console.log('| server | req/s | of hello | server CPU µs/req | autocannon CPU µs/req |');
-  console.log('|---|---:|---:|---:|---:|');
-  console.log(`| hello world | ${Math.round(median(helloRuns.map(rate)))} | 100% | ${median(helloRuns.map((r) => r.cpuUsPerRequest)).toFixed(1)} | ${median(helloRuns.map(client)).toFixed(1)} |`);
+  const w = (runs: LoadResult[]) => `${median(runs.map((r) => r.serverWaitsPerRequest)).toFixed(2)} | ${median(runs.map((r) => r.clientWaitsPerRequest)).toFixed(2)}`;
+  console.log('| server | req/s | of hello | server CPU µs/req | autocannon CPU µs/req | server main thread waits/req | autocannon waits/req |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  console.log(`| hello world | ${Math.round(median(helloRuns.map(rate)))} | 100% | ${median(helloRuns.map((r) => r.cpuUsPerRequest)).toFixed(1)} | ${median(helloRuns.map(client)).toFixed(1)} | ${w(helloRuns)} |`);
   console.log(`| constant adapter answer | ${Math.round(median(constantRuns.map(rate)))} | ${pct(median(constantRuns.map((r, i) => rate(r) / rate(helloRuns[i]!))))} `
-    + `| ${median(constantRuns.map((r) => r.cpuUsPerRequest)).toFixed(1)} | ${median(constantRuns.map(client)).toFixed(1)} |`);
+    + `| ${median(constantRuns.map((r) => r.cpuUsPerRequest)).toFixed(1)} | ${median(constantRuns.map(client)).toFixed(1)} | ${w(constantRuns)} |`);
   for (const sp of spinning) {
     console.log(`| constant answer + ${sp.us} µs busy | ${Math.round(median(sp.runs.map(rate)))} | ${pct(median(sp.runs.map((r, i) => rate(r) / rate(helloRuns[i]!))))} `
-      + `| ${median(sp.runs.map((r) => r.cpuUsPerRequest)).toFixed(1)} (main ${median(sp.runs.map((r) => byThread(r).main)).toFixed(1)}) | ${median(sp.runs.map(client)).toFixed(1)} |`);
+      + `| ${median(sp.runs.map((r) => r.cpuUsPerRequest)).toFixed(1)} (main ${median(sp.runs.map((r) => byThread(r).main)).toFixed(1)}) | ${median(sp.runs.map(client)).toFixed(1)} | ${w(sp.runs)} |`);
   }
   for (const t of trees) {
     console.log(`| ${t.label} adapter | ${Math.round(median(t.adapter.map(rate)))} | ${pct(median(t.adapter.map((r, i) => rate(r) / rate(helloRuns[i]!))))} `
-      + `| ${median(t.adapter.map((r) => r.cpuUsPerRequest)).toFixed(1)} | ${median(t.adapter.map(client)).toFixed(1)} |`);
+      + `| ${median(t.adapter.map((r) => r.cpuUsPerRequest)).toFixed(1)} | ${median(t.adapter.map(client)).toFixed(1)} | ${w(t.adapter)} |`);
     console.log(`| ${t.label} bare engine server | ${Math.round(median(t.bare.map(rate)))} | ${pct(median(t.bare.map((r, i) => rate(r) / rate(helloRuns[i]!))))} `
-      + `| ${median(t.bare.map((r) => r.cpuUsPerRequest)).toFixed(1)} | ${median(t.bare.map(client)).toFixed(1)} |`);
+      + `| ${median(t.bare.map((r) => r.cpuUsPerRequest)).toFixed(1)} | ${median(t.bare.map(client)).toFixed(1)} | ${w(t.bare)} |`);
   }
   console.log('');
   console.log('| tree | adapter / hello | adapter / constant answer | adapter / bare engine | adapter CPU µs/req by thread (main, busiest other thread, the rest) | engine µs/call |');
@@ -182,6 +184,11 @@ function captureAnswer(url: string): Promise<ConstantAnswer> {
 function byThread(r: LoadResult): { main: number; busiest: number; rest: number } {
   const others = Object.entries(r.threadUsPerRequest).filter(([name]) => name !== 'main').map(([, us]) => us).sort((a, b) => b - a);
   return { main: r.threadUsPerRequest.main ?? NaN, busiest: others[0] ?? 0, rest: others.slice(1).reduce((a, b) => a + b, 0) };
+}
+
+/** The main threads' waits for work per request: the server's, then autocannon's. */
+function waits(r: LoadResult): string {
+  return `waits/req server ${r.serverWaitsPerRequest.toFixed(2)}, autocannon ${r.clientWaitsPerRequest.toFixed(2)}`;
 }
 
 function threads(r: LoadResult): string {
