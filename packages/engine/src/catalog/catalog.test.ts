@@ -147,9 +147,10 @@ describe('Catalog', () => {
 
   it('stores image vectors as Float32 and does not index them as text', async () => {
     const catalog = new Catalog();
-    await catalog.upsert([{ refId: 'a', image_vector: [0.5, 1, 2] }, { refId: 'b', image_vector: 'bad' }, { refId: 'c' }]);
+    await catalog.upsert([{ refId: 'a', image_vector: [0.5, 1, 2] }, { refId: 'b', image_vector: null }, { refId: 'c' }]);
     expect(Array.from(catalog.getImageVector('a')!)).toEqual([0.5, 1, 2]);
     expect(catalog.getImageVector('b')).toBeUndefined();
+    await expect(catalog.upsert([{ refId: 'd', image_vector: 'bad' }])).rejects.toThrow(/field "image_vector" must be a non-empty list of finite numbers/);
     expect(catalog.state.vocabulary).toEqual([]);
   });
 
