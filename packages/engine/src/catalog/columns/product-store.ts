@@ -25,7 +25,7 @@
 import type { Product, ProductList } from '../../types.js';
 import type { FieldIndex, TextColumn, VectorColumn } from '../catalog-index.js';
 import type { Dictionary } from './dictionary.js';
-import { IMAGE_VECTOR_FIELD, isPresent, keysLike, numericValue, ownValue } from '../field-values.js';
+import { IMAGE_VECTOR_FIELD, isPresent, numericValue, ownValue, RecentKeys } from '../field-values.js';
 import { numericAt, numericValues } from './numeric-column.js';
 import { extendShared, growableCopySteps, sharedArray, sharedCopy } from './shared-arrays.js';
 import { vectorOf } from './vector-column.js';
@@ -714,10 +714,10 @@ export class ProductStore implements ProductList {
     const shapeOf = sharedArray(Uint16Array, products.length);
     const rawDocs: number[] = [];
     const rawTexts: string[] = [];
-    // Products of one shape share their keys' array (`keysLike`): none allocated per product.
-    let keys: readonly string[] | undefined;
+    // Products of one shape share their keys' array (`RecentKeys`): none allocated per product.
+    const recentKeys = new RecentKeys();
     for (let d = 0; d < products.length; d++) {
-      keys = keysLike(products[d], keys);
+      const keys = recentKeys.of(products[d]);
       const encoded = encodeProduct(products[d], d, columns, shapes, keys);
       shapeOf[d] = encoded.shape;
       if (encoded.raw !== undefined) { rawDocs.push(d); rawTexts.push(encoded.raw); }
