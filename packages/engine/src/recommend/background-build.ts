@@ -302,9 +302,9 @@ export class RevisionRows {
   /**
    * Writes the table once, in order and in steps, before {@link set} writes it at random: a fresh typed
    * array's pages are mapped at their first write, and the first 4,096 sets of {@link rowsByRevision},
-   * scattered over the 24 MB of a table for 1M rows, mapped a thousand pages or more in one step (a page
-   * fault costs 8–30 µs on the shared 2-core machine: `RevisionRows.set` held build steps 36–49 ms on a
-   * CPU at 1M, docs/benchmarks.md). Here a step maps at most 768 KB.
+   * scattered over the 24 MB of a table for 1M rows, took 4,000–7,500 page faults in one step (a fault
+   * costs 8–30 µs on the shared 2-core machine: `RevisionRows.set` held build steps 36–49 ms on a CPU at
+   * 1M; docs/benchmarks.md, "Big writes in steps at 1M"). Here a step maps at most 768 KB.
    */
   *mapSteps(): BuildSteps<void> {
     for (let at = 0; at < this.keys.length; at += WIDE_STEP + 1) {

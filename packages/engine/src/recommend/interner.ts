@@ -164,8 +164,9 @@ export class Interner {
   /**
    * {@link saveState} in steps of {@link SAVE_STEP} ids or slots, as copies of the ids interned when its
    * copies begin (once a growth under way has ended): names may be interned between the steps (a
-   * recommendation, an index build), and the saved state leaves those interned after that out. In one step at 1M item ids, the rest of a growth, the hash of every name and
-   * the copies of 35 MB held the loop of a model checkpoint for tens of milliseconds.
+   * recommendation, an index build), and the saved state leaves those interned after that out. In one
+   * step at 1.1M item ids, the rest of a growth, the hash of every name and the copies of 35 MB took
+   * 23–111 ms of CPU (docs/benchmarks.md, "Big writes in steps at 1M").
    */
   *saveStateSteps(state: ModelState, prefix: string): Generator<void, void, void> {
     // The saved table holds every id: a growth under way is finished first, in steps (interns between
