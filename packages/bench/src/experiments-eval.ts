@@ -176,7 +176,8 @@ async function evaluate(label: string, file: string, opts: Options): Promise<str
   const interleavingPower = (users: number) =>
     rate(RUNS_PER_SIZE, opts.seed + users, (seed) => {
       const { wins } = simulateInterleaving(intents, users, seededRandom(seed));
-      return signTest(wins[0], wins[1]).pValue < 0.05 && wins[better] > wins[1 - better]!;
+      const { pValue } = signTest(wins[0], wins[1]);
+      return pValue !== null && pValue < 0.05 && wins[better] > wins[1 - better]!;
     });
   const abUsers = usersNeeded(abPower, 500);
   const ilUsers = usersNeeded(interleavingPower, 50);

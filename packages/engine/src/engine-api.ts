@@ -6,7 +6,7 @@ import type { BackgroundTask } from './background-failures.js';
 import type { Readiness } from './readiness.js';
 import type { Readable } from 'node:stream';
 import type { WebsiteConfig, WebsiteSettings } from './config.js';
-import type { CreatedSearchKey, SearchKeyInfo } from './keys/search-key-service.js';
+import type { CreatedSearchKey, PresentedSearchKey, SearchKeyInfo } from './keys/search-key-service.js';
 import type { Experiment, ExperimentReport } from './contract/schemas.js';
 import type {
   BulkDeleteResult, BundleRequest, BundleResponse, ClickRequest, EventAck, Product, PurchaseRequest, RecommendParams, RecommendResponse, SearchRequest,
@@ -322,6 +322,11 @@ export interface Engine {
   revokeSearchKey(websiteId: string, keyOrId: string): Promise<void>;
   /** The live search key a caller presents (any website; the caller checks which), or undefined. */
   resolveSearchKey(key: string): Promise<SearchKeyInfo | undefined>;
+  /**
+   * What a presented search key is: `live` (with its info), `expired` (known, its `expiresAt` passed: it
+   * opens nothing, and the caller may be told so) or `unknown` (never created, revoked, malformed).
+   */
+  presentSearchKey(key: string): Promise<PresentedSearchKey>;
   /**
    * Starts an experiment (the contract's `ExperimentRequest`): `EXPERIMENT_BAD_REQUEST` naming the field,
    * `EXPERIMENT_CONFLICT` when one of its kind is not stopped (docs/experiments.md).

@@ -24,7 +24,7 @@ import { isStore } from './store/open-store.js';
 import { storeCall } from './store/store-call.js';
 import type { Store } from './store/store.js';
 import { checkKeyScopeFits } from './keys/key-scope.js';
-import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
+import { SearchKeyService, searchKeyInfo, type CreatedSearchKey, type PresentedSearchKey, type SearchKeyInfo } from './keys/search-key-service.js';
 import { SearchPool, validateSearchRequest } from './search/index.js';
 import { settingsWithDefaults } from './settings/website-settings.js';
 import { parsePreviewRequest, previewOf } from './settings/settings-preview.js';
@@ -296,9 +296,14 @@ class AisleEngine implements Engine {
   }
 
   async resolveSearchKey(key: string): Promise<SearchKeyInfo | undefined> {
+    const presented = await this.presentSearchKey(key);
+    return presented.status === 'live' ? presented.key : undefined;
+  }
+
+  async presentSearchKey(key: string): Promise<PresentedSearchKey> {
     if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
-    const record = await storeCall(() => this.keys.resolve(key));
-    return record === undefined ? undefined : searchKeyInfo(record, Date.now());
+    const presented = await storeCall(() => this.keys.present(key));
+    return presented.status === 'unknown' ? presented : { status: presented.status, key: searchKeyInfo(presented.record, Date.now()) };
   }
 
   website(websiteId: string): WebsiteConfig | undefined {

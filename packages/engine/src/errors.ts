@@ -35,6 +35,11 @@ export const ErrorCodes = {
    * was stored; `problem` names each such order under its `events[i].OrderId` path.
    */
   ORDER_CONFLICT: { status: 409 },
+  /**
+   * A click names a clickId the website already holds with other content: nothing of the request was
+   * stored; `problem` names each such click under its `events[i].ClickId` path.
+   */
+  CLICK_CONFLICT: { status: 409 },
   /** A product feed, product batch or bulk delete is malformed (a field error names the field). */
   CATALOG_BAD_INPUT: { status: 400, subject: 'catalog' },
   /** A snapshot file is missing, truncated or of another format version. */
@@ -131,8 +136,10 @@ export const ErrorCodes = {
   FEED_NOT_ARRAY: { status: 400, message: 'request body must be a JSON array of {what} (or NDJSON with Content-Type application/x-ndjson)' },
   /** No `Authorization: Bearer` header (`expected` names the kind of token). */
   TOKEN_MISSING: { status: 401, message: 'missing bearer token: send Authorization: Bearer <{expected}>' },
-  /** A bearer token that opens nothing (unknown, expired or revoked). */
+  /** A bearer token that opens nothing (unknown or revoked). */
   TOKEN_INVALID: { status: 401, message: 'invalid bearer token' },
+  /** A search key past its `expiresAt` (told only to whoever presents the key itself). */
+  KEY_EXPIRED: { status: 401, message: 'the search key expired at {expiresAt}' },
   /** A valid search key whose actions do not include the operation's (`actions` as a list). */
   KEY_ACTION_NOT_ALLOWED: { status: 401, message: 'the search key does not open "{action}" (its actions: {actions})' },
   /** A bearer token that is not an admin token on an admin path. */

@@ -41,6 +41,6 @@ export { valueFits, type FieldType, type FieldTypes, type FieldMismatch } from '
 export { restrictFacetBuckets, valueAllowed, type Scope } from './keys/key-scope.js';
 export {
   hashSearchKey, KEY_ACTIONS, KEY_CACHE_TTL_MS, MAX_KEYS_PER_WEBSITE, SEARCH_KEY_PREFIX,
-  type CreatedSearchKey, type SearchKeyInfo, type SearchKeyRequest,
+  type CreatedSearchKey, type PresentedSearchKey, type SearchKeyInfo, type SearchKeyRequest,
 } from './keys/search-key-service.js';
 export { DEFAULT_FIELD_ROLES } from './config.js';

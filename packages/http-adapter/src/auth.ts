@@ -104,15 +104,19 @@ export class TokenIndex {
   /**
    * The caller of a browser-called operation: a website token, or a search key whose actions include
    * `action` (the key names its website and may force a search scope). 401 when the token is missing,
-   * unknown, expired, revoked or does not open `action`.
+   * unknown, revoked, expired (`KEY_EXPIRED`, saying when) or does not open `action`.
    */
-  async requireKeyCaller(req: IncomingMessage, engine: Pick<Engine, 'resolveSearchKey'>, action: KeyAction): Promise<{ websiteId: string; key?: SearchKeyInfo }> {
+  async requireKeyCaller(req: IncomingMessage, engine: Pick<Engine, 'presentSearchKey'>, action: KeyAction): Promise<{ websiteId: string; key?: SearchKeyInfo }> {
     const token = bearerToken(req);
     if (!token) throw new HttpError('TOKEN_MISSING', { expected: 'token or search key' }, { key: 'Authorization' });
     const websiteId = this.websiteOf(token);
     if (websiteId !== undefined) return { websiteId };
-    const key = await engine.resolveSearchKey(token);
-    if (key === undefined) throw new HttpError('TOKEN_INVALID', {}, { key: 'Authorization' });
+    const presented = await engine.presentSearchKey(token);
+    if (presented.status === 'unknown') throw new HttpError('TOKEN_INVALID', {}, { key: 'Authorization' });
+    const key = presented.key;
+    // As below: only the key's holder can present it, so naming its expiry tells them nothing about any
+    // other key or website; "invalid" would send them looking for a typo instead of a new key.
+    if (presented.status === 'expired') throw new HttpError('KEY_EXPIRED', { expiresAt: key.expiresAt ?? '' }, { key: 'Authorization' });
     // The caller holds the key (256 random bits): saying what it opens tells them nothing they lack.
     if (!key.actions.includes(action)) throw new HttpError('KEY_ACTION_NOT_ALLOWED', { action, actions: key.actions.join(', ') }, { key: 'Authorization' });
     return { websiteId: key.websiteId, key };

@@ -261,7 +261,10 @@ export const endpoints = {
         + 'holding refId at position (1-based over the whole list). Idempotent per clickId.',
       body: { mediaTypes: JSON_BODY, schema: 'ClickRequest', validate: false },
       responses: { 202: { description: 'Accepted (durable).', schema: 'EventAck' } },
-      errors: { ...EVENT_ERRORS, 401: 'Missing or invalid token, or a key whose actions do not include insights.' },
+      errors: {
+        ...EVENT_ERRORS, 401: 'Missing or invalid token, or a key whose actions do not include insights.',
+        409: 'A clickId already recorded with other content (named under its events[i].ClickId path); nothing of the request was stored. A replay with the same content answers 202 with the first transactionId.',
+      },
       handler: h.clicks,
     }],
   },

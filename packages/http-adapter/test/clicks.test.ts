@@ -156,6 +156,42 @@ function runClicksSuite(name: string, storeOptions: () => Promise<Pick<EngineOpt
       const logged = (await expectDocumented(searches, '/admin/v1/websites/{websiteId}/reports/searches', 'GET')) as { top: { query: string; clicks: number; conversions: number; revenue: number }[] };
       expect(logged.top.find((t) => t.query === 'zanzibar espresso')).toMatchObject({ clicks: 1, conversions: 1, revenue: 20 });
     });
+
+    it('refuses a clickId sent again with other content (409, nothing of the request stored), as an orderId is', async () => {
+      // It answered 202 with the first transactionId and stored nothing: a status that claimed a click.
+      const page = await search({ q: 'zanzibar', size: 3 });
+      const [a, b] = page.payload.result;
+      const clickId = randomUUID();
+      const first = clickBody([{ refId: a!.refId, queryId: page.query_id, position: 1, clickId }]);
+      expect((await post(`${url}${CLICKS}`, first, bearer(TOKEN_A))).status).toBe(202);
+      const before = outcomes.length;
+      const fresh = randomUUID();
+      const other = clickBody([
+        { refId: b!.refId, queryId: page.query_id, position: 2, clickId: fresh },
+        { refId: b!.refId, queryId: page.query_id, position: 2, clickId },
+      ]);
+      const refused = await post(`${url}${CLICKS}`, other, bearer(TOKEN_A));
+      expect(refused.status).toBe(409);
+      const problem = (await expectDocumented(refused, CLICKS, 'POST')) as { errors: Record<string, string[]> };
+      expect(Object.keys(problem.errors)).toEqual(['events[1].ClickId']);
+      expect(problem.errors['events[1].ClickId']![0]).toMatch(/already recorded \(transactionId [0-9a-f-]{36}\) with other content; .* Nothing of this request was stored\./);
+      expect(outcomes.length).toBe(before);
+      // Nothing of it was stored: the fresh clickId of the refused request is new to the store.
+      const again = await post(`${url}${CLICKS}`, clickBody([{ refId: b!.refId, queryId: page.query_id, position: 2, clickId: fresh }]), bearer(TOKEN_A));
+      expect(again.status).toBe(202);
+      expect(outcomes.length).toBe(before + 1);
+      // The same content again is still a replay: 202, the first transactionId, nothing stored twice.
+      const replay = await post(`${url}${CLICKS}`, first, bearer(TOKEN_A));
+      expect(replay.status).toBe(202);
+      expect(outcomes.length).toBe(before + 1);
+      // Two clicks of one request with one clickId and different content conflict with each other.
+      const inRequest = randomUUID();
+      const twice = clickBody([
+        { refId: a!.refId, queryId: page.query_id, position: 1, clickId: inRequest },
+        { refId: b!.refId, queryId: page.query_id, position: 2, clickId: inRequest },
+      ]);
+      expect((await post(`${url}${CLICKS}`, twice, bearer(TOKEN_A))).status).toBe(409);
+    });
   });
 }
 

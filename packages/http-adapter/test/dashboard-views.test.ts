@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { fieldErrors, parseTyped } from '../dashboard/src/catalog-view.js';
 import { esc } from '../dashboard/src/api.js';
-import { comparisonCells, type Comparison } from '../dashboard/src/experiments-view.js';
+import { comparisonCells, interleavingHtml, reportHtml, type Comparison } from '../dashboard/src/experiments-view.js';
 import { barsSvg, rangeOfDays } from '../dashboard/src/reports-view.js';
 
 describe('catalog browser', () => {
@@ -73,5 +73,31 @@ describe('experiments', () => {
     expect(text(comparisonCells({ relativeDifference: -1, low: null, high: null, pValue: 0.2, test, significant: false, note: 'No interval.' }))).toMatch(/^-100\.0 % interval not computable No interval\./);
     expect(text(comparisonCells({ relativeDifference: -1, low: -1, high: null, pValue: 0.3, test, significant: false, note: 'MOVER-R.' }))).toMatch(/^-100\.0 % \[-100\.0, no upper end\] MOVER-R\./);
     expect(comparisonCells({ ...controlAtZero, note: '<b>' })).toContain('&lt;b&gt;');
+  });
+
+  it('shows a variant without users as "no data yet", never 0.00 % with an interval of no width', () => {
+    const none = { value: null, low: null, high: null };
+    const report = {
+      id: 'e', name: 'e', kind: 'search', method: 'ab', status: 'running', from: '2026-11-30T00:00:00.000Z', variants: [] as never[],
+      minUsers: { ctr: null, conversionRate: null },
+    };
+    const page = text(reportHtml({
+      ...report,
+      variants: [
+        { name: 'control', weight: 1, users: 1, searches: 2, clicks: 1, ctr: { value: 0.5, low: 0.09, high: 0.9 }, conversions: 0, conversionRate: { value: 0, low: 0, high: 0.79 }, revenue: 0, revenuePerUser: { value: 0, low: null, high: null } },
+        { name: 'b', weight: 1, users: 0, searches: 0, clicks: 0, ctr: none, conversions: 0, conversionRate: none, revenue: 0, revenuePerUser: none },
+      ],
+    }));
+    expect(page).toContain('b 0 0 0 no data yet 0 no data yet 0 no data yet');
+    expect(page).toContain('control 1 2 1 50.00 %');
+    expect(page).not.toMatch(/NaN/);
+  });
+
+  it('shows an interleaving sign test without preferring users as "not computable" with its note, never p = 1', () => {
+    const note = 'no user preferred either ranking yet (no clicks, or as many on each): nothing to test';
+    const signTest = 'binomial sign test (two-sided, ties dropped) over users';
+    const none = interleavingHtml({ credits: { a: 0, b: 0 }, users: 3, preferring: { a: 0, b: 0 }, preferred: null, pValue: null, test: signTest, note });
+    expect(text(none)).toContain(`3 users · p = not computable (${signTest}) · preferred: none yet ${note}`);
+    expect(text(interleavingHtml({ credits: { a: 1, b: 9 }, users: 9, preferring: { a: 1, b: 8 }, preferred: null, pValue: 0.0391, test: signTest }))).toContain('p = 0.0391');
   });
 });

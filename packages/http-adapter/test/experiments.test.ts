@@ -121,6 +121,12 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       await expectRefused({ ...ok, from: new Date(Date.now() + 86_400_000).toISOString(), until: new Date(Date.now() + 3_600_000).toISOString() }, 400, 'until');
       await expectRefused({ ...ok, from: 'yesterday' }, 400, 'from');
       await expectRefused({ ...ok, name: ' ' }, 400, 'name');
+      // Text a store cannot hold: on PostgreSQL a NUL was stored (201) and an unpaired surrogate failed
+      // the store (503 "unsupported Unicode escape sequence"); both are now 400 on every store.
+      await expectRefused({ ...ok, name: 'a\u0000b' }, 400, 'name');
+      const surrogate = await post(admin(''), JSON.stringify({ ...ok, name: 'a?' }).replace('a?', 'a\\ud800'), { ...bearer(ADMIN_TOKEN), 'content-type': 'application/json' });
+      expect(surrogate.status).toBe(400);
+      expect(((await expectDocumented(surrogate, EXPERIMENTS, 'POST')) as Problem).errors).toEqual({ name: ['experiment: name must not contain NUL characters or unpaired surrogates'] });
       await expectRefused([ok], 400, '(body)');
       const list = await fetch(admin(''), { headers: bearer(ADMIN_TOKEN) });
       expect(((await expectDocumented(list, EXPERIMENTS, 'GET')) as { experiments: unknown[] }).experiments).toEqual([]);
@@ -183,8 +189,8 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
         // One search per customer: a repeated query of one session within seconds is one search-as-you-type
         // chain, as is the typist's "z" … "zanzibar"; a second page is no search.
         expect(v.searches).toBe(users(v.name));
-        expect(v.ctr.low).toBeLessThanOrEqual(v.ctr.value);
-        expect(v.ctr.high).toBeGreaterThanOrEqual(v.ctr.value);
+        expect(v.ctr.low!).toBeLessThanOrEqual(v.ctr.value!);
+        expect(v.ctr.high!).toBeGreaterThanOrEqual(v.ctr.value!);
       }
       expect(r.variants.reduce((s, v) => s + v.clicks, 0)).toBe(clicks);
       expect(r.variants.reduce((s, v) => s + v.conversions, 0)).toBe(revenue / 10);
@@ -239,6 +245,22 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       expect(((await (await stop(created.id)).json()) as Created).status).toBe('stopped');
     });
 
+    it('reports a variant without users with null figures, not 0 with an interval of no width, and a single user\'s mean without one', async () => {
+      // Every customer in the control (weights 1000 : tiny): the variant's CTR read {value: 0, low: 0, high: 0}.
+      const created = (await (await create({ name: 'no users', kind: 'search', variants: [{ name: 'control', weight: 1000 }, { name: 'b', weight: 0.001 }] })).json()) as Created;
+      const customerId = randomUUID();
+      expect((await search({ customer_id: customerId })).settings!.experiment).toEqual({ id: created.id, variant: 'control' });
+      const r = await report(created.id);
+      const [control, variant] = r.variants;
+      expect(variant).toMatchObject({ users: 0, ctr: { value: null, low: null, high: null }, conversionRate: { value: null, low: null, high: null }, revenuePerUser: { value: null, low: null, high: null } });
+      expect(control!.users).toBe(1);
+      expect(control!.ctr.value).toBe(0);
+      expect(control!.ctr.high!).toBeGreaterThan(0);
+      expect(control!.revenuePerUser).toEqual({ value: 0, low: null, high: null });
+      expect(variant!.vsControl!.ctr).toMatchObject({ relativeDifference: null, pValue: null, significant: false });
+      expect((await stop(created.id)).status).toBe(200);
+    });
+
     it('runs a recommendations experiment: the variant\'s cascade for the methods it names, served and clicks per tactic', async () => {
       const res = await create({ name: 'popular first', kind: 'recommendations', variants: [{ name: 'control', weight: 1 }, { name: 'popular', weight: 3, recommendations: { productdetail: { tactics: ['Popular Items'] } } }] });
       expect(res.status).toBe(201);
@@ -270,6 +292,22 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       expect(tactic.clicks).toBe(popularClicks);
       expect(tactic.served).toBeGreaterThan(0);
       expect(r.variants[0]!.tactics!.length).toBeGreaterThan(0);
+      expect((await stop(created.id)).status).toBe(200);
+    });
+
+    it('reports an interleaving experiment without preferring users with a null p-value and a note, not p = 1', async () => {
+      const res = await create({
+        name: 'quiet', kind: 'search', method: 'interleaving',
+        variants: [{ name: 'current' }, { name: 'synonym', settings: { synonyms: [['zanzibar', 'unguja']] } }],
+      });
+      expect(res.status).toBe(201);
+      const created = (await res.json()) as Created;
+      for (let i = 0; i < 3; i++) await search({ customer_id: randomUUID() });
+      const r = await report(created.id);
+      expect(r.interleaving).toEqual({
+        credits: { current: 0, synonym: 0 }, users: 3, preferring: { current: 0, synonym: 0 }, preferred: null,
+        pValue: null, test: expect.stringMatching(/sign test/), note: expect.stringMatching(/no user preferred either ranking/),
+      });
       expect((await stop(created.id)).status).toBe(200);
     });
 

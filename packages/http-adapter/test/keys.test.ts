@@ -100,6 +100,35 @@ describe('search keys', () => {
     expect(fromB.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it('tells the holder of an expired key that it expired, on search and clicks, and lists it as expired', async () => {
+    // An expired key answered "invalid bearer token", as a made-up one does: its holder looked for a typo.
+    const expiresAt = new Date(Date.now() + 1200).toISOString();
+    const res = await createKey('site-a', { actions: ['search', 'insights'], expiresAt });
+    expect(res.status).toBe(201);
+    const created = (await res.json()) as Created;
+    expect((await search(created.key, {})).status).toBe(200);
+    while (Date.now() <= Date.parse(expiresAt)) await new Promise((r) => setTimeout(r, 50));
+
+    const expired = await search(created.key, {});
+    expect(expired.status).toBe(401);
+    expect(await expectDocumented(expired, '/v1.4/search', 'POST')).toEqual({ type: -1, code: 401, message: `the search key expired at ${expiresAt}` });
+    const click = await fetch(`${svc.url}/3.0/events/clicks`, {
+      method: 'POST', headers: { 'content-type': 'application/json', ...bearer(created.key) },
+      body: JSON.stringify({ customerId: 'c-1', sessionId: 's-1', events: [{ eventTime: new Date().toISOString(), refId: 'KNOWN-1', type: 'click' }] }),
+    });
+    expect(click.status).toBe(401);
+    const problem = (await expectDocumented(click, '/3.0/events/clicks', 'POST')) as { status: number; errors: Record<string, string[]> };
+    expect(problem.errors).toEqual({ Authorization: [`the search key expired at ${expiresAt}`] });
+    const listed = (await (await fetch(`${svc.url}/admin/v1/websites/site-a/keys`, { headers: bearer(ADMIN_TOKEN) })).json()) as { keys: Created[] };
+    expect(listed.keys.find((k) => k.id === created.id)).toMatchObject({ expired: true, expiresAt });
+
+    // A made-up key of the same form, and a revoked expired key, still say only "invalid".
+    const madeUp = `sk_${'A'.repeat(43)}`;
+    expect(await (await search(madeUp, {})).json()).toEqual({ type: -1, code: 401, message: 'invalid bearer token' });
+    expect((await fetch(`${svc.url}/admin/v1/websites/site-a/keys/${created.id}`, { method: 'DELETE', headers: bearer(ADMIN_TOKEN) })).status).toBe(204);
+    expect(await (await search(created.key, {})).json()).toEqual({ type: -1, code: 401, message: 'invalid bearer token' });
+  });
+
   it('refuses bad requests naming the field, unknown websites and callers without the admin token', async () => {
     const cases: [unknown, string][] = [
       [{}, 'actions'], [{ actions: ['admin'] }, 'actions[0]'], [{ actions: ['search'], expiresAt: '2001-01-01T00:00:00Z' }, 'expiresAt'],

@@ -106,6 +106,12 @@ describe('shop navigation over HTTP', () => {
     expect((await putProducts([{ refId: longest, title: 'x' }])).status).toBe(200);
     const deleted = await fetch(`${svc.url}/admin/v1/websites/site-b/products/${longest}`, { method: 'DELETE', headers: admin });
     expect(await deleted.json()).toMatchObject({ deleted: 1 });
+    // A product with too many top-level fields is refused naming no field: it blamed "refId", its first key.
+    const wide = await putProducts([{ refId: 'wide', ...Object.fromEntries(Array.from({ length: 2100 }, (_, i) => [`f${i}`, i])) }]);
+    expect(wide.status).toBe(400);
+    expect(((await expectDocumented(wide, PRODUCTS, 'PUT')) as Problem).errors.$).toEqual([
+      'element 1: product "wide": the product has more than 2000 fields and array elements (2101 keys at its top level)',
+    ]);
   });
 
   it('bulk-deletes by refIds and by scope, all or nothing; refuses {}, both keys, [] and an empty scope', async () => {
@@ -122,6 +128,16 @@ describe('shop navigation over HTTP', () => {
       await expectDocumented(refused, BULK_DELETE, 'POST');
     }
     expect((await svc.engine.stats('site-b')).products).toBe(29);
+    // {"not": []} excludes nothing: a scope of only such conditions emptied the catalog (200, deleted: 29).
+    for (const scope of [{ brand: { not: [] } }, { brand: { not: [] }, price: { not: [] } }]) {
+      const everything = await bulkDelete({ scope });
+      expect(everything.status, JSON.stringify(scope)).toBe(400);
+      const problem = (await expectDocumented(everything, BULK_DELETE, 'POST')) as Problem;
+      expect(problem.errors).toEqual({ scope: ['catalog: scope must filter something: {"not": []} excludes nothing, so this scope would select every product'] });
+    }
+    expect((await svc.engine.stats('site-b')).products).toBe(29);
+    // Beside a condition that filters, it is harmless.
+    expect(await (await bulkDelete({ scope: { brand: { not: [] }, price: { min: 1000 } } })).json()).toEqual({ deleted: 0, notFound: [] });
     // Up to 10,000 refIds in one call, past the listener's default array limit (1,000): one change.
     expect((await putProducts(Array.from({ length: 6000 }, (_, i) => ({ refId: `B${i}`, title: 'bulk' })))).status).toBe(200);
     const many = await bulkDelete({ refIds: Array.from({ length: 10_000 }, (_, i) => `B${i}`) });

@@ -11,20 +11,14 @@
  * @module
  */
 import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
 import { option } from '../cli-option.js';
 import { datasetOfOptions, loadDataset } from '../datasets.js';
 import { BENCH_WEBSITE } from '../peers/aisle.js';
 import type { SearchRequest } from '../types.js';
 import { waitForIdle } from './idle.js';
+import { createTreeEngine, type TreeEngine } from './tree-engine.js';
 
-interface EngineLike {
-  replaceProducts(websiteId: string, products: unknown): Promise<unknown>;
-  upsertProducts(websiteId: string, products: unknown): Promise<unknown>;
-  search(body: SearchRequest): Promise<unknown>;
-  close(): Promise<void>;
-}
 
 const roots = [resolve(option('a', '.')), resolve(option('b', '.'))];
 const rounds = Number(option('rounds', '3'));
@@ -33,7 +27,7 @@ const word = option('q', 'shirt');
 const body = (q: string): SearchRequest => ({ website_id: BENCH_WEBSITE.websiteId, client: BENCH_WEBSITE.client, q, start: 0, size: 20 });
 
 /** Wall ms of one search. */
-async function timed(engine: EngineLike, q: string): Promise<number> {
+async function timed(engine: TreeEngine, q: string): Promise<number> {
   const t0 = performance.now();
   await engine.search(body(q));
   return performance.now() - t0;
@@ -41,10 +35,9 @@ async function timed(engine: EngineLike, q: string): Promise<number> {
 
 async function main(): Promise<void> {
   const all = await loadDataset(datasetOfOptions('100000'));
-  const engines: EngineLike[] = [];
+  const engines: TreeEngine[] = [];
   for (const root of roots) {
-    const { createEngine } = await import(pathToFileURL(join(root, 'packages/engine/dist/index.js')).href) as { createEngine(o: unknown): Promise<EngineLike> };
-    engines.push(await createEngine({ websites: [BENCH_WEBSITE] }));
+    engines.push(await createTreeEngine(root));
   }
   const rows: string[] = [];
   for (let round = 0; round < rounds; round++) {

@@ -13,20 +13,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { option } from '../cli-option.js';
 import { datasetOfOptions, loadDataset } from '../datasets.js';
 import { BENCH_WEBSITE } from '../peers/aisle.js';
-import type { SearchRequest } from '../types.js';
 import { buildWarmupWorkload, buildWorkload } from '../workloads/index.js';
 import { waitForIdle } from './idle.js';
+import { createTreeEngine, type TreeEngine } from './tree-engine.js';
 
-interface EngineLike {
-  replaceProducts(websiteId: string, products: unknown): Promise<unknown>;
-  search(body: SearchRequest): Promise<unknown>;
-  close(): Promise<void>;
-}
 
 const root = resolve(option('root', '.'));
 const jit = Number(option('jit', '3000'));
@@ -41,9 +36,8 @@ const median = (xs: readonly number[]): number => [...xs].sort((x, y) => x - y)[
 async function child(warming: number): Promise<void> {
   const all = await loadDataset(datasetOfOptions('100000'));
   const sample = all.slice(0, 20_000);
-  const { createEngine } = await import(pathToFileURL(join(root, 'packages/engine/dist/index.js')).href) as { createEngine(o: unknown): Promise<EngineLike> };
-  const start = async (products: readonly unknown[]): Promise<EngineLike> => {
-    const engine = await createEngine({ websites: [BENCH_WEBSITE] });
+  const start = async (products: readonly unknown[]): Promise<TreeEngine> => {
+    const engine = await createTreeEngine(root);
     await engine.replaceProducts(BENCH_WEBSITE.websiteId, products);
     return engine;
   };

@@ -8,21 +8,16 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
 import { option } from '../cli-option.js';
 import { summarizeCpuProfile, type CpuProfile } from '../cpu-profile-summary.js';
 import { datasetOfOptions, loadDataset } from '../datasets.js';
 import { BENCH_WEBSITE } from '../peers/aisle.js';
-import type { RequestType, SearchRequest } from '../types.js';
+import type { RequestType } from '../types.js';
 import { buildWarmupWorkload, buildWorkload, ofWordCount } from '../workloads/index.js';
 import { waitForIdle } from './idle.js';
+import { createTreeEngine } from './tree-engine.js';
 
-interface EngineLike {
-  replaceProducts(websiteId: string, products: unknown): Promise<unknown>;
-  search(body: SearchRequest): Promise<unknown>;
-  close(): Promise<void>;
-}
 
 const root = resolve(option('root', '.'));
 const queries = Number(option('queries', '2000'));
@@ -36,8 +31,7 @@ async function main(): Promise<void> {
   const all = await loadDataset(datasetOfOptions('100000'));
   const bodies = ofWordCount(buildWorkload(all.slice(0, 20_000), queries)[type], words);
   const warmup = buildWarmupWorkload(all.slice(0, 20_000), 100)[type];
-  const { createEngine } = await import(pathToFileURL(join(root, 'packages/engine/dist/index.js')).href) as { createEngine(o: unknown): Promise<EngineLike> };
-  const engine = await createEngine({ websites: [BENCH_WEBSITE] });
+  const engine = await createTreeEngine(root);
   await engine.replaceProducts(BENCH_WEBSITE.websiteId, all);
   await waitForIdle();
   for (const body of warmup) await engine.search(body);

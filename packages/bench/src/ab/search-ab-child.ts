@@ -10,11 +10,11 @@
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { BENCH_WEBSITE } from '../peers/aisle.js';
 import { loadDataset } from '../datasets.js';
 import type { SearchRequest } from '../types.js';
 import { waitForIdle } from './idle.js';
+import { createTreeEngine, type TreeEngine } from './tree-engine.js';
 
 /** What the parent sends: the set-up first, then batches, then `stop`. */
 export type AbChildMessage =
@@ -29,22 +29,16 @@ export type AbChildReply =
   | { type: 'stopped' }
   | { type: 'error'; error: string };
 
-interface EngineLike {
-  replaceProducts(websiteId: string, products: AsyncIterable<unknown> | Iterable<unknown>): Promise<unknown>;
-  search(body: SearchRequest): Promise<{ payload: { total_results: number } }>;
-  close(): Promise<void>;
-}
 
-let engine: EngineLike | undefined;
+let engine: TreeEngine | undefined;
 let session: Session | undefined;
 let label = '';
 
 async function handle(m: AbChildMessage): Promise<AbChildReply> {
   if (m.type === 'setup') {
     label = m.label;
-    const { createEngine } = await import(pathToFileURL(join(m.root, 'packages/engine/dist/index.js')).href) as { createEngine(o: unknown): Promise<EngineLike> };
     const t0 = performance.now();
-    engine = await createEngine({ websites: [BENCH_WEBSITE] });
+    engine = await createTreeEngine(m.root);
     await engine.replaceProducts(BENCH_WEBSITE.websiteId, await loadDataset({ kind: 'generated', count: m.products, seed: 1 }));
     const buildMs = performance.now() - t0;
     // The engine's background work after a load (recommendation indexes, in slices on this thread) runs

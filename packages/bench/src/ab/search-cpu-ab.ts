@@ -19,20 +19,15 @@
  * @module
  */
 import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
 import { option } from '../cli-option.js';
 import { datasetOfOptions, loadDataset } from '../datasets.js';
 import { BENCH_WEBSITE } from '../peers/aisle.js';
-import type { RequestType, SearchRequest } from '../types.js';
+import type { RequestType } from '../types.js';
 import { buildWarmupWorkload, buildWorkload, ofWordCount } from '../workloads/index.js';
 import { waitForIdle } from './idle.js';
+import { createTreeEngine, type TreeEngine } from './tree-engine.js';
 
-interface EngineLike {
-  replaceProducts(websiteId: string, products: unknown): Promise<unknown>;
-  search(body: SearchRequest): Promise<{ payload: Record<string, unknown> }>;
-  close(): Promise<void>;
-}
 
 const roots = [resolve(option('a', '.')), resolve(option('b', '.'))];
 const queries = Number(option('queries', '100'));
@@ -52,10 +47,9 @@ async function main(): Promise<void> {
   const all = await loadDataset(datasetOfOptions('100000'));
   const bodies = ofWordCount(buildWorkload(all.slice(0, 20_000), queries)[type], words);
   const warmup = fresh ? buildWarmupWorkload(all.slice(0, 20_000), FRESH_WARMUP)[type] : bodies;
-  const engines: EngineLike[] = [];
+  const engines: TreeEngine[] = [];
   for (const root of roots) {
-    const { createEngine } = await import(pathToFileURL(join(root, 'packages/engine/dist/index.js')).href) as { createEngine(o: unknown): Promise<EngineLike> };
-    const engine = await createEngine({ websites: [BENCH_WEBSITE] });
+    const engine = await createTreeEngine(root);
     await engine.replaceProducts(BENCH_WEBSITE.websiteId, all);
     engines.push(engine);
   }

@@ -14,20 +14,15 @@
  * Run: `node packages/bench/dist/ab/search-phases.js [--root <tree>] [--products 100000 | --dataset flipkart] [--queries 3000] [--type text]`
  * @module
  */
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
 import { option } from '../cli-option.js';
 import { datasetOfOptions, loadDataset } from '../datasets.js';
 import { BENCH_WEBSITE } from '../peers/aisle.js';
-import type { RequestType, SearchRequest } from '../types.js';
+import type { RequestType } from '../types.js';
 import { buildWarmupWorkload, buildWorkload } from '../workloads/index.js';
 import { waitForIdle } from './idle.js';
+import { createTreeEngine, importTreeEngineModule } from './tree-engine.js';
 
-interface EngineLike {
-  replaceProducts(websiteId: string, products: unknown): Promise<unknown>;
-  search(body: SearchRequest): Promise<unknown>;
-  close(): Promise<void>;
-}
 
 /** A class of the measured tree whose prototype's methods are timed. */
 type Timed = { prototype: Record<string, unknown> };
@@ -51,8 +46,7 @@ function time(cls: Timed, method: string, phase: { now: number }): void {
 }
 
 async function main(): Promise<void> {
-  const load = async (path: string): Promise<Record<string, unknown>> => import(pathToFileURL(join(root, 'packages/engine/dist', path)).href) as Promise<Record<string, unknown>>;
-  const { createEngine } = await load('index.js') as { createEngine(o: unknown): Promise<EngineLike> };
+  const load = (path: string) => importTreeEngineModule<Record<string, unknown>>(root, path);
   const { ProductStore } = await load('catalog/columns/product-store.js') as { ProductStore: Timed };
   const { ResultPages } = await load('clicks/result-pages.js') as { ResultPages: Timed };
   const { SearchLog } = await load('analytics/search-log.js') as { SearchLog: Timed };
@@ -60,7 +54,7 @@ async function main(): Promise<void> {
   const all = await loadDataset(datasetOfOptions('100000'));
   const bodies = buildWorkload(all.slice(0, 20_000), queries)[type];
   const warmup = buildWarmupWorkload(all.slice(0, 20_000), 100)[type];
-  const engine = await createEngine({ websites: [BENCH_WEBSITE] });
+  const engine = await createTreeEngine(root);
   await engine.replaceProducts(BENCH_WEBSITE.websiteId, all);
   await waitForIdle();
   for (const body of warmup) await engine.search(body);

@@ -6,7 +6,7 @@
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { threadCpuOf, type ThreadCpu } from './thread-cpu.js';
+import { mainThreadWaits, threadCpuOf, type ThreadCpu } from './thread-cpu.js';
 import autocannon from 'autocannon';
 import { loadDataset } from '../datasets.js';
 import { mb, ms } from '../stats.js';
@@ -76,15 +76,28 @@ export interface LoadResult {
   engineUsPerRequest: number;
   /** CPU per request answered by each kind of thread of the server process (/proc; empty where /proc is absent), µs. */
   threadUsPerRequest: ThreadCpu;
+  /**
+   * CPU of this process (the load generator, autocannon, runs in it) per request answered, µs: on two
+   * cores the generator's share is CPU the server does not get.
+   */
+  clientCpuUsPerRequest: number;
+  /** Waits of the server's main thread for work ({@link mainThreadWaits}) per request answered. */
+  serverWaitsPerRequest: number;
+  /** The same for the load generator's thread (this process's main thread). */
+  clientWaitsPerRequest: number;
 }
 
 export async function load(server: RunningServer, scenario: Scenario, durationS: number, connections: number, url = server.url): Promise<LoadResult> {
   const before = await server.usage();
   const threadsBefore = threadCpuOf(server.pid);
+  const clientBefore = process.cpuUsage();
+  const waitsBefore = { server: mainThreadWaits(server.pid), client: mainThreadWaits(process.pid) };
   const result = await autocannon({
     url, connections, duration: durationS, pipelining: 1,
     requests: scenario.requests as autocannon.Request[],
   });
+  const client = process.cpuUsage(clientBefore);
+  const waitsAfter = { server: mainThreadWaits(server.pid), client: mainThreadWaits(process.pid) };
   const after = await server.usage();
   const threadsAfter = threadCpuOf(server.pid);
   const calls = after.engineCalls - before.engineCalls;
@@ -92,6 +105,9 @@ export async function load(server: RunningServer, scenario: Scenario, durationS:
   for (const [name, us] of Object.entries(threadsAfter)) threadUsPerRequest[name] = (us - (threadsBefore[name] ?? 0)) / result.requests.total;
   return {
     threadUsPerRequest,
+    clientCpuUsPerRequest: (client.user + client.system) / result.requests.total,
+    serverWaitsPerRequest: (waitsAfter.server - waitsBefore.server) / result.requests.total,
+    clientWaitsPerRequest: (waitsAfter.client - waitsBefore.client) / result.requests.total,
     cpuUsPerRequest: (after.cpuUs - before.cpuUs) / result.requests.total,
     engineUsPerRequest: calls > 0 ? (after.engineUs - before.engineUs) / calls : NaN,
     scenario: scenario.name,

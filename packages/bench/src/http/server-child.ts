@@ -1,7 +1,8 @@
 /**
  * The server side of the HTTP load runs, in its own process: either aisle (`createServer` from the
  * HTTP adapter around a real engine with a generated catalog and replayed interactions, embedded store
- * in a temporary data directory) or a bare node:http hello-world. Beside aisle, a bare node:http server
+ * in a temporary data directory), a bare node:http hello-world, or a bare node:http server sending one
+ * captured answer (headers and body) to every request. Beside aisle, a bare node:http server
  * makes the same `engine.recommend` call on the same engine (no routing, auth, metrics or logs: what a
  * recommendation costs without the adapter). It reports its URLs, serves until told to stop, then
  * reports its memory.
@@ -19,11 +20,19 @@ import { pino } from 'pino';
 import { BENCH_WEBSITE, startAisle } from '../peers/aisle.js';
 
 export interface ServerChildInput {
-  kind: 'aisle' | 'hello';
+  /** `constant`: a bare node:http server sending {@link ServerChildInput.answer} to every request. */
+  kind: 'aisle' | 'hello' | 'constant';
   products: number;
   sessions: number;
   workers?: number;
+  /** The answer of a `constant` server: its headers (names in lower case) and body. */
+  answer?: ConstantAnswer;
+  /** A `constant` server's busy wait before each answer, µs: a stand-in for a server's own work of that much CPU. */
+  spinUs?: number;
 }
+
+/** A response captured once (e.g. the adapter's), sent as it is to every request by a `constant` server. */
+export interface ConstantAnswer { status: number; headers: Record<string, string>; body: string }
 
 export type ServerChildMessage =
   | { type: 'ready'; url: string; bareRecommendUrl?: string; setupMs: number; sample: { refIds: string[] } }
@@ -98,6 +107,21 @@ async function start(input: ServerChildInput): Promise<{ url: string; bareRecomm
     const server = createHttpServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('hello world');
+    });
+    return { url: await listen(server), refIds: [], close: () => closeServer(server) };
+  }
+  if (input.kind === 'constant') {
+    // The same calls the adapter's reply makes (writeHead with an object, end with a string), with
+    // nothing computed: what node:http and the socket cost for this answer's bytes.
+    const { status, headers, body } = input.answer!;
+    const spinNs = BigInt(Math.round((input.spinUs ?? 0) * 1000));
+    const server = createHttpServer((_req, res) => {
+      if (spinNs > 0n) {
+        const until = process.hrtime.bigint() + spinNs;
+        while (process.hrtime.bigint() < until) { /* the stand-in for work: CPU of the main thread, nothing allocated */ }
+      }
+      res.writeHead(status, headers);
+      res.end(body);
     });
     return { url: await listen(server), refIds: [], close: () => closeServer(server) };
   }

@@ -42,3 +42,21 @@ export function threadCpuOf(pid: number): ThreadCpu {
   }
   return out;
 }
+
+/**
+ * How often `pid`'s main thread has gone to sleep waiting (its voluntary context switches, from
+ * /proc: one each time the event loop found nothing to do and waited in epoll), or NaN without /proc.
+ * Per request answered, it says how many requests a wake-up found ready: a server that slows down gets
+ * fewer at each wake-up and pays the wait and the wake-up more often.
+ */
+export function mainThreadWaits(pid: number): number {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return NaN;
+    throw err;
+  }
+  const match = /^voluntary_ctxt_switches:\s*(\d+)$/m.exec(status);
+  return match === null ? NaN : Number(match[1]);
+}

@@ -26,7 +26,7 @@ import type { CatalogView, Product, ProductList, SynonymEntry } from '../types.j
 import { buildCatalogState, buildCatalogSteps } from './build/build-catalog-state.js';
 import { runSteps, STEP, type Steps } from './steps.js';
 import type { CatalogState } from './catalog-index.js';
-import { IMAGE_VECTOR_FIELD, isPresent, numericValue, ownValueReader } from './field-values.js';
+import { IMAGE_VECTOR_FIELD, availableProduct, isPresent, numericValue, ownValueReader } from './field-values.js';
 import type { LoggedChange } from './durability/catalog-change-log.js';
 import { appendProducts, planAppend } from './changes/append-products.js';
 import { applyValuePatch, planValuePatch } from './changes/patch-values.js';
@@ -418,7 +418,7 @@ export class Catalog implements CatalogView {
   /** Known and `availability` is not 0 (missing, -1 or positive count as in stock). */
   isInStock(refId: string): boolean {
     const product = this.getProduct(refId);
-    return product !== undefined && numericValue(product.availability) !== 0;
+    return product !== undefined && availableProduct(product);
   }
 
   /** See {@link CatalogView.valuesOnlyChangedSince}. */

@@ -143,6 +143,14 @@ export const NOT_FULL_TEXT_FIELDS: ReadonlySet<string> = new Set([
   'refId', 'url', 'link', 'image', 'images', 'image_url', 'imageUrl', 'image_vector', 'style_id',
 ]);
 
+/** The reserved field holding a product's stock: 0 out of stock, -1 not tracked, more than 0 in stock (an integer). */
+export const AVAILABILITY_FIELD = 'availability';
+
+/** Whether a product counts as in stock: its `availability` is not 0 (missing, -1 or positive count as in stock). */
+export function availableProduct(product: Readonly<Record<string, unknown>>): boolean {
+  return numericValue(product[AVAILABILITY_FIELD]) !== 0;
+}
+
 /** The reserved field holding a product's image embedding (a vector column, not text). */
 export const IMAGE_VECTOR_FIELD = 'image_vector';
 

@@ -435,7 +435,8 @@ const BulkDeleteResultSchema = Type.Object({
 });
 
 const CouponIssueSchema = Type.Object({
-  code: Type.String({ minLength: 1, maxLength: MAX_COUPON_CODE_LENGTH }), customerId: opt(str()), discount: opt(decimal()),
+  // Stored as sent: no NUL or unpaired surrogate (`clean-text`), which a SQL store refuses or rewrites.
+  code: Type.String({ minLength: 1, maxLength: MAX_COUPON_CODE_LENGTH, format: 'clean-text' }), customerId: opt(Type.String({ format: 'clean-text' })), discount: opt(decimal()),
 }, { additionalProperties: false });
 const CouponIssueRequestSchema = Type.Object({ coupons: Type.Array(CouponIssueSchema) });
 const CouponIssueResultSchema = Type.Object({ issued: int() });
@@ -525,7 +526,8 @@ const SearchKeyListSchema = Type.Object({ keys: Type.Array(ref('SearchKey', Sear
 
 // ---- experiments -------------------------------------------------------------------------------
 
-const experimentName = (description: string) => Type.String({ minLength: 1, maxLength: MAX_EXPERIMENT_NAME_LENGTH, pattern: '\\S', description });
+// Stored (PostgreSQL refuses a NUL, and an unpaired surrogate in JSON): `clean-text`, as the events wire's ids.
+const experimentName = (description: string) => Type.String({ minLength: 1, maxLength: MAX_EXPERIMENT_NAME_LENGTH, pattern: '\\S', format: 'clean-text', description });
 
 const VariantRequestSchema = Type.Object({
   name: experimentName('Unique within the experiment; "interleaved" is reserved.'),
@@ -571,9 +573,13 @@ const ExperimentSchema = Type.Object({
 
 const ExperimentListSchema = Type.Object({ experiments: Type.Array(ref('Experiment', ExperimentSchema)) });
 
-const EstimateSchema = Type.Object({ value: num(), low: num('95 % interval, lower end.'), high: num('95 % interval, upper end.') });
 /** A number, or null where it cannot be computed (the comparison's `note` says why: decision 0073). */
 const numOrNull = (description: string) => Type.Unsafe<number | null>({ type: ['number', 'null'], description });
+const EstimateSchema = Type.Object({
+  value: numOrNull('The estimate; null while the variant has no users (or, for a rate, no searches or lists served).'),
+  low: numOrNull('95 % interval, lower end; null with the value, and for a per-user mean of a single user.'),
+  high: numOrNull('95 % interval, upper end; null as low.'),
+}, { description: 'A variant\'s own figure with its 95 % interval: null where there is nothing to estimate from (decision 0076), never 0 with an interval of no width.' });
 const ComparisonSchema = Type.Object({
   relativeDifference: numOrNull('(variant − control) / control; null when the control\'s value is 0 or a side has under 2 users.'),
   low: numOrNull('95 % interval of relativeDifference, lower end; null where it cannot be computed.'),
@@ -612,7 +618,8 @@ const ExperimentReportSchema = Type.Object({
     users: int('Customers with a counted interleaved search.'),
     preferring: dict(int(), { description: 'Per variant: customers whose clicks credited it more.' }),
     preferred: Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'The variant preferred when pValue < 0.05, else null.' }),
-    pValue: num(), test: str(),
+    pValue: numOrNull('The sign test\'s p-value; null while no customer prefers either variant (note says so).'), test: str(),
+    note: opt(str('Why pValue is null; absent otherwise.')),
   }, { description: 'Interleaving experiments (replaces the per-variant metrics: variants is empty).' })),
 }, { description: 'An experiment with its report (docs/experiments.md).' });
 

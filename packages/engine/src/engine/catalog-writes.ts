@@ -7,7 +7,8 @@
 import type { FailureReporter } from '../background-failures.js';
 import { parseBulkDeleteRequest } from '../catalog/input/bulk-delete-request.js';
 import type { LoadOptions, LoadSummary, ProductSource } from '../engine-api.js';
-import { AisleError, isAisleError } from '../errors.js';
+import { AisleError, fieldError, isAisleError } from '../errors.js';
+import { parseValidCondition } from '../search/conditions.js';
 import { refIdsInScope } from '../search/scope-refids.js';
 import type { SharedCatalogs } from '../store/shared-catalogs.js';
 import type { BulkDeleteResult } from '../types.js';
@@ -67,6 +68,11 @@ export async function deleteProducts(target: CatalogWriteTarget, refIds: readonl
 export async function bulkDeleteProducts(target: CatalogWriteTarget, body: unknown): Promise<BulkDeleteResult> {
   const { state } = target;
   const request = parseBulkDeleteRequest(body);
+  // `{not: []}` excludes nothing (the condition algebra's `all`): a scope of only such conditions selects
+  // every product, as `{}` does, which the parse refuses; a form that clears its last filter sends it.
+  if ('scope' in request && Object.values(request.scope).every((c) => parseValidCondition(c).op === 'all')) {
+    throw fieldError('CATALOG_BAD_INPUT', 'scope', 'must filter something: {"not": []} excludes nothing, so this scope would select every product');
+  }
   const catalog = state.catalog;
   let refIds: string[];
   try {

@@ -5,6 +5,7 @@
  * other processes write to as well ({@link Store.sharing}) — polls the store for events written by them.
  * @module
  */
+import { isDeepStrictEqual } from 'node:util';
 import { FailureReporter } from '../background-failures.js';
 import type { StoreConfig, WebsiteConfig } from '../config.js';
 import type { AttributionReport, CouponIssue, CouponUseResult } from '../engine-api.js';
@@ -12,7 +13,7 @@ import { readReportTimes, type AttributionReportParams } from '../contract/query
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
 import { attributionWindowDays, checkRetailMedia } from '../retail-media/index.js';
 import { openStore } from '../store/open-store.js';
-import type { ClickEventData, CouponIssueData, OrderOutcome, PurchaseEventData, ResultPageRecord, Store, StoredClick, StoredEvent } from '../store/store.js';
+import type { ClickConflict, ClickEventData, CouponIssueData, OrderOutcome, PurchaseEventData, ResultPageRecord, Store, StoredClick, StoredEvent } from '../store/store.js';
 import { MAX_EVENTS_PER_REQUEST, MAX_VIEWS_PER_REQUEST } from '../contract/limits.js';
 import type { EventAck, PurchaseRecord, ViewRecord } from '../types.js';
 import { randomGuid } from '../util/ids.js';
@@ -89,22 +90,40 @@ function purchaseRecord(websiteId: string, customerId: string, sessionId: string
   };
 }
 
+/** An id (orderId, clickId) a request sent again with other content: where it is in the body, and its first transactionId. */
+interface Replayed {
+  /** The property path of the id in the body (`events[2].orderId`). */
+  path: string;
+  id: string;
+  transactionId: string;
+}
+
 /**
- * Throws `ORDER_CONFLICT` (409) when the store refused the request because an orderId it already holds
- * came with other content (store/plan.ts: then nothing of the request was stored). A replay with the
- * same content is not a conflict: it answers the first transactionId, as the spec's idempotency wants.
+ * Throws `ORDER_CONFLICT` / `CLICK_CONFLICT` (409) when the store refused a request because an id it
+ * already holds came with other content (store/plan.ts: then nothing of the request was stored). A replay
+ * with the same content is not a conflict: it answers the first transactionId, as the spec's idempotency wants.
  */
-function refuseConflicts(events: readonly { orderId: string }[], orders: readonly OrderOutcome[]): void {
-  const conflicts = orders.filter((o) => o.status === 'conflict');
+function refuseReplays(code: 'ORDER_CONFLICT' | 'CLICK_CONFLICT', noun: 'order' | 'click', conflicts: readonly Replayed[]): void {
   if (conflicts.length === 0) return;
   const errors: Record<string, string[]> = {};
   for (const c of conflicts) {
-    const i = events.findIndex((e) => e.orderId === c.orderId);
-    errors[problemPath(`events[${i}].orderId`)] = [`The order ${JSON.stringify(c.orderId)} was already recorded (transactionId ${c.transactionId}) with other content; a replay must repeat it exactly. Nothing of this request was stored.`];
+    errors[problemPath(c.path)] = [`The ${noun} ${JSON.stringify(c.id)} was already recorded (transactionId ${c.transactionId}) with other content; a replay must repeat it exactly. Nothing of this request was stored.`];
   }
-  throw new AisleError('ORDER_CONFLICT', `${conflicts.length} order(s) already recorded with other content: ${conflicts.slice(0, 5).map((c) => c.orderId).join(', ')}; nothing was stored`, {
+  throw new AisleError(code, `${conflicts.length} ${noun}(s) already recorded with other content: ${conflicts.slice(0, 5).map((c) => c.id).join(', ')}; nothing was stored`, {
     problem: statusProblem(409, errors),
   });
+}
+
+/** {@link refuseReplays} for the orders of a purchase append. */
+function refuseConflicts(events: readonly { orderId: string }[], orders: readonly OrderOutcome[]): void {
+  refuseReplays('ORDER_CONFLICT', 'order', orders.filter((o) => o.status === 'conflict').map((c) => ({
+    path: `events[${events.findIndex((e) => e.orderId === c.orderId)}].orderId`, id: c.orderId, transactionId: c.transactionId,
+  })));
+}
+
+/** {@link refuseReplays} for the clicks of a click append. */
+function refuseClickConflicts(conflicts: readonly ClickConflict[] | undefined): void {
+  refuseReplays('CLICK_CONFLICT', 'click', (conflicts ?? []).map((c) => ({ path: `events[${c.index}].clickId`, id: c.clickId, transactionId: c.transactionId })));
 }
 
 function storeFailure(err: unknown): never {
@@ -329,6 +348,7 @@ export class EventService {
     } catch (err) {
       storeFailure(err);
     }
+    refuseClickConflicts(result.conflicts);
     for (const i of result.stored) {
       const outcome = clickOutcome(websiteId, request.events[i]!);
       if (outcome !== undefined) this.feed(() => this.sink.onClickOutcome?.(outcome));
@@ -372,6 +392,14 @@ export class EventService {
     const valid = normaliseValues<{ coupons: CouponIssueData[] }>('CouponIssueRequest', value).coupons.map((c) => (
       // A GUID-shaped customer id is matched as purchases store it (lower case); any other id as given.
       c.customerId !== undefined && GUID_SHAPED.test(c.customerId) ? { ...c, customerId: c.customerId.toLowerCase() } : c));
+    // A code twice with two contents: the store would keep one of them and answer `issued: 1` as if the
+    // request had been taken as sent. The same content twice is one code, as before.
+    const firstOfCode = new Map<string, number>();
+    valid.forEach((c, i) => {
+      const first = firstOfCode.get(c.code);
+      if (first === undefined) firstOfCode.set(c.code, i);
+      else if (!isDeepStrictEqual(valid[first], c)) errors.add(problemPath(`coupons[${i}].code`), `coupons[${i}].code ${JSON.stringify(c.code)} is also coupons[${first}], with another customerId or discount: send each code once.`);
+    });
     errors.throwIfAny();
     try {
       return { issued: await this.store.issueCoupons(websiteId, valid, this.now()) };

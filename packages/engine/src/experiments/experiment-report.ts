@@ -88,10 +88,10 @@ function interleavingReport(record: ExperimentRecord, rows: readonly RollupTotal
     if (ca > cb) preferA++;
     else if (cb > ca) preferB++;
   }
-  const { pValue, test } = signTest(preferA, preferB);
+  const sign = signTest(preferA, preferB);
   return {
     credits: { [a]: creditA, [b]: creditB }, users: users.size, preferring: { [a]: preferA, [b]: preferB },
-    preferred: pValue < ALPHA && preferA !== preferB ? (preferA > preferB ? a : b) : null, pValue, test,
+    preferred: sign.pValue !== null && sign.pValue < ALPHA && preferA !== preferB ? (preferA > preferB ? a : b) : null, ...sign,
   };
 }
 
@@ -111,6 +111,24 @@ export function reportFrom(record: ExperimentRecord, input: ReportInput, now: nu
   return input.method === 'ab' ? abReport(record, input.sums, now) : experimentReport(record, input.rows, now);
 }
 
+/** A variant's figure as the report shows it (the contract's `Estimate`). */
+type ReportedEstimate = ExperimentReport['variants'][number]['ctr'];
+
+/**
+ * A rate as reported: with no trials there is nothing to estimate, so null rather than 0 with an interval
+ * of no width ([0, 0] read as "certainly 0 %"), as decision 0073 has it for the comparisons.
+ */
+function reportedRate(successes: number, n: number): ReportedEstimate {
+  return n > 0 ? proportionEstimate(successes, n) : { value: null, low: null, high: null };
+}
+
+/** A per-user mean as reported: null without users; one user has a value but no interval (no variance to size it). */
+function reportedMean(sums: UserSums): ReportedEstimate {
+  if (sums.n === 0) return { value: null, low: null, high: null };
+  const e = meanEstimate(sums);
+  return sums.n < 2 ? { value: e.value, low: null, high: null } : e;
+}
+
 /** The report of an A/B experiment (`record.method` `ab`) from its per-variant sums at `now`. */
 export function abReport(record: ExperimentRecord, sums: readonly ExperimentSums[], now: number): ExperimentReport {
   const fields = experimentFields(record, now);
@@ -126,8 +144,8 @@ export function abReport(record: ExperimentRecord, sums: readonly ExperimentSums
     const report: ExperimentReport['variants'][number] = {
       name: v.name, weight: v.weight, users: t.users,
       ...(record.kind === 'search' ? { searches: t.responses } : { served: t.responses }),
-      clicks: t.clicks, ctr: proportionEstimate(t.clicked, t.responses), conversions: t.conversions,
-      conversionRate: proportionEstimate(t.converters, t.users), revenue: t.revenue, revenuePerUser: meanEstimate(t.revenuePerUser),
+      clicks: t.clicks, ctr: reportedRate(t.clicked, t.responses), conversions: t.conversions,
+      conversionRate: reportedRate(t.converters, t.users), revenue: t.revenue, revenuePerUser: reportedMean(t.revenuePerUser),
     };
     if (i > 0) {
       report.vsControl = {

@@ -270,14 +270,23 @@ export function withHorizon(c: Comparison, horizonReached: boolean): Comparison 
   return { ...c, significant: horizonReached && isSignificant(c) };
 }
 
+/** What a sign test answers: `pValue` null, with `note` saying why, when no user preferred either side. */
+export interface SignTestResult {
+  pValue: number | null;
+  test: string;
+  note?: string;
+}
+
 /**
  * Two-sided exact binomial sign test of `wins` against `losses` (ties dropped) under p = ½: the test
  * of an interleaving experiment, where each shopper's clicks prefer one ranking, the other, or neither.
+ * With no preferring user there is no sample to test: the p-value is null with a note (as decision 0073
+ * has it for the A/B comparisons), where a 1 read as "tested, and no difference at all".
  */
-export function signTest(wins: number, losses: number): { pValue: number; test: string } {
+export function signTest(wins: number, losses: number): SignTestResult {
   const test = 'binomial sign test (two-sided, ties dropped) over users';
   const n = wins + losses;
-  if (n === 0) return { pValue: 1, test };
+  if (n === 0) return { pValue: null, test, note: 'no user preferred either ranking yet (no clicks, or as many on each): nothing to test' };
   const k = Math.min(wins, losses);
   return { pValue: Math.min(1, 2 * binomialCdf(k, n, 0.5)), test };
 }

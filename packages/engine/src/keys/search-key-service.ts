@@ -49,6 +49,14 @@ export interface SearchKeyInfo {
   expired: boolean;
 }
 
+/** A presented key as the store knows it: live, expired (it opens nothing, and says so), or unknown. */
+export type PresentedKeyRecord = { status: 'live' | 'expired'; record: SearchKeyRecord } | { status: 'unknown' };
+
+/** A presented key, as the engine answers it (the key's info instead of its stored record). */
+export type PresentedSearchKey = { status: 'live' | 'expired'; key: SearchKeyInfo } | { status: 'unknown' };
+
+const UNKNOWN_KEY = { status: 'unknown' } as const;
+
 /** A key just created: its info plus the key itself, shown this once. */
 export interface CreatedSearchKey extends SearchKeyInfo {
   key: string;
@@ -146,7 +154,17 @@ export class SearchKeyService {
 
   /** The live (known, unexpired) key a caller presents, or undefined. */
   async resolve(key: string): Promise<SearchKeyRecord | undefined> {
-    if (key.length !== KEY_LENGTH || !key.startsWith(SEARCH_KEY_PREFIX)) return undefined;
+    const presented = await this.present(key);
+    return presented.status === 'live' ? presented.record : undefined;
+  }
+
+  /**
+   * What a presented key is: `live`, `expired` (known, its `expiresAt` passed) or `unknown` (never
+   * created, revoked, or not of the key's form). Telling `expired` apart is safe: only a holder of the
+   * key (256 random bits) can present it, and what they learn is their own key's state.
+   */
+  async present(key: string): Promise<PresentedKeyRecord> {
+    if (key.length !== KEY_LENGTH || !key.startsWith(SEARCH_KEY_PREFIX)) return UNKNOWN_KEY;
     const hash = hashSearchKey(key);
     const now = this.now();
     let entry = this.cache.get(hash);
@@ -157,9 +175,9 @@ export class SearchKeyService {
       this.cache.set(hash, entry);
     }
     const record = entry.record;
-    if (record === null) return undefined;
-    if (!timingSafeEqual(Buffer.from(record.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
-    if (record.expiresAt !== null && record.expiresAt <= now) return undefined;
-    return record;
+    if (record === null) return UNKNOWN_KEY;
+    if (!timingSafeEqual(Buffer.from(record.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return UNKNOWN_KEY;
+    if (record.expiresAt !== null && record.expiresAt <= now) return { status: 'expired', record };
+    return { status: 'live', record };
   }
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import { objectProductList } from '../catalog/columns/product-store.js';
+import { availableProduct } from '../catalog/field-values.js';
 import type { CatalogView, Product, ProductList } from '../types.js';
 
 /** A catalog view over a Map of products by refId. */
@@ -24,7 +25,8 @@ export class MapCatalog implements CatalogView {
     return this.byRef.get(refId);
   }
   isInStock(refId: string): boolean {
-    return this.byRef.get(refId)?.availability !== 0;
+    const product = this.byRef.get(refId);
+    return product !== undefined && availableProduct(product);
   }
   liveProducts(): ProductList {
     return objectProductList([...this.byRef.values()]);

@@ -4,7 +4,7 @@
  * @module
  */
 import { GroupCommitStore } from './group-commit-store.js';
-import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type ClickRow, type EventRow, type StoredOrder } from './plan.js';
+import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type ClickRow, type EventRow, type StoredClickRef, type StoredOrder } from './plan.js';
 import {
   MAX_READ_PAGE, type ClickCandidatesQuery, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type ResultPageRecord, type ResultPageRetention, type StoredClick,
@@ -42,8 +42,8 @@ export class MemoryStore extends GroupCommitStore implements Store {
   /** Experiments, oldest first. */
   private readonly experiments: ExperimentRecord[] = [];
   private readonly clicks: StoredClick[] = [];
-  /** {@link clickKey} → first transactionId. */
-  private readonly clickIds = new Map<string, string>();
+  /** {@link clickKey} → the click first stored under it. */
+  private readonly clickIds = new Map<string, StoredClickRef>();
   /** Result pages by website, then queryId, in insertion order. */
   private readonly resultPages = new Map<string, Map<string, ResultPageRecord>>();
 
@@ -67,11 +67,11 @@ export class MemoryStore extends GroupCommitStore implements Store {
       const c = this.coupons.get(key);
       if (c !== undefined) existingCoupons.set(key, c);
     }
-    const existingClicks = new Map<string, string>();
+    const existingClicks = new Map<string, StoredClickRef>();
     for (const k of keys.clicks) {
       const key = clickKey(k.websiteId, k.clickId);
-      const tx = this.clickIds.get(key);
-      if (tx !== undefined) existingClicks.set(key, tx);
+      const first = this.clickIds.get(key);
+      if (first !== undefined) existingClicks.set(key, first);
     }
     const plan = planBatch(ops, existingOrders, existingCoupons, existingClicks);
     for (const row of plan.clickRows) this.storeClick(row);
@@ -93,7 +93,9 @@ export class MemoryStore extends GroupCommitStore implements Store {
       seq: ++this.lastClickSeq, websiteId: row.websiteId, transactionId: row.transactionId, customerId: row.customerId,
       sessionId: row.sessionId, receivedAt: row.receivedAt, click: JSON.parse(row.payload) as StoredClick['click'],
     });
-    if (row.clickId !== null) this.clickIds.set(clickKey(row.websiteId, row.clickId), row.transactionId);
+    if (row.clickId !== null) {
+      this.clickIds.set(clickKey(row.websiteId, row.clickId), { transactionId: row.transactionId, customerId: row.customerId, sessionId: row.sessionId, payload: row.payload });
+    }
   }
 
   async readClicks(websiteId: string, afterSeq: number, limit: number): Promise<StoredClick[]> {

@@ -7,7 +7,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type {
-  ClickAppend, ClickAppendResult, CouponRecord, OrderOutcome, PurchaseAppend, PurchaseAppendResult, PurchaseEventData, ViewAppend,
+  ClickAppend, ClickAppendResult, ClickConflict, ClickEventData, CouponRecord, OrderOutcome, PurchaseAppend, PurchaseAppendResult, PurchaseEventData, ViewAppend,
 } from './store.js';
 
 /** One write waiting in a group-commit batch. */
@@ -146,12 +146,49 @@ export function batchLookupKeys(ops: readonly AppendOp[]): {
   return { orders: [...orders.values()], coupons: [...coupons.values()], clicks: [...clicks.values()] };
 }
 
+/** A click the store already holds under its clickId, as the batch's idempotency check reads it. */
+export interface StoredClickRef {
+  transactionId: string;
+  customerId: string;
+  sessionId: string;
+  /** The stored click's JSON ({@link ClickRow.payload}). */
+  payload: string;
+}
+
+/**
+ * The content of a click that decides whether a replay is the same click: the click as sent (its time as
+ * an instant, not as text), its customer and session. The result list resolved when it was recorded is
+ * the store's annotation, not content. Both sides go through JSON, as for orders.
+ */
+function clickContent(customerId: string, sessionId: string, click: ClickEventData): unknown {
+  const { eventTime: _text, list: _list, ...rest } = JSON.parse(JSON.stringify(click)) as ClickEventData;
+  return { customerId, sessionId, ...rest };
+}
+
+/** Whether `click` from `customerId` in `sessionId` replays `stored` exactly (pure). */
+export function replaysClick(stored: StoredClickRef, customerId: string, sessionId: string, click: ClickEventData): boolean {
+  return isDeepStrictEqual(clickContent(stored.customerId, stored.sessionId, JSON.parse(stored.payload) as ClickEventData), clickContent(customerId, sessionId, click));
+}
+
 /**
  * The rows of a click op and its answer: a click whose clickId is in `seenClicks` (stored before, or
- * earlier in the batch) is not stored again. `seenClicks` ({@link clickKey} → first transactionId) is
- * updated with the clicks stored now.
+ * earlier in the batch) with the same content is not stored again; with other content the whole request
+ * is refused (`conflicts`), as an order is, since answering 202 would claim a click that was not stored.
+ * `seenClicks` ({@link clickKey} → the click first stored) is updated with the clicks stored now.
  */
-function planClicks(a: ClickAppend, seenClicks: Map<string, string>, clickRows: ClickRow[]): ClickAppendResult {
+function planClicks(a: ClickAppend, seenClicks: Map<string, StoredClickRef>, clickRows: ClickRow[]): ClickAppendResult {
+  const inRequest = new Map<string, StoredClickRef>();
+  const conflicts: ClickConflict[] = [];
+  const payloads = a.clicks.map((click) => JSON.stringify(click));
+  a.clicks.forEach((click, index) => {
+    if (click.clickId === undefined) return;
+    const key = clickKey(a.websiteId, click.clickId);
+    const first = seenClicks.get(key) ?? inRequest.get(key);
+    if (first === undefined) inRequest.set(key, { transactionId: a.transactionId, customerId: a.customerId, sessionId: a.sessionId, payload: payloads[index]! });
+    else if (!replaysClick(first, a.customerId, a.sessionId, click)) conflicts.push({ index, clickId: click.clickId, transactionId: first.transactionId });
+  });
+  if (conflicts.length > 0) return { transactionId: a.transactionId, stored: [], conflicts };
+
   const stored: number[] = [];
   let firstDuplicateTransaction: string | undefined;
   a.clicks.forEach((click, i) => {
@@ -159,15 +196,15 @@ function planClicks(a: ClickAppend, seenClicks: Map<string, string>, clickRows: 
       const key = clickKey(a.websiteId, click.clickId);
       const first = seenClicks.get(key);
       if (first !== undefined) {
-        firstDuplicateTransaction ??= first;
+        firstDuplicateTransaction ??= first.transactionId;
         return;
       }
-      seenClicks.set(key, a.transactionId);
+      seenClicks.set(key, { transactionId: a.transactionId, customerId: a.customerId, sessionId: a.sessionId, payload: payloads[i]! });
     }
     stored.push(i);
     clickRows.push({
       websiteId: a.websiteId, clickId: click.clickId ?? null, transactionId: a.transactionId, customerId: a.customerId, sessionId: a.sessionId,
-      refId: click.refId, eventTime: click.eventTimeMs, origin: a.origin, receivedAt: a.receivedAt, payload: JSON.stringify(click),
+      refId: click.refId, eventTime: click.eventTimeMs, origin: a.origin, receivedAt: a.receivedAt, payload: payloads[i]!,
     });
   });
   // As for orders: a request whose every click was already recorded answers the original transactionId.
@@ -176,18 +213,18 @@ function planClicks(a: ClickAppend, seenClicks: Map<string, string>, clickRows: 
 
 /**
  * Plans a batch. `existingOrders` maps {@link orderKey} → the order as first stored; `existingCoupons` maps
- * {@link couponKey} → coupon; `existingClicks` maps {@link clickKey} → first transactionId, for the keys
+ * {@link couponKey} → coupon; `existingClicks` maps {@link clickKey} → the click as first stored, for the keys
  * of {@link batchLookupKeys} (missing = not stored).
  */
 export function planBatch(
   ops: readonly AppendOp[],
   existingOrders: ReadonlyMap<string, StoredOrder>,
   existingCoupons: ReadonlyMap<string, CouponRecord>,
-  existingClicks: ReadonlyMap<string, string> = new Map(),
+  existingClicks: ReadonlyMap<string, StoredClickRef> = new Map(),
 ): BatchPlan {
   const rows: EventRow[] = [];
   const clickRows: ClickRow[] = [];
-  const seenClicks = new Map<string, string>(existingClicks);
+  const seenClicks = new Map<string, StoredClickRef>(existingClicks);
   const results: AppendOpResult[] = [];
   const seenOrders = new Map<string, StoredOrder>(existingOrders);
   const coupons = new Map<string, CouponRecord>(existingCoupons);

@@ -17,7 +17,7 @@
 import pg from 'pg';
 import { runPgTransaction } from './pg-transaction.js';
 import { GroupCommitStore } from './group-commit-store.js';
-import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type StoredOrder } from './plan.js';
+import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type StoredClickRef, type StoredOrder } from './plan.js';
 import {
   CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, rowToStoredEvent,
   SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow,
@@ -305,13 +305,15 @@ export class PostgresStore extends GroupCommitStore implements Store {
           [keys.coupons.map((k) => k.websiteId), keys.coupons.map((k) => k.code)]);
         for (const r of rows) existingCoupons.set(couponKey(r.website_id, r.code), couponFromRow(r));
       }
-      const existingClicks = new Map<string, string>();
+      const existingClicks = new Map<string, StoredClickRef>();
       if (keys.clicks.length > 0) {
-        const { rows } = await client.query<{ website_id: string; click_id: string; transaction_id: string }>(
-          `SELECT c.website_id, c.click_id, c.transaction_id FROM ${s}.clicks c
+        const { rows } = await client.query<{ website_id: string; click_id: string; transaction_id: string; customer_id: string; session_id: string; payload: string }>(
+          `SELECT c.website_id, c.click_id, c.transaction_id, c.customer_id, c.session_id, c.payload FROM ${s}.clicks c
            JOIN unnest($1::text[], $2::text[]) AS k(website_id, click_id) ON c.website_id = k.website_id AND c.click_id = k.click_id`,
           [keys.clicks.map((k) => k.websiteId), keys.clicks.map((k) => k.clickId)]);
-        for (const r of rows) existingClicks.set(clickKey(r.website_id, r.click_id), r.transaction_id);
+        for (const r of rows) {
+          existingClicks.set(clickKey(r.website_id, r.click_id), { transactionId: r.transaction_id, customerId: r.customer_id, sessionId: r.session_id, payload: r.payload });
+        }
       }
       const plan = planBatch(ops, existingOrders, existingCoupons, existingClicks);
       if (plan.clickRows.length > 0) await client.query(...unnestInsert(`${s}.clicks`, CLICK_COLUMNS, CLICK_TYPES, plan.clickRows, clickValues));

@@ -8,9 +8,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { OrderOutcome } from './store.js';
+import type { ClickAppendResult, OrderOutcome } from './store.js';
 import { loggedResponsesOfRuns, resultPagesOfRuns, type ResultPageRun, type WorkerAnalyticsBatch } from './worker-rows.js';
-import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type StoredOrder } from './plan.js';
+import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type StoredClickRef, type StoredOrder } from './plan.js';
 import {
   CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, SEARCH_KEY_COLUMNS,
   searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow, type StoredRow,
@@ -182,7 +182,7 @@ export interface WireOrder {
  * transactionId with no promotion flagged reused, or every view of a view op recorded; the caller
  * rebuilds it from its op. Cloning a full answer per op cost the worker more than its statements did.
  */
-export type WireResult = null | { recorded: number } | { transactionId: string; orders: WireOrder[] } | { transactionId: string; stored: number[] };
+export type WireResult = null | { recorded: number } | { transactionId: string; orders: WireOrder[] } | ClickAppendResult;
 
 /** Drops the stored events of a batch's answers (the caller rebuilds them with its own ops); see {@link WireResult}. */
 function toWireResult(result: AppendOpResult, op: AppendOp): WireResult {
@@ -228,7 +228,8 @@ export class SqliteDb {
       // The AUTOINCREMENT high-water mark, not MAX(seq): retention may have deleted the newest events,
       // and a checkpoint holding them still fits this store (their numbers are never given again).
       lastSeq: db.prepare<[], { seq: number | null }>("SELECT seq FROM sqlite_sequence WHERE name = 'events'"),
-      findClick: db.prepare<[string, string], { transaction_id: string }>('SELECT transaction_id FROM clicks WHERE website_id = ? AND click_id = ?'),
+      findClick: db.prepare<[string, string], { transaction_id: string; customer_id: string; session_id: string; payload: string }>(
+        'SELECT transaction_id, customer_id, session_id, payload FROM clicks WHERE website_id = ? AND click_id = ?'),
       insertClick: db.prepare(`INSERT INTO clicks (${CLICK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     };
     this.commitTx = db.transaction((ops: AppendOp[]) => this.commitInTransaction(ops));
@@ -270,10 +271,12 @@ export class SqliteDb {
       const row = this.stmts.findCoupon.get(k.websiteId, k.code);
       if (row !== undefined) existingCoupons.set(couponKey(k.websiteId, k.code), couponFromRow(row));
     }
-    const existingClicks = new Map<string, string>();
+    const existingClicks = new Map<string, StoredClickRef>();
     for (const k of keys.clicks) {
       const row = this.stmts.findClick.get(k.websiteId, k.clickId);
-      if (row !== undefined) existingClicks.set(clickKey(k.websiteId, k.clickId), row.transaction_id);
+      if (row !== undefined) {
+        existingClicks.set(clickKey(k.websiteId, k.clickId), { transactionId: row.transaction_id, customerId: row.customer_id, sessionId: row.session_id, payload: row.payload });
+      }
     }
     const plan = planBatch(ops, existingOrders, existingCoupons, existingClicks);
     for (const r of plan.clickRows) this.stmts.insertClick.run(...clickValues(r));

@@ -22,7 +22,7 @@ import { rowToStoredEvent } from './rows.js';
 import { SqliteDb, type SqliteMethod, type WireResult } from './sqlite-db.js';
 import type { SqliteReply, SqliteRequest, SqliteWorkerData, WireError } from './sqlite-worker.js';
 import type {
-  ClickCandidatesQuery, ResultPageRecord, ResultPageRetention, StoredClick, CouponIssueData, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PurchaseEventData, Store, StoreCounts, StoredEvent,
+  ClickAppendResult, ClickCandidatesQuery, ResultPageRecord, ResultPageRetention, StoredClick, CouponIssueData, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PurchaseEventData, Store, StoreCounts, StoredEvent,
   StoredSettings, AnalyticsBatch, AnalyticsKind, ExperimentSums, QuerySessions, RetentionKind, RollupTotal, RollupWindow,
   SearchKeyRecord, ExperimentRecord,
 } from './store.js';
@@ -59,7 +59,7 @@ function notOpen(): TypeError {
  * flagged). The test "answers as the memory store does" keeps the two in step.
  */
 function fromWireResult(op: AppendOp, result: WireResult): AppendOpResult {
-  if (op.kind === 'click') return result as { transactionId: string; stored: number[] };
+  if (op.kind === 'click') return result as ClickAppendResult;
   if (op.kind === 'view') return result ?? { recorded: op.append.views.length };
   const events = op.append.events;
   if (result === null) {

@@ -445,7 +445,8 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
 
     it('stores clicks once per clickId (within a request, across requests, concurrently) and reads them back per website', async () => {
       const store = await fresh();
-      const first = contractClickAppend('w1', [{ clickId: 'k1' }, { clickId: 'k1' }, { refId: 'sku-2' }, { refId: 'sku-2' }]);
+      // The repeated k1 is the same click (the fixture times clicks by their index: give it the first's time).
+      const first = contractClickAppend('w1', [{ clickId: 'k1' }, { clickId: 'k1', eventTimeMs: Date.UTC(2024, 4, 1, 12) }, { refId: 'sku-2' }, { refId: 'sku-2' }]);
       expect(await store.appendClicks(first)).toEqual({ transactionId: first.transactionId, stored: [0, 2, 3] });
       const replay = contractClickAppend('w1', [{ clickId: 'k1' }]);
       expect(await store.appendClicks(replay)).toEqual({ transactionId: first.transactionId, stored: [] });
@@ -459,6 +460,26 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect((await store.readClicks('w1', w1[1]!.seq, 1)).map((c) => c.seq)).toEqual([w1[2]!.seq]);
       const w2 = await store.readClicks('w2', 0, 100);
       expect(w2.map((c) => c.click.list)).toEqual([{ kind: 'recommendation', source: 'PopularItems', variant: null }]);
+    });
+
+    it('refuses a request whose clickId the website holds with other content, storing nothing of it', async () => {
+      const store = await fresh();
+      const first = contractClickAppend('w1', [{ clickId: 'k1' }]);
+      await store.appendClicks(first);
+      // Another product, another customer, or a clickId twice in one request with two contents.
+      for (const [clicks, extra] of [
+        [[{ clickId: 'k9' }, { clickId: 'k1', refId: 'sku-2' }], {}],
+        [[{ clickId: 'k1' }], { customerId: 'c-2' }],
+      ] as [Partial<ClickEventData>[], Partial<ClickAppend>][]) {
+        const refused = await store.appendClicks(contractClickAppend('w1', clicks, extra));
+        expect(refused.stored).toEqual([]);
+        expect(refused.conflicts).toEqual([{ index: clicks.findIndex((c) => c.clickId === 'k1'), clickId: 'k1', transactionId: first.transactionId }]);
+      }
+      const inRequest = contractClickAppend('w1', [{ clickId: 'k5', refId: 'a' }, { clickId: 'k5', refId: 'b' }]);
+      expect(await store.appendClicks(inRequest)).toEqual({ transactionId: inRequest.transactionId, stored: [], conflicts: [{ index: 1, clickId: 'k5', transactionId: inRequest.transactionId }] });
+      // Nothing of the refused requests was stored (k9 and k5 are new), and the same content still replays.
+      expect((await store.readClicks('w1', 0, 100)).map((c) => c.click.clickId)).toEqual(['k1']);
+      expect(await store.appendClicks(contractClickAppend('w1', [{ clickId: 'k1' }]))).toEqual({ transactionId: first.transactionId, stored: [] });
     });
 
     it('finds the clicks a purchase may convert: by clickId, or by session, refId and time', async () => {

@@ -163,12 +163,23 @@ export interface ClickAppend extends AppendBase {
   clicks: readonly ClickEventData[];
 }
 
+/** A click of an append whose clickId the website already holds with other content. */
+export interface ClickConflict {
+  /** Its index in the append's `clicks`. */
+  index: number;
+  clickId: string;
+  /** The transaction id the clickId was first recorded under. */
+  transactionId: string;
+}
+
 /** The result of a click append. */
 export interface ClickAppendResult {
   /** The request's own transactionId when a click was stored now, otherwise the first click's original one. */
   transactionId: string;
   /** Indexes (in the append's `clicks`) of the clicks stored now. */
   stored: number[];
+  /** Present when a clickId came again with other content: then nothing of the request was stored. */
+  conflicts?: ClickConflict[];
 }
 
 /** A stored click, as read back. */

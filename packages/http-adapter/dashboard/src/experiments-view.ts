@@ -6,7 +6,8 @@
  */
 import { admin, esc, getJson, type Connection } from './api.js';
 
-interface Estimate { value: number; low: number; high: number }
+/** A variant's figure: null where there is nothing to estimate from (no users; one user's mean has no interval). */
+export interface Estimate { value: number | null; low: number | null; high: number | null }
 /** One comparison with the control: a figure that cannot be computed is null, and `note` says why (decision 0073). */
 export interface Comparison {
   relativeDifference: number | null; low: number | null; high: number | null; pValue: number | null; test: string; significant: boolean; note?: string;
@@ -18,15 +19,19 @@ interface VariantReport {
   vsControl?: { ctr: Comparison; conversionRate: Comparison; revenuePerUser: Comparison };
   tactics?: { tactic: string; served: number; clicks: number; conversions: number; revenue: number }[];
 }
-interface Report extends Experiment {
+export interface Report extends Experiment {
   minUsers: { ctr: number | null; conversionRate: number | null };
   variants: VariantReport[];
-  interleaving?: { credits: Record<string, number>; users: number; preferring: Record<string, number>; preferred: string | null; pValue: number; test: string };
+  interleaving?: { credits: Record<string, number>; users: number; preferring: Record<string, number>; preferred: string | null; pValue: number | null; test: string; note?: string };
 }
 
 const METRICS = [['ctr', 'CTR'], ['conversionRate', 'Conversion rate'], ['revenuePerUser', 'Revenue per user']] as const;
 const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
 const num = (x: number) => x.toLocaleString('en', { maximumFractionDigits: 2 });
+/** A variant's figure in a table cell: a null one reads as the API means it, never "0.00 %". */
+const figure = (x: number | null, format: (x: number) => string) => (x === null ? NO_USERS : format(x));
+/** What a variant's null figure reads as. */
+const NO_USERS = 'no data yet';
 
 /** An admin call with a method and a JSON body. */
 function call<T>(conn: Connection, path: string, method: string, body?: unknown): Promise<T> {
@@ -44,17 +49,19 @@ function intervalPlot(title: string, variants: readonly VariantReport[], pick: (
   const rowHeight = 26;
   const width = 420;
   const labelWidth = 110;
-  const max = Math.max(...variants.map((v) => pick(v).high), 1e-9);
+  const max = Math.max(...variants.map((v) => pick(v).high ?? pick(v).value ?? 0), 1e-9);
   const x = (value: number) => labelWidth + (Math.max(0, value) / max) * (width - labelWidth - 70);
   const rows = variants.map((v, i) => {
     const e = pick(v);
     const y = 8 + i * rowHeight;
-    return `<text x="0" y="${y + 13}" class="label">${esc(v.name.length > 14 ? `${v.name.slice(0, 13)}…` : v.name)}</text>
-      <rect x="${labelWidth}" y="${y + 3}" width="${x(e.value) - labelWidth}" height="14" rx="2" class="${i === 0 ? 'control' : 'variant'}"></rect>
-      <line x1="${x(e.low)}" x2="${x(e.high)}" y1="${y + 10}" y2="${y + 10}" class="whisker"></line>
+    const label = `<text x="0" y="${y + 13}" class="label">${esc(v.name.length > 14 ? `${v.name.slice(0, 13)}…` : v.name)}</text>`;
+    // No bar for a figure there is nothing to estimate from, and no whiskers for an interval that is not defined.
+    if (e.value === null) return `${label}<text x="${labelWidth}" y="${y + 13}" class="value">${NO_USERS}</text>`;
+    const bar = `<rect x="${labelWidth}" y="${y + 3}" width="${x(e.value) - labelWidth}" height="14" rx="2" class="${i === 0 ? 'control' : 'variant'}"></rect>`;
+    const whiskers = e.low === null || e.high === null ? '' : `<line x1="${x(e.low)}" x2="${x(e.high)}" y1="${y + 10}" y2="${y + 10}" class="whisker"></line>
       <line x1="${x(e.low)}" x2="${x(e.low)}" y1="${y + 5}" y2="${y + 15}" class="whisker"></line>
-      <line x1="${x(e.high)}" x2="${x(e.high)}" y1="${y + 5}" y2="${y + 15}" class="whisker"></line>
-      <text x="${x(e.high) + 6}" y="${y + 13}" class="value">${esc(format(e.value))}</text>`;
+      <line x1="${x(e.high)}" x2="${x(e.high)}" y1="${y + 5}" y2="${y + 15}" class="whisker"></line>`;
+    return `${label}${bar}${whiskers}<text x="${x(e.high ?? e.value) + 6}" y="${y + 13}" class="value">${esc(format(e.value))}</text>`;
   }).join('');
   return `<figure class="interval-plot"><figcaption>${esc(title)} (bars: estimate; whiskers: 95 % interval)</figcaption>
     <svg viewBox="0 0 ${width} ${16 + variants.length * rowHeight}" role="img" aria-label="${esc(title)} per variant">${rows}</svg></figure>`;
@@ -81,19 +88,22 @@ export function comparisonCells(c: Comparison): string {
     <td class="p-value" title="${esc(c.test)}">${esc(c.pValue === null ? NOT_COMPUTABLE : c.pValue.toPrecision(3))}</td><td>${c.significant ? '<strong>significant</strong>' : '—'}</td>`;
 }
 
-/** The report of one experiment. */
-function reportHtml(r: Report): string {
-  const head = `<h3>${esc(r.name)} <small>${esc(`${r.kind} · ${r.method} · ${r.status} · from ${r.from}${r.until ? ` until ${r.until}` : ''}`)}</small></h3>`;
-  if (r.interleaving) {
-    const i = r.interleaving;
-    return `${head}<table><thead><tr><th>variant</th><th>clicks credited</th><th>users preferring</th></tr></thead><tbody>
+/** An interleaving report: credits and preferences per variant, then the sign test (a null p-value as "not computable" with its note). */
+export function interleavingHtml(i: NonNullable<Report['interleaving']>): string {
+  const note = i.note === undefined ? '' : `<br><small class="hint">${esc(i.note)}</small>`;
+  return `<table><thead><tr><th>variant</th><th>clicks credited</th><th>users preferring</th></tr></thead><tbody>
       ${Object.keys(i.credits).map((v) => `<tr><td>${esc(v)}</td><td>${i.credits[v]}</td><td>${i.preferring[v] ?? 0}</td></tr>`).join('')}</tbody></table>
-      <p>${i.users} users · p = ${esc(i.pValue.toPrecision(3))} (${esc(i.test)}) · preferred: <strong>${esc(i.preferred ?? 'none yet')}</strong></p>`;
-  }
+      <p>${i.users} users · p = ${esc(i.pValue === null ? NOT_COMPUTABLE : i.pValue.toPrecision(3))} (${esc(i.test)}) · preferred: <strong>${esc(i.preferred ?? 'none yet')}</strong>${note}</p>`;
+}
+
+/** The report of one experiment. */
+export function reportHtml(r: Report): string {
+  const head = `<h3>${esc(r.name)} <small>${esc(`${r.kind} · ${r.method} · ${r.status} · from ${r.from}${r.until ? ` until ${r.until}` : ''}`)}</small></h3>`;
+  if (r.interleaving) return `${head}${interleavingHtml(r.interleaving)}`;
   const served = r.kind === 'search' ? 'searches' : 'served';
   const table = `<table><thead><tr><th>variant</th><th>users</th><th>${served}</th><th>clicks</th><th>CTR</th><th>conversions</th><th>conversion rate</th><th>revenue</th><th>revenue / user</th></tr></thead>
-    <tbody>${r.variants.map((v) => `<tr><td>${esc(v.name)}</td><td>${v.users}</td><td>${v.searches ?? v.served ?? 0}</td><td>${v.clicks}</td><td>${pct(v.ctr.value)}</td>
-      <td>${v.conversions}</td><td>${pct(v.conversionRate.value)}</td><td>${num(v.revenue)}</td><td>${num(v.revenuePerUser.value)}</td></tr>`).join('')}</tbody></table>`;
+    <tbody>${r.variants.map((v) => `<tr><td>${esc(v.name)}</td><td>${v.users}</td><td>${v.searches ?? v.served ?? 0}</td><td>${v.clicks}</td><td>${figure(v.ctr.value, pct)}</td>
+      <td>${v.conversions}</td><td>${figure(v.conversionRate.value, pct)}</td><td>${num(v.revenue)}</td><td>${figure(v.revenuePerUser.value, num)}</td></tr>`).join('')}</tbody></table>`;
   const horizon = `<p class="hint">Users needed per variant (10 % relative effect, 80 % power): CTR ${r.minUsers.ctr ?? '—'}, conversion rate and revenue ${r.minUsers.conversionRate ?? '—'}.
     "significant" appears only once every variant has them (a fixed horizon: peeking earlier cannot inflate false positives).</p>`;
   const vs = r.variants.filter((v) => v.vsControl).map((v) => `<tr><td>${esc(v.name)}</td>${METRICS.map(([m]) => comparisonCells(v.vsControl![m])).join('')}</tr>`).join('');

@@ -30,6 +30,18 @@ describe('product limits', () => {
     expect(productProblem({ refId: '' })).toBe('missing or non-string refId');
   });
 
+  it('refuses reserved fields the engine would misread: availability not an integer, image_vector not finite numbers', () => {
+    expect(productProblem({ refId: 'a', availability: 'out of stock' })).toBe('product "a": field "availability" must be an integer (0 out of stock, -1 not tracked, more than 0 in stock), not "out of stock"');
+    expect(productProblem({ refId: 'a', availability: 1.5 })).toMatch(/field "availability" must be an integer/);
+    expect(productProblem({ refId: 'a', availability: Number.NaN })).toMatch(/field "availability" must be an integer/);
+    for (const availability of [0, -1, 7, '12', null, undefined]) expect(productProblem({ refId: 'a', availability })).toBeUndefined();
+    for (const image_vector of [[], [0.1, Number.POSITIVE_INFINITY], ['0.1'], 0.1]) {
+      expect(productProblem({ refId: 'v', image_vector })).toBe('product "v": field "image_vector" must be a non-empty list of finite numbers');
+    }
+    expect(productProblem({ refId: 'v', image_vector: [0.1, -2, 3e-5] })).toBeUndefined();
+    expect(productProblem({ refId: 'v', image_vector: null })).toBeUndefined();
+  });
+
   it('keeps every refId addressable by URL: at most MAX_ID_LENGTH characters (code points)', async () => {
     expect(productProblem({ refId: 'x'.repeat(MAX_ID_LENGTH) })).toBeUndefined();
     // Characters outside the BMP take two UTF-16 units each and still count once.

@@ -12,7 +12,7 @@
  */
 import { countWords } from '../full-text/tokenizer.js';
 import { MAX_ID_LENGTH } from '../../contract/limits.js';
-import { RecentKeys } from '../field-values.js';
+import { AVAILABILITY_FIELD, IMAGE_VECTOR_FIELD, numericValue, RecentKeys } from '../field-values.js';
 
 /** Deepest nesting of objects and arrays in a product; the product object itself is level 1. */
 export const MAX_PRODUCT_DEPTH = 16;
@@ -33,8 +33,37 @@ export function productProblem(record: unknown): string | undefined {
   if (refId.length > MAX_ID_LENGTH && codePoints(refId) > MAX_ID_LENGTH) {
     return `product "${refId.slice(0, 77)}...": refId is longer than ${MAX_ID_LENGTH} characters`;
   }
-  const problem = limitProblem(record as Record<string, unknown>);
+  const problem = reservedFieldProblem(record as Record<string, unknown>) ?? limitProblem(record as Record<string, unknown>);
   return problem === undefined ? undefined : `product "${refId.length > 80 ? `${refId.slice(0, 77)}...` : refId}": ${problem}`;
+}
+
+/**
+ * The reserved fields' values the engine reads with a meaning (docs/http-api.md, "PUT …/products"):
+ * `availability` an integer (0 out of stock, −1 not tracked, more than 0 in stock; a numeric string
+ * such as "3" reads as its number, as every numeric field does) and `image_vector` a list of finite
+ * numbers. `null` is no value. Anything else was accepted before and read wrongly without a word: an
+ * availability of "out of stock" is no number, so not 0, so in stock — `filterOutOfStock` and an
+ * in-stock scope kept the product; a vector with a text component was dropped from visual similarity.
+ */
+function reservedFieldProblem(product: Record<string, unknown>): string | undefined {
+  const availability = product[AVAILABILITY_FIELD];
+  if (availability !== undefined && availability !== null && !Number.isInteger(numericValue(availability))) {
+    return `field "${AVAILABILITY_FIELD}" must be an integer (0 out of stock, -1 not tracked, more than 0 in stock), not ${JSON.stringify(availability)?.slice(0, 80)}`;
+  }
+  const vector = product[IMAGE_VECTOR_FIELD];
+  if (vector !== undefined && vector !== null && !(Array.isArray(vector) && vector.length > 0 && allFinite(vector))) {
+    return `field "${IMAGE_VECTOR_FIELD}" must be a non-empty list of finite numbers`;
+  }
+  return undefined;
+}
+
+/** Whether every element of `values` is a finite number (a loop of its own: see {@link allNumbers}). */
+function allFinite(values: readonly unknown[]): boolean {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (typeof v !== 'number' || !Number.isFinite(v)) return false;
+  }
+  return true;
 }
 
 /** Characters of `text` as JSON Schema's maxLength counts them (code points). */
@@ -137,7 +166,13 @@ function limitProblem(product: Record<string, unknown>): string | undefined {
       // A product's keys: an array of a recent product's when they are the same (`RecentKeys`).
       const keys = depth === 1 ? productKeys.of(value) : Object.keys(value);
       fields += keys.length;
-      if (fields > MAX_PRODUCT_FIELDS) return `field "${pathOf(e) || keys[0]}": the product has more than ${MAX_PRODUCT_FIELDS} fields and array elements`;
+      if (fields > MAX_PRODUCT_FIELDS) {
+        // At the top level no field is at fault (naming its first key, `refId`, sent feeds hunting there).
+        const at = pathOf(e);
+        return at === ''
+          ? `the product has more than ${MAX_PRODUCT_FIELDS} fields and array elements (${keys.length} keys at its top level)`
+          : `field "${at}": the product has more than ${MAX_PRODUCT_FIELDS} fields and array elements`;
+      }
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i]!;
         chars += key.length;
