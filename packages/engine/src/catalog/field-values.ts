@@ -91,26 +91,51 @@ export function ownValueReader(key: string): (product: Readonly<Record<string, u
   return key in Object.prototype ? (product) => ownValue(product, key) : (product) => product[key];
 }
 
+/** Key lists a {@link RecentKeys} keeps. */
+const RECENT_KEY_LISTS = 8;
+
 /**
- * `Object.keys(product)`, or `last` itself when the product's keys are the same, in the same order:
- * then nothing is allocated (a `for…in` over an object of a known shape reads its shape's cached key
- * list). A replace reads the keys of a million products several times (the check of its limits, the
- * build's field names, the store's encoding; the last two through this), and an array of keys per
- * product per read was garbage the collector's marking paid for while both versions were alive
- * (docs/benchmarks.md, "The full replace at 1M: what it allocates"). Inherited enumerable keys make the
- * walk differ from `last`, so such objects take `Object.keys`.
+ * The keys of products read one after the other: `Object.keys(product)`, or an array of the same keys in
+ * the same order handed out before, when one of the last {@link RECENT_KEY_LISTS} is (most recently used
+ * first): then nothing is allocated (a `for…in` over an object of a known shape reads its shape's cached
+ * key list). A replace reads the keys of a million products several times (the check of its limits, the
+ * build's field names, the store's encoding), and an array of keys per product per read was garbage the
+ * collector paid for (docs/benchmarks.md, "The full replace at 1M: what it allocates"). Products come in
+ * a few shapes, interleaved: the generated catalog has 8, and 71 % of its products have other keys than
+ * the one before, so the last list alone (as until 2026-11-30) saved few of those arrays. Inherited
+ * enumerable keys make the walk differ (or end on a key not its own), so such objects take
+ * `Object.keys`.
  */
-export function keysLike(product: object, last: readonly string[] | undefined): readonly string[] {
-  if (last !== undefined) {
-    let i = 0;
-    let same = true;
-    for (const key in product) {
-      if (i >= last.length || last[i] !== key) { same = false; break; }
-      i++;
+export class RecentKeys {
+  /** Most recently used first. */
+  private readonly lists: (readonly string[])[] = [];
+
+  /** `product`'s own enumerable keys, in order. Read-only: shared with other products of its shape. */
+  of(product: object): readonly string[] {
+    const lists = this.lists;
+    for (let k = 0; k < lists.length; k++) {
+      const keys = lists[k]!;
+      if (!sameKeys(product, keys)) continue;
+      for (let i = k; i > 0; i--) lists[i] = lists[i - 1]!;
+      lists[0] = keys;
+      return keys;
     }
-    if (same && i === last.length) return last;
+    const keys = Object.keys(product);
+    if (lists.length === RECENT_KEY_LISTS) lists.pop();
+    lists.unshift(keys);
+    return keys;
   }
-  return Object.keys(product);
+}
+
+/** Whether `product`'s own enumerable keys are `keys`, in order, and it inherits none. */
+function sameKeys(product: object, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const key in product) {
+    if (i >= keys.length || keys[i] !== key) return false;
+    i++;
+  }
+  // `for…in` walks the own keys first: when the last one walked is own, every one is.
+  return i === keys.length && (i === 0 || Object.hasOwn(product, keys[i - 1]!));
 }
 
 /** Field names never indexed for full text: identifiers and links whose words only bloat the vocabulary. */

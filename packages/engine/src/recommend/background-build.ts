@@ -299,6 +299,21 @@ export class RevisionRows {
     return Math.imul((revision | 0) ^ ((revision / 4294967296) | 0), 0x9e3779b1) & this.mask;
   }
 
+  /**
+   * Writes the table once, in order and in steps, before {@link set} writes it at random: a fresh typed
+   * array's pages are mapped at their first write, and the first 4,096 sets of {@link rowsByRevision},
+   * scattered over the 24 MB of a table for 1M rows, took 4,000–7,500 page faults in one step (a fault
+   * costs 8–30 µs on the shared 2-core machine: `RevisionRows.set` held build steps 36–49 ms on a CPU at
+   * 1M; docs/benchmarks.md, "Big writes in steps at 1M"). Here a step maps at most 768 KB.
+   */
+  *mapSteps(): BuildSteps<void> {
+    for (let at = 0; at < this.keys.length; at += WIDE_STEP + 1) {
+      this.keys.fill(0, at, at + WIDE_STEP + 1);
+      this.rowsPlusOne.fill(0, at, at + WIDE_STEP + 1);
+      yield;
+    }
+  }
+
   set(revision: number, row: number): void {
     let i = this.slot(revision);
     while (this.rowsPlusOne[i] !== 0 && this.keys[i] !== revision) i = (i + 1) & this.mask;
@@ -349,6 +364,7 @@ export function* compactRevisionsSteps(revisions: Float64Array): BuildSteps<RowR
 export function* rowsByRevision(revisions: RowRevisions | undefined): BuildSteps<RevisionRows> {
   const rows = new RevisionRows(revisions?.length ?? 0);
   if (!revisions) return rows;
+  yield* rows.mapSteps();
   for (let r = 0; r < revisions.length; r++) {
     rows.set(revisions[r]!, r);
     if ((r & 4095) === 4095) yield;

@@ -118,4 +118,42 @@ describe('Interner (one string table)', () => {
     for (let i = 520; i < 2_000; i++) expect(grown.intern(`g${i}`)).toBe(i);
     for (let i = 0; i < 2_000; i++) expect(grown.lookup(`g${i}`)).toBe(i);
   });
+
+  it('saves in steps the names interned when the save began, whatever is interned between its steps', () => {
+    // 600 names (the growth begun at 513 ended at 577), with names interned after every step: enough for
+    // the next growth (at 1,025) to begin and end meanwhile, and for the units to widen.
+    const names = Array.from({ length: 600 }, (_, i) => `s${i}`);
+    const reference = new Interner();
+    for (const name of names) reference.intern(name);
+    const expected = new ModelState();
+    reference.saveState(expected, 'items');
+    const interner = new Interner();
+    for (const name of names) interner.intern(name);
+    const state = new ModelState();
+    const steps = interner.saveStateSteps(state, 'items');
+    let later = 0;
+    while (!steps.next().done) for (let k = 0; k < 300; k++) interner.intern(later++ === 700 ? 'wïdé-Ω' : `later${later}`);
+    expect(later).toBeGreaterThan(600);
+    expect(state.values).toEqual(expected.values);
+    expect([...state.arrays.keys()].sort()).toEqual([...expected.arrays.keys()].sort());
+    for (const [name, array] of expected.arrays) expect(state.arrays.get(name)).toEqual(array);
+    // The saved state loads as the names of when it began; the interner itself went on with the later ones.
+    const loaded = new Interner();
+    loaded.loadState(state, 'items');
+    names.forEach((name, id) => expect(loaded.lookup(name)).toBe(id));
+    expect(loaded.lookup('later1')).toBe(-1);
+    expect(interner.lookup('later1')).toBe(600);
+    expect(interner.name(interner.lookup('wïdé-Ω'))).toBe('wïdé-Ω');
+    // Begun in the middle of a growth (520 names): the growth ends in its steps first, and with nothing
+    // interned meanwhile the state is the one saveState gives.
+    const growing = new Interner();
+    const grown = new Interner();
+    for (let i = 0; i < 520; i++) { growing.intern(`g${i}`); grown.intern(`g${i}`); }
+    const inOne = new ModelState();
+    grown.saveState(inOne, 'items');
+    const inSteps = new ModelState();
+    for (const _ of growing.saveStateSteps(inSteps, 'items'));
+    expect(inSteps.values).toEqual(inOne.values);
+    for (const [name, array] of inOne.arrays) expect(inSteps.arrays.get(name)).toEqual(array);
+  });
 });

@@ -17,6 +17,8 @@ const NAME_CACHE_SIZE = 1024;
  * long before the grown table is half full (at 2^k ids).
  */
 const MOVES_PER_INTERN = 8;
+/** Ids (or table slots; 8× as many code units) per step of {@link Interner.saveStateSteps}. */
+const SAVE_STEP = 65536;
 
 /** Whether every code unit of `name` fits one byte. */
 function latin1(name: string): boolean {
@@ -29,6 +31,19 @@ function hashOf(name: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
   return h >>> 0;
+}
+
+/** The hash of the code units `start` to `end` of `units`: {@link hashOf} of the name they hold. */
+function hashOfUnits(units: Uint8Array | Uint16Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ units[i]!, 0x01000193);
+  return h >>> 0;
+}
+
+/** Writes into `out` the hashes of names `from` to `to` of an interner's `units` and `ends`; returns `out`. */
+function hashesOf(units: Uint8Array | Uint16Array, ends: Int32Array, from: number, to: number, out: Uint32Array): Uint32Array {
+  for (let id = from; id < to; id++) out[id] = hashOfUnits(units, id === 0 ? 0 : ends[id - 1]!, ends[id]!);
+  return out;
 }
 
 /**
@@ -135,19 +150,68 @@ export class Interner {
     return this.count;
   }
 
-  /** Writes the interner's state under `prefix` (see model-state.ts). */
+  /** Writes the interner's state under `prefix` (see model-state.ts): its arrays, not copies. */
   saveState(state: ModelState, prefix: string): void {
-    // The saved table holds every id: a growth under way is finished first (it moves the ids the
-    // interns since it began have not: a checkpoint soon after a growth pays for the rest of it).
+    // The saved table holds every id: a growth under way is finished first.
     this.move(Infinity);
     state.putArray(`${prefix}.units`, this.units);
     state.putArray(`${prefix}.ends`, this.ends);
-    // The layout of before (model checkpoint format 2): a hash per name, made for the checkpoint only.
-    const hashes = new Uint32Array(this.ends.length);
-    for (let id = 0; id < this.count; id++) hashes[id] = this.hashAt(id);
-    state.putArray(`${prefix}.hashes`, hashes);
+    state.putArray(`${prefix}.hashes`, hashesOf(this.units, this.ends, 0, this.count, new Uint32Array(this.ends.length)));
     state.putArray(`${prefix}.slots`, this.slots);
     state.putNumber(`${prefix}.count`, this.count);
+  }
+
+  /**
+   * {@link saveState} in steps of {@link SAVE_STEP} ids or slots, as copies of the ids interned when its
+   * copies begin (once a growth under way has ended): names may be interned between the steps (a
+   * recommendation, an index build), and the saved state leaves those interned after that out. In one
+   * step at 1.1M item ids, the rest of a growth, the hash of every name and the copies of 35 MB took
+   * 23–111 ms of CPU (docs/benchmarks.md, "Big writes in steps at 1M").
+   */
+  *saveStateSteps(state: ModelState, prefix: string): Generator<void, void, void> {
+    // The saved table holds every id: a growth under way is finished first, in steps (interns between
+    // them move ids too, and may end it; none can begin another before it ends).
+    while (this.previous !== undefined) {
+      this.move(SAVE_STEP);
+      yield;
+    }
+    // What the state is made of. Names interned from here on are appended past `count` (units and ends
+    // beyond those of the saved ids, never rewritten), or into `units` and `ends` grown as copies; and
+    // into free slots of `slots`, or of a grown table (this one is then left as it is).
+    const count = this.count;
+    const units = this.units;
+    const ends = this.ends;
+    const slots = this.slots;
+    const savedUnits = units instanceof Uint8Array ? new Uint8Array(units.length) : new Uint16Array(units.length);
+    const unitsEnd = count === 0 ? 0 : ends[count - 1]!;
+    for (let at = 0; at < unitsEnd; at += SAVE_STEP * 8) {
+      savedUnits.set(units.subarray(at, Math.min(unitsEnd, at + SAVE_STEP * 8)), at);
+      yield;
+    }
+    const savedEnds = new Int32Array(ends.length);
+    const hashes = new Uint32Array(ends.length);
+    for (let from = 0; from < count; from += SAVE_STEP) {
+      const to = Math.min(count, from + SAVE_STEP);
+      savedEnds.set(ends.subarray(from, to), from);
+      // The layout of before (model checkpoint format 2): a hash per name, made for the checkpoint only.
+      hashesOf(units, ends, from, to, hashes);
+      yield;
+    }
+    const savedSlots = new Int32Array(slots.length);
+    for (let from = 0; from < slots.length; from += SAVE_STEP) {
+      const to = Math.min(slots.length, from + SAVE_STEP);
+      // A slot taken by an id interned since: empty in the saved table, as it was when this began.
+      for (let i = from; i < to; i++) {
+        const id1 = slots[i]!;
+        savedSlots[i] = id1 > count ? 0 : id1;
+      }
+      yield;
+    }
+    state.putArray(`${prefix}.units`, savedUnits);
+    state.putArray(`${prefix}.ends`, savedEnds);
+    state.putArray(`${prefix}.hashes`, hashes);
+    state.putArray(`${prefix}.slots`, savedSlots);
+    state.putNumber(`${prefix}.count`, count);
   }
 
   /** Replaces the interner's state with the one saved under `prefix`. */
@@ -203,10 +267,7 @@ export class Interner {
 
   /** The hash of name `id` as {@link hashOf} gives it, from its stored units. */
   private hashAt(id: number): number {
-    const units = this.units;
-    let h = 0x811c9dc5;
-    for (let i = id === 0 ? 0 : this.ends[id - 1]!, end = this.ends[id]!; i < end; i++) h = Math.imul(h ^ units[i]!, 0x01000193);
-    return h >>> 0;
+    return hashOfUnits(this.units, id === 0 ? 0 : this.ends[id - 1]!, this.ends[id]!);
   }
 
   /**

@@ -355,11 +355,8 @@ export class RecommendationModels {
   *saveStateSteps(state: ModelState): Generator<void, void, void> {
     state.putValue('tuning', this.tuning);
     state.putNumber('decayOrigin', this.decayOrigin);
-    const items = new ModelState();
-    this.items.saveState(items, 'items');
-    for (const [name, array] of items.arrays) state.putArray(name, array.slice());
-    for (const [name, value] of Object.entries(items.values)) state.putValue(name, value);
-    yield;
+    // Copies of the ids interned when it begins, in steps (interns between them are left out).
+    yield* this.items.saveStateSteps(state, 'items');
     const parts: [string, { saveState(state: ModelState, name: string): void }][] = [
       ['viewCo', this.viewCo], ['viewSessions', this.viewSessions], ['boughtCo', this.boughtCo], ['orderCounts', this.orderCounts],
       ['boughtMass', this.boughtMass], ['popularity', this.popularity], ['customers', this.customers],

@@ -15,7 +15,7 @@ import { newRevisions, ProductStore, type StoreColumns } from '../columns/produc
 import { RefIdDocs } from '../columns/refid-docs.js';
 import { Dictionary } from '../columns/dictionary.js';
 import type { CatalogState, FieldIndex, FieldKind, TextColumn, ValueCounts, VectorColumn } from '../catalog-index.js';
-import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, keysLike, numericValue, ownValueReader, scalarText, textValues } from '../field-values.js';
+import { IMAGE_VECTOR_FIELD, isNumericField, isPresent, numericValue, RecentKeys, ownValueReader, scalarText, textValues } from '../field-values.js';
 import { emptySingleCodes } from '../columns/text-column.js';
 import { numericColumnOf } from '../columns/numeric-column.js';
 import { buildFullText } from '../full-text/build-full-text.js';
@@ -82,12 +82,12 @@ export interface TextCodes {
 /** The products of an array as a build reads them, with their revisions (new ones when not given). */
 export function productArray(products: readonly Product[], revisions?: Float64Array): BuildProducts {
   const vectors = ownValueReader(IMAGE_VECTOR_FIELD);
-  // The last keys read: products of one shape share them (no array per product, and the field-name
-  // pass skips keys it saw).
-  let lastKeys: readonly string[] | undefined;
+  // Products of one shape share their keys' array (no array per product, and the field-name pass skips
+  // keys it saw).
+  const recentKeys = new RecentKeys();
   return {
     length: products.length,
-    keysOf: (i) => (lastKeys = keysLike(products[i], lastKeys)),
+    keysOf: (i) => recentKeys.of(products[i]),
     valuesOf: (key) => {
       const read = ownValueReader(key);
       return (i) => read(products[i]);

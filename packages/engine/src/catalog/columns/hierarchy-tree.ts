@@ -138,8 +138,19 @@ export class TreeBuilder implements NodeTable {
     return x;
   }
 
+  /** What {@link cached} holds for `node` and `code` of `source`, -2 when nothing yet (nothing made). */
+  private known(source: LevelSource, node: number, code: number): number {
+    const table = this.byCode.get(source.field)?.[node + 2];
+    if (table instanceof Int32Array) return code < table.length ? table[code]! : -2;
+    return table?.get(code) ?? -2;
+  }
+
   /** The child of `node` (-1: the top) whose level is `code`'s value (trimmed; an empty level: `node` itself). */
   childOf(node: number, code: number, source: LevelSource): number {
+    // Known: no closure made (a build asks for the levels of every doc: 3M closures at 1M products,
+    // garbage the replace's collections paid for).
+    const known = this.known(source, node, code);
+    if (known !== -2) return known;
     return this.cached(source, node, code, (value) => {
       const level = value.trim();
       return level.length === 0 ? node : this.childOfValue(node, level);

@@ -25,9 +25,9 @@
 import type { Product, ProductList } from '../../types.js';
 import type { FieldIndex, TextColumn, VectorColumn } from '../catalog-index.js';
 import type { Dictionary } from './dictionary.js';
-import { IMAGE_VECTOR_FIELD, isPresent, keysLike, numericValue, ownValue } from '../field-values.js';
+import { IMAGE_VECTOR_FIELD, isPresent, numericValue, ownValue, RecentKeys } from '../field-values.js';
 import { numericAt, numericValues } from './numeric-column.js';
-import { extendShared, growableCopy, sharedArray, sharedCopy } from './shared-arrays.js';
+import { extendShared, growableCopySteps, sharedArray, sharedCopy } from './shared-arrays.js';
 import { vectorOf } from './vector-column.js';
 
 /** A build in steps (see steps.ts). */
@@ -714,10 +714,10 @@ export class ProductStore implements ProductList {
     const shapeOf = sharedArray(Uint16Array, products.length);
     const rawDocs: number[] = [];
     const rawTexts: string[] = [];
-    // Products of one shape share their keys' array (`keysLike`): none allocated per product.
-    let keys: readonly string[] | undefined;
+    // Products of one shape share their keys' array (`RecentKeys`): none allocated per product.
+    const recentKeys = new RecentKeys();
     for (let d = 0; d < products.length; d++) {
-      keys = keysLike(products[d], keys);
+      const keys = recentKeys.of(products[d]);
       const encoded = encodeProduct(products[d], d, columns, shapes, keys);
       shapeOf[d] = encoded.shape;
       if (encoded.raw !== undefined) { rawDocs.push(d); rawTexts.push(encoded.raw); }
@@ -1121,9 +1121,10 @@ export class ProductStore implements ProductList {
    */
   *replaced(changed: ReadonlyMap<number, Product>, columns: StoreColumns): Steps<ProductStore> {
     // Copies on shared buffers, as a build and an append make them (a value patch at 1M copied 10 MB
-    // onto plain buffers, V8's external memory, per change), growable so that the next append extends them.
-    const shapeOf = growableCopy(this.shapeOf);
-    const revisions = growableCopy(this.revisions);
+    // onto plain buffers, V8's external memory, per change), growable so that the next append extends them;
+    // in steps, as the change's other passes are.
+    const shapeOf = yield* growableCopySteps(this.shapeOf);
+    const revisions = yield* growableCopySteps(this.revisions);
     const docs = [...changed.keys()].sort((a, b) => a - b);
     const rawDocs: number[] = [];
     const rawTexts: string[] = [];

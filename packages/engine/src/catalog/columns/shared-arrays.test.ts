@@ -3,7 +3,7 @@
  * latest view of a buffer is extended in place (a second extension of an older one copies).
  */
 import { describe, expect, it } from 'vitest';
-import { extendShared, growableArray, growableCopy, growableSharedBytes, PagedBuilder, sharedArray } from './shared-arrays.js';
+import { extendShared, growableArray, growableCopy, growableCopySteps, growableSharedBytes, PagedBuilder, sharedArray } from './shared-arrays.js';
 
 describe('extendShared', () => {
   it('extends the latest view in place, leaving the older view as it was', () => {
@@ -61,6 +61,20 @@ describe('extendShared', () => {
     expect(Array.from(extended)).toEqual([4, 9, 6, 0, 0]);
     // The source is still the latest view of its own buffer: extended in place too.
     expect(extendShared(latest, 4).buffer).toBe(latest.buffer);
+  });
+
+  it('copies in steps of 65,536 elements what growableCopy copies at once, longer or shorter', () => {
+    const source = new Float64Array(200_000).map((_, i) => i + 0.5);
+    for (const length of [200_000, 250_000, 70_000, 0]) {
+      const steps = growableCopySteps(source, length);
+      let yields = 0;
+      let next = steps.next();
+      for (; !next.done; next = steps.next()) yields++;
+      expect(yields).toBe(Math.max(0, Math.ceil(Math.min(length, source.length) / 65_536) - 1));
+      expect(next.value).toEqual(growableCopy(source, length));
+      expect(next.value.buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect(extendShared(next.value, length + 1).buffer).toBe(next.value.buffer);
+    }
   });
 
   it('counts the bytes of live growable buffers, grown in place included (process.memoryUsage does not)', () => {

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { runSteps, type Steps } from '../steps.js';
+
 type TypedArrayCtor<T> = { new (buffer: ArrayBufferLike, byteOffset?: number, length?: number): T; BYTES_PER_ELEMENT: number };
 
 /**
@@ -122,8 +124,25 @@ export function extendShared<T extends SharedColumn>(source: T, length: number):
  * collection forced by a few copies of megabytes, decisions/0058).
  */
 export function growableCopy<T extends SharedColumn>(source: T, length = source.length): T {
+  return runSteps(growableCopySteps(source, length));
+}
+
+/** Elements {@link growableCopySteps} copies per step (512 KB of Float64). */
+const COPY_STEP = 65536;
+
+/**
+ * {@link growableCopy} in steps of {@link COPY_STEP} elements, for a copy made inside a change: a value
+ * patch's copy of the revisions (8 MB at 1M products) and of the shapes wrote and mapped every page of
+ * the fresh buffers in one step (docs/benchmarks.md: a price change's window held 129 ms once). `source`
+ * must not change below `length` meanwhile: an older version's column (appends write past its end).
+ */
+export function* growableCopySteps<T extends SharedColumn>(source: T, length = source.length): Steps<T> {
   const out = growableArray(source.constructor as unknown as TypedArrayCtor<T>, length);
-  out.set(source.subarray(0, Math.min(source.length, length)) as never);
+  const end = Math.min(source.length, length);
+  for (let at = 0; at < end; at += COPY_STEP) {
+    if (at > 0) yield;
+    out.set(source.subarray(at, Math.min(end, at + COPY_STEP)) as never, at);
+  }
   return out;
 }
 

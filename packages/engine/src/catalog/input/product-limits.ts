@@ -12,7 +12,7 @@
  */
 import { countWords } from '../full-text/tokenizer.js';
 import { MAX_ID_LENGTH } from '../../contract/limits.js';
-import { AVAILABILITY_FIELD, IMAGE_VECTOR_FIELD, keysLike, numericValue } from '../field-values.js';
+import { AVAILABILITY_FIELD, IMAGE_VECTOR_FIELD, numericValue, RecentKeys } from '../field-values.js';
 
 /** Deepest nesting of objects and arrays in a product; the product object itself is level 1. */
 export const MAX_PRODUCT_DEPTH = 16;
@@ -92,8 +92,8 @@ const pending: number[] = [];
 let pendingTop = 0;
 /** Entries of the walk so far. */
 let entryCount = 0;
-/** The keys of the last product checked (shared by the next of the same shape). */
-let lastProductKeys: readonly string[] | undefined;
+/** The keys of the recent products checked (shared by the next of the same shape). */
+const productKeys = new RecentKeys();
 
 /** Makes `value` an entry to visit when it is a string or an object (see above). */
 function addEntry(value: unknown, depth: number, parent: number, key: string | number): void {
@@ -163,8 +163,8 @@ function limitProblem(product: Record<string, unknown>): string | undefined {
         }
         continue;
       }
-      // A product's keys: the last product's array when they are the same (`keysLike`).
-      const keys = depth === 1 ? (lastProductKeys = keysLike(value, lastProductKeys)) : Object.keys(value);
+      // A product's keys: an array of a recent product's when they are the same (`RecentKeys`).
+      const keys = depth === 1 ? productKeys.of(value) : Object.keys(value);
       fields += keys.length;
       if (fields > MAX_PRODUCT_FIELDS) {
         // At the top level no field is at fault (naming its first key, `refId`, sent feeds hunting there).
