@@ -21,6 +21,6 @@ const comparison = await comparePeers({
   log: (line) => console.log(line),
 });
 for (const r of comparison.results) {
-  console.log(`${r.name}: ${Object.entries(r.latency).map(([type, l]) => `${type} ${l!.median.toFixed(2)} / ${l!.p99.toFixed(1)} (n=${l!.n})`).join(', ')}`);
+  console.log(`${r.name}: ${Object.entries(r.latency).map(([type, l]) => `${type} ${l!.median.toFixed(3)} / ${l!.p99.toFixed(1)} (n=${l!.n})`).join(', ')}`);
 }
 console.log(`agreement with the scan: ${JSON.stringify(comparison.agreement)}`);
