@@ -70,7 +70,7 @@ export interface LoadSummary {
 
 /** Options of catalog loads. */
 export interface LoadOptions {
-  /** `'reject'` (default for the library) aborts the whole load on the first bad record and changes nothing; `'skip'` reports and skips it. */
+  /** `'reject'` (default for the library) aborts the whole load on the first bad record and changes nothing; `'skip'` reports and skips it; any other value is refused (`CATALOG_BAD_INPUT`). */
   onError?: 'skip' | 'reject';
   /** Called now and then with the number of records read so far (and bytes when reading a stream). */
   onProgress?: (progress: { records: number; bytes?: number }) => void;

@@ -127,7 +127,9 @@ class AisleEngine implements Engine {
   }
 
   async getProduct(websiteId: string, refId: string): Promise<Product | undefined> {
-    return this.site(websiteId).catalog.getProduct(refId);
+    const state = this.site(websiteId);
+    if (typeof refId !== 'string') throw new AisleError('CATALOG_BAD_INPUT', 'catalog: refId must be a string');
+    return state.catalog.getProduct(refId);
   }
 
   async deleteProducts(websiteId: string, refIds: readonly string[]): Promise<{ deleted: number; catalogSize: number }> {
@@ -140,7 +142,8 @@ class AisleEngine implements Engine {
 
   async search(body: SearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
     const request = validateSearchRequest(body);
-    return search(this.searchParts, this.site(request.website_id), request, options);
+    // `null` from a JavaScript caller means no options, as undefined does.
+    return search(this.searchParts, this.site(request.website_id), request, options ?? {});
   }
 
   async previewSettings(websiteId: string, body: unknown): Promise<SettingsPreview> {
@@ -220,7 +223,8 @@ class AisleEngine implements Engine {
 
   async attributionReport(websiteId: string, range?: AttributionReportParams): Promise<AttributionReport> {
     this.site(websiteId);
-    return this.parts.events.attributionReport(websiteId, range);
+    // `null` from a JavaScript caller means no range, as undefined does (the default window).
+    return this.parts.events.attributionReport(websiteId, range ?? undefined);
   }
 
   async semanticModel(websiteId: string): Promise<{ id: string; version: string } | undefined> {
@@ -232,12 +236,12 @@ class AisleEngine implements Engine {
 
   async searchReport(websiteId: string, range: SearchReportParams = {}): Promise<SearchReport> {
     this.site(websiteId);
-    return this.searchLog.report(websiteId, range);
+    return this.searchLog.report(websiteId, range ?? {});
   }
 
   async recommendationReport(websiteId: string, range: RecommendationReportParams = {}): Promise<RecommendationReport> {
     this.site(websiteId);
-    return this.searchLog.recommendationReport(websiteId, range);
+    return this.searchLog.recommendationReport(websiteId, range ?? {});
   }
 
   async createExperiment(websiteId: string, body: unknown): Promise<Experiment> {
@@ -316,6 +320,7 @@ class AisleEngine implements Engine {
 
   async addWebsite(config: WebsiteConfig): Promise<void> {
     if (this.closed) throw new AisleError('ENGINE_CLOSED', 'the engine is closed');
+    if (typeof config !== 'object' || config === null) throw new AisleError('CONFIG_INVALID', 'config: the website must be an object');
     const { opener, events, settings, searchLog } = this.parts;
     return addWebsite({ sites: this.sites, opener, events, settings, searchLog }, config);
   }
@@ -367,6 +372,8 @@ class AisleEngine implements Engine {
  * recommendation waits for the events' replay). Throws `CONFIG_INVALID` naming the first bad key.
  */
 export async function createEngine(options: CreateEngineOptions = {}): Promise<Engine> {
+  // Checked before the destructuring below, which would throw a TypeError naming no option.
+  if (typeof options !== 'object' || options === null) throw new AisleError('CONFIG_INVALID', 'config: the engine options must be an object');
   const { logger, onError, onClickOutcome, store, ...config } = options;
   // A store instance is not configuration: the configuration's check sees the rest.
   validateEngineOptions(store !== undefined && isStore(store) ? config : { ...config, ...(store !== undefined && { store }) });

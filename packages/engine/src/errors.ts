@@ -205,7 +205,10 @@ export class ValidationError extends AisleError {
   declare readonly problem: ProblemDetails;
   constructor(problem: ProblemDetails) {
     const paths = Object.keys(problem.errors);
-    super('EVENT_VALIDATION_FAILED', `${paths.length} validation error(s): ${paths.slice(0, 5).join(', ')}`, { problem });
+    // Each path with its first reason: a library caller reads the message, and "1 validation error(s): $"
+    // said where but not what (the problem document carries them all).
+    const reasons = paths.slice(0, 5).map((path) => `${path}: ${problem.errors[path]?.[0] ?? 'invalid'}`);
+    super('EVENT_VALIDATION_FAILED', `${paths.length} validation error(s): ${reasons.join('; ')}`, { problem });
     this.name = 'ValidationError';
   }
 }

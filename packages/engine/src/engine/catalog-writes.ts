@@ -24,8 +24,23 @@ export interface CatalogWriteTarget {
   reporter: FailureReporter;
 }
 
+/**
+ * The load options a library caller passed, checked: a misspelt `onError` (`'skipp'`) used to load as
+ * `'reject'` without a word, which is not what the caller asked for.
+ */
+function checkLoadOptions(options: LoadOptions | undefined): void {
+  if (options === undefined || options === null) return;
+  if (typeof options !== 'object') throw new AisleError('CATALOG_BAD_INPUT', 'catalog: the load options must be an object');
+  const { onError, onProgress } = options;
+  if (onError !== undefined && onError !== 'skip' && onError !== 'reject') {
+    throw new AisleError('CATALOG_BAD_INPUT', `catalog: onError must be "skip" or "reject" (got ${JSON.stringify(onError) ?? String(onError)})`);
+  }
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw new AisleError('CATALOG_BAD_INPUT', 'catalog: onProgress must be a function');
+}
+
 /** Loads products into the catalog: merged over what it holds (`upsert`) or in place of it (`replace`). */
 async function loadProducts(target: CatalogWriteTarget, kind: 'upsert' | 'replace', products: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
+  checkLoadOptions(options);
   const { state, shared } = target;
   if (shared) return shared[kind](state.config.websiteId, products, options);
   const summary = await state.catalog[kind](products, options);
@@ -43,6 +58,7 @@ export function replaceProducts(target: CatalogWriteTarget, products: ProductSou
 }
 
 export async function patchProducts(target: CatalogWriteTarget, patches: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
+  checkLoadOptions(options);
   const { state, shared } = target;
   if (shared) return shared.patch(state.config.websiteId, patches, options);
   const summary = await state.catalog.patch(patches, options);

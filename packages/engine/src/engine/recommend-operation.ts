@@ -40,7 +40,10 @@ function recommendNow(
 ): RecommendResponse {
   // Canonical spelling of the method, however the path spelled it (segments are case-insensitive).
   const methodName = resolveMethod(method).name;
-  const customerId = params.customerId || null;
+  // Read before the parameters are checked (models.recommend checks them): `params` may be missing or
+  // not an object when a library caller passes one, and only a string names a customer.
+  const given = params?.customerId;
+  const customerId = typeof given === 'string' && given !== '' ? given : null;
   // A customer in a running recommendations experiment gets their variant's cascade for the methods it names.
   const assignment = parts.experiments.assign(websiteId, 'recommendations', customerId ?? undefined);
   const variant = assignment === undefined || assignment.variant === INTERLEAVED ? undefined : assignment.variant;

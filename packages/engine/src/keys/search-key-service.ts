@@ -139,6 +139,8 @@ export class SearchKeyService {
 
   /** Revokes a key given by its id or by the key itself; `KEY_NOT_FOUND` when the website has no such key. */
   async revoke(websiteId: string, keyOrId: string): Promise<void> {
+    // Checked here, in the service: anything thrown below is read as the store's failure (503).
+    if (typeof keyOrId !== 'string') throw new AisleError('KEY_BAD_REQUEST', 'search key: the key or its id must be a string');
     let id = keyOrId;
     let hash: string | undefined;
     if (keyOrId.startsWith(SEARCH_KEY_PREFIX)) {
@@ -164,7 +166,8 @@ export class SearchKeyService {
    * key (256 random bits) can present it, and what they learn is their own key's state.
    */
   async present(key: string): Promise<PresentedKeyRecord> {
-    if (key.length !== KEY_LENGTH || !key.startsWith(SEARCH_KEY_PREFIX)) return UNKNOWN_KEY;
+    // Not a string (a library caller's undefined): no key, as a malformed one — not a store failure.
+    if (typeof key !== 'string' || key.length !== KEY_LENGTH || !key.startsWith(SEARCH_KEY_PREFIX)) return UNKNOWN_KEY;
     const hash = hashSearchKey(key);
     const now = this.now();
     let entry = this.cache.get(hash);
