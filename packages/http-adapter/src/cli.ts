@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createEngine, isAisleError, type EngineOptions, type LoadSummary } from '@aisle/engine';
 import { SingleBar, Presets } from 'cli-progress';
 import { Command, InvalidArgumentError } from 'commander';
-import { pino } from 'pino';
+import { levels as pinoLevels, pino } from 'pino';
 import { ConfigFileError, loadConfigFile } from './config-file.js';
 import { demoBanner, demoCustomers, demoEngineOptions, demoIdentity, demoIdentityFile, ensureDemoSearchKey, seedDemo } from './demo.js';
 import { logDestination } from './log-destination.js';
@@ -37,11 +37,22 @@ function resolveDataDir(flag: string | undefined, config: EngineOptions | undefi
   return path.resolve(flag ?? config?.dataDir ?? './data');
 }
 
+/**
+ * The log level AISLE_LOG_LEVEL names (unset or empty: info). Checked here: pino refused a misspelt level
+ * with "unexpected error: default level:infp must be included in custom levels", naming no variable.
+ */
+function logLevel(value: string | undefined): string {
+  if (value === undefined || value === '') return 'info';
+  const known = [...Object.keys(pinoLevels.values), 'silent'];
+  if (!known.includes(value)) throw new CliError(`AISLE_LOG_LEVEL must be one of ${known.join(', ')} (got ${JSON.stringify(value)})`);
+  return value;
+}
+
 interface ServeFlags { config?: string; port: number; host: string; dataDir?: string; demoProducts: number }
 
 async function serve(flags: ServeFlags): Promise<void> {
   // One JSON line per request at level info; AISLE_LOG_LEVEL=warn keeps only problems.
-  const logger = pino({ name: 'aisle', level: process.env.AISLE_LOG_LEVEL ?? 'info' }, logDestination());
+  const logger = pino({ name: 'aisle', level: logLevel(process.env.AISLE_LOG_LEVEL) }, logDestination());
   const config = flags.config ? loadConfigFile(flags.config) : undefined;
   const dataDir = resolveDataDir(flags.dataDir, config);
   if (config) {

@@ -21,8 +21,8 @@ const repoRoot = path.join(here, '..', '..', '..');
 const tmp = mkdtempSync(path.join(tmpdir(), 'aisle-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function start(args: string[]): ChildProcess & { out: () => string; err: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', tsxLoader, cli, ...args], { env, cwd: repoRoot });
+function start(args: string[], extraEnv: Record<string, string> = {}): ChildProcess & { out: () => string; err: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', tsxLoader, cli, ...args], { env: { ...env, ...extraEnv }, cwd: repoRoot });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
@@ -31,8 +31,8 @@ function start(args: string[]): ChildProcess & { out: () => string; err: () => s
   return Object.assign(child, { out: () => out, err: () => err, exited });
 }
 
-async function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const child = start(args);
+async function run(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
+  const child = start(args, extraEnv);
   const code = await child.exited;
   return { code, out: child.out(), err: child.err() };
 }
@@ -108,6 +108,15 @@ describe('aisle serve --config', () => {
     } finally {
       await new Promise<void>((resolve) => taken.close(() => resolve()));
     }
+  });
+
+  it('a misspelt AISLE_LOG_LEVEL is named, exit 1', async () => {
+    const file = path.join(tmp, 'level.json');
+    writeFileSync(file, JSON.stringify({ store: { type: 'memory' }, workers: 0, websites: [{ websiteId: 'l', client: 'l1', tokens: ['level-token'], hmacSecret: 's' }] }));
+    const { code, err } = await run(['serve', '--config', file, '--port', '0', '--data-dir', path.join(tmp, 'level-data')], { AISLE_LOG_LEVEL: 'infp' });
+    expect(code).toBe(1);
+    // It said "aisle: unexpected error: default level:infp must be included in custom levels".
+    expect(err).toBe('aisle: AISLE_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent (got "infp")\n');
   });
 
   it('a bad flag is refused', async () => {
