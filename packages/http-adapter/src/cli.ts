@@ -87,6 +87,8 @@ interface LoadFlags { website: string; config?: string; dataDir?: string; replac
 
 async function load(file: string, flags: LoadFlags): Promise<void> {
   if (!existsSync(file)) throw new CliError(`cannot read ${file}: no such file`);
+  // It said "unexpected error: EISDIR: illegal operation on a directory, read".
+  if (statSync(file).isDirectory()) throw new CliError(`cannot read ${file}: it is a directory, not a feed file`);
   const config = flags.config ? loadConfigFile(flags.config) : undefined;
   const dataDir = resolveDataDir(flags.dataDir, config);
   let engineOptions: EngineOptions;
@@ -163,10 +165,13 @@ export function buildProgram(): Command {
  * which Node reports as `listen EADDRINUSE: address already in use 127.0.0.1:8080`.
  */
 function listenProblem(err: unknown): string | undefined {
-  const e = err as { syscall?: string; code?: string; address?: string; port?: number };
+  const e = err as { syscall?: string; code?: string; address?: string; port?: number; hostname?: string };
+  // A --host no resolver knows; it was printed as "unexpected error: getaddrinfo ENOTFOUND 999.1.1.1".
+  if (e?.syscall === 'getaddrinfo') return `cannot listen on ${e.hostname}: no such host (${e.code}); give --host an address of this machine (127.0.0.1, 0.0.0.0)`;
   if (e?.syscall !== 'listen') return undefined;
   const where = `${e.address}:${e.port}`;
   if (e.code === 'EADDRINUSE') return `cannot listen on ${where}: the address is in use (another "aisle serve"?); pick another port with --port`;
+  if (e.code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: the address is not one of this machine's; give --host one of its addresses (127.0.0.1, 0.0.0.0)`;
   if (e.code === 'EACCES') return `cannot listen on ${where}: permission denied (ports below 1024 need privileges); pick another port with --port`;
   return undefined;
 }

@@ -119,6 +119,21 @@ describe('aisle serve --config', () => {
     expect(err).toBe('aisle: AISLE_LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent (got "infp")\n');
   });
 
+  it('a --host, a --data-dir or a feed that cannot be used is named, exit 1', async () => {
+    const file = path.join(tmp, 'operator.json');
+    writeFileSync(file, JSON.stringify({ store: { type: 'memory' }, workers: 0, websites: [{ websiteId: 'o', client: 'o1', tokens: ['operator-token'], hmacSecret: 's' }] }));
+    const aFile = path.join(tmp, 'a-file');
+    writeFileSync(aFile, '');
+    // Each was "aisle: unexpected error: …" (getaddrinfo ENOTFOUND, ENOTDIR, EISDIR).
+    const host = await run(['serve', '--config', file, '--port', '0', '--host', '999.1.1.1', '--data-dir', path.join(tmp, 'operator-data')]);
+    expect([host.code, host.err]).toEqual([1, 'aisle: cannot listen on 999.1.1.1: no such host (ENOTFOUND); give --host an address of this machine (127.0.0.1, 0.0.0.0)\n']);
+    const dir = await run(['serve', '--config', file, '--port', '0', '--data-dir', aFile]);
+    expect(dir.code).toBe(1);
+    expect(dir.err).toMatch(/^aisle: config: dataDir .*a-file cannot hold aisle's catalogs: ENOTDIR/);
+    const feed = await run(['load', '--website', 'o', '--config', file, '--data-dir', path.join(tmp, 'operator-data'), tmp]);
+    expect([feed.code, feed.err]).toEqual([1, `aisle: cannot read ${tmp}: it is a directory, not a feed file\n`]);
+  });
+
   it('a bad flag is refused', async () => {
     const { code, err } = await run(['serve', '--port', 'eighty']);
     expect(code).toBe(1);
