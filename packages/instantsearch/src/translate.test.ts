@@ -101,7 +101,7 @@ describe('aisle response → InstantSearch result', () => {
     type: 1,
     query_id: 'q0',
     payload: {
-      result: [{ refId: 'p1', title: 'Red <shirt>', brand: 'Acme', price: 10, _highlight: { title: 'Red <em>shirt</em> & tie' } }, { refId: 'p2', title: 'Blue', price: 20 }],
+      result: [{ refId: 'p1', title: 'Red <shirt>', brand: 'Acme', price: 10, _highlight: { title: 'Red <em>shirt</em> &amp; tie', brand: '<em>Acme</em>' } }, { refId: 'p2', title: 'Blue', price: 20 }],
       total_results: 45,
       aggregations: { brand: [{ key: 'Acme', doc_count: 30 }, { key: 'Zanzibar', doc_count: 15 }] },
       ranges: { price: { min: 10, max: 20 }, weight: { min: null, max: null } },
@@ -123,6 +123,7 @@ describe('aisle response → InstantSearch result', () => {
     expect(result.hits[0]!._highlight).toBeUndefined();
     expect(result.hits[0]!._highlightResult!.title).toEqual({ value: 'Red <mark>shirt</mark> &amp; tie', matchLevel: 'full', matchedWords: ['shirt'], fullyHighlighted: false });
     expect(result.hits[1]!._highlightResult!.title).toEqual({ value: 'Blue', matchLevel: 'none', matchedWords: [] });
+    expect(result.hits[0]!._highlightResult!.brand).toEqual({ value: '<mark>Acme</mark>', matchLevel: 'full', matchedWords: ['Acme'], fullyHighlighted: true });
     expect(result.params).toContain('query=shrt');
   });
 

@@ -285,9 +285,20 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
+/** The text of HTML that {@link escapeHtml} (or aisle's highlighter) escaped. */
+function unescapeHtml(html: string): string {
+  return html.replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[name]!);
+}
+
+/** A letter or a digit in any script: what a highlight can leave unmarked and still matter. */
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
 /**
  * Algolia's `_highlightResult` from aisle's `_highlight`: every string attribute of the product, its
- * value HTML-escaped, with aisle's `<em>…</em>` marks turned into the query's highlight tags.
+ * value HTML-escaped, with aisle's `<em>…</em>` marks turned into the query's highlight tags. aisle's
+ * `_highlight` is already HTML-escaped (docs/http-api.md, "highlight"): its parts are kept as they come,
+ * where escaping them again showed a title's "&" as "&amp;". `matchedWords` are the marked words as
+ * text; `fullyHighlighted` is true when no letter or digit of the value is left unmarked.
  */
 export function highlightResult(product: AisleProduct, preTag: string, postTag: string): Record<string, HighlightResult> {
   const out: Record<string, HighlightResult> = {};
@@ -296,13 +307,20 @@ export function highlightResult(product: AisleProduct, preTag: string, postTag: 
     const marked = product._highlight?.[field];
     if (typeof marked === 'string') {
       const words: string[] = [];
-      const value = marked.split(/(<em>|<\/em>)/).reduce((acc, part, i, parts) => {
-        if (part === '<em>') return acc + preTag;
-        if (part === '</em>') return acc + postTag;
-        if (parts[i - 1] === '<em>') words.push(part);
-        return acc + escapeHtml(part);
-      }, '');
-      out[field] = { value, matchLevel: words.length > 0 ? 'full' : 'none', matchedWords: words, fullyHighlighted: false };
+      let unmarkedWords = false;
+      let html = '';
+      let inMark = false;
+      for (const part of marked.split(/(<em>|<\/em>)/)) {
+        if (part === '<em>' || part === '</em>') {
+          inMark = part === '<em>';
+          html += inMark ? preTag : postTag;
+          continue;
+        }
+        if (inMark) words.push(unescapeHtml(part));
+        else if (WORD_CHARACTER.test(unescapeHtml(part))) unmarkedWords = true;
+        html += part;
+      }
+      out[field] = { value: html, matchLevel: words.length > 0 ? 'full' : 'none', matchedWords: words, fullyHighlighted: words.length > 0 && !unmarkedWords };
     } else {
       out[field] = { value: escapeHtml(value), matchLevel: 'none', matchedWords: [] };
     }

@@ -75,6 +75,19 @@ describe('aisleSearchClient over HTTP', () => {
     expect(bands.reduce((n, b) => n + b.count, 0)).toBe(results[0]!.nbHits);
   });
 
+  it('highlights as aisle marks, escaped once: a title with "&" and "<" shows them as written', async () => {
+    await engine.upsertProducts('shop', [{ refId: 'amp-1', title: 'Salt & Pepper <b>Zanzigrinder</b>', brand: 'Zanzigrinder' }]);
+    const client = aisleSearchClient(options);
+    const { results } = await client.search([
+      { indexName: 'products', params: { query: 'zanzigrinder', hitsPerPage: 5, highlightPreTag: '<mark>', highlightPostTag: '</mark>' } },
+    ]);
+    const hit = results[0]!.hits.find((h) => h.objectID === 'amp-1')!;
+    expect(hit._highlightResult!.title).toEqual({
+      value: 'Salt &amp; Pepper &lt;b&gt;<mark>Zanzigrinder</mark>&lt;/b&gt;', matchLevel: 'full', matchedWords: ['Zanzigrinder'], fullyHighlighted: false,
+    });
+    expect(hit._highlightResult!.brand).toEqual({ value: '<mark>Zanzigrinder</mark>', matchLevel: 'full', matchedWords: ['Zanzigrinder'], fullyHighlighted: true });
+  });
+
   it('rejects with aisle\'s message and status', async () => {
     const wrongKey = aisleSearchClient({ ...options, key: 'sk_nope' });
     await expect(wrongKey.search([{ indexName: 'p' }])).rejects.toMatchObject({ name: 'AisleSearchError', status: 401 });
