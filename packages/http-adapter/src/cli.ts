@@ -14,7 +14,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { levels as pinoLevels, pino } from 'pino';
 import { ConfigFileError, loadConfigFile } from './config-file.js';
 import { demoBanner, demoCustomers, demoEngineOptions, demoIdentity, demoIdentityFile, ensureDemoSearchKey, seedDemo } from './demo.js';
-import { logDestination } from './log-destination.js';
+import { aisleLoggerOptions, logDestination } from './log-destination.js';
 import { createServer } from './server.js';
 
 /** An operator-facing failure: printed as `aisle: <message>`, exit code 1. */
@@ -52,7 +52,7 @@ interface ServeFlags { config?: string; port: number; host: string; dataDir?: st
 
 async function serve(flags: ServeFlags): Promise<void> {
   // One JSON line per request at level info; AISLE_LOG_LEVEL=warn keeps only problems.
-  const logger = pino({ name: 'aisle', level: logLevel(process.env.AISLE_LOG_LEVEL) }, logDestination());
+  const logger = pino(aisleLoggerOptions(logLevel(process.env.AISLE_LOG_LEVEL)), logDestination());
   const config = flags.config ? loadConfigFile(flags.config) : undefined;
   const dataDir = resolveDataDir(flags.dataDir, config);
   if (config) {

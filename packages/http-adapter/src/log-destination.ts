@@ -5,12 +5,22 @@
  * @module
  */
 import { openSync } from 'node:fs';
-import { destination, type DestinationStream } from 'pino';
+import { destination, stdSerializers, type DestinationStream, type LoggerOptions } from 'pino';
 
 /** Lines are written once this many bytes are buffered (pino's writer needs it below its 16 KiB write size)… */
 export const LOG_BUFFER_BYTES = 8 * 1024;
 /** …or after this long, so a quiet server's lines still appear promptly. */
 export const LOG_FLUSH_MS = 1000;
+
+/**
+ * The options of the loggers aisle makes itself (`aisle serve`, `createServer`'s default). Errors are
+ * logged with `errWithCause`: the engine's errors already carry their cause's message in their own
+ * (`the store failed: <reason>`, with the cause attached), and pino's default `err` serialiser appends
+ * every cause's message again, so a PostgreSQL disconnection logged its reason twice.
+ */
+export function aisleLoggerOptions(level?: string): LoggerOptions {
+  return { name: 'aisle', ...(level !== undefined && { level }), serializers: { err: stdSerializers.errWithCause } };
+}
 
 type BufferedDestination = DestinationStream & { flush(cb?: (err?: Error) => void): void; flushSync(): void };
 type Writer = ReturnType<typeof destination>;

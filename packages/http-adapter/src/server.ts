@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createEngine, type Engine, type EngineOptions } from '@aisle/engine';
 import { pino, type Logger } from 'pino';
 import { createListener, type AisleListener, type ListenerOptions } from './listener.js';
-import { logDestination } from './log-destination.js';
+import { aisleLoggerOptions, logDestination } from './log-destination.js';
 import { HttpMetrics } from './metrics.js';
 
 /** Options of {@link createServer}. */
@@ -59,7 +59,7 @@ const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
 /** Creates the engine (unless given), the listener and the server, and starts listening. */
 export async function createServer(options: ServerOptions = {}): Promise<AisleServer> {
-  const logger = options.logger === false ? undefined : options.logger ?? pino({ name: 'aisle' }, logDestination());
+  const logger = options.logger === false ? undefined : options.logger ?? pino(aisleLoggerOptions(), logDestination());
   // The engine logs its background failures (snapshot writes, replica polls, …) through the same logger.
   const engine = options.engine ?? await createEngine({ ...options.engineOptions, ...(logger && { logger: logger.child({ component: 'engine' }) }) });
   const listener = createListener(engine, {

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LOG_BUFFER_BYTES, LOG_FLUSH_MS, logDestination } from '../src/log-destination.js';
+import { aisleLoggerOptions, LOG_BUFFER_BYTES, LOG_FLUSH_MS, logDestination } from '../src/log-destination.js';
+import { AisleError } from '@aisle/engine';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../..');
@@ -63,5 +64,21 @@ describe('logDestination (the buffered request log)', () => {
   it('hands out one destination per target', () => {
     const file = path.join(dir, 'same.log');
     expect(logDestination(file)).toBe(logDestination(file));
+  });
+});
+
+describe('aisleLoggerOptions', () => {
+  it('logs an engine error whose message already names its cause with that reason once, the cause kept', async () => {
+    const file = path.join(dir, 'err-with-cause.log');
+    const dest = logDestination(file);
+    const logger = pino(aisleLoggerOptions('info'), dest);
+    const reason = 'terminating connection due to administrator command';
+    const cause = new Error(reason);
+    logger.error({ err: new AisleError('STORE_FAILURE', `the store failed: ${reason}`, { cause }) }, 'request failed');
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
+    const [line] = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { name: string; err: { message: string; cause: { message: string } } });
+    expect(line!.name).toBe('aisle');
+    expect(line!.err.message).toBe(`the store failed: ${reason}`);
+    expect(line!.err.cause.message).toBe(reason);
   });
 });
