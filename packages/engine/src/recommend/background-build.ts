@@ -338,14 +338,10 @@ export class RevisionRows {
  */
 export type RowRevisions = Uint32Array | Float64Array;
 
-/** `revisions` in four bytes each when they all fit, else in an array of their own (never a view of a longer buffer). */
-export function compactRevisions(revisions: Float64Array): RowRevisions {
-  return runSync(compactRevisionsSteps(revisions));
-}
-
 /**
- * {@link compactRevisions} in steps of {@link WIDE_STEP} rows: at 1M rows, the check and the copy in one
- * go held the loop 33–36 ms of a build step (decisions/0074).
+ * `revisions` in four bytes each when they all fit, else in an array of their own (never a view of a
+ * longer buffer); in steps of {@link WIDE_STEP} rows: at 1M rows, the check and the copy in one go held
+ * the loop 33–36 ms of a build step (decisions/0074).
  */
 export function* compactRevisionsSteps(revisions: Float64Array): BuildSteps<RowRevisions> {
   for (let r = 0; r < revisions.length; r++) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogView, Product } from '../types.js';
-import { BackgroundIndex, RevisionRows, compactRevisions, compactRevisionsSteps, rowsByRevision, runSliced, runSync, type BuildSteps } from './background-build.js';
+import { BackgroundIndex, RevisionRows, compactRevisionsSteps, rowsByRevision, runSliced, runSync, type BuildSteps } from './background-build.js';
 import { RecommendationModels } from './recommendation-models.js';
 import { MapCatalog } from './map-catalog.js';
 
@@ -146,7 +146,7 @@ describe('RevisionRows (what a rebuild looks unchanged rows up in)', () => {
 
   it('keeps revisions in four bytes while all are below 2^32, in eight past it, and finds rows either way', () => {
     const small = Float64Array.from({ length: 1000 }, (_, r) => 2 ** 32 - 1 - r * 3);
-    const compact = compactRevisions(small);
+    const compact = runSync(compactRevisionsSteps(small));
     expect(compact).toBeInstanceOf(Uint32Array);
     expect(Array.from(compact)).toEqual(Array.from(small));
     const rows = runSync(rowsByRevision(compact));
@@ -154,7 +154,7 @@ describe('RevisionRows (what a rebuild looks unchanged rows up in)', () => {
     const longer = new Float64Array(2000);
     longer.set(small);
     longer[500] = 2 ** 32;
-    const wide = compactRevisions(longer.subarray(0, 1000));
+    const wide = runSync(compactRevisionsSteps(longer.subarray(0, 1000)));
     // Eight bytes, in an array of its own (not a view keeping the longer buffer).
     expect(wide).toBeInstanceOf(Float64Array);
     expect(wide.buffer.byteLength).toBe(8000);

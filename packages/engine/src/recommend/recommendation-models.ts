@@ -24,7 +24,7 @@ export type ModelRecommendation = Omit<RecommendResponse, 'queryId'>;
 /** The bundles as the models answer them (without the `queryId` the engine adds). */
 export type ModelBundles = Omit<BundleResponse, 'queryId'>;
 import { AttributeSimilarity } from './attribute-similarity.js';
-import { indexReadiness } from './background-build.js';
+import { indexReadiness, runSync } from './background-build.js';
 import { assembleBundles, checkBundleBody } from './bundles.js';
 import { runFill, type CascadeOutcome, type Scored, type Tactic } from './cascade.js';
 import { CustomerHistory } from './customer-history.js';
@@ -342,8 +342,7 @@ export class RecommendationModels {
    * catalog. The arrays are shared, not copied: encode the state before the next event is applied.
    */
   saveState(state: ModelState): void {
-    const steps = this.saveStateSteps(state);
-    while (!steps.next().done);
+    runSync(this.saveStateSteps(state));
   }
 
   /**

@@ -22,6 +22,7 @@
 import type { CatalogView, Product, ProductList } from '../types.js';
 import { BackgroundIndex, WIDE_STEP, compactRevisionsSteps, rowsByRevision, type BuildSteps, type RowRevisions } from './background-build.js';
 import { Interner } from './interner.js';
+import { isFiniteNumberList } from '../catalog/columns/vector-column.js';
 import type { ScoredItem } from './popularity.js';
 
 function styleOf(value: unknown): string | undefined {
@@ -304,8 +305,7 @@ export class VisualSimilarity {
   private *build(previous: VisualIndex | undefined, products: ProductList, version: number): BuildSteps<VisualIndex> {
     // Dimension: that of the first valid vector met (in catalog order, as before).
     let dim = 0;
-    const valid = (v: unknown): v is number[] =>
-      Array.isArray(v) && v.length > 0 && (dim === 0 || v.length === dim) && v.every((x) => typeof x === 'number' && Number.isFinite(x));
+    const valid = (v: unknown): v is number[] => isFiniteNumberList(v) && v.length > 0 && (dim === 0 || v.length === dim);
     const oldRowOf = yield* rowsByRevision(previous?.rowRevisions);
     // Per row: its old row (-1: new), its revision, item and style, and its vector in the matrix, all
     // written as the product is read. Typed arrays sized for every product (the rows with a vector fill

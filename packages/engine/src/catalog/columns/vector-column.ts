@@ -17,9 +17,23 @@ export function vectorOf(vectors: VectorColumn, doc: number): Float32Array | und
   return row < 0 ? undefined : vectors.data.subarray(row * vectors.dimension, (row + 1) * vectors.dimension);
 }
 
+/**
+ * Whether `value` is an array of finite numbers (empty included): what an image vector is made of, for
+ * the load's check of the reserved field, the column and the visual index alike. A loop of its own, whose
+ * element reads see number arrays and keep their values unboxed.
+ */
+export function isFiniteNumberList(value: unknown): value is number[] {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) {
+    const x: unknown = value[i];
+    if (typeof x !== 'number' || !Number.isFinite(x)) return false;
+  }
+  return true;
+}
+
 /** The vector a product gives the column: an array of `dimension` finite numbers, else none. */
 export function vectorValue(value: unknown, dimension: number): number[] | undefined {
-  return Array.isArray(value) && value.length === dimension && value.every((x) => typeof x === 'number' && Number.isFinite(x)) ? (value as number[]) : undefined;
+  return isFiniteNumberList(value) && value.length === dimension ? value : undefined;
 }
 
 /** Whether `value` sets the column's dimension (the first non-empty vector value of a build's products does). */

@@ -13,6 +13,7 @@
 import { countWords } from '../full-text/tokenizer.js';
 import { MAX_ID_LENGTH } from '../../contract/limits.js';
 import { AVAILABILITY_FIELD, IMAGE_VECTOR_FIELD, numericValue, RecentKeys } from '../field-values.js';
+import { isFiniteNumberList } from '../columns/vector-column.js';
 
 /** Deepest nesting of objects and arrays in a product; the product object itself is level 1. */
 export const MAX_PRODUCT_DEPTH = 16;
@@ -51,19 +52,10 @@ function reservedFieldProblem(product: Record<string, unknown>): string | undefi
     return `field "${AVAILABILITY_FIELD}" must be an integer (0 out of stock, -1 not tracked, more than 0 in stock), not ${JSON.stringify(availability)?.slice(0, 80)}`;
   }
   const vector = product[IMAGE_VECTOR_FIELD];
-  if (vector !== undefined && vector !== null && !(Array.isArray(vector) && vector.length > 0 && allFinite(vector))) {
+  if (vector !== undefined && vector !== null && !(isFiniteNumberList(vector) && vector.length > 0)) {
     return `field "${IMAGE_VECTOR_FIELD}" must be a non-empty list of finite numbers`;
   }
   return undefined;
-}
-
-/** Whether every element of `values` is a finite number (a loop of its own: see {@link allNumbers}). */
-function allFinite(values: readonly unknown[]): boolean {
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (typeof v !== 'number' || !Number.isFinite(v)) return false;
-  }
-  return true;
 }
 
 /** Characters of `text` as JSON Schema's maxLength counts them (code points). */
