@@ -65,6 +65,14 @@ describe('wrong input to the engine\'s methods', () => {
     await expectBadRequest(() => createEngine(badInput(null)), 'CONFIG_INVALID');
   });
 
+  it.runIf(process.platform === 'linux')('refuses a data directory that cannot hold files, naming it, instead of spinning', async () => {
+    // Both spun for ever at full CPU in Node's recursive mkdir (/proc answers ENOENT for a new child).
+    await expectBadRequest(() => createEngine({ dataDir: '/proc/aisle-no-such', websites: [site], workers: 0 }), 'CONFIG_INVALID',
+      /dataDir \/proc\/aisle-no-such cannot hold aisle's files: ENOENT/);
+    await expectBadRequest(() => createEngine({ dataDir: '/proc/aisle-no-such', store: { type: 'memory' }, websites: [site], workers: 0 }), 'CONFIG_INVALID',
+      /\/proc\/aisle-no-such/);
+  });
+
   it('closes twice and answers ENGINE_CLOSED after', async () => {
     const engine = await createEngine({ websites: [site], workers: 0 });
     await engine.close();

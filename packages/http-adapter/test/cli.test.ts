@@ -129,7 +129,14 @@ describe('aisle serve --config', () => {
     expect([host.code, host.err]).toEqual([1, 'aisle: cannot listen on 999.1.1.1: no such host (ENOTFOUND); give --host an address of this machine (127.0.0.1, 0.0.0.0)\n']);
     const dir = await run(['serve', '--config', file, '--port', '0', '--data-dir', aFile]);
     expect(dir.code).toBe(1);
-    expect(dir.err).toMatch(/^aisle: config: dataDir .*a-file cannot hold aisle's catalogs: ENOTDIR/);
+    expect(dir.err).toMatch(/^aisle: config: dataDir .*a-file cannot hold aisle's files: ENOTDIR/);
+    if (process.platform === 'linux') {
+      // Under /proc, with a config and without (the demo writes demo.json first): both spun at full CPU for ever.
+      const proc = await run(['serve', '--config', file, '--port', '0', '--data-dir', '/proc/aisle-no-such']);
+      expect([proc.code, proc.err]).toEqual([1, expect.stringMatching(/^aisle: config: dataDir \/proc\/aisle-no-such cannot hold aisle's files: ENOENT/)]);
+      const demo = await run(['serve', '--port', '0', '--data-dir', '/proc/aisle-no-such']);
+      expect([demo.code, demo.err]).toEqual([1, expect.stringMatching(/^aisle: config: dataDir \/proc\/aisle-no-such cannot hold aisle's files: ENOENT/)]);
+    }
     const feed = await run(['load', '--website', 'o', '--config', file, '--data-dir', path.join(tmp, 'operator-data'), tmp]);
     expect([feed.code, feed.err]).toEqual([1, `aisle: cannot read ${tmp}: it is a directory, not a feed file\n`]);
   });

@@ -6,14 +6,12 @@
  * leaves nothing open.
  * @module
  */
-import { mkdir } from 'node:fs/promises';
 import { RetentionJob } from '../analytics/retention.js';
 import { SearchLog } from '../analytics/search-log.js';
 import type { EngineLogger, FailureReporter } from '../background-failures.js';
 import { lockDataDir, type DataDirLock } from '../catalog/durability/data-dir-lock.js';
 import { ResultPages } from '../clicks/result-pages.js';
 import type { EngineOptions, StoreConfig } from '../config.js';
-import { AisleError } from '../errors.js';
 import type { ClickOutcome } from '../events/click-attribution.js';
 import { EventService } from '../events/event-service.js';
 import { ExperimentService } from '../experiments/experiment-service.js';
@@ -29,6 +27,7 @@ import { checkWebsiteSettings } from '../settings/website-settings.js';
 import { openStore } from '../store/open-store.js';
 import type { SharedCatalogs } from '../store/shared-catalogs.js';
 import type { Store } from '../store/store.js';
+import { makeDataDirectory } from '../util/make-directory.js';
 import { StepTimer } from '../util/step-timer.js';
 import { closeCatalogFiles } from './catalog-files.js';
 import { EventReplay } from './event-replay.js';
@@ -95,13 +94,7 @@ function modelIdsOf(embedders: ReadonlyMap<string, Embedder>): string[] {
 /** Creates the catalogs' directory of the data directory and locks it for this process. */
 async function lockDataDirectory(dataDir: string | undefined): Promise<DataDirLock | undefined> {
   if (!dataDir) return undefined;
-  try {
-    await mkdir(catalogsDir(dataDir), { recursive: true });
-  } catch (err) {
-    // A data directory that is a file, or not writable, is the configuration's fault: said so, naming it
-    // (it was a bare ENOTDIR, which `aisle serve` printed as an "unexpected error").
-    throw new AisleError('CONFIG_INVALID', `config: dataDir ${dataDir} cannot hold aisle's catalogs: ${(err as Error).message}`, { cause: err });
-  }
+  makeDataDirectory(dataDir, catalogsDir(dataDir));
   return lockDataDir(catalogsDir(dataDir));
 }
 
