@@ -68,6 +68,9 @@ describe('validateEngineOptions', () => {
     expect(configError({ websites: [site, { ...site, tokens: ['x'] }] })).toMatch(/websites\[1\]\.websiteId repeats/);
     expect(configError({ websites: [site, { ...site, websiteId: 'b', client: 'client-b' }] })).toMatch(/websites\[1\]\.tokens\[0\].*another website/);
     expect(configError({ websites: [site, { ...site, websiteId: 'b', tokens: ['y'] }] })).toMatch(/websites\[1\]\.client repeats/);
+    // Was accepted: the storefront's token then opened the admin API of every website.
+    expect(configError({ adminTokens: ['adm', 't-b'], websites: [site, { ...site, websiteId: 'b', client: 'cb', tokens: ['x', 't-b'] }] }))
+      .toBe('config: websites[1].tokens[1] is also an admin token (a website token opens exactly one website, never the admin API)');
     expect(configError({ websites: [site, { ...site, websiteId: 'b', client: site.websiteId, tokens: ['y'] }] })).toMatch(/websites\[1\]\.client .* is the websiteId of websites\[0\]/);
     expect(configError({ websites: [{ ...site, settings: { fieldWeights: { title: 'x' } } }] })).toMatch(/settings\.fieldWeights\.title/);
     expect(configError({ websites: [{ ...site, settings: { retailMedia: { adSets: [{ adSetId: 'x', version: 1, products: [] }] } } }] }))

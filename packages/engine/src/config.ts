@@ -139,6 +139,7 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
   const ids = new Set<string>();
   const clients = new Set<string>();
   const tokens = new Set<string>();
+  const adminTokens = new Set(options.adminTokens ?? []);
   websites.forEach((w, i) => {
     const k = `websites[${i}]`;
     if (ids.has(w.websiteId)) fail(`${k}.websiteId`, `repeats "${w.websiteId}"`);
@@ -149,6 +150,8 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
     clients.add(w.client);
     w.tokens.forEach((t, j) => {
       if (tokens.has(t)) fail(`${k}.tokens[${j}]`, 'is already used by another website (a token opens exactly one website)');
+      // The admin API would take it too: whoever holds the storefront's token could change every website.
+      if (adminTokens.has(t)) fail(`${k}.tokens[${j}]`, 'is also an admin token (a website token opens exactly one website, never the admin API)');
       tokens.add(t);
     });
     validateSettings(w.settings, `${k}.settings`, models);

@@ -73,6 +73,18 @@ describe('wrong input to the engine\'s methods', () => {
       /\/proc\/aisle-no-such/);
   });
 
+  it('refuses a website added at run time whose token is an admin token', async () => {
+    const engine = await createEngine({ websites: [site], adminTokens: ['an-admin-token'], workers: 0 });
+    try {
+      // Was added: the new website's token then opened the admin API (createServer reads the engine's adminTokens).
+      await expectBadRequest(() => engine.addWebsite({ websiteId: 'shop-2', client: 'shop2', tokens: ['an-admin-token'], hmacSecret: 's' }), 'CONFIG_INVALID',
+        /websites\[1\]\.tokens\[0\] is also an admin token/);
+      expect(engine.website('shop-2')).toBeUndefined();
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('closes twice and answers ENGINE_CLOSED after', async () => {
     const engine = await createEngine({ websites: [site], workers: 0 });
     await engine.close();
