@@ -107,6 +107,8 @@ function openLearner(ctx: StartContext, store: Store, checkpoints: () => ModelCh
       return site === undefined ? 0 : attributionWindowDays(site.config) * 86_400_000;
     },
     onError: (err, websiteId) => ctx.reporter.report('click-learning', err, websiteId),
+    onPollError: (err) => ctx.reporter.reportRetried('click-learning', err),
+    onPollRecovered: () => ctx.reporter.recovered('click-learning'),
     onApplied: () => checkpoints()?.eventFed(),
   });
 }
@@ -149,6 +151,7 @@ function openStoreServices(ctx: StartContext, events: EventService, sharedStore:
     checkFit: async (websiteId, next) => checkFieldTypesFit(site(websiteId).catalog, next),
     checkApplicable: (websiteId, next) => checkRulesApply(site(websiteId).catalog.state, next.rules, undefined, next.hierarchies),
     report: (err, websiteId) => reporter.report('settings-poll', err, websiteId),
+    pollFailed: (err) => reporter.reportRetried('settings-poll', err),
     recovered: () => reporter.recovered('settings-poll'),
   });
   const searchLog = new SearchLog(events.store, {
@@ -165,6 +168,7 @@ function openStoreServices(ctx: StartContext, events: EventService, sharedStore:
       return checked;
     },
     report: (err, websiteId) => reporter.report('experiments', err, websiteId),
+    pollFailed: (err) => reporter.reportRetried('experiments', err),
     recovered: () => reporter.recovered('experiments'),
   });
   const resultPages = new ResultPages(events.store, {

@@ -194,7 +194,7 @@ export class EventService {
         storeFailure(err);
       }
       service.pollTimer = setInterval(() => {
-        void service.pollOnce().then(() => reporter.recovered('replica-poll'), (err: unknown) => reporter.report('replica-poll', err));
+        void service.pollOnce().then(() => reporter.recovered('replica-poll'), (err: unknown) => reporter.reportRetried('replica-poll', err));
       }, sharing.pollIntervalMs);
       service.pollTimer.unref();
     }

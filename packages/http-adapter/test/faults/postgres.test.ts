@@ -5,6 +5,8 @@
  * trace; acknowledged ones are all there afterwards; `/readyz` names the store; the process stays up.
  */
 import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PG_URL, TestSchemas, queryTestDb, requirePostgres } from '../../../engine/src/store/pg-test-env.js';
 import { createServer } from '../../src/index.js';
@@ -50,14 +52,19 @@ const schemas = new TestSchemas();
 beforeAll(requirePostgres);
 afterAll(() => schemas.dropAll());
 
+/** An open proxy to the test server and a store configuration (a schema of its own) that goes through it. */
+async function proxiedStore(pollIntervalMs: number): Promise<{ proxy: CuttableProxy; store: { type: 'postgres'; url: string; schema: string; pollIntervalMs: number } }> {
+  const target = new URL(TEST_PG_URL);
+  const proxy = new CuttableProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  await proxy.open();
+  const viaProxy = new URL(TEST_PG_URL);
+  viaProxy.port = String(proxy.port);
+  return { proxy, store: { type: 'postgres', url: viaProxy.href, schema: schemas.next(), pollIntervalMs } };
+}
+
 describe('PostgreSQL refusing and terminating connections', () => {
   it('answers 503 with no trace while the store is unreachable, keeps every acknowledged order, and /readyz tells', async () => {
-    const target = new URL(TEST_PG_URL);
-    const proxy = new CuttableProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    await proxy.open();
-    const viaProxy = new URL(TEST_PG_URL);
-    viaProxy.port = String(proxy.port);
-    const store = { type: 'postgres' as const, url: viaProxy.href, schema: schemas.next(), pollIntervalMs: 100 };
+    const { proxy, store } = await proxiedStore(100);
     const server = await createServer({ engineOptions: { store, workers: 0, websites: [SITE_A], adminTokens: [ADMIN_TOKEN] }, port: 0, host: '127.0.0.1', logger: false });
     const orders = new Map<string, string>();
     const record = async (orderId: string) => {
@@ -98,6 +105,34 @@ describe('PostgreSQL refusing and terminating connections', () => {
       await whenReady(server.url);
       expect(await unrecordedOrders(server.url, orders)).toEqual([]);
       expect(await orderCount(server.url)).toBe(orders.size);
+    } finally {
+      await server.close();
+      await proxy.cut();
+    }
+  });
+
+  it('logs an outage once per polling task, and its end', async () => {
+    const { proxy, store } = await proxiedStore(50);
+    const lines: { level: number; task?: string; msg: string }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as { level: number; task?: string; msg: string }); } });
+    const server = await createServer({ engineOptions: { store, workers: 0, websites: [SITE_A], adminTokens: [ADMIN_TOKEN] }, port: 0, host: '127.0.0.1', logger });
+    const errorsOf = (task: string) => lines.filter((l) => l.level === 50 && l.task === task).length;
+    try {
+      await whenReady(server.url);
+      await proxy.cut();
+      await eventually(async () => errorsOf('replica-poll') > 0 && errorsOf('settings-poll') > 0, 'the outage reported', 30_000);
+      // Dozens of 50 ms polls fail meanwhile; each was an error line with its stack trace.
+      await sleep(1500);
+      // One line per polling task (replica-poll: the event poll, and the catalog log's reader and LISTEN connection, each once).
+      for (const task of ['settings-poll', 'experiments', 'click-learning']) expect([task, errorsOf(task)]).toEqual([task, 1]);
+      const replicaPolls = lines.filter((l) => l.level === 50 && l.task === 'replica-poll').map((l) => l.msg);
+      expect(replicaPolls.length).toBeLessThanOrEqual(3);
+      expect(new Set(replicaPolls).size).toBe(replicaPolls.length);
+      expect(await (await fetch(`${server.url}/metrics`)).text()).toMatch(/aisle_background_failures_total\{task="settings-poll"\} 1\n/);
+
+      await proxy.open();
+      await whenReady(server.url);
+      await eventually(async () => lines.some((l) => l.level === 30 && /^aisle: background settings-poll works again after \d+ failed attempts/.test(l.msg)), 'the end of the outage logged', 30_000);
     } finally {
       await server.close();
       await proxy.cut();
