@@ -6,11 +6,12 @@
  */
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { KEY_CACHE_TTL_MS } from '@aisle/engine';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_PG_URL, TestSchemas, queryTestDb, requirePostgres } from '../../../engine/src/store/pg-test-env.js';
 import { createServer } from '../../src/index.js';
-import { ADMIN_TOKEN, SITE_A } from '../helpers.js';
+import { ADMIN_TOKEN, SITE_A, bearer, post } from '../helpers.js';
 import { eventually, orderCount, readiness, sendPurchase, unrecordedOrders, whenReady } from './fault-env.js';
 
 /** A TCP proxy to the test server that can refuse new connections and cut the open ones. */
@@ -75,6 +76,10 @@ describe('PostgreSQL refusing and terminating connections', () => {
     try {
       for (let i = 0; i < 20; i++) expect(await record(`pg-before-${i}`)).toBe(202);
       await whenReady(server.url);
+      const created = await post(`${server.url}/admin/v1/websites/site-a/keys`, { actions: ['search'] }, bearer(ADMIN_TOKEN));
+      const { key } = (await created.json()) as { key: string };
+      const searchWithKey = () => post(`${server.url}/v1.4/search`, { website_id: 'site-a', client: 'client-a', q: '', start: 0, size: 1 }, bearer(key));
+      expect((await searchWithKey()).status).toBe(200);
 
       // Connections refused: every purchase is refused (nothing stored), readiness names the store.
       await proxy.cut();
@@ -83,6 +88,18 @@ describe('PostgreSQL refusing and terminating connections', () => {
       expect(down.status).toBe(503);
       expect(down.reasons.join()).toMatch(/^store: the store is not reachable/);
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      // Searches are served from memory, with a browser key this process resolved before too (it was a 503 once its
+      // cached reading was a second old); a key never seen here cannot be checked (503).
+      await sleep(KEY_CACHE_TTL_MS + 100); // the key's cached reading is out of date: it must be read again
+      const keyed = await searchWithKey();
+      expect([keyed.status, ((await keyed.json()) as { type: number }).type]).toEqual([200, 1]);
+      const unseen = await post(`${server.url}/v1.4/search`, { website_id: 'site-a', client: 'client-a', q: '', start: 0 }, bearer(`sk_${'A'.repeat(43)}`));
+      expect(unseen.status).toBe(503);
+      // The admin reads of the store say 503 STORE_FAILURE like its writes (stats and the attribution report were 500 "internal error").
+      for (const path of ['stats', 'reports/attribution', 'reports/searches', 'keys']) {
+        const res = await fetch(`${server.url}/admin/v1/websites/site-a/${path}`, { headers: bearer(ADMIN_TOKEN) });
+        expect([path, res.status, ((await res.json()) as { errors: { $: string[] } }).errors.$[0]]).toEqual([path, 503, expect.stringMatching(/ECONNREFUSED/)]);
+      }
       // Replica polling fails in the background: logged and counted, not silent.
       await eventually(async () => /aisle_background_failures_total\{task="replica-poll"\} [1-9]/.test(await (await fetch(`${server.url}/metrics`)).text()), 'a replica-poll failure counted', 30_000);
 
