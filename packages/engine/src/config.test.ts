@@ -68,6 +68,13 @@ describe('validateEngineOptions', () => {
     expect(configError({ websites: [site, { ...site, tokens: ['x'] }] })).toMatch(/websites\[1\]\.websiteId repeats/);
     expect(configError({ websites: [site, { ...site, websiteId: 'b', client: 'client-b' }] })).toMatch(/websites\[1\]\.tokens\[0\].*another website/);
     expect(configError({ websites: [site, { ...site, websiteId: 'b', tokens: ['y'] }] })).toMatch(/websites\[1\]\.client repeats/);
+    // Were accepted, and could never open anything (the header is read trimmed, as Latin-1), or ran every timer after 1 ms.
+    expect(configError({ websites: [{ ...site, tokens: [' t-a '] }] }))
+      .toBe('config: websites[0].tokens[0] must hold only visible ASCII characters, no spaces (it is sent in an Authorization header)');
+    expect(configError({ adminTokens: ['adm\u00e9'] })).toMatch(/^config: adminTokens\[0\] must hold only visible ASCII/);
+    expect(configError({ store: { type: 'postgres', url: 'postgres://x', pollIntervalMs: 1e12 } })).toBe('config: store.pollIntervalMs must be at most 2147483647');
+    expect(configError({ modelCheckpointIntervalMs: 2 ** 31 })).toBe('config: modelCheckpointIntervalMs must be at most 2147483647');
+    expect(configError({ semanticRetrainDelayMs: 1e10 })).toMatch(/semanticRetrainDelayMs must be at most/);
     // Was accepted: the storefront's token then opened the admin API of every website.
     expect(configError({ adminTokens: ['adm', 't-b'], websites: [site, { ...site, websiteId: 'b', client: 'cb', tokens: ['x', 't-b'] }] }))
       .toBe('config: websites[1].tokens[1] is also an admin token (a website token opens exactly one website, never the admin API)');

@@ -126,6 +126,14 @@ export const DEFAULT_PERSONALIZATION_WEIGHT = 0.3;
 export const DEFAULT_SEMANTIC_WEIGHT = 0.5;
 
 /**
+ * What a bearer token may hold: visible ASCII. A client sends it in an `Authorization` header, read
+ * without its surrounding spaces and as Latin-1, so a token with a space, a control character or a
+ * letter beyond ASCII was accepted here and then could never open anything.
+ */
+const TOKEN_CHARACTERS = /^[\x21-\x7E]+$/;
+const TOKEN_RULE = 'must hold only visible ASCII characters, no spaces (it is sent in an Authorization header)';
+
+/**
  * Checks an engine configuration (the config file's content, or `createEngine` options) and returns
  * it typed. Throws `CONFIG_INVALID` naming the first bad key.
  */
@@ -140,6 +148,9 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
   const clients = new Set<string>();
   const tokens = new Set<string>();
   const adminTokens = new Set(options.adminTokens ?? []);
+  (options.adminTokens ?? []).forEach((t, i) => {
+    if (!TOKEN_CHARACTERS.test(t)) fail(`adminTokens[${i}]`, TOKEN_RULE);
+  });
   websites.forEach((w, i) => {
     const k = `websites[${i}]`;
     if (ids.has(w.websiteId)) fail(`${k}.websiteId`, `repeats "${w.websiteId}"`);
@@ -149,6 +160,7 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
     if (other !== undefined && other !== i) fail(`${k}.client`, `"${w.client}" is the websiteId of websites[${other}] (a client shortcode names exactly one website)`);
     clients.add(w.client);
     w.tokens.forEach((t, j) => {
+      if (!TOKEN_CHARACTERS.test(t)) fail(`${k}.tokens[${j}]`, TOKEN_RULE);
       if (tokens.has(t)) fail(`${k}.tokens[${j}]`, 'is already used by another website (a token opens exactly one website)');
       // The admin API would take it too: whoever holds the storefront's token could change every website.
       if (adminTokens.has(t)) fail(`${k}.tokens[${j}]`, 'is also an admin token (a website token opens exactly one website, never the admin API)');
