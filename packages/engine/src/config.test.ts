@@ -75,6 +75,8 @@ describe('validateEngineOptions', () => {
     expect(configError({ store: { type: 'postgres', url: 'postgres://x', pollIntervalMs: 1e12 } })).toBe('config: store.pollIntervalMs must be at most 2147483647');
     expect(configError({ modelCheckpointIntervalMs: 2 ** 31 })).toBe('config: modelCheckpointIntervalMs must be at most 2147483647');
     expect(configError({ semanticRetrainDelayMs: 1e10 })).toMatch(/semanticRetrainDelayMs must be at most/);
+    expect(configError({ store: { type: 'postgres', url: 'postgres://x', schema: 'shop-1' } }))
+      .toBe('config: store.schema must be letters, digits and _, not starting with a digit, at most 63 characters');
     // Was accepted: the storefront's token then opened the admin API of every website.
     expect(configError({ adminTokens: ['adm', 't-b'], websites: [site, { ...site, websiteId: 'b', client: 'cb', tokens: ['x', 't-b'] }] }))
       .toBe('config: websites[1].tokens[1] is also an admin token (a website token opens exactly one website, never the admin API)');

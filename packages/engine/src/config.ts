@@ -9,7 +9,7 @@ import { fieldError } from './errors.js';
 import type { Embedder } from './semantic/embedder.js';
 import { TEXT_MODEL_ID } from './semantic/text-model.js';
 import { HISTORY_METHODS, METHODS } from './recommend/methods.js';
-import { EngineOptionsSchema } from './contract/config-schema.js';
+import { EngineOptionsSchema, PG_SCHEMA_NAME } from './contract/config-schema.js';
 import { WebsiteSettingsSchema } from './contract/settings-schema.js';
 import { checkAgainst } from './contract/validate.js';
 import { validateRelevanceSettings } from './search/relevance-settings.js';
@@ -147,6 +147,10 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
   const ids = new Set<string>();
   const clients = new Set<string>();
   const tokens = new Set<string>();
+  if (options.store?.type === 'postgres' && options.store.schema !== undefined && !PG_SCHEMA_NAME.test(options.store.schema)) {
+    // It was refused only when the store opened, as a STORE_FAILURE ("retry later") naming no key.
+    fail('store.schema', 'must be letters, digits and _, not starting with a digit, at most 63 characters');
+  }
   const adminTokens = new Set(options.adminTokens ?? []);
   (options.adminTokens ?? []).forEach((t, i) => {
     if (!TOKEN_CHARACTERS.test(t)) fail(`adminTokens[${i}]`, TOKEN_RULE);

@@ -21,6 +21,12 @@ const tag = <const T extends string>(value: T) => Type.Literal(value);
 /** A delay or interval given to Node's timers (ms). */
 const delayMs = (minimum: number, description: string) => Type.Integer({ minimum, maximum: MAX_TIMER_MS, description });
 
+/**
+ * A PostgreSQL schema name aisle accepts: one it can quote without escaping (letters, digits, `_`; not a
+ * digit first; at most 63, PostgreSQL's identifier length).
+ */
+export const PG_SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
 const STORE_FORMS = [
   closed({ type: tag('embedded'), path: opt(name({ description: 'SQLite file, relative to the data directory.' })) }),
   closed({
