@@ -75,6 +75,12 @@ describe('validateEngineOptions', () => {
     expect(configError({ store: { type: 'postgres', url: 'postgres://x', pollIntervalMs: 1e12 } })).toBe('config: store.pollIntervalMs must be at most 2147483647');
     expect(configError({ modelCheckpointIntervalMs: 2 ** 31 })).toBe('config: modelCheckpointIntervalMs must be at most 2147483647');
     expect(configError({ semanticRetrainDelayMs: 1e10 })).toMatch(/semanticRetrainDelayMs must be at most/);
+    for (const url of ['s3cret', 'postgres://u:s3cret@h:port/db', 'mysql://h/db']) {
+      const message = configError({ store: { type: 'postgres', url } });
+      expect(message).toMatch(/^config: store\.url must be a PostgreSQL connection URL/);
+      expect(message).not.toContain('s3cret');
+    }
+    for (const url of ['postgres://u:p@h:5432/db?sslmode=require', 'postgresql://h/db', '/var/run/postgresql db']) expect(() => validateEngineOptions({ store: { type: 'postgres', url } })).not.toThrow();
     expect(configError({ store: { type: 'postgres', url: 'postgres://x', schema: 'shop-1' } }))
       .toBe('config: store.schema must be letters, digits and _, not starting with a digit, at most 63 characters');
     // Was accepted: the storefront's token then opened the admin API of every website.

@@ -125,6 +125,16 @@ export const DEFAULT_PERSONALIZATION_WEIGHT = 0.3;
 /** Weight of semantic similarity in the re-rank blend when `semanticSearch` is `true` (see search/rerank.ts). */
 export const DEFAULT_SEMANTIC_WEIGHT = 0.5;
 
+/** True for a connection string the PostgreSQL driver reads as one: a URL of its schemes, or a socket directory. */
+function isPostgresUrl(url: string): boolean {
+  if (url.startsWith('/')) return true;
+  try {
+    return ['postgres:', 'postgresql:', 'socket:'].includes(new URL(url).protocol);
+  } catch {
+    return false; // not a URL: the caller names the key
+  }
+}
+
 /**
  * What a bearer token may hold: visible ASCII. A client sends it in an `Authorization` header, read
  * without its surrounding spaces and as Latin-1, so a token with a space, a control character or a
@@ -147,6 +157,11 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
   const ids = new Set<string>();
   const clients = new Set<string>();
   const tokens = new Set<string>();
+  if (options.store?.type === 'postgres' && !isPostgresUrl(options.store.url)) {
+    // The driver read "secret" as a host name "base" (getaddrinfo ENOTFOUND base), and "postgres://h:x/db"
+    // failed the start with a bare "Invalid URL"; the message leaves the value out, which may hold a password.
+    fail('store.url', 'must be a PostgreSQL connection URL: postgres://user:password@host:5432/database (or postgresql://, socket:, or a socket directory /path)');
+  }
   if (options.store?.type === 'postgres' && options.store.schema !== undefined && !PG_SCHEMA_NAME.test(options.store.schema)) {
     // It was refused only when the store opened, as a STORE_FAILURE ("retry later") naming no key.
     fail('store.schema', 'must be letters, digits and _, not starting with a digit, at most 63 characters');
