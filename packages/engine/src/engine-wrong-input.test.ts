@@ -4,6 +4,9 @@
  * the code of what is wrong (a 4xx, or CONFIG_INVALID), never a TypeError from inside the engine and never a 503
  * STORE_FAILURE, which tells a caller to retry what can never succeed.
  */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from './engine.js';
 import { isAisleError, type ErrorCode } from './errors.js';
@@ -82,6 +85,25 @@ describe('wrong input to the engine\'s methods', () => {
       expect(engine.website('shop-2')).toBeUndefined();
     } finally {
       await engine.close();
+    }
+  });
+
+  it('a second close waits for the shutdown the first one started', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'aisle-close-twice-'));
+    try {
+      const engine = await createEngine({ dataDir, websites: [site], workers: 0 });
+      await engine.replaceProducts('shop-1', [{ refId: 'sku-1', title: 'Linen shirt' }]);
+      await engine.recordViews('shop-1', {
+        customerId: '7d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10', sessionId: '0b7f1e0c-3d2a-4c55-8e1f-2a9b6c4d8e21',
+        events: [{ currentUrl: 'https://shop.example/p/sku-1', eventTime: new Date().toISOString(), refId: 'sku-1' }],
+      });
+      void engine.close();
+      // It resolved at once, while the first was still writing: a caller that then exited lost the
+      // models' checkpoint the shutdown writes (and the snapshot, and the store's last flush).
+      await engine.close();
+      expect(existsSync(path.join(dataDir, 'catalogs', 'shop-1.aislemodels'))).toBe(true);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 

@@ -20,12 +20,20 @@ class CuttableProxy {
   /** Local ports of the proxy's connections to PostgreSQL (= `client_port` in pg_stat_activity). */
   readonly upstreamPorts = new Set<number>();
   private server: net.Server | undefined;
+  /** Stalled: nothing is forwarded either way and new connections hang (a network dropping packets). */
+  private stalled = false;
   port = 0;
 
   constructor(private readonly target: { host: string; port: number }) {}
 
   async open(): Promise<void> {
     this.server = net.createServer((client) => {
+      if (this.stalled) {
+        this.sockets.add(client);
+        client.on('close', () => this.sockets.delete(client));
+        client.on('error', () => client.destroy());
+        return;
+      }
       const upstream = net.connect(this.target);
       upstream.on('connect', () => this.upstreamPorts.add(upstream.localPort!));
       for (const s of [client, upstream]) {
@@ -39,6 +47,15 @@ class CuttableProxy {
     });
     await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
     this.port = (this.server.address() as net.AddressInfo).port;
+  }
+
+  /** Forwards nothing more: queries sent get no answer, connection attempts hang (until {@link cut}). */
+  stall(): void {
+    this.stalled = true;
+    for (const s of this.sockets) {
+      s.unpipe();
+      s.pause();
+    }
   }
 
   /** Refuses new connections (the port is closed) and drops every open one. */
@@ -125,6 +142,22 @@ describe('PostgreSQL refusing and terminating connections', () => {
     } finally {
       await server.close();
       await proxy.cut();
+    }
+  });
+
+  it('ends a shutdown whose store stopped answering, saying so', async () => {
+    const { proxy, store } = await proxiedStore(50);
+    const app = await createServer({ engineOptions: { store, workers: 0, websites: [SITE_A] }, port: 0, host: '127.0.0.1', logger: false, engineCloseTimeoutMs: 500 });
+    try {
+      await whenReady(app.url);
+      // Polls under way now wait for answers that never come (closing waited for them for ever).
+      proxy.stall();
+      await eventually(async () => (await readiness(app.url)).status === 503, 'the store seen as not answering', 30_000);
+      await expect(app.close()).rejects.toThrow(/^the engine did not close within 500 ms \(does the store answer\?\)/);
+    } finally {
+      // Cut: the held polls fail and the engine's close, still under way, ends.
+      await proxy.cut();
+      await app.engine.close();
     }
   });
 
