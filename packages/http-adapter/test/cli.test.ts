@@ -94,6 +94,24 @@ describe('aisle serve --config', () => {
     expect(await child.exited).toBe(0);
   });
 
+  it('an embedded store file another server uses is named, exit 1', async () => {
+    const file = path.join(tmp, 'shared-store.json');
+    const storeFile = path.join(tmp, 'shared', 'events.sqlite');
+    writeFileSync(file, JSON.stringify({ store: { type: 'embedded', path: storeFile }, workers: 0, websites: [{ websiteId: 's', client: 's1', tokens: ['shared-token'], hmacSecret: 's' }] }));
+    const first = start(['serve', '--config', file, '--port', '0', '--data-dir', path.join(tmp, 'shared-a')]);
+    await waitFor(first, /"url":"(http:\/\/[\d.:]+)"/);
+    try {
+      // Another data directory, the same store file: it started, and both wrote one event store that
+      // each fed only its own events to its models.
+      const second = await run(['serve', '--config', file, '--port', '0', '--data-dir', path.join(tmp, 'shared-b')]);
+      expect(second.code).toBe(1);
+      expect(second.err).toMatch(new RegExp(`^aisle: the embedded store .*events\\.sqlite is in use by process ${first.pid}`));
+    } finally {
+      first.kill('SIGTERM');
+      await first.exited;
+    }
+  });
+
   it('a port in use is named, with what to do, exit 1', async () => {
     const taken = net.createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

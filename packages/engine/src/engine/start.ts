@@ -6,10 +6,11 @@
  * leaves nothing open.
  * @module
  */
+import path from 'node:path';
 import { RetentionJob } from '../analytics/retention.js';
 import { SearchLog } from '../analytics/search-log.js';
 import type { EngineLogger, FailureReporter } from '../background-failures.js';
-import { lockDataDir, type DataDirLock } from '../catalog/durability/data-dir-lock.js';
+import { lockDataDir, lockStoreFile, type DataDirLock } from '../catalog/durability/data-dir-lock.js';
 import { ResultPages } from '../clicks/result-pages.js';
 import type { EngineOptions, StoreConfig } from '../config.js';
 import type { ClickOutcome } from '../events/click-attribution.js';
@@ -24,10 +25,10 @@ import { TEXT_MODEL_ID } from '../semantic/text-model.js';
 import { checkFieldTypesFit } from '../settings/field-types-fit.js';
 import { SETTINGS_POLL_MS, SettingsService } from '../settings/settings-service.js';
 import { checkWebsiteSettings } from '../settings/website-settings.js';
-import { openStore } from '../store/open-store.js';
+import { embeddedStoreFile, openStore } from '../store/open-store.js';
 import type { SharedCatalogs } from '../store/shared-catalogs.js';
 import type { Store } from '../store/store.js';
-import { makeDataDirectory } from '../util/make-directory.js';
+import { makeDataDirectory, makeDirectorySync } from '../util/make-directory.js';
 import { StepTimer } from '../util/step-timer.js';
 import { closeCatalogFiles } from './catalog-files.js';
 import { EventReplay } from './event-replay.js';
@@ -70,6 +71,8 @@ export interface StoreServices {
 /** What the start opened: the engine's parts. */
 export interface StartedEngine extends StoreServices {
   lock: DataDirLock | undefined;
+  /** The embedded store's file lock (released once the store is closed). */
+  storeLock: DataDirLock | undefined;
   events: EventService;
   /** What shoppers' clicks and purchases taught: click ranking and `_popularity` (learning/click-learner.ts). */
   learner: ClickLearner;
@@ -96,6 +99,18 @@ async function lockDataDirectory(dataDir: string | undefined): Promise<DataDirLo
   if (!dataDir) return undefined;
   makeDataDirectory(dataDir, catalogsDir(dataDir));
   return lockDataDir(catalogsDir(dataDir));
+}
+
+/**
+ * Locks the embedded store's file for this process. Its `store.path` may lie outside the data
+ * directory, whose lock then did not cover it: two processes shared one SQLite file, each feeding only
+ * its own events to its models.
+ */
+async function lockStore(ctx: StartContext): Promise<DataDirLock | undefined> {
+  const file = embeddedStoreFile(ctx.storeSource, ctx.options.dataDir);
+  if (file === undefined) return undefined;
+  makeDirectorySync(path.dirname(file));
+  return lockStoreFile(file);
 }
 
 /** The learned ranking over the store; `checkpoints` is made after it (it saves the learner's state). */
@@ -224,7 +239,7 @@ async function deriveHierarchies(ctx: StartContext): Promise<void> {
  * completion, the terms' search aids, the replay of the stored events, the stored clicks read into the
  * learned ranking, the result pages' pruning and retention.
  */
-function startBackgroundWork(ctx: StartContext, parts: Omit<StartedEngine, 'replay' | 'lock' | 'opener'>): EventReplay {
+function startBackgroundWork(ctx: StartContext, parts: Omit<StartedEngine, 'replay' | 'lock' | 'storeLock' | 'opener'>): EventReplay {
   const { sites, reporter, logger } = ctx;
   // The recommendation indexes of big catalogs build in time slices in the background: started only
   // now, their slices no longer run in every await of the start above (a million products' visual
@@ -250,7 +265,7 @@ function startBackgroundWork(ctx: StartContext, parts: Omit<StartedEngine, 'repl
 }
 
 /** Other processes change settings and search counts too: read theirs back (a store shared by replicas). */
-function startReadingReplicas(ctx: StartContext, store: Store, parts: Omit<StartedEngine, 'replay' | 'lock' | 'opener'>): void {
+function startReadingReplicas(ctx: StartContext, store: Store, parts: Omit<StartedEngine, 'replay' | 'lock' | 'storeLock' | 'opener'>): void {
   const sharing = store.sharing;
   if (sharing === undefined) return;
   parts.settings.startPolling(Math.min(SETTINGS_POLL_MS, sharing.pollIntervalMs));
@@ -268,6 +283,14 @@ export async function startEngine(ctx: StartContext): Promise<StartedEngine> {
   const { options, reporter } = ctx;
   const timer = new StepTimer();
   const lock = await lockDataDirectory(options.dataDir);
+  let storeLock: DataDirLock | undefined;
+  try {
+    storeLock = await lockStore(ctx);
+  } catch (err) {
+    await reporter.settle(lock?.release(), 'shutdown');
+    await reporter.settle(storeLock?.release(), 'shutdown');
+    throw err;
+  }
   timer.lap('data directory');
   let store: Store | undefined;
   let sharedCatalogs: SharedCatalogs | undefined;
@@ -307,7 +330,7 @@ export async function startEngine(ctx: StartContext): Promise<StartedEngine> {
     const replay = startBackgroundWork(ctx, parts);
     ctx.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);
     startReadingReplicas(ctx, store, parts);
-    return { ...parts, lock, opener, replay };
+    return { ...parts, lock, storeLock, opener, replay };
   } catch (err) {
     // A failed start leaves nothing open: another attempt (or process) can take the directory.
     // A store opened while a catalog failed is closed (the event service closes it once made).
