@@ -3,7 +3,7 @@
  * sources by test/tsconfig.cli.json, so no build is needed).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -155,6 +155,14 @@ describe('aisle serve --config', () => {
       const demo = await run(['serve', '--port', '0', '--data-dir', '/proc/aisle-no-such']);
       expect([demo.code, demo.err]).toEqual([1, expect.stringMatching(/^aisle: config: dataDir \/proc\/aisle-no-such cannot hold aisle's files: ENOENT/)]);
     }
+    // SQLite's "file is not a database" named no file (and store.path may point anywhere).
+    const damaged = path.join(tmp, 'damaged-data');
+    mkdirSync(damaged);
+    writeFileSync(path.join(damaged, 'aisle.sqlite'), 'not a database '.repeat(512));
+    const embedded = path.join(tmp, 'embedded.json');
+    writeFileSync(embedded, JSON.stringify({ store: { type: 'embedded' }, workers: 0, websites: [{ websiteId: 'o', client: 'o1', tokens: ['operator-token'], hmacSecret: 's' }] }));
+    const store = await run(['serve', '--config', embedded, '--port', '0', '--data-dir', damaged]);
+    expect([store.code, store.err]).toEqual([1, `aisle: The embedded store ${path.join(damaged, 'aisle.sqlite')} could not be opened: file is not a database\n`]);
     const feed = await run(['load', '--website', 'o', '--config', file, '--data-dir', path.join(tmp, 'operator-data'), tmp]);
     expect([feed.code, feed.err]).toEqual([1, `aisle: cannot read ${tmp}: it is a directory, not a feed file\n`]);
   });

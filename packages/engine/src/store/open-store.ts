@@ -32,7 +32,10 @@ export async function openStore(config: StoreConfig | Store | undefined, dataDir
   try {
     return await openConfigured(config, dataDir);
   } catch (err) {
-    throw new AisleError('STORE_FAILURE', `The store could not be opened: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    // SQLite's own words ("file is not a database") name no file, and store.path may point anywhere.
+    const file = embeddedStoreFile(config, dataDir);
+    const which = file === undefined ? 'The store' : `The embedded store ${file}`;
+    throw new AisleError('STORE_FAILURE', `${which} could not be opened: ${(err as Error)?.message ?? String(err)}`, { cause: err });
   }
 }
 
