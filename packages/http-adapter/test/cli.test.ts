@@ -171,6 +171,12 @@ describe('aisle serve --config', () => {
     const { code, err } = await run(['serve', '--port', 'eighty']);
     expect(code).toBe(1);
     expect(err).toContain('--port');
+    // An unset variable: --config "" served the generated demo website, --data-dir "" wrote into the working directory.
+    for (const flag of ['--config', '--data-dir']) {
+      const empty = await run(['serve', '--port', '0', flag, '']);
+      expect([flag, empty.code, empty.err]).toEqual([flag, 1, expect.stringContaining(`${flag} <`)]);
+      expect(empty.err).toContain('must not be empty (an unset variable?)');
+    }
   });
 });
 
