@@ -71,7 +71,8 @@ describe('aisle serve --config', () => {
 
   it('a good config serves its websites with their tokens until SIGTERM', async () => {
     const file = path.join(tmp, 'good.json');
-    writeFileSync(file, JSON.stringify({
+    // Saved with a byte order mark, as Windows editors do (it was "not valid JSON: Unexpected token '﻿'").
+    writeFileSync(file, '\uFEFF' + JSON.stringify({
       store: { type: 'memory' }, workers: 0, adminTokens: ['cfg-admin'],
       websites: [{ websiteId: 'shop-1', client: 'shop1', tokens: ['cfg-token'], hmacSecret: 'cfg-secret' }],
     }));
