@@ -70,6 +70,34 @@ describe('admin API', () => {
     expect(((await (await fetch(`${url}/AV-5`, { headers: bearer(ADMIN_TOKEN) })).json()) as { availability: number }).availability).toBe(-1);
   });
 
+  it('PUT and PATCH products refuse an image_vector of another dimension than the catalog\'s vectors (it was stored and left out of visual similarity without a word)', async () => {
+    const url = `${svc.url}/admin/v1/websites/site-b/products`;
+    const vectors = svc.products.slice(0, 50).filter((p) => Array.isArray(p.image_vector));
+    expect(vectors.length).toBeGreaterThan(1);
+    const dimension = (vectors[0]!.image_vector as number[]).length;
+    const short = Array.from({ length: dimension - 1 }, (_, i) => i / dimension);
+    const res = await put(url, JSON.stringify([{ refId: 'DIM-1', title: 'Lamp', image_vector: short }]), 'application/json');
+    expect(res.status).toBe(400);
+    const problem = (await expectDocumented(res, products, 'PUT')) as Problem;
+    expect(problem.errors.$![0]).toBe(`catalog: product 1: product "DIM-1": field "image_vector" has ${dimension - 1} numbers, but the catalog's image vectors have ${dimension}`);
+    expect((await fetch(`${url}/DIM-1`, { headers: bearer(ADMIN_TOKEN) })).status).toBe(404);
+    // With onError=skip the record is skipped and reported; the one of the right dimension loads.
+    const skip = await put(`${url}?onError=skip`, JSON.stringify([
+      { refId: 'DIM-2', image_vector: short }, { refId: 'DIM-3', image_vector: vectors[0]!.image_vector },
+    ]), 'application/json');
+    expect(skip.status).toBe(200);
+    expect(await skip.json()).toMatchObject({ loaded: 1, skippedCount: 1, skipped: [{ line: 1, message: expect.stringContaining('"DIM-2": field "image_vector" has') }] });
+    // A patch is checked the same way; the stored vector stays.
+    const patch = await fetch(url, { method: 'PATCH', headers: { 'content-type': 'application/json', ...bearer(ADMIN_TOKEN) }, body: JSON.stringify([{ refId: 'DIM-3', image_vector: [...short, 0, 0] }]) });
+    expect(patch.status).toBe(400);
+    expect(((await (await fetch(`${url}/DIM-3`, { headers: bearer(ADMIN_TOKEN) })).json()) as { image_vector: number[] }).image_vector).toEqual(vectors[0]!.image_vector);
+    // In a request that sets the dimension (a replace, or a catalog without vectors), its first vector does.
+    const replace = await put(`${url}?mode=replace&onError=skip`, JSON.stringify([
+      { refId: 'R-1', image_vector: [1, 0] }, { refId: 'R-2', image_vector: [0, 1, 0] }, { refId: 'R-3', image_vector: [0.5, 0.5] },
+    ]), 'application/json');
+    expect(await replace.json()).toMatchObject({ loaded: 2, skippedCount: 1, skipped: [{ line: 2, message: expect.stringContaining('has 3 numbers, but the catalog\'s image vectors have 2') }] });
+  });
+
   it('PUT products ?mode=replace swaps the whole catalog', async () => {
     const res = await put(`${svc.url}/admin/v1/websites/site-b/products?mode=replace`, JSON.stringify([{ refId: 'ONLY-1', title: 'only' }]), 'application/json');
     expect(res.status).toBe(200);

@@ -154,6 +154,19 @@ describe('Catalog', () => {
     expect(catalog.state.vocabulary).toEqual([]);
   });
 
+  it('keeps one image-vector dimension: the live vectors\' (refusing others), set anew once none is left', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a', image_vector: [1, 0, 0] }, { refId: 'b', title: 'no vector' }]);
+    await expect(catalog.upsert([{ refId: 'c', image_vector: [1, 0] }])).rejects.toThrow('catalog: product 1: product "c": field "image_vector" has 2 numbers, but the catalog\'s image vectors have 3');
+    await expect(catalog.patch([{ refId: 'a', image_vector: [1, 0, 0, 0] }])).rejects.toThrow(/has 4 numbers/);
+    expect(catalog.has('c')).toBe(false);
+    // Once the last vector is deleted (a tombstone), the next request's first vector sets the dimension.
+    await catalog.delete(['a']);
+    const summary = await catalog.upsert([{ refId: 'c', image_vector: [1, 0] }, { refId: 'd', image_vector: [0, 1, 1] }], { onError: 'skip' });
+    expect(summary).toMatchObject({ loaded: 1, skippedCount: 1, skipped: [{ line: 2 }] });
+    expect(Array.from(catalog.getImageVector('c')!)).toEqual([1, 0]);
+  });
+
   it('puts the hot arrays on SharedArrayBuffers', async () => {
     const catalog = new Catalog();
     await catalog.upsert([{ refId: 'a', title: 'red shirt', price: 3, tags: ['x', 'y'] }]);

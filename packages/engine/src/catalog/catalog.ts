@@ -32,13 +32,13 @@ import { appendProducts, planAppend } from './changes/append-products.js';
 import { applyValuePatch, planValuePatch } from './changes/patch-values.js';
 import { mergeProductPatches } from './changes/merge-patch.js';
 import { changedProducts, type CatalogChange, type ChangeResult } from './changes/changed-products.js';
-import { readProducts } from './input/read-products.js';
+import { readProducts, type CatalogFit } from './input/read-products.js';
 import { withEarlierSkips, type SkipReport } from './input/skip-report.js';
 import { beginChange, runInSlices, SLICE_MS } from './build/time-slices.js';
 import { carryDerivedSteps, deriveLikeSteps } from './columns/derived-carry.js';
 import { ensureHierarchySteps } from './columns/hierarchy-column.js';
 import type { HierarchySetting } from '../contract/settings-schema.js';
-import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveDocs, liveProductList, liveProductListSteps, planDeletes } from './changes/tombstones.js';
+import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveDocs, liveVectorDimension, liveProductList, liveProductListSteps, planDeletes } from './changes/tombstones.js';
 import { vectorOf } from './columns/vector-column.js';
 import { firstMismatch, valueFits, type FieldMismatch, type FieldTypes } from './field-types.js';
 
@@ -404,6 +404,15 @@ export class Catalog implements CatalogView {
     return liveDocCount(this.current);
   }
 
+  /**
+   * What an upsert's or a patch's records must fit (a replace keeps no product, so only the pinned
+   * types): the pinned field types and the dimension of the live image vectors, as they are when the
+   * records are checked.
+   */
+  fit(): CatalogFit {
+    return { fieldTypes: this.fieldTypes, vectorDimension: liveVectorDimension(this.current) };
+  }
+
   /** True when a product with this refId is in the catalog. */
   has(refId: string): boolean {
     return this.current.docByRefId.has(refId);
@@ -638,7 +647,7 @@ export class Catalog implements CatalogView {
    */
   async patch(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const positions: number[] = [];
-    const { products: patches, skipped } = await readProducts(source, options, positions, this.fieldTypes);
+    const { products: patches, skipped } = await readProducts(source, options, positions, this.fit());
     return withEarlierSkips(await this.patchRecords(patches, positions, options?.onError ?? 'reject'), skipped);
   }
 
@@ -770,7 +779,7 @@ export class Catalog implements CatalogView {
    * complete.
    */
   async upsert(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
-    const { products, skipped } = await readProducts(source, options, undefined, this.fieldTypes);
+    const { products, skipped } = await readProducts(source, options, undefined, this.fit());
     if (products.length === 0) return { loaded: 0, skipped: skipped.first, skippedCount: skipped.count, catalogSize: this.liveCount };
     const { catalogSize } = await this.enqueue({ kind: 'upsert', products });
     return this.summary(products, skipped, catalogSize);
@@ -778,7 +787,7 @@ export class Catalog implements CatalogView {
 
   /** Replaces the whole catalog atomically with the products of `source`. */
   async replace(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
-    const { products, skipped } = await readProducts(source, options, undefined, this.fieldTypes);
+    const { products, skipped } = await readProducts(source, options, undefined, { fieldTypes: this.fieldTypes });
     const { catalogSize } = await this.enqueue({ kind: 'replace', products });
     return this.summary(products, skipped, catalogSize);
   }

@@ -59,6 +59,20 @@ export function liveDocCount(state: CatalogState): number {
   return state.index.docCount - (state.tombstones?.count ?? 0);
 }
 
+/**
+ * The dimension of a version's live image vectors (0: no live product has one): the one a load or
+ * patch must give its vectors (`vectorDimensionProblem`, vector-column.ts). A column whose every
+ * vector was deleted sets nothing (a one-go build takes the next vector's dimension).
+ */
+export function liveVectorDimension(state: CatalogState): number {
+  const vectors = state.vectors;
+  if (!vectors) return 0;
+  const { rowOf } = vectors;
+  const { deleted, docCount } = state.index;
+  for (let d = 0; d < docCount; d++) if (rowOf[d] >= 0 && !isDeletedDoc(deleted, d)) return vectors.dimension;
+  return 0;
+}
+
 /** The live docs having term `t` (its document frequency in a one-go build of the live products). */
 export function liveDocFreq(state: CatalogState, t: number): number {
   const df = state.index.fullText.termDocFreq[t];

@@ -35,7 +35,12 @@ export function productProblem(record: unknown): string | undefined {
     return `product "${refId.slice(0, 77)}...": refId is longer than ${MAX_ID_LENGTH} characters`;
   }
   const problem = reservedFieldProblem(record as Record<string, unknown>) ?? limitProblem(record as Record<string, unknown>);
-  return problem === undefined ? undefined : `product "${refId.length > 80 ? `${refId.slice(0, 77)}...` : refId}": ${problem}`;
+  return problem === undefined ? undefined : `product "${shortRefId(refId)}": ${problem}`;
+}
+
+/** A refId as a message names it: at most 80 characters. */
+export function shortRefId(refId: string): string {
+  return refId.length > 80 ? `${refId.slice(0, 77)}...` : refId;
 }
 
 /**
