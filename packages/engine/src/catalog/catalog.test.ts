@@ -294,4 +294,15 @@ describe('stray values in a numeric field', () => {
     await words.upsert([...products.slice(0, 10), ...Array.from({ length: 5 }, (_, i) => ({ refId: `w${i}`, price: 'ask us' }))]);
     expect(words.state.index.fields.find((f) => f.name === 'price')!.kind).toBe('text');
   });
+
+  it('are reported only for fields that searches read as numbers: never refId, nor a field pinned to text', async () => {
+    const { Catalog } = await import('./catalog.js');
+    const catalog = new Catalog();
+    catalog.fieldTypes = { sku: { type: 'text' } };
+    // A feed of numeric refIds and SKUs with one of each that is not a number (the Best Buy feed has such refIds):
+    // scopes, ranges and sorts read both as text, so nothing of them is "missing for ranges".
+    const products = Array.from({ length: 200 }, (_, i) => ({ refId: String(1000 + i), sku: String(5000 + i), price: i + 1 }));
+    const summary = await catalog.upsert([...products, { refId: 'row250', sku: 'N/A', price: 'N/A' }]);
+    expect(summary.strayValues).toEqual([{ field: 'price', count: 1, refIds: ['row250'] }]);
+  });
 });

@@ -38,7 +38,7 @@ import { beginChange, runInSlices, SLICE_MS } from './build/time-slices.js';
 import { carryDerivedSteps, deriveLikeSteps } from './columns/derived-carry.js';
 import { ensureHierarchySteps } from './columns/hierarchy-column.js';
 import type { HierarchySetting } from '../contract/settings-schema.js';
-import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveDocs, liveVectorDimension, liveProductList, liveProductListSteps, planDeletes } from './changes/tombstones.js';
+import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveDocs, liveVectorDimension, queryFieldKind, liveProductList, liveProductListSteps, planDeletes } from './changes/tombstones.js';
 import { vectorOf } from './columns/vector-column.js';
 import { firstMismatch, valueFits, type FieldMismatch, type FieldTypes } from './field-types.js';
 
@@ -270,14 +270,16 @@ function withVersion(state: CatalogState, version: number): CatalogState {
 }
 
 /**
- * The values of `products` that a numeric field of `state` reads as missing (not numbers). Costs what
+ * The values of `products` that a numeric field of `state` reads as missing (not numbers): a field that
+ * searches read as numbers (`queryFieldKind`: never `refId`, nor a field pinned to another type than
+ * `number`, whose values are all kept as text). Costs what
  * the load holds (products × numeric fields), not what the catalog holds: in steps, as a load of a
  * million products reads several million values.
  */
-function* strayValues(state: CatalogState, products: readonly Product[]): Steps<StrayValues[]> {
+function* strayValues(state: CatalogState, products: readonly Product[], fieldTypes: FieldTypes | undefined): Steps<StrayValues[]> {
   const out: StrayValues[] = [];
-  for (const field of state.index.fields) {
-    if (field.kind !== 'numeric') continue;
+  for (const [fid, field] of state.index.fields.entries()) {
+    if (queryFieldKind(state, fid, fieldTypes) !== 'numeric') continue;
     const valueOf = ownValueReader(field.name);
     let stray: StrayValues | undefined;
     for (let i = 0; i < products.length; i++) {
@@ -795,7 +797,7 @@ export class Catalog implements CatalogView {
   /** The summary of a load, with the stray values of its products in the version now current. */
   private async summary(products: readonly Product[], skipped: SkipReport, catalogSize: number): Promise<LoadSummary> {
     const summary: LoadSummary = { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
-    const steps = strayValues(this.current, products);
+    const steps = strayValues(this.current, products, this.fieldTypes);
     const strays = products.length <= this.syncLimit ? runSteps(steps) : await runInSlices(steps, this.sliceMs, 'change');
     if (strays.length > 0) summary.strayValues = strays;
     return summary;

@@ -15,7 +15,7 @@ import { charMask, lowerBound } from '../catalog/catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
 import { ensureNumericOrder, ensureTextSortRanks } from '../catalog/columns/text-column-lookups.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
-import { liveDocCount, liveDocFreq, liveFieldKind, liveLengthAverages } from '../catalog/changes/tombstones.js';
+import { liveDocCount, liveDocFreq, liveFieldKind, liveLengthAverages, queryFieldKind } from '../catalog/changes/tombstones.js';
 import { fieldError } from '../errors.js';
 import type { ScopeConditions, SearchRequest } from '../types.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
@@ -29,7 +29,6 @@ import { DEFAULT_LANGUAGE, keptStemIndex, LANGUAGES, queryStemOf, stemIndex, typ
 import { resolveRelevance, type ResolvedRelevance, type SynonymEntry } from './relevance-settings.js';
 import { MIN_COMPLETED_WORD, wordSplits } from './unmatched-word.js';
 import { pinnedKind, type FieldTypes } from '../catalog/field-types.js';
-import { queryFieldKind } from './conditions.js';
 import { compileRangeBuckets, type PlanBuckets } from './range-buckets.js';
 import type { NumericValues } from '../catalog/columns/numeric-column.js';
 import { compileDistinct, type PlanDistinct, type RangeGroups } from './distinct.js';

@@ -25,6 +25,7 @@ import { runSteps, STEP, type Steps } from '../steps.js';
 import { vectorOf as vectorOfRow, vectorValue } from '../columns/vector-column.js';
 import { lowerBound, type CatalogState, type FieldKind, type ValueCounts } from '../catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from '../field-values.js';
+import { pinnedKind, type FieldTypes } from '../field-types.js';
 import { sharedArray } from '../columns/shared-arrays.js';
 import { lengthAt } from '../full-text/field-lengths.js';
 import { carryDerivedSteps } from '../columns/derived-carry.js';
@@ -103,6 +104,24 @@ export function liveFieldKind(state: CatalogState, fid: number): FieldKind {
   if (!gone || !field.valueCounts) return field.kind;
   const live = { numbers: field.valueCounts.numbers - gone.numbers, strays: field.valueCounts.strays - gone.strays };
   return live.numbers + live.strays === 0 ? 'none' : field.kind;
+}
+
+/** The field every product is keyed by: always text, however numeric its values look. */
+const REF_ID_FIELD = 'refId';
+
+/**
+ * The kind scopes, ranges and sorts give field `fid`: its pinned type's (`settings.fields`; `refId` is
+ * always text) when the field has that column, else the kind inferred from its live values. A pin never
+ * gives a field without live values a kind: such a field is `none` (matches nothing, sorts as absent).
+ */
+export function queryFieldKind(state: CatalogState, fid: number, fieldTypes: FieldTypes | undefined): FieldKind {
+  const live = liveFieldKind(state, fid);
+  if (live === 'none') return live;
+  const field = state.index.fields[fid];
+  const pinned = field.name === REF_ID_FIELD ? 'text' : pinnedKind(fieldTypes, field.name);
+  if (pinned === 'text' && field.text) return 'text';
+  if (pinned === 'numeric' && field.numeric) return 'numeric';
+  return live;
 }
 
 /**
