@@ -98,6 +98,25 @@ describe('admin API', () => {
     expect(await replace.json()).toMatchObject({ loaded: 2, skippedCount: 1, skipped: [{ line: 2, message: expect.stringContaining('has 3 numbers, but the catalog\'s image vectors have 2') }] });
   });
 
+  it('PUT products ?mode=replace with no product to load changes nothing (it emptied the catalog)', async () => {
+    const url = `${svc.url}/admin/v1/websites/site-b/products?mode=replace`;
+    const size = async () => ((await (await fetch(`${svc.url}/admin/v1/websites/site-b/stats`, { headers: bearer(ADMIN_TOKEN) })).json()) as { products: number }).products;
+    const before = await size();
+    expect(before).toBeGreaterThan(0);
+    // An export whose key is misspelt: every record is bad, and onError=skip skipped them all.
+    const allBad = await put(`${url}&onError=skip`, JSON.stringify([{ refid: 'X1', title: 'x' }, { refid: 'X2', title: 'y' }]), 'application/json');
+    expect(allBad.status).toBe(400);
+    const problem = (await expectDocumented(allBad, products, 'PUT')) as Problem;
+    expect(problem.errors.$![0]).toBe('catalog: a replace must hold at least one product, and all 2 records of this one were bad (missing or non-string refId): nothing was changed (a replace with no product would empty the catalog; to delete products, delete them)');
+    // An export that came out empty, as a JSON array or as NDJSON of one empty array's worth of lines.
+    for (const [body, type] of [['[]', 'application/json'], ['[ ]', 'application/json']] as const) {
+      const empty = await put(url, body, type);
+      expect(empty.status).toBe(400);
+      expect(((await empty.json()) as Problem).errors.$![0]).toBe('catalog: a replace must hold at least one product, and this one held none: nothing was changed (a replace with no product would empty the catalog; to delete products, delete them)');
+    }
+    expect(await size()).toBe(before);
+  });
+
   it('PUT products ?mode=replace swaps the whole catalog', async () => {
     const res = await put(`${svc.url}/admin/v1/websites/site-b/products?mode=replace`, JSON.stringify([{ refId: 'ONLY-1', title: 'only' }]), 'application/json');
     expect(res.status).toBe(200);

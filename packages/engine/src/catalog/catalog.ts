@@ -32,7 +32,7 @@ import { appendProducts, planAppend } from './changes/append-products.js';
 import { applyValuePatch, planValuePatch } from './changes/patch-values.js';
 import { mergeProductPatches } from './changes/merge-patch.js';
 import { changedProducts, type CatalogChange, type ChangeResult } from './changes/changed-products.js';
-import { readProducts, type CatalogFit } from './input/read-products.js';
+import { readProducts, readReplacement, type CatalogFit } from './input/read-products.js';
 import { withEarlierSkips, type SkipReport } from './input/skip-report.js';
 import { beginChange, runInSlices, SLICE_MS } from './build/time-slices.js';
 import { carryDerivedSteps, deriveLikeSteps } from './columns/derived-carry.js';
@@ -789,7 +789,7 @@ export class Catalog implements CatalogView {
 
   /** Replaces the whole catalog atomically with the products of `source`. */
   async replace(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
-    const { products, skipped } = await readProducts(source, options, undefined, { fieldTypes: this.fieldTypes });
+    const { products, skipped } = await readReplacement(source, options, this.fieldTypes);
     const { catalogSize } = await this.enqueue({ kind: 'replace', products });
     return this.summary(products, skipped, catalogSize);
   }

@@ -66,6 +66,23 @@ export async function readProducts(
 }
 
 /**
+ * The products of a replace, read and checked like any load's against the pinned types only (a replace
+ * keeps no product, so no vector dimension of the catalog's). A replace left with no product — none given
+ * (`[]`, an export that came out empty), or every record bad and skipped — throws `CATALOG_BAD_INPUT` and
+ * changes nothing: it would empty the catalog, which a blank body was already refused for. Deleting
+ * products is the delete operations' job.
+ */
+export async function readReplacement(
+  source: ProductSource, options: LoadOptions = {}, fieldTypes: FieldTypes | undefined,
+): Promise<{ products: Product[]; skipped: SkipReport }> {
+  const read = await readProducts(source, options, undefined, { fieldTypes });
+  if (read.products.length > 0) return read;
+  const { count, first } = read.skipped;
+  const held = count === 0 ? 'this one held none' : `${count === 1 ? 'its one record was' : `all ${count} records of this one were`} bad (${first[0]!.message})`;
+  throw new AisleError('CATALOG_BAD_INPUT', `catalog: a replace must hold at least one product, and ${held}: nothing was changed (a replace with no product would empty the catalog; to delete products, delete them)`);
+}
+
+/**
  * The products that fit the catalog (`fit`). A value that does not fit its pinned type, with `'reject'`,
  * throws `CATALOG_BAD_INPUT` whose problem details list (up to {@link MAX_REPORTED_SKIPS}) every such
  * record of the batch, as `{line, refId, field, value, message}`; an image vector of another dimension
