@@ -86,6 +86,20 @@ describe('executeSearch: text', () => {
     expect((await executeSearch(catalog, request('rde'))).total_results).toBe(0); // 3 letters: no typo allowed
     expect((await executeSearch(catalog, request('shirt'))).suggestions).toEqual({});
   });
+  it('suggests a correction only where the results bear it out: not for a dropped word, not when nothing matched', async () => {
+    const catalog = await catalogOf(shop);
+    // Within the scope no shirt is a Zeta product: "shrit" is dropped, and the page answers "zeta" alone.
+    const dropped = await executeSearch(catalog, request('zeta shrit', { scope: { brand: ['Zeta'], search_category: ['TV'] } }));
+    expect(ids(dropped)).toEqual(['p5']);
+    expect(dropped.suggestions).toEqual({ dropped_words: ['shrit'] });
+    // The scope leaves nothing for the corrected word: "did you mean shirt?" would find nothing either.
+    const none = await executeSearch(catalog, request('shrit', { scope: { search_category: ['Kitchen'] } }));
+    expect(none.total_results).toBe(0);
+    expect(none.suggestions).toEqual({});
+    // A correction that matched is kept beside a dropped word.
+    const both = await executeSearch(catalog, request('shrit zzzz'));
+    expect(both.suggestions).toEqual({ corrected_query: 'shirt zzzz', dropped_words: ['zzzz'] });
+  });
   it('does not widen a word that matches exactly with typo variants (shirts does not find shorts)', async () => {
     const catalog = await catalogOf([
       { refId: 'typo', title: 'shorts shorts shorts' },

@@ -139,7 +139,13 @@ export interface SearchPlan {
 
 /** What the calling thread keeps beside the plan (not sent to workers). */
 export interface PlanExtras {
-  /** `suggestions.corrected_query`: the query words with typo'd words replaced by their best correction. */
+  /**
+   * Per plan word, its best typo correction when it matched only through typo tolerance (undefined: it
+   * matched as typed); absent when no word has one. `suggestions.corrected_query` is the query with the
+   * corrections the results bear out (see `correctedQuery`, execute-search.ts).
+   */
+  corrections?: (string | undefined)[];
+  /** `suggestions.corrected_query`, set by executeSearch from `corrections` once the results are known. */
   correctedQuery?: string;
   /** Per term id a plan word matches: the bit mask of the words it matches (proximity). */
   termWords?: Map<number, number>;
@@ -532,14 +538,14 @@ export function compileSearchPlan(
   const words = queryWords(request.q, isStop);
   const targets = synonymTargetsPerWord(words, rules);
   const planWords: PlanWord[] = [];
-  const corrected: string[] = [];
+  const corrections: (string | undefined)[] = [];
   let anyCorrection = false;
   let wordsWithTerms = 0;
   words.forEach((word, i) => {
     const { planWord, correction } = keptCompiledWord(ctx, tables, word, i === words.length - 1, targets[i]);
     if (planWord.termIds.length > 0 || planWord.phrases.length > 0) wordsWithTerms++;
     if (correction !== undefined) anyCorrection = true;
-    corrected.push(correction ?? word);
+    corrections.push(correction);
     planWords.push(planWord);
   });
   const hierarchies = options.hierarchies ?? {};
@@ -634,7 +640,7 @@ export function compileSearchPlan(
     if (planWords.length === 0 && sort.length > 0 && sort[0].type === 'number') ensureNumericOrder(state, sort[0].field);
   }
   const size = request.size ?? DEFAULT_SEARCH_SIZE;
-  const extras: PlanExtras = anyCorrection ? { correctedQuery: corrected.join(' ') } : {};
+  const extras: PlanExtras = anyCorrection ? { corrections } : {};
   if (filters.ruleProblems.length > 0) extras.ruleProblems = filters.ruleProblems;
   let limit = request.start + size;
   if (planWords.length > 1) {
