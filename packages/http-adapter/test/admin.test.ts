@@ -98,6 +98,20 @@ describe('admin API', () => {
     expect(await replace.json()).toMatchObject({ loaded: 2, skippedCount: 1, skipped: [{ line: 2, message: expect.stringContaining('has 3 numbers, but the catalog\'s image vectors have 2') }] });
   });
 
+  it('PUT products refuses a refId that events and URLs cannot name (a NUL or an unpaired surrogate)', async () => {
+    const url = `${svc.url}/admin/v1/websites/site-b/products`;
+    // Loaded, such a product could never be purchased, viewed or clicked (the events refuse the refId) nor
+    // read or deleted by URL (no UTF-8 percent-encoding spells an unpaired surrogate).
+    for (const refId of ['NUL\u0000', 'SUR\ud800', '\udc00']) {
+      const res = await put(url, JSON.stringify([{ refId, title: 'x' }]), 'application/json');
+      expect(res.status).toBe(400);
+      expect(((await expectDocumented(res, products, 'PUT')) as Problem).errors.$![0]).toBe("element 1: refId must not contain NUL characters or unpaired surrogates (events and URLs could not name the product)");
+    }
+    const skip = await put(`${url}?onError=skip`, JSON.stringify([{ refId: 'SUR\ud800' }, { refId: 'OK-\ud83c\udf73', title: 'pan' }]), 'application/json');
+    expect(await skip.json()).toMatchObject({ loaded: 1, skippedCount: 1, skipped: [{ line: 1 }] });
+    expect((await fetch(`${url}/${encodeURIComponent('OK-\ud83c\udf73')}`, { headers: bearer(ADMIN_TOKEN) })).status).toBe(200);
+  });
+
   it('PUT products ?mode=replace with no product to load changes nothing (it emptied the catalog)', async () => {
     const url = `${svc.url}/admin/v1/websites/site-b/products?mode=replace`;
     const size = async () => ((await (await fetch(`${svc.url}/admin/v1/websites/site-b/stats`, { headers: bearer(ADMIN_TOKEN) })).json()) as { products: number }).products;
