@@ -100,6 +100,17 @@ describe('search keys', () => {
     expect(fromB.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it('refuses a forced scope on a key that opens no search (it was stored and restricted nothing)', async () => {
+    // An insights key sends clicks, which a scope does not restrict: its holder would believe in a limit there is not.
+    const res = await createKey('site-a', { actions: ['insights'], scope: { brand: ['Zanzibar'] } });
+    expect(res.status).toBe(400);
+    const problem = (await expectDocumented(res, '/admin/v1/websites/{websiteId}/keys', 'POST')) as { errors: Record<string, string[]> };
+    expect(problem.errors).toEqual({ scope: ['search key: scope restricts searches: a key whose actions do not include "search" takes none'] });
+    const listed = (await (await fetch(`${svc.url}/admin/v1/websites/site-a/keys`, { headers: bearer(ADMIN_TOKEN) })).json()) as { keys: { actions: string[]; scope?: unknown }[] };
+    expect(listed.keys.some((k) => !k.actions.includes('search') && k.scope !== undefined)).toBe(false);
+    expect((await createKey('site-a', { actions: ['search', 'insights'], scope: { brand: ['Zanzibar'] } })).status).toBe(201);
+  });
+
   it('tells the holder of an expired key that it expired, on search and clicks, and lists it as expired', async () => {
     // An expired key answered "invalid bearer token", as a made-up one does: its holder looked for a typo.
     const expiresAt = new Date(Date.now() + 1200).toISOString();
