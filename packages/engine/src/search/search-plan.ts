@@ -649,6 +649,9 @@ export function compileSearchPlan(
   }
   // A pinned doc among the best is moved, not counted twice: select one more per pin.
   limit += merch?.pins.length ?? 0;
+  // Never more than the catalog holds: the best `limit` are then every match, and a start far past the end
+  // (up to 2^53 − 1, as the contract allows) made top-k heaps of that length (a RangeError, a 500).
+  limit = Math.min(limit, index.docCount);
   return {
     plan: {
       matchNothing, words: planWords, minWords: wordsWithTerms, fieldWeights, conditions, aggregationFields, hierarchyColumns, rangeFields, rangeBuckets, sort, limit,
