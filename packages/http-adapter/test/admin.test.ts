@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createListener } from '../src/listener.js';
@@ -129,6 +130,23 @@ describe('admin API', () => {
       expect(((await empty.json()) as Problem).errors.$![0]).toBe('catalog: a replace must hold at least one product, and this one held none: nothing was changed (a replace with no product would empty the catalog; to delete products, delete them)');
     }
     expect(await size()).toBe(before);
+  });
+
+  it('PUT products takes a gzipped feed (Content-Encoding: gzip), a JSON array as NDJSON', async () => {
+    // A gzipped JSON array was refused as "not a JSON array" (its first byte is gzip's), while gzipped NDJSON loaded.
+    const url = `${svc.url}/admin/v1/websites/site-b/products`;
+    const array = await fetch(url, {
+      method: 'PUT', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', ...bearer(ADMIN_TOKEN) },
+      body: gzipSync(JSON.stringify([{ refId: 'GZ-1', title: 'zipped' }])),
+    });
+    expect(array.status).toBe(200);
+    expect(await array.json()).toMatchObject({ loaded: 1 });
+    const ndjson = await fetch(url, {
+      method: 'PUT', headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip', ...bearer(ADMIN_TOKEN) },
+      body: gzipSync('{"refId":"GZ-2"}\n{"refId":"GZ-3"}\n'),
+    });
+    expect(await ndjson.json()).toMatchObject({ loaded: 2 });
+    expect((await fetch(`${url}/GZ-1`, { headers: bearer(ADMIN_TOKEN) })).status).toBe(200);
   });
 
   it('PUT products ?mode=replace swaps the whole catalog', async () => {

@@ -4,6 +4,7 @@
  * was before these errors were coded in the error table (ADR 0029): they pin it byte for byte.
  */
 import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createListener } from '../src/listener.js';
@@ -73,6 +74,17 @@ const cases: Case[] = [
   {
     name: 'search body of another media type', request: search('{}', { 'content-type': 'text/plain', ...bearer(TOKEN_A) }),
     status: 415, message: 'Content-Type must be application/json (got text/plain)',
+  },
+  {
+    // A compressed body was read as JSON text and refused as "not valid UTF-8", a coding aisle ignored was read as plain.
+    name: 'search body with a content coding', request: search(gzipSync(JSON.stringify(searchBody)), { ...json, 'content-encoding': 'gzip', ...bearer(TOKEN_A) }),
+    status: 415, message: 'Content-Encoding must be identity (got gzip): send the body uncompressed',
+  },
+  {
+    name: 'product feed with a content coding other than gzip', request: {
+      method: 'PUT', path: '/admin/v1/websites/site-b/products', headers: { ...json, 'content-encoding': 'br', ...bearer(ADMIN_TOKEN) }, body: '[{"refId":"BR-1"}]',
+    },
+    status: 415, errors: { $: ['Content-Encoding must be identity or gzip (got br): send the body uncompressed or gzipped'] },
   },
   { name: 'empty search body', request: search(''), status: 400, message: 'request body is empty; a JSON document is required' },
   { name: 'search body nested too deep', request: search(`${'['.repeat(40)}${']'.repeat(40)}`), status: 400, message: 'JSON nesting is deeper than 32 levels' },
