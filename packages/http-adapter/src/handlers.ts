@@ -165,7 +165,8 @@ export const products: Handler = async (ctx, state) => {
   if (type === 'application/json' && body.first !== 0x5b && body.first !== GZIP_FIRST_BYTE) {
     throw new HttpError('FEED_NOT_ARRAY', { what });
   }
-  const options = { onError };
+  // The upload limit counts the bytes sent; a gzipped feed is bounded by it once unzipped too.
+  const options = { onError, maxUnzippedBytes: state.limits.adminMaxBytes };
   let summary: LoadSummary;
   try {
     summary = patch

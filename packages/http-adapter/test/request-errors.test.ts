@@ -146,6 +146,15 @@ const cases: Case[] = [
     status: 413, errors: { $: ['request body exceeds the limit of 100 bytes'] }, headers: { connection: 'close' },
   },
   {
+    // 60 bytes sent, 10 kB unzipped: the limit counted the bytes sent, and the engine unzipped without a bound.
+    name: 'gzipped product feed above the upload limit once unzipped', on: 'strict',
+    request: {
+      method: 'PUT', path: '/admin/v1/websites/site-b/products', headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip', ...bearer(ADMIN_TOKEN) },
+      body: gzipSync('{"refId":"GZ-BOMB"}\n'.repeat(500)),
+    },
+    status: 413, errors: { $: ['the product feed exceeds the limit of 100 bytes once unzipped; nothing was changed'] },
+  },
+  {
     name: 'searches report with a limit out of range', request: { path: '/admin/v1/websites/site-a/reports/searches?limit=0', headers: bearer(ADMIN_TOKEN) },
     status: 400, errors: { limit: ['query parameter limit must be an integer from 1 to 1000 (got "0")'] },
   },

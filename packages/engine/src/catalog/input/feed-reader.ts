@@ -249,7 +249,7 @@ async function* readChunks(iterator: AsyncIterator<unknown>, format: Format, opt
   }
   let chunks: AsyncIterator<unknown>;
   if (typeof firstChunk !== 'string' && firstChunk.length >= 2 && firstChunk[0] === 0x1f && firstChunk[1] === 0x8b) {
-    chunks = rejoin(firstChunk, iterator).pipe(createGunzip())[Symbol.asyncIterator]();
+    chunks = boundedUnzip(rejoin(firstChunk, iterator).pipe(createGunzip()), options.maxUnzippedBytes);
   } else {
     chunks = (async function* () {
       yield firstChunk;
@@ -261,6 +261,26 @@ async function* readChunks(iterator: AsyncIterator<unknown>, format: Format, opt
     })();
   }
   yield* parseText(chunks, format, options);
+}
+
+/**
+ * The chunks of an unzipped stream, failing with `LIMIT_EXCEEDED` once they pass `max` bytes: the upload
+ * limit counts the bytes sent, and a few kilobytes of gzip unzip to gigabytes, every record of which a
+ * load holds until it is built.
+ */
+async function* boundedUnzip(unzipped: Readable, max: number | undefined): AsyncGenerator<unknown> {
+  let bytes = 0;
+  try {
+    for await (const chunk of unzipped) {
+      bytes += (chunk as Buffer).length;
+      if (max !== undefined && bytes > max) {
+        throw new AisleError('LIMIT_EXCEEDED', `the product feed exceeds the limit of ${max} bytes once unzipped; nothing was changed`);
+      }
+      yield chunk;
+    }
+  } finally {
+    unzipped.destroy();
+  }
 }
 
 /**
