@@ -73,6 +73,18 @@ function httpUrl(s: string): URL | undefined {
  * browser from being sent to a `javascript:` or `data:` URL by a redirect, or a CORS header from
  * naming something that is not an origin.
  */
+/**
+ * Whether `s` holds no NUL and no unpaired surrogate: text every store keeps as sent (PostgreSQL refuses a
+ * NUL), that UTF-8 — a URL's percent-encoding, a JSON body — can spell. Ids of the events wire and a
+ * product's refId (catalog/input/product-limits.ts) must be such text.
+ */
+export function isCleanText(s: string): boolean {
+  return !BAD_CHARS.test(s);
+}
+
+/** What {@link isCleanText} asks of a text, as messages word it. */
+export const CLEAN_TEXT_EXPECTED = 'must not contain NUL characters or unpaired surrogates';
+
 export const EVENT_FORMATS: Readonly<Record<'guid' | 'event-time' | 'clean-text' | 'currency-code' | 'decimal' | 'web-url' | 'web-origin', EventFormat>> = {
   'web-url': {
     validate: (s) => httpUrl(s) !== undefined || (s.length <= MAX_URL_LENGTH && /^\/(?![/\\])\S*$/.test(s)),
@@ -93,5 +105,5 @@ export const EVENT_FORMATS: Readonly<Record<'guid' | 'event-time' | 'clean-text'
     validate: (s) => s.length <= MAX_DATE_TIME_LENGTH && parseIsoDateTime(s) !== undefined,
     expected: 'must be an ISO 8601 date-time with a zone (Z or an offset such as +02:00), such as 2024-05-01T12:00:00Z (years 1970-9999)',
   },
-  'clean-text': { validate: (s) => !BAD_CHARS.test(s), expected: 'must not contain NUL characters or unpaired surrogates' },
+  'clean-text': { validate: isCleanText, expected: CLEAN_TEXT_EXPECTED },
 };

@@ -76,8 +76,9 @@ export function hashSearchKey(key: string): string {
 }
 
 /**
- * Checks a key creation body against the contract's `SearchKeyRequest` schema, plus the one rule a
- * schema cannot state (`expiresAt` in the future); pure apart from the clock. A top-level `null` counts
+ * Checks a key creation body against the contract's `SearchKeyRequest` schema, plus the rules a schema
+ * does not state (`expiresAt` in the future, a `scope` only with the `search` action); pure apart from
+ * the clock. A top-level `null` counts
  * as absent, as it always has for this body. Throws `KEY_BAD_REQUEST` naming the field.
  */
 export function validateSearchKeyRequest(body: unknown, now: number): { actions: string[]; expiresAt: number | null; scope: ScopeConditions | null } {
@@ -90,6 +91,9 @@ export function validateSearchKeyRequest(body: unknown, now: number): { actions:
     expiresAt = Date.parse(b.expiresAt);
     if (expiresAt <= now) bad('expiresAt', 'must be in the future');
   }
+  // A scope restricts searches only (clicks name the products shown): on a key that opens none it would
+  // be stored and shown as a limit that is not there.
+  if (b.scope !== undefined && !b.actions.includes('search')) bad('scope', 'restricts searches: a key whose actions do not include "search" takes none');
   return { actions: [...new Set(b.actions)], expiresAt, scope: b.scope ?? null };
 }
 
