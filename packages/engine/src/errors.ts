@@ -40,6 +40,11 @@ export const ErrorCodes = {
    * stored; `problem` names each such click under its `events[i].ClickId` path.
    */
   CLICK_CONFLICT: { status: 409 },
+  /**
+   * An admin issue names a code the website already holds with another customer or discount: nothing of
+   * the issue was stored; `problem` names each such code under its `coupons[i].Code` path.
+   */
+  COUPON_CONFLICT: { status: 409 },
   /** A product feed, product batch or bulk delete is malformed (a field error names the field). */
   CATALOG_BAD_INPUT: { status: 400, subject: 'catalog' },
   /** A snapshot file is missing, truncated or of another format version. */
