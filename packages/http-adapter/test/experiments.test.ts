@@ -126,7 +126,18 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       await expectRefused({ ...ok, name: 'a\u0000b' }, 400, 'name');
       const surrogate = await post(admin(''), JSON.stringify({ ...ok, name: 'a?' }).replace('a?', 'a\\ud800'), { ...bearer(ADMIN_TOKEN), 'content-type': 'application/json' });
       expect(surrogate.status).toBe(400);
-      expect(((await expectDocumented(surrogate, EXPERIMENTS, 'POST')) as Problem).errors).toEqual({ name: ['experiment: name must not contain NUL characters or unpaired surrogates'] });
+      expect(((await expectDocumented(surrogate, EXPERIMENTS, 'POST')) as Problem).errors).toEqual({ name: ['experiment: name must not contain control characters (U+0000–U+001F, U+007F–U+009F) or unpaired surrogates'] });
+      // Other control characters (C0, DEL, C1) were taken in the experiment's name (201) and, but for C0, in
+      // variant names: invisible in the dashboard and in logs, and a variant name is a key of the roll-ups.
+      for (const control of ['\u0001', '\u001f', '\u007f', '\u0085', '\u009f']) {
+        for (const [body, field] of [[{ ...ok, name: `a${control}b` }, 'name'], [{ ...ok, variants: [{ name: 'control' }, { name: `b${control}` }] }, 'variants[1].name']] as const) {
+          const res = await create(body);
+          expect(res.status, JSON.stringify(body)).toBe(400);
+          expect(((await expectDocumented(res, EXPERIMENTS, 'POST')) as Problem).errors[field === 'name' ? 'name' : 'variants[1].Name']).toEqual([
+            `experiment: ${field} must not contain control characters (U+0000–U+001F, U+007F–U+009F) or unpaired surrogates`,
+          ]);
+        }
+      }
       await expectRefused([ok], 400, '(body)');
       const list = await fetch(admin(''), { headers: bearer(ADMIN_TOKEN) });
       expect(((await expectDocumented(list, EXPERIMENTS, 'GET')) as { experiments: unknown[] }).experiments).toEqual([]);

@@ -526,8 +526,9 @@ const SearchKeyListSchema = Type.Object({ keys: Type.Array(ref('SearchKey', Sear
 
 // ---- experiments -------------------------------------------------------------------------------
 
-// Stored (PostgreSQL refuses a NUL, and an unpaired surrogate in JSON): `clean-text`, as the events wire's ids.
-const experimentName = (description: string) => Type.String({ minLength: 1, maxLength: MAX_EXPERIMENT_NAME_LENGTH, pattern: '\\S', format: 'clean-text', description });
+// Stored (PostgreSQL refuses a NUL, and an unpaired surrogate in JSON), read by people in the dashboard and
+// logs, and a variant's name keys the stored roll-ups: `display-name`, no control character of any kind.
+const experimentName = (description: string) => Type.String({ minLength: 1, maxLength: MAX_EXPERIMENT_NAME_LENGTH, pattern: '\\S', format: 'display-name', description });
 
 const VariantRequestSchema = Type.Object({
   name: experimentName('Unique within the experiment; "interleaved" is reserved.'),

@@ -99,9 +99,6 @@ export function validateExperiment(
   const names = new Set<string>();
   const variants = b.variants.map((v, i): StoredVariant => {
     const at = `variants[${i}]`;
-    // Names are keys of the stored roll-ups; a control character there would be ambiguous.
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f]/.test(v.name)) bad(`${at}.name`, 'must not contain control characters');
     if (v.name === INTERLEAVED) bad(`${at}.name`, `"${INTERLEAVED}" is reserved for interleaved responses`);
     if (names.has(v.name)) bad(`${at}.name`, `"${v.name}" is the name of another variant`);
     names.add(v.name);
