@@ -202,6 +202,11 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
         expect(v.searches).toBe(users(v.name));
         expect(v.ctr.low!).toBeLessThanOrEqual(v.ctr.value!);
         expect(v.ctr.high!).toBeGreaterThanOrEqual(v.ctr.value!);
+        // Every figure names its interval's method (the report gave bare numbers, and the mean's was the
+        // normal one: too narrow for the small variants a report shows early on).
+        expect([v.ctr.interval, v.conversionRate.interval, v.revenuePerUser.interval]).toEqual([
+          'Wilson score interval (95 %)', 'Wilson score interval (95 %)', "Student's t interval of the mean (95 %)",
+        ]);
       }
       expect(r.variants.reduce((s, v) => s + v.clicks, 0)).toBe(clicks);
       expect(r.variants.reduce((s, v) => s + v.conversions, 0)).toBe(revenue / 10);
@@ -211,6 +216,7 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       expect(vs.ctr.test).toMatch(/Welch/);
       expect(vs.conversionRate.test).toMatch(/two-proportion z/);
       expect(vs.revenuePerUser.test).toMatch(/Welch/);
+      for (const metric of ['ctr', 'conversionRate', 'revenuePerUser'] as const) expect(vs[metric].interval).toMatch(/^(delta method on the log ratio|MOVER-R)/);
       // Twenty users a variant are far below any horizon: never "significant".
       expect([vs.ctr.significant, vs.conversionRate.significant, vs.revenuePerUser.significant]).toEqual([false, false, false]);
       if (r.minUsers.ctr !== null) expect(r.minUsers.ctr).toBeGreaterThan(20);
@@ -267,7 +273,7 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       expect(control!.users).toBe(1);
       expect(control!.ctr.value).toBe(0);
       expect(control!.ctr.high!).toBeGreaterThan(0);
-      expect(control!.revenuePerUser).toEqual({ value: 0, low: null, high: null });
+      expect(control!.revenuePerUser).toEqual({ value: 0, low: null, high: null, interval: "Student's t interval of the mean (95 %)" });
       expect(variant!.vsControl!.ctr).toMatchObject({ relativeDifference: null, pValue: null, significant: false });
       expect((await stop(created.id)).status).toBe(200);
     });

@@ -580,11 +580,13 @@ const EstimateSchema = Type.Object({
   value: numOrNull('The estimate; null while the variant has no users (or, for a rate, no searches or lists served).'),
   low: numOrNull('95 % interval, lower end; null with the value, and for a per-user mean of a single user.'),
   high: numOrNull('95 % interval, upper end; null as low.'),
+  interval: str('The interval\'s method, by name: "Wilson score interval (95 %)" for rates, "Student\'s t interval of the mean (95 %)" for revenuePerUser.'),
 }, { description: 'A variant\'s own figure with its 95 % interval: null where there is nothing to estimate from (decision 0076), never 0 with an interval of no width.' });
 const ComparisonSchema = Type.Object({
   relativeDifference: numOrNull('(variant − control) / control; null when the control\'s value is 0 or a side has under 2 users.'),
   low: numOrNull('95 % interval of relativeDifference, lower end; null where it cannot be computed.'),
   high: numOrNull('Upper end; null where it cannot be computed or has no upper bound.'),
+  interval: str('The method of low and high, by name: the delta method on the log ratio (with Student\'s t on Welch\'s degrees of freedom for means), or MOVER-R where the log ratio has no interval; where they are null, the method that had nothing to compute from.'),
   pValue: numOrNull('Two-sided; null where the test is not defined (no variance, a side with under 2 users).'),
   test: str('The test, by name.'),
   significant: bool('pValue < 0.05, relativeDifference not null and every variant has this metric\'s minUsers (fixed horizon).'),
