@@ -18,6 +18,7 @@ import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/t
 import { HMAC_SALT_LENGTH } from '../retail-media/hmac.js';
 import { NumericScopeSchema, ScopeConditionSchema, TextNot, TextValues } from './scope-schema.js';
 import { WebsiteSettingsSchema } from './settings-schema.js';
+import { keptCustomerId } from './query-schemas.js';
 
 export { NumericScopeSchema, ScopeConditionSchema, type ScopeCondition, type ScopeConditions } from './scope-schema.js';
 import {
@@ -86,10 +87,9 @@ const SearchRequestSchema = Type.Object({
       + 'completions need distinct sessions, and the result page is remembered with it (clicks and conversions; docs/http-api.md).',
   })),
   // Ids and the query are stored (result lists, the search log): no NUL or unpaired surrogate, which a SQL store refuses.
-  customer_id: opt(Type.String({
-    maxLength: MAX_ID_LENGTH, format: 'clean-text',
-    description: 'Customer id; required when personalization is enabled for the website, and then the best results are re-ranked toward what this customer viewed and bought (same set, totals and facets).',
-  })),
+  customer_id: opt(keptCustomerId(
+    'Customer id; required when personalization is enabled for the website, and then the best results are re-ranked toward what this customer viewed and bought (same set, totals and facets).',
+  )),
   website_id: Type.String({ minLength: 1 }),
   q: Type.String({ maxLength: MAX_QUERY_LENGTH, format: 'clean-text', description: 'Query text; "" matches every product (category browsing).' }),
   client: Type.String({ minLength: 1 }),
