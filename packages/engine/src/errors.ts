@@ -147,6 +147,11 @@ export const ErrorCodes = {
   KEY_EXPIRED: { status: 401, message: 'the search key expired at {expiresAt}' },
   /** A valid search key whose actions do not include the operation's (`actions` as a list). */
   KEY_ACTION_NOT_ALLOWED: { status: 401, message: 'the search key does not open "{action}" (its actions: {actions})' },
+  /**
+   * A live search key on an operation only the website's token opens (purchases, views): told to its
+   * holder only, as `KEY_ACTION_NOT_ALLOWED` is, since "invalid" would send them looking for a typo.
+   */
+  KEY_NOT_ACCEPTED: { status: 401, message: 'a search key opens only search and clicks; this operation takes the website\'s bearer token' },
   /** A bearer token that is not an admin token on an admin path. */
   ADMIN_TOKEN_INVALID: { status: 401, message: 'invalid admin token' },
   /** A search body naming a website the bearer token does not open. */
