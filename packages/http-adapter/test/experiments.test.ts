@@ -144,6 +144,11 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       const unknown = await fetch(admin('/exp_nope'), { headers: bearer(ADMIN_TOKEN) });
       expect(unknown.status).toBe(404);
       await expectDocumented(unknown, EXPERIMENT, 'GET');
+      // An id no experiment can have names none: on PostgreSQL stop and delete answered 503 "the store failed".
+      const stopNul = await post(admin('/exp_%00/stop'), '', bearer(ADMIN_TOKEN));
+      expect(stopNul.status).toBe(404);
+      await expectDocumented(stopNul, STOP, 'POST');
+      expect((await fetch(admin('/exp_%00'), { method: 'DELETE', headers: bearer(ADMIN_TOKEN) })).status).toBe(404);
       expect((await fetch(`${url}/admin/v1/websites/site-a/experiments`, { headers: bearer(TOKEN_A) })).status).toBe(401);
     });
 

@@ -10,6 +10,7 @@ import { FailureReporter } from '../background-failures.js';
 import type { StoreConfig, WebsiteConfig } from '../config.js';
 import type { AttributionReport, CouponIssue, CouponUseResult } from '../engine-api.js';
 import { readReportTimes, type AttributionReportParams } from '../contract/query-schemas.js';
+import { isStorableText } from '../contract/formats.js';
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
 import { attributionWindowDays, checkRetailMedia } from '../retail-media/index.js';
 import { openStore } from '../store/open-store.js';
@@ -385,6 +386,9 @@ export class EventService {
     if (typeof client !== 'string' || client.trim() === '') throw new AisleError('COUPON_BAD_REQUEST', 'The client parameter is required.', { details: { field: 'client' } });
     const website = this.byId.get(client) ?? this.byClient.get(client);
     if (website === undefined) throw new AisleError('COUPON_NOT_FOUND', `Unknown client "${client}".`, { details: { field: 'client' } });
+    // No code is stored with text a SQL store cannot hold (issues and purchases refuse it): such a code is
+    // unknown, not a store failure (PostgreSQL failed on it: 503 on this public call).
+    if (!isStorableText(code)) throw new AisleError('COUPON_NOT_FOUND', `Unknown coupon code ${JSON.stringify(code)}.`, { details: { field: 'code' } });
     let outcome;
     try {
       outcome = await this.store.markCouponUsed(website.websiteId, code, this.now());

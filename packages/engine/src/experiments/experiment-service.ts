@@ -15,6 +15,7 @@ import type { WebsiteSettings } from '../config.js';
 import type { ExperimentRequest, Experiment } from '../contract/schemas.js';
 import { MAX_EXPERIMENTS_PER_WEBSITE } from '../contract/limits.js';
 import { checkAgainst } from '../contract/validate.js';
+import { isStorableText } from '../contract/formats.js';
 import { AisleError, fieldError, isAisleError, messageOf } from '../errors.js';
 import { resolveMethod, TacticLabels, type TacticKey } from '../recommend/methods.js';
 import { checkSettingsDepth, mergePatch } from '../settings/website-settings.js';
@@ -193,9 +194,18 @@ export class ExperimentService {
     return found;
   }
 
+  /**
+   * `EXPERIMENT_NOT_FOUND` for an id a SQL store cannot hold: ids are aisle's own (`exp_<hex>`), so such
+   * an id names none, and PostgreSQL failed on it (503, "the store failed").
+   */
+  private requireStorableId(websiteId: string, id: string): void {
+    if (!isStorableText(id)) throw new AisleError('EXPERIMENT_NOT_FOUND', messageOf('EXPERIMENT_NOT_FOUND', { websiteId, id }));
+  }
+
   /** Stops an experiment; stopping a stopped one changes nothing and answers it as it is (a retry is safe). */
   async stop(websiteId: string, id: string): Promise<Experiment> {
     const now = this.now();
+    this.requireStorableId(websiteId, id);
     const stopped = await this.options.store.stopExperiment(websiteId, id, now);
     if (stopped === undefined) throw new AisleError('EXPERIMENT_NOT_FOUND', messageOf('EXPERIMENT_NOT_FOUND', { websiteId, id }));
     this.take(websiteId, (this.active.get(websiteId) ?? []).filter((e) => e.id !== id));
@@ -204,6 +214,7 @@ export class ExperimentService {
 
   /** Deletes a stopped experiment (`EXPERIMENT_RUNNING` while it is not stopped, `EXPERIMENT_NOT_FOUND`). Its roll-ups stay until retention. */
   async delete(websiteId: string, id: string): Promise<void> {
+    this.requireStorableId(websiteId, id);
     if (await this.options.store.deleteExperiment(websiteId, id)) return;
     const found = await this.get(websiteId, id);
     if (found.stoppedAt === null) throw new AisleError('EXPERIMENT_RUNNING', messageOf('EXPERIMENT_RUNNING', { id }));
