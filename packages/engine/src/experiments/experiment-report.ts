@@ -125,7 +125,8 @@ function reportedRate(successes: number, n: number): ReportedEstimate {
 /** A per-user mean as reported: null without users; one user has a value but no interval (no variance to size it). */
 function reportedMean(sums: UserSums): ReportedEstimate {
   if (sums.n === 0) return { value: null, low: null, high: null, interval: INTERVALS.tMean };
-  const e = meanEstimate(sums);
+  // Per-user revenue is never negative (prices and quantities are not).
+  const e = meanEstimate(sums, 0);
   return sums.n < 2 ? { value: e.value, low: null, high: null, interval: e.interval } : e;
 }
 

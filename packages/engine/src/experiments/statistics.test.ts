@@ -50,6 +50,8 @@ describe('experiment statistics', () => {
     expect(ten.low).toBeCloseTo(-2.0324, 3);
     expect(ten.high).toBeCloseTo(10.0324, 3);
     expect(ten.interval).toBe("Student's t interval of the mean (95 %)");
+    // Values that cannot be negative (revenue per user) have no negative mean: the interval stops at 0.
+    expect(meanEstimate(sums([0, 0, 0, 0, 0, 0, 0, 0, 20, 20]), 0)).toMatchObject({ value: 4, low: 0, high: ten.high });
     expect(proportionEstimate(10, 100).interval).toBe('Wilson score interval (95 %)');
   });
 

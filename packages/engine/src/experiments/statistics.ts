@@ -123,15 +123,17 @@ export function tQuantile(df: number): number {
 }
 
 /**
- * Mean of per-user values with its 95 % interval by Student's t on n − 1 degrees of freedom. The normal
+ * Mean of per-user values with its 95 % interval by Student's t on n − 1 degrees of freedom, cut at
+ * `lowest` when the values cannot go below it (revenue: 0, where the interval read "−1.23 per user"). The normal
  * interval it replaces covered far less than 95 % for the small variants a report shows early on (70 %
  * with 2 users, 92 % with 10); from a few hundred users the two agree to the third digit.
  */
-export function meanEstimate(s: UserSums): Estimate {
+export function meanEstimate(s: UserSums, lowest = -Infinity): Estimate {
   const { mean, variance } = meanAndVariance(s);
   if (s.n < 2) return { value: mean, low: mean, high: mean, interval: INTERVALS.tMean };
   const half = tQuantile(s.n - 1) * Math.sqrt(variance / s.n);
-  return { value: mean, low: mean - half, high: mean + half, interval: INTERVALS.tMean };
+  // A mean of values never below `lowest` is never below it either: cutting the interval there loses no coverage.
+  return { value: mean, low: Math.max(lowest, mean - half), high: mean + half, interval: INTERVALS.tMean };
 }
 
 /** One side of a comparison: its estimate, the variance of that estimate and its 95 % interval as the report shows it. */
