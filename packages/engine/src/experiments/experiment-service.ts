@@ -52,6 +52,12 @@ export interface Assignment {
 
 /** Settings keys a variant may not override: the catalog's structure, not a runtime setting. */
 const NOT_RUNTIME = ['fields'] as const;
+/**
+ * Settings keys no search reads — what the website does with events, browsers and recommendations: a
+ * search variant "varying" one changed nothing its shoppers were served, and the report compared two
+ * identical configurations as if they differed.
+ */
+const NOT_READ_BY_SEARCH = ['cors', 'attributionWindowDays', 'eventRetentionDays', 'retailMedia', 'retailBoost', 'useStyleIdForVisualSimilarity'] as const;
 
 /** Tactic keys by their labels (`slots[].tacticLabel`). */
 const TACTIC_BY_LABEL: ReadonlyMap<string, TacticKey> = new Map(Object.entries(TacticLabels).map(([key, label]) => [label, key as TacticKey]));
@@ -110,6 +116,9 @@ export function validateExperiment(
     if (v.settings !== undefined) {
       if (b.kind !== 'search') bad(`${at}.settings`, 'only search experiments vary settings; a recommendations variant names cascades');
       for (const key of NOT_RUNTIME) if (Object.hasOwn(v.settings, key)) bad(`${at}.settings.${key}`, 'is not a runtime setting (it shapes the stored catalog); an experiment cannot vary it');
+      for (const key of NOT_READ_BY_SEARCH) {
+        if (Object.hasOwn(v.settings, key)) bad(`${at}.settings.${key}`, 'is read by no search (it governs events, browsers or recommendations): a search variant varying it would serve its shoppers as the control');
+      }
       try {
         checkSettingsDepth(v.settings);
         checkSettings(v.settings);
