@@ -156,6 +156,16 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       expect((await fetch(`${url}/admin/v1/websites/site-a/experiments`, { headers: bearer(TOKEN_A) })).status).toBe(401);
     });
 
+    it('starts an experiment whose from is past when it is created, and says so', async () => {
+      // The answer and the report said assignment started in 2020: nobody was assigned before the creation.
+      const res = await create({ name: 'late', kind: 'search', variants: [{ name: 'control' }, { name: 'b' }], from: '2020-01-01T00:00:00Z' });
+      expect(res.status).toBe(201);
+      const created = (await expectDocumented(res, EXPERIMENTS, 'POST')) as Created & { from: string; createdAt: string };
+      expect(created.from).toBe(created.createdAt);
+      expect((await report(created.id)).from).toBe(created.createdAt);
+      expect((await stop(created.id)).status).toBe(200);
+    });
+
     it('runs a search A/B test: sticky tags, variant settings served, clicks and purchases counted per user, stop and delete', async () => {
       // Unicode names are kept as given.
       const res = await create({ name: 'Redirect zanzibar ☕', kind: 'search', variants: [{ name: 'control' }, REDIRECTING] });

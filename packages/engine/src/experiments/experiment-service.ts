@@ -149,7 +149,10 @@ export function validateExperiment(
     }
     return variant;
   });
-  const from = b.from === undefined ? null : Date.parse(b.from);
+  // A `from` already past starts the experiment at its creation (null: from `createdAt`): nobody was
+  // assigned before it, and the answer and the report said assignment began at the past time.
+  const requestedFrom = b.from === undefined ? null : Date.parse(b.from);
+  const from = requestedFrom !== null && requestedFrom > now ? requestedFrom : null;
   const until = b.until === undefined ? null : Date.parse(b.until);
   if (until !== null) {
     if (until <= now) bad('until', 'must be in the future');
