@@ -19,6 +19,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AisleError, fieldError } from '../errors.js';
 import type { SearchKeyRequest } from '../contract/schemas.js';
 import { checkAgainst } from '../contract/validate.js';
+import { isStorableText } from '../contract/formats.js';
 import type { SearchKeyRecord, Store } from '../store/store.js';
 import type { ScopeConditions } from '../types.js';
 
@@ -146,6 +147,8 @@ export class SearchKeyService {
   async revoke(websiteId: string, keyOrId: string): Promise<void> {
     // Checked here, in the service: anything thrown below is read as the store's failure (503).
     if (typeof keyOrId !== 'string') throw new AisleError('KEY_BAD_REQUEST', 'search key: the key or its id must be a string');
+    // Ids are aisle's own (`key_<hex>`): one a SQL store cannot hold names no key (PostgreSQL failed on it).
+    if (!isStorableText(keyOrId)) throw new AisleError('KEY_NOT_FOUND', `website "${websiteId}" has no such search key`);
     let id = keyOrId;
     let hash: string | undefined;
     if (keyOrId.startsWith(SEARCH_KEY_PREFIX)) {
