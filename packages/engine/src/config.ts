@@ -13,6 +13,7 @@ import { EngineOptionsSchema, PG_SCHEMA_NAME } from './contract/config-schema.js
 import { WebsiteSettingsSchema } from './contract/settings-schema.js';
 import { checkAgainst } from './contract/validate.js';
 import { validateRelevanceSettings } from './search/relevance-settings.js';
+import { AVAILABILITY_FIELD, IMAGE_VECTOR_FIELD } from './catalog/field-values.js';
 
 export type {
   StoreConfig, WebsiteConfig, EngineOptions,
@@ -89,9 +90,24 @@ export function validateSettings(raw: unknown, key: string, models: readonly str
   if (model !== undefined && !models.includes(model)) fail(`${key}.semanticSearch.model`, `names no known model (known: ${models.join(', ')})`);
   if (s.rules !== undefined) checkRules(s.rules, `${key}.rules`);
   if (s.retailMedia !== undefined) checkRetailMedia(s.retailMedia, `${key}.retailMedia`);
-  if (s.fields !== undefined && Object.hasOwn(s.fields, 'refId')) fail(`${key}.fields.refId`, 'cannot be pinned: refIds are always text keys');
+  if (s.fields !== undefined) checkPinnedFields(s.fields, `${key}.fields`);
   // A hierarchy is named in requests (hierarchical_facets, scope keys): an empty name names nothing.
   if (s.hierarchies !== undefined && Object.hasOwn(s.hierarchies, '')) fail(`${key}.hierarchies`, 'has an empty name: a hierarchy is named in requests');
+}
+
+/**
+ * The pins the reserved fields refuse (docs/http-api.md, "PUT …/products"): their meaning is not a setting.
+ * `refId` is a text key; `availability` an integer stock count, which the in-stock scope (`{not: [0]}`)
+ * and `filterOutOfStock` read as a number (pinned to text, every search with that scope answered 400);
+ * `image_vector` a vector, which facets, scopes and sorts never read.
+ */
+function checkPinnedFields(fields: NonNullable<WebsiteSettings['fields']>, key: string): void {
+  if (Object.hasOwn(fields, 'refId')) fail(`${key}.refId`, 'cannot be pinned: refIds are always text keys');
+  const availability = Object.hasOwn(fields, AVAILABILITY_FIELD) ? fields[AVAILABILITY_FIELD] : undefined;
+  if (availability !== undefined && availability.type !== 'number') {
+    fail(`${key}.${AVAILABILITY_FIELD}`, `can be pinned only to type number: ${AVAILABILITY_FIELD} is an integer stock count (0 out of stock)`);
+  }
+  if (Object.hasOwn(fields, IMAGE_VECTOR_FIELD)) fail(`${key}.${IMAGE_VECTOR_FIELD}`, 'cannot be pinned: image vectors are for visual similarity, not for facets, scopes or sorts');
 }
 
 /** The rules of `embedders` a schema cannot state (ids unique and not the built-in model's, `embed` a function); returns their ids. */

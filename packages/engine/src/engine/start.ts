@@ -23,7 +23,8 @@ import { checkRulesApply } from '../search/index.js';
 import type { Embedder } from '../semantic/embedder.js';
 import { TEXT_MODEL_ID } from '../semantic/text-model.js';
 import { checkFieldTypesFit } from '../settings/field-types-fit.js';
-import { SETTINGS_POLL_MS, SettingsService } from '../settings/settings-service.js';
+import { checkKeysKeepHierarchies } from '../keys/key-scope.js';
+import { SETTINGS_POLL_MS, SettingsService, storeFailure } from '../settings/settings-service.js';
 import { checkWebsiteSettings } from '../settings/website-settings.js';
 import { embeddedStoreFile, openStore } from '../store/open-store.js';
 import type { SharedCatalogs } from '../store/shared-catalogs.js';
@@ -163,7 +164,21 @@ function openStoreServices(ctx: StartContext, events: EventService, sharedStore:
     knows: (websiteId) => sites.has(websiteId),
     apply: (websiteId, next) => applySettings(sites.get(websiteId)!, next, events, reporter),
     modelIds,
-    checkFit: async (websiteId, next) => checkFieldTypesFit(site(websiteId).catalog, next),
+    checkFit: async (websiteId, next) => {
+      await checkFieldTypesFit(site(websiteId).catalog, next);
+      // Keys are read only when a hierarchy in force is dropped (a settings write, not a request path).
+      const before = site(websiteId).config.settings?.hierarchies ?? {};
+      const after = next.hierarchies ?? {};
+      if (Object.keys(before).some((name) => !Object.hasOwn(after, name))) {
+        let keys: Awaited<ReturnType<typeof events.store.listSearchKeys>>;
+        try {
+          keys = await events.store.listSearchKeys(websiteId);
+        } catch (err) {
+          throw storeFailure(err);
+        }
+        checkKeysKeepHierarchies(keys, before, after);
+      }
+    },
     checkApplicable: (websiteId, next) => checkRulesApply(site(websiteId).catalog.state, next.rules, undefined, next.hierarchies),
     report: (err, websiteId) => reporter.report('settings-poll', err, websiteId),
     pollFailed: (err) => reporter.reportRetried('settings-poll', err),

@@ -19,6 +19,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AisleError, fieldError } from '../errors.js';
 import type { SearchKeyRequest } from '../contract/schemas.js';
 import { checkAgainst } from '../contract/validate.js';
+import { isStorableText } from '../contract/formats.js';
 import type { SearchKeyRecord, Store } from '../store/store.js';
 import type { ScopeConditions } from '../types.js';
 
@@ -76,8 +77,9 @@ export function hashSearchKey(key: string): string {
 }
 
 /**
- * Checks a key creation body against the contract's `SearchKeyRequest` schema, plus the one rule a
- * schema cannot state (`expiresAt` in the future); pure apart from the clock. A top-level `null` counts
+ * Checks a key creation body against the contract's `SearchKeyRequest` schema, plus the rules a schema
+ * does not state (`expiresAt` in the future, a `scope` only with the `search` action); pure apart from
+ * the clock. A top-level `null` counts
  * as absent, as it always has for this body. Throws `KEY_BAD_REQUEST` naming the field.
  */
 export function validateSearchKeyRequest(body: unknown, now: number): { actions: string[]; expiresAt: number | null; scope: ScopeConditions | null } {
@@ -90,6 +92,9 @@ export function validateSearchKeyRequest(body: unknown, now: number): { actions:
     expiresAt = Date.parse(b.expiresAt);
     if (expiresAt <= now) bad('expiresAt', 'must be in the future');
   }
+  // A scope restricts searches only (clicks name the products shown): on a key that opens none it would
+  // be stored and shown as a limit that is not there.
+  if (b.scope !== undefined && !b.actions.includes('search')) bad('scope', 'restricts searches: a key whose actions do not include "search" takes none');
   return { actions: [...new Set(b.actions)], expiresAt, scope: b.scope ?? null };
 }
 
@@ -142,6 +147,8 @@ export class SearchKeyService {
   async revoke(websiteId: string, keyOrId: string): Promise<void> {
     // Checked here, in the service: anything thrown below is read as the store's failure (503).
     if (typeof keyOrId !== 'string') throw new AisleError('KEY_BAD_REQUEST', 'search key: the key or its id must be a string');
+    // Ids are aisle's own (`key_<hex>`): one a SQL store cannot hold names no key (PostgreSQL failed on it).
+    if (!isStorableText(keyOrId)) throw new AisleError('KEY_NOT_FOUND', `website "${websiteId}" has no such search key`);
     let id = keyOrId;
     let hash: string | undefined;
     if (keyOrId.startsWith(SEARCH_KEY_PREFIX)) {

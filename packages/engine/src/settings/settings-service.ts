@@ -57,7 +57,8 @@ function versionToken(stored: number, seed: () => WebsiteSettings): string {
   return `0-${createHash('sha256').update(JSON.stringify(seed())).digest('base64url').slice(0, 16)}`;
 }
 
-function storeFailure(err: unknown): AisleError {
+/** The store failed while settings were read, checked or written: nothing was changed (503). */
+export function storeFailure(err: unknown): AisleError {
   return new AisleError('STORE_FAILURE', `the store failed; the settings were not changed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
 }
 

@@ -18,13 +18,13 @@ import pg from 'pg';
 import { PG_SCHEMA_NAME } from '../contract/config-schema.js';
 import { runPgTransaction } from './pg-transaction.js';
 import { GroupCommitStore } from './group-commit-store.js';
-import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type StoredClickRef, type StoredOrder } from './plan.js';
+import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, planCouponIssue, type AppendOp, type AppendOpResult, type StoredClickRef, type StoredOrder } from './plan.js';
 import {
   CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, rowToStoredEvent,
   SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow,
 } from './rows.js';
 import {
-  MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
+  MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponIssueResult, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
   type AnalyticsBatch, type AnalyticsKind, type ExperimentSums, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
   type SearchKeyRecord, type StoreSharing, type ExperimentRecord, type StoredCheckpoint, type CheckpointWriteOutcome,
@@ -347,16 +347,25 @@ export class PostgresStore extends GroupCommitStore implements Store {
     });
   }
 
-  async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<number> {
+  async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<CouponIssueResult> {
     this.checkOpen();
     await this.committer.flush();
-    if (coupons.length === 0) return 0;
-    const r = await this.pool.query(
-      `INSERT INTO ${this.s}.coupons (website_id, code, customer_id, discount, state, source, issued_at, used_at)
-       SELECT $1, c, cu, d, 'issued', 'admin', $2, NULL FROM unnest($3::text[], $4::text[], $5::float8[]) AS t(c, cu, d)
-       ON CONFLICT (website_id, code) DO NOTHING`,
-      [websiteId, issuedAt, coupons.map((c) => c.code), coupons.map((c) => c.customerId ?? null), coupons.map((c) => c.discount ?? null)]);
-    return r.rowCount ?? 0;
+    if (coupons.length === 0) return { issued: 0 };
+    // Under the batches' advisory lock (2), which every other insert of a coupon takes: no code becomes
+    // known between the look-up and the insert, so two replicas issuing one code agree on its content.
+    return this.inTransaction(2, async (client) => {
+      const { rows } = await client.query<CouponRow>(
+        `SELECT * FROM ${this.s}.coupons WHERE website_id = $1 AND code = ANY($2::text[])`, [websiteId, coupons.map((c) => c.code)]);
+      const { fresh, conflicts } = planCouponIssue(coupons, new Map(rows.map((r) => [r.code, couponFromRow(r)])));
+      if (conflicts.length > 0) return { issued: 0, conflicts };
+      if (fresh.length === 0) return { issued: 0 };
+      const r = await client.query(
+        `INSERT INTO ${this.s}.coupons (website_id, code, customer_id, discount, state, source, issued_at, used_at)
+         SELECT $1, c, cu, d, 'issued', 'admin', $2, NULL FROM unnest($3::text[], $4::text[], $5::float8[]) AS t(c, cu, d)
+         ON CONFLICT (website_id, code) DO NOTHING`,
+        [websiteId, issuedAt, fresh.map((c) => c.code), fresh.map((c) => c.customerId ?? null), fresh.map((c) => c.discount ?? null)]);
+      return { issued: r.rowCount ?? 0 };
+    });
   }
 
   async markCouponUsed(websiteId: string, code: string, usedAt: number): Promise<MarkUsedOutcome> {
