@@ -42,7 +42,11 @@ export interface ServerOptions extends Omit<ListenerOptions, 'logger' | 'adminTo
    * store that does not answer; acknowledged writes are stored already.
    */
   engineCloseTimeoutMs?: number;
-  /** Shut down gracefully on SIGTERM and SIGINT (default false; the CLI turns it on). */
+  /**
+   * Shut down gracefully on SIGTERM, SIGINT and SIGHUP (default false; the CLI turns it on). SIGHUP too:
+   * closing the terminal or the SSH session `aisle serve` runs in sends it, and Node's default for it
+   * ended the process at once, without the snapshot and the checkpoint of a shutdown.
+   */
   handleSignals?: boolean;
   /** Close the engine on shutdown (default true). */
   closeEngine?: boolean;
@@ -89,6 +93,9 @@ async function closeWithin(engine: Engine, timeoutMs: number): Promise<void> {
   }
 }
 
+/** The signals of a graceful shutdown (see {@link ServerOptions.handleSignals}); a second one ends the process at once. */
+const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
 /** Creates the engine (unless given), the listener and the server, and starts listening. */
 export async function createServer(options: ServerOptions = {}): Promise<AisleServer> {
   const logger = options.logger === false ? undefined : options.logger ?? pino(aisleLoggerOptions(), logDestination());
@@ -133,8 +140,7 @@ export async function createServer(options: ServerOptions = {}): Promise<AisleSe
   const close = (): Promise<void> => {
     closing ??= (async () => {
       if (options.handleSignals) {
-        process.off('SIGTERM', onSignal);
-        process.off('SIGINT', onSignal);
+        for (const signal of SHUTDOWN_SIGNALS) process.off(signal, onSignal);
       }
       listener.beginShutdown();
       const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -149,8 +155,7 @@ export async function createServer(options: ServerOptions = {}): Promise<AisleSe
     return closing;
   };
   if (options.handleSignals) {
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
+    for (const signal of SHUTDOWN_SIGNALS) process.once(signal, onSignal);
   }
   return { server, listener, engine, url, port: address.port, close };
 }

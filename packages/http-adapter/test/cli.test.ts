@@ -95,6 +95,17 @@ describe('aisle serve --config', () => {
     expect(await child.exited).toBe(0);
   });
 
+  it('shuts down gracefully on SIGHUP (a closed terminal) as on SIGTERM', async () => {
+    const file = path.join(tmp, 'hangup.json');
+    writeFileSync(file, JSON.stringify({ store: { type: 'memory' }, workers: 0, websites: [{ websiteId: 'h', client: 'h1', tokens: ['hangup-token'], hmacSecret: 's' }] }));
+    const child = start(['serve', '--config', file, '--port', '0', '--data-dir', path.join(tmp, 'hangup-data')]);
+    await waitFor(child, /"url":"(http:\/\/[\d.:]+)"/);
+    // Node's default for SIGHUP ended the process at once (no exit code, no snapshot, no "stopped").
+    child.kill('SIGHUP');
+    expect(await child.exited).toBe(0);
+    expect(child.out()).toMatch(/"signal":"SIGHUP","msg":"shutting down"[\s\S]*"msg":"stopped"/);
+  });
+
   it('an embedded store file another server uses is named, exit 1', async () => {
     const file = path.join(tmp, 'shared-store.json');
     const storeFile = path.join(tmp, 'shared', 'events.sqlite');
