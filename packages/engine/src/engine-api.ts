@@ -74,6 +74,11 @@ export interface LoadOptions {
   onError?: 'skip' | 'reject';
   /** Called now and then with the number of records read so far (and bytes when reading a stream). */
   onProgress?: (progress: { records: number; bytes?: number }) => void;
+  /**
+   * Most bytes a gzipped file or byte stream may unzip to (`LIMIT_EXCEEDED`, 413, once past it; nothing
+   * changes). Absent: no bound. The HTTP adapter passes its upload limit, which counts the bytes sent.
+   */
+  maxUnzippedBytes?: number;
 }
 
 /** A product feed: a file path, a byte stream (NDJSON or a JSON array), or product objects. */

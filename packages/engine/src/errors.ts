@@ -117,6 +117,8 @@ export const ErrorCodes = {
   METHOD_NOT_ALLOWED: { status: 405, message: 'method {method} is not allowed on {route}; allowed: {allow}' },
   /** The request's Content-Type is not one the operation accepts (`got` is empty or ` (got <type>)`). */
   MEDIA_TYPE_UNSUPPORTED: { status: 415, message: 'Content-Type must be {accepted}{got}' },
+  /** The request's Content-Encoding is not one the operation decodes (`send` says what to send instead). */
+  CONTENT_ENCODING_UNSUPPORTED: { status: 415, message: 'Content-Encoding must be {accepted} (got {got}): send the body {send}' },
   /** A body read whole is larger than the listener's limit. */
   BODY_TOO_LARGE: { status: 413, message: 'request body exceeds the limit of {max} bytes' },
   /** A streamed product feed went past the upload limit; nothing of it was applied. */

@@ -100,6 +100,36 @@ describe('search keys', () => {
     expect(fromB.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it('refuses a settings change that drops a hierarchy a live key forces (every search of the key matched nothing)', async () => {
+    const settingsUrl = `${svc.url}/admin/v1/websites/site-a/settings`;
+    const patch = (body: unknown) => fetch(settingsUrl, { method: 'PATCH', headers: { 'content-type': 'application/json', ...bearer(ADMIN_TOKEN) }, body: JSON.stringify(body) });
+    expect((await patch({ hierarchies: { shelf: { field: 'search_category' } } })).status).toBe(200);
+    const created = (await (await createKey('site-a', { actions: ['search'], scope: { shelf: ['Coffee'] } })).json()) as Created;
+    expect((((await (await search(created.key, {})).json()) as { payload: { total_results: number } }).payload.total_results)).toBeGreaterThan(0);
+    // Dropped (or renamed), the name meant a field no product has: the storefront showed no results, and nobody was told.
+    for (const body of [{ hierarchies: null }, { hierarchies: { shelf: null, aisle: { field: 'search_category' } } }]) {
+      const refused = await patch(body);
+      expect(refused.status).toBe(400);
+      const problem = (await expectDocumented(refused, '/admin/v1/websites/{websiteId}/settings', 'PATCH')) as { errors: Record<string, string[]> };
+      expect(problem.errors).toEqual({ 'settings.Hierarchies.Shelf': [`settings.hierarchies.shelf is named by the forced scope of search key ${created.id} (its searches would match nothing): revoke the key first, or keep the hierarchy`] });
+    }
+    expect((((await (await search(created.key, {})).json()) as { payload: { total_results: number } }).payload.total_results)).toBeGreaterThan(0);
+    // Once the key is revoked, the hierarchy may go.
+    expect((await fetch(`${svc.url}/admin/v1/websites/site-a/keys/${created.id}`, { method: 'DELETE', headers: bearer(ADMIN_TOKEN) })).status).toBe(204);
+    expect((await patch({ hierarchies: null })).status).toBe(200);
+  });
+
+  it('refuses a forced scope on a key that opens no search (it was stored and restricted nothing)', async () => {
+    // An insights key sends clicks, which a scope does not restrict: its holder would believe in a limit there is not.
+    const res = await createKey('site-a', { actions: ['insights'], scope: { brand: ['Zanzibar'] } });
+    expect(res.status).toBe(400);
+    const problem = (await expectDocumented(res, '/admin/v1/websites/{websiteId}/keys', 'POST')) as { errors: Record<string, string[]> };
+    expect(problem.errors).toEqual({ scope: ['search key: scope restricts searches: a key whose actions do not include "search" takes none'] });
+    const listed = (await (await fetch(`${svc.url}/admin/v1/websites/site-a/keys`, { headers: bearer(ADMIN_TOKEN) })).json()) as { keys: { actions: string[]; scope?: unknown }[] };
+    expect(listed.keys.some((k) => !k.actions.includes('search') && k.scope !== undefined)).toBe(false);
+    expect((await createKey('site-a', { actions: ['search', 'insights'], scope: { brand: ['Zanzibar'] } })).status).toBe(201);
+  });
+
   it('tells the holder of an expired key that it expired, on search and clicks, and lists it as expired', async () => {
     // An expired key answered "invalid bearer token", as a made-up one does: its holder looked for a typo.
     const expiresAt = new Date(Date.now() + 1200).toISOString();

@@ -13,12 +13,17 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)$/;
 /**
  * Whether a SQL store can hold and look up `s`: no NUL (PostgreSQL's text refuses it) and no unpaired
- * surrogate (not UTF-8). Stored text is checked with it (`clean-text`), so a look-up of text that fails
- * it names nothing stored, and answers "not found" without asking the store (which would fail on it).
+ * surrogate (not UTF-8, which a URL's percent-encoding or a JSON body could not spell either). Stored
+ * text is checked with it (`clean-text`, and a product's refId: catalog/input/product-limits.ts), so a
+ * look-up of text that fails it names nothing stored, and answers "not found" without asking the store
+ * (which would fail on it).
  */
 export function isStorableText(s: string): boolean {
   return !BAD_CHARS.test(s);
 }
+
+/** What {@link isStorableText} asks of a text, as messages word it. */
+export const CLEAN_TEXT_EXPECTED = 'must not contain NUL characters or unpaired surrogates';
 
 /** Longest date-time text read (longer text is not a date-time: the parse stays cheap). */
 const MAX_DATE_TIME_LENGTH = 64;
@@ -104,7 +109,7 @@ export const EVENT_FORMATS: Readonly<Record<'guid' | 'event-time' | 'clean-text'
     validate: (s) => s.length <= MAX_DATE_TIME_LENGTH && parseIsoDateTime(s) !== undefined,
     expected: 'must be an ISO 8601 date-time with a zone (Z or an offset such as +02:00), such as 2024-05-01T12:00:00Z (years 1970-9999)',
   },
-  'clean-text': { validate: isStorableText, expected: 'must not contain NUL characters or unpaired surrogates' },
+  'clean-text': { validate: isStorableText, expected: CLEAN_TEXT_EXPECTED },
   /**
    * A name people read and that keys what is stored (an experiment's, a variant's): `clean-text` without
    * any control character either, which a dashboard or a log line would show as nothing or as a break.

@@ -10,6 +10,7 @@ import { FailureReporter } from '../background-failures.js';
 import type { StoreConfig, WebsiteConfig } from '../config.js';
 import type { AttributionReport, CouponIssue, CouponUseResult } from '../engine-api.js';
 import { readReportTimes, type AttributionReportParams } from '../contract/query-schemas.js';
+import { storeCall } from '../store/store-call.js';
 import { isStorableText } from '../contract/formats.js';
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
 import { attributionWindowDays, checkRetailMedia } from '../retail-media/index.js';
@@ -214,7 +215,7 @@ export class EventService {
         storeFailure(err);
       }
       service.pollTimer = setInterval(() => {
-        void service.pollOnce().then(() => reporter.recovered('replica-poll'), (err: unknown) => reporter.report('replica-poll', err));
+        void service.pollOnce().then(() => reporter.recovered('replica-poll'), (err: unknown) => reporter.reportRetried('replica-poll', err));
       }, sharing.pollIntervalMs);
       service.pollTimer.unref();
     }
@@ -440,7 +441,8 @@ export class EventService {
   /** Counters of a website: views, purchase requests, orders, coupons issued and used. */
   async counts(websiteId: string): Promise<{ views: number; purchases: number; orders: number; coupons: { issued: number; used: number } }> {
     this.website(websiteId);
-    return this.store.counts(websiteId);
+    // A store out of reach is a 503 to retry, like the writes (it was an untyped error: a 500).
+    return storeCall(() => this.store.counts(websiteId));
   }
 
   /**
@@ -452,6 +454,14 @@ export class EventService {
     const website = this.website(websiteId);
     const { fromMs, toMs, errors } = readReportTimes(range);
     if (Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
+    const { events, sessions, clicks } = await storeCall(() => this.attributionInputs(websiteId));
+    return buildAttributionReport(websiteId, events, {
+      ...(range.from !== undefined && { from: range.from, fromMs }), ...(range.to !== undefined && { to: range.to, toMs }),
+    }, { clicks: new ClickIndex(clicks), windowMs: attributionWindowDays(website) * DAY_MS, sessionOf: (e) => sessions.get(e)! });
+  }
+
+  /** The website's stored purchases (with their sessions) and clicks, which the attribution report reads. */
+  private async attributionInputs(websiteId: string): Promise<{ events: PurchaseEventData[]; sessions: Map<PurchaseEventData, string>; clicks: StoredClick[] }> {
     const events: PurchaseEventData[] = [];
     const sessions = new Map<PurchaseEventData, string>();
     for (let after = 0; ;) {
@@ -471,9 +481,7 @@ export class EventService {
       if (page.length < PAGE) break;
       after = page.at(-1)!.seq;
     }
-    return buildAttributionReport(websiteId, events, {
-      ...(range.from !== undefined && { from: range.from, fromMs }), ...(range.to !== undefined && { to: range.to, toMs }),
-    }, { clicks: new ClickIndex(clicks), windowMs: attributionWindowDays(website) * DAY_MS, sessionOf: (e) => sessions.get(e)! });
+    return { events, sessions, clicks };
   }
 
   /** Waits while {@link atQuietPoint} holds new event writes back. */

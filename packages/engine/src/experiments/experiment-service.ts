@@ -21,13 +21,13 @@ import { resolveMethod, TacticLabels, type TacticKey } from '../recommend/method
 import { checkSettingsDepth, mergePatch } from '../settings/website-settings.js';
 import type { ExperimentKind, ExperimentRecord, StoredVariant, Store } from '../store/store.js';
 import { assignVariant } from './assignment.js';
-import { IntervalPoller } from '../util/interval-poller.js';
+import { IntervalPoller, type PollOutcomes } from '../util/interval-poller.js';
 
 /** The variant name of an interleaved response (both rankings in one list); no variant may take it. */
 export const INTERLEAVED = 'interleaved';
 
 /** What the service needs of the engine. */
-export interface ExperimentServiceOptions {
+export interface ExperimentServiceOptions extends PollOutcomes {
   store: Store;
   now?: () => number;
   /** The website's settings in force, as set: the base a search variant's settings merge over. */
@@ -37,10 +37,8 @@ export interface ExperimentServiceOptions {
    * the key); returns them as validated.
    */
   checkSettings: (websiteId: string, settings: unknown) => WebsiteSettings;
-  /** Reports a failure nobody waits for (a poll, a variant's settings that no longer merge). */
+  /** Reports a failure nobody waits for (a variant's settings that no longer merge). */
   report: (error: unknown, websiteId?: string) => void;
-  /** A poll succeeded (after failures: the failure is over). */
-  recovered: () => void;
 }
 
 /** The experiment and variant a request is served by. */
@@ -168,7 +166,7 @@ export class ExperimentService {
   /** Search variants' settings merged over the settings in force, per settings object (a settings change starts afresh). */
   private merged = new WeakMap<WebsiteSettings, Map<string, WebsiteSettings | null>>();
   private readonly poller = new IntervalPoller({
-    poll: () => this.poll(), recovered: () => this.options.recovered(), report: (err) => this.options.report(err),
+    poll: () => this.poll(), recovered: () => this.options.recovered(), report: (err) => this.options.pollFailed(err),
   });
   private readonly now: () => number;
 

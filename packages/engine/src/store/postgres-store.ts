@@ -15,6 +15,7 @@
  * @module
  */
 import pg from 'pg';
+import { PG_SCHEMA_NAME } from '../contract/config-schema.js';
 import { runPgTransaction } from './pg-transaction.js';
 import { GroupCommitStore } from './group-commit-store.js';
 import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, planCouponIssue, type AppendOp, type AppendOpResult, type StoredClickRef, type StoredOrder } from './plan.js';
@@ -235,7 +236,8 @@ export class PostgresStore extends GroupCommitStore implements Store {
   /** Connects, creates the schema when missing and applies pending migrations. */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
     const schema = options.schema ?? DEFAULT_PG_SCHEMA;
-    if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new Error(`postgres schema "${schema}" must be letters, digits and _ (at most 63)`);
+    // The config check refuses such a name (CONFIG_INVALID); a store opened directly is checked here too.
+    if (!PG_SCHEMA_NAME.test(schema)) throw new Error(`postgres schema "${schema}" must be letters, digits and _ (at most 63)`);
     // A connection that cannot be made within the timeout fails the call (503, nothing written) instead
     // of hanging it; a statement already sent is never timed out here, since the client cannot know
     // whether the server committed it (the answer would not tell the truth).

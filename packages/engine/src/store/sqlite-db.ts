@@ -5,9 +5,9 @@
  * thread (`sqlite-worker.ts`), so a commit's fsync never blocks the service's event loop.
  * @module
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { makeDirectorySync } from '../util/make-directory.js';
 import type { ClickAppendResult, CouponIssueResult, OrderOutcome } from './store.js';
 import { loggedResponsesOfRuns, resultPagesOfRuns, type ResultPageRun, type WorkerAnalyticsBatch } from './worker-rows.js';
 import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, planCouponIssue, type AppendOp, type AppendOpResult, type StoredClickRef, type StoredOrder } from './plan.js';
@@ -139,7 +139,7 @@ const EVENT_COLUMNS = `seq, website_id AS websiteId, kind, order_id AS orderId, 
 
 /** Opens (creating when missing) the database file and applies pending migrations. */
 function openDatabase(file: string): Database.Database {
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  makeDirectorySync(path.dirname(path.resolve(file)));
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');
