@@ -137,7 +137,11 @@ function refuseCouponConflicts(conflicts: readonly CouponIssueConflict[]): void 
   if (conflicts.length === 0) return;
   const errors: Record<string, string[]> = {};
   for (const c of conflicts) {
-    const stored = c.fields.map((f) => (f === 'discount' ? `discount ${c.storedDiscount ?? 'none'}` : 'another customerId')).join(' and ');
+    const stored = c.fields.map((f) => {
+      if (f === 'discount') return `discount ${c.storedDiscount ?? 'none'}`;
+      // Unbound, the first purchase carrying the code binds it: "another customer" would be untrue.
+      return c.storedBound ? 'another customerId' : 'no customerId';
+    }).join(' and ');
     errors[problemPath(`coupons[${c.index}].code`)] = [
       `The code ${JSON.stringify(c.code)} was already issued with ${stored}; an issue sent again must repeat it (or leave the field out). Nothing of this request was issued.`,
     ];
