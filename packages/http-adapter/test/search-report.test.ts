@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineOptions } from '@aisle/engine';
 import { TEST_PG_URL, TestSchemas, requirePostgres } from '../../engine/src/store/pg-test-env.js';
 import { ADMIN_TOKEN, bearer, expectDocumented, post } from './helpers.js';
-import { merchSearch, putMerchSettings, startMerchService, type MerchService } from './merch-helpers.js';
+import { MERCH_TOKEN, merchSearch, putMerchSettings, startMerchService, type MerchService } from './merch-helpers.js';
 
 const reportPath = '/admin/v1/websites/{websiteId}/reports/searches';
 const recommendationsPath = '/admin/v1/websites/{websiteId}/reports/recommendations';
@@ -107,6 +107,37 @@ describe.each(stores)('search analytics on the %s store', (_, makeStore) => {
     const method = body.methods.find((m) => m.method === 'OnlySimilarAttributes')!;
     expect(method).toMatchObject({ served: 2, items: items.length, clicks: 0, ctr: 0, conversions: 0, revenue: 0 });
     expect(method.tactics.reduce((n, t) => n + t.items, 0)).toBe(items.length);
+  });
+
+  it('a HEAD request, whose list nobody sees, is answered as a GET without being counted as served', async () => {
+    const head = await fetch(`${svc.url}/1.0/ClientRecom/m/SimilarAttributesViewedTogether?productRef=p1&count=4`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toContain('application/json');
+    expect(await head.text()).toBe('');
+    const res = await fetch(`${svc.url}/admin/v1/websites/m/reports/recommendations`, { headers: bearer(ADMIN_TOKEN) });
+    const body = (await expectDocumented(res, recommendationsPath, 'GET')) as { methods: { method: string }[] };
+    expect(body.methods.map((m) => m.method)).not.toContain('SimilarAttributesViewedTogether');
+  });
+
+  it('counts bundle responses as served, with the RefIds of every bundle as items', async () => {
+    const order = { currentUrl: 'https://m.example/checkout', eventTime: new Date().toISOString(), orderId: 'bundle-report-1',
+      products: ['p1', 'p2', 'p3', 'p4'].map((refId) => ({ refId, quantity: 1, price: 10 })) };
+    const bought = await post(`${svc.url}/3.0/events/purchases`, {
+      customerId: '7d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10', sessionId: '0b7f1e0c-3d2a-4c55-8e1f-2a9b6c4d8e21', events: [order],
+    }, bearer(MERCH_TOKEN));
+    expect(bought.status).toBe(202);
+    const bundle = async () => {
+      const res = await post(`${svc.url}/1.0/ClientRecom/m/bundle`, { product_ref_ids: ['p1'], count: 3, setCount: 2 });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { payload: string[][] }).payload.flat();
+    };
+    const items = [...await bundle(), ...await bundle()];
+    expect(items.length).toBe(12);
+    const res = await fetch(`${svc.url}/admin/v1/websites/m/reports/recommendations`, { headers: bearer(ADMIN_TOKEN) });
+    const body = (await expectDocumented(res, recommendationsPath, 'GET')) as { methods: { method: string }[] };
+    expect(body.methods.find((m) => m.method === 'bundle')).toEqual({
+      method: 'bundle', served: 2, items: 12, clicks: 0, ctr: 0, conversions: 0, revenue: 0, tactics: [],
+    });
   });
 
   it('completes from queries of enough distinct sessions: one browser repeating itself, personal data and excluded words never', async () => {
