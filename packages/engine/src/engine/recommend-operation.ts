@@ -10,6 +10,7 @@ import { INTERLEAVED, type ExperimentService } from '../experiments/experiment-s
 import { resolveMethod } from '../recommend/methods.js';
 import type { RecommendationModels } from '../recommend/recommendation-models.js';
 import type { RecommendOptions } from '../engine-api.js';
+import { customerKey } from '../contract/formats.js';
 import { fieldError } from '../errors.js';
 import type { ListExperiment } from '../store/store.js';
 import type { BundleRequest, BundleResponse, RecommendParams, RecommendResponse } from '../types.js';
@@ -59,7 +60,8 @@ function recommendNow(
   // Read before the parameters are checked (models.recommend checks them): `params` may be missing or
   // not an object when a library caller passes one, and only a string names a customer.
   const given = params?.customerId;
-  const customerId = typeof given === 'string' && given !== '' ? given : null;
+  // Keyed as events key it (a GUID in lower case), so that an experiment's variant and the answered list join them.
+  const customerId = typeof given === 'string' && given !== '' ? customerKey(given) : null;
   // A customer in a running recommendations experiment gets their variant's cascade for the methods it names.
   const assignment = parts.experiments.assign(websiteId, 'recommendations', customerId ?? undefined);
   const variant = assignment === undefined || assignment.variant === INTERLEAVED ? undefined : assignment.variant;
