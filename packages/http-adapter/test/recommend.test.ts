@@ -59,6 +59,25 @@ describe('GET /1.0/ClientRecom/{website_id}/{Method}', () => {
     }
   });
 
+  it('400 for an id a store cannot keep (NUL) or longer than any refId, as search refuses its customer_id', async () => {
+    // The answered list is stored with its customer and refIds: a NUL failed PostgreSQL's batch of result
+    // lists (every list of that batch lost), from one anonymous GET.
+    const long = 'x'.repeat(257);
+    const cases: [string, string][] = [
+      ['customerId=a%00b', 'customerId'], ['productRef=P%00', 'productRef'], ['items[0]=P1&items[1]=%00', 'items[1]'],
+      ['productStyleId=%00', 'productStyleId'], [`customerId=${long}`, 'customerId'], [`items[0]=${long}`, 'items[0]'],
+    ];
+    for (const [query, name] of cases) {
+      const res = await fetch(`${svc.url}/1.0/ClientRecom/site-a/ProductDetail?${query.startsWith('productRef') ? '' : `productRef=${popular[0]}&`}${query}`);
+      expect(res.status, query).toBe(400);
+      const json = (await expectDocumented(res, '/1.0/ClientRecom/{website_id}/ProductDetail', 'GET')) as { type: number; message: string };
+      expect(json.type).toBeLessThan(0);
+      expect(json.message, query).toContain(name);
+    }
+    // The same ids through the library.
+    await expect(svc.engine.recommend('site-a', 'PopularItems', { customerId: 'a\u0000b' })).rejects.toMatchObject({ code: 'RECOMMEND_BAD_PARAMS' });
+  });
+
   it('400 naming a missing required parameter; method segments match case-insensitively', async () => {
     const res = await fetch(`${svc.url}/1.0/ClientRecom/site-a/Personalized`);
     expect(res.status).toBe(400);

@@ -13,18 +13,26 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { parseIsoDateTime } from './formats.js';
-import { DEFAULT_COUNT, DEFAULT_MAX_QUERY_ITEMS, MAX_COUNT, SEARCH_REPORT_LIMITS } from './limits.js';
+import { DEFAULT_COUNT, DEFAULT_MAX_QUERY_ITEMS, MAX_COUNT, MAX_ID_LENGTH, SEARCH_REPORT_LIMITS } from './limits.js';
 
 const opt = Type.Optional;
 const oneOf = <const T extends readonly string[]>(values: T, options: { default: T[number]; description: string }) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
+/**
+ * An id of a recommendation query. The answered list is stored with its customer and RefIds (clicks,
+ * analytics): no NUL, which PostgreSQL refuses (it failed the whole batch of stored lists), and no
+ * longer than any id of the catalog or the events — as search's `customer_id`.
+ */
+const queryId = (description: string, nonEmpty = false) =>
+  Type.String({ ...(nonEmpty && { minLength: 1 }), maxLength: MAX_ID_LENGTH, format: 'clean-text', description });
+
 /** The query of every recommendation method (which of them a method needs is the method table's, recommend/methods.ts). */
 export const RecommendQuerySchema = Type.Object({
-  customerId: opt(Type.String({ description: 'Customer id from the configuration interface.' })),
-  productRef: opt(Type.String({ description: 'Product reference id.' })),
-  productStyleId: opt(Type.String({ description: 'Style id (between product and SKU).' })),
-  items: opt(Type.Array(Type.String({ minLength: 1 }), {
+  customerId: opt(queryId('Customer id from the configuration interface.')),
+  productRef: opt(queryId('Product reference id.')),
+  productStyleId: opt(queryId('Style id (between product and SKU).')),
+  items: opt(Type.Array(queryId('A RefId of the cart.', true), {
     description: `RefIds in the cart: the indexed form items[0]=a&items[1]=b, or repeated items=a&items=b (at most ${DEFAULT_MAX_QUERY_ITEMS}).`,
   })),
   filterOutOfStock: opt(Type.Boolean({ description: 'Drop out-of-stock items (true, false, 1 or 0 in any case).' })),
