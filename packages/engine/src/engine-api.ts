@@ -74,6 +74,11 @@ export interface LoadOptions {
   onError?: 'skip' | 'reject';
   /** Called now and then with the number of records read so far (and bytes when reading a stream). */
   onProgress?: (progress: { records: number; bytes?: number }) => void;
+  /**
+   * Most bytes a gzipped file or byte stream may unzip to (`LIMIT_EXCEEDED`, 413, once past it; nothing
+   * changes). Absent: no bound. The HTTP adapter passes its upload limit, which counts the bytes sent.
+   */
+  maxUnzippedBytes?: number;
 }
 
 /** A product feed: a file path, a byte stream (NDJSON or a JSON array), or product objects. */
@@ -305,7 +310,10 @@ export interface Engine {
   recordClicks(websiteId: string, body: ClickRequest): Promise<EventAck>;
   /** Marks a price-beat code used; `client` is the website id or its client shortcode. */
   markCouponUsed(client: string, code: string): Promise<CouponUseResult>;
-  /** Issues codes (admin API). */
+  /**
+   * Issues codes (admin API); a code the website already holds is left as it is, or, when the issue names
+   * another `customerId` or `discount` for it, nothing is issued (`COUPON_CONFLICT`, 409).
+   */
   issueCoupons(websiteId: string, coupons: readonly CouponIssue[]): Promise<{ issued: number }>;
   stats(websiteId: string): Promise<WebsiteStats>;
   attributionReport(websiteId: string, range?: AttributionReportParams): Promise<AttributionReport>;

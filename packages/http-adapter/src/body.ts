@@ -28,12 +28,31 @@ export function mediaType(req: IncomingMessage): string {
 }
 
 /** Throws 415 unless the request's media type is one of `accepted`. */
-export function requireMediaType(req: IncomingMessage, accepted: readonly string[]): string {
+export function requireMediaType(req: IncomingMessage, accepted: readonly string[], codings: readonly ContentCoding[] = []): string {
   const type = mediaType(req);
   if (!accepted.includes(type)) {
     throw new HttpError('MEDIA_TYPE_UNSUPPORTED', { accepted: accepted.join(' or '), got: type ? ` (got ${type})` : '' }, { key: '$' });
   }
+  requireContentCoding(req, codings);
   return type;
+}
+
+/** A content coding an operation decodes besides identity (a product feed: gzip, which the engine unzips). */
+export type ContentCoding = 'gzip';
+
+/**
+ * Refuses (415) a body whose `Content-Encoding` is not identity or one of `codings` (RFC 9110, 8.4.1):
+ * read as it came, a gzipped search was refused as "not valid UTF-8" and a coding nobody decodes (`br`)
+ * was read as plain text. `x-gzip` is gzip (RFC 9110, 8.4.1.3); one coding at most.
+ */
+function requireContentCoding(req: IncomingMessage, codings: readonly ContentCoding[]): void {
+  const header = req.headers['content-encoding'];
+  if (header === undefined) return;
+  const applied = header.split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity').map((c) => (c === 'x-gzip' ? 'gzip' : c));
+  if (applied.length === 0 || (applied.length === 1 && (codings as readonly string[]).includes(applied[0]!))) return;
+  throw new HttpError('CONTENT_ENCODING_UNSUPPORTED', {
+    accepted: ['identity', ...codings].join(' or '), got: applied.join(', '), send: codings.length === 0 ? 'uncompressed' : `uncompressed or ${codings.join(' or ')}ped`,
+  }, { key: '$' });
 }
 
 interface FrameworkRequest extends IncomingMessage {

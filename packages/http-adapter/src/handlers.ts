@@ -153,7 +153,8 @@ export const markCouponUsed: Handler = async (ctx, state) => {
  */
 export const products: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
-  const type = requireMediaType(ctx.req, declaredMediaTypes(ctx));
+  // A feed may come gzipped: the engine recognises gzip's bytes and unzips it as it reads.
+  const type = requireMediaType(ctx.req, declaredMediaTypes(ctx), ['gzip']);
   const patch = ctx.req.method === 'PATCH';
   // PATCH declares mode=upsert as its only value (ProductsPatchQuery): a patch merges into stored products.
   const { mode = 'upsert', onError = 'reject' } = queryOf<ProductsParams>(ctx);
@@ -162,10 +163,12 @@ export const products: Handler = async (ctx, state) => {
   const body = await peekBodyStream(ctx.req, state.limits.adminMaxBytes);
   const what = patch ? 'partial products with refId' : 'products';
   if (body.first === undefined) throw new HttpError('FEED_EMPTY', { what });
-  if (type === 'application/json' && body.first !== 0x5b) {
+  // gzip's first byte: the engine unzips the feed and reads the bytes it finds (an array, else NDJSON).
+  if (type === 'application/json' && body.first !== 0x5b && body.first !== GZIP_FIRST_BYTE) {
     throw new HttpError('FEED_NOT_ARRAY', { what });
   }
-  const options = { onError };
+  // The upload limit counts the bytes sent; a gzipped feed is bounded by it once unzipped too.
+  const options = { onError, maxUnzippedBytes: state.limits.adminMaxBytes };
   let summary: LoadSummary;
   try {
     summary = patch
@@ -181,6 +184,9 @@ export const products: Handler = async (ctx, state) => {
   }
   reply(ctx, state, 200, summary);
 };
+
+/** The first byte of a gzip stream (RFC 1952): a feed starting with it is read unzipped. */
+const GZIP_FIRST_BYTE = 0x1f;
 
 /** The last segment of the bulk-delete path, `…/products/delete`. */
 export const BULK_DELETE_SEGMENT = 'delete';

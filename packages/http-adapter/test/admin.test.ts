@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createListener } from '../src/listener.js';
@@ -68,6 +69,84 @@ describe('admin API', () => {
     const patch = await fetch(url, { method: 'PATCH', headers: { 'content-type': 'application/json', ...bearer(ADMIN_TOKEN) }, body: JSON.stringify([{ refId: 'AV-5', availability: 'none left' }]) });
     expect(patch.status).toBe(400);
     expect(((await (await fetch(`${url}/AV-5`, { headers: bearer(ADMIN_TOKEN) })).json()) as { availability: number }).availability).toBe(-1);
+  });
+
+  it('PUT and PATCH products refuse an image_vector of another dimension than the catalog\'s vectors (it was stored and left out of visual similarity without a word)', async () => {
+    const url = `${svc.url}/admin/v1/websites/site-b/products`;
+    const vectors = svc.products.slice(0, 50).filter((p) => Array.isArray(p.image_vector));
+    expect(vectors.length).toBeGreaterThan(1);
+    const dimension = (vectors[0]!.image_vector as number[]).length;
+    const short = Array.from({ length: dimension - 1 }, (_, i) => i / dimension);
+    const res = await put(url, JSON.stringify([{ refId: 'DIM-1', title: 'Lamp', image_vector: short }]), 'application/json');
+    expect(res.status).toBe(400);
+    const problem = (await expectDocumented(res, products, 'PUT')) as Problem;
+    expect(problem.errors.$![0]).toBe(`catalog: product 1: product "DIM-1": field "image_vector" has ${dimension - 1} numbers, but the catalog's image vectors have ${dimension}`);
+    expect((await fetch(`${url}/DIM-1`, { headers: bearer(ADMIN_TOKEN) })).status).toBe(404);
+    // With onError=skip the record is skipped and reported; the one of the right dimension loads.
+    const skip = await put(`${url}?onError=skip`, JSON.stringify([
+      { refId: 'DIM-2', image_vector: short }, { refId: 'DIM-3', image_vector: vectors[0]!.image_vector },
+    ]), 'application/json');
+    expect(skip.status).toBe(200);
+    expect(await skip.json()).toMatchObject({ loaded: 1, skippedCount: 1, skipped: [{ line: 1, message: expect.stringContaining('"DIM-2": field "image_vector" has') }] });
+    // A patch is checked the same way; the stored vector stays.
+    const patch = await fetch(url, { method: 'PATCH', headers: { 'content-type': 'application/json', ...bearer(ADMIN_TOKEN) }, body: JSON.stringify([{ refId: 'DIM-3', image_vector: [...short, 0, 0] }]) });
+    expect(patch.status).toBe(400);
+    expect(((await (await fetch(`${url}/DIM-3`, { headers: bearer(ADMIN_TOKEN) })).json()) as { image_vector: number[] }).image_vector).toEqual(vectors[0]!.image_vector);
+    // In a request that sets the dimension (a replace, or a catalog without vectors), its first vector does.
+    const replace = await put(`${url}?mode=replace&onError=skip`, JSON.stringify([
+      { refId: 'R-1', image_vector: [1, 0] }, { refId: 'R-2', image_vector: [0, 1, 0] }, { refId: 'R-3', image_vector: [0.5, 0.5] },
+    ]), 'application/json');
+    expect(await replace.json()).toMatchObject({ loaded: 2, skippedCount: 1, skipped: [{ line: 2, message: expect.stringContaining('has 3 numbers, but the catalog\'s image vectors have 2') }] });
+  });
+
+  it('PUT products refuses a refId that events and URLs cannot name (a NUL or an unpaired surrogate)', async () => {
+    const url = `${svc.url}/admin/v1/websites/site-b/products`;
+    // Loaded, such a product could never be purchased, viewed or clicked (the events refuse the refId) nor
+    // read or deleted by URL (no UTF-8 percent-encoding spells an unpaired surrogate).
+    for (const refId of ['NUL\u0000', 'SUR\ud800', '\udc00']) {
+      const res = await put(url, JSON.stringify([{ refId, title: 'x' }]), 'application/json');
+      expect(res.status).toBe(400);
+      expect(((await expectDocumented(res, products, 'PUT')) as Problem).errors.$![0]).toBe("element 1: refId must not contain NUL characters or unpaired surrogates (events and URLs could not name the product)");
+    }
+    const skip = await put(`${url}?onError=skip`, JSON.stringify([{ refId: 'SUR\ud800' }, { refId: 'OK-\ud83c\udf73', title: 'pan' }]), 'application/json');
+    expect(await skip.json()).toMatchObject({ loaded: 1, skippedCount: 1, skipped: [{ line: 1 }] });
+    expect((await fetch(`${url}/${encodeURIComponent('OK-\ud83c\udf73')}`, { headers: bearer(ADMIN_TOKEN) })).status).toBe(200);
+  });
+
+  it('PUT products ?mode=replace with no product to load changes nothing (it emptied the catalog)', async () => {
+    const url = `${svc.url}/admin/v1/websites/site-b/products?mode=replace`;
+    const size = async () => ((await (await fetch(`${svc.url}/admin/v1/websites/site-b/stats`, { headers: bearer(ADMIN_TOKEN) })).json()) as { products: number }).products;
+    const before = await size();
+    expect(before).toBeGreaterThan(0);
+    // An export whose key is misspelt: every record is bad, and onError=skip skipped them all.
+    const allBad = await put(`${url}&onError=skip`, JSON.stringify([{ refid: 'X1', title: 'x' }, { refid: 'X2', title: 'y' }]), 'application/json');
+    expect(allBad.status).toBe(400);
+    const problem = (await expectDocumented(allBad, products, 'PUT')) as Problem;
+    expect(problem.errors.$![0]).toBe('catalog: a replace must hold at least one product, and all 2 records of this one were bad (missing or non-string refId): nothing was changed (a replace with no product would empty the catalog; to delete products, delete them)');
+    // An export that came out empty, as a JSON array or as NDJSON of one empty array's worth of lines.
+    for (const [body, type] of [['[]', 'application/json'], ['[ ]', 'application/json']] as const) {
+      const empty = await put(url, body, type);
+      expect(empty.status).toBe(400);
+      expect(((await empty.json()) as Problem).errors.$![0]).toBe('catalog: a replace must hold at least one product, and this one held none: nothing was changed (a replace with no product would empty the catalog; to delete products, delete them)');
+    }
+    expect(await size()).toBe(before);
+  });
+
+  it('PUT products takes a gzipped feed (Content-Encoding: gzip), a JSON array as NDJSON', async () => {
+    // A gzipped JSON array was refused as "not a JSON array" (its first byte is gzip's), while gzipped NDJSON loaded.
+    const url = `${svc.url}/admin/v1/websites/site-b/products`;
+    const array = await fetch(url, {
+      method: 'PUT', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', ...bearer(ADMIN_TOKEN) },
+      body: gzipSync(JSON.stringify([{ refId: 'GZ-1', title: 'zipped' }])),
+    });
+    expect(array.status).toBe(200);
+    expect(await array.json()).toMatchObject({ loaded: 1 });
+    const ndjson = await fetch(url, {
+      method: 'PUT', headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip', ...bearer(ADMIN_TOKEN) },
+      body: gzipSync('{"refId":"GZ-2"}\n{"refId":"GZ-3"}\n'),
+    });
+    expect(await ndjson.json()).toMatchObject({ loaded: 2 });
+    expect((await fetch(`${url}/GZ-1`, { headers: bearer(ADMIN_TOKEN) })).status).toBe(200);
   });
 
   it('PUT products ?mode=replace swaps the whole catalog', async () => {
@@ -207,6 +286,32 @@ describe('admin API', () => {
     const same = await issue([{ code: 'QA-TWICE', discount: 1 }, { code: 'QA-TWICE', discount: '1.00' }]);
     expect(same.status).toBe(201);
     expect(await same.json()).toEqual({ issued: 1 });
+  });
+
+  it('POST coupons: a known code issued again with another discount or customer is a 409 naming it, and nothing of the request is issued', async () => {
+    const issue = (coupons: unknown[]) => fetch(`${svc.url}/admin/v1/websites/site-a/coupons`, {
+      method: 'POST', headers: { 'content-type': 'application/json', ...bearer(ADMIN_TOKEN) }, body: JSON.stringify({ coupons }),
+    });
+    const issued = async () => ((await (await fetch(`${svc.url}/admin/v1/websites/site-a/stats`, { headers: bearer(ADMIN_TOKEN) })).json()) as { coupons: { issued: number } }).coupons.issued;
+    expect((await issue([{ code: 'QA-AGAIN', discount: 5 }])).status).toBe(201);
+    const before = await issued();
+    // It answered 201 {"issued": 0} and kept discount 5: the new discount was dropped without a word.
+    const other = await issue([{ code: 'QA-FRESH', discount: 2 }, { code: 'QA-AGAIN', discount: '7.50' }]);
+    expect(other.status).toBe(409);
+    expect(((await expectDocumented(other, '/admin/v1/websites/{websiteId}/coupons', 'POST')) as Problem).errors).toEqual({
+      'coupons[1].Code': ['The code "QA-AGAIN" was already issued with discount 5; an issue sent again must repeat it (or leave the field out). Nothing of this request was issued.'],
+    });
+    const customer = await issue([{ code: 'QA-AGAIN', customerId: 'someone' }]);
+    expect(customer.status).toBe(409);
+    expect(JSON.stringify(await customer.json())).toContain('already issued with another customerId');
+    expect(await issued()).toBe(before);
+    // The same content, or the code alone, is a replay: 201, nothing new.
+    for (const again of [[{ code: 'QA-AGAIN', discount: '5.00' }], [{ code: 'QA-AGAIN' }]]) {
+      const replay = await issue(again);
+      expect(replay.status).toBe(201);
+      expect(await replay.json()).toEqual({ issued: 0 });
+    }
+    expect(await issued()).toBe(before);
   });
 
   it('streams uploads: past the upload limit 413 and nothing changed; a rejected feed leaves the server usable', async () => {

@@ -100,6 +100,36 @@ describe('search keys', () => {
     expect(fromB.headers.get('access-control-allow-origin')).toBeNull();
   });
 
+  it('refuses a settings change that drops a hierarchy a live key forces (every search of the key matched nothing)', async () => {
+    const settingsUrl = `${svc.url}/admin/v1/websites/site-a/settings`;
+    const patch = (body: unknown) => fetch(settingsUrl, { method: 'PATCH', headers: { 'content-type': 'application/json', ...bearer(ADMIN_TOKEN) }, body: JSON.stringify(body) });
+    expect((await patch({ hierarchies: { shelf: { field: 'search_category' } } })).status).toBe(200);
+    const created = (await (await createKey('site-a', { actions: ['search'], scope: { shelf: ['Coffee'] } })).json()) as Created;
+    expect((((await (await search(created.key, {})).json()) as { payload: { total_results: number } }).payload.total_results)).toBeGreaterThan(0);
+    // Dropped (or renamed), the name meant a field no product has: the storefront showed no results, and nobody was told.
+    for (const body of [{ hierarchies: null }, { hierarchies: { shelf: null, aisle: { field: 'search_category' } } }]) {
+      const refused = await patch(body);
+      expect(refused.status).toBe(400);
+      const problem = (await expectDocumented(refused, '/admin/v1/websites/{websiteId}/settings', 'PATCH')) as { errors: Record<string, string[]> };
+      expect(problem.errors).toEqual({ 'settings.Hierarchies.Shelf': [`settings.hierarchies.shelf is named by the forced scope of search key ${created.id} (its searches would match nothing): revoke the key first, or keep the hierarchy`] });
+    }
+    expect((((await (await search(created.key, {})).json()) as { payload: { total_results: number } }).payload.total_results)).toBeGreaterThan(0);
+    // Once the key is revoked, the hierarchy may go.
+    expect((await fetch(`${svc.url}/admin/v1/websites/site-a/keys/${created.id}`, { method: 'DELETE', headers: bearer(ADMIN_TOKEN) })).status).toBe(204);
+    expect((await patch({ hierarchies: null })).status).toBe(200);
+  });
+
+  it('refuses a forced scope on a key that opens no search (it was stored and restricted nothing)', async () => {
+    // An insights key sends clicks, which a scope does not restrict: its holder would believe in a limit there is not.
+    const res = await createKey('site-a', { actions: ['insights'], scope: { brand: ['Zanzibar'] } });
+    expect(res.status).toBe(400);
+    const problem = (await expectDocumented(res, '/admin/v1/websites/{websiteId}/keys', 'POST')) as { errors: Record<string, string[]> };
+    expect(problem.errors).toEqual({ scope: ['search key: scope restricts searches: a key whose actions do not include "search" takes none'] });
+    const listed = (await (await fetch(`${svc.url}/admin/v1/websites/site-a/keys`, { headers: bearer(ADMIN_TOKEN) })).json()) as { keys: { actions: string[]; scope?: unknown }[] };
+    expect(listed.keys.some((k) => !k.actions.includes('search') && k.scope !== undefined)).toBe(false);
+    expect((await createKey('site-a', { actions: ['search', 'insights'], scope: { brand: ['Zanzibar'] } })).status).toBe(201);
+  });
+
   it('tells the holder of an expired key that it expired, on search and clicks, and lists it as expired', async () => {
     // An expired key answered "invalid bearer token", as a made-up one does: its holder looked for a typo.
     const expiresAt = new Date(Date.now() + 1200).toISOString();
@@ -127,6 +157,25 @@ describe('search keys', () => {
     expect(await (await search(madeUp, {})).json()).toEqual({ type: -1, code: 401, message: 'invalid bearer token' });
     expect((await fetch(`${svc.url}/admin/v1/websites/site-a/keys/${created.id}`, { method: 'DELETE', headers: bearer(ADMIN_TOKEN) })).status).toBe(204);
     expect(await (await search(created.key, {})).json()).toEqual({ type: -1, code: 401, message: 'invalid bearer token' });
+  });
+
+  it('tells the holder of a search key that purchases and views take the website token, where it said "invalid bearer token"', async () => {
+    const created = (await (await createKey('site-a', { actions: ['search', 'insights'] })).json()) as Created;
+    const customer = { customerId: '7d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10', sessionId: '0b7f1e0c-3d2a-4c55-8e1f-2a9b6c4d8e21' };
+    const bodies: [string, unknown][] = [
+      ['/3.0/events/views', { ...customer, events: [{ currentUrl: 'https://shop-a.example/p', eventTime: new Date().toISOString(), refId: 'KNOWN-1' }] }],
+      ['/3.0/events/purchases', { ...customer, events: [{ currentUrl: 'https://shop-a.example/t', eventTime: new Date().toISOString(), orderId: 'KEY-1', products: [{ refId: 'KNOWN-1', quantity: 1, price: 1 }] }] }],
+    ];
+    for (const [url, body] of bodies) {
+      const res = await fetch(`${svc.url}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(created.key) }, body: JSON.stringify(body) });
+      expect(res.status).toBe(401);
+      expect(((await expectDocumented(res, url, 'POST')) as { errors: Record<string, string[]> }).errors).toEqual({
+        Authorization: ['a search key opens only search and clicks; this operation takes the website\'s bearer token'],
+      });
+      // A made-up key of the same form still says only "invalid".
+      const madeUp = await fetch(`${svc.url}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(`sk_${'B'.repeat(43)}`) }, body: JSON.stringify(body) });
+      expect(((await madeUp.json()) as { errors: Record<string, string[]> }).errors).toEqual({ Authorization: ['invalid bearer token'] });
+    }
   });
 
   it('refuses bad requests naming the field, unknown websites and callers without the admin token', async () => {

@@ -4,6 +4,7 @@
  * was before these errors were coded in the error table (ADR 0029): they pin it byte for byte.
  */
 import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createListener } from '../src/listener.js';
@@ -74,6 +75,17 @@ const cases: Case[] = [
     name: 'search body of another media type', request: search('{}', { 'content-type': 'text/plain', ...bearer(TOKEN_A) }),
     status: 415, message: 'Content-Type must be application/json (got text/plain)',
   },
+  {
+    // A compressed body was read as JSON text and refused as "not valid UTF-8", a coding aisle ignored was read as plain.
+    name: 'search body with a content coding', request: search(gzipSync(JSON.stringify(searchBody)), { ...json, 'content-encoding': 'gzip', ...bearer(TOKEN_A) }),
+    status: 415, message: 'Content-Encoding must be identity (got gzip): send the body uncompressed',
+  },
+  {
+    name: 'product feed with a content coding other than gzip', request: {
+      method: 'PUT', path: '/admin/v1/websites/site-b/products', headers: { ...json, 'content-encoding': 'br', ...bearer(ADMIN_TOKEN) }, body: '[{"refId":"BR-1"}]',
+    },
+    status: 415, errors: { $: ['Content-Encoding must be identity or gzip (got br): send the body uncompressed or gzipped'] },
+  },
   { name: 'empty search body', request: search(''), status: 400, message: 'request body is empty; a JSON document is required' },
   { name: 'search body nested too deep', request: search(`${'['.repeat(40)}${']'.repeat(40)}`), status: 400, message: 'JSON nesting is deeper than 32 levels' },
   {
@@ -132,6 +144,15 @@ const cases: Case[] = [
     name: 'product feed above the upload limit', on: 'strict',
     request: { method: 'PUT', path: '/admin/v1/websites/site-b/products', headers: { ...json, ...bearer(ADMIN_TOKEN) }, body: JSON.stringify([{ refId: 'x'.repeat(200) }]) },
     status: 413, errors: { $: ['request body exceeds the limit of 100 bytes'] }, headers: { connection: 'close' },
+  },
+  {
+    // 60 bytes sent, 10 kB unzipped: the limit counted the bytes sent, and the engine unzipped without a bound.
+    name: 'gzipped product feed above the upload limit once unzipped', on: 'strict',
+    request: {
+      method: 'PUT', path: '/admin/v1/websites/site-b/products', headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip', ...bearer(ADMIN_TOKEN) },
+      body: gzipSync('{"refId":"GZ-BOMB"}\n'.repeat(500)),
+    },
+    status: 413, errors: { $: ['the product feed exceeds the limit of 100 bytes once unzipped; nothing was changed'] },
   },
   {
     name: 'searches report with a limit out of range', request: { path: '/admin/v1/websites/site-a/reports/searches?limit=0', headers: bearer(ADMIN_TOKEN) },

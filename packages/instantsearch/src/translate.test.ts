@@ -86,6 +86,8 @@ describe('InstantSearch query → aisle request', () => {
       { filters: 'brand:Acme OR price > 10' }, { facetFilters: ['brand'] }, { facetFilters: [['brand:a', 'color:b']] },
       { facetFilters: [['brand:a', 'brand:-b']] }, { numericFilters: [['price>1', 'price<0']] }, { numericFilters: ['price between 1 and 2'] },
       { facetFilters: [['price:1', 'price:2']] }, { facetFilters: ['price:cheap'] },
+      // An exclusion of a non-number on a numeric field was sent as {not: [null]} (NaN in JSON), a 400 from aisle.
+      { facetFilters: ['price:-cheap'] },
     ];
     for (const params of bad) expect(() => toAisleRequest({ indexName: 'p', params }, options), JSON.stringify(params)).toThrow(UnsupportedQueryError);
   });

@@ -98,6 +98,13 @@ export function parseNumericFilter(filter: string): { field: string; op: '>=' | 
   return { field: m[1]!, op: m[2] as '>=' | '<=' | '!=' | '=' | '>' | '<', value: Number(m[3]) };
 }
 
+/** The number a facet filter's value on numeric field `field` names; throws naming it when it names none. */
+function numericFacetValue(field: string, value: string): number {
+  const v = Number(value);
+  if (!Number.isFinite(v)) throw new UnsupportedQueryError(`facetFilters: "${value}" is not a number (field "${field}" is numeric)`);
+  return v;
+}
+
 /** Scope under construction: text values per field (AND of OR groups) and numeric bounds. */
 class ScopeBuilder {
   private readonly text = new Map<string, { accepted?: string[]; excluded: string[] }>();
@@ -127,9 +134,7 @@ class ScopeBuilder {
   accept(field: string, values: string[]): void {
     if (this.numericFields.has(field)) {
       if (values.length !== 1) throw new UnsupportedQueryError(`facetFilters: an OR group on the numeric field "${field}" cannot be expressed; use a range`);
-      const v = Number(values[0]);
-      if (!Number.isFinite(v)) throw new UnsupportedQueryError(`facetFilters: "${values[0]}" is not a number (field "${field}" is numeric)`);
-      this.bound(field, '=', v);
+      this.bound(field, '=', numericFacetValue(field, values[0]!));
       return;
     }
     const t = this.textOf(field);
@@ -138,7 +143,7 @@ class ScopeBuilder {
 
   exclude(field: string, value: string): void {
     if (this.numericFields.has(field)) {
-      this.bound(field, '!=', Number(value));
+      this.bound(field, '!=', numericFacetValue(field, value));
       return;
     }
     this.textOf(field).excluded.push(value);

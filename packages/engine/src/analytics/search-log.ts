@@ -126,9 +126,9 @@ export interface LoggedSearch {
 export interface ServedRecommendation {
   queryId: string;
   method: string;
-  /** The tactic label of each item served, in order (none for a bundle, whose items name no tactic: see `items`). */
+  /** The tactic label of each item served, in order (none for a bundle: its items carry no label). */
   tactics: readonly string[];
-  /** RefIds served when they are not one per tactic label (a bundle's); default `tactics.length`. */
+  /** Items served when they carry no tactic label (a bundle response's RefIds); otherwise `tactics.length`. */
   items?: number;
   /** The experiment that served it, when one did. */
   experiment?: ServedExperiment;
@@ -301,7 +301,7 @@ export class SearchLog {
       const kind = experimentKind(x.id);
       const key = experimentUserKey(x.variant, x.customerId);
       this.pending.responses.push({ websiteId, queryId: experimentResponseId(served.queryId), kind: 'recommendation', at, key, countedAs: null });
-      this.addRollup(websiteId, kind, hour, key, '', { responses: 1, results: items });
+      this.addRollup(websiteId, kind, hour, key, '', { responses: 1, results: served.tactics.length });
       for (const tactic of served.tactics) this.addRollup(websiteId, kind, hour, key, tactic, { results: 1 });
     }
     this.schedule();

@@ -154,6 +154,19 @@ describe('Catalog', () => {
     expect(catalog.state.vocabulary).toEqual([]);
   });
 
+  it('keeps one image-vector dimension: the live vectors\' (refusing others), set anew once none is left', async () => {
+    const catalog = new Catalog();
+    await catalog.upsert([{ refId: 'a', image_vector: [1, 0, 0] }, { refId: 'b', title: 'no vector' }]);
+    await expect(catalog.upsert([{ refId: 'c', image_vector: [1, 0] }])).rejects.toThrow('catalog: product 1: product "c": field "image_vector" has 2 numbers, but the catalog\'s image vectors have 3');
+    await expect(catalog.patch([{ refId: 'a', image_vector: [1, 0, 0, 0] }])).rejects.toThrow(/has 4 numbers/);
+    expect(catalog.has('c')).toBe(false);
+    // Once the last vector is deleted (a tombstone), the next request's first vector sets the dimension.
+    await catalog.delete(['a']);
+    const summary = await catalog.upsert([{ refId: 'c', image_vector: [1, 0] }, { refId: 'd', image_vector: [0, 1, 1] }], { onError: 'skip' });
+    expect(summary).toMatchObject({ loaded: 1, skippedCount: 1, skipped: [{ line: 2 }] });
+    expect(Array.from(catalog.getImageVector('c')!)).toEqual([1, 0]);
+  });
+
   it('puts the hot arrays on SharedArrayBuffers', async () => {
     const catalog = new Catalog();
     await catalog.upsert([{ refId: 'a', title: 'red shirt', price: 3, tags: ['x', 'y'] }]);
@@ -280,5 +293,16 @@ describe('stray values in a numeric field', () => {
     const words = new Catalog();
     await words.upsert([...products.slice(0, 10), ...Array.from({ length: 5 }, (_, i) => ({ refId: `w${i}`, price: 'ask us' }))]);
     expect(words.state.index.fields.find((f) => f.name === 'price')!.kind).toBe('text');
+  });
+
+  it('are reported only for fields that searches read as numbers: never refId, nor a field pinned to text', async () => {
+    const { Catalog } = await import('./catalog.js');
+    const catalog = new Catalog();
+    catalog.fieldTypes = { sku: { type: 'text' } };
+    // A feed of numeric refIds and SKUs with one of each that is not a number (the Best Buy feed has such refIds):
+    // scopes, ranges and sorts read both as text, so nothing of them is "missing for ranges".
+    const products = Array.from({ length: 200 }, (_, i) => ({ refId: String(1000 + i), sku: String(5000 + i), price: i + 1 }));
+    const summary = await catalog.upsert([...products, { refId: 'row250', sku: 'N/A', price: 'N/A' }]);
+    expect(summary.strayValues).toEqual([{ field: 'price', count: 1, refIds: ['row250'] }]);
   });
 });

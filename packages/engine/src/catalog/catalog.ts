@@ -32,13 +32,13 @@ import { appendProducts, planAppend } from './changes/append-products.js';
 import { applyValuePatch, planValuePatch } from './changes/patch-values.js';
 import { mergeProductPatches } from './changes/merge-patch.js';
 import { changedProducts, type CatalogChange, type ChangeResult } from './changes/changed-products.js';
-import { readProducts } from './input/read-products.js';
+import { readProducts, readReplacement, type CatalogFit } from './input/read-products.js';
 import { withEarlierSkips, type SkipReport } from './input/skip-report.js';
 import { beginChange, runInSlices, SLICE_MS } from './build/time-slices.js';
 import { carryDerivedSteps, deriveLikeSteps } from './columns/derived-carry.js';
 import { ensureHierarchySteps } from './columns/hierarchy-column.js';
 import type { HierarchySetting } from '../contract/settings-schema.js';
-import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveDocs, liveProductList, liveProductListSteps, planDeletes } from './changes/tombstones.js';
+import { applyDeletes, forEachLiveProduct, liveBuildProducts, liveDocCount, liveDocs, liveVectorDimension, queryFieldKind, liveProductList, liveProductListSteps, planDeletes } from './changes/tombstones.js';
 import { vectorOf } from './columns/vector-column.js';
 import { firstMismatch, valueFits, type FieldMismatch, type FieldTypes } from './field-types.js';
 
@@ -270,14 +270,16 @@ function withVersion(state: CatalogState, version: number): CatalogState {
 }
 
 /**
- * The values of `products` that a numeric field of `state` reads as missing (not numbers). Costs what
+ * The values of `products` that a numeric field of `state` reads as missing (not numbers): a field that
+ * searches read as numbers (`queryFieldKind`: never `refId`, nor a field pinned to another type than
+ * `number`, whose values are all kept as text). Costs what
  * the load holds (products × numeric fields), not what the catalog holds: in steps, as a load of a
  * million products reads several million values.
  */
-function* strayValues(state: CatalogState, products: readonly Product[]): Steps<StrayValues[]> {
+function* strayValues(state: CatalogState, products: readonly Product[], fieldTypes: FieldTypes | undefined): Steps<StrayValues[]> {
   const out: StrayValues[] = [];
-  for (const field of state.index.fields) {
-    if (field.kind !== 'numeric') continue;
+  for (const [fid, field] of state.index.fields.entries()) {
+    if (queryFieldKind(state, fid, fieldTypes) !== 'numeric') continue;
     const valueOf = ownValueReader(field.name);
     let stray: StrayValues | undefined;
     for (let i = 0; i < products.length; i++) {
@@ -402,6 +404,15 @@ export class Catalog implements CatalogView {
   /** Number of products. */
   get liveCount(): number {
     return liveDocCount(this.current);
+  }
+
+  /**
+   * What an upsert's or a patch's records must fit (a replace keeps no product, so only the pinned
+   * types): the pinned field types and the dimension of the live image vectors, as they are when the
+   * records are checked.
+   */
+  fit(): CatalogFit {
+    return { fieldTypes: this.fieldTypes, vectorDimension: liveVectorDimension(this.current) };
   }
 
   /** True when a product with this refId is in the catalog. */
@@ -638,7 +649,7 @@ export class Catalog implements CatalogView {
    */
   async patch(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const positions: number[] = [];
-    const { products: patches, skipped } = await readProducts(source, options, positions, this.fieldTypes);
+    const { products: patches, skipped } = await readProducts(source, options, positions, this.fit());
     return withEarlierSkips(await this.patchRecords(patches, positions, options?.onError ?? 'reject'), skipped);
   }
 
@@ -770,7 +781,7 @@ export class Catalog implements CatalogView {
    * complete.
    */
   async upsert(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
-    const { products, skipped } = await readProducts(source, options, undefined, this.fieldTypes);
+    const { products, skipped } = await readProducts(source, options, undefined, this.fit());
     if (products.length === 0) return { loaded: 0, skipped: skipped.first, skippedCount: skipped.count, catalogSize: this.liveCount };
     const { catalogSize } = await this.enqueue({ kind: 'upsert', products });
     return this.summary(products, skipped, catalogSize);
@@ -778,7 +789,7 @@ export class Catalog implements CatalogView {
 
   /** Replaces the whole catalog atomically with the products of `source`. */
   async replace(source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
-    const { products, skipped } = await readProducts(source, options, undefined, this.fieldTypes);
+    const { products, skipped } = await readReplacement(source, options, this.fieldTypes);
     const { catalogSize } = await this.enqueue({ kind: 'replace', products });
     return this.summary(products, skipped, catalogSize);
   }
@@ -786,7 +797,7 @@ export class Catalog implements CatalogView {
   /** The summary of a load, with the stray values of its products in the version now current. */
   private async summary(products: readonly Product[], skipped: SkipReport, catalogSize: number): Promise<LoadSummary> {
     const summary: LoadSummary = { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
-    const steps = strayValues(this.current, products);
+    const steps = strayValues(this.current, products, this.fieldTypes);
     const strays = products.length <= this.syncLimit ? runSteps(steps) : await runInSlices(steps, this.sliceMs, 'change');
     if (strays.length > 0) summary.strayValues = strays;
     return summary;

@@ -96,5 +96,15 @@ describe('pinned field types through the engine', () => {
     expect((await engine.getSettings('w')).fields).toEqual({ title: { type: 'text' }, sale: { type: 'text' }, weight: { type: 'number[]' } });
     await expect(engine.updateSettings('w', { fields: { refId: { type: 'number' } } }, { merge: true })).rejects.toMatchObject({ code: 'SETTINGS_INVALID', message: 'settings.fields.refId cannot be pinned: refIds are always text keys' });
     await expect(engine.updateSettings('w', { fields: { price: { type: 'money' } } }, { merge: true })).rejects.toMatchObject({ code: 'SETTINGS_INVALID' });
+    // The reserved fields keep their meaning: availability is a number (pinned to text, the in-stock scope
+    // {not: [0]} answered 400 on every search), image_vector a vector (facets and scopes never read it).
+    await expect(engine.updateSettings('w', { fields: { availability: { type: 'text' } } }, { merge: true })).rejects.toMatchObject({
+      code: 'SETTINGS_INVALID', message: 'settings.fields.availability can be pinned only to type number: availability is an integer stock count (0 out of stock)',
+    });
+    await expect(engine.updateSettings('w', { fields: { image_vector: { type: 'number[]' } } }, { merge: true })).rejects.toMatchObject({
+      code: 'SETTINGS_INVALID', message: 'settings.fields.image_vector cannot be pinned: image vectors are for visual similarity, not for facets, scopes or sorts',
+    });
+    await engine.updateSettings('w', { fields: { availability: { type: 'number' } } }, { merge: true });
+    expect((await engine.getSettings('w')).fields).toMatchObject({ availability: { type: 'number' } });
   });
 });

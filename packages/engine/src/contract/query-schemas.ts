@@ -20,19 +20,18 @@ const oneOf = <const T extends readonly string[]>(values: T, options: { default:
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
 /**
- * An id of a recommendation query. The answered list is stored with its customer and RefIds (clicks,
- * analytics): no NUL, which PostgreSQL refuses (it failed the whole batch of stored lists), and no
- * longer than any id of the catalog or the events — as search's `customer_id`.
+ * A customer id of a search or a recommendation: kept with the answered result list (and in the search
+ * log and an experiment's roll-ups), so bounded and without NUL or unpaired surrogates, which a SQL store
+ * refuses — on PostgreSQL the write of the whole batch of lists would fail, at every retry.
  */
-const queryId = (description: string, nonEmpty = false) =>
-  Type.String({ ...(nonEmpty && { minLength: 1 }), maxLength: MAX_ID_LENGTH, format: 'clean-text', description });
+export const keptCustomerId = (description: string) => Type.String({ maxLength: MAX_ID_LENGTH, format: 'clean-text', description });
 
 /** The query of every recommendation method (which of them a method needs is the method table's, recommend/methods.ts). */
 export const RecommendQuerySchema = Type.Object({
-  customerId: opt(queryId('Customer id from the configuration interface.')),
-  productRef: opt(queryId('Product reference id.')),
-  productStyleId: opt(queryId('Style id (between product and SKU).')),
-  items: opt(Type.Array(queryId('A RefId of the cart.', true), {
+  customerId: opt(keptCustomerId('Customer id from the configuration interface.')),
+  productRef: opt(Type.String({ description: 'Product reference id.' })),
+  productStyleId: opt(Type.String({ description: 'Style id (between product and SKU).' })),
+  items: opt(Type.Array(Type.String({ minLength: 1 }), {
     description: `RefIds in the cart: the indexed form items[0]=a&items[1]=b, or repeated items=a&items=b (at most ${DEFAULT_MAX_QUERY_ITEMS}).`,
   })),
   filterOutOfStock: opt(Type.Boolean({ description: 'Drop out-of-stock items (true, false, 1 or 0 in any case).' })),

@@ -36,6 +36,10 @@ function checkLoadOptions(options: LoadOptions | undefined): void {
     throw new AisleError('CATALOG_BAD_INPUT', `catalog: onError must be "skip" or "reject" (got ${JSON.stringify(onError) ?? String(onError)})`);
   }
   if (onProgress !== undefined && typeof onProgress !== 'function') throw new AisleError('CATALOG_BAD_INPUT', 'catalog: onProgress must be a function');
+  const { maxUnzippedBytes } = options;
+  if (maxUnzippedBytes !== undefined && !(Number.isSafeInteger(maxUnzippedBytes) && maxUnzippedBytes > 0)) {
+    throw new AisleError('CATALOG_BAD_INPUT', `catalog: maxUnzippedBytes must be a positive integer (got ${String(maxUnzippedBytes)})`);
+  }
 }
 
 /** Loads products into the catalog: merged over what it holds (`upsert`) or in place of it (`replace`). */

@@ -96,10 +96,11 @@ export async function bundles(parts: RecommendParts, websiteId: string, models: 
   // Positions run over every bundle's RefIds in order (documented in docs/http-api.md).
   const refIds = answer.payload.flat();
   const queryId = parts.resultPages.record({
-    websiteId, kind: 'recommendation', source: 'bundle', variant: null, customerId: null, sessionId: null, firstPosition: 1, refIds,
+    websiteId, kind: 'recommendation', source: 'bundle', variant: null, customerId: null, sessionId: null,
+    firstPosition: 1, refIds,
   });
-  // Counted in the recommendations report as the methods are: clicks on a bundle are (method "bundle"), and
-  // a row with clicks but nothing served read as a click-through rate of 0. Its items name no tactic.
+  // Counted as served like any recommendation (method "bundle"): the report showed clicks on bundles
+  // that it never counted as served (served 0, ctr 0 beside a click). Its items carry no tactic label.
   parts.searchLog.recordServed(websiteId, { queryId, method: 'bundle', tactics: [], items: refIds.length });
   return Object.assign(answer, { queryId });
 }

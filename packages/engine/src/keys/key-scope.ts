@@ -54,3 +54,21 @@ export function checkKeyScopeFits(state: CatalogState, settings: WebsiteSettings
   const compiled = compileScope(state, parseScope(scope, new Set(Object.keys(hierarchies))), settings?.fields, hierarchies);
   if ('mismatch' in compiled) throw fieldError('KEY_BAD_REQUEST', `scope.${compiled.mismatch.field}`, compiled.mismatch.problem);
 }
+
+/**
+ * Refuses, with `SETTINGS_INVALID` naming `settings.hierarchies.<name>`, settings that drop (or rename) a
+ * hierarchy the forced scope of one of `keys` names: a hierarchy's name in a scope means the hierarchy,
+ * and once it is gone the name means a field no product has, so every search made with the key matched
+ * nothing (a storefront without results, and nobody told). `before`: the hierarchies in force.
+ */
+export function checkKeysKeepHierarchies(
+  keys: readonly { id: string; scope: unknown }[], before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>,
+): void {
+  for (const key of keys) {
+    if (typeof key.scope !== 'object' || key.scope === null) continue;
+    for (const name of Object.keys(key.scope)) {
+      if (!Object.hasOwn(before, name) || Object.hasOwn(after, name)) continue;
+      throw fieldError('SETTINGS_INVALID', `settings.hierarchies.${name}`, `is named by the forced scope of search key ${key.id} (its searches would match nothing): revoke the key first, or keep the hierarchy`);
+    }
+  }
+}

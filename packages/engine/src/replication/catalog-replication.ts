@@ -24,7 +24,7 @@ import { AisleError } from '../errors.js';
 import { Catalog, type CatalogOptions, type ChangeResult } from '../catalog/catalog.js';
 import type { LoggedChange } from '../catalog/durability/catalog-change-log.js';
 import { mergeProductPatches } from '../catalog/changes/merge-patch.js';
-import { readProducts } from '../catalog/input/read-products.js';
+import { readProducts, readReplacement } from '../catalog/input/read-products.js';
 import { withEarlierSkips } from '../catalog/input/skip-report.js';
 import { productsOf } from '../catalog/columns/product-store.js';
 import { decodeCatalogSnapshot, encodeCatalogSnapshotInSlices } from '../catalog/durability/snapshot.js';
@@ -161,7 +161,7 @@ export class CatalogReplication implements SharedCatalogs {
   /** Upsert through the log: read and check the source here, log, apply in turn. */
   async upsert(websiteId: string, source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const site = this.site(websiteId);
-    const { products, skipped } = await readProducts(source, options, undefined, site.catalog.fieldTypes);
+    const { products, skipped } = await readProducts(source, options, undefined, site.catalog.fit());
     if (products.length === 0) return { loaded: 0, skipped: skipped.first, skippedCount: skipped.count, catalogSize: site.catalog.liveCount };
     const { catalogSize } = await this.write(websiteId, { kind: 'upsert', products }) as ChangeResult;
     return { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
@@ -170,7 +170,7 @@ export class CatalogReplication implements SharedCatalogs {
   /** Replace through the log. */
   async replace(websiteId: string, source: ProductSource, options?: LoadOptions): Promise<LoadSummary> {
     const site = this.site(websiteId);
-    const { products, skipped } = await readProducts(source, options, undefined, site.catalog.fieldTypes);
+    const { products, skipped } = await readReplacement(source, options, site.catalog.fieldTypes);
     const { catalogSize } = await this.write(websiteId, { kind: 'replace', products }) as ChangeResult;
     return { loaded: products.length, skipped: skipped.first, skippedCount: skipped.count, catalogSize };
   }
@@ -195,7 +195,7 @@ export class CatalogReplication implements SharedCatalogs {
     const site = this.site(websiteId);
     const onError = options?.onError ?? 'reject';
     const positions: number[] = [];
-    const { products: patches, skipped } = await readProducts(source, options, positions, site.catalog.fieldTypes);
+    const { products: patches, skipped } = await readProducts(source, options, positions, site.catalog.fit());
     if (patches.length === 0) return { loaded: 0, skipped: skipped.first, skippedCount: skipped.count, catalogSize: site.catalog.liveCount };
     const summary = await this.write(websiteId, { kind: 'patch', patches, positions, onError }) as LoadSummary;
     return withEarlierSkips(summary, skipped);

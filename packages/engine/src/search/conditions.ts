@@ -20,8 +20,8 @@ import { numericValue } from '../catalog/field-values.js';
 import { codeLookup } from '../catalog/columns/text-column-lookups.js';
 import { codeCount, tailIndex } from '../catalog/columns/text-column.js';
 import { numericAt, numericValues } from '../catalog/columns/numeric-column.js';
-import { liveCodeDocs, liveFieldKind } from '../catalog/changes/tombstones.js';
-import { pinnedKind, type FieldTypes } from '../catalog/field-types.js';
+import { liveCodeDocs, queryFieldKind } from '../catalog/changes/tombstones.js';
+import type { FieldTypes } from '../catalog/field-types.js';
 import type { FieldKind, TextColumn } from '../catalog/catalog-index.js';
 import { hierarchyOf, PATH_SEPARATOR, splitPath, type HierarchyTree } from '../catalog/columns/hierarchy-column.js';
 import type { HierarchySetting } from '../contract/settings-schema.js';
@@ -214,24 +214,6 @@ function textCodes(state: CatalogState, field: number, values: readonly string[]
     if (c !== undefined && liveCodeDocs(state, field, c) > 0) codes.add(c);
   }
   return [...codes].sort((a, b) => a - b);
-}
-
-/** The field every product is keyed by: always text, however numeric its values look. */
-const REF_ID_FIELD = 'refId';
-
-/**
- * The kind scopes, ranges and sorts give field `fid`: its pinned type's (`settings.fields`; `refId` is
- * always text) when the field has that column, else the kind inferred from its live values. A pin never
- * gives a field without live values a kind: such a field is `none` (matches nothing, sorts as absent).
- */
-export function queryFieldKind(state: CatalogState, fid: number, fieldTypes: FieldTypes | undefined): FieldKind {
-  const live = liveFieldKind(state, fid);
-  if (live === 'none') return live;
-  const field = state.index.fields[fid];
-  const pinned = field.name === REF_ID_FIELD ? 'text' : pinnedKind(fieldTypes, field.name);
-  if (pinned === 'text' && field.text) return 'text';
-  if (pinned === 'numeric' && field.numeric) return 'numeric';
-  return live;
 }
 
 /**

@@ -86,6 +86,31 @@ describe('executeSearch: text', () => {
     expect((await executeSearch(catalog, request('rde'))).total_results).toBe(0); // 3 letters: no typo allowed
     expect((await executeSearch(catalog, request('shirt'))).suggestions).toEqual({});
   });
+  it('answers a page past the end at any start the contract allows (a top-k of start + size threw past the typed-array limit)', async () => {
+    // Enough products with one word for the block-max ranking of one term (top-of-term.ts).
+    const catalog = await catalogOf([...shop, ...Array.from({ length: 1000 }, (_, i) => ({ refId: `s${i}`, title: `shirt ${i % 7 === 0 ? 'red' : 'blue'}`, price: i }))]);
+    for (const q of ['shirt', 'red shirt', '']) {
+      for (const start of [1e8, Number.MAX_SAFE_INTEGER]) {
+        const r = await executeSearch(catalog, request(q, { start, size: 1000, sort_fields: q === '' ? [{ price: { order: 'asc', type: 'number' } }] : undefined }));
+        expect(r.result).toEqual([]);
+        expect(r.total_results).toBe((await executeSearch(catalog, request(q))).total_results);
+      }
+    }
+  });
+  it('suggests a correction only where the results bear it out: not for a dropped word, not when nothing matched', async () => {
+    const catalog = await catalogOf(shop);
+    // Within the scope no shirt is a Zeta product: "shrit" is dropped, and the page answers "zeta" alone.
+    const dropped = await executeSearch(catalog, request('zeta shrit', { scope: { brand: ['Zeta'], search_category: ['TV'] } }));
+    expect(ids(dropped)).toEqual(['p5']);
+    expect(dropped.suggestions).toEqual({ dropped_words: ['shrit'] });
+    // The scope leaves nothing for the corrected word: "did you mean shirt?" would find nothing either.
+    const none = await executeSearch(catalog, request('shrit', { scope: { search_category: ['Kitchen'] } }));
+    expect(none.total_results).toBe(0);
+    expect(none.suggestions).toEqual({});
+    // A correction that matched is kept beside a dropped word.
+    const both = await executeSearch(catalog, request('shrit zzzz'));
+    expect(both.suggestions).toEqual({ corrected_query: 'shirt zzzz', dropped_words: ['zzzz'] });
+  });
   it('does not widen a word that matches exactly with typo variants (shirts does not find shorts)', async () => {
     const catalog = await catalogOf([
       { refId: 'typo', title: 'shorts shorts shorts' },

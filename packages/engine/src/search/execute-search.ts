@@ -234,7 +234,28 @@ async function runSearch(catalog: Catalog, asked: SearchRequest, context: Search
     partials = await runPlan(state, plan, context.pool);
   }
   if (plan.minWords < plan.words.length) setDroppedWords(state, plan, extras, partials);
+  extras.correctedQuery = correctedQuery(plan, extras, none(partials));
   return { payload: assemblePayload(state, plan, extras, partials, request, settings, context.forcedScope), state, plan };
+}
+
+/**
+ * `suggestions.corrected_query`: the query's words with each correction the results bear out — a word
+ * that matched through a typo variant and was not dropped. Undefined when none is left, and when nothing
+ * matched: a correction of a dropped word, or of a word whose variants the filters left no product for,
+ * described a search that did not happen ("did you mean shirt?" where shirts find nothing either), and
+ * through a search key it named a word of products outside the key's scope.
+ */
+function correctedQuery(plan: SearchPlan, extras: PlanExtras, nothing: boolean): string | undefined {
+  const corrections = extras.corrections;
+  if (corrections === undefined || nothing) return undefined;
+  const dropped = new Set(extras.droppedWords ?? []);
+  let any = false;
+  const words = plan.words.map((w, i) => {
+    const correction = dropped.has(w.word) ? undefined : corrections[i];
+    if (correction !== undefined) any = true;
+    return correction ?? w.word;
+  });
+  return any ? words.join(' ') : undefined;
 }
 
 function termCount(plan: SearchPlan): number {

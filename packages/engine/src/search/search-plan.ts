@@ -15,7 +15,7 @@ import { charMask, lowerBound } from '../catalog/catalog-index.js';
 import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
 import { ensureNumericOrder, ensureTextSortRanks } from '../catalog/columns/text-column-lookups.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
-import { liveDocCount, liveDocFreq, liveFieldKind, liveLengthAverages } from '../catalog/changes/tombstones.js';
+import { liveDocCount, liveDocFreq, liveFieldKind, liveLengthAverages, queryFieldKind } from '../catalog/changes/tombstones.js';
 import { fieldError } from '../errors.js';
 import type { ScopeConditions, SearchRequest } from '../types.js';
 import { DEFAULT_SEARCH_SIZE } from './validate-search-request.js';
@@ -29,7 +29,6 @@ import { DEFAULT_LANGUAGE, keptStemIndex, LANGUAGES, queryStemOf, stemIndex, typ
 import { resolveRelevance, type ResolvedRelevance, type SynonymEntry } from './relevance-settings.js';
 import { MIN_COMPLETED_WORD, wordSplits } from './unmatched-word.js';
 import { pinnedKind, type FieldTypes } from '../catalog/field-types.js';
-import { queryFieldKind } from './conditions.js';
 import { compileRangeBuckets, type PlanBuckets } from './range-buckets.js';
 import type { NumericValues } from '../catalog/columns/numeric-column.js';
 import { compileDistinct, type PlanDistinct, type RangeGroups } from './distinct.js';
@@ -140,7 +139,13 @@ export interface SearchPlan {
 
 /** What the calling thread keeps beside the plan (not sent to workers). */
 export interface PlanExtras {
-  /** `suggestions.corrected_query`: the query words with typo'd words replaced by their best correction. */
+  /**
+   * Per plan word, its best typo correction when it matched only through typo tolerance (undefined: it
+   * matched as typed); absent when no word has one. `suggestions.corrected_query` is the query with the
+   * corrections the results bear out (see `correctedQuery`, execute-search.ts).
+   */
+  corrections?: (string | undefined)[];
+  /** `suggestions.corrected_query`, set by executeSearch from `corrections` once the results are known. */
   correctedQuery?: string;
   /** Per term id a plan word matches: the bit mask of the words it matches (proximity). */
   termWords?: Map<number, number>;
@@ -533,14 +538,14 @@ export function compileSearchPlan(
   const words = queryWords(request.q, isStop);
   const targets = synonymTargetsPerWord(words, rules);
   const planWords: PlanWord[] = [];
-  const corrected: string[] = [];
+  const corrections: (string | undefined)[] = [];
   let anyCorrection = false;
   let wordsWithTerms = 0;
   words.forEach((word, i) => {
     const { planWord, correction } = keptCompiledWord(ctx, tables, word, i === words.length - 1, targets[i]);
     if (planWord.termIds.length > 0 || planWord.phrases.length > 0) wordsWithTerms++;
     if (correction !== undefined) anyCorrection = true;
-    corrected.push(correction ?? word);
+    corrections.push(correction);
     planWords.push(planWord);
   });
   const hierarchies = options.hierarchies ?? {};
@@ -635,7 +640,7 @@ export function compileSearchPlan(
     if (planWords.length === 0 && sort.length > 0 && sort[0].type === 'number') ensureNumericOrder(state, sort[0].field);
   }
   const size = request.size ?? DEFAULT_SEARCH_SIZE;
-  const extras: PlanExtras = anyCorrection ? { correctedQuery: corrected.join(' ') } : {};
+  const extras: PlanExtras = anyCorrection ? { corrections } : {};
   if (filters.ruleProblems.length > 0) extras.ruleProblems = filters.ruleProblems;
   let limit = request.start + size;
   if (planWords.length > 1) {
@@ -644,6 +649,9 @@ export function compileSearchPlan(
   }
   // A pinned doc among the best is moved, not counted twice: select one more per pin.
   limit += merch?.pins.length ?? 0;
+  // Never more than the catalog holds: the best `limit` are then every match, and a start far past the end
+  // (up to 2^53 − 1, as the contract allows) made top-k heaps of that length (a RangeError, a 500).
+  limit = Math.min(limit, index.docCount);
   return {
     plan: {
       matchNothing, words: planWords, minWords: wordsWithTerms, fieldWeights, conditions, aggregationFields, hierarchyColumns, rangeFields, rangeBuckets, sort, limit,

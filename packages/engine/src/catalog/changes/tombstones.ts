@@ -25,6 +25,7 @@ import { runSteps, STEP, type Steps } from '../steps.js';
 import { vectorOf as vectorOfRow, vectorValue } from '../columns/vector-column.js';
 import { lowerBound, type CatalogState, type FieldKind, type ValueCounts } from '../catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from '../field-values.js';
+import { pinnedKind, type FieldTypes } from '../field-types.js';
 import { sharedArray } from '../columns/shared-arrays.js';
 import { lengthAt } from '../full-text/field-lengths.js';
 import { carryDerivedSteps } from '../columns/derived-carry.js';
@@ -59,6 +60,20 @@ export function liveDocCount(state: CatalogState): number {
   return state.index.docCount - (state.tombstones?.count ?? 0);
 }
 
+/**
+ * The dimension of a version's live image vectors (0: no live product has one): the one a load or
+ * patch must give its vectors (`vectorDimensionProblem`, vector-column.ts). A column whose every
+ * vector was deleted sets nothing (a one-go build takes the next vector's dimension).
+ */
+export function liveVectorDimension(state: CatalogState): number {
+  const vectors = state.vectors;
+  if (!vectors) return 0;
+  const { rowOf } = vectors;
+  const { deleted, docCount } = state.index;
+  for (let d = 0; d < docCount; d++) if (rowOf[d] >= 0 && !isDeletedDoc(deleted, d)) return vectors.dimension;
+  return 0;
+}
+
 /** The live docs having term `t` (its document frequency in a one-go build of the live products). */
 export function liveDocFreq(state: CatalogState, t: number): number {
   const df = state.index.fullText.termDocFreq[t];
@@ -89,6 +104,24 @@ export function liveFieldKind(state: CatalogState, fid: number): FieldKind {
   if (!gone || !field.valueCounts) return field.kind;
   const live = { numbers: field.valueCounts.numbers - gone.numbers, strays: field.valueCounts.strays - gone.strays };
   return live.numbers + live.strays === 0 ? 'none' : field.kind;
+}
+
+/** The field every product is keyed by: always text, however numeric its values look. */
+const REF_ID_FIELD = 'refId';
+
+/**
+ * The kind scopes, ranges and sorts give field `fid`: its pinned type's (`settings.fields`; `refId` is
+ * always text) when the field has that column, else the kind inferred from its live values. A pin never
+ * gives a field without live values a kind: such a field is `none` (matches nothing, sorts as absent).
+ */
+export function queryFieldKind(state: CatalogState, fid: number, fieldTypes: FieldTypes | undefined): FieldKind {
+  const live = liveFieldKind(state, fid);
+  if (live === 'none') return live;
+  const field = state.index.fields[fid];
+  const pinned = field.name === REF_ID_FIELD ? 'text' : pinnedKind(fieldTypes, field.name);
+  if (pinned === 'text' && field.text) return 'text';
+  if (pinned === 'numeric' && field.numeric) return 'numeric';
+  return live;
 }
 
 /**

@@ -36,6 +36,19 @@ export function vectorValue(value: unknown, dimension: number): number[] | undef
   return isFiniteNumberList(value) && value.length === dimension ? value : undefined;
 }
 
+/**
+ * Why `vector` (a product's `image_vector`, already a non-empty list of finite numbers or absent) does not
+ * fit a catalog whose image vectors have `dimension` numbers (0: none yet), or undefined. The one rule of
+ * a catalog's dimension: visual similarity compares vectors of one length, and the column keeps only
+ * those of its dimension, so a vector of another length was stored and left out without a word. A load
+ * or patch checks each record with it (read-products.ts); the dimension is the catalog's live vectors',
+ * else that of the request's first vector. Pure.
+ */
+export function vectorDimensionProblem(vector: unknown, dimension: number): string | undefined {
+  if (dimension === 0 || !Array.isArray(vector) || vector.length === dimension) return undefined;
+  return `field "${IMAGE_VECTOR_FIELD}" has ${vector.length} numbers, but the catalog's image vectors have ${dimension}`;
+}
+
 /** Whether `value` sets the column's dimension (the first non-empty vector value of a build's products does). */
 export function isDimensionSetting(value: unknown): value is unknown[] {
   return Array.isArray(value) && value.length > 0;

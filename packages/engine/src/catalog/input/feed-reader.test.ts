@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { SkippedLine } from '../../engine-api.js';
 import { isAisleError } from '../../errors.js';
 import type { Product } from '../../types.js';
-import { readProductFeed, type FeedReadOptions } from './feed-reader.js';
+import { MAX_RECORD_CHARS, readProductFeed, type FeedReadOptions } from './feed-reader.js';
 import { SkipReport } from './skip-report.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'aisle-feed-'));
@@ -141,6 +141,22 @@ describe('readProductFeed', () => {
     expect(skipped.map((s) => s.line)).toEqual([2, 3, 5, 6]);
     const err = await rejection(chunked(text, 1));
     expect(err.message).toMatch(/^element 2: /);
+  });
+
+  it('refuses a record longer than MAX_RECORD_CHARS without gathering it (lines that do not end in \\n), and reads on with skip', async () => {
+    // A CR-only export is one line: it was gathered whole, and past V8's longest string joining it threw (a 500).
+    const long = `{"refId":"L","title":"${'x'.repeat(MAX_RECORD_CHARS)}"}`;
+    const ndjson = `{"refId":"A"}\n${long}\n{"refId":"B"}\n`;
+    const skipped = await collect(chunked(ndjson, 1 << 20), { onError: 'skip' });
+    expect(skipped.products.map((p) => p.refId)).toEqual(['A', 'B']);
+    expect(skipped.skipped).toEqual([{ line: 2, message: expect.stringMatching(/^the record is longer than 16000000 characters \(a product holds at most 2000000\)/) }]);
+    const array = await collect(chunked(`[{"refId":"A"},${long},{"refId":"B"}]`, 1 << 20), { onError: 'skip' });
+    expect(array.products.map((p) => p.refId)).toEqual(['A', 'B']);
+    expect(array.skipped).toMatchObject([{ line: 2 }]);
+    // Rejected as soon as it is too long, naming the line; the rest of the feed is not read.
+    const err = await rejection(chunked(`{"refId":"A"}\r{"refId":"B"}\r${long}`, 1 << 20));
+    expect(isAisleError(err) && err.code).toBe('CATALOG_BAD_INPUT');
+    expect(err.message).toMatch(/^line 1: the record is longer than 16000000 characters/);
   });
 
   it('reports an unterminated array', async () => {

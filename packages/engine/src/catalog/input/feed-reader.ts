@@ -14,7 +14,7 @@ import { createGunzip } from 'node:zlib';
 import type { LoadOptions, ProductSource } from '../../engine-api.js';
 import { AisleError } from '../../errors.js';
 import type { Product } from '../../types.js';
-import { productProblem } from './product-limits.js';
+import { MAX_PRODUCT_CHARS, productProblem } from './product-limits.js';
 import type { SkipReport } from './skip-report.js';
 
 /** Options of {@link readProductFeed}: the load options plus the report that collects skipped records. */
@@ -61,6 +61,60 @@ class Progress {
     this.onProgress(this.withBytes ? { records: this.records, bytes: this.bytes } : { records: this.records });
   }
 }
+
+/**
+ * Most characters of one record's JSON text (an NDJSON line, an array element): no product within its
+ * limits (`MAX_PRODUCT_CHARS`, every character escaped as `\uXXXX` at 6) is spelt longer. A longer one was
+ * gathered whole before its product was refused: a feed whose lines do not end in "\n" (CR-only line
+ * ends, records run together) is one line, and past V8's longest string (about 2^29 characters) joining
+ * it threw a RangeError, an internal error of the upload.
+ */
+export const MAX_RECORD_CHARS = 8 * MAX_PRODUCT_CHARS;
+
+/** The pieces of one record's text across chunks, bounded by {@link MAX_RECORD_CHARS}. */
+class RecordPieces {
+  private pieces: string[] = [];
+  private length = 0;
+  /** The record went past the bound: its pieces are dropped and it is a bad record once it ends. */
+  oversized = false;
+
+  /** `tooLong` is told once the record goes past the bound (it throws with `onError: 'reject'`). */
+  constructor(private readonly tooLong: () => void) {}
+
+  push(piece: string): void {
+    if (this.oversized || piece.length === 0) return;
+    this.length += piece.length;
+    if (this.length <= MAX_RECORD_CHARS) {
+      this.pieces.push(piece);
+      return;
+    }
+    this.oversized = true;
+    this.pieces = [];
+    this.tooLong();
+  }
+
+  get empty(): boolean {
+    return this.length === 0;
+  }
+
+  /** The record's text with `last` (undefined: it was too long), and a fresh start for the next. */
+  take(last: string): string | undefined {
+    this.push(last);
+    const text = this.oversized ? undefined : this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join('');
+    this.pieces = [];
+    this.length = 0;
+    this.oversized = false;
+    return text;
+  }
+
+  /** What was gathered so far (for a message). */
+  peek(): string {
+    return this.pieces.join('');
+  }
+}
+
+/** The message of a record longer than {@link MAX_RECORD_CHARS}. */
+const RECORD_TOO_LONG = `the record is longer than ${MAX_RECORD_CHARS} characters (a product holds at most ${MAX_PRODUCT_CHARS}): do the feed's lines end in "\\n"?`;
 
 function shorten(text: string): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
@@ -195,7 +249,7 @@ async function* readChunks(iterator: AsyncIterator<unknown>, format: Format, opt
   }
   let chunks: AsyncIterator<unknown>;
   if (typeof firstChunk !== 'string' && firstChunk.length >= 2 && firstChunk[0] === 0x1f && firstChunk[1] === 0x8b) {
-    chunks = rejoin(firstChunk, iterator).pipe(createGunzip())[Symbol.asyncIterator]();
+    chunks = boundedUnzip(rejoin(firstChunk, iterator).pipe(createGunzip()), options.maxUnzippedBytes);
   } else {
     chunks = (async function* () {
       yield firstChunk;
@@ -207,6 +261,26 @@ async function* readChunks(iterator: AsyncIterator<unknown>, format: Format, opt
     })();
   }
   yield* parseText(chunks, format, options);
+}
+
+/**
+ * The chunks of an unzipped stream, failing with `LIMIT_EXCEEDED` once they pass `max` bytes: the upload
+ * limit counts the bytes sent, and a few kilobytes of gzip unzip to gigabytes, every record of which a
+ * load holds until it is built.
+ */
+async function* boundedUnzip(unzipped: Readable, max: number | undefined): AsyncGenerator<unknown> {
+  let bytes = 0;
+  try {
+    for await (const chunk of unzipped) {
+      bytes += (chunk as Buffer).length;
+      if (max !== undefined && bytes > max) {
+        throw new AisleError('LIMIT_EXCEEDED', `the product feed exceeds the limit of ${max} bytes once unzipped; nothing was changed`);
+      }
+      yield chunk;
+    }
+  } finally {
+    unzipped.destroy();
+  }
 }
 
 /**
@@ -316,13 +390,20 @@ async function* parseText(chunks: AsyncIterator<unknown>, format: Format, option
 
 async function* parseNdjson(texts: AsyncIterable<string>, options: FeedReadOptions, progress: Progress): AsyncGenerator<Product[]> {
   const rejecter = new Rejecter(options, 'line');
+  let lineNumber = 0;
   // The current incomplete line, as pieces (joined only once its end is seen: a huge line that
   // arrives in many chunks is not re-concatenated at every chunk).
-  let pieces: string[] = [];
-  let lineNumber = 0;
+  const pieces = new RecordPieces(() => {
+    if ((options.onError ?? 'reject') === 'reject') rejecter.bad(lineNumber + 1, RECORD_TOO_LONG);
+  });
   let batch: Product[] = [];
-  function take(line: string): void {
+  function take(text: string | undefined): void {
     lineNumber++;
+    if (text === undefined) {
+      rejecter.bad(lineNumber, RECORD_TOO_LONG);
+      return;
+    }
+    const line = text.endsWith('\r') ? text.slice(0, -1) : text;
     if (line.length === 0 || !/\S/.test(line)) return;
     const parsed = parseRecord(line);
     if (parsed.error !== undefined) {
@@ -343,14 +424,8 @@ async function* parseNdjson(texts: AsyncIterable<string>, options: FeedReadOptio
     for (;;) {
       const nl = text.indexOf('\n', from);
       if (nl < 0) break;
-      let line = text.slice(from, nl);
-      if (pieces.length > 0) {
-        pieces.push(line);
-        line = pieces.join('');
-        pieces = [];
-      }
-      if (line.endsWith('\r')) line = line.slice(0, -1);
-      take(line);
+      const line = text.slice(from, nl);
+      take(pieces.empty && line.length <= MAX_RECORD_CHARS ? line : pieces.take(line));
       from = nl + 1;
     }
     if (from < text.length) pieces.push(from === 0 ? text : text.slice(from));
@@ -359,11 +434,7 @@ async function* parseNdjson(texts: AsyncIterable<string>, options: FeedReadOptio
       batch = [];
     }
   }
-  if (pieces.length > 0) {
-    let line = pieces.join('');
-    if (line.endsWith('\r')) line = line.slice(0, -1);
-    take(line);
-  }
+  if (!pieces.empty || pieces.oversized) take(pieces.take(''));
   if (batch.length > 0) yield batch;
 }
 
@@ -386,13 +457,19 @@ async function* parseArray(texts: AsyncIterable<string>, options: FeedReadOption
   let depth = 0;
   let inString = false;
   let escaped = false;
-  let pieces: string[] = [];
   let index = 0;
+  const pieces = new RecordPieces(() => {
+    if ((options.onError ?? 'reject') === 'reject') rejecter.bad(index + 1, RECORD_TOO_LONG);
+  });
   let trailingGarbage = false;
 
   let batch: Product[] = [];
-  function finish(text: string): void {
+  function finish(text: string | undefined): void {
     index++;
+    if (text === undefined) {
+      rejecter.bad(index, RECORD_TOO_LONG);
+      return;
+    }
     const parsed = parseRecord(text);
     if (parsed.error !== undefined) {
       rejecter.bad(index, parsed.error);
@@ -442,27 +519,18 @@ async function* parseArray(texts: AsyncIterable<string>, options: FeedReadOption
           if (depth > 0) depth--;
           else {
             // The array's closing bracket right after a primitive element.
-            pieces.push(text.slice(start, i));
-            const element = pieces.join('');
-            pieces = [];
-            finish(element);
+            finish(pieces.take(text.slice(start, i)));
             state = 'done';
             continue;
           }
         } else if (c === COMMA && depth === 0) {
-          pieces.push(text.slice(start, i));
-          const element = pieces.join('');
-          pieces = [];
-          finish(element);
+          finish(pieces.take(text.slice(start, i)));
           state = 'before-element';
           continue;
         }
         if (depth === 0 && (c === CLOSE_BRACE || c === CLOSE_BRACKET)) {
           // An object or array element is complete.
-          pieces.push(text.slice(start, i + 1));
-          const element = pieces.join('');
-          pieces = [];
-          finish(element);
+          finish(pieces.take(text.slice(start, i + 1)));
           state = 'after-element';
         }
         continue;
@@ -515,7 +583,7 @@ async function* parseArray(texts: AsyncIterable<string>, options: FeedReadOption
   }
   if (state === 'before-array') return; // empty or blank input: no products
   if (state !== 'done') {
-    const partial = pieces.join('');
+    const partial = pieces.peek();
     rejecter.bad(index + 1, `unterminated JSON array (input ended ${partial.trim().length > 0 ? `inside element: ${shorten(partial.trim())}` : 'before "]"'})`);
   }
 }

@@ -28,6 +28,9 @@ describe('product limits', () => {
     expect(productProblem({ refId: 'ok2', variants: [{ size: 'M' }], title: 'x' })).toBeUndefined();
     expect(productProblem([1])).toBe('not a JSON object');
     expect(productProblem({ refId: '' })).toBe('missing or non-string refId');
+    // Text events and URLs cannot name; a pair of surrogates (an emoji) is text like any other.
+    for (const refId of ['a\u0000', 'b\ud800', '\udc00c']) expect(productProblem({ refId })).toBe('refId must not contain NUL characters or unpaired surrogates (events and URLs could not name the product)');
+    expect(productProblem({ refId: 'pan-\ud83c\udf73' })).toBeUndefined();
   });
 
   it('refuses reserved fields the engine would misread: availability not an integer, image_vector not finite numbers', () => {
