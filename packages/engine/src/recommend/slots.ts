@@ -46,17 +46,19 @@ export function tacticIdOf(websiteId: string, label: string): string {
 }
 
 /**
- * Per website: tactic id → label, for every label a slot can carry — those of {@link TacticLabels} and the
- * sponsored slot's (ids are stable, so the map is made once). Without the sponsored one, a click on an ad
- * was credited to no tactic, and the report read the ads' items with no click.
+ * Every label a slot can carry: the tactics', and the sponsored slot's. Without the latter a click on an
+ * ad named no tactic: refused (400 on its TacticId) and never counted under "Retail Media" in the report.
  */
+const SLOT_LABELS: readonly string[] = [...Object.values(TacticLabels), RETAIL_MEDIA_LABEL];
+
+/** Per website: tactic id → label, for every label of {@link SLOT_LABELS} (ids are stable, so the map is made once). */
 const labelsById = new Map<string, ReadonlyMap<string, string>>();
 
 /** The tactic label whose {@link tacticIdOf} is `tacticId` on a website (a click names its tactic by id), or undefined. */
 export function tacticLabelOf(websiteId: string, tacticId: string): string | undefined {
   let byId = labelsById.get(websiteId);
   if (byId === undefined) {
-    byId = new Map([...Object.values(TacticLabels), RETAIL_MEDIA_LABEL].map((label) => [tacticIdOf(websiteId, label), label]));
+    byId = new Map(SLOT_LABELS.map((label) => [tacticIdOf(websiteId, label), label]));
     labelsById.set(websiteId, byId);
   }
   return byId.get(tacticId.toLowerCase());
