@@ -60,6 +60,8 @@ export class FailureReporter {
   private readonly counts = new Map<BackgroundTask, number>();
   /** The latest failure of each task (readiness reports the ones that still matter). */
   private readonly latest = new Map<BackgroundTask, { message: string; at: number; websiteId?: string }>();
+  /** The tasks retried on a timer that are failing now: when the first failure was, and the attempts since. */
+  private readonly outages = new Map<BackgroundTask, { since: number; attempts: number }>();
 
   constructor(private readonly hooks: EngineHooks = {}) {}
 
@@ -69,6 +71,23 @@ export class FailureReporter {
    */
   report(task: BackgroundTask, error: unknown, websiteId?: string, doing?: string): void {
     this.record('error', task, error, websiteId, doing);
+  }
+
+  /**
+   * Reports a failure of work retried on a timer (a poll of the shared store): the first failure of an
+   * outage is reported as {@link report} does; the next ones, until {@link recovered}, only update the
+   * latest failure's message. A PostgreSQL outage is thus one log line, one count and one hook call per
+   * task, not one per poll interval (four tasks at every 200 ms poll filled the log with stack traces).
+   */
+  reportRetried(task: BackgroundTask, error: unknown, websiteId?: string): void {
+    const outage = this.outages.get(task);
+    if (outage === undefined) {
+      this.outages.set(task, { since: Date.now(), attempts: 1 });
+      this.record('error', task, error, websiteId);
+      return;
+    }
+    outage.attempts += 1;
+    this.latest.set(task, { message: error instanceof Error ? error.message : String(error), at: Date.now(), ...(websiteId !== undefined && { websiteId }) });
   }
 
   /**
@@ -116,8 +135,21 @@ export class FailureReporter {
     }
   }
 
-  /** Forgets the latest failure of `task` (the work succeeded since). */
+  /**
+   * Forgets the latest failure of `task` (the work succeeded since). After an outage reported by
+   * {@link reportRetried}, says at level info that the task works again (the operator saw one error line
+   * and would otherwise not know that it ended), with the failed attempts and the outage's length.
+   */
   recovered(task: BackgroundTask): void {
     this.latest.delete(task);
+    const outage = this.outages.get(task);
+    if (outage === undefined) return;
+    this.outages.delete(task);
+    const ms = Date.now() - outage.since;
+    try {
+      this.hooks.logger?.info({ task, failedAttempts: outage.attempts, ms }, `aisle: background ${task} works again after ${outage.attempts} failed attempts in ${ms} ms`);
+    } catch (logError) {
+      process.emitWarning(`aisle: the logger failed: ${(logError as Error)?.message ?? String(logError)}`);
+    }
   }
 }

@@ -68,6 +68,24 @@ describe('validateEngineOptions', () => {
     expect(configError({ websites: [site, { ...site, tokens: ['x'] }] })).toMatch(/websites\[1\]\.websiteId repeats/);
     expect(configError({ websites: [site, { ...site, websiteId: 'b', client: 'client-b' }] })).toMatch(/websites\[1\]\.tokens\[0\].*another website/);
     expect(configError({ websites: [site, { ...site, websiteId: 'b', tokens: ['y'] }] })).toMatch(/websites\[1\]\.client repeats/);
+    // Were accepted, and could never open anything (the header is read trimmed, as Latin-1), or ran every timer after 1 ms.
+    expect(configError({ websites: [{ ...site, tokens: [' t-a '] }] }))
+      .toBe('config: websites[0].tokens[0] must hold only visible ASCII characters, no spaces (it is sent in an Authorization header)');
+    expect(configError({ adminTokens: ['adm\u00e9'] })).toMatch(/^config: adminTokens\[0\] must hold only visible ASCII/);
+    expect(configError({ store: { type: 'postgres', url: 'postgres://x', pollIntervalMs: 1e12 } })).toBe('config: store.pollIntervalMs must be at most 2147483647');
+    expect(configError({ modelCheckpointIntervalMs: 2 ** 31 })).toBe('config: modelCheckpointIntervalMs must be at most 2147483647');
+    expect(configError({ semanticRetrainDelayMs: 1e10 })).toMatch(/semanticRetrainDelayMs must be at most/);
+    for (const url of ['s3cret', 'postgres://u:s3cret@h:port/db', 'mysql://h/db']) {
+      const message = configError({ store: { type: 'postgres', url } });
+      expect(message).toMatch(/^config: store\.url must be a PostgreSQL connection URL/);
+      expect(message).not.toContain('s3cret');
+    }
+    for (const url of ['postgres://u:p@h:5432/db?sslmode=require', 'postgresql://h/db', '/var/run/postgresql db']) expect(() => validateEngineOptions({ store: { type: 'postgres', url } })).not.toThrow();
+    expect(configError({ store: { type: 'postgres', url: 'postgres://x', schema: 'shop-1' } }))
+      .toBe('config: store.schema must be letters, digits and _, not starting with a digit, at most 63 characters');
+    // Was accepted: the storefront's token then opened the admin API of every website.
+    expect(configError({ adminTokens: ['adm', 't-b'], websites: [site, { ...site, websiteId: 'b', client: 'cb', tokens: ['x', 't-b'] }] }))
+      .toBe('config: websites[1].tokens[1] is also an admin token (a website token opens exactly one website, never the admin API)');
     expect(configError({ websites: [site, { ...site, websiteId: 'b', client: site.websiteId, tokens: ['y'] }] })).toMatch(/websites\[1\]\.client .* is the websiteId of websites\[0\]/);
     expect(configError({ websites: [{ ...site, settings: { fieldWeights: { title: 'x' } } }] })).toMatch(/settings\.fieldWeights\.title/);
     expect(configError({ websites: [{ ...site, settings: { retailMedia: { adSets: [{ adSetId: 'x', version: 1, products: [] }] } } }] }))

@@ -9,7 +9,7 @@ import { fieldError } from './errors.js';
 import type { Embedder } from './semantic/embedder.js';
 import { TEXT_MODEL_ID } from './semantic/text-model.js';
 import { HISTORY_METHODS, METHODS } from './recommend/methods.js';
-import { EngineOptionsSchema } from './contract/config-schema.js';
+import { EngineOptionsSchema, PG_SCHEMA_NAME } from './contract/config-schema.js';
 import { WebsiteSettingsSchema } from './contract/settings-schema.js';
 import { checkAgainst } from './contract/validate.js';
 import { validateRelevanceSettings } from './search/relevance-settings.js';
@@ -141,6 +141,24 @@ export const DEFAULT_PERSONALIZATION_WEIGHT = 0.3;
 /** Weight of semantic similarity in the re-rank blend when `semanticSearch` is `true` (see search/rerank.ts). */
 export const DEFAULT_SEMANTIC_WEIGHT = 0.5;
 
+/** True for a connection string the PostgreSQL driver reads as one: a URL of its schemes, or a socket directory. */
+function isPostgresUrl(url: string): boolean {
+  if (url.startsWith('/')) return true;
+  try {
+    return ['postgres:', 'postgresql:', 'socket:'].includes(new URL(url).protocol);
+  } catch {
+    return false; // not a URL: the caller names the key
+  }
+}
+
+/**
+ * What a bearer token may hold: visible ASCII. A client sends it in an `Authorization` header, read
+ * without its surrounding spaces and as Latin-1, so a token with a space, a control character or a
+ * letter beyond ASCII was accepted here and then could never open anything.
+ */
+const TOKEN_CHARACTERS = /^[\x21-\x7E]+$/;
+const TOKEN_RULE = 'must hold only visible ASCII characters, no spaces (it is sent in an Authorization header)';
+
 /**
  * Checks an engine configuration (the config file's content, or `createEngine` options) and returns
  * it typed. Throws `CONFIG_INVALID` naming the first bad key.
@@ -155,6 +173,19 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
   const ids = new Set<string>();
   const clients = new Set<string>();
   const tokens = new Set<string>();
+  if (options.store?.type === 'postgres' && !isPostgresUrl(options.store.url)) {
+    // The driver read "secret" as a host name "base" (getaddrinfo ENOTFOUND base), and "postgres://h:x/db"
+    // failed the start with a bare "Invalid URL"; the message leaves the value out, which may hold a password.
+    fail('store.url', 'must be a PostgreSQL connection URL: postgres://user:password@host:5432/database (or postgresql://, socket:, or a socket directory /path)');
+  }
+  if (options.store?.type === 'postgres' && options.store.schema !== undefined && !PG_SCHEMA_NAME.test(options.store.schema)) {
+    // It was refused only when the store opened, as a STORE_FAILURE ("retry later") naming no key.
+    fail('store.schema', 'must be letters, digits and _, not starting with a digit, at most 63 characters');
+  }
+  const adminTokens = new Set(options.adminTokens ?? []);
+  (options.adminTokens ?? []).forEach((t, i) => {
+    if (!TOKEN_CHARACTERS.test(t)) fail(`adminTokens[${i}]`, TOKEN_RULE);
+  });
   websites.forEach((w, i) => {
     const k = `websites[${i}]`;
     if (ids.has(w.websiteId)) fail(`${k}.websiteId`, `repeats "${w.websiteId}"`);
@@ -164,7 +195,10 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
     if (other !== undefined && other !== i) fail(`${k}.client`, `"${w.client}" is the websiteId of websites[${other}] (a client shortcode names exactly one website)`);
     clients.add(w.client);
     w.tokens.forEach((t, j) => {
+      if (!TOKEN_CHARACTERS.test(t)) fail(`${k}.tokens[${j}]`, TOKEN_RULE);
       if (tokens.has(t)) fail(`${k}.tokens[${j}]`, 'is already used by another website (a token opens exactly one website)');
+      // The admin API would take it too: whoever holds the storefront's token could change every website.
+      if (adminTokens.has(t)) fail(`${k}.tokens[${j}]`, 'is also an admin token (a website token opens exactly one website, never the admin API)');
       tokens.add(t);
     });
     validateSettings(w.settings, `${k}.settings`, models);

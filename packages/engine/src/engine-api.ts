@@ -300,7 +300,10 @@ export interface Engine {
   recordClicks(websiteId: string, body: ClickRequest): Promise<EventAck>;
   /** Marks a price-beat code used; `client` is the website id or its client shortcode. */
   markCouponUsed(client: string, code: string): Promise<CouponUseResult>;
-  /** Issues codes (admin API). */
+  /**
+   * Issues codes (admin API); a code the website already holds is left as it is, or, when the issue names
+   * another `customerId` or `discount` for it, nothing is issued (`COUPON_CONFLICT`, 409).
+   */
   issueCoupons(websiteId: string, coupons: readonly CouponIssue[]): Promise<{ issued: number }>;
   stats(websiteId: string): Promise<WebsiteStats>;
   attributionReport(websiteId: string, range?: AttributionReportParams): Promise<AttributionReport>;

@@ -4,6 +4,9 @@
  * the code of what is wrong (a 4xx, or CONFIG_INVALID), never a TypeError from inside the engine and never a 503
  * STORE_FAILURE, which tells a caller to retry what can never succeed.
  */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from './engine.js';
 import { isAisleError, type ErrorCode } from './errors.js';
@@ -63,6 +66,45 @@ describe('wrong input to the engine\'s methods', () => {
   it('refuses engine options that are not an object', async () => {
     // Was a TypeError ("Cannot destructure property 'logger'").
     await expectBadRequest(() => createEngine(badInput(null)), 'CONFIG_INVALID');
+  });
+
+  it.runIf(process.platform === 'linux')('refuses a data directory that cannot hold files, naming it, instead of spinning', async () => {
+    // Both spun for ever at full CPU in Node's recursive mkdir (/proc answers ENOENT for a new child).
+    await expectBadRequest(() => createEngine({ dataDir: '/proc/aisle-no-such', websites: [site], workers: 0 }), 'CONFIG_INVALID',
+      /dataDir \/proc\/aisle-no-such cannot hold aisle's files: ENOENT/);
+    await expectBadRequest(() => createEngine({ dataDir: '/proc/aisle-no-such', store: { type: 'memory' }, websites: [site], workers: 0 }), 'CONFIG_INVALID',
+      /\/proc\/aisle-no-such/);
+  });
+
+  it('refuses a website added at run time whose token is an admin token', async () => {
+    const engine = await createEngine({ websites: [site], adminTokens: ['an-admin-token'], workers: 0 });
+    try {
+      // Was added: the new website's token then opened the admin API (createServer reads the engine's adminTokens).
+      await expectBadRequest(() => engine.addWebsite({ websiteId: 'shop-2', client: 'shop2', tokens: ['an-admin-token'], hmacSecret: 's' }), 'CONFIG_INVALID',
+        /websites\[1\]\.tokens\[0\] is also an admin token/);
+      expect(engine.website('shop-2')).toBeUndefined();
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('a second close waits for the shutdown the first one started', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'aisle-close-twice-'));
+    try {
+      const engine = await createEngine({ dataDir, websites: [site], workers: 0 });
+      await engine.replaceProducts('shop-1', [{ refId: 'sku-1', title: 'Linen shirt' }]);
+      await engine.recordViews('shop-1', {
+        customerId: '7d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10', sessionId: '0b7f1e0c-3d2a-4c55-8e1f-2a9b6c4d8e21',
+        events: [{ currentUrl: 'https://shop.example/p/sku-1', eventTime: new Date().toISOString(), refId: 'sku-1' }],
+      });
+      void engine.close();
+      // It resolved at once, while the first was still writing: a caller that then exited lost the
+      // models' checkpoint the shutdown writes (and the snapshot, and the store's last flush).
+      await engine.close();
+      expect(existsSync(path.join(dataDir, 'catalogs', 'shop-1.aislemodels'))).toBe(true);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('closes twice and answers ENGINE_CLOSED after', async () => {

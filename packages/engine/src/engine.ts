@@ -61,6 +61,8 @@ export type CreateEngineOptions = Omit<EngineOptions, 'store'> & EngineHooks & {
 class AisleEngine implements Engine {
   private readonly sites = new Map<string, WebsiteState>();
   private closed = false;
+  /** The shutdown under way or done: every close() call waits for the same one. */
+  private closing: Promise<void> | undefined;
   private readonly embedders: ReadonlyMap<string, Embedder>;
   private readonly reporter: FailureReporter;
   private readonly hooks: EngineHooks;
@@ -358,9 +360,10 @@ class AisleEngine implements Engine {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
+    // A second call waits for the first one's shutdown (it resolved at once, before the checkpoint and the store were done).
     this.closed = true;
-    await shutDown(this.parts, this.sites, this.pool, this.reporter);
+    this.closing ??= shutDown(this.parts, this.sites, this.pool, this.reporter);
+    await this.closing;
   }
 }
 

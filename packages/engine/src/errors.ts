@@ -40,6 +40,11 @@ export const ErrorCodes = {
    * stored; `problem` names each such click under its `events[i].ClickId` path.
    */
   CLICK_CONFLICT: { status: 409 },
+  /**
+   * An admin issue names a code the website already holds with another customer or discount: nothing of
+   * the issue was stored; `problem` names each such code under its `coupons[i].Code` path.
+   */
+  COUPON_CONFLICT: { status: 409 },
   /** A product feed, product batch or bulk delete is malformed (a field error names the field). */
   CATALOG_BAD_INPUT: { status: 400, subject: 'catalog' },
   /** A snapshot file is missing, truncated or of another format version. */
@@ -144,6 +149,11 @@ export const ErrorCodes = {
   KEY_EXPIRED: { status: 401, message: 'the search key expired at {expiresAt}' },
   /** A valid search key whose actions do not include the operation's (`actions` as a list). */
   KEY_ACTION_NOT_ALLOWED: { status: 401, message: 'the search key does not open "{action}" (its actions: {actions})' },
+  /**
+   * A live search key on an operation only the website's token opens (purchases, views): told to its
+   * holder only, as `KEY_ACTION_NOT_ALLOWED` is, since "invalid" would send them looking for a typo.
+   */
+  KEY_NOT_ACCEPTED: { status: 401, message: 'a search key opens only search and clicks; this operation takes the website\'s bearer token' },
   /** A bearer token that is not an admin token on an admin path. */
   ADMIN_TOKEN_INVALID: { status: 401, message: 'invalid admin token' },
   /** A search body naming a website the bearer token does not open. */

@@ -1,6 +1,6 @@
 /**
  * `@aisle/engine/internal`: the engine's inner pieces that the benchmarks (packages/bench) measure and
- * that tests drive directly. Imported statically, so renaming one of them is a type error in the bench
+ * that tests drive directly, and the pieces the HTTP adapter shares with the engine (makeDataDirectory). Imported statically, so renaming one of them is a type error in the bench
  * rather than a row that silently goes "not measured". No stability promise: applications use the
  * public entry point `@aisle/engine`.
  * @module
@@ -47,3 +47,4 @@ export { abReport, experimentReport } from './experiments/experiment-report.js';
 export { experimentKind } from './analytics/search-log.js';
 export { ClickEvidence, type EvidenceEvent } from './learning/click-evidence.js';
 export { BehaviourPopularity } from './learning/behaviour-popularity.js';
+export { makeDataDirectory } from './util/make-directory.js';

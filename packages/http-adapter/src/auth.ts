@@ -7,7 +7,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Engine, KEY_ACTIONS, SearchKeyInfo, WebsiteConfig } from '@aisle/engine';
+import { SEARCH_KEY_PREFIX, type Engine, type KEY_ACTIONS, type SearchKeyInfo, type WebsiteConfig } from '@aisle/engine';
 
 /** What a browser key may open (the engine's key actions). */
 type KeyAction = (typeof KEY_ACTIONS)[number];
@@ -92,13 +92,20 @@ export class TokenIndex {
     return match;
   }
 
-  /** The website opened by the request's token; 401 when the token is missing or unknown. */
-  requireWebsite(req: IncomingMessage): string {
+  /**
+   * The website opened by the request's token; 401 when the token is missing or unknown, and telling the
+   * holder of a live (or expired) search key that this operation takes the website's token instead.
+   */
+  async requireWebsite(req: IncomingMessage, engine: Pick<Engine, 'presentSearchKey'>): Promise<string> {
     const token = bearerToken(req);
     if (!token) throw new HttpError('TOKEN_MISSING', { expected: 'token' }, { key: 'Authorization' });
     const websiteId = this.websiteOf(token);
-    if (websiteId === undefined) throw new HttpError('TOKEN_INVALID', {}, { key: 'Authorization' });
-    return websiteId;
+    if (websiteId !== undefined) return websiteId;
+    // Only a token of a key's form is looked up (the failure path only): a made-up one stays "invalid".
+    if (token.startsWith(SEARCH_KEY_PREFIX) && (await engine.presentSearchKey(token)).status !== 'unknown') {
+      throw new HttpError('KEY_NOT_ACCEPTED', {}, { key: 'Authorization' });
+    }
+    throw new HttpError('TOKEN_INVALID', {}, { key: 'Authorization' });
   }
 
   /**

@@ -16,7 +16,7 @@ export async function authenticate(kind: AuthKind, ctx: RequestContext, state: L
     case 'public':
       return;
     case 'website':
-      ctx.websiteId = state.tokens.requireWebsite(ctx.req);
+      ctx.websiteId = await state.tokens.requireWebsite(ctx.req, state.engine);
       return;
     case 'search':
     case 'insights': {

@@ -6,10 +6,11 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { stableGuid, type Engine, type EngineOptions, type ViewRequest, type WebsiteConfig } from '@aisle/engine';
 import { generateCatalog, generateInteractions, generateTraffic, type TrafficSummary } from '@aisle/engine/demo';
+import { makeDataDirectory } from '@aisle/engine/internal';
 
 /** What `demo.json` holds. */
 export interface DemoIdentity {
@@ -41,7 +42,7 @@ export function demoIdentity(dataDir: string, productCount: number): DemoIdentit
   const identity: DemoIdentity = {
     websiteId: 'demo', client: 'demo', token: `demo-${hex(16)}`, adminToken: `admin-${hex(16)}`, hmacSecret: hex(32), productCount, seed: 42,
   };
-  mkdirSync(dataDir, { recursive: true });
+  makeDataDirectory(dataDir);
   writeFileSync(file, `${JSON.stringify(identity, null, 2)}\n`, { mode: 0o600 });
   return identity;
 }

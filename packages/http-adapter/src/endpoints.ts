@@ -333,7 +333,10 @@ export const endpoints = {
       method: 'POST', operationId: 'issueCoupons', tag: 'admin', summary: 'Issue price-beat codes.', auth: 'admin',
       body: { mediaTypes: JSON_BODY, schema: 'CouponIssueRequest', validate: true },
       responses: { 201: { description: 'Issued.', schema: 'CouponIssueResult' } },
-      errors: adminErrors(JSON_BODY_ERRORS),
+      errors: adminErrors({
+        ...JSON_BODY_ERRORS,
+        409: 'A code the website already holds with another customerId or discount (named under its coupons[i].Code path); nothing of the request was issued. The same content again answers 201 and counts nothing.',
+      }),
       handler: h.issueCoupons,
     }],
   },

@@ -36,6 +36,12 @@ export interface ServerOptions extends Omit<ListenerOptions, 'logger' | 'adminTo
   keepAliveTimeoutMs?: number;
   /** After this long, connections still open at shutdown are cut (default 10 s). */
   shutdownTimeoutMs?: number;
+  /**
+   * After the connections are closed, how long the engine may take to close (default 20 s). Past it,
+   * `close()` rejects saying so (on a signal: logged, exit code 1) rather than waiting for ever on a
+   * store that does not answer; acknowledged writes are stored already.
+   */
+  engineCloseTimeoutMs?: number;
   /** Shut down gracefully on SIGTERM and SIGINT (default false; the CLI turns it on). */
   handleSignals?: boolean;
   /** Close the engine on shutdown (default true). */
@@ -56,6 +62,28 @@ export interface AisleServer {
 
 /** How often Node checks connections against the header and request timeouts. */
 const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+
+/** Default of {@link ServerOptions.engineCloseTimeoutMs}: with the 10 s of connections, a shutdown ends within 30 s. */
+const ENGINE_CLOSE_TIMEOUT_MS = 20_000;
+
+/**
+ * Closes the engine, or rejects after `timeoutMs`. A PostgreSQL that stopped answering (packets dropped,
+ * not refused) held a poll, the search log's flush and the pool's end for ever, so SIGTERM never ended
+ * the process. What is lost by giving up: the pending search counts and the models' checkpoint (the
+ * next start replays the events after the previous one); acknowledged writes are stored already.
+ */
+async function closeWithin(engine: Engine, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the engine did not close within ${timeoutMs} ms (does the store answer?); `
+      + 'acknowledged writes are stored, and the next start replays the events after the last checkpoint')), timeoutMs);
+  });
+  try {
+    await Promise.race([engine.close(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Creates the engine (unless given), the listener and the server, and starts listening. */
 export async function createServer(options: ServerOptions = {}): Promise<AisleServer> {
@@ -111,7 +139,7 @@ export async function createServer(options: ServerOptions = {}): Promise<AisleSe
       force.unref();
       await serverClosed;
       clearTimeout(force);
-      if (options.closeEngine ?? true) await engine.close();
+      if (options.closeEngine ?? true) await closeWithin(engine, options.engineCloseTimeoutMs ?? ENGINE_CLOSE_TIMEOUT_MS);
       logger?.info('stopped');
     })();
     return closing;

@@ -288,6 +288,32 @@ describe('admin API', () => {
     expect(await same.json()).toEqual({ issued: 1 });
   });
 
+  it('POST coupons: a known code issued again with another discount or customer is a 409 naming it, and nothing of the request is issued', async () => {
+    const issue = (coupons: unknown[]) => fetch(`${svc.url}/admin/v1/websites/site-a/coupons`, {
+      method: 'POST', headers: { 'content-type': 'application/json', ...bearer(ADMIN_TOKEN) }, body: JSON.stringify({ coupons }),
+    });
+    const issued = async () => ((await (await fetch(`${svc.url}/admin/v1/websites/site-a/stats`, { headers: bearer(ADMIN_TOKEN) })).json()) as { coupons: { issued: number } }).coupons.issued;
+    expect((await issue([{ code: 'QA-AGAIN', discount: 5 }])).status).toBe(201);
+    const before = await issued();
+    // It answered 201 {"issued": 0} and kept discount 5: the new discount was dropped without a word.
+    const other = await issue([{ code: 'QA-FRESH', discount: 2 }, { code: 'QA-AGAIN', discount: '7.50' }]);
+    expect(other.status).toBe(409);
+    expect(((await expectDocumented(other, '/admin/v1/websites/{websiteId}/coupons', 'POST')) as Problem).errors).toEqual({
+      'coupons[1].Code': ['The code "QA-AGAIN" was already issued with discount 5; an issue sent again must repeat it (or leave the field out). Nothing of this request was issued.'],
+    });
+    const customer = await issue([{ code: 'QA-AGAIN', customerId: 'someone' }]);
+    expect(customer.status).toBe(409);
+    expect(JSON.stringify(await customer.json())).toContain('already issued with another customerId');
+    expect(await issued()).toBe(before);
+    // The same content, or the code alone, is a replay: 201, nothing new.
+    for (const again of [[{ code: 'QA-AGAIN', discount: '5.00' }], [{ code: 'QA-AGAIN' }]]) {
+      const replay = await issue(again);
+      expect(replay.status).toBe(201);
+      expect(await replay.json()).toEqual({ issued: 0 });
+    }
+    expect(await issued()).toBe(before);
+  });
+
   it('streams uploads: past the upload limit 413 and nothing changed; a rejected feed leaves the server usable', async () => {
     const listener = createListener(svc.engine, { adminTokens: [ADMIN_TOKEN], logger: false, limits: { adminMaxBytes: 2048 } });
     const server = http.createServer(listener);

@@ -3,7 +3,7 @@
  * sources by test/tsconfig.cli.json, so no build is needed).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -94,6 +94,24 @@ describe('aisle serve --config', () => {
     expect(await child.exited).toBe(0);
   });
 
+  it('an embedded store file another server uses is named, exit 1', async () => {
+    const file = path.join(tmp, 'shared-store.json');
+    const storeFile = path.join(tmp, 'shared', 'events.sqlite');
+    writeFileSync(file, JSON.stringify({ store: { type: 'embedded', path: storeFile }, workers: 0, websites: [{ websiteId: 's', client: 's1', tokens: ['shared-token'], hmacSecret: 's' }] }));
+    const first = start(['serve', '--config', file, '--port', '0', '--data-dir', path.join(tmp, 'shared-a')]);
+    await waitFor(first, /"url":"(http:\/\/[\d.:]+)"/);
+    try {
+      // Another data directory, the same store file: it started, and both wrote one event store that
+      // each fed only its own events to its models.
+      const second = await run(['serve', '--config', file, '--port', '0', '--data-dir', path.join(tmp, 'shared-b')]);
+      expect(second.code).toBe(1);
+      expect(second.err).toMatch(new RegExp(`^aisle: the embedded store .*events\\.sqlite is in use by process ${first.pid}`));
+    } finally {
+      first.kill('SIGTERM');
+      await first.exited;
+    }
+  });
+
   it('a port in use is named, with what to do, exit 1', async () => {
     const taken = net.createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
@@ -129,7 +147,22 @@ describe('aisle serve --config', () => {
     expect([host.code, host.err]).toEqual([1, 'aisle: cannot listen on 999.1.1.1: no such host (ENOTFOUND); give --host an address of this machine (127.0.0.1, 0.0.0.0)\n']);
     const dir = await run(['serve', '--config', file, '--port', '0', '--data-dir', aFile]);
     expect(dir.code).toBe(1);
-    expect(dir.err).toMatch(/^aisle: config: dataDir .*a-file cannot hold aisle's catalogs: ENOTDIR/);
+    expect(dir.err).toMatch(/^aisle: config: dataDir .*a-file cannot hold aisle's files: ENOTDIR/);
+    if (process.platform === 'linux') {
+      // Under /proc, with a config and without (the demo writes demo.json first): both spun at full CPU for ever.
+      const proc = await run(['serve', '--config', file, '--port', '0', '--data-dir', '/proc/aisle-no-such']);
+      expect([proc.code, proc.err]).toEqual([1, expect.stringMatching(/^aisle: config: dataDir \/proc\/aisle-no-such cannot hold aisle's files: ENOENT/)]);
+      const demo = await run(['serve', '--port', '0', '--data-dir', '/proc/aisle-no-such']);
+      expect([demo.code, demo.err]).toEqual([1, expect.stringMatching(/^aisle: config: dataDir \/proc\/aisle-no-such cannot hold aisle's files: ENOENT/)]);
+    }
+    // SQLite's "file is not a database" named no file (and store.path may point anywhere).
+    const damaged = path.join(tmp, 'damaged-data');
+    mkdirSync(damaged);
+    writeFileSync(path.join(damaged, 'aisle.sqlite'), 'not a database '.repeat(512));
+    const embedded = path.join(tmp, 'embedded.json');
+    writeFileSync(embedded, JSON.stringify({ store: { type: 'embedded' }, workers: 0, websites: [{ websiteId: 'o', client: 'o1', tokens: ['operator-token'], hmacSecret: 's' }] }));
+    const store = await run(['serve', '--config', embedded, '--port', '0', '--data-dir', damaged]);
+    expect([store.code, store.err]).toEqual([1, `aisle: The embedded store ${path.join(damaged, 'aisle.sqlite')} could not be opened: file is not a database\n`]);
     const feed = await run(['load', '--website', 'o', '--config', file, '--data-dir', path.join(tmp, 'operator-data'), tmp]);
     expect([feed.code, feed.err]).toEqual([1, `aisle: cannot read ${tmp}: it is a directory, not a feed file\n`]);
   });

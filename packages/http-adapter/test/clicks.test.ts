@@ -130,6 +130,27 @@ function runClicksSuite(name: string, storeOptions: () => Promise<Pick<EngineOpt
       expect(Object.keys(((await expectDocumented(malformed, CLICKS, 'POST')) as Problem).errors)).toEqual(['$']);
     });
 
+    it('refuses a recommenderId or tacticId that is not of the recommendation list the click names, which the reports would credit to no tactic', async () => {
+      const res = await fetch(`${url}/1.0/ClientRecom/site-b/OnlySimilarAttributes?productRef=${encodeURIComponent(testProducts()[0]!.refId)}&count=3`);
+      const list = (await res.json()) as { queryId: string; recommenderId: string; slots: { refId: string; tacticId: string }[] };
+      expect(list.slots.length).toBeGreaterThan(0);
+      const slot = list.slots[0]!;
+      const otherMethod = ((await (await fetch(`${url}/1.0/ClientRecom/site-b/PopularItems`)).json()) as { recommenderId: string }).recommenderId;
+      const onList = { refId: slot.refId, queryId: list.queryId, position: 1 };
+      const before = outcomes.length;
+      // Each was 202: counted under the list's method, and the made-up tacticId credited to no tactic.
+      const refused = await post(`${url}${CLICKS}`, clickBody([{ ...onList, recommenderId: otherMethod }, { ...onList, tacticId: randomUUID() }], randomUUID()), bearer(TOKEN_B));
+      expect(refused.status).toBe(400);
+      expect(((await expectDocumented(refused, CLICKS, 'POST')) as Problem).errors).toEqual({
+        'events[0].RecommenderId': ['The result list of QueryId was answered by OnlySimilarAttributes, whose recommenderId is not this one.'],
+        'events[1].TacticId': ['The TacticId names no tactic of this website (send the tacticId of the clicked slot).'],
+      });
+      expect(outcomes.length).toBe(before);
+      // The ids of the response itself, in either case.
+      const taken = await post(`${url}${CLICKS}`, clickBody([{ ...onList, recommenderId: list.recommenderId.toUpperCase(), tacticId: slot.tacticId }], randomUUID()), bearer(TOKEN_B));
+      expect(taken.status).toBe(202);
+    });
+
     it('stores a repeated clickId once (same transactionId), and converts the purchase naming it into the attribution report', async () => {
       const page = await search({ q: 'zanzibar espresso' });
       const refId = page.payload.result[0]!.refId;

@@ -109,6 +109,10 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { fieldWeights: { title: 'heavy' } } }] }, 400, 'variants[1].settings');
       await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { colour: 1 } }] }, 400, 'variants[1].settings');
       await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { fields: { price: { type: 'number' } } } }] }, 400, 'variants[1].settings.fields');
+      // Settings no search reads were taken (201), and the variant's shoppers were served exactly as the control's.
+      for (const [key, value] of [['cors', { origins: ['https://other.example'] }], ['attributionWindowDays', 7], ['eventRetentionDays', { clicks: 30 }], ['retailMedia', { adSets: [] }], ['retailBoost', { collections: [] }], ['useStyleIdForVisualSimilarity', true]] as const) {
+        await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { [key]: value } }] }, 400, `variants[1].settings.${key}`);
+      }
       await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', recommendations: { PopularItems: { tactics: ['Popular Items'] } } }] }, 400, 'variants[1].recommendations');
       const rec = { name: 'r', kind: 'recommendations', variants: [{ name: 'control' }, { name: 'b', recommendations: { ProductDetail: { tactics: ['Popular Items'] } } }] };
       await expectRefused({ ...rec, variants: [{ name: 'control' }, { name: 'b', recommendations: { NoSuchMethod: { tactics: ['Popular Items'] } } }] }, 400, 'variants[1].recommendations.NoSuchMethod');
@@ -126,14 +130,40 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       await expectRefused({ ...ok, name: 'a\u0000b' }, 400, 'name');
       const surrogate = await post(admin(''), JSON.stringify({ ...ok, name: 'a?' }).replace('a?', 'a\\ud800'), { ...bearer(ADMIN_TOKEN), 'content-type': 'application/json' });
       expect(surrogate.status).toBe(400);
-      expect(((await expectDocumented(surrogate, EXPERIMENTS, 'POST')) as Problem).errors).toEqual({ name: ['experiment: name must not contain NUL characters or unpaired surrogates'] });
+      expect(((await expectDocumented(surrogate, EXPERIMENTS, 'POST')) as Problem).errors).toEqual({ name: ['experiment: name must not contain control characters (U+0000–U+001F, U+007F–U+009F) or unpaired surrogates'] });
+      // Other control characters (C0, DEL, C1) were taken in the experiment's name (201) and, but for C0, in
+      // variant names: invisible in the dashboard and in logs, and a variant name is a key of the roll-ups.
+      for (const control of ['\u0001', '\u001f', '\u007f', '\u0085', '\u009f']) {
+        for (const [body, field] of [[{ ...ok, name: `a${control}b` }, 'name'], [{ ...ok, variants: [{ name: 'control' }, { name: `b${control}` }] }, 'variants[1].name']] as const) {
+          const res = await create(body);
+          expect(res.status, JSON.stringify(body)).toBe(400);
+          expect(((await expectDocumented(res, EXPERIMENTS, 'POST')) as Problem).errors[field === 'name' ? 'name' : 'variants[1].Name']).toEqual([
+            `experiment: ${field} must not contain control characters (U+0000–U+001F, U+007F–U+009F) or unpaired surrogates`,
+          ]);
+        }
+      }
       await expectRefused([ok], 400, '(body)');
       const list = await fetch(admin(''), { headers: bearer(ADMIN_TOKEN) });
       expect(((await expectDocumented(list, EXPERIMENTS, 'GET')) as { experiments: unknown[] }).experiments).toEqual([]);
       const unknown = await fetch(admin('/exp_nope'), { headers: bearer(ADMIN_TOKEN) });
       expect(unknown.status).toBe(404);
       await expectDocumented(unknown, EXPERIMENT, 'GET');
+      // An id no experiment can have names none: on PostgreSQL stop and delete answered 503 "the store failed".
+      const stopNul = await post(admin('/exp_%00/stop'), '', bearer(ADMIN_TOKEN));
+      expect(stopNul.status).toBe(404);
+      await expectDocumented(stopNul, STOP, 'POST');
+      expect((await fetch(admin('/exp_%00'), { method: 'DELETE', headers: bearer(ADMIN_TOKEN) })).status).toBe(404);
       expect((await fetch(`${url}/admin/v1/websites/site-a/experiments`, { headers: bearer(TOKEN_A) })).status).toBe(401);
+    });
+
+    it('starts an experiment whose from is past when it is created, and says so', async () => {
+      // The answer and the report said assignment started in 2020: nobody was assigned before the creation.
+      const res = await create({ name: 'late', kind: 'search', variants: [{ name: 'control' }, { name: 'b' }], from: '2020-01-01T00:00:00Z' });
+      expect(res.status).toBe(201);
+      const created = (await expectDocumented(res, EXPERIMENTS, 'POST')) as Created & { from: string; createdAt: string };
+      expect(created.from).toBe(created.createdAt);
+      expect((await report(created.id)).from).toBe(created.createdAt);
+      expect((await stop(created.id)).status).toBe(200);
     });
 
     it('runs a search A/B test: sticky tags, variant settings served, clicks and purchases counted per user, stop and delete', async () => {
@@ -191,6 +221,11 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
         expect(v.searches).toBe(users(v.name));
         expect(v.ctr.low!).toBeLessThanOrEqual(v.ctr.value!);
         expect(v.ctr.high!).toBeGreaterThanOrEqual(v.ctr.value!);
+        // Every figure names its interval's method (the report gave bare numbers, and the mean's was the
+        // normal one: too narrow for the small variants a report shows early on).
+        expect([v.ctr.interval, v.conversionRate.interval, v.revenuePerUser.interval]).toEqual([
+          'Wilson score interval (95 %)', 'Wilson score interval (95 %)', "Student's t interval of the mean (95 %)",
+        ]);
       }
       expect(r.variants.reduce((s, v) => s + v.clicks, 0)).toBe(clicks);
       expect(r.variants.reduce((s, v) => s + v.conversions, 0)).toBe(revenue / 10);
@@ -200,6 +235,7 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       expect(vs.ctr.test).toMatch(/Welch/);
       expect(vs.conversionRate.test).toMatch(/two-proportion z/);
       expect(vs.revenuePerUser.test).toMatch(/Welch/);
+      for (const metric of ['ctr', 'conversionRate', 'revenuePerUser'] as const) expect(vs[metric].interval).toMatch(/^(delta method on the log ratio|MOVER-R)/);
       // Twenty users a variant are far below any horizon: never "significant".
       expect([vs.ctr.significant, vs.conversionRate.significant, vs.revenuePerUser.significant]).toEqual([false, false, false]);
       if (r.minUsers.ctr !== null) expect(r.minUsers.ctr).toBeGreaterThan(20);
@@ -256,7 +292,7 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       expect(control!.users).toBe(1);
       expect(control!.ctr.value).toBe(0);
       expect(control!.ctr.high!).toBeGreaterThan(0);
-      expect(control!.revenuePerUser).toEqual({ value: 0, low: null, high: null });
+      expect(control!.revenuePerUser).toEqual({ value: 0, low: null, high: null, interval: "Student's t interval of the mean (95 %)" });
       expect(variant!.vsControl!.ctr).toMatchObject({ relativeDifference: null, pValue: null, significant: false });
       expect((await stop(created.id)).status).toBe(200);
     });

@@ -159,6 +159,25 @@ describe('search keys', () => {
     expect(await (await search(created.key, {})).json()).toEqual({ type: -1, code: 401, message: 'invalid bearer token' });
   });
 
+  it('tells the holder of a search key that purchases and views take the website token, where it said "invalid bearer token"', async () => {
+    const created = (await (await createKey('site-a', { actions: ['search', 'insights'] })).json()) as Created;
+    const customer = { customerId: '7d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10', sessionId: '0b7f1e0c-3d2a-4c55-8e1f-2a9b6c4d8e21' };
+    const bodies: [string, unknown][] = [
+      ['/3.0/events/views', { ...customer, events: [{ currentUrl: 'https://shop-a.example/p', eventTime: new Date().toISOString(), refId: 'KNOWN-1' }] }],
+      ['/3.0/events/purchases', { ...customer, events: [{ currentUrl: 'https://shop-a.example/t', eventTime: new Date().toISOString(), orderId: 'KEY-1', products: [{ refId: 'KNOWN-1', quantity: 1, price: 1 }] }] }],
+    ];
+    for (const [url, body] of bodies) {
+      const res = await fetch(`${svc.url}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(created.key) }, body: JSON.stringify(body) });
+      expect(res.status).toBe(401);
+      expect(((await expectDocumented(res, url, 'POST')) as { errors: Record<string, string[]> }).errors).toEqual({
+        Authorization: ['a search key opens only search and clicks; this operation takes the website\'s bearer token'],
+      });
+      // A made-up key of the same form still says only "invalid".
+      const madeUp = await fetch(`${svc.url}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(`sk_${'B'.repeat(43)}`) }, body: JSON.stringify(body) });
+      expect(((await madeUp.json()) as { errors: Record<string, string[]> }).errors).toEqual({ Authorization: ['invalid bearer token'] });
+    }
+  });
+
   it('refuses bad requests naming the field, unknown websites and callers without the admin token', async () => {
     const cases: [unknown, string][] = [
       [{}, 'actions'], [{ actions: ['admin'] }, 'actions[0]'], [{ actions: ['search'], expiresAt: '2001-01-01T00:00:00Z' }, 'expiresAt'],

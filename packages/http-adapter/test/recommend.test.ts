@@ -59,6 +59,18 @@ describe('GET /1.0/ClientRecom/{website_id}/{Method}', () => {
     }
   });
 
+  it('400 for a customerId the result list cannot keep (a NUL, over 256 characters), as search refuses its customer_id', async () => {
+    // The id is kept with the answered list: a NUL was answered 200, then PostgreSQL refused the write of
+    // the whole batch of lists, again at every flush, so no list of that replica reached the store.
+    for (const [customerId, problem] of [['a\u0000b', 'must not contain NUL characters or unpaired surrogates'], ['c'.repeat(257), 'must be at most 256 characters long']] as const) {
+      const res = await fetch(`${svc.url}/1.0/ClientRecom/site-a/PopularItems?${new URLSearchParams({ customerId })}`);
+      expect(res.status).toBe(400);
+      const json = (await expectDocumented(res, '/1.0/ClientRecom/{website_id}/PopularItems', 'GET')) as { message: string };
+      expect(json.message).toBe(`customerId ${problem}`);
+    }
+    expect((await fetch(`${svc.url}/1.0/ClientRecom/site-a/PopularItems?customerId=${'c'.repeat(256)}`)).status).toBe(200);
+  });
+
   it('400 naming a missing required parameter; method segments match case-insensitively', async () => {
     const res = await fetch(`${svc.url}/1.0/ClientRecom/site-a/Personalized`);
     expect(res.status).toBe(400);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineOptions } from '@aisle/engine';
 import { TEST_PG_URL, TestSchemas, requirePostgres } from '../../engine/src/store/pg-test-env.js';
 import { ADMIN_TOKEN, bearer, expectDocumented, post } from './helpers.js';
-import { merchSearch, putMerchSettings, startMerchService, type MerchService } from './merch-helpers.js';
+import { MERCH_TOKEN, merchSearch, putMerchSettings, startMerchService, type MerchService } from './merch-helpers.js';
 
 const reportPath = '/admin/v1/websites/{websiteId}/reports/searches';
 const recommendationsPath = '/admin/v1/websites/{websiteId}/reports/recommendations';
@@ -107,6 +107,34 @@ describe.each(stores)('search analytics on the %s store', (_, makeStore) => {
     const method = body.methods.find((m) => m.method === 'OnlySimilarAttributes')!;
     expect(method).toMatchObject({ served: 2, items: items.length, clicks: 0, ctr: 0, conversions: 0, revenue: 0 });
     expect(method.tactics.reduce((n, t) => n + t.items, 0)).toBe(items.length);
+  });
+
+  it('counts bundle responses served, so a click on a bundle is one of a served list', async () => {
+    const bundle = async () => {
+      const res = await post(`${svc.url}/1.0/ClientRecom/m/bundle`, { product_ref_ids: ['p1'], setCount: 2, count: 3 }, {});
+      expect(res.status).toBe(200);
+      return (await res.json()) as { payload: string[][]; queryId: string };
+    };
+    // Bought together, so that p1 has companions to bundle.
+    for (const [i, companion] of ['p2', 'p3', 'p4'].entries()) {
+      await svc.engine.recordPurchases('m', {
+        customerId: `1d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a1${i}`, sessionId: `1d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a1${i}`,
+        events: [{ orderId: `bundle-seed-${i}`, currentUrl: 'https://m.example/thanks', eventTime: new Date().toISOString(), products: [{ refId: 'p1', quantity: 1, price: 10 }, { refId: companion, quantity: 1, price: 10 }] }],
+      });
+    }
+    const answers = [await bundle(), await bundle()];
+    const items = answers.flatMap((a) => a.payload.flat()).length;
+    expect(items).toBeGreaterThan(0);
+    const first = answers[0]!;
+    const customerId = '7d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10';
+    const click = await post(`${svc.url}/3.0/events/clicks`, {
+      customerId, sessionId: customerId, events: [{ eventTime: new Date().toISOString(), type: 'click', refId: first.payload[0]![0], queryId: first.queryId, position: 1 }],
+    }, bearer(MERCH_TOKEN));
+    expect(click.status).toBe(202);
+    const res = await fetch(`${svc.url}/admin/v1/websites/m/reports/recommendations`, { headers: bearer(ADMIN_TOKEN) });
+    const body = (await expectDocumented(res, recommendationsPath, 'GET')) as { methods: { method: string; served: number; items: number; clicks: number; ctr: number; tactics: unknown[] }[] };
+    // Bundles were never counted as served: the report read served 0, items 0, clicks 1, ctr 0.
+    expect(body.methods.find((m) => m.method === 'bundle')).toMatchObject({ served: 2, items, clicks: 1, ctr: 0.5, tactics: [] });
   });
 
   it('completes from queries of enough distinct sessions: one browser repeating itself, personal data and excluded words never', async () => {

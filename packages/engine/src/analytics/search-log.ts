@@ -126,8 +126,10 @@ export interface LoggedSearch {
 export interface ServedRecommendation {
   queryId: string;
   method: string;
-  /** The tactic label of each item served, in order. */
+  /** The tactic label of each item served, in order (none for a bundle: its items carry no label). */
   tactics: readonly string[];
+  /** Items served when they carry no tactic label (a bundle response's RefIds); otherwise `tactics.length`. */
+  items?: number;
   /** The experiment that served it, when one did. */
   experiment?: ServedExperiment;
 }
@@ -288,11 +290,12 @@ export class SearchLog {
 
   /** Logs a recommendation response (those without items are not served: nothing is logged). */
   recordServed(websiteId: string, served: ServedRecommendation): void {
-    if (served.tactics.length === 0) return;
+    const items = served.items ?? served.tactics.length;
+    if (items === 0) return;
     const at = this.now();
     const hour = hourOf(at);
     this.pending.responses.push({ websiteId, queryId: served.queryId, kind: 'recommendation', at, key: served.method, countedAs: null });
-    this.countServed(websiteId, hour, served.method, served.tactics);
+    this.countServed(websiteId, hour, served.method, served.tactics, items);
     const x = served.experiment;
     if (x !== undefined) {
       const kind = experimentKind(x.id);
@@ -323,19 +326,19 @@ export class SearchLog {
    * keys and looking them up (four keys and look-ups for a list of three, the most of what logging a
    * response cost the main thread: docs/benchmarks.md, "Speed, round three").
    */
-  private countServed(websiteId: string, hour: number, method: string, tactics: readonly string[]): void {
+  private countServed(websiteId: string, hour: number, method: string, tactics: readonly string[], items: number): void {
     const last = this.lastServed;
     if (last !== undefined && last.websiteId === websiteId && last.hour === hour && last.method === method && sameStrings(last.tactics, tactics)) {
       const { counters } = last.rows[0]!;
       counters.responses = (counters.responses ?? 0) + 1;
-      counters.results = (counters.results ?? 0) + tactics.length;
+      counters.results = (counters.results ?? 0) + items;
       for (let i = 1; i < last.rows.length; i++) {
         const row = last.rows[i]!.counters;
         row.results = (row.results ?? 0) + 1;
       }
       return;
     }
-    const rows = [this.addRollup(websiteId, 'recommendation', hour, method, '', { responses: 1, results: tactics.length })];
+    const rows = [this.addRollup(websiteId, 'recommendation', hour, method, '', { responses: 1, results: items })];
     for (const tactic of tactics) rows.push(this.addRollup(websiteId, 'recommendation', hour, method, tactic, { results: 1 }));
     this.lastServed = { websiteId, hour, method, tactics, rows };
   }

@@ -9,6 +9,16 @@ describe('suggestion filters', () => {
     ]) expect(hasPersonalData(typed), typed).toBe(true);
   });
 
+  it('finds them written in other digits and full-width forms, which the search reads as the same words', () => {
+    // Full-width digits (a Japanese or Chinese keyboard) were offered back as "blue jacket 1234567": `\d` is
+    // ASCII only, and the query's normalisation folds them to ASCII digits after the check.
+    for (const typed of [
+      'blue jacket １２３４５６７', 'tel ０１２３ ４５６ ７８９', '+４４ ２０ ７９４６ ０９５８', 'order ٠١٢٣٤٥٦٧', 'id ०१२३४५६',
+      'mail ｊｏｈｎ＠ｅｘａｍｐｌｅ．ｃｏｍ', 'ｗｗｗ．ｓｐａｍ．ｎｅｔ', 'ｈｔｔｐｓ：／／ｅｖｉｌ．ｅｘａｍｐｌｅ／ｘ',
+    ]) expect(hasPersonalData(typed), typed).toBe(true);
+    for (const typed of ['ｔｖ ５５ ｉｎｃｈ', 'ｉｐｈｏｎｅ １５']) expect(hasPersonalData(typed), typed).toBe(false);
+  });
+
   it('lets ordinary queries through, numbers of products included', () => {
     for (const typed of ['red shoe', 'iphone 15 pro', 'tv 55 inch', '4k 120hz monitor', 'size 10.5', 'nike air max 90', 'a4 paper 500', 'ssd 2 tb']) {
       expect(hasPersonalData(typed), typed).toBe(false);

@@ -62,7 +62,7 @@ describe('result ids, clicks and conversions', () => {
     ids.add((await engine.recommend('site-a', 'PopularItems', {})).queryId);
     ids.add((await engine.bundles('site-a', { product_ref_ids: ['p1'] })).queryId);
     expect(ids.size).toBe(5);
-    for (const id of ids) expect(id).toMatch(/^[0-9a-z]+\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{11}$/);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-z]+\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{11}\.[0-9a-z]{1,3}$/);
   });
 
   it('accepts a click at the position the page held it (1-based over the whole list) and reports it to the hook', async () => {

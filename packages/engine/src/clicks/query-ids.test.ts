@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MAX_PRESIGNED_AGE_MS, MAX_PRESIGNED_IDS, newQueryId, QueryIdIssuer, queryIdIssuedAt } from './query-ids.js';
+import { MAX_IDS_PER_SIGNATURE, MAX_SIGNATURE_AGE_MS, newQueryId, QueryIdIssuer, queryIdIssuedAt } from './query-ids.js';
 
 /** The signature as node:crypto makes it (the construction ids have always had). */
 function cryptoSignature(secret: string, websiteId: string, body: string): string {
@@ -45,7 +45,7 @@ describe('query ids', () => {
     expect(ids.size).toBe(1000);
   });
 
-  it('signed a few at a time verify alike, each answer\'s at most MAX_PRESIGNED_AGE_MS before it and never after', () => {
+  it('issued under one signature verify alike, each answer\'s at most MAX_SIGNATURE_AGE_MS before it and never after', () => {
     const issuer = new QueryIdIssuer();
     const ids = new Set<string>();
     // Busy and quiet spells, two websites in turn, a secret replaced, a clock stepping back.
@@ -61,36 +61,46 @@ describe('query ids', () => {
         const issued = queryIdIssuedAt(id, websiteId, secret);
         expect(issued).toBeDefined();
         expect(issued!).toBeLessThanOrEqual(now);
-        expect(now - issued!).toBeLessThanOrEqual(MAX_PRESIGNED_AGE_MS);
+        expect(now - issued!).toBeLessThanOrEqual(MAX_SIGNATURE_AGE_MS);
         expect(queryIdIssuedAt(id, websiteId === 'site-a' ? 'site-b' : 'site-a', secret)).toBeUndefined();
+        if (websiteId === 'site-b' && i > 350) expect(queryIdIssuedAt(id, websiteId, 'secret-b')).toBeUndefined();
       }
     });
     expect(ids.size).toBe(2 * steps.length);
   });
 
-  it('signed a few at a time grow a batch under traffic and sign each id at its answer\'s time when quiet', () => {
+  it('share a signature under traffic, a counter apart, and sign each answer\'s id at its time when quiet', () => {
     const issuer = new QueryIdIssuer();
-    const signedAt = (id: string) => queryIdIssuedAt(id, 'w', 's');
-    // Busy: one answer a millisecond; the batch doubles up to MAX_PRESIGNED_IDS ids stamped at its first answer.
     const start = 1_764_000_000_000;
-    const busy = Array.from({ length: 100 }, (_, i) => signedAt(issuer.issue(start + i, 'w', 's'))!);
-    expect(new Set(busy).size).toBeLessThan(20);
-    const perStamp = new Map<number, number>();
-    for (const t of busy) perStamp.set(t, (perStamp.get(t) ?? 0) + 1);
-    expect(Math.max(...perStamp.values())).toBe(MAX_PRESIGNED_IDS);
-    expect(Math.max(...busy.map((t, i) => start + i - t))).toBeLessThan(MAX_PRESIGNED_IDS);
-    // Quiet: one answer a second; after a few answers each id is stamped with its answer's time.
-    const quiet = Array.from({ length: 10 }, (_, i) => start + 10_000 + 1_000 * i);
-    const stamps = quiet.map((t) => signedAt(issuer.issue(t, 'w', 's'))!);
-    expect(stamps.slice(-4)).toEqual(quiet.slice(-4));
-    // …and signs one at a time; a busy spell grows the batch, a quiet one with ids left over shrinks it.
-    expect(issuer.nextBatch('w')).toBe(1);
-    for (let i = 0; i < 100; i++) issuer.issue(start + 50_000 + i, 'w', 's');
-    expect(issuer.nextBatch('w')).toBe(MAX_PRESIGNED_IDS);
-    for (const [i, expected] of [MAX_PRESIGNED_IDS / 2, MAX_PRESIGNED_IDS / 4, MAX_PRESIGNED_IDS / 8, MAX_PRESIGNED_IDS / 16, 1, 1].entries()) {
-      issuer.issue(start + 60_000 + 1_000 * i, 'w', 's');
-      expect(issuer.nextBatch('w')).toBe(expected);
+    // Busy: 5,000 answers in the same millisecond: a new signature after MAX_IDS_PER_SIGNATURE of them.
+    const busy = Array.from({ length: 5_000 }, () => issuer.issue(start, 'w', 's'));
+    expect(new Set(busy).size).toBe(5_000);
+    const signatures = new Map<string, string[]>();
+    for (const id of busy) {
+      expect(queryIdIssuedAt(id, 'w', 's')).toBe(start);
+      const parts = id.split('.');
+      expect(parts).toHaveLength(4);
+      const signed = parts.slice(0, 3).join('.');
+      signatures.set(signed, [...(signatures.get(signed) ?? []), parts[3]!]);
     }
+    expect([...signatures.values()].map((counters) => counters.length)).toEqual([MAX_IDS_PER_SIGNATURE, 5_000 - MAX_IDS_PER_SIGNATURE]);
+    expect(signatures.values().next().value!.slice(0, 3)).toEqual(['0', '1', '2']);
+    expect(signatures.values().next().value!.at(-1)).toBe((MAX_IDS_PER_SIGNATURE - 1).toString(36));
+    // One signature serves answers for MAX_SIGNATURE_AGE_MS, then the next answer signs anew.
+    const later = issuer.issue(start + MAX_SIGNATURE_AGE_MS + 1, 'w', 's');
+    expect(queryIdIssuedAt(later, 'w', 's')).toBe(start + MAX_SIGNATURE_AGE_MS + 1);
+    // Quiet: one answer a second, each id stamped with its answer's time.
+    const quiet = Array.from({ length: 5 }, (_, i) => start + 10_000 + 1_000 * i);
+    expect(quiet.map((t) => queryIdIssuedAt(issuer.issue(t, 'w', 's'), 'w', 's'))).toEqual(quiet);
+  });
+
+  it('are checked by their signed part: a changed counter passes (it names no list), a changed signed part does not', () => {
+    const id = new QueryIdIssuer().issue(1_764_000_000_000, 'w', 's');
+    const [time, random, signature] = id.split('.');
+    expect(queryIdIssuedAt(`${time}.${random}.${signature}.zz`, 'w', 's')).toBe(1_764_000_000_000);
+    expect(queryIdIssuedAt(`${time}.${random}.${signature}.zzzz`, 'w', 's')).toBeUndefined();
+    expect(queryIdIssuedAt(`${time}.${random}.${signature}.`, 'w', 's')).toBeUndefined();
+    expect(queryIdIssuedAt(`${time}.${random.slice(1)}A.${signature}.0`, 'w', 's')).toBeUndefined();
+    expect(queryIdIssuedAt(id, 'w', 's2')).toBeUndefined();
   });
 });
-

@@ -4,7 +4,8 @@
  * issued, 96 random bits and an HMAC of both under the website's `hmacSecret`: a replica asked about an
  * id it cannot find yet can tell a list another replica answered a moment ago (its write may still be on
  * its way to the store) from an id that was never issued for this website — made up, or of another
- * website — without asking the store. Pure, apart from the random part.
+ * website — without asking the store. Ids answered together share one signature and differ by a counter
+ * appended to it ({@link QueryIdIssuer}). Pure, apart from the random part.
  *
  * The HMAC-SHA256 (@noble/hashes) and the base64url are computed in JavaScript (util/hmac-sha256.ts): the same bytes as
  * node:crypto's, without a call into C++ on every answer (decision 0062).
@@ -13,8 +14,11 @@
 import { randomBytes } from 'node:crypto';
 import { base64urlCodes, DIGEST_BYTES, HmacSha256Key } from '../util/hmac-sha256.js';
 
-/** `<issued ms, base 36>.<16 random base64url characters>.<11 base64url characters of HMAC-SHA256>`. */
-const QUERY_ID_SHAPE = /^([0-9a-z]{1,11})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{11})$/;
+/**
+ * `<issued ms, base 36>.<16 random base64url characters>.<11 base64url characters of HMAC-SHA256>`, then,
+ * for an id issued by {@link QueryIdIssuer}, `.<counter, base 36>` (not signed).
+ */
+const QUERY_ID_SHAPE = /^([0-9a-z]{1,11})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{11})(?:\.[0-9a-z]{1,3})?$/;
 
 /** Bytes of an id's random part. */
 const RANDOM_BYTES = 12;
@@ -104,60 +108,63 @@ export function newQueryId(now: number, websiteId: string, secret: string): stri
   return String.fromCharCode.apply(null, idCodes);
 }
 
-/** Longest an id signed ahead waits for its answer: its time is at most this much before the answer's. */
-export const MAX_PRESIGNED_AGE_MS = 100;
-/** Most ids signed in one go (the search that signs them pays for all: ~2 µs each). */
-export const MAX_PRESIGNED_IDS = 16;
+/** Longest a signature serves answers: an id's time is at most this much before its answer's. */
+export const MAX_SIGNATURE_AGE_MS = 100;
+/** Most ids under one signature (their counters: 1 to 3 base-36 characters). */
+export const MAX_IDS_PER_SIGNATURE = 4_096;
 
-/** The ids of one website signed ahead, and how many to sign next time. */
-interface Presigned {
+/** The signed id a website's answers share, and the next counter to append. */
+interface Signed {
   secret: string;
-  /** Their time (ms since the epoch). */
+  /** Its time (ms since the epoch). */
   at: number;
-  ids: string[];
-  /** The next one to hand out. */
+  /** Its characters (time, random part, signature) and a `.`, as codes. */
+  codes: number[];
+  /** The next counter. */
   next: number;
-  /** How many the next batch signs: doubled when a batch was all handed out in time, halved when ids were left. */
-  batch: number;
 }
 
 /**
- * Result-list ids signed a few at a time: an answer takes the next id signed for its website at most
- * {@link MAX_PRESIGNED_AGE_MS} before it (so its time, which only bounds the cross-replica wait, is at
- * most that early), or signs a batch of them, stamped now. Why: signing costs ~2 µs an id in a loop but
- * ~8-12 µs in place, one at a time, after a search's matching has pushed the HMAC's code and data out of
- * the caches (decision 0067); in a batch, only the first pays that. A batch doubles when its ids were all
- * taken in time (a busy website), halves when some were not, and stays as it is otherwise: a quiet
- * website signs one id per answer, as before, and wastes none. Ids are what {@link newQueryId} makes:
- * same format, signature and verification, each with random bits of its own.
+ * Result-list ids issued under one signature at a time: an answer takes its website's signed id made at
+ * most {@link MAX_SIGNATURE_AGE_MS} before it, with `.` and a counter of its own (base 36) appended,
+ * or signs a new one, stamped now. Why: an id's signature is what lets a replica tell an id issued for
+ * its website from a made-up one without the store (see the module comment), and it costs ~1 µs in a
+ * loop but ~3–12 µs in place, after a search's matching or node:http's work has pushed the hash's code and
+ * data out of the caches (decisions 0067, 0081); a busy website now pays it once per
+ * {@link MAX_SIGNATURE_AGE_MS}, a quiet one once per answer as before. The counter is not signed: an id
+ * with another counter than was issued passes the signature check and is then looked up, and found
+ * missing, like an id of the website that expired (it names no list; an id is not a credential).
+ * Each id is unique: the signed part carries 96 random bits, the counter differs within it.
  */
 export class QueryIdIssuer {
-  private readonly byWebsite = new Map<string, Presigned>();
+  private readonly byWebsite = new Map<string, Signed>();
 
   /** An id of `websiteId` for an answer at `now`, signed with the website's secret (see the class doc). */
   issue(now: number, websiteId: string, secret: string): string {
     let kept = this.byWebsite.get(websiteId);
-    const inTime = kept !== undefined && now >= kept.at && now - kept.at <= MAX_PRESIGNED_AGE_MS;
-    if (kept !== undefined && inTime && kept.next < kept.ids.length && kept.secret === secret) return kept.ids[kept.next++]!;
-    if (kept === undefined) {
-      // Websites are few; a process serving many in turn only starts their batches again.
-      if (this.byWebsite.size >= MAX_KEPT_WEBSITES) this.byWebsite.clear();
-      this.byWebsite.set(websiteId, (kept = { secret, at: now, ids: [], next: 0, batch: 1 }));
-    } else if (kept.next < kept.ids.length) kept.batch = Math.max(1, kept.batch >> 1);
-    else if (inTime) kept.batch = Math.min(MAX_PRESIGNED_IDS, 2 * kept.batch);
-    kept.secret = secret;
-    kept.at = now;
-    kept.ids.length = kept.batch;
-    for (let i = 0; i < kept.batch; i++) kept.ids[i] = newQueryId(now, websiteId, secret);
-    kept.next = 1;
-    return kept.ids[0]!;
-  }
-
-  /** How many ids the next batch of `websiteId` signs (diagnostics, tests). */
-  nextBatch(websiteId: string): number {
-    return this.byWebsite.get(websiteId)?.batch ?? 1;
+    if (kept === undefined || now < kept.at || now - kept.at > MAX_SIGNATURE_AGE_MS || kept.next >= MAX_IDS_PER_SIGNATURE || kept.secret !== secret) {
+      // Websites are few; a process serving many in turn only signs theirs again.
+      if (kept === undefined && this.byWebsite.size >= MAX_KEPT_WEBSITES) this.byWebsite.clear();
+      const signed = newQueryId(now, websiteId, secret);
+      const codes: number[] = [];
+      for (let i = 0; i < signed.length; i++) codes.push(signed.charCodeAt(i));
+      codes.push(DOT);
+      this.byWebsite.set(websiteId, (kept = { secret, at: now, codes, next: 0 }));
+    }
+    const { codes } = kept;
+    const base = codes.length;
+    const counter = kept.next++;
+    // Base 36, most significant digit first (`toString(36)` would make a string to copy from).
+    const digits = counter < 36 ? 1 : counter < 1_296 ? 2 : 3;
+    for (let d = digits - 1, n = counter; d >= 0; d--, n = Math.floor(n / 36)) codes[base + d] = BASE36_CODES[n % 36]!;
+    const id = String.fromCharCode.apply(null, codes);
+    codes.length = base;
+    return id;
   }
 }
+
+/** The character codes of the base-36 digits. */
+const BASE36_CODES = Array.from('0123456789abcdefghijklmnopqrstuvwxyz', (c) => c.charCodeAt(0));
 
 /**
  * When an id of `websiteId` was issued (ms since the epoch), or undefined for a string that is not an

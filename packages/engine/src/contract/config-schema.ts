@@ -8,6 +8,7 @@
  */
 import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/typebox';
 import type { Embedder } from '../semantic/embedder.js';
+import { MAX_TIMER_MS } from './limits.js';
 import type { WebsiteSettings } from './settings-schema.js';
 
 const opt = Type.Optional;
@@ -17,15 +18,21 @@ const name = (options: SchemaOptions = {}) => Type.String({ minLength: 1, ...opt
 const names = () => Type.Array(name());
 const count = (options: SchemaOptions = {}) => Type.Integer({ minimum: 0, ...options });
 const tag = <const T extends string>(value: T) => Type.Literal(value);
+/** A delay or interval given to Node's timers (ms). */
+const delayMs = (minimum: number, description: string) => Type.Integer({ minimum, maximum: MAX_TIMER_MS, description });
+
+/**
+ * A PostgreSQL schema name aisle accepts: one it can quote without escaping (letters, digits, `_`; not a
+ * digit first; at most 63, PostgreSQL's identifier length).
+ */
+export const PG_SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 const STORE_FORMS = [
   closed({ type: tag('embedded'), path: opt(name({ description: 'SQLite file, relative to the data directory.' })) }),
   closed({
     type: tag('postgres'), url: name(), schema: opt(name()),
-    pollIntervalMs: opt(Type.Integer({ minimum: 10, description: 'How often a replica reads the changes of the others (ms).' })),
-    catalogSnapshotIntervalMs: opt(Type.Integer({
-      minimum: 100, description: 'How often a replica tries to store a new catalog snapshot in PostgreSQL (ms, default 30 000; one replica writes).',
-    })),
+    pollIntervalMs: opt(delayMs(10, 'How often a replica reads the changes of the others (ms).')),
+    catalogSnapshotIntervalMs: opt(delayMs(100, 'How often a replica tries to store a new catalog snapshot in PostgreSQL (ms, default 30 000; one replica writes).')),
   }),
   closed({ type: tag('memory') }),
 ] as const;
@@ -71,11 +78,9 @@ export const EngineOptionsSchema = closed({
       + 'settings.semanticSearch.model (library use only; a config file cannot hold code).',
   })),
   semanticRetrainDelayMs: opt(Type.Number({
-    minimum: 0, description: 'Quiet time after a catalog change before the built-in semantic model retrains (ms, default 2000).',
+    minimum: 0, maximum: MAX_TIMER_MS, description: 'Quiet time after a catalog change before the built-in semantic model retrains (ms, default 2000).',
   })),
-  modelCheckpointIntervalMs: opt(Type.Integer({
-    minimum: 10, description: 'How often the recommendation models are checkpointed when events came in (ms, default 300000): a restart replays the events stored since the last checkpoint.',
-  })),
+  modelCheckpointIntervalMs: opt(delayMs(10, 'How often the recommendation models are checkpointed when events came in (ms, default 300000): a restart replays the events stored since the last checkpoint.')),
   websites: opt(Type.Array(WebsiteSchema)),
   adminTokens: opt(names()),
   dashboard: opt(Type.Boolean({ description: 'Read by the HTTP adapter: serve the built-in dashboard at / (default true; false turns it off).' })),

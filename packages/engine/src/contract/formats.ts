@@ -8,7 +8,23 @@ import { DECIMAL_STRING_PATTERN, MAX_DECIMAL, MAX_URL_LENGTH } from './limits.js
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 // eslint-disable-next-line no-control-regex
 const BAD_CHARS = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/;
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)$/;
+/**
+ * Whether a SQL store can hold and look up `s`: no NUL (PostgreSQL's text refuses it) and no unpaired
+ * surrogate (not UTF-8, which a URL's percent-encoding or a JSON body could not spell either). Stored
+ * text is checked with it (`clean-text`, and a product's refId: catalog/input/product-limits.ts), so a
+ * look-up of text that fails it names nothing stored, and answers "not found" without asking the store
+ * (which would fail on it).
+ */
+export function isStorableText(s: string): boolean {
+  return !BAD_CHARS.test(s);
+}
+
+/** What {@link isStorableText} asks of a text, as messages word it. */
+export const CLEAN_TEXT_EXPECTED = 'must not contain NUL characters or unpaired surrogates';
+
 /** Longest date-time text read (longer text is not a date-time: the parse stays cheap). */
 const MAX_DATE_TIME_LENGTH = 64;
 
@@ -73,19 +89,7 @@ function httpUrl(s: string): URL | undefined {
  * browser from being sent to a `javascript:` or `data:` URL by a redirect, or a CORS header from
  * naming something that is not an origin.
  */
-/**
- * Whether `s` holds no NUL and no unpaired surrogate: text every store keeps as sent (PostgreSQL refuses a
- * NUL), that UTF-8 — a URL's percent-encoding, a JSON body — can spell. Ids of the events wire and a
- * product's refId (catalog/input/product-limits.ts) must be such text.
- */
-export function isCleanText(s: string): boolean {
-  return !BAD_CHARS.test(s);
-}
-
-/** What {@link isCleanText} asks of a text, as messages word it. */
-export const CLEAN_TEXT_EXPECTED = 'must not contain NUL characters or unpaired surrogates';
-
-export const EVENT_FORMATS: Readonly<Record<'guid' | 'event-time' | 'clean-text' | 'currency-code' | 'decimal' | 'web-url' | 'web-origin', EventFormat>> = {
+export const EVENT_FORMATS: Readonly<Record<'guid' | 'event-time' | 'clean-text' | 'display-name' | 'currency-code' | 'decimal' | 'web-url' | 'web-origin', EventFormat>> = {
   'web-url': {
     validate: (s) => httpUrl(s) !== undefined || (s.length <= MAX_URL_LENGTH && /^\/(?![/\\])\S*$/.test(s)),
     expected: 'must be an http(s) URL (https://shop.example/sale) or a path on the shop\'s own site (/sale)',
@@ -105,5 +109,13 @@ export const EVENT_FORMATS: Readonly<Record<'guid' | 'event-time' | 'clean-text'
     validate: (s) => s.length <= MAX_DATE_TIME_LENGTH && parseIsoDateTime(s) !== undefined,
     expected: 'must be an ISO 8601 date-time with a zone (Z or an offset such as +02:00), such as 2024-05-01T12:00:00Z (years 1970-9999)',
   },
-  'clean-text': { validate: isCleanText, expected: CLEAN_TEXT_EXPECTED },
+  'clean-text': { validate: isStorableText, expected: CLEAN_TEXT_EXPECTED },
+  /**
+   * A name people read and that keys what is stored (an experiment's, a variant's): `clean-text` without
+   * any control character either, which a dashboard or a log line would show as nothing or as a break.
+   */
+  'display-name': {
+    validate: (s) => isStorableText(s) && !CONTROL_CHARS.test(s),
+    expected: 'must not contain control characters (U+0000–U+001F, U+007F–U+009F) or unpaired surrogates',
+  },
 };

@@ -67,6 +67,11 @@ export const MAX_BULK_DELETE_BYTES = MAX_BULK_DELETE_REFIDS * (MAX_ID_LENGTH * 4
 
 /** Longest URL (currentUrl, referralUrl), in characters (code points, as JSON Schema's maxLength counts). */
 export const MAX_URL_LENGTH = 2048;
+/**
+ * Longest configured interval or quiet time (ms): Node's timers take at most 2^31 - 1 ms (24.8 days)
+ * and run a longer one after 1 ms, so `pollIntervalMs: 1e12` meant "as often as possible".
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
 /** Largest retail-media ad-set version (a signed 32-bit integer). */
 export const MAX_AD_SET_VERSION = 2_147_483_647;
 /** Largest accepted decimal magnitude (prices, discounts, costs). */

@@ -13,15 +13,22 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { parseIsoDateTime } from './formats.js';
-import { DEFAULT_COUNT, DEFAULT_MAX_QUERY_ITEMS, MAX_COUNT, SEARCH_REPORT_LIMITS } from './limits.js';
+import { DEFAULT_COUNT, DEFAULT_MAX_QUERY_ITEMS, MAX_COUNT, MAX_ID_LENGTH, SEARCH_REPORT_LIMITS } from './limits.js';
 
 const opt = Type.Optional;
 const oneOf = <const T extends readonly string[]>(values: T, options: { default: T[number]; description: string }) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
+/**
+ * A customer id of a search or a recommendation: kept with the answered result list (and in the search
+ * log and an experiment's roll-ups), so bounded and without NUL or unpaired surrogates, which a SQL store
+ * refuses — on PostgreSQL the write of the whole batch of lists would fail, at every retry.
+ */
+export const keptCustomerId = (description: string) => Type.String({ maxLength: MAX_ID_LENGTH, format: 'clean-text', description });
+
 /** The query of every recommendation method (which of them a method needs is the method table's, recommend/methods.ts). */
 export const RecommendQuerySchema = Type.Object({
-  customerId: opt(Type.String({ description: 'Customer id from the configuration interface.' })),
+  customerId: opt(keptCustomerId('Customer id from the configuration interface.')),
   productRef: opt(Type.String({ description: 'Product reference id.' })),
   productStyleId: opt(Type.String({ description: 'Style id (between product and SKU).' })),
   items: opt(Type.Array(Type.String({ minLength: 1 }), {

@@ -18,6 +18,7 @@ import { Type, type Static, type TSchema, type SchemaOptions } from '@sinclair/t
 import { HMAC_SALT_LENGTH } from '../retail-media/hmac.js';
 import { NumericScopeSchema, ScopeConditionSchema, TextNot, TextValues } from './scope-schema.js';
 import { WebsiteSettingsSchema } from './settings-schema.js';
+import { keptCustomerId } from './query-schemas.js';
 
 export { NumericScopeSchema, ScopeConditionSchema, type ScopeCondition, type ScopeConditions } from './scope-schema.js';
 import {
@@ -86,10 +87,9 @@ const SearchRequestSchema = Type.Object({
       + 'completions need distinct sessions, and the result page is remembered with it (clicks and conversions; docs/http-api.md).',
   })),
   // Ids and the query are stored (result lists, the search log): no NUL or unpaired surrogate, which a SQL store refuses.
-  customer_id: opt(Type.String({
-    maxLength: MAX_ID_LENGTH, format: 'clean-text',
-    description: 'Customer id; required when personalization is enabled for the website, and then the best results are re-ranked toward what this customer viewed and bought (same set, totals and facets).',
-  })),
+  customer_id: opt(keptCustomerId(
+    'Customer id; required when personalization is enabled for the website, and then the best results are re-ranked toward what this customer viewed and bought (same set, totals and facets).',
+  )),
   website_id: Type.String({ minLength: 1 }),
   q: Type.String({ maxLength: MAX_QUERY_LENGTH, format: 'clean-text', description: 'Query text; "" matches every product (category browsing).' }),
   client: Type.String({ minLength: 1 }),
@@ -526,8 +526,9 @@ const SearchKeyListSchema = Type.Object({ keys: Type.Array(ref('SearchKey', Sear
 
 // ---- experiments -------------------------------------------------------------------------------
 
-// Stored (PostgreSQL refuses a NUL, and an unpaired surrogate in JSON): `clean-text`, as the events wire's ids.
-const experimentName = (description: string) => Type.String({ minLength: 1, maxLength: MAX_EXPERIMENT_NAME_LENGTH, pattern: '\\S', format: 'clean-text', description });
+// Stored (PostgreSQL refuses a NUL, and an unpaired surrogate in JSON), read by people in the dashboard and
+// logs, and a variant's name keys the stored roll-ups: `display-name`, no control character of any kind.
+const experimentName = (description: string) => Type.String({ minLength: 1, maxLength: MAX_EXPERIMENT_NAME_LENGTH, pattern: '\\S', format: 'display-name', description });
 
 const VariantRequestSchema = Type.Object({
   name: experimentName('Unique within the experiment; "interleaved" is reserved.'),
@@ -579,11 +580,13 @@ const EstimateSchema = Type.Object({
   value: numOrNull('The estimate; null while the variant has no users (or, for a rate, no searches or lists served).'),
   low: numOrNull('95 % interval, lower end; null with the value, and for a per-user mean of a single user.'),
   high: numOrNull('95 % interval, upper end; null as low.'),
+  interval: str('The interval\'s method, by name: "Wilson score interval (95 %)" for rates, "Student\'s t interval of the mean (95 %)" for revenuePerUser.'),
 }, { description: 'A variant\'s own figure with its 95 % interval: null where there is nothing to estimate from (decision 0076), never 0 with an interval of no width.' });
 const ComparisonSchema = Type.Object({
   relativeDifference: numOrNull('(variant − control) / control; null when the control\'s value is 0 or a side has under 2 users.'),
   low: numOrNull('95 % interval of relativeDifference, lower end; null where it cannot be computed.'),
   high: numOrNull('Upper end; null where it cannot be computed or has no upper bound.'),
+  interval: str('The method of low and high, by name: the delta method on the log ratio (with Student\'s t on Welch\'s degrees of freedom for means), or MOVER-R where the log ratio has no interval; where they are null, the method that had nothing to compute from.'),
   pValue: numOrNull('Two-sided; null where the test is not defined (no variance, a side with under 2 users).'),
   test: str('The test, by name.'),
   significant: bool('pValue < 0.05, relativeDifference not null and every variant has this metric\'s minUsers (fixed horizon).'),

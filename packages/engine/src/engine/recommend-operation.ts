@@ -74,9 +74,13 @@ export async function bundles(parts: RecommendParts, websiteId: string, models: 
   await parts.replay.firstAttempt;
   const answer = models.bundles(body);
   // Positions run over every bundle's RefIds in order (documented in docs/http-api.md).
+  const refIds = answer.payload.flat();
   const queryId = parts.resultPages.record({
     websiteId, kind: 'recommendation', source: 'bundle', variant: null, customerId: null, sessionId: null,
-    firstPosition: 1, refIds: answer.payload.flat(),
+    firstPosition: 1, refIds,
   });
+  // Counted as served like any recommendation (method "bundle"): the report showed clicks on bundles
+  // that it never counted as served (served 0, ctr 0 beside a click). Its items carry no tactic label.
+  parts.searchLog.recordServed(websiteId, { queryId, method: 'bundle', tactics: [], items: refIds.length });
   return Object.assign(answer, { queryId });
 }

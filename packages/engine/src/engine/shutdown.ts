@@ -34,5 +34,6 @@ export async function shutDown(
   await parts.checkpoints?.stop(parts.events);
   await reporter.settle(parts.lock?.release(), 'shutdown');
   await parts.events.close();
+  await reporter.settle(parts.storeLock?.release(), 'shutdown');
   await pool?.close();
 }

@@ -6,14 +6,13 @@
  * leaves nothing open.
  * @module
  */
-import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { RetentionJob } from '../analytics/retention.js';
 import { SearchLog } from '../analytics/search-log.js';
 import type { EngineLogger, FailureReporter } from '../background-failures.js';
-import { lockDataDir, type DataDirLock } from '../catalog/durability/data-dir-lock.js';
+import { lockDataDir, lockStoreFile, type DataDirLock } from '../catalog/durability/data-dir-lock.js';
 import { ResultPages } from '../clicks/result-pages.js';
 import type { EngineOptions, StoreConfig } from '../config.js';
-import { AisleError } from '../errors.js';
 import type { ClickOutcome } from '../events/click-attribution.js';
 import { EventService } from '../events/event-service.js';
 import { ExperimentService } from '../experiments/experiment-service.js';
@@ -27,9 +26,10 @@ import { checkFieldTypesFit } from '../settings/field-types-fit.js';
 import { checkKeysKeepHierarchies } from '../keys/key-scope.js';
 import { SETTINGS_POLL_MS, SettingsService, storeFailure } from '../settings/settings-service.js';
 import { checkWebsiteSettings } from '../settings/website-settings.js';
-import { openStore } from '../store/open-store.js';
+import { embeddedStoreFile, openStore } from '../store/open-store.js';
 import type { SharedCatalogs } from '../store/shared-catalogs.js';
 import type { Store } from '../store/store.js';
+import { makeDataDirectory, makeDirectorySync } from '../util/make-directory.js';
 import { StepTimer } from '../util/step-timer.js';
 import { closeCatalogFiles } from './catalog-files.js';
 import { EventReplay } from './event-replay.js';
@@ -72,6 +72,8 @@ export interface StoreServices {
 /** What the start opened: the engine's parts. */
 export interface StartedEngine extends StoreServices {
   lock: DataDirLock | undefined;
+  /** The embedded store's file lock (released once the store is closed). */
+  storeLock: DataDirLock | undefined;
   events: EventService;
   /** What shoppers' clicks and purchases taught: click ranking and `_popularity` (learning/click-learner.ts). */
   learner: ClickLearner;
@@ -96,14 +98,20 @@ function modelIdsOf(embedders: ReadonlyMap<string, Embedder>): string[] {
 /** Creates the catalogs' directory of the data directory and locks it for this process. */
 async function lockDataDirectory(dataDir: string | undefined): Promise<DataDirLock | undefined> {
   if (!dataDir) return undefined;
-  try {
-    await mkdir(catalogsDir(dataDir), { recursive: true });
-  } catch (err) {
-    // A data directory that is a file, or not writable, is the configuration's fault: said so, naming it
-    // (it was a bare ENOTDIR, which `aisle serve` printed as an "unexpected error").
-    throw new AisleError('CONFIG_INVALID', `config: dataDir ${dataDir} cannot hold aisle's catalogs: ${(err as Error).message}`, { cause: err });
-  }
+  makeDataDirectory(dataDir, catalogsDir(dataDir));
   return lockDataDir(catalogsDir(dataDir));
+}
+
+/**
+ * Locks the embedded store's file for this process. Its `store.path` may lie outside the data
+ * directory, whose lock then did not cover it: two processes shared one SQLite file, each feeding only
+ * its own events to its models.
+ */
+async function lockStore(ctx: StartContext): Promise<DataDirLock | undefined> {
+  const file = embeddedStoreFile(ctx.storeSource, ctx.options.dataDir);
+  if (file === undefined) return undefined;
+  makeDirectorySync(path.dirname(file));
+  return lockStoreFile(file);
 }
 
 /** The learned ranking over the store; `checkpoints` is made after it (it saves the learner's state). */
@@ -115,6 +123,8 @@ function openLearner(ctx: StartContext, store: Store, checkpoints: () => ModelCh
       return site === undefined ? 0 : attributionWindowDays(site.config) * 86_400_000;
     },
     onError: (err, websiteId) => ctx.reporter.report('click-learning', err, websiteId),
+    onPollError: (err) => ctx.reporter.reportRetried('click-learning', err),
+    onPollRecovered: () => ctx.reporter.recovered('click-learning'),
     onApplied: () => checkpoints()?.eventFed(),
   });
 }
@@ -171,6 +181,7 @@ function openStoreServices(ctx: StartContext, events: EventService, sharedStore:
     },
     checkApplicable: (websiteId, next) => checkRulesApply(site(websiteId).catalog.state, next.rules, undefined, next.hierarchies),
     report: (err, websiteId) => reporter.report('settings-poll', err, websiteId),
+    pollFailed: (err) => reporter.reportRetried('settings-poll', err),
     recovered: () => reporter.recovered('settings-poll'),
   });
   const searchLog = new SearchLog(events.store, {
@@ -187,6 +198,7 @@ function openStoreServices(ctx: StartContext, events: EventService, sharedStore:
       return checked;
     },
     report: (err, websiteId) => reporter.report('experiments', err, websiteId),
+    pollFailed: (err) => reporter.reportRetried('experiments', err),
     recovered: () => reporter.recovered('experiments'),
   });
   const resultPages = new ResultPages(events.store, {
@@ -242,7 +254,7 @@ async function deriveHierarchies(ctx: StartContext): Promise<void> {
  * completion, the terms' search aids, the replay of the stored events, the stored clicks read into the
  * learned ranking, the result pages' pruning and retention.
  */
-function startBackgroundWork(ctx: StartContext, parts: Omit<StartedEngine, 'replay' | 'lock' | 'opener'>): EventReplay {
+function startBackgroundWork(ctx: StartContext, parts: Omit<StartedEngine, 'replay' | 'lock' | 'storeLock' | 'opener'>): EventReplay {
   const { sites, reporter, logger } = ctx;
   // The recommendation indexes of big catalogs build in time slices in the background: started only
   // now, their slices no longer run in every await of the start above (a million products' visual
@@ -268,7 +280,7 @@ function startBackgroundWork(ctx: StartContext, parts: Omit<StartedEngine, 'repl
 }
 
 /** Other processes change settings and search counts too: read theirs back (a store shared by replicas). */
-function startReadingReplicas(ctx: StartContext, store: Store, parts: Omit<StartedEngine, 'replay' | 'lock' | 'opener'>): void {
+function startReadingReplicas(ctx: StartContext, store: Store, parts: Omit<StartedEngine, 'replay' | 'lock' | 'storeLock' | 'opener'>): void {
   const sharing = store.sharing;
   if (sharing === undefined) return;
   parts.settings.startPolling(Math.min(SETTINGS_POLL_MS, sharing.pollIntervalMs));
@@ -286,6 +298,14 @@ export async function startEngine(ctx: StartContext): Promise<StartedEngine> {
   const { options, reporter } = ctx;
   const timer = new StepTimer();
   const lock = await lockDataDirectory(options.dataDir);
+  let storeLock: DataDirLock | undefined;
+  try {
+    storeLock = await lockStore(ctx);
+  } catch (err) {
+    await reporter.settle(lock?.release(), 'shutdown');
+    await reporter.settle(storeLock?.release(), 'shutdown');
+    throw err;
+  }
   timer.lap('data directory');
   let store: Store | undefined;
   let sharedCatalogs: SharedCatalogs | undefined;
@@ -325,7 +345,7 @@ export async function startEngine(ctx: StartContext): Promise<StartedEngine> {
     const replay = startBackgroundWork(ctx, parts);
     ctx.logger?.info({ ms: timer.totalMs, steps: timer.steps }, `aisle: engine opened in ${Math.round(timer.totalMs)} ms`);
     startReadingReplicas(ctx, store, parts);
-    return { ...parts, lock, opener, replay };
+    return { ...parts, lock, storeLock, opener, replay };
   } catch (err) {
     // A failed start leaves nothing open: another attempt (or process) can take the directory.
     // A store opened while a catalog failed is closed (the event service closes it once made).

@@ -55,7 +55,7 @@ export interface WebsiteRegistry {
 export async function addWebsite(registry: WebsiteRegistry, config: WebsiteConfig): Promise<void> {
   const { sites, events, settings } = registry;
   const all = [...[...sites.values()].map((s) => s.config).filter((w) => w.websiteId !== config.websiteId), config];
-  validateEngineOptions({ websites: all, embedders: registry.opener.options.embedders });
+  validateEngineOptions({ websites: all, embedders: registry.opener.options.embedders, adminTokens: registry.opener.options.adminTokens });
   const existing = sites.get(config.websiteId);
   if (existing) {
     existing.seedSettings = config.settings ?? {};

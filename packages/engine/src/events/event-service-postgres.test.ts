@@ -81,6 +81,12 @@ describe('EventService on PostgreSQL with several replicas', () => {
     expect(results.filter((r) => r.status === 'rejected').every((r) => (r.reason as AisleError).code === 'COUPON_ALREADY_USED')).toBe(true);
   });
 
+  it('answers a coupon call naming a code no code can be (a NUL, an unpaired surrogate) as unknown, not as a store failure', async () => {
+    const { s } = await replica(schemas.next());
+    // PostgreSQL refused the text: 503 "the event store failed" on a public, unauthenticated call.
+    for (const code of ['A\u0000', 'A\udc00']) await expect(s.markCouponUsed('site-a', code)).rejects.toMatchObject({ code: 'COUPON_NOT_FOUND', status: 404 });
+  });
+
   it('lets exactly one coupon call succeed across two processes', async () => {
     const schema = schemas.next();
     const a = await replica(schema);

@@ -10,10 +10,12 @@ import { FailureReporter } from '../background-failures.js';
 import type { StoreConfig, WebsiteConfig } from '../config.js';
 import type { AttributionReport, CouponIssue, CouponUseResult } from '../engine-api.js';
 import { readReportTimes, type AttributionReportParams } from '../contract/query-schemas.js';
+import { storeCall } from '../store/store-call.js';
+import { isStorableText } from '../contract/formats.js';
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
 import { attributionWindowDays, checkRetailMedia } from '../retail-media/index.js';
 import { openStore } from '../store/open-store.js';
-import type { ClickConflict, ClickEventData, CouponIssueData, OrderOutcome, PurchaseEventData, ResultPageRecord, Store, StoredClick, StoredEvent } from '../store/store.js';
+import type { ClickConflict, ClickEventData, CouponIssueConflict, CouponIssueData, CouponIssueResult, OrderOutcome, PurchaseEventData, ResultPageRecord, Store, StoredClick, StoredEvent } from '../store/store.js';
 import { MAX_EVENTS_PER_REQUEST, MAX_VIEWS_PER_REQUEST } from '../contract/limits.js';
 import type { EventAck, PurchaseRecord, ViewRecord } from '../types.js';
 import { randomGuid } from '../util/ids.js';
@@ -126,6 +128,25 @@ function refuseClickConflicts(conflicts: readonly ClickConflict[] | undefined): 
   refuseReplays('CLICK_CONFLICT', 'click', (conflicts ?? []).map((c) => ({ path: `events[${c.index}].clickId`, id: c.clickId, transactionId: c.transactionId })));
 }
 
+/**
+ * Throws `COUPON_CONFLICT` (409) when the store refused an issue because a code it already holds came
+ * with another customer or discount (nothing of the issue was stored), naming each under `coupons[i].Code`.
+ * The stored customer is not quoted: an error message may reach a log.
+ */
+function refuseCouponConflicts(conflicts: readonly CouponIssueConflict[]): void {
+  if (conflicts.length === 0) return;
+  const errors: Record<string, string[]> = {};
+  for (const c of conflicts) {
+    const stored = c.fields.map((f) => (f === 'discount' ? `discount ${c.storedDiscount ?? 'none'}` : 'another customerId')).join(' and ');
+    errors[problemPath(`coupons[${c.index}].code`)] = [
+      `The code ${JSON.stringify(c.code)} was already issued with ${stored}; an issue sent again must repeat it (or leave the field out). Nothing of this request was issued.`,
+    ];
+  }
+  throw new AisleError('COUPON_CONFLICT', `${conflicts.length} code(s) already issued with other content: ${conflicts.slice(0, 5).map((c) => c.code).join(', ')}; nothing was issued`, {
+    problem: statusProblem(409, errors),
+  });
+}
+
 function storeFailure(err: unknown): never {
   if (isAisleError(err)) throw err;
   throw new AisleError('STORE_FAILURE', `The event store failed; nothing was acknowledged: ${(err as Error)?.message ?? String(err)}`, { cause: err });
@@ -194,7 +215,7 @@ export class EventService {
         storeFailure(err);
       }
       service.pollTimer = setInterval(() => {
-        void service.pollOnce().then(() => reporter.recovered('replica-poll'), (err: unknown) => reporter.report('replica-poll', err));
+        void service.pollOnce().then(() => reporter.recovered('replica-poll'), (err: unknown) => reporter.reportRetried('replica-poll', err));
       }, sharing.pollIntervalMs);
       service.pollTimer.unref();
     }
@@ -366,6 +387,9 @@ export class EventService {
     if (typeof client !== 'string' || client.trim() === '') throw new AisleError('COUPON_BAD_REQUEST', 'The client parameter is required.', { details: { field: 'client' } });
     const website = this.byId.get(client) ?? this.byClient.get(client);
     if (website === undefined) throw new AisleError('COUPON_NOT_FOUND', `Unknown client "${client}".`, { details: { field: 'client' } });
+    // No code is stored with text a SQL store cannot hold (issues and purchases refuse it): such a code is
+    // unknown, not a store failure (PostgreSQL failed on it: 503 on this public call).
+    if (!isStorableText(code)) throw new AisleError('COUPON_NOT_FOUND', `Unknown coupon code ${JSON.stringify(code)}.`, { details: { field: 'code' } });
     let outcome;
     try {
       outcome = await this.store.markCouponUsed(website.websiteId, code, this.now());
@@ -381,7 +405,8 @@ export class EventService {
 
   /**
    * Issues codes (admin API): each becomes known in state `issued`; codes already known are left as
-   * they are and not counted. Customer ids in GUID form are lower-cased like those of purchases.
+   * they are and not counted, unless the issue names another `customerId` or `discount` for one: then
+   * nothing is issued (`COUPON_CONFLICT`, 409). Customer ids in GUID form are lower-cased like those of purchases.
    * @throws {ValidationError} with paths `coupons[0].Code`, … for bad entries (nothing is issued).
    */
   async issueCoupons(websiteId: string, coupons: readonly CouponIssue[]): Promise<{ issued: number }> {
@@ -401,17 +426,23 @@ export class EventService {
       else if (!isDeepStrictEqual(valid[first], c)) errors.add(problemPath(`coupons[${i}].code`), `coupons[${i}].code ${JSON.stringify(c.code)} is also coupons[${first}], with another customerId or discount: send each code once.`);
     });
     errors.throwIfAny();
+    // The store takes each code once; a conflict's index is mapped back to the request's first entry of the code.
+    const indexes = [...firstOfCode.values()];
+    let result: CouponIssueResult;
     try {
-      return { issued: await this.store.issueCoupons(websiteId, valid, this.now()) };
+      result = await this.store.issueCoupons(websiteId, indexes.map((i) => valid[i]!), this.now());
     } catch (err) {
       storeFailure(err);
     }
+    refuseCouponConflicts((result.conflicts ?? []).map((c) => ({ ...c, index: indexes[c.index]! })));
+    return { issued: result.issued };
   }
 
   /** Counters of a website: views, purchase requests, orders, coupons issued and used. */
   async counts(websiteId: string): Promise<{ views: number; purchases: number; orders: number; coupons: { issued: number; used: number } }> {
     this.website(websiteId);
-    return this.store.counts(websiteId);
+    // A store out of reach is a 503 to retry, like the writes (it was an untyped error: a 500).
+    return storeCall(() => this.store.counts(websiteId));
   }
 
   /**
@@ -423,6 +454,14 @@ export class EventService {
     const website = this.website(websiteId);
     const { fromMs, toMs, errors } = readReportTimes(range);
     if (Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
+    const { events, sessions, clicks } = await storeCall(() => this.attributionInputs(websiteId));
+    return buildAttributionReport(websiteId, events, {
+      ...(range.from !== undefined && { from: range.from, fromMs }), ...(range.to !== undefined && { to: range.to, toMs }),
+    }, { clicks: new ClickIndex(clicks), windowMs: attributionWindowDays(website) * DAY_MS, sessionOf: (e) => sessions.get(e)! });
+  }
+
+  /** The website's stored purchases (with their sessions) and clicks, which the attribution report reads. */
+  private async attributionInputs(websiteId: string): Promise<{ events: PurchaseEventData[]; sessions: Map<PurchaseEventData, string>; clicks: StoredClick[] }> {
     const events: PurchaseEventData[] = [];
     const sessions = new Map<PurchaseEventData, string>();
     for (let after = 0; ;) {
@@ -442,9 +481,7 @@ export class EventService {
       if (page.length < PAGE) break;
       after = page.at(-1)!.seq;
     }
-    return buildAttributionReport(websiteId, events, {
-      ...(range.from !== undefined && { from: range.from, fromMs }), ...(range.to !== undefined && { to: range.to, toMs }),
-    }, { clicks: new ClickIndex(clicks), windowMs: attributionWindowDays(website) * DAY_MS, sessionOf: (e) => sessions.get(e)! });
+    return { events, sessions, clicks };
   }
 
   /** Waits while {@link atQuietPoint} holds new event writes back. */

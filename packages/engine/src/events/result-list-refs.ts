@@ -5,6 +5,7 @@
  * beforehand ({@link listIdsOf} says which) and passed in.
  * @module
  */
+import { recommenderIdOf, tacticLabelOf } from '../recommend/slots.js';
 import type { ListExperiment, ResultListSource, ResultPageRecord } from '../store/store.js';
 import { camelCaseKeys } from './event-body.js';
 import { isRecord, type ErrorCollector } from './validate-common.js';
@@ -31,9 +32,30 @@ export function listIdsOf(body: unknown, limit: number): string[] {
   return [...ids];
 }
 
+/** A GUID as the schema takes it (another value is the schema's failure, reported there once). */
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Adds a failure for a `recommenderId` or `tacticId` that is not of a recommendation `list`: the
+ * response's recommenderId (its method's, or the bundle call's) and a tactic id of the website (the
+ * slots' ids). Taken as sent, such a click was counted under the list's method and credited to no
+ * tactic, so the tactics' clicks no longer added up to the method's. A search page's clicks pass them
+ * through (no report reads them there).
+ */
+function checkListIds(e: Record<string, unknown>, list: ResultPageRecord, errors: ErrorCollector, at: string): void {
+  if (list.kind !== 'recommendation') return;
+  if (typeof e.recommenderId === 'string' && GUID.test(e.recommenderId) && e.recommenderId.toLowerCase() !== recommenderIdOf(list.websiteId, list.source)) {
+    errors.add(`${at}.RecommenderId`, `The result list of QueryId was answered by ${list.source}, whose recommenderId is not this one.`);
+  }
+  if (typeof e.tacticId === 'string' && GUID.test(e.tacticId) && tacticLabelOf(list.websiteId, e.tacticId) === undefined) {
+    errors.add(`${at}.TacticId`, 'The TacticId names no tactic of this website (send the tacticId of the clicked slot).');
+  }
+}
+
 /**
  * Checks the `queryId`/`position` of each event of a camel-cased body (only values of the right types:
- * the schema reports the others) and adds a failure under `<eventsKey>[i].QueryId` or `.Position`.
+ * the schema reports the others) and adds a failure under `<eventsKey>[i].QueryId` or `.Position`, and
+ * under `.RecommenderId` or `.TacticId` for ids that are not of the list ({@link checkListIds}).
  * Returns, per event index, the source of the list its click is attributed to.
  */
 export function checkListRefs(value: Record<string, unknown>, errors: ErrorCollector, eventsKey: string, lists: ResultListsById): (ResultListSource | undefined)[] {
@@ -49,6 +71,7 @@ export function checkListRefs(value: Record<string, unknown>, errors: ErrorColle
     if (typeof position === 'number' && Number.isSafeInteger(position) && position >= 1 && typeof e.refId === 'string' && refIdAt(list, position) !== e.refId) {
       errors.add(`${eventsKey}[${i}].Position`, `The result list of QueryId did not hold RefId "${e.refId}" at position ${position}.`);
     }
+    checkListIds(e, list, errors, `${eventsKey}[${i}]`);
     const source: ResultListSource = { kind: list.kind, source: list.source, variant: list.variant };
     if (list.experiment !== undefined) source.experiment = clickedExperiment(list, typeof e.refId === 'string' ? e.refId : undefined, position);
     return source;

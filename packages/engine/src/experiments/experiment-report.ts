@@ -13,7 +13,7 @@ import { EXPERIMENT_KEY_SEPARATOR, experimentSumsOf } from '../store/analytics-r
 import type { ExperimentRecord, ExperimentSums, RollupTotal } from '../store/store.js';
 import { INTERLEAVED, experimentFields } from './experiment-service.js';
 import {
-  ALPHA, meanEstimate, minUsersForRate, proportionEstimate, signTest, twoProportionTest, welchTest, withHorizon, type UserSums,
+  ALPHA, INTERVALS, meanEstimate, minUsersForRate, proportionEstimate, signTest, twoProportionTest, welchTest, withHorizon, type UserSums,
 } from './statistics.js';
 
 /** One variant's per-user aggregates. */
@@ -119,14 +119,15 @@ type ReportedEstimate = ExperimentReport['variants'][number]['ctr'];
  * of no width ([0, 0] read as "certainly 0 %"), as decision 0073 has it for the comparisons.
  */
 function reportedRate(successes: number, n: number): ReportedEstimate {
-  return n > 0 ? proportionEstimate(successes, n) : { value: null, low: null, high: null };
+  return n > 0 ? proportionEstimate(successes, n) : { value: null, low: null, high: null, interval: INTERVALS.wilson };
 }
 
 /** A per-user mean as reported: null without users; one user has a value but no interval (no variance to size it). */
 function reportedMean(sums: UserSums): ReportedEstimate {
-  if (sums.n === 0) return { value: null, low: null, high: null };
-  const e = meanEstimate(sums);
-  return sums.n < 2 ? { value: e.value, low: null, high: null } : e;
+  if (sums.n === 0) return { value: null, low: null, high: null, interval: INTERVALS.tMean };
+  // Per-user revenue is never negative (prices and quantities are not).
+  const e = meanEstimate(sums, 0);
+  return sums.n < 2 ? { value: e.value, low: null, high: null, interval: e.interval } : e;
 }
 
 /** The report of an A/B experiment (`record.method` `ab`) from its per-variant sums at `now`. */

@@ -15,18 +15,19 @@ import type { WebsiteSettings } from '../config.js';
 import type { ExperimentRequest, Experiment } from '../contract/schemas.js';
 import { MAX_EXPERIMENTS_PER_WEBSITE } from '../contract/limits.js';
 import { checkAgainst } from '../contract/validate.js';
+import { isStorableText } from '../contract/formats.js';
 import { AisleError, fieldError, isAisleError, messageOf } from '../errors.js';
 import { resolveMethod, TacticLabels, type TacticKey } from '../recommend/methods.js';
 import { checkSettingsDepth, mergePatch } from '../settings/website-settings.js';
 import type { ExperimentKind, ExperimentRecord, StoredVariant, Store } from '../store/store.js';
 import { assignVariant } from './assignment.js';
-import { IntervalPoller } from '../util/interval-poller.js';
+import { IntervalPoller, type PollOutcomes } from '../util/interval-poller.js';
 
 /** The variant name of an interleaved response (both rankings in one list); no variant may take it. */
 export const INTERLEAVED = 'interleaved';
 
 /** What the service needs of the engine. */
-export interface ExperimentServiceOptions {
+export interface ExperimentServiceOptions extends PollOutcomes {
   store: Store;
   now?: () => number;
   /** The website's settings in force, as set: the base a search variant's settings merge over. */
@@ -36,10 +37,8 @@ export interface ExperimentServiceOptions {
    * the key); returns them as validated.
    */
   checkSettings: (websiteId: string, settings: unknown) => WebsiteSettings;
-  /** Reports a failure nobody waits for (a poll, a variant's settings that no longer merge). */
+  /** Reports a failure nobody waits for (a variant's settings that no longer merge). */
   report: (error: unknown, websiteId?: string) => void;
-  /** A poll succeeded (after failures: the failure is over). */
-  recovered: () => void;
 }
 
 /** The experiment and variant a request is served by. */
@@ -51,6 +50,12 @@ export interface Assignment {
 
 /** Settings keys a variant may not override: the catalog's structure, not a runtime setting. */
 const NOT_RUNTIME = ['fields'] as const;
+/**
+ * Settings keys no search reads — what the website does with events, browsers and recommendations: a
+ * search variant "varying" one changed nothing its shoppers were served, and the report compared two
+ * identical configurations as if they differed.
+ */
+const NOT_READ_BY_SEARCH = ['cors', 'attributionWindowDays', 'eventRetentionDays', 'retailMedia', 'retailBoost', 'useStyleIdForVisualSimilarity'] as const;
 
 /** Tactic keys by their labels (`slots[].tacticLabel`). */
 const TACTIC_BY_LABEL: ReadonlyMap<string, TacticKey> = new Map(Object.entries(TacticLabels).map(([key, label]) => [label, key as TacticKey]));
@@ -99,9 +104,6 @@ export function validateExperiment(
   const names = new Set<string>();
   const variants = b.variants.map((v, i): StoredVariant => {
     const at = `variants[${i}]`;
-    // Names are keys of the stored roll-ups; a control character there would be ambiguous.
-    // eslint-disable-next-line no-control-regex
-    if (/[\u0000-\u001f]/.test(v.name)) bad(`${at}.name`, 'must not contain control characters');
     if (v.name === INTERLEAVED) bad(`${at}.name`, `"${INTERLEAVED}" is reserved for interleaved responses`);
     if (names.has(v.name)) bad(`${at}.name`, `"${v.name}" is the name of another variant`);
     names.add(v.name);
@@ -112,6 +114,9 @@ export function validateExperiment(
     if (v.settings !== undefined) {
       if (b.kind !== 'search') bad(`${at}.settings`, 'only search experiments vary settings; a recommendations variant names cascades');
       for (const key of NOT_RUNTIME) if (Object.hasOwn(v.settings, key)) bad(`${at}.settings.${key}`, 'is not a runtime setting (it shapes the stored catalog); an experiment cannot vary it');
+      for (const key of NOT_READ_BY_SEARCH) {
+        if (Object.hasOwn(v.settings, key)) bad(`${at}.settings.${key}`, 'is read by no search (it governs events, browsers or recommendations): a search variant varying it would serve its shoppers as the control');
+      }
       try {
         checkSettingsDepth(v.settings);
         checkSettings(v.settings);
@@ -142,7 +147,10 @@ export function validateExperiment(
     }
     return variant;
   });
-  const from = b.from === undefined ? null : Date.parse(b.from);
+  // A `from` already past starts the experiment at its creation (null: from `createdAt`): nobody was
+  // assigned before it, and the answer and the report said assignment began at the past time.
+  const requestedFrom = b.from === undefined ? null : Date.parse(b.from);
+  const from = requestedFrom !== null && requestedFrom > now ? requestedFrom : null;
   const until = b.until === undefined ? null : Date.parse(b.until);
   if (until !== null) {
     if (until <= now) bad('until', 'must be in the future');
@@ -158,7 +166,7 @@ export class ExperimentService {
   /** Search variants' settings merged over the settings in force, per settings object (a settings change starts afresh). */
   private merged = new WeakMap<WebsiteSettings, Map<string, WebsiteSettings | null>>();
   private readonly poller = new IntervalPoller({
-    poll: () => this.poll(), recovered: () => this.options.recovered(), report: (err) => this.options.report(err),
+    poll: () => this.poll(), recovered: () => this.options.recovered(), report: (err) => this.options.pollFailed(err),
   });
   private readonly now: () => number;
 
@@ -196,9 +204,18 @@ export class ExperimentService {
     return found;
   }
 
+  /**
+   * `EXPERIMENT_NOT_FOUND` for an id a SQL store cannot hold: ids are aisle's own (`exp_<hex>`), so such
+   * an id names none, and PostgreSQL failed on it (503, "the store failed").
+   */
+  private requireStorableId(websiteId: string, id: string): void {
+    if (!isStorableText(id)) throw new AisleError('EXPERIMENT_NOT_FOUND', messageOf('EXPERIMENT_NOT_FOUND', { websiteId, id }));
+  }
+
   /** Stops an experiment; stopping a stopped one changes nothing and answers it as it is (a retry is safe). */
   async stop(websiteId: string, id: string): Promise<Experiment> {
     const now = this.now();
+    this.requireStorableId(websiteId, id);
     const stopped = await this.options.store.stopExperiment(websiteId, id, now);
     if (stopped === undefined) throw new AisleError('EXPERIMENT_NOT_FOUND', messageOf('EXPERIMENT_NOT_FOUND', { websiteId, id }));
     this.take(websiteId, (this.active.get(websiteId) ?? []).filter((e) => e.id !== id));
@@ -207,6 +224,7 @@ export class ExperimentService {
 
   /** Deletes a stopped experiment (`EXPERIMENT_RUNNING` while it is not stopped, `EXPERIMENT_NOT_FOUND`). Its roll-ups stay until retention. */
   async delete(websiteId: string, id: string): Promise<void> {
+    this.requireStorableId(websiteId, id);
     if (await this.options.store.deleteExperiment(websiteId, id)) return;
     const found = await this.get(websiteId, id);
     if (found.stoppedAt === null) throw new AisleError('EXPERIMENT_RUNNING', messageOf('EXPERIMENT_RUNNING', { id }));

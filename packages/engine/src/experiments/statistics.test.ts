@@ -19,7 +19,7 @@ describe('experiment statistics', () => {
     const zero = proportionEstimate(0, 20);
     expect(zero.low).toBeCloseTo(0, 12);
     expect(zero.high).toBeGreaterThan(0.1);
-    expect(proportionEstimate(0, 0)).toEqual({ value: 0, low: 0, high: 0 });
+    expect(proportionEstimate(0, 0)).toEqual({ value: 0, low: 0, high: 0, interval: 'Wilson score interval (95 %)' });
   });
 
   it('two-proportion z test: 100/1000 against 130/1000 gives z 2.10, p 0.036', () => {
@@ -39,6 +39,26 @@ describe('experiment statistics', () => {
     expect(c.relativeDifference).toBeCloseTo(1, 10);
     expect(c.significant).toBe(false);
     expect(welchTest(sums([1]), sums([2, 3])).pValue).toBeNull();
+  });
+
+  it("mean interval: Student's t on n − 1 degrees of freedom, as R's t.test (the normal one covered far under 95 % for small variants)", () => {
+    // R: t.test(c(0, 20))$conf.int = -117.06 .. 137.06; t.test(c(0, 0, 0, 0, 0, 0, 0, 0, 20, 20))$conf.int = -2.0324 .. 10.0324.
+    const two = meanEstimate(sums([0, 20]));
+    expect(two.low).toBeCloseTo(-117.062, 2);
+    expect(two.high).toBeCloseTo(137.062, 2);
+    const ten = meanEstimate(sums([0, 0, 0, 0, 0, 0, 0, 0, 20, 20]));
+    expect(ten.low).toBeCloseTo(-2.0324, 3);
+    expect(ten.high).toBeCloseTo(10.0324, 3);
+    expect(ten.interval).toBe("Student's t interval of the mean (95 %)");
+    // Values that cannot be negative (revenue per user) have no negative mean: the interval stops at 0.
+    expect(meanEstimate(sums([0, 0, 0, 0, 0, 0, 0, 0, 20, 20]), 0)).toMatchObject({ value: 4, low: 0, high: ten.high });
+    expect(proportionEstimate(10, 100).interval).toBe('Wilson score interval (95 %)');
+  });
+
+  it('a comparison names its interval: the log ratio by the delta method, or MOVER-R where that is not defined', () => {
+    expect(twoProportionTest({ successes: 100, n: 1000 }, { successes: 130, n: 1000 }).interval).toBe('delta method on the log ratio (95 %)');
+    expect(welchTest(sums([1, 2, 3, 4, 5]), sums([2, 4, 6, 8, 10])).interval).toBe("delta method on the log ratio, Student's t on Welch's degrees of freedom (95 %)");
+    expect(twoProportionTest({ successes: 10, n: 100 }, { successes: 0, n: 100 }).interval).toMatch(/^MOVER-R/);
   });
 
   it('mean interval narrows with users', () => {

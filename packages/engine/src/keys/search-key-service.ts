@@ -11,13 +11,15 @@
  * Replicas: each engine keeps a small cache of resolved digests — found and not found alike — for
  * {@link KEY_CACHE_TTL_MS}. A key created on one replica is found on another at its first use (a cache
  * miss reads the store); a revocation is seen by every replica once its cached entry expires, within
- * the TTL. The replica that revokes drops its own entry at once.
+ * the TTL. The replica that revokes drops its own entry at once. While the store cannot be read, a
+ * key resolved before is judged by its last reading (searches go on during an outage).
  * @module
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AisleError, fieldError } from '../errors.js';
 import type { SearchKeyRequest } from '../contract/schemas.js';
 import { checkAgainst } from '../contract/validate.js';
+import { isStorableText } from '../contract/formats.js';
 import type { SearchKeyRecord, Store } from '../store/store.js';
 import type { ScopeConditions } from '../types.js';
 
@@ -145,6 +147,8 @@ export class SearchKeyService {
   async revoke(websiteId: string, keyOrId: string): Promise<void> {
     // Checked here, in the service: anything thrown below is read as the store's failure (503).
     if (typeof keyOrId !== 'string') throw new AisleError('KEY_BAD_REQUEST', 'search key: the key or its id must be a string');
+    // Ids are aisle's own (`key_<hex>`): one a SQL store cannot hold names no key (PostgreSQL failed on it).
+    if (!isStorableText(keyOrId)) throw new AisleError('KEY_NOT_FOUND', `website "${websiteId}" has no such search key`);
     let id = keyOrId;
     let hash: string | undefined;
     if (keyOrId.startsWith(SEARCH_KEY_PREFIX)) {
@@ -176,12 +180,25 @@ export class SearchKeyService {
     const now = this.now();
     let entry = this.cache.get(hash);
     if (entry === undefined || entry.until <= now) {
-      const record = (await this.store.findSearchKey(hash)) ?? null;
+      let record: SearchKeyRecord | null;
+      try {
+        record = (await this.store.findSearchKey(hash)) ?? null;
+      } catch (err) {
+        // The store is out of reach (a PostgreSQL outage): a key this process resolved before keeps opening
+        // searches, which are served from memory, as a website token's do; it answered 503 once its entry
+        // was a second old. A key never resolved here cannot be checked: the store's failure is the answer.
+        if (entry === undefined) throw err;
+        return this.judge(entry.record, hash, now);
+      }
       if (this.cache.size >= KEY_CACHE_SIZE) this.cache.clear();
       entry = { record, until: now + this.ttlMs };
       this.cache.set(hash, entry);
     }
-    const record = entry.record;
+    return this.judge(entry.record, hash, now);
+  }
+
+  /** What a resolved record makes of the presented key's digest at `now`. */
+  private judge(record: SearchKeyRecord | null, hash: string, now: number): PresentedKeyRecord {
     if (record === null) return UNKNOWN_KEY;
     if (!timingSafeEqual(Buffer.from(record.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return UNKNOWN_KEY;
     if (record.expiresAt !== null && record.expiresAt <= now) return { status: 'expired', record };

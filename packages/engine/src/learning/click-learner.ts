@@ -49,6 +49,13 @@ export interface ClickLearnerOptions {
   onError: (err: unknown, websiteId?: string) => void;
   /** Told of every batch of events applied (the checkpoint is due). */
   onApplied?: () => void;
+  /**
+   * Where a failed timed poll goes (default: `onError`): it is retried at every interval, so a store
+   * outage is told once (FailureReporter.reportRetried) rather than per interval.
+   */
+  onPollError?: (err: unknown) => void;
+  /** A timed poll succeeded (after failures: the outage is over). */
+  onPollRecovered?: () => void;
 }
 
 /** See the module doc. */
@@ -124,8 +131,9 @@ export class ClickLearner {
 
   /** Reads every website's new clicks every `intervalMs` (replicas: clicks other processes stored). */
   startPolling(websites: () => Iterable<string>, intervalMs: number): void {
+    const failed = this.options.onPollError ?? ((err: unknown) => this.options.onError(err));
     this.timer = setInterval(() => {
-      this.catchUp(websites()).catch((err: unknown) => this.options.onError(err));
+      this.catchUp(websites()).then(() => this.options.onPollRecovered?.(), failed);
     }, intervalMs);
     this.timer.unref();
   }

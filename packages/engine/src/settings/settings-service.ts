@@ -12,7 +12,7 @@ import type { VersionedSettings } from '../engine-api.js';
 import { AisleError, messageOf } from '../errors.js';
 import type { Store, StoredSettings } from '../store/store.js';
 import { checkSettingsDepth, checkWebsiteSettings, mergePatch, settingsWithDefaults } from './website-settings.js';
-import { IntervalPoller } from '../util/interval-poller.js';
+import { IntervalPoller, type PollOutcomes } from '../util/interval-poller.js';
 
 /**
  * How often a replica on PostgreSQL asks the store for settings written by other replicas (one indexed
@@ -23,7 +23,7 @@ export const SETTINGS_POLL_MS = 1_000;
 const SETTINGS_WRITE_ATTEMPTS = 5;
 
 /** What the service needs of the engine. */
-export interface SettingsServiceOptions {
+export interface SettingsServiceOptions extends PollOutcomes {
   store: Store;
   /** The settings of a website while the store has none (the config file's). */
   seed: (websiteId: string) => WebsiteSettings;
@@ -43,10 +43,8 @@ export interface SettingsServiceOptions {
    * fit the catalog): throws `SETTINGS_INVALID` naming the setting, and nothing is written.
    */
   checkApplicable?: (websiteId: string, settings: WebsiteSettings) => void;
-  /** Reports a failure nobody is waiting for (a poll that failed, stored settings this version refuses). */
+  /** Reports a failure nobody is waiting for (stored settings this version refuses). */
   report: (error: unknown, websiteId?: string) => void;
-  /** A poll succeeded (after failures: the failure is over). */
-  recovered: () => void;
 }
 
 /**
@@ -77,7 +75,7 @@ export class SettingsService {
   /** The update in progress per website. */
   private readonly writes = new Map<string, Promise<unknown>>();
   private readonly poller = new IntervalPoller({
-    poll: () => this.poll(), recovered: () => this.options.recovered(), report: (err) => this.options.report(err),
+    poll: () => this.poll(), recovered: () => this.options.recovered(), report: (err) => this.options.pollFailed(err),
   });
 
   constructor(private readonly options: SettingsServiceOptions) {}

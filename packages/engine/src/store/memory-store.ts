@@ -4,9 +4,9 @@
  * @module
  */
 import { GroupCommitStore } from './group-commit-store.js';
-import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type ClickRow, type EventRow, type StoredClickRef, type StoredOrder } from './plan.js';
+import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, planCouponIssue, type AppendOp, type AppendOpResult, type ClickRow, type EventRow, type StoredClickRef, type StoredOrder } from './plan.js';
 import {
-  MAX_READ_PAGE, type ClickCandidatesQuery, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
+  MAX_READ_PAGE, type ClickCandidatesQuery, type CouponIssueData, type CouponIssueResult, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type ResultPageRecord, type ResultPageRetention, type StoredClick,
   type AnalyticsBatch, type AnalyticsKind, type ExperimentSums, type LoggedResponse, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
@@ -153,20 +153,23 @@ export class MemoryStore extends GroupCommitStore implements Store {
     return deleted;
   }
 
-  async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<number> {
+  async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<CouponIssueResult> {
     this.checkOpen();
     await this.committer.flush();
-    let issued = 0;
+    const existing = new Map<string, CouponRecord>();
     for (const c of coupons) {
-      const key = couponKey(websiteId, c.code);
-      if (this.coupons.has(key)) continue;
-      this.coupons.set(key, {
+      const stored = this.coupons.get(couponKey(websiteId, c.code));
+      if (stored !== undefined) existing.set(c.code, stored);
+    }
+    const { fresh, conflicts } = planCouponIssue(coupons, existing);
+    if (conflicts.length > 0) return { issued: 0, conflicts };
+    for (const c of fresh) {
+      this.coupons.set(couponKey(websiteId, c.code), {
         websiteId, code: c.code, customerId: c.customerId ?? null, discount: c.discount ?? null,
         state: 'issued', source: 'admin', issuedAt, usedAt: null,
       });
-      issued++;
     }
-    return issued;
+    return { issued: fresh.length };
   }
 
   async markCouponUsed(websiteId: string, code: string, usedAt: number): Promise<MarkUsedOutcome> {

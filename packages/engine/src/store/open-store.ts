@@ -32,26 +32,31 @@ export async function openStore(config: StoreConfig | Store | undefined, dataDir
   try {
     return await openConfigured(config, dataDir);
   } catch (err) {
-    throw new AisleError('STORE_FAILURE', `The store could not be opened: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    // SQLite's own words ("file is not a database") name no file, and store.path may point anywhere.
+    const file = embeddedStoreFile(config, dataDir);
+    const which = file === undefined ? 'The store' : `The embedded store ${file}`;
+    throw new AisleError('STORE_FAILURE', `${which} could not be opened: ${(err as Error)?.message ?? String(err)}`, { cause: err });
   }
 }
 
+/** The SQLite file a configuration opens (see {@link openStore}), or undefined when it opens none. */
+export function embeddedStoreFile(config: StoreConfig | Store | undefined, dataDir: string | undefined): string | undefined {
+  if (config === undefined) return dataDir === undefined ? undefined : path.resolve(dataDir, DEFAULT_SQLITE_FILE);
+  if (isStore(config) || config.type !== 'embedded') return undefined;
+  return path.resolve(dataDir ?? '.', config.path ?? DEFAULT_SQLITE_FILE);
+}
+
 async function openConfigured(config: StoreConfig | undefined, dataDir: string | undefined): Promise<Store> {
-  if (config === undefined) {
-    return dataDir === undefined ? new MemoryStore() : openSqlite(path.resolve(dataDir, DEFAULT_SQLITE_FILE));
+  const file = embeddedStoreFile(config, dataDir);
+  if (file !== undefined) return openSqlite(file);
+  if (config?.type === 'postgres') {
+    const { PostgresStore } = await import('./postgres-store.js');
+    return PostgresStore.open({
+      url: config.url, schema: config.schema, pollIntervalMs: config.pollIntervalMs, catalogSnapshotIntervalMs: config.catalogSnapshotIntervalMs,
+    });
   }
-  switch (config.type) {
-    case 'memory':
-      return new MemoryStore();
-    case 'embedded':
-      return openSqlite(path.resolve(dataDir ?? '.', config.path ?? DEFAULT_SQLITE_FILE));
-    case 'postgres': {
-      const { PostgresStore } = await import('./postgres-store.js');
-      return PostgresStore.open({
-        url: config.url, schema: config.schema, pollIntervalMs: config.pollIntervalMs, catalogSnapshotIntervalMs: config.catalogSnapshotIntervalMs,
-      });
-    }
-  }
+  // `memory`, or no store and no data directory.
+  return new MemoryStore();
 }
 
 async function openSqlite(file: string): Promise<Store> {

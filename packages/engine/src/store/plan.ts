@@ -7,8 +7,34 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type {
-  ClickAppend, ClickAppendResult, ClickConflict, ClickEventData, CouponRecord, OrderOutcome, PurchaseAppend, PurchaseAppendResult, PurchaseEventData, ViewAppend,
+  ClickAppend, ClickAppendResult, ClickConflict, ClickEventData, CouponIssueConflict, CouponIssueData, CouponRecord, OrderOutcome, PurchaseAppend, PurchaseAppendResult, PurchaseEventData, ViewAppend,
 } from './store.js';
+
+/**
+ * An admin issue of codes against the codes the website holds (`existing`: code → coupon): the codes to
+ * insert, or the conflicts, when a known code comes with a `customerId` or `discount` other than the
+ * stored one (then nothing is to be stored). What the issue leaves out is not compared: a code issued
+ * unbound may have been bound since by the first purchase carrying it, and an issue that names no
+ * discount asks for none to be changed. Storing nothing new and answering `issued: 0` would drop the
+ * content the issue sent without anyone being told, as a replayed orderId with other content would.
+ * `coupons` holds each code once.
+ */
+export function planCouponIssue(coupons: readonly CouponIssueData[], existing: ReadonlyMap<string, CouponRecord>): { fresh: CouponIssueData[]; conflicts: CouponIssueConflict[] } {
+  const fresh: CouponIssueData[] = [];
+  const conflicts: CouponIssueConflict[] = [];
+  coupons.forEach((c, index) => {
+    const stored = existing.get(c.code);
+    if (stored === undefined) {
+      fresh.push(c);
+      return;
+    }
+    const fields: CouponIssueConflict['fields'] = [];
+    if (c.customerId !== undefined && c.customerId !== stored.customerId) fields.push('customerId');
+    if (c.discount !== undefined && c.discount !== stored.discount) fields.push('discount');
+    if (fields.length > 0) conflicts.push({ index, code: c.code, fields, storedDiscount: stored.discount });
+  });
+  return { fresh, conflicts };
+}
 
 /** One write waiting in a group-commit batch. */
 export type AppendOp =

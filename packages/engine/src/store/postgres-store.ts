@@ -15,15 +15,16 @@
  * @module
  */
 import pg from 'pg';
+import { PG_SCHEMA_NAME } from '../contract/config-schema.js';
 import { runPgTransaction } from './pg-transaction.js';
 import { GroupCommitStore } from './group-commit-store.js';
-import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type StoredClickRef, type StoredOrder } from './plan.js';
+import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, planCouponIssue, type AppendOp, type AppendOpResult, type StoredClickRef, type StoredOrder } from './plan.js';
 import {
   CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, rowToStoredEvent,
   SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow,
 } from './rows.js';
 import {
-  MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponRecord, type EventQuery, type MarkUsedOutcome,
+  MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponIssueResult, type CouponRecord, type EventQuery, type MarkUsedOutcome,
   type Store, type StoreCounts, type StoredEvent, type StoredSettings,
   type AnalyticsBatch, type AnalyticsKind, type ExperimentSums, type QuerySessions, type RetentionKind, type RollupTotal, type RollupWindow,
   type SearchKeyRecord, type StoreSharing, type ExperimentRecord, type StoredCheckpoint, type CheckpointWriteOutcome,
@@ -235,7 +236,8 @@ export class PostgresStore extends GroupCommitStore implements Store {
   /** Connects, creates the schema when missing and applies pending migrations. */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
     const schema = options.schema ?? DEFAULT_PG_SCHEMA;
-    if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new Error(`postgres schema "${schema}" must be letters, digits and _ (at most 63)`);
+    // The config check refuses such a name (CONFIG_INVALID); a store opened directly is checked here too.
+    if (!PG_SCHEMA_NAME.test(schema)) throw new Error(`postgres schema "${schema}" must be letters, digits and _ (at most 63)`);
     // A connection that cannot be made within the timeout fails the call (503, nothing written) instead
     // of hanging it; a statement already sent is never timed out here, since the client cannot know
     // whether the server committed it (the answer would not tell the truth).
@@ -345,16 +347,25 @@ export class PostgresStore extends GroupCommitStore implements Store {
     });
   }
 
-  async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<number> {
+  async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<CouponIssueResult> {
     this.checkOpen();
     await this.committer.flush();
-    if (coupons.length === 0) return 0;
-    const r = await this.pool.query(
-      `INSERT INTO ${this.s}.coupons (website_id, code, customer_id, discount, state, source, issued_at, used_at)
-       SELECT $1, c, cu, d, 'issued', 'admin', $2, NULL FROM unnest($3::text[], $4::text[], $5::float8[]) AS t(c, cu, d)
-       ON CONFLICT (website_id, code) DO NOTHING`,
-      [websiteId, issuedAt, coupons.map((c) => c.code), coupons.map((c) => c.customerId ?? null), coupons.map((c) => c.discount ?? null)]);
-    return r.rowCount ?? 0;
+    if (coupons.length === 0) return { issued: 0 };
+    // Under the batches' advisory lock (2), which every other insert of a coupon takes: no code becomes
+    // known between the look-up and the insert, so two replicas issuing one code agree on its content.
+    return this.inTransaction(2, async (client) => {
+      const { rows } = await client.query<CouponRow>(
+        `SELECT * FROM ${this.s}.coupons WHERE website_id = $1 AND code = ANY($2::text[])`, [websiteId, coupons.map((c) => c.code)]);
+      const { fresh, conflicts } = planCouponIssue(coupons, new Map(rows.map((r) => [r.code, couponFromRow(r)])));
+      if (conflicts.length > 0) return { issued: 0, conflicts };
+      if (fresh.length === 0) return { issued: 0 };
+      const r = await client.query(
+        `INSERT INTO ${this.s}.coupons (website_id, code, customer_id, discount, state, source, issued_at, used_at)
+         SELECT $1, c, cu, d, 'issued', 'admin', $2, NULL FROM unnest($3::text[], $4::text[], $5::float8[]) AS t(c, cu, d)
+         ON CONFLICT (website_id, code) DO NOTHING`,
+        [websiteId, issuedAt, fresh.map((c) => c.code), fresh.map((c) => c.customerId ?? null), fresh.map((c) => c.discount ?? null)]);
+      return { issued: r.rowCount ?? 0 };
+    });
   }
 
   async markCouponUsed(websiteId: string, code: string, usedAt: number): Promise<MarkUsedOutcome> {

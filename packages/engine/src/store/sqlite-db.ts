@@ -5,12 +5,12 @@
  * thread (`sqlite-worker.ts`), so a commit's fsync never blocks the service's event loop.
  * @module
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { ClickAppendResult, OrderOutcome } from './store.js';
+import { makeDirectorySync } from '../util/make-directory.js';
+import type { ClickAppendResult, CouponIssueResult, OrderOutcome } from './store.js';
 import { loggedResponsesOfRuns, resultPagesOfRuns, type ResultPageRun, type WorkerAnalyticsBatch } from './worker-rows.js';
-import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, type AppendOp, type AppendOpResult, type StoredClickRef, type StoredOrder } from './plan.js';
+import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, planCouponIssue, type AppendOp, type AppendOpResult, type StoredClickRef, type StoredOrder } from './plan.js';
 import {
   CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, SEARCH_KEY_COLUMNS,
   searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow, type StoredRow,
@@ -139,7 +139,7 @@ const EVENT_COLUMNS = `seq, website_id AS websiteId, kind, order_id AS orderId, 
 
 /** Opens (creating when missing) the database file and applies pending migrations. */
 function openDatabase(file: string): Database.Database {
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  makeDirectorySync(path.dirname(path.resolve(file)));
   const db = new Database(file);
   try {
     db.pragma('journal_mode = WAL');
@@ -290,11 +290,18 @@ export class SqliteDb {
     return plan.results;
   }
 
-  issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): number {
-    const tx = this.db.transaction(() => {
+  issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): CouponIssueResult {
+    const tx = this.db.transaction((): CouponIssueResult => {
+      const existing = new Map<string, CouponRecord>();
+      for (const c of coupons) {
+        const row = this.stmts.findCoupon.get(websiteId, c.code);
+        if (row !== undefined) existing.set(c.code, couponFromRow(row));
+      }
+      const { fresh, conflicts } = planCouponIssue(coupons, existing);
+      if (conflicts.length > 0) return { issued: 0, conflicts };
       let issued = 0;
-      for (const c of coupons) issued += this.stmts.issueCoupon.run(websiteId, c.code, c.customerId ?? null, c.discount ?? null, issuedAt).changes;
-      return issued;
+      for (const c of fresh) issued += this.stmts.issueCoupon.run(websiteId, c.code, c.customerId ?? null, c.discount ?? null, issuedAt).changes;
+      return { issued };
     });
     return tx.immediate();
   }

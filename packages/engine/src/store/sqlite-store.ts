@@ -22,7 +22,7 @@ import { rowToStoredEvent } from './rows.js';
 import { SqliteDb, type SqliteMethod, type WireResult } from './sqlite-db.js';
 import type { SqliteReply, SqliteRequest, SqliteWorkerData, WireError } from './sqlite-worker.js';
 import type {
-  ClickAppendResult, ClickCandidatesQuery, ResultPageRecord, ResultPageRetention, StoredClick, CouponIssueData, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PurchaseEventData, Store, StoreCounts, StoredEvent,
+  ClickAppendResult, ClickCandidatesQuery, ResultPageRecord, ResultPageRetention, StoredClick, CouponIssueData, CouponIssueResult, CouponRecord, EventQuery, MarkUsedOutcome, OrderOutcome, PurchaseEventData, Store, StoreCounts, StoredEvent,
   StoredSettings, AnalyticsBatch, AnalyticsKind, ExperimentSums, QuerySessions, RetentionKind, RollupTotal, RollupWindow,
   SearchKeyRecord, ExperimentRecord,
 } from './store.js';
@@ -168,7 +168,7 @@ export class SqliteStore extends GroupCommitStore implements Store {
     return results.map((r, i) => fromWireResult(ops[i]!, r));
   }
 
-  async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<number> {
+  async issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<CouponIssueResult> {
     this.checkOpen();
     await this.committer.flush();
     return this.call('issueCoupons', websiteId, coupons, issuedAt);

@@ -163,14 +163,32 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
 
     it('issues coupons and marks them used exactly once', async () => {
       const store = await fresh();
-      expect(await store.issueCoupons('w1', [{ code: 'A' }, { code: 'B', customerId: 'c-9', discount: 5 }], 1000)).toBe(2);
-      expect(await store.issueCoupons('w1', [{ code: 'A' }, { code: 'C' }], 1000)).toBe(1);
+      expect(await store.issueCoupons('w1', [{ code: 'A' }, { code: 'B', customerId: 'c-9', discount: 5 }], 1000)).toEqual({ issued: 2 });
+      expect(await store.issueCoupons('w1', [{ code: 'A' }, { code: 'C' }], 1000)).toEqual({ issued: 1 });
       expect(await store.getCoupon('w1', 'B')).toMatchObject({ code: 'B', customerId: 'c-9', discount: 5, state: 'issued', source: 'admin' });
       expect(await store.markCouponUsed('w1', 'A', 2000)).toEqual({ status: 'used', usedAt: 2000 });
       expect(await store.markCouponUsed('w1', 'A', 3000)).toEqual({ status: 'already_used', usedAt: 2000 });
       expect(await store.markCouponUsed('w1', 'nope', 3000)).toEqual({ status: 'not_found' });
       expect(await store.markCouponUsed('w2', 'B', 3000)).toEqual({ status: 'not_found' });
       expect(await store.counts('w1')).toMatchObject({ coupons: { issued: 3, used: 1 } });
+    });
+
+    it('refuses a whole issue naming a known code with another customer or discount; the same content is a replay', async () => {
+      const store = await fresh();
+      await store.issueCoupons('w1', [{ code: 'B5', customerId: 'c-9', discount: 5 }, { code: 'FREE' }], 1000);
+      // It answered 1 new code and kept discount 5: the 7 was dropped without a word.
+      expect(await store.issueCoupons('w1', [{ code: 'NEW' }, { code: 'B5', discount: 7 }, { code: 'FREE', customerId: 'c-1' }], 2000)).toEqual({
+        issued: 0, conflicts: [{ index: 1, code: 'B5', fields: ['discount'], storedDiscount: 5 }, { index: 2, code: 'FREE', fields: ['customerId'], storedDiscount: null }],
+      });
+      expect(await store.getCoupon('w1', 'NEW')).toBeUndefined();
+      expect(await store.issueCoupons('w1', [{ code: 'B5', customerId: 'c-8', discount: 6 }], 2000)).toEqual({
+        issued: 0, conflicts: [{ index: 0, code: 'B5', fields: ['customerId', 'discount'], storedDiscount: 5 }],
+      });
+      // What the issue leaves out is not compared; the same content is a replay.
+      expect(await store.issueCoupons('w1', [{ code: 'B5' }, { code: 'B5X', discount: 1 }, { code: 'FREE' }], 3000)).toEqual({ issued: 1 });
+      expect(await store.issueCoupons('w1', [{ code: 'B5', customerId: 'c-9', discount: 5 }], 3000)).toEqual({ issued: 0 });
+      expect(await store.getCoupon('w1', 'B5')).toMatchObject({ customerId: 'c-9', discount: 5, issuedAt: 1000 });
+      expect((await store.counts('w1')).coupons).toEqual({ issued: 3, used: 0 });
     });
 
     it('lets exactly one of many concurrent mark-as-used calls succeed', async () => {

@@ -249,6 +249,27 @@ export interface CouponIssueData {
   discount?: number;
 }
 
+/**
+ * A code of an issue that the website already holds with another customer or discount than the issue
+ * names: an issue sent again must repeat what it names, as a replayed orderId must (store/plan.ts).
+ */
+export interface CouponIssueConflict {
+  /** Its index in the issue's coupons. */
+  index: number;
+  code: string;
+  /** Which of the named fields differ from the stored code. */
+  fields: ('customerId' | 'discount')[];
+  /** The stored code's discount (null: none recorded). */
+  storedDiscount: number | null;
+}
+
+/** The result of an issue: how many codes were new, or the conflicts (then nothing was issued). */
+export interface CouponIssueResult {
+  issued: number;
+  /** Present when a known code came with another customer or discount: then nothing of the issue was stored. */
+  conflicts?: CouponIssueConflict[];
+}
+
 /** Outcome of the atomic "mark as used" transition. */
 export type MarkUsedOutcome =
   | { status: 'used'; usedAt: number }
@@ -513,8 +534,12 @@ export interface Store {
   appendPurchases(append: PurchaseAppend): Promise<PurchaseAppendResult>;
   /** Stores views in order. */
   appendViews(append: ViewAppend): Promise<{ recorded: number }>;
-  /** Makes codes known (state `issued`); codes already known are left as they are. Returns how many were new. */
-  issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<number>;
+  /**
+   * Makes codes known (state `issued`), each code once in `coupons`; a known code is left as it is when
+   * the issue names nothing it contradicts (`planCouponIssue`, store/plan.ts), else nothing of the issue is stored
+   * and the result lists the conflicts. `issued` counts the codes new to the website.
+   */
+  issueCoupons(websiteId: string, coupons: readonly CouponIssueData[], issuedAt: number): Promise<CouponIssueResult>;
   /** The atomic `issued` → `used` move: of concurrent calls for one code, exactly one gets `used`. */
   markCouponUsed(websiteId: string, code: string, usedAt: number): Promise<MarkUsedOutcome>;
   /** One coupon, or undefined. */

@@ -14,6 +14,17 @@ export interface PollTarget {
   report(error: unknown): void;
 }
 
+/**
+ * How a service polling the shared store tells its polls' outcomes (the engine passes
+ * FailureReporter.reportRetried and recovered, so an outage is told once, not at every interval).
+ */
+export interface PollOutcomes {
+  /** A poll failed; it is retried at the next interval. */
+  pollFailed: (error: unknown) => void;
+  /** A poll succeeded (after failures: the failure is over). */
+  recovered: () => void;
+}
+
 /** Runs `target.poll` every `intervalMs` once started; `close` stops it after the poll in progress. */
 export class IntervalPoller {
   private timer: NodeJS.Timeout | undefined;

@@ -7,10 +7,10 @@
 import { admin, esc, getJson, type Connection } from './api.js';
 
 /** A variant's figure: null where there is nothing to estimate from (no users; one user's mean has no interval). */
-export interface Estimate { value: number | null; low: number | null; high: number | null }
+export interface Estimate { value: number | null; low: number | null; high: number | null; interval: string }
 /** One comparison with the control: a figure that cannot be computed is null, and `note` says why (decision 0073). */
 export interface Comparison {
-  relativeDifference: number | null; low: number | null; high: number | null; pValue: number | null; test: string; significant: boolean; note?: string;
+  relativeDifference: number | null; low: number | null; high: number | null; interval: string; pValue: number | null; test: string; significant: boolean; note?: string;
 }
 interface Experiment { id: string; name: string; kind: string; method: string; status: string; from: string; until?: string; variants: { name: string; weight: number }[] }
 interface VariantReport {
@@ -63,7 +63,7 @@ function intervalPlot(title: string, variants: readonly VariantReport[], pick: (
       <line x1="${x(e.high)}" x2="${x(e.high)}" y1="${y + 5}" y2="${y + 15}" class="whisker"></line>`;
     return `${label}${bar}${whiskers}<text x="${x(e.high ?? e.value) + 6}" y="${y + 13}" class="value">${esc(format(e.value))}</text>`;
   }).join('');
-  return `<figure class="interval-plot"><figcaption>${esc(title)} (bars: estimate; whiskers: 95 % interval)</figcaption>
+  return `<figure class="interval-plot"><figcaption>${esc(title)} (bars: estimate; whiskers: ${esc(variants[0] === undefined ? '95 % interval' : pick(variants[0]).interval)})</figcaption>
     <svg viewBox="0 0 ${width} ${16 + variants.length * rowHeight}" role="img" aria-label="${esc(title)} per variant">${rows}</svg></figure>`;
 }
 
@@ -84,7 +84,7 @@ function differenceText(c: Comparison): string {
  */
 export function comparisonCells(c: Comparison): string {
   const note = c.note === undefined ? '' : `<br><small class="hint">${esc(c.note)}</small>`;
-  return `<td>${esc(differenceText(c))}${note}</td>
+  return `<td title="${esc(c.interval)}">${esc(differenceText(c))}${note}</td>
     <td class="p-value" title="${esc(c.test)}">${esc(c.pValue === null ? NOT_COMPUTABLE : c.pValue.toPrecision(3))}</td><td>${c.significant ? '<strong>significant</strong>' : '—'}</td>`;
 }
 

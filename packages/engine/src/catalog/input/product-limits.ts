@@ -12,7 +12,7 @@
  */
 import { countWords } from '../full-text/tokenizer.js';
 import { MAX_ID_LENGTH } from '../../contract/limits.js';
-import { CLEAN_TEXT_EXPECTED, isCleanText } from '../../contract/formats.js';
+import { CLEAN_TEXT_EXPECTED, isStorableText } from '../../contract/formats.js';
 import { AVAILABILITY_FIELD, IMAGE_VECTOR_FIELD, numericValue, RecentKeys } from '../field-values.js';
 import { isFiniteNumberList } from '../columns/vector-column.js';
 
@@ -37,7 +37,7 @@ export function productProblem(record: unknown): string | undefined {
   }
   // Events name products by refId and refuse such text (a store cannot keep it), and no UTF-8 URL spells an
   // unpaired surrogate: loaded, the product could never be purchased, viewed, clicked, read or deleted by URL.
-  if (!isCleanText(refId)) return `refId ${CLEAN_TEXT_EXPECTED} (events and URLs could not name the product)`;
+  if (!isStorableText(refId)) return `refId ${CLEAN_TEXT_EXPECTED} (events and URLs could not name the product)`;
   const problem = reservedFieldProblem(record as Record<string, unknown>) ?? limitProblem(record as Record<string, unknown>);
   return problem === undefined ? undefined : `product "${shortRefId(refId)}": ${problem}`;
 }
