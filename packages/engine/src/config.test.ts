@@ -37,7 +37,7 @@ describe('validateEngineOptions', () => {
   it('checks fieldRoles and retailMedia.placements, naming the key', () => {
     const ok = (settings: object) => validateEngineOptions({ websites: [{ ...site, settings }] });
     const err = (settings: object) => configError({ websites: [{ ...site, settings }] });
-    const adSets = [{ adSetId: 'x', version: 1, products: ['p1'], costPerClick: 1 }];
+    const adSets = [{ adSetId: '3f2504e0-4f89-41d3-9a0c-0305e82c3301', version: 1, products: ['p1'], costPerClick: 1 }];
     expect(() => ok({ fieldRoles: { category: ['categories'], brand: 'maker', type: 'kind', price: 'cost', attributes: ['height', 'attributes.Material'], ignore: ['sku'] } })).not.toThrow();
     expect(() => ok({ fieldRoles: {}, retailMedia: { adSets, placements: { ProductDetail: 0, Personalized: false } } })).not.toThrow();
     expect(err({ fieldRoles: 'brand' })).toBe('config: websites[0].settings.fieldRoles must be an object');
@@ -88,8 +88,19 @@ describe('validateEngineOptions', () => {
       .toBe('config: websites[1].tokens[1] is also an admin token (a website token opens exactly one website, never the admin API)');
     expect(configError({ websites: [site, { ...site, websiteId: 'b', client: site.websiteId, tokens: ['y'] }] })).toMatch(/websites\[1\]\.client .* is the websiteId of websites\[0\]/);
     expect(configError({ websites: [{ ...site, settings: { fieldWeights: { title: 'x' } } }] })).toMatch(/settings\.fieldWeights\.title/);
-    expect(configError({ websites: [{ ...site, settings: { retailMedia: { adSets: [{ adSetId: 'x', version: 1, products: [] }] } } }] }))
+    expect(configError({ websites: [{ ...site, settings: { retailMedia: { adSets: [{ adSetId: '3f2504e0-4f89-41d3-9a0c-0305e82c3301', version: 1, products: [] }] } } }] }))
       .toMatch(/adSets\[0\] needs at least one of costPerClick/);
+    // The slot data hands these ids out and purchases echo them, where the spec types them GUIDs: any
+    // other id made every purchase echoing it a 400 (the sale not recorded).
+    const ad = { adSetId: '3f2504e0-4f89-41d3-9a0c-0305e82c3301', version: 1, products: ['p1'], costPerClick: 1 };
+    expect(configError({ websites: [{ ...site, settings: { retailMedia: { adSets: [{ ...ad, adSetId: 'ad-1' }] } } }] }))
+      .toMatch(/settings\.retailMedia\.adSets\[0\]\.adSetId must be a GUID/);
+    expect(configError({ websites: [{ ...site, settings: { retailMedia: { adSets: [{ ...ad, bannerId: 'banner-x' }] } } }] }))
+      .toMatch(/adSets\[0\]\.bannerId must be a GUID/);
+    expect(configError({ websites: [{ ...site, settings: { retailMedia: { adSets: [{ ...ad, placementId: 'top' }] } } }] }))
+      .toMatch(/adSets\[0\]\.placementId must be a GUID/);
+    expect(configError({ websites: [{ ...site, settings: { retailBoost: { collections: [{ campaignId: 'summer-sale', products: ['p1'] }] } } }] }))
+      .toMatch(/settings\.retailBoost\.collections\[0\]\.campaignId must be a GUID/);
     expect(configError({ websites: [{ ...site, settings: { cors: { origins: 'x' } } }] })).toMatch(/settings\.cors\.origins/);
     expect(configError({ websites: [{ ...site, settings: { colour: 1 } }] })).toMatch(/settings\.colour/);
   });

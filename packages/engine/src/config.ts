@@ -5,7 +5,8 @@
  * contract/settings-schema.ts): each key is declared there, once.
  * @module
  */
-import { fieldError } from './errors.js';
+import { AisleError, fieldError } from './errors.js';
+import { makeDirectorySync } from './util/make-directory.js';
 import type { Embedder } from './semantic/embedder.js';
 import { TEXT_MODEL_ID } from './semantic/text-model.js';
 import { HISTORY_METHODS, METHODS } from './recommend/methods.js';
@@ -204,4 +205,18 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
     validateSettings(w.settings, `${k}.settings`, models);
   });
   return options;
+}
+
+/**
+ * Creates `dir` (the data directory, or a directory inside it) as {@link makeDirectorySync} does.
+ * @throws {AisleError} `CONFIG_INVALID` naming the data directory and the system's reason: a data
+ *   directory that is a file, read-only, or under /proc is the configuration's fault, not an
+ *   "unexpected error".
+ */
+export function makeDataDirectory(dataDir: string, dir: string = dataDir): void {
+  try {
+    makeDirectorySync(dir);
+  } catch (err) {
+    throw new AisleError('CONFIG_INVALID', `config: dataDir ${dataDir} cannot hold aisle's files: ${(err as Error).message}`, { cause: err });
+  }
 }

@@ -221,6 +221,16 @@ export interface SearchOptions {
   forcedScope?: ScopeConditions;
 }
 
+/** How a recommendation was asked for, beyond its method and parameters. */
+export interface RecommendOptions {
+  /**
+   * Whether the answer counts as served in the recommendations report (default true). `false` for an
+   * answer no shopper is shown — an HTTP `HEAD`, a look-up of the host's own — so that `served`, `items`
+   * and the click-through rates describe what shoppers saw. The answer is the same either way.
+   */
+  counted?: boolean;
+}
+
 export interface Engine {
   /** Insert or update products by refId. */
   upsertProducts(websiteId: string, products: ProductSource, options?: LoadOptions): Promise<LoadSummary>;
@@ -285,7 +295,7 @@ export interface Engine {
    */
   previewSettings(websiteId: string, body: unknown): Promise<SettingsPreview>;
   /** A recommendation method (segment as in the spec) with its parsed query parameters. */
-  recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse>;
+  recommend(websiteId: string, method: string, params: RecommendParams, options?: RecommendOptions): Promise<RecommendResponse>;
   /** The bundle call; the body is validated at run time (throws `AisleError`). */
   bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse>;
   /** Validates, stores durably, then acknowledges. Throws `ValidationError` with problem details. */

@@ -31,6 +31,9 @@ describe('wrong input to the engine\'s methods', () => {
       await expectBadRequest(() => engine.recommend('shop-1', 'ProductDetail', badInput(undefined)), 'RECOMMEND_BAD_PARAMS', /productRef/);
       await expectBadRequest(() => engine.recommend('shop-1', 'ProductDetail', badInput(null)), 'RECOMMEND_BAD_PARAMS', /productRef/);
       await expectBadRequest(() => engine.recommend('shop-1', 'PopularItems', { customerId: badInput(5) }), 'RECOMMEND_BAD_PARAMS', /customerId/);
+      // Were read as the default (counted) without a word.
+      await expectBadRequest(() => engine.recommend('shop-1', 'PopularItems', {}, badInput({ count: false })), 'RECOMMEND_BAD_PARAMS', /options\.count is not a known option/);
+      await expectBadRequest(() => engine.recommend('shop-1', 'PopularItems', {}, badInput({ counted: 'no' })), 'RECOMMEND_BAD_PARAMS', /options\.counted must be true or false/);
       // Was a TypeError ("reading 'length'").
       await expectBadRequest(() => engine.getProduct('shop-1', badInput(null)), 'CATALOG_BAD_INPUT', /refId/);
       // Were 503 STORE_FAILURE: a caller would retry forever.
@@ -56,6 +59,7 @@ describe('wrong input to the engine\'s methods', () => {
       await expect(engine.searchReport('shop-1', badInput(null))).resolves.toBeDefined();
       await expect(engine.recommendationReport('shop-1', badInput(null))).resolves.toBeDefined();
       await expect(engine.search({ website_id: 'shop-1', client: 'shop1', q: '', start: 0, size: 1 }, badInput(null))).resolves.toBeDefined();
+      await expect(engine.recommend('shop-1', 'PopularItems', {}, badInput(null))).resolves.toBeDefined();
       // A key that is no string is no key (it was a 503 STORE_FAILURE).
       expect(await engine.resolveSearchKey(badInput(undefined))).toBeUndefined();
     } finally {

@@ -14,7 +14,7 @@ import {
 } from './config.js';
 import type {
   AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, RecommendationReport, SearchReport,
-  SearchOptions, VersionedSettings, WebsiteStats,
+  RecommendOptions, SearchOptions, VersionedSettings, WebsiteStats,
 } from './engine-api.js';
 import { FailureReporter, type BackgroundTask, type EngineHooks } from './background-failures.js';
 import { AisleError } from './errors.js';
@@ -176,8 +176,8 @@ class AisleEngine implements Engine {
     return this.parts.settings.update(websiteId, settings, options.merge === true, options.ifVersion);
   }
 
-  async recommend(websiteId: string, method: string, params: RecommendParams): Promise<RecommendResponse> {
-    return recommend(this.parts, websiteId, this.site(websiteId).models, method, params);
+  async recommend(websiteId: string, method: string, params: RecommendParams, options?: RecommendOptions): Promise<RecommendResponse> {
+    return recommend(this.parts, websiteId, this.site(websiteId).models, method, params, options);
   }
 
   async bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse> {

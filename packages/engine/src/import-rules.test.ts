@@ -16,6 +16,8 @@ const KNOWN_UP_IMPORTS = [
   'config.ts -> semantic/text-model.ts',
   'config.ts -> recommend/methods.ts',
   'config.ts -> search/relevance-settings.ts',
+  // …and refuses pins that change a reserved field's meaning, naming the fields the catalog reserves.
+  'config.ts -> catalog/field-values.ts',
   // The configuration's schema types the host's embedders with the Embedder interface (a function
   // no JSON schema can state).
   'contract/config-schema.ts -> semantic/embedder.ts',

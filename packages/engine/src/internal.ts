@@ -47,4 +47,4 @@ export { abReport, experimentReport } from './experiments/experiment-report.js';
 export { experimentKind } from './analytics/search-log.js';
 export { ClickEvidence, type EvidenceEvent } from './learning/click-evidence.js';
 export { BehaviourPopularity } from './learning/behaviour-popularity.js';
-export { makeDataDirectory } from './util/make-directory.js';
+export { makeDataDirectory } from './config.js';

@@ -221,7 +221,14 @@ export function checkArrayLengths(value: unknown, maxArrayLength: number, path =
  */
 export function utf8Text(raw: Buffer): string {
   if (!isUtf8(raw)) throw new HttpError('BODY_NOT_JSON', { reason: 'its bytes are not valid UTF-8 (JSON text is UTF-8, RFC 8259)' });
-  return raw.toString('utf8');
+  // A leading byte order mark is not JSON, but RFC 8259 (8.1) lets a parser ignore it, and editors and
+  // .NET's StreamWriter(Encoding.UTF8) write one: it made every such body a 400 "Unexpected token".
+  return raw.toString('utf8', hasUtf8Bom(raw) ? 3 : 0);
+}
+
+/** Whether `raw` starts with the UTF-8 byte order mark (EF BB BF). */
+function hasUtf8Bom(raw: Buffer): boolean {
+  return raw.length >= 3 && raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf;
 }
 
 /** Parses JSON text within the limits; malformed JSON → 400 with the key `$`. */

@@ -76,7 +76,8 @@ async function serve(flags: ServeFlags): Promise<void> {
     engine, adminTokens: [identity.adminToken], port: flags.port, host: flags.host, logger, handleSignals: true,
     dashboard: { searchKeys: { [identity.websiteId]: searchKey }, demoCustomers: { [identity.websiteId]: demoCustomers(identity) } },
   });
-  const popular = await engine.recommend(identity.websiteId, 'PopularItems', { count: 1 });
+  // The banner's sample product: a look-up no shopper sees, so not a served recommendation in the reports.
+  const popular = await engine.recommend(identity.websiteId, 'PopularItems', { count: 1 }, { counted: false });
   const sample = popular.payload[0] ?? (await engine.search({ website_id: identity.websiteId, client: identity.client, q: '', start: 0, size: 1 })).payload.result[0]?.refId ?? 'P1';
   logger.info({ url: app.url, websiteId: identity.websiteId, client: identity.client }, `aisle listening on ${app.url} (demo website "${identity.websiteId}")`);
   logger.flush();

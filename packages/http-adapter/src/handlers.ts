@@ -96,7 +96,9 @@ export const search: Handler = async (ctx, state) => {
 /** `GET /1.0/ClientRecom/{website_id}/{Method}` for one of the seventeen methods. */
 export function recommend(method: string): Handler {
   return async (ctx, state) => {
-    const response = await state.engine.recommend(ctx.params[0]!, method, queryOf<RecommendParams>(ctx));
+    // A HEAD's list reaches no shopper: answered as the GET, not counted as served (reports, click-through).
+    const counted = ctx.req.method !== 'HEAD';
+    const response = await state.engine.recommend(ctx.params[0]!, method, queryOf<RecommendParams>(ctx), counted ? undefined : { counted });
     reply(ctx, state, 200, response);
   };
 }

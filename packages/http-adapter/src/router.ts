@@ -86,6 +86,16 @@ export const recommendRoutes: ReadonlyMap<string, Route> = new Map(
 
 const unknownMethodRoute = compileRoute(unknownRecommendMethod);
 
+/**
+ * What a `/1.0/ClientRecom/{website_id}/{segment}` resolves to, by lowercased segment: the methods and the
+ * bundle, whose segment matches case-insensitively too (`…/Bundle` is the spec's `…/bundle` as
+ * `…/productdetail` is `…/ProductDetail`; a POST to it answered 405 "allowed: GET").
+ */
+const segmentRoutes: ReadonlyMap<string, Route> = new Map([
+  ...recommendRoutes,
+  [endpoints.bundle.path.slice(endpoints.bundle.path.lastIndexOf('/') + 1).toLowerCase(), routes.bundle],
+]);
+
 /** The pseudo-route of paths that match nothing (metrics label `unmatched`). */
 export const unmatchedRoute: Route = { template: 'unmatched', operations: new Map(), allow: 'OPTIONS', shape: 'envelope', cors: false, timed: true };
 
@@ -121,10 +131,10 @@ const fileTarget = (template: string, route: Route): void => {
 };
 
 for (const [name, route] of Object.entries(routes)) fileTarget(endpoints[name as EndpointName].path, route);
-// One parametric route for every method segment: the declared ones match case-insensitively, others are 404 (unknownRecommendMethod).
+// One parametric route for every method segment: the declared ones (and bundle) match case-insensitively, others are 404 (unknownRecommendMethod).
 tree.on(TREE_METHOD, unknownRecommendMethod.path.replace(/\{([^}]+)\}/g, ':$1'), () => undefined, {
   names: pathParamNames(unknownRecommendMethod.path),
-  resolve: (params) => recommendRoutes.get(params.method!.toLowerCase()) ?? unknownMethodRoute,
+  resolve: (params) => segmentRoutes.get(params.method!.toLowerCase()) ?? unknownMethodRoute,
 } satisfies Target);
 
 /**

@@ -303,7 +303,7 @@ describe('admin API', () => {
     });
     const customer = await issue([{ code: 'QA-AGAIN', customerId: 'someone' }]);
     expect(customer.status).toBe(409);
-    expect(JSON.stringify(await customer.json())).toContain('already issued with another customerId');
+    expect(JSON.stringify(await customer.json())).toContain('already issued with no customerId');
     expect(await issued()).toBe(before);
     // The same content, or the code alone, is a replay: 201, nothing new.
     for (const again of [[{ code: 'QA-AGAIN', discount: '5.00' }], [{ code: 'QA-AGAIN' }]]) {
@@ -312,6 +312,9 @@ describe('admin API', () => {
       expect(await replay.json()).toEqual({ issued: 0 });
     }
     expect(await issued()).toBe(before);
+    // A code bound to a customer, issued again for another one.
+    expect((await issue([{ code: 'QA-BOUND', customerId: 'one' }])).status).toBe(201);
+    expect(JSON.stringify(await (await issue([{ code: 'QA-BOUND', customerId: 'other' }])).json())).toContain('already issued with another customerId');
   });
 
   it('streams uploads: past the upload limit 413 and nothing changed; a rejected feed leaves the server usable', async () => {

@@ -124,6 +124,11 @@ function runClicksSuite(name: string, storeOptions: () => Promise<Pick<EngineOpt
         'events[4].QueryId', 'events[4].RefId',
       ]);
       expect(outcomes.length).toBe(before);
+      // A queryId the schema refuses is told so once: "not issued" was listed beside "must not be blank".
+      const blank = await post(`${url}${CLICKS}`, clickBody([{ refId: 'KNOWN-1', queryId: ' ', position: 1 }, { refId: 'KNOWN-1', queryId: 'q'.repeat(300), position: 1 }]), bearer(TOKEN_A));
+      expect(((await expectDocumented(blank, CLICKS, 'POST')) as Problem).errors).toEqual({
+        'events[0].QueryId': ['The QueryId field must not be blank.'], 'events[1].QueryId': ['The QueryId field must be at most 256 characters long.'],
+      });
       const empty = await post(`${url}${CLICKS}`, clickBody([]), bearer(TOKEN_A));
       expect(Object.keys(((await expectDocumented(empty, CLICKS, 'POST')) as Problem).errors)).toEqual(['events']);
       const malformed = await post(`${url}${CLICKS}`, '{"events": [', bearer(TOKEN_A));

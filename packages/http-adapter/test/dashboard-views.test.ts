@@ -53,30 +53,34 @@ describe('insights', () => {
 
 describe('experiments', () => {
   const test = 'two-proportion z test (pooled, two-sided) over users';
+  const interval = 'delta method on the log ratio (95 %)';
+  const wilson = 'Wilson score interval (95 %)';
   const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
 
   it('shows a comparison in percent with its interval, the test on the p-value', () => {
-    const html = comparisonCells({ relativeDifference: 0.3, low: 0.017, high: 0.662, pValue: 0.0355, test, significant: true });
+    const html = comparisonCells({ relativeDifference: 0.3, low: 0.017, high: 0.662, interval, pValue: 0.0355, test, significant: true });
     expect(text(html)).toBe('30.0 % [1.7, 66.2] 0.0355 significant');
     expect(html).toContain(`title="${test}"`);
+    // The interval's method too, on the difference.
+    expect(html).toContain(`title="${interval}"`);
   });
 
   it('shows null as "not computable" with the reason, never 0 % or NaN (decision 0073)', () => {
     const note = "The control's rate is 0 and the variant's is not: a relative difference to 0 is not defined; compare the rates and the p-value.";
-    const controlAtZero: Comparison = { relativeDifference: null, low: null, high: null, pValue: 0.0012, test, significant: false, note };
+    const controlAtZero: Comparison = { relativeDifference: null, low: null, high: null, interval, pValue: 0.0012, test, significant: false, note };
     const html = comparisonCells(controlAtZero);
     expect(text(html)).toBe(`not computable ${esc(note)} 0.00120 —`);
     expect(html).not.toMatch(/NaN|0\.0 %/);
-    const tooFew = comparisonCells({ relativeDifference: null, low: null, high: null, pValue: null, test, significant: false, note: 'Not compared: the control has 1 user; a comparison needs at least 2 per variant.' });
+    const tooFew = comparisonCells({ relativeDifference: null, low: null, high: null, interval, pValue: null, test, significant: false, note: 'Not compared: the control has 1 user; a comparison needs at least 2 per variant.' });
     expect(text(tooFew)).toMatch(/^not computable Not compared: the control has 1 user; .* not computable —$/);
     // A stated difference whose interval is missing, or open upwards.
-    expect(text(comparisonCells({ relativeDifference: -1, low: null, high: null, pValue: 0.2, test, significant: false, note: 'No interval.' }))).toMatch(/^-100\.0 % interval not computable No interval\./);
-    expect(text(comparisonCells({ relativeDifference: -1, low: -1, high: null, pValue: 0.3, test, significant: false, note: 'MOVER-R.' }))).toMatch(/^-100\.0 % \[-100\.0, no upper end\] MOVER-R\./);
+    expect(text(comparisonCells({ relativeDifference: -1, low: null, high: null, interval, pValue: 0.2, test, significant: false, note: 'No interval.' }))).toMatch(/^-100\.0 % interval not computable No interval\./);
+    expect(text(comparisonCells({ relativeDifference: -1, low: -1, high: null, interval, pValue: 0.3, test, significant: false, note: 'MOVER-R.' }))).toMatch(/^-100\.0 % \[-100\.0, no upper end\] MOVER-R\./);
     expect(comparisonCells({ ...controlAtZero, note: '<b>' })).toContain('&lt;b&gt;');
   });
 
   it('shows a variant without users as "no data yet", never 0.00 % with an interval of no width', () => {
-    const none = { value: null, low: null, high: null };
+    const none = { value: null, low: null, high: null, interval: wilson };
     const report = {
       id: 'e', name: 'e', kind: 'search', method: 'ab', status: 'running', from: '2026-11-30T00:00:00.000Z', variants: [] as never[],
       minUsers: { ctr: null, conversionRate: null },
@@ -84,7 +88,7 @@ describe('experiments', () => {
     const page = text(reportHtml({
       ...report,
       variants: [
-        { name: 'control', weight: 1, users: 1, searches: 2, clicks: 1, ctr: { value: 0.5, low: 0.09, high: 0.9 }, conversions: 0, conversionRate: { value: 0, low: 0, high: 0.79 }, revenue: 0, revenuePerUser: { value: 0, low: null, high: null } },
+        { name: 'control', weight: 1, users: 1, searches: 2, clicks: 1, ctr: { value: 0.5, low: 0.09, high: 0.9, interval: wilson }, conversions: 0, conversionRate: { value: 0, low: 0, high: 0.79, interval: wilson }, revenue: 0, revenuePerUser: { value: 0, low: null, high: null, interval: "Student's t interval of the mean (95 %)" } },
         { name: 'b', weight: 1, users: 0, searches: 0, clicks: 0, ctr: none, conversions: 0, conversionRate: none, revenue: 0, revenuePerUser: none },
       ],
     }));

@@ -80,6 +80,19 @@ describe('POST /3.0/events/purchases', () => {
     expect(p).toMatchObject({ status: 415, errors: { $: [expect.stringContaining('application/json')] } });
   });
 
+  it('takes a body that starts with a UTF-8 byte order mark, as RFC 8259 allows (a BOM alone is still empty JSON)', async () => {
+    // Editors and .NET's StreamWriter(Encoding.UTF8) write one; it was a 400 "Unexpected token '\uFEFF'".
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const body = Buffer.concat([bom, Buffer.from(JSON.stringify(purchase('order-bom')))]);
+    const res = await fetch(`${svc.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8', ...bearer(TOKEN_A) }, body });
+    expect(res.status).toBe(202);
+    const bundle = await fetch(`${svc.url}/1.0/ClientRecom/site-a/bundle`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat([bom, Buffer.from('{"product_ref_ids":["KNOWN-1"]}')]) });
+    expect(bundle.status).toBe(200);
+    const only = await fetch(`${svc.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(TOKEN_A) }, body: bom });
+    expect(only.status).toBe(400);
+    expect(Object.keys(((await expectDocumented(only, path, 'POST')) as Problem).errors)).toEqual(['$']);
+  });
+
   it('401 problem without or with a wrong token; array limit 400', async () => {
     for (const headers of [{}, bearer('wrong')]) {
       const res = await post(`${svc.url}${path}`, purchase('o-401'), headers);

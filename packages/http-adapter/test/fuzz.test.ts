@@ -157,7 +157,8 @@ function expectedEventOutcome(kind: 'purchases' | 'views', { authorization, cont
   if (media !== 'application/json') return { status: 415 };
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length > LIMITS.maxBytes) return { status: 413 };
-  const received = bytes.toString('utf8');
+  // A leading byte order mark is ignored, as RFC 8259 allows (body.ts).
+  const received = bytes.toString('utf8').replace(/^\uFEFF/, '');
   if (received.length === 0) return { status: 400 };
   let parsed: unknown;
   try {

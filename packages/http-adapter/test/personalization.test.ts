@@ -43,3 +43,22 @@ describe('personalized search over HTTP', () => {
     expect(mine.settings).toEqual({ ranked_by: ['personalization'] });
   });
 });
+
+describe('a customer id written as a GUID in capitals', () => {
+  it('finds the history its events recorded (events keep GUIDs in lower case): recommendations and personalized search', async () => {
+    const customerId = randomUUID().toUpperCase();
+    const views = {
+      customerId, sessionId: randomUUID().toUpperCase(),
+      events: ['s3', 's7', 's11'].map((refId, i) => ({ currentUrl: `https://shop.example/p/${refId}`, eventTime: new Date(Date.now() - (3 - i) * 1000).toISOString(), refId })),
+    };
+    expect((await post(`${svc.url}/3.0/events/views`, views, bearer(TOKEN_P))).status).toBe(202);
+    for (const id of [customerId, customerId.toLowerCase()]) {
+      const recent = await fetch(`${svc.url}/1.0/ClientRecom/site-p/RecentlyViewed?customerId=${id}`);
+      expect(((await expectDocumented(recent, '/1.0/ClientRecom/{website_id}/RecentlyViewed', 'GET')) as { payload: string[] }).payload, id).toEqual(['s11', 's7', 's3']);
+      const res = await post(`${svc.url}${path}`, body({ customer_id: id }), bearer(TOKEN_P));
+      const page = (await expectDocumented(res, path, 'POST')) as { payload: { result: { brand: string }[] }; settings?: unknown };
+      expect(page.settings, id).toEqual({ ranked_by: ['personalization'] });
+      expect(page.payload.result[0]!.brand).toBe('Delta');
+    }
+  });
+});

@@ -144,6 +144,19 @@ describe('POST /1.0/ClientRecom/{website_id}/bundle', () => {
     for (const b of json.payload) expect(b[0]).toBe(popular[0]);
   });
 
+  it('matches the bundle segment case-insensitively, as the method segments', async () => {
+    for (const segment of ['Bundle', 'BUNDLE']) {
+      const res = await post(`${svc.url}/1.0/ClientRecom/site-a/${segment}`, { product_ref_ids: [popular[0]], count: 3 });
+      expect(res.status, segment).toBe(200);
+      const json = (await expectDocumented(res, path, 'POST')) as { type: number; payload: string[][] };
+      expect(json.type).toBe(1);
+      for (const b of json.payload) expect(b[0]).toBe(popular[0]);
+      const get = await fetch(`${svc.url}/1.0/ClientRecom/site-a/${segment}`);
+      expect(get.status).toBe(405);
+      expect(get.headers.get('allow')).toBe('POST, OPTIONS');
+    }
+  });
+
   it('400 for a bad body, 405 for GET, 415 for another Content-Type, 404 for an unknown website', async () => {
     const bad = await post(`${svc.url}/1.0/ClientRecom/site-a/bundle`, { product_ref_ids: [popular[0]], setCount: 'two' });
     expect(bad.status).toBe(400);

@@ -24,8 +24,13 @@ describe('routes derived from the endpoint declarations', () => {
     const unknown = matchRoute('/1.0/ClientRecom/site/NoSuchMethod');
     expect(unknown?.route.template).toBe('/1.0/ClientRecom/{website_id}/{method}');
     expect(unknown?.params).toEqual(['site', 'NoSuchMethod']);
-    // `bundle` is its own endpoint, matched exactly.
-    expect(matchRoute('/1.0/ClientRecom/site/BUNDLE')?.route.template).toBe('/1.0/ClientRecom/{website_id}/{method}');
+    // `bundle` is its own endpoint, its segment matched case-insensitively as the methods' are (it was the
+    // unknown-method route, whose 405 told a POST to `…/Bundle` that only GET is allowed).
+    for (const segment of ['bundle', 'Bundle', 'BUNDLE']) {
+      const bundle = matchRoute(`/1.0/ClientRecom/site/${segment}`);
+      expect(bundle?.route.template, segment).toBe('/1.0/ClientRecom/{website_id}/bundle');
+      expect(bundle?.params[0], segment).toBe('site');
+    }
   });
 
   it('long parameters match; empty parameters, trailing slashes and doubled slashes do not', () => {

@@ -109,6 +109,46 @@ describe.each(stores)('search analytics on the %s store', (_, makeStore) => {
     expect(method.tactics.reduce((n, t) => n + t.items, 0)).toBe(items.length);
   });
 
+  it('a HEAD request, whose list nobody sees, is answered as a GET without being counted as served', async () => {
+    const head = await fetch(`${svc.url}/1.0/ClientRecom/m/SimilarAttributesViewedTogether?productRef=p1&count=4`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toContain('application/json');
+    expect(await head.text()).toBe('');
+    const res = await fetch(`${svc.url}/admin/v1/websites/m/reports/recommendations`, { headers: bearer(ADMIN_TOKEN) });
+    const body = (await expectDocumented(res, recommendationsPath, 'GET')) as { methods: { method: string }[] };
+    expect(body.methods.map((m) => m.method)).not.toContain('SimilarAttributesViewedTogether');
+  });
+
+  it('takes a click on the sponsored slot and counts it under the Retail Media tactic', async () => {
+    await putMerchSettings(svc, { retailMedia: { adSets: [{ adSetId: '3f2504e0-4f89-41d3-9a0c-0305e82c3301', version: 1, products: ['p8'], costPerClick: 0.2 }] } });
+    try {
+      // Something popular, beside which the ad (a shoe, as they are) fits.
+      await svc.engine.recordPurchases('m', {
+        customerId: '4d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10', sessionId: '4d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10',
+        events: [{ orderId: 'ad-seed-1', currentUrl: 'https://m.example/thanks', eventTime: new Date().toISOString(), products: [{ refId: 'p1', quantity: 1, price: 10 }, { refId: 'p2', quantity: 1, price: 10 }] }],
+      });
+      const res = await fetch(`${svc.url}/1.0/ClientRecom/m/PopularItems?count=5`);
+      const answer = (await res.json()) as { queryId: string; recommenderId: string; payload: string[]; slots: { refId: string; tacticLabel: string; tacticId: string }[] };
+      const ad = answer.slots.findIndex((s) => s.tacticLabel === 'Retail Media');
+      expect(ad).toBeGreaterThanOrEqual(0);
+      const customerId = '5d1c0a9e-5b2f-4f4e-9a51-0c6f3c1e2a10';
+      const click = await post(`${svc.url}/3.0/events/clicks`, {
+        customerId, sessionId: customerId, events: [{
+          eventTime: new Date().toISOString(), type: 'click', refId: answer.payload[ad], queryId: answer.queryId, position: ad + 1,
+          recommenderId: answer.recommenderId, tacticId: answer.slots[ad]!.tacticId,
+        }],
+      }, bearer(MERCH_TOKEN));
+      // It was refused: 400 "The TacticId names no tactic of this website" (the sponsored slot's label was not a known tactic).
+      expect(click.status).toBe(202);
+      const report = await fetch(`${svc.url}/admin/v1/websites/m/reports/recommendations`, { headers: bearer(ADMIN_TOKEN) });
+      const body = (await expectDocumented(report, recommendationsPath, 'GET')) as { methods: { method: string; tactics: { tactic: string; clicks: number }[] }[] };
+      const popular = body.methods.find((m) => m.method === 'PopularItems')!;
+      expect(popular.tactics.find((t) => t.tactic === 'Retail Media')).toMatchObject({ clicks: 1 });
+    } finally {
+      await putMerchSettings(svc, {});
+    }
+  });
+
   it('counts bundle responses served, so a click on a bundle is one of a served list', async () => {
     const bundle = async () => {
       const res = await post(`${svc.url}/1.0/ClientRecom/m/bundle`, { product_ref_ids: ['p1'], setCount: 2, count: 3 }, {});

@@ -89,6 +89,9 @@ describe('settings API', () => {
     await expectBad(await send('PUT', { rules: [{ id: 'a', query: 'x', from: 'yesterday' }] }), 'settings.rules[0].from', /ISO 8601/);
     await expectBad(await send('PUT', { rules: [{ id: 'a', query: 'x', from: '2030-01-02T00:00:00Z', until: '2030-01-01T00:00:00Z' }] }), 'settings.rules[0].until', /later/);
     await expectBad(await send('PATCH', { fieldWeights: { title: 'heavy' } }), 'settings.fieldWeights.title', /number/);
+    // Ids the slot data hands out and purchases echo, typed GUIDs by the spec (any other made the echoing purchase a 400).
+    await expectBad(await send('PATCH', { retailBoost: { collections: [{ campaignId: 'summer-sale', products: ['KNOWN-1'] }] } }), 'settings.retailBoost.collections[0].campaignId', /GUID/);
+    await expectBad(await send('PATCH', { retailMedia: { adSets: [{ adSetId: 'ad-1', version: 1, products: ['KNOWN-1'], costPerClick: 0.2 }] } }), 'settings.retailMedia.adSets[0].adSetId', /GUID/);
     await expectBad(await send('PUT', []), 'settings', /object/);
     await expectBad(await send('PUT', 'null'), 'settings', /object/);
     // Deeply nested: refused by the body reader before the engine sees it.

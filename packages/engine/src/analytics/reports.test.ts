@@ -24,6 +24,15 @@ describe('report arithmetic', () => {
     expect(searchReportOf([total('a', { responses: 1 }), total('b', { responses: 2 })], 1).top.map((t) => t.query)).toEqual(['b']);
   });
 
+  it('rounds revenue as the attribution report does (6 decimals), not to the float sum of the prices', () => {
+    // Prices summed as floats: the demo's report showed revenue 58.470000000000006.
+    const revenue = 58.17 + 0.1 + 0.2;
+    expect(revenue).not.toBe(58.47);
+    const [method] = recommendationReportOf([total('ProductDetail', { responses: 1, results: 2, revenue }), total('ProductDetail', { results: 2, revenue }, 'Retail Media')]);
+    expect(method).toMatchObject({ revenue: 58.47, tactics: [{ revenue: 58.47 }] });
+    expect(searchReportOf([total('sofa', { responses: 1, revenue })], 10).top[0]).toMatchObject({ revenue: 58.47 });
+  });
+
   it('computes a method ctr over responses served and a tactic ctr over items', () => {
     expect(recommendationReportOf([
       total('ViewedTogether', { responses: 10, results: 40, clicks: 5, clicked: 4, conversions: 2, revenue: 30 }),

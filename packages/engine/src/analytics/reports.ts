@@ -4,6 +4,7 @@
  * @module
  */
 import type { RecommendationReport, SearchReportLists } from '../engine-api.js';
+import { roundForReport } from '../events/attribution.js';
 import type { RollupCounters, RollupTotal } from '../store/store.js';
 
 /** `part / whole`, 0 when `whole` is 0. */
@@ -30,7 +31,7 @@ export function searchReportOf(totals: readonly RollupTotal[], limit: number): S
       avgClickPosition: c.positionedClicks === 0 ? null : c.clickPositions / c.positionedClicks,
       conversions: c.conversions,
       conversionRate: ratio(c.converted, c.responses),
-      revenue: c.revenue,
+      revenue: roundForReport(c.revenue),
     })).sort(byCountThenQuery).slice(0, limit),
     noResults: queries.filter((t) => t.counters.noResults > 0).map((t) => ({ query: t.key, count: t.counters.noResults })).sort(byCountThenQuery).slice(0, limit),
     noClicks: queries.filter((t) => withoutClick(t.counters) > 0).map((t) => ({ query: t.key, count: withoutClick(t.counters) })).sort(byCountThenQuery).slice(0, limit),
@@ -46,8 +47,8 @@ export function recommendationReportOf(totals: readonly RollupTotal[]): Recommen
     return m;
   };
   for (const { key, tactic, counters: c } of totals) {
-    if (tactic === '') Object.assign(method(key), { served: c.responses, items: c.results, clicks: c.clicks, ctr: ratio(c.clicked, c.responses), conversions: c.conversions, revenue: c.revenue });
-    else method(key).tactics.push({ tactic, items: c.results, clicks: c.clicks, ctr: ratio(c.clicks, c.results), conversions: c.conversions, revenue: c.revenue });
+    if (tactic === '') Object.assign(method(key), { served: c.responses, items: c.results, clicks: c.clicks, ctr: ratio(c.clicked, c.responses), conversions: c.conversions, revenue: roundForReport(c.revenue) });
+    else method(key).tactics.push({ tactic, items: c.results, clicks: c.clicks, ctr: ratio(c.clicks, c.results), conversions: c.conversions, revenue: roundForReport(c.revenue) });
   }
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   for (const m of methods.values()) m.tactics.sort((a, b) => b.items - a.items || byName(a.tactic, b.tactic));

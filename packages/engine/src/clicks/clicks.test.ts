@@ -159,6 +159,24 @@ describe('result ids, clicks and conversions', () => {
     ]);
   });
 
+  it('credits a click on the sponsored slot to its tactic ("Retail Media"), under which the report lists the slot\'s items', async () => {
+    const adSet = { adSetId: '5b1c3a9e-0f2d-4c8b-9e7a-1d2c3b4a5f60', version: 1, products: ['p30'], costPerClick: 1 };
+    const engine = await createEngine({ workers: 0, websites: [{ ...site, settings: { retailMedia: { adSets: [adSet] } } }] });
+    engines.push(engine);
+    await engine.upsertProducts('site-a', products.map((p) => ({ ...p, search_category: 'shoes' })));
+    await engine.recordPurchases('site-a', {
+      customerId: customer, sessionId: customer,
+      events: [{ currentUrl: 'https://shop.example/thanks', eventTime: '2026-11-19T11:00:00Z', orderId: 'o-ad', products: [{ refId: 'p1', quantity: 1, price: 1 }, { refId: 'p2', quantity: 1, price: 1 }] }],
+    });
+    const rec = await engine.recommend('site-a', 'PopularItems', { count: 5 });
+    const ad = rec.slots.find((s) => s.retailMedia !== undefined)!;
+    expect(ad.tacticLabel).toBe('Retail Media');
+    // The click was taken and credited to no tactic: the sponsored tactic read its items with 0 clicks.
+    await engine.recordClicks('site-a', clicks([click({ refId: ad.refId, queryId: rec.queryId, position: rec.slots.indexOf(ad) + 1, tacticId: ad.tacticId })]));
+    const report = await engine.recommendationReport('site-a', { from: '2026-11-01T00:00:00Z' });
+    expect(report.methods.find((m) => m.method === 'PopularItems')!.tactics.find((t) => t.tactic === 'Retail Media')).toMatchObject({ items: 1, clicks: 1, ctr: 1 });
+  });
+
   it('does not convert a click older than the attribution window, nor one of another session', async () => {
     const outcomes: ClickOutcome[] = [];
     const engine = await open(outcomes);

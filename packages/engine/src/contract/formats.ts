@@ -28,6 +28,17 @@ export const CLEAN_TEXT_EXPECTED = 'must not contain NUL characters or unpaired 
 /** Longest date-time text read (longer text is not a date-time: the parse stays cheap). */
 const MAX_DATE_TIME_LENGTH = 64;
 
+/**
+ * The key a customer is known by. Events keep their GUIDs in lower case (the `guid` format is normalised
+ * so), while the recommendation `customerId` and the search `customer_id` are free strings (the spec:
+ * "obtained from the configuration interface"): a GUID-shaped id is matched in lower case wherever a
+ * customer is looked up, so `7D1C…` asks for the history its events recorded as `7d1c…`; any other id is
+ * taken as given. Pure; the same string back when nothing changes (no allocation on the common path).
+ */
+export function customerKey(id: string): string {
+  return GUID.test(id) ? id.toLowerCase() : id;
+}
+
 /** Days of `month` (1–12) in `year`, Gregorian (every event time is parsed: no Date object per call). */
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;

@@ -291,7 +291,7 @@ const RecommendResponseSchema = Type.Object({
 });
 
 const BundleRequestSchema = Type.Object({
-  product_ref_ids: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: MAX_BUNDLE_COUNT, description: 'RefIds every bundle contains.' }),
+  product_ref_ids: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: MAX_BUNDLE_COUNT, description: `RefIds every bundle contains; repeats count once, at most ${MAX_BUNDLE_COUNT - 1} distinct (a bundle has at most ${MAX_BUNDLE_COUNT} items).` }),
   setCount: opt(Type.Integer({
     minimum: 1, maximum: MAX_SET_COUNT, default: DEFAULT_SET_COUNT,
     description: `Number of bundles (default ${DEFAULT_SET_COUNT}, at most ${MAX_SET_COUNT}).`,

@@ -140,10 +140,15 @@ const RuleSchema = closed({
 export type MerchandisingRule = Static<typeof RuleSchema>;
 
 const cost = () => opt(Type.Number({ minimum: 0, maximum: MAX_DECIMAL }));
+/**
+ * An id the slot data hands out and purchases echo unchanged, where the spec types it a GUID (and the
+ * purchase endpoint checks it so): any other id made every purchase echoing it a 400, the sale not recorded.
+ */
+const echoedGuid = (description: string) => Type.String({ format: 'guid', description: `${description} A GUID: purchases echo it.` });
 const AdSetSchema = Type.Object({
-  adSetId: name(), version: Type.Integer({ minimum: 0, maximum: MAX_AD_SET_VERSION }), products: names({ maxItems: SETTINGS_LIMITS.productsPerList }),
+  adSetId: echoedGuid('The ad set.'), version: Type.Integer({ minimum: 0, maximum: MAX_AD_SET_VERSION }), products: names({ maxItems: SETTINGS_LIMITS.productsPerList }),
   costPerClick: cost(), costPerAction: cost(), costPerMille: cost(),
-  bannerId: opt(name()), placementId: opt(name()),
+  bannerId: opt(echoedGuid('The banner, when shown in a banner slot.')), placementId: opt(echoedGuid('The placement.')),
 });
 
 /** A retail-media ad set: sponsored products and their costs. */
@@ -191,7 +196,7 @@ const FieldRolesSchema = closed({
  */
 export type FieldRoles = Static<typeof FieldRolesSchema>;
 
-const RetailBoostCollectionSchema = Type.Object({ campaignId: name(), products: names({ maxItems: SETTINGS_LIMITS.productsPerList }) });
+const RetailBoostCollectionSchema = Type.Object({ campaignId: echoedGuid('The campaign (retailBoostCollectionCampaignId).'), products: names({ maxItems: SETTINGS_LIMITS.productsPerList }) });
 
 /** A retailer-boost collection: products boosted under a campaign. */
 export type RetailBoostCollectionConfig = Static<typeof RetailBoostCollectionSchema>;

@@ -9,6 +9,9 @@ import type { AnsweredList, ResultPages } from '../clicks/result-pages.js';
 import { INTERLEAVED, type ExperimentService } from '../experiments/experiment-service.js';
 import { resolveMethod } from '../recommend/methods.js';
 import type { RecommendationModels } from '../recommend/recommendation-models.js';
+import type { RecommendOptions } from '../engine-api.js';
+import { customerKey } from '../contract/formats.js';
+import { fieldError } from '../errors.js';
 import type { ListExperiment } from '../store/store.js';
 import type { BundleRequest, BundleResponse, RecommendParams, RecommendResponse } from '../types.js';
 
@@ -28,22 +31,37 @@ export interface RecommendParts {
  * it waits for it; after, it answers at once, not a turn of the event loop later (on every answer).
  */
 export function recommend(
-  parts: RecommendParts, websiteId: string, models: RecommendationModels, method: string, params: RecommendParams,
+  parts: RecommendParts, websiteId: string, models: RecommendationModels, method: string, params: RecommendParams, options?: RecommendOptions,
 ): RecommendResponse | Promise<RecommendResponse> {
-  if (!parts.replay.firstAttemptOver) return parts.replay.firstAttempt.then(() => recommendNow(parts, websiteId, models, method, params));
-  return recommendNow(parts, websiteId, models, method, params);
+  const counted = isCounted(options);
+  if (!parts.replay.firstAttemptOver) return parts.replay.firstAttempt.then(() => recommendNow(parts, websiteId, models, method, params, counted));
+  return recommendNow(parts, websiteId, models, method, params, counted);
 }
 
-/** {@link recommend} once the replay's first attempt is over. */
+/**
+ * `options.counted` of {@link recommend} (null or absent options: counted). A misspelt or mistyped
+ * option is refused, not read as the default: a host that meant not to count would count silently.
+ */
+function isCounted(options: RecommendOptions | null | undefined): boolean {
+  if (options === undefined || options === null) return true;
+  if (typeof options !== 'object' || Array.isArray(options)) throw fieldError('RECOMMEND_BAD_PARAMS', 'options', 'must be an object');
+  for (const key of Object.keys(options)) if (key !== 'counted') throw fieldError('RECOMMEND_BAD_PARAMS', `options.${key}`, 'is not a known option (known: counted)');
+  const { counted } = options;
+  if (counted !== undefined && counted !== null && typeof counted !== 'boolean') throw fieldError('RECOMMEND_BAD_PARAMS', 'options.counted', 'must be true or false');
+  return counted !== false;
+}
+
+/** {@link recommend} once the replay's first attempt is over; `counted`: logged as served (see RecommendOptions). */
 function recommendNow(
-  parts: RecommendParts, websiteId: string, models: RecommendationModels, method: string, params: RecommendParams,
+  parts: RecommendParts, websiteId: string, models: RecommendationModels, method: string, params: RecommendParams, counted: boolean,
 ): RecommendResponse {
   // Canonical spelling of the method, however the path spelled it (segments are case-insensitive).
   const methodName = resolveMethod(method).name;
   // Read before the parameters are checked (models.recommend checks them): `params` may be missing or
   // not an object when a library caller passes one, and only a string names a customer.
   const given = params?.customerId;
-  const customerId = typeof given === 'string' && given !== '' ? given : null;
+  // Keyed as events key it (a GUID in lower case), so that an experiment's variant and the answered list join them.
+  const customerId = typeof given === 'string' && given !== '' ? customerKey(given) : null;
   // A customer in a running recommendations experiment gets their variant's cascade for the methods it names.
   const assignment = parts.experiments.assign(websiteId, 'recommendations', customerId ?? undefined);
   const variant = assignment === undefined || assignment.variant === INTERLEAVED ? undefined : assignment.variant;
@@ -59,9 +77,11 @@ function recommendNow(
   };
   if (experiment !== undefined) answered.experiment = experiment;
   const queryId = parts.resultPages.record(answered);
-  const served: ServedRecommendation = { queryId, method: methodName, tactics: list.slots.map((slot) => slot.tacticLabel) };
-  if (experiment !== undefined) served.experiment = experiment;
-  parts.searchLog.recordServed(websiteId, served);
+  if (counted) {
+    const served: ServedRecommendation = { queryId, method: methodName, tactics: list.slots.map((slot) => slot.tacticLabel) };
+    if (experiment !== undefined) served.experiment = experiment;
+    parts.searchLog.recordServed(websiteId, served);
+  }
   // Added to the model's fresh answer rather than spread into a new object: `{ ...list, queryId }` takes V8's
   // slow path, ~0.5 µs an answer (decisions/0046).
   const response: RecommendResponse = Object.assign(list, { queryId });

@@ -14,6 +14,7 @@ import { logQuery, type SearchLog } from '../analytics/search-log.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
 import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
 import type { ResultPages } from '../clicks/result-pages.js';
+import { customerKey } from '../contract/formats.js';
 import { DEFAULT_SEARCH_SIZE, MAX_SEARCH_SIZE } from '../contract/limits.js';
 import type { SearchPayload } from '../contract/schemas.js';
 import { assignmentPoint } from '../experiments/assignment.js';
@@ -51,6 +52,10 @@ export async function search(parts: SearchParts, state: WebsiteState, request: S
   if (request.client !== state.config.client) {
     throw new AisleError('CLIENT_NOT_FOUND', `client "${request.client}" does not belong to website "${request.website_id}"`);
   }
+  // The customer as events key it (a GUID in lower case: contract/formats.ts), for personalization, the
+  // experiment's variant, the session and the answered list alike; a copy only when that changes it.
+  const customer = request.customer_id;
+  if (typeof customer === 'string' && customerKey(customer) !== customer) request = { ...request, customer_id: customerKey(customer) };
   // One object while a website has none: a variant's merged settings are cached per settings object.
   const settings = state.config.settings ?? NO_SETTINGS;
   // A customer in a running search experiment is served under their variant's settings (docs/experiments.md).
@@ -114,7 +119,8 @@ export async function rankSearch(
   if (personalization !== undefined && request.customer_id) {
     // The shopper's history is complete only once the stored events are replayed.
     await parts.replay.firstAttempt;
-    const activity = state.models.customerActivity(request.customer_id);
+    // Keyed here too: a settings preview ranks its body's search without passing through search().
+    const activity = state.models.customerActivity(customerKey(request.customer_id));
     const catalogState = state.catalog.state;
     const profile = activity && affinityProfile(activity, (refId) => {
       const doc = catalogState.docByRefId.get(refId);

@@ -27,10 +27,11 @@ export interface ClickConversions {
   sessionOf: (event: PurchaseEventData) => string;
 }
 
-/** Money and counts are rounded to this many decimals in the report. */
+/** Money and counts are rounded to this many decimals in the reports (attribution, searches, recommendations). */
 export const REPORT_DECIMALS = 6;
 
-function round(n: number): number {
+/** `n` rounded to {@link REPORT_DECIMALS}: a sum of prices as floats reads 58.470000000000006 otherwise. */
+export function roundForReport(n: number): number {
   const f = 10 ** REPORT_DECIMALS;
   return Math.round(n * f) / f;
 }
@@ -49,7 +50,7 @@ class LineTable {
 
   toLines(): AttributionLine[] {
     return [...this.lines.entries()]
-      .map(([key, l]) => ({ key, revenue: round(l.revenue), orders: l.orders.size, units: l.units }))
+      .map(([key, l]) => ({ key, revenue: roundForReport(l.revenue), orders: l.orders.size, units: l.units }))
       .sort((a, b) => b.revenue - a.revenue || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 }
@@ -69,7 +70,7 @@ class PositionTable {
 
   toLines(): AttributionReport['byClickPosition'] {
     return [...this.lines.values()]
-      .map((l) => ({ kind: l.kind, position: l.position, revenue: round(l.revenue), orders: l.orders.size, units: l.units }))
+      .map((l) => ({ kind: l.kind, position: l.position, revenue: roundForReport(l.revenue), orders: l.orders.size, units: l.units }))
       .sort((a, b) => (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : a.position - b.position));
   }
 }
@@ -151,7 +152,7 @@ export function buildAttributionReport(
     websiteId,
     ...(range.from !== undefined && { from: range.from }),
     ...(range.to !== undefined && { to: range.to }),
-    totals: { revenue: round(revenue), orders, units, attributedRevenue: round(attributedRevenue), clickAttributedRevenue: round(clickAttributedRevenue) },
+    totals: { revenue: roundForReport(revenue), orders, units, attributedRevenue: roundForReport(attributedRevenue), clickAttributedRevenue: roundForReport(clickAttributedRevenue) },
     byRecommender: byRecommender.toLines(),
     byWidget: byWidget.toLines(),
     byCampaign: byCampaign.toLines(),
@@ -160,8 +161,8 @@ export function buildAttributionReport(
     bySearchQuery: bySearchQuery.toLines(),
     byRecommendationMethod: byRecommendationMethod.toLines(),
     byClickPosition: byClickPosition.toLines(),
-    retailMedia: retailMedia.lines(round),
-    priceBeat: [...priceBeat.entries()].map(([code, pb]) => ({ code, discount: round(pb.discount), orders: pb.orders, reused: pb.reused }))
+    retailMedia: retailMedia.lines(roundForReport),
+    priceBeat: [...priceBeat.entries()].map(([code, pb]) => ({ code, discount: roundForReport(pb.discount), orders: pb.orders, reused: pb.reused }))
       .sort((x, y) => (x.code < y.code ? -1 : 1)),
     flagged: retailMedia.flagged,
   };

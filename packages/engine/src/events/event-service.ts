@@ -13,6 +13,7 @@ import { readReportTimes, type AttributionReportParams } from '../contract/query
 import { storeCall } from '../store/store-call.js';
 import { isStorableText } from '../contract/formats.js';
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
+import { customerKey } from '../contract/formats.js';
 import { attributionWindowDays, checkRetailMedia } from '../retail-media/index.js';
 import { openStore } from '../store/open-store.js';
 import type { ClickConflict, ClickEventData, CouponIssueConflict, CouponIssueData, CouponIssueResult, OrderOutcome, PurchaseEventData, ResultPageRecord, Store, StoredClick, StoredEvent } from '../store/store.js';
@@ -68,8 +69,6 @@ export interface EventServiceOptions {
 
 /** Events read per page by replay, polling and reports. */
 const PAGE = 5000;
-/** A customer id written as a GUID (any case). */
-const GUID_SHAPED = /^[0-9a-fA-F-]{36}$/;
 
 /**
  * How far after its arrival an event's `eventTime` may lie for the recommendation models. A sender's
@@ -137,7 +136,11 @@ function refuseCouponConflicts(conflicts: readonly CouponIssueConflict[]): void 
   if (conflicts.length === 0) return;
   const errors: Record<string, string[]> = {};
   for (const c of conflicts) {
-    const stored = c.fields.map((f) => (f === 'discount' ? `discount ${c.storedDiscount ?? 'none'}` : 'another customerId')).join(' and ');
+    const stored = c.fields.map((f) => {
+      if (f === 'discount') return `discount ${c.storedDiscount ?? 'none'}`;
+      // Unbound, the first purchase carrying the code binds it: "another customer" would be untrue.
+      return c.storedBound ? 'another customerId' : 'no customerId';
+    }).join(' and ');
     errors[problemPath(`coupons[${c.index}].code`)] = [
       `The code ${JSON.stringify(c.code)} was already issued with ${stored}; an issue sent again must repeat it (or leave the field out). Nothing of this request was issued.`,
     ];
@@ -414,9 +417,11 @@ export class EventService {
     // The contract's CouponIssueRequest is the one check (the adapter runs the same schema on the wire body).
     const { value, errors } = checkEventBody('CouponIssueRequest', { coupons });
     errors.throwIfAny();
-    const valid = normaliseValues<{ coupons: CouponIssueData[] }>('CouponIssueRequest', value).coupons.map((c) => (
+    const valid = normaliseValues<{ coupons: CouponIssueData[] }>('CouponIssueRequest', value).coupons.map((c) => {
       // A GUID-shaped customer id is matched as purchases store it (lower case); any other id as given.
-      c.customerId !== undefined && GUID_SHAPED.test(c.customerId) ? { ...c, customerId: c.customerId.toLowerCase() } : c));
+      const key = c.customerId === undefined ? undefined : customerKey(c.customerId);
+      return key === c.customerId ? c : { ...c, customerId: key };
+    });
     // A code twice with two contents: the store would keep one of them and answer `issued: 1` as if the
     // request had been taken as sent. The same content twice is one code, as before.
     const firstOfCode = new Map<string, number>();

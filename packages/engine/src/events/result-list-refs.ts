@@ -61,6 +61,8 @@ function checkListIds(e: Record<string, unknown>, list: ResultPageRecord, errors
 export function checkListRefs(value: Record<string, unknown>, errors: ErrorCollector, eventsKey: string, lists: ResultListsById): (ResultListSource | undefined)[] {
   return eventsOf(value).map((e, i) => {
     if (typeof e.queryId !== 'string') return undefined;
+    // A queryId the schema refused (blank, too long, a NUL) is reported there: "not issued" beside it says it twice.
+    if (errors.errors[`${eventsKey}[${i}].QueryId`] !== undefined) return undefined;
     const list = lists.get(e.queryId);
     if (list === undefined) {
       errors.add(`${eventsKey}[${i}].QueryId`, 'The QueryId was not issued for this website, or has expired (see the result-list retention in the documentation).');

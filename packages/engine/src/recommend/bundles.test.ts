@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAisleError } from '../errors.js';
-import { assembleBundles, checkBundleBody } from './bundles.js';
+import { assembleBundles, checkBundleBody, MAX_BUNDLE_COUNT } from './bundles.js';
 
 function fieldOf(body: unknown): string | undefined {
   try {
@@ -27,6 +27,14 @@ describe('checkBundleBody', () => {
     expect(fieldOf({ product_ref_ids: ['a'], count: 'x' })).toBe('count');
     expect(fieldOf({ product_ref_ids: ['a'], filter_out_of_stock: 1 })).toBe('filter_out_of_stock');
     expect(fieldOf({ product_ref_ids: ['a'], setCount: 3, count: 4, filter_out_of_stock: true })).toBeUndefined();
+  });
+  it('keeps every bundle within MAX_BUNDLE_COUNT items: at most that many minus one distinct inputs', () => {
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => `p${i}`);
+    // 100 distinct inputs made bundles of 101 items by default (count at most 100), and any count given a 400.
+    expect(fieldOf({ product_ref_ids: ids(MAX_BUNDLE_COUNT) })).toBe('product_ref_ids');
+    expect(checkBundleBody({ product_ref_ids: ids(MAX_BUNDLE_COUNT - 1) }).count).toBe(MAX_BUNDLE_COUNT);
+    // Repeats count once: 100 entries naming 99 RefIds are fine.
+    expect(checkBundleBody({ product_ref_ids: [...ids(MAX_BUNDLE_COUNT - 1), 'p0'] }).count).toBe(MAX_BUNDLE_COUNT);
   });
 });
 

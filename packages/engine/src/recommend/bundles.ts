@@ -22,7 +22,7 @@ export interface CheckedBundleBody {
 }
 
 export { MAX_SET_COUNT, MAX_BUNDLE_COUNT } from '../contract/limits.js';
-import { DEFAULT_SET_COUNT } from '../contract/limits.js';
+import { DEFAULT_SET_COUNT, MAX_BUNDLE_COUNT } from '../contract/limits.js';
 import type { BundleRequest } from '../contract/schemas.js';
 import { checkAgainst } from '../contract/validate.js';
 
@@ -38,6 +38,11 @@ function bad(field: string, problem: string): never {
 export function checkBundleBody(body: unknown): CheckedBundleBody {
   const b = checkAgainst<BundleRequest>('BundleRequest', body, bad, { self: 'body' });
   const productRefIds = [...new Set(b.product_ref_ids)];
+  // A bundle holds the inputs and at least one companion within MAX_BUNDLE_COUNT items: with as many
+  // distinct inputs as that, the default count (one more) made larger bundles and any count given failed.
+  if (productRefIds.length >= MAX_BUNDLE_COUNT) {
+    bad('product_ref_ids', `must name at most ${MAX_BUNDLE_COUNT - 1} distinct RefIds (a bundle holds at most ${MAX_BUNDLE_COUNT} items: the inputs and a companion)`);
+  }
   if (b.count !== undefined && b.count <= productRefIds.length) {
     bad('count', `must be larger than the number of distinct product_ref_ids (${productRefIds.length})`);
   }

@@ -26,6 +26,16 @@ describe('CustomerHistory', () => {
     expect(h.get('c')!.historic).toEqual([8, 7, 6, 1]);
   });
 
+  it('starts a session again for a late view of an earlier one (as docs/recommendations.md says): the interrupted one becomes history', () => {
+    const h = new CustomerHistory(3, 4, 5);
+    h.recordView('c', 's1', 1, 10);
+    h.recordView('c', 's2', 2, 20);
+    // A retried queue of s1, sent after s2 began (its time before s2's view).
+    expect(h.recordView('c', 's1', 3, 15)).toEqual({ newInSession: true, sessionItems: [] });
+    expect(h.get('c')!.recent).toEqual([3]);
+    expect(h.get('c')!.historic).toEqual([2, 1]);
+  });
+
   it('remembers purchases and returns the earlier ones', () => {
     const h = new CustomerHistory(3, 4, 3);
     expect(h.recordPurchase('c', [1, 2])).toEqual([]);

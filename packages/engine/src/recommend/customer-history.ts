@@ -7,7 +7,8 @@
  *
  * A view whose session id differs from the customer's current one starts a new session: the current
  * session's items move to the historic list. Views of one customer are expected in time order (as they
- * arrive live and as they are replayed); a late view of an older session is counted in the current one.
+ * arrive live and as they are replayed); a late view of an earlier session is not told apart by its
+ * time (devices' clocks differ): it starts a session again, and the interrupted one becomes history.
  * @module
  */
 

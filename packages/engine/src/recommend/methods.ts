@@ -9,6 +9,7 @@
 import { AisleError, fieldError } from '../errors.js';
 import { RecommendQuerySchema, type RecommendParams } from '../contract/query-schemas.js';
 import { checkAgainst } from '../contract/validate.js';
+import { customerKey } from '../contract/formats.js';
 
 /** Tactic labels (the spec's names, used in `slots[].tacticLabel`). */
 export const TacticLabels = {
@@ -139,7 +140,9 @@ const given = (value: string | undefined): string | undefined => (value === '' ?
  */
 export function checkParams(spec: MethodSpec, params: RecommendParams | undefined, useStyleId: boolean): CheckedParams {
   const checked = checkAgainst<RecommendParams>(RecommendQuerySchema, params ?? {}, bad, { self: 'params' });
-  const customerId = given(checked.customerId);
+  const named = given(checked.customerId);
+  // Looked up as events recorded it (a GUID in lower case: contract/formats.ts).
+  const customerId = named === undefined ? undefined : customerKey(named);
   const productRef = given(checked.productRef);
   const productStyleId = given(checked.productStyleId);
   const items = checked.items ?? [];

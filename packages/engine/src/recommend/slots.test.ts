@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RETAIL_MEDIA_LABEL, signRetailMediaSlot } from '../retail-media/index.js';
 import { stableGuid } from '../util/ids.js';
-import { boostCampaigns, buildSlots, recommenderIdOf, tacticIdOf } from './slots.js';
+import { TacticLabels } from './methods.js';
+import { boostCampaigns, buildSlots, recommenderIdOf, tacticIdOf, tacticLabelOf } from './slots.js';
 
 const adSet = { adSetId: 'AB2C8D9E-0000-4000-8000-000000000001', version: 3, products: ['p9'], costPerClick: 0.5, placementId: 'pl-1' };
 
@@ -26,5 +27,14 @@ describe('buildSlots and ids', () => {
     expect(tacticIdOf('w1', 'X')).toBe(tacticIdOf('w1', 'X'));
     expect(recommenderIdOf('w1', 'Cart')).toBe(stableGuid('w1', 'recommender', 'Cart'));
     expect(recommenderIdOf('w1', 'Cart')).not.toBe(recommenderIdOf('w2', 'Cart'));
+  });
+});
+
+describe('tacticLabelOf', () => {
+  it('names every label a slot can carry, the sponsored slot\'s included, from its id in any case', () => {
+    for (const label of [...Object.values(TacticLabels), RETAIL_MEDIA_LABEL]) {
+      expect(tacticLabelOf('w', tacticIdOf('w', label).toUpperCase()), label).toBe(label);
+    }
+    expect(tacticLabelOf('other', tacticIdOf('w', RETAIL_MEDIA_LABEL))).toBeUndefined();
   });
 });

@@ -7,6 +7,7 @@ import type { RetailBoostCollectionConfig } from '../config.js';
 import type { RecommendationSlot, RetailMediaSlotData } from '../types.js';
 import { stableGuid } from '../util/ids.js';
 import type { Picked } from './cascade.js';
+import { RETAIL_MEDIA_LABEL } from '../retail-media/slot.js';
 import { TacticLabels } from './methods.js';
 
 // Ids are a SHA-1 each; a response carries one per slot, so they are derived once per (website, name):
@@ -44,14 +45,20 @@ export function tacticIdOf(websiteId: string, label: string): string {
   return cachedStableGuid(websiteId, 'tactic', label);
 }
 
-/** Per website: tactic id → label, for every label of {@link TacticLabels} (ids are stable, so the map is made once). */
+/**
+ * Every label a slot can carry: the tactics', and the sponsored slot's. Without the latter a click on an
+ * ad named no tactic: refused (400 on its TacticId) and never counted under "Retail Media" in the report.
+ */
+const SLOT_LABELS: readonly string[] = [...Object.values(TacticLabels), RETAIL_MEDIA_LABEL];
+
+/** Per website: tactic id → label, for every label of {@link SLOT_LABELS} (ids are stable, so the map is made once). */
 const labelsById = new Map<string, ReadonlyMap<string, string>>();
 
 /** The tactic label whose {@link tacticIdOf} is `tacticId` on a website (a click names its tactic by id), or undefined. */
 export function tacticLabelOf(websiteId: string, tacticId: string): string | undefined {
   let byId = labelsById.get(websiteId);
   if (byId === undefined) {
-    byId = new Map(Object.values(TacticLabels).map((label) => [tacticIdOf(websiteId, label), label]));
+    byId = new Map(SLOT_LABELS.map((label) => [tacticIdOf(websiteId, label), label]));
     labelsById.set(websiteId, byId);
   }
   return byId.get(tacticId.toLowerCase());

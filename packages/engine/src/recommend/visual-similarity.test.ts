@@ -38,6 +38,20 @@ describe('VisualSimilarity', () => {
     expect(visual.byStyle('nope', 10)).toEqual([]);
   });
 
+  it('takes a zero vector for no vector: no image to compare, so never listed as similar nor asked about', () => {
+    const products: Product[] = [
+      { refId: 'q', image_vector: [1, 0, 0], style_id: 'S' }, { refId: 'near', image_vector: [1, 0.2, 0] }, { refId: 'zero', image_vector: [0, 0, 0], style_id: 'Z' },
+      { refId: 'far', image_vector: [0, 1, 0] },
+    ];
+    const items = new Interner();
+    const visual = new VisualSimilarity(catalogOf(products), items);
+    // It scored 0 against every image and was listed after the real neighbours ("Visually Similar" to anything).
+    expect(visual.byProduct(items.intern('q'), 10).map((g) => items.name(g.item))).toEqual(['near', 'far']);
+    expect(visual.byStyle('S', 10).map((g) => items.name(g.item))).toEqual(['near', 'far']);
+    expect(visual.byProduct(items.intern('zero'), 10)).toEqual([]);
+    expect(visual.byStyle('Z', 10)).toEqual([]);
+  });
+
   it('answers nothing for an item interned after the index was built (row look-up by item id)', () => {
     const products: Product[] = [{ refId: 'a', image_vector: [1, 0] }, { refId: 'b', image_vector: [0.9, 0.1] }];
     const items = new Interner();

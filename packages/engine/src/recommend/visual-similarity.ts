@@ -347,7 +347,11 @@ export class VisualSimilarity {
       if (dim === 0) dim = v.length;
       let n = 0;
       for (const x of v) n += x * x;
-      n = Math.sqrt(n) || 1;
+      n = Math.sqrt(n);
+      // A zero vector holds no image to compare (its cosine with every image is 0): no row, as for no
+      // vector. Kept, it was listed as "Visually Similar" to any product with fewer neighbours than asked.
+      // (Components so large that the norm overflows cannot be normalised either.)
+      if (!(n > 0 && n < Infinity)) continue;
       const matrixSoFar = room();
       for (let d = 0, at = rows * dim; d < dim; d++) matrixSoFar[at + d] = v[d]! / n;
       const style = styleOf(p.style_id);

@@ -35,6 +35,16 @@ describe('retail-media HMAC', () => {
     expect(verifyRetailMedia(base, 'zz' + hmac.slice(2), 's3cret')).toBe(false);
   });
 
+  it('signs the instant of timeStamp, not its text: a storefront that re-serialises it (.NET, an offset) keeps the signature', () => {
+    const hmac = signRetailMedia(base, 's3cret');
+    // What typed clients write back for 2026-11-23T10:00:00.000Z: they were flagged hmac_invalid, the spend lost.
+    for (const timeStamp of ['2026-11-23T10:00:00.0000000Z', '2026-11-23T10:00:00Z', '2026-11-23T10:00:00.000+00:00', '2026-11-23T11:00:00+01:00', '2026-11-23t10:00:00.000z']) {
+      expect(verifyRetailMedia({ ...base, timeStamp }, hmac, 's3cret'), timeStamp).toBe(true);
+    }
+    expect(verifyRetailMedia({ ...base, timeStamp: '2026-11-23T10:00:00.001Z' }, hmac, 's3cret')).toBe(false);
+    expect(verifyRetailMedia({ ...base, timeStamp: '2026-11-23T10:00:00.000+01:00' }, hmac, 's3cret')).toBe(false);
+  });
+
   it('round-trips any field values (property)', () => {
     fc.assert(
       fc.property(

@@ -4,11 +4,15 @@
  * The signed string is the canonical form of exactly the fields the spec names: adSetId, hmacSalt, the
  * three cost fields and timeStamp, one per line in that order. A missing cost field is an empty line;
  * costs are written as the shortest decimal that round-trips (`0.50` and `0.5` sign alike, since a
- * JSON number loses its trailing zeros on the way through the storefront); the GUID is lower-cased.
+ * JSON number loses its trailing zeros on the way through the storefront); the GUID is lower-cased;
+ * timeStamp is its instant written as aisle issues it (`2026-11-23T10:00:00.000Z`, UTC, milliseconds),
+ * since typed clients parse it and write it back in their own form (.NET's `…00.0000000Z`, an offset
+ * `+00:00`): the same instant signs alike, any other does not (text that is no date-time signs as it is).
  * HMAC-SHA256 with the website's secret, hex encoded.
  * @module
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { parseIsoDateTime } from '../contract/formats.js';
 
 /** The fields covered by the retail-media HMAC. */
 export interface RetailMediaSignedFields {
@@ -36,6 +40,11 @@ function canonicalCost(value: number | null | undefined): string {
   return value === undefined || value === null ? '' : String(Number(value));
 }
 
+function canonicalTime(value: string): string {
+  const ms = parseIsoDateTime(value);
+  return ms === undefined ? value : new Date(ms).toISOString();
+}
+
 /** The exact string that is signed; exported so other implementations can reproduce it. */
 export function canonicalRetailMediaString(fields: RetailMediaSignedFields): string {
   return [
@@ -44,7 +53,7 @@ export function canonicalRetailMediaString(fields: RetailMediaSignedFields): str
     canonicalCost(fields.costPerClick),
     canonicalCost(fields.costPerAction),
     canonicalCost(fields.costPerMille),
-    fields.timeStamp,
+    canonicalTime(fields.timeStamp),
   ].join('\n');
 }
 

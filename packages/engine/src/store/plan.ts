@@ -31,7 +31,7 @@ export function planCouponIssue(coupons: readonly CouponIssueData[], existing: R
     const fields: CouponIssueConflict['fields'] = [];
     if (c.customerId !== undefined && c.customerId !== stored.customerId) fields.push('customerId');
     if (c.discount !== undefined && c.discount !== stored.discount) fields.push('discount');
-    if (fields.length > 0) conflicts.push({ index, code: c.code, fields, storedDiscount: stored.discount });
+    if (fields.length > 0) conflicts.push({ index, code: c.code, fields, storedDiscount: stored.discount, storedBound: stored.customerId !== null });
   });
   return { fresh, conflicts };
 }

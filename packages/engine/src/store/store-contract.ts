@@ -178,11 +178,11 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       await store.issueCoupons('w1', [{ code: 'B5', customerId: 'c-9', discount: 5 }, { code: 'FREE' }], 1000);
       // It answered 1 new code and kept discount 5: the 7 was dropped without a word.
       expect(await store.issueCoupons('w1', [{ code: 'NEW' }, { code: 'B5', discount: 7 }, { code: 'FREE', customerId: 'c-1' }], 2000)).toEqual({
-        issued: 0, conflicts: [{ index: 1, code: 'B5', fields: ['discount'], storedDiscount: 5 }, { index: 2, code: 'FREE', fields: ['customerId'], storedDiscount: null }],
+        issued: 0, conflicts: [{ index: 1, code: 'B5', fields: ['discount'], storedDiscount: 5, storedBound: true }, { index: 2, code: 'FREE', fields: ['customerId'], storedDiscount: null, storedBound: false }],
       });
       expect(await store.getCoupon('w1', 'NEW')).toBeUndefined();
       expect(await store.issueCoupons('w1', [{ code: 'B5', customerId: 'c-8', discount: 6 }], 2000)).toEqual({
-        issued: 0, conflicts: [{ index: 0, code: 'B5', fields: ['customerId', 'discount'], storedDiscount: 5 }],
+        issued: 0, conflicts: [{ index: 0, code: 'B5', fields: ['customerId', 'discount'], storedDiscount: 5, storedBound: true }],
       });
       // What the issue leaves out is not compared; the same content is a replay.
       expect(await store.issueCoupons('w1', [{ code: 'B5' }, { code: 'B5X', discount: 1 }, { code: 'FREE' }], 3000)).toEqual({ issued: 1 });

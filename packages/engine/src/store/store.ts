@@ -261,6 +261,8 @@ export interface CouponIssueConflict {
   fields: ('customerId' | 'discount')[];
   /** The stored code's discount (null: none recorded). */
   storedDiscount: number | null;
+  /** Whether the stored code is bound to a customer (by its issue, or by the first purchase carrying it). */
+  storedBound: boolean;
 }
 
 /** The result of an issue: how many codes were new, or the conflicts (then nothing was issued). */

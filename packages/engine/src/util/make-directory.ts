@@ -8,7 +8,6 @@
  */
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { AisleError } from '../errors.js';
 
 /** The `code` of a failed system call, if it has one. */
 function codeOf(err: unknown): string | undefined {
@@ -47,19 +46,5 @@ export function makeDirectorySync(dir: string): void {
       // Another process created it meanwhile: fine when it is a directory. Else (a dangling link) its own error.
       if (codeOf(err) !== 'EEXIST' || !isDirectory(level)) throw err;
     }
-  }
-}
-
-/**
- * Creates `dir` (the data directory, or a directory inside it) as {@link makeDirectorySync} does.
- * @throws {AisleError} `CONFIG_INVALID` naming the data directory and the system's reason: a data
- *   directory that is a file, read-only, or under /proc is the configuration's fault, not an
- *   "unexpected error".
- */
-export function makeDataDirectory(dataDir: string, dir: string = dataDir): void {
-  try {
-    makeDirectorySync(dir);
-  } catch (err) {
-    throw new AisleError('CONFIG_INVALID', `config: dataDir ${dataDir} cannot hold aisle's files: ${(err as Error).message}`, { cause: err });
   }
 }
