@@ -189,6 +189,14 @@ describe('search keys', () => {
       const problem = (await expectDocumented(res, keysPath, 'POST')) as { errors: Record<string, string[]> };
       expect(Object.values(problem.errors)[0]![0]).toContain(`search key: ${field} `);
     }
+    // A date-time without a zone is refused saying so: the answer was 'must match format "date-time"' for what is an ISO date-time.
+    for (const expiresAt of ['2030-01-01T00:00:00', '2030-02-30T00:00:00Z', 'tomorrow']) {
+      const res = await createKey('site-a', { actions: ['search'], expiresAt });
+      expect(res.status, expiresAt).toBe(400);
+      expect(((await res.json()) as { errors: Record<string, string[]> }).errors).toEqual({
+        expiresAt: ['search key: expiresAt must be an ISO 8601 date-time with a zone (Z or an offset such as +02:00), such as 2024-05-01T12:00:00Z (years 1970-9999)'],
+      });
+    }
     const bad = await fetch(`${svc.url}/admin/v1/websites/site-a/keys`, { method: 'POST', headers: { 'content-type': 'application/json', ...bearer(ADMIN_TOKEN) }, body: '{"actions":' });
     expect(bad.status).toBe(400);
     expect((await createKey('nope', { actions: ['search'] })).status).toBe(404);

@@ -503,7 +503,7 @@ export const KEY_ACTIONS = ['search', 'insights'] as const;
 
 const SearchKeyRequestSchema = Type.Object({
   actions: Type.Array(oneOf(KEY_ACTIONS), { minItems: 1, description: 'What the key opens: "search" (searches), "insights" (click events), or both.' }),
-  expiresAt: opt(Type.String({ format: 'date-time', description: 'When the key stops working (ISO 8601, in the future). Absent: never.' })),
+  expiresAt: opt(Type.String({ format: 'event-time', description: 'When the key stops working (ISO 8601 with a zone, Z or an offset; in the future). Absent: never.' })),
   scope: opt(ref('Scope', ScopeSchema, { description: 'Forced scope ANDed with every request made with the key (the caller cannot widen it).' })),
 }, { additionalProperties: false, description: 'A browser search key to create.' });
 

@@ -19,7 +19,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AisleError, fieldError } from '../errors.js';
 import type { SearchKeyRequest } from '../contract/schemas.js';
 import { checkAgainst } from '../contract/validate.js';
-import { isStorableText } from '../contract/formats.js';
+import { isStorableText, parseIsoDateTime } from '../contract/formats.js';
 import type { SearchKeyRecord, Store } from '../store/store.js';
 import type { ScopeConditions } from '../types.js';
 
@@ -89,7 +89,8 @@ export function validateSearchKeyRequest(body: unknown, now: number): { actions:
   const b = checkAgainst<SearchKeyRequest>('SearchKeyRequest', present, bad, { self: '(body)' });
   let expiresAt: number | null = null;
   if (b.expiresAt !== undefined) {
-    expiresAt = Date.parse(b.expiresAt);
+    // The schema's `event-time` format: a zoned ISO 8601 date-time, parsed as that format reads it.
+    expiresAt = parseIsoDateTime(b.expiresAt)!;
     if (expiresAt <= now) bad('expiresAt', 'must be in the future');
   }
   // A scope restricts searches only (clicks name the products shown): on a key that opens none it would

@@ -289,6 +289,14 @@ describe('executeSearch: sort and paging', () => {
     const sortedBy = (field: string, type: 'number' | 'text') => request('', { sort_fields: [{ title: { order: 'asc', type: 'text' } }, { [field]: { order: 'asc', type } }] });
     await expect(executeSearch(catalog, sortedBy('prcie', 'number'))).rejects.toMatchObject({ code: 'SEARCH_BAD_REQUEST', message: 'search request: sort_fields[1].prcie names "prcie", which no product has' });
     await expect(executeSearch(catalog, sortedBy('brand', 'number'))).rejects.toMatchObject({ code: 'SEARCH_BAD_REQUEST', message: 'search request: sort_fields[1].brand names "brand", a text field: sort it with type "text"' });
+    // A field products have without a value (an object, an image vector) was said to be one "no product has".
+    const held = await catalogOf([{ refId: 'v1', title: 'lamp', specs: { watts: 40 }, image_vector: [1, 0] }, { refId: 'v2', title: 'desk', specs: { legs: 4 } }]);
+    const noValues = (field: string) => `names "${field}", which no product has a value of (objects, empty lists, null and image vectors are not values)`;
+    for (const field of ['specs', 'image_vector']) {
+      await expect(executeSearch(held, sortedBy(field, 'text'))).rejects.toMatchObject({ message: `search request: sort_fields[1].${field} ${noValues(field)}` });
+      await expect(executeSearch(held, request('', { range_buckets: { [field]: [1] } }))).rejects.toMatchObject({ message: `search request: range_buckets.${field} ${noValues(field)}` });
+      await expect(executeSearch(held, request('', { facet_search: { field, q: '' } }))).rejects.toMatchObject({ message: `search request: facet_search.field ${noValues(field)}` });
+    }
     // A numeric field sorts as text too (its values' text); a pinned field no product has sorts as absent.
     expect(ids(await executeSearch(catalog, sortedBy('price', 'text')))).toHaveLength(6);
     const pinned = await executeSearch(catalog, sortedBy('weight', 'number'), { settings: { fields: { weight: { type: 'number' } } } });

@@ -30,6 +30,18 @@ export interface PlanBuckets {
 }
 
 /**
+ * Why a request cannot sort, band or search the values of field `name` (a `SEARCH_BAD_REQUEST` problem):
+ * no product has it, or those that have it hold no value — an object, an empty list, `null`, an image
+ * vector —, which the message says rather than "no product has" of a field every product has. The one
+ * wording of sort keys, range buckets and facet search.
+ */
+export function noValuesProblem(state: CatalogState, name: string): string {
+  return state.fieldByName.has(name)
+    ? `names "${name}", which no product has a value of (objects, empty lists, null and image vectors are not values)`
+    : `names "${name}", which no product has`;
+}
+
+/**
  * Resolves `range_buckets` (field → bounds) against a catalog version; `kindOf` gives a field's kind as
  * the request sees it (pins applied), `isPinned` whether the website pinned the field's type. A text
  * field, or a field no product has a value of that is not pinned (a misspelling, as for sort keys), is
@@ -43,7 +55,7 @@ export function compileRangeBuckets(
     const kind = fid === undefined ? 'none' : kindOf(fid);
     const at = `range_buckets.${name}`;
     if (kind === 'text') throw fieldError('SEARCH_BAD_REQUEST', at, `names "${name}", which is not a numeric field`);
-    if (kind === 'none' && !isPinned(name)) throw fieldError('SEARCH_BAD_REQUEST', at, `names "${name}", which no product has`);
+    if (kind === 'none' && !isPinned(name)) throw fieldError('SEARCH_BAD_REQUEST', at, noValuesProblem(state, name));
     return { field: kind === 'numeric' ? fid! : -1, bounds };
   });
 }

@@ -29,7 +29,7 @@ import { DEFAULT_LANGUAGE, keptStemIndex, LANGUAGES, queryStemOf, stemIndex, typ
 import { resolveRelevance, type ResolvedRelevance, type SynonymEntry } from './relevance-settings.js';
 import { MIN_COMPLETED_WORD, wordSplits } from './unmatched-word.js';
 import { pinnedKind, type FieldTypes } from '../catalog/field-types.js';
-import { compileRangeBuckets, type PlanBuckets } from './range-buckets.js';
+import { compileRangeBuckets, noValuesProblem, type PlanBuckets } from './range-buckets.js';
 import type { NumericValues } from '../catalog/columns/numeric-column.js';
 import { compileDistinct, type PlanDistinct, type RangeGroups } from './distinct.js';
 import type { WebsiteSettings } from '../contract/settings-schema.js';
@@ -566,7 +566,7 @@ export function compileSearchPlan(
   if (facetSearch) {
     const fid = state.fieldByName.get(facetSearch.field);
     if ((fid === undefined || queryFieldKind(state, fid, fieldTypes) === 'none') && pinnedKind(fieldTypes, facetSearch.field) === undefined) {
-      bad('facet_search.field', `names "${facetSearch.field}", which no product has`);
+      bad('facet_search.field', noValuesProblem(state, facetSearch.field));
     }
     countsIgnoring(facetSearch.field, aggregationFields.length);
     aggregationFields.push(fid !== undefined && index.fields[fid].text ? fid : -1);
@@ -604,7 +604,7 @@ export function compileSearchPlan(
     const fid = state.fieldByName.get(name);
     const field = fid === undefined ? undefined : index.fields[fid];
     const kind = fid === undefined ? 'none' : queryFieldKind(state, fid, fieldTypes);
-    if (at !== undefined && kind === 'none' && pinnedKind(fieldTypes, name) === undefined) bad(at, `names "${name}", which no product has`);
+    if (at !== undefined && kind === 'none' && pinnedKind(fieldTypes, name) === undefined) bad(at, noValuesProblem(state, name));
     if (at !== undefined && kind === 'text' && type === 'number') bad(at, `names "${name}", a text field: sort it with type "text"`);
     if (kind === 'none') return undefined; // a pinned field without values sorts as absent
     const usable = type === 'number' ? field?.numeric !== undefined : field?.text !== undefined;

@@ -69,6 +69,19 @@ describe('mergeProductPatches', () => {
   });
 });
 
+describe('mergeProductPatches and the product limits', () => {
+  it('refuses (or skips) a patch whose merged product would pass a product limit: patches grew a product past what a PUT takes', () => {
+    // 1,500 fields stored, 1,500 more patched in: each fits alone, the merged 3,001 do not (a PUT of it answered 400).
+    const wide: Product = { refId: 'W', ...Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`a${i}`, i])) };
+    const more: Product = { refId: 'W', ...Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`b${i}`, i])) };
+    const lookup = (refId: string) => (refId === 'W' ? wide : undefined);
+    expect(() => mergeProductPatches([more], [4], lookup, 'reject')).toThrow('catalog: record 4: the patched product would be past a product limit: product "W": the product has more than 2000 fields and array elements (3001 keys at its top level)');
+    const skipped = mergeProductPatches([more, { refId: 'W', a1: 7 }], [1, 2], lookup, 'skip');
+    expect(skipped.skipped).toEqual([{ line: 1, message: expect.stringMatching(/^record 1: the patched product would be past a product limit/) }]);
+    expect(skipped.products).toEqual([{ ...wide, a1: 7 }]);
+  });
+});
+
 describe('Catalog.patch', () => {
   const products: Product[] = Array.from({ length: 30 }, (_, i) => ({
     refId: `P${i}`, title: `product ${i} ${i % 2 ? 'red' : 'blue'}`, brand: i % 3 ? 'Acme' : 'Zeta', price: 10 + i, availability: 1,

@@ -8,6 +8,7 @@
 import type { SkippedLine } from '../../engine-api.js';
 import { AisleError } from '../../errors.js';
 import type { Product } from '../../types.js';
+import { productProblem } from '../input/product-limits.js';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -35,6 +36,22 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 
 function define(object: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * Whether merging `patch` into `base` can make a product larger than either was: only a new field or a
+ * text, list or object value can. Changes of numbers and booleans of known fields, and removals, cannot:
+ * a value patch of a million prices is not walked again (patch-values.ts keeps it at milliseconds).
+ */
+function mayGrow(base: Product, patch: Product): boolean {
+  for (const key of Object.keys(patch)) {
+    const value = patch[key];
+    if (value === null) continue;
+    if ((typeof value === 'number' || typeof value === 'boolean') && Object.hasOwn(base, key)) continue;
+    if (key === 'refId') continue;
+    return true;
+  }
+  return false;
 }
 
 /** The merged products of a patch batch, and the records it skipped. */
@@ -68,6 +85,14 @@ export function mergeProductPatches(
       return;
     }
     const product = mergePatch(base, patch) as Product;
+    // Each record was checked alone; stored and patched together they may pass a limit (fields, characters).
+    const problem = mayGrow(base, patch) ? productProblem(product) : undefined;
+    if (problem !== undefined) {
+      const message = `record ${line}: the patched product would be past a product limit: ${problem}`;
+      if (onError === 'reject') throw new AisleError('CATALOG_BAD_INPUT', `catalog: ${message}`, { details: { line, refId } });
+      skipped.push({ line, message });
+      return;
+    }
     merged.set(refId, product);
     products.push(product);
   });

@@ -31,6 +31,8 @@ describe('product limits', () => {
     // Text events and URLs cannot name; a pair of surrogates (an emoji) is text like any other.
     for (const refId of ['a\u0000', 'b\ud800', '\udc00c']) expect(productProblem({ refId })).toBe('refId must not contain NUL characters or unpaired surrogates (events and URLs could not name the product)');
     expect(productProblem({ refId: 'pan-\ud83c\udf73' })).toBeUndefined();
+    // Blank: the events refuse it too ("The RefId field must not be blank."), so it could never be purchased.
+    for (const refId of [' ', '\t\n ']) expect(productProblem({ refId })).toBe('refId is blank: events could not name the product');
   });
 
   it('refuses reserved fields the engine would misread: availability not an integer, image_vector not finite numbers', () => {

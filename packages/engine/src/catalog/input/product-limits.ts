@@ -38,6 +38,8 @@ export function productProblem(record: unknown): string | undefined {
   // Events name products by refId and refuse such text (a store cannot keep it), and no UTF-8 URL spells an
   // unpaired surrogate: loaded, the product could never be purchased, viewed, clicked, read or deleted by URL.
   if (!isStorableText(refId)) return `refId ${CLEAN_TEXT_EXPECTED} (events and URLs could not name the product)`;
+  // The events' ids are not blank either (the purchase wire's "must not be blank").
+  if (!/\S/.test(refId)) return 'refId is blank: events could not name the product';
   const problem = reservedFieldProblem(record as Record<string, unknown>) ?? limitProblem(record as Record<string, unknown>);
   return problem === undefined ? undefined : `product "${shortRefId(refId)}": ${problem}`;
 }
