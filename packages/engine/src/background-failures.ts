@@ -47,7 +47,7 @@ export interface EngineHooks {
   logger?: EngineLogger;
   /**
    * Called with every background failure, after it is logged and counted; a poll of a shared store
-   * retried every interval calls it once per outage ({@link FailureReporter.reportRetried}).
+   * retried every interval calls it once per outage (`FailureReporter.reportRetried`).
    */
   onError?: (error: unknown, failure: BackgroundFailure) => void;
   /**

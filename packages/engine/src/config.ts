@@ -208,7 +208,7 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
 }
 
 /**
- * Creates `dir` (the data directory, or a directory inside it) as {@link makeDirectorySync} does.
+ * Creates `dir` (the data directory, or a directory inside it) as `makeDirectorySync` (util/make-directory.ts) does.
  * @throws {AisleError} `CONFIG_INVALID` naming the data directory and the system's reason: a data
  *   directory that is a file, read-only, or under /proc is the configuration's fault, not an
  *   "unexpected error".
