@@ -45,7 +45,10 @@ export interface BackgroundFailure {
 export interface EngineHooks {
   /** Where the engine logs background failures (pino-compatible). Default: a process warning per failure. */
   logger?: EngineLogger;
-  /** Called with every background failure, after it is logged and counted. */
+  /**
+   * Called with every background failure, after it is logged and counted; a poll of a shared store
+   * retried every interval calls it once per outage ({@link FailureReporter.reportRetried}).
+   */
   onError?: (error: unknown, failure: BackgroundFailure) => void;
   /**
    * The click analytics hook (for roll-ups; no stability promise): called after a click on a result

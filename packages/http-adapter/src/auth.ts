@@ -7,7 +7,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { SEARCH_KEY_PREFIX, type Engine, type KEY_ACTIONS, type SearchKeyInfo, type WebsiteConfig } from '@aisle/engine';
+import { AisleError, SEARCH_KEY_PREFIX, type Engine, type KEY_ACTIONS, type SearchKeyInfo, type WebsiteConfig } from '@aisle/engine';
 
 /** What a browser key may open (the engine's key actions). */
 type KeyAction = (typeof KEY_ACTIONS)[number];
@@ -41,6 +41,14 @@ export class TokenIndex {
   constructor(private readonly engine: Pick<Engine, 'websites' | 'website'>, adminTokens: readonly string[] = []) {
     this.adminDigests = adminTokens.map(digest);
     this.rebuild();
+    // As the config check does for a config's own adminTokens: the listener's may come from elsewhere
+    // (createListener(engine, { adminTokens })), and a website's token among them opened the admin API.
+    for (const [i, admin] of this.adminDigests.entries()) {
+      const website = this.byDigest.get(admin.toString('base64'))?.website.websiteId;
+      if (website !== undefined) {
+        throw new AisleError('CONFIG_INVALID', `adminTokens[${i}] is also a token of website "${website}" (a website token opens exactly one website, never the admin API)`);
+      }
+    }
   }
 
   /** Re-reads the websites' tokens (done automatically when a website is added or its config replaced). */

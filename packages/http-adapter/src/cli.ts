@@ -32,6 +32,15 @@ function parsePositive(value: string): number {
   return n;
 }
 
+/**
+ * A path flag's value. An empty one is refused: `--config "$CONFIG"` with the variable unset served the
+ * generated demo website, and `--data-dir ""` put the data in the working directory, both silently.
+ */
+function parsePath(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('must not be empty (an unset variable?)');
+  return value;
+}
+
 /** The data directory: the flag, else the config's `dataDir`, else ./data. */
 function resolveDataDir(flag: string | undefined, config: EngineOptions | undefined): string {
   return path.resolve(flag ?? config?.dataDir ?? './data');
@@ -142,10 +151,10 @@ export function buildProgram(): Command {
   program
     .command('serve')
     .description('serve the HTTP API (without --config: a demo website with generated data)')
-    .option('--config <file>', 'config file (JSON; see docs/operations.md)')
+    .option('--config <file>', 'config file (JSON; see docs/operations.md)', parsePath)
     .option('--port <port>', 'port to listen on', parsePort, 8080)
     .option('--host <host>', 'address to bind (0.0.0.0 to accept connections from other machines)', '127.0.0.1')
-    .option('--data-dir <dir>', 'data directory (default: the config\'s dataDir, else ./data)')
+    .option('--data-dir <dir>', 'data directory (default: the config\'s dataDir, else ./data)', parsePath)
     .option('--demo-products <n>', 'number of generated demo products', parsePositive, 5000)
     .action((flags: ServeFlags) => serve(flags));
   program
@@ -153,8 +162,8 @@ export function buildProgram(): Command {
     .description('load a product feed (NDJSON or JSON array, optionally gzipped) into a website')
     .argument('<file>', 'the feed file')
     .requiredOption('--website <id>', 'website id')
-    .option('--config <file>', 'config file (JSON)')
-    .option('--data-dir <dir>', 'data directory (default: the config\'s dataDir, else ./data)')
+    .option('--config <file>', 'config file (JSON)', parsePath)
+    .option('--data-dir <dir>', 'data directory (default: the config\'s dataDir, else ./data)', parsePath)
     .option('--replace', 'replace the whole catalog atomically instead of upserting')
     .option('--skip-bad', 'skip bad records (reported with their line numbers) instead of aborting')
     .action((file: string, flags: LoadFlags) => load(file, flags));

@@ -25,7 +25,8 @@ export function loadConfigFile(file: string): EngineOptions {
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    // A UTF-8 byte order mark (Windows editors write one) is not JSON; RFC 8259 lets a reader skip it.
+    raw = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (err) {
     throw new ConfigFileError(`config: ${file} is not valid JSON: ${(err as Error).message}`);
   }

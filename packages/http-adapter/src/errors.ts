@@ -50,12 +50,24 @@ export interface WireError extends ErrorFacts {
   internal: boolean;
 }
 
+/**
+ * The challenge a 401 carries (RFC 9110 §15.5.2: a 401 MUST send `WWW-Authenticate`; they were sent
+ * without one): the Bearer scheme (RFC 6750 §3), with `error="invalid_token"` when a token was
+ * presented and refused, and `insufficient_scope` for a browser key lacking the action.
+ */
+function challengeOf(code: string): string {
+  const scheme = 'Bearer realm="aisle"';
+  if (code === 'TOKEN_MISSING') return scheme;
+  return `${scheme}, error="${code === 'KEY_ACTION_NOT_ALLOWED' ? 'insufficient_scope' : 'invalid_token'}"`;
+}
+
 /** Maps any thrown value to a {@link WireError}. */
 export function toWireError(err: unknown): WireError {
   if (isAisleError(err)) {
     const status = STATUS_BY_CODE[err.code] ?? 500;
     const key = typeof err.details?.key === 'string' ? err.details.key : '$';
-    const headers = err instanceof HttpError ? err.headers : undefined;
+    const own = err instanceof HttpError ? err.headers : undefined;
+    const headers = status === 401 ? { ...own, 'www-authenticate': challengeOf(err.code) } : own;
     return { status, message: err.message, key, problem: err.problem, headers, internal: false };
   }
   return { status: 500, message: 'internal error', key: '$', internal: true };

@@ -37,12 +37,16 @@ export interface ServerOptions extends Omit<ListenerOptions, 'logger' | 'adminTo
   /** After this long, connections still open at shutdown are cut (default 10 s). */
   shutdownTimeoutMs?: number;
   /**
-   * After the connections are closed, how long the engine may take to close (default 20 s). Past it,
+   * After the connections are closed, how long the engine may take to close (default 60 s). Past it,
    * `close()` rejects saying so (on a signal: logged, exit code 1) rather than waiting for ever on a
    * store that does not answer; acknowledged writes are stored already.
    */
   engineCloseTimeoutMs?: number;
-  /** Shut down gracefully on SIGTERM and SIGINT (default false; the CLI turns it on). */
+  /**
+   * Shut down gracefully on SIGTERM, SIGINT and SIGHUP (default false; the CLI turns it on). SIGHUP too:
+   * closing the terminal or the SSH session `aisle serve` runs in sends it, and Node's default for it
+   * ended the process at once, without the snapshot and the checkpoint of a shutdown.
+   */
   handleSignals?: boolean;
   /** Close the engine on shutdown (default true). */
   closeEngine?: boolean;
@@ -63,8 +67,12 @@ export interface AisleServer {
 /** How often Node checks connections against the header and request timeouts. */
 const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
 
-/** Default of {@link ServerOptions.engineCloseTimeoutMs}: with the 10 s of connections, a shutdown ends within 30 s. */
-const ENGINE_CLOSE_TIMEOUT_MS = 20_000;
+/**
+ * Default of {@link ServerOptions.engineCloseTimeoutMs}: with the 10 s of connections, a shutdown ends
+ * within 70 s. Not less: a 1M-product catalog's snapshot written at shutdown takes seconds of CPU, tens
+ * of them on a loaded machine, and cutting it only makes the next start replay more.
+ */
+const ENGINE_CLOSE_TIMEOUT_MS = 60_000;
 
 /**
  * Closes the engine, or rejects after `timeoutMs`. A PostgreSQL that stopped answering (packets dropped,
@@ -84,6 +92,9 @@ async function closeWithin(engine: Engine, timeoutMs: number): Promise<void> {
     clearTimeout(timer);
   }
 }
+
+/** The signals of a graceful shutdown (see {@link ServerOptions.handleSignals}); a second one ends the process at once. */
+const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
 
 /** Creates the engine (unless given), the listener and the server, and starts listening. */
 export async function createServer(options: ServerOptions = {}): Promise<AisleServer> {
@@ -129,8 +140,7 @@ export async function createServer(options: ServerOptions = {}): Promise<AisleSe
   const close = (): Promise<void> => {
     closing ??= (async () => {
       if (options.handleSignals) {
-        process.off('SIGTERM', onSignal);
-        process.off('SIGINT', onSignal);
+        for (const signal of SHUTDOWN_SIGNALS) process.off(signal, onSignal);
       }
       listener.beginShutdown();
       const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -145,8 +155,7 @@ export async function createServer(options: ServerOptions = {}): Promise<AisleSe
     return closing;
   };
   if (options.handleSignals) {
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
+    for (const signal of SHUTDOWN_SIGNALS) process.once(signal, onSignal);
   }
   return { server, listener, engine, url, port: address.port, close };
 }

@@ -71,7 +71,8 @@ describe('aisle serve --config', () => {
 
   it('a good config serves its websites with their tokens until SIGTERM', async () => {
     const file = path.join(tmp, 'good.json');
-    writeFileSync(file, JSON.stringify({
+    // Saved with a byte order mark, as Windows editors do (it was "not valid JSON: Unexpected token '﻿'").
+    writeFileSync(file, '\uFEFF' + JSON.stringify({
       store: { type: 'memory' }, workers: 0, adminTokens: ['cfg-admin'],
       websites: [{ websiteId: 'shop-1', client: 'shop1', tokens: ['cfg-token'], hmacSecret: 'cfg-secret' }],
     }));
@@ -92,6 +93,17 @@ describe('aisle serve --config', () => {
     expect(child.out()).not.toContain('cfg-token');
     child.kill('SIGTERM');
     expect(await child.exited).toBe(0);
+  });
+
+  it('shuts down gracefully on SIGHUP (a closed terminal) as on SIGTERM', async () => {
+    const file = path.join(tmp, 'hangup.json');
+    writeFileSync(file, JSON.stringify({ store: { type: 'memory' }, workers: 0, websites: [{ websiteId: 'h', client: 'h1', tokens: ['hangup-token'], hmacSecret: 's' }] }));
+    const child = start(['serve', '--config', file, '--port', '0', '--data-dir', path.join(tmp, 'hangup-data')]);
+    await waitFor(child, /"url":"(http:\/\/[\d.:]+)"/);
+    // Node's default for SIGHUP ended the process at once (no exit code, no snapshot, no "stopped").
+    child.kill('SIGHUP');
+    expect(await child.exited).toBe(0);
+    expect(child.out()).toMatch(/"signal":"SIGHUP","msg":"shutting down"[\s\S]*"msg":"stopped"/);
   });
 
   it('an embedded store file another server uses is named, exit 1', async () => {
@@ -171,6 +183,12 @@ describe('aisle serve --config', () => {
     const { code, err } = await run(['serve', '--port', 'eighty']);
     expect(code).toBe(1);
     expect(err).toContain('--port');
+    // An unset variable: --config "" served the generated demo website, --data-dir "" wrote into the working directory.
+    for (const flag of ['--config', '--data-dir']) {
+      const empty = await run(['serve', '--port', '0', flag, '']);
+      expect([flag, empty.code, empty.err]).toEqual([flag, 1, expect.stringContaining(`${flag} <`)]);
+      expect(empty.err).toContain('must not be empty (an unset variable?)');
+    }
   });
 });
 

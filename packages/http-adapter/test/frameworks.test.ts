@@ -78,3 +78,11 @@ describe('inside Connect', () => {
     expect(await (await fetch(`${url}/elsewhere`)).text()).toBe('app');
   });
 });
+
+describe('createListener', () => {
+  it('refuses an admin token that is also a website token', () => {
+    // The listener took it, and the website's storefront token then opened the admin API of every website.
+    expect(() => createListener(engine, { adminTokens: ['an-admin-token', TOKEN_A], logger: false }))
+      .toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', message: 'adminTokens[1] is also a token of website "site-a" (a website token opens exactly one website, never the admin API)' }));
+  });
+});

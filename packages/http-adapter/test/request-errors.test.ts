@@ -65,8 +65,15 @@ const cases: Case[] = [
     name: 'bad percent-encoding in a path segment of a recommendation endpoint', request: { path: '/1.0/ClientRecom/site%E0%A4%A/PopularItems' },
     status: 400, message: 'path segment "site%E0%A4%A" is not valid percent-encoding',
   },
-  { name: 'search without a token', request: search(JSON.stringify(searchBody), json), status: 401, message: 'missing bearer token: send Authorization: Bearer <token or search key>' },
-  { name: 'search with an unknown token', request: search(JSON.stringify(searchBody), { ...json, ...bearer('nope') }), status: 401, message: 'invalid bearer token' },
+  // Each 401 now carries its challenge (RFC 9110: a 401 MUST; they had none).
+  {
+    name: 'search without a token', request: search(JSON.stringify(searchBody), json), status: 401, message: 'missing bearer token: send Authorization: Bearer <token or search key>',
+    headers: { 'www-authenticate': 'Bearer realm="aisle"' },
+  },
+  {
+    name: 'search with an unknown token', request: search(JSON.stringify(searchBody), { ...json, ...bearer('nope') }), status: 401, message: 'invalid bearer token',
+    headers: { 'www-authenticate': 'Bearer realm="aisle", error="invalid_token"' },
+  },
   {
     name: 'search of a website the token does not open', request: search(JSON.stringify({ ...searchBody, website_id: 'site-b', client: 'client-b' })),
     status: 401, message: 'the bearer token does not open website_id "site-b"',
@@ -113,7 +120,10 @@ const cases: Case[] = [
     status: 401, errors: { Authorization: ['missing bearer token: send Authorization: Bearer <token>'] },
   },
   { name: 'admin call without a token', request: { path: '/admin/v1/websites/site-a/stats' }, status: 401, errors: { Authorization: ['missing bearer token: send Authorization: Bearer <admin token>'] } },
-  { name: 'admin call with a website token', request: { path: '/admin/v1/websites/site-a/stats', headers: bearer(TOKEN_A) }, status: 401, errors: { Authorization: ['invalid admin token'] } },
+  {
+    name: 'admin call with a website token', request: { path: '/admin/v1/websites/site-a/stats', headers: bearer(TOKEN_A) }, status: 401, errors: { Authorization: ['invalid admin token'] },
+    headers: { 'www-authenticate': 'Bearer realm="aisle", error="invalid_token"' },
+  },
   { name: 'admin call on an unknown website', request: { path: '/admin/v1/websites/nope/stats', headers: bearer(ADMIN_TOKEN) }, status: 404, errors: { websiteId: ['unknown website "nope"'] } },
   {
     name: 'unknown product', request: { path: '/admin/v1/websites/site-a/products/NOPE', headers: bearer(ADMIN_TOKEN) },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../store/analytics-rows.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { ViewAppend } from '../store/store.js';
-import { RETENTION_BATCH, RetentionJob } from './retention.js';
+import { RETENTION_BATCH, RETENTION_INTERVAL_MS, RetentionJob } from './retention.js';
 import { RETENTION_KINDS } from '../contract/settings-schema.js';
 
 describe('RetentionJob', () => {
@@ -42,6 +42,19 @@ describe('RetentionJob', () => {
     // b's searches are within its 90 days: a click on one of them counts in ctr.
     await store.writeAnalytics({ responses: [], rollups: [], sessions: [], outcomes: [{ websiteId: 'b', kind: 'search', queryId: 'q1', at: now, key: 'sofa', counters: { clicks: 1 }, flag: 'clicked' }] });
     expect((await store.rollupTotals('b', 'search', { fromHour: 0, toHour: now }))[0]!.counters).toMatchObject({ clicked: 1 });
+    await job.stop();
+  });
+
+  it('runs its first pass soon after the start, not one interval later', async () => {
+    const store = new MemoryStore();
+    await store.appendViews({
+      websiteId: 'a', transactionId: 't', customerId: 'c', sessionId: 's', origin: 'test', receivedAt: Date.now() - 400 * DAY_MS,
+      views: [{ refId: 'p', currentUrl: 'https://shop.example/p', eventTime: '2026-01-01T00:00:00Z', eventTimeMs: 0 }],
+    });
+    const job = new RetentionJob(store, { websites: () => [{ websiteId: 'a', settings: undefined }], onError: (err) => { throw err; } });
+    // A process restarted more often than every 10 minutes never deleted anything.
+    job.start(RETENTION_INTERVAL_MS, 10);
+    while ((await store.readEvents({ afterSeq: 0, limit: 10 })).length > 0) await new Promise((resolve) => setTimeout(resolve, 10));
     await job.stop();
   });
 

@@ -17,6 +17,12 @@ export { RETENTION_BATCH } from '../store/store.js';
 import { RETENTION_BATCH } from '../store/store.js';
 /** How often the retention pass runs. */
 export const RETENTION_INTERVAL_MS = 10 * 60_000;
+/**
+ * When the first pass runs after a start: soon, since a process restarted more often than every
+ * {@link RETENTION_INTERVAL_MS} (a crash loop, short-lived replicas) never deleted anything; not at
+ * once, so that it stays out of the start's replay.
+ */
+export const RETENTION_FIRST_PASS_MS = 60_000;
 
 /** Options of a {@link RetentionJob}. */
 export interface RetentionOptions {
@@ -30,6 +36,7 @@ export interface RetentionOptions {
 /** Deletes expired raw rows, now and then. */
 export class RetentionJob {
   private timer: NodeJS.Timeout | undefined;
+  private first: NodeJS.Timeout | undefined;
   private running: Promise<number> | undefined;
   private stopped = false;
   private readonly now: () => number;
@@ -38,8 +45,10 @@ export class RetentionJob {
     this.now = options.now ?? Date.now;
   }
 
-  /** Runs a pass every `intervalMs` (the first one after `intervalMs`). */
-  start(intervalMs = RETENTION_INTERVAL_MS): void {
+  /** Runs a pass `firstAfterMs` after the start, then every `intervalMs`. */
+  start(intervalMs = RETENTION_INTERVAL_MS, firstAfterMs = RETENTION_FIRST_PASS_MS): void {
+    this.first = setTimeout(() => { void this.run(); }, firstAfterMs);
+    this.first.unref();
     this.timer = setInterval(() => { void this.run(); }, intervalMs);
     this.timer.unref();
   }
@@ -74,6 +83,7 @@ export class RetentionJob {
   /** Stops the timer and waits for a pass under way (it stops after its current batch). */
   async stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.first);
     clearInterval(this.timer);
     await this.running;
   }

@@ -7,7 +7,7 @@ import { MemoryStore } from '../store/memory-store.js';
 import type { AnalyticsBatch } from '../store/store.js';
 import { DEFAULT_SUGGESTION_SETTINGS } from './analytics-settings.js';
 import { CHAIN_WINDOW_MS } from './search-chains.js';
-import { FLUSH_AT_ENTRIES, MAX_LOGGED_QUERY_LENGTH, SearchLog, logQuery } from './search-log.js';
+import { FLUSH_AT_ENTRIES, MAX_LOGGED_QUERY_LENGTH, MAX_PENDING_ROWS, SearchLog, logQuery } from './search-log.js';
 import { buildCatalogState } from '../catalog/build/build-catalog-state.js';
 
 const rethrow = (err: unknown) => { throw err; };
@@ -60,6 +60,23 @@ describe('SearchLog', () => {
     expect(report.noResults).toEqual([{ query: 'nothing here', count: 1 }]);
     expect(report.noClicks).toEqual([{ query: 'red shoe', count: 3 }]);
     await log.close();
+  });
+
+  it('says how many entries it dropped when the store failed past the pending bound', async () => {
+    class DownStore extends MemoryStore {
+      override async writeAnalytics(): Promise<number[]> {
+        throw new Error('the store is away');
+      }
+    }
+    const errors: string[] = [];
+    const { log, search } = clockedLog(new DownStore(), (err) => errors.push((err as Error).message));
+    // The oldest entries past the bound were dropped with nothing but the write's failure said.
+    for (let i = 0; i <= MAX_PENDING_ROWS; i++) search('red shoe', undefined, 1);
+    await log.flush();
+    // Every write failed (one per FLUSH_AT_ENTRIES entries, and the last); the drop is said once, with its count.
+    expect(errors.filter((e) => e === 'the store is away').length).toBeGreaterThan(0);
+    const dropped = errors.filter((e) => e.startsWith('the search log dropped'));
+    expect(dropped).toEqual([expect.stringMatching(new RegExp(`^the search log dropped its \\d+ oldest pending entries: the store failed for longer than ${MAX_PENDING_ROWS} entries`))]);
   });
 
   it('counts a search-as-you-type chain once, as its last query, and its clicks with it', async () => {

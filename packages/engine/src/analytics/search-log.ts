@@ -483,10 +483,18 @@ export class SearchLog {
       this.options.onError(err);
       // Kept for the next attempt, before what came meanwhile, within the bound (the oldest go first).
       const merged = emptyBatch();
+      let dropped = 0;
       for (const part of ['responses', 'rollups', 'outcomes', 'sessions'] as const) {
-        (merged[part] as unknown[]) = [...batch[part], ...this.pending[part]].slice(-MAX_PENDING_ROWS);
+        const kept = [...batch[part], ...this.pending[part]];
+        dropped += Math.max(0, kept.length - MAX_PENDING_ROWS);
+        (merged[part] as unknown[]) = kept.slice(-MAX_PENDING_ROWS);
       }
       this.pending = merged;
+      // Said, not silent: the reports will miss these (a store away for that long lost them).
+      if (dropped > 0) {
+        this.options.onError(new Error(`the search log dropped its ${dropped} oldest pending entries: the store failed for longer than `
+          + `${MAX_PENDING_ROWS} entries of a kind can wait, and the reports will miss them`));
+      }
       this.indexPendingRollups();
       this.schedule();
     }
