@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { createEngine } from './engine.js';
 import { isAisleError, type ErrorCode } from './errors.js';
 import { badInput } from './__tests__/bad-input.js';
+import { MAX_BUNDLE_COUNT, MAX_CART_ITEMS } from './contract/limits.js';
 
 const site = { websiteId: 'shop-1', client: 'shop1', tokens: ['a-website-token'], hmacSecret: 'a-secret' };
 
@@ -34,6 +35,13 @@ describe('wrong input to the engine\'s methods', () => {
       // Were read as the default (counted) without a word.
       await expectBadRequest(() => engine.recommend('shop-1', 'PopularItems', {}, badInput({ count: false })), 'RECOMMEND_BAD_PARAMS', /options\.count is not a known option/);
       await expectBadRequest(() => engine.recommend('shop-1', 'PopularItems', {}, badInput({ counted: 'no' })), 'RECOMMEND_BAD_PARAMS', /options\.counted must be true or false/);
+      // The cart was bounded only by the HTTP adapter: a library caller's 100,000 items were all read.
+      const cart = Array.from({ length: MAX_CART_ITEMS + 1 }, (_, i) => `sku-${i}`);
+      await expectBadRequest(() => engine.recommend('shop-1', 'Cart', { items: cart }), 'RECOMMEND_BAD_PARAMS', new RegExp(`items must have at most ${MAX_CART_ITEMS} entries`));
+      await expect(engine.recommend('shop-1', 'Cart', { items: cart.slice(0, MAX_CART_ITEMS) })).resolves.toBeDefined();
+      // The bundle's inputs are bounded by its schema on this path too.
+      const inputs = Array.from({ length: MAX_BUNDLE_COUNT + 1 }, (_, i) => `sku-${i}`);
+      await expectBadRequest(() => engine.bundles('shop-1', { product_ref_ids: inputs }), 'RECOMMEND_BAD_PARAMS', new RegExp(`product_ref_ids must have at most ${MAX_BUNDLE_COUNT} entries`));
       // Was a TypeError ("reading 'length'").
       await expectBadRequest(() => engine.getProduct('shop-1', badInput(null)), 'CATALOG_BAD_INPUT', /refId/);
       // Were 503 STORE_FAILURE: a caller would retry forever.

@@ -18,7 +18,10 @@ import type { QueryParams } from './query.js';
 export interface ListenerLimits extends BodyLimits {
   /** Maximum body size of the admin product upload, in bytes (default in limits.ts; the upload is streamed, not held). */
   adminMaxBytes: number;
-  /** Maximum number of `items` entries in a recommendation query (default 100). */
+  /**
+   * Maximum number of entries of an array query parameter (the cart's `items`). Defaults to the engine's
+   * `MAX_CART_ITEMS`, which a larger value cannot raise (the engine refuses past it); a smaller one lowers it.
+   */
   maxQueryItems: number;
   /** Time after which a request still waiting for the engine is answered 503 (default 30 s; 0 = off). */
   handlerTimeoutMs: number;

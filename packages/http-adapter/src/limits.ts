@@ -3,7 +3,7 @@
  * declarations (hence the OpenAPI document) quote them.
  * @module
  */
-import { DEFAULT_MAX_QUERY_ITEMS } from '@aisle/engine';
+import { MAX_CART_ITEMS } from '@aisle/engine';
 import type { ListenerLimits } from './context.js';
 
 /** Default limits (each can be overridden through `ListenerOptions.limits`). */
@@ -12,7 +12,7 @@ export const DEFAULT_LIMITS: Readonly<ListenerLimits> = Object.freeze({
   maxDepth: 32,
   maxArrayLength: 1000,
   adminMaxBytes: 1024 * 1024 * 1024,
-  maxQueryItems: DEFAULT_MAX_QUERY_ITEMS,
+  maxQueryItems: MAX_CART_ITEMS,
   handlerTimeoutMs: 30_000,
 });
 

@@ -56,8 +56,9 @@ const MAY_BE_MALFORMED = /%(?![0-7][0-9A-Fa-f])/;
 export type QueryParams = Record<string, string | number | boolean | string[]>;
 
 /**
- * Decodes a raw query string (without `?`); `maxItems` bounds every array parameter (the listener's
- * `maxQueryItems`, configurable, so it is applied here rather than written into the contract).
+ * Decodes a raw query string (without `?`); `maxItems` (the listener's `maxQueryItems`) bounds every
+ * array parameter below the contract's own bound (its schema's `maxItems`), which it can lower, never
+ * raise: the engine refuses past the contract's bound however it is called.
  */
 export type QueryDecoder = (query: string, maxItems: number) => QueryParams;
 
@@ -138,8 +139,10 @@ function parameterDecoder(name: string, schema: JsonSchema, required: boolean): 
     }
     case 'array': {
       if ((schema.items as JsonSchema | undefined)?.type !== 'string') throw new Error(`query parameter ${name}: an array parameter holds strings`);
+      const declared = (schema as { maxItems?: number }).maxItems;
+      if (declared === undefined) throw new Error(`query parameter ${name}: an array parameter declares its maxItems`);
       return (query, out, maxItems) => {
-        const items = arrayOf(query, name, maxItems);
+        const items = arrayOf(query, name, Math.min(maxItems, declared));
         if (items === undefined) return requirePresent(name, required);
         out[name] = items;
       };

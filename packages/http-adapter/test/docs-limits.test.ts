@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  DEFAULT_MAX_QUERY_ITEMS, FACET_SEARCH_SIZE, HIERARCHY_LIMITS, MAX_BULK_DELETE_REFIDS, MAX_COUNT, RELEVANCE_LIMITS, RULE_LIMITS, SETTINGS_LIMITS,
+  MAX_CART_ITEMS, FACET_SEARCH_SIZE, HIERARCHY_LIMITS, MAX_BULK_DELETE_REFIDS, MAX_COUNT, RELEVANCE_LIMITS, RULE_LIMITS, SETTINGS_LIMITS,
   SETTINGS_MAX_ARRAY_ITEMS, SUGGESTION_LIMITS,
 } from '@aisle/engine';
 import { describe, expect, it } from 'vitest';
@@ -31,7 +31,7 @@ describe('documented limits', () => {
     expect(row(http, 'elements of any array')).toContain(`| ${DEFAULT_LIMITS.maxArrayLength} |`);
     expect(n(/(\d[\d,]*) elements/.exec(row(http, 'bulk delete body'))![1]!)).toBe(MAX_BULK_DELETE_REFIDS);
     expect(n(/(\d[\d,]*) elements/.exec(row(http, 'settings body'))![1]!)).toBe(SETTINGS_MAX_ARRAY_ITEMS);
-    expect(row(http, '`items` entries')).toContain(`| ${DEFAULT_MAX_QUERY_ITEMS} |`);
+    expect(row(http, '`items` entries')).toContain(`| ${MAX_CART_ITEMS} |`);
     expect(row(http, '`count` of recommendations')).toContain(`1–${MAX_COUNT}`);
   });
 

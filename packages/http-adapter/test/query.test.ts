@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { HttpError } from '../src/errors.js';
 import { compileQueryDecoder, queryDecoderFor } from '../src/query.js';
 import { jsonDepthWithin } from '../src/body.js';
+import { MAX_CART_ITEMS } from '@aisle/engine';
 
 describe('recommendation query parameters (decoded by the contract\'s RecommendQuery schema)', () => {
   const decode = queryDecoderFor('RecommendQuery');
@@ -33,6 +34,9 @@ describe('recommendation query parameters (decoded by the contract\'s RecommendQ
     expect(message('count=101')?.[1]).toBe('query parameter count must be an integer from 1 to 100 (got "101")');
     expect(message('filterOutOfStock=yes')).toEqual(['QUERY_PARAM_NOT_BOOLEAN', 'query parameter filterOutOfStock must be true, false, 1 or 0 (got "yes")']);
     expect(message('items=a&items=b&items=c', 2)).toEqual(['QUERY_PARAM_TOO_MANY', 'query parameter items has 3 entries; at most 2 are accepted']);
+    // A listener limit above the contract's bound does not raise it: the engine would refuse the cart anyway.
+    const cart = Array.from({ length: MAX_CART_ITEMS + 1 }, (_, i) => `items=s${i}`).join('&');
+    expect(message(cart, MAX_CART_ITEMS * 10)).toEqual(['QUERY_PARAM_TOO_MANY', `query parameter items has ${MAX_CART_ITEMS + 1} entries; at most ${MAX_CART_ITEMS} are accepted`]);
     expect(message('customerId=a&customerId=b')).toEqual(['QUERY_PARAM_REPEATED', 'query parameter customerId is given more than once']);
   });
   it('refuses a declared parameter whose value or name is not valid percent-encoding (not read as U+FFFD); unknown ones stay ignored', () => {

@@ -3,8 +3,13 @@
  * id, clicks naming it are checked against it, stored once per clickId, and purchases convert them
  * (the analytics hook and the attribution report agree).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../engine.js';
+import type { StoreConfig } from '../contract/config-schema.js';
+import { requirePostgres, TEST_PG_URL, TestSchemas } from '../store/pg-test-env.js';
 import type { Engine } from '../engine-api.js';
 import { ValidationError } from '../errors.js';
 import type { ClickOutcome } from '../events/click-attribution.js';
@@ -132,7 +137,7 @@ describe('result ids, clicks and conversions', () => {
     await engine.recordPurchases('site-a', {
       customerId: customer, sessionId: session,
       events: [{ currentUrl: 'https://shop.example/thanks', eventTime: '2026-11-20T11:00:00Z', orderId: 'o-1', products: [
-        { refId: 'p30', quantity: 1, price: 5, clickId },
+        { refId: first!, quantity: 1, price: 5, clickId },
         { refId: second!, quantity: 2, price: 7 },
         { refId: rec.payload[0]!, quantity: 1, price: 3 },
         { refId: 'not-clicked', quantity: 1, price: 100 },
@@ -202,5 +207,62 @@ describe('result ids, clicks and conversions', () => {
     expect((await engine.recordViews('site-a', view({ queryId: page.query_id, position: 1 }))).status).toBe('Accepted');
     expect(Object.keys(await problemOf(engine.recordViews('site-a', view({ queryId: page.query_id, position: 2 }))))).toEqual(['events[0].Position']);
     expect(Object.keys(await problemOf(engine.recordViews('site-a', view({ queryId: page.query_id }))))).toEqual(['events[0].Position']);
+  });
+});
+
+/**
+ * A purchase line's clickId converts only a click on that line's product (decision 0086): a click on
+ * another product cannot have turned into this purchase. The line then converts as it would without a
+ * clickId. The pure conversion rule is the same for every store; each store is run because each one
+ * answers the candidate clicks the rule reads.
+ */
+describe.each<[string, () => Promise<{ store: StoreConfig; dataDir?: string; cleanup: () => Promise<void> | void }>]>([
+  ['memory', async () => ({ store: { type: 'memory' }, cleanup: () => undefined })],
+  ['embedded', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'aisle-clickid-'));
+    return { store: { type: 'embedded' }, dataDir, cleanup: () => rmSync(dataDir, { recursive: true, force: true }) };
+  }],
+  ['postgres', async () => {
+    await requirePostgres();
+    const schemas = new TestSchemas();
+    return { store: { type: 'postgres', url: TEST_PG_URL, schema: schemas.next() }, cleanup: () => schemas.dropAll() };
+  }],
+])('a purchase line\'s clickId on the %s store', (_name, storeOf) => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.splice(0)) await cleanup();
+  });
+
+  it('converts only a click on the line\'s product; naming a click on another product, the line converts as without a clickId', async () => {
+    const { store, dataDir, cleanup } = await storeOf();
+    cleanups.push(cleanup);
+    const outcomes: ClickOutcome[] = [];
+    const engine = await createEngine({ workers: 0, websites: [site], store, ...(dataDir !== undefined && { dataDir }), onClickOutcome: (o) => outcomes.push(o) });
+    try {
+      await engine.upsertProducts('site-a', products);
+      const page = await engine.search({ website_id: 'site-a', client: 'client-a', q: 'red', start: 0, size: 10 });
+      const [a, b, c] = page.payload.result.map((p) => p.refId) as [string, string, string];
+      // The clickId's click is on a; the session also clicked b, earlier, at position 2; c was never clicked.
+      await engine.recordClicks('site-a', clicks([
+        click({ refId: b, queryId: page.query_id, position: 2, eventTime: '2026-11-20T09:00:00Z' }),
+        click({ refId: a, queryId: page.query_id, position: 1, clickId }),
+      ]));
+      outcomes.length = 0;
+      await engine.recordPurchases('site-a', {
+        customerId: customer, sessionId: session,
+        events: [{ currentUrl: 'https://shop.example/thanks', eventTime: '2026-11-20T11:00:00Z', orderId: 'o-cross', products: [
+          // Was attributed to the click on a (position 1): now the session's click on b (position 2).
+          { refId: b, quantity: 1, price: 7, clickId },
+          // Was attributed to the click on a: now nothing (c was never clicked).
+          { refId: c, quantity: 1, price: 11, clickId },
+        ] }],
+      });
+      expect(outcomes.map((o) => [o.type, o.position, o.revenue])).toEqual([['purchase', 2, 7]]);
+      const report = await engine.attributionReport('site-a');
+      expect(report.totals).toMatchObject({ revenue: 18, clickAttributedRevenue: 7 });
+      expect(report.byClickPosition).toEqual([{ kind: 'search', position: 2, revenue: 7, orders: 1, units: 1 }]);
+    } finally {
+      await engine.close();
+    }
   });
 });

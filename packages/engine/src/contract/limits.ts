@@ -36,8 +36,12 @@ export const MAX_BUNDLE_COUNT = 100;
 export const DEFAULT_COUNT = 10;
 /** Largest recommendation list length. */
 export const MAX_COUNT = 100;
-/** Most entries of an array query parameter (the cart's `items[n]`) by default; the HTTP listener's `maxQueryItems` overrides it. */
-export const DEFAULT_MAX_QUERY_ITEMS = 100;
+/**
+ * Most cart items (`items`) of one recommendation request. The engine refuses more, however it is
+ * called; the HTTP listener's `maxQueryItems` can only lower it (its query decoder reads this bound
+ * from the schema).
+ */
+export const MAX_CART_ITEMS = 100;
 
 /** Most events in one purchase request. */
 export const MAX_EVENTS_PER_REQUEST = 100;

@@ -13,7 +13,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { parseIsoDateTime } from './formats.js';
-import { DEFAULT_COUNT, DEFAULT_MAX_QUERY_ITEMS, MAX_COUNT, MAX_ID_LENGTH, SEARCH_REPORT_LIMITS } from './limits.js';
+import { DEFAULT_COUNT, MAX_CART_ITEMS, MAX_COUNT, MAX_ID_LENGTH, SEARCH_REPORT_LIMITS } from './limits.js';
 
 const opt = Type.Optional;
 const oneOf = <const T extends readonly string[]>(values: T, options: { default: T[number]; description: string }) =>
@@ -32,7 +32,8 @@ export const RecommendQuerySchema = Type.Object({
   productRef: opt(Type.String({ description: 'Product reference id.' })),
   productStyleId: opt(Type.String({ description: 'Style id (between product and SKU).' })),
   items: opt(Type.Array(Type.String({ minLength: 1 }), {
-    description: `RefIds in the cart: the indexed form items[0]=a&items[1]=b, or repeated items=a&items=b (at most ${DEFAULT_MAX_QUERY_ITEMS}).`,
+    maxItems: MAX_CART_ITEMS,
+    description: `RefIds in the cart: the indexed form items[0]=a&items[1]=b, or repeated items=a&items=b (at most ${MAX_CART_ITEMS}).`,
   })),
   filterOutOfStock: opt(Type.Boolean({ description: 'Drop out-of-stock items (true, false, 1 or 0 in any case).' })),
   count: opt(Type.Integer({ minimum: 1, maximum: MAX_COUNT, default: DEFAULT_COUNT, description: `List length (default ${DEFAULT_COUNT}, at most ${MAX_COUNT}).` })),

@@ -383,7 +383,7 @@ export const CLICK_TYPES = ['click', 'addToCart'] as const;
 const ClickEventSchema = Type.Object({
   eventTime: eventTime(), refId: text(MAX_ID_LENGTH), type: oneOf(CLICK_TYPES),
   ...resultListFields,
-  clickId: opt(guid('Idempotency key: a click whose clickId was already recorded for the website is accepted and not stored again; a purchased product naming it is attributed to this click.')),
+  clickId: opt(guid('Idempotency key: a click whose clickId was already recorded for the website is accepted and not stored again; a purchased product of the same refId naming it is attributed to this click (one naming a click on another product converts as without a clickId).')),
   recommenderId: opt(guid()), tacticId: opt(guid()),
 }, positionWithQueryId);
 

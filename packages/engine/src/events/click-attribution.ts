@@ -2,9 +2,11 @@
  * Click conversions (pure): which recorded click, if any, a purchased product line converts, and what
  * the analytics hook is told about clicks and conversions.
  *
- * A line converts the click its `clickId` names when that click was recorded; otherwise the latest
- * click (or add-to-cart) of the purchase's session on the line's `refId` that came from a result list,
- * with an event time within the attribution window before the purchase (inclusive). The line is then
+ * A line converts the click its `clickId` names when that click was recorded on the line's `refId`;
+ * otherwise the latest click (or add-to-cart) of the purchase's session on the line's `refId` that came
+ * from a result list, with an event time within the attribution window before the purchase (inclusive).
+ * A clickId naming a click on another product is read as no clickId (decision 0086): a click on one
+ * product did not turn into the purchase of another, and the purchase itself is kept, not refused. The line is then
  * attributed to that click's list: the search query or recommendation method, the variant, the
  * position. The attribution report and the purchase path use the same functions, so they agree.
  * @module
@@ -63,7 +65,9 @@ export interface ConvertingLine {
  */
 export function convertedClick(line: ConvertingLine, sessionId: string, purchaseTimeMs: number, windowMs: number, clicks: ClickIndex): StoredClick | undefined {
   const named = line.clickId === undefined ? undefined : clicks.byId(line.clickId);
-  if (named !== undefined) return named.click.list === undefined ? undefined : named;
+  // A click on another product is not this line's click (a storefront that kept a stale clickId):
+  // the line converts as it would without one.
+  if (named !== undefined && named.click.refId === line.refId) return named.click.list === undefined ? undefined : named;
   return clicks.latest(sessionId, line.refId, purchaseTimeMs - windowMs, purchaseTimeMs);
 }
 
