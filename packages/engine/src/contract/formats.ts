@@ -6,6 +6,11 @@
 import { DECIMAL_STRING_PATTERN, MAX_DECIMAL, MAX_URL_LENGTH } from './limits.js';
 
 const GUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** Whether `s` is a GUID as the `guid` format takes it (either case). */
+export function isGuid(s: string): boolean {
+  return GUID.test(s);
+}
 // eslint-disable-next-line no-control-regex
 const BAD_CHARS = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 // eslint-disable-next-line no-control-regex
@@ -36,7 +41,7 @@ const MAX_DATE_TIME_LENGTH = 64;
  * taken as given. Pure; the same string back when nothing changes (no allocation on the common path).
  */
 export function customerKey(id: string): string {
-  return GUID.test(id) ? id.toLowerCase() : id;
+  return isGuid(id) ? id.toLowerCase() : id;
 }
 
 /** Days of `month` (1–12) in `year`, Gregorian (every event time is parsed: no Date object per call). */
@@ -115,7 +120,7 @@ export const EVENT_FORMATS: Readonly<Record<'guid' | 'event-time' | 'clean-text'
     validate: (s) => s.length <= 40 && DECIMAL_STRING.test(s) && Number(s) >= 0 && Number(s) <= MAX_DECIMAL,
     expected: `must be a decimal number from 0 to ${MAX_DECIMAL}`,
   },
-  guid: { validate: (s) => GUID.test(s), expected: 'must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)' },
+  guid: { validate: isGuid, expected: 'must be a GUID (xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx)' },
   'event-time': {
     validate: (s) => s.length <= MAX_DATE_TIME_LENGTH && parseIsoDateTime(s) !== undefined,
     expected: 'must be an ISO 8601 date-time with a zone (Z or an offset such as +02:00), such as 2024-05-01T12:00:00Z (years 1970-9999)',

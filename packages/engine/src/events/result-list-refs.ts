@@ -6,6 +6,7 @@
  * @module
  */
 import { recommenderIdOf, tacticLabelOf } from '../recommend/slots.js';
+import { isGuid } from '../contract/formats.js';
 import type { ListExperiment, ResultListSource, ResultPageRecord } from '../store/store.js';
 import { camelCaseKeys } from './event-body.js';
 import { isRecord, type ErrorCollector } from './validate-common.js';
@@ -32,22 +33,20 @@ export function listIdsOf(body: unknown, limit: number): string[] {
   return [...ids];
 }
 
-/** A GUID as the schema takes it (another value is the schema's failure, reported there once). */
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Adds a failure for a `recommenderId` or `tacticId` that is not of a recommendation `list`: the
  * response's recommenderId (its method's, or the bundle call's) and a tactic id of the website (the
  * slots' ids). Taken as sent, such a click was counted under the list's method and credited to no
- * tactic, so the tactics' clicks no longer added up to the method's. A search page's clicks pass them
+ * tactic, so the tactics' clicks no longer added up to the method's. Only GUIDs are checked here: an id of
+ * another shape is the schema's failure, reported there once. A search page's clicks pass them
  * through (no report reads them there).
  */
 function checkListIds(e: Record<string, unknown>, list: ResultPageRecord, errors: ErrorCollector, at: string): void {
   if (list.kind !== 'recommendation') return;
-  if (typeof e.recommenderId === 'string' && GUID.test(e.recommenderId) && e.recommenderId.toLowerCase() !== recommenderIdOf(list.websiteId, list.source)) {
+  if (typeof e.recommenderId === 'string' && isGuid(e.recommenderId) && e.recommenderId.toLowerCase() !== recommenderIdOf(list.websiteId, list.source)) {
     errors.add(`${at}.RecommenderId`, `The result list of QueryId was answered by ${list.source}, whose recommenderId is not this one.`);
   }
-  if (typeof e.tacticId === 'string' && GUID.test(e.tacticId) && tacticLabelOf(list.websiteId, e.tacticId) === undefined) {
+  if (typeof e.tacticId === 'string' && isGuid(e.tacticId) && tacticLabelOf(list.websiteId, e.tacticId) === undefined) {
     errors.add(`${at}.TacticId`, 'The TacticId names no tactic of this website (send the tacticId of the clicked slot).');
   }
 }
