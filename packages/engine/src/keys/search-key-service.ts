@@ -125,16 +125,15 @@ export class SearchKeyService {
     const now = this.now();
     const request = validateSearchKeyRequest(body, now);
     if (request.scope !== null) checkScope?.(request.scope);
-    const existing = await this.store.listSearchKeys(websiteId);
-    if (existing.length >= MAX_KEYS_PER_WEBSITE) {
-      throw new AisleError('LIMIT_EXCEEDED', `website "${websiteId}" already has ${MAX_KEYS_PER_WEBSITE} search keys; revoke some first`);
-    }
     const key = SEARCH_KEY_PREFIX + randomBytes(32).toString('base64url');
     const record: SearchKeyRecord = {
       websiteId, id: `key_${randomBytes(8).toString('hex')}`, keyHash: hashSearchKey(key), keyPrefix: key.slice(0, SEARCH_KEY_PREFIX.length + 6),
       actions: request.actions, scope: request.scope, expiresAt: request.expiresAt, createdAt: now,
     };
-    await this.store.insertSearchKey(record);
+    // The store counts and inserts in one step: a count read here first let concurrent creates pass the limit.
+    if (!(await this.store.insertSearchKey(record, MAX_KEYS_PER_WEBSITE))) {
+      throw new AisleError('LIMIT_EXCEEDED', `website "${websiteId}" already has ${MAX_KEYS_PER_WEBSITE} search keys; revoke some first`);
+    }
     return { key, ...searchKeyInfo(record, now) };
   }
 

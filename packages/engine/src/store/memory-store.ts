@@ -330,12 +330,17 @@ export class MemoryStore extends GroupCommitStore implements Store {
     return [...this.settings.values()].filter((r) => r.version > version).sort((a, b) => a.version - b.version).map((r) => structuredClone(r));
   }
 
-  async insertSearchKey(record: SearchKeyRecord): Promise<void> {
+  async insertSearchKey(record: SearchKeyRecord, limit: number): Promise<boolean> {
     this.checkOpen();
+    // Counted and inserted in one turn of the loop: no other create runs in between.
+    let held = 0;
     for (const k of this.searchKeys.values()) {
       if (k.id === record.id || k.keyHash === record.keyHash) throw new Error(`search key ${record.id} already exists`);
+      if (k.websiteId === record.websiteId) held++;
     }
+    if (held >= limit) return false;
     this.searchKeys.set(record.id, structuredClone(record));
+    return true;
   }
 
   async listSearchKeys(websiteId: string): Promise<SearchKeyRecord[]> {

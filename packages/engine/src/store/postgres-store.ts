@@ -186,6 +186,8 @@ export const CHECKPOINT_LOCK = 5;
 
 /** The advisory lock (second key) of analytics writes: replicas' batches set response flags one after another. */
 const ANALYTICS_LOCK = 4;
+/** The advisory lock (second key) of search key creation: replicas count a website's keys and insert one after another. */
+const SEARCH_KEYS_LOCK = 6;
 
 /** The unnest column types of a click row, in the order of {@link CLICK_COLUMNS}. */
 const CLICK_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'text', 'bigint', 'text'] as const;
@@ -537,9 +539,15 @@ export class PostgresStore extends GroupCommitStore implements Store {
     return rows.map((r) => ({ websiteId: r.website_id, settings: JSON.parse(r.settings) as Record<string, unknown>, version: Number(r.version) }));
   }
 
-  async insertSearchKey(record: SearchKeyRecord): Promise<void> {
+  async insertSearchKey(record: SearchKeyRecord, limit: number): Promise<boolean> {
     this.checkOpen();
-    await this.pool.query(`INSERT INTO ${this.s}.search_keys (${SEARCH_KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, searchKeyValues(record));
+    // Under the schema's key lock, so creates through every replica count and insert one after another
+    // (READ COMMITTED alone let two transactions each count 999 and both insert).
+    return this.inTransaction(SEARCH_KEYS_LOCK, async (client) => {
+      const r = await client.query(`INSERT INTO ${this.s}.search_keys (${SEARCH_KEY_COLUMNS}) SELECT $1, $2, $3, $4, $5, $6, $7, $8
+        WHERE (SELECT COUNT(*) FROM ${this.s}.search_keys WHERE website_id = $1) < $9`, [...searchKeyValues(record), limit]);
+      return r.rowCount === 1;
+    });
   }
 
   async listSearchKeys(websiteId: string): Promise<SearchKeyRecord[]> {

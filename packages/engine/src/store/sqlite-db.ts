@@ -454,8 +454,10 @@ export class SqliteDb {
     return this.db.prepare('DELETE FROM experiments WHERE website_id = ? AND id = ? AND stopped_at IS NOT NULL').run(websiteId, id).changes === 1;
   }
 
-  insertSearchKey(record: SearchKeyRecord): void {
-    this.db.prepare(`INSERT INTO search_keys (${SEARCH_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(...searchKeyValues(record));
+  insertSearchKey(record: SearchKeyRecord, limit: number): boolean {
+    // One statement counts and inserts: SQLite runs it alone (one writer), so concurrent creates cannot both see room for one more.
+    return this.db.prepare(`INSERT INTO search_keys (${SEARCH_KEY_COLUMNS}) SELECT ?, ?, ?, ?, ?, ?, ?, ?
+      WHERE (SELECT COUNT(*) FROM search_keys WHERE website_id = ?) < ?`).run(...searchKeyValues(record), record.websiteId, limit).changes === 1;
   }
 
   listSearchKeys(websiteId: string): SearchKeyRecord[] {

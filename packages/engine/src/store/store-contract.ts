@@ -437,9 +437,9 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
     it('stores, finds, lists and deletes search keys per website', async () => {
       const store = await fresh();
       const scoped = key('w1', 'k2', { scope: { brand: ['Acme', 'Ünï'], price: { min: 1, max: 9.5 } }, expiresAt: 9_000_000_000_000, createdAt: 2000 });
-      await store.insertSearchKey(key('w1', 'k1'));
-      await store.insertSearchKey(scoped);
-      await store.insertSearchKey(key('w2', 'k3'));
+      await store.insertSearchKey(key('w1', 'k1'), 10);
+      await store.insertSearchKey(scoped, 10);
+      await store.insertSearchKey(key('w2', 'k3'), 10);
       expect(await store.findSearchKey(scoped.keyHash)).toEqual(scoped);
       expect(await store.findSearchKey('f'.repeat(64))).toBeUndefined();
       expect((await store.listSearchKeys('w1')).map((k) => k.id)).toEqual(['k1', 'k2']);
@@ -453,11 +453,24 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect((await store.listSearchKeys('w1')).map((k) => k.id)).toEqual(['k2']);
     });
 
+    it('stores a search key only while its website holds fewer than the limit, concurrent inserts included', async () => {
+      const store = await fresh();
+      const inserted = await Promise.all(Array.from({ length: 8 }, (_, i) => store.insertSearchKey(key('w1', `c${i}`), 3)));
+      expect(inserted.filter(Boolean)).toHaveLength(3);
+      expect(await store.listSearchKeys('w1')).toHaveLength(3);
+      // Counted per website.
+      expect(await store.insertSearchKey(key('w2', 'd0'), 3)).toBe(true);
+      const kept = (await store.listSearchKeys('w1'))[0]!;
+      expect(await store.deleteSearchKey('w1', kept.id)).toBe(true);
+      expect(await store.insertSearchKey(key('w1', 'e0'), 3)).toBe(true);
+      expect(await store.insertSearchKey(key('w1', 'e1'), 3)).toBe(false);
+    });
+
     it('refuses a second search key with the same id or hash', async () => {
       const store = await fresh();
-      await store.insertSearchKey(key('w1', 'k1'));
-      await expect(store.insertSearchKey(key('w2', 'k1', { keyHash: 'a'.repeat(64) }))).rejects.toThrow();
-      await expect(store.insertSearchKey(key('w2', 'other', { keyHash: key('w1', 'k1').keyHash }))).rejects.toThrow();
+      await store.insertSearchKey(key('w1', 'k1'), 10);
+      await expect(store.insertSearchKey(key('w2', 'k1', { keyHash: 'a'.repeat(64) }), 10)).rejects.toThrow();
+      await expect(store.insertSearchKey(key('w2', 'other', { keyHash: key('w1', 'k1').keyHash }), 10)).rejects.toThrow();
       expect((await store.listSearchKeys('w2'))).toEqual([]);
     });
 
@@ -623,7 +636,7 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
 
       it('keeps search keys across a reopen', async () => {
         const store = await fresh();
-        await store.insertSearchKey(key('w1', 'k1', { scope: { brand: { not: ['x'] } } }));
+        await store.insertSearchKey(key('w1', 'k1', { scope: { brand: { not: ['x'] } } }), 10);
         open.splice(open.indexOf(store), 1);
         const again = await reopen(store);
         open.push(again);

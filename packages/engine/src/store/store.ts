@@ -586,8 +586,12 @@ export interface Store {
    * one short transaction; returns how many. Roll-ups are kept.
    */
   deleteExpired(websiteId: string, kind: RetentionKind, before: number, limit: number): Promise<number>;
-  /** Stores a new search key (its hash, never the key itself); `id` and `keyHash` are unique. */
-  insertSearchKey(record: SearchKeyRecord): Promise<void>;
+  /**
+   * Stores a new search key (its hash, never the key itself; `id` and `keyHash` are unique) unless its
+   * website already holds `limit` keys: false then, and nothing stored. The count and the insert are
+   * one step, so concurrent creates (through several replicas too) never pass the limit.
+   */
+  insertSearchKey(record: SearchKeyRecord, limit: number): Promise<boolean>;
   /** The search keys of one website, oldest first. */
   listSearchKeys(websiteId: string): Promise<SearchKeyRecord[]>;
   /** The search key with this SHA-256 digest (hex), of any website, or undefined. */
