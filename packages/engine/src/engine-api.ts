@@ -187,12 +187,12 @@ export interface RecommendationReport {
     /** RefIds served. */
     items: number;
     clicks: number;
-    /** Served responses with at least one click / served. */
-    ctr: number;
+    /** Served responses with at least one click / served; null when none was served in the window. */
+    ctr: number | null;
     conversions: number;
     revenue: number;
-    /** Per tactic (its `tacticLabel`): `ctr` is clicks / items. */
-    tactics: { tactic: string; items: number; clicks: number; ctr: number; conversions: number; revenue: number }[];
+    /** Per tactic (its `tacticLabel`): `ctr` is clicks / items, null when no item was served in the window. */
+    tactics: { tactic: string; items: number; clicks: number; ctr: number | null; conversions: number; revenue: number }[];
   }[];
 }
 

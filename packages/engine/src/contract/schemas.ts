@@ -470,9 +470,10 @@ const RecommendationReportSchema = Type.Object({
   websiteId: str(), from: opt(str()), to: opt(str()),
   methods: Type.Array(Type.Object({
     method: str(), served: int('Responses with at least one item.'), items: int('RefIds served.'), clicks: int(),
-    ctr: num('Served responses with at least one click / served.'), conversions: int(), revenue: num(),
+    ctr: Type.Union([num(), Type.Null()], { description: 'Served responses with at least one click / served; null when none was served in the window (0 of 0 is no rate).' }),
+    conversions: int(), revenue: num(),
     tactics: Type.Array(Type.Object({
-      tactic: str('The tacticLabel of the items.'), items: int(), clicks: int(), ctr: num('Clicks / items.'), conversions: int(), revenue: num(),
+      tactic: str('The tacticLabel of the items.'), items: int(), clicks: int(), ctr: Type.Union([num(), Type.Null()], { description: 'Clicks / items; null when no item was served in the window.' }), conversions: int(), revenue: num(),
     }), { description: 'By items descending.' }),
   }), { description: 'By served descending, then method.' }),
 });

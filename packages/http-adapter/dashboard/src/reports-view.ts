@@ -17,8 +17,8 @@ interface Attribution {
 }
 interface SearchQuery { query: string; count: number; avgResults: number; clicks: number; ctr: number; avgClickPosition: number | null; conversions: number; conversionRate: number; revenue: number }
 interface Searches { top: SearchQuery[]; noResults: { query: string; count: number }[]; noClicks: { query: string; count: number }[] }
-interface Tactic { tactic: string; items: number; clicks: number; ctr: number; conversions: number; revenue: number }
-interface Recommendations { methods: { method: string; served: number; items: number; clicks: number; ctr: number; conversions: number; revenue: number; tactics: Tactic[] }[] }
+interface Tactic { tactic: string; items: number; clicks: number; ctr: number | null; conversions: number; revenue: number }
+interface Recommendations { methods: { method: string; served: number; items: number; clicks: number; ctr: number | null; conversions: number; revenue: number; tactics: Tactic[] }[] }
 
 /** A report's window: ISO date-times, each optional (none: all time). */
 export interface ReportRange { from?: string; to?: string }
@@ -29,6 +29,8 @@ const DAY_MS = 86_400_000;
 
 const money = (n: number) => n.toLocaleString('en', { maximumFractionDigits: 2, minimumFractionDigits: 2 });
 const percent = (n: number) => `${(n * 100).toFixed(1)}%`;
+/** A rate that may not exist (nothing served in the window: the report says null, not 0 %). */
+const rate = (n: number | null) => (n === null ? 'no data' : percent(n));
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 /** `YYYY-MM-DD` of a time, in UTC (the reports' dates are UTC days). */
@@ -134,13 +136,13 @@ function recommendationCards(r: Recommendations): HTMLElement[] {
   // Every method's tactics, the most served first.
   const tactics = r.methods.flatMap((m) => m.tactics.map((t) => ({ ...t, method: m.method }))).sort((a, b) => b.items - a.items).slice(0, 2 * ROWS);
   return [
-    card('report-rec-methods', 'Click-through by recommendation method', methods.map((m) => ({ label: m.method, value: m.ctr, text: percent(m.ctr) })), {
+    card('report-rec-methods', 'Click-through by recommendation method', methods.map((m) => ({ label: m.method, value: m.ctr ?? 0, text: rate(m.ctr) })), {
       head: ['method', 'served', 'items', 'clicks', 'CTR', 'conversions', 'revenue'],
-      rows: methods.map((m) => [m.method, m.served, m.items, m.clicks, percent(m.ctr), m.conversions, money(m.revenue)]),
+      rows: methods.map((m) => [m.method, m.served, m.items, m.clicks, rate(m.ctr), m.conversions, money(m.revenue)]),
     }, { max: 1, wide: true }),
-    card('report-rec-tactics', 'Click-through by tactic (clicks / items)', tactics.map((t) => ({ label: `${t.tactic} · ${t.method}`, value: t.ctr, text: percent(t.ctr) })), {
+    card('report-rec-tactics', 'Click-through by tactic (clicks / items)', tactics.map((t) => ({ label: `${t.tactic} · ${t.method}`, value: t.ctr ?? 0, text: rate(t.ctr) })), {
       head: ['tactic', 'method', 'items', 'clicks', 'CTR', 'conversions', 'revenue'],
-      rows: tactics.map((t) => [t.tactic, t.method, t.items, t.clicks, percent(t.ctr), t.conversions, money(t.revenue)]),
+      rows: tactics.map((t) => [t.tactic, t.method, t.items, t.clicks, rate(t.ctr), t.conversions, money(t.revenue)]),
     }, { wide: true }),
   ];
 }
