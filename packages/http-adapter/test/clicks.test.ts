@@ -183,6 +183,40 @@ function runClicksSuite(name: string, storeOptions: () => Promise<Pick<EngineOpt
       expect(logged.top.find((t) => t.query === 'zanzibar espresso')).toMatchObject({ clicks: 1, conversions: 1, revenue: 20 });
     });
 
+    it('converts a click stamped by a browser clock a minute fast, and never a click made after the purchase', async () => {
+      const attribution = async () => {
+        const res = await fetch(`${url}/admin/v1/websites/site-a/reports/attribution`, { headers: bearer(ADMIN_TOKEN) });
+        return (await expectDocumented(res, '/admin/v1/websites/{websiteId}/reports/attribution', 'GET')) as AttributionReport;
+      };
+      const reportBefore = await attribution();
+      const page = await search({ q: 'zanzibar', size: 3 });
+      const [a, b] = page.payload.result;
+      const session = randomUUID();
+      const now = Date.now();
+      const purchase = (orderId: string, refId: string) => post(`${url}/3.0/events/purchases`, {
+        customerId: CUSTOMER, sessionId: session,
+        events: [{ currentUrl: 'https://shop-a.example/thanks', eventTime: new Date(now).toISOString(), orderId, products: [{ refId, quantity: 1, price: 7 }] }],
+      }, bearer(TOKEN_A));
+      // The browser's clock runs a minute fast: its click reads a minute after the shop's purchase, which it preceded.
+      const fast = clickBody([{ refId: a!.refId, queryId: page.query_id, position: 1, eventTime: new Date(now + 60_000).toISOString() }], session);
+      expect((await post(`${url}${CLICKS}`, fast, bearer(TOKEN_A))).status).toBe(202);
+      const before = outcomes.length;
+      const orderA = `skew-a-${session}`;
+      expect((await purchase(orderA, a!.refId)).status).toBe(202);
+      expect(outcomes.slice(before)).toEqual([expect.objectContaining({ type: 'purchase', kind: 'search', query: 'zanzibar', position: 1, revenue: 7 })]);
+      // A purchase first, then a click on the product (its time within the same minute): the click did not lead to it.
+      const orderB = `skew-b-${session}`;
+      expect((await purchase(orderB, b!.refId)).status).toBe(202);
+      const after = clickBody([{ refId: b!.refId, queryId: page.query_id, position: 2, eventTime: new Date(now + 30_000).toISOString() }], session);
+      expect((await post(`${url}${CLICKS}`, after, bearer(TOKEN_A))).status).toBe(202);
+      expect(outcomes.slice(before).filter((o) => o.type === 'purchase')).toHaveLength(1);
+      // The attribution report reads the same: order A converted (a line at position 1), order B not (none at 2).
+      const report = await attribution();
+      const units = (r: AttributionReport, position: number) => r.byClickPosition.find((l) => l.kind === 'search' && l.position === position)?.units ?? 0;
+      expect(units(report, 1) - units(reportBefore, 1)).toBe(1);
+      expect(units(report, 2) - units(reportBefore, 2)).toBe(0);
+    });
+
     it('refuses a clickId sent again with other content (409, nothing of the request stored), as an orderId is', async () => {
       // It answered 202 with the first transactionId and stored nothing: a status that claimed a click.
       const page = await search({ q: 'zanzibar', size: 3 });

@@ -18,13 +18,19 @@ import { isVerifiedRetailMedia, RetailMediaSpend } from '../retail-media/index.j
 import type { PurchaseEventData, ResultListKind } from '../store/store.js';
 import { convertedClick, type ClickIndex } from './click-attribution.js';
 
+/** How a stored purchase event reached aisle: its request's `sessionId`, and when it arrived (ms). */
+export interface PurchaseArrival {
+  sessionId: string;
+  receivedAt: number;
+}
+
 /** The clicks purchases may convert, and how (see click-attribution.ts). */
 export interface ClickConversions {
   clicks: ClickIndex;
   /** The website's attribution window (ms). */
   windowMs: number;
-  /** The session of a purchase event (the purchase request's `sessionId`). */
-  sessionOf: (event: PurchaseEventData) => string;
+  /** The session and the arrival of a purchase event. */
+  arrivalOf: (event: PurchaseEventData) => PurchaseArrival;
 }
 
 /** Money and counts are rounded to this many decimals in the reports (attribution, searches, recommendations). */
@@ -113,12 +119,12 @@ export function buildAttributionReport(
     if (range.toMs !== undefined && event.eventTimeMs > range.toMs) continue;
     orders++;
     const orderId = event.orderId;
-    const sessionId = conversions?.sessionOf(event);
+    const arrival = conversions?.arrivalOf(event);
     for (const p of event.products) {
       const lineRevenue = p.price * p.quantity;
       revenue += lineRevenue;
       units += p.quantity;
-      const converted = conversions && convertedClick(p, sessionId!, event.eventTimeMs, conversions.windowMs, conversions.clicks);
+      const converted = conversions && convertedClick(p, { ...arrival!, eventTimeMs: event.eventTimeMs }, conversions.windowMs, conversions.clicks);
       const list = converted?.click.list;
       if (list !== undefined) {
         clickAttributedRevenue += lineRevenue;
