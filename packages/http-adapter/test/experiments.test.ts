@@ -224,7 +224,7 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
         // Every figure names its interval's method (the report gave bare numbers, and the mean's was the
         // normal one: too narrow for the small variants a report shows early on).
         expect([v.ctr.interval, v.conversionRate.interval, v.revenuePerUser.interval]).toEqual([
-          'Wilson score interval (95 %)', 'Wilson score interval (95 %)', "Student's t interval of the mean (95 %)",
+          'Wilson score interval on the effective number of searches (per-user design effect; 95 %)', 'Wilson score interval (95 %)', "Student's t interval of the mean (95 %)",
         ]);
       }
       expect(r.variants.reduce((s, v) => s + v.clicks, 0)).toBe(clicks);
@@ -232,7 +232,10 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       expect(r.variants.reduce((s, v) => s + v.revenue, 0)).toBeCloseTo(revenue, 6);
       expect(r.variants[0]!.vsControl).toBeUndefined();
       const vs = r.variants[1]!.vsControl!;
-      expect(vs.ctr.test).toMatch(/Welch/);
+      expect(vs.ctr.test).toBe("Welch's t test (two-sided) on the ratio of sums, delta-method variance over users");
+      // The comparison is of the ctrs shown (it compared the means of the users' own CTRs under the same name).
+      const [control, variant] = r.variants;
+      if (vs.ctr.relativeDifference !== null) expect(vs.ctr.relativeDifference).toBeCloseTo(variant!.ctr.value! / control!.ctr.value! - 1, 12);
       expect(vs.conversionRate.test).toMatch(/two-proportion z/);
       expect(vs.revenuePerUser.test).toMatch(/Welch/);
       for (const metric of ['ctr', 'conversionRate', 'revenuePerUser'] as const) expect(vs[metric].interval).toMatch(/^(delta method on the log ratio|MOVER-R)/);
@@ -272,7 +275,7 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       expect(variant!.conversionRate.value).toBe(1);
       expect(r.minUsers).toEqual({ ctr: null, conversionRate: null });
       const vs = variant!.vsControl!;
-      for (const [metric, noun] of [['ctr', 'mean'], ['conversionRate', 'rate'], ['revenuePerUser', 'mean']] as const) {
+      for (const [metric, noun] of [['ctr', 'rate'], ['conversionRate', 'rate'], ['revenuePerUser', 'mean']] as const) {
         expect(vs[metric]).toMatchObject({ relativeDifference: null, low: null, high: null, significant: false });
         expect(vs[metric].note).toContain(`The control's ${noun} is 0`);
       }

@@ -581,7 +581,7 @@ const EstimateSchema = Type.Object({
   value: numOrNull('The estimate; null while the variant has no users (or, for a rate, no searches or lists served).'),
   low: numOrNull('95 % interval, lower end; null with the value, and for a per-user mean of a single user.'),
   high: numOrNull('95 % interval, upper end; null as low.'),
-  interval: str('The interval\'s method, by name: "Wilson score interval (95 %)" for rates, "Student\'s t interval of the mean (95 %)" for revenuePerUser.'),
+  interval: str('The interval\'s method, by name: "Wilson score interval on the effective number of searches (per-user design effect; 95 %)" for ctr, "Wilson score interval (95 %)" for conversionRate, "Student\'s t interval of the mean (95 %)" for revenuePerUser.'),
 }, { description: 'A variant\'s own figure with its 95 % interval: null where there is nothing to estimate from (decision 0076), never 0 with an interval of no width.' });
 const ComparisonSchema = Type.Object({
   relativeDifference: numOrNull('(variant − control) / control; null when the control\'s value is 0 or a side has under 2 users.'),
@@ -600,7 +600,7 @@ const VariantReportSchema = Type.Object({
   users: int('Assigned customers with at least one counted search or list served.'),
   searches: opt(int('Search experiments: searches (search-as-you-type chains once).')),
   served: opt(int('Recommendation experiments: lists served.')),
-  clicks: int(), ctr: ref('Estimate', EstimateSchema), conversions: int('Attributed purchase lines.'),
+  clicks: int(), ctr: ref('Estimate', EstimateSchema, { description: 'Searches (or lists served) with at least one click / searches, over every user of the variant; vsControl.ctr compares this same figure.' }), conversions: int('Attributed purchase lines.'),
   conversionRate: ref('Estimate', EstimateSchema), revenue: num('Attributed revenue.'), revenuePerUser: ref('Estimate', EstimateSchema),
   vsControl: opt(Type.Object({
     ctr: ref('Comparison', ComparisonSchema), conversionRate: ref('Comparison', ComparisonSchema), revenuePerUser: ref('Comparison', ComparisonSchema),

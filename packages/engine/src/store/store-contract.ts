@@ -324,7 +324,7 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect(sums.filter((s) => s.tactic === '').map((s) => s.users)).toEqual([27, 15]);
       for (const [i, s] of sums.entries()) {
         // Floating sums: the same values, added in the database's order.
-        for (const f of ['ctr', 'ctrSquares', 'revenueSquares'] as const) expect(s[f]).toBeCloseTo(expected[i]![f], 9);
+        for (const f of ['ctrClicked', 'ctrClickedSquares', 'responsesSquares', 'ctrClickedResponses', 'revenueSquares'] as const) expect(s[f]).toBeCloseTo(expected[i]![f], 9);
         expect(s.counters.revenue).toBeCloseTo(expected[i]!.counters.revenue, 9);
         expect({ ...s.counters, revenue: 0 }).toEqual({ ...expected[i]!.counters, revenue: 0 });
       }

@@ -459,9 +459,15 @@ export interface ExperimentSums {
   counters: RollupCounters;
   /** Customers with at least one conversion. */
   converters: number;
-  /** Sum over the customers of their CTR, `min(1, clicked / responses)` (0 without responses), and of its square. */
-  ctr: number;
-  ctrSquares: number;
+  /**
+   * The CTR's per-customer sums: of the customer's clicked responses, at most their responses
+   * (`min(clicked, responses)`, as a CTR is at most 1), of its square, of `responses²` and of the
+   * product of the two — what the ratio of sums and its delta-method variance over users need.
+   */
+  ctrClicked: number;
+  ctrClickedSquares: number;
+  responsesSquares: number;
+  ctrClickedResponses: number;
   /** Sum over the customers of the square of their revenue. */
   revenueSquares: number;
 }
