@@ -110,7 +110,7 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { colour: 1 } }] }, 400, 'variants[1].settings');
       await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { fields: { price: { type: 'number' } } } }] }, 400, 'variants[1].settings.fields');
       // Settings no search reads were taken (201), and the variant's shoppers were served exactly as the control's.
-      for (const [key, value] of [['cors', { origins: ['https://other.example'] }], ['attributionWindowDays', 7], ['eventRetentionDays', { clicks: 30 }], ['retailMedia', { adSets: [] }], ['retailBoost', { collections: [] }], ['useStyleIdForVisualSimilarity', true]] as const) {
+      for (const [key, value] of [['cors', { origins: ['https://other.example'] }], ['attributionWindowDays', 7], ['currency', 'USD'], ['eventRetentionDays', { clicks: 30 }], ['retailMedia', { adSets: [] }], ['retailBoost', { collections: [] }], ['useStyleIdForVisualSimilarity', true]] as const) {
         await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { [key]: value } }] }, 400, `variants[1].settings.${key}`);
       }
       await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', recommendations: { PopularItems: { tactics: ['Popular Items'] } } }] }, 400, 'variants[1].recommendations');

@@ -486,6 +486,13 @@ const ClickPositionLineSchema = Type.Object({
 });
 const AttributionReportSchema = Type.Object({
   websiteId: str(), from: opt(str()), to: opt(str()),
+  currency: Type.Union([str(), Type.Null()], {
+    description: 'The currency of every money figure (settings.currency, upper-cased); null while the website has none, and then only purchases '
+      + 'stating no currencyCode are added.',
+  }),
+  otherCurrencies: Type.Array(Type.Object({ currency: str(), orders: int(), units: num(), revenue: num(), attributedRevenue: num() }), {
+    description: 'Purchases in another currency, per currency (by currency code): their orders and units count in the figures above, their money only here.',
+  }),
   totals: Type.Object({
     revenue: num(), orders: int(), units: num(), attributedRevenue: num(),
     clickAttributedRevenue: num('Revenue of the lines converted from a click on a search or recommendation result (docs/http-api.md, "Clicks").'),

@@ -11,6 +11,10 @@
  * With clicks (`ClickConversions`), a line that converts a click on a result list (click-attribution.ts)
  * is attributed too, and counted under its search query or recommendation method and under the kind of
  * list and the click's position; `totals.clickAttributedRevenue` sums those lines.
+ *
+ * Money is added in one currency only, the website's ({@link inWebsiteCurrency}): a purchase in another
+ * currency counts in the orders and units but adds its money to `otherCurrencies` alone (EUR and USD
+ * added together were no figure of either).
  * @module
  */
 import type { AttributionLine, AttributionReport } from '../engine-api.js';
@@ -31,6 +35,20 @@ export interface ClickConversions {
   windowMs: number;
   /** The session and the arrival of a purchase event. */
   arrivalOf: (event: PurchaseEventData) => PurchaseArrival;
+}
+
+/** The currency a website's revenue figures are in: its `settings.currency`, upper-cased; undefined while unset. */
+export function websiteCurrencyOf(settings: { currency?: string } | undefined): string | undefined {
+  return settings?.currency?.toUpperCase();
+}
+
+/**
+ * Whether a purchase's money counts in the website's revenue figures (every report's): it states no
+ * `currencyCode` (a shop selling in one currency need not say which), or the website's currency. Pure;
+ * the one rule of the attribution report and of the conversions the other reports count.
+ */
+export function inWebsiteCurrency(currencyCode: string | undefined, websiteCurrency: string | undefined): boolean {
+  return currencyCode === undefined || currencyCode === websiteCurrency;
 }
 
 /** Money and counts are rounded to this many decimals in the reports (attribution, searches, recommendations). */
@@ -97,7 +115,9 @@ export function buildAttributionReport(
   events: Iterable<PurchaseEventData>,
   range: { from?: string; to?: string; fromMs?: number; toMs?: number } = {},
   conversions?: ClickConversions,
+  currency?: string,
 ): AttributionReport {
+  const otherCurrencies = new Map<string, { orders: number; units: number; revenue: number; attributedRevenue: number }>();
   const bySearchQuery = new LineTable();
   const byRecommendationMethod = new LineTable();
   const byClickPosition = new PositionTable();
@@ -120,8 +140,16 @@ export function buildAttributionReport(
     orders++;
     const orderId = event.orderId;
     const arrival = conversions?.arrivalOf(event);
+    // A purchase in another currency: its money is counted apart, and adds 0 to every figure below.
+    let other: { orders: number; units: number; revenue: number; attributedRevenue: number } | undefined;
+    if (!inWebsiteCurrency(event.currencyCode, currency)) {
+      other = otherCurrencies.get(event.currencyCode!);
+      if (other === undefined) otherCurrencies.set(event.currencyCode!, (other = { orders: 0, units: 0, revenue: 0, attributedRevenue: 0 }));
+      other.orders++;
+    }
     for (const p of event.products) {
-      const lineRevenue = p.price * p.quantity;
+      const money = p.price * p.quantity;
+      const lineRevenue = other === undefined ? money : 0;
       revenue += lineRevenue;
       units += p.quantity;
       const converted = conversions && convertedClick(p, { ...arrival!, eventTimeMs: event.eventTimeMs }, conversions.windowMs, conversions.clicks);
@@ -131,7 +159,14 @@ export function buildAttributionReport(
         (list.kind === 'search' ? bySearchQuery : byRecommendationMethod).add(list.source, orderId, lineRevenue, p.quantity);
         if (converted!.click.position !== undefined) byClickPosition.add(list.kind, converted!.click.position, orderId, lineRevenue, p.quantity);
       }
-      if (list !== undefined || isAttributedLine(event, p)) attributedRevenue += lineRevenue;
+      if (list !== undefined || isAttributedLine(event, p)) {
+        attributedRevenue += lineRevenue;
+        if (other !== undefined) other.attributedRevenue += money;
+      }
+      if (other !== undefined) {
+        other.units += p.quantity;
+        other.revenue += money;
+      }
       byRecommender.add(p.recommenderId ?? event.recommenderId, orderId, lineRevenue, p.quantity);
       byWidget.add(p.widgetId, orderId, lineRevenue, p.quantity);
       const campaign = p.campaignId ?? event.campaignId;
@@ -147,7 +182,7 @@ export function buildAttributionReport(
     for (const promo of event.priceBeatPromotions) {
       let pb = priceBeat.get(promo.code);
       if (pb === undefined) priceBeat.set(promo.code, (pb = { discount: 0, orders: 0, reused: 0 }));
-      pb.discount += promo.discount;
+      if (other === undefined) pb.discount += promo.discount;
       if (!codesInOrder.has(promo.code)) pb.orders++;
       codesInOrder.add(promo.code);
       if (promo.reused === true) pb.reused++;
@@ -158,6 +193,10 @@ export function buildAttributionReport(
     websiteId,
     ...(range.from !== undefined && { from: range.from }),
     ...(range.to !== undefined && { to: range.to }),
+    currency: currency ?? null,
+    otherCurrencies: [...otherCurrencies].sort(([a], [b]) => (a < b ? -1 : 1)).map(([code, o]) => ({
+      currency: code, orders: o.orders, units: o.units, revenue: roundForReport(o.revenue), attributedRevenue: roundForReport(o.attributedRevenue),
+    })),
     totals: { revenue: roundForReport(revenue), orders, units, attributedRevenue: roundForReport(attributedRevenue), clickAttributedRevenue: roundForReport(clickAttributedRevenue) },
     byRecommender: byRecommender.toLines(),
     byWidget: byWidget.toLines(),

@@ -20,7 +20,7 @@ import type { ClickConflict, ClickEventData, CouponIssueConflict, CouponIssueDat
 import { MAX_EVENTS_PER_REQUEST, MAX_VIEWS_PER_REQUEST } from '../contract/limits.js';
 import type { EventAck, PurchaseRecord, ViewRecord } from '../types.js';
 import { randomGuid } from '../util/ids.js';
-import { buildAttributionReport, type PurchaseArrival } from './attribution.js';
+import { buildAttributionReport, inWebsiteCurrency, websiteCurrencyOf, type PurchaseArrival } from './attribution.js';
 import { ClickIndex, clickOutcome, conversionOutcome, convertedClick, type ClickOutcome } from './click-attribution.js';
 import { MAX_EVENT_TIME_SKEW_MS, modelEventTime } from './event-time.js';
 import { listIdsOf } from './result-list-refs.js';
@@ -303,11 +303,14 @@ export class EventService {
     }
     if (candidates.length === 0) return;
     const clicks = new ClickIndex(candidates);
+    const currency = websiteCurrencyOf(website.settings);
     events.forEach((event, i) => {
+      // A conversion in another currency than the website's is a conversion without revenue: the reports' roll-ups never add two currencies.
+      const counted = inWebsiteCurrency(event.currencyCode, currency);
       for (const p of event.products) {
         const converted = convertedClick(p, { sessionId, eventTimeMs: event.eventTimeMs, receivedAt }, windowMs, clicks);
         if (converted !== undefined) {
-          const outcome = conversionOutcome(website.websiteId, times[i]!, converted, p.price * p.quantity);
+          const outcome = conversionOutcome(website.websiteId, times[i]!, converted, counted ? p.price * p.quantity : 0);
           this.feed(() => this.sink.onClickOutcome?.(outcome));
         }
       }
@@ -451,7 +454,7 @@ export class EventService {
     const { events, arrivals, clicks } = await storeCall(() => this.attributionInputs(websiteId));
     return buildAttributionReport(websiteId, events, {
       ...(range.from !== undefined && { from: range.from, fromMs }), ...(range.to !== undefined && { to: range.to, toMs }),
-    }, { clicks: new ClickIndex(clicks), windowMs: attributionWindowDays(website) * DAY_MS, arrivalOf: (e) => arrivals.get(e)! });
+    }, { clicks: new ClickIndex(clicks), windowMs: attributionWindowDays(website) * DAY_MS, arrivalOf: (e) => arrivals.get(e)! }, websiteCurrencyOf(website.settings));
   }
 
   /** The website's stored purchases (with their sessions) and clicks, which the attribution report reads. */

@@ -9,6 +9,8 @@ import { admin, ApiError, esc, type Connection } from './api.js';
 
 interface Line { key: string; revenue: number; orders: number; units: number }
 interface Attribution {
+  currency: string | null;
+  otherCurrencies: { currency: string; orders: number; units: number; revenue: number }[];
   totals: { revenue: number; orders: number; units: number; attributedRevenue: number; clickAttributedRevenue: number };
   byRecommender: Line[]; byCampaign: Line[]; byAtsModel: Line[]; byTactic: Line[]; bySearchQuery: Line[]; byRecommendationMethod: Line[];
   byClickPosition: { kind: string; position: number; revenue: number; orders: number; units: number }[];
@@ -152,11 +154,13 @@ function attributionCards(a: Attribution): HTMLElement[] {
   totals.className = 'card totals';
   totals.id = 'report-totals';
   totals.setAttribute('aria-labelledby', 'report-totals-title');
-  totals.innerHTML = `<h3 id="report-totals-title">Totals</h3><dl>
+  // Money is in the website's currency only; purchases in others are listed apart, never added in.
+  const others = a.otherCurrencies.map((o) => `<dt>In ${esc(o.currency)} (apart)</dt><dd data-other="${esc(o.currency)}">${money(o.revenue)} · ${o.orders} orders</dd>`).join('');
+  totals.innerHTML = `<h3 id="report-totals-title">Totals${a.currency === null ? ' (no currency set: purchases stating none)' : ` (${esc(a.currency)})`}</h3><dl>
     <dt>Revenue</dt><dd data-total="revenue">${money(a.totals.revenue)}</dd>
     <dt>Attributed revenue</dt><dd data-total="attributedRevenue">${money(a.totals.attributedRevenue)}</dd>
     <dt>Revenue from clicks</dt><dd data-total="clickAttributedRevenue">${money(a.totals.clickAttributedRevenue)}</dd>
-    <dt>Orders</dt><dd data-total="orders">${a.totals.orders}</dd><dt>Units</dt><dd data-total="units">${a.totals.units}</dd></dl>
+    <dt>Orders</dt><dd data-total="orders">${a.totals.orders}</dd><dt>Units</dt><dd data-total="units">${a.totals.units}</dd>${others}</dl>
     ${barsSvg('Share of revenue attributed', [
       { label: 'attributed', value: a.totals.attributedRevenue, text: a.totals.revenue > 0 ? percent(a.totals.attributedRevenue / a.totals.revenue) : '—' },
       { label: 'from clicks', value: a.totals.clickAttributedRevenue, text: a.totals.revenue > 0 ? percent(a.totals.clickAttributedRevenue / a.totals.revenue) : '—' },
