@@ -70,6 +70,17 @@ describe('experiment report', () => {
     expect(a!.ctr.interval).toMatch(/effective/);
   });
 
+  it('rounds money as every report does (6 decimals), not to the float sum of the prices', () => {
+    // 0.1 + 0.2 read 0.30000000000000004 in an experiment's revenue while the other reports showed 0.3.
+    const rows = [
+      row('a', 'c1', { responses: 1, conversions: 1, revenue: 0.1 }), row('a', 'c2', { responses: 1, conversions: 1, revenue: 0.2 }),
+      row('a', 'c1', { results: 1, conversions: 1, revenue: 0.1 }, 'Viewed With'), row('a', 'c2', { results: 1, conversions: 1, revenue: 0.2 }, 'Viewed With'),
+    ];
+    expect(0.1 + 0.2).not.toBe(0.3);
+    const r = experimentReport(record({ kind: 'recommendations' }), rows, 0);
+    expect(r.variants[0]).toMatchObject({ revenue: 0.3, tactics: [{ tactic: 'Viewed With', revenue: 0.3 }] });
+  });
+
   it('says significant only once every variant has minUsers (the fixed horizon)', () => {
     const rows: RollupTotal[] = [];
     const n = 20_000;

@@ -9,6 +9,7 @@
  * @module
  */
 import type { ExperimentReport } from '../contract/schemas.js';
+import { roundForReport } from '../events/attribution.js';
 import { EXPERIMENT_KEY_SEPARATOR, experimentSumsOf } from '../store/analytics-rows.js';
 import type { ExperimentRecord, ExperimentSums, RollupTotal } from '../store/store.js';
 import { INTERLEAVED, experimentFields } from './experiment-service.js';
@@ -153,7 +154,7 @@ export function abReport(record: ExperimentRecord, sums: readonly ExperimentSums
       name: v.name, weight: v.weight, users: t.users,
       ...(record.kind === 'search' ? { searches: t.responses } : { served: t.responses }),
       clicks: t.clicks, ctr: reportedCtr(t.ctr), conversions: t.conversions,
-      conversionRate: reportedRate(t.converters, t.users), revenue: t.revenue, revenuePerUser: reportedMean(t.revenuePerUser),
+      conversionRate: reportedRate(t.converters, t.users), revenue: roundForReport(t.revenue), revenuePerUser: reportedMean(t.revenuePerUser),
     };
     if (i > 0) {
       report.vsControl = {
@@ -163,7 +164,7 @@ export function abReport(record: ExperimentRecord, sums: readonly ExperimentSums
       };
     }
     if (record.kind === 'recommendations') {
-      report.tactics = [...t.tactics].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([tactic, s]) => ({ tactic, ...s }));
+      report.tactics = [...t.tactics].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([tactic, s]) => ({ tactic, ...s, revenue: roundForReport(s.revenue) }));
     }
     return report;
   });
