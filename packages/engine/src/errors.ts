@@ -101,6 +101,8 @@ export const ErrorCodes = {
   QUERY_PARAM_NOT_INTEGER: { status: 400, message: 'query parameter {name} must be an integer from {min} to {max} (got "{value}")' },
   /** A query parameter outside its declared values. */
   QUERY_PARAM_NOT_ALLOWED_VALUE: { status: 400, message: 'query parameter {name} must be {choices}' },
+  /** A parameter an operation with a closed query does not take (an admin report's misspelt `form`). */
+  QUERY_PARAM_UNKNOWN: { status: 400, message: 'query parameter {name} is not one of this report\'s: {known}' },
   /** A required query parameter absent or empty. */
   QUERY_PARAM_REQUIRED: { status: 400, message: 'query parameter {name} is required' },
   /** An indexed array parameter whose index is not a number (`items[x]`). */

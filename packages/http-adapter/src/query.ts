@@ -6,7 +6,8 @@
  * schema's `minimum`..`maximum`, a boolean (`true|false|1|0`, any case), or an array of strings in the
  * indexed form `items[0]`, `items[1]`, … (also repeated `items=` and `items[]=`). A malformed, missing
  * (when required) or repeated value fails with a coded error naming the parameter; unknown names
- * (cache busters, tracking) are ignored.
+ * (cache busters, tracking) are ignored, unless the schema is closed (`additionalProperties: false`:
+ * the admin reports), which refuses them naming the first.
  * @module
  */
 import { HttpError } from './errors.js';
@@ -69,6 +70,7 @@ type ParameterDecoder = (query: RawQuery, out: QueryParams, maxItems: number) =>
 interface QuerySchema {
   properties: Record<string, JsonSchema>;
   required?: readonly string[];
+  additionalProperties?: boolean;
 }
 
 const decoders = new Map<QuerySchemaName, QueryDecoder>();
@@ -88,8 +90,16 @@ export function compileQueryDecoder(schema: QuerySchema): QueryDecoder {
   const required = new Set(schema.required ?? []);
   const decoders = Object.entries(schema.properties).map(([name, property]) => parameterDecoder(name, property, required.has(name)));
   const declared = new Set(Object.keys(schema.properties));
+  const closed = schema.additionalProperties === false;
+  const known = [...declared].join(', ');
   return (query, maxItems) => {
     const raw = parseQueryString(query);
+    if (closed) {
+      // An array parameter's indexed names (`items[0]`) are its own; a closed schema declares none so far, but reads them alike.
+      for (const name of raw.keys()) {
+        if (!declared.has(name.split('[', 1)[0]!)) throw new HttpError('QUERY_PARAM_UNKNOWN', { name, known }, { key: name });
+      }
+    }
     const out: QueryParams = {};
     for (const decode of decoders) decode(raw, out, maxItems);
     // URLSearchParams reads a bad percent-encoding as U+FFFD, or a stray `%` as itself: a declared

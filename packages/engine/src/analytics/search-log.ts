@@ -24,13 +24,13 @@ import type { CatalogState } from '../catalog/catalog-index.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
 import { SEARCH_REPORT_LIMITS } from '../contract/limits.js';
 import {
-  readReportTimes, SearchReportQuerySchema, type RecommendationReportParams, type SearchReportParams,
+  readReportTimes, RecommendationReportQuerySchema, SearchReportQuerySchema, type RecommendationReportParams, type SearchReportParams,
 } from '../contract/query-schemas.js';
 import { describeAjvError, validatorFor } from '../contract/validate.js';
 import type { SuggestionSettings } from '../config.js';
 import type { RecommendationReport, SearchReport } from '../engine-api.js';
 import { AisleError, ValidationError } from '../errors.js';
-import { problemDetails } from '../events/validate-common.js';
+import { problemDetails, unknownReportParameters } from '../events/validate-common.js';
 import { mergeSuggestions, vocabularyCompletions } from '../search/query-suggestions.js';
 import { EXPERIMENT_KEY_SEPARATOR, EXPERIMENT_KIND_PREFIX, hourOf } from '../store/analytics-rows.js';
 import type {
@@ -547,10 +547,10 @@ export class SearchLog {
    * A report's window from its `from`/`to` (ISO 8601, both optional; `to` defaults to now), read by the
    * contract's `readReportTimes`; every bad one is added to `errors`.
    */
-  private window(range: { from?: string; to?: string }, errors: Record<string, string[]>): RollupWindow | undefined {
+  private window(range: { from?: string; to?: string }, schema: { properties: object }, errors: Record<string, string[]>): RollupWindow | undefined {
     const times = readReportTimes(range);
-    Object.assign(errors, times.errors);
-    if (Object.keys(times.errors).length > 0) return undefined;
+    Object.assign(errors, times.errors, unknownReportParameters(range, schema));
+    if (Object.keys(errors).length > 0) return undefined;
     return { fromHour: hourOf(times.fromMs ?? 0), toHour: times.toMs ?? this.now() };
   }
 
@@ -571,7 +571,7 @@ export class SearchLog {
    */
   async report(websiteId: string, range: SearchReportParams): Promise<SearchReport> {
     const errors: Record<string, string[]> = {};
-    const window = this.window(range, errors);
+    const window = this.window(range, SearchReportQuerySchema, errors);
     // The HTTP adapter decodes `limit` by the same schema; a library caller's value is checked here.
     const limit = range.limit ?? SEARCH_REPORT_LIMITS.default;
     const limitCheck = validatorFor(SearchReportQuerySchema);
@@ -584,7 +584,7 @@ export class SearchLog {
   /** The recommendations report over the same window as {@link report}. */
   async recommendationReport(websiteId: string, range: RecommendationReportParams): Promise<RecommendationReport> {
     const errors: Record<string, string[]> = {};
-    const window = this.window(range, errors);
+    const window = this.window(range, RecommendationReportQuerySchema, errors);
     if (window === undefined) throw new ValidationError(problemDetails(errors));
     const methods = recommendationReportOf(await this.totals(websiteId, 'recommendation', window));
     return { websiteId, ...(range.from !== undefined && { from: range.from }), ...(range.to !== undefined && { to: range.to }), methods };

@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { FailureReporter } from '../background-failures.js';
 import type { StoreConfig, WebsiteConfig } from '../config.js';
 import type { AttributionReport, CouponIssue, CouponUseResult } from '../engine-api.js';
-import { readReportTimes, type AttributionReportParams } from '../contract/query-schemas.js';
+import { AttributionReportQuerySchema, readReportTimes, type AttributionReportParams } from '../contract/query-schemas.js';
 import { storeCall } from '../store/store-call.js';
 import { isStorableText } from '../contract/formats.js';
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
@@ -26,7 +26,7 @@ import { MAX_EVENT_TIME_SKEW_MS, modelEventTime } from './event-time.js';
 import { listIdsOf } from './result-list-refs.js';
 import { validateClickRequest } from './validate-clicks.js';
 import { checkEventBody, normaliseValues } from './event-body.js';
-import { problemDetails } from './validate-common.js';
+import { problemDetails, unknownReportParameters } from './validate-common.js';
 import { problemDetails as statusProblem, problemPath } from '../contract/errors.js';
 import { validatePurchaseRequest } from './validate-purchases.js';
 import { validateViewRequest } from './validate-views.js';
@@ -450,6 +450,7 @@ export class EventService {
   async attributionReport(websiteId: string, range: AttributionReportParams = {}): Promise<AttributionReport> {
     const website = this.website(websiteId);
     const { fromMs, toMs, errors } = readReportTimes(range);
+    Object.assign(errors, unknownReportParameters(range, AttributionReportQuerySchema));
     if (Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
     const { events, arrivals, clicks } = await storeCall(() => this.attributionInputs(websiteId));
     return buildAttributionReport(websiteId, events, {
