@@ -184,7 +184,7 @@ async function evaluate(label: string, file: string, opts: Options): Promise<str
   const abTotal = abUsers === null ? null : 2 * abUsers;
   lines.push(`**Interleaving against A/B** for the real difference between rankings A and B (${pct(ctrB / ctrA - 1)} relative CTR): users needed to find it (the better ranking, p < 0.05) in ${pct(POWER_TARGET)} of ${RUNS_PER_SIZE} runs per size:`, '');
   lines.push('| method | test | users needed |', '|---|---|---|');
-  lines.push(`| A/B (two arms) | Welch's t over per-user CTR | ${abUsers === null ? `more than ${int(2 * MAX_USERS)}` : `${int(abTotal!)} (${int(abUsers)} per arm)`} |`);
+  lines.push(`| A/B (two arms) | Welch's t on the ratio of sums (delta method over users) | ${abUsers === null ? `more than ${int(2 * MAX_USERS)}` : `${int(abTotal!)} (${int(abUsers)} per arm)`} |`);
   lines.push(`| team-draft interleaving (one group) | binomial sign test over users' preferences | ${ilUsers === null ? `more than ${int(MAX_USERS)}` : int(ilUsers)} |`);
   if (abTotal !== null && ilUsers !== null) lines.push('', `Interleaving needed **${(abTotal / ilUsers).toFixed(1)}× fewer users** than the A/B test.`);
   lines.push('', `(${((Date.now() - started) / 1000).toFixed(0)} s)`, '');
