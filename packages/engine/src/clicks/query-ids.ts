@@ -211,8 +211,18 @@ const BASE36_CODES = Array.from('0123456789abcdefghijklmnopqrstuvwxyz', (c) => c
  * checked (a stored click's list, an answer's own id); undefined for a string not shaped as an id. Pure.
  */
 export function queryIdTime(queryId: string): number | undefined {
-  const match = QUERY_ID_SHAPE.exec(queryId);
-  return match === null ? undefined : Number.parseInt(match[1]!, 36);
+  // Read on every recommendation answer: the time part's digits only, without a match of the whole id or
+  // a string made (those cost ~0.3 µs an answer).
+  const dot = queryId.indexOf('.');
+  if (dot < 1 || dot > 11) return undefined;
+  let time = 0;
+  for (let i = 0; i < dot; i++) {
+    const code = queryId.charCodeAt(i);
+    const digit = code >= 48 && code <= 57 ? code - 48 : code >= 97 && code <= 122 ? code - 87 : -1;
+    if (digit < 0) return undefined;
+    time = time * 36 + digit;
+  }
+  return time;
 }
 
 /**
