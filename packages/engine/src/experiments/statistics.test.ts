@@ -10,6 +10,14 @@ function sums(values: number[]) {
   return { n: values.length, sum: values.reduce((a, b) => a + b, 0), sumSquares: values.reduce((a, b) => a + b * b, 0) };
 }
 
+/** The Wilson interval of a rate `p` over `n` (possibly effective) trials, written out. */
+function wilsonOf(p: number, n: number): { low: number; high: number } {
+  const z = 1.959963984540054;
+  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
+  return { low: centre - half, high: centre + half };
+}
+
 /** The ratio sums of users given as [clicked searches, searches]. */
 function ratioSums(users: [number, number][]): RatioSums {
   const s: RatioSums = { n: users.length, x: 0, y: 0, xx: 0, yy: 0, xy: 0 };
@@ -83,6 +91,10 @@ describe('experiment statistics', () => {
     // All of one user's searches clicked or none: 100 searches of 10 users are 10 observations, not 100.
     const clustered = ratioSums(Array.from({ length: 10 }, (_, i): [number, number] => [i < 3 ? 10 : 0, 10]));
     expect(ratioEstimate(clustered).low).toBeCloseTo(proportionEstimate(3, 10).low, 10);
+    // One user: no variance between users to measure, so the searches count as that one user (they counted as
+    // ten independent searches: 5 of 10 read 0.24 to 0.76, as if ten shoppers had searched).
+    expect(ratioEstimate(ratioSums([[5, 10]])).value).toBe(0.5);
+    expect(ratioEstimate(ratioSums([[5, 10]])).low).toBeCloseTo(wilsonOf(0.5, 1).low, 12);
     // A rate of 0 has nothing to measure a variance from: Wilson over the users.
     expect(ratioEstimate(ratioSums([[0, 5], [0, 3]])).high).toBeCloseTo(proportionEstimate(0, 2).high, 12);
   });

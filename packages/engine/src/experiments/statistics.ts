@@ -133,14 +133,15 @@ function ratioAndVariance(s: RatioSums): { ratio: number; variance: number } {
  * interval: the Wilson interval on the *effective* number of searches, R(1 − R) / Var(R) with Var(R) the
  * delta-method variance over users (Kish's design effect), kept between the number of users (each user
  * at least one observation) and the number of searches (no user counts for more than their searches).
- * A rate of 0 or 1 has no variance to measure: its interval is the Wilson one over the users. The plain
+ * A rate of 0 or 1 has no variance to measure, nor has a single user: the interval is then the Wilson one
+ * over the users (one shopper's ten searches are one shopper, not ten). The plain
  * Wilson interval over searches (until 2026-11-30) took ten searches of one shopper for ten shoppers.
  */
 export function ratioEstimate(s: RatioSums): Estimate {
   if (s.y <= 0 || s.n <= 0) return { value: 0, low: 0, high: 0, interval: INTERVALS.wilsonEffective };
   const { ratio, variance } = ratioAndVariance(s);
   const binomial = ratio * (1 - ratio);
-  const effective = binomial <= 0 ? s.n : variance <= 0 ? s.y : Math.min(s.y, Math.max(s.n, binomial / variance));
+  const effective = binomial <= 0 || s.n < 2 ? s.n : variance <= 0 ? s.y : Math.min(s.y, Math.max(s.n, binomial / variance));
   return wilsonInterval(ratio, effective, INTERVALS.wilsonEffective);
 }
 
