@@ -166,6 +166,25 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       expect((await stop(created.id)).status).toBe(200);
     });
 
+    it('assigns a customer GUID whatever its case: one shopper, one variant, one user', async () => {
+      const created = (await (await create({ name: 'case', kind: 'search', variants: [{ name: 'control' }, { name: 'b' }] })).json()) as Created;
+      try {
+        const customers = Array.from({ length: 24 }, () => randomUUID());
+        for (const customerId of customers) {
+          // A storefront whose search sends the GUID in capitals and whose other calls send it in lower case (GUIDs are found whatever their case).
+          const lower = (await search({ customer_id: customerId })).settings!.experiment;
+          const upper = (await search({ customer_id: customerId.toUpperCase(), q: 'zanzibar espresso' })).settings!.experiment;
+          // It was hashed as sent: about half of the shoppers saw both variants.
+          expect(upper).toEqual(lower);
+        }
+        // Counted once per shopper (it was one user per spelling).
+        const r = await report(created.id);
+        expect(r.variants.reduce((n, v) => n + v.users, 0)).toBe(customers.length);
+      } finally {
+        expect((await stop(created.id)).status).toBe(200);
+      }
+    });
+
     it('runs a search A/B test: sticky tags, variant settings served, clicks and purchases counted per user, stop and delete', async () => {
       // Unicode names are kept as given.
       const res = await create({ name: 'Redirect zanzibar ☕', kind: 'search', variants: [{ name: 'control' }, REDIRECTING] });
