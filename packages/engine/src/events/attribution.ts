@@ -37,6 +37,9 @@ export interface ClickConversions {
   arrivalOf: (event: PurchaseEventData) => PurchaseArrival;
 }
 
+/** What a report counts of the purchases in one other currency than the website's (its `otherCurrencies`). */
+type OtherCurrencyTotals = Omit<AttributionReport['otherCurrencies'][number], 'currency'>;
+
 /** The currency a website's revenue figures are in: its `settings.currency`, upper-cased; undefined while unset. */
 export function websiteCurrencyOf(settings: { currency?: string } | undefined): string | undefined {
   return settings?.currency?.toUpperCase();
@@ -117,7 +120,7 @@ export function buildAttributionReport(
   conversions?: ClickConversions,
   currency?: string,
 ): AttributionReport {
-  const otherCurrencies = new Map<string, { orders: number; units: number; revenue: number; attributedRevenue: number }>();
+  const otherCurrencies = new Map<string, OtherCurrencyTotals>();
   const bySearchQuery = new LineTable();
   const byRecommendationMethod = new LineTable();
   const byClickPosition = new PositionTable();
@@ -141,7 +144,7 @@ export function buildAttributionReport(
     const orderId = event.orderId;
     const arrival = conversions?.arrivalOf(event);
     // A purchase in another currency: its money is counted apart, and adds 0 to every figure below.
-    let other: { orders: number; units: number; revenue: number; attributedRevenue: number } | undefined;
+    let other: OtherCurrencyTotals | undefined;
     if (!inWebsiteCurrency(event.currencyCode, currency)) {
       other = otherCurrencies.get(event.currencyCode!);
       if (other === undefined) otherCurrencies.set(event.currencyCode!, (other = { orders: 0, units: 0, revenue: 0, attributedRevenue: 0 }));
