@@ -119,6 +119,29 @@ function serviceTests(name: string, open: () => Promise<[Store, Store]>) {
       await other.create('w1', { actions: ['search'] });
       await expect(one.create('w1', { actions: ['search'] })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED' });
     });
+
+    it('counts only live keys against the limit: expired ones make room when a create needs it', async () => {
+      const [a, b] = await open();
+      stores.push(a, b);
+      const service = new SearchKeyService(a, () => NOW);
+      // 990 live keys and 10 expired ones (a storefront rotating short-lived keys): the website is full.
+      for (let i = 0; i < MAX_KEYS_PER_WEBSITE; i++) {
+        await a.insertSearchKey({
+          websiteId: 'w1', id: `key_full${i}`, keyHash: hashSearchKey(`full-${i}`), keyPrefix: 'sk_full', actions: ['search'], scope: null,
+          expiresAt: i < 10 ? NOW - 1000 : null, createdAt: NOW - 2000,
+        }, MAX_KEYS_PER_WEBSITE);
+      }
+      // Keys that open nothing refused a new one ("already has 1000 search keys; revoke some first").
+      const created = await service.create('w1', { actions: ['search'] });
+      const listed = await service.list('w1');
+      expect(listed.map((k) => k.id)).toContain(created.id);
+      // The expired keys gave their room; every live one is kept.
+      expect(listed.filter((k) => k.expired)).toEqual([]);
+      expect(listed).toHaveLength(MAX_KEYS_PER_WEBSITE - 10 + 1);
+      for (let i = 0; i < 9; i++) await service.create('w1', { actions: ['search'] });
+      // 1,000 live keys: the limit holds.
+      await expect(service.create('w1', { actions: ['search'] })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED' });
+    });
   });
 }
 

@@ -21,7 +21,7 @@ import { GroupCommitStore } from './group-commit-store.js';
 import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, planCouponIssue, type AppendOp, type AppendOpResult, type StoredClickRef, type StoredOrder } from './plan.js';
 import {
   CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageSpanSql, resultPageValues, rowToStoredEvent,
-  SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow,
+  SEARCH_KEY_COLUMNS, SEARCH_KEY_COUNTS_SQL, searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow,
 } from './rows.js';
 import {
   MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponIssueResult, type CouponRecord, type EventQuery, type MarkUsedOutcome,
@@ -546,9 +546,12 @@ export class PostgresStore extends GroupCommitStore implements Store {
     // Under the schema's key lock, so creates through every replica count and insert one after another
     // (READ COMMITTED alone let two transactions each count 999 and both insert).
     return this.inTransaction(SEARCH_KEYS_LOCK, async (client) => {
-      const r = await client.query(`INSERT INTO ${this.s}.search_keys (${SEARCH_KEY_COLUMNS}) SELECT $1, $2, $3, $4, $5, $6, $7, $8
-        WHERE (SELECT COUNT(*) FROM ${this.s}.search_keys WHERE website_id = $1) < $9`, [...searchKeyValues(record), limit]);
-      return r.rowCount === 1;
+      const { rows: [held] } = await client.query<{ live: string; total: string }>(
+        `SELECT ${SEARCH_KEY_COUNTS_SQL('$2')} FROM ${this.s}.search_keys WHERE website_id = $1`, [record.websiteId, record.createdAt]);
+      if (Number(held!.live) >= limit) return false;
+      if (Number(held!.total) >= limit) await client.query(`DELETE FROM ${this.s}.search_keys WHERE website_id = $1 AND expires_at <= $2`, [record.websiteId, record.createdAt]);
+      await client.query(`INSERT INTO ${this.s}.search_keys (${SEARCH_KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, searchKeyValues(record));
+      return true;
     });
   }
 

@@ -59,6 +59,20 @@ export function searchKeyValues(k: SearchKeyRecord): (string | number | null)[] 
 /** The columns of the search_keys table, in the order of {@link searchKeyValues}. */
 export const SEARCH_KEY_COLUMNS = 'website_id, id, key_hash, key_prefix, actions, scope, expires_at, created_at';
 
+/** Whether a key expiring at `expiresAt` (ms; null: never) is expired at `now`: an expired key opens nothing. */
+export function isExpiredKey(expiresAt: number | null, now: number): boolean {
+  return expiresAt !== null && expiresAt <= now;
+}
+
+/** A website's keys counted as {@link isExpiredKey} reads them at `now`: live ones, and all. */
+export function searchKeyCounts(keys: readonly { expiresAt: number | null }[], now: number): { live: number; total: number } {
+  return { live: keys.filter((k) => !isExpiredKey(k.expiresAt, now)).length, total: keys.length };
+}
+
+/** The SQL stores' {@link searchKeyCounts}: the select list of `live` and `total`, with `now` as the placeholder `nowParam`. */
+export const SEARCH_KEY_COUNTS_SQL = (nowParam: string): string =>
+  `SUM(CASE WHEN expires_at IS NULL OR expires_at > ${nowParam} THEN 1 ELSE 0 END) AS live, COUNT(*) AS total`;
+
 /** A click row as the SQL stores return it (PostgreSQL BIGINTs as strings). */
 export interface StoredClickRow {
   seq: number | string; website_id: string; transaction_id: string; customer_id: string; session_id: string;

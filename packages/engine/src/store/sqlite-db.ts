@@ -12,7 +12,7 @@ import type { ClickAppendResult, CouponIssueResult, OrderOutcome } from './store
 import { loggedResponsesOfRuns, resultPagesOfRuns, type ResultPageRun, type WorkerAnalyticsBatch } from './worker-rows.js';
 import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, planCouponIssue, type AppendOp, type AppendOpResult, type StoredClickRef, type StoredOrder } from './plan.js';
 import {
-  CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageSpanSql, resultPageValues, SEARCH_KEY_COLUMNS,
+  CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageSpanSql, resultPageValues, SEARCH_KEY_COLUMNS, SEARCH_KEY_COUNTS_SQL,
   searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow, type StoredRow,
 } from './rows.js';
 import {
@@ -457,9 +457,14 @@ export class SqliteDb {
   }
 
   insertSearchKey(record: SearchKeyRecord, limit: number): boolean {
-    // One statement counts and inserts: SQLite runs it alone (one writer), so concurrent creates cannot both see room for one more.
-    return this.db.prepare(`INSERT INTO search_keys (${SEARCH_KEY_COLUMNS}) SELECT ?, ?, ?, ?, ?, ?, ?, ?
-      WHERE (SELECT COUNT(*) FROM search_keys WHERE website_id = ?) < ?`).run(...searchKeyValues(record), record.websiteId, limit).changes === 1;
+    // One transaction counts, makes room and inserts: SQLite runs it alone (one writer), so concurrent creates cannot both see room for one more.
+    return this.db.transaction((): boolean => {
+      const held = this.db.prepare(`SELECT ${SEARCH_KEY_COUNTS_SQL('?')} FROM search_keys WHERE website_id = ?`).get(record.createdAt, record.websiteId) as { live: number; total: number };
+      if (held.live >= limit) return false;
+      if (held.total >= limit) this.db.prepare('DELETE FROM search_keys WHERE website_id = ? AND expires_at <= ?').run(record.websiteId, record.createdAt);
+      this.db.prepare(`INSERT INTO search_keys (${SEARCH_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(...searchKeyValues(record));
+      return true;
+    })();
   }
 
   listSearchKeys(websiteId: string): SearchKeyRecord[] {

@@ -464,6 +464,13 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect(await store.deleteSearchKey('w1', kept.id)).toBe(true);
       expect(await store.insertSearchKey(key('w1', 'e0'), 3)).toBe(true);
       expect(await store.insertSearchKey(key('w1', 'e1'), 3)).toBe(false);
+      // Keys expired at the new key's creation take no room: they are deleted to make it, the live ones kept.
+      await store.insertSearchKey(key('w3', 'x0', { expiresAt: 1500 }), 2);
+      await store.insertSearchKey(key('w3', 'x1'), 2);
+      expect(await store.insertSearchKey(key('w3', 'x2', { createdAt: 1400 }), 2)).toBe(false);
+      expect(await store.insertSearchKey(key('w3', 'x3', { createdAt: 2000 }), 2)).toBe(true);
+      expect((await store.listSearchKeys('w3')).map((k) => k.id).sort()).toEqual(['x1', 'x3']);
+      expect(await store.insertSearchKey(key('w3', 'x4', { createdAt: 3000 }), 2)).toBe(false);
     });
 
     it('refuses a second search key with the same id or hash', async () => {

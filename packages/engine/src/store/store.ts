@@ -600,8 +600,10 @@ export interface Store {
   deleteExpired(websiteId: string, kind: RetentionKind, before: number, limit: number): Promise<number>;
   /**
    * Stores a new search key (its hash, never the key itself; `id` and `keyHash` are unique) unless its
-   * website already holds `limit` keys: false then, and nothing stored. The count and the insert are
-   * one step, so concurrent creates (through several replicas too) never pass the limit.
+   * website already holds `limit` live keys (unexpired at `record.createdAt`): false then, and nothing
+   * stored. Expired keys take no live key's room: when the website holds `limit` keys in all, its expired
+   * ones are deleted first, so it never holds more than `limit`. The count and the insert are one step, so
+   * concurrent creates (through several replicas too) never pass the limit.
    */
   insertSearchKey(record: SearchKeyRecord, limit: number): Promise<boolean>;
   /** The search keys of one website, oldest first. */
