@@ -109,6 +109,8 @@ export const ErrorCodes = {
   QUERY_PARAM_MALFORMED: { status: 400, message: 'query parameter {name} is not valid percent-encoding' },
   /** An array query parameter with more entries than the listener accepts. */
   QUERY_PARAM_TOO_MANY: { status: 400, message: 'query parameter {name} has {count} entries; at most {max} are accepted' },
+  /** A query parameter name the operation does not declare, in any case (names starting with `_` are the caller's own). */
+  QUERY_PARAM_UNKNOWN: { status: 400, message: 'query parameter {name} is not taken here (it takes {accepted})' },
   /** A path that names an endpoint but has a segment that is not valid percent-encoding. */
   PATH_SEGMENT_MALFORMED: { status: 400, message: 'path segment "{segment}" is not valid percent-encoding' },
   /** No endpoint has this path. */
