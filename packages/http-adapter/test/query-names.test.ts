@@ -76,6 +76,14 @@ describe('other operations', () => {
     expect(busted.status).toBe(200);
   });
 
+  it('probes, the OpenAPI document and an unknown method ignore the query (cache busters, probe parameters)', async () => {
+    expect((await fetch(`${svc.url}/healthz?probe=1`)).status).toBe(200);
+    expect((await fetch(`${svc.url}/openapi.json?v=2`)).status).toBe(200);
+    // An unknown method is a 404 whatever it is sent, not a 400 about its query.
+    const res = await fetch(`${svc.url}/1.0/ClientRecom/site-a/NoSuchMethod?x=1`);
+    expect(res.status).toBe(404);
+  });
+
   it('an admin operation keys the problem details by the name sent', async () => {
     const res = await fetch(`${svc.url}/admin/v1/websites/site-a/reports/searches?Limit=3&form=2026-01-01T00:00:00Z`, { headers: bearer(ADMIN_TOKEN) });
     expect(res.status).toBe(400);
