@@ -89,6 +89,10 @@ describe('settings API', () => {
     await expectBad(await send('PUT', { rules: [{ id: 'a', query: 'x', from: 'yesterday' }] }), 'settings.rules[0].from', /ISO 8601/);
     await expectBad(await send('PUT', { rules: [{ id: 'a', query: 'x', from: '2030-01-02T00:00:00Z', until: '2030-01-01T00:00:00Z' }] }), 'settings.rules[0].until', /later/);
     await expectBad(await send('PATCH', { fieldWeights: { title: 'heavy' } }), 'settings.fieldWeights.title', /number/);
+    // A weight on a field that is never indexed for full text (an identifier, a link) would change nothing:
+    // it was stored (200) and a search by refId still found nothing.
+    await expectBad(await send('PATCH', { fieldWeights: { refId: 5 } }), 'settings.fieldWeights.refId', /never searched.*field of its own/);
+    await expectBad(await send('PUT', { fieldWeights: { title: 2, image_url: 1 } }), 'settings.fieldWeights.image_url', /never searched/);
     // Ids the slot data hands out and purchases echo, typed GUIDs by the spec (any other made the echoing purchase a 400).
     await expectBad(await send('PATCH', { retailBoost: { collections: [{ campaignId: 'summer-sale', products: ['KNOWN-1'] }] } }), 'settings.retailBoost.collections[0].campaignId', /GUID/);
     await expectBad(await send('PATCH', { retailMedia: { adSets: [{ adSetId: 'ad-1', version: 1, products: ['KNOWN-1'], costPerClick: 0.2 }] } }), 'settings.retailMedia.adSets[0].adSetId', /GUID/);
@@ -107,6 +111,13 @@ describe('settings API', () => {
     expect(huge.status).toBe(413);
     await expectDocumented(huge, path, 'PUT');
     expect(await (await fetch(url(), { headers: bearer(ADMIN_TOKEN) })).text()).toBe(before);
+  });
+
+  it('takes a weight of 0 on a field that is never searched (it asks for nothing)', async () => {
+    const res = await send('PATCH', { fieldWeights: { refId: 0 } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { fieldWeights: Record<string, number> }).fieldWeights.refId).toBe(0);
+    expect((await send('PATCH', { fieldWeights: { refId: null } })).status).toBe(200);
   });
 
   it('PATCH null restores a default at any depth; GET shows every default at every depth', async () => {

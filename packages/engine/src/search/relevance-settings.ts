@@ -6,6 +6,7 @@
  * @module
  */
 import { fieldError } from '../errors.js';
+import { NOT_FULL_TEXT_FIELDS } from '../catalog/field-values.js';
 import { DEFAULT_LANGUAGE, LANGUAGES } from './language.js';
 
 export type {
@@ -59,6 +60,22 @@ export function validateRelevanceSettings(s: RelevanceSettings, key: string): vo
   s.ranking?.tieBreakers?.forEach((b, i) => {
     if (b.field === '_score') fail(`${key}.ranking.tieBreakers[${i}].field`, 'cannot be _score (relevance already comes before the tie-breakers)');
   });
+}
+
+/**
+ * Refuses, with `code` naming `<key>.fieldWeights.<field>`, a weight above 0 on a field that is never
+ * indexed for full text (an identifier or a link, `NOT_FULL_TEXT_FIELDS`): it would change nothing, and
+ * was stored as if it did (a search by refId still found nothing). Checked where settings are given —
+ * the config file at start, the settings API — and not on settings read back from the store, which were
+ * taken before this check and must keep applying.
+ */
+export function checkWeightsSearchable(fieldWeights: Readonly<Record<string, number>> | undefined, key: string, code: 'CONFIG_INVALID' | 'SETTINGS_INVALID'): void {
+  for (const [field, weight] of Object.entries(fieldWeights ?? {})) {
+    if (weight > 0 && NOT_FULL_TEXT_FIELDS.has(field)) {
+      throw fieldError(code, `${key}.fieldWeights.${field}`, `is never searched: identifiers and links (${[...NOT_FULL_TEXT_FIELDS].join(', ')}) `
+        + 'are not indexed for full text; to search by it, copy its text into a field of its own (e.g. "sku")');
+    }
+  }
 }
 
 /** The relevance settings a search uses: `settings` (any website settings object) with defaults filled in. */

@@ -12,6 +12,7 @@ import type { VersionedSettings } from '../engine-api.js';
 import { AisleError, messageOf } from '../errors.js';
 import type { Store, StoredSettings } from '../store/store.js';
 import { checkSettingsDepth, checkWebsiteSettings, mergePatch, settingsWithDefaults } from './website-settings.js';
+import { checkWeightsSearchable } from '../search/relevance-settings.js';
 import { IntervalPoller, type PollOutcomes } from '../util/interval-poller.js';
 
 /**
@@ -171,6 +172,7 @@ export class SettingsService {
   private async checked(websiteId: string, stored: StoredSettings | undefined, settings: unknown, merge: boolean): Promise<WebsiteSettings> {
     const base = stored?.settings ?? this.options.seed(websiteId);
     const next = checkWebsiteSettings(merge ? mergePatch(base, settings) : settings, this.options.modelIds());
+    checkWeightsSearchable(next.fieldWeights, 'settings', 'SETTINGS_INVALID');
     await this.options.checkFit(websiteId, next);
     this.options.checkApplicable?.(websiteId, next);
     return next;
