@@ -77,6 +77,7 @@ export function createListener(engine: Engine, options: ListenerOptions = {}): A
     tokens: new TokenIndex(engine, options.adminTokens ?? []),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     logger: options.logger || undefined,
+    requestLoggers: new Map(),
     metrics,
     isReady: options.isReady ?? (() => true),
     closing: false,

@@ -20,7 +20,7 @@ import { runPgTransaction } from './pg-transaction.js';
 import { GroupCommitStore } from './group-commit-store.js';
 import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, planCouponIssue, type AppendOp, type AppendOpResult, type StoredClickRef, type StoredOrder } from './plan.js';
 import {
-  CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, rowToStoredEvent,
+  CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageSpanSql, resultPageValues, rowToStoredEvent,
   SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow,
 } from './rows.js';
 import {
@@ -174,6 +174,8 @@ export const PG_MIGRATIONS: readonly string[] = [
    );`,
   // Each experiment customer's lifetime row, for the experiments logged before they were kept (decision 0050).
   lifetimeRowsSql('{s}.'),
+  // A stored result list stands for a span of answers (decision 0091).
+  resultPageSpanSql('{s}.'),
 ];
 
 /**
@@ -190,7 +192,7 @@ const ANALYTICS_LOCK = 4;
 /** The unnest column types of a click row, in the order of {@link CLICK_COLUMNS}. */
 const CLICK_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'text', 'bigint', 'text'] as const;
 /** The unnest column types of a result page, in the order of {@link RESULT_PAGE_COLUMNS}. */
-const RESULT_PAGE_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'text', 'bigint', 'text'] as const;
+const RESULT_PAGE_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'text', 'bigint', 'text', 'integer'] as const;
 
 /**
  * `INSERT … SELECT * FROM unnest(…)` of many rows in one statement: the SQL and its parameters, one

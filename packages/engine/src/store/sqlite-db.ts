@@ -12,7 +12,7 @@ import type { ClickAppendResult, CouponIssueResult, OrderOutcome } from './store
 import { loggedResponsesOfRuns, resultPagesOfRuns, type ResultPageRun, type WorkerAnalyticsBatch } from './worker-rows.js';
 import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, planCouponIssue, type AppendOp, type AppendOpResult, type StoredClickRef, type StoredOrder } from './plan.js';
 import {
-  CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, SEARCH_KEY_COLUMNS,
+  CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageSpanSql, resultPageValues, SEARCH_KEY_COLUMNS,
   searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow, type StoredRow,
 } from './rows.js';
 import {
@@ -131,6 +131,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   experimentTablesSql('', 'INTEGER'),
   // Each experiment customer's lifetime row, for the experiments logged before they were kept (decision 0050).
   lifetimeRowsSql(''),
+  // A stored result list stands for a span of answers (decision 0091).
+  resultPageSpanSql(''),
 ];
 
 
@@ -494,7 +496,7 @@ export class SqliteDb {
   }
 
   addResultPages(pages: Iterable<ResultPageRecord>): void {
-    const insert = this.db.prepare(`INSERT INTO result_pages (${RESULT_PAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    const insert = this.db.prepare(`INSERT INTO result_pages (${RESULT_PAGE_COLUMNS}) VALUES (${RESULT_PAGE_COLUMNS.split(',').map(() => '?').join(', ')})
       ON CONFLICT (website_id, query_id) DO NOTHING`);
     this.db.transaction(() => {
       for (const p of pages) insert.run(resultPageValues(p));

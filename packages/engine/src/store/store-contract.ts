@@ -547,6 +547,14 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect(await totals()).toMatchObject({ clicks: 3, clicked: 2 });
     });
 
+    it('keeps the span of answers a result list stands for (decision 0091)', async () => {
+      const store = await fresh();
+      const spanned = { ...contractResultPage('w1', 'qs.0', 1_000), span: 64 };
+      await store.addResultPages([spanned, contractResultPage('w1', 'qs.1s', 1_001)]);
+      const found = await store.findResultPages('w1', ['qs.0', 'qs.1s']);
+      expect(found.sort((a, b) => (a.queryId < b.queryId ? -1 : 1))).toEqual([spanned, contractResultPage('w1', 'qs.1s', 1_001)]);
+    });
+
     it('keeps the experiment of a result list', async () => {
       const store = await fresh();
       const page = { ...contractResultPage('w1', 'qx', 1_000), variant: 'interleaved', experiment: { id: 'e1', variant: 'interleaved', customerId: 'c-ü', teams: ['A', 'B'] } };

@@ -109,6 +109,12 @@ export interface ResultPageRecord extends ResultListSource {
   refIds: string[];
   /** When it was answered (ms since the epoch). */
   createdAt: number;
+  /**
+   * How many answers of this same list it stands for (absent: 1): a website answering the same list to
+   * different shoppers in a row, under one signature, stores it once (decision 0091). `queryId` is the
+   * first answer's id; the next `span − 1` ids of its signature (counters + 1, + 2, …) name it too.
+   */
+  span?: number;
 }
 
 /** How long, and how many, result lists of one website the store keeps (see `pruneResultPages`). */
