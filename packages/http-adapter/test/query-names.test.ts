@@ -93,3 +93,21 @@ describe('other operations', () => {
     expect(ok.status).toBe(200);
   });
 });
+
+describe('search body fields', () => {
+  const body = { website_id: 'site-a', client: 'client-a', q: '', start: 0, size: 1 };
+  it('refuses a top-level field the search does not read, naming it (an Algolia-style filters, a mistyped Size)', async () => {
+    for (const [field, value] of [['filters', 'brand:Zanzibar'], ['Size', 5], ['facetFilters', ['brand:Zanzibar']]] as const) {
+      const res = await post(`${svc.url}/v1.4/search`, { ...body, [field]: value }, bearer(TOKEN_A));
+      const answer = await expectDocumented(res, '/v1.4/search', 'POST') as { message: string };
+      expect(res.status, field).toBe(400);
+      expect(answer.message, field).toMatch(new RegExp(`^${field} is not a known key \\(known: session_id, customer_id, website_id, q, client, start, size, scope,`));
+    }
+  });
+
+  it('lets a field starting with _ through unread (the caller\'s own, e.g. a tracking id)', async () => {
+    const res = await post(`${svc.url}/v1.4/search`, { ...body, _trackingId: 'abc', _ab: { bucket: 2 } }, bearer(TOKEN_A));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { payload: { result: unknown[] } }).payload.result).toHaveLength(1);
+  });
+});

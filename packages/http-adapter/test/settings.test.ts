@@ -3,7 +3,7 @@
  * Merge Patch), validation naming the key, and the next search using the new settings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_WEBSITE_SETTINGS } from '@aisle/engine';
+import { createEngine, DEFAULT_WEBSITE_SETTINGS, MemoryStore } from '@aisle/engine';
 import { ADMIN_TOKEN, TOKEN_A, TOKEN_B, bearer, expectDocumented, post, startService, type TestService } from './helpers.js';
 
 let svc: TestService;
@@ -118,6 +118,20 @@ describe('settings API', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { fieldWeights: Record<string, number> }).fieldWeights.refId).toBe(0);
     expect((await send('PATCH', { fieldWeights: { refId: null } })).status).toBe(200);
+  });
+
+  it('checks the weights a request gives, not stored ones it keeps (taken before the check, they still apply)', async () => {
+    // Stored as an older release took it (written straight to the store, as that release's row would be).
+    const store = new MemoryStore();
+    await store.putSettings('w', { fieldWeights: { title: 3, refId: 2 } }, 0);
+    const engine = await createEngine({ store, workers: 0, websites: [{ websiteId: 'w', client: 'wc', tokens: ['w-token-0123456789'], hmacSecret: 's' }] });
+    try {
+      expect((await engine.updateSettings('w', { synonyms: [['sofa', 'couch']] }, { merge: true })).fieldWeights).toMatchObject({ refId: 2 });
+      await expect(engine.updateSettings('w', { fieldWeights: { refId: 3 } }, { merge: true })).rejects.toThrow(/settings\.fieldWeights\.refId is never searched/);
+      expect((await engine.updateSettings('w', { fieldWeights: { refId: null } }, { merge: true })).fieldWeights).not.toHaveProperty('refId');
+    } finally {
+      await engine.close();
+    }
   });
 
   it('PATCH null restores a default at any depth; GET shows every default at every depth', async () => {

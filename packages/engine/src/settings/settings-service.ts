@@ -172,7 +172,9 @@ export class SettingsService {
   private async checked(websiteId: string, stored: StoredSettings | undefined, settings: unknown, merge: boolean): Promise<WebsiteSettings> {
     const base = stored?.settings ?? this.options.seed(websiteId);
     const next = checkWebsiteSettings(merge ? mergePatch(base, settings) : settings, this.options.modelIds());
-    checkWeightsSearchable(next.fieldWeights, 'settings', 'SETTINGS_INVALID');
+    // The weights this request gives, not those it keeps: stored settings taken before the check still apply.
+    const given = typeof settings === 'object' && settings !== null ? (settings as { fieldWeights?: unknown }).fieldWeights : undefined;
+    if (typeof given === 'object' && given !== null) checkWeightsSearchable(given as Record<string, number>, 'settings', 'SETTINGS_INVALID');
     await this.options.checkFit(websiteId, next);
     this.options.checkApplicable?.(websiteId, next);
     return next;
