@@ -55,6 +55,7 @@ describe('validateEngineOptions', () => {
     // A weight on a field never indexed for full text would change nothing (a weight of 0 asks for nothing).
     expect(err({ fieldWeights: { title: 2, refId: 1 } })).toMatch(/^config: websites\[0\]\.settings\.fieldWeights\.refId is never searched/);
     expect(() => ok({ fieldWeights: { refId: 0, sku: 2 } })).not.toThrow();
+    expect(err({ redirects: [{ queries: ['™'], url: '/tm' }] })).toMatch(/^config: websites\[0\]\.settings\.redirects\[0\]\.queries\[0\] has no word to match/);
   });
 
   it('names the key at fault', () => {

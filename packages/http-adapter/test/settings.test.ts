@@ -93,6 +93,8 @@ describe('settings API', () => {
     // it was stored (200) and a search by refId still found nothing.
     await expectBad(await send('PATCH', { fieldWeights: { refId: 5 } }), 'settings.fieldWeights.refId', /never searched.*field of its own/);
     await expectBad(await send('PUT', { fieldWeights: { title: 2, image_url: 1 } }), 'settings.fieldWeights.image_url', /never searched/);
+    // A redirect query without a word would be the query of every search without words (category browsing).
+    await expectBad(await send('PATCH', { redirects: [{ queries: ['help', '!!!'], url: 'https://shop-a.example/help' }] }), 'settings.redirects[0].queries[1]', /has no word/);
     // Ids the slot data hands out and purchases echo, typed GUIDs by the spec (any other made the echoing purchase a 400).
     await expectBad(await send('PATCH', { retailBoost: { collections: [{ campaignId: 'summer-sale', products: ['KNOWN-1'] }] } }), 'settings.retailBoost.collections[0].campaignId', /GUID/);
     await expectBad(await send('PATCH', { retailMedia: { adSets: [{ adSetId: 'ad-1', version: 1, products: ['KNOWN-1'], costPerClick: 0.2 }] } }), 'settings.retailMedia.adSets[0].adSetId', /GUID/);
@@ -118,6 +120,22 @@ describe('settings API', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { fieldWeights: Record<string, number> }).fieldWeights.refId).toBe(0);
     expect((await send('PATCH', { fieldWeights: { refId: null } })).status).toBe(200);
+  });
+
+  it('never redirects a search without words, whatever a stored redirect says (one taken before the check)', async () => {
+    const store = new MemoryStore();
+    await store.putSettings('w', { redirects: [{ queries: ['™'], url: 'https://shop.example/tm' }, { queries: ['help'], url: 'https://shop.example/help' }] }, 0);
+    const engine = await createEngine({ store, workers: 0, websites: [{ websiteId: 'w', client: 'wc', tokens: ['w-token-0123456789'], hmacSecret: 's' }] });
+    try {
+      await engine.upsertProducts('w', [{ refId: 'p1', title: 'lamp' }]);
+      const redirectOf = async (q: string) => (await engine.search({ website_id: 'w', client: 'wc', q, start: 0 })).payload.redirects.url;
+      // Category browsing (q ""), punctuation alone: no redirect; a query with words still redirects.
+      expect(await redirectOf('')).toBeUndefined();
+      expect(await redirectOf('?')).toBeUndefined();
+      expect(await redirectOf('HELP!')).toBe('https://shop.example/help');
+    } finally {
+      await engine.close();
+    }
   });
 
   it('checks the weights a request gives, not stored ones it keeps (taken before the check, they still apply)', async () => {

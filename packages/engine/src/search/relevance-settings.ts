@@ -7,6 +7,7 @@
  */
 import { fieldError } from '../errors.js';
 import { NOT_FULL_TEXT_FIELDS } from '../catalog/field-values.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
 import { DEFAULT_LANGUAGE, LANGUAGES } from './language.js';
 
 export type {
@@ -62,16 +63,34 @@ export function validateRelevanceSettings(s: RelevanceSettings, key: string): vo
   });
 }
 
+/** The keys of given settings that {@link checkGivenSettings} reads (each as the schema types it, or absent). */
+export interface GivenSettings {
+  fieldWeights?: Readonly<Record<string, number | null>> | null;
+  redirects?: readonly { queries: readonly string[] }[] | null;
+}
+
 /**
- * Refuses, with `code` naming `<key>.fieldWeights.<field>`, a weight above 0 on a field that is never
- * indexed for full text (an identifier or a link, `NOT_FULL_TEXT_FIELDS`): it would change nothing, and
- * was stored as if it did (a search by refId still found nothing). Checked where settings are given —
- * the config file at start, the settings API — and not on settings read back from the store, which were
- * taken before this check and must keep applying.
+ * Refuses, with `code` naming the key under `key`, what settings *give* that would do nothing or not what
+ * it says — checked where settings are given (the config file at start, the settings API: the body of a
+ * PUT or a PATCH, not stored values it keeps), never on settings read back from the store, which were
+ * taken before these checks and must keep applying on every replica:
+ * - a weight above 0 on a field never indexed for full text (an identifier or a link,
+ *   `NOT_FULL_TEXT_FIELDS`): it was stored and a search by refId still found nothing;
+ * - a redirect query without a word (`"!!!"`, `"™"`): it normalises to the query of a search without words
+ *   and redirected every category page (searches without words are never redirected now).
  */
-export function checkWeightsSearchable(fieldWeights: Readonly<Record<string, number>> | undefined, key: string, code: 'CONFIG_INVALID' | 'SETTINGS_INVALID'): void {
+export function checkGivenSettings(given: GivenSettings | undefined, key: string, code: 'CONFIG_INVALID' | 'SETTINGS_INVALID'): void {
+  checkWeightsSearchable(given?.fieldWeights ?? undefined, key, code);
+  (given?.redirects ?? []).forEach((rule, i) => rule.queries.forEach((query, j) => {
+    if (tokenize(query).length === 0) {
+      throw fieldError(code, `${key}.redirects[${i}].queries[${j}]`, 'has no word to match (letters or digits): a search without words, such as a category page, is never redirected');
+    }
+  }));
+}
+
+function checkWeightsSearchable(fieldWeights: Readonly<Record<string, number | null>> | undefined, key: string, code: 'CONFIG_INVALID' | 'SETTINGS_INVALID'): void {
   for (const [field, weight] of Object.entries(fieldWeights ?? {})) {
-    if (weight > 0 && NOT_FULL_TEXT_FIELDS.has(field)) {
+    if (weight !== null && weight > 0 && NOT_FULL_TEXT_FIELDS.has(field)) {
       throw fieldError(code, `${key}.fieldWeights.${field}`, `is never searched: identifiers and links (${[...NOT_FULL_TEXT_FIELDS].join(', ')}) `
         + 'are not indexed for full text; to search by it, copy its text into a field of its own (e.g. "sku")');
     }
