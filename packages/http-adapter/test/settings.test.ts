@@ -95,6 +95,8 @@ describe('settings API', () => {
     await expectBad(await send('PUT', { fieldWeights: { title: 2, image_url: 1 } }), 'settings.fieldWeights.image_url', /never searched/);
     // A redirect query without a word would be the query of every search without words (category browsing).
     await expectBad(await send('PATCH', { redirects: [{ queries: ['help', '!!!'], url: 'https://shop-a.example/help' }] }), 'settings.redirects[0].queries[1]', /has no word/);
+    // A rule query without a word is the rule of "", which says so plainly.
+    await expectBad(await send('PATCH', { rules: [{ id: 'a', query: 'x' }, { id: 'b', query: '™', match: 'exact', hide: ['KNOWN-1'] }] }), 'settings.rules[1].query', /has no word.*write ""/);
     // Ids the slot data hands out and purchases echo, typed GUIDs by the spec (any other made the echoing purchase a 400).
     await expectBad(await send('PATCH', { retailBoost: { collections: [{ campaignId: 'summer-sale', products: ['KNOWN-1'] }] } }), 'settings.retailBoost.collections[0].campaignId', /GUID/);
     await expectBad(await send('PATCH', { retailMedia: { adSets: [{ adSetId: 'ad-1', version: 1, products: ['KNOWN-1'], costPerClick: 0.2 }] } }), 'settings.retailMedia.adSets[0].adSetId', /GUID/);

@@ -67,6 +67,7 @@ export function validateRelevanceSettings(s: RelevanceSettings, key: string): vo
 export interface GivenSettings {
   fieldWeights?: Readonly<Record<string, number | null>> | null;
   redirects?: readonly { queries: readonly string[] }[] | null;
+  rules?: readonly { query: string }[] | null;
 }
 
 /**
@@ -77,7 +78,9 @@ export interface GivenSettings {
  * - a weight above 0 on a field never indexed for full text (an identifier or a link,
  *   `NOT_FULL_TEXT_FIELDS`): it was stored and a search by refId still found nothing;
  * - a redirect query without a word (`"!!!"`, `"™"`): it normalises to the query of a search without words
- *   and redirected every category page (searches without words are never redirected now).
+ *   and redirected every category page (searches without words are never redirected now);
+ * - a rule query that is not `""` but has no word: it is the rule of `""` (every query with `contains`,
+ *   searches without words with `exact`), which `""` says plainly.
  */
 export function checkGivenSettings(given: GivenSettings | undefined, key: string, code: 'CONFIG_INVALID' | 'SETTINGS_INVALID'): void {
   checkWeightsSearchable(given?.fieldWeights ?? undefined, key, code);
@@ -86,6 +89,11 @@ export function checkGivenSettings(given: GivenSettings | undefined, key: string
       throw fieldError(code, `${key}.redirects[${i}].queries[${j}]`, 'has no word to match (letters or digits): a search without words, such as a category page, is never redirected');
     }
   }));
+  (given?.rules ?? []).forEach((rule, i) => {
+    if (rule.query !== '' && tokenize(rule.query).length === 0) {
+      throw fieldError(code, `${key}.rules[${i}].query`, 'has no word to match (letters or digits): it would be the rule of "" (with match "contains" every query, with "exact" searches without words); write "" for that');
+    }
+  });
 }
 
 function checkWeightsSearchable(fieldWeights: Readonly<Record<string, number | null>> | undefined, key: string, code: 'CONFIG_INVALID' | 'SETTINGS_INVALID'): void {
