@@ -95,6 +95,9 @@ describe('settings API', () => {
     await expectBad(await send('PUT', { fieldWeights: { title: 2, image_url: 1 } }), 'settings.fieldWeights.image_url', /never searched/);
     // A redirect query without a word would be the query of every search without words (category browsing).
     await expectBad(await send('PATCH', { redirects: [{ queries: ['help', '!!!'], url: 'https://shop-a.example/help' }] }), 'settings.redirects[0].queries[1]', /has no word/);
+    // A synonym without a word matches nothing and adds nothing ("™" was the word "tm" until text analysis 2).
+    await expectBad(await send('PATCH', { synonyms: [['sofa', 'couch'], ['™', 'chair']] }), 'settings.synonyms[1][0]', /has no word/);
+    await expectBad(await send('PATCH', { synonyms: [{ from: 'lamp', to: ['light', '!!!'] }] }), 'settings.synonyms[0].to[1]', /has no word/);
     // A rule query without a word is the rule of "", which says so plainly.
     await expectBad(await send('PATCH', { rules: [{ id: 'a', query: 'x' }, { id: 'b', query: '™', match: 'exact', hide: ['KNOWN-1'] }] }), 'settings.rules[1].query', /has no word.*write ""/);
     // Ids the slot data hands out and purchases echo, typed GUIDs by the spec (any other made the echoing purchase a 400).

@@ -68,6 +68,7 @@ export interface GivenSettings {
   fieldWeights?: Readonly<Record<string, number | null>> | null;
   redirects?: readonly { queries: readonly string[] }[] | null;
   rules?: readonly { query: string }[] | null;
+  synonyms?: readonly SynonymEntry[] | null;
 }
 
 /**
@@ -80,7 +81,8 @@ export interface GivenSettings {
  * - a redirect query without a word (`"!!!"`, `"™"`): it normalises to the query of a search without words
  *   and redirected every category page (searches without words are never redirected now);
  * - a rule query that is not `""` but has no word: it is the rule of `""` (every query with `contains`,
- *   searches without words with `exact`), which `""` says plainly.
+ *   searches without words with `exact`), which `""` says plainly;
+ * - a synonym without a word (`["™", "chair"]`, `{from: "!!!"}`): it matches nothing and adds nothing.
  */
 export function checkGivenSettings(given: GivenSettings | undefined, key: string, code: 'CONFIG_INVALID' | 'SETTINGS_INVALID'): void {
   checkWeightsSearchable(given?.fieldWeights ?? undefined, key, code);
@@ -89,6 +91,16 @@ export function checkGivenSettings(given: GivenSettings | undefined, key: string
       throw fieldError(code, `${key}.redirects[${i}].queries[${j}]`, 'has no word to match (letters or digits): a search without words, such as a category page, is never redirected');
     }
   }));
+  const wordless = (text: string, at: string) => {
+    if (tokenize(text).length === 0) throw fieldError(code, at, 'has no word (letters or digits): a synonym without one matches nothing and adds nothing');
+  };
+  (given?.synonyms ?? []).forEach((entry, i) => {
+    if (Array.isArray(entry)) entry.forEach((member, j) => wordless(member, `${key}.synonyms[${i}][${j}]`));
+    else {
+      wordless(entry.from, `${key}.synonyms[${i}].from`);
+      entry.to.forEach((target, j) => wordless(target, `${key}.synonyms[${i}].to[${j}]`));
+    }
+  });
   (given?.rules ?? []).forEach((rule, i) => {
     if (rule.query !== '' && tokenize(rule.query).length === 0) {
       throw fieldError(code, `${key}.rules[${i}].query`, 'has no word to match (letters or digits): it would be the rule of "" (with match "contains" every query, with "exact" searches without words); write "" for that');
