@@ -98,6 +98,7 @@ describe('settings API', () => {
     // A synonym without a word matches nothing and adds nothing ("™" was the word "tm" until text analysis 2).
     await expectBad(await send('PATCH', { synonyms: [['sofa', 'couch'], ['™', 'chair']] }), 'settings.synonyms[1][0]', /has no word/);
     await expectBad(await send('PATCH', { synonyms: [{ from: 'lamp', to: ['light', '!!!'] }] }), 'settings.synonyms[0].to[1]', /has no word/);
+    await expectBad(await send('PATCH', { stopWords: ['the', '&'] }), 'settings.stopWords[1]', /has no word/);
     // A rule query without a word is the rule of "", which says so plainly.
     await expectBad(await send('PATCH', { rules: [{ id: 'a', query: 'x' }, { id: 'b', query: '™', match: 'exact', hide: ['KNOWN-1'] }] }), 'settings.rules[1].query', /has no word.*write ""/);
     // Ids the slot data hands out and purchases echo, typed GUIDs by the spec (any other made the echoing purchase a 400).

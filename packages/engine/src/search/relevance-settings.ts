@@ -69,6 +69,7 @@ export interface GivenSettings {
   redirects?: readonly { queries: readonly string[] }[] | null;
   rules?: readonly { query: string }[] | null;
   synonyms?: readonly SynonymEntry[] | null;
+  stopWords?: readonly string[] | null;
 }
 
 /**
@@ -82,7 +83,7 @@ export interface GivenSettings {
  *   and redirected every category page (searches without words are never redirected now);
  * - a rule query that is not `""` but has no word: it is the rule of `""` (every query with `contains`,
  *   searches without words with `exact`), which `""` says plainly;
- * - a synonym without a word (`["™", "chair"]`, `{from: "!!!"}`): it matches nothing and adds nothing.
+ * - a synonym or a stop word without a word (`["™", "chair"]`, `{from: "!!!"}`): it matches nothing.
  */
 export function checkGivenSettings(given: GivenSettings | undefined, key: string, code: 'CONFIG_INVALID' | 'SETTINGS_INVALID'): void {
   checkWeightsSearchable(given?.fieldWeights ?? undefined, key, code);
@@ -92,8 +93,9 @@ export function checkGivenSettings(given: GivenSettings | undefined, key: string
     }
   }));
   const wordless = (text: string, at: string) => {
-    if (tokenize(text).length === 0) throw fieldError(code, at, 'has no word (letters or digits): a synonym without one matches nothing and adds nothing');
+    if (tokenize(text).length === 0) throw fieldError(code, at, 'has no word (letters or digits): it would match nothing');
   };
+  (given?.stopWords ?? []).forEach((word, i) => wordless(word, `${key}.stopWords[${i}]`));
   (given?.synonyms ?? []).forEach((entry, i) => {
     if (Array.isArray(entry)) entry.forEach((member, j) => wordless(member, `${key}.synonyms[${i}][${j}]`));
     else {
