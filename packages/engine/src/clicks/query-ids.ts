@@ -18,7 +18,10 @@ import { base64urlCodes, DIGEST_BYTES, HmacSha256Key } from '../util/hmac-sha256
  * `<issued ms, base 36>.<16 random base64url characters>.<11 base64url characters of HMAC-SHA256>`, then,
  * for an id issued by {@link QueryIdIssuer}, `.<counter, base 36>` (not signed).
  */
-const QUERY_ID_SHAPE = /^([0-9a-z]{1,11})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{11})(?:\.[0-9a-z]{1,3})?$/;
+/** The patterns of an id's parts (one place for both shapes below). */
+const ID_PARTS = { time: '[0-9a-z]{1,11}', random: '[A-Za-z0-9_-]{16}', signature: '[A-Za-z0-9_-]{11}', counter: '[0-9a-z]{1,3}' } as const;
+/** Any id: its time, random part and signature captured. */
+const QUERY_ID_SHAPE = new RegExp(`^(${ID_PARTS.time})\\.(${ID_PARTS.random})\\.(${ID_PARTS.signature})(?:\\.${ID_PARTS.counter})?$`);
 
 /** Bytes of an id's random part. */
 const RANDOM_BYTES = 12;
@@ -174,7 +177,7 @@ export class QueryIdIssuer {
 }
 
 /** An id issued by {@link QueryIdIssuer}: its signed part with the `.`, then its counter. */
-const COUNTED_ID = /^([0-9a-z]{1,11}\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{11}\.)([0-9a-z]{1,3})$/;
+const COUNTED_ID = new RegExp(`^(${ID_PARTS.time}\\.${ID_PARTS.random}\\.${ID_PARTS.signature}\\.)(${ID_PARTS.counter})$`);
 
 /**
  * The ids that may start the span of answers holding `queryId` (see `ResultPageRecord.span`): the id
@@ -188,12 +191,6 @@ export function spanStarts(queryId: string): string[] {
   const starts = [queryId];
   for (let c = counter - 1; c >= 0 && counter - c < MAX_SPAN; c--) starts.push(match[1]! + c.toString(36));
   return starts;
-}
-
-/** The counter of an id issued by {@link QueryIdIssuer} (undefined for an id without one). Pure. */
-export function counterOf(queryId: string): number | undefined {
-  const match = COUNTED_ID.exec(queryId);
-  return match === null ? undefined : Number.parseInt(match[2]!, 36);
 }
 
 /**
