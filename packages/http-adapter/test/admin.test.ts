@@ -237,7 +237,7 @@ describe('admin API', () => {
     const misspelt = await fetch(`${svc.url}/admin/v1/websites/site-a/reports/attribution?form=2000-01-01T00:00:00Z`, { headers: bearer(ADMIN_TOKEN) });
     expect(misspelt.status).toBe(400);
     expect(((await expectDocumented(misspelt, '/admin/v1/websites/{websiteId}/reports/attribution', 'GET')) as Problem).errors).toEqual({
-      form: ['query parameter form is not one of this report\'s: from, to'],
+      form: ['query parameter form is not taken here (it takes from, to)'],
     });
   });
 

@@ -7,9 +7,10 @@
  * caller's values against the same schemas.
  *
  * Query parameters are flat: a property is a string (optionally of an `enum`), an integer with
- * `minimum` and `maximum`, a boolean, or an array of strings. Unknown names are ignored on the wire
- * (cache busters, tracking parameters), so the objects are open — except the admin reports' ({@link REPORT_QUERY}):
- * no browser or CDN adds parameters to them, and a misspelt window (`form=…`) answered the report of all time.
+ * `minimum` and `maximum`, a boolean, or an array of strings. On the wire, names match in any case and
+ * an undeclared one is refused, except names starting with `_` (cache busters), which are not read; the
+ * objects stay open for library callers, except the admin reports' ({@link REPORT_QUERY}), whose
+ * misspelt window (`form=…`) answered the report of all time.
  * @module
  */
 import { Type, type Static } from '@sinclair/typebox';

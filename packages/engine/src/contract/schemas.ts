@@ -131,7 +131,13 @@ const SearchRequestSchema = Type.Object({
     maxItems: MAX_REQUEST_FIELDS,
     description: 'Ordered sort keys; each element has exactly one key, the field name, or the pseudo-field `_score` (relevance) to place relevance among the keys (otherwise it comes after them, before the website\'s tie-breakers).',
   })),
-}, { description: 'The documented search request body. Unknown top-level fields are ignored (clients may send tracking ids).' });
+}, {
+  // A field aisle does not read is refused, not ignored: an Algolia-style `filters` or a mistyped `Size` answered
+  // as if absent. A name starting with `_` is the caller's own (tracking ids), never read (decision 0092).
+  additionalProperties: false, patternProperties: { '^_': {} },
+  description: 'The documented search request body. A top-level field it does not know is refused (400 naming it), '
+    + 'except a name starting with _ (the caller\'s own, e.g. a tracking id), which is not read.',
+});
 
 const FacetBucketSchema = Type.Object({ key: str(), doc_count: int() });
 const NumericRangeSchema = Type.Object({

@@ -73,7 +73,7 @@ export function unknownReportParameters(range: object, schema: { properties: obj
   const known = Object.keys(schema.properties);
   const errors: Record<string, string[]> = {};
   for (const name of Object.keys(range)) {
-    if (!known.includes(name)) errors[name] = [messageOf('QUERY_PARAM_UNKNOWN', { name, known: known.join(', ') })];
+    if (!known.includes(name)) errors[name] = [messageOf('QUERY_PARAM_UNKNOWN', { name, accepted: known.join(', ') })];
   }
   return errors;
 }
