@@ -12,9 +12,11 @@
  * is attributed too, and counted under its search query or recommendation method and under the kind of
  * list and the click's position; `totals.clickAttributedRevenue` sums those lines.
  *
- * Money is added in one currency only, the website's ({@link inWebsiteCurrency}): a purchase in another
- * currency counts in the orders and units but adds its money to `otherCurrencies` alone (EUR and USD
- * added together were no figure of either).
+ * Money is added in one currency only once the website names it ({@link inWebsiteCurrency}): a purchase
+ * in another currency counts in the orders and units but adds its money to `otherCurrencies` alone (EUR
+ * and USD added together were no figure of either). A website that names none adds every purchase's
+ * money, as before currencies were told apart: most shops sell in one currency and state it on every
+ * purchase, and their revenue must not vanish from the reports on an upgrade.
  * @module
  */
 import type { AttributionLine, AttributionReport } from '../engine-api.js';
@@ -46,12 +48,13 @@ export function websiteCurrencyOf(settings: { currency?: string } | undefined): 
 }
 
 /**
- * Whether a purchase's money counts in the website's revenue figures (every report's): it states no
- * `currencyCode` (a shop selling in one currency need not say which), or the website's currency. Pure;
- * the one rule of the attribution report and of the conversions the other reports count.
+ * Whether a purchase's money counts in the website's revenue figures (every report's): the website names
+ * no currency (every purchase counts, whatever it states), or the purchase states none (a shop selling in
+ * one currency need not say which) or the website's. Pure; the one rule of the attribution report and of
+ * the conversions the other reports count.
  */
 export function inWebsiteCurrency(currencyCode: string | undefined, websiteCurrency: string | undefined): boolean {
-  return currencyCode === undefined || currencyCode === websiteCurrency;
+  return websiteCurrency === undefined || currencyCode === undefined || currencyCode === websiteCurrency;
 }
 
 /** Money and counts are rounded to this many decimals in the reports (attribution, searches, recommendations). */
