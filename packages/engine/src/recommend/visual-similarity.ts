@@ -2,9 +2,9 @@
  * "Visually Similar": cosine similarity over the products' `image_vector` (an array of numbers).
  *
  * The index reads the vectors where the catalog keeps them: a catalog giving its image vector column
- * ({@link ProductList.imageVectors}) is read in place, each row with the inverse of its norm (the
- * column and a normalised copy of it were the two largest holders after the image vectors' postings at
- * 1M products, 43 MB each: decision 0088); a list of product objects has its vectors packed into one
+ * ({@link ProductList.imageVectors}) is read in place, each row with the inverse of its norm (a
+ * normalised copy of the column held 43 MB at 1M products, as much as the column: decision 0088); a
+ * list of product objects has its vectors packed into one
  * Float32Array of its own (rows of the dimension of the first vector met; vectors of another dimension
  * are ignored), read the same way. A row's score is its dot product with the query times its inverse
  * norm, over the query's norm: the cosine. The index is rebuilt when
