@@ -76,10 +76,10 @@ const FIRST_CHUNK_BYTES = 1 << 16;
  * Text kept as UTF-8 as it is made, in shared chunks of {@link CHUNK_BYTES} (filled to the last whole
  * character): what a snapshot's meta JSON is written into, a piece at a time. Kept as JS strings until
  * the builder was sized, the meta (the dictionaries and the vocabulary: tens of megabytes at a million
- * products) survived into the old generation and its pieces of hundreds of kilobytes were allocated
- * there: a step of the write then took a full collection of the heap, 140 ms on a CPU at 1M (decision
- * 0087). Each piece added here dies young; the chunks are shared buffers, which V8 does not count as
- * external memory (decisions/0058).
+ * products) survived into the old generation, and with the other growth of the write started a
+ * collection of the whole heap, whose marking the main thread finished in one step of up to 148 ms on
+ * a CPU at 1M (decision 0087). Each piece added here dies young; the chunks are shared buffers, which
+ * V8 does not count as external memory (decisions/0058).
  */
 export class Utf8Chunks {
   /** The chunks, each cut to its bytes once the next one begins; the last one is cut by {@link parts}. */
@@ -135,8 +135,7 @@ export function utf8StringSteps(b: Builder, text: Utf8Chunks): Steps<number> {
 
 /**
  * Characters of values in one piece of {@link jsonStringArraySteps}: the piece's JSON stays a small
- * string of the young generation (V8 puts strings over 128 KB straight into the old one) and a step
- * a fraction of a millisecond.
+ * string that dies young, and a step a fraction of a millisecond.
  */
 export const JSON_PIECE_CHARS = 16_384;
 /** Values in one piece at most (empty values count no characters). */
