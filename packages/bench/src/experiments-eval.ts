@@ -20,7 +20,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Catalog, executeSearch, minUsersForRate, proportionEstimate, signTest, twoProportionTest, welchTest, type Comparison } from '@aisle/engine/internal';
+import { Catalog, executeSearch, minUsersForRate, proportionEstimate, ratioTest, signTest, twoProportionTest, welchTest, type Comparison } from '@aisle/engine/internal';
 import type { WebsiteSettings } from '@aisle/engine';
 import { DATASETS_DIR, loadDataset } from './datasets.js';
 import { scaleForCtr, simulateArm, simulateInterleaving, trueCtr, type Arm, type Intent } from './experiments/shoppers.js';
@@ -84,7 +84,7 @@ function abExperiment(intents: Intent[], control: Arm, variant: Arm, users: numb
   const a = simulateArm(intents, control, users, random);
   const b = simulateArm(intents, variant, users, random);
   return {
-    ctr: rejects(welchTest(a.ctr, b.ctr)),
+    ctr: rejects(ratioTest(a.ctr, b.ctr)),
     conversion: rejects(twoProportionTest({ successes: a.converted, n: users }, { successes: b.converted, n: users })),
     revenue: rejects(welchTest(a.revenue, b.revenue)),
   };
@@ -154,7 +154,7 @@ async function evaluate(label: string, file: string, opts: Options): Promise<str
   const allRuns = Math.max(opts.runs, opts.aaRuns);
   lines.push(`**A/A tests** (both arms ranking A, each metric at its horizon; share of seeded experiments whose test said "significant", target ≤ 6 %):`, '');
   lines.push(`| metric | test | users per arm | false-positive rate, first ${opts.runs} runs | all ${allRuns} runs |`, '|---|---|---:|---|---|');
-  lines.push(`| CTR | Welch's t over per-user CTR | ${int(minUsers)} | ${pct(aa.ctr[0]! / opts.runs)} | ${interval(aa.ctr[1]!, allRuns)} |`);
+  lines.push(`| CTR | Welch's t on the ratio of sums (delta method over users) | ${int(minUsers)} | ${pct(aa.ctr[0]! / opts.runs)} | ${interval(aa.ctr[1]!, allRuns)} |`);
   lines.push(`| conversion rate | two-proportion z over users | ${int(minUsersConversion)} | ${pct(aa.conversion[0]! / opts.runs)} | ${interval(aa.conversion[1]!, allRuns)} |`);
   lines.push(`| revenue per user | Welch's t over per-user revenue | ${int(minUsersConversion)} | ${pct(aa.revenue[0]! / opts.runs)} | ${interval(aa.revenue[1]!, allRuns)} |`, '');
 
@@ -170,7 +170,7 @@ async function evaluate(label: string, file: string, opts: Options): Promise<str
       const random = seededRandom(seed);
       const a = simulateArm(intents, { ranking: 0, scale: 1 }, users, random);
       const b = simulateArm(intents, { ranking: 1, scale: 1 }, users, random);
-      const c = welchTest(a.ctr, b.ctr);
+      const c = ratioTest(a.ctr, b.ctr);
       return rejects(c) && c.relativeDifference !== null && (c.relativeDifference > 0) === (better === 1);
     });
   const interleavingPower = (users: number) =>
@@ -184,7 +184,7 @@ async function evaluate(label: string, file: string, opts: Options): Promise<str
   const abTotal = abUsers === null ? null : 2 * abUsers;
   lines.push(`**Interleaving against A/B** for the real difference between rankings A and B (${pct(ctrB / ctrA - 1)} relative CTR): users needed to find it (the better ranking, p < 0.05) in ${pct(POWER_TARGET)} of ${RUNS_PER_SIZE} runs per size:`, '');
   lines.push('| method | test | users needed |', '|---|---|---|');
-  lines.push(`| A/B (two arms) | Welch's t over per-user CTR | ${abUsers === null ? `more than ${int(2 * MAX_USERS)}` : `${int(abTotal!)} (${int(abUsers)} per arm)`} |`);
+  lines.push(`| A/B (two arms) | Welch's t on the ratio of sums (delta method over users) | ${abUsers === null ? `more than ${int(2 * MAX_USERS)}` : `${int(abTotal!)} (${int(abUsers)} per arm)`} |`);
   lines.push(`| team-draft interleaving (one group) | binomial sign test over users' preferences | ${ilUsers === null ? `more than ${int(MAX_USERS)}` : int(ilUsers)} |`);
   if (abTotal !== null && ilUsers !== null) lines.push('', `Interleaving needed **${(abTotal / ilUsers).toFixed(1)}× fewer users** than the A/B test.`);
   lines.push('', `(${((Date.now() - started) / 1000).toFixed(0)} s)`, '');

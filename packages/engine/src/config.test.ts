@@ -52,6 +52,10 @@ describe('validateEngineOptions', () => {
     expect(err({ retailMedia: { adSets, placements: { Cart: true } } })).toBe('config: websites[0].settings.retailMedia.placements.Cart must be an integer, or must be false');
     expect(err({ retailMedia: { adSets, placements: [] } })).toMatch(/placements must be an object/);
     expect(err({ retailMedia: { adSets, slotPositon: 1 } })).toMatch(/retailMedia\.slotPositon is not a known key/);
+    // A weight on a field never indexed for full text would change nothing (a weight of 0 asks for nothing).
+    expect(err({ fieldWeights: { title: 2, refId: 1 } })).toMatch(/^config: websites\[0\]\.settings\.fieldWeights\.refId is never searched/);
+    expect(() => ok({ fieldWeights: { refId: 0, sku: 2 } })).not.toThrow();
+    expect(err({ redirects: [{ queries: ['™'], url: '/tm' }] })).toMatch(/^config: websites\[0\]\.settings\.redirects\[0\]\.queries\[0\] has no word to match/);
   });
 
   it('names the key at fault', () => {

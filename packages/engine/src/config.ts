@@ -13,7 +13,7 @@ import { HISTORY_METHODS, METHODS } from './recommend/methods.js';
 import { EngineOptionsSchema, PG_SCHEMA_NAME } from './contract/config-schema.js';
 import { WebsiteSettingsSchema } from './contract/settings-schema.js';
 import { checkAgainst } from './contract/validate.js';
-import { validateRelevanceSettings } from './search/relevance-settings.js';
+import { checkGivenSettings, validateRelevanceSettings } from './search/relevance-settings.js';
 import { AVAILABILITY_FIELD, IMAGE_VECTOR_FIELD } from './catalog/field-values.js';
 
 export type {
@@ -203,6 +203,7 @@ export function validateEngineOptions(raw: unknown): EngineOptions {
       tokens.add(t);
     });
     validateSettings(w.settings, `${k}.settings`, models);
+    checkGivenSettings(w.settings, `${k}.settings`, 'CONFIG_INVALID');
   });
   return options;
 }

@@ -119,8 +119,18 @@ export interface AttributionReport {
   websiteId: string;
   from?: string;
   to?: string;
+  /**
+   * The currency of every revenue figure: the website's `settings.currency` (upper-cased), or null while it
+   * has none (then only purchases stating no `currencyCode` are added).
+   */
+  currency: string | null;
   /** `clickAttributedRevenue`: revenue of the lines converted from a click on a search or recommendation result. */
   totals: { revenue: number; orders: number; units: number; attributedRevenue: number; clickAttributedRevenue: number };
+  /**
+   * Purchases in another currency than `currency`, per currency: their orders and units are in the counts
+   * above, their money in no figure but these (a report never adds two currencies).
+   */
+  otherCurrencies: { currency: string; orders: number; units: number; revenue: number; attributedRevenue: number }[];
   byRecommender: AttributionLine[];
   byWidget: AttributionLine[];
   byCampaign: AttributionLine[];
@@ -187,12 +197,12 @@ export interface RecommendationReport {
     /** RefIds served. */
     items: number;
     clicks: number;
-    /** Served responses with at least one click / served. */
-    ctr: number;
+    /** Served responses with at least one click / served; null when none was served in the window. */
+    ctr: number | null;
     conversions: number;
     revenue: number;
-    /** Per tactic (its `tacticLabel`): `ctr` is clicks / items. */
-    tactics: { tactic: string; items: number; clicks: number; ctr: number; conversions: number; revenue: number }[];
+    /** Per tactic (its `tacticLabel`): `ctr` is clicks / items, null when no item was served in the window. */
+    tactics: { tactic: string; items: number; clicks: number; ctr: number | null; conversions: number; revenue: number }[];
   }[];
 }
 

@@ -44,6 +44,11 @@ describe('wrong input to the engine\'s methods', () => {
       await expectBadRequest(() => engine.bundles('shop-1', { product_ref_ids: inputs }), 'RECOMMEND_BAD_PARAMS', new RegExp(`product_ref_ids must have at most ${MAX_BUNDLE_COUNT} entries`));
       // Was a TypeError ("reading 'length'").
       await expectBadRequest(() => engine.getProduct('shop-1', badInput(null)), 'CATALOG_BAD_INPUT', /refId/);
+      // A misspelt window answered the report of all time.
+      const misspelt = /form: query parameter form is not taken here \(it takes from, to\)/;
+      await expectBadRequest(() => engine.attributionReport('shop-1', badInput({ form: '2026-01-01T00:00:00Z' })), 'EVENT_VALIDATION_FAILED', misspelt);
+      await expectBadRequest(() => engine.recommendationReport('shop-1', badInput({ form: '2026-01-01T00:00:00Z' })), 'EVENT_VALIDATION_FAILED', misspelt);
+      await expectBadRequest(() => engine.searchReport('shop-1', badInput({ limt: 5 })), 'EVENT_VALIDATION_FAILED', /limt: query parameter limt is not taken here \(it takes from, to, limit\)/);
       // Were 503 STORE_FAILURE: a caller would retry forever.
       await expectBadRequest(() => engine.revokeSearchKey('shop-1', badInput(undefined)), 'KEY_BAD_REQUEST');
       // Was a TypeError.

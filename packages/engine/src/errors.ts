@@ -101,6 +101,7 @@ export const ErrorCodes = {
   QUERY_PARAM_NOT_INTEGER: { status: 400, message: 'query parameter {name} must be an integer from {min} to {max} (got "{value}")' },
   /** A query parameter outside its declared values. */
   QUERY_PARAM_NOT_ALLOWED_VALUE: { status: 400, message: 'query parameter {name} must be {choices}' },
+  /** A parameter an operation with a closed query does not take (an admin report's misspelt `form`). */
   /** A required query parameter absent or empty. */
   QUERY_PARAM_REQUIRED: { status: 400, message: 'query parameter {name} is required' },
   /** An indexed array parameter whose index is not a number (`items[x]`). */
@@ -109,6 +110,8 @@ export const ErrorCodes = {
   QUERY_PARAM_MALFORMED: { status: 400, message: 'query parameter {name} is not valid percent-encoding' },
   /** An array query parameter with more entries than the listener accepts. */
   QUERY_PARAM_TOO_MANY: { status: 400, message: 'query parameter {name} has {count} entries; at most {max} are accepted' },
+  /** A query parameter name the operation does not declare, in any case (names starting with `_` are the caller's own). */
+  QUERY_PARAM_UNKNOWN: { status: 400, message: 'query parameter {name} is not taken here (it takes {accepted})' },
   /** A path that names an endpoint but has a segment that is not valid percent-encoding. */
   PATH_SEGMENT_MALFORMED: { status: 400, message: 'path segment "{segment}" is not valid percent-encoding' },
   /** No endpoint has this path. */

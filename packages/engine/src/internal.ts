@@ -40,7 +40,9 @@ export { MemoryStore } from './store/memory-store.js';
 export { SearchLog, type LoggedSearch } from './analytics/search-log.js';
 export { openStore } from './store/open-store.js';
 export type { AnalyticsBatch, AnalyticsKind, RollupDelta } from './store/store.js';
-export { proportionEstimate, meanEstimate, twoProportionTest, welchTest, minUsersForRate, signTest, withHorizon, type UserSums, type Comparison, type Estimate } from './experiments/statistics.js';
+export {
+  proportionEstimate, meanEstimate, ratioEstimate, twoProportionTest, welchTest, ratioTest, minUsersForRate, signTest, withHorizon, type UserSums, type RatioSums, type Comparison, type Estimate,
+} from './experiments/statistics.js';
 export { teamDraftInterleave, preferredTeam, type Interleaved } from './experiments/interleaving.js';
 export { assignVariant } from './experiments/assignment.js';
 export { abReport, experimentReport } from './experiments/experiment-report.js';

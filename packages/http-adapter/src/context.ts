@@ -33,6 +33,11 @@ export interface ListenerState {
   tokens: TokenIndex;
   limits: ListenerLimits;
   logger?: Logger;
+  /**
+   * The request log's child of `logger` per method and route (`<method> <route>`), made at its first
+   * line: pino serialises a child's bound fields once, so a line writes only its own (see reply.ts).
+   */
+  requestLoggers: Map<string, Logger>;
   metrics?: HttpMetrics;
   isReady: () => boolean;
   closing: boolean;

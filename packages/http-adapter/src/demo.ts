@@ -57,6 +57,8 @@ export function demoWebsite(identity: DemoIdentity): WebsiteConfig {
     hmacSecret: identity.hmacSecret,
     settings: {
       semanticSearch: true,
+      // The generated orders and the tour's purchase state EUR: the reports' revenue is in it.
+      currency: 'EUR',
       synonyms: [['tv', 'television'], ['sofa', 'couch']],
       retailMedia: { adSets: [{ adSetId: stableGuid('demo', 'ad-set-1'), version: 1, products: sponsored, costPerClick: 0.35 }] },
       cors: { origins: ['*'] },

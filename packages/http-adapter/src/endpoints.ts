@@ -116,6 +116,13 @@ export interface EndpointDeclaration {
   getChangesState?: boolean;
   /** Left out of the OpenAPI document (the dashboard's files, the catch-all of unknown methods). */
   undocumented?: boolean;
+  /**
+   * Reads no query string and ignores one, where every other operation refuses a name it does not
+   * declare (decision 0092): probes and monitors, the OpenAPI document and the dashboard's page and
+   * files (whose URLs get cache busters and probe parameters), and the catch-all of unknown methods
+   * (answered 404 whatever it is sent).
+   */
+  queryIgnored?: true;
   operations: readonly OperationDeclaration[];
 }
 
@@ -216,7 +223,7 @@ export const recommendEndpoints: readonly EndpointDeclaration[] = RECOMMEND_METH
  * envelope shape (the router tries it after the declared methods, matched case-insensitively).
  */
 export const unknownRecommendMethod: EndpointDeclaration = {
-  path: '/1.0/ClientRecom/{website_id}/{method}', errorShape: 'envelope', cors: true, undocumented: true,
+  path: '/1.0/ClientRecom/{website_id}/{method}', errorShape: 'envelope', cors: true, undocumented: true, queryIgnored: true,
   operations: [{
     method: 'GET', operationId: 'unknownRecommendMethod', tag: 'recommendations', summary: 'Unknown recommendation method.', auth: 'public',
     responses: {}, handler: h.unknownMethod,
@@ -488,14 +495,14 @@ export const endpoints = {
     }],
   },
   healthz: {
-    path: '/healthz', errorShape: 'envelope', cors: false,
+    path: '/healthz', errorShape: 'envelope', cors: false, queryIgnored: true,
     operations: [{
       method: 'GET', operationId: 'healthz', tag: 'operations', summary: 'Liveness.', auth: 'public',
       responses: { 200: { description: 'Up.', schema: 'Health' } }, handler: h.healthz,
     }],
   },
   readyz: {
-    path: '/readyz', errorShape: 'envelope', cors: false,
+    path: '/readyz', errorShape: 'envelope', cors: false, queryIgnored: true,
     operations: [{
       method: 'GET', operationId: 'readyz', tag: 'operations', summary: 'Readiness (503 with the failed checks and their reasons).', auth: 'public',
       description: 'Not ready (503) while the store is unreachable, the data directory is not writable, recommendation indexes are being built, or the server is starting or shutting down.',
@@ -504,7 +511,7 @@ export const endpoints = {
     }],
   },
   metrics: {
-    path: '/metrics', errorShape: 'envelope', cors: false,
+    path: '/metrics', errorShape: 'envelope', cors: false, queryIgnored: true,
     operations: [{
       method: 'GET', operationId: 'metrics', tag: 'operations', summary: 'Prometheus metrics (text format).', auth: 'public',
       responses: { 200: { description: 'Metrics.', content: { 'text/plain': { schema: { type: 'string' } } } } },
@@ -513,7 +520,7 @@ export const endpoints = {
     }],
   },
   openapi: {
-    path: '/openapi.json', errorShape: 'envelope', cors: false,
+    path: '/openapi.json', errorShape: 'envelope', cors: false, queryIgnored: true,
     operations: [{
       method: 'GET', operationId: 'openapi', tag: 'operations', summary: 'This document.', auth: 'public',
       responses: { 200: { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } } },
@@ -521,11 +528,11 @@ export const endpoints = {
     }],
   },
   dashboard: {
-    path: '/', errorShape: 'envelope', cors: false, undocumented: true,
+    path: '/', errorShape: 'envelope', cors: false, undocumented: true, queryIgnored: true,
     operations: [{ method: 'GET', operationId: 'dashboard', tag: 'operations', summary: 'The dashboard page.', auth: 'public', responses: {}, handler: dashboardPage }],
   },
   dashboardConfig: {
-    path: '/dashboard/config.json', errorShape: 'envelope', cors: false,
+    path: '/dashboard/config.json', errorShape: 'envelope', cors: false, queryIgnored: true,
     operations: [{
       method: 'GET', operationId: 'dashboardConfig', tag: 'operations', summary: 'What the dashboard page needs to start.',
       description: 'Public identifiers only (never a token): the websites with their facet, range and display fields (from '
@@ -538,7 +545,7 @@ export const endpoints = {
     }],
   },
   dashboardAsset: {
-    path: '/dashboard/{file}', errorShape: 'envelope', cors: false, undocumented: true,
+    path: '/dashboard/{file}', errorShape: 'envelope', cors: false, undocumented: true, queryIgnored: true,
     operations: [{ method: 'GET', operationId: 'dashboardAsset', tag: 'operations', summary: 'A dashboard file.', auth: 'public', responses: {}, handler: dashboardAsset }],
   },
 } as const satisfies Record<string, EndpointDeclaration>;

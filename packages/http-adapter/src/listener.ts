@@ -17,6 +17,7 @@ import { DEFAULT_LIMITS } from './limits.js';
 import { HttpMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
 import { send, sendError } from './reply.js';
+import { queryValue } from './query.js';
 import { MalformedPathError, matchRoute, routes, unmatchedRoute, type RouteMatch } from './router.js';
 
 export { DEFAULT_LIMITS };
@@ -76,6 +77,7 @@ export function createListener(engine: Engine, options: ListenerOptions = {}): A
     tokens: new TokenIndex(engine, options.adminTokens ?? []),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     logger: options.logger || undefined,
+    requestLoggers: new Map(),
     metrics,
     isReady: options.isReady ?? (() => true),
     closing: false,
@@ -90,7 +92,7 @@ export function createListener(engine: Engine, options: ListenerOptions = {}): A
     // The key names the website of a search or a click: narrowed by the handler; see cors.ts.
     if (match.route === routes.search || match.route === routes.clicks) return engine.websites();
     if (match.route === routes.coupon) {
-      const client = new URLSearchParams(query).get('client');
+      const client = queryValue(query, 'client');
       return client ? websiteForClient(engine, client) : undefined;
     }
     return engine.website(match.params[0]!);

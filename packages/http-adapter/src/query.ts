@@ -5,8 +5,11 @@
  * type of each parameter: a string (of an `enum` when the schema lists one), an integer within the
  * schema's `minimum`..`maximum`, a boolean (`true|false|1|0`, any case), or an array of strings in the
  * indexed form `items[0]`, `items[1]`, … (also repeated `items=` and `items[]=`). A malformed, missing
- * (when required) or repeated value fails with a coded error naming the parameter; unknown names
- * (cache busters, tracking) are ignored.
+ * (when required) or repeated value fails with a coded error naming the parameter. Names are matched in
+ * any case, as the recommendation method segments are (`Count=5` is `count=5`; `count` and `Count`
+ * together are one parameter given twice); a name the operation does not declare is refused naming it
+ * (it used to be ignored, so a misspelt `cnt=5` answered the default length without a word), except a
+ * name starting with `_`, which is the caller's own (a cache buster such as `_=1764489600000`).
  * @module
  */
 import { HttpError } from './errors.js';
@@ -27,6 +30,12 @@ export function parseQueryString(query: string): RawQuery {
   }
   return out;
 }
+
+/** Whether a parameter name is the caller's own (`_`, `_cb`: cache busters), neither read nor refused. */
+const isCallersOwn = (name: string) => name.startsWith('_');
+
+/** The name an array parameter is declared by: `items` of `items[0]` and `items[]`. */
+const baseName = (name: string) => name.split('[', 1)[0]!;
 
 /**
  * The first parameter (its name as decoded) whose name or value is not valid percent-encoding, among
@@ -69,6 +78,7 @@ type ParameterDecoder = (query: RawQuery, out: QueryParams, maxItems: number) =>
 interface QuerySchema {
   properties: Record<string, JsonSchema>;
   required?: readonly string[];
+  additionalProperties?: boolean;
 }
 
 const decoders = new Map<QuerySchemaName, QueryDecoder>();
@@ -87,22 +97,62 @@ export function queryDecoderFor(name: QuerySchemaName): QueryDecoder {
 export function compileQueryDecoder(schema: QuerySchema): QueryDecoder {
   const required = new Set(schema.required ?? []);
   const decoders = Object.entries(schema.properties).map(([name, property]) => parameterDecoder(name, property, required.has(name)));
-  const declared = new Set(Object.keys(schema.properties));
+  const declaredNames = Object.keys(schema.properties);
+  // Lowercased name → declared name: the one spelling the decoders read.
+  const declared = new Map(declaredNames.map((name) => [name.toLowerCase(), name]));
+  if (declared.size !== declaredNames.length) throw new Error(`query schema declares names that differ only in case: ${declaredNames.join(', ')}`);
+  const accepted = declaredNames.length > 0 ? declaredNames.join(', ') : 'no query parameters';
   return (query, maxItems) => {
-    const raw = parseQueryString(query);
-    const out: QueryParams = {};
-    for (const decode of decoders) decode(raw, out, maxItems);
-    // URLSearchParams reads a bad percent-encoding as U+FFFD, or a stray `%` as itself: a declared
-    // parameter sent so is refused (as a bad path segment is), not read as another value; unknown names
-    // stay ignored. The exact scan runs only when one regex says it may find one (a cart's
-    // `items%5B0%5D=…`, ASCII escapes only, is on the hot path).
+    // URLSearchParams reads a bad percent-encoding as U+FFFD, or a stray `%` as itself: a parameter sent
+    // so is refused (as a bad path segment is), not read (or named) as another text; a name of the
+    // caller's own is not read at all. The exact scan runs only when one regex says it may find one (a
+    // cart's `items%5B0%5D=…`, ASCII escapes only, is on the hot path).
     if (query.includes('%') && MAY_BE_MALFORMED.test(query)) {
-      const name = malformedParameter(query, (key) => declared.has(key.split('[', 1)[0]!));
+      const name = malformedParameter(query, (key) => !isCallersOwn(key));
       if (name !== undefined) throw new HttpError('QUERY_PARAM_MALFORMED', { name }, { key: name });
     }
+    const raw = declaredSpelling(parseQueryString(query), declared, accepted);
+    const out: QueryParams = {};
+    for (const decode of decoders) decode(raw, out, maxItems);
     return out;
   };
 }
+
+/**
+ * The raw parameters under their declared spelling (`Count` → `count`, `ITEMS[1]` → `items[1]`; the
+ * values of two spellings of one name joined in order, so a scalar given both ways is given twice); the
+ * caller's own names (`_…`) and empty ones (a stray `=`) dropped. An undeclared name is refused.
+ */
+function declaredSpelling(raw: RawQuery, declared: ReadonlyMap<string, string>, accepted: string): RawQuery {
+  if (raw.size === 0) return raw;
+  const out: RawQuery = new Map();
+  for (const [name, values] of raw) {
+    if (name === '' || isCallersOwn(name)) continue;
+    const base = baseName(name);
+    const spelling = declared.get(base.toLowerCase());
+    if (spelling === undefined) throw new HttpError('QUERY_PARAM_UNKNOWN', { name, accepted }, { key: name });
+    const key = spelling + name.slice(base.length);
+    const list = out.get(key);
+    if (list) list.push(...values);
+    else out.set(key, [...values]);
+  }
+  return out;
+}
+
+/**
+ * The first value of parameter `name` in a raw query string, its name matched in any case as the
+ * decoders match it (for what is read before an operation decodes its query: the coupon's `client`,
+ * whose website's CORS origins answer the preflight).
+ */
+export function queryValue(query: string, name: string): string | undefined {
+  if (!query) return undefined;
+  const wanted = name.toLowerCase();
+  for (const [key, value] of new URLSearchParams(query)) if (key.toLowerCase() === wanted) return value;
+  return undefined;
+}
+
+/** The decoder of an operation that declares no query parameters: it takes none but the caller's own. */
+export const noQueryDecoder: QueryDecoder = compileQueryDecoder({ properties: {} });
 
 function parameterDecoder(name: string, schema: JsonSchema, required: boolean): ParameterDecoder {
   switch (schema.type) {

@@ -15,21 +15,25 @@ import {
 } from './endpoints.js';
 import { HttpError } from './errors.js';
 import { isValidPercentEncoding } from './percent-encoding.js';
-import { queryDecoderFor, type QueryDecoder } from './query.js';
+import { noQueryDecoder, queryDecoderFor, type QueryDecoder } from './query.js';
 
 /**
  * The handler that runs an operation: its declared authentication first, unless it is public, then
  * the decoding of its declared query string (after authentication: a caller without a token learns
- * nothing from the query's errors). A public operation without a query runs its handler as it is.
+ * nothing from the query's errors). An operation declaring no query takes none (noQueryDecoder),
+ * unless its endpoint ignores the query (`queryIgnored`): then its handler runs as it is.
  */
 function withPreconditions(declaration: OperationDeclaration, decodeQuery: QueryDecoder | undefined): Handler {
   const { auth, handler } = declaration;
+  // Undeclared, the params stay unset: a handler reading them fails loudly (handlers.ts).
+  const declared = declaration.query !== undefined;
   if (auth === 'public') {
     if (!decodeQuery) return handler;
     // Not async: the recommendation methods are the hot GET path, and this adds no promise per request.
     return (ctx, state) => {
       try {
-        ctx.queryParams = decodeQuery(ctx.query, state.limits.maxQueryItems);
+        const params = decodeQuery(ctx.query, state.limits.maxQueryItems);
+        if (declared) ctx.queryParams = params;
       } catch (err) {
         return Promise.reject(err);
       }
@@ -38,18 +42,19 @@ function withPreconditions(declaration: OperationDeclaration, decodeQuery: Query
   }
   return async (ctx, state) => {
     await authenticate(auth, ctx, state);
-    if (decodeQuery) ctx.queryParams = decodeQuery(ctx.query, state.limits.maxQueryItems);
+    const params = decodeQuery?.(ctx.query, state.limits.maxQueryItems);
+    if (declared) ctx.queryParams = params;
     await handler(ctx, state);
   };
 }
 
-function compileOperation(declaration: OperationDeclaration): Operation {
+function compileOperation(declaration: OperationDeclaration, queryIgnored: boolean): Operation {
   const serializers = new Map<number, Serializer>();
   for (const [status, response] of Object.entries(declaration.responses)) {
     if (response.schema) serializers.set(Number(status), serializerFor(response.schema));
   }
   const body = declaration.body;
-  const decodeQuery = declaration.query && queryDecoderFor(declaration.query);
+  const decodeQuery = declaration.query ? queryDecoderFor(declaration.query) : queryIgnored ? undefined : noQueryDecoder;
   return {
     declaration,
     handler: withPreconditions(declaration, decodeQuery),
@@ -61,7 +66,7 @@ function compileOperation(declaration: OperationDeclaration): Operation {
 /** The route of one endpoint declaration. */
 export function compileRoute(endpoint: EndpointDeclaration): Route {
   const operations = new Map<string, Operation>();
-  for (const declaration of endpoint.operations) operations.set(declaration.method, compileOperation(declaration));
+  for (const declaration of endpoint.operations) operations.set(declaration.method, compileOperation(declaration, endpoint.queryIgnored === true));
   const get = operations.get('GET');
   if (get && !endpoint.getChangesState) operations.set('HEAD', get);
   return {

@@ -233,6 +233,12 @@ describe('admin API', () => {
     const badDate = await fetch(`${svc.url}/admin/v1/websites/site-a/reports/attribution?from=yesterday`, { headers: bearer(ADMIN_TOKEN) });
     expect(badDate.status).toBe(400);
     expect(((await expectDocumented(badDate, '/admin/v1/websites/{websiteId}/reports/attribution', 'GET')) as Problem).errors).toHaveProperty('from');
+    // A misspelt window (`form`) answered the report of all time; the report names the parameter it does not know.
+    const misspelt = await fetch(`${svc.url}/admin/v1/websites/site-a/reports/attribution?form=2000-01-01T00:00:00Z`, { headers: bearer(ADMIN_TOKEN) });
+    expect(misspelt.status).toBe(400);
+    expect(((await expectDocumented(misspelt, '/admin/v1/websites/{websiteId}/reports/attribution', 'GET')) as Problem).errors).toEqual({
+      form: ['query parameter form is not taken here (it takes from, to)'],
+    });
   });
 
   it('401 without an admin token (a website token is not one), 404 unknown website, 415, 405', async () => {

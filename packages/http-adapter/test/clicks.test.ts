@@ -183,6 +183,100 @@ function runClicksSuite(name: string, storeOptions: () => Promise<Pick<EngineOpt
       expect(logged.top.find((t) => t.query === 'zanzibar espresso')).toMatchObject({ clicks: 1, conversions: 1, revenue: 20 });
     });
 
+    it('converts a click stamped by a browser clock a minute fast, and never a click made after the purchase', async () => {
+      const attribution = async () => {
+        const res = await fetch(`${url}/admin/v1/websites/site-a/reports/attribution`, { headers: bearer(ADMIN_TOKEN) });
+        return (await expectDocumented(res, '/admin/v1/websites/{websiteId}/reports/attribution', 'GET')) as AttributionReport;
+      };
+      const reportBefore = await attribution();
+      const page = await search({ q: 'zanzibar', size: 3 });
+      const [a, b] = page.payload.result;
+      const session = randomUUID();
+      const now = Date.now();
+      const purchase = (orderId: string, refId: string) => post(`${url}/3.0/events/purchases`, {
+        customerId: CUSTOMER, sessionId: session,
+        events: [{ currentUrl: 'https://shop-a.example/thanks', eventTime: new Date(now).toISOString(), orderId, products: [{ refId, quantity: 1, price: 7 }] }],
+      }, bearer(TOKEN_A));
+      // The browser's clock runs a minute fast: its click reads a minute after the shop's purchase, which it preceded.
+      const fast = clickBody([{ refId: a!.refId, queryId: page.query_id, position: 1, eventTime: new Date(now + 60_000).toISOString() }], session);
+      expect((await post(`${url}${CLICKS}`, fast, bearer(TOKEN_A))).status).toBe(202);
+      const before = outcomes.length;
+      const orderA = `skew-a-${session}`;
+      expect((await purchase(orderA, a!.refId)).status).toBe(202);
+      expect(outcomes.slice(before)).toEqual([expect.objectContaining({ type: 'purchase', kind: 'search', query: 'zanzibar', position: 1, revenue: 7 })]);
+      // A purchase first, then a click on the product (its time within the same minute): the click did not lead to it.
+      const orderB = `skew-b-${session}`;
+      expect((await purchase(orderB, b!.refId)).status).toBe(202);
+      const after = clickBody([{ refId: b!.refId, queryId: page.query_id, position: 2, eventTime: new Date(now + 30_000).toISOString() }], session);
+      expect((await post(`${url}${CLICKS}`, after, bearer(TOKEN_A))).status).toBe(202);
+      expect(outcomes.slice(before).filter((o) => o.type === 'purchase')).toHaveLength(1);
+      // The attribution report reads the same: order A converted (a line at position 1), order B not (none at 2).
+      const report = await attribution();
+      const units = (r: AttributionReport, position: number) => r.byClickPosition.find((l) => l.kind === 'search' && l.position === position)?.units ?? 0;
+      expect(units(report, 1) - units(reportBefore, 1)).toBe(1);
+      expect(units(report, 2) - units(reportBefore, 2)).toBe(0);
+    });
+
+    it('adds only the website\'s currency to revenue figures, and lists purchases in another one apart', async () => {
+      const patch = (body: unknown) => post(`${url}/admin/v1/websites/site-a/settings`, body, { ...bearer(ADMIN_TOKEN), 'content-type': 'application/merge-patch+json' }, 'PATCH');
+      const attribution = async () => {
+        const res = await fetch(`${url}/admin/v1/websites/site-a/reports/attribution`, { headers: bearer(ADMIN_TOKEN) });
+        return (await expectDocumented(res, '/admin/v1/websites/{websiteId}/reports/attribution', 'GET')) as AttributionReport;
+      };
+      const searches = async () => {
+        const res = await fetch(`${url}/admin/v1/websites/site-a/reports/searches?limit=1000`, { headers: bearer(ADMIN_TOKEN) });
+        const body = (await expectDocumented(res, '/admin/v1/websites/{websiteId}/reports/searches', 'GET')) as { top: { query: string; conversions: number; revenue: number }[] };
+        return body.top.find((t) => t.query === 'zanzibar') ?? { conversions: 0, revenue: 0 };
+      };
+      const settings = await fetch(`${url}/admin/v1/websites/site-a/settings`, { headers: bearer(ADMIN_TOKEN) });
+      const initial = ((await settings.json()) as { currency?: string }).currency ?? null;
+      // Any case: the website's currency is compared upper-cased, as purchases' codes are stored.
+      expect((await patch({ currency: 'eur' })).status).toBe(200);
+      try {
+        const before = await attribution();
+        const searchedBefore = await searches();
+        const page = await search({ q: 'zanzibar', size: 3 });
+        const refId = page.payload.result[0]!.refId;
+        const session = randomUUID();
+        const clickId = randomUUID();
+        expect((await post(`${url}${CLICKS}`, clickBody([{ refId, queryId: page.query_id, position: 1, clickId }], session), bearer(TOKEN_A))).status).toBe(202);
+        const order = (orderId: string, currencyCode: string | undefined, price: number) => post(`${url}/3.0/events/purchases`, {
+          customerId: CUSTOMER, sessionId: session, events: [{
+            currentUrl: 'https://shop-a.example/thanks', eventTime: new Date().toISOString(), orderId, ...(currencyCode !== undefined && { currencyCode }),
+            products: [{ refId, quantity: 1, price, clickId }], priceBeatPromotions: [{ code: `CUR-${orderId}`, discount: price / 10 }],
+          }],
+        }, bearer(TOKEN_A));
+        expect((await order(`eur-${session}`, 'EUR', 10)).status).toBe(202);
+        expect((await order(`usd-${session}`, 'USD', 1000)).status).toBe(202);
+        expect((await order(`none-${session}`, undefined, 5)).status).toBe(202); // no code: the website's currency
+        const report = await attribution();
+        expect(report.currency).toBe('EUR');
+        // 10 EUR and 5 in no stated currency: 1,015 added EUR to USD.
+        expect(report.totals.revenue - before.totals.revenue).toBeCloseTo(15, 6);
+        expect(report.totals.clickAttributedRevenue - before.totals.clickAttributedRevenue).toBeCloseTo(15, 6);
+        expect(report.totals.orders - before.totals.orders).toBe(3);
+        expect(report.otherCurrencies).toEqual([{ currency: 'USD', orders: 1, units: 1, revenue: 1000, attributedRevenue: 1000 }]);
+        expect(report.priceBeat.find((p) => p.code === `CUR-usd-${session}`)).toMatchObject({ orders: 1, discount: 0 });
+        // The searches report's roll-ups likewise: three conversions, 15 of revenue.
+        const searched = await searches();
+        expect(searched.conversions - searchedBefore.conversions).toBe(3);
+        expect(searched.revenue - searchedBefore.revenue).toBeCloseTo(15, 6);
+        // Without a currency every purchase's money is added, as before currencies were told apart (a shop
+        // stating EUR on every purchase must not see its revenue vanish on an upgrade): the report says
+        // so with currency null.
+        expect((await patch({ currency: null })).status).toBe(200);
+        const unset = await attribution();
+        expect(unset.currency).toBeNull();
+        expect(unset.otherCurrencies).toEqual([]);
+        expect(unset.totals.revenue - before.totals.revenue).toBeCloseTo(1015, 6);
+        expect((await patch({ currency: 'USD' })).status).toBe(200);
+        expect((await attribution()).otherCurrencies).toEqual([{ currency: 'EUR', orders: 1, units: 1, revenue: 10, attributedRevenue: 10 }]);
+        expect((await patch({ currency: 'EURO' })).status).toBe(400);
+      } finally {
+        expect((await patch({ currency: initial })).status).toBe(200);
+      }
+    });
+
     it('refuses a clickId sent again with other content (409, nothing of the request stored), as an orderId is', async () => {
       // It answered 202 with the first transactionId and stored nothing: a status that claimed a click.
       const page = await search({ q: 'zanzibar', size: 3 });

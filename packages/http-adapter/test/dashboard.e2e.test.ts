@@ -542,6 +542,8 @@ describe.skipIf(!HAS_CHROMIUM)('dashboard in headless Chromium', () => {
     const s = await adminGet<{ top: { query: string; count: number }[]; noResults: { query: string }[]; noClicks: { query: string }[] }>(reportCall('searches'));
     const r = await adminGet<{ methods: { method: string; tactics: { tactic: string; items: number }[] }[] }>(reportCall('recommendations'));
     expect(await page.locator('[data-total="orders"]').innerText()).toBe(String(a.totals.orders));
+    // The money's currency is named (the demo's orders are in EUR; none is added in from another currency).
+    expect(await page.locator('#report-totals-title').innerText()).toBe('Totals (EUR)');
     const keys = (list: { key: string }[]) => list.slice(0, 10).map((l) => l.key);
     expect(await firstColumn('report-recommenders')).toEqual(keys(a.byRecommender));
     expect(await firstColumn('report-tactics')).toEqual(keys(a.byTactic));

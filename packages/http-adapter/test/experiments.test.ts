@@ -110,7 +110,7 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { colour: 1 } }] }, 400, 'variants[1].settings');
       await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { fields: { price: { type: 'number' } } } }] }, 400, 'variants[1].settings.fields');
       // Settings no search reads were taken (201), and the variant's shoppers were served exactly as the control's.
-      for (const [key, value] of [['cors', { origins: ['https://other.example'] }], ['attributionWindowDays', 7], ['eventRetentionDays', { clicks: 30 }], ['retailMedia', { adSets: [] }], ['retailBoost', { collections: [] }], ['useStyleIdForVisualSimilarity', true]] as const) {
+      for (const [key, value] of [['cors', { origins: ['https://other.example'] }], ['attributionWindowDays', 7], ['currency', 'USD'], ['eventRetentionDays', { clicks: 30 }], ['retailMedia', { adSets: [] }], ['retailBoost', { collections: [] }], ['useStyleIdForVisualSimilarity', true]] as const) {
         await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { [key]: value } }] }, 400, `variants[1].settings.${key}`);
       }
       await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', recommendations: { PopularItems: { tactics: ['Popular Items'] } } }] }, 400, 'variants[1].recommendations');
@@ -164,6 +164,25 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       expect(created.from).toBe(created.createdAt);
       expect((await report(created.id)).from).toBe(created.createdAt);
       expect((await stop(created.id)).status).toBe(200);
+    });
+
+    it('assigns a customer GUID whatever its case: one shopper, one variant, one user', async () => {
+      const created = (await (await create({ name: 'case', kind: 'search', variants: [{ name: 'control' }, { name: 'b' }] })).json()) as Created;
+      try {
+        const customers = Array.from({ length: 24 }, () => randomUUID());
+        for (const customerId of customers) {
+          // A storefront whose search sends the GUID in capitals and whose other calls send it in lower case (GUIDs are found whatever their case).
+          const lower = (await search({ customer_id: customerId })).settings!.experiment;
+          const upper = (await search({ customer_id: customerId.toUpperCase(), q: 'zanzibar espresso' })).settings!.experiment;
+          // It was hashed as sent: about half of the shoppers saw both variants.
+          expect(upper).toEqual(lower);
+        }
+        // Counted once per shopper (it was one user per spelling).
+        const r = await report(created.id);
+        expect(r.variants.reduce((n, v) => n + v.users, 0)).toBe(customers.length);
+      } finally {
+        expect((await stop(created.id)).status).toBe(200);
+      }
     });
 
     it('runs a search A/B test: sticky tags, variant settings served, clicks and purchases counted per user, stop and delete', async () => {
@@ -224,7 +243,7 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
         // Every figure names its interval's method (the report gave bare numbers, and the mean's was the
         // normal one: too narrow for the small variants a report shows early on).
         expect([v.ctr.interval, v.conversionRate.interval, v.revenuePerUser.interval]).toEqual([
-          'Wilson score interval (95 %)', 'Wilson score interval (95 %)', "Student's t interval of the mean (95 %)",
+          'Wilson score interval on the effective number of searches (per-user design effect; 95 %)', 'Wilson score interval (95 %)', "Student's t interval of the mean (95 %)",
         ]);
       }
       expect(r.variants.reduce((s, v) => s + v.clicks, 0)).toBe(clicks);
@@ -232,7 +251,10 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       expect(r.variants.reduce((s, v) => s + v.revenue, 0)).toBeCloseTo(revenue, 6);
       expect(r.variants[0]!.vsControl).toBeUndefined();
       const vs = r.variants[1]!.vsControl!;
-      expect(vs.ctr.test).toMatch(/Welch/);
+      expect(vs.ctr.test).toBe("Welch's t test (two-sided) on the ratio of sums, delta-method variance over users");
+      // The comparison is of the ctrs shown (it compared the means of the users' own CTRs under the same name).
+      const [control, variant] = r.variants;
+      if (vs.ctr.relativeDifference !== null) expect(vs.ctr.relativeDifference).toBeCloseTo(variant!.ctr.value! / control!.ctr.value! - 1, 12);
       expect(vs.conversionRate.test).toMatch(/two-proportion z/);
       expect(vs.revenuePerUser.test).toMatch(/Welch/);
       for (const metric of ['ctr', 'conversionRate', 'revenuePerUser'] as const) expect(vs[metric].interval).toMatch(/^(delta method on the log ratio|MOVER-R)/);
@@ -272,7 +294,7 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       expect(variant!.conversionRate.value).toBe(1);
       expect(r.minUsers).toEqual({ ctr: null, conversionRate: null });
       const vs = variant!.vsControl!;
-      for (const [metric, noun] of [['ctr', 'mean'], ['conversionRate', 'rate'], ['revenuePerUser', 'mean']] as const) {
+      for (const [metric, noun] of [['ctr', 'rate'], ['conversionRate', 'rate'], ['revenuePerUser', 'mean']] as const) {
         expect(vs[metric]).toMatchObject({ relativeDifference: null, low: null, high: null, significant: false });
         expect(vs[metric].note).toContain(`The control's ${noun} is 0`);
       }

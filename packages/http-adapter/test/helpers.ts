@@ -18,7 +18,8 @@ export const ORIGIN_A = 'https://shop-a.example';
 
 export const SITE_A: WebsiteConfig = {
   websiteId: 'site-a', client: 'client-a', tokens: [TOKEN_A], hmacSecret: 'secret-a',
-  settings: { semanticSearch: true, cors: { origins: [ORIGIN_A] } },
+  // Its purchases state EUR: the reports' revenue is in it.
+  settings: { semanticSearch: true, cors: { origins: [ORIGIN_A] }, currency: 'EUR' },
 };
 export const SITE_B: WebsiteConfig = { websiteId: 'site-b', client: 'client-b', tokens: [TOKEN_B], hmacSecret: 'secret-b' };
 

@@ -16,8 +16,11 @@ describe('recommendation query parameters (decoded by the contract\'s RecommendQ
     expect(parse('filterOutOfStock=0').filterOutOfStock).toBe(false);
     expect(parse('filterOutOfStock=FALSE').filterOutOfStock).toBe(false);
   });
-  it('ignores unknown names', () => {
-    expect(parse('customerId=c1&_=123')).toEqual({ customerId: 'c1' });
+  it('reads names in any case, leaves the caller\'s own (`_…`) unread and refuses other unknown names', () => {
+    expect(parse('customerId=c1&_=123&_cb=x')).toEqual({ customerId: 'c1' });
+    expect(parse('CustomerID=c1&FILTEROUTOFSTOCK=1&Items[1]=b&items%5B0%5D=a&ITEMS=c')).toEqual({ customerId: 'c1', filterOutOfStock: true, items: ['a', 'b', 'c'] });
+    expect(() => parse('customerId=c1&utm_source=mail')).toThrow('query parameter utm_source is not taken here (it takes customerId, productRef, productStyleId, items, filterOutOfStock, count)');
+    expect(() => parse('count=1&COUNT=2')).toThrow('query parameter count is given more than once');
   });
   it('refuses malformed values naming the parameter, in the documented words', () => {
     const message = (q: string, maxItems = 100) => {
@@ -39,7 +42,7 @@ describe('recommendation query parameters (decoded by the contract\'s RecommendQ
     expect(message(cart, MAX_CART_ITEMS * 10)).toEqual(['QUERY_PARAM_TOO_MANY', `query parameter items has ${MAX_CART_ITEMS + 1} entries; at most ${MAX_CART_ITEMS} are accepted`]);
     expect(message('customerId=a&customerId=b')).toEqual(['QUERY_PARAM_REPEATED', 'query parameter customerId is given more than once']);
   });
-  it('refuses a declared parameter whose value or name is not valid percent-encoding (not read as U+FFFD); unknown ones stay ignored', () => {
+  it('refuses a parameter whose value or name is not valid percent-encoding (not read as U+FFFD); the caller\'s own (`_…`) are not read', () => {
     const malformed = (q: string) => {
       try {
         return parse(q);
@@ -53,8 +56,10 @@ describe('recommendation query parameters (decoded by the contract\'s RecommendQ
     // Hex digits all right, but not UTF-8 (a truncated sequence); a real U+FFFD sent encoded is taken.
     expect(malformed('productRef=%E0%A4')).toEqual(['QUERY_PARAM_MALFORMED', 'query parameter productRef is not valid percent-encoding']);
     expect(malformed('productRef=a%EF%BF%BDb')).toEqual({ productRef: 'a\uFFFDb' });
-    // Unknown names (tracking, cache busters) are not read, however they are encoded; good encodings decode.
-    expect(malformed('utm_term=50%&productRef=a%20b%2Bc+d&customerId=%F0%9F%98%80')).toEqual({ productRef: 'a b+c d', customerId: '😀' });
+    // The caller's own names (cache busters) are not read, however they are encoded; good encodings decode.
+    expect(malformed('_utm=50%&productRef=a%20b%2Bc+d&customerId=%F0%9F%98%80')).toEqual({ productRef: 'a b+c d', customerId: '😀' });
+    // An unknown name is named as sent, and a badly encoded one is refused as such (not named with U+FFFD).
+    expect(malformed('utm_term=50%')).toEqual(['QUERY_PARAM_MALFORMED', 'query parameter utm_term is not valid percent-encoding']);
   });
 });
 

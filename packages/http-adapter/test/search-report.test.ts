@@ -82,6 +82,9 @@ describe.each(stores)('search analytics on the %s store', (_, makeStore) => {
     for (const [p, query, key] of [
       ['searches', '?from=yesterday', 'from'], ['searches', '?to=soon', 'to'], ['searches', '?limit=0', 'limit'], ['searches', '?limit=abc', 'limit'],
       ['searches', '?limit=1001', 'limit'], ['recommendations', '?from=yesterday', 'from'],
+      // A misspelt parameter: it answered the report of all time, as if no window had been asked for.
+      ['searches', '?form=2026-11-01T00:00:00Z', 'form'], ['recommendations', '?frm=2026-11-01T00:00:00Z', 'frm'],
+      ['recommendations', '?limit=5', 'limit'],
     ] as const) {
       const res = await fetch(`${svc.url}/admin/v1/websites/m/reports/${p}${query}`, { headers: bearer(ADMIN_TOKEN) });
       expect(res.status).toBe(400);

@@ -3,7 +3,7 @@
  * Merge Patch), validation naming the key, and the next search using the new settings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_WEBSITE_SETTINGS } from '@aisle/engine';
+import { createEngine, DEFAULT_WEBSITE_SETTINGS, MemoryStore } from '@aisle/engine';
 import { ADMIN_TOKEN, TOKEN_A, TOKEN_B, bearer, expectDocumented, post, startService, type TestService } from './helpers.js';
 
 let svc: TestService;
@@ -89,6 +89,18 @@ describe('settings API', () => {
     await expectBad(await send('PUT', { rules: [{ id: 'a', query: 'x', from: 'yesterday' }] }), 'settings.rules[0].from', /ISO 8601/);
     await expectBad(await send('PUT', { rules: [{ id: 'a', query: 'x', from: '2030-01-02T00:00:00Z', until: '2030-01-01T00:00:00Z' }] }), 'settings.rules[0].until', /later/);
     await expectBad(await send('PATCH', { fieldWeights: { title: 'heavy' } }), 'settings.fieldWeights.title', /number/);
+    // A weight on a field that is never indexed for full text (an identifier, a link) would change nothing:
+    // it was stored (200) and a search by refId still found nothing.
+    await expectBad(await send('PATCH', { fieldWeights: { refId: 5 } }), 'settings.fieldWeights.refId', /never searched.*field of its own/);
+    await expectBad(await send('PUT', { fieldWeights: { title: 2, image_url: 1 } }), 'settings.fieldWeights.image_url', /never searched/);
+    // A redirect query without a word would be the query of every search without words (category browsing).
+    await expectBad(await send('PATCH', { redirects: [{ queries: ['help', '!!!'], url: 'https://shop-a.example/help' }] }), 'settings.redirects[0].queries[1]', /has no word/);
+    // A synonym without a word matches nothing and adds nothing ("™" was the word "tm" until text analysis 2).
+    await expectBad(await send('PATCH', { synonyms: [['sofa', 'couch'], ['™', 'chair']] }), 'settings.synonyms[1][0]', /has no word/);
+    await expectBad(await send('PATCH', { synonyms: [{ from: 'lamp', to: ['light', '!!!'] }] }), 'settings.synonyms[0].to[1]', /has no word/);
+    await expectBad(await send('PATCH', { stopWords: ['the', '&'] }), 'settings.stopWords[1]', /has no word/);
+    // A rule query without a word is the rule of "", which says so plainly.
+    await expectBad(await send('PATCH', { rules: [{ id: 'a', query: 'x' }, { id: 'b', query: '™', match: 'exact', hide: ['KNOWN-1'] }] }), 'settings.rules[1].query', /has no word.*write ""/);
     // Ids the slot data hands out and purchases echo, typed GUIDs by the spec (any other made the echoing purchase a 400).
     await expectBad(await send('PATCH', { retailBoost: { collections: [{ campaignId: 'summer-sale', products: ['KNOWN-1'] }] } }), 'settings.retailBoost.collections[0].campaignId', /GUID/);
     await expectBad(await send('PATCH', { retailMedia: { adSets: [{ adSetId: 'ad-1', version: 1, products: ['KNOWN-1'], costPerClick: 0.2 }] } }), 'settings.retailMedia.adSets[0].adSetId', /GUID/);
@@ -107,6 +119,43 @@ describe('settings API', () => {
     expect(huge.status).toBe(413);
     await expectDocumented(huge, path, 'PUT');
     expect(await (await fetch(url(), { headers: bearer(ADMIN_TOKEN) })).text()).toBe(before);
+  });
+
+  it('takes a weight of 0 on a field that is never searched (it asks for nothing)', async () => {
+    const res = await send('PATCH', { fieldWeights: { refId: 0 } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { fieldWeights: Record<string, number> }).fieldWeights.refId).toBe(0);
+    expect((await send('PATCH', { fieldWeights: { refId: null } })).status).toBe(200);
+  });
+
+  it('never redirects a search without words, whatever a stored redirect says (one taken before the check)', async () => {
+    const store = new MemoryStore();
+    await store.putSettings('w', { redirects: [{ queries: ['™'], url: 'https://shop.example/tm' }, { queries: ['help'], url: 'https://shop.example/help' }] }, 0);
+    const engine = await createEngine({ store, workers: 0, websites: [{ websiteId: 'w', client: 'wc', tokens: ['w-token-0123456789'], hmacSecret: 's' }] });
+    try {
+      await engine.upsertProducts('w', [{ refId: 'p1', title: 'lamp' }]);
+      const redirectOf = async (q: string) => (await engine.search({ website_id: 'w', client: 'wc', q, start: 0 })).payload.redirects.url;
+      // Category browsing (q ""), punctuation alone: no redirect; a query with words still redirects.
+      expect(await redirectOf('')).toBeUndefined();
+      expect(await redirectOf('?')).toBeUndefined();
+      expect(await redirectOf('HELP!')).toBe('https://shop.example/help');
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('checks the weights a request gives, not stored ones it keeps (taken before the check, they still apply)', async () => {
+    // Stored as an older release took it (written straight to the store, as that release's row would be).
+    const store = new MemoryStore();
+    await store.putSettings('w', { fieldWeights: { title: 3, refId: 2 } }, 0);
+    const engine = await createEngine({ store, workers: 0, websites: [{ websiteId: 'w', client: 'wc', tokens: ['w-token-0123456789'], hmacSecret: 's' }] });
+    try {
+      expect((await engine.updateSettings('w', { synonyms: [['sofa', 'couch']] }, { merge: true })).fieldWeights).toMatchObject({ refId: 2 });
+      await expect(engine.updateSettings('w', { fieldWeights: { refId: 3 } }, { merge: true })).rejects.toThrow(/settings\.fieldWeights\.refId is never searched/);
+      expect((await engine.updateSettings('w', { fieldWeights: { refId: null } }, { merge: true })).fieldWeights).not.toHaveProperty('refId');
+    } finally {
+      await engine.close();
+    }
   });
 
   it('PATCH null restores a default at any depth; GET shows every default at every depth', async () => {

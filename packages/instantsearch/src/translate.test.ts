@@ -69,9 +69,15 @@ describe('InstantSearch query → aisle request', () => {
       brand: ['Acme', 'Zanzibar'], color: ['red'], size: { not: ['XL'] }, title: ['a:b'], tag: ['-dash'], availability: { min: 3, max: 3 },
     });
     expect(request.disjunctive_facets).toEqual(['brand']);
-    // Two AND-ed values of one field keep their intersection; an exclusion removes from a list.
-    expect(toAisleRequest({ indexName: 'p', params: { facetFilters: ['color:red', 'color:blue'] } }, options).scope).toEqual({ color: [] });
-    expect(toAisleRequest({ indexName: 'p', params: { facetFilters: [['color:red', 'color:blue'], 'color:-red'] } }, options).scope).toEqual({ color: ['blue'] });
+    // AND-ed filters of one field are one condition: every value of `all`, one of `any`, none of `not`
+    // (on a multi-valued field a product has both tags; the intersection of the lists matched nothing).
+    const scopeOf = (facetFilters: NonNullable<AlgoliaQuery['params']>['facetFilters']) => toAisleRequest({ indexName: 'p', params: { facetFilters } }, options).scope;
+    expect(scopeOf(['tags:a', 'tags:b'])).toEqual({ tags: { all: ['a', 'b'] } });
+    expect(scopeOf(['tags:a', 'tags:b', 'tags:-c'])).toEqual({ tags: { all: ['a', 'b'], not: ['c'] } });
+    expect(scopeOf([['tags:a', 'tags:b'], 'tags:c'])).toEqual({ tags: { all: ['c'], any: ['a', 'b'] } });
+    expect(scopeOf([['color:red', 'color:blue'], 'color:-red'])).toEqual({ color: { any: ['red', 'blue'], not: ['red'] } });
+    // A value required on its own satisfies an OR group holding it; a value given twice is one.
+    expect(scopeOf([['tags:a', 'tags:b'], 'tags:a', 'tags:a'])).toEqual({ tags: ['a'] });
     expect(toAisleRequest({ indexName: 'p', params: { facetFilters: 'color:red' } }, options).scope).toEqual({ color: ['red'] });
   });
 
@@ -85,6 +91,8 @@ describe('InstantSearch query → aisle request', () => {
     const bad: AlgoliaQuery['params'][] = [
       { filters: 'brand:Acme OR price > 10' }, { facetFilters: ['brand'] }, { facetFilters: [['brand:a', 'color:b']] },
       { facetFilters: [['brand:a', 'brand:-b']] }, { numericFilters: [['price>1', 'price<0']] }, { numericFilters: ['price between 1 and 2'] },
+      // Two OR groups on one field: (a or b) and (c or d) is no one condition.
+      { facetFilters: [['tags:a', 'tags:b'], ['tags:c', 'tags:d']] },
       { facetFilters: [['price:1', 'price:2']] }, { facetFilters: ['price:cheap'] },
       // An exclusion of a non-number on a numeric field was sent as {not: [null]} (NaN in JSON), a 400 from aisle.
       { facetFilters: ['price:-cheap'] },

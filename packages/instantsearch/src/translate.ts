@@ -4,9 +4,12 @@
  * - `query` → `q`; `page` × `hitsPerPage` → `start`, `hitsPerPage` → `size` (InstantSearch pages from 0).
  * - `facets` → `aggregations` for text fields and `range_fields` for the configured numeric fields (and
  *   `range_buckets` for those given band bounds in `rangeBuckets`).
- * - `facetFilters`: `"f:v"` adds `v` to the accepted values of `f` (two AND-ed values of one field keep
- *   their intersection: aisle's scope holds one condition per field), `"f:-v"` excludes `v`, an OR group
- *   `["f:a","f:b"]` accepts either and marks `f` as a disjunctive facet (`disjunctive_facets`).
+ * - `facetFilters`: `"f:v"` requires `v`, `"f:-v"` excludes it, an OR group `["f:a","f:b"]` accepts either
+ *   and marks `f` as a disjunctive facet (`disjunctive_facets`). One field's filters AND together into one
+ *   condition: a lone value or OR group is the list form (`["a", "b"]`), exclusions alone `{not}`, and
+ *   anything more `{all, any?, not?}` (tags `a` and `b` on a multi-valued field: products having both;
+ *   it used to be sent as the intersection of the lists, which matched nothing). Two OR groups on one
+ *   field (`(a or b) and (c or d)`) cannot be said in one condition and are refused, naming them.
  *   On a numeric field, a single value `v` becomes `{min: v, max: v}`.
  * - `numericFilters`: `>=`, `<=`, `=` become inclusive bounds; `>` and `<` become the bound plus
  *   `not: [v]` (exact: x > v ⟺ x ≥ v and x ≠ v); `!=` becomes `not`. OR groups cannot be expressed in
@@ -105,9 +108,9 @@ function numericFacetValue(field: string, value: string): number {
   return v;
 }
 
-/** Scope under construction: text values per field (AND of OR groups) and numeric bounds. */
+/** Scope under construction: text values per field (AND of OR groups, exclusions) and numeric bounds. */
 class ScopeBuilder {
-  private readonly text = new Map<string, { accepted?: string[]; excluded: string[] }>();
+  private readonly text = new Map<string, { groups: string[][]; excluded: string[] }>();
   private readonly numeric = new Map<string, AisleNumericScope>();
 
   constructor(private readonly numericFields: ReadonlySet<string>) {}
@@ -115,7 +118,7 @@ class ScopeBuilder {
   private textOf(field: string) {
     let t = this.text.get(field);
     if (t === undefined) {
-      t = { excluded: [] };
+      t = { groups: [], excluded: [] };
       this.text.set(field, t);
     }
     return t;
@@ -137,8 +140,7 @@ class ScopeBuilder {
       this.bound(field, '=', numericFacetValue(field, values[0]!));
       return;
     }
-    const t = this.textOf(field);
-    t.accepted = t.accepted === undefined ? [...values] : t.accepted.filter((v) => values.includes(v));
+    this.textOf(field).groups.push([...new Set(values)]);
   }
 
   exclude(field: string, value: string): void {
@@ -166,13 +168,27 @@ class ScopeBuilder {
 
   build(): Record<string, AisleTextScope | AisleNumericScope> | undefined {
     const scope: Record<string, AisleTextScope | AisleNumericScope> = {};
-    for (const [field, t] of this.text) {
-      if (t.accepted !== undefined) scope[field] = t.accepted.filter((v) => !t.excluded.includes(v));
-      else if (t.excluded.length > 0) scope[field] = { not: [...new Set(t.excluded)] };
-    }
+    for (const [field, t] of this.text) scope[field] = textCondition(field, t.groups, t.excluded);
     for (const [field, n] of this.numeric) scope[field] = n;
     return Object.keys(scope).length > 0 ? scope : undefined;
   }
+}
+
+/**
+ * One text field's filters as one aisle condition: the AND of `groups` (each an OR of values) and of
+ * the exclusions. A value required on its own (a group of one) satisfies every group holding it.
+ */
+function textCondition(field: string, groups: readonly string[][], excluded: readonly string[]): AisleTextScope {
+  const not = [...new Set(excluded)];
+  const all = [...new Set(groups.filter((g) => g.length === 1).map((g) => g[0]!))];
+  const ors = groups.filter((g) => g.length > 1 && !g.some((v) => all.includes(v)));
+  if (ors.length > 1) {
+    throw new UnsupportedQueryError(`facetFilters: the OR groups ${ors.map((g) => JSON.stringify(g.map((v) => `${field}:${v}`))).join(' and ')} on one field cannot be expressed in aisle's scope`);
+  }
+  const any = ors[0];
+  if (not.length === 0 && (any === undefined ? all.length <= 1 : all.length === 0)) return any ?? all;
+  if (all.length === 0 && any === undefined) return { not };
+  return { ...(all.length > 0 && { all }), ...(any !== undefined && { any }), ...(not.length > 0 && { not }) } as AisleTextScope;
 }
 
 /**

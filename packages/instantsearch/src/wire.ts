@@ -5,8 +5,11 @@
  * @module
  */
 
-/** A text scope condition: accepted values, or `{not: [...]}`. */
-export type AisleTextScope = string[] | { not: string[] };
+/**
+ * A text scope condition: accepted values (any of them), `{not: [...]}`, or `{all, any?, not?}` (every
+ * value of `all`, one of `any`, none of `not`; `all` or `any` given).
+ */
+export type AisleTextScope = string[] | { not: string[] } | { all: string[]; any?: string[]; not?: string[] } | { any: string[]; not?: string[] };
 /** A numeric scope condition (inclusive bounds; `not` excludes values). */
 export interface AisleNumericScope {
   min?: number;

@@ -9,7 +9,7 @@
  * Pure and seeded.
  * @module
  */
-import { preferredTeam, teamDraftInterleave, type UserSums } from '@aisle/engine/internal';
+import { preferredTeam, teamDraftInterleave, type RatioSums, type UserSums } from '@aisle/engine/internal';
 
 /** Chance of clicking an examined product the shopper wants. */
 export const RELEVANT_ATTRACTIVENESS = 0.6;
@@ -75,8 +75,8 @@ export interface Arm {
 /** Per-user outcomes of one arm, as an experiment report aggregates them. */
 export interface ArmOutcome {
   users: number;
-  /** Per-user CTR (searches with a click / the user's searches). */
-  ctr: UserSums;
+  /** The CTR's per-user sums (x: the user's searches with a click, y: the user's searches), as the report keeps them. */
+  ctr: RatioSums;
   /** Users with at least one purchase. */
   converted: number;
   /** Per-user revenue. */
@@ -97,7 +97,7 @@ function searchesOf(random: () => number): number {
 
 /** Simulates `users` shoppers of one arm. */
 export function simulateArm(intents: readonly Intent[], arm: Arm, users: number, random: () => number): ArmOutcome {
-  const outcome: ArmOutcome = { users, ctr: sumsOf(), converted: 0, revenue: sumsOf() };
+  const outcome: ArmOutcome = { users, ctr: { n: 0, x: 0, y: 0, xx: 0, yy: 0, xy: 0 }, converted: 0, revenue: sumsOf() };
   for (let u = 0; u < users; u++) {
     const searches = searchesOf(random);
     let clicked = 0;
@@ -118,7 +118,8 @@ export function simulateArm(intents: readonly Intent[], arm: Arm, users: number,
       }
       if (any) clicked++;
     }
-    add(outcome.ctr, clicked / searches);
+    const c = outcome.ctr;
+    Object.assign(c, { n: c.n + 1, x: c.x + clicked, y: c.y + searches, xx: c.xx + clicked * clicked, yy: c.yy + searches * searches, xy: c.xy + clicked * searches });
     add(outcome.revenue, revenue);
     if (bought) outcome.converted++;
   }

@@ -22,9 +22,12 @@ const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 /** Words a typo is made in: 4+ letters (the length from which one typo is expected to be forgiven). */
 const MIN_TYPO_WORD = 4;
 
-/** Lower-cased words of a title (letters and digits), as a shopper would type them. */
+/**
+ * Lower-cased words of a title (letters and digits), as a shopper would type them: a symbol is no part
+ * of a word (nobody types "Insignia™" as "insigniatm", which NFKD makes of it).
+ */
 export function titleWords(title: string): string[] {
-  return title.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '').match(/[\p{L}\p{N}]+/gu) ?? [];
+  return title.toLowerCase().replace(/\p{S}/gu, ' ').normalize('NFKD').replace(/\p{M}+/gu, '').match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
 type Edit = 'substitution' | 'deletion' | 'insertion' | 'transposition';

@@ -47,4 +47,19 @@ describe('report arithmetic', () => {
       { method: 'PopularItems', served: 2, items: 8, clicks: 0, ctr: 0, conversions: 0, revenue: 0, tactics: [] },
     ]);
   });
+
+  it('gives no rate (null, not 0) where nothing was served in the window: 0 of 0 is not 0 %', () => {
+    // A list served in the hour before the window and clicked inside it: the window holds the click, not the list.
+    expect(recommendationReportOf([
+      total('ViewedTogether', { clicks: 1, conversions: 1, revenue: 5 }),
+      total('ViewedTogether', { clicks: 1 }, 'Viewed With'),
+    ])).toEqual([
+      { method: 'ViewedTogether', served: 0, items: 0, clicks: 1, ctr: null, conversions: 1, revenue: 5, tactics: [
+        { tactic: 'Viewed With', items: 0, clicks: 1, ctr: null, conversions: 0, revenue: 0 },
+      ] },
+    ]);
+    // A tactic's rate only: its method served lists, the tactic no item of them in the window.
+    const [method] = recommendationReportOf([total('PopularItems', { responses: 2, results: 8, clicked: 1, clicks: 1 }), total('PopularItems', { clicks: 1 }, 'Popular Items')]);
+    expect(method).toMatchObject({ ctr: 0.5, tactics: [{ items: 0, clicks: 1, ctr: null }] });
+  });
 });

@@ -7,8 +7,12 @@ import type { RecommendationReport, SearchReportLists } from '../engine-api.js';
 import { roundForReport } from '../events/attribution.js';
 import type { RollupCounters, RollupTotal } from '../store/store.js';
 
-/** `part / whole`, 0 when `whole` is 0. */
-const ratio = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole);
+/**
+ * `part / whole`, null when `whole` is 0: nothing served in the window is no rate, not 0 % (as decisions
+ * 0073 and 0076 have it for the experiment reports). The searches report's rates divide by searches its
+ * rows always have, so they stay numbers.
+ */
+const rateOf = (part: number, whole: number): number | null => (whole === 0 ? null : part / whole);
 
 const byCountThenQuery = (a: { query: string; count: number }, b: { query: string; count: number }) =>
   b.count - a.count || (a.query < b.query ? -1 : a.query > b.query ? 1 : 0);
@@ -27,10 +31,10 @@ export function searchReportOf(totals: readonly RollupTotal[], limit: number): S
       count: c.responses,
       avgResults: c.results / c.responses,
       clicks: c.clicks,
-      ctr: ratio(c.clicked, c.responses),
+      ctr: c.clicked / c.responses,
       avgClickPosition: c.positionedClicks === 0 ? null : c.clickPositions / c.positionedClicks,
       conversions: c.conversions,
-      conversionRate: ratio(c.converted, c.responses),
+      conversionRate: c.converted / c.responses,
       revenue: roundForReport(c.revenue),
     })).sort(byCountThenQuery).slice(0, limit),
     noResults: queries.filter((t) => t.counters.noResults > 0).map((t) => ({ query: t.key, count: t.counters.noResults })).sort(byCountThenQuery).slice(0, limit),
@@ -43,12 +47,12 @@ export function recommendationReportOf(totals: readonly RollupTotal[]): Recommen
   const methods = new Map<string, RecommendationReport['methods'][number]>();
   const method = (name: string) => {
     let m = methods.get(name);
-    if (m === undefined) methods.set(name, (m = { method: name, served: 0, items: 0, clicks: 0, ctr: 0, conversions: 0, revenue: 0, tactics: [] }));
+    if (m === undefined) methods.set(name, (m = { method: name, served: 0, items: 0, clicks: 0, ctr: null, conversions: 0, revenue: 0, tactics: [] }));
     return m;
   };
   for (const { key, tactic, counters: c } of totals) {
-    if (tactic === '') Object.assign(method(key), { served: c.responses, items: c.results, clicks: c.clicks, ctr: ratio(c.clicked, c.responses), conversions: c.conversions, revenue: roundForReport(c.revenue) });
-    else method(key).tactics.push({ tactic, items: c.results, clicks: c.clicks, ctr: ratio(c.clicks, c.results), conversions: c.conversions, revenue: roundForReport(c.revenue) });
+    if (tactic === '') Object.assign(method(key), { served: c.responses, items: c.results, clicks: c.clicks, ctr: rateOf(c.clicked, c.responses), conversions: c.conversions, revenue: roundForReport(c.revenue) });
+    else method(key).tactics.push({ tactic, items: c.results, clicks: c.clicks, ctr: rateOf(c.clicks, c.results), conversions: c.conversions, revenue: roundForReport(c.revenue) });
   }
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   for (const m of methods.values()) m.tactics.sort((a, b) => b.items - a.items || byName(a.tactic, b.tactic));

@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createEngine } from '../engine.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { AnalyticsBatch } from '../store/store.js';
+import { hourOf } from '../store/analytics-rows.js';
 import { DEFAULT_SUGGESTION_SETTINGS } from './analytics-settings.js';
 import { CHAIN_WINDOW_MS } from './search-chains.js';
 import { FLUSH_AT_ENTRIES, MAX_LOGGED_QUERY_LENGTH, MAX_PENDING_ROWS, SearchLog, logQuery } from './search-log.js';
@@ -181,9 +182,11 @@ describe('SearchLog', () => {
     // The timer cannot fire: only the batch's size can start the write.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
-      // Each response adds itself; its two roll-up deltas (its method, its one tactic) add up with the others' into two.
-      const burst = FLUSH_AT_ENTRIES - 2;
-      for (let i = 0; i < burst; i++) log.recordServed('w', { queryId: `r${i}`, method: 'PopularItems', tactics: ['Popular Items'] });
+      // Each click on a recommendation adds itself and the response it names (logged by its first
+      // outcome); a served response adds only to its two roll-up rows, which add up with the others'.
+      for (let i = 0; i < 100; i++) log.recordServed('w', { queryId: `r${i}`, method: 'PopularItems', tactics: ['Popular Items'] });
+      const burst = (FLUSH_AT_ENTRIES - 2) / 2;
+      for (let i = 0; i < burst; i++) log.recordClickOutcome({ websiteId: 'w', at: 0, kind: 'recommendation', key: 'PopularItems', queryId: `r${i}`, type: 'click' });
       for (let i = 0; i < 10; i++) await Promise.resolve();
       expect(written).toEqual([burst]);
     } finally {
@@ -218,7 +221,30 @@ describe('SearchLog', () => {
       ['PopularItems', '', 3_600_000, { responses: 1, results: 1 }],
       ['PopularItems', 'Popular Items', 3_600_000, { results: 1 }],
     ]);
-    expect(writes[0]!.responses.map((r) => r.queryId)).toEqual(['r1', 'r2', 'r3', 'r4', 'r5']);
+    // Served recommendations log no response of their own (decision 0091): a click logs the one it names.
+    expect(writes[0]!.responses).toEqual([]);
+    await log.close();
+  });
+
+  it('logs a recommendation response with its first outcome, in the hour its id was issued, and counts its click once', async () => {
+    const store = new MemoryStore();
+    const { log, clock } = clockedLog(store);
+    const issued = clock.now - 60_000;
+    // An id as the engine issues them: its time (ms, base 36) first.
+    const queryId = `${issued.toString(36)}.AAAAAAAAAAAAAAAA.BBBBBBBBBBB.3`;
+    const experiment = { id: 'x1', variant: 'B', customerId: 'c1' };
+    log.recordServed('w', { queryId, method: 'PopularItems', tactics: ['Popular Items'], experiment });
+    await log.flush();
+    const click = { websiteId: 'w', at: clock.now, kind: 'recommendation' as const, key: 'PopularItems', queryId, tactic: 'Popular Items', type: 'click' as const, experiment };
+    log.recordClickOutcome(click);
+    log.recordClickOutcome(click);
+    await log.flush();
+    // The id's hour (09:00), not the answer's (10:00): served and clicked count in the same row.
+    const window = { fromHour: hourOf(issued), toHour: hourOf(issued) };
+    const [method] = (await store.rollupTotals('w', 'recommendation', window)).filter((t) => t.tactic === '');
+    expect(method).toMatchObject({ key: 'PopularItems', counters: { responses: 1, clicks: 2, clicked: 1 } });
+    const [user] = (await store.rollupTotals('w', 'experiment:x1', window)).filter((t) => t.tactic === '');
+    expect(user).toMatchObject({ key: 'B\u001fc1', counters: { responses: 1, clicks: 2, clicked: 1 } });
     await log.close();
   });
 

@@ -4,7 +4,7 @@
  * store (`analytics_rollups`: one row per website, hour or day, and query or method and tactic, so
  * reports read rows per distinct query, never the searches themselves), plus the raw logged responses
  * (`logged_responses`, deleted after `eventRetentionDays`) that let a click count once per search in
- * `ctr`. It feeds the searches and recommendations reports and `suggestions.queries`.
+ * `ctr` (every search is logged; a recommendation response only once a click or a purchase names it). It feeds the searches and recommendations reports and `suggestions.queries`.
  *
  * A search is held in memory until its search-as-you-type chain can no longer grow (search-chains.ts,
  * 10 s); then it is counted, or, when a later search of its session absorbed it, logged as counted under
@@ -22,15 +22,16 @@
 import { createHash } from 'node:crypto';
 import type { CatalogState } from '../catalog/catalog-index.js';
 import { tokenize } from '../catalog/full-text/tokenizer.js';
+import { queryIdTime } from '../clicks/query-ids.js';
 import { SEARCH_REPORT_LIMITS } from '../contract/limits.js';
 import {
-  readReportTimes, SearchReportQuerySchema, type RecommendationReportParams, type SearchReportParams,
+  readReportTimes, RecommendationReportQuerySchema, SearchReportQuerySchema, type RecommendationReportParams, type SearchReportParams,
 } from '../contract/query-schemas.js';
 import { describeAjvError, validatorFor } from '../contract/validate.js';
 import type { SuggestionSettings } from '../config.js';
 import type { RecommendationReport, SearchReport } from '../engine-api.js';
 import { AisleError, ValidationError } from '../errors.js';
-import { problemDetails } from '../events/validate-common.js';
+import { problemDetails, unknownReportParameters } from '../events/validate-common.js';
 import { mergeSuggestions, vocabularyCompletions } from '../search/query-suggestions.js';
 import { EXPERIMENT_KEY_SEPARATOR, EXPERIMENT_KIND_PREFIX, hourOf } from '../store/analytics-rows.js';
 import type {
@@ -213,6 +214,16 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
+/**
+ * When a recommendation response was served, as its rows count it: the time its id carries (the ids of
+ * a busy website's answers share one, at most `MAX_SIGNATURE_AGE_MS` before the answer), so the hour it
+ * is counted in as served and the hour its first outcome logs it in are the same; `fallback` for a
+ * string not shaped as an id. Pure.
+ */
+function servedAt(queryId: string, fallback: number): number {
+  return queryIdTime(queryId) ?? fallback;
+}
+
 /** The session as the store keeps it: a digest, never the shopper's id. */
 function sessionDigest(websiteId: string, session: string): string {
   return createHash('sha256').update(websiteId).update('\0').update(session).digest('base64url').slice(0, 22);
@@ -292,15 +303,14 @@ export class SearchLog {
   recordServed(websiteId: string, served: ServedRecommendation): void {
     const items = served.items ?? served.tactics.length;
     if (items === 0) return;
-    const at = this.now();
-    const hour = hourOf(at);
-    this.pending.responses.push({ websiteId, queryId: served.queryId, kind: 'recommendation', at, key: served.method, countedAs: null });
+    // Counted in the hour its id names, as its outcomes are (see addOutcome): no row of its own is
+    // logged until a click or a purchase names it.
+    const hour = hourOf(servedAt(served.queryId, this.now()));
     this.countServed(websiteId, hour, served.method, served.tactics, items);
     const x = served.experiment;
     if (x !== undefined) {
       const kind = experimentKind(x.id);
       const key = experimentUserKey(x.variant, x.customerId);
-      this.pending.responses.push({ websiteId, queryId: experimentResponseId(served.queryId), kind: 'recommendation', at, key, countedAs: null });
       this.addRollup(websiteId, kind, hour, key, '', { responses: 1, results: served.tactics.length });
       for (const tactic of served.tactics) this.addRollup(websiteId, kind, hour, key, tactic, { results: 1 });
     }
@@ -386,13 +396,22 @@ export class SearchLog {
       websiteId: target.websiteId, kind: target.kind, at: target.at, key, counters, flag,
       ...(target.queryId !== undefined && { queryId: target.queryId }), ...(target.tactic !== undefined && { tactic: target.tactic }),
     });
+    // A recommendation response is logged by its first outcome, not when served (the store inserts it
+    // unless it holds it already, before it looks the outcome's response up): most responses get no
+    // click, and a row per response was a third of the store's work on every answer (decision 0091).
+    const logResponse = target.kind === 'recommendation' && target.queryId !== undefined;
+    const at = logResponse ? servedAt(target.queryId!, target.at) : 0;
+    if (logResponse) this.pending.responses.push({ websiteId: target.websiteId, queryId: target.queryId!, kind: 'recommendation', at, key, countedAs: null });
     const x = target.experiment;
     if (x !== undefined) {
       // The customer's row of the experiment, and its tactic's (recommendations) or credited team's (interleaving) row.
       const tactic = x.team ?? target.tactic;
+      const userKey = experimentUserKey(x.variant, x.customerId);
+      const queryId = target.queryId === undefined ? undefined : experimentResponseId(target.queryId);
+      if (logResponse) this.pending.responses.push({ websiteId: target.websiteId, queryId: queryId!, kind: 'recommendation', at, key: userKey, countedAs: null });
       add({
-        websiteId: target.websiteId, kind: experimentKind(x.id), at: target.at, key: experimentUserKey(x.variant, x.customerId), counters, flag,
-        ...(target.queryId !== undefined && { queryId: experimentResponseId(target.queryId) }), ...(tactic !== undefined && { tactic }),
+        websiteId: target.websiteId, kind: experimentKind(x.id), at: target.at, key: userKey, counters, flag,
+        ...(queryId !== undefined && { queryId }), ...(tactic !== undefined && { tactic }),
       });
     }
     this.schedule();
@@ -547,10 +566,10 @@ export class SearchLog {
    * A report's window from its `from`/`to` (ISO 8601, both optional; `to` defaults to now), read by the
    * contract's `readReportTimes`; every bad one is added to `errors`.
    */
-  private window(range: { from?: string; to?: string }, errors: Record<string, string[]>): RollupWindow | undefined {
+  private window(range: { from?: string; to?: string }, schema: { properties: object }, errors: Record<string, string[]>): RollupWindow | undefined {
     const times = readReportTimes(range);
-    Object.assign(errors, times.errors);
-    if (Object.keys(times.errors).length > 0) return undefined;
+    Object.assign(errors, times.errors, unknownReportParameters(range, schema));
+    if (Object.keys(errors).length > 0) return undefined;
     return { fromHour: hourOf(times.fromMs ?? 0), toHour: times.toMs ?? this.now() };
   }
 
@@ -571,7 +590,7 @@ export class SearchLog {
    */
   async report(websiteId: string, range: SearchReportParams): Promise<SearchReport> {
     const errors: Record<string, string[]> = {};
-    const window = this.window(range, errors);
+    const window = this.window(range, SearchReportQuerySchema, errors);
     // The HTTP adapter decodes `limit` by the same schema; a library caller's value is checked here.
     const limit = range.limit ?? SEARCH_REPORT_LIMITS.default;
     const limitCheck = validatorFor(SearchReportQuerySchema);
@@ -584,7 +603,7 @@ export class SearchLog {
   /** The recommendations report over the same window as {@link report}. */
   async recommendationReport(websiteId: string, range: RecommendationReportParams): Promise<RecommendationReport> {
     const errors: Record<string, string[]> = {};
-    const window = this.window(range, errors);
+    const window = this.window(range, RecommendationReportQuerySchema, errors);
     if (window === undefined) throw new ValidationError(problemDetails(errors));
     const methods = recommendationReportOf(await this.totals(websiteId, 'recommendation', window));
     return { websiteId, ...(range.from !== undefined && { from: range.from }), ...(range.to !== undefined && { to: range.to }), methods };

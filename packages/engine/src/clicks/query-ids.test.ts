@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MAX_IDS_PER_SIGNATURE, MAX_SIGNATURE_AGE_MS, newQueryId, QueryIdIssuer, queryIdIssuedAt } from './query-ids.js';
+import { MAX_IDS_PER_SIGNATURE, MAX_SIGNATURE_AGE_MS, newQueryId, QueryIdIssuer, queryIdIssuedAt, queryIdTime } from './query-ids.js';
 
 /** The signature as node:crypto makes it (the construction ids have always had). */
 function cryptoSignature(secret: string, websiteId: string, body: string): string {
@@ -37,6 +37,14 @@ describe('query ids', () => {
     expect(queryIdIssuedAt(id, 'site-a', 'secret-a')).toBe(1_764_000_000_000);
     expect(queryIdIssuedAt(`${id.slice(0, -1)}${id.endsWith('A') ? 'B' : 'A'}`, 'site-a', 'secret-a')).toBeUndefined();
     expect(queryIdIssuedAt('not-an-id', 'site-a', 'secret-a')).toBeUndefined();
+  });
+
+  it('carry their time, read without the secret as the signature check reads it', () => {
+    const issuer = new QueryIdIssuer();
+    for (const at of [0, 1, 1_700_000_000_123, 4_102_444_800_000]) {
+      for (const id of [newQueryId(at, 'w1', 'secret'), issuer.issue(at, 'w1', 'secret')]) expect(queryIdTime(id)).toBe(queryIdIssuedAt(id, 'w1', 'secret'));
+    }
+    for (const bad of ['', 'nope', '.abc', 'A1.x', '12345678901234.x']) expect(queryIdTime(bad)).toBeUndefined();
   });
 
   it('are unique across the random pool refills', () => {

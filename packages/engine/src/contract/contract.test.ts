@@ -70,7 +70,9 @@ describe('describing a failure', () => {
     expect(failureOf('SearchRequest', { ...base, scope: { brand: ['a', 2] } })).toBe('scope.brand[1]: must be a string');
     // The forms are listed as the condition schema describes them (one description per operator set).
     expect(failureOf('SearchRequest', { ...base, scope: { brand: 'a' } })).toBe(`scope.brand: must be ${ScopeConditionSchema.description}`);
-    expect(ScopeConditionSchema.description).toMatch(/^an array of strings \(text field\), \{not: \[strings\]\} or \{min\?, max\?, not\?: \[numbers\]\}/);
+    expect(ScopeConditionSchema.description).toMatch(/^an array of strings \(text field: any of them\), \{not: \[strings\]\}, \{all: \[strings\], any\?: \[strings\], not\?: \[strings\]\} .*\{min\?, max\?, not\?: \[numbers\]\}/);
+    // The AND form: a malformed one is reported against it.
+    expect(failureOf('SearchRequest', { ...base, scope: { tags: { all: ['a', 2] } } })).toBe('scope.tags.all[1]: must be a string');
     expect(failureOf('SearchRequest', { ...base, scope: { brand: { exists: 'yes' } } })).toBe('scope.brand.exists: must be true or false');
   });
 

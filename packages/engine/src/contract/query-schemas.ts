@@ -7,8 +7,10 @@
  * caller's values against the same schemas.
  *
  * Query parameters are flat: a property is a string (optionally of an `enum`), an integer with
- * `minimum` and `maximum`, a boolean, or an array of strings. Unknown names are ignored on the wire
- * (cache busters, tracking parameters), so the objects are open.
+ * `minimum` and `maximum`, a boolean, or an array of strings. On the wire, names match in any case and
+ * an undeclared one is refused, except names starting with `_` (cache busters), which are not read; the
+ * objects stay open for library callers, except the admin reports' ({@link REPORT_QUERY}), whose
+ * misspelt window (`form=…`) answered the report of all time.
  * @module
  */
 import { Type, type Static } from '@sinclair/typebox';
@@ -73,11 +75,14 @@ export const ProductsPatchQuerySchema = Type.Object({
 /** The parameters of a product upload (a PATCH accepts `mode=upsert` only). */
 export type ProductsParams = Static<typeof ProductsPutQuerySchema>;
 
+/** The admin reports' query strings are closed: a name they do not declare is refused, naming it. */
+const REPORT_QUERY = { additionalProperties: false } as const;
+
 /** `GET /admin/v1/websites/{websiteId}/reports/attribution`: the time range (the engine reads the date-times). */
 export const AttributionReportQuerySchema = Type.Object({
   from: opt(Type.String({ description: 'ISO 8601 date-time, start (inclusive).' })),
   to: opt(Type.String({ description: 'ISO 8601 date-time, end (inclusive).' })),
-});
+}, REPORT_QUERY);
 
 /** The range of the attribution report. */
 export type AttributionReportParams = Static<typeof AttributionReportQuerySchema>;
@@ -90,7 +95,7 @@ export const SearchReportQuerySchema = Type.Object({
     minimum: 1, maximum: SEARCH_REPORT_LIMITS.max, default: SEARCH_REPORT_LIMITS.default,
     description: `Entries of each list (default ${SEARCH_REPORT_LIMITS.default}, at most ${SEARCH_REPORT_LIMITS.max}).`,
   })),
-});
+}, REPORT_QUERY);
 
 /** The range and list length of the searches report. */
 export type SearchReportParams = Static<typeof SearchReportQuerySchema>;
@@ -99,7 +104,7 @@ export type SearchReportParams = Static<typeof SearchReportQuerySchema>;
 export const RecommendationReportQuerySchema = Type.Object({
   from: opt(Type.String({ description: 'ISO 8601 date-time: responses from the hour holding it (inclusive).' })),
   to: opt(Type.String({ description: 'ISO 8601 date-time: responses of hours starting at or before it (default now).' })),
-});
+}, REPORT_QUERY);
 
 /** The range of the recommendations report. */
 export type RecommendationReportParams = Static<typeof RecommendationReportQuerySchema>;

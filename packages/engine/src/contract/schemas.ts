@@ -131,7 +131,13 @@ const SearchRequestSchema = Type.Object({
     maxItems: MAX_REQUEST_FIELDS,
     description: 'Ordered sort keys; each element has exactly one key, the field name, or the pseudo-field `_score` (relevance) to place relevance among the keys (otherwise it comes after them, before the website\'s tie-breakers).',
   })),
-}, { description: 'The documented search request body. Unknown top-level fields are ignored (clients may send tracking ids).' });
+}, {
+  // A field aisle does not read is refused, not ignored: an Algolia-style `filters` or a mistyped `Size` answered
+  // as if absent. A name starting with `_` is the caller's own (tracking ids), never read (decision 0092).
+  additionalProperties: false, patternProperties: { '^_': {} },
+  description: 'The documented search request body. A top-level field it does not know is refused (400 naming it), '
+    + 'except a name starting with _ (the caller\'s own, e.g. a tracking id), which is not read.',
+});
 
 const FacetBucketSchema = Type.Object({ key: str(), doc_count: int() });
 const NumericRangeSchema = Type.Object({
@@ -470,9 +476,10 @@ const RecommendationReportSchema = Type.Object({
   websiteId: str(), from: opt(str()), to: opt(str()),
   methods: Type.Array(Type.Object({
     method: str(), served: int('Responses with at least one item.'), items: int('RefIds served.'), clicks: int(),
-    ctr: num('Served responses with at least one click / served.'), conversions: int(), revenue: num(),
+    ctr: Type.Union([num(), Type.Null()], { description: 'Served responses with at least one click / served; null when none was served in the window (0 of 0 is no rate).' }),
+    conversions: int(), revenue: num(),
     tactics: Type.Array(Type.Object({
-      tactic: str('The tacticLabel of the items.'), items: int(), clicks: int(), ctr: num('Clicks / items.'), conversions: int(), revenue: num(),
+      tactic: str('The tacticLabel of the items.'), items: int(), clicks: int(), ctr: Type.Union([num(), Type.Null()], { description: 'Clicks / items; null when no item was served in the window.' }), conversions: int(), revenue: num(),
     }), { description: 'By items descending.' }),
   }), { description: 'By served descending, then method.' }),
 });
@@ -485,6 +492,13 @@ const ClickPositionLineSchema = Type.Object({
 });
 const AttributionReportSchema = Type.Object({
   websiteId: str(), from: opt(str()), to: opt(str()),
+  currency: Type.Union([str(), Type.Null()], {
+    description: 'The currency of every money figure (settings.currency, upper-cased); null while the website has none, and then only purchases '
+      + 'stating no currencyCode are added.',
+  }),
+  otherCurrencies: Type.Array(Type.Object({ currency: str(), orders: int(), units: num(), revenue: num(), attributedRevenue: num() }), {
+    description: 'Purchases in another currency, per currency (by currency code): their orders and units count in the figures above, their money only here.',
+  }),
   totals: Type.Object({
     revenue: num(), orders: int(), units: num(), attributedRevenue: num(),
     clickAttributedRevenue: num('Revenue of the lines converted from a click on a search or recommendation result (docs/http-api.md, "Clicks").'),
@@ -580,7 +594,7 @@ const EstimateSchema = Type.Object({
   value: numOrNull('The estimate; null while the variant has no users (or, for a rate, no searches or lists served).'),
   low: numOrNull('95 % interval, lower end; null with the value, and for a per-user mean of a single user.'),
   high: numOrNull('95 % interval, upper end; null as low.'),
-  interval: str('The interval\'s method, by name: "Wilson score interval (95 %)" for rates, "Student\'s t interval of the mean (95 %)" for revenuePerUser.'),
+  interval: str('The interval\'s method, by name: "Wilson score interval on the effective number of searches (per-user design effect; 95 %)" for ctr, "Wilson score interval (95 %)" for conversionRate, "Student\'s t interval of the mean (95 %)" for revenuePerUser.'),
 }, { description: 'A variant\'s own figure with its 95 % interval: null where there is nothing to estimate from (decision 0076), never 0 with an interval of no width.' });
 const ComparisonSchema = Type.Object({
   relativeDifference: numOrNull('(variant − control) / control; null when the control\'s value is 0 or a side has under 2 users.'),
@@ -599,7 +613,7 @@ const VariantReportSchema = Type.Object({
   users: int('Assigned customers with at least one counted search or list served.'),
   searches: opt(int('Search experiments: searches (search-as-you-type chains once).')),
   served: opt(int('Recommendation experiments: lists served.')),
-  clicks: int(), ctr: ref('Estimate', EstimateSchema), conversions: int('Attributed purchase lines.'),
+  clicks: int(), ctr: ref('Estimate', EstimateSchema, { description: 'Searches (or lists served) with at least one click / searches, over every user of the variant; vsControl.ctr compares this same figure.' }), conversions: int('Attributed purchase lines.'),
   conversionRate: ref('Estimate', EstimateSchema), revenue: num('Attributed revenue.'), revenuePerUser: ref('Estimate', EstimateSchema),
   vsControl: opt(Type.Object({
     ctr: ref('Comparison', ComparisonSchema), conversionRate: ref('Comparison', ComparisonSchema), revenuePerUser: ref('Comparison', ComparisonSchema),

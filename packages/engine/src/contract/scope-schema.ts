@@ -17,6 +17,15 @@ export const NumericScopeSchema = Type.Object({
 /** aisle's text exclusion extension `{not: [...]}`. */
 export const TextNot = Type.Object({ not: TextValues }, { additionalProperties: false });
 
+/**
+ * `{all: [...], any?: [...], not?: [...]}` (`all` or `any` given): the products having every value of
+ * `all`, one of `any` and none of `not` (text field): refinements ANDed on one multi-valued field.
+ */
+export const TextAll = Type.Union([
+  Type.Object({ all: TextValues, any: opt(TextValues), not: opt(TextValues) }, { additionalProperties: false }),
+  Type.Object({ any: TextValues, not: opt(TextValues) }, { additionalProperties: false }),
+]);
+
 /** `{exists: true|false}`: the products that have (or have not) a value for the field, whatever its kind. */
 export const ExistsSchema = Type.Object({ exists: Type.Boolean() }, { additionalProperties: false });
 
@@ -25,8 +34,9 @@ export const ExistsSchema = Type.Object({ exists: Type.Boolean() }, { additional
  * reported against it. Its meaning is search/conditions.ts's, which parses these shapes (and only
  * there are they told apart).
  */
-export const ScopeConditionSchema = Type.Union([TextValues, NumericScopeSchema, TextNot, ExistsSchema], {
-  description: 'an array of strings (text field), {not: [strings]} or {min?, max?, not?: [numbers]} (numeric field), or {exists: true|false} (any field)',
+export const ScopeConditionSchema = Type.Union([TextValues, NumericScopeSchema, TextNot, ...TextAll.anyOf, ExistsSchema], {
+  description: 'an array of strings (text field: any of them), {not: [strings]}, {all: [strings], any?: [strings], not?: [strings]} '
+    + '(text field: every value of all, one of any, none of not), {min?, max?, not?: [numbers]} (numeric field), or {exists: true|false} (any field)',
 });
 
 /** One scope condition as on the wire. */

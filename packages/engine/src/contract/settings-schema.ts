@@ -287,6 +287,11 @@ export const WebsiteSettingsSchema = closed({
   cors: opt(Type.Object({
     origins: opt(Type.Array(Type.String({ format: 'web-origin' }), { maxItems: SETTINGS_LIMITS.corsOrigins, description: '"*" or origins (https://shop.example).' })),
   })),
+  currency: opt(Type.String({
+    format: 'currency-code',
+    description: 'The website\'s currency (ISO 4217, e.g. "EUR"; any case). Revenue figures of every report add only purchases in it or stating '
+      + 'no currencyCode; purchases in another currency are counted apart (docs/http-api.md, "Currencies"). Unset: only purchases stating no currencyCode.',
+  })),
   attributionWindowDays: opt(Type.Number({
     minimum: 0, maximum: SETTINGS_LIMITS.attributionWindowDays, description: 'Trailing window in days within which retail-media slot data is honoured by purchases (default 30).',
   })),

@@ -10,7 +10,8 @@ import { demoQueries, generateTraffic, type TrafficEngine } from './generate-tra
 import { Random } from '../util/seeded-random.js';
 
 const products = generateCatalog({ count: 400, seed: 5 });
-const site = { websiteId: 'shop', client: 'shop', tokens: ['t'], hmacSecret: 'a'.repeat(64), settings: { semanticSearch: true } };
+// The generated orders state EUR: the shop's reports count its revenue in it.
+const site = { websiteId: 'shop', client: 'shop', tokens: ['t'], hmacSecret: 'a'.repeat(64), settings: { semanticSearch: true, currency: 'EUR' } };
 const dirs: string[] = [];
 const engines: Engine[] = [];
 

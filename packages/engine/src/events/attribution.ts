@@ -11,6 +11,12 @@
  * With clicks (`ClickConversions`), a line that converts a click on a result list (click-attribution.ts)
  * is attributed too, and counted under its search query or recommendation method and under the kind of
  * list and the click's position; `totals.clickAttributedRevenue` sums those lines.
+ *
+ * Money is added in one currency only once the website names it ({@link inWebsiteCurrency}): a purchase
+ * in another currency counts in the orders and units but adds its money to `otherCurrencies` alone (EUR
+ * and USD added together were no figure of either). A website that names none adds every purchase's
+ * money, as before currencies were told apart: most shops sell in one currency and state it on every
+ * purchase, and their revenue must not vanish from the reports on an upgrade.
  * @module
  */
 import type { AttributionLine, AttributionReport } from '../engine-api.js';
@@ -18,13 +24,37 @@ import { isVerifiedRetailMedia, RetailMediaSpend } from '../retail-media/index.j
 import type { PurchaseEventData, ResultListKind } from '../store/store.js';
 import { convertedClick, type ClickIndex } from './click-attribution.js';
 
+/** How a stored purchase event reached aisle: its request's `sessionId`, and when it arrived (ms). */
+export interface PurchaseArrival {
+  sessionId: string;
+  receivedAt: number;
+}
+
 /** The clicks purchases may convert, and how (see click-attribution.ts). */
 export interface ClickConversions {
   clicks: ClickIndex;
   /** The website's attribution window (ms). */
   windowMs: number;
-  /** The session of a purchase event (the purchase request's `sessionId`). */
-  sessionOf: (event: PurchaseEventData) => string;
+  /** The session and the arrival of a purchase event. */
+  arrivalOf: (event: PurchaseEventData) => PurchaseArrival;
+}
+
+/** What a report counts of the purchases in one other currency than the website's (its `otherCurrencies`). */
+type OtherCurrencyTotals = Omit<AttributionReport['otherCurrencies'][number], 'currency'>;
+
+/** The currency a website's revenue figures are in: its `settings.currency`, upper-cased; undefined while unset. */
+export function websiteCurrencyOf(settings: { currency?: string } | undefined): string | undefined {
+  return settings?.currency?.toUpperCase();
+}
+
+/**
+ * Whether a purchase's money counts in the website's revenue figures (every report's): the website names
+ * no currency (every purchase counts, whatever it states), or the purchase states none (a shop selling in
+ * one currency need not say which) or the website's. Pure; the one rule of the attribution report and of
+ * the conversions the other reports count.
+ */
+export function inWebsiteCurrency(currencyCode: string | undefined, websiteCurrency: string | undefined): boolean {
+  return websiteCurrency === undefined || currencyCode === undefined || currencyCode === websiteCurrency;
 }
 
 /** Money and counts are rounded to this many decimals in the reports (attribution, searches, recommendations). */
@@ -91,7 +121,9 @@ export function buildAttributionReport(
   events: Iterable<PurchaseEventData>,
   range: { from?: string; to?: string; fromMs?: number; toMs?: number } = {},
   conversions?: ClickConversions,
+  currency?: string,
 ): AttributionReport {
+  const otherCurrencies = new Map<string, OtherCurrencyTotals>();
   const bySearchQuery = new LineTable();
   const byRecommendationMethod = new LineTable();
   const byClickPosition = new PositionTable();
@@ -113,19 +145,34 @@ export function buildAttributionReport(
     if (range.toMs !== undefined && event.eventTimeMs > range.toMs) continue;
     orders++;
     const orderId = event.orderId;
-    const sessionId = conversions?.sessionOf(event);
+    const arrival = conversions?.arrivalOf(event);
+    // A purchase in another currency: its money is counted apart, and adds 0 to every figure below.
+    let other: OtherCurrencyTotals | undefined;
+    if (!inWebsiteCurrency(event.currencyCode, currency)) {
+      other = otherCurrencies.get(event.currencyCode!);
+      if (other === undefined) otherCurrencies.set(event.currencyCode!, (other = { orders: 0, units: 0, revenue: 0, attributedRevenue: 0 }));
+      other.orders++;
+    }
     for (const p of event.products) {
-      const lineRevenue = p.price * p.quantity;
+      const money = p.price * p.quantity;
+      const lineRevenue = other === undefined ? money : 0;
       revenue += lineRevenue;
       units += p.quantity;
-      const converted = conversions && convertedClick(p, sessionId!, event.eventTimeMs, conversions.windowMs, conversions.clicks);
+      const converted = conversions && convertedClick(p, { ...arrival!, eventTimeMs: event.eventTimeMs }, conversions.windowMs, conversions.clicks);
       const list = converted?.click.list;
       if (list !== undefined) {
         clickAttributedRevenue += lineRevenue;
         (list.kind === 'search' ? bySearchQuery : byRecommendationMethod).add(list.source, orderId, lineRevenue, p.quantity);
         if (converted!.click.position !== undefined) byClickPosition.add(list.kind, converted!.click.position, orderId, lineRevenue, p.quantity);
       }
-      if (list !== undefined || isAttributedLine(event, p)) attributedRevenue += lineRevenue;
+      if (list !== undefined || isAttributedLine(event, p)) {
+        attributedRevenue += lineRevenue;
+        if (other !== undefined) other.attributedRevenue += money;
+      }
+      if (other !== undefined) {
+        other.units += p.quantity;
+        other.revenue += money;
+      }
       byRecommender.add(p.recommenderId ?? event.recommenderId, orderId, lineRevenue, p.quantity);
       byWidget.add(p.widgetId, orderId, lineRevenue, p.quantity);
       const campaign = p.campaignId ?? event.campaignId;
@@ -141,7 +188,7 @@ export function buildAttributionReport(
     for (const promo of event.priceBeatPromotions) {
       let pb = priceBeat.get(promo.code);
       if (pb === undefined) priceBeat.set(promo.code, (pb = { discount: 0, orders: 0, reused: 0 }));
-      pb.discount += promo.discount;
+      if (other === undefined) pb.discount += promo.discount;
       if (!codesInOrder.has(promo.code)) pb.orders++;
       codesInOrder.add(promo.code);
       if (promo.reused === true) pb.reused++;
@@ -152,6 +199,10 @@ export function buildAttributionReport(
     websiteId,
     ...(range.from !== undefined && { from: range.from }),
     ...(range.to !== undefined && { to: range.to }),
+    currency: currency ?? null,
+    otherCurrencies: [...otherCurrencies].sort(([a], [b]) => (a < b ? -1 : 1)).map(([code, o]) => ({
+      currency: code, orders: o.orders, units: o.units, revenue: roundForReport(o.revenue), attributedRevenue: roundForReport(o.attributedRevenue),
+    })),
     totals: { revenue: roundForReport(revenue), orders, units, attributedRevenue: roundForReport(attributedRevenue), clickAttributedRevenue: roundForReport(clickAttributedRevenue) },
     byRecommender: byRecommender.toLines(),
     byWidget: byWidget.toLines(),

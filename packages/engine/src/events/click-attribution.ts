@@ -5,6 +5,11 @@
  * A line converts the click its `clickId` names when that click was recorded on the line's `refId`;
  * otherwise the latest click (or add-to-cart) of the purchase's session on the line's `refId` that came
  * from a result list, with an event time within the attribution window before the purchase (inclusive).
+ * The click's time is the browser's and the purchase's the shop's: clocks that disagree by a minute
+ * must not lose the conversion, so a click stamped up to `MAX_EVENT_TIME_SKEW_MS` (event-time.ts) after
+ * the purchase converts it too, when it reached aisle before the purchase did (then it was made before
+ * the purchase, whatever its clock says; a click that arrived after it was made after it, and never
+ * converts it). The purchase's time is the one the models use (at most its arrival plus that skew).
  * A clickId naming a click on another product is read as no clickId (decision 0086): a click on one
  * product did not turn into the purchase of another, and the purchase itself is kept, not refused. The line is then
  * attributed to that click's list: the search query or recommendation method, the variant, the
@@ -13,6 +18,7 @@
  */
 import type { ResultListSource, StoredClick } from '../store/store.js';
 import type { ClickOutcome } from '../types.js';
+import { MAX_EVENT_TIME_SKEW_MS, modelEventTime } from './event-time.js';
 
 export type { ClickOutcome } from '../types.js';
 
@@ -41,13 +47,18 @@ export class ClickIndex {
     return this.byClickId.get(clickId);
   }
 
-  /** The latest click from a result list of `sessionId` on `refId` with an event time in [since, until]. */
-  latest(sessionId: string, refId: string, since: number, until: number): StoredClick | undefined {
+  /**
+   * The latest click from a result list of `sessionId` on `refId` with an event time in [since, until],
+   * or in (until, until + {@link MAX_EVENT_TIME_SKEW_MS}] when it arrived by `arrivedBy` (see the module comment).
+   */
+  latest(sessionId: string, refId: string, since: number, until: number, arrivedBy: number): StoredClick | undefined {
     const list = this.bySessionRef.get(sessionId + SEP + refId);
     if (list === undefined) return undefined;
     for (let i = list.length - 1; i >= 0; i--) {
-      const t = list[i]!.click.eventTimeMs;
-      if (t <= until) return t >= since ? list[i] : undefined;
+      const c = list[i]!;
+      const t = c.click.eventTimeMs;
+      if (t > until && (t > until + MAX_EVENT_TIME_SKEW_MS || c.receivedAt > arrivedBy)) continue;
+      return t >= since ? c : undefined;
     }
     return undefined;
   }
@@ -59,16 +70,24 @@ export interface ConvertingLine {
   clickId?: string;
 }
 
+/** A purchase as conversion reads it: its request's session, the time it names and when it reached aisle (ms). */
+export interface PurchaseMoment {
+  sessionId: string;
+  eventTimeMs: number;
+  receivedAt: number;
+}
+
 /**
  * The click a purchased line converts (see the module comment), when that click came from a result
- * list; `purchaseTimeMs` is the purchase's event time, `windowMs` the website's attribution window.
+ * list; `windowMs` is the website's attribution window.
  */
-export function convertedClick(line: ConvertingLine, sessionId: string, purchaseTimeMs: number, windowMs: number, clicks: ClickIndex): StoredClick | undefined {
+export function convertedClick(line: ConvertingLine, purchase: PurchaseMoment, windowMs: number, clicks: ClickIndex): StoredClick | undefined {
   const named = line.clickId === undefined ? undefined : clicks.byId(line.clickId);
   // A click on another product is not this line's click (a storefront that kept a stale clickId):
   // the line converts as it would without one.
   if (named !== undefined && named.click.refId === line.refId) return named.click.list === undefined ? undefined : named;
-  return clicks.latest(sessionId, line.refId, purchaseTimeMs - windowMs, purchaseTimeMs);
+  const at = modelEventTime(purchase.eventTimeMs, purchase.receivedAt);
+  return clicks.latest(purchase.sessionId, line.refId, at - windowMs, at, purchase.receivedAt);
 }
 
 /** The list fields of an outcome (query or method by the list's kind). */

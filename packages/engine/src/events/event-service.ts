@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { FailureReporter } from '../background-failures.js';
 import type { StoreConfig, WebsiteConfig } from '../config.js';
 import type { AttributionReport, CouponIssue, CouponUseResult } from '../engine-api.js';
-import { readReportTimes, type AttributionReportParams } from '../contract/query-schemas.js';
+import { AttributionReportQuerySchema, readReportTimes, type AttributionReportParams } from '../contract/query-schemas.js';
 import { storeCall } from '../store/store-call.js';
 import { isStorableText } from '../contract/formats.js';
 import { AisleError, ValidationError, isAisleError } from '../errors.js';
@@ -20,12 +20,13 @@ import type { ClickConflict, ClickEventData, CouponIssueConflict, CouponIssueDat
 import { MAX_EVENTS_PER_REQUEST, MAX_VIEWS_PER_REQUEST } from '../contract/limits.js';
 import type { EventAck, PurchaseRecord, ViewRecord } from '../types.js';
 import { randomGuid } from '../util/ids.js';
-import { buildAttributionReport } from './attribution.js';
+import { buildAttributionReport, inWebsiteCurrency, websiteCurrencyOf, type PurchaseArrival } from './attribution.js';
 import { ClickIndex, clickOutcome, conversionOutcome, convertedClick, type ClickOutcome } from './click-attribution.js';
+import { MAX_EVENT_TIME_SKEW_MS, modelEventTime } from './event-time.js';
 import { listIdsOf } from './result-list-refs.js';
 import { validateClickRequest } from './validate-clicks.js';
 import { checkEventBody, normaliseValues } from './event-body.js';
-import { problemDetails } from './validate-common.js';
+import { problemDetails, unknownReportParameters } from './validate-common.js';
 import { problemDetails as statusProblem, problemPath } from '../contract/errors.js';
 import { validatePurchaseRequest } from './validate-purchases.js';
 import { validateViewRequest } from './validate-views.js';
@@ -70,19 +71,7 @@ export interface EventServiceOptions {
 /** Events read per page by replay, polling and reports. */
 const PAGE = 5000;
 
-/**
- * How far after its arrival an event's `eventTime` may lie for the recommendation models. A sender's
- * clock that is wrong (a purchase dated 2099) must not move the trailing windows (popular items, the
- * last fallback of every cascade) into the future. The event is stored and acknowledged as sent (the
- * sale is real; attribution reports show the time given); the models take its time as at most its
- * arrival plus this skew. Documented in docs/events-and-stores.md.
- */
-export const MAX_EVENT_TIME_SKEW_MS = 5 * 60_000;
-
-/** The event time the models use: as sent, but never later than arrival + {@link MAX_EVENT_TIME_SKEW_MS}. Pure. */
-export function modelEventTime(eventTimeMs: number, receivedAt: number): number {
-  return Math.min(eventTimeMs, receivedAt + MAX_EVENT_TIME_SKEW_MS);
-}
+export { MAX_EVENT_TIME_SKEW_MS, modelEventTime } from './event-time.js';
 
 function purchaseRecord(websiteId: string, customerId: string, sessionId: string, e: PurchaseEventData, receivedAt: number): PurchaseRecord {
   return {
@@ -306,7 +295,7 @@ export class EventService {
     try {
       candidates = await this.store.clickCandidates(website.websiteId, {
         clickIds: [...new Set(lines.flatMap((p) => (p.clickId === undefined ? [] : [p.clickId])))], sessionId,
-        refIds: [...new Set(lines.map((p) => p.refId))], since: Math.min(...times) - windowMs, until: Math.max(...times),
+        refIds: [...new Set(lines.map((p) => p.refId))], since: Math.min(...times) - windowMs, until: Math.max(...times) + MAX_EVENT_TIME_SKEW_MS,
       });
     } catch (err) {
       this.onSinkError(err);
@@ -314,11 +303,14 @@ export class EventService {
     }
     if (candidates.length === 0) return;
     const clicks = new ClickIndex(candidates);
+    const currency = websiteCurrencyOf(website.settings);
     events.forEach((event, i) => {
+      // A conversion in another currency than the website's is a conversion without revenue: the reports' roll-ups never add two currencies.
+      const counted = inWebsiteCurrency(event.currencyCode, currency);
       for (const p of event.products) {
-        const converted = convertedClick(p, sessionId, times[i]!, windowMs, clicks);
+        const converted = convertedClick(p, { sessionId, eventTimeMs: event.eventTimeMs, receivedAt }, windowMs, clicks);
         if (converted !== undefined) {
-          const outcome = conversionOutcome(website.websiteId, times[i]!, converted, p.price * p.quantity);
+          const outcome = conversionOutcome(website.websiteId, times[i]!, converted, counted ? p.price * p.quantity : 0);
           this.feed(() => this.sink.onClickOutcome?.(outcome));
         }
       }
@@ -458,23 +450,24 @@ export class EventService {
   async attributionReport(websiteId: string, range: AttributionReportParams = {}): Promise<AttributionReport> {
     const website = this.website(websiteId);
     const { fromMs, toMs, errors } = readReportTimes(range);
+    Object.assign(errors, unknownReportParameters(range, AttributionReportQuerySchema));
     if (Object.keys(errors).length > 0) throw new ValidationError(problemDetails(errors));
-    const { events, sessions, clicks } = await storeCall(() => this.attributionInputs(websiteId));
+    const { events, arrivals, clicks } = await storeCall(() => this.attributionInputs(websiteId));
     return buildAttributionReport(websiteId, events, {
       ...(range.from !== undefined && { from: range.from, fromMs }), ...(range.to !== undefined && { to: range.to, toMs }),
-    }, { clicks: new ClickIndex(clicks), windowMs: attributionWindowDays(website) * DAY_MS, sessionOf: (e) => sessions.get(e)! });
+    }, { clicks: new ClickIndex(clicks), windowMs: attributionWindowDays(website) * DAY_MS, arrivalOf: (e) => arrivals.get(e)! }, websiteCurrencyOf(website.settings));
   }
 
   /** The website's stored purchases (with their sessions) and clicks, which the attribution report reads. */
-  private async attributionInputs(websiteId: string): Promise<{ events: PurchaseEventData[]; sessions: Map<PurchaseEventData, string>; clicks: StoredClick[] }> {
+  private async attributionInputs(websiteId: string): Promise<{ events: PurchaseEventData[]; arrivals: Map<PurchaseEventData, PurchaseArrival>; clicks: StoredClick[] }> {
     const events: PurchaseEventData[] = [];
-    const sessions = new Map<PurchaseEventData, string>();
+    const arrivals = new Map<PurchaseEventData, PurchaseArrival>();
     for (let after = 0; ;) {
       const page = await this.store.readEvents({ afterSeq: after, limit: PAGE, websiteId, kind: 'purchase' });
       for (const e of page) {
         if (e.kind !== 'purchase') continue;
         events.push(e.purchase);
-        sessions.set(e.purchase, e.sessionId);
+        arrivals.set(e.purchase, { sessionId: e.sessionId, receivedAt: e.receivedAt });
       }
       if (page.length < PAGE) break;
       after = page.at(-1)!.seq;
@@ -486,7 +479,7 @@ export class EventService {
       if (page.length < PAGE) break;
       after = page.at(-1)!.seq;
     }
-    return { events, sessions, clicks };
+    return { events, arrivals, clicks };
   }
 
   /** Waits while {@link atQuietPoint} holds new event writes back. */

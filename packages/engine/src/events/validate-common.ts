@@ -4,7 +4,7 @@
  * @module
  */
 import type { ProblemDetails } from '../types.js';
-import { ValidationError } from '../errors.js';
+import { ValidationError, messageOf } from '../errors.js';
 import { HTTP_STATUS_INFO, pascal, problemDetails as statusProblem, problemTypeFor } from '../contract/errors.js';
 
 /** The `type` of validation problem details (as in the spec's sample). */
@@ -63,3 +63,17 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
 export { pascal };
 
 export { parseIsoDateTime };
+
+/**
+ * The parameters of a library caller's report `range` that the report's (closed) query schema does not
+ * declare, each worded as the HTTP adapter refuses it (`QUERY_PARAM_UNKNOWN`): a misspelt `form` answered
+ * the report of all time. Pure.
+ */
+export function unknownReportParameters(range: object, schema: { properties: object }): Record<string, string[]> {
+  const known = Object.keys(schema.properties);
+  const errors: Record<string, string[]> = {};
+  for (const name of Object.keys(range)) {
+    if (!known.includes(name)) errors[name] = [messageOf('QUERY_PARAM_UNKNOWN', { name, accepted: known.join(', ') })];
+  }
+  return errors;
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { experimentUserKey } from '../analytics/search-log.js';
 import { ROLLUP_COUNTERS, type ExperimentRecord, type RollupCounters, type RollupTotal } from '../store/store.js';
 import { experimentReport } from './experiment-report.js';
-import { minUsersForRate, proportionEstimate, signTest, twoProportionTest, welchTest } from './statistics.js';
+import { minUsersForRate, proportionEstimate, ratioEstimate, ratioTest, signTest, twoProportionTest, welchTest } from './statistics.js';
 
 const zero = (): RollupCounters => Object.fromEntries(ROLLUP_COUNTERS.map((c) => [c, 0])) as RollupCounters;
 const row = (variant: string, customer: string, counters: Partial<RollupCounters>, tactic = ''): RollupTotal =>
@@ -30,18 +30,55 @@ describe('experiment report', () => {
     const [a, b] = r.variants;
     expect(a).toMatchObject({ name: 'a', users: 100, searches: 200, clicks: 90, conversions: 10, revenue: 200 });
     expect(b).toMatchObject({ name: 'b', users: 100, searches: 200, clicks: 90, conversions: 40, revenue: 600 });
-    expect(a!.ctr).toEqual(proportionEstimate(30, 200));
+    // The CTR over searches, its interval over users (30 users clicked one of their 2 searches).
+    const ctrA = { n: 100, x: 30, y: 200, xx: 30, yy: 400, xy: 60 };
+    const ctrB = { n: 100, x: 90, y: 200, xx: 180, yy: 400, xy: 180 };
+    expect(a!.ctr).toEqual(ratioEstimate(ctrA));
     expect(b!.conversionRate).toEqual(proportionEstimate(20, 100));
     expect(a!.revenuePerUser.value).toBe(2);
     expect(r.minUsers).toEqual({ ctr: minUsersForRate(30 / 200), conversionRate: minUsersForRate(0.1) });
+    const revenueOf = (buyers: number, each: number) => Array.from({ length: 100 }, (_, i) => (i < buyers ? each : 0));
     const perUser = (values: number[]) => ({ n: values.length, sum: values.reduce((s, x) => s + x, 0), sumSquares: values.reduce((s, x) => s + x * x, 0) });
-    const ctrA = Array.from({ length: 100 }, (_, i) => (i < 30 ? 0.5 : 0));
-    const ctrB = Array.from({ length: 100 }, (_, i) => (i < 45 ? 1 : 0));
-    expect(b!.vsControl!.ctr).toEqual({ ...welchTest(perUser(ctrA), perUser(ctrB)), significant: false });
+    expect(b!.vsControl!.ctr).toEqual({ ...ratioTest(ctrA, ctrB), significant: false });
+    expect(b!.vsControl!.ctr.relativeDifference).toBeCloseTo(0.45 / 0.15 - 1, 12);
     expect(b!.vsControl!.conversionRate).toEqual({ ...twoProportionTest({ successes: 10, n: 100 }, { successes: 20, n: 100 }), significant: false });
-    expect(b!.vsControl!.revenuePerUser.test).toMatch(/Welch/);
+    expect(b!.vsControl!.revenuePerUser).toEqual({ ...welchTest(perUser(revenueOf(10, 20)), perUser(revenueOf(20, 30))), significant: false });
     expect(a!.vsControl).toBeUndefined();
     expect(a!.tactics).toBeUndefined();
+  });
+
+  it('ctr and vsControl.ctr are one statistic: the comparison states the difference of the ctrs the report shows', () => {
+    const rows: RollupTotal[] = [];
+    // Control: 10 heavy users searching 10 times and clicking each time, 90 searching once without a click:
+    // 100 of 190 searches clicked (52.6 %), while the mean of the users' own CTRs is 10 %.
+    for (let i = 0; i < 10; i++) rows.push(row('a', `heavy${i}`, { responses: 10, clicked: 10, clicks: 10 }));
+    for (let i = 0; i < 90; i++) rows.push(row('a', `light${i}`, { responses: 1 }));
+    // Variant: 100 users searching once, 30 clicked: 30 %, by either reading.
+    for (let i = 0; i < 100; i++) rows.push(row('b', `b${i}`, { responses: 1, clicked: i < 30 ? 1 : 0, clicks: i < 30 ? 1 : 0 }));
+    const [a, b] = experimentReport(record(), rows, 0).variants;
+    expect(a!.ctr.value).toBeCloseTo(100 / 190, 12);
+    expect(b!.ctr.value).toBeCloseTo(0.3, 12);
+    // It read +200 % (30 % against the 10 % per-user mean) beside a variant CTR 43 % below the control's.
+    const vs = b!.vsControl!.ctr;
+    expect(vs.relativeDifference).toBeCloseTo(0.3 / (100 / 190) - 1, 12);
+    expect(vs.low!).toBeLessThan(vs.relativeDifference!);
+    expect(vs.high!).toBeGreaterThan(vs.relativeDifference!);
+    expect(vs.test).toMatch(/ratio/);
+    // The users' searches are not independent: the control's interval is wider than one over 190 independent searches.
+    const independent = proportionEstimate(100, 190);
+    expect(a!.ctr.high! - a!.ctr.low!).toBeGreaterThan(independent.high - independent.low);
+    expect(a!.ctr.interval).toMatch(/effective/);
+  });
+
+  it('rounds money as every report does (6 decimals), not to the float sum of the prices', () => {
+    // 0.1 + 0.2 read 0.30000000000000004 in an experiment's revenue while the other reports showed 0.3.
+    const rows = [
+      row('a', 'c1', { responses: 1, conversions: 1, revenue: 0.1 }), row('a', 'c2', { responses: 1, conversions: 1, revenue: 0.2 }),
+      row('a', 'c1', { results: 1, conversions: 1, revenue: 0.1 }, 'Viewed With'), row('a', 'c2', { results: 1, conversions: 1, revenue: 0.2 }, 'Viewed With'),
+    ];
+    expect(0.1 + 0.2).not.toBe(0.3);
+    const r = experimentReport(record({ kind: 'recommendations' }), rows, 0);
+    expect(r.variants[0]).toMatchObject({ revenue: 0.3, tactics: [{ tactic: 'Viewed With', revenue: 0.3 }] });
   });
 
   it('says significant only once every variant has minUsers (the fixed horizon)', () => {

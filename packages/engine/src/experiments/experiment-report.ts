@@ -9,25 +9,26 @@
  * @module
  */
 import type { ExperimentReport } from '../contract/schemas.js';
+import { roundForReport } from '../events/attribution.js';
 import { EXPERIMENT_KEY_SEPARATOR, experimentSumsOf } from '../store/analytics-rows.js';
 import type { ExperimentRecord, ExperimentSums, RollupTotal } from '../store/store.js';
 import { INTERLEAVED, experimentFields } from './experiment-service.js';
 import {
-  ALPHA, INTERVALS, meanEstimate, minUsersForRate, proportionEstimate, signTest, twoProportionTest, welchTest, withHorizon, type UserSums,
+  ALPHA, INTERVALS, meanEstimate, minUsersForRate, proportionEstimate, ratioEstimate, ratioTest, signTest, twoProportionTest, welchTest, withHorizon,
+  type RatioSums, type UserSums,
 } from './statistics.js';
 
 /** One variant's per-user aggregates. */
 interface VariantTotals {
   users: number;
   responses: number;
-  clicked: number;
   clicks: number;
   conversions: number;
   /** Users with at least one attributed purchase line. */
   converters: number;
   revenue: number;
-  /** Per-user CTR (searches with a click / searches). */
-  ctr: UserSums;
+  /** The CTR's per-user sums (x: searches with a click, y: searches), for the ratio of sums and its delta-method variance. */
+  ctr: RatioSums;
   /** Per-user revenue. */
   revenuePerUser: UserSums;
   tactics: Map<string, { served: number; clicks: number; conversions: number; revenue: number }>;
@@ -42,10 +43,10 @@ function splitKey(key: string): [string, string] {
 /** Per-variant aggregates of an A/B experiment from its per-variant sums (customers without a counted response are not users). */
 function variantTotals(record: ExperimentRecord, sums: readonly ExperimentSums[]): Map<string, VariantTotals> {
   const byVariant = new Map<string, VariantTotals>(record.variants.map((v) => [v.name, {
-    users: 0, responses: 0, clicked: 0, clicks: 0, conversions: 0, converters: 0, revenue: 0,
-    ctr: { n: 0, sum: 0, sumSquares: 0 }, revenuePerUser: { n: 0, sum: 0, sumSquares: 0 }, tactics: new Map(),
+    users: 0, responses: 0, clicks: 0, conversions: 0, converters: 0, revenue: 0,
+    ctr: { n: 0, x: 0, y: 0, xx: 0, yy: 0, xy: 0 }, revenuePerUser: { n: 0, sum: 0, sumSquares: 0 }, tactics: new Map(),
   }]));
-  for (const { variant, tactic, users, counters, converters, ctr, ctrSquares, revenueSquares } of sums) {
+  for (const { variant, tactic, users, counters, converters, ctrClicked, ctrClickedSquares, responsesSquares, ctrClickedResponses, revenueSquares } of sums) {
     const t = byVariant.get(variant);
     if (t === undefined) continue;
     if (tactic !== '') {
@@ -53,8 +54,9 @@ function variantTotals(record: ExperimentRecord, sums: readonly ExperimentSums[]
       continue;
     }
     Object.assign(t, {
-      users, responses: counters.responses, clicked: counters.clicked, clicks: counters.clicks, conversions: counters.conversions, converters,
-      revenue: counters.revenue, ctr: { n: users, sum: ctr, sumSquares: ctrSquares }, revenuePerUser: { n: users, sum: counters.revenue, sumSquares: revenueSquares },
+      users, responses: counters.responses, clicks: counters.clicks, conversions: counters.conversions, converters,
+      revenue: counters.revenue,
+      ctr: { n: users, x: ctrClicked, y: counters.responses, xx: ctrClickedSquares, yy: responsesSquares, xy: ctrClickedResponses }, revenuePerUser: { n: users, sum: counters.revenue, sumSquares: revenueSquares },
     });
   }
   return byVariant;
@@ -122,6 +124,11 @@ function reportedRate(successes: number, n: number): ReportedEstimate {
   return n > 0 ? proportionEstimate(successes, n) : { value: null, low: null, high: null, interval: INTERVALS.wilson };
 }
 
+/** The CTR as reported: the ratio of sums with its interval over users ({@link ratioEstimate}); null without searches (or lists served). */
+function reportedCtr(sums: RatioSums): ReportedEstimate {
+  return sums.y > 0 ? ratioEstimate(sums) : { value: null, low: null, high: null, interval: INTERVALS.wilsonEffective };
+}
+
 /** A per-user mean as reported: null without users; one user has a value but no interval (no variance to size it). */
 function reportedMean(sums: UserSums): ReportedEstimate {
   if (sums.n === 0) return { value: null, low: null, high: null, interval: INTERVALS.tMean };
@@ -136,7 +143,8 @@ export function abReport(record: ExperimentRecord, sums: readonly ExperimentSums
   const totals = variantTotals(record, sums);
   const control = totals.get(record.variants[0]!.name)!;
   const minUsers = {
-    ctr: control.responses > 0 ? minUsersForRate(control.clicked / control.responses) : null,
+    // The CTR the report shows (a customer's clicked responses at most their responses).
+    ctr: control.ctr.y > 0 ? minUsersForRate(control.ctr.x / control.ctr.y) : null,
     conversionRate: control.users > 0 ? minUsersForRate(control.converters / control.users) : null,
   };
   const reached = (needed: number | null): boolean => needed !== null && [...totals.values()].every((t) => t.users >= needed);
@@ -145,18 +153,18 @@ export function abReport(record: ExperimentRecord, sums: readonly ExperimentSums
     const report: ExperimentReport['variants'][number] = {
       name: v.name, weight: v.weight, users: t.users,
       ...(record.kind === 'search' ? { searches: t.responses } : { served: t.responses }),
-      clicks: t.clicks, ctr: reportedRate(t.clicked, t.responses), conversions: t.conversions,
-      conversionRate: reportedRate(t.converters, t.users), revenue: t.revenue, revenuePerUser: reportedMean(t.revenuePerUser),
+      clicks: t.clicks, ctr: reportedCtr(t.ctr), conversions: t.conversions,
+      conversionRate: reportedRate(t.converters, t.users), revenue: roundForReport(t.revenue), revenuePerUser: reportedMean(t.revenuePerUser),
     };
     if (i > 0) {
       report.vsControl = {
-        ctr: withHorizon(welchTest(control.ctr, t.ctr), reached(minUsers.ctr)),
+        ctr: withHorizon(ratioTest(control.ctr, t.ctr), reached(minUsers.ctr)),
         conversionRate: withHorizon(twoProportionTest({ successes: control.converters, n: control.users }, { successes: t.converters, n: t.users }), reached(minUsers.conversionRate)),
         revenuePerUser: withHorizon(welchTest(control.revenuePerUser, t.revenuePerUser), reached(minUsers.conversionRate)),
       };
     }
     if (record.kind === 'recommendations') {
-      report.tactics = [...t.tactics].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([tactic, s]) => ({ tactic, ...s }));
+      report.tactics = [...t.tactics].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([tactic, s]) => ({ tactic, ...s, revenue: roundForReport(s.revenue) }));
     }
     return report;
   });

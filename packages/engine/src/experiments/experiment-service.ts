@@ -55,7 +55,7 @@ const NOT_RUNTIME = ['fields'] as const;
  * search variant "varying" one changed nothing its shoppers were served, and the report compared two
  * identical configurations as if they differed.
  */
-const NOT_READ_BY_SEARCH = ['cors', 'attributionWindowDays', 'eventRetentionDays', 'retailMedia', 'retailBoost', 'useStyleIdForVisualSimilarity'] as const;
+const NOT_READ_BY_SEARCH = ['cors', 'attributionWindowDays', 'currency', 'eventRetentionDays', 'retailMedia', 'retailBoost', 'useStyleIdForVisualSimilarity'] as const;
 
 /** Tactic keys by their labels (`slots[].tacticLabel`). */
 const TACTIC_BY_LABEL: ReadonlyMap<string, TacticKey> = new Map(Object.entries(TacticLabels).map(([key, label]) => [label, key as TacticKey]));

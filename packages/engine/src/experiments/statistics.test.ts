@@ -1,12 +1,28 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  meanEstimate, minUsersForRate, moverRatioInterval, proportionEstimate, signTest, twoProportionTest, welchTest, withHorizon, type Comparison,
+  meanEstimate, minUsersForRate, moverRatioInterval, proportionEstimate, ratioEstimate, ratioTest, signTest, twoProportionTest, welchTest, withHorizon,
+  type Comparison, type RatioSums,
 } from './statistics.js';
 
 /** Per-user sums of a list of values. */
 function sums(values: number[]) {
   return { n: values.length, sum: values.reduce((a, b) => a + b, 0), sumSquares: values.reduce((a, b) => a + b * b, 0) };
+}
+
+/** The Wilson interval of a rate `p` over `n` (possibly effective) trials, written out. */
+function wilsonOf(p: number, n: number): { low: number; high: number } {
+  const z = 1.959963984540054;
+  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / (1 + (z * z) / n);
+  return { low: centre - half, high: centre + half };
+}
+
+/** The ratio sums of users given as [clicked searches, searches]. */
+function ratioSums(users: [number, number][]): RatioSums {
+  const s: RatioSums = { n: users.length, x: 0, y: 0, xx: 0, yy: 0, xy: 0 };
+  for (const [x, y] of users) Object.assign(s, { x: s.x + x, y: s.y + y, xx: s.xx + x * x, yy: s.yy + y * y, xy: s.xy + x * y });
+  return s;
 }
 
 describe('experiment statistics', () => {
@@ -53,6 +69,49 @@ describe('experiment statistics', () => {
     // Values that cannot be negative (revenue per user) have no negative mean: the interval stops at 0.
     expect(meanEstimate(sums([0, 0, 0, 0, 0, 0, 0, 0, 20, 20]), 0)).toMatchObject({ value: 4, low: 0, high: ten.high });
     expect(proportionEstimate(10, 100).interval).toBe('Wilson score interval (95 %)');
+  });
+
+  it('CTR over searches grouped by user: the ratio of sums, its variance by the delta method over users', () => {
+    // Users (clicked, searches) (1, 2), (0, 1), (3, 3), (1, 4): R = 5 / 10; xᵢ − R·yᵢ = 0, −0.5, 1.5, −1, so
+    // s² = 3.5 / 3 and Var(R) = s² / (n·ȳ²) = 1.1667 / 25 = 0.046667: 10.7 effective searches of the 10.
+    const s = ratioSums([[1, 2], [0, 1], [3, 3], [1, 4]]);
+    const e = ratioEstimate(s);
+    expect(e.value).toBe(0.5);
+    const effective = 0.25 / (3.5 / 3 / 25);
+    expect(effective).toBeCloseTo(5.357, 3);
+    const z2 = 1.959963984540054 ** 2;
+    const half = (1.959963984540054 * Math.sqrt(0.25 / effective + z2 / (4 * effective * effective))) / (1 + z2 / effective);
+    const centre = (0.5 + z2 / (2 * effective)) / (1 + z2 / effective);
+    expect(e.low).toBeCloseTo(centre - half, 10);
+    expect(e.high).toBeCloseTo(centre + half, 10);
+    expect(e.interval).toMatch(/effective number of searches/);
+    // One search per user: the users are the searches, and the interval is the plain Wilson one.
+    const once = ratioSums(Array.from({ length: 100 }, (_, i): [number, number] => [i < 10 ? 1 : 0, 1]));
+    expect(ratioEstimate(once)).toMatchObject({ value: 0.1, low: proportionEstimate(10, 100).low, high: proportionEstimate(10, 100).high });
+    // All of one user's searches clicked or none: 100 searches of 10 users are 10 observations, not 100.
+    const clustered = ratioSums(Array.from({ length: 10 }, (_, i): [number, number] => [i < 3 ? 10 : 0, 10]));
+    expect(ratioEstimate(clustered).low).toBeCloseTo(proportionEstimate(3, 10).low, 10);
+    // One user: no variance between users to measure, so the searches count as that one user (they counted as
+    // ten independent searches: 5 of 10 read 0.24 to 0.76, as if ten shoppers had searched).
+    expect(ratioEstimate(ratioSums([[5, 10]])).value).toBe(0.5);
+    expect(ratioEstimate(ratioSums([[5, 10]])).low).toBeCloseTo(wilsonOf(0.5, 1).low, 12);
+    // A rate of 0 has nothing to measure a variance from: Wilson over the users.
+    expect(ratioEstimate(ratioSums([[0, 5], [0, 3]])).high).toBeCloseTo(proportionEstimate(0, 2).high, 12);
+  });
+
+  it("the CTR comparison: Welch's t on the ratios with their delta-method variances, the difference that of the CTRs shown", () => {
+    const control = ratioSums(Array.from({ length: 200 }, (_, i): [number, number] => [i % 5 === 0 ? 2 : i % 5 === 1 ? 1 : 0, 2]));
+    const variant = ratioSums(Array.from({ length: 200 }, (_, i): [number, number] => [i % 4 === 0 ? 2 : i % 4 === 1 ? 1 : 0, 2]));
+    const c = ratioTest(control, variant);
+    // Control 120 of 400 (0.3), variant 150 of 400 (0.375).
+    expect(c.relativeDifference).toBeCloseTo(0.375 / 0.3 - 1, 12);
+    // The same as Welch over the linearised per-user values when every user has 2 searches (ratio = mean / 2).
+    const perUser = (sumsOf: RatioSums, f: (i: number) => number) => sums(Array.from({ length: sumsOf.n }, (_, i) => f(i) / 2));
+    const welch = welchTest(perUser(control, (i) => (i % 5 === 0 ? 2 : i % 5 === 1 ? 1 : 0)), perUser(variant, (i) => (i % 4 === 0 ? 2 : i % 4 === 1 ? 1 : 0)));
+    expect(c.pValue).toBeCloseTo(welch.pValue!, 10);
+    expect(c.low).toBeCloseTo(welch.low!, 10);
+    expect(c.test).toBe("Welch's t test (two-sided) on the ratio of sums, delta-method variance over users");
+    expect(ratioTest(ratioSums([[1, 2]]), variant).note).toMatch(/the control has 1 user/);
   });
 
   it('a comparison names its interval: the log ratio by the delta method, or MOVER-R where that is not defined', () => {
@@ -194,5 +253,15 @@ describe('comparisons that cannot be computed say so (decision 0073)', () => {
     const ctr = fc.integer({ min: 1, max: 50 }).chain((searches) => fc.integer({ min: 0, max: searches }).map((clicked) => clicked / searches));
     const values = fc.array(fc.oneof(fc.constant(0), revenue, ctr), { maxLength: 30 });
     fc.assert(fc.property(values, values, (a, b) => expectTruthful(welchTest(sums(a), sums(b)))), { numRuns: 2_000 });
+    // CTRs as users' (clicked, searches), and every figure of their own estimate inside [0, 1].
+    const users = fc.array(fc.integer({ min: 1, max: 50 }).chain((searches) => fc.tuple(fc.integer({ min: 0, max: searches }), fc.constant(searches))), { maxLength: 30 });
+    fc.assert(fc.property(users, users, (a, b) => {
+      expectTruthful(ratioTest(ratioSums(a), ratioSums(b)));
+      for (const s of [ratioSums(a), ratioSums(b)]) {
+        const e = ratioEstimate(s);
+        for (const v of [e.value, e.low, e.high]) expect(v >= 0 && v <= 1).toBe(true);
+        expect(e.low <= e.value && e.value <= e.high).toBe(true);
+      }
+    }), { numRuns: 2_000 });
   });
 });

@@ -26,6 +26,7 @@ const Z_POWER = normalQuantile(POWER, 0, 1);
 /** The interval methods, by the names the report gives them (every interval it shows names its method). */
 export const INTERVALS = {
   wilson: 'Wilson score interval (95 %)',
+  wilsonEffective: 'Wilson score interval on the effective number of searches (per-user design effect; 95 %)',
   tMean: "Student's t interval of the mean (95 %)",
   logRatio: 'delta method on the log ratio (95 %)',
   logRatioT: "delta method on the log ratio, Student's t on Welch's degrees of freedom (95 %)",
@@ -82,17 +83,66 @@ export interface UserSums {
 }
 
 /**
+ * Per-user sums of a ratio metric Σx / Σy over `n` users — CTR: the searches a user clicked (x) over the
+ * user's searches (y) — with the squares and the cross product the delta method needs.
+ */
+export interface RatioSums {
+  n: number;
+  x: number;
+  y: number;
+  xx: number;
+  yy: number;
+  xy: number;
+}
+
+/** The Wilson score interval of a rate `p` observed over `n` trials (`n` need not be whole: an effective count). */
+function wilsonInterval(p: number, n: number, interval: string): Estimate {
+  const z2 = Z_ALPHA * Z_ALPHA;
+  const denominator = 1 + z2 / n;
+  const centre = (p + z2 / (2 * n)) / denominator;
+  const half = (Z_ALPHA * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
+  return { value: p, low: Math.max(0, centre - half), high: Math.min(1, centre + half), interval };
+}
+
+/**
  * Wilson score interval of a proportion (`successes` of `n`): unlike the plain normal interval it stays
  * inside [0, 1] and keeps its coverage for small counts and rates near 0, which conversion rates are.
  */
 export function proportionEstimate(successes: number, n: number): Estimate {
   if (n <= 0) return { value: 0, low: 0, high: 0, interval: INTERVALS.wilson };
-  const p = successes / n;
-  const z2 = Z_ALPHA * Z_ALPHA;
-  const denominator = 1 + z2 / n;
-  const centre = (p + z2 / (2 * n)) / denominator;
-  const half = (Z_ALPHA * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
-  return { value: p, low: Math.max(0, centre - half), high: Math.min(1, centre + half), interval: INTERVALS.wilson };
+  return wilsonInterval(successes / n, n, INTERVALS.wilson);
+}
+
+/**
+ * The ratio of sums Σx / Σy and the variance of that estimate by the delta method over users (each user's
+ * linearised value xᵢ − R·yᵢ; Deng, Knoblich and Lu, 2018): the searches of one user are not independent,
+ * so their variance is measured between users, not assumed binomial over searches. 0 with fewer than 2 users.
+ */
+function ratioAndVariance(s: RatioSums): { ratio: number; variance: number } {
+  if (s.y <= 0) return { ratio: 0, variance: 0 };
+  const ratio = s.x / s.y;
+  if (s.n < 2) return { ratio, variance: 0 };
+  // Σ(xᵢ − R·yᵢ)², whose mean is 0 by the choice of R.
+  const spread = Math.max(0, s.xx - 2 * ratio * s.xy + ratio * ratio * s.yy);
+  const meanY = s.y / s.n;
+  return { ratio, variance: spread / (s.n - 1) / (s.n * meanY * meanY) };
+}
+
+/**
+ * A rate counted over searches grouped by user (CTR: searches with a click / searches), with its 95 %
+ * interval: the Wilson interval on the *effective* number of searches, R(1 − R) / Var(R) with Var(R) the
+ * delta-method variance over users (Kish's design effect), kept between the number of users (each user
+ * at least one observation) and the number of searches (no user counts for more than their searches).
+ * A rate of 0 or 1 has no variance to measure, nor has a single user: the interval is then the Wilson one
+ * over the users (one shopper's ten searches are one shopper, not ten). The plain
+ * Wilson interval over searches (until 2026-11-30) took ten searches of one shopper for ten shoppers.
+ */
+export function ratioEstimate(s: RatioSums): Estimate {
+  if (s.y <= 0 || s.n <= 0) return { value: 0, low: 0, high: 0, interval: INTERVALS.wilsonEffective };
+  const { ratio, variance } = ratioAndVariance(s);
+  const binomial = ratio * (1 - ratio);
+  const effective = binomial <= 0 || s.n < 2 ? s.n : variance <= 0 ? s.y : Math.min(s.y, Math.max(s.n, binomial / variance));
+  return wilsonInterval(ratio, effective, INTERVALS.wilsonEffective);
 }
 
 /** Sample mean and unbiased variance of per-user values given as sums. */
@@ -263,29 +313,55 @@ export function twoProportionTest(control: { successes: number; n: number }, var
 export function welchTest(control: UserSums, variant: UserSums): Comparison {
   const test = "Welch's t test (two-sided) over per-user values";
   if (control.n < MIN_USERS_TO_COMPARE || variant.n < MIN_USERS_TO_COMPARE) return tooFewUsers(control.n, variant.n, test, INTERVALS.logRatioT);
-  const a = meanAndVariance(control);
-  const b = meanAndVariance(variant);
-  const va = a.variance / control.n;
-  const vb = b.variance / variant.n;
+  const side = (s: UserSums): WelchSide => {
+    const { mean, variance } = meanAndVariance(s);
+    return { value: mean, variance: variance / s.n, n: s.n, interval: meanEstimate(s) };
+  };
+  return welchComparison(side(control), side(variant), test, 'mean');
+}
+
+/**
+ * Welch's t test of a variant's rate counted over searches (CTR) against the control's: the statistic is
+ * the ratio of sums the report shows as the variants' `ctr` (searches with a click / searches), its
+ * variance by the delta method over users ({@link ratioEstimate}), on Welch's degrees of freedom. Until
+ * 2026-11-30 the comparison was of the means of the users' own CTRs, another statistic than the `ctr`
+ * beside it (ten searches of one shopper weigh ten times in one, once in the other): a variant could read
+ * a lower `ctr` than the control and a positive difference.
+ */
+export function ratioTest(control: RatioSums, variant: RatioSums): Comparison {
+  const test = "Welch's t test (two-sided) on the ratio of sums, delta-method variance over users";
+  if (control.n < MIN_USERS_TO_COMPARE || variant.n < MIN_USERS_TO_COMPARE) return tooFewUsers(control.n, variant.n, test, INTERVALS.logRatioT);
+  const side = (s: RatioSums): WelchSide => {
+    const { ratio, variance } = ratioAndVariance(s);
+    return { value: ratio, variance, n: s.n, interval: ratioEstimate(s) };
+  };
+  return welchComparison(side(control), side(variant), test, 'rate');
+}
+
+/** One side of a Welch comparison: the estimate, the variance of the estimate, its users and its own interval. */
+interface WelchSide extends Side {
+  n: number;
+}
+
+/** Welch's t test of two estimates (each with the variance of the estimate over `n` users) and their relative difference. */
+function welchComparison(a: WelchSide, b: WelchSide, test: string, noun: string): Comparison {
+  const va = a.variance;
+  const vb = b.variance;
   const se = Math.sqrt(va + vb);
   let pValue: number | null = null;
   // The log ratio's interval takes the test's own quantile: the normal one sized it too narrow for small variants, as the means' own intervals were.
   const logRatio: LogRatioInterval = { quantile: Z_ALPHA, name: INTERVALS.logRatioT };
   if (se > 0) {
-    const t = (b.mean - a.mean) / se;
+    const t = (b.value - a.value) / se;
     // Welch–Satterthwaite degrees of freedom, (va + vb)² / (va² / (n₁ − 1) + vb² / (n₂ − 1)), on the
     // shares of the variance so that squares of tiny variances cannot underflow to 0 / 0.
     const shareA = va / (va + vb);
     const shareB = vb / (va + vb);
-    const df = 1 / ((shareA * shareA) / (control.n - 1) + (shareB * shareB) / (variant.n - 1));
+    const df = 1 / ((shareA * shareA) / (a.n - 1) + (shareB * shareB) / (b.n - 1));
     pValue = 2 * (1 - tCdf(Math.abs(t), df));
     logRatio.quantile = tQuantile(df);
   }
-  const relative = relativeDifferenceOf(
-    { value: a.mean, variance: va, interval: meanEstimate(control) },
-    { value: b.mean, variance: vb, interval: meanEstimate(variant) },
-    'mean', logRatio,
-  );
+  const relative = relativeDifferenceOf(a, b, noun, logRatio);
   const notes = pValue === null ? ['No p-value: the values vary in neither variant, so the test is not defined.'] : [];
   return comparison(relative, pValue, test, notes);
 }

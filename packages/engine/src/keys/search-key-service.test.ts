@@ -1,10 +1,14 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAisleError } from '../errors.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { TEST_PG_URL, TestSchemas, requirePostgres } from '../store/pg-test-env.js';
 import { PostgresStore } from '../store/postgres-store.js';
+import { SqliteStore } from '../store/sqlite-store.js';
 import type { Store } from '../store/store.js';
-import { hashSearchKey, KEY_CACHE_TTL_MS, SearchKeyService, validateSearchKeyRequest } from './search-key-service.js';
+import { hashSearchKey, KEY_CACHE_TTL_MS, MAX_KEYS_PER_WEBSITE, SearchKeyService, validateSearchKeyRequest } from './search-key-service.js';
 
 const NOW = Date.UTC(2030, 0, 1);
 
@@ -90,6 +94,54 @@ function serviceTests(name: string, open: () => Promise<[Store, Store]>) {
       expect(await service.resolve(forever.key)).toBeUndefined();
       expect(await service.list('w2')).toEqual([]);
     });
+
+    it('holds the key limit against concurrent creates, on one replica and across two', async () => {
+      const [a, b] = await open();
+      stores.push(a, b);
+      const one = new SearchKeyService(a, () => NOW);
+      const other = new SearchKeyService(b, () => NOW);
+      // Filled to 10 under the limit (straight into the store: a thousand creates through the service take longer and test nothing more).
+      for (let i = 0; i < MAX_KEYS_PER_WEBSITE - 10; i++) {
+        await a.insertSearchKey({
+          websiteId: 'w1', id: `key_fill${i}`, keyHash: hashSearchKey(`fill-${i}`), keyPrefix: 'sk_fill', actions: ['search'], scope: null, expiresAt: null, createdAt: NOW,
+        }, MAX_KEYS_PER_WEBSITE);
+      }
+      // 30 creates at once, half through each replica: each used to count 990 keys before any of them was stored, and all 30 were.
+      const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? one : other).create('w1', { actions: ['search'] })));
+      const refused = results.filter((r) => r.status === 'rejected');
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
+      for (const r of refused) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'LIMIT_EXCEEDED' });
+      expect(await a.listSearchKeys('w1')).toHaveLength(MAX_KEYS_PER_WEBSITE);
+      // Another website's keys are not counted against it.
+      await one.create('w2', { actions: ['search'] });
+      // A revoked key makes room again.
+      await one.revoke('w1', 'key_fill0');
+      await other.create('w1', { actions: ['search'] });
+      await expect(one.create('w1', { actions: ['search'] })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED' });
+    });
+
+    it('counts only live keys against the limit: expired ones make room when a create needs it', async () => {
+      const [a, b] = await open();
+      stores.push(a, b);
+      const service = new SearchKeyService(a, () => NOW);
+      // 990 live keys and 10 expired ones (a storefront rotating short-lived keys): the website is full.
+      for (let i = 0; i < MAX_KEYS_PER_WEBSITE; i++) {
+        await a.insertSearchKey({
+          websiteId: 'w1', id: `key_full${i}`, keyHash: hashSearchKey(`full-${i}`), keyPrefix: 'sk_full', actions: ['search'], scope: null,
+          expiresAt: i < 10 ? NOW - 1000 : null, createdAt: NOW - 2000,
+        }, MAX_KEYS_PER_WEBSITE);
+      }
+      // Keys that open nothing refused a new one ("already has 1000 search keys; revoke some first").
+      const created = await service.create('w1', { actions: ['search'] });
+      const listed = await service.list('w1');
+      expect(listed.map((k) => k.id)).toContain(created.id);
+      // The expired keys gave their room; every live one is kept.
+      expect(listed.filter((k) => k.expired)).toEqual([]);
+      expect(listed).toHaveLength(MAX_KEYS_PER_WEBSITE - 10 + 1);
+      for (let i = 0; i < 9; i++) await service.create('w1', { actions: ['search'] });
+      // 1,000 live keys: the limit holds.
+      await expect(service.create('w1', { actions: ['search'] })).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED' });
+    });
   });
 }
 
@@ -99,6 +151,17 @@ serviceTests('the memory store', async () => {
   const shared = new Proxy(store, { get: (t, p) => (p === 'close' ? async () => undefined : Reflect.get(t, p, t)) });
   return [store, shared];
 });
+
+serviceTests('the embedded SQLite store', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'aisle-keys-'));
+  dirs.push(dir);
+  const store = SqliteStore.open({ file: path.join(dir, 'aisle.sqlite') });
+  // One file, one process: both "replicas" share the store; closing the second one does nothing.
+  const shared = new Proxy(store, { get: (t, p) => (p === 'close' ? async () => undefined : Reflect.get(t, p, t)) });
+  return [store, shared];
+});
+const dirs: string[] = [];
+afterAll(async () => { await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))); });
 
 const schemas = new TestSchemas();
 describe('over PostgreSQL (two stores, one schema, as two replicas)', () => {

@@ -20,6 +20,7 @@ import { AisleError, fieldError } from '../errors.js';
 import type { SearchKeyRequest } from '../contract/schemas.js';
 import { checkAgainst } from '../contract/validate.js';
 import { isStorableText, parseIsoDateTime } from '../contract/formats.js';
+import { isExpiredKey } from '../store/rows.js';
 import type { SearchKeyRecord, Store } from '../store/store.js';
 import type { ScopeConditions } from '../types.js';
 
@@ -27,7 +28,7 @@ import type { ScopeConditions } from '../types.js';
 export const KEY_CACHE_TTL_MS = 1000;
 /** Most entries in the cache of resolved keys (a flood of made-up keys only resets it). */
 const KEY_CACHE_SIZE = 10_000;
-/** Most keys one website may hold. */
+/** Most live (unexpired) keys one website may hold; expired ones are deleted when a create needs their room. */
 export const MAX_KEYS_PER_WEBSITE = 1000;
 export { KEY_ACTIONS } from '../contract/schemas.js';
 /** Every search key starts with this. */
@@ -103,7 +104,7 @@ export function validateSearchKeyRequest(body: unknown, now: number): { actions:
 export function searchKeyInfo(record: SearchKeyRecord, now: number): SearchKeyInfo {
   const info: SearchKeyInfo = {
     id: record.id, websiteId: record.websiteId, keyPrefix: record.keyPrefix, actions: record.actions,
-    createdAt: new Date(record.createdAt).toISOString(), expired: record.expiresAt !== null && record.expiresAt <= now,
+    createdAt: new Date(record.createdAt).toISOString(), expired: isExpiredKey(record.expiresAt, now),
   };
   if (record.scope !== null) info.scope = record.scope as ScopeConditions;
   if (record.expiresAt !== null) info.expiresAt = new Date(record.expiresAt).toISOString();
@@ -125,16 +126,15 @@ export class SearchKeyService {
     const now = this.now();
     const request = validateSearchKeyRequest(body, now);
     if (request.scope !== null) checkScope?.(request.scope);
-    const existing = await this.store.listSearchKeys(websiteId);
-    if (existing.length >= MAX_KEYS_PER_WEBSITE) {
-      throw new AisleError('LIMIT_EXCEEDED', `website "${websiteId}" already has ${MAX_KEYS_PER_WEBSITE} search keys; revoke some first`);
-    }
     const key = SEARCH_KEY_PREFIX + randomBytes(32).toString('base64url');
     const record: SearchKeyRecord = {
       websiteId, id: `key_${randomBytes(8).toString('hex')}`, keyHash: hashSearchKey(key), keyPrefix: key.slice(0, SEARCH_KEY_PREFIX.length + 6),
       actions: request.actions, scope: request.scope, expiresAt: request.expiresAt, createdAt: now,
     };
-    await this.store.insertSearchKey(record);
+    // The store counts and inserts in one step: a count read here first let concurrent creates pass the limit.
+    if (!(await this.store.insertSearchKey(record, MAX_KEYS_PER_WEBSITE))) {
+      throw new AisleError('LIMIT_EXCEEDED', `website "${websiteId}" already has ${MAX_KEYS_PER_WEBSITE} live search keys; revoke some first`);
+    }
     return { key, ...searchKeyInfo(record, now) };
   }
 
@@ -202,7 +202,7 @@ export class SearchKeyService {
   private judge(record: SearchKeyRecord | null, hash: string, now: number): PresentedKeyRecord {
     if (record === null) return UNKNOWN_KEY;
     if (!timingSafeEqual(Buffer.from(record.keyHash, 'hex'), Buffer.from(hash, 'hex'))) return UNKNOWN_KEY;
-    if (record.expiresAt !== null && record.expiresAt <= now) return { status: 'expired', record };
+    if (isExpiredKey(record.expiresAt, now)) return { status: 'expired', record };
     return { status: 'live', record };
   }
 }

@@ -11,7 +11,7 @@
  * @module
  */
 import type { ModelState } from '../recommend/model-state.js';
-import { modelEventTime } from '../events/event-service.js';
+import { modelEventTime } from '../events/event-time.js';
 import type { Store, StoredClick } from '../store/store.js';
 import type { PurchaseRecord } from '../types.js';
 import { BehaviourPopularity } from './behaviour-popularity.js';

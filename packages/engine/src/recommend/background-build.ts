@@ -147,6 +147,11 @@ export class BackgroundIndex<T extends VersionedIndex> {
     return this.current;
   }
 
+  /** The index answering now, as it is (no refresh started): its identity changes when a build swaps it. */
+  peek(): T | undefined {
+    return this.current;
+  }
+
   /**
    * Brings the index up to date with the catalog and settings, or starts doing so: nothing when it is;
    * a carry-over when the changes cannot have changed it; a synchronous build for a small catalog;

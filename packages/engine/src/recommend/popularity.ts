@@ -48,6 +48,11 @@ export class PopularityWindow {
 
   constructor(readonly windowMs: number, private readonly refreshMs: number, private readonly now: () => number) {}
 
+  /** Whether the ranking would be recomputed now: events came since, and `refreshMs` has passed. */
+  refreshDue(): boolean {
+    return this.cache === undefined || (this.dirty && this.now() - this.cacheAt >= this.refreshMs);
+  }
+
   /** Records one event; events older than the window (relative to the newest seen) are ignored. */
   record(item: number, kind: PopularityKind, time: number): void {
     if (time > this.newest) this.advance(time);

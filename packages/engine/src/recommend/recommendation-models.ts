@@ -37,6 +37,7 @@ import { lessRedundant } from './redundancy.js';
 import { addSponsoredSlot, sponsoredPosition } from '../retail-media/index.js';
 import { boostCampaigns, buildSlots, recommenderIdOf } from './slots.js';
 import { VisualSimilarity } from './visual-similarity.js';
+import { KeptAnswers, type AnswerBasis } from './kept-answers.js';
 import { ModelState } from './model-state.js';
 
 const DAY_MS = 86_400_000;
@@ -208,6 +209,10 @@ export class RecommendationModels {
   private purchasesApplied = 0;
   /** The last Popular Items list of a request without inputs. */
   private popularMemo: PopularMemo | undefined;
+  /** Events applied and settings set, counted: part of what an answer is computed from ({@link AnswerBasis}). */
+  private changes = 0;
+  /** Answers kept for the same request while their basis holds (kept-answers.ts). */
+  private readonly kept = new KeptAnswers();
 
   constructor(options: RecommendationModelsOptions) {
     this.website = options.website;
@@ -237,6 +242,7 @@ export class RecommendationModels {
 
   /** Settings changed (retail media, boost, style-id use, secret, field roles — the latter rebuild the attribute index). */
   setWebsite(config: WebsiteConfig): void {
+    this.changes++;
     this.website = config;
     this.boosted = boostCampaigns(config.settings?.retailBoost?.collections);
     this.attributes.setFieldRoles(config.settings?.fieldRoles);
@@ -275,6 +281,7 @@ export class RecommendationModels {
   applyView(view: ViewRecord): void {
     if (view.websiteId !== undefined && view.websiteId !== this.website.websiteId) return;
     if (typeof view.refId !== 'string' || view.refId === '' || !Number.isFinite(view.eventTime)) return;
+    this.changes++;
     const item = this.items.intern(view.refId);
     this.popularity.record(item, PopularityKind.View, view.eventTime);
     // Without a customer id the session stands for the visitor (never pool anonymous views together).
@@ -298,6 +305,7 @@ export class RecommendationModels {
   applyPurchase(purchase: PurchaseRecord): void {
     if (purchase.websiteId !== undefined && purchase.websiteId !== this.website.websiteId) return;
     if (!Number.isFinite(purchase.eventTime) || !Array.isArray(purchase.items)) return;
+    this.changes++;
     this.purchasesApplied++;
     const distinct: number[] = [];
     const seen = new Set<number>();
@@ -399,6 +407,10 @@ export class RecommendationModels {
   recommend(method: string, params: RecommendParams, cascade?: readonly TacticKey[]): ModelRecommendation {
     const spec = resolveMethod(method);
     const checked = checkParams(spec, params, this.website.settings?.useStyleIdForVisualSimilarity === true);
+    // The request as the answer depends on it: the method, the cascade, the checked parameters.
+    const request = `${spec.name}\u0000${cascade === undefined ? '' : cascade.join(',')}\u0000${JSON.stringify(checked)}`;
+    const kept = this.kept.get(request, this.answerBasis());
+    if (kept !== undefined) return kept;
     const excluded = new Set<number>();
     const productSeed = checked.productRef === undefined ? -1 : this.seedId(checked.productRef);
     if (productSeed >= 0) excluded.add(productSeed);
@@ -469,12 +481,23 @@ export class RecommendationModels {
         product: (refId) => this.catalog.getProduct(refId),
       }));
     }
-    return {
+    const answer: ModelRecommendation = {
       type: 1,
       code: 0,
       payload: picked.map((p) => p.item),
       slots: buildSlots(websiteId, picked, { sponsored, boosted: this.boosted }),
       recommenderId: recommenderIdOf(websiteId, spec.name),
+    };
+    // A sponsored slot is signed with the time it was served: such an answer is never the next one.
+    if (!keepCandidates) this.kept.keep(request, this.answerBasis(), answer);
+    return answer;
+  }
+
+  /** What an answer is computed from besides its request, now (see {@link AnswerBasis}). */
+  private answerBasis(): AnswerBasis {
+    return {
+      changes: this.changes, catalogVersion: this.catalog.version, ranking: this.popularity.refreshDue() ? -1 : this.popularity.generation,
+      attributes: this.attributes.index.peek(), visual: this.visual.index.peek(),
     };
   }
 

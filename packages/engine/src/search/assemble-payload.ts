@@ -81,10 +81,15 @@ export function normaliseQuery(q: string): string {
   return tokenize(q).join(' ');
 }
 
-/** The first redirect rule whose normalised query equals the normalised `q`. */
+/**
+ * The first redirect rule whose normalised query equals the normalised `q`. A search without words
+ * (category browsing, `q` ""; punctuation alone) is never redirected: a rule's query without a word
+ * (`"!!!"`, `"™"`) normalises to "" too, and redirected every category page (settings refuse one now).
+ */
 export function redirectFor(q: string, settings: WebsiteSettings | undefined): string | undefined {
   if (settings?.redirects === undefined || settings.redirects.length === 0) return undefined;
   const normal = normaliseQuery(q);
+  if (normal === '') return undefined;
   for (const rule of settings?.redirects ?? []) if (rule.queries.some((r) => normaliseQuery(r) === normal)) return rule.url;
   return undefined;
 }

@@ -23,10 +23,13 @@ describe('parseCondition', () => {
     expect(parseCondition({ min: -Number.MAX_VALUE, not: [2] })).toEqual({ op: 'range', min: -Infinity, max: Infinity, not: [2] });
     expect(parseCondition({ exists: true })).toEqual({ op: 'exists', present: true });
     expect(parseCondition({ exists: false })).toEqual({ op: 'exists', present: false });
+    expect(parseCondition({ all: ['a', 'b'] })).toEqual({ op: 'every', all: ['a', 'b'], not: [] });
+    expect(parseCondition({ all: ['a'], any: ['b', 'c'], not: ['d'] })).toEqual({ op: 'every', all: ['a'], any: ['b', 'c'], not: ['d'] });
+    expect(parseCondition({ any: ['b'], not: ['d'] })).toEqual({ op: 'every', all: [], any: ['b'], not: ['d'] });
   });
 
   it('recognises no other shape', () => {
-    for (const wire of [[1], { not: [1, 'a'] }, { min: '1' }, { exists: 1 }, { exists: true, min: 1 }, { in: ['a'] }, null, 'a', 3, { min: 1, not: ['a'] }]) {
+    for (const wire of [[1], { not: [1, 'a'] }, { min: '1' }, { exists: 1 }, { exists: true, min: 1 }, { in: ['a'] }, null, 'a', 3, { min: 1, not: ['a'] }, { all: 'a' }, { all: [1] }, { all: ['a'], min: 1 }, { any: ['a'], not: [1] }]) {
       expect(parseCondition(wire), JSON.stringify(wire)).toBeUndefined();
     }
     expect(() => parseValidCondition({ in: ['a'] } as unknown as ScopeCondition)).toThrow(/scope schema and the condition algebra disagree/);
@@ -42,6 +45,8 @@ const conditionArb: fc.Arbitrary<Condition> = fc.oneof(
   fc.subarray([0, 2, 3], { minLength: 1 }).map((not): Condition => ({ op: 'notNumbers', not })),
   fc.boolean().map((present): Condition => ({ op: 'exists', present })),
   fc.constant<Condition>({ op: 'all' }),
+  fc.record({ all: fc.subarray(['a', 'b', 'c', '2']), any: fc.option(fc.subarray(['a', 'b', '2'], { minLength: 1 }), { nil: undefined }), not: fc.subarray(['a', 'b', 'c']) })
+    .map(({ all, any, not }): Condition => ({ op: 'every', all, ...(any !== undefined && { any }), not })),
 );
 
 describe('conditionToWire', () => {
@@ -95,6 +100,27 @@ describe('a search key\'s forced scope beside the request\'s', () => {
   });
 });
 
+describe('every (`{all, any?, not?}`)', () => {
+  // Text values only, several per product: what refinements ANDed on one multi-valued field (tags) select.
+  const tagsArb = productsOf(fc.constantFrom<unknown>(undefined, [], 'a', 'b', 'c', ['a', 'b'], ['b', 'c'], ['a', 'c'], ['a', 'b', 'c']));
+  const everyArb = fc.record({ all: fc.subarray(['a', 'b', 'c', 'z']), any: fc.option(fc.subarray(['a', 'b', 'c', 'z'], { minLength: 1 }), { nil: undefined }), not: fc.subarray(['a', 'b', 'c', 'z']) });
+  it('selects the products having every value of all, one of any and none of not, as a plain filter does', async () => {
+    await fc.assert(fc.asyncProperty(tagsArb, everyArb, fc.boolean(), async (products, { all, any, not }, worded) => {
+      const catalog = new Catalog();
+      await catalog.upsert(products.map((p) => ({ ...p, title: 'lamp' })));
+      const c: Condition = { op: 'every', all, ...(any !== undefined && { any }), not };
+      const payload = await executeSearch(catalog, { website_id: 'w', client: 'c', q: worded ? 'lamp' : '', start: 0, size: 50, scope: { f: conditionToWire(c) } });
+      const valuesOf = (p: Product) => (p.f === undefined ? [] : Array.isArray(p.f) ? p.f as string[] : [p.f as string]);
+      const expected = products.filter((p) => {
+        const values = valuesOf(p);
+        return all.every((v) => values.includes(v)) && (any === undefined || any.some((v) => values.includes(v))) && !not.some((v) => values.includes(v));
+      }).map((p) => p.refId).sort();
+      expect(payload.result.map((p) => p.refId).sort()).toEqual(expected);
+      expect(payload.total_results).toBe(expected.length);
+    }), { numRuns: 300 });
+  });
+});
+
 describe('allowsValue', () => {
   it('allows a single-valued product\'s value exactly when the product is selected', async () => {
     await fc.assert(fc.asyncProperty(productsArb, conditionArb, async (products, c) => {
@@ -125,6 +151,11 @@ describe('compileCondition', () => {
     expect(compileCondition(state, 'nope', { op: 'exists', present: true })).toEqual({ is: 'nothing' });
     expect(compileCondition(state, 'nope', { op: 'exists', present: false })).toEqual({ is: 'all' });
     expect(compileCondition(state, 'price', { op: 'all' })).toEqual({ is: 'all' });
+    // `every`: a value nobody has in `all` matches nothing; the simple forms compile as lists.
+    expect(compileCondition(state, 'brand', { op: 'every', all: ['X', 'Y'], not: [] })).toEqual({ is: 'nothing' });
+    expect(compileCondition(state, 'brand', { op: 'every', all: ['X'], not: [] })).toEqual({ is: 'condition', condition: { kind: 'in', field: brand, codes: [0] } });
+    expect(compileCondition(state, 'brand', { op: 'every', all: [], any: ['Y'], not: [] })).toEqual({ is: 'nothing' });
+    expect(compileCondition(state, 'price', { op: 'every', all: ['3'], not: [] })).toEqual({ is: 'mismatch', problem: 'names a numeric field: {all, any, not} takes text values; use {min, max}' });
     expect(compileCondition(state, 'price', { op: 'in', values: ['3'] })).toEqual({ is: 'mismatch', problem: 'names a numeric field: use {min, max}, not a list of values' });
     expect(compileCondition(state, 'brand', { op: 'notNumbers', not: [1] })).toEqual({ is: 'mismatch', problem: 'names a text field: use a list of values, not {min, max}' });
   });

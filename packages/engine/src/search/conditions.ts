@@ -1,6 +1,6 @@
 /**
  * The scope condition algebra: the one module that knows what a scope condition is. A condition's wire
- * shape (`["a", "b"]`, `{not: [...]}`, `{min, max, not}`, `{exists}`) is recognised here, once, by
+ * shape (`["a", "b"]`, `{not: [...]}`, `{all, any, not}`, `{min, max, not}`, `{exists}`) is recognised here, once, by
  * {@link parseCondition}, into a tagged union ({@link Condition}); every other use of a condition goes
  * through that union:
  * - against a search key's forced scope: {@link allowsValue} (which facet buckets a key lets a shopper
@@ -15,7 +15,7 @@
  * @module
  */
 import type { CatalogIndex, CatalogState } from '../catalog/catalog-index.js';
-import { andInto, fullBitset } from '../catalog/columns/bitset.js';
+import { andInto, andNotInto, fullBitset } from '../catalog/columns/bitset.js';
 import { numericValue } from '../catalog/field-values.js';
 import { codeLookup } from '../catalog/columns/text-column-lookups.js';
 import { codeCount, tailIndex } from '../catalog/columns/text-column.js';
@@ -34,6 +34,12 @@ export type Condition =
   | { op: 'in'; values: readonly string[] }
   /** `{not: ["a"]}`: a product having none of the values, also one without a value (text field). */
   | { op: 'notIn'; values: readonly string[] }
+  /**
+   * `{all: ["a", "b"], any?: [...], not?: [...]}` (`all` or `any` given): a product having every value of
+   * `all`, at least one of `any` (when given) and none of `not` (text field). What several refinements
+   * ANDed on one multi-valued field mean (tags `a` and `b`), which the list form (OR) cannot say.
+   */
+  | { op: 'every'; all: readonly string[]; any?: readonly string[]; not: readonly string[] }
   /** `{min?, max?, not?: [numbers]}` with a bound, or `{}`: a product whose number is within the bounds and not listed. */
   | { op: 'range'; min: number; max: number; not: readonly number[] }
   /** `{not: [numbers]}`: a product whose number is not listed, also one without a number (numeric field). */
@@ -75,6 +81,12 @@ export function parseCondition(wire: unknown): Condition | undefined {
   const keys = Object.keys(wire);
   const c = wire as Record<string, unknown>;
   if (keys.includes('exists')) return keys.length === 1 && typeof c.exists === 'boolean' ? { op: 'exists', present: c.exists } : undefined;
+  if (keys.includes('all') || keys.includes('any')) {
+    const { all, any, not } = c;
+    if (!keys.every((k) => k === 'all' || k === 'any' || k === 'not')) return undefined;
+    if ((all !== undefined && !isStringList(all)) || (any !== undefined && !isStringList(any)) || (not !== undefined && !isStringList(not))) return undefined;
+    return { op: 'every', all: all ?? [], ...(any !== undefined && { any }), not: not ?? [] };
+  }
   if (!keys.every((k) => k === 'min' || k === 'max' || k === 'not')) return undefined;
   const { min, max, not } = c;
   if (!isOptionalNumber(min) || !isOptionalNumber(max)) return undefined;
@@ -140,6 +152,7 @@ export function conditionToWire(c: Condition): ScopeCondition {
   switch (c.op) {
     case 'in': return [...c.values];
     case 'notIn': return { not: [...c.values] };
+    case 'every': return { all: [...c.all], ...(c.any !== undefined && { any: [...c.any] }), ...(c.not.length > 0 && { not: [...c.not] }) };
     case 'notNumbers': return { not: [...c.not] };
     case 'exists': return { exists: c.present };
     case 'all': return { not: [] };
@@ -166,6 +179,8 @@ export function allowsValue(c: Condition, value: string): boolean {
     case 'exists': return c.present; // a bucket is a value
     case 'in': return c.values.includes(value);
     case 'notIn': return !c.values.includes(value);
+    // A product holding this value alone passes when it is every value of `all`, one of `any` and not excluded.
+    case 'every': return c.all.every((v) => v === value) && (c.any === undefined || c.any.includes(value)) && !c.not.includes(value);
     case 'notNumbers': {
       const n = numericValue(value);
       return n !== n || !c.not.includes(n);
@@ -183,6 +198,8 @@ export function allowsValue(c: Condition, value: string): boolean {
 export type PlanCondition =
   | { kind: 'in'; field: number; codes: number[] }
   | { kind: 'notIn'; field: number; codes: number[] }
+  /** `every`: a doc having each code of `all`, one of `any` (null: no such part) and none of `not`. */
+  | { kind: 'every'; field: number; all: number[]; any: number[] | null; not: number[] }
   | { kind: 'range'; field: number; min: number; max: number; not: number[]; requireValue: boolean }
   | { kind: 'exists'; field: number; present: boolean }
   /** A hierarchy's condition: as `in`, over the hierarchy's node column (catalog/columns/hierarchy-column.ts). */
@@ -237,6 +254,20 @@ export function compileCondition(state: CatalogState, name: string, c: Condition
       const codes = field?.text ? textCodes(state, fid!, c.values) : [];
       return codes.length === 0 ? ALL : planned({ kind: 'notIn', field: fid!, codes });
     }
+    case 'every': {
+      if (kind === 'numeric') return mismatch('names a numeric field: {all, any, not} takes text values; use {min, max}');
+      const codesOf = (values: readonly string[]) => field?.text ? textCodes(state, fid!, values) : [];
+      const all = codesOf(c.all);
+      // A value of `all` no live product has: no product has every value.
+      if (all.length < new Set(c.all).size) return NOTHING;
+      const any = c.any === undefined ? null : codesOf(c.any);
+      if (any !== null && any.length === 0) return NOTHING;
+      const not = codesOf(c.not);
+      // The simpler forms, whose filters are cheaper: `{all: ["a"]}` is `["a"]`, `{all: [], not}` is `{not}`.
+      if (any === null && not.length === 0 && all.length <= 1) return all.length === 0 ? ALL : planned({ kind: 'in', field: fid!, codes: all });
+      if (any === null && all.length === 0) return planned({ kind: 'notIn', field: fid!, codes: not });
+      return planned({ kind: 'every', field: fid!, all, any, not });
+    }
     case 'range':
     case 'notNumbers': {
       if (kind === 'text') return mismatch('names a text field: use a list of values, not {min, max}');
@@ -289,7 +320,7 @@ export function compileScope(
  * before per-doc checks, so the checks see fewer candidates.
  */
 export function conditionCost(c: PlanCondition): number {
-  return c.kind === 'in' || c.kind === 'under' ? 0 : 1;
+  return c.kind === 'in' || c.kind === 'under' || c.kind === 'every' ? 0 : 1;
 }
 
 // ---- Per doc range --------------------------------------------------------------------------------
@@ -304,10 +335,26 @@ function listColumn(index: CatalogIndex, c: PlanCondition & { kind: 'in' | 'notI
   return c.kind === 'under' ? c.column : index.fields[c.field].text!;
 }
 
+/** Whether text column `text` lists `code` for doc `d`. */
+function docHasCode(text: TextColumn, d: number, code: number): boolean {
+  if (text.single) return text.single[d] === code;
+  for (let j = text.offsets[d], end = text.offsets[d + 1]; j < end; j++) if (text.codes[j] === code) return true;
+  return false;
+}
+
+/** Whether doc `d` passes an `every` condition. */
+function everyPasses(index: CatalogIndex, c: PlanCondition & { kind: 'every' }, d: number): boolean {
+  const text = index.fields[c.field].text!;
+  for (const code of c.all) if (!docHasCode(text, d, code)) return false;
+  if (c.any !== null && !c.any.some((code) => docHasCode(text, d, code))) return false;
+  return !c.not.some((code) => docHasCode(text, d, code));
+}
+
 /** Whether doc `d` passes a resolved condition (the per-doc form of the filters). */
 export function docPasses(index: CatalogIndex, c: PlanCondition, d: number): boolean {
   switch (c.kind) {
     case 'range': return numericOk(numericAt(index.fields[c.field], d), c);
+    case 'every': return everyPasses(index, c, d);
     case 'exists': return (codeCount(index.fields[c.field].text!, d) > 0) === c.present;
     case 'in':
     case 'under':
@@ -346,6 +393,7 @@ export function docTest(index: CatalogIndex, c: PlanCondition): (d: number) => b
     const present = c.present;
     return (d) => (codeCount(text, d) > 0) === present;
   }
+  if (c.kind === 'every') return (d) => everyPasses(index, c, d);
   const text = listColumn(index, c);
   const list = c.codes;
   const want = c.kind !== 'notIn';
@@ -378,6 +426,18 @@ function listDocs(docs: Uint32Array, from: number, to: number, lo: number, hi: n
   }
 }
 
+/** A bitset over [lo, hi) (lo a multiple of 32; `words` long) of the docs listing one of `list`'s codes in `text`. */
+function listedDocs(text: TextColumn, list: readonly number[], lo: number, hi: number, words: number): Uint32Array {
+  const { valueOffsets, valueDocs, valueTail } = text;
+  const listed = new Uint32Array(words);
+  for (const code of list) {
+    listDocs(valueDocs, valueOffsets[code], valueOffsets[code + 1], lo, hi, listed);
+    const t = tailIndex(valueTail, code);
+    if (t >= 0) listDocs(valueTail!.docs, valueTail!.offsets[t], valueTail!.offsets[t + 1], lo, hi, listed);
+  }
+  return listed;
+}
+
 /** How many postings a value-list condition's codes have (the docs listing them would visit). */
 function postingsOf(text: TextColumn, list: readonly number[]): number {
   let n = 0;
@@ -407,15 +467,17 @@ export function docTestWithin(index: CatalogIndex, c: PlanCondition, lo: number,
 export function narrowBitset(index: CatalogIndex, c: PlanCondition, lo: number, hi: number, candidates: Uint32Array): void {
   if (c.kind === 'in' || c.kind === 'notIn' || c.kind === 'under') {
     // OR of the listed values' postings, then AND (or AND NOT): work follows the listed docs.
-    const { valueOffsets, valueDocs, valueTail } = listColumn(index, c);
-    const listed = new Uint32Array(candidates.length);
-    for (const code of c.codes) {
-      listDocs(valueDocs, valueOffsets[code], valueOffsets[code + 1], lo, hi, listed);
-      const t = tailIndex(valueTail, code);
-      if (t >= 0) listDocs(valueTail!.docs, valueTail!.offsets[t], valueTail!.offsets[t + 1], lo, hi, listed);
-    }
+    const listed = listedDocs(listColumn(index, c), c.codes, lo, hi, candidates.length);
     if (c.kind !== 'notIn') andInto(candidates, listed);
-    else for (let i = 0; i < candidates.length; i++) candidates[i] &= ~listed[i];
+    else andNotInto(candidates, listed);
+    return;
+  }
+  if (c.kind === 'every') {
+    // The same by parts: AND each value of `all`, AND the OR of `any`, AND NOT the OR of `not`.
+    const text = index.fields[c.field].text!;
+    for (const code of c.all) andInto(candidates, listedDocs(text, [code], lo, hi, candidates.length));
+    if (c.any !== null) andInto(candidates, listedDocs(text, c.any, lo, hi, candidates.length));
+    if (c.not.length > 0) andNotInto(candidates, listedDocs(text, c.not, lo, hi, candidates.length));
     return;
   }
   // Per-doc checks on the remaining candidates (postings filters ran first and narrowed the set).

@@ -6,6 +6,8 @@
  * @module
  */
 import { fieldError } from '../errors.js';
+import { NOT_FULL_TEXT_FIELDS } from '../catalog/field-values.js';
+import { tokenize } from '../catalog/full-text/tokenizer.js';
 import { DEFAULT_LANGUAGE, LANGUAGES } from './language.js';
 
 export type {
@@ -59,6 +61,62 @@ export function validateRelevanceSettings(s: RelevanceSettings, key: string): vo
   s.ranking?.tieBreakers?.forEach((b, i) => {
     if (b.field === '_score') fail(`${key}.ranking.tieBreakers[${i}].field`, 'cannot be _score (relevance already comes before the tie-breakers)');
   });
+}
+
+/** The keys of given settings that {@link checkGivenSettings} reads (each as the schema types it, or absent). */
+export interface GivenSettings {
+  fieldWeights?: Readonly<Record<string, number | null>> | null;
+  redirects?: readonly { queries: readonly string[] }[] | null;
+  rules?: readonly { query: string }[] | null;
+  synonyms?: readonly SynonymEntry[] | null;
+  stopWords?: readonly string[] | null;
+}
+
+/**
+ * Refuses, with `code` naming the key under `key`, what settings *give* that would do nothing or not what
+ * it says — checked where settings are given (the config file at start, the settings API: the body of a
+ * PUT or a PATCH, not stored values it keeps), never on settings read back from the store, which were
+ * taken before these checks and must keep applying on every replica:
+ * - a weight above 0 on a field never indexed for full text (an identifier or a link,
+ *   `NOT_FULL_TEXT_FIELDS`): it was stored and a search by refId still found nothing;
+ * - a redirect query without a word (`"!!!"`, `"™"`): it normalises to the query of a search without words
+ *   and redirected every category page (searches without words are never redirected now);
+ * - a rule query that is not `""` but has no word: it is the rule of `""` (every query with `contains`,
+ *   searches without words with `exact`), which `""` says plainly;
+ * - a synonym or a stop word without a word (`["™", "chair"]`, `{from: "!!!"}`): it matches nothing.
+ */
+export function checkGivenSettings(given: GivenSettings | undefined, key: string, code: 'CONFIG_INVALID' | 'SETTINGS_INVALID'): void {
+  checkWeightsSearchable(given?.fieldWeights ?? undefined, key, code);
+  (given?.redirects ?? []).forEach((rule, i) => rule.queries.forEach((query, j) => {
+    if (tokenize(query).length === 0) {
+      throw fieldError(code, `${key}.redirects[${i}].queries[${j}]`, 'has no word to match (letters or digits): a search without words, such as a category page, is never redirected');
+    }
+  }));
+  const wordless = (text: string, at: string) => {
+    if (tokenize(text).length === 0) throw fieldError(code, at, 'has no word (letters or digits): it would match nothing');
+  };
+  (given?.stopWords ?? []).forEach((word, i) => wordless(word, `${key}.stopWords[${i}]`));
+  (given?.synonyms ?? []).forEach((entry, i) => {
+    if (Array.isArray(entry)) entry.forEach((member, j) => wordless(member, `${key}.synonyms[${i}][${j}]`));
+    else {
+      wordless(entry.from, `${key}.synonyms[${i}].from`);
+      entry.to.forEach((target, j) => wordless(target, `${key}.synonyms[${i}].to[${j}]`));
+    }
+  });
+  (given?.rules ?? []).forEach((rule, i) => {
+    if (rule.query !== '' && tokenize(rule.query).length === 0) {
+      throw fieldError(code, `${key}.rules[${i}].query`, 'has no word to match (letters or digits): it would be the rule of "" (with match "contains" every query, with "exact" searches without words); write "" for that');
+    }
+  });
+}
+
+function checkWeightsSearchable(fieldWeights: Readonly<Record<string, number | null>> | undefined, key: string, code: 'CONFIG_INVALID' | 'SETTINGS_INVALID'): void {
+  for (const [field, weight] of Object.entries(fieldWeights ?? {})) {
+    if (weight !== null && weight > 0 && NOT_FULL_TEXT_FIELDS.has(field)) {
+      throw fieldError(code, `${key}.fieldWeights.${field}`, `is never searched: identifiers and links (${[...NOT_FULL_TEXT_FIELDS].join(', ')}) `
+        + 'are not indexed for full text; to search by it, copy its text into a field of its own (e.g. "sku")');
+    }
+  }
 }
 
 /** The relevance settings a search uses: `settings` (any website settings object) with defaults filled in. */

@@ -28,13 +28,14 @@ describe('validateSearchRequest', () => {
   it('accepts the documented body and defaults size to 20', () => {
     expect(validateSearchRequest(base)).toEqual({ ...base, size: 20 });
   });
-  it('keeps every documented field and ignores unknown top-level fields', () => {
+  it('keeps every documented field, drops the caller\'s own (`_…`) and refuses other unknown top-level fields', () => {
+    expect(() => validateSearchRequest({ ...base, filters: 'brand:A' })).toThrow(/filters is not a known key/);
     const body = {
-      ...base, size: 0, customer_id: 'c1', extra: { anything: true },
+      ...base, size: 0, customer_id: 'c1', _extra: { anything: true },
       scope: { brand: ['A'], price: { min: 1, max: 2 }, availability: { not: [0] }, color: { not: ['red'] }, rating: {} },
       aggregations: ['brand'], range_fields: ['price'], sort_fields: [{ price: { order: 'asc', type: 'number' } }],
     };
-    const { extra: _extra, ...expected } = body;
+    const { _extra, ...expected } = body;
     expect(validateSearchRequest(body)).toEqual(expected);
   });
   it.each([

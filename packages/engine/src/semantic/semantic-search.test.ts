@@ -219,7 +219,8 @@ describe('semantic search in the engine', () => {
   });
 
   it('attributes purchases carrying the ats_model to the model, end to end', async () => {
-    const engine = await open({ semanticSearch: true });
+    // The shop sells in EUR, as its purchases say.
+    const engine = await open({ semanticSearch: true, currency: 'EUR' });
     await engine.semanticModel(site.websiteId);
     const response = await search(engine, { q: 'phone' });
     const atsModel = response.settings!.ats_model;

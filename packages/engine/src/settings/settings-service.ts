@@ -12,6 +12,7 @@ import type { VersionedSettings } from '../engine-api.js';
 import { AisleError, messageOf } from '../errors.js';
 import type { Store, StoredSettings } from '../store/store.js';
 import { checkSettingsDepth, checkWebsiteSettings, mergePatch, settingsWithDefaults } from './website-settings.js';
+import { checkGivenSettings, type GivenSettings } from '../search/relevance-settings.js';
 import { IntervalPoller, type PollOutcomes } from '../util/interval-poller.js';
 
 /**
@@ -171,6 +172,9 @@ export class SettingsService {
   private async checked(websiteId: string, stored: StoredSettings | undefined, settings: unknown, merge: boolean): Promise<WebsiteSettings> {
     const base = stored?.settings ?? this.options.seed(websiteId);
     const next = checkWebsiteSettings(merge ? mergePatch(base, settings) : settings, this.options.modelIds());
+    // What this request gives, not what it keeps: stored settings taken before these checks still apply.
+    // The merged value passed the schema, so the given keys it holds are typed as the schema says.
+    if (typeof settings === 'object' && settings !== null && !Array.isArray(settings)) checkGivenSettings(settings as GivenSettings, 'settings', 'SETTINGS_INVALID');
     await this.options.checkFit(websiteId, next);
     this.options.checkApplicable?.(websiteId, next);
     return next;

@@ -215,11 +215,6 @@ export function variantOfKey(key: string): string {
   return at < 0 ? key : key.slice(0, at);
 }
 
-/** A customer's CTR as reports count it: searches with a click over searches, at most 1 (0 without searches). */
-export function userCtr(counters: RollupCounters): number {
-  return counters.responses <= 0 ? 0 : Math.min(1, counters.clicked / counters.responses);
-}
-
 /**
  * {@link ExperimentSums} of per-customer totals (what the SQL stores compute in their query; the memory
  * store and the tests compute it here), in order of first appearance. Pure.
@@ -231,13 +226,15 @@ export function experimentSumsOf(rows: readonly RollupTotal[]): ExperimentSums[]
     const variant = variantOfKey(key);
     const id = `${variant}${EXPERIMENT_KEY_SEPARATOR}${tactic}`;
     let s = out.get(id);
-    if (s === undefined) out.set(id, (s = { variant, tactic, users: 0, counters: emptyCounters(), converters: 0, ctr: 0, ctrSquares: 0, revenueSquares: 0 }));
+    if (s === undefined) out.set(id, (s = { variant, tactic, users: 0, counters: emptyCounters(), converters: 0, ctrClicked: 0, ctrClickedSquares: 0, responsesSquares: 0, ctrClickedResponses: 0, revenueSquares: 0 }));
     s.users++;
     addCounters(s.counters, counters);
     if (counters.conversions > 0) s.converters++;
-    const ctr = userCtr(counters);
-    s.ctr += ctr;
-    s.ctrSquares += ctr * ctr;
+    const clicked = Math.min(counters.clicked, counters.responses);
+    s.ctrClicked += clicked;
+    s.ctrClickedSquares += clicked * clicked;
+    s.responsesSquares += counters.responses * counters.responses;
+    s.ctrClickedResponses += clicked * counters.responses;
     s.revenueSquares += counters.revenue * counters.revenue;
   }
   return [...out.values()];
@@ -247,7 +244,8 @@ export function experimentSumsOf(rows: readonly RollupTotal[]): ExperimentSums[]
 export function experimentSumsFromRow(row: Record<string, unknown>): ExperimentSums {
   return {
     variant: row.variant as string, tactic: row.tactic as string, users: Number(row.users), counters: countersFromRow(row),
-    converters: Number(row.converters), ctr: Number(row.ctr), ctrSquares: Number(row.ctr_squares), revenueSquares: Number(row.revenue_squares),
+    converters: Number(row.converters), ctrClicked: Number(row.ctr_clicked), ctrClickedSquares: Number(row.ctr_clicked_squares),
+    responsesSquares: Number(row.responses_squares), ctrClickedResponses: Number(row.ctr_clicked_responses), revenueSquares: Number(row.revenue_squares),
   };
 }
 

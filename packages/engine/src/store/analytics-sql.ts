@@ -96,14 +96,17 @@ export function lifetimeRowsSql(prefix: string): string {
  * The query of an experiment's `ExperimentSums` (parameters: website, kind): its lifetime rows — one per
  * customer and tactic, already summed as they were logged — summed per variant and tactic inside the
  * database, so a report reads a few rows and sums nothing per customer (decision 0050;
- * `experimentSumsOf` in analytics-rows.ts is the same arithmetic in JS). A customer's CTR is computed in
- * double precision, as JS divides.
+ * `experimentSumsOf` in analytics-rows.ts is the same arithmetic in JS). A customer's clicked responses
+ * count at most their responses (a CTR is at most 1). The products of counters are taken in double precision (a customer's counters are integers; their squares summed over a million
+ * customers stay exact far past any count a website reaches).
  */
 export function experimentSumsSql(prefix: string, ph: Placeholder, variantOf: VariantOfKey): string {
-  const ctr = 'CASE WHEN responses <= 0 THEN 0.0 WHEN clicked >= responses THEN 1.0 ELSE CAST(clicked AS DOUBLE PRECISION) / responses END';
+  const product = (a: string, b: string) => `SUM(CAST(${a} AS DOUBLE PRECISION) * ${b})`;
   return `SELECT variant, tactic, COUNT(*) AS users, ${ROLLUP_COLUMNS.map((c) => `SUM(${c}) AS ${c}`).join(', ')},
-      SUM(CASE WHEN conversions > 0 THEN 1 ELSE 0 END) AS converters, SUM(ctr) AS ctr, SUM(ctr * ctr) AS ctr_squares, SUM(revenue * revenue) AS revenue_squares
-    FROM (SELECT ${variantOf('key', EXPERIMENT_KEY_SEPARATOR.charCodeAt(0))} AS variant, tactic, ${ROLLUP_COLUMNS.join(', ')}, ${ctr} AS ctr
+      SUM(CASE WHEN conversions > 0 THEN 1 ELSE 0 END) AS converters, SUM(ctr_clicked) AS ctr_clicked, ${product('ctr_clicked', 'ctr_clicked')} AS ctr_clicked_squares,
+      ${product('responses', 'responses')} AS responses_squares, ${product('ctr_clicked', 'responses')} AS ctr_clicked_responses, SUM(revenue * revenue) AS revenue_squares
+    FROM (SELECT ${variantOf('key', EXPERIMENT_KEY_SEPARATOR.charCodeAt(0))} AS variant, tactic, ${ROLLUP_COLUMNS.join(', ')},
+        CASE WHEN clicked > responses THEN responses ELSE clicked END AS ctr_clicked
       FROM ${prefix}analytics_rollups WHERE website_id = ${ph(1)} AND kind = ${ph(2)} AND grain = '${LIFETIME_GRAIN}' AND start = 0
         AND (tactic <> '' OR responses > 0)) AS customers
     GROUP BY variant, tactic`;

@@ -13,7 +13,7 @@ import {
   type SearchKeyRecord, type ExperimentRecord,
 } from './store.js';
 import { addCounters, experimentSumsOf, inWindow, LIFETIME_GRAIN, planOutcomes, rollupRowKey, rollupRowsOf, sumRollups, windowRanges, type CountedResponse, type RollupRow } from './analytics-rows.js';
-import { rowToStoredEvent } from './rows.js';
+import { isExpiredKey, rowToStoredEvent, searchKeyCounts } from './rows.js';
 
 /** The index of the first of `rows` (in increasing `seq` order) whose `seq` is greater than `seq`. */
 function indexAfter(rows: readonly { seq: number }[], seq: number): number {
@@ -330,12 +330,19 @@ export class MemoryStore extends GroupCommitStore implements Store {
     return [...this.settings.values()].filter((r) => r.version > version).sort((a, b) => a.version - b.version).map((r) => structuredClone(r));
   }
 
-  async insertSearchKey(record: SearchKeyRecord): Promise<void> {
+  async insertSearchKey(record: SearchKeyRecord, limit: number): Promise<boolean> {
     this.checkOpen();
+    // Counted and inserted in one turn of the loop: no other create runs in between.
+    const held = searchKeyCounts([...this.searchKeys.values()].filter((k) => k.websiteId === record.websiteId), record.createdAt);
     for (const k of this.searchKeys.values()) {
       if (k.id === record.id || k.keyHash === record.keyHash) throw new Error(`search key ${record.id} already exists`);
     }
+    if (held.live >= limit) return false;
+    if (held.total >= limit) {
+      for (const [id, k] of this.searchKeys) if (k.websiteId === record.websiteId && isExpiredKey(k.expiresAt, record.createdAt)) this.searchKeys.delete(id);
+    }
     this.searchKeys.set(record.id, structuredClone(record));
+    return true;
   }
 
   async listSearchKeys(websiteId: string): Promise<SearchKeyRecord[]> {

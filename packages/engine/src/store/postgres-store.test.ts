@@ -51,7 +51,11 @@ runPreviousVersionCheck('postgres', {
       const { rows } = await client.query<{ name: string }>(
         `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = $1 AND table_name <> 'schema_migrations'`, [schema]);
       for (const { name } of rows) {
-        await client.query(`INSERT INTO "${schema}"."${name}" SELECT * FROM "${current}"."${name}"${name === 'analytics_rollups' ? ` WHERE grain <> '${LIFETIME_GRAIN}'` : ''}`);
+        // The previous release's columns only (later migrations add some: result_pages.span).
+        const { rows: columns } = await client.query<{ name: string }>(
+          'SELECT column_name AS name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 ORDER BY ordinal_position', [schema, name]);
+        const list = columns.map((c) => `"${c.name}"`).join(', ');
+        await client.query(`INSERT INTO "${schema}"."${name}" (${list}) SELECT ${list} FROM "${current}"."${name}"${name === 'analytics_rollups' ? ` WHERE grain <> '${LIFETIME_GRAIN}'` : ''}`);
       }
       await client.query('COMMIT');
     } finally {

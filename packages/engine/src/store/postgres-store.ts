@@ -20,8 +20,8 @@ import { runPgTransaction } from './pg-transaction.js';
 import { GroupCommitStore } from './group-commit-store.js';
 import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, planCouponIssue, type AppendOp, type AppendOpResult, type StoredClickRef, type StoredOrder } from './plan.js';
 import {
-  CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, rowToStoredEvent,
-  SEARCH_KEY_COLUMNS, searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow,
+  CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageSpanSql, resultPageValues, rowToStoredEvent,
+  SEARCH_KEY_COLUMNS, SEARCH_KEY_COUNTS_SQL, searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow,
 } from './rows.js';
 import {
   MAX_READ_PAGE, type ClickCandidatesQuery, type ResultPageRecord, type ResultPageRetention, type StoredClick, type CouponIssueData, type CouponIssueResult, type CouponRecord, type EventQuery, type MarkUsedOutcome,
@@ -174,6 +174,8 @@ export const PG_MIGRATIONS: readonly string[] = [
    );`,
   // Each experiment customer's lifetime row, for the experiments logged before they were kept (decision 0050).
   lifetimeRowsSql('{s}.'),
+  // A stored result list stands for a span of answers (decision 0091).
+  resultPageSpanSql('{s}.'),
 ];
 
 /**
@@ -186,11 +188,13 @@ export const CHECKPOINT_LOCK = 5;
 
 /** The advisory lock (second key) of analytics writes: replicas' batches set response flags one after another. */
 const ANALYTICS_LOCK = 4;
+/** The advisory lock (second key) of search key creation: replicas count a website's keys and insert one after another. */
+const SEARCH_KEYS_LOCK = 6;
 
 /** The unnest column types of a click row, in the order of {@link CLICK_COLUMNS}. */
 const CLICK_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'text', 'bigint', 'text'] as const;
 /** The unnest column types of a result page, in the order of {@link RESULT_PAGE_COLUMNS}. */
-const RESULT_PAGE_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'text', 'bigint', 'text'] as const;
+const RESULT_PAGE_TYPES = ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'bigint', 'text', 'bigint', 'text', 'integer'] as const;
 
 /**
  * `INSERT … SELECT * FROM unnest(…)` of many rows in one statement: the SQL and its parameters, one
@@ -537,9 +541,18 @@ export class PostgresStore extends GroupCommitStore implements Store {
     return rows.map((r) => ({ websiteId: r.website_id, settings: JSON.parse(r.settings) as Record<string, unknown>, version: Number(r.version) }));
   }
 
-  async insertSearchKey(record: SearchKeyRecord): Promise<void> {
+  async insertSearchKey(record: SearchKeyRecord, limit: number): Promise<boolean> {
     this.checkOpen();
-    await this.pool.query(`INSERT INTO ${this.s}.search_keys (${SEARCH_KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, searchKeyValues(record));
+    // Under the schema's key lock, so creates through every replica count and insert one after another
+    // (READ COMMITTED alone let two transactions each count 999 and both insert).
+    return this.inTransaction(SEARCH_KEYS_LOCK, async (client) => {
+      const { rows: [held] } = await client.query<{ live: string; total: string }>(
+        `SELECT ${SEARCH_KEY_COUNTS_SQL('$2')} FROM ${this.s}.search_keys WHERE website_id = $1`, [record.websiteId, record.createdAt]);
+      if (Number(held!.live) >= limit) return false;
+      if (Number(held!.total) >= limit) await client.query(`DELETE FROM ${this.s}.search_keys WHERE website_id = $1 AND expires_at <= $2`, [record.websiteId, record.createdAt]);
+      await client.query(`INSERT INTO ${this.s}.search_keys (${SEARCH_KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, searchKeyValues(record));
+      return true;
+    });
   }
 
   async listSearchKeys(websiteId: string): Promise<SearchKeyRecord[]> {

@@ -59,6 +59,20 @@ export function searchKeyValues(k: SearchKeyRecord): (string | number | null)[] 
 /** The columns of the search_keys table, in the order of {@link searchKeyValues}. */
 export const SEARCH_KEY_COLUMNS = 'website_id, id, key_hash, key_prefix, actions, scope, expires_at, created_at';
 
+/** Whether a key expiring at `expiresAt` (ms; null: never) is expired at `now`: an expired key opens nothing. */
+export function isExpiredKey(expiresAt: number | null, now: number): boolean {
+  return expiresAt !== null && expiresAt <= now;
+}
+
+/** A website's keys counted as {@link isExpiredKey} reads them at `now`: live ones, and all. */
+export function searchKeyCounts(keys: readonly { expiresAt: number | null }[], now: number): { live: number; total: number } {
+  return { live: keys.filter((k) => !isExpiredKey(k.expiresAt, now)).length, total: keys.length };
+}
+
+/** The SQL stores' {@link searchKeyCounts}: the select list of `live` and `total`, with `now` as the placeholder `nowParam`. */
+export const SEARCH_KEY_COUNTS_SQL = (nowParam: string): string =>
+  `SUM(CASE WHEN expires_at IS NULL OR expires_at > ${nowParam} THEN 1 ELSE 0 END) AS live, COUNT(*) AS total`;
+
 /** A click row as the SQL stores return it (PostgreSQL BIGINTs as strings). */
 export interface StoredClickRow {
   seq: number | string; website_id: string; transaction_id: string; customer_id: string; session_id: string;
@@ -85,6 +99,7 @@ export function clickValues(r: ClickRow): (string | number | null)[] {
 export interface ResultPageRow {
   website_id: string; query_id: string; kind: ResultListKind; source: string; customer_id: string | null; session_id: string | null;
   variant: string | null; first_position: number | string; ref_ids: string; created_at: number | string; experiment: string | null;
+  span: number | string;
 }
 
 /** Reads a result-page row. */
@@ -93,17 +108,26 @@ export function resultPageFromRow(r: ResultPageRow): ResultPageRecord {
     websiteId: r.website_id, queryId: r.query_id, kind: r.kind, source: r.source, customerId: r.customer_id, sessionId: r.session_id,
     variant: r.variant, firstPosition: Number(r.first_position), refIds: JSON.parse(r.ref_ids) as string[], createdAt: Number(r.created_at),
     ...(r.experiment !== null && r.experiment !== undefined && { experiment: JSON.parse(r.experiment) as ListExperiment }),
+    ...(Number(r.span) > 1 && { span: Number(r.span) }),
   };
 }
 
+/**
+ * The migration giving `result_pages` its `span` column (`ResultPageRecord.span`; 1 for the lists stored
+ * before, one answer each), for both SQL stores: adding a column with a constant default rewrites no row.
+ */
+export function resultPageSpanSql(prefix: string): string {
+  return `ALTER TABLE ${prefix}result_pages ADD COLUMN span INTEGER NOT NULL DEFAULT 1`;
+}
+
 /** The columns of the result_pages table, in the order of {@link resultPageValues}. */
-export const RESULT_PAGE_COLUMNS = 'website_id, query_id, kind, source, customer_id, session_id, variant, first_position, ref_ids, created_at, experiment';
+export const RESULT_PAGE_COLUMNS = 'website_id, query_id, kind, source, customer_id, session_id, variant, first_position, ref_ids, created_at, experiment, span';
 
 /** The column values of a result page, in the order of {@link RESULT_PAGE_COLUMNS}. */
 export function resultPageValues(p: ResultPageRecord): (string | number | null)[] {
   return [
     p.websiteId, p.queryId, p.kind, p.source, p.customerId, p.sessionId, p.variant, p.firstPosition, JSON.stringify(p.refIds), p.createdAt,
-    p.experiment === undefined ? null : JSON.stringify(p.experiment),
+    p.experiment === undefined ? null : JSON.stringify(p.experiment), p.span ?? 1,
   ];
 }
 

@@ -12,7 +12,7 @@ import type { ClickAppendResult, CouponIssueResult, OrderOutcome } from './store
 import { loggedResponsesOfRuns, resultPagesOfRuns, type ResultPageRun, type WorkerAnalyticsBatch } from './worker-rows.js';
 import { batchLookupKeys, clickKey, couponKey, orderKey, planBatch, planCouponIssue, type AppendOp, type AppendOpResult, type StoredClickRef, type StoredOrder } from './plan.js';
 import {
-  CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageValues, SEARCH_KEY_COLUMNS,
+  CLICK_COLUMNS, clickFromRow, EXPERIMENT_COLUMNS, experimentFromRow, experimentTablesSql, experimentValues, type ExperimentRow, clickValues, couponFromRow, RESULT_PAGE_COLUMNS, resultPageFromRow, resultPageSpanSql, resultPageValues, SEARCH_KEY_COLUMNS, SEARCH_KEY_COUNTS_SQL,
   searchKeyFromRow, searchKeyValues, type CouponRow, type ResultPageRow, type SearchKeyRow, type StoredClickRow, type StoredRow,
 } from './rows.js';
 import {
@@ -131,6 +131,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   experimentTablesSql('', 'INTEGER'),
   // Each experiment customer's lifetime row, for the experiments logged before they were kept (decision 0050).
   lifetimeRowsSql(''),
+  // A stored result list stands for a span of answers (decision 0091).
+  resultPageSpanSql(''),
 ];
 
 
@@ -454,8 +456,15 @@ export class SqliteDb {
     return this.db.prepare('DELETE FROM experiments WHERE website_id = ? AND id = ? AND stopped_at IS NOT NULL').run(websiteId, id).changes === 1;
   }
 
-  insertSearchKey(record: SearchKeyRecord): void {
-    this.db.prepare(`INSERT INTO search_keys (${SEARCH_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(...searchKeyValues(record));
+  insertSearchKey(record: SearchKeyRecord, limit: number): boolean {
+    // One transaction counts, makes room and inserts: SQLite runs it alone (one writer), so concurrent creates cannot both see room for one more.
+    return this.db.transaction((): boolean => {
+      const held = this.db.prepare(`SELECT ${SEARCH_KEY_COUNTS_SQL('?')} FROM search_keys WHERE website_id = ?`).get(record.createdAt, record.websiteId) as { live: number; total: number };
+      if (held.live >= limit) return false;
+      if (held.total >= limit) this.db.prepare('DELETE FROM search_keys WHERE website_id = ? AND expires_at <= ?').run(record.websiteId, record.createdAt);
+      this.db.prepare(`INSERT INTO search_keys (${SEARCH_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`).run(...searchKeyValues(record));
+      return true;
+    })();
   }
 
   listSearchKeys(websiteId: string): SearchKeyRecord[] {
@@ -494,7 +503,7 @@ export class SqliteDb {
   }
 
   addResultPages(pages: Iterable<ResultPageRecord>): void {
-    const insert = this.db.prepare(`INSERT INTO result_pages (${RESULT_PAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    const insert = this.db.prepare(`INSERT INTO result_pages (${RESULT_PAGE_COLUMNS}) VALUES (${RESULT_PAGE_COLUMNS.split(',').map(() => '?').join(', ')})
       ON CONFLICT (website_id, query_id) DO NOTHING`);
     this.db.transaction(() => {
       for (const p of pages) insert.run(resultPageValues(p));

@@ -51,7 +51,9 @@ runPreviousVersionCheck('sqlite', {
     previous.prepare('ATTACH DATABASE ? AS current').run(current);
     const tables = previous.prepare<[], { name: string }>("SELECT name FROM main.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
     for (const { name } of tables) {
-      previous.exec(`INSERT INTO main.${name} SELECT * FROM current.${name}${name === 'analytics_rollups' ? ` WHERE grain <> '${LIFETIME_GRAIN}'` : ''}`);
+      // The previous release's columns only (later migrations add some: result_pages.span).
+      const list = previous.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${name}')`).all().map((c) => c.name).join(', ');
+      previous.exec(`INSERT INTO main.${name} (${list}) SELECT ${list} FROM current.${name}${name === 'analytics_rollups' ? ` WHERE grain <> '${LIFETIME_GRAIN}'` : ''}`);
     }
     previous.exec('DETACH DATABASE current');
     previous.close();

@@ -231,9 +231,9 @@ export class SqliteStore extends GroupCommitStore implements Store {
     return this.call('deleteExpired', websiteId, kind, before, limit);
   }
 
-  async insertSearchKey(record: SearchKeyRecord): Promise<void> {
+  async insertSearchKey(record: SearchKeyRecord, limit: number): Promise<boolean> {
     this.checkOpen();
-    await this.call('insertSearchKey', record);
+    return this.call('insertSearchKey', record, limit);
   }
 
   listSearchKeys(websiteId: string): Promise<SearchKeyRecord[]> {

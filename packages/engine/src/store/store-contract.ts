@@ -324,7 +324,7 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect(sums.filter((s) => s.tactic === '').map((s) => s.users)).toEqual([27, 15]);
       for (const [i, s] of sums.entries()) {
         // Floating sums: the same values, added in the database's order.
-        for (const f of ['ctr', 'ctrSquares', 'revenueSquares'] as const) expect(s[f]).toBeCloseTo(expected[i]![f], 9);
+        for (const f of ['ctrClicked', 'ctrClickedSquares', 'responsesSquares', 'ctrClickedResponses', 'revenueSquares'] as const) expect(s[f]).toBeCloseTo(expected[i]![f], 9);
         expect(s.counters.revenue).toBeCloseTo(expected[i]!.counters.revenue, 9);
         expect({ ...s.counters, revenue: 0 }).toEqual({ ...expected[i]!.counters, revenue: 0 });
       }
@@ -437,9 +437,9 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
     it('stores, finds, lists and deletes search keys per website', async () => {
       const store = await fresh();
       const scoped = key('w1', 'k2', { scope: { brand: ['Acme', 'Ünï'], price: { min: 1, max: 9.5 } }, expiresAt: 9_000_000_000_000, createdAt: 2000 });
-      await store.insertSearchKey(key('w1', 'k1'));
-      await store.insertSearchKey(scoped);
-      await store.insertSearchKey(key('w2', 'k3'));
+      await store.insertSearchKey(key('w1', 'k1'), 10);
+      await store.insertSearchKey(scoped, 10);
+      await store.insertSearchKey(key('w2', 'k3'), 10);
       expect(await store.findSearchKey(scoped.keyHash)).toEqual(scoped);
       expect(await store.findSearchKey('f'.repeat(64))).toBeUndefined();
       expect((await store.listSearchKeys('w1')).map((k) => k.id)).toEqual(['k1', 'k2']);
@@ -453,11 +453,31 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect((await store.listSearchKeys('w1')).map((k) => k.id)).toEqual(['k2']);
     });
 
+    it('stores a search key only while its website holds fewer than the limit, concurrent inserts included', async () => {
+      const store = await fresh();
+      const inserted = await Promise.all(Array.from({ length: 8 }, (_, i) => store.insertSearchKey(key('w1', `c${i}`), 3)));
+      expect(inserted.filter(Boolean)).toHaveLength(3);
+      expect(await store.listSearchKeys('w1')).toHaveLength(3);
+      // Counted per website.
+      expect(await store.insertSearchKey(key('w2', 'd0'), 3)).toBe(true);
+      const kept = (await store.listSearchKeys('w1'))[0]!;
+      expect(await store.deleteSearchKey('w1', kept.id)).toBe(true);
+      expect(await store.insertSearchKey(key('w1', 'e0'), 3)).toBe(true);
+      expect(await store.insertSearchKey(key('w1', 'e1'), 3)).toBe(false);
+      // Keys expired at the new key's creation take no room: they are deleted to make it, the live ones kept.
+      await store.insertSearchKey(key('w3', 'x0', { expiresAt: 1500 }), 2);
+      await store.insertSearchKey(key('w3', 'x1'), 2);
+      expect(await store.insertSearchKey(key('w3', 'x2', { createdAt: 1400 }), 2)).toBe(false);
+      expect(await store.insertSearchKey(key('w3', 'x3', { createdAt: 2000 }), 2)).toBe(true);
+      expect((await store.listSearchKeys('w3')).map((k) => k.id).sort()).toEqual(['x1', 'x3']);
+      expect(await store.insertSearchKey(key('w3', 'x4', { createdAt: 3000 }), 2)).toBe(false);
+    });
+
     it('refuses a second search key with the same id or hash', async () => {
       const store = await fresh();
-      await store.insertSearchKey(key('w1', 'k1'));
-      await expect(store.insertSearchKey(key('w2', 'k1', { keyHash: 'a'.repeat(64) }))).rejects.toThrow();
-      await expect(store.insertSearchKey(key('w2', 'other', { keyHash: key('w1', 'k1').keyHash }))).rejects.toThrow();
+      await store.insertSearchKey(key('w1', 'k1'), 10);
+      await expect(store.insertSearchKey(key('w2', 'k1', { keyHash: 'a'.repeat(64) }), 10)).rejects.toThrow();
+      await expect(store.insertSearchKey(key('w2', 'other', { keyHash: key('w1', 'k1').keyHash }), 10)).rejects.toThrow();
       expect((await store.listSearchKeys('w2'))).toEqual([]);
     });
 
@@ -547,6 +567,14 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
       expect(await totals()).toMatchObject({ clicks: 3, clicked: 2 });
     });
 
+    it('keeps the span of answers a result list stands for (decision 0091)', async () => {
+      const store = await fresh();
+      const spanned = { ...contractResultPage('w1', 'qs.0', 1_000), span: 64 };
+      await store.addResultPages([spanned, contractResultPage('w1', 'qs.1s', 1_001)]);
+      const found = await store.findResultPages('w1', ['qs.0', 'qs.1s']);
+      expect(found.sort((a, b) => (a.queryId < b.queryId ? -1 : 1))).toEqual([spanned, contractResultPage('w1', 'qs.1s', 1_001)]);
+    });
+
     it('keeps the experiment of a result list', async () => {
       const store = await fresh();
       const page = { ...contractResultPage('w1', 'qx', 1_000), variant: 'interleaved', experiment: { id: 'e1', variant: 'interleaved', customerId: 'c-ü', teams: ['A', 'B'] } };
@@ -623,7 +651,7 @@ export function runStoreContract(name: string, newStore: () => Promise<Store>, o
 
       it('keeps search keys across a reopen', async () => {
         const store = await fresh();
-        await store.insertSearchKey(key('w1', 'k1', { scope: { brand: { not: ['x'] } } }));
+        await store.insertSearchKey(key('w1', 'k1', { scope: { brand: { not: ['x'] } } }), 10);
         open.splice(open.indexOf(store), 1);
         const again = await reopen(store);
         open.push(again);

@@ -109,6 +109,12 @@ export interface ResultPageRecord extends ResultListSource {
   refIds: string[];
   /** When it was answered (ms since the epoch). */
   createdAt: number;
+  /**
+   * How many answers of this same list it stands for (absent: 1): a website answering the same list to
+   * different shoppers in a row, under one signature, stores it once (decision 0091). `queryId` is the
+   * first answer's id; the next `span − 1` ids of its signature (counters + 1, + 2, …) name it too.
+   */
+  span?: number;
 }
 
 /** How long, and how many, result lists of one website the store keeps (see `pruneResultPages`). */
@@ -459,9 +465,15 @@ export interface ExperimentSums {
   counters: RollupCounters;
   /** Customers with at least one conversion. */
   converters: number;
-  /** Sum over the customers of their CTR, `min(1, clicked / responses)` (0 without responses), and of its square. */
-  ctr: number;
-  ctrSquares: number;
+  /**
+   * The CTR's per-customer sums: of the customer's clicked responses, at most their responses
+   * (`min(clicked, responses)`, as a CTR is at most 1), of its square, of `responses²` and of the
+   * product of the two — what the ratio of sums and its delta-method variance over users need.
+   */
+  ctrClicked: number;
+  ctrClickedSquares: number;
+  responsesSquares: number;
+  ctrClickedResponses: number;
   /** Sum over the customers of the square of their revenue. */
   revenueSquares: number;
 }
@@ -586,8 +598,14 @@ export interface Store {
    * one short transaction; returns how many. Roll-ups are kept.
    */
   deleteExpired(websiteId: string, kind: RetentionKind, before: number, limit: number): Promise<number>;
-  /** Stores a new search key (its hash, never the key itself); `id` and `keyHash` are unique. */
-  insertSearchKey(record: SearchKeyRecord): Promise<void>;
+  /**
+   * Stores a new search key (its hash, never the key itself; `id` and `keyHash` are unique) unless its
+   * website already holds `limit` live keys (unexpired at `record.createdAt`): false then, and nothing
+   * stored. Expired keys take no live key's room: when the website holds `limit` keys in all, its expired
+   * ones are deleted first, so it never holds more than `limit`. The count and the insert are one step, so
+   * concurrent creates (through several replicas too) never pass the limit.
+   */
+  insertSearchKey(record: SearchKeyRecord, limit: number): Promise<boolean>;
   /** The search keys of one website, oldest first. */
   listSearchKeys(websiteId: string): Promise<SearchKeyRecord[]>;
   /** The search key with this SHA-256 digest (hex), of any website, or undefined. */

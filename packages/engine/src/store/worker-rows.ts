@@ -17,12 +17,12 @@ export interface ResultPageRun {
   source: string;
   variant: string | null;
   firstPosition: number;
-  /** Per list: queryId, customerId, sessionId, refIds, createdAt, experiment (null outside one). */
+  /** Per list: queryId, customerId, sessionId, refIds, createdAt, experiment (null outside one), span. */
   lists: (string | number | null | string[] | NonNullable<ResultPageRecord['experiment']>)[];
 }
 
 /** Values per list in {@link ResultPageRun.lists}. */
-const PAGE_FIELDS = 6;
+const PAGE_FIELDS = 7;
 
 /** Whether `page` belongs to `run` (shares its repeated fields). */
 function inPageRun(run: ResultPageRun, page: ResultPageRecord): boolean {
@@ -39,7 +39,7 @@ export function resultPageRuns(pages: readonly ResultPageRecord[]): ResultPageRu
       run = { websiteId: page.websiteId, kind: page.kind, source: page.source, variant: page.variant, firstPosition: page.firstPosition, lists: [] };
       runs.push(run);
     }
-    run.lists.push(page.queryId, page.customerId, page.sessionId, page.refIds, page.createdAt, page.experiment ?? null);
+    run.lists.push(page.queryId, page.customerId, page.sessionId, page.refIds, page.createdAt, page.experiment ?? null, page.span ?? 1);
   }
   return runs;
 }
@@ -56,6 +56,8 @@ export function* resultPagesOfRuns(runs: readonly ResultPageRun[]): Generator<Re
       };
       const experiment = lists[i + 5] as ResultPageRecord['experiment'] | null;
       if (experiment !== null) page.experiment = experiment;
+      const span = lists[i + 6] as number;
+      if (span > 1) page.span = span;
       yield page;
     }
   }

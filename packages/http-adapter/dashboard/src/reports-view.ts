@@ -9,6 +9,8 @@ import { admin, ApiError, esc, type Connection } from './api.js';
 
 interface Line { key: string; revenue: number; orders: number; units: number }
 interface Attribution {
+  currency: string | null;
+  otherCurrencies: { currency: string; orders: number; units: number; revenue: number }[];
   totals: { revenue: number; orders: number; units: number; attributedRevenue: number; clickAttributedRevenue: number };
   byRecommender: Line[]; byCampaign: Line[]; byAtsModel: Line[]; byTactic: Line[]; bySearchQuery: Line[]; byRecommendationMethod: Line[];
   byClickPosition: { kind: string; position: number; revenue: number; orders: number; units: number }[];
@@ -17,8 +19,8 @@ interface Attribution {
 }
 interface SearchQuery { query: string; count: number; avgResults: number; clicks: number; ctr: number; avgClickPosition: number | null; conversions: number; conversionRate: number; revenue: number }
 interface Searches { top: SearchQuery[]; noResults: { query: string; count: number }[]; noClicks: { query: string; count: number }[] }
-interface Tactic { tactic: string; items: number; clicks: number; ctr: number; conversions: number; revenue: number }
-interface Recommendations { methods: { method: string; served: number; items: number; clicks: number; ctr: number; conversions: number; revenue: number; tactics: Tactic[] }[] }
+interface Tactic { tactic: string; items: number; clicks: number; ctr: number | null; conversions: number; revenue: number }
+interface Recommendations { methods: { method: string; served: number; items: number; clicks: number; ctr: number | null; conversions: number; revenue: number; tactics: Tactic[] }[] }
 
 /** A report's window: ISO date-times, each optional (none: all time). */
 export interface ReportRange { from?: string; to?: string }
@@ -29,6 +31,8 @@ const DAY_MS = 86_400_000;
 
 const money = (n: number) => n.toLocaleString('en', { maximumFractionDigits: 2, minimumFractionDigits: 2 });
 const percent = (n: number) => `${(n * 100).toFixed(1)}%`;
+/** A rate that may not exist (nothing served in the window: the report says null, not 0 %). */
+const rate = (n: number | null) => (n === null ? 'no data' : percent(n));
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 /** `YYYY-MM-DD` of a time, in UTC (the reports' dates are UTC days). */
@@ -134,13 +138,13 @@ function recommendationCards(r: Recommendations): HTMLElement[] {
   // Every method's tactics, the most served first.
   const tactics = r.methods.flatMap((m) => m.tactics.map((t) => ({ ...t, method: m.method }))).sort((a, b) => b.items - a.items).slice(0, 2 * ROWS);
   return [
-    card('report-rec-methods', 'Click-through by recommendation method', methods.map((m) => ({ label: m.method, value: m.ctr, text: percent(m.ctr) })), {
+    card('report-rec-methods', 'Click-through by recommendation method', methods.map((m) => ({ label: m.method, value: m.ctr ?? 0, text: rate(m.ctr) })), {
       head: ['method', 'served', 'items', 'clicks', 'CTR', 'conversions', 'revenue'],
-      rows: methods.map((m) => [m.method, m.served, m.items, m.clicks, percent(m.ctr), m.conversions, money(m.revenue)]),
+      rows: methods.map((m) => [m.method, m.served, m.items, m.clicks, rate(m.ctr), m.conversions, money(m.revenue)]),
     }, { max: 1, wide: true }),
-    card('report-rec-tactics', 'Click-through by tactic (clicks / items)', tactics.map((t) => ({ label: `${t.tactic} · ${t.method}`, value: t.ctr, text: percent(t.ctr) })), {
+    card('report-rec-tactics', 'Click-through by tactic (clicks / items)', tactics.map((t) => ({ label: `${t.tactic} · ${t.method}`, value: t.ctr ?? 0, text: rate(t.ctr) })), {
       head: ['tactic', 'method', 'items', 'clicks', 'CTR', 'conversions', 'revenue'],
-      rows: tactics.map((t) => [t.tactic, t.method, t.items, t.clicks, percent(t.ctr), t.conversions, money(t.revenue)]),
+      rows: tactics.map((t) => [t.tactic, t.method, t.items, t.clicks, rate(t.ctr), t.conversions, money(t.revenue)]),
     }, { wide: true }),
   ];
 }
@@ -150,11 +154,13 @@ function attributionCards(a: Attribution): HTMLElement[] {
   totals.className = 'card totals';
   totals.id = 'report-totals';
   totals.setAttribute('aria-labelledby', 'report-totals-title');
-  totals.innerHTML = `<h3 id="report-totals-title">Totals</h3><dl>
+  // Money is in the website's currency only; purchases in others are listed apart, never added in.
+  const others = a.otherCurrencies.map((o) => `<dt>In ${esc(o.currency)} (apart)</dt><dd data-other="${esc(o.currency)}">${money(o.revenue)} · ${o.orders} orders</dd>`).join('');
+  totals.innerHTML = `<h3 id="report-totals-title">Totals${a.currency === null ? ' (no currency set: purchases stating none)' : ` (${esc(a.currency)})`}</h3><dl>
     <dt>Revenue</dt><dd data-total="revenue">${money(a.totals.revenue)}</dd>
     <dt>Attributed revenue</dt><dd data-total="attributedRevenue">${money(a.totals.attributedRevenue)}</dd>
     <dt>Revenue from clicks</dt><dd data-total="clickAttributedRevenue">${money(a.totals.clickAttributedRevenue)}</dd>
-    <dt>Orders</dt><dd data-total="orders">${a.totals.orders}</dd><dt>Units</dt><dd data-total="units">${a.totals.units}</dd></dl>
+    <dt>Orders</dt><dd data-total="orders">${a.totals.orders}</dd><dt>Units</dt><dd data-total="units">${a.totals.units}</dd>${others}</dl>
     ${barsSvg('Share of revenue attributed', [
       { label: 'attributed', value: a.totals.attributedRevenue, text: a.totals.revenue > 0 ? percent(a.totals.attributedRevenue / a.totals.revenue) : '—' },
       { label: 'from clicks', value: a.totals.clickAttributedRevenue, text: a.totals.revenue > 0 ? percent(a.totals.clickAttributedRevenue / a.totals.revenue) : '—' },

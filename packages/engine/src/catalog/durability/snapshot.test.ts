@@ -323,6 +323,27 @@ describe('catalog snapshots', () => {
     }
   });
 
+  it('re-analyses a snapshot written with another text analysis (symbols were letters of words), keeping its products', async () => {
+    // Written before text analysis 2: "Acme™" was the word "acmetm", "Nike™Air" "niketmair"; d is tombstoned.
+    const fixture = path.join(import.meta.dirname, '__tests__', 'text-analysis-1.aislesnap');
+    const loaded = await loadCatalogSnapshot(fixture);
+    const ids = async (catalog: Catalog, q: string) => (await executeSearch(catalog, { website_id: 'w', client: 'c', q, start: 0 })).result.map((p) => p.refId).sort();
+    expect(await ids(loaded, 'acme')).toEqual(['a', 'e']);
+    expect(await ids(loaded, 'air')).toEqual(['b']);
+    expect(await ids(loaded, 'servo')).toEqual(['c']);
+    expect(loaded.state.vocabulary).not.toContain('acmetm');
+    const live: Product[] = [];
+    loaded.forEachProduct((p) => live.push(p));
+    expect(live.map((p) => p.refId)).toEqual(['a', 'b', 'c', 'e']);
+    expect(loaded.getProduct('a')).toEqual({ refId: 'a', title: 'Acme™ running shoe', brand: 'Acme™', price: 50 });
+    // Saved again, it carries the current analysis and loads as it is.
+    const file = path.join(dir, 'reanalysed.aislesnap');
+    await saveCatalogSnapshot(loaded, file);
+    const again = await loadCatalogSnapshot(file);
+    expect(await ids(again, 'acme')).toEqual(['a', 'e']);
+    expect(again.state.vocabulary).toEqual(loaded.state.vocabulary);
+  });
+
   it('loads format 2 snapshots (each product as JSON), written before the product store kept its own parts', async () => {
     const fixture = path.join(import.meta.dirname, '__tests__');
     const loaded = await loadCatalogSnapshot(path.join(fixture, 'format-2-store.aislesnap'));

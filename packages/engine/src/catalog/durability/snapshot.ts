@@ -30,6 +30,8 @@ import type { StepTimer } from '../../util/step-timer.js';
 import { writeFileDurably, type DurableWriteOptions } from '../../util/durable-file.js';
 import { byteVectorSteps, jsonStringArraySteps, sizedBuilder, utf8StringSteps, Utf8Chunks, vectorRoom } from './flat-vectors.js';
 import { readSnapshotFile } from './snapshot-file.js';
+import { buildCatalogState } from '../build/build-catalog-state.js';
+import { analysedAlike, TEXT_ANALYSIS_VERSION } from '../full-text/tokenizer.js';
 import { derivedHierarchies, hierarchyFromParts, hierarchyParts, keepHierarchy, type HierarchyParts, type HierarchyTree } from '../columns/hierarchy-column.js';
 import type { HierarchySetting } from '../../contract/settings-schema.js';
 
@@ -89,6 +91,12 @@ interface SnapshotMeta {
    * changes after it. Absent in snapshots written before it existed or outside a change log.
    */
   logMark?: number;
+  /**
+   * The text analysis the vocabulary and postings were made with (`TEXT_ANALYSIS_VERSION`, tokenizer.ts);
+   * absent in snapshots written before it was recorded: 1. A load under another one analyses the
+   * products again (see {@link decodeCatalogSnapshot}).
+   */
+  textAnalysis?: number;
 }
 
 /** The arrays of a {@link HierarchyParts}, by their name in the file after `h<i>.`. */
@@ -181,6 +189,7 @@ export function* encodeCatalogSnapshotSteps(state: CatalogState, logMark?: numbe
     productShapes: state.store.parts().shapes,
     hierarchies: hierarchies.map(({ setting, parts }) => ({ setting, values: parts.values })),
     logMark,
+    textAnalysis: TEXT_ANALYSIS_VERSION,
   };
   const postings = yield* flatPostingsSteps(index.fullText);
   const arrays = yield* arraysOfSteps(state, postings, hierarchies.map((h) => h.parts));
@@ -442,7 +451,16 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
       };
     });
     timer?.lap('hierarchies');
+    // Words made by another text analysis would not be those a query makes now (a query "air" would
+    // not find "Nike™Air", stored as "niketmair"): when a full-text value reads differently now, the
+    // products are analysed again, once, at load — a one-go build of the live products, with the same
+    // full-text fields; the next snapshot records the current analysis. Doc ids are renumbered without
+    // the tombstoned docs; hierarchies are derived again.
+    const analysis = meta.textAnalysis ?? 1;
+    const reanalyse = analysis !== TEXT_ANALYSIS_VERSION
+      && meta.fullText.fieldIds.some((fid) => !(meta.dictionaries[fid] ?? []).every((value) => analysedAlike(value, analysis)));
     const makeState = (catalogId: string): CatalogState => {
+      if (reanalyse) return reanalysedState(catalogId, store, meta, fields);
       const state: CatalogState = {
         index: { catalogId, version: 1, docCount: n, fields, fullText, ordinal: arrays.has('ordinal') ? need('ordinal', Uint32Array, n) : undefined },
         store, docByRefId, fieldByName, dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
@@ -460,6 +478,19 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
     if (err instanceof AisleError) throw err;
     return invalid(label, 'is corrupt', err);
   }
+}
+
+/**
+ * A snapshot's live products built again under the current text analysis, as one version: every text
+ * field the snapshot left out of the full-text index is left out again (weight 0 at build).
+ */
+function reanalysedState(catalogId: string, store: ProductStore, meta: SnapshotMeta, fields: readonly FieldIndex[]): CatalogState {
+  const deleted = new Set(meta.deleted ?? []);
+  const products: Product[] = [];
+  for (let d = 0; d < store.length; d++) if (!deleted.has(d)) products.push(store.decode(d));
+  const indexed = new Set(meta.fullText.fieldIds);
+  const leftOut = fields.filter((f, i) => f.text !== undefined && !indexed.has(i)).map((f) => [f.name, 0] as const);
+  return buildCatalogState(products, { catalogId, version: 1, fieldWeights: Object.fromEntries(leftOut) });
 }
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldText, forEachWord, tokenize } from './tokenizer.js';
+import { analysedAlike, foldText, forEachWord, TEXT_ANALYSIS_VERSION, tokenize } from './tokenizer.js';
 
 describe('tokenize', () => {
   it('lower-cases and splits on anything that is not a letter or digit', () => {
@@ -8,6 +8,23 @@ describe('tokenize', () => {
   });
   it('removes accents and folds compatibility forms (NFKD)', () => {
     expect(tokenize('Café Ångström ÜBER ﬁne ＡＢＣ')).toEqual(['cafe', 'angstrom', 'uber', 'fine', 'abc']);
+  });
+  it('reads a symbol (™, ℠, ®, ©, Ⓡ, ㎏) as a separator, never as letters of the word beside it', () => {
+    // NFKD spells ™ as "TM" and ℠ as "SM": "Acme™" was the word "acmetm", which "acme" did not find.
+    expect(tokenize('Acme™ Shirt')).toEqual(['acme', 'shirt']);
+    expect(tokenize('Nike™Air ™Acme Servo℠')).toEqual(['nike', 'air', 'acme', 'servo']);
+    expect(tokenize('Acme® Acme© Ⓡbrand ⓒ2024 5㎏ ₨500 №5')).toEqual(['acme', 'acme', 'brand', '2024', '5', '500', '5']);
+    // Numbers and letters in compatibility forms keep folding: they are digits and letters themselves.
+    expect(tokenize('m² ①st Ⅻ ﬁne')).toEqual(['m2', '1st', 'xii', 'fine']);
+    const words: string[] = [];
+    forEachWord('Acme™Shirt', { word: (text, start, end) => words.push(text.slice(start, end)) });
+    expect(words).toEqual(['acme', 'shirt']);
+  });
+  it('tells which texts gave other words under text analysis 1 (symbols spelled by NFKD)', () => {
+    for (const text of ['Acme™', 'Servo℠ kit', 'Ⓡbrand', '5㎏', '℃']) expect(analysedAlike(text, 1), text).toBe(false);
+    for (const text of ['Acme® ©', 'plain text', 'Café €5 ★', 'm² ①']) expect(analysedAlike(text, 1), text).toBe(true);
+    expect(analysedAlike('Acme™', TEXT_ANALYSIS_VERSION)).toBe(true);
+    expect(analysedAlike('plain', TEXT_ANALYSIS_VERSION + 1)).toBe(false);
   });
   it('keeps letters of every script', () => {
     expect(tokenize('Смартфон  ΤΗΛΕΌΡΑΣΗ 東京')).toEqual(['смартфон', 'τηλεοραση', '東京']);

@@ -11,17 +11,45 @@ const WORD = /[\p{L}\p{N}]+/gu;
 const ASCII_WORD = /[a-z0-9]+/g;
 // Combining marks left after NFKD (accents): stripped so "café" and "cafe" are the same word.
 const MARKS = /\p{M}+/gu;
+// Symbols (™ ℠ ® © Ⓡ ㎏ ₨ …): separators, replaced before NFKD, which spells some of them with letters
+// ("™" → "TM") that would join the word beside them ("Acme™" was the word "acmetm"), as ® and ©,
+// which NFKD leaves alone, always separated.
+const SYMBOLS = /\p{S}/gu;
+
+/**
+ * The version of the text analysis (what {@link tokenize} makes of a text): every stored vocabulary
+ * and its postings depend on it, so a catalog snapshot records it and one written under another is
+ * analysed again when loaded (durability/snapshot.ts). Raise it with any change of the words a text
+ * gives. 1: up to 2026-11-29; 2: symbols separate words and give none (decision 0093).
+ */
+export const TEXT_ANALYSIS_VERSION = 2;
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * Whether `text` gives the same words under text analysis `version` as under the current one: what a
+ * snapshot written under an older analysis is checked with, value by value, so that only a catalog
+ * whose words did change is analysed again. An unknown version answers false.
+ */
+export function analysedAlike(text: string, version: number): boolean {
+  if (version === TEXT_ANALYSIS_VERSION) return true;
+  if (version !== 1) return false;
+  // 1 spelled a symbol as NFKD does: different words only where that spelling has a letter or digit.
+  if (!NON_ASCII.test(text)) return true;
+  for (const [symbol] of text.matchAll(SYMBOLS)) if (LETTER_OR_DIGIT.test(symbol.normalize('NFKD'))) return false;
+  return true;
+}
 // Pure ASCII needs neither normalisation nor mark stripping: the common case skips both (fast path).
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
- * Folds text for matching: lower case, compatibility decomposition (NFKD), accents removed.
- * `"Ångström ＡＢＣ"` → `"angstrom abc"`.
+ * Folds text for matching: lower case, symbols as spaces, compatibility decomposition (NFKD), accents
+ * removed. `"Ångström ＡＢＣ"` → `"angstrom abc"`, `"Acme™"` → `"acme "`.
  */
 export function foldText(text: string): string {
   const lower = text.toLowerCase();
   if (!NON_ASCII.test(lower)) return lower;
-  return lower.normalize('NFKD').replace(MARKS, '').toLowerCase();
+  return lower.replace(SYMBOLS, ' ').normalize('NFKD').replace(MARKS, '').toLowerCase();
 }
 
 /**

@@ -56,6 +56,12 @@ const queryArb = fc.oneof(
 /** `{exists: true|false}`, on any field. */
 export const existsArb = fc.boolean().map((exists) => ({ exists }));
 
+/** `{all, any?, not?}` over `values`. */
+function everyArb(values: readonly string[]): fc.Arbitrary<{ all: string[]; any?: string[]; not?: string[] }> {
+  return fc.record({ all: fc.subarray([...values], { maxLength: 2 }), any: maybe(fc.subarray([...values], { minLength: 1, maxLength: 2 })), not: maybe(fc.subarray([...values], { maxLength: 1 })) })
+    .map(({ all, any, not }) => ({ all, ...(any !== undefined && { any }), ...(not !== undefined && { not }) }));
+}
+
 /** The record without its undefined fields (the absent values of fc.record's optional ones). */
 function withoutUndefined<V>(record: Record<string, V | undefined>): Record<string, V> {
   return Object.fromEntries(Object.entries(record).filter((entry): entry is [string, V] => entry[1] !== undefined));
@@ -63,7 +69,8 @@ function withoutUndefined<V>(record: Record<string, V | undefined>): Record<stri
 
 const scopeArb = fc.record({
   brand: rarely(fc.oneof(fc.subarray(BRANDS), fc.subarray(BRANDS).map((not) => ({ not })), existsArb)),
-  tags: rarely(fc.subarray(TAGS)),
+  // Multi-valued: a list (any), or {all, any?, not?} (every value of all).
+  tags: rarely(fc.oneof(fc.subarray(TAGS), everyArb(TAGS))),
   price: rarely(fc.record({ min: maybe(fc.integer({ min: -5, max: 50 })), max: maybe(fc.integer({ min: -5, max: 60 })), not: rarely(fc.array(fc.constantFrom(7, 12.5, 0), { maxLength: 2 })) })
     .map(withoutUndefined)),
   stock: rarely(fc.record({ min: fc.integer({ min: -1, max: 5 }) })),

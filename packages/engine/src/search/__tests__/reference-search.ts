@@ -62,6 +62,15 @@ function scopeMatcher(products: readonly Product[], name: string, cond: ScopeCon
   const kind = fieldKind(products, name);
   // Whether a product has a value for the field: at least one, as facets see them, of any kind.
   if ('exists' in cond) return (p) => (textValues(p[name]).length > 0) === cond.exists;
+  // {all, any?, not?}: every value of all, one of any, none of not (text fields).
+  if (!Array.isArray(cond) && ('all' in cond || 'any' in cond)) {
+    if (kind === 'numeric') throw new ReferenceBadRequest(name);
+    const { all = [], any, not = [] } = cond as { all?: string[]; any?: string[]; not?: string[] };
+    return (p) => {
+      const values = textValues(p[name]);
+      return all.every((v) => values.includes(v)) && (any === undefined || any.some((v) => values.includes(v))) && !not.some((v) => values.includes(v));
+    };
+  }
   if (Array.isArray(cond)) {
     if (kind === 'numeric') throw new ReferenceBadRequest(name);
     return (p) => textValues(p[name]).some((v) => cond.includes(v));

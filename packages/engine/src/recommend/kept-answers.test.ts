@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import type { WebsiteConfig } from '../config.js';
+import type { Product } from '../types.js';
+import { copyAnswer, KeptAnswers, MAX_KEPT_ANSWERS, type AnswerBasis } from './kept-answers.js';
+import { MapCatalog } from './map-catalog.js';
+import { RecommendationModels } from './recommendation-models.js';
+
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 0, 10);
+const W = 'site-a';
+const website = (settings: WebsiteConfig['settings'] = {}): WebsiteConfig => ({ websiteId: W, client: 'c', tokens: ['t'], hmacSecret: 'top-secret', settings });
+const products = (): Product[] => Array.from({ length: 12 }, (_, i) => ({ refId: `p${i + 1}`, title: `Product ${i + 1}`, brand: i % 2 ? 'Acme' : 'Zen', price: 10 + i }));
+
+function setup(refreshMs = 0) {
+  const clock = { now: T0 + DAY };
+  const catalog = new MapCatalog(products());
+  const models = new RecommendationModels({ website: website(), catalog, now: () => clock.now, tuning: { popularRefreshMs: refreshMs } });
+  const view = (refId: string, n = 1) => {
+    for (let k = 0; k < n; k++) models.applyView({ websiteId: W, customerId: `c-${refId}-${k}`, sessionId: `s-${refId}-${k}`, refId, eventTime: clock.now + k });
+  };
+  return { clock, catalog, models, view };
+}
+
+describe('kept answers', () => {
+  it('answer the same request as a computation does, as copies the caller may change', () => {
+    const { models, view } = setup();
+    view('p3', 5);
+    view('p7', 3);
+    const first = models.recommend('PopularItems', { count: 2 });
+    first.payload.push('changed by the caller');
+    first.slots[0]!.refId = 'changed too';
+    const second = models.recommend('PopularItems', { count: 2 });
+    expect(second.payload).toEqual(['p3', 'p7']);
+    expect(second.slots.map((s) => s.refId)).toEqual(['p3', 'p7']);
+    const third = models.recommend('PopularItems', { count: 2 });
+    expect(third).toEqual(second);
+    expect(third.payload).not.toBe(second.payload);
+  });
+
+  it('are dropped by an event, a catalog change or new settings', () => {
+    const { models, view, catalog } = setup();
+    view('p3', 5);
+    view('p7', 3);
+    expect(models.recommend('PopularItems', { count: 2 }).payload).toEqual(['p3', 'p7']);
+    view('p9', 8);
+    expect(models.recommend('PopularItems', { count: 2 }).payload).toEqual(['p9', 'p3']);
+    catalog.delete('p9');
+    expect(models.recommend('PopularItems', { count: 2 }).payload).toEqual(['p3', 'p7']);
+    models.setWebsite(website({ retailBoost: { collections: [{ campaignId: 'camp-1', products: ['p3'] }] } }));
+    expect(models.recommend('PopularItems', { count: 2 }).slots[0]).toMatchObject({ refId: 'p3', retailBoost: { retailBoostCollectionCampaignId: 'camp-1' } });
+  });
+
+  it('follow the popularity ranking when its recomputation falls due with time, with no event in between', () => {
+    const { models, view, clock } = setup(60_000);
+    view('p3', 5);
+    expect(models.recommend('PopularItems', { count: 1 }).payload).toEqual(['p3']);
+    // Within the refresh interval the ranking is not recomputed: the answer stays the same…
+    view('p5', 9);
+    expect(models.recommend('PopularItems', { count: 1 }).payload).toEqual(['p3']);
+    expect(models.recommend('PopularItems', { count: 1 }).payload).toEqual(['p3']);
+    // …and once it is due, the next answer has the new ranking though nothing else happened.
+    clock.now += 60_000;
+    expect(models.recommend('PopularItems', { count: 1 }).payload).toEqual(['p5']);
+  });
+
+  it('are kept per request: method, parameters and cascade', () => {
+    const { models, view } = setup();
+    view('p3', 5);
+    view('p7', 3);
+    expect(models.recommend('PopularItems', { count: 1 }).payload).toEqual(['p3']);
+    expect(models.recommend('PopularItems', { count: 2 }).payload).toEqual(['p3', 'p7']);
+    expect(models.recommend('PopularItems', { count: 2, items: ['p3'] }).payload).toEqual(['p7']);
+    expect(models.recommend('PopularItems', { count: 1 }, ['popularItems']).payload).toEqual(['p3']);
+  });
+
+  it('hold at most MAX_KEPT_ANSWERS and start again past it; a new basis drops them', () => {
+    const kept = new KeptAnswers();
+    const basis: AnswerBasis = { changes: 1, catalogVersion: 1, ranking: 1, attributes: undefined, visual: undefined };
+    const answer = { type: 1, code: 0, payload: ['a'], slots: [{ refId: 'a', tacticLabel: 'Popular Items', tacticId: 'x' }], recommenderId: 'r' };
+    for (let i = 0; i <= MAX_KEPT_ANSWERS; i++) kept.keep(`r${i}`, basis, answer);
+    expect(kept.get('r0', basis)).toBeUndefined();
+    expect(kept.get(`r${MAX_KEPT_ANSWERS}`, basis)).toEqual(copyAnswer(answer));
+    expect(kept.get(`r${MAX_KEPT_ANSWERS}`, { ...basis, changes: 2 })).toBeUndefined();
+    expect(kept.get(`r${MAX_KEPT_ANSWERS}`, basis)).toBeUndefined();
+  });
+});
