@@ -77,7 +77,7 @@ const FIRST_CHUNK_BYTES = 1 << 16;
  * character): what a snapshot's meta JSON is written into, a piece at a time. Kept as JS strings until
  * the builder was sized, the meta (the dictionaries and the vocabulary: tens of megabytes at a million
  * products) survived into the old generation, and with the other growth of the write started a
- * collection of the whole heap, whose marking the main thread finished in one step of up to 148 ms on
+ * collection of the whole heap, whose marking the main thread finished in one step of up to 140 ms on
  * a CPU at 1M (decision 0087). Each piece added here dies young; the chunks are shared buffers, which
  * V8 does not count as external memory (decisions/0058).
  */
