@@ -27,13 +27,13 @@ export function hrtimeUs(): number {
 }
 
 /** A thread's scheduler times so far (ns): on a CPU, and runnable while waiting for one. */
-interface ThreadTimes { cpuNs: number; waitNs: number }
+export interface ThreadTimes { cpuNs: number; waitNs: number }
 
 /**
  * The calling thread's {@link ThreadTimes}, from `/proc/thread-self/schedstat` (read at position 0 of a
  * file kept open: a few µs a read); undefined where there is no such file.
  */
-function threadClock(): { read(): ThreadTimes; close(): void } | undefined {
+export function threadClock(): { read(): ThreadTimes; close(): void } | undefined {
   let fd: number;
   try {
     fd = openSync('/proc/thread-self/schedstat', 'r');

@@ -71,6 +71,22 @@ export interface ProductList {
   readonly length: number;
   get(i: number): Product;
   revision(i: number): number;
+  /**
+   * The products' image vectors as the catalog keeps them (optional): what visual similarity reads in
+   * place of a copy of its own. Absent: read them from the products.
+   */
+  readonly imageVectors?: ImageVectorRows;
+}
+
+/**
+ * Image vectors (`image_vector`) as rows of float32s: product `i` of a {@link ProductList} has its
+ * vector at `data[rowOf(i) * dimension ..]`, `dimension` numbers (`rowOf(i)` -1: no vector). Each
+ * row is the product's vector as given, rounded to float32. Never written to.
+ */
+export interface ImageVectorRows {
+  readonly dimension: number;
+  readonly data: Float32Array;
+  rowOf(i: number): number;
 }
 
 export type { RecommendParams } from './contract/query-schemas.js';

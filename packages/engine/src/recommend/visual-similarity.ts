@@ -1,8 +1,13 @@
 /**
  * "Visually Similar": cosine similarity over the products' `image_vector` (an array of numbers).
  *
- * The vectors of the catalog are packed, L2-normalised, into one Float32Array (rows of the dimension
- * of the first vector met; vectors of another dimension are ignored). The index is rebuilt when
+ * The index reads the vectors where the catalog keeps them: a catalog giving its image vector column
+ * ({@link ProductList.imageVectors}) is read in place, each row with the inverse of its norm (a
+ * normalised copy of the column held 43 MB at 1M products, as much as the column: decision 0088); a
+ * list of product objects has its vectors packed into one
+ * Float32Array of its own (rows of the dimension of the first vector met; vectors of another dimension
+ * are ignored), read the same way. A row's score is its dot product with the query times its inverse
+ * norm, over the query's norm: the cosine. The index is rebuilt when
  * `catalog.version` changes — in the request for a small catalog, otherwise in the background in
  * time slices ({@link BackgroundIndex}); a rebuild copies the rows of unchanged products (by revision).
  * Until it is swapped in, look-ups answer from the previous index with products the catalog no
@@ -59,11 +64,16 @@ interface Ivf {
   listRows: Int32Array;
 }
 
-/** The vector matrix (and IVF) of one catalog version; immutable once built. */
+/** The vectors' rows (and IVF) of one catalog version; immutable once built. */
 export interface VisualIndex {
   readonly version: number;
   readonly dim: number;
-  readonly matrix: Float32Array;
+  /** Vectors as given (float32), `dim` numbers a vector: the catalog's column, or the index's own copy. */
+  readonly data: Float32Array;
+  /** Per row, its vector's place in {@link data} (in vectors: `dim` numbers each). */
+  readonly rowAt: Int32Array;
+  /** Per row, the inverse of its vector's norm (what L2-normalises it). */
+  readonly rowScale: Float32Array;
   readonly rowItem: Int32Array;
   /**
    * Style of each row as an id of {@link VisualSimilarity}'s style interner (-1: none). Ids, not
@@ -108,18 +118,35 @@ function dot(a: Float32Array, ao: number, b: Float32Array, bo: number, dim: numb
   return d0 + d1 + d2 + d3;
 }
 
-/** Index of the centroid with the largest dot product with row `r` of `m`. */
-function nearest(centroids: Float32Array, nlist: number, m: Float32Array, r: number, dim: number): number {
+/**
+ * Index of the centroid with the largest dot product with the vector at `at` of `data` (its cosine's
+ * order: a vector's norm scales every centroid's product alike).
+ */
+function nearest(centroids: Float32Array, nlist: number, data: Float32Array, at: number, dim: number): number {
   let best = 0;
   let bestScore = -Infinity;
   for (let c = 0; c < nlist; c++) {
-    const s = dot(centroids, c * dim, m, r * dim, dim);
+    const s = dot(centroids, c * dim, data, at, dim);
     if (s > bestScore) {
       bestScore = s;
       best = c;
     }
   }
   return best;
+}
+
+/** The inverse of the norm of the `dim` numbers at `at` of `data`; 0 when they have none to divide by (all zero, or too large). */
+function inverseNorm(data: Float32Array, at: number, dim: number): number {
+  let n = 0;
+  for (let d = 0; d < dim; d++) n += data[at + d]! * data[at + d]!;
+  n = Math.sqrt(n);
+  return n > 0 && n < Infinity ? 1 / n : 0;
+}
+
+/** Row `row`'s vector in `ix`, as given (a view). */
+function rowVector(ix: VisualIndex, row: number): Float32Array {
+  const at = ix.rowAt[row]! * ix.dim;
+  return ix.data.subarray(at, at + ix.dim);
 }
 
 /** Row of interned item `item` in `ix`, or undefined (no vector, or interned after the index was built). */
@@ -213,7 +240,7 @@ export class VisualSimilarity {
     const ix = this.index.get();
     const row = ix === undefined ? undefined : rowOfItem(ix, seed);
     if (ix === undefined || row === undefined) return [];
-    return this.live(ix, this.query(ix, `p:${seed}`, ix.matrix.subarray(row * ix.dim, (row + 1) * ix.dim), ix.rowStyle[row]!, seed, limit, false));
+    return this.live(ix, this.query(ix, `p:${seed}`, rowVector(ix, row), ix.rowStyle[row]!, seed, limit, false));
   }
 
   /** Exact neighbours of a product, scanning every vector (the reference of the recall measurement). */
@@ -221,7 +248,7 @@ export class VisualSimilarity {
     const ix = this.index.get();
     const row = ix === undefined ? undefined : rowOfItem(ix, seed);
     if (ix === undefined || row === undefined) return [];
-    return this.live(ix, this.query(ix, `x:${seed}`, ix.matrix.subarray(row * ix.dim, (row + 1) * ix.dim), ix.rowStyle[row]!, seed, limit, true));
+    return this.live(ix, this.query(ix, `x:${seed}`, rowVector(ix, row), ix.rowStyle[row]!, seed, limit, true));
   }
 
   /** Neighbours of a style (mean of its products' vectors); the style's own products are excluded. */
@@ -235,7 +262,9 @@ export class VisualSimilarity {
     const q = new Float32Array(ix.dim);
     for (let k = from; k < to; k++) {
       const r = ix.styleRows[k]!;
-      for (let d = 0; d < ix.dim; d++) q[d]! += ix.matrix[r * ix.dim + d]!;
+      const at = ix.rowAt[r]! * ix.dim;
+      const scale = ix.rowScale[r]!;
+      for (let d = 0; d < ix.dim; d++) q[d]! += ix.data[at + d]! * scale;
     }
     return this.live(ix, this.query(ix, `s:${styleId}`, q, style, -1, limit, false));
   }
@@ -265,12 +294,10 @@ export class VisualSimilarity {
     if (qn === 0) return [];
     const keep = Math.max(limit, 100);
     const top = new TopK(keep);
-    const m = ix.matrix;
-    const rowItem = ix.rowItem;
-    const rowStyle = ix.rowStyle;
+    const { data, rowAt, rowScale, rowItem, rowStyle } = ix;
     const scan = (r: number): void => {
       if (rowItem[r] === self || (style >= 0 && rowStyle[r] === style)) return;
-      top.offer(dot(q, 0, m, r * dim, dim) / qn, r);
+      top.offer((dot(q, 0, data, rowAt[r]! * dim, dim) * rowScale[r]!) / qn, r);
     };
     const ivf = exact ? undefined : ix.ivf;
     if (ivf === undefined) {
@@ -299,68 +326,89 @@ export class VisualSimilarity {
   }
 
   /**
-   * Packs the vectors of `products` (reusing the rows of unchanged products, by revision), then the IVF
-   * when large enough. A product is read once, for its vector, refId and style, and not kept.
+   * The rows of `products`' vectors (reusing the item, style and scale of unchanged products, by
+   * revision), then the IVF when large enough. A new product is read once, for its vector (when the
+   * catalog gives no column), refId and style, and not kept.
    */
   private *build(previous: VisualIndex | undefined, products: ProductList, version: number): BuildSteps<VisualIndex> {
-    // Dimension: that of the first valid vector met (in catalog order, as before).
-    let dim = 0;
+    const column = products.imageVectors;
+    // Dimension: the column's, else that of the first valid vector met (in catalog order, as before).
+    let dim = column?.dimension ?? 0;
     const valid = (v: unknown): v is number[] => isFiniteNumberList(v) && v.length > 0 && (dim === 0 || v.length === dim);
     const oldRowOf = yield* rowsByRevision(previous?.rowRevisions);
-    // Per row: its old row (-1: new), its revision, item and style, and its vector in the matrix, all
-    // written as the product is read. Typed arrays sized for every product (the rows with a vector fill
-    // their start): JS arrays of a million numbers were collected after every rebuild, and a Map of a
-    // Float32Array per new row (a million at a first build of 1M products) made collections of 100 ms
-    // and more after the build, and its growth rehashed a million entries in one step (decisions/0074).
+    // Per row: its old row (-1: new), its revision, item, style, place and scale, all written as the
+    // product is read. Typed arrays sized for every product (the rows with a vector fill their start):
+    // JS arrays of a million numbers were collected after every rebuild, and a Map of a Float32Array
+    // per new row (a million at a first build of 1M products) made collections of 100 ms and more after
+    // the build, and its growth rehashed a million entries in one step (decisions/0074).
     const oldRows = new Int32Array(products.length);
     const revisionList = new Float64Array(products.length);
     const rowItems = new Int32Array(products.length);
     const rowStyles = new Int32Array(products.length);
-    // The rows' vectors: room for one per product, made once the dimension is known. Its pages are
-    // mapped as the rows are written, a step's rows at a time. Grown by doubling, the matrix was copied
-    // whole into each larger one, in one step: 32 MB into a fresh 64 MB at 1M products, 571 ms sampled
-    // (120 ms on a CPU, the rest the wait for a core as its pages were mapped) in a gap after a 1M load
-    // (docs/benchmarks.md). The pages of rows never written (products without a vector) are never mapped.
-    let vectors = new Float32Array(0);
+    const rowAts = new Int32Array(products.length);
+    const rowScales = new Float32Array(products.length);
+    // Without a column, the rows' vectors: room for one per product, made once the dimension is known.
+    // Its pages are mapped as the rows are written, a step's rows at a time. Grown by doubling, the
+    // matrix was copied whole into each larger one, in one step: 32 MB into a fresh 64 MB at 1M
+    // products, 571 ms sampled (120 ms on a CPU, the rest the wait for a core as its pages were mapped)
+    // in a gap after a 1M load (docs/benchmarks.md). The pages of rows never written (products without
+    // a vector) are never mapped.
+    let own = new Float32Array(0);
     const room = (): Float32Array => {
-      if (vectors.length === 0) vectors = new Float32Array(products.length * dim);
-      return vectors;
+      if (own.length === 0) own = new Float32Array(products.length * dim);
+      return own;
     };
     let rows = 0;
     for (let i = 0; i < products.length; i++) {
       if (i % (CHUNK * 4) === CHUNK * 4 - 1) yield;
+      // The column's row of the product (-1: none), or the next row of the own copy.
+      const columnRow = column ? column.rowOf(i) : -1;
+      if (column && columnRow < 0) continue;
       const revision = products.revision(i);
       const old = oldRowOf.get(revision);
       if (old !== undefined) {
         if (dim === 0) dim = previous!.dim;
         if (previous!.dim !== dim) continue;
-        room().set(previous!.matrix.subarray(old * dim, (old + 1) * dim), rows * dim);
+        if (column) rowAts[rows] = columnRow;
+        else {
+          room().set(rowVector(previous!, old), rows * dim);
+          rowAts[rows] = rows;
+        }
+        rowScales[rows] = previous!.rowScale[old]!;
         rowItems[rows] = previous!.rowItem[old]!;
         rowStyles[rows] = previous!.rowStyle[old]!;
         oldRows[rows] = old;
         revisionList[rows++] = revision;
         continue;
       }
-      const p = products.get(i);
-      const v = p.image_vector;
-      if (!valid(v)) continue;
-      if (dim === 0) dim = v.length;
-      let n = 0;
-      for (const x of v) n += x * x;
-      n = Math.sqrt(n);
+      let at = columnRow;
+      let p: Product | undefined;
+      if (!column) {
+        p = products.get(i);
+        const v = p.image_vector;
+        if (!valid(v)) continue;
+        if (dim === 0) dim = v.length;
+        // Stored as float32s, as the catalog's column stores them: both read the same numbers.
+        room().set(v, rows * dim);
+        at = rows;
+      }
       // A zero vector holds no image to compare (its cosine with every image is 0): no row, as for no
       // vector. Kept, it was listed as "Visually Similar" to any product with fewer neighbours than asked.
       // (Components so large that the norm overflows cannot be normalised either.)
-      if (!(n > 0 && n < Infinity)) continue;
-      const matrixSoFar = room();
-      for (let d = 0, at = rows * dim; d < dim; d++) matrixSoFar[at + d] = v[d]! / n;
+      const scale = inverseNorm(column ? column.data : own, at * dim, dim);
+      if (scale === 0) continue;
+      p ??= products.get(i);
       const style = styleOf(p.style_id);
+      rowAts[rows] = at;
+      rowScales[rows] = scale;
       rowItems[rows] = this.items.intern(p.refId);
       rowStyles[rows] = style === undefined ? -1 : this.styles.intern(style);
       oldRows[rows] = -1;
       revisionList[rows++] = revision;
     }
-    const matrix = yield* trimmed(vectors, rows * dim);
+    const data = column ? column.data : yield* trimmed(own, rows * dim);
+    const rowAt = rowAts.slice(0, rows);
+    const rowScale = rowScales.slice(0, rows);
     const rowItem = rowItems.slice(0, rows);
     const rowStyle = rowStyles.slice(0, rows);
     const rowRevisions = yield* compactRevisionsSteps(revisionList.subarray(0, rows));
@@ -388,14 +436,14 @@ export class VisualSimilarity {
     let ivf: Ivf | undefined;
     if (rows >= this.annThreshold && rows > 0 && dim > 0) {
       const reuse = previous?.ivf !== undefined && previous.dim === dim && rows <= 2 * previous.ivf.trainedRows && rows * 2 >= previous.ivf.trainedRows;
-      const centroids = reuse ? previous.ivf!.centroids : yield* trainCentroids(matrix, rows, dim);
+      const centroids = reuse ? previous.ivf!.centroids : yield* trainCentroids(data, rowAt, rowScale, dim);
       const nlist = centroids.length / dim;
       const oldList = reuse ? yield* listOfRows(previous.ivf!, previous.rowItem.length) : undefined;
       const rowList = new Int32Array(rows);
       for (let r = 0; r < rows; r++) {
         if (r % 64 === 63) yield;
         const old = oldRows[r]!;
-        rowList[r] = oldList !== undefined && old >= 0 ? oldList[old]! : nearest(centroids, nlist, matrix, r, dim);
+        rowList[r] = oldList !== undefined && old >= 0 ? oldList[old]! : nearest(centroids, nlist, data, rowAt[r]! * dim, dim);
       }
       const listStart = new Int32Array(nlist + 1);
       for (let r = 0; r < rows; r++) {
@@ -411,7 +459,7 @@ export class VisualSimilarity {
       }
       ivf = { nlist, centroids, trainedRows: reuse ? previous.ivf!.trainedRows : rows, listStart, listRows };
     }
-    return { version, dim, matrix, rowItem, rowStyle, rowOf, styleStart, styleRows, rowRevisions, ivf, cache: new Map() };
+    return { version, dim, data, rowAt, rowScale, rowItem, rowStyle, rowOf, styleStart, styleRows, rowRevisions, ivf, cache: new Map() };
   }
 }
 
@@ -437,7 +485,13 @@ function* listOfRows(ivf: Ivf, rows: number): Generator<void, Int32Array, void> 
 }
 
 /** Spherical k-means (`nlist ≈ √rows`) on a deterministic sample of at most 25 rows per centroid; 6 iterations. */
-function* trainCentroids(matrix: Float32Array, rows: number, dim: number): Generator<void, Float32Array, void> {
+function* trainCentroids(data: Float32Array, rowAt: Int32Array, rowScale: Float32Array, dim: number): Generator<void, Float32Array, void> {
+  const rows = rowAt.length;
+  /** Row `r`'s vector, L2-normalised, into `target` from `to`. */
+  const normalised = (r: number, target: Float32Array, to: number): void => {
+    const at = rowAt[r]! * dim;
+    for (let d = 0; d < dim; d++) target[to + d] = data[at + d]! * rowScale[r]!;
+  };
   const nlist = Math.max(1, Math.min(4096, Math.round(Math.sqrt(rows)), rows));
   const random = lcg(0x9e3779b9);
   const sampleSize = Math.min(rows, nlist * 25);
@@ -452,7 +506,7 @@ function* trainCentroids(matrix: Float32Array, rows: number, dim: number): Gener
   }
   const sample = perm.subarray(0, sampleSize);
   const centroids = new Float32Array(nlist * dim);
-  for (let c = 0; c < nlist; c++) centroids.set(matrix.subarray(sample[c]! * dim, (sample[c]! + 1) * dim), c * dim);
+  for (let c = 0; c < nlist; c++) normalised(sample[c]!, centroids, c * dim);
   const sums = new Float64Array(nlist * dim);
   const counts = new Int32Array(nlist);
   yield;
@@ -462,15 +516,16 @@ function* trainCentroids(matrix: Float32Array, rows: number, dim: number): Gener
     for (let i = 0; i < sampleSize; i++) {
       if (i % 64 === 63) yield;
       const r = sample[i]!;
-      const c = nearest(centroids, nlist, matrix, r, dim);
+      const at = rowAt[r]! * dim;
+      const c = nearest(centroids, nlist, data, at, dim);
       counts[c]!++;
-      for (let d = 0; d < dim; d++) sums[c * dim + d]! += matrix[r * dim + d]!;
+      for (let d = 0; d < dim; d++) sums[c * dim + d]! += data[at + d]! * rowScale[r]!;
     }
     for (let c = 0; c < nlist; c++) {
       if (counts[c] === 0) {
         // An empty list takes a random sample row.
         const r = sample[Math.floor(random() * sampleSize)]!;
-        centroids.set(matrix.subarray(r * dim, (r + 1) * dim), c * dim);
+        normalised(r, centroids, c * dim);
         continue;
       }
       let n = 0;

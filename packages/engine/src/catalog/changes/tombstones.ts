@@ -18,12 +18,12 @@
  * field, say) or the image vectors' dimension is not represented: the caller rebuilds instead.
  * @module
  */
-import type { Product, ProductList } from '../../types.js';
+import type { ImageVectorRows, Product, ProductList } from '../../types.js';
 import { fieldKindOf, productArray, type BuildProducts } from '../build/build-catalog-state.js';
 import { lengthTotalsSteps, meanLengths, type LengthTotals } from '../full-text/length-norms.js';
 import { runSteps, STEP, type Steps } from '../steps.js';
 import { vectorOf as vectorOfRow, vectorValue } from '../columns/vector-column.js';
-import { lowerBound, type CatalogState, type FieldKind, type ValueCounts } from '../catalog-index.js';
+import { lowerBound, type CatalogState, type FieldKind, type ValueCounts, type VectorColumn } from '../catalog-index.js';
 import { IMAGE_VECTOR_FIELD, isPresent, numericValue, textValues } from '../field-values.js';
 import { pinnedKind, type FieldTypes } from '../field-types.js';
 import { sharedArray } from '../columns/shared-arrays.js';
@@ -249,10 +249,18 @@ export function liveProductList(state: CatalogState): ProductList {
 
 /** {@link liveProductList} in steps (its pass over the docs when some are deleted or moved). */
 export function* liveProductListSteps(state: CatalogState): Steps<ProductList> {
-  const { store } = state;
-  if (!state.tombstones && !state.index.ordinal) return { length: store.length, get: (d) => store.decode(d), revision: (d) => store.revision(d) };
+  const { store, vectors } = state;
+  if (!state.tombstones && !state.index.ordinal) {
+    return { length: store.length, get: (d) => store.decode(d), revision: (d) => store.revision(d), imageVectors: vectors && imageVectorRows(vectors, (d) => d) };
+  }
   const docs = yield* liveDocsSteps(state);
-  return { length: docs.length, get: (i) => store.decode(docs[i]), revision: (i) => store.revision(docs[i]) };
+  return { length: docs.length, get: (i) => store.decode(docs[i]), revision: (i) => store.revision(docs[i]), imageVectors: vectors && imageVectorRows(vectors, (i) => docs[i]) };
+}
+
+/** The vector column's rows for a list whose product `i` is doc `docOf(i)`. */
+function imageVectorRows(vectors: VectorColumn, docOf: (i: number) => number): ImageVectorRows {
+  const { dimension, data, rowOf } = vectors;
+  return { dimension, data, rowOf: (i) => rowOf[docOf(i)] };
 }
 
 /** Visits the live products of a version in product order, with their docs. */

@@ -2,7 +2,7 @@
 import { Builder } from 'flatbuffers';
 import { describe, expect, it } from 'vitest';
 import { runSteps } from '../steps.js';
-import { byteVectorSteps, sizedBuilder, stringSteps, utf8LengthSteps, vectorRoom } from './flat-vectors.js';
+import { byteVectorSteps, JSON_PIECE_CHARS, jsonStringArraySteps, sizedBuilder, utf8StringSteps, Utf8Chunks, vectorRoom } from './flat-vectors.js';
 
 /** A builder's bytes after a small vector, `value`'s vector (by `write`) and a table pointing at both. */
 function built(initialSize: number, write: (b: Builder) => number, make = (size: number) => new Builder(size)): { bytes: Buffer; capacity: number } {
@@ -40,17 +40,35 @@ describe('flat vectors in steps', () => {
     expect(yields).toBe(2);
   });
 
-  it('writes a string of several chunks as createString does, surrogate pairs on the chunk boundaries whole', () => {
-    // 2^20 characters a chunk: pairs (😀) and three-byte characters straddle every boundary.
+  it('writes UTF-8 chunks of several chunks as createString writes their text, characters on the chunk boundaries whole', () => {
+    // 4 MiB chunks (after smaller first ones): pairs (😀) and three-byte characters straddle the boundaries.
     const long = ['é', '😀', 'a', '€'].join('').repeat(700_000) + 'x😀';
-    const pieces = ['{"a":', long, '', '😀', 'short', long.slice(3)];
-    const text = pieces.join('');
-    const byteLength = runSteps(utf8LengthSteps(pieces));
-    expect(byteLength).toBe(Buffer.byteLength(text, 'utf8'));
-    const size = vectorRoom(3) + vectorRoom(byteLength) + 64;
-    const steps = built(size, (b) => runSteps(stringSteps(b, pieces, byteLength)));
-    expect(steps.bytes.equals(built(size, (b) => b.createString(text)).bytes)).toBe(true);
+    const pieces = ['{"a":', long, '', '😀', 'short', long.slice(3), long];
+    const text = new Utf8Chunks();
+    for (const piece of pieces) text.add(piece);
+    const joined = pieces.join('');
+    expect(text.byteLength).toBe(Buffer.byteLength(joined, 'utf8'));
+    expect(text.parts().length).toBeGreaterThan(3);
+    expect(Buffer.concat(text.parts()).equals(Buffer.from(joined, 'utf8'))).toBe(true);
+    const size = vectorRoom(3) + vectorRoom(text.byteLength) + 64;
+    const steps = built(size, (b) => runSteps(utf8StringSteps(b, text)));
+    expect(steps.bytes.equals(built(size, (b) => b.createString(joined)).bytes)).toBe(true);
     expect(steps.capacity).toBe(size);
-    expect(() => runSteps(stringSteps(new Builder(64), pieces, byteLength - 1))).toThrow();
+    // Nothing added: the empty string.
+    expect(built(128, (b) => runSteps(utf8StringSteps(b, new Utf8Chunks()))).bytes.equals(built(128, (b) => b.createString('')).bytes)).toBe(true);
+  });
+
+  it('writes an array of strings as JSON.stringify does, a piece of about JSON_PIECE_CHARS characters a step', () => {
+    // 1,000 values of 200 characters (quotes, escapes, pairs): 200,000 characters, 13 pieces of 82 values.
+    const values = Array.from({ length: 1000 }, (_, i) => `"${i}" \\ é😀 \n `.padEnd(200, 'x'));
+    for (const count of [0, 1, 7, values.length]) {
+      const text = new Utf8Chunks();
+      const steps = jsonStringArraySteps(text, count, (i) => values[i]!);
+      let yields = 0;
+      while (!steps.next().done) yields++;
+      expect(Buffer.concat(text.parts()).toString('utf8')).toBe(JSON.stringify(values.slice(0, count)));
+      // A step per piece: no step stringifies much more than a piece's characters.
+      expect(yields).toBe(Math.ceil(count / Math.ceil(JSON_PIECE_CHARS / 200)));
+    }
   });
 });

@@ -69,43 +69,98 @@ export function byteVectorSteps(b: Builder, bytes: Uint8Array): Steps<number> {
 
 const encoder = new TextEncoder();
 
-/** Characters encoded between two yields (at most 4 MiB of UTF-8). */
-const CHUNK_CHARS = CHUNK_BYTES / 4;
+/** The first chunk of a {@link Utf8Chunks}. */
+const FIRST_CHUNK_BYTES = 1 << 16;
 
-/** UTF-8 bytes of `pieces` together, in steps (a piece is whole text: no surrogate pair split between two). */
-export function* utf8LengthSteps(pieces: readonly string[]): Steps<number> {
-  let bytes = 0;
-  let chars = 0;
-  for (const piece of pieces) {
-    bytes += Buffer.byteLength(piece, 'utf8');
-    chars += piece.length;
-    if (chars >= CHUNK_CHARS) { chars = 0; yield; }
+/**
+ * Text kept as UTF-8 as it is made, in shared chunks of {@link CHUNK_BYTES} (filled to the last whole
+ * character): what a snapshot's meta JSON is written into, a piece at a time. Kept as JS strings until
+ * the builder was sized, the meta (the dictionaries and the vocabulary: tens of megabytes at a million
+ * products) survived into the old generation, and with the other growth of the write started a
+ * collection of the whole heap, whose marking the main thread finished in one step of up to 140 ms on
+ * a CPU at 1M (decision 0087). Each piece added here dies young; the chunks are shared buffers, which
+ * V8 does not count as external memory (decisions/0058).
+ */
+export class Utf8Chunks {
+  /** The chunks, each cut to its bytes once the next one begins; the last one is cut by {@link parts}. */
+  private readonly full: Uint8Array[] = [];
+  private current: Uint8Array | undefined;
+  private used = 0;
+  /** Bytes added so far. */
+  byteLength = 0;
+
+  /** Appends `text` encoded to UTF-8 (a character, a surrogate pair whole, is never split between two chunks). */
+  add(text: string): void {
+    let rest = text;
+    for (;;) {
+      this.current ??= this.nextChunk();
+      const { read, written } = encoder.encodeInto(rest, this.current.subarray(this.used));
+      this.used += written;
+      this.byteLength += written;
+      if (read === rest.length) return;
+      // The next character did not fit (up to 4 bytes): it starts the next chunk.
+      rest = rest.slice(read);
+      this.full.push(this.current.subarray(0, this.used));
+      this.current = this.nextChunk();
+      this.used = 0;
+    }
   }
-  return bytes;
+
+  /** A fresh chunk: 64 KiB first, doubling up to {@link CHUNK_BYTES} (a small catalog's meta takes little). */
+  private nextChunk(): Uint8Array {
+    return sharedArray(Uint8Array, Math.min(CHUNK_BYTES, FIRST_CHUNK_BYTES * 2 ** this.full.length));
+  }
+
+  /** The bytes added, in order. */
+  parts(): Uint8Array[] {
+    return this.current === undefined ? this.full.slice() : [...this.full, this.current.subarray(0, this.used)];
+  }
 }
 
 /**
- * `createString(pieces.join(''))`, encoded to UTF-8 about {@link CHUNK_CHARS} characters per step
- * (never splitting a surrogate pair; a piece must not end inside one). `byteLength`: the pieces'
- * length in UTF-8 ({@link utf8LengthSteps}).
+ * `createString` of the text in `text`, copied a chunk per step. `text` must hold UTF-8 as
+ * `createString` encodes a string (what {@link Utf8Chunks.add} writes).
  */
-export function stringSteps(b: Builder, pieces: readonly string[], byteLength: number): Steps<number> {
+export function utf8StringSteps(b: Builder, text: Utf8Chunks): Steps<number> {
   b.addInt8(0);
-  return vectorSteps(b, byteLength, function* (target, at) {
+  return vectorSteps(b, text.byteLength, function* (target, at) {
     let written = 0;
-    let chars = 0;
-    for (const piece of pieces) {
-      for (let from = 0; from < piece.length;) {
-        let to = Math.min(piece.length, from + CHUNK_CHARS);
-        // A high surrogate ends the chunk: its pair goes with the next one.
-        if (to < piece.length && (piece.charCodeAt(to - 1) & 0xfc00) === 0xd800) to--;
-        const text = from === 0 && to === piece.length ? piece : piece.slice(from, to);
-        written += encoder.encodeInto(text, target.subarray(at + written, at + byteLength)).written;
-        chars += to - from;
-        from = to;
-        if (chars >= CHUNK_CHARS) { chars = 0; yield; }
-      }
+    for (const part of text.parts()) {
+      if (written > 0) yield;
+      target.set(part, at + written);
+      written += part.length;
     }
-    if (written !== byteLength) throw new Error(`string of ${byteLength} UTF-8 bytes encoded as ${written}`);
   });
+}
+
+/**
+ * Characters of values in one piece of {@link jsonStringArraySteps}: the piece's JSON stays a small
+ * string that dies young, and a step a fraction of a millisecond.
+ */
+export const JSON_PIECE_CHARS = 16_384;
+/** Values in one piece at most (empty values count no characters). */
+const JSON_PIECE_VALUES = 4096;
+
+/**
+ * `JSON.stringify` of the strings `at(0) .. at(count - 1)` added to `text`, stringified a piece of about
+ * {@link JSON_PIECE_CHARS} characters per step.
+ */
+export function* jsonStringArraySteps(text: Utf8Chunks, count: number, at: (i: number) => string): Steps<void> {
+  text.add('[');
+  let piece: string[] = [];
+  let chars = 0;
+  for (let i = 0; i < count; i++) {
+    const value = at(i);
+    piece.push(value);
+    chars += value.length;
+    if (chars >= JSON_PIECE_CHARS || piece.length === JSON_PIECE_VALUES || i === count - 1) {
+      if (i + 1 > piece.length) text.add(',');
+      const json = JSON.stringify(piece);
+      text.add(json.slice(1, -1));
+      piece = [];
+      chars = 0;
+      yield;
+    }
+  }
+  text.add(']');
 }

@@ -28,7 +28,7 @@ import { ensureNumericOrdersSteps } from '../columns/text-column-lookups.js';
 import { numericColumnOf, numericPerDocSteps } from '../columns/numeric-column.js';
 import type { StepTimer } from '../../util/step-timer.js';
 import { writeFileDurably, type DurableWriteOptions } from '../../util/durable-file.js';
-import { byteVectorSteps, sizedBuilder, stringSteps, utf8LengthSteps, vectorRoom } from './flat-vectors.js';
+import { byteVectorSteps, jsonStringArraySteps, sizedBuilder, utf8StringSteps, Utf8Chunks, vectorRoom } from './flat-vectors.js';
 import { readSnapshotFile } from './snapshot-file.js';
 import { buildCatalogState } from '../build/build-catalog-state.js';
 import { analysedAlike, TEXT_ANALYSIS_VERSION } from '../full-text/tokenizer.js';
@@ -102,38 +102,29 @@ interface SnapshotMeta {
 /** The arrays of a {@link HierarchyParts}, by their name in the file after `h<i>.`. */
 const HIERARCHY_ARRAYS = ['offsets', 'codes', 'valueOffsets', 'valueDocs', 'deepest', 'parent'] as const;
 
-/** Strings of a meta's long arrays stringified between two yields. */
-const JSON_STEP = 16_384;
-
-/** `JSON.stringify(values)` as pieces, {@link JSON_STEP} values each, in steps. */
-function* jsonArrayPiecesSteps(values: readonly string[], pieces: string[]): Steps<void> {
-  pieces.push('[');
-  for (let i = 0; i < values.length; i += JSON_STEP) {
-    const chunk = JSON.stringify(values.slice(i, i + JSON_STEP));
-    pieces.push(i === 0 ? chunk.slice(1, -1) : `,${chunk.slice(1, -1)}`);
-    yield;
-  }
-  pieces.push(']');
-}
+/** What a snapshot's meta holds besides its long string arrays, which {@link metaJsonSteps} writes in pieces. */
+type MetaHead = Omit<SnapshotMeta, 'dictionaries' | 'vocabulary'>;
 
 /**
- * `JSON.stringify(meta)` as pieces (to write with `stringSteps`), in steps: at a million products the
- * dictionaries and the vocabulary hold millions of strings (one `JSON.stringify` of them all, and the
- * collection of its garbage, took one step of 300 ms). Keys in another order than `JSON.stringify`'s:
- * the reader parses the whole.
+ * `JSON.stringify(meta)` as UTF-8 (to write with `utf8StringSteps`), in steps: at a million products
+ * the dictionaries and the vocabulary hold millions of strings (one `JSON.stringify` of them all, and
+ * the collection of its garbage, took one step of 300 ms), stringified a small piece at a time, each
+ * read from its dictionary (no copy of a million values) and encoded at once (decision 0087). Keys in
+ * another order than `JSON.stringify`'s: the reader parses the whole.
  */
-function* jsonPiecesSteps(meta: SnapshotMeta): Steps<string[]> {
-  const { dictionaries, vocabulary, ...rest } = meta;
-  const head = JSON.stringify(rest);
-  const pieces = [head.slice(0, -1), ',"vocabulary":'];
-  yield* jsonArrayPiecesSteps(vocabulary, pieces);
-  pieces.push(',"dictionaries":[');
-  for (const [i, values] of dictionaries.entries()) {
-    if (i > 0) pieces.push(',');
-    yield* jsonArrayPiecesSteps(values, pieces);
+function* metaJsonSteps(head: MetaHead, vocabulary: readonly string[], dictionaries: readonly Dictionary[]): Steps<Utf8Chunks> {
+  const text = new Utf8Chunks();
+  const json = JSON.stringify(head);
+  text.add(json.slice(0, -1));
+  text.add(',"vocabulary":');
+  yield* jsonStringArraySteps(text, vocabulary.length, (i) => vocabulary[i]);
+  text.add(',"dictionaries":[');
+  for (const [i, dictionary] of dictionaries.entries()) {
+    if (i > 0) text.add(',');
+    yield* jsonStringArraySteps(text, dictionary.size, (code) => dictionary.at(code));
   }
-  pieces.push(']}');
-  return pieces;
+  text.add(']}');
+  return text;
 }
 
 /** The arrays a snapshot writes, by name; in steps (a field's per-doc numbers and folded inverted column are passes over its docs). */
@@ -176,20 +167,19 @@ export function encodeCatalogSnapshot(state: CatalogState, logMark?: number): Ui
 
 /**
  * The encoding as steps (see `runInSlices`), so that writing the snapshot of a large catalog does not
- * hold the event loop for the whole encoding: it pauses after each array.
+ * hold the event loop for the whole encoding: it pauses after each array. Exported for the bench that
+ * times each step (packages/bench/src/ab/snapshot-steps-ab.ts).
  */
-function* encodeCatalogSnapshotSteps(state: CatalogState, logMark?: number): Steps<Uint8Array> {
+export function* encodeCatalogSnapshotSteps(state: CatalogState, logMark?: number): Steps<Uint8Array> {
   const { index } = state;
   // Every numeric order is written (derived now, in steps, when no search has needed it yet): after a
   // restart, the first browse or range search does not sort a whole column in its request.
   yield* ensureNumericOrdersSteps(state);
   // The hierarchies searches derived or the engine derived before serving (one go at most once per version).
   const hierarchies = derivedHierarchies(state).map(({ setting, tree }) => ({ setting, parts: hierarchyParts(tree) }));
-  const meta: SnapshotMeta = {
+  const head: MetaHead = {
     docCount: index.docCount,
     fields: index.fields.map((f) => ({ name: f.name, kind: f.kind, dictSize: f.text?.dictSize, hasText: !!f.text, hasNumeric: !!f.numeric, valueCounts: f.valueCounts })),
-    dictionaries: state.dictionaries.map((d) => d.values()),
-    vocabulary: state.vocabulary,
     fullText: {
       fieldIds: index.fullText.fieldIds, termCount: index.fullText.termCount, avgFieldLengths: index.fullText.avgFieldLengths,
       lengthStride: index.fullText.lengthStride,
@@ -203,11 +193,10 @@ function* encodeCatalogSnapshotSteps(state: CatalogState, logMark?: number): Ste
   };
   const postings = yield* flatPostingsSteps(index.fullText);
   const arrays = yield* arraysOfSteps(state, postings, hierarchies.map((h) => h.parts));
-  const metaJson = yield* jsonPiecesSteps(meta);
-  const metaBytes = yield* utf8LengthSteps(metaJson);
+  const metaJson = yield* metaJsonSteps(head, state.vocabulary, state.dictionaries);
   // Sized for the whole file, so that it never grows (a copy of all written so far, in one step) and
   // each array is copied in steps (flat-vectors.ts). Tables, their vtables and the root: 64 bytes each.
-  let size = vectorRoom(metaBytes) + 1024;
+  let size = vectorRoom(metaJson.byteLength) + 1024;
   for (const [name, array] of arrays) size += vectorRoom(array.byteLength) + vectorRoom(Buffer.byteLength(name, 'utf8')) + 64;
   const b = sizedBuilder(size);
   const namedArrays: number[] = [];
@@ -222,7 +211,7 @@ function* encodeCatalogSnapshotSteps(state: CatalogState, logMark?: number): Ste
     yield;
   }
   const arraysVector = offsetVector(b, namedArrays);
-  const metaOffset = yield* stringSteps(b, metaJson, metaBytes);
+  const metaOffset = yield* utf8StringSteps(b, metaJson);
   // Slot 2 (each product's JSON, format 2) is left out: the product store's parts are arrays.
   b.startObject(4);
   b.addFieldInt32(0, FORMAT_VERSION, 0);
