@@ -84,3 +84,35 @@ describe('kept answers', () => {
     expect(kept.get(`r${MAX_KEPT_ANSWERS}`, basis)).toBeUndefined();
   });
 });
+
+describe('kept answers through the engine', () => {
+  it('follow a stock change, a view and a new product of the catalog between two same requests', async () => {
+    const { createEngine } = await import('../engine.js');
+    const site = { websiteId: 'kept', client: 'kept', tokens: ['kept-token'], hmacSecret: 'kept-secret' };
+    const engine = await createEngine({ workers: 0, websites: [site] });
+    try {
+      await engine.replaceProducts('kept', products().map((p) => ({ ...p, availability: 5 })));
+      let sessions = 0;
+      const viewOf = (refId: string, n: number) => engine.recordViews('kept', {
+        customerId: '00000000-0000-4000-8000-000000000001', sessionId: `00000000-0000-4000-8000-${String(++sessions).padStart(12, '0')}`,
+        events: Array.from({ length: n }, (_, k) => ({ refId, currentUrl: `https://shop.example/${refId}`, eventTime: new Date(Date.now() - 60_000 + k).toISOString() })),
+      });
+      await viewOf('p3', 1);
+      await viewOf('p7', 1);
+      const popular = async () => (await engine.recommend('kept', 'PopularItems', { count: 2, filterOutOfStock: true })).payload;
+      const first = await popular();
+      expect(first).toHaveLength(2);
+      expect(await popular()).toEqual(first);
+      // Sold out: a value patch of the catalog takes it out of the next answer.
+      await engine.patchProducts('kept', [{ refId: first[0]!, availability: 0 }]);
+      expect(await popular()).not.toContain(first[0]);
+      expect(await popular()).not.toContain(first[0]);
+      // Back in stock, then viewed most: the next answer leads with it.
+      await engine.patchProducts('kept', [{ refId: first[0]!, availability: 3 }]);
+      await viewOf('p11', 1);
+      expect(await popular()).toContain(first[0]);
+    } finally {
+      await engine.close();
+    }
+  });
+});
