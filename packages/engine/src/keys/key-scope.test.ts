@@ -11,6 +11,13 @@ describe('restrictFacetBuckets', () => {
     expect(restrictFacetBuckets(aggregations, forced, undefined)).toBe(aggregations);
   });
 
+  it('keeps the values an {all, any, not} condition names, not none of them (a product holds several)', () => {
+    const tags = { tags: [{ key: 'a', doc_count: 3 }, { key: 'b', doc_count: 3 }, { key: 'c', doc_count: 1 }, { key: 'd', doc_count: 2 }] };
+    expect(restrictFacetBuckets(tags, { tags: { all: ['a', 'b'] } }, ['tags'])!.tags!.map((b) => b.key)).toEqual(['a', 'b']);
+    expect(restrictFacetBuckets(tags, { tags: { all: ['a'], any: ['c', 'd'], not: ['d'] } }, ['tags'])!.tags!.map((b) => b.key)).toEqual(['a', 'c']);
+    expect(restrictFacetBuckets(tags, { tags: { any: ['b', 'c'] } }, ['tags'])!.tags!.map((b) => b.key)).toEqual(['b', 'c']);
+  });
+
   it('checks values against each kind of condition', () => {
     expect(valueAllowed({ not: ['x'] }, 'x')).toBe(false);
     expect(valueAllowed({ min: 1, max: 2, not: [1.5] }, '1.5')).toBe(false);

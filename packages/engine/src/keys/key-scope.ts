@@ -20,9 +20,19 @@ import type { FacetBucket, ScopeCondition, ScopeConditions } from '../types.js';
 /** A scope object, as validated. */
 export type Scope = ScopeConditions;
 
-/** True when a facet value (a bucket key) satisfies the key's condition on its field. */
+/**
+ * True when a facet value (a bucket key) is one the key lets a shopper see on its field: a value a product
+ * holding it alone could pass with (`allowsValue`), or, for `{all, any?, not?}`, a value the condition
+ * names (in `all` or `any`, not in `not`; any value not in `not` when it names none). No product passes
+ * `{all: [a, b]}` with one value, so the first rule alone dropped every bucket of the field, `a` and `b`
+ * among them; values it does not name are dropped as a list's unnamed values are.
+ */
 export function valueAllowed(cond: ScopeCondition, value: string): boolean {
-  return allowsValue(parseValidCondition(cond), value);
+  const c = parseValidCondition(cond);
+  if (c.op !== 'every') return allowsValue(c, value);
+  if (c.not.includes(value)) return false;
+  const named = c.all.length > 0 || c.any !== undefined;
+  return !named || c.all.includes(value) || (c.any?.includes(value) ?? false);
 }
 
 /**
