@@ -109,6 +109,10 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { fieldWeights: { title: 'heavy' } } }] }, 400, 'variants[1].settings');
       await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { colour: 1 } }] }, 400, 'variants[1].settings');
       await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { fields: { price: { type: 'number' } } } }] }, 400, 'variants[1].settings.fields');
+      // What the settings API refuses as given, a variant refuses too (decision 0092): a weight on a field
+      // never indexed for full text was taken (201) and its shoppers were served as the control's.
+      await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { fieldWeights: { refId: 5 } } }] }, 400, 'variants[1].settings');
+      await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { synonyms: [['™', 'chair']] } }] }, 400, 'variants[1].settings');
       // Settings no search reads were taken (201), and the variant's shoppers were served exactly as the control's.
       for (const [key, value] of [['cors', { origins: ['https://other.example'] }], ['attributionWindowDays', 7], ['currency', 'USD'], ['eventRetentionDays', { clicks: 30 }], ['retailMedia', { adSets: [] }], ['retailBoost', { collections: [] }], ['useStyleIdForVisualSimilarity', true]] as const) {
         await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { [key]: value } }] }, 400, `variants[1].settings.${key}`);

@@ -18,6 +18,7 @@ import { checkAgainst } from '../contract/validate.js';
 import { isStorableText } from '../contract/formats.js';
 import { AisleError, fieldError, isAisleError, messageOf } from '../errors.js';
 import { resolveMethod, TacticLabels, type TacticKey } from '../recommend/methods.js';
+import { checkGivenSettings, type GivenSettings } from '../search/relevance-settings.js';
 import { checkSettingsDepth, mergePatch } from '../settings/website-settings.js';
 import type { ExperimentKind, ExperimentRecord, StoredVariant, Store } from '../store/store.js';
 import { assignVariant } from './assignment.js';
@@ -116,6 +117,14 @@ export function validateExperiment(
       for (const key of NOT_RUNTIME) if (Object.hasOwn(v.settings, key)) bad(`${at}.settings.${key}`, 'is not a runtime setting (it shapes the stored catalog); an experiment cannot vary it');
       for (const key of NOT_READ_BY_SEARCH) {
         if (Object.hasOwn(v.settings, key)) bad(`${at}.settings.${key}`, 'is read by no search (it governs events, browsers or recommendations): a search variant varying it would serve its shoppers as the control');
+      }
+      try {
+        // What the settings API refuses as given (a weight on a field never searched, a synonym without a
+        // word, …), a variant refuses too: its shoppers would be served as the control's.
+        checkGivenSettings(v.settings as GivenSettings, `${at}.settings`, 'SETTINGS_INVALID');
+      } catch (err) {
+        if (!isAisleError(err) || err.code !== 'SETTINGS_INVALID') throw err;
+        bad(`${at}.settings`, err.message);
       }
       try {
         checkSettingsDepth(v.settings);
