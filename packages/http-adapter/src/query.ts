@@ -34,8 +34,11 @@ export function parseQueryString(query: string): RawQuery {
 /** Whether a parameter name is the caller's own (`_`, `_cb`: cache busters), neither read nor refused. */
 const isCallersOwn = (name: string) => name.startsWith('_');
 
-/** The name an array parameter is declared by: `items` of `items[0]` and `items[]`. */
-const baseName = (name: string) => name.split('[', 1)[0]!;
+/** The name an array parameter is declared by: `items` of `items[0]` and `items[]` (no array made: it runs per parameter of every request). */
+const baseName = (name: string) => {
+  const bracket = name.indexOf('[');
+  return bracket < 0 ? name : name.slice(0, bracket);
+};
 
 /**
  * The first parameter (its name as decoded) whose name or value is not valid percent-encoding, among
@@ -78,7 +81,6 @@ type ParameterDecoder = (query: RawQuery, out: QueryParams, maxItems: number) =>
 interface QuerySchema {
   properties: Record<string, JsonSchema>;
   required?: readonly string[];
-  additionalProperties?: boolean;
 }
 
 const decoders = new Map<QuerySchemaName, QueryDecoder>();
@@ -133,8 +135,9 @@ function declaredSpelling(raw: RawQuery, declared: ReadonlyMap<string, string>, 
     if (spelling === undefined) throw new HttpError('QUERY_PARAM_UNKNOWN', { name, accepted }, { key: name });
     const key = spelling + name.slice(base.length);
     const list = out.get(key);
+    // The parsed arrays are this request's own: the first spelling's is taken as it is.
     if (list) list.push(...values);
-    else out.set(key, [...values]);
+    else out.set(key, values);
   }
   return out;
 }
