@@ -118,22 +118,24 @@ export function validateExperiment(
       for (const key of NOT_READ_BY_SEARCH) {
         if (Object.hasOwn(v.settings, key)) bad(`${at}.settings.${key}`, 'is read by no search (it governs events, browsers or recommendations): a search variant varying it would serve its shoppers as the control');
       }
-      try {
-        // What the settings API refuses as given (a weight on a field never searched, a synonym without a
-        // word, …), a variant refuses too: its shoppers would be served as the control's.
-        checkGivenSettings(v.settings as GivenSettings, `${at}.settings`, 'SETTINGS_INVALID');
-      } catch (err) {
-        if (!isAisleError(err) || err.code !== 'SETTINGS_INVALID') throw err;
-        bad(`${at}.settings`, err.message);
-      }
-      try {
-        checkSettingsDepth(v.settings);
-        checkSettings(v.settings);
-      } catch (err) {
-        if (!isAisleError(err) || err.code !== 'SETTINGS_INVALID') throw err;
-        bad(`${at}.settings`, `merged over the website's settings: ${err.message}`);
-      }
-      variant.settings = v.settings;
+      const settings = v.settings;
+      // A settings check's refusal, as the experiment's refusal of this variant's settings.
+      const asVariant = (check: () => void, context: string): void => {
+        try {
+          check();
+        } catch (err) {
+          if (!isAisleError(err) || err.code !== 'SETTINGS_INVALID') throw err;
+          bad(`${at}.settings`, `${context}${err.message}`);
+        }
+      };
+      // What the settings API refuses as given (a weight on a field never searched, a synonym without a
+      // word, …), a variant refuses too: its shoppers would be served as the control's.
+      asVariant(() => checkGivenSettings(settings as GivenSettings, `${at}.settings`, 'SETTINGS_INVALID'), '');
+      asVariant(() => {
+        checkSettingsDepth(settings);
+        checkSettings(settings);
+      }, 'merged over the website\'s settings: ');
+      variant.settings = settings;
     }
     if (v.recommendations !== undefined) {
       if (b.kind !== 'recommendations') bad(`${at}.recommendations`, 'only recommendations experiments vary cascades; a search variant overrides settings');
