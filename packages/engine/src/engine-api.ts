@@ -304,7 +304,11 @@ export interface Engine {
    * naming a bad field of the body outside `settings`.
    */
   previewSettings(websiteId: string, body: unknown): Promise<SettingsPreview>;
-  /** A recommendation method (segment as in the spec) with its parsed query parameters. */
+  /**
+   * A recommendation method (segment as in the spec) with its parsed query parameters. The answer is the
+   * caller's own object, but its `payload` and `slots` may be frozen lists shared with the other answers
+   * of the same request while nothing they depend on changes (kept answers): copy them to change them.
+   */
   recommend(websiteId: string, method: string, params: RecommendParams, options?: RecommendOptions): Promise<RecommendResponse>;
   /** The bundle call; the body is validated at run time (throws `AisleError`). */
   bundles(websiteId: string, body: BundleRequest): Promise<BundleResponse>;

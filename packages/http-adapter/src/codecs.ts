@@ -50,13 +50,44 @@ function serializeSearchResponse(doc: unknown): string {
   return `${EMPTY_PAGE_PREFIX.slice(0, -1)}${page}]${envelope.slice(EMPTY_PAGE_PREFIX.length)}`;
 }
 
+const serializeRecommendEnvelope = compileSerializer('RecommendResponse');
+
+/**
+ * A kept recommendation's JSON up to its list id (`{"type":1,…,"recommenderId":"…","queryId":`), by its
+ * frozen `slots` list: the engine shares one kept answer's frozen lists among all the answers of the same
+ * request (engine kept-answers.ts), so the JSON of everything but the id is written once per kept answer
+ * instead of once per request (decision 0094). Weakly held: gone with the kept answer.
+ */
+const keptAnswerPrefix = new WeakMap<object, { prefix: string; payload: unknown; type: unknown; code: unknown; recommenderId: unknown }>();
+/** How the schema ends an answer whose list id is empty: the id is written where the empty one was. */
+const EMPTY_ID_END = ',"queryId":""}';
+
+function serializeRecommendResponse(doc: unknown): string {
+  const answer = doc as { type: number; code: number; payload: unknown[]; slots: unknown[]; recommenderId: string; queryId: string; experiment?: unknown };
+  // Only a frozen answer (a kept one) cannot change under its JSON; an experiment's tag follows the id.
+  if (!Object.isFrozen(answer.slots) || !Object.isFrozen(answer.payload) || answer.experiment !== undefined || typeof answer.queryId !== 'string') {
+    return serializeRecommendEnvelope(doc);
+  }
+  const { type, code, payload, slots, recommenderId } = answer;
+  let kept = keptAnswerPrefix.get(slots);
+  // The rest of the answer is the kept one's too (always, from the engine: checked, not assumed).
+  if (kept === undefined || kept.payload !== payload || kept.type !== type || kept.code !== code || kept.recommenderId !== recommenderId) {
+    const whole = serializeRecommendEnvelope({ type, code, payload, slots, recommenderId, queryId: '' });
+    if (!whole.endsWith(EMPTY_ID_END)) return serializeRecommendEnvelope(doc);
+    kept = { prefix: whole.slice(0, -'""}'.length), payload, type, code, recommenderId };
+    keptAnswerPrefix.set(slots, kept);
+  }
+  // The same text the schema's serialiser writes for a string (JSON escaping).
+  return `${kept.prefix}${JSON.stringify(answer.queryId)}}`;
+}
+
 /**
  * Open objects whose keys grow with the engine or are the shop's own (settings, products): written
  * as they are with JSON.stringify, not through a fixed schema that would drop keys.
  */
 const OPEN_SCHEMAS: ReadonlySet<SchemaName> = new Set(['WebsiteSettings', 'Product']);
 
-const serializers = new Map<SchemaName, Serializer>([['SearchResponse', serializeSearchResponse]]);
+const serializers = new Map<SchemaName, Serializer>([['SearchResponse', serializeSearchResponse], ['RecommendResponse', serializeRecommendResponse]]);
 
 /** The response serialiser of a schema (compiled on first use, then shared). */
 export function serializerFor(name: SchemaName): Serializer {

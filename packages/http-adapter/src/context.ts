@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { TokenIndex } from './auth.js';
 import type { BodyLimits } from './body.js';
 import type { DashboardAssets, DashboardOptions } from './dashboard.js';
+import type { Deadlines } from './deadlines.js';
 import type { OperationDeclaration } from './endpoints.js';
 import type { ErrorShape } from './errors.js';
 import type { HttpMetrics } from './metrics.js';
@@ -34,11 +35,13 @@ export interface ListenerState {
   limits: ListenerLimits;
   logger?: Logger;
   /**
-   * The request log's child of `logger` per method and route (`<method> <route>`), made at its first
-   * line: pino serialises a child's bound fields once, so a line writes only its own (see reply.ts).
+   * The request log's child of `logger` per method, then route template, made at its first line: pino
+   * serialises a child's bound fields once, so a line writes only its own (see reply.ts).
    */
-  requestLoggers: Map<string, Logger>;
+  requestLoggers: Map<string, Map<string, Logger>>;
   metrics?: HttpMetrics;
+  /** The handler timeout's deadlines (`handlerTimeoutMs`; absent when it is 0, off). */
+  deadlines?: Deadlines<RequestContext>;
   isReady: () => boolean;
   closing: boolean;
   openApiText: () => string;
@@ -99,11 +102,10 @@ export interface RequestContext {
   /** The query parameters decoded by the operation's declared query schema (set before the handler runs; see query.ts). */
   queryParams?: QueryParams;
   requestId: string;
-  /** process.hrtime.bigint() at arrival. */
-  startedAt: bigint;
+  /** performance.now() at arrival, ms (a number: no BigInt made per request). */
+  startedAt: number;
   /** Set once a response has been sent (later sends are ignored). */
   done: boolean;
   /** Extra headers for every response of this request (CORS). */
   headers?: Record<string, string>;
-  timer?: NodeJS.Timeout;
 }

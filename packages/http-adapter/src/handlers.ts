@@ -24,10 +24,9 @@ import { JSON_TYPE, reply, send } from './reply.js';
  * complete" must mean nothing was stored. If the timer already answered (a slow body), the request is
  * abandoned here, before anything is written.
  */
-function commitPoint(ctx: RequestContext): void {
+function commitPoint(ctx: RequestContext, state: ListenerState): void {
   if (ctx.done) throw new AbandonedRequest();
-  if (ctx.timer) clearTimeout(ctx.timer);
-  ctx.timer = undefined;
+  state.deadlines?.disarm(ctx);
 }
 
 /** A request already answered (by the timer) whose handler stops before writing anything. */
@@ -121,7 +120,7 @@ export function events(kind: 'purchases' | 'views'): Handler {
     const websiteId = websiteOf(ctx);
     // Not validated here (declared so): the engine validates event bodies itself (every failure under its path, RFC 7807).
     const body = await readBody<unknown>(ctx, state);
-    commitPoint(ctx);
+    commitPoint(ctx, state);
     const ack = kind === 'purchases'
       ? await state.engine.recordPurchases(websiteId, body as PurchaseRequest)
       : await state.engine.recordViews(websiteId, body as ViewRequest);
@@ -135,14 +134,14 @@ export const clicks: Handler = async (ctx, state) => {
   // From here on, CORS headers only when the key's website allows the origin (as for search, see cors.ts).
   ctx.headers = corsHeaders(ctx.req, state.engine.website(websiteId), false);
   const body = await readBody<unknown>(ctx, state);
-  commitPoint(ctx);
+  commitPoint(ctx, state);
   reply(ctx, state, 202, await state.engine.recordClicks(websiteId, body as ClickRequest));
 };
 
 /** `GET /b2b/coupon/mark_as_used?code=&client=` */
 export const markCouponUsed: Handler = async (ctx, state) => {
   const { code, client } = queryOf<CouponParams>(ctx);
-  commitPoint(ctx);
+  commitPoint(ctx, state);
   const result = await state.engine.markCouponUsed(client, code);
   reply(ctx, state, 200, { type: 1, code: 0, payload: result });
 };
@@ -210,7 +209,7 @@ export const getProduct: Handler = async (ctx, state) => {
 /** `DELETE /admin/v1/websites/{websiteId}/products/{refId}` (idempotent: unknown refId → deleted 0). */
 export const deleteProduct: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
-  commitPoint(ctx);
+  commitPoint(ctx, state);
   reply(ctx, state, 200, await state.engine.deleteProducts(websiteId, [refIdOf(ctx)]));
 };
 
@@ -224,7 +223,7 @@ export const bulkDeleteProducts: Handler = async (ctx, state) => {
     maxBytes: Math.max(state.limits.maxBytes, MAX_BULK_DELETE_BYTES),
   };
   const body = await readBody<unknown>(ctx, state, limits);
-  commitPoint(ctx);
+  commitPoint(ctx, state);
   reply(ctx, state, 200, await state.engine.bulkDeleteProducts(websiteId, body));
 };
 
@@ -232,7 +231,7 @@ export const bulkDeleteProducts: Handler = async (ctx, state) => {
 export const issueCoupons: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
   const body = await readBody<{ coupons: CouponIssue[] }>(ctx, state);
-  commitPoint(ctx);
+  commitPoint(ctx, state);
   reply(ctx, state, 201, await state.engine.issueCoupons(websiteId, body.coupons));
 };
 
@@ -283,7 +282,7 @@ export const updateSettings: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
   const ifVersion = ifMatchVersions(ctx.req.headers['if-match']);
   const body = await readBody<unknown>(ctx, state, settingsBodyLimits(state));
-  commitPoint(ctx);
+  commitPoint(ctx, state);
   const { settings, version } = await state.engine.updateVersionedSettings(websiteId, body, { merge: ctx.req.method === 'PATCH', ...(ifVersion && { ifVersion }) });
   reply(ctx, state, 200, settings, { etag: entityTag(version) });
 };
@@ -308,14 +307,14 @@ export const listSearchKeys: Handler = async (ctx, state) => {
 export const createSearchKey: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
   const body = await readBody<unknown>(ctx, state);
-  commitPoint(ctx);
+  commitPoint(ctx, state);
   reply(ctx, state, 201, await state.engine.createSearchKey(websiteId, body));
 };
 
 /** `DELETE /admin/v1/websites/{websiteId}/keys/{key}`: revoke by key or by id (404 when the website has none such). */
 export const revokeSearchKey: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
-  commitPoint(ctx);
+  commitPoint(ctx, state);
   await state.engine.revokeSearchKey(websiteId, ctx.params[1]!);
   send(ctx, state, 204, undefined, '');
 };
@@ -329,7 +328,7 @@ export const listExperiments: Handler = async (ctx, state) => {
 export const createExperiment: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
   const body = await readBody<unknown>(ctx, state);
-  commitPoint(ctx);
+  commitPoint(ctx, state);
   reply(ctx, state, 201, await state.engine.createExperiment(websiteId, body));
 };
 
@@ -341,14 +340,14 @@ export const experimentReport: Handler = async (ctx, state) => {
 /** `POST /admin/v1/websites/{websiteId}/experiments/{experimentId}/stop`. */
 export const stopExperiment: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
-  commitPoint(ctx);
+  commitPoint(ctx, state);
   reply(ctx, state, 200, await state.engine.stopExperiment(websiteId, ctx.params[1]!));
 };
 
 /** `DELETE /admin/v1/websites/{websiteId}/experiments/{experimentId}`: stopped experiments only (409 otherwise). */
 export const deleteExperiment: Handler = async (ctx, state) => {
   const websiteId = websiteOf(ctx);
-  commitPoint(ctx);
+  commitPoint(ctx, state);
   await state.engine.deleteExperiment(websiteId, ctx.params[1]!);
   send(ctx, state, 204, undefined, '');
 };

@@ -7,10 +7,16 @@
 import { openSync } from 'node:fs';
 import { destination, stdSerializers, type DestinationStream, type LoggerOptions } from 'pino';
 
-/** Lines are written once this many bytes are buffered (pino's writer needs it below its 16 KiB write size)… */
-export const LOG_BUFFER_BYTES = 8 * 1024;
+/**
+ * Lines are written once this many bytes are buffered… Every write is a round trip through libuv's
+ * thread pool; at 64 KiB a server answering 50,000 requests a second makes about 200 of them (decision 0094).
+ */
+export const LOG_BUFFER_BYTES = 64 * 1024;
 /** …or after this long, so a quiet server's lines still appear promptly. */
 export const LOG_FLUSH_MS = 1000;
+
+/** UTF-8 needs at most this many bytes per UTF-16 code unit (a surrogate pair: 4 bytes for 2 units). */
+const MAX_UTF8_BYTES_PER_UNIT = 3;
 
 /**
  * The options of the loggers aisle makes itself (`aisle serve`, `createServer`'s default). Errors are
@@ -23,36 +29,42 @@ export function aisleLoggerOptions(level?: string): LoggerOptions {
 }
 
 type BufferedDestination = DestinationStream & { flush(cb?: (err?: Error) => void): void; flushSync(): void };
-type Writer = ReturnType<typeof destination>;
+/** pino's writer (sonic-boom) in its buffer mode: it writes the buffers it is handed as they are. */
+type Writer = ReturnType<typeof destination> & { write(chunk: Buffer): boolean };
 
 /**
- * Lines gathered until {@link LOG_BUFFER_BYTES}, then handed to pino's asynchronous writer in one
- * string. pino's writer (sonic-boom) buffers too, but measures its buffered string's UTF-8 length on
- * every line (`Buffer.byteLength`, which also flattens the string): with an 8 KiB buffer that was about
- * 2 µs of the main thread per request, as much as the rest of the log line (docs/benchmarks.md, "HTTP
- * PopularItems: the request log's buffer and the levers measured"). Here a line costs an array push; the
- * threshold counts UTF-16 code units, which only decides when to write (every line is written, in order).
+ * Each line encoded into a {@link LOG_BUFFER_BYTES} buffer as it comes; a full buffer is handed to pino's
+ * writer, which writes it asynchronously as it is (one write at a time, in order). A line costs one
+ * UTF-8 encoding and is garbage at once. Gathering the lines as strings and handing the writer one
+ * joined string (decision 0052) kept every line alive until the join and had the writer measure and
+ * copy the text again: ~1.5 µs of every short request's CPU under load (decision 0094).
  */
 class LineBuffer implements BufferedDestination {
-  private lines: string[] = [];
-  private size = 0;
+  private buffer = Buffer.allocUnsafe(LOG_BUFFER_BYTES);
+  private used = 0;
 
   constructor(private readonly writer: Writer) {}
 
   write(line: string): boolean {
-    this.lines.push(line);
-    this.size += line.length;
-    if (this.size >= LOG_BUFFER_BYTES) this.drain();
+    const most = MAX_UTF8_BYTES_PER_UNIT * line.length;
+    if (this.used + most > this.buffer.length) {
+      this.drain();
+      // A line larger than a buffer (a long error with its stack) goes to the writer on its own.
+      if (most > this.buffer.length) {
+        this.writer.write(Buffer.from(line));
+        return true;
+      }
+    }
+    this.used += this.buffer.write(line, this.used);
     return true;
   }
 
-  /** Hands the gathered lines to the writer (which writes them asynchronously, one write at a time). */
+  /** Hands the encoded lines to the writer; the buffer is the writer's from then on (a new one is taken). */
   private drain(): void {
-    if (this.lines.length === 0) return;
-    const text = this.lines.join('');
-    this.lines = [];
-    this.size = 0;
-    this.writer.write(text);
+    if (this.used === 0) return;
+    this.writer.write(this.buffer.subarray(0, this.used));
+    this.buffer = Buffer.allocUnsafe(LOG_BUFFER_BYTES);
+    this.used = 0;
   }
 
   /** Writes what is gathered; `cb` (pino's `logger.flush(cb)`) is called once the writer has written it. */
@@ -81,9 +93,11 @@ export function logDestination(dest: number | string = 1): BufferedDestination {
   if (known) return known;
   // A path is opened here, synchronously, so that even a process exiting right away can flush into it.
   const fd = typeof dest === 'string' ? openSync(dest, 'a') : dest;
-  // The lines reach the writer gathered (LineBuffer), at least LOG_BUFFER_BYTES code units — so at least as
-  // many bytes — at a time except at a flush: each such string starts a write, and flush(cb) waits for them.
-  const stream = new LineBuffer(destination({ dest: fd, sync: false, minLength: LOG_BUFFER_BYTES }));
+  // The writer is handed whole buffers (LineBuffer): each starts a write at once (any length reaches
+  // minLength 1; at 0 the writer's flush(cb) would not wait for its writes), or joins the next one while a
+  // write is under way (up to four buffers in one write).
+  const writer = destination({ dest: fd, sync: false, contentMode: 'buffer', minLength: 1, maxWrite: 4 * LOG_BUFFER_BYTES }) as Writer;
+  const stream = new LineBuffer(writer);
   opened.set(dest, stream);
   const timer = setInterval(() => stream.flush(), LOG_FLUSH_MS);
   timer.unref();

@@ -24,7 +24,7 @@ export function send(
 ): void {
   if (ctx.done) return;
   ctx.done = true;
-  if (ctx.timer) clearTimeout(ctx.timer);
+  state.deadlines?.disarm(ctx);
   const { res } = ctx;
   if (res.headersSent || res.writableEnded) return;
   const out: Record<string, string | number> = { 'x-request-id': ctx.requestId };
@@ -41,7 +41,7 @@ export function send(
   // Skip the clock, the label and the log object entirely when neither metrics nor info logs are on.
   const logging = logger !== undefined && (typeof logger.isLevelEnabled !== 'function' || logger.isLevelEnabled('info'));
   if (!metrics && !logging) return;
-  const seconds = Number(process.hrtime.bigint() - ctx.startedAt) / 1e9;
+  const seconds = (performance.now() - ctx.startedAt) / 1e3;
   const method = KNOWN_METHODS.has(ctx.req.method ?? '') ? ctx.req.method! : 'OTHER';
   metrics?.observe(method, ctx.route.template, status, seconds);
   if (logging) requestLogger(state, logger, method, ctx.route.template).info({ reqId: ctx.requestId, status, ms: Math.round(seconds * 1e6) / 1e3 }, 'request');
@@ -50,12 +50,14 @@ export function send(
 /**
  * The logger of a request's line: a child of `logger` with its method and route bound (the line has the
  * same fields). pino serialises a child's bindings once; writing them on every line was a fifth of the
- * line's cost on the hot recommendation path. Methods and routes are few (KNOWN_METHODS, the route table).
+ * line's cost on the hot recommendation path. Methods and routes are few (KNOWN_METHODS, the route table);
+ * found by method, then route, both strings the listener already holds (no key made per request).
  */
 function requestLogger(state: ListenerState, logger: NonNullable<ListenerState['logger']>, method: string, route: string): NonNullable<ListenerState['logger']> {
-  const key = `${method} ${route}`;
-  let child = state.requestLoggers.get(key);
-  if (child === undefined) state.requestLoggers.set(key, (child = logger.child({ method, route })));
+  let byRoute = state.requestLoggers.get(method);
+  if (byRoute === undefined) state.requestLoggers.set(method, (byRoute = new Map()));
+  let child = byRoute.get(route);
+  if (child === undefined) byRoute.set(route, (child = logger.child({ method, route })));
   return child;
 }
 

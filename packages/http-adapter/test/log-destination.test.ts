@@ -34,15 +34,17 @@ describe('logDestination (the buffered request log)', () => {
   });
 
   it('writes many buffers\' worth of lines whole and in order, at exit and from the timer', async () => {
-    // 3,000 lines of ~70 bytes: about 25 buffers handed to the writer while logging, the rest at exit.
+    // 12,000 lines of ~70 bytes: about a dozen buffers handed to the writer while logging, the rest at exit.
+    const count = 12_000;
+    expect(count * 70).toBeGreaterThan(10 * LOG_BUFFER_BYTES);
     const atExit = path.join(dir, 'many-exit.log');
-    await runChild(atExit, 3000, 'exit');
+    await runChild(atExit, count, 'exit');
     const written = lines(atExit);
-    expect(written.map((l) => l.i)).toEqual(Array.from({ length: 3000 }, (_, i) => i));
+    expect(written.map((l) => l.i)).toEqual(Array.from({ length: count }, (_, i) => i));
     expect(written.filter((l) => l.i % 5 === 0).every((l) => l.q === 'café ünïcödé 🛒')).toBe(true);
     const byTimer = path.join(dir, 'many-wait.log');
-    await runChild(byTimer, 3000, 'wait', LOG_FLUSH_MS * 3 + 1500);
-    expect(lines(byTimer).map((l) => l.i)).toEqual(Array.from({ length: 3000 }, (_, i) => i));
+    await runChild(byTimer, count, 'wait', LOG_FLUSH_MS * 3 + 1500);
+    expect(lines(byTimer).map((l) => l.i)).toEqual(Array.from({ length: count }, (_, i) => i));
   });
 
   it('writes a quiet process\'s lines within the flush interval, without an exit', async () => {
@@ -59,6 +61,20 @@ describe('logDestination (the buffered request log)', () => {
     for (let i = 0; i < 10; i++) logger.info({ i }, 'request');
     await new Promise<void>((resolve, reject) => logger.flush((err) => (err ? reject(err) : resolve())));
     expect(lines(file).map((l) => l.i)).toEqual(Array.from({ length: 10 }, (_, i) => i));
+  });
+
+  it('writes a line larger than its buffer whole, in its place among the others', async () => {
+    const file = path.join(dir, 'large-line.log');
+    const logger = pino({ name: 'aisle' }, logDestination(file));
+    // Two bytes per character in UTF-8: the line is about three buffers long.
+    const q = 'ü'.repeat(LOG_BUFFER_BYTES * 1.5);
+    logger.info({ i: 0 }, 'request');
+    logger.info({ i: 1, q }, 'request');
+    logger.info({ i: 2 }, 'request');
+    await new Promise<void>((resolve, reject) => logger.flush((err) => (err ? reject(err) : resolve())));
+    const written = lines(file);
+    expect(written.map((l) => l.i)).toEqual([0, 1, 2]);
+    expect(written[1]!.q).toBe(q);
   });
 
   it('hands out one destination per target', () => {

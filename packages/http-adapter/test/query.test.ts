@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpError } from '../src/errors.js';
-import { compileQueryDecoder, queryDecoderFor } from '../src/query.js';
+import fc from 'fast-check';
+import { compileQueryDecoder, parseQueryString, queryDecoderFor } from '../src/query.js';
 import { jsonDepthWithin } from '../src/body.js';
 import { MAX_CART_ITEMS } from '@aisle/engine';
 
@@ -87,5 +88,24 @@ describe('JSON depth scan', () => {
     expect(jsonDepthWithin('{"a":[[1]]}', 3)).toBe(true);
     expect(jsonDepthWithin('{"a":[[[1]]]}', 3)).toBe(false);
     expect(jsonDepthWithin('{"a":"[[[[[\\"[[["}', 1)).toBe(true);
+  });
+});
+
+describe('parseQueryString', () => {
+  /** What URLSearchParams reads, in the same shape: every name with its values in order. */
+  const reference = (query: string) => {
+    const out = new Map<string, string[]>();
+    for (const [name, value] of new URLSearchParams(query)) out.set(name, [...(out.get(name) ?? []), value]);
+    return out;
+  };
+  it('reads what URLSearchParams reads, with and without anything to decode', () => {
+    for (const query of ['', '&', '&&a=1&&', 'a', 'a=', '=1', '=', 'a=1=2', 'a=1&a=2&b', 'count=3', 'x=%41%2B+b', 'a+b=c+d', 'ü=ß&ü=x']) {
+      expect(parseQueryString(query)).toEqual(reference(query));
+    }
+    const piece = fc.constantFrom('a', 'b', 'count', '=', '&', '%', '%41', '+', 'ü', '[0]', '_', '');
+    fc.assert(fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+      const query = pieces.join('');
+      expect(parseQueryString(query)).toEqual(reference(query));
+    }), { numRuns: 2000 });
   });
 });

@@ -90,7 +90,13 @@ describe('transport', () => {
     const given = await fetch(`${svc.url}/healthz`, { headers: { 'x-request-id': 'abc-123' } });
     expect(given.headers.get('x-request-id')).toBe('abc-123');
     const generated = await fetch(`${svc.url}/healthz`, { headers: { 'x-request-id': 'bad id with spaces' } });
-    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const next = await fetch(`${svc.url}/healthz`);
+    // The process's prefix and a count: two requests, two ids of one prefix.
+    const [first, second] = [generated, next].map((res) => res.headers.get('x-request-id')!);
+    expect(first).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
+    expect(second).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
+    expect(second).not.toBe(first);
+    expect(second.slice(0, 13)).toBe(first!.slice(0, 13));
   });
 
   it('hundreds of parallel requests all succeed', async () => {

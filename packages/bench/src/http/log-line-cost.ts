@@ -1,8 +1,10 @@
 /**
  * CPU per request log line (the adapter's line: request id, method, route, status, ms) through pino
- * into a file, for two destinations in alternation, in one process: the adapter's `logDestination`
- * (lines gathered until 8 KiB, then one string to pino's writer) and pino's writer buffering the lines
- * itself (`pino.destination({ minLength: 8 KiB })`, what `logDestination` was before decision 0052).
+ * into a file, for three destinations in alternation, in one process: the adapter's `logDestination`
+ * (each line encoded into a 64 KiB buffer, whole buffers to pino's writer: decision 0094), the lines
+ * gathered as strings until 8 KiB and handed to pino's writer joined (what `logDestination` was from
+ * decision 0052 to 0094), and pino's writer buffering the lines itself (`pino.destination({ minLength:
+ * 8 KiB })`, before decision 0052).
  * The event loop turns every `--every` lines (default 20, as a busy server answering a few dozen requests a
  * turn), so the asynchronous writes complete between lines as under load.
  *
@@ -13,7 +15,7 @@ import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOG_BUFFER_BYTES, logDestination } from '@aisle/http-adapter';
-import { destination, pino, type Logger } from 'pino';
+import { destination, pino, type DestinationStream, type Logger } from 'pino';
 import { option } from '../cli-option.js';
 
 const lines = Number(option('lines', '300000'));
@@ -21,13 +23,32 @@ const rounds = Number(option('rounds', '4'));
 /** Lines between two turns of the event loop (a busy server answers a few dozen requests a turn). */
 const every = Number(option('every', '20'));
 
+/** Decision 0052's destination, kept here for comparison: lines gathered as strings, handed to the writer joined at 8 KiB. */
+class JoinedLines implements DestinationStream {
+  private lines: string[] = [];
+  private size = 0;
+  constructor(readonly writer: ReturnType<typeof destination>) {}
+  write(line: string): void {
+    this.lines.push(line);
+    this.size += line.length;
+    if (this.size >= 8 * 1024) this.drain();
+  }
+  drain(): void {
+    this.writer.write(this.lines.join(''));
+    this.lines = [];
+    this.size = 0;
+  }
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'aisle-log-line-cost-'));
-  const writerBuffered = destination({ dest: openSync(join(dir, 'writer-buffered.log'), 'a'), sync: false, minLength: LOG_BUFFER_BYTES });
+  const writerBuffered = destination({ dest: openSync(join(dir, 'writer-buffered.log'), 'a'), sync: false, minLength: 8 * 1024 });
+  const joined = new JoinedLines(destination({ dest: openSync(join(dir, 'joined.log'), 'a'), sync: false, minLength: 8 * 1024 }));
   const gathered = logDestination(join(dir, 'gathered.log'));
   const loggers: [string, Logger][] = [
     ['pino writer buffering 8 KiB itself', pino({ name: 'aisle' }, writerBuffered)],
-    ['logDestination (lines gathered)', pino({ name: 'aisle' }, gathered)],
+    ['8 KiB of strings joined (0052)', pino({ name: 'aisle' }, joined)],
+    [`logDestination (${LOG_BUFFER_BYTES / 1024} KiB encoded)`, pino({ name: 'aisle' }, gathered)],
   ];
   try {
     for (let round = 0; round < rounds; round++) {
@@ -43,6 +64,8 @@ async function main(): Promise<void> {
     }
   } finally {
     writerBuffered.flushSync();
+    joined.drain();
+    joined.writer.flushSync();
     gathered.flushSync();
     rmSync(dir, { recursive: true, force: true });
   }

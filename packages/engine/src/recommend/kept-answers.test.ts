@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WebsiteConfig } from '../config.js';
 import type { Product } from '../types.js';
-import { copyAnswer, KeptAnswers, MAX_KEPT_ANSWERS, type AnswerBasis } from './kept-answers.js';
+import { KeptAnswers, MAX_KEPT_ANSWERS, type AnswerBasis } from './kept-answers.js';
 import { MapCatalog } from './map-catalog.js';
 import { RecommendationModels } from './recommendation-models.js';
 
@@ -22,19 +22,25 @@ function setup(refreshMs = 0) {
 }
 
 describe('kept answers', () => {
-  it('answer the same request as a computation does, as copies the caller may change', () => {
+  it('answer the same request as a computation does, sharing lists no caller can change', () => {
     const { models, view } = setup();
     view('p3', 5);
     view('p7', 3);
     const first = models.recommend('PopularItems', { count: 2 });
-    first.payload.push('changed by the caller');
-    first.slots[0]!.refId = 'changed too';
+    expect(() => first.payload.push('changed by the caller')).toThrow(TypeError);
+    expect(() => { first.slots[0]!.refId = 'changed too'; }).toThrow(TypeError);
+    expect(() => first.slots.pop()).toThrow(TypeError);
+    // The answer object itself is each caller's own (the engine adds the list id to it).
+    Object.assign(first, { queryId: 'q1' });
     const second = models.recommend('PopularItems', { count: 2 });
     expect(second.payload).toEqual(['p3', 'p7']);
     expect(second.slots.map((s) => s.refId)).toEqual(['p3', 'p7']);
+    expect(second).not.toHaveProperty('queryId');
     const third = models.recommend('PopularItems', { count: 2 });
     expect(third).toEqual(second);
-    expect(third.payload).not.toBe(second.payload);
+    expect(third).not.toBe(second);
+    expect(third.payload).toBe(second.payload);
+    expect(third.slots).toBe(first.slots);
   });
 
   it('are dropped by an event, a catalog change or new settings', () => {
@@ -79,7 +85,7 @@ describe('kept answers', () => {
     const answer = { type: 1, code: 0, payload: ['a'], slots: [{ refId: 'a', tacticLabel: 'Popular Items', tacticId: 'x' }], recommenderId: 'r' };
     for (let i = 0; i <= MAX_KEPT_ANSWERS; i++) kept.keep(`r${i}`, basis, answer);
     expect(kept.get('r0', basis)).toBeUndefined();
-    expect(kept.get(`r${MAX_KEPT_ANSWERS}`, basis)).toEqual(copyAnswer(answer));
+    expect(kept.get(`r${MAX_KEPT_ANSWERS}`, basis)).toEqual(answer);
     expect(kept.get(`r${MAX_KEPT_ANSWERS}`, { ...basis, changes: 2 })).toBeUndefined();
     expect(kept.get(`r${MAX_KEPT_ANSWERS}`, basis)).toBeUndefined();
   });

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { Deadlines, sweepPeriodMs } from '../src/deadlines.js';
+
+describe('Deadlines (the handler timeout)', () => {
+  it('expires the requests past their deadline, in arrival order, each once; a disarmed one never', () => {
+    let now = 0;
+    const expired: string[] = [];
+    const deadlines = new Deadlines<string>(100, (r) => expired.push(r), () => now);
+    deadlines.arm('a');
+    now = 10;
+    deadlines.arm('b');
+    deadlines.arm('c');
+    now = 40;
+    deadlines.arm('d');
+    deadlines.disarm('c');
+    now = 109;
+    deadlines.sweep();
+    expect(expired).toEqual(['a']);
+    now = 110;
+    deadlines.sweep();
+    expect(expired).toEqual(['a', 'b']);
+    now = 1000;
+    deadlines.sweep();
+    deadlines.sweep();
+    expect(expired).toEqual(['a', 'b', 'd']);
+    expect(deadlines.size).toBe(0);
+  });
+
+  it('answers a request that never ends within the timeout plus one sweep period, by the clock', async () => {
+    const expired: number[] = [];
+    const started = performance.now();
+    const deadlines = new Deadlines<number>(40, () => expired.push(performance.now() - started));
+    deadlines.arm(1);
+    deadlines.arm(2);
+    deadlines.disarm(2);
+    await new Promise((resolve) => setTimeout(resolve, 40 + sweepPeriodMs(40) + 50));
+    expect(expired).toHaveLength(1);
+    expect(expired[0]).toBeGreaterThanOrEqual(40);
+    expect(deadlines.size).toBe(0);
+  });
+
+  it('sweeps at a quarter of the timeout, between 5 ms and a second', () => {
+    expect(sweepPeriodMs(30_000)).toBe(1000);
+    expect(sweepPeriodMs(200)).toBe(50);
+    expect(sweepPeriodMs(8)).toBe(5);
+  });
+});
