@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { TokenIndex } from './auth.js';
 import type { BodyLimits } from './body.js';
 import type { DashboardAssets, DashboardOptions } from './dashboard.js';
-import type { Deadlines } from './deadlines.js';
+import type { DeadlineLinks, Deadlines } from './deadlines.js';
 import type { OperationDeclaration } from './endpoints.js';
 import type { ErrorShape } from './errors.js';
 import type { HttpMetrics } from './metrics.js';
@@ -84,8 +84,8 @@ export interface Route {
   timed: boolean;
 }
 
-/** One request being handled. */
-export interface RequestContext {
+/** One request being handled (linked into the handler timeout's list while it waits: deadlines.ts). */
+export interface RequestContext extends DeadlineLinks<RequestContext> {
   req: IncomingMessage;
   res: ServerResponse;
   route: Route;
@@ -95,8 +95,8 @@ export interface RequestContext {
   websiteId?: string;
   /** The browser search key of a search, when the caller used one (it may force a scope). */
   searchKey?: SearchKeyInfo;
-  /** Path parameters, percent-decoded, in template order. */
-  params: string[];
+  /** Path parameters, percent-decoded, in template order (shared by the requests of one path). */
+  params: readonly string[];
   /** The raw query string (without `?`). */
   query: string;
   /** The query parameters decoded by the operation's declared query schema (set before the handler runs; see query.ts). */

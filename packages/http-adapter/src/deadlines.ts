@@ -1,8 +1,9 @@
 /**
  * The handler timeout (`handlerTimeoutMs`): requests waiting for their handler, answered by one sweep
  * when they outlive it. A timer per request (setTimeout, then clearTimeout on the answer) cost a timer
- * object, a list insertion and a removal on every request of the hot recommendation path; a set entry
- * costs a fraction of that, and one interval serves every request (decision 0094).
+ * object, a list insertion and a removal on every request of the hot recommendation path; here a request
+ * is linked into a list through fields of its own, which allocates nothing, and one interval serves
+ * every request (decision 0094).
  * @module
  */
 
@@ -20,12 +21,25 @@ export function sweepPeriodMs(timeoutMs: number): number {
 }
 
 /**
- * Requests armed with one timeout, each expired once (`expire`) unless disarmed before. Entries are
- * kept in arrival order, which is deadline order (one timeout for all), so a sweep stops at the first
- * request still in time. The interval runs only while requests are armed, and never keeps the process alive.
+ * The fields a request carries while it is armed (the list runs through the requests themselves).
+ * Set them to undefined when the request is made, so that every request has the same shape.
  */
-export class Deadlines<T> {
-  private readonly armed = new Map<T, number>();
+export interface DeadlineLinks<T> {
+  /** When the request times out (the deadlines' clock, ms); undefined while not armed. */
+  deadlineAt: number | undefined;
+  deadlinePrev: T | undefined;
+  deadlineNext: T | undefined;
+}
+
+/**
+ * Requests armed with one timeout, each expired once (`expire`) unless disarmed before. The list is in
+ * arrival order, which is deadline order (one timeout for all), so a sweep stops at the first request
+ * still in time. The interval runs only while requests are armed, and never keeps the process alive.
+ */
+export class Deadlines<T extends DeadlineLinks<T>> {
+  private head: T | undefined;
+  private tail: T | undefined;
+  private count = 0;
   private sweeper: NodeJS.Timeout | undefined;
 
   /** `expire` answers a request that outlived `timeoutMs`; `now` is the clock in ms (a test's own). */
@@ -35,34 +49,48 @@ export class Deadlines<T> {
     private readonly now: () => number = performance.now.bind(performance),
   ) {}
 
-  /** Starts the request's deadline (a request is armed once). */
+  /** Starts the request's deadline (nothing if it is armed already). */
   arm(request: T): void {
-    this.armed.set(request, this.now() + this.timeoutMs);
+    if (request.deadlineAt !== undefined) return;
+    request.deadlineAt = this.now() + this.timeoutMs;
+    request.deadlinePrev = this.tail;
+    request.deadlineNext = undefined;
+    if (this.tail === undefined) this.head = request;
+    else this.tail.deadlineNext = request;
+    this.tail = request;
+    this.count++;
     if (this.sweeper === undefined) {
       this.sweeper = setInterval(() => this.sweep(), sweepPeriodMs(this.timeoutMs));
       this.sweeper.unref();
     }
   }
 
-  /** Ends the request's deadline (answered, or past the point the timeout covers); nothing if it was not armed. */
+  /** Ends the request's deadline (answered, or past the point the timeout covers); nothing if it is not armed. */
   disarm(request: T): void {
-    this.armed.delete(request);
+    if (request.deadlineAt === undefined) return;
+    const { deadlinePrev: prev, deadlineNext: next } = request;
+    if (prev === undefined) this.head = next;
+    else prev.deadlineNext = next;
+    if (next === undefined) this.tail = prev;
+    else next.deadlinePrev = prev;
+    request.deadlineAt = request.deadlinePrev = request.deadlineNext = undefined;
+    this.count--;
   }
 
   /** How many requests are armed. */
   get size(): number {
-    return this.armed.size;
+    return this.count;
   }
 
   /** Expires every request past its deadline; stops the interval when none is left armed. */
   sweep(): void {
     const now = this.now();
-    for (const [request, deadline] of this.armed) {
-      if (deadline > now) break;
-      this.armed.delete(request);
+    while (this.head !== undefined && this.head.deadlineAt! <= now) {
+      const request = this.head;
+      this.disarm(request);
       this.expire(request);
     }
-    if (this.armed.size === 0 && this.sweeper !== undefined) {
+    if (this.count === 0 && this.sweeper !== undefined) {
       clearInterval(this.sweeper);
       this.sweeper = undefined;
     }

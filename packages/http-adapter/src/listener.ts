@@ -140,6 +140,7 @@ export function createListener(engine: Engine, options: ListenerOptions = {}): A
     const ctx: RequestContext = {
       req, res, route, params: match?.params ?? [], query, queryParams: undefined,
       requestId: requestIdOf(req), startedAt, done: false,
+      deadlineAt: undefined, deadlinePrev: undefined, deadlineNext: undefined,
     };
     if (!match) {
       sendError(ctx, state, matchError ?? new HttpError('PATH_NOT_FOUND', { path: path || url }));

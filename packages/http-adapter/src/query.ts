@@ -89,7 +89,8 @@ export type QueryParams = Record<string, string | number | boolean | string[]>;
 /**
  * Decodes a raw query string (without `?`); `maxItems` (the listener's `maxQueryItems`) bounds every
  * array parameter below the contract's own bound (its schema's `maxItems`), which it can lower, never
- * raise: the engine refuses past the contract's bound however it is called.
+ * raise: the engine refuses past the contract's bound however it is called. The parameters are frozen,
+ * shared by the requests with the same query string.
  */
 export type QueryDecoder = (query: string, maxItems: number) => QueryParams;
 
@@ -123,7 +124,9 @@ export function compileQueryDecoder(schema: QuerySchema): QueryDecoder {
   const declared = new Map(declaredNames.map((name) => [name.toLowerCase(), name]));
   if (declared.size !== declaredNames.length) throw new Error(`query schema declares names that differ only in case: ${declaredNames.join(', ')}`);
   const accepted = declaredNames.length > 0 ? declaredNames.join(', ') : 'no query parameters';
-  return (query, maxItems) => {
+  // Query strings decoded lately, by the array bound they were decoded under (one per listener, in practice).
+  const decodedBy = new Map<number, Map<string, QueryParams>>();
+  const decode = (query: string, maxItems: number): QueryParams => {
     // URLSearchParams reads a bad percent-encoding as U+FFFD, or a stray `%` as itself: a parameter sent
     // so is refused (as a bad path segment is), not read (or named) as another text; a name of the
     // caller's own is not read at all. The exact scan runs only when one regex says it may find one (a
@@ -134,9 +137,34 @@ export function compileQueryDecoder(schema: QuerySchema): QueryDecoder {
     }
     const raw = declaredSpelling(parseQueryString(query), declared, accepted);
     const out: QueryParams = {};
-    for (const decode of decoders) decode(raw, out, maxItems);
+    for (const decodeParameter of decoders) decodeParameter(raw, out, maxItems);
     return out;
   };
+  // A storefront sends the same few query strings over and over (`count=5`): their parameters are
+  // decoded once and shared, frozen (handlers and the engine read them, never change them). A query that
+  // fails is decoded, and refused, every time.
+  return (query, maxItems) => {
+    let decoded = decodedBy.get(maxItems);
+    if (decoded === undefined) decodedBy.set(maxItems, (decoded = new Map()));
+    const known = decoded.get(query);
+    if (known !== undefined) return known;
+    const params = freezeParams(decode(query, maxItems));
+    if (query.length <= DECODED_QUERY_LENGTH) {
+      if (decoded.size >= DECODED_QUERIES) decoded.clear();
+      decoded.set(query, params);
+    }
+    return params;
+  };
+}
+
+/** Most query strings remembered per decoder and bound (then all are forgotten and remembered again as asked)… */
+export const DECODED_QUERIES = 1024;
+/** …each at most this long (a longer one is decoded every time: the memory stays bounded). */
+export const DECODED_QUERY_LENGTH = 256;
+
+function freezeParams(params: QueryParams): QueryParams {
+  for (const value of Object.values(params)) if (Array.isArray(value)) Object.freeze(value);
+  return Object.freeze(params);
 }
 
 /**

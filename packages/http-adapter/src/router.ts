@@ -107,7 +107,7 @@ export const unmatchedRoute: Route = { template: 'unmatched', operations: new Ma
 /** A matched route with its decoded path parameters. */
 export interface RouteMatch {
   route: Route;
-  params: string[];
+  params: readonly string[];
 }
 
 /**
@@ -158,11 +158,31 @@ export class MalformedPathError extends HttpError<'PATH_SEGMENT_MALFORMED'> {
   }
 }
 
+/** Paths matched lately, with their match (null: none), so that a storefront's few hot paths skip the tree. */
+const matched = new Map<string, Readonly<RouteMatch> | null>();
+/** Most paths remembered (then all are forgotten and remembered again as asked)… */
+export const MATCHED_PATHS = 1024;
+/** …each at most this long (a longer one is matched every time: the memory stays under ~256 KiB). */
+export const MATCHED_PATH_LENGTH = 256;
+
 /**
  * Finds the route of a path (without prefix and query), or undefined. A parameter must not be empty.
  * Throws {@link MalformedPathError} when the path would match but a segment is not valid percent-encoding.
+ * A match is shared by the requests of the same path (frozen: its params are read, never changed).
  */
-export function matchRoute(path: string): RouteMatch | undefined {
+export function matchRoute(path: string): Readonly<RouteMatch> | undefined {
+  const known = matched.get(path);
+  if (known !== undefined) return known ?? undefined;
+  const found = findRoute(path);
+  const match = found === undefined ? undefined : Object.freeze({ route: found.route, params: Object.freeze(found.params) });
+  if (path.length <= MATCHED_PATH_LENGTH) {
+    if (matched.size >= MATCHED_PATHS) matched.clear();
+    matched.set(path, match ?? null);
+  }
+  return match;
+}
+
+function findRoute(path: string): RouteMatch | undefined {
   const found = tree.find(TREE_METHOD, path);
   if (!found) {
     // find-my-way does not match a path whose parameters do not decode; the same path with every "%"

@@ -91,6 +91,21 @@ describe('JSON depth scan', () => {
   });
 });
 
+describe('decoded queries remembered', () => {
+  const decode = queryDecoderFor('RecommendQuery');
+  it('share frozen parameters per query string and bound, and refuse a bad query every time', () => {
+    const first = decode('count=4&items[0]=a', 100);
+    expect(decode('count=4&items[0]=a', 100)).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.items)).toBe(true);
+    expect(first).toEqual({ count: 4, items: ['a'] });
+    // Another listener's bound decodes anew, under its own bound.
+    expect(() => decode('items[0]=a&items[1]=b', 1)).toThrow('query parameter items has 2 entries');
+    expect(decode('items[0]=a&items[1]=b', 100).items).toEqual(['a', 'b']);
+    expect(() => decode('count=x', 100)).toThrow(/count/);
+    expect(() => decode('count=x', 100)).toThrow(/count/);
+  });
+});
+
 describe('parseQueryString', () => {
   /** What URLSearchParams reads, in the same shape: every name with its values in order. */
   const reference = (query: string) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { endpoints, recommendEndpoints } from '../src/endpoints.js';
 import { HttpError } from '../src/errors.js';
-import { matchRoute, routes } from '../src/router.js';
+import { MATCHED_PATH_LENGTH, MATCHED_PATHS, matchRoute, routes } from '../src/router.js';
 
 /** A concrete path of a template: each `{name}` replaced by `value(name)`. */
 const fill = (template: string, value: (name: string) => string) => template.replace(/\{([^}]+)\}/g, (_m, name: string) => value(name));
@@ -62,5 +62,31 @@ describe('routes derived from the endpoint declarations', () => {
     expect(routes.product.allow).toBe('GET, DELETE, HEAD, OPTIONS');
     expect(routes.settings.allow).toBe('GET, PUT, PATCH, HEAD, OPTIONS');
     expect(routes.products.timed).toBe(false);
+  });
+});
+
+describe('matched paths remembered', () => {
+  it('share one frozen match per path, a long path matched anew each time, a bad one refused each time', () => {
+    const path = '/1.0/ClientRecom/site-remembered/PopularItems';
+    const first = matchRoute(path)!;
+    expect(matchRoute(path)).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.params)).toBe(true);
+    expect(first.params).toEqual(['site-remembered', 'PopularItems']);
+    const long = `/1.0/ClientRecom/${'w'.repeat(MATCHED_PATH_LENGTH)}/PopularItems`;
+    expect(matchRoute(long)!.params).toEqual(['w'.repeat(MATCHED_PATH_LENGTH), 'PopularItems']);
+    expect(matchRoute(long)).not.toBe(matchRoute(long));
+    expect(() => matchRoute('/1.0/ClientRecom/%E0%A4%A/PopularItems')).toThrow(HttpError);
+    expect(() => matchRoute('/1.0/ClientRecom/%E0%A4%A/PopularItems')).toThrow(HttpError);
+    expect(matchRoute('/no/such/path')).toBeUndefined();
+    expect(matchRoute('/no/such/path')).toBeUndefined();
+  });
+
+  it('forget them all past MATCHED_PATHS and match as before', () => {
+    const path = '/1.0/ClientRecom/site-forgotten/Cart';
+    const first = matchRoute(path)!;
+    for (let i = 0; i <= MATCHED_PATHS; i++) matchRoute(`/1.0/ClientRecom/site-${i}/Cart`);
+    const again = matchRoute(path)!;
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
   });
 });

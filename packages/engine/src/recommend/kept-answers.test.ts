@@ -79,6 +79,23 @@ describe('kept answers', () => {
     expect(models.recommend('PopularItems', { count: 1 }, ['popularItems']).payload).toEqual(['p3']);
   });
 
+  it('key a frozen parameters object once per method: each method answers its own, a bad one is refused every time', () => {
+    const { models, view } = setup();
+    view('p3', 5);
+    view('p7', 3);
+    const params = Object.freeze({ count: 2, productRef: 'p3' });
+    const popular = models.recommend('PopularItems', params);
+    expect(popular.payload).toEqual(['p7']);
+    expect(models.recommend('PopularItems', params)).toEqual(popular);
+    // The same object under another method: that method's request, not PopularItems' kept answer.
+    const viewedTogether = models.recommend('ViewedTogether', params);
+    expect(viewedTogether.recommenderId).not.toBe(popular.recommenderId);
+    expect(viewedTogether).toEqual(models.recommend('ViewedTogether', { count: 2, productRef: 'p3' }));
+    const bad = Object.freeze({ count: 0 });
+    expect(() => models.recommend('PopularItems', bad)).toThrow(/count/);
+    expect(() => models.recommend('PopularItems', bad)).toThrow(/count/);
+  });
+
   it('hold at most MAX_KEPT_ANSWERS and start again past it; a new basis drops them', () => {
     const kept = new KeptAnswers();
     const basis: AnswerBasis = { changes: 1, catalogVersion: 1, ranking: 1, attributes: undefined, visual: undefined };

@@ -30,7 +30,7 @@ import { runFill, type CascadeOutcome, type Scored, type Tactic } from './cascad
 import { CustomerHistory } from './customer-history.js';
 import { GrowableFloat64, Interner } from './interner.js';
 import { ItemStatus } from './item-status.js';
-import { checkParams, resolveMethod, TacticLabels, type CheckedParams, type TacticKey } from './methods.js';
+import { checkParams, resolveMethod, TacticLabels, type CheckedParams, type MethodSpec, type TacticKey } from './methods.js';
 import { NeighbourTable } from './neighbour-table.js';
 import { PopularityKind, PopularityWindow } from './popularity.js';
 import { lessRedundant } from './redundancy.js';
@@ -213,6 +213,13 @@ export class RecommendationModels {
   private changes = 0;
   /** Answers kept for the same request while their basis holds (kept-answers.ts). */
   private readonly kept = new KeptAnswers();
+  /**
+   * The checked parameters and request key last made from a frozen parameters object, by that object:
+   * the HTTP adapter hands the same frozen object to every request with the same query string, so a
+   * storefront's repeated request is checked and keyed once (checking is pure; a frozen object cannot
+   * change). Weakly held.
+   */
+  private readonly requests = new WeakMap<object, { spec: MethodSpec; style: boolean; checked: CheckedParams; key: string }>();
 
   constructor(options: RecommendationModelsOptions) {
     this.website = options.website;
@@ -406,9 +413,7 @@ export class RecommendationModels {
    */
   recommend(method: string, params: RecommendParams, cascade?: readonly TacticKey[]): ModelRecommendation {
     const spec = resolveMethod(method);
-    const checked = checkParams(spec, params, this.website.settings?.useStyleIdForVisualSimilarity === true);
-    // The request as the answer depends on it: the method, the cascade, the checked parameters.
-    const request = `${spec.name}\u0000${cascade === undefined ? '' : cascade.join(',')}\u0000${JSON.stringify(checked)}`;
+    const { checked, key: request } = this.checkRequest(spec, params, cascade);
     const kept = this.kept.get(request, this.answerBasis());
     if (kept !== undefined) return kept;
     const excluded = new Set<number>();
@@ -491,6 +496,23 @@ export class RecommendationModels {
     // A sponsored slot is signed with the time it was served: such an answer is never the next one.
     if (!keepCandidates) this.kept.keep(request, this.answerBasis(), answer);
     return answer;
+  }
+
+  /**
+   * The checked parameters of a request and its key: what the answer depends on besides its basis — the
+   * method, the cascade, the checked parameters. Remembered for a frozen parameters object without a cascade.
+   */
+  private checkRequest(spec: MethodSpec, params: RecommendParams, cascade: readonly TacticKey[] | undefined): { checked: CheckedParams; key: string } {
+    const style = this.website.settings?.useStyleIdForVisualSimilarity === true;
+    const memo = cascade === undefined && typeof params === 'object' && params !== null && Object.isFrozen(params);
+    if (memo) {
+      const known = this.requests.get(params);
+      if (known !== undefined && known.spec === spec && known.style === style) return known;
+    }
+    const checked = checkParams(spec, params, style);
+    const key = `${spec.name}\u0000${cascade === undefined ? '' : cascade.join(',')}\u0000${JSON.stringify(checked)}`;
+    if (memo) this.requests.set(params, { spec, style, checked, key });
+    return { checked, key };
   }
 
   /** What an answer is computed from besides its request, now (see {@link AnswerBasis}). */
