@@ -106,13 +106,18 @@ function runExperimentsSuite(name: string, storeOptions: () => Promise<Pick<Engi
       await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'interleaved' }] }, 400, 'variants[1].name');
       await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b\u0000c' }] }, 400, 'variants[1].name');
       await expectRefused({ ...ok, variants: [{ name: 'control', settings: {} }, REDIRECTING] }, 400, 'variants[0]');
-      await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { fieldWeights: { title: 'heavy' } } }] }, 400, 'variants[1].settings');
-      await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { colour: 1 } }] }, 400, 'variants[1].settings');
+      await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { fieldWeights: { title: 'heavy' } } }] }, 400, 'variants[1].settings.fieldWeights.title');
+      await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { colour: 1 } }] }, 400, 'variants[1].settings.colour');
       await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { fields: { price: { type: 'number' } } } }] }, 400, 'variants[1].settings.fields');
       // What the settings API refuses as given, a variant refuses too (decision 0092): a weight on a field
       // never indexed for full text was taken (201) and its shoppers were served as the control's.
-      await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { fieldWeights: { refId: 5 } } }] }, 400, 'variants[1].settings');
-      await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { synonyms: [['™', 'chair']] } }] }, 400, 'variants[1].settings');
+      await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { fieldWeights: { refId: 5 } } }] }, 400, 'variants[1].settings.fieldWeights.refId');
+      await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { synonyms: [['™', 'chair']] } }] }, 400, 'variants[1].settings.synonyms[0][0]');
+      // The settings check's field is the refusal's, named once in its message (it was named twice).
+      const refused = await create({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { fieldWeights: { title: 'heavy' } } }] });
+      const messages = Object.values(((await refused.json()) as Problem).errors).flat();
+      expect(messages).toEqual([expect.stringMatching(/^experiment: variants\[1\]\.settings\.fieldWeights\.title .+ \(merged over the website's settings\)$/)]);
+      expect(messages[0]!.split('variants[1]').length).toBe(2);
       // Settings no search reads were taken (201), and the variant's shoppers were served exactly as the control's.
       for (const [key, value] of [['cors', { origins: ['https://other.example'] }], ['attributionWindowDays', 7], ['currency', 'USD'], ['eventRetentionDays', { clicks: 30 }], ['retailMedia', { adSets: [] }], ['retailBoost', { collections: [] }], ['useStyleIdForVisualSimilarity', true]] as const) {
         await expectRefused({ ...ok, variants: [{ name: 'control' }, { name: 'b', settings: { [key]: value } }] }, 400, `variants[1].settings.${key}`);

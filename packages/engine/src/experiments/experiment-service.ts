@@ -119,13 +119,18 @@ export function validateExperiment(
         if (Object.hasOwn(v.settings, key)) bad(`${at}.settings.${key}`, 'is read by no search (it governs events, browsers or recommendations): a search variant varying it would serve its shoppers as the control');
       }
       const settings = v.settings;
-      // A settings check's refusal, as the experiment's refusal of this variant's settings.
+      // A settings check's refusal, as the experiment's refusal of this variant's settings: the field the
+      // check names, under this variant, with the check's own words (the message named the path twice).
       const asVariant = (check: () => void, context: string): void => {
         try {
           check();
         } catch (err) {
           if (!isAisleError(err) || err.code !== 'SETTINGS_INVALID') throw err;
-          bad(`${at}.settings`, `${context}${err.message}`);
+          const inner = typeof err.details?.key === 'string' && err.details.key !== '' ? err.details.key : undefined;
+          const within = context === '' ? '' : ` (${context})`;
+          if (inner === undefined || !err.message.includes(`${inner} `)) bad(`${at}.settings`, `${err.message}${within}`);
+          const field = inner.startsWith(`${at}.`) ? inner : `${at}.${inner.startsWith('settings') ? inner : `settings.${inner}`}`;
+          bad(field, `${err.message.slice(err.message.indexOf(`${inner} `) + inner.length + 1)}${within}`);
         }
       };
       // What the settings API refuses as given (a weight on a field never searched, a synonym without a
@@ -134,7 +139,7 @@ export function validateExperiment(
       asVariant(() => {
         checkSettingsDepth(settings);
         checkSettings(settings);
-      }, 'merged over the website\'s settings: ');
+      }, 'merged over the website\'s settings');
       variant.settings = settings;
     }
     if (v.recommendations !== undefined) {
