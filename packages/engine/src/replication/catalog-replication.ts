@@ -411,8 +411,9 @@ export class CatalogReplication implements SharedCatalogs {
       if (mark.prunedThrough <= site.applied) continue;
       const snapshot = await site.log.loadSnapshot();
       if (snapshot === undefined || snapshot.position <= site.applied) continue;
-      // The snapshot's live products (tombstoned ones are not part of it), decoded from its columns.
-      const state = decodeCatalogSnapshot(snapshot.data, snapshot.label).makeState(site.catalog.id);
+      // The snapshot's live products (tombstoned ones are not part of it), decoded from its columns as
+      // stored: the replace analyses them (a snapshot of another text analysis is not built again here).
+      const state = decodeCatalogSnapshot(snapshot.data, snapshot.label).makeStoredState(site.catalog.id);
       await site.catalog.replay([{ kind: 'replace', products: productsOf(liveProductList(state)) }]);
       site.applied = snapshot.position;
     }

@@ -11,7 +11,8 @@ import { compileSearchPlan } from '../../search/search-plan.js';
 import { catalogArb, requestArb } from '../../search/__tests__/random-catalog.js';
 import type { Product, SearchRequest } from '../../types.js';
 import { Catalog } from '../catalog.js';
-import { loadCatalogSnapshot, saveCatalogSnapshot } from './snapshot.js';
+import { decodeCatalogSnapshot, loadCatalogSnapshot, saveCatalogSnapshot } from './snapshot.js';
+import { liveProductList } from '../changes/tombstones.js';
 import { ensureNumericOrder } from '../columns/text-column-lookups.js';
 import { derivedHierarchies, hierarchyOf } from '../columns/hierarchy-column.js';
 import { HIERARCHY_PRODUCTS, HIERARCHY_SETTINGS } from '../../search/__tests__/hierarchy-products.js';
@@ -342,6 +343,22 @@ describe('catalog snapshots', () => {
     const again = await loadCatalogSnapshot(file);
     expect(await ids(again, 'acme')).toEqual(['a', 'e']);
     expect(again.state.vocabulary).toEqual(loaded.state.vocabulary);
+  });
+
+  it('gives a snapshot of another text analysis as stored, for a reader of its products only (no index built again)', async () => {
+    const fixture = path.join(import.meta.dirname, '__tests__', 'text-analysis-1.aislesnap');
+    const decoded = decodeCatalogSnapshot(new Uint8Array(await readFile(fixture)));
+    const stored = decoded.makeStoredState('stored');
+    const rebuilt = decoded.makeState('rebuilt');
+    // As stored: the old words; the live products the same as the re-analysed state's, in the same order.
+    expect(stored.vocabulary).toContain('acmetm');
+    expect(rebuilt.vocabulary).not.toContain('acmetm');
+    const products = (state: typeof stored) => {
+      const list = liveProductList(state);
+      return Array.from({ length: list.length }, (_, i) => list.get(i));
+    };
+    expect(products(stored)).toEqual(products(rebuilt));
+    expect(products(stored).map((p) => p.refId)).toEqual(['a', 'b', 'c', 'e']);
   });
 
   it('loads format 2 snapshots (each product as JSON), written before the product store kept its own parts', async () => {

@@ -311,6 +311,13 @@ function vectorsOf(version: number, need: Need, dimension: number, docCount: num
 /** A decoded snapshot: its state (made for a catalog id) and the change log's mark it was written with. */
 export interface DecodedSnapshot {
   makeState: (catalogId: string) => CatalogState;
+  /**
+   * The state as stored, never analysed again: for a reader that needs only its products (a replica
+   * reloading a pruned log replays them as a replace, whose build analyses them anew in steps). Under
+   * another text analysis `makeState` builds the whole index at once — seconds at 1M on the loop — only
+   * for the products to be taken out of it.
+   */
+  makeStoredState: (catalogId: string) => CatalogState;
   /** See {@link SnapshotMeta.logMark}; undefined when the snapshot has none. */
   logMark?: number;
 }
@@ -459,8 +466,7 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
     const analysis = meta.textAnalysis ?? 1;
     const reanalyse = analysis !== TEXT_ANALYSIS_VERSION
       && meta.fullText.fieldIds.some((fid) => !(meta.dictionaries[fid] ?? []).every((value) => analysedAlike(value, analysis)));
-    const makeState = (catalogId: string): CatalogState => {
-      if (reanalyse) return reanalysedState(catalogId, store, meta, fields);
+    const makeStoredState = (catalogId: string): CatalogState => {
       const state: CatalogState = {
         index: { catalogId, version: 1, docCount: n, fields, fullText, ordinal: arrays.has('ordinal') ? need('ordinal', Uint32Array, n) : undefined },
         store, docByRefId, fieldByName, dictionaries, vocabulary: meta.vocabulary, termMasks, vectors,
@@ -472,8 +478,9 @@ export function decodeCatalogSnapshot(bytes: Uint8Array, label = '(bytes)', time
       timer?.lap('tombstones');
       return withDeletes;
     };
+    const makeState = (catalogId: string): CatalogState => (reanalyse ? reanalysedState(catalogId, store, meta, fields) : makeStoredState(catalogId));
     if (meta.logMark !== undefined && !(Number.isSafeInteger(meta.logMark) && meta.logMark >= 0)) invalid(label, 'has an invalid change log mark');
-    return { makeState, logMark: meta.logMark };
+    return { makeState, makeStoredState, logMark: meta.logMark };
   } catch (err) {
     if (err instanceof AisleError) throw err;
     return invalid(label, 'is corrupt', err);
