@@ -67,10 +67,28 @@ class LineBuffer implements BufferedDestination {
     this.used = 0;
   }
 
-  /** Writes what is gathered; `cb` (pino's `logger.flush(cb)`) is called once the writer has written it. */
+  /**
+   * Writes what is gathered; `cb` (pino's `logger.flush(cb)`) is called once the writer has written it.
+   * Called once the writer drains, not through the writer's own `flush(cb)`: that one fsyncs the
+   * descriptor after the writes, and a pipe or socket (stdout under a supervisor or a container
+   * runtime) cannot be fsynced — every line written, the callback was handed EINVAL.
+   */
   flush(cb?: (err?: Error) => void): void {
     this.drain();
-    this.writer.flush(cb);
+    if (cb !== undefined) {
+      const onDrain = (): void => {
+        this.writer.off('error', onError);
+        cb();
+      };
+      const onError = (err: Error): void => {
+        this.writer.off('drain', onDrain);
+        cb(err);
+      };
+      this.writer.once('drain', onDrain);
+      this.writer.once('error', onError);
+    }
+    // Idle, the writer writes nothing and then drains; writing, it drains once all it holds is written.
+    this.writer.flush();
   }
 
   flushSync(): void {
