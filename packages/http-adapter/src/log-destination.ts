@@ -112,8 +112,8 @@ export function logDestination(dest: number | string = 1): BufferedDestination {
   // A path is opened here, synchronously, so that even a process exiting right away can flush into it.
   const fd = typeof dest === 'string' ? openSync(dest, 'a') : dest;
   // The writer is handed whole buffers (LineBuffer): each starts a write at once (any length reaches
-  // minLength 1; at 0 the writer's flush(cb) would not wait for its writes), or joins the next one while a
-  // write is under way (up to four buffers in one write).
+  // minLength 1; at 0 the writer's flush() would neither write nor drain, and LineBuffer.flush(cb) waits
+  // for that drain), or joins the next one while a write is under way (up to four buffers in one write).
   const writer = destination({ dest: fd, sync: false, contentMode: 'buffer', minLength: 1, maxWrite: 4 * LOG_BUFFER_BYTES }) as Writer;
   const stream = new LineBuffer(writer);
   opened.set(dest, stream);
