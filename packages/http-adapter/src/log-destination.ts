@@ -67,10 +67,28 @@ class LineBuffer implements BufferedDestination {
     this.used = 0;
   }
 
-  /** Writes what is gathered; `cb` (pino's `logger.flush(cb)`) is called once the writer has written it. */
+  /**
+   * Writes what is gathered; `cb` (pino's `logger.flush(cb)`) is called once the writer has written it.
+   * Called once the writer drains, not through the writer's own `flush(cb)`: that one fsyncs the
+   * descriptor after the writes, and a pipe or socket (stdout under a supervisor or a container
+   * runtime) cannot be fsynced — every line written, the callback was handed EINVAL.
+   */
   flush(cb?: (err?: Error) => void): void {
     this.drain();
-    this.writer.flush(cb);
+    if (cb !== undefined) {
+      const onDrain = (): void => {
+        this.writer.off('error', onError);
+        cb();
+      };
+      const onError = (err: Error): void => {
+        this.writer.off('drain', onDrain);
+        cb(err);
+      };
+      this.writer.once('drain', onDrain);
+      this.writer.once('error', onError);
+    }
+    // Idle, the writer writes nothing and then drains; writing, it drains once all it holds is written.
+    this.writer.flush();
   }
 
   flushSync(): void {
@@ -94,8 +112,8 @@ export function logDestination(dest: number | string = 1): BufferedDestination {
   // A path is opened here, synchronously, so that even a process exiting right away can flush into it.
   const fd = typeof dest === 'string' ? openSync(dest, 'a') : dest;
   // The writer is handed whole buffers (LineBuffer): each starts a write at once (any length reaches
-  // minLength 1; at 0 the writer's flush(cb) would not wait for its writes), or joins the next one while a
-  // write is under way (up to four buffers in one write).
+  // minLength 1; at 0 the writer's flush() would neither write nor drain, and LineBuffer.flush(cb) waits
+  // for that drain), or joins the next one while a write is under way (up to four buffers in one write).
   const writer = destination({ dest: fd, sync: false, contentMode: 'buffer', minLength: 1, maxWrite: 4 * LOG_BUFFER_BYTES }) as Writer;
   const stream = new LineBuffer(writer);
   opened.set(dest, stream);

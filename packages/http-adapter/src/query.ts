@@ -36,7 +36,9 @@ export function parseQueryString(query: string): RawQuery {
     for (const [name, value] of new URLSearchParams(query)) add(name, value);
     return out;
   }
-  for (let start = 0; start < query.length;) {
+  // URLSearchParams skips one leading "?" (`…??count=3`, a query string appended with its own "?"): so
+  // does this split, or such a request would be read differently whether or not it escapes anything.
+  for (let start = query.charCodeAt(0) === 0x3f ? 1 : 0; start < query.length;) {
     let end = query.indexOf('&', start);
     if (end === -1) end = query.length;
     // An empty pair (`a=1&&b=2`) is skipped, a pair without `=` is a name with an empty value.

@@ -63,6 +63,18 @@ describe('logDestination (the buffered request log)', () => {
     expect(lines(file).map((l) => l.i)).toEqual(Array.from({ length: 10 }, (_, i) => i));
   });
 
+  it('calls a logger\'s flush callback without an error when its lines went to a pipe (stdout under a supervisor)', async () => {
+    // A pipe cannot be fsynced (EINVAL): the lines are written all the same, and the callback must say so.
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures/log-child.ts'), '-', '3', 'flush'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    await new Promise((resolve) => child.once('close', resolve));
+    expect(out.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { i: number }).i)).toEqual([0, 1, 2]);
+    expect(err).toBe('flushed');
+  });
+
   it('writes a line larger than its buffer whole, in its place among the others', async () => {
     const file = path.join(dir, 'large-line.log');
     const logger = pino({ name: 'aisle' }, logDestination(file));

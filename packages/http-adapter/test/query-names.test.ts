@@ -35,6 +35,16 @@ describe('recommendation query parameter names', () => {
     expect(answer.payload).not.toContain(refs[1]);
   });
 
+  it('reads a query string after a doubled "?" the same with or without anything to decode', async () => {
+    // `…?` + a query string that already starts with "?": URLSearchParams skips one leading "?", and so
+    // must the split of a query without escapes, or the request is refused only when nothing is escaped.
+    for (const query of ['?count=2', '?count=2&_t=a+b', '?count=2&_t=%41']) {
+      const res = await popular(query);
+      expect(res.status, query).toBe(200);
+      expect((await res.json() as { payload: string[] }).payload, query).toHaveLength(2);
+    }
+  });
+
   it('refuses one parameter given in two spellings as given twice', async () => {
     const res = await popular('count=2&Count=3');
     expect(res.status).toBe(400);

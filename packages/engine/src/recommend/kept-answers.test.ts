@@ -96,6 +96,19 @@ describe('kept answers', () => {
     expect(() => models.recommend('PopularItems', bad)).toThrow(/count/);
   });
 
+  it('read a frozen parameters object whose cart list is not frozen anew: a library caller may change the cart', () => {
+    const { models, view } = setup();
+    view('p3', 5);
+    view('p7', 3);
+    view('p9', 1);
+    // Object.freeze is shallow: the object cannot change, the list it holds can.
+    const cart = ['p3'];
+    const params = Object.freeze({ count: 2, items: cart });
+    expect(models.recommend('PopularItems', params).payload).toEqual(['p7', 'p9']);
+    cart[0] = 'p7';
+    expect(models.recommend('PopularItems', params).payload).toEqual(['p3', 'p9']);
+  });
+
   it('hold at most MAX_KEPT_ANSWERS and start again past it; a new basis drops them', () => {
     const kept = new KeptAnswers();
     const basis: AnswerBasis = { changes: 1, catalogVersion: 1, ranking: 1, attributes: undefined, visual: undefined };

@@ -500,11 +500,16 @@ export class RecommendationModels {
 
   /**
    * The checked parameters of a request and its key: what the answer depends on besides its basis — the
-   * method, the cascade, the checked parameters. Remembered for a frozen parameters object without a cascade.
+   * method, the cascade, the checked parameters. Remembered for a frozen parameters object (its cart list
+   * frozen too) without a cascade.
    */
   private checkRequest(spec: MethodSpec, params: RecommendParams, cascade: readonly TacticKey[] | undefined): { checked: CheckedParams; key: string } {
     const style = this.website.settings?.useStyleIdForVisualSimilarity === true;
-    const memo = cascade === undefined && typeof params === 'object' && params !== null && Object.isFrozen(params);
+    // Object.freeze is shallow: a library caller's frozen object may hold a cart list it still changes,
+    // which the memo would then answer with the old cart's key. The cart (`items`) is the parameters'
+    // only nested value; the adapter freezes it with the object (query.ts).
+    const memo = cascade === undefined && typeof params === 'object' && params !== null && Object.isFrozen(params)
+      && (params.items === undefined || Object.isFrozen(params.items));
     if (memo) {
       const known = this.requests.get(params);
       if (known !== undefined && known.spec === spec && known.style === style) return known;
