@@ -91,6 +91,9 @@ describe('kept answers', () => {
     const viewedTogether = models.recommend('ViewedTogether', params);
     expect(viewedTogether.recommenderId).not.toBe(popular.recommenderId);
     expect(viewedTogether).toEqual(models.recommend('ViewedTogether', { count: 2, productRef: 'p3' }));
+    // Both methods' requests held for the one object: each still answers its own.
+    expect(models.recommend('PopularItems', params)).toEqual(popular);
+    expect(models.recommend('ViewedTogether', params)).toEqual(viewedTogether);
     const bad = Object.freeze({ count: 0 });
     expect(() => models.recommend('PopularItems', bad)).toThrow(/count/);
     expect(() => models.recommend('PopularItems', bad)).toThrow(/count/);

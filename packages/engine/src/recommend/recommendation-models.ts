@@ -214,12 +214,13 @@ export class RecommendationModels {
   /** Answers kept for the same request while their basis holds (kept-answers.ts). */
   private readonly kept = new KeptAnswers();
   /**
-   * The checked parameters and request key last made from a frozen parameters object, by that object:
-   * the HTTP adapter hands the same frozen object to every request with the same query string, so a
-   * storefront's repeated request is checked and keyed once (checking is pure; a frozen object cannot
-   * change). Weakly held.
+   * The checked parameters and request key made from a frozen parameters object, by that object, then
+   * by method: the HTTP adapter hands the same frozen object to every request with the same query
+   * string, so a storefront's repeated request is checked and keyed once — also a product page asking
+   * several methods with one query string (checking is pure; a frozen object cannot change). Weakly held;
+   * at most one entry per method (seventeen) per object.
    */
-  private readonly requests = new WeakMap<object, { spec: MethodSpec; style: boolean; checked: CheckedParams; key: string }>();
+  private readonly requests = new WeakMap<object, Map<MethodSpec, { style: boolean; checked: CheckedParams; key: string }>>();
 
   constructor(options: RecommendationModelsOptions) {
     this.website = options.website;
@@ -510,13 +511,15 @@ export class RecommendationModels {
     // only nested value; the adapter freezes it with the object (query.ts).
     const memo = cascade === undefined && typeof params === 'object' && params !== null && Object.isFrozen(params)
       && (params.items === undefined || Object.isFrozen(params.items));
-    if (memo) {
-      const known = this.requests.get(params);
-      if (known !== undefined && known.spec === spec && known.style === style) return known;
-    }
+    let bySpec = memo ? this.requests.get(params) : undefined;
+    const known = bySpec?.get(spec);
+    if (known !== undefined && known.style === style) return known;
     const checked = checkParams(spec, params, style);
     const key = `${spec.name}\u0000${cascade === undefined ? '' : cascade.join(',')}\u0000${JSON.stringify(checked)}`;
-    if (memo) this.requests.set(params, { spec, style, checked, key });
+    if (memo) {
+      if (bySpec === undefined) this.requests.set(params, (bySpec = new Map()));
+      bySpec.set(spec, { style, checked, key });
+    }
     return { checked, key };
   }
 
