@@ -230,11 +230,22 @@ export class ValidationError extends AisleError {
 
 /**
  * The error of a bad field: message `<subject>: <path> <problem>` (just `<path> <problem>` when the
- * table's subject is empty) and `details.key` = the path, which the adapter uses as the problem key.
+ * table's subject is empty), `details.key` = the path, which the adapter uses as the problem key, and
+ * `details.problem` = the problem's words (see {@link fieldErrorParts}).
  */
 export function fieldError(code: FieldErrorCode, path: string, problem: string): AisleError {
   const subject = ErrorCodes[code].subject;
-  return new AisleError(code, `${subject ? `${subject}: ` : ''}${path} ${problem}`, { details: { key: path } });
+  return new AisleError(code, `${subject ? `${subject}: ` : ''}${path} ${problem}`, { details: { key: path, problem } });
+}
+
+/**
+ * The path and the problem of a field error ({@link fieldError}; an error carrying its details on keeps
+ * them), or undefined: for a caller that names the field under a path of its own (a preview's `search.`,
+ * an experiment's `variants[1].`) without reading them back out of the message.
+ */
+export function fieldErrorParts(err: AisleError): { key: string; problem: string } | undefined {
+  const details = err.details as { key?: unknown; problem?: unknown } | undefined;
+  return typeof details?.key === 'string' && typeof details.problem === 'string' ? { key: details.key, problem: details.problem } : undefined;
 }
 
 /** True when `err` is an {@link AisleError} (also across realms / duplicated module copies). */

@@ -92,7 +92,7 @@ describe('errors', () => {
     const err = fieldError('SEARCH_BAD_REQUEST', 'q', 'must be a string');
     expect(err).toBeInstanceOf(AisleError);
     expect(err.message).toBe('search request: q must be a string');
-    expect(err.details).toEqual({ key: 'q' });
+    expect(err.details).toEqual({ key: 'q', problem: 'must be a string' });
     expect(err.status).toBe(ErrorCodes.SEARCH_BAD_REQUEST.status);
     expect(fieldError('RECOMMEND_BAD_PARAMS', 'count', 'must be at most 100').message).toBe('count must be at most 100');
     expect(isAisleError(fieldError('KEY_BAD_REQUEST', 'actions', 'is required'))).toBe(true);

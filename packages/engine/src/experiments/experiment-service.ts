@@ -16,7 +16,7 @@ import type { ExperimentRequest, Experiment } from '../contract/schemas.js';
 import { MAX_EXPERIMENTS_PER_WEBSITE } from '../contract/limits.js';
 import { checkAgainst } from '../contract/validate.js';
 import { isStorableText } from '../contract/formats.js';
-import { AisleError, fieldError, isAisleError, messageOf } from '../errors.js';
+import { AisleError, fieldError, fieldErrorParts, isAisleError, messageOf } from '../errors.js';
 import { resolveMethod, TacticLabels, type TacticKey } from '../recommend/methods.js';
 import { checkGivenSettings, type GivenSettings } from '../search/relevance-settings.js';
 import { checkSettingsDepth, mergePatch } from '../settings/website-settings.js';
@@ -126,11 +126,12 @@ export function validateExperiment(
           check();
         } catch (err) {
           if (!isAisleError(err) || err.code !== 'SETTINGS_INVALID') throw err;
-          const inner = typeof err.details?.key === 'string' && err.details.key !== '' ? err.details.key : undefined;
+          const parts = fieldErrorParts(err);
           const within = context === '' ? '' : ` (${context})`;
-          if (inner === undefined || !err.message.includes(`${inner} `)) bad(`${at}.settings`, `${err.message}${within}`);
-          const field = inner.startsWith(`${at}.`) ? inner : `${at}.${inner.startsWith('settings') ? inner : `settings.${inner}`}`;
-          bad(field, `${err.message.slice(err.message.indexOf(`${inner} `) + inner.length + 1)}${within}`);
+          if (parts === undefined || parts.key === '') bad(`${at}.settings`, `${err.message}${within}`);
+          const { key, problem } = parts;
+          const field = key.startsWith(`${at}.`) ? key : `${at}.${key.startsWith('settings') ? key : `settings.${key}`}`;
+          bad(field, `${problem}${within}`);
         }
       };
       // What the settings API refuses as given (a weight on a field never searched, a synonym without a

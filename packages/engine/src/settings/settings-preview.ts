@@ -6,7 +6,7 @@
  */
 import { checkAgainst } from '../contract/validate.js';
 import type { PreviewRanking, SearchPayload, SearchRequest, SettingsPreview, SettingsPreviewRequest } from '../contract/schemas.js';
-import { fieldError, isAisleError } from '../errors.js';
+import { fieldError, fieldErrorParts, isAisleError } from '../errors.js';
 import { validateSearchRequest } from '../search/index.js';
 
 /** A preview body, read: the search to rank (website and client filled in) and the settings patch. */
@@ -33,10 +33,10 @@ export function parsePreviewRequest(body: unknown, websiteId: string, client: st
   } catch (err) {
     // The checks the schema cannot state (range bounds ascend), named under `search.`.
     if (!isAisleError(err) || err.code !== 'SEARCH_BAD_REQUEST') throw err;
-    const key = (err.details as { key?: string } | undefined)?.key;
-    if (key === undefined) throw err;
-    // The message is "<subject>: <key> <problem>" (errors.ts, fieldError): the problem is kept, the key moved under search.
-    badPreview(`search.${key}`, err.message.slice(err.message.indexOf(key) + key.length + 1));
+    const parts = fieldErrorParts(err);
+    if (parts === undefined) throw err;
+    // The problem kept, the field named under search.
+    badPreview(`search.${parts.key}`, parts.problem);
   }
 }
 

@@ -9,7 +9,7 @@
 import { DEFAULT_EVENT_RETENTION_DAYS, DEFAULT_SUGGESTION_SETTINGS } from '../analytics/analytics-settings.js';
 import { DEFAULT_FIELD_WEIGHTS } from '../catalog/field-values.js';
 import { DEFAULT_FIELD_ROLES, DEFAULT_PERSONALIZATION_WEIGHT, DEFAULT_SEMANTIC_WEIGHT, validateSettings, type WebsiteSettings } from '../config.js';
-import { AisleError, isAisleError } from '../errors.js';
+import { AisleError, fieldError, isAisleError } from '../errors.js';
 import { DEFAULT_ATTRIBUTION_WINDOW_DAYS, DEFAULT_SLOT_POSITION } from '../retail-media/index.js';
 import { DEFAULT_LANGUAGE } from '../search/language.js';
 import { clickRankingOf } from '../learning/click-ranking-settings.js';
@@ -74,7 +74,7 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
 /** Refuses settings (or a patch) nested deeper than {@link MAX_SETTINGS_DEPTH}, with `SETTINGS_INVALID`. */
 export function checkSettingsDepth(raw: unknown): void {
   if (nestsDeeperThan(raw, MAX_SETTINGS_DEPTH)) {
-    throw new AisleError('SETTINGS_INVALID', `settings must not nest objects and arrays deeper than ${MAX_SETTINGS_DEPTH} levels`, { details: { key: 'settings' } });
+    throw fieldError('SETTINGS_INVALID', 'settings', `must not nest objects and arrays deeper than ${MAX_SETTINGS_DEPTH} levels`);
   }
 }
 
@@ -139,6 +139,6 @@ export function checkWebsiteSettings(raw: unknown, models?: readonly string[]): 
     if (!isAisleError(err) || err.code !== 'CONFIG_INVALID') throw err;
     throw new AisleError('SETTINGS_INVALID', err.message.replace(/^config: /, ''), { details: err.details });
   }
-  if (raw === undefined) throw new AisleError('SETTINGS_INVALID', 'settings must be an object', { details: { key: 'settings' } });
+  if (raw === undefined) throw fieldError('SETTINGS_INVALID', 'settings', 'must be an object');
   return raw as WebsiteSettings;
 }
