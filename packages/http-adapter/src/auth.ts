@@ -12,6 +12,7 @@ import { AisleError, SEARCH_KEY_PREFIX, type Engine, type KEY_ACTIONS, type Sear
 /** What a browser key may open (the engine's key actions). */
 type KeyAction = (typeof KEY_ACTIONS)[number];
 import { HttpError } from './errors.js';
+import { RecentMemo } from './recent-memo.js';
 
 function digest(token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest();
@@ -36,7 +37,7 @@ export class TokenIndex {
   /** The website configs the index was built from (compared by identity to notice changes). */
   private indexed: readonly WebsiteConfig[] = [];
   /** SHA-256 of recently presented tokens, so a client's token is hashed once, not on every request. */
-  private readonly digests = new Map<string, Buffer>();
+  private readonly digests = new RecentMemo<string, Buffer>(DIGEST_CACHE_SIZE);
 
   constructor(private readonly engine: Pick<Engine, 'websites' | 'website'>, adminTokens: readonly string[] = []) {
     this.adminDigests = adminTokens.map(digest);
@@ -70,13 +71,7 @@ export class TokenIndex {
 
   /** The digest of a presented token (cached; the comparison that follows stays constant-time on digests). */
   private digestOf(token: string): Buffer {
-    let d = this.digests.get(token);
-    if (d === undefined) {
-      if (this.digests.size >= DIGEST_CACHE_SIZE) this.digests.clear();
-      d = digest(token);
-      this.digests.set(token, d);
-    }
-    return d;
+    return this.digests.get(token) ?? this.digests.remember(token, digest(token));
   }
 
   /** The website a token opens, or undefined. */

@@ -8,6 +8,7 @@ import { describeAjvError, validatorFor } from '@aisle/engine';
 import fastJson from 'fast-json-stringify';
 import type { Serializer } from './context.js';
 import { inlineRefs, schemas, type SchemaName } from './schemas.js';
+import { RecentMemo } from './recent-memo.js';
 
 /**
  * Products are open objects returned exactly as given: fast-json-stringify would stringify them key by
@@ -25,18 +26,12 @@ const serializeSearchEnvelope = compileSerializer('SearchResponse');
  * a product until it changes (a changed product is a new object), so a hit can never be stale; popular
  * products recur on many pages, and their JSON is most of a search answer. Bounded: cleared when full.
  */
-const productJson = new Map<object, string>();
 const PRODUCT_JSON_CACHE_SIZE = 50_000;
+const productJson = new RecentMemo<object, string>(PRODUCT_JSON_CACHE_SIZE);
 
 function jsonOfProduct(product: unknown): string {
   if (typeof product !== 'object' || product === null) return JSON.stringify(product) ?? 'null';
-  let text = productJson.get(product);
-  if (text === undefined) {
-    text = JSON.stringify(product);
-    if (productJson.size >= PRODUCT_JSON_CACHE_SIZE) productJson.clear();
-    productJson.set(product, text);
-  }
-  return text;
+  return productJson.get(product) ?? productJson.remember(product, JSON.stringify(product));
 }
 
 // The envelope is serialised with an empty page, which its schema writes first, then the page is spliced in.

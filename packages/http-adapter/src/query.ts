@@ -15,6 +15,7 @@
 import { HttpError } from './errors.js';
 import { isValidPercentEncoding } from './percent-encoding.js';
 import { querySchemas, type JsonSchema, type QuerySchemaName } from './schemas.js';
+import { RecentMemo } from './recent-memo.js';
 
 /** Raw query parameters: every name with all its values in order. */
 export type RawQuery = Map<string, string[]>;
@@ -127,7 +128,7 @@ export function compileQueryDecoder(schema: QuerySchema): QueryDecoder {
   if (declared.size !== declaredNames.length) throw new Error(`query schema declares names that differ only in case: ${declaredNames.join(', ')}`);
   const accepted = declaredNames.length > 0 ? declaredNames.join(', ') : 'no query parameters';
   // Query strings decoded lately, by the array bound they were decoded under (one per listener, in practice).
-  const decodedBy = new Map<number, Map<string, QueryParams>>();
+  const decodedBy = new Map<number, RecentMemo<string, QueryParams>>();
   const decode = (query: string, maxItems: number): QueryParams => {
     // URLSearchParams reads a bad percent-encoding as U+FFFD, or a stray `%` as itself: a parameter sent
     // so is refused (as a bad path segment is), not read (or named) as another text; a name of the
@@ -147,15 +148,11 @@ export function compileQueryDecoder(schema: QuerySchema): QueryDecoder {
   // fails is decoded, and refused, every time.
   return (query, maxItems) => {
     let decoded = decodedBy.get(maxItems);
-    if (decoded === undefined) decodedBy.set(maxItems, (decoded = new Map()));
+    if (decoded === undefined) decodedBy.set(maxItems, (decoded = new RecentMemo(DECODED_QUERIES)));
     const known = decoded.get(query);
     if (known !== undefined) return known;
     const params = freezeParams(decode(query, maxItems));
-    if (query.length <= DECODED_QUERY_LENGTH) {
-      if (decoded.size >= DECODED_QUERIES) decoded.clear();
-      decoded.set(query, params);
-    }
-    return params;
+    return query.length <= DECODED_QUERY_LENGTH ? decoded.remember(query, params) : params;
   };
 }
 

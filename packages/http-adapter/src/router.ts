@@ -16,6 +16,7 @@ import {
 import { HttpError } from './errors.js';
 import { isValidPercentEncoding } from './percent-encoding.js';
 import { noQueryDecoder, queryDecoderFor, type QueryDecoder } from './query.js';
+import { RecentMemo } from './recent-memo.js';
 
 /**
  * The handler that runs an operation: its declared authentication first, unless it is public, then
@@ -158,10 +159,10 @@ export class MalformedPathError extends HttpError<'PATH_SEGMENT_MALFORMED'> {
   }
 }
 
-/** Paths matched lately, with their match (null: none), so that a storefront's few hot paths skip the tree. */
-const matched = new Map<string, Readonly<RouteMatch> | null>();
 /** Most paths remembered (then all are forgotten and remembered again as asked)… */
 export const MATCHED_PATHS = 1024;
+/** Paths matched lately, with their match (null: none), so that a storefront's few hot paths skip the tree. */
+const matched = new RecentMemo<string, Readonly<RouteMatch> | null>(MATCHED_PATHS);
 /** …each at most this long (a longer one is matched every time: the memory stays under ~256 KiB). */
 export const MATCHED_PATH_LENGTH = 256;
 
@@ -175,10 +176,7 @@ export function matchRoute(path: string): Readonly<RouteMatch> | undefined {
   if (known !== undefined) return known ?? undefined;
   const found = findRoute(path);
   const match = found === undefined ? undefined : Object.freeze({ route: found.route, params: Object.freeze(found.params) });
-  if (path.length <= MATCHED_PATH_LENGTH) {
-    if (matched.size >= MATCHED_PATHS) matched.clear();
-    matched.set(path, match ?? null);
-  }
+  if (path.length <= MATCHED_PATH_LENGTH) matched.remember(path, match ?? null);
   return match;
 }
 
