@@ -39,7 +39,6 @@ export interface DeadlineLinks<T> {
 export class Deadlines<T extends DeadlineLinks<T>> {
   private head: T | undefined;
   private tail: T | undefined;
-  private count = 0;
   private sweeper: NodeJS.Timeout | undefined;
 
   /** `expire` answers a request that outlived `timeoutMs`; `now` is the clock in ms (a test's own). */
@@ -58,7 +57,6 @@ export class Deadlines<T extends DeadlineLinks<T>> {
     if (this.tail === undefined) this.head = request;
     else this.tail.deadlineNext = request;
     this.tail = request;
-    this.count++;
     if (this.sweeper === undefined) {
       this.sweeper = setInterval(() => this.sweep(), sweepPeriodMs(this.timeoutMs));
       this.sweeper.unref();
@@ -74,12 +72,13 @@ export class Deadlines<T extends DeadlineLinks<T>> {
     if (next === undefined) this.tail = prev;
     else next.deadlinePrev = prev;
     request.deadlineAt = request.deadlinePrev = request.deadlineNext = undefined;
-    this.count--;
   }
 
-  /** How many requests are armed. */
+  /** How many requests are armed (counted along the list: for tests and diagnostics, not the hot path). */
   get size(): number {
-    return this.count;
+    let n = 0;
+    for (let r = this.head; r !== undefined; r = r.deadlineNext) n++;
+    return n;
   }
 
   /** Expires every request past its deadline; stops the interval when none is left armed. */
@@ -90,7 +89,7 @@ export class Deadlines<T extends DeadlineLinks<T>> {
       this.disarm(request);
       this.expire(request);
     }
-    if (this.count === 0 && this.sweeper !== undefined) {
+    if (this.head === undefined && this.sweeper !== undefined) {
       clearInterval(this.sweeper);
       this.sweeper = undefined;
     }
