@@ -16,6 +16,7 @@ import type {
   AttributionReport, CouponIssue, CouponUseResult, Engine, LoadOptions, LoadSummary, ProductSource, RecommendationIndexStatus, RecommendationReport, SearchReport,
   RecommendOptions, SearchOptions, VersionedSettings, WebsiteStats,
 } from './engine-api.js';
+import { backgroundIdle, backgroundRunning } from './catalog/build/time-slices.js';
 import { FailureReporter, type BackgroundTask, type EngineHooks } from './background-failures.js';
 import { AisleError } from './errors.js';
 import { checkDiskWritable, combineChecks, runCheck, type Readiness } from './readiness.js';
@@ -57,6 +58,9 @@ export type CreateEngineOptions = Omit<EngineOptions, 'store'> & EngineHooks & {
    */
   store?: StoreConfig | Store;
 };
+
+/** How often {@link Engine.settled} looks again at recommendation indexes that are not ready and not building (waiting for the events' replay). */
+const SETTLED_POLL_MS = 20;
 
 class AisleEngine implements Engine {
   private readonly sites = new Map<string, WebsiteState>();
@@ -353,6 +357,20 @@ class AisleEngine implements Engine {
 
   backgroundFailures(): Record<BackgroundTask, number> {
     return this.reporter.failureCounts();
+  }
+
+  async settled(): Promise<void> {
+    while (!this.closed) {
+      await backgroundIdle();
+      await Promise.all([...this.sites.values()].map((s) => Promise.all([s.semantics.settled(), s.termAids.settled()])));
+      if (this.recommendationIndexesReady()) {
+        if (!backgroundRunning()) return;
+        continue;
+      }
+      // Builds that are due start when readiness is checked; one waiting for the events' replay starts after it.
+      await this.readiness();
+      await new Promise((resolve) => setTimeout(resolve, SETTLED_POLL_MS));
+    }
   }
 
   async saveSnapshots(): Promise<void> {

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { BackgroundFailure } from './background-failures.js';
 import { createEngine } from './engine.js';
 import { combineChecks, runCheck } from './readiness.js';
+import { backgroundRunning } from './catalog/build/time-slices.js';
 
 const dirs: string[] = [];
 afterAll(async () => { for (const d of dirs) await rm(d, { recursive: true, force: true }); });
@@ -30,6 +31,25 @@ describe('readiness checks', () => {
     });
     await engine.close();
     expect(await engine.readiness()).toMatchObject({ ready: false, checks: [{ name: 'engine', reason: 'the engine is closed' }] });
+  });
+});
+
+describe('settled', () => {
+  it('resolves once the background work of a load is done: indexes ready, no slice running; at once when closed', async () => {
+    const engine = await createEngine({ workers: 0, websites: [site] });
+    await engine.replaceProducts('site-a', Array.from({ length: 5_000 }, (_, i) => ({ refId: `p${i}`, title: `mug ${i % 97} blue`, brand: `b${i % 13}` })));
+    await engine.recordPurchases('site-a', {
+      customerId: '5a0e2c6c-9d4b-4c51-8a0e-2f1d3b4c5d6e', sessionId: '6b1f3d7d-0e5c-4d62-9b1f-3a2e4c5d6e7f',
+      events: [{ currentUrl: 'https://shop.example/checkout', eventTime: '2026-11-20T10:00:00Z', orderId: 'o-1', products: [{ refId: 'p1', quantity: 1, price: 3 }, { refId: 'p2', quantity: 1, price: 4 }] }],
+    });
+    // The load's indexes are built in background slices after it returns.
+    expect(engine.recommendationIndexesReady() && !backgroundRunning()).toBe(false);
+    await engine.settled();
+    expect(engine.recommendationIndexesReady()).toBe(true);
+    expect(backgroundRunning()).toBe(false);
+    expect((await engine.readiness()).ready).toBe(true);
+    await engine.close();
+    await engine.settled();
   });
 });
 

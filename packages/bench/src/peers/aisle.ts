@@ -13,10 +13,17 @@ export const BENCH_WEBSITE = {
   settings: { hierarchies: Object.fromEntries(Object.entries(BENCH_HIERARCHIES).map(([name, field]) => [name, { field }])) },
 };
 
-/** Starts an engine with one website holding `products` (used by the peers, HTTP and scaling runs). */
+/**
+ * Starts an engine with one website holding `products` (used by the peers, HTTP and scaling runs), and
+ * waits until it has settled (`engine.settled()`: the recommendation indexes and the search aids the
+ * load set going in the background are built), as an operator waits for readiness before sending
+ * traffic: what is timed next is the engine's steady speed, and the peers' build time includes the wait.
+ * Searched during that work, aisle answers more slowly (docs/benchmarks.md, "Settled").
+ */
 export async function startAisle(products: Iterable<Product>, workers: number | undefined, extra: EngineOptions = {}): Promise<Engine> {
   const engine = await createEngine({ ...(workers === undefined ? {} : { workers }), websites: [BENCH_WEBSITE], ...extra });
   await engine.replaceProducts(BENCH_WEBSITE.websiteId, products);
+  await engine.settled();
   return engine;
 }
 

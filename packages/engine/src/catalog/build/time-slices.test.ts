@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runInSlices } from './time-slices.js';
+import { backgroundIdle, backgroundRunning, runInSlices } from './time-slices.js';
 import type { Steps } from '../steps.js';
 
 /** `count` steps, each logged as `label` + its number. */
@@ -84,5 +84,35 @@ describe('runInSlices turns', () => {
     slicesAfterTick.delete(0);
     expect(Math.max(...slicesAfterTick.values())).toBeLessThanOrEqual(2);
     expect([...slicesAfterTick.values()].reduce((a, b) => a + b, 0)).toBe(5 * 20 - 1);
+  });
+});
+
+describe('backgroundIdle', () => {
+  it('resolves after the background work running, and after the work its end starts; not for a change', async () => {
+    const log: string[] = [];
+    // A run whose end starts another in its continuation (a rebuild queued behind it).
+    const chained = runInSlices(logged(log, 'a', 3), 0).then(() => runInSlices(logged(log, 'b', 3), 0));
+    expect(backgroundRunning()).toBe(true);
+    await backgroundIdle();
+    log.push('idle');
+    await chained;
+    expect(log).toEqual(['a0', 'a1', 'a2', 'b0', 'b1', 'b2', 'idle']);
+    expect(backgroundRunning()).toBe(false);
+    // A change is not background work: idle does not wait for it.
+    let changeDone = false;
+    const change = runInSlices(logged(log, 'c', 50), 0, 'change').then(() => { changeDone = true; });
+    await backgroundIdle();
+    expect(changeDone).toBe(false);
+    await change;
+  });
+
+  it('counts a failed run as ended', async () => {
+    function* failing(): Steps<void> {
+      yield;
+      throw new Error('broken');
+    }
+    await expect(runInSlices(failing(), 0)).rejects.toThrow('broken');
+    expect(backgroundRunning()).toBe(false);
+    await backgroundIdle();
   });
 });

@@ -128,6 +128,29 @@ export function beginChange(): () => void {
   };
 }
 
+/** Background runs on this thread, from their first wait for a turn to their end. */
+let backgroundRuns = 0;
+/** Callers of {@link backgroundIdle} waiting for {@link backgroundRuns} to reach 0. */
+const idleWaiters: (() => void)[] = [];
+
+/** Whether background work runs on this thread now. */
+export function backgroundRunning(): boolean {
+  return backgroundRuns > 0;
+}
+
+/**
+ * Resolves once no background work runs on this thread, and none began in the turn of the loop after
+ * the last one ended: a run's end may start another (a rebuild queued behind it, the next version's
+ * search aids), which idle must not be told before.
+ */
+export async function backgroundIdle(): Promise<void> {
+  for (;;) {
+    if (backgroundRuns > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+    await nextTurn();
+    if (backgroundRuns === 0) return;
+  }
+}
+
 /**
  * Runs `steps` to the end, pausing for a turn of the event loop every `sliceMs` of work. A change's
  * first slice runs synchronously in the caller; background work takes every slice, the first too, in
@@ -135,8 +158,13 @@ export function beginChange(): () => void {
  */
 export async function runInSlices<T>(steps: Steps<T>, sliceMs = SLICE_MS, priority: SlicePriority = 'background'): Promise<T> {
   if (priority === 'background') {
-    await nextBackgroundTurn();
-    return runSlices(steps, sliceMs, nextBackgroundTurn);
+    backgroundRuns++;
+    try {
+      await nextBackgroundTurn();
+      return await runSlices(steps, sliceMs, nextBackgroundTurn);
+    } finally {
+      if (--backgroundRuns === 0) for (const wake of idleWaiters.splice(0)) wake();
+    }
   }
   const end = beginChange();
   try {
