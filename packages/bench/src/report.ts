@@ -26,9 +26,12 @@ the same way: SQLite FTS5 inside the engine's process (better-sqlite3, a databas
 directory), PostgreSQL full-text search on the machine's server (a database of its own per run, dropped
 after it), so its figures include a local round trip and the server's work on the same two cores; their
 memory column adds the database's files on disk, which the ratios count as their memory. Latencies
-are per request, one at a time, after a warm-up that every engine gets alike (100 untimed queries of each
-type at 100k and more, 20 in the quick run, drawn with another seed than the timed ones, at most 2 s a type;
-3–5 of the timed queries themselves before 2026-11-29): **median / p99 in ms**; a query type stops
+are per request, one at a time, after a warm-up that every engine gets alike (3,000 untimed queries of each
+type, 20 in the quick run, drawn with another seed than the timed ones, at most 2 s a type; 100 before
+2026-11-30, 3–5 of the timed queries themselves before 2026-11-29), aisle once its engine has settled
+(\`engine.settled()\`: the indexes its load builds in the background are done, as an operator waits for
+readiness; the wait is in its build time; before 2026-11-30 it was timed while they were built, see
+"Settled" below): **median / p99 in ms**; a query type stops
 early when it exceeds its time budget (the number of queries timed is shown). Memory is heap + array
 buffers retained after the build, measured against the process before loading the data (products the
 engine keeps count; every library keeps them).

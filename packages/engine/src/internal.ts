@@ -8,6 +8,7 @@
 export { Catalog, type CatalogOptions } from './catalog/catalog.js';
 export { saveCatalogSnapshot, loadCatalogSnapshot } from './catalog/durability/snapshot.js';
 export { tokenize, foldText } from './catalog/full-text/tokenizer.js';
+export { RecentMemo } from './util/recent-memo.js';
 export { readProductFeed, type FeedReadOptions } from './catalog/input/feed-reader.js';
 export { SkipReport } from './catalog/input/skip-report.js';
 export { StoredJson } from './catalog/columns/stored-json.js';

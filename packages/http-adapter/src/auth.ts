@@ -12,7 +12,7 @@ import { AisleError, SEARCH_KEY_PREFIX, type Engine, type KEY_ACTIONS, type Sear
 /** What a browser key may open (the engine's key actions). */
 type KeyAction = (typeof KEY_ACTIONS)[number];
 import { HttpError } from './errors.js';
-import { RecentMemo } from './recent-memo.js';
+import { RecentMemo } from '@aisle/engine/internal';
 
 function digest(token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest();

@@ -8,7 +8,7 @@ import { describeAjvError, validatorFor } from '@aisle/engine';
 import fastJson from 'fast-json-stringify';
 import type { Serializer } from './context.js';
 import { inlineRefs, schemas, type SchemaName } from './schemas.js';
-import { RecentMemo } from './recent-memo.js';
+import { RecentMemo } from '@aisle/engine/internal';
 
 /**
  * Products are open objects returned exactly as given: fast-json-stringify would stringify them key by

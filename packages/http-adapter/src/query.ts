@@ -15,7 +15,7 @@
 import { HttpError } from './errors.js';
 import { isValidPercentEncoding } from './percent-encoding.js';
 import { querySchemas, type JsonSchema, type QuerySchemaName } from './schemas.js';
-import { RecentMemo } from './recent-memo.js';
+import { RecentMemo } from '@aisle/engine/internal';
 
 /** Raw query parameters: every name with all its values in order. */
 export type RawQuery = Map<string, string[]>;

@@ -16,7 +16,7 @@ import {
 import { HttpError } from './errors.js';
 import { isValidPercentEncoding } from './percent-encoding.js';
 import { noQueryDecoder, queryDecoderFor, type QueryDecoder } from './query.js';
-import { RecentMemo } from './recent-memo.js';
+import { RecentMemo } from '@aisle/engine/internal';
 
 /**
  * The handler that runs an operation: its declared authentication first, unless it is public, then

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RecentMemo } from '../src/recent-memo.js';
+import { RecentMemo } from './recent-memo.js';
 
 describe('RecentMemo', () => {
   it('remembers up to its limit, then forgets every entry before the next one', () => {

@@ -1,6 +1,6 @@
 /**
- * `RecentMemo`: values computed lately for keys that recur on the hot paths (paths, query strings,
- * presented tokens, products' JSON), bounded the one way the adapter bounds them.
+ * `RecentMemo`: values computed lately for keys that recur on the hot paths (the adapter's paths, query
+ * strings, presented tokens and products' JSON; the engine's query completions), bounded one way.
  * @module
  */
 
