@@ -77,7 +77,7 @@ export function* changedProducts(base: CatalogState, changes: readonly CatalogCh
   const codes = Dictionary.empty().writer();
   yield* codes.reserveSteps(named);
   const addedEntry = sharedArray(Int32Array, named).fill(-1);
-  const given: Product[] = [];
+  const given = new GivenProducts();
   let size = startsEmpty ? 0 : liveDocCount(base);
   let changed = false;
   const results: ChangeResult[] = [];
@@ -120,12 +120,12 @@ export function* changedProducts(base: CatalogState, changes: readonly CatalogCh
       results.push({ count, catalogSize: size });
       continue;
     }
+    const first = given.add(change.products);
     for (let k = 0; k < change.products.length; k++) {
       const p = change.products[k];
       const code = codes.codeFor(p.refId);
       const i = entryOf(p.refId, code);
-      const source = -1 - given.length;
-      given.push(p);
+      const source = -1 - (first + k);
       if (i === undefined) {
         addedEntry[code] = sourceCount;
         sources[sourceCount++] = source;
@@ -139,19 +139,65 @@ export function* changedProducts(base: CatalogState, changes: readonly CatalogCh
 
   const order = sharedArray(Int32Array, size);
   let n = 0;
+  // Whether the order is the given products', each once, in the order given (a replace of distinct refIds).
+  let asGiven = true;
   for (let i = 0; i < sourceCount; i++) {
-    if (sources[i] !== REMOVED) order[n++] = sources[i];
+    if (sources[i] !== REMOVED) {
+      if (sources[i] !== -1 - n) asGiven = false;
+      order[n++] = sources[i];
+    }
     if ((i & (STEP - 1)) === STEP - 1) yield;
   }
-  // After a replace every entry is a product of the batch: read as the plain objects they are, put
-  // in order in steps (`Array.from(order, …)` is a million calls in one go).
+  // After a replace every entry is a product of the batch: read as the plain objects they are.
   if (baseGone) {
+    // A replace's own list when it is the order (a replace alone, no refId twice): no copy of a million.
+    const list = given.onlyList();
+    if (asGiven && list !== undefined && list.length === n) return { products: productArray(list), changed, results };
+    // Else put in order in steps (`Array.from(order, …)` is a million calls in one go).
     const products: Product[] = [];
     for (let i = 0; i < n; i++) {
-      products.push(given[-1 - order[i]]);
+      products.push(given.at(-1 - order[i]));
       if ((i & (STEP - 1)) === STEP - 1) yield;
     }
     return { products: productArray(products), changed, results };
   }
-  return { products: storedBuildProducts(base, order, given), changed, results };
+  return { products: storedBuildProducts(base, order, given.all()), changed, results };
+}
+
+/**
+ * The products a batch brings, numbered in order across its changes (product `k` of a change whose
+ * first number is `first` is `first + k`), kept as the changes' own lists: pushing a replace's million
+ * products into one list of the batch grew it by copies of the whole list, stalls of up to ~30 ms each
+ * at 1M products while a collection marked the heap.
+ */
+class GivenProducts {
+  private readonly lists: (readonly Product[])[] = [];
+  private readonly firsts: number[] = [];
+  private count = 0;
+
+  /** Adds a change's products; returns the number of the first. */
+  add(products: readonly Product[]): number {
+    const first = this.count;
+    this.lists.push(products);
+    this.firsts.push(first);
+    this.count += products.length;
+    return first;
+  }
+
+  /** Product number `g` (a batch holds few changes: the lists are scanned from the last). */
+  at(g: number): Product {
+    let l = this.lists.length - 1;
+    while (this.firsts[l]! > g) l--;
+    return this.lists[l]![g - this.firsts[l]!]!;
+  }
+
+  /** The one change's list when the batch brought products in one change only. */
+  onlyList(): readonly Product[] | undefined {
+    return this.lists.length === 1 ? this.lists[0] : undefined;
+  }
+
+  /** Every product, numbered by position (a batch of upserts on a live catalog: small lists). */
+  all(): readonly Product[] {
+    return this.lists.length === 1 ? this.lists[0]! : this.lists.flat();
+  }
 }

@@ -14,17 +14,17 @@ import { productProblem, shortRefId } from './product-limits.js';
 import { IMAGE_VECTOR_FIELD } from '../field-values.js';
 import { vectorDimensionProblem } from '../columns/vector-column.js';
 import { SkipReport } from './skip-report.js';
+import { SLICE_MS } from '../build/time-slices.js';
 
 const PROGRESS_EVERY = 10_000;
 /**
- * Records checked between two turns of the event loop (small batches are checked in one go): a check
- * takes a few µs, but while a collection is marking a big heap (a replace of a million products, the
- * old version's and the caller's objects alive) each allocation does marking work, so a turn of 1,000
- * records could take 60–80 ms; 10,000 took longer still.
+ * Records checked between two looks at the clock: the event loop is handed back once a turn has taken
+ * {@link SLICE_MS}. A fixed count of records per turn was wrong one way or the other: a check takes a
+ * few µs, but while a collection marks a big heap (a replace of a million products, the old version's
+ * and the caller's objects alive) it took up to 120 µs, so 250 records held the loop 31 ms and 10,000
+ * checks against the pinned types 53–89 ms (issue #27 item 3, a profile of the replace at 1M).
  */
-const YIELD_EVERY = 250;
-/** Products checked against the pinned field types between two turns of the event loop (a check is a few property reads). */
-const CHECKS_PER_TURN = 10_000;
+const CLOCK_EVERY = 64;
 
 
 function isIterable(source: unknown): source is Iterable<unknown> {
@@ -58,11 +58,29 @@ export interface CatalogFit {
 export async function readProducts(
   source: ProductSource, options: LoadOptions = {}, positions?: number[], fit: CatalogFit = {},
 ): Promise<{ products: Product[]; skipped: SkipReport }> {
-  const read: number[] = [];
-  const { products, skipped } = await readRecords(source, options, read);
-  const kept = await withoutMisfits(products, read, fit, options.onError ?? 'reject', skipped);
-  positions?.push(...kept.positions);
+  const { products, skipped, lines } = await readRecords(source, options);
+  const kept = await withoutMisfits(products, lines, fit, options.onError ?? 'reject', skipped);
+  if (positions) for (let i = 0; i < kept.products.length; i++) positions.push(lineOf(kept.lines, i));
   return { products: kept.products, skipped };
+}
+
+/**
+ * Where each product of a list was read: its 1-based record number (line, for feeds). Undefined when
+ * the list is the records themselves, in order (nothing was skipped): product `i` is record `i + 1`,
+ * and no list of a million numbers is pushed for that.
+ */
+type Lines = readonly number[] | undefined;
+
+function lineOf(lines: Lines, i: number): number {
+  return lines === undefined ? i + 1 : lines[i]!;
+}
+
+/** A turn of the event loop for others, when this one has taken {@link SLICE_MS} since `since`; the new turn's start. */
+async function yieldIfDue(since: number): Promise<number> {
+  const now = performance.now();
+  if (now - since < SLICE_MS) return since;
+  await new Promise((resolve) => setImmediate(resolve));
+  return performance.now();
 }
 
 /**
@@ -89,76 +107,101 @@ export async function readReplacement(
  * throws naming its record, as a record's own problem does. With `'skip'` each goes to `skipped`.
  */
 async function withoutMisfits(
-  products: readonly Product[], positions: readonly number[], fit: CatalogFit, onError: 'reject' | 'skip', skipped: SkipReport,
-): Promise<{ products: Product[]; positions: number[] }> {
+  products: Product[], lines: Lines, fit: CatalogFit, onError: 'reject' | 'skip', skipped: SkipReport,
+): Promise<{ products: Product[]; lines: Lines }> {
   const fieldTypes = fit.fieldTypes !== undefined && Object.keys(fit.fieldTypes).length > 0 ? fit.fieldTypes : undefined;
   let dimension = fit.vectorDimension ?? 0;
-  const kept: Product[] = [];
-  const keptPositions: number[] = [];
+  // The lists are copied only from the first product dropped (a replace of a million that all fit
+  // grew two lists of a million, a copy of each at every growth).
+  let kept: { products: Product[]; lines: number[] } | undefined;
   const bad: (FieldMismatch & { line: number })[] = [];
+  let turn = performance.now();
   for (let i = 0; i < products.length; i++) {
     // A replace of a million products: the event loop is handed back now and then, as while reading.
-    if (i > 0 && i % CHECKS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+    if ((i & (CLOCK_EVERY - 1)) === CLOCK_EVERY - 1) turn = await yieldIfDue(turn);
     const product = products[i]!;
-    const line = positions[i]!;
+    const line = lineOf(lines, i);
     const mismatch = fieldTypes === undefined ? undefined : firstMismatch(product, fieldTypes);
+    let dropped = mismatch !== undefined;
     if (mismatch !== undefined) {
       const message = `product ${line}: product "${mismatch.refId}": ${mismatch.message}`;
       if (onError === 'skip') skipped.add({ line, message, refId: mismatch.refId, field: mismatch.field, value: mismatch.value });
       else if (bad.length < MAX_REPORTED_SKIPS) bad.push({ line, ...mismatch, message });
-      continue;
+    } else {
+      const vector = product[IMAGE_VECTOR_FIELD];
+      const problem = vectorDimensionProblem(vector, dimension);
+      if (problem !== undefined) {
+        const message = `product ${line}: product "${shortRefId(product.refId)}": ${problem}`;
+        if (onError === 'reject') throw new AisleError('CATALOG_BAD_INPUT', `catalog: ${message}`, { details: { line } });
+        skipped.add({ line, message });
+        dropped = true;
+      } else if (dimension === 0 && Array.isArray(vector)) dimension = vector.length; // a non-empty vector here, or none (`null` removes one)
     }
-    const vector = product[IMAGE_VECTOR_FIELD];
-    const problem = vectorDimensionProblem(vector, dimension);
-    if (problem !== undefined) {
-      const message = `product ${line}: product "${shortRefId(product.refId)}": ${problem}`;
-      if (onError === 'reject') throw new AisleError('CATALOG_BAD_INPUT', `catalog: ${message}`, { details: { line } });
-      skipped.add({ line, message });
-      continue;
+    if (dropped) kept ??= { products: products.slice(0, i), lines: Array.from({ length: i }, (_, k) => lineOf(lines, k)) };
+    else if (kept !== undefined) {
+      kept.products.push(product);
+      kept.lines.push(line);
     }
-    // Records checked on their own hold a non-empty vector here, or none (`null` removes one).
-    if (dimension === 0 && Array.isArray(vector)) dimension = vector.length;
-    kept.push(product);
-    keptPositions.push(line);
   }
   if (bad.length > 0) {
     const problem = { ...problemDetails(400, { $: bad.map((b) => b.message) }), records: bad };
     throw new AisleError('CATALOG_BAD_INPUT', `catalog: ${bad[0]!.message}`, { problem, details: { line: bad[0]!.line } });
   }
-  return { products: kept, positions: keptPositions };
+  return kept ?? { products, lines };
 }
 
 /** {@link readProducts} without the checks against the catalog. */
-async function readRecords(source: ProductSource, options: LoadOptions, positions?: number[]): Promise<{ products: Product[]; skipped: SkipReport }> {
+async function readRecords(source: ProductSource, options: LoadOptions): Promise<{ products: Product[]; skipped: SkipReport; lines: Lines }> {
   const onError = options.onError ?? 'reject';
   const skipped = new SkipReport();
+  if (Array.isArray(source)) return readArray(source, options, onError, skipped);
+  if (typeof source !== 'string' && isIterable(source) && !isAsyncIterable(source)) {
+    // Other in-memory sources (generators, sets): taken one at a time, as they come.
+    const products: unknown[] = [];
+    let turn = performance.now();
+    for (const record of source as Iterable<unknown>) {
+      products.push(record);
+      if ((products.length & (CLOCK_EVERY - 1)) === 0) turn = await yieldIfDue(turn);
+    }
+    return readArray(products, options, onError, skipped, true);
+  }
+  // File paths, byte streams (NDJSON, JSON array, gzip) and async iterables: the streaming feed
+  // reader checks records, numbers lines and reports progress itself.
   const products: Product[] = [];
-  let records = 0;
-  const take = (record: unknown): void => {
-    records++;
+  const lines: number[] = [];
+  for await (const product of readProductFeed(source, { ...options, onError, skipped, positions: lines })) products.push(product);
+  return { products, skipped, lines };
+}
+
+/**
+ * The records of an in-memory list checked in a plain loop (no promise per element), handing the event
+ * loop back once a turn has taken its slice, so a huge batch does not stall other requests meanwhile.
+ */
+async function readArray(
+  records: readonly unknown[], options: LoadOptions, onError: 'reject' | 'skip', skipped: SkipReport, owned = false,
+): Promise<{ products: Product[]; skipped: SkipReport; lines: Lines }> {
+  // The good records, in a list of their own from the first bad one; else the list itself (one copy of
+  // a caller's list, which stays the caller's): a million pushes grew a list by copies, each a stall at
+  // 1M products.
+  let kept: { products: Product[]; lines: number[] } | undefined;
+  let turn = performance.now();
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i];
+    const line = i + 1;
     const problem = productProblem(record);
     if (problem !== undefined) {
-      const message = `product ${records}: ${problem}`;
-      if (onError === 'reject') throw new AisleError('CATALOG_BAD_INPUT', `catalog: ${message}`, { details: { line: records } });
-      skipped.add({ line: records, message });
-      return;
+      const message = `product ${line}: ${problem}`;
+      if (onError === 'reject') throw new AisleError('CATALOG_BAD_INPUT', `catalog: ${message}`, { details: { line } });
+      skipped.add({ line, message });
+      kept ??= { products: records.slice(0, i) as Product[], lines: Array.from({ length: i }, (_, k) => k + 1) };
+    } else if (kept !== undefined) {
+      kept.products.push(record as Product);
+      kept.lines.push(line);
     }
-    products.push(record as Product);
-    positions?.push(records);
-    if (options.onProgress && records % PROGRESS_EVERY === 0) options.onProgress({ records });
-  };
-  if (Array.isArray(source) || (typeof source !== 'string' && isIterable(source) && !isAsyncIterable(source))) {
-    // In-memory batches: a plain loop (no promise per element), handing the event loop back every
-    // YIELD_EVERY records so a huge batch does not stall other requests while it is checked.
-    for (const record of source as Iterable<unknown>) {
-      take(record);
-      if (records % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
-    }
-    options.onProgress?.({ records });
-  } else {
-    // File paths, byte streams (NDJSON, JSON array, gzip) and async iterables: the streaming feed
-    // reader checks records, numbers lines and reports progress itself.
-    for await (const product of readProductFeed(source, { ...options, onError, skipped, positions })) products.push(product);
+    if (options.onProgress && line % PROGRESS_EVERY === 0) options.onProgress({ records: line });
+    if ((i & (CLOCK_EVERY - 1)) === CLOCK_EVERY - 1) turn = await yieldIfDue(turn);
   }
-  return { products, skipped };
+  options.onProgress?.({ records: records.length });
+  if (kept !== undefined) return { ...kept, skipped };
+  return { products: (owned ? records : records.slice()) as Product[], skipped, lines: undefined };
 }
