@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAisleError } from '../../errors.js';
+import type { Product } from '../../types.js';
 import { readProducts } from './read-products.js';
 
 const good = (i: number) => ({ refId: `p${i}`, title: `t${i}`, price: i });
@@ -8,7 +9,8 @@ describe('readProducts of an in-memory list', () => {
   it('skips bad records and misfits naming their record, and keeps the others with their record numbers', async () => {
     const records: unknown[] = [good(1), good(2), 'not a product', good(4), { refId: 'p5', price: 'ten' }, good(6)];
     const positions: number[] = [];
-    const { products, skipped } = await readProducts(records, { onError: 'skip' }, positions, { fieldTypes: { price: { type: 'number' } } });
+    // Bad records as a JavaScript caller may send them.
+    const { products, skipped } = await readProducts(records as Product[], { onError: 'skip' }, positions, { fieldTypes: { price: { type: 'number' } } });
     expect(products.map((p) => p.refId)).toEqual(['p1', 'p2', 'p4', 'p6']);
     expect(positions).toEqual([1, 2, 4, 6]);
     expect(skipped.count).toBe(2);
@@ -17,7 +19,7 @@ describe('readProducts of an in-memory list', () => {
   });
 
   it('refuses a batch at its first bad record by default, naming it', async () => {
-    const err = await readProducts([good(1), good(2), { title: 'no refId' }]).catch((e: unknown) => e);
+    const err = await readProducts([good(1), good(2), { title: 'no refId' }] as Product[]).catch((e: unknown) => e);
     expect(isAisleError(err) && err.code).toBe('CATALOG_BAD_INPUT');
     expect(String((err as Error).message)).toContain('product 3: missing or non-string refId');
   });
