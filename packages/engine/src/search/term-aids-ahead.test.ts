@@ -13,7 +13,7 @@ import type { WebsiteSettings } from '../config.js';
 import type { Product, SearchRequest } from '../types.js';
 import { executeSearch, searchTables } from './execute-search.js';
 import { LANGUAGES, stemIndex, stemIndexSteps, stemOf } from './language.js';
-import { cachedBlocks } from './term-blocks.js';
+import { cachedBlocks, deriveBlocks, deriveBlocksSteps } from './term-blocks.js';
 import { TermAidsAhead, termAidsSteps } from './term-aids-ahead.js';
 
 const WORDS = ['red', 'shirt', 'blue', 'cotton', 'xl', 'shirts', 'wool'];
@@ -58,6 +58,29 @@ describe('term aids derived ahead', () => {
       expect(payload.total_results).toBe(400);
       expect(keptBlocks(catalog, 'red', weighted)).toBe(blocks);
     }
+  });
+
+  it("derive a frequent term's blocks in steps, the blocks a search derives in one go", async () => {
+    const catalog = new Catalog();
+    await catalog.upsert(redShirts(6_000));
+    const weighted = searchTables(catalog, catalog.state, undefined).weighted;
+    const main = catalog.state.index.fullText;
+    const t = lowerBound(catalog.state.vocabulary, 'red');
+    const [from, to] = [main.termOffsets[t]!, main.termOffsets[t + 1]!];
+    const steps = deriveBlocksSteps(main, from, to, undefined, weighted);
+    let yields = 0;
+    while (!steps.next().done) yields++;
+    // Over 4,096 entries: derived in more than one step.
+    expect(to - from).toBeGreaterThan(4_096);
+    expect(yields).toBeGreaterThan(0);
+    const ahead = cachedBlocks(main, from, to, weighted)!;
+    const copy = { ends: Array.from(ahead.ends), docs: Array.from(ahead.docs), maxTfw: Array.from(ahead.maxTfw) };
+    let visited = 0;
+    deriveBlocks(main, from, to, undefined, weighted, () => visited++);
+    const once = cachedBlocks(main, from, to, weighted)!;
+    expect(once).not.toBe(ahead);
+    expect({ ends: Array.from(once.ends), docs: Array.from(once.docs), maxTfw: Array.from(once.maxTfw) }).toEqual(copy);
+    expect(visited).toBe(6_000);
   });
 
   it('leave every answer as it is without them', async () => {

@@ -39,7 +39,7 @@ export function* termAidsSteps(index: CatalogIndex, weighted: Float64Array, lo: 
   const terms = main.termOffsets.length - 1;
   let work = 0;
   for (let id = 0; id < terms; id++) {
-    work += 1 + deriveBlocksAhead(index, id, lo, hi, weighted);
+    work += 1 + (yield* deriveBlocksAhead(index, id, lo, hi, weighted));
     // A bitset is one pass over the term's entries (none for a term of few or sparse entries).
     if (termDocBits(main, id, lo, hi) !== undefined) work += main.termOffsets[id + 1]! - main.termOffsets[id]!;
     if (work >= STEP) {

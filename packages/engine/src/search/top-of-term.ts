@@ -31,7 +31,8 @@ import { weightedNormsOf } from './text-matches.js';
 import { MATCH_TIER, termScore } from './term-score.js';
 import { BM25_K1, type PartialResult, type PlanTerms, type SearchPlan } from './search-plan.js';
 import { popcount } from '../catalog/columns/bitset.js';
-import { BLOCK_DOCS, cachedBlocks, deriveBlocks, type TermBlocks } from './term-blocks.js';
+import { BLOCK_DOCS, cachedBlocks, deriveBlocks, deriveBlocksSteps, type TermBlocks } from './term-blocks.js';
+import type { Steps } from '../catalog/steps.js';
 import { ScoreHeap } from './top-k.js';
 import { termDocBits } from './term-docs.js';
 
@@ -164,20 +165,17 @@ function mainEntriesEnd(main: FullTextIndex, id: number, i: number, lo: number, 
   return mainHi > lo ? seek(main.postDocs, i, main.termOffsets[id + 1]!, mainHi) : i;
 }
 
-/** A visit of {@link deriveBlocks} that scores nothing (blocks derived ahead of any search). */
-function ignoreDoc(): void {}
-
 /**
- * Derives the blocks {@link rankOneTerm} would derive for term `id` over docs [lo, hi) under `weighted`
- * (the searches' weighted-norm table), ahead of any search of it (term-aids-ahead.ts): the entries
- * read, 0 when the term has too few there or its blocks are kept already.
+ * Derives, in steps, the blocks {@link rankOneTerm} would derive for term `id` over docs [lo, hi) under
+ * `weighted` (the searches' weighted-norm table), ahead of any search of it (term-aids-ahead.ts): the
+ * entries read, 0 when the term has too few there or its blocks are kept already.
  */
-export function deriveBlocksAhead(index: CatalogIndex, id: number, lo: number, hi: number, weighted: Float64Array): number {
+export function* deriveBlocksAhead(index: CatalogIndex, id: number, lo: number, hi: number, weighted: Float64Array): Steps<number> {
   const main = index.fullText;
   const i = firstMainEntry(main, id, lo);
   const end = mainEntriesEnd(main, id, i, lo, hi);
   if (end - i < MIN_BLOCKED_ENTRIES || cachedBlocks(main, i, end, weighted) !== undefined) return 0;
-  deriveBlocks(main, i, end, index.deleted, weighted, ignoreDoc);
+  yield* deriveBlocksSteps(main, i, end, index.deleted, weighted);
   return end - i;
 }
 
