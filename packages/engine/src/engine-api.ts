@@ -399,12 +399,12 @@ export interface Engine {
   backgroundFailures(): Record<BackgroundTask, number>;
   /**
    * Resolves once the work the engine runs in the background has ended: the recommendation indexes
-   * of the current catalogs are built (builds that are due are started, as {@link readiness} starts
-   * them), and the search aids derived ahead of the searches (term blocks and bitsets, the stem index),
-   * the semantic model's training and every other background slice on this thread are done. Searches
-   * and recommendations are answered meanwhile, but more slowly: at 100,000 products the first ~4 s
-   * after a load (docs/benchmarks.md). For tests, benchmarks, and scripts that warm a process before it
-   * takes traffic. While the store is away, the events' replay (and so the indexes) waits for it.
+   * reflect the current catalogs (builds that are due are started, as {@link readiness} starts them),
+   * and the search aids derived ahead of the searches (term blocks and bitsets, the stem index), the
+   * semantic model's training and every other background slice on this thread are done. Searches and
+   * recommendations are answered meanwhile, but more slowly: at 100,000 products the first ~4 s after a
+   * load (docs/benchmarks.md). For tests, benchmarks, and scripts that warm a process before it takes
+   * traffic. Rejects with the error of a recommendation index build that fails.
    */
   settled(): Promise<void>;
   /** Writes every catalog's snapshot to the data directory (no-op in memory). */

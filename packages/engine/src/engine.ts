@@ -59,9 +59,6 @@ export type CreateEngineOptions = Omit<EngineOptions, 'store'> & EngineHooks & {
   store?: StoreConfig | Store;
 };
 
-/** How often {@link Engine.settled} looks again at recommendation indexes that are not ready and not building (waiting for the events' replay). */
-const SETTLED_POLL_MS = 20;
-
 class AisleEngine implements Engine {
   private readonly sites = new Map<string, WebsiteState>();
   private closed = false;
@@ -362,14 +359,10 @@ class AisleEngine implements Engine {
   async settled(): Promise<void> {
     while (!this.closed) {
       await backgroundIdle();
-      await Promise.all([...this.sites.values()].map((s) => Promise.all([s.semantics.settled(), s.termAids.settled()])));
-      if (this.recommendationIndexesReady()) {
-        if (!backgroundRunning()) return;
-        continue;
-      }
-      // Builds that are due start when readiness is checked; one waiting for the events' replay starts after it.
-      await this.readiness();
-      await new Promise((resolve) => setTimeout(resolve, SETTLED_POLL_MS));
+      // The recommendation indexes' own wait starts the builds that are due, as a readiness probe does.
+      await Promise.all([...this.sites.values()].map((s) => Promise.all([s.semantics.settled(), s.termAids.settled(), s.models.whenIndexesReady()])));
+      // What the waits' ends started (a rebuild queued behind a build) is waited for too.
+      if (!backgroundRunning()) return;
     }
   }
 
