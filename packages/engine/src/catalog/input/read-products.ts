@@ -75,6 +75,34 @@ function lineOf(lines: Lines, i: number): number {
   return lines === undefined ? i + 1 : lines[i]!;
 }
 
+/**
+ * The records of a list that pass a check, made as it goes: the list itself (and its lines) while none is
+ * dropped, a list of their own from the first one dropped. A replace of a million that all pass pushed
+ * two lists of a million, grown by copies of themselves, each a stall at 1M products.
+ */
+class KeptRecords {
+  private own: { products: Product[]; lines: number[] } | undefined;
+
+  constructor(private readonly records: readonly unknown[], private readonly lines: Lines) {}
+
+  /** Record `i` passes (records are told in order). */
+  keep(i: number): void {
+    if (this.own === undefined) return;
+    this.own.products.push(this.records[i] as Product);
+    this.own.lines.push(lineOf(this.lines, i));
+  }
+
+  /** Record `i` is dropped. */
+  drop(i: number): void {
+    this.own ??= { products: this.records.slice(0, i) as Product[], lines: Array.from({ length: i }, (_, k) => lineOf(this.lines, k)) };
+  }
+
+  /** The records kept, and whether they are the list itself (nothing dropped). */
+  result(): { products: readonly Product[]; lines: Lines; all: boolean } {
+    return this.own === undefined ? { products: this.records as readonly Product[], lines: this.lines, all: true } : { ...this.own, all: false };
+  }
+}
+
 /** A turn of the event loop for others, when this one has taken {@link SLICE_MS} since `since`; the new turn's start. */
 async function yieldIfDue(since: number): Promise<number> {
   const now = performance.now();
@@ -111,9 +139,7 @@ async function withoutMisfits(
 ): Promise<{ products: Product[]; lines: Lines }> {
   const fieldTypes = fit.fieldTypes !== undefined && Object.keys(fit.fieldTypes).length > 0 ? fit.fieldTypes : undefined;
   let dimension = fit.vectorDimension ?? 0;
-  // The lists are copied only from the first product dropped (a replace of a million that all fit
-  // grew two lists of a million, a copy of each at every growth).
-  let kept: { products: Product[]; lines: number[] } | undefined;
+  const kept = new KeptRecords(products, lines);
   const bad: (FieldMismatch & { line: number })[] = [];
   let turn = performance.now();
   for (let i = 0; i < products.length; i++) {
@@ -137,17 +163,15 @@ async function withoutMisfits(
         dropped = true;
       } else if (dimension === 0 && Array.isArray(vector)) dimension = vector.length; // a non-empty vector here, or none (`null` removes one)
     }
-    if (dropped) kept ??= { products: products.slice(0, i), lines: Array.from({ length: i }, (_, k) => lineOf(lines, k)) };
-    else if (kept !== undefined) {
-      kept.products.push(product);
-      kept.lines.push(line);
-    }
+    if (dropped) kept.drop(i);
+    else kept.keep(i);
   }
   if (bad.length > 0) {
     const problem = { ...problemDetails(400, { $: bad.map((b) => b.message) }), records: bad };
     throw new AisleError('CATALOG_BAD_INPUT', `catalog: ${bad[0]!.message}`, { problem, details: { line: bad[0]!.line } });
   }
-  return kept ?? { products, lines };
+  const { products: passed, lines: passedLines } = kept.result();
+  return { products: passed as Product[], lines: passedLines };
 }
 
 /** {@link readProducts} without the checks against the catalog. */
@@ -180,10 +204,7 @@ async function readRecords(source: ProductSource, options: LoadOptions): Promise
 async function readArray(
   records: readonly unknown[], options: LoadOptions, onError: 'reject' | 'skip', skipped: SkipReport, owned = false,
 ): Promise<{ products: Product[]; skipped: SkipReport; lines: Lines }> {
-  // The good records, in a list of their own from the first bad one; else the list itself (one copy of
-  // a caller's list, which stays the caller's): a million pushes grew a list by copies, each a stall at
-  // 1M products.
-  let kept: { products: Product[]; lines: number[] } | undefined;
+  const kept = new KeptRecords(records, undefined);
   let turn = performance.now();
   for (let i = 0; i < records.length; i++) {
     const record = records[i];
@@ -193,15 +214,13 @@ async function readArray(
       const message = `product ${line}: ${problem}`;
       if (onError === 'reject') throw new AisleError('CATALOG_BAD_INPUT', `catalog: ${message}`, { details: { line } });
       skipped.add({ line, message });
-      kept ??= { products: records.slice(0, i) as Product[], lines: Array.from({ length: i }, (_, k) => k + 1) };
-    } else if (kept !== undefined) {
-      kept.products.push(record as Product);
-      kept.lines.push(line);
-    }
+      kept.drop(i);
+    } else kept.keep(i);
     if (options.onProgress && line % PROGRESS_EVERY === 0) options.onProgress({ records: line });
     if ((i & (CLOCK_EVERY - 1)) === CLOCK_EVERY - 1) turn = await yieldIfDue(turn);
   }
   options.onProgress?.({ records: records.length });
-  if (kept !== undefined) return { ...kept, skipped };
-  return { products: (owned ? records : records.slice()) as Product[], skipped, lines: undefined };
+  const { products, lines, all } = kept.result();
+  // The whole list: a caller's is copied once (it stays the caller's).
+  return { products: (all && !owned ? products.slice() : products) as Product[], skipped, lines };
 }
