@@ -15,6 +15,7 @@ import { option } from './cli-option.js';
 import { datasetOfOptions, loadDataset } from './datasets.js';
 import { BENCH_WEBSITE } from './peers/aisle.js';
 import { STEADY_WARMUP } from './peers/compare.js';
+import { summarize } from './stats.js';
 import type { RequestType, SearchRequest } from './types.js';
 import { buildWarmupWorkload, buildWorkload } from './workloads/index.js';
 
@@ -22,10 +23,9 @@ const queries = Number(option('queries', '300'));
 const type = option('type', 'text') as RequestType;
 
 /** Median and p99 (ms) of `samples`. */
-function summary(samples: number[]): string {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  return `median ${at(0.5).toFixed(3)} ms, p99 ${at(0.99).toFixed(2)} ms (n=${sorted.length})`;
+function summary(samples: readonly number[]): string {
+  const { median, p99, n } = summarize(samples);
+  return `median ${median.toFixed(3)} ms, p99 ${p99.toFixed(2)} ms (n=${n})`;
 }
 
 async function main(): Promise<void> {
